@@ -1,0 +1,88 @@
+/**
+ * Hardhat 2 configuration for bench-bounty.
+ *
+ * Offline compiler: these machines cannot download solc, so the
+ * TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD subtask is overridden to hand Hardhat
+ * the solc-js build shipped by the pinned `solc` npm package (0.8.28).
+ *
+ * Networks (SPEC 1.3):
+ * - `hardhat`: the local Base profile, chain id 8453. With `BASE_RPC_URL` set it
+ *   forks real Base instead (`BASE_FORK_BLOCK` pins a block).
+ * - `localhost`: a `hardhat node` started on `LOCAL_RPC_URL` (default 127.0.0.1:8545).
+ * - `base` / `baseSepolia`: `BASE_RPC_URL` / `BASE_SEPOLIA_RPC_URL` with `DEPLOYER_PRIVATE_KEY`.
+ */
+import { subtask } from "hardhat/config";
+import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task-names";
+import type { HardhatUserConfig } from "hardhat/config";
+import "@nomicfoundation/hardhat-toolbox";
+import "@nomicfoundation/hardhat-ignition-ethers";
+
+export const SOLC_VERSION = "0.8.28";
+
+subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(async (args: { solcVersion: string }) => {
+  if (args.solcVersion !== SOLC_VERSION) {
+    throw new Error(`Only solc ${SOLC_VERSION} is available offline (the solc npm package); asked for ${args.solcVersion}`);
+  }
+  return {
+    compilerPath: require.resolve("solc/soljson.js"),
+    isSolcJs: true,
+    version: SOLC_VERSION,
+    longVersion: require("solc/package.json").version,
+  };
+});
+
+// Tasks (issue 6) register themselves when their folder exists.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+try {
+  require("./deploy/tasks");
+} catch (e) {
+  if ((e as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND" || !String(e).includes("deploy/tasks")) throw e;
+}
+
+const forkUrl = process.env.BASE_RPC_URL;
+const accountsFromEnv = process.env.DEPLOYER_PRIVATE_KEY ? [process.env.DEPLOYER_PRIVATE_KEY] : [];
+
+const config: HardhatUserConfig = {
+  solidity: {
+    version: SOLC_VERSION,
+    settings: {
+      optimizer: { enabled: true, runs: 10_000 },
+      evmVersion: "cancun",
+    },
+  },
+  networks: {
+    hardhat: {
+      chainId: 8453,
+      hardfork: "cancun",
+      // Hardhat only executes forked blocks of chains whose hardfork history it knows.
+      chains: { 8453: { hardforkHistory: { cancun: 0 } } },
+      ...(forkUrl
+        ? {
+            forking: {
+              url: forkUrl,
+              ...(process.env.BASE_FORK_BLOCK ? { blockNumber: Number(process.env.BASE_FORK_BLOCK) } : {}),
+            },
+          }
+        : {}),
+    },
+    localhost: {
+      url: process.env.LOCAL_RPC_URL ?? "http://127.0.0.1:8545",
+      chainId: 8453,
+    },
+    base: {
+      url: process.env.BASE_RPC_URL ?? "",
+      chainId: 8453,
+      accounts: accountsFromEnv,
+    },
+    baseSepolia: {
+      url: process.env.BASE_SEPOLIA_RPC_URL ?? "",
+      chainId: 84532,
+      accounts: accountsFromEnv,
+    },
+  },
+  typechain: { outDir: "typechain-types", target: "ethers-v6" },
+  gasReporter: { enabled: process.env.REPORT_GAS === "true", offline: true, currency: "USD" },
+  mocha: { timeout: 120_000 },
+};
+
+export default config;
