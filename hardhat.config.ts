@@ -21,7 +21,9 @@ export const SOLC_VERSION = "0.8.28";
 
 subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(async (args: { solcVersion: string }) => {
   if (args.solcVersion !== SOLC_VERSION) {
-    throw new Error(`Only solc ${SOLC_VERSION} is available offline (the solc npm package); asked for ${args.solcVersion}`);
+    throw new Error(
+      `Only solc ${SOLC_VERSION} is available offline (the solc npm package); asked for ${args.solcVersion}`,
+    );
   }
   return {
     compilerPath: require.resolve("solc/soljson.js"),
@@ -36,7 +38,8 @@ subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(async (args: { solcVersi
 try {
   require("./deploy/tasks");
 } catch (e) {
-  if ((e as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND" || !String(e).includes("deploy/tasks")) throw e;
+  if ((e as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND" || !String(e).includes("deploy/tasks"))
+    throw e;
 }
 
 const forkUrl = process.env.BASE_RPC_URL;
