@@ -1,1 +1,10 @@
-export const hello = (): string => "hi";
+/**
+ * `@bench-bounty/evidence`: the bench-bounty protocol core (SPEC 2-8), pure
+ * functions and schemas, no I/O, no chain.
+ *
+ * @packageDocumentation
+ */
+export * from "./errors.js";
+export * from "./json.js";
+export * from "./hash.js";
+export * from "./commitment.js";

@@ -1,0 +1,275 @@
+/**
+ * SPEC 3: the test-set commitment (prompt hashes, gold leaves, leaves, the
+ * Merkle root pinned with the leaf count, inclusion proofs).
+ *
+ * ```
+ * prompt_hash = hex(keccak256(utf8(prompt)))                         // bare lowercase hex
+ * gold_leaf   = hex(keccak256(canonical_json(gold) || utf8(salt)))   // salt's own 64 characters
+ * leaf        = keccak256(canonical_json({"ordinal": i, "prompt_hash": .., "gold_leaf": ..}))
+ * parent      = keccak256(left || right)       // raw 32-byte values; odd level duplicates its last node
+ * ```
+ * @packageDocumentation
+ */
+import { keccak_256 } from "@noble/hashes/sha3";
+import { bytesToHex } from "@noble/hashes/utils";
+import { EvidenceError, appendPath, formatPath } from "./errors.js";
+import { BARE_HEX64_RE, DIGEST_RE, type Hex, hexToBytes } from "./hash.js";
+import { canonicalJsonString, utf8, type JsonValue } from "./json.js";
+
+/** Task visibility (SPEC 3). */
+export type Visibility = "public" | "private";
+
+/**
+ * One row of a test set (SPEC 3), as revealed in the pack's `test_set`.
+ * `ordinal` is the row's index (array order is ordinal order).
+ */
+export interface TestSetRow {
+  /** 0-based index of the row; must equal its array position. */
+  ordinal: number;
+  /** The task prompt shown to agents (hashed as UTF-8). */
+  prompt: string;
+  /** Gold answer in the grader's shape (SPEC 5). */
+  gold: JsonValue;
+  /** 64 lowercase hex characters; hashed as its own ASCII characters (not hex-decoded). */
+  salt: string;
+  /** `public` or `private`. */
+  visibility: Visibility;
+  /** `exact`, `numeric`, `contains_all` or `json_fields` (SPEC 5). */
+  grader_type: string;
+}
+
+/** Per-row values derived by the commitment. */
+export interface DerivedLeaf {
+  ordinal: number;
+  /** bare hex */
+  prompt_hash: string;
+  /** bare hex */
+  gold_leaf: string;
+  /** `0x` hex */
+  leaf: Hex;
+}
+
+/** Result of {@link commitTestSet}. */
+export interface TestSetCommitment {
+  /** Merkle root, `0x` + 64 lowercase hex. */
+  root: Hex;
+  /** Number of rows (pinned together with the root). */
+  leafCount: number;
+  /** Leaf digests in ordinal order (`0x` hex). */
+  leaves: Hex[];
+  /** prompt_hash / gold_leaf / leaf per row, in ordinal order. */
+  derived: DerivedLeaf[];
+}
+
+/** An inclusion proof: the sibling at every level from the leaves up, and the leaf index. */
+export interface MerkleProof {
+  /** 0-based leaf index. */
+  index: number;
+  /** Sibling digests from the leaf level up (`0x` hex); the last node of an odd level is its own sibling. */
+  siblings: Hex[];
+}
+
+/** `prompt_hash = hex(keccak256(utf8(prompt)))`, bare lowercase hex (SPEC 3). */
+export function promptHash(prompt: string): string {
+  return bytesToHex(keccak_256(utf8(prompt)));
+}
+
+/**
+ * `gold_leaf = hex(keccak256(canonical_json(gold) || utf8(salt)))`, bare hex (SPEC 3).
+ * @param salt 64 lowercase hex characters (hashed as text, not decoded)
+ * @throws EvidenceError `bad_test_set` for a malformed salt; canonical-JSON errors for bad gold
+ */
+export function goldLeaf(gold: unknown, salt: string, path = "$"): string {
+  if (typeof salt !== "string" || !BARE_HEX64_RE.test(salt))
+    throw new EvidenceError("bad_test_set", appendPath(path, "salt"), "salt must be 64 lowercase hex characters");
+  let canon: string;
+  try {
+    canon = canonicalJsonString(gold);
+  } catch (e) {
+    throw rebase(e, appendPath(path, "gold"));
+  }
+  return bytesToHex(keccak_256(utf8(canon + salt)));
+}
+
+/** Leaf digest from its parts (SPEC 3), as raw bytes. */
+export function leafFromParts(ordinal: number, promptHashHex: string, goldLeafHex: string): Uint8Array {
+  // canonical_json({"ordinal", "prompt_hash", "gold_leaf"}): keys in code-point order, hex needs no escaping
+  return keccak_256(utf8(`{"gold_leaf":"${goldLeafHex}","ordinal":${ordinal},"prompt_hash":"${promptHashHex}"}`));
+}
+
+/**
+ * The leaf of a test-set row: `keccak256(canonical_json({ordinal, prompt_hash, gold_leaf}))`.
+ * @returns `0x` + 64 lowercase hex
+ * @throws EvidenceError for a malformed row
+ */
+export function leafHash(row: TestSetRow, path = "$"): Hex {
+  checkRowShape(row, row?.ordinal, path);
+  return `0x${bytesToHex(leafFromParts(row.ordinal, promptHash(row.prompt), goldLeaf(row.gold, row.salt, path)))}`;
+}
+
+function checkRowShape(row: TestSetRow, expectedOrdinal: number, path: string): void {
+  if (typeof row !== "object" || row === null || Array.isArray(row))
+    throw new EvidenceError("bad_test_set", path, "a test-set row must be an object");
+  if (typeof row.ordinal !== "number" || !Number.isSafeInteger(row.ordinal) || row.ordinal < 0)
+    throw new EvidenceError("bad_test_set", appendPath(path, "ordinal"), "ordinal must be a non-negative integer");
+  if (row.ordinal !== expectedOrdinal)
+    throw new EvidenceError("bad_test_set", appendPath(path, "ordinal"), `ordinal ${row.ordinal} at position ${expectedOrdinal} (ordinals must be exactly 0..n-1 in order)`);
+  if (typeof row.prompt !== "string") throw new EvidenceError("bad_test_set", appendPath(path, "prompt"), "prompt must be a string");
+  if (!("gold" in row) || row.gold === undefined) throw new EvidenceError("bad_test_set", appendPath(path, "gold"), "gold is missing");
+}
+
+function rebase(e: unknown, path: string): unknown {
+  if (e instanceof EvidenceError) {
+    const sub = e.path === "$" ? "" : e.path.slice(1);
+    return new EvidenceError(e.code, path + sub, e.message.replace(/^\$[^:]*: /, ""));
+  }
+  return e;
+}
+
+function toLeafBytes(leaf: Hex | Uint8Array | string, path: string): Uint8Array {
+  if (leaf instanceof Uint8Array) {
+    if (leaf.length !== 32) throw new EvidenceError("schema", path, "a leaf must be 32 bytes");
+    return leaf;
+  }
+  if (typeof leaf !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(leaf)) throw new EvidenceError("schema", path, "a leaf must be 0x + 64 hex characters");
+  return hexToBytes(leaf, path);
+}
+
+function hashPair(buf: Uint8Array, a: Uint8Array, b: Uint8Array): Uint8Array {
+  buf.set(a, 0);
+  buf.set(b, 32);
+  return keccak_256(buf);
+}
+
+/** Merkle root of raw 32-byte leaves (SPEC 3 fold). */
+export function merkleRootBytes(leaves: readonly Uint8Array[]): Uint8Array {
+  if (leaves.length === 0) throw new EvidenceError("bad_test_set", "$", "zero leaves have no root");
+  const buf = new Uint8Array(64);
+  let level: Uint8Array[] = leaves.slice();
+  while (level.length > 1) {
+    const next: Uint8Array[] = new Array(Math.ceil(level.length / 2));
+    for (let i = 0, j = 0; i < level.length; i += 2, j++) {
+      const left = level[i] as Uint8Array;
+      const right = (i + 1 < level.length ? level[i + 1] : left) as Uint8Array;
+      next[j] = hashPair(buf, left, right);
+    }
+    level = next;
+  }
+  return level[0] as Uint8Array;
+}
+
+/**
+ * Merkle root over leaves in ordinal order (SPEC 3): `parent = keccak256(left || right)`,
+ * an odd level duplicates its last node, one leaf is its own root.
+ * @param leaves `0x` hex digests or 32-byte arrays
+ * @returns `0x` + 64 lowercase hex
+ * @throws EvidenceError `bad_test_set` for zero leaves, `schema` for a malformed leaf
+ */
+export function merkleRoot(leaves: readonly (Hex | string | Uint8Array)[]): Hex {
+  const raw = leaves.map((l, i) => toLeafBytes(l, formatPath([i])));
+  return `0x${bytesToHex(merkleRootBytes(raw))}`;
+}
+
+/**
+ * Inclusion proof of leaf `index` (SPEC 3): siblings from the leaf level up.
+ * @throws EvidenceError `bad_proof` if the index is out of range
+ */
+export function merkleProof(leaves: readonly (Hex | string | Uint8Array)[], index: number): MerkleProof {
+  if (!Number.isSafeInteger(index) || index < 0 || index >= leaves.length)
+    throw new EvidenceError("bad_proof", "$", `leaf index ${index} out of range 0..${leaves.length - 1}`);
+  const buf = new Uint8Array(64);
+  let level = leaves.map((l, i) => toLeafBytes(l, formatPath([i])));
+  const siblings: Hex[] = [];
+  let idx = index;
+  while (level.length > 1) {
+    const sib = idx % 2 === 0 ? (idx + 1 < level.length ? level[idx + 1] : level[idx]) : level[idx - 1];
+    siblings.push(`0x${bytesToHex(sib as Uint8Array)}`);
+    const next: Uint8Array[] = new Array(Math.ceil(level.length / 2));
+    for (let i = 0, j = 0; i < level.length; i += 2, j++) {
+      const left = level[i] as Uint8Array;
+      next[j] = hashPair(buf, left, (i + 1 < level.length ? level[i + 1] : left) as Uint8Array);
+    }
+    level = next;
+    idx >>= 1;
+  }
+  return { index, siblings };
+}
+
+/**
+ * Check an inclusion proof against a root pinned with its leaf count (SPEC 3).
+ * Strict: the number of siblings must equal the tree height for `leafCount`,
+ * and where the node is the last of an odd level its sibling must be itself.
+ * Never throws on malformed input: returns false.
+ */
+export function verifyProof(leaf: Hex | string | Uint8Array, proof: MerkleProof, root: Hex | string, leafCount: number): boolean {
+  try {
+    if (!Number.isSafeInteger(leafCount) || leafCount < 1) return false;
+    const { index, siblings } = proof;
+    if (!Number.isSafeInteger(index) || index < 0 || index >= leafCount || !Array.isArray(siblings)) return false;
+    let node = toLeafBytes(leaf, "$");
+    const buf = new Uint8Array(64);
+    let n = leafCount;
+    let idx = index;
+    let s = 0;
+    while (n > 1) {
+      const sibHex = siblings[s++];
+      if (sibHex === undefined) return false;
+      const sib = toLeafBytes(sibHex, "$");
+      if (idx % 2 === 0) {
+        if (idx + 1 >= n && !bytesEqual(sib, node)) return false;
+        node = hashPair(buf, node, sib);
+      } else {
+        node = hashPair(buf, sib, node);
+      }
+      idx >>= 1;
+      n = Math.ceil(n / 2);
+    }
+    if (s !== siblings.length) return false;
+    return bytesEqual(node, toLeafBytes(root.toLowerCase(), "$"));
+  } catch {
+    return false;
+  }
+}
+
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Commit a test set (SPEC 3): derive every row's prompt hash, gold leaf and
+ * leaf, and fold the root. Ordinals must be exactly `0..n-1` in array order.
+ *
+ * This checks only what the hash needs (ordinal, prompt string, salt format,
+ * gold canonicalisable); gold shapes are checked by `validateGold` at publish
+ * time, and the pack schema checks the rest.
+ *
+ * @throws EvidenceError `bad_test_set` (path `$[i].field`) for zero rows, a bad ordinal or salt
+ */
+export function commitTestSet(rows: readonly TestSetRow[], path = "$"): TestSetCommitment {
+  if (!Array.isArray(rows)) throw new EvidenceError("bad_test_set", path, "the test set must be an array of rows");
+  if (rows.length === 0) throw new EvidenceError("bad_test_set", path, "a test set needs at least one row (zero leaves have no root)");
+  const n = rows.length;
+  const raw: Uint8Array[] = new Array(n);
+  const leaves: Hex[] = new Array(n);
+  const derived: DerivedLeaf[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const row = rows[i] as TestSetRow;
+    const rowPath = appendPath(path, i);
+    checkRowShape(row, i, rowPath);
+    const ph = promptHash(row.prompt);
+    const gl = goldLeaf(row.gold, row.salt, rowPath);
+    const leaf = leafFromParts(i, ph, gl);
+    raw[i] = leaf;
+    const hex: Hex = `0x${bytesToHex(leaf)}`;
+    leaves[i] = hex;
+    derived[i] = { ordinal: i, prompt_hash: ph, gold_leaf: gl, leaf: hex };
+  }
+  return { root: `0x${bytesToHex(merkleRootBytes(raw))}`, leafCount: n, leaves, derived };
+}
+
+/** True for a `0x` + 64 lowercase hex digest. */
+export function isDigest(v: unknown): v is Hex {
+  return typeof v === "string" && DIGEST_RE.test(v);
+}

@@ -1,0 +1,54 @@
+/**
+ * SPEC 2: Ethereum Keccak-256 (not NIST SHA3-256) and hex helpers.
+ * @packageDocumentation
+ */
+import { keccak_256 } from "@noble/hashes/sha3";
+import { bytesToHex, hexToBytes as nobleHexToBytes } from "@noble/hashes/utils";
+import { EvidenceError } from "./errors.js";
+import { canonicalJson, utf8 } from "./json.js";
+
+/** A `0x`-prefixed lowercase hex string (a 32-byte digest unless noted). */
+export type Hex = `0x${string}`;
+
+/** Keccak-256 of bytes (a string is hashed as its UTF-8 bytes). */
+export function keccak256(data: Uint8Array | string): Uint8Array {
+  return keccak_256(typeof data === "string" ? utf8(data) : data);
+}
+
+/** Keccak-256 as `0x` + 64 lowercase hex (a string is hashed as its UTF-8 bytes). */
+export function keccak256Hex(data: Uint8Array | string): Hex {
+  return `0x${bytesToHex(keccak256(data))}`;
+}
+
+/** `0x` + hex(keccak256(canonical_json(value))): the hash of a JSON block (receipts, rank_derivation, packs). */
+export function canonicalHash(value: unknown): Hex {
+  return keccak256Hex(canonicalJson(value));
+}
+
+/** Lowercase hex of bytes with a `0x` prefix. */
+export function toHex(bytes: Uint8Array): Hex {
+  return `0x${bytesToHex(bytes)}`;
+}
+
+/** Lowercase hex of bytes without prefix. */
+export function toBareHex(bytes: Uint8Array): string {
+  return bytesToHex(bytes);
+}
+
+const HEX_RE = /^(0x)?([0-9a-fA-F]{2})*$/;
+
+/**
+ * Bytes of a hex string (`0x` optional, even length, either case).
+ * @throws EvidenceError `schema` for anything else
+ */
+export function hexToBytes(hex: string, path = "$"): Uint8Array {
+  if (!HEX_RE.test(hex)) throw new EvidenceError("schema", path, `not a hex string: ${JSON.stringify(hex.slice(0, 80))}`);
+  return nobleHexToBytes(hex.startsWith("0x") ? hex.slice(2) : hex);
+}
+
+/** `0x` + 64 lowercase hex (a digest as written in JSON, SPEC 2). */
+export const DIGEST_RE = /^0x[0-9a-f]{64}$/;
+/** 64 lowercase hex, no prefix (`prompt_hash`, `gold_leaf`, salts). */
+export const BARE_HEX64_RE = /^[0-9a-f]{64}$/;
+/** A lowercase `0x` address (SPEC 8). */
+export const ADDRESS_RE = /^0x[0-9a-f]{40}$/;

@@ -1,0 +1,626 @@
+/**
+ * SPEC 2: the lossless JSON parser and the canonical serializer.
+ *
+ * `canonicalJson(v)` is byte-identical to Python's
+ * `json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")`
+ * applied to what Python's `json.loads` makes of the same text, with the
+ * stricter input rules of SPEC 2 (duplicate keys, NaN/Infinity, lone
+ * surrogates and integers beyond 78 digits are errors).
+ *
+ * Why hand-written: the parser IS protocol (which duplicates are refused,
+ * which error code a document gets, where the path points), and the general
+ * libraries do not fit it: `lossless-json` accepts a repeated key whose values
+ * are equal (`{"k":1,"k":1}` must be refused here), accepts lone surrogates and
+ * recurses per nesting level; `JSON.parse` loses big integers and float
+ * lexemes. Both the parser and the serializer are iterative (an explicit
+ * stack), so deep nesting never overflows the call stack; nesting deeper than
+ * {@link MAX_JSON_DEPTH} is refused with `nesting_too_deep`.
+ *
+ * @packageDocumentation
+ */
+import { EvidenceError, MAX_JSON_DEPTH, appendPath, formatPath, type PathSegment } from "./errors.js";
+
+/**
+ * A JSON number written with a fraction or an exponent: a binary64 float
+ * (Python `float`). `lexeme` is the exact source text (kept for graders that
+ * read "the exact decimal of its own JSON text"); `value` is the correctly
+ * rounded binary64 value, which is what the canonical form renders.
+ */
+export class JsonFloat {
+  /** The number's text as written in the source, e.g. `"1E2"`, `"0.30000000000000004"`. */
+  readonly lexeme: string;
+  /** The binary64 value (finite; `-0` kept). */
+  readonly value: number;
+
+  /**
+   * @param lexeme the JSON number text (must be a strict JSON number)
+   * @param value defaults to `Number(lexeme)`
+   * @throws EvidenceError `infinity` if the value is not finite
+   */
+  constructor(lexeme: string, value: number = Number(lexeme)) {
+    if (Number.isNaN(value)) throw new EvidenceError("nan", "$", `float ${lexeme} is NaN`);
+    if (!Number.isFinite(value)) throw new EvidenceError("infinity", "$", `float ${lexeme} overflows binary64`);
+    this.lexeme = lexeme;
+    this.value = value;
+  }
+
+  /** Build a JsonFloat from a JS number (its lexeme is the Python repr). */
+  static of(value: number): JsonFloat {
+    return new JsonFloat(pyFloatRepr(value), value);
+  }
+
+  /** Python `repr` of the value (the canonical rendering). */
+  toString(): string {
+    return pyFloatRepr(this.value);
+  }
+}
+
+/** A parsed JSON value. Safe integers are `number`, larger integers `bigint`, floats {@link JsonFloat}. */
+export type JsonValue = null | boolean | number | bigint | string | JsonFloat | JsonValue[] | JsonObject;
+/** A parsed JSON object (own enumerable string keys). */
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+
+/** True for a {@link JsonFloat}. */
+export function isJsonFloat(v: unknown): v is JsonFloat {
+  return v instanceof JsonFloat;
+}
+
+/** True for a plain JSON object (not null, not an array, not a JsonFloat). */
+export function isJsonObject(v: unknown): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof JsonFloat);
+}
+
+// ---------------------------------------------------------------------------
+// Python float repr
+// ---------------------------------------------------------------------------
+
+/**
+ * Python's `repr(float)` for a finite binary64: the shortest digits that
+ * round-trip (JavaScript's `toExponential()` gives the same digits), in fixed
+ * notation when the decimal exponent is in [-4, 16), else `d.ddde±XX`.
+ * Examples: `1.0`, `0.1`, `1e-05`, `0.0001`, `1e+16`, `1000000000000000.0`, `-0.0`.
+ *
+ * @throws EvidenceError `nan` / `infinity` for non-finite input
+ */
+export function pyFloatRepr(x: number): string {
+  if (Number.isNaN(x)) throw new EvidenceError("nan", "$", "NaN is not JSON");
+  if (!Number.isFinite(x)) throw new EvidenceError("infinity", "$", "Infinity is not JSON");
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const sign = x < 0 ? "-" : "";
+  const s = Math.abs(x).toExponential();
+  const e = s.indexOf("e");
+  const mant = s.slice(0, e);
+  const exp = Number(s.slice(e + 1));
+  const digits = mant.length > 1 ? mant[0] + mant.slice(2) : mant;
+  const decpt = exp + 1; // value = 0.DIGITS * 10^decpt
+  if (decpt > -4 && decpt <= 16) {
+    if (decpt <= 0) return `${sign}0.${"0".repeat(-decpt)}${digits}`;
+    if (decpt >= digits.length) return `${sign}${digits}${"0".repeat(decpt - digits.length)}.0`;
+    return `${sign}${digits.slice(0, decpt)}.${digits.slice(decpt)}`;
+  }
+  const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+  const ae = Math.abs(exp);
+  return `${sign}${m}e${exp < 0 ? "-" : "+"}${ae < 10 ? "0" : ""}${ae}`;
+}
+
+// ---------------------------------------------------------------------------
+// Parser
+// ---------------------------------------------------------------------------
+
+const utf8Decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const utf8Encoder = new TextEncoder();
+
+/** Options of {@link parseJson}. */
+export interface ParseOptions {
+  /** Maximum nesting depth (default {@link MAX_JSON_DEPTH}). */
+  maxDepth?: number;
+  /** Root name used in error paths (default `$`). */
+  root?: string;
+}
+
+interface Frame {
+  /** true for an object */
+  obj: boolean;
+  value: JsonValue[] | JsonObject;
+  /** current key (object) */
+  key: string;
+  /** current index (array) */
+  index: number;
+}
+
+const NUMBER_RE = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
+// Characters that end a run of plain string content: quote, backslash, C0 controls, surrogates.
+const STRING_SPECIAL_RE = /["\\\u0000-\u001f\ud800-\udfff]/g;
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** Define a key on a JSON object without ever touching the prototype (`__proto__` is just a key). */
+function setKey(obj: JsonObject, key: string, value: JsonValue): void {
+  if (key === "__proto__") {
+    Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    obj[key] = value;
+  }
+}
+
+/**
+ * Parse strict JSON (RFC 8259) losslessly, SPEC 2.
+ *
+ * - integers: exact; safe integers (|n| <= 2^53-1) as `number` (`-0` is `0`),
+ *   larger as `bigint`; more than 78 digits: `integer_too_large`;
+ * - a number with a fraction or an exponent: {@link JsonFloat} (lexeme kept);
+ *   one that overflows binary64: `infinity`;
+ * - `NaN`: `nan`; `Infinity` / `-Infinity`: `infinity`;
+ * - a repeated key in one object (after unescaping): `duplicate_key`;
+ * - an unpaired surrogate (escaped or raw): `lone_surrogate`;
+ * - everything else that is not strict JSON (trailing commas, single quotes,
+ *   raw control characters in strings, a BOM, invalid UTF-8 bytes, trailing
+ *   data): `invalid_json`.
+ *
+ * @param input JSON text, or UTF-8 bytes
+ * @returns the value; objects are plain objects with own keys
+ * @throws EvidenceError with `code` and the JSON `path` of the offending value
+ */
+export function parseJson(input: string | Uint8Array, options: ParseOptions = {}): JsonValue {
+  let text: string;
+  if (typeof input === "string") {
+    text = input;
+  } else {
+    try {
+      text = utf8Decoder.decode(input);
+    } catch {
+      throw new EvidenceError("invalid_json", options.root ?? "$", "input is not valid UTF-8");
+    }
+  }
+  return new Parser(text, options.maxDepth ?? MAX_JSON_DEPTH, options.root ?? "$").parse();
+}
+
+class Parser {
+  private pos = 0;
+  private readonly stack: Frame[] = [];
+  private inKey = false;
+
+  constructor(
+    private readonly text: string,
+    private readonly maxDepth: number,
+    private readonly root: string,
+  ) {}
+
+  /** Path of the innermost open container (without its current key/index). */
+  private containerPath(): string {
+    const segs: PathSegment[] = [];
+    const n = this.stack.length - 1;
+    for (let i = 0; i < n; i++) {
+      const f = this.stack[i] as Frame;
+      segs.push(f.obj ? f.key : f.index);
+    }
+    return formatPath(segs, this.root);
+  }
+
+  private fail(code: "invalid_json" | "duplicate_key" | "nesting_too_deep", message: string, key?: string): never {
+    const p = this.containerPath();
+    throw new EvidenceError(code, key === undefined ? p : appendPath(p, key), message);
+  }
+
+  private where(): string {
+    return this.pos >= this.text.length ? "at end of input" : `at offset ${this.pos}`;
+  }
+
+  private skipWs(): void {
+    const t = this.text;
+    let p = this.pos;
+    for (;;) {
+      const c = t.charCodeAt(p);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) p++;
+      else break;
+    }
+    this.pos = p;
+  }
+
+  parse(): JsonValue {
+    const t = this.text;
+    const stack = this.stack;
+    let value: JsonValue;
+    outer: for (;;) {
+      // ---- read one value starting at pos (after whitespace)
+      this.skipWs();
+      const c = t.charCodeAt(this.pos);
+      if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+        if (stack.length >= this.maxDepth) this.failHere("nesting_too_deep", `nesting deeper than ${this.maxDepth} levels`);
+        this.pos++;
+        this.skipWs();
+        if (c === 0x7b) {
+          const obj: JsonObject = {};
+          if (t.charCodeAt(this.pos) === 0x7d) {
+            this.pos++;
+            value = obj;
+          } else {
+            const frame: Frame = { obj: true, value: obj, key: "", index: 0 };
+            stack.push(frame);
+            frame.key = this.readKey(obj);
+            continue outer;
+          }
+        } else {
+          const arr: JsonValue[] = [];
+          if (t.charCodeAt(this.pos) === 0x5d) {
+            this.pos++;
+            value = arr;
+          } else {
+            stack.push({ obj: false, value: arr, key: "", index: 0 });
+            continue outer;
+          }
+        }
+      } else {
+        value = this.readScalar(c);
+      }
+      // ---- attach completed values and close containers
+      for (;;) {
+        const frame = stack[stack.length - 1];
+        if (frame === undefined) break outer;
+        if (frame.obj) setKey(frame.value as JsonObject, frame.key, value);
+        else (frame.value as JsonValue[]).push(value);
+        this.skipWs();
+        const d = t.charCodeAt(this.pos);
+        if (d === 0x2c /* , */) {
+          this.pos++;
+          if (frame.obj) {
+            this.skipWs();
+            frame.key = this.readKey(frame.value as JsonObject);
+          } else {
+            frame.index++;
+          }
+          continue outer;
+        }
+        if (d === (frame.obj ? 0x7d : 0x5d)) {
+          this.pos++;
+          value = frame.value;
+          stack.pop();
+          continue;
+        }
+        if (frame.obj) this.fail("invalid_json", `expected "," or "}" ${this.where()}`);
+        else this.fail("invalid_json", `expected "," or "]" ${this.where()}`);
+      }
+    }
+    this.skipWs();
+    if (this.pos !== t.length) this.fail("invalid_json", `unexpected data after the JSON value ${this.where()}`);
+    return value;
+  }
+
+  /** Read `"key" :` inside an object (pos at the opening quote); refuses repeated keys. */
+  private readKey(obj: JsonObject): string {
+    if (this.text.charCodeAt(this.pos) !== 0x22) this.fail("invalid_json", `expected a string key ${this.where()}`);
+    this.inKey = true;
+    const key = this.readString();
+    this.inKey = false;
+    if (hasOwn.call(obj, key)) this.fail("duplicate_key", `duplicate key ${JSON.stringify(key)}`, key);
+    this.skipWs();
+    if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail("invalid_json", `expected ":" ${this.where()}`, key);
+    this.pos++;
+    return key;
+  }
+
+  private readScalar(c: number): JsonValue {
+    const t = this.text;
+    switch (c) {
+      case 0x22:
+        return this.readString();
+      case 0x74: // t
+        if (t.startsWith("true", this.pos)) {
+          this.pos += 4;
+          return true;
+        }
+        break;
+      case 0x66: // f
+        if (t.startsWith("false", this.pos)) {
+          this.pos += 5;
+          return false;
+        }
+        break;
+      case 0x6e: // n
+        if (t.startsWith("null", this.pos)) {
+          this.pos += 4;
+          return null;
+        }
+        break;
+      case 0x4e: // N
+        if (t.startsWith("NaN", this.pos)) this.failHere("nan", "NaN is not allowed");
+        break;
+      case 0x49: // I
+        if (t.startsWith("Infinity", this.pos)) this.failHere("infinity", "Infinity is not allowed");
+        break;
+      default:
+        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.readNumber();
+    }
+    if (Number.isNaN(c)) this.failHere("invalid_json", "unexpected end of input, expected a value");
+    this.failHere("invalid_json", `unexpected character ${JSON.stringify(String.fromCharCode(c))} at offset ${this.pos}, expected a value`);
+  }
+
+  /** Fail at the position of the value being read (the current array index or object key). */
+  private failHere(code: "invalid_json" | "nan" | "infinity" | "integer_too_large" | "lone_surrogate" | "nesting_too_deep", message: string): never {
+    throw new EvidenceError(code, this.valuePath(), message);
+  }
+
+  private valuePath(): string {
+    if (this.inKey) return this.containerPath();
+    const segs: PathSegment[] = [];
+    for (const f of this.stack) segs.push(f.obj ? f.key : f.index);
+    return formatPath(segs, this.root);
+  }
+
+  private readNumber(): JsonValue {
+    const t = this.text;
+    if (t.startsWith("-Infinity", this.pos)) this.failHere("infinity", "-Infinity is not allowed");
+    NUMBER_RE.lastIndex = this.pos;
+    const m = NUMBER_RE.exec(t);
+    if (m === null) this.failHere("invalid_json", `malformed number at offset ${this.pos}`);
+    const lexeme = m[0];
+    this.pos += lexeme.length;
+    if (m[1] === undefined && m[2] === undefined) {
+      const ndigits = lexeme.charCodeAt(0) === 0x2d ? lexeme.length - 1 : lexeme.length;
+      if (ndigits <= 15) {
+        const n = Number(lexeme);
+        return n === 0 ? 0 : n;
+      }
+      if (ndigits > 78) this.failHere("integer_too_large", `integer with ${ndigits} digits (more than 78, beyond uint256)`);
+      const b = BigInt(lexeme);
+      if (b <= BigInt(Number.MAX_SAFE_INTEGER) && b >= -BigInt(Number.MAX_SAFE_INTEGER)) return Number(b);
+      return b;
+    }
+    const v = Number(lexeme);
+    if (!Number.isFinite(v)) this.failHere("infinity", `number ${lexeme.length > 40 ? lexeme.slice(0, 40) + "..." : lexeme} overflows binary64`);
+    return new JsonFloat(lexeme, v);
+  }
+
+  /** Read a string (pos at the opening quote); returns the unescaped value. */
+  private readString(): string {
+    const t = this.text;
+    const start = this.pos + 1;
+    let i = start;
+    let out: string[] | null = null;
+    let runStart = start;
+    for (;;) {
+      STRING_SPECIAL_RE.lastIndex = i;
+      const m = STRING_SPECIAL_RE.exec(t);
+      if (m === null) {
+        this.pos = t.length;
+        this.failHere("invalid_json", "unterminated string");
+      }
+      i = m.index;
+      const c = t.charCodeAt(i);
+      if (c === 0x22) {
+        this.pos = i + 1;
+        if (out === null) return t.slice(start, i);
+        out.push(t.slice(runStart, i));
+        return out.join("");
+      }
+      if (c === 0x5c) {
+        if (out === null) out = [];
+        out.push(t.slice(runStart, i));
+        const e = t.charCodeAt(i + 1);
+        switch (e) {
+          case 0x22: out.push('"'); i += 2; break;
+          case 0x5c: out.push("\\"); i += 2; break;
+          case 0x2f: out.push("/"); i += 2; break;
+          case 0x62: out.push("\b"); i += 2; break;
+          case 0x66: out.push("\f"); i += 2; break;
+          case 0x6e: out.push("\n"); i += 2; break;
+          case 0x72: out.push("\r"); i += 2; break;
+          case 0x74: out.push("\t"); i += 2; break;
+          case 0x75: {
+            const u = this.hex4(i + 2);
+            if (u >= 0xd800 && u <= 0xdbff) {
+              if (t.charCodeAt(i + 6) === 0x5c && t.charCodeAt(i + 7) === 0x75) {
+                const lo = this.hex4(i + 8);
+                if (lo >= 0xdc00 && lo <= 0xdfff) {
+                  out.push(String.fromCharCode(u, lo));
+                  i += 12;
+                  break;
+                }
+              }
+              this.pos = i;
+              this.failHere("lone_surrogate", `unpaired high surrogate \\u${u.toString(16)} at offset ${i}`);
+            }
+            if (u >= 0xdc00 && u <= 0xdfff) {
+              this.pos = i;
+              this.failHere("lone_surrogate", `unpaired low surrogate \\u${u.toString(16)} at offset ${i}`);
+            }
+            out.push(String.fromCharCode(u));
+            i += 6;
+            break;
+          }
+          default:
+            this.pos = i;
+            this.failHere("invalid_json", `invalid escape at offset ${i}`);
+        }
+        runStart = i;
+        continue;
+      }
+      if (c < 0x20) {
+        this.pos = i;
+        this.failHere("invalid_json", `raw control character U+${c.toString(16).padStart(4, "0").toUpperCase()} in a string at offset ${i} (must be escaped)`);
+      }
+      // a raw surrogate: must be a well-formed pair
+      if (c <= 0xdbff) {
+        const lo = t.charCodeAt(i + 1);
+        if (lo >= 0xdc00 && lo <= 0xdfff) {
+          i += 2;
+          continue;
+        }
+      }
+      this.pos = i;
+      this.failHere("lone_surrogate", `unpaired surrogate U+${c.toString(16).toUpperCase()} at offset ${i}`);
+    }
+  }
+
+  private hex4(at: number): number {
+    const s = this.text.slice(at, at + 4);
+    if (s.length !== 4 || !/^[0-9a-fA-F]{4}$/.test(s)) {
+      this.pos = at;
+      this.failHere("invalid_json", `invalid \\u escape at offset ${at - 2}`);
+    }
+    return parseInt(s, 16);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Canonical serializer
+// ---------------------------------------------------------------------------
+
+/**
+ * Compare two strings by Unicode code point (Python's `str` order), not by
+ * UTF-16 code unit (JavaScript's `<`): U+E000..U+FFFF sort before astral
+ * characters.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = a.length < b.length ? a.length : b.length;
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x !== y) {
+      if (x >= 0xd800 && y >= 0xd800) {
+        // surrogates (astral) sort after U+E000..U+FFFF
+        x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+        y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+      }
+      return x - y;
+    }
+  }
+  return a.length - b.length;
+}
+
+const isWellFormed: (s: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === "function"
+    ? (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (s) => !/(?:[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff])/.test(s);
+
+/** Render a string as Python `json.dumps(s, ensure_ascii=False)` does. */
+function quote(s: string, path: () => string): string {
+  if (!isWellFormed(s)) throw new EvidenceError("lone_surrogate", path(), "string contains an unpaired surrogate");
+  // For well-formed strings JSON.stringify escapes exactly `"` `\` and U+0000..U+001F
+  // (\b \f \n \r \t, else \u00xx lowercase) and leaves everything else raw: Python's rules.
+  return JSON.stringify(s);
+}
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+function renderScalar(v: unknown, path: () => string): string | undefined {
+  switch (typeof v) {
+    case "string":
+      return quote(v, path);
+    case "number":
+      if (Number.isInteger(v)) {
+        if (v > MAX_SAFE || v < -MAX_SAFE)
+          throw new EvidenceError("unsupported_value", path(), `unsafe integer ${v} (use a bigint, or a JsonFloat for a float)`);
+        return v === 0 ? "0" : String(v);
+      }
+      if (Number.isNaN(v)) throw new EvidenceError("nan", path(), "NaN is not JSON");
+      if (!Number.isFinite(v)) throw new EvidenceError("infinity", path(), "Infinity is not JSON");
+      return pyFloatRepr(v);
+    case "bigint": {
+      const s = v.toString();
+      if ((v < 0n ? s.length - 1 : s.length) > 78) throw new EvidenceError("integer_too_large", path(), "integer with more than 78 digits");
+      return s;
+    }
+    case "boolean":
+      return v ? "true" : "false";
+    case "object":
+      if (v === null) return "null";
+      if (v instanceof JsonFloat) return pyFloatRepr(v.value);
+      return undefined;
+    default:
+      throw new EvidenceError("unsupported_value", path(), `${typeof v} is not a JSON value`);
+  }
+}
+
+interface SFrame {
+  arr: readonly unknown[] | null;
+  obj: Record<string, unknown> | null;
+  keys: string[] | null;
+  i: number;
+  n: number;
+}
+
+/**
+ * Canonical JSON text of a value (SPEC 2): keys sorted by code point, no
+ * whitespace, Python's escapes and float repr, raw UTF-8 for everything else.
+ *
+ * Accepts {@link JsonValue}s (as {@link parseJson} returns them); also a JS
+ * non-integer `number` (rendered as a Python float). Rejects `undefined`,
+ * functions, symbols, unsafe JS integers (`unsupported_value`), NaN/Infinity,
+ * strings with unpaired surrogates and nesting beyond {@link MAX_JSON_DEPTH}.
+ *
+ * @throws EvidenceError naming the path of the offending value
+ */
+export function canonicalJsonString(value: unknown, maxDepth: number = MAX_JSON_DEPTH): string {
+  const parts: string[] = [];
+  const stack: SFrame[] = [];
+  const pathOf = (): string => {
+    const segs: PathSegment[] = [];
+    for (const f of stack) {
+      const idx = f.i - 1;
+      segs.push(f.keys ? (f.keys[idx] as string) : idx);
+    }
+    return formatPath(segs);
+  };
+  const open = (v: unknown): void => {
+    const s = renderScalar(v, pathOf);
+    if (s !== undefined) {
+      parts.push(s);
+      return;
+    }
+    if (stack.length >= maxDepth) throw new EvidenceError("nesting_too_deep", pathOf(), `nesting deeper than ${maxDepth} levels`);
+    if (Array.isArray(v)) {
+      parts.push("[");
+      stack.push({ arr: v, obj: null, keys: null, i: 0, n: v.length });
+      return;
+    }
+    const o = v as Record<string, unknown>;
+    const proto = Object.getPrototypeOf(o);
+    if (proto !== Object.prototype && proto !== null)
+      throw new EvidenceError("unsupported_value", pathOf(), `${(o.constructor as { name?: string } | undefined)?.name ?? "object"} is not a JSON value`);
+    const keys = Object.keys(o);
+    keys.sort(compareCodePoints);
+    parts.push("{");
+    stack.push({ arr: null, obj: o, keys, i: 0, n: keys.length });
+  };
+  open(value);
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1] as SFrame;
+    if (f.i < f.n) {
+      if (f.i > 0) parts.push(",");
+      if (f.keys) {
+        const k = f.keys[f.i] as string;
+        f.i++;
+        parts.push(quote(k, pathOf), ":");
+        const child = (f.obj as Record<string, unknown>)[k];
+        open(child);
+      } else {
+        const child = (f.arr as readonly unknown[])[f.i];
+        f.i++;
+        open(child);
+      }
+    } else {
+      parts.push(f.keys ? "}" : "]");
+      stack.pop();
+    }
+  }
+  return parts.length === 1 ? (parts[0] as string) : parts.join("");
+}
+
+/**
+ * Canonical JSON bytes (UTF-8) of a value, SPEC 2. See {@link canonicalJsonString}.
+ * @throws EvidenceError naming the path of the offending value
+ */
+export function canonicalJson(value: unknown): Uint8Array {
+  return utf8Encoder.encode(canonicalJsonString(value));
+}
+
+/** UTF-8 bytes of a (well-formed) string. */
+export function utf8(s: string): Uint8Array {
+  return utf8Encoder.encode(s);
+}
+
+/** Re-export of the path helper for callers that build their own errors. */
+export { appendPath };
