@@ -1,0 +1,111 @@
+/**
+ * The local Base profile (SPEC 1.3) on a Hardhat network with chain id 8453:
+ * the CreateX factory, the test USDC at the Base USDC address, and the
+ * bench-bounty contracts deployed with the Ignition module.
+ */
+import path from "node:path";
+import type { HardhatRuntimeEnvironment } from "hardhat/types";
+import { CREATEX_ADDRESS, DEPLOYMENT_SALT } from "../ignition/salt";
+
+/** USDC on Base; the local profile places its test USDC here (SPEC 1.3). */
+export const BASE_USDC_ADDRESS = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+/** Signer of CreateX's keyless (pre-EIP-155) deployment transaction. */
+const CREATEX_PRESIGNED_DEPLOYER = "0xeD456e05CaAb11d66C4c797dD6c1D6f9A7F352b5";
+
+type Hex = `0x${string}`;
+
+async function rpc<T>(hre: HardhatRuntimeEnvironment, method: string, params: unknown[] = []): Promise<T> {
+  return (await hre.network.provider.request({ method, params })) as T;
+}
+
+/**
+ * Loads the presigned CreateX deployment transaction that Hardhat Ignition ships
+ * (its create2 strategy only sends it itself on chain id 31337).
+ */
+function createXPresignedTx(): Hex {
+  const ignitionDir = path.dirname(require.resolve("@nomicfoundation/hardhat-ignition/package.json"));
+  const coreEntry = require.resolve("@nomicfoundation/ignition-core", { paths: [ignitionDir] });
+  const artifactFile = path.join(path.dirname(coreEntry), "internal", "execution", "strategy", "createx-artifact.js");
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { presignedTx } = require(artifactFile) as { presignedTx: Hex };
+  return presignedTx;
+}
+
+/**
+ * Puts the CreateX factory at its canonical address on a local Hardhat chain by
+ * replaying its keyless deployment transaction (the same code as on Base).
+ * No-op when the code is already there.
+ */
+export async function placeCreateX(hre: HardhatRuntimeEnvironment): Promise<void> {
+  const existing = await rpc<Hex>(hre, "eth_getCode", [CREATEX_ADDRESS, "latest"]);
+  if (existing !== "0x") return;
+  await rpc(hre, "hardhat_setBalance", [CREATEX_PRESIGNED_DEPLOYER, "0x58d15e176280000"]); // 0.4 ETH
+  const txHash = await rpc<Hex>(hre, "eth_sendRawTransaction", [createXPresignedTx()]);
+  const receipt = await rpc<{ contractAddress: string | null; status: string } | null>(
+    hre,
+    "eth_getTransactionReceipt",
+    [txHash],
+  );
+  if (receipt === null || receipt.status !== "0x1" || receipt.contractAddress?.toLowerCase() !== CREATEX_ADDRESS.toLowerCase()) {
+    throw new Error(`placing CreateX failed (tx ${txHash}); is the node automining?`);
+  }
+}
+
+/**
+ * Deploys `TestUSDC` (contracts/test) normally, then copies its runtime code
+ * (immutables filled in) and its first 64 storage slots (name, symbol, owner,
+ * whatever the constructor wrote) to the Base USDC address with
+ * `hardhat_setCode` / `hardhat_setStorageAt`, so scripts use the real address.
+ * Returns the Base USDC address.
+ */
+export async function placeTestUsdc(hre: HardhatRuntimeEnvironment): Promise<string> {
+  const factory = await hre.ethers.getContractFactory("TestUSDC");
+  const template = await factory.deploy();
+  await template.waitForDeployment();
+  const from = await template.getAddress();
+  const code = await rpc<Hex>(hre, "eth_getCode", [from, "latest"]);
+  await rpc(hre, "hardhat_setCode", [BASE_USDC_ADDRESS, code]);
+  for (let slot = 0; slot < 64; slot++) {
+    const key = "0x" + slot.toString(16).padStart(64, "0");
+    const value = await rpc<Hex>(hre, "eth_getStorageAt", [from, key, "latest"]);
+    if (BigInt(value) !== 0n) await rpc(hre, "hardhat_setStorageAt", [BASE_USDC_ADDRESS, key, value]);
+  }
+  return BASE_USDC_ADDRESS;
+}
+
+/** The addresses CreateX gives the two contracts (both without constructor arguments). */
+export async function expectedAddresses(
+  hre: HardhatRuntimeEnvironment,
+): Promise<{ benchmarkBounty: string; anchorRegistry: string }> {
+  const { ethers } = hre;
+  const guardedSalt = ethers.keccak256(ethers.AbiCoder.defaultAbiCoder().encode(["bytes32"], [DEPLOYMENT_SALT]));
+  const at = async (name: string) => {
+    const artifact = await hre.artifacts.readArtifact(name);
+    return ethers.getCreate2Address(CREATEX_ADDRESS, guardedSalt, ethers.keccak256(artifact.bytecode));
+  };
+  return { benchmarkBounty: await at("BenchmarkBounty"), anchorRegistry: await at("AnchorRegistry") };
+}
+
+/**
+ * Deploys BenchmarkBounty and AnchorRegistry with the Ignition module and the
+ * create2 strategy, placing CreateX first on a local chain. Returns the
+ * addresses and the first block of the deployment.
+ */
+export async function deployWithIgnition(
+  hre: HardhatRuntimeEnvironment,
+  opts: { deploymentId?: string } = {},
+): Promise<{ benchmarkBounty: string; anchorRegistry: string; startBlock: number }> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const BenchBountyModule = require("../ignition/modules/BenchBounty").default;
+  const before = await hre.ethers.provider.getBlockNumber();
+  const result = await hre.ignition.deploy(BenchBountyModule, {
+    strategy: "create2",
+    strategyConfig: { salt: DEPLOYMENT_SALT },
+    ...(opts.deploymentId ? { deploymentId: opts.deploymentId } : {}),
+  });
+  return {
+    benchmarkBounty: await result.benchmarkBounty.getAddress(),
+    anchorRegistry: await result.anchorRegistry.getAddress(),
+    startBlock: before + 1,
+  };
+}

@@ -1,0 +1,17 @@
+/**
+ * @bench-bounty/contracts: bindings of the bench-bounty contracts (SPEC 1).
+ *
+ * - `benchmarkBountyAbi`, `anchorRegistryAbi`, `testUsdcAbi`: `as const` ABIs for viem and Ponder;
+ * - `*Bytecode` (creation) and `*DeployedBytecode` (runtime) for deploying or placing contracts;
+ * - `ANCHOR_KINDS` / `anchorKindName`, `BountyStatus`, `CHAINS`, `BASE_USDC_ADDRESS`;
+ * - `addressBook` (`deployments.json`), filled in by `npx hardhat bounty:deploy`.
+ *
+ * TypeChain (ethers-v6) types for Hardhat code: `import type { BenchmarkBounty } from "@bench-bounty/contracts/typechain"`.
+ */
+export * from "./generated/abis.js";
+export * from "./generated/bytecode.js";
+export * from "./anchors.js";
+export * from "./status.js";
+export * from "./chains.js";
+export * from "./addressBook.js";
+export * from "./create2.js";
