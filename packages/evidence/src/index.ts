@@ -8,3 +8,7 @@ export * from "./errors.js";
 export * from "./json.js";
 export * from "./hash.js";
 export * from "./commitment.js";
+export * from "./fraction.js";
+export * from "./payouts.js";
+export * from "./graders.js";
+export * from "./scores.js";
