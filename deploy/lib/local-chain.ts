@@ -23,9 +23,15 @@ async function rpc<T>(hre: HardhatRuntimeEnvironment, method: string, params: un
  * (its create2 strategy only sends it itself on chain id 31337).
  */
 function createXPresignedTx(): Hex {
-  const ignitionDir = path.dirname(require.resolve("@nomicfoundation/hardhat-ignition/package.json"));
+  const ignitionDir = path.dirname(require.resolve("@nomicfoundation/hardhat-ignition"));
   const coreEntry = require.resolve("@nomicfoundation/ignition-core", { paths: [ignitionDir] });
-  const artifactFile = path.join(path.dirname(coreEntry), "internal", "execution", "strategy", "createx-artifact.js");
+  const artifactFile = path.join(
+    path.dirname(coreEntry),
+    "internal",
+    "execution",
+    "strategy",
+    "createx-artifact.js",
+  );
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { presignedTx } = require(artifactFile) as { presignedTx: Hex };
   return presignedTx;
@@ -46,7 +52,11 @@ export async function placeCreateX(hre: HardhatRuntimeEnvironment): Promise<void
     "eth_getTransactionReceipt",
     [txHash],
   );
-  if (receipt === null || receipt.status !== "0x1" || receipt.contractAddress?.toLowerCase() !== CREATEX_ADDRESS.toLowerCase()) {
+  if (
+    receipt === null ||
+    receipt.status !== "0x1" ||
+    receipt.contractAddress?.toLowerCase() !== CREATEX_ADDRESS.toLowerCase()
+  ) {
     throw new Error(`placing CreateX failed (tx ${txHash}); is the node automining?`);
   }
 }
@@ -78,7 +88,9 @@ export async function expectedAddresses(
   hre: HardhatRuntimeEnvironment,
 ): Promise<{ benchmarkBounty: string; anchorRegistry: string }> {
   const { ethers } = hre;
-  const guardedSalt = ethers.keccak256(ethers.AbiCoder.defaultAbiCoder().encode(["bytes32"], [DEPLOYMENT_SALT]));
+  const guardedSalt = ethers.keccak256(
+    ethers.AbiCoder.defaultAbiCoder().encode(["bytes32"], [DEPLOYMENT_SALT]),
+  );
   const at = async (name: string) => {
     const artifact = await hre.artifacts.readArtifact(name);
     return ethers.getCreate2Address(CREATEX_ADDRESS, guardedSalt, ethers.keccak256(artifact.bytecode));

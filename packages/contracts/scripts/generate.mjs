@@ -60,15 +60,25 @@ for (const { prefix, name } of CONTRACTS) {
     `/** Runtime bytecode of \`${name}\` (what \`eth_getCode\` returns; immutables are NOT filled in). */\n` +
     `export const ${prefix}DeployedBytecode: \`0x\${string}\` = "${a.deployedBytecode}";\n`;
 }
+// Written in the repo's Prettier style, so `pnpm lint:format` accepts the generated files.
+const prettier = await import("prettier");
+const format = async (file, text) =>
+  prettier.format(text, { ...(await prettier.resolveConfig(file)), filepath: file, parser: "typescript" });
 mkdirSync(join(PKG, "src", "generated"), { recursive: true });
-writeFileSync(join(PKG, "src", "generated", "abis.ts"), abis);
-writeFileSync(join(PKG, "src", "generated", "bytecode.ts"), bytecode);
+for (const [name, text] of [
+  ["abis.ts", abis],
+  ["bytecode.ts", bytecode],
+]) {
+  const file = join(PKG, "src", "generated", name);
+  writeFileSync(file, await format(file, text));
+}
 
 const typechainSrc = join(ROOT, "typechain-types");
 const typechainDst = join(PKG, "typechain");
 rmSync(typechainDst, { recursive: true, force: true });
 if (existsSync(typechainSrc)) {
-  cpSync(typechainSrc, typechainDst, { recursive: true });
+  // hardhat.d.ts augments the Hardhat runtime types; the root project already has it.
+  cpSync(typechainSrc, typechainDst, { recursive: true, filter: (src) => !src.endsWith("hardhat.d.ts") });
 } else {
   console.warn("@bench-bounty/contracts generate: no typechain-types/ at the repo root; the ./typechain export is empty");
   mkdirSync(typechainDst, { recursive: true });

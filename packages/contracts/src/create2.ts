@@ -15,7 +15,12 @@ export const DEPLOYMENT_SALT: Hex = "0x00000000000000000000000000000000000000000
 /** The address CreateX's `deployCreate2(DEPLOYMENT_SALT, initCode)` deploys to. */
 export function deterministicAddress(initCode: Hex, salt: Hex = DEPLOYMENT_SALT): Address {
   const guardedSalt = keccak256(encodeAbiParameters([{ type: "bytes32" }], [salt]));
-  return getContractAddress({ opcode: "CREATE2", from: CREATEX_ADDRESS, salt: guardedSalt, bytecode: initCode });
+  return getContractAddress({
+    opcode: "CREATE2",
+    from: CREATEX_ADDRESS,
+    salt: guardedSalt,
+    bytecode: initCode,
+  });
 }
 
 /**

@@ -147,9 +147,11 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
  */
 export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChain> {
   const hardhatBin = `${REPO_ROOT}node_modules/.bin/hardhat`;
-  if (!existsSync(hardhatBin)) throw new Error(`hardhat not found at ${hardhatBin}: run npx pnpm@12.4.2 install`);
+  if (!existsSync(hardhatBin))
+    throw new Error(`hardhat not found at ${hardhatBin}: run npx pnpm@12.4.2 install`);
   const port = opts.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`devchain: port must be 0..65535, got ${port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`devchain: port must be 0..65535, got ${port}`);
   const timeoutMs = opts.timeoutMs ?? 180_000;
 
   const env: NodeJS.ProcessEnv = {
@@ -189,7 +191,7 @@ export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChai
     rpcUrls: { default: { http: [ready.rpcUrl] } },
   });
   const transport = http(ready.rpcUrl);
-  const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 });
+  const publicClient = createPublicClient({ chain, transport, pollingInterval: 50, cacheTime: 0 });
   const accounts = devChainAccounts();
   const wallets = new Map<number, WalletClient<Transport, Chain, Account>>();
   const wallet = (i = 0): WalletClient<Transport, Chain, Account> => {
@@ -197,7 +199,12 @@ export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChai
     if (!a) throw new RangeError(`devchain: account index ${i} outside 0..${accounts.length - 1}`);
     let w = wallets.get(i);
     if (!w) {
-      w = createWalletClient({ chain, transport, account: privateKeyToAccount(a.privateKey), pollingInterval: 50 });
+      w = createWalletClient({
+        chain,
+        transport,
+        account: privateKeyToAccount(a.privateKey),
+        pollingInterval: 50,
+      });
       wallets.set(i, w);
     }
     return w;
@@ -211,7 +218,11 @@ export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChai
     chainId: ready.chainId,
     chain,
     accounts,
-    contracts: { benchmarkBounty: ready.benchmarkBounty, anchorRegistry: ready.anchorRegistry, usdc: ready.usdc },
+    contracts: {
+      benchmarkBounty: ready.benchmarkBounty,
+      anchorRegistry: ready.anchorRegistry,
+      usdc: ready.usdc,
+    },
     startBlock: ready.startBlock,
     publicClient,
     wallet,
@@ -268,7 +279,8 @@ function waitForReady(child: ChildProcess, timeoutMs: number, log: boolean): Pro
       else resolve(value!);
     };
     const timer = setTimeout(
-      () => finish(new Error(`devchain: hardhat node not ready after ${timeoutMs} ms; last output:\n${tail()}`)),
+      () =>
+        finish(new Error(`devchain: hardhat node not ready after ${timeoutMs} ms; last output:\n${tail()}`)),
       timeoutMs,
     );
     child.stderr!.on("data", (d: Buffer) => {
@@ -294,7 +306,11 @@ function waitForReady(child: ChildProcess, timeoutMs: number, log: boolean): Pro
     });
     child.once("error", (e) => finish(new Error(`devchain: could not start hardhat node: ${e.message}`)));
     child.once("exit", (code, signal) =>
-      finish(new Error(`devchain: hardhat node exited (${code ?? signal}) before it was ready; last output:\n${tail()}`)),
+      finish(
+        new Error(
+          `devchain: hardhat node exited (${code ?? signal}) before it was ready; last output:\n${tail()}`,
+        ),
+      ),
     );
   });
 }

@@ -1,0 +1,88 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { concat, keccak256, stringToHex, type Hex } from "viem";
+import {
+  ANCHOR_KINDS,
+  BASE_USDC_ADDRESS,
+  BountyStatus,
+  CHAINS,
+  CREATEX_ADDRESS,
+  DEPLOYMENT_SALT,
+  addressBook,
+  addressBookEntry,
+  anchorKindName,
+  benchmarkBountyAbi,
+  bountyStatusName,
+  deterministicAddress,
+} from "../src/index.js";
+
+const hashName = (s: string) => keccak256(stringToHex(s));
+
+describe("anchor kinds (SPEC 1.2)", () => {
+  it("are keccak256 of their names", () => {
+    expect(ANCHOR_KINDS.commitment).toBe(hashName("bench-bounty.anchor.commitment"));
+    expect(ANCHOR_KINDS.receipt).toBe(hashName("bench-bounty.anchor.receipt"));
+    expect(ANCHOR_KINDS.pack).toBe(hashName("bench-bounty.anchor.pack"));
+    expect(ANCHOR_KINDS["compute-receipt"]).toBe(hashName("bench-bounty.anchor.compute-receipt"));
+  });
+  it("are named back, case-insensitively; unknown kinds are null", () => {
+    expect(anchorKindName(ANCHOR_KINDS.pack.toUpperCase().replace("0X", "0x"))).toBe("pack");
+    expect(anchorKindName(ANCHOR_KINDS["compute-receipt"])).toBe("compute-receipt");
+    expect(anchorKindName("0x" + "00".repeat(32))).toBeNull();
+  });
+});
+
+describe("BountyStatus", () => {
+  it("mirrors the Solidity enum order", () => {
+    expect([
+      BountyStatus.None,
+      BountyStatus.Pending,
+      BountyStatus.Funded,
+      BountyStatus.Awarded,
+      BountyStatus.Reclaimed,
+    ]).toEqual([0, 1, 2, 3, 4]);
+    expect(bountyStatusName(2n)).toBe("Funded");
+    expect(() => bountyStatusName(5)).toThrow(RangeError);
+  });
+  it("is the return type of statusOf in the ABI (uint8 enum)", () => {
+    const statusOf = benchmarkBountyAbi.find((x) => x.type === "function" && x.name === "statusOf");
+    expect(statusOf && "outputs" in statusOf ? statusOf.outputs[0]?.internalType : undefined).toBe(
+      "enum IBenchmarkBounty.Status",
+    );
+  });
+});
+
+describe("chains and address book (SPEC 1.3)", () => {
+  it("carries the USDC addresses of SPEC 1.3", () => {
+    expect(BASE_USDC_ADDRESS).toBe("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913");
+    expect(CHAINS.base).toMatchObject({ id: 8453, usdc: BASE_USDC_ADDRESS });
+    expect(CHAINS.baseSepolia).toMatchObject({
+      id: 84532,
+      usdc: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+    });
+  });
+  it("reads deployments.json per chain id, with a local entry", () => {
+    const json = JSON.parse(readFileSync(new URL("../deployments.json", import.meta.url), "utf8"));
+    expect(addressBook).toEqual(json);
+    expect(Object.keys(addressBook).sort()).toEqual(["8453", "84532", "local"]);
+    expect(addressBookEntry(8453).usdc).toBe(BASE_USDC_ADDRESS);
+    expect(addressBookEntry(84532).usdc).toBe(CHAINS.baseSepolia.usdc);
+    expect(addressBookEntry(8453, { local: true })).toBe(addressBook.local);
+    expect(() => addressBookEntry(1)).toThrow(/no address book entry for chain id 1/);
+  });
+});
+
+describe("CREATE2 through CreateX", () => {
+  it("salt leaves sender and chain unguarded (first 21 bytes zero)", () => {
+    expect(DEPLOYMENT_SALT).toMatch(/^0x0{42}[0-9a-f]{22}$/);
+    expect(CREATEX_ADDRESS).toBe("0xba5Ed099633D3B313e4D5F7bdc1305d3c28ba5Ed");
+  });
+  it("computes keccak256(0xff ++ factory ++ keccak256(abi.encode(salt)) ++ keccak256(initCode))[12:]", () => {
+    const initCode = "0x6080604052" as const;
+    // abi.encode(bytes32) is the 32 bytes themselves.
+    const guarded = keccak256(DEPLOYMENT_SALT);
+    const preimage = concat(["0xff", CREATEX_ADDRESS.toLowerCase() as Hex, guarded, keccak256(initCode)]);
+    const expected = "0x" + keccak256(preimage).slice(26);
+    expect(deterministicAddress(initCode).toLowerCase()).toBe(expected);
+  });
+});
