@@ -16,6 +16,7 @@ import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task
 import type { HardhatUserConfig } from "hardhat/config";
 import "@nomicfoundation/hardhat-toolbox";
 import "@nomicfoundation/hardhat-ignition-ethers";
+import { DEPLOYMENT_SALT } from "./deploy/ignition/salt";
 
 export const SOLC_VERSION = "0.8.28";
 
@@ -84,6 +85,9 @@ const config: HardhatUserConfig = {
     },
   },
   typechain: { outDir: "typechain-types", target: "ethers-v6" },
+  // Ignition modules and deployment journals live in deploy/ignition; CREATE2 salt: see deploy/ignition/salt.ts.
+  paths: { ignition: "deploy/ignition" },
+  ignition: { strategyConfig: { create2: { salt: DEPLOYMENT_SALT } } },
   gasReporter: { enabled: process.env.REPORT_GAS === "true", offline: true, currency: "USD" },
   mocha: { timeout: 120_000 },
 };
