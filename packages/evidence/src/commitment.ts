@@ -13,7 +13,8 @@
 import { keccak_256 } from "@noble/hashes/sha3";
 import { bytesToHex } from "@noble/hashes/utils";
 import { EvidenceError, appendPath, formatPath } from "./errors.js";
-import { BARE_HEX64_RE, DIGEST_RE, type Hex, hexToBytes } from "./hash.js";
+import { BARE_HEX64, DIGEST } from "./formats.js";
+import { type Hex, hexToBytes } from "./hash.js";
 import { canonicalJsonString, utf8, type JsonValue } from "./json.js";
 
 /** Task visibility (SPEC 3). */
@@ -80,7 +81,7 @@ export function promptHash(prompt: string): string {
  * @throws EvidenceError `bad_test_set` for a malformed salt; canonical-JSON errors for bad gold
  */
 export function goldLeaf(gold: unknown, salt: string, path = "$"): string {
-  if (typeof salt !== "string" || !BARE_HEX64_RE.test(salt))
+  if (typeof salt !== "string" || !BARE_HEX64.test(salt))
     throw new EvidenceError("bad_test_set", appendPath(path, "salt"), "salt must be 64 lowercase hex characters");
   let canon: string;
   try {
@@ -271,5 +272,5 @@ export function commitTestSet(rows: readonly TestSetRow[], path = "$"): TestSetC
 
 /** True for a `0x` + 64 lowercase hex digest. */
 export function isDigest(v: unknown): v is Hex {
-  return typeof v === "string" && DIGEST_RE.test(v);
+  return typeof v === "string" && DIGEST.test(v);
 }

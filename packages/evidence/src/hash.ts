@@ -46,9 +46,3 @@ export function hexToBytes(hex: string, path = "$"): Uint8Array {
   return nobleHexToBytes(hex.startsWith("0x") ? hex.slice(2) : hex);
 }
 
-/** `0x` + 64 lowercase hex (a digest as written in JSON, SPEC 2). */
-export const DIGEST_RE = /^0x[0-9a-f]{64}$/;
-/** 64 lowercase hex, no prefix (`prompt_hash`, `gold_leaf`, salts). */
-export const BARE_HEX64_RE = /^[0-9a-f]{64}$/;
-/** A lowercase `0x` address (SPEC 8). */
-export const ADDRESS_RE = /^0x[0-9a-f]{40}$/;

@@ -12,3 +12,6 @@ export * from "./fraction.js";
 export * from "./payouts.js";
 export * from "./graders.js";
 export * from "./scores.js";
+export * from "./formats.js";
+export * from "./receipts.js";
+export * from "./ranking.js";
