@@ -1,0 +1,136 @@
+/**
+ * Query and path parameter parsing for the REST routes. Every failure is a
+ * {@link ParamError} naming the parameter, answered as HTTP 400 with
+ * `{ "error": { "code": "invalid_parameter", "parameter", "message" } }`.
+ */
+
+/** A bad request parameter; `parameter` is its name as the client wrote it. */
+export class ParamError extends Error {
+  constructor(
+    readonly parameter: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ParamError";
+  }
+}
+
+/** The JSON body of a 400 answer. */
+export function paramErrorBody(e: ParamError): {
+  error: { code: "invalid_parameter"; parameter: string; message: string };
+} {
+  return { error: { code: "invalid_parameter", parameter: e.parameter, message: e.message } };
+}
+
+/** Bounty statuses accepted by `?status=` (case-insensitive). */
+export const STATUS_NAMES = ["Pending", "Funded", "Awarded", "Reclaimed"] as const;
+export type StatusName = (typeof STATUS_NAMES)[number];
+
+/** Default and maximum page sizes. */
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 500;
+
+const UINT256_MAX = (1n << 256n) - 1n;
+
+/**
+ * Reads the query string: refuses parameters not in `allowed` and parameters
+ * given more than once, and drops empty values (`?status=` means "any").
+ * @throws ParamError
+ */
+export function readQuery(
+  queries: Record<string, string[]>,
+  allowed: readonly string[],
+): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, values] of Object.entries(queries)) {
+    if (!allowed.includes(name)) {
+      throw new ParamError(name, `unknown parameter "${name}" (allowed: ${allowed.join(", ")})`);
+    }
+    if (values.length > 1) throw new ParamError(name, `parameter "${name}" is given ${values.length} times`);
+    const v = values[0]?.trim();
+    out[name] = v === undefined || v === "" ? undefined : v;
+  }
+  return out;
+}
+
+/** A 20-byte address, returned lowercase. */
+export function parseAddress(name: string, value: string): `0x${string}` {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(value)) {
+    throw new ParamError(name, `"${name}" must be a 0x-prefixed 20-byte hex address, got "${clip(value)}"`);
+  }
+  return value.toLowerCase() as `0x${string}`;
+}
+
+/** A bytes32 value (digest), returned lowercase. */
+export function parseBytes32(name: string, value: string): `0x${string}` {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(value)) {
+    throw new ParamError(name, `"${name}" must be a 0x-prefixed 32-byte hex value, got "${clip(value)}"`);
+  }
+  return value.toLowerCase() as `0x${string}`;
+}
+
+/** A bounty id: a decimal integer from 1 to 2^256 - 1 without leading zeros. */
+export function parseBountyId(name: string, value: string): bigint {
+  if (!/^[1-9][0-9]{0,77}$/.test(value)) {
+    throw new ParamError(name, `"${name}" must be a positive decimal integer, got "${clip(value)}"`);
+  }
+  const n = BigInt(value);
+  if (n > UINT256_MAX) throw new ParamError(name, `"${name}" is larger than a uint256`);
+  return n;
+}
+
+/** A bounty status name, case-insensitive, returned in its canonical case. */
+export function parseStatus(name: string, value: string): StatusName {
+  const hit = STATUS_NAMES.find((s) => s.toLowerCase() === value.toLowerCase());
+  if (hit === undefined)
+    throw new ParamError(name, `"${name}" must be one of ${STATUS_NAMES.join(", ")}, got "${clip(value)}"`);
+  return hit;
+}
+
+/** Page size: an integer from 1 to {@link MAX_LIMIT}; {@link DEFAULT_LIMIT} when absent. */
+export function parseLimit(name: string, value: string | undefined): number {
+  if (value === undefined) return DEFAULT_LIMIT;
+  if (!/^[0-9]+$/.test(value) || Number(value) < 1 || Number(value) > MAX_LIMIT) {
+    throw new ParamError(name, `"${name}" must be an integer from 1 to ${MAX_LIMIT}, got "${clip(value)}"`);
+  }
+  return Number(value);
+}
+
+/**
+ * A point in time as unix seconds: either an integer number of seconds, or an
+ * ISO 8601 date (`2026-11-30`, midnight UTC) or date-time with a zone
+ * (`2026-11-30T12:00:00Z`, `...+02:00`); fractions of a second are dropped.
+ */
+export function parseTime(name: string, value: string): bigint {
+  if (/^[0-9]{1,12}$/.test(value)) return BigInt(value);
+  const iso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+  const ms = iso.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) {
+    throw new ParamError(
+      name,
+      `"${name}" must be unix seconds or an ISO 8601 date / date-time with a zone, got "${clip(value)}"`,
+    );
+  }
+  if (ms < 0) throw new ParamError(name, `"${name}" is before 1970`);
+  return BigInt(Math.floor(ms / 1000));
+}
+
+/** Cursor of the award history: `"<block>:<logIndex>"` of the last award of the previous page. */
+export function parseAwardCursor(name: string, value: string): { block: bigint; logIndex: number } {
+  const m = /^([0-9]{1,20}):([0-9]{1,9})$/.exec(value);
+  if (m === null)
+    throw new ParamError(name, `"${name}" must be a cursor returned as nextCursor, got "${clip(value)}"`);
+  return { block: BigInt(m[1]!), logIndex: Number(m[2]!) };
+}
+
+/** Cursor of lists ordered by bounty id (descending): the last id of the previous page. */
+export function parseIdCursor(name: string, value: string): bigint {
+  if (!/^[0-9]{1,78}$/.test(value)) {
+    throw new ParamError(name, `"${name}" must be a cursor returned as nextCursor, got "${clip(value)}"`);
+  }
+  return BigInt(value);
+}
+
+function clip(v: string): string {
+  return v.length > 80 ? `${v.slice(0, 77)}...` : v;
+}

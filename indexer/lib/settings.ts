@@ -1,0 +1,206 @@
+/**
+ * Reads the indexer's settings from environment variables and the deployment
+ * address book (`@bench-bounty/contracts`'s `deployments.json`). Pure apart
+ * from the address book lookup passed in, so it can be tested on its own.
+ *
+ * Variables (all optional except the RPC URL):
+ * - `PONDER_RPC_URL_<chainId>`: JSON-RPC URL of the chain (required).
+ * - `CHAIN_ID`: 8453 (Base, default) or 84532 (Base Sepolia); the local Base profile is 8453.
+ * - `BOUNTY_ADDRESS`, `ANCHOR_REGISTRY_ADDRESS`, `START_BLOCK`: override the address book.
+ * - `ADDRESS_BOOK`: which entry of the address book to read (`8453`, `84532` or `local`; default the chain id).
+ * - `DATABASE_URL`: PostgreSQL connection string; without it the embedded PGlite is used.
+ * - `PONDER_PGLITE_DIR`: PGlite directory (default `.ponder/pglite` in the indexer folder).
+ * - `PONDER_POLLING_INTERVAL_MS`: head polling interval (default 1000, 250 on a loopback RPC).
+ * - `PONDER_DISABLE_CACHE`: `true`/`false`; default `true` on a loopback RPC (a restarted local
+ *   chain reuses chain id 8453, so cached RPC answers would be stale), else `false`.
+ * - `PONDER_GETLOGS_BLOCK_RANGE`: maximum `eth_getLogs` block range (default: Ponder's detection).
+ */
+import type { Address } from "viem";
+
+/** Where the two contracts are, as an address book entry gives it. */
+export interface ContractLocation {
+  benchmarkBounty: Address | null;
+  anchorRegistry: Address | null;
+  startBlock: number | null;
+}
+
+/** The resolved settings of one indexer instance. */
+export interface IndexerSettings {
+  chainId: number;
+  rpcUrl: string;
+  bountyAddress: Address;
+  anchorRegistryAddress: Address;
+  /** First block to read (inclusive). */
+  startBlock: number;
+  /** Milliseconds between head polls. */
+  pollingIntervalMs: number;
+  /** Whether Ponder's RPC cache is bypassed. */
+  disableCache: boolean;
+  ethGetLogsBlockRange: number | undefined;
+  database:
+    | { kind: "pglite"; directory: string | undefined }
+    | { kind: "postgres"; connectionString: string };
+}
+
+/** A bad or missing setting; the message names the environment variable. */
+export class IndexerSettingsError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = "IndexerSettingsError";
+  }
+}
+
+const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
+
+function parseAddress(variable: string, value: string): Address {
+  if (!ADDRESS_RE.test(value))
+    throw new IndexerSettingsError(variable, `expected a 0x-prefixed 20-byte hex address, got "${value}"`);
+  if (value.toLowerCase() === ZERO_ADDRESS)
+    throw new IndexerSettingsError(variable, "the zero address is not a contract");
+  return value.toLowerCase() as Address;
+}
+
+function parseNonNegativeInt(variable: string, value: string, min = 0): number {
+  if (!/^\d+$/.test(value))
+    throw new IndexerSettingsError(variable, `expected a non-negative integer, got "${value}"`);
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < min)
+    throw new IndexerSettingsError(variable, `expected an integer >= ${min}, got "${value}"`);
+  return n;
+}
+
+function parseBool(variable: string, value: string): boolean {
+  if (value === "true" || value === "1") return true;
+  if (value === "false" || value === "0") return false;
+  throw new IndexerSettingsError(variable, `expected true or false, got "${value}"`);
+}
+
+/** True for RPC URLs on the loopback interface (a local chain). */
+export function isLoopbackRpc(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === "localhost" || host === "[::1]" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves the settings.
+ * @param env - the environment (usually `process.env`).
+ * @param lookup - returns the address book entry for a key (`8453`, `84532`, `local`), or throws.
+ * @throws IndexerSettingsError naming the variable that is missing or malformed.
+ */
+export function readIndexerSettings(
+  env: Record<string, string | undefined>,
+  lookup: (key: string) => ContractLocation,
+): IndexerSettings {
+  const get = (name: string): string | undefined => {
+    const v = env[name];
+    return v === undefined || v.trim() === "" ? undefined : v.trim();
+  };
+
+  const chainIdRaw = get("CHAIN_ID");
+  const chainId = chainIdRaw === undefined ? 8453 : parseNonNegativeInt("CHAIN_ID", chainIdRaw, 1);
+  if (chainId !== 8453 && chainId !== 84532) {
+    throw new IndexerSettingsError(
+      "CHAIN_ID",
+      `expected 8453 (Base) or 84532 (Base Sepolia), got ${chainId}`,
+    );
+  }
+
+  const rpcVar = `PONDER_RPC_URL_${chainId}`;
+  const rpcUrl = get(rpcVar);
+  if (rpcUrl === undefined) throw new IndexerSettingsError(rpcVar, "is required (the chain's JSON-RPC URL)");
+  try {
+    new URL(rpcUrl);
+  } catch {
+    throw new IndexerSettingsError(rpcVar, `is not a URL: "${rpcUrl}"`);
+  }
+
+  const bookKey = get("ADDRESS_BOOK") ?? String(chainId);
+  const needBook =
+    get("BOUNTY_ADDRESS") === undefined ||
+    get("ANCHOR_REGISTRY_ADDRESS") === undefined ||
+    get("START_BLOCK") === undefined;
+  let book: ContractLocation = { benchmarkBounty: null, anchorRegistry: null, startBlock: null };
+  if (needBook) {
+    try {
+      book = lookup(bookKey);
+    } catch (e) {
+      throw new IndexerSettingsError(
+        "ADDRESS_BOOK",
+        `no address book entry "${bookKey}" (${(e as Error).message})`,
+      );
+    }
+  }
+
+  const addressFrom = (variable: string, fromBook: Address | null): Address => {
+    const v = get(variable);
+    if (v !== undefined) return parseAddress(variable, v);
+    if (fromBook === null || fromBook.toLowerCase() === ZERO_ADDRESS) {
+      throw new IndexerSettingsError(
+        variable,
+        `is not set and the address book entry "${bookKey}" has no address yet`,
+      );
+    }
+    return parseAddress(`address book "${bookKey}"`, fromBook);
+  };
+
+  const bountyAddress = addressFrom("BOUNTY_ADDRESS", book.benchmarkBounty);
+  const anchorRegistryAddress = addressFrom("ANCHOR_REGISTRY_ADDRESS", book.anchorRegistry);
+
+  const startRaw = get("START_BLOCK");
+  let startBlock: number;
+  if (startRaw !== undefined) startBlock = parseNonNegativeInt("START_BLOCK", startRaw);
+  else if (book.startBlock !== null) startBlock = book.startBlock;
+  else
+    throw new IndexerSettingsError(
+      "START_BLOCK",
+      `is not set and the address book entry "${bookKey}" has no start block`,
+    );
+
+  const loopback = isLoopbackRpc(rpcUrl);
+  const pollRaw = get("PONDER_POLLING_INTERVAL_MS");
+  const pollingIntervalMs =
+    pollRaw === undefined
+      ? loopback
+        ? 250
+        : 1000
+      : parseNonNegativeInt("PONDER_POLLING_INTERVAL_MS", pollRaw, 50);
+  const cacheRaw = get("PONDER_DISABLE_CACHE");
+  const disableCache = cacheRaw === undefined ? loopback : parseBool("PONDER_DISABLE_CACHE", cacheRaw);
+  const rangeRaw = get("PONDER_GETLOGS_BLOCK_RANGE");
+  const ethGetLogsBlockRange =
+    rangeRaw === undefined ? undefined : parseNonNegativeInt("PONDER_GETLOGS_BLOCK_RANGE", rangeRaw, 1);
+
+  const databaseUrl = get("DATABASE_URL");
+  let database: IndexerSettings["database"];
+  if (databaseUrl !== undefined) {
+    if (!/^postgres(ql)?:\/\//.test(databaseUrl)) {
+      throw new IndexerSettingsError(
+        "DATABASE_URL",
+        "expected a postgres:// or postgresql:// connection string",
+      );
+    }
+    database = { kind: "postgres", connectionString: databaseUrl };
+  } else {
+    database = { kind: "pglite", directory: get("PONDER_PGLITE_DIR") };
+  }
+
+  return {
+    chainId,
+    rpcUrl,
+    bountyAddress,
+    anchorRegistryAddress,
+    startBlock,
+    pollingIntervalMs,
+    disableCache,
+    ethGetLogsBlockRange,
+    database,
+  };
+}

@@ -1,0 +1,244 @@
+/**
+ * HTTP API of the indexer.
+ *
+ * - `/graphql` (and `/`): Ponder's GraphQL over every table.
+ * - `/sql/*`: Ponder's SQL over HTTP (query with `@ponder/client`'s `createClient`).
+ * - REST (JSON; amounts, ids, blocks and times as decimal strings):
+ *   - `GET /bounties?status=&author=&token=&awarder=&limit=&cursor=` (newest id first)
+ *   - `GET /bounties/:id`: the bounty with its winners, credits, claims and reclaim
+ *   - `GET /accounts/:address/credits?limit=&cursor=`: credited / claimed / outstanding per bounty, totals per token
+ *   - `GET /anchors/:digest`
+ *   - `GET /awards?winner=&from=&to=&limit=&cursor=`: award history, newest first
+ *   - `GET /anomalies`: events the indexer refused (impossible transitions)
+ *
+ * A bad parameter answers 400 `{ error: { code: "invalid_parameter", parameter, message } }`;
+ * an unknown bounty or digest answers 404 `{ error: { code: "not_found", message } }`.
+ * Pages carry `nextCursor` (null on the last page); pass it back as `cursor`.
+ */
+import { db } from "ponder:api";
+import schema from "ponder:schema";
+import { Hono, type Context } from "hono";
+import { and, asc, client, desc, eq, graphql, gte, inArray, lt, lte, or, replaceBigInts } from "ponder";
+import {
+  ParamError,
+  paramErrorBody,
+  parseAddress,
+  parseAwardCursor,
+  parseBountyId,
+  parseBytes32,
+  parseIdCursor,
+  parseLimit,
+  parseStatus,
+  parseTime,
+  readQuery,
+} from "../../lib/params";
+
+const { bounty, awardWinner, credit, claim, reclaim, anchor, accountTotal, anomaly } = schema;
+
+const app = new Hono();
+
+app.use("/sql/*", client({ db, schema }));
+app.use("/graphql", graphql({ db, schema }));
+app.use("/", graphql({ db, schema }));
+
+/** JSON answer with every bigint written as a decimal string. */
+function json(c: Context, body: unknown, status: 200 | 404 = 200) {
+  return c.json(replaceBigInts(body as object, (v) => String(v)) as object, status);
+}
+
+function notFound(c: Context, message: string) {
+  return json(c, { error: { code: "not_found", message } }, 404);
+}
+
+app.onError((err, c) => {
+  if (err instanceof ParamError) return c.json(paramErrorBody(err), 400);
+  console.error("[bench-bounty indexer] API error:", err);
+  return c.json({ error: { code: "internal", message: "internal error" } }, 500);
+});
+
+app.get("/bounties", async (c) => {
+  const q = readQuery(c.req.queries(), ["status", "author", "token", "awarder", "limit", "cursor"]);
+  const limit = parseLimit("limit", q.limit);
+  const where = and(
+    q.status === undefined ? undefined : eq(bounty.status, parseStatus("status", q.status)),
+    q.author === undefined ? undefined : eq(bounty.author, parseAddress("author", q.author)),
+    q.token === undefined ? undefined : eq(bounty.token, parseAddress("token", q.token)),
+    q.awarder === undefined ? undefined : eq(bounty.awarder, parseAddress("awarder", q.awarder)),
+    q.cursor === undefined ? undefined : lt(bounty.id, parseIdCursor("cursor", q.cursor)),
+  );
+  const rows = await db
+    .select()
+    .from(bounty)
+    .where(where)
+    .orderBy(desc(bounty.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  return json(c, { items: page, nextCursor: rows.length > limit ? String(page.at(-1)!.id) : null });
+});
+
+app.get("/bounties/:id", async (c) => {
+  readQuery(c.req.queries(), []);
+  const id = parseBountyId("id", c.req.param("id"));
+  const [row] = await db.select().from(bounty).where(eq(bounty.id, id));
+  if (row === undefined) return notFound(c, `no bounty ${id} is indexed`);
+  const [winners, credits, claims, reclaims, anomalies] = await Promise.all([
+    db.select().from(awardWinner).where(eq(awardWinner.bountyId, id)).orderBy(asc(awardWinner.place)),
+    db.select().from(credit).where(eq(credit.bountyId, id)).orderBy(asc(credit.account)),
+    db
+      .select()
+      .from(claim)
+      .where(eq(claim.bountyId, id))
+      .orderBy(asc(claim.blockNumber), asc(claim.logIndex)),
+    db
+      .select()
+      .from(reclaim)
+      .where(eq(reclaim.bountyId, id))
+      .orderBy(asc(reclaim.blockNumber), asc(reclaim.logIndex)),
+    db.select().from(anomaly).where(eq(anomaly.bountyId, id)).orderBy(asc(anomaly.blockNumber)),
+  ]);
+  return json(c, {
+    bounty: row,
+    winners,
+    credits,
+    claims,
+    reclaim: reclaims.find((r) => r.applied) ?? null,
+    anomalies,
+  });
+});
+
+app.get("/accounts/:address/credits", async (c) => {
+  const q = readQuery(c.req.queries(), ["limit", "cursor", "token"]);
+  const account = parseAddress("address", c.req.param("address"));
+  const limit = parseLimit("limit", q.limit);
+  const token = q.token === undefined ? undefined : parseAddress("token", q.token);
+  const where = and(
+    eq(credit.account, account),
+    token === undefined ? undefined : eq(credit.token, token),
+    q.cursor === undefined ? undefined : lt(credit.bountyId, parseIdCursor("cursor", q.cursor)),
+  );
+  const [rows, totals] = await Promise.all([
+    db
+      .select()
+      .from(credit)
+      .where(where)
+      .orderBy(desc(credit.bountyId))
+      .limit(limit + 1),
+    db
+      .select()
+      .from(accountTotal)
+      .where(
+        and(
+          eq(accountTotal.account, account),
+          token === undefined ? undefined : eq(accountTotal.token, token),
+        ),
+      )
+      .orderBy(asc(accountTotal.token)),
+  ]);
+  const page = rows.slice(0, limit);
+  return json(c, {
+    account,
+    totals,
+    credits: page,
+    nextCursor: rows.length > limit ? String(page.at(-1)!.bountyId) : null,
+  });
+});
+
+app.get("/anchors/:digest", async (c) => {
+  readQuery(c.req.queries(), []);
+  const digest = parseBytes32("digest", c.req.param("digest"));
+  const [row] = await db.select().from(anchor).where(eq(anchor.digest, digest));
+  if (row === undefined)
+    return notFound(c, `digest ${digest} is not anchored (as far as the indexer has read)`);
+  return json(c, row);
+});
+
+app.get("/awards", async (c) => {
+  const q = readQuery(c.req.queries(), ["winner", "from", "to", "token", "limit", "cursor"]);
+  const limit = parseLimit("limit", q.limit);
+  const from = q.from === undefined ? undefined : parseTime("from", q.from);
+  const to = q.to === undefined ? undefined : parseTime("to", q.to);
+  if (from !== undefined && to !== undefined && from > to) {
+    throw new ParamError("from", `"from" (${from}) is after "to" (${to})`);
+  }
+  const winner = q.winner === undefined ? undefined : parseAddress("winner", q.winner);
+  const token = q.token === undefined ? undefined : parseAddress("token", q.token);
+  const cursor = q.cursor === undefined ? undefined : parseAwardCursor("cursor", q.cursor);
+  const where = and(
+    eq(bounty.status, "Awarded"),
+    from === undefined ? undefined : gte(bounty.awardedAt, from),
+    to === undefined ? undefined : lte(bounty.awardedAt, to),
+    token === undefined ? undefined : eq(bounty.token, token),
+    winner === undefined
+      ? undefined
+      : inArray(
+          bounty.id,
+          db.select({ id: awardWinner.bountyId }).from(awardWinner).where(eq(awardWinner.account, winner)),
+        ),
+    cursor === undefined
+      ? undefined
+      : or(
+          lt(bounty.awardedBlock, cursor.block),
+          and(eq(bounty.awardedBlock, cursor.block), lt(bounty.awardedLogIndex, cursor.logIndex)),
+        ),
+  );
+  const rows = await db
+    .select()
+    .from(bounty)
+    .where(where)
+    .orderBy(desc(bounty.awardedBlock), desc(bounty.awardedLogIndex))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const winners =
+    page.length === 0
+      ? []
+      : await db
+          .select()
+          .from(awardWinner)
+          .where(
+            inArray(
+              awardWinner.bountyId,
+              page.map((r) => r.id),
+            ),
+          )
+          .orderBy(asc(awardWinner.bountyId), asc(awardWinner.place));
+  const items = page.map((r) => ({
+    bountyId: r.id,
+    token: r.token,
+    author: r.author,
+    awarder: r.awarder,
+    pool: r.pool,
+    testSetRoot: r.testSetRoot,
+    rankingDigest: r.rankingDigest,
+    authorRemainder: r.authorRemainder,
+    paidToWinners: r.paidToWinners,
+    winnerCount: r.winnerCount,
+    awardedBlock: r.awardedBlock,
+    awardedLogIndex: r.awardedLogIndex,
+    awardedTx: r.awardedTx,
+    awardedAt: r.awardedAt,
+    winners: winners
+      .filter((w) => w.bountyId === r.id)
+      .map((w) => ({
+        place: w.place,
+        account: w.account,
+        amount: w.amount,
+        claimedAmount: w.claimedAmount,
+        outstanding: w.outstanding,
+        claimTx: w.claimTx,
+      })),
+  }));
+  const last = page.at(-1);
+  return json(c, {
+    items,
+    nextCursor:
+      rows.length > limit && last !== undefined ? `${last.awardedBlock}:${last.awardedLogIndex}` : null,
+  });
+});
+
+app.get("/anomalies", async (c) => {
+  readQuery(c.req.queries(), []);
+  const rows = await db.select().from(anomaly).orderBy(asc(anomaly.blockNumber), asc(anomaly.id));
+  return json(c, { items: rows });
+});
+
+export default app;
