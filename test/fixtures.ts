@@ -253,3 +253,35 @@ export async function createFunded(
   await (await fx.bounty.connect(author).createAndFund(params)).wait();
   return { id, params };
 }
+
+/** Allowed status moves (SPEC 1.1 ladder): Pending -> Funded -> Awarded | Reclaimed, Pending -> Reclaimed. */
+const LADDER: Record<string, bigint[]> = {
+  [String(Status.None)]: [Status.Pending],
+  [String(Status.Pending)]: [Status.Funded, Status.Reclaimed],
+  [String(Status.Funded)]: [Status.Awarded, Status.Reclaimed],
+  [String(Status.Awarded)]: [],
+  [String(Status.Reclaimed)]: [],
+};
+
+/**
+ * The status history of a bounty derived from its events alone (as an indexer would), checked against the
+ * ladder: throws when a step skips or leaves a terminal state. Returns the statuses in order.
+ */
+export async function statusHistory(bounty: BenchmarkBounty, id: bigint): Promise<bigint[]> {
+  const logs = [
+    ...(await bounty.queryFilter(bounty.filters.BountyCreated(id))).map((l) => ({ l, s: Status.Pending })),
+    ...(await bounty.queryFilter(bounty.filters.BountyFunded(id))).map((l) => ({ l, s: Status.Funded })),
+    ...(await bounty.queryFilter(bounty.filters.Awarded(id))).map((l) => ({ l, s: Status.Awarded })),
+    ...(await bounty.queryFilter(bounty.filters.Reclaimed(id))).map((l) => ({ l, s: Status.Reclaimed })),
+  ].sort((a, b) => a.l.blockNumber - b.l.blockNumber || a.l.index - b.l.index);
+  const history: bigint[] = [];
+  let current: bigint = Status.None;
+  for (const { s } of logs) {
+    if (!LADDER[String(current)].includes(s)) {
+      throw new Error(`bounty ${id}: status ladder skipped or left a terminal state: ${current} -> ${s}`);
+    }
+    history.push(s);
+    current = s;
+  }
+  return history;
+}

@@ -23,7 +23,7 @@ library PayoutMath {
         uint256 n = splitsBps.length;
         if (n == 0 || n > MAX_PLACES) revert IBenchmarkBounty.SplitsLengthOutOfRange(n);
         uint256 sum;
-        uint256 previous = WHOLE_BPS;
+        uint256 previous = type(uint16).max;
         for (uint256 i; i < n; ++i) {
             uint256 share = splitsBps[i];
             if (share == 0) revert IBenchmarkBounty.ZeroSplit(i);

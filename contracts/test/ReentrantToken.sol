@@ -33,6 +33,19 @@ contract ReentrantToken is ERC20 {
         reentryCalldata = data;
     }
 
+    /// @notice Makes this token call `to` with `data` (as the attacking contract); bubbles a revert.
+    function callTarget(address to, bytes calldata data) external returns (bytes memory result) {
+        bool ok;
+        // solhint-disable-next-line avoid-low-level-calls
+        (ok, result) = to.call(data);
+        if (!ok) {
+            // solhint-disable-next-line no-inline-assembly
+            assembly ("memory-safe") {
+                revert(add(result, 0x20), mload(result))
+            }
+        }
+    }
+
     function _update(address from, address to, uint256 value) internal override {
         super._update(from, to, value);
         address t = target;
