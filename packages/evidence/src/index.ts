@@ -15,3 +15,6 @@ export * from "./scores.js";
 export * from "./formats.js";
 export * from "./receipts.js";
 export * from "./ranking.js";
+export * from "./schemas.js";
+export * from "./checks.js";
+export * from "./pack.js";

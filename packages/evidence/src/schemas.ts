@@ -1,0 +1,250 @@
+/**
+ * SPEC 8 (and the format rules of SPEC 2, 4, 6): zod schemas for every block
+ * of the award evidence pack. Objects are strict (an unknown key fails), so a
+ * value that breaks a format rule (an upper-case digest, a score without 4
+ * decimals, a number where a string is due) fails the `schema` fact.
+ *
+ * The schemas validate parsed JSON ({@link parseJson} output: big integers
+ * as `bigint`, floats as {@link JsonFloat}); they never transform values.
+ * @packageDocumentation
+ */
+import { z } from "zod";
+import { EvidenceError, formatPath, type PathSegment } from "./errors.js";
+import { ADDRESS, BARE_HEX64, DIGEST, FRACTION_STRING, PLAIN_DECIMAL, SCORE4, SECONDS3, UINT_STRING, USDC6, isIsoMsZ } from "./formats.js";
+import { Fraction } from "./fraction.js";
+import { GRADER_TYPE_NAMES } from "./graders.js";
+import type { JsonValue } from "./json.js";
+import { RECEIPT_SCHEMA } from "./receipts.js";
+
+const digest = z.string().regex(DIGEST, 'must be "0x" + 64 lowercase hex characters');
+const bareHex64 = z.string().regex(BARE_HEX64, "must be 64 lowercase hex characters without 0x");
+const address = z.string().regex(ADDRESS, 'must be a lowercase "0x" address (40 hex characters)');
+const score4 = z.string().regex(SCORE4, 'must be a decimal string with exactly 4 decimal places (e.g. "0.5000")');
+const seconds3 = z.string().regex(SECONDS3, 'must be a decimal string with exactly 3 decimal places (e.g. "12.345")');
+const usdc6 = z.string().regex(USDC6, 'must be a USDC decimal string with exactly 6 decimal places (e.g. "0.012075")');
+const plainDecimal = z.string().regex(PLAIN_DECIMAL, 'must be a plain decimal string (e.g. "0.3")');
+const uintString = z.string().regex(UINT_STRING, 'must be a non-negative integer as a decimal string (e.g. "50000000")');
+const isoMsZ = z.string().refine(isIsoMsZ, 'must be an ISO-8601 UTC instant with milliseconds and "Z" (e.g. "2026-03-01T09:05:00.000Z")');
+const uint = z.number().int("must be an integer").nonnegative("must be >= 0");
+const posInt = z.number().int("must be an integer").positive("must be > 0");
+const nonEmpty = z.string().min(1, "must be a non-empty string");
+const visibility = z.enum(["public", "private"]);
+const reducedFraction = z
+  .string()
+  .regex(FRACTION_STRING, 'must be a fraction string such as "2/3"')
+  .refine((s) => {
+    const [n, d] = s.split("/") as [string, string];
+    return new Fraction(BigInt(n), BigInt(d)).toString() === s;
+  }, "must be a reduced fraction (e.g. \"2/3\", \"1/1\", \"0/1\")");
+const jsonValue = z.custom<JsonValue>((v) => v !== undefined, "is required");
+
+/** `{registry_address, tx_hash, anchor_block}`: where a digest was anchored (SPEC 8). */
+export const anchorSchema = z.strictObject({
+  registry_address: address,
+  tx_hash: digest,
+  anchor_block: uint,
+});
+
+/** One test-set row (SPEC 3), revealed whole in the pack. */
+export const testSetRowSchema = z.strictObject({
+  ordinal: uint,
+  prompt: z.string(),
+  gold: jsonValue,
+  salt: bareHex64,
+  visibility,
+  grader_type: z.enum(GRADER_TYPE_NAMES),
+});
+
+/** One task of a receipt (SPEC 4). */
+export const receiptTaskSchema = z.strictObject({
+  ordinal: uint,
+  bank_ordinal: uint,
+  prompt_hash: bareHex64,
+  visibility,
+  answer_digest: digest.nullable(),
+  credit: reducedFraction.nullable(),
+});
+
+/** A receipt payload (SPEC 4). */
+export const receiptSchema = z.strictObject({
+  schema: z.literal(RECEIPT_SCHEMA),
+  run_id: nonEmpty,
+  benchmark_slug: nonEmpty,
+  commit_root: digest,
+  agent_id: nonEmpty,
+  attempt: posInt,
+  started_at: isoMsZ,
+  finalized_at: isoMsZ,
+  wall_seconds: seconds3,
+  queries_used: uint,
+  usdc_spent: usdc6,
+  score_public: score4,
+  score_composite: score4,
+  tasks: z.array(receiptTaskSchema),
+});
+
+/** One grader description of `benchmark.grader_types`. */
+export const graderTypeSchema = z.strictObject({
+  gold_shape: z.string(),
+  semantics: z.string(),
+  examples: z.array(z.strictObject({ gold: jsonValue, answer: z.string(), credit: reducedFraction })),
+});
+
+/** The pack's `benchmark` block (SPEC 8). */
+export const benchmarkSchema = z.strictObject({
+  slug: nonEmpty,
+  title: z.string(),
+  commit_root: digest,
+  leaf_count: posInt,
+  chain_id: posInt,
+  bounty_contract: address,
+  bounty_id: uintString,
+  token: address,
+  author: address,
+  awarder: address,
+  pool_base_units: uintString,
+  closes_at: uint,
+  award_tx: digest,
+  award_block: uint,
+  ranking_digest: digest,
+  commitment_anchor: anchorSchema,
+  grader_types: z.record(z.enum(GRADER_TYPE_NAMES), graderTypeSchema),
+});
+
+/** A revealed answer of a winner. */
+export const revealedAnswerSchema = z.strictObject({
+  ordinal: uint,
+  bank_ordinal: uint,
+  answer_text: z.string(),
+});
+
+/** One winner (SPEC 8), place order. */
+export const winnerSchema = z.strictObject({
+  place: posInt,
+  agent_id: nonEmpty,
+  withdrawal_address: address,
+  amount_base_units: uintString,
+  run_id: nonEmpty,
+  receipt: receiptSchema,
+  receipt_hash: digest,
+  answer_salt: bareHex64,
+  answers: z.array(revealedAnswerSchema),
+});
+
+/** One ranked row of `rank_derivation.rows` (SPEC 8). */
+export const rankRowSchema = z.strictObject({
+  rank: posInt,
+  agent_id: nonEmpty,
+  is_author_agent: z.boolean(),
+  run_id: nonEmpty,
+  receipt_hash: digest,
+  receipt_url: z.string().nullable(),
+  receipt: receiptSchema.optional(),
+  achieved_at: isoMsZ,
+  attempts_used: posInt,
+  rank_accuracy: score4,
+  score_public: score4,
+  score_composite: score4,
+  wall_seconds: seconds3,
+  queries_used: uint,
+  usdc_spent: usdc6,
+});
+
+/** Payout rule names in a pack: the named rules of SPEC 1.1, or `custom` splits. */
+export const PAYOUT_RULE_NAMES = ["winner_take_all", "top_n_split", "custom"] as const;
+
+/** The `rank_derivation` block (SPEC 8): everything the ranking, selection and payouts used. */
+export const rankDerivationSchema = z.strictObject({
+  speed_weight: plainDecimal,
+  cost_weight: plainDecimal,
+  time_budget_seconds: posInt,
+  cost_budget_usdc: usdc6.nullable(),
+  threshold_bps: uint.max(10000, "must be <= 10000"),
+  payout_rule: z.enum(PAYOUT_RULE_NAMES),
+  splits_bps: z.array(posInt).min(1, "needs at least one place").max(8, "at most 8 places"),
+  pool_base_units: uintString,
+  place_amounts_base_units: z.array(uintString),
+  zero_winner_reason: z.enum(["no_runs", "none_at_or_above_threshold", "only_author_agents"]).nullable(),
+  rows: z.array(rankRowSchema),
+});
+
+/** The whole award evidence pack (SPEC 8): seven top-level keys. */
+export const evidencePackSchema = z.strictObject({
+  benchmark: benchmarkSchema,
+  test_set: z.array(testSetRowSchema).min(1, "needs at least one row"),
+  winners: z.array(winnerSchema).max(8, "at most 8 winners"),
+  rank_derivation: rankDerivationSchema,
+  pack_hash: digest,
+  pack_anchor: anchorSchema.nullable(),
+  verify_hints: jsonValue,
+});
+
+/** An anchor record. */
+export type Anchor = z.infer<typeof anchorSchema>;
+/** A test-set row as the schema sees it. */
+export type TestSetRowJson = z.infer<typeof testSetRowSchema>;
+/** The `benchmark` block. */
+export type Benchmark = z.infer<typeof benchmarkSchema>;
+/** One winner entry. */
+export type Winner = z.infer<typeof winnerSchema>;
+/** One ranked row. */
+export type RankRow = z.infer<typeof rankRowSchema>;
+/** The `rank_derivation` block. */
+export type RankDerivation = z.infer<typeof rankDerivationSchema>;
+/** A whole evidence pack. */
+export type EvidencePack = z.infer<typeof evidencePackSchema>;
+
+/** One schema problem: the JSON path and what is wrong there. */
+export interface SchemaProblem {
+  code: "schema";
+  path: string;
+  message: string;
+}
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === "unrecognized_keys") return `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
+  if (issue.code === "invalid_type") {
+    const received = (issue as { input?: unknown }).input;
+    if (received === undefined) return `is required (${issue.expected})`;
+    return `expected ${issue.expected}, got ${describeJson(received)}`;
+  }
+  return issue.message;
+}
+
+function describeJson(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object" && v !== null && "lexeme" in v) return `the float ${(v as { lexeme: string }).lexeme}`;
+  if (typeof v === "bigint") return `the integer ${v}`;
+  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "..." : v)}`;
+  return `${typeof v} ${String(v)}`;
+}
+
+/**
+ * Validate a value against a schema and list every problem with its JSON
+ * path (`$.winners[2].receipt.tasks[0].ordinal`). Never throws.
+ * @param root path prefix for the value (default `$`)
+ */
+export function schemaProblems(schema: z.ZodType, value: unknown, root = "$"): SchemaProblem[] {
+  const r = schema.safeParse(value, { reportInput: true });
+  if (r.success) return [];
+  return r.error.issues.map((issue) => ({
+    code: "schema" as const,
+    path: formatPath(issue.path as PathSegment[], root),
+    message: issueMessage(issue),
+  }));
+}
+
+/**
+ * Validate and return the value typed (the original object, untouched).
+ * @throws EvidenceError `schema` naming the first offending path (and how many more there are)
+ */
+export function assertSchema<T extends z.ZodType>(schema: T, value: unknown, root = "$"): z.infer<T> {
+  const problems = schemaProblems(schema, value, root);
+  const first = problems[0];
+  if (first !== undefined) {
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? "s" : ""})` : "";
+    throw new EvidenceError("schema", first.path, `${first.message}${more}`);
+  }
+  return value as z.infer<T>;
+}
