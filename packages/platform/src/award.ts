@@ -1,0 +1,606 @@
+/**
+ * Bounty, award and evidence (seed "Compete on Benchmarks" section 8, "Verify a Benchmark Award
+ * Yourself"; SPEC 1.1, 7, 8).
+ *
+ * The award is a resumable state machine stored in the `awards` table, so a crash at any step loses
+ * nothing and never pays twice:
+ * 1. checks: a bounty is attached and Funded on-chain, the chain clock is within
+ *    `[closesAt, awardDeadline]`, the commitment is anchored; the benchmark is closed to new runs;
+ *    pending receipt anchors are flushed (`anchorMany`), since every ranked receipt must be anchored
+ *    before the award;
+ * 2. `prepared`: the evidence library ranks every finalized run, selects winners and amounts
+ *    (`buildRankDerivation`, with the on-chain threshold, splits and pool) and computes the ranking
+ *    digest; a winner without a withdrawal address refuses the whole award
+ *    (`winner_without_withdrawal_address`, nothing is sent);
+ * 3. `confirmed`: `award(bountyId, winners, rankingDigest)` is sent and mined. After a crash between
+ *    sending and recording, the `Awarded` log of the bounty is found on-chain and adopted when its
+ *    ranking digest matches;
+ * 4. `packed`: the pack is minted by the evidence library (`mintEvidencePack`; its ranking digest must
+ *    equal the one sent on-chain), its hash anchored (kind `pack`), and its canonical bytes written with
+ *    fsync and an atomic rename. The door then serves exactly those bytes forever.
+ */
+import { benchmarkBountyAbi } from "@bench-bounty/contracts";
+import {
+  buildRankDerivation,
+  evidencePackBytes,
+  mintEvidencePack,
+  packHash,
+  ruleOfSplits,
+  withPackAnchor,
+  type EvidencePack,
+  type Hex,
+  type MintRun,
+  type MintScoring,
+  type Receipt,
+  type RevealedAnswer,
+} from "@bench-bounty/evidence";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Address } from "viem";
+import { BOUNTY_STATUS_NAMES, type AnchorEvidence } from "./chain.js";
+import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "./context.js";
+import { PlatformError } from "./errors.js";
+import { fromStored, toStored } from "./json.js";
+import { receiptUrl } from "./leaderboard.js";
+import { anchorCommitment, getBenchmark, getTasks, isOpen } from "./publish.js";
+import { anchorOf, anchorPending, getAgent, listRuns, runAnswers } from "./runs.js";
+import { writeFileDurably } from "./store.js";
+import { isoMillis } from "./time.js";
+
+/** Options of {@link lockBounty}. Amounts in base units, times in unix seconds. */
+export interface LockOptions {
+  /** The author's private key: it approves and pays the pool. */
+  authorPrivateKey: Hex;
+  /** Pool in token base units (USDC has 6 decimals: 50 USDC = 50000000). */
+  pool: bigint | string | number;
+  /** Unix seconds at which the contest closes (runs stop, the award may be sent). */
+  closesAt: number;
+  /** Unix seconds, after `closesAt`: the last moment for the award, after which the author may reclaim. */
+  awardDeadline: number;
+  /** Composite threshold in basis points (0..10000). */
+  thresholdBps: number;
+  /** `winner_take_all` ([10000]) or `top_n_split` ([5000, 3000, 2000]); default `top_n_split`. */
+  payoutRule?: "winner_take_all" | "top_n_split";
+  /** Explicit splits (overrides payoutRule). */
+  splitsBps?: number[];
+  /** Token (default: the configured USDC). */
+  token?: Address;
+  /** Awarder (default: the platform account). */
+  awarder?: Address;
+}
+
+/** What {@link awardBenchmark} returns. */
+export interface AwardResult {
+  slug: string;
+  bounty_id: string;
+  award_tx: string;
+  award_block: number;
+  ranking_digest: Hex;
+  winners: {
+    place: number;
+    agent_id: string;
+    withdrawal_address: string;
+    amount_base_units: string;
+    run_id: string;
+  }[];
+  zero_winner_reason: string | null;
+  pack_hash: Hex;
+  pack_anchor: AnchorEvidence | null;
+  /** Path of the stored pack bytes. */
+  pack_file: string;
+}
+
+/** The door's answer: the pack bytes, or the SPEC 8 reason why there is none (yet). */
+export type AwardEvidenceResult =
+  | { status: 200; bytes: Uint8Array; pack_hash: Hex }
+  | { status: 404 | 503; reason: AwardEvidenceReason; message: string };
+
+/** The SPEC 8 reasons (plus `unknown_benchmark` and the transient `pack_pending`). */
+export type AwardEvidenceReason =
+  | "unknown_benchmark"
+  | "no_commitment"
+  | "not_verifiable_arm"
+  | "not_awarded"
+  | "withheld_live_contest"
+  | "reclaimed_never_reveals"
+  | "pack_pending";
+
+interface AwardRow {
+  slug: string;
+  status: "prepared" | "sent" | "confirmed" | "packed";
+  rank_derivation_json: string;
+  ranking_digest: string;
+  winners_json: string;
+  award_tx: string | null;
+  award_block: number | null;
+  pack_hash: string | null;
+  pack_file: string | null;
+}
+
+interface PreparedWinner {
+  place: number;
+  agent_id: string;
+  withdrawal_address: string;
+  amount_base_units: string;
+  run_id: string;
+}
+
+function chainOf(ctx: PlatformContext) {
+  if (!ctx.chain)
+    throw new PlatformError("no_chain", "no chain configured (pass --rpc-url, contracts and a key)", {}, 503);
+  return ctx.chain;
+}
+
+function statusName(n: number): string {
+  return BOUNTY_STATUS_NAMES[n] ?? `unknown(${n})`;
+}
+
+/**
+ * Attaches an on-chain bounty to a benchmark after checking that it commits to the same root and leaf
+ * count. The bounty's `closesAt` becomes the benchmark's close.
+ * @throws PlatformError `no_chain`, `bounty_mismatch` (409), `chain_error`
+ */
+export async function attachBounty(
+  ctx: PlatformContext,
+  slug: string,
+  bountyId: bigint,
+): Promise<AttachedBounty> {
+  const chain = chainOf(ctx);
+  const b = getBenchmark(ctx, slug);
+  const onchain = await chain.getBounty(bountyId);
+  if (onchain.status === 0)
+    throw new PlatformError(
+      "bounty_mismatch",
+      `bounty ${bountyId} does not exist`,
+      { bounty_id: String(bountyId) },
+      409,
+    );
+  if (onchain.testSetRoot.toLowerCase() !== b.commit_root || onchain.leafCount !== b.leaf_count) {
+    throw new PlatformError(
+      "bounty_mismatch",
+      `bounty ${bountyId} commits to root ${onchain.testSetRoot} (${onchain.leafCount} leaves), the benchmark to ${b.commit_root} (${b.leaf_count})`,
+      { bounty_id: String(bountyId), on_chain_root: onchain.testSetRoot, commit_root: b.commit_root },
+      409,
+    );
+  }
+  if (b.bounty && b.bounty.bounty_id !== String(bountyId)) {
+    throw new PlatformError(
+      "bounty_mismatch",
+      `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`,
+      { bounty_id: b.bounty.bounty_id },
+      409,
+    );
+  }
+  const attached: AttachedBounty = {
+    chain_id: chain.config.chainId,
+    bounty_contract: chain.config.contracts.benchmarkBounty.toLowerCase(),
+    bounty_id: String(bountyId),
+    token: onchain.token.toLowerCase(),
+    author: onchain.author.toLowerCase(),
+    awarder: onchain.awarder.toLowerCase(),
+    pool_base_units: onchain.pool.toString(),
+    closes_at: Number(onchain.closesAt),
+    award_deadline: Number(onchain.awardDeadline),
+    threshold_bps: onchain.thresholdBps,
+    splits_bps: onchain.splitsBps,
+    status: statusName(onchain.status),
+  };
+  ctx.store.db.prepare("UPDATE benchmarks SET bounty_json = ? WHERE slug = ?").run(toStored(attached), slug);
+  return attached;
+}
+
+/**
+ * The author locks the prize: `approve` + `createAndFund` with the benchmark's root and leaf count,
+ * then {@link attachBounty}.
+ * @throws PlatformError `no_chain`, `invalid_option`, `chain_error` (naming the contract's custom error)
+ */
+export async function lockBounty(
+  ctx: PlatformContext,
+  slug: string,
+  o: LockOptions,
+): Promise<AttachedBounty> {
+  const chain = chainOf(ctx);
+  const b = getBenchmark(ctx, slug);
+  if (b.bounty)
+    throw new PlatformError(
+      "bounty_mismatch",
+      `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`,
+      { bounty_id: b.bounty.bounty_id },
+      409,
+    );
+  let pool: bigint;
+  try {
+    pool = BigInt(o.pool);
+  } catch {
+    throw new PlatformError("invalid_option", "pool must be an integer number of base units", {
+      field: "pool",
+    });
+  }
+  const splits = o.splitsBps ?? (o.payoutRule === "winner_take_all" ? [10000] : [5000, 3000, 2000]);
+  const { bountyId } = await chain.lockBounty({
+    authorPrivateKey: o.authorPrivateKey,
+    ...(o.token ? { token: o.token } : {}),
+    ...(o.awarder ? { awarder: o.awarder } : {}),
+    pool,
+    testSetRoot: b.commit_root,
+    leafCount: b.leaf_count,
+    closesAt: BigInt(o.closesAt),
+    awardDeadline: BigInt(o.awardDeadline),
+    thresholdBps: o.thresholdBps,
+    splitsBps: splits,
+  });
+  return attachBounty(ctx, slug, bountyId);
+}
+
+/** Closes a benchmark to new runs (idempotent). */
+export function closeBenchmark(ctx: PlatformContext, slug: string): BenchmarkRecord {
+  getBenchmark(ctx, slug);
+  ctx.store.db
+    .prepare("UPDATE benchmarks SET status = 'closed', closed_at = ? WHERE slug = ? AND status = 'published'")
+    .run(isoMillis(ctx.clock()), slug);
+  return getBenchmark(ctx, slug);
+}
+
+/** Every finalized run of a benchmark as the evidence library's mint input. */
+function mintRuns(ctx: PlatformContext, slug: string): MintRun[] {
+  return listRuns(ctx, slug)
+    .filter((r) => r.status === "finalized")
+    .map((r) => {
+      const agent = getAgent(ctx, r.agent_id);
+      const answers = runAnswers(ctx, r.run_id);
+      const revealed: RevealedAnswer[] = r.plan
+        .map((bank, i) => ({ ordinal: i, bank_ordinal: bank, answer_text: answers.get(i) }))
+        .filter((a): a is RevealedAnswer => a.answer_text !== undefined);
+      return {
+        agent_id: r.agent_id,
+        is_author_agent: agent?.is_author_agent ?? false,
+        receipt: r.receipt as Receipt,
+        receipt_url: receiptUrl(ctx, slug, r.run_id),
+        rank_accuracy: r.rank_accuracy!,
+        achieved_at: isoMillis(r.finalized_at_ms!),
+        withdrawal_address: agent?.withdrawal_address ?? null,
+        answer_salt: r.answer_salt!,
+        answers: revealed,
+      };
+    });
+}
+
+function scoringOf(b: BenchmarkRecord, bounty: AttachedBounty): MintScoring {
+  const rule = ruleOfSplits(bounty.splits_bps);
+  return {
+    speed_weight: b.config.speed_weight,
+    cost_weight: b.config.cost_weight,
+    time_budget_seconds: b.config.time_budget_seconds,
+    cost_budget_usdc: b.config.cost_budget_usdc,
+    threshold_bps: bounty.threshold_bps,
+    payout_rule: rule ?? "custom",
+    splits_bps: bounty.splits_bps,
+  };
+}
+
+function awardRow(ctx: PlatformContext, slug: string): AwardRow | undefined {
+  return ctx.store.db.prepare("SELECT * FROM awards WHERE slug = ?").get(slug) as AwardRow | undefined;
+}
+
+/**
+ * Settles the award of a benchmark (see the module doc). Idempotent: once packed it returns the record.
+ * @throws PlatformError `no_chain`, `no_bounty`, `no_commitment`-like `award_not_allowed`,
+ *   `winner_without_withdrawal_address`, `chain_error`
+ */
+export async function awardBenchmark(ctx: PlatformContext, slug: string): Promise<AwardResult> {
+  const chain = chainOf(ctx);
+  let b = getBenchmark(ctx, slug);
+  if (!b.bounty)
+    throw new PlatformError(
+      "no_bounty",
+      `benchmark ${slug} has no bounty attached (lock or attach one first)`,
+      { slug },
+      409,
+    );
+  const bountyId = BigInt(b.bounty.bounty_id);
+  let row = awardRow(ctx, slug);
+  if (!row) {
+    const onchain = await chain.getBounty(bountyId);
+    if (onchain.status !== 2) {
+      throw new PlatformError(
+        "award_not_allowed",
+        `bounty ${bountyId} is ${statusName(onchain.status)} on-chain, not funded`,
+        { bounty_status: statusName(onchain.status) },
+        409,
+      );
+    }
+    const now = await chain.latestTimestamp();
+    if (now < onchain.closesAt) {
+      throw new PlatformError(
+        "award_not_allowed",
+        `the contest closes at ${onchain.closesAt}; the chain clock is ${now}`,
+        { closes_at: Number(onchain.closesAt), chain_time: Number(now) },
+        409,
+      );
+    }
+    if (now > onchain.awardDeadline) {
+      throw new PlatformError(
+        "award_not_allowed",
+        `the award deadline ${onchain.awardDeadline} has passed (chain clock ${now}); the author may reclaim`,
+        { award_deadline: Number(onchain.awardDeadline), chain_time: Number(now) },
+        409,
+      );
+    }
+    if (!b.commitment_anchor) await anchorCommitment(ctx, slug);
+    closeBenchmark(ctx, slug);
+    await anchorPending(ctx, slug, "receipt");
+    const runs = mintRuns(ctx, slug);
+    for (const r of listRuns(ctx, slug)) {
+      if (r.status === "finalized" && !anchorOf(ctx, r.receipt_hash!)) {
+        throw new PlatformError(
+          "award_not_allowed",
+          `the receipt of run ${r.run_id} is not anchored yet`,
+          { run_id: r.run_id },
+          409,
+        );
+      }
+    }
+    const bounty = {
+      ...b.bounty,
+      pool_base_units: onchain.pool.toString(),
+      threshold_bps: onchain.thresholdBps,
+      splits_bps: onchain.splitsBps,
+    };
+    const derivation = buildRankDerivation({
+      scoring: scoringOf(b, bounty),
+      pool_base_units: bounty.pool_base_units,
+      runs,
+    });
+    const missing = derivation.winning_runs.filter((w) => !w.withdrawal_address).map((w) => w.agent_id);
+    if (missing.length > 0) {
+      throw new PlatformError(
+        "winner_without_withdrawal_address",
+        `winner(s) ${missing.join(", ")} have no withdrawal address: the whole award is blocked until they set one`,
+        { agent_ids: missing },
+        409,
+      );
+    }
+    const winners: PreparedWinner[] = derivation.winning_runs.map((w, i) => ({
+      place: i + 1,
+      agent_id: w.agent_id,
+      withdrawal_address: w.withdrawal_address!.toLowerCase(),
+      amount_base_units: derivation.amounts[i]!.toString(),
+      run_id: w.receipt.run_id,
+    }));
+    ctx.store.tx(() => {
+      ctx.store.db
+        .prepare(
+          "INSERT INTO awards (slug, status, rank_derivation_json, ranking_digest, winners_json, created_at) VALUES (?, 'prepared', ?, ?, ?, ?)",
+        )
+        .run(
+          slug,
+          toStored(derivation.rank_derivation),
+          derivation.ranking_digest,
+          toStored(winners),
+          isoMillis(ctx.clock()),
+        );
+      ctx.store.db
+        .prepare("UPDATE benchmarks SET bounty_json = ? WHERE slug = ?")
+        .run(toStored(bounty), slug);
+    });
+    row = awardRow(ctx, slug)!;
+  }
+  if (row.status === "prepared" || row.status === "sent") {
+    const winners = fromStored<PreparedWinner[]>(row.winners_json);
+    const digest = row.ranking_digest as Hex;
+    const adopted = await findAwardTx(ctx, bountyId, digest);
+    const sent =
+      adopted ??
+      (await chain.award(
+        bountyId,
+        winners.map((w) => w.withdrawal_address as Address),
+        digest,
+      ));
+    ctx.store.tx(() => {
+      ctx.store.db
+        .prepare("UPDATE awards SET status = 'confirmed', award_tx = ?, award_block = ? WHERE slug = ?")
+        .run(sent.txHash, sent.blockNumber, slug);
+      const bounty = { ...getBenchmark(ctx, slug).bounty!, status: "awarded" };
+      ctx.store.db
+        .prepare("UPDATE benchmarks SET bounty_json = ? WHERE slug = ?")
+        .run(toStored(bounty), slug);
+    });
+    row = awardRow(ctx, slug)!;
+  }
+  ctx.faults.awardBeforeMint?.(slug);
+  b = getBenchmark(ctx, slug);
+  const packed = await ensurePack(ctx, b, row);
+  const winners = fromStored<PreparedWinner[]>(row.winners_json);
+  const rd = fromStored<{ zero_winner_reason: string | null }>(row.rank_derivation_json);
+  return {
+    slug,
+    bounty_id: b.bounty!.bounty_id,
+    award_tx: row.award_tx!,
+    award_block: row.award_block!,
+    ranking_digest: row.ranking_digest as Hex,
+    winners,
+    zero_winner_reason: rd.zero_winner_reason,
+    pack_hash: packed.pack_hash,
+    pack_anchor: packed.pack_anchor,
+    pack_file: packed.pack_file,
+  };
+}
+
+/** Finds an `Awarded` log of the bounty carrying `digest` (recovery after a crash between send and record). */
+async function findAwardTx(
+  ctx: PlatformContext,
+  bountyId: bigint,
+  digest: Hex,
+): Promise<{ txHash: Hex; blockNumber: number } | null> {
+  const chain = chainOf(ctx);
+  const onchain = await chain.getBounty(bountyId);
+  if (onchain.status !== 3) return null;
+  const logs = await chain.publicClient.getContractEvents({
+    address: chain.config.contracts.benchmarkBounty,
+    abi: benchmarkBountyAbi,
+    eventName: "Awarded",
+    args: { bountyId },
+    fromBlock: 0n,
+  });
+  const log = logs.find(
+    (l) => (l.args as { rankingDigest?: string }).rankingDigest?.toLowerCase() === digest,
+  );
+  if (!log?.transactionHash || log.blockNumber === null) {
+    throw new PlatformError(
+      "bounty_mismatch",
+      `bounty ${bountyId} was awarded on-chain with another ranking digest than the one recorded here`,
+      { ranking_digest: digest },
+      409,
+    );
+  }
+  return { txHash: log.transactionHash, blockNumber: Number(log.blockNumber) };
+}
+
+function packPath(ctx: PlatformContext, slug: string): string {
+  return join(ctx.store.packsDir, `${slug}.json`);
+}
+
+/**
+ * Mints, anchors and stores the pack of a confirmed award (or returns the stored one).
+ * Minting is reproducible, and anchoring is idempotent, so a retry after a crash gives the same bytes.
+ */
+async function ensurePack(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  row: AwardRow,
+): Promise<{ pack_hash: Hex; pack_anchor: AnchorEvidence | null; pack_file: string }> {
+  const file = packPath(ctx, b.slug);
+  if (row.status === "packed" && existsSync(file)) {
+    const pack = fromStored<EvidencePack>(readFileSync(file, "utf8"));
+    return { pack_hash: row.pack_hash as Hex, pack_anchor: pack.pack_anchor, pack_file: file };
+  }
+  if (!b.bounty || !b.commitment_anchor || !row.award_tx || row.award_block === null) {
+    throw new PlatformError(
+      "award_not_allowed",
+      `award of ${b.slug} is not confirmed yet`,
+      { slug: b.slug },
+      409,
+    );
+  }
+  const tasks = getTasks(ctx, b.slug);
+  const pack = mintEvidencePack({
+    benchmark: {
+      slug: b.slug,
+      title: b.title,
+      chain_id: b.bounty.chain_id,
+      bounty_contract: b.bounty.bounty_contract,
+      bounty_id: b.bounty.bounty_id,
+      token: b.bounty.token,
+      author: b.bounty.author,
+      awarder: b.bounty.awarder,
+      pool_base_units: b.bounty.pool_base_units,
+      closes_at: b.bounty.closes_at,
+      award_tx: row.award_tx,
+      award_block: row.award_block,
+      commitment_anchor: b.commitment_anchor,
+    },
+    test_set: tasks.map((t) => ({
+      ordinal: t.ordinal,
+      prompt: t.prompt,
+      gold: t.gold as never,
+      salt: t.salt,
+      visibility: t.visibility,
+      grader_type: t.grader_type,
+    })),
+    scoring: scoringOf(b, b.bounty),
+    runs: mintRuns(ctx, b.slug),
+  });
+  if (pack.benchmark.ranking_digest !== row.ranking_digest) {
+    throw new PlatformError(
+      "bounty_mismatch",
+      `the minted pack's ranking digest ${pack.benchmark.ranking_digest} differs from the one sent on-chain ${row.ranking_digest}; refusing to publish an inconsistent pack`,
+      {},
+      500,
+    );
+  }
+  const hash = packHash(pack);
+  const anchor = ctx.chain ? await ctx.chain.anchor(hash, "pack") : null;
+  const bytes = evidencePackBytes(withPackAnchor(pack, anchor));
+  writeFileDurably(file, bytes);
+  ctx.store.tx(() => {
+    ctx.store.db
+      .prepare("UPDATE awards SET status = 'packed', pack_hash = ?, pack_file = ? WHERE slug = ?")
+      .run(hash, file, b.slug);
+    ctx.store.db.prepare("UPDATE benchmarks SET status = 'awarded' WHERE slug = ?").run(b.slug);
+    if (anchor) {
+      ctx.store.db
+        .prepare(
+          "INSERT OR REPLACE INTO anchors (digest, kind, slug, status, registry_address, tx_hash, anchor_block, created_at) VALUES (?, 'pack', ?, 'anchored', ?, ?, ?, ?)",
+        )
+        .run(
+          hash,
+          b.slug,
+          anchor.registry_address,
+          anchor.tx_hash,
+          anchor.anchor_block,
+          isoMillis(ctx.clock()),
+        );
+    }
+  });
+  return { pack_hash: hash, pack_anchor: anchor, pack_file: file };
+}
+
+/**
+ * The evidence door's answer for a benchmark: the stored pack bytes once awarded (re-minted if an
+ * award was confirmed but its pack not yet stored), else the SPEC 8 reason.
+ */
+export async function awardEvidence(ctx: PlatformContext, slug: string): Promise<AwardEvidenceResult> {
+  let b: BenchmarkRecord;
+  try {
+    b = getBenchmark(ctx, slug);
+  } catch {
+    return { status: 404, reason: "unknown_benchmark", message: `no benchmark ${slug}` };
+  }
+  const row = awardRow(ctx, slug);
+  if (row && (row.status === "packed" || row.status === "confirmed")) {
+    const file = packPath(ctx, slug);
+    if (row.status === "packed" && existsSync(file))
+      return { status: 200, bytes: new Uint8Array(readFileSync(file)), pack_hash: row.pack_hash as Hex };
+    if (!ctx.chain)
+      return {
+        status: 503,
+        reason: "pack_pending",
+        message: "the award is confirmed; its pack is being minted",
+      };
+    const packed = await ensurePack(ctx, b, row);
+    return {
+      status: 200,
+      bytes: new Uint8Array(readFileSync(packed.pack_file)),
+      pack_hash: packed.pack_hash,
+    };
+  }
+  if (!b.commitment_anchor)
+    return { status: 404, reason: "no_commitment", message: "the benchmark's commitment is not anchored" };
+  if (!b.bounty)
+    return {
+      status: 404,
+      reason: "not_verifiable_arm",
+      message: "no on-chain bounty binds this benchmark's root: it never reveals",
+    };
+  let status = b.bounty.status;
+  if (ctx.chain && status !== "reclaimed" && status !== "awarded") {
+    try {
+      status = statusName((await ctx.chain.getBounty(BigInt(b.bounty.bounty_id))).status);
+    } catch {
+      /* keep the recorded status */
+    }
+  }
+  if (status === "reclaimed")
+    return {
+      status: 404,
+      reason: "reclaimed_never_reveals",
+      message: "the prize was reclaimed without an award: the test set is never revealed",
+    };
+  if (isOpen(ctx, b))
+    return {
+      status: 404,
+      reason: "withheld_live_contest",
+      message: `the contest is live until ${b.bounty.closes_at} (unix seconds)`,
+    };
+  return { status: 404, reason: "not_awarded", message: "the contest is closed but not awarded yet" };
+}

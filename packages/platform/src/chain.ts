@@ -1,0 +1,390 @@
+/**
+ * Chain access (viem + the ABIs of `@bench-bounty/contracts`): anchoring digests in the AnchorRegistry
+ * (SPEC 1.2), reading and locking bounties and sending the `award` transaction (SPEC 1.1).
+ *
+ * Every write is simulated first (a revert surfaces as `chain_error` naming the contract's custom
+ * error), sent, and awaited to a successful receipt. Anchoring is idempotent: a digest that is already
+ * anchored (for instance by a previous attempt that crashed before recording it) is looked up with
+ * `anchorOf` and its `Anchored` log instead of being sent again (which would revert `AlreadyAnchored`).
+ */
+import { ANCHOR_KINDS, anchorRegistryAbi, benchmarkBountyAbi, testUsdcAbi } from "@bench-bounty/contracts";
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http,
+  parseEventLogs,
+  type Account,
+  type Address,
+  type Chain,
+  type Hash,
+  type Hex,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { PlatformError } from "./errors.js";
+
+/** The anchor kinds the platform writes (SPEC 1.2). */
+export type PlatformAnchorKind = "commitment" | "receipt" | "pack";
+
+/** Where and how the platform reaches the chain. */
+export interface ChainConfig {
+  /** JSON-RPC URL (the devchain's `rpcUrl`, or a Base RPC). */
+  rpcUrl: string;
+  /** Chain id (8453 for Base and the local Base profile, 84532 for Base Sepolia). */
+  chainId: number;
+  /** Deployed contract addresses. */
+  contracts: { benchmarkBounty: Address; anchorRegistry: Address; usdc?: Address };
+  /** Private key of the platform's account: it anchors digests and, as the bounty's awarder, sends `award`. */
+  privateKey: Hex;
+}
+
+/** Evidence of an anchoring (SPEC 8 `commitment_anchor` / `pack_anchor`). */
+export interface AnchorEvidence {
+  registry_address: string;
+  tx_hash: string;
+  anchor_block: number;
+}
+
+/** A bounty as read from `getBounty` (SPEC 1.1); amounts in base units, times in unix seconds. */
+export interface OnChainBounty {
+  bountyId: bigint;
+  author: Address;
+  awarder: Address;
+  token: Address;
+  pool: bigint;
+  testSetRoot: Hex;
+  leafCount: number;
+  closesAt: bigint;
+  awardDeadline: bigint;
+  thresholdBps: number;
+  /** 0 None, 1 Pending, 2 Funded, 3 Awarded, 4 Reclaimed. */
+  status: number;
+  splitsBps: number[];
+}
+
+/** Parameters of {@link ChainGateway.lockBounty} (the author's `createAndFund`). */
+export interface LockBountyParams {
+  /** The author's private key (pays the pool). */
+  authorPrivateKey: Hex;
+  /** Token address (default: the configured USDC). */
+  token?: Address;
+  /** Address allowed to award (default: the platform account). */
+  awarder?: Address;
+  /** Pool in base units. */
+  pool: bigint;
+  testSetRoot: Hex;
+  leafCount: number;
+  /** Unix seconds. */
+  closesAt: bigint;
+  /** Unix seconds, > closesAt. */
+  awardDeadline: bigint;
+  thresholdBps: number;
+  splitsBps: number[];
+}
+
+/** Status names of the on-chain status ladder. */
+export const BOUNTY_STATUS_NAMES = ["none", "pending", "funded", "awarded", "reclaimed"] as const;
+
+const lower = (a: string): string => a.toLowerCase();
+
+/** Chain access for the platform. Construct with {@link ChainGateway.connect}. */
+export class ChainGateway {
+  private constructor(
+    readonly config: ChainConfig,
+    readonly publicClient: PublicClient<Transport, Chain>,
+    readonly wallet: WalletClient<Transport, Chain, Account>,
+    readonly chain: Chain,
+  ) {}
+
+  /** Builds the viem clients for a configuration (no network call). */
+  static connect(config: ChainConfig): ChainGateway {
+    const chain = defineChain({
+      id: config.chainId,
+      name: `chain-${config.chainId}`,
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [config.rpcUrl] } },
+    });
+    const transport = http(config.rpcUrl);
+    const publicClient = createPublicClient({ chain, transport }) as PublicClient<Transport, Chain>;
+    const wallet = createWalletClient({ account: privateKeyToAccount(config.privateKey), chain, transport });
+    return new ChainGateway(config, publicClient, wallet, chain);
+  }
+
+  /** The platform account's address (lowercase). */
+  get address(): string {
+    return lower(this.wallet.account.address);
+  }
+
+  /** Timestamp (unix seconds) of the latest block. */
+  async latestTimestamp(): Promise<bigint> {
+    const block = await this.call("read the latest block", () => this.publicClient.getBlock());
+    return block.timestamp;
+  }
+
+  /**
+   * Anchors one digest with `AnchorRegistry.anchor(digest, kind)`, or returns the evidence of its
+   * existing anchoring.
+   * @throws PlatformError `chain_error` when the transaction reverts or the RPC fails
+   */
+  async anchor(digest: Hex, kind: PlatformAnchorKind): Promise<AnchorEvidence> {
+    const existing = await this.findAnchor(digest);
+    if (existing) return existing;
+    const hash = await this.write(`anchor ${kind} ${digest}`, {
+      address: this.config.contracts.anchorRegistry,
+      abi: anchorRegistryAbi,
+      functionName: "anchor",
+      args: [digest, ANCHOR_KINDS[kind]],
+    });
+    const receipt = await this.wait(hash, `anchor ${kind}`);
+    return {
+      registry_address: lower(this.config.contracts.anchorRegistry),
+      tx_hash: hash,
+      anchor_block: Number(receipt.blockNumber),
+    };
+  }
+
+  /**
+   * Anchors several digests of one kind with one `anchorMany` transaction (digests already anchored are
+   * looked up instead of being sent again).
+   * @returns the evidence per digest, in input order
+   */
+  async anchorMany(digests: Hex[], kind: PlatformAnchorKind): Promise<AnchorEvidence[]> {
+    const out = new Map<string, AnchorEvidence>();
+    const todo: Hex[] = [];
+    for (const d of [...new Set(digests.map(lower))] as Hex[]) {
+      const existing = await this.findAnchor(d);
+      if (existing) out.set(d, existing);
+      else todo.push(d);
+    }
+    if (todo.length > 0) {
+      const hash = await this.write(`anchorMany ${kind} (${todo.length})`, {
+        address: this.config.contracts.anchorRegistry,
+        abi: anchorRegistryAbi,
+        functionName: "anchorMany",
+        args: [todo, ANCHOR_KINDS[kind]],
+      });
+      const receipt = await this.wait(hash, `anchorMany ${kind}`);
+      for (const d of todo) {
+        out.set(d, {
+          registry_address: lower(this.config.contracts.anchorRegistry),
+          tx_hash: hash,
+          anchor_block: Number(receipt.blockNumber),
+        });
+      }
+    }
+    return digests.map((d) => out.get(lower(d))!);
+  }
+
+  /** The evidence of an existing anchoring of `digest`, or null when it was never anchored. */
+  async findAnchor(digest: Hex): Promise<AnchorEvidence | null> {
+    const registry = this.config.contracts.anchorRegistry;
+    const [, blockNumber] = await this.call("anchorOf", () =>
+      this.publicClient.readContract({
+        address: registry,
+        abi: anchorRegistryAbi,
+        functionName: "anchorOf",
+        args: [digest],
+      }),
+    );
+    if (blockNumber === 0n) return null;
+    const logs = await this.call("read Anchored logs", () =>
+      this.publicClient.getContractEvents({
+        address: registry,
+        abi: anchorRegistryAbi,
+        eventName: "Anchored",
+        args: { digest },
+        fromBlock: BigInt(blockNumber),
+        toBlock: BigInt(blockNumber),
+      }),
+    );
+    const log = logs[0];
+    if (!log?.transactionHash)
+      throw new PlatformError(
+        "chain_error",
+        `digest ${digest} is anchored at block ${blockNumber} but its log was not found`,
+        {},
+        503,
+      );
+    return {
+      registry_address: lower(registry),
+      tx_hash: log.transactionHash,
+      anchor_block: Number(blockNumber),
+    };
+  }
+
+  /** Reads a bounty with `getBounty`. */
+  async getBounty(bountyId: bigint): Promise<OnChainBounty> {
+    const b = await this.call("getBounty", () =>
+      this.publicClient.readContract({
+        address: this.config.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        functionName: "getBounty",
+        args: [bountyId],
+      }),
+    );
+    return {
+      bountyId,
+      author: b.author,
+      awarder: b.awarder,
+      token: b.token,
+      pool: b.pool,
+      testSetRoot: b.testSetRoot,
+      leafCount: Number(b.leafCount),
+      closesAt: BigInt(b.closesAt),
+      awardDeadline: BigInt(b.awardDeadline),
+      thresholdBps: Number(b.thresholdBps),
+      status: Number(b.status),
+      splitsBps: b.splitsBps.map(Number),
+    };
+  }
+
+  /**
+   * The author locks a prize: `approve(pool)` then `createAndFund(params)` signed with the author's key.
+   * @returns the new bounty id and the creation transaction
+   */
+  async lockBounty(p: LockBountyParams): Promise<{ bountyId: bigint; txHash: Hash }> {
+    const token = p.token ?? this.config.contracts.usdc;
+    if (!token)
+      throw new PlatformError(
+        "invalid_option",
+        "lockBounty: no token (configure contracts.usdc or pass token)",
+        { field: "token" },
+      );
+    const author = createWalletClient({
+      account: privateKeyToAccount(p.authorPrivateKey),
+      chain: this.chain,
+      transport: http(this.config.rpcUrl),
+    });
+    const approve = await this.write(
+      "approve the pool",
+      {
+        address: token,
+        abi: testUsdcAbi,
+        functionName: "approve",
+        args: [this.config.contracts.benchmarkBounty, p.pool],
+      },
+      author,
+    );
+    await this.wait(approve, "approve");
+    const hash = await this.write(
+      "createAndFund",
+      {
+        address: this.config.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        functionName: "createAndFund",
+        args: [
+          {
+            token,
+            awarder: p.awarder ?? this.wallet.account.address,
+            pool: p.pool,
+            testSetRoot: p.testSetRoot,
+            leafCount: p.leafCount,
+            closesAt: p.closesAt,
+            awardDeadline: p.awardDeadline,
+            thresholdBps: p.thresholdBps,
+            splitsBps: p.splitsBps,
+          },
+        ],
+      },
+      author,
+    );
+    const receipt = await this.wait(hash, "createAndFund");
+    const created = parseEventLogs({
+      abi: benchmarkBountyAbi,
+      eventName: "BountyCreated",
+      logs: receipt.logs,
+    });
+    const id = created[0]?.args.bountyId;
+    if (id === undefined)
+      throw new PlatformError(
+        "chain_error",
+        "createAndFund: no BountyCreated event in the receipt",
+        { tx_hash: hash },
+        503,
+      );
+    return { bountyId: id, txHash: hash };
+  }
+
+  /**
+   * Sends `award(bountyId, winners, rankingDigest)` from the platform account.
+   * @returns transaction hash and block number
+   * @throws PlatformError `chain_error` naming the custom error on a revert
+   */
+  async award(
+    bountyId: bigint,
+    winners: Address[],
+    rankingDigest: Hex,
+  ): Promise<{ txHash: Hash; blockNumber: number }> {
+    const hash = await this.write("award", {
+      address: this.config.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      functionName: "award",
+      args: [bountyId, winners, rankingDigest],
+    });
+    const receipt = await this.wait(hash, "award");
+    return { txHash: hash, blockNumber: Number(receipt.blockNumber) };
+  }
+
+  /** Looks up a mined transaction's block (null when unknown or not mined). */
+  async transactionBlock(hash: Hash): Promise<number | null> {
+    try {
+      const r = await this.publicClient.getTransactionReceipt({ hash });
+      return r.status === "success" ? Number(r.blockNumber) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  // ---------------------------------------------------------------------------
+
+  private async write(
+    what: string,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    request: { address: Address; abi: any; functionName: string; args: readonly unknown[] },
+    wallet: WalletClient<Transport, Chain, Account> = this.wallet,
+  ): Promise<Hash> {
+    return this.call(what, async () => {
+      const { request: prepared } = await this.publicClient.simulateContract({
+        ...request,
+        account: wallet.account,
+      });
+      return wallet.writeContract(prepared);
+    });
+  }
+
+  private async wait(hash: Hash, what: string) {
+    const receipt = await this.call(`wait for ${what}`, () =>
+      this.publicClient.waitForTransactionReceipt({ hash }),
+    );
+    if (receipt.status !== "success")
+      throw new PlatformError("chain_error", `${what}: transaction ${hash} reverted`, { tx_hash: hash }, 503);
+    return receipt;
+  }
+
+  private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      if (e instanceof PlatformError) throw e;
+      if (e instanceof BaseError) {
+        const revert = e.walk((x) => x instanceof ContractFunctionRevertedError);
+        if (revert instanceof ContractFunctionRevertedError) {
+          const name = revert.data?.errorName ?? revert.reason ?? "unknown";
+          throw new PlatformError(
+            "chain_error",
+            `${what} reverted: ${name}`,
+            { revert: name, args: (revert.data?.args ?? []).map(String) },
+            409,
+          );
+        }
+        throw new PlatformError("chain_error", `${what} failed: ${e.shortMessage}`, {}, 503);
+      }
+      throw new PlatformError("chain_error", `${what} failed: ${(e as Error).message}`, {}, 503);
+    }
+  }
+}

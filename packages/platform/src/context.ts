@@ -1,0 +1,100 @@
+/**
+ * The shared context of the platform's operations and the stored shapes they exchange.
+ */
+import type { Hex } from "@bench-bounty/evidence";
+import type { AnchorEvidence, ChainGateway } from "./chain.js";
+import type { Store } from "./store.js";
+import type { Clock } from "./time.js";
+
+/** Points where tests inject a crash (fault injection); production code never sets them. */
+export interface FaultHooks {
+  /** Called inside the finalize transaction after the run row is updated, before commit. */
+  finalizeBeforeCommit?: (runId: string) => void;
+  /** Called after the award transaction is confirmed and recorded, before the pack is minted. */
+  awardBeforeMint?: (slug: string) => void;
+}
+
+/** Everything an operation needs. */
+export interface PlatformContext {
+  store: Store;
+  /** Current instant in unix ms. */
+  clock: Clock;
+  /** Source of secret randomness (salts). */
+  randomBytes: (n: number) => Uint8Array;
+  /** When set, answer salts are derived from it (reproducible runs for tests and demos; never in production). */
+  answerSaltSeed: string | null;
+  /** Chain access, or null for an off-chain platform (no anchors, no award). */
+  chain: ChainGateway | null;
+  /** Base URL used for `receipt_url` in packs and links in the HTTP door. */
+  publicBaseUrl: string;
+  /** `immediate`: each receipt is anchored at finalize; `batch`: receipts wait for {@link anchorPending} (one anchorMany). */
+  receiptAnchoring: "immediate" | "batch";
+  faults: FaultHooks;
+}
+
+/** The scoring and competition settings of a benchmark (stored with it, served in its detail). */
+export interface BenchmarkConfig {
+  grader_type: string;
+  prompt_template: string;
+  gold_field: string;
+  tolerance: number | string | null;
+  alternatives_field: string | null;
+  /** As configured (a decimal string). */
+  public_fraction: string;
+  max_attempts: number;
+  time_budget_seconds: number;
+  speed_weight: string;
+  cost_weight: string;
+  cost_budget_usdc: string | null;
+  /** Public tasks drawn per attempt (null: all public tasks). */
+  public_tasks_per_run: number | null;
+}
+
+/** A bounty attached to a benchmark (read from the chain). Addresses lowercase, amounts base-unit strings. */
+export interface AttachedBounty {
+  chain_id: number;
+  bounty_contract: string;
+  bounty_id: string;
+  token: string;
+  author: string;
+  awarder: string;
+  pool_base_units: string;
+  /** Unix seconds. */
+  closes_at: number;
+  /** Unix seconds. */
+  award_deadline: number;
+  threshold_bps: number;
+  splits_bps: number[];
+  /** Last status seen on-chain: pending, funded, awarded, reclaimed. */
+  status: string;
+}
+
+/** A benchmark row as stored. */
+export interface BenchmarkRecord {
+  slug: string;
+  dataset_id: string;
+  title: string;
+  config: BenchmarkConfig;
+  commit_root: Hex;
+  leaf_count: number;
+  public_count: number;
+  private_count: number;
+  plan_seed: string;
+  status: "published" | "closed" | "awarded";
+  created_at: string;
+  closed_at: string | null;
+  commitment_anchor: AnchorEvidence | null;
+  bounty: AttachedBounty | null;
+}
+
+/** A task (test-set row) as stored. */
+export interface TaskRecord {
+  ordinal: number;
+  prompt: string;
+  prompt_hash: string;
+  gold: unknown;
+  salt: string;
+  visibility: "public" | "private";
+  grader_type: string;
+  row_index: number;
+}

@@ -1,0 +1,340 @@
+/**
+ * Datasets (seed "Publish a Benchmark from Your Data", step 1): validation of labelled rows, the
+ * `sanitize` / `bucket_fields` / `time_bound_fields` options, row hashes and the content hash.
+ *
+ * A row is `{decision_ts, payload, label, knowable_at?}`:
+ * - `decision_ts`: the instant the prediction is made (strict ISO-8601, see {@link parseInstant});
+ * - `payload`: a non-empty JSON object, what the prompt shows;
+ * - `label`: any non-null JSON value, what the grader checks (gold is shaped from it at publish time);
+ * - `knowable_at`: optional `{payload_field: instant}`; an entry later than `decision_ts` is a leak and
+ *   is refused; every field named in `time_bound_fields` must have an entry at or before `decision_ts`.
+ *
+ * Validation is pure and persists nothing (the dry run); errors are row-numbered and sorted so that the
+ * first one names the LOWEST offending `row_index` and its field.
+ */
+import { canonicalHash, type Hex } from "@bench-bounty/evidence";
+import { PlatformError, throwRowIssues, type RowIssue } from "./errors.js";
+import {
+  isJsonFloat,
+  isJsonObject,
+  jsonTypeName,
+  toJsonValue,
+  type JsonObject,
+  type JsonValue,
+} from "./json.js";
+import { BUCKET_UNITS, bucketInstant, parseInstant, type BucketUnit } from "./time.js";
+
+/** One dataset row as stored after validation (sanitized and bucketed when asked). */
+export interface DatasetRow extends JsonObject {
+  decision_ts: string;
+  payload: JsonObject;
+  label: JsonValue;
+}
+
+/** A dataset upload (the body of `POST /datasets` in the seed). */
+export interface DatasetInput {
+  /** Name of the dataset (non-empty; the default benchmark slug is derived from it). */
+  name: string;
+  description?: string;
+  /** Free text describing how labels were produced. */
+  label_policy?: string;
+  /** When true, strings in payload and label are NFC-normalised, stripped of control characters and trimmed. */
+  sanitize?: boolean;
+  /** `{payload_field: unit}`: timestamp fields floored to `minute` | `hour` | `day` | `month` (UTC). */
+  bucket_fields?: Record<string, BucketUnit>;
+  /** Payload fields that must be knowable at `decision_ts` (each row needs a `knowable_at` entry <= decision_ts). */
+  time_bound_fields?: string[];
+  /** The rows: `{decision_ts, payload, label, knowable_at?}`. */
+  rows: unknown[];
+}
+
+/** A validated dataset: normalised rows, their hashes and the content hash. */
+export interface ValidatedDataset {
+  name: string;
+  description: string | null;
+  label_policy: string | null;
+  sanitize: boolean;
+  bucket_fields: Record<string, BucketUnit>;
+  time_bound_fields: string[];
+  rows: DatasetRow[];
+  /** `row_hashes[i] = keccak256(canonical_json(rows[i]))` (0x hex). */
+  row_hashes: Hex[];
+  /** `keccak256(canonical_json(rows))`: identical content always gives the identical hash (and split). */
+  content_hash: Hex;
+}
+
+/** Result of the dry-run {@link checkDataset}. */
+export interface DatasetReport {
+  ok: boolean;
+  row_count: number;
+  /** Present when `ok`. */
+  content_hash: Hex | null;
+  /** Sorted by `(row_index, field)`; option-level problems use `row_index: -1`. */
+  errors: RowIssue[];
+}
+
+/** Most rows accepted in one dataset. */
+export const MAX_DATASET_ROWS = 100_000;
+
+const ROW_KEYS = new Set(["decision_ts", "payload", "label", "knowable_at"]);
+// C0 controls except TAB and LF, DEL, and C1 controls.
+const CONTROL_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** The `sanitize` transformation of one string: NFC, control characters removed, trimmed. */
+export function sanitizeString(s: string): string {
+  return s.normalize("NFC").replace(CONTROL_RE, "").trim();
+}
+
+function sanitizeValue(v: JsonValue): JsonValue {
+  if (typeof v === "string") return sanitizeString(v);
+  if (Array.isArray(v)) return v.map(sanitizeValue);
+  if (isJsonObject(v)) {
+    const out: JsonObject = {};
+    for (const [k, x] of Object.entries(v)) {
+      Object.defineProperty(out, k, {
+        value: sanitizeValue(x),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return out;
+  }
+  return v;
+}
+
+function optionIssue(field: string, message: string, code = "invalid_option"): RowIssue {
+  return { row_index: -1, field, code, message };
+}
+
+/**
+ * Dry run: validates a dataset and reports every problem, persisting nothing.
+ * @returns the report (never throws for bad rows; throws only when `input` is not an object)
+ */
+export function checkDataset(input: unknown): DatasetReport {
+  try {
+    const v = validateDataset(input);
+    return { ok: true, row_count: v.rows.length, content_hash: v.content_hash, errors: [] };
+  } catch (e) {
+    if (e instanceof PlatformError && e.code === "invalid_dataset") {
+      const errors = (e.details.errors as RowIssue[] | undefined) ?? [];
+      const rows = isJsonObject(input as JsonValue) && Array.isArray((input as { rows?: unknown }).rows);
+      return {
+        ok: false,
+        row_count: rows ? (input as { rows: unknown[] }).rows.length : 0,
+        content_hash: null,
+        errors,
+      };
+    }
+    throw e;
+  }
+}
+
+/**
+ * Validates and normalises a dataset.
+ * @throws PlatformError `invalid_dataset` whose message names the lowest offending row index and field,
+ *   with all issues in `details.errors`
+ */
+export function validateDataset(input: unknown): ValidatedDataset {
+  const issues: RowIssue[] = [];
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw new PlatformError("invalid_dataset", "dataset: expected an object {name, rows, ...}", {
+      field: "$",
+    });
+  }
+  const d = input as Record<string, unknown>;
+  const name = typeof d.name === "string" ? d.name.trim() : "";
+  if (name === "") issues.push(optionIssue("name", "name is required (a non-empty string)"));
+  for (const key of ["description", "label_policy"] as const) {
+    if (d[key] !== undefined && d[key] !== null && typeof d[key] !== "string") {
+      issues.push(optionIssue(key, `${key} must be a string`));
+    }
+  }
+  if (d.sanitize !== undefined && typeof d.sanitize !== "boolean")
+    issues.push(optionIssue("sanitize", "sanitize must be true or false"));
+  const sanitize = d.sanitize === true;
+
+  const bucket: Record<string, BucketUnit> = {};
+  if (d.bucket_fields !== undefined && d.bucket_fields !== null) {
+    if (typeof d.bucket_fields !== "object" || Array.isArray(d.bucket_fields)) {
+      issues.push(optionIssue("bucket_fields", "bucket_fields must be an object {payload_field: unit}"));
+    } else {
+      for (const [f, unit] of Object.entries(d.bucket_fields as Record<string, unknown>)) {
+        if (!(BUCKET_UNITS as readonly unknown[]).includes(unit)) {
+          issues.push(optionIssue(`bucket_fields.${f}`, `unit must be one of ${BUCKET_UNITS.join(", ")}`));
+        } else bucket[f] = unit as BucketUnit;
+      }
+    }
+  }
+  const timeBound: string[] = [];
+  if (d.time_bound_fields !== undefined && d.time_bound_fields !== null) {
+    if (
+      !Array.isArray(d.time_bound_fields) ||
+      d.time_bound_fields.some((f) => typeof f !== "string" || f === "")
+    ) {
+      issues.push(
+        optionIssue("time_bound_fields", "time_bound_fields must be a list of payload field names"),
+      );
+    } else timeBound.push(...(d.time_bound_fields as string[]));
+  }
+  if (!Array.isArray(d.rows) || d.rows.length === 0) {
+    issues.push(optionIssue("rows", "rows must be a non-empty list"));
+  } else if (d.rows.length > MAX_DATASET_ROWS) {
+    issues.push(optionIssue("rows", `at most ${MAX_DATASET_ROWS} rows per dataset (got ${d.rows.length})`));
+  }
+  throwRowIssues("invalid_dataset", issues, "dataset");
+
+  const rawRows = d.rows as unknown[];
+  const rows: DatasetRow[] = [];
+  const rowHashes: Hex[] = [];
+  const seen = new Map<string, number>();
+  rawRows.forEach((raw, i) => {
+    const before = issues.length;
+    const row = normaliseRow(raw, i, { sanitize, bucket, timeBound }, issues);
+    if (row === null || issues.length > before) return;
+    const h = canonicalHash(row);
+    const first = seen.get(h);
+    if (first !== undefined) {
+      issues.push({
+        row_index: i,
+        field: "$",
+        code: "duplicate_row",
+        message: `identical to row ${first}; remove the duplicate`,
+      });
+      return;
+    }
+    seen.set(h, i);
+    rows.push(row);
+    rowHashes.push(h);
+  });
+  throwRowIssues("invalid_dataset", issues, "dataset");
+  return {
+    name,
+    description: typeof d.description === "string" ? d.description : null,
+    label_policy: typeof d.label_policy === "string" ? d.label_policy : null,
+    sanitize,
+    bucket_fields: bucket,
+    time_bound_fields: timeBound,
+    rows,
+    row_hashes: rowHashes,
+    content_hash: canonicalHash(rows),
+  };
+}
+
+function normaliseRow(
+  raw: unknown,
+  i: number,
+  opts: { sanitize: boolean; bucket: Record<string, BucketUnit>; timeBound: string[] },
+  issues: RowIssue[],
+): DatasetRow | null {
+  const issue = (field: string, code: string, message: string): void => {
+    issues.push({ row_index: i, field, code, message });
+  };
+  let row: JsonValue;
+  try {
+    row = toJsonValue(raw);
+  } catch (e) {
+    issue("$", "not_json", (e as Error).message);
+    return null;
+  }
+  if (!isJsonObject(row)) {
+    issue("$", "not_object", "a row must be an object {decision_ts, payload, label, knowable_at?}");
+    return null;
+  }
+  for (const k of Object.keys(row)) {
+    if (!ROW_KEYS.has(k))
+      issue(
+        k,
+        "unknown_field",
+        `unknown row field ${JSON.stringify(k)} (allowed: decision_ts, payload, label, knowable_at)`,
+      );
+  }
+  // decision_ts
+  let decisionMs: number | null = null;
+  const dts = row.decision_ts;
+  if (dts === undefined)
+    issue("decision_ts", "missing", "decision_ts is required (ISO-8601, e.g. 2026-09-01T00:00:00Z)");
+  else if (typeof dts !== "string" || (decisionMs = parseInstant(dts)) === null) {
+    issue(
+      "decision_ts",
+      "not_iso_timestamp",
+      "decision_ts must be an ISO-8601 instant with a zone (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)",
+    );
+  }
+  // payload
+  let payload = row.payload;
+  if (payload === undefined)
+    issue("payload", "missing", "payload is required (an object: what the prompt shows)");
+  else if (!isJsonObject(payload))
+    issue("payload", "not_object", `payload must be an object, got ${jsonTypeName(payload)}`);
+  else if (Object.keys(payload).length === 0)
+    issue("payload", "empty", "payload must have at least one field");
+  // label
+  let label = row.label;
+  if (label === undefined || label === null)
+    issue("label", "missing", "label is required (what the grader checks)");
+  // knowable_at
+  const knowable: Record<string, number> = {};
+  const ka = row.knowable_at;
+  if (ka !== undefined && ka !== null) {
+    if (!isJsonObject(ka))
+      issue("knowable_at", "not_object", "knowable_at must be an object {payload_field: instant}");
+    else {
+      for (const [f, t] of Object.entries(ka)) {
+        const ms = typeof t === "string" ? parseInstant(t) : null;
+        if (ms === null) {
+          issue(`knowable_at.${f}`, "not_iso_timestamp", "must be an ISO-8601 instant with a zone");
+          continue;
+        }
+        if (isJsonObject(payload) && !Object.prototype.hasOwnProperty.call(payload, f)) {
+          issue(`knowable_at.${f}`, "unknown_payload_field", `names ${f}, which is not a payload field`);
+          continue;
+        }
+        knowable[f] = ms;
+        if (decisionMs !== null && ms > decisionMs) {
+          issue(
+            `payload.${f}`,
+            "not_knowable",
+            `payload.${f} is knowable only at ${t as string}, after decision_ts ${dts as string}: it would leak the future`,
+          );
+        }
+      }
+    }
+  }
+  if (!isJsonObject(payload) || decisionMs === null || label === undefined || label === null) return null;
+  for (const f of opts.timeBound) {
+    if (!Object.prototype.hasOwnProperty.call(payload, f)) {
+      issue(`payload.${f}`, "missing", `time-bound field ${f} is missing from the payload`);
+    } else if (!(f in knowable) && !(isJsonObject(ka) && f in ka)) {
+      issue(
+        `knowable_at.${f}`,
+        "missing",
+        `time-bound field ${f} needs a knowable_at entry at or before decision_ts`,
+      );
+    }
+  }
+  if (opts.sanitize) {
+    payload = sanitizeValue(payload) as JsonObject;
+    label = sanitizeValue(label);
+  }
+  for (const [f, unit] of Object.entries(opts.bucket)) {
+    if (!Object.prototype.hasOwnProperty.call(payload, f)) {
+      issue(`payload.${f}`, "missing", `bucket field ${f} is missing from the payload`);
+      continue;
+    }
+    const v: JsonValue = payload[f]!;
+    const ms: number | null = typeof v === "string" ? parseInstant(v) : null;
+    if (ms === null) {
+      issue(
+        `payload.${f}`,
+        "not_iso_timestamp",
+        `bucket field ${f} must be an ISO-8601 instant, got ${isJsonFloat(v) ? v.lexeme : JSON.stringify(typeof v === "bigint" ? String(v) : v)}`,
+      );
+      continue;
+    }
+    payload = { ...payload, [f]: bucketInstant(ms, unit) };
+  }
+  const out: DatasetRow = { decision_ts: dts as string, payload, label };
+  if (isJsonObject(ka)) out.knowable_at = ka;
+  return out;
+}

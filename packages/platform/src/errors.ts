@@ -1,0 +1,87 @@
+/**
+ * Errors of the platform: every refusal is a {@link PlatformError} with a stable machine-readable
+ * `code`, an HTTP-like `status` (422 bad input, 409 conflict, 404 unknown, 503 chain unavailable)
+ * and `details` naming the offending field, row or ordinal. User mistakes never surface as stack traces:
+ * the CLI prints `message` and `details` and exits non-zero.
+ */
+
+/** Machine-readable refusal codes (stable strings, used by the HTTP door and the CLI). */
+export type PlatformErrorCode =
+  | "invalid_dataset"
+  | "invalid_csv"
+  | "invalid_option"
+  | "invalid_template"
+  | "missing_placeholder"
+  | "invalid_label"
+  | "invalid_gold"
+  | "invalid_slug"
+  | "slug_conflict"
+  | "benchmark_exists"
+  | "unknown_dataset"
+  | "unknown_benchmark"
+  | "unknown_run"
+  | "unknown_agent"
+  | "run_in_progress"
+  | "max_attempts_reached"
+  | "benchmark_closed"
+  | "benchmark_awarded"
+  | "run_not_in_progress"
+  | "already_finalized"
+  | "invalid_answers"
+  | "no_chain"
+  | "no_bounty"
+  | "bounty_mismatch"
+  | "award_not_allowed"
+  | "winner_without_withdrawal_address"
+  | "chain_error"
+  | "agent_failed"
+  | "checkpoint_mismatch";
+
+/** One item of a row-numbered error list: the dataset row (0-based) and the field it concerns. */
+export interface RowIssue {
+  /** 0-based index of the row in the dataset as uploaded. */
+  row_index: number;
+  /** Dotted field path inside the row (`payload.price`, `label`, `decision_ts`). */
+  field: string;
+  /** Stable code of the problem (`missing`, `not_iso_timestamp`, `not_knowable`, ...). */
+  code: string;
+  /** Human-readable explanation with a fix hint. */
+  message: string;
+}
+
+/** A refusal of the platform with a stable `code`, an HTTP-like `status` and machine-readable `details`. */
+export class PlatformError extends Error {
+  override readonly name = "PlatformError";
+  constructor(
+    readonly code: PlatformErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    readonly status: number = 422,
+  ) {
+    super(message);
+  }
+
+  /** The JSON body used by the HTTP door and `--json` CLI output: `{error: {code, message, details}}`. */
+  toJSON(): { error: { code: string; message: string; details: Record<string, unknown> } } {
+    return { error: { code: this.code, message: this.message, details: this.details } };
+  }
+}
+
+/**
+ * Sorts row issues by `(row_index, field)` and throws one {@link PlatformError} whose message names the
+ * LOWEST offending row index and its field (so fixing rows top-down converges); all issues are in
+ * `details.errors`. Does nothing when `issues` is empty.
+ */
+export function throwRowIssues(code: PlatformErrorCode, issues: RowIssue[], what: string): void {
+  if (issues.length === 0) return;
+  const sorted = [...issues].sort(
+    (a, b) => a.row_index - b.row_index || (a.field < b.field ? -1 : a.field > b.field ? 1 : 0),
+  );
+  const first = sorted[0]!;
+  throw new PlatformError(
+    code,
+    `${what}: row ${first.row_index}, field ${first.field}: ${first.message}` +
+      (sorted.length > 1 ? ` (${sorted.length - 1} more issue(s) in details.errors)` : ""),
+    { row_index: first.row_index, field: first.field, errors: sorted },
+  );
+}

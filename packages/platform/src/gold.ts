@@ -1,0 +1,167 @@
+/**
+ * Gold shaping (seed "Publish a Benchmark from Your Data", the table of step 2; SPEC 5): each row's
+ * `gold_field` (default `label`) becomes the gold of its task, shaped per grader. Labels no answer could
+ * ever match are refused at publish time naming the row, and every shaped gold is finally checked by the
+ * evidence library's `validateGold` (the single source of the gold rules).
+ *
+ * | grader | gold | refused |
+ * |---|---|---|
+ * | `exact` | `{"value": str(label), "alternatives"?: [...]}` | a label with no letter or digit; an object/array/null label |
+ * | `numeric` | `{"value": number or decimal string, "tolerance": t}` (t defaults to 0) | a label that is not a plain decimal number |
+ * | `contains_all` | `{"terms": [...]}` (a list label as is; a string label split on commas) | any other type, no usable term |
+ * | `json_fields` | `{"fields": label}` | a label that is not a non-empty object |
+ */
+import { GRADER_TYPE_NAMES, isEvidenceError, validateGold, type GraderType } from "@bench-bounty/evidence";
+import type { RowIssue } from "./errors.js";
+import { getPath, isJsonFloat, isJsonObject, jsonTypeName, type JsonObject, type JsonValue } from "./json.js";
+import { renderValue } from "./template.js";
+
+export { GRADER_TYPE_NAMES, type GraderType };
+
+/** Options of gold shaping. */
+export interface GoldOptions {
+  /** Dotted path of the gold in the row body (default `label`). */
+  gold_field?: string;
+  /** `numeric` only: tolerance, a number or a decimal string >= 0 (default 0). */
+  tolerance?: number | string;
+  /** `exact` only: dotted path of a list of alternative strings in the row body. */
+  alternatives_field?: string;
+}
+
+const NUMERIC_RE = /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$/;
+const PLAIN_DECIMAL_RE = /^[0-9]+(\.[0-9]+)?$/;
+
+/**
+ * Plain-notation decimal text of a number rendering (`1e-05` -> `0.00001`, `1.5e+16` -> `15000000000000000`).
+ * Exact: the digits are moved, never recomputed.
+ */
+export function plainDecimal(text: string): string {
+  const m = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/.exec(text);
+  if (m === null) throw new Error(`not a number: ${text}`);
+  const [, sign, intPart = "", frac = "", exp = "0"] = m;
+  let digits = intPart + frac;
+  let point = intPart.length + Number(exp);
+  if (point < 0) {
+    digits = "0".repeat(-point) + digits;
+    point = 0;
+  }
+  if (point > digits.length) digits = digits + "0".repeat(point - digits.length);
+  let ip = digits.slice(0, point).replace(/^0+(?=\d)/, "");
+  let fp = digits.slice(point).replace(/0+$/, "");
+  if (ip === "") ip = "0";
+  const out = fp === "" ? ip : `${ip}.${fp}`;
+  return (sign === "-" && /[1-9]/.test(out) ? "-" : "") + out;
+}
+
+/**
+ * Normalises a tolerance option: a non-negative integer stays a number, anything else becomes a plain
+ * decimal string.
+ * @returns the tolerance, or an error message
+ */
+export function normaliseTolerance(t: unknown): number | string | { error: string } {
+  if (t === undefined || t === null) return 0;
+  if (typeof t === "number") {
+    if (!Number.isFinite(t) || t < 0) return { error: "tolerance must be a finite number >= 0" };
+    return Number.isInteger(t) ? t : plainDecimal(String(t));
+  }
+  if (typeof t === "string" && PLAIN_DECIMAL_RE.test(t.trim())) return t.trim();
+  return { error: 'tolerance must be a number or a plain decimal string >= 0 (e.g. 0.5 or "0.5")' };
+}
+
+/**
+ * Shapes the gold of one row for a grader.
+ * @param row the stored row body
+ * @param rowIndex dataset row index, for the error
+ * @returns `{gold}`, or `{issue}` naming the row and the gold field
+ */
+export function shapeGold(
+  graderType: GraderType,
+  row: JsonValue,
+  rowIndex: number,
+  opts: GoldOptions = {},
+): { gold: JsonObject } | { issue: RowIssue } {
+  const field = opts.gold_field ?? "label";
+  const bad = (message: string, code = "invalid_label"): { issue: RowIssue } => ({
+    issue: { row_index: rowIndex, field, code, message },
+  });
+  const got = getPath(row, field);
+  if (!got.found) return bad(`gold field ${field} is missing from the row`, "missing");
+  const label = got.value;
+  let gold: JsonObject;
+  switch (graderType) {
+    case "exact": {
+      if (label === null || Array.isArray(label) || isJsonObject(label))
+        return bad(`exact gold needs a scalar label, got ${jsonTypeName(label)}`);
+      const value = renderValue(label);
+      if (!/[\p{L}\p{N}]/u.test(value))
+        return bad(`exact label ${JSON.stringify(value)} has no letter or digit: no answer could match it`);
+      gold = { value };
+      if (opts.alternatives_field !== undefined) {
+        const alt = getPath(row, opts.alternatives_field);
+        if (alt.found && alt.value !== null) {
+          if (!Array.isArray(alt.value) || alt.value.some((a) => typeof a !== "string")) {
+            return {
+              issue: {
+                row_index: rowIndex,
+                field: opts.alternatives_field,
+                code: "invalid_label",
+                message: "alternatives must be a list of strings",
+              },
+            };
+          }
+          if (alt.value.length > 0) gold.alternatives = alt.value;
+        }
+      }
+      break;
+    }
+    case "numeric": {
+      let value: JsonValue;
+      if (typeof label === "number" || typeof label === "bigint") value = label;
+      else if (isJsonFloat(label)) value = plainDecimal(label.toString());
+      else if (typeof label === "string" && NUMERIC_RE.test(label.trim())) value = label.trim();
+      else
+        return bad(
+          `numeric label ${typeof label === "string" ? JSON.stringify(label) : jsonTypeName(label)} is not a plain decimal number`,
+        );
+      const tol = normaliseTolerance(opts.tolerance);
+      if (typeof tol === "object") return bad(tol.error, "invalid_option");
+      gold = { value, tolerance: tol };
+      break;
+    }
+    case "contains_all": {
+      let terms: string[];
+      if (Array.isArray(label)) {
+        if (label.some((t) => typeof t !== "string"))
+          return bad("contains_all label list must hold only strings");
+        terms = label as string[];
+      } else if (typeof label === "string") {
+        terms = label
+          .split(",")
+          .map((t) => t.trim())
+          .filter((t) => t !== "");
+      } else
+        return bad(
+          `contains_all label must be a list of strings or a comma-separated string, got ${jsonTypeName(label)}`,
+        );
+      if (terms.length === 0 || terms.some((t) => t.trim() === ""))
+        return bad("contains_all label has no usable terms (an empty term matches nothing useful)");
+      gold = { terms };
+      break;
+    }
+    case "json_fields": {
+      if (!isJsonObject(label) || Object.keys(label).length === 0)
+        return bad(`json_fields label must be a non-empty object, got ${jsonTypeName(label)}`);
+      gold = { fields: label };
+      break;
+    }
+    default:
+      return bad(`unknown grader_type ${String(graderType)}`, "invalid_option");
+  }
+  try {
+    validateGold(graderType, gold);
+  } catch (e) {
+    if (isEvidenceError(e)) return bad(`gold refused by the grader rules: ${e.message}`, "invalid_gold");
+    throw e;
+  }
+  return { gold };
+}

@@ -1,0 +1,606 @@
+/**
+ * Datasets and publishing (seed "Publish a Benchmark from Your Data"; SPEC 3).
+ *
+ * Publishing, in order: options are checked; one benchmark per dataset (409 `benchmark_exists` with
+ * `details.existing_slug`); the slug (explicit: `^[a-z0-9][a-z0-9-]{1,127}$`, taken: 409
+ * `slug_conflict`; default: slugified dataset name + `-` + the first 8 hex characters of the content
+ * hash); prompts rendered for every row (a missing placeholder names the lowest row index and the
+ * field); gold shaped per grader (lowest offending row index); rows sorted by `row_hash` ascending, the
+ * first `round(n * public_fraction)` (half to even, exact) public, the rest private; per-task salts;
+ * the commitment `(root, leaf_count)` from the evidence library; everything stored in one transaction;
+ * then the root anchored with kind `commitment` when a chain is configured.
+ */
+import {
+  commitTestSet,
+  composite,
+  isEvidenceError,
+  keccak256Hex,
+  promptHash,
+  type Hex,
+  type TestSetRow,
+} from "@bench-bounty/evidence";
+import type { AnchorEvidence } from "./chain.js";
+import type {
+  AttachedBounty,
+  BenchmarkConfig,
+  BenchmarkRecord,
+  PlatformContext,
+  TaskRecord,
+} from "./context.js";
+import { validateDataset, type DatasetInput, type DatasetRow, type ValidatedDataset } from "./dataset.js";
+import { PlatformError, throwRowIssues, type RowIssue } from "./errors.js";
+import { GRADER_TYPE_NAMES, normaliseTolerance, shapeGold, type GraderType } from "./gold.js";
+import { fromStored, toStored, type JsonObject } from "./json.js";
+import { parseTemplate, renderTemplate } from "./template.js";
+import { isoMillis } from "./time.js";
+
+/** A stored dataset's summary. */
+export interface DatasetSummary {
+  dataset_id: string;
+  name: string;
+  content_hash: Hex;
+  row_count: number;
+  created_at: string;
+}
+
+/** Options of {@link publishBenchmark} (the body of `POST /datasets/:id/benchmark` in the seed). */
+export interface PublishOptions {
+  title: string;
+  /** Template with plain dotted placeholders, e.g. `"Weather on {payload.date}: ..."`. */
+  prompt_template: string;
+  grader_type: GraderType;
+  /** Dotted path of the gold in each row (default `label`). */
+  gold_field?: string;
+  /** `numeric`: tolerance (number or decimal string, default 0). */
+  tolerance?: number | string;
+  /** `exact`: dotted path of a list of alternative answers. */
+  alternatives_field?: string;
+  /** Share of rows that become public tasks, 0..1 (number or decimal string; default 0.5). */
+  public_fraction?: number | string;
+  /** Attempts per agent (default 3). */
+  max_attempts?: number;
+  /** Time budget of the speed term, integer seconds > 0 (default 900). */
+  time_budget_seconds?: number;
+  /** SPEC 6 speed weight, plain decimal string (default "0.3"). */
+  speed_weight?: string;
+  /** SPEC 6 cost weight, plain decimal string (default "0"). */
+  cost_weight?: string;
+  /** SPEC 6 cost budget in USDC with 6 decimals, or null (default null: no cost term). */
+  cost_budget_usdc?: string | null;
+  /** Public tasks drawn per attempt (default: all public tasks, shuffled). */
+  public_tasks_per_run?: number;
+  /** Explicit slug (`^[a-z0-9][a-z0-9-]{1,127}$`). */
+  slug?: string;
+  /**
+   * Seed for the per-task salts and the run-plan seed. Given: salts are reproducible
+   * (`keccak256("bench-bounty.task-salt:" + seed + ":" + content_hash + ":" + ordinal)`), which is for
+   * tests and demos only: anyone knowing the seed can brute-force private gold from the root. Absent:
+   * 32 crypto-random bytes per task.
+   */
+  seed?: string;
+}
+
+/** The 201 body of a publication: the benchmark detail plus the disclosure. */
+export interface PublishResult {
+  slug: string;
+  title: string;
+  status: "published";
+  dataset_id: string;
+  commit_root: Hex;
+  leaf_count: number;
+  public_count: number;
+  private_count: number;
+  commitment_anchor: AnchorEvidence | null;
+  config: BenchmarkConfig;
+  disclosure: string;
+}
+
+/** The disclosure returned with every publication (seed "Privacy: what competitors can see"). */
+export const DISCLOSURE =
+  "The private split hides only the LABELS. The payloads of private rows are rendered into the task prompts every " +
+  "competitor receives. Gold answers never appear in any response, and per-task correctness stays hidden until the " +
+  "benchmark closes, but the payload data itself is visible to everyone who enters. When the prize is awarded, the " +
+  "whole test set (prompts, gold and salts) is revealed in the award evidence pack.";
+
+/** Slug rule of explicit slugs. */
+export const SLUG_RE = /^[a-z0-9][a-z0-9-]{1,127}$/;
+
+/** Default slug: slugified name (ASCII letters and digits, runs of others as `-`) + `-` + 8 hex of the content hash. */
+export function defaultSlug(name: string, contentHash: string): string {
+  const base =
+    name
+      .normalize("NFKD")
+      .replace(/\p{M}+/gu, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 118)
+      .replace(/-+$/g, "") || "benchmark";
+  return `${base}-${contentHash.slice(2, 10)}`;
+}
+
+/**
+ * Number of public tasks: `round(n * public_fraction)` computed exactly, ties to even (Python's
+ * `round`, as the seed's server does).
+ */
+export function publicCount(n: number, publicFraction: string): number {
+  const [ip = "0", fp = ""] = publicFraction.split(".");
+  const den = 10n ** BigInt(fp.length);
+  const num = BigInt(ip + fp) * BigInt(n);
+  const q = num / den;
+  const r = num % den;
+  const twice = 2n * r;
+  const up = twice > den || (twice === den && q % 2n === 1n);
+  return Number(up ? q + 1n : q);
+}
+
+function normaliseFraction(v: unknown): string {
+  let s: string;
+  if (typeof v === "number" && Number.isFinite(v)) s = String(v);
+  else if (typeof v === "string") s = v.trim();
+  else
+    throw new PlatformError("invalid_option", "public_fraction must be a number between 0 and 1", {
+      field: "public_fraction",
+    });
+  if (!/^(0|1)(\.[0-9]+)?$/.test(s) || (s.startsWith("1") && /[1-9]/.test(s.slice(1)))) {
+    throw new PlatformError(
+      "invalid_option",
+      `public_fraction must be between 0 and 1 in plain notation, got ${s}`,
+      { field: "public_fraction" },
+    );
+  }
+  return s;
+}
+
+function intOption(
+  v: unknown,
+  field: string,
+  dflt: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  if (v === undefined) return dflt;
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min || v > max) {
+    throw new PlatformError("invalid_option", `${field} must be an integer between ${min} and ${max}`, {
+      field,
+    });
+  }
+  return v;
+}
+
+/** Checks publish options and returns the stored configuration. */
+export function benchmarkConfig(o: PublishOptions): BenchmarkConfig {
+  if (typeof o !== "object" || o === null)
+    throw new PlatformError("invalid_option", "publish options must be an object", { field: "$" });
+  if (typeof o.title !== "string" || o.title.trim() === "")
+    throw new PlatformError("invalid_option", "title is required", { field: "title" });
+  if (!(GRADER_TYPE_NAMES as readonly string[]).includes(o.grader_type)) {
+    throw new PlatformError("invalid_option", `grader_type must be one of ${GRADER_TYPE_NAMES.join(", ")}`, {
+      field: "grader_type",
+    });
+  }
+  parseTemplate(o.prompt_template);
+  if (o.tolerance !== undefined && o.grader_type !== "numeric") {
+    throw new PlatformError("invalid_option", "tolerance applies to the numeric grader only", {
+      field: "tolerance",
+    });
+  }
+  const tol = normaliseTolerance(o.tolerance);
+  if (typeof tol === "object") throw new PlatformError("invalid_option", tol.error, { field: "tolerance" });
+  if (o.alternatives_field !== undefined && o.grader_type !== "exact") {
+    throw new PlatformError("invalid_option", "alternatives_field applies to the exact grader only", {
+      field: "alternatives_field",
+    });
+  }
+  for (const f of ["gold_field", "alternatives_field"] as const) {
+    const v = o[f];
+    if (v !== undefined && (typeof v !== "string" || !/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(v))) {
+      throw new PlatformError("invalid_option", `${f} must be a plain dotted path such as label.tip5m_bps`, {
+        field: f,
+      });
+    }
+  }
+  const config: BenchmarkConfig = {
+    grader_type: o.grader_type,
+    prompt_template: o.prompt_template,
+    gold_field: o.gold_field ?? "label",
+    tolerance: o.grader_type === "numeric" ? tol : null,
+    alternatives_field: o.alternatives_field ?? null,
+    public_fraction: normaliseFraction(o.public_fraction ?? "0.5"),
+    max_attempts: intOption(o.max_attempts, "max_attempts", 3, 1, 1000),
+    time_budget_seconds: intOption(o.time_budget_seconds, "time_budget_seconds", 900, 1),
+    speed_weight: o.speed_weight ?? "0.3",
+    cost_weight: o.cost_weight ?? "0",
+    cost_budget_usdc: o.cost_budget_usdc ?? null,
+    public_tasks_per_run:
+      o.public_tasks_per_run === undefined
+        ? null
+        : intOption(o.public_tasks_per_run, "public_tasks_per_run", 0, 1),
+  };
+  // The scoring settings are checked by the evidence library's composite (SPEC 6), on a sample run.
+  try {
+    composite({
+      rank_accuracy: "1.0000",
+      wall_seconds: "0.000",
+      usdc_spent: "0.000000",
+      speed_weight: config.speed_weight,
+      cost_weight: config.cost_weight,
+      time_budget_seconds: config.time_budget_seconds,
+      cost_budget_usdc: config.cost_budget_usdc,
+    });
+  } catch (e) {
+    if (isEvidenceError(e)) {
+      const field = e.path.replace(/^\$\.?/, "") || "speed_weight";
+      throw new PlatformError("invalid_option", `scoring settings: ${e.message}`, { field });
+    }
+    throw e;
+  }
+  return config;
+}
+
+/**
+ * Validates and stores a dataset (idempotent: the same name and content give the same dataset id).
+ * @throws PlatformError `invalid_dataset` (see {@link validateDataset})
+ */
+export function createDataset(ctx: PlatformContext, input: DatasetInput): DatasetSummary {
+  const v = validateDataset(input);
+  const datasetId = `ds-${keccak256Hex(`${v.name}\n${v.content_hash}`).slice(2, 18)}`;
+  const db = ctx.store.db;
+  const existing = db.prepare("SELECT * FROM datasets WHERE dataset_id = ?").get(datasetId) as
+    | DatasetRowRecord
+    | undefined;
+  if (existing) return summary(existing);
+  const createdAt = isoMillis(ctx.clock());
+  ctx.store.tx(() => {
+    db.prepare(
+      "INSERT INTO datasets (dataset_id, name, description, label_policy, options_json, content_hash, row_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    ).run(
+      datasetId,
+      v.name,
+      v.description,
+      v.label_policy,
+      toStored({
+        sanitize: v.sanitize,
+        bucket_fields: v.bucket_fields,
+        time_bound_fields: v.time_bound_fields,
+      }),
+      v.content_hash,
+      v.rows.length,
+      createdAt,
+    );
+    const ins = db.prepare(
+      "INSERT INTO dataset_rows (dataset_id, row_index, row_hash, body_json) VALUES (?, ?, ?, ?)",
+    );
+    v.rows.forEach((row, i) => ins.run(datasetId, i, v.row_hashes[i], toStored(row)));
+  });
+  return {
+    dataset_id: datasetId,
+    name: v.name,
+    content_hash: v.content_hash,
+    row_count: v.rows.length,
+    created_at: createdAt,
+  };
+}
+
+interface DatasetRowRecord {
+  dataset_id: string;
+  name: string;
+  content_hash: string;
+  row_count: number;
+  created_at: string;
+}
+
+function summary(r: DatasetRowRecord): DatasetSummary {
+  return {
+    dataset_id: r.dataset_id,
+    name: r.name,
+    content_hash: r.content_hash as Hex,
+    row_count: r.row_count,
+    created_at: r.created_at,
+  };
+}
+
+/** Reads a stored dataset's summary. @throws PlatformError `unknown_dataset` (404) */
+export function getDataset(ctx: PlatformContext, datasetId: string): DatasetSummary {
+  const r = ctx.store.db.prepare("SELECT * FROM datasets WHERE dataset_id = ?").get(datasetId) as
+    | DatasetRowRecord
+    | undefined;
+  if (!r)
+    throw new PlatformError("unknown_dataset", `no dataset ${datasetId}`, { dataset_id: datasetId }, 404);
+  return summary(r);
+}
+
+/** The test set a publication would commit to (pure: nothing stored). */
+export interface PlannedTestSet {
+  rows: (TestSetRow & { row_index: number })[];
+  public_count: number;
+  root: Hex;
+  leaf_count: number;
+}
+
+/**
+ * Renders prompts, shapes gold, sorts by row hash, splits and salts: the pure part of publishing.
+ * @param salts salt per ordinal
+ * @throws PlatformError `missing_placeholder` / `invalid_label` / `invalid_gold` naming the lowest row
+ */
+export function planTestSet(
+  rows: DatasetRow[],
+  rowHashes: string[],
+  config: BenchmarkConfig,
+  salts: (ordinal: number) => string,
+): PlannedTestSet {
+  const parts = parseTemplate(config.prompt_template);
+  const prompts: string[] = [];
+  const missing: RowIssue[] = [];
+  rows.forEach((row, i) => {
+    const r = renderTemplate(parts, row);
+    if (typeof r === "string") prompts.push(r);
+    else
+      missing.push({
+        row_index: i,
+        field: r.missing,
+        code: "missing_placeholder",
+        message: `placeholder {${r.missing}} is not in this row`,
+      });
+  });
+  throwRowIssues("missing_placeholder", missing, "prompt_template");
+  const golds: JsonObject[] = [];
+  const goldIssues: RowIssue[] = [];
+  rows.forEach((row, i) => {
+    const g = shapeGold(config.grader_type as GraderType, row, i, {
+      gold_field: config.gold_field,
+      ...(config.tolerance !== null ? { tolerance: config.tolerance } : {}),
+      ...(config.alternatives_field !== null ? { alternatives_field: config.alternatives_field } : {}),
+    });
+    if ("issue" in g) goldIssues.push(g.issue);
+    else golds.push(g.gold);
+  });
+  if (goldIssues.length > 0) {
+    const code =
+      goldIssues.sort((a, b) => a.row_index - b.row_index)[0]!.code === "invalid_gold"
+        ? "invalid_gold"
+        : "invalid_label";
+    throwRowIssues(code, goldIssues, "gold");
+  }
+  const order = rows
+    .map((_, i) => i)
+    .sort((a, b) => (rowHashes[a]! < rowHashes[b]! ? -1 : rowHashes[a]! > rowHashes[b]! ? 1 : a - b));
+  const nPublic = publicCount(rows.length, config.public_fraction);
+  const testSet = order.map((rowIndex, ordinal) => ({
+    ordinal,
+    prompt: prompts[rowIndex]!,
+    gold: golds[rowIndex]!,
+    salt: salts(ordinal),
+    visibility: (ordinal < nPublic ? "public" : "private") as "public" | "private",
+    grader_type: config.grader_type,
+    row_index: rowIndex,
+  }));
+  const c = commitTestSet(testSet.map(({ row_index: _r, ...row }) => row));
+  return { rows: testSet, public_count: nPublic, root: c.root, leaf_count: c.leafCount };
+}
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
+
+/**
+ * Publishes a benchmark from a stored dataset (see the module doc for the order of checks).
+ * @throws PlatformError `unknown_dataset` (404), `benchmark_exists` / `slug_conflict` (409),
+ *   `invalid_option`, `invalid_slug`, `invalid_template`, `missing_placeholder`, `invalid_label`,
+ *   `invalid_gold` (422)
+ */
+export async function publishBenchmark(
+  ctx: PlatformContext,
+  datasetId: string,
+  options: PublishOptions,
+): Promise<PublishResult> {
+  const config = benchmarkConfig(options);
+  const ds = getDataset(ctx, datasetId);
+  const db = ctx.store.db;
+  const existing = db.prepare("SELECT slug FROM benchmarks WHERE dataset_id = ?").get(datasetId) as
+    | { slug: string }
+    | undefined;
+  if (existing) {
+    throw new PlatformError(
+      "benchmark_exists",
+      `dataset ${datasetId} already has benchmark ${existing.slug} (one benchmark per dataset)`,
+      { existing_slug: existing.slug },
+      409,
+    );
+  }
+  let slug: string;
+  if (options.slug !== undefined) {
+    if (typeof options.slug !== "string" || !SLUG_RE.test(options.slug)) {
+      throw new PlatformError(
+        "invalid_slug",
+        "slug must match ^[a-z0-9][a-z0-9-]{1,127}$ (lowercase letters, digits, dashes)",
+        { field: "slug" },
+      );
+    }
+    slug = options.slug;
+  } else slug = defaultSlug(ds.name, ds.content_hash);
+  if (db.prepare("SELECT 1 FROM benchmarks WHERE slug = ?").get(slug)) {
+    throw new PlatformError(
+      "slug_conflict",
+      `slug ${slug} is taken; choose another with the slug option`,
+      { field: "slug", slug, hint: `try ${slug}-2` },
+      409,
+    );
+  }
+  const stored = db
+    .prepare("SELECT row_hash, body_json FROM dataset_rows WHERE dataset_id = ? ORDER BY row_index")
+    .all(datasetId) as {
+    row_hash: string;
+    body_json: string;
+  }[];
+  const rows = stored.map((r) => fromStored<DatasetRow>(r.body_json));
+  const seed = options.seed;
+  const salts =
+    seed !== undefined
+      ? (i: number) => keccak256Hex(`bench-bounty.task-salt:${seed}:${ds.content_hash}:${i}`).slice(2)
+      : () => hex(ctx.randomBytes(32));
+  const plan = planTestSet(
+    rows,
+    stored.map((r) => r.row_hash),
+    config,
+    salts,
+  );
+  const planSeed =
+    seed !== undefined
+      ? keccak256Hex(`bench-bounty.plan-seed:${seed}:${ds.content_hash}`).slice(2)
+      : hex(ctx.randomBytes(32));
+  const createdAt = isoMillis(ctx.clock());
+  ctx.store.tx(() => {
+    db.prepare(
+      `INSERT INTO benchmarks (slug, dataset_id, title, config_json, commit_root, leaf_count, public_count, private_count, plan_seed, status, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'published', ?)`,
+    ).run(
+      slug,
+      datasetId,
+      options.title.trim(),
+      toStored(config),
+      plan.root,
+      plan.leaf_count,
+      plan.public_count,
+      plan.leaf_count - plan.public_count,
+      planSeed,
+      createdAt,
+    );
+    const ins = db.prepare(
+      "INSERT INTO tasks (slug, ordinal, prompt, prompt_hash, gold_json, salt, visibility, grader_type, row_index) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    for (const t of plan.rows)
+      ins.run(
+        slug,
+        t.ordinal,
+        t.prompt,
+        promptHash(t.prompt),
+        toStored(t.gold),
+        t.salt,
+        t.visibility,
+        t.grader_type,
+        t.row_index,
+      );
+    if (ctx.chain) {
+      db.prepare(
+        "INSERT OR IGNORE INTO anchors (digest, kind, slug, status, created_at) VALUES (?, 'commitment', ?, 'pending', ?)",
+      ).run(plan.root, slug, createdAt);
+    }
+  });
+  const anchor = ctx.chain ? await anchorCommitment(ctx, slug) : null;
+  return {
+    slug,
+    title: options.title.trim(),
+    status: "published",
+    dataset_id: datasetId,
+    commit_root: plan.root,
+    leaf_count: plan.leaf_count,
+    public_count: plan.public_count,
+    private_count: plan.leaf_count - plan.public_count,
+    commitment_anchor: anchor,
+    config,
+    disclosure: DISCLOSURE,
+  };
+}
+
+/**
+ * Anchors a benchmark's commitment root (kind `commitment`) and records the evidence; idempotent.
+ * @throws PlatformError `no_chain`, `chain_error`
+ */
+export async function anchorCommitment(ctx: PlatformContext, slug: string): Promise<AnchorEvidence> {
+  const b = getBenchmark(ctx, slug);
+  if (b.commitment_anchor) return b.commitment_anchor;
+  if (!ctx.chain)
+    throw new PlatformError("no_chain", "no chain configured: cannot anchor the commitment", {}, 503);
+  const ev = await ctx.chain.anchor(b.commit_root, "commitment");
+  ctx.store.tx(() => {
+    ctx.store.db
+      .prepare(
+        "UPDATE anchors SET status = 'anchored', registry_address = ?, tx_hash = ?, anchor_block = ? WHERE digest = ?",
+      )
+      .run(ev.registry_address, ev.tx_hash, ev.anchor_block, b.commit_root);
+    ctx.store.db
+      .prepare("UPDATE benchmarks SET commitment_anchor_json = ? WHERE slug = ?")
+      .run(toStored(ev), slug);
+  });
+  return ev;
+}
+
+interface BenchmarkRow {
+  slug: string;
+  dataset_id: string;
+  title: string;
+  config_json: string;
+  commit_root: string;
+  leaf_count: number;
+  public_count: number;
+  private_count: number;
+  plan_seed: string;
+  status: BenchmarkRecord["status"];
+  created_at: string;
+  closed_at: string | null;
+  commitment_anchor_json: string | null;
+  bounty_json: string | null;
+}
+
+function toRecord(r: BenchmarkRow): BenchmarkRecord {
+  return {
+    slug: r.slug,
+    dataset_id: r.dataset_id,
+    title: r.title,
+    config: fromStored<BenchmarkConfig>(r.config_json),
+    commit_root: r.commit_root as Hex,
+    leaf_count: r.leaf_count,
+    public_count: r.public_count,
+    private_count: r.private_count,
+    plan_seed: r.plan_seed,
+    status: r.status,
+    created_at: r.created_at,
+    closed_at: r.closed_at,
+    commitment_anchor: r.commitment_anchor_json ? fromStored<AnchorEvidence>(r.commitment_anchor_json) : null,
+    bounty: r.bounty_json ? fromStored<AttachedBounty>(r.bounty_json) : null,
+  };
+}
+
+/** Reads a benchmark. @throws PlatformError `unknown_benchmark` (404) */
+export function getBenchmark(ctx: PlatformContext, slug: string): BenchmarkRecord {
+  const r = ctx.store.db.prepare("SELECT * FROM benchmarks WHERE slug = ?").get(slug) as
+    | BenchmarkRow
+    | undefined;
+  if (!r) throw new PlatformError("unknown_benchmark", `no benchmark ${slug}`, { slug }, 404);
+  return toRecord(r);
+}
+
+/** All benchmarks, oldest first. */
+export function listBenchmarks(ctx: PlatformContext): BenchmarkRecord[] {
+  return (
+    ctx.store.db.prepare("SELECT * FROM benchmarks ORDER BY created_at, slug").all() as BenchmarkRow[]
+  ).map(toRecord);
+}
+
+/** The test set of a benchmark in ordinal order (gold and salts included: never serve this before the award). */
+export function getTasks(ctx: PlatformContext, slug: string): TaskRecord[] {
+  const rows = ctx.store.db.prepare("SELECT * FROM tasks WHERE slug = ? ORDER BY ordinal").all(slug) as (Omit<
+    TaskRecord,
+    "gold"
+  > & { gold_json: string })[];
+  return rows.map(({ gold_json, ...t }) => ({ ...t, gold: fromStored(gold_json) }));
+}
+
+/** True while the benchmark accepts runs: published, and before the bounty's `closes_at` by the platform clock. */
+export function isOpen(ctx: PlatformContext, b: BenchmarkRecord): boolean {
+  if (b.status !== "published") return false;
+  return b.bounty === null || ctx.clock() < b.bounty.closes_at * 1000;
+}
+
+/** Helper for tests and the CLI: validate + store + publish in one call. */
+export async function publishFromInput(
+  ctx: PlatformContext,
+  input: DatasetInput,
+  options: PublishOptions,
+): Promise<PublishResult & { dataset: DatasetSummary }> {
+  const dataset = createDataset(ctx, input);
+  const result = await publishBenchmark(ctx, dataset.dataset_id, options);
+  return { ...result, dataset };
+}
+
+/** Re-export for callers that validated separately. */
+export type { ValidatedDataset };

@@ -1,0 +1,683 @@
+/**
+ * Runs (seed "Compete on Benchmarks", steps 4-6; SPEC 4 and 6): start, submit, finalize.
+ *
+ * - start: one run in progress per agent and benchmark (409 `run_in_progress`), at most `max_attempts`
+ *   attempts (409 `max_attempts_reached`), only while the benchmark is open (409 `benchmark_closed`).
+ *   The run's tasks are the private tasks in bank order (fixed) followed by a deterministic, seeded
+ *   shuffle of a subset of the public tasks ({@link runPlan}); ordinal `i` of the run is position `i`.
+ * - submit: answers `[{ordinal, answer_text}]`, idempotent upserts per ordinal; the whole batch is
+ *   refused (422 `invalid_answers`, one entry per bad item in `details.errors`) when an ordinal is
+ *   unknown (stale ordinals of an earlier attempt included), an answer is empty or not a string.
+ * - finalize: grades every task (evidence `grade`), computes `rank_accuracy`, `score_public` and the
+ *   composite with the wall clock from start to finalize in milliseconds, builds the receipt (credits
+ *   null while the benchmark is open), stores it in one transaction and anchors its hash (kind
+ *   `receipt`). While attempts remain it returns aggregate numbers only; per-task public correctness
+ *   once the attempts are used up or the benchmark is closed; private correctness only once closed.
+ *   A second finalize is 409 `already_finalized`.
+ */
+import {
+  buildReceipt,
+  composite,
+  grade,
+  keccak256Hex,
+  rankAccuracy,
+  receiptHash,
+  scorePublic,
+  trimWhiteSpace,
+  type Hex,
+  type Receipt,
+} from "@bench-bounty/evidence";
+import type { AnchorEvidence } from "./chain.js";
+import type { BenchmarkRecord, PlatformContext, TaskRecord } from "./context.js";
+import { PlatformError } from "./errors.js";
+import { fromStored, toStored } from "./json.js";
+import { getBenchmark, getTasks, isOpen } from "./publish.js";
+import { isoMillis, wallSeconds } from "./time.js";
+
+/** Agent ids: 1-64 characters, letters, digits, `.`, `_`, `-`. */
+export const AGENT_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** Longest accepted answer, in UTF-16 code units. */
+export const MAX_ANSWER_LENGTH = 100_000;
+
+/** A task as served to an agent (no gold, ever). */
+export interface ServedTask {
+  /** Position in this run (what answers refer to). */
+  ordinal: number;
+  prompt: string;
+  visibility: "public" | "private";
+  grader_type: string;
+}
+
+/** The response of {@link startRun}. */
+export interface StartedRun {
+  run: {
+    id: string;
+    benchmark: string;
+    agent_id: string;
+    attempt: number;
+    max_attempts: number;
+    attempts_remaining: number;
+    started_at: string;
+    time_budget_seconds: number;
+    speed_weight: string;
+    clock_note: string;
+  };
+  tasks: ServedTask[];
+}
+
+/** An agent registration. */
+export interface AgentRecord {
+  agent_id: string;
+  /** Lowercase address credited by the award, or null (a winner without one blocks the award). */
+  withdrawal_address: string | null;
+  /** Author agents rank but take no money (SPEC 7.2). */
+  is_author_agent: boolean;
+}
+
+/** A run as stored. */
+export interface RunRecord {
+  run_id: string;
+  slug: string;
+  agent_id: string;
+  attempt: number;
+  status: "in_progress" | "finalized";
+  /** Bank ordinals in run order. */
+  plan: number[];
+  started_at_ms: number;
+  finalized_at_ms: number | null;
+  answer_salt: string | null;
+  receipt: Receipt | null;
+  receipt_hash: Hex | null;
+  rank_accuracy: string | null;
+  score_public: string | null;
+  score_composite: string | null;
+  wall_seconds: string | null;
+  queries_used: number | null;
+  usdc_spent: string | null;
+}
+
+/** The response of {@link finalizeRun}. */
+export interface FinalizeResult {
+  run_id: string;
+  status: "finalized";
+  attempt: number;
+  attempts_used: number;
+  attempts_remaining: number;
+  score_public: string;
+  score_composite: string;
+  wall_seconds: string;
+  queries_used: number;
+  usdc_spent: string;
+  counts: { tasks: number; answered: number; public: number; private: number };
+  receipt_hash: Hex;
+  receipt: Receipt;
+  /** Anchor evidence, or null when anchoring is batched, failed (retried later) or off-chain. */
+  receipt_anchor: AnchorEvidence | null;
+  /** Public tasks' credits: only once the attempts are used up or the benchmark closed. */
+  per_task?: { ordinal: number; visibility: "public" | "private"; credit: string }[];
+  /** Private accuracy: only once the benchmark is closed. */
+  rank_accuracy?: string;
+}
+
+/** Registers (or updates) an agent. @throws PlatformError `invalid_option` */
+export function registerAgent(
+  ctx: PlatformContext,
+  agentId: string,
+  opts: { withdrawal_address?: string | null; is_author_agent?: boolean } = {},
+): AgentRecord {
+  if (typeof agentId !== "string" || !AGENT_ID_RE.test(agentId)) {
+    throw new PlatformError(
+      "invalid_option",
+      "agent_id must be 1-64 characters: letters, digits, '.', '_', '-'",
+      { field: "agent_id" },
+    );
+  }
+  const addr = opts.withdrawal_address;
+  if (addr !== undefined && addr !== null && !/^0x[0-9a-fA-F]{40}$/.test(addr)) {
+    throw new PlatformError("invalid_option", "withdrawal_address must be a 0x address", {
+      field: "withdrawal_address",
+    });
+  }
+  const now = isoMillis(ctx.clock());
+  const db = ctx.store.db;
+  const cur = getAgent(ctx, agentId);
+  const next: AgentRecord = {
+    agent_id: agentId,
+    withdrawal_address:
+      addr === undefined ? (cur?.withdrawal_address ?? null) : addr === null ? null : addr.toLowerCase(),
+    is_author_agent: opts.is_author_agent ?? cur?.is_author_agent ?? false,
+  };
+  db.prepare(
+    `INSERT INTO agents (agent_id, withdrawal_address, is_author_agent, created_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (agent_id) DO UPDATE SET withdrawal_address = excluded.withdrawal_address, is_author_agent = excluded.is_author_agent`,
+  ).run(agentId, next.withdrawal_address, next.is_author_agent ? 1 : 0, now);
+  return next;
+}
+
+/** Reads an agent, or null. */
+export function getAgent(ctx: PlatformContext, agentId: string): AgentRecord | null {
+  const r = ctx.store.db.prepare("SELECT * FROM agents WHERE agent_id = ?").get(agentId) as
+    | { agent_id: string; withdrawal_address: string | null; is_author_agent: number }
+    | undefined;
+  return r
+    ? {
+        agent_id: r.agent_id,
+        withdrawal_address: r.withdrawal_address,
+        is_author_agent: r.is_author_agent === 1,
+      }
+    : null;
+}
+
+/**
+ * The task plan of an attempt: private bank ordinals ascending (fixed), then the public bank ordinals
+ * ordered by `keccak256("bench-bounty.plan:" + plan_seed + ":" + agent_id + ":" + attempt + ":" + ordinal)`
+ * and cut to `public_tasks_per_run`. Deterministic: the same benchmark, agent and attempt always give
+ * the same plan, and different attempts draw different shuffles.
+ */
+export function runPlan(
+  b: Pick<BenchmarkRecord, "plan_seed" | "config">,
+  tasks: Pick<TaskRecord, "ordinal" | "visibility">[],
+  agentId: string,
+  attempt: number,
+): number[] {
+  const priv = tasks
+    .filter((t) => t.visibility === "private")
+    .map((t) => t.ordinal)
+    .sort((a, c) => a - c);
+  const keyed = tasks
+    .filter((t) => t.visibility === "public")
+    .map((t) => ({
+      o: t.ordinal,
+      k: keccak256Hex(`bench-bounty.plan:${b.plan_seed}:${agentId}:${attempt}:${t.ordinal}`),
+    }))
+    .sort((x, y) => (x.k < y.k ? -1 : x.k > y.k ? 1 : x.o - y.o));
+  const k =
+    b.config.public_tasks_per_run === null
+      ? keyed.length
+      : Math.min(b.config.public_tasks_per_run, keyed.length);
+  return [...priv, ...keyed.slice(0, k).map((x) => x.o)];
+}
+
+/** Deterministic run id of an attempt: `run-` + 16 hex of keccak256(slug, agent, attempt). */
+export function runIdOf(slug: string, agentId: string, attempt: number): string {
+  return `run-${keccak256Hex(`bench-bounty.run:${slug}\n${agentId}\n${attempt}`).slice(2, 18)}`;
+}
+
+const CLOCK_NOTE =
+  "Wall clock starts now and stops at finalize. Faster runs score higher: the composite blends accuracy with pace via speed_weight.";
+
+/**
+ * Starts a run for an agent (registering the agent on first sight).
+ * @throws PlatformError `unknown_benchmark` (404), `benchmark_closed`, `run_in_progress`, `max_attempts_reached` (409)
+ */
+export function startRun(ctx: PlatformContext, slug: string, agentId: string): StartedRun {
+  const b = getBenchmark(ctx, slug);
+  if (!getAgent(ctx, agentId)) registerAgent(ctx, agentId);
+  const db = ctx.store.db;
+  return ctx.store.tx(() => {
+    if (!isOpen(ctx, b))
+      throw new PlatformError(
+        "benchmark_closed",
+        `benchmark ${slug} is closed to new runs`,
+        { slug, status: b.status },
+        409,
+      );
+    const open = db
+      .prepare("SELECT run_id FROM runs WHERE slug = ? AND agent_id = ? AND status = 'in_progress'")
+      .get(slug, agentId) as { run_id: string } | undefined;
+    if (open) {
+      throw new PlatformError(
+        "run_in_progress",
+        `agent ${agentId} already has run ${open.run_id} in progress; finalize it first`,
+        { run_id: open.run_id },
+        409,
+      );
+    }
+    const used = (
+      db.prepare("SELECT COUNT(*) AS n FROM runs WHERE slug = ? AND agent_id = ?").get(slug, agentId) as {
+        n: number;
+      }
+    ).n;
+    if (used >= b.config.max_attempts) {
+      throw new PlatformError(
+        "max_attempts_reached",
+        `agent ${agentId} used all ${b.config.max_attempts} attempts on ${slug}`,
+        { max_attempts: b.config.max_attempts },
+        409,
+      );
+    }
+    const attempt = used + 1;
+    const tasks = getTasks(ctx, slug);
+    const plan = runPlan(b, tasks, agentId, attempt);
+    const runId = runIdOf(slug, agentId, attempt);
+    const now = ctx.clock();
+    db.prepare(
+      "INSERT INTO runs (run_id, slug, agent_id, attempt, status, plan_json, started_at_ms) VALUES (?, ?, ?, ?, 'in_progress', ?, ?)",
+    ).run(runId, slug, agentId, attempt, JSON.stringify(plan), now);
+    return {
+      run: {
+        id: runId,
+        benchmark: slug,
+        agent_id: agentId,
+        attempt,
+        max_attempts: b.config.max_attempts,
+        attempts_remaining: b.config.max_attempts - attempt,
+        started_at: isoMillis(now),
+        time_budget_seconds: b.config.time_budget_seconds,
+        speed_weight: b.config.speed_weight,
+        clock_note: CLOCK_NOTE,
+      },
+      tasks: plan.map((o, i) => {
+        const t = tasks[o]!;
+        return { ordinal: i, prompt: t.prompt, visibility: t.visibility, grader_type: t.grader_type };
+      }),
+    };
+  });
+}
+
+interface RunRow {
+  run_id: string;
+  slug: string;
+  agent_id: string;
+  attempt: number;
+  status: RunRecord["status"];
+  plan_json: string;
+  started_at_ms: number;
+  finalized_at_ms: number | null;
+  answer_salt: string | null;
+  receipt_json: string | null;
+  receipt_hash: string | null;
+  rank_accuracy: string | null;
+  score_public: string | null;
+  score_composite: string | null;
+  wall_seconds: string | null;
+  queries_used: number | null;
+  usdc_spent: string | null;
+}
+
+function toRun(r: RunRow): RunRecord {
+  return {
+    run_id: r.run_id,
+    slug: r.slug,
+    agent_id: r.agent_id,
+    attempt: r.attempt,
+    status: r.status,
+    plan: JSON.parse(r.plan_json) as number[],
+    started_at_ms: r.started_at_ms,
+    finalized_at_ms: r.finalized_at_ms,
+    answer_salt: r.answer_salt,
+    receipt: r.receipt_json ? fromStored<Receipt>(r.receipt_json) : null,
+    receipt_hash: r.receipt_hash as Hex | null,
+    rank_accuracy: r.rank_accuracy,
+    score_public: r.score_public,
+    score_composite: r.score_composite,
+    wall_seconds: r.wall_seconds,
+    queries_used: r.queries_used,
+    usdc_spent: r.usdc_spent,
+  };
+}
+
+/** Reads a run. @throws PlatformError `unknown_run` (404) */
+export function getRun(ctx: PlatformContext, runId: string): RunRecord {
+  const r = ctx.store.db.prepare("SELECT * FROM runs WHERE run_id = ?").get(runId) as RunRow | undefined;
+  if (!r) throw new PlatformError("unknown_run", `no run ${runId}`, { run_id: runId }, 404);
+  return toRun(r);
+}
+
+/** Runs of a benchmark (optionally of one agent), in start order. */
+export function listRuns(ctx: PlatformContext, slug: string, agentId?: string): RunRecord[] {
+  const rows = (
+    agentId === undefined
+      ? ctx.store.db.prepare("SELECT * FROM runs WHERE slug = ? ORDER BY started_at_ms, run_id").all(slug)
+      : ctx.store.db
+          .prepare("SELECT * FROM runs WHERE slug = ? AND agent_id = ? ORDER BY attempt")
+          .all(slug, agentId)
+  ) as RunRow[];
+  return rows.map(toRun);
+}
+
+/** The run's tasks as served (by ordinal). */
+export function runTasks(ctx: PlatformContext, runId: string): ServedTask[] {
+  const run = getRun(ctx, runId);
+  const tasks = getTasks(ctx, run.slug);
+  return run.plan.map((o, i) => ({
+    ordinal: i,
+    prompt: tasks[o]!.prompt,
+    visibility: tasks[o]!.visibility,
+    grader_type: tasks[o]!.grader_type,
+  }));
+}
+
+/** Answers stored for a run: ordinal -> answer text. */
+export function runAnswers(ctx: PlatformContext, runId: string): Map<number, string> {
+  const rows = ctx.store.db
+    .prepare("SELECT ordinal, answer_text FROM answers WHERE run_id = ?")
+    .all(runId) as { ordinal: number; answer_text: string }[];
+  return new Map(rows.map((r) => [r.ordinal, r.answer_text]));
+}
+
+/** One submitted answer. */
+export interface SubmittedAnswer {
+  ordinal: number;
+  answer_text: string;
+}
+
+/**
+ * Stores answers (idempotent upserts per ordinal; the whole batch or nothing).
+ * @returns how many answers the run now holds
+ * @throws PlatformError `unknown_run` (404), `run_not_in_progress` (409), `invalid_answers` (422) with
+ *   `details.errors: [{index, ordinal, code}]` (`code`: `not_an_object`, `bad_ordinal`, `unknown_ordinal`,
+ *   `duplicate_ordinal`, `not_a_string`, `empty_answer`, `answer_too_long`) and `details.valid_ordinals`
+ */
+export function submitAnswers(
+  ctx: PlatformContext,
+  runId: string,
+  answers: unknown,
+): { run_id: string; accepted: number; answered: number; total: number } {
+  const run = getRun(ctx, runId);
+  if (run.status !== "in_progress") {
+    throw new PlatformError(
+      "run_not_in_progress",
+      `run ${runId} is ${run.status}; start a new attempt`,
+      { run_id: runId, status: run.status },
+      409,
+    );
+  }
+  if (!Array.isArray(answers))
+    throw new PlatformError("invalid_answers", "answers must be a list of {ordinal, answer_text}", {
+      field: "answers",
+    });
+  const n = run.plan.length;
+  const errors: { index: number; ordinal: unknown; code: string; message: string }[] = [];
+  const seen = new Set<number>();
+  const good: SubmittedAnswer[] = [];
+  answers.forEach((a: unknown, index) => {
+    if (typeof a !== "object" || a === null || Array.isArray(a)) {
+      errors.push({
+        index,
+        ordinal: null,
+        code: "not_an_object",
+        message: "each answer must be {ordinal, answer_text}",
+      });
+      return;
+    }
+    const { ordinal, answer_text } = a as { ordinal?: unknown; answer_text?: unknown };
+    if (typeof ordinal !== "number" || !Number.isSafeInteger(ordinal)) {
+      errors.push({
+        index,
+        ordinal: ordinal ?? null,
+        code: "bad_ordinal",
+        message: "ordinal must be an integer",
+      });
+    } else if (ordinal < 0 || ordinal >= n) {
+      errors.push({
+        index,
+        ordinal,
+        code: "unknown_ordinal",
+        message: `ordinal ${ordinal} is not a task of this run (0..${n - 1}); ordinals of earlier attempts do not carry over`,
+      });
+    } else if (seen.has(ordinal)) {
+      errors.push({
+        index,
+        ordinal,
+        code: "duplicate_ordinal",
+        message: `ordinal ${ordinal} appears twice in this batch`,
+      });
+    } else if (typeof answer_text !== "string") {
+      errors.push({ index, ordinal, code: "not_a_string", message: "answer_text must be a string" });
+    } else if (trimWhiteSpace(answer_text) === "") {
+      errors.push({ index, ordinal, code: "empty_answer", message: "answer_text is empty" });
+    } else if (answer_text.length > MAX_ANSWER_LENGTH) {
+      errors.push({
+        index,
+        ordinal,
+        code: "answer_too_long",
+        message: `answer_text is longer than ${MAX_ANSWER_LENGTH} characters`,
+      });
+    } else {
+      seen.add(ordinal);
+      good.push({ ordinal, answer_text });
+    }
+  });
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    throw new PlatformError("invalid_answers", `answers[${first.index}]: ${first.message}`, {
+      errors,
+      valid_ordinals: { min: 0, max: n - 1 },
+    });
+  }
+  const now = isoMillis(ctx.clock());
+  const db = ctx.store.db;
+  return ctx.store.tx(() => {
+    const cur = db.prepare("SELECT status FROM runs WHERE run_id = ?").get(runId) as { status: string };
+    if (cur.status !== "in_progress")
+      throw new PlatformError(
+        "run_not_in_progress",
+        `run ${runId} is ${cur.status}`,
+        { run_id: runId, status: cur.status },
+        409,
+      );
+    const up = db.prepare(
+      `INSERT INTO answers (run_id, ordinal, answer_text, updated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (run_id, ordinal) DO UPDATE SET answer_text = excluded.answer_text, updated_at = excluded.updated_at`,
+    );
+    for (const a of good) up.run(runId, a.ordinal, a.answer_text, now);
+    const answered = (
+      db.prepare("SELECT COUNT(*) AS n FROM answers WHERE run_id = ?").get(runId) as { n: number }
+    ).n;
+    return { run_id: runId, accepted: good.length, answered, total: n };
+  });
+}
+
+/** Options of {@link finalizeRun}: the run's resource observations. */
+export interface FinalizeOptions {
+  /** Paid data queries the agent made (default 0: the free flow). */
+  queries_used?: number;
+  /** USDC spent, exactly 6 decimals (default "0.000000"). */
+  usdc_spent?: string;
+}
+
+/**
+ * Finalizes a run (see the module doc).
+ * @throws PlatformError `unknown_run` (404), `already_finalized`, `benchmark_awarded` (409), `invalid_option`
+ */
+export async function finalizeRun(
+  ctx: PlatformContext,
+  runId: string,
+  opts: FinalizeOptions = {},
+): Promise<FinalizeResult> {
+  const queries = opts.queries_used ?? 0;
+  const spent = opts.usdc_spent ?? "0.000000";
+  if (!Number.isSafeInteger(queries) || queries < 0)
+    throw new PlatformError("invalid_option", "queries_used must be an integer >= 0", {
+      field: "queries_used",
+    });
+  if (!/^(0|[1-9][0-9]*)\.[0-9]{6}$/.test(spent))
+    throw new PlatformError("invalid_option", "usdc_spent must have exactly 6 decimals", {
+      field: "usdc_spent",
+    });
+  const db = ctx.store.db;
+  const done = ctx.store.tx(() => {
+    const run = getRun(ctx, runId);
+    if (run.status !== "in_progress")
+      throw new PlatformError(
+        "already_finalized",
+        `run ${runId} is already finalized`,
+        { run_id: runId, receipt_hash: run.receipt_hash },
+        409,
+      );
+    const b = getBenchmark(ctx, run.slug);
+    if (b.status === "awarded" || db.prepare("SELECT 1 FROM awards WHERE slug = ?").get(run.slug)) {
+      throw new PlatformError(
+        "benchmark_awarded",
+        `benchmark ${run.slug} is awarded; late runs are not scored`,
+        { slug: run.slug },
+        409,
+      );
+    }
+    const open = isOpen(ctx, b);
+    const tasks = getTasks(ctx, run.slug);
+    const answers = runAnswers(ctx, runId);
+    const graded = run.plan.map((bankOrdinal, i) => {
+      const t = tasks[bankOrdinal]!;
+      const answer = answers.get(i) ?? null;
+      const credit = grade(t.grader_type, t.gold, answer);
+      return { t, answer, credit: credit.toString(), bankOrdinal };
+    });
+    const gradedTasks = graded.map((g) => ({ visibility: g.t.visibility, credit: g.credit }));
+    const accuracyValue = rankAccuracy(gradedTasks, b.private_count > 0);
+    const publicScore = scorePublic(gradedTasks);
+    const finalizedMs = Math.max(ctx.clock(), run.started_at_ms);
+    const wall = wallSeconds(finalizedMs - run.started_at_ms);
+    const compositeScore = composite({
+      rank_accuracy: accuracyValue,
+      wall_seconds: wall,
+      usdc_spent: spent,
+      speed_weight: b.config.speed_weight,
+      cost_weight: b.config.cost_weight,
+      time_budget_seconds: b.config.time_budget_seconds,
+      cost_budget_usdc: b.config.cost_budget_usdc,
+    });
+    const salt =
+      ctx.answerSaltSeed !== null
+        ? keccak256Hex(`bench-bounty.answer-salt:${ctx.answerSaltSeed}:${runId}`).slice(2)
+        : Buffer.from(ctx.randomBytes(32)).toString("hex");
+    const receipt = buildReceipt({
+      run_id: runId,
+      benchmark_slug: run.slug,
+      commit_root: b.commit_root,
+      agent_id: run.agent_id,
+      attempt: run.attempt,
+      started_at: isoMillis(run.started_at_ms),
+      finalized_at: isoMillis(finalizedMs),
+      wall_seconds: wall,
+      queries_used: queries,
+      usdc_spent: spent,
+      score_public: publicScore,
+      score_composite: compositeScore,
+      answer_salt: salt,
+      tasks: graded.map((g) => ({
+        bank_ordinal: g.bankOrdinal,
+        prompt_hash: g.t.prompt_hash,
+        visibility: g.t.visibility,
+        answer_text: g.answer,
+        credit: open ? null : g.credit,
+      })),
+    });
+    const hash = receiptHash(receipt);
+    db.prepare(
+      `UPDATE runs SET status = 'finalized', finalized_at_ms = ?, answer_salt = ?, receipt_json = ?, receipt_hash = ?, rank_accuracy = ?,
+       score_public = ?, score_composite = ?, wall_seconds = ?, queries_used = ?, usdc_spent = ? WHERE run_id = ? AND status = 'in_progress'`,
+    ).run(
+      finalizedMs,
+      salt,
+      toStored(receipt),
+      hash,
+      accuracyValue,
+      publicScore,
+      compositeScore,
+      wall,
+      queries,
+      spent,
+      runId,
+    );
+    if (ctx.chain) {
+      db.prepare(
+        "INSERT OR IGNORE INTO anchors (digest, kind, slug, status, created_at) VALUES (?, 'receipt', ?, 'pending', ?)",
+      ).run(hash, run.slug, isoMillis(finalizedMs));
+    }
+    ctx.faults.finalizeBeforeCommit?.(runId);
+    const used = (
+      db
+        .prepare("SELECT COUNT(*) AS n FROM runs WHERE slug = ? AND agent_id = ?")
+        .get(run.slug, run.agent_id) as { n: number }
+    ).n;
+    return { run, b, open, graded, receipt, hash, accuracyValue, publicScore, compositeScore, wall, used };
+  });
+  let anchor: AnchorEvidence | null = null;
+  if (ctx.chain && ctx.receiptAnchoring === "immediate") {
+    try {
+      anchor = (await anchorPending(ctx, done.run.slug, "receipt"))[done.hash] ?? null;
+    } catch {
+      anchor = null; // stays pending; anchorPending() (and the award) retries it
+    }
+  }
+  const remaining = Math.max(0, done.b.config.max_attempts - done.used);
+  const result: FinalizeResult = {
+    run_id: runId,
+    status: "finalized",
+    attempt: done.run.attempt,
+    attempts_used: done.used,
+    attempts_remaining: remaining,
+    score_public: done.publicScore,
+    score_composite: done.compositeScore,
+    wall_seconds: done.wall,
+    queries_used: queries,
+    usdc_spent: spent,
+    counts: {
+      tasks: done.graded.length,
+      answered: done.graded.filter((g) => g.answer !== null).length,
+      public: done.graded.filter((g) => g.t.visibility === "public").length,
+      private: done.graded.filter((g) => g.t.visibility === "private").length,
+    },
+    receipt_hash: done.hash,
+    receipt: done.receipt,
+    receipt_anchor: anchor,
+  };
+  if (remaining === 0 || !done.open) {
+    result.per_task = done.graded
+      .map((g, i) => ({ ordinal: i, visibility: g.t.visibility, credit: g.credit }))
+      .filter((x) => !done.open || x.visibility === "public");
+  }
+  if (!done.open) result.rank_accuracy = done.accuracyValue;
+  return result;
+}
+
+/**
+ * Anchors every pending digest of a kind for a benchmark with one `anchorMany` (or `anchor` for one)
+ * and records the evidence.
+ * @returns evidence by digest (the newly anchored ones)
+ * @throws PlatformError `no_chain`, `chain_error`
+ */
+export async function anchorPending(
+  ctx: PlatformContext,
+  slug: string,
+  kind: "receipt" | "commitment" | "pack",
+): Promise<Record<string, AnchorEvidence>> {
+  if (!ctx.chain) throw new PlatformError("no_chain", "no chain configured", {}, 503);
+  const rows = ctx.store.db
+    .prepare(
+      "SELECT digest FROM anchors WHERE slug = ? AND kind = ? AND status = 'pending' ORDER BY created_at, digest",
+    )
+    .all(slug, kind) as {
+    digest: Hex;
+  }[];
+  if (rows.length === 0) return {};
+  const digests = rows.map((r) => r.digest);
+  const evs =
+    digests.length === 1
+      ? [await ctx.chain.anchor(digests[0]!, kind)]
+      : await ctx.chain.anchorMany(digests, kind);
+  const out: Record<string, AnchorEvidence> = {};
+  ctx.store.tx(() => {
+    const up = ctx.store.db.prepare(
+      "UPDATE anchors SET status = 'anchored', registry_address = ?, tx_hash = ?, anchor_block = ? WHERE digest = ?",
+    );
+    digests.forEach((d, i) => {
+      const ev = evs[i]!;
+      up.run(ev.registry_address, ev.tx_hash, ev.anchor_block, d);
+      out[d] = ev;
+    });
+  });
+  return out;
+}
+
+/** The recorded anchor of a digest, or null when pending or unknown. */
+export function anchorOf(ctx: PlatformContext, digest: string): AnchorEvidence | null {
+  const r = ctx.store.db
+    .prepare("SELECT * FROM anchors WHERE digest = ? AND status = 'anchored'")
+    .get(digest) as { registry_address: string; tx_hash: string; anchor_block: number } | undefined;
+  return r
+    ? { registry_address: r.registry_address, tx_hash: r.tx_hash, anchor_block: r.anchor_block }
+    : null;
+}

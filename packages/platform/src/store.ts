@@ -1,0 +1,194 @@
+/**
+ * The platform's state: one SQLite file per store (`<dir>/platform.sqlite`, better-sqlite3), plus the
+ * minted packs (`<dir>/packs/<slug>.json`) and runner checkpoints (`<dir>/runs/<run_id>.json`).
+ *
+ * Durability: WAL journal with `synchronous = FULL` (a committed transaction survives a crash or power
+ * loss), every multi-row change in one transaction, and files written with {@link writeFileDurably}
+ * (write to a temporary file, fsync, atomic rename, fsync the directory). A crash at any point leaves
+ * either the state before or the state after a step, never a half-written one.
+ */
+import Database from "better-sqlite3";
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+/** Schema version written in `meta.schema_version`. */
+export const SCHEMA_VERSION = "1";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS datasets (
+  dataset_id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  description TEXT,
+  label_policy TEXT,
+  options_json TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  row_count INTEGER NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS dataset_rows (
+  dataset_id TEXT NOT NULL REFERENCES datasets(dataset_id),
+  row_index INTEGER NOT NULL,
+  row_hash TEXT NOT NULL,
+  body_json TEXT NOT NULL,
+  PRIMARY KEY (dataset_id, row_index)
+);
+CREATE TABLE IF NOT EXISTS benchmarks (
+  slug TEXT PRIMARY KEY,
+  dataset_id TEXT NOT NULL UNIQUE REFERENCES datasets(dataset_id),
+  title TEXT NOT NULL,
+  config_json TEXT NOT NULL,
+  commit_root TEXT NOT NULL,
+  leaf_count INTEGER NOT NULL,
+  public_count INTEGER NOT NULL,
+  private_count INTEGER NOT NULL,
+  plan_seed TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('published', 'closed', 'awarded')),
+  created_at TEXT NOT NULL,
+  closed_at TEXT,
+  commitment_anchor_json TEXT,
+  bounty_json TEXT
+);
+CREATE TABLE IF NOT EXISTS tasks (
+  slug TEXT NOT NULL REFERENCES benchmarks(slug),
+  ordinal INTEGER NOT NULL,
+  prompt TEXT NOT NULL,
+  prompt_hash TEXT NOT NULL,
+  gold_json TEXT NOT NULL,
+  salt TEXT NOT NULL,
+  visibility TEXT NOT NULL CHECK (visibility IN ('public', 'private')),
+  grader_type TEXT NOT NULL,
+  row_index INTEGER NOT NULL,
+  PRIMARY KEY (slug, ordinal)
+);
+CREATE TABLE IF NOT EXISTS agents (
+  agent_id TEXT PRIMARY KEY,
+  withdrawal_address TEXT,
+  is_author_agent INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS runs (
+  run_id TEXT PRIMARY KEY,
+  slug TEXT NOT NULL REFERENCES benchmarks(slug),
+  agent_id TEXT NOT NULL REFERENCES agents(agent_id),
+  attempt INTEGER NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('in_progress', 'finalized')),
+  plan_json TEXT NOT NULL,
+  started_at_ms INTEGER NOT NULL,
+  finalized_at_ms INTEGER,
+  answer_salt TEXT,
+  receipt_json TEXT,
+  receipt_hash TEXT,
+  rank_accuracy TEXT,
+  score_public TEXT,
+  score_composite TEXT,
+  wall_seconds TEXT,
+  queries_used INTEGER,
+  usdc_spent TEXT,
+  UNIQUE (slug, agent_id, attempt)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS runs_one_in_progress ON runs (slug, agent_id) WHERE status = 'in_progress';
+CREATE TABLE IF NOT EXISTS answers (
+  run_id TEXT NOT NULL REFERENCES runs(run_id),
+  ordinal INTEGER NOT NULL,
+  answer_text TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (run_id, ordinal)
+);
+CREATE TABLE IF NOT EXISTS anchors (
+  digest TEXT PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('commitment', 'receipt', 'pack')),
+  slug TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'anchored')),
+  registry_address TEXT,
+  tx_hash TEXT,
+  anchor_block INTEGER,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS awards (
+  slug TEXT PRIMARY KEY REFERENCES benchmarks(slug),
+  status TEXT NOT NULL CHECK (status IN ('prepared', 'sent', 'confirmed', 'packed')),
+  rank_derivation_json TEXT NOT NULL,
+  ranking_digest TEXT NOT NULL,
+  winners_json TEXT NOT NULL,
+  award_tx TEXT,
+  award_block INTEGER,
+  pack_hash TEXT,
+  pack_file TEXT,
+  created_at TEXT NOT NULL
+);
+`;
+
+/** An open store: the database handle and its directory layout. */
+export class Store {
+  /** The better-sqlite3 handle (synchronous; one writer per store file). */
+  readonly db: Database.Database;
+  /** Directory of the store. */
+  readonly dir: string;
+
+  /**
+   * Opens (or creates) the store in `dir`.
+   * @throws Error when the directory cannot be created or the database cannot be opened
+   */
+  constructor(dir: string) {
+    this.dir = dir;
+    mkdirSync(dir, { recursive: true });
+    mkdirSync(this.packsDir, { recursive: true });
+    mkdirSync(this.runsDir, { recursive: true });
+    this.db = new Database(join(dir, "platform.sqlite"));
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = FULL");
+    this.db.pragma("foreign_keys = ON");
+    this.db.pragma("busy_timeout = 5000");
+    this.db.exec(SCHEMA);
+    this.db
+      .prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)")
+      .run(SCHEMA_VERSION);
+  }
+
+  /** Directory of the minted packs. */
+  get packsDir(): string {
+    return join(this.dir, "packs");
+  }
+
+  /** Directory of the runner checkpoints. */
+  get runsDir(): string {
+    return join(this.dir, "runs");
+  }
+
+  /** Runs `fn` in one IMMEDIATE transaction (all or nothing). */
+  tx<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  /** Closes the database. */
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/**
+ * Writes a file so that a crash leaves either the old content or the whole new content: the bytes go
+ * to `<path>.tmp-<pid>`, are fsync'd, the file is renamed over `path` (atomic on POSIX), and the
+ * directory is fsync'd so the rename itself is durable.
+ */
+export function writeFileDurably(path: string, bytes: Uint8Array | string): void {
+  const data = typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes;
+  const tmp = `${path}.tmp-${process.pid}`;
+  mkdirSync(dirname(path), { recursive: true });
+  const fd = openSync(tmp, "w", 0o644);
+  try {
+    let off = 0;
+    while (off < data.length) off += writeSync(fd, data, off, data.length - off);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+  const dfd = openSync(dirname(path), "r");
+  try {
+    fsyncSync(dfd);
+  } finally {
+    closeSync(dfd);
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Prompt templates (seed "Publish a Benchmark from Your Data", step 2): a task prompt is rendered from
+ * `prompt_template` against the stored row body `{decision_ts, payload, label, knowable_at?}`.
+ *
+ * Syntax: `{payload.symbol}` inserts a value found by a plain dotted path; `{{` and `}}` are literal
+ * braces. Everything else is refused with `invalid_template`: index access (`{payload[0]}`), format
+ * specs (`{payload.price:.2f}`), conversions (`{payload!r}`), attribute access (`{payload.__class__}`,
+ * any segment starting with `_`, calls), positional fields (`{}`, `{0}`), unbalanced braces.
+ *
+ * Rendering: strings as they are; integers in decimal; floats as their canonical (Python `repr`)
+ * rendering; `true`/`false`/`null`; objects and arrays as canonical JSON.
+ */
+import { canonicalJsonString } from "@bench-bounty/evidence";
+import { PlatformError } from "./errors.js";
+import { getPath, isJsonFloat, type JsonValue } from "./json.js";
+
+/** A parsed template: literal text and placeholders in order. */
+export type TemplatePart = { text: string } | { path: string };
+
+const ROOTS = new Set(["decision_ts", "payload", "label", "knowable_at"]);
+const SEGMENT_RE = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+function refuse(message: string, placeholder: string | null, reason: string): never {
+  throw new PlatformError("invalid_template", `prompt_template: ${message}`, {
+    field: "prompt_template",
+    placeholder,
+    reason,
+  });
+}
+
+/**
+ * Parses and checks a prompt template.
+ * @throws PlatformError `invalid_template` with `details.reason` one of `unbalanced_brace`,
+ *   `positional_field`, `index_access`, `format_spec`, `conversion`, `attribute_access`, `unknown_root`,
+ *   `bad_placeholder`, `no_placeholder`
+ */
+export function parseTemplate(template: string): TemplatePart[] {
+  if (typeof template !== "string" || template.trim() === "")
+    refuse("must be a non-empty string", null, "empty");
+  const parts: TemplatePart[] = [];
+  let text = "";
+  let i = 0;
+  while (i < template.length) {
+    const c = template[i]!;
+    if (c === "{" && template[i + 1] === "{") {
+      text += "{";
+      i += 2;
+    } else if (c === "}" && template[i + 1] === "}") {
+      text += "}";
+      i += 2;
+    } else if (c === "}") {
+      refuse(`a single "}" at offset ${i} (write "}}" for a literal brace)`, null, "unbalanced_brace");
+    } else if (c === "{") {
+      const end = template.indexOf("}", i + 1);
+      if (end < 0)
+        refuse(
+          `"{" at offset ${i} is never closed (write "{{" for a literal brace)`,
+          null,
+          "unbalanced_brace",
+        );
+      const inner = template.slice(i + 1, end);
+      if (inner.includes("{")) refuse(`nested "{" in placeholder at offset ${i}`, inner, "unbalanced_brace");
+      checkPlaceholder(inner);
+      if (text !== "") parts.push({ text });
+      text = "";
+      parts.push({ path: inner });
+      i = end + 1;
+    } else {
+      text += c;
+      i++;
+    }
+  }
+  if (text !== "") parts.push({ text });
+  if (!parts.some((p) => "path" in p))
+    refuse("has no placeholder: every task would show the same prompt", null, "no_placeholder");
+  return parts;
+}
+
+function checkPlaceholder(inner: string): void {
+  const ph = `{${inner}}`;
+  const trimmed = inner.trim();
+  if (trimmed === "" || /^[0-9]+$/.test(trimmed))
+    refuse(
+      `${ph}: positional fields are not allowed, name a dotted path like {payload.symbol}`,
+      inner,
+      "positional_field",
+    );
+  if (inner.includes("[") || inner.includes("]"))
+    refuse(`${ph}: index access is not allowed, use a plain dotted path`, inner, "index_access");
+  if (inner.includes("!")) refuse(`${ph}: conversions (!r, !s, !a) are not allowed`, inner, "conversion");
+  if (inner.includes(":"))
+    refuse(`${ph}: format specs are not allowed, the value is inserted as stored`, inner, "format_spec");
+  if (inner.includes("(") || inner.includes(")"))
+    refuse(`${ph}: calls are not allowed`, inner, "attribute_access");
+  const segs = inner.split(".");
+  if (segs.some((s) => s.startsWith("_")))
+    refuse(`${ph}: attribute access (a segment starting with "_") is not allowed`, inner, "attribute_access");
+  if (segs.some((s) => !SEGMENT_RE.test(s)))
+    refuse(
+      `${ph}: not a plain dotted path (letters, digits, "_" and "-" per segment)`,
+      inner,
+      "bad_placeholder",
+    );
+  if (!ROOTS.has(segs[0]!))
+    refuse(`${ph}: a path must start with payload, label, decision_ts or knowable_at`, inner, "unknown_root");
+}
+
+/** Renders one inserted value (see the module doc). */
+export function renderValue(v: JsonValue): string {
+  if (typeof v === "string") return v;
+  if (typeof v === "number" || typeof v === "bigint") return String(v);
+  if (isJsonFloat(v)) return v.toString();
+  if (v === null || typeof v === "boolean") return String(v);
+  return canonicalJsonString(v);
+}
+
+/**
+ * Renders a parsed template against a row body.
+ * @returns the prompt, or `{missing: path}` naming the first placeholder absent from the row
+ */
+export function renderTemplate(parts: TemplatePart[], row: JsonValue): string | { missing: string } {
+  let out = "";
+  for (const p of parts) {
+    if ("text" in p) out += p.text;
+    else {
+      const got = getPath(row, p.path);
+      if (!got.found) return { missing: p.path };
+      out += renderValue(got.value);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,72 @@
+/**
+ * Instants: strict ISO-8601 parsing for dataset timestamps, the SPEC 4 millisecond rendering, the
+ * `wall_seconds` rendering (SPEC 6: exactly 3 decimals) and the injectable clock.
+ */
+
+/** A clock returning the current instant in unix milliseconds (injectable for tests and the demo). */
+export type Clock = () => number;
+
+/** The system clock. */
+export const systemClock: Clock = () => Date.now();
+
+const ISO_RE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/**
+ * Parses a strict ISO-8601 instant: `YYYY-MM-DD` (midnight UTC) or `YYYY-MM-DDTHH:MM[:SS[.fff]]` followed
+ * by `Z` or a `±HH:MM` offset. A time without a zone is ambiguous and refused.
+ * @returns unix milliseconds, or `null` when the text is not such an instant (or names an impossible date)
+ */
+export function parseInstant(text: string): number | null {
+  const m = ISO_RE.exec(text);
+  if (m === null) return null;
+  const [, y, mo, d, h, mi, s, frac, zone] = m;
+  if (h !== undefined && zone === undefined) return null;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = h === undefined ? 0 : Number(h);
+  const minute = mi === undefined ? 0 : Number(mi);
+  const second = s === undefined ? 0 : Number(s);
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return null;
+  const ms = frac === undefined ? 0 : Math.floor(Number(`0.${frac}`) * 1000 + 1e-9);
+  let t = Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  const check = new Date(Date.UTC(year, month - 1, day));
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day)
+    return null;
+  if (zone !== undefined && zone !== "Z") {
+    const sign = zone[0] === "-" ? -1 : 1;
+    const oh = Number(zone.slice(1, 3));
+    const om = Number(zone.slice(4, 6));
+    if (oh > 23 || om > 59) return null;
+    t -= sign * (oh * 60 + om) * 60_000;
+  }
+  return t;
+}
+
+/** SPEC 4 rendering of an instant: ISO-8601 UTC with millisecond precision and `Z`. */
+export function isoMillis(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** SPEC 6 `wall_seconds`: a non-negative millisecond duration as a decimal string with exactly 3 decimals. */
+export function wallSeconds(durationMs: number): string {
+  if (!Number.isSafeInteger(durationMs) || durationMs < 0) throw new Error(`bad duration ${durationMs} ms`);
+  return `${Math.floor(durationMs / 1000)}.${String(durationMs % 1000).padStart(3, "0")}`;
+}
+
+/** The time units of `bucket_fields`. */
+export const BUCKET_UNITS = ["minute", "hour", "day", "month"] as const;
+/** A time unit of `bucket_fields`. */
+export type BucketUnit = (typeof BUCKET_UNITS)[number];
+
+/** Floors an instant to the start of its UTC minute/hour/day/month; renders `YYYY-MM-DDTHH:MM:SSZ`. */
+export function bucketInstant(ms: number, unit: BucketUnit): string {
+  const d = new Date(ms);
+  const y = d.getUTCFullYear();
+  const mo = d.getUTCMonth();
+  const day = unit === "month" ? 1 : d.getUTCDate();
+  const h = unit === "month" || unit === "day" ? 0 : d.getUTCHours();
+  const mi = unit === "minute" ? d.getUTCMinutes() : 0;
+  return new Date(Date.UTC(y, mo, day, h, mi, 0, 0)).toISOString().replace(".000Z", "Z");
+}
