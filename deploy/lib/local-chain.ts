@@ -105,7 +105,7 @@ export async function expectedAddresses(
  */
 export async function deployWithIgnition(
   hre: HardhatRuntimeEnvironment,
-  opts: { deploymentId?: string } = {},
+  opts: { deploymentId?: string; defaultSender?: string } = {},
 ): Promise<{ benchmarkBounty: string; anchorRegistry: string; startBlock: number }> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const BenchBountyModule = require("../ignition/modules/BenchBounty").default;
@@ -114,6 +114,7 @@ export async function deployWithIgnition(
     strategy: "create2",
     strategyConfig: { salt: DEPLOYMENT_SALT },
     ...(opts.deploymentId ? { deploymentId: opts.deploymentId } : {}),
+    ...(opts.defaultSender ? { defaultSender: opts.defaultSender } : {}),
   });
   return {
     benchmarkBounty: await result.benchmarkBounty.getAddress(),

@@ -1,6 +1,10 @@
 /**
  * Registers the bench-bounty Hardhat tasks (issue 6); required by hardhat.config.ts.
  * Nothing here may fail at load time: runtime dependencies (the ESM packages,
- * artifacts) are loaded inside the task actions.
+ * artifacts, TypeChain factories) are loaded inside the task actions, and only
+ * types are imported at the top of the task files.
  */
 import "./devchain";
+import "./deploy";
+import "./lock";
+import "./status";

@@ -1,0 +1,196 @@
+/**
+ * User-facing errors of the bench-bounty tasks, and revert decoding.
+ *
+ * A {@link TaskError} is a `HardhatPluginError`: the Hardhat CLI prints its
+ * message without a stack trace and exits 1. Every revert of BenchmarkBounty,
+ * AnchorRegistry or the token is decoded to its custom error name and
+ * arguments, followed by one sentence of what to do.
+ */
+import { HardhatPluginError } from "hardhat/plugins";
+import { Interface, type ErrorDescription } from "ethers";
+
+export const PLUGIN = "bench-bounty";
+
+/** A refusal or failure the user can act on; printed without a stack trace. */
+export class TaskError extends HardhatPluginError {
+  constructor(message: string) {
+    super(PLUGIN, message);
+    // HardhatPluginError resets the prototype to its own; restore ours so `instanceof TaskError` holds.
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = "TaskError";
+  }
+}
+
+/** What to do after each custom error (SPEC 1; names of contracts/interfaces). */
+const ADVICE: Record<string, (args: readonly unknown[]) => string> = {
+  // BenchmarkBounty: creation
+  ZeroToken: () => "The token address is zero: pass --token, or leave it out to use the chain's USDC.",
+  ZeroAwarder: () =>
+    "The awarder is the zero address: pass --awarder with the address that will settle the award.",
+  ZeroPool: () => "The pool is zero: pass --pool with a positive USDC amount.",
+  ZeroTestSetRoot: () => "The commitment root is zero: commit the test set again (bounty:lock --test-set).",
+  ZeroLeafCount: () => "The leaf count is zero: a test set needs at least one row.",
+  ThresholdAboveWhole: () => "--threshold-bps must be between 0 and 10000.",
+  AwardDeadlineNotAfterClose: () => "--award-deadline must be strictly after --closes-at.",
+  AwardDeadlineInPast: () => "The award deadline is already past: pick a later --award-deadline.",
+  SplitsLengthOutOfRange: () => "Splits need 1 to 8 places: fix --splits or use --payout-rule.",
+  ZeroSplit: (a) => `Place ${Number(a[0]) + 1} has a zero share: every place needs a positive share.`,
+  SplitsIncreasing: (a) =>
+    `Place ${Number(a[0]) + 1} gets more than the place before it: shares must not increase.`,
+  SplitsSumNotWhole: (a) => `The shares sum to ${a[0]} bps: they must sum to 10000.`,
+  RootBurned: () =>
+    "An award already revealed this test set: commit a fresh test set (new salts) for a new bounty.",
+  RootBoundToLiveBounty: (a) =>
+    `Bounty ${a[1]} is still live on this root: wait until it is awarded or reclaimed, or commit a new test set.`,
+  // BenchmarkBounty: lifecycle
+  UnknownBounty: (a) => `There is no bounty ${a[0]}: check --id (ids run from 1 to bountyCount()).`,
+  NotAuthor: (a) =>
+    `Only the bounty's author may do this; ${a[1]} is not the author: sign with the author's key (--from on a local node, DEPLOYER_PRIVATE_KEY elsewhere).`,
+  NotAwarder: (a) =>
+    `Only the bounty's awarder may award it; ${a[1]} is not the awarder: sign with the awarder's key.`,
+  BountyNotPending: (a) =>
+    `Bounty ${a[0]} is no longer Pending (status ${statusName(a[1])}): it cannot be funded again.`,
+  BountyNotFunded: (a) =>
+    `Bounty ${a[0]} is ${statusName(a[1])}, not Funded: only a Funded bounty can be awarded (see bounty:status).`,
+  BountyAlreadySettled: (a) =>
+    `Bounty ${a[0]} is already ${statusName(a[1])}: there is nothing left to reclaim.`,
+  FundingShortfall: (a) =>
+    `The contract received ${a[1]} base units instead of ${a[0]}: the token takes a fee on transfer, and bounties refuse such tokens. Use USDC.`,
+  PermitFailedAndAllowanceShort: (a) =>
+    `The permit was rejected and the allowance (${a[0]}) does not cover the pool (${a[1]}): rerun with --approve.`,
+  AwardBeforeClose: (a) => `The bounty closes at ${isoTime(a[0])}: award after that.`,
+  AwardAfterDeadline: (a) =>
+    `The award deadline (${isoTime(a[0])}) has passed: the award can no longer be made; the author can take the pool back with bounty:reclaim.`,
+  TooManyWinners: (a) =>
+    `${a[0]} winners for ${a[1]} paid places: check the rank derivation against the bounty's splits.`,
+  ZeroAddressWinner: (a) =>
+    `The winner at place ${Number(a[0]) + 1} has no withdrawal address: add it to --withdrawals before awarding.`,
+  NothingToClaim: (a) => `${a[1]} has no credit in bounty ${a[0]}: see bounty:credits for what it can claim.`,
+  ClaimToZeroAddress: () => "--to is the zero address: pass the address that should receive the USDC.",
+  ReclaimBeforeDeadline: (a) =>
+    `A funded bounty can only be reclaimed after its award deadline (${isoTime(a[1])}): wait, or let the awarder award it.`,
+  // AnchorRegistry
+  ZeroDigest: () => "The zero digest cannot be anchored: check the digest or file.",
+  AlreadyAnchored: (a) =>
+    `It was already anchored by ${a[1]} at block ${a[2]}: nothing to do (anchor:check shows the record).`,
+  UnknownKind: () => "Use --kind commitment, receipt, pack or compute-receipt.",
+  // OpenZeppelin
+  SafeERC20FailedOperation: () =>
+    "The token refused the transfer (for USDC: a blacklisted sender or recipient): claim --to another address, or check the token.",
+  ReentrancyGuardReentrantCall: () =>
+    "A token called back into the contract during a transfer; the call was refused.",
+};
+
+const STATUS = ["None", "Pending", "Funded", "Awarded", "Reclaimed"];
+function statusName(v: unknown): string {
+  return STATUS[Number(v)] ?? String(v);
+}
+/** Unix seconds -> `2026-01-01T00:00:00Z (1767225600)`. */
+export function isoTime(v: unknown): string {
+  const s = Number(v);
+  return `${new Date(s * 1000).toISOString().replace(".000Z", "Z")} (${s})`;
+}
+
+/** Finds the revert data (`0x` + selector...) in an ethers / Hardhat error, however deeply wrapped. */
+export function revertData(e: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  const visit = (x: unknown, depth: number): string | undefined => {
+    if (x === null || typeof x !== "object" || seen.has(x) || depth > 6) return undefined;
+    seen.add(x);
+    const o = x as Record<string, unknown>;
+    if (typeof o.data === "string" && /^0x[0-9a-fA-F]{8}/.test(o.data)) return o.data;
+    for (const k of ["data", "error", "info", "cause", "receipt", "payload"]) {
+      const found = visit(o[k], depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return visit(e, 0);
+}
+
+/** The revert reason text of an Error(string) that Hardhat put in the message, if any. */
+function reasonFromMessage(e: unknown): string | undefined {
+  const msg = (e as { message?: string })?.message ?? "";
+  const m = /reverted with reason string '([^']*)'/.exec(msg) ?? /execution reverted: (.*)$/m.exec(msg);
+  return m?.[1];
+}
+
+/**
+ * Turns a failed call or transaction into a TaskError naming the custom error,
+ * its arguments and what to do. `ifaces` are the ABIs that may have reverted.
+ * Errors that are not reverts (network down, user mistakes already TaskErrors) pass through.
+ */
+export function decodeRevert(e: unknown, ifaces: readonly Interface[], action: string): Error {
+  if (e instanceof TaskError) return e;
+  const data = revertData(e);
+  if (data) {
+    for (const iface of ifaces) {
+      let parsed: ErrorDescription | null = null;
+      try {
+        parsed = iface.parseError(data);
+      } catch {
+        parsed = null;
+      }
+      if (!parsed) continue;
+      if (parsed.name === "Error") {
+        return new TaskError(
+          `${action} reverted: ${String(parsed.args[0])}. ${tokenAdvice(String(parsed.args[0]))}`,
+        );
+      }
+      if (parsed.name === "Panic") {
+        return new TaskError(
+          `${action} reverted with a panic (code ${parsed.args[0]}): this is a contract bug, please report it.`,
+        );
+      }
+      const args = parsed.args.toArray().map(String);
+      const advice =
+        ADVICE[parsed.name]?.(parsed.args.toArray()) ?? "See the contract's NatSpec for this error.";
+      return new TaskError(`${action} reverted with ${parsed.name}(${args.join(", ")}). ${advice}`);
+    }
+    return new TaskError(`${action} reverted with unknown data ${data.slice(0, 74)}.`);
+  }
+  const reason = reasonFromMessage(e);
+  if (reason !== undefined) return new TaskError(`${action} reverted: ${reason}. ${tokenAdvice(reason)}`);
+  const msg = (e as Error)?.message ?? String(e);
+  if (/ECONNREFUSED|could not detect network|connect ECONN|fetch failed/i.test(msg)) {
+    return new TaskError(
+      `${action} failed: cannot reach the RPC endpoint (${msg.split("\n")[0]}). Check the RPC URL and that the node is running.`,
+    );
+  }
+  return e instanceof Error ? e : new Error(msg);
+}
+
+function tokenAdvice(reason: string): string {
+  if (/blacklist/i.test(reason)) return "The token blacklists this address: claim with --to a clean address.";
+  if (/exceeds balance/i.test(reason)) return "The balance is too low for this transfer.";
+  if (/allowance/i.test(reason)) return "The allowance is too low: approve first or use the permit path.";
+  return "The token refused the operation.";
+}
+
+/** True when running under the `hardhat` command line (not `hre.run` from a script or test). */
+function underHardhatCli(): boolean {
+  return /hardhat[\\/]internal[\\/]cli[\\/]/.test(require.main?.filename ?? "");
+}
+
+/**
+ * Wraps a task action so that a TaskError (a refusal the user can act on) is
+ * printed as one `Error: ...` line on stderr with exit code 1 and no stack trace,
+ * even where Hardhat would print stack traces by default (CI, Linux without a
+ * display). Other errors propagate unchanged. Programmatic callers still get the throw.
+ */
+export function userAction<A, R>(
+  fn: (args: A, hre: import("hardhat/types").HardhatRuntimeEnvironment) => Promise<R>,
+): (args: A, hre: import("hardhat/types").HardhatRuntimeEnvironment) => Promise<R | undefined> {
+  return async (args, hre) => {
+    try {
+      return await fn(args, hre);
+    } catch (e) {
+      if (e instanceof TaskError && underHardhatCli()) {
+        console.error(`Error: ${e.message}`);
+        process.exitCode = 1;
+        return undefined;
+      }
+      throw e;
+    }
+  };
+}

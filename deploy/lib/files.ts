@@ -1,0 +1,60 @@
+/**
+ * Reading the JSON files the tasks take (commitments, test sets, rank
+ * derivations, withdrawal addresses) with the strict SPEC 2 parser of
+ * @bench-bounty/evidence, so a bad file is refused with its path and the JSON
+ * path of the problem, never half-read.
+ */
+import fs from "node:fs";
+import { TaskError } from "./errors";
+
+type Evidence = typeof import("@bench-bounty/evidence");
+let cached: Evidence | undefined;
+
+/** @bench-bounty/evidence (ESM), loaded on first use so `hardhat` starts without it. */
+export function evidence(): Evidence {
+  if (!cached) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      cached = require("@bench-bounty/evidence") as Evidence;
+    } catch (e) {
+      throw new TaskError(
+        `@bench-bounty/evidence is not built (${(e as Error).message.split("\n")[0]}): run \`npx pnpm@12.4.2 build\` first.`,
+      );
+    }
+  }
+  return cached;
+}
+
+/**
+ * Reads and parses a JSON file (duplicate keys refused, integers exact).
+ * @throws TaskError naming the flag, the file and the JSON path
+ */
+export function readJsonFile(file: string, flag: string): unknown {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (e) {
+    throw new TaskError(
+      `${flag}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+    );
+  }
+  try {
+    return evidence().parseJson(new Uint8Array(bytes));
+  } catch (e) {
+    throw new TaskError(`${flag}: ${file} is not valid JSON: ${describeError(e)}`);
+  }
+}
+
+/** "path: message" for an EvidenceError, else the message. */
+export function describeError(e: unknown): string {
+  const ev = evidence();
+  if (ev.isEvidenceError(e)) return `${e.path}: ${e.message}`;
+  return (e as Error)?.message ?? String(e);
+}
+
+/** A plain object, or a TaskError naming where. */
+export function asObject(v: unknown, where: string): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v))
+    throw new TaskError(`${where} must be a JSON object.`);
+  return v as Record<string, unknown>;
+}

@@ -1,0 +1,89 @@
+/** Parsing and printing of amounts, times and addresses for the tasks (no floats anywhere). */
+import { TaskError } from "./errors";
+
+/** USDC has 6 decimals. */
+export const USDC_DECIMALS = 6;
+
+/**
+ * A decimal token amount ("100", "12.5", "0.000001") -> base units.
+ * @throws TaskError naming the flag on a malformed amount or more decimals than the token has
+ */
+export function parseAmount(text: string, flag: string, decimals = USDC_DECIMALS): bigint {
+  const m = /^(0|[1-9][0-9]*)(?:\.([0-9]+))?$/.exec(text.trim());
+  if (!m) throw new TaskError(`${flag} must be a plain decimal amount like 100 or 12.5, got "${text}".`);
+  const frac = m[2] ?? "";
+  if (frac.length > decimals) throw new TaskError(`${flag} has more than ${decimals} decimals: "${text}".`);
+  return BigInt(m[1]!) * 10n ** BigInt(decimals) + BigInt(frac.padEnd(decimals, "0") || "0");
+}
+
+/** Base units -> "12.500000 USDC" (exact). */
+export function formatAmount(baseUnits: bigint, symbol = "USDC", decimals = USDC_DECIMALS): string {
+  const neg = baseUnits < 0n;
+  const v = neg ? -baseUnits : baseUnits;
+  const d = 10n ** BigInt(decimals);
+  return `${neg ? "-" : ""}${v / d}.${(v % d).toString().padStart(decimals, "0")} ${symbol}`;
+}
+
+/**
+ * Unix seconds ("1767225600") or ISO-8601 with a zone ("2026-01-01T00:00:00Z") -> unix seconds.
+ * @throws TaskError naming the flag
+ */
+export function parseTime(text: string, flag: string): bigint {
+  const t = text.trim();
+  if (/^[0-9]+$/.test(t)) return BigInt(t);
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(t)) {
+    const ms = Date.parse(t);
+    if (!Number.isNaN(ms)) {
+      if (ms % 1000 !== 0) throw new TaskError(`${flag} must be a whole second: "${text}".`);
+      return BigInt(ms / 1000);
+    }
+  }
+  throw new TaskError(
+    `${flag} must be unix seconds or ISO-8601 with a zone (2026-01-31T12:00:00Z), got "${text}".`,
+  );
+}
+
+/** Unix seconds -> "2026-01-31T12:00:00Z". */
+export function isoSeconds(s: bigint | number): string {
+  return new Date(Number(s) * 1000).toISOString().replace(".000Z", "Z");
+}
+
+/** "in 3d 4h" / "5m ago" relative to `now`. */
+export function relative(at: bigint, now: bigint): string {
+  const d = at - now;
+  const abs = d < 0n ? -d : d;
+  const parts: string[] = [];
+  const units: [bigint, string][] = [
+    [86400n, "d"],
+    [3600n, "h"],
+    [60n, "m"],
+  ];
+  let rest = abs;
+  for (const [size, name] of units) {
+    if (rest >= size) {
+      parts.push(`${rest / size}${name}`);
+      rest %= size;
+    }
+  }
+  if (parts.length === 0) parts.push(`${rest}s`);
+  const span = parts.slice(0, 2).join(" ");
+  return d >= 0n ? `in ${span}` : `${span} ago`;
+}
+
+/**
+ * A positive bounty id ("3") -> 3n.
+ * @throws TaskError naming the flag
+ */
+export function parseBountyId(text: string, flag = "--id"): bigint {
+  if (!/^[1-9][0-9]*$/.test(text.trim()))
+    throw new TaskError(`${flag} must be a bounty id (1, 2, ...), got "${text}".`);
+  return BigInt(text.trim());
+}
+
+/** A comma-separated list of bounty ids. */
+export function parseBountyIds(text: string, flag: string): bigint[] {
+  const ids = text.split(",").map((s) => parseBountyId(s, flag));
+  if (new Set(ids.map(String)).size !== ids.length)
+    throw new TaskError(`${flag} lists a bounty twice: ${text}`);
+  return ids;
+}

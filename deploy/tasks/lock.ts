@@ -1,0 +1,353 @@
+/**
+ * `bounty:lock`: an author creates and funds a bounty in one transaction with an
+ * EIP-2612 permit (`createAndFundWithPermit`), or with approve + `createAndFund`
+ * when the token has no permit (or `--approve` is given). The commitment comes
+ * from a file `{root, leafCount}` or is computed from a test-set file (SPEC 3).
+ * Balance, times, splits, threshold and root are checked before anything is sent.
+ */
+import { task, types } from "hardhat/config";
+import type { IBenchmarkBounty } from "../../typechain-types/contracts/BenchmarkBounty";
+import { TaskError, decodeRevert, userAction } from "../lib/errors";
+import { chainNow, simulateAndSend, taskContext, tokenAt, txLink, type TaskContext } from "../lib/context";
+import { asObject, describeError, evidence, readJsonFile } from "../lib/files";
+import { formatAmount, isoSeconds, parseAmount, parseTime, relative } from "../lib/format";
+
+interface LockArgs {
+  commitment?: string;
+  testSet?: string;
+  pool: string;
+  closesAt: string;
+  awardDeadline: string;
+  payoutRule?: string;
+  splits?: string;
+  thresholdBps: string;
+  awarder?: string;
+  token?: string;
+  approve: boolean;
+  useAllowance: boolean;
+  permitTtl: number;
+  from?: string;
+  dryRun: boolean;
+}
+
+/** `{root, leafCount}` from a commitment file or a test-set file. */
+function readCommitment(args: LockArgs): { root: string; leafCount: number; source: string } {
+  if ((args.commitment === undefined) === (args.testSet === undefined)) {
+    throw new TaskError(
+      "Give exactly one of --commitment <file> ({root, leafCount}) or --test-set <file> (the rows).",
+    );
+  }
+  if (args.commitment !== undefined) {
+    const doc = asObject(readJsonFile(args.commitment, "--commitment"), `--commitment ${args.commitment}`);
+    const { root, leafCount } = doc;
+    if (typeof root !== "string" || !/^0x[0-9a-f]{64}$/.test(root)) {
+      throw new TaskError(
+        `--commitment ${args.commitment}: $.root must be 0x + 64 lowercase hex, got ${JSON.stringify(root)}.`,
+      );
+    }
+    if (BigInt(root) === 0n) throw new TaskError(`--commitment ${args.commitment}: $.root is zero.`);
+    if (
+      typeof leafCount !== "number" ||
+      !Number.isInteger(leafCount) ||
+      leafCount < 1 ||
+      leafCount > 0xffffffff
+    ) {
+      throw new TaskError(
+        `--commitment ${args.commitment}: $.leafCount must be an integer 1..4294967295, got ${String(leafCount)}.`,
+      );
+    }
+    return { root, leafCount, source: args.commitment };
+  }
+  const file = args.testSet!;
+  const doc = readJsonFile(file, "--test-set");
+  const rows = Array.isArray(doc) ? doc : asObject(doc, `--test-set ${file}`).test_set;
+  if (!Array.isArray(rows))
+    throw new TaskError(`--test-set ${file}: expected an array of rows or an object with "test_set".`);
+  try {
+    const c = evidence().commitTestSet(rows as never, Array.isArray(doc) ? "$" : "$.test_set");
+    return { root: c.root, leafCount: c.leafCount, source: `${file} (committed here)` };
+  } catch (e) {
+    throw new TaskError(`--test-set ${file}: ${describeError(e)}`);
+  }
+}
+
+function readSplits(args: LockArgs): number[] {
+  const ev = evidence();
+  if ((args.payoutRule === undefined) === (args.splits === undefined)) {
+    throw new TaskError(
+      `Give exactly one of --payout-rule (${Object.keys(ev.PAYOUT_RULES).join(" | ")}) or --splits 5000,3000,2000.`,
+    );
+  }
+  let splits: unknown;
+  if (args.payoutRule !== undefined) {
+    const rules = ev.PAYOUT_RULES as Record<string, readonly number[]>;
+    if (!Object.hasOwn(rules, args.payoutRule)) {
+      throw new TaskError(
+        `--payout-rule must be one of ${Object.keys(rules).join(", ")}, got "${args.payoutRule}".`,
+      );
+    }
+    splits = [...rules[args.payoutRule]!];
+  } else {
+    const parts = args.splits!.split(",").map((s) => s.trim());
+    if (!parts.every((p) => /^[0-9]+$/.test(p)))
+      throw new TaskError(`--splits must be comma-separated bps integers, got "${args.splits}".`);
+    splits = parts.map(Number);
+  }
+  try {
+    return ev.validateSplits(splits, "--splits");
+  } catch (e) {
+    throw new TaskError(
+      `Bad splits: ${describeError(e)} (1..8 places, each > 0, non-increasing, summing to 10000).`,
+    );
+  }
+}
+
+/** The token's EIP-712 domain when its DOMAIN_SEPARATOR matches EIP-2612 with name() and version(); else null. */
+async function permitDomain(
+  ctx: TaskContext,
+  token: Awaited<ReturnType<typeof tokenAt>>,
+): Promise<{ name: string; version: string; chainId: number; verifyingContract: string } | null> {
+  try {
+    const [name, version, separator] = await Promise.all([
+      token.name(),
+      token.version(),
+      token.DOMAIN_SEPARATOR(),
+    ]);
+    await token.nonces(ctx.signer.address);
+    const domain = {
+      name,
+      version,
+      chainId: ctx.profile.chainId,
+      verifyingContract: await token.getAddress(),
+    };
+    return ctx.hre.ethers.TypedDataEncoder.hashDomain(domain) === separator ? domain : null;
+  } catch {
+    return null;
+  }
+}
+
+task("bounty:lock", "Create and fund a bounty (EIP-2612 permit, or approve + createAndFund)")
+  .addOptionalParam(
+    "commitment",
+    "JSON file {root, leafCount} of the committed test set",
+    undefined,
+    types.string,
+  )
+  .addOptionalParam(
+    "testSet",
+    "JSON file of the test-set rows (or {test_set}); committed here (SPEC 3)",
+    undefined,
+    types.string,
+  )
+  .addParam("pool", "Prize in USDC, decimal (e.g. 250 or 12.5)", undefined, types.string)
+  .addParam(
+    "closesAt",
+    "When competition closes: unix seconds or ISO-8601 (2026-01-31T12:00:00Z)",
+    undefined,
+    types.string,
+  )
+  .addParam(
+    "awardDeadline",
+    "After this the author may reclaim an unawarded pool (unix s or ISO-8601)",
+    undefined,
+    types.string,
+  )
+  .addOptionalParam("payoutRule", "winner_take_all | top_n_split", undefined, types.string)
+  .addOptionalParam("splits", "Per-place shares in bps, e.g. 6000,4000", undefined, types.string)
+  .addParam("thresholdBps", "Minimum composite score to win, in bps (0..10000)", undefined, types.string)
+  .addOptionalParam("awarder", "Address allowed to award (default: the signer)", undefined, types.string)
+  .addOptionalParam("token", "Prize token (default: the chain's USDC)", undefined, types.string)
+  .addFlag("approve", "Use approve + createAndFund even if the token supports permit")
+  .addFlag("useAllowance", "Use the existing allowance (no permit, no approve transaction)")
+  .addOptionalParam("permitTtl", "Seconds the permit signature stays valid", 3600, types.int)
+  .addOptionalParam(
+    "from",
+    "Author account (one of the node's accounts on localhost)",
+    undefined,
+    types.string,
+  )
+  .addFlag("dryRun", "Check and simulate, send nothing")
+  .setAction(
+    userAction(async (args: LockArgs, hre) => {
+      // Inputs first: nothing on-chain is read for a malformed command.
+      const commitment = readCommitment(args);
+      const splits = readSplits(args);
+      if (!/^[0-9]+$/.test(args.thresholdBps) || Number(args.thresholdBps) > 10000) {
+        throw new TaskError(`--threshold-bps must be an integer 0..10000, got "${args.thresholdBps}".`);
+      }
+      const thresholdBps = Number(args.thresholdBps);
+      const closesAt = parseTime(args.closesAt, "--closes-at");
+      const awardDeadline = parseTime(args.awardDeadline, "--award-deadline");
+      if (awardDeadline <= closesAt) {
+        throw new TaskError(
+          `--award-deadline (${isoSeconds(awardDeadline)}) must be after --closes-at (${isoSeconds(closesAt)}).`,
+        );
+      }
+      if (args.approve && args.useAllowance)
+        throw new TaskError("--approve and --use-allowance exclude each other.");
+      if (!Number.isInteger(args.permitTtl) || args.permitTtl < 60)
+        throw new TaskError("--permit-ttl must be at least 60 seconds.");
+
+      const ctx = await taskContext(hre, { needSigner: true, from: args.from });
+      const { ethers } = hre;
+      const author = ctx.signer.address;
+      const awarder = args.awarder ?? author;
+      if (!ethers.isAddress(awarder) || BigInt(awarder) === 0n)
+        throw new TaskError(`--awarder must be a non-zero address, got "${awarder}".`);
+      const tokenAddress = args.token ?? ctx.profile.usdc;
+      if (!ethers.isAddress(tokenAddress))
+        throw new TaskError(`--token is not an address: "${tokenAddress}".`);
+      const token = await tokenAt(ctx, tokenAddress);
+      const [symbol, decimals] = await Promise.all([token.symbol(), token.decimals()]);
+      const pool = parseAmount(args.pool, "--pool", Number(decimals));
+      if (pool === 0n) throw new TaskError("--pool must be more than 0.");
+
+      const now = await chainNow(ctx);
+      if (closesAt <= now) {
+        throw new TaskError(
+          `--closes-at ${isoSeconds(closesAt)} is in the past (chain time ${isoSeconds(now)}): pick a later time.`,
+        );
+      }
+      if (await ctx.bounty.rootBurned(commitment.root)) {
+        throw new TaskError(
+          `Root ${commitment.root} is burned: an award already revealed this test set. Commit a fresh one (new salts).`,
+        );
+      }
+      const balance = await token.balanceOf(author);
+      if (balance < pool) {
+        throw new TaskError(
+          `Insufficient ${symbol} balance: ${author} holds ${formatAmount(balance, symbol, Number(decimals))}, the pool needs ${formatAmount(pool, symbol, Number(decimals))}.`,
+        );
+      }
+      if ((await ethers.provider.getBalance(author)) === 0n)
+        throw new TaskError(`${author} has no ETH to pay for gas.`);
+
+      const params: IBenchmarkBounty.BountyParamsStruct = {
+        token: tokenAddress,
+        awarder,
+        pool,
+        testSetRoot: commitment.root,
+        leafCount: commitment.leafCount,
+        closesAt,
+        awardDeadline,
+        thresholdBps,
+        splitsBps: splits,
+      };
+      const allowance = await token.allowance(author, ctx.bountyAddress);
+      const domain = args.approve || args.useAllowance ? null : await permitDomain(ctx, token);
+      const mode: "permit" | "approve" | "allowance" = args.useAllowance
+        ? "allowance"
+        : domain
+          ? "permit"
+          : "approve";
+      if (mode === "allowance" && allowance < pool) {
+        throw new TaskError(
+          `Insufficient allowance: ${ctx.bountyAddress} may spend ${formatAmount(allowance, symbol, Number(decimals))} of ${author}'s ${symbol}, the pool needs ${formatAmount(pool, symbol, Number(decimals))}. Approve it first, or drop --use-allowance.`,
+        );
+      }
+
+      console.log(`Locking a bounty on ${ctx.profile.name} (BenchmarkBounty ${ctx.bountyAddress})`);
+      console.log(`  author        ${author}`);
+      console.log(`  awarder       ${awarder}`);
+      console.log(`  token         ${tokenAddress} (${symbol})`);
+      console.log(`  pool          ${formatAmount(pool, symbol, Number(decimals))} (${pool} base units)`);
+      console.log(
+        `  commitment    root ${commitment.root}, ${commitment.leafCount} leaves, from ${commitment.source}`,
+      );
+      console.log(`  closes at     ${isoSeconds(closesAt)} (${relative(closesAt, now)})`);
+      console.log(`  award by      ${isoSeconds(awardDeadline)} (${relative(awardDeadline, now)})`);
+      console.log(`  threshold     ${thresholdBps} bps; splits ${splits.join("/")} bps`);
+      console.log(
+        `  funding       ${mode === "permit" ? "EIP-2612 permit + createAndFundWithPermit (1 transaction)" : mode === "approve" ? (args.approve ? "approve + createAndFund (--approve)" : "the token has no EIP-2612 permit: approve + createAndFund") : "existing allowance + createAndFund"}`,
+      );
+
+      // Validate the bounty itself before any approval or signature.
+      try {
+        await ctx.bounty.createBounty.staticCall(params);
+      } catch (e) {
+        throw decodeRevert(e, ctx.ifaces, "createBounty");
+      }
+
+      let receipt;
+      if (mode === "permit") {
+        const deadline = now + BigInt(args.permitTtl);
+        const nonce = await token.nonces(author);
+        const signature = await ctx.signer.signTypedData(
+          domain!,
+          {
+            Permit: [
+              { name: "owner", type: "address" },
+              { name: "spender", type: "address" },
+              { name: "value", type: "uint256" },
+              { name: "nonce", type: "uint256" },
+              { name: "deadline", type: "uint256" },
+            ],
+          },
+          { owner: author, spender: ctx.bountyAddress, value: pool, nonce, deadline },
+        );
+        const { v, r, s } = ethers.Signature.from(signature);
+        if (args.dryRun) {
+          try {
+            await ctx.bounty.createAndFundWithPermit.staticCall(params, deadline, v, r, s);
+          } catch (e) {
+            throw decodeRevert(e, ctx.ifaces, "createAndFundWithPermit");
+          }
+          console.log("Dry run: the permit and createAndFundWithPermit simulate fine; nothing sent.");
+          return;
+        }
+        receipt = await simulateAndSend(
+          ctx,
+          "createAndFundWithPermit",
+          () => ctx.bounty.createAndFundWithPermit.staticCall(params, deadline, v, r, s),
+          () => ctx.bounty.createAndFundWithPermit(params, deadline, v, r, s),
+        );
+      } else {
+        if (args.dryRun) {
+          if (allowance >= pool) {
+            try {
+              await ctx.bounty.createAndFund.staticCall(params);
+            } catch (e) {
+              throw decodeRevert(e, ctx.ifaces, "createAndFund");
+            }
+          }
+          console.log(
+            `Dry run: checks passed${allowance < pool ? " (an approve transaction would go first)" : ""}; nothing sent.`,
+          );
+          return;
+        }
+        if (allowance < pool) {
+          await simulateAndSend(
+            ctx,
+            "approve",
+            () => token.approve.staticCall(ctx.bountyAddress, pool),
+            () => token.approve(ctx.bountyAddress, pool),
+          );
+        }
+        receipt = await simulateAndSend(
+          ctx,
+          "createAndFund",
+          () => ctx.bounty.createAndFund.staticCall(params),
+          () => ctx.bounty.createAndFund(params),
+        );
+      }
+
+      const created = receipt.logs
+        .map((l) => {
+          try {
+            return ctx.bounty.interface.parseLog(l);
+          } catch {
+            return null;
+          }
+        })
+        .find((l) => l?.name === "BountyCreated");
+      if (!created) throw new TaskError(`No BountyCreated event in ${receipt.hash}: check the transaction.`);
+      console.log(
+        `Bounty ${created.args.bountyId} locked: Funded with ${formatAmount(pool, symbol, Number(decimals))}.`,
+      );
+      console.log(`  tx     ${receipt.hash} (block ${receipt.blockNumber})`);
+      console.log(`  link   ${txLink(ctx.profile, receipt.hash)}`);
+      console.log(
+        `  check  npx hardhat bounty:status --network ${ctx.profile.name} --id ${created.args.bountyId}`,
+      );
+    }),
+  );

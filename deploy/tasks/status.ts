@@ -1,0 +1,148 @@
+/**
+ * `bounty:status`: a bounty's on-chain state, its position on the status
+ * ladder (SPEC 1.1), and whether the lock verifies against the token and author
+ * the benchmark declares ("verify the lock before you spend a run").
+ * Exits non-zero when a declared fact does not hold.
+ */
+import { task, types } from "hardhat/config";
+import { TaskError, userAction } from "../lib/errors";
+import { chainNow, queryLogs, taskContext } from "../lib/context";
+import { asObject, readJsonFile } from "../lib/files";
+import { formatAmount, isoSeconds, parseBountyId, relative } from "../lib/format";
+
+const STATUS = ["None", "Pending", "Funded", "Awarded", "Reclaimed"] as const;
+
+/** The ladder with the current step in brackets, e.g. `Pending -> [Funded] -> Awarded | Reclaimed`. */
+export function ladder(status: number): string {
+  const mark = (i: number) => (i === status ? `[${STATUS[i]}]` : STATUS[i]);
+  return `${mark(1)} -> ${mark(2)} -> ${mark(3)} | ${mark(4)}`;
+}
+
+task("bounty:status", "Show a bounty's state and verify its lock against the declared token and author")
+  .addParam("id", "Bounty id", undefined, types.string)
+  .addOptionalParam("token", "Declared prize token (default: the chain's USDC)", undefined, types.string)
+  .addOptionalParam("author", "Declared author address", undefined, types.string)
+  .addOptionalParam("commitment", "Declared commitment file {root, leafCount}", undefined, types.string)
+  .setAction(
+    userAction(async (args: { id: string; token?: string; author?: string; commitment?: string }, hre) => {
+      const id = parseBountyId(args.id);
+      const ctx = await taskContext(hre, { needSigner: false });
+      const { ethers } = hre;
+      for (const [flag, v] of [
+        ["--token", args.token],
+        ["--author", args.author],
+      ] as const) {
+        if (v !== undefined && !ethers.isAddress(v))
+          throw new TaskError(`${flag} is not an address: "${v}".`);
+      }
+      const count = await ctx.bounty.bountyCount();
+      const b = await ctx.bounty.getBounty(id);
+      const status = Number(b.status);
+      if (status === 0)
+        throw new TaskError(
+          `There is no bounty ${id} on ${ctx.profile.name} (bounty ids run from 1 to ${count}).`,
+        );
+
+      const now = await chainNow(ctx);
+      const token = await ctx.hre.ethers.getContractAt("TestUSDC", b.token);
+      let symbol = "tokens";
+      let decimals = 6;
+      try {
+        symbol = await token.symbol();
+        decimals = Number(await token.decimals());
+      } catch {
+        /* a token without symbol/decimals: shown in base units */
+      }
+      const fmt = (v: bigint) => `${formatAmount(v, symbol, decimals)} (${v} base units)`;
+
+      console.log(`Bounty ${id} on ${ctx.profile.name} (BenchmarkBounty ${ctx.bountyAddress})`);
+      console.log(`  status        ${STATUS[status]}    ${ladder(status)}`);
+      console.log(`  author        ${b.author}`);
+      console.log(`  awarder       ${b.awarder}`);
+      console.log(`  token         ${b.token} (${symbol})`);
+      console.log(`  pool          ${fmt(b.pool)}`);
+      console.log(
+        `  commitment    root ${b.testSetRoot}, ${b.leafCount} leaves${(await ctx.bounty.rootBurned(b.testSetRoot)) ? " (burned: revealed by the award)" : ""}`,
+      );
+      console.log(`  closes at     ${isoSeconds(b.closesAt)} (${relative(b.closesAt, now)})`);
+      console.log(`  award by      ${isoSeconds(b.awardDeadline)} (${relative(b.awardDeadline, now)})`);
+      console.log(`  threshold     ${b.thresholdBps} bps; splits ${b.splitsBps.join("/")} bps`);
+
+      // What happens next.
+      let next: string;
+      if (status === 1)
+        next = "Pending: created but not funded; the author can fund it or cancel it (bounty:reclaim).";
+      else if (status === 2) {
+        if (now < b.closesAt)
+          next = `Funded: competition open; the award window opens ${relative(b.closesAt, now)}.`;
+        else if (now <= b.awardDeadline)
+          next = `Funded: closed; the awarder may award until ${isoSeconds(b.awardDeadline)}.`;
+        else
+          next =
+            "Funded, but the award deadline has passed: the author can take the pool back (bounty:reclaim).";
+      } else if (status === 3)
+        next = "Awarded: winners claim their credit (bounty:claim); the test set is revealed.";
+      else next = "Reclaimed: the pool went back to the author; the test set is never revealed.";
+      console.log(`  next          ${next}`);
+
+      // Award and claims, from the logs.
+      if (status === 3) {
+        const [awarded] = await queryLogs(ctx, ctx.bounty, ctx.bounty.filters.Awarded(id));
+        if (awarded) {
+          const { winners, amounts, authorRemainder, rankingDigest } = awarded.args;
+          console.log(
+            `  awarded in    ${awarded.transactionHash} (block ${awarded.blockNumber}), ranking digest ${rankingDigest}`,
+          );
+          winners.forEach((w: string, i: number) =>
+            console.log(`    place ${i + 1}   ${w}  ${fmt(amounts[i]!)}`),
+          );
+          console.log(`    author     ${b.author}  ${fmt(authorRemainder)} (remainder)`);
+        }
+      }
+
+      // The lock check.
+      const declaredToken = args.token ?? ctx.profile.usdc;
+      const checks: { ok: boolean; what: string }[] = [];
+      checks.push({
+        ok: status === 2 || status === 3,
+        what: `the pool is locked (status ${STATUS[status]}${status === 2 || status === 3 ? "" : ": not Funded"})`,
+      });
+      checks.push({
+        ok: b.token.toLowerCase() === declaredToken.toLowerCase(),
+        what: `token is the declared ${args.token ? "token" : "USDC"} ${declaredToken}${b.token.toLowerCase() === declaredToken.toLowerCase() ? "" : ` (on-chain: ${b.token})`}`,
+      });
+      if (args.author !== undefined) {
+        checks.push({
+          ok: b.author.toLowerCase() === args.author.toLowerCase(),
+          what: `author is the declared ${args.author}${b.author.toLowerCase() === args.author.toLowerCase() ? "" : ` (on-chain: ${b.author})`}`,
+        });
+      }
+      if (status >= 2) {
+        const [funded] = await queryLogs(ctx, ctx.bounty, ctx.bounty.filters.BountyFunded(id));
+        checks.push({
+          ok: funded !== undefined && funded.args.amount === b.pool,
+          what: `BountyFunded moved the whole pool into the contract${funded ? ` (${funded.args.amount} base units, tx ${funded.transactionHash})` : " (no BountyFunded log found)"}`,
+        });
+      }
+      if (args.commitment !== undefined) {
+        const doc = asObject(
+          readJsonFile(args.commitment, "--commitment"),
+          `--commitment ${args.commitment}`,
+        );
+        const okRoot = typeof doc.root === "string" && doc.root.toLowerCase() === b.testSetRoot.toLowerCase();
+        const okCount = doc.leafCount === Number(b.leafCount);
+        checks.push({ ok: okRoot, what: `test-set root is the declared ${String(doc.root)}` });
+        checks.push({ ok: okCount, what: `leaf count is the declared ${String(doc.leafCount)}` });
+      }
+      console.log("Lock check:");
+      for (const c of checks) console.log(`  ${c.ok ? "✓" : "✗"} ${c.what}`);
+      if (args.author === undefined) console.log("  - author not checked: pass --author <declared author>");
+      const failed = checks.filter((c) => !c.ok);
+      if (failed.length > 0) {
+        throw new TaskError(
+          `The lock of bounty ${id} does NOT verify: ${failed.map((c) => c.what).join("; ")}.`,
+        );
+      }
+      console.log(`The lock of bounty ${id} verifies.`);
+    }),
+  );
