@@ -10,7 +10,7 @@ import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
 ///         that the outer call went through and the re-entry gained nothing.
 contract ReentrantToken is ERC20 {
     /// @notice Where the hook calls; zero disarms the hook.
-    address public target;
+    address public reentryTarget;
     /// @notice Calldata of the re-entering call.
     bytes public reentryCalldata;
     /// @notice Whether the last re-entry succeeded.
@@ -29,7 +29,7 @@ contract ReentrantToken is ERC20 {
 
     /// @notice Arms the hook: the next transfers call `target_` with `data`; zero target disarms.
     function arm(address target_, bytes calldata data) external {
-        target = target_;
+        reentryTarget = target_;
         reentryCalldata = data;
     }
 
@@ -48,9 +48,9 @@ contract ReentrantToken is ERC20 {
 
     function _update(address from, address to, uint256 value) internal override {
         super._update(from, to, value);
-        address t = target;
+        address t = reentryTarget;
         if (t != address(0) && from != address(0) && to != address(0)) {
-            target = address(0); // one re-entry per arming, so the hook cannot recurse
+            reentryTarget = address(0); // one re-entry per arming, so the hook cannot recurse
             ++reentryCount;
             // The token itself re-enters: msg.sender of the inner call is this token.
             // solhint-disable-next-line avoid-low-level-calls

@@ -1,0 +1,181 @@
+/**
+ * Random sequences of operations (fast-check) keep the SPEC 1.1 balance invariant
+ *   balanceOf(contract) == sum(pool of Funded bounties) + sum(unclaimed credits)
+ * after every step, and every bounty's event-derived status history follows the ladder.
+ * Operations are drawn freely, so many of them revert; a revert must leave the invariant intact too.
+ */
+import { expect } from "chai";
+import { ethers, network } from "hardhat";
+import fc from "fast-check";
+import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
+import { baseProfile, bountyParams, statusHistory, Status, ONE_USDC } from "./fixtures";
+
+const SPLITS = [[10_000], [5_000, 3_000, 2_000], [6_000, 4_000], [2_500, 2_500, 2_500, 2_500]];
+const DAY = 86_400;
+
+type Op =
+  | { t: "create"; author: number; splits: number; pool: bigint; fund: boolean }
+  | { t: "fund"; bounty: number; caller: number }
+  | { t: "award"; bounty: number; caller: number; winners: number[] }
+  | { t: "claim"; bounty: number; caller: number; to: number }
+  | { t: "claimMany"; bounties: number[]; caller: number; to: number }
+  | { t: "reclaim"; bounty: number; caller: number }
+  | { t: "warp"; seconds: number };
+
+const actor = fc.integer({ min: 0, max: 5 });
+const anyBounty = fc.nat({ max: 1_000 });
+const op: fc.Arbitrary<Op> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant("create" as const),
+      author: fc.integer({ min: 0, max: 1 }),
+      splits: fc.integer({ min: 0, max: SPLITS.length - 1 }),
+      pool: fc.oneof(fc.bigInt({ min: 1n, max: 1_000n }), fc.bigInt({ min: 1n, max: 10_000n * ONE_USDC })),
+      fund: fc.boolean(),
+    }),
+  },
+  fc.record({ t: fc.constant("fund" as const), bounty: anyBounty, caller: actor }),
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant("award" as const),
+      bounty: anyBounty,
+      caller: fc.oneof(fc.constant(6), fc.integer({ min: 0, max: 6 })),
+      winners: fc.array(actor, { maxLength: 4 }),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({ t: fc.constant("claim" as const), bounty: anyBounty, caller: actor, to: actor }),
+  },
+  fc.record({
+    t: fc.constant("claimMany" as const),
+    bounties: fc.array(anyBounty, { maxLength: 3 }),
+    caller: actor,
+    to: actor,
+  }),
+  fc.record({ t: fc.constant("reclaim" as const), bounty: anyBounty, caller: actor }),
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      t: fc.constant("warp" as const),
+      seconds: fc.constantFrom(600, DAY, 3 * DAY, 5 * DAY),
+    }),
+  },
+);
+
+describe("BenchmarkBounty: balance invariant under random operations (SPEC 1.1)", () => {
+  it("holds after every step of 30 random sequences; status ladders never skip", async () => {
+    const succeeded: Record<string, number> = {};
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 10, maxLength: 30 }), async (ops) => {
+        const fx = await loadFixture(baseProfile);
+        const { bounty, usdc, awarder } = fx;
+        // actors 0..5 may author, win and claim; index 6 is the awarder.
+        const actors = [fx.author, fx.alice, fx.bob, fx.carol, fx.stranger, fx.others[0], awarder];
+        const bountyAddress = await bounty.getAddress();
+        const ids: bigint[] = [];
+        const pick = (n: number) => ids[n % ids.length];
+        let reverts = 0;
+        /** The first actor from index `start` on (cyclically) holding credit in `id`, else actors[start]. */
+        const creditHolderFrom = async (id: bigint, start: number) => {
+          for (let i = 0; i < 6; i++) {
+            const a = actors[(start + i) % 6];
+            if ((await bounty.creditOf(id, a.address)) > 0n) return a;
+          }
+          return actors[start];
+        };
+
+        const check = async (after: string) => {
+          let owed = 0n;
+          for (const id of ids) {
+            const b = await bounty.getBounty(id);
+            if (b.status === Status.Funded) owed += b.pool;
+            for (const a of actors) owed += await bounty.creditOf(id, a.address);
+          }
+          expect(await usdc.balanceOf(bountyAddress), `invariant after ${after}`).to.equal(owed);
+        };
+
+        for (const o of ops) {
+          try {
+            switch (o.t) {
+              case "create": {
+                const author = actors[o.author];
+                await fx.fundUsdc(author.address, o.pool);
+                const p = await bountyParams(fx, {
+                  pool: o.pool,
+                  splitsBps: SPLITS[o.splits],
+                  closesAt: BigInt((await ethers.provider.getBlock("latest"))!.timestamp + DAY),
+                  awardDeadline: BigInt((await ethers.provider.getBlock("latest"))!.timestamp + 4 * DAY),
+                });
+                if (o.fund) {
+                  await (await usdc.connect(author).approve(bountyAddress, o.pool)).wait();
+                  await (await bounty.connect(author).createAndFund(p)).wait();
+                } else {
+                  await (await bounty.connect(author).createBounty(p)).wait();
+                }
+                ids.push(await bounty.bountyCount());
+                break;
+              }
+              case "fund": {
+                if (ids.length === 0) continue;
+                const id = pick(o.bounty);
+                const caller = actors[o.caller];
+                await (
+                  await usdc.connect(caller).approve(bountyAddress, (await bounty.getBounty(id)).pool)
+                ).wait();
+                await (await bounty.connect(caller).fund(id)).wait();
+                break;
+              }
+              case "award": {
+                if (ids.length === 0) continue;
+                const winners = o.winners.map((w) => actors[w].address);
+                await (
+                  await bounty.connect(actors[o.caller]).award(pick(o.bounty), winners, ethers.ZeroHash)
+                ).wait();
+                break;
+              }
+              case "claim": {
+                if (ids.length === 0) continue;
+                const id = pick(o.bounty);
+                const caller = await creditHolderFrom(id, o.caller);
+                await (await bounty.connect(caller).claim(id, actors[o.to].address)).wait();
+                break;
+              }
+              case "claimMany": {
+                if (ids.length === 0) continue;
+                const list = o.bounties.map(pick);
+                const caller = list.length ? await creditHolderFrom(list[0], o.caller) : actors[o.caller];
+                await (await bounty.connect(caller).claimMany(list, actors[o.to].address)).wait();
+                break;
+              }
+              case "reclaim":
+                if (ids.length === 0) continue;
+                await (await bounty.connect(actors[o.caller]).reclaim(pick(o.bounty))).wait();
+                break;
+              case "warp":
+                await network.provider.send("evm_increaseTime", [o.seconds]);
+                await network.provider.send("evm_mine", []);
+                break;
+            }
+            succeeded[o.t] = (succeeded[o.t] ?? 0) + 1;
+          } catch (e) {
+            // Only contract reverts are expected here; anything else is a test bug.
+            if (!String((e as Error).message).includes("reverted")) throw e;
+            reverts++;
+            if (process.env.DEBUG_INV && o.t === "award")
+              console.log(String((e as Error).message).slice(0, 160));
+          }
+          await check(`${o.t} (${reverts} reverts so far)`);
+        }
+        for (const id of ids) await statusHistory(bounty, id);
+      }),
+      { numRuns: 30 },
+    );
+    // The sequences must have exercised every money path, not only reverts.
+    for (const t of ["create", "fund", "award", "claim", "claimMany", "reclaim"]) {
+      expect(succeeded[t] ?? 0, `successful ${t} operations`).to.be.greaterThan(0);
+    }
+  });
+});
