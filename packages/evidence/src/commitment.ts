@@ -202,7 +202,12 @@ export function merkleProof(leaves: readonly (Hex | string | Uint8Array)[], inde
  * and where the node is the last of an odd level its sibling must be itself.
  * Never throws on malformed input: returns false.
  */
-export function verifyProof(leaf: Hex | string | Uint8Array, proof: MerkleProof, root: Hex | string, leafCount: number): boolean {
+export function verifyProof(
+  leaf: string | Uint8Array,
+  proof: { index: number; siblings: readonly string[] },
+  root: string,
+  leafCount: number,
+): boolean {
   try {
     if (!Number.isSafeInteger(leafCount) || leafCount < 1) return false;
     const { index, siblings } = proof;

@@ -31,7 +31,7 @@ export interface ReceiptTask {
   prompt_hash: string;
   visibility: Visibility;
   /** `0x` digest, or null when the task was not answered */
-  answer_digest: Hex | null;
+  answer_digest: string | null;
   /** reduced fraction (`"2/3"`) once graded; null while the benchmark is open */
   credit: string | null;
 }
@@ -42,7 +42,7 @@ export interface Receipt {
   run_id: string;
   benchmark_slug: string;
   /** `0x` commitment root of the test set */
-  commit_root: Hex;
+  commit_root: string;
   agent_id: string;
   /** 1-based attempt number */
   attempt: number;
@@ -182,7 +182,7 @@ export function buildReceipt(input: BuildReceiptInput): Receipt {
     schema: RECEIPT_SCHEMA,
     run_id: input.run_id,
     benchmark_slug: input.benchmark_slug,
-    commit_root: input.commit_root as Hex,
+    commit_root: input.commit_root,
     agent_id: input.agent_id,
     attempt: input.attempt,
     started_at: input.started_at,

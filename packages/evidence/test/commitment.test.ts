@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import {
+  EvidenceError,
+  canonicalJsonString,
+  commitTestSet,
+  goldLeaf,
+  leafHash,
+  merkleProof,
+  merkleRoot,
+  promptHash,
+  verifyProof,
+  type TestSetRow,
+} from "../src/index.js";
+import { vector } from "./vectors.js";
+
+const v = vector("commitment.json");
+
+describe("commitment.json vectors (SPEC 3)", () => {
+  for (const ts of v.test_sets) {
+    it(`${ts.name}: prompt hashes, gold leaves, leaves, root and leaf count`, () => {
+      const c = commitTestSet(ts.rows);
+      expect(c.root).toBe(ts.root);
+      expect(c.leafCount).toBe(ts.leaf_count);
+      ts.derived.forEach((d: { ordinal: number; prompt_hash: string; gold_canonical: string; gold_leaf: string; leaf: string }, i: number) => {
+        const row = ts.rows[i] as TestSetRow;
+        expect(canonicalJsonString(row.gold)).toBe(d.gold_canonical);
+        expect(promptHash(row.prompt)).toBe(d.prompt_hash);
+        expect(goldLeaf(row.gold, row.salt)).toBe(d.gold_leaf);
+        expect(leafHash(row)).toBe(d.leaf);
+        expect(c.leaves[i]).toBe(d.leaf);
+        expect(c.derived[i]).toEqual({ ordinal: d.ordinal, prompt_hash: d.prompt_hash, gold_leaf: d.gold_leaf, leaf: d.leaf });
+      });
+      expect(merkleRoot(c.leaves)).toBe(ts.root);
+    });
+  }
+
+  for (const p of v.proofs) {
+    it(`proof ${p.test_set}[${p.index}]: siblings match and verify`, () => {
+      const ts = v.test_sets.find((t: { name: string }) => t.name === p.test_set);
+      const leaves = ts.derived.map((d: { leaf: string }) => d.leaf);
+      expect(merkleProof(leaves, p.index)).toEqual({ index: p.index, siblings: p.siblings });
+      expect(verifyProof(p.leaf, { index: p.index, siblings: p.siblings }, p.root, p.leaf_count)).toBe(true);
+    });
+  }
+
+  it("duplication: [a,b,c] and [a,b,c,c] share a root (why leaf_count is pinned)", () => {
+    const d = v.duplication;
+    expect(merkleRoot(d.leaves)).toBe(d.root);
+    expect(merkleRoot(d.leaves_last_duplicated)).toBe(d.root_last_duplicated);
+    expect(d.leaves.length).toBe(d.leaf_count);
+    expect(d.leaves_last_duplicated.length).toBe(d.leaf_count_last_duplicated);
+  });
+});
+
+describe("proofs", () => {
+  const seven = v.test_sets.find((t: { name: string }) => t.name === "seven-rows");
+  const leaves: string[] = seven.derived.map((d: { leaf: string }) => d.leaf);
+
+  it("every index of every vector test set verifies", () => {
+    for (const ts of v.test_sets) {
+      const ls: string[] = ts.derived.map((d: { leaf: string }) => d.leaf);
+      ls.forEach((leaf, i) => expect(verifyProof(leaf, merkleProof(ls, i), ts.root, ls.length)).toBe(true));
+    }
+  });
+
+  it("fails for a wrong leaf, sibling, index, root or leaf count", () => {
+    const p = merkleProof(leaves, 2);
+    const other = leaves[3] as string;
+    expect(verifyProof(other, p, seven.root, 7)).toBe(false);
+    expect(verifyProof(leaves[2] as string, { index: 3, siblings: p.siblings }, seven.root, 7)).toBe(false);
+    expect(p.siblings[0]).toBe(leaves[3]);
+    expect(verifyProof(leaves[2] as string, { index: 2, siblings: [leaves[4] as string, ...p.siblings.slice(1)] }, seven.root, 7)).toBe(false);
+    expect(verifyProof(leaves[2] as string, p, leaves[0] as string, 7)).toBe(false);
+    // a leaf count that changes the tree height does not verify (same-height counts are told apart by the pinned leaf_count)
+    expect(verifyProof(leaves[2] as string, p, seven.root, 4)).toBe(false);
+    expect(verifyProof(leaves[2] as string, p, seven.root, 9)).toBe(false);
+    expect(verifyProof(leaves[2] as string, { index: 2, siblings: [...p.siblings, other] }, seven.root, 7)).toBe(false);
+    expect(verifyProof("0x1234", p, seven.root, 7)).toBe(false);
+  });
+
+  it("refuses an out-of-range index", () => {
+    expect(() => merkleProof(leaves, 7)).toThrow(EvidenceError);
+  });
+});
+
+describe("commitTestSet input rules", () => {
+  const base = v.test_sets.find((t: { name: string }) => t.name === "three-rows").rows as TestSetRow[];
+
+  it("refuses zero rows", () => {
+    expect(() => commitTestSet([])).toThrow(/at least one row/);
+    expect(() => merkleRoot([])).toThrow(EvidenceError);
+  });
+
+  it("refuses ordinals that are not exactly 0..n-1, naming the row", () => {
+    const swapped = [base[1], base[0], base[2]] as TestSetRow[];
+    try {
+      commitTestSet(swapped);
+      throw new Error("not refused");
+    } catch (e) {
+      expect((e as EvidenceError).code).toBe("bad_test_set");
+      expect((e as EvidenceError).path).toBe("$[0].ordinal");
+    }
+  });
+
+  it("refuses a salt that is not 64 lowercase hex", () => {
+    const rows = base.map((r, i) => (i === 2 ? { ...r, salt: r.salt.toUpperCase() } : r));
+    expect(() => commitTestSet(rows)).toThrow(/\$\[2\]\.salt/);
+  });
+
+  it("hashes the salt's characters, not its decoded bytes", () => {
+    const row = base[0] as TestSetRow;
+    expect(goldLeaf(row.gold, row.salt)).not.toBe(goldLeaf(row.gold, "0".repeat(64)));
+  });
+});

@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { EvidenceError, GRADER_TYPES, canonicalJsonString, grade, norm, validateGold } from "../src/index.js";
+import { vector } from "./vectors.js";
+
+const g = vector("graders.json");
+
+describe("graders.json vectors (SPEC 5)", () => {
+  for (const c of g.norm) {
+    it(`norm(${JSON.stringify(c.input)})`, () => {
+      expect(norm(c.input)).toBe(c.norm);
+    });
+  }
+
+  g.cases.forEach((c: { grader_type: string; gold: unknown; answer: string; credit: string }, i: number) => {
+    it(`case ${i} ${c.grader_type}: ${JSON.stringify(c.answer).slice(0, 40)} -> ${c.credit}`, () => {
+      expect(grade(c.grader_type, c.gold, c.answer).toString()).toBe(c.credit);
+    });
+  });
+
+  g.malformed_gold.forEach((c: { grader_type: string; gold: unknown; error: string }, i: number) => {
+    it(`malformed gold ${i} (${c.grader_type} ${canonicalJsonString(c.gold)}) is refused`, () => {
+      try {
+        validateGold(c.grader_type, c.gold);
+        throw new Error("not refused");
+      } catch (e) {
+        expect(e).toBeInstanceOf(EvidenceError);
+        expect((e as EvidenceError).code).toBe(c.error);
+      }
+      // grading with malformed gold is an error too, never a silent 0
+      expect(() => grade(c.grader_type, c.gold, "x")).toThrow(EvidenceError);
+    });
+  });
+});
+
+describe("grader_types block", () => {
+  it("is canonically identical to the block in packs/small.json", () => {
+    const pack = vector("packs/small.json");
+    expect(canonicalJsonString(GRADER_TYPES)).toBe(canonicalJsonString(pack.benchmark.grader_types));
+  });
+
+  it("every documented example grades as documented", () => {
+    for (const [type, d] of Object.entries(GRADER_TYPES)) {
+      for (const ex of d.examples) expect(grade(type, ex.gold, ex.answer).toString()).toBe(ex.credit);
+    }
+  });
+
+  it("is frozen", () => {
+    expect(Object.isFrozen(GRADER_TYPES)).toBe(true);
+    expect(Object.isFrozen(GRADER_TYPES.exact.examples[0])).toBe(true);
+  });
+});
+
+describe("gold validation errors name the path", () => {
+  it.each([
+    ["exact", { value: "x", alternatives: ["y", " "] }, "$.gold.alternatives[1]"],
+    ["exact", { value: "x", valeu: "y" }, "$.gold.valeu"],
+    ["numeric", { value: "1", tolerance: "1e-3" }, "$.gold.tolerance"],
+    ["contains_all", { terms: ["a", 3] }, "$.gold.terms[1]"],
+    ["json_fields", { fields: { a: 1 }, extra: true }, "$.gold.extra"],
+  ])("%s %j -> %s", (type, gold, path) => {
+    try {
+      validateGold(type, gold, "$.gold");
+      throw new Error("not refused");
+    } catch (e) {
+      expect((e as EvidenceError).code).toBe("malformed_gold");
+      expect((e as EvidenceError).path).toBe(path);
+    }
+  });
+
+  it("an unknown grader type is its own error", () => {
+    expect(() => validateGold("regex", { value: "x" })).toThrow(expect.objectContaining({ code: "unknown_grader" }));
+  });
+});
+
+describe("grading details beyond the vectors", () => {
+  it("an unanswered task (null) scores 0", () => {
+    expect(grade("exact", { value: "x" }, null).toString()).toBe("0/1");
+    expect(grade("json_fields", { fields: { a: 1 } }, null).toString()).toBe("0/1");
+  });
+
+  it("json_fields compares numbers by exact value across integer, bigint and float forms", () => {
+    expect(grade("json_fields", { fields: { n: 12345678901234567890n } }, '{"n": 12345678901234567890.0}').toString()).toBe("1/1");
+    expect(grade("json_fields", { fields: { n: 12345678901234567890n } }, '{"n": 12345678901234567891}').toString()).toBe("0/1");
+    expect(grade("json_fields", { fields: { x: 0.1 } }, '{"x": 0.10000000000000001}').toString()).toBe("0/1");
+  });
+
+  it("json_fields reads an answer's nested floats by canonical JSON", () => {
+    expect(grade("json_fields", { fields: { o: { v: 1.5 } } }, '{"o": {"v": 1.50}}').toString()).toBe("1/1");
+  });
+
+  it("a hostile json_fields answer scores 0 instead of throwing", () => {
+    expect(grade("json_fields", { fields: { a: 1 } }, "[".repeat(20000)).toString()).toBe("0/1");
+    expect(grade("json_fields", { fields: { a: 1 } }, `{"a": ${"9".repeat(100)}}`).toString()).toBe("0/1");
+  });
+
+  it("numeric trims only White_Space (not U+200B) before matching", () => {
+    expect(grade("numeric", { value: 12 }, "\u200b12").toString()).toBe("0/1");
+    expect(grade("numeric", { value: 12 }, "\u0085 12 \u2029").toString()).toBe("1/1");
+  });
+});
