@@ -1,0 +1,259 @@
+/**
+ * The verifier's commands for the `bench-bounty` CLI (and the standalone
+ * `bench-bounty-verify` bin): `verify` and `verify-receipt`.
+ *
+ * Exit codes (documented in the README; {@link EXIT_CODES}):
+ * `0` the policy is met (verify-receipt: the receipt verifies), `1` not met,
+ * `2` bad input (the message names the JSON path or the option), `3` a file,
+ * URL, RPC or indexer could not be read, `4` an internal error (a bug; set
+ * `BENCH_BOUNTY_DEBUG=1` for the stack).
+ *
+ * @packageDocumentation
+ */
+import { rename, unlink, writeFile } from "node:fs/promises";
+import { SingleBar } from "cli-progress";
+import { Command, Option, type CommanderError } from "commander";
+import { verifyComputeReceipt, type ComputeReceiptReport } from "./compute-receipt.js";
+import { EXIT_CODES, VerifierInputError, VerifierNetworkError, describeError, isVerifierInputError, isVerifierNetworkError } from "./errors.js";
+import { FACT_DESCRIPTIONS, type PolicyName } from "./facts.js";
+import { formatReportTable } from "./format.js";
+import type { ProgressCallback } from "./offline.js";
+import { POLICY_DESCRIPTIONS, POLICY_NAMES } from "./policy.js";
+import { verifyPack } from "./verify.js";
+
+/** Exit code for an internal error (a bug in the verifier, not in the input). */
+export const EXIT_INTERNAL = 4;
+
+/** Where the commands write (tests and the composed CLI can redirect). */
+export interface CliIo {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Set the process exit code (default: `process.exitCode = code`). */
+  setExitCode(code: number): void;
+}
+
+const defaultIo = (): CliIo => ({
+  stdout: process.stdout,
+  stderr: process.stderr,
+  setExitCode: (code) => {
+    process.exitCode = code;
+  },
+});
+
+/** Options of {@link registerVerifierCommands}. */
+export interface RegisterOptions {
+  /** Make `verify` the default command (the standalone bin: `bench-bounty-verify pack.json`). */
+  verifyIsDefault?: boolean;
+  io?: CliIo;
+}
+
+/** Print an error without a stack and return its exit code. */
+export function reportError(e: unknown, io: Pick<CliIo, "stderr">, command: string): number {
+  if (isVerifierInputError(e)) {
+    io.stderr.write(`${command}: bad input: ${e.message}\n`);
+    return EXIT_CODES.badInput;
+  }
+  if (isVerifierNetworkError(e)) {
+    io.stderr.write(`${command}: cannot read ${e.message}\n`);
+    return EXIT_CODES.networkOrIo;
+  }
+  io.stderr.write(`${command}: internal error: ${describeError(e)}\n`);
+  if (process.env.BENCH_BOUNTY_DEBUG === "1" && e instanceof Error && e.stack) io.stderr.write(`${e.stack}\n`);
+  return EXIT_INTERNAL;
+}
+
+/** Write a file atomically (temporary file + rename): never a partial report. */
+async function writeAtomic(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    await writeFile(tmp, text);
+    await rename(tmp, path);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw new VerifierNetworkError(`file ${path}`, `cannot write the report: ${describeError(e)}`, { cause: e });
+  }
+}
+
+/** A cli-progress bar on stderr, fed by the verifier's progress callback; shown for phases of at least `minTotal` items. */
+function progressBar(io: CliIo, force: boolean | undefined, minTotal = 5000): { onProgress?: ProgressCallback; stop(): void } {
+  const show = force === true || (force !== false && io.stderr.isTTY === true);
+  if (!show) return { stop: () => undefined };
+  let bar: SingleBar | null = null;
+  let phase = "";
+  const onProgress: ProgressCallback = (p) => {
+    if (p.total < minTotal && force !== true) return;
+    if (p.phase !== phase) {
+      bar?.stop();
+      phase = p.phase;
+      bar = new SingleBar({
+        stream: io.stderr,
+        format: `${p.phase.padEnd(10)} [{bar}] {percentage}% {value}/{total}`,
+        noTTYOutput: force === true,
+        notTTYSchedule: 500,
+        hideCursor: false,
+        clearOnComplete: false,
+        synchronousUpdate: true,
+        fps: 10,
+      });
+      bar.start(p.total, p.done);
+    } else bar?.update(p.done);
+    if (p.done >= p.total) {
+      bar?.stop();
+      bar = null;
+    }
+  };
+  return {
+    onProgress,
+    stop: () => {
+      (bar as SingleBar | null)?.stop();
+    },
+  };
+}
+
+function exitOverride(cmd: Command): Command {
+  return cmd.exitOverride((err: CommanderError) => {
+    // usage mistakes (unknown option, missing argument, bad --policy) are bad input: exit 2
+    process.exit(err.exitCode === 0 ? 0 : EXIT_CODES.badInput);
+  });
+}
+
+const EXIT_HELP = `
+Exit codes:
+  0  the policy is met
+  1  the policy is not met (some required fact is not in an accepted state)
+  2  bad input: not JSON, truncated, a missing key, a wrong type, a value beyond the limits, a bad option
+  3  a file, URL, RPC endpoint or indexer could not be read
+  4  internal error (a bug; BENCH_BOUNTY_DEBUG=1 prints the stack)
+
+Policies:
+${POLICY_NAMES.map((p) => `  ${p.padEnd(8)} ${POLICY_DESCRIPTIONS[p]}`).join("\n")}
+
+Facts:
+${Object.entries(FACT_DESCRIPTIONS)
+  .map(([n, d]) => `  ${n.padEnd(19)} ${d}`)
+  .join("\n")}
+`;
+
+/**
+ * Register `verify` and `verify-receipt` on a commander program.
+ *
+ * @example
+ * const program = new Command("bench-bounty");
+ * registerVerifierCommands(program);
+ * await program.parseAsync();
+ */
+export function registerVerifierCommands(program: Command, options: RegisterOptions = {}): Command {
+  const io = options.io ?? defaultIo();
+
+  const verify = program
+    .command("verify", { isDefault: options.verifyIsDefault === true })
+    .description("verify an award evidence pack: recompute the award from the pack, the chain (--rpc) and the indexer (--indexer)")
+    .argument("<pack>", "the pack: a file path, - for standard input, or an http(s) URL (the evidence door)")
+    .option("--rpc <url>", "JSON-RPC URL of the chain the pack names (enables the on-chain facts)")
+    .option("--indexer <url>", "base URL of the bench-bounty indexer (enables indexer_agreement)")
+    .addOption(new Option("--policy <name>", "policy deciding the exit code").choices([...POLICY_NAMES]).default("offline"))
+    .option("--json", "print the report as JSON (bench-bounty.verification.v1) instead of the table")
+    .option("--out <file>", "also write the JSON report to this file (atomically)")
+    .option("--verbose", "table: print every reason of every fact")
+    .option("--progress", "show a progress bar on stderr even when it is not a terminal")
+    .option("--no-progress", "never show a progress bar")
+    .option("--max-string <n>", "longest string accepted in the pack, in characters (default 4194304)")
+    .option("--timeout <ms>", "network timeout per request, milliseconds (default 20000)")
+    .addHelpText("after", EXIT_HELP)
+    .action(async (pack: string, opts: Record<string, unknown>) => {
+      const bar = progressBar(io, opts.progress as boolean | undefined);
+      try {
+        const maxString = parsePositiveInt(opts.maxString, "--max-string");
+        const timeout = parsePositiveInt(opts.timeout, "--timeout");
+        const report = await verifyPack({
+          source: pack,
+          rpcUrl: opts.rpc as string | undefined,
+          indexerUrl: opts.indexer as string | undefined,
+          policy: opts.policy as PolicyName,
+          onProgress: bar.onProgress,
+          limits: { maxStringLength: maxString },
+          timeoutMs: timeout,
+        });
+        bar.stop();
+        const json = JSON.stringify(report, null, 2) + "\n";
+        if (opts.out !== undefined) await writeAtomic(opts.out as string, json);
+        io.stdout.write(opts.json ? json : formatReportTable(report, { verbose: opts.verbose === true }));
+        io.setExitCode(report.policy_met ? EXIT_CODES.policyMet : EXIT_CODES.policyNotMet);
+      } catch (e) {
+        bar.stop();
+        io.setExitCode(reportError(e, io, "verify"));
+      }
+    });
+  exitOverride(verify);
+
+  const receipt = program
+    .command("verify-receipt")
+    .description("verify a hosted compute receipt: ES256 signature (JWKS by kid), sha256 bindings, cost and token sums, receipt_hash, anchor")
+    .argument("<execute>", "the saved execute response (JSON with receipt_jws): a file path, - or an http(s) URL")
+    .requiredOption("--jwks <file|url>", "the platform's JWKS (a file or an http(s) URL)")
+    .option("--input <file>", "the task input you sent (hashed as bytes)")
+    .option("--output <file>", "the output you received (default: the response's output field)")
+    .option("--rpc <url>", "JSON-RPC URL: check the receipt_hash anchor (kind compute-receipt)")
+    .option("--registry <address>", "AnchorRegistry address (default: the address book entry of the RPC's chain)")
+    .option("--json", "print the report as JSON")
+    .option("--timeout <ms>", "network timeout per request, milliseconds (default 20000)")
+    .addHelpText(
+      "after",
+      `
+Exit codes:
+  0  the receipt verifies (signature, sums and hash; no fact failed)
+  1  it does not
+  2  bad input (not JSON, no receipt_jws, a malformed JWS or JWKS, a bad option)
+  3  a file, URL or RPC endpoint could not be read
+  4  internal error (a bug)
+`,
+    )
+    .action(async (execute: string, opts: Record<string, unknown>) => {
+      try {
+        const report = await verifyComputeReceipt({
+          execute,
+          jwks: opts.jwks as string,
+          input: opts.input as string | undefined,
+          output: opts.output as string | undefined,
+          rpcUrl: opts.rpc as string | undefined,
+          registry: opts.registry as string | undefined,
+          timeoutMs: parsePositiveInt(opts.timeout, "--timeout"),
+        });
+        io.stdout.write(opts.json ? JSON.stringify(report, jsonBigints, 2) + "\n" : formatReceiptTable(report));
+        io.setExitCode(report.ok ? EXIT_CODES.policyMet : EXIT_CODES.policyNotMet);
+      } catch (e) {
+        io.setExitCode(reportError(e, io, "verify-receipt"));
+      }
+    });
+  exitOverride(receipt);
+  return program;
+}
+
+function jsonBigints(_k: string, v: unknown): unknown {
+  if (typeof v === "bigint") return v.toString();
+  if (typeof v === "object" && v !== null && "lexeme" in v && "value" in v) return Number((v as { lexeme: string }).lexeme);
+  return v;
+}
+
+function parsePositiveInt(v: unknown, flag: string): number | undefined {
+  if (v === undefined) return undefined;
+  const s = String(v);
+  if (!/^[1-9][0-9]{0,12}$/.test(s)) throw new VerifierInputError("bad_option", flag, `expected a positive integer, got ${JSON.stringify(s)}`);
+  return Number(s);
+}
+
+/** Human-readable table of a compute-receipt report. */
+export function formatReceiptTable(r: ComputeReceiptReport): string {
+  const lines = [
+    `bench-bounty verify-receipt: invocation ${r.invocation_id ?? "(none)"}, kid ${r.kid ?? "(none)"}`,
+    `receipt_hash: ${r.receipt_hash ?? "(not computable)"}`,
+    "",
+    `${"FACT".padEnd(16)} ${"STATE".padEnd(13)} DETAIL`,
+  ];
+  for (const [name, f] of Object.entries(r.facts)) {
+    lines.push(`${name.padEnd(16)} ${f.state.padEnd(13)} ${f.reasons[0] ?? ""}`);
+    for (const more of f.reasons.slice(1)) lines.push(`${" ".repeat(31)}${more}`);
+  }
+  lines.push("", r.ok ? "receipt: VERIFIED" : "receipt: NOT VERIFIED");
+  return lines.join("\n") + "\n";
+}

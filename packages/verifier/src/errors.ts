@@ -1,0 +1,74 @@
+/**
+ * Errors of the verifier and the exit codes the CLI maps them to.
+ *
+ * A verification never throws because the award is wrong: a wrong award is a
+ * set of `failed` facts in the report. The verifier throws only when it
+ * cannot produce a report at all:
+ *
+ * - {@link VerifierInputError} (exit code 2): the input is not a readable pack
+ *   or receipt (not JSON, truncated, a missing key, a wrong type, a value
+ *   beyond the verifier's limits, a bad option). Its `path` names the JSON
+ *   location (`$.winners[0].answers`) or the option (`--policy`).
+ * - {@link VerifierNetworkError} (exit code 3): a file could not be read or a
+ *   URL, an RPC endpoint or the indexer could not be reached.
+ *
+ * @packageDocumentation
+ */
+
+/** Exit codes of `bench-bounty verify` and `bench-bounty verify-receipt`. */
+export const EXIT_CODES = Object.freeze({
+  /** Every fact the policy requires holds. */
+  policyMet: 0,
+  /** The report was produced and at least one fact the policy requires does not hold. */
+  policyNotMet: 1,
+  /** Bad input: not JSON, missing keys, wrong types, values beyond the limits, bad options. */
+  badInput: 2,
+  /** A file, URL, RPC endpoint or indexer could not be read or reached. */
+  networkOrIo: 3,
+});
+
+/** The input cannot be read as a pack (or a receipt): exit code 2. */
+export class VerifierInputError extends Error {
+  /** Machine-readable reason, e.g. `invalid_json`, `missing_key`, `wrong_type`, `too_large`. */
+  readonly code: string;
+  /** JSON path of the offending value (`$` is the document root) or the option name. */
+  readonly path: string;
+
+  constructor(code: string, path: string, message: string) {
+    super(path && path !== "$" ? `${path}: ${message}` : message);
+    this.name = "VerifierInputError";
+    this.code = code;
+    this.path = path;
+  }
+}
+
+/** A file, URL, RPC or indexer could not be read: exit code 3. */
+export class VerifierNetworkError extends Error {
+  /** What was being read (`file ./pack.json`, `rpc http://...`, `indexer http://...`). */
+  readonly target: string;
+
+  constructor(target: string, message: string, options?: { cause?: unknown }) {
+    super(`${target}: ${message}`, options);
+    this.name = "VerifierNetworkError";
+    this.target = target;
+  }
+}
+
+/** True for a {@link VerifierInputError} (also across duplicated module copies). */
+export function isVerifierInputError(e: unknown): e is VerifierInputError {
+  return e instanceof VerifierInputError || (typeof e === "object" && e !== null && (e as { name?: unknown }).name === "VerifierInputError");
+}
+
+/** True for a {@link VerifierNetworkError}. */
+export function isVerifierNetworkError(e: unknown): e is VerifierNetworkError {
+  return e instanceof VerifierNetworkError || (typeof e === "object" && e !== null && (e as { name?: unknown }).name === "VerifierNetworkError");
+}
+
+/** A short description of an unknown thrown value, for reasons and messages (never a stack). */
+export function describeError(e: unknown): string {
+  if (e instanceof Error) {
+    const short = (e as { shortMessage?: unknown }).shortMessage;
+    return typeof short === "string" && short.length > 0 ? short : e.message.split("\n")[0] ?? e.name;
+  }
+  return String(e);
+}

@@ -1,0 +1,68 @@
+/**
+ * Human-readable rendering of a verification report (the CLI's default output).
+ * @packageDocumentation
+ */
+import { FACT_NAMES, type Fact, type FactState, type VerificationReport } from "./facts.js";
+import { POLICY_DESCRIPTIONS } from "./policy.js";
+
+const MARK: Record<FactState, string> = {
+  verified: "ok",
+  failed: "FAIL",
+  unverified: "??",
+  "not-required": "--",
+  "not-observed": "..",
+};
+
+function pad(s: string, n: number): string {
+  return s.length >= n ? s : s + " ".repeat(n - s.length);
+}
+
+function truncate(s: string, n: number): string {
+  return s.length <= n ? s : s.slice(0, n - 3) + "...";
+}
+
+/** Options of {@link formatReportTable}. */
+export interface TableOptions {
+  /** Print every reason of every fact (default: every reason of failed facts, the first of others). */
+  verbose?: boolean;
+  /** Line width (default 120). */
+  width?: number;
+}
+
+/**
+ * Render a report as a fixed-width table: one line per fact (state and first
+ * reason), the failed facts' reasons in full below, then the policy line.
+ */
+export function formatReportTable(report: VerificationReport, options: TableOptions = {}): string {
+  const width = options.width ?? 120;
+  const lines: string[] = [];
+  const s = report.subject;
+  lines.push(`bench-bounty verify: ${s.slug} (bounty ${s.bounty_id} on chain ${s.chain_id}, contract ${s.bounty_contract})`);
+  lines.push(`pack:    ${report.observed.pack} (${report.observed.pack_bytes} bytes), pack_hash ${report.values.pack_hash ?? "(not computable)"}`);
+  lines.push(`chain:   ${report.observed.rpc ?? "not observed (no --rpc)"}${report.observed.rpc_chain_id !== null ? ` (chain id ${report.observed.rpc_chain_id})` : ""}`);
+  lines.push(`indexer: ${report.observed.indexer ?? "not observed (no --indexer)"}`);
+  lines.push("");
+  lines.push(`${pad("FACT", 20)} ${pad("STATE", 16)} DETAIL`);
+  for (const name of FACT_NAMES) {
+    const f: Fact = report.facts[name];
+    const first = f.reasons[0] ?? "";
+    lines.push(`${pad(name, 20)} ${pad(`${MARK[f.state]} ${f.state}`, 16)} ${truncate(first, width - 38)}`);
+    const more = options.verbose ? f.reasons.slice(1) : f.state === "failed" ? f.reasons.slice(1) : [];
+    for (const r of more) lines.push(`${" ".repeat(38)}${truncate(r, width - 38)}`);
+  }
+  lines.push("");
+  const v = report.values;
+  if (v.winners.length > 0) {
+    lines.push(`winners: ${v.winners.map((w, i) => `${i + 1}. ${w} (${v.place_amounts_base_units[i] ?? "?"} base units)`).join(", ")}`);
+  } else {
+    lines.push(`winners: none (${v.zero_winner_reason ?? "no reason derivable"})`);
+  }
+  lines.push("");
+  lines.push(`policy ${report.policy}: ${POLICY_DESCRIPTIONS[report.policy]}`);
+  lines.push(
+    report.policy_met
+      ? `policy ${report.policy}: MET`
+      : `policy ${report.policy}: NOT MET (${report.policy_unmet.map((n) => `${n} is ${report.facts[n].state}`).join(", ")})`,
+  );
+  return lines.join("\n") + "\n";
+}

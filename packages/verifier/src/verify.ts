@@ -1,0 +1,120 @@
+/**
+ * `verifyPack`: the stranger's walk from a pack (and optionally a chain and
+ * an indexer) to the facts of SPEC 9.
+ * @packageDocumentation
+ */
+import { isEvidenceError, parseJson, type JsonValue } from "@bench-bounty/evidence";
+import { VerifierInputError } from "./errors.js";
+import { FACT_NAMES, REPORT_SCHEMA, type Fact, type FactName, type FactState, type PolicyName, type VerificationReport } from "./facts.js";
+import { indexerNotObserved, verifyIndexer } from "./indexer.js";
+import { verifyOffline, type ProgressCallback } from "./offline.js";
+import { chainNotObserved, verifyOnchain, type ChainObservation } from "./onchain.js";
+import { readPack, type PackView } from "./pack.js";
+import { evaluatePolicy, parsePolicy } from "./policy.js";
+import { readSource, type DocumentSource } from "./source.js";
+import { VERIFIER_NAME, VERIFIER_VERSION } from "./version.js";
+
+/** Options of {@link verifyPack}. */
+export interface VerifyPackOptions {
+  /** The pack: a file path, `-` (standard input), an http(s) URL, or its bytes. */
+  source: DocumentSource;
+  /** JSON-RPC URL of the chain the pack names (enables the chain facts). */
+  rpcUrl?: string;
+  /** Base URL of the bench-bounty indexer (enables `indexer_agreement`). */
+  indexerUrl?: string;
+  /** The policy that decides `policy_met` (default `offline`). */
+  policy?: PolicyName;
+  /** Called during long phases (`commitment`, `receipts`, `regrade`, `chain`, `indexer`). */
+  onProgress?: ProgressCallback;
+  /** Input limits: document size in bytes and longest string (see README). */
+  limits?: { maxBytes?: number; maxStringLength?: number };
+  /** Network timeout per request, milliseconds (default 20 000; 30 000 for the pack URL). */
+  timeoutMs?: number;
+  /** Standard input for `source: "-"` (default `process.stdin`). */
+  stdin?: AsyncIterable<Uint8Array | string>;
+}
+
+/**
+ * Parse pack bytes with the evidence library's lossless parser.
+ * @throws VerifierInputError with the parser's code and JSON path
+ */
+export function parsePackBytes(bytes: Uint8Array): JsonValue {
+  try {
+    return parseJson(bytes);
+  } catch (e) {
+    if (isEvidenceError(e)) throw new VerifierInputError(e.code, e.path, e.message.replace(/^\$[^:]*: /, ""));
+    if (e instanceof RangeError) throw new VerifierInputError("too_large", "$", `the document cannot be parsed: ${e.message}`);
+    throw e;
+  }
+}
+
+/**
+ * Verify an award evidence pack.
+ *
+ * Reads the pack, parses it losslessly, checks it is readable, walks Steps 1-5
+ * off-chain, then (with `rpcUrl`) the chain and (with `indexerUrl`) the
+ * indexer, and applies the policy. Facts that cannot run are `not-observed`,
+ * never `verified`.
+ *
+ * @returns the report (`bench-bounty.verification.v1`); a wrong award is failed facts, not an exception
+ * @throws VerifierInputError bad input (not JSON, missing keys, wrong types, values beyond the limits, an unknown policy)
+ * @throws VerifierNetworkError the pack, the RPC or the indexer cannot be read
+ */
+export async function verifyPack(options: VerifyPackOptions): Promise<VerificationReport> {
+  const policy = options.policy ?? "offline";
+  if (parsePolicy(policy) === null) throw new VerifierInputError("bad_option", "--policy", `unknown policy ${JSON.stringify(policy)} (offline, onchain, full)`);
+  const src = await readSource(options.source, { maxBytes: options.limits?.maxBytes, stdin: options.stdin, what: "pack", timeoutMs: options.timeoutMs });
+  const doc = parsePackBytes(src.bytes);
+  const view = readPack(doc, { limits: { maxStringLength: options.limits?.maxStringLength } });
+  return verifyPackView(view, { ...options, policy, sourceLabel: src.label, sourceBytes: src.bytes.byteLength });
+}
+
+/**
+ * Verify an already read pack view (the steps after parsing; used by {@link verifyPack} and the benchmark).
+ * @throws VerifierNetworkError the RPC or the indexer cannot be read
+ */
+export async function verifyPackView(
+  view: PackView,
+  options: Omit<VerifyPackOptions, "source"> & { sourceLabel?: string; sourceBytes?: number },
+): Promise<VerificationReport> {
+  const policy = options.policy ?? "offline";
+  const offline = verifyOffline(view, options.onProgress);
+
+  let chainFacts = chainNotObserved();
+  let observation: ChainObservation | null = null;
+  if (options.rpcUrl !== undefined) {
+    const r = await verifyOnchain(view, offline.derived, { rpcUrl: options.rpcUrl, timeoutMs: options.timeoutMs, onProgress: options.onProgress });
+    chainFacts = r.facts;
+    observation = r.observation;
+  }
+  const indexerFact =
+    options.indexerUrl === undefined
+      ? indexerNotObserved()
+      : await verifyIndexer(view, offline.derived, observation, { indexerUrl: options.indexerUrl, timeoutMs: options.timeoutMs, onProgress: options.onProgress });
+
+  const all: Record<FactName, Fact> = { ...offline.facts, ...chainFacts, indexer_agreement: indexerFact };
+  const facts = {} as Record<FactName, Fact>;
+  for (const n of FACT_NAMES) facts[n] = all[n];
+  const states = {} as Record<FactName, FactState>;
+  for (const n of FACT_NAMES) states[n] = facts[n].state;
+  const evaluation = evaluatePolicy(policy, states);
+  const b = view.benchmark;
+  return {
+    schema: REPORT_SCHEMA,
+    policy,
+    policy_met: evaluation.met,
+    policy_requires: evaluation.requires,
+    policy_unmet: evaluation.unmet,
+    subject: { slug: b.slug, bounty_id: b.bounty_id, chain_id: b.chain_id, bounty_contract: b.bounty_contract },
+    facts,
+    values: offline.values,
+    observed: {
+      pack: options.sourceLabel ?? "view",
+      pack_bytes: options.sourceBytes ?? 0,
+      rpc: options.rpcUrl ?? null,
+      rpc_chain_id: observation?.chainId ?? null,
+      indexer: options.indexerUrl ?? null,
+    },
+    verifier: { name: VERIFIER_NAME, version: VERIFIER_VERSION },
+  };
+}
