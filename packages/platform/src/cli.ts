@@ -1,0 +1,698 @@
+/**
+ * The platform's commands for the `bench-bounty` CLI (`registerPlatformCommands`) and the package's own
+ * bin `bench-bounty-platform`.
+ *
+ * Every command works on one store (`--store DIR`, env `BENCH_BOUNTY_STORE`, default `./.bench-bounty`).
+ * Chain access is enabled by `--rpc-url` (env `BENCH_BOUNTY_RPC_URL`) with `--chain-id`,
+ * `--bounty-contract`, `--anchor-registry`, `--usdc` (env `BENCH_BOUNTY_CHAIN_ID`,
+ * `BENCH_BOUNTY_BOUNTY_CONTRACT`, `BENCH_BOUNTY_ANCHOR_REGISTRY`, `BENCH_BOUNTY_USDC`; addresses default
+ * to the address book of `@bench-bounty/contracts`) and the platform key in `BENCH_BOUNTY_PRIVATE_KEY`
+ * (never a flag: flags leak into process lists). The author's key for `lock` is
+ * `BENCH_BOUNTY_AUTHOR_KEY`.
+ *
+ * Output: JSON on stdout (one document), progress and diagnostics on stderr. A refusal prints
+ * `error: <message>` and its machine-readable details on stderr and exits 1; an interrupted run exits 130.
+ */
+import { addressBookEntry } from "@bench-bounty/contracts";
+import { isEvidenceError, parseJson } from "@bench-bounty/evidence";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { readFileSync } from "node:fs";
+import type { Address, Hex } from "viem";
+import type { ChainConfig } from "./chain.js";
+import { loadCsvDataset, type CsvMapping } from "./csv.js";
+import type { DatasetInput } from "./dataset.js";
+import { PlatformError } from "./errors.js";
+import { isJsonObject } from "./json.js";
+import { Platform } from "./platform.js";
+import type { PublishOptions } from "./publish.js";
+import { resumeRun, runBenchmark, type AgentSpec, type RunnerOptions, type RunnerResult } from "./runner.js";
+import { serveDoor } from "./server.js";
+import { BUCKET_UNITS, type BucketUnit } from "./time.js";
+
+interface StoreOpts {
+  store: string;
+  rpcUrl?: string;
+  chainId: string;
+  bountyContract?: string;
+  anchorRegistry?: string;
+  usdc?: string;
+  publicUrl?: string;
+}
+
+const int =
+  (name: string, min = 0) =>
+  (v: string) => {
+    const n = Number(v);
+    if (!Number.isSafeInteger(n) || n < min)
+      throw new InvalidArgumentError(`${name} must be an integer >= ${min}`);
+    return n;
+  };
+
+function storeOptions(cmd: Command): Command {
+  return cmd
+    .addOption(
+      new Option("--store <dir>", "store directory").env("BENCH_BOUNTY_STORE").default("./.bench-bounty"),
+    )
+    .addOption(
+      new Option("--rpc-url <url>", "JSON-RPC URL (enables anchoring and the award)").env(
+        "BENCH_BOUNTY_RPC_URL",
+      ),
+    )
+    .addOption(new Option("--chain-id <id>", "chain id").env("BENCH_BOUNTY_CHAIN_ID").default("8453"))
+    .addOption(
+      new Option("--bounty-contract <address>", "BenchmarkBounty address").env(
+        "BENCH_BOUNTY_BOUNTY_CONTRACT",
+      ),
+    )
+    .addOption(
+      new Option("--anchor-registry <address>", "AnchorRegistry address").env("BENCH_BOUNTY_ANCHOR_REGISTRY"),
+    )
+    .addOption(new Option("--usdc <address>", "USDC token address").env("BENCH_BOUNTY_USDC"))
+    .addOption(
+      new Option("--public-url <url>", "public base URL of the evidence door (receipt_url)").env(
+        "BENCH_BOUNTY_PUBLIC_URL",
+      ),
+    );
+}
+
+function chainConfig(o: StoreOpts): ChainConfig | undefined {
+  if (!o.rpcUrl) return undefined;
+  const chainId = Number(o.chainId);
+  if (!Number.isSafeInteger(chainId) || chainId <= 0)
+    throw new PlatformError("invalid_option", "--chain-id must be a positive integer", { field: "chain-id" });
+  const key = process.env.BENCH_BOUNTY_PRIVATE_KEY;
+  if (!key || !/^0x[0-9a-fA-F]{64}$/.test(key)) {
+    throw new PlatformError("invalid_option", "set BENCH_BOUNTY_PRIVATE_KEY (0x + 64 hex) to use the chain", {
+      field: "BENCH_BOUNTY_PRIVATE_KEY",
+    });
+  }
+  let book: { benchmarkBounty: string | null; anchorRegistry: string | null; usdc: string } | null = null;
+  try {
+    book = addressBookEntry(chainId);
+  } catch {
+    book = null;
+  }
+  const bounty = o.bountyContract ?? book?.benchmarkBounty ?? null;
+  const registry = o.anchorRegistry ?? book?.anchorRegistry ?? null;
+  if (!bounty || !registry) {
+    throw new PlatformError(
+      "invalid_option",
+      "no contract addresses: pass --bounty-contract and --anchor-registry (or fill the address book)",
+      { field: "bounty-contract" },
+    );
+  }
+  const usdc = o.usdc ?? book?.usdc;
+  return {
+    rpcUrl: o.rpcUrl,
+    chainId,
+    contracts: {
+      benchmarkBounty: bounty as Address,
+      anchorRegistry: registry as Address,
+      ...(usdc ? { usdc: usdc as Address } : {}),
+    },
+    privateKey: key as Hex,
+  };
+}
+
+function openPlatform(o: StoreOpts): Platform {
+  const chain = chainConfig(o);
+  return Platform.open({
+    dir: o.store,
+    ...(chain ? { chain } : {}),
+    ...(o.publicUrl ? { publicBaseUrl: o.publicUrl } : {}),
+  });
+}
+
+function print(value: unknown): void {
+  process.stdout.write(
+    JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n",
+  );
+}
+
+/** Wraps an action: refusals print `error: ...` and details on stderr and exit 1, never a stack trace. */
+function action<A extends unknown[]>(
+  fn: (...args: A) => Promise<void> | void,
+): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await fn(...args);
+    } catch (e) {
+      if (e instanceof PlatformError) {
+        process.stderr.write(`error: ${e.message}\n`);
+        if (Object.keys(e.details).length > 0)
+          process.stderr.write(JSON.stringify({ code: e.code, details: e.details }, null, 2) + "\n");
+      } else if (isEvidenceError(e)) {
+        process.stderr.write(`error: ${e.message} (${e.code})\n`);
+      } else throw e;
+      process.exitCode = 1;
+    }
+  };
+}
+
+interface DatasetOpts {
+  csv?: boolean;
+  name?: string;
+  description?: string;
+  label?: string;
+  decisionTs?: string;
+  payload?: string;
+  offset?: number;
+  every?: number;
+  limit?: number;
+  sanitize?: boolean;
+  bucket?: string[];
+  timeBound?: string[];
+}
+
+function datasetOptions(cmd: Command): Command {
+  return cmd
+    .option("--csv", "read FILE as CSV (default: by the .csv extension)")
+    .option("--name <name>", "dataset name (CSV; JSON files carry their own)")
+    .option("--description <text>", "dataset description")
+    .option("--label <column>", "CSV: label column")
+    .option("--decision-ts <column>", "CSV: decision_ts column")
+    .option("--payload <columns>", "CSV: comma-separated payload columns (default: all but the label)")
+    .option("--offset <n>", "CSV: skip the first n data rows", int("offset"))
+    .option("--every <n>", "CSV: keep every n-th row", int("every", 1))
+    .option("--limit <n>", "CSV: keep at most n rows", int("limit", 1))
+    .option("--sanitize", "NFC-normalise, strip control characters and trim strings")
+    .option("--bucket <field=unit...>", `floor a payload timestamp field to ${BUCKET_UNITS.join("|")}`)
+    .option("--time-bound <field...>", "payload fields that must be knowable at decision_ts");
+}
+
+async function readDataset(file: string, o: DatasetOpts): Promise<DatasetInput> {
+  const extra: Partial<DatasetInput> = {};
+  if (o.sanitize) extra.sanitize = true;
+  if (o.bucket) {
+    const b: Record<string, BucketUnit> = {};
+    for (const spec of o.bucket) {
+      const [f, u] = spec.split("=");
+      if (!f || !u)
+        throw new PlatformError("invalid_option", `--bucket ${spec}: expected field=unit`, {
+          field: "bucket",
+        });
+      b[f] = u as BucketUnit;
+    }
+    extra.bucket_fields = b;
+  }
+  if (o.timeBound) extra.time_bound_fields = o.timeBound;
+  if (o.csv || file.toLowerCase().endsWith(".csv")) {
+    if (!o.label || !o.decisionTs)
+      throw new PlatformError("invalid_option", "CSV needs --label <column> and --decision-ts <column>", {
+        field: "label",
+      });
+    const mapping: CsvMapping = { label: o.label, decision_ts: o.decisionTs };
+    if (o.payload) mapping.payload = o.payload.split(",").map((s) => s.trim());
+    if (o.offset !== undefined) mapping.offset = o.offset;
+    if (o.every !== undefined) mapping.every = o.every;
+    if (o.limit !== undefined) mapping.limit = o.limit;
+    const name = o.name ?? file.replace(/^.*\//, "").replace(/\.csv$/i, "");
+    return loadCsvDataset(file, mapping, {
+      name,
+      ...(o.description ? { description: o.description } : {}),
+      ...extra,
+    });
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new PlatformError(
+      "invalid_dataset",
+      `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      { field: "file" },
+    );
+  }
+  let doc: unknown;
+  try {
+    doc = parseJson(text);
+  } catch (e) {
+    throw new PlatformError("invalid_dataset", `${file}: ${(e as Error).message}`, { field: "file" });
+  }
+  if (!isJsonObject(doc))
+    throw new PlatformError("invalid_dataset", `${file}: expected a JSON object {name, rows, ...}`, {
+      field: "$",
+    });
+  const d = doc as unknown as DatasetInput;
+  return { ...d, ...(o.name ? { name: o.name } : {}), ...extra };
+}
+
+interface RunOpts {
+  agent?: string;
+  agentId?: string;
+  concurrency?: number;
+  batchSize?: number;
+  timeoutMs?: number;
+  onInvalid?: "skip" | "abort";
+  progress: boolean;
+  withdrawalAddress?: string;
+  author?: boolean;
+  attempts?: number;
+}
+
+function runnerOptions(cmd: Command): Command {
+  return cmd
+    .option("--concurrency <n>", "tasks (CLI: batches) in flight at once", int("concurrency", 1))
+    .option("--batch-size <n>", "tasks per agent process (CLI agents)", int("batch-size", 1))
+    .option("--timeout-ms <ms>", "per-task timeout in milliseconds", int("timeout-ms", 1))
+    .addOption(new Option("--on-invalid <policy>", "invalid-answer policy").choices(["skip", "abort"]))
+    .option("--no-progress", "no progress bar");
+}
+
+function toRunnerOptions(o: RunOpts, signal: AbortSignal): RunnerOptions {
+  return {
+    signal,
+    progress: o.progress && process.stderr.isTTY === true,
+    ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+    ...(o.batchSize !== undefined ? { batchSize: o.batchSize } : {}),
+    ...(o.timeoutMs !== undefined ? { taskTimeoutMs: o.timeoutMs } : {}),
+    ...(o.onInvalid !== undefined ? { invalidAnswerPolicy: o.onInvalid } : {}),
+  };
+}
+
+function interruptible(): { signal: AbortSignal; dispose: () => void } {
+  const ac = new AbortController();
+  const onSig = () => {
+    process.stderr.write("interrupt: stopping after the tasks in flight; the run stays resumable\n");
+    ac.abort();
+  };
+  process.once("SIGINT", onSig);
+  process.once("SIGTERM", onSig);
+  return {
+    signal: ac.signal,
+    dispose: () => {
+      process.removeListener("SIGINT", onSig);
+      process.removeListener("SIGTERM", onSig);
+    },
+  };
+}
+
+function summarise(r: RunnerResult, store: string) {
+  const counts: Record<string, number> = {};
+  for (const o of r.outcomes) counts[o.status] = (counts[o.status] ?? 0) + 1;
+  if (r.interrupted) {
+    process.stderr.write(
+      `run ${r.run_id} interrupted; continue with: bench-bounty resume ${r.run_id} --store ${store}\n`,
+    );
+    process.exitCode = 130;
+  }
+  const f = r.finalized;
+  return {
+    run_id: r.run_id,
+    agent_id: r.agent_id,
+    attempt: r.attempt,
+    tasks: r.plan.length,
+    outcomes: counts,
+    interrupted: r.interrupted,
+    ...(f
+      ? {
+          score_public: f.score_public,
+          score_composite: f.score_composite,
+          wall_seconds: f.wall_seconds,
+          attempts_remaining: f.attempts_remaining,
+          receipt_hash: f.receipt_hash,
+          receipt_anchor: f.receipt_anchor,
+        }
+      : {}),
+  };
+}
+
+/**
+ * Adds the platform commands to a commander program: `validate`, `publish`, `agent`, `lock`, `attach`,
+ * `run`, `resume`, `leaderboard`, `show`, `anchor`, `close`, `award`, `evidence`, `serve`.
+ */
+export function registerPlatformCommands(program: Command): Command {
+  datasetOptions(
+    program
+      .command("validate")
+      .description("dry-run: validate a dataset (JSON or CSV) and print row-numbered errors; stores nothing")
+      .argument("<file>"),
+  )
+    .option("--json", "print the full report")
+    .action(
+      action(async (file: string, o: DatasetOpts) => {
+        const input = await readDataset(file, o);
+        const { checkDataset } = await import("./dataset.js");
+        const report = checkDataset(input);
+        print(report);
+        if (!report.ok) process.exitCode = 1;
+      }),
+    );
+
+  storeOptions(
+    datasetOptions(
+      program
+        .command("publish")
+        .description(
+          "store a dataset (JSON or CSV) and publish its benchmark; anchors the commitment when a chain is configured",
+        )
+        .argument("<file>"),
+    ),
+  )
+    .requiredOption("--title <title>", "benchmark title")
+    .requiredOption("--template <template>", "prompt template with {payload.field} placeholders")
+    .addOption(
+      new Option("--grader <type>", "grader type")
+        .choices(["exact", "numeric", "contains_all", "json_fields"])
+        .makeOptionMandatory(),
+    )
+    .option("--gold-field <path>", "dotted path of the gold (default label)")
+    .option("--tolerance <t>", "numeric grader tolerance")
+    .option("--alternatives-field <path>", "exact grader: dotted path of alternative answers")
+    .option("--public-fraction <f>", "share of public tasks (default 0.5)")
+    .option("--max-attempts <n>", "attempts per agent (default 3)", int("max-attempts", 1))
+    .option("--time-budget <seconds>", "time budget of the speed term (default 900)", int("time-budget", 1))
+    .option("--speed-weight <w>", 'speed weight (default "0.3")')
+    .option("--public-per-run <n>", "public tasks drawn per attempt (default all)", int("public-per-run", 1))
+    .option("--slug <slug>", "explicit slug")
+    .option(
+      "--seed <seed>",
+      "reproducible salts and plans (tests/demos only: reveals nothing to you, everything to anyone who knows it)",
+    )
+    .action(
+      action(
+        async (file: string, o: DatasetOpts & StoreOpts & Record<string, string | number | undefined>) => {
+          const input = await readDataset(file, o);
+          const platform = openPlatform(o);
+          try {
+            const ds = platform.createDataset(input);
+            const opts: PublishOptions = {
+              title: String(o.title),
+              prompt_template: String(o.template),
+              grader_type: o.grader as PublishOptions["grader_type"],
+            };
+            if (o.goldField !== undefined) opts.gold_field = String(o.goldField);
+            if (o.tolerance !== undefined) opts.tolerance = String(o.tolerance);
+            if (o.alternativesField !== undefined) opts.alternatives_field = String(o.alternativesField);
+            if (o.publicFraction !== undefined) opts.public_fraction = String(o.publicFraction);
+            if (o.maxAttempts !== undefined) opts.max_attempts = Number(o.maxAttempts);
+            if (o.timeBudget !== undefined) opts.time_budget_seconds = Number(o.timeBudget);
+            if (o.speedWeight !== undefined) opts.speed_weight = String(o.speedWeight);
+            if (o.publicPerRun !== undefined) opts.public_tasks_per_run = Number(o.publicPerRun);
+            if (o.slug !== undefined) opts.slug = String(o.slug);
+            if (o.seed !== undefined) opts.seed = String(o.seed);
+            const r = await platform.publish(ds.dataset_id, opts);
+            print({ dataset: ds, benchmark: r });
+          } finally {
+            platform.close();
+          }
+        },
+      ),
+    );
+
+  storeOptions(program.command("agent").description("register or update an agent").argument("<agent-id>"))
+    .option("--withdrawal-address <address>", "address credited when the agent wins")
+    .option("--author", "mark as the author's own agent (ranks, takes no money)")
+    .action(
+      action((agentId: string, o: StoreOpts & { withdrawalAddress?: string; author?: boolean }) => {
+        const platform = openPlatform(o);
+        try {
+          print(
+            platform.registerAgent(agentId, {
+              ...(o.withdrawalAddress ? { withdrawal_address: o.withdrawalAddress } : {}),
+              ...(o.author ? { is_author_agent: true } : {}),
+            }),
+          );
+        } finally {
+          platform.close();
+        }
+      }),
+    );
+
+  storeOptions(
+    program
+      .command("lock")
+      .description(
+        "the author locks a USDC prize for a benchmark (approve + createAndFund, key in BENCH_BOUNTY_AUTHOR_KEY)",
+      )
+      .argument("<slug>"),
+  )
+    .requiredOption("--pool <base-units>", "prize pool in token base units (50 USDC = 50000000)")
+    .option("--closes-at <unix>", "close time, unix seconds", int("closes-at"))
+    .option("--closes-in <seconds>", "close time, seconds from the chain's latest block", int("closes-in"))
+    .option(
+      "--award-window <seconds>",
+      "seconds between close and award deadline (default 7 days)",
+      int("award-window", 1),
+      7 * 86400,
+    )
+    .option("--threshold-bps <bps>", "composite threshold in basis points", int("threshold-bps"), 0)
+    .addOption(
+      new Option("--payout-rule <rule>", "payout rule")
+        .choices(["winner_take_all", "top_n_split"])
+        .default("top_n_split"),
+    )
+    .action(
+      action(
+        async (
+          slug: string,
+          o: StoreOpts & {
+            pool: string;
+            closesAt?: number;
+            closesIn?: number;
+            awardWindow: number;
+            thresholdBps: number;
+            payoutRule: "winner_take_all" | "top_n_split";
+          },
+        ) => {
+          const key = process.env.BENCH_BOUNTY_AUTHOR_KEY;
+          if (!key || !/^0x[0-9a-fA-F]{64}$/.test(key))
+            throw new PlatformError("invalid_option", "set BENCH_BOUNTY_AUTHOR_KEY (0x + 64 hex)", {
+              field: "BENCH_BOUNTY_AUTHOR_KEY",
+            });
+          const platform = openPlatform(o);
+          try {
+            if (!platform.chain) throw new PlatformError("no_chain", "lock needs --rpc-url", {}, 503);
+            const closesAt =
+              o.closesAt ?? Number(await platform.chain.latestTimestamp()) + (o.closesIn ?? 3600);
+            print(
+              await platform.lockBounty(slug, {
+                authorPrivateKey: key as Hex,
+                pool: o.pool,
+                closesAt,
+                awardDeadline: closesAt + o.awardWindow,
+                thresholdBps: o.thresholdBps,
+                payoutRule: o.payoutRule,
+              }),
+            );
+          } finally {
+            platform.close();
+          }
+        },
+      ),
+    );
+
+  storeOptions(
+    program
+      .command("attach")
+      .description("attach an existing on-chain bounty (root and leaf count must match)")
+      .argument("<slug>")
+      .argument("<bounty-id>"),
+  ).action(
+    action(async (slug: string, bountyId: string, o: StoreOpts) => {
+      const platform = openPlatform(o);
+      try {
+        print(await platform.attachBounty(slug, bountyId));
+      } finally {
+        platform.close();
+      }
+    }),
+  );
+
+  runnerOptions(
+    storeOptions(
+      program
+        .command("run")
+        .description(
+          "run an agent through one attempt of a benchmark (CLI agent protocol: see the platform README)",
+        )
+        .argument("<benchmark>", "benchmark slug"),
+    ),
+  )
+    .requiredOption("--agent <command>", "agent command (run with sh -c)")
+    .requiredOption("--agent-id <id>", "agent id on the leaderboard")
+    .option("--withdrawal-address <address>", "register/update the agent's withdrawal address first")
+    .option("--author", "register the agent as the author's own")
+    .option("--attempts <n>", "run this many attempts in a row (default 1)", int("attempts", 1), 1)
+    .action(
+      action(async (slug: string, o: StoreOpts & RunOpts) => {
+        const platform = openPlatform(o);
+        const { signal, dispose } = interruptible();
+        try {
+          if (o.withdrawalAddress || o.author) {
+            platform.registerAgent(o.agentId!, {
+              ...(o.withdrawalAddress ? { withdrawal_address: o.withdrawalAddress } : {}),
+              ...(o.author ? { is_author_agent: true } : {}),
+            });
+          }
+          const agent: AgentSpec = { kind: "command", command: o.agent!, cwd: process.cwd() };
+          const results = [];
+          for (let i = 0; i < (o.attempts ?? 1) && !signal.aborted; i++) {
+            const r = await runBenchmark(platform, slug, o.agentId!, agent, toRunnerOptions(o, signal));
+            results.push(summarise(r, o.store));
+            if (r.interrupted) break;
+          }
+          print(results.length === 1 ? results[0] : results);
+        } finally {
+          dispose();
+          platform.close();
+        }
+      }),
+    );
+
+  runnerOptions(
+    storeOptions(
+      program
+        .command("resume")
+        .description("resume an interrupted run from its checkpoint")
+        .argument("<run-id>"),
+    ),
+  )
+    .option("--agent <command>", "agent command (default: the one recorded in the checkpoint)")
+    .action(
+      action(async (runId: string, o: StoreOpts & RunOpts) => {
+        const platform = openPlatform(o);
+        const { signal, dispose } = interruptible();
+        try {
+          const agent: AgentSpec | undefined = o.agent
+            ? { kind: "command", command: o.agent, cwd: process.cwd() }
+            : undefined;
+          print(summarise(await resumeRun(platform, runId, agent, toRunnerOptions(o, signal)), o.store));
+        } finally {
+          dispose();
+          platform.close();
+        }
+      }),
+    );
+
+  storeOptions(
+    program
+      .command("leaderboard")
+      .description("the SPEC 7.1 leaderboard (best run per agent)")
+      .argument("<slug>"),
+  )
+    .option("--json", "print JSON")
+    .action(
+      action((slug: string, o: StoreOpts & { json?: boolean }) => {
+        const platform = openPlatform(o);
+        try {
+          const lb = platform.leaderboard(slug);
+          if (o.json) return print(lb);
+          process.stdout.write(`${lb.slug} (${lb.status}, ranked on ${lb.ranked_on})\n`);
+          process.stdout.write(
+            "rank  agent                 composite  public   accuracy  wall_s      attempts  run\n",
+          );
+          for (const r of lb.rows) {
+            process.stdout.write(
+              `${String(r.rank).padEnd(6)}${(r.agent_id + (r.is_author_agent ? " (author)" : "")).padEnd(22)}${r.score_composite.padEnd(11)}${r.score_public.padEnd(9)}${(r.rank_accuracy ?? "hidden").padEnd(10)}${r.wall_seconds.padEnd(12)}${String(r.attempts_used).padEnd(10)}${r.run_id}\n`,
+            );
+          }
+        } finally {
+          platform.close();
+        }
+      }),
+    );
+
+  storeOptions(
+    program.command("show").description("a benchmark's detail (never gold)").argument("<slug>"),
+  ).action(
+    action((slug: string, o: StoreOpts) => {
+      const platform = openPlatform(o);
+      try {
+        const b = platform.getBenchmark(slug);
+        print({ ...b, open: platform.isOpen(slug) });
+      } finally {
+        platform.close();
+      }
+    }),
+  );
+
+  storeOptions(
+    program
+      .command("anchor")
+      .description("anchor what is pending for a benchmark (commitment, receipts via anchorMany)")
+      .argument("<slug>"),
+  ).action(
+    action(async (slug: string, o: StoreOpts) => {
+      const platform = openPlatform(o);
+      try {
+        const commitment = await platform.anchorCommitment(slug);
+        const receipts = await platform.anchorPendingReceipts(slug);
+        print({ commitment, receipts });
+      } finally {
+        platform.close();
+      }
+    }),
+  );
+
+  storeOptions(
+    program.command("close").description("close a benchmark to new runs").argument("<slug>"),
+  ).action(
+    action((slug: string, o: StoreOpts) => {
+      const platform = openPlatform(o);
+      try {
+        print(platform.closeBenchmark(slug));
+      } finally {
+        platform.close();
+      }
+    }),
+  );
+
+  storeOptions(
+    program
+      .command("award")
+      .description("settle the award on-chain, mint, anchor and store the evidence pack (resumable)")
+      .argument("<slug>"),
+  ).action(
+    action(async (slug: string, o: StoreOpts) => {
+      const platform = openPlatform(o);
+      try {
+        print(await platform.award(slug));
+      } finally {
+        platform.close();
+      }
+    }),
+  );
+
+  storeOptions(
+    program
+      .command("evidence")
+      .description("print the stored award evidence pack (or why there is none)")
+      .argument("<slug>"),
+  ).action(
+    action(async (slug: string, o: StoreOpts) => {
+      const platform = openPlatform(o);
+      try {
+        const r = await platform.awardEvidence(slug);
+        if (r.status === 200) process.stdout.write(Buffer.from(r.bytes).toString("utf8") + "\n");
+        else {
+          print({ error: { code: "award_evidence_unavailable", reason: r.reason, message: r.message } });
+          process.exitCode = 1;
+        }
+      } finally {
+        platform.close();
+      }
+    }),
+  );
+
+  storeOptions(
+    program.command("serve").description("serve the evidence door and the read-only benchmark API (Hono)"),
+  )
+    .option("--port <port>", "TCP port", int("port"), 8787)
+    .option("--host <host>", "bind address", "127.0.0.1")
+    .action(
+      action(async (o: StoreOpts & { port: number; host: string }) => {
+        const platform = openPlatform(o);
+        const door = await serveDoor(platform, { port: o.port, host: o.host });
+        process.stderr.write(`evidence door at ${door.url}/api/v1/benchmarks\n`);
+        await new Promise<void>((resolve) => {
+          const stop = () => resolve();
+          process.once("SIGINT", stop);
+          process.once("SIGTERM", stop);
+        });
+        await door.close();
+        platform.close();
+      }),
+    );
+  return program;
+}

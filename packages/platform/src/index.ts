@@ -1,0 +1,24 @@
+/**
+ * `@bench-bounty/platform`: the off-chain side of a benchmark (datasets, publishing, runs, runner,
+ * leaderboard, award, evidence pack store and door). Every protocol computation comes from
+ * `@bench-bounty/evidence`; chain access is viem with the ABIs of `@bench-bounty/contracts`.
+ *
+ * @packageDocumentation
+ */
+export * from "./errors.js";
+export * from "./time.js";
+export * from "./dataset.js";
+export * from "./csv.js";
+export * from "./template.js";
+export * from "./gold.js";
+export * from "./context.js";
+export * from "./store.js";
+export * from "./chain.js";
+export * from "./publish.js";
+export * from "./runs.js";
+export * from "./leaderboard.js";
+export * from "./award.js";
+export * from "./runner.js";
+export * from "./server.js";
+export * from "./platform.js";
+export { toJsonValue } from "./json.js";

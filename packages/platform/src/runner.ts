@@ -1,0 +1,551 @@
+/**
+ * The benchmark runner (RFC section 3): drives one agent through one attempt of a benchmark
+ * (start -> answer every task -> submit -> finalize), sequentially or with bounded parallelism, with a
+ * per-task timeout, an explicit invalid-answer policy, durable checkpoints and resume.
+ *
+ * ## CLI agent protocol (`bench-bounty.agent.v1`)
+ * The runner starts the agent command (through `sh -c`) once per batch of tasks (`batchSize`, default
+ * 1: one process per task), writes ONE JSON document to its stdin and closes stdin:
+ * ```json
+ * {"protocol": "bench-bounty.agent.v1", "benchmark": "slug", "run_id": "run-...", "attempt": 1,
+ *  "tasks": [{"ordinal": 0, "prompt": "...", "visibility": "private", "grader_type": "exact"}]}
+ * ```
+ * and reads ONE JSON document from its stdout when it exits with status 0:
+ * ```json
+ * {"answers": [{"ordinal": 0, "answer_text": "rain"}]}
+ * ```
+ * (a bare array of answers is accepted too). `ordinal` is the run's task ordinal as given. stderr is
+ * appended to `<store>/runs/<run_id>.agent.log`. A batch gets `taskTimeoutMs * tasks` milliseconds,
+ * then the process group is killed. Gold never reaches an agent.
+ *
+ * ## Invalid answers
+ * A task whose answer is missing, not a string, empty (White_Space only), refused by submit, timed out,
+ * or whose process failed (non-zero exit, unparseable stdout) is *invalid*. Policy `skip` (default):
+ * the task stays unanswered (it scores 0, `answer_digest: null`) and the run goes on. Policy `abort`:
+ * the runner stops, leaves the run in progress and throws `agent_failed`; `resume` continues it.
+ *
+ * ## Determinism
+ * The plan (which tasks, in which order) is fixed by the platform at start; answers are stored per
+ * ordinal with idempotent upserts; batches are fixed slices of the plan. So sequential, parallel and
+ * interrupted-then-resumed executions of the same plan with a deterministic agent give the same
+ * answers, the same answer digests and the same accuracy.
+ *
+ * ## Checkpoints
+ * `<store>/runs/<run_id>.json` (fsync'd, atomic rename) records the agent, the options, the plan and the
+ * outcome of every finished task; answers live in the store. `resume` re-runs only the tasks with no
+ * recorded outcome and no stored answer.
+ */
+import { trimWhiteSpace } from "@bench-bounty/evidence";
+import { spawn } from "node:child_process";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { PlatformError } from "./errors.js";
+import type { Platform } from "./platform.js";
+import type { FinalizeResult, ServedTask } from "./runs.js";
+import { writeFileDurably } from "./store.js";
+
+/** Protocol tag written to CLI agents. */
+export const AGENT_PROTOCOL = "bench-bounty.agent.v1";
+/** Checkpoint schema tag. */
+export const CHECKPOINT_SCHEMA = "bench-bounty.runner-checkpoint.v1";
+
+/** A task as an in-process agent receives it. */
+export interface AgentTask extends ServedTask {
+  benchmark: string;
+  run_id: string;
+  attempt: number;
+}
+
+/** An in-process agent: returns the answer text (anything else is an invalid answer). */
+export type AgentFunction = (task: AgentTask, signal: AbortSignal) => unknown;
+
+/** The agent to run. */
+export type AgentSpec =
+  | { kind: "command"; command: string; cwd?: string; env?: Record<string, string> }
+  | { kind: "function"; name: string; answer: AgentFunction };
+
+/** What happened to one task. */
+export interface TaskOutcome {
+  ordinal: number;
+  status: "answered" | "invalid" | "timeout" | "error";
+  /** Why it is not answered (invalid/timeout/error). */
+  reason?: string;
+}
+
+/** Options of {@link runBenchmark} and {@link resumeRun}. */
+export interface RunnerOptions {
+  /** Tasks (or batches) in flight at once (default 1: sequential). */
+  concurrency?: number;
+  /** CLI agents: tasks per process (default 1). Ignored for in-process agents. */
+  batchSize?: number;
+  /** Per-task timeout in milliseconds (default 60000). */
+  taskTimeoutMs?: number;
+  /** Invalid-answer policy (default `skip`). */
+  invalidAnswerPolicy?: "skip" | "abort";
+  /** Finalize when every task has an outcome (default true). */
+  finalize?: boolean;
+  /** Interrupts the run (tasks in flight are cancelled; the run stays in progress for `resume`). */
+  signal?: AbortSignal;
+  /** Show a progress bar on stderr (cli-progress). */
+  progress?: boolean;
+  /** Called after each task outcome is recorded (tests use it to interrupt). */
+  onOutcome?: (outcome: TaskOutcome, done: number, total: number) => void;
+  /** Resource observations passed to finalize. */
+  queriesUsed?: number;
+  usdcSpent?: string;
+}
+
+/** What a runner invocation returns. */
+export interface RunnerResult {
+  run_id: string;
+  agent_id: string;
+  attempt: number;
+  /** Bank ordinals in run order. */
+  plan: number[];
+  outcomes: TaskOutcome[];
+  /** True when the signal stopped the run before every task had an outcome. */
+  interrupted: boolean;
+  finalized: FinalizeResult | null;
+  checkpoint_file: string;
+}
+
+interface Checkpoint {
+  schema: typeof CHECKPOINT_SCHEMA;
+  run_id: string;
+  benchmark: string;
+  agent_id: string;
+  attempt: number;
+  agent: { kind: "command"; command: string; cwd?: string } | { kind: "function"; name: string };
+  options: {
+    concurrency: number;
+    batch_size: number;
+    task_timeout_ms: number;
+    invalid_answer_policy: "skip" | "abort";
+  };
+  plan: number[];
+  outcomes: Record<string, TaskOutcome>;
+}
+
+function checkpointFile(platform: Platform, runId: string): string {
+  return join(platform.ctx.store.runsDir, `${runId}.json`);
+}
+
+function saveCheckpoint(platform: Platform, cp: Checkpoint): void {
+  writeFileDurably(checkpointFile(platform, cp.run_id), JSON.stringify(cp, null, 2) + "\n");
+}
+
+/** Reads a run's checkpoint. @throws PlatformError `unknown_run` (404) when there is none */
+export function readCheckpoint(platform: Platform, runId: string): Checkpoint {
+  const file = checkpointFile(platform, runId);
+  if (!existsSync(file))
+    throw new PlatformError(
+      "unknown_run",
+      `no checkpoint for run ${runId} in ${platform.ctx.store.runsDir}`,
+      { run_id: runId },
+      404,
+    );
+  return JSON.parse(readFileSync(file, "utf8")) as Checkpoint;
+}
+
+function resolved(o: RunnerOptions) {
+  const concurrency = o.concurrency ?? 1;
+  const batch = o.batchSize ?? 1;
+  const timeout = o.taskTimeoutMs ?? 60_000;
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1)
+    throw new PlatformError("invalid_option", "concurrency must be an integer >= 1", {
+      field: "concurrency",
+    });
+  if (!Number.isSafeInteger(batch) || batch < 1)
+    throw new PlatformError("invalid_option", "batchSize must be an integer >= 1", { field: "batchSize" });
+  if (!Number.isSafeInteger(timeout) || timeout < 1)
+    throw new PlatformError("invalid_option", "taskTimeoutMs must be an integer >= 1", {
+      field: "taskTimeoutMs",
+    });
+  const policy = o.invalidAnswerPolicy ?? "skip";
+  if (policy !== "skip" && policy !== "abort")
+    throw new PlatformError("invalid_option", "invalidAnswerPolicy must be skip or abort", {
+      field: "invalidAnswerPolicy",
+    });
+  return {
+    concurrency,
+    batch_size: batch,
+    task_timeout_ms: timeout,
+    invalid_answer_policy: policy,
+  } as Checkpoint["options"];
+}
+
+/**
+ * Starts a new attempt of `agentId` on `slug` and runs it to the end (or until interrupted).
+ * @throws PlatformError from start (`run_in_progress`, `max_attempts_reached`, ...) or `agent_failed` (policy abort)
+ */
+export async function runBenchmark(
+  platform: Platform,
+  slug: string,
+  agentId: string,
+  agent: AgentSpec,
+  opts: RunnerOptions = {},
+): Promise<RunnerResult> {
+  const options = resolved(opts);
+  const started = platform.startRun(slug, agentId);
+  const cp: Checkpoint = {
+    schema: CHECKPOINT_SCHEMA,
+    run_id: started.run.id,
+    benchmark: slug,
+    agent_id: agentId,
+    attempt: started.run.attempt,
+    agent:
+      agent.kind === "command"
+        ? { kind: "command", command: agent.command, ...(agent.cwd ? { cwd: agent.cwd } : {}) }
+        : { kind: "function", name: agent.name },
+    options,
+    plan: platform.getRun(started.run.id).plan,
+    outcomes: {},
+  };
+  saveCheckpoint(platform, cp);
+  return execute(platform, cp, agent, opts);
+}
+
+/**
+ * Resumes an interrupted run from its checkpoint: only tasks without an outcome or a stored answer are
+ * asked again, with the checkpoint's options (overridable) and agent (a CLI agent's command is reused;
+ * an in-process agent must be passed again).
+ * @throws PlatformError `unknown_run`, `checkpoint_mismatch`, `run_not_in_progress`
+ */
+export async function resumeRun(
+  platform: Platform,
+  runId: string,
+  agent?: AgentSpec,
+  opts: RunnerOptions = {},
+): Promise<RunnerResult> {
+  const cp = readCheckpoint(platform, runId);
+  const run = platform.getRun(runId);
+  if (run.plan.join(",") !== cp.plan.join(","))
+    throw new PlatformError(
+      "checkpoint_mismatch",
+      `checkpoint plan of ${runId} differs from the stored run`,
+      { run_id: runId },
+      409,
+    );
+  if (run.status !== "in_progress")
+    throw new PlatformError(
+      "run_not_in_progress",
+      `run ${runId} is already ${run.status}`,
+      { run_id: runId, status: run.status },
+      409,
+    );
+  let spec = agent;
+  if (!spec) {
+    if (cp.agent.kind !== "command")
+      throw new PlatformError(
+        "invalid_option",
+        `run ${runId} used an in-process agent (${cp.agent.name}); pass it again to resume`,
+        { field: "agent" },
+      );
+    spec = { kind: "command", command: cp.agent.command, ...(cp.agent.cwd ? { cwd: cp.agent.cwd } : {}) };
+  }
+  const merged: RunnerOptions = {
+    concurrency: cp.options.concurrency,
+    batchSize: cp.options.batch_size,
+    taskTimeoutMs: cp.options.task_timeout_ms,
+    invalidAnswerPolicy: cp.options.invalid_answer_policy,
+    ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)),
+  };
+  cp.options = resolved(merged);
+  return execute(platform, cp, spec, merged);
+}
+
+async function execute(
+  platform: Platform,
+  cp: Checkpoint,
+  agent: AgentSpec,
+  opts: RunnerOptions,
+): Promise<RunnerResult> {
+  const tasks = platform.runTasks(cp.run_id);
+  const stored = platform.runAnswers(cp.run_id);
+  for (const o of stored.keys()) if (!cp.outcomes[o]) cp.outcomes[o] = { ordinal: o, status: "answered" };
+  const todo = tasks.filter((t) => !cp.outcomes[t.ordinal]);
+  const total = tasks.length;
+  const batchSize = agent.kind === "command" ? cp.options.batch_size : 1;
+  const batches: ServedTask[][] = [];
+  for (let i = 0; i < todo.length; i += batchSize) batches.push(todo.slice(i, i + batchSize));
+
+  const internal = new AbortController();
+  const onAbort = () => internal.abort();
+  opts.signal?.addEventListener("abort", onAbort);
+  if (opts.signal?.aborted) internal.abort();
+  let failure: PlatformError | null = null;
+  const bar = opts.progress ? await progressBar(total, cp.agent_id) : null;
+  let done = Object.keys(cp.outcomes).length;
+  bar?.start(total, done);
+
+  const record = (o: TaskOutcome): void => {
+    cp.outcomes[o.ordinal] = o;
+    done++;
+    saveCheckpoint(platform, cp);
+    bar?.update(done);
+    opts.onOutcome?.(o, done, total);
+    if (o.status !== "answered" && cp.options.invalid_answer_policy === "abort" && !failure) {
+      failure = new PlatformError(
+        "agent_failed",
+        `task ${o.ordinal}: ${o.status} (${o.reason ?? ""}); the run stays in progress, resume it with: resume ${cp.run_id}`,
+        {
+          run_id: cp.run_id,
+          ordinal: o.ordinal,
+          status: o.status,
+          reason: o.reason ?? null,
+        },
+        422,
+      );
+      internal.abort();
+    }
+  };
+
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (!internal.signal.aborted) {
+      const batch = batches[next++];
+      if (!batch) return;
+      const answers = await askAgent(platform, cp, agent, batch, internal.signal);
+      if (answers === "aborted") return;
+      const good: { ordinal: number; answer_text: string }[] = [];
+      const outcomes: TaskOutcome[] = [];
+      for (const t of batch) {
+        const a = answers.get(t.ordinal);
+        if (a === undefined)
+          outcomes.push({ ordinal: t.ordinal, status: "invalid", reason: "no answer for this ordinal" });
+        else if (typeof a === "object") outcomes.push({ ordinal: t.ordinal, ...a });
+        else good.push({ ordinal: t.ordinal, answer_text: a });
+      }
+      for (const g of good) {
+        try {
+          platform.submit(cp.run_id, [g]);
+          outcomes.push({ ordinal: g.ordinal, status: "answered" });
+        } catch (e) {
+          if (!(e instanceof PlatformError) || e.code !== "invalid_answers") throw e;
+          outcomes.push({ ordinal: g.ordinal, status: "invalid", reason: e.message });
+        }
+      }
+      for (const o of outcomes.sort((x, y) => x.ordinal - y.ordinal)) record(o);
+    }
+  };
+  try {
+    await Promise.all(
+      Array.from({ length: Math.min(cp.options.concurrency, Math.max(1, batches.length)) }, worker),
+    );
+  } finally {
+    opts.signal?.removeEventListener("abort", onAbort);
+    bar?.stop();
+  }
+  if (failure) throw failure;
+  const complete = tasks.every((t) => cp.outcomes[t.ordinal]);
+  let finalized: FinalizeResult | null = null;
+  if (complete && opts.finalize !== false) {
+    finalized = await platform.finalize(cp.run_id, {
+      ...(opts.queriesUsed !== undefined ? { queries_used: opts.queriesUsed } : {}),
+      ...(opts.usdcSpent !== undefined ? { usdc_spent: opts.usdcSpent } : {}),
+    });
+  }
+  return {
+    run_id: cp.run_id,
+    agent_id: cp.agent_id,
+    attempt: cp.attempt,
+    plan: cp.plan,
+    outcomes: tasks.map((t) => cp.outcomes[t.ordinal]).filter((o): o is TaskOutcome => o !== undefined),
+    interrupted: !complete,
+    finalized,
+    checkpoint_file: checkpointFile(platform, cp.run_id),
+  };
+}
+
+type BatchAnswers = Map<number, string | { status: TaskOutcome["status"]; reason: string }>;
+
+function check(value: unknown): string | { status: "invalid"; reason: string } {
+  if (typeof value !== "string")
+    return { status: "invalid", reason: `answer is ${value === null ? "null" : typeof value}, not a string` };
+  if (trimWhiteSpace(value) === "") return { status: "invalid", reason: "empty answer" };
+  return value;
+}
+
+async function askAgent(
+  platform: Platform,
+  cp: Checkpoint,
+  agent: AgentSpec,
+  batch: ServedTask[],
+  signal: AbortSignal,
+): Promise<BatchAnswers | "aborted"> {
+  const out: BatchAnswers = new Map();
+  if (agent.kind === "function") {
+    const t = batch[0]!;
+    const task: AgentTask = { ...t, benchmark: cp.benchmark, run_id: cp.run_id, attempt: cp.attempt };
+    const ac = new AbortController();
+    const stop = () => ac.abort();
+    signal.addEventListener("abort", stop);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const result = await Promise.race([
+        Promise.resolve().then(() => agent.answer(task, ac.signal)),
+        new Promise<{ timeout: true }>((res) => {
+          timer = setTimeout(() => res({ timeout: true }), cp.options.task_timeout_ms);
+        }),
+      ]);
+      if (signal.aborted) return "aborted";
+      if (
+        typeof result === "object" &&
+        result !== null &&
+        (result as { timeout?: boolean }).timeout === true
+      ) {
+        ac.abort();
+        out.set(t.ordinal, {
+          status: "timeout",
+          reason: `no answer within ${cp.options.task_timeout_ms} ms`,
+        });
+      } else out.set(t.ordinal, check(result));
+    } catch (e) {
+      if (signal.aborted) return "aborted";
+      out.set(t.ordinal, { status: "error", reason: `agent threw: ${(e as Error).message}` });
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", stop);
+    }
+    return out;
+  }
+  const input = JSON.stringify({
+    protocol: AGENT_PROTOCOL,
+    benchmark: cp.benchmark,
+    run_id: cp.run_id,
+    attempt: cp.attempt,
+    tasks: batch.map((t) => ({
+      ordinal: t.ordinal,
+      prompt: t.prompt,
+      visibility: t.visibility,
+      grader_type: t.grader_type,
+    })),
+  });
+  const log = join(platform.ctx.store.runsDir, `${cp.run_id}.agent.log`);
+  const res = await runCommand(agent, input, cp.options.task_timeout_ms * batch.length, signal, log);
+  if (res.kind === "aborted") return "aborted";
+  const failAll = (status: TaskOutcome["status"], reason: string) => {
+    for (const t of batch) out.set(t.ordinal, { status, reason });
+    return out;
+  };
+  if (res.kind === "timeout")
+    return failAll(
+      "timeout",
+      `no answer within ${cp.options.task_timeout_ms * batch.length} ms (process killed)`,
+    );
+  if (res.code !== 0)
+    return failAll(
+      "error",
+      `agent exited with ${res.signal ?? `status ${res.code}`}${res.stderrTail ? `: ${res.stderrTail}` : ""}`,
+    );
+  let doc: unknown;
+  try {
+    doc = JSON.parse(res.stdout);
+  } catch {
+    return failAll("invalid", "stdout is not one JSON document");
+  }
+  const list = Array.isArray(doc)
+    ? doc
+    : typeof doc === "object" && doc !== null
+      ? (doc as { answers?: unknown }).answers
+      : undefined;
+  if (!Array.isArray(list))
+    return failAll("invalid", 'stdout must be {"answers": [{"ordinal", "answer_text"}]}');
+  const wanted = new Set(batch.map((t) => t.ordinal));
+  for (const a of list) {
+    if (typeof a !== "object" || a === null) continue;
+    const { ordinal, answer_text } = a as { ordinal?: unknown; answer_text?: unknown };
+    if (typeof ordinal !== "number" || !wanted.has(ordinal) || out.has(ordinal)) continue;
+    out.set(ordinal, check(answer_text));
+  }
+  return out;
+}
+
+async function runCommand(
+  agent: { command: string; cwd?: string; env?: Record<string, string> },
+  input: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+  logFile: string,
+): Promise<
+  | { kind: "aborted" }
+  | { kind: "timeout" }
+  | { kind: "exit"; code: number | null; signal: NodeJS.Signals | null; stdout: string; stderrTail: string }
+> {
+  if (signal.aborted) return { kind: "aborted" };
+  return new Promise((resolve) => {
+    const child = spawn("sh", ["-c", agent.command], {
+      cwd: agent.cwd,
+      env: { ...process.env, ...agent.env },
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
+    const out: Buffer[] = [];
+    let outLen = 0;
+    let errTail = "";
+    let settled: "timeout" | "aborted" | null = null;
+    const kill = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        /* already gone */
+      }
+    };
+    const timer = setTimeout(() => {
+      settled = "timeout";
+      kill();
+    }, timeoutMs);
+    const onAbort = () => {
+      settled = "aborted";
+      kill();
+    };
+    signal.addEventListener("abort", onAbort);
+    child.stdout.on("data", (d: Buffer) => {
+      outLen += d.length;
+      if (outLen <= 16 * 1024 * 1024) out.push(d);
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      errTail = (errTail + d.toString("utf8")).slice(-500);
+      try {
+        appendFileSync(logFile, d);
+      } catch {
+        /* logging is best effort */
+      }
+    });
+    child.stdin.on("error", () => {
+      /* the agent may exit without reading stdin */
+    });
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      resolve({ kind: "exit", code: 127, signal: null, stdout: "", stderrTail: e.message });
+    });
+    child.on("close", (code, sig) => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      if (settled) resolve({ kind: settled });
+      else
+        resolve({
+          kind: "exit",
+          code,
+          signal: sig,
+          stdout: Buffer.concat(out).toString("utf8"),
+          stderrTail: errTail.trim().split("\n").pop() ?? "",
+        });
+    });
+    child.stdin.end(input + "\n");
+  });
+}
+
+async function progressBar(total: number, agentId: string) {
+  const { default: cliProgress } = await import("cli-progress");
+  return new cliProgress.SingleBar(
+    {
+      format: `${agentId} |{bar}| {value}/{total} tasks | {percentage}% | {duration_formatted}`,
+      stream: process.stderr,
+      hideCursor: false,
+      clearOnComplete: false,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+}

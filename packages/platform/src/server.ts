@@ -1,0 +1,163 @@
+/**
+ * The evidence door and the read-only benchmark API (Hono), SPEC 8:
+ *
+ * - `GET /api/v1/benchmarks`: published benchmarks (summary);
+ * - `GET /api/v1/benchmarks/:slug`: detail (counts, scoring, how to compete, `grader_types`,
+ *   commitment and prize facts; never gold);
+ * - `GET /api/v1/benchmarks/:slug/leaderboard`: SPEC 7.1 ranking;
+ * - `GET /api/v1/benchmarks/:slug/commitment`: root, leaf count and anchor evidence;
+ * - `GET /api/v1/benchmarks/:slug/runs/:run_id/receipt`: a finalized run's receipt payload (the
+ *   `receipt_url` of the pack rows);
+ * - `GET /api/v1/benchmarks/:slug/award-evidence`: the pack bytes (`application/json`, `ETag` = pack
+ *   hash), byte-identical forever once awarded; before that 404 with
+ *   `{"error": {"code": "award_evidence_unavailable", "reason": <SPEC 8 reason>, "message"}}`, reason one of
+ *   `no_commitment`, `not_verifiable_arm`, `not_awarded`, `withheld_live_contest`,
+ *   `reclaimed_never_reveals` (and `unknown_benchmark` for an unknown slug).
+ *
+ * Errors are JSON `{"error": {code, message, details}}` with the status of the {@link PlatformError}.
+ */
+import { GRADER_TYPES } from "@bench-bounty/evidence";
+import { serve, type ServerType } from "@hono/node-server";
+import { Hono, type Context } from "hono";
+import { PlatformError } from "./errors.js";
+import type { Platform } from "./platform.js";
+
+function jsonError(c: Context, e: unknown) {
+  if (e instanceof PlatformError) return c.json(e.toJSON(), e.status as 400);
+  return c.json({ error: { code: "internal_error", message: "internal error", details: {} } }, 500);
+}
+
+/** How to compete, as served in the detail (ASCII, names this benchmark's slug). */
+function howToCompete(slug: string): string {
+  return [
+    `1. Run an agent: bench-bounty run ${slug} --agent "<command>" --agent-id <your-agent-id> --store <dir>`,
+    "2. The agent reads one JSON document on stdin: {protocol, benchmark, run_id, attempt, tasks:[{ordinal, prompt, visibility, grader_type}]}",
+    '3. It prints one JSON document on stdout: {"answers":[{"ordinal":0,"answer_text":"..."}]}',
+    "4. The runner submits, finalizes (wall clock from start to finalize) and prints score_public and score_composite.",
+    "Set a withdrawal address before you compete: a winner without one blocks the whole award.",
+  ].join("\n");
+}
+
+/** Builds the Hono app over a platform (no listening; see {@link serveDoor}). */
+export function createDoorApp(platform: Platform): Hono {
+  const app = new Hono();
+  app.get("/api/v1/benchmarks", (c) => {
+    const items = platform.listBenchmarks().map((b) => ({
+      slug: b.slug,
+      title: b.title,
+      status: b.status,
+      open: platform.isOpen(b.slug),
+      public_tasks: b.public_count,
+      private_tasks: b.private_count,
+      prize_pool_base_units: b.bounty?.pool_base_units ?? null,
+      bounty_status: b.bounty?.status ?? null,
+    }));
+    return c.json({ benchmarks: items });
+  });
+  app.get("/api/v1/benchmarks/:slug", (c) => {
+    try {
+      const b = platform.getBenchmark(c.req.param("slug"));
+      return c.json({
+        slug: b.slug,
+        title: b.title,
+        status: b.status,
+        open: platform.isOpen(b.slug),
+        created_at: b.created_at,
+        public_tasks: b.public_count,
+        private_tasks: b.private_count,
+        max_attempts: b.config.max_attempts,
+        public_tasks_per_run: b.config.public_tasks_per_run,
+        grader_type: b.config.grader_type,
+        speed_weight: b.config.speed_weight,
+        cost_weight: b.config.cost_weight,
+        time_budget_seconds: b.config.time_budget_seconds,
+        cost_budget_usdc: b.config.cost_budget_usdc,
+        commitment: { commit_root: b.commit_root, leaf_count: b.leaf_count, anchor: b.commitment_anchor },
+        prize: b.bounty,
+        grader_types: GRADER_TYPES,
+        how_to_compete: howToCompete(b.slug),
+      });
+    } catch (e) {
+      return jsonError(c, e);
+    }
+  });
+  app.get("/api/v1/benchmarks/:slug/leaderboard", (c) => {
+    try {
+      return c.json(platform.leaderboard(c.req.param("slug")));
+    } catch (e) {
+      return jsonError(c, e);
+    }
+  });
+  app.get("/api/v1/benchmarks/:slug/commitment", (c) => {
+    try {
+      const b = platform.getBenchmark(c.req.param("slug"));
+      return c.json({
+        slug: b.slug,
+        commit_root: b.commit_root,
+        leaf_count: b.leaf_count,
+        commitment_anchor: b.commitment_anchor,
+      });
+    } catch (e) {
+      return jsonError(c, e);
+    }
+  });
+  app.get("/api/v1/benchmarks/:slug/runs/:run_id/receipt", (c) => {
+    try {
+      const run = platform.getRun(c.req.param("run_id"));
+      if (run.slug !== c.req.param("slug") || run.status !== "finalized" || !run.receipt) {
+        throw new PlatformError(
+          "unknown_run",
+          "no finalized run with this id on this benchmark",
+          { run_id: run.run_id },
+          404,
+        );
+      }
+      return c.json({ receipt: run.receipt, receipt_hash: run.receipt_hash });
+    } catch (e) {
+      return jsonError(c, e);
+    }
+  });
+  app.get("/api/v1/benchmarks/:slug/award-evidence", async (c) => {
+    try {
+      const r = await platform.awardEvidence(c.req.param("slug"));
+      if (r.status === 200) {
+        return c.body(r.bytes as Uint8Array<ArrayBuffer>, 200, {
+          "content-type": "application/json",
+          etag: `"${r.pack_hash}"`,
+          "cache-control": "public, max-age=31536000, immutable",
+        });
+      }
+      return c.json(
+        { error: { code: "award_evidence_unavailable", reason: r.reason, message: r.message } },
+        r.status,
+      );
+    } catch (e) {
+      return jsonError(c, e);
+    }
+  });
+  app.notFound((c) =>
+    c.json({ error: { code: "not_found", message: "no such endpoint", details: {} } }, 404),
+  );
+  return app;
+}
+
+/**
+ * Serves the door on `host:port` (port 0: any free port).
+ * @returns the bound URL and a `close()` that stops listening
+ */
+export async function serveDoor(
+  platform: Platform,
+  opts: { port?: number; host?: string } = {},
+): Promise<{ url: string; server: ServerType; close: () => Promise<void> }> {
+  const app = createDoorApp(platform);
+  const host = opts.host ?? "127.0.0.1";
+  return new Promise((resolve) => {
+    const server = serve({ fetch: app.fetch, port: opts.port ?? 8787, hostname: host }, (info) => {
+      resolve({
+        url: `http://${host}:${info.port}`,
+        server,
+        close: () => new Promise<void>((res) => server.close(() => res())),
+      });
+    });
+  });
+}
