@@ -8,3 +8,7 @@ import "./devchain";
 import "./deploy";
 import "./lock";
 import "./status";
+import "./award";
+import "./claim";
+import "./reclaim";
+import "./anchor";

@@ -1,0 +1,74 @@
+/**
+ * `bounty:reclaim`: the author takes a bounty back (SPEC 1.1): a Pending one at
+ * any time (cancel), a Funded one only after its award deadline (the pool
+ * returns). The test set stays hidden (the root is not burned).
+ */
+import { task, types } from "hardhat/config";
+import { TaskError, userAction } from "../lib/errors";
+import { chainNow, simulateAndSend, taskContext, txLink } from "../lib/context";
+import { formatAmount, isoSeconds, parseBountyId, relative } from "../lib/format";
+
+const STATUS = ["None", "Pending", "Funded", "Awarded", "Reclaimed"];
+
+task("bounty:reclaim", "Author: take back a Pending bounty, or a Funded one after its award deadline")
+  .addParam("id", "Bounty id", undefined, types.string)
+  .addOptionalParam(
+    "from",
+    "Author account (one of the node's accounts on localhost)",
+    undefined,
+    types.string,
+  )
+  .setAction(
+    userAction(async (args: { id: string; from?: string }, hre) => {
+      const id = parseBountyId(args.id);
+      const ctx = await taskContext(hre, { needSigner: true, from: args.from });
+      const b = await ctx.bounty.getBounty(id);
+      const status = Number(b.status);
+      if (status === 0) throw new TaskError(`There is no bounty ${id} on ${ctx.profile.name}.`);
+      if (status === 3 || status === 4) {
+        throw new TaskError(
+          `Bounty ${id} is already ${STATUS[status]}: there is nothing to reclaim${status === 3 ? " (winners and the author claim their credit with bounty:claim)" : ""}.`,
+        );
+      }
+      if (ctx.signer.address.toLowerCase() !== b.author.toLowerCase()) {
+        throw new TaskError(
+          `${ctx.signer.address} is not the author of bounty ${id} (${b.author}): only the author can reclaim.`,
+        );
+      }
+      const now = await chainNow(ctx);
+      if (status === 2 && now <= b.awardDeadline) {
+        throw new TaskError(
+          `Bounty ${id} is Funded and its award deadline ${isoSeconds(b.awardDeadline)} is ${relative(b.awardDeadline, now)}: it can be reclaimed only after that (the awarder may still award it).`,
+        );
+      }
+      const symbol = await (await hre.ethers.getContractAt("TestUSDC", b.token))
+        .symbol()
+        .catch(() => "tokens");
+      console.log(
+        status === 1
+          ? `Cancelling Pending bounty ${id} (nothing was funded).`
+          : `Reclaiming bounty ${id}: the award deadline passed ${relative(b.awardDeadline, now).replace(" ago", "")} ago; ${formatAmount(b.pool, symbol)} returns to ${b.author}.`,
+      );
+      const receipt = await simulateAndSend(
+        ctx,
+        "reclaim",
+        () => ctx.bounty.reclaim.staticCall(id),
+        () => ctx.bounty.reclaim(id),
+      );
+      const ev = receipt.logs
+        .map((l) => {
+          try {
+            return ctx.bounty.interface.parseLog(l);
+          } catch {
+            return null;
+          }
+        })
+        .find((l) => l?.name === "Reclaimed");
+      if (!ev) throw new TaskError(`No Reclaimed event in ${receipt.hash}: check the transaction.`);
+      console.log(
+        `Reclaimed bounty ${ev.args.bountyId}: ${formatAmount(ev.args.amount as bigint, symbol)} to ${ev.args.author}. The test set stays hidden.`,
+      );
+      console.log(`  tx   ${receipt.hash} (block ${receipt.blockNumber})`);
+      console.log(`  link ${txLink(ctx.profile, receipt.hash)}`);
+    }),
+  );
