@@ -35,11 +35,24 @@ export class VerifierInputError extends Error {
   readonly path: string;
 
   constructor(code: string, path: string, message: string) {
-    super(path && path !== "$" ? `${path}: ${message}` : message);
+    const shown = shortenPath(path);
+    super(shown && shown !== "$" ? `${shown}: ${message}` : message);
     this.name = "VerifierInputError";
     this.code = code;
     this.path = path;
   }
+}
+
+/**
+ * A JSON path short enough for a message: a path deeper than a few hundred
+ * characters (deep nesting) keeps its head and tail around the count of elided segments.
+ */
+export function shortenPath(path: string, max = 160): string {
+  if (path.length <= max) return path;
+  const head = path.slice(0, 60);
+  const tail = path.slice(-60);
+  const segments = (path.match(/\[|\./g) ?? []).length;
+  return `${head}...(${segments} levels)...${tail}`;
 }
 
 /** A file, URL, RPC or indexer could not be read: exit code 3. */

@@ -1,0 +1,54 @@
+/**
+ * Test helpers: the shared vector packs, and a "forger" that edits a pack's
+ * parsed JSON and then re-hashes whatever a forger can re-hash (the ranking
+ * digest and the pack hash), so that the one thing it could not fix is what
+ * the verifier must catch.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { canonicalJson, packHash, parseJson, rankingDigest, type JsonObject, type JsonValue } from "@bench-bounty/evidence";
+
+export const VECTORS = fileURLToPath(new URL("../../../../shared/vectors/packs/", import.meta.url));
+
+export interface ExpectedPack {
+  pack: string;
+  policy: string;
+  policy_met: boolean;
+  facts: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+export function packBytes(name: string): Uint8Array {
+  return readFileSync(`${VECTORS}${name}.json`);
+}
+
+export function expected(name: string): ExpectedPack {
+  return JSON.parse(readFileSync(`${VECTORS}${name}.expected.json`, "utf8")) as ExpectedPack;
+}
+
+/** The pack as a mutable parsed JSON tree (lossless: big integers and floats survive). */
+export function packTree(name: string): JsonObject {
+  return parseJson(packBytes(name)) as JsonObject;
+}
+
+/** Serialize a parsed tree back to bytes (canonical JSON: lossless). */
+export function toBytes(tree: JsonValue): Uint8Array {
+  return canonicalJson(tree);
+}
+
+/** Walk a path of keys/indexes. */
+export function at(tree: JsonValue, ...path: (string | number)[]): any {
+  let v: any = tree;
+  for (const p of path) v = v[p];
+  return v;
+}
+
+/**
+ * Re-hash like a forger would: `benchmark.ranking_digest` from `rank_derivation`, then `pack_hash`.
+ * @param keepPackHash leave `pack_hash` as it is (the pack_hash tampering)
+ */
+export function rehash(tree: JsonObject, keepPackHash = false): JsonObject {
+  (tree.benchmark as JsonObject).ranking_digest = rankingDigest(tree.rank_derivation as never);
+  if (!keepPackHash) tree.pack_hash = packHash(tree as never);
+  return tree;
+}
