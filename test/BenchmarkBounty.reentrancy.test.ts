@@ -125,6 +125,42 @@ describe("BenchmarkBounty: re-entrancy by a malicious token", () => {
     expect(await token.balanceOf(bountyAddress)).to.equal(POOL);
   });
 
+  it("every state-changing entry point is locked while the contract moves tokens", async () => {
+    const fx = await loadFixture(setup);
+    const { bounty, token, author } = fx;
+    const bountyAddress = await bounty.getAddress();
+    const p = await bountyParams(fx, { token: await token.getAddress(), pool: 1n });
+    const entryPoints: [string, string][] = [
+      ["createBounty", bounty.interface.encodeFunctionData("createBounty", [p])],
+      ["createAndFund", bounty.interface.encodeFunctionData("createAndFund", [p])],
+      [
+        "createAndFundWithPermit",
+        bounty.interface.encodeFunctionData("createAndFundWithPermit", [
+          p,
+          0n,
+          0,
+          ethers.ZeroHash,
+          ethers.ZeroHash,
+        ]),
+      ],
+      ["fund", bounty.interface.encodeFunctionData("fund", [1n])],
+      ["award", bounty.interface.encodeFunctionData("award", [1n, [], ethers.ZeroHash])],
+      ["claim", bounty.interface.encodeFunctionData("claim", [1n, author.address])],
+      ["claimMany", bounty.interface.encodeFunctionData("claimMany", [[1n], author.address])],
+      ["reclaim", bounty.interface.encodeFunctionData("reclaim", [1n])],
+    ];
+    await (await token.connect(author).approve(bountyAddress, 100n * POOL)).wait();
+    for (const [name, data] of entryPoints) {
+      const q = await bountyParams(fx, { token: await token.getAddress(), pool: POOL });
+      await (await bounty.connect(author).createBounty(q)).wait();
+      await (await token.arm(bountyAddress, data)).wait();
+      await (await bounty.connect(author).fund(await bounty.bountyCount())).wait();
+      expect(await token.lastReentrySucceeded(), name).to.equal(false);
+      expect(await token.lastReentryResult(), name).to.equal(REENTRANT_CALL);
+    }
+    expect(await token.reentryCount()).to.equal(BigInt(entryPoints.length));
+  });
+
   it("callTarget bubbles the target's revert", async () => {
     const fx = await loadFixture(setup);
     const { bounty, token } = fx;
