@@ -13,6 +13,8 @@
  * ```
  */
 import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { parse } from "csv-parse/sync";
 import type { DatasetInput } from "./dataset.js";
 import { PlatformError } from "./errors.js";
@@ -132,3 +134,16 @@ function intOption(v: number | undefined, field: string, dflt: number, min: numb
   }
   return v;
 }
+
+/** Path of `seattle-weather.csv` in the installed `vega-datasets` package (the demo's dataset). */
+export function seattleWeatherCsvPath(): string {
+  const main = createRequire(import.meta.url).resolve("vega-datasets");
+  return join(dirname(main), "..", "data", "seattle-weather.csv");
+}
+
+/** The mapping the demo uses for `seattle-weather.csv`: label `weather`, decision_ts `date`, the observations as payload. */
+export const SEATTLE_WEATHER_MAPPING: CsvMapping = Object.freeze({
+  label: "weather",
+  decision_ts: "date",
+  payload: ["date", "precipitation", "temp_max", "temp_min", "wind"],
+}) as CsvMapping;

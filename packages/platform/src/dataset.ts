@@ -59,7 +59,10 @@ export interface ValidatedDataset {
   rows: DatasetRow[];
   /** `row_hashes[i] = keccak256(canonical_json(rows[i]))` (0x hex). */
   row_hashes: Hex[];
-  /** `keccak256(canonical_json(rows))`: identical content always gives the identical hash (and split). */
+  /**
+   * `keccak256(canonical_json(sorted row_hashes))`: the same rows give the same hash in any order (as
+   * they give the same split, which sorts by row hash).
+   */
   content_hash: Hex;
 }
 
@@ -217,7 +220,7 @@ export function validateDataset(input: unknown): ValidatedDataset {
     time_bound_fields: timeBound,
     rows,
     row_hashes: rowHashes,
-    content_hash: canonicalHash(rows),
+    content_hash: canonicalHash([...rowHashes].sort()),
   };
 }
 

@@ -1,0 +1,213 @@
+import { canonicalJsonString, keccak256Hex } from "@bench-bounty/evidence";
+import { afterEach, describe, expect, it } from "vitest";
+import { csvToDataset, loadCsvDataset, seattleWeatherCsvPath } from "../src/csv.js";
+import { checkDataset, validateDataset } from "../src/dataset.js";
+import { PlatformError } from "../src/errors.js";
+import { cleanup, openTemp } from "./helpers.js";
+
+afterEach(cleanup);
+
+const row = (over: Record<string, unknown> = {}) => ({
+  decision_ts: "2026-09-01T00:00:00Z",
+  payload: { symbol: "ETH", price: 3000.5, bar_ts: "2026-08-31T23:59:41Z" },
+  label: { tip5m_bps: 12 },
+  knowable_at: { price: "2026-08-31T23:59:00Z" },
+  ...over,
+});
+
+function refusal(fn: () => unknown): PlatformError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(PlatformError);
+    return e as PlatformError;
+  }
+  throw new Error("expected a refusal");
+}
+
+describe("dataset validation", () => {
+  it("accepts the seed's example row and hashes content canonically", () => {
+    const v = validateDataset({ name: "eth-tip5m-2026-09", rows: [row()] });
+    expect(v.rows).toHaveLength(1);
+    // content hash = keccak256(canonical_json(rows)); the float 3000.5 keeps its rendering
+    expect(canonicalJsonString(v.rows)).toContain('"price":3000.5');
+    expect(v.row_hashes[0]).toBe(keccak256Hex(canonicalJsonString(v.rows[0])));
+    expect(v.content_hash).toBe(keccak256Hex(`["${v.row_hashes[0]}"]`));
+  });
+
+  it("the content hash does not depend on row order", () => {
+    const rows = [row(), row({ label: 2 }), row({ label: 3 })];
+    const a = validateDataset({ name: "d", rows });
+    const b = validateDataset({ name: "d", rows: [rows[2], rows[0], rows[1]] });
+    expect(b.content_hash).toBe(a.content_hash);
+    expect(validateDataset({ name: "d", rows: rows.slice(0, 2) }).content_hash).not.toBe(a.content_hash);
+  });
+
+  it("names the LOWEST offending row index and its field, listing every issue", () => {
+    const e = refusal(() =>
+      validateDataset({
+        name: "d",
+        rows: [
+          row(),
+          row({ label: 2 }),
+          row({ payload: "nope" }),
+          row({ decision_ts: "yesterday" }),
+          row({ label: null }),
+        ],
+      }),
+    );
+    expect(e.code).toBe("invalid_dataset");
+    expect(e.details.row_index).toBe(2);
+    expect(e.details.field).toBe("payload");
+    expect(e.message).toMatch(/row 2, field payload/);
+    const errors = e.details.errors as { row_index: number; field: string; code: string }[];
+    expect(errors.map((x) => [x.row_index, x.field, x.code])).toEqual([
+      [2, "payload", "not_object"],
+      [3, "decision_ts", "not_iso_timestamp"],
+      [4, "label", "missing"],
+    ]);
+  });
+
+  it("refuses a payload field that is not knowable at decision_ts", () => {
+    const e = refusal(() =>
+      validateDataset({
+        name: "d",
+        rows: [row(), row({ knowable_at: { price: "2026-09-01T00:05:00Z" } })],
+        time_bound_fields: ["price"],
+      }),
+    );
+    expect(e.details).toMatchObject({ row_index: 1, field: "payload.price" });
+    expect((e.details.errors as { code: string }[])[0]!.code).toBe("not_knowable");
+  });
+
+  it("requires a knowable_at entry for every time-bound field", () => {
+    const e = refusal(() =>
+      validateDataset({ name: "d", rows: [row({ knowable_at: undefined })], time_bound_fields: ["price"] }),
+    );
+    expect(e.details).toMatchObject({ row_index: 0, field: "knowable_at.price" });
+  });
+
+  it("refuses knowable_at entries naming fields the payload lacks, and unknown row fields", () => {
+    const e = refusal(() =>
+      validateDataset({
+        name: "d",
+        rows: [row({ knowable_at: { volume: "2026-08-31T00:00:00Z" }, extra: 1 })],
+      }),
+    );
+    const codes = (e.details.errors as { field: string; code: string }[]).map((x) => `${x.field}:${x.code}`);
+    expect(codes).toEqual(["extra:unknown_field", "knowable_at.volume:unknown_payload_field"]);
+  });
+
+  it("buckets timestamp payload fields and sanitizes strings", () => {
+    const v = validateDataset({
+      name: "d",
+      sanitize: true,
+      bucket_fields: { bar_ts: "hour" },
+      rows: [
+        row({
+          payload: { symbol: "  E\u0007TH\u000b ", bar_ts: "2026-08-31T23:59:41+02:00" },
+          knowable_at: undefined,
+        }),
+      ],
+    });
+    expect(v.rows[0]!.payload).toEqual({ symbol: "ETH", bar_ts: "2026-08-31T21:00:00Z" });
+  });
+
+  it("refuses a bad bucket unit and a non-timestamp bucket field", () => {
+    expect(
+      refusal(() =>
+        validateDataset({ name: "d", rows: [row()], bucket_fields: { bar_ts: "fortnight" as never } }),
+      ).details.field,
+    ).toBe("bucket_fields.bar_ts");
+    const e = refusal(() => validateDataset({ name: "d", rows: [row()], bucket_fields: { symbol: "day" } }));
+    expect(e.details).toMatchObject({ row_index: 0, field: "payload.symbol" });
+  });
+
+  it("refuses duplicate rows, naming the later one", () => {
+    const e = refusal(() => validateDataset({ name: "d", rows: [row(), row({ label: 1 }), row()] }));
+    expect(e.details).toMatchObject({ row_index: 2, field: "$" });
+  });
+
+  it("accepts date-only decision_ts but refuses zone-less times and impossible dates", () => {
+    expect(
+      validateDataset({ name: "d", rows: [row({ decision_ts: "2012-01-01", knowable_at: undefined })] }).rows,
+    ).toHaveLength(1);
+    for (const ts of ["2026-09-01T00:00:00", "2026-02-30", "2026-13-01T00:00:00Z"]) {
+      expect(
+        refusal(() =>
+          validateDataset({ name: "d", rows: [row({ decision_ts: ts, knowable_at: undefined })] }),
+        ).details.field,
+      ).toBe("decision_ts");
+    }
+  });
+
+  it("the dry run reports and persists nothing", () => {
+    const platform = openTemp();
+    const bad = platform.validateDataset({
+      name: "d",
+      rows: [row(), row({ payload: {}, knowable_at: undefined })],
+    });
+    expect(bad).toMatchObject({ ok: false, row_count: 2, content_hash: null });
+    expect(bad.errors[0]).toMatchObject({ row_index: 1, field: "payload", code: "empty" });
+    const good = platform.validateDataset({ name: "d", rows: [row()] });
+    expect(good.ok).toBe(true);
+    const n = platform.ctx.store.db
+      .prepare("SELECT (SELECT COUNT(*) FROM datasets) + (SELECT COUNT(*) FROM dataset_rows) AS n")
+      .get() as { n: number };
+    expect(n.n).toBe(0);
+    platform.close();
+  });
+
+  it("checkDataset reports option-level problems with row_index -1", () => {
+    const r = checkDataset({ name: "", rows: [] });
+    expect(r.errors.map((e) => [e.row_index, e.field])).toEqual([
+      [-1, "name"],
+      [-1, "rows"],
+    ]);
+  });
+});
+
+describe("CSV loader", () => {
+  const csvPath = seattleWeatherCsvPath();
+
+  it("maps seattle-weather.csv into rows with the documented mapping", async () => {
+    const d = await loadCsvDataset(
+      csvPath,
+      { decision_ts: "date", label: "weather", payload: ["date", "precipitation", "temp_max"], limit: 2 },
+      { name: "seattle" },
+    );
+    expect(d.rows).toEqual([
+      {
+        decision_ts: "2012-01-01",
+        payload: { date: "2012-01-01", precipitation: "0.0", temp_max: "12.8" },
+        label: "drizzle",
+      },
+      {
+        decision_ts: "2012-01-02",
+        payload: { date: "2012-01-02", precipitation: "10.9", temp_max: "10.6" },
+        label: "rain",
+      },
+    ]);
+    const all = await loadCsvDataset(csvPath, { decision_ts: "date", label: "weather" }, { name: "seattle" });
+    expect(all.rows).toHaveLength(1461);
+    expect(validateDataset(all).rows).toHaveLength(1461);
+  });
+
+  it("applies offset and every, and names an unknown column", () => {
+    const text = "d,x,y\n2020-01-01,1,a\n2020-01-02,2,b\n2020-01-03,3,c\n2020-01-04,4,d\n";
+    const d = csvToDataset(text, { decision_ts: "d", label: "y", offset: 1, every: 2 }, { name: "t" });
+    expect(d.rows.map((r) => (r as { label: string }).label)).toEqual(["b", "d"]);
+    try {
+      csvToDataset(text, { decision_ts: "d", label: "weather" }, { name: "t" });
+      throw new Error("expected a refusal");
+    } catch (e) {
+      expect(e).toMatchObject({ code: "invalid_csv", details: { field: "label", column: "weather" } });
+    }
+  });
+
+  it("refuses ragged CSV", () => {
+    expect(() => csvToDataset("a,b\n1\n", { decision_ts: "a", label: "b" }, { name: "t" })).toThrow(
+      PlatformError,
+    );
+  });
+});

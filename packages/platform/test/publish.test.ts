@@ -1,0 +1,290 @@
+import { commitTestSet, keccak256Hex, canonicalJsonString, promptHash } from "@bench-bounty/evidence";
+import { afterEach, describe, expect, it } from "vitest";
+import type { DatasetInput } from "../src/dataset.js";
+import { PlatformError } from "../src/errors.js";
+import type { Platform } from "../src/platform.js";
+import { publicCount, type PublishOptions } from "../src/publish.js";
+import { cities, cleanup, openTemp } from "./helpers.js";
+
+afterEach(cleanup);
+
+const TEMPLATE = "What is the answer for {payload.city} #{payload.index}?";
+const base = (over: Partial<PublishOptions> = {}): PublishOptions => ({
+  title: "Cities",
+  prompt_template: TEMPLATE,
+  grader_type: "exact",
+  seed: "s",
+  ...over,
+});
+
+async function refusal(p: Promise<unknown>): Promise<PlatformError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(PlatformError);
+    return e as PlatformError;
+  }
+  throw new Error("expected a refusal");
+}
+
+async function publishRows(
+  platform: Platform,
+  rows: unknown[],
+  over: Partial<PublishOptions> = {},
+  name = "d",
+) {
+  const ds = platform.createDataset({ name, rows } as DatasetInput);
+  return platform.publish(ds.dataset_id, base(over));
+}
+
+const r = (label: unknown, payload: Record<string, unknown> = { city: "X", index: 1 }, i = 0) => ({
+  decision_ts: `2026-01-0${(i % 9) + 1}T00:00:00Z`,
+  payload: { ...payload, n: i },
+  label,
+});
+
+describe("publishing: the seed's table of refusals", () => {
+  it.each([
+    ["attribute access", "Hi {payload.__class__}", "attribute_access"],
+    ["index access", "Hi {payload[0]}", "index_access"],
+    ["format spec", "Price {payload.price:.2f}", "format_spec"],
+    ["conversion", "Hi {payload.city!r}", "conversion"],
+    ["positional field", "Hi {}", "positional_field"],
+    ["unbalanced brace", "Hi {payload.city", "unbalanced_brace"],
+    ["unknown root", "Hi {row.city}", "unknown_root"],
+  ])("prompt_template: %s is refused with 422", async (_what, template, reason) => {
+    const platform = openTemp();
+    const e = await refusal(publishRows(platform, cities(3).rows, { prompt_template: template }));
+    expect(e).toMatchObject({
+      code: "invalid_template",
+      status: 422,
+      details: { field: "prompt_template", reason },
+    });
+  });
+
+  it("a placeholder missing from a row is a 422 naming the lowest row index and the field", async () => {
+    const platform = openTemp();
+    const rows = [r("a", { city: "A", index: 0 }, 0), r("b", { index: 1 }, 1), r("c", { index: 2 }, 2)];
+    const e = await refusal(publishRows(platform, rows));
+    expect(e).toMatchObject({
+      code: "missing_placeholder",
+      status: 422,
+      details: { row_index: 1, field: "payload.city" },
+    });
+    expect((e.details.errors as unknown[]).length).toBe(2);
+  });
+
+  it("exact: a label with no letters or digits names the lowest row index", async () => {
+    const platform = openTemp();
+    const e = await refusal(
+      publishRows(platform, [
+        r("ok", undefined, 0),
+        r("ok2", undefined, 1),
+        r("?!", undefined, 2),
+        r("--", undefined, 3),
+      ]),
+    );
+    expect(e).toMatchObject({ code: "invalid_label", details: { row_index: 2, field: "label" } });
+  });
+
+  it("exact: an empty value is refused at creation", async () => {
+    const platform = openTemp();
+    const e = await refusal(publishRows(platform, [r("ok", undefined, 0), r("", undefined, 1)]));
+    expect(e.details).toMatchObject({ row_index: 1, field: "label" });
+  });
+
+  it("numeric: an unparseable label names the row index", async () => {
+    const platform = openTemp();
+    const rows = [
+      r(12, undefined, 0),
+      r("3.5", undefined, 1),
+      r("12 USD", undefined, 2),
+      r("1e3", undefined, 3),
+    ];
+    const e = await refusal(publishRows(platform, rows, { grader_type: "numeric" }));
+    expect(e).toMatchObject({ code: "invalid_label", details: { row_index: 2, field: "label" } });
+    expect((e.details.errors as { row_index: number }[]).map((x) => x.row_index)).toEqual([2, 3]);
+  });
+
+  it("contains_all: any other type, or no usable terms, names the row index", async () => {
+    const platform = openTemp();
+    let e = await refusal(
+      publishRows(
+        platform,
+        [r(["a", "b"], undefined, 0), r(7, undefined, 1)],
+        { grader_type: "contains_all" },
+        "d1",
+      ),
+    );
+    expect(e.details).toMatchObject({ row_index: 1, field: "label" });
+    e = await refusal(
+      publishRows(
+        platform,
+        [r("a, b", undefined, 0), r(" , ,", undefined, 1)],
+        { grader_type: "contains_all" },
+        "d2",
+      ),
+    );
+    expect(e.details).toMatchObject({ row_index: 1, field: "label" });
+    e = await refusal(publishRows(platform, [r([], undefined, 0)], { grader_type: "contains_all" }, "d3"));
+    expect(e.details).toMatchObject({ row_index: 0 });
+  });
+
+  it("shapes gold per grader from gold_field", async () => {
+    const platform = openTemp();
+    await publishRows(
+      platform,
+      [r({ bps: 12 }, undefined, 0), r({ bps: "-3.50" }, undefined, 1)],
+      { grader_type: "numeric", gold_field: "label.bps", tolerance: 0.5, slug: "num" },
+      "n",
+    );
+    expect(
+      platform
+        .testSet("num")
+        .map((t) => t.gold)
+        .sort((a, b) => canonicalJsonString(a).localeCompare(canonicalJsonString(b))),
+    ).toEqual([
+      { tolerance: "0.5", value: "-3.50" },
+      { tolerance: "0.5", value: 12 },
+    ]);
+    await publishRows(
+      platform,
+      [r("alpha, beta ,gamma", undefined, 0)],
+      { grader_type: "contains_all", slug: "terms" },
+      "c",
+    );
+    expect(platform.testSet("terms")[0]!.gold).toEqual({ terms: ["alpha", "beta", "gamma"] });
+  });
+
+  it("slug rules: explicit slugs must match the pattern; a taken slug is 409 slug_conflict with a hint", async () => {
+    const platform = openTemp();
+    for (const slug of ["A-bad", "-x", "x", "has space", "x".repeat(129)]) {
+      const e = await refusal(publishRows(platform, cities(2).rows, { slug }, `n-${slug.length}-${slug[0]}`));
+      expect(e.code).toBe("invalid_slug");
+    }
+    await publishRows(platform, cities(2).rows, { slug: "my-bench" }, "one");
+    const e = await refusal(publishRows(platform, cities(3).rows, { slug: "my-bench" }, "two"));
+    expect(e).toMatchObject({ code: "slug_conflict", status: 409, details: { slug: "my-bench" } });
+    expect(e.details.hint).toBeTypeOf("string");
+  });
+
+  it("default slug: slugified dataset name + '-' + 8 hex of the content hash", async () => {
+    const platform = openTemp();
+    const ds = platform.createDataset(cities(4, "Électricité & Gaz 2026!"));
+    const res = await platform.publish(ds.dataset_id, base());
+    expect(res.slug).toBe(`electricite-gaz-2026-${ds.content_hash.slice(2, 10)}`);
+  });
+
+  it("one benchmark per dataset: a second publish is 409 with details.existing_slug", async () => {
+    const platform = openTemp();
+    const ds = platform.createDataset(cities(4));
+    const first = await platform.publish(ds.dataset_id, base());
+    const e = await refusal(platform.publish(ds.dataset_id, base({ slug: "another" })));
+    expect(e).toMatchObject({
+      code: "benchmark_exists",
+      status: 409,
+      details: { existing_slug: first.slug },
+    });
+  });
+
+  it("refuses bad scoring settings through the evidence composite", async () => {
+    const platform = openTemp();
+    const e = await refusal(
+      publishRows(platform, cities(2).rows, {
+        speed_weight: "0.8",
+        cost_weight: "0.3",
+        cost_budget_usdc: "1.000000",
+      }),
+    );
+    expect(e.code).toBe("invalid_option");
+    const f = await refusal(publishRows(platform, cities(2).rows, { public_fraction: 1.5 }));
+    expect(f.details.field).toBe("public_fraction");
+  });
+
+  it("a refused publication stores no benchmark and no task", async () => {
+    const platform = openTemp();
+    await refusal(publishRows(platform, [r("ok", undefined, 0), r("!!", undefined, 1)]));
+    const n = platform.ctx.store.db
+      .prepare("SELECT (SELECT COUNT(*) FROM benchmarks) + (SELECT COUNT(*) FROM tasks) AS n")
+      .get() as { n: number };
+    expect(n.n).toBe(0);
+  });
+});
+
+describe("publishing: split and commitment", () => {
+  it("round(n * public_fraction) is exact with ties to even", () => {
+    expect(publicCount(5, "0.5")).toBe(2);
+    expect(publicCount(7, "0.5")).toBe(4);
+    expect(publicCount(10, "0.6")).toBe(6);
+    expect(publicCount(3, "0.1")).toBe(0);
+    expect(publicCount(4, "1")).toBe(4);
+    expect(publicCount(4, "0")).toBe(0);
+  });
+
+  it("sorts rows by row_hash, makes the first round(n*f) public, and commits with the evidence library", async () => {
+    const platform = openTemp();
+    const input = cities(9);
+    const ds = platform.createDataset(input);
+    const res = await platform.publish(ds.dataset_id, base({ public_fraction: "0.6" }));
+    expect(res).toMatchObject({ leaf_count: 9, public_count: 5, private_count: 4 });
+    const tasks = platform.testSet(res.slug);
+    // row hashes computed here from the rows as uploaded (canonical JSON, keccak)
+    const hashes = input.rows.map((row) => keccak256Hex(canonicalJsonString(row)));
+    const expectedOrder = hashes
+      .map((h, i) => ({ h, i }))
+      .sort((a, b) => (a.h < b.h ? -1 : 1))
+      .map((x) => x.i);
+    expect(tasks.map((t) => t.row_index)).toEqual(expectedOrder);
+    expect(tasks.map((t) => t.visibility)).toEqual([
+      "public",
+      "public",
+      "public",
+      "public",
+      "public",
+      "private",
+      "private",
+      "private",
+      "private",
+    ]);
+    for (const t of tasks) {
+      expect(t.prompt).toBe(`What is the answer for City${t.row_index} #${t.row_index}?`);
+      expect(t.gold).toEqual({ value: `answer-${t.row_index}` });
+      expect(t.salt).toMatch(/^[0-9a-f]{64}$/);
+      expect(t.prompt_hash).toBe(promptHash(t.prompt));
+    }
+    const c = commitTestSet(
+      tasks.map((t) => ({
+        ordinal: t.ordinal,
+        prompt: t.prompt,
+        gold: t.gold as never,
+        salt: t.salt,
+        visibility: t.visibility,
+        grader_type: t.grader_type,
+      })),
+    );
+    expect(c.root).toBe(res.commit_root);
+    expect(c.leafCount).toBe(9);
+  });
+
+  it("identical content always yields an identical split and root (row order does not matter)", async () => {
+    const a = openTemp();
+    const b = openTemp();
+    const input = cities(12);
+    const shuffled = { ...input, rows: [...input.rows].reverse() };
+    const ra = await a.publish(a.createDataset(input).dataset_id, base());
+    const rb = await b.publish(b.createDataset(shuffled).dataset_id, base());
+    expect(rb.commit_root).toBe(ra.commit_root);
+    expect(b.testSet(rb.slug).map((t) => [t.prompt, t.visibility])).toEqual(
+      a.testSet(ra.slug).map((t) => [t.prompt, t.visibility]),
+    );
+  });
+
+  it("salts are crypto-random without a seed", async () => {
+    const a = openTemp();
+    const b = openTemp();
+    const ra = await a.publish(a.createDataset(cities(3)).dataset_id, base({ seed: undefined }));
+    const rb = await b.publish(b.createDataset(cities(3)).dataset_id, base({ seed: undefined }));
+    expect(ra.commit_root).not.toBe(rb.commit_root);
+    expect(new Set(a.testSet(ra.slug).map((t) => t.salt)).size).toBe(3);
+  });
+});
