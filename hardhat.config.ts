@@ -44,7 +44,9 @@ try {
 }
 
 const forkUrl = process.env.BASE_RPC_URL;
-const accountsFromEnv = process.env.DEPLOYER_PRIVATE_KEY ? [process.env.DEPLOYER_PRIVATE_KEY] : [];
+// A malformed key is left out here so that the tasks can name the problem (deploy/lib/context.ts).
+const deployerKey = process.env.DEPLOYER_PRIVATE_KEY ?? "";
+const accountsFromEnv = /^(0x)?[0-9a-fA-F]{64}$/.test(deployerKey) ? [deployerKey] : [];
 
 const config: HardhatUserConfig = {
   solidity: {
