@@ -22,7 +22,8 @@
  * A task whose answer is missing, not a string, empty (White_Space only), refused by submit, timed out,
  * or whose process failed (non-zero exit, unparseable stdout) is *invalid*. Policy `skip` (default):
  * the task stays unanswered (it scores 0, `answer_digest: null`) and the run goes on. Policy `abort`:
- * the runner stops, leaves the run in progress and throws `agent_failed`; `resume` continues it.
+ * the runner stops, leaves the run in progress and throws `agent_failed`; `resume` continues it and
+ * asks the failed task again.
  *
  * ## Determinism
  * The plan (which tasks, in which order) is fixed by the platform at start; answers are stored per
@@ -279,12 +280,9 @@ async function execute(
   bar?.start(total, done);
 
   const record = (o: TaskOutcome): void => {
-    cp.outcomes[o.ordinal] = o;
-    done++;
-    saveCheckpoint(platform, cp);
-    bar?.update(done);
-    opts.onOutcome?.(o, done, total);
-    if (o.status !== "answered" && cp.options.invalid_answer_policy === "abort" && !failure) {
+    if (o.status !== "answered" && cp.options.invalid_answer_policy === "abort") {
+      // not recorded: `resume` asks this task again
+      if (failure) return;
       failure = new PlatformError(
         "agent_failed",
         `task ${o.ordinal}: ${o.status} (${o.reason ?? ""}); the run stays in progress, resume it with: resume ${cp.run_id}`,
@@ -297,7 +295,13 @@ async function execute(
         422,
       );
       internal.abort();
+      return;
     }
+    cp.outcomes[o.ordinal] = o;
+    done++;
+    saveCheckpoint(platform, cp);
+    bar?.update(done);
+    opts.onOutcome?.(o, done, total);
   };
 
   let next = 0;

@@ -1,0 +1,200 @@
+import { answerDigest } from "@bench-bounty/evidence";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { PlatformError } from "../src/errors.js";
+import { Platform } from "../src/platform.js";
+import { readCheckpoint, resumeRun, runBenchmark, type AgentSpec, type RunnerResult } from "../src/runner.js";
+import { cities, cleanup, manualClock, promptAgent, tempDir } from "./helpers.js";
+
+afterEach(cleanup);
+
+const TEMPLATE = "What is the answer for {payload.city} #{payload.index}?";
+const AGENT = fileURLToPath(new URL("./fixtures/agent.mjs", import.meta.url));
+
+/** A store with the 16-city benchmark published from the same seed (so every store has the same plan). */
+async function store(dir = tempDir()) {
+  const clock = manualClock();
+  const platform = Platform.open({ dir, clock: clock.now, answerSaltSeed: "same-salt" });
+  const ds = platform.createDataset(cities(16));
+  const res = await platform.publish(ds.dataset_id, {
+    title: "Cities",
+    prompt_template: TEMPLATE,
+    grader_type: "exact",
+    seed: "same",
+    time_budget_seconds: 60,
+  });
+  return { platform, clock, slug: res.slug, dir };
+}
+
+/** An in-process agent that takes 25 ms of the manual clock per task. */
+function inProcess(clock: { advance: (ms: number) => void }): AgentSpec {
+  return {
+    kind: "function",
+    name: "prompt-agent",
+    answer: async (task) => {
+      await new Promise((r) => setTimeout(r, 2));
+      clock.advance(25);
+      return promptAgent(task.prompt);
+    },
+  };
+}
+
+function fingerprint(platform: Platform, r: RunnerResult) {
+  const run = platform.getRun(r.run_id);
+  return {
+    plan: run.plan,
+    digests: run.receipt!.tasks.map((t) => t.answer_digest),
+    accuracy: run.rank_accuracy,
+    score_public: run.score_public,
+    composite: run.score_composite,
+    receipt_hash: run.receipt_hash,
+  };
+}
+
+describe("runner equivalence", () => {
+  it("sequential, parallel and interrupted-then-resumed runs give identical plans, answer digests and accuracies", async () => {
+    const seq = await store();
+    const rSeq = await runBenchmark(seq.platform, seq.slug, "agent-1", inProcess(seq.clock), {
+      concurrency: 1,
+    });
+    expect(rSeq.interrupted).toBe(false);
+
+    const par = await store();
+    const rPar = await runBenchmark(par.platform, par.slug, "agent-1", inProcess(par.clock), {
+      concurrency: 5,
+    });
+
+    const cut = await store();
+    const ac = new AbortController();
+    const rCut = await runBenchmark(cut.platform, cut.slug, "agent-1", inProcess(cut.clock), {
+      concurrency: 1,
+      signal: ac.signal,
+      onOutcome: (_o, done) => {
+        if (done === 6) ac.abort();
+      },
+    });
+    expect(rCut.interrupted).toBe(true);
+    expect(rCut.finalized).toBeNull();
+    expect(cut.platform.getRun(rCut.run_id).status).toBe("in_progress");
+    expect(Object.keys(readCheckpoint(cut.platform, rCut.run_id).outcomes)).toHaveLength(6);
+    // a new process: reopen the store and resume from the checkpoint
+    cut.platform.close();
+    const reopened = Platform.open({ dir: cut.dir, clock: cut.clock.now, answerSaltSeed: "same-salt" });
+    const asked: number[] = [];
+    const base = inProcess(cut.clock);
+    const counting: AgentSpec = {
+      kind: "function",
+      name: "prompt-agent",
+      answer: (t, s) => (asked.push(t.ordinal), base.kind === "function" ? base.answer(t, s) : null),
+    };
+    const rRes = await resumeRun(reopened, rCut.run_id, counting);
+    expect(rRes.interrupted).toBe(false);
+    expect(asked).toHaveLength(rSeq.plan.length - 6);
+
+    const a = fingerprint(seq.platform, rSeq);
+    expect(fingerprint(par.platform, rPar)).toEqual(a);
+    expect(fingerprint(reopened, rRes)).toEqual(a);
+    // the digests are those of the expected answers under the run's salt
+    const run = seq.platform.getRun(rSeq.run_id);
+    const tasks = seq.platform.runTasks(rSeq.run_id);
+    expect(a.digests).toEqual(tasks.map((t) => answerDigest(promptAgent(t.prompt), run.answer_salt!)));
+    reopened.close();
+  });
+
+  it("a CLI agent gives the same answers one task per process and in parallel batches", async () => {
+    const one = await store();
+    const rOne = await runBenchmark(
+      one.platform,
+      one.slug,
+      "cli",
+      { kind: "command", command: `node ${AGENT}` },
+      { concurrency: 1 },
+    );
+    const batched = await store();
+    const rBatched = await runBenchmark(
+      batched.platform,
+      batched.slug,
+      "cli",
+      { kind: "command", command: `node ${AGENT}` },
+      { concurrency: 3, batchSize: 5 },
+    );
+    expect(rOne.outcomes.every((o) => o.status === "answered")).toBe(true);
+    const d1 = fingerprint(one.platform, rOne);
+    const d2 = fingerprint(batched.platform, rBatched);
+    expect(d2.plan).toEqual(d1.plan);
+    expect(d2.digests).toEqual(d1.digests);
+    expect(d2.accuracy).toEqual(d1.accuracy);
+  }, 60_000);
+});
+
+describe("runner policies", () => {
+  it("per-task timeout with policy skip: the task stays unanswered and the run is finalized", async () => {
+    const s = await store();
+    const r = await runBenchmark(
+      s.platform,
+      s.slug,
+      "sleepy",
+      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "sleep-on-5" } },
+      { concurrency: 4, taskTimeoutMs: 1500 },
+    );
+    const tasks = s.platform.runTasks(r.run_id);
+    const five = tasks.find((t) => t.prompt.includes("#5"))!;
+    expect(r.outcomes.find((o) => o.ordinal === five.ordinal)).toMatchObject({ status: "timeout" });
+    expect(r.outcomes.filter((o) => o.status === "answered")).toHaveLength(tasks.length - 1);
+    expect(r.finalized!.counts.answered).toBe(tasks.length - 1);
+    expect(r.finalized!.receipt.tasks[five.ordinal]!.answer_digest).toBeNull();
+  }, 60_000);
+
+  it("garbage output and crashes are invalid outcomes under policy skip", async () => {
+    const s = await store();
+    const r = await runBenchmark(
+      s.platform,
+      s.slug,
+      "garbage",
+      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "garbage" } },
+      { batchSize: 8, concurrency: 2 },
+    );
+    expect(r.outcomes.every((o) => o.status === "invalid" && /JSON/.test(o.reason!))).toBe(true);
+    const s2 = await store();
+    const r2 = await runBenchmark(
+      s2.platform,
+      s2.slug,
+      "crash",
+      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "exit" } },
+      { batchSize: 16 },
+    );
+    expect(r2.outcomes.every((o) => o.status === "error" && /status 3/.test(o.reason!))).toBe(true);
+    expect(r2.finalized!.counts.answered).toBe(0);
+  }, 60_000);
+
+  it("policy abort stops on an empty answer, keeps the run in progress, and resume asks that task again", async () => {
+    const s = await store();
+    let err: unknown;
+    try {
+      await runBenchmark(
+        s.platform,
+        s.slug,
+        "strict",
+        { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "empty-on-2" } },
+        { invalidAnswerPolicy: "abort" },
+      );
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(PlatformError);
+    expect((err as PlatformError).code).toBe("agent_failed");
+    const runId = (err as PlatformError).details.run_id as string;
+    expect(s.platform.getRun(runId).status).toBe("in_progress");
+    const r = await resumeRun(s.platform, runId, { kind: "command", command: `node ${AGENT}` });
+    expect(r.finalized).not.toBeNull();
+    expect(r.outcomes.every((o) => o.status === "answered")).toBe(true);
+  }, 60_000);
+
+  it("resume refuses a finalized run", async () => {
+    const s = await store();
+    const r = await runBenchmark(s.platform, s.slug, "a", inProcess(s.clock));
+    await expect(resumeRun(s.platform, r.run_id, inProcess(s.clock))).rejects.toMatchObject({
+      code: "run_not_in_progress",
+    });
+  });
+});
