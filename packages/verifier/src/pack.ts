@@ -262,6 +262,7 @@ function intField(o: JsonObject, key: string, path: string, min = 0): number {
 function amountValue(v: JsonValue, path: string): bigint {
   let b: bigint;
   if (typeof v === "string" && /^[0-9]{1,78}$/.test(v)) b = BigInt(v);
+  else if (typeof v === "string" && /^[0-9]+$/.test(v)) bad("out_of_range", path, `amount of ${v.length} digits is outside uint256`);
   else if (typeof v === "number" && Number.isSafeInteger(v)) b = BigInt(v);
   else if (typeof v === "bigint") b = v;
   else bad("wrong_type", path, `expected base units (an integer string), found ${typeof v === "string" ? JSON.stringify(v.slice(0, 40)) : typeName(v)}`);
