@@ -1,0 +1,175 @@
+/**
+ * Hosted compute receipts (seeds/compute-receipts.txt): ES256 JWS against a
+ * JWKS matched by kid, sha256 bindings, cost and token sums, receipt_hash.
+ */
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { canonicalJson, keccak256Hex } from "@bench-bounty/evidence";
+import { CompactSign, exportJWK, generateKeyPair, type JWK } from "jose";
+import { beforeAll, describe, expect, it } from "vitest";
+import { VerifierInputError, verifyComputeReceipt } from "../src/index.js";
+
+const sha = (s: string): string => "sha256:" + createHash("sha256").update(s, "utf8").digest("hex");
+const INPUT = "Summarise the attached contract in three bullet points.";
+const OUTPUT = "- It pays USDC\n- It has no owner\n- Awards are final 🧾";
+
+let keyA: CryptoKey;
+let keyB: CryptoKey;
+let jwks: { keys: JWK[] };
+
+function payload(over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    model_id: "us.anthropic.claude-haiku-4-5-20251001-v1:0",
+    region: "us-east-1",
+    bedrock_request_id: "d4c0-req",
+    prompt_tokens: 1000,
+    completion_tokens: 500,
+    total_tokens: 1500,
+    base_cost_usdc: "0.010500",
+    margin_usdc: "0.001575",
+    total_usdc: "0.012075",
+    system_prompt_sha256: sha("You are a careful contract summariser."),
+    input_sha256: sha(INPUT),
+    output_sha256: sha(OUTPUT),
+    ...over,
+  };
+}
+
+async function sign(p: Record<string, unknown>, key: CryptoKey, kid: string): Promise<string> {
+  return new CompactSign(canonicalJson(p)).setProtectedHeader({ alg: "ES256", kid }).sign(key);
+}
+
+async function executeResponse(p = payload(), opts: { key?: CryptoKey; kid?: string; receiptHash?: string } = {}) {
+  return {
+    invocation_id: "9f2c4a-inv",
+    receipt_jws: await sign(p, opts.key ?? keyA, opts.kid ?? "key-a"),
+    compute_receipt: { ...p, receipt_hash: opts.receiptHash ?? keccak256Hex(canonicalJson(p)) },
+    output: OUTPUT,
+  };
+}
+
+const bytes = (v: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(v));
+
+beforeAll(async () => {
+  const a = await generateKeyPair("ES256", { extractable: true });
+  const b = await generateKeyPair("ES256", { extractable: true });
+  keyA = a.privateKey;
+  keyB = b.privateKey;
+  jwks = {
+    keys: [
+      { ...(await exportJWK(b.publicKey)), kid: "key-b", alg: "ES256", use: "sig" },
+      { ...(await exportJWK(a.publicKey)), kid: "key-a", alg: "ES256", use: "sig" },
+    ],
+  };
+});
+
+describe("verifyComputeReceipt", () => {
+  it("verifies a good receipt: signature by kid, bindings, sums, receipt_hash", async () => {
+    const r = await verifyComputeReceipt({ execute: bytes(await executeResponse()), jwks, input: new TextEncoder().encode(INPUT) });
+    const states = Object.fromEntries(Object.entries(r.facts).map(([k, f]) => [k, f.state]));
+    expect(states).toEqual({
+      signature: "verified",
+      view_agreement: "verified",
+      input_binding: "verified",
+      output_binding: "verified",
+      cost_sum: "verified",
+      token_sum: "verified",
+      receipt_hash: "verified",
+      anchor: "not-observed",
+    });
+    expect(r.ok).toBe(true);
+    expect(r.kid).toBe("key-a");
+    expect(r.receipt_hash).toBe(keccak256Hex(canonicalJson(payload())));
+  });
+
+  it("fails the signature when the kid's key did not sign it, or no key has the kid", async () => {
+    const wrongKey = await verifyComputeReceipt({ execute: bytes(await executeResponse(payload(), { key: keyB, kid: "key-a" })), jwks });
+    expect(wrongKey.facts.signature.state).toBe("failed");
+    expect(wrongKey.facts.signature.reasons[0]).toMatch(/does not verify/);
+    expect(wrongKey.ok).toBe(false);
+    const unknownKid = await verifyComputeReceipt({ execute: bytes(await executeResponse(payload(), { kid: "rotated-away" })), jwks });
+    expect(unknownKid.facts.signature.reasons[0]).toMatch(/no JWKS key matches kid rotated-away/);
+  });
+
+  it("fails the signature when the signed payload was edited", async () => {
+    const resp = await executeResponse();
+    const [h, , s] = resp.receipt_jws.split(".");
+    const edited = Buffer.from(canonicalJson(payload({ total_usdc: "0.000001" }))).toString("base64url");
+    const r = await verifyComputeReceipt({ execute: bytes({ ...resp, receipt_jws: `${h}.${edited}.${s}` }), jwks });
+    expect(r.facts.signature.state).toBe("failed");
+    expect(r.facts.view_agreement.state).toBe("failed");
+  });
+
+  it("fails the output binding when the delivery differs from the metered output", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "receipt-"));
+    writeFileSync(join(dir, "out.txt"), OUTPUT + " (swapped)");
+    const r = await verifyComputeReceipt({ execute: bytes(await executeResponse()), jwks, output: join(dir, "out.txt") });
+    expect(r.facts.output_binding.state).toBe("failed");
+    expect(r.facts.output_binding.reasons[0]).toMatch(/hashes to sha256:[0-9a-f]{64}, the payload's output_sha256 is/);
+    expect(r.ok).toBe(false);
+  });
+
+  it("fails the cost and token sums of a signed but inconsistent receipt", async () => {
+    const p = payload({ margin_usdc: "0.001576", total_tokens: 1499 });
+    const r = await verifyComputeReceipt({ execute: bytes(await executeResponse(p)), jwks });
+    expect(r.facts.signature.state).toBe("verified");
+    expect(r.facts.cost_sum.state).toBe("failed");
+    expect(r.facts.cost_sum.reasons[0]).toBe("base_cost_usdc 0.010500 + margin_usdc 0.001576 != total_usdc 0.012075");
+    expect(r.facts.token_sum.reasons[0]).toBe("prompt_tokens 1000 + completion_tokens 500 != total_tokens 1499");
+    expect(r.ok).toBe(false);
+  });
+
+  it("fails receipt_hash when the stated hash is not the keccak of the canonical payload", async () => {
+    const r = await verifyComputeReceipt({ execute: bytes(await executeResponse(payload(), { receiptHash: `0x${"00".repeat(32)}` })), jwks });
+    expect(r.facts.receipt_hash.state).toBe("failed");
+  });
+
+  it("reads the JWKS from a URL", async () => {
+    const server = createServer((_req, res) => {
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify(jwks));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`;
+      const r = await verifyComputeReceipt({ execute: bytes(await executeResponse()), jwks: url });
+      expect(r.facts.signature.state).toBe("verified");
+      expect(r.observed.jwks).toBe(`url ${url}`);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("refuses an execute response without receipt_jws as bad input naming the path", async () => {
+    await expect(verifyComputeReceipt({ execute: bytes({ invocation_id: "x" }), jwks })).rejects.toThrow(VerifierInputError);
+    await expect(verifyComputeReceipt({ execute: bytes({ invocation_id: "x" }), jwks })).rejects.toThrow(/\$\.receipt_jws: missing key/);
+    await expect(verifyComputeReceipt({ execute: bytes({ receipt_jws: "a.b" }), jwks })).rejects.toThrow(/\$\.receipt_jws: a compact JWS has 3 parts, found 2/);
+  });
+
+  it("CLI: verify-receipt exits 0 for a good receipt and 1 for a swapped output", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "receipt-"));
+    writeFileSync(join(dir, "EXECUTE.json"), JSON.stringify(await executeResponse()));
+    writeFileSync(join(dir, "jwks.json"), JSON.stringify(jwks));
+    writeFileSync(join(dir, "input.txt"), INPUT);
+    writeFileSync(join(dir, "output.txt"), "not the output");
+    const bin = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, ["--import", "tsx", bin, "verify-receipt", join(dir, "EXECUTE.json"), "--jwks", join(dir, "jwks.json"), ...args], {
+        cwd: fileURLToPath(new URL("..", import.meta.url)),
+        encoding: "utf8",
+      });
+    const good = run("--input", join(dir, "input.txt"));
+    expect(good.status).toBe(0);
+    expect(good.stdout).toMatch(/signature\s+verified\s+ES256 signature verifies with JWKS key key-a/);
+    expect(good.stdout).toMatch(/receipt: VERIFIED/);
+    const bad = run("--output", join(dir, "output.txt"), "--json");
+    expect(bad.status).toBe(1);
+    expect(JSON.parse(bad.stdout).facts.output_binding.state).toBe("failed");
+  });
+});
