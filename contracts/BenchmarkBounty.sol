@@ -25,7 +25,7 @@ contract BenchmarkBounty is IBenchmarkBounty, ReentrancyGuardTransient {
 
     /// @dev Storage form of a bounty, six slots:
     ///      [author | closesAt | thresholdBps | status], [awarder | awardDeadline | leafCount],
-    ///      [token | splitsPacked], [pool], [testSetRoot].
+    ///      [token], [splitsPacked], [pool], [testSetRoot].
     struct BountyRecord {
         address author;
         uint64 closesAt;
