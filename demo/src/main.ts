@@ -1,0 +1,48 @@
+/**
+ * `npm run demo`: the whole bench-bounty prize lifecycle on real data, indexed and verified.
+ * See demo/README.md. Exits 0 when every phase succeeded, 1 when one failed, 2 on a bad option,
+ * 130/143 on SIGINT/SIGTERM (after stopping every process it started).
+ */
+import { parseOptions } from "./options.js";
+import { ProcessRegistry } from "./processes.js";
+import { runDemo } from "./run.js";
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+  const registry = new ProcessRegistry();
+  const log = (line: string): void => console.log(line);
+  registry.installSignalHandlers(log);
+  const result = await runDemo(options, { log, registry, hold: options.keepRunning });
+  if (options.keepRunning) {
+    log("\n── still running (--keep-running); Ctrl-C stops everything ──");
+    if (result.rpcUrl) log(`    chain (RPC, chain id 8453)  ${result.rpcUrl}`);
+    if (result.indexerUrl) {
+      log(
+        `    indexer REST               ${result.indexerUrl}/awards   ${result.indexerUrl}/bounties/${result.bountyId ?? 1}`,
+      );
+      log(`    indexer GraphQL            ${result.indexerUrl}/graphql`);
+    }
+    if (result.doorUrl && result.slug) {
+      const b = `${result.doorUrl}/api/v1/benchmarks/${result.slug}`;
+      log(`    benchmark detail           ${b}`);
+      log(`    leaderboard                ${b}/leaderboard`);
+      log(`    evidence door (pack)       ${b}/award-evidence`);
+    }
+    if (result.indexerUrl && result.doorUrl && result.slug) {
+      log(
+        `    verify again               node packages/verifier/dist/bin.js ${result.doorUrl}/api/v1/benchmarks/${result.slug}/award-evidence ` +
+          `--rpc ${result.rpcUrl} --indexer ${result.indexerUrl} --policy full`,
+      );
+    }
+    await new Promise<never>(() => {}); // the SIGINT/SIGTERM handler stops everything and exits
+  }
+  return result.ok ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(`✗ demo: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

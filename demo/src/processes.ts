@@ -1,0 +1,158 @@
+/**
+ * The demo's process registry: every child it starts (the devchain node, the
+ * Ponder indexer, the evidence door server) is registered here, and all of them
+ * are stopped, newest first, when the demo succeeds, fails, or receives
+ * SIGINT/SIGTERM.
+ */
+import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+
+/** One thing to stop at the end: a child process or an in-process server. */
+export interface Stoppable {
+  /** Human name used in the shutdown log, e.g. "devchain (hardhat node)". */
+  readonly name: string;
+  /** Stops it; must be safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+/** Options of {@link ProcessRegistry.spawn}. */
+export interface SpawnChildOptions extends SpawnOptions {
+  /** Called with each complete line the child writes to stdout or stderr. */
+  onLine?: (line: string, stream: "stdout" | "stderr") => void;
+  /** Milliseconds to wait after SIGTERM before SIGKILL (default 5000). */
+  killAfterMs?: number;
+}
+
+/** A child started by {@link ProcessRegistry.spawn}. */
+export interface ManagedChild extends Stoppable {
+  readonly child: ChildProcess;
+  /** The last lines the child wrote (for error messages). */
+  tail(): string;
+  /** Resolves with the exit code (or signal name) once the child has exited. */
+  readonly exited: Promise<number | string>;
+}
+
+/** Keeps every started process and stops them all, newest first. */
+export class ProcessRegistry {
+  private readonly entries: Stoppable[] = [];
+  private stopping: Promise<void> | undefined;
+
+  /** Registers something to stop at the end; returns it. */
+  add<T extends Stoppable>(entry: T): T {
+    this.entries.push(entry);
+    return entry;
+  }
+
+  /** Registers a stop function under a name. */
+  addStop(name: string, stop: () => Promise<void> | void): Stoppable {
+    let done: Promise<void> | undefined;
+    return this.add({ name, stop: () => (done ??= Promise.resolve().then(stop)) });
+  }
+
+  /**
+   * Spawns a child in its own process group (so stopping it also stops the
+   * grandchildren it starts) and registers it. Output is kept in a small ring
+   * buffer for error messages and forwarded line by line to `onLine`.
+   */
+  spawn(name: string, command: string, args: readonly string[], opts: SpawnChildOptions = {}): ManagedChild {
+    const { onLine, killAfterMs = 5000, ...spawnOpts } = opts;
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], detached: true, ...spawnOpts });
+    const lines: string[] = [];
+    const exited = new Promise<number | string>((resolve) => {
+      child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown"));
+      child.once("error", (err) => {
+        lines.push(`could not start ${command}: ${err.message}`);
+        resolve("spawn-error");
+      });
+    });
+    for (const stream of ["stdout", "stderr"] as const) {
+      let partial = "";
+      child[stream]?.setEncoding("utf8");
+      child[stream]?.on("data", (chunk: string) => {
+        partial += chunk;
+        const parts = partial.split("\n");
+        partial = parts.pop() ?? "";
+        for (const line of parts) {
+          lines.push(line);
+          if (lines.length > 60) lines.shift();
+          onLine?.(line, stream);
+        }
+      });
+    }
+    let stopped: Promise<void> | undefined;
+    const signalGroup = (signal: NodeJS.Signals): void => {
+      if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        try {
+          child.kill(signal);
+        } catch {
+          /* already gone */
+        }
+      }
+    };
+    const managed: ManagedChild = {
+      name,
+      child,
+      exited,
+      tail: () => lines.slice(-20).join("\n"),
+      stop: () =>
+        (stopped ??= (async () => {
+          signalGroup("SIGTERM");
+          const timer = setTimeout(() => signalGroup("SIGKILL"), killAfterMs);
+          await exited;
+          clearTimeout(timer);
+        })()),
+    };
+    return this.add(managed);
+  }
+
+  /** Stops every registered entry, newest first; never throws (errors are logged). */
+  stopAll(log: (line: string) => void = () => {}): Promise<void> {
+    return (this.stopping ??= (async () => {
+      for (const entry of [...this.entries].reverse()) {
+        try {
+          await withTimeout(entry.stop(), 15_000, `stopping ${entry.name}`);
+          log(`stopped ${entry.name}`);
+        } catch (err) {
+          log(`could not stop ${entry.name}: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+    })());
+  }
+
+  /**
+   * On SIGINT/SIGTERM: stop everything, then exit with 130/143. A second
+   * signal while stopping exits at once.
+   */
+  installSignalHandlers(log: (line: string) => void): () => void {
+    let received = false;
+    const handler = (signal: NodeJS.Signals): void => {
+      if (received) process.exit(signal === "SIGINT" ? 130 : 143);
+      received = true;
+      log(`\n${signal} received: stopping every process the demo started`);
+      void this.stopAll(log).finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+    };
+    process.on("SIGINT", handler);
+    process.on("SIGTERM", handler);
+    return () => {
+      process.off("SIGINT", handler);
+      process.off("SIGTERM", handler);
+    };
+  }
+}
+
+/** Rejects with `what timed out after N s` when `promise` takes longer than `ms`. */
+export async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms / 1000} s`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
