@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import {
+  MAX_LIMIT,
+  ParamError,
+  parseAddress,
+  parseAwardCursor,
+  parseBountyId,
+  parseBytes32,
+  parseLimit,
+  parseStatus,
+  parseTime,
+  readQuery,
+} from "../../lib/params";
+
+function paramOf(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof ParamError) return e.parameter;
+    throw e;
+  }
+  throw new Error("did not throw");
+}
+
+describe("REST parameters", () => {
+  it("refuses unknown and repeated parameters, naming them; empty values mean absent", () => {
+    expect(paramOf(() => readQuery({ colour: ["x"] }, ["status"]))).toBe("colour");
+    expect(paramOf(() => readQuery({ status: ["a", "b"] }, ["status"]))).toBe("status");
+    expect(readQuery({ status: [""] }, ["status"])).toEqual({ status: undefined });
+  });
+
+  it("addresses and digests are checked and lowercased", () => {
+    expect(parseAddress("author", "0xABCDEF0000000000000000000000000000000001")).toBe(
+      "0xabcdef0000000000000000000000000000000001",
+    );
+    expect(paramOf(() => parseAddress("author", "0xABC"))).toBe("author");
+    expect(parseBytes32("digest", `0x${"AB".repeat(32)}`)).toBe(`0x${"ab".repeat(32)}`);
+    expect(paramOf(() => parseBytes32("digest", `0x${"ab".repeat(20)}`))).toBe("digest");
+  });
+
+  it("bounty ids are positive decimal uint256 without leading zeros", () => {
+    expect(parseBountyId("id", "42")).toBe(42n);
+    expect(parseBountyId("id", ((1n << 256n) - 1n).toString())).toBe((1n << 256n) - 1n);
+    for (const bad of ["0", "01", "-1", "1.5", "0x10", (1n << 256n).toString()])
+      expect(paramOf(() => parseBountyId("id", bad))).toBe("id");
+  });
+
+  it("status names are case-insensitive", () => {
+    expect(parseStatus("status", "awarded")).toBe("Awarded");
+    expect(paramOf(() => parseStatus("status", "open"))).toBe("status");
+  });
+
+  it("limit is 1..MAX_LIMIT, 50 by default", () => {
+    expect(parseLimit("limit", undefined)).toBe(50);
+    expect(parseLimit("limit", String(MAX_LIMIT))).toBe(MAX_LIMIT);
+    for (const bad of ["0", String(MAX_LIMIT + 1), "ten", "1e2"])
+      expect(paramOf(() => parseLimit("limit", bad))).toBe("limit");
+  });
+
+  it("times are unix seconds or ISO 8601 with a zone", () => {
+    expect(parseTime("from", "1700000000")).toBe(1700000000n);
+    expect(parseTime("from", "2023-11-14T22:13:20Z")).toBe(1700000000n);
+    expect(parseTime("from", "2023-11-15T00:13:20+02:00")).toBe(1700000000n);
+    expect(parseTime("from", "1970-01-02")).toBe(86400n);
+    for (const bad of ["yesterday", "2023-11-14T22:13:20", "2023-13-01", "-5"])
+      expect(paramOf(() => parseTime("from", bad))).toBe("from");
+  });
+
+  it("award cursors are block:logIndex", () => {
+    expect(parseAwardCursor("cursor", "120:3")).toEqual({ block: 120n, logIndex: 3 });
+    expect(paramOf(() => parseAwardCursor("cursor", "120"))).toBe("cursor");
+  });
+});

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { IndexerSettingsError, readIndexerSettings, type ContractLocation } from "../../lib/settings";
+
+const BOUNTY = "0xBB71DA83504363D607824853660D362f3eb8dc09";
+const REGISTRY = "0xF646ce19E9F80a7927058CE47Bc7c8B7c00aB0B8";
+const emptyBook = (): ContractLocation => ({ benchmarkBounty: null, anchorRegistry: null, startBlock: null });
+
+function variableOf(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof IndexerSettingsError) return e.variable;
+    throw e;
+  }
+  throw new Error("did not throw");
+}
+
+describe("indexer settings", () => {
+  const local = {
+    PONDER_RPC_URL_8453: "http://127.0.0.1:8545",
+    BOUNTY_ADDRESS: BOUNTY,
+    ANCHOR_REGISTRY_ADDRESS: REGISTRY,
+    START_BLOCK: "3",
+  };
+
+  it("a loopback RPC gets the local defaults: cache off, fast polling, PGlite", () => {
+    expect(readIndexerSettings(local, emptyBook)).toEqual({
+      chainId: 8453,
+      rpcUrl: "http://127.0.0.1:8545",
+      bountyAddress: BOUNTY.toLowerCase(),
+      anchorRegistryAddress: REGISTRY.toLowerCase(),
+      startBlock: 3,
+      pollingIntervalMs: 250,
+      disableCache: true,
+      ethGetLogsBlockRange: undefined,
+      database: { kind: "pglite", directory: undefined },
+    });
+  });
+
+  it("a remote RPC keeps the cache and reads the address book for what the environment leaves out", () => {
+    const s = readIndexerSettings(
+      { PONDER_RPC_URL_8453: "https://base.example/rpc", DATABASE_URL: "postgresql://u:p@h/db" },
+      (key) => {
+        expect(key).toBe("8453");
+        return { benchmarkBounty: BOUNTY, anchorRegistry: REGISTRY, startBlock: 25_000_000 };
+      },
+    );
+    expect(s).toMatchObject({ disableCache: false, pollingIntervalMs: 1000, startBlock: 25_000_000 });
+    expect(s.database).toEqual({ kind: "postgres", connectionString: "postgresql://u:p@h/db" });
+  });
+
+  it("ADDRESS_BOOK=local selects the local entry", () => {
+    let asked = "";
+    readIndexerSettings({ PONDER_RPC_URL_8453: "http://localhost:8545", ADDRESS_BOOK: "local" }, (key) => {
+      asked = key;
+      return { benchmarkBounty: BOUNTY, anchorRegistry: REGISTRY, startBlock: 0 };
+    });
+    expect(asked).toBe("local");
+  });
+
+  it("names the variable that is missing or malformed", () => {
+    expect(
+      variableOf(() => readIndexerSettings({ ...local, PONDER_RPC_URL_8453: undefined }, emptyBook)),
+    ).toBe("PONDER_RPC_URL_8453");
+    expect(variableOf(() => readIndexerSettings({ ...local, BOUNTY_ADDRESS: "0x12" }, emptyBook))).toBe(
+      "BOUNTY_ADDRESS",
+    );
+    expect(variableOf(() => readIndexerSettings({ ...local, START_BLOCK: "-1" }, emptyBook))).toBe(
+      "START_BLOCK",
+    );
+    expect(variableOf(() => readIndexerSettings({ ...local, CHAIN_ID: "1" }, emptyBook))).toBe("CHAIN_ID");
+    expect(variableOf(() => readIndexerSettings({ ...local, DATABASE_URL: "mysql://x" }, emptyBook))).toBe(
+      "DATABASE_URL",
+    );
+    expect(
+      variableOf(() => readIndexerSettings({ ...local, PONDER_DISABLE_CACHE: "maybe" }, emptyBook)),
+    ).toBe("PONDER_DISABLE_CACHE");
+    // An undeployed address book entry (null addresses) is not guessed around.
+    expect(
+      variableOf(() => readIndexerSettings({ PONDER_RPC_URL_8453: "https://base.example/rpc" }, emptyBook)),
+    ).toBe("BOUNTY_ADDRESS");
+  });
+});
