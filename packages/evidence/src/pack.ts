@@ -235,6 +235,23 @@ function intString(v: unknown, path: string): string {
  * @throws EvidenceError `bad_pack_inputs`, `schema`, `bad_splits`, `malformed` naming the input path
  */
 export function buildRankDerivation(input: { scoring: MintScoring; pool_base_units: string | bigint; runs: readonly MintRun[] }): RankDerivationResult {
+  return buildRankDerivationCached(input, new WeakMap());
+}
+
+/** Receipt hashes are the costliest part of minting (a receipt of n tasks is ~250n bytes): hash each receipt object once. */
+function cachedReceiptHash(cache: WeakMap<object, Hex>, receipt: Receipt): Hex {
+  let h = cache.get(receipt);
+  if (h === undefined) {
+    h = receiptHash(receipt);
+    cache.set(receipt, h);
+  }
+  return h;
+}
+
+function buildRankDerivationCached(
+  input: { scoring: MintScoring; pool_base_units: string | bigint; runs: readonly MintRun[] },
+  hashes: WeakMap<object, Hex>,
+): RankDerivationResult {
   const sc = input.scoring;
   const pool = intString(input.pool_base_units, "$.benchmark.pool_base_units");
   let splits: number[];
@@ -304,7 +321,7 @@ export function buildRankDerivation(input: { scoring: MintScoring; pool_base_uni
       agent_id: c.agent_id,
       is_author_agent: c.is_author_agent,
       run_id: c.run_id,
-      receipt_hash: receiptHash(run.receipt),
+      receipt_hash: cachedReceiptHash(hashes, run.receipt),
       receipt_url: run.receipt_url,
       achieved_at: c.achieved_at,
       attempts_used: attempts,
@@ -369,7 +386,8 @@ export function mintEvidencePack(inputs: MintInputs): EvidencePack {
     if (run.receipt?.commit_root !== commitment.root)
       fail(`${appendPath("$.runs", i)}.receipt.commit_root`, `receipt names root ${String(run.receipt?.commit_root)}, the test set commits to ${commitment.root}`);
   });
-  const derivation = buildRankDerivation({ scoring: inputs.scoring, pool_base_units: b.pool_base_units, runs: inputs.runs });
+  const hashes = new WeakMap<object, Hex>();
+  const derivation = buildRankDerivationCached({ scoring: inputs.scoring, pool_base_units: b.pool_base_units, runs: inputs.runs }, hashes);
   const rd = derivation.rank_derivation;
 
   const winners: Winner[] = derivation.winning_runs.map((run, i) => {
@@ -392,7 +410,7 @@ export function mintEvidencePack(inputs: MintInputs): EvidencePack {
       amount_base_units: (derivation.amounts[i] as bigint).toString(),
       run_id: run.receipt.run_id,
       receipt: run.receipt,
-      receipt_hash: receiptHash(run.receipt),
+      receipt_hash: cachedReceiptHash(hashes, run.receipt),
       answer_salt: run.answer_salt,
       answers,
     };

@@ -1,0 +1,131 @@
+/**
+ * `pnpm bench:evidence`: timing figures for the evidence library (a script,
+ * not a test). Prints milliseconds and the ratio to bare Keccak-256 over the
+ * same bytes.
+ *
+ *  1. commitment root of 100,000 test-set rows (SPEC 3), against bare keccak
+ *     of exactly the commitment's own hash inputs (prompts, gold||salt, leaf
+ *     JSON, Merkle pairs); target: within 2x;
+ *  2. minting and hashing a 10,000-task pack with 3 winners (SPEC 8), against
+ *     bare keccak of the hashed bytes; plus parsing + schema of that pack.
+ *
+ * Env: BENCH_ROWS (default 100000), BENCH_TASKS (default 10000), BENCH_RUNS
+ * (default 1; the median is printed). The machine's load average is printed
+ * first: on a shared machine absolute figures scale with it, ratios much less.
+ */
+import os from "node:os";
+import { keccak_256 } from "@noble/hashes/sha3";
+import {
+  canonicalJson,
+  canonicalJsonString,
+  commitTestSet,
+  evidencePackBytes,
+  leafFromParts,
+  merkleRootBytes,
+  mintEvidencePack,
+  packHash,
+  parseEvidencePack,
+  promptHash,
+  goldLeaf,
+  utf8,
+  validateEvidencePack,
+  parseJson,
+} from "../src/index.js";
+import { makeMintInputs, makeTestSet } from "./fixtures.js";
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+const TASKS = Number(process.env.BENCH_TASKS ?? 10_000);
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 1));
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] as number;
+}
+
+function time<T>(fn: () => T, runs = RUNS): { ms: number; result: T } {
+  let result: T = undefined as T;
+  const ms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    result = fn();
+    ms.push(performance.now() - t0);
+  }
+  return { ms: median(ms), result };
+}
+
+function bareKeccak(inputs: readonly Uint8Array[]): number {
+  return time(() => {
+    for (const b of inputs) keccak_256(b);
+  }).ms;
+}
+
+const fmt = (ms: number): string => `${ms.toFixed(1).padStart(9)} ms`;
+const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+
+// ---------------------------------------------------------------------------
+console.log(
+  `evidence benchmarks (node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}, median of ${RUNS} run${RUNS > 1 ? "s" : ""})\n`,
+);
+
+{
+  const rows = makeTestSet(ROWS);
+  commitTestSet(rows.slice(0, 2000)); // warm-up
+  const { ms, result } = time(() => commitTestSet(rows));
+
+  // the commitment's own hash inputs, precomputed as bytes
+  const inputs: Uint8Array[] = [];
+  let bytes = 0;
+  const leaves: Uint8Array[] = [];
+  for (const row of rows) {
+    const p = utf8(row.prompt);
+    const g = utf8(canonicalJsonString(row.gold) + row.salt);
+    const ph = promptHash(row.prompt);
+    const gl = goldLeaf(row.gold, row.salt);
+    const l = utf8(`{"gold_leaf":"${gl}","ordinal":${row.ordinal},"prompt_hash":"${ph}"}`);
+    inputs.push(p, g, l);
+    leaves.push(leafFromParts(row.ordinal, ph, gl));
+  }
+  let level = leaves;
+  while (level.length > 1) {
+    const next: Uint8Array[] = [];
+    for (let i = 0; i < level.length; i += 2) {
+      const pair = new Uint8Array(64);
+      pair.set(level[i] as Uint8Array, 0);
+      pair.set((level[i + 1] ?? level[i]) as Uint8Array, 32);
+      inputs.push(pair);
+      next.push(keccak_256(pair));
+    }
+    level = next;
+  }
+  for (const b of inputs) bytes += b.length;
+  const bare = bareKeccak(inputs);
+  const { ms: foldMs } = time(() => merkleRootBytes(leaves));
+  const ratio = ms / bare;
+  console.log(`1. commitment root of ${ROWS.toLocaleString("en-US")} rows (root ${result.root.slice(0, 10)}…)`);
+  console.log(`   commitTestSet                 ${fmt(ms)}`);
+  console.log(`     of which the Merkle fold    ${fmt(foldMs)}`);
+  console.log(`   bare keccak of its inputs     ${fmt(bare)}   (${inputs.length.toLocaleString("en-US")} hashes, ${mib(bytes)})`);
+  console.log(`   ratio                         ${ratio.toFixed(2).padStart(9)} x   (target <= 2.00 x: ${ratio <= 2 ? "met" : "NOT met"})\n`);
+}
+
+{
+  const inputs = makeMintInputs(TASKS, 5);
+  mintEvidencePack(makeMintInputs(200, 5)); // warm-up
+  const { ms: mintMs, result: pack } = time(() => mintEvidencePack(inputs));
+  const { ms: bytesMs, result: bytes } = time(() => evidencePackBytes(pack));
+  const { ms: hashMs } = time(() => packHash(pack));
+  const hashed = canonicalJson({ benchmark: pack.benchmark, test_set: pack.test_set, winners: pack.winners, rank_derivation: pack.rank_derivation });
+  const bare = bareKeccak([hashed]);
+  const { ms: parseMs } = time(() => parseEvidencePack(bytes));
+  const { ms: jsonMs } = time(() => parseJson(bytes));
+  const parsed = parseJson(bytes);
+  const { ms: schemaMs } = time(() => validateEvidencePack(parsed));
+  console.log(`2. ${TASKS.toLocaleString("en-US")}-task pack, ${pack.rank_derivation.rows.length} ranked agents, ${pack.winners.length} winners (${mib(bytes.length)} canonical)`);
+  console.log(`   mintEvidencePack              ${fmt(mintMs)}   (commit, regrade winners, rank, select, hash)`);
+  console.log(`   packHash                      ${fmt(hashMs)}`);
+  console.log(`   canonical bytes of the pack   ${fmt(bytesMs)}`);
+  console.log(`   bare keccak of hashed bytes   ${fmt(bare)}   (${mib(hashed.length)})`);
+  console.log(`   ratio packHash / bare keccak  ${(hashMs / bare).toFixed(2).padStart(9)} x`);
+  console.log(`   ratio (mint + packHash) / bare keccak ${((mintMs + hashMs) / bare).toFixed(2)} x`);
+  console.log(`   parseEvidencePack             ${fmt(parseMs)}   (lossless parse ${jsonMs.toFixed(1)} ms + schema ${schemaMs.toFixed(1)} ms)`);
+}
