@@ -104,6 +104,11 @@ export class ProcessRegistry {
           clearTimeout(timer);
         })()),
     };
+    // A child that ended by itself has nothing left to stop.
+    void exited.then(() => {
+      const i = this.entries.indexOf(managed);
+      if (i >= 0) this.entries.splice(i, 1);
+    });
     return this.add(managed);
   }
 

@@ -38,7 +38,7 @@ import {
 } from "@bench-bounty/platform";
 import { FACT_DESCRIPTIONS, verifyPack, type VerificationReport } from "@bench-bounty/verifier";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -198,6 +198,42 @@ function hardhatTask(
   });
 }
 
+/**
+ * The Hardhat tasks (`bounty:lock`, `bounty:claim`) take the contract addresses of `--network localhost`
+ * from the `local` entry of `packages/contracts/deployments.json` when it is filled in (by
+ * `bounty:deploy --network localhost`), else from the CREATE2 addresses of the current build, which is
+ * where the devchain deploys. A filled-in entry from an older build would send the author's money to
+ * the wrong address (or fail): refuse to go on, naming the fix.
+ * @throws Error when the entry names other addresses than the devchain's deployment
+ */
+function checkLocalAddressBook(chain: DevChain): void {
+  const file = join(REPO_ROOT, "packages", "contracts", "deployments.json");
+  let entry: { benchmarkBounty?: string | null; anchorRegistry?: string | null } | undefined;
+  try {
+    entry = (JSON.parse(readFileSync(file, "utf8")) as Record<string, typeof entry>)["local"];
+  } catch (e) {
+    throw new Error(`cannot read the address book ${file}: ${(e as Error).message}`);
+  }
+  const stale: string[] = [];
+  const pairs: [string, string | null | undefined, string][] = [
+    ["BenchmarkBounty", entry?.benchmarkBounty, chain.contracts.benchmarkBounty],
+    ["AnchorRegistry", entry?.anchorRegistry, chain.contracts.anchorRegistry],
+  ];
+  for (const [what, booked, deployed] of pairs) {
+    if (booked != null && booked.toLowerCase() !== deployed.toLowerCase()) {
+      stale.push(`${what} ${booked} (the devchain deployed it at ${deployed})`);
+    }
+  }
+  if (stale.length > 0) {
+    throw new Error(
+      `${relative(REPO_ROOT, file)} names, for localhost, ${stale.join(" and ")}: an address recorded by ` +
+        "`bounty:deploy --network localhost` from an older build of the contracts. The Hardhat tasks would use " +
+        'it. Set the "local" entry\'s benchmarkBounty, anchorRegistry and startBlock back to null ' +
+        "(as committed) and run the demo again.",
+    );
+  }
+}
+
 /** USDC balance (base units) of an account. */
 async function usdcBalance(chain: DevChain, account: Address): Promise<bigint> {
   return chain.publicClient.readContract({
@@ -272,6 +308,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
       p.note(`bounty     ${c.contracts.benchmarkBounty}`);
       p.note(`anchors    ${c.contracts.anchorRegistry}`);
 
+      checkLocalAddressBook(c);
       p.note("starting the Ponder indexer (embedded PGlite) in the background ...");
       indexer = await startIndexer({
         chain: c,
