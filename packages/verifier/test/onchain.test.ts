@@ -1,0 +1,325 @@
+/**
+ * On-chain and indexer checks against a real award driven on the local Base
+ * profile (`@bench-bounty/devchain`): commitment anchored, bounty created and
+ * funded, receipts anchored, award() with the ranking digest, pack minted by the
+ * evidence library and anchored, indexer started on the chain. The good pack
+ * verifies under the `onchain` and `full` policies; a pack naming other winners
+ * than the on-chain award, and a receipt swapped (and anchored) after the award,
+ * are each caught by their fact.
+ */
+import { ANCHOR_KINDS, anchorRegistryAbi, benchmarkBountyAbi, testUsdcAbi } from "@bench-bounty/contracts";
+import { startDevChain, type DevChain } from "@bench-bounty/devchain";
+import {
+  buildRankDerivation,
+  buildReceipt,
+  canonicalJson,
+  commitTestSet,
+  composite,
+  evidencePackBytes,
+  grade,
+  keccak256Hex,
+  mintEvidencePack,
+  parseJson,
+  promptHash,
+  rankAccuracy,
+  receiptHash,
+  revealedAnswers,
+  scorePublic,
+  withPackAnchor,
+  type BuildReceiptInput,
+  type EvidencePack,
+  type JsonObject,
+  type MintRun,
+  type MintScoring,
+  type TestSetRow,
+} from "@bench-bounty/evidence";
+import { startIndexer, type RunningIndexer } from "@bench-bounty/indexer/testing";
+import type { Address, Hash, Hex } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CompactSign, exportJWK, generateKeyPair } from "jose";
+import { CHAIN_FACTS, FACT_NAMES, verifyComputeReceipt, verifyPack, type FactName, type VerificationReport } from "../src/index.js";
+import { at, rehash, toBytes } from "./helpers.js";
+
+const salt = (s: string): string => keccak256Hex(s).slice(2);
+
+const TEST_SET: TestSetRow[] = [
+  { ordinal: 0, prompt: "Capital of France?", gold: { value: "Paris" }, salt: salt("s0"), visibility: "private", grader_type: "exact" },
+  { ordinal: 1, prompt: "2 + 2.5 = ?", gold: { value: "4.5", tolerance: "0.01" }, salt: salt("s1"), visibility: "private", grader_type: "numeric" },
+  { ordinal: 2, prompt: "Name the two USDC chains here.", gold: { terms: ["base", "sepolia"] }, salt: salt("s2"), visibility: "private", grader_type: "contains_all" },
+  { ordinal: 3, prompt: "City and count as JSON.", gold: { fields: { city: "Tokyo", count: 3 } }, salt: salt("s3"), visibility: "private", grader_type: "json_fields" },
+  { ordinal: 4, prompt: "Largest planet?", gold: { value: "Jupiter" }, salt: salt("s4"), visibility: "public", grader_type: "exact" },
+  { ordinal: 5, prompt: "Degrees in a right angle?", gold: { value: 90 }, salt: salt("s5"), visibility: "public", grader_type: "numeric" },
+];
+
+const SCORING: MintScoring = { speed_weight: "0.2", cost_weight: "0", time_budget_seconds: 600, cost_budget_usdc: null, threshold_bps: 5000, payout_rule: "top_n_split" };
+const POOL = 100_000_000n; // 100 USDC
+
+interface Agent {
+  agent_id: string;
+  author: boolean;
+  answers: (string | null)[];
+  wall: string;
+  account: number;
+}
+
+const AGENTS: Agent[] = [
+  { agent_id: "author-baseline", author: true, answers: ["Paris", "4.5", "Base and Sepolia", '{"city":"Tokyo","count":3}', "Jupiter", "90"], wall: "30.000", account: 3 },
+  { agent_id: "agent-alpha", author: false, answers: ["paris", "4.505", "base, sepolia", '{"city":"TOKYO","count":4}', "Jupiter", "90"], wall: "120.000", account: 4 },
+  { agent_id: "agent-beta", author: false, answers: ["Lyon", "4.5", "base sepolia", '{"city":"Tokyo"}', "jupiter", null], wall: "60.000", account: 5 },
+  { agent_id: "agent-gamma", author: false, answers: ["Paris", "5", "mainnet", "not json", "Saturn", "91"], wall: "300.000", account: 6 },
+];
+
+let chain: DevChain;
+let indexer: RunningIndexer | null = null;
+let indexerError: string | null = null;
+let pack: EvidencePack;
+let packBytes: Uint8Array;
+
+async function mined(hash: Hash): Promise<{ blockNumber: bigint; transactionHash: Hash }> {
+  const r = await chain.publicClient.waitForTransactionReceipt({ hash });
+  expect(r.status).toBe("success");
+  return r;
+}
+
+async function anchor(digest: string, kind: Hex, account = 0): Promise<{ tx_hash: string; anchor_block: number }> {
+  const hash = await chain.wallet(account).writeContract({ address: chain.contracts.anchorRegistry, abi: anchorRegistryAbi, functionName: "anchor", args: [digest as Hex, kind] });
+  const r = await mined(hash);
+  return { tx_hash: r.transactionHash, anchor_block: Number(r.blockNumber) };
+}
+
+function states(r: VerificationReport): Record<FactName, string> {
+  return Object.fromEntries(FACT_NAMES.map((n) => [n, r.facts[n].state])) as Record<FactName, string>;
+}
+
+beforeAll(async () => {
+  chain = await startDevChain();
+  const author = chain.accounts[1]!.address;
+  const awarder = chain.accounts[2]!.address;
+
+  // 1. publish: commit the test set and anchor the root
+  const commitment = commitTestSet(TEST_SET);
+  const commitmentAnchor = await anchor(commitment.root, ANCHOR_KINDS.commitment, 1);
+
+  // 2. lock the prize: createAndFund with the root frozen in
+  await mined(await chain.mintUsdc(author, POOL));
+  await mined(
+    await chain.wallet(1).writeContract({ address: chain.contracts.usdc, abi: testUsdcAbi, functionName: "approve", args: [chain.contracts.benchmarkBounty, POOL] }),
+  );
+  const now = Number((await chain.publicClient.getBlock()).timestamp);
+  const closesAt = now + 3600;
+  const params = {
+    token: chain.contracts.usdc,
+    awarder,
+    pool: POOL,
+    testSetRoot: commitment.root as Hex,
+    leafCount: TEST_SET.length,
+    closesAt: BigInt(closesAt),
+    awardDeadline: BigInt(closesAt + 86_400),
+    thresholdBps: SCORING.threshold_bps,
+    splitsBps: [5000, 3000, 2000],
+  };
+  await mined(await chain.wallet(1).writeContract({ address: chain.contracts.benchmarkBounty, abi: benchmarkBountyAbi, functionName: "createAndFund", args: [params] }));
+  const bountyId = (await chain.publicClient.readContract({ address: chain.contracts.benchmarkBounty, abi: benchmarkBountyAbi, functionName: "bountyCount" })) as bigint;
+
+  // 3. runs: receipts built and anchored before the award
+  const runs: MintRun[] = AGENTS.map((a, i) => {
+    const tasks = TEST_SET.map((row) => ({
+      bank_ordinal: row.ordinal,
+      prompt_hash: promptHash(row.prompt),
+      visibility: row.visibility,
+      answer_text: a.answers[row.ordinal] ?? null,
+    }));
+    const graded = TEST_SET.map((row) => ({ visibility: row.visibility, credit: grade(row.grader_type, row.gold, a.answers[row.ordinal] ?? null) }));
+    const rank_accuracy = rankAccuracy(graded, true);
+    const input: BuildReceiptInput = {
+      run_id: `run-${a.agent_id}`,
+      benchmark_slug: "onchain-verifier-test",
+      commit_root: commitment.root,
+      agent_id: a.agent_id,
+      attempt: 1,
+      started_at: `2026-11-30T0${i}:00:00.000Z`,
+      finalized_at: `2026-11-30T0${i}:10:00.000Z`,
+      wall_seconds: a.wall,
+      queries_used: 0,
+      usdc_spent: "0.000000",
+      score_public: scorePublic(graded),
+      score_composite: composite({ rank_accuracy, wall_seconds: a.wall, usdc_spent: "0.000000", ...SCORING }),
+      answer_salt: salt(`answers-${a.agent_id}`),
+      tasks,
+    };
+    return {
+      agent_id: a.agent_id,
+      is_author_agent: a.author,
+      receipt: buildReceipt(input),
+      receipt_url: `https://bench-bounty.example/runs/run-${a.agent_id}/receipt`,
+      rank_accuracy,
+      withdrawal_address: chain.accounts[a.account]!.address,
+      answer_salt: input.answer_salt,
+      answers: revealedAnswers(input),
+    };
+  });
+  await mined(
+    await chain.wallet(0).writeContract({
+      address: chain.contracts.anchorRegistry,
+      abi: anchorRegistryAbi,
+      functionName: "anchorMany",
+      args: [runs.map((r) => receiptHash(r.receipt) as Hex), ANCHOR_KINDS.receipt],
+    }),
+  );
+
+  // 4. award after closesAt with the ranking digest of the derivation
+  await chain.increaseTime(3700);
+  const derivation = buildRankDerivation({ scoring: SCORING, pool_base_units: POOL, runs });
+  const winners = derivation.winning_runs.map((r) => r.withdrawal_address as Address);
+  const awardHash = await chain.wallet(2).writeContract({
+    address: chain.contracts.benchmarkBounty,
+    abi: benchmarkBountyAbi,
+    functionName: "award",
+    args: [bountyId, winners, derivation.ranking_digest as Hex],
+  });
+  const award = await mined(awardHash);
+
+  // 5. mint the pack and anchor its hash
+  const minted = mintEvidencePack({
+    benchmark: {
+      slug: "onchain-verifier-test",
+      title: "Verifier on-chain test",
+      chain_id: chain.chainId,
+      bounty_contract: chain.contracts.benchmarkBounty,
+      bounty_id: bountyId,
+      token: chain.contracts.usdc,
+      author,
+      awarder,
+      pool_base_units: POOL,
+      closes_at: closesAt,
+      award_tx: award.transactionHash,
+      award_block: Number(award.blockNumber),
+      commitment_anchor: { registry_address: chain.contracts.anchorRegistry.toLowerCase(), ...commitmentAnchor },
+    },
+    test_set: TEST_SET,
+    scoring: SCORING,
+    runs,
+  });
+  const packAnchor = await anchor(minted.pack_hash, ANCHOR_KINDS.pack);
+  pack = withPackAnchor(minted, { registry_address: chain.contracts.anchorRegistry, ...packAnchor });
+  packBytes = evidencePackBytes(pack);
+
+  try {
+    indexer = await startIndexer({ chain, timeoutMs: 150_000 });
+  } catch (e) {
+    indexerError = e instanceof Error ? e.message.split("\n")[0]! : String(e);
+  }
+}, 300_000);
+
+afterAll(async () => {
+  await indexer?.stop();
+  await chain?.stop();
+});
+
+describe("a real award on the local Base profile", () => {
+  it("the minted pack names the winners the award paid, the author agent ranked but unpaid", () => {
+    expect(pack.winners.map((w) => w.agent_id)).toEqual(["agent-alpha", "agent-beta"]);
+    expect(pack.rank_derivation.rows[0]!.agent_id).toBe("author-baseline");
+  });
+
+  it("verifies every on-chain fact (policy onchain)", async () => {
+    const r = await verifyPack({ source: packBytes, rpcUrl: chain.rpcUrl, policy: "onchain" });
+    const s = states(r);
+    for (const n of FACT_NAMES) expect({ n, state: s[n], reasons: r.facts[n].reasons }).toMatchObject({ n, state: n === "indexer_agreement" ? "not-observed" : "verified" });
+    expect(r.policy_met).toBe(true);
+    expect(r.observed.rpc_chain_id).toBe(8453);
+    expect(r.facts.award_log.reasons[0]).toMatch(/Awarded bounty \d+ to 2 winners/);
+  });
+
+  it("verifies the indexer's agreement (policy full)", async (ctx) => {
+    if (indexer === null) ctx.skip(`indexer did not start: ${indexerError}`);
+    await indexer!.waitForHead();
+    const r = await verifyPack({ source: packBytes, rpcUrl: chain.rpcUrl, indexerUrl: indexer!.url, policy: "full" });
+    expect({ state: r.facts.indexer_agreement.state, reasons: r.facts.indexer_agreement.reasons }).toMatchObject({ state: "verified" });
+    expect(r.policy_met).toBe(true);
+  });
+
+  it("catches a pack naming other winners than the on-chain award (award_log, indexer_agreement)", async () => {
+    const tree = parseJson(packBytes) as JsonObject;
+    at(tree, "winners", 1).withdrawal_address = chain.accounts[9]!.address.toLowerCase();
+    rehash(tree);
+    // anchoring is permissionless: the forger anchors the forged pack too
+    const forged = await anchor(tree.pack_hash as string, ANCHOR_KINDS.pack, 9);
+    tree.pack_anchor = { registry_address: chain.contracts.anchorRegistry.toLowerCase(), ...forged };
+    const r = await verifyPack({ source: toBytes(tree), rpcUrl: chain.rpcUrl, indexerUrl: indexer?.url, policy: "full" });
+    const breaks: FactName[] = indexer === null ? ["award_log"] : ["award_log", "indexer_agreement"];
+    for (const n of FACT_NAMES)
+      expect({ n, state: r.facts[n].state }).toEqual({ n, state: breaks.includes(n) ? "failed" : indexer === null && n === "indexer_agreement" ? "not-observed" : "verified" });
+    expect(r.facts.award_log.reasons.join("\n")).toMatch(/Awarded\.winners\[1\] is 0x[0-9a-f]{40}, \$\.winners\[1\]\.withdrawal_address is 0x/);
+    if (indexer !== null) expect(r.facts.indexer_agreement.reasons.join("\n")).toMatch(/GET \/bounties\/\d+: winners\[1\]\.account is 0x[0-9a-f]{40}, the pack says 0x/);
+    expect(r.policy_met).toBe(false);
+  });
+
+  it("catches a receipt swapped and anchored after the award (receipt_anchors, and award_log by the digest)", async () => {
+    const tree = parseJson(packBytes) as JsonObject;
+    const row = at(tree, "rank_derivation", "rows", 3);
+    expect(row.is_author_agent).toBe(false);
+    row.receipt.started_at = "2026-11-30T03:05:00.000Z";
+    row.receipt_hash = receiptHash(row.receipt);
+    await anchor(row.receipt_hash, ANCHOR_KINDS.receipt, 9);
+    rehash(tree);
+    const forged = await anchor(tree.pack_hash as string, ANCHOR_KINDS.pack, 9);
+    tree.pack_anchor = { registry_address: chain.contracts.anchorRegistry.toLowerCase(), ...forged };
+    const r = await verifyPack({ source: toBytes(tree), rpcUrl: chain.rpcUrl, policy: "onchain" });
+    // off-chain, the swapped receipt is self-consistent: only the chain can tell
+    for (const n of FACT_NAMES) {
+      const want = n === "receipt_anchors" || n === "award_log" ? "failed" : n === "indexer_agreement" ? "not-observed" : "verified";
+      expect({ n, state: r.facts[n].state }).toEqual({ n, state: want });
+    }
+    expect(r.facts.receipt_anchors.reasons[0]).toMatch(/anchored in block \d+, after the award block \d+/);
+    // award() bound the original rank_derivation: the re-hashed digest is not the one on chain
+    expect(r.facts.award_log.reasons.join("\n")).toMatch(/Awarded\.rankingDigest is 0x[0-9a-f]{64}, \$\.benchmark\.ranking_digest is 0x/);
+  });
+
+  it("reports the wrong chain on every chain fact", async () => {
+    const tree = parseJson(packBytes) as JsonObject;
+    at(tree, "benchmark").chain_id = 84532;
+    rehash(tree);
+    const r = await verifyPack({ source: toBytes(tree), rpcUrl: chain.rpcUrl, policy: "onchain" });
+    for (const n of CHAIN_FACTS) expect(r.facts[n]).toEqual({ state: "failed", reasons: ["the RPC serves chain 8453, $.benchmark.chain_id is 84532"] });
+  });
+});
+
+describe("compute receipts anchored on the local Base profile", () => {
+  it("verify-receipt --rpc: anchored with kind compute-receipt is verified, unanchored is unverified", async () => {
+    const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
+    const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: "k1", alg: "ES256" }] };
+    const receiptFor = async (model: string) => {
+      const payload = {
+        model_id: model,
+        prompt_tokens: 10,
+        completion_tokens: 5,
+        total_tokens: 15,
+        base_cost_usdc: "0.000100",
+        margin_usdc: "0.000015",
+        total_usdc: "0.000115",
+        input_sha256: `sha256:${"0".repeat(64)}`,
+        output_sha256: `sha256:${"1".repeat(64)}`,
+      };
+      const receipt_hash = keccak256Hex(canonicalJson(payload));
+      const receipt_jws = await new CompactSign(canonicalJson(payload)).setProtectedHeader({ alg: "ES256", kid: "k1" }).sign(privateKey);
+      return { receipt_hash, bytes: new TextEncoder().encode(JSON.stringify({ invocation_id: model, receipt_jws, compute_receipt: { ...payload, receipt_hash } })) };
+    };
+    const anchored = await receiptFor("model-anchored");
+    await anchor(anchored.receipt_hash, ANCHOR_KINDS["compute-receipt"], 7);
+    const r1 = await verifyComputeReceipt({ execute: anchored.bytes, jwks, rpcUrl: chain.rpcUrl, registry: chain.contracts.anchorRegistry });
+    expect(r1.facts.anchor.state).toBe("verified");
+    expect(r1.facts.anchor.reasons[0]).toMatch(/anchored with kind compute-receipt in block \d+/);
+    expect(r1.ok).toBe(true);
+    const loose = await receiptFor("model-unanchored");
+    const r2 = await verifyComputeReceipt({ execute: loose.bytes, jwks, rpcUrl: chain.rpcUrl, registry: chain.contracts.anchorRegistry });
+    expect(r2.facts.anchor.state).toBe("unverified");
+    expect(r2.ok).toBe(true);
+    // a digest anchored with another kind is not a compute-receipt anchor
+    const wrongKind = await receiptFor("model-wrong-kind");
+    await anchor(wrongKind.receipt_hash, ANCHOR_KINDS.receipt, 7);
+    const r3 = await verifyComputeReceipt({ execute: wrongKind.bytes, jwks, rpcUrl: chain.rpcUrl, registry: chain.contracts.anchorRegistry });
+    expect(r3.facts.anchor.state).toBe("failed");
+    expect(r3.ok).toBe(false);
+  });
+});
