@@ -16,15 +16,29 @@
  *
  * Errors are JSON `{"error": {code, message, details}}` with the status of the {@link PlatformError}.
  */
-import { GRADER_TYPES } from "@bench-bounty/evidence";
+import { GRADER_TYPES, canonicalJsonString } from "@bench-bounty/evidence";
 import { serve, type ServerType } from "@hono/node-server";
 import { Hono, type Context } from "hono";
 import { PlatformError } from "./errors.js";
 import type { Platform } from "./platform.js";
 
+/**
+ * A JSON response. Bodies are canonical JSON (SPEC 2), so big integers and the floats of the grader
+ * examples keep their exact value; anything else falls back to `JSON.stringify`.
+ */
+function send(c: Context, value: unknown, status = 200) {
+  let text: string;
+  try {
+    text = canonicalJsonString(value);
+  } catch {
+    text = JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+  }
+  return c.body(text, status as 200, { "content-type": "application/json; charset=utf-8" });
+}
+
 function jsonError(c: Context, e: unknown) {
-  if (e instanceof PlatformError) return c.json(e.toJSON(), e.status as 400);
-  return c.json({ error: { code: "internal_error", message: "internal error", details: {} } }, 500);
+  if (e instanceof PlatformError) return send(c, e.toJSON(), e.status);
+  return send(c, { error: { code: "internal_error", message: "internal error", details: {} } }, 500);
 }
 
 /** How to compete, as served in the detail (ASCII, names this benchmark's slug). */
@@ -52,12 +66,12 @@ export function createDoorApp(platform: Platform): Hono {
       prize_pool_base_units: b.bounty?.pool_base_units ?? null,
       bounty_status: b.bounty?.status ?? null,
     }));
-    return c.json({ benchmarks: items });
+    return send(c, { benchmarks: items });
   });
   app.get("/api/v1/benchmarks/:slug", (c) => {
     try {
       const b = platform.getBenchmark(c.req.param("slug"));
-      return c.json({
+      return send(c, {
         slug: b.slug,
         title: b.title,
         status: b.status,
@@ -83,7 +97,7 @@ export function createDoorApp(platform: Platform): Hono {
   });
   app.get("/api/v1/benchmarks/:slug/leaderboard", (c) => {
     try {
-      return c.json(platform.leaderboard(c.req.param("slug")));
+      return send(c, platform.leaderboard(c.req.param("slug")));
     } catch (e) {
       return jsonError(c, e);
     }
@@ -91,7 +105,7 @@ export function createDoorApp(platform: Platform): Hono {
   app.get("/api/v1/benchmarks/:slug/commitment", (c) => {
     try {
       const b = platform.getBenchmark(c.req.param("slug"));
-      return c.json({
+      return send(c, {
         slug: b.slug,
         commit_root: b.commit_root,
         leaf_count: b.leaf_count,
@@ -112,7 +126,7 @@ export function createDoorApp(platform: Platform): Hono {
           404,
         );
       }
-      return c.json({ receipt: run.receipt, receipt_hash: run.receipt_hash });
+      return send(c, { receipt: run.receipt, receipt_hash: run.receipt_hash });
     } catch (e) {
       return jsonError(c, e);
     }
@@ -127,7 +141,8 @@ export function createDoorApp(platform: Platform): Hono {
           "cache-control": "public, max-age=31536000, immutable",
         });
       }
-      return c.json(
+      return send(
+        c,
         { error: { code: "award_evidence_unavailable", reason: r.reason, message: r.message } },
         r.status,
       );
@@ -136,7 +151,7 @@ export function createDoorApp(platform: Platform): Hono {
     }
   });
   app.notFound((c) =>
-    c.json({ error: { code: "not_found", message: "no such endpoint", details: {} } }, 404),
+    send(c, { error: { code: "not_found", message: "no such endpoint", details: {} } }, 404),
   );
   return app;
 }

@@ -1,0 +1,263 @@
+import { benchmarkBountyAbi } from "@bench-bounty/contracts";
+import { startDevChain, type DevChain } from "@bench-bounty/devchain";
+import {
+  commitTestSet,
+  evidencePackBytes,
+  packHash,
+  parseEvidencePack,
+  payoutAmounts,
+  rankingDigest,
+} from "@bench-bounty/evidence";
+import { verifyPack } from "@bench-bounty/verifier";
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PlatformError } from "../src/errors.js";
+import { Platform } from "../src/platform.js";
+import { runBenchmark, type AgentSpec } from "../src/runner.js";
+import { serveDoor } from "../src/server.js";
+import { cities, cleanup, manualClock, tempDir } from "./helpers.js";
+
+const TEMPLATE = "What is the answer for {payload.city} #{payload.index}?";
+const POOL = 10_000_001n; // odd: dust goes to place 1
+
+let dc: DevChain;
+
+beforeAll(async () => {
+  dc = await startDevChain();
+}, 240_000);
+
+afterAll(async () => {
+  await dc?.stop();
+  cleanup();
+});
+
+/** An in-process agent, `ms` of the manual clock per task, wrong on the run's first `wrong` tasks (private ones: they come first). */
+function agent(clock: { advance: (ms: number) => void }, ms: number, wrong = 0): AgentSpec {
+  return {
+    kind: "function",
+    name: `agent-${ms}-${wrong}`,
+    answer: (task) => {
+      clock.advance(ms);
+      return task.ordinal < wrong ? "wrong" : `answer-${/#(\d+)/.exec(task.prompt)![1]}`;
+    },
+  };
+}
+
+describe("award on the local Base profile", () => {
+  it("publishes with an anchored commitment, locks the prize, runs agents, awards on-chain, mints, anchors, stores and serves a pack that recomputes", async () => {
+    const chainNow = Number((await dc.publicClient.getBlock()).timestamp);
+    const clock = manualClock(chainNow * 1000);
+    let crashBeforeMint = true;
+    const dir = tempDir();
+    const platform = Platform.open({
+      dir,
+      clock: clock.now,
+      chain: {
+        rpcUrl: dc.rpcUrl,
+        chainId: dc.chainId,
+        contracts: dc.contracts,
+        privateKey: dc.accounts[0]!.privateKey,
+      },
+      faults: {
+        awardBeforeMint: () => {
+          if (crashBeforeMint) {
+            crashBeforeMint = false;
+            throw new Error("injected crash after the award transaction");
+          }
+        },
+      },
+    });
+    const door = await serveDoor(platform, { port: 0 });
+    const get = (path: string) => fetch(`${door.url}/api/v1/benchmarks/${path}`);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const json = async (r: Response | Promise<Response>): Promise<any> => (await r).json();
+    try {
+      // publish: commitment anchored with kind commitment
+      const ds = platform.createDataset(cities(20));
+      const pub = await platform.publish(ds.dataset_id, {
+        title: "Cities",
+        prompt_template: TEMPLATE,
+        grader_type: "exact",
+        time_budget_seconds: 600,
+        max_attempts: 2,
+      });
+      const slug = pub.slug;
+      expect(pub.commitment_anchor).not.toBeNull();
+      expect(await platform.chain!.findAnchor(pub.commit_root)).toEqual(pub.commitment_anchor);
+      expect((await json(get(`${slug}/award-evidence`))).error.reason).toBe("not_verifiable_arm");
+
+      // the author locks the prize (approve + createAndFund)
+      const author = dc.accounts[1]!;
+      await dc.mintUsdc(author.address, POOL);
+      const closesAt = chainNow + 3600;
+      const bounty = await platform.lockBounty(slug, {
+        authorPrivateKey: author.privateKey,
+        pool: POOL,
+        closesAt,
+        awardDeadline: closesAt + 86400,
+        thresholdBps: 5000,
+        payoutRule: "top_n_split",
+      });
+      expect(bounty).toMatchObject({
+        pool_base_units: String(POOL),
+        splits_bps: [5000, 3000, 2000],
+        threshold_bps: 5000,
+        status: "funded",
+      });
+      const live = await get(`${slug}/award-evidence`);
+      expect(live.status).toBe(404);
+      expect((await json(live)).error.reason).toBe("withheld_live_contest");
+
+      // agents
+      const addr = (i: number) => dc.accounts[i]!.address.toLowerCase();
+      platform.registerAgent("author-bot", { is_author_agent: true, withdrawal_address: author.address });
+      platform.registerAgent("alice", { withdrawal_address: addr(2) });
+      platform.registerAgent("bob", { withdrawal_address: addr(3) });
+      platform.registerAgent("carol", { withdrawal_address: addr(4) });
+      // dave has no withdrawal address yet
+      await runBenchmark(platform, slug, "author-bot", agent(clock, 100));
+      await runBenchmark(platform, slug, "alice", agent(clock, 900));
+      await runBenchmark(platform, slug, "alice", agent(clock, 400)); // better second attempt
+      await runBenchmark(platform, slug, "bob", agent(clock, 500, 3)); // private accuracy 0.7
+      await runBenchmark(platform, slug, "carol", agent(clock, 800, 20)); // all wrong: below the threshold
+      await runBenchmark(platform, slug, "dave", agent(clock, 700, 1)); // private accuracy 0.9
+      expect(platform.listRuns(slug).every((r) => r.status === "finalized")).toBe(true);
+
+      // the award is refused before the chain clock reaches closesAt
+      await expect(platform.award(slug)).rejects.toMatchObject({ code: "award_not_allowed" });
+      await dc.increaseTime(3700);
+      clock.set((closesAt + 200) * 1000);
+      expect((await json(get(`${slug}/award-evidence`))).error.reason).toBe("not_awarded");
+
+      // a winner without a withdrawal address blocks the whole award
+      const blocked = await platform.award(slug).catch((e: unknown) => e);
+      expect(blocked).toBeInstanceOf(PlatformError);
+      expect(blocked).toMatchObject({
+        code: "winner_without_withdrawal_address",
+        details: { agent_ids: ["dave"] },
+      });
+      expect(
+        await dc.publicClient.readContract({
+          address: dc.contracts.benchmarkBounty,
+          abi: benchmarkBountyAbi,
+          functionName: "statusOf",
+          args: [BigInt(bounty.bounty_id)],
+        }),
+      ).toBe(2);
+      platform.registerAgent("dave", { withdrawal_address: addr(5) });
+
+      // crash after the award transaction, before the pack: the retry does not pay twice
+      await expect(platform.award(slug)).rejects.toThrow(/injected crash/);
+      const result = await platform.award(slug);
+      const again = await platform.award(slug);
+      expect(again).toEqual(result);
+
+      // on-chain: awarded once, credits as computed by the evidence library, root burned
+      const lb = platform.leaderboard(slug);
+      expect(lb.rows.map((r) => r.agent_id)).toEqual(["author-bot", "alice", "dave", "bob", "carol"]);
+      const amounts = payoutAmounts(POOL, [5000, 3000, 2000], 3);
+      expect(result.winners.map((w) => [w.agent_id, w.amount_base_units])).toEqual([
+        ["alice", String(amounts[0])],
+        ["dave", String(amounts[1])],
+        ["bob", String(amounts[2])],
+      ]);
+      for (const w of result.winners) {
+        const credit = await dc.publicClient.readContract({
+          address: dc.contracts.benchmarkBounty,
+          abi: benchmarkBountyAbi,
+          functionName: "creditOf",
+          args: [BigInt(bounty.bounty_id), w.withdrawal_address as `0x${string}`],
+        });
+        expect(credit).toBe(BigInt(w.amount_base_units));
+      }
+      expect(
+        await dc.publicClient.readContract({
+          address: dc.contracts.benchmarkBounty,
+          abi: benchmarkBountyAbi,
+          functionName: "rootBurned",
+          args: [pub.commit_root],
+        }),
+      ).toBe(true);
+      const awardedLogs = await dc.publicClient.getContractEvents({
+        address: dc.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        eventName: "Awarded",
+        fromBlock: 0n,
+      });
+      expect(awardedLogs).toHaveLength(1);
+      expect(awardedLogs[0]!.args.rankingDigest).toBe(result.ranking_digest);
+
+      // the pack: stored bytes recompute with the evidence library
+      const bytes = readFileSync(result.pack_file);
+      const pack = parseEvidencePack(bytes);
+      expect(Buffer.from(evidencePackBytes(pack)).equals(bytes)).toBe(true);
+      expect(packHash(pack)).toBe(pack.pack_hash);
+      expect(pack.pack_hash).toBe(result.pack_hash);
+      expect(rankingDigest(pack.rank_derivation)).toBe(pack.benchmark.ranking_digest);
+      expect(pack.benchmark).toMatchObject({
+        slug,
+        commit_root: pub.commit_root,
+        leaf_count: 20,
+        bounty_id: bounty.bounty_id,
+        award_tx: result.award_tx,
+        pool_base_units: String(POOL),
+      });
+      const c = commitTestSet(pack.test_set as never);
+      expect(c.root).toBe(pub.commit_root);
+      expect(pack.winners.map((w) => w.agent_id)).toEqual(["alice", "dave", "bob"]);
+      expect(pack.rank_derivation.rows.find((r) => r.agent_id === "author-bot")!.rank).toBe(1);
+      expect(pack.pack_anchor).toEqual(await platform.chain!.findAnchor(pack.pack_hash as `0x${string}`));
+      for (const r of pack.rank_derivation.rows)
+        expect(await platform.chain!.findAnchor(r.receipt_hash as `0x${string}`)).not.toBeNull();
+
+      // the door serves the same bytes, forever
+      const first = await get(`${slug}/award-evidence`);
+      expect(first.status).toBe(200);
+      expect(first.headers.get("etag")).toBe(`"${result.pack_hash}"`);
+      expect(Buffer.from(await first.arrayBuffer()).equals(bytes)).toBe(true);
+      const second = await get(`${slug}/award-evidence`);
+      expect(Buffer.from(await second.arrayBuffer()).equals(bytes)).toBe(true);
+      const detail = await json(get(slug));
+      expect(detail).toMatchObject({
+        slug,
+        status: "awarded",
+        commitment: { commit_root: pub.commit_root, leaf_count: 20 },
+      });
+      expect(JSON.stringify(detail)).not.toContain("answer-1");
+      const board = await json(get(`${slug}/leaderboard`));
+      expect(board.rows[0].agent_id).toBe("author-bot");
+      const receiptRes = await fetch(
+        pack.rank_derivation.rows[1]!.receipt_url!.replace("http://127.0.0.1:8787", door.url),
+      );
+      expect((await json(receiptRes)).receipt_hash).toBe(pack.rank_derivation.rows[1]!.receipt_hash);
+
+      // and with the verifier package, against the chain
+      const report = await verifyPack({
+        source: new Uint8Array(bytes),
+        rpcUrl: dc.rpcUrl,
+        policy: "onchain",
+      });
+      const bad = Object.entries(report.facts).filter(([, f]) => f.state === "failed");
+      expect(bad).toEqual([]);
+      expect(report.policy_unmet).toEqual([]);
+      expect(report.policy_met).toBe(true);
+    } finally {
+      await door.close();
+      platform.close();
+    }
+  }, 240_000);
+
+  it("the door answers no_commitment for an off-chain benchmark and unknown_benchmark for an unknown slug", async () => {
+    const platform = Platform.open({ dir: tempDir() });
+    const ds = platform.createDataset(cities(3, "offchain"));
+    const { slug } = await platform.publish(ds.dataset_id, {
+      title: "Off",
+      prompt_template: TEMPLATE,
+      grader_type: "exact",
+    });
+    expect(await platform.awardEvidence(slug)).toMatchObject({ status: 404, reason: "no_commitment" });
+    expect(await platform.awardEvidence("nope")).toMatchObject({ status: 404, reason: "unknown_benchmark" });
+    await expect(platform.award(slug)).rejects.toMatchObject({ code: "no_chain" });
+    platform.close();
+  });
+});
