@@ -10,8 +10,9 @@
  *     bare keccak of the hashed bytes; plus parsing + schema of that pack.
  *
  * Env: BENCH_ROWS (default 100000), BENCH_TASKS (default 10000), BENCH_RUNS
- * (default 1; the median is printed). The machine's load average is printed
- * first: on a shared machine absolute figures scale with it, ratios much less.
+ * (default 1; the median is printed). Each figure is printed as wall-clock and
+ * as CPU time of this process; ratios use CPU time, which does not depend on
+ * what else runs on a shared machine (the load average is printed first).
  */
 import os from "node:os";
 import { keccak_256 } from "@noble/hashes/sha3";
@@ -42,24 +43,36 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)] as number;
 }
 
-function time<T>(fn: () => T, runs = RUNS): { ms: number; result: T } {
+interface Timing<T> {
+  /** wall-clock milliseconds */
+  ms: number;
+  /** CPU milliseconds of this process (user + system): what the code costs, whatever else runs on the machine */
+  cpu: number;
+  result: T;
+}
+
+function time<T>(fn: () => T, runs = RUNS): Timing<T> {
   let result: T = undefined as T;
   const ms: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     result = fn();
     ms.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
   }
-  return { ms: median(ms), result };
+  return { ms: median(ms), cpu: median(cpu), result };
 }
 
-function bareKeccak(inputs: readonly Uint8Array[]): number {
+function bareKeccak(inputs: readonly Uint8Array[]): Timing<void> {
   return time(() => {
     for (const b of inputs) keccak_256(b);
-  }).ms;
+  });
 }
 
-const fmt = (ms: number): string => `${ms.toFixed(1).padStart(9)} ms`;
+const fmt = (t: { ms: number; cpu: number }): string => `${t.ms.toFixed(1).padStart(9)} ms wall ${t.cpu.toFixed(1).padStart(9)} ms CPU`;
 const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 // ---------------------------------------------------------------------------
@@ -70,7 +83,7 @@ console.log(
 {
   const rows = makeTestSet(ROWS);
   commitTestSet(rows.slice(0, 2000)); // warm-up
-  const { ms, result } = time(() => commitTestSet(rows));
+  const commit = time(() => commitTestSet(rows));
 
   // the commitment's own hash inputs, precomputed as bytes
   const inputs: Uint8Array[] = [];
@@ -99,33 +112,35 @@ console.log(
   }
   for (const b of inputs) bytes += b.length;
   const bare = bareKeccak(inputs);
-  const { ms: foldMs } = time(() => merkleRootBytes(leaves));
-  const ratio = ms / bare;
-  console.log(`1. commitment root of ${ROWS.toLocaleString("en-US")} rows (root ${result.root.slice(0, 10)}…)`);
-  console.log(`   commitTestSet                 ${fmt(ms)}`);
-  console.log(`     of which the Merkle fold    ${fmt(foldMs)}`);
+  const fold = time(() => merkleRootBytes(leaves));
+  const ratio = commit.cpu / bare.cpu;
+  console.log(`1. commitment root of ${ROWS.toLocaleString("en-US")} rows (root ${commit.result.root.slice(0, 10)}…)`);
+  console.log(`   commitTestSet                 ${fmt(commit)}`);
+  console.log(`     of which the Merkle fold    ${fmt(fold)}`);
   console.log(`   bare keccak of its inputs     ${fmt(bare)}   (${inputs.length.toLocaleString("en-US")} hashes, ${mib(bytes)})`);
-  console.log(`   ratio                         ${ratio.toFixed(2).padStart(9)} x   (target <= 2.00 x: ${ratio <= 2 ? "met" : "NOT met"})\n`);
+  console.log(`   ratio (CPU time)              ${ratio.toFixed(2).padStart(9)} x   (target <= 2.00 x: ${ratio <= 2 ? "met" : "NOT met"}; wall-clock ratio ${(commit.ms / bare.ms).toFixed(2)} x)\n`);
 }
 
 {
   const inputs = makeMintInputs(TASKS, 5);
   mintEvidencePack(makeMintInputs(200, 5)); // warm-up
-  const { ms: mintMs, result: pack } = time(() => mintEvidencePack(inputs));
-  const { ms: bytesMs, result: bytes } = time(() => evidencePackBytes(pack));
-  const { ms: hashMs } = time(() => packHash(pack));
+  const mint = time(() => mintEvidencePack(inputs));
+  const pack = mint.result;
+  const packBytes = time(() => evidencePackBytes(pack));
+  const bytes = packBytes.result;
+  const hash = time(() => packHash(pack));
   const hashed = canonicalJson({ benchmark: pack.benchmark, test_set: pack.test_set, winners: pack.winners, rank_derivation: pack.rank_derivation });
   const bare = bareKeccak([hashed]);
-  const { ms: parseMs } = time(() => parseEvidencePack(bytes));
-  const { ms: jsonMs } = time(() => parseJson(bytes));
+  const parse = time(() => parseEvidencePack(bytes));
+  const json = time(() => parseJson(bytes));
   const parsed = parseJson(bytes);
-  const { ms: schemaMs } = time(() => validateEvidencePack(parsed));
+  const schema = time(() => validateEvidencePack(parsed));
   console.log(`2. ${TASKS.toLocaleString("en-US")}-task pack, ${pack.rank_derivation.rows.length} ranked agents, ${pack.winners.length} winners (${mib(bytes.length)} canonical)`);
-  console.log(`   mintEvidencePack              ${fmt(mintMs)}   (commit, regrade winners, rank, select, hash)`);
-  console.log(`   packHash                      ${fmt(hashMs)}`);
-  console.log(`   canonical bytes of the pack   ${fmt(bytesMs)}`);
+  console.log(`   mintEvidencePack              ${fmt(mint)}   (commit, regrade winners, receipt hashes, rank, select, pack hash, schema)`);
+  console.log(`   packHash                      ${fmt(hash)}`);
+  console.log(`   canonical bytes of the pack   ${fmt(packBytes)}`);
   console.log(`   bare keccak of hashed bytes   ${fmt(bare)}   (${mib(hashed.length)})`);
-  console.log(`   ratio packHash / bare keccak  ${(hashMs / bare).toFixed(2).padStart(9)} x`);
-  console.log(`   ratio (mint + packHash) / bare keccak ${((mintMs + hashMs) / bare).toFixed(2)} x`);
-  console.log(`   parseEvidencePack             ${fmt(parseMs)}   (lossless parse ${jsonMs.toFixed(1)} ms + schema ${schemaMs.toFixed(1)} ms)`);
+  console.log(`   ratio packHash / bare keccak             ${(hash.cpu / bare.cpu).toFixed(2).padStart(6)} x (CPU time)`);
+  console.log(`   ratio (mint + packHash) / bare keccak    ${((mint.cpu + hash.cpu) / bare.cpu).toFixed(2).padStart(6)} x (CPU time)`);
+  console.log(`   parseEvidencePack             ${fmt(parse)}   (lossless parse ${json.cpu.toFixed(1)} ms CPU + schema ${schema.cpu.toFixed(1)} ms CPU)`);
 }

@@ -200,7 +200,13 @@ const ZERO = new Fraction(0n);
 function answerNumber(v: JsonValue): Fraction | null {
   if (typeof v === "number") return Number.isSafeInteger(v) ? new Fraction(BigInt(v)) : null;
   if (typeof v === "bigint") return new Fraction(v);
-  if (v instanceof JsonFloat) return decimalToFraction(v.lexeme, "$", true);
+  if (v instanceof JsonFloat) {
+    try {
+      return decimalToFraction(v.lexeme, "$", true);
+    } catch {
+      return null; // an exponent beyond +-100000 (e.g. 1e-200000): no gold value can equal it
+    }
+  }
   return null;
 }
 

@@ -400,7 +400,7 @@ export function mintEvidencePack(inputs: MintInputs): EvidencePack {
     const answers = run.answers.map((a) => ({ ordinal: a.ordinal, bank_ordinal: a.bank_ordinal, answer_text: a.answer_text }));
     const regrade = regradeRun(inputs.test_set, run.receipt, answers, run.answer_salt, { commitRoot: commitment.root, prepared, promptHashes, path: p });
     const first = regrade.problems[0];
-    if (first !== undefined) fail(first.path.replace(`${p}.receipt`, `${p}.receipt`), `${first.message} (${first.code})`);
+    if (first !== undefined) fail(first.path, `${first.message} (${first.code})`);
     if (regrade.rank_accuracy !== run.rank_accuracy)
       fail(`${p}.rank_accuracy`, `regrading the revealed answers gives ${String(regrade.rank_accuracy)}, the run says ${run.rank_accuracy}`);
     return {

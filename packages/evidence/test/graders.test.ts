@@ -91,6 +91,7 @@ describe("grading details beyond the vectors", () => {
   it("a hostile json_fields answer scores 0 instead of throwing", () => {
     expect(grade("json_fields", { fields: { a: 1 } }, "[".repeat(20000)).toString()).toBe("0/1");
     expect(grade("json_fields", { fields: { a: 1 } }, `{"a": ${"9".repeat(100)}}`).toString()).toBe("0/1");
+    expect(grade("json_fields", { fields: { a: 0, b: 1 } }, '{"a": 1e-200000, "b": 1}').toString()).toBe("1/2");
   });
 
   it("numeric trims only White_Space (not U+200B) before matching", () => {
