@@ -37,6 +37,7 @@ interface StoreOpts {
   anchorRegistry?: string;
   usdc?: string;
   publicUrl?: string;
+  receiptAnchoring: "immediate" | "batch";
 }
 
 const int =

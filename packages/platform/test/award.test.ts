@@ -1,4 +1,4 @@
-import { benchmarkBountyAbi } from "@bench-bounty/contracts";
+import { ANCHOR_KINDS, anchorRegistryAbi, benchmarkBountyAbi } from "@bench-bounty/contracts";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import {
   commitTestSet,
@@ -246,6 +246,50 @@ describe("award on the local Base profile", () => {
       platform.close();
     }
   }, 240_000);
+
+  it("batched receipt anchoring: finalize leaves receipts pending, one anchorMany anchors them all with kind receipt", async () => {
+    const clock = manualClock(Number((await dc.publicClient.getBlock()).timestamp) * 1000);
+    const platform = Platform.open({
+      dir: tempDir(),
+      clock: clock.now,
+      receiptAnchoring: "batch",
+      chain: {
+        rpcUrl: dc.rpcUrl,
+        chainId: dc.chainId,
+        contracts: dc.contracts,
+        privateKey: dc.accounts[6]!.privateKey,
+      },
+    });
+    try {
+      const ds = platform.createDataset(cities(6, "batched"));
+      const { slug } = await platform.publish(ds.dataset_id, {
+        title: "Batched",
+        prompt_template: TEMPLATE,
+        grader_type: "exact",
+      });
+      const finals = [];
+      for (const id of ["a1", "a2", "a3"])
+        finals.push((await runBenchmark(platform, slug, id, agent(clock, 10))).finalized!);
+      expect(finals.every((f) => f.receipt_anchor === null)).toBe(true);
+      for (const f of finals) expect(await platform.chain!.findAnchor(f.receipt_hash)).toBeNull();
+      const anchored = await platform.anchorPendingReceipts(slug);
+      const txs = new Set(finals.map((f) => anchored[f.receipt_hash]!.tx_hash));
+      expect(txs.size).toBe(1);
+      for (const f of finals) {
+        const [anchorer, , , kind] = await dc.publicClient.readContract({
+          address: dc.contracts.anchorRegistry,
+          abi: anchorRegistryAbi,
+          functionName: "anchorOf",
+          args: [f.receipt_hash],
+        });
+        expect(anchorer.toLowerCase()).toBe(dc.accounts[6]!.address.toLowerCase());
+        expect(kind).toBe(ANCHOR_KINDS.receipt);
+      }
+      expect(await platform.anchorPendingReceipts(slug)).toEqual({});
+    } finally {
+      platform.close();
+    }
+  }, 120_000);
 
   it("the door answers no_commitment for an off-chain benchmark and unknown_benchmark for an unknown slug", async () => {
     const platform = Platform.open({ dir: tempDir() });

@@ -1,0 +1,138 @@
+import { Command } from "commander";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { registerPlatformCommands } from "../src/cli.js";
+import { seattleWeatherCsvPath } from "../src/csv.js";
+import { cleanup, tempDir } from "./helpers.js";
+
+afterEach(() => {
+  cleanup();
+  process.exitCode = 0;
+  vi.restoreAllMocks();
+});
+
+const AGENT = fileURLToPath(new URL("./fixtures/agent.mjs", import.meta.url));
+
+/** Runs the CLI in-process; returns stdout, stderr and the exit code it set. */
+async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
+  let out = "";
+  let err = "";
+  vi.spyOn(process.stdout, "write").mockImplementation(
+    (s: string | Uint8Array) => ((out += String(s)), true),
+  );
+  vi.spyOn(process.stderr, "write").mockImplementation(
+    (s: string | Uint8Array) => ((err += String(s)), true),
+  );
+  process.exitCode = 0;
+  const program = registerPlatformCommands(new Command("bench-bounty").exitOverride());
+  try {
+    await program.parseAsync(["node", "bench-bounty", ...args]);
+  } finally {
+    vi.restoreAllMocks();
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = 0;
+  return { out, err, code };
+}
+
+describe("CLI", () => {
+  it("validate prints row-numbered errors and exits 1 without a stack trace", async () => {
+    const dir = tempDir();
+    const file = join(dir, "d.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: "d",
+        rows: [
+          { decision_ts: "2026-01-01", payload: { a: 1 }, label: "x" },
+          { decision_ts: "soon", payload: { a: 2 }, label: "y" },
+        ],
+      }),
+    );
+    const r = await cli("validate", file);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.out);
+    expect(report.errors[0]).toMatchObject({ row_index: 1, field: "decision_ts" });
+    expect(r.err).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  it("publishes seattle-weather.csv, runs a CLI agent, shows the leaderboard, and refuses a bad template clearly", async () => {
+    const store = tempDir();
+    const csv = seattleWeatherCsvPath();
+    const common = ["--store", store, "--label", "weather", "--decision-ts", "date", "--every", "100"];
+    const bad = await cli(
+      "publish",
+      csv,
+      ...common,
+      "--title",
+      "W",
+      "--template",
+      "{payload.temp_max:.1f}",
+      "--grader",
+      "exact",
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/^error: prompt_template: .*format specs/m);
+    expect(bad.err).toContain('"reason": "format_spec"');
+
+    const pub = await cli(
+      "publish",
+      csv,
+      ...common,
+      "--title",
+      "Seattle weather",
+      "--template",
+      "On {payload.date}: precipitation {payload.precipitation}, max {payload.temp_max}. Weather? #{payload.wind}",
+      "--grader",
+      "exact",
+      "--slug",
+      "seattle",
+      "--seed",
+      "t",
+    );
+    expect(pub.code).toBe(0);
+    const published = JSON.parse(pub.out);
+    expect(published.benchmark).toMatchObject({
+      slug: "seattle",
+      leaf_count: 15,
+      public_count: 8,
+      private_count: 7,
+    });
+
+    const run = await cli(
+      "run",
+      "seattle",
+      "--store",
+      store,
+      "--agent",
+      `node ${AGENT}`,
+      "--agent-id",
+      "bot",
+      "--concurrency",
+      "3",
+      "--batch-size",
+      "4",
+      "--no-progress",
+    );
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(run.out);
+    expect(summary).toMatchObject({
+      agent_id: "bot",
+      attempt: 1,
+      tasks: 15,
+      outcomes: { answered: 15 },
+      interrupted: false,
+      attempts_remaining: 2,
+    });
+    expect(summary.score_composite).toMatch(/^\d\.\d{4}$/);
+
+    const lb = await cli("leaderboard", "seattle", "--store", store, "--json");
+    expect(JSON.parse(lb.out).rows[0]).toMatchObject({ rank: 1, agent_id: "bot", run_id: summary.run_id });
+
+    const resume = await cli("resume", summary.run_id, "--store", store);
+    expect(resume.code).toBe(1);
+    expect(resume.err).toMatch(/^error: run .* is already finalized/m);
+  }, 60_000);
+});
