@@ -76,9 +76,17 @@ function agentList(value: string): string[] {
 export function buildProgram(): Command {
   return new Command("npm run demo --")
     .description(
-      "Runs the whole bench-bounty prize lifecycle on a local Base-profile chain: publish a benchmark\n" +
-        "from the Seattle weather dataset, lock a USDC prize with a permit, let the CLI agents compete,\n" +
-        "award, mint and serve the evidence pack, claim, index, and verify the pack as a stranger.",
+      "Runs the whole bench-bounty prize lifecycle on a local Base-profile chain: publish a benchmark from the " +
+        "Seattle weather dataset, lock a USDC prize with a permit, let the CLI agents compete, award, mint and " +
+        "serve the evidence pack, claim, index, and verify the pack as a stranger.",
+    )
+    .addHelpText(
+      "after",
+      "\nExamples:\n" +
+        "  npm run demo\n" +
+        "  npm run demo -- --size 400 --attempts 2\n" +
+        "  npm run demo -- --agents always-sun,precipitation-rule,author-baseline --keep-running\n" +
+        "\nOutputs: <out>/pack.json, <out>/verification.json, <out>/report.md. DEMO_SKIP_SETUP=1 skips the install and build.",
     )
     .addOption(
       new Option("-n, --size <rows>", "rows sampled from vega-datasets seattle-weather.csv (1..1461)")
