@@ -19,8 +19,10 @@ const sha = (s: string): string => "sha256:" + createHash("sha256").update(s, "u
 const INPUT = "Summarise the attached contract in three bullet points.";
 const OUTPUT = "- It pays USDC\n- It has no owner\n- Awards are final 🧾";
 
-let keyA: CryptoKey;
-let keyB: CryptoKey;
+type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>["privateKey"];
+
+let keyA: SigningKey;
+let keyB: SigningKey;
 let jwks: { keys: JWK[] };
 
 function payload(over: Record<string, unknown> = {}): Record<string, unknown> {
@@ -41,11 +43,11 @@ function payload(over: Record<string, unknown> = {}): Record<string, unknown> {
   };
 }
 
-async function sign(p: Record<string, unknown>, key: CryptoKey, kid: string): Promise<string> {
+async function sign(p: Record<string, unknown>, key: SigningKey, kid: string): Promise<string> {
   return new CompactSign(canonicalJson(p)).setProtectedHeader({ alg: "ES256", kid }).sign(key);
 }
 
-async function executeResponse(p = payload(), opts: { key?: CryptoKey; kid?: string; receiptHash?: string } = {}) {
+async function executeResponse(p = payload(), opts: { key?: SigningKey; kid?: string; receiptHash?: string } = {}) {
   return {
     invocation_id: "9f2c4a-inv",
     receipt_jws: await sign(p, opts.key ?? keyA, opts.kid ?? "key-a"),

@@ -1,0 +1,242 @@
+/**
+ * `pnpm bench:verifier`: off-chain verification of generated packs with
+ * 1,000 / 10,000 / 100,000 tasks (a script that prints figures, not a test).
+ *
+ * Pack shape: a bank of N tasks cycling through the four graders (30% public),
+ * four agents that each ran every task (one author agent, three winners under
+ * `top_n_split`), the winners' receipts, salts and answers revealed, the rows
+ * without embedded receipts (their hashes are anchored on chain). Packs are minted by
+ * `@bench-bounty/evidence` and cached in the OS temp directory.
+ *
+ * For each size it prints the time of `verifyPack` from the pack's bytes
+ * (parse, read, every off-chain fact), and the time of bare Keccak-256 over
+ * exactly the preimages that verification hashes (prompts, gold||salt, leaf
+ * JSON, Merkle pairs, answer||salt per revealed answer, every receipt's
+ * canonical JSON, rank_derivation, the four hashed blocks), prepared in
+ * advance; the ratio compares the two (CPU time of this process: steadier than
+ * wall clock on a shared machine; both are printed).
+ *
+ * Env: BENCH_SIZES (default "1000,10000,100000"), BENCH_RUNS (default 3; the best run is printed).
+ * Targets (issue 5): 100,000 tasks in under 5 s, within 3x of bare keccak.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import {
+  buildReceipt,
+  canonicalJson,
+  commitTestSet,
+  composite,
+  evidencePackBytes,
+  grade,
+  hexToBytes,
+  keccak256,
+  mintEvidencePack,
+  parseJson,
+  promptHash,
+  rankAccuracy,
+  revealedAnswers,
+  scorePublic,
+  type BuildReceiptInput,
+  type EvidencePack,
+  type MintRun,
+  type MintScoring,
+  type TestSetRow,
+} from "@bench-bounty/evidence";
+import { verifyPack } from "../src/index.js";
+
+const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map((s) => Number(s.trim()));
+const RUNS = Number(process.env.BENCH_RUNS ?? "3");
+const CACHE = join(os.tmpdir(), "bench-bounty-verifier-bench-v1");
+
+const hex64 = (label: string): string => Buffer.from(keccak256(label)).toString("hex");
+
+function makeTestSet(n: number): TestSetRow[] {
+  const rows: TestSetRow[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const kind = i % 4;
+    const visibility = i % 10 < 3 ? "public" : "private";
+    const [grader_type, gold]: [string, TestSetRow["gold"]] =
+      kind === 0
+        ? ["exact", { value: `Answer number ${i}`, alternatives: [`answer #${i}`] }]
+        : kind === 1
+          ? ["numeric", { value: `${i}.25`, tolerance: "0.01" }]
+          : kind === 2
+            ? ["contains_all", { terms: [`alpha${i}`, "beta"] }]
+            : ["json_fields", { fields: { id: i, label: `row-${i}`, ok: true } }];
+    rows[i] = {
+      ordinal: i,
+      prompt: `Task ${i}: read the record for item ${i} and give the ${grader_type} answer described in the benchmark notes.`,
+      gold,
+      salt: hex64(`salt-${i}`),
+      visibility,
+      grader_type,
+    };
+  }
+  return rows;
+}
+
+/** An answer to row i that is right when `right`. */
+function answer(i: number, right: boolean): string {
+  switch (i % 4) {
+    case 0:
+      return right ? `answer number ${i}` : `answer ${i + 1}`;
+    case 1:
+      return right ? `${i}.255` : `${i}.5`;
+    case 2:
+      return right ? `ALPHA${i} and beta` : "gamma";
+    default:
+      return right ? `{"id": ${i}, "label": "ROW-${i}", "ok": true}` : `{"id": ${i}}`;
+  }
+}
+
+function makePack(n: number): Uint8Array {
+  const testSet = makeTestSet(n);
+  const scoring: MintScoring = { speed_weight: "0.1", cost_weight: "0", time_budget_seconds: 3600, cost_budget_usdc: null, threshold_bps: 2000, payout_rule: "top_n_split" };
+  const agents = [
+    { id: "author-agent", author: true, skill: 97, wall: "600.000" },
+    { id: "agent-1", author: false, skill: 90, wall: "900.000" },
+    { id: "agent-2", author: false, skill: 80, wall: "1200.000" },
+    { id: "agent-3", author: false, skill: 70, wall: "1500.000" },
+  ];
+  const root = commitTestSet(testSet).root;
+  const runs: MintRun[] = agents.map((a, k) => {
+    const answers = testSet.map((row) => answer(row.ordinal, (row.ordinal * 7919 + k * 104729) % 100 < a.skill));
+    const graded = testSet.map((row) => ({ visibility: row.visibility, credit: grade(row.grader_type, row.gold, answers[row.ordinal]!) }));
+    const rank_accuracy = rankAccuracy(graded, true);
+    const input: BuildReceiptInput = {
+      run_id: `run-${a.id}`,
+      benchmark_slug: `bench-${n}`,
+      commit_root: root,
+      agent_id: a.id,
+      attempt: 1,
+      started_at: "2026-11-30T00:00:00.000Z",
+      finalized_at: `2026-11-30T0${k + 1}:00:00.000Z`,
+      wall_seconds: a.wall,
+      queries_used: 0,
+      usdc_spent: "0.000000",
+      score_public: scorePublic(graded),
+      score_composite: composite({ rank_accuracy, wall_seconds: a.wall, usdc_spent: "0.000000", ...scoring }),
+      answer_salt: hex64(`answers-${a.id}`),
+      tasks: testSet.map((row) => ({ bank_ordinal: row.ordinal, prompt_hash: promptHash(row.prompt), visibility: row.visibility, answer_text: answers[row.ordinal]! })),
+    };
+    return {
+      agent_id: a.id,
+      is_author_agent: a.author,
+      receipt: buildReceipt(input),
+      receipt_url: null,
+      rank_accuracy,
+      include_receipt: false,
+      withdrawal_address: `0x${String(k + 1).padStart(40, "0")}`,
+      answer_salt: input.answer_salt,
+      answers: revealedAnswers(input),
+    };
+  });
+  const pack: EvidencePack = mintEvidencePack({
+    benchmark: {
+      slug: `bench-${n}`,
+      title: `Benchmark pack with ${n} tasks`,
+      chain_id: 8453,
+      bounty_contract: "0x00000000000000000000000000000000000000b0",
+      bounty_id: "1",
+      token: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+      author: "0x00000000000000000000000000000000000000a0",
+      awarder: "0x00000000000000000000000000000000000000a1",
+      pool_base_units: "100000000",
+      closes_at: 1_790_000_000,
+      award_tx: `0x${"11".repeat(32)}`,
+      award_block: 1000,
+      commitment_anchor: { registry_address: "0x00000000000000000000000000000000000000c0", tx_hash: `0x${"22".repeat(32)}`, anchor_block: 10 },
+    },
+    test_set: testSet,
+    scoring,
+    runs,
+  });
+  return evidencePackBytes(pack);
+}
+
+
+function packFor(n: number): Uint8Array {
+  mkdirSync(CACHE, { recursive: true });
+  const file = join(CACHE, `pack-${n}.json`);
+  if (existsSync(file)) return readFileSync(file);
+  const t = performance.now();
+  const bytes = makePack(n);
+  writeFileSync(file, bytes);
+  console.log(`  (minted the ${n}-task pack in ${((performance.now() - t) / 1000).toFixed(1)} s, ${(bytes.byteLength / 1e6).toFixed(1)} MB, cached at ${file})`);
+  return bytes;
+}
+
+/** The preimages the off-chain verification hashes, built in advance. */
+function preimages(bytes: Uint8Array): Uint8Array[] {
+  const pack = parseJson(bytes) as unknown as EvidencePack;
+  const enc = new TextEncoder();
+  const out: Uint8Array[] = [];
+  for (const row of pack.test_set) {
+    out.push(enc.encode(row.prompt));
+    out.push(enc.encode(new TextDecoder().decode(canonicalJson(row.gold)) + row.salt));
+    out.push(enc.encode(`{"gold_leaf":"${"0".repeat(64)}","ordinal":${row.ordinal},"prompt_hash":"${"0".repeat(64)}"}`));
+  }
+  for (let level = pack.test_set.length; level > 1; level = Math.ceil(level / 2)) for (let i = 0; i < Math.ceil(level / 2); i++) out.push(new Uint8Array(64));
+  for (const w of pack.winners) {
+    const salt = hexToBytes(w.answer_salt);
+    for (const a of w.answers) {
+      const t = enc.encode(a.answer_text);
+      const buf = new Uint8Array(t.length + 32);
+      buf.set(t);
+      buf.set(salt, t.length);
+      out.push(buf);
+    }
+    out.push(canonicalJson(w.receipt));
+  }
+  for (const r of pack.rank_derivation.rows) if (r.receipt) out.push(canonicalJson(r.receipt));
+  out.push(canonicalJson(pack.rank_derivation));
+  out.push(canonicalJson({ benchmark: pack.benchmark, test_set: pack.test_set, winners: pack.winners, rank_derivation: pack.rank_derivation }));
+  return out;
+}
+
+interface Timing {
+  wallMs: number;
+  cpuMs: number;
+}
+
+async function time(fn: () => unknown): Promise<Timing> {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  await fn();
+  const wallMs = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return { wallMs, cpuMs: (c.user + c.system) / 1000 };
+}
+
+async function best(fn: () => unknown): Promise<Timing> {
+  let b: Timing | null = null;
+  for (let i = 0; i < RUNS; i++) {
+    const t = await time(fn);
+    if (b === null || t.cpuMs < b.cpuMs) b = t;
+  }
+  return b as Timing;
+}
+
+const fmt = (t: Timing): string => `${t.cpuMs.toFixed(0).padStart(7)} ms cpu ${t.wallMs.toFixed(0).padStart(7)} ms wall`;
+
+console.log(`bench:verifier  node ${process.version}, ${os.cpus().length} cpus, load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}, best of ${RUNS}`);
+const results: string[] = [];
+for (const n of SIZES) {
+  const bytes = packFor(n);
+  const pre = preimages(bytes);
+  const preBytes = pre.reduce((s, p) => s + p.byteLength, 0);
+  const keccak = await best(() => {
+    for (const p of pre) keccak256(p);
+  });
+  let met = false;
+  const verify = await best(async () => {
+    const r = await verifyPack({ source: bytes });
+    met = r.policy_met;
+  });
+  if (!met) throw new Error(`the generated ${n}-task pack did not verify`);
+  const ratio = verify.cpuMs / keccak.cpuMs;
+  const line = `${String(n).padStart(7)} tasks  pack ${(bytes.byteLength / 1e6).toFixed(1).padStart(6)} MB  verify ${fmt(verify)}  bare keccak (${pre.length} hashes, ${(preBytes / 1e6).toFixed(1)} MB) ${fmt(keccak)}  ratio ${ratio.toFixed(2)}x`;
+  console.log(line);
+  results.push(line);
+}
