@@ -329,59 +329,64 @@ export async function awardBenchmark(ctx: PlatformContext, slug: string): Promis
     if (!b.commitment_anchor) await anchorCommitment(ctx, slug);
     closeBenchmark(ctx, slug);
     await anchorPending(ctx, slug, "receipt");
-    const runs = mintRuns(ctx, slug);
-    for (const r of listRuns(ctx, slug)) {
-      if (r.status === "finalized" && !anchorOf(ctx, r.receipt_hash!)) {
+    // One IMMEDIATE transaction from reading the runs to recording the derivation: a run finalized
+    // concurrently either lands before (and is ranked) or is refused (finalize sees the award row).
+    const attached = b.bounty;
+    ctx.store.tx(() => {
+      const runs = mintRuns(ctx, slug);
+      for (const r of listRuns(ctx, slug)) {
+        if (r.status === "finalized" && !anchorOf(ctx, r.receipt_hash!)) {
+          throw new PlatformError(
+            "award_not_allowed",
+            `the receipt of run ${r.run_id} is not anchored yet`,
+            { run_id: r.run_id },
+            409,
+          );
+        }
+      }
+      const bounty: AttachedBounty = {
+        ...attached,
+        pool_base_units: onchain.pool.toString(),
+        threshold_bps: onchain.thresholdBps,
+        splits_bps: onchain.splitsBps,
+      };
+      const derivation = buildRankDerivation({
+        scoring: scoringOf(b, bounty),
+        pool_base_units: bounty.pool_base_units,
+        runs,
+      });
+      const missing = derivation.winning_runs.filter((w) => !w.withdrawal_address).map((w) => w.agent_id);
+      if (missing.length > 0) {
         throw new PlatformError(
-          "award_not_allowed",
-          `the receipt of run ${r.run_id} is not anchored yet`,
-          { run_id: r.run_id },
+          "winner_without_withdrawal_address",
+          `winner(s) ${missing.join(", ")} have no withdrawal address: the whole award is blocked until they set one`,
+          { agent_ids: missing },
           409,
         );
       }
-    }
-    const bounty = {
-      ...b.bounty,
-      pool_base_units: onchain.pool.toString(),
-      threshold_bps: onchain.thresholdBps,
-      splits_bps: onchain.splitsBps,
-    };
-    const derivation = buildRankDerivation({
-      scoring: scoringOf(b, bounty),
-      pool_base_units: bounty.pool_base_units,
-      runs,
-    });
-    const missing = derivation.winning_runs.filter((w) => !w.withdrawal_address).map((w) => w.agent_id);
-    if (missing.length > 0) {
-      throw new PlatformError(
-        "winner_without_withdrawal_address",
-        `winner(s) ${missing.join(", ")} have no withdrawal address: the whole award is blocked until they set one`,
-        { agent_ids: missing },
-        409,
-      );
-    }
-    const winners: PreparedWinner[] = derivation.winning_runs.map((w, i) => ({
-      place: i + 1,
-      agent_id: w.agent_id,
-      withdrawal_address: w.withdrawal_address!.toLowerCase(),
-      amount_base_units: derivation.amounts[i]!.toString(),
-      run_id: w.receipt.run_id,
-    }));
-    ctx.store.tx(() => {
-      ctx.store.db
-        .prepare(
-          "INSERT INTO awards (slug, status, rank_derivation_json, ranking_digest, winners_json, created_at) VALUES (?, 'prepared', ?, ?, ?, ?)",
-        )
-        .run(
-          slug,
-          toStored(derivation.rank_derivation),
-          derivation.ranking_digest,
-          toStored(winners),
-          isoMillis(ctx.clock()),
-        );
-      ctx.store.db
-        .prepare("UPDATE benchmarks SET bounty_json = ? WHERE slug = ?")
-        .run(toStored(bounty), slug);
+      const winners: PreparedWinner[] = derivation.winning_runs.map((w, i) => ({
+        place: i + 1,
+        agent_id: w.agent_id,
+        withdrawal_address: w.withdrawal_address!.toLowerCase(),
+        amount_base_units: derivation.amounts[i]!.toString(),
+        run_id: w.receipt.run_id,
+      }));
+      {
+        ctx.store.db
+          .prepare(
+            "INSERT INTO awards (slug, status, rank_derivation_json, ranking_digest, winners_json, created_at) VALUES (?, 'prepared', ?, ?, ?, ?)",
+          )
+          .run(
+            slug,
+            toStored(derivation.rank_derivation),
+            derivation.ranking_digest,
+            toStored(winners),
+            isoMillis(ctx.clock()),
+          );
+        ctx.store.db
+          .prepare("UPDATE benchmarks SET bounty_json = ? WHERE slug = ?")
+          .run(toStored(bounty), slug);
+      }
     });
     row = awardRow(ctx, slug)!;
   }

@@ -148,6 +148,10 @@ describe("award on the local Base profile", () => {
 
       // crash after the award transaction, before the pack: the retry does not pay twice
       await expect(platform.award(slug)).rejects.toThrow(/injected crash/);
+      // the door heals: the award is confirmed, so it mints the pack from the recorded award
+      const healed = await get(`${slug}/award-evidence`);
+      expect(healed.status).toBe(200);
+      const healedBytes = Buffer.from(await healed.arrayBuffer());
       const result = await platform.award(slug);
       const again = await platform.award(slug);
       expect(again).toEqual(result);
@@ -191,6 +195,7 @@ describe("award on the local Base profile", () => {
       const bytes = readFileSync(result.pack_file);
       const pack = parseEvidencePack(bytes);
       expect(Buffer.from(evidencePackBytes(pack)).equals(bytes)).toBe(true);
+      expect(healedBytes.equals(bytes)).toBe(true);
       expect(packHash(pack)).toBe(pack.pack_hash);
       expect(pack.pack_hash).toBe(result.pack_hash);
       expect(rankingDigest(pack.rank_derivation)).toBe(pack.benchmark.ranking_digest);
@@ -246,6 +251,71 @@ describe("award on the local Base profile", () => {
       platform.close();
     }
   }, 240_000);
+
+  it("an award with no runs returns the whole pool to the author and mints a zero-winner pack (no_runs)", async () => {
+    const now = Number((await dc.publicClient.getBlock()).timestamp);
+    const clock = manualClock(now * 1000);
+    const platform = Platform.open({
+      dir: tempDir(),
+      clock: clock.now,
+      chain: {
+        rpcUrl: dc.rpcUrl,
+        chainId: dc.chainId,
+        contracts: dc.contracts,
+        privateKey: dc.accounts[0]!.privateKey,
+      },
+    });
+    try {
+      const ds = platform.createDataset(cities(5, "empty-contest"));
+      const { slug } = await platform.publish(ds.dataset_id, {
+        title: "Nobody came",
+        prompt_template: TEMPLATE,
+        grader_type: "exact",
+      });
+      const author = dc.accounts[7]!;
+      await dc.mintUsdc(author.address, 5_000_000n);
+      const bounty = await platform.lockBounty(slug, {
+        authorPrivateKey: author.privateKey,
+        pool: 5_000_000n,
+        closesAt: now + 60,
+        awardDeadline: now + 6000,
+        thresholdBps: 0,
+        payoutRule: "winner_take_all",
+      });
+      await dc.increaseTime(120);
+      const result = await platform.award(slug);
+      expect(result.winners).toEqual([]);
+      expect(result.zero_winner_reason).toBe("no_runs");
+      const credit = await dc.publicClient.readContract({
+        address: dc.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        functionName: "creditOf",
+        args: [BigInt(bounty.bounty_id), author.address],
+      });
+      expect(credit).toBe(5_000_000n);
+      const pack = parseEvidencePack(readFileSync(result.pack_file));
+      expect(pack.rank_derivation).toMatchObject({
+        zero_winner_reason: "no_runs",
+        rows: [],
+        place_amounts_base_units: [],
+        payout_rule: "winner_take_all",
+      });
+      const report = await verifyPack({
+        source: new Uint8Array(readFileSync(result.pack_file)),
+        rpcUrl: dc.rpcUrl,
+        policy: "onchain",
+      });
+      expect(Object.entries(report.facts).filter(([, f]) => f.state === "failed")).toEqual([]);
+      // no receipt at all: the receipt facts are not-required (the onchain policy of the verifier wants
+      // receipt_anchors verified even then, so it is checked fact by fact here)
+      expect(report.facts.receipt_anchors.state).toBe("not-required");
+      expect(report.policy_unmet.filter((f) => f !== "receipt_anchors")).toEqual([]);
+      const offline = await verifyPack({ source: new Uint8Array(readFileSync(result.pack_file)) });
+      expect(offline.policy_met).toBe(true);
+    } finally {
+      platform.close();
+    }
+  }, 120_000);
 
   it("batched receipt anchoring: finalize leaves receipts pending, one anchorMany anchors them all with kind receipt", async () => {
     const clock = manualClock(Number((await dc.publicClient.getBlock()).timestamp) * 1000);
