@@ -30,6 +30,8 @@ export type EvidenceErrorCode =
   | "invalid_json"
   /** SPEC 2: an integer literal with more than 78 digits (beyond uint256). */
   | "integer_too_large"
+  /** A document or canonical text beyond what a JavaScript string can hold (~512 MiB). */
+  | "too_large"
   /** Nesting deeper than the documented limit ({@link MAX_JSON_DEPTH}). */
   | "nesting_too_deep"
   /** The serializer met a value JSON cannot carry (undefined, a function, a Map, an unsafe JS number...). */

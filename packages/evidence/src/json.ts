@@ -169,8 +169,9 @@ export function parseJson(input: string | Uint8Array, options: ParseOptions = {}
   } else {
     try {
       text = utf8Decoder.decode(input);
-    } catch {
-      throw new EvidenceError("invalid_json", options.root ?? "$", "input is not valid UTF-8");
+    } catch (e) {
+      if (e instanceof TypeError) throw new EvidenceError("invalid_json", options.root ?? "$", "input is not valid UTF-8");
+      throw new EvidenceError("too_large", options.root ?? "$", `document of ${input.length} bytes is too large to decode as one string`);
     }
   }
   return new Parser(text, options.maxDepth ?? MAX_JSON_DEPTH, options.root ?? "$").parse();
@@ -537,9 +538,65 @@ function renderScalar(v: unknown, path: () => string): string | undefined {
 interface SFrame {
   arr: readonly unknown[] | null;
   obj: Record<string, unknown> | null;
-  keys: string[] | null;
+  /** keys in code-point order */
+  keys: readonly string[] | null;
+  /** `"key":` renderings, same order as keys */
+  quoted: readonly string[] | null;
   i: number;
   n: number;
+}
+
+/**
+ * Object shapes seen before (same own keys in the same insertion order):
+ * their sorted keys and `"key":` renderings, so that the thousands of
+ * receipt tasks / rows / answers of a pack sort and quote their keys once.
+ * A hit is verified key by key, so a cache entry never changes the output.
+ */
+interface Shape {
+  orig: readonly string[];
+  keys: readonly string[];
+  quoted: readonly string[];
+}
+const shapeCache = new Map<string, Shape[]>();
+let shapeCount = 0;
+const MAX_SHAPES = 4096;
+const MAX_SHAPE_KEYS = 64;
+
+function shapeOf(orig: string[], path: () => string): Shape {
+  const n = orig.length;
+  const cacheable = n > 0 && n <= MAX_SHAPE_KEYS;
+  let bucket: Shape[] | undefined;
+  if (cacheable) {
+    bucket = shapeCache.get(orig[0] as string);
+    if (bucket !== undefined) {
+      for (const sh of bucket) {
+        const o = sh.orig;
+        if (o.length !== n) continue;
+        let same = true;
+        for (let i = 1; i < n; i++) {
+          if (o[i] !== orig[i]) {
+            same = false;
+            break;
+          }
+        }
+        if (same) return sh;
+      }
+    }
+  }
+  const keys = orig.slice().sort(compareCodePoints);
+  const quoted = keys.map((k) => `${quote(k, path)}:`);
+  const sh: Shape = { orig, keys, quoted };
+  if (cacheable) {
+    if (shapeCount >= MAX_SHAPES) {
+      shapeCache.clear();
+      shapeCount = 0;
+      bucket = undefined;
+    }
+    if (bucket === undefined) shapeCache.set(orig[0] as string, [sh]);
+    else if (bucket.length < 16) bucket.push(sh);
+    shapeCount++;
+  }
+  return sh;
 }
 
 /**
@@ -573,17 +630,16 @@ export function canonicalJsonString(value: unknown, maxDepth: number = MAX_JSON_
     if (stack.length >= maxDepth) throw new EvidenceError("nesting_too_deep", pathOf(), `nesting deeper than ${maxDepth} levels`);
     if (Array.isArray(v)) {
       parts.push("[");
-      stack.push({ arr: v, obj: null, keys: null, i: 0, n: v.length });
+      stack.push({ arr: v, obj: null, keys: null, quoted: null, i: 0, n: v.length });
       return;
     }
     const o = v as Record<string, unknown>;
     const proto = Object.getPrototypeOf(o);
     if (proto !== Object.prototype && proto !== null)
       throw new EvidenceError("unsupported_value", pathOf(), `${(o.constructor as { name?: string } | undefined)?.name ?? "object"} is not a JSON value`);
-    const keys = Object.keys(o);
-    keys.sort(compareCodePoints);
+    const shape = shapeOf(Object.keys(o), pathOf);
     parts.push("{");
-    stack.push({ arr: null, obj: o, keys, i: 0, n: keys.length });
+    stack.push({ arr: null, obj: o, keys: shape.keys, quoted: shape.quoted, i: 0, n: shape.keys.length });
   };
   open(value);
   while (stack.length > 0) {
@@ -592,8 +648,8 @@ export function canonicalJsonString(value: unknown, maxDepth: number = MAX_JSON_
       if (f.i > 0) parts.push(",");
       if (f.keys) {
         const k = f.keys[f.i] as string;
+        parts.push((f.quoted as readonly string[])[f.i] as string);
         f.i++;
-        parts.push(quote(k, pathOf), ":");
         const child = (f.obj as Record<string, unknown>)[k];
         open(child);
       } else {
@@ -606,7 +662,12 @@ export function canonicalJsonString(value: unknown, maxDepth: number = MAX_JSON_
       stack.pop();
     }
   }
-  return parts.length === 1 ? (parts[0] as string) : parts.join("");
+  try {
+    return parts.length === 1 ? (parts[0] as string) : parts.join("");
+  } catch (e) {
+    if (e instanceof RangeError) throw new EvidenceError("too_large", "$", "canonical JSON is longer than a JavaScript string can hold");
+    throw e;
+  }
 }
 
 /**

@@ -179,6 +179,18 @@ describe("serializer", () => {
     expect(compareCodePoints("b", "a")).toBeGreaterThan(0);
   });
 
+  it("objects that share a first key but not the rest are each sorted correctly", () => {
+    const docs = [{ b: 1, a: 2 }, { b: 1, c: 2 }, { b: 1, a: 2, c: 3 }, { "b\u0000a": 1, c: 2 }, { b: 1, "a\u0000c": 2 }, { b: 3, a: 4 }];
+    expect(canonicalJsonString(docs)).toBe(
+      '[{"a":2,"b":1},{"b":1,"c":2},{"a":2,"b":1,"c":3},{"b\\u0000a":1,"c":2},{"a\\u0000c":2,"b":1},{"a":4,"b":3}]',
+    );
+    // more distinct shapes than the cache holds
+    const many = Array.from({ length: 5000 }, (_, i) => ({ z: i, [`k${i}`]: 0 }));
+    const text = canonicalJsonString(many);
+    expect(text.startsWith('[{"k0":0,"z":0},{"k1":0,"z":1},')).toBe(true);
+    expect(text.endsWith(',{"k4999":0,"z":4999}]')).toBe(true);
+  });
+
   it("renders Python float repr at the notation boundaries", () => {
     const cases: [number, string][] = [
       [1, "1.0"],
