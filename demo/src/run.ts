@@ -38,7 +38,7 @@ import {
 } from "@bench-bounty/platform";
 import { FACT_DESCRIPTIONS, verifyPack, type VerificationReport } from "@bench-bounty/verifier";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -199,37 +199,17 @@ function hardhatTask(
 }
 
 /**
- * The Hardhat tasks (`bounty:lock`, `bounty:claim`) take the contract addresses of `--network localhost`
- * from the `local` entry of `packages/contracts/deployments.json` when it is filled in (by
- * `bounty:deploy --network localhost`), else from the CREATE2 addresses of the current build, which is
- * where the devchain deploys. A filled-in entry from an older build would send the author's money to
- * the wrong address (or fail): refuse to go on, naming the fix.
- * @throws Error when the entry names other addresses than the devchain's deployment
+ * Checks that a transaction sent by a Hardhat task went to the devchain's BenchmarkBounty. The tasks take
+ * the addresses of `--network localhost` from `packages/contracts/deployments.json` (entry `local`) or the
+ * CREATE2 addresses of the build; a stale entry would point them elsewhere.
+ * @throws Error naming both addresses and the address book
  */
-function checkLocalAddressBook(chain: DevChain): void {
-  const file = join(REPO_ROOT, "packages", "contracts", "deployments.json");
-  let entry: { benchmarkBounty?: string | null; anchorRegistry?: string | null } | undefined;
-  try {
-    entry = (JSON.parse(readFileSync(file, "utf8")) as Record<string, typeof entry>)["local"];
-  } catch (e) {
-    throw new Error(`cannot read the address book ${file}: ${(e as Error).message}`);
-  }
-  const stale: string[] = [];
-  const pairs: [string, string | null | undefined, string][] = [
-    ["BenchmarkBounty", entry?.benchmarkBounty, chain.contracts.benchmarkBounty],
-    ["AnchorRegistry", entry?.anchorRegistry, chain.contracts.anchorRegistry],
-  ];
-  for (const [what, booked, deployed] of pairs) {
-    if (booked != null && booked.toLowerCase() !== deployed.toLowerCase()) {
-      stale.push(`${what} ${booked} (the devchain deployed it at ${deployed})`);
-    }
-  }
-  if (stale.length > 0) {
+async function checkTaskTarget(chain: DevChain, hash: Hex, task: string): Promise<void> {
+  const tx = await chain.publicClient.getTransaction({ hash });
+  if (tx.to?.toLowerCase() !== chain.contracts.benchmarkBounty.toLowerCase()) {
     throw new Error(
-      `${relative(REPO_ROOT, file)} names, for localhost, ${stale.join(" and ")}: an address recorded by ` +
-        "`bounty:deploy --network localhost` from an older build of the contracts. The Hardhat tasks would use " +
-        'it. Set the "local" entry\'s benchmarkBounty, anchorRegistry and startBlock back to null ' +
-        "(as committed) and run the demo again.",
+      `${task} sent ${hash} to ${tx.to ?? "(contract creation)"}, not to the devchain's BenchmarkBounty ` +
+        `${chain.contracts.benchmarkBounty}: check the "local" entry of packages/contracts/deployments.json`,
     );
   }
 }
@@ -308,7 +288,6 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
       p.note(`bounty     ${c.contracts.benchmarkBounty}`);
       p.note(`anchors    ${c.contracts.anchorRegistry}`);
 
-      checkLocalAddressBook(c);
       p.note("starting the Ponder indexer (embedded PGlite) in the background ...");
       indexer = await startIndexer({
         chain: c,
@@ -437,6 +416,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
       const m = /Bounty (\d+) locked/.exec(stdout);
       const txm = /tx\s+(0x[0-9a-fA-F]{64})/.exec(stdout);
       if (!m || !txm) throw new Error(`bounty:lock did not report the bounty id and tx:\n${stdout}`);
+      await checkTaskTarget(c, txm[1] as Hex, "bounty:lock");
       bountyId = BigInt(m[1]!);
       result.bountyId = bountyId.toString();
       const tx = await c.publicClient.getTransaction({ hash: txm[1] as Hex });
@@ -493,7 +473,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
               command: `"${process.execPath}" "${join(AGENTS_DIR, `${agentId}.mjs`)}"`,
               cwd: AGENTS_DIR,
             },
-            { batchSize: 25, taskTimeoutMs: 10_000, progress: process.stderr.isTTY === true },
+            { batchSize: 50, taskTimeoutMs: 10_000, progress: process.stderr.isTTY === true },
           );
           const f = r.finalized;
           if (!f) throw new Error(`run ${r.run_id} of ${agentId} was not finalized`);
@@ -624,7 +604,9 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
           functionName: "creditOf",
           args: [bountyId, account],
         });
-        const tx = /(0x[0-9a-f]{64})/i.exec(stdout)?.[1] ?? "";
+        const tx = /tx\s+(0x[0-9a-fA-F]{64})/.exec(stdout)?.[1];
+        if (!tx) throw new Error(`bounty:claim did not report its transaction:\n${stdout}`);
+        await checkTaskTarget(c, tx as Hex, "bounty:claim");
         if (after - before !== credit) {
           throw new Error(
             `claim of ${account}: ${to} received ${after - before} base units, the credit was ${credit}`,
