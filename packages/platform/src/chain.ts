@@ -94,6 +94,9 @@ const lower = (a: string): string => a.toLowerCase();
 
 /** Chain access for the platform. Construct with {@link ChainGateway.connect}. */
 export class ChainGateway {
+  /** Serialises this gateway's writes (one nonce sequence per account, no lookup/send races). */
+  private queue: Promise<unknown> = Promise.resolve();
+
   private constructor(
     readonly config: ChainConfig,
     readonly publicClient: PublicClient<Transport, Chain>,
@@ -131,7 +134,11 @@ export class ChainGateway {
    * existing anchoring.
    * @throws PlatformError `chain_error` when the transaction reverts or the RPC fails
    */
-  async anchor(digest: Hex, kind: PlatformAnchorKind): Promise<AnchorEvidence> {
+  anchor(digest: Hex, kind: PlatformAnchorKind): Promise<AnchorEvidence> {
+    return this.exclusive(() => this.anchorNow(digest, kind));
+  }
+
+  private async anchorNow(digest: Hex, kind: PlatformAnchorKind): Promise<AnchorEvidence> {
     const existing = await this.findAnchor(digest);
     if (existing) return existing;
     const hash = await this.write(`anchor ${kind} ${digest}`, {
@@ -153,7 +160,11 @@ export class ChainGateway {
    * looked up instead of being sent again).
    * @returns the evidence per digest, in input order
    */
-  async anchorMany(digests: Hex[], kind: PlatformAnchorKind): Promise<AnchorEvidence[]> {
+  anchorMany(digests: Hex[], kind: PlatformAnchorKind): Promise<AnchorEvidence[]> {
+    return this.exclusive(() => this.anchorManyNow(digests, kind));
+  }
+
+  private async anchorManyNow(digests: Hex[], kind: PlatformAnchorKind): Promise<AnchorEvidence[]> {
     const out = new Map<string, AnchorEvidence>();
     const todo: Hex[] = [];
     for (const d of [...new Set(digests.map(lower))] as Hex[]) {
@@ -247,7 +258,11 @@ export class ChainGateway {
    * The author locks a prize: `approve(pool)` then `createAndFund(params)` signed with the author's key.
    * @returns the new bounty id and the creation transaction
    */
-  async lockBounty(p: LockBountyParams): Promise<{ bountyId: bigint; txHash: Hash }> {
+  lockBounty(p: LockBountyParams): Promise<{ bountyId: bigint; txHash: Hash }> {
+    return this.exclusive(() => this.lockBountyNow(p));
+  }
+
+  private async lockBountyNow(p: LockBountyParams): Promise<{ bountyId: bigint; txHash: Hash }> {
     const token = p.token ?? this.config.contracts.usdc;
     if (!token)
       throw new PlatformError(
@@ -341,6 +356,12 @@ export class ChainGateway {
   }
 
   // ---------------------------------------------------------------------------
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
 
   private async write(
     what: string,

@@ -597,7 +597,8 @@ export async function finalizeRun(
   let anchor: AnchorEvidence | null = null;
   if (ctx.chain && ctx.receiptAnchoring === "immediate") {
     try {
-      anchor = (await anchorPending(ctx, done.run.slug, "receipt"))[done.hash] ?? null;
+      anchor = await ctx.chain.anchor(done.hash, "receipt");
+      recordAnchor(ctx, done.hash, anchor);
     } catch {
       anchor = null; // stays pending; anchorPending() (and the award) retries it
     }
@@ -670,6 +671,15 @@ export async function anchorPending(
     });
   });
   return out;
+}
+
+/** Records the anchoring evidence of a pending digest. */
+export function recordAnchor(ctx: PlatformContext, digest: string, ev: AnchorEvidence): void {
+  ctx.store.db
+    .prepare(
+      "UPDATE anchors SET status = 'anchored', registry_address = ?, tx_hash = ?, anchor_block = ? WHERE digest = ?",
+    )
+    .run(ev.registry_address, ev.tx_hash, ev.anchor_block, digest);
 }
 
 /** The recorded anchor of a digest, or null when pending or unknown. */

@@ -317,6 +317,42 @@ describe("award on the local Base profile", () => {
     }
   }, 120_000);
 
+  it("concurrent runs in one process anchor every receipt at finalize (chain writes are serialised)", async () => {
+    const clock = manualClock(Number((await dc.publicClient.getBlock()).timestamp) * 1000);
+    const platform = Platform.open({
+      dir: tempDir(),
+      clock: clock.now,
+      chain: {
+        rpcUrl: dc.rpcUrl,
+        chainId: dc.chainId,
+        contracts: dc.contracts,
+        privateKey: dc.accounts[8]!.privateKey,
+      },
+    });
+    try {
+      const ds = platform.createDataset(cities(8, "concurrent"));
+      const { slug } = await platform.publish(ds.dataset_id, {
+        title: "Concurrent",
+        prompt_template: TEMPLATE,
+        grader_type: "exact",
+      });
+      const results = await Promise.all(
+        ["c1", "c2", "c3", "c4", "c5"].map((id) =>
+          runBenchmark(platform, slug, id, agent(clock, 5), { concurrency: 3 }),
+        ),
+      );
+      for (const r of results) {
+        expect(r.finalized!.receipt_anchor).not.toBeNull();
+        expect(await platform.chain!.findAnchor(r.finalized!.receipt_hash)).toEqual(
+          r.finalized!.receipt_anchor,
+        );
+      }
+      expect(await platform.anchorPendingReceipts(slug)).toEqual({});
+    } finally {
+      platform.close();
+    }
+  }, 120_000);
+
   it("batched receipt anchoring: finalize leaves receipts pending, one anchorMany anchors them all with kind receipt", async () => {
     const clock = manualClock(Number((await dc.publicClient.getBlock()).timestamp) * 1000);
     const platform = Platform.open({
