@@ -92,7 +92,14 @@ function answer(i: number, right: boolean): string {
 
 function makePack(n: number): Uint8Array {
   const testSet = makeTestSet(n);
-  const scoring: MintScoring = { speed_weight: "0.1", cost_weight: "0", time_budget_seconds: 3600, cost_budget_usdc: null, threshold_bps: 2000, payout_rule: "top_n_split" };
+  const scoring: MintScoring = {
+    speed_weight: "0.1",
+    cost_weight: "0",
+    time_budget_seconds: 3600,
+    cost_budget_usdc: null,
+    threshold_bps: 2000,
+    payout_rule: "top_n_split",
+  };
   const agents = [
     { id: "author-agent", author: true, skill: 97, wall: "600.000" },
     { id: "agent-1", author: false, skill: 90, wall: "900.000" },
@@ -101,8 +108,13 @@ function makePack(n: number): Uint8Array {
   ];
   const root = commitTestSet(testSet).root;
   const runs: MintRun[] = agents.map((a, k) => {
-    const answers = testSet.map((row) => answer(row.ordinal, (row.ordinal * 7919 + k * 104729) % 100 < a.skill));
-    const graded = testSet.map((row) => ({ visibility: row.visibility, credit: grade(row.grader_type, row.gold, answers[row.ordinal]!) }));
+    const answers = testSet.map((row) =>
+      answer(row.ordinal, (row.ordinal * 7919 + k * 104729) % 100 < a.skill),
+    );
+    const graded = testSet.map((row) => ({
+      visibility: row.visibility,
+      credit: grade(row.grader_type, row.gold, answers[row.ordinal]!),
+    }));
     const rank_accuracy = rankAccuracy(graded, true);
     const input: BuildReceiptInput = {
       run_id: `run-${a.id}`,
@@ -118,7 +130,12 @@ function makePack(n: number): Uint8Array {
       score_public: scorePublic(graded),
       score_composite: composite({ rank_accuracy, wall_seconds: a.wall, usdc_spent: "0.000000", ...scoring }),
       answer_salt: hex64(`answers-${a.id}`),
-      tasks: testSet.map((row) => ({ bank_ordinal: row.ordinal, prompt_hash: promptHash(row.prompt), visibility: row.visibility, answer_text: answers[row.ordinal]! })),
+      tasks: testSet.map((row) => ({
+        bank_ordinal: row.ordinal,
+        prompt_hash: promptHash(row.prompt),
+        visibility: row.visibility,
+        answer_text: answers[row.ordinal]!,
+      })),
     };
     return {
       agent_id: a.id,
@@ -146,7 +163,11 @@ function makePack(n: number): Uint8Array {
       closes_at: 1_790_000_000,
       award_tx: `0x${"11".repeat(32)}`,
       award_block: 1000,
-      commitment_anchor: { registry_address: "0x00000000000000000000000000000000000000c0", tx_hash: `0x${"22".repeat(32)}`, anchor_block: 10 },
+      commitment_anchor: {
+        registry_address: "0x00000000000000000000000000000000000000c0",
+        tx_hash: `0x${"22".repeat(32)}`,
+        anchor_block: 10,
+      },
     },
     test_set: testSet,
     scoring,
@@ -155,7 +176,6 @@ function makePack(n: number): Uint8Array {
   return evidencePackBytes(pack);
 }
 
-
 function packFor(n: number): Uint8Array {
   mkdirSync(CACHE, { recursive: true });
   const file = join(CACHE, `pack-${n}.json`);
@@ -163,7 +183,9 @@ function packFor(n: number): Uint8Array {
   const t = performance.now();
   const bytes = makePack(n);
   writeFileSync(file, bytes);
-  console.log(`  (minted the ${n}-task pack in ${((performance.now() - t) / 1000).toFixed(1)} s, ${(bytes.byteLength / 1e6).toFixed(1)} MB, cached at ${file})`);
+  console.log(
+    `  (minted the ${n}-task pack in ${((performance.now() - t) / 1000).toFixed(1)} s, ${(bytes.byteLength / 1e6).toFixed(1)} MB, cached at ${file})`,
+  );
   return bytes;
 }
 
@@ -175,9 +197,14 @@ function preimages(bytes: Uint8Array): Uint8Array[] {
   for (const row of pack.test_set) {
     out.push(enc.encode(row.prompt));
     out.push(enc.encode(new TextDecoder().decode(canonicalJson(row.gold)) + row.salt));
-    out.push(enc.encode(`{"gold_leaf":"${"0".repeat(64)}","ordinal":${row.ordinal},"prompt_hash":"${"0".repeat(64)}"}`));
+    out.push(
+      enc.encode(
+        `{"gold_leaf":"${"0".repeat(64)}","ordinal":${row.ordinal},"prompt_hash":"${"0".repeat(64)}"}`,
+      ),
+    );
   }
-  for (let level = pack.test_set.length; level > 1; level = Math.ceil(level / 2)) for (let i = 0; i < Math.ceil(level / 2); i++) out.push(new Uint8Array(64));
+  for (let level = pack.test_set.length; level > 1; level = Math.ceil(level / 2))
+    for (let i = 0; i < Math.ceil(level / 2); i++) out.push(new Uint8Array(64));
   for (const w of pack.winners) {
     const salt = hexToBytes(w.answer_salt);
     for (const a of w.answers) {
@@ -191,7 +218,14 @@ function preimages(bytes: Uint8Array): Uint8Array[] {
   }
   for (const r of pack.rank_derivation.rows) if (r.receipt) out.push(canonicalJson(r.receipt));
   out.push(canonicalJson(pack.rank_derivation));
-  out.push(canonicalJson({ benchmark: pack.benchmark, test_set: pack.test_set, winners: pack.winners, rank_derivation: pack.rank_derivation }));
+  out.push(
+    canonicalJson({
+      benchmark: pack.benchmark,
+      test_set: pack.test_set,
+      winners: pack.winners,
+      rank_derivation: pack.rank_derivation,
+    }),
+  );
   return out;
 }
 
@@ -218,9 +252,15 @@ async function best(fn: () => unknown): Promise<Timing> {
   return b as Timing;
 }
 
-const fmt = (t: Timing): string => `${t.cpuMs.toFixed(0).padStart(7)} ms cpu ${t.wallMs.toFixed(0).padStart(7)} ms wall`;
+const fmt = (t: Timing): string =>
+  `${t.cpuMs.toFixed(0).padStart(7)} ms cpu ${t.wallMs.toFixed(0).padStart(7)} ms wall`;
 
-console.log(`bench:verifier  node ${process.version}, ${os.cpus().length} cpus, load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}, best of ${RUNS}`);
+console.log(
+  `bench:verifier  node ${process.version}, ${os.cpus().length} cpus, load ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}, best of ${RUNS}`,
+);
 const results: string[] = [];
 for (const n of SIZES) {
   const bytes = packFor(n);

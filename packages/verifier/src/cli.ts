@@ -14,7 +14,14 @@ import { rename, unlink, writeFile } from "node:fs/promises";
 import { SingleBar } from "cli-progress";
 import { Command, Option, type CommanderError } from "commander";
 import { verifyComputeReceipt, type ComputeReceiptReport } from "./compute-receipt.js";
-import { EXIT_CODES, VerifierInputError, VerifierNetworkError, describeError, isVerifierInputError, isVerifierNetworkError } from "./errors.js";
+import {
+  EXIT_CODES,
+  VerifierInputError,
+  VerifierNetworkError,
+  describeError,
+  isVerifierInputError,
+  isVerifierNetworkError,
+} from "./errors.js";
 import { FACT_DESCRIPTIONS, type PolicyName } from "./facts.js";
 import { formatReportTable } from "./format.js";
 import type { ProgressCallback } from "./offline.js";
@@ -58,7 +65,8 @@ export function reportError(e: unknown, io: Pick<CliIo, "stderr">, command: stri
     return EXIT_CODES.networkOrIo;
   }
   io.stderr.write(`${command}: internal error: ${describeError(e)}\n`);
-  if (process.env.BENCH_BOUNTY_DEBUG === "1" && e instanceof Error && e.stack) io.stderr.write(`${e.stack}\n`);
+  if (process.env.BENCH_BOUNTY_DEBUG === "1" && e instanceof Error && e.stack)
+    io.stderr.write(`${e.stack}\n`);
   return EXIT_INTERNAL;
 }
 
@@ -70,12 +78,18 @@ async function writeAtomic(path: string, text: string): Promise<void> {
     await rename(tmp, path);
   } catch (e) {
     await unlink(tmp).catch(() => undefined);
-    throw new VerifierNetworkError(`file ${path}`, `cannot write the report: ${describeError(e)}`, { cause: e });
+    throw new VerifierNetworkError(`file ${path}`, `cannot write the report: ${describeError(e)}`, {
+      cause: e,
+    });
   }
 }
 
 /** A cli-progress bar on stderr, fed by the verifier's progress callback; shown for phases of at least `minTotal` items. */
-function progressBar(io: CliIo, force: boolean | undefined, minTotal = 5000): { onProgress?: ProgressCallback; stop(): void } {
+function progressBar(
+  io: CliIo,
+  force: boolean | undefined,
+  minTotal = 5000,
+): { onProgress?: ProgressCallback; stop(): void } {
   const show = force === true || (force !== false && io.stderr.isTTY === true);
   if (!show) return { stop: () => undefined };
   let bar: SingleBar | null = null;
@@ -147,11 +161,17 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
 
   const verify = program
     .command("verify", { isDefault: options.verifyIsDefault === true })
-    .description("verify an award evidence pack: recompute the award from the pack, the chain (--rpc) and the indexer (--indexer)")
+    .description(
+      "verify an award evidence pack: recompute the award from the pack, the chain (--rpc) and the indexer (--indexer)",
+    )
     .argument("<pack>", "the pack: a file path, - for standard input, or an http(s) URL (the evidence door)")
     .option("--rpc <url>", "JSON-RPC URL of the chain the pack names (enables the on-chain facts)")
     .option("--indexer <url>", "base URL of the bench-bounty indexer (enables indexer_agreement)")
-    .addOption(new Option("--policy <name>", "policy deciding the exit code").choices([...POLICY_NAMES]).default("offline"))
+    .addOption(
+      new Option("--policy <name>", "policy deciding the exit code")
+        .choices([...POLICY_NAMES])
+        .default("offline"),
+    )
     .option("--json", "print the report as JSON (bench-bounty.verification.v1) instead of the table")
     .option("--out <file>", "also write the JSON report to this file (atomically)")
     .option("--verbose", "table: print every reason of every fact")
@@ -188,13 +208,21 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
 
   const receipt = program
     .command("verify-receipt")
-    .description("verify a hosted compute receipt: ES256 signature (JWKS by kid), sha256 bindings, cost and token sums, receipt_hash, anchor")
-    .argument("<execute>", "the saved execute response (JSON with receipt_jws): a file path, - or an http(s) URL")
+    .description(
+      "verify a hosted compute receipt: ES256 signature (JWKS by kid), sha256 bindings, cost and token sums, receipt_hash, anchor",
+    )
+    .argument(
+      "<execute>",
+      "the saved execute response (JSON with receipt_jws): a file path, - or an http(s) URL",
+    )
     .requiredOption("--jwks <file|url>", "the platform's JWKS (a file or an http(s) URL)")
     .option("--input <file>", "the task input you sent (hashed as bytes)")
     .option("--output <file>", "the output you received (default: the response's output field)")
     .option("--rpc <url>", "JSON-RPC URL: check the receipt_hash anchor (kind compute-receipt)")
-    .option("--registry <address>", "AnchorRegistry address (default: the address book entry of the RPC's chain)")
+    .option(
+      "--registry <address>",
+      "AnchorRegistry address (default: the address book entry of the RPC's chain)",
+    )
     .option("--json", "print the report as JSON")
     .option("--timeout <ms>", "network timeout per request, milliseconds (default 20000)")
     .addHelpText(
@@ -219,7 +247,9 @@ Exit codes:
           registry: opts.registry as string | undefined,
           timeoutMs: parsePositiveInt(opts.timeout, "--timeout"),
         });
-        io.stdout.write(opts.json ? JSON.stringify(report, jsonBigints, 2) + "\n" : formatReceiptTable(report));
+        io.stdout.write(
+          opts.json ? JSON.stringify(report, jsonBigints, 2) + "\n" : formatReceiptTable(report),
+        );
         io.setExitCode(report.ok ? EXIT_CODES.policyMet : EXIT_CODES.policyNotMet);
       } catch (e) {
         io.setExitCode(reportError(e, io, "verify-receipt"));
@@ -231,14 +261,16 @@ Exit codes:
 
 function jsonBigints(_k: string, v: unknown): unknown {
   if (typeof v === "bigint") return v.toString();
-  if (typeof v === "object" && v !== null && "lexeme" in v && "value" in v) return Number((v as { lexeme: string }).lexeme);
+  if (typeof v === "object" && v !== null && "lexeme" in v && "value" in v)
+    return Number((v as { lexeme: string }).lexeme);
   return v;
 }
 
 function parsePositiveInt(v: unknown, flag: string): number | undefined {
   if (v === undefined) return undefined;
   const s = String(v);
-  if (!/^[1-9][0-9]{0,12}$/.test(s)) throw new VerifierInputError("bad_option", flag, `expected a positive integer, got ${JSON.stringify(s)}`);
+  if (!/^[1-9][0-9]{0,12}$/.test(s))
+    throw new VerifierInputError("bad_option", flag, `expected a positive integer, got ${JSON.stringify(s)}`);
   return Number(s);
 }
 

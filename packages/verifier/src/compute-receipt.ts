@@ -21,15 +21,38 @@
  */
 import { createHash } from "node:crypto";
 import { ANCHOR_KINDS, addressBookEntry, anchorKindName, anchorRegistryAbi } from "@bench-bounty/contracts";
-import { canonicalHash, decimalToFraction, isEvidenceError, isJsonObject, parseJson, type JsonObject, type JsonValue } from "@bench-bounty/evidence";
-import { compactVerify, createLocalJWKSet, decodeProtectedHeader, errors as joseErrors, type JSONWebKeySet } from "jose";
+import {
+  canonicalHash,
+  decimalToFraction,
+  isEvidenceError,
+  isJsonObject,
+  parseJson,
+  type JsonObject,
+  type JsonValue,
+} from "@bench-bounty/evidence";
+import {
+  compactVerify,
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  errors as joseErrors,
+  type JSONWebKeySet,
+} from "jose";
 import { createPublicClient, http, isAddress, type Address, type Hex } from "viem";
 import { VerifierInputError, VerifierNetworkError, describeError } from "./errors.js";
 import { fact, type Fact, type FactState } from "./facts.js";
 import { readSource, type DocumentSource } from "./source.js";
 
 /** Facts of a compute-receipt verification, in report order. */
-export const COMPUTE_RECEIPT_FACTS = ["signature", "view_agreement", "input_binding", "output_binding", "cost_sum", "token_sum", "receipt_hash", "anchor"] as const;
+export const COMPUTE_RECEIPT_FACTS = [
+  "signature",
+  "view_agreement",
+  "input_binding",
+  "output_binding",
+  "cost_sum",
+  "token_sum",
+  "receipt_hash",
+  "anchor",
+] as const;
 /** Name of one compute-receipt fact. */
 export type ComputeReceiptFactName = (typeof COMPUTE_RECEIPT_FACTS)[number];
 
@@ -50,7 +73,13 @@ export interface ComputeReceiptReport {
    * `receipt_hash` is verified or unverified (no hash stated), and, with `--rpc`, `anchor` is not failed.
    */
   ok: boolean;
-  observed: { execute: string; jwks: string; input: string | null; output: string | null; rpc: string | null };
+  observed: {
+    execute: string;
+    jwks: string;
+    input: string | null;
+    output: string | null;
+    rpc: string | null;
+  };
 }
 
 /** Options of {@link verifyComputeReceipt}. */
@@ -78,7 +107,8 @@ function parseDoc(bytes: Uint8Array, what: string): JsonValue {
   try {
     return parseJson(bytes);
   } catch (e) {
-    if (isEvidenceError(e)) throw new VerifierInputError(e.code, e.path, `${what}: ${e.message.replace(/^\$[^:]*: /, "")}`);
+    if (isEvidenceError(e))
+      throw new VerifierInputError(e.code, e.path, `${what}: ${e.message.replace(/^\$[^:]*: /, "")}`);
     throw e;
   }
 }
@@ -99,15 +129,29 @@ function asInt(v: JsonValue | undefined): bigint | null {
  * @throws VerifierInputError the execute response, the JWKS or the JWS is not readable (exit code 2)
  * @throws VerifierNetworkError a file, URL or the RPC cannot be read (exit code 3)
  */
-export async function verifyComputeReceipt(options: VerifyComputeReceiptOptions): Promise<ComputeReceiptReport> {
+export async function verifyComputeReceipt(
+  options: VerifyComputeReceiptOptions,
+): Promise<ComputeReceiptReport> {
   const exec = await readSource(options.execute, { what: "execute response", timeoutMs: options.timeoutMs });
   const doc = parseDoc(exec.bytes, "execute response");
-  if (!isJsonObject(doc)) throw new VerifierInputError("wrong_type", "$", "the execute response must be a JSON object");
+  if (!isJsonObject(doc))
+    throw new VerifierInputError("wrong_type", "$", "the execute response must be a JSON object");
   const jws = doc.receipt_jws;
-  if (jws === undefined) throw new VerifierInputError("missing_key", "$.receipt_jws", 'missing key "receipt_jws" (is the seller a2awire_hosted?)');
-  if (typeof jws !== "string") throw new VerifierInputError("wrong_type", "$.receipt_jws", "expected a string (a compact JWS)");
+  if (jws === undefined)
+    throw new VerifierInputError(
+      "missing_key",
+      "$.receipt_jws",
+      'missing key "receipt_jws" (is the seller a2awire_hosted?)',
+    );
+  if (typeof jws !== "string")
+    throw new VerifierInputError("wrong_type", "$.receipt_jws", "expected a string (a compact JWS)");
   const parts = jws.split(".");
-  if (parts.length !== 3) throw new VerifierInputError("bad_jws", "$.receipt_jws", `a compact JWS has 3 parts, found ${parts.length}`);
+  if (parts.length !== 3)
+    throw new VerifierInputError(
+      "bad_jws",
+      "$.receipt_jws",
+      `a compact JWS has 3 parts, found ${parts.length}`,
+    );
   let kid: string | null = null;
   let alg: string | null = null;
   try {
@@ -115,15 +159,22 @@ export async function verifyComputeReceipt(options: VerifyComputeReceiptOptions)
     kid = typeof h.kid === "string" ? h.kid : null;
     alg = typeof h.alg === "string" ? h.alg : null;
   } catch (e) {
-    throw new VerifierInputError("bad_jws", "$.receipt_jws", `the JWS header cannot be decoded: ${describeError(e)}`);
+    throw new VerifierInputError(
+      "bad_jws",
+      "$.receipt_jws",
+      `the JWS header cannot be decoded: ${describeError(e)}`,
+    );
   }
   const payloadBytes = b64urlDecode(parts[1] as string);
-  if (payloadBytes === null) throw new VerifierInputError("bad_jws", "$.receipt_jws", "the JWS payload is not base64url");
+  if (payloadBytes === null)
+    throw new VerifierInputError("bad_jws", "$.receipt_jws", "the JWS payload is not base64url");
   const payloadValue = parseDoc(payloadBytes, "JWS payload");
-  if (!isJsonObject(payloadValue)) throw new VerifierInputError("wrong_type", "$.receipt_jws", "the JWS payload must be a JSON object");
+  if (!isJsonObject(payloadValue))
+    throw new VerifierInputError("wrong_type", "$.receipt_jws", "the JWS payload must be a JSON object");
   const payload = payloadValue;
   const view = doc.compute_receipt;
-  if (view !== undefined && view !== null && !isJsonObject(view)) throw new VerifierInputError("wrong_type", "$.compute_receipt", "expected an object");
+  if (view !== undefined && view !== null && !isJsonObject(view))
+    throw new VerifierInputError("wrong_type", "$.compute_receipt", "expected an object");
   const invocation = typeof doc.invocation_id === "string" ? doc.invocation_id : null;
 
   // JWKS
@@ -138,17 +189,20 @@ export async function verifyComputeReceipt(options: VerifyComputeReceiptOptions)
     } catch (e) {
       throw new VerifierInputError("invalid_json", "--jwks", `the JWKS is not JSON: ${describeError(e)}`);
     }
-    if (!isJwks(parsed)) throw new VerifierInputError("wrong_type", "--jwks", 'the JWKS must be an object with a "keys" array');
+    if (!isJwks(parsed))
+      throw new VerifierInputError("wrong_type", "--jwks", 'the JWKS must be an object with a "keys" array');
     jwks = parsed;
   } else {
-    if (!isJwks(options.jwks)) throw new VerifierInputError("wrong_type", "jwks", 'the JWKS must be an object with a "keys" array');
+    if (!isJwks(options.jwks))
+      throw new VerifierInputError("wrong_type", "jwks", 'the JWKS must be an object with a "keys" array');
     jwks = options.jwks;
   }
 
   const facts = {} as Record<ComputeReceiptFactName, Fact>;
 
   // signature
-  if (alg !== "ES256") facts.signature = fact("failed", `the JWS header says alg ${alg ?? "none"}, ES256 expected`);
+  if (alg !== "ES256")
+    facts.signature = fact("failed", `the JWS header says alg ${alg ?? "none"}, ES256 expected`);
   else {
     try {
       await compactVerify(jws, createLocalJWKSet(jwks), { algorithms: ["ES256"] });
@@ -167,22 +221,34 @@ export async function verifyComputeReceipt(options: VerifyComputeReceiptOptions)
   }
 
   // view agreement
-  if (view === undefined || view === null) facts.view_agreement = fact("not-required", "the response carries no compute_receipt view");
+  if (view === undefined || view === null)
+    facts.view_agreement = fact("not-required", "the response carries no compute_receipt view");
   else {
     const problems: string[] = [];
     for (const [k, v] of Object.entries(view)) {
       if (k === "receipt_hash") continue;
       if (!(k in payload)) problems.push(`$.compute_receipt.${k} is not in the signed payload`);
-      else if (canonicalHash(v) !== canonicalHash(payload[k])) problems.push(`$.compute_receipt.${k} differs from the signed payload`);
+      else if (canonicalHash(v) !== canonicalHash(payload[k]))
+        problems.push(`$.compute_receipt.${k} differs from the signed payload`);
     }
-    for (const k of Object.keys(payload)) if (!(k in view)) problems.push(`the signed payload's ${k} is missing from $.compute_receipt`);
-    facts.view_agreement = problems.length === 0 ? fact("verified", "the compute_receipt view equals the signed payload") : { state: "failed", reasons: problems };
+    for (const k of Object.keys(payload))
+      if (!(k in view)) problems.push(`the signed payload's ${k} is missing from $.compute_receipt`);
+    facts.view_agreement =
+      problems.length === 0
+        ? fact("verified", "the compute_receipt view equals the signed payload")
+        : { state: "failed", reasons: problems };
   }
 
   // bindings
-  const binding = async (key: "input_sha256" | "output_sha256", src: DocumentSource | undefined, fallback: string | null, flag: string): Promise<[Fact, string | null]> => {
+  const binding = async (
+    key: "input_sha256" | "output_sha256",
+    src: DocumentSource | undefined,
+    fallback: string | null,
+    flag: string,
+  ): Promise<[Fact, string | null]> => {
     const claimed = payload[key];
-    if (src === undefined && fallback === null) return [fact("not-observed", `no ${flag}: nothing to hash`), null];
+    if (src === undefined && fallback === null)
+      return [fact("not-observed", `no ${flag}: nothing to hash`), null];
     if (typeof claimed !== "string") return [fact("failed", `the signed payload has no ${key} string`), null];
     let bytes: Uint8Array;
     let label: string;
@@ -195,10 +261,20 @@ export async function verifyComputeReceipt(options: VerifyComputeReceiptOptions)
       label = "$.output";
     }
     const got = sha256Envelope(bytes);
-    return [got === claimed ? fact("verified", `${label} hashes to ${got}`) : fact("failed", `${label} hashes to ${got}, the payload's ${key} is ${claimed}`), label];
+    return [
+      got === claimed
+        ? fact("verified", `${label} hashes to ${got}`)
+        : fact("failed", `${label} hashes to ${got}, the payload's ${key} is ${claimed}`),
+      label,
+    ];
   };
   const [inputFact, inputLabel] = await binding("input_sha256", options.input, null, "--input");
-  const [outputFact, outputLabel] = await binding("output_sha256", options.output, typeof doc.output === "string" ? doc.output : null, "--output");
+  const [outputFact, outputLabel] = await binding(
+    "output_sha256",
+    options.output,
+    typeof doc.output === "string" ? doc.output : null,
+    "--output",
+  );
   facts.input_binding = inputFact;
   facts.output_binding = outputFact;
 
@@ -230,7 +306,12 @@ export async function verifyComputeReceipt(options: VerifyComputeReceiptOptions)
 
   // receipt hash
   const receiptHash = canonicalHash(payload);
-  const stated = isJsonObject(view) && typeof view.receipt_hash === "string" ? view.receipt_hash : typeof doc.receipt_hash === "string" ? doc.receipt_hash : null;
+  const stated =
+    isJsonObject(view) && typeof view.receipt_hash === "string"
+      ? view.receipt_hash
+      : typeof doc.receipt_hash === "string"
+        ? doc.receipt_hash
+        : null;
   facts.receipt_hash =
     stated === null
       ? fact("unverified", `no receipt_hash stated; the payload hashes to ${receiptHash}`)
@@ -260,7 +341,13 @@ export async function verifyComputeReceipt(options: VerifyComputeReceiptOptions)
     receipt_hash: receiptHash,
     facts: ordered,
     ok,
-    observed: { execute: exec.label, jwks: jwksLabel, input: inputLabel, output: outputLabel, rpc: options.rpcUrl ?? null },
+    observed: {
+      execute: exec.label,
+      jwks: jwksLabel,
+      input: inputLabel,
+      output: outputLabel,
+      rpc: options.rpcUrl ?? null,
+    },
   };
 }
 
@@ -268,9 +355,16 @@ function isJwks(v: unknown): v is JSONWebKeySet {
   return typeof v === "object" && v !== null && Array.isArray((v as { keys?: unknown }).keys);
 }
 
-async function checkAnchor(rpcUrl: string, registryOpt: string | undefined, digest: string, timeoutMs?: number): Promise<Fact> {
+async function checkAnchor(
+  rpcUrl: string,
+  registryOpt: string | undefined,
+  digest: string,
+  timeoutMs?: number,
+): Promise<Fact> {
   const target = `rpc ${rpcUrl}`;
-  const client = createPublicClient({ transport: http(rpcUrl, { timeout: timeoutMs ?? 20_000, retryCount: 1 }) });
+  const client = createPublicClient({
+    transport: http(rpcUrl, { timeout: timeoutMs ?? 20_000, retryCount: 1 }),
+  });
   let chainId: number;
   try {
     chainId = await client.getChainId();
@@ -285,16 +379,39 @@ async function checkAnchor(rpcUrl: string, registryOpt: string | undefined, dige
       registry = null;
     }
   }
-  if (registry === null) return fact("not-observed", `no --registry and no AnchorRegistry in the address book for chain ${chainId}`);
-  if (!isAddress(registry, { strict: false })) throw new VerifierInputError("bad_option", "--registry", `${registry} is not an address`);
+  if (registry === null)
+    return fact(
+      "not-observed",
+      `no --registry and no AnchorRegistry in the address book for chain ${chainId}`,
+    );
+  if (!isAddress(registry, { strict: false }))
+    throw new VerifierInputError("bad_option", "--registry", `${registry} is not an address`);
   let r: readonly [Address, bigint, bigint, Hex];
   try {
-    r = (await client.readContract({ address: registry as Address, abi: anchorRegistryAbi, functionName: "anchorOf", args: [digest as Hex] })) as never;
+    r = (await client.readContract({
+      address: registry as Address,
+      abi: anchorRegistryAbi,
+      functionName: "anchorOf",
+      args: [digest as Hex],
+    })) as never;
   } catch (e) {
-    throw new VerifierNetworkError(target, `anchorOf(${digest}) on ${registry}: ${describeError(e)}`, { cause: e });
+    throw new VerifierNetworkError(target, `anchorOf(${digest}) on ${registry}: ${describeError(e)}`, {
+      cause: e,
+    });
   }
   const [anchorer, block, , kind] = r;
-  if (block === 0n) return fact("unverified", `${digest} is not anchored on ${registry} (chain ${chainId}): a fund-then-execute hire has no anchor`);
-  if (kind.toLowerCase() !== ANCHOR_KINDS["compute-receipt"]) return fact("failed", `${digest} is anchored with kind ${anchorKindName(kind) ?? kind}, expected compute-receipt`);
-  return fact("verified", `${digest} anchored with kind compute-receipt in block ${block} by ${anchorer.toLowerCase()} (chain ${chainId})`);
+  if (block === 0n)
+    return fact(
+      "unverified",
+      `${digest} is not anchored on ${registry} (chain ${chainId}): a fund-then-execute hire has no anchor`,
+    );
+  if (kind.toLowerCase() !== ANCHOR_KINDS["compute-receipt"])
+    return fact(
+      "failed",
+      `${digest} is anchored with kind ${anchorKindName(kind) ?? kind}, expected compute-receipt`,
+    );
+  return fact(
+    "verified",
+    `${digest} anchored with kind compute-receipt in block ${block} by ${anchorer.toLowerCase()} (chain ${chainId})`,
+  );
 }

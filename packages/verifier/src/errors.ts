@@ -69,19 +69,25 @@ export class VerifierNetworkError extends Error {
 
 /** True for a {@link VerifierInputError} (also across duplicated module copies). */
 export function isVerifierInputError(e: unknown): e is VerifierInputError {
-  return e instanceof VerifierInputError || (typeof e === "object" && e !== null && (e as { name?: unknown }).name === "VerifierInputError");
+  return (
+    e instanceof VerifierInputError ||
+    (typeof e === "object" && e !== null && (e as { name?: unknown }).name === "VerifierInputError")
+  );
 }
 
 /** True for a {@link VerifierNetworkError}. */
 export function isVerifierNetworkError(e: unknown): e is VerifierNetworkError {
-  return e instanceof VerifierNetworkError || (typeof e === "object" && e !== null && (e as { name?: unknown }).name === "VerifierNetworkError");
+  return (
+    e instanceof VerifierNetworkError ||
+    (typeof e === "object" && e !== null && (e as { name?: unknown }).name === "VerifierNetworkError")
+  );
 }
 
 /** A short description of an unknown thrown value, for reasons and messages (never a stack). */
 export function describeError(e: unknown): string {
   if (e instanceof Error) {
     const short = (e as { shortMessage?: unknown }).shortMessage;
-    return typeof short === "string" && short.length > 0 ? short : e.message.split("\n")[0] ?? e.name;
+    return typeof short === "string" && short.length > 0 ? short : (e.message.split("\n")[0] ?? e.name);
   }
   return String(e);
 }

@@ -20,7 +20,13 @@
 export type FactState = "verified" | "unverified" | "failed" | "not-required" | "not-observed";
 
 /** All fact states, for validation and docs. */
-export const FACT_STATES: readonly FactState[] = ["verified", "unverified", "failed", "not-required", "not-observed"];
+export const FACT_STATES: readonly FactState[] = [
+  "verified",
+  "unverified",
+  "failed",
+  "not-required",
+  "not-observed",
+];
 
 /**
  * The facts, in report order (snake_case names of `shared/vectors/packs/*.expected.json`):
@@ -86,11 +92,15 @@ export const FACT_DESCRIPTIONS: Readonly<Record<FactName, string>> = Object.free
   onchain_root: "testSetRoots(bounty_id) on bounty_contract == commit_root (chain id checked)",
   onchain_leaf_count: "leafCountOf(bounty_id) == leaf_count",
   root_burned: "rootBurned(commit_root) is true",
-  award_log: "Awarded log of award_tx: bounty id, root, winners, amounts, remainder, ranking digest; bounty pool, splits, threshold",
+  award_log:
+    "Awarded log of award_tx: bounty id, root, winners, amounts, remainder, ranking digest; bounty pool, splits, threshold",
   ranking_digest: "keccak256(canonical_json(rank_derivation)) == benchmark.ranking_digest",
-  commitment_anchor: "AnchorRegistry.anchorOf(commit_root): kind commitment, block and tx of benchmark.commitment_anchor",
-  digest_chain: "answer digests of every winner answer; receipts bound to the test set (commit_root, bank_ordinal, prompt_hash)",
-  receipt_hashes: "keccak256(canonical_json(receipt)) == receipt_hash for winners and rows carrying a receipt",
+  commitment_anchor:
+    "AnchorRegistry.anchorOf(commit_root): kind commitment, block and tx of benchmark.commitment_anchor",
+  digest_chain:
+    "answer digests of every winner answer; receipts bound to the test set (commit_root, bank_ordinal, prompt_hash)",
+  receipt_hashes:
+    "keccak256(canonical_json(receipt)) == receipt_hash for winners and rows carrying a receipt",
   receipt_anchors: "every receipt hash anchored with kind receipt at or before award_block",
   regrade: "winner answers regraded from the revealed gold give the row's rank_accuracy",
   composite: "every row's composite recomputed == score_composite; rows agree with their receipts",
@@ -98,7 +108,8 @@ export const FACT_DESCRIPTIONS: Readonly<Record<FactName, string>> = Object.free
   selection: "winners == first len(splits_bps) eligible rows (threshold, author agents excluded)",
   payouts: "place amounts (SPEC 7.3), winner amounts, pool and zero_winner_reason",
   pack_anchor: "AnchorRegistry.anchorOf(pack_hash): kind pack, block and tx of pack_anchor",
-  indexer_agreement: "the indexer's bounty, award, winners, amounts and anchors agree with the pack and chain",
+  indexer_agreement:
+    "the indexer's bounty, award, winners, amounts and anchors agree with the pack and chain",
 });
 
 /** One fact of the report. */
@@ -188,7 +199,9 @@ export function fact(state: FactState, ...reasons: string[]): Fact {
 
 /** A fact that is `verified` when `problems` is empty, else `failed` with the problems as reasons. */
 export function factFrom(problems: string[], okReason: string): Fact {
-  return problems.length === 0 ? fact("verified", okReason) : { state: "failed", reasons: capReasons(problems) };
+  return problems.length === 0
+    ? fact("verified", okReason)
+    : { state: "failed", reasons: capReasons(problems) };
 }
 
 /** Keep at most `max` reasons, summarising the rest (a 100 000-row pack can have many). */

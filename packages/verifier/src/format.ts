@@ -37,9 +37,15 @@ export function formatReportTable(report: VerificationReport, options: TableOpti
   const width = options.width ?? 120;
   const lines: string[] = [];
   const s = report.subject;
-  lines.push(`bench-bounty verify: ${s.slug} (bounty ${s.bounty_id} on chain ${s.chain_id}, contract ${s.bounty_contract})`);
-  lines.push(`pack:    ${report.observed.pack} (${report.observed.pack_bytes} bytes), pack_hash ${report.values.pack_hash ?? "(not computable)"}`);
-  lines.push(`chain:   ${report.observed.rpc ?? "not observed (no --rpc)"}${report.observed.rpc_chain_id !== null ? ` (chain id ${report.observed.rpc_chain_id})` : ""}`);
+  lines.push(
+    `bench-bounty verify: ${s.slug} (bounty ${s.bounty_id} on chain ${s.chain_id}, contract ${s.bounty_contract})`,
+  );
+  lines.push(
+    `pack:    ${report.observed.pack} (${report.observed.pack_bytes} bytes), pack_hash ${report.values.pack_hash ?? "(not computable)"}`,
+  );
+  lines.push(
+    `chain:   ${report.observed.rpc ?? "not observed (no --rpc)"}${report.observed.rpc_chain_id !== null ? ` (chain id ${report.observed.rpc_chain_id})` : ""}`,
+  );
   lines.push(`indexer: ${report.observed.indexer ?? "not observed (no --indexer)"}`);
   lines.push("");
   lines.push(`${pad("FACT", 20)} ${pad("STATE", 16)} DETAIL`);
@@ -53,7 +59,9 @@ export function formatReportTable(report: VerificationReport, options: TableOpti
   lines.push("");
   const v = report.values;
   if (v.winners.length > 0) {
-    lines.push(`winners: ${v.winners.map((w, i) => `${i + 1}. ${w} (${v.place_amounts_base_units[i] ?? "?"} base units)`).join(", ")}`);
+    lines.push(
+      `winners: ${v.winners.map((w, i) => `${i + 1}. ${w} (${v.place_amounts_base_units[i] ?? "?"} base units)`).join(", ")}`,
+    );
   } else {
     lines.push(`winners: none (${v.zero_winner_reason ?? "no reason derivable"})`);
   }

@@ -17,8 +17,24 @@ export * from "./facts.js";
 export * from "./policy.js";
 export * from "./source.js";
 export * from "./pack.js";
-export { verifyOffline, sameHex, sameDecimal, type OfflineResult, type OfflineDerived, type ProgressCallback, type VerifyProgress } from "./offline.js";
-export { verifyOnchain, chainNotObserved, CHAIN_FACTS, type ChainFactName, type ChainObservation, type OnchainOptions, type OnchainResult } from "./onchain.js";
+export {
+  verifyOffline,
+  sameHex,
+  sameDecimal,
+  type OfflineResult,
+  type OfflineDerived,
+  type ProgressCallback,
+  type VerifyProgress,
+} from "./offline.js";
+export {
+  verifyOnchain,
+  chainNotObserved,
+  CHAIN_FACTS,
+  type ChainFactName,
+  type ChainObservation,
+  type OnchainOptions,
+  type OnchainResult,
+} from "./onchain.js";
 export { verifyIndexer, indexerNotObserved, type IndexerOptions } from "./indexer.js";
 export { verifyPack, verifyPackView, parsePackBytes, type VerifyPackOptions } from "./verify.js";
 export * from "./compute-receipt.js";

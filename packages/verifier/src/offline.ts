@@ -185,7 +185,10 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
     recomputedRankingDigest = rankingDigest(raw.rank_derivation as never);
     rankingDigestFact = sameHex(recomputedRankingDigest, b.ranking_digest)
       ? fact("verified", `keccak256(canonical_json(rank_derivation)) is ${recomputedRankingDigest}`)
-      : fact("failed", `$.benchmark.ranking_digest is ${b.ranking_digest}, rank_derivation hashes to ${recomputedRankingDigest}`);
+      : fact(
+          "failed",
+          `$.benchmark.ranking_digest is ${b.ranking_digest}, rank_derivation hashes to ${recomputedRankingDigest}`,
+        );
   } catch (e) {
     rankingDigestFact = fact("failed", `rank_derivation has no canonical JSON: ${msg(e)}`);
   }
@@ -200,7 +203,10 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
   let hashable = true;
   for (let i = 0; i < n; i++) {
     const row = rows[i]!;
-    if (row.ordinal !== i) rootProblems.push(`${row.path}.ordinal is ${row.ordinal}, expected ${i} (array order is ordinal order)`);
+    if (row.ordinal !== i)
+      rootProblems.push(
+        `${row.path}.ordinal is ${row.ordinal}, expected ${i} (array order is ordinal order)`,
+      );
     if (!rowIndexByOrdinal.has(row.ordinal)) rowIndexByOrdinal.set(row.ordinal, i);
     try {
       const ph = promptHash(row.prompt);
@@ -210,16 +216,23 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
       hashable = false;
       rootProblems.push(`${row.path}: the leaf cannot be built: ${msg(e)}`);
     }
-    if (onProgress !== undefined && (i + 1) % STEP === 0) onProgress({ phase: "commitment", done: i + 1, total: n });
+    if (onProgress !== undefined && (i + 1) % STEP === 0)
+      onProgress({ phase: "commitment", done: i + 1, total: n });
   }
   onProgress?.({ phase: "commitment", done: n, total: n });
   let recomputedRoot: string | null = null;
   if (n === 0) rootProblems.push("$.test_set is empty: zero leaves have no root");
   else if (hashable) {
     recomputedRoot = toHex(merkleRootBytes(leaves));
-    if (!sameHex(recomputedRoot, b.commit_root)) rootProblems.push(`$.benchmark.commit_root is ${b.commit_root}, the ${n} rows rebuild ${recomputedRoot}`);
+    if (!sameHex(recomputedRoot, b.commit_root))
+      rootProblems.push(
+        `$.benchmark.commit_root is ${b.commit_root}, the ${n} rows rebuild ${recomputedRoot}`,
+      );
   }
-  const commitmentRootFact = factFrom(rootProblems, `${n} leaves rebuild ${recomputedRoot} == benchmark.commit_root`);
+  const commitmentRootFact = factFrom(
+    rootProblems,
+    `${n} leaves rebuild ${recomputedRoot} == benchmark.commit_root`,
+  );
   const leafCountFact =
     n === b.leaf_count && n > 0
       ? fact("verified", `${n} rows == benchmark.leaf_count`)
@@ -233,7 +246,14 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
   for (const [ord, idx] of rowIndexByOrdinal) {
     if (ord >= n) continue;
     const r = rows[idx]!;
-    byOrdinal[ord] = { ordinal: ord, prompt: r.prompt, gold: r.gold, salt: r.salt, visibility: r.visibility as TestSetRow["visibility"], grader_type: r.grader_type };
+    byOrdinal[ord] = {
+      ordinal: ord,
+      prompt: r.prompt,
+      gold: r.gold,
+      salt: r.salt,
+      visibility: r.visibility as TestSetRow["visibility"],
+      grader_type: r.grader_type,
+    };
     promptHashByOrdinal[ord] = promptHashes[idx] ?? "";
   }
   let bindable = byOrdinal.length === n;
@@ -249,25 +269,41 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
   const compositeProblems: string[] = [];
   let receiptsChecked = 0;
   let answersRevealed = 0;
-  const totalReceiptTasks = view.winners.reduce((s, w) => s + w.receipt.tasks.length, 0) + rd.rows.reduce((s, r) => s + (r.receipt?.tasks.length ?? 0), 0);
+  const totalReceiptTasks =
+    view.winners.reduce((s, w) => s + w.receipt.tasks.length, 0) +
+    rd.rows.reduce((s, r) => s + (r.receipt?.tasks.length ?? 0), 0);
   let tasksDone = 0;
   const progressReceipts = (k: number): void => {
     tasksDone += k;
     onProgress?.({ phase: "receipts", done: tasksDone, total: totalReceiptTasks });
   };
   if (!bindable && (view.winners.length > 0 || rd.rows.some((r) => r.receipt !== null)))
-    chainProblems.push(`$.test_set ordinals are not 0..${n - 1}: the receipts' bank_ordinals cannot be bound to rows`);
+    chainProblems.push(
+      `$.test_set ordinals are not 0..${n - 1}: the receipts' bank_ordinals cannot be bound to rows`,
+    );
 
   const ownerChecks = (rc: ReceiptView, owner: { run_id: string; agent_id: string; path: string }): void => {
-    if (rc.benchmark_slug !== b.slug) chainProblems.push(`${rc.path}.benchmark_slug is ${JSON.stringify(rc.benchmark_slug)}, the pack's slug is ${JSON.stringify(b.slug)}`);
-    if (rc.run_id !== owner.run_id) chainProblems.push(`${rc.path}.run_id is ${JSON.stringify(rc.run_id)}, ${owner.path}.run_id is ${JSON.stringify(owner.run_id)}`);
-    if (rc.agent_id !== owner.agent_id) chainProblems.push(`${rc.path}.agent_id is ${JSON.stringify(rc.agent_id)}, ${owner.path}.agent_id is ${JSON.stringify(owner.agent_id)}`);
+    if (rc.benchmark_slug !== b.slug)
+      chainProblems.push(
+        `${rc.path}.benchmark_slug is ${JSON.stringify(rc.benchmark_slug)}, the pack's slug is ${JSON.stringify(b.slug)}`,
+      );
+    if (rc.run_id !== owner.run_id)
+      chainProblems.push(
+        `${rc.path}.run_id is ${JSON.stringify(rc.run_id)}, ${owner.path}.run_id is ${JSON.stringify(owner.run_id)}`,
+      );
+    if (rc.agent_id !== owner.agent_id)
+      chainProblems.push(
+        `${rc.path}.agent_id is ${JSON.stringify(rc.agent_id)}, ${owner.path}.agent_id is ${JSON.stringify(owner.agent_id)}`,
+      );
   };
   /** A row checked against a receipt (evidence's checkRowReceipt), problems split by fact. */
   const rowAgainstReceipt = (row: RankRowView, rc: ReceiptView, skipHash: boolean): void => {
     let problems: Problem[];
     try {
-      problems = checkRowReceipt({ ...(row.raw as unknown as RankRow), receipt: rc.raw as unknown as Receipt }, row.path);
+      problems = checkRowReceipt(
+        { ...(row.raw as unknown as RankRow), receipt: rc.raw as unknown as Receipt },
+        row.path,
+      );
     } catch (e) {
       hashProblems.push(`${row.path}: ${msg(e)}`);
       return;
@@ -275,8 +311,13 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
     for (const p of problems) {
       if (p.code === "receipt_hash_mismatch") {
         if (!skipHash) hashProblems.push(problemText(p));
-      } else if (p.code === "row_receipt_mismatch" && (p.path.endsWith(".run_id") || p.path.endsWith(".agent_id"))) chainProblems.push(problemText(p));
-      else if (p.code === "row_receipt_mismatch") compositeProblems.push(`${p.path}: ${p.message} (anchored)`);
+      } else if (
+        p.code === "row_receipt_mismatch" &&
+        (p.path.endsWith(".run_id") || p.path.endsWith(".agent_id"))
+      )
+        chainProblems.push(problemText(p));
+      else if (p.code === "row_receipt_mismatch")
+        compositeProblems.push(`${p.path}: ${p.message} (anchored)`);
       else hashProblems.push(problemText(p));
     }
   };
@@ -291,45 +332,67 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
     try {
       const h = receiptHash(w.receipt.raw);
       recomputedByRun.set(w.run_id, h);
-      if (!sameHex(h, w.receipt_hash)) hashProblems.push(`${w.path}.receipt_hash is ${w.receipt_hash}, the receipt hashes to ${h}`);
+      if (!sameHex(h, w.receipt_hash))
+        hashProblems.push(`${w.path}.receipt_hash is ${w.receipt_hash}, the receipt hashes to ${h}`);
     } catch (e) {
       hashProblems.push(`${w.receipt.path} has no canonical JSON: ${msg(e)}`);
     }
     const row = rowByRun.get(w.run_id);
     if (row !== undefined) {
-      if (!sameHex(row.receipt_hash, w.receipt_hash)) hashProblems.push(`${w.path}.receipt_hash is ${w.receipt_hash}, its row ${row.path}.receipt_hash is ${row.receipt_hash}`);
+      if (!sameHex(row.receipt_hash, w.receipt_hash))
+        hashProblems.push(
+          `${w.path}.receipt_hash is ${w.receipt_hash}, its row ${row.path}.receipt_hash is ${row.receipt_hash}`,
+        );
       if (row.receipt === null) rowAgainstReceipt(row, w.receipt, true);
     }
     if (!bindable) {
-      regradeProblems.push(`${w.path}: the test set ordinals are not 0..${n - 1}, the answers cannot be regraded`);
+      regradeProblems.push(
+        `${w.path}: the test set ordinals are not 0..${n - 1}, the answers cannot be regraded`,
+      );
       progressReceipts(w.receipt.tasks.length);
       continue;
     }
     // Steps 2-3 (evidence's regradeRun): digests and binding -> digest_chain, grading -> regrade
-    const r = regradeRun(byOrdinal, w.receipt.raw as unknown as Receipt, w.answers as RevealedAnswer[], w.answer_salt, {
-      commitRoot: b.commit_root,
-      prepared,
-      promptHashes: promptHashByOrdinal,
-      path: w.path,
-    });
+    const r = regradeRun(
+      byOrdinal,
+      w.receipt.raw as unknown as Receipt,
+      w.answers as RevealedAnswer[],
+      w.answer_salt,
+      {
+        commitRoot: b.commit_root,
+        prepared,
+        promptHashes: promptHashByOrdinal,
+        path: w.path,
+      },
+    );
     answersRevealed += w.answers.length;
-    for (const p of r.problems) (ANSWER_CHECK_CODES.has(p.code) ? chainProblems : regradeProblems).push(problemText(p));
+    for (const p of r.problems)
+      (ANSWER_CHECK_CODES.has(p.code) ? chainProblems : regradeProblems).push(problemText(p));
     r.tasks.forEach((t, i) => {
       if (t.answer_text !== null) gradedAnswers++;
       const claimed = w.receipt.tasks[i]?.credit ?? null;
       if (claimed !== null && t.credit !== null && claimed !== t.credit.toString())
-        regradeProblems.push(`${w.receipt.path}.tasks[${i}].credit is ${claimed}, regrading gives ${t.credit.toString()}`);
+        regradeProblems.push(
+          `${w.receipt.path}.tasks[${i}].credit is ${claimed}, regrading gives ${t.credit.toString()}`,
+        );
     });
     progressReceipts(w.receipt.tasks.length);
     if (row === undefined) {
-      regradeProblems.push(`${w.path}: run ${JSON.stringify(w.run_id)} has no row in $.rank_derivation.rows to compare rank_accuracy with`);
+      regradeProblems.push(
+        `${w.path}: run ${JSON.stringify(w.run_id)} has no row in $.rank_derivation.rows to compare rank_accuracy with`,
+      );
       continue;
     }
-    if (r.rank_accuracy === null) regradeProblems.push(`${w.path}: rank_accuracy cannot be recomputed (see the problems above)`);
+    if (r.rank_accuracy === null)
+      regradeProblems.push(`${w.path}: rank_accuracy cannot be recomputed (see the problems above)`);
     else if (!sameDecimal(r.rank_accuracy, row.rank_accuracy))
-      regradeProblems.push(`${row.path}.rank_accuracy is ${row.rank_accuracy}, regrading ${JSON.stringify(w.agent_id)}'s answers gives ${r.rank_accuracy}`);
+      regradeProblems.push(
+        `${row.path}.rank_accuracy is ${row.rank_accuracy}, regrading ${JSON.stringify(w.agent_id)}'s answers gives ${r.rank_accuracy}`,
+      );
     if (r.score_public !== null && !sameDecimal(r.score_public, row.score_public))
-      regradeProblems.push(`${row.path}.score_public is ${row.score_public}, regrading gives ${r.score_public}`);
+      regradeProblems.push(
+        `${row.path}.score_public is ${row.score_public}, regrading gives ${r.score_public}`,
+      );
   }
 
   // rows' receipts (non-winners' answers stay private: only the binding and the hash are checkable)
@@ -369,15 +432,24 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
         );
   const receiptHashesFact: Fact =
     receiptsChecked === 0
-      ? fact("not-required", `the pack carries no receipt; the ${rowsWithoutReceipt} rows' hashes are checked on chain only`)
+      ? fact(
+          "not-required",
+          `the pack carries no receipt; the ${rowsWithoutReceipt} rows' hashes are checked on chain only`,
+        )
       : factFrom(
           hashProblems,
-          `${receiptsChecked} receipts hash to their receipt_hash` + (rowsWithoutReceipt > 0 ? `; ${rowsWithoutReceipt} rows carry no receipt (checked on chain only)` : ""),
+          `${receiptsChecked} receipts hash to their receipt_hash` +
+            (rowsWithoutReceipt > 0
+              ? `; ${rowsWithoutReceipt} rows carry no receipt (checked on chain only)`
+              : ""),
         );
   const regradeFact: Fact =
     view.winners.length === 0
       ? fact("not-required", "no winner: no answer is revealed")
-      : factFrom(regradeProblems, `${gradedAnswers} answers of ${view.winners.length} winners regraded; rank_accuracy and score_public match`);
+      : factFrom(
+          regradeProblems,
+          `${gradedAnswers} answers of ${view.winners.length} winners regraded; rank_accuracy and score_public match`,
+        );
 
   // ---- Step 4a: composites
   const scoring = {
@@ -392,14 +464,22 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
     if (c.problem !== null) compositeProblems.push(problemText(c.problem));
     else if (c.score_composite !== null) {
       recomputedComposite.set(r, c.score_composite);
-      if (!sameDecimal(c.score_composite, r.score_composite)) compositeProblems.push(`${r.path}.score_composite is ${r.score_composite}, its inputs give ${c.score_composite}`);
+      if (!sameDecimal(c.score_composite, r.score_composite))
+        compositeProblems.push(
+          `${r.path}.score_composite is ${r.score_composite}, its inputs give ${c.score_composite}`,
+        );
     }
   }
   const compositeFact: Fact =
-    rd.rows.length === 0 ? fact("not-required", "no row to score") : factFrom(compositeProblems, `${rd.rows.length} composites recomputed and equal`);
+    rd.rows.length === 0
+      ? fact("not-required", "no row to score")
+      : factFrom(compositeProblems, `${rd.rows.length} composites recomputed and equal`);
 
   // ---- Step 4b: ordering, on the recomputed composites (a wrong composite is composite's fact)
-  const rowsForRanking = rd.rows.map((r) => ({ ...(r.raw as unknown as RankRow), score_composite: recomputedComposite.get(r) ?? r.score_composite }));
+  const rowsForRanking = rd.rows.map((r) => ({
+    ...(r.raw as unknown as RankRow),
+    score_composite: recomputedComposite.get(r) ?? r.score_composite,
+  }));
   const orderingProblems: string[] = checkOrdering(rowsForRanking, "$.rank_derivation.rows").map(problemText);
   let ranked: RankRowView[] | null = null;
   try {
@@ -409,9 +489,15 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
   }
   rd.rows.forEach((r) => {
     const rc = r.receipt ?? view.winners.find((w) => w.run_id === r.run_id)?.receipt ?? null;
-    if (rc !== null && r.attempts_used < rc.attempt) orderingProblems.push(`${r.path}.attempts_used is ${r.attempts_used}, but its receipt is attempt ${rc.attempt}`);
+    if (rc !== null && r.attempts_used < rc.attempt)
+      orderingProblems.push(
+        `${r.path}.attempts_used is ${r.attempts_used}, but its receipt is attempt ${rc.attempt}`,
+      );
   });
-  const orderingFact: Fact = rd.rows.length === 0 ? fact("not-required", "no row to order") : factFrom(orderingProblems, `${rd.rows.length} rows in SPEC 7.1 order`);
+  const orderingFact: Fact =
+    rd.rows.length === 0
+      ? fact("not-required", "no row to order")
+      : factFrom(orderingProblems, `${rd.rows.length} rows in SPEC 7.1 order`);
 
   // ---- Step 4c: selection (SPEC 7.2 on the re-ranked rows)
   const selectionProblems: string[] = [];
@@ -427,7 +513,11 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
   else if (splits !== null) {
     try {
       const sel = selectWinners({
-        rows: ranked.map((r) => ({ ...(r.raw as unknown as RankRow), score_composite: recomputedComposite.get(r) ?? r.score_composite, view: r })),
+        rows: ranked.map((r) => ({
+          ...(r.raw as unknown as RankRow),
+          score_composite: recomputedComposite.get(r) ?? r.score_composite,
+          view: r,
+        })),
         threshold_bps: rd.threshold_bps,
         splits_bps: splits,
         pool_base_units: rd.pool_base_units,
@@ -443,16 +533,35 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
     for (let i = 0; i < max; i++) {
       const want = expectedWinners[i];
       const got = view.winners[i];
-      if (got !== undefined && got.place !== i + 1) selectionProblems.push(`${got.path}.place is ${got.place}, expected ${i + 1}`);
-      if (want === undefined && got !== undefined) selectionProblems.push(`${got.path} pays ${JSON.stringify(got.agent_id)}, who is not a winner by SPEC 7.2`);
-      else if (want !== undefined && got === undefined) selectionProblems.push(`place ${i + 1} belongs to ${JSON.stringify(want.agent_id)} (${want.path}), $.winners has no place ${i + 1}`);
-      else if (want !== undefined && got !== undefined && (want.run_id !== got.run_id || want.agent_id !== got.agent_id))
-        selectionProblems.push(`${got.path} is ${JSON.stringify(got.agent_id)} (run ${got.run_id}), SPEC 7.2 selects ${JSON.stringify(want.agent_id)} (run ${want.run_id})`);
+      if (got !== undefined && got.place !== i + 1)
+        selectionProblems.push(`${got.path}.place is ${got.place}, expected ${i + 1}`);
+      if (want === undefined && got !== undefined)
+        selectionProblems.push(
+          `${got.path} pays ${JSON.stringify(got.agent_id)}, who is not a winner by SPEC 7.2`,
+        );
+      else if (want !== undefined && got === undefined)
+        selectionProblems.push(
+          `place ${i + 1} belongs to ${JSON.stringify(want.agent_id)} (${want.path}), $.winners has no place ${i + 1}`,
+        );
+      else if (
+        want !== undefined &&
+        got !== undefined &&
+        (want.run_id !== got.run_id || want.agent_id !== got.agent_id)
+      )
+        selectionProblems.push(
+          `${got.path} is ${JSON.stringify(got.agent_id)} (run ${got.run_id}), SPEC 7.2 selects ${JSON.stringify(want.agent_id)} (run ${want.run_id})`,
+        );
     }
     for (const w of view.winners) {
       const row = rowByRun.get(w.run_id);
-      if (row === undefined) selectionProblems.push(`${w.path}: run ${JSON.stringify(w.run_id)} has no row in $.rank_derivation.rows`);
-      else if (row.is_author_agent) selectionProblems.push(`${w.path} pays ${JSON.stringify(w.agent_id)}, an author agent (${row.path}.is_author_agent)`);
+      if (row === undefined)
+        selectionProblems.push(
+          `${w.path}: run ${JSON.stringify(w.run_id)} has no row in $.rank_derivation.rows`,
+        );
+      else if (row.is_author_agent)
+        selectionProblems.push(
+          `${w.path} pays ${JSON.stringify(w.agent_id)}, an author agent (${row.path}.is_author_agent)`,
+        );
     }
   }
   const selectionFact = factFrom(
@@ -469,12 +578,16 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
   let placeAmounts: bigint[] | null = null;
   let derivedPlaceAmounts: bigint[] = [];
   if (rd.pool_base_units !== b.pool_base_units)
-    payoutProblems.push(`$.rank_derivation.pool_base_units is ${rd.pool_base_units}, $.benchmark.pool_base_units is ${b.pool_base_units}`);
+    payoutProblems.push(
+      `$.rank_derivation.pool_base_units is ${rd.pool_base_units}, $.benchmark.pool_base_units is ${b.pool_base_units}`,
+    );
   if (splits === null) payoutProblems.push("$.rank_derivation.splits_bps are not valid splits");
   else {
     const named = (PAYOUT_RULES as Record<string, readonly number[]>)[rd.payout_rule];
     if (named !== undefined && (named.length !== splits.length || named.some((v, i) => v !== splits![i])))
-      payoutProblems.push(`$.rank_derivation.payout_rule ${rd.payout_rule} means [${named.join(", ")}], splits_bps is [${splits.join(", ")}]`);
+      payoutProblems.push(
+        `$.rank_derivation.payout_rule ${rd.payout_rule} means [${named.join(", ")}], splits_bps is [${splits.join(", ")}]`,
+      );
     const k = view.winners.length;
     if (k > splits.length) payoutProblems.push(`$.winners has ${k} places, the splits have ${splits.length}`);
     else {
@@ -482,16 +595,25 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
       placeAmounts = pa;
       const claimed = rd.place_amounts_base_units;
       if (claimed.length !== pa.length || claimed.some((a, i) => a !== pa[i]))
-        payoutProblems.push(`$.rank_derivation.place_amounts_base_units is [${claimed.join(", ")}], SPEC 7.3 gives [${pa.join(", ")}] for ${k} winners`);
+        payoutProblems.push(
+          `$.rank_derivation.place_amounts_base_units is [${claimed.join(", ")}], SPEC 7.3 gives [${pa.join(", ")}] for ${k} winners`,
+        );
       view.winners.forEach((w, i) => {
-        if (pa[i] !== undefined && w.amount_base_units !== pa[i]) payoutProblems.push(`${w.path}.amount_base_units is ${w.amount_base_units}, place ${i + 1} is ${pa[i]}`);
+        if (pa[i] !== undefined && w.amount_base_units !== pa[i])
+          payoutProblems.push(
+            `${w.path}.amount_base_units is ${w.amount_base_units}, place ${i + 1} is ${pa[i]}`,
+          );
       });
     }
-    if (expectedWinners !== null) derivedPlaceAmounts = payoutAmounts(rd.pool_base_units, splits, expectedWinners.length);
+    if (expectedWinners !== null)
+      derivedPlaceAmounts = payoutAmounts(rd.pool_base_units, splits, expectedWinners.length);
   }
   if (expectedWinners !== null && rd.zero_winner_reason !== derivedZeroReason)
-    payoutProblems.push(`$.rank_derivation.zero_winner_reason is ${JSON.stringify(rd.zero_winner_reason)}, the rows give ${JSON.stringify(derivedZeroReason)}`);
-  if (expectedWinners === null) payoutProblems.push("zero_winner_reason cannot be derived: the selection failed");
+    payoutProblems.push(
+      `$.rank_derivation.zero_winner_reason is ${JSON.stringify(rd.zero_winner_reason)}, the rows give ${JSON.stringify(derivedZeroReason)}`,
+    );
+  if (expectedWinners === null)
+    payoutProblems.push("zero_winner_reason cannot be derived: the selection failed");
   const payoutsFact = factFrom(
     payoutProblems,
     placeAmounts === null || placeAmounts.length === 0

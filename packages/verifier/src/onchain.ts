@@ -23,7 +23,13 @@
  *
  * @packageDocumentation
  */
-import { ANCHOR_KINDS, anchorKindName, anchorRegistryAbi, benchmarkBountyAbi, BountyStatus } from "@bench-bounty/contracts";
+import {
+  ANCHOR_KINDS,
+  anchorKindName,
+  anchorRegistryAbi,
+  benchmarkBountyAbi,
+  BountyStatus,
+} from "@bench-bounty/contracts";
 import {
   createPublicClient,
   decodeEventLog,
@@ -40,16 +46,38 @@ import { sameHex, type OfflineDerived, type ProgressCallback } from "./offline.j
 import type { AnchorRef, PackView } from "./pack.js";
 
 /** The chain facts. */
-export type ChainFactName = "onchain_root" | "onchain_leaf_count" | "root_burned" | "award_log" | "commitment_anchor" | "receipt_anchors" | "pack_anchor";
+export type ChainFactName =
+  | "onchain_root"
+  | "onchain_leaf_count"
+  | "root_burned"
+  | "award_log"
+  | "commitment_anchor"
+  | "receipt_anchors"
+  | "pack_anchor";
 
 /** The chain fact names, in report order. */
-export const CHAIN_FACTS: readonly ChainFactName[] = ["onchain_root", "onchain_leaf_count", "root_burned", "award_log", "commitment_anchor", "receipt_anchors", "pack_anchor"];
+export const CHAIN_FACTS: readonly ChainFactName[] = [
+  "onchain_root",
+  "onchain_leaf_count",
+  "root_burned",
+  "award_log",
+  "commitment_anchor",
+  "receipt_anchors",
+  "pack_anchor",
+];
 
 /** What the chain said, for the indexer cross-check. */
 export interface ChainObservation {
   chainId: number;
   /** The Awarded log as decoded, or null. */
-  awarded: { winners: string[]; amounts: bigint[]; authorRemainder: bigint; rankingDigest: string; blockNumber: bigint; txHash: string } | null;
+  awarded: {
+    winners: string[];
+    amounts: bigint[];
+    authorRemainder: bigint;
+    rankingDigest: string;
+    blockNumber: bigint;
+    txHash: string;
+  } | null;
   /** anchorOf results by digest (lowercase). */
   anchors: Map<string, { anchorer: string; blockNumber: bigint; kind: string }>;
 }
@@ -86,7 +114,12 @@ function bytes32(h: string): Hex | null {
 }
 
 /** Run promises with at most `limit` in flight. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T, i: number) => Promise<R>, onDone?: (n: number) => void): Promise<R[]> {
+async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (t: T, i: number) => Promise<R>,
+  onDone?: (n: number) => void,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   let done = 0;
@@ -107,12 +140,22 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T, i: 
  * Read the chain and decide the chain facts.
  * @throws VerifierNetworkError when the RPC cannot be reached or answers an unexpected error
  */
-export async function verifyOnchain(view: PackView, derived: OfflineDerived, options: OnchainOptions): Promise<OnchainResult> {
+export async function verifyOnchain(
+  view: PackView,
+  derived: OfflineDerived,
+  options: OnchainOptions,
+): Promise<OnchainResult> {
   const b = view.benchmark;
   const target = `rpc ${options.rpcUrl}`;
   const client =
     options.client ??
-    (createPublicClient({ transport: http(options.rpcUrl, { timeout: options.timeoutMs ?? 20_000, retryCount: 1, batch: { batchSize: 200 } }) }) as PublicClient);
+    (createPublicClient({
+      transport: http(options.rpcUrl, {
+        timeout: options.timeoutMs ?? 20_000,
+        retryCount: 1,
+        batch: { batchSize: 200 },
+      }),
+    }) as PublicClient);
   const net = async <T>(what: string, p: () => Promise<T>): Promise<T> => {
     try {
       return await p();
@@ -129,7 +172,10 @@ export async function verifyOnchain(view: PackView, derived: OfflineDerived, opt
     return facts;
   };
   if (chainId !== b.chain_id) {
-    return { facts: all(fact("failed", `the RPC serves chain ${chainId}, $.benchmark.chain_id is ${b.chain_id}`)), observation };
+    return {
+      facts: all(fact("failed", `the RPC serves chain ${chainId}, $.benchmark.chain_id is ${b.chain_id}`)),
+      observation,
+    };
   }
 
   const bounty = addr(b.bounty_contract);
@@ -139,7 +185,10 @@ export async function verifyOnchain(view: PackView, derived: OfflineDerived, opt
   try {
     bountyId = BigInt(b.bounty_id);
   } catch {
-    return { facts: all(fact("failed", `$.benchmark.bounty_id ${b.bounty_id} is not an integer`)), observation };
+    return {
+      facts: all(fact("failed", `$.benchmark.bounty_id ${b.bounty_id} is not an integer`)),
+      observation,
+    };
   }
 
   // ---- the bounty contract
@@ -154,8 +203,15 @@ export async function verifyOnchain(view: PackView, derived: OfflineDerived, opt
       return { onchain_root: f, onchain_leaf_count: f, root_burned: f, award_log: f };
     }
     const read = <T>(functionName: string, args: readonly unknown[]): Promise<T> =>
-      net(`${functionName}(${args.join(", ")})`, () =>
-        client.readContract({ address: bounty, abi: benchmarkBountyAbi, functionName, args } as never) as Promise<T>,
+      net(
+        `${functionName}(${args.join(", ")})`,
+        () =>
+          client.readContract({
+            address: bounty,
+            abi: benchmarkBountyAbi,
+            functionName,
+            args,
+          } as never) as Promise<T>,
       );
     const [onRoot, onLeafCount, burned, onBounty, awardReceipt] = await Promise.all([
       read<Hex>("testSetRoots", [bountyId]),
@@ -191,7 +247,10 @@ export async function verifyOnchain(view: PackView, derived: OfflineDerived, opt
     out.onchain_leaf_count =
       Number(onLeafCount) === b.leaf_count
         ? fact("verified", `leafCountOf(${bountyId}) is ${onLeafCount}`)
-        : fact("failed", `leafCountOf(${bountyId}) is ${onLeafCount}, $.benchmark.leaf_count is ${b.leaf_count}`);
+        : fact(
+            "failed",
+            `leafCountOf(${bountyId}) is ${onLeafCount}, $.benchmark.leaf_count is ${b.leaf_count}`,
+          );
     out.root_burned =
       burned === null
         ? fact("failed", `$.benchmark.commit_root ${b.commit_root} is not a bytes32`)
@@ -204,12 +263,20 @@ export async function verifyOnchain(view: PackView, derived: OfflineDerived, opt
   Object.assign(facts, bountyFacts);
 
   // ---- the AnchorRegistry
-  const anchorOf = async (reg: Address, digest: string): Promise<{ anchorer: string; blockNumber: bigint; kind: string }> => {
+  const anchorOf = async (
+    reg: Address,
+    digest: string,
+  ): Promise<{ anchorer: string; blockNumber: bigint; kind: string }> => {
     const key = `${reg}:${digest.toLowerCase()}`;
     const cached = anchorCache.get(key);
     if (cached) return cached;
     const r = (await net(`anchorOf(${digest})`, () =>
-      client.readContract({ address: reg, abi: anchorRegistryAbi, functionName: "anchorOf", args: [digest as Hex] } as never),
+      client.readContract({
+        address: reg,
+        abi: anchorRegistryAbi,
+        functionName: "anchorOf",
+        args: [digest as Hex],
+      } as never),
     )) as readonly [Address, bigint, bigint, Hex];
     const v = { anchorer: r[0].toLowerCase(), blockNumber: BigInt(r[1]), kind: r[3].toLowerCase() };
     anchorCache.set(key, v);
@@ -222,7 +289,13 @@ export async function verifyOnchain(view: PackView, derived: OfflineDerived, opt
     return code !== undefined && code !== "0x";
   };
 
-  const anchorTxProblems = async (ref: AnchorRef, reg: Address, digest: string, kind: Hex, what: string): Promise<string[]> => {
+  const anchorTxProblems = async (
+    ref: AnchorRef,
+    reg: Address,
+    digest: string,
+    kind: Hex,
+    what: string,
+  ): Promise<string[]> => {
     const problems: string[] = [];
     const txh = bytes32(ref.tx_hash);
     if (txh === null) return [`${what}.tx_hash ${ref.tx_hash} is not a transaction hash`];
@@ -235,33 +308,56 @@ export async function verifyOnchain(view: PackView, derived: OfflineDerived, opt
       }
     });
     if (rc === null) return [`${what}.tx_hash ${txh} is not a mined transaction on chain ${chainId}`];
-    if (Number(rc.blockNumber) !== ref.anchor_block) problems.push(`${what}.tx_hash was mined in block ${rc.blockNumber}, ${what}.anchor_block is ${ref.anchor_block}`);
+    if (Number(rc.blockNumber) !== ref.anchor_block)
+      problems.push(
+        `${what}.tx_hash was mined in block ${rc.blockNumber}, ${what}.anchor_block is ${ref.anchor_block}`,
+      );
     const found = rc.logs.some((log) => {
       if (log.address.toLowerCase() !== reg) return false;
       try {
-        const ev = decodeEventLog({ abi: anchorRegistryAbi, data: log.data, topics: log.topics }) as { eventName: string; args: { digest: Hex; kind: Hex } };
+        const ev = decodeEventLog({ abi: anchorRegistryAbi, data: log.data, topics: log.topics }) as {
+          eventName: string;
+          args: { digest: Hex; kind: Hex };
+        };
         return ev.eventName === "Anchored" && sameHex(ev.args.digest, digest) && sameHex(ev.args.kind, kind);
       } catch {
         return false;
       }
     });
-    if (!found) problems.push(`${what}.tx_hash ${txh} emitted no Anchored(${digest}, ${anchorKindName(kind)}) log of ${reg}`);
+    if (!found)
+      problems.push(
+        `${what}.tx_hash ${txh} emitted no Anchored(${digest}, ${anchorKindName(kind)}) log of ${reg}`,
+      );
     return problems;
   };
 
   const awardBlock = BigInt(b.award_block);
   const describeAnchor = (a: { blockNumber: bigint; kind: string }): string =>
-    a.blockNumber === 0n ? "not anchored" : `anchored in block ${a.blockNumber} with kind ${anchorKindName(a.kind) ?? a.kind}`;
+    a.blockNumber === 0n
+      ? "not anchored"
+      : `anchored in block ${a.blockNumber} with kind ${anchorKindName(a.kind) ?? a.kind}`;
 
   // commitment anchor
   if (b.commitment_anchor === null) {
-    facts.commitment_anchor = fact("unverified", "$.benchmark.commitment_anchor is null: the pack names no registry to read");
-    facts.receipt_anchors = fact("unverified", "$.benchmark.commitment_anchor is null: the pack names no registry to read the receipt anchors from");
+    facts.commitment_anchor = fact(
+      "unverified",
+      "$.benchmark.commitment_anchor is null: the pack names no registry to read",
+    );
+    facts.receipt_anchors = fact(
+      "unverified",
+      "$.benchmark.commitment_anchor is null: the pack names no registry to read the receipt anchors from",
+    );
   } else if (registry === null) {
-    facts.commitment_anchor = fact("failed", `$.benchmark.commitment_anchor.registry_address ${b.commitment_anchor.registry_address} is not an address`);
+    facts.commitment_anchor = fact(
+      "failed",
+      `$.benchmark.commitment_anchor.registry_address ${b.commitment_anchor.registry_address} is not an address`,
+    );
     facts.receipt_anchors = facts.commitment_anchor;
   } else if (!(await registryHasCode(registry))) {
-    facts.commitment_anchor = fact("failed", `no contract at the AnchorRegistry ${registry} on chain ${chainId}`);
+    facts.commitment_anchor = fact(
+      "failed",
+      `no contract at the AnchorRegistry ${registry} on chain ${chainId}`,
+    );
     facts.receipt_anchors = facts.commitment_anchor;
   } else {
     const problems: string[] = [];
@@ -270,14 +366,33 @@ export async function verifyOnchain(view: PackView, derived: OfflineDerived, opt
       const a = await anchorOf(registry, root);
       if (a.blockNumber === 0n) problems.push(`anchorOf(${root}) on ${registry}: not anchored`);
       else {
-        if (a.kind !== ANCHOR_KINDS.commitment) problems.push(`anchorOf(${root}) has kind ${anchorKindName(a.kind) ?? a.kind}, expected commitment`);
+        if (a.kind !== ANCHOR_KINDS.commitment)
+          problems.push(
+            `anchorOf(${root}) has kind ${anchorKindName(a.kind) ?? a.kind}, expected commitment`,
+          );
         if (a.blockNumber !== BigInt(b.commitment_anchor.anchor_block))
-          problems.push(`anchorOf(${root}) is in block ${a.blockNumber}, $.benchmark.commitment_anchor.anchor_block is ${b.commitment_anchor.anchor_block}`);
-        if (a.blockNumber > awardBlock) problems.push(`the commitment was anchored in block ${a.blockNumber}, after the award block ${awardBlock}`);
-        problems.push(...(await anchorTxProblems(b.commitment_anchor, registry, root, ANCHOR_KINDS.commitment, "$.benchmark.commitment_anchor")));
+          problems.push(
+            `anchorOf(${root}) is in block ${a.blockNumber}, $.benchmark.commitment_anchor.anchor_block is ${b.commitment_anchor.anchor_block}`,
+          );
+        if (a.blockNumber > awardBlock)
+          problems.push(
+            `the commitment was anchored in block ${a.blockNumber}, after the award block ${awardBlock}`,
+          );
+        problems.push(
+          ...(await anchorTxProblems(
+            b.commitment_anchor,
+            registry,
+            root,
+            ANCHOR_KINDS.commitment,
+            "$.benchmark.commitment_anchor",
+          )),
+        );
       }
     }
-    facts.commitment_anchor = factFrom(problems, `commit_root anchored with kind commitment in block ${b.commitment_anchor.anchor_block} (tx ${b.commitment_anchor.tx_hash})`);
+    facts.commitment_anchor = factFrom(
+      problems,
+      `commit_root anchored with kind commitment in block ${b.commitment_anchor.anchor_block} (tx ${b.commitment_anchor.tx_hash})`,
+    );
 
     // receipt anchors
     const hashes = derived.receiptHashes;
@@ -293,8 +408,10 @@ export async function verifyOnchain(view: PackView, derived: OfflineDerived, opt
       const a = results[i];
       if (a === null || a === undefined) rp.push(`receipt hash ${h} is not a bytes32`);
       else if (a.blockNumber === 0n) rp.push(`receipt ${h}: not anchored on ${registry}`);
-      else if (a.kind !== ANCHOR_KINDS.receipt) rp.push(`receipt ${h}: ${describeAnchor(a)}, expected kind receipt`);
-      else if (a.blockNumber > awardBlock) rp.push(`receipt ${h}: anchored in block ${a.blockNumber}, after the award block ${awardBlock}`);
+      else if (a.kind !== ANCHOR_KINDS.receipt)
+        rp.push(`receipt ${h}: ${describeAnchor(a)}, expected kind receipt`);
+      else if (a.blockNumber > awardBlock)
+        rp.push(`receipt ${h}: anchored in block ${a.blockNumber}, after the award block ${awardBlock}`);
       else ok++;
     });
     facts.receipt_anchors =
@@ -307,32 +424,59 @@ export async function verifyOnchain(view: PackView, derived: OfflineDerived, opt
   const ph = derived.packHash;
   if (ph === null) facts.pack_anchor = fact("failed", "the pack hash cannot be computed");
   else if (view.pack_anchor === null) {
-    if (registry === null) facts.pack_anchor = fact("unverified", "$.pack_anchor is null and the pack names no registry");
+    if (registry === null)
+      facts.pack_anchor = fact("unverified", "$.pack_anchor is null and the pack names no registry");
     else {
       const a = await anchorOf(registry, ph);
-      if (a.blockNumber === 0n) facts.pack_anchor = fact("unverified", `$.pack_anchor is null and anchorOf(${ph}) on ${registry}: not anchored`);
-      else if (a.kind !== ANCHOR_KINDS.pack) facts.pack_anchor = fact("failed", `anchorOf(${ph}) is ${describeAnchor(a)}, expected kind pack`);
-      else facts.pack_anchor = fact("verified", `$.pack_anchor is null, but ${ph} is anchored with kind pack in block ${a.blockNumber}`);
+      if (a.blockNumber === 0n)
+        facts.pack_anchor = fact(
+          "unverified",
+          `$.pack_anchor is null and anchorOf(${ph}) on ${registry}: not anchored`,
+        );
+      else if (a.kind !== ANCHOR_KINDS.pack)
+        facts.pack_anchor = fact("failed", `anchorOf(${ph}) is ${describeAnchor(a)}, expected kind pack`);
+      else
+        facts.pack_anchor = fact(
+          "verified",
+          `$.pack_anchor is null, but ${ph} is anchored with kind pack in block ${a.blockNumber}`,
+        );
     }
   } else {
     const reg = addr(view.pack_anchor.registry_address);
-    if (reg === null) facts.pack_anchor = fact("failed", `$.pack_anchor.registry_address ${view.pack_anchor.registry_address} is not an address`);
-    else if (!(await registryHasCode(reg))) facts.pack_anchor = fact("failed", `no contract at $.pack_anchor.registry_address ${reg} on chain ${chainId}`);
+    if (reg === null)
+      facts.pack_anchor = fact(
+        "failed",
+        `$.pack_anchor.registry_address ${view.pack_anchor.registry_address} is not an address`,
+      );
+    else if (!(await registryHasCode(reg)))
+      facts.pack_anchor = fact(
+        "failed",
+        `no contract at $.pack_anchor.registry_address ${reg} on chain ${chainId}`,
+      );
     else {
       const problems: string[] = [];
       const a = await anchorOf(reg, ph);
       if (a.blockNumber === 0n) problems.push(`anchorOf(${ph}) on ${reg}: not anchored`);
       else {
-        if (a.kind !== ANCHOR_KINDS.pack) problems.push(`anchorOf(${ph}) has kind ${anchorKindName(a.kind) ?? a.kind}, expected pack`);
+        if (a.kind !== ANCHOR_KINDS.pack)
+          problems.push(`anchorOf(${ph}) has kind ${anchorKindName(a.kind) ?? a.kind}, expected pack`);
         if (a.blockNumber !== BigInt(view.pack_anchor.anchor_block))
-          problems.push(`anchorOf(${ph}) is in block ${a.blockNumber}, $.pack_anchor.anchor_block is ${view.pack_anchor.anchor_block}`);
-        problems.push(...(await anchorTxProblems(view.pack_anchor, reg, ph, ANCHOR_KINDS.pack, "$.pack_anchor")));
+          problems.push(
+            `anchorOf(${ph}) is in block ${a.blockNumber}, $.pack_anchor.anchor_block is ${view.pack_anchor.anchor_block}`,
+          );
+        problems.push(
+          ...(await anchorTxProblems(view.pack_anchor, reg, ph, ANCHOR_KINDS.pack, "$.pack_anchor")),
+        );
       }
-      facts.pack_anchor = factFrom(problems, `pack hash anchored with kind pack in block ${view.pack_anchor.anchor_block} (tx ${view.pack_anchor.tx_hash})`);
+      facts.pack_anchor = factFrom(
+        problems,
+        `pack hash anchored with kind pack in block ${view.pack_anchor.anchor_block} (tx ${view.pack_anchor.tx_hash})`,
+      );
     }
   }
 
-  for (const n of CHAIN_FACTS) if (facts[n] === undefined) facts[n] = fact("failed", "not decided (internal)");
+  for (const n of CHAIN_FACTS)
+    if (facts[n] === undefined) facts[n] = fact("failed", "not decided (internal)");
   return { facts, observation };
 }
 
@@ -360,36 +504,66 @@ function checkAward(
   const rd = view.rank_derivation;
   const problems: string[] = [];
   const g = `getBounty(${bountyId})`;
-  if (Number(onBounty.status) !== BountyStatus.Awarded) problems.push(`${g}.status is ${BountyStatus[Number(onBounty.status)] ?? onBounty.status}, expected Awarded`);
-  if (!sameHex(onBounty.token, b.token)) problems.push(`${g}.token is ${onBounty.token.toLowerCase()}, $.benchmark.token is ${b.token}`);
-  if (!sameHex(onBounty.author, b.author)) problems.push(`${g}.author is ${onBounty.author.toLowerCase()}, $.benchmark.author is ${b.author}`);
-  if (!sameHex(onBounty.awarder, b.awarder)) problems.push(`${g}.awarder is ${onBounty.awarder.toLowerCase()}, $.benchmark.awarder is ${b.awarder}`);
-  if (onBounty.pool !== b.pool_base_units) problems.push(`${g}.pool is ${onBounty.pool}, $.benchmark.pool_base_units is ${b.pool_base_units}`);
-  if (onBounty.pool !== rd.pool_base_units) problems.push(`${g}.pool is ${onBounty.pool}, $.rank_derivation.pool_base_units is ${rd.pool_base_units}`);
-  if (BigInt(onBounty.closesAt) !== BigInt(b.closes_at)) problems.push(`${g}.closesAt is ${onBounty.closesAt}, $.benchmark.closes_at is ${b.closes_at}`);
-  if (Number(onBounty.thresholdBps) !== rd.threshold_bps) problems.push(`${g}.thresholdBps is ${onBounty.thresholdBps}, $.rank_derivation.threshold_bps is ${rd.threshold_bps}`);
+  if (Number(onBounty.status) !== BountyStatus.Awarded)
+    problems.push(
+      `${g}.status is ${BountyStatus[Number(onBounty.status)] ?? onBounty.status}, expected Awarded`,
+    );
+  if (!sameHex(onBounty.token, b.token))
+    problems.push(`${g}.token is ${onBounty.token.toLowerCase()}, $.benchmark.token is ${b.token}`);
+  if (!sameHex(onBounty.author, b.author))
+    problems.push(`${g}.author is ${onBounty.author.toLowerCase()}, $.benchmark.author is ${b.author}`);
+  if (!sameHex(onBounty.awarder, b.awarder))
+    problems.push(`${g}.awarder is ${onBounty.awarder.toLowerCase()}, $.benchmark.awarder is ${b.awarder}`);
+  if (onBounty.pool !== b.pool_base_units)
+    problems.push(`${g}.pool is ${onBounty.pool}, $.benchmark.pool_base_units is ${b.pool_base_units}`);
+  if (onBounty.pool !== rd.pool_base_units)
+    problems.push(
+      `${g}.pool is ${onBounty.pool}, $.rank_derivation.pool_base_units is ${rd.pool_base_units}`,
+    );
+  if (BigInt(onBounty.closesAt) !== BigInt(b.closes_at))
+    problems.push(`${g}.closesAt is ${onBounty.closesAt}, $.benchmark.closes_at is ${b.closes_at}`);
+  if (Number(onBounty.thresholdBps) !== rd.threshold_bps)
+    problems.push(
+      `${g}.thresholdBps is ${onBounty.thresholdBps}, $.rank_derivation.threshold_bps is ${rd.threshold_bps}`,
+    );
   const splits = onBounty.splitsBps.map(Number);
   if (splits.length !== rd.splits_bps.length || splits.some((s, i) => s !== rd.splits_bps[i]))
-    problems.push(`${g}.splitsBps is [${splits.join(", ")}], $.rank_derivation.splits_bps is [${rd.splits_bps.join(", ")}]`);
+    problems.push(
+      `${g}.splitsBps is [${splits.join(", ")}], $.rank_derivation.splits_bps is [${rd.splits_bps.join(", ")}]`,
+    );
 
   if (receipt === null) {
     problems.push(`$.benchmark.award_tx ${b.award_tx} is not a mined transaction`);
     return { state: "failed", reasons: capReasons(problems) };
   }
   if (receipt.status !== "success") problems.push(`$.benchmark.award_tx reverted`);
-  if (Number(receipt.blockNumber) !== b.award_block) problems.push(`$.benchmark.award_tx was mined in block ${receipt.blockNumber}, $.benchmark.award_block is ${b.award_block}`);
-  const logs: { winners: readonly Address[]; amounts: readonly bigint[]; authorRemainder: bigint; rankingDigest: Hex; testSetRoot: Hex }[] = [];
+  if (Number(receipt.blockNumber) !== b.award_block)
+    problems.push(
+      `$.benchmark.award_tx was mined in block ${receipt.blockNumber}, $.benchmark.award_block is ${b.award_block}`,
+    );
+  const logs: {
+    winners: readonly Address[];
+    amounts: readonly bigint[];
+    authorRemainder: bigint;
+    rankingDigest: Hex;
+    testSetRoot: Hex;
+  }[] = [];
   for (const log of receipt.logs) {
     if (log.address.toLowerCase() !== bounty) continue;
     try {
-      const ev = decodeEventLog({ abi: benchmarkBountyAbi, data: log.data, topics: log.topics }) as { eventName: string; args: Record<string, unknown> };
+      const ev = decodeEventLog({ abi: benchmarkBountyAbi, data: log.data, topics: log.topics }) as {
+        eventName: string;
+        args: Record<string, unknown>;
+      };
       if (ev.eventName === "Awarded" && ev.args.bountyId === bountyId) logs.push(ev.args as never);
     } catch {
       // another event of the contract
     }
   }
   if (logs.length !== 1) {
-    problems.push(`$.benchmark.award_tx carries ${logs.length} Awarded logs of ${bounty} for bounty ${bountyId}, expected 1`);
+    problems.push(
+      `$.benchmark.award_tx carries ${logs.length} Awarded logs of ${bounty} for bounty ${bountyId}, expected 1`,
+    );
     return { state: "failed", reasons: capReasons(problems) };
   }
   const ev = logs[0]!;
@@ -401,23 +575,35 @@ function checkAward(
     blockNumber: receipt.blockNumber,
     txHash: receipt.transactionHash,
   };
-  if (!sameHex(ev.testSetRoot, b.commit_root)) problems.push(`Awarded.testSetRoot is ${ev.testSetRoot}, $.benchmark.commit_root is ${b.commit_root}`);
+  if (!sameHex(ev.testSetRoot, b.commit_root))
+    problems.push(`Awarded.testSetRoot is ${ev.testSetRoot}, $.benchmark.commit_root is ${b.commit_root}`);
   const winners = view.winners;
-  if (ev.winners.length !== winners.length) problems.push(`Awarded.winners has ${ev.winners.length} places, $.winners has ${winners.length}`);
+  if (ev.winners.length !== winners.length)
+    problems.push(`Awarded.winners has ${ev.winners.length} places, $.winners has ${winners.length}`);
   const max = Math.max(ev.winners.length, winners.length);
   for (let i = 0; i < max; i++) {
     const w = winners[i];
     const onW = ev.winners[i];
     const onA = ev.amounts[i];
     if (w === undefined || onW === undefined) continue;
-    if (!sameHex(onW, w.withdrawal_address)) problems.push(`Awarded.winners[${i}] is ${onW.toLowerCase()}, ${w.path}.withdrawal_address is ${w.withdrawal_address}`);
-    if (onA !== w.amount_base_units) problems.push(`Awarded.amounts[${i}] is ${onA}, ${w.path}.amount_base_units is ${w.amount_base_units}`);
+    if (!sameHex(onW, w.withdrawal_address))
+      problems.push(
+        `Awarded.winners[${i}] is ${onW.toLowerCase()}, ${w.path}.withdrawal_address is ${w.withdrawal_address}`,
+      );
+    if (onA !== w.amount_base_units)
+      problems.push(`Awarded.amounts[${i}] is ${onA}, ${w.path}.amount_base_units is ${w.amount_base_units}`);
   }
   const paid = ev.amounts.reduce((s, a) => s + a, 0n);
-  if (paid + ev.authorRemainder !== onBounty.pool) problems.push(`Awarded amounts ${paid} + authorRemainder ${ev.authorRemainder} != pool ${onBounty.pool}`);
-  if (!sameHex(ev.rankingDigest, b.ranking_digest)) problems.push(`Awarded.rankingDigest is ${ev.rankingDigest}, $.benchmark.ranking_digest is ${b.ranking_digest}`);
+  if (paid + ev.authorRemainder !== onBounty.pool)
+    problems.push(`Awarded amounts ${paid} + authorRemainder ${ev.authorRemainder} != pool ${onBounty.pool}`);
+  if (!sameHex(ev.rankingDigest, b.ranking_digest))
+    problems.push(
+      `Awarded.rankingDigest is ${ev.rankingDigest}, $.benchmark.ranking_digest is ${b.ranking_digest}`,
+    );
   if (derived.rankingDigest !== null && !sameHex(ev.rankingDigest, derived.rankingDigest))
-    problems.push(`Awarded.rankingDigest is ${ev.rankingDigest}, rank_derivation hashes to ${derived.rankingDigest}`);
+    problems.push(
+      `Awarded.rankingDigest is ${ev.rankingDigest}, rank_derivation hashes to ${derived.rankingDigest}`,
+    );
   return factFrom(
     problems,
     `award_tx (block ${receipt.blockNumber}) Awarded bounty ${bountyId} to ${ev.winners.length} winners for [${ev.amounts.join(", ")}], remainder ${ev.authorRemainder}, digest ${ev.rankingDigest}`,

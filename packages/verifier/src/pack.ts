@@ -19,7 +19,13 @@
  *
  * @packageDocumentation
  */
-import { appendPath, isJsonFloat, isJsonObject, type JsonObject, type JsonValue } from "@bench-bounty/evidence";
+import {
+  appendPath,
+  isJsonFloat,
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+} from "@bench-bounty/evidence";
 import { VerifierInputError } from "./errors.js";
 
 /** Limits of what the verifier reads (bad input beyond them, exit code 2). */
@@ -178,7 +184,15 @@ export interface PackView {
 }
 
 /** The keys of SPEC 8, in order. */
-export const PACK_KEYS = ["benchmark", "test_set", "winners", "rank_derivation", "pack_hash", "pack_anchor", "verify_hints"] as const;
+export const PACK_KEYS = [
+  "benchmark",
+  "test_set",
+  "winners",
+  "rank_derivation",
+  "pack_hash",
+  "pack_anchor",
+  "verify_hints",
+] as const;
 
 // ---------------------------------------------------------------------------
 // field readers
@@ -205,7 +219,8 @@ function shortInt(v: bigint): string {
 }
 
 function get(obj: JsonObject, key: string, path: string): JsonValue {
-  if (!Object.prototype.hasOwnProperty.call(obj, key)) bad("missing_key", appendPath(path, key), `missing key "${key}"`);
+  if (!Object.prototype.hasOwnProperty.call(obj, key))
+    bad("missing_key", appendPath(path, key), `missing key "${key}"`);
   return obj[key] as JsonValue;
 }
 
@@ -237,7 +252,8 @@ function strField(o: JsonObject, key: string, path: string): string {
 function nullableStrField(o: JsonObject, key: string, path: string): string | null {
   const v = get(o, key, path);
   if (v === null) return null;
-  if (typeof v !== "string") bad("wrong_type", appendPath(path, key), `expected a string or null, found ${typeName(v)}`);
+  if (typeof v !== "string")
+    bad("wrong_type", appendPath(path, key), `expected a string or null, found ${typeName(v)}`);
   return v;
 }
 
@@ -247,9 +263,14 @@ function intValue(v: JsonValue, path: string, min = 0): number {
   if (typeof v === "number" && Number.isInteger(v)) n = v;
   else if (typeof v === "string" && /^-?[0-9]{1,16}$/.test(v)) n = Number(v);
   else if (typeof v === "bigint" || (typeof v === "string" && /^-?[0-9]+$/.test(v)))
-    bad("out_of_range", path, `integer ${typeof v === "bigint" ? shortInt(v) : shortInt(BigInt(v))} is out of range (at most ${MAX_INT})`);
+    bad(
+      "out_of_range",
+      path,
+      `integer ${typeof v === "bigint" ? shortInt(v) : shortInt(BigInt(v))} is out of range (at most ${MAX_INT})`,
+    );
   else bad("wrong_type", path, `expected an integer, found ${typeName(v)}`);
-  if (n === null || !Number.isSafeInteger(n)) bad("out_of_range", path, `integer is out of range (at most ${MAX_INT})`);
+  if (n === null || !Number.isSafeInteger(n))
+    bad("out_of_range", path, `integer is out of range (at most ${MAX_INT})`);
   if (n < min) bad("out_of_range", path, `integer ${n} is below ${min}`);
   return n;
 }
@@ -262,10 +283,16 @@ function intField(o: JsonObject, key: string, path: string, min = 0): number {
 function amountValue(v: JsonValue, path: string): bigint {
   let b: bigint;
   if (typeof v === "string" && /^[0-9]{1,78}$/.test(v)) b = BigInt(v);
-  else if (typeof v === "string" && /^[0-9]+$/.test(v)) bad("out_of_range", path, `amount of ${v.length} digits is outside uint256`);
+  else if (typeof v === "string" && /^[0-9]+$/.test(v))
+    bad("out_of_range", path, `amount of ${v.length} digits is outside uint256`);
   else if (typeof v === "number" && Number.isSafeInteger(v)) b = BigInt(v);
   else if (typeof v === "bigint") b = v;
-  else bad("wrong_type", path, `expected base units (an integer string), found ${typeof v === "string" ? JSON.stringify(v.slice(0, 40)) : typeName(v)}`);
+  else
+    bad(
+      "wrong_type",
+      path,
+      `expected base units (an integer string), found ${typeof v === "string" ? JSON.stringify(v.slice(0, 40)) : typeName(v)}`,
+    );
   if (b < 0n || b >= 1n << 256n) bad("out_of_range", path, `amount ${shortInt(b)} is outside uint256`);
   return b;
 }
@@ -296,7 +323,8 @@ function decimalField(o: JsonObject, key: string, path: string): string {
 
 function boolField(o: JsonObject, key: string, path: string): boolean {
   const v = get(o, key, path);
-  if (typeof v !== "boolean") bad("wrong_type", appendPath(path, key), `expected true or false, found ${typeName(v)}`);
+  if (typeof v !== "boolean")
+    bad("wrong_type", appendPath(path, key), `expected true or false, found ${typeName(v)}`);
   return v;
 }
 
@@ -307,7 +335,11 @@ function intStringField(o: JsonObject, key: string, path: string): string {
   if (typeof v === "string" && /^[0-9]{1,78}$/.test(v)) return BigInt(v).toString();
   if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return String(v);
   if (typeof v === "bigint" && v >= 0n) return v.toString();
-  bad("wrong_type", p, `expected an integer string, found ${typeof v === "string" ? JSON.stringify(v.slice(0, 40)) : typeName(v)}`);
+  bad(
+    "wrong_type",
+    p,
+    `expected an integer string, found ${typeof v === "string" ? JSON.stringify(v.slice(0, 40)) : typeName(v)}`,
+  );
 }
 
 function anchorRef(v: JsonValue, path: string): AnchorRef | null {
@@ -336,19 +368,25 @@ export function checkLimits(root: JsonValue, limits: InputLimits, rootPath = "$"
   while (stack.length > 0) {
     const { v, path } = stack.pop() as { v: JsonValue; path: string | (() => string) };
     if (typeof v === "string") {
-      if (v.length > max) bad("too_large", resolve(path), `string of ${v.length} characters exceeds the limit of ${max}`);
+      if (v.length > max)
+        bad("too_large", resolve(path), `string of ${v.length} characters exceeds the limit of ${max}`);
     } else if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) {
         const item = v[i] as JsonValue;
-        if (typeof item === "object" && item !== null && !isJsonFloat(item)) stack.push({ v: item, path: () => appendPath(resolve(path), i) });
-        else if (typeof item === "string" && item.length > max) stack.push({ v: item, path: () => appendPath(resolve(path), i) });
+        if (typeof item === "object" && item !== null && !isJsonFloat(item))
+          stack.push({ v: item, path: () => appendPath(resolve(path), i) });
+        else if (typeof item === "string" && item.length > max)
+          stack.push({ v: item, path: () => appendPath(resolve(path), i) });
       }
     } else if (isJsonObject(v)) {
       for (const k of Object.keys(v)) {
-        if (k.length > max) bad("too_large", resolve(path), `a key of ${k.length} characters exceeds the limit of ${max}`);
+        if (k.length > max)
+          bad("too_large", resolve(path), `a key of ${k.length} characters exceeds the limit of ${max}`);
         const item = v[k] as JsonValue;
-        if (typeof item === "object" && item !== null && !isJsonFloat(item)) stack.push({ v: item, path: () => appendPath(resolve(path), k) });
-        else if (typeof item === "string" && item.length > max) stack.push({ v: item, path: () => appendPath(resolve(path), k) });
+        if (typeof item === "object" && item !== null && !isJsonFloat(item))
+          stack.push({ v: item, path: () => appendPath(resolve(path), k) });
+        else if (typeof item === "string" && item.length > max)
+          stack.push({ v: item, path: () => appendPath(resolve(path), k) });
       }
     }
   }
@@ -405,7 +443,9 @@ export interface ReadPackOptions {
  * @throws VerifierInputError `wrong_type`, `missing_key`, `out_of_range`, `too_large`, naming the JSON path
  */
 export function readPack(doc: JsonValue, options: ReadPackOptions = {}): PackView {
-  const limits: InputLimits = { maxStringLength: options.limits?.maxStringLength ?? DEFAULT_MAX_STRING_LENGTH };
+  const limits: InputLimits = {
+    maxStringLength: options.limits?.maxStringLength ?? DEFAULT_MAX_STRING_LENGTH,
+  };
   const root = object(doc, "$");
   checkLimits(root, limits);
   for (const k of PACK_KEYS) get(root, k, "$");
@@ -482,10 +522,13 @@ export function readPack(doc: JsonValue, options: ReadPackOptions = {}): PackVie
     speed_weight: decimalField(rd, "speed_weight", rp),
     cost_weight: decimalField(rd, "cost_weight", rp),
     time_budget_seconds: intField(rd, "time_budget_seconds", rp, 1),
-    cost_budget_usdc: costBudget === null ? null : decimalValue(costBudget, appendPath(rp, "cost_budget_usdc")),
+    cost_budget_usdc:
+      costBudget === null ? null : decimalValue(costBudget, appendPath(rp, "cost_budget_usdc")),
     threshold_bps: intField(rd, "threshold_bps", rp),
     payout_rule: strField(rd, "payout_rule", rp),
-    splits_bps: arrField(rd, "splits_bps", rp).map((s, i) => intValue(s, appendPath(appendPath(rp, "splits_bps"), i))),
+    splits_bps: arrField(rd, "splits_bps", rp).map((s, i) =>
+      intValue(s, appendPath(appendPath(rp, "splits_bps"), i)),
+    ),
     pool_base_units: amountField(rd, "pool_base_units", rp),
     place_amounts_base_units: arrField(rd, "place_amounts_base_units", rp).map((a, i) =>
       amountValue(a, appendPath(appendPath(rp, "place_amounts_base_units"), i)),
@@ -495,7 +538,9 @@ export function readPack(doc: JsonValue, options: ReadPackOptions = {}): PackVie
       const p = appendPath(rowsPath, i);
       const o = object(r, p);
       const hasReceipt = Object.prototype.hasOwnProperty.call(o, "receipt") && o.receipt !== null;
-      const url = Object.prototype.hasOwnProperty.call(o, "receipt_url") ? nullableStrField(o, "receipt_url", p) : null;
+      const url = Object.prototype.hasOwnProperty.call(o, "receipt_url")
+        ? nullableStrField(o, "receipt_url", p)
+        : null;
       return {
         path: p,
         rank: intField(o, "rank", p, 1),

@@ -47,11 +47,18 @@ export function isHttpUrl(s: string): boolean {
  * @throws VerifierNetworkError when the file, standard input or URL cannot be read
  *   (including an http status other than 200; the door's machine-readable reason is quoted)
  */
-export async function readSource(source: DocumentSource, options: ReadSourceOptions = {}): Promise<SourceBytes> {
+export async function readSource(
+  source: DocumentSource,
+  options: ReadSourceOptions = {},
+): Promise<SourceBytes> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
   const what = options.what ?? "document";
   const tooLarge = (n: number): VerifierInputError =>
-    new VerifierInputError("too_large", "$", `the ${what} is ${n} bytes, more than the limit of ${maxBytes} bytes`);
+    new VerifierInputError(
+      "too_large",
+      "$",
+      `the ${what} is ${n} bytes, more than the limit of ${maxBytes} bytes`,
+    );
 
   if (source instanceof Uint8Array) {
     if (source.byteLength > maxBytes) throw tooLarge(source.byteLength);

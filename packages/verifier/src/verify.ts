@@ -5,7 +5,15 @@
  */
 import { isEvidenceError, parseJson, type JsonValue } from "@bench-bounty/evidence";
 import { VerifierInputError } from "./errors.js";
-import { FACT_NAMES, REPORT_SCHEMA, type Fact, type FactName, type FactState, type PolicyName, type VerificationReport } from "./facts.js";
+import {
+  FACT_NAMES,
+  REPORT_SCHEMA,
+  type Fact,
+  type FactName,
+  type FactState,
+  type PolicyName,
+  type VerificationReport,
+} from "./facts.js";
 import { indexerNotObserved, verifyIndexer } from "./indexer.js";
 import { verifyOffline, type ProgressCallback } from "./offline.js";
 import { chainNotObserved, verifyOnchain, type ChainObservation } from "./onchain.js";
@@ -43,7 +51,8 @@ export function parsePackBytes(bytes: Uint8Array): JsonValue {
     return parseJson(bytes);
   } catch (e) {
     if (isEvidenceError(e)) throw new VerifierInputError(e.code, e.path, e.message.replace(/^\$[^:]*: /, ""));
-    if (e instanceof RangeError) throw new VerifierInputError("too_large", "$", `the document cannot be parsed: ${e.message}`);
+    if (e instanceof RangeError)
+      throw new VerifierInputError("too_large", "$", `the document cannot be parsed: ${e.message}`);
     throw e;
   }
 }
@@ -62,11 +71,26 @@ export function parsePackBytes(bytes: Uint8Array): JsonValue {
  */
 export async function verifyPack(options: VerifyPackOptions): Promise<VerificationReport> {
   const policy = options.policy ?? "offline";
-  if (parsePolicy(policy) === null) throw new VerifierInputError("bad_option", "--policy", `unknown policy ${JSON.stringify(policy)} (offline, onchain, full)`);
-  const src = await readSource(options.source, { maxBytes: options.limits?.maxBytes, stdin: options.stdin, what: "pack", timeoutMs: options.timeoutMs });
+  if (parsePolicy(policy) === null)
+    throw new VerifierInputError(
+      "bad_option",
+      "--policy",
+      `unknown policy ${JSON.stringify(policy)} (offline, onchain, full)`,
+    );
+  const src = await readSource(options.source, {
+    maxBytes: options.limits?.maxBytes,
+    stdin: options.stdin,
+    what: "pack",
+    timeoutMs: options.timeoutMs,
+  });
   const doc = parsePackBytes(src.bytes);
   const view = readPack(doc, { limits: { maxStringLength: options.limits?.maxStringLength } });
-  return verifyPackView(view, { ...options, policy, sourceLabel: src.label, sourceBytes: src.bytes.byteLength });
+  return verifyPackView(view, {
+    ...options,
+    policy,
+    sourceLabel: src.label,
+    sourceBytes: src.bytes.byteLength,
+  });
 }
 
 /**
@@ -83,14 +107,22 @@ export async function verifyPackView(
   let chainFacts = chainNotObserved();
   let observation: ChainObservation | null = null;
   if (options.rpcUrl !== undefined) {
-    const r = await verifyOnchain(view, offline.derived, { rpcUrl: options.rpcUrl, timeoutMs: options.timeoutMs, onProgress: options.onProgress });
+    const r = await verifyOnchain(view, offline.derived, {
+      rpcUrl: options.rpcUrl,
+      timeoutMs: options.timeoutMs,
+      onProgress: options.onProgress,
+    });
     chainFacts = r.facts;
     observation = r.observation;
   }
   const indexerFact =
     options.indexerUrl === undefined
       ? indexerNotObserved()
-      : await verifyIndexer(view, offline.derived, observation, { indexerUrl: options.indexerUrl, timeoutMs: options.timeoutMs, onProgress: options.onProgress });
+      : await verifyIndexer(view, offline.derived, observation, {
+          indexerUrl: options.indexerUrl,
+          timeoutMs: options.timeoutMs,
+          onProgress: options.onProgress,
+        });
 
   const all: Record<FactName, Fact> = { ...offline.facts, ...chainFacts, indexer_agreement: indexerFact };
   const facts = {} as Record<FactName, Fact>;
@@ -105,7 +137,12 @@ export async function verifyPackView(
     policy_met: evaluation.met,
     policy_requires: evaluation.requires,
     policy_unmet: evaluation.unmet,
-    subject: { slug: b.slug, bounty_id: b.bounty_id, chain_id: b.chain_id, bounty_contract: b.bounty_contract },
+    subject: {
+      slug: b.slug,
+      bounty_id: b.bounty_id,
+      chain_id: b.chain_id,
+      bounty_contract: b.bounty_contract,
+    },
     facts,
     values: offline.values,
     observed: {

@@ -14,7 +14,10 @@ import { VECTORS, at, packTree, toBytes } from "./helpers.js";
 const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
 const PKG = fileURLToPath(new URL("..", import.meta.url));
 
-function run(args: string[], input?: Uint8Array | string): { code: number | null; stdout: string; stderr: string } {
+function run(
+  args: string[],
+  input?: Uint8Array | string,
+): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, ["--import", "tsx", BIN, ...args], {
     cwd: PKG,
     input,
@@ -66,7 +69,9 @@ describe("bench-bounty-verify CLI", () => {
     at(tree, "benchmark").leaf_count = 13;
     const r = run(["verify", "-"], toBytes(tree));
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/leaf_count\s+FAIL failed\s+\$\.benchmark\.leaf_count is 13, \$\.test_set has 12 rows/);
+    expect(r.stdout).toMatch(
+      /leaf_count\s+FAIL failed\s+\$\.benchmark\.leaf_count is 13, \$\.test_set has 12 rows/,
+    );
   });
 
   it("exit 3 when the file cannot be read", () => {
@@ -98,20 +103,72 @@ describe("malformed packs: a clear error with the JSON path, exit code 2, no sta
   };
   const cases: [string, () => Uint8Array | string, RegExp][] = [
     ["not JSON", () => "this is not json", /bad input: unexpected character "t" at offset 0/],
-    ["truncated", () => text.slice(0, 30_000), /bad input: \$\.\S+: (unterminated string|unexpected end of input)/],
-    ["a duplicate key", () => text.replace('"slug"', '"title": "x", "slug"'), /bad input: \$\.benchmark\.title: duplicate key "title"/],
-    ["a wrong type (a number where a string is due)", () => edit((t) => (t.test_set[2].prompt = 5)), /bad input: \$\.test_set\[2\]\.prompt: expected a string, found the number 5/],
-    ["a wrong type (an object where an array is due)", () => edit((t) => (t.winners = {})), /bad input: \$\.winners: expected an array, found an object/],
-    ["a missing key", () => edit((t) => delete t.winners[0].answer_salt), /bad input: \$\.winners\[0\]\.answer_salt: missing key "answer_salt"/],
-    ["a missing top-level block", () => edit((t) => delete t.rank_derivation), /bad input: \$\.rank_derivation: missing key "rank_derivation"/],
+    [
+      "truncated",
+      () => text.slice(0, 30_000),
+      /bad input: \$\.\S+: (unterminated string|unexpected end of input)/,
+    ],
+    [
+      "a duplicate key",
+      () => text.replace('"slug"', '"title": "x", "slug"'),
+      /bad input: \$\.benchmark\.title: duplicate key "title"/,
+    ],
+    [
+      "a wrong type (a number where a string is due)",
+      () => edit((t) => (t.test_set[2].prompt = 5)),
+      /bad input: \$\.test_set\[2\]\.prompt: expected a string, found the number 5/,
+    ],
+    [
+      "a wrong type (an object where an array is due)",
+      () => edit((t) => (t.winners = {})),
+      /bad input: \$\.winners: expected an array, found an object/,
+    ],
+    [
+      "a missing key",
+      () => edit((t) => delete t.winners[0].answer_salt),
+      /bad input: \$\.winners\[0\]\.answer_salt: missing key "answer_salt"/,
+    ],
+    [
+      "a missing top-level block",
+      () => edit((t) => delete t.rank_derivation),
+      /bad input: \$\.rank_derivation: missing key "rank_derivation"/,
+    ],
     ["not an object", () => "[1, 2, 3]", /bad input: expected an object, found an array/],
-    ["a 10^30 count", () => edit((t) => (t.benchmark.leaf_count = 10n ** 30n)), /bad input: \$\.benchmark\.leaf_count: integer 100000000000\.\.\.\(31 digits\) is out of range/],
-    ["an amount of 2^256", () => edit((t) => (t.winners[0].amount_base_units = String(2n ** 256n))), /bad input: \$\.winners\[0\]\.amount_base_units: amount 115792089237\.\.\.\(78 digits\) is outside uint256/],
-    ["an amount of 100 digits", () => edit((t) => (t.rank_derivation.pool_base_units = "9".repeat(100))), /bad input: \$\.rank_derivation\.pool_base_units: amount of 100 digits is outside uint256/],
-    ["an integer of 79 digits", () => text.replace('"closes_at": 1772874000', `"closes_at": 1${"0".repeat(78)}`), /bad input: \$\.benchmark\.closes_at: integer with 79 digits/],
-    ["a 50 MB string", () => edit((t) => (t.winners[0].answers[0].answer_text = "x".repeat(50 * 1024 * 1024))), /bad input: \$\.winners\[0\]\.answers\[0\]\.answer_text: string of 52428800 characters exceeds the limit of 4194304/],
-    ["deep nesting", () => `{"benchmark": ${"[".repeat(20_000)}${"]".repeat(20_000)}}`, /bad input: \$\.benchmark\[0\]\[0\].*\.\.\.\(10000 levels\)\.\.\..*nesting deeper than 10000 levels/],
-    ["NaN", () => text.replace('"leaf_count": 12', '"leaf_count": NaN'), /bad input: \$\.benchmark\.leaf_count: NaN is not allowed/],
+    [
+      "a 10^30 count",
+      () => edit((t) => (t.benchmark.leaf_count = 10n ** 30n)),
+      /bad input: \$\.benchmark\.leaf_count: integer 100000000000\.\.\.\(31 digits\) is out of range/,
+    ],
+    [
+      "an amount of 2^256",
+      () => edit((t) => (t.winners[0].amount_base_units = String(2n ** 256n))),
+      /bad input: \$\.winners\[0\]\.amount_base_units: amount 115792089237\.\.\.\(78 digits\) is outside uint256/,
+    ],
+    [
+      "an amount of 100 digits",
+      () => edit((t) => (t.rank_derivation.pool_base_units = "9".repeat(100))),
+      /bad input: \$\.rank_derivation\.pool_base_units: amount of 100 digits is outside uint256/,
+    ],
+    [
+      "an integer of 79 digits",
+      () => text.replace('"closes_at": 1772874000', `"closes_at": 1${"0".repeat(78)}`),
+      /bad input: \$\.benchmark\.closes_at: integer with 79 digits/,
+    ],
+    [
+      "a 50 MB string",
+      () => edit((t) => (t.winners[0].answers[0].answer_text = "x".repeat(50 * 1024 * 1024))),
+      /bad input: \$\.winners\[0\]\.answers\[0\]\.answer_text: string of 52428800 characters exceeds the limit of 4194304/,
+    ],
+    [
+      "deep nesting",
+      () => `{"benchmark": ${"[".repeat(20_000)}${"]".repeat(20_000)}}`,
+      /bad input: \$\.benchmark\[0\]\[0\].*\.\.\.\(10000 levels\)\.\.\..*nesting deeper than 10000 levels/,
+    ],
+    [
+      "NaN",
+      () => text.replace('"leaf_count": 12', '"leaf_count": NaN'),
+      /bad input: \$\.benchmark\.leaf_count: NaN is not allowed/,
+    ],
     ["invalid UTF-8", () => new Uint8Array([0x7b, 0xff, 0x7d]), /bad input: input is not valid UTF-8/],
   ];
   it.each(cases)("%s", (_name, make, message) => {
@@ -126,9 +183,14 @@ describe("malformed packs: a clear error with the JSON path, exit code 2, no sta
   it("a pack file with a bad value gives the same error when read from a path", () => {
     const dir = mkdtempSync(join(tmpdir(), "verify-"));
     const p = join(dir, "bad.json");
-    writeFileSync(p, edit((t) => (t.rank_derivation.rows[1].queries_used = "many")));
+    writeFileSync(
+      p,
+      edit((t) => (t.rank_derivation.rows[1].queries_used = "many")),
+    );
     const r = run(["verify", p]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/bad input: \$\.rank_derivation\.rows\[1\]\.queries_used: expected an integer, found a string/);
+    expect(r.stderr).toMatch(
+      /bad input: \$\.rank_derivation\.rows\[1\]\.queries_used: expected an integer, found a string/,
+    );
   });
 });

@@ -47,7 +47,10 @@ async function sign(p: Record<string, unknown>, key: SigningKey, kid: string): P
   return new CompactSign(canonicalJson(p)).setProtectedHeader({ alg: "ES256", kid }).sign(key);
 }
 
-async function executeResponse(p = payload(), opts: { key?: SigningKey; kid?: string; receiptHash?: string } = {}) {
+async function executeResponse(
+  p = payload(),
+  opts: { key?: SigningKey; kid?: string; receiptHash?: string } = {},
+) {
   return {
     invocation_id: "9f2c4a-inv",
     receipt_jws: await sign(p, opts.key ?? keyA, opts.kid ?? "key-a"),
@@ -73,7 +76,11 @@ beforeAll(async () => {
 
 describe("verifyComputeReceipt", () => {
   it("verifies a good receipt: signature by kid, bindings, sums, receipt_hash", async () => {
-    const r = await verifyComputeReceipt({ execute: bytes(await executeResponse()), jwks, input: new TextEncoder().encode(INPUT) });
+    const r = await verifyComputeReceipt({
+      execute: bytes(await executeResponse()),
+      jwks,
+      input: new TextEncoder().encode(INPUT),
+    });
     const states = Object.fromEntries(Object.entries(r.facts).map(([k, f]) => [k, f.state]));
     expect(states).toEqual({
       signature: "verified",
@@ -91,11 +98,17 @@ describe("verifyComputeReceipt", () => {
   });
 
   it("fails the signature when the kid's key did not sign it, or no key has the kid", async () => {
-    const wrongKey = await verifyComputeReceipt({ execute: bytes(await executeResponse(payload(), { key: keyB, kid: "key-a" })), jwks });
+    const wrongKey = await verifyComputeReceipt({
+      execute: bytes(await executeResponse(payload(), { key: keyB, kid: "key-a" })),
+      jwks,
+    });
     expect(wrongKey.facts.signature.state).toBe("failed");
     expect(wrongKey.facts.signature.reasons[0]).toMatch(/does not verify/);
     expect(wrongKey.ok).toBe(false);
-    const unknownKid = await verifyComputeReceipt({ execute: bytes(await executeResponse(payload(), { kid: "rotated-away" })), jwks });
+    const unknownKid = await verifyComputeReceipt({
+      execute: bytes(await executeResponse(payload(), { kid: "rotated-away" })),
+      jwks,
+    });
     expect(unknownKid.facts.signature.reasons[0]).toMatch(/no JWKS key matches kid rotated-away/);
   });
 
@@ -103,7 +116,10 @@ describe("verifyComputeReceipt", () => {
     const resp = await executeResponse();
     const [h, , s] = resp.receipt_jws.split(".");
     const edited = Buffer.from(canonicalJson(payload({ total_usdc: "0.000001" }))).toString("base64url");
-    const r = await verifyComputeReceipt({ execute: bytes({ ...resp, receipt_jws: `${h}.${edited}.${s}` }), jwks });
+    const r = await verifyComputeReceipt({
+      execute: bytes({ ...resp, receipt_jws: `${h}.${edited}.${s}` }),
+      jwks,
+    });
     expect(r.facts.signature.state).toBe("failed");
     expect(r.facts.view_agreement.state).toBe("failed");
   });
@@ -111,9 +127,15 @@ describe("verifyComputeReceipt", () => {
   it("fails the output binding when the delivery differs from the metered output", async () => {
     const dir = mkdtempSync(join(tmpdir(), "receipt-"));
     writeFileSync(join(dir, "out.txt"), OUTPUT + " (swapped)");
-    const r = await verifyComputeReceipt({ execute: bytes(await executeResponse()), jwks, output: join(dir, "out.txt") });
+    const r = await verifyComputeReceipt({
+      execute: bytes(await executeResponse()),
+      jwks,
+      output: join(dir, "out.txt"),
+    });
     expect(r.facts.output_binding.state).toBe("failed");
-    expect(r.facts.output_binding.reasons[0]).toMatch(/hashes to sha256:[0-9a-f]{64}, the payload's output_sha256 is/);
+    expect(r.facts.output_binding.reasons[0]).toMatch(
+      /hashes to sha256:[0-9a-f]{64}, the payload's output_sha256 is/,
+    );
     expect(r.ok).toBe(false);
   });
 
@@ -122,13 +144,20 @@ describe("verifyComputeReceipt", () => {
     const r = await verifyComputeReceipt({ execute: bytes(await executeResponse(p)), jwks });
     expect(r.facts.signature.state).toBe("verified");
     expect(r.facts.cost_sum.state).toBe("failed");
-    expect(r.facts.cost_sum.reasons[0]).toBe("base_cost_usdc 0.010500 + margin_usdc 0.001576 != total_usdc 0.012075");
-    expect(r.facts.token_sum.reasons[0]).toBe("prompt_tokens 1000 + completion_tokens 500 != total_tokens 1499");
+    expect(r.facts.cost_sum.reasons[0]).toBe(
+      "base_cost_usdc 0.010500 + margin_usdc 0.001576 != total_usdc 0.012075",
+    );
+    expect(r.facts.token_sum.reasons[0]).toBe(
+      "prompt_tokens 1000 + completion_tokens 500 != total_tokens 1499",
+    );
     expect(r.ok).toBe(false);
   });
 
   it("fails receipt_hash when the stated hash is not the keccak of the canonical payload", async () => {
-    const r = await verifyComputeReceipt({ execute: bytes(await executeResponse(payload(), { receiptHash: `0x${"00".repeat(32)}` })), jwks });
+    const r = await verifyComputeReceipt({
+      execute: bytes(await executeResponse(payload(), { receiptHash: `0x${"00".repeat(32)}` })),
+      jwks,
+    });
     expect(r.facts.receipt_hash.state).toBe("failed");
   });
 
@@ -149,9 +178,15 @@ describe("verifyComputeReceipt", () => {
   });
 
   it("refuses an execute response without receipt_jws as bad input naming the path", async () => {
-    await expect(verifyComputeReceipt({ execute: bytes({ invocation_id: "x" }), jwks })).rejects.toThrow(VerifierInputError);
-    await expect(verifyComputeReceipt({ execute: bytes({ invocation_id: "x" }), jwks })).rejects.toThrow(/\$\.receipt_jws: missing key/);
-    await expect(verifyComputeReceipt({ execute: bytes({ receipt_jws: "a.b" }), jwks })).rejects.toThrow(/\$\.receipt_jws: a compact JWS has 3 parts, found 2/);
+    await expect(verifyComputeReceipt({ execute: bytes({ invocation_id: "x" }), jwks })).rejects.toThrow(
+      VerifierInputError,
+    );
+    await expect(verifyComputeReceipt({ execute: bytes({ invocation_id: "x" }), jwks })).rejects.toThrow(
+      /\$\.receipt_jws: missing key/,
+    );
+    await expect(verifyComputeReceipt({ execute: bytes({ receipt_jws: "a.b" }), jwks })).rejects.toThrow(
+      /\$\.receipt_jws: a compact JWS has 3 parts, found 2/,
+    );
   });
 
   it("CLI: verify-receipt exits 0 for a good receipt and 1 for a swapped output", async () => {
@@ -162,10 +197,23 @@ describe("verifyComputeReceipt", () => {
     writeFileSync(join(dir, "output.txt"), "not the output");
     const bin = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
     const run = (...args: string[]) =>
-      spawnSync(process.execPath, ["--import", "tsx", bin, "verify-receipt", join(dir, "EXECUTE.json"), "--jwks", join(dir, "jwks.json"), ...args], {
-        cwd: fileURLToPath(new URL("..", import.meta.url)),
-        encoding: "utf8",
-      });
+      spawnSync(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          bin,
+          "verify-receipt",
+          join(dir, "EXECUTE.json"),
+          "--jwks",
+          join(dir, "jwks.json"),
+          ...args,
+        ],
+        {
+          cwd: fileURLToPath(new URL("..", import.meta.url)),
+          encoding: "utf8",
+        },
+      );
     const good = run("--input", join(dir, "input.txt"));
     expect(good.status).toBe(0);
     expect(good.stdout).toMatch(/signature\s+verified\s+ES256 signature verifies with JWKS key key-a/);

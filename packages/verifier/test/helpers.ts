@@ -6,7 +6,14 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { canonicalJson, packHash, parseJson, rankingDigest, type JsonObject, type JsonValue } from "@bench-bounty/evidence";
+import {
+  canonicalJson,
+  packHash,
+  parseJson,
+  rankingDigest,
+  type JsonObject,
+  type JsonValue,
+} from "@bench-bounty/evidence";
 
 export const VECTORS = fileURLToPath(new URL("../../../../shared/vectors/packs/", import.meta.url));
 

@@ -37,21 +37,77 @@ import { startIndexer, type RunningIndexer } from "@bench-bounty/indexer/testing
 import type { Address, Hash, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CompactSign, exportJWK, generateKeyPair } from "jose";
-import { CHAIN_FACTS, FACT_NAMES, verifyComputeReceipt, verifyPack, type FactName, type VerificationReport } from "../src/index.js";
+import {
+  CHAIN_FACTS,
+  FACT_NAMES,
+  verifyComputeReceipt,
+  verifyPack,
+  type FactName,
+  type VerificationReport,
+} from "../src/index.js";
 import { at, rehash, toBytes } from "./helpers.js";
 
 const salt = (s: string): string => keccak256Hex(s).slice(2);
 
 const TEST_SET: TestSetRow[] = [
-  { ordinal: 0, prompt: "Capital of France?", gold: { value: "Paris" }, salt: salt("s0"), visibility: "private", grader_type: "exact" },
-  { ordinal: 1, prompt: "2 + 2.5 = ?", gold: { value: "4.5", tolerance: "0.01" }, salt: salt("s1"), visibility: "private", grader_type: "numeric" },
-  { ordinal: 2, prompt: "Name the two USDC chains here.", gold: { terms: ["base", "sepolia"] }, salt: salt("s2"), visibility: "private", grader_type: "contains_all" },
-  { ordinal: 3, prompt: "City and count as JSON.", gold: { fields: { city: "Tokyo", count: 3 } }, salt: salt("s3"), visibility: "private", grader_type: "json_fields" },
-  { ordinal: 4, prompt: "Largest planet?", gold: { value: "Jupiter" }, salt: salt("s4"), visibility: "public", grader_type: "exact" },
-  { ordinal: 5, prompt: "Degrees in a right angle?", gold: { value: 90 }, salt: salt("s5"), visibility: "public", grader_type: "numeric" },
+  {
+    ordinal: 0,
+    prompt: "Capital of France?",
+    gold: { value: "Paris" },
+    salt: salt("s0"),
+    visibility: "private",
+    grader_type: "exact",
+  },
+  {
+    ordinal: 1,
+    prompt: "2 + 2.5 = ?",
+    gold: { value: "4.5", tolerance: "0.01" },
+    salt: salt("s1"),
+    visibility: "private",
+    grader_type: "numeric",
+  },
+  {
+    ordinal: 2,
+    prompt: "Name the two USDC chains here.",
+    gold: { terms: ["base", "sepolia"] },
+    salt: salt("s2"),
+    visibility: "private",
+    grader_type: "contains_all",
+  },
+  {
+    ordinal: 3,
+    prompt: "City and count as JSON.",
+    gold: { fields: { city: "Tokyo", count: 3 } },
+    salt: salt("s3"),
+    visibility: "private",
+    grader_type: "json_fields",
+  },
+  {
+    ordinal: 4,
+    prompt: "Largest planet?",
+    gold: { value: "Jupiter" },
+    salt: salt("s4"),
+    visibility: "public",
+    grader_type: "exact",
+  },
+  {
+    ordinal: 5,
+    prompt: "Degrees in a right angle?",
+    gold: { value: 90 },
+    salt: salt("s5"),
+    visibility: "public",
+    grader_type: "numeric",
+  },
 ];
 
-const SCORING: MintScoring = { speed_weight: "0.2", cost_weight: "0", time_budget_seconds: 600, cost_budget_usdc: null, threshold_bps: 5000, payout_rule: "top_n_split" };
+const SCORING: MintScoring = {
+  speed_weight: "0.2",
+  cost_weight: "0",
+  time_budget_seconds: 600,
+  cost_budget_usdc: null,
+  threshold_bps: 5000,
+  payout_rule: "top_n_split",
+};
 const POOL = 100_000_000n; // 100 USDC
 
 interface Agent {
@@ -63,10 +119,34 @@ interface Agent {
 }
 
 const AGENTS: Agent[] = [
-  { agent_id: "author-baseline", author: true, answers: ["Paris", "4.5", "Base and Sepolia", '{"city":"Tokyo","count":3}', "Jupiter", "90"], wall: "30.000", account: 3 },
-  { agent_id: "agent-alpha", author: false, answers: ["paris", "4.505", "base, sepolia", '{"city":"TOKYO","count":4}', "Jupiter", "90"], wall: "120.000", account: 4 },
-  { agent_id: "agent-beta", author: false, answers: ["Lyon", "4.5", "base sepolia", '{"city":"Tokyo"}', "jupiter", null], wall: "60.000", account: 5 },
-  { agent_id: "agent-gamma", author: false, answers: ["Paris", "5", "mainnet", "not json", "Saturn", "91"], wall: "300.000", account: 6 },
+  {
+    agent_id: "author-baseline",
+    author: true,
+    answers: ["Paris", "4.5", "Base and Sepolia", '{"city":"Tokyo","count":3}', "Jupiter", "90"],
+    wall: "30.000",
+    account: 3,
+  },
+  {
+    agent_id: "agent-alpha",
+    author: false,
+    answers: ["paris", "4.505", "base, sepolia", '{"city":"TOKYO","count":4}', "Jupiter", "90"],
+    wall: "120.000",
+    account: 4,
+  },
+  {
+    agent_id: "agent-beta",
+    author: false,
+    answers: ["Lyon", "4.5", "base sepolia", '{"city":"Tokyo"}', "jupiter", null],
+    wall: "60.000",
+    account: 5,
+  },
+  {
+    agent_id: "agent-gamma",
+    author: false,
+    answers: ["Paris", "5", "mainnet", "not json", "Saturn", "91"],
+    wall: "300.000",
+    account: 6,
+  },
 ];
 
 let chain: DevChain;
@@ -81,8 +161,19 @@ async function mined(hash: Hash): Promise<{ blockNumber: bigint; transactionHash
   return r;
 }
 
-async function anchor(digest: string, kind: Hex, account = 0): Promise<{ tx_hash: string; anchor_block: number }> {
-  const hash = await chain.wallet(account).writeContract({ address: chain.contracts.anchorRegistry, abi: anchorRegistryAbi, functionName: "anchor", args: [digest as Hex, kind] });
+async function anchor(
+  digest: string,
+  kind: Hex,
+  account = 0,
+): Promise<{ tx_hash: string; anchor_block: number }> {
+  const hash = await chain
+    .wallet(account)
+    .writeContract({
+      address: chain.contracts.anchorRegistry,
+      abi: anchorRegistryAbi,
+      functionName: "anchor",
+      args: [digest as Hex, kind],
+    });
   const r = await mined(hash);
   return { tx_hash: r.transactionHash, anchor_block: Number(r.blockNumber) };
 }
@@ -103,7 +194,14 @@ beforeAll(async () => {
   // 2. lock the prize: createAndFund with the root frozen in
   await mined(await chain.mintUsdc(author, POOL));
   await mined(
-    await chain.wallet(1).writeContract({ address: chain.contracts.usdc, abi: testUsdcAbi, functionName: "approve", args: [chain.contracts.benchmarkBounty, POOL] }),
+    await chain
+      .wallet(1)
+      .writeContract({
+        address: chain.contracts.usdc,
+        abi: testUsdcAbi,
+        functionName: "approve",
+        args: [chain.contracts.benchmarkBounty, POOL],
+      }),
   );
   const now = Number((await chain.publicClient.getBlock()).timestamp);
   const closesAt = now + 3600;
@@ -118,8 +216,21 @@ beforeAll(async () => {
     thresholdBps: SCORING.threshold_bps,
     splitsBps: [5000, 3000, 2000],
   };
-  await mined(await chain.wallet(1).writeContract({ address: chain.contracts.benchmarkBounty, abi: benchmarkBountyAbi, functionName: "createAndFund", args: [params] }));
-  const bountyId = (await chain.publicClient.readContract({ address: chain.contracts.benchmarkBounty, abi: benchmarkBountyAbi, functionName: "bountyCount" })) as bigint;
+  await mined(
+    await chain
+      .wallet(1)
+      .writeContract({
+        address: chain.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        functionName: "createAndFund",
+        args: [params],
+      }),
+  );
+  const bountyId = (await chain.publicClient.readContract({
+    address: chain.contracts.benchmarkBounty,
+    abi: benchmarkBountyAbi,
+    functionName: "bountyCount",
+  })) as bigint;
 
   // 3. runs: receipts built and anchored before the award
   const runs: MintRun[] = AGENTS.map((a, i) => {
@@ -129,7 +240,10 @@ beforeAll(async () => {
       visibility: row.visibility,
       answer_text: a.answers[row.ordinal] ?? null,
     }));
-    const graded = TEST_SET.map((row) => ({ visibility: row.visibility, credit: grade(row.grader_type, row.gold, a.answers[row.ordinal] ?? null) }));
+    const graded = TEST_SET.map((row) => ({
+      visibility: row.visibility,
+      credit: grade(row.grader_type, row.gold, a.answers[row.ordinal] ?? null),
+    }));
     const rank_accuracy = rankAccuracy(graded, true);
     const input: BuildReceiptInput = {
       run_id: `run-${a.agent_id}`,
@@ -194,7 +308,10 @@ beforeAll(async () => {
       closes_at: closesAt,
       award_tx: award.transactionHash,
       award_block: Number(award.blockNumber),
-      commitment_anchor: { registry_address: chain.contracts.anchorRegistry.toLowerCase(), ...commitmentAnchor },
+      commitment_anchor: {
+        registry_address: chain.contracts.anchorRegistry.toLowerCase(),
+        ...commitmentAnchor,
+      },
     },
     test_set: TEST_SET,
     scoring: SCORING,
@@ -225,7 +342,11 @@ describe("a real award on the local Base profile", () => {
   it("verifies every on-chain fact (policy onchain)", async () => {
     const r = await verifyPack({ source: packBytes, rpcUrl: chain.rpcUrl, policy: "onchain" });
     const s = states(r);
-    for (const n of FACT_NAMES) expect({ n, state: s[n], reasons: r.facts[n].reasons }).toMatchObject({ n, state: n === "indexer_agreement" ? "not-observed" : "verified" });
+    for (const n of FACT_NAMES)
+      expect({ n, state: s[n], reasons: r.facts[n].reasons }).toMatchObject({
+        n,
+        state: n === "indexer_agreement" ? "not-observed" : "verified",
+      });
     expect(r.policy_met).toBe(true);
     expect(r.observed.rpc_chain_id).toBe(8453);
     expect(r.facts.award_log.reasons[0]).toMatch(/Awarded bounty \d+ to 2 winners/);
@@ -234,8 +355,16 @@ describe("a real award on the local Base profile", () => {
   it("verifies the indexer's agreement (policy full)", async (ctx) => {
     if (indexer === null) ctx.skip(`indexer did not start: ${indexerError}`);
     await indexer!.waitForHead();
-    const r = await verifyPack({ source: packBytes, rpcUrl: chain.rpcUrl, indexerUrl: indexer!.url, policy: "full" });
-    expect({ state: r.facts.indexer_agreement.state, reasons: r.facts.indexer_agreement.reasons }).toMatchObject({ state: "verified" });
+    const r = await verifyPack({
+      source: packBytes,
+      rpcUrl: chain.rpcUrl,
+      indexerUrl: indexer!.url,
+      policy: "full",
+    });
+    expect({
+      state: r.facts.indexer_agreement.state,
+      reasons: r.facts.indexer_agreement.reasons,
+    }).toMatchObject({ state: "verified" });
     expect(r.policy_met).toBe(true);
   });
 
@@ -246,12 +375,29 @@ describe("a real award on the local Base profile", () => {
     // anchoring is permissionless: the forger anchors the forged pack too
     const forged = await anchor(tree.pack_hash as string, ANCHOR_KINDS.pack, 9);
     tree.pack_anchor = { registry_address: chain.contracts.anchorRegistry.toLowerCase(), ...forged };
-    const r = await verifyPack({ source: toBytes(tree), rpcUrl: chain.rpcUrl, indexerUrl: indexer?.url, policy: "full" });
+    const r = await verifyPack({
+      source: toBytes(tree),
+      rpcUrl: chain.rpcUrl,
+      indexerUrl: indexer?.url,
+      policy: "full",
+    });
     const breaks: FactName[] = indexer === null ? ["award_log"] : ["award_log", "indexer_agreement"];
     for (const n of FACT_NAMES)
-      expect({ n, state: r.facts[n].state }).toEqual({ n, state: breaks.includes(n) ? "failed" : indexer === null && n === "indexer_agreement" ? "not-observed" : "verified" });
-    expect(r.facts.award_log.reasons.join("\n")).toMatch(/Awarded\.winners\[1\] is 0x[0-9a-f]{40}, \$\.winners\[1\]\.withdrawal_address is 0x/);
-    if (indexer !== null) expect(r.facts.indexer_agreement.reasons.join("\n")).toMatch(/GET \/bounties\/\d+: winners\[1\]\.account is 0x[0-9a-f]{40}, the pack says 0x/);
+      expect({ n, state: r.facts[n].state }).toEqual({
+        n,
+        state: breaks.includes(n)
+          ? "failed"
+          : indexer === null && n === "indexer_agreement"
+            ? "not-observed"
+            : "verified",
+      });
+    expect(r.facts.award_log.reasons.join("\n")).toMatch(
+      /Awarded\.winners\[1\] is 0x[0-9a-f]{40}, \$\.winners\[1\]\.withdrawal_address is 0x/,
+    );
+    if (indexer !== null)
+      expect(r.facts.indexer_agreement.reasons.join("\n")).toMatch(
+        /GET \/bounties\/\d+: winners\[1\]\.account is 0x[0-9a-f]{40}, the pack says 0x/,
+      );
     expect(r.policy_met).toBe(false);
   });
 
@@ -268,12 +414,19 @@ describe("a real award on the local Base profile", () => {
     const r = await verifyPack({ source: toBytes(tree), rpcUrl: chain.rpcUrl, policy: "onchain" });
     // off-chain, the swapped receipt is self-consistent: only the chain can tell
     for (const n of FACT_NAMES) {
-      const want = n === "receipt_anchors" || n === "award_log" ? "failed" : n === "indexer_agreement" ? "not-observed" : "verified";
+      const want =
+        n === "receipt_anchors" || n === "award_log"
+          ? "failed"
+          : n === "indexer_agreement"
+            ? "not-observed"
+            : "verified";
       expect({ n, state: r.facts[n].state }).toEqual({ n, state: want });
     }
     expect(r.facts.receipt_anchors.reasons[0]).toMatch(/anchored in block \d+, after the award block \d+/);
     // award() bound the original rank_derivation: the re-hashed digest is not the one on chain
-    expect(r.facts.award_log.reasons.join("\n")).toMatch(/Awarded\.rankingDigest is 0x[0-9a-f]{64}, \$\.benchmark\.ranking_digest is 0x/);
+    expect(r.facts.award_log.reasons.join("\n")).toMatch(
+      /Awarded\.rankingDigest is 0x[0-9a-f]{64}, \$\.benchmark\.ranking_digest is 0x/,
+    );
   });
 
   it("reports the wrong chain on every chain fact", async () => {
@@ -281,7 +434,11 @@ describe("a real award on the local Base profile", () => {
     at(tree, "benchmark").chain_id = 84532;
     rehash(tree);
     const r = await verifyPack({ source: toBytes(tree), rpcUrl: chain.rpcUrl, policy: "onchain" });
-    for (const n of CHAIN_FACTS) expect(r.facts[n]).toEqual({ state: "failed", reasons: ["the RPC serves chain 8453, $.benchmark.chain_id is 84532"] });
+    for (const n of CHAIN_FACTS)
+      expect(r.facts[n]).toEqual({
+        state: "failed",
+        reasons: ["the RPC serves chain 8453, $.benchmark.chain_id is 84532"],
+      });
   });
 });
 
@@ -302,23 +459,49 @@ describe("compute receipts anchored on the local Base profile", () => {
         output_sha256: `sha256:${"1".repeat(64)}`,
       };
       const receipt_hash = keccak256Hex(canonicalJson(payload));
-      const receipt_jws = await new CompactSign(canonicalJson(payload)).setProtectedHeader({ alg: "ES256", kid: "k1" }).sign(privateKey);
-      return { receipt_hash, bytes: new TextEncoder().encode(JSON.stringify({ invocation_id: model, receipt_jws, compute_receipt: { ...payload, receipt_hash } })) };
+      const receipt_jws = await new CompactSign(canonicalJson(payload))
+        .setProtectedHeader({ alg: "ES256", kid: "k1" })
+        .sign(privateKey);
+      return {
+        receipt_hash,
+        bytes: new TextEncoder().encode(
+          JSON.stringify({
+            invocation_id: model,
+            receipt_jws,
+            compute_receipt: { ...payload, receipt_hash },
+          }),
+        ),
+      };
     };
     const anchored = await receiptFor("model-anchored");
     await anchor(anchored.receipt_hash, ANCHOR_KINDS["compute-receipt"], 7);
-    const r1 = await verifyComputeReceipt({ execute: anchored.bytes, jwks, rpcUrl: chain.rpcUrl, registry: chain.contracts.anchorRegistry });
+    const r1 = await verifyComputeReceipt({
+      execute: anchored.bytes,
+      jwks,
+      rpcUrl: chain.rpcUrl,
+      registry: chain.contracts.anchorRegistry,
+    });
     expect(r1.facts.anchor.state).toBe("verified");
     expect(r1.facts.anchor.reasons[0]).toMatch(/anchored with kind compute-receipt in block \d+/);
     expect(r1.ok).toBe(true);
     const loose = await receiptFor("model-unanchored");
-    const r2 = await verifyComputeReceipt({ execute: loose.bytes, jwks, rpcUrl: chain.rpcUrl, registry: chain.contracts.anchorRegistry });
+    const r2 = await verifyComputeReceipt({
+      execute: loose.bytes,
+      jwks,
+      rpcUrl: chain.rpcUrl,
+      registry: chain.contracts.anchorRegistry,
+    });
     expect(r2.facts.anchor.state).toBe("unverified");
     expect(r2.ok).toBe(true);
     // a digest anchored with another kind is not a compute-receipt anchor
     const wrongKind = await receiptFor("model-wrong-kind");
     await anchor(wrongKind.receipt_hash, ANCHOR_KINDS.receipt, 7);
-    const r3 = await verifyComputeReceipt({ execute: wrongKind.bytes, jwks, rpcUrl: chain.rpcUrl, registry: chain.contracts.anchorRegistry });
+    const r3 = await verifyComputeReceipt({
+      execute: wrongKind.bytes,
+      jwks,
+      rpcUrl: chain.rpcUrl,
+      registry: chain.contracts.anchorRegistry,
+    });
     expect(r3.facts.anchor.state).toBe("failed");
     expect(r3.ok).toBe(false);
   });

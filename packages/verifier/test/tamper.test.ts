@@ -201,7 +201,11 @@ describe("tampered packs are caught by the fact they break", () => {
     const report = await verifyPack({ source: toBytes(tree) });
     for (const name of FACT_NAMES) {
       const want = t.breaks.includes(name) ? "failed" : exp.facts[name];
-      expect({ fact: name, state: report.facts[name].state, reasons: report.facts[name].reasons }).toMatchObject({ fact: name, state: want });
+      expect({
+        fact: name,
+        state: report.facts[name].state,
+        reasons: report.facts[name].reasons,
+      }).toMatchObject({ fact: name, state: want });
     }
     expect(report.policy_met).toBe(false);
     expect(report.policy_unmet.sort()).toEqual([...t.breaks].sort());

@@ -21,7 +21,9 @@ describe.each(["small", "zero-winner"])("vector pack %s", (name) => {
   });
 
   it("reads the pack from a file path as well as from bytes", async () => {
-    const report = await verifyPack({ source: `${new URL(`../../../../shared/vectors/packs/${name}.json`, import.meta.url).pathname}` });
+    const report = await verifyPack({
+      source: `${new URL(`../../../../shared/vectors/packs/${name}.json`, import.meta.url).pathname}`,
+    });
     expect(report.policy_met).toBe(true);
     expect(report.observed.pack).toMatch(/^file /);
   });
@@ -45,7 +47,15 @@ describe.each(["small", "zero-winner"])("vector pack %s", (name) => {
     // key order: reverse keys on the lossless tree and serialize with spaces
     const tree = packTree(name);
     const reorder = (v: any): any =>
-      Array.isArray(v) ? v.map(reorder) : v !== null && typeof v === "object" && !("lexeme" in v) ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reorder(x)])) : v;
+      Array.isArray(v)
+        ? v.map(reorder)
+        : v !== null && typeof v === "object" && !("lexeme" in v)
+          ? Object.fromEntries(
+              Object.entries(v)
+                .reverse()
+                .map(([k, x]) => [k, reorder(x)]),
+            )
+          : v;
     const reordered = reorder(tree);
     expect(Object.keys(reordered)[0]).toBe("verify_hints");
     const r2 = await verifyPack({ source: spacedJson(reordered) });
@@ -57,7 +67,10 @@ describe.each(["small", "zero-winner"])("vector pack %s", (name) => {
 /** JSON with spaces and newlines, keeping the tree's key order and lossless numbers. */
 function spacedJson(v: any): Uint8Array {
   const render = (x: any, ind: string): string => {
-    if (Array.isArray(x)) return x.length === 0 ? "[ ]" : `[\n${x.map((e) => `${ind}  ${render(e, ind + "  ")}`).join(",\n")}\n${ind}]`;
+    if (Array.isArray(x))
+      return x.length === 0
+        ? "[ ]"
+        : `[\n${x.map((e) => `${ind}  ${render(e, ind + "  ")}`).join(",\n")}\n${ind}]`;
     if (x !== null && typeof x === "object" && "lexeme" in x) return x.lexeme;
     if (x !== null && typeof x === "object")
       return `{\n${Object.entries(x)
