@@ -705,7 +705,11 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
       const reportFile = join(options.outDir, "report.md");
       result.totalMs = phases.elapsedMs();
       printSummary(result, options, log);
-      writeAtomically(reportFile, renderReport(result, options, phases.results, phases.elapsedMs()));
+      // The report is written inside its own phase: it lists that phase as ok (it is the last step).
+      const listed: PhaseResult[] = failedBefore
+        ? phases.results
+        : [...phases.results, { name: PHASES[9], status: "ok", ms: 0, detail: "this report" }];
+      writeAtomically(reportFile, renderReport(result, options, listed, phases.elapsedMs()));
       result.files.report = reportFile;
       for (const [name, file] of Object.entries(result.files)) p.note(`${name.padEnd(13)} ${file}`);
     };
