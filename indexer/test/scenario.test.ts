@@ -172,7 +172,7 @@ function scenario(label: string, db: Db) {
       );
       await d.claim(A.w8, 8n, A.r12);
       await d.anchor(A.w9, digestOf("fork-a-pack"), ANCHOR_KINDS.pack);
-      await dc.mine(2);
+      await d.mineBlocks(2);
       const abandonedHead = Number(await dc.publicClient.getBlockNumber());
       await ix!.waitForHead(15_000);
       expect((await getJson(ix!.url, `/anchors/${digestOf("fork-a-pack")}`)).status).toBe(200);
@@ -197,7 +197,7 @@ function scenario(label: string, db: Db) {
       expect(otherId).toBe(forkId);
       await d.claim(A.w8, 8n, A.r10);
       const now = Number(await dc.publicClient.getBlockNumber());
-      await dc.mine(abandonedHead - now + 3);
+      await d.mineBlocks(abandonedHead - now + 3);
       await ix!.waitForHead(20_000);
 
       const st = await expectIndexerMatchesChain(ix!.url, dc, scenarioAccounts(d));

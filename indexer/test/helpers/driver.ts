@@ -34,6 +34,16 @@ export class Driver {
     return a.address;
   }
 
+  /**
+   * Mines `n` empty blocks one `evm_mine` at a time. (`hardhat_mine` of several
+   * blocks makes "reserved" blocks whose parentHash does not match the previous
+   * block's hash, which an indexer rightly takes for a reorg.)
+   */
+  async mineBlocks(n: number): Promise<void> {
+    for (let i = 0; i < n; i++)
+      await this.dc.publicClient.request({ method: "evm_mine", params: [] } as never);
+  }
+
   /** Latest block timestamp (unix seconds). */
   async now(): Promise<bigint> {
     return (await this.dc.publicClient.getBlock()).timestamp;
