@@ -65,7 +65,9 @@ function answerFor(row: TestSetRow, right: boolean): string {
     case "contains_all":
       return right ? `Beta and ALPHA${i}` : `alpha${i} only`;
     default:
-      return right ? `{"id": ${i}, "label": "ROW-${i}", "ok": true}` : `{"id": ${i}, "label": "row", "ok": false}`;
+      return right
+        ? `{"id": ${i}, "label": "ROW-${i}", "ok": true}`
+        : `{"id": ${i}, "label": "row", "ok": false}`;
   }
 }
 
@@ -87,8 +89,17 @@ export function makeMintInputs(tasks: number, agents = 5): MintInputs {
     const agent_id = a === 0 ? "author-agent" : `agent-${a}`;
     const salt = hex64(`answer-salt-${a}`);
     const skill = 0.95 - a * 0.1;
-    const answered = test_set.map((row) => ({ row, text: ((row.ordinal * 7919 + a * 104729) % 1000) / 1000 < skill ? answerFor(row, true) : answerFor(row, false) }));
-    const graded = answered.map(({ row, text }) => ({ visibility: row.visibility, credit: grade(row.grader_type, row.gold, text) }));
+    const answered = test_set.map((row) => ({
+      row,
+      text:
+        ((row.ordinal * 7919 + a * 104729) % 1000) / 1000 < skill
+          ? answerFor(row, true)
+          : answerFor(row, false),
+    }));
+    const graded = answered.map(({ row, text }) => ({
+      visibility: row.visibility,
+      credit: grade(row.grader_type, row.gold, text),
+    }));
     const rank_accuracy = rankAccuracy(graded, true);
     const wall_seconds = `${600 + a * 97}.${String(100 + a).padStart(3, "0")}`;
     const usdc_spent = `0.${String(120000 + a * 3333).padStart(6, "0")}`;
@@ -107,7 +118,12 @@ export function makeMintInputs(tasks: number, agents = 5): MintInputs {
       score_public: scorePublic(graded),
       score_composite,
       answer_salt: salt,
-      tasks: answered.map(({ row, text }) => ({ bank_ordinal: row.ordinal, prompt_hash: (derived[row.ordinal] as { prompt_hash: string }).prompt_hash, visibility: row.visibility, answer_text: text })),
+      tasks: answered.map(({ row, text }) => ({
+        bank_ordinal: row.ordinal,
+        prompt_hash: (derived[row.ordinal] as { prompt_hash: string }).prompt_hash,
+        visibility: row.visibility,
+        answer_text: text,
+      })),
     });
     runs.push({
       agent_id,
@@ -118,7 +134,11 @@ export function makeMintInputs(tasks: number, agents = 5): MintInputs {
       include_receipt: false,
       withdrawal_address: `0x${hex64(`owner-${a}`).slice(0, 40)}`,
       answer_salt: salt,
-      answers: answered.map(({ row, text }, ordinal) => ({ ordinal, bank_ordinal: row.ordinal, answer_text: text })),
+      answers: answered.map(({ row, text }, ordinal) => ({
+        ordinal,
+        bank_ordinal: row.ordinal,
+        answer_text: text,
+      })),
     });
   }
   return {
@@ -135,7 +155,11 @@ export function makeMintInputs(tasks: number, agents = 5): MintInputs {
       closes_at: 1772874000,
       award_tx: `0x${hex64("award-tx")}`,
       award_block: 24050003,
-      commitment_anchor: { registry_address: `0x${"03".repeat(20)}`, tx_hash: `0x${hex64("anchor-tx")}`, anchor_block: 24000003 },
+      commitment_anchor: {
+        registry_address: `0x${"03".repeat(20)}`,
+        tx_hash: `0x${hex64("anchor-tx")}`,
+        anchor_block: 24000003,
+      },
     },
     test_set,
     scoring: SCORING,

@@ -72,12 +72,16 @@ function bareKeccak(inputs: readonly Uint8Array[]): Timing<void> {
   });
 }
 
-const fmt = (t: { ms: number; cpu: number }): string => `${t.ms.toFixed(1).padStart(9)} ms wall ${t.cpu.toFixed(1).padStart(9)} ms CPU`;
+const fmt = (t: { ms: number; cpu: number }): string =>
+  `${t.ms.toFixed(1).padStart(9)} ms wall ${t.cpu.toFixed(1).padStart(9)} ms CPU`;
 const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 // ---------------------------------------------------------------------------
 console.log(
-  `evidence benchmarks (node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}, median of ${RUNS} run${RUNS > 1 ? "s" : ""})\n`,
+  `evidence benchmarks (node ${process.version}, ${os.cpus().length} CPUs, load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")}, median of ${RUNS} run${RUNS > 1 ? "s" : ""})\n`,
 );
 
 {
@@ -114,11 +118,17 @@ console.log(
   const bare = bareKeccak(inputs);
   const fold = time(() => merkleRootBytes(leaves));
   const ratio = commit.cpu / bare.cpu;
-  console.log(`1. commitment root of ${ROWS.toLocaleString("en-US")} rows (root ${commit.result.root.slice(0, 10)}…)`);
+  console.log(
+    `1. commitment root of ${ROWS.toLocaleString("en-US")} rows (root ${commit.result.root.slice(0, 10)}…)`,
+  );
   console.log(`   commitTestSet                 ${fmt(commit)}`);
   console.log(`     of which the Merkle fold    ${fmt(fold)}`);
-  console.log(`   bare keccak of its inputs     ${fmt(bare)}   (${inputs.length.toLocaleString("en-US")} hashes, ${mib(bytes)})`);
-  console.log(`   ratio (CPU time)              ${ratio.toFixed(2).padStart(9)} x   (target <= 2.00 x: ${ratio <= 2 ? "met" : "NOT met"}; wall-clock ratio ${(commit.ms / bare.ms).toFixed(2)} x)\n`);
+  console.log(
+    `   bare keccak of its inputs     ${fmt(bare)}   (${inputs.length.toLocaleString("en-US")} hashes, ${mib(bytes)})`,
+  );
+  console.log(
+    `   ratio (CPU time)              ${ratio.toFixed(2).padStart(9)} x   (target <= 2.00 x: ${ratio <= 2 ? "met" : "NOT met"}; wall-clock ratio ${(commit.ms / bare.ms).toFixed(2)} x)\n`,
+  );
 }
 
 {
@@ -129,18 +139,33 @@ console.log(
   const packBytes = time(() => evidencePackBytes(pack));
   const bytes = packBytes.result;
   const hash = time(() => packHash(pack));
-  const hashed = canonicalJson({ benchmark: pack.benchmark, test_set: pack.test_set, winners: pack.winners, rank_derivation: pack.rank_derivation });
+  const hashed = canonicalJson({
+    benchmark: pack.benchmark,
+    test_set: pack.test_set,
+    winners: pack.winners,
+    rank_derivation: pack.rank_derivation,
+  });
   const bare = bareKeccak([hashed]);
   const parse = time(() => parseEvidencePack(bytes));
   const json = time(() => parseJson(bytes));
   const parsed = parseJson(bytes);
   const schema = time(() => validateEvidencePack(parsed));
-  console.log(`2. ${TASKS.toLocaleString("en-US")}-task pack, ${pack.rank_derivation.rows.length} ranked agents, ${pack.winners.length} winners (${mib(bytes.length)} canonical)`);
-  console.log(`   mintEvidencePack              ${fmt(mint)}   (commit, regrade winners, receipt hashes, rank, select, pack hash, schema)`);
+  console.log(
+    `2. ${TASKS.toLocaleString("en-US")}-task pack, ${pack.rank_derivation.rows.length} ranked agents, ${pack.winners.length} winners (${mib(bytes.length)} canonical)`,
+  );
+  console.log(
+    `   mintEvidencePack              ${fmt(mint)}   (commit, regrade winners, receipt hashes, rank, select, pack hash, schema)`,
+  );
   console.log(`   packHash                      ${fmt(hash)}`);
   console.log(`   canonical bytes of the pack   ${fmt(packBytes)}`);
   console.log(`   bare keccak of hashed bytes   ${fmt(bare)}   (${mib(hashed.length)})`);
-  console.log(`   ratio packHash / bare keccak             ${(hash.cpu / bare.cpu).toFixed(2).padStart(6)} x (CPU time)`);
-  console.log(`   ratio (mint + packHash) / bare keccak    ${((mint.cpu + hash.cpu) / bare.cpu).toFixed(2).padStart(6)} x (CPU time)`);
-  console.log(`   parseEvidencePack             ${fmt(parse)}   (lossless parse ${json.cpu.toFixed(1)} ms CPU + schema ${schema.cpu.toFixed(1)} ms CPU)`);
+  console.log(
+    `   ratio packHash / bare keccak             ${(hash.cpu / bare.cpu).toFixed(2).padStart(6)} x (CPU time)`,
+  );
+  console.log(
+    `   ratio (mint + packHash) / bare keccak    ${((mint.cpu + hash.cpu) / bare.cpu).toFixed(2).padStart(6)} x (CPU time)`,
+  );
+  console.log(
+    `   parseEvidencePack             ${fmt(parse)}   (lossless parse ${json.cpu.toFixed(1)} ms CPU + schema ${schema.cpu.toFixed(1)} ms CPU)`,
+  );
 }

@@ -11,12 +11,19 @@ import { Fraction } from "./fraction.js";
 import { gradePrepared, prepareGold, type PreparedGold } from "./graders.js";
 import { PAYOUT_RULES, validateSplits } from "./payouts.js";
 import { rankOrder, selectWinners } from "./ranking.js";
-import { checkAnswersAgainstReceipt, receiptHash, type Problem, type Receipt, type RevealedAnswer } from "./receipts.js";
+import {
+  checkAnswersAgainstReceipt,
+  receiptHash,
+  type Problem,
+  type Receipt,
+  type RevealedAnswer,
+} from "./receipts.js";
 import type { RankDerivation, RankRow, Winner } from "./schemas.js";
 import { accuracy, composite } from "./scores.js";
 
 function toProblem(e: unknown, fallbackPath: string): Problem {
-  if (e instanceof EvidenceError) return { code: e.code, path: e.path, message: e.message.replace(/^\$[^:]*: /, "") };
+  if (e instanceof EvidenceError)
+    return { code: e.code, path: e.path, message: e.message.replace(/^\$[^:]*: /, "") };
   return { code: "error", path: fallbackPath, message: e instanceof Error ? e.message : String(e) };
 }
 
@@ -27,7 +34,10 @@ export type PreparedTestSet = (PreparedGold | Problem)[];
  * Validate and prepare every row's gold (SPEC 5) once, for many regrades.
  * @param path JSON path of the test set (default `$.test_set`)
  */
-export function prepareTestSetGold(testSet: readonly Pick<TestSetRow, "gold" | "grader_type">[], path = "$.test_set"): PreparedTestSet {
+export function prepareTestSetGold(
+  testSet: readonly Pick<TestSetRow, "gold" | "grader_type">[],
+  path = "$.test_set",
+): PreparedTestSet {
   return testSet.map((row, i) => {
     const p = appendPath(appendPath(path, i), "gold");
     try {
@@ -100,7 +110,11 @@ export function regradeRun(
     receiptPath: `${base}.receipt`,
     answersPath: `${base}.answers`,
   });
-  const problems = [...check.problems.map((p) => (p.path.startsWith("$.answer_salt") ? { ...p, path: `${base}.answer_salt` } : p))];
+  const problems = [
+    ...check.problems.map((p) =>
+      p.path.startsWith("$.answer_salt") ? { ...p, path: `${base}.answer_salt` } : p,
+    ),
+  ];
   const tasks: RegradedTask[] = check.tasks.map((t) => {
     const gold = Number.isSafeInteger(t.bank_ordinal) ? prepared[t.bank_ordinal] : undefined;
     let credit: Fraction | null = null;
@@ -115,7 +129,13 @@ export function regradeRun(
         problems.push(toProblem(e, `${base}.answers`));
       }
     }
-    return { ordinal: t.ordinal, bank_ordinal: t.bank_ordinal, visibility: t.visibility, answer_text: t.answer_text, credit };
+    return {
+      ordinal: t.ordinal,
+      bank_ordinal: t.bank_ordinal,
+      visibility: t.visibility,
+      answer_text: t.answer_text,
+      credit,
+    };
   });
   const bankHasPrivate = testSet.some((r) => r.visibility === "private");
   const graded = tasks.every((t) => t.credit !== null);
@@ -124,7 +144,12 @@ export function regradeRun(
   if (graded) {
     const vis = bankHasPrivate ? "private" : "public";
     const counted = tasks.filter((t) => t.visibility === vis).map((t) => t.credit as Fraction);
-    if (counted.length === 0) problems.push({ code: "no_scored_tasks", path: `${base}.receipt.tasks`, message: `the run has no ${vis} task to score` });
+    if (counted.length === 0)
+      problems.push({
+        code: "no_scored_tasks",
+        path: `${base}.receipt.tasks`,
+        message: `the run has no ${vis} task to score`,
+      });
     else rank_accuracy = accuracy(counted);
     const pub = tasks.filter((t) => t.visibility === "public").map((t) => t.credit as Fraction);
     score_public = pub.length === 0 ? "0.0000" : accuracy(pub);
@@ -133,7 +158,10 @@ export function regradeRun(
 }
 
 /** The scoring configuration of a rank derivation (SPEC 6-7). */
-export type ScoringConfig = Pick<RankDerivation, "speed_weight" | "cost_weight" | "time_budget_seconds" | "cost_budget_usdc">;
+export type ScoringConfig = Pick<
+  RankDerivation,
+  "speed_weight" | "cost_weight" | "time_budget_seconds" | "cost_budget_usdc"
+>;
 
 /**
  * Recompute a row's composite (SPEC 6) from its `rank_accuracy`,
@@ -158,7 +186,10 @@ export function recomputeRowComposite(
     return { score_composite: score, problem: null };
   } catch (e) {
     const p = toProblem(e, path);
-    return { score_composite: null, problem: { ...p, path: p.path === "$" ? path : p.path.replace(/^\$/, path) } };
+    return {
+      score_composite: null,
+      problem: { ...p, path: p.path === "$" ? path : p.path.replace(/^\$/, path) },
+    };
   }
 }
 
@@ -166,14 +197,22 @@ export function recomputeRowComposite(
  * Check every row's composite against its recomputation.
  * @param path path of the rows array (default `$.rank_derivation.rows`)
  */
-export function checkComposites(rows: readonly RankRow[], scoring: ScoringConfig, path = "$.rank_derivation.rows"): Problem[] {
+export function checkComposites(
+  rows: readonly RankRow[],
+  scoring: ScoringConfig,
+  path = "$.rank_derivation.rows",
+): Problem[] {
   const problems: Problem[] = [];
   rows.forEach((row, i) => {
     const p = appendPath(path, i);
     const { score_composite, problem } = recomputeRowComposite(row, scoring, p);
     if (problem) problems.push(problem);
     else if (score_composite !== row.score_composite)
-      problems.push({ code: "composite_mismatch", path: `${p}.score_composite`, message: `row says ${row.score_composite}, recomputed ${score_composite}` });
+      problems.push({
+        code: "composite_mismatch",
+        path: `${p}.score_composite`,
+        message: `row says ${row.score_composite}, recomputed ${score_composite}`,
+      });
   });
   return problems;
 }
@@ -188,9 +227,19 @@ export function checkOrdering(rows: readonly RankRow[], path = "$.rank_derivatio
   const agents = new Map<string, number>();
   rows.forEach((r, i) => {
     const prev = agents.get(r.agent_id);
-    if (prev !== undefined) problems.push({ code: "agent_ranked_twice", path: `${appendPath(path, i)}.agent_id`, message: `agent ${JSON.stringify(r.agent_id)} already has row ${prev}` });
+    if (prev !== undefined)
+      problems.push({
+        code: "agent_ranked_twice",
+        path: `${appendPath(path, i)}.agent_id`,
+        message: `agent ${JSON.stringify(r.agent_id)} already has row ${prev}`,
+      });
     else agents.set(r.agent_id, i);
-    if (r.rank !== i + 1) problems.push({ code: "rank_number", path: `${appendPath(path, i)}.rank`, message: `row at position ${i} has rank ${r.rank}, expected ${i + 1}` });
+    if (r.rank !== i + 1)
+      problems.push({
+        code: "rank_number",
+        path: `${appendPath(path, i)}.rank`,
+        message: `row at position ${i} has rank ${r.rank}, expected ${i + 1}`,
+      });
   });
   let order: number[];
   try {
@@ -202,7 +251,11 @@ export function checkOrdering(rows: readonly RankRow[], path = "$.rank_derivatio
   order.forEach((from, to) => {
     if (from !== to) {
       const row = rows[from] as RankRow;
-      problems.push({ code: "order", path: appendPath(path, from), message: `agent ${JSON.stringify(row.agent_id)} (run ${row.run_id}) belongs at rank ${to + 1}, not ${from + 1}` });
+      problems.push({
+        code: "order",
+        path: appendPath(path, from),
+        message: `agent ${JSON.stringify(row.agent_id)} (run ${row.run_id}) belongs at rank ${to + 1}, not ${from + 1}`,
+      });
     }
   });
   return problems;
@@ -215,7 +268,11 @@ export function checkOrdering(rows: readonly RankRow[], path = "$.rank_derivatio
  * rule against `splits_bps`.
  * @param poolBaseUnits the benchmark's pool (compared with the derivation's)
  */
-export function checkSelection(rd: RankDerivation, winners: readonly Winner[], poolBaseUnits?: string): Problem[] {
+export function checkSelection(
+  rd: RankDerivation,
+  winners: readonly Winner[],
+  poolBaseUnits?: string,
+): Problem[] {
   const problems: Problem[] = [];
   const rdp = "$.rank_derivation";
   try {
@@ -226,35 +283,88 @@ export function checkSelection(rd: RankDerivation, winners: readonly Winner[], p
   if (rd.payout_rule !== "custom") {
     const named = PAYOUT_RULES[rd.payout_rule];
     if (named.length !== rd.splits_bps.length || named.some((v, i) => v !== rd.splits_bps[i]))
-      problems.push({ code: "payout_rule_mismatch", path: `${rdp}.splits_bps`, message: `payout_rule ${rd.payout_rule} means [${named.join(", ")}], splits_bps is [${rd.splits_bps.join(", ")}]` });
+      problems.push({
+        code: "payout_rule_mismatch",
+        path: `${rdp}.splits_bps`,
+        message: `payout_rule ${rd.payout_rule} means [${named.join(", ")}], splits_bps is [${rd.splits_bps.join(", ")}]`,
+      });
   }
   if (poolBaseUnits !== undefined && poolBaseUnits !== rd.pool_base_units)
-    problems.push({ code: "pool_mismatch", path: `${rdp}.pool_base_units`, message: `rank_derivation pool ${rd.pool_base_units} differs from benchmark pool ${poolBaseUnits}` });
+    problems.push({
+      code: "pool_mismatch",
+      path: `${rdp}.pool_base_units`,
+      message: `rank_derivation pool ${rd.pool_base_units} differs from benchmark pool ${poolBaseUnits}`,
+    });
   let sel;
   try {
-    sel = selectWinners({ rows: rd.rows, threshold_bps: rd.threshold_bps, splits_bps: rd.splits_bps, pool_base_units: rd.pool_base_units });
+    sel = selectWinners({
+      rows: rd.rows,
+      threshold_bps: rd.threshold_bps,
+      splits_bps: rd.splits_bps,
+      pool_base_units: rd.pool_base_units,
+    });
   } catch (e) {
     problems.push(toProblem(e, rdp));
     return problems;
   }
   const amounts = sel.place_amounts_base_units;
-  if (amounts.length !== rd.place_amounts_base_units.length || amounts.some((a, i) => a !== rd.place_amounts_base_units[i]))
-    problems.push({ code: "place_amounts_mismatch", path: `${rdp}.place_amounts_base_units`, message: `pack says [${rd.place_amounts_base_units.join(", ")}], recomputed [${amounts.join(", ")}]` });
+  if (
+    amounts.length !== rd.place_amounts_base_units.length ||
+    amounts.some((a, i) => a !== rd.place_amounts_base_units[i])
+  )
+    problems.push({
+      code: "place_amounts_mismatch",
+      path: `${rdp}.place_amounts_base_units`,
+      message: `pack says [${rd.place_amounts_base_units.join(", ")}], recomputed [${amounts.join(", ")}]`,
+    });
   if (sel.zero_winner_reason !== rd.zero_winner_reason)
-    problems.push({ code: "zero_winner_reason_mismatch", path: `${rdp}.zero_winner_reason`, message: `pack says ${String(rd.zero_winner_reason)}, recomputed ${String(sel.zero_winner_reason)}` });
+    problems.push({
+      code: "zero_winner_reason_mismatch",
+      path: `${rdp}.zero_winner_reason`,
+      message: `pack says ${String(rd.zero_winner_reason)}, recomputed ${String(sel.zero_winner_reason)}`,
+    });
   if (winners.length !== sel.winners.length)
-    problems.push({ code: "winner_count", path: "$.winners", message: `pack lists ${winners.length} winner(s), the rows select ${sel.winners.length}` });
+    problems.push({
+      code: "winner_count",
+      path: "$.winners",
+      message: `pack lists ${winners.length} winner(s), the rows select ${sel.winners.length}`,
+    });
   const n = Math.min(winners.length, sel.winners.length);
   for (let i = 0; i < n; i++) {
     const w = winners[i] as Winner;
     const s = sel.winners[i] as RankRow;
     const p = appendPath("$.winners", i);
-    if (w.place !== i + 1) problems.push({ code: "place", path: `${p}.place`, message: `place ${w.place} at position ${i}, expected ${i + 1}` });
-    if (w.agent_id !== s.agent_id) problems.push({ code: "winner_mismatch", path: `${p}.agent_id`, message: `pack names ${JSON.stringify(w.agent_id)}, the rows select ${JSON.stringify(s.agent_id)}` });
-    if (w.run_id !== s.run_id) problems.push({ code: "winner_run_mismatch", path: `${p}.run_id`, message: `pack names run ${w.run_id}, the selected row is run ${s.run_id}` });
-    if (w.receipt_hash !== s.receipt_hash) problems.push({ code: "winner_receipt_mismatch", path: `${p}.receipt_hash`, message: "the winner's receipt_hash differs from its row's" });
+    if (w.place !== i + 1)
+      problems.push({
+        code: "place",
+        path: `${p}.place`,
+        message: `place ${w.place} at position ${i}, expected ${i + 1}`,
+      });
+    if (w.agent_id !== s.agent_id)
+      problems.push({
+        code: "winner_mismatch",
+        path: `${p}.agent_id`,
+        message: `pack names ${JSON.stringify(w.agent_id)}, the rows select ${JSON.stringify(s.agent_id)}`,
+      });
+    if (w.run_id !== s.run_id)
+      problems.push({
+        code: "winner_run_mismatch",
+        path: `${p}.run_id`,
+        message: `pack names run ${w.run_id}, the selected row is run ${s.run_id}`,
+      });
+    if (w.receipt_hash !== s.receipt_hash)
+      problems.push({
+        code: "winner_receipt_mismatch",
+        path: `${p}.receipt_hash`,
+        message: "the winner's receipt_hash differs from its row's",
+      });
     const amt = amounts[i];
-    if (w.amount_base_units !== amt) problems.push({ code: "amount_mismatch", path: `${p}.amount_base_units`, message: `pack says ${w.amount_base_units}, recomputed ${String(amt)}` });
+    if (w.amount_base_units !== amt)
+      problems.push({
+        code: "amount_mismatch",
+        path: `${p}.amount_base_units`,
+        message: `pack says ${w.amount_base_units}, recomputed ${String(amt)}`,
+      });
   }
   return problems;
 }
@@ -274,10 +384,28 @@ export function checkRowReceipt(row: RankRow, path = "$"): Problem[] {
   } catch (e) {
     problems.push(toProblem(e, `${path}.receipt`));
   }
-  if (h !== null && h !== row.receipt_hash) problems.push({ code: "receipt_hash_mismatch", path: `${path}.receipt_hash`, message: `row says ${row.receipt_hash}, keccak of its receipt is ${h}` });
-  const same: [keyof RankRow & keyof Receipt][] = [["run_id"], ["agent_id"], ["score_public"], ["score_composite"], ["wall_seconds"], ["queries_used"], ["usdc_spent"]];
+  if (h !== null && h !== row.receipt_hash)
+    problems.push({
+      code: "receipt_hash_mismatch",
+      path: `${path}.receipt_hash`,
+      message: `row says ${row.receipt_hash}, keccak of its receipt is ${h}`,
+    });
+  const same: [keyof RankRow & keyof Receipt][] = [
+    ["run_id"],
+    ["agent_id"],
+    ["score_public"],
+    ["score_composite"],
+    ["wall_seconds"],
+    ["queries_used"],
+    ["usdc_spent"],
+  ];
   for (const [k] of same) {
-    if (row[k] !== r[k]) problems.push({ code: "row_receipt_mismatch", path: `${path}.${k}`, message: `row says ${JSON.stringify(row[k])}, its receipt says ${JSON.stringify(r[k])}` });
+    if (row[k] !== r[k])
+      problems.push({
+        code: "row_receipt_mismatch",
+        path: `${path}.${k}`,
+        message: `row says ${JSON.stringify(row[k])}, its receipt says ${JSON.stringify(r[k])}`,
+      });
   }
   return problems;
 }

@@ -82,7 +82,11 @@ export function promptHash(prompt: string): string {
  */
 export function goldLeaf(gold: unknown, salt: string, path = "$"): string {
   if (typeof salt !== "string" || !BARE_HEX64.test(salt))
-    throw new EvidenceError("bad_test_set", appendPath(path, "salt"), "salt must be 64 lowercase hex characters");
+    throw new EvidenceError(
+      "bad_test_set",
+      appendPath(path, "salt"),
+      "salt must be 64 lowercase hex characters",
+    );
   let canon: string;
   try {
     canon = canonicalJsonString(gold);
@@ -95,7 +99,9 @@ export function goldLeaf(gold: unknown, salt: string, path = "$"): string {
 /** Leaf digest from its parts (SPEC 3), as raw bytes. */
 export function leafFromParts(ordinal: number, promptHashHex: string, goldLeafHex: string): Uint8Array {
   // canonical_json({"ordinal", "prompt_hash", "gold_leaf"}): keys in code-point order, hex needs no escaping
-  return keccak_256(utf8(`{"gold_leaf":"${goldLeafHex}","ordinal":${ordinal},"prompt_hash":"${promptHashHex}"}`));
+  return keccak_256(
+    utf8(`{"gold_leaf":"${goldLeafHex}","ordinal":${ordinal},"prompt_hash":"${promptHashHex}"}`),
+  );
 }
 
 /**
@@ -112,11 +118,21 @@ function checkRowShape(row: TestSetRow, expectedOrdinal: number, path: string): 
   if (typeof row !== "object" || row === null || Array.isArray(row))
     throw new EvidenceError("bad_test_set", path, "a test-set row must be an object");
   if (typeof row.ordinal !== "number" || !Number.isSafeInteger(row.ordinal) || row.ordinal < 0)
-    throw new EvidenceError("bad_test_set", appendPath(path, "ordinal"), "ordinal must be a non-negative integer");
+    throw new EvidenceError(
+      "bad_test_set",
+      appendPath(path, "ordinal"),
+      "ordinal must be a non-negative integer",
+    );
   if (row.ordinal !== expectedOrdinal)
-    throw new EvidenceError("bad_test_set", appendPath(path, "ordinal"), `ordinal ${row.ordinal} at position ${expectedOrdinal} (ordinals must be exactly 0..n-1 in order)`);
-  if (typeof row.prompt !== "string") throw new EvidenceError("bad_test_set", appendPath(path, "prompt"), "prompt must be a string");
-  if (!("gold" in row) || row.gold === undefined) throw new EvidenceError("bad_test_set", appendPath(path, "gold"), "gold is missing");
+    throw new EvidenceError(
+      "bad_test_set",
+      appendPath(path, "ordinal"),
+      `ordinal ${row.ordinal} at position ${expectedOrdinal} (ordinals must be exactly 0..n-1 in order)`,
+    );
+  if (typeof row.prompt !== "string")
+    throw new EvidenceError("bad_test_set", appendPath(path, "prompt"), "prompt must be a string");
+  if (!("gold" in row) || row.gold === undefined)
+    throw new EvidenceError("bad_test_set", appendPath(path, "gold"), "gold is missing");
 }
 
 function rebase(e: unknown, path: string): unknown {
@@ -132,7 +148,8 @@ function toLeafBytes(leaf: Hex | Uint8Array | string, path: string): Uint8Array 
     if (leaf.length !== 32) throw new EvidenceError("schema", path, "a leaf must be 32 bytes");
     return leaf;
   }
-  if (typeof leaf !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(leaf)) throw new EvidenceError("schema", path, "a leaf must be 0x + 64 hex characters");
+  if (typeof leaf !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(leaf))
+    throw new EvidenceError("schema", path, "a leaf must be 0x + 64 hex characters");
   return hexToBytes(leaf, path);
 }
 
@@ -211,7 +228,8 @@ export function verifyProof(
   try {
     if (!Number.isSafeInteger(leafCount) || leafCount < 1) return false;
     const { index, siblings } = proof;
-    if (!Number.isSafeInteger(index) || index < 0 || index >= leafCount || !Array.isArray(siblings)) return false;
+    if (!Number.isSafeInteger(index) || index < 0 || index >= leafCount || !Array.isArray(siblings))
+      return false;
     let node = toLeafBytes(leaf, "$");
     const buf = new Uint8Array(64);
     let n = leafCount;
@@ -254,8 +272,14 @@ function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
  * @throws EvidenceError `bad_test_set` (path `$[i].field`) for zero rows, a bad ordinal or salt
  */
 export function commitTestSet(rows: readonly TestSetRow[], path = "$"): TestSetCommitment {
-  if (!Array.isArray(rows)) throw new EvidenceError("bad_test_set", path, "the test set must be an array of rows");
-  if (rows.length === 0) throw new EvidenceError("bad_test_set", path, "a test set needs at least one row (zero leaves have no root)");
+  if (!Array.isArray(rows))
+    throw new EvidenceError("bad_test_set", path, "the test set must be an array of rows");
+  if (rows.length === 0)
+    throw new EvidenceError(
+      "bad_test_set",
+      path,
+      "a test set needs at least one row (zero leaves have no root)",
+    );
   const n = rows.length;
   const raw: Uint8Array[] = new Array(n);
   const leaves: Hex[] = new Array(n);

@@ -38,7 +38,12 @@ export function isIsoMsZ(s: unknown): s is string {
  * @throws EvidenceError `schema` naming `path`
  */
 export function instantMs(s: unknown, path: string): number {
-  if (!isIsoMsZ(s)) throw new EvidenceError("schema", path, `must be an ISO-8601 UTC instant with milliseconds and "Z", got ${JSON.stringify(s)}`);
+  if (!isIsoMsZ(s))
+    throw new EvidenceError(
+      "schema",
+      path,
+      `must be an ISO-8601 UTC instant with milliseconds and "Z", got ${JSON.stringify(s)}`,
+    );
   return Date.parse(s);
 }
 

@@ -99,7 +99,8 @@ export function parseFraction(s: string, path = "$", strict = false): Fraction {
   const m = typeof s === "string" ? FRACTION_RE.exec(s) : null;
   if (m === null) throw new EvidenceError("schema", path, `not a fraction "n/d": ${JSON.stringify(s)}`);
   const f = new Fraction(BigInt(`${m[1]}${m[2]}`), BigInt(m[3] as string));
-  if (strict && f.toString() !== s) throw new EvidenceError("schema", path, `fraction ${s} is not reduced (expected ${f.toString()})`);
+  if (strict && f.toString() !== s)
+    throw new EvidenceError("schema", path, `fraction ${s} is not reduced (expected ${f.toString()})`);
   return f;
 }
 
@@ -116,9 +117,14 @@ export function decimalToFraction(s: string, path = "$", allowExponent = false):
   const intPart = m?.[2] ?? "";
   const fracPart = m?.[3] ?? "";
   if (m === null || intPart.length + fracPart.length === 0 || (!allowExponent && m[4] !== undefined))
-    throw new EvidenceError("schema", path, `not a decimal number: ${JSON.stringify(typeof s === "string" ? s.slice(0, 80) : s)}`);
+    throw new EvidenceError(
+      "schema",
+      path,
+      `not a decimal number: ${JSON.stringify(typeof s === "string" ? s.slice(0, 80) : s)}`,
+    );
   let exp = m[4] === undefined ? 0 : Number(m[4]);
-  if (!Number.isSafeInteger(exp) || Math.abs(exp) > 100_000) throw new EvidenceError("schema", path, "decimal exponent out of range");
+  if (!Number.isSafeInteger(exp) || Math.abs(exp) > 100_000)
+    throw new EvidenceError("schema", path, "decimal exponent out of range");
   exp -= fracPart.length;
   let n = BigInt((intPart + fracPart).replace(/^0+(?=.)/, "") || "0");
   if (m[1] === "-") n = -n;
@@ -148,6 +154,10 @@ export function roundHalfUp(x: Fraction, dp: number): string {
 export function parseFixedDecimal(s: unknown, dp: number, path = "$", what = "value"): Fraction {
   const re = dp === 0 ? /^(0|[1-9][0-9]*)$/ : new RegExp(`^(0|[1-9][0-9]*)\\.[0-9]{${dp}}$`);
   if (typeof s !== "string" || !re.test(s))
-    throw new EvidenceError("schema", path, `${what} must be a decimal string with exactly ${dp} decimal places, got ${JSON.stringify(s)}`);
+    throw new EvidenceError(
+      "schema",
+      path,
+      `${what} must be a decimal string with exactly ${dp} decimal places, got ${JSON.stringify(s)}`,
+    );
   return decimalToFraction(s, path);
 }

@@ -6,7 +6,15 @@
  */
 import { EvidenceError, appendPath } from "./errors.js";
 import { Fraction, decimalToFraction, type Credit } from "./fraction.js";
-import { JsonFloat, canonicalJsonString, isJsonObject, parseJson, pyFloatRepr, type JsonObject, type JsonValue } from "./json.js";
+import {
+  JsonFloat,
+  canonicalJsonString,
+  isJsonObject,
+  parseJson,
+  pyFloatRepr,
+  type JsonObject,
+  type JsonValue,
+} from "./json.js";
 
 /** The grader types of SPEC 5. */
 export const GRADER_TYPE_NAMES = ["exact", "numeric", "contains_all", "json_fields"] as const;
@@ -19,8 +27,10 @@ export function isGraderType(v: unknown): v is GraderType {
 }
 
 /** Runs of characters with the Unicode White_Space property (SPEC 5 list). */
-const WHITE_SPACE_RUN = /[\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
-const WHITE_SPACE_EDGES = /^[\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+const WHITE_SPACE_RUN =
+  /[\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
+const WHITE_SPACE_EDGES =
+  /^[\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 
 /**
  * SPEC 5 normalisation: Unicode NFKC; every maximal run of White_Space
@@ -52,7 +62,11 @@ function bad(path: string, message: string): never {
 
 function onlyKeys(gold: JsonObject, allowed: readonly string[], path: string, grader: string): void {
   for (const k of Object.keys(gold)) {
-    if (!allowed.includes(k)) bad(appendPath(path, k), `unknown key ${JSON.stringify(k)} in ${grader} gold (allowed: ${allowed.join(", ")})`);
+    if (!allowed.includes(k))
+      bad(
+        appendPath(path, k),
+        `unknown key ${JSON.stringify(k)} in ${grader} gold (allowed: ${allowed.join(", ")})`,
+      );
   }
 }
 
@@ -66,10 +80,17 @@ function goldNumber(v: unknown, path: string, what: string): Fraction {
   if (typeof v === "bigint") return new Fraction(v);
   if (v instanceof JsonFloat) return decimalToFraction(pyFloatRepr(v.value), path, true);
   if (typeof v === "string") {
-    if (!NUMERIC_ANSWER_RE.test(v)) bad(path, `${what} must be a number or a plain decimal string (no exponent, no spaces), got ${JSON.stringify(v.slice(0, 80))}`);
+    if (!NUMERIC_ANSWER_RE.test(v))
+      bad(
+        path,
+        `${what} must be a number or a plain decimal string (no exponent, no spaces), got ${JSON.stringify(v.slice(0, 80))}`,
+      );
     return decimalToFraction(v, path);
   }
-  bad(path, `${what} must be a number or a decimal string, got ${v === null ? "null" : Array.isArray(v) ? "an array" : typeof v}`);
+  bad(
+    path,
+    `${what} must be a number or a decimal string, got ${v === null ? "null" : Array.isArray(v) ? "an array" : typeof v}`,
+  );
 }
 
 interface ExactGold {
@@ -89,7 +110,10 @@ interface JsonFieldsGold {
   kind: "json_fields";
   fields: [string, FieldExpectation][];
 }
-type FieldExpectation = { t: "string"; norm: string } | { t: "number"; value: Fraction } | { t: "canonical"; text: string };
+type FieldExpectation =
+  | { t: "string"; norm: string }
+  | { t: "number"; value: Fraction }
+  | { t: "canonical"; text: string };
 /** Gold prepared for grading (validated, normalised once). */
 export type PreparedGold = ExactGold | NumericGold | ContainsAllGold | JsonFieldsGold;
 
@@ -105,7 +129,12 @@ export type PreparedGold = ExactGold | NumericGold | ContainsAllGold | JsonField
  * @throws EvidenceError `malformed_gold` (or `unknown_grader`) naming the path
  */
 export function prepareGold(graderType: string, gold: unknown, path = "$"): PreparedGold {
-  if (!isGraderType(graderType)) throw new EvidenceError("unknown_grader", path, `unknown grader_type ${JSON.stringify(graderType)} (known: ${GRADER_TYPE_NAMES.join(", ")})`);
+  if (!isGraderType(graderType))
+    throw new EvidenceError(
+      "unknown_grader",
+      path,
+      `unknown grader_type ${JSON.stringify(graderType)} (known: ${GRADER_TYPE_NAMES.join(", ")})`,
+    );
   if (!isJsonObject(gold)) bad(path, `${graderType} gold must be a JSON object`);
   switch (graderType) {
     case "exact": {
@@ -114,7 +143,11 @@ export function prepareGold(graderType: string, gold: unknown, path = "$"): Prep
       if (typeof value !== "string") bad(appendPath(path, "value"), "exact gold value must be a string");
       const targets = new Set<string>();
       const nv = norm(value);
-      if (nv === "") bad(appendPath(path, "value"), "exact gold value is empty after normalisation (no answer could match it)");
+      if (nv === "")
+        bad(
+          appendPath(path, "value"),
+          "exact gold value is empty after normalisation (no answer could match it)",
+        );
       targets.add(nv);
       if ("alternatives" in gold) {
         const alts = gold["alternatives"];
@@ -167,7 +200,8 @@ export function prepareGold(graderType: string, gold: unknown, path = "$"): Prep
           const exp = fields[name] as JsonValue;
           const p = appendPath(fp, name);
           if (typeof exp === "string") return [name, { t: "string", norm: norm(exp) }];
-          if (typeof exp === "number" || typeof exp === "bigint" || exp instanceof JsonFloat) return [name, { t: "number", value: goldNumber(exp, p, "expected value") }];
+          if (typeof exp === "number" || typeof exp === "bigint" || exp instanceof JsonFloat)
+            return [name, { t: "number", value: goldNumber(exp, p, "expected value") }];
           let text: string;
           try {
             text = canonicalJsonString(exp);

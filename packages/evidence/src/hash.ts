@@ -42,7 +42,7 @@ const HEX_RE = /^(0x)?([0-9a-fA-F]{2})*$/;
  * @throws EvidenceError `schema` for anything else
  */
 export function hexToBytes(hex: string, path = "$"): Uint8Array {
-  if (!HEX_RE.test(hex)) throw new EvidenceError("schema", path, `not a hex string: ${JSON.stringify(hex.slice(0, 80))}`);
+  if (!HEX_RE.test(hex))
+    throw new EvidenceError("schema", path, `not a hex string: ${JSON.stringify(hex.slice(0, 80))}`);
   return nobleHexToBytes(hex.startsWith("0x") ? hex.slice(2) : hex);
 }
-

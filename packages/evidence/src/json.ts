@@ -39,7 +39,8 @@ export class JsonFloat {
    */
   constructor(lexeme: string, value: number = Number(lexeme)) {
     if (Number.isNaN(value)) throw new EvidenceError("nan", "$", `float ${lexeme} is NaN`);
-    if (!Number.isFinite(value)) throw new EvidenceError("infinity", "$", `float ${lexeme} overflows binary64`);
+    if (!Number.isFinite(value))
+      throw new EvidenceError("infinity", "$", `float ${lexeme} overflows binary64`);
     this.lexeme = lexeme;
     this.value = value;
   }
@@ -170,8 +171,13 @@ export function parseJson(input: string | Uint8Array, options: ParseOptions = {}
     try {
       text = utf8Decoder.decode(input);
     } catch (e) {
-      if (e instanceof TypeError) throw new EvidenceError("invalid_json", options.root ?? "$", "input is not valid UTF-8");
-      throw new EvidenceError("too_large", options.root ?? "$", `document of ${input.length} bytes is too large to decode as one string`);
+      if (e instanceof TypeError)
+        throw new EvidenceError("invalid_json", options.root ?? "$", "input is not valid UTF-8");
+      throw new EvidenceError(
+        "too_large",
+        options.root ?? "$",
+        `document of ${input.length} bytes is too large to decode as one string`,
+      );
     }
   }
   return new Parser(text, options.maxDepth ?? MAX_JSON_DEPTH, options.root ?? "$").parse();
@@ -199,7 +205,11 @@ class Parser {
     return formatPath(segs, this.root);
   }
 
-  private fail(code: "invalid_json" | "duplicate_key" | "nesting_too_deep", message: string, key?: string): never {
+  private fail(
+    code: "invalid_json" | "duplicate_key" | "nesting_too_deep",
+    message: string,
+    key?: string,
+  ): never {
     const p = this.containerPath();
     throw new EvidenceError(code, key === undefined ? p : appendPath(p, key), message);
   }
@@ -228,7 +238,8 @@ class Parser {
       this.skipWs();
       const c = t.charCodeAt(this.pos);
       if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-        if (stack.length >= this.maxDepth) this.failHere("nesting_too_deep", `nesting deeper than ${this.maxDepth} levels`);
+        if (stack.length >= this.maxDepth)
+          this.failHere("nesting_too_deep", `nesting deeper than ${this.maxDepth} levels`);
         this.pos++;
         this.skipWs();
         if (c === 0x7b) {
@@ -284,19 +295,22 @@ class Parser {
       }
     }
     this.skipWs();
-    if (this.pos !== t.length) this.fail("invalid_json", `unexpected data after the JSON value ${this.where()}`);
+    if (this.pos !== t.length)
+      this.fail("invalid_json", `unexpected data after the JSON value ${this.where()}`);
     return value;
   }
 
   /** Read `"key" :` inside an object (pos at the opening quote); refuses repeated keys. */
   private readKey(obj: JsonObject): string {
-    if (this.text.charCodeAt(this.pos) !== 0x22) this.fail("invalid_json", `expected a string key ${this.where()}`);
+    if (this.text.charCodeAt(this.pos) !== 0x22)
+      this.fail("invalid_json", `expected a string key ${this.where()}`);
     this.inKey = true;
     const key = this.readString();
     this.inKey = false;
     if (hasOwn.call(obj, key)) this.fail("duplicate_key", `duplicate key ${JSON.stringify(key)}`, key);
     this.skipWs();
-    if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail("invalid_json", `expected ":" ${this.where()}`, key);
+    if (this.text.charCodeAt(this.pos) !== 0x3a)
+      this.fail("invalid_json", `expected ":" ${this.where()}`, key);
     this.pos++;
     return key;
   }
@@ -334,11 +348,17 @@ class Parser {
         if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.readNumber();
     }
     if (Number.isNaN(c)) this.failHere("invalid_json", "unexpected end of input, expected a value");
-    this.failHere("invalid_json", `unexpected character ${JSON.stringify(String.fromCharCode(c))} at offset ${this.pos}, expected a value`);
+    this.failHere(
+      "invalid_json",
+      `unexpected character ${JSON.stringify(String.fromCharCode(c))} at offset ${this.pos}, expected a value`,
+    );
   }
 
   /** Fail at the position of the value being read (the current array index or object key). */
-  private failHere(code: "invalid_json" | "nan" | "infinity" | "integer_too_large" | "lone_surrogate" | "nesting_too_deep", message: string): never {
+  private failHere(
+    code: "invalid_json" | "nan" | "infinity" | "integer_too_large" | "lone_surrogate" | "nesting_too_deep",
+    message: string,
+  ): never {
     throw new EvidenceError(code, this.valuePath(), message);
   }
 
@@ -363,13 +383,18 @@ class Parser {
         const n = Number(lexeme);
         return n === 0 ? 0 : n;
       }
-      if (ndigits > 78) this.failHere("integer_too_large", `integer with ${ndigits} digits (more than 78, beyond uint256)`);
+      if (ndigits > 78)
+        this.failHere("integer_too_large", `integer with ${ndigits} digits (more than 78, beyond uint256)`);
       const b = BigInt(lexeme);
       if (b <= BigInt(Number.MAX_SAFE_INTEGER) && b >= -BigInt(Number.MAX_SAFE_INTEGER)) return Number(b);
       return b;
     }
     const v = Number(lexeme);
-    if (!Number.isFinite(v)) this.failHere("infinity", `number ${lexeme.length > 40 ? lexeme.slice(0, 40) + "..." : lexeme} overflows binary64`);
+    if (!Number.isFinite(v))
+      this.failHere(
+        "infinity",
+        `number ${lexeme.length > 40 ? lexeme.slice(0, 40) + "..." : lexeme} overflows binary64`,
+      );
     return new JsonFloat(lexeme, v);
   }
 
@@ -400,14 +425,38 @@ class Parser {
         out.push(t.slice(runStart, i));
         const e = t.charCodeAt(i + 1);
         switch (e) {
-          case 0x22: out.push('"'); i += 2; break;
-          case 0x5c: out.push("\\"); i += 2; break;
-          case 0x2f: out.push("/"); i += 2; break;
-          case 0x62: out.push("\b"); i += 2; break;
-          case 0x66: out.push("\f"); i += 2; break;
-          case 0x6e: out.push("\n"); i += 2; break;
-          case 0x72: out.push("\r"); i += 2; break;
-          case 0x74: out.push("\t"); i += 2; break;
+          case 0x22:
+            out.push('"');
+            i += 2;
+            break;
+          case 0x5c:
+            out.push("\\");
+            i += 2;
+            break;
+          case 0x2f:
+            out.push("/");
+            i += 2;
+            break;
+          case 0x62:
+            out.push("\b");
+            i += 2;
+            break;
+          case 0x66:
+            out.push("\f");
+            i += 2;
+            break;
+          case 0x6e:
+            out.push("\n");
+            i += 2;
+            break;
+          case 0x72:
+            out.push("\r");
+            i += 2;
+            break;
+          case 0x74:
+            out.push("\t");
+            i += 2;
+            break;
           case 0x75: {
             const u = this.hex4(i + 2);
             if (u >= 0xd800 && u <= 0xdbff) {
@@ -439,7 +488,10 @@ class Parser {
       }
       if (c < 0x20) {
         this.pos = i;
-        this.failHere("invalid_json", `raw control character U+${c.toString(16).padStart(4, "0").toUpperCase()} in a string at offset ${i} (must be escaped)`);
+        this.failHere(
+          "invalid_json",
+          `raw control character U+${c.toString(16).padStart(4, "0").toUpperCase()} in a string at offset ${i} (must be escaped)`,
+        );
       }
       // a raw surrogate: must be a well-formed pair
       if (c <= 0xdbff) {
@@ -498,7 +550,8 @@ const isWellFormed: (s: string) => boolean =
 
 /** Render a string as Python `json.dumps(s, ensure_ascii=False)` does. */
 function quote(s: string, path: () => string): string {
-  if (!isWellFormed(s)) throw new EvidenceError("lone_surrogate", path(), "string contains an unpaired surrogate");
+  if (!isWellFormed(s))
+    throw new EvidenceError("lone_surrogate", path(), "string contains an unpaired surrogate");
   // For well-formed strings JSON.stringify escapes exactly `"` `\` and U+0000..U+001F
   // (\b \f \n \r \t, else \u00xx lowercase) and leaves everything else raw: Python's rules.
   return JSON.stringify(s);
@@ -513,7 +566,11 @@ function renderScalar(v: unknown, path: () => string): string | undefined {
     case "number":
       if (Number.isInteger(v)) {
         if (v > MAX_SAFE || v < -MAX_SAFE)
-          throw new EvidenceError("unsupported_value", path(), `unsafe integer ${v} (use a bigint, or a JsonFloat for a float)`);
+          throw new EvidenceError(
+            "unsupported_value",
+            path(),
+            `unsafe integer ${v} (use a bigint, or a JsonFloat for a float)`,
+          );
         return v === 0 ? "0" : String(v);
       }
       if (Number.isNaN(v)) throw new EvidenceError("nan", path(), "NaN is not JSON");
@@ -521,7 +578,8 @@ function renderScalar(v: unknown, path: () => string): string | undefined {
       return pyFloatRepr(v);
     case "bigint": {
       const s = v.toString();
-      if ((v < 0n ? s.length - 1 : s.length) > 78) throw new EvidenceError("integer_too_large", path(), "integer with more than 78 digits");
+      if ((v < 0n ? s.length - 1 : s.length) > 78)
+        throw new EvidenceError("integer_too_large", path(), "integer with more than 78 digits");
       return s;
     }
     case "boolean":
@@ -627,7 +685,8 @@ export function canonicalJsonString(value: unknown, maxDepth: number = MAX_JSON_
       parts.push(s);
       return;
     }
-    if (stack.length >= maxDepth) throw new EvidenceError("nesting_too_deep", pathOf(), `nesting deeper than ${maxDepth} levels`);
+    if (stack.length >= maxDepth)
+      throw new EvidenceError("nesting_too_deep", pathOf(), `nesting deeper than ${maxDepth} levels`);
     if (Array.isArray(v)) {
       parts.push("[");
       stack.push({ arr: v, obj: null, keys: null, quoted: null, i: 0, n: v.length });
@@ -636,7 +695,11 @@ export function canonicalJsonString(value: unknown, maxDepth: number = MAX_JSON_
     const o = v as Record<string, unknown>;
     const proto = Object.getPrototypeOf(o);
     if (proto !== Object.prototype && proto !== null)
-      throw new EvidenceError("unsupported_value", pathOf(), `${(o.constructor as { name?: string } | undefined)?.name ?? "object"} is not a JSON value`);
+      throw new EvidenceError(
+        "unsupported_value",
+        pathOf(),
+        `${(o.constructor as { name?: string } | undefined)?.name ?? "object"} is not a JSON value`,
+      );
     const shape = shapeOf(Object.keys(o), pathOf);
     parts.push("{");
     stack.push({ arr: null, obj: o, keys: shape.keys, quoted: shape.quoted, i: 0, n: shape.keys.length });
@@ -665,7 +728,8 @@ export function canonicalJsonString(value: unknown, maxDepth: number = MAX_JSON_
   try {
     return parts.length === 1 ? (parts[0] as string) : parts.join("");
   } catch (e) {
-    if (e instanceof RangeError) throw new EvidenceError("too_large", "$", "canonical JSON is longer than a JavaScript string can hold");
+    if (e instanceof RangeError)
+      throw new EvidenceError("too_large", "$", "canonical JSON is longer than a JavaScript string can hold");
     throw e;
   }
 }

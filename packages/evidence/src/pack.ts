@@ -48,7 +48,8 @@ export const HASHED_BLOCKS = ["benchmark", "test_set", "winners", "rank_derivati
 export function packHash(pack: Pick<EvidencePack, (typeof HASHED_BLOCKS)[number]>): Hex {
   const hashed: Record<string, unknown> = {};
   for (const k of HASHED_BLOCKS) {
-    if (pack[k] === undefined) throw new EvidenceError("schema", `$.${k}`, `the hashed block ${k} is missing`);
+    if (pack[k] === undefined)
+      throw new EvidenceError("schema", `$.${k}`, `the hashed block ${k} is missing`);
     hashed[k] = pack[k];
   }
   return canonicalHash(hashed);
@@ -76,7 +77,11 @@ export interface PackValidation {
  */
 export function validateEvidencePack(value: unknown): PackValidation {
   const problems = schemaProblems(evidencePackSchema, value);
-  return { ok: problems.length === 0, pack: problems.length === 0 ? (value as EvidencePack) : null, problems };
+  return {
+    ok: problems.length === 0,
+    pack: problems.length === 0 ? (value as EvidencePack) : null,
+    problems,
+  };
 }
 
 /**
@@ -95,7 +100,17 @@ export function evidencePackBytes(pack: EvidencePack): Uint8Array {
 
 /** The same pack with its `pack_anchor` set (not hashed, so `pack_hash` is unchanged). */
 export function withPackAnchor(pack: EvidencePack, anchor: Anchor | null): EvidencePack {
-  return { ...pack, pack_anchor: anchor === null ? null : { ...anchor, registry_address: anchor.registry_address.toLowerCase(), tx_hash: anchor.tx_hash.toLowerCase() } };
+  return {
+    ...pack,
+    pack_anchor:
+      anchor === null
+        ? null
+        : {
+            ...anchor,
+            registry_address: anchor.registry_address.toLowerCase(),
+            tx_hash: anchor.tx_hash.toLowerCase(),
+          },
+  };
 }
 
 /** The default `verify_hints` block (not hashed): how a stranger re-derives the award. */
@@ -214,14 +229,18 @@ function fail(path: string, message: string): never {
 }
 
 function lowerAddress(v: unknown, path: string): string {
-  if (typeof v !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(v)) fail(path, `must be a 0x address, got ${JSON.stringify(v)}`);
+  if (typeof v !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(v))
+    fail(path, `must be a 0x address, got ${JSON.stringify(v)}`);
   return v.toLowerCase();
 }
 
 function intString(v: unknown, path: string): string {
   if (typeof v === "bigint" && v >= 0n) return v.toString();
   if (typeof v === "string" && UINT_STRING.test(v)) return v;
-  fail(path, `must be a non-negative integer (string or bigint), got ${JSON.stringify(typeof v === "bigint" ? v.toString() : v)}`);
+  fail(
+    path,
+    `must be a non-negative integer (string or bigint), got ${JSON.stringify(typeof v === "bigint" ? v.toString() : v)}`,
+  );
 }
 
 /**
@@ -234,7 +253,11 @@ function intString(v: unknown, path: string): string {
  * spend and must equal the receipt's `score_composite`.
  * @throws EvidenceError `bad_pack_inputs`, `schema`, `bad_splits`, `malformed` naming the input path
  */
-export function buildRankDerivation(input: { scoring: MintScoring; pool_base_units: string | bigint; runs: readonly MintRun[] }): RankDerivationResult {
+export function buildRankDerivation(input: {
+  scoring: MintScoring;
+  pool_base_units: string | bigint;
+  runs: readonly MintRun[];
+}): RankDerivationResult {
   return buildRankDerivationCached(input, new WeakMap());
 }
 
@@ -260,8 +283,14 @@ function buildRankDerivationCached(
     splits = validateSplits(sc.splits_bps, "$.scoring.splits_bps");
   } else if (sc.payout_rule in PAYOUT_RULES) {
     splits = [...PAYOUT_RULES[sc.payout_rule]];
-    if (sc.splits_bps !== undefined && (sc.splits_bps.length !== splits.length || sc.splits_bps.some((v, i) => v !== splits[i])))
-      fail("$.scoring.splits_bps", `splits_bps differ from the ${sc.payout_rule} rule [${splits.join(", ")}]`);
+    if (
+      sc.splits_bps !== undefined &&
+      (sc.splits_bps.length !== splits.length || sc.splits_bps.some((v, i) => v !== splits[i]))
+    )
+      fail(
+        "$.scoring.splits_bps",
+        `splits_bps differ from the ${sc.payout_rule} rule [${splits.join(", ")}]`,
+      );
   } else {
     fail("$.scoring.payout_rule", `unknown payout_rule ${JSON.stringify(sc.payout_rule)}`);
   }
@@ -280,7 +309,11 @@ function buildRankDerivationCached(
   const candidates: Candidate[] = input.runs.map((run, i) => {
     const p = appendPath("$.runs", i);
     const r = assertSchema(receiptSchema, run.receipt, `${p}.receipt`);
-    if (run.agent_id !== r.agent_id) fail(`${p}.agent_id`, `agent_id ${JSON.stringify(run.agent_id)} differs from the receipt's ${JSON.stringify(r.agent_id)}`);
+    if (run.agent_id !== r.agent_id)
+      fail(
+        `${p}.agent_id`,
+        `agent_id ${JSON.stringify(run.agent_id)} differs from the receipt's ${JSON.stringify(r.agent_id)}`,
+      );
     if (typeof run.is_author_agent !== "boolean") fail(`${p}.is_author_agent`, "must be a boolean");
     const achieved = run.achieved_at ?? r.finalized_at;
     if (!isIsoMsZ(achieved)) fail(`${p}.achieved_at`, "must be ISO-8601 UTC with milliseconds and Z");
@@ -294,7 +327,10 @@ function buildRankDerivationCached(
       cost_budget_usdc: sc.cost_budget_usdc,
     });
     if (comp !== r.score_composite)
-      fail(`${p}.receipt.score_composite`, `receipt says ${r.score_composite}, but rank_accuracy ${run.rank_accuracy} with this run's time and spend gives ${comp}`);
+      fail(
+        `${p}.receipt.score_composite`,
+        `receipt says ${r.score_composite}, but rank_accuracy ${run.rank_accuracy} with this run's time and spend gives ${comp}`,
+      );
     return {
       agent_id: r.agent_id,
       is_author_agent: run.is_author_agent,
@@ -313,7 +349,8 @@ function buildRankDerivationCached(
     let attempts = c.attempts_used;
     for (const other of input.runs) {
       if (other.agent_id !== c.agent_id || other.attempts_used === undefined) continue;
-      if (!Number.isSafeInteger(other.attempts_used) || other.attempts_used < 1) fail(`${appendPath("$.runs", input.runs.indexOf(other))}.attempts_used`, "must be an integer >= 1");
+      if (!Number.isSafeInteger(other.attempts_used) || other.attempts_used < 1)
+        fail(`${appendPath("$.runs", input.runs.indexOf(other))}.attempts_used`, "must be an integer >= 1");
       if (other.attempts_used > attempts) attempts = other.attempts_used;
     }
     const row: RankRow = {
@@ -335,7 +372,12 @@ function buildRankDerivationCached(
     if (run.include_receipt !== false) row.receipt = run.receipt;
     return row;
   });
-  const sel = selectWinners({ rows: ranked, threshold_bps: sc.threshold_bps, splits_bps: splits, pool_base_units: pool });
+  const sel = selectWinners({
+    rows: ranked,
+    threshold_bps: sc.threshold_bps,
+    splits_bps: splits,
+    pool_base_units: pool,
+  });
   const rank_derivation: RankDerivation = {
     speed_weight: sc.speed_weight,
     cost_weight: sc.cost_weight,
@@ -384,25 +426,47 @@ export function mintEvidencePack(inputs: MintInputs): EvidencePack {
 
   inputs.runs.forEach((run, i) => {
     if (run.receipt?.commit_root !== commitment.root)
-      fail(`${appendPath("$.runs", i)}.receipt.commit_root`, `receipt names root ${String(run.receipt?.commit_root)}, the test set commits to ${commitment.root}`);
+      fail(
+        `${appendPath("$.runs", i)}.receipt.commit_root`,
+        `receipt names root ${String(run.receipt?.commit_root)}, the test set commits to ${commitment.root}`,
+      );
   });
   const hashes = new WeakMap<object, Hex>();
-  const derivation = buildRankDerivationCached({ scoring: inputs.scoring, pool_base_units: b.pool_base_units, runs: inputs.runs }, hashes);
+  const derivation = buildRankDerivationCached(
+    { scoring: inputs.scoring, pool_base_units: b.pool_base_units, runs: inputs.runs },
+    hashes,
+  );
   const rd = derivation.rank_derivation;
 
   const winners: Winner[] = derivation.winning_runs.map((run, i) => {
     const idx = inputs.runs.indexOf(run);
     const p = appendPath("$.runs", idx);
     if (run.withdrawal_address === undefined || run.withdrawal_address === null)
-      fail(`${p}.withdrawal_address`, `winner ${JSON.stringify(run.agent_id)} (place ${i + 1}) has no withdrawal address; the award is blocked`);
+      fail(
+        `${p}.withdrawal_address`,
+        `winner ${JSON.stringify(run.agent_id)} (place ${i + 1}) has no withdrawal address; the award is blocked`,
+      );
     const withdrawal = lowerAddress(run.withdrawal_address, `${p}.withdrawal_address`);
-    if (run.answer_salt === undefined || run.answers === undefined) fail(p, `winner ${JSON.stringify(run.agent_id)} needs answer_salt and answers to be revealed`);
-    const answers = run.answers.map((a) => ({ ordinal: a.ordinal, bank_ordinal: a.bank_ordinal, answer_text: a.answer_text }));
-    const regrade = regradeRun(inputs.test_set, run.receipt, answers, run.answer_salt, { commitRoot: commitment.root, prepared, promptHashes, path: p });
+    if (run.answer_salt === undefined || run.answers === undefined)
+      fail(p, `winner ${JSON.stringify(run.agent_id)} needs answer_salt and answers to be revealed`);
+    const answers = run.answers.map((a) => ({
+      ordinal: a.ordinal,
+      bank_ordinal: a.bank_ordinal,
+      answer_text: a.answer_text,
+    }));
+    const regrade = regradeRun(inputs.test_set, run.receipt, answers, run.answer_salt, {
+      commitRoot: commitment.root,
+      prepared,
+      promptHashes,
+      path: p,
+    });
     const first = regrade.problems[0];
     if (first !== undefined) fail(first.path, `${first.message} (${first.code})`);
     if (regrade.rank_accuracy !== run.rank_accuracy)
-      fail(`${p}.rank_accuracy`, `regrading the revealed answers gives ${String(regrade.rank_accuracy)}, the run says ${run.rank_accuracy}`);
+      fail(
+        `${p}.rank_accuracy`,
+        `regrading the revealed answers gives ${String(regrade.rank_accuracy)}, the run says ${run.rank_accuracy}`,
+      );
     return {
       place: i + 1,
       agent_id: run.agent_id,
@@ -433,7 +497,14 @@ export function mintEvidencePack(inputs: MintInputs): EvidencePack {
     award_block: b.award_block,
     ranking_digest: derivation.ranking_digest,
     commitment_anchor: b.commitment_anchor
-      ? { ...b.commitment_anchor, registry_address: lowerAddress(b.commitment_anchor.registry_address, "$.benchmark.commitment_anchor.registry_address"), tx_hash: String(b.commitment_anchor.tx_hash).toLowerCase() }
+      ? {
+          ...b.commitment_anchor,
+          registry_address: lowerAddress(
+            b.commitment_anchor.registry_address,
+            "$.benchmark.commitment_anchor.registry_address",
+          ),
+          tx_hash: String(b.commitment_anchor.tx_hash).toLowerCase(),
+        }
       : b.commitment_anchor,
     grader_types: GRADER_TYPES as Benchmark["grader_types"],
   };

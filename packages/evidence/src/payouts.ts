@@ -28,19 +28,30 @@ export const MAX_PLACES = 8;
  * @throws EvidenceError `bad_splits` naming the offending place
  */
 export function validateSplits(splits: unknown, path = "$"): number[] {
-  if (!Array.isArray(splits)) throw new EvidenceError("bad_splits", path, "splits_bps must be an array of integers");
+  if (!Array.isArray(splits))
+    throw new EvidenceError("bad_splits", path, "splits_bps must be an array of integers");
   if (splits.length < 1 || splits.length > MAX_PLACES)
-    throw new EvidenceError("bad_splits", path, `splits_bps must have 1..${MAX_PLACES} places, got ${splits.length}`);
+    throw new EvidenceError(
+      "bad_splits",
+      path,
+      `splits_bps must have 1..${MAX_PLACES} places, got ${splits.length}`,
+    );
   const out: number[] = [];
   let sum = 0;
   for (let i = 0; i < splits.length; i++) {
     const s: unknown = splits[i];
     const p = appendPath(path, i);
-    if (typeof s !== "number" || !Number.isSafeInteger(s)) throw new EvidenceError("bad_splits", p, `a split must be an integer number of bps, got ${describe(s)}`);
+    if (typeof s !== "number" || !Number.isSafeInteger(s))
+      throw new EvidenceError(
+        "bad_splits",
+        p,
+        `a split must be an integer number of bps, got ${describe(s)}`,
+      );
     if (s <= 0) throw new EvidenceError("bad_splits", p, `a split must be > 0 bps, got ${s}`);
     if (s > 10000) throw new EvidenceError("bad_splits", p, `a split must be <= 10000 bps, got ${s}`);
     const prev = out[i - 1];
-    if (prev !== undefined && s > prev) throw new EvidenceError("bad_splits", p, `splits must be non-increasing (${prev} then ${s})`);
+    if (prev !== undefined && s > prev)
+      throw new EvidenceError("bad_splits", p, `splits must be non-increasing (${prev} then ${s})`);
     sum += s;
     out.push(s);
   }
@@ -49,7 +60,8 @@ export function validateSplits(splits: unknown, path = "$"): number[] {
 }
 
 function describe(v: unknown): string {
-  if (typeof v === "object" && v !== null && "lexeme" in v) return `the float ${(v as { lexeme: string }).lexeme}`;
+  if (typeof v === "object" && v !== null && "lexeme" in v)
+    return `the float ${(v as { lexeme: string }).lexeme}`;
   if (typeof v === "bigint") return `${v}`;
   return JSON.stringify(v) ?? String(v);
 }
@@ -67,7 +79,8 @@ function describe(v: unknown): string {
  */
 export function payoutAmounts(pool: bigint, splitsBps: readonly number[], k: number): bigint[] {
   const splits = validateSplits(splitsBps, "$.splits_bps");
-  if (typeof pool !== "bigint" || pool < 0n) throw new EvidenceError("bad_splits", "$.pool", "pool must be a non-negative bigint (base units)");
+  if (typeof pool !== "bigint" || pool < 0n)
+    throw new EvidenceError("bad_splits", "$.pool", "pool must be a non-negative bigint (base units)");
   if (!Number.isSafeInteger(k) || k < 0 || k > splits.length)
     throw new EvidenceError("bad_splits", "$.k", `k must be an integer in 0..${splits.length}, got ${k}`);
   if (k === 0) return [];

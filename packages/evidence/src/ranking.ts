@@ -42,7 +42,8 @@ interface Key {
 }
 
 function scaled(v: unknown, re: RegExp, path: string, what: string): bigint {
-  if (typeof v !== "string" || !re.test(v)) throw new EvidenceError("schema", path, `${what} has the wrong format: ${JSON.stringify(v)}`);
+  if (typeof v !== "string" || !re.test(v))
+    throw new EvidenceError("schema", path, `${what} has the wrong format: ${JSON.stringify(v)}`);
   return BigInt(v.replace(".", ""));
 }
 
@@ -52,10 +53,14 @@ function scaled(v: unknown, re: RegExp, path: string, what: string): bigint {
  */
 function keyOf(r: RunRow, path: string): Key {
   if (typeof r !== "object" || r === null) throw new EvidenceError("schema", path, "a row must be an object");
-  if (typeof r.agent_id !== "string" || r.agent_id === "") throw new EvidenceError("schema", `${path}.agent_id`, "agent_id must be a non-empty string");
-  if (typeof r.run_id !== "string" || r.run_id === "") throw new EvidenceError("schema", `${path}.run_id`, "run_id must be a non-empty string");
-  if (typeof r.is_author_agent !== "boolean") throw new EvidenceError("schema", `${path}.is_author_agent`, "is_author_agent must be a boolean");
-  if (!Number.isSafeInteger(r.queries_used) || r.queries_used < 0) throw new EvidenceError("schema", `${path}.queries_used`, "queries_used must be a non-negative integer");
+  if (typeof r.agent_id !== "string" || r.agent_id === "")
+    throw new EvidenceError("schema", `${path}.agent_id`, "agent_id must be a non-empty string");
+  if (typeof r.run_id !== "string" || r.run_id === "")
+    throw new EvidenceError("schema", `${path}.run_id`, "run_id must be a non-empty string");
+  if (typeof r.is_author_agent !== "boolean")
+    throw new EvidenceError("schema", `${path}.is_author_agent`, "is_author_agent must be a boolean");
+  if (!Number.isSafeInteger(r.queries_used) || r.queries_used < 0)
+    throw new EvidenceError("schema", `${path}.queries_used`, "queries_used must be a non-negative integer");
   return {
     composite: scaled(r.score_composite, SCORE4, `${path}.score_composite`, "score_composite (4 dp)"),
     pub: scaled(r.score_public, SCORE4, `${path}.score_public`, "score_public (4 dp)"),
@@ -100,7 +105,12 @@ export function rankRows<T extends RunRow>(runs: readonly T[], path = "$"): Rank
   const attempts = new Map<string, number>();
   runs.forEach((r, i) => {
     const prev = seenRun.get(r.run_id);
-    if (prev !== undefined) throw new EvidenceError("bad_rows", appendPath(appendPath(path, i), "run_id"), `run_id ${JSON.stringify(r.run_id)} repeats ${appendPath(path, prev)}`);
+    if (prev !== undefined)
+      throw new EvidenceError(
+        "bad_rows",
+        appendPath(appendPath(path, i), "run_id"),
+        `run_id ${JSON.stringify(r.run_id)} repeats ${appendPath(path, prev)}`,
+      );
     seenRun.set(r.run_id, i);
     attempts.set(r.agent_id, (attempts.get(r.agent_id) ?? 0) + 1);
   });
@@ -132,7 +142,11 @@ export function rankOrder(rows: readonly RunRow[], path = "$"): number[] {
  * True when the row clears the threshold: `score_composite * 10000 >= threshold_bps` (exact).
  * @throws EvidenceError `schema` for a malformed score
  */
-export function clearsThreshold(scoreComposite: string, thresholdBps: number, path = "$.score_composite"): boolean {
+export function clearsThreshold(
+  scoreComposite: string,
+  thresholdBps: number,
+  path = "$.score_composite",
+): boolean {
   return scaled(scoreComposite, SCORE4, path, "score_composite (4 dp)") >= BigInt(thresholdBps);
 }
 
@@ -171,11 +185,18 @@ export interface Selection<T extends RunRow = RunRow> {
 export function selectWinners<T extends RunRow>(input: SelectionInput<T>): Selection<T> {
   const splits = validateSplits(input.splits_bps, "$.splits_bps");
   const th = input.threshold_bps;
-  if (!Number.isSafeInteger(th) || th < 0 || th > 10000) throw new EvidenceError("schema", "$.threshold_bps", "threshold_bps must be an integer in 0..10000");
+  if (!Number.isSafeInteger(th) || th < 0 || th > 10000)
+    throw new EvidenceError("schema", "$.threshold_bps", "threshold_bps must be an integer in 0..10000");
   let pool: bigint;
   if (typeof input.pool_base_units === "bigint") pool = input.pool_base_units;
-  else if (typeof input.pool_base_units === "string" && /^(0|[1-9][0-9]*)$/.test(input.pool_base_units)) pool = BigInt(input.pool_base_units);
-  else throw new EvidenceError("schema", "$.pool_base_units", "pool_base_units must be an integer string (base units)");
+  else if (typeof input.pool_base_units === "string" && /^(0|[1-9][0-9]*)$/.test(input.pool_base_units))
+    pool = BigInt(input.pool_base_units);
+  else
+    throw new EvidenceError(
+      "schema",
+      "$.pool_base_units",
+      "pool_base_units must be an integer string (base units)",
+    );
   if (!Array.isArray(input.rows)) throw new EvidenceError("schema", "$.rows", "rows must be an array");
   const winners: T[] = [];
   let anyClears = false;
@@ -186,7 +207,9 @@ export function selectWinners<T extends RunRow>(input: SelectionInput<T>): Selec
     if (winners.length < splits.length) winners.push(r);
   });
   let reason: ZeroWinnerReason | null = null;
-  if (winners.length === 0) reason = input.rows.length === 0 ? "no_runs" : anyClears ? "only_author_agents" : "none_at_or_above_threshold";
+  if (winners.length === 0)
+    reason =
+      input.rows.length === 0 ? "no_runs" : anyClears ? "only_author_agents" : "none_at_or_above_threshold";
   const amounts = payoutAmounts(pool, splits, winners.length);
   return { winners, amounts, place_amounts_base_units: amounts.map(String), zero_winner_reason: reason };
 }

@@ -75,8 +75,14 @@ export interface RevealedAnswer {
  * @throws EvidenceError `schema` for a malformed salt
  */
 export function answerDigest(text: string, saltHex: string): Hex {
-  if (typeof saltHex !== "string" || !BARE_HEX64.test(saltHex)) throw new EvidenceError("schema", "$.answer_salt", "answer_salt must be 64 lowercase hex characters (32 bytes, no 0x)");
-  if (typeof text !== "string") throw new EvidenceError("schema", "$.answer_text", "answer_text must be a string");
+  if (typeof saltHex !== "string" || !BARE_HEX64.test(saltHex))
+    throw new EvidenceError(
+      "schema",
+      "$.answer_salt",
+      "answer_salt must be 64 lowercase hex characters (32 bytes, no 0x)",
+    );
+  if (typeof text !== "string")
+    throw new EvidenceError("schema", "$.answer_text", "answer_text must be a string");
   const a = utf8(text);
   const buf = new Uint8Array(a.length + 32);
   buf.set(a, 0);
@@ -138,32 +144,100 @@ function need(ok: boolean, path: string, message: string): void {
  * @throws EvidenceError `schema` naming the offending field (e.g. `$.tasks[3].prompt_hash`)
  */
 export function buildReceipt(input: BuildReceiptInput): Receipt {
-  need(typeof input.run_id === "string" && input.run_id.length > 0, "$.run_id", "run_id must be a non-empty string");
-  need(typeof input.benchmark_slug === "string" && input.benchmark_slug.length > 0, "$.benchmark_slug", "benchmark_slug must be a non-empty string");
-  need(typeof input.commit_root === "string" && DIGEST.test(input.commit_root), "$.commit_root", "commit_root must be 0x + 64 lowercase hex");
-  need(typeof input.agent_id === "string" && input.agent_id.length > 0, "$.agent_id", "agent_id must be a non-empty string");
-  need(Number.isSafeInteger(input.attempt) && input.attempt >= 1, "$.attempt", "attempt must be an integer >= 1");
+  need(
+    typeof input.run_id === "string" && input.run_id.length > 0,
+    "$.run_id",
+    "run_id must be a non-empty string",
+  );
+  need(
+    typeof input.benchmark_slug === "string" && input.benchmark_slug.length > 0,
+    "$.benchmark_slug",
+    "benchmark_slug must be a non-empty string",
+  );
+  need(
+    typeof input.commit_root === "string" && DIGEST.test(input.commit_root),
+    "$.commit_root",
+    "commit_root must be 0x + 64 lowercase hex",
+  );
+  need(
+    typeof input.agent_id === "string" && input.agent_id.length > 0,
+    "$.agent_id",
+    "agent_id must be a non-empty string",
+  );
+  need(
+    Number.isSafeInteger(input.attempt) && input.attempt >= 1,
+    "$.attempt",
+    "attempt must be an integer >= 1",
+  );
   need(isIsoMsZ(input.started_at), "$.started_at", "started_at must be ISO-8601 UTC with milliseconds and Z");
-  need(isIsoMsZ(input.finalized_at), "$.finalized_at", "finalized_at must be ISO-8601 UTC with milliseconds and Z");
-  need(typeof input.wall_seconds === "string" && SECONDS3.test(input.wall_seconds), "$.wall_seconds", "wall_seconds must have exactly 3 decimal places");
-  need(Number.isSafeInteger(input.queries_used) && input.queries_used >= 0, "$.queries_used", "queries_used must be a non-negative integer");
-  need(typeof input.usdc_spent === "string" && USDC6.test(input.usdc_spent), "$.usdc_spent", "usdc_spent must have exactly 6 decimal places");
-  need(typeof input.score_public === "string" && SCORE4.test(input.score_public), "$.score_public", "score_public must have exactly 4 decimal places");
-  need(typeof input.score_composite === "string" && SCORE4.test(input.score_composite), "$.score_composite", "score_composite must have exactly 4 decimal places");
-  need(typeof input.answer_salt === "string" && BARE_HEX64.test(input.answer_salt), "$.answer_salt", "answer_salt must be 64 lowercase hex characters");
+  need(
+    isIsoMsZ(input.finalized_at),
+    "$.finalized_at",
+    "finalized_at must be ISO-8601 UTC with milliseconds and Z",
+  );
+  need(
+    typeof input.wall_seconds === "string" && SECONDS3.test(input.wall_seconds),
+    "$.wall_seconds",
+    "wall_seconds must have exactly 3 decimal places",
+  );
+  need(
+    Number.isSafeInteger(input.queries_used) && input.queries_used >= 0,
+    "$.queries_used",
+    "queries_used must be a non-negative integer",
+  );
+  need(
+    typeof input.usdc_spent === "string" && USDC6.test(input.usdc_spent),
+    "$.usdc_spent",
+    "usdc_spent must have exactly 6 decimal places",
+  );
+  need(
+    typeof input.score_public === "string" && SCORE4.test(input.score_public),
+    "$.score_public",
+    "score_public must have exactly 4 decimal places",
+  );
+  need(
+    typeof input.score_composite === "string" && SCORE4.test(input.score_composite),
+    "$.score_composite",
+    "score_composite must have exactly 4 decimal places",
+  );
+  need(
+    typeof input.answer_salt === "string" && BARE_HEX64.test(input.answer_salt),
+    "$.answer_salt",
+    "answer_salt must be 64 lowercase hex characters",
+  );
   need(Array.isArray(input.tasks), "$.tasks", "tasks must be an array");
   const tasks: ReceiptTask[] = input.tasks.map((t, i) => {
     const p = appendPath("$.tasks", i);
-    need(Number.isSafeInteger(t.bank_ordinal) && t.bank_ordinal >= 0, `${p}.bank_ordinal`, "bank_ordinal must be a non-negative integer");
-    need(typeof t.prompt_hash === "string" && BARE_HEX64.test(t.prompt_hash), `${p}.prompt_hash`, "prompt_hash must be 64 lowercase hex (no 0x)");
-    need(t.visibility === "public" || t.visibility === "private", `${p}.visibility`, 'visibility must be "public" or "private"');
-    need(t.answer_text === null || typeof t.answer_text === "string", `${p}.answer_text`, "answer_text must be a string or null");
+    need(
+      Number.isSafeInteger(t.bank_ordinal) && t.bank_ordinal >= 0,
+      `${p}.bank_ordinal`,
+      "bank_ordinal must be a non-negative integer",
+    );
+    need(
+      typeof t.prompt_hash === "string" && BARE_HEX64.test(t.prompt_hash),
+      `${p}.prompt_hash`,
+      "prompt_hash must be 64 lowercase hex (no 0x)",
+    );
+    need(
+      t.visibility === "public" || t.visibility === "private",
+      `${p}.visibility`,
+      'visibility must be "public" or "private"',
+    );
+    need(
+      t.answer_text === null || typeof t.answer_text === "string",
+      `${p}.answer_text`,
+      "answer_text must be a string or null",
+    );
     let credit: string | null = null;
     if (t.credit !== undefined && t.credit !== null) {
       const c = t.credit instanceof Fraction ? t.credit : null;
       if (c) credit = c.toString();
       else {
-        need(typeof t.credit === "string" && /^(0|[1-9][0-9]*)\/[1-9][0-9]*$/.test(t.credit), `${p}.credit`, 'credit must be a reduced fraction such as "2/3"');
+        need(
+          typeof t.credit === "string" && /^(0|[1-9][0-9]*)\/[1-9][0-9]*$/.test(t.credit),
+          `${p}.credit`,
+          'credit must be a reduced fraction such as "2/3"',
+        );
         const m = (t.credit as string).split("/");
         credit = new Fraction(BigInt(m[0] as string), BigInt(m[1] as string)).toString();
         need(credit === t.credit, `${p}.credit`, `credit must be reduced (${credit})`);
@@ -200,7 +274,8 @@ export function buildReceipt(input: BuildReceiptInput): Receipt {
 export function revealedAnswers(input: BuildReceiptInput): RevealedAnswer[] {
   const out: RevealedAnswer[] = [];
   input.tasks.forEach((t, i) => {
-    if (t.answer_text !== null) out.push({ ordinal: i, bank_ordinal: t.bank_ordinal, answer_text: t.answer_text });
+    if (t.answer_text !== null)
+      out.push({ ordinal: i, bank_ordinal: t.bank_ordinal, answer_text: t.answer_text });
   });
   return out;
 }
@@ -268,7 +343,11 @@ export function checkAnswersAgainstReceipt(
   const tasks = Array.isArray(receipt?.tasks) ? receipt.tasks : [];
   if (!Array.isArray(receipt?.tasks)) add("bad_receipt", `${rp}.tasks`, "receipt has no tasks array");
   if (options.commitRoot !== undefined && receipt?.commit_root !== options.commitRoot)
-    add("commit_root_mismatch", `${rp}.commit_root`, `receipt names root ${String(receipt?.commit_root)}, expected ${options.commitRoot}`);
+    add(
+      "commit_root_mismatch",
+      `${rp}.commit_root`,
+      `receipt names root ${String(receipt?.commit_root)}, expected ${options.commitRoot}`,
+    );
 
   const rowCount = options.promptHashes?.length ?? options.testSet?.length;
   const hashOf = (i: number): string | undefined => {
@@ -279,16 +358,33 @@ export function checkAnswersAgainstReceipt(
   const out: AnswerCheck["tasks"] = [];
   tasks.forEach((t, i) => {
     const tp = appendPath(`${rp}.tasks`, i);
-    if (t.ordinal !== i) add("task_ordinal", `${tp}.ordinal`, `task at position ${i} has ordinal ${String(t.ordinal)} (ordinals must be 0..n-1 in order)`);
+    if (t.ordinal !== i)
+      add(
+        "task_ordinal",
+        `${tp}.ordinal`,
+        `task at position ${i} has ordinal ${String(t.ordinal)} (ordinals must be 0..n-1 in order)`,
+      );
     if (rowCount !== undefined) {
       if (!Number.isSafeInteger(t.bank_ordinal) || t.bank_ordinal < 0 || t.bank_ordinal >= rowCount) {
-        add("bank_ordinal_out_of_range", `${tp}.bank_ordinal`, `bank_ordinal ${String(t.bank_ordinal)} is not a row of the test set (0..${rowCount - 1})`);
+        add(
+          "bank_ordinal_out_of_range",
+          `${tp}.bank_ordinal`,
+          `bank_ordinal ${String(t.bank_ordinal)} is not a row of the test set (0..${rowCount - 1})`,
+        );
       } else {
         if (hashOf(t.bank_ordinal) !== t.prompt_hash)
-          add("prompt_hash_mismatch", `${tp}.prompt_hash`, `prompt_hash does not match test_set[${t.bank_ordinal}]`);
+          add(
+            "prompt_hash_mismatch",
+            `${tp}.prompt_hash`,
+            `prompt_hash does not match test_set[${t.bank_ordinal}]`,
+          );
         const vis = options.testSet?.[t.bank_ordinal]?.visibility;
         if (vis !== undefined && vis !== t.visibility)
-          add("visibility_mismatch", `${tp}.visibility`, `visibility ${String(t.visibility)} but test_set[${t.bank_ordinal}] is ${vis}`);
+          add(
+            "visibility_mismatch",
+            `${tp}.visibility`,
+            `visibility ${String(t.visibility)} but test_set[${t.bank_ordinal}] is ${vis}`,
+          );
       }
     }
     out.push({ ordinal: i, bank_ordinal: t.bank_ordinal, visibility: t.visibility, answer_text: null });
@@ -308,9 +404,17 @@ export function checkAnswersAgainstReceipt(
     }
     seen.add(a.ordinal);
     if (a.bank_ordinal !== task.bank_ordinal)
-      add("bank_ordinal_mismatch", `${p}.bank_ordinal`, `answer says bank_ordinal ${String(a.bank_ordinal)}, receipt task ${a.ordinal} says ${task.bank_ordinal}`);
+      add(
+        "bank_ordinal_mismatch",
+        `${p}.bank_ordinal`,
+        `answer says bank_ordinal ${String(a.bank_ordinal)}, receipt task ${a.ordinal} says ${task.bank_ordinal}`,
+      );
     if (task.answer_digest === null) {
-      add("answer_for_unanswered_task", p, `receipt task ${a.ordinal} has no answer_digest (unanswered) but an answer is revealed`);
+      add(
+        "answer_for_unanswered_task",
+        p,
+        `receipt task ${a.ordinal} has no answer_digest (unanswered) but an answer is revealed`,
+      );
       return;
     }
     if (typeof a.answer_text !== "string") {
@@ -320,7 +424,11 @@ export function checkAnswersAgainstReceipt(
     if (!saltOk) return;
     const d = answerDigest(a.answer_text, answerSalt);
     if (d !== task.answer_digest) {
-      add("answer_digest_mismatch", `${p}.answer_text`, `digest of the revealed answer ${d} differs from the receipt's ${task.answer_digest}`);
+      add(
+        "answer_digest_mismatch",
+        `${p}.answer_text`,
+        `digest of the revealed answer ${d} differs from the receipt's ${task.answer_digest}`,
+      );
       return;
     }
     const slot = out[a.ordinal];
@@ -328,7 +436,11 @@ export function checkAnswersAgainstReceipt(
   });
   tasks.forEach((t, i) => {
     if (t.answer_digest !== null && !seen.has(i))
-      add("missing_answer", `${rp}.tasks[${i}].answer_digest`, `task ${i} was answered but its answer is not revealed`);
+      add(
+        "missing_answer",
+        `${rp}.tasks[${i}].answer_digest`,
+        `task ${i} was answered but its answer is not revealed`,
+      );
   });
   return { ok: problems.length === 0, problems, tasks: out };
 }

@@ -10,7 +10,18 @@
  */
 import { z } from "zod";
 import { EvidenceError, formatPath, type PathSegment } from "./errors.js";
-import { ADDRESS, BARE_HEX64, DIGEST, FRACTION_STRING, PLAIN_DECIMAL, SCORE4, SECONDS3, UINT_STRING, USDC6, isIsoMsZ } from "./formats.js";
+import {
+  ADDRESS,
+  BARE_HEX64,
+  DIGEST,
+  FRACTION_STRING,
+  PLAIN_DECIMAL,
+  SCORE4,
+  SECONDS3,
+  UINT_STRING,
+  USDC6,
+  isIsoMsZ,
+} from "./formats.js";
 import { Fraction } from "./fraction.js";
 import { GRADER_TYPE_NAMES } from "./graders.js";
 import type { JsonValue } from "./json.js";
@@ -19,12 +30,25 @@ import { RECEIPT_SCHEMA } from "./receipts.js";
 const digest = z.string().regex(DIGEST, 'must be "0x" + 64 lowercase hex characters');
 const bareHex64 = z.string().regex(BARE_HEX64, "must be 64 lowercase hex characters without 0x");
 const address = z.string().regex(ADDRESS, 'must be a lowercase "0x" address (40 hex characters)');
-const score4 = z.string().regex(SCORE4, 'must be a decimal string with exactly 4 decimal places (e.g. "0.5000")');
-const seconds3 = z.string().regex(SECONDS3, 'must be a decimal string with exactly 3 decimal places (e.g. "12.345")');
-const usdc6 = z.string().regex(USDC6, 'must be a USDC decimal string with exactly 6 decimal places (e.g. "0.012075")');
+const score4 = z
+  .string()
+  .regex(SCORE4, 'must be a decimal string with exactly 4 decimal places (e.g. "0.5000")');
+const seconds3 = z
+  .string()
+  .regex(SECONDS3, 'must be a decimal string with exactly 3 decimal places (e.g. "12.345")');
+const usdc6 = z
+  .string()
+  .regex(USDC6, 'must be a USDC decimal string with exactly 6 decimal places (e.g. "0.012075")');
 const plainDecimal = z.string().regex(PLAIN_DECIMAL, 'must be a plain decimal string (e.g. "0.3")');
-const uintString = z.string().regex(UINT_STRING, 'must be a non-negative integer as a decimal string (e.g. "50000000")');
-const isoMsZ = z.string().refine(isIsoMsZ, 'must be an ISO-8601 UTC instant with milliseconds and "Z" (e.g. "2026-03-01T09:05:00.000Z")');
+const uintString = z
+  .string()
+  .regex(UINT_STRING, 'must be a non-negative integer as a decimal string (e.g. "50000000")');
+const isoMsZ = z
+  .string()
+  .refine(
+    isIsoMsZ,
+    'must be an ISO-8601 UTC instant with milliseconds and "Z" (e.g. "2026-03-01T09:05:00.000Z")',
+  );
 const uint = z.number().int("must be an integer").nonnegative("must be >= 0");
 const posInt = z.number().int("must be an integer").positive("must be > 0");
 const nonEmpty = z.string().min(1, "must be a non-empty string");
@@ -35,7 +59,7 @@ const reducedFraction = z
   .refine((s) => {
     const [n, d] = s.split("/") as [string, string];
     return new Fraction(BigInt(n), BigInt(d)).toString() === s;
-  }, "must be a reduced fraction (e.g. \"2/3\", \"1/1\", \"0/1\")");
+  }, 'must be a reduced fraction (e.g. "2/3", "1/1", "0/1")');
 const jsonValue = z.custom<JsonValue>((v) => v !== undefined, "is required");
 
 /** `{registry_address, tx_hash, anchor_block}`: where a digest was anchored (SPEC 8). */
@@ -202,7 +226,8 @@ export interface SchemaProblem {
 }
 
 function issueMessage(issue: z.core.$ZodIssue): string {
-  if (issue.code === "unrecognized_keys") return `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
+  if (issue.code === "unrecognized_keys")
+    return `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
   if (issue.code === "invalid_type") {
     const received = (issue as { input?: unknown }).input;
     if (received === undefined) return `is required (${issue.expected})`;
@@ -214,9 +239,11 @@ function issueMessage(issue: z.core.$ZodIssue): string {
 function describeJson(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
-  if (typeof v === "object" && v !== null && "lexeme" in v) return `the float ${(v as { lexeme: string }).lexeme}`;
+  if (typeof v === "object" && v !== null && "lexeme" in v)
+    return `the float ${(v as { lexeme: string }).lexeme}`;
   if (typeof v === "bigint") return `the integer ${v}`;
-  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "..." : v)}`;
+  if (typeof v === "string")
+    return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "..." : v)}`;
   return `${typeof v} ${String(v)}`;
 }
 
@@ -243,7 +270,10 @@ export function assertSchema<T extends z.ZodType>(schema: T, value: unknown, roo
   const problems = schemaProblems(schema, value, root);
   const first = problems[0];
   if (first !== undefined) {
-    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? "s" : ""})` : "";
+    const more =
+      problems.length > 1
+        ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? "s" : ""})`
+        : "";
     throw new EvidenceError("schema", first.path, `${first.message}${more}`);
   }
   return value as z.infer<T>;

@@ -26,7 +26,8 @@ export function roundHalfUp4(x: CreditLike): string {
  * @throws EvidenceError `malformed` for an empty list
  */
 export function accuracyExact(credits: readonly CreditLike[]): Fraction {
-  if (credits.length === 0) throw new EvidenceError("malformed", "$", "accuracy over zero tasks is undefined");
+  if (credits.length === 0)
+    throw new EvidenceError("malformed", "$", "accuracy over zero tasks is undefined");
   let sum = Fraction.ZERO;
   credits.forEach((c, i) => {
     sum = sum.add(toCredit(c, appendPath("$", i)));
@@ -53,7 +54,8 @@ export interface GradedTask {
 function over(tasks: readonly GradedTask[], vis: "public" | "private"): Fraction[] {
   const out: Fraction[] = [];
   tasks.forEach((t, i) => {
-    if (t.visibility === vis) out.push(t.credit === null ? Fraction.ZERO : toCredit(t.credit, `$[${i}].credit`));
+    if (t.visibility === vis)
+      out.push(t.credit === null ? Fraction.ZERO : toCredit(t.credit, `$[${i}].credit`));
   });
   return out;
 }
@@ -67,7 +69,11 @@ function over(tasks: readonly GradedTask[], vis: "public" | "private"): Fraction
 export function rankAccuracy(tasks: readonly GradedTask[], bankHasPrivate: boolean): string {
   const credits = over(tasks, bankHasPrivate ? "private" : "public");
   if (credits.length === 0)
-    throw new EvidenceError("malformed", "$", `the run has no ${bankHasPrivate ? "private" : "public"} task to score`);
+    throw new EvidenceError(
+      "malformed",
+      "$",
+      `the run has no ${bankHasPrivate ? "private" : "public"} task to score`,
+    );
   return accuracy(credits);
 }
 
@@ -102,7 +108,12 @@ export interface CompositeInput {
 const PLAIN_DECIMAL_RE = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 
 function weight(v: unknown, path: string): Fraction {
-  if (typeof v !== "string" || !PLAIN_DECIMAL_RE.test(v)) throw new EvidenceError("malformed", path, `must be a plain decimal string such as "0.3", got ${JSON.stringify(v)}`);
+  if (typeof v !== "string" || !PLAIN_DECIMAL_RE.test(v))
+    throw new EvidenceError(
+      "malformed",
+      path,
+      `must be a plain decimal string such as "0.3", got ${JSON.stringify(v)}`,
+    );
   return decimalToFraction(v, path);
 }
 
@@ -110,7 +121,8 @@ function asMalformed<T>(fn: () => T): T {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof EvidenceError && e.code === "schema") throw new EvidenceError("malformed", e.path, e.message.replace(/^\$[^:]*: /, ""));
+    if (e instanceof EvidenceError && e.code === "schema")
+      throw new EvidenceError("malformed", e.path, e.message.replace(/^\$[^:]*: /, ""));
     throw e;
   }
 }
@@ -127,7 +139,8 @@ function asMalformed<T>(fn: () => T): T {
 export function compositeExact(input: CompositeInput): Fraction {
   return asMalformed(() => {
     const acc = parseFixedDecimal(input.rank_accuracy, 4, "$.rank_accuracy", "rank_accuracy");
-    if (acc.cmp(Fraction.ONE) > 0) throw new EvidenceError("malformed", "$.rank_accuracy", "rank_accuracy must be <= 1");
+    if (acc.cmp(Fraction.ONE) > 0)
+      throw new EvidenceError("malformed", "$.rank_accuracy", "rank_accuracy must be <= 1");
     const wall = parseFixedDecimal(input.wall_seconds, 3, "$.wall_seconds", "wall_seconds");
     const usdc = parseFixedDecimal(input.usdc_spent, 6, "$.usdc_spent", "usdc_spent");
     const sw = weight(input.speed_weight, "$.speed_weight");
@@ -136,18 +149,25 @@ export function compositeExact(input: CompositeInput): Fraction {
     if (!((typeof tb === "number" && Number.isSafeInteger(tb)) || typeof tb === "bigint"))
       throw new EvidenceError("malformed", "$.time_budget_seconds", "time_budget_seconds must be an integer");
     const time = new Fraction(BigInt(tb));
-    if (time.num <= 0n) throw new EvidenceError("malformed", "$.time_budget_seconds", "time_budget_seconds must be > 0");
+    if (time.num <= 0n)
+      throw new EvidenceError("malformed", "$.time_budget_seconds", "time_budget_seconds must be > 0");
     let budget: Fraction | null = null;
     if (input.cost_budget_usdc === null) cw = Fraction.ZERO;
     else budget = parseFixedDecimal(input.cost_budget_usdc, 6, "$.cost_budget_usdc", "cost_budget_usdc");
-    if (sw.add(cw).cmp(Fraction.ONE) > 0) throw new EvidenceError("malformed", "$", "speed_weight + cost_weight must be <= 1");
+    if (sw.add(cw).cmp(Fraction.ONE) > 0)
+      throw new EvidenceError("malformed", "$", "speed_weight + cost_weight must be <= 1");
     if (budget !== null && budget.isZero() && !cw.isZero())
-      throw new EvidenceError("malformed", "$.cost_budget_usdc", "a cost budget of 0 with cost_weight > 0 is malformed");
+      throw new EvidenceError(
+        "malformed",
+        "$.cost_budget_usdc",
+        "a cost budget of 0 with cost_weight > 0 is malformed",
+      );
     const one = Fraction.ONE;
     const zero = Fraction.ZERO;
     let total = one.sub(sw).sub(cw).mul(acc);
     total = total.add(sw.mul(one.sub(wall.div(time)).clamp(zero, one)));
-    if (!cw.isZero() && budget !== null) total = total.add(cw.mul(one.sub(usdc.div(budget)).clamp(zero, one)));
+    if (!cw.isZero() && budget !== null)
+      total = total.add(cw.mul(one.sub(usdc.div(budget)).clamp(zero, one)));
     return total.clamp(zero, one);
   });
 }

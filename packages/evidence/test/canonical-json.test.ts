@@ -140,9 +140,10 @@ describe("parser: error paths", () => {
   });
 });
 
-describe("parser and serializer: size and depth", () => {
+// Functional tests on big inputs; the generous timeout only keeps a loaded shared machine from failing them.
+describe("parser and serializer: size and depth", { timeout: 120_000 }, () => {
   it("round-trips a 50 MB string", () => {
-    const big = "x".repeat(25_000_000) + "é\u2028\"\\\n" + "😀".repeat(6_000_000);
+    const big = "x".repeat(25_000_000) + 'é\u2028"\\\n' + "😀".repeat(6_000_000);
     const text = JSON.stringify({ s: big });
     const v = parseJson(text) as { s: string };
     expect(v.s.length).toBe(big.length);
@@ -173,14 +174,23 @@ describe("parser and serializer: size and depth", () => {
 
 describe("serializer", () => {
   it("sorts keys by code point, not UTF-16 unit", () => {
-    expect(canonicalJsonString({ "\u{1f600}": 1, "\ue000": 2, "\uffff": 3, z: 4 })).toBe('{"z":4,"\ue000":2,"\uffff":3,"\u{1f600}":1}');
+    expect(canonicalJsonString({ "\u{1f600}": 1, "\ue000": 2, "\uffff": 3, z: 4 })).toBe(
+      '{"z":4,"\ue000":2,"\uffff":3,"\u{1f600}":1}',
+    );
     expect(compareCodePoints("\u{10000}", "\uffff")).toBeGreaterThan(0);
     expect(compareCodePoints("a", "ab")).toBeLessThan(0);
     expect(compareCodePoints("b", "a")).toBeGreaterThan(0);
   });
 
   it("objects that share a first key but not the rest are each sorted correctly", () => {
-    const docs = [{ b: 1, a: 2 }, { b: 1, c: 2 }, { b: 1, a: 2, c: 3 }, { "b\u0000a": 1, c: 2 }, { b: 1, "a\u0000c": 2 }, { b: 3, a: 4 }];
+    const docs = [
+      { b: 1, a: 2 },
+      { b: 1, c: 2 },
+      { b: 1, a: 2, c: 3 },
+      { "b\u0000a": 1, c: 2 },
+      { b: 1, "a\u0000c": 2 },
+      { b: 3, a: 4 },
+    ];
     expect(canonicalJsonString(docs)).toBe(
       '[{"a":2,"b":1},{"b":1,"c":2},{"a":2,"b":1,"c":3},{"b\\u0000a":1,"c":2},{"a\\u0000c":2,"b":1},{"a":4,"b":3}]',
     );
@@ -211,7 +221,9 @@ describe("serializer", () => {
   });
 
   it("renders non-integer JS numbers as floats and integers as integers", () => {
-    expect(canonicalJsonString([1, 0.5, -0, 2n ** 70n, JsonFloat.of(2)])).toBe("[1,0.5,0,1180591620717411303424,2.0]");
+    expect(canonicalJsonString([1, 0.5, -0, 2n ** 70n, JsonFloat.of(2)])).toBe(
+      "[1,0.5,0,1180591620717411303424,2.0]",
+    );
   });
 
   it("refuses values JSON cannot carry, naming their path", () => {

@@ -21,15 +21,31 @@ describe("commitment.json vectors (SPEC 3)", () => {
       const c = commitTestSet(ts.rows);
       expect(c.root).toBe(ts.root);
       expect(c.leafCount).toBe(ts.leaf_count);
-      ts.derived.forEach((d: { ordinal: number; prompt_hash: string; gold_canonical: string; gold_leaf: string; leaf: string }, i: number) => {
-        const row = ts.rows[i] as TestSetRow;
-        expect(canonicalJsonString(row.gold)).toBe(d.gold_canonical);
-        expect(promptHash(row.prompt)).toBe(d.prompt_hash);
-        expect(goldLeaf(row.gold, row.salt)).toBe(d.gold_leaf);
-        expect(leafHash(row)).toBe(d.leaf);
-        expect(c.leaves[i]).toBe(d.leaf);
-        expect(c.derived[i]).toEqual({ ordinal: d.ordinal, prompt_hash: d.prompt_hash, gold_leaf: d.gold_leaf, leaf: d.leaf });
-      });
+      ts.derived.forEach(
+        (
+          d: {
+            ordinal: number;
+            prompt_hash: string;
+            gold_canonical: string;
+            gold_leaf: string;
+            leaf: string;
+          },
+          i: number,
+        ) => {
+          const row = ts.rows[i] as TestSetRow;
+          expect(canonicalJsonString(row.gold)).toBe(d.gold_canonical);
+          expect(promptHash(row.prompt)).toBe(d.prompt_hash);
+          expect(goldLeaf(row.gold, row.salt)).toBe(d.gold_leaf);
+          expect(leafHash(row)).toBe(d.leaf);
+          expect(c.leaves[i]).toBe(d.leaf);
+          expect(c.derived[i]).toEqual({
+            ordinal: d.ordinal,
+            prompt_hash: d.prompt_hash,
+            gold_leaf: d.gold_leaf,
+            leaf: d.leaf,
+          });
+        },
+      );
       expect(merkleRoot(c.leaves)).toBe(ts.root);
     });
   }
@@ -69,12 +85,21 @@ describe("proofs", () => {
     expect(verifyProof(other, p, seven.root, 7)).toBe(false);
     expect(verifyProof(leaves[2] as string, { index: 3, siblings: p.siblings }, seven.root, 7)).toBe(false);
     expect(p.siblings[0]).toBe(leaves[3]);
-    expect(verifyProof(leaves[2] as string, { index: 2, siblings: [leaves[4] as string, ...p.siblings.slice(1)] }, seven.root, 7)).toBe(false);
+    expect(
+      verifyProof(
+        leaves[2] as string,
+        { index: 2, siblings: [leaves[4] as string, ...p.siblings.slice(1)] },
+        seven.root,
+        7,
+      ),
+    ).toBe(false);
     expect(verifyProof(leaves[2] as string, p, leaves[0] as string, 7)).toBe(false);
     // a leaf count that changes the tree height does not verify (same-height counts are told apart by the pinned leaf_count)
     expect(verifyProof(leaves[2] as string, p, seven.root, 4)).toBe(false);
     expect(verifyProof(leaves[2] as string, p, seven.root, 9)).toBe(false);
-    expect(verifyProof(leaves[2] as string, { index: 2, siblings: [...p.siblings, other] }, seven.root, 7)).toBe(false);
+    expect(
+      verifyProof(leaves[2] as string, { index: 2, siblings: [...p.siblings, other] }, seven.root, 7),
+    ).toBe(false);
     expect(verifyProof("0x1234", p, seven.root, 7)).toBe(false);
   });
 

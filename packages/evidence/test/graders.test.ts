@@ -68,7 +68,9 @@ describe("gold validation errors name the path", () => {
   });
 
   it("an unknown grader type is its own error", () => {
-    expect(() => validateGold("regex", { value: "x" })).toThrow(expect.objectContaining({ code: "unknown_grader" }));
+    expect(() => validateGold("regex", { value: "x" })).toThrow(
+      expect.objectContaining({ code: "unknown_grader" }),
+    );
   });
 });
 
@@ -79,8 +81,20 @@ describe("grading details beyond the vectors", () => {
   });
 
   it("json_fields compares numbers by exact value across integer, bigint and float forms", () => {
-    expect(grade("json_fields", { fields: { n: 12345678901234567890n } }, '{"n": 12345678901234567890.0}').toString()).toBe("1/1");
-    expect(grade("json_fields", { fields: { n: 12345678901234567890n } }, '{"n": 12345678901234567891}').toString()).toBe("0/1");
+    expect(
+      grade(
+        "json_fields",
+        { fields: { n: 12345678901234567890n } },
+        '{"n": 12345678901234567890.0}',
+      ).toString(),
+    ).toBe("1/1");
+    expect(
+      grade(
+        "json_fields",
+        { fields: { n: 12345678901234567890n } },
+        '{"n": 12345678901234567891}',
+      ).toString(),
+    ).toBe("0/1");
     expect(grade("json_fields", { fields: { x: 0.1 } }, '{"x": 0.10000000000000001}').toString()).toBe("0/1");
   });
 
@@ -91,7 +105,9 @@ describe("grading details beyond the vectors", () => {
   it("a hostile json_fields answer scores 0 instead of throwing", () => {
     expect(grade("json_fields", { fields: { a: 1 } }, "[".repeat(20000)).toString()).toBe("0/1");
     expect(grade("json_fields", { fields: { a: 1 } }, `{"a": ${"9".repeat(100)}}`).toString()).toBe("0/1");
-    expect(grade("json_fields", { fields: { a: 0, b: 1 } }, '{"a": 1e-200000, "b": 1}').toString()).toBe("1/2");
+    expect(grade("json_fields", { fields: { a: 0, b: 1 } }, '{"a": 1e-200000, "b": 1}').toString()).toBe(
+      "1/2",
+    );
   });
 
   it("numeric trims only White_Space (not U+200B) before matching", () => {

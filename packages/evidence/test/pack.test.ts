@@ -51,7 +51,9 @@ function partsOf(pack: EvidencePack): MintInputs {
         rank_accuracy: r.rank_accuracy,
         achieved_at: r.achieved_at,
         attempts_used: r.attempts_used,
-        ...(w ? { withdrawal_address: w.withdrawal_address, answer_salt: w.answer_salt, answers: w.answers } : {}),
+        ...(w
+          ? { withdrawal_address: w.withdrawal_address, answer_salt: w.answer_salt, answers: w.answers }
+          : {}),
       };
     }),
     pack_anchor: pack.pack_anchor,
@@ -98,7 +100,11 @@ for (const name of PACKS) {
     it("every winner regrades to its row's rank_accuracy and score_public", () => {
       const prepared = prepareTestSetGold(pack.test_set);
       pack.winners.forEach((w, i) => {
-        const r = regradeRun(pack.test_set, w.receipt, w.answers, w.answer_salt, { commitRoot: pack.benchmark.commit_root, prepared, path: `$.winners[${i}]` });
+        const r = regradeRun(pack.test_set, w.receipt, w.answers, w.answer_salt, {
+          commitRoot: pack.benchmark.commit_root,
+          prepared,
+          path: `$.winners[${i}]`,
+        });
         const row = pack.rank_derivation.rows.find((x) => x.run_id === w.run_id)!;
         expect(r.problems).toEqual([]);
         expect(r.rank_accuracy).toBe(row.rank_accuracy);
@@ -110,7 +116,9 @@ for (const name of PACKS) {
       const minted = mintEvidencePack(partsOf(pack));
       expect(minted.pack_hash).toBe(expected.values.pack_hash);
       expect(minted.benchmark.ranking_digest).toBe(expected.values.ranking_digest);
-      expect(Buffer.from(evidencePackBytes(minted)).equals(Buffer.from(canonicalJson(parseJson(bytes))))).toBe(true);
+      expect(
+        Buffer.from(evidencePackBytes(minted)).equals(Buffer.from(canonicalJson(parseJson(bytes)))),
+      ).toBe(true);
     });
 
     it("minting is reproducible and independent of run order", () => {
@@ -132,18 +140,62 @@ describe("schema failures name the JSON path (SPEC 2 format rules)", () => {
   };
 
   it.each<[string, (p: EvidencePack) => void, string]>([
-    ["an upper-case digest", (p) => (p.benchmark.commit_root = p.benchmark.commit_root.toUpperCase().replace("0X", "0x")), "$.benchmark.commit_root"],
-    ["a score without 4 decimals", (p) => (p.rank_derivation.rows[2]!.score_composite = "0.602"), "$.rank_derivation.rows[2].score_composite"],
-    ["a number where a string is due", (p) => ((p.benchmark as Record<string, unknown>).bounty_id = 3), "$.benchmark.bounty_id"],
-    ["a float task ordinal", (p) => ((p.winners[2]!.receipt.tasks[0] as Record<string, unknown>).ordinal = parseJson("0.0")), "$.winners[2].receipt.tasks[0].ordinal"],
-    ["a checksummed address", (p) => (p.winners[0]!.withdrawal_address = "0xDef22ce81d9e5a788e2ae48a2aaa78556f6c8470"), "$.winners[0].withdrawal_address"],
-    ["an unreduced credit", (p) => (p.winners[1]!.receipt.tasks[3]!.credit = "2/4"), "$.winners[1].receipt.tasks[3].credit"],
-    ["wall_seconds with 2 decimals", (p) => (p.rank_derivation.rows[0]!.wall_seconds = "60.00"), "$.rank_derivation.rows[0].wall_seconds"],
-    ["usdc without 6 decimals", (p) => (p.rank_derivation.rows[0]!.usdc_spent = "0"), "$.rank_derivation.rows[0].usdc_spent"],
-    ["a timestamp without milliseconds", (p) => (p.rank_derivation.rows[1]!.achieved_at = "2026-03-01T09:20:00Z"), "$.rank_derivation.rows[1].achieved_at"],
+    [
+      "an upper-case digest",
+      (p) => (p.benchmark.commit_root = p.benchmark.commit_root.toUpperCase().replace("0X", "0x")),
+      "$.benchmark.commit_root",
+    ],
+    [
+      "a score without 4 decimals",
+      (p) => (p.rank_derivation.rows[2]!.score_composite = "0.602"),
+      "$.rank_derivation.rows[2].score_composite",
+    ],
+    [
+      "a number where a string is due",
+      (p) => ((p.benchmark as Record<string, unknown>).bounty_id = 3),
+      "$.benchmark.bounty_id",
+    ],
+    [
+      "a float task ordinal",
+      (p) => ((p.winners[2]!.receipt.tasks[0] as Record<string, unknown>).ordinal = parseJson("0.0")),
+      "$.winners[2].receipt.tasks[0].ordinal",
+    ],
+    [
+      "a checksummed address",
+      (p) => (p.winners[0]!.withdrawal_address = "0xDef22ce81d9e5a788e2ae48a2aaa78556f6c8470"),
+      "$.winners[0].withdrawal_address",
+    ],
+    [
+      "an unreduced credit",
+      (p) => (p.winners[1]!.receipt.tasks[3]!.credit = "2/4"),
+      "$.winners[1].receipt.tasks[3].credit",
+    ],
+    [
+      "wall_seconds with 2 decimals",
+      (p) => (p.rank_derivation.rows[0]!.wall_seconds = "60.00"),
+      "$.rank_derivation.rows[0].wall_seconds",
+    ],
+    [
+      "usdc without 6 decimals",
+      (p) => (p.rank_derivation.rows[0]!.usdc_spent = "0"),
+      "$.rank_derivation.rows[0].usdc_spent",
+    ],
+    [
+      "a timestamp without milliseconds",
+      (p) => (p.rank_derivation.rows[1]!.achieved_at = "2026-03-01T09:20:00Z"),
+      "$.rank_derivation.rows[1].achieved_at",
+    ],
     ["an unknown key", (p) => ((p.benchmark as Record<string, unknown>).extra = 1), "$.benchmark"],
-    ["a missing key", (p) => delete (p.rank_derivation as Partial<EvidencePack["rank_derivation"]>).zero_winner_reason, "$.rank_derivation.zero_winner_reason"],
-    ["an unknown grader type", (p) => ((p.test_set[4] as Record<string, unknown>).grader_type = "regex"), "$.test_set[4].grader_type"],
+    [
+      "a missing key",
+      (p) => delete (p.rank_derivation as Partial<EvidencePack["rank_derivation"]>).zero_winner_reason,
+      "$.rank_derivation.zero_winner_reason",
+    ],
+    [
+      "an unknown grader type",
+      (p) => ((p.test_set[4] as Record<string, unknown>).grader_type = "regex"),
+      "$.test_set[4].grader_type",
+    ],
   ])("%s", (_what, mutate, path) => {
     const problems = problemsOf(mutate);
     expect(problems.length).toBeGreaterThan(0);
@@ -165,7 +217,9 @@ describe("schema failures name the JSON path (SPEC 2 format rules)", () => {
 
   it("parseEvidencePack refuses a duplicate key anywhere with its path", () => {
     const bad = text.replace('"place": 1,', '"place": 1, "place": 1,');
-    expect(() => parseEvidencePack(bad)).toThrow(expect.objectContaining({ code: "duplicate_key", path: "$.winners[0].place" }));
+    expect(() => parseEvidencePack(bad)).toThrow(
+      expect.objectContaining({ code: "duplicate_key", path: "$.winners[0].place" }),
+    );
   });
 });
 
@@ -176,8 +230,16 @@ describe("tampering is caught by the recomputation helpers", () => {
   it("a changed winner answer fails the regrade at its path; the pack hash changes", () => {
     const p = fresh();
     p.winners[0]!.answers[0]!.answer_text = "Tokyo Tower";
-    const r = regradeRun(p.test_set, p.winners[0]!.receipt, p.winners[0]!.answers, p.winners[0]!.answer_salt, { path: "$.winners[0]" });
-    expect(r.problems.map((x) => [x.code, x.path])).toEqual([["answer_digest_mismatch", "$.winners[0].answers[0].answer_text"]]);
+    const r = regradeRun(
+      p.test_set,
+      p.winners[0]!.receipt,
+      p.winners[0]!.answers,
+      p.winners[0]!.answer_salt,
+      { path: "$.winners[0]" },
+    );
+    expect(r.problems.map((x) => [x.code, x.path])).toEqual([
+      ["answer_digest_mismatch", "$.winners[0].answers[0].answer_text"],
+    ]);
     expect(packHash(p)).not.toBe(p.pack_hash);
   });
 
@@ -189,14 +251,19 @@ describe("tampering is caught by the recomputation helpers", () => {
     const q = fresh();
     q.rank_derivation.rows[4]!.score_composite = "0.5000";
     expect(checkComposites(q.rank_derivation.rows, q.rank_derivation)).toEqual([
-      expect.objectContaining({ code: "composite_mismatch", path: "$.rank_derivation.rows[4].score_composite" }),
+      expect.objectContaining({
+        code: "composite_mismatch",
+        path: "$.rank_derivation.rows[4].score_composite",
+      }),
     ]);
   });
 
   it("paying the author agent or a wrong amount fails selection", () => {
     const p = fresh();
     p.winners[2]!.amount_base_units = "2469136";
-    expect(checkSelection(p.rank_derivation, p.winners).map((x) => x.path)).toEqual(["$.winners[2].amount_base_units"]);
+    expect(checkSelection(p.rank_derivation, p.winners).map((x) => x.path)).toEqual([
+      "$.winners[2].amount_base_units",
+    ]);
     const q = fresh();
     q.rank_derivation.rows[0]!.is_author_agent = false;
     expect(checkSelection(q.rank_derivation, q.winners).map((x) => x.code)).toContain("winner_mismatch");
@@ -210,7 +277,9 @@ describe("minting refuses inconsistent inputs without partial output", () => {
 
   it("a winner without a withdrawal address blocks the award", () => {
     const runs = parts.runs.map((r, i) => (i === winnerIdx ? { ...r, withdrawal_address: null } : r));
-    expect(() => mintEvidencePack({ ...parts, runs })).toThrow(expect.objectContaining({ code: "bad_pack_inputs", path: `$.runs[${winnerIdx}].withdrawal_address` }));
+    expect(() => mintEvidencePack({ ...parts, runs })).toThrow(
+      expect.objectContaining({ code: "bad_pack_inputs", path: `$.runs[${winnerIdx}].withdrawal_address` }),
+    );
   });
 
   it("a rank_accuracy that the revealed answers do not give is refused", () => {
@@ -219,22 +288,34 @@ describe("minting refuses inconsistent inputs without partial output", () => {
   });
 
   it("a receipt composite that does not follow from its inputs is refused", () => {
-    const runs = parts.runs.map((r, i) => (i === 0 ? { ...r, receipt: { ...r.receipt, score_composite: "0.9800" } } : r));
-    expect(() => mintEvidencePack({ ...parts, runs })).toThrow(expect.objectContaining({ path: "$.runs[0].receipt.score_composite" }));
+    const runs = parts.runs.map((r, i) =>
+      i === 0 ? { ...r, receipt: { ...r.receipt, score_composite: "0.9800" } } : r,
+    );
+    expect(() => mintEvidencePack({ ...parts, runs })).toThrow(
+      expect.objectContaining({ path: "$.runs[0].receipt.score_composite" }),
+    );
   });
 
   it("a tampered answer is refused", () => {
-    const runs = parts.runs.map((r, i) => (i === winnerIdx ? { ...r, answers: r.answers!.map((a, j) => (j === 0 ? { ...a, answer_text: "x" } : a)) } : r));
+    const runs = parts.runs.map((r, i) =>
+      i === winnerIdx
+        ? { ...r, answers: r.answers!.map((a, j) => (j === 0 ? { ...a, answer_text: "x" } : a)) }
+        : r,
+    );
     expect(() => mintEvidencePack({ ...parts, runs })).toThrow(/answer_digest_mismatch/);
   });
 
   it("malformed gold is refused at its test_set path", () => {
     const test_set = parts.test_set.map((r, i) => (i === 3 ? { ...r, gold: { value: "1e3" } } : r));
-    expect(() => mintEvidencePack({ ...parts, test_set })).toThrow(expect.objectContaining({ code: "malformed_gold", path: "$.test_set[3].gold.value" }));
+    expect(() => mintEvidencePack({ ...parts, test_set })).toThrow(
+      expect.objectContaining({ code: "malformed_gold", path: "$.test_set[3].gold.value" }),
+    );
   });
 
   it("custom splits must match a named rule's splits when a rule is named", () => {
-    expect(() => mintEvidencePack({ ...parts, scoring: { ...parts.scoring, splits_bps: [6000, 4000] } })).toThrow(/splits_bps differ/);
+    expect(() =>
+      mintEvidencePack({ ...parts, scoring: { ...parts.scoring, splits_bps: [6000, 4000] } }),
+    ).toThrow(/splits_bps differ/);
   });
 
   it("withPackAnchor leaves pack_hash and the hashed bytes unchanged", () => {

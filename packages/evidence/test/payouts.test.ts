@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { EvidenceError, PAYOUT_RULES, canonicalJsonString, payoutAmounts, rankRows, selectWinners, validateSplits, type RunRow } from "../src/index.js";
+import {
+  EvidenceError,
+  PAYOUT_RULES,
+  canonicalJsonString,
+  payoutAmounts,
+  rankRows,
+  selectWinners,
+  validateSplits,
+  type RunRow,
+} from "../src/index.js";
 import { vector } from "./vectors.js";
 
 const p = vector("payouts.json");
@@ -26,8 +35,20 @@ describe("payouts.json selection (SPEC 7.1-7.2)", () => {
   for (const c of p.selection) {
     it(c.name, () => {
       const ranked = rankRows(c.runs as RunRow[]);
-      expect(ranked.map((r) => ({ rank: r.rank, agent_id: r.agent_id, run_id: r.run_id, attempts_used: r.attempts_used }))).toEqual(c.ranked);
-      const sel = selectWinners({ rows: ranked, threshold_bps: c.threshold_bps, splits_bps: c.splits_bps, pool_base_units: c.pool_base_units });
+      expect(
+        ranked.map((r) => ({
+          rank: r.rank,
+          agent_id: r.agent_id,
+          run_id: r.run_id,
+          attempts_used: r.attempts_used,
+        })),
+      ).toEqual(c.ranked);
+      const sel = selectWinners({
+        rows: ranked,
+        threshold_bps: c.threshold_bps,
+        splits_bps: c.splits_bps,
+        pool_base_units: c.pool_base_units,
+      });
       expect(sel.winners.map((w) => w.agent_id)).toEqual(c.winners);
       expect(sel.place_amounts_base_units).toEqual(c.place_amounts_base_units);
       expect(sel.zero_winner_reason).toBe(c.zero_winner_reason);
@@ -37,7 +58,9 @@ describe("payouts.json selection (SPEC 7.1-7.2)", () => {
   it("ranking does not depend on the input order", () => {
     for (const c of p.selection) {
       const reversed = [...(c.runs as RunRow[])].reverse();
-      expect(rankRows(reversed).map((r) => r.run_id)).toEqual(c.ranked.map((r: { run_id: string }) => r.run_id));
+      expect(rankRows(reversed).map((r) => r.run_id)).toEqual(
+        c.ranked.map((r: { run_id: string }) => r.run_id),
+      );
     }
   });
 });
@@ -70,7 +93,9 @@ describe("payout and ranking input rules", () => {
   it("a malformed row field is a schema error naming the row", () => {
     const runs = p.selection[0].runs as RunRow[];
     const bad = runs.map((r, i) => (i === 3 ? { ...r, score_composite: "0.725" } : r));
-    expect(() => rankRows(bad, "$.runs")).toThrow(expect.objectContaining({ code: "schema", path: "$.runs[3].score_composite" }));
+    expect(() => rankRows(bad, "$.runs")).toThrow(
+      expect.objectContaining({ code: "schema", path: "$.runs[3].score_composite" }),
+    );
     const dup = [...runs, { ...runs[0]! }];
     expect(() => rankRows(dup)).toThrow(expect.objectContaining({ code: "bad_rows" }));
   });

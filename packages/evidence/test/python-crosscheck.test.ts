@@ -21,7 +21,9 @@ const DOCS = Math.max(2000, Number(process.env.EVIDENCE_CROSSCHECK_DOCS ?? 2500)
 const python = spawnSync("python3", ["-c", "import sys; print(sys.version_info[0])"], { encoding: "utf8" });
 const hasPython = python.status === 0 && python.stdout.trim() === "3";
 if (!hasPython) {
-  console.warn("\n*** SKIPPED: python3 is not available, the Python cross-check of canonical JSON did not run ***\n");
+  console.warn(
+    "\n*** SKIPPED: python3 is not available, the Python cross-check of canonical JSON did not run ***\n",
+  );
 }
 
 /** mulberry32: a small seeded PRNG. */
@@ -98,7 +100,15 @@ class Gen {
         const h = c.toString(16).padStart(4, "0");
         return `\\u${this.chance(0.5) ? h : h.toUpperCase()}`;
       };
-      const short: Record<number, string> = { 0x22: '\\"', 0x5c: "\\\\", 0x08: "\\b", 0x0c: "\\f", 0x0a: "\\n", 0x0d: "\\r", 0x09: "\\t" };
+      const short: Record<number, string> = {
+        0x22: '\\"',
+        0x5c: "\\\\",
+        0x08: "\\b",
+        0x0c: "\\f",
+        0x0a: "\\n",
+        0x0d: "\\r",
+        0x09: "\\t",
+      };
       if (cp === 0x22 || cp === 0x5c || cp < 0x20) {
         out += short[cp] !== undefined && this.chance(0.6) ? short[cp] : u(cp);
       } else if (cp === 0x2f && this.chance(0.3)) {
@@ -120,7 +130,17 @@ class Gen {
   integer(): string {
     switch (this.int(0, 6)) {
       case 0:
-        return this.pick(["0", "-0", "1", "-1", "9007199254740991", "9007199254740992", "9007199254740993", "-9007199254740993", "18446744073709551616"]);
+        return this.pick([
+          "0",
+          "-0",
+          "1",
+          "-1",
+          "9007199254740991",
+          "9007199254740992",
+          "9007199254740993",
+          "-9007199254740993",
+          "18446744073709551616",
+        ]);
       case 1:
         return (this.chance(0.3) ? "-" : "") + this.digits(this.int(16, 78)); // big, up to 78 digits
       case 2:
@@ -142,7 +162,12 @@ class Gen {
           buf.setUint32(4, Math.floor(this.r() * 2 ** 32));
           const x = buf.getFloat64(0);
           if (!Number.isFinite(x)) continue;
-          const t = this.pick([x.toString(), x.toExponential(), x.toPrecision(17), x.toExponential(this.int(0, 20))]);
+          const t = this.pick([
+            x.toString(),
+            x.toExponential(),
+            x.toPrecision(17),
+            x.toExponential(this.int(0, 20)),
+          ]);
           s = /[.eE]/.test(t) ? t : `${t}.0`;
           break;
         }
@@ -161,12 +186,30 @@ class Gen {
           // fixed notation around the repr switch points (1e-4, 1e-5, 1e15, 1e16, 1e17)
           const k = this.int(-7, 18);
           const m = this.digits(this.int(1, 18));
-          s = k >= 0 ? `${m.slice(0, 1)}${"0".repeat(k)}.${m.slice(1) || "0"}` : `0.${"0".repeat(-k - 1)}${m}`;
+          s =
+            k >= 0 ? `${m.slice(0, 1)}${"0".repeat(k)}.${m.slice(1) || "0"}` : `0.${"0".repeat(-k - 1)}${m}`;
           if (this.chance(0.3)) s = `-${s}`;
           break;
         }
         case 3:
-          s = this.pick(["1.0", "-0.0", "0.0", "1e-7", "1E2", "5e-324", "4.9e-324", "2.2250738585072014e-308", "1.7976931348623157e308", "1e-400", "0.1", "0.30000000000000004", "1e16", "1e22", "123.456e5", "100.0"]);
+          s = this.pick([
+            "1.0",
+            "-0.0",
+            "0.0",
+            "1e-7",
+            "1E2",
+            "5e-324",
+            "4.9e-324",
+            "2.2250738585072014e-308",
+            "1.7976931348623157e308",
+            "1e-400",
+            "0.1",
+            "0.30000000000000004",
+            "1e16",
+            "1e22",
+            "123.456e5",
+            "100.0",
+          ]);
           break;
         default: {
           const m = this.digits(this.int(1, 17), false);
@@ -214,7 +257,9 @@ class Gen {
       const k = this.string(6);
       if (keys.has(k)) continue;
       keys.add(k);
-      items.push(`${this.ws()}${this.writeString(k)}${this.ws()}:${this.ws()}${this.value(depth - 1)}${this.ws()}`);
+      items.push(
+        `${this.ws()}${this.writeString(k)}${this.ws()}:${this.ws()}${this.value(depth - 1)}${this.ws()}`,
+      );
     }
     return `{${items.join(",") || this.ws()}}`;
   }
@@ -262,23 +307,34 @@ sys.stdout.write("\n".join(out))
 `;
 
 describe("Python cross-check of canonical JSON (SPEC 2)", () => {
-  it.skipIf(!hasPython)(`${DOCS} random documents serialize byte-identically to python3 json.dumps (seed ${SEED})`, { timeout: 120_000 }, () => {
-    const docs = generate(SEED, DOCS);
-    const input = docs.map((d) => JSON.stringify(d)).join("\n") + "\n";
-    if (process.env.EVIDENCE_CROSSCHECK_DUMP) writeFileSync(process.env.EVIDENCE_CROSSCHECK_DUMP, input);
-    const py = spawnSync("python3", ["-c", PY], { input, maxBuffer: 1 << 30, encoding: "utf8" });
-    expect(py.status, py.stderr).toBe(0);
-    const expected = py.stdout.split("\n");
-    expect(expected).toHaveLength(docs.length);
-    const mismatches: string[] = [];
-    docs.forEach((doc, i) => {
-      const ours = Buffer.from(canonicalJson(parseJson(doc))).toString("hex");
-      if (ours !== expected[i] && mismatches.length < 5) {
-        mismatches.push(`doc ${i}: ${doc.slice(0, 200)}\n ours:   ${Buffer.from(ours, "hex").toString().slice(0, 200)}\n python: ${Buffer.from(expected[i] ?? "", "hex").toString().slice(0, 200)}`);
-      }
-    });
-    expect(mismatches).toEqual([]);
-  });
+  it.skipIf(!hasPython)(
+    `${DOCS} random documents serialize byte-identically to python3 json.dumps (seed ${SEED})`,
+    { timeout: 120_000 },
+    () => {
+      const docs = generate(SEED, DOCS);
+      const input = docs.map((d) => JSON.stringify(d)).join("\n") + "\n";
+      if (process.env.EVIDENCE_CROSSCHECK_DUMP) writeFileSync(process.env.EVIDENCE_CROSSCHECK_DUMP, input);
+      const py = spawnSync("python3", ["-c", PY], { input, maxBuffer: 1 << 30, encoding: "utf8" });
+      expect(py.status, py.stderr).toBe(0);
+      const expected = py.stdout.split("\n");
+      expect(expected).toHaveLength(docs.length);
+      const mismatches: string[] = [];
+      docs.forEach((doc, i) => {
+        const ours = Buffer.from(canonicalJson(parseJson(doc))).toString("hex");
+        if (ours !== expected[i] && mismatches.length < 5) {
+          mismatches.push(
+            `doc ${i}: ${doc.slice(0, 200)}\n ours:   ${Buffer.from(ours, "hex").toString().slice(0, 200)}\n python: ${Buffer.from(
+              expected[i] ?? "",
+              "hex",
+            )
+              .toString()
+              .slice(0, 200)}`,
+          );
+        }
+      });
+      expect(mismatches).toEqual([]);
+    },
+  );
 
   it("the generator covers the hard cases it claims to", () => {
     const docs = generate(SEED, DOCS).join("\n");

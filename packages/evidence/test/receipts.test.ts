@@ -14,7 +14,8 @@ import {
 import { vector } from "./vectors.js";
 
 const rv = vector("receipts.json");
-const threeRows = vector("commitment.json").test_sets.find((t: { name: string }) => t.name === "three-rows").rows as TestSetRow[];
+const threeRows = vector("commitment.json").test_sets.find((t: { name: string }) => t.name === "three-rows")
+  .rows as TestSetRow[];
 const root = commitTestSet(threeRows).root;
 
 describe("receipts.json vectors (SPEC 4)", () => {
@@ -31,7 +32,10 @@ describe("receipts.json vectors (SPEC 4)", () => {
       });
 
       it("answers match the receipt and bind to the three-rows test set", () => {
-        const check = checkAnswersAgainstReceipt(c.receipt, c.answers, c.answer_salt, { testSet: threeRows, commitRoot: root });
+        const check = checkAnswersAgainstReceipt(c.receipt, c.answers, c.answer_salt, {
+          testSet: threeRows,
+          commitRoot: root,
+        });
         expect(check.problems).toEqual([]);
         expect(check.ok).toBe(true);
       });
@@ -76,29 +80,50 @@ describe("checkAnswersAgainstReceipt problems", () => {
   const c = rv.receipts.find((x: { name: string }) => x.name === "one-unanswered-task");
   const receipt = c.receipt as Receipt;
   const answers = c.answers as RevealedAnswer[];
-  const codes = (a: RevealedAnswer[], r: Receipt = receipt, salt: string = c.answer_salt, root_: string = root): string[] =>
-    checkAnswersAgainstReceipt(r, a, salt, { testSet: threeRows, commitRoot: root_ }).problems.map((p) => p.code);
+  const codes = (
+    a: RevealedAnswer[],
+    r: Receipt = receipt,
+    salt: string = c.answer_salt,
+    root_: string = root,
+  ): string[] =>
+    checkAnswersAgainstReceipt(r, a, salt, { testSet: threeRows, commitRoot: root_ }).problems.map(
+      (p) => p.code,
+    );
 
   it("a changed answer text is a digest mismatch at its path", () => {
-    const p = checkAnswersAgainstReceipt(receipt, [{ ...answers[0]!, answer_text: "x" }, answers[1]!], c.answer_salt, { testSet: threeRows });
+    const p = checkAnswersAgainstReceipt(
+      receipt,
+      [{ ...answers[0]!, answer_text: "x" }, answers[1]!],
+      c.answer_salt,
+      { testSet: threeRows },
+    );
     expect(p.problems).toHaveLength(1);
     expect(p.problems[0]).toMatchObject({ code: "answer_digest_mismatch", path: "$.answers[0].answer_text" });
   });
 
   it("a wrong salt breaks every digest", () => {
-    expect(codes(answers, receipt, "0".repeat(64))).toEqual(["answer_digest_mismatch", "answer_digest_mismatch"]);
+    expect(codes(answers, receipt, "0".repeat(64))).toEqual([
+      "answer_digest_mismatch",
+      "answer_digest_mismatch",
+    ]);
   });
 
   it("a hidden answer, a duplicate, an answer for an unanswered task and a wrong bank ordinal are reported", () => {
     expect(codes([answers[0]!])).toEqual(["missing_answer"]);
     expect(codes([...answers, answers[0]!])).toEqual(["duplicate_answer"]);
-    expect(codes([...answers, { ordinal: 1, bank_ordinal: 1, answer_text: "1e-7" }])).toEqual(["answer_for_unanswered_task"]);
+    expect(codes([...answers, { ordinal: 1, bank_ordinal: 1, answer_text: "1e-7" }])).toEqual([
+      "answer_for_unanswered_task",
+    ]);
     expect(codes([{ ...answers[0]!, bank_ordinal: 2 }, answers[1]!])).toEqual(["bank_ordinal_mismatch"]);
-    expect(codes([...answers, { ordinal: 9, bank_ordinal: 0, answer_text: "" }])).toEqual(["answer_without_task"]);
+    expect(codes([...answers, { ordinal: 9, bank_ordinal: 0, answer_text: "" }])).toEqual([
+      "answer_without_task",
+    ]);
   });
 
   it("binds the receipt to the test set and the root", () => {
-    const tasks = receipt.tasks.map((t, i) => (i === 2 ? { ...t, prompt_hash: receipt.tasks[0]!.prompt_hash } : t));
+    const tasks = receipt.tasks.map((t, i) =>
+      i === 2 ? { ...t, prompt_hash: receipt.tasks[0]!.prompt_hash } : t,
+    );
     expect(codes(answers, { ...receipt, tasks })).toContain("prompt_hash_mismatch");
     const vis = receipt.tasks.map((t, i) => (i === 2 ? { ...t, visibility: "private" as const } : t));
     expect(codes(answers, { ...receipt, tasks: vis })).toContain("visibility_mismatch");
@@ -113,7 +138,12 @@ describe("buildReceipt format rules", () => {
   const input = {
     ...(c.receipt as Receipt),
     answer_salt: c.answer_salt as string,
-    tasks: (c.receipt as Receipt).tasks.map((t) => ({ bank_ordinal: t.bank_ordinal, prompt_hash: t.prompt_hash, visibility: t.visibility, answer_text: "a" })),
+    tasks: (c.receipt as Receipt).tasks.map((t) => ({
+      bank_ordinal: t.bank_ordinal,
+      prompt_hash: t.prompt_hash,
+      visibility: t.visibility,
+      answer_text: "a",
+    })),
   };
 
   it.each([
@@ -136,6 +166,8 @@ describe("buildReceipt format rules", () => {
   it("keeps graded credits as reduced fractions and refuses unreduced ones", () => {
     const graded = buildReceipt({ ...input, tasks: input.tasks.map((t) => ({ ...t, credit: "2/3" })) });
     expect(graded.tasks.map((t) => t.credit)).toEqual(["2/3", "2/3", "2/3"]);
-    expect(() => buildReceipt({ ...input, tasks: input.tasks.map((t) => ({ ...t, credit: "2/4" })) })).toThrow(/\$\.tasks\[0\]\.credit/);
+    expect(() =>
+      buildReceipt({ ...input, tasks: input.tasks.map((t) => ({ ...t, credit: "2/4" })) }),
+    ).toThrow(/\$\.tasks\[0\]\.credit/);
   });
 });

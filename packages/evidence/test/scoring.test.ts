@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { EvidenceError, Fraction, accuracy, accuracyExact, composite, compositeExact, rankAccuracy, roundHalfUp4, scorePublic } from "../src/index.js";
+import {
+  EvidenceError,
+  Fraction,
+  accuracy,
+  accuracyExact,
+  composite,
+  compositeExact,
+  rankAccuracy,
+  roundHalfUp4,
+  scorePublic,
+} from "../src/index.js";
 import { vector } from "./vectors.js";
 
 const s = vector("scoring.json");
@@ -14,7 +24,11 @@ describe("scoring.json vectors (SPEC 6)", () => {
   s.accuracy.forEach((c: { credits: string[]; sum: string; n: number; accuracy: string }, i: number) => {
     it(`accuracy ${i}: ${c.sum} over ${c.n} -> ${c.accuracy}`, () => {
       expect(accuracy(c.credits)).toBe(c.accuracy);
-      expect(accuracyExact(c.credits).mul(new Fraction(BigInt(c.n))).toString()).toBe(c.sum);
+      expect(
+        accuracyExact(c.credits)
+          .mul(new Fraction(BigInt(c.n)))
+          .toString(),
+      ).toBe(c.sum);
     });
   });
 
@@ -28,7 +42,9 @@ describe("scoring.json vectors (SPEC 6)", () => {
 
   s.composite_errors.forEach((c: Record<string, unknown>, i: number) => {
     it(`composite error ${i} is ${String(c.error)}`, () => {
-      expect(() => composite(c as unknown as Parameters<typeof composite>[0])).toThrow(expect.objectContaining({ code: c.error }));
+      expect(() => composite(c as unknown as Parameters<typeof composite>[0])).toThrow(
+        expect.objectContaining({ code: c.error }),
+      );
     });
   });
 });

@@ -12,7 +12,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /** The repository root (`/work/main` style checkout). */
 export const repoRoot = path.resolve(here, "..", "..", "..");
 /** The shared directory holding `vectors/`. */
-export const sharedDir = process.env.BENCH_BOUNTY_SHARED ? path.resolve(process.env.BENCH_BOUNTY_SHARED) : path.join(repoRoot, "..", "shared");
+export const sharedDir = process.env.BENCH_BOUNTY_SHARED
+  ? path.resolve(process.env.BENCH_BOUNTY_SHARED)
+  : path.join(repoRoot, "..", "shared");
 /** The vectors directory. */
 export const vectorsDir = path.join(sharedDir, "vectors");
 
