@@ -23,7 +23,7 @@ function truncate(s: string, n: number): string {
 
 /** Options of {@link formatReportTable}. */
 export interface TableOptions {
-  /** Print every reason of every fact (default: every reason of failed facts, the first of others). */
+  /** Print every reason of every fact, untruncated (default: every reason of failed facts, the first of others, cut to the width). */
   verbose?: boolean;
   /** Line width (default 120). */
   width?: number;
@@ -35,6 +35,7 @@ export interface TableOptions {
  */
 export function formatReportTable(report: VerificationReport, options: TableOptions = {}): string {
   const width = options.width ?? 120;
+  const fit = (s: string): string => (options.verbose ? s : truncate(s, width - 38));
   const lines: string[] = [];
   const s = report.subject;
   lines.push(
@@ -52,9 +53,9 @@ export function formatReportTable(report: VerificationReport, options: TableOpti
   for (const name of FACT_NAMES) {
     const f: Fact = report.facts[name];
     const first = f.reasons[0] ?? "";
-    lines.push(`${pad(name, 20)} ${pad(`${MARK[f.state]} ${f.state}`, 16)} ${truncate(first, width - 38)}`);
+    lines.push(`${pad(name, 20)} ${pad(`${MARK[f.state]} ${f.state}`, 16)} ${fit(first)}`);
     const more = options.verbose ? f.reasons.slice(1) : f.state === "failed" ? f.reasons.slice(1) : [];
-    for (const r of more) lines.push(`${" ".repeat(38)}${truncate(r, width - 38)}`);
+    for (const r of more) lines.push(`${" ".repeat(38)}${fit(r)}`);
   }
   lines.push("");
   const v = report.values;
