@@ -1,7 +1,8 @@
 /**
  * `npm run demo`: the whole bench-bounty prize lifecycle on real data, indexed and verified.
- * See demo/README.md. Exits 0 when every phase succeeded, 1 when one failed, 2 on a bad option,
- * 130/143 on SIGINT/SIGTERM (after stopping every process it started).
+ * See demo/README.md. Exits 0 when every phase succeeded, 1 when one failed or an option is bad,
+ * 130/143 on SIGINT/SIGTERM during the run (after stopping every process it started); with
+ * `--keep-running`, Ctrl-C after the run exits with the run's status.
  */
 import { parseOptions } from "./options.js";
 import { ProcessRegistry } from "./processes.js";
@@ -11,9 +12,12 @@ async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   const registry = new ProcessRegistry();
   const log = (line: string): void => console.log(line);
-  registry.installSignalHandlers(log);
+  // After a held run, Ctrl-C is the normal end: exit with the run's status instead of 130.
+  let heldStatus: number | undefined;
+  registry.installSignalHandlers(log, () => heldStatus);
   const result = await runDemo(options, { log, registry, hold: options.keepRunning });
   if (options.keepRunning) {
+    heldStatus = result.ok ? 0 : 1;
     log("\n── still running (--keep-running); Ctrl-C stops everything ──");
     if (result.rpcUrl) log(`    chain (RPC, chain id 8453)  ${result.rpcUrl}`);
     if (result.indexerUrl) {

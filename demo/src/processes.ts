@@ -127,16 +127,20 @@ export class ProcessRegistry {
   }
 
   /**
-   * On SIGINT/SIGTERM: stop everything, then exit with 130/143. A second
-   * signal while stopping exits at once.
+   * On SIGINT/SIGTERM: stop everything, then exit with `exitCode()` when it returns a number (the
+   * end of a `--keep-running` session), else 130/143. A second signal while stopping exits at once.
    */
-  installSignalHandlers(log: (line: string) => void): () => void {
+  installSignalHandlers(
+    log: (line: string) => void,
+    exitCode: () => number | undefined = () => undefined,
+  ): () => void {
     let received = false;
     const handler = (signal: NodeJS.Signals): void => {
-      if (received) process.exit(signal === "SIGINT" ? 130 : 143);
+      const code = exitCode() ?? (signal === "SIGINT" ? 130 : 143);
+      if (received) process.exit(code);
       received = true;
       log(`\n${signal} received: stopping every process the demo started`);
-      void this.stopAll(log).finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+      void this.stopAll(log).finally(() => process.exit(code));
     };
     process.on("SIGINT", handler);
     process.on("SIGTERM", handler);
