@@ -253,7 +253,11 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
     files: {},
     stop: () => registry.stopAll((line) => log(`    ${line}`)),
   };
-  registry.addStop("demo store", () => rmSync(storeDir, { recursive: true, force: true }));
+  registry.addStop("demo store", () => {
+    // Keep the store (runs, agent logs under runs/) when a phase failed, for the post-mortem.
+    if (phases.results.some((r) => r.status === "failed")) log(`    platform store kept at ${storeDir}`);
+    else rmSync(storeDir, { recursive: true, force: true });
+  });
 
   log(
     `bench-bounty demo: ${options.size} Seattle weather rows (seed ${options.seed}), ${options.agents.length} agents × ` +
@@ -268,7 +272,6 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
   let slug = "";
   let bountyId = 0n;
   let closesAt = 0n;
-  const owners = new Map<string, number>(); // agent id -> account index of its owner
 
   try {
     // ---- 1. chain, indexer, door ----------------------------------------------------------------
@@ -451,7 +454,6 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
       options.agents.forEach((agentId, i) => {
         const isAuthor = agentId === AUTHOR_AGENT;
         const index = isAuthor ? AUTHOR_INDEX : FIRST_OWNER_INDEX + i;
-        owners.set(agentId, index);
         const rec = pf.registerAgent(agentId, {
           withdrawal_address: c.accounts[index]!.address.toLowerCase(),
           is_author_agent: isAuthor,
