@@ -20,7 +20,6 @@ export type PlatformErrorCode =
   | "unknown_dataset"
   | "unknown_benchmark"
   | "unknown_run"
-  | "unknown_agent"
   | "run_in_progress"
   | "max_attempts_reached"
   | "benchmark_closed"

@@ -90,6 +90,7 @@ export interface PublishResult {
   leaf_count: number;
   public_count: number;
   private_count: number;
+  /** The anchor of the root; null off-chain, or when the chain failed (the anchor is then pending, retried by `anchor` / `award`). */
   commitment_anchor: AnchorEvidence | null;
   config: BenchmarkConfig;
   disclosure: string;
@@ -485,7 +486,15 @@ export async function publishBenchmark(
       ).run(plan.root, slug, createdAt);
     }
   });
-  const anchor = ctx.chain ? await anchorCommitment(ctx, slug) : null;
+  let anchor: AnchorEvidence | null = null;
+  if (ctx.chain) {
+    try {
+      anchor = await anchorCommitment(ctx, slug);
+    } catch (e) {
+      // The benchmark is stored; its commitment stays pending and `anchor` / `award` retry it.
+      if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
+    }
+  }
   return {
     slug,
     title: options.title.trim(),

@@ -397,6 +397,32 @@ describe("award on the local Base profile", () => {
     }
   }, 120_000);
 
+  it("a chain outage at publish leaves the commitment pending; the benchmark is stored and the door says no_commitment", async () => {
+    const platform = Platform.open({
+      dir: tempDir(),
+      chain: {
+        rpcUrl: "http://127.0.0.1:9",
+        chainId: 8453,
+        contracts: dc.contracts,
+        privateKey: dc.accounts[0]!.privateKey,
+      },
+    });
+    const ds = platform.createDataset(cities(3, "outage"));
+    const res = await platform.publish(ds.dataset_id, {
+      title: "Outage",
+      prompt_template: TEMPLATE,
+      grader_type: "exact",
+    });
+    expect(res.commitment_anchor).toBeNull();
+    const pending = platform.ctx.store.db
+      .prepare("SELECT kind, status FROM anchors WHERE digest = ?")
+      .get(res.commit_root);
+    expect(pending).toEqual({ kind: "commitment", status: "pending" });
+    expect(await platform.awardEvidence(res.slug)).toMatchObject({ status: 404, reason: "no_commitment" });
+    await expect(platform.anchorCommitment(res.slug)).rejects.toMatchObject({ code: "chain_error" });
+    platform.close();
+  }, 60_000);
+
   it("the door answers no_commitment for an off-chain benchmark and unknown_benchmark for an unknown slug", async () => {
     const platform = Platform.open({ dir: tempDir() });
     const ds = platform.createDataset(cities(3, "offchain"));
