@@ -64,7 +64,7 @@ import type { PackView, RankRowView, ReceiptView } from "./pack.js";
 
 /** Progress of a long verification, reported every few thousand items. */
 export interface VerifyProgress {
-  /** `commitment`, `receipts`, `regrade`, `chain`, `indexer`. */
+  /** `parse` (KiB), `schema`, `pack hash`, `commitment` (rows), `receipts` (receipt tasks), `chain`, `indexer` (anchors). */
   phase: string;
   /** Items done in this phase. */
   done: number;
@@ -161,7 +161,10 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
   const raw = view.raw;
 
   // ---- schema (SPEC 2-8 format rules, evidence's pack schema)
+  const units = view.test_set.length;
+  onProgress?.({ phase: "schema", done: 0, total: units });
   const validation = validateEvidencePack(raw);
+  onProgress?.({ phase: "schema", done: units, total: units });
   const schemaFact: Fact = validation.ok
     ? fact("verified", "every block follows the format rules of SPEC 2-8 (evidence pack schema)")
     : { state: "failed", reasons: capReasons(validation.problems.map(problemText)) };
@@ -170,7 +173,9 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
   let recomputedPackHash: string | null = null;
   let packHashFact: Fact;
   try {
+    onProgress?.({ phase: "pack hash", done: 0, total: units });
     recomputedPackHash = packHash(raw as never);
+    onProgress?.({ phase: "pack hash", done: units, total: units });
     packHashFact = sameHex(recomputedPackHash, view.pack_hash)
       ? fact("verified", `the four hashed blocks hash to ${recomputedPackHash}`)
       : fact("failed", `$.pack_hash is ${view.pack_hash}, the hashed blocks hash to ${recomputedPackHash}`);

@@ -32,7 +32,7 @@ export interface VerifyPackOptions {
   indexerUrl?: string;
   /** The policy that decides `policy_met` (default `offline`). */
   policy?: PolicyName;
-  /** Called during long phases (`commitment`, `receipts`, `regrade`, `chain`, `indexer`). */
+  /** Called during long phases (`parse`, `schema`, `pack hash`, `commitment`, `receipts`, `chain`, `indexer`). */
   onProgress?: ProgressCallback;
   /** Input limits: document size in bytes and longest string (see README). */
   limits?: { maxBytes?: number; maxStringLength?: number };
@@ -83,7 +83,10 @@ export async function verifyPack(options: VerifyPackOptions): Promise<Verificati
     what: "pack",
     timeoutMs: options.timeoutMs,
   });
+  const kib = Math.ceil(src.bytes.byteLength / 1024);
+  options.onProgress?.({ phase: "parse", done: 0, total: kib });
   const doc = parsePackBytes(src.bytes);
+  options.onProgress?.({ phase: "parse", done: kib, total: kib });
   const view = readPack(doc, { limits: { maxStringLength: options.limits?.maxStringLength } });
   return verifyPackView(view, {
     ...options,
