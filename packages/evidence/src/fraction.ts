@@ -21,7 +21,9 @@ function gcd(a: bigint, b: bigint): bigint {
  * `toString()` is the SPEC 6 credit form: `"2/3"`, `"1/1"`, `"0/1"`.
  */
 export class Fraction {
+  /** numerator (sign of the fraction) */
   readonly num: bigint;
+  /** denominator, > 0 */
   readonly den: bigint;
 
   /** @throws EvidenceError `malformed` for a zero denominator */
@@ -38,15 +40,20 @@ export class Fraction {
     this.den = g > 1n ? d / g : d;
   }
 
+  /** 0/1 */
   static readonly ZERO = new Fraction(0n);
+  /** 1/1 */
   static readonly ONE = new Fraction(1n);
 
+  /** this + o */
   add(o: Fraction): Fraction {
     return new Fraction(this.num * o.den + o.num * this.den, this.den * o.den);
   }
+  /** this - o */
   sub(o: Fraction): Fraction {
     return new Fraction(this.num * o.den - o.num * this.den, this.den * o.den);
   }
+  /** this * o */
   mul(o: Fraction): Fraction {
     return new Fraction(this.num * o.num, this.den * o.den);
   }
@@ -54,21 +61,25 @@ export class Fraction {
   div(o: Fraction): Fraction {
     return new Fraction(this.num * o.den, this.den * o.num);
   }
+  /** -this */
   neg(): Fraction {
     return new Fraction(-this.num, this.den);
   }
+  /** |this| */
   abs(): Fraction {
     return this.num < 0n ? this.neg() : this;
   }
-  /** -1, 0 or 1 */
+  /** -1, 0 or 1 as this <, =, > o */
   cmp(o: Fraction): number {
     const l = this.num * o.den;
     const r = o.num * this.den;
     return l < r ? -1 : l > r ? 1 : 0;
   }
+  /** exact equality */
   eq(o: Fraction): boolean {
     return this.num === o.num && this.den === o.den;
   }
+  /** this == 0 */
   isZero(): boolean {
     return this.num === 0n;
   }
@@ -80,6 +91,7 @@ export class Fraction {
   toString(): string {
     return `${this.num}/${this.den}`;
   }
+  /** JSON form: the credit string */
   toJSON(): string {
     return this.toString();
   }
