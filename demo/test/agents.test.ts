@@ -55,7 +55,11 @@ describe("demo agents", () => {
     expect(p).toContain("max temperature 3.3 °C");
     expect(p).toContain("min temperature 0.0 °C");
     expect(p).toContain("wind 5.6 m/s");
-    expect(p).not.toContain('weather":');
+    // only payload fields are placeholders: the label never reaches a prompt
+    const placeholders = PROMPT_TEMPLATE.match(/\{[^}]*\}/g) ?? [];
+    expect(placeholders.length).toBe(5);
+    for (const ph of placeholders)
+      expect(ph).toMatch(/^\{payload\.(date|precipitation|temp_max|temp_min|wind)\}$/);
   });
 
   it("each agent answers from the prompt by its own rule", () => {
