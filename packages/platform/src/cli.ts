@@ -20,7 +20,7 @@ import { readFileSync } from "node:fs";
 import type { Address, Hex } from "viem";
 import type { ChainConfig } from "./chain.js";
 import { loadCsvDataset, type CsvMapping } from "./csv.js";
-import type { DatasetInput } from "./dataset.js";
+import { checkDataset, type DatasetInput } from "./dataset.js";
 import { PlatformError } from "./errors.js";
 import { isJsonObject } from "./json.js";
 import { Platform } from "./platform.js";
@@ -328,17 +328,14 @@ export function registerPlatformCommands(program: Command): Command {
       .command("validate")
       .description("dry-run: validate a dataset (JSON or CSV) and print row-numbered errors; stores nothing")
       .argument("<file>"),
-  )
-    .option("--json", "print the full report")
-    .action(
-      action(async (file: string, o: DatasetOpts) => {
-        const input = await readDataset(file, o);
-        const { checkDataset } = await import("./dataset.js");
-        const report = checkDataset(input);
-        print(report);
-        if (!report.ok) process.exitCode = 1;
-      }),
-    );
+  ).action(
+    action(async (file: string, o: DatasetOpts) => {
+      const input = await readDataset(file, o);
+      const report = checkDataset(input);
+      print(report);
+      if (!report.ok) process.exitCode = 1;
+    }),
+  );
 
   storeOptions(
     datasetOptions(
