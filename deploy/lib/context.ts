@@ -178,20 +178,7 @@ export async function taskContext(
 ): Promise<TaskContext> {
   const profile = networkProfile(hre, opts);
   await checkChainId(hre, profile);
-  const book = readAddressBook()[profile.bookKey];
-  const expected = await expectedAddresses(hre);
-  const bountyAddress = book?.benchmarkBounty ?? expected.benchmarkBounty;
-  const registryAddress = book?.anchorRegistry ?? expected.anchorRegistry;
-  for (const [what, address] of [
-    ["BenchmarkBounty", bountyAddress],
-    ["AnchorRegistry", registryAddress],
-  ] as const) {
-    if ((await hre.ethers.provider.getCode(address)) === "0x") {
-      throw new TaskError(
-        `No ${what} at ${address} on ${profile.name}: deploy first with \`npx hardhat bounty:deploy --network ${profile.name}\`.`,
-      );
-    }
-  }
+  const { bountyAddress, registryAddress, startBlock } = await resolveAddresses(hre, profile);
   const signer = await pickSigner(hre, profile, opts.from);
   const bounty = (await hre.ethers.getContractAt(
     "BenchmarkBounty",
@@ -213,8 +200,50 @@ export async function taskContext(
     bountyAddress,
     registryAddress,
     ifaces: [bounty.interface, registry.interface, usdcIface],
-    startBlock: book?.startBlock ?? 0,
+    startBlock,
   };
+}
+
+const hasCode = async (hre: HardhatRuntimeEnvironment, address: string) =>
+  (await hre.ethers.provider.getCode(address)) !== "0x";
+
+/**
+ * The contract addresses of a network: its address book entry; when the entry
+ * is empty, the CREATE2 addresses of the current build (the same on every
+ * chain). On localhost only, an entry without code (a node restarted since
+ * `bounty:deploy`, or contracts rebuilt) also falls back to the CREATE2
+ * addresses. Code must be deployed at the result.
+ * @throws TaskError when a contract is missing
+ */
+async function resolveAddresses(
+  hre: HardhatRuntimeEnvironment,
+  profile: NetworkProfile,
+): Promise<{ bountyAddress: string; registryAddress: string; startBlock: number }> {
+  const book = readAddressBook()[profile.bookKey];
+  const expected = await expectedAddresses(hre);
+  let bountyAddress = book?.benchmarkBounty ?? expected.benchmarkBounty;
+  let registryAddress = book?.anchorRegistry ?? expected.anchorRegistry;
+  let startBlock = book?.benchmarkBounty ? (book.startBlock ?? 0) : 0;
+  if (
+    profile.name === "localhost" &&
+    book?.benchmarkBounty &&
+    !((await hasCode(hre, bountyAddress)) && (await hasCode(hre, registryAddress)))
+  ) {
+    bountyAddress = expected.benchmarkBounty;
+    registryAddress = expected.anchorRegistry;
+    startBlock = 0;
+  }
+  for (const [what, address] of [
+    ["BenchmarkBounty", bountyAddress],
+    ["AnchorRegistry", registryAddress],
+  ] as const) {
+    if (!(await hasCode(hre, address))) {
+      throw new TaskError(
+        `No ${what} at ${address} on ${profile.name}: deploy first with \`npx hardhat bounty:deploy --network ${profile.name}\`.`,
+      );
+    }
+  }
+  return { bountyAddress, registryAddress, startBlock };
 }
 
 async function pickSigner(

@@ -1,0 +1,282 @@
+/**
+ * Test helpers for the deploy tasks: a local Base-profile node
+ * (@bench-bounty/devchain) and a runner that invokes `npx hardhat <task>` as a
+ * user would, over the whole path (CLI parsing, environment, chain, output).
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect } from "chai";
+import type { DevChain } from "@bench-bounty/devchain";
+
+export const REPO_ROOT = path.join(__dirname, "..", "..");
+const HARDHAT = path.join(REPO_ROOT, "node_modules", ".bin", "hardhat");
+
+/** The shared protocol folder (vectors), `../shared` next to the repo or BENCH_BOUNTY_SHARED. */
+export function sharedDir(): string {
+  return process.env.BENCH_BOUNTY_SHARED ?? path.join(REPO_ROOT, "..", "shared");
+}
+
+/** Parsed `vectors/<name>` (plain JSON.parse: these files hold no floats or big integers we read). */
+export function vector<T = unknown>(name: string): T {
+  return JSON.parse(fs.readFileSync(path.join(sharedDir(), "vectors", name), "utf8")) as T;
+}
+
+/** Starts a devchain (ESM package, loaded with require(esm)). */
+export async function startChain(): Promise<DevChain> {
+  const { startDevChain } = await import("@bench-bounty/devchain");
+  return startDevChain();
+}
+
+/** A fresh temp directory, removed by the caller. */
+export function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), "bench-bounty-deploy-test-"));
+}
+
+/** Writes `value` as JSON (or raw text) to `dir/name` and returns the path. */
+export function writeFile(dir: string, name: string, value: unknown): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, typeof value === "string" ? value : JSON.stringify(value, null, 2));
+  return file;
+}
+
+/** Result of a task run. */
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Environment of a task run: nothing of the developer's own keys or RPC URLs leaks in. */
+function taskEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of [
+    "DEPLOYER_PRIVATE_KEY",
+    "BASE_RPC_URL",
+    "BASE_SEPOLIA_RPC_URL",
+    "LOCAL_RPC_URL",
+    "HARDHAT_NETWORK",
+    "BASE_FORK_BLOCK",
+  ]) {
+    delete env[k];
+  }
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+/** Runs `hardhat <args>` in the repo with the given environment. */
+export function hardhat(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      HARDHAT,
+      args,
+      { cwd: REPO_ROOT, env: taskEnv(env), maxBuffer: 16 * 1024 * 1024, timeout: 240_000 },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== "number") return reject(error);
+        resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Asserts a successful run and returns its stdout. */
+export function expectOk(run: Run): string {
+  expect(run.code, `exit code; stderr:\n${run.stderr}\nstdout:\n${run.stdout}`).to.equal(0);
+  return run.stdout;
+}
+
+/**
+ * Asserts a refusal: exit code 1, one `Error: ...` message matching `pattern`
+ * on stderr, and no stack trace.
+ */
+export function expectRefusal(run: Run, pattern: RegExp): void {
+  expect(run.code, `exit code; stdout:\n${run.stdout}\nstderr:\n${run.stderr}`).to.equal(1);
+  expect(run.stderr).to.match(/^Error: /m);
+  expect(run.stderr).to.match(pattern);
+  expect(run.stderr, "no stack trace").not.to.match(/^\s+at /m);
+}
+
+/** A runner bound to a devchain: `--network localhost` and its RPC URL, the address book redirected. */
+export function localRunner(chain: DevChain, addressBook: string) {
+  return (args: string[], env: Record<string, string | undefined> = {}) =>
+    hardhat([...args, "--network", "localhost"], {
+      LOCAL_RPC_URL: chain.rpcUrl,
+      BENCH_BOUNTY_ADDRESS_BOOK: addressBook,
+      ...env,
+    });
+}
+
+/**
+ * A copy of packages/contracts/deployments.json in `dir` (tests never write the
+ * real one); with `chain`, its `local` entry holds that devchain's deployment.
+ */
+export function copyAddressBook(dir: string, chain?: DevChain): string {
+  const file = path.join(dir, "deployments.json");
+  const book = JSON.parse(
+    fs.readFileSync(path.join(REPO_ROOT, "packages", "contracts", "deployments.json"), "utf8"),
+  );
+  if (chain) {
+    book.local = {
+      network: "localhost",
+      benchmarkBounty: chain.contracts.benchmarkBounty,
+      anchorRegistry: chain.contracts.anchorRegistry,
+      usdc: chain.contracts.usdc,
+      startBlock: chain.startBlock,
+    };
+  }
+  fs.writeFileSync(file, JSON.stringify(book, null, 2));
+  return file;
+}
+
+/** Block number of the chain (to prove that a refusal sent nothing). */
+export async function blockNumber(chain: DevChain): Promise<bigint> {
+  return chain.publicClient.getBlockNumber();
+}
+
+/** Latest block timestamp, unix seconds. */
+export async function chainTime(chain: DevChain): Promise<bigint> {
+  return (await chain.publicClient.getBlock()).timestamp;
+}
+
+/**
+ * A bare `hardhat node` (chain id 8453, nothing deployed), for the deployment
+ * tests. Resolves with its URL and a stop function.
+ */
+export function startBareNode(): Promise<{ rpcUrl: string; stop: () => Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(HARDHAT, ["node", "--hostname", "127.0.0.1", "--port", "0"], {
+      cwd: REPO_ROOT,
+      env: taskEnv({}),
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = new Promise<void>((r) => child.once("exit", () => r()));
+    const stop = async () => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        /* gone */
+      }
+      await exited;
+    };
+    process.once("exit", () => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        /* gone */
+      }
+    });
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`bare node not ready:\n${out}`)), 120_000);
+    child.stdout!.on("data", (d: Buffer) => {
+      out = (out + d.toString()).slice(-10_000);
+      const m = /Started HTTP and WebSocket JSON-RPC server at (http:\/\/[0-9.]+:\d+)\//.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ rpcUrl: m[1]!, stop });
+      }
+    });
+    child.stderr!.on("data", (d: Buffer) => {
+      out = (out + d.toString()).slice(-10_000);
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`bare node exited (${code}):\n${out}`));
+    });
+  });
+}
+
+/** A JSON-RPC call against a node URL. */
+export async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = (await res.json()) as { result?: T; error?: { message: string } };
+  if (body.error) throw new Error(body.error.message);
+  return body.result as T;
+}
+
+/**
+ * The CREATE2 addresses of the current artifacts, computed here independently of
+ * the code under test: CreateX's address for `keccak256(abi.encode(salt))` and
+ * the creation bytecode (neither contract has constructor arguments).
+ */
+export function artifactAddresses(): { benchmarkBounty: string; anchorRegistry: string } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { ethers } = require("ethers") as typeof import("ethers");
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { CREATEX_ADDRESS, DEPLOYMENT_SALT } =
+    require("../ignition/salt") as typeof import("../ignition/salt");
+  const at = (name: string) => {
+    const artifact = JSON.parse(
+      fs.readFileSync(path.join(REPO_ROOT, "artifacts", "contracts", `${name}.sol`, `${name}.json`), "utf8"),
+    ) as { bytecode: string };
+    const guarded = ethers.keccak256(DEPLOYMENT_SALT); // abi.encode(bytes32) is the word itself
+    return ethers.getCreate2Address(CREATEX_ADDRESS, guarded, ethers.keccak256(artifact.bytecode));
+  };
+  return { benchmarkBounty: at("BenchmarkBounty"), anchorRegistry: at("AnchorRegistry") };
+}
+
+/**
+ * Runs tasks inside this process (one Hardhat runtime, `--network localhost`
+ * on the devchain), taking the same argv as the command line: parameters are
+ * parsed with the tasks' own Hardhat argument types, output is captured, and a
+ * thrown TaskError becomes exit code 1 with `Error: <message>` on stderr, as the
+ * CLI prints it (deploy/lib/errors.ts `userAction`). The command-line wiring
+ * itself is covered by the subprocess runs of {@link hardhat}.
+ *
+ * Must be the only Hardhat runtime of the process: the environment is read once.
+ */
+export function inProcessRunner(chain: DevChain, addressBook: string) {
+  process.env.HARDHAT_NETWORK = "localhost";
+  process.env.LOCAL_RPC_URL = chain.rpcUrl;
+  process.env.BENCH_BOUNTY_ADDRESS_BOOK = addressBook;
+  for (const k of ["DEPLOYER_PRIVATE_KEY", "BASE_RPC_URL", "BASE_SEPOLIA_RPC_URL"]) delete process.env[k];
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const hre = require("hardhat") as import("hardhat/types").HardhatRuntimeEnvironment;
+  if (hre.network.name !== "localhost")
+    throw new Error("a Hardhat runtime was already loaded for another network");
+
+  return async (argv: string[]): Promise<Run> => {
+    const [name, ...rest] = argv;
+    const def = hre.tasks[name!];
+    if (!def) throw new Error(`no task ${name}`);
+    const args: Record<string, unknown> = {};
+    for (let i = 0; i < rest.length; i++) {
+      const flag = rest[i]!;
+      if (!flag.startsWith("--")) throw new Error(`unexpected argument ${flag}`);
+      const key = flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+      const param = def.paramDefinitions[key];
+      if (!param) throw new Error(`task ${name} has no parameter ${flag}`);
+      if (param.isFlag) args[key] = true;
+      else
+        args[key] = (param.type as unknown as { parse(n: string, v: string): unknown }).parse(
+          key,
+          rest[++i]!,
+        );
+    }
+    let stdout = "";
+    let stderr = "";
+    const log = console.log;
+    const error = console.error;
+    console.log = (...a: unknown[]) => void (stdout += a.map(String).join(" ") + "\n");
+    console.error = (...a: unknown[]) => void (stderr += a.map(String).join(" ") + "\n");
+    try {
+      await hre.run(name!, args);
+      return { code: 0, stdout, stderr };
+    } catch (e) {
+      if ((e as Error).name === "TaskError")
+        return { code: 1, stdout, stderr: stderr + `Error: ${(e as Error).message}\n` };
+      throw e;
+    } finally {
+      console.log = log;
+      console.error = error;
+    }
+  };
+}

@@ -1,0 +1,1077 @@
+/**
+ * The author / awarder / winner tasks over their whole path (`npx hardhat
+ * <task> --network localhost`) against a local Base-profile node: lock with
+ * permit and with approve, status and the lock check, award from the shared
+ * vector packs, claim (one, several, all via logs and via an indexer, --to,
+ * blacklisted winner), credits, reclaim, anchors; and every refusal, each
+ * proven to send nothing (the block number does not move).
+ *
+ * Expected figures come from the shared vectors (an independent
+ * implementation): the commitment root of `three-rows`, the place amounts and
+ * ranking digest of `packs/small.json`, the receipt hash of `receipts.json`.
+ */
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect } from "chai";
+import type { DevChain } from "@bench-bounty/devchain";
+import { benchmarkBountyAbi, testUsdcAbi, anchorRegistryAbi, ANCHOR_KINDS } from "@bench-bounty/contracts";
+import {
+  blockNumber,
+  chainTime,
+  copyAddressBook,
+  expectOk,
+  expectRefusal,
+  inProcessRunner,
+  localRunner,
+  REPO_ROOT,
+  startChain,
+  tempDir,
+  vector,
+  writeFile,
+  type Run,
+} from "./helpers";
+
+type Pack = {
+  benchmark: { ranking_digest: string };
+  rank_derivation: Record<string, unknown> & { rows: unknown[] };
+};
+
+describe("bounty tasks on a local Base-profile node", function () {
+  let chain: DevChain;
+  let dir: string;
+  let run: (args: string[]) => Promise<Run>;
+  let cli: (args: string[]) => Promise<Run>;
+  let author: string, awarder: string, w1: string, w2: string, w3: string, other: string, stranger: string;
+  let small: Pack;
+  let smallText: string;
+
+  /** Runs a task that must refuse, and checks that no transaction was mined. */
+  async function refuses(args: string[], pattern: RegExp) {
+    const before = await blockNumber(chain);
+    expectRefusal(await run(args), pattern);
+    expect(await blockNumber(chain), "a refusal sends nothing").to.equal(before);
+  }
+  const usdcBalance = (account: string) =>
+    chain.publicClient.readContract({
+      address: chain.contracts.usdc,
+      abi: testUsdcAbi,
+      functionName: "balanceOf",
+      args: [account as `0x${string}`],
+    });
+  const bounty = (id: bigint) =>
+    chain.publicClient.readContract({
+      address: chain.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      functionName: "getBounty",
+      args: [id],
+    });
+  const creditOf = (id: bigint, account: string) =>
+    chain.publicClient.readContract({
+      address: chain.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      functionName: "creditOf",
+      args: [id, account as `0x${string}`],
+    });
+  let rootCounter = 0;
+  /** A fresh commitment file {root, leafCount}. */
+  function commitmentFile(leafCount = 12): string {
+    rootCounter++;
+    const root = "0x" + (0xc0ffee00 + rootCounter).toString(16).padStart(64, "0");
+    return writeFile(dir, `commitment-${rootCounter}.json`, { root, leafCount });
+  }
+  /** Locks a bounty matching packs/small.json (pool 12.345679 USDC, top_n_split, 5000 bps) and returns its id. */
+  async function lockSmall(closesIn: bigint, deadlineIn: bigint): Promise<bigint> {
+    const now = await chainTime(chain);
+    const out = expectOk(
+      await run([
+        "bounty:lock",
+        "--from",
+        author,
+        "--commitment",
+        commitmentFile(),
+        "--pool",
+        "12.345679",
+        "--closes-at",
+        String(now + closesIn),
+        "--award-deadline",
+        String(now + deadlineIn),
+        "--payout-rule",
+        "top_n_split",
+        "--threshold-bps",
+        "5000",
+        "--awarder",
+        awarder,
+      ]),
+    );
+    const m = /Bounty (\d+) locked/.exec(out);
+    expect(m, out).to.not.equal(null);
+    return BigInt(m![1]!);
+  }
+
+  before(async function () {
+    chain = await startChain();
+    dir = tempDir();
+    const book = copyAddressBook(dir, chain);
+    run = inProcessRunner(chain, book);
+    cli = localRunner(chain, book);
+    [author, awarder, w1, w2, w3, other] = chain.accounts.slice(1, 7).map((a) => a.address);
+    stranger = chain.accounts[9]!.address;
+    await chain.mintUsdc(author as `0x${string}`, 1_000_000_000n); // 1,000 USDC
+    smallText = fs.readFileSync(
+      `${process.env.BENCH_BOUNTY_SHARED ?? `${REPO_ROOT}/../shared`}/vectors/packs/small.json`,
+      "utf8",
+    );
+    small = JSON.parse(smallText) as Pack;
+  });
+  after(async function () {
+    await chain?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe("bounty:lock", function () {
+    it("commits a test-set file and locks with an EIP-2612 permit in one transaction", async function () {
+      // The three-rows vector holds a 2^53+1 integer and a float: write its rows losslessly.
+      const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
+      const commitments = parseJson(
+        fs.readFileSync(
+          `${process.env.BENCH_BOUNTY_SHARED ?? `${REPO_ROOT}/../shared`}/vectors/commitment.json`,
+        ),
+      ) as { test_sets: { name: string; rows: unknown; root: string; leaf_count: number }[] };
+      const three = commitments.test_sets.find((t) => t.name === "three-rows")!;
+      const file = writeFile(dir, "three-rows.json", canonicalJsonString({ test_set: three.rows }));
+      const now = await chainTime(chain);
+      const before = await usdcBalance(author);
+      const blockBefore = await blockNumber(chain);
+      const out = expectOk(
+        await run([
+          "bounty:lock",
+          "--from",
+          author,
+          "--test-set",
+          file,
+          "--pool",
+          "250",
+          "--closes-at",
+          String(now + 3600n),
+          "--award-deadline",
+          String(now + 7200n),
+          "--payout-rule",
+          "winner_take_all",
+          "--threshold-bps",
+          "6000",
+        ]),
+      );
+      expect(out).to.include("EIP-2612 permit + createAndFundWithPermit (1 transaction)");
+      expect(out).to.match(/Bounty 1 locked: Funded with 250\.000000 USDC/);
+      expect(out).to.match(/tx\s+0x[0-9a-f]{64}/);
+      expect(out).to.include("(local node: no explorer)");
+      expect(await blockNumber(chain)).to.equal(blockBefore + 1n); // one transaction
+      const b = await bounty(1n);
+      expect(b.testSetRoot).to.equal(three.root);
+      expect(b.leafCount).to.equal(three.leaf_count);
+      expect(b.pool).to.equal(250_000_000n);
+      expect(b.status).to.equal(2); // Funded
+      expect(b.awarder).to.equal(author); // defaults to the signer
+      expect([...b.splitsBps]).to.deep.equal([10000]);
+      expect(await usdcBalance(author)).to.equal(before - 250_000_000n);
+    });
+
+    it("--approve uses approve + createAndFund", async function () {
+      const now = await chainTime(chain);
+      const blockBefore = await blockNumber(chain);
+      const out = expectOk(
+        await run([
+          "bounty:lock",
+          "--from",
+          author,
+          "--commitment",
+          commitmentFile(),
+          "--pool",
+          "1.5",
+          "--closes-at",
+          String(now + 3600n),
+          "--award-deadline",
+          String(now + 7200n),
+          "--splits",
+          "6000,4000",
+          "--threshold-bps",
+          "0",
+          "--approve",
+        ]),
+      );
+      expect(out).to.include("approve + createAndFund (--approve)");
+      expect(out).to.match(/Bounty 2 locked/);
+      expect(await blockNumber(chain)).to.equal(blockBefore + 2n); // approve, then createAndFund
+      expect([...(await bounty(2n)).splitsBps]).to.deep.equal([6000, 4000]);
+    });
+
+    it("refuses a command without exactly one commitment source", async function () {
+      const now = await chainTime(chain);
+      const common = [
+        "--pool",
+        "1",
+        "--closes-at",
+        String(now + 3600n),
+        "--award-deadline",
+        String(now + 7200n),
+        "--payout-rule",
+        "winner_take_all",
+        "--threshold-bps",
+        "0",
+        "--from",
+        author,
+      ];
+      await refuses(["bounty:lock", ...common], /Give exactly one of --commitment <file>/);
+      await refuses(
+        ["bounty:lock", ...common, "--commitment", commitmentFile(), "--test-set", commitmentFile()],
+        /Give exactly one of --commitment/,
+      );
+    });
+
+    it("refuses malformed commitment and test-set files, naming the JSON path", async function () {
+      const now = await chainTime(chain);
+      const common = [
+        "--pool",
+        "1",
+        "--closes-at",
+        String(now + 3600n),
+        "--award-deadline",
+        String(now + 7200n),
+        "--payout-rule",
+        "winner_take_all",
+        "--threshold-bps",
+        "0",
+        "--from",
+        author,
+      ];
+      const upper = writeFile(dir, "upper.json", { root: "0x" + "AB".repeat(32), leafCount: 3 });
+      await refuses(
+        ["bounty:lock", ...common, "--commitment", upper],
+        /\$\.root must be 0x \+ 64 lowercase hex/,
+      );
+      const noCount = writeFile(dir, "nocount.json", { root: "0x" + "ab".repeat(32) });
+      await refuses(["bounty:lock", ...common, "--commitment", noCount], /\$\.leafCount must be an integer/);
+      const dup = writeFile(
+        dir,
+        "dup.json",
+        '{"root": "0x' + "ab".repeat(32) + '", "leafCount": 3, "leafCount": 4}',
+      );
+      await refuses(["bounty:lock", ...common, "--commitment", dup], /is not valid JSON: .*duplicate/i);
+      await refuses(
+        ["bounty:lock", ...common, "--commitment", `${dir}/missing.json`],
+        /cannot read .*missing\.json \(ENOENT\)/,
+      );
+      const badRows = writeFile(dir, "badrows.json", [
+        {
+          ordinal: 1,
+          prompt: "p",
+          gold: { value: "x" },
+          salt: "00".repeat(32),
+          visibility: "public",
+          grader_type: "exact",
+        },
+      ]);
+      await refuses(["bounty:lock", ...common, "--test-set", badRows], /--test-set .*badrows\.json: \$\[0\]/);
+    });
+
+    it("refuses bad times, splits, threshold and pool before any transaction", async function () {
+      const now = await chainTime(chain);
+      const base = ["bounty:lock", "--from", author, "--commitment", commitmentFile()];
+      const ok = { pool: "1", closes: String(now + 3600n), deadline: String(now + 7200n) };
+      await refuses(
+        [
+          ...base,
+          "--pool",
+          ok.pool,
+          "--closes-at",
+          String(now - 10n),
+          "--award-deadline",
+          ok.deadline,
+          "--payout-rule",
+          "winner_take_all",
+          "--threshold-bps",
+          "0",
+        ],
+        /--closes-at .* is in the past \(chain time/,
+      );
+      await refuses(
+        [
+          ...base,
+          "--pool",
+          ok.pool,
+          "--closes-at",
+          ok.closes,
+          "--award-deadline",
+          ok.closes,
+          "--payout-rule",
+          "winner_take_all",
+          "--threshold-bps",
+          "0",
+        ],
+        /--award-deadline .* must be after --closes-at/,
+      );
+      await refuses(
+        [
+          ...base,
+          "--pool",
+          ok.pool,
+          "--closes-at",
+          "next tuesday",
+          "--award-deadline",
+          ok.deadline,
+          "--payout-rule",
+          "winner_take_all",
+          "--threshold-bps",
+          "0",
+        ],
+        /--closes-at must be unix seconds or ISO-8601/,
+      );
+      await refuses(
+        [
+          ...base,
+          "--pool",
+          ok.pool,
+          "--closes-at",
+          ok.closes,
+          "--award-deadline",
+          ok.deadline,
+          "--splits",
+          "3000,5000,2000",
+          "--threshold-bps",
+          "0",
+        ],
+        /Bad splits: .*non-increasing/,
+      );
+      await refuses(
+        [
+          ...base,
+          "--pool",
+          ok.pool,
+          "--closes-at",
+          ok.closes,
+          "--award-deadline",
+          ok.deadline,
+          "--splits",
+          "5000,3000",
+          "--threshold-bps",
+          "0",
+        ],
+        /Bad splits/,
+      );
+      await refuses(
+        [
+          ...base,
+          "--pool",
+          ok.pool,
+          "--closes-at",
+          ok.closes,
+          "--award-deadline",
+          ok.deadline,
+          "--payout-rule",
+          "top_3",
+          "--threshold-bps",
+          "0",
+        ],
+        /--payout-rule must be one of winner_take_all, top_n_split/,
+      );
+      await refuses(
+        [
+          ...base,
+          "--pool",
+          ok.pool,
+          "--closes-at",
+          ok.closes,
+          "--award-deadline",
+          ok.deadline,
+          "--payout-rule",
+          "winner_take_all",
+          "--threshold-bps",
+          "10001",
+        ],
+        /--threshold-bps must be an integer 0\.\.10000/,
+      );
+      await refuses(
+        [
+          ...base,
+          "--pool",
+          "1.0000001",
+          "--closes-at",
+          ok.closes,
+          "--award-deadline",
+          ok.deadline,
+          "--payout-rule",
+          "winner_take_all",
+          "--threshold-bps",
+          "0",
+        ],
+        /--pool has more than 6 decimals/,
+      );
+      await refuses(
+        [
+          ...base,
+          "--pool",
+          "0",
+          "--closes-at",
+          ok.closes,
+          "--award-deadline",
+          ok.deadline,
+          "--payout-rule",
+          "winner_take_all",
+          "--threshold-bps",
+          "0",
+        ],
+        /--pool must be more than 0/,
+      );
+    });
+
+    it("refuses an insufficient balance and an insufficient allowance", async function () {
+      const now = await chainTime(chain);
+      const common = [
+        "--commitment",
+        commitmentFile(),
+        "--closes-at",
+        String(now + 3600n),
+        "--award-deadline",
+        String(now + 7200n),
+        "--payout-rule",
+        "winner_take_all",
+        "--threshold-bps",
+        "0",
+      ];
+      await refuses(
+        ["bounty:lock", "--from", stranger, "--pool", "5", ...common],
+        /Insufficient USDC balance: 0x[0-9a-fA-F]{40} holds 0\.000000 USDC, the pool needs 5\.000000 USDC/,
+      );
+      await refuses(
+        ["bounty:lock", "--from", author, "--pool", "5", "--use-allowance", ...common],
+        /Insufficient allowance: .* may spend 0\.000000 USDC .* the pool needs 5\.000000 USDC/,
+      );
+    });
+
+    it("decodes a contract revert before sending: a root already bound to a live bounty", async function () {
+      const b1 = await bounty(1n);
+      const now = await chainTime(chain);
+      const reused = writeFile(dir, "reused.json", { root: b1.testSetRoot, leafCount: 3 });
+      await refuses(
+        [
+          "bounty:lock",
+          "--from",
+          author,
+          "--commitment",
+          reused,
+          "--pool",
+          "1",
+          "--closes-at",
+          String(now + 3600n),
+          "--award-deadline",
+          String(now + 7200n),
+          "--payout-rule",
+          "winner_take_all",
+          "--threshold-bps",
+          "0",
+        ],
+        /createBounty reverted with RootBoundToLiveBounty\(0x[0-9a-f]{64}, 1\)\. Bounty 1 is still live on this root/,
+      );
+    });
+  });
+
+  describe("bounty:status", function () {
+    it("shows the state, the ladder and a verifying lock", async function () {
+      const out = expectOk(await run(["bounty:status", "--id", "1", "--author", author]));
+      expect(out).to.include("Pending -> [Funded] -> Awarded | Reclaimed");
+      expect(out).to.match(/pool\s+250\.000000 USDC \(250000000 base units\)/);
+      expect(out).to.include(`✓ token is the declared USDC ${chain.contracts.usdc}`);
+      expect(out).to.include(`✓ author is the declared ${author}`);
+      expect(out).to.include("✓ BountyFunded moved the whole pool into the contract");
+      expect(out).to.include("The lock of bounty 1 verifies.");
+    });
+
+    it("fails the lock check for another author or token, and checks a declared commitment", async function () {
+      const r = await run(["bounty:status", "--id", "1", "--author", stranger]);
+      expectRefusal(r, /The lock of bounty 1 does NOT verify: author is the declared/);
+      expect(r.stdout).to.include(`✗ author is the declared ${stranger} (on-chain: ${author})`);
+      const r2 = await run(["bounty:status", "--id", "1", "--token", chain.contracts.anchorRegistry]);
+      expectRefusal(r2, /does NOT verify: token is the declared token/);
+      const b = await bounty(1n);
+      const declared = writeFile(dir, "declared.json", { root: b.testSetRoot, leafCount: 4 });
+      const r3 = await run(["bounty:status", "--id", "1", "--commitment", declared]);
+      expectRefusal(r3, /does NOT verify: leaf count is the declared 4/);
+      expect(r3.stdout).to.include("✓ test-set root is the declared");
+    });
+
+    it("refuses an unknown or malformed id", async function () {
+      await refuses(
+        ["bounty:status", "--id", "99"],
+        /There is no bounty 99 on localhost \(bounty ids run from 1 to \d+\)/,
+      );
+      await refuses(["bounty:status", "--id", "0x1"], /--id must be a bounty id/);
+    });
+  });
+
+  describe("bounty:award, bounty:claim, bounty:credits", function () {
+    let a: bigint; // awarded from packs/small.json
+    let b: bigint; // the same ranking again, so winners hold credit in two bounties
+    let rdFile: string;
+    let withdrawals: string;
+
+    before(async function () {
+      a = await lockSmall(600n, 7200n);
+      b = await lockSmall(600n, 7200n);
+      rdFile = writeFile(dir, "small-pack.json", smallText);
+      withdrawals = writeFile(dir, "withdrawals.json", { "vec-a": w1, "vec-c": w2, "vec-d": w3 });
+    });
+
+    it("refuses before the bounty closes", async function () {
+      await refuses(
+        [
+          "bounty:award",
+          "--from",
+          awarder,
+          "--id",
+          String(a),
+          "--rank-derivation",
+          rdFile,
+          "--withdrawals-file",
+          withdrawals,
+        ],
+        /closes at .*: the award window is not open yet/,
+      );
+    });
+
+    it("refuses a winner without a withdrawal address", async function () {
+      await chain.increaseTime(601);
+      await refuses(
+        [
+          "bounty:award",
+          "--from",
+          awarder,
+          "--id",
+          String(a),
+          "--rank-derivation",
+          rdFile,
+          "--withdrawals",
+          `vec-a=${w1},vec-c=${w2}`,
+        ],
+        /Winner "vec-d" \(place 3\) has no withdrawal address/,
+      );
+    });
+
+    it("refuses a rank derivation whose amounts, order or bounty disagree", async function () {
+      const tampered = JSON.parse(smallText) as Pack;
+      (tampered.rank_derivation.place_amounts_base_units as string[])[0] = "6172842";
+      await refuses(
+        [
+          "bounty:award",
+          "--from",
+          awarder,
+          "--id",
+          String(a),
+          "--rank-derivation",
+          writeFile(dir, "t1.json", tampered),
+          "--withdrawals-file",
+          withdrawals,
+        ],
+        /place_amounts_base_units is \["6172842","3703703","2469135"\] but the recomputed amounts are \["6172841","3703703","2469135"\]\. Refusing to award\./,
+      );
+      const swapped = JSON.parse(smallText) as Pack;
+      const rows = swapped.rank_derivation.rows;
+      [rows[1], rows[2]] = [rows[2], rows[1]];
+      await refuses(
+        [
+          "bounty:award",
+          "--from",
+          awarder,
+          "--id",
+          String(a),
+          "--rank-derivation",
+          writeFile(dir, "t2.json", swapped),
+          "--withdrawals-file",
+          withdrawals,
+        ],
+        /rows\[1\] is out of SPEC 7\.1 order/,
+      );
+      const otherPool = JSON.parse(smallText) as Pack;
+      otherPool.rank_derivation.pool_base_units = "12345680";
+      otherPool.rank_derivation.place_amounts_base_units = ["6172840", "3703704", "2469136"]; // SPEC 7.3 by hand
+      await refuses(
+        [
+          "bounty:award",
+          "--from",
+          awarder,
+          "--id",
+          String(a),
+          "--rank-derivation",
+          writeFile(dir, "t3.json", otherPool),
+          "--withdrawals-file",
+          withdrawals,
+        ],
+        /does not match bounty \d+: pool 12345679 on-chain vs pool_base_units 12345680/,
+      );
+    });
+
+    it("refuses a signer that is not the awarder", async function () {
+      await refuses(
+        [
+          "bounty:award",
+          "--from",
+          stranger,
+          "--id",
+          String(a),
+          "--rank-derivation",
+          rdFile,
+          "--withdrawals-file",
+          withdrawals,
+        ],
+        /is not the awarder of bounty \d+/,
+      );
+    });
+
+    it("awards from packs/small.json with the vector's amounts and ranking digest", async function () {
+      const out = expectOk(
+        await run([
+          "bounty:award",
+          "--from",
+          awarder,
+          "--id",
+          String(a),
+          "--rank-derivation",
+          rdFile,
+          "--withdrawals-file",
+          withdrawals,
+        ]),
+      );
+      expect(out).to.include("Awarded (tx 0x");
+      expect(out).to.include(`rankingDigest   ${small.benchmark.ranking_digest}`);
+      expect(out).to.include(`winner 1        ${w1}  6.172841 USDC`);
+      expect(out).to.include(`winner 2        ${w2}  3.703703 USDC`);
+      expect(out).to.include(`winner 3        ${w3}  2.469135 USDC`);
+      expect(out).to.include("authorRemainder 0.000000 USDC");
+      expect(await creditOf(a, w1)).to.equal(6_172_841n);
+      expect(await creditOf(a, w2)).to.equal(3_703_703n);
+      expect(await creditOf(a, w3)).to.equal(2_469_135n);
+      const logs = await chain.publicClient.getContractEvents({
+        address: chain.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        eventName: "Awarded",
+        args: { bountyId: a },
+        fromBlock: 0n,
+      });
+      expect(logs[0]!.args.rankingDigest).to.equal(small.benchmark.ranking_digest);
+      // The second bounty, awarded with withdrawal addresses given inline.
+      expectOk(
+        await run([
+          "bounty:award",
+          "--from",
+          awarder,
+          "--id",
+          String(b),
+          "--rank-derivation",
+          rdFile,
+          "--withdrawals",
+          `vec-a=${w1},vec-c=${w2},vec-d=${w3}`,
+        ]),
+      );
+    });
+
+    it("refuses to award twice", async function () {
+      await refuses(
+        [
+          "bounty:award",
+          "--from",
+          awarder,
+          "--id",
+          String(a),
+          "--rank-derivation",
+          rdFile,
+          "--withdrawals-file",
+          withdrawals,
+        ],
+        /is Awarded, not Funded: it cannot be awarded/,
+      );
+    });
+
+    it("bounty:credits lists a winner's credit from the logs", async function () {
+      const out = expectOk(await run(["bounty:credits", "--account", w1]));
+      expect(out).to.include(`bounty ${a}  6.172841 USDC`);
+      expect(out).to.include(`bounty ${b}  6.172841 USDC`);
+      expect(out).to.include("total 12.345682 USDC");
+      expect(expectOk(await run(["bounty:credits", "--account", stranger]))).to.include("  none");
+    });
+
+    it("refuses claims without credit, without a target, or to the zero address", async function () {
+      await refuses(
+        ["bounty:claim", "--from", stranger, "--id", String(a)],
+        /has no credit in bounty \d+: see bounty:credits\. Nothing was sent\./,
+      );
+      await refuses(
+        ["bounty:claim", "--from", stranger, "--all"],
+        /has no outstanding credit on localhost: nothing to claim/,
+      );
+      await refuses(["bounty:claim", "--from", w1], /Give exactly one of --id <n>, --ids <n,m,...> or --all/);
+      await refuses(
+        [
+          "bounty:claim",
+          "--from",
+          w1,
+          "--id",
+          String(a),
+          "--to",
+          "0x0000000000000000000000000000000000000000",
+        ],
+        /--to must be a non-zero address/,
+      );
+      await refuses(
+        ["bounty:claim", "--from", w1, "--id", "1"],
+        /has no credit in bounty 1 \(it is not awarded\)/,
+      );
+    });
+
+    it("claims one bounty to another address (--to)", async function () {
+      const before = await usdcBalance(other);
+      const out = expectOk(await run(["bounty:claim", "--from", w2, "--id", String(a), "--to", other]));
+      expect(out).to.include(`Claimed bounty ${a}: 3.703703 USDC from ${w2} to ${other}`);
+      expect(await usdcBalance(other)).to.equal(before + 3_703_703n);
+      expect(await creditOf(a, w2)).to.equal(0n);
+      await refuses(["bounty:claim", "--from", w2, "--id", String(a)], /has no credit in bounty/); // double claim
+    });
+
+    it("claims several bounties in one claimMany (--ids)", async function () {
+      const before = await usdcBalance(w1);
+      const blockBefore = await blockNumber(chain);
+      const out = expectOk(await run(["bounty:claim", "--from", w1, "--ids", `${a},${b}`]));
+      expect(out).to.include(`Claimed bounty ${a}: 6.172841 USDC`);
+      expect(out).to.include(`Claimed bounty ${b}: 6.172841 USDC`);
+      expect(await blockNumber(chain)).to.equal(blockBefore + 1n);
+      expect(await usdcBalance(w1)).to.equal(before + 12_345_682n);
+    });
+
+    it("claims every bounty with credit found through an indexer (--all --indexer)", async function () {
+      // A stand-in for the indexer's REST API (GET /accounts/:address/credits), paginated.
+      const seen: string[] = [];
+      const server = http.createServer((req, res) => {
+        seen.push(req.url ?? "");
+        const url = new URL(req.url ?? "/", "http://x");
+        const page = url.searchParams.get("cursor");
+        const body = page
+          ? {
+              account: w2,
+              totals: [],
+              credits: [{ bountyId: String(a), outstanding: "0" }],
+              nextCursor: null,
+            }
+          : {
+              account: w2,
+              totals: [],
+              credits: [{ bountyId: String(b), outstanding: "3703703" }],
+              nextCursor: String(b),
+            };
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify(body));
+      });
+      await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      try {
+        const out = expectOk(await run(["bounty:claim", "--from", w2, "--all", "--indexer", url]));
+        expect(out).to.include(`Claimed bounty ${b}: 3.703703 USDC from ${w2} to ${w2}`);
+        expect(seen[0]).to.match(new RegExp(`^/accounts/${w2}/credits\\?limit=100`));
+        expect(seen[1]).to.include(`cursor=${b}`);
+      } finally {
+        server.close();
+      }
+      await refuses(
+        ["bounty:claim", "--from", w2, "--all", "--indexer", "http://127.0.0.1:9"],
+        /Cannot reach the indexer/,
+      );
+    });
+
+    it("a blacklisted winner gets a decoded refusal, then claims --to a clean address", async function () {
+      const hash = await chain.wallet(0).writeContract({
+        address: chain.contracts.usdc,
+        abi: testUsdcAbi,
+        functionName: "blacklist",
+        args: [w3 as `0x${string}`],
+      });
+      await chain.publicClient.waitForTransactionReceipt({ hash });
+      await refuses(
+        ["bounty:claim", "--from", w3, "--all"],
+        /claimMany reverted: .*blacklisted.*claim with --to a clean address/,
+      );
+      const before = await usdcBalance(other);
+      const out = expectOk(await run(["bounty:claim", "--from", w3, "--all", "--to", other]));
+      expect(out).to.include(`Claimed bounty ${a}: 2.469135 USDC from ${w3} to ${other}`);
+      expect(out).to.include(`Claimed bounty ${b}: 2.469135 USDC from ${w3} to ${other}`);
+      expect(await usdcBalance(other)).to.equal(before + 2n * 2_469_135n);
+    });
+
+    it("refuses an award after the deadline", async function () {
+      const c = await lockSmall(60n, 120n);
+      const cDeadline = (await bounty(c)).awardDeadline;
+      await chain.increaseTime(Number(cDeadline - (await chainTime(chain))) + 1);
+      await refuses(
+        [
+          "bounty:award",
+          "--from",
+          awarder,
+          "--id",
+          String(c),
+          "--rank-derivation",
+          rdFile,
+          "--withdrawals-file",
+          withdrawals,
+        ],
+        /award deadline of bounty \d+ .* has passed: it can no longer be awarded; the author may reclaim/,
+      );
+    });
+  });
+
+  describe("zero-winner award and the author's credit", function () {
+    it("credits the whole pool to the author and lets the author claim it (--all from logs)", async function () {
+      const zero = JSON.parse(
+        fs.readFileSync(
+          `${process.env.BENCH_BOUNTY_SHARED ?? `${REPO_ROOT}/../shared`}/vectors/packs/zero-winner.json`,
+          "utf8",
+        ),
+      ) as Pack;
+      const rd = zero.rank_derivation as unknown as {
+        pool_base_units: string;
+        splits_bps: number[];
+        threshold_bps: number;
+      };
+      expect(rd.splits_bps).to.deep.equal([10000]);
+      const now = await chainTime(chain);
+      const out = expectOk(
+        await run([
+          "bounty:lock",
+          "--from",
+          author,
+          "--commitment",
+          commitmentFile(),
+          "--pool",
+          "5",
+          "--closes-at",
+          String(now + 60n),
+          "--award-deadline",
+          String(now + 3600n),
+          "--payout-rule",
+          "winner_take_all",
+          "--threshold-bps",
+          String(rd.threshold_bps),
+          "--awarder",
+          awarder,
+        ]),
+      );
+      const id = BigInt(/Bounty (\d+) locked/.exec(out)![1]!);
+      await chain.increaseTime(61);
+      const award = expectOk(
+        await run([
+          "bounty:award",
+          "--from",
+          awarder,
+          "--id",
+          String(id),
+          "--rank-derivation",
+          writeFile(dir, "zero.json", zero),
+        ]),
+      );
+      expect(award).to.include(
+        "no winner     none_at_or_above_threshold: the whole pool returns to the author",
+      );
+      expect(award).to.include("authorRemainder 5.000000 USDC");
+      expect(award).to.include(`rankingDigest   ${zero.benchmark.ranking_digest}`);
+      expect(await creditOf(id, author)).to.equal(5_000_000n);
+      const before = await usdcBalance(author);
+      const claim = expectOk(await run(["bounty:claim", "--from", author, "--all"]));
+      expect(claim).to.include(`Claimed bounty ${id}: 5.000000 USDC`);
+      expect(await usdcBalance(author)).to.equal(before + 5_000_000n);
+    });
+  });
+
+  describe("bounty:reclaim", function () {
+    let id: bigint;
+    before(async function () {
+      const now = await chainTime(chain);
+      const out = expectOk(
+        await run([
+          "bounty:lock",
+          "--from",
+          author,
+          "--commitment",
+          commitmentFile(),
+          "--pool",
+          "7",
+          "--closes-at",
+          String(now + 60n),
+          "--award-deadline",
+          String(now + 120n),
+          "--payout-rule",
+          "winner_take_all",
+          "--threshold-bps",
+          "0",
+        ]),
+      );
+      id = BigInt(/Bounty (\d+) locked/.exec(out)![1]!);
+    });
+
+    it("refuses before the award deadline and for a stranger", async function () {
+      await refuses(
+        ["bounty:reclaim", "--from", author, "--id", String(id)],
+        /can be reclaimed only after that \(the awarder may still award it\)/,
+      );
+      await refuses(
+        ["bounty:reclaim", "--from", stranger, "--id", String(id)],
+        /is not the author of bounty \d+ .*only the author can reclaim/,
+      );
+    });
+
+    it("returns the pool after the deadline, and refuses a second reclaim", async function () {
+      await chain.increaseTime(121);
+      const before = await usdcBalance(author);
+      const out = expectOk(await run(["bounty:reclaim", "--from", author, "--id", String(id)]));
+      expect(out).to.include(
+        `Reclaimed bounty ${id}: 7.000000 USDC to ${author}. The test set stays hidden.`,
+      );
+      expect(await usdcBalance(author)).to.equal(before + 7_000_000n);
+      expectRefusal(await run(["bounty:status", "--id", String(id)]), /does NOT verify: the pool is locked/);
+      await refuses(
+        ["bounty:reclaim", "--from", author, "--id", String(id)],
+        /is already Reclaimed: there is nothing to reclaim/,
+      );
+      const root = (await bounty(id)).testSetRoot;
+      expect(
+        await chain.publicClient.readContract({
+          address: chain.contracts.benchmarkBounty,
+          abi: benchmarkBountyAbi,
+          functionName: "rootBurned",
+          args: [root],
+        }),
+      ).to.equal(false);
+    });
+  });
+
+  describe("anchor and anchor:check", function () {
+    type Receipts = { receipts: { receipt: unknown; receipt_hash: string }[] };
+    let receiptFile: string;
+    let receiptHash: string;
+    let anchorBlock: bigint;
+    before(async function () {
+      // Write the receipt losslessly (canonical JSON of the SPEC 2 parse).
+      const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
+      const receipts = parseJson(
+        fs.readFileSync(
+          `${process.env.BENCH_BOUNTY_SHARED ?? `${REPO_ROOT}/../shared`}/vectors/receipts.json`,
+        ),
+      ) as unknown as Receipts;
+      receiptFile = writeFile(dir, "receipt.json", canonicalJsonString(receipts.receipts[0]!.receipt));
+      receiptHash = receipts.receipts[0]!.receipt_hash;
+    });
+
+    it("anchors a file as keccak256 of its canonical JSON", async function () {
+      const out = expectOk(await run(["anchor", "--from", w1, "--file", receiptFile, "--kind", "receipt"]));
+      expect(out).to.include(`Anchored ${receiptHash} as receipt by ${w1}`);
+      const rec = await chain.publicClient.readContract({
+        address: chain.contracts.anchorRegistry,
+        abi: anchorRegistryAbi,
+        functionName: "anchorOf",
+        args: [receiptHash as `0x${string}`],
+      });
+      expect(rec[0]).to.equal(w1);
+      expect(rec[3]).to.equal(ANCHOR_KINDS.receipt);
+      anchorBlock = rec[1];
+    });
+
+    it("anchor:check reads the record and checks kind and block", async function () {
+      const out = expectOk(
+        await run([
+          "anchor:check",
+          "--file",
+          receiptFile,
+          "--kind",
+          "receipt",
+          "--at-or-before",
+          String(anchorBlock),
+        ]),
+      );
+      expect(out).to.include(`anchored by  ${w1}`);
+      expect(out).to.include(`block        ${anchorBlock}`);
+      expect(out).to.include("Anchor check passed.");
+      expectRefusal(
+        await run(["anchor:check", "--digest", receiptHash, "--kind", "pack"]),
+        /is anchored as receipt, not as pack/,
+      );
+      expectRefusal(
+        await run(["anchor:check", "--digest", receiptHash, "--at-or-before", String(anchorBlock - 1n)]),
+        new RegExp(`was anchored at block ${anchorBlock}, after block ${anchorBlock - 1n}`),
+      );
+      expectRefusal(
+        await run(["anchor:check", "--digest", "0x" + "12".repeat(32)]),
+        /is NOT anchored in AnchorRegistry/,
+      );
+    });
+
+    it("refuses a second anchoring, a bad kind and a bad digest", async function () {
+      await refuses(
+        ["anchor", "--from", w2, "--digest", receiptHash, "--kind", "pack"],
+        /is already anchored \(as receipt\) by 0x[0-9a-fA-F]{40} at block \d+/,
+      );
+      await refuses(
+        ["anchor", "--from", w2, "--digest", "0x" + "34".repeat(32), "--kind", "receipts"],
+        /--kind must be one of commitment, receipt, pack, compute-receipt/,
+      );
+      await refuses(
+        ["anchor", "--from", w2, "--digest", "0x1234", "--kind", "pack"],
+        /--digest must be 0x \+ 64 hex characters/,
+      );
+      await refuses(
+        ["anchor", "--from", w2, "--digest", "0x" + "00".repeat(32), "--kind", "pack"],
+        /the zero digest cannot be anchored/,
+      );
+      const commitment = expectOk(
+        await run(["anchor", "--from", w2, "--digest", "0x" + "34".repeat(32), "--kind", "compute-receipt"]),
+      );
+      expect(commitment).to.include("as compute-receipt");
+    });
+  });
+
+  describe("the command line (npx hardhat ... --network localhost)", function () {
+    it("prints results, and refusals as one Error line with exit code 1 and no stack trace", async function () {
+      const ok = expectOk(await cli(["bounty:status", "--id", "1"]));
+      expect(ok).to.include("Pending -> [Funded] -> Awarded | Reclaimed");
+      const before = await blockNumber(chain);
+      const now = await chainTime(chain);
+      expectRefusal(
+        await cli([
+          "bounty:lock",
+          "--from",
+          stranger,
+          "--commitment",
+          commitmentFile(),
+          "--pool",
+          "5",
+          "--closes-at",
+          String(now + 3600n),
+          "--award-deadline",
+          String(now + 7200n),
+          "--payout-rule",
+          "winner_take_all",
+          "--threshold-bps",
+          "0",
+        ]),
+        /Insufficient USDC balance/,
+      );
+      expectRefusal(await cli(["anchor:check", "--digest", "0x" + "56".repeat(32)]), /is NOT anchored/);
+      expectRefusal(
+        await cli(["bounty:claim", "--from", stranger, "--id", "1"]),
+        /has no credit in bounty 1/,
+      );
+      expect(await blockNumber(chain)).to.equal(before);
+    });
+
+    it("sends a transaction from the command line (anchor)", async function () {
+      const out = expectOk(
+        await cli(["anchor", "--from", stranger, "--digest", "0x" + "78".repeat(32), "--kind", "pack"]),
+      );
+      expect(out).to.match(/Anchored 0x(78){32} as pack by 0x[0-9a-fA-F]{40} at block \d+/);
+    });
+  });
+});
