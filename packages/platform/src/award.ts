@@ -393,7 +393,9 @@ export async function awardBenchmark(ctx: PlatformContext, slug: string): Promis
   if (row.status === "prepared" || row.status === "sent") {
     const winners = fromStored<PreparedWinner[]>(row.winners_json);
     const digest = row.ranking_digest as Hex;
-    const adopted = await findAwardTx(ctx, bountyId, digest);
+    // the bounty was created after the commitment was anchored: search its logs from there
+    const since = BigInt(getBenchmark(ctx, slug).commitment_anchor?.anchor_block ?? 0);
+    const adopted = await findAwardTx(ctx, bountyId, digest, since);
     const sent =
       adopted ??
       (await chain.award(
@@ -401,6 +403,7 @@ export async function awardBenchmark(ctx: PlatformContext, slug: string): Promis
         winners.map((w) => w.withdrawal_address as Address),
         digest,
       ));
+    ctx.faults.awardBeforeRecord?.(slug);
     ctx.store.tx(() => {
       ctx.store.db
         .prepare("UPDATE awards SET status = 'confirmed', award_tx = ?, award_block = ? WHERE slug = ?")
@@ -431,11 +434,12 @@ export async function awardBenchmark(ctx: PlatformContext, slug: string): Promis
   };
 }
 
-/** Finds an `Awarded` log of the bounty carrying `digest` (recovery after a crash between send and record). */
+/** Finds an `Awarded` log of the bounty carrying `digest` from block `fromBlock` (recovery after a crash between send and record). */
 async function findAwardTx(
   ctx: PlatformContext,
   bountyId: bigint,
   digest: Hex,
+  fromBlock: bigint,
 ): Promise<{ txHash: Hex; blockNumber: number } | null> {
   const chain = chainOf(ctx);
   const onchain = await chain.getBounty(bountyId);
@@ -445,7 +449,7 @@ async function findAwardTx(
     abi: benchmarkBountyAbi,
     eventName: "Awarded",
     args: { bountyId },
-    fromBlock: 0n,
+    fromBlock,
   });
   const log = logs.find(
     (l) => (l.args as { rankingDigest?: string }).rankingDigest?.toLowerCase() === digest,

@@ -10,6 +10,8 @@ import type { Clock } from "./time.js";
 export interface FaultHooks {
   /** Called inside the finalize transaction after the run row is updated, before commit. */
   finalizeBeforeCommit?: (runId: string) => void;
+  /** Called after the award transaction is mined, before it is recorded in the store. */
+  awardBeforeRecord?: (slug: string) => void;
   /** Called after the award transaction is confirmed and recorded, before the pack is minted. */
   awardBeforeMint?: (slug: string) => void;
 }

@@ -47,6 +47,7 @@ describe("award on the local Base profile", () => {
   it("publishes with an anchored commitment, locks the prize, runs agents, awards on-chain, mints, anchors, stores and serves a pack that recomputes", async () => {
     const chainNow = Number((await dc.publicClient.getBlock()).timestamp);
     const clock = manualClock(chainNow * 1000);
+    let crashBeforeRecord = true;
     let crashBeforeMint = true;
     const dir = tempDir();
     const platform = Platform.open({
@@ -59,6 +60,12 @@ describe("award on the local Base profile", () => {
         privateKey: dc.accounts[0]!.privateKey,
       },
       faults: {
+        awardBeforeRecord: () => {
+          if (crashBeforeRecord) {
+            crashBeforeRecord = false;
+            throw new Error("injected crash between the award transaction and its record");
+          }
+        },
         awardBeforeMint: () => {
           if (crashBeforeMint) {
             crashBeforeMint = false;
@@ -146,8 +153,19 @@ describe("award on the local Base profile", () => {
       ).toBe(2);
       platform.registerAgent("dave", { withdrawal_address: addr(5) });
 
-      // crash after the award transaction, before the pack: the retry does not pay twice
-      await expect(platform.award(slug)).rejects.toThrow(/injected crash/);
+      // crash after the award transaction is mined, before it is recorded: the retry adopts the
+      // Awarded log (same ranking digest) instead of sending again
+      await expect(platform.award(slug)).rejects.toThrow(/injected crash between/);
+      expect(
+        await dc.publicClient.readContract({
+          address: dc.contracts.benchmarkBounty,
+          abi: benchmarkBountyAbi,
+          functionName: "statusOf",
+          args: [BigInt(bounty.bounty_id)],
+        }),
+      ).toBe(3);
+      // crash after the award is recorded, before the pack: the retry does not pay twice
+      await expect(platform.award(slug)).rejects.toThrow(/injected crash after/);
       // the door heals: the award is confirmed, so it mints the pack from the recorded award
       const healed = await get(`${slug}/award-evidence`);
       expect(healed.status).toBe(200);
