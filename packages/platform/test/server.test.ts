@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createDoorApp } from "../src/server.js";
+import { cities, cleanup, manualClock, openTemp, promptAgent } from "./helpers.js";
+
+afterEach(cleanup);
+
+async function fixture() {
+  const clock = manualClock();
+  const platform = openTemp({ clock: clock.now, publicBaseUrl: "https://door.example/" });
+  const ds = platform.createDataset(cities(6));
+  const { slug } = await platform.publish(ds.dataset_id, {
+    title: "Cities",
+    prompt_template: "Q {payload.city} #{payload.index}",
+    grader_type: "exact",
+  });
+  const app = createDoorApp(platform);
+  return { platform, clock, slug, app };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const json = async (r: Response | Promise<Response>): Promise<any> => (await r).json();
+
+describe("door (HTTP)", () => {
+  it("serves the list, the detail without gold, the commitment and the leaderboard", async () => {
+    const { platform, clock, slug, app } = await fixture();
+    const run = platform.startRun(slug, "alice").run.id;
+    platform.submit(
+      run,
+      platform.runTasks(run).map((t) => ({ ordinal: t.ordinal, answer_text: promptAgent(t.prompt) })),
+    );
+    clock.advance(2_000);
+    const f = await platform.finalize(run);
+
+    const list = await json(app.request("/api/v1/benchmarks"));
+    expect(list.benchmarks).toEqual([
+      expect.objectContaining({ slug, status: "published", open: true, public_tasks: 3, private_tasks: 3 }),
+    ]);
+
+    const detailRes = await app.request(`/api/v1/benchmarks/${slug}`);
+    expect(detailRes.headers.get("content-type")).toMatch(/application\/json/);
+    const text = await detailRes.text();
+    for (const t of platform.testSet(slug)) {
+      expect(text).not.toContain(t.salt);
+      expect(text).not.toContain(JSON.stringify((t.gold as { value: string }).value));
+    }
+    const detail = JSON.parse(text);
+    expect(detail).toMatchObject({
+      slug,
+      grader_type: "exact",
+      speed_weight: "0.3",
+      commitment: { leaf_count: 6 },
+      prize: null,
+    });
+    expect(Object.keys(detail.grader_types).sort()).toEqual([
+      "contains_all",
+      "exact",
+      "json_fields",
+      "numeric",
+    ]);
+    expect(detail.how_to_compete).toContain(slug);
+
+    const lb = await json(app.request(`/api/v1/benchmarks/${slug}/leaderboard`));
+    expect(lb.rows).toEqual([
+      expect.objectContaining({
+        rank: 1,
+        agent_id: "alice",
+        rank_accuracy: null,
+        receipt_url: `https://door.example/api/v1/benchmarks/${slug}/runs/${run}/receipt`,
+      }),
+    ]);
+
+    const receipt = await json(app.request(`/api/v1/benchmarks/${slug}/runs/${run}/receipt`));
+    expect(receipt.receipt_hash).toBe(f.receipt_hash);
+
+    const commitment = await json(app.request(`/api/v1/benchmarks/${slug}/commitment`));
+    expect(commitment).toMatchObject({
+      commit_root: platform.getBenchmark(slug).commit_root,
+      leaf_count: 6,
+      commitment_anchor: null,
+    });
+  });
+
+  it("answers machine-readable 404s", async () => {
+    const { platform, slug, app } = await fixture();
+    const r1 = await app.request("/api/v1/benchmarks/nope");
+    expect(r1.status).toBe(404);
+    expect((await json(r1)).error.code).toBe("unknown_benchmark");
+    const run = platform.startRun(slug, "bob").run.id;
+    const r2 = await app.request(`/api/v1/benchmarks/${slug}/runs/${run}/receipt`);
+    expect(r2.status).toBe(404); // in progress: no receipt yet
+    const r3 = await app.request(`/api/v1/benchmarks/${slug}/award-evidence`);
+    expect(r3.status).toBe(404);
+    expect(await json(r3)).toEqual({
+      error: { code: "award_evidence_unavailable", reason: "no_commitment", message: expect.any(String) },
+    });
+    const r4 = await app.request("/api/v2/nothing");
+    expect(r4.status).toBe(404);
+    expect((await json(r4)).error.code).toBe("not_found");
+  });
+});
