@@ -18,15 +18,13 @@ import type { AnchorRegistry, BenchmarkBounty, TestUSDC } from "../../typechain-
 import { TaskError, decodeRevert } from "./errors";
 import { expectedAddresses } from "./local-chain";
 
-/** The address book file of @bench-bounty/contracts, filled in by bounty:deploy. */
-export const ADDRESS_BOOK_FILE = path.join(
-  __dirname,
-  "..",
-  "..",
-  "packages",
-  "contracts",
-  "deployments.json",
-);
+/**
+ * The address book file of @bench-bounty/contracts, filled in by bounty:deploy.
+ * `BENCH_BOUNTY_ADDRESS_BOOK` points the tasks at another copy (the deploy tests do).
+ */
+export const ADDRESS_BOOK_FILE =
+  process.env.BENCH_BOUNTY_ADDRESS_BOOK ??
+  path.join(__dirname, "..", "..", "packages", "contracts", "deployments.json");
 
 /** A network the tasks run on. */
 export interface NetworkProfile {
