@@ -135,7 +135,7 @@ describe("runner policies", () => {
       s.slug,
       "sleepy",
       { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "sleep-on-5" } },
-      { concurrency: 4, taskTimeoutMs: 1500 },
+      { concurrency: 4, taskTimeoutMs: 5000 },
     );
     const tasks = s.platform.runTasks(r.run_id);
     const five = tasks.find((t) => t.prompt.includes("#5"))!;
