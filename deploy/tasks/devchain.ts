@@ -1,11 +1,14 @@
 /**
  * The local Base profile inside `hardhat node` (used by @bench-bounty/devchain).
  *
- * When the environment has `BENCH_BOUNTY_DEVCHAIN=1`, the node, once its
- * JSON-RPC server is up, places CreateX and the test USDC (at the Base USDC
- * address) and deploys both contracts with the Ignition module, then prints one
- * line `BENCH_BOUNTY_DEVCHAIN_READY {json}` (or `BENCH_BOUNTY_DEVCHAIN_FAILED
- * message` and exits 1). With `BENCH_BOUNTY_DEVCHAIN_PARENT_PID` set, the node
+ * `BENCH_BOUNTY_DEVCHAIN=profile npx hardhat node`: once the JSON-RPC server is
+ * up, the node places the test USDC at the Base USDC address (the local Base
+ * profile of SPEC 1.3); deploy the contracts yourself with `bounty:deploy`.
+ *
+ * `BENCH_BOUNTY_DEVCHAIN=1`: the same, plus CreateX and both contracts deployed
+ * with the Ignition module; the node then prints one line
+ * `BENCH_BOUNTY_DEVCHAIN_READY {json}` (or `BENCH_BOUNTY_DEVCHAIN_FAILED message`
+ * and exits 1). With `BENCH_BOUNTY_DEVCHAIN_PARENT_PID` set, the node
  * exits as soon as that process is gone, so a crashed test never leaves a node behind.
  */
 import { subtask } from "hardhat/config";
@@ -13,7 +16,8 @@ import { TASK_NODE_SERVER_READY } from "hardhat/builtin-tasks/task-names";
 
 subtask(TASK_NODE_SERVER_READY).setAction(async (args: { address: string; port: number }, hre, runSuper) => {
   await runSuper(args);
-  if (process.env.BENCH_BOUNTY_DEVCHAIN !== "1") return;
+  const mode = process.env.BENCH_BOUNTY_DEVCHAIN;
+  if (mode !== "1" && mode !== "profile") return;
 
   const parentPid = Number(process.env.BENCH_BOUNTY_DEVCHAIN_PARENT_PID ?? "0");
   if (parentPid > 0) {
@@ -28,6 +32,13 @@ subtask(TASK_NODE_SERVER_READY).setAction(async (args: { address: string; port: 
 
   try {
     const { placeCreateX, placeTestUsdc, deployWithIgnition } = await import("../lib/local-chain");
+    if (mode === "profile") {
+      const usdc = await placeTestUsdc(hre);
+      console.log(
+        `Local Base profile: test USDC placed at ${usdc}. Next: npx hardhat bounty:deploy --network localhost`,
+      );
+      return;
+    }
     await placeCreateX(hre);
     const usdc = await placeTestUsdc(hre);
     const deployed = await deployWithIgnition(hre);

@@ -12,3 +12,4 @@ import "./award";
 import "./claim";
 import "./reclaim";
 import "./anchor";
+import "./local";

@@ -144,13 +144,19 @@ export async function chainTime(chain: DevChain): Promise<bigint> {
 
 /**
  * A bare `hardhat node` (chain id 8453, nothing deployed), for the deployment
- * tests. Resolves with its URL and a stop function.
+ * tests; with `profile`, the local Base profile (test USDC at the Base USDC
+ * address, `BENCH_BOUNTY_DEVCHAIN=profile`). Resolves with its URL and a stop function.
  */
-export function startBareNode(): Promise<{ rpcUrl: string; stop: () => Promise<void> }> {
+export function startBareNode(
+  opts: { profile?: boolean } = {},
+): Promise<{ rpcUrl: string; stop: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(HARDHAT, ["node", "--hostname", "127.0.0.1", "--port", "0"], {
       cwd: REPO_ROOT,
-      env: taskEnv({}),
+      env: taskEnv({
+        BENCH_BOUNTY_DEVCHAIN: opts.profile ? "profile" : undefined,
+        BENCH_BOUNTY_DEVCHAIN_PARENT_PID: String(process.pid),
+      }),
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -175,7 +181,7 @@ export function startBareNode(): Promise<{ rpcUrl: string; stop: () => Promise<v
     child.stdout!.on("data", (d: Buffer) => {
       out = (out + d.toString()).slice(-10_000);
       const m = /Started HTTP and WebSocket JSON-RPC server at (http:\/\/[0-9.]+:\d+)\//.exec(out);
-      if (m) {
+      if (m && (!opts.profile || out.includes("Local Base profile: test USDC placed"))) {
         clearTimeout(timer);
         resolve({ rpcUrl: m[1]!, stop });
       }

@@ -1,0 +1,62 @@
+/**
+ * Helpers for a local Base-profile node only (they refuse any other network):
+ * `local:mint-usdc` mints test USDC (the test token's open `mint`), and
+ * `local:increase-time` moves the node's clock, so the walkthrough can reach an
+ * award window or an award deadline without waiting.
+ */
+import { task, types } from "hardhat/config";
+import { TaskError, userAction } from "../lib/errors";
+import { checkChainId, networkProfile, txLink } from "../lib/context";
+import { formatAmount, isoSeconds, parseAmount } from "../lib/format";
+import { BASE_USDC_ADDRESS } from "../lib/local-chain";
+
+function localOnly(name: string): void {
+  if (name !== "localhost") {
+    throw new TaskError(
+      `This task only runs on a local node (--network localhost); on ${name} USDC is real and time is real.`,
+    );
+  }
+}
+
+task("local:mint-usdc", "Local node only: mint test USDC to an address")
+  .addParam("to", "Recipient", undefined, types.string)
+  .addParam("amount", "USDC, decimal (e.g. 1000)", undefined, types.string)
+  .setAction(
+    userAction(async (args: { to: string; amount: string }, hre) => {
+      localOnly(hre.network.name);
+      const profile = networkProfile(hre, { needSigner: true });
+      await checkChainId(hre, profile);
+      if (!hre.ethers.isAddress(args.to)) throw new TaskError(`--to is not an address: "${args.to}".`);
+      const amount = parseAmount(args.amount, "--amount");
+      if (amount === 0n) throw new TaskError("--amount must be more than 0.");
+      if ((await hre.ethers.provider.getCode(BASE_USDC_ADDRESS)) === "0x") {
+        throw new TaskError(
+          `No test USDC at ${BASE_USDC_ADDRESS}: start the node as the local Base profile (BENCH_BOUNTY_DEVCHAIN=profile npx hardhat node).`,
+        );
+      }
+      const [signer] = await hre.ethers.getSigners();
+      const usdc = await hre.ethers.getContractAt("TestUSDC", BASE_USDC_ADDRESS, signer);
+      const tx = await usdc.mint(args.to, amount);
+      const receipt = await tx.wait();
+      console.log(
+        `Minted ${formatAmount(amount)} to ${args.to} (tx ${receipt?.hash}, ${txLink(profile, tx.hash)}).`,
+      );
+      console.log(`Balance: ${formatAmount(await usdc.balanceOf(args.to))}`);
+    }),
+  );
+
+task("local:increase-time", "Local node only: move the clock forward and mine a block")
+  .addParam("seconds", "Seconds to add", undefined, types.int)
+  .setAction(
+    userAction(async (args: { seconds: number }, hre) => {
+      localOnly(hre.network.name);
+      const profile = networkProfile(hre, { needSigner: false });
+      await checkChainId(hre, profile);
+      if (!Number.isSafeInteger(args.seconds) || args.seconds < 1)
+        throw new TaskError("--seconds must be a positive integer.");
+      await hre.network.provider.request({ method: "evm_increaseTime", params: [args.seconds] });
+      await hre.network.provider.request({ method: "evm_mine", params: [] });
+      const block = await hre.ethers.provider.getBlock("latest");
+      console.log(`Chain time is now ${isoSeconds(block!.timestamp)} (block ${block!.number}).`);
+    }),
+  );

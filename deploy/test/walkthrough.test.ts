@@ -1,0 +1,103 @@
+/**
+ * The "Author / winner walkthrough" of deploy/README.md, run line by line with
+ * bash exactly as written, on a fresh local Base-profile node
+ * (`BENCH_BOUNTY_DEVCHAIN=profile npx hardhat node`). Lines marked `# refused`
+ * must exit 1 with an `Error:` line and mine nothing; every other line must
+ * succeed. The README's promised figures are then checked on-chain.
+ */
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { expect } from "chai";
+import { copyAddressBook, REPO_ROOT, rpc, startBareNode, tempDir, type Run } from "./helpers";
+
+function walkthroughCommands(): { line: string; refused: boolean }[] {
+  const readme = fs.readFileSync(path.join(REPO_ROOT, "deploy", "README.md"), "utf8");
+  const block = /<!-- walkthrough:start -->\s*```sh\n([\s\S]*?)```\s*<!-- walkthrough:end -->/.exec(readme);
+  if (!block) throw new Error("walkthrough block not found in deploy/README.md");
+  return block[1]!
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith("npx hardhat "))
+    .map((line) => ({ line, refused: /#\s*refused\b/.test(line) }));
+}
+
+function bash(line: string, env: NodeJS.ProcessEnv): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    execFile("bash", ["-c", line], { cwd: REPO_ROOT, env, timeout: 240_000 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== "number") return reject(error);
+      resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe("deploy/README.md walkthrough, as written", function () {
+  let node: { rpcUrl: string; stop: () => Promise<void> };
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  const outputs: string[] = [];
+
+  before(async function () {
+    node = await startBareNode({ profile: true });
+    dir = tempDir();
+    env = { ...process.env, LOCAL_RPC_URL: node.rpcUrl, BENCH_BOUNTY_ADDRESS_BOOK: copyAddressBook(dir) };
+    for (const k of ["DEPLOYER_PRIVATE_KEY", "BASE_RPC_URL", "BASE_SEPOLIA_RPC_URL", "HARDHAT_NETWORK"])
+      delete env[k];
+  });
+  after(async function () {
+    await node?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("has the commands in order, refusals marked", function () {
+    const cmds = walkthroughCommands();
+    expect(cmds.length).to.be.greaterThan(10);
+    expect(cmds.filter((c) => c.refused).length).to.equal(3);
+  });
+
+  it("every command does what the README says", async function () {
+    for (const { line, refused } of walkthroughCommands()) {
+      const before = await rpc<string>(node.rpcUrl, "eth_blockNumber");
+      const r = await bash(line, env);
+      outputs.push(`$ ${line}\n${r.stdout}${r.stderr}`);
+      if (refused) {
+        expect(r.code, `${line}\n${r.stdout}${r.stderr}`).to.equal(1);
+        expect(r.stderr).to.match(/^Error: /m);
+        expect(r.stderr).not.to.match(/^\s+at /m);
+        expect(await rpc<string>(node.rpcUrl, "eth_blockNumber"), "a refusal mines nothing").to.equal(before);
+      } else {
+        expect(r.code, `${line}\n${r.stdout}${r.stderr}`).to.equal(0);
+      }
+    }
+    const all = outputs.join("\n");
+    expect(all).to.include("Bounty 1 locked: Funded with 100.000000 USDC.");
+    expect(all).to.include("EIP-2612 permit + createAndFundWithPermit (1 transaction)");
+    expect(all).to.include("The lock of bounty 1 verifies.");
+    expect(all).to.include("Anchor check passed.");
+    expect(all).to.include("the award window is not open yet");
+    expect(all).to.include('Winner "bravo" (place 2) has no withdrawal address');
+    expect(all).to.match(/winner 1 {8}0x90F79bf6EB2c4f870365E785982E1f101E93b906 {2}62\.500000 USDC/);
+    expect(all).to.match(/winner 2 {8}0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65 {2}37\.500000 USDC/);
+    expect(all).to.include(
+      "Claimed bounty 1: 37.500000 USDC from 0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65 to 0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
+    );
+    expect(all).to.include("Reclaimed bounty 2: 25.000000 USDC");
+    expect(all).to.include("Pending -> Funded -> [Awarded] | Reclaimed");
+  });
+
+  it("left the balances the walkthrough promises", async function () {
+    const usdc = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+    const balanceOf = async (a: string) =>
+      BigInt(
+        await rpc<string>(node.rpcUrl, "eth_call", [
+          { to: usdc, data: "0x70a08231" + a.slice(2).toLowerCase().padStart(64, "0") },
+          "latest",
+        ]),
+      );
+    expect(await balanceOf("0x90F79bf6EB2c4f870365E785982E1f101E93b906")).to.equal(62_500_000n);
+    expect(await balanceOf("0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc")).to.equal(37_500_000n);
+    expect(await balanceOf("0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65")).to.equal(0n);
+    // 1000 minted - 100 awarded - 25 locked + 25 reclaimed
+    expect(await balanceOf("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")).to.equal(900_000_000n);
+  });
+});
