@@ -166,14 +166,12 @@ async function anchor(
   kind: Hex,
   account = 0,
 ): Promise<{ tx_hash: string; anchor_block: number }> {
-  const hash = await chain
-    .wallet(account)
-    .writeContract({
-      address: chain.contracts.anchorRegistry,
-      abi: anchorRegistryAbi,
-      functionName: "anchor",
-      args: [digest as Hex, kind],
-    });
+  const hash = await chain.wallet(account).writeContract({
+    address: chain.contracts.anchorRegistry,
+    abi: anchorRegistryAbi,
+    functionName: "anchor",
+    args: [digest as Hex, kind],
+  });
   const r = await mined(hash);
   return { tx_hash: r.transactionHash, anchor_block: Number(r.blockNumber) };
 }
@@ -194,14 +192,12 @@ beforeAll(async () => {
   // 2. lock the prize: createAndFund with the root frozen in
   await mined(await chain.mintUsdc(author, POOL));
   await mined(
-    await chain
-      .wallet(1)
-      .writeContract({
-        address: chain.contracts.usdc,
-        abi: testUsdcAbi,
-        functionName: "approve",
-        args: [chain.contracts.benchmarkBounty, POOL],
-      }),
+    await chain.wallet(1).writeContract({
+      address: chain.contracts.usdc,
+      abi: testUsdcAbi,
+      functionName: "approve",
+      args: [chain.contracts.benchmarkBounty, POOL],
+    }),
   );
   const now = Number((await chain.publicClient.getBlock()).timestamp);
   const closesAt = now + 3600;
@@ -217,14 +213,12 @@ beforeAll(async () => {
     splitsBps: [5000, 3000, 2000],
   };
   await mined(
-    await chain
-      .wallet(1)
-      .writeContract({
-        address: chain.contracts.benchmarkBounty,
-        abi: benchmarkBountyAbi,
-        functionName: "createAndFund",
-        args: [params],
-      }),
+    await chain.wallet(1).writeContract({
+      address: chain.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      functionName: "createAndFund",
+      args: [params],
+    }),
   );
   const bountyId = (await chain.publicClient.readContract({
     address: chain.contracts.benchmarkBounty,
