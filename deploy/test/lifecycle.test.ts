@@ -206,6 +206,120 @@ describe("bounty tasks on a local Base-profile node", function () {
       expect([...(await bounty(2n)).splitsBps]).to.deep.equal([6000, 4000]);
     });
 
+    it("--dry-run checks and simulates the permit path and sends nothing", async function () {
+      const now = await chainTime(chain);
+      const before = await blockNumber(chain);
+      const out = expectOk(
+        await run([
+          "bounty:lock",
+          "--from",
+          author,
+          "--commitment",
+          commitmentFile(),
+          "--pool",
+          "3",
+          "--closes-at",
+          String(now + 3600n),
+          "--award-deadline",
+          String(now + 7200n),
+          "--payout-rule",
+          "winner_take_all",
+          "--threshold-bps",
+          "0",
+          "--dry-run",
+        ]),
+      );
+      expect(out).to.include("Dry run: the permit and createAndFundWithPermit simulate fine; nothing sent.");
+      expect(await blockNumber(chain)).to.equal(before);
+    });
+
+    it("falls back to approve + createAndFund for a token without permit", async function () {
+      const artifact = JSON.parse(
+        fs.readFileSync(
+          `${REPO_ROOT}/artifacts/contracts/test/ReentrantToken.sol/ReentrantToken.json`,
+          "utf8",
+        ),
+      ) as { abi: readonly unknown[]; bytecode: `0x${string}` };
+      const hash = await chain.wallet(0).deployContract({ abi: artifact.abi, bytecode: artifact.bytecode });
+      const token = (await chain.publicClient.waitForTransactionReceipt({ hash })).contractAddress!;
+      const mint = await chain.wallet(0).writeContract({
+        address: token,
+        abi: artifact.abi,
+        functionName: "mint",
+        args: [author, 10n * 10n ** 18n],
+      });
+      await chain.publicClient.waitForTransactionReceipt({ hash: mint });
+      const now = await chainTime(chain);
+      const before = await blockNumber(chain);
+      const out = expectOk(
+        await run([
+          "bounty:lock",
+          "--from",
+          author,
+          "--commitment",
+          commitmentFile(),
+          "--token",
+          token,
+          "--pool",
+          "3",
+          "--closes-at",
+          String(now + 3600n),
+          "--award-deadline",
+          String(now + 7200n),
+          "--payout-rule",
+          "winner_take_all",
+          "--threshold-bps",
+          "0",
+        ]),
+      );
+      expect(out).to.include("the token has no EIP-2612 permit: approve + createAndFund");
+      expect(out).to.match(/pool\s+3\.000000000000000000 REENT \(3000000000000000000 base units\)/);
+      expect(await blockNumber(chain)).to.equal(before + 2n);
+      const id = BigInt(/Bounty (\d+) locked/.exec(out)![1]!);
+      expect((await bounty(id)).token.toLowerCase()).to.equal(token.toLowerCase());
+    });
+
+    it("decodes FundingShortfall for a fee-on-transfer token", async function () {
+      const artifact = JSON.parse(
+        fs.readFileSync(
+          `${REPO_ROOT}/artifacts/contracts/test/FeeOnTransferToken.sol/FeeOnTransferToken.json`,
+          "utf8",
+        ),
+      ) as { abi: readonly unknown[]; bytecode: `0x${string}` };
+      const hash = await chain.wallet(0).deployContract({ abi: artifact.abi, bytecode: artifact.bytecode });
+      const token = (await chain.publicClient.waitForTransactionReceipt({ hash })).contractAddress!;
+      const mint = await chain.wallet(0).writeContract({
+        address: token,
+        abi: artifact.abi,
+        functionName: "mint",
+        args: [author, 10n * 10n ** 18n],
+      });
+      await chain.publicClient.waitForTransactionReceipt({ hash: mint });
+      const now = await chainTime(chain);
+      expectRefusal(
+        await run([
+          "bounty:lock",
+          "--from",
+          author,
+          "--commitment",
+          commitmentFile(),
+          "--token",
+          token,
+          "--pool",
+          "1",
+          "--closes-at",
+          String(now + 3600n),
+          "--award-deadline",
+          String(now + 7200n),
+          "--payout-rule",
+          "winner_take_all",
+          "--threshold-bps",
+          "0",
+        ]),
+        /createAndFund reverted with FundingShortfall\(1000000000000000000, \d+\)\. The contract received \d+ base units instead of 1000000000000000000: the token takes a fee on transfer/,
+      );
+    });
+
     it("refuses a command without exactly one commitment source", async function () {
       const now = await chainTime(chain);
       const common = [
@@ -625,6 +739,28 @@ describe("bounty tasks on a local Base-profile node", function () {
         ],
         /is not the awarder of bounty \d+/,
       );
+    });
+
+    it("--dry-run recomputes, checks and simulates the award and sends nothing", async function () {
+      const before = await blockNumber(chain);
+      const out = expectOk(
+        await run([
+          "bounty:award",
+          "--from",
+          awarder,
+          "--id",
+          String(a),
+          "--rank-derivation",
+          rdFile,
+          "--withdrawals-file",
+          withdrawals,
+          "--dry-run",
+        ]),
+      );
+      expect(out).to.include(`place 1       vec-a -> ${w1}  6.172841 USDC`);
+      expect(out).to.include(`ranking digest ${small.benchmark.ranking_digest}`);
+      expect(out).to.include("Dry run: the award simulates fine; nothing sent.");
+      expect(await blockNumber(chain)).to.equal(before);
     });
 
     it("awards from packs/small.json with the vector's amounts and ranking digest", async function () {
