@@ -22,7 +22,7 @@ export class TaskError extends HardhatPluginError {
 }
 
 /** What to do after each custom error (SPEC 1; names of contracts/interfaces). */
-const ADVICE: Record<string, (args: readonly unknown[]) => string> = {
+export const ADVICE: Record<string, (args: readonly unknown[]) => string> = {
   // BenchmarkBounty: creation
   ZeroToken: () => "The token address is zero: pass --token, or leave it out to use the chain's USDC.",
   ZeroAwarder: () =>
