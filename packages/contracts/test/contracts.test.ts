@@ -86,3 +86,58 @@ describe("CREATE2 through CreateX", () => {
     expect(deterministicAddress(initCode).toLowerCase()).toBe(expected);
   });
 });
+
+describe("generated ABIs carry the agreed surface (docs/interfaces.md)", () => {
+  const names = (abi: readonly { type: string; name?: string }[], type: string) =>
+    abi.filter((x) => x.type === type).map((x) => x.name);
+  it("BenchmarkBounty", async () => {
+    const { benchmarkBountyAbi: abi } = await import("../src/index.js");
+    expect(names(abi, "function")).to.include.members([
+      "createBounty",
+      "fund",
+      "createAndFund",
+      "createAndFundWithPermit",
+      "award",
+      "claim",
+      "claimMany",
+      "reclaim",
+      "testSetRoots",
+      "rootBurned",
+      "leafCountOf",
+      "splitsOf",
+      "creditOf",
+      "statusOf",
+      "getBounty",
+      "bountyCount",
+      "payoutAmounts",
+    ]);
+    expect(names(abi, "event")).to.include.members([
+      "BountyCreated",
+      "BountyFunded",
+      "Awarded",
+      "Claimed",
+      "Reclaimed",
+    ]);
+  });
+  it("AnchorRegistry and TestUSDC", async () => {
+    const {
+      anchorRegistryAbi,
+      testUsdcAbi,
+      testUsdcBytecode,
+      benchmarkBountyBytecode,
+      anchorRegistryBytecode,
+    } = await import("../src/index.js");
+    expect(names(anchorRegistryAbi, "function")).to.include.members(["anchor", "anchorMany", "anchorOf"]);
+    expect(names(anchorRegistryAbi, "event")).to.include("Anchored");
+    expect(names(testUsdcAbi, "function")).to.include.members([
+      "permit",
+      "nonces",
+      "DOMAIN_SEPARATOR",
+      "mint",
+      "blacklist",
+    ]);
+    for (const code of [testUsdcBytecode, benchmarkBountyBytecode, anchorRegistryBytecode]) {
+      expect(code).toMatch(/^0x(?:[0-9a-f]{2})+$/);
+    }
+  });
+});
