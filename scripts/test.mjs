@@ -7,6 +7,8 @@ console.log("▶ quality gates: solhint, prettier, tsc");
 pnpm(["run", "lint"]);
 console.log("▶ contract tests (Hardhat, local Base profile)");
 pnpm(["run", "test:contracts"]);
+console.log("▶ deployment and task tests (local Base-profile node)");
+pnpm(["run", "test:deploy"]);
 console.log("▶ package tests (vitest)");
 pnpm(["run", "test:packages"]);
 console.log("✓ all test suites passed");
