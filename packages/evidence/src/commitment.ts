@@ -10,8 +10,8 @@
  * ```
  * @packageDocumentation
  */
-import { keccak_256 } from "@noble/hashes/sha3";
 import { bytesToHex } from "@noble/hashes/utils";
+import { keccak256Bytes } from "./keccak.js";
 import { EvidenceError, appendPath, formatPath } from "./errors.js";
 import { BARE_HEX64, DIGEST } from "./formats.js";
 import { type Hex, hexToBytes } from "./hash.js";
@@ -72,7 +72,7 @@ export interface MerkleProof {
 
 /** `prompt_hash = hex(keccak256(utf8(prompt)))`, bare lowercase hex (SPEC 3). */
 export function promptHash(prompt: string): string {
-  return bytesToHex(keccak_256(utf8(prompt)));
+  return bytesToHex(keccak256Bytes(utf8(prompt)));
 }
 
 /**
@@ -93,13 +93,13 @@ export function goldLeaf(gold: unknown, salt: string, path = "$"): string {
   } catch (e) {
     throw rebase(e, appendPath(path, "gold"));
   }
-  return bytesToHex(keccak_256(utf8(canon + salt)));
+  return bytesToHex(keccak256Bytes(utf8(canon + salt)));
 }
 
 /** Leaf digest from its parts (SPEC 3), as raw bytes. */
 export function leafFromParts(ordinal: number, promptHashHex: string, goldLeafHex: string): Uint8Array {
   // canonical_json({"ordinal", "prompt_hash", "gold_leaf"}): keys in code-point order, hex needs no escaping
-  return keccak_256(
+  return keccak256Bytes(
     utf8(`{"gold_leaf":"${goldLeafHex}","ordinal":${ordinal},"prompt_hash":"${promptHashHex}"}`),
   );
 }
@@ -156,7 +156,7 @@ function toLeafBytes(leaf: Hex | Uint8Array | string, path: string): Uint8Array 
 function hashPair(buf: Uint8Array, a: Uint8Array, b: Uint8Array): Uint8Array {
   buf.set(a, 0);
   buf.set(b, 32);
-  return keccak_256(buf);
+  return keccak256Bytes(buf);
 }
 
 /** Merkle root of raw 32-byte leaves (SPEC 3 fold). */

@@ -2,17 +2,20 @@
  * SPEC 2: Ethereum Keccak-256 (not NIST SHA3-256) and hex helpers.
  * @packageDocumentation
  */
-import { keccak_256 } from "@noble/hashes/sha3";
 import { bytesToHex, hexToBytes as nobleHexToBytes } from "@noble/hashes/utils";
 import { EvidenceError } from "./errors.js";
 import { canonicalJson, utf8 } from "./json.js";
+import { keccak256Bytes } from "./keccak.js";
 
 /** A `0x`-prefixed lowercase hex string (a 32-byte digest unless noted). */
 export type Hex = `0x${string}`;
 
-/** Keccak-256 of bytes (a string is hashed as its UTF-8 bytes). */
+/**
+ * Keccak-256 of bytes (a string is hashed as its UTF-8 bytes), with the active backend
+ * (native `keccak` binding, else `@noble/hashes`; see `keccak.ts`).
+ */
 export function keccak256(data: Uint8Array | string): Uint8Array {
-  return keccak_256(typeof data === "string" ? utf8(data) : data);
+  return keccak256Bytes(typeof data === "string" ? utf8(data) : data);
 }
 
 /** Keccak-256 as `0x` + 64 lowercase hex (a string is hashed as its UTF-8 bytes). */

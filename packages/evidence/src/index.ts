@@ -7,6 +7,7 @@
 export * from "./errors.js";
 export * from "./json.js";
 export * from "./hash.js";
+export * from "./keccak.js";
 export * from "./commitment.js";
 export * from "./fraction.js";
 export * from "./payouts.js";

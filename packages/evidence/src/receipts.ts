@@ -9,9 +9,9 @@
  * ```
  * @packageDocumentation
  */
-import { keccak_256 } from "@noble/hashes/sha3";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils";
 import { promptHash, type TestSetRow, type Visibility } from "./commitment.js";
+import { keccak256Bytes } from "./keccak.js";
 import { EvidenceError, appendPath } from "./errors.js";
 import { BARE_HEX64, DIGEST, SCORE4, SECONDS3, USDC6, isIsoMsZ } from "./formats.js";
 import { Fraction } from "./fraction.js";
@@ -87,7 +87,7 @@ export function answerDigest(text: string, saltHex: string): Hex {
   const buf = new Uint8Array(a.length + 32);
   buf.set(a, 0);
   buf.set(hexToBytes(saltHex), a.length);
-  return `0x${bytesToHex(keccak_256(buf))}`;
+  return `0x${bytesToHex(keccak256Bytes(buf))}`;
 }
 
 /**
