@@ -38,7 +38,7 @@ import {
 } from "@bench-bounty/platform";
 import { FACT_DESCRIPTIONS, verifyPack, type VerificationReport } from "@bench-bounty/verifier";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,7 +46,7 @@ import { decodeFunctionData, getAddress, type Address, type Hex } from "viem";
 import { PROMPT_TEMPLATE, sampleBySeed, seattleWeatherCsvPath } from "./dataset.js";
 import { AUTHOR_AGENT, type DemoOptions } from "./options.js";
 import { formatSeconds, PhaseRunner, type PhaseContext, type PhaseResult } from "./phases.js";
-import { ProcessRegistry } from "./processes.js";
+import { ProcessRegistry, withTimeout } from "./processes.js";
 import { formatUsdc, markdownTable, renderTable, short, type Table } from "./table.js";
 
 /** Directory of the CLI agents (`demo/agents/*.mjs`). */
@@ -171,10 +171,39 @@ function writeAtomically(path: string, data: string | Uint8Array): void {
   renameSync(tmp, path);
 }
 
-/** Runs a Hardhat task against the devchain (`--network localhost`); resolves with its stdout. */
-function hardhatTask(
+/** Milliseconds a Hardhat task may take before it is killed (ts-node start-up plus one transaction). */
+const TASK_TIMEOUT_MS = 180_000;
+
+/**
+ * Writes the demo's own address book: the repo's `packages/contracts/deployments.json` with its `local`
+ * entry replaced by the devchain's deployment, so the Hardhat tasks (`BENCH_BOUNTY_ADDRESS_BOOK`) act on
+ * exactly these contracts whatever the repo's book says.
+ * @returns the file path
+ */
+function writeDemoAddressBook(chain: DevChain, dir: string): string {
+  const repoBook = join(REPO_ROOT, "packages", "contracts", "deployments.json");
+  const book = JSON.parse(readFileSync(repoBook, "utf8")) as Record<string, unknown>;
+  book["local"] = {
+    network: "localhost",
+    benchmarkBounty: chain.contracts.benchmarkBounty,
+    anchorRegistry: chain.contracts.anchorRegistry,
+    usdc: chain.contracts.usdc,
+    startBlock: chain.startBlock,
+  };
+  const file = join(dir, "deployments.json");
+  writeFileSync(file, JSON.stringify(book, null, 2) + "\n");
+  return file;
+}
+
+/**
+ * Runs a Hardhat task against the devchain (`--network localhost`, the demo's address book); resolves
+ * with its stdout. Its output is shown under the phase, prefixed with `│`.
+ * @throws Error with the task's last lines when it exits non-zero or runs past {@link TASK_TIMEOUT_MS}
+ */
+async function hardhatTask(
   registry: ProcessRegistry,
   chain: DevChain,
+  addressBook: string,
   args: string[],
   note: (line: string) => void,
 ): Promise<string> {
@@ -185,31 +214,35 @@ function hardhatTask(
     args,
     {
       cwd: REPO_ROOT,
-      env: { ...process.env, LOCAL_RPC_URL: chain.rpcUrl },
+      env: { ...process.env, LOCAL_RPC_URL: chain.rpcUrl, BENCH_BOUNTY_ADDRESS_BOOK: addressBook },
       onLine: (line, stream) => {
         if (stream === "stdout") out.push(line);
         if (line.trim() !== "") note(`│ ${line}`);
       },
     },
   );
-  return child.exited.then((code) => {
-    if (code !== 0) throw new Error(`npx hardhat ${args.join(" ")} exited with ${code}:\n${child.tail()}`);
-    return out.join("\n");
-  });
+  let code: number | string;
+  try {
+    code = await withTimeout(child.exited, TASK_TIMEOUT_MS, `npx hardhat ${args[0]}`);
+  } catch (e) {
+    await child.stop();
+    throw e;
+  }
+  if (code !== 0) throw new Error(`npx hardhat ${args.join(" ")} exited with ${code}:\n${child.tail()}`);
+  return out.join("\n");
 }
 
 /**
- * Checks that a transaction sent by a Hardhat task went to the devchain's BenchmarkBounty. The tasks take
- * the addresses of `--network localhost` from `packages/contracts/deployments.json` (entry `local`) or the
- * CREATE2 addresses of the build; a stale entry would point them elsewhere.
- * @throws Error naming both addresses and the address book
+ * Checks that a transaction sent by a Hardhat task went to the devchain's BenchmarkBounty (a guard on the
+ * money path: the tasks find the contracts through the address book the demo hands them).
+ * @throws Error naming both addresses
  */
 async function checkTaskTarget(chain: DevChain, hash: Hex, task: string): Promise<void> {
   const tx = await chain.publicClient.getTransaction({ hash });
   if (tx.to?.toLowerCase() !== chain.contracts.benchmarkBounty.toLowerCase()) {
     throw new Error(
       `${task} sent ${hash} to ${tx.to ?? "(contract creation)"}, not to the devchain's BenchmarkBounty ` +
-        `${chain.contracts.benchmarkBounty}: check the "local" entry of packages/contracts/deployments.json`,
+        `${chain.contracts.benchmarkBounty}: check the "local" entry of the address book (BENCH_BOUNTY_ADDRESS_BOOK)`,
     );
   }
 }
@@ -272,6 +305,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
   let slug = "";
   let bountyId = 0n;
   let closesAt = 0n;
+  let addressBook = "";
 
   try {
     // ---- 1. chain, indexer, door ----------------------------------------------------------------
@@ -290,6 +324,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
       p.note(`USDC       ${c.contracts.usdc} (test USDC at the Base USDC address)`);
       p.note(`bounty     ${c.contracts.benchmarkBounty}`);
       p.note(`anchors    ${c.contracts.anchorRegistry}`);
+      addressBook = writeDemoAddressBook(c, storeDir);
 
       p.note("starting the Ponder indexer (embedded PGlite) in the background ...");
       indexer = await startIndexer({
@@ -393,6 +428,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
       const stdout = await hardhatTask(
         registry,
         c,
+        addressBook,
         [
           "bounty:lock",
           "--network",
@@ -586,6 +622,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
         const stdout = await hardhatTask(
           registry,
           c,
+          addressBook,
           [
             "bounty:claim",
             "--network",
