@@ -11,11 +11,11 @@
  * @packageDocumentation
  */
 import { bytesToHex } from "@noble/hashes/utils";
-import { keccak256Bytes } from "./keccak.js";
+import { keccak256Bytes, keccak256Utf8 } from "./keccak.js";
 import { EvidenceError, appendPath, formatPath } from "./errors.js";
 import { BARE_HEX64, DIGEST } from "./formats.js";
 import { type Hex, hexToBytes } from "./hash.js";
-import { canonicalJsonString, utf8, type JsonValue } from "./json.js";
+import { canonicalJsonString, type JsonValue } from "./json.js";
 
 /** Task visibility (SPEC 3). */
 export type Visibility = "public" | "private";
@@ -72,7 +72,7 @@ export interface MerkleProof {
 
 /** `prompt_hash = hex(keccak256(utf8(prompt)))`, bare lowercase hex (SPEC 3). */
 export function promptHash(prompt: string): string {
-  return bytesToHex(keccak256Bytes(utf8(prompt)));
+  return bytesToHex(keccak256Utf8(prompt));
 }
 
 /**
@@ -93,14 +93,14 @@ export function goldLeaf(gold: unknown, salt: string, path = "$"): string {
   } catch (e) {
     throw rebase(e, appendPath(path, "gold"));
   }
-  return bytesToHex(keccak256Bytes(utf8(canon + salt)));
+  return bytesToHex(keccak256Utf8(canon + salt));
 }
 
 /** Leaf digest from its parts (SPEC 3), as raw bytes. */
 export function leafFromParts(ordinal: number, promptHashHex: string, goldLeafHex: string): Uint8Array {
   // canonical_json({"ordinal", "prompt_hash", "gold_leaf"}): keys in code-point order, hex needs no escaping
-  return keccak256Bytes(
-    utf8(`{"gold_leaf":"${goldLeafHex}","ordinal":${ordinal},"prompt_hash":"${promptHashHex}"}`),
+  return keccak256Utf8(
+    `{"gold_leaf":"${goldLeafHex}","ordinal":${ordinal},"prompt_hash":"${promptHashHex}"}`,
   );
 }
 

@@ -4,8 +4,8 @@
  */
 import { bytesToHex, hexToBytes as nobleHexToBytes } from "@noble/hashes/utils";
 import { EvidenceError } from "./errors.js";
-import { canonicalJson, utf8 } from "./json.js";
-import { keccak256Bytes } from "./keccak.js";
+import { canonicalJson } from "./json.js";
+import { keccak256Bytes, keccak256Utf8 } from "./keccak.js";
 
 /** A `0x`-prefixed lowercase hex string (a 32-byte digest unless noted). */
 export type Hex = `0x${string}`;
@@ -15,7 +15,7 @@ export type Hex = `0x${string}`;
  * (native `keccak` binding, else `@noble/hashes`; see `keccak.ts`).
  */
 export function keccak256(data: Uint8Array | string): Uint8Array {
-  return keccak256Bytes(typeof data === "string" ? utf8(data) : data);
+  return typeof data === "string" ? keccak256Utf8(data) : keccak256Bytes(data);
 }
 
 /** Keccak-256 as `0x` + 64 lowercase hex (a string is hashed as its UTF-8 bytes). */

@@ -7,7 +7,13 @@
 export * from "./errors.js";
 export * from "./json.js";
 export * from "./hash.js";
-export * from "./keccak.js";
+export {
+  keccak256Bytes,
+  keccakBackend,
+  nativeKeccakUnavailableReason,
+  setKeccakBackend,
+  type KeccakBackendName,
+} from "./keccak.js";
 export * from "./commitment.js";
 export * from "./fraction.js";
 export * from "./payouts.js";

@@ -669,7 +669,7 @@ function shapeOf(orig: string[], path: () => string): Shape {
  * @throws EvidenceError naming the path of the offending value
  */
 export function canonicalJsonString(value: unknown, maxDepth: number = MAX_JSON_DEPTH): string {
-  const parts: string[] = [];
+  let out = "";
   const stack: SFrame[] = [];
   const pathOf = (): string => {
     const segs: PathSegment[] = [];
@@ -682,13 +682,13 @@ export function canonicalJsonString(value: unknown, maxDepth: number = MAX_JSON_
   const open = (v: unknown): void => {
     const s = renderScalar(v, pathOf);
     if (s !== undefined) {
-      parts.push(s);
+      out += s;
       return;
     }
     if (stack.length >= maxDepth)
       throw new EvidenceError("nesting_too_deep", pathOf(), `nesting deeper than ${maxDepth} levels`);
     if (Array.isArray(v)) {
-      parts.push("[");
+      out += "[";
       stack.push({ arr: v, obj: null, keys: null, quoted: null, i: 0, n: v.length });
       return;
     }
@@ -701,32 +701,34 @@ export function canonicalJsonString(value: unknown, maxDepth: number = MAX_JSON_
         `${(o.constructor as { name?: string } | undefined)?.name ?? "object"} is not a JSON value`,
       );
     const shape = shapeOf(Object.keys(o), pathOf);
-    parts.push("{");
+    out += "{";
     stack.push({ arr: null, obj: o, keys: shape.keys, quoted: shape.quoted, i: 0, n: shape.keys.length });
   };
-  open(value);
-  while (stack.length > 0) {
-    const f = stack[stack.length - 1] as SFrame;
-    if (f.i < f.n) {
-      if (f.i > 0) parts.push(",");
-      if (f.keys) {
-        const k = f.keys[f.i] as string;
-        parts.push((f.quoted as readonly string[])[f.i] as string);
-        f.i++;
-        const child = (f.obj as Record<string, unknown>)[k];
-        open(child);
-      } else {
-        const child = (f.arr as readonly unknown[])[f.i];
-        f.i++;
-        open(child);
-      }
-    } else {
-      parts.push(f.keys ? "}" : "]");
-      stack.pop();
-    }
-  }
+  // string concatenation (V8 ropes) beats collecting parts and joining them;
+  // a result beyond the maximum string length throws RangeError on the way
   try {
-    return parts.length === 1 ? (parts[0] as string) : parts.join("");
+    open(value);
+    while (stack.length > 0) {
+      const f = stack[stack.length - 1] as SFrame;
+      if (f.i < f.n) {
+        if (f.i > 0) out += ",";
+        if (f.keys) {
+          const k = f.keys[f.i] as string;
+          out += (f.quoted as readonly string[])[f.i] as string;
+          f.i++;
+          const child = (f.obj as Record<string, unknown>)[k];
+          open(child);
+        } else {
+          const child = (f.arr as readonly unknown[])[f.i];
+          f.i++;
+          open(child);
+        }
+      } else {
+        out += f.keys ? "}" : "]";
+        stack.pop();
+      }
+    }
+    return out;
   } catch (e) {
     if (e instanceof RangeError)
       throw new EvidenceError("too_large", "$", "canonical JSON is longer than a JavaScript string can hold");

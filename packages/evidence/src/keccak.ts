@@ -189,3 +189,30 @@ export function setKeccakBackend(name: KeccakBackendName | "auto"): KeccakBacken
   active = choose(name);
   return active.name;
 }
+
+/** Scratch for the UTF-8 bytes of short hashed strings (prompts, leaves, answers). */
+const SCRATCH = new Uint8Array(64 * 1024);
+const utf8Encoder = new TextEncoder();
+
+/**
+ * Keccak-256 of `utf8(text) || suffix`, encoding short inputs into a reused
+ * scratch buffer instead of allocating per hash (the hashing is synchronous,
+ * so the scratch is never shared by two hashes). Same digest as
+ * `keccak256Bytes(concat(utf8(text), suffix))`; lone surrogates encode as
+ * U+FFFD, as `TextEncoder.encode` does.
+ * @internal used by the commitment, receipt and hash helpers
+ */
+export function keccak256Utf8(text: string, suffix?: Uint8Array): Uint8Array {
+  const extra = suffix === undefined ? 0 : suffix.length;
+  if (text.length * 3 + extra <= SCRATCH.length) {
+    const { written } = utf8Encoder.encodeInto(text, SCRATCH);
+    if (suffix !== undefined) SCRATCH.set(suffix, written);
+    return keccak256Bytes(SCRATCH.subarray(0, written + extra));
+  }
+  const a = utf8Encoder.encode(text);
+  if (suffix === undefined) return keccak256Bytes(a);
+  const buf = new Uint8Array(a.length + extra);
+  buf.set(a, 0);
+  buf.set(suffix, a.length);
+  return keccak256Bytes(buf);
+}

@@ -11,12 +11,11 @@
  */
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils";
 import { promptHash, type TestSetRow, type Visibility } from "./commitment.js";
-import { keccak256Bytes } from "./keccak.js";
+import { keccak256Utf8 } from "./keccak.js";
 import { EvidenceError, appendPath } from "./errors.js";
 import { BARE_HEX64, DIGEST, SCORE4, SECONDS3, USDC6, isIsoMsZ } from "./formats.js";
 import { Fraction } from "./fraction.js";
 import { canonicalHash, type Hex } from "./hash.js";
-import { utf8 } from "./json.js";
 
 /** The receipt schema tag (SPEC 4). */
 export const RECEIPT_SCHEMA = "bench-bounty.receipt.v1" as const;
@@ -69,6 +68,10 @@ export interface RevealedAnswer {
   answer_text: string;
 }
 
+/** The last answer salt decoded (a run's answers share one salt). */
+let lastSaltHex = "";
+let lastSalt: Uint8Array = new Uint8Array(0);
+
 /**
  * `answer_digest = 0x + hex(keccak256(utf8(answer_text) || bytes.fromhex(answer_salt)))` (SPEC 4).
  * @param saltHex the run's answer salt: 64 lowercase hex characters (32 bytes), no prefix
@@ -83,11 +86,11 @@ export function answerDigest(text: string, saltHex: string): Hex {
     );
   if (typeof text !== "string")
     throw new EvidenceError("schema", "$.answer_text", "answer_text must be a string");
-  const a = utf8(text);
-  const buf = new Uint8Array(a.length + 32);
-  buf.set(a, 0);
-  buf.set(hexToBytes(saltHex), a.length);
-  return `0x${bytesToHex(keccak256Bytes(buf))}`;
+  if (saltHex !== lastSaltHex) {
+    lastSalt = hexToBytes(saltHex);
+    lastSaltHex = saltHex;
+  }
+  return `0x${bytesToHex(keccak256Utf8(text, lastSalt))}`;
 }
 
 /**
@@ -302,8 +305,8 @@ export interface AnswerCheck {
   tasks: { ordinal: number; bank_ordinal: number; visibility: Visibility; answer_text: string | null }[];
 }
 
-/** Options of {@link checkAnswersAgainstReceipt}. */
-export interface AnswerCheckOptions {
+/** Options of {@link checkReceiptBinding}: what the receipt's tasks are bound to. */
+export interface ReceiptBindingOptions {
   /** the revealed test set: binds each task's `bank_ordinal`, `prompt_hash` and `visibility` to it */
   testSet?: readonly Pick<TestSetRow, "prompt" | "visibility">[];
   /** precomputed bare prompt hashes of the test set (faster than `testSet` prompts for big sets) */
@@ -312,8 +315,96 @@ export interface AnswerCheckOptions {
   commitRoot?: string;
   /** path of the receipt in the document (default `$.receipt`) */
   receiptPath?: string;
+}
+
+/** Options of {@link checkAnswersAgainstReceipt}. */
+export interface AnswerCheckOptions extends ReceiptBindingOptions {
   /** path of the answers array (default `$.answers`) */
   answersPath?: string;
+}
+
+/** Result of {@link checkReceiptBinding}. */
+export interface ReceiptBindingCheck {
+  /** true when no problem was found */
+  ok: boolean;
+  /** codes: `bad_receipt`, `commit_root_mismatch`, `task_ordinal`, `bank_ordinal_out_of_range`, `prompt_hash_mismatch`, `visibility_mismatch` */
+  problems: Problem[];
+}
+
+/**
+ * Check that a receipt is bound to the committed test set (SPEC 4, SPEC 9
+ * step 2) without its answers, as for a non-winner receipt whose answers stay
+ * private: tasks in ordinal order `0..n-1`; with a test set (or its prompt
+ * hashes), every task names an existing row (`bank_ordinal`) with the same
+ * `prompt_hash` and, with `testSet`, the same `visibility`; with a root,
+ * `receipt.commit_root` equals it. Answer digests are not checked (that needs
+ * the answers and the salt: {@link checkAnswersAgainstReceipt} does both).
+ *
+ * Never throws on bad data: every mismatch is a {@link Problem} with a path.
+ */
+export function checkReceiptBinding(
+  receipt: Receipt,
+  options: ReceiptBindingOptions = {},
+): ReceiptBindingCheck {
+  const problems: Problem[] = [];
+  bindReceipt(receipt, options, problems);
+  return { ok: problems.length === 0, problems };
+}
+
+/** The binding checks shared by {@link checkReceiptBinding} and {@link checkAnswersAgainstReceipt}. */
+function bindReceipt(receipt: Receipt, options: ReceiptBindingOptions, problems: Problem[]): void {
+  const rp = options.receiptPath ?? "$.receipt";
+  const add = (code: string, path: string, message: string): void => {
+    problems.push({ code, path, message });
+  };
+  const tasks = Array.isArray(receipt?.tasks) ? receipt.tasks : [];
+  if (!Array.isArray(receipt?.tasks)) add("bad_receipt", `${rp}.tasks`, "receipt has no tasks array");
+  if (options.commitRoot !== undefined && receipt?.commit_root !== options.commitRoot)
+    add(
+      "commit_root_mismatch",
+      `${rp}.commit_root`,
+      `receipt names root ${String(receipt?.commit_root)}, expected ${options.commitRoot}`,
+    );
+
+  const rowCount = options.promptHashes?.length ?? options.testSet?.length;
+  const hashOf = (i: number): string | undefined => {
+    if (options.promptHashes) return options.promptHashes[i];
+    const row = options.testSet?.[i];
+    return row === undefined ? undefined : promptHash(row.prompt);
+  };
+  const tasksPath = `${rp}.tasks`;
+  for (let i = 0; i < tasks.length; i++) {
+    const t = tasks[i] as ReceiptTask;
+    // paths are built only for a problem (a pack has 100,000s of tasks)
+    if (t.ordinal !== i)
+      add(
+        "task_ordinal",
+        `${appendPath(tasksPath, i)}.ordinal`,
+        `task at position ${i} has ordinal ${String(t.ordinal)} (ordinals must be 0..n-1 in order)`,
+      );
+    if (rowCount === undefined) continue;
+    if (!Number.isSafeInteger(t.bank_ordinal) || t.bank_ordinal < 0 || t.bank_ordinal >= rowCount) {
+      add(
+        "bank_ordinal_out_of_range",
+        `${appendPath(tasksPath, i)}.bank_ordinal`,
+        `bank_ordinal ${String(t.bank_ordinal)} is not a row of the test set (0..${rowCount - 1})`,
+      );
+      continue;
+    }
+    if (hashOf(t.bank_ordinal) !== t.prompt_hash)
+      add(
+        "prompt_hash_mismatch",
+        `${appendPath(tasksPath, i)}.prompt_hash`,
+        `prompt_hash does not match test_set[${t.bank_ordinal}]`,
+      );
+    const vis = options.testSet?.[t.bank_ordinal]?.visibility;
+    if (vis !== undefined && vis !== t.visibility)
+      add(
+        "visibility_mismatch",
+        `${appendPath(tasksPath, i)}.visibility`,
+        `visibility ${String(t.visibility)} but test_set[${t.bank_ordinal}] is ${vis}`,
+      );
+  }
 }
 
 /**
@@ -322,7 +413,8 @@ export interface AnswerCheckOptions {
  * `answer_digest`, its `bank_ordinal` must equal the task's, every answered
  * task must have exactly one answer and an unanswered one none; with a test
  * set, every task must name an existing row with the same `prompt_hash` and
- * `visibility`; with a root, `receipt.commit_root` must equal it.
+ * `visibility`; with a root, `receipt.commit_root` must equal it (the checks
+ * of {@link checkReceiptBinding}).
  *
  * Never throws on bad data: every mismatch is a {@link Problem} with a path.
  */
@@ -340,55 +432,13 @@ export function checkAnswersAgainstReceipt(
   };
   const saltOk = typeof answerSalt === "string" && BARE_HEX64.test(answerSalt);
   if (!saltOk) add("bad_answer_salt", "$.answer_salt", "answer_salt must be 64 lowercase hex characters");
+  bindReceipt(receipt, options, problems);
   const tasks = Array.isArray(receipt?.tasks) ? receipt.tasks : [];
-  if (!Array.isArray(receipt?.tasks)) add("bad_receipt", `${rp}.tasks`, "receipt has no tasks array");
-  if (options.commitRoot !== undefined && receipt?.commit_root !== options.commitRoot)
-    add(
-      "commit_root_mismatch",
-      `${rp}.commit_root`,
-      `receipt names root ${String(receipt?.commit_root)}, expected ${options.commitRoot}`,
-    );
-
-  const rowCount = options.promptHashes?.length ?? options.testSet?.length;
-  const hashOf = (i: number): string | undefined => {
-    if (options.promptHashes) return options.promptHashes[i];
-    const row = options.testSet?.[i];
-    return row === undefined ? undefined : promptHash(row.prompt);
-  };
-  const out: AnswerCheck["tasks"] = [];
-  tasks.forEach((t, i) => {
-    const tp = appendPath(`${rp}.tasks`, i);
-    if (t.ordinal !== i)
-      add(
-        "task_ordinal",
-        `${tp}.ordinal`,
-        `task at position ${i} has ordinal ${String(t.ordinal)} (ordinals must be 0..n-1 in order)`,
-      );
-    if (rowCount !== undefined) {
-      if (!Number.isSafeInteger(t.bank_ordinal) || t.bank_ordinal < 0 || t.bank_ordinal >= rowCount) {
-        add(
-          "bank_ordinal_out_of_range",
-          `${tp}.bank_ordinal`,
-          `bank_ordinal ${String(t.bank_ordinal)} is not a row of the test set (0..${rowCount - 1})`,
-        );
-      } else {
-        if (hashOf(t.bank_ordinal) !== t.prompt_hash)
-          add(
-            "prompt_hash_mismatch",
-            `${tp}.prompt_hash`,
-            `prompt_hash does not match test_set[${t.bank_ordinal}]`,
-          );
-        const vis = options.testSet?.[t.bank_ordinal]?.visibility;
-        if (vis !== undefined && vis !== t.visibility)
-          add(
-            "visibility_mismatch",
-            `${tp}.visibility`,
-            `visibility ${String(t.visibility)} but test_set[${t.bank_ordinal}] is ${vis}`,
-          );
-      }
-    }
-    out.push({ ordinal: i, bank_ordinal: t.bank_ordinal, visibility: t.visibility, answer_text: null });
-  });
+  const out: AnswerCheck["tasks"] = new Array(tasks.length);
+  for (let i = 0; i < tasks.length; i++) {
+    const t = tasks[i] as ReceiptTask;
+    out[i] = { ordinal: i, bank_ordinal: t.bank_ordinal, visibility: t.visibility, answer_text: null };
+  }
 
   const seen = new Set<number>();
   (Array.isArray(answers) ? answers : []).forEach((a, j) => {

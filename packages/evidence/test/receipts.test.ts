@@ -3,8 +3,10 @@ import {
   answerDigest,
   buildReceipt,
   checkAnswersAgainstReceipt,
+  checkReceiptBinding,
   commitTestSet,
   composite,
+  promptHash,
   receiptHash,
   regradeRun,
   type Receipt,
@@ -130,6 +132,66 @@ describe("checkAnswersAgainstReceipt problems", () => {
     const far = receipt.tasks.map((t, i) => (i === 2 ? { ...t, bank_ordinal: 3 } : t));
     expect(codes(answers, { ...receipt, tasks: far })).toContain("bank_ordinal_out_of_range");
     expect(codes(answers, receipt, c.answer_salt, `0x${"11".repeat(32)}`)).toEqual(["commit_root_mismatch"]);
+  });
+});
+
+describe("checkReceiptBinding (a receipt without its answers)", () => {
+  const c = rv.receipts.find((x: { name: string }) => x.name === "one-unanswered-task");
+  const receipt = c.receipt as Receipt;
+  const promptHashes = threeRows.map((r) => promptHash(r.prompt));
+  const rp = "$.benchmark.ranked[2].receipt";
+  const check = (r: Receipt, root_: string = root) =>
+    checkReceiptBinding(r, { testSet: threeRows, commitRoot: root_, receiptPath: rp });
+  const withTask = (i: number, patch: Record<string, unknown>): Receipt => ({
+    ...receipt,
+    tasks: receipt.tasks.map((t, j) => (j === i ? { ...t, ...patch } : t)) as Receipt["tasks"],
+  });
+
+  it("the vector receipt is bound to its test set and root, with no answers or salt", () => {
+    expect(check(receipt)).toEqual({ ok: true, problems: [] });
+    expect(checkReceiptBinding(receipt, { promptHashes, commitRoot: root }).ok).toBe(true);
+    expect(checkReceiptBinding(receipt).ok).toBe(true);
+  });
+
+  it("names each broken binding with its code and JSON path", () => {
+    expect(check(receipt, `0x${"11".repeat(32)}`).problems).toEqual([
+      expect.objectContaining({ code: "commit_root_mismatch", path: `${rp}.commit_root` }),
+    ]);
+    expect(check(withTask(2, { prompt_hash: receipt.tasks[0]!.prompt_hash })).problems).toEqual([
+      expect.objectContaining({ code: "prompt_hash_mismatch", path: `${rp}.tasks[2].prompt_hash` }),
+    ]);
+    expect(check(withTask(2, { visibility: "private" })).problems).toEqual([
+      expect.objectContaining({ code: "visibility_mismatch", path: `${rp}.tasks[2].visibility` }),
+    ]);
+    expect(check(withTask(1, { bank_ordinal: 3 })).problems).toEqual([
+      expect.objectContaining({
+        code: "bank_ordinal_out_of_range",
+        path: `${rp}.tasks[1].bank_ordinal`,
+        message: "bank_ordinal 3 is not a row of the test set (0..2)",
+      }),
+    ]);
+    expect(check(withTask(0, { ordinal: 5 })).problems).toEqual([
+      expect.objectContaining({ code: "task_ordinal", path: `${rp}.tasks[0].ordinal` }),
+    ]);
+    expect(check({ ...receipt, tasks: undefined } as unknown as Receipt).problems.map((p) => p.code)).toEqual(
+      ["bad_receipt"],
+    );
+  });
+
+  it("does not look at answer digests: a changed digest still binds (checkAnswersAgainstReceipt catches it)", () => {
+    const changed = withTask(0, { answer_digest: `0x${"ab".repeat(32)}` });
+    expect(check(changed).ok).toBe(true);
+    const full = checkAnswersAgainstReceipt(changed, c.answers, c.answer_salt, { testSet: threeRows });
+    expect(full.problems.map((p) => p.code)).toEqual(["answer_digest_mismatch"]);
+  });
+
+  it("prompt hashes alone bind bank ordinals and prompts but not visibility", () => {
+    const vis = withTask(2, { visibility: "private" });
+    expect(checkReceiptBinding(vis, { promptHashes }).ok).toBe(true);
+    const swapped = withTask(0, { bank_ordinal: 1 });
+    expect(checkReceiptBinding(swapped, { promptHashes }).problems.map((p) => p.code)).toEqual([
+      "prompt_hash_mismatch",
+    ]);
   });
 });
 
