@@ -32,7 +32,7 @@
 import {
   EvidenceError,
   PAYOUT_RULES,
-  checkAnswersAgainstReceipt,
+  checkReceiptBinding,
   checkOrdering,
   checkRowReceipt,
   decimalToFraction,
@@ -415,13 +415,14 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
     }
     rowAgainstReceipt(r, r.receipt);
     if (bindable) {
-      const check = checkAnswersAgainstReceipt(r.receipt.raw as unknown as Receipt, [], "0".repeat(64), {
+      // the binding alone: no answers, no salt
+      const check = checkReceiptBinding(r.receipt.raw as unknown as Receipt, {
         testSet: byOrdinal,
         promptHashes: promptHashByOrdinal,
         commitRoot: b.commit_root,
         receiptPath: r.receipt.path,
       });
-      for (const p of check.problems) if (p.code !== "missing_answer") chainProblems.push(problemText(p));
+      for (const p of check.problems) chainProblems.push(problemText(p));
     }
     progressReceipts(r.receipt.tasks.length);
   }

@@ -362,6 +362,9 @@ function anchorRef(v: JsonValue, path: string): AnchorRef | null {
  * @throws VerifierInputError `too_large`
  */
 export function checkLimits(root: JsonValue, limits: InputLimits, rootPath = "$"): void {
+  // Most packs are within the limits: walk once without building paths, and
+  // walk again with paths only to name the offending value.
+  if (withinStringLimit(root, limits.maxStringLength)) return;
   const max = limits.maxStringLength;
   const stack: { v: JsonValue; path: string | (() => string) }[] = [{ v: root, path: rootPath }];
   const resolve = (p: string | (() => string)): string => (typeof p === "string" ? p : p());
@@ -390,6 +393,31 @@ export function checkLimits(root: JsonValue, limits: InputLimits, rootPath = "$"
       }
     }
   }
+}
+
+/** True when no string or key under `root` is longer than `max` characters (no paths kept). */
+function withinStringLimit(root: JsonValue, max: number): boolean {
+  const stack: JsonValue[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop() as JsonValue;
+    if (typeof v === "string") {
+      if (v.length > max) return false;
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const item = v[i] as JsonValue;
+        if (typeof item === "object" && item !== null) stack.push(item);
+        else if (typeof item === "string" && item.length > max) return false;
+      }
+    } else if (isJsonObject(v)) {
+      for (const k of Object.keys(v)) {
+        if (k.length > max) return false;
+        const item = v[k] as JsonValue;
+        if (typeof item === "object" && item !== null) stack.push(item);
+        else if (typeof item === "string" && item.length > max) return false;
+      }
+    }
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------

@@ -9,6 +9,9 @@
  *   and no anchor found); it must not be `failed`.
  * - `full`: `onchain` plus `indexer_agreement` `verified`.
  *
+ * Every policy accepts `not-required` for every fact (there is nothing to
+ * check: e.g. `receipt_anchors` when the pack names no receipt).
+ *
  * @packageDocumentation
  */
 import { FACT_NAMES, FACT_SOURCES, type FactName, type FactState, type PolicyName } from "./facts.js";
@@ -23,11 +26,12 @@ export const POLICY_DESCRIPTIONS: Readonly<Record<PolicyName, string>> = Object.
   full: "onchain + the indexer agrees with the pack and the chain",
 });
 
-const OK: FactState[] = ["verified"];
+// `not-required` (nothing to check, e.g. receipt_anchors of a zero-winner pack with no
+// runs) satisfies every policy: a policy never asks for evidence that cannot exist.
 const OK_OR_NOT_REQUIRED: FactState[] = ["verified", "not-required"];
 const NOT_FAILED: FactState[] = ["verified", "unverified", "not-required", "not-observed"];
 
-/** The accepted states per fact for a policy. */
+/** The accepted states per fact for a policy (`not-required` is always accepted). */
 export function policyRequirements(policy: PolicyName): Record<FactName, FactState[]> {
   const req = {} as Record<FactName, FactState[]>;
   for (const name of FACT_NAMES) {
@@ -35,9 +39,9 @@ export function policyRequirements(policy: PolicyName): Record<FactName, FactSta
     if (source === "pack") req[name] = OK_OR_NOT_REQUIRED;
     else if (source === "chain") {
       if (policy === "offline") req[name] = NOT_FAILED;
-      else if (name === "pack_anchor") req[name] = ["verified", "unverified"];
-      else req[name] = OK;
-    } else req[name] = policy === "full" ? OK : NOT_FAILED;
+      else if (name === "pack_anchor") req[name] = ["verified", "unverified", "not-required"];
+      else req[name] = OK_OR_NOT_REQUIRED;
+    } else req[name] = policy === "full" ? OK_OR_NOT_REQUIRED : NOT_FAILED;
   }
   return req;
 }

@@ -436,6 +436,103 @@ describe("a real award on the local Base profile", () => {
   });
 });
 
+describe("a zero-winner award with no runs on the local Base profile", () => {
+  it("meets the onchain policy: receipt_anchors is not-required, not unmet", async () => {
+    const author = chain.accounts[1]!.address;
+    const awarder = chain.accounts[2]!.address;
+    // another test set (the first award burned its root), committed and anchored
+    const rows = TEST_SET.map((r) => ({ ...r, salt: salt(`zero-${r.ordinal}`) }));
+    const commitment = commitTestSet(rows);
+    const commitmentAnchor = await anchor(commitment.root, ANCHOR_KINDS.commitment, 1);
+    await mined(await chain.mintUsdc(author, POOL));
+    await mined(
+      await chain.wallet(1).writeContract({
+        address: chain.contracts.usdc,
+        abi: testUsdcAbi,
+        functionName: "approve",
+        args: [chain.contracts.benchmarkBounty, POOL],
+      }),
+    );
+    const closesAt = Number((await chain.publicClient.getBlock()).timestamp) + 3600;
+    await mined(
+      await chain.wallet(1).writeContract({
+        address: chain.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        functionName: "createAndFund",
+        args: [
+          {
+            token: chain.contracts.usdc,
+            awarder,
+            pool: POOL,
+            testSetRoot: commitment.root as Hex,
+            leafCount: rows.length,
+            closesAt: BigInt(closesAt),
+            awardDeadline: BigInt(closesAt + 86_400),
+            thresholdBps: SCORING.threshold_bps,
+            splitsBps: [5000, 3000, 2000],
+          },
+        ],
+      }),
+    );
+    const bountyId = (await chain.publicClient.readContract({
+      address: chain.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      functionName: "bountyCount",
+    })) as bigint;
+    await chain.increaseTime(3700);
+    // nobody ran: award() with no winner and the digest of the empty derivation
+    const derivation = buildRankDerivation({ scoring: SCORING, pool_base_units: POOL, runs: [] });
+    expect(derivation.winning_runs).toEqual([]);
+    const award = await mined(
+      await chain.wallet(2).writeContract({
+        address: chain.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        functionName: "award",
+        args: [bountyId, [], derivation.ranking_digest as Hex],
+      }),
+    );
+    const minted = mintEvidencePack({
+      benchmark: {
+        slug: "onchain-verifier-zero",
+        title: "Verifier on-chain test, no runs",
+        chain_id: chain.chainId,
+        bounty_contract: chain.contracts.benchmarkBounty,
+        bounty_id: bountyId,
+        token: chain.contracts.usdc,
+        author,
+        awarder,
+        pool_base_units: POOL,
+        closes_at: closesAt,
+        award_tx: award.transactionHash,
+        award_block: Number(award.blockNumber),
+        commitment_anchor: {
+          registry_address: chain.contracts.anchorRegistry.toLowerCase(),
+          ...commitmentAnchor,
+        },
+      },
+      test_set: rows,
+      scoring: SCORING,
+      runs: [],
+    });
+    const packAnchor = await anchor(minted.pack_hash, ANCHOR_KINDS.pack);
+    const zeroPack = withPackAnchor(minted, {
+      registry_address: chain.contracts.anchorRegistry,
+      ...packAnchor,
+    });
+
+    const r = await verifyPack({
+      source: evidencePackBytes(zeroPack),
+      rpcUrl: chain.rpcUrl,
+      policy: "onchain",
+    });
+    expect(r.facts.receipt_anchors.state).toBe("not-required");
+    expect(r.policy_unmet).toEqual([]);
+    expect(r.policy_met).toBe(true);
+    for (const n of CHAIN_FACTS) expect(["verified", "not-required"]).toContain(r.facts[n].state);
+    expect(r.facts.award_log.state).toBe("verified");
+  });
+});
+
 describe("compute receipts anchored on the local Base profile", () => {
   it("verify-receipt --rpc: anchored with kind compute-receipt is verified, unanchored is unverified", async () => {
     const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
