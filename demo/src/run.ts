@@ -498,7 +498,6 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
           `agent      ${agentId.padEnd(20)} owner ${rec.withdrawal_address}${rec.is_author_agent ? "  (author's agent: ranks, takes no money)" : ""}`,
         );
       });
-      const tasks = pub.leaf_count;
       let runs = 0;
       for (let attempt = 1; attempt <= options.attempts; attempt++) {
         for (const agentId of options.agents) {
@@ -520,7 +519,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
           const bad = r.outcomes.filter((o) => o.status !== "answered").length;
           runs++;
           p.note(
-            `attempt ${attempt}/${options.attempts} ${agentId.padEnd(20)} ${String(f.counts.answered).padStart(4)}/${tasks} answered` +
+            `attempt ${attempt}/${options.attempts} ${agentId.padEnd(20)} ${String(f.counts.answered).padStart(4)}/${f.counts.tasks} answered` +
               `${bad ? ` (${bad} invalid)` : ""}  public ${f.score_public}  composite ${f.score_composite}  wall ${f.wall_seconds} s  ` +
               `receipt ${short(f.receipt_hash)} anchored in block ${f.receipt_anchor.anchor_block}`,
           );
