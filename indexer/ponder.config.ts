@@ -10,7 +10,9 @@ import {
   type AddressBookKey,
 } from "@bench-bounty/contracts";
 import { createConfig } from "ponder";
+import { fileURLToPath } from "node:url";
 import { IndexerSettingsError, readIndexerSettings, type IndexerSettings } from "./lib/settings";
+import { runSyncGuard } from "./lib/syncGuardRun";
 
 function settings(): IndexerSettings {
   try {
@@ -29,6 +31,17 @@ function settings(): IndexerSettings {
 }
 
 const s = settings();
+
+// A local chain (cache disabled) restarted with the same chain id leaves blocks of the old
+// chain in the sync store, which would hide the new chain's events: see lib/syncGuard.ts.
+if (s.disableCache) {
+  const guard = await runSyncGuard(s, fileURLToPath(new URL(".", import.meta.url)));
+  if (guard.outcome === "discarded") {
+    console.warn(
+      `indexer: discarded the sync store's rows of chain ${s.chainId} from another chain (${guard.reason})`,
+    );
+  }
+}
 
 export default createConfig({
   database:

@@ -240,6 +240,9 @@ function scenario(label: string, db: Db) {
       await dc.increaseTime(20);
       await d.award(A.awarder, id, [A.w9], "fresh");
       await d.anchor(A.w9, digestOf("fresh-anchor"), ANCHOR_KINDS.commitment);
+      // Past the finality depth (30 blocks), so these events come through the backfill, i.e.
+      // through the sync store that still holds the old chain's blocks at the same numbers.
+      await d.mineBlocks(35);
       // Same database (PGlite directory or PostgreSQL database), new schema.
       ix = await startIndexer({ chain: dc, ...dbOpts() });
       const st = await expectIndexerMatchesChain(ix.url, dc, scenarioAccounts(d));

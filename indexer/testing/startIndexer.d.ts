@@ -29,6 +29,8 @@ export interface StartIndexerOptions {
   schema?: string;
   /** HTTP port on 127.0.0.1; default a free port. */
   port?: number;
+  /** Bypass Ponder's RPC cache (`PONDER_DISABLE_CACHE`); default true. */
+  disableCache?: boolean;
   /** Head polling interval in milliseconds (default 200). */
   pollingIntervalMs?: number;
   /** Ponder log level passed as `--log-level` (`error`, `warn`, `info`, `debug`, `trace`). */
@@ -53,7 +55,11 @@ export interface RunningIndexer {
   output(): string;
   /** The block number `/status` reports as indexed, or null before the first checkpoint. */
   indexedBlock(): Promise<number | null>;
-  /** Waits until the indexed block is at least `block`; resolves to the indexed block. */
+  /**
+   * Waits until `/ready` answers 200 and then `/status` reports at least `block`;
+   * resolves to the indexed block. (`/status` alone can show a stale block during
+   * Ponder's crash recovery after a restart.)
+   */
   waitForBlock(block: number, timeoutMs?: number): Promise<number>;
   /** Waits until the chain's current head is indexed; resolves to the indexed block. */
   waitForHead(timeoutMs?: number): Promise<number>;

@@ -146,7 +146,7 @@ export async function startIndexer(opts) {
     ANCHOR_REGISTRY_ADDRESS: chain.contracts.anchorRegistry,
     START_BLOCK: String(chain.startBlock),
     PONDER_POLLING_INTERVAL_MS: String(opts.pollingIntervalMs ?? 200),
-    PONDER_DISABLE_CACHE: "true",
+    PONDER_DISABLE_CACHE: String(opts.disableCache ?? true),
   });
   if (databaseUrl !== undefined) env.DATABASE_URL = databaseUrl;
   else env.PONDER_PGLITE_DIR = pgliteDir;
@@ -208,6 +208,17 @@ export async function startIndexer(opts) {
     return first?.block?.number ?? null;
   };
 
+  // `/status` alone is not enough: after a restart on the same schema, Ponder's crash
+  // recovery rolls the unfinalized blocks back while `/status` still shows the old
+  // latest block, until the backfill is over (`/ready` 200). Only then does `/status`
+  // count up from the finalized block again. So: `/ready` first, then `/status`.
+  let readySeen = false;
+  /** @returns {Promise<boolean>} whether `/ready` has answered 200 (sticky for this process). */
+  const isReady = async () => {
+    if (!readySeen) readySeen = (await fetch(`${url}/ready`).catch(() => null))?.status === 200;
+    return readySeen;
+  };
+
   /** @param {number} block @param {number} [ms] */
   const waitForBlock = async (block, ms = timeoutMs) => {
     const deadline = Date.now() + ms;
@@ -216,7 +227,7 @@ export async function startIndexer(opts) {
         throw new Error(
           `indexer exited (${exitCode}) while waiting for block ${block}; last output:\n${tail()}`,
         );
-      const n = await indexedBlock().catch(() => null);
+      const n = (await isReady()) ? await indexedBlock().catch(() => null) : null;
       if (n !== null && n >= block) return n;
       if (Date.now() > deadline) {
         throw new Error(
