@@ -657,19 +657,65 @@ function shapeOf(orig: string[], path: () => string): Shape {
   return sh;
 }
 
+/** Where the serializer writes its tokens. */
+interface Sink {
+  write(s: string): void;
+}
+
+/** Tokens concatenated into one string (V8 ropes beat collecting parts and joining them). */
+class StringSink implements Sink {
+  out = "";
+  write(s: string): void {
+    this.out += s;
+  }
+}
+
 /**
- * Canonical JSON text of a value (SPEC 2): keys sorted by code point, no
- * whitespace, Python's escapes and float repr, raw UTF-8 for everything else.
- *
- * Accepts {@link JsonValue}s (as {@link parseJson} returns them); also a JS
- * non-integer `number` (rendered as a Python float). Rejects `undefined`,
- * functions, symbols, unsafe JS integers (`unsupported_value`), NaN/Infinity,
- * strings with unpaired surrogates and nesting beyond {@link MAX_JSON_DEPTH}.
- *
- * @throws EvidenceError naming the path of the offending value
+ * Tokens written as UTF-8 straight into a growing byte buffer: no rope of
+ * millions of pieces kept alive (and promoted by the GC) until the end, and
+ * no second pass to encode a huge string.
  */
-export function canonicalJsonString(value: unknown, maxDepth: number = MAX_JSON_DEPTH): string {
-  let out = "";
+class ByteSink implements Sink {
+  buf = new Uint8Array(1 << 16);
+  pos = 0;
+  write(s: string): void {
+    const n = s.length;
+    // a UTF-16 code unit is at most 3 UTF-8 bytes (a surrogate pair, 2 units, is 4)
+    if (this.pos + n * 3 > this.buf.length) this.grow(n * 3);
+    const buf = this.buf;
+    if (n <= 8) {
+      let pos = this.pos;
+      for (let i = 0; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) {
+          this.pos += utf8Encoder.encodeInto(s, buf.subarray(this.pos)).written;
+          return;
+        }
+        buf[pos++] = c;
+      }
+      this.pos = pos;
+      return;
+    }
+    this.pos += utf8Encoder.encodeInto(s, buf.subarray(this.pos)).written;
+  }
+  private grow(extra: number): void {
+    let size = this.buf.length * 2;
+    while (size < this.pos + extra) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+  }
+  /** The bytes written, in an array of exactly that length. */
+  bytes(): Uint8Array {
+    return this.buf.slice(0, this.pos);
+  }
+}
+
+/** Characters JSON.stringify escapes in a well-formed string: `"`, `\\` and U+0000..U+001F. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
+
+/** Walk a value in canonical order, writing its tokens to `sink` (SPEC 2). */
+function serialize(value: unknown, maxDepth: number, sink: Sink): void {
   const stack: SFrame[] = [];
   const pathOf = (): string => {
     const segs: PathSegment[] = [];
@@ -680,15 +726,22 @@ export function canonicalJsonString(value: unknown, maxDepth: number = MAX_JSON_
     return formatPath(segs);
   };
   const open = (v: unknown): void => {
+    if (typeof v === "string" && !NEEDS_ESCAPE.test(v) && isWellFormed(v)) {
+      // nothing to escape: write it between quotes without building the quoted copy
+      sink.write('"');
+      sink.write(v);
+      sink.write('"');
+      return;
+    }
     const s = renderScalar(v, pathOf);
     if (s !== undefined) {
-      out += s;
+      sink.write(s);
       return;
     }
     if (stack.length >= maxDepth)
       throw new EvidenceError("nesting_too_deep", pathOf(), `nesting deeper than ${maxDepth} levels`);
     if (Array.isArray(v)) {
-      out += "[";
+      sink.write("[");
       stack.push({ arr: v, obj: null, keys: null, quoted: null, i: 0, n: v.length });
       return;
     }
@@ -701,47 +754,70 @@ export function canonicalJsonString(value: unknown, maxDepth: number = MAX_JSON_
         `${(o.constructor as { name?: string } | undefined)?.name ?? "object"} is not a JSON value`,
       );
     const shape = shapeOf(Object.keys(o), pathOf);
-    out += "{";
+    sink.write("{");
     stack.push({ arr: null, obj: o, keys: shape.keys, quoted: shape.quoted, i: 0, n: shape.keys.length });
   };
-  // string concatenation (V8 ropes) beats collecting parts and joining them;
-  // a result beyond the maximum string length throws RangeError on the way
-  try {
-    open(value);
-    while (stack.length > 0) {
-      const f = stack[stack.length - 1] as SFrame;
-      if (f.i < f.n) {
-        if (f.i > 0) out += ",";
-        if (f.keys) {
-          const k = f.keys[f.i] as string;
-          out += (f.quoted as readonly string[])[f.i] as string;
-          f.i++;
-          const child = (f.obj as Record<string, unknown>)[k];
-          open(child);
-        } else {
-          const child = (f.arr as readonly unknown[])[f.i];
-          f.i++;
-          open(child);
-        }
+  open(value);
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1] as SFrame;
+    if (f.i < f.n) {
+      if (f.i > 0) sink.write(",");
+      if (f.keys) {
+        const k = f.keys[f.i] as string;
+        sink.write((f.quoted as readonly string[])[f.i] as string);
+        f.i++;
+        const child = (f.obj as Record<string, unknown>)[k];
+        open(child);
       } else {
-        out += f.keys ? "}" : "]";
-        stack.pop();
+        const child = (f.arr as readonly unknown[])[f.i];
+        f.i++;
+        open(child);
       }
+    } else {
+      sink.write(f.keys ? "}" : "]");
+      stack.pop();
     }
-    return out;
+  }
+}
+
+/**
+ * Canonical JSON text of a value (SPEC 2): keys sorted by code point, no
+ * whitespace, Python's escapes and float repr, raw UTF-8 for everything else.
+ *
+ * Accepts {@link JsonValue}s (as {@link parseJson} returns them); also a JS
+ * non-integer `number` (rendered as a Python float). Rejects `undefined`,
+ * functions, symbols, unsafe JS integers (`unsupported_value`), NaN/Infinity,
+ * strings with unpaired surrogates and nesting beyond {@link MAX_JSON_DEPTH}.
+ *
+ * @throws EvidenceError naming the path of the offending value
+ */
+export function canonicalJsonString(value: unknown, maxDepth: number = MAX_JSON_DEPTH): string {
+  const sink = new StringSink();
+  try {
+    serialize(value, maxDepth, sink);
   } catch (e) {
     if (e instanceof RangeError)
       throw new EvidenceError("too_large", "$", "canonical JSON is longer than a JavaScript string can hold");
     throw e;
   }
+  return sink.out;
 }
 
 /**
- * Canonical JSON bytes (UTF-8) of a value, SPEC 2. See {@link canonicalJsonString}.
- * @throws EvidenceError naming the path of the offending value
+ * Canonical JSON bytes (UTF-8) of a value, SPEC 2: the UTF-8 of
+ * {@link canonicalJsonString}, written directly as bytes.
+ * @throws EvidenceError naming the path of the offending value; `too_large` when the bytes cannot be allocated
  */
 export function canonicalJson(value: unknown): Uint8Array {
-  return utf8Encoder.encode(canonicalJsonString(value));
+  const sink = new ByteSink();
+  try {
+    serialize(value, MAX_JSON_DEPTH, sink);
+  } catch (e) {
+    if (e instanceof RangeError)
+      throw new EvidenceError("too_large", "$", "canonical JSON is larger than a byte array can hold");
+    throw e;
+  }
+  return sink.bytes();
 }
 
 /** UTF-8 bytes of a (well-formed) string. */

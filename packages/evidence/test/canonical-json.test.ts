@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   EvidenceError,
@@ -169,6 +170,56 @@ describe("parser and serializer: size and depth", { timeout: 120_000 }, () => {
     let deep: unknown[] = [];
     for (let i = 0; i < MAX_JSON_DEPTH + 5; i++) deep = [deep];
     expect(errorOf(() => canonicalJsonString(deep)).code).toBe("nesting_too_deep");
+  });
+});
+
+describe("canonicalJson bytes (written as UTF-8 directly) are the UTF-8 of canonicalJsonString", () => {
+  const same = (v: unknown): void => {
+    const viaString = new TextEncoder().encode(canonicalJsonString(v));
+    const bytes = canonicalJson(v);
+    expect(bytes.constructor).toBe(Uint8Array);
+    expect(bytes.byteLength).toBe(bytes.buffer.byteLength); // exactly its own bytes, not a view
+    expect(hex(bytes)).toBe(hex(viaString));
+  };
+
+  it("on random JSON with any code point, escapes and astral characters", () => {
+    const text = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 40 }),
+      fc.string({
+        unit: fc.constantFrom("a", "é", "\u20ac", "\u{1f600}", '"', "\\", "\n", "\u0001", "\u2028"),
+        maxLength: 30,
+      }),
+    );
+    const value = fc.letrec((tie) => ({
+      v: fc.oneof(
+        { depthSize: "small" },
+        text,
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie("v"), { maxLength: 6 }),
+        fc.dictionary(text, tie("v"), { maxKeys: 6 }),
+      ),
+    })).v;
+    fc.assert(fc.property(value, same), { numRuns: 3000, seed: 11 });
+  });
+
+  it("across buffer growth (a 3 MB document of mixed strings)", () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => ({
+      i,
+      t: i % 3 === 0 ? "é€\u{1f600}".repeat(i % 17) : "x".repeat(i % 200),
+      q: 'say "hi"\n',
+    }));
+    same(rows);
+    same("\u{1f600}".repeat(100_000));
+  });
+
+  it("refuses what canonicalJsonString refuses, with the same code and path", () => {
+    for (const bad of [{ a: ["\ud800"] }, { n: Number.NaN }, { f: () => 1 }, [1, 2 ** 60]]) {
+      const a = errorOf(() => canonicalJsonString(bad));
+      const b = errorOf(() => canonicalJson(bad));
+      expect([b.code, b.path]).toEqual([a.code, a.path]);
+    }
   });
 });
 

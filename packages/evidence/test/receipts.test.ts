@@ -27,6 +27,18 @@ describe("receipts.json vectors (SPEC 4)", () => {
     });
   }
 
+  it("the salt is checked on every call, whatever salt came before (the decoded salt is cached)", () => {
+    const c = rv.answer_digests[2]; // a salt with hex letters
+    expect(answerDigest(c.answer_text, c.answer_salt)).toBe(c.answer_digest);
+    for (const bad of ["", c.answer_salt.toUpperCase(), c.answer_salt.slice(2), `0x${c.answer_salt}`, null])
+      expect(() => answerDigest(c.answer_text, bad as string)).toThrow(
+        /answer_salt must be 64 lowercase hex/,
+      );
+    expect(answerDigest(c.answer_text, c.answer_salt)).toBe(c.answer_digest);
+    for (const d of rv.answer_digests)
+      expect(answerDigest(d.answer_text, d.answer_salt)).toBe(d.answer_digest);
+  });
+
   for (const c of rv.receipts) {
     describe(c.name, () => {
       it("receipt hash", () => {
