@@ -37,7 +37,7 @@ import {
   type PublishResult,
 } from "@bench-bounty/platform";
 import { FACT_DESCRIPTIONS, verifyPack, type VerificationReport } from "@bench-bounty/verifier";
-import { spawn } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
@@ -145,6 +145,8 @@ export interface DemoResult {
   indexerAward?: IndexerAward;
   claims?: ClaimRecord[];
   verification?: VerificationReport;
+  /** The independent Python check of the pack (`demo/independent/check_pack.py`), when python3 exists. */
+  independent?: IndependentCheck;
   /** Stops every process the demo started (idempotent). */
   stop(): Promise<void>;
 }
@@ -245,6 +247,30 @@ async function checkTaskTarget(chain: DevChain, hash: Hex, task: string): Promis
         `${chain.contracts.benchmarkBounty}: check the "local" entry of the address book (BENCH_BOUNTY_ADDRESS_BOOK)`,
     );
   }
+}
+
+/** Outcome of `demo/independent/check_pack.py`. */
+export interface IndependentCheck {
+  /** False when python3 is not installed (the check is optional: the setup needs only Node and npm). */
+  ran: boolean;
+  passed: boolean;
+  /** Its output (one line per check), or why it did not run. */
+  output: string;
+}
+
+/** Path of the independent Python check. */
+export const INDEPENDENT_CHECK = fileURLToPath(new URL("../independent/check_pack.py", import.meta.url));
+
+/** Runs the independent Python check of a pack file against the chain. */
+export function runIndependentCheck(packFile: string, rpcUrl: string): IndependentCheck {
+  const probe = spawnSync("python3", ["--version"], { encoding: "utf8" });
+  if (probe.error || probe.status !== 0) return { ran: false, passed: false, output: "python3 not found" };
+  const r = spawnSync("python3", [INDEPENDENT_CHECK, packFile, "--rpc", rpcUrl], {
+    encoding: "utf8",
+    timeout: 300_000,
+  });
+  const output = `${r.stdout ?? ""}${r.stderr ?? ""}`.trim();
+  return { ran: true, passed: r.status === 0, output: output || String(r.error ?? `exit ${r.status}`) };
 }
 
 /** USDC balance (base units) of an account. */
@@ -722,7 +748,21 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
       const notVerified = states.filter(([, f]) => f.state !== "verified").map(([n, f]) => `${n}=${f.state}`);
       if (!report.policy_met) throw new Error(`policy full not met: ${report.policy_unmet.join(", ")}`);
       if (notVerified.length > 0) throw new Error(`facts not verified: ${notVerified.join(", ")}`);
-      p.summary(`policy full met: ${states.length}/${states.length} facts verified`);
+
+      // A second, independent implementation of the checks (Python standard library, SPEC only).
+      const independent = runIndependentCheck(result.files.pack!, c.rpcUrl);
+      result.independent = independent;
+      if (!independent.ran) {
+        p.note(`independent check (Python): skipped, ${independent.output}`);
+      } else {
+        for (const line of independent.output.split("\n")) if (line.trim()) p.note(`│ ${line}`);
+        if (!independent.passed)
+          throw new Error("the independent Python check of the pack failed (see above)");
+      }
+      p.summary(
+        `policy full met: ${states.length}/${states.length} facts verified` +
+          (independent.ran ? "; independent Python check passed" : ""),
+      );
     });
   } catch {
     // The failed phase is recorded (and printed) by the phase runner.
@@ -940,6 +980,15 @@ export function renderReport(
   }
   if (result.indexerAward)
     lines.push("## Award history (indexer)", "", markdownTable(indexerTable(result.indexerAward)), "");
+  if (result.independent) {
+    lines.push("## Independent check (Python, from the SPEC alone)", "");
+    lines.push(
+      result.independent.ran
+        ? ["```", result.independent.output, "```"].join("\n")
+        : `Not run: ${result.independent.output}.`,
+      "",
+    );
+  }
   lines.push("## Files", "");
   for (const [name, file] of Object.entries(result.files)) lines.push(`- ${name}: \`${file}\``);
   lines.push(`- report: \`${join(options.outDir, "report.md")}\``, "");

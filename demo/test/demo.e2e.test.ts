@@ -9,14 +9,14 @@ import { anchorRegistryAbi, ANCHOR_KINDS, benchmarkBountyAbi, testUsdcAbi } from
 import { parseEvidencePack, packHash } from "@bench-bounty/evidence";
 import { FACT_NAMES, verifyPack } from "@bench-bounty/verifier";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createPublicClient, getAddress, http, type Address, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_NAMES, AUTHOR_AGENT } from "../src/options.js";
-import { PHASES, runDemo, type DemoResult } from "../src/run.js";
+import { INDEPENDENT_CHECK, PHASES, runDemo, type DemoResult } from "../src/run.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -94,6 +94,41 @@ describe("npm run demo, end to end", () => {
     expect(Object.values(written.facts).map((f) => (f as { state: string }).state)).toEqual(
       FACT_NAMES.map(() => "verified"),
     );
+  });
+
+  const hasPython = spawnSync("python3", ["--version"]).status === 0;
+
+  it.skipIf(!hasPython)(
+    "an independent Python implementation of the SPEC accepts the pack, against the chain too",
+    () => {
+      expect(result.independent?.ran).toBe(true);
+      expect(result.independent?.passed).toBe(true);
+      const r = spawnSync(
+        "python3",
+        [INDEPENDENT_CHECK, join(outDir, "pack.json"), "--rpc", result.rpcUrl!],
+        {
+          encoding: "utf8",
+        },
+      );
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(0);
+      const lines = r.stdout.trim().split("\n");
+      expect(lines.at(-1)).toBe("independent check: 11/11 passed");
+      expect(lines.filter((l) => l.startsWith("ok "))).toHaveLength(11);
+    },
+  );
+
+  it.skipIf(!hasPython)("the independent check refuses a pack whose money was moved", () => {
+    const doc = JSON.parse(readFileSync(join(outDir, "pack.json"), "utf8"));
+    const [first, second] = doc.winners;
+    first.amount_base_units = String(BigInt(first.amount_base_units) - 1_000_000n);
+    second.amount_base_units = String(BigInt(second.amount_base_units) + 1_000_000n);
+    const tampered = join(outDir, "tampered.json");
+    writeFileSync(tampered, JSON.stringify(doc));
+    const r = spawnSync("python3", [INDEPENDENT_CHECK, tampered], { encoding: "utf8" });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL pack_hash/m);
+    expect(r.stdout).toMatch(/^FAIL selection_and_payouts .*winner amounts differ from the place amounts/m);
   });
 
   it("the indexer's award equals the chain's Awarded log", async () => {
