@@ -493,6 +493,9 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
       p.note(
         `attached   bounty ${attached.bounty_id} (${attached.status}) to ${slug}: pool ${formatUsdc(attached.pool_base_units)} USDC, splits ${attached.splits_bps.join("/")}`,
       );
+      const expected = `pool ${pool}, splits ${TOP_N_SPLIT.join("/")}, threshold ${THRESHOLD_BPS}, status funded`;
+      const got = `pool ${attached.pool_base_units}, splits ${attached.splits_bps.join("/")}, threshold ${attached.threshold_bps}, status ${attached.status}`;
+      if (got !== expected) throw new Error(`the locked bounty has ${got}; expected ${expected}`);
       const door = await fetch(`${doorUrl}/api/v1/benchmarks/${slug}/award-evidence`);
       const body = (await door.json()) as { error?: { reason?: string } };
       p.note(
