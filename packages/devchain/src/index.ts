@@ -242,7 +242,9 @@ export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChai
       await rpc("evm_mine");
     },
     async mine(n = 1) {
-      await rpc("hardhat_mine", [`0x${n.toString(16)}`]);
+      // One evm_mine per block: hardhat_mine's batch mining leaves parent hashes that an indexer
+      // (Ponder) reads as a reorg, and past the finality depth as an unrecoverable one.
+      for (let i = 0; i < n; i++) await rpc("evm_mine", []);
     },
     snapshot: () => rpc<Hex>("evm_snapshot"),
     async revert(id) {

@@ -105,6 +105,14 @@ describe("startDevChain", () => {
     expect(t1 - t0 >= 86_400n).toBe(true);
     await chain.mine(5);
     expect(await chain.publicClient.getBlockNumber()).toBe(n0 + 6n);
+    // Mined blocks form a proper chain (an indexer would otherwise see a reorg at every block).
+    for (let n = n0 + 2n; n <= n0 + 6n; n++) {
+      const [parent, block] = await Promise.all([
+        chain.publicClient.getBlock({ blockNumber: n - 1n }),
+        chain.publicClient.getBlock({ blockNumber: n }),
+      ]);
+      expect(block.parentHash).toBe(parent.hash);
+    }
     await chain.revert(id);
     expect(await chain.publicClient.getBlockNumber()).toBe(n0);
     await expect(chain.revert(id)).rejects.toThrow(/refused/);
