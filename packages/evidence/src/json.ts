@@ -602,6 +602,8 @@ interface SFrame {
   quoted: readonly string[] | null;
   i: number;
   n: number;
+  /** byte offset where this container starts when its span is wanted, else -1 */
+  start: number;
 }
 
 /**
@@ -714,8 +716,21 @@ class ByteSink implements Sink {
 /** Characters JSON.stringify escapes in a well-formed string: `"`, `\\` and U+0000..U+001F. */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
 
+/** Sub-values whose byte spans {@link canonicalJsonSpans} records. */
+interface SpanRequest {
+  targets: ReadonlySet<object>;
+  sink: ByteSink;
+  out: Map<object, CanonicalSpan>;
+}
+
+/** Where a sub-value's canonical JSON lies in its parent's canonical bytes: `bytes.subarray(start, end)`. */
+export interface CanonicalSpan {
+  start: number;
+  end: number;
+}
+
 /** Walk a value in canonical order, writing its tokens to `sink` (SPEC 2). */
-function serialize(value: unknown, maxDepth: number, sink: Sink): void {
+function serialize(value: unknown, maxDepth: number, sink: Sink, spans?: SpanRequest): void {
   const stack: SFrame[] = [];
   const pathOf = (): string => {
     const segs: PathSegment[] = [];
@@ -741,8 +756,9 @@ function serialize(value: unknown, maxDepth: number, sink: Sink): void {
     if (stack.length >= maxDepth)
       throw new EvidenceError("nesting_too_deep", pathOf(), `nesting deeper than ${maxDepth} levels`);
     if (Array.isArray(v)) {
+      const start = spans !== undefined && spans.targets.has(v) ? spans.sink.pos : -1;
       sink.write("[");
-      stack.push({ arr: v, obj: null, keys: null, quoted: null, i: 0, n: v.length });
+      stack.push({ arr: v, obj: null, keys: null, quoted: null, i: 0, n: v.length, start });
       return;
     }
     const o = v as Record<string, unknown>;
@@ -754,8 +770,17 @@ function serialize(value: unknown, maxDepth: number, sink: Sink): void {
         `${(o.constructor as { name?: string } | undefined)?.name ?? "object"} is not a JSON value`,
       );
     const shape = shapeOf(Object.keys(o), pathOf);
+    const start = spans !== undefined && spans.targets.has(o) ? spans.sink.pos : -1;
     sink.write("{");
-    stack.push({ arr: null, obj: o, keys: shape.keys, quoted: shape.quoted, i: 0, n: shape.keys.length });
+    stack.push({
+      arr: null,
+      obj: o,
+      keys: shape.keys,
+      quoted: shape.quoted,
+      i: 0,
+      n: shape.keys.length,
+      start,
+    });
   };
   open(value);
   while (stack.length > 0) {
@@ -776,6 +801,10 @@ function serialize(value: unknown, maxDepth: number, sink: Sink): void {
     } else {
       sink.write(f.keys ? "}" : "]");
       stack.pop();
+      if (f.start >= 0) {
+        const node = (f.obj ?? f.arr) as object;
+        if (!spans!.out.has(node)) spans!.out.set(node, { start: f.start, end: spans!.sink.pos });
+      }
     }
   }
 }
@@ -818,6 +847,31 @@ export function canonicalJson(value: unknown): Uint8Array {
     throw e;
   }
   return sink.bytes();
+}
+
+/**
+ * Canonical JSON bytes of a value and the byte span of each of `targets`
+ * (objects or arrays inside it, by identity) within those bytes. Canonical
+ * JSON is context-free, so `bytes.subarray(start, end)` is exactly
+ * `canonicalJson(target)`: hashing the spans gives the targets' hashes
+ * without serializing them again (a pack's receipts inside its pack hash).
+ * A target that is not reached has no span; one reached twice keeps its first.
+ * @throws EvidenceError as {@link canonicalJson}
+ */
+export function canonicalJsonSpans(
+  value: unknown,
+  targets: ReadonlySet<object>,
+): { bytes: Uint8Array; spans: Map<object, CanonicalSpan> } {
+  const sink = new ByteSink();
+  const spans: SpanRequest = { targets, sink, out: new Map() };
+  try {
+    serialize(value, MAX_JSON_DEPTH, sink, spans);
+  } catch (e) {
+    if (e instanceof RangeError)
+      throw new EvidenceError("too_large", "$", "canonical JSON is larger than a byte array can hold");
+    throw e;
+  }
+  return { bytes: sink.bytes(), spans: spans.out };
 }
 
 /** UTF-8 bytes of a (well-formed) string. */

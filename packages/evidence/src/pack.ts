@@ -15,8 +15,9 @@ import { commitTestSet, type TestSetRow } from "./commitment.js";
 import { EvidenceError, appendPath } from "./errors.js";
 import { ADDRESS, UINT_STRING, isIsoMsZ } from "./formats.js";
 import { GRADER_TYPES } from "./graders.js";
-import { canonicalHash, type Hex } from "./hash.js";
-import { canonicalJson, parseJson, type JsonValue } from "./json.js";
+import { canonicalHash, toHex, type Hex } from "./hash.js";
+import { canonicalJson, canonicalJsonSpans, parseJson, type JsonValue } from "./json.js";
+import { keccak256Bytes } from "./keccak.js";
 import { PAYOUT_RULES, validateSplits } from "./payouts.js";
 import { rankRows, selectWinners, type ZeroWinnerReason } from "./ranking.js";
 import { receiptHash, type Receipt, type RevealedAnswer } from "./receipts.js";
@@ -53,6 +54,63 @@ export function packHash(pack: Pick<EvidencePack, (typeof HASHED_BLOCKS)[number]
     hashed[k] = pack[k];
   }
   return canonicalHash(hashed);
+}
+
+/** Result of {@link packHashes}. */
+export interface PackHashes {
+  /** as {@link packHash} */
+  pack_hash: Hex;
+  /** as {@link rankingDigest} of `rank_derivation` */
+  ranking_digest: Hex;
+  /**
+   * {@link receiptHash} of every receipt object the pack carries
+   * (`winners[].receipt`, `rank_derivation.rows[].receipt`), keyed by the object itself.
+   */
+  receipt_hashes: Map<object, Hex>;
+}
+
+/**
+ * The pack hash, the ranking digest and every carried receipt's hash from one
+ * canonical serialization of the hashed blocks (SPEC 4, SPEC 8): a receipt's
+ * and the rank derivation's canonical JSON are byte ranges of the pack's, so
+ * they are hashed from there instead of being serialized again. Same digests
+ * as {@link packHash}, {@link rankingDigest} and {@link receiptHash}; reads
+ * the pack loosely (whatever is an object where a receipt is due is hashed).
+ * @throws EvidenceError as {@link packHash}
+ */
+export function packHashes(pack: Pick<EvidencePack, (typeof HASHED_BLOCKS)[number]>): PackHashes {
+  const hashed: Record<string, unknown> = {};
+  for (const k of HASHED_BLOCKS) {
+    if (pack[k] === undefined)
+      throw new EvidenceError("schema", `$.${k}`, `the hashed block ${k} is missing`);
+    hashed[k] = pack[k];
+  }
+  const isObject = (v: unknown): v is object => typeof v === "object" && v !== null;
+  const receipts = new Set<object>();
+  const loose = pack as unknown as { winners?: unknown; rank_derivation?: { rows?: unknown } };
+  for (const list of [
+    loose.winners,
+    isObject(loose.rank_derivation) ? loose.rank_derivation.rows : undefined,
+  ])
+    if (Array.isArray(list))
+      for (const item of list)
+        if (isObject(item) && isObject((item as { receipt?: unknown }).receipt))
+          receipts.add((item as { receipt: object }).receipt);
+  const rd = pack.rank_derivation as unknown;
+  const targets = new Set<object>(receipts);
+  if (isObject(rd)) targets.add(rd);
+  const { bytes, spans } = canonicalJsonSpans(hashed, targets);
+  const hashOf = (o: object): Hex | undefined => {
+    const sp = spans.get(o);
+    return sp === undefined ? undefined : toHex(keccak256Bytes(bytes.subarray(sp.start, sp.end)));
+  };
+  const receipt_hashes = new Map<object, Hex>();
+  for (const r of receipts) receipt_hashes.set(r, hashOf(r) ?? receiptHash(r as Receipt));
+  return {
+    pack_hash: toHex(keccak256Bytes(bytes)),
+    ranking_digest: (isObject(rd) ? hashOf(rd) : undefined) ?? canonicalHash(rd),
+    receipt_hashes,
+  };
 }
 
 /**

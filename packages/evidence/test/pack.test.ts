@@ -11,10 +11,12 @@ import {
   evidencePackBytes,
   mintEvidencePack,
   packHash,
+  packHashes,
   parseEvidencePack,
   parseJson,
   prepareTestSetGold,
   rankingDigest,
+  receiptHash,
   regradeRun,
   validateEvidencePack,
   withPackAnchor,
@@ -75,6 +77,30 @@ for (const name of PACKS) {
       expect(pack.pack_hash).toBe(expected.values.pack_hash);
       expect(rankingDigest(pack.rank_derivation)).toBe(expected.values.ranking_digest);
       expect(pack.benchmark.ranking_digest).toBe(expected.values.ranking_digest);
+    });
+
+    it("packHashes: pack hash, ranking digest and every receipt hash from one serialization", () => {
+      const h = packHashes(pack);
+      expect(h.pack_hash).toBe(expected.values.pack_hash);
+      expect(h.ranking_digest).toBe(expected.values.ranking_digest);
+      const carried = [...pack.winners, ...pack.rank_derivation.rows].filter((x) => x.receipt !== undefined);
+      expect(h.receipt_hashes.size).toBe(new Set(carried.map((x) => x.receipt)).size);
+      for (const x of carried) {
+        expect(h.receipt_hashes.get(x.receipt!)).toBe(receiptHash(x.receipt!));
+        expect(h.receipt_hashes.get(x.receipt!)).toBe(x.receipt_hash);
+      }
+      // an edited receipt: every hash follows the edit, as the one-at-a-time functions do
+      const edited = parseJson(bytes) as unknown as EvidencePack;
+      const target = [...edited.winners, ...edited.rank_derivation.rows].find((x) => x.receipt)?.receipt;
+      if (target) {
+        target.tasks[0]!.prompt_hash = "0".repeat(64);
+        const e = packHashes(edited);
+        expect(e.receipt_hashes.get(target)).toBe(receiptHash(target));
+        const original = [...pack.winners, ...pack.rank_derivation.rows].find((x) => x.receipt)!.receipt!;
+        expect(e.receipt_hashes.get(target)).not.toBe(h.receipt_hashes.get(original));
+        expect(e.pack_hash).toBe(packHash(edited));
+        expect(e.ranking_digest).toBe(rankingDigest(edited.rank_derivation));
+      }
     });
 
     it("the commitment root and leaf count reproduce", () => {

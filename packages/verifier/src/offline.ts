@@ -39,7 +39,7 @@ import {
   goldLeaf,
   leafFromParts,
   merkleRootBytes,
-  packHash,
+  packHashes,
   payoutAmounts,
   prepareTestSetGold,
   promptHash,
@@ -52,6 +52,7 @@ import {
   toHex,
   validateEvidencePack,
   validateSplits,
+  type PackHashes,
   type Problem,
   type RankRow,
   type Receipt,
@@ -171,10 +172,13 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
 
   // ---- pack hash (Step 5)
   let recomputedPackHash: string | null = null;
+  let hashes: PackHashes | null = null;
   let packHashFact: Fact;
   try {
     onProgress?.({ phase: "pack hash", done: 0, total: units });
-    recomputedPackHash = packHash(raw as never);
+    // one serialization gives the pack hash, the ranking digest and the carried receipts' hashes
+    hashes = packHashes(raw as never);
+    recomputedPackHash = hashes.pack_hash;
     onProgress?.({ phase: "pack hash", done: units, total: units });
     packHashFact = sameHex(recomputedPackHash, view.pack_hash)
       ? fact("verified", `the four hashed blocks hash to ${recomputedPackHash}`)
@@ -187,7 +191,7 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
   let recomputedRankingDigest: string | null = null;
   let rankingDigestFact: Fact;
   try {
-    recomputedRankingDigest = rankingDigest(raw.rank_derivation as never);
+    recomputedRankingDigest = hashes?.ranking_digest ?? rankingDigest(raw.rank_derivation as never);
     rankingDigestFact = sameHex(recomputedRankingDigest, b.ranking_digest)
       ? fact("verified", `keccak256(canonical_json(rank_derivation)) is ${recomputedRankingDigest}`)
       : fact(
@@ -331,7 +335,7 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
     ownerChecks(w.receipt, w);
     // receipt hash
     try {
-      const h = receiptHash(w.receipt.raw);
+      const h = hashes?.receipt_hashes.get(w.receipt.raw) ?? receiptHash(w.receipt.raw);
       recomputedByRun.set(w.run_id, h);
       if (!sameHex(h, w.receipt_hash))
         hashProblems.push(`${w.path}.receipt_hash is ${w.receipt_hash}, the receipt hashes to ${h}`);
@@ -406,7 +410,7 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
     receiptsChecked++;
     ownerChecks(r.receipt, r);
     try {
-      const h = receiptHash(r.receipt.raw);
+      const h = hashes?.receipt_hashes.get(r.receipt.raw) ?? receiptHash(r.receipt.raw);
       if (!recomputedByRun.has(r.run_id)) recomputedByRun.set(r.run_id, h);
       if (!sameHex(h, r.receipt_hash))
         hashProblems.push(`${r.path}.receipt_hash is ${r.receipt_hash}, its receipt hashes to ${h}`);
