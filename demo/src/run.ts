@@ -863,14 +863,18 @@ function claimsTable(claims: readonly ClaimRecord[]): Table {
   };
 }
 
-function factsTable(report: VerificationReport, long: boolean): Table {
+/**
+ * The verification facts: the terminal shows each fact's first reason cut to fit a line; the report
+ * shows every reason in full, with what the fact recomputes.
+ */
+function factsTable(report: VerificationReport, full: boolean): Table {
   return {
-    head: long ? ["fact", "state", "what was recomputed"] : ["fact", "state", "reason"],
-    rows: Object.entries(report.facts).map(([name, f]) => [
-      name,
-      f.state,
-      long ? FACT_DESCRIPTIONS[name as keyof typeof FACT_DESCRIPTIONS] : (f.reasons[0] ?? "").slice(0, 90),
-    ]),
+    head: full ? ["fact", "state", "what it recomputes", "reasons"] : ["fact", "state", "reason"],
+    rows: Object.entries(report.facts).map(([name, f]) =>
+      full
+        ? [name, f.state, FACT_DESCRIPTIONS[name as keyof typeof FACT_DESCRIPTIONS], f.reasons.join("; ")]
+        : [name, f.state, (f.reasons[0] ?? "").slice(0, 90)],
+    ),
   };
 }
 
@@ -979,7 +983,7 @@ export function renderReport(
       `## Verification (policy ${result.verification.policy}: ${result.verification.policy_met ? "met" : "not met"})`,
       "",
     );
-    lines.push(markdownTable(factsTable(result.verification, false)), "");
+    lines.push(markdownTable(factsTable(result.verification, true)), "");
   }
   if (result.indexerAward)
     lines.push("## Award history (indexer)", "", markdownTable(indexerTable(result.indexerAward)), "");
