@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { parseJson, type JsonValue } from "../src/index.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-/** The repository root (`/work/main` style checkout). */
+/** The repository root (this checkout; `shared/` sits beside it). */
 export const repoRoot = path.resolve(here, "..", "..", "..");
 /** The shared directory holding `vectors/`. */
 export const sharedDir = process.env.BENCH_BOUNTY_SHARED
