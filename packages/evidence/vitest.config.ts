@@ -20,6 +20,7 @@ export default defineConfig({
             "test/commitment.test.ts",
             "test/receipts.test.ts",
             "test/pack.test.ts",
+            "test/canonical-spans.test.ts",
             "test/keccak.test.ts",
           ],
         },

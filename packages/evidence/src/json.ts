@@ -18,6 +18,7 @@
  *
  * @packageDocumentation
  */
+import { Buffer, isAscii, isUtf8 } from "node:buffer";
 import { EvidenceError, MAX_JSON_DEPTH, appendPath, formatPath, type PathSegment } from "./errors.js";
 
 /**
@@ -110,8 +111,19 @@ export function pyFloatRepr(x: number): string {
 // Parser
 // ---------------------------------------------------------------------------
 
-const utf8Decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const utf8Encoder = new TextEncoder();
+
+/**
+ * Decode strict UTF-8 (invalid bytes are a `TypeError`, a BOM stays a U+FEFF character).
+ * Node's validators (`isAscii`, `isUtf8`) and its decoder are several times faster than a
+ * fatal `TextDecoder` on large documents; the result is the same string.
+ */
+function decodeUtf8(bytes: Uint8Array): string {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (isAscii(buf)) return buf.toString("latin1");
+  if (!isUtf8(buf)) throw new TypeError("The encoded data was not valid for encoding utf-8");
+  return buf.toString("utf8");
+}
 
 /** Options of {@link parseJson}. */
 export interface ParseOptions {
@@ -119,6 +131,30 @@ export interface ParseOptions {
   maxDepth?: number;
   /** Root name used in error paths (default `$`). */
   root?: string;
+  /**
+   * Record where containers lie in the input when their source bytes are
+   * already their canonical JSON (SPEC 2), so that a caller can hash those
+   * bytes instead of serializing the values again. Only for `Uint8Array`
+   * input (with a string input nothing is recorded).
+   */
+  canonicalSpans?: CanonicalSpanRequest;
+}
+
+/**
+ * Which containers {@link parseJson} records in {@link ParseOptions.canonicalSpans},
+ * and where. A container is recorded only when its source text is exactly the
+ * canonical JSON of its value: no whitespace, keys in code-point order, no
+ * escape in any string or key, every number written as the serializer writes
+ * it. Then `input.subarray(start, end)` equals `canonicalJson(value)` byte for
+ * byte (the input is valid UTF-8, which the parser checks).
+ */
+export interface CanonicalSpanRequest {
+  /** Record containers nested at most this deep (the root is depth 0). */
+  maxDepth: number;
+  /** Also record containers that are the value of one of these object keys, at any depth. */
+  keys?: ReadonlySet<string>;
+  /** Filled by the parser: container (by identity) -> its byte range in the input. */
+  out: Map<object, CanonicalSpan>;
 }
 
 interface Frame {
@@ -129,12 +165,33 @@ interface Frame {
   key: string;
   /** current index (array) */
   index: number;
+  /** text offset of the opening bracket, when the span is wanted; else -1 */
+  start: number;
+  /** the parser's defect count when the container opened */
+  defects: number;
 }
 
 const NUMBER_RE = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
 // Characters that end a run of plain string content: quote, backslash, C0 controls, surrogates.
 const STRING_SPECIAL_RE = /["\\\u0000-\u001f\ud800-\udfff]/g;
 const hasOwn = Object.prototype.hasOwnProperty;
+/**
+ * True when the 4 characters at `at` are the hex of a `\u` escape the canonical form writes:
+ * lowercase, a C0 control other than \b \t \n \f \r (which have short escapes).
+ */
+function isCanonicalUnicodeEscape(t: string, at: number): boolean {
+  if (t.charCodeAt(at) !== 0x30 || t.charCodeAt(at + 1) !== 0x30) return false;
+  const hi = t.charCodeAt(at + 2);
+  const lo = t.charCodeAt(at + 3);
+  if (hi !== 0x30 && hi !== 0x31) return false;
+  const loVal = lo >= 0x30 && lo <= 0x39 ? lo - 0x30 : lo >= 0x61 && lo <= 0x66 ? lo - 0x61 + 10 : -1;
+  if (loVal < 0) return false;
+  const u = (hi - 0x30) * 16 + loVal;
+  return u !== 0x08 && u !== 0x09 && u !== 0x0a && u !== 0x0c && u !== 0x0d;
+}
+
+/** Slots of the parser's key cache (a power of two). */
+const KEY_CACHE_SIZE = 1024;
 
 /** Define a key on a JSON object without ever touching the prototype (`__proto__` is just a key). */
 function setKey(obj: JsonObject, key: string, value: JsonValue): void {
@@ -169,7 +226,7 @@ export function parseJson(input: string | Uint8Array, options: ParseOptions = {}
     text = input;
   } else {
     try {
-      text = utf8Decoder.decode(input);
+      text = decodeUtf8(input);
     } catch (e) {
       if (e instanceof TypeError)
         throw new EvidenceError("invalid_json", options.root ?? "$", "input is not valid UTF-8");
@@ -180,19 +237,74 @@ export function parseJson(input: string | Uint8Array, options: ParseOptions = {}
       );
     }
   }
-  return new Parser(text, options.maxDepth ?? MAX_JSON_DEPTH, options.root ?? "$").parse();
+  const wanted = typeof input === "string" ? undefined : options.canonicalSpans;
+  const parser = new Parser(text, options.maxDepth ?? MAX_JSON_DEPTH, options.root ?? "$", wanted);
+  const value = parser.parse();
+  if (wanted !== undefined && parser.textSpans.length > 0)
+    recordByteSpans(text, input as Uint8Array, parser.textSpans, wanted.out);
+  return value;
+}
+
+/** Turn text offsets into UTF-8 byte offsets of `bytes` (the encoding of `text`) and record them. */
+function recordByteSpans(
+  text: string,
+  bytes: Uint8Array,
+  textSpans: { node: object; start: number; end: number }[],
+  out: Map<object, CanonicalSpan>,
+): void {
+  if (bytes.length === text.length) {
+    // all ASCII: one byte per code unit
+    for (const sp of textSpans) out.set(sp.node, { start: sp.start, end: sp.end });
+    return;
+  }
+  // one pass over the text in offset order, counting the UTF-8 bytes between offsets
+  const offsets = new Set<number>();
+  for (const sp of textSpans) {
+    offsets.add(sp.start);
+    offsets.add(sp.end);
+  }
+  const sorted = [...offsets].sort((a, b) => a - b);
+  const byteAt = new Map<number, number>();
+  let prevText = 0;
+  let prevByte = 0;
+  for (const off of sorted) {
+    prevByte += Buffer.byteLength(text.slice(prevText, off), "utf8");
+    prevText = off;
+    byteAt.set(off, prevByte);
+  }
+  for (const sp of textSpans)
+    out.set(sp.node, { start: byteAt.get(sp.start) as number, end: byteAt.get(sp.end) as number });
 }
 
 class Parser {
   private pos = 0;
   private readonly stack: Frame[] = [];
   private inKey = false;
+  /**
+   * Count of places where the source is not canonical JSON (whitespace, an escape, a key
+   * out of order, a number not written as the serializer writes it). A container whose
+   * span saw no new defect is canonical.
+   */
+  private defects = 0;
+  /** Canonical containers recorded (text offsets), when spans are wanted. */
+  readonly textSpans: { node: object; start: number; end: number }[] = [];
 
   constructor(
     private readonly text: string,
     private readonly maxDepth: number,
     private readonly root: string,
+    private readonly spanRequest?: CanonicalSpanRequest,
   ) {}
+
+  /** Text offset of a container opening at `at`, if its span is wanted (by depth or by its key); else -1. */
+  private spanStart(at: number): number {
+    const req = this.spanRequest;
+    if (req === undefined) return -1;
+    const stack = this.stack;
+    if (stack.length <= req.maxDepth) return at;
+    const parent = stack[stack.length - 1] as Frame;
+    return parent.obj && req.keys !== undefined && req.keys.has(parent.key) ? at : -1;
+  }
 
   /** Path of the innermost open container (without its current key/index). */
   private containerPath(): string {
@@ -226,6 +338,7 @@ class Parser {
       if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) p++;
       else break;
     }
+    if (p !== this.pos) this.defects++;
     this.pos = p;
   }
 
@@ -240,6 +353,8 @@ class Parser {
       if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
         if (stack.length >= this.maxDepth)
           this.failHere("nesting_too_deep", `nesting deeper than ${this.maxDepth} levels`);
+        const start = this.spanStart(this.pos);
+        const defects = this.defects;
         this.pos++;
         this.skipWs();
         if (c === 0x7b) {
@@ -247,8 +362,10 @@ class Parser {
           if (t.charCodeAt(this.pos) === 0x7d) {
             this.pos++;
             value = obj;
+            if (start >= 0 && this.defects === defects)
+              this.textSpans.push({ node: obj, start, end: this.pos });
           } else {
-            const frame: Frame = { obj: true, value: obj, key: "", index: 0 };
+            const frame: Frame = { obj: true, value: obj, key: "", index: 0, start, defects };
             stack.push(frame);
             frame.key = this.readKey(obj);
             continue outer;
@@ -258,8 +375,10 @@ class Parser {
           if (t.charCodeAt(this.pos) === 0x5d) {
             this.pos++;
             value = arr;
+            if (start >= 0 && this.defects === defects)
+              this.textSpans.push({ node: arr, start, end: this.pos });
           } else {
-            stack.push({ obj: false, value: arr, key: "", index: 0 });
+            stack.push({ obj: false, value: arr, key: "", index: 0, start, defects });
             continue outer;
           }
         }
@@ -278,7 +397,10 @@ class Parser {
           this.pos++;
           if (frame.obj) {
             this.skipWs();
+            const previous = frame.key;
             frame.key = this.readKey(frame.value as JsonObject);
+            // canonical JSON sorts keys by code point (repeated keys are refused above)
+            if (compareCodePoints(previous, frame.key) > 0) this.defects++;
           } else {
             frame.index++;
           }
@@ -288,6 +410,8 @@ class Parser {
           this.pos++;
           value = frame.value;
           stack.pop();
+          if (frame.start >= 0 && this.defects === frame.defects)
+            this.textSpans.push({ node: value, start: frame.start, end: this.pos });
           continue;
         }
         if (frame.obj) this.fail("invalid_json", `expected "," or "}" ${this.where()}`);
@@ -300,13 +424,34 @@ class Parser {
     return value;
   }
 
+  /**
+   * Keys met before, by a hash of their first character and length. A pack repeats a few
+   * dozen keys millions of times: reusing the string already used as a property name spares
+   * a copy (or a slice of the whole text) and its lookup in V8's string table per key. A hit
+   * is verified character by character against the source (`startsWith`, then the closing
+   * quote); only keys with no escape are cached, so the key read is exactly the same string.
+   */
+  private readonly keyCache: (string | undefined)[] = new Array<string | undefined>(KEY_CACHE_SIZE);
+
   /** Read `"key" :` inside an object (pos at the opening quote); refuses repeated keys. */
   private readKey(obj: JsonObject): string {
-    if (this.text.charCodeAt(this.pos) !== 0x22)
-      this.fail("invalid_json", `expected a string key ${this.where()}`);
-    this.inKey = true;
-    const key = this.readString();
-    this.inKey = false;
+    const t = this.text;
+    if (t.charCodeAt(this.pos) !== 0x22) this.fail("invalid_json", `expected a string key ${this.where()}`);
+    const start = this.pos + 1;
+    let key: string;
+    // the first character and the position of the closing quote index the cache
+    const slot = (t.charCodeAt(start) * 31 + t.charCodeAt(start + 1)) & (KEY_CACHE_SIZE - 1);
+    const cached = this.keyCache[slot];
+    if (cached !== undefined && t.charCodeAt(start + cached.length) === 0x22 && t.startsWith(cached, start)) {
+      key = cached;
+      this.pos = start + cached.length + 1;
+    } else {
+      this.inKey = true;
+      key = this.readString();
+      this.inKey = false;
+      // cacheable: read without escapes (the source between the quotes is the key itself)
+      if (this.pos - start - 1 === key.length && key.length <= 64) this.keyCache[slot] = key;
+    }
     if (hasOwn.call(obj, key)) this.fail("duplicate_key", `duplicate key ${JSON.stringify(key)}`, key);
     this.skipWs();
     if (this.text.charCodeAt(this.pos) !== 0x3a)
@@ -371,38 +516,83 @@ class Parser {
 
   private readNumber(): JsonValue {
     const t = this.text;
+    // Fast path: a short non-negative integer without fraction or exponent (ordinals, counts),
+    // read without a RegExp match; anything else takes the general path below.
+    {
+      const p0 = this.pos;
+      let p = p0;
+      let n = 0;
+      let c = t.charCodeAt(p);
+      if (c === 0x30) {
+        p++;
+      } else if (c >= 0x31 && c <= 0x39) {
+        while (c >= 0x30 && c <= 0x39 && p - p0 < 15) {
+          n = n * 10 + (c - 0x30);
+          p++;
+          c = t.charCodeAt(p);
+        }
+      }
+      const next = t.charCodeAt(p);
+      if (p > p0 && !(next >= 0x30 && next <= 0x39) && next !== 0x2e && next !== 0x65 && next !== 0x45) {
+        this.pos = p;
+        return n;
+      }
+    }
     if (t.startsWith("-Infinity", this.pos)) this.failHere("infinity", "-Infinity is not allowed");
     NUMBER_RE.lastIndex = this.pos;
     const m = NUMBER_RE.exec(t);
     if (m === null) this.failHere("invalid_json", `malformed number at offset ${this.pos}`);
     const lexeme = m[0];
     this.pos += lexeme.length;
+    let result: JsonValue;
+    let canonical: string;
     if (m[1] === undefined && m[2] === undefined) {
       const ndigits = lexeme.charCodeAt(0) === 0x2d ? lexeme.length - 1 : lexeme.length;
       if (ndigits <= 15) {
         const n = Number(lexeme);
-        return n === 0 ? 0 : n;
+        result = n === 0 ? 0 : n;
+      } else {
+        if (ndigits > 78)
+          this.failHere("integer_too_large", `integer with ${ndigits} digits (more than 78, beyond uint256)`);
+        const b = BigInt(lexeme);
+        result =
+          b <= BigInt(Number.MAX_SAFE_INTEGER) && b >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(b) : b;
       }
-      if (ndigits > 78)
-        this.failHere("integer_too_large", `integer with ${ndigits} digits (more than 78, beyond uint256)`);
-      const b = BigInt(lexeme);
-      if (b <= BigInt(Number.MAX_SAFE_INTEGER) && b >= -BigInt(Number.MAX_SAFE_INTEGER)) return Number(b);
-      return b;
+      canonical = String(result);
+    } else {
+      const v = Number(lexeme);
+      if (!Number.isFinite(v))
+        this.failHere(
+          "infinity",
+          `number ${lexeme.length > 40 ? lexeme.slice(0, 40) + "..." : lexeme} overflows binary64`,
+        );
+      result = new JsonFloat(lexeme, v);
+      canonical = pyFloatRepr(v);
     }
-    const v = Number(lexeme);
-    if (!Number.isFinite(v))
-      this.failHere(
-        "infinity",
-        `number ${lexeme.length > 40 ? lexeme.slice(0, 40) + "..." : lexeme} overflows binary64`,
-      );
-    return new JsonFloat(lexeme, v);
+    // the serializer writes String(integer) and Python's float repr: any other spelling is not canonical
+    if (canonical !== lexeme) this.defects++;
+    return result;
   }
 
   /** Read a string (pos at the opening quote); returns the unescaped value. */
   private readString(): string {
     const t = this.text;
     const start = this.pos + 1;
+    // Fast path: a plain run (no escape, control character or surrogate) up to the closing
+    // quote, scanned without a RegExp match object per string; anything else takes the
+    // general loop below from where the scan stopped.
     let i = start;
+    const len = t.length;
+    for (;;) {
+      if (i >= len) break;
+      const c = t.charCodeAt(i);
+      if (c === 0x22) {
+        this.pos = i + 1;
+        return t.slice(start, i);
+      }
+      if (c === 0x5c || c < 0x20 || (c >= 0xd800 && c <= 0xdfff)) break;
+      i++;
+    }
     let out: string[] | null = null;
     let runStart = start;
     for (;;) {
@@ -421,6 +611,11 @@ class Parser {
         return out.join("");
       }
       if (c === 0x5c) {
+        // canonical JSON escapes `"`, `\\`, \b \f \n \r \t and the other C0 controls as
+        // \u00xx (lowercase hex), nothing else: any other escape is not canonical
+        const e1 = t.charCodeAt(i + 1);
+        if (e1 === 0x2f) this.defects++;
+        else if (e1 === 0x75 && !isCanonicalUnicodeEscape(t, i + 2)) this.defects++;
         if (out === null) out = [];
         out.push(t.slice(runStart, i));
         const e = t.charCodeAt(i + 1);
@@ -685,7 +880,10 @@ class ByteSink implements Sink {
     // a UTF-16 code unit is at most 3 UTF-8 bytes (a surrogate pair, 2 units, is 4)
     if (this.pos + n * 3 > this.buf.length) this.grow(n * 3);
     const buf = this.buf;
-    if (n <= 8) {
+    // ASCII strings of ordinary length (keys, digests, numbers, most prompts) are copied
+    // byte by byte: no subarray view allocated per token. The first non-ASCII character
+    // hands the whole string to the encoder instead.
+    if (n <= 512) {
       let pos = this.pos;
       for (let i = 0; i < n; i++) {
         const c = s.charCodeAt(i);

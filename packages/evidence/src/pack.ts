@@ -16,13 +16,21 @@ import { EvidenceError, appendPath } from "./errors.js";
 import { ADDRESS, UINT_STRING, isIsoMsZ } from "./formats.js";
 import { GRADER_TYPES } from "./graders.js";
 import { canonicalHash, toHex, type Hex } from "./hash.js";
-import { canonicalJson, canonicalJsonSpans, parseJson, type JsonValue } from "./json.js";
+import {
+  canonicalJson,
+  canonicalJsonSpans,
+  parseJson,
+  utf8,
+  type CanonicalSpan,
+  type JsonValue,
+} from "./json.js";
 import { keccak256Bytes } from "./keccak.js";
 import { PAYOUT_RULES, validateSplits } from "./payouts.js";
 import { rankRows, selectWinners, type ZeroWinnerReason } from "./ranking.js";
 import { receiptHash, type Receipt, type RevealedAnswer } from "./receipts.js";
 import {
   assertSchema,
+  evidencePackProblems,
   evidencePackSchema,
   rankDerivationSchema,
   receiptSchema,
@@ -76,9 +84,21 @@ export interface PackHashes {
  * they are hashed from there instead of being serialized again. Same digests
  * as {@link packHash}, {@link rankingDigest} and {@link receiptHash}; reads
  * the pack loosely (whatever is an object where a receipt is due is hashed).
+ *
+ * With `source` (the bytes the pack was parsed from and the parser's canonical
+ * spans), blocks and receipts whose served bytes are already canonical JSON are
+ * hashed from those bytes, with no serialization at all; anything without a
+ * canonical span is serialized as above. Same digests either way.
  * @throws EvidenceError as {@link packHash}
  */
-export function packHashes(pack: Pick<EvidencePack, (typeof HASHED_BLOCKS)[number]>): PackHashes {
+export function packHashes(
+  pack: Pick<EvidencePack, (typeof HASHED_BLOCKS)[number]>,
+  source?: CanonicalSource,
+): PackHashes {
+  if (source !== undefined) {
+    const fromSource = packHashesFromSource(pack, source);
+    if (fromSource !== null) return fromSource;
+  }
   const hashed: Record<string, unknown> = {};
   for (const k of HASHED_BLOCKS) {
     if (pack[k] === undefined)
@@ -86,16 +106,7 @@ export function packHashes(pack: Pick<EvidencePack, (typeof HASHED_BLOCKS)[numbe
     hashed[k] = pack[k];
   }
   const isObject = (v: unknown): v is object => typeof v === "object" && v !== null;
-  const receipts = new Set<object>();
-  const loose = pack as unknown as { winners?: unknown; rank_derivation?: { rows?: unknown } };
-  for (const list of [
-    loose.winners,
-    isObject(loose.rank_derivation) ? loose.rank_derivation.rows : undefined,
-  ])
-    if (Array.isArray(list))
-      for (const item of list)
-        if (isObject(item) && isObject((item as { receipt?: unknown }).receipt))
-          receipts.add((item as { receipt: object }).receipt);
+  const receipts = carriedReceipts(pack);
   const rd = pack.rank_derivation as unknown;
   const targets = new Set<object>(receipts);
   if (isObject(rd)) targets.add(rd);
@@ -111,6 +122,80 @@ export function packHashes(pack: Pick<EvidencePack, (typeof HASHED_BLOCKS)[numbe
     ranking_digest: (isObject(rd) ? hashOf(rd) : undefined) ?? canonicalHash(rd),
     receipt_hashes,
   };
+}
+
+/**
+ * The bytes a pack was parsed from and the spans of its containers whose
+ * bytes are already canonical JSON ({@link parseJson} with `canonicalSpans`;
+ * `maxDepth: 1` and `keys: {"receipt"}` cover everything {@link packHashes} hashes).
+ */
+export interface CanonicalSource {
+  bytes: Uint8Array;
+  spans: ReadonlyMap<object, CanonicalSpan>;
+}
+
+/** `{"benchmark":`, `,"rank_derivation":`, `,"test_set":`, `,"winners":`, `}`: the hashed object's frame. */
+const HASHED_FRAME = ["benchmark", "rank_derivation", "test_set", "winners"].map((k, i) =>
+  utf8(`${i === 0 ? "{" : ","}${JSON.stringify(k)}:`),
+);
+const CLOSE_BRACE = utf8("}");
+
+/**
+ * {@link packHashes} from the served bytes: when each hashed block's source bytes are its
+ * canonical JSON (checked by the parser), `canonical_json({benchmark, test_set, winners,
+ * rank_derivation})` is those bytes in key order inside the object's frame, and the rank
+ * derivation's and every receipt's canonical JSON is its own span. Null when a block has no
+ * canonical span (then the blocks are serialized).
+ */
+function packHashesFromSource(
+  pack: Pick<EvidencePack, (typeof HASHED_BLOCKS)[number]>,
+  source: CanonicalSource,
+): PackHashes | null {
+  const blocks = [pack.benchmark, pack.rank_derivation, pack.test_set, pack.winners] as unknown[];
+  const ranges: CanonicalSpan[] = [];
+  for (const b of blocks) {
+    const sp = typeof b === "object" && b !== null ? source.spans.get(b) : undefined;
+    if (sp === undefined) return null;
+    ranges.push(sp);
+  }
+  let size = CLOSE_BRACE.length;
+  ranges.forEach((r, i) => (size += HASHED_FRAME[i]!.length + r.end - r.start));
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  ranges.forEach((r, i) => {
+    bytes.set(HASHED_FRAME[i]!, at);
+    at += HASHED_FRAME[i]!.length;
+    bytes.set(source.bytes.subarray(r.start, r.end), at);
+    at += r.end - r.start;
+  });
+  bytes.set(CLOSE_BRACE, at);
+  const spanHash = (o: object): Hex | undefined => {
+    const sp = source.spans.get(o);
+    return sp === undefined ? undefined : toHex(keccak256Bytes(source.bytes.subarray(sp.start, sp.end)));
+  };
+  const receipt_hashes = new Map<object, Hex>();
+  for (const r of carriedReceipts(pack)) receipt_hashes.set(r, spanHash(r) ?? receiptHash(r as Receipt));
+  return {
+    pack_hash: toHex(keccak256Bytes(bytes)),
+    ranking_digest: spanHash(pack.rank_derivation as object) ?? canonicalHash(pack.rank_derivation),
+    receipt_hashes,
+  };
+}
+
+/** Every object where a receipt is due (`winners[].receipt`, `rank_derivation.rows[].receipt`), read loosely. */
+function carriedReceipts(pack: Pick<EvidencePack, (typeof HASHED_BLOCKS)[number]>): Set<object> {
+  const isObject = (v: unknown): v is object => typeof v === "object" && v !== null;
+  const receipts = new Set<object>();
+  const loose = pack as unknown as { winners?: unknown; rank_derivation?: { rows?: unknown } };
+  for (const list of [
+    loose.winners,
+    isObject(loose.rank_derivation) ? loose.rank_derivation.rows : undefined,
+  ])
+    if (Array.isArray(list))
+      for (const item of list)
+        if (isObject(item) && isObject((item as { receipt?: unknown }).receipt))
+          receipts.add((item as { receipt: object }).receipt);
+  return receipts;
 }
 
 /**
@@ -134,7 +219,7 @@ export interface PackValidation {
  * listing every problem with its path. Never throws.
  */
 export function validateEvidencePack(value: unknown): PackValidation {
-  const problems = schemaProblems(evidencePackSchema, value);
+  const problems = evidencePackProblems(value);
   return {
     ok: problems.length === 0,
     pack: problems.length === 0 ? (value as EvidencePack) : null,

@@ -440,35 +440,37 @@ export function checkAnswersAgainstReceipt(
     out[i] = { ordinal: i, bank_ordinal: t.bank_ordinal, visibility: t.visibility, answer_text: null };
   }
 
-  const seen = new Set<number>();
+  // answered task ordinals (one byte per task: no Set of 100,000s of numbers)
+  const seen = new Uint8Array(tasks.length);
   (Array.isArray(answers) ? answers : []).forEach((a, j) => {
-    const p = appendPath(ap, j);
+    // the answer's path is built only for a problem (a pack has 100,000s of answers)
+    const path = (suffix = ""): string => `${appendPath(ap, j)}${suffix}`;
     const task = Number.isSafeInteger(a?.ordinal) ? tasks[a.ordinal] : undefined;
     if (task === undefined) {
-      add("answer_without_task", `${p}.ordinal`, `no receipt task has ordinal ${String(a?.ordinal)}`);
+      add("answer_without_task", path(".ordinal"), `no receipt task has ordinal ${String(a?.ordinal)}`);
       return;
     }
-    if (seen.has(a.ordinal)) {
-      add("duplicate_answer", `${p}.ordinal`, `a second answer for ordinal ${a.ordinal}`);
+    if (seen[a.ordinal] === 1) {
+      add("duplicate_answer", path(".ordinal"), `a second answer for ordinal ${a.ordinal}`);
       return;
     }
-    seen.add(a.ordinal);
+    seen[a.ordinal] = 1;
     if (a.bank_ordinal !== task.bank_ordinal)
       add(
         "bank_ordinal_mismatch",
-        `${p}.bank_ordinal`,
+        path(".bank_ordinal"),
         `answer says bank_ordinal ${String(a.bank_ordinal)}, receipt task ${a.ordinal} says ${task.bank_ordinal}`,
       );
     if (task.answer_digest === null) {
       add(
         "answer_for_unanswered_task",
-        p,
+        path(),
         `receipt task ${a.ordinal} has no answer_digest (unanswered) but an answer is revealed`,
       );
       return;
     }
     if (typeof a.answer_text !== "string") {
-      add("bad_answer", `${p}.answer_text`, "answer_text must be a string");
+      add("bad_answer", path(".answer_text"), "answer_text must be a string");
       return;
     }
     if (!saltOk) return;
@@ -476,7 +478,7 @@ export function checkAnswersAgainstReceipt(
     if (d !== task.answer_digest) {
       add(
         "answer_digest_mismatch",
-        `${p}.answer_text`,
+        path(".answer_text"),
         `digest of the revealed answer ${d} differs from the receipt's ${task.answer_digest}`,
       );
       return;
@@ -485,7 +487,7 @@ export function checkAnswersAgainstReceipt(
     if (slot) slot.answer_text = a.answer_text;
   });
   tasks.forEach((t, i) => {
-    if (t.answer_digest !== null && !seen.has(i))
+    if (t.answer_digest !== null && seen[i] !== 1)
       add(
         "missing_answer",
         `${rp}.tasks[${i}].answer_digest`,

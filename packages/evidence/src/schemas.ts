@@ -89,8 +89,8 @@ export const receiptTaskSchema = z.strictObject({
   credit: reducedFraction.nullable(),
 });
 
-/** A receipt payload (SPEC 4). */
-export const receiptSchema = z.strictObject({
+/** The receipt's fields but `tasks`. */
+const receiptHeaderShape = {
   schema: z.literal(RECEIPT_SCHEMA),
   run_id: nonEmpty,
   benchmark_slug: nonEmpty,
@@ -104,6 +104,11 @@ export const receiptSchema = z.strictObject({
   usdc_spent: usdc6,
   score_public: score4,
   score_composite: score4,
+};
+
+/** A receipt payload (SPEC 4). */
+export const receiptSchema = z.strictObject({
+  ...receiptHeaderShape,
   tasks: z.array(receiptTaskSchema),
 });
 
@@ -113,6 +118,99 @@ export const graderTypeSchema = z.strictObject({
   semantics: z.string(),
   examples: z.array(z.strictObject({ gold: jsonValue, answer: z.string(), credit: reducedFraction })),
 });
+
+// ---------------------------------------------------------------------------
+// Fast acceptance of the large arrays
+// ---------------------------------------------------------------------------
+//
+// A pack's bulk is three arrays (test-set rows, receipt tasks, revealed answers) of up to
+// 100,000s of small objects each. The predicates below accept an element only when the zod
+// schema above accepts it too (same formats, strict key sets); they never reject for a
+// different reason, because a rejection only sends the whole pack to the zod schemas, which
+// then decide and word every problem. So they change speed, never a verdict or a message.
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** A plain JSON object with exactly `n` enumerable keys (own or inherited: any extra one fails). */
+function isObjectWithKeys(v: unknown, n: number): v is Record<string, unknown> {
+  if (
+    typeof v !== "object" ||
+    v === null ||
+    Array.isArray(v) ||
+    Object.getPrototypeOf(v) !== Object.prototype
+  )
+    return false;
+  let count = 0;
+  for (const _ in v) count++;
+  return count === n;
+}
+
+const isUint = (v: unknown): boolean => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+const isVisibility = (v: unknown): boolean => v === "public" || v === "private";
+const isBareHex64 = (v: unknown): boolean => typeof v === "string" && BARE_HEX64.test(v);
+const isReducedFraction = (v: unknown): boolean => {
+  if (v === "0/1" || v === "1/1") return true;
+  if (typeof v !== "string" || !FRACTION_STRING.test(v)) return false;
+  const [n, d] = v.split("/") as [string, string];
+  return new Fraction(BigInt(n), BigInt(d)).toString() === v;
+};
+
+/** Accepts what {@link receiptTaskSchema} accepts (a subset of it). */
+function fastReceiptTask(t: unknown): boolean {
+  return (
+    isObjectWithKeys(t, 6) &&
+    hasOwn.call(t, "ordinal") &&
+    isUint(t.ordinal) &&
+    hasOwn.call(t, "bank_ordinal") &&
+    isUint(t.bank_ordinal) &&
+    hasOwn.call(t, "prompt_hash") &&
+    isBareHex64(t.prompt_hash) &&
+    hasOwn.call(t, "visibility") &&
+    isVisibility(t.visibility) &&
+    hasOwn.call(t, "answer_digest") &&
+    (t.answer_digest === null || (typeof t.answer_digest === "string" && DIGEST.test(t.answer_digest))) &&
+    hasOwn.call(t, "credit") &&
+    (t.credit === null || isReducedFraction(t.credit))
+  );
+}
+
+/** Accepts what {@link revealedAnswerSchema} accepts (a subset of it). */
+function fastRevealedAnswer(a: unknown): boolean {
+  return (
+    isObjectWithKeys(a, 3) &&
+    hasOwn.call(a, "ordinal") &&
+    isUint(a.ordinal) &&
+    hasOwn.call(a, "bank_ordinal") &&
+    isUint(a.bank_ordinal) &&
+    hasOwn.call(a, "answer_text") &&
+    typeof a.answer_text === "string"
+  );
+}
+
+const GRADER_TYPE_SET: ReadonlySet<unknown> = new Set(GRADER_TYPE_NAMES);
+
+/** Accepts what {@link testSetRowSchema} accepts (a subset of it). */
+function fastTestSetRow(r: unknown): boolean {
+  return (
+    isObjectWithKeys(r, 6) &&
+    hasOwn.call(r, "ordinal") &&
+    isUint(r.ordinal) &&
+    hasOwn.call(r, "prompt") &&
+    typeof r.prompt === "string" &&
+    hasOwn.call(r, "gold") &&
+    r.gold !== undefined &&
+    hasOwn.call(r, "salt") &&
+    isBareHex64(r.salt) &&
+    hasOwn.call(r, "visibility") &&
+    isVisibility(r.visibility) &&
+    hasOwn.call(r, "grader_type") &&
+    GRADER_TYPE_SET.has(r.grader_type)
+  );
+}
+
+/** An array every element of which passes `each` (zod never visits the elements). */
+const fastArray = (each: (v: unknown) => boolean) =>
+  z.custom<unknown[]>((v) => Array.isArray(v) && v.every((x) => each(x)));
 
 /** The pack's `benchmark` block (SPEC 8). */
 export const benchmarkSchema = z.strictObject({
@@ -202,6 +300,44 @@ export const evidencePackSchema = z.strictObject({
   pack_anchor: anchorSchema.nullable(),
   verify_hints: jsonValue,
 });
+
+const fastReceiptSchema = z.strictObject({ ...receiptHeaderShape, tasks: fastArray(fastReceiptTask) });
+
+/**
+ * {@link evidencePackSchema} with the three large arrays checked by the fast predicates
+ * above: it accepts only packs the full schema accepts. {@link evidencePackProblems} tries it
+ * first and runs the full schema only when it fails (so problems are the full schema's).
+ */
+const fastEvidencePackSchema = z.strictObject({
+  benchmark: benchmarkSchema,
+  test_set: fastArray(fastTestSetRow).refine((v) => v.length >= 1),
+  winners: z
+    .array(
+      z.strictObject({
+        ...winnerSchema.shape,
+        receipt: fastReceiptSchema,
+        answers: fastArray(fastRevealedAnswer),
+      }),
+    )
+    .max(8),
+  rank_derivation: z.strictObject({
+    ...rankDerivationSchema.shape,
+    rows: z.array(z.strictObject({ ...rankRowSchema.shape, receipt: fastReceiptSchema.optional() })),
+  }),
+  pack_hash: digest,
+  pack_anchor: anchorSchema.nullable(),
+  verify_hints: jsonValue,
+});
+
+/**
+ * Every problem of a pack against {@link evidencePackSchema}, with its JSON path
+ * (`schemaProblems(evidencePackSchema, value)`, faster on a valid pack: its large arrays are
+ * checked by plain predicates that accept only what the schema accepts). Never throws.
+ */
+export function evidencePackProblems(value: unknown): SchemaProblem[] {
+  if (fastEvidencePackSchema.safeParse(value).success) return [];
+  return schemaProblems(evidencePackSchema, value);
+}
 
 /** An anchor record. */
 export type Anchor = z.infer<typeof anchorSchema>;

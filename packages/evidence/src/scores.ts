@@ -28,11 +28,17 @@ export function roundHalfUp4(x: CreditLike): string {
 export function accuracyExact(credits: readonly CreditLike[]): Fraction {
   if (credits.length === 0)
     throw new EvidenceError("malformed", "$", "accuracy over zero tasks is undefined");
-  let sum = Fraction.ZERO;
-  credits.forEach((c, i) => {
-    sum = sum.add(toCredit(c, appendPath("$", i)));
-  });
-  return sum.div(new Fraction(BigInt(credits.length)));
+  // whole credits (0/1, 1/1: most of a run) are summed as integers, the rest as fractions;
+  // the exact sum is the same, without a reduced fraction per task
+  let whole = 0n;
+  let rest = Fraction.ZERO;
+  for (let i = 0; i < credits.length; i++) {
+    const x = credits[i] as CreditLike;
+    const c = x instanceof Fraction ? x : parseFraction(x, appendPath("$", i));
+    if (c.den === 1n) whole += c.num;
+    else rest = rest.add(c);
+  }
+  return rest.add(new Fraction(whole)).div(new Fraction(BigInt(credits.length)));
 }
 
 /**

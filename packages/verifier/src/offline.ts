@@ -177,7 +177,7 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
   try {
     onProgress?.({ phase: "pack hash", done: 0, total: units });
     // one serialization gives the pack hash, the ranking digest and the carried receipts' hashes
-    hashes = packHashes(raw as never);
+    hashes = packHashes(raw as never, view.canonical);
     recomputedPackHash = hashes.pack_hash;
     onProgress?.({ phase: "pack hash", done: units, total: units });
     packHashFact = sameHex(recomputedPackHash, view.pack_hash)
@@ -255,14 +255,9 @@ export function verifyOffline(view: PackView, onProgress?: ProgressCallback): Of
   for (const [ord, idx] of rowIndexByOrdinal) {
     if (ord >= n) continue;
     const r = rows[idx]!;
-    byOrdinal[ord] = {
-      ordinal: ord,
-      prompt: r.prompt,
-      gold: r.gold,
-      salt: r.salt,
-      visibility: r.visibility as TestSetRow["visibility"],
-      grader_type: r.grader_type,
-    };
+    // a row view carries every field of a TestSetRow (and its path), and its ordinal field is
+    // `ord` (the key it is indexed by): it serves as the TestSetRow without a copy
+    byOrdinal[ord] = r as unknown as TestSetRow;
     promptHashByOrdinal[ord] = promptHashes[idx] ?? "";
   }
   let bindable = byOrdinal.length === n;

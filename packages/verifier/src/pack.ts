@@ -23,6 +23,7 @@ import {
   appendPath,
   isJsonFloat,
   isJsonObject,
+  type CanonicalSource,
   type JsonObject,
   type JsonValue,
 } from "@bench-bounty/evidence";
@@ -181,6 +182,12 @@ export interface PackView {
   rank_derivation: RankDerivationView;
   pack_hash: string;
   pack_anchor: AnchorRef | null;
+  /**
+   * The bytes the pack was parsed from and the parser's canonical spans (evidence's
+   * `CanonicalSource`): blocks and receipts served as canonical JSON are hashed from these
+   * bytes. Absent when the view was built from a parsed value only (then they are serialized).
+   */
+  canonical?: CanonicalSource;
 }
 
 /** The keys of SPEC 8, in order. */
@@ -424,6 +431,47 @@ function withinStringLimit(root: JsonValue, max: number): boolean {
 // pack
 // ---------------------------------------------------------------------------
 
+const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const isIndex = (v: unknown): boolean => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+const isNullableString = (v: unknown): boolean => v === null || typeof v === "string";
+
+/**
+ * True when a parsed receipt task can serve as its own view: every field the walk reads is
+ * an own key holding the view's type (what `intField`, `strField`, `nullableStrField` would
+ * return unchanged). Such tasks are used as they are, without a copy or a path per task;
+ * any other task is read field by field (and a bad one named by its path).
+ */
+function isTaskView(t: JsonValue): t is JsonObject & ReceiptTaskView {
+  return (
+    isJsonObject(t) &&
+    hasOwn(t, "ordinal") &&
+    isIndex(t.ordinal) &&
+    hasOwn(t, "bank_ordinal") &&
+    isIndex(t.bank_ordinal) &&
+    hasOwn(t, "prompt_hash") &&
+    typeof t.prompt_hash === "string" &&
+    hasOwn(t, "visibility") &&
+    typeof t.visibility === "string" &&
+    hasOwn(t, "answer_digest") &&
+    isNullableString(t.answer_digest) &&
+    hasOwn(t, "credit") &&
+    isNullableString(t.credit)
+  );
+}
+
+/** As {@link isTaskView}, for a revealed answer. */
+function isAnswerView(a: JsonValue): a is JsonObject & AnswerView {
+  return (
+    isJsonObject(a) &&
+    hasOwn(a, "ordinal") &&
+    isIndex(a.ordinal) &&
+    hasOwn(a, "bank_ordinal") &&
+    isIndex(a.bank_ordinal) &&
+    hasOwn(a, "answer_text") &&
+    typeof a.answer_text === "string"
+  );
+}
+
 /**
  * Read a receipt payload (SPEC 4) at `path`.
  * @throws VerifierInputError naming the JSON path
@@ -432,6 +480,8 @@ export function readReceipt(v: JsonValue, path: string): ReceiptView {
   const o = object(v, path);
   const tasksPath = appendPath(path, "tasks");
   const tasks = arrField(o, "tasks", path).map((t, i): ReceiptTaskView => {
+    // the common case: the parsed task already has the view's fields and types
+    if (isTaskView(t)) return t;
     const tp = appendPath(tasksPath, i);
     const to = object(t, tp);
     return {
@@ -531,6 +581,8 @@ export function readPack(doc: JsonValue, options: ReadPackOptions = {}): PackVie
       receipt_hash: strField(o, "receipt_hash", p),
       answer_salt: strField(o, "answer_salt", p),
       answers: arrField(o, "answers", p).map((a, j): AnswerView => {
+        // the common case: the parsed answer already has the view's fields and types
+        if (isAnswerView(a)) return a;
         const aap = appendPath(ap, j);
         const ao = object(a, aap);
         return {

@@ -3,7 +3,7 @@
  * an indexer) to the facts of SPEC 9.
  * @packageDocumentation
  */
-import { isEvidenceError, parseJson, type JsonValue } from "@bench-bounty/evidence";
+import { isEvidenceError, parseJson, type CanonicalSpan, type JsonValue } from "@bench-bounty/evidence";
 import { VerifierInputError } from "./errors.js";
 import {
   FACT_NAMES,
@@ -42,13 +42,21 @@ export interface VerifyPackOptions {
   stdin?: AsyncIterable<Uint8Array | string>;
 }
 
+/** The key under which a pack carries a receipt (`winners[].receipt`, `rank_derivation.rows[].receipt`). */
+const RECEIPT_KEYS: ReadonlySet<string> = new Set(["receipt"]);
+
 /**
- * Parse pack bytes with the evidence library's lossless parser.
+ * Parse pack bytes with the evidence library's lossless parser. With `spans`, the
+ * parser also records the hashed blocks and receipts whose bytes are already
+ * canonical JSON (so they are hashed as served, not serialized again).
  * @throws VerifierInputError with the parser's code and JSON path
  */
-export function parsePackBytes(bytes: Uint8Array): JsonValue {
+export function parsePackBytes(bytes: Uint8Array, spans?: Map<object, CanonicalSpan>): JsonValue {
   try {
-    return parseJson(bytes);
+    return parseJson(
+      bytes,
+      spans === undefined ? {} : { canonicalSpans: { maxDepth: 1, keys: RECEIPT_KEYS, out: spans } },
+    );
   } catch (e) {
     if (isEvidenceError(e)) throw new VerifierInputError(e.code, e.path, e.message.replace(/^\$[^:]*: /, ""));
     if (e instanceof RangeError)
@@ -85,9 +93,11 @@ export async function verifyPack(options: VerifyPackOptions): Promise<Verificati
   });
   const kib = Math.ceil(src.bytes.byteLength / 1024);
   options.onProgress?.({ phase: "parse", done: 0, total: kib });
-  const doc = parsePackBytes(src.bytes);
+  const spans = new Map<object, CanonicalSpan>();
+  const doc = parsePackBytes(src.bytes, spans);
   options.onProgress?.({ phase: "parse", done: kib, total: kib });
   const view = readPack(doc, { limits: { maxStringLength: options.limits?.maxStringLength } });
+  view.canonical = { bytes: src.bytes, spans };
   return verifyPackView(view, {
     ...options,
     policy,
