@@ -11,13 +11,7 @@ import { Fraction } from "./fraction.js";
 import { gradePrepared, prepareGold, type PreparedGold } from "./graders.js";
 import { PAYOUT_RULES, validateSplits } from "./payouts.js";
 import { rankOrder, selectWinners } from "./ranking.js";
-import {
-  checkAnswersAgainstReceipt,
-  receiptHash,
-  type Problem,
-  type Receipt,
-  type RevealedAnswer,
-} from "./receipts.js";
+import { matchAnswers, receiptHash, type Problem, type Receipt, type RevealedAnswer } from "./receipts.js";
 import type { RankDerivation, RankRow, Winner } from "./schemas.js";
 import { accuracy, composite } from "./scores.js";
 
@@ -39,11 +33,17 @@ export function prepareTestSetGold(
   path = "$.test_set",
 ): PreparedTestSet {
   return testSet.map((row, i) => {
-    const p = appendPath(appendPath(path, i), "gold");
     try {
-      return prepareGold(row.grader_type, row.gold, p);
-    } catch (e) {
-      return toProblem(e, p);
+      // the row's path is only part of an error: prepared without it, and prepared again
+      // with it (same gold, same error) when the gold is malformed
+      return prepareGold(row.grader_type, row.gold, "");
+    } catch {
+      const p = appendPath(appendPath(path, i), "gold");
+      try {
+        return prepareGold(row.grader_type, row.gold, p);
+      } catch (e) {
+        return toProblem(e, p);
+      }
     }
   });
 }
@@ -103,7 +103,7 @@ export function regradeRun(
   const base = options.path ?? "$";
   const prepared = options.prepared ?? prepareTestSetGold(testSet);
   const promptHashes = options.promptHashes ?? testSet.map((r) => promptHash(r.prompt));
-  const check = checkAnswersAgainstReceipt(receipt, answers, answerSalt, {
+  const check = matchAnswers(receipt, answers, answerSalt, {
     testSet,
     promptHashes,
     commitRoot: options.commitRoot,
@@ -115,8 +115,12 @@ export function regradeRun(
       p.path.startsWith("$.answer_salt") ? { ...p, path: `${base}.answer_salt` } : p,
     ),
   ];
-  const tasks: RegradedTask[] = check.tasks.map((t) => {
-    const gold = Number.isSafeInteger(t.bank_ordinal) ? prepared[t.bank_ordinal] : undefined;
+  // the receipt's tasks with their matched answers (as checkAnswersAgainstReceipt lists them)
+  const receiptTasks = Array.isArray(receipt?.tasks) ? receipt.tasks : [];
+  const tasks: RegradedTask[] = receiptTasks.map((rt, i) => {
+    const bank = rt.bank_ordinal;
+    const answerText = check.texts[i] ?? null;
+    const gold = Number.isSafeInteger(bank) ? prepared[bank] : undefined;
     let credit: Fraction | null = null;
     if (gold === undefined) {
       // out-of-range bank ordinal: already reported by the answer check
@@ -124,16 +128,16 @@ export function regradeRun(
       problems.push(gold);
     } else {
       try {
-        credit = gradePrepared(gold, t.answer_text);
+        credit = gradePrepared(gold, answerText);
       } catch (e) {
         problems.push(toProblem(e, `${base}.answers`));
       }
     }
     return {
-      ordinal: t.ordinal,
-      bank_ordinal: t.bank_ordinal,
-      visibility: t.visibility,
-      answer_text: t.answer_text,
+      ordinal: i,
+      bank_ordinal: bank,
+      visibility: rt.visibility,
+      answer_text: answerText,
       credit,
     };
   });

@@ -424,6 +424,32 @@ export function checkAnswersAgainstReceipt(
   answerSalt: string,
   options: AnswerCheckOptions = {},
 ): AnswerCheck {
+  const { problems, texts } = matchAnswers(receipt, answers, answerSalt, options);
+  const tasks = Array.isArray(receipt?.tasks) ? receipt.tasks : [];
+  const out: AnswerCheck["tasks"] = new Array(tasks.length);
+  for (let i = 0; i < tasks.length; i++) {
+    const t = tasks[i] as ReceiptTask;
+    out[i] = {
+      ordinal: i,
+      bank_ordinal: t.bank_ordinal,
+      visibility: t.visibility,
+      answer_text: texts[i] ?? null,
+    };
+  }
+  return { ok: problems.length === 0, problems, tasks: out };
+}
+
+/**
+ * The checks of {@link checkAnswersAgainstReceipt}, returning each task's matched answer text
+ * by position (`null` when unanswered or unmatched) instead of a task object per task.
+ * @internal shared with `regradeRun`
+ */
+export function matchAnswers(
+  receipt: Receipt,
+  answers: readonly RevealedAnswer[],
+  answerSalt: string,
+  options: AnswerCheckOptions = {},
+): { problems: Problem[]; texts: (string | null)[] } {
   const rp = options.receiptPath ?? "$.receipt";
   const ap = options.answersPath ?? "$.answers";
   const problems: Problem[] = [];
@@ -434,43 +460,39 @@ export function checkAnswersAgainstReceipt(
   if (!saltOk) add("bad_answer_salt", "$.answer_salt", "answer_salt must be 64 lowercase hex characters");
   bindReceipt(receipt, options, problems);
   const tasks = Array.isArray(receipt?.tasks) ? receipt.tasks : [];
-  const out: AnswerCheck["tasks"] = new Array(tasks.length);
-  for (let i = 0; i < tasks.length; i++) {
-    const t = tasks[i] as ReceiptTask;
-    out[i] = { ordinal: i, bank_ordinal: t.bank_ordinal, visibility: t.visibility, answer_text: null };
-  }
+  const texts = new Array<string | null>(tasks.length).fill(null);
 
   // answered task ordinals (one byte per task: no Set of 100,000s of numbers)
   const seen = new Uint8Array(tasks.length);
+  // the answer's path is built only for a problem (a pack has 100,000s of answers)
+  const path = (j: number, suffix = ""): string => `${appendPath(ap, j)}${suffix}`;
   (Array.isArray(answers) ? answers : []).forEach((a, j) => {
-    // the answer's path is built only for a problem (a pack has 100,000s of answers)
-    const path = (suffix = ""): string => `${appendPath(ap, j)}${suffix}`;
     const task = Number.isSafeInteger(a?.ordinal) ? tasks[a.ordinal] : undefined;
     if (task === undefined) {
-      add("answer_without_task", path(".ordinal"), `no receipt task has ordinal ${String(a?.ordinal)}`);
+      add("answer_without_task", path(j, ".ordinal"), `no receipt task has ordinal ${String(a?.ordinal)}`);
       return;
     }
     if (seen[a.ordinal] === 1) {
-      add("duplicate_answer", path(".ordinal"), `a second answer for ordinal ${a.ordinal}`);
+      add("duplicate_answer", path(j, ".ordinal"), `a second answer for ordinal ${a.ordinal}`);
       return;
     }
     seen[a.ordinal] = 1;
     if (a.bank_ordinal !== task.bank_ordinal)
       add(
         "bank_ordinal_mismatch",
-        path(".bank_ordinal"),
+        path(j, ".bank_ordinal"),
         `answer says bank_ordinal ${String(a.bank_ordinal)}, receipt task ${a.ordinal} says ${task.bank_ordinal}`,
       );
     if (task.answer_digest === null) {
       add(
         "answer_for_unanswered_task",
-        path(),
+        path(j),
         `receipt task ${a.ordinal} has no answer_digest (unanswered) but an answer is revealed`,
       );
       return;
     }
     if (typeof a.answer_text !== "string") {
-      add("bad_answer", path(".answer_text"), "answer_text must be a string");
+      add("bad_answer", path(j, ".answer_text"), "answer_text must be a string");
       return;
     }
     if (!saltOk) return;
@@ -478,13 +500,12 @@ export function checkAnswersAgainstReceipt(
     if (d !== task.answer_digest) {
       add(
         "answer_digest_mismatch",
-        path(".answer_text"),
+        path(j, ".answer_text"),
         `digest of the revealed answer ${d} differs from the receipt's ${task.answer_digest}`,
       );
       return;
     }
-    const slot = out[a.ordinal];
-    if (slot) slot.answer_text = a.answer_text;
+    texts[a.ordinal] = a.answer_text;
   });
   tasks.forEach((t, i) => {
     if (t.answer_digest !== null && seen[i] !== 1)
@@ -494,5 +515,5 @@ export function checkAnswersAgainstReceipt(
         `task ${i} was answered but its answer is not revealed`,
       );
   });
-  return { ok: problems.length === 0, problems, tasks: out };
+  return { problems, texts };
 }
