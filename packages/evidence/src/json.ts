@@ -880,10 +880,7 @@ class ByteSink implements Sink {
     // a UTF-16 code unit is at most 3 UTF-8 bytes (a surrogate pair, 2 units, is 4)
     if (this.pos + n * 3 > this.buf.length) this.grow(n * 3);
     const buf = this.buf;
-    // ASCII strings of ordinary length (keys, digests, numbers, most prompts) are copied
-    // byte by byte: no subarray view allocated per token. The first non-ASCII character
-    // hands the whole string to the encoder instead.
-    if (n <= 512) {
+    if (n <= 8) {
       let pos = this.pos;
       for (let i = 0; i < n; i++) {
         const c = s.charCodeAt(i);
