@@ -69,14 +69,20 @@ export function parseBytes32(name: string, value: string): `0x${string}` {
   return value.toLowerCase() as `0x${string}`;
 }
 
-/** A bounty id: a decimal integer from 1 to 2^256 - 1 without leading zeros. */
+/**
+ * A bounty id: a decimal integer from 1 to 2^256 - 1 without leading zeros.
+ * @throws ParamError naming `name`: not a positive decimal integer, or one beyond uint256
+ */
 export function parseBountyId(name: string, value: string): bigint {
-  if (!/^[1-9][0-9]{0,77}$/.test(value)) {
-    throw new ParamError(name, `"${name}" must be a positive decimal integer, got "${clip(value)}"`);
+  if (/^[1-9][0-9]*$/.test(value)) {
+    // a well-formed positive integer: refuse it only for its size (never BigInt() an unbounded string)
+    if (value.length <= 78 && BigInt(value) <= UINT256_MAX) return BigInt(value);
+    throw new ParamError(
+      name,
+      `"${name}" must be a positive decimal integer no larger than 2^256-1 (uint256), got ${value.length > 40 ? `an integer of ${value.length} digits` : `"${value}"`}`,
+    );
   }
-  const n = BigInt(value);
-  if (n > UINT256_MAX) throw new ParamError(name, `"${name}" is larger than a uint256`);
-  return n;
+  throw new ParamError(name, `"${name}" must be a positive decimal integer, got "${clip(value)}"`);
 }
 
 /** A bounty status name, case-insensitive, returned in its canonical case. */
