@@ -26,6 +26,7 @@ import {
   mintEvidencePack,
   packHash,
   ruleOfSplits,
+  validateSplits,
   withPackAnchor,
   type EvidencePack,
   type Hex,
@@ -59,7 +60,7 @@ export interface LockOptions {
   awardDeadline: number;
   /** Composite threshold in basis points (0..10000). */
   thresholdBps: number;
-  /** `winner_take_all` ([10000]) or `top_n_split` ([5000, 3000, 2000]); default `top_n_split`. */
+  /** `winner_take_all` ([10000]) or `top_n_split` ([5000, 3000, 2000]); required unless `splitsBps` is given. */
   payoutRule?: "winner_take_all" | "top_n_split";
   /** Explicit splits (overrides payoutRule). */
   splitsBps?: number[];
@@ -192,7 +193,10 @@ export async function attachBounty(
 /**
  * The author locks the prize: `approve` + `createAndFund` with the benchmark's root and leaf count,
  * then {@link attachBounty}.
- * @throws PlatformError `no_chain`, `invalid_option`, `chain_error` (naming the contract's custom error)
+ * Validates everything before sending anything: pool > 0 (and <= the author's balance, checked by the
+ * gateway), threshold 0..10000, closesAt in the future (chain time), awardDeadline after closesAt, splits
+ * per `validateSplits` of the evidence library.
+ * @throws PlatformError `no_chain`, `invalid_option` (naming the field), `chain_error` (naming the contract's custom error)
  */
 export async function lockBounty(
   ctx: PlatformContext,
@@ -216,7 +220,33 @@ export async function lockBounty(
       field: "pool",
     });
   }
-  const splits = o.splitsBps ?? (o.payoutRule === "winner_take_all" ? [10000] : [5000, 3000, 2000]);
+  const refuse = (field: string, message: string): never => {
+    throw new PlatformError("invalid_option", message, { field });
+  };
+  if (pool <= 0n) refuse("pool", `pool must be more than 0 base units, got ${pool}`);
+  if (!Number.isSafeInteger(o.thresholdBps) || o.thresholdBps < 0 || o.thresholdBps > 10000)
+    refuse("threshold_bps", `threshold_bps must be an integer in 0..10000, got ${o.thresholdBps}`);
+  if (!Number.isSafeInteger(o.closesAt) || o.closesAt <= 0)
+    refuse("closes_at", `closes_at must be a positive integer of unix seconds, got ${o.closesAt}`);
+  if (!Number.isSafeInteger(o.awardDeadline) || o.awardDeadline <= o.closesAt)
+    refuse("award_deadline", `award_deadline (${o.awardDeadline}) must be after closes_at (${o.closesAt})`);
+  if (o.splitsBps === undefined && o.payoutRule === undefined)
+    refuse(
+      "payout_rule",
+      "give payout_rule (winner_take_all | top_n_split) or splits_bps: no default for money rules",
+    );
+  let splits: number[];
+  try {
+    splits = validateSplits(
+      o.splitsBps ?? (o.payoutRule === "winner_take_all" ? [10000] : [5000, 3000, 2000]),
+      "splits_bps",
+    );
+  } catch (e) {
+    throw new PlatformError("invalid_option", (e as Error).message, { field: "splits_bps" });
+  }
+  const now = await chain.latestTimestamp();
+  if (BigInt(o.closesAt) <= BigInt(now))
+    refuse("closes_at", `closes_at ${o.closesAt} is not in the future (chain time ${now})`);
   const { bountyId } = await chain.lockBounty({
     authorPrivateKey: o.authorPrivateKey,
     ...(o.token ? { token: o.token } : {}),

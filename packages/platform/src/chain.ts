@@ -256,6 +256,8 @@ export class ChainGateway {
 
   /**
    * The author locks a prize: `approve(pool)` then `createAndFund(params)` signed with the author's key.
+   * Before anything is sent: the author's token balance must cover the pool (`invalid_option`, field
+   * `pool`) and `createBounty(params)` is simulated (a revert is `chain_error` naming the custom error).
    * @returns the new bounty id and the creation transaction
    */
   lockBounty(p: LockBountyParams): Promise<{ bountyId: bigint; txHash: Hash }> {
@@ -275,6 +277,43 @@ export class ChainGateway {
       chain: this.chain,
       transport: http(this.config.rpcUrl),
     });
+    const authorAddress = author.account.address;
+    const awarder = p.awarder ?? this.wallet.account.address;
+    const bountyParams = {
+      token,
+      awarder,
+      pool: p.pool,
+      testSetRoot: p.testSetRoot,
+      leafCount: p.leafCount,
+      closesAt: p.closesAt,
+      awardDeadline: p.awardDeadline,
+      thresholdBps: p.thresholdBps,
+      splitsBps: p.splitsBps,
+    };
+    // Nothing is sent until the pool is covered and the bounty's parameters pass the contract's checks.
+    const balance = await this.call("read the author's balance", () =>
+      this.publicClient.readContract({
+        address: token,
+        abi: testUsdcAbi,
+        functionName: "balanceOf",
+        args: [authorAddress],
+      }),
+    );
+    if (balance < p.pool)
+      throw new PlatformError(
+        "invalid_option",
+        `pool ${p.pool} base units exceeds the author's balance ${balance} base units (${authorAddress})`,
+        { field: "pool", balance: balance.toString(), pool: p.pool.toString() },
+      );
+    await this.call("createBounty (simulated)", () =>
+      this.publicClient.simulateContract({
+        address: this.config.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        functionName: "createBounty",
+        args: [bountyParams],
+        account: author.account,
+      }),
+    );
     const approve = await this.write(
       "approve the pool",
       {
@@ -292,19 +331,7 @@ export class ChainGateway {
         address: this.config.contracts.benchmarkBounty,
         abi: benchmarkBountyAbi,
         functionName: "createAndFund",
-        args: [
-          {
-            token,
-            awarder: p.awarder ?? this.wallet.account.address,
-            pool: p.pool,
-            testSetRoot: p.testSetRoot,
-            leafCount: p.leafCount,
-            closesAt: p.closesAt,
-            awardDeadline: p.awardDeadline,
-            thresholdBps: p.thresholdBps,
-            splitsBps: p.splitsBps,
-          },
-        ],
+        args: [bountyParams],
       },
       author,
     );

@@ -27,6 +27,7 @@ import { Platform } from "./platform.js";
 import type { PublishOptions } from "./publish.js";
 import { resumeRun, runBenchmark, type AgentSpec, type RunnerOptions, type RunnerResult } from "./runner.js";
 import { serveDoor } from "./server.js";
+import { ensureWritableDir } from "./store.js";
 import { BUCKET_UNITS, type BucketUnit } from "./time.js";
 
 interface StoreOpts {
@@ -41,13 +42,39 @@ interface StoreOpts {
 }
 
 const int =
-  (name: string, min = 0) =>
+  (name: string, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   (v: string) => {
-    const n = Number(v);
-    if (!Number.isSafeInteger(n) || n < min)
-      throw new InvalidArgumentError(`${name} must be an integer >= ${min}`);
+    const n = /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max)
+      throw new InvalidArgumentError(
+        max === Number.MAX_SAFE_INTEGER
+          ? `${name} must be an integer >= ${min}`
+          : `${name} must be an integer in ${min}..${max}`,
+      );
     return n;
   };
+
+/** USDC decimals: `--pool` is given in USDC like the Hardhat task `bounty:lock`. */
+const USDC_DECIMALS = 6;
+
+/**
+ * Parses a decimal USDC amount (`100`, `12.5`) exactly into 6-decimal base units (`12.5` -> 12500000n).
+ * @throws InvalidArgumentError (commander prints it naming `--pool`) on anything else: signs, exponents,
+ *   more than 6 decimals, zero
+ */
+export function parseUsdcAmount(v: string): bigint {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(v.trim());
+  if (!m)
+    throw new InvalidArgumentError(
+      `pool must be a positive decimal USDC amount (e.g. 100 or 12.5), got ${v}`,
+    );
+  const frac = m[2] ?? "";
+  if (frac.length > USDC_DECIMALS)
+    throw new InvalidArgumentError(`pool has more than ${USDC_DECIMALS} decimals (USDC): ${v}`);
+  const units = BigInt(m[1]!) * 10n ** BigInt(USDC_DECIMALS) + BigInt(frac.padEnd(USDC_DECIMALS, "0") || "0");
+  if (units === 0n) throw new InvalidArgumentError("pool must be more than 0");
+  return units;
+}
 
 function storeOptions(cmd: Command): Command {
   return cmd
@@ -116,6 +143,8 @@ function chainConfig(o: StoreOpts): ChainConfig | undefined {
 }
 
 function openPlatform(o: StoreOpts): Platform {
+  // The store is checked (and created level by level) before anything else: no work, nothing sent.
+  ensureWritableDir(o.store, "--store");
   const chain = chainConfig(o);
   return Platform.open({
     dir: o.store,
@@ -425,27 +454,35 @@ export function registerPlatformCommands(program: Command): Command {
       )
       .argument("<slug>"),
   )
-    .requiredOption("--pool <base-units>", "prize pool in token base units (50 USDC = 50000000)")
-    .option("--closes-at <unix>", "close time, unix seconds", int("closes-at"))
-    .option("--closes-in <seconds>", "close time, seconds from the chain's latest block", int("closes-in"))
+    .requiredOption(
+      "--pool <usdc>",
+      "prize pool in USDC, decimal (e.g. 100 or 12.5; at most 6 decimals)",
+      parseUsdcAmount,
+    )
+    .option("--closes-at <unix>", "close time, unix seconds (in the future)", int("closes-at", 1))
+    .option("--closes-in <seconds>", "close time, seconds from the chain's latest block", int("closes-in", 1))
     .option(
       "--award-window <seconds>",
       "seconds between close and award deadline (default 7 days)",
       int("award-window", 1),
       7 * 86400,
     )
-    .option("--threshold-bps <bps>", "composite threshold in basis points", int("threshold-bps"), 0)
+    .requiredOption(
+      "--threshold-bps <bps>",
+      "composite threshold in basis points, 0..10000 (required: no default for money rules)",
+      int("threshold-bps", 0, 10000),
+    )
     .addOption(
-      new Option("--payout-rule <rule>", "payout rule")
+      new Option("--payout-rule <rule>", "payout rule (required: no default for money rules)")
         .choices(["winner_take_all", "top_n_split"])
-        .default("top_n_split"),
+        .makeOptionMandatory(),
     )
     .action(
       action(
         async (
           slug: string,
           o: StoreOpts & {
-            pool: string;
+            pool: bigint;
             closesAt?: number;
             closesIn?: number;
             awardWindow: number;
@@ -461,8 +498,18 @@ export function registerPlatformCommands(program: Command): Command {
           const platform = openPlatform(o);
           try {
             if (!platform.chain) throw new PlatformError("no_chain", "lock needs --rpc-url", {}, 503);
-            const closesAt =
-              o.closesAt ?? Number(await platform.chain.latestTimestamp()) + (o.closesIn ?? 3600);
+            if (o.closesAt !== undefined && o.closesIn !== undefined)
+              throw new PlatformError("invalid_option", "give --closes-at or --closes-in, not both", {
+                field: "closes-at",
+              });
+            const now = Number(await platform.chain.latestTimestamp());
+            const closesAt = o.closesAt ?? now + (o.closesIn ?? 3600);
+            if (closesAt <= now)
+              throw new PlatformError(
+                "invalid_option",
+                `--closes-at ${closesAt} is not in the future (chain time ${now})`,
+                { field: "closes-at" },
+              );
             print(
               await platform.lockBounty(slug, {
                 authorPrivateKey: key as Hex,
@@ -488,6 +535,14 @@ export function registerPlatformCommands(program: Command): Command {
       .argument("<bounty-id>"),
   ).action(
     action(async (slug: string, bountyId: string, o: StoreOpts) => {
+      if (!/^\d+$/.test(bountyId))
+        throw new PlatformError(
+          "invalid_option",
+          `<bounty-id> must be a non-negative integer, got ${bountyId}`,
+          {
+            field: "bounty-id",
+          },
+        );
       const platform = openPlatform(o);
       try {
         print(await platform.attachBounty(slug, bountyId));
@@ -676,12 +731,18 @@ export function registerPlatformCommands(program: Command): Command {
   storeOptions(
     program.command("serve").description("serve the evidence door and the read-only benchmark API (Hono)"),
   )
-    .option("--port <port>", "TCP port", int("port"), 8787)
+    .option("--port <port>", "TCP port (0..65535)", int("port", 0, 65535), 8787)
     .option("--host <host>", "bind address", "127.0.0.1")
     .action(
       action(async (o: StoreOpts & { port: number; host: string }) => {
         const platform = openPlatform(o);
-        const door = await serveDoor(platform, { port: o.port, host: o.host });
+        let door: Awaited<ReturnType<typeof serveDoor>>;
+        try {
+          door = await serveDoor(platform, { port: o.port, host: o.host });
+        } catch (e) {
+          platform.close();
+          throw e;
+        }
         process.stderr.write(`evidence door at ${door.url}/api/v1/benchmarks\n`);
         await new Promise<void>((resolve) => {
           const stop = () => resolve();

@@ -159,6 +159,7 @@ export function createDoorApp(platform: Platform): Hono {
 /**
  * Serves the door on `host:port` (port 0: any free port).
  * @returns the bound URL and a `close()` that stops listening
+ * @throws PlatformError `invalid_option` naming `port` or `host` when the address cannot be bound
  */
 export async function serveDoor(
   platform: Platform,
@@ -166,13 +167,27 @@ export async function serveDoor(
 ): Promise<{ url: string; server: ServerType; close: () => Promise<void> }> {
   const app = createDoorApp(platform);
   const host = opts.host ?? "127.0.0.1";
-  return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, port: opts.port ?? 8787, hostname: host }, (info) => {
+  const port = opts.port ?? 8787;
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
+      server.removeListener("error", onError);
       resolve({
         url: `http://${host}:${info.port}`,
         server,
         close: () => new Promise<void>((res) => server.close(() => res())),
       });
     });
+    // A bind failure (port in use, unknown address) is the caller's mistake: refuse naming the option.
+    const onError = (e: NodeJS.ErrnoException): void => {
+      const field = e.code === "EADDRINUSE" || e.code === "EACCES" ? "port" : "host";
+      const why =
+        e.code === "EADDRINUSE"
+          ? `port ${port} is already in use on ${host}`
+          : e.code === "EACCES"
+            ? `no permission to listen on port ${port}`
+            : `cannot listen on ${host}:${port} (${e.code ?? e.message})`;
+      reject(new PlatformError("invalid_option", `--${field}: ${why}`, { field, code: e.code ?? null }));
+    };
+    server.once("error", onError);
   });
 }

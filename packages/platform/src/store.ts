@@ -8,8 +8,19 @@
  * either the state before or the state after a step, never a half-written one.
  */
 import Database from "better-sqlite3";
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import {
+  accessSync,
+  closeSync,
+  constants as fsConstants,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  statSync,
+  writeSync,
+} from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { PlatformError } from "./errors.js";
 
 /** Schema version written in `meta.schema_version`. */
 export const SCHEMA_VERSION = "1";
@@ -132,9 +143,9 @@ export class Store {
    */
   constructor(dir: string) {
     this.dir = dir;
-    mkdirSync(dir, { recursive: true });
-    mkdirSync(this.packsDir, { recursive: true });
-    mkdirSync(this.runsDir, { recursive: true });
+    ensureWritableDir(dir, "store");
+    ensureWritableDir(this.packsDir, "store");
+    ensureWritableDir(this.runsDir, "store");
     this.db = new Database(join(dir, "platform.sqlite"));
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = FULL");
@@ -190,5 +201,66 @@ export function writeFileDurably(path: string, bytes: Uint8Array | string): void
     fsyncSync(dfd);
   } finally {
     closeSync(dfd);
+  }
+}
+
+/**
+ * Makes sure `dir` is a writable directory, creating it (and missing parents) level by level.
+ *
+ * Walks up to the nearest existing ancestor, requires it to be a writable directory, then creates each
+ * missing level with a plain (non-recursive) `mkdir`, stopping on the first unexpected error. This avoids
+ * Node's recursive mkdir, which loops forever on some pseudo filesystems (`/proc`).
+ * @param option the option or field that named `dir` (`--store`, `--out`), used in the message
+ * @throws PlatformError `invalid_option` naming `option` when a level is not a directory, the nearest
+ *   existing ancestor is not writable, or a level cannot be created
+ */
+export function ensureWritableDir(dir: string, option: string): void {
+  const target = resolve(dir);
+  const missing: string[] = [];
+  let cur = target;
+  const refuse = (why: string): never => {
+    throw new PlatformError("invalid_option", `${option} ${dir}: ${why}`, { field: option });
+  };
+  for (;;) {
+    let st;
+    try {
+      st = statSync(cur);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") {
+        const parent = dirname(cur);
+        if (parent === cur) refuse("no existing ancestor directory");
+        missing.push(cur);
+        cur = parent;
+        continue;
+      }
+      if (code === "ENOTDIR") refuse(`${cur} is inside a path that is not a directory`);
+      refuse(`cannot inspect ${cur} (${code ?? (e as Error).message})`);
+    }
+    if (!st!.isDirectory())
+      refuse(cur === target ? "exists and is not a directory" : `${cur} exists and is not a directory`);
+    try {
+      accessSync(cur, fsConstants.W_OK | fsConstants.X_OK);
+    } catch {
+      refuse(`${cur} is not writable`);
+    }
+    break;
+  }
+  for (const level of missing.reverse()) {
+    try {
+      mkdirSync(level);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") {
+        let isDir = false;
+        try {
+          isDir = statSync(level).isDirectory();
+        } catch {
+          isDir = false;
+        }
+        if (isDir) continue;
+      }
+      refuse(`cannot create ${level} (${code ?? (e as Error).message})`);
+    }
   }
 }

@@ -1,0 +1,143 @@
+import { Command } from "commander";
+import { createServer, type Server } from "node:net";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { parseUsdcAmount, registerPlatformCommands } from "../src/cli.js";
+import { PlatformError } from "../src/errors.js";
+import { ensureWritableDir } from "../src/store.js";
+import { cleanup, tempDir } from "./helpers.js";
+
+afterEach(() => {
+  cleanup();
+  process.exitCode = 0;
+  vi.restoreAllMocks();
+});
+
+/** Runs the CLI in-process; returns stdout, stderr and the exit code (commander's own exit included). */
+async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
+  let out = "";
+  let err = "";
+  vi.spyOn(process.stdout, "write").mockImplementation(
+    (s: string | Uint8Array) => ((out += String(s)), true),
+  );
+  vi.spyOn(process.stderr, "write").mockImplementation(
+    (s: string | Uint8Array) => ((err += String(s)), true),
+  );
+  process.exitCode = 0;
+  const program = registerPlatformCommands(new Command("bench-bounty").exitOverride());
+  for (const c of program.commands) c.exitOverride();
+  let code: number | undefined;
+  try {
+    await program.parseAsync(["node", "bench-bounty", ...args]);
+  } catch (e) {
+    code = (e as { exitCode?: number }).exitCode ?? 99;
+  } finally {
+    vi.restoreAllMocks();
+  }
+  code ??= Number(process.exitCode ?? 0);
+  process.exitCode = 0;
+  return { out, err, code };
+}
+
+describe("store and output directories are checked before any work", () => {
+  it("ensureWritableDir creates missing levels and refuses a file, a path under a file and /proc", () => {
+    const dir = tempDir();
+    const nested = join(dir, "a", "b", "c");
+    ensureWritableDir(nested, "--store");
+    expect(existsSync(nested)).toBe(true);
+    ensureWritableDir(nested, "--store"); // idempotent
+    const file = join(dir, "afile");
+    writeFileSync(file, "x");
+    expect(() => ensureWritableDir(file, "--store")).toThrow(/--store .*not a directory/);
+    expect(() => ensureWritableDir(join(file, "x"), "--out")).toThrow(/--out .*not a directory/);
+    expect(() => ensureWritableDir(join(file, "x"), "--out")).toThrow(PlatformError);
+    if (existsSync("/proc/self")) {
+      const started = Date.now();
+      expect(() => ensureWritableDir("/proc/nope/deeper", "--store")).toThrow(/--store \/proc\/nope\/deeper/);
+      expect(Date.now() - started).toBeLessThan(2000);
+    }
+  });
+
+  it("show with a store that is a file or under /proc: one line naming --store, exit 1", async () => {
+    const dir = tempDir();
+    const file = join(dir, "afile");
+    writeFileSync(file, "x");
+    for (const store of [file, "/proc/x"]) {
+      if (store.startsWith("/proc") && !existsSync("/proc/self")) continue;
+      const r = await cli("show", "g3", "--store", store);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(new RegExp(`^error: --store ${store}: `));
+      expect(r.err).not.toMatch(/at .*\.[jt]s:\d+|internal error/);
+    }
+  });
+});
+
+describe("lock: money options", () => {
+  it("--pool takes USDC decimals exactly (6 decimals), more decimals and signs are refused", () => {
+    expect(parseUsdcAmount("100")).toBe(100_000_000n);
+    expect(parseUsdcAmount("12.5")).toBe(12_500_000n);
+    expect(parseUsdcAmount("0.000001")).toBe(1n);
+    expect(parseUsdcAmount("123456789012345678.123456")).toBe(123456789012345678123456n);
+    for (const bad of ["0", "0.0", "-5", "1.0000001", "1e6", "abc", "", "1."])
+      expect(() => parseUsdcAmount(bad), bad).toThrow(/pool/);
+  });
+
+  it("refuses a missing --threshold-bps or --payout-rule, and out-of-range values, before opening the store", async () => {
+    const store = join(tempDir(), "s");
+    const base = ["lock", "g3", "--store", store, "--pool", "10"];
+    let r = await cli(...base, "--payout-rule", "top_n_split");
+    expect(r.code).not.toBe(0);
+    expect(r.err).toMatch(/--threshold-bps/);
+    r = await cli(...base, "--threshold-bps", "5000");
+    expect(r.code).not.toBe(0);
+    expect(r.err).toMatch(/--payout-rule/);
+    r = await cli(...base, "--threshold-bps", "99999", "--payout-rule", "top_n_split");
+    expect(r.code).not.toBe(0);
+    expect(r.err).toMatch(/threshold-bps.*0\.\.10000/);
+    r = await cli(
+      "lock",
+      "g3",
+      "--store",
+      store,
+      "--pool",
+      "-5",
+      "--threshold-bps",
+      "0",
+      "--payout-rule",
+      "top_n_split",
+    );
+    expect(r.code).not.toBe(0);
+    expect(r.err).toMatch(/--pool/);
+    expect(existsSync(store)).toBe(false);
+  });
+});
+
+describe("user mistakes on serve and attach", () => {
+  it("serve on a port in use, an invalid host or port 99999: one line naming the option, exit 1", async () => {
+    const store = tempDir();
+    const busy: Server = createServer();
+    await new Promise<void>((res) => busy.listen(0, "127.0.0.1", () => res()));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      let r = await cli("serve", "--store", store, "--port", String(port));
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(new RegExp(`^error: --port: port ${port} is already in use`));
+      r = await cli("serve", "--store", store, "--port", "0", "--host", "999.1.1.1");
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/^error: --host: cannot listen on 999\.1\.1\.1/);
+      r = await cli("serve", "--store", store, "--port", "99999");
+      expect(r.code).not.toBe(0);
+      expect(r.err).toMatch(/--port.*0\.\.65535/);
+    } finally {
+      await new Promise<void>((res) => busy.close(() => res()));
+    }
+  });
+
+  it("attach with a bounty id that is not an integer: one line naming <bounty-id>, exit 1", async () => {
+    const r = await cli("attach", "g3", "abc", "--store", tempDir());
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: <bounty-id> must be a non-negative integer, got abc/);
+    expect(r.err).not.toMatch(/BigInt/);
+  });
+});
