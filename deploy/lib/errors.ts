@@ -194,3 +194,61 @@ export function userAction<A, R>(
     }
   };
 }
+
+/** True when the user asked Hardhat for stack traces (`--show-stack-traces` or `HARDHAT_SHOW_STACK_TRACES`). */
+function stackTracesRequested(): boolean {
+  const env = process.env.HARDHAT_SHOW_STACK_TRACES;
+  return process.argv.includes("--show-stack-traces") || (env !== undefined && env !== "false" && env !== "");
+}
+
+/**
+ * True for the errors Hardhat raises when the command line itself is wrong:
+ * every `ERRORS.ARGUMENTS` error (HH3xx: a value of the wrong type, an unknown or
+ * missing parameter, an unknown task) and an unknown `--network` (HH100).
+ */
+export function isArgumentError(e: unknown): boolean {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { HardhatError } =
+    require("hardhat/internal/core/errors") as typeof import("hardhat/internal/core/errors");
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { ERRORS } =
+    require("hardhat/internal/core/errors-list") as typeof import("hardhat/internal/core/errors-list");
+  if (!HardhatError.isHardhatError(e)) return false;
+  const descriptor = e.errorDescriptor;
+  return (
+    Object.values(ERRORS.ARGUMENTS).includes(descriptor as never) ||
+    descriptor === ERRORS.NETWORK.CONFIG_NOT_FOUND
+  );
+}
+
+let argumentErrorsInstalled = false;
+
+/**
+ * Makes Hardhat's own command-line errors (see {@link isArgumentError}) end
+ * after their one `Error HHnnn: ...` line with exit code 1, as the refusals of
+ * the tasks do (see {@link userAction}): Hardhat would add a stack trace on CI and
+ * on Linux without a display, where it shows stack traces by default.
+ *
+ * How: the Hardhat 2 CLI (`hardhat/internal/cli/cli.js`, `main`'s catch) prints
+ * the error's message line, then hands the error to `Reporter.reportError`, and
+ * only then prints the stack. The reporter is wrapped so that, for an argument
+ * error, the process exits with 1 right there. Called while hardhat.config.ts
+ * loads, which is before Hardhat parses the task's arguments and picks the network.
+ *
+ * Does nothing outside the `hardhat` command line (tests, scripts calling
+ * `hre.run` keep the throw) or when the user asked for stack traces
+ * (`--show-stack-traces`, `HARDHAT_SHOW_STACK_TRACES=true`). Other errors,
+ * including Sentry reporting of them when the user consented, are untouched.
+ */
+export function endArgumentErrorsWithoutStack(): void {
+  if (argumentErrorsInstalled || !underHardhatCli()) return;
+  argumentErrorsInstalled = true;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Reporter } =
+    require("hardhat/internal/sentry/reporter") as typeof import("hardhat/internal/sentry/reporter");
+  const report = Reporter.reportError.bind(Reporter);
+  Reporter.reportError = (error: Error) => {
+    if (isArgumentError(error) && !stackTracesRequested()) process.exit(1);
+    return report(error);
+  };
+}

@@ -4,6 +4,7 @@
  * artifacts, TypeChain factories) are loaded inside the task actions, and only
  * types are imported at the top of the task files.
  */
+import { endArgumentErrorsWithoutStack } from "../lib/errors";
 import "./devchain";
 import "./deploy";
 import "./lock";
@@ -13,3 +14,6 @@ import "./claim";
 import "./reclaim";
 import "./anchor";
 import "./local";
+
+// A wrong command line (unknown --network, missing or malformed parameter) is one line, no stack trace.
+endArgumentErrorsWithoutStack();
