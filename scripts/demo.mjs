@@ -23,10 +23,32 @@ const child = spawn(process.execPath, ["--import", "tsx", join("demo", "src", "m
   cwd: ROOT,
   stdio: "inherit",
 });
-// The terminal delivers Ctrl-C to the demo itself; keep this wrapper alive
-// until the demo has cleaned up, and pass on a SIGTERM sent to the wrapper only.
-process.on("SIGINT", () => {});
-process.on("SIGTERM", () => child.kill("SIGTERM"));
+// Signals sent to this wrapper are passed on to the demo, which stops its children (hardhat node,
+// Ponder) before exiting; a Ctrl-C that reaches both is one interrupt to the demo (it ignores a
+// repeat within 2 s). If this wrapper's own parent dies (e.g. `timeout 60 npm run demo` killed
+// npm), the demo is told to stop too instead of running on under PID 1; the demo also watches this
+// wrapper and stops when it dies.
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(sig, () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+  });
+}
+const parent = process.ppid;
+const parentWatch = setInterval(() => {
+  let alive = process.ppid === parent;
+  if (alive) {
+    try {
+      process.kill(parent, 0);
+    } catch (e) {
+      alive = e.code === "EPERM";
+    }
+  }
+  if (!alive) {
+    clearInterval(parentWatch);
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+  }
+}, 1000);
+parentWatch.unref();
 child.on("exit", (code, signal) => {
   process.exit(code ?? (signal === "SIGINT" ? 130 : 1));
 });

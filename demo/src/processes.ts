@@ -127,28 +127,63 @@ export class ProcessRegistry {
   }
 
   /**
-   * On SIGINT/SIGTERM: stop everything, then exit with `exitCode()` when it returns a number (the
-   * end of a `--keep-running` session), else 130/143. A second signal while stopping exits at once.
+   * On SIGINT/SIGTERM/SIGHUP, or when the parent process dies (polled every second: `process.ppid`
+   * changes or the parent pid stops existing, e.g. `timeout 60 npm run demo` killed npm): stop
+   * everything, then exit with `exitCode()` when it returns a number (the end of a `--keep-running`
+   * session), else 130/143/129. A second signal more than 2 s after the first exits at once (one sooner
+   * is the same interrupt delivered twice, e.g. by the terminal and by the wrapper forwarding it).
    */
   installSignalHandlers(
     log: (line: string) => void,
     exitCode: () => number | undefined = () => undefined,
   ): () => void {
-    let received = false;
-    const handler = (signal: NodeJS.Signals): void => {
-      const code = exitCode() ?? (signal === "SIGINT" ? 130 : 143);
-      if (received) process.exit(code);
-      received = true;
+    let receivedAt: number | undefined;
+    const handler = (signal: NodeJS.Signals | "parent exited"): void => {
+      const code = exitCode() ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 129);
+      if (receivedAt !== undefined) {
+        if (Date.now() - receivedAt > 2000) process.exit(code);
+        return;
+      }
+      receivedAt = Date.now();
       log(`\n${signal} received: stopping every process the demo started`);
       void this.stopAll(log).finally(() => process.exit(code));
     };
+    const stopWatching = watchParent(() => handler("parent exited"));
     process.on("SIGINT", handler);
     process.on("SIGTERM", handler);
+    process.on("SIGHUP", handler);
     return () => {
+      stopWatching();
       process.off("SIGINT", handler);
       process.off("SIGTERM", handler);
+      process.off("SIGHUP", handler);
     };
   }
+}
+
+/**
+ * Calls `onGone` once when this process's parent dies: every `intervalMs` it checks that `process.ppid`
+ * is unchanged and that the parent pid still exists (signal 0). The timer does not keep Node alive.
+ * @returns a function that stops watching
+ */
+export function watchParent(onGone: () => void, intervalMs = 1000): () => void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    let alive = process.ppid === parent;
+    if (alive) {
+      try {
+        process.kill(parent, 0);
+      } catch (e) {
+        alive = (e as NodeJS.ErrnoException).code === "EPERM";
+      }
+    }
+    if (!alive) {
+      clearInterval(timer);
+      onGone();
+    }
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** Rejects with `what timed out after N s` when `promise` takes longer than `ms`. */

@@ -29,6 +29,7 @@ import { REPO_ROOT, startDevChain, type DevChain } from "@bench-bounty/devchain"
 import { freePort, startIndexer, type RunningIndexer } from "@bench-bounty/indexer/testing";
 import {
   Platform,
+  ensureWritableDir,
   loadCsvDataset,
   runBenchmark,
   serveDoor,
@@ -302,6 +303,9 @@ async function getJson<T>(url: string): Promise<T> {
  */
 export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<DemoResult> {
   const log = io.log ?? ((line: string) => console.log(line));
+  // The output directory is checked (and created level by level) before anything starts or is sent
+  // on-chain: a bad --out is one line naming the option (PlatformError), not a phase-6 ENOTDIR.
+  ensureWritableDir(options.outDir, "--out");
   const registry = io.registry ?? new ProcessRegistry();
   const phases = new PhaseRunner(PHASES, log);
   const storeDir = mkdtempSync(join(tmpdir(), "bench-bounty-demo-"));
