@@ -61,7 +61,8 @@ export function reportError(e: unknown, io: Pick<CliIo, "stderr">, command: stri
     return EXIT_CODES.badInput;
   }
   if (isVerifierNetworkError(e)) {
-    io.stderr.write(`${command}: cannot read ${e.message}\n`);
+    const action = (e as { action?: unknown }).action === "write" ? "write" : "read";
+    io.stderr.write(`${command}: cannot ${action} ${e.message}\n`);
     return EXIT_CODES.networkOrIo;
   }
   io.stderr.write(`${command}: internal error: ${describeError(e)}\n`);
@@ -70,7 +71,10 @@ export function reportError(e: unknown, io: Pick<CliIo, "stderr">, command: stri
   return EXIT_INTERNAL;
 }
 
-/** Write a file atomically (temporary file + rename): never a partial report. */
+/**
+ * Write the `--out` report atomically (temporary file + rename): never a partial report.
+ * @throws VerifierNetworkError with `action: "write"` naming `--out <path>` (exit code 3)
+ */
 async function writeAtomic(path: string, text: string): Promise<void> {
   const tmp = `${path}.${process.pid}.tmp`;
   try {
@@ -78,10 +82,49 @@ async function writeAtomic(path: string, text: string): Promise<void> {
     await rename(tmp, path);
   } catch (e) {
     await unlink(tmp).catch(() => undefined);
-    throw new VerifierNetworkError(`file ${path}`, `cannot write the report: ${describeError(e)}`, {
+    throw new VerifierNetworkError(`--out ${path}`, writeFailure(e), {
       cause: e,
+      action: "write",
     });
   }
+}
+
+/** Why a write failed, in words, without the temporary file's name. */
+function writeFailure(e: unknown): string {
+  const code = (e as { code?: unknown }).code;
+  if (code === "ENOENT") return "its directory does not exist (ENOENT)";
+  if (code === "ENOTDIR") return "a parent of it is not a directory (ENOTDIR)";
+  if (code === "EISDIR") return "it is a directory (EISDIR)";
+  if (code === "EACCES" || code === "EPERM") return `permission denied (${code})`;
+  if (code === "ENOSPC") return "no space left on the device (ENOSPC)";
+  if (code === "EROFS") return "the file system is read-only (EROFS)";
+  return describeError(e);
+}
+
+/**
+ * An option that must be an http(s) URL (`--rpc`, `--indexer`), checked before
+ * anything is read, so a typo is a bad option (exit 2), not a network failure (exit 3).
+ * @throws VerifierInputError `bad_option` naming the option
+ */
+export function parseHttpUrlOption(v: unknown, flag: string): string | undefined {
+  if (v === undefined) return undefined;
+  const s = String(v);
+  const shown = JSON.stringify(s.length > 200 ? `${s.slice(0, 197)}...` : s);
+  let url: URL;
+  try {
+    url = new URL(s);
+  } catch {
+    throw new VerifierInputError("bad_option", flag, `expected an http(s) URL, got ${shown}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new VerifierInputError(
+      "bad_option",
+      flag,
+      `expected an http(s) URL, got ${shown} (scheme ${url.protocol.replace(/:$/, "")})`,
+    );
+  if (url.hostname === "")
+    throw new VerifierInputError("bad_option", flag, `expected an http(s) URL with a host, got ${shown}`);
+  return s;
 }
 
 /** A cli-progress bar on stderr, fed by the verifier's progress callback; shown for phases of at least `minTotal` items. */
@@ -185,10 +228,12 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
       try {
         const maxString = parsePositiveInt(opts.maxString, "--max-string");
         const timeout = parsePositiveInt(opts.timeout, "--timeout");
+        const rpcUrl = parseHttpUrlOption(opts.rpc, "--rpc");
+        const indexerUrl = parseHttpUrlOption(opts.indexer, "--indexer");
         const report = await verifyPack({
           source: pack,
-          rpcUrl: opts.rpc as string | undefined,
-          indexerUrl: opts.indexer as string | undefined,
+          rpcUrl,
+          indexerUrl,
           policy: opts.policy as PolicyName,
           onProgress: bar.onProgress,
           limits: { maxStringLength: maxString },
@@ -243,7 +288,7 @@ Exit codes:
           jwks: opts.jwks as string,
           input: opts.input as string | undefined,
           output: opts.output as string | undefined,
-          rpcUrl: opts.rpc as string | undefined,
+          rpcUrl: parseHttpUrlOption(opts.rpc, "--rpc"),
           registry: opts.registry as string | undefined,
           timeoutMs: parsePositiveInt(opts.timeout, "--timeout"),
         });

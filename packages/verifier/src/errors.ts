@@ -10,7 +10,8 @@
  *   beyond the verifier's limits, a bad option). Its `path` names the JSON
  *   location (`$.winners[0].answers`) or the option (`--policy`).
  * - {@link VerifierNetworkError} (exit code 3): a file could not be read or a
- *   URL, an RPC endpoint or the indexer could not be reached.
+ *   URL, an RPC endpoint or the indexer could not be reached, or the `--out`
+ *   report could not be written (its `action` is then `write`).
  *
  * @packageDocumentation
  */
@@ -35,8 +36,9 @@ export class VerifierInputError extends Error {
   readonly path: string;
 
   constructor(code: string, path: string, message: string) {
+    // the path is always shown, `$` (the document root) included: `$: expected an object, found an array`
     const shown = shortenPath(path);
-    super(shown && shown !== "$" ? `${shown}: ${message}` : message);
+    super(shown ? `${shown}: ${message}` : message);
     this.name = "VerifierInputError";
     this.code = code;
     this.path = path;
@@ -55,15 +57,18 @@ export function shortenPath(path: string, max = 160): string {
   return `${head}...(${segments} levels)...${tail}`;
 }
 
-/** A file, URL, RPC or indexer could not be read: exit code 3. */
+/** A file, URL, RPC or indexer could not be read (or the `--out` report could not be written): exit code 3. */
 export class VerifierNetworkError extends Error {
-  /** What was being read (`file ./pack.json`, `rpc http://...`, `indexer http://...`). */
+  /** What was being read or written (`file ./pack.json`, `rpc http://...`, `indexer http://...`, `--out report.json`). */
   readonly target: string;
+  /** Whether the failure was reading (the default) or writing, for the CLI's `cannot read` / `cannot write`. */
+  readonly action: "read" | "write";
 
-  constructor(target: string, message: string, options?: { cause?: unknown }) {
-    super(`${target}: ${message}`, options);
+  constructor(target: string, message: string, options?: { cause?: unknown; action?: "read" | "write" }) {
+    super(`${target}: ${message}`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "VerifierNetworkError";
     this.target = target;
+    this.action = options?.action ?? "read";
   }
 }
 

@@ -45,7 +45,8 @@ export function isHttpUrl(s: string): boolean {
  *
  * @throws VerifierInputError `too_large` when the document exceeds `maxBytes`
  * @throws VerifierNetworkError when the file, standard input or URL cannot be read
- *   (including an http status other than 200; the door's machine-readable reason is quoted)
+ *   (including an http status other than 200: `http 404: <reason>: <message>`, the door's
+ *   machine-readable reason and message quoted from its JSON error body, see {@link readErrorDetail})
  */
 export async function readSource(
   source: DocumentSource,
@@ -92,16 +93,8 @@ export async function readSource(
       throw new VerifierNetworkError(target, `cannot fetch: ${describeError(e)}`, { cause: e });
     }
     if (res.status !== 200) {
-      let detail = "";
-      try {
-        const body = (await res.text()).slice(0, 500);
-        const parsed = JSON.parse(body) as { reason?: unknown; error?: unknown };
-        const reason = parsed.reason ?? parsed.error;
-        if (typeof reason === "string") detail = ` (reason: ${reason})`;
-      } catch {
-        // not a JSON body: the status says enough
-      }
-      throw new VerifierNetworkError(target, `http ${res.status}${detail}`);
+      const detail = await readErrorDetail(res);
+      throw new VerifierNetworkError(target, `http ${res.status}${detail === "" ? "" : `: ${detail}`}`);
     }
     const declared = Number(res.headers.get("content-length") ?? "NaN");
     if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(declared);
@@ -125,6 +118,77 @@ export async function readSource(
   }
   if (bytes.byteLength > maxBytes) throw tooLarge(bytes.byteLength);
   return { bytes, label: target };
+}
+
+/** How many bytes of an error answer's body are read to find its reason (the rest is discarded). */
+export const MAX_ERROR_BODY_BYTES = 8192;
+
+/**
+ * The machine-readable reason and message of a non-200 answer, as
+ * `reason: message`, or `""` when the body says nothing usable.
+ *
+ * Reads at most {@link MAX_ERROR_BODY_BYTES} bytes and trusts the body for
+ * nothing but this text: it must be JSON shaped like the evidence door's
+ * `{"error":{"code","reason","message"}}` (a top-level `reason`/`message`, or an
+ * `error` string, are also accepted); the reason must look like an identifier,
+ * and control characters are removed from the message, which is cut to 300
+ * characters. Never throws.
+ */
+export async function readErrorDetail(res: Response): Promise<string> {
+  let text: string;
+  try {
+    text = await readBounded(res, MAX_ERROR_BODY_BYTES);
+  } catch {
+    return "";
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return ""; // not (complete) JSON: the status says enough
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return "";
+  const top = parsed as Record<string, unknown>;
+  const inner =
+    typeof top.error === "object" && top.error !== null && !Array.isArray(top.error)
+      ? (top.error as Record<string, unknown>)
+      : top;
+  const reason = identifier(inner.reason) ?? identifier(inner.code) ?? identifier(top.error);
+  const message = typeof inner.message === "string" ? printable(inner.message, 300) : "";
+  if (reason !== undefined && message !== "") return `${reason}: ${message}`;
+  return reason ?? message;
+}
+
+/** `v` when it is a short identifier-like string (`withheld_live_contest`), else undefined. */
+function identifier(v: unknown): string | undefined {
+  return typeof v === "string" && /^[A-Za-z0-9_.-]{1,64}$/.test(v) ? v : undefined;
+}
+
+/** `s` without control characters (no terminal escapes from a server), cut to `max` characters. */
+function printable(s: string, max: number): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").trim();
+  return clean.length <= max ? clean : `${clean.slice(0, max - 3)}...`;
+}
+
+/** The first `max` bytes of a response body as text; the rest of the body is cancelled, not read. */
+async function readBounded(res: Response, max: number): Promise<string> {
+  if (res.body === null) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    while (total < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const take = value.subarray(0, max - total);
+      chunks.push(take);
+      total += take.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return new TextDecoder("utf-8", { fatal: false }).decode(concat(chunks, total));
 }
 
 function concat(chunks: Uint8Array[], total: number): Uint8Array {

@@ -102,7 +102,7 @@ describe("malformed packs: a clear error with the JSON path, exit code 2, no sta
     return toBytes(tree);
   };
   const cases: [string, () => Uint8Array | string, RegExp][] = [
-    ["not JSON", () => "this is not json", /bad input: unexpected character "t" at offset 0/],
+    ["not JSON", () => "this is not json", /bad input: \$: unexpected character "t" at offset 0/],
     [
       "truncated",
       () => text.slice(0, 30_000),
@@ -133,7 +133,7 @@ describe("malformed packs: a clear error with the JSON path, exit code 2, no sta
       () => edit((t) => delete t.rank_derivation),
       /bad input: \$\.rank_derivation: missing key "rank_derivation"/,
     ],
-    ["not an object", () => "[1, 2, 3]", /bad input: expected an object, found an array/],
+    ["not an object", () => "[1, 2, 3]", /bad input: \$: expected an object, found an array/],
     [
       "a 10^30 count",
       () => edit((t) => (t.benchmark.leaf_count = 10n ** 30n)),
@@ -169,7 +169,7 @@ describe("malformed packs: a clear error with the JSON path, exit code 2, no sta
       () => text.replace('"leaf_count": 12', '"leaf_count": NaN'),
       /bad input: \$\.benchmark\.leaf_count: NaN is not allowed/,
     ],
-    ["invalid UTF-8", () => new Uint8Array([0x7b, 0xff, 0x7d]), /bad input: input is not valid UTF-8/],
+    ["invalid UTF-8", () => new Uint8Array([0x7b, 0xff, 0x7d]), /bad input: \$: input is not valid UTF-8/],
   ];
   it.each(cases)("%s", (_name, make, message) => {
     const r = run(["verify", "-"], make());

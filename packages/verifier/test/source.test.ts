@@ -40,7 +40,7 @@ describe("a pack served over http", () => {
     const p = verifyPack({ source: `${base}/api/v1/benchmarks/other/award-evidence` });
     await expect(p).rejects.toThrow(VerifierNetworkError);
     await expect(verifyPack({ source: `${base}/api/v1/benchmarks/other/award-evidence` })).rejects.toThrow(
-      /http 404 \(reason: not_awarded\)/,
+      /http 404: not_awarded: the prize is not awarded yet$/,
     );
   });
 

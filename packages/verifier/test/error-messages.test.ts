@@ -1,0 +1,245 @@
+/**
+ * Error messages a stranger sees: the evidence door's 404 reason is quoted,
+ * an unwritable `--out` is a write failure naming `--out`, a malformed `--rpc`
+ * or `--indexer` is a bad option (exit 2, not a network failure), and a bad
+ * input names its JSON path, the document root `$` included.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_ERROR_BODY_BYTES, readErrorDetail } from "../src/source.js";
+import { VerifierNetworkError, verifyPack } from "../src/index.js";
+import { VECTORS } from "./helpers.js";
+
+const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
+const PKG = fileURLToPath(new URL("..", import.meta.url));
+const SMALL = join(VECTORS, "small.json");
+
+/** Run the CLI as a child process without blocking this process (the test's http server must answer). */
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
+      cwd: PKG,
+      env: { ...process.env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A stack trace line as Node prints it. */
+const STACK = /^\s+at .+\(.+:\d+:\d+\)$|^\s+at .+:\d+:\d+$/m;
+
+/** The evidence door's answer while the contest is live (packages/platform, SPEC: the door withholds the pack). */
+const LIVE_BODY = {
+  error: {
+    code: "award_evidence_unavailable",
+    message: "the contest is live until 1796030257 (unix seconds)",
+    reason: "withheld_live_contest",
+  },
+};
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    res.setHeader("content-type", "application/json");
+    res.statusCode = 404;
+    if (req.url === "/api/v1/benchmarks/live/award-evidence") res.end(JSON.stringify(LIVE_BODY));
+    else if (req.url === "/html") {
+      res.setHeader("content-type", "text/html");
+      res.end("<html><body>Not Found</body></html>");
+    } else if (req.url === "/endless") {
+      // a body that never ends: the verifier must read a bounded prefix and stop
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = (): void => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once("drain", pump);
+      };
+      pump();
+    } else res.end("{}");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+describe("the evidence door's 404 reason", () => {
+  it("the CLI prints `http 404: <reason>: <message>` and exits 3", async () => {
+    const url = `${base}/api/v1/benchmarks/live/award-evidence`;
+    const r = await run(["verify", url]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(
+      `verify: cannot read url ${url}: http 404: withheld_live_contest: the contest is live until 1796030257 (unix seconds)\n`,
+    );
+  });
+
+  it("verifyPack throws a VerifierNetworkError carrying the reason", async () => {
+    const p = verifyPack({ source: `${base}/api/v1/benchmarks/live/award-evidence` });
+    await expect(p).rejects.toThrow(VerifierNetworkError);
+    await expect(p).rejects.toThrow(
+      /: http 404: withheld_live_contest: the contest is live until 1796030257/,
+    );
+  });
+
+  it("a body that is not JSON leaves the bare status", async () => {
+    await expect(verifyPack({ source: `${base}/html` })).rejects.toThrow(/: http 404$/);
+    await expect(verifyPack({ source: `${base}/empty-object` })).rejects.toThrow(/: http 404$/);
+  });
+
+  it("an endless error body is read only up to the bound", async () => {
+    await expect(verifyPack({ source: `${base}/endless`, timeoutMs: 10_000 })).rejects.toThrow(/: http 404$/);
+  });
+});
+
+describe("readErrorDetail trusts the body for nothing but a short reason", () => {
+  const answer = (body: ConstructorParameters<typeof Response>[0]): Response =>
+    new Response(body, { status: 404 });
+
+  it("reads the door's shape, a top-level reason, or an error string", async () => {
+    expect(await readErrorDetail(answer(JSON.stringify(LIVE_BODY)))).toBe(
+      "withheld_live_contest: the contest is live until 1796030257 (unix seconds)",
+    );
+    expect(await readErrorDetail(answer('{"reason":"not_awarded"}'))).toBe("not_awarded");
+    expect(await readErrorDetail(answer('{"error":"not_found"}'))).toBe("not_found");
+    // no reason: the code stands in for it
+    expect(await readErrorDetail(answer('{"error":{"code":"not_found","message":"no such endpoint"}}'))).toBe(
+      "not_found: no such endpoint",
+    );
+  });
+
+  it("ignores bodies that are not a JSON object", async () => {
+    for (const body of ["", "null", "[1,2]", '"withheld"', "42", "not json", '{"error":'])
+      expect(await readErrorDetail(answer(body))).toBe("");
+    expect(await readErrorDetail(answer(null))).toBe("");
+  });
+
+  it("drops a reason that is not an identifier and removes control characters from the message", async () => {
+    const body = JSON.stringify({
+      error: { reason: "\u001b[31mred\u001b[0m", message: "line one\nline two\u001b]0;title\u0007" },
+    });
+    const detail = await readErrorDetail(answer(body));
+    expect(detail).toBe("line one line two ]0;title");
+    expect(detail).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+
+  it("cuts a long message to 300 characters", async () => {
+    const detail = await readErrorDetail(
+      answer(JSON.stringify({ error: { reason: "r", message: "m".repeat(5000) } })),
+    );
+    expect(detail.length).toBe("r: ".length + 300);
+    expect(detail.endsWith("...")).toBe(true);
+  });
+
+  it(`reads at most ${MAX_ERROR_BODY_BYTES} bytes of the body`, async () => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1024;
+        controller.enqueue(new Uint8Array(1024).fill(0x20));
+      },
+    });
+    expect(await readErrorDetail(answer(endless))).toBe("");
+    // the stream may pull a chunk ahead (high-water mark), never the whole body
+    expect(pulled).toBeLessThanOrEqual(MAX_ERROR_BODY_BYTES + 2 * 1024);
+  });
+});
+
+describe("--out that cannot be written", () => {
+  it("is a write failure naming --out (exit 3), and nothing is written", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "verify-out-"));
+    const out = join(dir, "no-such-dir", "x.json");
+    const r = await run(["verify", SMALL, "--out", out]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(`verify: cannot write --out ${out}: its directory does not exist (ENOENT)\n`);
+    expect(r.stderr).not.toMatch(/cannot read/);
+    expect(r.stdout).toBe("");
+    expect(existsSync(join(dir, "no-such-dir"))).toBe(false);
+  });
+});
+
+describe("--rpc and --indexer must be http(s) URLs: exit 2 naming the option", () => {
+  it.each([
+    [["--rpc", "not-a-url"], /^verify: bad input: --rpc: expected an http\(s\) URL, got "not-a-url"$/m],
+    [
+      ["--rpc", "ftp://127.0.0.1/x"],
+      /^verify: bad input: --rpc: expected an http\(s\) URL, got "ftp:\/\/127\.0\.0\.1\/x" \(scheme ftp\)$/m,
+    ],
+    [
+      ["--indexer", "localhost:42069"],
+      /^verify: bad input: --indexer: expected an http\(s\) URL, got "localhost:42069" \(scheme localhost\)$/m,
+    ],
+    [
+      ["--indexer", "file:///etc/passwd"],
+      /^verify: bad input: --indexer: expected an http\(s\) URL, got "file:\/\/\/etc\/passwd" \(scheme file\)$/m,
+    ],
+  ])("%j", async (flags, message) => {
+    const r = await run(["verify", SMALL, ...flags]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(STACK);
+  });
+
+  it("is checked before the pack is read (a missing pack does not turn it into exit 3)", async () => {
+    const r = await run(["verify", "/nonexistent/pack.json", "--rpc", "not-a-url"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--rpc: expected an http\(s\) URL/);
+  });
+
+  it("verify-receipt checks --rpc the same way", async () => {
+    const r = await run([
+      "verify-receipt",
+      "/nonexistent/execute.json",
+      "--jwks",
+      "/nonexistent/jwks.json",
+      "--rpc",
+      "ftp://x",
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^verify-receipt: bad input: --rpc: expected an http\(s\) URL, got "ftp:\/\/x" \(scheme ftp\)$/m,
+    );
+  });
+});
+
+describe("bad input names its JSON path, the root `$` included", () => {
+  it("a top-level array: `$: expected an object, found an array`", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "verify-array-"));
+    const file = join(dir, "array.json");
+    writeFileSync(file, "[1, 2, 3]");
+    const r = await run(["verify", file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("verify: bad input: $: expected an object, found an array\n");
+  });
+
+  it("--max-string: a too-long key names the object holding it", async () => {
+    // the vector pack's longest top-level key is "rank_derivation" (15 characters)
+    const root = await run(["verify", SMALL, "--max-string", "10"]);
+    expect(root.code).toBe(2);
+    expect(root.stderr).toBe("verify: bad input: $: a key of 15 characters exceeds the limit of 10\n");
+
+    const dir = mkdtempSync(join(tmpdir(), "verify-key-"));
+    const file = join(dir, "nested.json");
+    writeFileSync(file, '{"benchmark": {"abcdefghijkl": 1}}');
+    const nested = await run(["verify", file, "--max-string", "10"]);
+    expect(nested.code).toBe(2);
+    expect(nested.stderr).toBe(
+      "verify: bad input: $.benchmark: a key of 12 characters exceeds the limit of 10\n",
+    );
+  });
+});
