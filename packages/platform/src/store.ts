@@ -227,14 +227,14 @@ export function ensureWritableDir(dir: string, option: string): void {
       st = statSync(cur);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === "ENOENT") {
+      // ENOTDIR: some level above is a file; keep walking up to name it.
+      if (code === "ENOENT" || code === "ENOTDIR") {
         const parent = dirname(cur);
         if (parent === cur) refuse("no existing ancestor directory");
         missing.push(cur);
         cur = parent;
         continue;
       }
-      if (code === "ENOTDIR") refuse(`${cur} is inside a path that is not a directory`);
       refuse(`cannot inspect ${cur} (${code ?? (e as Error).message})`);
     }
     if (!st!.isDirectory())
