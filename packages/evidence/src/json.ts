@@ -118,11 +118,11 @@ const utf8Encoder = new TextEncoder();
  * Node's validators (`isAscii`, `isUtf8`) and its decoder are several times faster than a
  * fatal `TextDecoder` on large documents; the result is the same string.
  */
-function decodeUtf8(bytes: Uint8Array): string {
+function validateUtf8(bytes: Uint8Array): { buf: Buffer; ascii: boolean } {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (isAscii(buf)) return buf.toString("latin1");
+  if (isAscii(buf)) return { buf, ascii: true };
   if (!isUtf8(buf)) throw new TypeError("The encoded data was not valid for encoding utf-8");
-  return buf.toString("utf8");
+  return { buf, ascii: false };
 }
 
 /** Options of {@link parseJson}. */
@@ -174,6 +174,8 @@ interface Frame {
 const NUMBER_RE = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
 // Characters that end a run of plain string content: quote, backslash, C0 controls, surrogates.
 const STRING_SPECIAL_RE = /["\\\u0000-\u001f\ud800-\udfff]/g;
+// The same in a latin1 reading of UTF-8 bytes: quote, backslash, C0 controls, bytes >= 0x80.
+const STRING_SPECIAL_LATIN1_RE = /["\\\u0000-\u001f\u0080-\u00ff]/g;
 const hasOwn = Object.prototype.hasOwnProperty;
 /**
  * True when the 4 characters at `at` are the hex of a `\u` escape the canonical form writes:
@@ -222,11 +224,16 @@ function setKey(obj: JsonObject, key: string, value: JsonValue): void {
  */
 export function parseJson(input: string | Uint8Array, options: ParseOptions = {}): JsonValue {
   let text: string;
+  // bytes holding non-ASCII: the text is their latin1 reading (one byte per code unit, a
+  // one-byte string), and the strings that hold non-ASCII bytes are decoded on their own
+  let utf8Bytes: Buffer | undefined;
   if (typeof input === "string") {
     text = input;
   } else {
     try {
-      text = decodeUtf8(input);
+      const { buf, ascii } = validateUtf8(input);
+      text = buf.toString("latin1");
+      if (!ascii) utf8Bytes = buf;
     } catch (e) {
       if (e instanceof TypeError)
         throw new EvidenceError("invalid_json", options.root ?? "$", "input is not valid UTF-8");
@@ -238,7 +245,7 @@ export function parseJson(input: string | Uint8Array, options: ParseOptions = {}
     }
   }
   const wanted = typeof input === "string" ? undefined : options.canonicalSpans;
-  const parser = new Parser(text, options.maxDepth ?? MAX_JSON_DEPTH, options.root ?? "$", wanted);
+  const parser = new Parser(text, options.maxDepth ?? MAX_JSON_DEPTH, options.root ?? "$", wanted, utf8Bytes);
   const value = parser.parse();
   if (wanted !== undefined && parser.textSpans.length > 0)
     recordByteSpans(text, input as Uint8Array, parser.textSpans, wanted.out);
@@ -294,7 +301,27 @@ class Parser {
     private readonly maxDepth: number,
     private readonly root: string,
     private readonly spanRequest?: CanonicalSpanRequest,
-  ) {}
+    /**
+     * The UTF-8 input when `text` is its latin1 reading (input bytes with non-ASCII): text
+     * offsets are then byte offsets, and runs of bytes >= 0x80 (always whole UTF-8
+     * sequences, the input being valid UTF-8) are decoded from here.
+     */
+    private readonly utf8Bytes?: Buffer,
+  ) {
+    this.specialRe = utf8Bytes === undefined ? STRING_SPECIAL_RE : STRING_SPECIAL_LATIN1_RE;
+  }
+
+  /** The regex that ends a run of plain string content in `text`. */
+  private readonly specialRe: RegExp;
+
+  /** The character at text offset `at`, decoded when `text` is a latin1 reading (for messages). */
+  private charAtForMessage(at: number): string {
+    const c = this.text.charCodeAt(at);
+    if (this.utf8Bytes === undefined || c < 0x80) return String.fromCharCode(c);
+    let j = at + 1;
+    while (j < this.text.length && (this.text.charCodeAt(j) & 0xc0) === 0x80) j++;
+    return this.utf8Bytes.toString("utf8", at, j);
+  }
 
   /** Text offset of a container opening at `at`, if its span is wanted (by depth or by its key); else -1. */
   private spanStart(at: number): number {
@@ -495,7 +522,7 @@ class Parser {
     if (Number.isNaN(c)) this.failHere("invalid_json", "unexpected end of input, expected a value");
     this.failHere(
       "invalid_json",
-      `unexpected character ${JSON.stringify(String.fromCharCode(c))} at offset ${this.pos}, expected a value`,
+      `unexpected character ${JSON.stringify(this.charAtForMessage(this.pos))} at offset ${this.pos}, expected a value`,
     );
   }
 
@@ -590,14 +617,17 @@ class Parser {
         this.pos = i + 1;
         return t.slice(start, i);
       }
-      if (c === 0x5c || c < 0x20 || (c >= 0xd800 && c <= 0xdfff)) break;
+      // (>= 0x80 covers both surrogates and the non-ASCII bytes of a latin1 reading)
+      if (c === 0x5c || c < 0x20 || c >= 0x80) break;
       i++;
     }
     let out: string[] | null = null;
     let runStart = start;
+    const special = this.specialRe;
+    const utf8Bytes = this.utf8Bytes;
     for (;;) {
-      STRING_SPECIAL_RE.lastIndex = i;
-      const m = STRING_SPECIAL_RE.exec(t);
+      special.lastIndex = i;
+      const m = special.exec(t);
       if (m === null) {
         this.pos = t.length;
         this.failHere("invalid_json", "unterminated string");
@@ -687,6 +717,16 @@ class Parser {
           "invalid_json",
           `raw control character U+${c.toString(16).padStart(4, "0").toUpperCase()} in a string at offset ${i} (must be escaped)`,
         );
+      }
+      if (utf8Bytes !== undefined) {
+        // non-ASCII bytes in a latin1 reading: decode the whole run (complete sequences)
+        let j = i + 1;
+        while (j < len && t.charCodeAt(j) >= 0x80) j++;
+        if (out === null) out = [];
+        out.push(t.slice(runStart, i), utf8Bytes.toString("utf8", i, j));
+        i = j;
+        runStart = j;
+        continue;
       }
       // a raw surrogate: must be a well-formed pair
       if (c <= 0xdbff) {
