@@ -38,6 +38,28 @@ const WHITE_SPACE_EDGES =
  * Unicode lower-casing without locale.
  */
 export function norm(s: string): string {
+  // ASCII fast path, same result: NFKC leaves ASCII unchanged, the only White_Space
+  // characters in ASCII are U+0009..U+000D and U+0020, and lower-casing ASCII maps A-Z only
+  const n = s.length;
+  let plain = true; // no upper-case letter, no White_Space but single inner spaces
+  let i = 0;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) break;
+    if (
+      (c >= 0x41 && c <= 0x5a) ||
+      (c >= 0x09 && c <= 0x0d) ||
+      (c === 0x20 && (i === 0 || i === n - 1 || s.charCodeAt(i + 1) === 0x20))
+    )
+      plain = false;
+  }
+  if (i === n) {
+    if (plain) return s;
+    let t = s.replace(WHITE_SPACE_RUN, " ");
+    if (t.charCodeAt(0) === 0x20) t = t.slice(1);
+    if (t.charCodeAt(t.length - 1) === 0x20) t = t.slice(0, -1);
+    return t.toLowerCase();
+  }
   let t = s.normalize("NFKC").replace(WHITE_SPACE_RUN, " ");
   if (t.charCodeAt(0) === 0x20) t = t.slice(1);
   if (t.charCodeAt(t.length - 1) === 0x20) t = t.slice(0, -1);
