@@ -10,11 +10,10 @@
  * ```
  * @packageDocumentation
  */
-import { bytesToHex } from "@noble/hashes/utils";
 import { keccak256Bytes, keccak256Utf8 } from "./keccak.js";
 import { EvidenceError, appendPath, formatPath } from "./errors.js";
 import { BARE_HEX64, DIGEST } from "./formats.js";
-import { type Hex, hexToBytes } from "./hash.js";
+import { type Hex, hexToBytes, toBareHex as bytesToHex } from "./hash.js";
 import { canonicalJsonString, type JsonValue } from "./json.js";
 
 /** Task visibility (SPEC 3). */

@@ -2,7 +2,8 @@
  * SPEC 2: Ethereum Keccak-256 (not NIST SHA3-256) and hex helpers.
  * @packageDocumentation
  */
-import { bytesToHex, hexToBytes as nobleHexToBytes } from "@noble/hashes/utils";
+import { Buffer } from "node:buffer";
+import { hexToBytes as nobleHexToBytes } from "@noble/hashes/utils";
 import { EvidenceError } from "./errors.js";
 import { canonicalJson } from "./json.js";
 import { keccak256Bytes, keccak256Utf8 } from "./keccak.js";
@@ -20,7 +21,7 @@ export function keccak256(data: Uint8Array | string): Uint8Array {
 
 /** Keccak-256 as `0x` + 64 lowercase hex (a string is hashed as its UTF-8 bytes). */
 export function keccak256Hex(data: Uint8Array | string): Hex {
-  return `0x${bytesToHex(keccak256(data))}`;
+  return `0x${toBareHex(keccak256(data))}`;
 }
 
 /** `0x` + hex(keccak256(canonical_json(value))): the hash of a JSON block (receipts, rank_derivation, packs). */
@@ -30,12 +31,15 @@ export function canonicalHash(value: unknown): Hex {
 
 /** Lowercase hex of bytes with a `0x` prefix. */
 export function toHex(bytes: Uint8Array): Hex {
-  return `0x${bytesToHex(bytes)}`;
+  return `0x${toBareHex(bytes)}`;
 }
 
-/** Lowercase hex of bytes without prefix. */
+/**
+ * Lowercase hex of bytes without prefix (Node's native hex encoder: the same string as
+ * `@noble/hashes`' `bytesToHex`, without a string concatenation per byte).
+ */
 export function toBareHex(bytes: Uint8Array): string {
-  return bytesToHex(bytes);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
 }
 
 const HEX_RE = /^(0x)?([0-9a-fA-F]{2})*$/;

@@ -9,13 +9,13 @@
  * ```
  * @packageDocumentation
  */
-import { bytesToHex, hexToBytes } from "@noble/hashes/utils";
+import { hexToBytes } from "@noble/hashes/utils";
 import { promptHash, type TestSetRow, type Visibility } from "./commitment.js";
 import { keccak256Utf8 } from "./keccak.js";
 import { EvidenceError, appendPath } from "./errors.js";
 import { BARE_HEX64, DIGEST, SCORE4, SECONDS3, USDC6, isIsoMsZ } from "./formats.js";
 import { Fraction } from "./fraction.js";
-import { canonicalHash, type Hex } from "./hash.js";
+import { canonicalHash, type Hex, toBareHex as bytesToHex } from "./hash.js";
 
 /** The receipt schema tag (SPEC 4). */
 export const RECEIPT_SCHEMA = "bench-bounty.receipt.v1" as const;
