@@ -115,20 +115,11 @@ export interface RunTaskInput {
   credit?: string | Fraction | null;
 }
 
-/** Input of {@link buildReceipt}: a finalized run. */
-export interface BuildReceiptInput {
-  run_id: string;
-  benchmark_slug: string;
-  commit_root: string;
-  agent_id: string;
-  attempt: number;
-  started_at: string;
-  finalized_at: string;
-  wall_seconds: string;
-  queries_used: number;
-  usdc_spent: string;
-  score_public: string;
-  score_composite: string;
+/**
+ * Input of {@link buildReceipt}: a finalized run. The receipt's own fields
+ * (same formats as {@link Receipt}), plus the answer salt and the run's tasks.
+ */
+export interface BuildReceiptInput extends Omit<Receipt, "schema" | "tasks"> {
   /** 64 lowercase hex: the run's secret answer salt (revealed in the pack only for winners) */
   answer_salt: string;
   /** the run's tasks in run order (their position becomes `ordinal`) */
