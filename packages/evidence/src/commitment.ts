@@ -285,10 +285,16 @@ export function commitTestSet(rows: readonly TestSetRow[], path = "$"): TestSetC
   const derived: DerivedLeaf[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const row = rows[i] as TestSetRow;
-    const rowPath = appendPath(path, i);
-    checkRowShape(row, i, rowPath);
-    const ph = promptHash(row.prompt);
-    const gl = goldLeaf(row.gold, row.salt, rowPath);
+    let ph: string;
+    let gl: string;
+    try {
+      // row-relative paths ("$.salt"); the row's own path is built only for an error
+      checkRowShape(row, i, "$");
+      ph = promptHash(row.prompt);
+      gl = goldLeaf(row.gold, row.salt);
+    } catch (e) {
+      throw rebase(e, appendPath(path, i));
+    }
     const leaf = leafFromParts(i, ph, gl);
     raw[i] = leaf;
     const hex: Hex = `0x${bytesToHex(leaf)}`;

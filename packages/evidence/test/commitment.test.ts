@@ -132,6 +132,18 @@ describe("commitTestSet input rules", () => {
     expect(() => commitTestSet(rows)).toThrow(/\$\[2\]\.salt/);
   });
 
+  it("names the nested JSON path of a bad gold under the caller's base path", () => {
+    const rows = base.map((r, i) => (i === 1 ? { ...r, gold: { value: { x: Infinity } } } : r));
+    try {
+      commitTestSet(rows as TestSetRow[], "$.test_set");
+      throw new Error("not refused");
+    } catch (e) {
+      expect(e).toBeInstanceOf(EvidenceError);
+      expect((e as EvidenceError).path).toBe("$.test_set[1].gold.value.x");
+      expect((e as EvidenceError).message).toBe("$.test_set[1].gold.value.x: Infinity is not JSON");
+    }
+  });
+
   it("hashes the salt's characters, not its decoded bytes", () => {
     const row = base[0] as TestSetRow;
     expect(goldLeaf(row.gold, row.salt)).not.toBe(goldLeaf(row.gold, "0".repeat(64)));
