@@ -15,7 +15,7 @@ import {
   type MintInputs,
   type MintRun,
   type TestSetRow,
-} from "../src/index.js";
+} from "../dist/index.js";
 
 /** 64 hex characters derived from a label (deterministic "random" salt). */
 export function hex64(label: string): string {

@@ -95,12 +95,72 @@ export function goldLeaf(gold: unknown, salt: string, path = "$"): string {
   return bytesToHex(keccak256Utf8(canon + salt));
 }
 
-/** Leaf digest from its parts (SPEC 3), as raw bytes. */
+/**
+ * The leaf preimage `canonical_json({"gold_leaf", "ordinal", "prompt_hash"})`
+ * (SPEC 3: keys in code-point order, no whitespace, hex needs no escaping) is
+ * written byte by byte into this reused buffer: it is ASCII, so no string is
+ * built and no UTF-8 encoder runs (hashing is synchronous: one leaf at a time).
+ * Longest preimage: 14 + 64 + 12 + 17 (`-` and 16 digits) + 16 + 64 + 2 bytes.
+ */
+const LEAF_PREIMAGE = new Uint8Array(192);
+const asciiBytes = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));
+const LEAF_HEAD = asciiBytes('{"gold_leaf":"');
+const LEAF_ORDINAL = asciiBytes('","ordinal":');
+const LEAF_PROMPT = asciiBytes(',"prompt_hash":"');
+const LEAF_TAIL = asciiBytes('"}');
+
+/** Copy 64 lowercase hex characters to `LEAF_PREIMAGE[at..at+64)`; false for anything else. */
+function writeHex64(hex: string, at: number): boolean {
+  if (hex.length !== 64) return false;
+  for (let i = 0; i < 64; i++) {
+    const c = hex.charCodeAt(i);
+    if ((c < 0x30 || c > 0x39) && (c < 0x61 || c > 0x66)) return false;
+    LEAF_PREIMAGE[at + i] = c;
+  }
+  return true;
+}
+
+/**
+ * Leaf digest from its parts (SPEC 3), as raw bytes:
+ * `keccak256(canonical_json({"ordinal": ordinal, "prompt_hash": .., "gold_leaf": ..}))`.
+ * @param ordinal a safe integer (the row's ordinal)
+ * @param promptHashHex bare 64 lowercase hex, as {@link promptHash} returns it
+ * @param goldLeafHex bare 64 lowercase hex, as {@link goldLeaf} returns it
+ * @throws EvidenceError `bad_test_set` for an ordinal that is not a safe integer or a part that is not 64 lowercase hex
+ */
 export function leafFromParts(ordinal: number, promptHashHex: string, goldLeafHex: string): Uint8Array {
-  // canonical_json({"ordinal", "prompt_hash", "gold_leaf"}): keys in code-point order, hex needs no escaping
-  return keccak256Utf8(
-    `{"gold_leaf":"${goldLeafHex}","ordinal":${ordinal},"prompt_hash":"${promptHashHex}"}`,
-  );
+  if (!Number.isSafeInteger(ordinal))
+    throw new EvidenceError("bad_test_set", "$.ordinal", `ordinal ${ordinal} is not a safe integer`);
+  const buf = LEAF_PREIMAGE;
+  let at = 0;
+  buf.set(LEAF_HEAD, at);
+  at += LEAF_HEAD.length;
+  if (!writeHex64(goldLeafHex, at))
+    throw new EvidenceError("bad_test_set", "$.gold_leaf", "gold_leaf must be 64 lowercase hex characters");
+  at += 64;
+  buf.set(LEAF_ORDINAL, at);
+  at += LEAF_ORDINAL.length;
+  let v = ordinal;
+  if (v < 0) {
+    buf[at++] = 0x2d; // "-"
+    v = -v;
+  }
+  let digits = 1;
+  for (let t = v; t >= 10; t = Math.floor(t / 10)) digits++;
+  for (let d = digits - 1, t = v; d >= 0; d--, t = Math.floor(t / 10)) buf[at + d] = 0x30 + (t % 10);
+  at += digits;
+  buf.set(LEAF_PROMPT, at);
+  at += LEAF_PROMPT.length;
+  if (!writeHex64(promptHashHex, at))
+    throw new EvidenceError(
+      "bad_test_set",
+      "$.prompt_hash",
+      "prompt_hash must be 64 lowercase hex characters",
+    );
+  at += 64;
+  buf.set(LEAF_TAIL, at);
+  at += LEAF_TAIL.length;
+  return keccak256Bytes(buf.subarray(0, at));
 }
 
 /**
@@ -158,21 +218,42 @@ function hashPair(buf: Uint8Array, a: Uint8Array, b: Uint8Array): Uint8Array {
   return keccak256Bytes(buf);
 }
 
-/** Merkle root of raw 32-byte leaves (SPEC 3 fold). */
+/**
+ * Fold `n` 32-byte nodes laid end to end in `flat` (bytes `[32i, 32i+32)` are node `i`)
+ * to the Merkle root (SPEC 3), in place: a level's pair `2j, 2j+1` is already
+ * `left || right` in memory, so it is hashed where it lies and the parent is
+ * written over node `j`; an odd level's last node is hashed with a copy of itself.
+ * @returns a fresh 32-byte root (`flat` is overwritten)
+ */
+function foldInPlace(flat: Uint8Array, n: number): Uint8Array {
+  const pair = new Uint8Array(64);
+  for (let width = n; width > 1; width = Math.ceil(width / 2)) {
+    const pairs = width >> 1;
+    for (let j = 0; j < pairs; j++) flat.set(keccak256Bytes(flat.subarray(64 * j, 64 * j + 64)), 32 * j);
+    if (width % 2 === 1) {
+      const last = flat.subarray(32 * (width - 1), 32 * width);
+      pair.set(last, 0);
+      pair.set(last, 32);
+      flat.set(keccak256Bytes(pair), 32 * pairs);
+    }
+  }
+  return flat.slice(0, 32);
+}
+
+/**
+ * Merkle root of raw 32-byte leaves (SPEC 3 fold): `parent = keccak256(left || right)`,
+ * an odd level duplicates its last node, one leaf is its own root. The leaves are not modified.
+ * @throws EvidenceError `bad_test_set` for zero leaves, `schema` for a leaf that is not 32 bytes
+ */
 export function merkleRootBytes(leaves: readonly Uint8Array[]): Uint8Array {
   if (leaves.length === 0) throw new EvidenceError("bad_test_set", "$", "zero leaves have no root");
-  const buf = new Uint8Array(64);
-  let level: Uint8Array[] = leaves.slice();
-  while (level.length > 1) {
-    const next: Uint8Array[] = new Array(Math.ceil(level.length / 2));
-    for (let i = 0, j = 0; i < level.length; i += 2, j++) {
-      const left = level[i] as Uint8Array;
-      const right = (i + 1 < level.length ? level[i + 1] : left) as Uint8Array;
-      next[j] = hashPair(buf, left, right);
-    }
-    level = next;
+  const flat = new Uint8Array(32 * leaves.length);
+  for (let i = 0; i < leaves.length; i++) {
+    const leaf = leaves[i] as Uint8Array;
+    if (leaf.length !== 32) throw new EvidenceError("schema", formatPath([i]), "a leaf must be 32 bytes");
+    flat.set(leaf, 32 * i);
   }
-  return level[0] as Uint8Array;
+  return foldInPlace(flat, leaves.length);
 }
 
 /**
@@ -280,7 +361,8 @@ export function commitTestSet(rows: readonly TestSetRow[], path = "$"): TestSetC
       "a test set needs at least one row (zero leaves have no root)",
     );
   const n = rows.length;
-  const raw: Uint8Array[] = new Array(n);
+  // leaf digests end to end: the fold runs in place, and no per-leaf array outlives its row
+  const flat = new Uint8Array(32 * n);
   const leaves: Hex[] = new Array(n);
   const derived: DerivedLeaf[] = new Array(n);
   for (let i = 0; i < n; i++) {
@@ -296,12 +378,12 @@ export function commitTestSet(rows: readonly TestSetRow[], path = "$"): TestSetC
       throw rebase(e, appendPath(path, i));
     }
     const leaf = leafFromParts(i, ph, gl);
-    raw[i] = leaf;
+    flat.set(leaf, 32 * i);
     const hex: Hex = `0x${bytesToHex(leaf)}`;
     leaves[i] = hex;
     derived[i] = { ordinal: i, prompt_hash: ph, gold_leaf: gl, leaf: hex };
   }
-  return { root: `0x${bytesToHex(merkleRootBytes(raw))}`, leafCount: n, leaves, derived };
+  return { root: `0x${bytesToHex(foldInPlace(flat, n))}`, leafCount: n, leaves, derived };
 }
 
 /** True for a `0x` + 64 lowercase hex digest. */

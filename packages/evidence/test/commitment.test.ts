@@ -1,11 +1,16 @@
+import { keccak_256 } from "@noble/hashes/sha3";
+import { bytesToHex } from "@noble/hashes/utils";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   EvidenceError,
   canonicalJsonString,
   commitTestSet,
   goldLeaf,
+  leafFromParts,
   leafHash,
   merkleProof,
+  merkleRootBytes,
   merkleRoot,
   promptHash,
   verifyProof,
@@ -149,3 +154,77 @@ describe("commitTestSet input rules", () => {
     expect(goldLeaf(row.gold, row.salt)).not.toBe(goldLeaf(row.gold, "0".repeat(64)));
   });
 });
+
+/** SPEC 3 written out naively (text template, recursion, @noble/hashes): the reference for the byte-level fast paths. */
+const referenceLeaf = (ordinal: number, ph: string, gl: string): string =>
+  bytesToHex(keccak_256(`{"gold_leaf":"${gl}","ordinal":${ordinal},"prompt_hash":"${ph}"}`));
+function referenceRoot(level: Uint8Array[]): string {
+  if (level.length === 1) return bytesToHex(level[0] as Uint8Array);
+  const next: Uint8Array[] = [];
+  for (let i = 0; i < level.length; i += 2) {
+    const l = level[i] as Uint8Array;
+    const r = level[i + 1] ?? l;
+    next.push(keccak_256(new Uint8Array([...l, ...r])));
+  }
+  return referenceRoot(next);
+}
+const hex64 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => bytesToHex(b));
+
+describe("byte-level leaf preimage and in-place fold against the SPEC 3 definitions", () => {
+  it("leafFromParts equals keccak256 of the canonical leaf JSON text for any safe ordinal", () => {
+    const edge = [0, 1, 9, 10, 99, 100, 65_535, 99_999, 100_000, 2 ** 31, Number.MAX_SAFE_INTEGER, -1, -10];
+    const ordinal = fc.oneof(fc.constantFrom(...edge), fc.maxSafeInteger());
+    fc.assert(
+      fc.property(ordinal, hex64, hex64, (i, ph, gl) => {
+        expect(bytesToHex(leafFromParts(i, ph, gl))).toBe(referenceLeaf(i, ph, gl));
+      }),
+      { numRuns: 500, seed: 20261130 },
+    );
+  });
+
+  it("leafFromParts refuses an ordinal that is not a safe integer and parts that are not 64 lowercase hex", () => {
+    const ok = "ab".repeat(32);
+    for (const bad of [1.5, Number.NaN, Infinity, 2 ** 53, -(2 ** 53)])
+      expect(() => leafFromParts(bad, ok, ok)).toThrow(/ordinal .* is not a safe integer/);
+    for (const bad of [ok.toUpperCase(), ok.slice(1), `0x${ok.slice(2)}`, `${ok}0`, "g".repeat(64), ""]) {
+      expect(() => leafFromParts(0, bad, ok)).toThrow(/prompt_hash must be 64 lowercase hex/);
+      expect(() => leafFromParts(0, ok, bad)).toThrow(/gold_leaf must be 64 lowercase hex/);
+    }
+  });
+
+  it("merkleRootBytes equals the recursive fold for 1 to 70 leaves and leaves its input untouched", () => {
+    for (let n = 1; n <= 70; n++) {
+      const leaves = Array.from({ length: n }, (_, i) => keccak_256(`leaf ${n}/${i}`));
+      const before = leaves.map((l) => bytesToHex(l));
+      expect(bytesToHex(merkleRootBytes(leaves)), `n = ${n}`).toBe(referenceRoot(leaves));
+      expect(leaves.map((l) => bytesToHex(l))).toEqual(before);
+    }
+  });
+
+  it("commitTestSet's in-place fold gives merkleRoot of its own leaves for every size up to 40", () => {
+    const row = (i: number): TestSetRow => ({
+      ordinal: i,
+      prompt: `prompt ${i} \u00e9\u{1F600}`,
+      gold: { value: `gold ${i}` },
+      salt: bytesToHex(keccak_256(`salt ${i}`)),
+      visibility: "private",
+      grader_type: "exact",
+    });
+    for (let n = 1; n <= 40; n++) {
+      const c = commitTestSet(Array.from({ length: n }, (_, i) => row(i)));
+      expect(c.root, `n = ${n}`).toBe(`0x${referenceRoot(c.leaves.map((l) => digestBytes(l)))}`);
+      c.derived.forEach((d, i) => expect(d.leaf).toBe(`0x${referenceLeaf(i, d.prompt_hash, d.gold_leaf)}`));
+    }
+  });
+
+  it("merkleRootBytes refuses a leaf that is not 32 bytes, naming its index", () => {
+    const good = new Uint8Array(32);
+    expect(() => merkleRootBytes([good, new Uint8Array(31)])).toThrow(/\$\[1\]: a leaf must be 32 bytes/);
+    expect(() => merkleRootBytes([new Uint8Array(33)])).toThrow(/\$\[0\]: a leaf must be 32 bytes/);
+  });
+});
+
+/** Bytes of a `0x` hex digest (test helper, no library code involved). */
+function digestBytes(hex: string): Uint8Array {
+  return Uint8Array.from(Buffer.from(hex.slice(2), "hex"));
+}
