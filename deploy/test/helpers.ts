@@ -18,9 +18,14 @@ export function sharedDir(): string {
   return process.env.BENCH_BOUNTY_SHARED ?? path.join(REPO_ROOT, "..", "shared");
 }
 
+/** Path of `vectors/<name>` in the shared folder (read it raw for a lossless parse or a byte-exact copy). */
+export function vectorPath(name: string): string {
+  return path.join(sharedDir(), "vectors", name);
+}
+
 /** Parsed `vectors/<name>` (plain JSON.parse: these files hold no floats or big integers we read). */
 export function vector<T = unknown>(name: string): T {
-  return JSON.parse(fs.readFileSync(path.join(sharedDir(), "vectors", name), "utf8")) as T;
+  return JSON.parse(fs.readFileSync(vectorPath(name), "utf8")) as T;
 }
 
 /** Starts a devchain (ESM package, loaded with require(esm)). */

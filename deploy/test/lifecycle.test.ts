@@ -28,6 +28,7 @@ import {
   startChain,
   tempDir,
   vector,
+  vectorPath,
   writeFile,
   type Run,
 } from "./helpers";
@@ -36,6 +37,81 @@ type Pack = {
   benchmark: { ranking_digest: string };
   rank_derivation: Record<string, unknown> & { rows: unknown[] };
 };
+
+/**
+ * The parameters of one `bounty:lock` run, named as the task names them. Each
+ * field given becomes `--flag value` (in the order of this interface); a field
+ * left out is not passed, so a refusal can omit a flag or give both commitment
+ * sources.
+ */
+interface LockFlags {
+  from: string;
+  /** A `{root, leafCount}` commitment file; normally exactly one of this and `testSet`. */
+  commitment?: string;
+  /** A test-set file the task commits itself. */
+  testSet?: string;
+  /** An ERC-20 other than the network's USDC. */
+  token?: string;
+  /** Whole token units, as typed on the command line. */
+  pool: string;
+  /** Unix seconds, or text the task must parse (or refuse). */
+  closesAt: bigint | string;
+  awardDeadline: bigint | string;
+  /** `winner_take_all` or `top_n_split` (or a bad value to refuse); normally exactly one of this and `splits`. */
+  payoutRule?: string;
+  /** Place shares in bps, comma-separated. */
+  splits?: string;
+  thresholdBps: number;
+  /** Defaults to the signer in the task. */
+  awarder?: string;
+}
+
+/** The argv of `bounty:lock` with `flags`; append plain flags (`--approve`, `--dry-run`, ...) to it. */
+function lockArgs(flags: LockFlags): string[] {
+  const args = ["bounty:lock", "--from", flags.from];
+  const add = (flag: string, value: bigint | number | string | undefined) => {
+    if (value !== undefined) args.push(flag, String(value));
+  };
+  add("--commitment", flags.commitment);
+  add("--test-set", flags.testSet);
+  add("--token", flags.token);
+  add("--pool", flags.pool);
+  add("--closes-at", flags.closesAt);
+  add("--award-deadline", flags.awardDeadline);
+  add("--payout-rule", flags.payoutRule);
+  add("--splits", flags.splits);
+  add("--threshold-bps", flags.thresholdBps);
+  add("--awarder", flags.awarder);
+  return args;
+}
+
+/** The bounty id of a successful `bounty:lock` output (`Bounty <id> locked`). */
+function lockedId(out: string): bigint {
+  const m = /Bounty (\d+) locked/.exec(out);
+  expect(m, out).to.not.equal(null);
+  return BigInt(m![1]!);
+}
+
+/** The parameters of one `bounty:award` run; the withdrawal addresses as a file, inline, or (to refuse) not at all. */
+interface AwardFlags {
+  from: string;
+  id: bigint;
+  /** The pack (or bare rank derivation) file. */
+  rankDerivation: string;
+  /** A JSON file mapping each winning submitter to its withdrawal address. */
+  withdrawalsFile?: string;
+  /** The same mapping inline: `submitter=address,...`. */
+  withdrawals?: string;
+}
+
+/** The argv of `bounty:award` with `flags`; append plain flags (`--dry-run`) to it. */
+function awardArgs(flags: AwardFlags): string[] {
+  const args = ["bounty:award", "--from", flags.from, "--id", String(flags.id)];
+  args.push("--rank-derivation", flags.rankDerivation);
+  if (flags.withdrawalsFile !== undefined) args.push("--withdrawals-file", flags.withdrawalsFile);
+  if (flags.withdrawals !== undefined) args.push("--withdrawals", flags.withdrawals);
+  return args;
+}
 
 describe("bounty tasks on a local Base-profile node", function () {
   let chain: DevChain;
@@ -80,33 +156,59 @@ describe("bounty tasks on a local Base-profile node", function () {
     const root = "0x" + (0xc0ffee00 + rootCounter).toString(16).padStart(64, "0");
     return writeFile(dir, `commitment-${rootCounter}.json`, { root, leafCount });
   }
+  /**
+   * `bounty:lock` argv for the usual lock: from the author, a pool of 1 USDC,
+   * closing an hour after `now` with the award deadline an hour later, winner
+   * takes all, no threshold, and no commitment source unless `flags` gives one.
+   * `flags` overrides any of these; a field set to `undefined` drops its flag.
+   */
+  function plainLockArgs(now: bigint, flags: Partial<LockFlags>): string[] {
+    return lockArgs({
+      from: author,
+      pool: "1",
+      closesAt: now + 3600n,
+      awardDeadline: now + 7200n,
+      payoutRule: "winner_take_all",
+      thresholdBps: 0,
+      ...flags,
+    });
+  }
+  /** Runs `bounty:lock` with `flags`, expects it to succeed, and returns the new bounty's id. */
+  async function lockBounty(flags: LockFlags): Promise<bigint> {
+    return lockedId(expectOk(await run(lockArgs(flags))));
+  }
   /** Locks a bounty matching packs/small.json (pool 12.345679 USDC, top_n_split, 5000 bps) and returns its id. */
   async function lockSmall(closesIn: bigint, deadlineIn: bigint): Promise<bigint> {
     const now = await chainTime(chain);
-    const out = expectOk(
-      await run([
-        "bounty:lock",
-        "--from",
-        author,
-        "--commitment",
-        commitmentFile(),
-        "--pool",
-        "12.345679",
-        "--closes-at",
-        String(now + closesIn),
-        "--award-deadline",
-        String(now + deadlineIn),
-        "--payout-rule",
-        "top_n_split",
-        "--threshold-bps",
-        "5000",
-        "--awarder",
-        awarder,
-      ]),
-    );
-    const m = /Bounty (\d+) locked/.exec(out);
-    expect(m, out).to.not.equal(null);
-    return BigInt(m![1]!);
+    return lockBounty({
+      from: author,
+      commitment: commitmentFile(),
+      pool: "12.345679",
+      closesAt: now + closesIn,
+      awardDeadline: now + deadlineIn,
+      payoutRule: "top_n_split",
+      thresholdBps: 5000,
+      awarder,
+    });
+  }
+  /**
+   * Deploys the test token `contracts/test/<name>.sol` from its artifact and
+   * mints 10 tokens (10^19 base units) to the author; returns its address.
+   */
+  async function deployTestToken(name: "ReentrantToken" | "FeeOnTransferToken"): Promise<string> {
+    const artifact = JSON.parse(
+      fs.readFileSync(`${REPO_ROOT}/artifacts/contracts/test/${name}.sol/${name}.json`, "utf8"),
+    ) as { abi: readonly unknown[]; bytecode: `0x${string}` };
+    const hash = await chain.wallet(0).deployContract({ abi: artifact.abi, bytecode: artifact.bytecode });
+    const token = (await chain.publicClient.waitForTransactionReceipt({ hash })).contractAddress!;
+    const mint = await chain.wallet(0).writeContract({
+      address: token,
+      abi: artifact.abi,
+      functionName: "mint",
+      args: [author, 10n * 10n ** 18n],
+    });
+    await chain.publicClient.waitForTransactionReceipt({ hash: mint });
+    return token;
   }
 
   before(async function () {
@@ -118,10 +220,7 @@ describe("bounty tasks on a local Base-profile node", function () {
     [author, awarder, w1, w2, w3, other] = chain.accounts.slice(1, 7).map((a) => a.address);
     stranger = chain.accounts[9]!.address;
     await chain.mintUsdc(author as `0x${string}`, 1_000_000_000n); // 1,000 USDC
-    smallText = fs.readFileSync(
-      `${process.env.BENCH_BOUNTY_SHARED ?? `${REPO_ROOT}/../shared`}/vectors/packs/small.json`,
-      "utf8",
-    );
+    smallText = fs.readFileSync(vectorPath("packs/small.json"), "utf8");
     small = JSON.parse(smallText) as Pack;
   });
   after(async function () {
@@ -133,34 +232,26 @@ describe("bounty tasks on a local Base-profile node", function () {
     it("commits a test-set file and locks with an EIP-2612 permit in one transaction", async function () {
       // The three-rows vector holds a 2^53+1 integer and a float: write its rows losslessly.
       const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
-      const commitments = parseJson(
-        fs.readFileSync(
-          `${process.env.BENCH_BOUNTY_SHARED ?? `${REPO_ROOT}/../shared`}/vectors/commitment.json`,
-        ),
-      ) as { test_sets: { name: string; rows: unknown; root: string; leaf_count: number }[] };
+      const commitments = parseJson(fs.readFileSync(vectorPath("commitment.json"))) as {
+        test_sets: { name: string; rows: unknown; root: string; leaf_count: number }[];
+      };
       const three = commitments.test_sets.find((t) => t.name === "three-rows")!;
       const file = writeFile(dir, "three-rows.json", canonicalJsonString({ test_set: three.rows }));
       const now = await chainTime(chain);
       const before = await usdcBalance(author);
       const blockBefore = await blockNumber(chain);
       const out = expectOk(
-        await run([
-          "bounty:lock",
-          "--from",
-          author,
-          "--test-set",
-          file,
-          "--pool",
-          "250",
-          "--closes-at",
-          String(now + 3600n),
-          "--award-deadline",
-          String(now + 7200n),
-          "--payout-rule",
-          "winner_take_all",
-          "--threshold-bps",
-          "6000",
-        ]),
+        await run(
+          lockArgs({
+            from: author,
+            testSet: file,
+            pool: "250",
+            closesAt: now + 3600n,
+            awardDeadline: now + 7200n,
+            payoutRule: "winner_take_all",
+            thresholdBps: 6000,
+          }),
+        ),
       );
       expect(out).to.include("EIP-2612 permit + createAndFundWithPermit (1 transaction)");
       expect(out).to.match(/Bounty 1 locked: Funded with 250\.000000 USDC/);
@@ -182,21 +273,15 @@ describe("bounty tasks on a local Base-profile node", function () {
       const blockBefore = await blockNumber(chain);
       const out = expectOk(
         await run([
-          "bounty:lock",
-          "--from",
-          author,
-          "--commitment",
-          commitmentFile(),
-          "--pool",
-          "1.5",
-          "--closes-at",
-          String(now + 3600n),
-          "--award-deadline",
-          String(now + 7200n),
-          "--splits",
-          "6000,4000",
-          "--threshold-bps",
-          "0",
+          ...lockArgs({
+            from: author,
+            commitment: commitmentFile(),
+            pool: "1.5",
+            closesAt: now + 3600n,
+            awardDeadline: now + 7200n,
+            splits: "6000,4000",
+            thresholdBps: 0,
+          }),
           "--approve",
         ]),
       );
@@ -210,170 +295,56 @@ describe("bounty tasks on a local Base-profile node", function () {
       const now = await chainTime(chain);
       const before = await blockNumber(chain);
       const out = expectOk(
-        await run([
-          "bounty:lock",
-          "--from",
-          author,
-          "--commitment",
-          commitmentFile(),
-          "--pool",
-          "3",
-          "--closes-at",
-          String(now + 3600n),
-          "--award-deadline",
-          String(now + 7200n),
-          "--payout-rule",
-          "winner_take_all",
-          "--threshold-bps",
-          "0",
-          "--dry-run",
-        ]),
+        await run([...plainLockArgs(now, { commitment: commitmentFile(), pool: "3" }), "--dry-run"]),
       );
       expect(out).to.include("Dry run: the permit and createAndFundWithPermit simulate fine; nothing sent.");
       expect(await blockNumber(chain)).to.equal(before);
     });
 
     it("falls back to approve + createAndFund for a token without permit", async function () {
-      const artifact = JSON.parse(
-        fs.readFileSync(
-          `${REPO_ROOT}/artifacts/contracts/test/ReentrantToken.sol/ReentrantToken.json`,
-          "utf8",
-        ),
-      ) as { abi: readonly unknown[]; bytecode: `0x${string}` };
-      const hash = await chain.wallet(0).deployContract({ abi: artifact.abi, bytecode: artifact.bytecode });
-      const token = (await chain.publicClient.waitForTransactionReceipt({ hash })).contractAddress!;
-      const mint = await chain.wallet(0).writeContract({
-        address: token,
-        abi: artifact.abi,
-        functionName: "mint",
-        args: [author, 10n * 10n ** 18n],
-      });
-      await chain.publicClient.waitForTransactionReceipt({ hash: mint });
+      const token = await deployTestToken("ReentrantToken");
       const now = await chainTime(chain);
       const before = await blockNumber(chain);
-      const out = expectOk(
-        await run([
-          "bounty:lock",
-          "--from",
-          author,
-          "--commitment",
-          commitmentFile(),
-          "--token",
-          token,
-          "--pool",
-          "3",
-          "--closes-at",
-          String(now + 3600n),
-          "--award-deadline",
-          String(now + 7200n),
-          "--payout-rule",
-          "winner_take_all",
-          "--threshold-bps",
-          "0",
-        ]),
-      );
+      const out = expectOk(await run(plainLockArgs(now, { commitment: commitmentFile(), token, pool: "3" })));
       expect(out).to.include("the token has no EIP-2612 permit: approve + createAndFund");
       expect(out).to.match(/pool\s+3\.000000000000000000 REENT \(3000000000000000000 base units\)/);
       expect(await blockNumber(chain)).to.equal(before + 2n);
-      const id = BigInt(/Bounty (\d+) locked/.exec(out)![1]!);
+      const id = lockedId(out);
       expect((await bounty(id)).token.toLowerCase()).to.equal(token.toLowerCase());
     });
 
     it("decodes FundingShortfall for a fee-on-transfer token", async function () {
-      const artifact = JSON.parse(
-        fs.readFileSync(
-          `${REPO_ROOT}/artifacts/contracts/test/FeeOnTransferToken.sol/FeeOnTransferToken.json`,
-          "utf8",
-        ),
-      ) as { abi: readonly unknown[]; bytecode: `0x${string}` };
-      const hash = await chain.wallet(0).deployContract({ abi: artifact.abi, bytecode: artifact.bytecode });
-      const token = (await chain.publicClient.waitForTransactionReceipt({ hash })).contractAddress!;
-      const mint = await chain.wallet(0).writeContract({
-        address: token,
-        abi: artifact.abi,
-        functionName: "mint",
-        args: [author, 10n * 10n ** 18n],
-      });
-      await chain.publicClient.waitForTransactionReceipt({ hash: mint });
+      const token = await deployTestToken("FeeOnTransferToken");
       const now = await chainTime(chain);
       expectRefusal(
-        await run([
-          "bounty:lock",
-          "--from",
-          author,
-          "--commitment",
-          commitmentFile(),
-          "--token",
-          token,
-          "--pool",
-          "1",
-          "--closes-at",
-          String(now + 3600n),
-          "--award-deadline",
-          String(now + 7200n),
-          "--payout-rule",
-          "winner_take_all",
-          "--threshold-bps",
-          "0",
-        ]),
+        await run(plainLockArgs(now, { commitment: commitmentFile(), token })),
         /createAndFund reverted with FundingShortfall\(1000000000000000000, \d+\)\. The contract received \d+ base units instead of 1000000000000000000: the token takes a fee on transfer/,
       );
     });
 
     it("refuses a command without exactly one commitment source", async function () {
       const now = await chainTime(chain);
-      const common = [
-        "--pool",
-        "1",
-        "--closes-at",
-        String(now + 3600n),
-        "--award-deadline",
-        String(now + 7200n),
-        "--payout-rule",
-        "winner_take_all",
-        "--threshold-bps",
-        "0",
-        "--from",
-        author,
-      ];
-      await refuses(["bounty:lock", ...common], /Give exactly one of --commitment <file>/);
+      await refuses(plainLockArgs(now, {}), /Give exactly one of --commitment <file>/);
       await refuses(
-        ["bounty:lock", ...common, "--commitment", commitmentFile(), "--test-set", commitmentFile()],
+        plainLockArgs(now, { commitment: commitmentFile(), testSet: commitmentFile() }),
         /Give exactly one of --commitment/,
       );
     });
 
     it("refuses malformed commitment and test-set files, naming the JSON path", async function () {
       const now = await chainTime(chain);
-      const common = [
-        "--pool",
-        "1",
-        "--closes-at",
-        String(now + 3600n),
-        "--award-deadline",
-        String(now + 7200n),
-        "--payout-rule",
-        "winner_take_all",
-        "--threshold-bps",
-        "0",
-        "--from",
-        author,
-      ];
       const upper = writeFile(dir, "upper.json", { root: "0x" + "AB".repeat(32), leafCount: 3 });
-      await refuses(
-        ["bounty:lock", ...common, "--commitment", upper],
-        /\$\.root must be 0x \+ 64 lowercase hex/,
-      );
+      await refuses(plainLockArgs(now, { commitment: upper }), /\$\.root must be 0x \+ 64 lowercase hex/);
       const noCount = writeFile(dir, "nocount.json", { root: "0x" + "ab".repeat(32) });
-      await refuses(["bounty:lock", ...common, "--commitment", noCount], /\$\.leafCount must be an integer/);
+      await refuses(plainLockArgs(now, { commitment: noCount }), /\$\.leafCount must be an integer/);
       const dup = writeFile(
         dir,
         "dup.json",
         '{"root": "0x' + "ab".repeat(32) + '", "leafCount": 3, "leafCount": 4}',
       );
-      await refuses(["bounty:lock", ...common, "--commitment", dup], /is not valid JSON: .*duplicate/i);
+      await refuses(plainLockArgs(now, { commitment: dup }), /is not valid JSON: .*duplicate/i);
       await refuses(
-        ["bounty:lock", ...common, "--commitment", `${dir}/missing.json`],
+        plainLockArgs(now, { commitment: `${dir}/missing.json` }),
         /cannot read .*missing\.json \(ENOENT\)/,
       );
       const badRows = writeFile(dir, "badrows.json", [
@@ -386,179 +357,39 @@ describe("bounty tasks on a local Base-profile node", function () {
           grader_type: "exact",
         },
       ]);
-      await refuses(["bounty:lock", ...common, "--test-set", badRows], /--test-set .*badrows\.json: \$\[0\]/);
+      await refuses(plainLockArgs(now, { testSet: badRows }), /--test-set .*badrows\.json: \$\[0\]/);
     });
 
     it("refuses bad times, splits, threshold and pool before any transaction", async function () {
       const now = await chainTime(chain);
-      const base = ["bounty:lock", "--from", author, "--commitment", commitmentFile()];
-      const ok = { pool: "1", closes: String(now + 3600n), deadline: String(now + 7200n) };
+      const commitment = commitmentFile();
+      const lock = (flags: Partial<LockFlags>) => plainLockArgs(now, { commitment, ...flags });
+      await refuses(lock({ closesAt: now - 10n }), /--closes-at .* is in the past \(chain time/);
+      await refuses(lock({ awardDeadline: now + 3600n }), /--award-deadline .* must be after --closes-at/);
+      await refuses(lock({ closesAt: "next tuesday" }), /--closes-at must be unix seconds or ISO-8601/);
       await refuses(
-        [
-          ...base,
-          "--pool",
-          ok.pool,
-          "--closes-at",
-          String(now - 10n),
-          "--award-deadline",
-          ok.deadline,
-          "--payout-rule",
-          "winner_take_all",
-          "--threshold-bps",
-          "0",
-        ],
-        /--closes-at .* is in the past \(chain time/,
-      );
-      await refuses(
-        [
-          ...base,
-          "--pool",
-          ok.pool,
-          "--closes-at",
-          ok.closes,
-          "--award-deadline",
-          ok.closes,
-          "--payout-rule",
-          "winner_take_all",
-          "--threshold-bps",
-          "0",
-        ],
-        /--award-deadline .* must be after --closes-at/,
-      );
-      await refuses(
-        [
-          ...base,
-          "--pool",
-          ok.pool,
-          "--closes-at",
-          "next tuesday",
-          "--award-deadline",
-          ok.deadline,
-          "--payout-rule",
-          "winner_take_all",
-          "--threshold-bps",
-          "0",
-        ],
-        /--closes-at must be unix seconds or ISO-8601/,
-      );
-      await refuses(
-        [
-          ...base,
-          "--pool",
-          ok.pool,
-          "--closes-at",
-          ok.closes,
-          "--award-deadline",
-          ok.deadline,
-          "--splits",
-          "3000,5000,2000",
-          "--threshold-bps",
-          "0",
-        ],
+        lock({ payoutRule: undefined, splits: "3000,5000,2000" }),
         /Bad splits: .*non-increasing/,
       );
+      await refuses(lock({ payoutRule: undefined, splits: "5000,3000" }), /Bad splits/);
       await refuses(
-        [
-          ...base,
-          "--pool",
-          ok.pool,
-          "--closes-at",
-          ok.closes,
-          "--award-deadline",
-          ok.deadline,
-          "--splits",
-          "5000,3000",
-          "--threshold-bps",
-          "0",
-        ],
-        /Bad splits/,
-      );
-      await refuses(
-        [
-          ...base,
-          "--pool",
-          ok.pool,
-          "--closes-at",
-          ok.closes,
-          "--award-deadline",
-          ok.deadline,
-          "--payout-rule",
-          "top_3",
-          "--threshold-bps",
-          "0",
-        ],
+        lock({ payoutRule: "top_3" }),
         /--payout-rule must be one of winner_take_all, top_n_split/,
       );
-      await refuses(
-        [
-          ...base,
-          "--pool",
-          ok.pool,
-          "--closes-at",
-          ok.closes,
-          "--award-deadline",
-          ok.deadline,
-          "--payout-rule",
-          "winner_take_all",
-          "--threshold-bps",
-          "10001",
-        ],
-        /--threshold-bps must be an integer 0\.\.10000/,
-      );
-      await refuses(
-        [
-          ...base,
-          "--pool",
-          "1.0000001",
-          "--closes-at",
-          ok.closes,
-          "--award-deadline",
-          ok.deadline,
-          "--payout-rule",
-          "winner_take_all",
-          "--threshold-bps",
-          "0",
-        ],
-        /--pool has more than 6 decimals/,
-      );
-      await refuses(
-        [
-          ...base,
-          "--pool",
-          "0",
-          "--closes-at",
-          ok.closes,
-          "--award-deadline",
-          ok.deadline,
-          "--payout-rule",
-          "winner_take_all",
-          "--threshold-bps",
-          "0",
-        ],
-        /--pool must be more than 0/,
-      );
+      await refuses(lock({ thresholdBps: 10001 }), /--threshold-bps must be an integer 0\.\.10000/);
+      await refuses(lock({ pool: "1.0000001" }), /--pool has more than 6 decimals/);
+      await refuses(lock({ pool: "0" }), /--pool must be more than 0/);
     });
 
     it("refuses an insufficient balance and an insufficient allowance", async function () {
       const now = await chainTime(chain);
-      const common = [
-        "--commitment",
-        commitmentFile(),
-        "--closes-at",
-        String(now + 3600n),
-        "--award-deadline",
-        String(now + 7200n),
-        "--payout-rule",
-        "winner_take_all",
-        "--threshold-bps",
-        "0",
-      ];
+      const commitment = commitmentFile();
       await refuses(
-        ["bounty:lock", "--from", stranger, "--pool", "5", ...common],
+        plainLockArgs(now, { from: stranger, commitment, pool: "5" }),
         /Insufficient USDC balance: 0x[0-9a-fA-F]{40} holds 0\.000000 USDC, the pool needs 5\.000000 USDC/,
       );
       await refuses(
-        ["bounty:lock", "--from", author, "--pool", "5", "--use-allowance", ...common],
+        [...plainLockArgs(now, { commitment, pool: "5" }), "--use-allowance"],
         /Insufficient allowance: .* may spend 0\.000000 USDC .* the pool needs 5\.000000 USDC/,
       );
     });
@@ -568,23 +399,7 @@ describe("bounty tasks on a local Base-profile node", function () {
       const now = await chainTime(chain);
       const reused = writeFile(dir, "reused.json", { root: b1.testSetRoot, leafCount: 3 });
       await refuses(
-        [
-          "bounty:lock",
-          "--from",
-          author,
-          "--commitment",
-          reused,
-          "--pool",
-          "1",
-          "--closes-at",
-          String(now + 3600n),
-          "--award-deadline",
-          String(now + 7200n),
-          "--payout-rule",
-          "winner_take_all",
-          "--threshold-bps",
-          "0",
-        ],
+        plainLockArgs(now, { commitment: reused }),
         /createBounty reverted with RootBoundToLiveBounty\(0x[0-9a-f]{64}, 1\)\. Bounty 1 is still live on this root/,
       );
     });
@@ -635,38 +450,21 @@ describe("bounty tasks on a local Base-profile node", function () {
       rdFile = writeFile(dir, "small-pack.json", smallText);
       withdrawals = writeFile(dir, "withdrawals.json", { "vec-a": w1, "vec-c": w2, "vec-d": w3 });
     });
+    /**
+     * `bounty:award` argv awarding bounty `id` from packs/small.json as the
+     * awarder, with the withdrawal addresses file; `flags` overrides any of these.
+     */
+    const awardSmallArgs = (id: bigint, flags: Partial<AwardFlags> = {}) =>
+      awardArgs({ from: awarder, id, rankDerivation: rdFile, withdrawalsFile: withdrawals, ...flags });
 
     it("refuses before the bounty closes", async function () {
-      await refuses(
-        [
-          "bounty:award",
-          "--from",
-          awarder,
-          "--id",
-          String(a),
-          "--rank-derivation",
-          rdFile,
-          "--withdrawals-file",
-          withdrawals,
-        ],
-        /closes at .*: the award window is not open yet/,
-      );
+      await refuses(awardSmallArgs(a), /closes at .*: the award window is not open yet/);
     });
 
     it("refuses a winner without a withdrawal address", async function () {
       await chain.increaseTime(601);
       await refuses(
-        [
-          "bounty:award",
-          "--from",
-          awarder,
-          "--id",
-          String(a),
-          "--rank-derivation",
-          rdFile,
-          "--withdrawals",
-          `vec-a=${w1},vec-c=${w2}`,
-        ],
+        awardSmallArgs(a, { withdrawalsFile: undefined, withdrawals: `vec-a=${w1},vec-c=${w2}` }),
         /Winner "vec-d" \(place 3\) has no withdrawal address/,
       );
     });
@@ -675,88 +473,32 @@ describe("bounty tasks on a local Base-profile node", function () {
       const tampered = JSON.parse(smallText) as Pack;
       (tampered.rank_derivation.place_amounts_base_units as string[])[0] = "6172842";
       await refuses(
-        [
-          "bounty:award",
-          "--from",
-          awarder,
-          "--id",
-          String(a),
-          "--rank-derivation",
-          writeFile(dir, "t1.json", tampered),
-          "--withdrawals-file",
-          withdrawals,
-        ],
+        awardSmallArgs(a, { rankDerivation: writeFile(dir, "t1.json", tampered) }),
         /place_amounts_base_units is \["6172842","3703703","2469135"\] but the recomputed amounts are \["6172841","3703703","2469135"\]\. Refusing to award\./,
       );
       const swapped = JSON.parse(smallText) as Pack;
       const rows = swapped.rank_derivation.rows;
       [rows[1], rows[2]] = [rows[2], rows[1]];
       await refuses(
-        [
-          "bounty:award",
-          "--from",
-          awarder,
-          "--id",
-          String(a),
-          "--rank-derivation",
-          writeFile(dir, "t2.json", swapped),
-          "--withdrawals-file",
-          withdrawals,
-        ],
+        awardSmallArgs(a, { rankDerivation: writeFile(dir, "t2.json", swapped) }),
         /rows\[1\] is out of SPEC 7\.1 order/,
       );
       const otherPool = JSON.parse(smallText) as Pack;
       otherPool.rank_derivation.pool_base_units = "12345680";
       otherPool.rank_derivation.place_amounts_base_units = ["6172840", "3703704", "2469136"]; // SPEC 7.3 by hand
       await refuses(
-        [
-          "bounty:award",
-          "--from",
-          awarder,
-          "--id",
-          String(a),
-          "--rank-derivation",
-          writeFile(dir, "t3.json", otherPool),
-          "--withdrawals-file",
-          withdrawals,
-        ],
+        awardSmallArgs(a, { rankDerivation: writeFile(dir, "t3.json", otherPool) }),
         /does not match bounty \d+: pool 12345679 on-chain vs pool_base_units 12345680/,
       );
     });
 
     it("refuses a signer that is not the awarder", async function () {
-      await refuses(
-        [
-          "bounty:award",
-          "--from",
-          stranger,
-          "--id",
-          String(a),
-          "--rank-derivation",
-          rdFile,
-          "--withdrawals-file",
-          withdrawals,
-        ],
-        /is not the awarder of bounty \d+/,
-      );
+      await refuses(awardSmallArgs(a, { from: stranger }), /is not the awarder of bounty \d+/);
     });
 
     it("--dry-run recomputes, checks and simulates the award and sends nothing", async function () {
       const before = await blockNumber(chain);
-      const out = expectOk(
-        await run([
-          "bounty:award",
-          "--from",
-          awarder,
-          "--id",
-          String(a),
-          "--rank-derivation",
-          rdFile,
-          "--withdrawals-file",
-          withdrawals,
-          "--dry-run",
-        ]),
-      );
+      const out = expectOk(await run([...awardSmallArgs(a), "--dry-run"]));
       expect(out).to.include(`place 1       vec-a -> ${w1}  6.172841 USDC`);
       expect(out).to.include(`ranking digest ${small.benchmark.ranking_digest}`);
       expect(out).to.include("Dry run: the award simulates fine; nothing sent.");
@@ -764,19 +506,7 @@ describe("bounty tasks on a local Base-profile node", function () {
     });
 
     it("awards from packs/small.json with the vector's amounts and ranking digest", async function () {
-      const out = expectOk(
-        await run([
-          "bounty:award",
-          "--from",
-          awarder,
-          "--id",
-          String(a),
-          "--rank-derivation",
-          rdFile,
-          "--withdrawals-file",
-          withdrawals,
-        ]),
-      );
+      const out = expectOk(await run(awardSmallArgs(a)));
       expect(out).to.include("Awarded (tx 0x");
       expect(out).to.include(`rankingDigest   ${small.benchmark.ranking_digest}`);
       expect(out).to.include(`winner 1        ${w1}  6.172841 USDC`);
@@ -796,35 +526,17 @@ describe("bounty tasks on a local Base-profile node", function () {
       expect(logs[0]!.args.rankingDigest).to.equal(small.benchmark.ranking_digest);
       // The second bounty, awarded with withdrawal addresses given inline.
       expectOk(
-        await run([
-          "bounty:award",
-          "--from",
-          awarder,
-          "--id",
-          String(b),
-          "--rank-derivation",
-          rdFile,
-          "--withdrawals",
-          `vec-a=${w1},vec-c=${w2},vec-d=${w3}`,
-        ]),
+        await run(
+          awardSmallArgs(b, {
+            withdrawalsFile: undefined,
+            withdrawals: `vec-a=${w1},vec-c=${w2},vec-d=${w3}`,
+          }),
+        ),
       );
     });
 
     it("refuses to award twice", async function () {
-      await refuses(
-        [
-          "bounty:award",
-          "--from",
-          awarder,
-          "--id",
-          String(a),
-          "--rank-derivation",
-          rdFile,
-          "--withdrawals-file",
-          withdrawals,
-        ],
-        /is Awarded, not Funded: it cannot be awarded/,
-      );
+      await refuses(awardSmallArgs(a), /is Awarded, not Funded: it cannot be awarded/);
     });
 
     it("bounty:credits lists a winner's credit from the logs", async function () {
@@ -945,17 +657,7 @@ describe("bounty tasks on a local Base-profile node", function () {
       const cDeadline = (await bounty(c)).awardDeadline;
       await chain.increaseTime(Number(cDeadline - (await chainTime(chain))) + 1);
       await refuses(
-        [
-          "bounty:award",
-          "--from",
-          awarder,
-          "--id",
-          String(c),
-          "--rank-derivation",
-          rdFile,
-          "--withdrawals-file",
-          withdrawals,
-        ],
+        awardSmallArgs(c),
         /award deadline of bounty \d+ .* has passed: it can no longer be awarded; the author may reclaim/,
       );
     });
@@ -963,12 +665,7 @@ describe("bounty tasks on a local Base-profile node", function () {
 
   describe("zero-winner award and the author's credit", function () {
     it("credits the whole pool to the author and lets the author claim it (--all from logs)", async function () {
-      const zero = JSON.parse(
-        fs.readFileSync(
-          `${process.env.BENCH_BOUNTY_SHARED ?? `${REPO_ROOT}/../shared`}/vectors/packs/zero-winner.json`,
-          "utf8",
-        ),
-      ) as Pack;
+      const zero = vector<Pack>("packs/zero-winner.json");
       const rd = zero.rank_derivation as unknown as {
         pool_base_units: string;
         splits_bps: number[];
@@ -976,39 +673,19 @@ describe("bounty tasks on a local Base-profile node", function () {
       };
       expect(rd.splits_bps).to.deep.equal([10000]);
       const now = await chainTime(chain);
-      const out = expectOk(
-        await run([
-          "bounty:lock",
-          "--from",
-          author,
-          "--commitment",
-          commitmentFile(),
-          "--pool",
-          "5",
-          "--closes-at",
-          String(now + 60n),
-          "--award-deadline",
-          String(now + 3600n),
-          "--payout-rule",
-          "winner_take_all",
-          "--threshold-bps",
-          String(rd.threshold_bps),
-          "--awarder",
-          awarder,
-        ]),
-      );
-      const id = BigInt(/Bounty (\d+) locked/.exec(out)![1]!);
+      const id = await lockBounty({
+        from: author,
+        commitment: commitmentFile(),
+        pool: "5",
+        closesAt: now + 60n,
+        awardDeadline: now + 3600n,
+        payoutRule: "winner_take_all",
+        thresholdBps: rd.threshold_bps,
+        awarder,
+      });
       await chain.increaseTime(61);
       const award = expectOk(
-        await run([
-          "bounty:award",
-          "--from",
-          awarder,
-          "--id",
-          String(id),
-          "--rank-derivation",
-          writeFile(dir, "zero.json", zero),
-        ]),
+        await run(awardArgs({ from: awarder, id, rankDerivation: writeFile(dir, "zero.json", zero) })),
       );
       expect(award).to.include(
         "no winner     none_at_or_above_threshold: the whole pool returns to the author",
@@ -1027,26 +704,15 @@ describe("bounty tasks on a local Base-profile node", function () {
     let id: bigint;
     before(async function () {
       const now = await chainTime(chain);
-      const out = expectOk(
-        await run([
-          "bounty:lock",
-          "--from",
-          author,
-          "--commitment",
-          commitmentFile(),
-          "--pool",
-          "7",
-          "--closes-at",
-          String(now + 60n),
-          "--award-deadline",
-          String(now + 120n),
-          "--payout-rule",
-          "winner_take_all",
-          "--threshold-bps",
-          "0",
-        ]),
-      );
-      id = BigInt(/Bounty (\d+) locked/.exec(out)![1]!);
+      id = await lockBounty({
+        from: author,
+        commitment: commitmentFile(),
+        pool: "7",
+        closesAt: now + 60n,
+        awardDeadline: now + 120n,
+        payoutRule: "winner_take_all",
+        thresholdBps: 0,
+      });
     });
 
     it("refuses before the award deadline and for a stranger", async function () {
@@ -1093,11 +759,7 @@ describe("bounty tasks on a local Base-profile node", function () {
     before(async function () {
       // Write the receipt losslessly (canonical JSON of the SPEC 2 parse).
       const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
-      const receipts = parseJson(
-        fs.readFileSync(
-          `${process.env.BENCH_BOUNTY_SHARED ?? `${REPO_ROOT}/../shared`}/vectors/receipts.json`,
-        ),
-      ) as unknown as Receipts;
+      const receipts = parseJson(fs.readFileSync(vectorPath("receipts.json"))) as unknown as Receipts;
       receiptFile = writeFile(dir, "receipt.json", canonicalJsonString(receipts.receipts[0]!.receipt));
       receiptHash = receipts.receipts[0]!.receipt_hash;
     });
@@ -1176,23 +838,7 @@ describe("bounty tasks on a local Base-profile node", function () {
       const before = await blockNumber(chain);
       const now = await chainTime(chain);
       expectRefusal(
-        await cli([
-          "bounty:lock",
-          "--from",
-          stranger,
-          "--commitment",
-          commitmentFile(),
-          "--pool",
-          "5",
-          "--closes-at",
-          String(now + 3600n),
-          "--award-deadline",
-          String(now + 7200n),
-          "--payout-rule",
-          "winner_take_all",
-          "--threshold-bps",
-          "0",
-        ]),
+        await cli(plainLockArgs(now, { from: stranger, commitment: commitmentFile(), pool: "5" })),
         /Insufficient USDC balance/,
       );
       expectRefusal(await cli(["anchor:check", "--digest", "0x" + "56".repeat(32)]), /is NOT anchored/);
