@@ -26,7 +26,7 @@ import {
 } from "./json.js";
 import { keccak256Bytes } from "./keccak.js";
 import { PAYOUT_RULES, validateSplits } from "./payouts.js";
-import { rankRows, selectWinners, type ZeroWinnerReason } from "./ranking.js";
+import { rankRows, selectWinners, type RunRow, type ZeroWinnerReason } from "./ranking.js";
 import { receiptHash, type Receipt, type RevealedAnswer } from "./receipts.js";
 import {
   assertSchema,
@@ -438,17 +438,8 @@ function buildRankDerivationCached(
     fail("$.scoring.payout_rule", `unknown payout_rule ${JSON.stringify(sc.payout_rule)}`);
   }
   if (!Array.isArray(input.runs)) fail("$.runs", "runs must be an array");
-  type Candidate = {
-    agent_id: string;
-    is_author_agent: boolean;
-    run_id: string;
-    score_composite: string;
-    score_public: string;
-    queries_used: number;
-    wall_seconds: string;
-    achieved_at: string;
-    idx: number;
-  };
+  /** A run as ranking reads it, with its index in `input.runs`. */
+  type Candidate = RunRow & { idx: number };
   const candidates: Candidate[] = input.runs.map((run, i) => {
     const p = appendPath("$.runs", i);
     const r = assertSchema(receiptSchema, run.receipt, `${p}.receipt`);
