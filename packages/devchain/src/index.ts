@@ -28,6 +28,7 @@ import {
 } from "viem";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { testUsdcAbi } from "@bench-bounty/contracts";
+import { killOnExit, signalProcessGroup, stopProcessGroup } from "./processes.js";
 
 /** Hardhat's default mnemonic: the node funds its first 20 accounts with 10,000 ETH each. */
 export const HARDHAT_MNEMONIC = "test test test test test test test test test test test junk";
@@ -108,38 +109,6 @@ export function devChainAccounts(): DevChainAccount[] {
   return cachedAccounts.map((a) => ({ ...a }));
 }
 
-const live = new Set<ChildProcess>();
-let exitHookInstalled = false;
-
-/** Kills every node still running when this process exits (synchronously, SIGKILL). */
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", () => {
-    for (const child of live) killGroup(child, "SIGKILL");
-  });
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      for (const child of live) killGroup(child, "SIGKILL");
-      // Re-raise with the default behaviour unless somebody else handles it.
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-    });
-  }
-}
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    try {
-      child.kill(signal);
-    } catch {
-      /* already gone */
-    }
-  }
-}
-
 /**
  * Starts a local Base-profile chain.
  * @throws Error naming the cause when the node cannot start (missing artifacts:
@@ -164,22 +133,20 @@ export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChai
   delete env.BASE_FORK_BLOCK;
   delete env.HARDHAT_NETWORK;
 
-  installExitHook();
   const child = spawn(hardhatBin, ["node", "--hostname", "127.0.0.1", "--port", String(port)], {
     cwd: REPO_ROOT,
     env,
     detached: true, // own process group, so stop() reaches every descendant
     stdio: ["ignore", "pipe", "pipe"],
   });
-  live.add(child);
+  killOnExit(child);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.once("exit", () => live.delete(child));
 
   let ready: ReadyLine;
   try {
     ready = await waitForReady(child, timeoutMs, opts.log ?? false);
   } catch (e) {
-    killGroup(child, "SIGKILL");
+    signalProcessGroup(child, "SIGKILL");
     await exited;
     throw e;
   }
@@ -254,10 +221,7 @@ export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChai
     async stop() {
       if (stopped) return exited;
       stopped = true;
-      killGroup(child, "SIGTERM");
-      const timer = setTimeout(() => killGroup(child, "SIGKILL"), 3000);
-      await exited;
-      clearTimeout(timer);
+      await stopProcessGroup(child, exited, 3000);
     },
   };
 }
