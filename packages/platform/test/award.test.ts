@@ -1,5 +1,4 @@
 import { ANCHOR_KINDS, anchorRegistryAbi, benchmarkBountyAbi } from "@bench-bounty/contracts";
-import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import {
   commitTestSet,
   evidencePackBytes,
@@ -10,26 +9,16 @@ import {
 } from "@bench-bounty/evidence";
 import { verifyPack } from "@bench-bounty/verifier";
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PlatformError } from "../src/errors.js";
-import { Platform } from "../src/platform.js";
 import { runBenchmark, type AgentSpec } from "../src/runner.js";
 import { serveDoor } from "../src/server.js";
-import { cities, cleanup, manualClock, tempDir } from "./helpers.js";
+import { chainConfig, cities, latestBlockTime, manualClock, openTemp, useDevChain } from "./helpers.js";
 
 const TEMPLATE = "What is the answer for {payload.city} #{payload.index}?";
 const POOL = 10_000_001n; // odd: dust goes to place 1
 
-let dc: DevChain;
-
-beforeAll(async () => {
-  dc = await startDevChain();
-}, 240_000);
-
-afterAll(async () => {
-  await dc?.stop();
-  cleanup();
-});
+const devChain = useDevChain();
 
 /** An in-process agent, `ms` of the manual clock per task, wrong on the run's first `wrong` tasks (private ones: they come first). */
 function agent(clock: { advance: (ms: number) => void }, ms: number, wrong = 0): AgentSpec {
@@ -45,20 +34,14 @@ function agent(clock: { advance: (ms: number) => void }, ms: number, wrong = 0):
 
 describe("award on the local Base profile", () => {
   it("publishes with an anchored commitment, locks the prize, runs agents, awards on-chain, mints, anchors, stores and serves a pack that recomputes", async () => {
-    const chainNow = Number((await dc.publicClient.getBlock()).timestamp);
+    const dc = devChain();
+    const chainNow = await latestBlockTime(dc);
     const clock = manualClock(chainNow * 1000);
     let crashBeforeRecord = true;
     let crashBeforeMint = true;
-    const dir = tempDir();
-    const platform = Platform.open({
-      dir,
+    const platform = openTemp({
       clock: clock.now,
-      chain: {
-        rpcUrl: dc.rpcUrl,
-        chainId: dc.chainId,
-        contracts: dc.contracts,
-        privateKey: dc.accounts[0]!.privateKey,
-      },
+      chain: chainConfig(dc, 0),
       faults: {
         awardBeforeRecord: () => {
           if (crashBeforeRecord) {
@@ -111,6 +94,13 @@ describe("award on the local Base profile", () => {
         threshold_bps: 5000,
         status: "funded",
       });
+      const statusOf = () =>
+        dc.publicClient.readContract({
+          address: dc.contracts.benchmarkBounty,
+          abi: benchmarkBountyAbi,
+          functionName: "statusOf",
+          args: [BigInt(bounty.bounty_id)],
+        });
       const live = await get(`${slug}/award-evidence`);
       expect(live.status).toBe(404);
       expect((await json(live)).error.reason).toBe("withheld_live_contest");
@@ -143,27 +133,13 @@ describe("award on the local Base profile", () => {
         code: "winner_without_withdrawal_address",
         details: { agent_ids: ["dave"] },
       });
-      expect(
-        await dc.publicClient.readContract({
-          address: dc.contracts.benchmarkBounty,
-          abi: benchmarkBountyAbi,
-          functionName: "statusOf",
-          args: [BigInt(bounty.bounty_id)],
-        }),
-      ).toBe(2);
+      expect(await statusOf()).toBe(2);
       platform.registerAgent("dave", { withdrawal_address: addr(5) });
 
       // crash after the award transaction is mined, before it is recorded: the retry adopts the
       // Awarded log (same ranking digest) instead of sending again
       await expect(platform.award(slug)).rejects.toThrow(/injected crash between/);
-      expect(
-        await dc.publicClient.readContract({
-          address: dc.contracts.benchmarkBounty,
-          abi: benchmarkBountyAbi,
-          functionName: "statusOf",
-          args: [BigInt(bounty.bounty_id)],
-        }),
-      ).toBe(3);
+      expect(await statusOf()).toBe(3);
       // crash after the award is recorded, before the pack: the retry does not pay twice
       await expect(platform.award(slug)).rejects.toThrow(/injected crash after/);
       // the door heals: the award is confirmed, so it mints the pack from the recorded award
@@ -271,18 +247,10 @@ describe("award on the local Base profile", () => {
   }, 240_000);
 
   it("an award with no runs returns the whole pool to the author and mints a zero-winner pack (no_runs)", async () => {
-    const now = Number((await dc.publicClient.getBlock()).timestamp);
+    const dc = devChain();
+    const now = await latestBlockTime(dc);
     const clock = manualClock(now * 1000);
-    const platform = Platform.open({
-      dir: tempDir(),
-      clock: clock.now,
-      chain: {
-        rpcUrl: dc.rpcUrl,
-        chainId: dc.chainId,
-        contracts: dc.contracts,
-        privateKey: dc.accounts[0]!.privateKey,
-      },
-    });
+    const platform = openTemp({ clock: clock.now, chain: chainConfig(dc, 0) });
     try {
       const ds = platform.createDataset(cities(5, "empty-contest"));
       const { slug } = await platform.publish(ds.dataset_id, {
@@ -336,17 +304,9 @@ describe("award on the local Base profile", () => {
   }, 120_000);
 
   it("concurrent runs in one process anchor every receipt at finalize (chain writes are serialised)", async () => {
-    const clock = manualClock(Number((await dc.publicClient.getBlock()).timestamp) * 1000);
-    const platform = Platform.open({
-      dir: tempDir(),
-      clock: clock.now,
-      chain: {
-        rpcUrl: dc.rpcUrl,
-        chainId: dc.chainId,
-        contracts: dc.contracts,
-        privateKey: dc.accounts[8]!.privateKey,
-      },
-    });
+    const dc = devChain();
+    const clock = manualClock((await latestBlockTime(dc)) * 1000);
+    const platform = openTemp({ clock: clock.now, chain: chainConfig(dc, 8) });
     try {
       const ds = platform.createDataset(cities(8, "concurrent"));
       const { slug } = await platform.publish(ds.dataset_id, {
@@ -372,18 +332,9 @@ describe("award on the local Base profile", () => {
   }, 120_000);
 
   it("batched receipt anchoring: finalize leaves receipts pending, one anchorMany anchors them all with kind receipt", async () => {
-    const clock = manualClock(Number((await dc.publicClient.getBlock()).timestamp) * 1000);
-    const platform = Platform.open({
-      dir: tempDir(),
-      clock: clock.now,
-      receiptAnchoring: "batch",
-      chain: {
-        rpcUrl: dc.rpcUrl,
-        chainId: dc.chainId,
-        contracts: dc.contracts,
-        privateKey: dc.accounts[6]!.privateKey,
-      },
-    });
+    const dc = devChain();
+    const clock = manualClock((await latestBlockTime(dc)) * 1000);
+    const platform = openTemp({ clock: clock.now, receiptAnchoring: "batch", chain: chainConfig(dc, 6) });
     try {
       const ds = platform.createDataset(cities(6, "batched"));
       const { slug } = await platform.publish(ds.dataset_id, {
@@ -416,14 +367,9 @@ describe("award on the local Base profile", () => {
   }, 120_000);
 
   it("a chain outage at publish leaves the commitment pending; the benchmark is stored and the door says no_commitment", async () => {
-    const platform = Platform.open({
-      dir: tempDir(),
-      chain: {
-        rpcUrl: "http://127.0.0.1:9",
-        chainId: 8453,
-        contracts: dc.contracts,
-        privateKey: dc.accounts[0]!.privateKey,
-      },
+    // the devchain's contracts and account 0, behind an RPC URL nothing listens on
+    const platform = openTemp({
+      chain: { ...chainConfig(devChain(), 0), rpcUrl: "http://127.0.0.1:9", chainId: 8453 },
     });
     const ds = platform.createDataset(cities(3, "outage"));
     const res = await platform.publish(ds.dataset_id, {
@@ -442,7 +388,7 @@ describe("award on the local Base profile", () => {
   }, 60_000);
 
   it("the door answers no_commitment for an off-chain benchmark and unknown_benchmark for an unknown slug", async () => {
-    const platform = Platform.open({ dir: tempDir() });
+    const platform = openTemp();
     const ds = platform.createDataset(cities(3, "offchain"));
     const { slug } = await platform.publish(ds.dataset_id, {
       title: "Off",

@@ -1,44 +1,17 @@
-import { Command } from "commander";
 import { createServer, type Server } from "node:net";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseUsdcAmount, registerPlatformCommands } from "../src/cli.js";
+import { parseUsdcAmount } from "../src/cli.js";
 import { PlatformError } from "../src/errors.js";
 import { ensureWritableDir } from "../src/store.js";
-import { cleanup, tempDir } from "./helpers.js";
+import { cleanup, runCli, tempDir } from "./helpers.js";
 
 afterEach(() => {
   cleanup();
   process.exitCode = 0;
   vi.restoreAllMocks();
 });
-
-/** Runs the CLI in-process; returns stdout, stderr and the exit code (commander's own exit included). */
-async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
-  let out = "";
-  let err = "";
-  vi.spyOn(process.stdout, "write").mockImplementation(
-    (s: string | Uint8Array) => ((out += String(s)), true),
-  );
-  vi.spyOn(process.stderr, "write").mockImplementation(
-    (s: string | Uint8Array) => ((err += String(s)), true),
-  );
-  process.exitCode = 0;
-  const program = registerPlatformCommands(new Command("bench-bounty").exitOverride());
-  for (const c of program.commands) c.exitOverride();
-  let code: number | undefined;
-  try {
-    await program.parseAsync(["node", "bench-bounty", ...args]);
-  } catch (e) {
-    code = (e as { exitCode?: number }).exitCode ?? 99;
-  } finally {
-    vi.restoreAllMocks();
-  }
-  code ??= Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { out, err, code };
-}
 
 describe("store and output directories are checked before any work", () => {
   it("ensureWritableDir creates missing levels and refuses a file, a path under a file and /proc", () => {
@@ -65,7 +38,7 @@ describe("store and output directories are checked before any work", () => {
     writeFileSync(file, "x");
     for (const store of [file, "/proc/x"]) {
       if (store.startsWith("/proc") && !existsSync("/proc/self")) continue;
-      const r = await cli("show", "g3", "--store", store);
+      const r = await runCli("show", "g3", "--store", store);
       expect(r.code).toBe(1);
       expect(r.err).toMatch(new RegExp(`^error: --store ${store}: `));
       expect(r.err).not.toMatch(/at .*\.[jt]s:\d+|internal error/);
@@ -86,16 +59,16 @@ describe("lock: money options", () => {
   it("refuses a missing --threshold-bps or --payout-rule, and out-of-range values, before opening the store", async () => {
     const store = join(tempDir(), "s");
     const base = ["lock", "g3", "--store", store, "--pool", "10"];
-    let r = await cli(...base, "--payout-rule", "top_n_split");
+    let r = await runCli(...base, "--payout-rule", "top_n_split");
     expect(r.code).not.toBe(0);
     expect(r.err).toMatch(/--threshold-bps/);
-    r = await cli(...base, "--threshold-bps", "5000");
+    r = await runCli(...base, "--threshold-bps", "5000");
     expect(r.code).not.toBe(0);
     expect(r.err).toMatch(/--payout-rule/);
-    r = await cli(...base, "--threshold-bps", "99999", "--payout-rule", "top_n_split");
+    r = await runCli(...base, "--threshold-bps", "99999", "--payout-rule", "top_n_split");
     expect(r.code).not.toBe(0);
     expect(r.err).toMatch(/threshold-bps.*0\.\.10000/);
-    r = await cli(
+    r = await runCli(
       "lock",
       "g3",
       "--store",
@@ -120,13 +93,13 @@ describe("user mistakes on serve and attach", () => {
     await new Promise<void>((res) => busy.listen(0, "127.0.0.1", () => res()));
     const port = (busy.address() as { port: number }).port;
     try {
-      let r = await cli("serve", "--store", store, "--port", String(port));
+      let r = await runCli("serve", "--store", store, "--port", String(port));
       expect(r.code).toBe(1);
       expect(r.err).toMatch(new RegExp(`^error: --port: port ${port} is already in use`));
-      r = await cli("serve", "--store", store, "--port", "0", "--host", "999.1.1.1");
+      r = await runCli("serve", "--store", store, "--port", "0", "--host", "999.1.1.1");
       expect(r.code).toBe(1);
       expect(r.err).toMatch(/^error: --host: cannot listen on 999\.1\.1\.1/);
-      r = await cli("serve", "--store", store, "--port", "99999");
+      r = await runCli("serve", "--store", store, "--port", "99999");
       expect(r.code).not.toBe(0);
       expect(r.err).toMatch(/--port.*0\.\.65535/);
     } finally {
@@ -135,7 +108,7 @@ describe("user mistakes on serve and attach", () => {
   });
 
   it("attach with a bounty id that is not an integer: one line naming <bounty-id>, exit 1", async () => {
-    const r = await cli("attach", "g3", "abc", "--store", tempDir());
+    const r = await runCli("attach", "g3", "abc", "--store", tempDir());
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^error: <bounty-id> must be a non-negative integer, got abc/);
     expect(r.err).not.toMatch(/BigInt/);

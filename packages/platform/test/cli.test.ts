@@ -1,11 +1,9 @@
-import { Command } from "commander";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { registerPlatformCommands } from "../src/cli.js";
 import { seattleWeatherCsvPath } from "../src/csv.js";
-import { cleanup, tempDir } from "./helpers.js";
+import { cleanup, runCli, tempDir } from "./helpers.js";
 
 afterEach(() => {
   cleanup();
@@ -14,28 +12,6 @@ afterEach(() => {
 });
 
 const AGENT = fileURLToPath(new URL("./fixtures/agent.mjs", import.meta.url));
-
-/** Runs the CLI in-process; returns stdout, stderr and the exit code it set. */
-async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
-  let out = "";
-  let err = "";
-  vi.spyOn(process.stdout, "write").mockImplementation(
-    (s: string | Uint8Array) => ((out += String(s)), true),
-  );
-  vi.spyOn(process.stderr, "write").mockImplementation(
-    (s: string | Uint8Array) => ((err += String(s)), true),
-  );
-  process.exitCode = 0;
-  const program = registerPlatformCommands(new Command("bench-bounty").exitOverride());
-  try {
-    await program.parseAsync(["node", "bench-bounty", ...args]);
-  } finally {
-    vi.restoreAllMocks();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { out, err, code };
-}
 
 describe("CLI", () => {
   it("validate prints row-numbered errors and exits 1 without a stack trace", async () => {
@@ -51,7 +27,7 @@ describe("CLI", () => {
         ],
       }),
     );
-    const r = await cli("validate", file);
+    const r = await runCli("validate", file);
     expect(r.code).toBe(1);
     const report = JSON.parse(r.out);
     expect(report.errors[0]).toMatchObject({ row_index: 1, field: "decision_ts" });
@@ -62,7 +38,7 @@ describe("CLI", () => {
     const store = tempDir();
     const csv = seattleWeatherCsvPath();
     const common = ["--store", store, "--label", "weather", "--decision-ts", "date", "--every", "100"];
-    const bad = await cli(
+    const bad = await runCli(
       "publish",
       csv,
       ...common,
@@ -77,7 +53,7 @@ describe("CLI", () => {
     expect(bad.err).toMatch(/^error: prompt_template: .*format specs/m);
     expect(bad.err).toContain('"reason": "format_spec"');
 
-    const pub = await cli(
+    const pub = await runCli(
       "publish",
       csv,
       ...common,
@@ -101,7 +77,7 @@ describe("CLI", () => {
       private_count: 7,
     });
 
-    const run = await cli(
+    const run = await runCli(
       "run",
       "seattle",
       "--store",
@@ -128,10 +104,10 @@ describe("CLI", () => {
     });
     expect(summary.score_composite).toMatch(/^\d\.\d{4}$/);
 
-    const lb = await cli("leaderboard", "seattle", "--store", store, "--json");
+    const lb = await runCli("leaderboard", "seattle", "--store", store, "--json");
     expect(JSON.parse(lb.out).rows[0]).toMatchObject({ rank: 1, agent_id: "bot", run_id: summary.run_id });
 
-    const resume = await cli("resume", summary.run_id, "--store", store);
+    const resume = await runCli("resume", summary.run_id, "--store", store);
     expect(resume.code).toBe(1);
     expect(resume.err).toMatch(/^error: run .* is already finalized/m);
   }, 60_000);

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { csvToDataset, loadCsvDataset, seattleWeatherCsvPath } from "../src/csv.js";
 import { checkDataset, validateDataset } from "../src/dataset.js";
 import { PlatformError } from "../src/errors.js";
-import { cleanup, openTemp } from "./helpers.js";
+import { cleanup, openTemp, refusal } from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -14,16 +14,6 @@ const row = (over: Record<string, unknown> = {}) => ({
   knowable_at: { price: "2026-08-31T23:59:00Z" },
   ...over,
 });
-
-function refusal(fn: () => unknown): PlatformError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(PlatformError);
-    return e as PlatformError;
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("dataset validation", () => {
   it("accepts the seed's example row and hashes content canonically", () => {

@@ -1,30 +1,12 @@
-import { startDevChain, type DevChain } from "@bench-bounty/devchain";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Platform } from "../src/platform.js";
-import { cities, cleanup, tempDir } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { chainConfig, cities, latestBlockTime, openTemp, useDevChain } from "./helpers.js";
 
-let dc: DevChain;
-
-beforeAll(async () => {
-  dc = await startDevChain();
-}, 240_000);
-
-afterAll(async () => {
-  await dc?.stop();
-  cleanup();
-});
+const devChain = useDevChain();
 
 describe("lockBounty validates before sending anything", () => {
   it("refuses pool 0, pool above the balance, a past close, a deadline before close, threshold 99999 and bad splits with no transaction; then locks", async () => {
-    const platform = Platform.open({
-      dir: tempDir(),
-      chain: {
-        rpcUrl: dc.rpcUrl,
-        chainId: dc.chainId,
-        contracts: dc.contracts,
-        privateKey: dc.accounts[0]!.privateKey,
-      },
-    });
+    const dc = devChain();
+    const platform = openTemp({ chain: chainConfig(dc, 0) });
     try {
       const ds = platform.createDataset(cities(6));
       const { slug } = await platform.publish(ds.dataset_id, {
@@ -34,7 +16,7 @@ describe("lockBounty validates before sending anything", () => {
       });
       const author = dc.accounts[9]!;
       await dc.mintUsdc(author.address, 5_000_000n);
-      const now = Number((await dc.publicClient.getBlock()).timestamp);
+      const now = await latestBlockTime(dc);
       const good = {
         authorPrivateKey: author.privateKey,
         pool: 5_000_000n,

@@ -1,10 +1,9 @@
 import { commitTestSet, keccak256Hex, canonicalJsonString, promptHash } from "@bench-bounty/evidence";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DatasetInput } from "../src/dataset.js";
-import { PlatformError } from "../src/errors.js";
 import type { Platform } from "../src/platform.js";
 import { publicCount, type PublishOptions } from "../src/publish.js";
-import { cities, cleanup, openTemp } from "./helpers.js";
+import { cities, cleanup, openTemp, rejection } from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -16,16 +15,6 @@ const base = (over: Partial<PublishOptions> = {}): PublishOptions => ({
   seed: "s",
   ...over,
 });
-
-async function refusal(p: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(PlatformError);
-    return e as PlatformError;
-  }
-  throw new Error("expected a refusal");
-}
 
 async function publishRows(
   platform: Platform,
@@ -54,7 +43,7 @@ describe("publishing: the seed's table of refusals", () => {
     ["unknown root", "Hi {row.city}", "unknown_root"],
   ])("prompt_template: %s is refused with 422", async (_what, template, reason) => {
     const platform = openTemp();
-    const e = await refusal(publishRows(platform, cities(3).rows, { prompt_template: template }));
+    const e = await rejection(publishRows(platform, cities(3).rows, { prompt_template: template }));
     expect(e).toMatchObject({
       code: "invalid_template",
       status: 422,
@@ -65,7 +54,7 @@ describe("publishing: the seed's table of refusals", () => {
   it("a placeholder missing from a row is a 422 naming the lowest row index and the field", async () => {
     const platform = openTemp();
     const rows = [r("a", { city: "A", index: 0 }, 0), r("b", { index: 1 }, 1), r("c", { index: 2 }, 2)];
-    const e = await refusal(publishRows(platform, rows));
+    const e = await rejection(publishRows(platform, rows));
     expect(e).toMatchObject({
       code: "missing_placeholder",
       status: 422,
@@ -76,7 +65,7 @@ describe("publishing: the seed's table of refusals", () => {
 
   it("exact: a label with no letters or digits names the lowest row index", async () => {
     const platform = openTemp();
-    const e = await refusal(
+    const e = await rejection(
       publishRows(platform, [
         r("ok", undefined, 0),
         r("ok2", undefined, 1),
@@ -89,7 +78,7 @@ describe("publishing: the seed's table of refusals", () => {
 
   it("exact: an empty value is refused at creation", async () => {
     const platform = openTemp();
-    const e = await refusal(publishRows(platform, [r("ok", undefined, 0), r("", undefined, 1)]));
+    const e = await rejection(publishRows(platform, [r("ok", undefined, 0), r("", undefined, 1)]));
     expect(e.details).toMatchObject({ row_index: 1, field: "label" });
   });
 
@@ -101,14 +90,14 @@ describe("publishing: the seed's table of refusals", () => {
       r("12 USD", undefined, 2),
       r("1e3", undefined, 3),
     ];
-    const e = await refusal(publishRows(platform, rows, { grader_type: "numeric" }));
+    const e = await rejection(publishRows(platform, rows, { grader_type: "numeric" }));
     expect(e).toMatchObject({ code: "invalid_label", details: { row_index: 2, field: "label" } });
     expect((e.details.errors as { row_index: number }[]).map((x) => x.row_index)).toEqual([2, 3]);
   });
 
   it("contains_all: any other type, or no usable terms, names the row index", async () => {
     const platform = openTemp();
-    let e = await refusal(
+    let e = await rejection(
       publishRows(
         platform,
         [r(["a", "b"], undefined, 0), r(7, undefined, 1)],
@@ -117,7 +106,7 @@ describe("publishing: the seed's table of refusals", () => {
       ),
     );
     expect(e.details).toMatchObject({ row_index: 1, field: "label" });
-    e = await refusal(
+    e = await rejection(
       publishRows(
         platform,
         [r("a, b", undefined, 0), r(" , ,", undefined, 1)],
@@ -126,7 +115,7 @@ describe("publishing: the seed's table of refusals", () => {
       ),
     );
     expect(e.details).toMatchObject({ row_index: 1, field: "label" });
-    e = await refusal(publishRows(platform, [r([], undefined, 0)], { grader_type: "contains_all" }, "d3"));
+    e = await rejection(publishRows(platform, [r([], undefined, 0)], { grader_type: "contains_all" }, "d3"));
     expect(e.details).toMatchObject({ row_index: 0 });
   });
 
@@ -159,11 +148,13 @@ describe("publishing: the seed's table of refusals", () => {
   it("slug rules: explicit slugs must match the pattern; a taken slug is 409 slug_conflict with a hint", async () => {
     const platform = openTemp();
     for (const slug of ["A-bad", "-x", "x", "has space", "x".repeat(129)]) {
-      const e = await refusal(publishRows(platform, cities(2).rows, { slug }, `n-${slug.length}-${slug[0]}`));
+      const e = await rejection(
+        publishRows(platform, cities(2).rows, { slug }, `n-${slug.length}-${slug[0]}`),
+      );
       expect(e.code).toBe("invalid_slug");
     }
     await publishRows(platform, cities(2).rows, { slug: "my-bench" }, "one");
-    const e = await refusal(publishRows(platform, cities(3).rows, { slug: "my-bench" }, "two"));
+    const e = await rejection(publishRows(platform, cities(3).rows, { slug: "my-bench" }, "two"));
     expect(e).toMatchObject({ code: "slug_conflict", status: 409, details: { slug: "my-bench" } });
     expect(e.details.hint).toBeTypeOf("string");
   });
@@ -179,7 +170,7 @@ describe("publishing: the seed's table of refusals", () => {
     const platform = openTemp();
     const ds = platform.createDataset(cities(4));
     const first = await platform.publish(ds.dataset_id, base());
-    const e = await refusal(platform.publish(ds.dataset_id, base({ slug: "another" })));
+    const e = await rejection(platform.publish(ds.dataset_id, base({ slug: "another" })));
     expect(e).toMatchObject({
       code: "benchmark_exists",
       status: 409,
@@ -189,7 +180,7 @@ describe("publishing: the seed's table of refusals", () => {
 
   it("refuses bad scoring settings through the evidence composite", async () => {
     const platform = openTemp();
-    const e = await refusal(
+    const e = await rejection(
       publishRows(platform, cities(2).rows, {
         speed_weight: "0.8",
         cost_weight: "0.3",
@@ -197,13 +188,13 @@ describe("publishing: the seed's table of refusals", () => {
       }),
     );
     expect(e.code).toBe("invalid_option");
-    const f = await refusal(publishRows(platform, cities(2).rows, { public_fraction: 1.5 }));
+    const f = await rejection(publishRows(platform, cities(2).rows, { public_fraction: 1.5 }));
     expect(f.details.field).toBe("public_fraction");
   });
 
   it("a refused publication stores no benchmark and no task", async () => {
     const platform = openTemp();
-    await refusal(publishRows(platform, [r("ok", undefined, 0), r("!!", undefined, 1)]));
+    await rejection(publishRows(platform, [r("ok", undefined, 0), r("!!", undefined, 1)]));
     const n = platform.ctx.store.db
       .prepare("SELECT (SELECT COUNT(*) FROM benchmarks) + (SELECT COUNT(*) FROM tasks) AS n")
       .get() as { n: number };

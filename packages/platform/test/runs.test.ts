@@ -1,9 +1,8 @@
 import { composite, parseJson, receiptHash } from "@bench-bounty/evidence";
 import { afterEach, describe, expect, it } from "vitest";
-import { PlatformError } from "../src/errors.js";
 import type { Platform } from "../src/platform.js";
 import { runPlan } from "../src/runs.js";
-import { cities, cleanup, manualClock, openTemp, promptAgent } from "./helpers.js";
+import { cities, cleanup, manualClock, openTemp, promptAgent, refusal, rejection } from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -26,26 +25,6 @@ async function setup(
     ...(opts.maxAttempts ? { max_attempts: opts.maxAttempts } : {}),
   });
   return { platform, clock, slug: res.slug };
-}
-
-function refusal(fn: () => unknown): PlatformError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(PlatformError);
-    return e as PlatformError;
-  }
-  throw new Error("expected a refusal");
-}
-
-async function refusalAsync(p: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(PlatformError);
-    return e as PlatformError;
-  }
-  throw new Error("expected a refusal");
 }
 
 function answerAll(platform: Platform, runId: string) {
@@ -221,7 +200,7 @@ describe("start / submit / finalize", () => {
     expect(f.counts.answered).toBe(1);
     expect(f.receipt.tasks.slice(1).every((t) => t.answer_digest === null)).toBe(true);
     expect(platform.getRun(run).rank_accuracy).toBe("0.0000");
-    const e = await refusalAsync(platform.finalize(run));
+    const e = await rejection(platform.finalize(run));
     expect(e).toMatchObject({ code: "already_finalized", status: 409 });
     expect(refusal(() => platform.submit(run, [{ ordinal: 1, answer_text: "late" }])).code).toBe(
       "run_not_in_progress",

@@ -31,6 +31,8 @@ import {
   type JsonObject,
   type MintRun,
   type MintScoring,
+  type RankDerivationResult,
+  type TestSetCommitment,
   type TestSetRow,
 } from "@bench-bounty/evidence";
 import { startIndexer, type RunningIndexer } from "@bench-bounty/indexer/testing";
@@ -176,20 +178,28 @@ async function anchor(
   return { tx_hash: r.transactionHash, anchor_block: Number(r.blockNumber) };
 }
 
-function states(r: VerificationReport): Record<FactName, string> {
-  return Object.fromEntries(FACT_NAMES.map((n) => [n, r.facts[n].state])) as Record<FactName, string>;
+/** A bounty locked on the chain over a committed and anchored test set. */
+interface LockedBounty {
+  rows: TestSetRow[];
+  commitment: TestSetCommitment;
+  commitmentAnchor: { tx_hash: string; anchor_block: number };
+  bountyId: bigint;
+  /** unix seconds */
+  closesAt: number;
+  author: Address;
+  awarder: Address;
 }
 
-beforeAll(async () => {
-  chain = await startDevChain();
+/**
+ * Publishes and locks a prize the way the platform does: commits `rows` and anchors the root
+ * (author account 1), mints POOL to the author, approves it and calls createAndFund with the root
+ * frozen in (awarder account 2, closing an hour after the latest block, 50/30/20 split).
+ */
+async function lockBounty(rows: TestSetRow[]): Promise<LockedBounty> {
   const author = chain.accounts[1]!.address;
   const awarder = chain.accounts[2]!.address;
-
-  // 1. publish: commit the test set and anchor the root
-  const commitment = commitTestSet(TEST_SET);
+  const commitment = commitTestSet(rows);
   const commitmentAnchor = await anchor(commitment.root, ANCHOR_KINDS.commitment, 1);
-
-  // 2. lock the prize: createAndFund with the root frozen in
   await mined(await chain.mintUsdc(author, POOL));
   await mined(
     await chain.wallet(1).writeContract({
@@ -199,25 +209,25 @@ beforeAll(async () => {
       args: [chain.contracts.benchmarkBounty, POOL],
     }),
   );
-  const now = Number((await chain.publicClient.getBlock()).timestamp);
-  const closesAt = now + 3600;
-  const params = {
-    token: chain.contracts.usdc,
-    awarder,
-    pool: POOL,
-    testSetRoot: commitment.root as Hex,
-    leafCount: TEST_SET.length,
-    closesAt: BigInt(closesAt),
-    awardDeadline: BigInt(closesAt + 86_400),
-    thresholdBps: SCORING.threshold_bps,
-    splitsBps: [5000, 3000, 2000],
-  };
+  const closesAt = Number((await chain.publicClient.getBlock()).timestamp) + 3600;
   await mined(
     await chain.wallet(1).writeContract({
       address: chain.contracts.benchmarkBounty,
       abi: benchmarkBountyAbi,
       functionName: "createAndFund",
-      args: [params],
+      args: [
+        {
+          token: chain.contracts.usdc,
+          awarder,
+          pool: POOL,
+          testSetRoot: commitment.root as Hex,
+          leafCount: rows.length,
+          closesAt: BigInt(closesAt),
+          awardDeadline: BigInt(closesAt + 86_400),
+          thresholdBps: SCORING.threshold_bps,
+          splitsBps: [5000, 3000, 2000],
+        },
+      ],
     }),
   );
   const bountyId = (await chain.publicClient.readContract({
@@ -225,6 +235,73 @@ beforeAll(async () => {
     abi: benchmarkBountyAbi,
     functionName: "bountyCount",
   })) as bigint;
+  return { rows, commitment, commitmentAnchor, bountyId, closesAt, author, awarder };
+}
+
+/** The awarder (account 2) calls award() with the derivation's winners and ranking digest (after closesAt). */
+async function awardBounty(
+  bountyId: bigint,
+  derivation: RankDerivationResult,
+): Promise<{ blockNumber: bigint; transactionHash: Hash }> {
+  return mined(
+    await chain.wallet(2).writeContract({
+      address: chain.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      functionName: "award",
+      args: [
+        bountyId,
+        derivation.winning_runs.map((r) => r.withdrawal_address as Address),
+        derivation.ranking_digest as Hex,
+      ],
+    }),
+  );
+}
+
+/** Mints the pack of an awarded bounty with the evidence library, then anchors its hash (account 0). */
+async function mintAnchoredPack(opts: {
+  slug: string;
+  title: string;
+  bounty: LockedBounty;
+  award: { blockNumber: bigint; transactionHash: Hash };
+  runs: MintRun[];
+}): Promise<EvidencePack> {
+  const { bounty, award } = opts;
+  const minted = mintEvidencePack({
+    benchmark: {
+      slug: opts.slug,
+      title: opts.title,
+      chain_id: chain.chainId,
+      bounty_contract: chain.contracts.benchmarkBounty,
+      bounty_id: bounty.bountyId,
+      token: chain.contracts.usdc,
+      author: bounty.author,
+      awarder: bounty.awarder,
+      pool_base_units: POOL,
+      closes_at: bounty.closesAt,
+      award_tx: award.transactionHash,
+      award_block: Number(award.blockNumber),
+      commitment_anchor: {
+        registry_address: chain.contracts.anchorRegistry.toLowerCase(),
+        ...bounty.commitmentAnchor,
+      },
+    },
+    test_set: bounty.rows,
+    scoring: SCORING,
+    runs: opts.runs,
+  });
+  const packAnchor = await anchor(minted.pack_hash, ANCHOR_KINDS.pack);
+  return withPackAnchor(minted, { registry_address: chain.contracts.anchorRegistry, ...packAnchor });
+}
+
+function states(r: VerificationReport): Record<FactName, string> {
+  return Object.fromEntries(FACT_NAMES.map((n) => [n, r.facts[n].state])) as Record<FactName, string>;
+}
+
+beforeAll(async () => {
+  chain = await startDevChain();
+
+  // 1. publish: commit the test set and anchor the root; 2. lock the prize: createAndFund with the root frozen in
+  const bounty = await lockBounty(TEST_SET);
 
   // 3. runs: receipts built and anchored before the award
   const runs: MintRun[] = AGENTS.map((a, i) => {
@@ -242,7 +319,7 @@ beforeAll(async () => {
     const input: BuildReceiptInput = {
       run_id: `run-${a.agent_id}`,
       benchmark_slug: "onchain-verifier-test",
-      commit_root: commitment.root,
+      commit_root: bounty.commitment.root,
       agent_id: a.agent_id,
       attempt: 1,
       started_at: `2026-11-30T0${i}:00:00.000Z`,
@@ -278,41 +355,16 @@ beforeAll(async () => {
   // 4. award after closesAt with the ranking digest of the derivation
   await chain.increaseTime(3700);
   const derivation = buildRankDerivation({ scoring: SCORING, pool_base_units: POOL, runs });
-  const winners = derivation.winning_runs.map((r) => r.withdrawal_address as Address);
-  const awardHash = await chain.wallet(2).writeContract({
-    address: chain.contracts.benchmarkBounty,
-    abi: benchmarkBountyAbi,
-    functionName: "award",
-    args: [bountyId, winners, derivation.ranking_digest as Hex],
-  });
-  const award = await mined(awardHash);
+  const award = await awardBounty(bounty.bountyId, derivation);
 
   // 5. mint the pack and anchor its hash
-  const minted = mintEvidencePack({
-    benchmark: {
-      slug: "onchain-verifier-test",
-      title: "Verifier on-chain test",
-      chain_id: chain.chainId,
-      bounty_contract: chain.contracts.benchmarkBounty,
-      bounty_id: bountyId,
-      token: chain.contracts.usdc,
-      author,
-      awarder,
-      pool_base_units: POOL,
-      closes_at: closesAt,
-      award_tx: award.transactionHash,
-      award_block: Number(award.blockNumber),
-      commitment_anchor: {
-        registry_address: chain.contracts.anchorRegistry.toLowerCase(),
-        ...commitmentAnchor,
-      },
-    },
-    test_set: TEST_SET,
-    scoring: SCORING,
+  pack = await mintAnchoredPack({
+    slug: "onchain-verifier-test",
+    title: "Verifier on-chain test",
+    bounty,
+    award,
     runs,
   });
-  const packAnchor = await anchor(minted.pack_hash, ANCHOR_KINDS.pack);
-  pack = withPackAnchor(minted, { registry_address: chain.contracts.anchorRegistry, ...packAnchor });
   packBytes = evidencePackBytes(pack);
 
   try {
@@ -438,86 +490,19 @@ describe("a real award on the local Base profile", () => {
 
 describe("a zero-winner award with no runs on the local Base profile", () => {
   it("meets the onchain policy: receipt_anchors is not-required, not unmet", async () => {
-    const author = chain.accounts[1]!.address;
-    const awarder = chain.accounts[2]!.address;
-    // another test set (the first award burned its root), committed and anchored
-    const rows = TEST_SET.map((r) => ({ ...r, salt: salt(`zero-${r.ordinal}`) }));
-    const commitment = commitTestSet(rows);
-    const commitmentAnchor = await anchor(commitment.root, ANCHOR_KINDS.commitment, 1);
-    await mined(await chain.mintUsdc(author, POOL));
-    await mined(
-      await chain.wallet(1).writeContract({
-        address: chain.contracts.usdc,
-        abi: testUsdcAbi,
-        functionName: "approve",
-        args: [chain.contracts.benchmarkBounty, POOL],
-      }),
-    );
-    const closesAt = Number((await chain.publicClient.getBlock()).timestamp) + 3600;
-    await mined(
-      await chain.wallet(1).writeContract({
-        address: chain.contracts.benchmarkBounty,
-        abi: benchmarkBountyAbi,
-        functionName: "createAndFund",
-        args: [
-          {
-            token: chain.contracts.usdc,
-            awarder,
-            pool: POOL,
-            testSetRoot: commitment.root as Hex,
-            leafCount: rows.length,
-            closesAt: BigInt(closesAt),
-            awardDeadline: BigInt(closesAt + 86_400),
-            thresholdBps: SCORING.threshold_bps,
-            splitsBps: [5000, 3000, 2000],
-          },
-        ],
-      }),
-    );
-    const bountyId = (await chain.publicClient.readContract({
-      address: chain.contracts.benchmarkBounty,
-      abi: benchmarkBountyAbi,
-      functionName: "bountyCount",
-    })) as bigint;
+    // another test set (the first award burned its root), committed, anchored and locked
+    const bounty = await lockBounty(TEST_SET.map((r) => ({ ...r, salt: salt(`zero-${r.ordinal}`) })));
     await chain.increaseTime(3700);
     // nobody ran: award() with no winner and the digest of the empty derivation
     const derivation = buildRankDerivation({ scoring: SCORING, pool_base_units: POOL, runs: [] });
     expect(derivation.winning_runs).toEqual([]);
-    const award = await mined(
-      await chain.wallet(2).writeContract({
-        address: chain.contracts.benchmarkBounty,
-        abi: benchmarkBountyAbi,
-        functionName: "award",
-        args: [bountyId, [], derivation.ranking_digest as Hex],
-      }),
-    );
-    const minted = mintEvidencePack({
-      benchmark: {
-        slug: "onchain-verifier-zero",
-        title: "Verifier on-chain test, no runs",
-        chain_id: chain.chainId,
-        bounty_contract: chain.contracts.benchmarkBounty,
-        bounty_id: bountyId,
-        token: chain.contracts.usdc,
-        author,
-        awarder,
-        pool_base_units: POOL,
-        closes_at: closesAt,
-        award_tx: award.transactionHash,
-        award_block: Number(award.blockNumber),
-        commitment_anchor: {
-          registry_address: chain.contracts.anchorRegistry.toLowerCase(),
-          ...commitmentAnchor,
-        },
-      },
-      test_set: rows,
-      scoring: SCORING,
+    const award = await awardBounty(bounty.bountyId, derivation);
+    const zeroPack = await mintAnchoredPack({
+      slug: "onchain-verifier-zero",
+      title: "Verifier on-chain test, no runs",
+      bounty,
+      award,
       runs: [],
-    });
-    const packAnchor = await anchor(minted.pack_hash, ANCHOR_KINDS.pack);
-    const zeroPack = withPackAnchor(minted, {
-      registry_address: chain.contracts.anchorRegistry,
-      ...packAnchor,
     });
 
     const r = await verifyPack({
@@ -564,35 +549,22 @@ describe("compute receipts anchored on the local Base profile", () => {
         ),
       };
     };
+    const verifyAgainstChain = (execute: Uint8Array) =>
+      verifyComputeReceipt({ execute, jwks, rpcUrl: chain.rpcUrl, registry: chain.contracts.anchorRegistry });
     const anchored = await receiptFor("model-anchored");
     await anchor(anchored.receipt_hash, ANCHOR_KINDS["compute-receipt"], 7);
-    const r1 = await verifyComputeReceipt({
-      execute: anchored.bytes,
-      jwks,
-      rpcUrl: chain.rpcUrl,
-      registry: chain.contracts.anchorRegistry,
-    });
+    const r1 = await verifyAgainstChain(anchored.bytes);
     expect(r1.facts.anchor.state).toBe("verified");
     expect(r1.facts.anchor.reasons[0]).toMatch(/anchored with kind compute-receipt in block \d+/);
     expect(r1.ok).toBe(true);
     const loose = await receiptFor("model-unanchored");
-    const r2 = await verifyComputeReceipt({
-      execute: loose.bytes,
-      jwks,
-      rpcUrl: chain.rpcUrl,
-      registry: chain.contracts.anchorRegistry,
-    });
+    const r2 = await verifyAgainstChain(loose.bytes);
     expect(r2.facts.anchor.state).toBe("unverified");
     expect(r2.ok).toBe(true);
     // a digest anchored with another kind is not a compute-receipt anchor
     const wrongKind = await receiptFor("model-wrong-kind");
     await anchor(wrongKind.receipt_hash, ANCHOR_KINDS.receipt, 7);
-    const r3 = await verifyComputeReceipt({
-      execute: wrongKind.bytes,
-      jwks,
-      rpcUrl: chain.rpcUrl,
-      registry: chain.contracts.anchorRegistry,
-    });
+    const r3 = await verifyAgainstChain(wrongKind.bytes);
     expect(r3.facts.anchor.state).toBe("failed");
     expect(r3.ok).toBe(false);
   });
