@@ -5,13 +5,16 @@
  * the indexer's code.
  */
 import { createClient } from "@ponder/client";
-import { anchorRegistryAbi, benchmarkBountyAbi } from "@bench-bounty/contracts";
+import {
+  anchorRegistryAbi,
+  benchmarkBountyAbi,
+  bountyStatusName,
+  type BountyRecord,
+} from "@bench-bounty/contracts";
 import type { DevChain } from "@bench-bounty/devchain";
 import { keccak256, stringToHex, type Address, type Hex } from "viem";
 import { expect } from "vitest";
 import * as schema from "../../ponder.schema";
-
-const STATUS = ["None", "Pending", "Funded", "Awarded", "Reclaimed"] as const;
 
 /** Kind names of SPEC 1.2, computed here from their definition. */
 const KIND_NAMES = new Map<string, string>(
@@ -75,20 +78,9 @@ interface ClaimedLog extends LogBase {
 /** Everything the comparison needs, read from the chain at `head`. */
 export interface ChainState {
   head: bigint;
-  bounties: {
-    id: bigint;
-    author: Address;
-    awarder: Address;
-    token: Address;
-    pool: bigint;
-    testSetRoot: Hex;
-    leafCount: number;
-    closesAt: bigint;
-    awardDeadline: bigint;
-    thresholdBps: number;
-    status: (typeof STATUS)[number];
-    splitsBps: readonly number[];
-  }[];
+  /** `getBounty(id)` for every id, with the status as its name (`"Funded"`), as the indexer stores it. */
+  bounties: (Omit<BountyRecord, "status"> & { id: bigint; status: ReturnType<typeof bountyStatusName> })[];
+
   created: Map<bigint, LogBase>;
   funded: Map<bigint, LogBase & { funder: Address; amount: bigint }>;
   awarded: AwardedLog[];
@@ -121,7 +113,7 @@ export async function readChain(dc: DevChain): Promise<ChainState> {
       args: [id],
       blockNumber: head,
     });
-    bounties.push({ ...b, id, status: STATUS[Number(b.status)]! });
+    bounties.push({ ...b, id, status: bountyStatusName(b.status) });
   }
   const range = { fromBlock: BigInt(dc.startBlock), toBlock: head };
   const events = await pc.getContractEvents({ address: bountyAddr, abi: benchmarkBountyAbi, ...range });

@@ -3,7 +3,7 @@
  *
  * - `benchmarkBountyAbi`, `anchorRegistryAbi`, `testUsdcAbi`: `as const` ABIs for viem and Ponder;
  * - `*Bytecode` (creation) and `*DeployedBytecode` (runtime) for deploying or placing contracts;
- * - `ANCHOR_KINDS` / `anchorKindName`, `BountyStatus`, `CHAINS`, `BASE_USDC_ADDRESS`;
+ * - `ANCHOR_KINDS` / `anchorKindName`, `BountyStatus`, `BountyRecord` (the `getBounty` tuple), `CHAINS`, `BASE_USDC_ADDRESS`;
  * - `addressBook` (`deployments.json`), filled in by `npx hardhat bounty:deploy`.
  *
  * TypeChain (ethers-v6) types for Hardhat code: `import type { BenchmarkBounty } from "@bench-bounty/contracts/typechain"`.
@@ -12,6 +12,7 @@ export * from "./generated/abis.js";
 export * from "./generated/bytecode.js";
 export * from "./anchors.js";
 export * from "./status.js";
+export * from "./bounty.js";
 export * from "./chains.js";
 export * from "./addressBook.js";
 export * from "./create2.js";

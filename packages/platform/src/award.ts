@@ -183,7 +183,7 @@ export async function attachBounty(
     closes_at: Number(onchain.closesAt),
     award_deadline: Number(onchain.awardDeadline),
     threshold_bps: onchain.thresholdBps,
-    splits_bps: onchain.splitsBps,
+    splits_bps: [...onchain.splitsBps],
     status: statusName(onchain.status),
   };
   ctx.store.db.prepare("UPDATE benchmarks SET bounty_json = ? WHERE slug = ?").run(toStored(attached), slug);
@@ -378,7 +378,7 @@ export async function awardBenchmark(ctx: PlatformContext, slug: string): Promis
         ...attached,
         pool_base_units: onchain.pool.toString(),
         threshold_bps: onchain.thresholdBps,
-        splits_bps: onchain.splitsBps,
+        splits_bps: [...onchain.splitsBps],
       };
       const derivation = buildRankDerivation({
         scoring: scoringOf(b, bounty),

@@ -7,7 +7,13 @@
  * anchored (for instance by a previous attempt that crashed before recording it) is looked up with
  * `anchorOf` and its `Anchored` log instead of being sent again (which would revert `AlreadyAnchored`).
  */
-import { ANCHOR_KINDS, anchorRegistryAbi, benchmarkBountyAbi, testUsdcAbi } from "@bench-bounty/contracts";
+import {
+  ANCHOR_KINDS,
+  anchorRegistryAbi,
+  benchmarkBountyAbi,
+  testUsdcAbi,
+  type BountyRecord,
+} from "@bench-bounty/contracts";
 import {
   BaseError,
   ContractFunctionRevertedError,
@@ -50,21 +56,13 @@ export interface AnchorEvidence {
   anchor_block: number;
 }
 
-/** A bounty as read from `getBounty` (SPEC 1.1); amounts in base units, times in unix seconds. */
-export interface OnChainBounty {
+/**
+ * A bounty as read from `getBounty` (SPEC 1.1), with its id: the contract's record
+ * ({@link BountyRecord}: amounts in base units, times in unix seconds, bps, status
+ * 0 None, 1 Pending, 2 Funded, 3 Awarded, 4 Reclaimed).
+ */
+export interface OnChainBounty extends BountyRecord {
   bountyId: bigint;
-  author: Address;
-  awarder: Address;
-  token: Address;
-  pool: bigint;
-  testSetRoot: Hex;
-  leafCount: number;
-  closesAt: bigint;
-  awardDeadline: bigint;
-  thresholdBps: number;
-  /** 0 None, 1 Pending, 2 Funded, 3 Awarded, 4 Reclaimed. */
-  status: number;
-  splitsBps: number[];
 }
 
 /** Parameters of {@link ChainGateway.lockBounty} (the author's `createAndFund`). */
@@ -238,20 +236,7 @@ export class ChainGateway {
         args: [bountyId],
       }),
     );
-    return {
-      bountyId,
-      author: b.author,
-      awarder: b.awarder,
-      token: b.token,
-      pool: b.pool,
-      testSetRoot: b.testSetRoot,
-      leafCount: Number(b.leafCount),
-      closesAt: BigInt(b.closesAt),
-      awardDeadline: BigInt(b.awardDeadline),
-      thresholdBps: Number(b.thresholdBps),
-      status: Number(b.status),
-      splitsBps: b.splitsBps.map(Number),
-    };
+    return { bountyId, ...b };
   }
 
   /**

@@ -29,6 +29,7 @@ import {
   anchorRegistryAbi,
   benchmarkBountyAbi,
   BountyStatus,
+  type BountyRecord,
 } from "@bench-bounty/contracts";
 import {
   createPublicClient,
@@ -217,18 +218,7 @@ export async function verifyOnchain(
       read<Hex>("testSetRoots", [bountyId]),
       read<number>("leafCountOf", [bountyId]),
       root === null ? Promise.resolve(null) : read<boolean>("rootBurned", [root]),
-      read<{
-        author: Address;
-        awarder: Address;
-        token: Address;
-        pool: bigint;
-        testSetRoot: Hex;
-        leafCount: number;
-        closesAt: bigint;
-        thresholdBps: number;
-        status: number;
-        splitsBps: readonly number[];
-      }>("getBounty", [bountyId]),
+      read<BountyRecord>("getBounty", [bountyId]),
       bytes32(b.award_tx) === null
         ? Promise.resolve(null)
         : net("eth_getTransactionReceipt", async () => {
@@ -485,18 +475,7 @@ function checkAward(
   derived: OfflineDerived,
   bountyId: bigint,
   bounty: Address,
-  onBounty: {
-    author: Address;
-    awarder: Address;
-    token: Address;
-    pool: bigint;
-    testSetRoot: Hex;
-    leafCount: number;
-    closesAt: bigint;
-    thresholdBps: number;
-    status: number;
-    splitsBps: readonly number[];
-  },
+  onBounty: BountyRecord,
   receipt: TransactionReceipt | null,
   observation: ChainObservation,
 ): Fact {
