@@ -5,6 +5,7 @@
  * SIGINT/SIGTERM.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { stopProcessGroup } from "@bench-bounty/devchain/processes";
 
 /** One thing to stop at the end: a child process or an in-process server. */
 export interface Stoppable {
@@ -79,30 +80,12 @@ export class ProcessRegistry {
       });
     }
     let stopped: Promise<void> | undefined;
-    const signalGroup = (signal: NodeJS.Signals): void => {
-      if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-      try {
-        process.kill(-child.pid, signal);
-      } catch {
-        try {
-          child.kill(signal);
-        } catch {
-          /* already gone */
-        }
-      }
-    };
     const managed: ManagedChild = {
       name,
       child,
       exited,
       tail: () => lines.slice(-20).join("\n"),
-      stop: () =>
-        (stopped ??= (async () => {
-          signalGroup("SIGTERM");
-          const timer = setTimeout(() => signalGroup("SIGKILL"), killAfterMs);
-          await exited;
-          clearTimeout(timer);
-        })()),
+      stop: () => (stopped ??= stopProcessGroup(child, exited, killAfterMs)),
     };
     // A child that ended by itself has nothing left to stop.
     void exited.then(() => {

@@ -11,7 +11,9 @@
  *
  * Each call gets its own database schema (and, for PGlite, its own temporary
  * directory unless one is given), listens on 127.0.0.1 only, and has
- * telemetry and the RPC cache off.
+ * telemetry and the RPC cache off. Ponder runs in its own process group,
+ * stopped and killed with `@bench-bounty/devchain/processes` (a dev dependency:
+ * this module is a test and demo helper, not part of the indexer app).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -19,6 +21,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { killOnExit, stopProcessGroup } from "@bench-bounty/devchain/processes";
 
 /** The indexer package folder (the Ponder root). */
 export const INDEXER_ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -70,32 +73,6 @@ export async function rpcBlockNumber(rpcUrl) {
   if (body.result === undefined)
     throw new Error(`eth_blockNumber failed: ${body.error?.message ?? res.status}`);
   return Number(BigInt(body.result));
-}
-
-/** @type {Set<import("node:child_process").ChildProcess>} */
-const live = new Set();
-let exitHookInstalled = false;
-
-/** @param {import("node:child_process").ChildProcess} child @param {NodeJS.Signals} signal */
-function killGroup(child, signal) {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    try {
-      child.kill(signal);
-    } catch {
-      /* already gone */
-    }
-  }
-}
-
-function installExitHook() {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", () => {
-    for (const child of live) killGroup(child, "SIGKILL");
-  });
 }
 
 /**
@@ -151,7 +128,6 @@ export async function startIndexer(opts) {
   if (databaseUrl !== undefined) env.DATABASE_URL = databaseUrl;
   else env.PONDER_PGLITE_DIR = pgliteDir;
 
-  installExitHook();
   const args = [
     ponderBin(),
     "start",
@@ -171,7 +147,7 @@ export async function startIndexer(opts) {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  live.add(child);
+  killOnExit(child);
   /** @type {number | null} */
   let exitCode = null;
   let exitedFlag = false;
@@ -179,7 +155,6 @@ export async function startIndexer(opts) {
   const exited = new Promise((resolve) =>
     child.once("exit", (code, signal) => {
       exitedFlag = true;
-      live.delete(child);
       exitCode = code ?? (signal === null ? null : 128);
       resolve(exitCode);
     }),
@@ -245,10 +220,7 @@ export async function startIndexer(opts) {
   const stop = async () => {
     if (!stopping) {
       stopping = true;
-      killGroup(child, "SIGTERM");
-      const timer = setTimeout(() => killGroup(child, "SIGKILL"), 10_000);
-      await exited;
-      clearTimeout(timer);
+      await stopProcessGroup(child, exited, 10_000);
       if (ownDir && opts.keepDir !== true && pgliteDir !== undefined)
         rmSync(pgliteDir, { recursive: true, force: true });
     }
