@@ -8,7 +8,19 @@
  * Amounts of different tokens are never added together: per-account totals are
  * kept per `(account, token)`.
  */
-import { index, onchainEnum, onchainTable, primaryKey, relations } from "ponder";
+import { index, onchainEnum, onchainTable, primaryKey, relations, type PgColumnsBuilders } from "ponder";
+
+/**
+ * Where a row made from one log comes from: block number, the log's index in
+ * the block, transaction hash, block timestamp (unix seconds). Filled in by
+ * the handlers' `logPositionOf(event)`.
+ */
+const logPosition = (t: PgColumnsBuilders) => ({
+  blockNumber: t.bigint().notNull(),
+  logIndex: t.integer().notNull(),
+  txHash: t.hex().notNull(),
+  timestamp: t.bigint().notNull(),
+});
 
 /** Status ladder of SPEC 1.1: `Pending -> Funded -> Awarded | Reclaimed`, `Pending -> Reclaimed`. */
 export const bountyStatus = onchainEnum("bounty_status", ["Pending", "Funded", "Awarded", "Reclaimed"]);
@@ -148,10 +160,7 @@ export const claim = onchainTable(
     amount: t.bigint().notNull(),
     /** False when the claim did not match the indexed credit (logged as an anomaly, totals untouched). */
     applied: t.boolean().notNull(),
-    blockNumber: t.bigint().notNull(),
-    logIndex: t.integer().notNull(),
-    txHash: t.hex().notNull(),
-    timestamp: t.bigint().notNull(),
+    ...logPosition(t),
   }),
   (table) => ({
     bountyIdx: index().on(table.bountyId),
@@ -171,10 +180,7 @@ export const reclaim = onchainTable(
     token: t.hex(),
     amount: t.bigint().notNull(),
     applied: t.boolean().notNull(),
-    blockNumber: t.bigint().notNull(),
-    logIndex: t.integer().notNull(),
-    txHash: t.hex().notNull(),
-    timestamp: t.bigint().notNull(),
+    ...logPosition(t),
   }),
   (table) => ({
     bountyIdx: index().on(table.bountyId),
@@ -193,10 +199,7 @@ export const anchor = onchainTable(
     kindName: t.text().notNull(),
     anchorer: t.hex().notNull(),
     eventId: t.text().notNull(),
-    blockNumber: t.bigint().notNull(),
-    logIndex: t.integer().notNull(),
-    txHash: t.hex().notNull(),
-    timestamp: t.bigint().notNull(),
+    ...logPosition(t),
   }),
   (table) => ({
     anchorerIdx: index().on(table.anchorer),

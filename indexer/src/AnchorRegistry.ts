@@ -6,7 +6,7 @@
 import { anchorKindName } from "@bench-bounty/contracts";
 import { ponder } from "ponder:registry";
 import { anchor } from "ponder:schema";
-import { alreadyReported, reportAnomaly } from "./shared";
+import { alreadyReported, eventRef, logPositionOf, reportAnomaly } from "./shared";
 
 ponder.on("AnchorRegistry:Anchored", async ({ event, context }) => {
   const { db } = context;
@@ -18,7 +18,7 @@ ponder.on("AnchorRegistry:Anchored", async ({ event, context }) => {
     if (await alreadyReported(db, event.id)) return;
     await reportAnomaly(
       db,
-      { id: event.id, blockNumber: event.block.number, txHash: event.transaction.hash },
+      eventRef(event),
       "Anchored",
       null,
       `digest ${digest} anchored again (first at block ${existing.blockNumber}, tx ${existing.txHash})`,
@@ -31,9 +31,6 @@ ponder.on("AnchorRegistry:Anchored", async ({ event, context }) => {
     kindName: anchorKindName(kind) ?? "unknown",
     anchorer: event.args.anchorer.toLowerCase() as `0x${string}`,
     eventId: event.id,
-    blockNumber: event.block.number,
-    logIndex: event.log.logIndex,
-    txHash: event.transaction.hash,
-    timestamp: event.block.timestamp,
+    ...logPositionOf(event),
   });
 });

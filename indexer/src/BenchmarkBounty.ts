@@ -13,7 +13,7 @@
 import { ponder, type Context } from "ponder:registry";
 import { awardWinner, bounty, claim, credit, reclaim } from "ponder:schema";
 import { checkClaim, checkTransition, foldAward } from "../lib/ladder";
-import { addToAccountTotal, alreadyReported, reportAnomaly, type EventRef } from "./shared";
+import { addToAccountTotal, alreadyReported, eventRef, logPositionOf, reportAnomaly } from "./shared";
 
 type Db = Context["db"];
 
@@ -32,7 +32,7 @@ ponder.on("BenchmarkBounty:BountyCreated", async ({ event, context }) => {
     thresholdBps,
     splitsBps,
   } = event.args;
-  const ref: EventRef = { id: event.id, blockNumber: event.block.number, txHash: event.transaction.hash };
+  const ref = eventRef(event);
   const existing = await db.find(bounty, { id: bountyId });
   if (existing !== null && existing.createdEventId === event.id) return; // replay
   if (await alreadyReported(db, event.id)) return;
@@ -66,7 +66,7 @@ ponder.on("BenchmarkBounty:BountyCreated", async ({ event, context }) => {
 ponder.on("BenchmarkBounty:BountyFunded", async ({ event, context }) => {
   const db: Db = context.db;
   const { bountyId, funder, amount } = event.args;
-  const ref: EventRef = { id: event.id, blockNumber: event.block.number, txHash: event.transaction.hash };
+  const ref = eventRef(event);
   const row = await db.find(bounty, { id: bountyId });
   if (row !== null && row.fundedEventId === event.id) return;
   if (await alreadyReported(db, event.id)) return;
@@ -93,7 +93,7 @@ ponder.on("BenchmarkBounty:BountyFunded", async ({ event, context }) => {
 ponder.on("BenchmarkBounty:Awarded", async ({ event, context }) => {
   const db: Db = context.db;
   const { bountyId, testSetRoot, winners, amounts, authorRemainder, rankingDigest } = event.args;
-  const ref: EventRef = { id: event.id, blockNumber: event.block.number, txHash: event.transaction.hash };
+  const ref = eventRef(event);
   const row = await db.find(bounty, { id: bountyId });
   if (row !== null && row.awardedEventId === event.id) return;
   if (await alreadyReported(db, event.id)) return;
@@ -169,7 +169,7 @@ ponder.on("BenchmarkBounty:Awarded", async ({ event, context }) => {
 ponder.on("BenchmarkBounty:Claimed", async ({ event, context }) => {
   const db: Db = context.db;
   const { bountyId, account, to, amount } = event.args;
-  const ref: EventRef = { id: event.id, blockNumber: event.block.number, txHash: event.transaction.hash };
+  const ref = eventRef(event);
   if ((await db.find(claim, { id: event.id })) !== null) return;
   const row = await db.find(bounty, { id: bountyId });
   const who = lower(account);
@@ -183,10 +183,7 @@ ponder.on("BenchmarkBounty:Claimed", async ({ event, context }) => {
     token: row?.token ?? null,
     amount,
     applied: refusal === null,
-    blockNumber: event.block.number,
-    logIndex: event.log.logIndex,
-    txHash: event.transaction.hash,
-    timestamp: event.block.timestamp,
+    ...logPositionOf(event),
   });
   if (refusal !== null || row === null || c === null) {
     await reportAnomaly(db, ref, "Claimed", bountyId, refusal ?? "unknown bounty or credit");
@@ -213,7 +210,7 @@ ponder.on("BenchmarkBounty:Claimed", async ({ event, context }) => {
 ponder.on("BenchmarkBounty:Reclaimed", async ({ event, context }) => {
   const db: Db = context.db;
   const { bountyId, author, amount } = event.args;
-  const ref: EventRef = { id: event.id, blockNumber: event.block.number, txHash: event.transaction.hash };
+  const ref = eventRef(event);
   if ((await db.find(reclaim, { id: event.id })) !== null) return;
   const row = await db.find(bounty, { id: bountyId });
   let refusal = checkTransition("Reclaimed", row?.status ?? null);
@@ -231,10 +228,7 @@ ponder.on("BenchmarkBounty:Reclaimed", async ({ event, context }) => {
     token: row?.token ?? null,
     amount,
     applied: refusal === null,
-    blockNumber: event.block.number,
-    logIndex: event.log.logIndex,
-    txHash: event.transaction.hash,
-    timestamp: event.block.timestamp,
+    ...logPositionOf(event),
   });
   if (refusal !== null || row === null) {
     await reportAnomaly(db, ref, "Reclaimed", bountyId, refusal ?? "unknown bounty");

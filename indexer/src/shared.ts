@@ -14,6 +14,37 @@ export interface EventRef {
   txHash: `0x${string}`;
 }
 
+/** The shape of a Ponder log event these helpers read (any event of the indexed contracts). */
+interface LogEvent {
+  id: string;
+  block: { number: bigint; timestamp: bigint };
+  log: { logIndex: number };
+  transaction: { hash: `0x${string}` };
+}
+
+/** The {@link EventRef} of a log event. */
+export function eventRef(event: LogEvent): EventRef {
+  return { id: event.id, blockNumber: event.block.number, txHash: event.transaction.hash };
+}
+
+/**
+ * The `logPosition` columns of a row made from a log event (see `ponder.schema.ts`):
+ * block number, log index, transaction hash and block timestamp (unix seconds).
+ */
+export function logPositionOf(event: LogEvent): {
+  blockNumber: bigint;
+  logIndex: number;
+  txHash: `0x${string}`;
+  timestamp: bigint;
+} {
+  return {
+    blockNumber: event.block.number,
+    logIndex: event.log.logIndex,
+    txHash: event.transaction.hash,
+    timestamp: event.block.timestamp,
+  };
+}
+
 /** True when this event was already refused (a replay of an impossible event). */
 export async function alreadyReported(db: Db, eventId: string): Promise<boolean> {
   return (await db.find(anomaly, { id: eventId })) !== null;
