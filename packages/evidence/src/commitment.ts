@@ -11,10 +11,10 @@
  * @packageDocumentation
  */
 import { keccak256Bytes, keccak256Utf8 } from "./keccak.js";
-import { EvidenceError, appendPath, formatPath } from "./errors.js";
+import { EvidenceError, appendPath, describeValue, formatPath } from "./errors.js";
 import { BARE_HEX64, DIGEST } from "./formats.js";
 import { type Hex, hexToBytes, toBareHex as bytesToHex } from "./hash.js";
-import { canonicalJsonString, type JsonValue } from "./json.js";
+import { canonicalJsonString, isWellFormedText, type JsonValue } from "./json.js";
 
 /** Task visibility (SPEC 3). */
 export type Visibility = "public" | "private";
@@ -69,8 +69,21 @@ export interface MerkleProof {
   siblings: Hex[];
 }
 
-/** `prompt_hash = hex(keccak256(utf8(prompt)))`, bare lowercase hex (SPEC 3). */
-export function promptHash(prompt: string): string {
+/**
+ * `prompt_hash = hex(keccak256(utf8(prompt)))`, bare lowercase hex (SPEC 3).
+ * @param path JSON path of the prompt, for errors
+ * @throws EvidenceError `bad_test_set` for a prompt that is not a string, `lone_surrogate` for one that
+ *   holds an unpaired UTF-16 surrogate (it has no UTF-8 encoding, and the pack could not carry it)
+ */
+export function promptHash(prompt: string, path = "$"): string {
+  if (typeof prompt !== "string")
+    throw new EvidenceError("bad_test_set", path, `a prompt must be a string, got ${describeValue(prompt)}`);
+  if (!isWellFormedText(prompt))
+    throw new EvidenceError(
+      "lone_surrogate",
+      path,
+      "the prompt holds an unpaired UTF-16 surrogate: it has no UTF-8 encoding",
+    );
   return bytesToHex(keccak256Utf8(prompt));
 }
 
@@ -111,7 +124,7 @@ const LEAF_TAIL = asciiBytes('"}');
 
 /** Copy 64 lowercase hex characters to `LEAF_PREIMAGE[at..at+64)`; false for anything else. */
 function writeHex64(hex: string, at: number): boolean {
-  if (hex.length !== 64) return false;
+  if (typeof hex !== "string" || hex.length !== 64) return false;
   for (let i = 0; i < 64; i++) {
     const c = hex.charCodeAt(i);
     if ((c < 0x30 || c > 0x39) && (c < 0x61 || c > 0x66)) return false;
@@ -130,7 +143,11 @@ function writeHex64(hex: string, at: number): boolean {
  */
 export function leafFromParts(ordinal: number, promptHashHex: string, goldLeafHex: string): Uint8Array {
   if (!Number.isSafeInteger(ordinal))
-    throw new EvidenceError("bad_test_set", "$.ordinal", `ordinal ${ordinal} is not a safe integer`);
+    throw new EvidenceError(
+      "bad_test_set",
+      "$.ordinal",
+      `the ordinal must be a safe integer, got ${describeValue(ordinal)}`,
+    );
   const buf = LEAF_PREIMAGE;
   let at = 0;
   buf.set(LEAF_HEAD, at);
@@ -170,7 +187,7 @@ export function leafFromParts(ordinal: number, promptHashHex: string, goldLeafHe
  */
 export function leafHash(row: TestSetRow, path = "$"): Hex {
   checkRowShape(row, row?.ordinal, path);
-  return `0x${bytesToHex(leafFromParts(row.ordinal, promptHash(row.prompt), goldLeaf(row.gold, row.salt, path)))}`;
+  return `0x${bytesToHex(leafFromParts(row.ordinal, promptHash(row.prompt, appendPath(path, "prompt")), goldLeaf(row.gold, row.salt, path)))}`;
 }
 
 function checkRowShape(row: TestSetRow, expectedOrdinal: number, path: string): void {
@@ -202,14 +219,34 @@ function rebase(e: unknown, path: string): unknown {
   return e;
 }
 
+/** A leaf as bytes: 32 bytes as given, or `0x` + 64 hex characters (either case) decoded. */
 function toLeafBytes(leaf: Hex | Uint8Array | string, path: string): Uint8Array {
   if (leaf instanceof Uint8Array) {
     if (leaf.length !== 32) throw new EvidenceError("schema", path, "a leaf must be 32 bytes");
     return leaf;
   }
   if (typeof leaf !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(leaf))
-    throw new EvidenceError("schema", path, "a leaf must be 0x + 64 hex characters");
+    throw new EvidenceError(
+      "schema",
+      path,
+      `a leaf must be 0x + 64 hex characters or 32 bytes, got ${describeValue(leaf)}`,
+    );
   return hexToBytes(leaf, path);
+}
+
+/** The leaves argument must be an array (of `0x` hex digests or 32-byte arrays). */
+function leafArray<T>(leaves: readonly T[]): readonly T[] {
+  if (!Array.isArray(leaves))
+    throw new EvidenceError("schema", "$", `leaves must be an array, got ${describeValue(leaves)}`);
+  return leaves;
+}
+
+/** Every element of `leaves` as bytes; a hole (`[a, , b]`) is refused like `undefined`. */
+function leavesAsBytes(leaves: readonly (Hex | string | Uint8Array)[]): Uint8Array[] {
+  const list = leafArray(leaves);
+  const out: Uint8Array[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) out[i] = toLeafBytes(list[i] as Hex, formatPath([i]));
+  return out;
 }
 
 function hashPair(buf: Uint8Array, a: Uint8Array, b: Uint8Array): Uint8Array {
@@ -246,11 +283,17 @@ function foldInPlace(flat: Uint8Array, n: number): Uint8Array {
  * @throws EvidenceError `bad_test_set` for zero leaves, `schema` for a leaf that is not 32 bytes
  */
 export function merkleRootBytes(leaves: readonly Uint8Array[]): Uint8Array {
+  leafArray(leaves);
   if (leaves.length === 0) throw new EvidenceError("bad_test_set", "$", "zero leaves have no root");
   const flat = new Uint8Array(32 * leaves.length);
   for (let i = 0; i < leaves.length; i++) {
-    const leaf = leaves[i] as Uint8Array;
-    if (leaf.length !== 32) throw new EvidenceError("schema", formatPath([i]), "a leaf must be 32 bytes");
+    const leaf = leaves[i];
+    if (!(leaf instanceof Uint8Array) || leaf.length !== 32)
+      throw new EvidenceError(
+        "schema",
+        formatPath([i]),
+        `a leaf must be 32 bytes (a Uint8Array), got ${leaf instanceof Uint8Array ? `${leaf.length} bytes` : describeValue(leaf)}`,
+      );
     flat.set(leaf, 32 * i);
   }
   return foldInPlace(flat, leaves.length);
@@ -264,8 +307,7 @@ export function merkleRootBytes(leaves: readonly Uint8Array[]): Uint8Array {
  * @throws EvidenceError `bad_test_set` for zero leaves, `schema` for a malformed leaf
  */
 export function merkleRoot(leaves: readonly (Hex | string | Uint8Array)[]): Hex {
-  const raw = leaves.map((l, i) => toLeafBytes(l, formatPath([i])));
-  return `0x${bytesToHex(merkleRootBytes(raw))}`;
+  return `0x${bytesToHex(merkleRootBytes(leavesAsBytes(leaves)))}`;
 }
 
 /**
@@ -273,10 +315,18 @@ export function merkleRoot(leaves: readonly (Hex | string | Uint8Array)[]): Hex 
  * @throws EvidenceError `bad_proof` if the index is out of range
  */
 export function merkleProof(leaves: readonly (Hex | string | Uint8Array)[], index: number): MerkleProof {
-  if (!Number.isSafeInteger(index) || index < 0 || index >= leaves.length)
+  leafArray(leaves);
+  if (leaves.length === 0) throw new EvidenceError("bad_proof", "$", "zero leaves have no proof");
+  if (!Number.isSafeInteger(index))
+    throw new EvidenceError(
+      "bad_proof",
+      "$",
+      `the leaf index must be an integer, got ${describeValue(index)}`,
+    );
+  if (index < 0 || index >= leaves.length)
     throw new EvidenceError("bad_proof", "$", `leaf index ${index} out of range 0..${leaves.length - 1}`);
   const buf = new Uint8Array(64);
-  let level = leaves.map((l, i) => toLeafBytes(l, formatPath([i])));
+  let level = leavesAsBytes(leaves);
   const siblings: Hex[] = [];
   let idx = index;
   while (level.length > 1) {
@@ -372,7 +422,7 @@ export function commitTestSet(rows: readonly TestSetRow[], path = "$"): TestSetC
     try {
       // row-relative paths ("$.salt"); the row's own path is built only for an error
       checkRowShape(row, i, "$");
-      ph = promptHash(row.prompt);
+      ph = promptHash(row.prompt, "$.prompt");
       gl = goldLeaf(row.gold, row.salt);
     } catch (e) {
       throw rebase(e, appendPath(path, i));

@@ -110,3 +110,23 @@ export function appendPath(path: string, segment: PathSegment): string {
   if (typeof segment === "number") return `${path}[${segment}]`;
   return IDENT.test(segment) ? `${path}.${segment}` : `${path}[${JSON.stringify(segment)}]`;
 }
+
+/**
+ * A short description of an unexpected input value for error messages:
+ * `the string "12"`, `the integer 5`, `the float 1.5`, `null`, `an array`, `undefined`, `a function`.
+ */
+export function describeValue(v: unknown): string {
+  if (v === null) return "null";
+  if (v === undefined) return "undefined";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object" && "lexeme" in v) return `the float ${(v as { lexeme: string }).lexeme}`;
+  if (typeof v === "bigint") return `the integer ${v}`;
+  if (typeof v === "string")
+    return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "..." : v)}`;
+  if (typeof v === "number")
+    return Number.isInteger(v) ? `the number ${v}` : `the ${Number.isFinite(v) ? "float" : "number"} ${v}`;
+  if (typeof v === "function") return "a function";
+  if (typeof v === "object")
+    return `${(v.constructor as { name?: string } | undefined)?.name ?? "an"} object`;
+  return `${typeof v} ${String(v)}`;
+}

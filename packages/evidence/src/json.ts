@@ -19,7 +19,14 @@
  * @packageDocumentation
  */
 import { Buffer, isAscii, isUtf8 } from "node:buffer";
-import { EvidenceError, MAX_JSON_DEPTH, appendPath, formatPath, type PathSegment } from "./errors.js";
+import {
+  EvidenceError,
+  MAX_JSON_DEPTH,
+  appendPath,
+  describeValue,
+  formatPath,
+  type PathSegment,
+} from "./errors.js";
 
 /**
  * A JSON number written with a fraction or an exponent: a binary64 float
@@ -229,6 +236,12 @@ export function parseJson(input: string | Uint8Array, options: ParseOptions = {}
   let utf8Bytes: Buffer | undefined;
   if (typeof input === "string") {
     text = input;
+  } else if (!(input instanceof Uint8Array)) {
+    throw new EvidenceError(
+      "invalid_json",
+      options.root ?? "$",
+      `input must be a string or UTF-8 bytes (a Uint8Array), got ${describeValue(input)}`,
+    );
   } else {
     try {
       const { buf, ascii } = validateUtf8(input);
@@ -778,10 +791,15 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-const isWellFormed: (s: string) => boolean =
+/**
+ * True when a string has no unpaired UTF-16 surrogate, i.e. it has a UTF-8 encoding
+ * (`String.prototype.isWellFormed` where the runtime has it).
+ */
+export const isWellFormedText: (s: string) => boolean =
   typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === "function"
     ? (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
     : (s) => !/(?:[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff])/.test(s);
+const isWellFormed = isWellFormedText;
 
 /** Render a string as Python `json.dumps(s, ensure_ascii=False)` does. */
 function quote(s: string, path: () => string): string {
@@ -975,6 +993,38 @@ function serialize(value: unknown, maxDepth: number, sink: Sink, spans?: SpanReq
     }
     return formatPath(segs);
   };
+  /** Path of the value held by frame `n` (the segments of the frames above it). */
+  const pathOfFrame = (n: number): string => {
+    const segs: PathSegment[] = [];
+    for (let k = 0; k < n; k++) {
+      const f = stack[k] as SFrame;
+      segs.push(f.keys ? (f.keys[f.i - 1] as string) : f.i - 1);
+    }
+    return formatPath(segs);
+  };
+  /**
+   * The error at the depth limit: a value that contains itself (a cycle, which no JSON text
+   * can hold) is named at the shortest path where it recurs; anything else is too deep.
+   */
+  const cycle = (path: string, levels: number): EvidenceError =>
+    new EvidenceError(
+      "unsupported_value",
+      path,
+      `the value contains itself (it is the object ${levels} level${levels === 1 ? "" : "s"} up): a cycle is not JSON`,
+    );
+  const tooDeep = (v: unknown): EvidenceError => {
+    const seen = new Map<object, number>();
+    for (let k = 0; k < stack.length; k++) {
+      const f = stack[k] as SFrame;
+      const node = (f.obj ?? f.arr) as object;
+      const first = seen.get(node);
+      if (first !== undefined) return cycle(pathOfFrame(k), k - first);
+      seen.set(node, k);
+    }
+    const first = seen.get(v as object);
+    if (first !== undefined) return cycle(pathOf(), stack.length - first);
+    return new EvidenceError("nesting_too_deep", pathOf(), `nesting deeper than ${maxDepth} levels`);
+  };
   const open = (v: unknown): void => {
     if (typeof v === "string" && !NEEDS_ESCAPE.test(v) && isWellFormed(v)) {
       // nothing to escape: write it between quotes without building the quoted copy
@@ -988,8 +1038,7 @@ function serialize(value: unknown, maxDepth: number, sink: Sink, spans?: SpanReq
       sink.write(s);
       return;
     }
-    if (stack.length >= maxDepth)
-      throw new EvidenceError("nesting_too_deep", pathOf(), `nesting deeper than ${maxDepth} levels`);
+    if (stack.length >= maxDepth) throw tooDeep(v);
     if (Array.isArray(v)) {
       const start = spans !== undefined && spans.targets.has(v) ? spans.sink.pos : -1;
       sink.write("[");

@@ -12,7 +12,7 @@
  */
 import { checkComposites, prepareTestSetGold, regradeRun } from "./checks.js";
 import { commitTestSet, type TestSetRow } from "./commitment.js";
-import { EvidenceError, appendPath } from "./errors.js";
+import { EvidenceError, appendPath, describeValue } from "./errors.js";
 import { ADDRESS, UINT_STRING, isIsoMsZ } from "./formats.js";
 import { GRADER_TYPES } from "./graders.js";
 import { canonicalHash, toHex, type Hex } from "./hash.js";
@@ -55,13 +55,20 @@ export const HASHED_BLOCKS = ["benchmark", "test_set", "winners", "rank_derivati
  * @throws EvidenceError when a block has no canonical JSON (e.g. a missing block)
  */
 export function packHash(pack: Pick<EvidencePack, (typeof HASHED_BLOCKS)[number]>): Hex {
+  return canonicalHash(hashedBlocks(pack));
+}
+
+/** The four hashed blocks of a pack (SPEC 8), refusing a pack that is not an object or lacks one. */
+function hashedBlocks(pack: Pick<EvidencePack, (typeof HASHED_BLOCKS)[number]>): Record<string, unknown> {
+  if (typeof pack !== "object" || pack === null || Array.isArray(pack))
+    throw new EvidenceError("schema", "$", `a pack must be an object, got ${describeValue(pack)}`);
   const hashed: Record<string, unknown> = {};
   for (const k of HASHED_BLOCKS) {
     if (pack[k] === undefined)
       throw new EvidenceError("schema", `$.${k}`, `the hashed block ${k} is missing`);
     hashed[k] = pack[k];
   }
-  return canonicalHash(hashed);
+  return hashed;
 }
 
 /** Result of {@link packHashes}. */
@@ -88,22 +95,31 @@ export interface PackHashes {
  * With `source` (the bytes the pack was parsed from and the parser's canonical
  * spans), blocks and receipts whose served bytes are already canonical JSON are
  * hashed from those bytes, with no serialization at all; anything without a
- * canonical span is serialized as above. Same digests either way.
+ * canonical span is serialized as above. Same digests either way, provided the
+ * parsed pack was not edited after parsing: the spans are keyed by the parsed
+ * objects and point into `source.bytes`, so an edit inside a block is not seen
+ * (hash an edited pack without `source`).
  * @throws EvidenceError as {@link packHash}
  */
 export function packHashes(
   pack: Pick<EvidencePack, (typeof HASHED_BLOCKS)[number]>,
   source?: CanonicalSource,
 ): PackHashes {
+  const hashed = hashedBlocks(pack);
   if (source !== undefined) {
+    if (
+      typeof source !== "object" ||
+      source === null ||
+      !(source.bytes instanceof Uint8Array) ||
+      !(source.spans instanceof Map)
+    )
+      throw new EvidenceError(
+        "schema",
+        "$",
+        "source must be { bytes: Uint8Array, spans: Map } as parseJson's canonicalSpans option fills them",
+      );
     const fromSource = packHashesFromSource(pack, source);
     if (fromSource !== null) return fromSource;
-  }
-  const hashed: Record<string, unknown> = {};
-  for (const k of HASHED_BLOCKS) {
-    if (pack[k] === undefined)
-      throw new EvidenceError("schema", `$.${k}`, `the hashed block ${k} is missing`);
-    hashed[k] = pack[k];
   }
   const isObject = (v: unknown): v is object => typeof v === "object" && v !== null;
   const receipts = carriedReceipts(pack);
@@ -202,6 +218,12 @@ function carriedReceipts(pack: Pick<EvidencePack, (typeof HASHED_BLOCKS)[number]
  * `ranking_digest = 0x + hex(keccak256(canonical_json(rank_derivation)))` (SPEC 1.1 award, SPEC 8).
  */
 export function rankingDigest(rankDerivation: RankDerivation | Record<string, unknown>): Hex {
+  if (typeof rankDerivation !== "object" || rankDerivation === null || Array.isArray(rankDerivation))
+    throw new EvidenceError(
+      "schema",
+      "$",
+      `a rank derivation must be an object, got ${describeValue(rankDerivation)}`,
+    );
   return canonicalHash(rankDerivation);
 }
 

@@ -9,7 +9,7 @@
  * @packageDocumentation
  */
 import { z } from "zod";
-import { EvidenceError, formatPath, type PathSegment } from "./errors.js";
+import { EvidenceError, describeValue, formatPath, type PathSegment } from "./errors.js";
 import {
   ADDRESS,
   BARE_HEX64,
@@ -367,20 +367,9 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === "invalid_type") {
     const received = (issue as { input?: unknown }).input;
     if (received === undefined) return `is required (${issue.expected})`;
-    return `expected ${issue.expected}, got ${describeJson(received)}`;
+    return `expected ${issue.expected}, got ${describeValue(received)}`;
   }
   return issue.message;
-}
-
-function describeJson(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array";
-  if (typeof v === "object" && v !== null && "lexeme" in v)
-    return `the float ${(v as { lexeme: string }).lexeme}`;
-  if (typeof v === "bigint") return `the integer ${v}`;
-  if (typeof v === "string")
-    return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "..." : v)}`;
-  return `${typeof v} ${String(v)}`;
 }
 
 /**

@@ -1,0 +1,168 @@
+/**
+ * Bad input handed to the public functions (found by a newcomer's probe): every refusal is an
+ * EvidenceError with a code and the path of the offending value, never a TypeError, and never a
+ * silent answer.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  EvidenceError,
+  canonicalJsonString,
+  commitTestSet,
+  leafFromParts,
+  merkleProof,
+  merkleRoot,
+  merkleRootBytes,
+  packHash,
+  packHashes,
+  parseJson,
+  promptHash,
+  rankingDigest,
+  type TestSetRow,
+} from "../src/index.js";
+import { vector } from "./vectors.js";
+
+/** The EvidenceError `fn` throws (fails the test for anything else, or for no error). */
+function refusal(fn: () => unknown): EvidenceError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e, String(e)).toBeInstanceOf(EvidenceError);
+    return e as EvidenceError;
+  }
+  throw new Error("expected a refusal, got a result");
+}
+
+const LEAF = `0x${"ab".repeat(32)}`;
+const HEX = "cd".repeat(32);
+const row = (over: Partial<TestSetRow> = {}): TestSetRow => ({
+  ordinal: 0,
+  prompt: "p",
+  gold: { value: "x" },
+  salt: "11".repeat(32),
+  visibility: "private",
+  grader_type: "exact",
+  ...over,
+});
+
+describe("prompts", () => {
+  it("refuses a prompt with an unpaired surrogate (no UTF-8 encoding) instead of hashing U+FFFD", () => {
+    for (const prompt of ["a\ud800b", "a\udc00", "\udc00\ud800", `${"x".repeat(1000)}\ud800`]) {
+      const e = refusal(() => commitTestSet([row(), row({ ordinal: 1, prompt })]));
+      expect(e.code).toBe("lone_surrogate");
+      expect(e.path).toBe("$[1].prompt");
+      expect(refusal(() => promptHash(prompt)).code).toBe("lone_surrogate");
+    }
+    // the same text with the replacement character itself is a different, valid prompt
+    expect(promptHash("a\ufffdb")).toMatch(/^[0-9a-f]{64}$/);
+    // a surrogate pair is fine
+    expect(promptHash("a\ud83d\ude00b")).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("refuses a prompt that is not a string instead of hashing String(value)", () => {
+    for (const bad of [42, {}, null, undefined, ["ab"]]) {
+      const e = refusal(() => promptHash(bad as unknown as string));
+      expect(e.code).toBe("bad_test_set");
+      expect(e.message).toMatch(/a prompt must be a string, got /);
+    }
+  });
+});
+
+describe("Merkle functions", () => {
+  it("refuses leaves that are not an array", () => {
+    for (const bad of [undefined, null, "abc", 42, {}]) {
+      for (const fn of [
+        () => merkleRoot(bad as never),
+        () => merkleRootBytes(bad as never),
+        () => merkleProof(bad as never, 0),
+      ]) {
+        const e = refusal(fn);
+        expect(e.code).toBe("schema");
+        expect(e.message).toMatch(/^leaves must be an array, got /);
+      }
+    }
+  });
+
+  it("names the index of a hole, a null or a non-byte leaf", () => {
+    // eslint-disable-next-line no-sparse-arrays
+    expect(refusal(() => merkleRoot([LEAF, , LEAF] as never)).path).toBe("$[1]");
+    expect(refusal(() => merkleRoot([LEAF, null as never])).path).toBe("$[1]");
+    const bytes = new Uint8Array(32);
+    expect(refusal(() => merkleRootBytes([bytes, null as never])).path).toBe("$[1]");
+    // a plain array of numbers is not bytes (300 would silently become 44)
+    const e = refusal(() => merkleRootBytes([bytes, Array(32).fill(300) as never]));
+    expect(e.path).toBe("$[1]");
+    expect(e.message).toMatch(/a leaf must be 32 bytes \(a Uint8Array\), got an array/);
+  });
+
+  it("tells a non-integer index and an empty list apart from an out-of-range index", () => {
+    expect(refusal(() => merkleProof([LEAF], "0" as never)).message).toMatch(
+      /the leaf index must be an integer, got the string "0"/,
+    );
+    expect(refusal(() => merkleProof([LEAF], 1.5)).message).toMatch(/must be an integer/);
+    expect(refusal(() => merkleProof([], 0)).message).toBe("zero leaves have no proof");
+    expect(refusal(() => merkleProof([LEAF], 1)).message).toBe("leaf index 1 out of range 0..0");
+  });
+
+  it("leafFromParts refuses parts that are not strings, naming them", () => {
+    expect(refusal(() => leafFromParts(0, null as never, HEX)).path).toBe("$.prompt_hash");
+    expect(refusal(() => leafFromParts(0, HEX, undefined as never)).path).toBe("$.gold_leaf");
+    expect(refusal(() => leafFromParts("0" as never, HEX, HEX)).message).toMatch(
+      /the ordinal must be a safe integer, got the string "0"/,
+    );
+    expect(refusal(() => leafFromParts(0n as never, HEX, HEX)).message).toMatch(/got the integer 0/);
+  });
+});
+
+describe("canonical JSON", () => {
+  it("names a cycle as a cycle, at the shortest path where the value recurs", () => {
+    const a: Record<string, unknown> = { x: 1 };
+    a.self = a;
+    const e = refusal(() => canonicalJsonString(a));
+    expect(e.code).toBe("unsupported_value");
+    expect(e.message).toBe(
+      "$.self: the value contains itself (it is the object 1 level up): a cycle is not JSON",
+    );
+    const list: unknown[] = [1];
+    const b = { list, other: 2 };
+    list.push({ deeper: list });
+    const e2 = refusal(() => commitTestSet([row({ gold: { value: b } as never })]));
+    expect(e2.path).toBe("$[0].gold.value.list[1].deeper");
+    expect(e2.message).toMatch(
+      /: the value contains itself \(it is the object 2 levels up\): a cycle is not JSON$/,
+    );
+  });
+
+  it("still calls deep but acyclic nesting too deep", () => {
+    let v: unknown = 1;
+    for (let i = 0; i < 10_001; i++) v = [v];
+    expect(refusal(() => canonicalJsonString(v)).code).toBe("nesting_too_deep");
+  });
+
+  it("parseJson refuses input that is neither a string nor bytes, saying so", () => {
+    for (const bad of [undefined, null, 42, {}, new Uint16Array([0x3131]), new ArrayBuffer(2)]) {
+      const e = refusal(() => parseJson(bad as never));
+      expect(e.code).toBe("invalid_json");
+      expect(e.message).toMatch(/^input must be a string or UTF-8 bytes \(a Uint8Array\), got /);
+    }
+    expect(parseJson(Buffer.from("[1]"))).toEqual([1]);
+  });
+});
+
+describe("pack hashing", () => {
+  const small = vector("packs/small.json");
+
+  it("refuses a pack or a rank derivation that is not an object", () => {
+    for (const bad of [null, undefined, 42, "pack", []]) {
+      expect(refusal(() => packHash(bad as never)).message).toMatch(/^a pack must be an object, got /);
+      expect(refusal(() => rankingDigest(bad as never)).message).toMatch(
+        /^a rank derivation must be an object, got /,
+      );
+    }
+    expect(packHash(small)).toBe(small.pack_hash);
+  });
+
+  it("refuses a malformed canonical source instead of failing inside it", () => {
+    const e = refusal(() => packHashes(small, { bytes: new Uint8Array(1), spans: null as never }));
+    expect(e.message).toMatch(/source must be \{ bytes: Uint8Array, spans: Map \}/);
+  });
+});
