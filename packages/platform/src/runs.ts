@@ -275,24 +275,11 @@ export function startRun(ctx: PlatformContext, slug: string, agentId: string): S
   });
 }
 
-interface RunRow {
-  run_id: string;
-  slug: string;
-  agent_id: string;
-  attempt: number;
-  status: RunRecord["status"];
+/** A `runs` table row: the record with the plan and the receipt as JSON text. */
+interface RunRow extends Omit<RunRecord, "plan" | "receipt" | "receipt_hash"> {
   plan_json: string;
-  started_at_ms: number;
-  finalized_at_ms: number | null;
-  answer_salt: string | null;
   receipt_json: string | null;
   receipt_hash: string | null;
-  rank_accuracy: string | null;
-  score_public: string | null;
-  score_composite: string | null;
-  wall_seconds: string | null;
-  queries_used: number | null;
-  usdc_spent: string | null;
 }
 
 function toRun(r: RunRow): RunRecord {
