@@ -533,10 +533,18 @@ class Parser {
         if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.readNumber();
     }
     if (Number.isNaN(c)) this.failHere("invalid_json", "unexpected end of input, expected a value");
-    this.failHere(
-      "invalid_json",
-      `unexpected character ${JSON.stringify(this.charAtForMessage(this.pos))} at offset ${this.pos}, expected a value`,
-    );
+    const ch = this.charAtForMessage(this.pos);
+    if (ch === "\ufeff")
+      this.failHere(
+        "invalid_json",
+        `a byte-order mark (U+FEFF) at offset ${this.pos}: JSON text must not hold one (save the file as UTF-8 without BOM)`,
+      );
+    const cp = ch.codePointAt(0)!;
+    const shown =
+      cp >= 0x20 && cp < 0x7f
+        ? JSON.stringify(ch)
+        : `U+${cp.toString(16).toUpperCase().padStart(4, "0")} ${JSON.stringify(ch)}`;
+    this.failHere("invalid_json", `unexpected character ${shown} at offset ${this.pos}, expected a value`);
   }
 
   /** Fail at the position of the value being read (the current array index or object key). */

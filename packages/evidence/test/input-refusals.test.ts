@@ -138,6 +138,22 @@ describe("canonical JSON", () => {
     expect(refusal(() => canonicalJsonString(v)).code).toBe("nesting_too_deep");
   });
 
+  it("names a byte-order mark and shows invisible characters by code point", () => {
+    for (const input of [Buffer.from("\ufeff{}"), "\ufeff{}"]) {
+      const e = refusal(() => parseJson(input));
+      expect(e.code).toBe("invalid_json");
+      expect(e.message).toBe(
+        "a byte-order mark (U+FEFF) at offset 0: JSON text must not hold one (save the file as UTF-8 without BOM)",
+      );
+    }
+    expect(refusal(() => parseJson(Buffer.from("[\u00e9]"))).message).toBe(
+      '$[0]: unexpected character U+00E9 "\u00e9" at offset 1, expected a value',
+    );
+    expect(refusal(() => parseJson("x")).message).toBe(
+      'unexpected character "x" at offset 0, expected a value',
+    );
+  });
+
   it("parseJson refuses input that is neither a string nor bytes, saying so", () => {
     for (const bad of [undefined, null, 42, {}, new Uint16Array([0x3131]), new ArrayBuffer(2)]) {
       const e = refusal(() => parseJson(bad as never));
