@@ -24,7 +24,7 @@ import { checkDataset, type DatasetInput } from "./dataset.js";
 import { PlatformError } from "./errors.js";
 import { isJsonObject } from "./json.js";
 import { Platform } from "./platform.js";
-import type { PublishOptions } from "./publish.js";
+import { benchmarkConfig, type PublishOptions } from "./publish.js";
 import { resumeRun, runBenchmark, type AgentSpec, type RunnerOptions, type RunnerResult } from "./runner.js";
 import { serveDoor } from "./server.js";
 import { ensureWritableDir } from "./store.js";
@@ -400,24 +400,26 @@ export function registerPlatformCommands(program: Command): Command {
       action(
         async (file: string, o: DatasetOpts & StoreOpts & Record<string, string | number | undefined>) => {
           const input = await readDataset(file, o);
+          const opts: PublishOptions = {
+            title: String(o.title),
+            prompt_template: String(o.template),
+            grader_type: o.grader as PublishOptions["grader_type"],
+          };
+          if (o.goldField !== undefined) opts.gold_field = String(o.goldField);
+          if (o.tolerance !== undefined) opts.tolerance = String(o.tolerance);
+          if (o.alternativesField !== undefined) opts.alternatives_field = String(o.alternativesField);
+          if (o.publicFraction !== undefined) opts.public_fraction = String(o.publicFraction);
+          if (o.maxAttempts !== undefined) opts.max_attempts = Number(o.maxAttempts);
+          if (o.timeBudget !== undefined) opts.time_budget_seconds = Number(o.timeBudget);
+          if (o.speedWeight !== undefined) opts.speed_weight = String(o.speedWeight);
+          if (o.publicPerRun !== undefined) opts.public_tasks_per_run = Number(o.publicPerRun);
+          if (o.slug !== undefined) opts.slug = String(o.slug);
+          if (o.seed !== undefined) opts.seed = String(o.seed);
+          // The options (template included) are checked before the store is opened: nothing is stored.
+          benchmarkConfig(opts);
           const platform = openPlatform(o);
           try {
             const ds = platform.createDataset(input);
-            const opts: PublishOptions = {
-              title: String(o.title),
-              prompt_template: String(o.template),
-              grader_type: o.grader as PublishOptions["grader_type"],
-            };
-            if (o.goldField !== undefined) opts.gold_field = String(o.goldField);
-            if (o.tolerance !== undefined) opts.tolerance = String(o.tolerance);
-            if (o.alternativesField !== undefined) opts.alternatives_field = String(o.alternativesField);
-            if (o.publicFraction !== undefined) opts.public_fraction = String(o.publicFraction);
-            if (o.maxAttempts !== undefined) opts.max_attempts = Number(o.maxAttempts);
-            if (o.timeBudget !== undefined) opts.time_budget_seconds = Number(o.timeBudget);
-            if (o.speedWeight !== undefined) opts.speed_weight = String(o.speedWeight);
-            if (o.publicPerRun !== undefined) opts.public_tasks_per_run = Number(o.publicPerRun);
-            if (o.slug !== undefined) opts.slug = String(o.slug);
-            if (o.seed !== undefined) opts.seed = String(o.seed);
             const r = await platform.publish(ds.dataset_id, opts);
             print({ dataset: ds, benchmark: r });
           } finally {

@@ -26,7 +26,10 @@ export interface CsvMapping {
   label: string;
   /** Column holding `decision_ts` (ISO-8601; a bare `YYYY-MM-DD` date is midnight UTC). */
   decision_ts: string;
-  /** Columns copied into `payload` (default: every column except the label column), in this order. */
+  /**
+   * Columns copied into `payload` (default: every column except the label column), in this order. The
+   * label column is refused: the payload is shown in every prompt.
+   */
   payload?: string[];
   /** `{payload_field: column}`: the column holding the instant at which that payload field became knowable. */
   knowable_at?: Record<string, string>;
@@ -77,6 +80,13 @@ export function csvToDataset(text: string, mapping: CsvMapping, meta: CsvDataset
   };
   const labelCol = need(mapping.label, "label");
   const tsCol = need(mapping.decision_ts, "decision_ts");
+  if (mapping.payload?.some((name) => name.trim() === mapping.label.trim()))
+    throw new PlatformError(
+      "invalid_csv",
+      `CSV mapping payload: column ${JSON.stringify(mapping.label)} is the label column; ` +
+        "a payload column is shown in every prompt and would give the answer away",
+      { field: "payload", column: mapping.label },
+    );
   const payloadCols = (mapping.payload ?? header.filter((h) => h.trim() !== mapping.label)).map(
     (name) => [name, need(name, "payload")] as const,
   );

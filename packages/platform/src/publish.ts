@@ -31,7 +31,7 @@ import { validateDataset, type DatasetInput, type DatasetRow, type ValidatedData
 import { PlatformError, throwRowIssues, type RowIssue } from "./errors.js";
 import { GRADER_TYPE_NAMES, normaliseTolerance, shapeGold, type GraderType } from "./gold.js";
 import { fromStored, toStored, type JsonObject } from "./json.js";
-import { parseTemplate, renderTemplate } from "./template.js";
+import { parseTemplate, refuseGoldPlaceholders, renderTemplate } from "./template.js";
 import { isoMillis } from "./time.js";
 
 /** A stored dataset's summary. */
@@ -180,7 +180,7 @@ export function benchmarkConfig(o: PublishOptions): BenchmarkConfig {
       field: "grader_type",
     });
   }
-  parseTemplate(o.prompt_template);
+  const templateParts = parseTemplate(o.prompt_template);
   if (o.tolerance !== undefined && o.grader_type !== "numeric") {
     throw new PlatformError("invalid_option", "tolerance applies to the numeric grader only", {
       field: "tolerance",
@@ -201,6 +201,12 @@ export function benchmarkConfig(o: PublishOptions): BenchmarkConfig {
       });
     }
   }
+  refuseGoldPlaceholders(templateParts, [
+    { option: "gold_field", path: o.gold_field ?? "label" },
+    ...(o.alternatives_field !== undefined
+      ? [{ option: "alternatives_field", path: o.alternatives_field }]
+      : []),
+  ]);
   const config: BenchmarkConfig = {
     grader_type: o.grader_type,
     prompt_template: o.prompt_template,

@@ -32,7 +32,8 @@ function refuse(message: string, placeholder: string | null, reason: string): ne
  * Parses and checks a prompt template.
  * @throws PlatformError `invalid_template` with `details.reason` one of `unbalanced_brace`,
  *   `positional_field`, `index_access`, `format_spec`, `conversion`, `attribute_access`, `unknown_root`,
- *   `bad_placeholder`, `no_placeholder`
+ *   `bad_placeholder`, `no_placeholder` (a placeholder showing the gold is refused by
+ *   {@link refuseGoldPlaceholders}, which needs the gold field)
  */
 export function parseTemplate(template: string): TemplatePart[] {
   if (typeof template !== "string" || template.trim() === "")
@@ -103,6 +104,34 @@ function checkPlaceholder(inner: string): void {
     );
   if (!ROOTS.has(segs[0]!))
     refuse(`${ph}: a path must start with payload, label, decision_ts or knowable_at`, inner, "unknown_root");
+}
+
+/**
+ * Refuses a template whose placeholder would put the gold into the prompt: a placeholder equal to a
+ * gold path (`{label}` with the default `gold_field`), inside it (`{label.tip5m_bps}` when the gold is
+ * `label`) or containing it (`{label}` when the gold is `label.tip5m_bps`). The seed's privacy rule:
+ * "Gold answers never appear in any response".
+ * @param goldPaths the option naming each gold path (`gold_field`, `alternatives_field`) and its dotted path
+ * @throws PlatformError `invalid_template` with `details.reason` `reveals_gold`, naming the placeholder
+ *   and the gold option
+ */
+export function refuseGoldPlaceholders(
+  parts: TemplatePart[],
+  goldPaths: { option: string; path: string }[],
+): void {
+  for (const p of parts) {
+    if (!("path" in p)) continue;
+    for (const g of goldPaths) {
+      if (p.path === g.path || p.path.startsWith(g.path + ".") || g.path.startsWith(p.path + ".")) {
+        throw new PlatformError(
+          "invalid_template",
+          `prompt_template: {${p.path}} would show the gold (${g.option} ${g.path}) in every prompt; ` +
+            "remove the placeholder or choose another gold field",
+          { field: "prompt_template", placeholder: p.path, reason: "reveals_gold", [g.option]: g.path },
+        );
+      }
+    }
+  }
 }
 
 /** Renders one inserted value (see the module doc). */
