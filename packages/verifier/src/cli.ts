@@ -10,7 +10,8 @@
  *
  * @packageDocumentation
  */
-import { rename, unlink, writeFile } from "node:fs/promises";
+import { rename, stat, unlink, writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { SingleBar } from "cli-progress";
 import { Command, Option, type CommanderError } from "commander";
 import { verifyComputeReceipt, type ComputeReceiptReport } from "./compute-receipt.js";
@@ -26,6 +27,7 @@ import { FACT_DESCRIPTIONS, type PolicyName } from "./facts.js";
 import { formatReportTable } from "./format.js";
 import type { ProgressCallback } from "./offline.js";
 import { POLICY_DESCRIPTIONS, POLICY_NAMES } from "./policy.js";
+import { isHttpUrl } from "./source.js";
 import { verifyPack } from "./verify.js";
 
 /** Exit code for an internal error (a bug in the verifier, not in the input). */
@@ -87,6 +89,27 @@ async function writeAtomic(path: string, text: string): Promise<void> {
       action: "write",
     });
   }
+}
+
+/**
+ * Refuse an `--out` report that would overwrite the pack being verified: the
+ * same path once resolved, or (when both exist) the same file (device and
+ * inode, so a hard link or a symbolic link is caught too). Standard input and
+ * a URL are never the `--out` file.
+ * @throws VerifierInputError `bad_option` naming `--out` and the pack
+ */
+export async function refuseOutOverPack(pack: string, out: string | undefined): Promise<void> {
+  if (out === undefined || pack === "-" || isHttpUrl(pack)) return;
+  const refuse = (): never => {
+    throw new VerifierInputError(
+      "bad_option",
+      "--out",
+      `${JSON.stringify(out)} is the pack being verified (${JSON.stringify(pack)}); writing the report there would overwrite the pack`,
+    );
+  };
+  if (resolve(pack) === resolve(out)) refuse();
+  const [p, o] = await Promise.all([stat(pack).catch(() => null), stat(out).catch(() => null)]);
+  if (p !== null && o !== null && p.dev === o.dev && p.ino === o.ino) refuse();
 }
 
 /** Why a write failed, in words, without the temporary file's name. */
@@ -230,6 +253,7 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
         const timeout = parsePositiveInt(opts.timeout, "--timeout");
         const rpcUrl = parseHttpUrlOption(opts.rpc, "--rpc");
         const indexerUrl = parseHttpUrlOption(opts.indexer, "--indexer");
+        await refuseOutOverPack(pack, opts.out as string | undefined);
         const report = await verifyPack({
           source: pack,
           rpcUrl,

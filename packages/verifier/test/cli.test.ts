@@ -4,7 +4,7 @@
  * and never a stack trace.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, linkSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -50,6 +50,24 @@ describe("bench-bounty-verify CLI", () => {
     expect(report.schema).toBe("bench-bounty.verification.v1");
     expect(report.facts.regrade.state).toBe("verified");
     expect(JSON.parse(readFileSync(out, "utf8"))).toEqual(report);
+  });
+
+  it("exit 2 when --out is the pack itself (the same path, or a hard link to it); the pack is untouched", () => {
+    const dir = mkdtempSync(join(tmpdir(), "verify-"));
+    const pack = join(dir, "same.json");
+    copyFileSync(small(), pack);
+    const before = readFileSync(pack);
+    const same = run(["verify", pack, "--out", join(dir, ".", "sub", "..", "same.json")]);
+    expect(same.code).toBe(2);
+    expect(same.stderr).toMatch(
+      /verify: bad input: --out: ".*same\.json" is the pack being verified \(".*same\.json"\)/,
+    );
+    expect(same.stdout).toBe("");
+    linkSync(pack, join(dir, "link.json"));
+    const linked = run(["verify", pack, "--out", join(dir, "link.json")]);
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toMatch(/--out: ".*link\.json" is the pack being verified \(".*same\.json"\)/);
+    expect(readFileSync(pack)).toEqual(before);
   });
 
   it("reads the pack from standard input", () => {
