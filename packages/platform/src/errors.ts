@@ -10,6 +10,7 @@ export type PlatformErrorCode =
   | "invalid_dataset"
   | "invalid_csv"
   | "invalid_option"
+  | "invalid_store"
   | "invalid_template"
   | "missing_placeholder"
   | "invalid_label"

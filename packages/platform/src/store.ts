@@ -133,28 +133,81 @@ CREATE TABLE IF NOT EXISTS awards (
 /** An open store: the database handle and its directory layout. */
 export class Store {
   /** The better-sqlite3 handle (synchronous; one writer per store file). */
-  readonly db: Database.Database;
+  readonly db!: Database.Database;
   /** Directory of the store. */
   readonly dir: string;
 
   /**
    * Opens (or creates) the store in `dir`.
-   * @throws Error when the directory cannot be created or the database cannot be opened
+   *
+   * A `platform.sqlite` that is not an SQLite database, or a non-empty database without the store's
+   * marker (`meta.schema_version`, written at creation), is refused before anything is written to it:
+   * the store never extends someone else's database.
+   * @throws PlatformError `invalid_option` when the directory cannot be created; `invalid_store` when
+   *   the database file is not a bench-bounty store (or cannot be opened), naming the file
    */
   constructor(dir: string) {
     this.dir = dir;
     ensureWritableDir(dir, "store");
     ensureWritableDir(this.packsDir, "store");
     ensureWritableDir(this.runsDir, "store");
-    this.db = new Database(join(dir, "platform.sqlite"));
-    this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = FULL");
-    this.db.pragma("foreign_keys = ON");
-    this.db.pragma("busy_timeout = 5000");
-    this.db.exec(SCHEMA);
-    this.db
-      .prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)")
-      .run(SCHEMA_VERSION);
+    const file = join(dir, "platform.sqlite");
+    const refuse = (why: string, cause?: unknown): never => {
+      if (this.db?.open) this.db.close();
+      throw new PlatformError("invalid_store", `${file} is not a bench-bounty store: ${why}`, {
+        field: "store",
+        path: file,
+        ...(cause !== undefined ? { sqlite_code: (cause as { code?: unknown }).code ?? null } : {}),
+      });
+    };
+    try {
+      this.db = new Database(file);
+      this.db.pragma("busy_timeout = 5000");
+      // Read before any write: a file that is not a database throws here (SQLITE_NOTADB).
+      const tables = (
+        this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+          name: string;
+        }[]
+      ).map((t) => t.name);
+      if (tables.length > 0) {
+        const version = tables.includes("meta")
+          ? (
+              this.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
+                | { value: string }
+                | undefined
+            )?.value
+          : undefined;
+        if (version === undefined)
+          refuse(
+            `an SQLite database without the store's marker meta.schema_version (tables: ${tables.join(", ")})`,
+          );
+        if (version !== SCHEMA_VERSION)
+          refuse(`schema version ${version}, this platform reads version ${SCHEMA_VERSION}`);
+      }
+      this.db.pragma("journal_mode = WAL");
+      this.db.pragma("synchronous = FULL");
+      this.db.pragma("foreign_keys = ON");
+      // Schema and marker in one transaction: another process sees no tables or all of them.
+      this.tx(() => {
+        this.db.exec(SCHEMA);
+        this.db
+          .prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)")
+          .run(SCHEMA_VERSION);
+      });
+    } catch (e) {
+      if (e instanceof PlatformError) throw e;
+      const code = (e as { code?: unknown }).code;
+      if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") refuse((e as Error).message, e);
+      if (typeof code === "string" && code.startsWith("SQLITE_")) {
+        if (this.db?.open) this.db.close();
+        throw new PlatformError("invalid_store", `cannot open ${file}: ${(e as Error).message}`, {
+          field: "store",
+          path: file,
+          sqlite_code: code,
+        });
+      }
+      throw e;
+    }
   }
 
   /** Directory of the minted packs. */

@@ -1,7 +1,9 @@
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import Database from "better-sqlite3";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { csvToDataset } from "../src/csv.js";
+import { Platform } from "../src/platform.js";
 import { benchmarkConfig } from "../src/publish.js";
 import { cleanup, refusal, runCli, tempDir } from "./helpers.js";
 
@@ -96,5 +98,45 @@ describe("a template or payload cannot show the gold", () => {
     expect(
       benchmarkConfig({ ...base, prompt_template: "Q {label.xy}", gold_field: "label.x" }).gold_field,
     ).toBe("label.x");
+  });
+});
+
+describe("a store file that is not the platform's is refused in one line", () => {
+  it("junk in platform.sqlite: show names the file, exit 1, no stack", async () => {
+    const store = tempDir();
+    const file = join(store, "platform.sqlite");
+    writeFileSync(file, "junk\n");
+    const r = await runCli("show", "x", "--store", store);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: .*platform\.sqlite is not a bench-bounty store: file is not a database\n/);
+    expect(r.err).toContain(file);
+    expect(r.err).not.toMatch(/SqliteError|at .*\.[jt]s:\d+/);
+    expect(readFileSync(file, "utf8")).toBe("junk\n");
+  });
+
+  it("someone else's SQLite database is refused, not extended; an empty file becomes a store", async () => {
+    const store = tempDir();
+    const file = join(store, "platform.sqlite");
+    const other = new Database(file);
+    other.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)");
+    other.close();
+    const r = await runCli("show", "x", "--store", store);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /^error: .*platform\.sqlite is not a bench-bounty store: .*meta\.schema_version \(tables: notes\)/,
+    );
+    const check = new Database(file, { readonly: true });
+    expect(check.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all()).toEqual([
+      { name: "notes" },
+    ]);
+    check.close();
+
+    const fresh = tempDir();
+    writeFileSync(join(fresh, "platform.sqlite"), "");
+    const p = Platform.open({ dir: fresh });
+    expect(p.listBenchmarks()).toEqual([]);
+    p.close();
+    const again = Platform.open({ dir: fresh });
+    again.close();
   });
 });
