@@ -35,7 +35,8 @@ export type PlatformErrorCode =
   | "winner_without_withdrawal_address"
   | "chain_error"
   | "agent_failed"
-  | "checkpoint_mismatch";
+  | "checkpoint_mismatch"
+  | "invalid_checkpoint";
 
 /** One item of a row-numbered error list: the dataset row (0-based) and the field it concerns. */
 export interface RowIssue {

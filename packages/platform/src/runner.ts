@@ -135,7 +135,11 @@ function saveCheckpoint(platform: Platform, cp: Checkpoint): void {
   writeFileDurably(checkpointFile(platform, cp.run_id), JSON.stringify(cp, null, 2) + "\n");
 }
 
-/** Reads a run's checkpoint. @throws PlatformError `unknown_run` (404) when there is none */
+/**
+ * Reads a run's checkpoint.
+ * @throws PlatformError `unknown_run` (404) when there is none; `invalid_checkpoint` (422) naming the
+ *   file when it is not valid JSON or has no plan
+ */
 export function readCheckpoint(platform: Platform, runId: string): Checkpoint {
   const file = checkpointFile(platform, runId);
   if (!existsSync(file))
@@ -145,7 +149,23 @@ export function readCheckpoint(platform: Platform, runId: string): Checkpoint {
       { run_id: runId },
       404,
     );
-  return JSON.parse(readFileSync(file, "utf8")) as Checkpoint;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new PlatformError(
+      "invalid_checkpoint",
+      `checkpoint ${file} is not valid JSON (${(e as Error).message})`,
+      { run_id: runId, path: file },
+    );
+  }
+  if (typeof doc !== "object" || doc === null || !Array.isArray((doc as { plan?: unknown }).plan))
+    throw new PlatformError(
+      "invalid_checkpoint",
+      `checkpoint ${file} is not a run checkpoint (expected a JSON object with a plan)`,
+      { run_id: runId, path: file },
+    );
+  return doc as Checkpoint;
 }
 
 function resolved(o: RunnerOptions) {

@@ -140,3 +140,21 @@ describe("a store file that is not the platform's is refused in one line", () =>
     again.close();
   });
 });
+
+describe("a corrupt run checkpoint is refused in one line", () => {
+  it("resume with garbage or a non-checkpoint in runs/<run_id>.json names the file, exit 1", async () => {
+    const store = tempDir();
+    Platform.open({ dir: store }).close();
+    const file = join(store, "runs", "run-0123456789abcdef.json");
+    writeFileSync(file, "garbage\n");
+    let r = await runCli("resume", "run-0123456789abcdef", "--store", store);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: checkpoint .*run-0123456789abcdef\.json is not valid JSON/);
+    expect(r.err).toContain(file);
+    expect(r.err).not.toMatch(/SyntaxError|at .*\.[jt]s:\d+/);
+    writeFileSync(file, "[1, 2]\n");
+    r = await runCli("resume", "run-0123456789abcdef", "--store", store);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: checkpoint .*run-0123456789abcdef\.json is not a run checkpoint/);
+  });
+});
