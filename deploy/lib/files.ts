@@ -45,10 +45,21 @@ export function readJsonFile(file: string, flag: string): unknown {
   }
 }
 
-/** "path: message" for an EvidenceError, else the message. */
-export function describeError(e: unknown): string {
+/**
+ * "path: reason" for an EvidenceError (the path printed once: its message
+ * already starts with the path, except at the root `$` where it is the reason
+ * alone), else the message.
+ * @param root where the checked value sits in the file, when it is not the
+ *   file's root: `$.rank_derivation` turns `$.rows[0]` into `$.rank_derivation.rows[0]`
+ */
+export function describeError(e: unknown, root = "$"): string {
   const ev = evidence();
-  if (ev.isEvidenceError(e)) return `${e.path}: ${e.message}`;
+  if (ev.isEvidenceError(e)) {
+    const path = e.path === "" ? "$" : e.path;
+    const reason = e.message.startsWith(`${path}: `) ? e.message.slice(path.length + 2) : e.message;
+    const shown = path.startsWith("$") ? `${root}${path.slice(1)}` : path;
+    return `${shown}: ${reason}`;
+  }
   return (e as Error)?.message ?? String(e);
 }
 

@@ -109,8 +109,11 @@ task("bounty:award", "Award a bounty from a rank-derivation file (recomputed bef
         doc.rank_derivation ?? doc,
         `--rank-derivation ${args.rankDerivation} rank_derivation`,
       );
-      const where = (p: string) =>
-        `--rank-derivation ${args.rankDerivation} $${doc.rank_derivation ? ".rank_derivation" : ""}${p}`;
+      const rdRoot = doc.rank_derivation ? "$.rank_derivation" : "$";
+      const where = (p: string) => `--rank-derivation ${args.rankDerivation} ${rdRoot}${p}`;
+      /** An evidence library refusal of the rank derivation: the file, then the JSON path in it, once. */
+      const refused = (e: unknown) =>
+        new TaskError(`--rank-derivation ${args.rankDerivation}: ${describeError(e, rdRoot)}`);
 
       // 1. Recompute ordering, selection and amounts from the rows (SPEC 7).
       const rows = rd.rows;
@@ -119,7 +122,7 @@ task("bounty:award", "Award a bounty from a rank-derivation file (recomputed bef
       try {
         order = ev.rankOrder(rows as never, "$.rows");
       } catch (e) {
-        throw new TaskError(`${where("")}: ${describeError(e)}`);
+        throw refused(e);
       }
       order.forEach((rowIndex, i) => {
         if (rowIndex !== i) {
@@ -153,7 +156,7 @@ task("bounty:award", "Award a bounty from a rank-derivation file (recomputed bef
           pool_base_units: rd.pool_base_units as string,
         });
       } catch (e) {
-        throw new TaskError(`${where("")}: ${describeError(e)}`);
+        throw refused(e);
       }
       const fileAmounts = rd.place_amounts_base_units;
       if (
