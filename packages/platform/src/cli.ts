@@ -27,7 +27,7 @@ import { Platform } from "./platform.js";
 import { benchmarkConfig, type PublishOptions } from "./publish.js";
 import { resumeRun, runBenchmark, type AgentSpec, type RunnerOptions, type RunnerResult } from "./runner.js";
 import { serveDoor } from "./server.js";
-import { ensureWritableDir } from "./store.js";
+import { ensureWritableDir, requireExistingStore } from "./store.js";
 import { BUCKET_UNITS, type BucketUnit } from "./time.js";
 
 interface StoreOpts {
@@ -142,12 +142,19 @@ function chainConfig(o: StoreOpts): ChainConfig | undefined {
   };
 }
 
-function openPlatform(o: StoreOpts): Platform {
+/**
+ * Opens the platform on `--store`.
+ * @param existing the command only reads, or needs a stored benchmark or run: a missing store is
+ *   refused (`no store at ...`) and nothing is created
+ */
+function openPlatform(o: StoreOpts, existing = false): Platform {
   // The store is checked (and created level by level) before anything else: no work, nothing sent.
-  ensureWritableDir(o.store, "--store");
+  if (existing) requireExistingStore(o.store, "--store");
+  else ensureWritableDir(o.store, "--store");
   const chain = chainConfig(o);
   return Platform.open({
     dir: o.store,
+    ...(existing ? { existingStore: true } : {}),
     ...(chain ? { chain } : {}),
     ...(o.publicUrl ? { publicBaseUrl: o.publicUrl } : {}),
   });
@@ -497,7 +504,7 @@ export function registerPlatformCommands(program: Command): Command {
             throw new PlatformError("invalid_option", "set BENCH_BOUNTY_AUTHOR_KEY (0x + 64 hex)", {
               field: "BENCH_BOUNTY_AUTHOR_KEY",
             });
-          const platform = openPlatform(o);
+          const platform = openPlatform(o, true);
           try {
             if (!platform.chain) throw new PlatformError("no_chain", "lock needs --rpc-url", {}, 503);
             if (o.closesAt !== undefined && o.closesIn !== undefined)
@@ -545,7 +552,7 @@ export function registerPlatformCommands(program: Command): Command {
             field: "bounty-id",
           },
         );
-      const platform = openPlatform(o);
+      const platform = openPlatform(o, true);
       try {
         print(await platform.attachBounty(slug, bountyId));
       } finally {
@@ -571,7 +578,7 @@ export function registerPlatformCommands(program: Command): Command {
     .option("--attempts <n>", "run this many attempts in a row (default 1)", int("attempts", 1), 1)
     .action(
       action(async (slug: string, o: StoreOpts & RunOpts) => {
-        const platform = openPlatform(o);
+        const platform = openPlatform(o, true);
         const { signal, dispose } = interruptible();
         try {
           if (o.withdrawalAddress || o.author) {
@@ -606,7 +613,7 @@ export function registerPlatformCommands(program: Command): Command {
     .option("--agent <command>", "agent command (default: the one recorded in the checkpoint)")
     .action(
       action(async (runId: string, o: StoreOpts & RunOpts) => {
-        const platform = openPlatform(o);
+        const platform = openPlatform(o, true);
         const { signal, dispose } = interruptible();
         try {
           const agent: AgentSpec | undefined = o.agent
@@ -629,7 +636,7 @@ export function registerPlatformCommands(program: Command): Command {
     .option("--json", "print JSON")
     .action(
       action((slug: string, o: StoreOpts & { json?: boolean }) => {
-        const platform = openPlatform(o);
+        const platform = openPlatform(o, true);
         try {
           const lb = platform.leaderboard(slug);
           if (o.json) return print(lb);
@@ -652,7 +659,7 @@ export function registerPlatformCommands(program: Command): Command {
     program.command("show").description("a benchmark's detail (never gold)").argument("<slug>"),
   ).action(
     action((slug: string, o: StoreOpts) => {
-      const platform = openPlatform(o);
+      const platform = openPlatform(o, true);
       try {
         const b = platform.getBenchmark(slug);
         print({ ...b, open: platform.isOpen(slug) });
@@ -669,7 +676,7 @@ export function registerPlatformCommands(program: Command): Command {
       .argument("<slug>"),
   ).action(
     action(async (slug: string, o: StoreOpts) => {
-      const platform = openPlatform(o);
+      const platform = openPlatform(o, true);
       try {
         const commitment = await platform.anchorCommitment(slug);
         const receipts = await platform.anchorPendingReceipts(slug);
@@ -684,7 +691,7 @@ export function registerPlatformCommands(program: Command): Command {
     program.command("close").description("close a benchmark to new runs").argument("<slug>"),
   ).action(
     action((slug: string, o: StoreOpts) => {
-      const platform = openPlatform(o);
+      const platform = openPlatform(o, true);
       try {
         print(platform.closeBenchmark(slug));
       } finally {
@@ -700,7 +707,7 @@ export function registerPlatformCommands(program: Command): Command {
       .argument("<slug>"),
   ).action(
     action(async (slug: string, o: StoreOpts) => {
-      const platform = openPlatform(o);
+      const platform = openPlatform(o, true);
       try {
         print(await platform.award(slug));
       } finally {
@@ -716,7 +723,7 @@ export function registerPlatformCommands(program: Command): Command {
       .argument("<slug>"),
   ).action(
     action(async (slug: string, o: StoreOpts) => {
-      const platform = openPlatform(o);
+      const platform = openPlatform(o, true);
       try {
         const r = await platform.awardEvidence(slug);
         if (r.status === 200) process.stdout.write(Buffer.from(r.bytes).toString("utf8") + "\n");

@@ -11,6 +11,7 @@ export type PlatformErrorCode =
   | "invalid_csv"
   | "invalid_option"
   | "invalid_store"
+  | "no_store"
   | "invalid_template"
   | "missing_placeholder"
   | "invalid_label"

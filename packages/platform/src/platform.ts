@@ -62,6 +62,8 @@ import {
 export interface PlatformOptions {
   /** Store directory (created if missing): `platform.sqlite`, `packs/`, `runs/`. */
   dir: string;
+  /** Open only a store that exists (`no_store` otherwise) and create nothing: for read-only use. */
+  existingStore?: boolean;
   /** Chain access (omit for an off-chain platform: no anchors, no award). */
   chain?: ChainConfig | ChainGateway;
   /** Injectable clock (unix ms), for tests and the demo. Default: `Date.now`. */
@@ -91,7 +93,7 @@ export class Platform {
           ? opts.chain
           : ChainGateway.connect(opts.chain);
     return new Platform({
-      store: new Store(opts.dir),
+      store: new Store(opts.dir, { existing: opts.existingStore === true }),
       clock: opts.clock ?? systemClock,
       randomBytes: opts.randomBytes ?? ((n) => new Uint8Array(nodeRandomBytes(n))),
       answerSaltSeed: opts.answerSaltSeed ?? null,

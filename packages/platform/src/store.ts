@@ -143,11 +143,14 @@ export class Store {
    * A `platform.sqlite` that is not an SQLite database, or a non-empty database without the store's
    * marker (`meta.schema_version`, written at creation), is refused before anything is written to it:
    * the store never extends someone else's database.
+   * @param opts `existing: true` opens only a store that exists (read-only commands): nothing is created
    * @throws PlatformError `invalid_option` when the directory cannot be created; `invalid_store` when
-   *   the database file is not a bench-bounty store (or cannot be opened), naming the file
+   *   the database file is not a bench-bounty store (or cannot be opened), naming the file; `no_store`
+   *   (404) with `existing` when there is no `platform.sqlite` in `dir`
    */
-  constructor(dir: string) {
+  constructor(dir: string, opts: { existing?: boolean } = {}) {
     this.dir = dir;
+    if (opts.existing) requireExistingStore(dir, "store");
     ensureWritableDir(dir, "store");
     ensureWritableDir(this.packsDir, "store");
     ensureWritableDir(this.runsDir, "store");
@@ -255,6 +258,39 @@ export function writeFileDurably(path: string, bytes: Uint8Array | string): void
   } finally {
     closeSync(dfd);
   }
+}
+
+/**
+ * Makes sure `dir` holds a store (`platform.sqlite`) without creating anything: for commands that only
+ * read, or need a benchmark that is already stored.
+ * @param option the option that named `dir` (`--store`), used in the message
+ * @throws PlatformError `no_store` (404) naming `option` and `dir` when `dir` or its `platform.sqlite` does
+ *   not exist; `invalid_option` (as {@link ensureWritableDir}) when `dir` or a level above it is a file
+ */
+export function requireExistingStore(dir: string, option: string): void {
+  const missing = (): never => {
+    throw new PlatformError(
+      "no_store",
+      `${option} ${dir}: no store at ${dir} (no platform.sqlite; publish creates one)`,
+      { field: option, path: dir },
+      404,
+    );
+  };
+  try {
+    statSync(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") missing();
+  }
+  // Exists (or a level is a file): refuses a file without creating anything, since dir exists or an
+  // ancestor is not a directory.
+  ensureWritableDir(dir, option);
+  let isFile = false;
+  try {
+    isFile = statSync(join(dir, "platform.sqlite")).isFile();
+  } catch {
+    isFile = false;
+  }
+  if (!isFile) missing();
 }
 
 /**

@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { csvToDataset } from "../src/csv.js";
@@ -156,5 +156,35 @@ describe("a corrupt run checkpoint is refused in one line", () => {
     r = await runCli("resume", "run-0123456789abcdef", "--store", store);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^error: checkpoint .*run-0123456789abcdef\.json is not a run checkpoint/);
+  });
+});
+
+describe("commands that read refuse a store that does not exist and create nothing", () => {
+  it("show, leaderboard, evidence, close, resume on a missing store: no store at ..., nothing written", async () => {
+    const root = tempDir();
+    const store = join(root, "deep", "a", "b", "c");
+    for (const args of [
+      ["show", "x"],
+      ["leaderboard", "x"],
+      ["evidence", "x"],
+      ["close", "x"],
+      ["resume", "run-0123456789abcdef"],
+    ]) {
+      const r = await runCli(...args, "--store", store);
+      expect(r.code, args[0]).toBe(1);
+      expect(r.err, args[0]).toMatch(new RegExp(`^error: --store ${store}: no store at ${store}`));
+      expect(existsSync(join(root, "deep")), args[0]).toBe(false);
+    }
+    // an existing folder without platform.sqlite is not a store either, and stays empty
+    const empty = tempDir();
+    const r = await runCli("show", "x", "--store", empty);
+    expect(r.err).toMatch(/no store at/);
+    expect(readdirSync(empty)).toEqual([]);
+    // an existing store still answers: the benchmark is unknown
+    Platform.open({ dir: empty }).close();
+    const known = await runCli("show", "x", "--store", empty);
+    expect(known.code).toBe(1);
+    expect(known.err).toMatch(/^error: .*x/);
+    expect(known.err).not.toMatch(/no store/);
   });
 });
