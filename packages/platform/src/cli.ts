@@ -17,6 +17,7 @@ import { addressBookEntry } from "@bench-bounty/contracts";
 import { isEvidenceError, parseJson } from "@bench-bounty/evidence";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { Address, Hex } from "viem";
 import type { ChainConfig } from "./chain.js";
 import { loadCsvDataset, type CsvMapping } from "./csv.js";
@@ -324,6 +325,14 @@ function interruptible(): { signal: AbortSignal; dispose: () => void } {
   };
 }
 
+/**
+ * True when every task of a finished run ended with status `error` (the agent command could not start
+ * or failed on every batch): the run is finalized under the skip policy, but nothing was answered.
+ */
+function everyTaskErrored(r: RunnerResult): boolean {
+  return !r.interrupted && r.outcomes.length > 0 && r.outcomes.every((o) => o.status === "error");
+}
+
 function summarise(r: RunnerResult, store: string) {
   const counts: Record<string, number> = {};
   for (const o of r.outcomes) counts[o.status] = (counts[o.status] ?? 0) + 1;
@@ -332,6 +341,13 @@ function summarise(r: RunnerResult, store: string) {
       `run ${r.run_id} interrupted; continue with: bench-bounty resume ${r.run_id} --store ${store}\n`,
     );
     process.exitCode = 130;
+  } else if (everyTaskErrored(r)) {
+    const log = join(dirname(r.checkpoint_file), `${r.run_id}.agent.log`);
+    process.stderr.write(
+      `warning: every task of run ${r.run_id} failed with an agent error (${r.outcomes[0]!.reason ?? "no reason"}); ` +
+        `the agent's stderr is in ${log}\n`,
+    );
+    process.exitCode = 1;
   }
   const f = r.finalized;
   return {
@@ -592,7 +608,8 @@ export function registerPlatformCommands(program: Command): Command {
           for (let i = 0; i < (o.attempts ?? 1) && !signal.aborted; i++) {
             const r = await runBenchmark(platform, slug, o.agentId!, agent, toRunnerOptions(o, signal));
             results.push(summarise(r, o.store));
-            if (r.interrupted) break;
+            // An agent that cannot run would only use up the remaining attempts the same way.
+            if (r.interrupted || everyTaskErrored(r)) break;
           }
           print(results.length === 1 ? results[0] : results);
         } finally {

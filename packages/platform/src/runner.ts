@@ -542,6 +542,11 @@ async function runCommand(
     child.on("error", (e) => {
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
+      try {
+        appendFileSync(logFile, `the agent could not be started: ${e.message}\n`);
+      } catch {
+        /* logging is best effort */
+      }
       resolve({ kind: "exit", code: 127, signal: null, stdout: "", stderrTail: e.message });
     });
     child.on("close", (code, sig) => {

@@ -188,3 +188,52 @@ describe("commands that read refuse a store that does not exist and create nothi
     expect(known.err).not.toMatch(/no store/);
   });
 });
+
+describe("an agent command that cannot start", () => {
+  it("run warns on stderr naming the agent log, exits 1, and does not use up the other attempts", async () => {
+    const store = join(tempDir(), "st");
+    const pub = await runCli(
+      "publish",
+      goodCsv(),
+      "--label",
+      "weather",
+      "--decision-ts",
+      "date",
+      "--store",
+      store,
+      "--title",
+      "t",
+      "--template",
+      "Temp {payload.temp} on {payload.date}?",
+      "--grader",
+      "exact",
+      "--slug",
+      "probe",
+    );
+    expect(pub.code).toBe(0);
+    const r = await runCli(
+      "run",
+      "probe",
+      "--store",
+      store,
+      "--agent",
+      "nonexistent-cmd-xyz",
+      "--agent-id",
+      "bad1",
+      "--attempts",
+      "2",
+      "--no-progress",
+    );
+    expect(r.code).toBe(1);
+    const summary = JSON.parse(r.out);
+    expect(summary).toMatchObject({ attempt: 1, tasks: 4, outcomes: { error: 4 } });
+    const log = join(store, "runs", `${summary.run_id}.agent.log`);
+    expect(r.err).toMatch(
+      new RegExp(
+        `^warning: every task of run ${summary.run_id} failed with an agent error \\(agent exited with status 127`,
+      ),
+    );
+    expect(r.err).toContain(`the agent's stderr is in ${log}`);
+    expect(readFileSync(log, "utf8")).toMatch(/nonexistent-cmd-xyz/);
+  });
+});
