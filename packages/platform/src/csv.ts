@@ -60,9 +60,18 @@ export function csvToDataset(text: string, mapping: CsvMapping, meta: CsvDataset
     throw new PlatformError("invalid_csv", "CSV: the file is empty (expected a header row)", {
       field: "csv",
     });
-  const col = new Map(header.map((h, i) => [h.trim(), i]));
-  if (col.size !== header.length)
-    throw new PlatformError("invalid_csv", "CSV: the header repeats a column name", { field: "header" });
+  const col = new Map<string, number>();
+  for (const [i, h] of header.entries()) {
+    const name = h.trim();
+    const first = col.get(name);
+    if (first !== undefined)
+      throw new PlatformError(
+        "invalid_csv",
+        `CSV: the header repeats the column ${JSON.stringify(name)} (columns ${first + 1} and ${i + 1})`,
+        { field: "header", column: name },
+      );
+    col.set(name, i);
+  }
   const need = (name: string, field: string): number => {
     const i = col.get(name);
     if (i === undefined) {

@@ -237,3 +237,16 @@ describe("an agent command that cannot start", () => {
     expect(readFileSync(log, "utf8")).toMatch(/nonexistent-cmd-xyz/);
   });
 });
+
+describe("smaller input checks", () => {
+  it("a CSV header that repeats a column names it", async () => {
+    expect(() =>
+      csvToDataset("date,temp,date\n2026-01-01,3,x\n", { decision_ts: "date", label: "temp" }, { name: "t" }),
+    ).toThrow(/^CSV: the header repeats the column "date" \(columns 1 and 3\)$/);
+    const file = join(tempDir(), "dup.csv");
+    writeFileSync(file, "date,weather,weather\n2026-01-01,rain,sun\n");
+    const r = await runCli("validate", file, "--label", "weather", "--decision-ts", "date");
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: CSV: the header repeats the column "weather"/);
+  });
+});
