@@ -150,6 +150,16 @@ export function parseHttpUrlOption(v: unknown, flag: string): string | undefined
   return s;
 }
 
+/**
+ * A document argument (`--jwks`; a file path, `-` or an http(s) URL): a value
+ * written like a URL (`scheme://...`) must be a well-formed http(s) URL, so
+ * `ftp://x/jwks.json` is a bad option (exit 2), not a file name that cannot be read.
+ * @throws VerifierInputError `bad_option` naming `flag`
+ */
+export function parseDocumentArgument(v: string, flag: string): string {
+  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(v) ? (parseHttpUrlOption(v, flag) as string) : v;
+}
+
 /** A cli-progress bar on stderr, fed by the verifier's progress callback; shown for phases of at least `minTotal` items. */
 function progressBar(
   io: CliIo,
@@ -309,7 +319,7 @@ Exit codes:
       try {
         const report = await verifyComputeReceipt({
           execute,
-          jwks: opts.jwks as string,
+          jwks: parseDocumentArgument(opts.jwks as string, "--jwks"),
           input: opts.input as string | undefined,
           output: opts.output as string | undefined,
           rpcUrl: parseHttpUrlOption(opts.rpc, "--rpc"),

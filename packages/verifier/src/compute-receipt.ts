@@ -32,10 +32,11 @@ import {
 } from "@bench-bounty/evidence";
 import {
   compactVerify,
-  createLocalJWKSet,
   decodeProtectedHeader,
   errors as joseErrors,
+  importJWK,
   type JSONWebKeySet,
+  type JWK,
 } from "jose";
 import { createPublicClient, http, isAddress, type Address, type Hex } from "viem";
 import { VerifierInputError, VerifierNetworkError, describeError } from "./errors.js";
@@ -132,6 +133,7 @@ function asInt(v: JsonValue | undefined): bigint | null {
 export async function verifyComputeReceipt(
   options: VerifyComputeReceiptOptions,
 ): Promise<ComputeReceiptReport> {
+  refuseStdinTwice(options);
   const exec = await readSource(options.execute, { what: "execute response", timeoutMs: options.timeoutMs });
   const doc = parseDoc(exec.bytes, "execute response");
   if (!isJsonObject(doc))
@@ -183,12 +185,7 @@ export async function verifyComputeReceipt(
   if (typeof options.jwks === "string" || options.jwks instanceof Uint8Array) {
     const src = await readSource(options.jwks, { what: "JWKS", timeoutMs: options.timeoutMs });
     jwksLabel = src.label;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(new TextDecoder().decode(src.bytes));
-    } catch (e) {
-      throw new VerifierInputError("invalid_json", "--jwks", `the JWKS is not JSON: ${describeError(e)}`);
-    }
+    const parsed = parseJwksBytes(src.bytes);
     if (!isJwks(parsed))
       throw new VerifierInputError("wrong_type", "--jwks", 'the JWKS must be an object with a "keys" array');
     jwks = parsed;
@@ -204,19 +201,20 @@ export async function verifyComputeReceipt(
   if (alg !== "ES256")
     facts.signature = fact("failed", `the JWS header says alg ${alg ?? "none"}, ES256 expected`);
   else {
-    try {
-      await compactVerify(jws, createLocalJWKSet(jwks), { algorithms: ["ES256"] });
-      facts.signature = fact("verified", `ES256 signature verifies with JWKS key ${kid ?? "(no kid)"}`);
-    } catch (e) {
-      const why =
-        e instanceof joseErrors.JWKSNoMatchingKey
-          ? `no JWKS key matches kid ${kid ?? "(none)"}`
-          : e instanceof joseErrors.JWKSMultipleMatchingKeys
-            ? "several JWKS keys match and the JWS names no kid"
-            : e instanceof joseErrors.JWSSignatureVerificationFailed
-              ? "the signature does not verify: the receipt was altered or signed by another key"
-              : describeError(e);
-      facts.signature = fact("failed", why);
+    const selected = selectReceiptKey(jwks, kid);
+    if ("reason" in selected) facts.signature = fact("failed", selected.reason);
+    else {
+      const key = await importReceiptKey(selected.jwk, selected.index, kid);
+      try {
+        await compactVerify(jws, key, { algorithms: ["ES256"] });
+        facts.signature = fact("verified", `ES256 signature verifies with JWKS key ${kid ?? "(no kid)"}`);
+      } catch (e) {
+        const why =
+          e instanceof joseErrors.JWSSignatureVerificationFailed
+            ? "the signature does not verify: the receipt was altered or signed by another key"
+            : describeError(e);
+        facts.signature = fact("failed", why);
+      }
     }
   }
 
@@ -353,6 +351,141 @@ export async function verifyComputeReceipt(
 
 function isJwks(v: unknown): v is JSONWebKeySet {
   return typeof v === "object" && v !== null && Array.isArray((v as { keys?: unknown }).keys);
+}
+
+/**
+ * Refuse standard input (`-`) named by more than one of the execute response,
+ * `--jwks`, `--input` and `--output`: it can be read only once.
+ * @throws VerifierInputError `bad_option` naming the options
+ */
+function refuseStdinTwice(options: VerifyComputeReceiptOptions): void {
+  const named = (
+    [
+      ["<execute>", options.execute],
+      ["--jwks", options.jwks],
+      ["--input", options.input],
+      ["--output", options.output],
+    ] as const
+  )
+    .filter(([, v]) => v === "-")
+    .map(([flag]) => flag);
+  if (named.length > 1)
+    throw new VerifierInputError(
+      "bad_option",
+      named[1] as string,
+      `standard input (-) can be read only once, and ${named.join(" and ")} both name it`,
+    );
+}
+
+/**
+ * Parse the JWKS bytes. A document that is not JSON is described by the
+ * evidence parser's message (JSON path, offset, the character escaped), never
+ * by echoing its bytes: a binary file prints no raw bytes.
+ * @throws VerifierInputError `invalid_json` naming `--jwks`
+ */
+function parseJwksBytes(bytes: Uint8Array): unknown {
+  let text: string | null = null;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return JSON.parse(text) as unknown;
+  } catch {
+    // described below
+  }
+  let why = `${bytes.byteLength} bytes that do not parse`;
+  if (text === null) why = `$: it is not UTF-8 text (${bytes.byteLength} bytes of binary data?)`;
+  else
+    try {
+      parseJson(bytes);
+    } catch (e) {
+      if (isEvidenceError(e)) why = e.path === "$" ? `$: ${e.message}` : e.message;
+    }
+  throw new VerifierInputError("invalid_json", "--jwks", `the JWKS is not JSON: ${why}`);
+}
+
+/** True when a JWK can verify ES256: kty EC, crv P-256, and no `alg`, `use` or `key_ops` saying otherwise. */
+function isEs256Key(k: Record<string, unknown>): boolean {
+  return whyNotEs256(k) === null;
+}
+
+/** Why a JWK cannot verify ES256 (`kty RSA`, `crv P-384`, `alg ES384`, `use enc`), or null when it can. */
+function whyNotEs256(k: Record<string, unknown>): string | null {
+  if (k.kty !== "EC") return `kty ${describeMember(k.kty)}`;
+  if (k.crv !== "P-256") return `crv ${describeMember(k.crv)}`;
+  if (k.alg !== undefined && k.alg !== "ES256") return `alg ${describeMember(k.alg)}`;
+  if (k.use !== undefined && k.use !== "sig") return `use ${describeMember(k.use)}`;
+  if (k.key_ops !== undefined && !(Array.isArray(k.key_ops) && k.key_ops.includes("verify")))
+    return "key_ops without verify";
+  return null;
+}
+
+/** A JWK member for a message: a short string as is, anything else as JSON (cut), absent as `(none)`. */
+function describeMember(v: unknown): string {
+  if (v === undefined) return "(none)";
+  const s = typeof v === "string" && /^[\x21-\x7e]{1,40}$/.test(v) ? v : (JSON.stringify(v) ?? String(v));
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}
+
+/**
+ * The JWKS key that verifies the receipt: the one key whose `kid` is the JWS
+ * header's, or, when the header names no kid, the one ES256 key. Otherwise the
+ * reason the signature fact fails: no key has the kid, several keys share it,
+ * or the kid's key is not an ES256 (P-256 EC) key.
+ */
+function selectReceiptKey(
+  jwks: JSONWebKeySet,
+  kid: string | null,
+): { jwk: JWK; index: number } | { reason: string } {
+  const keys = jwks.keys.map((k, index) => ({
+    jwk: (typeof k === "object" && k !== null ? k : {}) as JWK,
+    index,
+  }));
+  const at = (found: { index: number }[]): string => found.map((f) => `$.keys[${f.index}]`).join(", ");
+  if (kid === null) {
+    const es256 = keys.filter((k) => isEs256Key(k.jwk as Record<string, unknown>));
+    if (es256.length === 0)
+      return { reason: "the JWS names no kid and no JWKS key is an ES256 (P-256 EC) key" };
+    if (es256.length > 1)
+      return { reason: `the JWS names no kid and several JWKS keys are ES256 keys (${at(es256)})` };
+    return es256[0] as { jwk: JWK; index: number };
+  }
+  const same = keys.filter((k) => k.jwk.kid === kid);
+  if (same.length === 0) return { reason: `no JWKS key matches kid ${kid}` };
+  if (same.length > 1)
+    return { reason: `several JWKS keys share kid ${kid} (${at(same)}): the key set is ambiguous` };
+  const only = same[0] as { jwk: JWK; index: number };
+  const not = whyNotEs256(only.jwk as Record<string, unknown>);
+  if (not !== null)
+    return {
+      reason: `the JWKS key with kid ${kid} ($.keys[${only.index}]) is not an ES256 (P-256 EC) key: ${not}`,
+    };
+  return only;
+}
+
+/**
+ * Import the selected ES256 key. Its `x` and `y` must be 32 bytes of base64url
+ * each and a point of P-256.
+ * @throws VerifierInputError `bad_jwks` naming `--jwks`, the key's kid and index: the JWKS is malformed (exit code 2)
+ */
+async function importReceiptKey(
+  jwk: JWK,
+  index: number,
+  kid: string | null,
+): Promise<Awaited<ReturnType<typeof importJWK>>> {
+  const name = `the JWKS key ${kid === null ? "" : `with kid ${kid} `}($.keys[${index}])`;
+  const malformed = (why: string): VerifierInputError =>
+    new VerifierInputError("bad_jwks", "--jwks", `${name} is malformed: ${why}`);
+  for (const c of ["x", "y"] as const) {
+    const v = jwk[c];
+    if (v === undefined) throw malformed(`it has no ${c} coordinate`);
+    const decoded = typeof v === "string" ? b64urlDecode(v) : null;
+    if (decoded === null || decoded.byteLength !== 32)
+      throw malformed(`its ${c} is not 32 bytes of base64url (a P-256 coordinate)`);
+  }
+  try {
+    return await importJWK({ kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y }, "ES256");
+  } catch (e) {
+    throw malformed(`(x, y) is not a point of P-256 (${describeError(e)})`);
+  }
 }
 
 async function checkAnchor(

@@ -112,6 +112,55 @@ describe("verifyComputeReceipt", () => {
     expect(unknownKid.facts.signature.reasons[0]).toMatch(/no JWKS key matches kid rotated-away/);
   });
 
+  it("names the JWKS problem: several keys sharing the kid, or the kid's key not an ES256 key", async () => {
+    const execute = bytes(await executeResponse());
+    const keyAJwk = jwks.keys[1] as JWK;
+    const shared = await verifyComputeReceipt({
+      execute,
+      jwks: { keys: [jwks.keys[0] as JWK, keyAJwk, { ...(jwks.keys[0] as JWK), kid: "key-a" }] },
+    });
+    expect(shared.facts.signature.state).toBe("failed");
+    expect(shared.facts.signature.reasons[0]).toBe(
+      "several JWKS keys share kid key-a ($.keys[1], $.keys[2]): the key set is ambiguous",
+    );
+    const rsa = await verifyComputeReceipt({
+      execute,
+      jwks: { keys: [jwks.keys[0] as JWK, { kty: "RSA", n: "sXch", e: "AQAB", kid: "key-a" }] },
+    });
+    expect(rsa.facts.signature.reasons[0]).toBe(
+      "the JWKS key with kid key-a ($.keys[1]) is not an ES256 (P-256 EC) key: kty RSA",
+    );
+    const p384 = await verifyComputeReceipt({
+      execute,
+      jwks: { keys: [{ ...keyAJwk, crv: "P-384", alg: undefined }] },
+    });
+    expect(p384.facts.signature.reasons[0]).toBe(
+      "the JWKS key with kid key-a ($.keys[0]) is not an ES256 (P-256 EC) key: crv P-384",
+    );
+    expect(p384.ok).toBe(false);
+  });
+
+  it("refuses a malformed JWKS key (bad x, missing y) as bad input naming its kid and index", async () => {
+    const execute = bytes(await executeResponse());
+    const keyAJwk = jwks.keys[1] as JWK;
+    const badX = verifyComputeReceipt({
+      execute,
+      jwks: { keys: [jwks.keys[0] as JWK, { ...keyAJwk, x: "not-a-coordinate" }] },
+    });
+    await expect(badX).rejects.toThrow(VerifierInputError);
+    await expect(badX).rejects.toThrow(
+      "--jwks: the JWKS key with kid key-a ($.keys[1]) is malformed: its x is not 32 bytes of base64url (a P-256 coordinate)",
+    );
+    const { y: _y, ...noY } = keyAJwk;
+    await expect(verifyComputeReceipt({ execute, jwks: { keys: [noY] } })).rejects.toThrow(
+      "--jwks: the JWKS key with kid key-a ($.keys[0]) is malformed: it has no y coordinate",
+    );
+    const offCurve = { ...keyAJwk, y: Buffer.alloc(32, 7).toString("base64url") };
+    await expect(verifyComputeReceipt({ execute, jwks: { keys: [offCurve] } })).rejects.toThrow(
+      /^--jwks: the JWKS key with kid key-a \(\$\.keys\[0\]\) is malformed: \(x, y\) is not a point of P-256/,
+    );
+  });
+
   it("fails the signature when the signed payload was edited", async () => {
     const resp = await executeResponse();
     const [h, , s] = resp.receipt_jws.split(".");
@@ -221,5 +270,46 @@ describe("verifyComputeReceipt", () => {
     const bad = run("--output", join(dir, "output.txt"), "--json");
     expect(bad.status).toBe(1);
     expect(JSON.parse(bad.stdout).facts.output_binding.state).toBe("failed");
+  });
+
+  it("CLI: a binary, malformed, twice-stdin or non-http(s) JWKS is bad input (exit 2), no raw bytes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "receipt-"));
+    const execute = join(dir, "EXECUTE.json");
+    writeFileSync(execute, JSON.stringify(await executeResponse()));
+    writeFileSync(
+      join(dir, "binary.jwks"),
+      Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0xc3, 0x2b, 0xff, 0xdb, 0x9c]),
+    );
+    writeFileSync(
+      join(dir, "bad-key.json"),
+      JSON.stringify({ keys: [{ ...(jwks.keys[1] as JWK), x: "AAAA" }] }),
+    );
+    const bin = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
+    const run = (args: string[], input?: string) =>
+      spawnSync(process.execPath, ["--import", "tsx", bin, "verify-receipt", ...args], {
+        cwd: fileURLToPath(new URL("..", import.meta.url)),
+        encoding: "utf8",
+        input,
+      });
+    const binary = run([execute, "--jwks", join(dir, "binary.jwks")]);
+    expect(binary.status).toBe(2);
+    expect(binary.stderr).toBe(
+      "verify-receipt: bad input: --jwks: the JWKS is not JSON: $: it is not UTF-8 text (9 bytes of binary data?)\n",
+    );
+    const badKey = run([execute, "--jwks", join(dir, "bad-key.json")]);
+    expect(badKey.status).toBe(2);
+    expect(badKey.stderr).toMatch(
+      /^verify-receipt: bad input: --jwks: the JWKS key with kid key-a \(\$\.keys\[0\]\) is malformed: its x is not 32 bytes/,
+    );
+    const twice = run(["-", "--jwks", "-"], JSON.stringify(await executeResponse()));
+    expect(twice.status).toBe(2);
+    expect(twice.stderr).toBe(
+      "verify-receipt: bad input: --jwks: standard input (-) can be read only once, and <execute> and --jwks both name it\n",
+    );
+    const ftp = run([execute, "--jwks", "ftp://x/jwks.json"]);
+    expect(ftp.status).toBe(2);
+    expect(ftp.stderr).toBe(
+      'verify-receipt: bad input: --jwks: expected an http(s) URL, got "ftp://x/jwks.json" (scheme ftp)\n',
+    );
   });
 });
