@@ -18,7 +18,7 @@ import { isEvidenceError, parseJson } from "@bench-bounty/evidence";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Address, Hex } from "viem";
+import { isAddress, type Address, type Hex } from "viem";
 import type { ChainConfig } from "./chain.js";
 import { loadCsvDataset, type CsvMapping } from "./csv.js";
 import { checkDataset, type DatasetInput } from "./dataset.js";
@@ -101,10 +101,48 @@ function storeOptions(cmd: Command): Command {
       new Option("--public-url <url>", "public base URL of the evidence door (receipt_url)").env(
         "BENCH_BOUNTY_PUBLIC_URL",
       ),
+    )
+    .addOption(
+      new Option("--receipt-anchoring <mode>", "anchor each receipt at finalize, or batch them (anchor)")
+        .choices(["immediate", "batch"])
+        .default("immediate"),
     );
 }
 
+/**
+ * Checks the chain options that were given, whether or not `--rpc-url` enables the chain: the URL is
+ * http(s) (the gateway's transport is viem `http`), each contract address is 0x + 40 hex. Nothing is contacted.
+ * @throws PlatformError `invalid_option` naming the option
+ */
+function checkChainOptions(o: StoreOpts): void {
+  if (o.rpcUrl !== undefined) {
+    let protocol: string | null = null;
+    try {
+      protocol = new URL(o.rpcUrl).protocol;
+    } catch {
+      protocol = null;
+    }
+    if (protocol !== "http:" && protocol !== "https:")
+      throw new PlatformError(
+        "invalid_option",
+        `--rpc-url must be an http:// or https:// URL, got ${JSON.stringify(o.rpcUrl)}`,
+        { field: "rpc-url" },
+      );
+  }
+  for (const [field, v] of [
+    ["bounty-contract", o.bountyContract],
+    ["anchor-registry", o.anchorRegistry],
+    ["usdc", o.usdc],
+  ] as const) {
+    if (v !== undefined && !isAddress(v, { strict: false }))
+      throw new PlatformError("invalid_option", `--${field} must be an address (0x + 40 hex), got ${v}`, {
+        field,
+      });
+  }
+}
+
 function chainConfig(o: StoreOpts): ChainConfig | undefined {
+  checkChainOptions(o);
   if (!o.rpcUrl) return undefined;
   const chainId = Number(o.chainId);
   if (!Number.isSafeInteger(chainId) || chainId <= 0)
@@ -149,13 +187,15 @@ function chainConfig(o: StoreOpts): ChainConfig | undefined {
  *   refused (`no store at ...`) and nothing is created
  */
 function openPlatform(o: StoreOpts, existing = false): Platform {
-  // The store is checked (and created level by level) before anything else: no work, nothing sent.
+  // The options, then the store (created level by level) are checked before anything else: no work,
+  // nothing sent, nothing created on bad options.
+  const chain = chainConfig(o);
   if (existing) requireExistingStore(o.store, "--store");
   else ensureWritableDir(o.store, "--store");
-  const chain = chainConfig(o);
   return Platform.open({
     dir: o.store,
     ...(existing ? { existingStore: true } : {}),
+    receiptAnchoring: o.receiptAnchoring,
     ...(chain ? { chain } : {}),
     ...(o.publicUrl ? { publicBaseUrl: o.publicUrl } : {}),
   });
@@ -522,6 +562,8 @@ export function registerPlatformCommands(program: Command): Command {
             });
           const platform = openPlatform(o, true);
           try {
+            // An unknown slug is named before the chain is contacted.
+            platform.getBenchmark(slug);
             if (!platform.chain) throw new PlatformError("no_chain", "lock needs --rpc-url", {}, 503);
             if (o.closesAt !== undefined && o.closesIn !== undefined)
               throw new PlatformError("invalid_option", "give --closes-at or --closes-in, not both", {

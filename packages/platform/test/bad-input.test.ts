@@ -250,3 +250,83 @@ describe("smaller input checks", () => {
     expect(r.err).toMatch(/^error: CSV: the header repeats the column "weather"/);
   });
 });
+
+describe("chain options are checked before the store or the network", () => {
+  const KEY = "0x" + "11".repeat(32);
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it("--rpc-url that is not an http(s) URL and --bounty-contract 0x123 are refused naming the option", async () => {
+    vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", KEY);
+    const store = join(tempDir(), "st");
+    for (const url of ["notaurl", "ftp://x"]) {
+      const r = await runCli("agent", "a1", "--store", store, "--rpc-url", url);
+      expect(r.code, url).toBe(1);
+      expect(r.err, url).toMatch(/^error: --rpc-url must be an http:\/\/ or https:\/\/ URL, got "/);
+    }
+    for (const [opt, field] of [
+      ["--bounty-contract", "bounty-contract"],
+      ["--anchor-registry", "anchor-registry"],
+      ["--usdc", "usdc"],
+    ]) {
+      const r = await runCli(
+        "agent",
+        "a1",
+        "--store",
+        store,
+        "--rpc-url",
+        "http://127.0.0.1:1",
+        opt!,
+        "0x123",
+      );
+      expect(r.code, opt).toBe(1);
+      expect(r.err, opt).toMatch(
+        new RegExp(`^error: --${field} must be an address \\(0x \\+ 40 hex\\), got 0x123`),
+      );
+    }
+    expect(existsSync(store)).toBe(false);
+  });
+
+  it("lock on an unknown slug says so before contacting the RPC", async () => {
+    vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", KEY);
+    vi.stubEnv("BENCH_BOUNTY_AUTHOR_KEY", KEY);
+    const store = tempDir();
+    Platform.open({ dir: store }).close();
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    const r = await runCli(
+      "lock",
+      "nonexistent-slug",
+      "--store",
+      store,
+      "--rpc-url",
+      "http://127.0.0.1:1",
+      "--bounty-contract",
+      "0x" + "22".repeat(20),
+      "--anchor-registry",
+      "0x" + "33".repeat(20),
+      "--pool",
+      "10",
+      "--threshold-bps",
+      "5000",
+      "--payout-rule",
+      "winner_take_all",
+    );
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: .*nonexistent-slug/);
+    expect(r.err).toContain("unknown_benchmark");
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it("--receipt-anchoring immediate|batch is accepted by the commands (README), other values refused", async () => {
+    const store = tempDir();
+    Platform.open({ dir: store }).close();
+    let r = await runCli("show", "x", "--store", store, "--receipt-anchoring", "batch");
+    expect(r.err).not.toMatch(/unknown option/);
+    expect(r.err).toContain("unknown_benchmark");
+    r = await runCli("show", "x", "--store", store, "--receipt-anchoring", "never");
+    expect(r.code).not.toBe(0);
+    expect(r.err).toMatch(/--receipt-anchoring/);
+    expect(r.err).toMatch(/immediate, batch/);
+  });
+});
