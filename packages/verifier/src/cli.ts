@@ -151,9 +151,9 @@ export function parseHttpUrlOption(v: unknown, flag: string): string | undefined
 }
 
 /**
- * A document argument (`--jwks`; a file path, `-` or an http(s) URL): a value
+ * A document argument (`<pack>`, `<execute>`, `--jwks`: a file path, `-` or an http(s) URL): a value
  * written like a URL (`scheme://...`) must be a well-formed http(s) URL, so
- * `ftp://x/jwks.json` is a bad option (exit 2), not a file name that cannot be read.
+ * `ftp://x/jwks.json` or `https://` is a bad option (exit 2), not a file or URL that cannot be read (exit 3).
  * @throws VerifierInputError `bad_option` naming `flag`
  */
 export function parseDocumentArgument(v: string, flag: string): string {
@@ -264,8 +264,9 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
         const rpcUrl = parseHttpUrlOption(opts.rpc, "--rpc");
         const indexerUrl = parseHttpUrlOption(opts.indexer, "--indexer");
         await refuseOutOverPack(pack, opts.out as string | undefined);
+        const source = parseDocumentArgument(pack, "<pack>");
         const report = await verifyPack({
-          source: pack,
+          source,
           rpcUrl,
           indexerUrl,
           policy: opts.policy as PolicyName,
@@ -318,7 +319,7 @@ Exit codes:
     .action(async (execute: string, opts: Record<string, unknown>) => {
       try {
         const report = await verifyComputeReceipt({
-          execute,
+          execute: parseDocumentArgument(execute, "<execute>"),
           jwks: parseDocumentArgument(opts.jwks as string, "--jwks"),
           input: opts.input as string | undefined,
           output: opts.output as string | undefined,

@@ -1,7 +1,8 @@
 /**
  * Error messages a stranger sees: the evidence door's 404 reason is quoted,
  * an unwritable `--out` is a write failure naming `--out`, a malformed `--rpc`
- * or `--indexer` is a bad option (exit 2, not a network failure), and a bad
+ * or `--indexer` (or a pack, execute response written as a malformed or
+ * non-http(s) URL) is a bad option (exit 2, not a network failure), and a bad
  * input names its JSON path, the document root `$` included.
  */
 import { spawn } from "node:child_process";
@@ -214,6 +215,25 @@ describe("--rpc and --indexer must be http(s) URLs: exit 2 naming the option", (
     expect(r.stderr).toMatch(
       /^verify-receipt: bad input: --rpc: expected an http\(s\) URL, got "ftp:\/\/x" \(scheme ftp\)$/m,
     );
+  });
+});
+
+describe("a pack or execute response written as a URL must be a well-formed http(s) URL: exit 2", () => {
+  it.each([
+    [["verify", "https://"], /^verify: bad input: <pack>: expected an http\(s\) URL, got "https:\/\/"$/m],
+    [
+      ["verify", "ftp://127.0.0.1/pack.json"],
+      /^verify: bad input: <pack>: expected an http\(s\) URL, got "ftp:\/\/127\.0\.0\.1\/pack\.json" \(scheme ftp\)$/m,
+    ],
+    [
+      ["verify-receipt", "http://", "--jwks", "/nonexistent/jwks.json"],
+      /^verify-receipt: bad input: <execute>: expected an http\(s\) URL, got "http:\/\/"$/m,
+    ],
+  ])("%j", async (args, message) => {
+    const r = await run(args);
+    expect(r.stderr).toMatch(message);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(STACK);
   });
 });
 
