@@ -155,7 +155,8 @@ export function readCheckpoint(platform: Platform, runId: string): Checkpoint {
   } catch (e) {
     throw new PlatformError(
       "invalid_checkpoint",
-      `checkpoint ${file} is not valid JSON (${(e as Error).message})`,
+      // One line: the parser quotes the start of the text, newlines included.
+      `checkpoint ${file} is not valid JSON (${(e as Error).message.replace(/\s+/g, " ")})`,
       { run_id: runId, path: file },
     );
   }

@@ -151,6 +151,7 @@ describe("a corrupt run checkpoint is refused in one line", () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^error: checkpoint .*run-0123456789abcdef\.json is not valid JSON/);
     expect(r.err).toContain(file);
+    expect(r.err.split("\n")[0]).toMatch(/is not valid JSON \(.*\)$/);
     expect(r.err).not.toMatch(/SyntaxError|at .*\.[jt]s:\d+/);
     writeFileSync(file, "[1, 2]\n");
     r = await runCli("resume", "run-0123456789abcdef", "--store", store);
