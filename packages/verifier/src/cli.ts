@@ -207,6 +207,14 @@ function exitOverride(cmd: Command): Command {
   });
 }
 
+/**
+ * Help of `--timeout`: it bounds one request, and a JSON-RPC request that
+ * times out is retried once (viem, `retryCount: 1`), so an RPC that accepts
+ * and never answers is given up after about twice the timeout.
+ */
+const TIMEOUT_HELP = (defaults: string): string =>
+  `network timeout of one request, milliseconds (default ${defaults}); a JSON-RPC request that times out is retried once, so an RPC that never answers fails after about twice this`;
+
 const EXIT_HELP = `
 Exit codes:
   0  the policy is met
@@ -254,7 +262,7 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
     .option("--progress", "show a progress bar on stderr even when it is not a terminal")
     .option("--no-progress", "never show a progress bar")
     .option("--max-string <n>", "longest string accepted in the pack, in characters (default 4194304)")
-    .option("--timeout <ms>", "network timeout per request, milliseconds (default 20000)")
+    .option("--timeout <ms>", TIMEOUT_HELP("20000; 30000 for a pack URL"))
     .addHelpText("after", EXIT_HELP)
     .action(async (pack: string, opts: Record<string, unknown>) => {
       const bar = progressBar(io, opts.progress as boolean | undefined);
@@ -304,7 +312,7 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
       "AnchorRegistry address (default: the address book entry of the RPC's chain)",
     )
     .option("--json", "print the report as JSON")
-    .option("--timeout <ms>", "network timeout per request, milliseconds (default 20000)")
+    .option("--timeout <ms>", TIMEOUT_HELP("20000 for the RPC; 30000 for a URL"))
     .addHelpText(
       "after",
       `

@@ -105,6 +105,16 @@ describe("bench-bounty-verify CLI", () => {
     expect(r.stderr).not.toMatch(STACK);
   });
 
+  it("--help says what --timeout bounds: one request, and an RPC request is retried once", () => {
+    for (const command of ["verify", "verify-receipt"]) {
+      const r = run([command, "--help"]);
+      expect(r.code).toBe(0);
+      expect(r.stdout.replace(/\s+/g, " ")).toMatch(
+        /--timeout <ms> network timeout of one request, milliseconds \(default 20000[^)]*\); a JSON-RPC request that times out is retried once, so an RPC that never answers fails after about twice this/,
+      );
+    }
+  });
+
   it("exit 2 for an unknown policy", () => {
     const r = run(["verify", small(), "--policy", "lenient"]);
     expect(r.code).toBe(2);
