@@ -23,25 +23,31 @@ function goodCsv(): string {
   return file;
 }
 
+/** `publish` of {@link goodCsv} (label `weather`, decision time `date`, title `t`, grader `exact`) with a template and extra flags. */
+function publishCsv(store: string, template: string, ...extra: string[]) {
+  return runCli(
+    "publish",
+    goodCsv(),
+    "--label",
+    "weather",
+    "--decision-ts",
+    "date",
+    ...extra,
+    "--store",
+    store,
+    "--title",
+    "t",
+    "--template",
+    template,
+    "--grader",
+    "exact",
+  );
+}
+
 describe("a template or payload cannot show the gold", () => {
   it("publish refuses {label} (default gold), naming the placeholder, and stores nothing", async () => {
     const store = join(tempDir(), "st");
-    const r = await runCli(
-      "publish",
-      goodCsv(),
-      "--label",
-      "weather",
-      "--decision-ts",
-      "date",
-      "--store",
-      store,
-      "--title",
-      "t",
-      "--template",
-      "{label}",
-      "--grader",
-      "exact",
-    );
+    const r = await publishCsv(store, "{label}");
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^error: prompt_template: \{label\} would show the gold \(gold_field label\)/);
     expect(r.err).toContain('"reason": "reveals_gold"');
@@ -49,24 +55,7 @@ describe("a template or payload cannot show the gold", () => {
   });
 
   it("publish refuses --payload listing the label column, naming the column", async () => {
-    const r = await runCli(
-      "publish",
-      goodCsv(),
-      "--label",
-      "weather",
-      "--decision-ts",
-      "date",
-      "--payload",
-      "date,weather",
-      "--store",
-      join(tempDir(), "st"),
-      "--title",
-      "t",
-      "--template",
-      "{payload.weather}",
-      "--grader",
-      "exact",
-    );
+    const r = await publishCsv(join(tempDir(), "st"), "{payload.weather}", "--payload", "date,weather");
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^error: CSV mapping payload: column "weather" is the label column/);
     expect(() =>
@@ -193,24 +182,7 @@ describe("commands that read refuse a store that does not exist and create nothi
 describe("an agent command that cannot start", () => {
   it("run warns on stderr naming the agent log, exits 1, and does not use up the other attempts", async () => {
     const store = join(tempDir(), "st");
-    const pub = await runCli(
-      "publish",
-      goodCsv(),
-      "--label",
-      "weather",
-      "--decision-ts",
-      "date",
-      "--store",
-      store,
-      "--title",
-      "t",
-      "--template",
-      "Temp {payload.temp} on {payload.date}?",
-      "--grader",
-      "exact",
-      "--slug",
-      "probe",
-    );
+    const pub = await publishCsv(store, "Temp {payload.temp} on {payload.date}?", "--slug", "probe");
     expect(pub.code).toBe(0);
     const r = await runCli(
       "run",
