@@ -807,11 +807,10 @@ export const isWellFormedText: (s: string) => boolean =
   typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === "function"
     ? (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
     : (s) => !/(?:[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff])/.test(s);
-const isWellFormed = isWellFormedText;
 
 /** Render a string as Python `json.dumps(s, ensure_ascii=False)` does. */
 function quote(s: string, path: () => string): string {
-  if (!isWellFormed(s))
+  if (!isWellFormedText(s))
     throw new EvidenceError("lone_surrogate", path(), "string contains an unpaired surrogate");
   // For well-formed strings JSON.stringify escapes exactly `"` `\` and U+0000..U+001F
   // (\b \f \n \r \t, else \u00xx lowercase) and leaves everything else raw: Python's rules.
@@ -993,14 +992,6 @@ export interface CanonicalSpan {
 /** Walk a value in canonical order, writing its tokens to `sink` (SPEC 2). */
 function serialize(value: unknown, maxDepth: number, sink: Sink, spans?: SpanRequest): void {
   const stack: SFrame[] = [];
-  const pathOf = (): string => {
-    const segs: PathSegment[] = [];
-    for (const f of stack) {
-      const idx = f.i - 1;
-      segs.push(f.keys ? (f.keys[idx] as string) : idx);
-    }
-    return formatPath(segs);
-  };
   /** Path of the value held by frame `n` (the segments of the frames above it). */
   const pathOfFrame = (n: number): string => {
     const segs: PathSegment[] = [];
@@ -1010,6 +1001,8 @@ function serialize(value: unknown, maxDepth: number, sink: Sink, spans?: SpanReq
     }
     return formatPath(segs);
   };
+  /** Path of the value being written (the child of the innermost open container). */
+  const pathOf = (): string => pathOfFrame(stack.length);
   /**
    * The error at the depth limit: a value that contains itself (a cycle, which no JSON text
    * can hold) is named at the shortest path where it recurs; anything else is too deep.
@@ -1034,7 +1027,7 @@ function serialize(value: unknown, maxDepth: number, sink: Sink, spans?: SpanReq
     return new EvidenceError("nesting_too_deep", pathOf(), `nesting deeper than ${maxDepth} levels`);
   };
   const open = (v: unknown): void => {
-    if (typeof v === "string" && !NEEDS_ESCAPE.test(v) && isWellFormed(v)) {
+    if (typeof v === "string" && !NEEDS_ESCAPE.test(v) && isWellFormedText(v)) {
       // nothing to escape: write it between quotes without building the quoted copy
       sink.write('"');
       sink.write(v);
