@@ -402,12 +402,10 @@ function parseJwksBytes(bytes: Uint8Array): unknown {
   throw new VerifierInputError("invalid_json", "--jwks", `the JWKS is not JSON: ${why}`);
 }
 
-/** True when a JWK can verify ES256: kty EC, crv P-256, and no `alg`, `use` or `key_ops` saying otherwise. */
-function isEs256Key(k: Record<string, unknown>): boolean {
-  return whyNotEs256(k) === null;
-}
-
-/** Why a JWK cannot verify ES256 (`kty RSA`, `crv P-384`, `alg ES384`, `use enc`), or null when it can. */
+/**
+ * Why a JWK cannot verify ES256 (`kty RSA`, `crv P-384`, `alg ES384`, `use enc`), or null when it can
+ * (kty EC, crv P-256, and no `alg`, `use` or `key_ops` saying otherwise).
+ */
 function whyNotEs256(k: Record<string, unknown>): string | null {
   if (k.kty !== "EC") return `kty ${describeMember(k.kty)}`;
   if (k.crv !== "P-256") return `crv ${describeMember(k.crv)}`;
@@ -441,7 +439,7 @@ function selectReceiptKey(
   }));
   const at = (found: { index: number }[]): string => found.map((f) => `$.keys[${f.index}]`).join(", ");
   if (kid === null) {
-    const es256 = keys.filter((k) => isEs256Key(k.jwk as Record<string, unknown>));
+    const es256 = keys.filter((k) => whyNotEs256(k.jwk as Record<string, unknown>) === null);
     if (es256.length === 0)
       return { reason: "the JWS names no kid and no JWKS key is an ES256 (P-256 EC) key" };
     if (es256.length > 1)
