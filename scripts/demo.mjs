@@ -3,19 +3,17 @@
 // build), then runs the demo (demo/src/main.ts through tsx) with the
 // arguments after `--`, e.g. `npm run demo -- --size 100 --keep-running`.
 //
-// DEMO_SKIP_SETUP=1 skips the install and build (for repeated runs).
-// `--help` skips them too when the tree is already installed.
+// The options are checked first (demo/src/options.mjs has no dependency), so a mistyped option
+// is refused at once and `--help` answers without any set-up. DEMO_SKIP_SETUP=1 skips the install
+// and build (for repeated runs).
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { parseOptionsOrExit } from "../demo/src/options.mjs";
 import { ROOT, setup } from "./lib/run.mjs";
 
 const args = process.argv.slice(2);
-const installed =
-  existsSync(join(ROOT, "node_modules", "tsx")) &&
-  existsSync(join(ROOT, "demo", "node_modules", "commander"));
-const wantsHelp = args.includes("--help") || args.includes("-h");
-if (process.env.DEMO_SKIP_SETUP !== "1" && !(wantsHelp && installed)) setup();
+parseOptionsOrExit(args);
+if (process.env.DEMO_SKIP_SETUP !== "1") setup();
 
 // One Node process runs the demo (tsx as an import hook), so Ctrl-C reaches it
 // directly and it stops its own children before exiting.

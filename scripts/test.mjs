@@ -3,7 +3,7 @@
 // Ends with one summary line "tests: N passed, N failed, N skipped" counted from
 // the runners' own closing lines (mocha and vitest).
 import { spawn } from "node:child_process";
-import { PNPM_SPEC, ROOT, pnpm, setup } from "./lib/run.mjs";
+import { PNPM_SPEC, ROOT, elapsed, plainEnv, pnpm, setup } from "./lib/run.mjs";
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 // eslint-disable-next-line no-control-regex
@@ -29,10 +29,12 @@ function count(line) {
 /** Runs one suite through pnpm, echoing its output and counting its results. */
 function suite(title, args) {
   console.log(`▶ ${title}`);
+  const t0 = performance.now();
   return new Promise((resolve) => {
     const child = spawn("npx", ["--yes", PNPM_SPEC, ...args], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
+      env: plainEnv(),
     });
     let pending = "";
     child.stdout.on("data", (chunk) => {
@@ -44,14 +46,19 @@ function suite(title, args) {
     child.stderr.on("data", (chunk) => process.stderr.write(chunk));
     child.on("close", (code, signal) => {
       if (pending) count(pending);
-      resolve({ title, ok: code === 0, status: code ?? signal });
+      const time = elapsed(t0);
+      console.log(`${code === 0 ? "✓" : "✗"} ${title}: ${time}`);
+      resolve({ title, ok: code === 0, status: code ?? signal, time });
     });
   });
 }
 
+const t0 = performance.now();
 setup();
 console.log("▶ quality gates: solhint, prettier, tsc");
+const tLint = performance.now();
 pnpm(["run", "lint"]);
+console.log(`✓ quality gates: ${elapsed(tLint)}`);
 
 const results = [];
 results.push(await suite("contract tests (Hardhat, local Base profile)", ["run", "test:contracts"]));
@@ -60,5 +67,8 @@ results.push(await suite("package tests (vitest)", ["run", "test:packages"]));
 
 const failedSuites = results.filter((r) => !r.ok);
 for (const r of failedSuites) console.error(`✗ ${r.title} exited with ${r.status}`);
+console.log(
+  `whole run: ${elapsed(t0)} (${results.map((r) => `${r.title.split(" (")[0]} ${r.time}`).join(", ")})`,
+);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 if (failedSuites.length > 0 || totals.failed > 0 || totals.passed === 0) process.exit(1);

@@ -4,12 +4,12 @@
  * 130/143 on SIGINT/SIGTERM during the run (after stopping every process it started); with
  * `--keep-running`, Ctrl-C after the run exits with the run's status.
  */
-import { parseOptions } from "./options.js";
+import { parseOptionsOrExit } from "./options.mjs";
 import { ProcessRegistry } from "./processes.js";
 import { runDemo } from "./run.js";
 
 async function main(): Promise<number> {
-  const options = parseOptions(process.argv.slice(2));
+  const options = parseOptionsOrExit(process.argv.slice(2));
   const registry = new ProcessRegistry();
   const log = (line: string): void => console.log(line);
   // After a held run, Ctrl-C is the normal end: exit with the run's status instead of 130.

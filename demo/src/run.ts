@@ -45,10 +45,10 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { decodeFunctionData, getAddress, type Address, type Hex } from "viem";
 import { PROMPT_TEMPLATE, sampleBySeed, seattleWeatherCsvPath } from "./dataset.js";
-import { AUTHOR_AGENT, type DemoOptions } from "./options.js";
+import { AUTHOR_AGENT, type DemoOptions } from "./options.mjs";
 import { formatSeconds, PhaseRunner, type PhaseContext, type PhaseResult } from "./phases.js";
 import { ProcessRegistry, withTimeout } from "./processes.js";
-import { formatUsdc, markdownTable, renderTable, short, type Table } from "./table.js";
+import { clip, formatUsdc, markdownTable, renderTable, short, type Table } from "./table.js";
 
 /** Directory of the CLI agents (`demo/agents/*.mjs`). */
 export const AGENTS_DIR = fileURLToPath(new URL("../agents/", import.meta.url));
@@ -877,7 +877,7 @@ function factsTable(report: VerificationReport, full: boolean): Table {
     rows: Object.entries(report.facts).map(([name, f]) =>
       full
         ? [name, f.state, FACT_DESCRIPTIONS[name as keyof typeof FACT_DESCRIPTIONS], f.reasons.join("; ")]
-        : [name, f.state, (f.reasons[0] ?? "").slice(0, 90)],
+        : [name, f.state, clip(f.reasons[0] ?? "", 90)],
     ),
   };
 }

@@ -47,3 +47,15 @@ export function formatUsdc(baseUnits: bigint | string): string {
 export function short(hex: string, keep = 6): string {
   return hex.length > 2 * keep + 4 ? `${hex.slice(0, keep + 2)}…${hex.slice(-keep)}` : hex;
 }
+
+/**
+ * Fits a text into `max` characters for a terminal cell without ever showing a cut value as whole:
+ * long `0x` hex values are first shortened with {@link short} (which marks the cut with `…`), then a text
+ * still too long is cut and ends with `…`.
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const shortened = text.replace(/0x[0-9a-fA-F]{20,}/g, (hex) => short(hex));
+  if (shortened.length <= max) return shortened;
+  return `${shortened.slice(0, Math.max(0, max - 1)).trimEnd()}…`;
+}

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PROMPT_TEMPLATE } from "../src/dataset.js";
-import { AGENT_NAMES } from "../src/options.js";
+import { AGENT_NAMES } from "../src/options.mjs";
 import { AGENTS_DIR } from "../src/run.js";
 
 /** Four real rows of seattle-weather.csv (label in the comment), as the CSV loader maps them (cells as text). */

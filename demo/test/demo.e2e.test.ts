@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createPublicClient, getAddress, http, type Address, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AGENT_NAMES, AUTHOR_AGENT } from "../src/options.js";
+import { AGENT_NAMES, AUTHOR_AGENT } from "../src/options.mjs";
 import { INDEPENDENT_CHECK, PHASES, runDemo, type DemoResult } from "../src/run.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseOptions } from "../src/options.js";
+import { parseOptions } from "../src/options.mjs";
 import { ProcessRegistry } from "../src/processes.js";
 import { runDemo } from "../src/run.js";
 

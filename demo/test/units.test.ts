@@ -6,10 +6,10 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { sampleBySeed, seattleWeatherCsvPath } from "../src/dataset.js";
-import { AGENT_NAMES, parseOptions } from "../src/options.js";
+import { AGENT_NAMES, parseOptions } from "../src/options.mjs";
 import { PhaseRunner, formatSeconds } from "../src/phases.js";
 import { ProcessRegistry } from "../src/processes.js";
-import { formatUsdc, renderTable } from "../src/table.js";
+import { clip, formatUsdc, renderTable } from "../src/table.js";
 
 /** True while the process exists and is not a zombie (an exited child nobody reaped yet). */
 function alive(pid: number): boolean {
@@ -172,6 +172,18 @@ describe("options", () => {
 });
 
 describe("formatting", () => {
+  it("clips a long cell with an ellipsis and never cuts a hash silently", () => {
+    const hash = "0x" + "ab".repeat(32);
+    expect(clip("short text", 90)).toBe("short text");
+    const reason = `pack hash ${hash} equals the recomputed keccak256 of the canonical bytes of the four blocks`;
+    const clipped = clip(reason, 60);
+    expect(clipped.length).toBeLessThanOrEqual(60);
+    expect(clipped).toContain("0xababab…ababab");
+    expect(clipped.endsWith("…")).toBe(true);
+    expect(clipped).not.toContain(hash.slice(0, 40));
+    expect(clip(`root ${hash}`, 40)).toBe("root 0xababab…ababab");
+  });
+
   it("renders base units as USDC with 6 decimals, without floats", () => {
     expect(formatUsdc(50_000_000n)).toBe("50.000000");
     expect(formatUsdc("1")).toBe("0.000001");

@@ -1,0 +1,183 @@
+// Command-line options of `npm run demo`. Plain JavaScript on Node's own `util.parseArgs`, with no
+// dependency, so that `scripts/demo.mjs` can check them BEFORE the install and build of a fresh
+// clone (a mistyped option is refused at once, not after the set-up). Types: options.d.mts.
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+
+/** The CLI agents shipped in `demo/agents/` (file name without `.mjs`). */
+export const AGENT_NAMES = Object.freeze([
+  "always-sun",
+  "precipitation-rule",
+  "precip-temp-snow",
+  "seasonal-rule",
+  "author-baseline",
+]);
+
+/** Agent whose owner is the benchmark author: it ranks but takes no money (SPEC 7.2). */
+export const AUTHOR_AGENT = "author-baseline";
+
+/** A refused option value; `message` names the option. */
+export class DemoOptionError extends Error {
+  name = "DemoOptionError";
+}
+
+const SPEC = {
+  size: {
+    type: "string",
+    short: "n",
+    default: "200",
+    arg: "<rows>",
+    help: "rows sampled from vega-datasets seattle-weather.csv (1..1461)",
+  },
+  "public-fraction": {
+    type: "string",
+    default: "0.25",
+    arg: "<f>",
+    help: "share of the rows that become public tasks (the rest are private)",
+  },
+  agents: {
+    type: "string",
+    short: "a",
+    default: AGENT_NAMES.join(","),
+    arg: "<names>",
+    help: "comma-separated agents from demo/agents/",
+  },
+  seed: { type: "string", short: "s", default: "8453", arg: "<n>", help: "seed of the row sample" },
+  attempts: { type: "string", default: "3", arg: "<n>", help: "attempts per agent (max_attempts)" },
+  prize: {
+    type: "string",
+    default: "100",
+    arg: "<usdc>",
+    help: "prize pool in whole USDC, split top_n_split 50/30/20",
+  },
+  out: {
+    type: "string",
+    short: "o",
+    default: "out",
+    arg: "<dir>",
+    help: "output directory for pack.json, verification.json, report.md",
+  },
+  "keep-running": {
+    type: "boolean",
+    short: "k",
+    default: false,
+    help: "keep the chain, the indexer and the services running after the run (Ctrl-C stops them)",
+  },
+  verbose: {
+    type: "boolean",
+    short: "v",
+    default: false,
+    help: "print the log lines of the hardhat node and the indexer",
+  },
+  help: { type: "boolean", short: "h", default: false, help: "display help for command" },
+};
+
+/** The `--help` text. */
+export function helpText() {
+  const rows = Object.entries(SPEC).map(([name, o]) => {
+    const flag = `${o.short ? `-${o.short}, ` : "    "}--${name}${o.arg ? ` ${o.arg}` : ""}`;
+    const dflt = o.type === "string" ? ` (default: ${o.default})` : "";
+    return `  ${flag.padEnd(30)} ${o.help}${dflt}`;
+  });
+  return [
+    "Usage: npm run demo -- [options]",
+    "",
+    "Runs the whole bench-bounty prize lifecycle on a local Base-profile chain: publish a benchmark from the",
+    "Seattle weather dataset, lock a USDC prize with a permit, let the CLI agents compete, award, mint and",
+    "serve the evidence pack, claim, index, and verify the pack as a stranger.",
+    "",
+    "Options:",
+    ...rows,
+    "",
+    "Examples:",
+    "  npm run demo",
+    "  npm run demo -- --size 400 --attempts 2",
+    "  npm run demo -- --agents always-sun,precipitation-rule,author-baseline --keep-running",
+    "",
+    "Outputs: <out>/pack.json, <out>/verification.json, <out>/report.md. DEMO_SKIP_SETUP=1 skips the install and build.",
+  ].join("\n");
+}
+
+function positiveInt(name, value, max) {
+  if (!/^\d+$/.test(value)) throw new DemoOptionError(`--${name} must be a whole number.`);
+  const n = Number(value);
+  if (n < 1 || n > max) throw new DemoOptionError(`--${name} must be between 1 and ${max}.`);
+  return n;
+}
+
+function fraction(value) {
+  const n = Number(value);
+  if (!/^(0(\.\d+)?|1(\.0*)?)$/.test(value) || n <= 0 || n >= 1) {
+    throw new DemoOptionError("--public-fraction must be a decimal strictly between 0 and 1, e.g. 0.25.");
+  }
+  return n;
+}
+
+function agentList(value) {
+  const names = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !AGENT_NAMES.includes(n));
+  if (unknown.length > 0) {
+    throw new DemoOptionError(
+      `--agents: unknown agent ${unknown.join(", ")}; known: ${AGENT_NAMES.join(", ")}.`,
+    );
+  }
+  if (new Set(names).size !== names.length) throw new DemoOptionError("--agents: an agent is listed twice.");
+  if (names.length === 0) throw new DemoOptionError("--agents: name at least one agent.");
+  return names;
+}
+
+/**
+ * Parses argv (without the node and script entries). Throws {@link DemoOptionError} naming the option
+ * on a bad or unknown option; returns `{ help: true }` for `--help`.
+ */
+export function parseOptions(argv) {
+  let values;
+  try {
+    const options = Object.fromEntries(
+      Object.entries(SPEC).map(([k, o]) => [
+        k,
+        o.short ? { type: o.type, short: o.short, default: o.default } : { type: o.type, default: o.default },
+      ]),
+    );
+    ({ values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }));
+  } catch (err) {
+    if (err && typeof err === "object" && "code" in err && String(err.code).startsWith("ERR_PARSE_ARGS")) {
+      throw new DemoOptionError(err.message);
+    }
+    throw err;
+  }
+  return {
+    help: values.help,
+    size: positiveInt("size", values.size, 1461),
+    publicFraction: fraction(values["public-fraction"]),
+    agents: agentList(values.agents),
+    seed: positiveInt("seed", values.seed, 2 ** 31),
+    attempts: positiveInt("attempts", values.attempts, 10),
+    prizeUsdc: positiveInt("prize", values.prize, 1_000_000),
+    outDir: resolve(values.out),
+    keepRunning: values["keep-running"],
+    verbose: values.verbose,
+  };
+}
+
+/**
+ * `parseOptions` for the entry points: prints the help and exits 0 for `--help`, prints the error and
+ * the usage line and exits 1 for a bad option; otherwise returns the options.
+ */
+export function parseOptionsOrExit(argv) {
+  try {
+    const o = parseOptions(argv);
+    if (o.help) {
+      console.log(helpText());
+      process.exit(0);
+    }
+    return o;
+  } catch (err) {
+    if (!(err instanceof DemoOptionError)) throw err;
+    console.error(`error: ${err.message}\n(npm run demo -- --help lists the options)`);
+    process.exit(1);
+  }
+}
