@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { sampleBySeed, seattleWeatherCsvPath } from "../src/dataset.js";
 import { AGENT_NAMES, parseOptions } from "../src/options.mjs";
-import { PhaseRunner, formatSeconds } from "../src/phases.js";
+import { PhaseRunner, formatSeconds } from "../src/phase-runner.js";
 import { ProcessRegistry } from "../src/processes.js";
 import { clip, formatUsdc, renderTable } from "../src/table.js";
 

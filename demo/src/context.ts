@@ -1,0 +1,47 @@
+/**
+ * The state the demo's phases share: what each phase started or learned, read by the phases after it.
+ * A phase that needs something an earlier phase did not produce gets a clear error from {@link need}.
+ */
+import type { DevChain } from "@bench-bounty/devchain";
+import type { RunningIndexer } from "@bench-bounty/indexer/testing";
+import type { Platform, PublishResult } from "@bench-bounty/platform";
+import type { DemoOptions } from "./options.mjs";
+import type { PhaseContext } from "./phase-runner.js";
+import type { ProcessRegistry } from "./processes.js";
+import type { DemoResult } from "./result.js";
+
+/** The shared state of one demo run. */
+export interface DemoContext {
+  readonly options: DemoOptions;
+  readonly registry: ProcessRegistry;
+  /** The platform store directory (temporary; kept when a phase failed). */
+  readonly storeDir: string;
+  /** What the caller gets back (filled phase by phase). */
+  readonly result: DemoResult;
+  chain?: DevChain;
+  indexer?: RunningIndexer;
+  platform?: Platform;
+  /** Base URL of the evidence door (`http://127.0.0.1:PORT`). */
+  doorUrl?: string;
+  /** The demo's own address book file handed to the Hardhat tasks. */
+  addressBook?: string;
+  published?: PublishResult;
+  bountyId?: bigint;
+  /** Unix seconds. */
+  closesAt?: bigint;
+}
+
+/** One phase of the demo: a name (progress output and report) and its body. */
+export interface DemoPhase {
+  readonly name: string;
+  run(ctx: DemoContext, p: PhaseContext): Promise<void>;
+}
+
+/**
+ * Returns a value an earlier phase must have produced.
+ * @throws Error naming what is missing
+ */
+export function need<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is missing: an earlier phase did not produce it`);
+  return value;
+}

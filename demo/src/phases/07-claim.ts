@@ -1,0 +1,83 @@
+/** Phase 7: the winners claim with `hardhat bounty:claim` (place 1 to another address). */
+import { benchmarkBountyAbi } from "@bench-bounty/contracts";
+import { getAddress, type Hex } from "viem";
+import { checkTaskTarget, hardhatTask, usdcBalance } from "../chain-tools.js";
+import { need, type DemoPhase } from "../context.js";
+import type { ClaimRecord } from "../result.js";
+import { formatUsdc } from "../table.js";
+import { COLD_WALLET_INDEX } from "../terms.js";
+
+/** winners claim (bounty:claim). */
+export const claimPhase: DemoPhase = {
+  name: "winners claim (bounty:claim)",
+  async run(ctx, p) {
+    const { registry, result } = ctx;
+    const c = need(ctx.chain, "the chain");
+    const award = need(result.award, "the award");
+    const bountyId = need(ctx.bountyId, "the bounty id");
+    const addressBook = need(ctx.addressBook, "the address book");
+    const claims: ClaimRecord[] = [];
+    const claimed = new Set<string>();
+    for (const w of award.winners) {
+      const account = getAddress(w.withdrawal_address);
+      if (claimed.has(account)) continue; // one owner, two winning agents: one claim takes both credits
+      claimed.add(account);
+      const to = w.place === 1 ? c.accounts[COLD_WALLET_INDEX]!.address : account;
+      const credit = await c.publicClient.readContract({
+        address: c.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        functionName: "creditOf",
+        args: [bountyId, account],
+      });
+      const before = await usdcBalance(c, to);
+      const stdout = await hardhatTask(
+        registry,
+        c,
+        addressBook,
+        [
+          "bounty:claim",
+          "--network",
+          "localhost",
+          "--id",
+          bountyId.toString(),
+          "--to",
+          to,
+          "--from",
+          account,
+        ],
+        p.note,
+      );
+      const after = await usdcBalance(c, to);
+      const creditAfter = await c.publicClient.readContract({
+        address: c.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        functionName: "creditOf",
+        args: [bountyId, account],
+      });
+      const tx = /tx\s+(0x[0-9a-fA-F]{64})/.exec(stdout)?.[1];
+      if (!tx) throw new Error(`bounty:claim did not report its transaction:\n${stdout}`);
+      await checkTaskTarget(c, tx as Hex, "bounty:claim");
+      if (after - before !== credit) {
+        throw new Error(
+          `claim of ${account}: ${to} received ${after - before} base units, the credit was ${credit}`,
+        );
+      }
+      if (creditAfter !== 0n)
+        throw new Error(`claim of ${account}: ${creditAfter} base units of credit left`);
+      claims.push({
+        place: w.place,
+        agent_id: w.agent_id,
+        account: account.toLowerCase(),
+        to: to.toLowerCase(),
+        amount: credit.toString(),
+        tx_hash: tx,
+        balance_before: before.toString(),
+        balance_after: after.toString(),
+        credit_after: creditAfter.toString(),
+      });
+    }
+    result.claims = claims;
+    const moved = claims.reduce((s, cl) => s + BigInt(cl.amount), 0n);
+    p.summary(`${claims.length} claims, ${formatUsdc(moved)} USDC paid out (place 1 to another address)`);
+  },
+};
