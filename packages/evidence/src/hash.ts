@@ -1,11 +1,11 @@
 /**
- * SPEC 2: Ethereum Keccak-256 (not NIST SHA3-256) and hex helpers.
+ * `spec/SPEC.md` section 2: Ethereum Keccak-256 (not NIST SHA3-256) and hex helpers.
  * @packageDocumentation
  */
 import { Buffer } from "node:buffer";
 import { hexToBytes as nobleHexToBytes } from "@noble/hashes/utils";
 import { EvidenceError } from "./errors.js";
-import { canonicalJson } from "./json.js";
+import { canonicalJson } from "./json/index.js";
 import { keccak256Bytes, keccak256Utf8 } from "./keccak.js";
 
 /** A `0x`-prefixed lowercase hex string (a 32-byte digest unless noted). */
