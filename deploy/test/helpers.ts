@@ -13,14 +13,14 @@ import type { DevChain } from "@bench-bounty/devchain";
 export const REPO_ROOT = path.join(__dirname, "..", "..");
 const HARDHAT = path.join(REPO_ROOT, "node_modules", ".bin", "hardhat");
 
-/** The shared protocol folder (vectors), `../shared` next to the repo or BENCH_BOUNTY_SHARED. */
-export function sharedDir(): string {
-  return process.env.BENCH_BOUNTY_SHARED ?? path.join(REPO_ROOT, "..", "shared");
+/** The repository's copy of the protocol, `spec/` (SPEC.md, vectors/). */
+export function specDir(): string {
+  return path.join(REPO_ROOT, "spec");
 }
 
-/** Path of `vectors/<name>` in the shared folder (read it raw for a lossless parse or a byte-exact copy). */
+/** Path of `vectors/<name>` in `spec/` (read it raw for a lossless parse or a byte-exact copy). */
 export function vectorPath(name: string): string {
-  return path.join(sharedDir(), "vectors", name);
+  return path.join(specDir(), "vectors", name);
 }
 
 /** Parsed `vectors/<name>` (plain JSON.parse: these files hold no floats or big integers we read). */

@@ -6,8 +6,7 @@ import { describe, expect, it } from "vitest";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = join(here, "..", "dist", "index.js");
-const shared = process.env.BENCH_BOUNTY_SHARED ?? join(here, "..", "..", "..", "..", "shared");
-const smallPack = join(shared, "vectors", "packs", "small.json");
+const smallPack = join(here, "..", "..", "..", "spec", "vectors", "packs", "small.json");
 
 function cli(args: string[]) {
   return spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });

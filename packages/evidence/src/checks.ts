@@ -1,5 +1,5 @@
 /**
- * Recomputation helpers for the verifier (SPEC 9) and the minter: regrade a
+ * Recomputation helpers for the verifier (`spec/SPEC.md` section 9) and the minter: regrade a
  * run, recompute a row's composite, re-rank rows, re-select winners, check a
  * row against its receipt. Each returns {@link Problem}s with JSON paths
  * instead of throwing, so a caller can report one fact per concern.

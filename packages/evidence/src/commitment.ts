@@ -1,5 +1,5 @@
 /**
- * SPEC 3: the test-set commitment (prompt hashes, gold leaves, leaves, the
+ * `spec/SPEC.md` section 3: the test-set commitment (prompt hashes, gold leaves, leaves, the
  * Merkle root pinned with the leaf count, inclusion proofs).
  *
  * ```
@@ -14,7 +14,7 @@ import { keccak256Bytes, keccak256Utf8 } from "./keccak.js";
 import { EvidenceError, appendPath, describeValue, formatPath } from "./errors.js";
 import { BARE_HEX64, DIGEST } from "./formats.js";
 import { type Hex, hexToBytes, toBareHex as bytesToHex } from "./hash.js";
-import { canonicalJsonString, isWellFormedText, type JsonValue } from "./json.js";
+import { canonicalJsonString, isWellFormedText, type JsonValue } from "./json/index.js";
 
 /** Task visibility (SPEC 3). */
 export type Visibility = "public" | "private";

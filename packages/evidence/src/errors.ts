@@ -14,7 +14,7 @@
 /**
  * Machine-readable error codes.
  *
- * The first five are the error names of `shared/vectors/canonical-json.json`
+ * The first five are the error names of `spec/vectors/canonical-json.json`
  * (SPEC 2); the others are this library's own.
  */
 export type EvidenceErrorCode =

@@ -1,5 +1,5 @@
 /**
- * Format rules of the SPEC (2, 4, 6, 8) as predicates, shared by the zod
+ * Format rules of `spec/SPEC.md` (sections 2, 4, 6, 8) as predicates, shared by the zod
  * schemas, the receipt builder and the ranking code.
  * @packageDocumentation
  */

@@ -1,5 +1,5 @@
 /**
- * Exact rational arithmetic on bigints (SPEC 5-6: no binary floats on any
+ * Exact rational arithmetic on bigints (`spec/SPEC.md` sections 5-6: no binary floats on any
  * scoring path) and the decimal-string conversions of SPEC 6.
  * @packageDocumentation
  */

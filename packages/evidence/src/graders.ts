@@ -1,5 +1,5 @@
 /**
- * SPEC 5: graders (`exact`, `numeric`, `contains_all`, `json_fields`), the
+ * `spec/SPEC.md` section 5: graders (`exact`, `numeric`, `contains_all`, `json_fields`), the
  * normalisation `norm`, gold validation at publish time, and the pack's
  * `grader_types` description block.
  * @packageDocumentation
@@ -14,7 +14,7 @@ import {
   pyFloatRepr,
   type JsonObject,
   type JsonValue,
-} from "./json.js";
+} from "./json/index.js";
 
 /** The grader types of SPEC 5. */
 export const GRADER_TYPE_NAMES = ["exact", "numeric", "contains_all", "json_fields"] as const;
@@ -387,7 +387,7 @@ export interface GraderTypeDescription {
 /**
  * The pack's `benchmark.grader_types` block (SPEC 8): for every grader its
  * gold shape, semantics and worked examples. Deep-frozen; canonically
- * identical to the block in `shared/vectors/packs/small.json`.
+ * identical to the block in `spec/vectors/packs/small.json`.
  */
 export const GRADER_TYPES: Readonly<Record<GraderType, GraderTypeDescription>> = deepFreeze(
   parseJson(GRADER_TYPES_JSON) as unknown as Record<GraderType, GraderTypeDescription>,

@@ -1,11 +1,11 @@
 /**
- * SPEC 2: Ethereum Keccak-256 (not NIST SHA3-256) and hex helpers.
+ * `spec/SPEC.md` section 2: Ethereum Keccak-256 (not NIST SHA3-256) and hex helpers.
  * @packageDocumentation
  */
 import { Buffer } from "node:buffer";
 import { hexToBytes as nobleHexToBytes } from "@noble/hashes/utils";
 import { EvidenceError } from "./errors.js";
-import { canonicalJson } from "./json.js";
+import { withCanonicalJson } from "./json/serializer.js";
 import { keccak256Bytes, keccak256Utf8 } from "./keccak.js";
 
 /** A `0x`-prefixed lowercase hex string (a 32-byte digest unless noted). */
@@ -26,7 +26,7 @@ export function keccak256Hex(data: Uint8Array | string): Hex {
 
 /** `0x` + hex(keccak256(canonical_json(value))): the hash of a JSON block (receipts, rank_derivation, packs). */
 export function canonicalHash(value: unknown): Hex {
-  return keccak256Hex(canonicalJson(value));
+  return withCanonicalJson(value, keccak256Hex);
 }
 
 /** Lowercase hex of bytes with a `0x` prefix. */

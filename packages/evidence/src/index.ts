@@ -1,11 +1,13 @@
 /**
- * `@bench-bounty/evidence`: the bench-bounty protocol core (SPEC 2-8), pure
- * functions and schemas, no I/O, no chain.
+ * `@bench-bounty/evidence`: the bench-bounty protocol core (`spec/SPEC.md`
+ * sections 2-8), pure functions and schemas, no I/O, no chain. Throughout this
+ * package's docs, "SPEC n" is section n of `spec/SPEC.md` (the normative
+ * protocol, in the repository).
  *
  * @packageDocumentation
  */
 export * from "./errors.js";
-export * from "./json.js";
+export * from "./json/index.js";
 export * from "./hash.js";
 export {
   keccak256Bytes,
@@ -24,4 +26,4 @@ export * from "./receipts.js";
 export * from "./ranking.js";
 export * from "./schemas.js";
 export * from "./checks.js";
-export * from "./pack.js";
+export * from "./pack/index.js";

@@ -1,5 +1,5 @@
 /**
- * The Keccak-256 backend behind every hash of the protocol (SPEC 2: Ethereum
+ * The Keccak-256 backend behind every hash of the protocol (`spec/SPEC.md` section 2: Ethereum
  * Keccak-256, padding byte `0x01`, not NIST SHA3-256).
  *
  * Two implementations give the same 32 bytes for the same input:

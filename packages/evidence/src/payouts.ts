@@ -1,7 +1,7 @@
 /**
- * SPEC 7.3 / 1.1: payout splits and per-place amounts, identical to
+ * `spec/SPEC.md` sections 7.3 / 1.1: payout splits and per-place amounts, identical to
  * `BenchmarkBounty.payoutAmounts` (the contract tests share
- * `shared/vectors/payouts.json` with this library's tests).
+ * `spec/vectors/payouts.json` with this library's tests).
  * @packageDocumentation
  */
 import { EvidenceError, appendPath } from "./errors.js";

@@ -1,12 +1,12 @@
 /**
- * SPEC 7.1-7.2: ordering of runs, best row per agent, eligibility
+ * `spec/SPEC.md` sections 7.1-7.2: ordering of runs, best row per agent, eligibility
  * (threshold, author agents), winner selection and `zero_winner_reason`.
  * Amounts (7.3) come from {@link payoutAmounts}.
  * @packageDocumentation
  */
 import { EvidenceError, appendPath } from "./errors.js";
 import { SCORE4, SECONDS3, instantMs } from "./formats.js";
-import { compareCodePoints } from "./json.js";
+import { compareCodePoints } from "./json/index.js";
 import { payoutAmounts, validateSplits } from "./payouts.js";
 
 /** The fields of a run that ranking reads (SPEC 7.1). Extra fields are carried along. */

@@ -1,5 +1,5 @@
 /**
- * SPEC 4: run receipts, answer digests, receipt hashes, and the check of
+ * `spec/SPEC.md` section 4: run receipts, answer digests, receipt hashes, and the check of
  * revealed answers against a receipt (bound to the test set by
  * `bank_ordinal` and `prompt_hash`).
  *

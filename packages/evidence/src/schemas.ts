@@ -1,5 +1,5 @@
 /**
- * SPEC 8 (and the format rules of SPEC 2, 4, 6): zod schemas for every block
+ * `spec/SPEC.md` section 8 (and the format rules of sections 2, 4, 6): zod schemas for every block
  * of the award evidence pack. Objects are strict (an unknown key fails), so a
  * value that breaks a format rule (an upper-case digest, a score without 4
  * decimals, a number where a string is due) fails the `schema` fact.
@@ -24,7 +24,7 @@ import {
 } from "./formats.js";
 import { Fraction } from "./fraction.js";
 import { GRADER_TYPE_NAMES } from "./graders.js";
-import type { JsonValue } from "./json.js";
+import type { JsonValue } from "./json/index.js";
 import { RECEIPT_SCHEMA } from "./receipts.js";
 
 const digest = z.string().regex(DIGEST, 'must be "0x" + 64 lowercase hex characters');

@@ -1,5 +1,5 @@
 /**
- * SPEC 6: accuracy, `score_public` and the composite, in exact rational
+ * `spec/SPEC.md` section 6: accuracy, `score_public` and the composite, in exact rational
  * arithmetic with one final 4-dp ROUND_HALF_UP rounding. No binary floats.
  * @packageDocumentation
  */

@@ -4,6 +4,7 @@ import {
   EvidenceError,
   JsonFloat,
   MAX_JSON_DEPTH,
+  canonicalHash,
   canonicalJson,
   canonicalJsonString,
   compareCodePoints,
@@ -212,6 +213,25 @@ describe("canonicalJson bytes (written as UTF-8 directly) are the UTF-8 of canon
     }));
     same(rows);
     same("\u{1f600}".repeat(100_000));
+  });
+
+  it("each result owns its bytes although the serializer reuses one buffer, also when a getter serializes", () => {
+    const first = canonicalJson({ a: "x".repeat(100_000) });
+    const second = canonicalJson({ b: [1, 2, 3] });
+    expect(new TextDecoder().decode(second)).toBe('{"b":[1,2,3]}');
+    expect(new TextDecoder().decode(first)).toBe(`{"a":"${"x".repeat(100_000)}"}`);
+    // a getter that serializes while the outer serialization is writing gets a buffer of its own
+    const inner = { z: "inner" };
+    const outer = {
+      get k() {
+        return canonicalJsonString(inner) + new TextDecoder().decode(canonicalJson(inner));
+      },
+      m: "é".repeat(40_000),
+    };
+    const expected = `{"k":${JSON.stringify('{"z":"inner"}{"z":"inner"}')},"m":"${"é".repeat(40_000)}"}`;
+    expect(new TextDecoder().decode(canonicalJson(outer))).toBe(expected);
+    expect(canonicalHash(outer)).toBe(keccak256Hex(new TextEncoder().encode(expected)));
+    expect(canonicalHash(outer)).toBe(keccak256Hex(canonicalJson(outer)));
   });
 
   it("refuses what canonicalJsonString refuses, with the same code and path", () => {
