@@ -8,6 +8,7 @@
  */
 import { HardhatPluginError } from "hardhat/plugins";
 import { Interface, type ErrorDescription } from "ethers";
+import { contracts } from "./packages";
 
 export const PLUGIN = "bench-bounty";
 
@@ -81,9 +82,14 @@ export const ADVICE: Record<string, (args: readonly unknown[]) => string> = {
     "A token called back into the contract during a transfer; the call was refused.",
 };
 
-const STATUS = ["None", "Pending", "Funded", "Awarded", "Reclaimed"];
+/** The name of a status number of the ladder of @bench-bounty/contracts (the number itself if unknown). */
 function statusName(v: unknown): string {
-  return STATUS[Number(v)] ?? String(v);
+  try {
+    return contracts().bountyStatusName(Number(v));
+  } catch (e) {
+    if (e instanceof RangeError) return String(v);
+    throw e;
+  }
 }
 /** Unix seconds -> `2026-01-01T00:00:00Z (1767225600)`. */
 export function isoTime(v: unknown): string {

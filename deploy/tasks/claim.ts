@@ -8,7 +8,9 @@
  */
 import { task, types } from "hardhat/config";
 import { TaskError, userAction } from "../lib/errors";
-import { queryLogs, simulateAndSend, taskContext, txLink, type TaskContext } from "../lib/context";
+import { eventsIn, queryLogs, simulateAndSend, taskContext, type TaskContext } from "../lib/context";
+import { txLink } from "../lib/network";
+import { contracts } from "../lib/packages";
 import { formatAmount, parseBountyId, parseBountyIds } from "../lib/format";
 
 /** One bounty in which an account holds credit (base units, read on-chain). */
@@ -186,13 +188,14 @@ task("bounty:claim", "Claim credit: one bounty (--id), several (--ids) or all wi
         if (requested) {
           credits = [];
           for (const bountyId of requested) {
+            const { BountyStatus: S } = contracts();
             const b = await ctx.bounty.getBounty(bountyId);
-            if (Number(b.status) === 0)
+            if (Number(b.status) === S.None)
               throw new TaskError(`There is no bounty ${bountyId} on ${ctx.profile.name}.`);
             const amount = await ctx.bounty.creditOf(bountyId, account);
             if (amount === 0n) {
               throw new TaskError(
-                `${account} has no credit in bounty ${bountyId}${Number(b.status) === 3 ? "" : " (it is not awarded)"}: see bounty:credits. Nothing was sent.`,
+                `${account} has no credit in bounty ${bountyId}${Number(b.status) === S.Awarded ? "" : " (it is not awarded)"}: see bounty:credits. Nothing was sent.`,
               );
             }
             credits.push({ bountyId, token: b.token, amount });
@@ -226,14 +229,7 @@ task("bounty:claim", "Claim credit: one bounty (--id), several (--ids) or all wi
                 () => ctx.bounty.claimMany.staticCall(ids, to),
                 () => ctx.bounty.claimMany(ids, to),
               );
-        for (const l of receipt.logs) {
-          let parsed;
-          try {
-            parsed = ctx.bounty.interface.parseLog(l);
-          } catch {
-            continue;
-          }
-          if (parsed?.name !== "Claimed") continue;
+        for (const parsed of eventsIn(receipt, ctx.bounty, "Claimed")) {
           const credit = credits.find((c) => c.bountyId === parsed.args.bountyId);
           const symbol = credit ? await symbolOf(ctx, credit.token) : "tokens";
           console.log(

@@ -5,10 +5,10 @@
  */
 import { task, types } from "hardhat/config";
 import { TaskError, userAction } from "../lib/errors";
-import { chainNow, simulateAndSend, taskContext, txLink } from "../lib/context";
+import { chainNow, eventIn, simulateAndSend, taskContext } from "../lib/context";
+import { txLink } from "../lib/network";
+import { contracts } from "../lib/packages";
 import { formatAmount, isoSeconds, parseBountyId, relative } from "../lib/format";
-
-const STATUS = ["None", "Pending", "Funded", "Awarded", "Reclaimed"];
 
 task("bounty:reclaim", "Author: take back a Pending bounty, or a Funded one after its award deadline")
   .addParam("id", "Bounty id", undefined, types.string)
@@ -23,11 +23,12 @@ task("bounty:reclaim", "Author: take back a Pending bounty, or a Funded one afte
       const id = parseBountyId(args.id);
       const ctx = await taskContext(hre, { needSigner: true, from: args.from });
       const b = await ctx.bounty.getBounty(id);
+      const { BountyStatus: S, bountyStatusName } = contracts();
       const status = Number(b.status);
-      if (status === 0) throw new TaskError(`There is no bounty ${id} on ${ctx.profile.name}.`);
-      if (status === 3 || status === 4) {
+      if (status === S.None) throw new TaskError(`There is no bounty ${id} on ${ctx.profile.name}.`);
+      if (status === S.Awarded || status === S.Reclaimed) {
         throw new TaskError(
-          `Bounty ${id} is already ${STATUS[status]}: there is nothing to reclaim${status === 3 ? " (winners and the author claim their credit with bounty:claim)" : ""}.`,
+          `Bounty ${id} is already ${bountyStatusName(status)}: there is nothing to reclaim${status === S.Awarded ? " (winners and the author claim their credit with bounty:claim)" : ""}.`,
         );
       }
       if (ctx.signer.address.toLowerCase() !== b.author.toLowerCase()) {
@@ -36,7 +37,7 @@ task("bounty:reclaim", "Author: take back a Pending bounty, or a Funded one afte
         );
       }
       const now = await chainNow(ctx);
-      if (status === 2 && now <= b.awardDeadline) {
+      if (status === S.Funded && now <= b.awardDeadline) {
         throw new TaskError(
           `Bounty ${id} is Funded and its award deadline ${isoSeconds(b.awardDeadline)} is ${relative(b.awardDeadline, now)}: it can be reclaimed only after that (the awarder may still award it).`,
         );
@@ -45,7 +46,7 @@ task("bounty:reclaim", "Author: take back a Pending bounty, or a Funded one afte
         .symbol()
         .catch(() => "tokens");
       console.log(
-        status === 1
+        status === S.Pending
           ? `Cancelling Pending bounty ${id} (nothing was funded).`
           : `Reclaiming bounty ${id}: the award deadline passed ${relative(b.awardDeadline, now).replace(" ago", "")} ago; ${formatAmount(b.pool, symbol)} returns to ${b.author}.`,
       );
@@ -55,16 +56,7 @@ task("bounty:reclaim", "Author: take back a Pending bounty, or a Funded one afte
         () => ctx.bounty.reclaim.staticCall(id),
         () => ctx.bounty.reclaim(id),
       );
-      const ev = receipt.logs
-        .map((l) => {
-          try {
-            return ctx.bounty.interface.parseLog(l);
-          } catch {
-            return null;
-          }
-        })
-        .find((l) => l?.name === "Reclaimed");
-      if (!ev) throw new TaskError(`No Reclaimed event in ${receipt.hash}: check the transaction.`);
+      const ev = eventIn(receipt, ctx.bounty, "Reclaimed");
       console.log(
         `Reclaimed bounty ${ev.args.bountyId}: ${formatAmount(ev.args.amount as bigint, symbol)} to ${ev.args.author}. The test set stays hidden.`,
       );

@@ -7,15 +7,15 @@
 import { task, types } from "hardhat/config";
 import { TaskError, userAction } from "../lib/errors";
 import { chainNow, queryLogs, taskContext } from "../lib/context";
+import { contracts } from "../lib/packages";
 import { asObject, readJsonFile } from "../lib/files";
 import { formatAmount, isoSeconds, parseBountyId, relative } from "../lib/format";
 
-const STATUS = ["None", "Pending", "Funded", "Awarded", "Reclaimed"] as const;
-
-/** The ladder with the current step in brackets, e.g. `Pending -> [Funded] -> Awarded | Reclaimed`. */
+/** The ladder with the current step in brackets, e.g. `Pending -> [Funded] -> Awarded | Reclaimed` (SPEC 1.1). */
 export function ladder(status: number): string {
-  const mark = (i: number) => (i === status ? `[${STATUS[i]}]` : STATUS[i]);
-  return `${mark(1)} -> ${mark(2)} -> ${mark(3)} | ${mark(4)}`;
+  const { BountyStatus: S, bountyStatusName } = contracts();
+  const mark = (step: number) => (step === status ? `[${bountyStatusName(step)}]` : bountyStatusName(step));
+  return `${mark(S.Pending)} -> ${mark(S.Funded)} -> ${mark(S.Awarded)} | ${mark(S.Reclaimed)}`;
 }
 
 task("bounty:status", "Show a bounty's state and verify its lock against the declared token and author")
@@ -37,8 +37,9 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
       }
       const count = await ctx.bounty.bountyCount();
       const b = await ctx.bounty.getBounty(id);
+      const { BountyStatus: S, bountyStatusName } = contracts();
       const status = Number(b.status);
-      if (status === 0)
+      if (status === S.None)
         throw new TaskError(
           `There is no bounty ${id} on ${ctx.profile.name} (bounty ids run from 1 to ${count}).`,
         );
@@ -56,7 +57,7 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
       const fmt = (v: bigint) => `${formatAmount(v, symbol, decimals)} (${v} base units)`;
 
       console.log(`Bounty ${id} on ${ctx.profile.name} (BenchmarkBounty ${ctx.bountyAddress})`);
-      console.log(`  status        ${STATUS[status]}    ${ladder(status)}`);
+      console.log(`  status        ${bountyStatusName(status)}    ${ladder(status)}`);
       console.log(`  author        ${b.author}`);
       console.log(`  awarder       ${b.awarder}`);
       console.log(`  token         ${b.token} (${symbol})`);
@@ -70,9 +71,9 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
 
       // What happens next.
       let next: string;
-      if (status === 1)
+      if (status === S.Pending)
         next = "Pending: created but not funded; the author can fund it or cancel it (bounty:reclaim).";
-      else if (status === 2) {
+      else if (status === S.Funded) {
         if (now < b.closesAt)
           next = `Funded: competition open; the award window opens ${relative(b.closesAt, now)}.`;
         else if (now <= b.awardDeadline)
@@ -80,13 +81,13 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
         else
           next =
             "Funded, but the award deadline has passed: the author can take the pool back (bounty:reclaim).";
-      } else if (status === 3)
+      } else if (status === S.Awarded)
         next = "Awarded: winners claim their credit (bounty:claim); the test set is revealed.";
       else next = "Reclaimed: the pool went back to the author; the test set is never revealed.";
       console.log(`  next          ${next}`);
 
       // Award and claims, from the logs.
-      if (status === 3) {
+      if (status === S.Awarded) {
         const [awarded] = await queryLogs(ctx, ctx.bounty, ctx.bounty.filters.Awarded(id));
         if (awarded) {
           const { winners, amounts, authorRemainder, rankingDigest } = awarded.args;
@@ -103,9 +104,10 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
       // The lock check.
       const declaredToken = args.token ?? ctx.profile.usdc;
       const checks: { ok: boolean; what: string }[] = [];
+      const locked = status === S.Funded || status === S.Awarded;
       checks.push({
-        ok: status === 2 || status === 3,
-        what: `the pool is locked (status ${STATUS[status]}${status === 2 || status === 3 ? "" : ": not Funded"})`,
+        ok: locked,
+        what: `the pool is locked (status ${bountyStatusName(status)}${locked ? "" : ": not Funded"})`,
       });
       checks.push({
         ok: b.token.toLowerCase() === declaredToken.toLowerCase(),
@@ -117,7 +119,7 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
           what: `author is the declared ${args.author}${b.author.toLowerCase() === args.author.toLowerCase() ? "" : ` (on-chain: ${b.author})`}`,
         });
       }
-      if (status >= 2) {
+      if (status === S.Funded || status === S.Awarded || status === S.Reclaimed) {
         const [funded] = await queryLogs(ctx, ctx.bounty, ctx.bounty.filters.BountyFunded(id));
         checks.push({
           ok: funded !== undefined && funded.args.amount === b.pool,

@@ -19,7 +19,7 @@ import { benchmarkBountyAbi, testUsdcAbi, anchorRegistryAbi, ANCHOR_KINDS } from
 import {
   blockNumber,
   chainTime,
-  copyAddressBook,
+  localDeploymentFile,
   expectOk,
   expectRefusal,
   inProcessRunner,
@@ -214,7 +214,7 @@ describe("bounty tasks on a local Base-profile node", function () {
   before(async function () {
     chain = await startChain();
     dir = tempDir();
-    const book = copyAddressBook(dir, chain);
+    const book = localDeploymentFile(dir, chain);
     run = inProcessRunner(chain, book);
     cli = localRunner(chain, book);
     [author, awarder, w1, w2, w3, other] = chain.accounts.slice(1, 7).map((a) => a.address);

@@ -3,13 +3,19 @@
  * bash exactly as written, on a fresh local Base-profile node
  * (`BENCH_BOUNTY_DEVCHAIN=profile npx hardhat node`). Lines marked `# refused`
  * must exit 1 with an `Error:` line and mine nothing; every other line must
- * succeed. The README's promised figures are then checked on-chain.
+ * succeed. The README's promised figures are then checked on-chain, and the
+ * working tree is as clean as before (`git status --porcelain` unchanged): the
+ * local deployment goes to the git-ignored deploy/.local, never to the tracked
+ * address book. Nothing is redirected, so this is what a user's run writes; a
+ * developer's own deploy/.local/deployments.json is put back afterwards.
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
-import { copyAddressBook, REPO_ROOT, rpc, startBareNode, tempDir, type Run } from "./helpers";
+import { REPO_ROOT, rpc, startBareNode, type Run } from "./helpers";
+
+const LOCAL_DEPLOYMENT = path.join(REPO_ROOT, "deploy", ".local", "deployments.json");
 
 function walkthroughCommands(): { line: string; refused: boolean }[] {
   const readme = fs.readFileSync(path.join(REPO_ROOT, "deploy", "README.md"), "utf8");
@@ -33,20 +39,30 @@ function bash(line: string, env: NodeJS.ProcessEnv): Promise<Run> {
 
 describe("deploy/README.md walkthrough, as written", function () {
   let node: { rpcUrl: string; stop: () => Promise<void> };
-  let dir: string;
   let env: NodeJS.ProcessEnv;
+  let statusBefore: string;
+  let savedLocal: Buffer | undefined;
   const outputs: string[] = [];
 
   before(async function () {
     node = await startBareNode({ profile: true });
-    dir = tempDir();
-    env = { ...process.env, LOCAL_RPC_URL: node.rpcUrl, BENCH_BOUNTY_ADDRESS_BOOK: copyAddressBook(dir) };
-    for (const k of ["DEPLOYER_PRIVATE_KEY", "BASE_RPC_URL", "BASE_SEPOLIA_RPC_URL", "HARDHAT_NETWORK"])
+    env = { ...process.env, LOCAL_RPC_URL: node.rpcUrl };
+    for (const k of [
+      "DEPLOYER_PRIVATE_KEY",
+      "BASE_RPC_URL",
+      "BASE_SEPOLIA_RPC_URL",
+      "HARDHAT_NETWORK",
+      "BENCH_BOUNTY_ADDRESS_BOOK",
+      "BENCH_BOUNTY_LOCAL_DEPLOYMENT",
+    ])
       delete env[k];
+    savedLocal = fs.existsSync(LOCAL_DEPLOYMENT) ? fs.readFileSync(LOCAL_DEPLOYMENT) : undefined;
+    statusBefore = (await bash("git status --porcelain --untracked-files=all", env)).stdout;
   });
   after(async function () {
     await node?.stop();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    if (savedLocal) fs.writeFileSync(LOCAL_DEPLOYMENT, savedLocal);
+    else fs.rmSync(LOCAL_DEPLOYMENT, { force: true });
   });
 
   it("has the commands in order, refusals marked", function () {
@@ -83,6 +99,16 @@ describe("deploy/README.md walkthrough, as written", function () {
     );
     expect(all).to.include("Reclaimed bounty 2: 25.000000 USDC");
     expect(all).to.include("Pending -> Funded -> [Awarded] | Reclaimed");
+  });
+
+  it("leaves the working tree as it found it (git status --porcelain unchanged)", async function () {
+    const after = await bash("git status --porcelain --untracked-files=all", env);
+    expect(after.code).to.equal(0);
+    expect(after.stdout).to.equal(statusBefore);
+    // The local deployment was recorded, in the git-ignored file.
+    const entry = JSON.parse(fs.readFileSync(LOCAL_DEPLOYMENT, "utf8")) as { network: string };
+    expect(entry.network).to.equal("localhost");
+    expect((await bash(`git check-ignore -q ${LOCAL_DEPLOYMENT}`, env)).code).to.equal(0);
   });
 
   it("left the balances the walkthrough promises", async function () {
