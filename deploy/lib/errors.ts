@@ -230,6 +230,16 @@ export function isArgumentError(e: unknown): boolean {
 let argumentErrorsInstalled = false;
 
 /**
+ * The Hardhat version whose internals {@link endArgumentErrorsWithoutStack} was
+ * checked against. Hardhat 2 offers no supported way to print an argument error
+ * without its "For more info" line (and, on CI, its stack), so this is a patch of
+ * internals, kept behind `deploy/test/hardhat-internals.test.ts`: that test fails,
+ * naming what to re-check, as soon as the installed Hardhat is another version or
+ * the internals the patch relies on moved.
+ */
+export const ARGUMENT_ERROR_PATCH_CHECKED_ON = "2.28.6";
+
+/**
  * Makes Hardhat's own command-line errors (see {@link isArgumentError}) end
  * after their one `Error HHnnn: ...` line with exit code 1, as the refusals of
  * the tasks do (see {@link userAction}): Hardhat would add a stack trace on CI and
