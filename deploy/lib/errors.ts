@@ -105,6 +105,8 @@ export function revertData(e: unknown): string | undefined {
     seen.add(x);
     const o = x as Record<string, unknown>;
     if (typeof o.data === "string" && /^0x[0-9a-fA-F]{8}/.test(o.data)) return o.data;
+    // viem: ContractFunctionRevertedError keeps the revert data in `raw`.
+    if (typeof o.raw === "string" && /^0x[0-9a-fA-F]{8}/.test(o.raw)) return o.raw;
     for (const k of ["data", "error", "info", "cause", "receipt", "payload"]) {
       const found = visit(o[k], depth + 1);
       if (found) return found;

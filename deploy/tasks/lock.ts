@@ -166,7 +166,7 @@ task("bounty:lock", "Create and fund a bounty (EIP-2612 permit, or approve + cre
         now,
       );
       const { pool, thresholdBps, closesAt, awardDeadline, splitsBps: splits } = terms;
-      if (await ctx.bounty.rootBurned(commitment.root)) {
+      if (await ctx.bounty.rootBurned(author, commitment.root)) {
         throw new TaskError(
           `Root ${commitment.root} is burned: an award already revealed this test set. Commit a fresh one (new salts).`,
         );

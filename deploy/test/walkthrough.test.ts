@@ -68,7 +68,7 @@ describe("deploy/README.md walkthrough, as written", function () {
   it("has the commands in order, refusals marked", function () {
     const cmds = walkthroughCommands();
     expect(cmds.length).to.be.greaterThan(10);
-    expect(cmds.filter((c) => c.refused).length).to.equal(3);
+    expect(cmds.filter((c) => c.refused).length).to.equal(4);
   });
 
   it("every command does what the README says", async function () {
@@ -94,11 +94,23 @@ describe("deploy/README.md walkthrough, as written", function () {
     expect(all).to.include('Winner "bravo" (place 2) has no withdrawal address');
     expect(all).to.match(/winner 1 {8}0x90F79bf6EB2c4f870365E785982E1f101E93b906 {2}62\.500000 USDC/);
     expect(all).to.match(/winner 2 {8}0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65 {2}37\.500000 USDC/);
+    // The claim command bounty:credits prints is the next line of the walkthrough, as pasted.
+    const printed = /Claim with: (npx hardhat .*)$/m.exec(all)?.[1];
+    expect(walkthroughCommands().map((c) => c.line)).to.include(printed);
+    expect(all).to.include(
+      "Claimed bounty 1: 62.500000 USDC from 0x90F79bf6EB2c4f870365E785982E1f101E93b906 to 0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+    );
+    expect(all).to.match(/^Error: claimWithSig reverted with \w+\(.*expired/im);
     expect(all).to.include(
       "Claimed bounty 1: 37.500000 USDC from 0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65 to 0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
     );
-    expect(all).to.include("Reclaimed bounty 2: 25.000000 USDC");
+    expect(all).to.include("gas paid by 0x70997970C51812dc3A010C7d01b50e0d17dc79C8");
+    expect(all).to.include(
+      "Reclaimed bounty 2: 25.000000 USDC to 0x976EA74026E726554dB657fA54763abd0C3a0aa9",
+    );
     expect(all).to.include("Pending -> Funded -> [Awarded] | Reclaimed");
+    expect(all).to.include("every credit has been claimed (status Awarded)");
+    expect(all).not.to.include("✓ the pool is locked (status Awarded)");
   });
 
   it("leaves the working tree as it found it (git status --porcelain unchanged)", async function () {
@@ -123,7 +135,10 @@ describe("deploy/README.md walkthrough, as written", function () {
     expect(await balanceOf("0x90F79bf6EB2c4f870365E785982E1f101E93b906")).to.equal(62_500_000n);
     expect(await balanceOf("0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc")).to.equal(37_500_000n);
     expect(await balanceOf("0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65")).to.equal(0n);
-    // 1000 minted - 100 awarded - 25 locked + 25 reclaimed
-    expect(await balanceOf("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")).to.equal(900_000_000n);
+    // 1000 minted - 100 awarded - 25 locked (reclaimed to account #6)
+    expect(await balanceOf("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC")).to.equal(875_000_000n);
+    expect(await balanceOf("0x976EA74026E726554dB657fA54763abd0C3a0aa9")).to.equal(25_000_000n);
+    // The platform (account #1) relayed bravo's claim but received nothing.
+    expect(await balanceOf("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")).to.equal(0n);
   });
 });
