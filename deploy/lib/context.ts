@@ -19,6 +19,7 @@ import type {
   TypedEventLog,
 } from "../../typechain-types/common";
 import type { AnchorRegistry, BenchmarkBounty, TestUSDC } from "../../typechain-types";
+import { isError } from "ethers";
 import { TaskError, decodeRevert } from "./errors";
 import { expectedAddresses } from "./local-chain";
 import { readEntry } from "./address-book";
@@ -238,4 +239,30 @@ export function eventIn(receipt: TransactionReceipt, contract: BaseContract, nam
   const [found] = eventsIn(receipt, contract, name);
   if (!found) throw new TaskError(`No ${name} event in ${receipt.hash}: check the transaction.`);
   return found;
+}
+
+/**
+ * True for the errors of calling a view a contract does not have: it reverts
+ * (CALL_EXCEPTION) or answers nothing decodable (BAD_DATA). Anything else (the
+ * RPC down, a bug) is not this and must propagate.
+ */
+export function isMissingFunction(e: unknown): boolean {
+  return isError(e, "CALL_EXCEPTION") || isError(e, "BAD_DATA");
+}
+
+/**
+ * A token's `symbol()` and `decimals()` for printing amounts; a token without
+ * them is shown as "tokens" with 6 decimals (amounts stay exact in base units).
+ */
+export async function tokenDisplay(
+  ctx: TaskContext,
+  address: string,
+): Promise<{ symbol: string; decimals: number }> {
+  const token = await ctx.hre.ethers.getContractAt("TestUSDC", address);
+  try {
+    return { symbol: await token.symbol(), decimals: Number(await token.decimals()) };
+  } catch (e) {
+    if (!isMissingFunction(e)) throw e;
+    return { symbol: "tokens", decimals: 6 };
+  }
 }

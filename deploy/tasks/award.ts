@@ -8,7 +8,7 @@
  */
 import { task, types } from "hardhat/config";
 import { TaskError, decodeRevert, userAction } from "../lib/errors";
-import { chainNow, eventIn, simulateAndSend, taskContext } from "../lib/context";
+import { chainNow, eventIn, simulateAndSend, taskContext, tokenDisplay } from "../lib/context";
 import { txLink } from "../lib/network";
 import { asObject, describeError, readJsonFile } from "../lib/files";
 import { contracts, evidence } from "../lib/packages";
@@ -244,8 +244,7 @@ task("bounty:award", "Award a bounty from a rank-derivation file (recomputed bef
         );
       }
 
-      const token = await ethers.getContractAt("TestUSDC", b.token);
-      const symbol = await token.symbol().catch(() => "tokens");
+      const { symbol } = await tokenDisplay(ctx, b.token);
       console.log(`Awarding bounty ${id} on ${ctx.profile.name} (BenchmarkBounty ${ctx.bountyAddress})`);
       console.log(
         `  recomputed    ${rows.length} ranked rows, threshold ${rd.threshold_bps} bps, splits ${chainSplits.join("/")}: ${winners.length} winner(s)`,

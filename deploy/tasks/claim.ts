@@ -17,6 +17,7 @@ import {
   queryLogs,
   simulateAndSend,
   taskContext,
+  tokenDisplay,
   type TaskContext,
 } from "../lib/context";
 import { txLink } from "../lib/network";
@@ -37,7 +38,8 @@ async function idsFromIndexer(indexer: string, account: string): Promise<bigint[
   let base: URL;
   try {
     base = new URL(indexer);
-  } catch {
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
     throw new TaskError(`--indexer must be a URL like http://127.0.0.1:42069, got "${indexer}".`);
   }
   const ids: bigint[] = [];
@@ -110,11 +112,7 @@ async function findCredits(
 }
 
 async function symbolOf(ctx: TaskContext, token: string): Promise<string> {
-  try {
-    return await (await ctx.hre.ethers.getContractAt("TestUSDC", token)).symbol();
-  } catch {
-    return "tokens";
-  }
+  return (await tokenDisplay(ctx, token)).symbol;
 }
 
 task("bounty:credits", "List the outstanding credit of an account (what it can claim)")

@@ -8,7 +8,15 @@
 import { task, types } from "hardhat/config";
 import type { IBenchmarkBounty } from "../../typechain-types/contracts/BenchmarkBounty";
 import { TaskError, decodeRevert, userAction } from "../lib/errors";
-import { chainNow, eventIn, simulateAndSend, taskContext, tokenAt, type TaskContext } from "../lib/context";
+import {
+  chainNow,
+  eventIn,
+  isMissingFunction,
+  simulateAndSend,
+  taskContext,
+  tokenAt,
+  type TaskContext,
+} from "../lib/context";
 import { txLink } from "../lib/network";
 import { readTermFlags, validateBountyTerms } from "../lib/terms";
 import { asObject, describeError, readJsonFile } from "../lib/files";
@@ -93,8 +101,9 @@ async function permitDomain(
       verifyingContract: await token.getAddress(),
     };
     return ctx.hre.ethers.TypedDataEncoder.hashDomain(domain) === separator ? domain : null;
-  } catch {
-    return null;
+  } catch (e) {
+    if (!isMissingFunction(e)) throw e;
+    return null; // no EIP-2612 surface: approve + createAndFund
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import { task, types } from "hardhat/config";
 import { TaskError, userAction } from "../lib/errors";
-import { chainNow, eventIn, simulateAndSend, taskContext } from "../lib/context";
+import { chainNow, eventIn, simulateAndSend, taskContext, tokenDisplay } from "../lib/context";
 import { txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
 import { formatAmount, isoSeconds, parseBountyId, relative } from "../lib/format";
@@ -48,9 +48,7 @@ task("bounty:reclaim", "Author: take back a Pending bounty, or a Funded one afte
         );
       }
       const to = hre.ethers.getAddress(args.to ?? b.author);
-      const symbol = await (await hre.ethers.getContractAt("TestUSDC", b.token))
-        .symbol()
-        .catch(() => "tokens");
+      const { symbol } = await tokenDisplay(ctx, b.token);
       console.log(
         status === S.Pending
           ? `Cancelling Pending bounty ${id} (nothing was funded).`

@@ -6,7 +6,7 @@
  */
 import { task, types } from "hardhat/config";
 import { TaskError, userAction } from "../lib/errors";
-import { chainNow, queryLogs, taskContext, type TaskContext } from "../lib/context";
+import { chainNow, queryLogs, taskContext, tokenDisplay, type TaskContext } from "../lib/context";
 import { contracts } from "../lib/packages";
 import { asObject, readJsonFile } from "../lib/files";
 import { formatAmount, isoSeconds, parseBountyId, relative } from "../lib/format";
@@ -105,15 +105,7 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
         );
 
       const now = await chainNow(ctx);
-      const token = await ctx.hre.ethers.getContractAt("TestUSDC", b.token);
-      let symbol = "tokens";
-      let decimals = 6;
-      try {
-        symbol = await token.symbol();
-        decimals = Number(await token.decimals());
-      } catch {
-        /* a token without symbol/decimals: shown in base units */
-      }
+      const { symbol, decimals } = await tokenDisplay(ctx, b.token);
       const fmt = (v: bigint) => `${formatAmount(v, symbol, decimals)} (${v} base units)`;
 
       console.log(`Bounty ${id} on ${ctx.profile.name} (BenchmarkBounty ${ctx.bountyAddress})`);
