@@ -33,7 +33,10 @@ export const ADVICE: Record<string, (args: readonly unknown[]) => string> = {
   ZeroLeafCount: () => "The leaf count is zero: a test set needs at least one row.",
   ThresholdAboveWhole: () => "--threshold-bps must be between 0 and 10000.",
   AwardDeadlineNotAfterClose: () => "--award-deadline must be strictly after --closes-at.",
-  AwardDeadlineInPast: () => "The award deadline is already past: pick a later --award-deadline.",
+  ClosesAtNotInFuture: (a) =>
+    `--closes-at ${isoTime(a[0])} is not after the chain time ${isoTime(a[1])}: pick a later time.`,
+  TokenWithoutCode: (a) =>
+    `There is no contract at the token address ${a[0]}: pass --token with a deployed ERC-20, or leave it out to use the chain's USDC.`,
   SplitsLengthOutOfRange: () => "Splits need 1 to 8 places: fix --splits or use --payout-rule.",
   ZeroSplit: (a) => `Place ${Number(a[0]) + 1} has a zero share: every place needs a positive share.`,
   SplitsIncreasing: (a) =>
@@ -42,7 +45,7 @@ export const ADVICE: Record<string, (args: readonly unknown[]) => string> = {
   RootBurned: () =>
     "An award already revealed this test set: commit a fresh test set (new salts) for a new bounty.",
   RootBoundToLiveBounty: (a) =>
-    `Bounty ${a[1]} is still live on this root: wait until it is awarded or reclaimed, or commit a new test set.`,
+    `Your bounty ${a[2]} is still live on this root: wait until it is awarded or reclaimed, or commit a new test set.`,
   // BenchmarkBounty: lifecycle
   UnknownBounty: (a) => `There is no bounty ${a[0]}: check --id (ids run from 1 to bountyCount()).`,
   NotAuthor: (a) =>
@@ -57,6 +60,8 @@ export const ADVICE: Record<string, (args: readonly unknown[]) => string> = {
     `Bounty ${a[0]} is already ${statusName(a[1])}: there is nothing left to reclaim.`,
   FundingShortfall: (a) =>
     `The contract received ${a[1]} base units instead of ${a[0]}: the token takes a fee on transfer, and bounties refuse such tokens. Use USDC.`,
+  FundAfterClose: (a) =>
+    `Bounty ${a[0]} closed at ${isoTime(a[1])}: it can no longer be funded; create a new one (its pool was never taken).`,
   PermitFailedAndAllowanceShort: (a) =>
     `The permit was rejected and the allowance (${a[0]}) does not cover the pool (${a[1]}): rerun with --approve.`,
   AwardBeforeClose: (a) => `The bounty closes at ${isoTime(a[0])}: award after that.`,
@@ -67,7 +72,14 @@ export const ADVICE: Record<string, (args: readonly unknown[]) => string> = {
   ZeroAddressWinner: (a) =>
     `The winner at place ${Number(a[0]) + 1} has no withdrawal address: add it to --withdrawals before awarding.`,
   NothingToClaim: (a) => `${a[1]} has no credit in bounty ${a[0]}: see bounty:credits for what it can claim.`,
-  ClaimToZeroAddress: () => "--to is the zero address: pass the address that should receive the USDC.",
+  InvalidRecipient: (a) =>
+    `${a[0]} cannot receive the payment (the zero address or the bounty contract itself): pass --to with the address that should receive the USDC.`,
+  ClaimSignatureExpired: (a) =>
+    `The Claim signature expired at ${isoTime(a[0])} (chain time ${isoTime(a[1])}): sign again with a later --deadline.`,
+  InvalidClaimSignature: (a) =>
+    `The Claim signature is not by ${a[0]}: sign with the winner's own key (CLAIMER_PRIVATE_KEY, or --account on a local node).`,
+  InvalidAccountNonce: (a) =>
+    `The Claim was signed for another nonce than ${a[0]}'s current one (${a[1]}): it was already used or is stale; sign it again.`,
   ReclaimBeforeDeadline: (a) =>
     `A funded bounty can only be reclaimed after its award deadline (${isoTime(a[1])}): wait, or let the awarder award it.`,
   // AnchorRegistry
@@ -76,6 +88,9 @@ export const ADVICE: Record<string, (args: readonly unknown[]) => string> = {
     `It was already anchored by ${a[1]} at block ${a[2]}: nothing to do (anchor:check shows the record).`,
   UnknownKind: () => "Use --kind commitment, receipt, pack or compute-receipt.",
   // OpenZeppelin
+  InvalidShortString: () =>
+    "The EIP-712 domain string is malformed: this is a contract bug, please report it.",
+  StringTooLong: () => "The EIP-712 domain string is too long: this is a contract bug, please report it.",
   SafeERC20FailedOperation: () =>
     "The token refused the transfer (for USDC: a blacklisted sender or recipient): claim --to another address, or check the token.",
   ReentrancyGuardReentrantCall: () =>

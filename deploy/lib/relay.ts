@@ -5,7 +5,7 @@
  * to the signed `to`, never to the relayer. viem only: no Hardhat here, so any
  * TypeScript caller can use it (`bounty:claim --relay` is one).
  *
- * The typed data is @bench-bounty/contracts' `claimTypedData`; the contract
+ * The typed data is @bench-bounty/contracts' (`claimDomain`, `CLAIM_TYPES`); the contract
  * checks the signature, the nonce and the deadline, and its named errors come
  * back in the thrown viem error (decode them with `decodeRevert`, errors.ts).
  */
@@ -46,7 +46,7 @@ export async function signClaim(
   claimer: AccountWallet,
   request: ClaimRequest,
 ): Promise<SignedClaim> {
-  const { benchmarkBountyAbi, claimTypedData } = contracts();
+  const { benchmarkBountyAbi, claimDomain, CLAIM_TYPES, CLAIM_PRIMARY_TYPE } = contracts();
   const nonce = await publicClient.readContract({
     address: request.bounty,
     abi: benchmarkBountyAbi,
@@ -56,7 +56,10 @@ export async function signClaim(
   const { bountyId, account, to, deadline } = request;
   const signature = await claimer.signTypedData({
     account: claimer.account,
-    ...claimTypedData(request.chainId, request.bounty, { bountyId, account, to, nonce, deadline }),
+    domain: claimDomain(request.chainId, request.bounty),
+    types: CLAIM_TYPES,
+    primaryType: CLAIM_PRIMARY_TYPE,
+    message: { bountyId, account, to, nonce, deadline },
   });
   return { ...request, nonce, signature };
 }

@@ -401,7 +401,7 @@ describe("bounty tasks on a local Base-profile node", function () {
       const reused = writeFile(dir, "reused.json", { root: b1.testSetRoot, leafCount: 3 });
       await refuses(
         plainLockArgs(now, { commitment: reused }),
-        /createBounty reverted with RootBoundToLiveBounty\(0x[0-9a-f]{64}, 1\)\. Bounty 1 is still live on this root/,
+        /createBounty reverted with RootBoundToLiveBounty\(0x[0-9a-fA-F]{40}, 0x[0-9a-f]{64}, 1\)\. Your bounty 1 is still live on this root/,
       );
     });
   });

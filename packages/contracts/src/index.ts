@@ -3,10 +3,10 @@
  *
  * - `benchmarkBountyAbi`, `anchorRegistryAbi`, `testUsdcAbi`: `as const` ABIs for viem and Ponder;
  * - `*Bytecode` (creation) and `*DeployedBytecode` (runtime) for deploying or placing contracts;
+ * - `CLAIM_TYPES`, `claimDomain`, `CLAIM_DOMAIN_NAME`/`CLAIM_DOMAIN_VERSION`: EIP-712 data of `claimWithSig`;
  * - `ANCHOR_KINDS` / `anchorKindName`, `BountyStatus`, `BountyRecord` (the `getBounty` tuple), `CHAINS`, `BASE_USDC_ADDRESS`;
  * - `addressBook` (`deployments.json`, Base and Base Sepolia), filled in by `npx hardhat bounty:deploy`;
- * - `CREATEX_ADDRESS`, `DEPLOYMENT_SALT` (`create2.json`), `deterministicAddress`, `expectedAddresses`;
- * - `claimTypedData`, `CLAIM_TYPES`: the EIP-712 typed data a winner signs for `claimWithSig`.
+ * - `CREATEX_ADDRESS`, `DEPLOYMENT_SALT` (`create2.json`), `deterministicAddress`, `expectedAddresses`.
  *
  * TypeChain (ethers-v6) types for Hardhat code: `import type { BenchmarkBounty } from "@bench-bounty/contracts/typechain"`.
  */
@@ -18,4 +18,4 @@ export * from "./bounty.js";
 export * from "./chains.js";
 export * from "./addressBook.js";
 export * from "./create2.js";
-export * from "./claimTypedData.js";
+export * from "./claim.js";
