@@ -16,7 +16,8 @@ import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task
 import type { HardhatUserConfig } from "hardhat/config";
 import "@nomicfoundation/hardhat-toolbox";
 import "@nomicfoundation/hardhat-ignition-ethers";
-import { DEPLOYMENT_SALT } from "./deploy/ignition/salt";
+// The CREATE2 constants of @bench-bounty/contracts, read as plain JSON: the config loads before anything is built.
+import create2 from "./packages/contracts/create2.json";
 
 export const SOLC_VERSION = "0.8.28";
 
@@ -87,9 +88,9 @@ const config: HardhatUserConfig = {
     },
   },
   typechain: { outDir: "typechain-types", target: "ethers-v6" },
-  // Ignition modules and deployment journals live in deploy/ignition; CREATE2 salt: see deploy/ignition/salt.ts.
+  // Ignition modules and deployment journals live in deploy/ignition; CREATE2 salt: packages/contracts/create2.json.
   paths: { ignition: "deploy/ignition" },
-  ignition: { strategyConfig: { create2: { salt: DEPLOYMENT_SALT } } },
+  ignition: { strategyConfig: { create2: { salt: create2.salt } } },
   gasReporter: { enabled: process.env.REPORT_GAS === "true", offline: true, currency: "USD" },
   mocha: { timeout: 120_000 },
 };

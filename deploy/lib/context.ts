@@ -4,148 +4,26 @@
  * contract addresses (address book or the CREATE2 addresses) and the signer.
  * Each check fails with a TaskError before any transaction is sent.
  */
-import fs from "node:fs";
-import path from "node:path";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
-import type { ContractTransactionResponse, Interface, TransactionReceipt } from "ethers";
+import type {
+  BaseContract,
+  ContractTransactionResponse,
+  Interface,
+  LogDescription,
+  TransactionReceipt,
+} from "ethers";
 import type {
   TypedContractEvent,
   TypedDeferredTopicFilter,
   TypedEventLog,
 } from "../../typechain-types/common";
 import type { AnchorRegistry, BenchmarkBounty, TestUSDC } from "../../typechain-types";
+import { isError } from "ethers";
 import { TaskError, decodeRevert } from "./errors";
 import { expectedAddresses } from "./local-chain";
-
-/**
- * The address book file of @bench-bounty/contracts, filled in by bounty:deploy.
- * `BENCH_BOUNTY_ADDRESS_BOOK` points the tasks at another copy (the deploy tests do).
- */
-export const ADDRESS_BOOK_FILE =
-  process.env.BENCH_BOUNTY_ADDRESS_BOOK ??
-  path.join(__dirname, "..", "..", "packages", "contracts", "deployments.json");
-
-/** A network the tasks run on. */
-export interface NetworkProfile {
-  name: "base" | "baseSepolia" | "localhost";
-  chainId: number;
-  /** Key of deployments.json. */
-  bookKey: "8453" | "84532" | "local";
-  /** Environment variable holding the RPC URL (required except on localhost). */
-  rpcEnv: "BASE_RPC_URL" | "BASE_SEPOLIA_RPC_URL" | "LOCAL_RPC_URL";
-  /** Block explorer root, or null on a local node. */
-  explorer: string | null;
-  usdc: string;
-}
-
-export const NETWORKS: Record<NetworkProfile["name"], NetworkProfile> = {
-  base: {
-    name: "base",
-    chainId: 8453,
-    bookKey: "8453",
-    rpcEnv: "BASE_RPC_URL",
-    explorer: "https://basescan.org",
-    usdc: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-  },
-  baseSepolia: {
-    name: "baseSepolia",
-    chainId: 84532,
-    bookKey: "84532",
-    rpcEnv: "BASE_SEPOLIA_RPC_URL",
-    explorer: "https://sepolia.basescan.org",
-    usdc: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
-  },
-  localhost: {
-    name: "localhost",
-    chainId: 8453,
-    bookKey: "local",
-    rpcEnv: "LOCAL_RPC_URL",
-    explorer: null,
-    usdc: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-  },
-};
-
-/** One entry of deployments.json. */
-export interface AddressBookEntry {
-  network: string;
-  benchmarkBounty: string | null;
-  anchorRegistry: string | null;
-  usdc: string;
-  startBlock: number | null;
-}
-
-export function readAddressBook(): Record<string, AddressBookEntry> {
-  return JSON.parse(fs.readFileSync(ADDRESS_BOOK_FILE, "utf8")) as Record<string, AddressBookEntry>;
-}
-
-/** Writes one entry of deployments.json atomically (temp file + rename), keeping the others. */
-export function writeAddressBookEntry(key: string, entry: AddressBookEntry): void {
-  const book = readAddressBook();
-  book[key] = entry;
-  const tmp = `${ADDRESS_BOOK_FILE}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(book, null, 2) + "\n");
-  fs.renameSync(tmp, ADDRESS_BOOK_FILE);
-}
-
-/**
- * The network profile of `--network`, after checking its environment.
- * @throws TaskError on the in-process `hardhat` network, an unknown network, or a missing RPC URL / key
- */
-export function networkProfile(
-  hre: HardhatRuntimeEnvironment,
-  opts: { needSigner: boolean },
-): NetworkProfile {
-  const name = hre.network.name;
-  if (name === "hardhat") {
-    throw new TaskError(
-      "This task needs a live chain: pass --network localhost (with `npx hardhat node` running), --network baseSepolia or --network base.",
-    );
-  }
-  const profile = NETWORKS[name as NetworkProfile["name"]];
-  if (!profile) throw new TaskError(`Unknown network "${name}": use localhost, baseSepolia or base.`);
-  if (profile.name !== "localhost" && !process.env[profile.rpcEnv]) {
-    throw new TaskError(
-      `${profile.rpcEnv} is not set: export ${profile.rpcEnv}=<https RPC URL of ${profile.name}> and run again.`,
-    );
-  }
-  if (opts.needSigner && profile.name !== "localhost") {
-    const key = process.env.DEPLOYER_PRIVATE_KEY;
-    if (!key) {
-      throw new TaskError(
-        `DEPLOYER_PRIVATE_KEY is not set: export the private key (0x + 64 hex) of the account that signs on ${profile.name}.`,
-      );
-    }
-    if (!/^(0x)?[0-9a-fA-F]{64}$/.test(key)) {
-      throw new TaskError("DEPLOYER_PRIVATE_KEY is malformed: it must be 0x followed by 64 hex characters.");
-    }
-  }
-  return profile;
-}
-
-/**
- * Checks that the RPC endpoint serves the chain id of the network profile.
- * @throws TaskError naming both chain ids, or when the endpoint is unreachable
- */
-export async function checkChainId(hre: HardhatRuntimeEnvironment, profile: NetworkProfile): Promise<void> {
-  let actual: number;
-  try {
-    actual = Number(await hre.network.provider.request({ method: "eth_chainId" }));
-  } catch (e) {
-    const msg = (e as Error).message ?? String(e);
-    const m = /connected to a chain with id (\d+)/i.exec(msg);
-    if (m) actual = Number(m[1]);
-    else
-      throw new TaskError(
-        `Cannot reach the ${profile.name} RPC endpoint (${profile.rpcEnv}): ${msg.split("\n")[0]}`,
-      );
-  }
-  if (actual !== profile.chainId) {
-    throw new TaskError(
-      `Wrong chain: --network ${profile.name} expects chain id ${profile.chainId} but ${profile.rpcEnv} serves chain id ${actual}. Point ${profile.rpcEnv} at ${profile.name}.`,
-    );
-  }
-}
+import { readEntry } from "./address-book";
+import { checkChainId, networkProfile, type NetworkProfile } from "./network";
 
 /** Contracts and signer of a task run. */
 export interface TaskContext {
@@ -217,7 +95,7 @@ async function resolveAddresses(
   hre: HardhatRuntimeEnvironment,
   profile: NetworkProfile,
 ): Promise<{ bountyAddress: string; registryAddress: string; startBlock: number }> {
-  const book = readAddressBook()[profile.bookKey];
+  const book = readEntry(profile);
   const expected = await expectedAddresses(hre);
   let bountyAddress = book?.benchmarkBounty ?? expected.benchmarkBounty;
   let registryAddress = book?.anchorRegistry ?? expected.anchorRegistry;
@@ -272,11 +150,6 @@ export async function tokenAt(ctx: TaskContext, address: string): Promise<TestUS
     throw new TaskError(`No token contract at ${address} on ${ctx.profile.name}.`);
   }
   return (await ctx.hre.ethers.getContractAt("TestUSDC", address, ctx.signer)) as unknown as TestUSDC;
-}
-
-/** Explorer link of a transaction, or a note on a local node. */
-export function txLink(profile: NetworkProfile, hash: string): string {
-  return profile.explorer ? `${profile.explorer}/tx/${hash}` : "(local node: no explorer)";
 }
 
 /**
@@ -337,4 +210,59 @@ export async function queryLogs<E extends TypedContractEvent>(
     out.push(...(await contract.queryFilter(filter, from, Math.min(head, from + range - 1))));
   }
   return out;
+}
+
+/**
+ * The events named `name` that `contract` emitted in a receipt, decoded (logs of
+ * other contracts and other events are skipped).
+ */
+export function eventsIn(
+  receipt: TransactionReceipt,
+  contract: BaseContract,
+  name: string,
+): LogDescription[] {
+  const address = String(contract.target).toLowerCase();
+  const out: LogDescription[] = [];
+  for (const log of receipt.logs) {
+    if (log.address.toLowerCase() !== address) continue;
+    const parsed = contract.interface.parseLog(log);
+    if (parsed?.name === name) out.push(parsed);
+  }
+  return out;
+}
+
+/**
+ * The one event named `name` of a receipt (see {@link eventsIn}).
+ * @throws TaskError when the transaction emitted none
+ */
+export function eventIn(receipt: TransactionReceipt, contract: BaseContract, name: string): LogDescription {
+  const [found] = eventsIn(receipt, contract, name);
+  if (!found) throw new TaskError(`No ${name} event in ${receipt.hash}: check the transaction.`);
+  return found;
+}
+
+/**
+ * True for the errors of calling a view a contract does not have: it reverts
+ * (CALL_EXCEPTION) or answers nothing decodable (BAD_DATA). Anything else (the
+ * RPC down, a bug) is not this and must propagate.
+ */
+export function isMissingFunction(e: unknown): boolean {
+  return isError(e, "CALL_EXCEPTION") || isError(e, "BAD_DATA");
+}
+
+/**
+ * A token's `symbol()` and `decimals()` for printing amounts; a token without
+ * them is shown as "tokens" with 6 decimals (amounts stay exact in base units).
+ */
+export async function tokenDisplay(
+  ctx: TaskContext,
+  address: string,
+): Promise<{ symbol: string; decimals: number }> {
+  const token = await ctx.hre.ethers.getContractAt("TestUSDC", address);
+  try {
+    return { symbol: await token.symbol(), decimals: Number(await token.decimals()) };
+  } catch (e) {
+    if (!isMissingFunction(e)) throw e;
+    return { symbol: "tokens", decimals: 6 };
+  }
 }

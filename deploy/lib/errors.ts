@@ -8,6 +8,7 @@
  */
 import { HardhatPluginError } from "hardhat/plugins";
 import { Interface, type ErrorDescription } from "ethers";
+import { contracts } from "./packages";
 
 export const PLUGIN = "bench-bounty";
 
@@ -32,7 +33,10 @@ export const ADVICE: Record<string, (args: readonly unknown[]) => string> = {
   ZeroLeafCount: () => "The leaf count is zero: a test set needs at least one row.",
   ThresholdAboveWhole: () => "--threshold-bps must be between 0 and 10000.",
   AwardDeadlineNotAfterClose: () => "--award-deadline must be strictly after --closes-at.",
-  AwardDeadlineInPast: () => "The award deadline is already past: pick a later --award-deadline.",
+  ClosesAtNotInFuture: (a) =>
+    `--closes-at ${isoTime(a[0])} is not after the chain time ${isoTime(a[1])}: pick a later time.`,
+  TokenWithoutCode: (a) =>
+    `There is no contract at the token address ${a[0]}: pass --token with a deployed ERC-20, or leave it out to use the chain's USDC.`,
   SplitsLengthOutOfRange: () => "Splits need 1 to 8 places: fix --splits or use --payout-rule.",
   ZeroSplit: (a) => `Place ${Number(a[0]) + 1} has a zero share: every place needs a positive share.`,
   SplitsIncreasing: (a) =>
@@ -41,7 +45,7 @@ export const ADVICE: Record<string, (args: readonly unknown[]) => string> = {
   RootBurned: () =>
     "An award already revealed this test set: commit a fresh test set (new salts) for a new bounty.",
   RootBoundToLiveBounty: (a) =>
-    `Bounty ${a[1]} is still live on this root: wait until it is awarded or reclaimed, or commit a new test set.`,
+    `Your bounty ${a[2]} is still live on this root: wait until it is awarded or reclaimed, or commit a new test set.`,
   // BenchmarkBounty: lifecycle
   UnknownBounty: (a) => `There is no bounty ${a[0]}: check --id (ids run from 1 to bountyCount()).`,
   NotAuthor: (a) =>
@@ -56,6 +60,8 @@ export const ADVICE: Record<string, (args: readonly unknown[]) => string> = {
     `Bounty ${a[0]} is already ${statusName(a[1])}: there is nothing left to reclaim.`,
   FundingShortfall: (a) =>
     `The contract received ${a[1]} base units instead of ${a[0]}: the token takes a fee on transfer, and bounties refuse such tokens. Use USDC.`,
+  FundAfterClose: (a) =>
+    `Bounty ${a[0]} closed at ${isoTime(a[1])}: it can no longer be funded; create a new one (its pool was never taken).`,
   PermitFailedAndAllowanceShort: (a) =>
     `The permit was rejected and the allowance (${a[0]}) does not cover the pool (${a[1]}): rerun with --approve.`,
   AwardBeforeClose: (a) => `The bounty closes at ${isoTime(a[0])}: award after that.`,
@@ -66,7 +72,14 @@ export const ADVICE: Record<string, (args: readonly unknown[]) => string> = {
   ZeroAddressWinner: (a) =>
     `The winner at place ${Number(a[0]) + 1} has no withdrawal address: add it to --withdrawals before awarding.`,
   NothingToClaim: (a) => `${a[1]} has no credit in bounty ${a[0]}: see bounty:credits for what it can claim.`,
-  ClaimToZeroAddress: () => "--to is the zero address: pass the address that should receive the USDC.",
+  InvalidRecipient: (a) =>
+    `${a[0]} cannot receive the payment (the zero address or the bounty contract itself): pass --to with the address that should receive the USDC.`,
+  ClaimSignatureExpired: (a) =>
+    `The Claim signature expired at ${isoTime(a[0])} (chain time ${isoTime(a[1])}): sign again with a later --deadline.`,
+  InvalidClaimSignature: (a) =>
+    `The Claim signature is not by ${a[0]}: sign with the winner's own key (CLAIMER_PRIVATE_KEY, or --account on a local node).`,
+  InvalidAccountNonce: (a) =>
+    `The Claim was signed for another nonce than ${a[0]}'s current one (${a[1]}): it was already used or is stale; sign it again.`,
   ReclaimBeforeDeadline: (a) =>
     `A funded bounty can only be reclaimed after its award deadline (${isoTime(a[1])}): wait, or let the awarder award it.`,
   // AnchorRegistry
@@ -75,15 +88,23 @@ export const ADVICE: Record<string, (args: readonly unknown[]) => string> = {
     `It was already anchored by ${a[1]} at block ${a[2]}: nothing to do (anchor:check shows the record).`,
   UnknownKind: () => "Use --kind commitment, receipt, pack or compute-receipt.",
   // OpenZeppelin
+  InvalidShortString: () =>
+    "The EIP-712 domain string is malformed: this is a contract bug, please report it.",
+  StringTooLong: () => "The EIP-712 domain string is too long: this is a contract bug, please report it.",
   SafeERC20FailedOperation: () =>
     "The token refused the transfer (for USDC: a blacklisted sender or recipient): claim --to another address, or check the token.",
   ReentrancyGuardReentrantCall: () =>
     "A token called back into the contract during a transfer; the call was refused.",
 };
 
-const STATUS = ["None", "Pending", "Funded", "Awarded", "Reclaimed"];
+/** The name of a status number of the ladder of @bench-bounty/contracts (the number itself if unknown). */
 function statusName(v: unknown): string {
-  return STATUS[Number(v)] ?? String(v);
+  try {
+    return contracts().bountyStatusName(Number(v));
+  } catch (e) {
+    if (e instanceof RangeError) return String(v);
+    throw e;
+  }
 }
 /** Unix seconds -> `2026-01-01T00:00:00Z (1767225600)`. */
 export function isoTime(v: unknown): string {
@@ -99,6 +120,8 @@ export function revertData(e: unknown): string | undefined {
     seen.add(x);
     const o = x as Record<string, unknown>;
     if (typeof o.data === "string" && /^0x[0-9a-fA-F]{8}/.test(o.data)) return o.data;
+    // viem: ContractFunctionRevertedError keeps the revert data in `raw`.
+    if (typeof o.raw === "string" && /^0x[0-9a-fA-F]{8}/.test(o.raw)) return o.raw;
     for (const k of ["data", "error", "info", "cause", "receipt", "payload"]) {
       const found = visit(o[k], depth + 1);
       if (found) return found;
@@ -222,6 +245,16 @@ export function isArgumentError(e: unknown): boolean {
 }
 
 let argumentErrorsInstalled = false;
+
+/**
+ * The Hardhat version whose internals {@link endArgumentErrorsWithoutStack} was
+ * checked against. Hardhat 2 offers no supported way to print an argument error
+ * without its "For more info" line (and, on CI, its stack), so this is a patch of
+ * internals, kept behind `deploy/test/hardhat-internals.test.ts`: that test fails,
+ * naming what to re-check, as soon as the installed Hardhat is another version or
+ * the internals the patch relies on moved.
+ */
+export const ARGUMENT_ERROR_PATCH_CHECKED_ON = "2.28.6";
 
 /**
  * Makes Hardhat's own command-line errors (see {@link isArgumentError}) end

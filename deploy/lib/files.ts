@@ -6,24 +6,7 @@
  */
 import fs from "node:fs";
 import { TaskError } from "./errors";
-
-type Evidence = typeof import("@bench-bounty/evidence");
-let cached: Evidence | undefined;
-
-/** @bench-bounty/evidence (ESM), loaded on first use so `hardhat` starts without it. */
-export function evidence(): Evidence {
-  if (!cached) {
-    try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      cached = require("@bench-bounty/evidence") as Evidence;
-    } catch (e) {
-      throw new TaskError(
-        `@bench-bounty/evidence is not built (${(e as Error).message.split("\n")[0]}): run \`npx pnpm@12.4.2 build\` first.`,
-      );
-    }
-  }
-  return cached;
-}
+import { evidence } from "./packages";
 
 /**
  * Reads and parses a JSON file (duplicate keys refused, integers exact).

@@ -5,10 +5,7 @@
  */
 import path from "node:path";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
-import { CREATEX_ADDRESS, DEPLOYMENT_SALT } from "../ignition/salt";
-
-/** USDC on Base; the local profile places its test USDC here (SPEC 1.3). */
-export const BASE_USDC_ADDRESS = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+import { contracts } from "./packages";
 /** Signer of CreateX's keyless (pre-EIP-155) deployment transaction. */
 const CREATEX_PRESIGNED_DEPLOYER = "0xeD456e05CaAb11d66C4c797dD6c1D6f9A7F352b5";
 
@@ -43,6 +40,7 @@ function createXPresignedTx(): Hex {
  * No-op when the code is already there.
  */
 export async function placeCreateX(hre: HardhatRuntimeEnvironment): Promise<void> {
+  const { CREATEX_ADDRESS } = contracts();
   const existing = await rpc<Hex>(hre, "eth_getCode", [CREATEX_ADDRESS, "latest"]);
   if (existing !== "0x") return;
   await rpc(hre, "hardhat_setBalance", [CREATEX_PRESIGNED_DEPLOYER, "0x58d15e176280000"]); // 0.4 ETH
@@ -69,6 +67,7 @@ export async function placeCreateX(hre: HardhatRuntimeEnvironment): Promise<void
  * Returns the Base USDC address.
  */
 export async function placeTestUsdc(hre: HardhatRuntimeEnvironment): Promise<string> {
+  const { BASE_USDC_ADDRESS } = contracts();
   const factory = await hre.ethers.getContractFactory("TestUSDC");
   const template = await factory.deploy();
   await template.waitForDeployment();
@@ -83,18 +82,16 @@ export async function placeTestUsdc(hre: HardhatRuntimeEnvironment): Promise<str
   return BASE_USDC_ADDRESS;
 }
 
-/** The addresses CreateX gives the two contracts (both without constructor arguments). */
+/**
+ * The addresses CreateX gives the two contracts of the current artifacts (both
+ * without constructor arguments), by the CREATE2 rule of @bench-bounty/contracts.
+ */
 export async function expectedAddresses(
   hre: HardhatRuntimeEnvironment,
 ): Promise<{ benchmarkBounty: string; anchorRegistry: string }> {
-  const { ethers } = hre;
-  const guardedSalt = ethers.keccak256(
-    ethers.AbiCoder.defaultAbiCoder().encode(["bytes32"], [DEPLOYMENT_SALT]),
-  );
-  const at = async (name: string) => {
-    const artifact = await hre.artifacts.readArtifact(name);
-    return ethers.getCreate2Address(CREATEX_ADDRESS, guardedSalt, ethers.keccak256(artifact.bytecode));
-  };
+  const { deterministicAddress } = contracts();
+  const at = async (name: string) =>
+    deterministicAddress((await hre.artifacts.readArtifact(name)).bytecode as Hex);
   return { benchmarkBounty: await at("BenchmarkBounty"), anchorRegistry: await at("AnchorRegistry") };
 }
 
@@ -112,7 +109,7 @@ export async function deployWithIgnition(
   const before = await hre.ethers.provider.getBlockNumber();
   const result = await hre.ignition.deploy(BenchBountyModule, {
     strategy: "create2",
-    strategyConfig: { salt: DEPLOYMENT_SALT },
+    strategyConfig: { salt: contracts().DEPLOYMENT_SALT },
     ...(opts.deploymentId ? { deploymentId: opts.deploymentId } : {}),
     ...(opts.defaultSender ? { defaultSender: opts.defaultSender } : {}),
   });

@@ -6,26 +6,24 @@
  */
 import { task, types } from "hardhat/config";
 import { TaskError, userAction } from "../lib/errors";
-import { simulateAndSend, taskContext, txLink } from "../lib/context";
-import { describeError, evidence, readJsonFile } from "../lib/files";
+import { simulateAndSend, taskContext } from "../lib/context";
+import { txLink } from "../lib/network";
+import { describeError, readJsonFile } from "../lib/files";
+import { contracts, evidence } from "../lib/packages";
 
-const KIND_NAMES = ["commitment", "receipt", "pack", "compute-receipt"] as const;
-type KindName = (typeof KIND_NAMES)[number];
+type KindName = import("@bench-bounty/contracts").AnchorKindName;
 
-/** keccak256("bench-bounty.anchor.<name>") (SPEC 1.2). */
-function kindHash(name: KindName): string {
-  return evidence().keccak256Hex(`bench-bounty.anchor.${name}`);
-}
-
+/** The anchor kind of `--kind`: its name and `keccak256("bench-bounty.anchor.<name>")` (SPEC 1.2, @bench-bounty/contracts). */
 function parseKind(text: string): { name: KindName; hash: string } {
-  if (!(KIND_NAMES as readonly string[]).includes(text)) {
-    throw new TaskError(`--kind must be one of ${KIND_NAMES.join(", ")}, got "${text}".`);
+  const kinds = contracts().ANCHOR_KINDS as Record<string, string>;
+  if (!Object.hasOwn(kinds, text)) {
+    throw new TaskError(`--kind must be one of ${Object.keys(kinds).join(", ")}, got "${text}".`);
   }
-  return { name: text as KindName, hash: kindHash(text as KindName) };
+  return { name: text as KindName, hash: kinds[text]! };
 }
 
 function kindName(hash: string): string {
-  return KIND_NAMES.find((n) => kindHash(n) === hash.toLowerCase()) ?? `unknown kind ${hash}`;
+  return contracts().anchorKindName(hash) ?? `unknown kind ${hash}`;
 }
 
 /** The digest of --digest, or keccak256(canonical JSON) of --file. */

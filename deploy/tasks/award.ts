@@ -8,8 +8,10 @@
  */
 import { task, types } from "hardhat/config";
 import { TaskError, decodeRevert, userAction } from "../lib/errors";
-import { chainNow, simulateAndSend, taskContext, txLink } from "../lib/context";
-import { asObject, describeError, evidence, readJsonFile } from "../lib/files";
+import { chainNow, eventIn, simulateAndSend, taskContext, tokenDisplay } from "../lib/context";
+import { txLink } from "../lib/network";
+import { asObject, describeError, readJsonFile } from "../lib/files";
+import { contracts, evidence } from "../lib/packages";
 import { formatAmount, isoSeconds, parseBountyId } from "../lib/format";
 
 interface AwardArgs {
@@ -190,8 +192,10 @@ task("bounty:award", "Award a bounty from a rank-derivation file (recomputed bef
 
       // 3. The bounty on-chain must be the one the derivation was made for.
       const ctx = await taskContext(hre, { needSigner: true, from: args.from });
+      const { BountyStatus: S, bountyStatusName } = contracts();
       const b = await ctx.bounty.getBounty(id);
-      if (Number(b.status) === 0) throw new TaskError(`There is no bounty ${id} on ${ctx.profile.name}.`);
+      if (Number(b.status) === S.None)
+        throw new TaskError(`There is no bounty ${id} on ${ctx.profile.name}.`);
       const mismatches: string[] = [];
       if (b.pool !== BigInt(rd.pool_base_units as string)) {
         mismatches.push(`pool ${b.pool} on-chain vs pool_base_units ${String(rd.pool_base_units)}`);
@@ -219,9 +223,9 @@ task("bounty:award", "Award a bounty from a rank-derivation file (recomputed bef
           `The contract would pay ${onChainAmounts.join("/")} but the evidence library computes ${selection.amounts.join("/")}. Refusing to award.`,
         );
       }
-      if (Number(b.status) !== 2) {
+      if (Number(b.status) !== S.Funded) {
         throw new TaskError(
-          `Bounty ${id} is ${["None", "Pending", "Funded", "Awarded", "Reclaimed"][Number(b.status)]}, not Funded: it cannot be awarded.`,
+          `Bounty ${id} is ${bountyStatusName(b.status)}, not Funded: it cannot be awarded.`,
         );
       }
       if (ctx.signer.address.toLowerCase() !== b.awarder.toLowerCase()) {
@@ -240,8 +244,7 @@ task("bounty:award", "Award a bounty from a rank-derivation file (recomputed bef
         );
       }
 
-      const token = await ethers.getContractAt("TestUSDC", b.token);
-      const symbol = await token.symbol().catch(() => "tokens");
+      const { symbol } = await tokenDisplay(ctx, b.token);
       console.log(`Awarding bounty ${id} on ${ctx.profile.name} (BenchmarkBounty ${ctx.bountyAddress})`);
       console.log(
         `  recomputed    ${rows.length} ranked rows, threshold ${rd.threshold_bps} bps, splits ${chainSplits.join("/")}: ${winners.length} winner(s)`,
@@ -269,16 +272,7 @@ task("bounty:award", "Award a bounty from a rank-derivation file (recomputed bef
         () => ctx.bounty.award.staticCall(id, winners, digest),
         () => ctx.bounty.award(id, winners, digest),
       );
-      const awarded = receipt.logs
-        .map((l) => {
-          try {
-            return ctx.bounty.interface.parseLog(l);
-          } catch {
-            return null;
-          }
-        })
-        .find((l) => l?.name === "Awarded");
-      if (!awarded) throw new TaskError(`No Awarded event in ${receipt.hash}: check the transaction.`);
+      const awarded = eventIn(receipt, ctx.bounty, "Awarded");
       console.log(`Awarded (tx ${receipt.hash}, block ${receipt.blockNumber}):`);
       console.log(`  bountyId        ${awarded.args.bountyId}`);
       console.log(`  testSetRoot     ${awarded.args.testSetRoot}`);

@@ -5,11 +5,26 @@
  * found through the indexer's REST API (`--indexer URL`,
  * `GET /accounts/:address/credits`) or else from the `Awarded` logs; either
  * way every amount is re-read on-chain with `creditOf` before anything is sent.
+ * `bounty:claim --relay` has the winner sign the EIP-712 Claim and another
+ * account submit `claimWithSig` and pay the gas (deploy/lib/relay.ts).
  */
 import { task, types } from "hardhat/config";
-import { TaskError, userAction } from "../lib/errors";
-import { queryLogs, simulateAndSend, taskContext, txLink, type TaskContext } from "../lib/context";
-import { formatAmount, parseBountyId, parseBountyIds } from "../lib/format";
+import { TaskError, decodeRevert, userAction } from "../lib/errors";
+import type { TransactionReceipt } from "ethers";
+import {
+  chainNow,
+  eventsIn,
+  queryLogs,
+  simulateAndSend,
+  taskContext,
+  tokenDisplay,
+  type TaskContext,
+} from "../lib/context";
+import { txLink } from "../lib/network";
+import { contracts } from "../lib/packages";
+import { formatAmount, isoSeconds, parseBountyId, parseBountyIds, parseTime } from "../lib/format";
+import { relayClaim } from "../lib/relay";
+import { hardhatWallet, keyWallet, publicClientOf } from "../lib/wallets";
 
 /** One bounty in which an account holds credit (base units, read on-chain). */
 interface Credit {
@@ -23,7 +38,8 @@ async function idsFromIndexer(indexer: string, account: string): Promise<bigint[
   let base: URL;
   try {
     base = new URL(indexer);
-  } catch {
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
     throw new TaskError(`--indexer must be a URL like http://127.0.0.1:42069, got "${indexer}".`);
   }
   const ids: bigint[] = [];
@@ -96,11 +112,7 @@ async function findCredits(
 }
 
 async function symbolOf(ctx: TaskContext, token: string): Promise<string> {
-  try {
-    return await (await ctx.hre.ethers.getContractAt("TestUSDC", token)).symbol();
-  } catch {
-    return "tokens";
-  }
+  return (await tokenDisplay(ctx, token)).symbol;
 }
 
 task("bounty:credits", "List the outstanding credit of an account (what it can claim)")
@@ -117,7 +129,7 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
       if (args.account !== undefined && !hre.ethers.isAddress(args.account)) {
         throw new TaskError(`--account is not an address: "${args.account}".`);
       }
-      const account = args.account ?? ctx.signer.address;
+      const account = hre.ethers.getAddress(args.account ?? ctx.signer.address);
       const credits = await findCredits(ctx, account, args.indexer);
       console.log(
         `Outstanding credit of ${account} on ${ctx.profile.name} (found via ${args.indexer ? `the indexer ${args.indexer}` : "the Awarded logs"}, amounts read on-chain):`,
@@ -136,17 +148,138 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
       }
       for (const [token, total] of totals)
         console.log(`  total ${formatAmount(total, await symbolOf(ctx, token))} (${token})`);
+      // A command that works when pasted: the account signs (--from), all of its credit, to itself.
       console.log(
-        `Claim with: npx hardhat bounty:claim --network ${ctx.profile.name} --all [--to <address>]`,
+        `Claim with: npx hardhat bounty:claim --network ${ctx.profile.name} --from ${account} --all`,
+      );
+      console.log(
+        "  Paid at another address: add --to and that address. No ETH for gas: bounty:claim --relay (deploy/README.md).",
       );
     }),
   );
+
+interface ClaimArgs {
+  id?: string;
+  ids?: string;
+  all: boolean;
+  to?: string;
+  indexer?: string;
+  from?: string;
+  relay: boolean;
+  account?: string;
+  deadline?: string;
+}
+
+/** The credits a claim takes: the requested bounties (each must hold credit), or all found. */
+async function creditsToClaim(
+  ctx: TaskContext,
+  account: string,
+  requested: bigint[] | null,
+  indexer: string | undefined,
+): Promise<Credit[]> {
+  if (!requested) {
+    const credits = await findCredits(ctx, account, indexer);
+    if (credits.length === 0) {
+      throw new TaskError(
+        `${account} has no outstanding credit on ${ctx.profile.name}${indexer ? " (as far as the indexer knows)" : ""}: nothing to claim.`,
+      );
+    }
+    return credits;
+  }
+  const { BountyStatus: S } = contracts();
+  const credits: Credit[] = [];
+  for (const bountyId of requested) {
+    const b = await ctx.bounty.getBounty(bountyId);
+    if (Number(b.status) === S.None)
+      throw new TaskError(`There is no bounty ${bountyId} on ${ctx.profile.name}.`);
+    const amount = await ctx.bounty.creditOf(bountyId, account);
+    if (amount === 0n) {
+      throw new TaskError(
+        `${account} has no credit in bounty ${bountyId}${Number(b.status) === S.Awarded ? "" : " (it is not awarded)"}: see bounty:credits. Nothing was sent.`,
+      );
+    }
+    credits.push({ bountyId, token: b.token, amount });
+  }
+  return credits;
+}
+
+/** Prints the `Claimed` events of a claim transaction. */
+async function printClaimed(ctx: TaskContext, receipt: TransactionReceipt, credits: Credit[]): Promise<void> {
+  for (const parsed of eventsIn(receipt, ctx.bounty, "Claimed")) {
+    const credit = credits.find((c) => c.bountyId === parsed.args.bountyId);
+    const symbol = credit ? await symbolOf(ctx, credit.token) : "tokens";
+    console.log(
+      `Claimed bounty ${parsed.args.bountyId}: ${formatAmount(parsed.args.amount as bigint, symbol)} from ${parsed.args.account} to ${parsed.args.to}`,
+    );
+  }
+  console.log(`  tx   ${receipt.hash} (block ${receipt.blockNumber})`);
+  console.log(`  link ${txLink(ctx.profile, receipt.hash)}`);
+}
+
+/**
+ * The winner's wallet for a relayed claim: CLAIMER_PRIVATE_KEY when set (any
+ * network), else on a local node the node's unlocked `--account`.
+ */
+function claimerWallet(ctx: TaskContext, account: string | undefined) {
+  const key = process.env.CLAIMER_PRIVATE_KEY;
+  if (key) return keyWallet(ctx.hre, "CLAIMER_PRIVATE_KEY", key);
+  if (ctx.profile.name === "localhost" && account !== undefined) return hardhatWallet(ctx.hre, account);
+  throw new TaskError(
+    ctx.profile.name === "localhost"
+      ? "--relay needs the winner: pass --account (one of the node's accounts signs), or export CLAIMER_PRIVATE_KEY."
+      : `--relay needs the winner's key on ${ctx.profile.name}: export CLAIMER_PRIVATE_KEY (0x + 64 hex); the relayer signs with DEPLOYER_PRIVATE_KEY.`,
+  );
+}
+
+/**
+ * `bounty:claim --relay`: the winner signs the EIP-712 Claim, the task's signer
+ * (`--from`) submits claimWithSig and pays the gas; the USDC goes to `--to`
+ * (default: the winner). Every refusal of the contract (expired deadline,
+ * signature not by the winner, used nonce) is decoded to one line.
+ */
+async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint): Promise<void> {
+  const { ethers } = ctx.hre;
+  if (args.account !== undefined && !ethers.isAddress(args.account))
+    throw new TaskError(`--account is not an address: "${args.account}".`);
+  const claimer = claimerWallet(ctx, args.account);
+  const account = ethers.getAddress(args.account ?? claimer.account.address);
+  const to = ethers.getAddress(args.to ?? account);
+  const credits = await creditsToClaim(ctx, account, [bountyId], undefined);
+  const now = await chainNow(ctx);
+  const deadline = args.deadline === undefined ? now + 3600n : parseTime(args.deadline, "--deadline");
+  const relayer = ctx.signer.address;
+  console.log(
+    `Relayed claim of bounty ${bountyId} for ${account}, paid to ${to}; gas paid by ${relayer} (--from).`,
+  );
+  console.log(
+    `  ${formatAmount(credits[0]!.amount, await symbolOf(ctx, credits[0]!.token))}; signed by ${claimer.account.address}, valid until ${isoSeconds(deadline)}`,
+  );
+  let receipt;
+  try {
+    const publicClient = publicClientOf(ctx.hre);
+    ({ receipt } = await relayClaim(publicClient, claimer, hardhatWallet(ctx.hre, relayer), {
+      bounty: ctx.bountyAddress as `0x${string}`,
+      chainId: ctx.profile.chainId,
+      bountyId,
+      account: account as `0x${string}`,
+      to: to as `0x${string}`,
+      deadline,
+    }));
+  } catch (e) {
+    throw decodeRevert(e, ctx.ifaces, "claimWithSig");
+  }
+  await printClaimed(
+    ctx,
+    await ctx.hre.ethers.provider.getTransactionReceipt(receipt.transactionHash).then((r) => r!),
+    credits,
+  );
+}
 
 task("bounty:claim", "Claim credit: one bounty (--id), several (--ids) or all with credit (--all)")
   .addOptionalParam("id", "Bounty id", undefined, types.string)
   .addOptionalParam("ids", "Bounty ids, comma-separated", undefined, types.string)
   .addFlag("all", "Every bounty in which the signer has credit")
-  .addOptionalParam("to", "Where the USDC goes (default: the signer)", undefined, types.string)
+  .addOptionalParam("to", "Where the USDC goes (default: the winner)", undefined, types.string)
   .addOptionalParam(
     "indexer",
     "Indexer REST base URL used by --all (else the Awarded logs are searched)",
@@ -155,93 +288,70 @@ task("bounty:claim", "Claim credit: one bounty (--id), several (--ids) or all wi
   )
   .addOptionalParam(
     "from",
-    "Winner account (one of the node's accounts on localhost)",
+    "Winner account, or with --relay the relayer paying the gas (one of the node's accounts on localhost)",
+    undefined,
+    types.string,
+  )
+  .addFlag(
+    "relay",
+    "The winner signs an EIP-712 Claim; --from submits claimWithSig and pays the gas (--id only)",
+  )
+  .addOptionalParam(
+    "account",
+    "With --relay: the winner (default: the CLAIMER_PRIVATE_KEY account)",
+    undefined,
+    types.string,
+  )
+  .addOptionalParam(
+    "deadline",
+    "With --relay: the signature's deadline, unix s or ISO-8601 (default: chain time + 1 hour)",
     undefined,
     types.string,
   )
   .setAction(
-    userAction(
-      async (
-        args: { id?: string; ids?: string; all: boolean; to?: string; indexer?: string; from?: string },
-        hre,
-      ) => {
-        const chosen = [args.id !== undefined, args.ids !== undefined, args.all].filter(Boolean).length;
-        if (chosen !== 1) throw new TaskError("Give exactly one of --id <n>, --ids <n,m,...> or --all.");
-        if (args.indexer !== undefined && !args.all)
-          throw new TaskError("--indexer is only used with --all.");
-        const requested =
-          args.id !== undefined
-            ? [parseBountyId(args.id)]
-            : args.ids !== undefined
-              ? parseBountyIds(args.ids, "--ids")
-              : null;
-        if (args.to !== undefined && (!hre.ethers.isAddress(args.to) || BigInt(args.to) === 0n)) {
-          throw new TaskError(`--to must be a non-zero address, got "${args.to}".`);
-        }
-        const ctx = await taskContext(hre, { needSigner: true, from: args.from });
-        const account = ctx.signer.address;
-        const to = args.to ?? account;
+    userAction(async (args: ClaimArgs, hre) => {
+      const chosen = [args.id !== undefined, args.ids !== undefined, args.all].filter(Boolean).length;
+      if (chosen !== 1) throw new TaskError("Give exactly one of --id <n>, --ids <n,m,...> or --all.");
+      if (args.indexer !== undefined && !args.all) throw new TaskError("--indexer is only used with --all.");
+      if (args.relay && args.id === undefined)
+        throw new TaskError("--relay claims one bounty: give --id (claimWithSig takes one bounty).");
+      if (!args.relay && (args.account !== undefined || args.deadline !== undefined))
+        throw new TaskError("--account and --deadline are only used with --relay.");
+      const requested =
+        args.id !== undefined
+          ? [parseBountyId(args.id)]
+          : args.ids !== undefined
+            ? parseBountyIds(args.ids, "--ids")
+            : null;
+      if (args.to !== undefined && (!hre.ethers.isAddress(args.to) || BigInt(args.to) === 0n)) {
+        throw new TaskError(`--to must be a non-zero address, got "${args.to}".`);
+      }
+      const ctx = await taskContext(hre, { needSigner: true, from: args.from });
+      if (args.relay) return relayedClaim(ctx, args, requested![0]!);
+      const account = ctx.signer.address;
+      const to = args.to ?? account;
+      const credits = await creditsToClaim(ctx, account, requested, args.indexer);
 
-        let credits: Credit[];
-        if (requested) {
-          credits = [];
-          for (const bountyId of requested) {
-            const b = await ctx.bounty.getBounty(bountyId);
-            if (Number(b.status) === 0)
-              throw new TaskError(`There is no bounty ${bountyId} on ${ctx.profile.name}.`);
-            const amount = await ctx.bounty.creditOf(bountyId, account);
-            if (amount === 0n) {
-              throw new TaskError(
-                `${account} has no credit in bounty ${bountyId}${Number(b.status) === 3 ? "" : " (it is not awarded)"}: see bounty:credits. Nothing was sent.`,
-              );
-            }
-            credits.push({ bountyId, token: b.token, amount });
-          }
-        } else {
-          credits = await findCredits(ctx, account, args.indexer);
-          if (credits.length === 0) {
-            throw new TaskError(
-              `${account} has no outstanding credit on ${ctx.profile.name}${args.indexer ? " (as far as the indexer knows)" : ""}: nothing to claim.`,
+      console.log(
+        `Claiming for ${account} on ${ctx.profile.name}, paid to ${to}${to === account ? "" : " (--to)"}:`,
+      );
+      for (const c of credits)
+        console.log(`  bounty ${c.bountyId}  ${formatAmount(c.amount, await symbolOf(ctx, c.token))}`);
+      const ids = credits.map((c) => c.bountyId);
+      const receipt =
+        ids.length === 1
+          ? await simulateAndSend(
+              ctx,
+              "claim",
+              () => ctx.bounty.claim.staticCall(ids[0]!, to),
+              () => ctx.bounty.claim(ids[0]!, to),
+            )
+          : await simulateAndSend(
+              ctx,
+              "claimMany",
+              () => ctx.bounty.claimMany.staticCall(ids, to),
+              () => ctx.bounty.claimMany(ids, to),
             );
-          }
-        }
-
-        console.log(
-          `Claiming for ${account} on ${ctx.profile.name}, paid to ${to}${to === account ? "" : " (--to)"}:`,
-        );
-        for (const c of credits)
-          console.log(`  bounty ${c.bountyId}  ${formatAmount(c.amount, await symbolOf(ctx, c.token))}`);
-        const ids = credits.map((c) => c.bountyId);
-        const receipt =
-          ids.length === 1
-            ? await simulateAndSend(
-                ctx,
-                "claim",
-                () => ctx.bounty.claim.staticCall(ids[0]!, to),
-                () => ctx.bounty.claim(ids[0]!, to),
-              )
-            : await simulateAndSend(
-                ctx,
-                "claimMany",
-                () => ctx.bounty.claimMany.staticCall(ids, to),
-                () => ctx.bounty.claimMany(ids, to),
-              );
-        for (const l of receipt.logs) {
-          let parsed;
-          try {
-            parsed = ctx.bounty.interface.parseLog(l);
-          } catch {
-            continue;
-          }
-          if (parsed?.name !== "Claimed") continue;
-          const credit = credits.find((c) => c.bountyId === parsed.args.bountyId);
-          const symbol = credit ? await symbolOf(ctx, credit.token) : "tokens";
-          console.log(
-            `Claimed bounty ${parsed.args.bountyId}: ${formatAmount(parsed.args.amount as bigint, symbol)} from ${parsed.args.account} to ${parsed.args.to}`,
-          );
-        }
-        console.log(`  tx   ${receipt.hash} (block ${receipt.blockNumber})`);
-        console.log(`  link ${txLink(ctx.profile, receipt.hash)}`);
-      },
-    ),
+      await printClaimed(ctx, receipt, credits);
+    }),
   );

@@ -1,8 +1,9 @@
 /**
  * `bounty:deploy`: deploys BenchmarkBounty and AnchorRegistry with the Ignition
  * module through CreateX (CREATE2, one salt), so both have the same addresses
- * on Base, Base Sepolia and a local node, and records them in
- * packages/contracts/deployments.json. `--dry-run` prints the addresses and the
+ * on Base, Base Sepolia and a local node, and records them: Base and Base Sepolia
+ * in the tracked packages/contracts/deployments.json, a local node in the
+ * untracked deploy/.local/deployments.json (deploy/lib/address-book.ts). `--dry-run` prints the addresses and the
  * gas without sending anything; a real run prints the same plan first.
  */
 import fs from "node:fs";
@@ -10,14 +11,9 @@ import path from "node:path";
 import { task, types } from "hardhat/config";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { TaskError, decodeRevert, userAction } from "../lib/errors";
-import {
-  checkChainId,
-  networkProfile,
-  readAddressBook,
-  writeAddressBookEntry,
-  type NetworkProfile,
-} from "../lib/context";
-import { CREATEX_ADDRESS, DEPLOYMENT_SALT } from "../ignition/salt";
+import { checkChainId, networkProfile, type NetworkProfile } from "../lib/network";
+import { readEntry, writeEntry } from "../lib/address-book";
+import { contracts } from "../lib/packages";
 
 const CREATEX_ABI = [
   "function deployCreate2(bytes32 salt, bytes initCode) payable returns (address newContract)",
@@ -53,6 +49,7 @@ task(
       const profile = networkProfile(hre, { needSigner: !args.dryRun });
       await checkChainId(hre, profile);
       const { ethers } = hre;
+      const { CREATEX_ADDRESS, DEPLOYMENT_SALT } = contracts();
       const { expectedAddresses, placeCreateX, deployWithIgnition } = await import("../lib/local-chain");
       const expected = await expectedAddresses(hre);
       const signers = await ethers.getSigners();
@@ -154,15 +151,21 @@ task(
         await deploymentBlock(hre, expected.benchmarkBounty),
         await deploymentBlock(hre, expected.anchorRegistry),
       );
-      const previous = readAddressBook()[profile.bookKey];
-      writeAddressBookEntry(profile.bookKey, {
+      const previous = readEntry(profile);
+      const file = writeEntry(profile, {
         network: profile.name,
-        benchmarkBounty: expected.benchmarkBounty,
-        anchorRegistry: expected.anchorRegistry,
-        usdc: previous?.usdc ?? profile.usdc,
+        benchmarkBounty: expected.benchmarkBounty as `0x${string}`,
+        anchorRegistry: expected.anchorRegistry as `0x${string}`,
+        usdc: (previous?.usdc ?? profile.usdc) as `0x${string}`,
         startBlock,
       });
-      console.log(`Recorded in packages/contracts/deployments.json ["${profile.bookKey}"]:`);
+      const relative = path.relative(process.cwd(), file);
+      const where = relative.startsWith("..") || path.isAbsolute(relative) ? file : relative;
+      console.log(
+        profile.bookKey === "local"
+          ? `Recorded in ${where} (the local node's deployment; untracked, never committed):`
+          : `Recorded in ${where} ["${profile.bookKey}"] (commit it):`,
+      );
       console.log(`  BenchmarkBounty  ${expected.benchmarkBounty}`);
       console.log(`  AnchorRegistry   ${expected.anchorRegistry}`);
       console.log(`  startBlock       ${startBlock}`);

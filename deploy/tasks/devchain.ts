@@ -24,8 +24,9 @@ subtask(TASK_NODE_SERVER_READY).setAction(async (args: { address: string; port: 
     setInterval(() => {
       try {
         process.kill(parentPid, 0);
-      } catch {
-        process.exit(0);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "ESRCH") throw e;
+        process.exit(0); // the parent is gone
       }
     }, 1000).unref();
   }

@@ -6,9 +6,9 @@
  */
 import { task, types } from "hardhat/config";
 import { TaskError, userAction } from "../lib/errors";
-import { checkChainId, networkProfile, txLink } from "../lib/context";
+import { checkChainId, networkProfile, txLink } from "../lib/network";
+import { contracts } from "../lib/packages";
 import { formatAmount, isoSeconds, parseAmount } from "../lib/format";
-import { BASE_USDC_ADDRESS } from "../lib/local-chain";
 
 function localOnly(name: string): void {
   if (name !== "localhost") {
@@ -29,6 +29,7 @@ task("local:mint-usdc", "Local node only: mint test USDC to an address")
       if (!hre.ethers.isAddress(args.to)) throw new TaskError(`--to is not an address: "${args.to}".`);
       const amount = parseAmount(args.amount, "--amount");
       if (amount === 0n) throw new TaskError("--amount must be more than 0.");
+      const { BASE_USDC_ADDRESS } = contracts();
       if ((await hre.ethers.provider.getCode(BASE_USDC_ADDRESS)) === "0x") {
         throw new TaskError(
           `No test USDC at ${BASE_USDC_ADDRESS}: start the node as the local Base profile (BENCH_BOUNTY_DEVCHAIN=profile npx hardhat node).`,

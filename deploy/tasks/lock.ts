@@ -8,9 +8,20 @@
 import { task, types } from "hardhat/config";
 import type { IBenchmarkBounty } from "../../typechain-types/contracts/BenchmarkBounty";
 import { TaskError, decodeRevert, userAction } from "../lib/errors";
-import { chainNow, simulateAndSend, taskContext, tokenAt, txLink, type TaskContext } from "../lib/context";
-import { asObject, describeError, evidence, readJsonFile } from "../lib/files";
-import { formatAmount, isoSeconds, parseAmount, parseTime, relative } from "../lib/format";
+import {
+  chainNow,
+  eventIn,
+  isMissingFunction,
+  simulateAndSend,
+  taskContext,
+  tokenAt,
+  type TaskContext,
+} from "../lib/context";
+import { txLink } from "../lib/network";
+import { readTermFlags, validateBountyTerms } from "../lib/terms";
+import { asObject, describeError, readJsonFile } from "../lib/files";
+import { evidence } from "../lib/packages";
+import { formatAmount, isoSeconds, parseAmount, relative } from "../lib/format";
 
 interface LockArgs {
   commitment?: string;
@@ -71,37 +82,6 @@ function readCommitment(args: LockArgs): { root: string; leafCount: number; sour
   }
 }
 
-function readSplits(args: LockArgs): number[] {
-  const ev = evidence();
-  if ((args.payoutRule === undefined) === (args.splits === undefined)) {
-    throw new TaskError(
-      `Give exactly one of --payout-rule (${Object.keys(ev.PAYOUT_RULES).join(" | ")}) or --splits 5000,3000,2000.`,
-    );
-  }
-  let splits: unknown;
-  if (args.payoutRule !== undefined) {
-    const rules = ev.PAYOUT_RULES as Record<string, readonly number[]>;
-    if (!Object.hasOwn(rules, args.payoutRule)) {
-      throw new TaskError(
-        `--payout-rule must be one of ${Object.keys(rules).join(", ")}, got "${args.payoutRule}".`,
-      );
-    }
-    splits = [...rules[args.payoutRule]!];
-  } else {
-    const parts = args.splits!.split(",").map((s) => s.trim());
-    if (!parts.every((p) => /^[0-9]+$/.test(p)))
-      throw new TaskError(`--splits must be comma-separated bps integers, got "${args.splits}".`);
-    splits = parts.map(Number);
-  }
-  try {
-    return ev.validateSplits(splits, "--splits");
-  } catch (e) {
-    throw new TaskError(
-      `Bad splits: ${describeError(e)} (1..8 places, each > 0, non-increasing, summing to 10000).`,
-    );
-  }
-}
-
 /** The token's EIP-712 domain when its DOMAIN_SEPARATOR matches EIP-2612 with name() and version(); else null. */
 async function permitDomain(
   ctx: TaskContext,
@@ -121,8 +101,9 @@ async function permitDomain(
       verifyingContract: await token.getAddress(),
     };
     return ctx.hre.ethers.TypedDataEncoder.hashDomain(domain) === separator ? domain : null;
-  } catch {
-    return null;
+  } catch (e) {
+    if (!isMissingFunction(e)) throw e;
+    return null; // no EIP-2612 surface: approve + createAndFund
   }
 }
 
@@ -171,18 +152,7 @@ task("bounty:lock", "Create and fund a bounty (EIP-2612 permit, or approve + cre
     userAction(async (args: LockArgs, hre) => {
       // Inputs first: nothing on-chain is read for a malformed command.
       const commitment = readCommitment(args);
-      const splits = readSplits(args);
-      if (!/^[0-9]+$/.test(args.thresholdBps) || Number(args.thresholdBps) > 10000) {
-        throw new TaskError(`--threshold-bps must be an integer 0..10000, got "${args.thresholdBps}".`);
-      }
-      const thresholdBps = Number(args.thresholdBps);
-      const closesAt = parseTime(args.closesAt, "--closes-at");
-      const awardDeadline = parseTime(args.awardDeadline, "--award-deadline");
-      if (awardDeadline <= closesAt) {
-        throw new TaskError(
-          `--award-deadline (${isoSeconds(awardDeadline)}) must be after --closes-at (${isoSeconds(closesAt)}).`,
-        );
-      }
+      const flagTerms = readTermFlags(args);
       if (args.approve && args.useAllowance)
         throw new TaskError("--approve and --use-allowance exclude each other.");
       if (!Number.isInteger(args.permitTtl) || args.permitTtl < 60)
@@ -199,16 +169,13 @@ task("bounty:lock", "Create and fund a bounty (EIP-2612 permit, or approve + cre
         throw new TaskError(`--token is not an address: "${tokenAddress}".`);
       const token = await tokenAt(ctx, tokenAddress);
       const [symbol, decimals] = await Promise.all([token.symbol(), token.decimals()]);
-      const pool = parseAmount(args.pool, "--pool", Number(decimals));
-      if (pool === 0n) throw new TaskError("--pool must be more than 0.");
-
       const now = await chainNow(ctx);
-      if (closesAt <= now) {
-        throw new TaskError(
-          `--closes-at ${isoSeconds(closesAt)} is in the past (chain time ${isoSeconds(now)}): pick a later time.`,
-        );
-      }
-      if (await ctx.bounty.rootBurned(commitment.root)) {
+      const terms = validateBountyTerms(
+        { ...flagTerms, pool: parseAmount(args.pool, "--pool", Number(decimals)) },
+        now,
+      );
+      const { pool, thresholdBps, closesAt, awardDeadline, splitsBps: splits } = terms;
+      if (await ctx.bounty.rootBurned(author, commitment.root)) {
         throw new TaskError(
           `Root ${commitment.root} is burned: an award already revealed this test set. Commit a fresh one (new salts).`,
         );
@@ -331,16 +298,7 @@ task("bounty:lock", "Create and fund a bounty (EIP-2612 permit, or approve + cre
         );
       }
 
-      const created = receipt.logs
-        .map((l) => {
-          try {
-            return ctx.bounty.interface.parseLog(l);
-          } catch {
-            return null;
-          }
-        })
-        .find((l) => l?.name === "BountyCreated");
-      if (!created) throw new TaskError(`No BountyCreated event in ${receipt.hash}: check the transaction.`);
+      const created = eventIn(receipt, ctx.bounty, "BountyCreated");
       console.log(
         `Bounty ${created.args.bountyId} locked: Funded with ${formatAmount(pool, symbol, Number(decimals))}.`,
       );

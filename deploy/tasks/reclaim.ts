@@ -1,17 +1,20 @@
 /**
  * `bounty:reclaim`: the author takes a bounty back (SPEC 1.1): a Pending one at
  * any time (cancel), a Funded one only after its award deadline (the pool
- * returns). The test set stays hidden (the root is not burned).
+ * returns), to the author or to `--to` (SPEC 1.1 v1.1: a blacklisted author
+ * still recovers the pool at a clean address). The test set stays hidden (the
+ * root is not burned).
  */
 import { task, types } from "hardhat/config";
 import { TaskError, userAction } from "../lib/errors";
-import { chainNow, simulateAndSend, taskContext, txLink } from "../lib/context";
+import { chainNow, eventIn, simulateAndSend, taskContext, tokenDisplay } from "../lib/context";
+import { txLink } from "../lib/network";
+import { contracts } from "../lib/packages";
 import { formatAmount, isoSeconds, parseBountyId, relative } from "../lib/format";
-
-const STATUS = ["None", "Pending", "Funded", "Awarded", "Reclaimed"];
 
 task("bounty:reclaim", "Author: take back a Pending bounty, or a Funded one after its award deadline")
   .addParam("id", "Bounty id", undefined, types.string)
+  .addOptionalParam("to", "Where the pool goes (default: the author)", undefined, types.string)
   .addOptionalParam(
     "from",
     "Author account (one of the node's accounts on localhost)",
@@ -19,15 +22,18 @@ task("bounty:reclaim", "Author: take back a Pending bounty, or a Funded one afte
     types.string,
   )
   .setAction(
-    userAction(async (args: { id: string; from?: string }, hre) => {
+    userAction(async (args: { id: string; to?: string; from?: string }, hre) => {
       const id = parseBountyId(args.id);
+      if (args.to !== undefined && (!hre.ethers.isAddress(args.to) || BigInt(args.to) === 0n))
+        throw new TaskError(`--to must be a non-zero address, got "${args.to}".`);
       const ctx = await taskContext(hre, { needSigner: true, from: args.from });
       const b = await ctx.bounty.getBounty(id);
+      const { BountyStatus: S, bountyStatusName } = contracts();
       const status = Number(b.status);
-      if (status === 0) throw new TaskError(`There is no bounty ${id} on ${ctx.profile.name}.`);
-      if (status === 3 || status === 4) {
+      if (status === S.None) throw new TaskError(`There is no bounty ${id} on ${ctx.profile.name}.`);
+      if (status === S.Awarded || status === S.Reclaimed) {
         throw new TaskError(
-          `Bounty ${id} is already ${STATUS[status]}: there is nothing to reclaim${status === 3 ? " (winners and the author claim their credit with bounty:claim)" : ""}.`,
+          `Bounty ${id} is already ${bountyStatusName(status)}: there is nothing to reclaim${status === S.Awarded ? " (winners and the author claim their credit with bounty:claim)" : ""}.`,
         );
       }
       if (ctx.signer.address.toLowerCase() !== b.author.toLowerCase()) {
@@ -36,37 +42,27 @@ task("bounty:reclaim", "Author: take back a Pending bounty, or a Funded one afte
         );
       }
       const now = await chainNow(ctx);
-      if (status === 2 && now <= b.awardDeadline) {
+      if (status === S.Funded && now <= b.awardDeadline) {
         throw new TaskError(
           `Bounty ${id} is Funded and its award deadline ${isoSeconds(b.awardDeadline)} is ${relative(b.awardDeadline, now)}: it can be reclaimed only after that (the awarder may still award it).`,
         );
       }
-      const symbol = await (await hre.ethers.getContractAt("TestUSDC", b.token))
-        .symbol()
-        .catch(() => "tokens");
+      const to = hre.ethers.getAddress(args.to ?? b.author);
+      const { symbol } = await tokenDisplay(ctx, b.token);
       console.log(
-        status === 1
+        status === S.Pending
           ? `Cancelling Pending bounty ${id} (nothing was funded).`
-          : `Reclaiming bounty ${id}: the award deadline passed ${relative(b.awardDeadline, now).replace(" ago", "")} ago; ${formatAmount(b.pool, symbol)} returns to ${b.author}.`,
+          : `Reclaiming bounty ${id}: the award deadline passed ${relative(b.awardDeadline, now).replace(" ago", "")} ago; ${formatAmount(b.pool, symbol)} returns to ${to}${args.to ? " (--to)" : ""}.`,
       );
       const receipt = await simulateAndSend(
         ctx,
         "reclaim",
-        () => ctx.bounty.reclaim.staticCall(id),
-        () => ctx.bounty.reclaim(id),
+        () => ctx.bounty.reclaim.staticCall(id, to),
+        () => ctx.bounty.reclaim(id, to),
       );
-      const ev = receipt.logs
-        .map((l) => {
-          try {
-            return ctx.bounty.interface.parseLog(l);
-          } catch {
-            return null;
-          }
-        })
-        .find((l) => l?.name === "Reclaimed");
-      if (!ev) throw new TaskError(`No Reclaimed event in ${receipt.hash}: check the transaction.`);
+      const ev = eventIn(receipt, ctx.bounty, "Reclaimed");
       console.log(
-        `Reclaimed bounty ${ev.args.bountyId}: ${formatAmount(ev.args.amount as bigint, symbol)} to ${ev.args.author}. The test set stays hidden.`,
+        `Reclaimed bounty ${ev.args.bountyId}: ${formatAmount(ev.args.amount as bigint, symbol)} to ${ev.args.to}. The test set stays hidden.`,
       );
       console.log(`  tx   ${receipt.hash} (block ${receipt.blockNumber})`);
       console.log(`  link ${txLink(ctx.profile, receipt.hash)}`);

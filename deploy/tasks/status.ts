@@ -6,16 +6,76 @@
  */
 import { task, types } from "hardhat/config";
 import { TaskError, userAction } from "../lib/errors";
-import { chainNow, queryLogs, taskContext } from "../lib/context";
+import { chainNow, queryLogs, taskContext, tokenDisplay, type TaskContext } from "../lib/context";
+import { contracts } from "../lib/packages";
 import { asObject, readJsonFile } from "../lib/files";
 import { formatAmount, isoSeconds, parseBountyId, relative } from "../lib/format";
 
-const STATUS = ["None", "Pending", "Funded", "Awarded", "Reclaimed"] as const;
-
-/** The ladder with the current step in brackets, e.g. `Pending -> [Funded] -> Awarded | Reclaimed`. */
+/** The ladder with the current step in brackets, e.g. `Pending -> [Funded] -> Awarded | Reclaimed` (SPEC 1.1). */
 export function ladder(status: number): string {
-  const mark = (i: number) => (i === status ? `[${STATUS[i]}]` : STATUS[i]);
-  return `${mark(1)} -> ${mark(2)} -> ${mark(3)} | ${mark(4)}`;
+  const { BountyStatus: S, bountyStatusName } = contracts();
+  const mark = (step: number) => (step === status ? `[${bountyStatusName(step)}]` : bountyStatusName(step));
+  return `${mark(S.Pending)} -> ${mark(S.Funded)} -> ${mark(S.Awarded)} | ${mark(S.Reclaimed)}`;
+}
+
+type Fmt = (v: bigint) => string;
+
+/** The award of bounty `id` from its `Awarded` log: each place, the author's remainder, and what is still to claim. */
+async function printAward(ctx: TaskContext, id: bigint, author: string, fmt: Fmt): Promise<void> {
+  const [awarded] = await queryLogs(ctx, ctx.bounty, ctx.bounty.filters.Awarded(id));
+  if (!awarded) return;
+  const { winners, amounts, authorRemainder, rankingDigest } = awarded.args;
+  const left = async (account: string) => {
+    const credit = await ctx.bounty.creditOf(id, account);
+    return credit === 0n ? "claimed" : `${fmt(credit)} to claim`;
+  };
+  console.log(
+    `  awarded in    ${awarded.transactionHash} (block ${awarded.blockNumber}), ranking digest ${rankingDigest}`,
+  );
+  for (const [i, w] of (winners as string[]).entries())
+    console.log(`    place ${i + 1}   ${w}  ${fmt(amounts[i]!)}  (${await left(w)})`);
+  console.log(
+    `    author     ${author}  ${fmt(authorRemainder)} (remainder${authorRemainder === 0n ? "" : `; ${await left(author)}`})`,
+  );
+}
+
+/**
+ * Where the pool stands, the first line of the lock check: locked while Funded;
+ * once Awarded, locked and then paid out (what is still to claim, or that every
+ * credit was claimed); never for Pending or Reclaimed (to whom it went back).
+ */
+async function poolCheck(
+  ctx: TaskContext,
+  id: bigint,
+  status: number,
+  fmt: Fmt,
+): Promise<{ ok: boolean; what: string }> {
+  const { BountyStatus: S } = contracts();
+  if (status === S.Funded) return { ok: true, what: "the pool is locked (status Funded)" };
+  if (status === S.Pending)
+    return { ok: false, what: "the pool is not locked (status Pending: not funded yet)" };
+  if (status === S.Reclaimed) {
+    const [reclaimed] = await queryLogs(ctx, ctx.bounty, ctx.bounty.filters.Reclaimed(id));
+    const where = reclaimed
+      ? `${fmt(reclaimed.args.amount)} went back to ${reclaimed.args.to} (tx ${reclaimed.transactionHash})`
+      : "no Reclaimed log found";
+    return {
+      ok: false,
+      what: `the pool is not locked: the author reclaimed it (status Reclaimed; ${where})`,
+    };
+  }
+  const [awarded] = await queryLogs(ctx, ctx.bounty, ctx.bounty.filters.Awarded(id));
+  const payees = new Set<string>([...((awarded?.args.winners ?? []) as string[])]);
+  if (awarded && awarded.args.authorRemainder > 0n) payees.add((await ctx.bounty.getBounty(id)).author);
+  let unclaimed = 0n;
+  for (const p of payees) unclaimed += await ctx.bounty.creditOf(id, p);
+  return {
+    ok: true,
+    what:
+      unclaimed === 0n
+        ? "the pool was locked, then awarded and paid out: every credit has been claimed (status Awarded)"
+        : `the pool was locked and is awarded: ${fmt(unclaimed)} of credit is still in the contract (status Awarded)`,
+  };
 }
 
 task("bounty:status", "Show a bounty's state and verify its lock against the declared token and author")
@@ -37,32 +97,25 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
       }
       const count = await ctx.bounty.bountyCount();
       const b = await ctx.bounty.getBounty(id);
+      const { BountyStatus: S, bountyStatusName } = contracts();
       const status = Number(b.status);
-      if (status === 0)
+      if (status === S.None)
         throw new TaskError(
           `There is no bounty ${id} on ${ctx.profile.name} (bounty ids run from 1 to ${count}).`,
         );
 
       const now = await chainNow(ctx);
-      const token = await ctx.hre.ethers.getContractAt("TestUSDC", b.token);
-      let symbol = "tokens";
-      let decimals = 6;
-      try {
-        symbol = await token.symbol();
-        decimals = Number(await token.decimals());
-      } catch {
-        /* a token without symbol/decimals: shown in base units */
-      }
+      const { symbol, decimals } = await tokenDisplay(ctx, b.token);
       const fmt = (v: bigint) => `${formatAmount(v, symbol, decimals)} (${v} base units)`;
 
       console.log(`Bounty ${id} on ${ctx.profile.name} (BenchmarkBounty ${ctx.bountyAddress})`);
-      console.log(`  status        ${STATUS[status]}    ${ladder(status)}`);
+      console.log(`  status        ${bountyStatusName(status)}    ${ladder(status)}`);
       console.log(`  author        ${b.author}`);
       console.log(`  awarder       ${b.awarder}`);
       console.log(`  token         ${b.token} (${symbol})`);
       console.log(`  pool          ${fmt(b.pool)}`);
       console.log(
-        `  commitment    root ${b.testSetRoot}, ${b.leafCount} leaves${(await ctx.bounty.rootBurned(b.testSetRoot)) ? " (burned: revealed by the award)" : ""}`,
+        `  commitment    root ${b.testSetRoot}, ${b.leafCount} leaves${(await ctx.bounty.rootBurned(b.author, b.testSetRoot)) ? " (burned: revealed by the award)" : ""}`,
       );
       console.log(`  closes at     ${isoSeconds(b.closesAt)} (${relative(b.closesAt, now)})`);
       console.log(`  award by      ${isoSeconds(b.awardDeadline)} (${relative(b.awardDeadline, now)})`);
@@ -70,9 +123,9 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
 
       // What happens next.
       let next: string;
-      if (status === 1)
+      if (status === S.Pending)
         next = "Pending: created but not funded; the author can fund it or cancel it (bounty:reclaim).";
-      else if (status === 2) {
+      else if (status === S.Funded) {
         if (now < b.closesAt)
           next = `Funded: competition open; the award window opens ${relative(b.closesAt, now)}.`;
         else if (now <= b.awardDeadline)
@@ -80,33 +133,16 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
         else
           next =
             "Funded, but the award deadline has passed: the author can take the pool back (bounty:reclaim).";
-      } else if (status === 3)
+      } else if (status === S.Awarded)
         next = "Awarded: winners claim their credit (bounty:claim); the test set is revealed.";
       else next = "Reclaimed: the pool went back to the author; the test set is never revealed.";
       console.log(`  next          ${next}`);
 
-      // Award and claims, from the logs.
-      if (status === 3) {
-        const [awarded] = await queryLogs(ctx, ctx.bounty, ctx.bounty.filters.Awarded(id));
-        if (awarded) {
-          const { winners, amounts, authorRemainder, rankingDigest } = awarded.args;
-          console.log(
-            `  awarded in    ${awarded.transactionHash} (block ${awarded.blockNumber}), ranking digest ${rankingDigest}`,
-          );
-          winners.forEach((w: string, i: number) =>
-            console.log(`    place ${i + 1}   ${w}  ${fmt(amounts[i]!)}`),
-          );
-          console.log(`    author     ${b.author}  ${fmt(authorRemainder)} (remainder)`);
-        }
-      }
-
+      if (status === S.Awarded) await printAward(ctx, id, b.author, fmt);
       // The lock check.
       const declaredToken = args.token ?? ctx.profile.usdc;
       const checks: { ok: boolean; what: string }[] = [];
-      checks.push({
-        ok: status === 2 || status === 3,
-        what: `the pool is locked (status ${STATUS[status]}${status === 2 || status === 3 ? "" : ": not Funded"})`,
-      });
+      checks.push(await poolCheck(ctx, id, status, fmt));
       checks.push({
         ok: b.token.toLowerCase() === declaredToken.toLowerCase(),
         what: `token is the declared ${args.token ? "token" : "USDC"} ${declaredToken}${b.token.toLowerCase() === declaredToken.toLowerCase() ? "" : ` (on-chain: ${b.token})`}`,
@@ -117,7 +153,7 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
           what: `author is the declared ${args.author}${b.author.toLowerCase() === args.author.toLowerCase() ? "" : ` (on-chain: ${b.author})`}`,
         });
       }
-      if (status >= 2) {
+      if (status === S.Funded || status === S.Awarded || status === S.Reclaimed) {
         const [funded] = await queryLogs(ctx, ctx.bounty, ctx.bounty.filters.BountyFunded(id));
         checks.push({
           ok: funded !== undefined && funded.args.amount === b.pool,

@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import { expect } from "chai";
 import type { DevChain } from "@bench-bounty/devchain";
-import { blockNumber, copyAddressBook, hardhat, startChain, tempDir, type Run } from "./helpers";
+import { blockNumber, localDeploymentFile, hardhat, startChain, tempDir, type Run } from "./helpers";
 
 /** Hardhat colours its error line when `CI` is set (picocolors); compare plain text. */
 function plain(text: string): string {
@@ -37,7 +37,7 @@ describe("wrong command-line arguments (Hardhat's own parsing)", function () {
   const run = (args: string[], env: Record<string, string | undefined>) =>
     hardhat(args, {
       LOCAL_RPC_URL: chain.rpcUrl,
-      BENCH_BOUNTY_ADDRESS_BOOK: book,
+      BENCH_BOUNTY_LOCAL_DEPLOYMENT: book,
       HARDHAT_SHOW_STACK_TRACES: undefined,
       ...env,
     });
@@ -45,7 +45,7 @@ describe("wrong command-line arguments (Hardhat's own parsing)", function () {
   before(async function () {
     chain = await startChain();
     dir = tempDir();
-    book = copyAddressBook(dir, chain);
+    book = localDeploymentFile(dir, chain);
   });
   after(async function () {
     await chain?.stop();

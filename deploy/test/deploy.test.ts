@@ -5,11 +5,10 @@
  */
 import fs from "node:fs";
 import { expect } from "chai";
-import { CREATEX_ADDRESS as CREATEX_TS, DEPLOYMENT_SALT as SALT_TS } from "@bench-bounty/contracts";
-import { CREATEX_ADDRESS, DEPLOYMENT_SALT } from "../ignition/salt";
+import { ADDRESS_BOOK_FILE, CREATEX_ADDRESS } from "@bench-bounty/contracts";
 import {
   artifactAddresses,
-  copyAddressBook,
+  localDeploymentFile,
   expectOk,
   expectRefusal,
   hardhat,
@@ -24,28 +23,25 @@ describe("bounty:deploy (bare local node)", function () {
   let node: { rpcUrl: string; stop: () => Promise<void> };
   let dir: string;
   let book: string;
+  let trackedBefore: string;
   let expected: { benchmarkBounty: string; anchorRegistry: string };
   const run = (args: string[], env: Record<string, string | undefined> = {}) =>
     hardhat(["bounty:deploy", ...args], {
       LOCAL_RPC_URL: node.rpcUrl,
-      BENCH_BOUNTY_ADDRESS_BOOK: book,
+      BENCH_BOUNTY_LOCAL_DEPLOYMENT: book,
       ...env,
     });
 
   before(async function () {
     node = await startBareNode();
     dir = tempDir();
-    book = copyAddressBook(dir);
+    book = localDeploymentFile(dir);
+    trackedBefore = fs.readFileSync(ADDRESS_BOOK_FILE, "utf8");
     expected = artifactAddresses();
   });
   after(async function () {
     await node?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  it("uses the same salt and factory as @bench-bounty/contracts", function () {
-    expect(DEPLOYMENT_SALT).to.equal(SALT_TS);
-    expect(CREATEX_ADDRESS).to.equal(CREATEX_TS);
   });
 
   it("--dry-run prints the CREATE2 addresses and gas and sends nothing", async function () {
@@ -63,16 +59,19 @@ describe("bounty:deploy (bare local node)", function () {
     expect(await rpc<string>(node.rpcUrl, "eth_getCode", [CREATEX_ADDRESS, "latest"])).to.equal("0x");
   });
 
-  it("deploys both contracts at their CREATE2 addresses and records them", async function () {
+  it("deploys both contracts at their CREATE2 addresses and records them outside tracked files", async function () {
+    expect(fs.existsSync(book)).to.equal(false);
     const out = expectOk(await run(["--network", "localhost"]));
     expect(out).to.include("CreateX is not on this local node yet");
+    expect(out).to.include(`Recorded in ${book} (the local node's deployment; untracked, never committed):`);
     expect(await rpc<string>(node.rpcUrl, "eth_getCode", [expected.benchmarkBounty, "latest"])).to.not.equal(
       "0x",
     );
     expect(await rpc<string>(node.rpcUrl, "eth_getCode", [expected.anchorRegistry, "latest"])).to.not.equal(
       "0x",
     );
-    const entry = JSON.parse(fs.readFileSync(book, "utf8")).local;
+    const entry = JSON.parse(fs.readFileSync(book, "utf8"));
+    expect(entry.network).to.equal("localhost");
     expect(entry.benchmarkBounty).to.equal(expected.benchmarkBounty);
     expect(entry.anchorRegistry).to.equal(expected.anchorRegistry);
     expect(entry.usdc).to.equal("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913");
@@ -82,13 +81,8 @@ describe("bounty:deploy (bare local node)", function () {
     expect(
       await rpc<string>(node.rpcUrl, "eth_getCode", [expected.benchmarkBounty, hex(entry.startBlock - 1)]),
     ).to.equal("0x");
-    // Base and Base Sepolia entries are untouched.
-    const original = JSON.parse(
-      fs.readFileSync(require.resolve("@bench-bounty/contracts/deployments.json"), "utf8"),
-    );
-    const written = JSON.parse(fs.readFileSync(book, "utf8"));
-    expect(written["8453"]).to.deep.equal(original["8453"]);
-    expect(written["84532"]).to.deep.equal(original["84532"]);
+    // The tracked address book (Base and Base Sepolia) is not rewritten, not even reformatted.
+    expect(fs.readFileSync(ADDRESS_BOOK_FILE, "utf8")).to.equal(trackedBefore);
   });
 
   it("a second run finds both deployed and sends nothing", async function () {
@@ -130,7 +124,10 @@ describe("bounty:deploy (bare local node)", function () {
     });
     it("an unreachable RPC endpoint", async function () {
       expectRefusal(
-        await hardhat(["bounty:deploy", "--network", "localhost"], { LOCAL_RPC_URL: "http://127.0.0.1:9" }),
+        await hardhat(["bounty:deploy", "--network", "localhost"], {
+          LOCAL_RPC_URL: "http://127.0.0.1:9",
+          BENCH_BOUNTY_LOCAL_DEPLOYMENT: book,
+        }),
         /Cannot reach the localhost RPC endpoint/,
       );
     });

@@ -22,7 +22,9 @@ function sampleArgs(types: readonly string[]): unknown[] {
       ? "0x00000000000000000000000000000000000000aa"
       : t === "bytes32"
         ? "0x" + "ab".repeat(32)
-        : 3n,
+        : t === "string"
+          ? "abc"
+          : 3n,
   );
 }
 

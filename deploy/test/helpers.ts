@@ -105,35 +105,32 @@ export function expectRefusal(run: Run, pattern: RegExp): void {
   expect(run.stderr, "no stack trace").not.to.match(/^\s+at /m);
 }
 
-/** A runner bound to a devchain: `--network localhost` and its RPC URL, the address book redirected. */
-export function localRunner(chain: DevChain, addressBook: string) {
+/** A runner bound to a devchain: `--network localhost` and its RPC URL, its local deployment file. */
+export function localRunner(chain: DevChain, localDeployment: string) {
   return (args: string[], env: Record<string, string | undefined> = {}) =>
     hardhat([...args, "--network", "localhost"], {
       LOCAL_RPC_URL: chain.rpcUrl,
-      BENCH_BOUNTY_ADDRESS_BOOK: addressBook,
+      BENCH_BOUNTY_LOCAL_DEPLOYMENT: localDeployment,
       ...env,
     });
 }
 
 /**
- * A copy of packages/contracts/deployments.json in `dir` (tests never write the
- * real one); with `chain`, its `local` entry holds that devchain's deployment.
+ * A local deployment file in `dir` (BENCH_BOUNTY_LOCAL_DEPLOYMENT; tests never write
+ * deploy/.local): with `chain`, it holds that devchain's deployment; without, it does not exist yet.
  */
-export function copyAddressBook(dir: string, chain?: DevChain): string {
-  const file = path.join(dir, "deployments.json");
-  const book = JSON.parse(
-    fs.readFileSync(path.join(REPO_ROOT, "packages", "contracts", "deployments.json"), "utf8"),
-  );
+export function localDeploymentFile(dir: string, chain?: DevChain): string {
+  const file = path.join(dir, "local-deployment.json");
   if (chain) {
-    book.local = {
+    const entry = {
       network: "localhost",
       benchmarkBounty: chain.contracts.benchmarkBounty,
       anchorRegistry: chain.contracts.anchorRegistry,
       usdc: chain.contracts.usdc,
       startBlock: chain.startBlock,
     };
+    fs.writeFileSync(file, JSON.stringify(entry, null, 2));
   }
-  fs.writeFileSync(file, JSON.stringify(book, null, 2));
   return file;
 }
 
@@ -223,7 +220,7 @@ export function artifactAddresses(): { benchmarkBounty: string; anchorRegistry: 
   const { ethers } = require("ethers") as typeof import("ethers");
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { CREATEX_ADDRESS, DEPLOYMENT_SALT } =
-    require("../ignition/salt") as typeof import("../ignition/salt");
+    require("@bench-bounty/contracts") as typeof import("@bench-bounty/contracts");
   const at = (name: string) => {
     const artifact = JSON.parse(
       fs.readFileSync(path.join(REPO_ROOT, "artifacts", "contracts", `${name}.sol`, `${name}.json`), "utf8"),
@@ -244,10 +241,10 @@ export function artifactAddresses(): { benchmarkBounty: string; anchorRegistry: 
  *
  * Must be the only Hardhat runtime of the process: the environment is read once.
  */
-export function inProcessRunner(chain: DevChain, addressBook: string) {
+export function inProcessRunner(chain: DevChain, localDeployment: string) {
   process.env.HARDHAT_NETWORK = "localhost";
   process.env.LOCAL_RPC_URL = chain.rpcUrl;
-  process.env.BENCH_BOUNTY_ADDRESS_BOOK = addressBook;
+  process.env.BENCH_BOUNTY_LOCAL_DEPLOYMENT = localDeployment;
   for (const k of ["DEPLOYER_PRIVATE_KEY", "BASE_RPC_URL", "BASE_SEPOLIA_RPC_URL"]) delete process.env[k];
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const hre = require("hardhat") as import("hardhat/types").HardhatRuntimeEnvironment;

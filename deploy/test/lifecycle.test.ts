@@ -19,12 +19,13 @@ import { benchmarkBountyAbi, testUsdcAbi, anchorRegistryAbi, ANCHOR_KINDS } from
 import {
   blockNumber,
   chainTime,
-  copyAddressBook,
+  localDeploymentFile,
   expectOk,
   expectRefusal,
   inProcessRunner,
   localRunner,
   REPO_ROOT,
+  rpc,
   startChain,
   tempDir,
   vector,
@@ -214,7 +215,7 @@ describe("bounty tasks on a local Base-profile node", function () {
   before(async function () {
     chain = await startChain();
     dir = tempDir();
-    const book = copyAddressBook(dir, chain);
+    const book = localDeploymentFile(dir, chain);
     run = inProcessRunner(chain, book);
     cli = localRunner(chain, book);
     [author, awarder, w1, w2, w3, other] = chain.accounts.slice(1, 7).map((a) => a.address);
@@ -400,7 +401,7 @@ describe("bounty tasks on a local Base-profile node", function () {
       const reused = writeFile(dir, "reused.json", { root: b1.testSetRoot, leafCount: 3 });
       await refuses(
         plainLockArgs(now, { commitment: reused }),
-        /createBounty reverted with RootBoundToLiveBounty\(0x[0-9a-f]{64}, 1\)\. Bounty 1 is still live on this root/,
+        /createBounty reverted with RootBoundToLiveBounty\(0x[0-9a-fA-F]{40}, 0x[0-9a-f]{64}, 1\)\. Your bounty 1 is still live on this root/,
       );
     });
   });
@@ -693,10 +694,25 @@ describe("bounty tasks on a local Base-profile node", function () {
       expect(award).to.include("authorRemainder 5.000000 USDC");
       expect(award).to.include(`rankingDigest   ${zero.benchmark.ranking_digest}`);
       expect(await creditOf(id, author)).to.equal(5_000_000n);
+      const awardedStatus = expectOk(await run(["bounty:status", "--id", String(id)]));
+      expect(awardedStatus).to.include(
+        "✓ the pool was locked and is awarded: 5.000000 USDC (5000000 base units) of credit is still in the contract",
+      );
+      // bounty:credits prints the claim command; run it as printed.
+      const credits = expectOk(await run(["bounty:credits", "--account", author]));
+      const printed = /^Claim with: npx hardhat (.*)$/m.exec(credits)?.[1];
+      expect(printed, credits).to.equal(`bounty:claim --network localhost --from ${author} --all`);
+      const argv = printed!.split(" ").filter((w, i, all) => w !== "--network" && all[i - 1] !== "--network");
       const before = await usdcBalance(author);
-      const claim = expectOk(await run(["bounty:claim", "--from", author, "--all"]));
+      const claim = expectOk(await run(argv));
       expect(claim).to.include(`Claimed bounty ${id}: 5.000000 USDC`);
       expect(await usdcBalance(author)).to.equal(before + 5_000_000n);
+      const paidOut = expectOk(await run(["bounty:status", "--id", String(id)]));
+      expect(paidOut).to.include(
+        "✓ the pool was locked, then awarded and paid out: every credit has been claimed (status Awarded)",
+      );
+      expect(paidOut).not.to.include("the pool is locked");
+      expect(paidOut).to.include(`${author}  5.000000 USDC (5000000 base units) (remainder; claimed)`);
     });
   });
 
@@ -729,12 +745,32 @@ describe("bounty tasks on a local Base-profile node", function () {
     it("returns the pool after the deadline, and refuses a second reclaim", async function () {
       await chain.increaseTime(121);
       const before = await usdcBalance(author);
-      const out = expectOk(await run(["bounty:reclaim", "--from", author, "--id", String(id)]));
-      expect(out).to.include(
-        `Reclaimed bounty ${id}: 7.000000 USDC to ${author}. The test set stays hidden.`,
+      const toBefore = await usdcBalance(other);
+      await refuses(
+        [
+          "bounty:reclaim",
+          "--from",
+          author,
+          "--id",
+          String(id),
+          "--to",
+          "0x0000000000000000000000000000000000000000",
+        ],
+        /--to must be a non-zero address/,
       );
-      expect(await usdcBalance(author)).to.equal(before + 7_000_000n);
-      expectRefusal(await run(["bounty:status", "--id", String(id)]), /does NOT verify: the pool is locked/);
+      const out = expectOk(
+        await run(["bounty:reclaim", "--from", author, "--id", String(id), "--to", other]),
+      );
+      expect(out).to.include(`7.000000 USDC returns to ${other} (--to)`);
+      expect(out).to.include(`Reclaimed bounty ${id}: 7.000000 USDC to ${other}. The test set stays hidden.`);
+      expect(await usdcBalance(other)).to.equal(toBefore + 7_000_000n);
+      expect(await usdcBalance(author)).to.equal(before);
+      const status = await run(["bounty:status", "--id", String(id)]);
+      expectRefusal(status, /does NOT verify: the pool is not locked: the author reclaimed it/);
+      expect(status.stdout).to.include(
+        `✗ the pool is not locked: the author reclaimed it (status Reclaimed; 7.000000 USDC (7000000 base units) went back to ${other}`,
+      );
+      expect(status.stdout).not.to.include("the pool is locked");
       await refuses(
         ["bounty:reclaim", "--from", author, "--id", String(id)],
         /is already Reclaimed: there is nothing to reclaim/,
@@ -745,9 +781,150 @@ describe("bounty tasks on a local Base-profile node", function () {
           address: chain.contracts.benchmarkBounty,
           abi: benchmarkBountyAbi,
           functionName: "rootBurned",
-          args: [root],
+          args: [author as `0x${string}`, root],
         }),
       ).to.equal(false);
+    });
+  });
+
+  describe("relayed claim (bounty:claim --relay, lib/relay.ts)", function () {
+    let id: bigint;
+    let winner: string; // holds no ETH
+    let second: string;
+    let third: string;
+    let relayer: string;
+    const ethBalance = async (a: string) =>
+      BigInt(await rpc<string>(chain.rpcUrl, "eth_getBalance", [a, "latest"]));
+    /** Runs the task with CLAIMER_PRIVATE_KEY set to `key` (or unset). */
+    async function withClaimerKey(key: string | undefined, args: string[]): Promise<Run> {
+      if (key === undefined) delete process.env.CLAIMER_PRIVATE_KEY;
+      else process.env.CLAIMER_PRIVATE_KEY = key;
+      try {
+        return await run(args);
+      } finally {
+        delete process.env.CLAIMER_PRIVATE_KEY;
+      }
+    }
+    /** One `Error:` line on stderr, nothing mined. */
+    async function refusedInOneLine(key: string | undefined, args: string[], pattern: RegExp) {
+      const before = await blockNumber(chain);
+      const r = await withClaimerKey(key, args);
+      expectRefusal(r, pattern);
+      expect(r.stderr.trim().split("\n"), r.stderr).to.have.length(1);
+      expect(await blockNumber(chain), "a refusal sends nothing").to.equal(before);
+    }
+
+    before(async function () {
+      [winner, second, third, relayer] = [10, 11, 12, 13].map((i) => chain.accounts[i]!.address);
+      id = await lockSmall(60n, 7200n);
+      await chain.increaseTime(61);
+      const withdrawals = writeFile(dir, "relay-withdrawals.json", {
+        "vec-a": winner,
+        "vec-c": second,
+        "vec-d": third,
+      });
+      const rd = writeFile(dir, "relay-pack.json", smallText);
+      expectOk(await run(awardArgs({ from: awarder, id, rankDerivation: rd, withdrawalsFile: withdrawals })));
+      await rpc(chain.rpcUrl, "hardhat_setBalance", [winner, "0x0"]);
+    });
+
+    it("refuses a signature by another key, in one line, sending nothing", async function () {
+      await refusedInOneLine(
+        chain.accounts[12]!.privateKey,
+        ["bounty:claim", "--relay", "--id", String(id), "--account", winner, "--from", relayer],
+        /^Error: claimWithSig reverted with \w+\(.*\)\. The Claim signature is not by /m,
+      );
+    });
+
+    it("refuses an expired deadline, in one line, sending nothing", async function () {
+      await refusedInOneLine(
+        undefined,
+        [
+          "bounty:claim",
+          "--relay",
+          "--id",
+          String(id),
+          "--account",
+          winner,
+          "--from",
+          relayer,
+          "--deadline",
+          "1",
+        ],
+        /^Error: claimWithSig reverted with \w+\(.*\)\. The Claim signature expired/m,
+      );
+    });
+
+    it("pays a winner who holds no ETH: the winner signs, the relayer sends and pays the gas", async function () {
+      expect(await ethBalance(winner)).to.equal(0n);
+      const usdcBefore = await usdcBalance(winner);
+      const relayerUsdc = await usdcBalance(relayer);
+      const relayerEth = await ethBalance(relayer);
+      const out = expectOk(
+        await run(["bounty:claim", "--relay", "--id", String(id), "--account", winner, "--from", relayer]),
+      );
+      expect(out).to.include(`gas paid by ${relayer} (--from)`);
+      expect(out).to.include(`Claimed bounty ${id}: 6.172841 USDC from ${winner} to ${winner}`);
+      expect(await usdcBalance(winner)).to.equal(usdcBefore + 6_172_841n);
+      expect(await ethBalance(winner), "the winner paid no gas").to.equal(0n);
+      expect(await ethBalance(relayer)).to.be.lessThan(relayerEth);
+      expect(await usdcBalance(relayer), "the relayer gets none of the credit").to.equal(relayerUsdc);
+      expect(await creditOf(id, winner)).to.equal(0n);
+    });
+
+    it("signs with CLAIMER_PRIVATE_KEY (the account defaults to the key's) and pays --to", async function () {
+      const before = await usdcBalance(other);
+      const out = expectOk(
+        await withClaimerKey(chain.accounts[12]!.privateKey, [
+          "bounty:claim",
+          "--relay",
+          "--id",
+          String(id),
+          "--to",
+          other,
+          "--from",
+          relayer,
+        ]),
+      );
+      expect(out).to.include(`Claimed bounty ${id}: 2.469135 USDC from ${third} to ${other}`);
+      expect(await usdcBalance(other)).to.equal(before + 2_469_135n);
+    });
+
+    it("relayClaim (viem, no Hardhat) pays; the same signature cannot be used twice", async function () {
+      const { relayClaim, submitClaim } = await import("../lib/relay");
+      const { decodeRevert } = await import("../lib/errors");
+      const { Interface } = await import("ethers");
+      const request = {
+        bounty: chain.contracts.benchmarkBounty,
+        chainId: 8453,
+        bountyId: id,
+        account: second as `0x${string}`,
+        to: second as `0x${string}`,
+        deadline: (await chainTime(chain)) + 600n,
+      };
+      const before = await usdcBalance(second);
+      const { claim, receipt } = await relayClaim(
+        chain.publicClient as never,
+        chain.wallet(11) as never,
+        chain.wallet(13) as never,
+        request,
+      );
+      expect(receipt.status).to.equal("success");
+      expect(receipt.from.toLowerCase()).to.equal(relayer.toLowerCase());
+      expect(await usdcBalance(second)).to.equal(before + 3_703_703n);
+      const blockBefore = await blockNumber(chain);
+      let error: unknown;
+      try {
+        await submitClaim(chain.publicClient as never, chain.wallet(13) as never, claim);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, "a replayed signature is refused").to.not.equal(undefined);
+      const decoded = decodeRevert(error, [new Interface(benchmarkBountyAbi as never)], "claimWithSig");
+      expect(decoded.name).to.equal("TaskError");
+      expect(decoded.message).to.match(/^claimWithSig reverted with \w+\(/);
+      expect(decoded.message).not.to.include("\n");
+      expect(await blockNumber(chain)).to.equal(blockBefore);
     });
   });
 

@@ -3,13 +3,19 @@
  * bash exactly as written, on a fresh local Base-profile node
  * (`BENCH_BOUNTY_DEVCHAIN=profile npx hardhat node`). Lines marked `# refused`
  * must exit 1 with an `Error:` line and mine nothing; every other line must
- * succeed. The README's promised figures are then checked on-chain.
+ * succeed. The README's promised figures are then checked on-chain, and the
+ * working tree is as clean as before (`git status --porcelain` unchanged): the
+ * local deployment goes to the git-ignored deploy/.local, never to the tracked
+ * address book. Nothing is redirected, so this is what a user's run writes; a
+ * developer's own deploy/.local/deployments.json is put back afterwards.
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
-import { copyAddressBook, REPO_ROOT, rpc, startBareNode, tempDir, type Run } from "./helpers";
+import { REPO_ROOT, rpc, startBareNode, type Run } from "./helpers";
+
+const LOCAL_DEPLOYMENT = path.join(REPO_ROOT, "deploy", ".local", "deployments.json");
 
 function walkthroughCommands(): { line: string; refused: boolean }[] {
   const readme = fs.readFileSync(path.join(REPO_ROOT, "deploy", "README.md"), "utf8");
@@ -33,26 +39,36 @@ function bash(line: string, env: NodeJS.ProcessEnv): Promise<Run> {
 
 describe("deploy/README.md walkthrough, as written", function () {
   let node: { rpcUrl: string; stop: () => Promise<void> };
-  let dir: string;
   let env: NodeJS.ProcessEnv;
+  let statusBefore: string;
+  let savedLocal: Buffer | undefined;
   const outputs: string[] = [];
 
   before(async function () {
     node = await startBareNode({ profile: true });
-    dir = tempDir();
-    env = { ...process.env, LOCAL_RPC_URL: node.rpcUrl, BENCH_BOUNTY_ADDRESS_BOOK: copyAddressBook(dir) };
-    for (const k of ["DEPLOYER_PRIVATE_KEY", "BASE_RPC_URL", "BASE_SEPOLIA_RPC_URL", "HARDHAT_NETWORK"])
+    env = { ...process.env, LOCAL_RPC_URL: node.rpcUrl };
+    for (const k of [
+      "DEPLOYER_PRIVATE_KEY",
+      "BASE_RPC_URL",
+      "BASE_SEPOLIA_RPC_URL",
+      "HARDHAT_NETWORK",
+      "BENCH_BOUNTY_ADDRESS_BOOK",
+      "BENCH_BOUNTY_LOCAL_DEPLOYMENT",
+    ])
       delete env[k];
+    savedLocal = fs.existsSync(LOCAL_DEPLOYMENT) ? fs.readFileSync(LOCAL_DEPLOYMENT) : undefined;
+    statusBefore = (await bash("git status --porcelain --untracked-files=all", env)).stdout;
   });
   after(async function () {
     await node?.stop();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    if (savedLocal) fs.writeFileSync(LOCAL_DEPLOYMENT, savedLocal);
+    else fs.rmSync(LOCAL_DEPLOYMENT, { force: true });
   });
 
   it("has the commands in order, refusals marked", function () {
     const cmds = walkthroughCommands();
     expect(cmds.length).to.be.greaterThan(10);
-    expect(cmds.filter((c) => c.refused).length).to.equal(3);
+    expect(cmds.filter((c) => c.refused).length).to.equal(4);
   });
 
   it("every command does what the README says", async function () {
@@ -78,11 +94,33 @@ describe("deploy/README.md walkthrough, as written", function () {
     expect(all).to.include('Winner "bravo" (place 2) has no withdrawal address');
     expect(all).to.match(/winner 1 {8}0x90F79bf6EB2c4f870365E785982E1f101E93b906 {2}62\.500000 USDC/);
     expect(all).to.match(/winner 2 {8}0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65 {2}37\.500000 USDC/);
+    // The claim command bounty:credits prints is the next line of the walkthrough, as pasted.
+    const printed = /Claim with: (npx hardhat .*)$/m.exec(all)?.[1];
+    expect(walkthroughCommands().map((c) => c.line)).to.include(printed);
+    expect(all).to.include(
+      "Claimed bounty 1: 62.500000 USDC from 0x90F79bf6EB2c4f870365E785982E1f101E93b906 to 0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+    );
+    expect(all).to.match(/^Error: claimWithSig reverted with \w+\(.*expired/im);
     expect(all).to.include(
       "Claimed bounty 1: 37.500000 USDC from 0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65 to 0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
     );
-    expect(all).to.include("Reclaimed bounty 2: 25.000000 USDC");
+    expect(all).to.include("gas paid by 0x70997970C51812dc3A010C7d01b50e0d17dc79C8");
+    expect(all).to.include(
+      "Reclaimed bounty 2: 25.000000 USDC to 0x976EA74026E726554dB657fA54763abd0C3a0aa9",
+    );
     expect(all).to.include("Pending -> Funded -> [Awarded] | Reclaimed");
+    expect(all).to.include("every credit has been claimed (status Awarded)");
+    expect(all).not.to.include("✓ the pool is locked (status Awarded)");
+  });
+
+  it("leaves the working tree as it found it (git status --porcelain unchanged)", async function () {
+    const after = await bash("git status --porcelain --untracked-files=all", env);
+    expect(after.code).to.equal(0);
+    expect(after.stdout).to.equal(statusBefore);
+    // The local deployment was recorded, in the git-ignored file.
+    const entry = JSON.parse(fs.readFileSync(LOCAL_DEPLOYMENT, "utf8")) as { network: string };
+    expect(entry.network).to.equal("localhost");
+    expect((await bash(`git check-ignore -q ${LOCAL_DEPLOYMENT}`, env)).code).to.equal(0);
   });
 
   it("left the balances the walkthrough promises", async function () {
@@ -97,7 +135,10 @@ describe("deploy/README.md walkthrough, as written", function () {
     expect(await balanceOf("0x90F79bf6EB2c4f870365E785982E1f101E93b906")).to.equal(62_500_000n);
     expect(await balanceOf("0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc")).to.equal(37_500_000n);
     expect(await balanceOf("0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65")).to.equal(0n);
-    // 1000 minted - 100 awarded - 25 locked + 25 reclaimed
-    expect(await balanceOf("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")).to.equal(900_000_000n);
+    // 1000 minted - 100 awarded - 25 locked (reclaimed to account #6)
+    expect(await balanceOf("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC")).to.equal(875_000_000n);
+    expect(await balanceOf("0x976EA74026E726554dB657fA54763abd0C3a0aa9")).to.equal(25_000_000n);
+    // The platform (account #1) relayed bravo's claim but received nothing.
+    expect(await balanceOf("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")).to.equal(0n);
   });
 });

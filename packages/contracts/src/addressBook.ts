@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import type { Address } from "viem";
 
 /** Where the contracts live on one chain; `null` until deployment fills it in. */
@@ -13,24 +14,29 @@ export interface AddressBookEntry {
   readonly startBlock: number | null;
 }
 
-/** Keys of `deployments.json`: chain ids of Base and Base Sepolia, and `local` (the local Base profile, also chain id 8453). */
-export type AddressBookKey = "8453" | "84532" | "local";
+/**
+ * Keys of `deployments.json`: the chain ids of Base and Base Sepolia. A local node's deployment is
+ * never written here (it lives in an untracked file of `deploy/`, see `deploy/README.md`).
+ */
+export type AddressBookKey = "8453" | "84532";
+
+/** Absolute path of `deployments.json` (the tracked address book; `bounty:deploy` writes it for Base and Base Sepolia). */
+export const ADDRESS_BOOK_FILE: string = fileURLToPath(new URL("../deployments.json", import.meta.url));
 
 /**
  * The address book (`packages/contracts/deployments.json`), filled in by
- * `npx hardhat bounty:deploy`. Both contracts are deployed with CREATE2 through
- * CreateX and one fixed salt, so their addresses are the same on every chain.
+ * `npx hardhat bounty:deploy --network base|baseSepolia`. Both contracts are deployed with CREATE2
+ * through CreateX and one fixed salt, so their addresses are the same on every chain.
  */
 export const addressBook: Readonly<Record<AddressBookKey, AddressBookEntry>> = JSON.parse(
-  readFileSync(new URL("../deployments.json", import.meta.url), "utf8"),
+  readFileSync(ADDRESS_BOOK_FILE, "utf8"),
 ) as Record<AddressBookKey, AddressBookEntry>;
 
 /**
- * The address book entry for a chain id (8453 -> Base, 84532 -> Base Sepolia);
- * pass `{ local: true }` for the local Base profile. Throws on any other chain id.
+ * The address book entry for a chain id (8453 -> Base, 84532 -> Base Sepolia).
+ * @throws Error on any other chain id
  */
-export function addressBookEntry(chainId: number, opts: { local?: boolean } = {}): AddressBookEntry {
-  if (opts.local) return addressBook.local;
+export function addressBookEntry(chainId: number): AddressBookEntry {
   const key = String(chainId);
   if (key !== "8453" && key !== "84532") throw new Error(`no address book entry for chain id ${chainId}`);
   return addressBook[key];

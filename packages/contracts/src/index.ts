@@ -5,7 +5,8 @@
  * - `*Bytecode` (creation) and `*DeployedBytecode` (runtime) for deploying or placing contracts;
  * - `CLAIM_TYPES`, `claimDomain`, `CLAIM_DOMAIN_NAME`/`CLAIM_DOMAIN_VERSION`: EIP-712 data of `claimWithSig`;
  * - `ANCHOR_KINDS` / `anchorKindName`, `BountyStatus`, `BountyRecord` (the `getBounty` tuple), `CHAINS`, `BASE_USDC_ADDRESS`;
- * - `addressBook` (`deployments.json`), filled in by `npx hardhat bounty:deploy`.
+ * - `addressBook` (`deployments.json`, Base and Base Sepolia), filled in by `npx hardhat bounty:deploy`;
+ * - `CREATEX_ADDRESS`, `DEPLOYMENT_SALT` (`create2.json`), `deterministicAddress`, `expectedAddresses`.
  *
  * TypeChain (ethers-v6) types for Hardhat code: `import type { BenchmarkBounty } from "@bench-bounty/contracts/typechain"`.
  */

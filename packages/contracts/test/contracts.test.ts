@@ -61,13 +61,12 @@ describe("chains and address book (SPEC 1.3)", () => {
       usdc: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
     });
   });
-  it("reads deployments.json per chain id, with a local entry", () => {
+  it("reads deployments.json per chain id (public chains only: a local deployment is never tracked)", () => {
     const json = JSON.parse(readFileSync(new URL("../deployments.json", import.meta.url), "utf8"));
     expect(addressBook).toEqual(json);
-    expect(Object.keys(addressBook).sort()).toEqual(["8453", "84532", "local"]);
+    expect(Object.keys(addressBook).sort()).toEqual(["8453", "84532"]);
     expect(addressBookEntry(8453).usdc).toBe(BASE_USDC_ADDRESS);
     expect(addressBookEntry(84532).usdc).toBe(CHAINS.baseSepolia.usdc);
-    expect(addressBookEntry(8453, { local: true })).toBe(addressBook.local);
     expect(() => addressBookEntry(1)).toThrow(/no address book entry for chain id 1/);
   });
 });

@@ -1,0 +1,120 @@
+/**
+ * The networks the tasks run on (SPEC 1.3) and the checks every task makes
+ * before touching one: not the in-process `hardhat` network, its RPC URL (and,
+ * to sign, the key) set and well formed, the expected chain id served.
+ * Chain ids, USDC addresses and explorers come from @bench-bounty/contracts.
+ */
+import type { HardhatRuntimeEnvironment } from "hardhat/types";
+import { TaskError } from "./errors";
+import { contracts } from "./packages";
+
+/** A network the tasks run on. */
+export interface NetworkProfile {
+  name: "base" | "baseSepolia" | "localhost";
+  chainId: number;
+  /** Where its addresses are recorded: a key of deployments.json, or `local` (deploy/lib/address-book.ts). */
+  bookKey: "8453" | "84532" | "local";
+  /** Environment variable holding the RPC URL (required except on localhost). */
+  rpcEnv: "BASE_RPC_URL" | "BASE_SEPOLIA_RPC_URL" | "LOCAL_RPC_URL";
+  /** Block explorer root, or null on a local node. */
+  explorer: string | null;
+  usdc: string;
+}
+
+/** The profile of a network name, or undefined for a name the tasks do not run on. */
+export function profileOf(name: string): NetworkProfile | undefined {
+  const { CHAINS, BASE_USDC_ADDRESS } = contracts();
+  switch (name) {
+    case "base":
+    case "baseSepolia": {
+      const chain = CHAINS[name];
+      return {
+        name,
+        chainId: chain.id,
+        bookKey: String(chain.id) as "8453" | "84532",
+        rpcEnv: name === "base" ? "BASE_RPC_URL" : "BASE_SEPOLIA_RPC_URL",
+        explorer: chain.explorer,
+        usdc: chain.usdc,
+      };
+    }
+    case "localhost":
+      // The local Base profile: Base's chain id, the test USDC placed at Base's USDC address.
+      return {
+        name,
+        chainId: CHAINS.base.id,
+        bookKey: "local",
+        rpcEnv: "LOCAL_RPC_URL",
+        explorer: null,
+        usdc: BASE_USDC_ADDRESS,
+      };
+    default:
+      return undefined;
+  }
+}
+
+/** `0x` + 64 hex: the only private key form the tasks accept (hardhat.config.ts leaves any other out). */
+export const PRIVATE_KEY_PATTERN = /^(0x)?[0-9a-fA-F]{64}$/;
+
+/**
+ * The network profile of `--network`, after checking its environment.
+ * @throws TaskError on the in-process `hardhat` network, an unknown network, or a missing RPC URL / key
+ */
+export function networkProfile(
+  hre: HardhatRuntimeEnvironment,
+  opts: { needSigner: boolean },
+): NetworkProfile {
+  const name = hre.network.name;
+  if (name === "hardhat") {
+    throw new TaskError(
+      "This task needs a live chain: pass --network localhost (with `npx hardhat node` running), --network baseSepolia or --network base.",
+    );
+  }
+  const profile = profileOf(name);
+  if (!profile) throw new TaskError(`Unknown network "${name}": use localhost, baseSepolia or base.`);
+  if (profile.name !== "localhost" && !process.env[profile.rpcEnv]) {
+    throw new TaskError(
+      `${profile.rpcEnv} is not set: export ${profile.rpcEnv}=<https RPC URL of ${profile.name}> and run again.`,
+    );
+  }
+  if (opts.needSigner && profile.name !== "localhost") {
+    const key = process.env.DEPLOYER_PRIVATE_KEY;
+    if (!key) {
+      throw new TaskError(
+        `DEPLOYER_PRIVATE_KEY is not set: export the private key (0x + 64 hex) of the account that signs on ${profile.name}.`,
+      );
+    }
+    if (!PRIVATE_KEY_PATTERN.test(key)) {
+      throw new TaskError("DEPLOYER_PRIVATE_KEY is malformed: it must be 0x followed by 64 hex characters.");
+    }
+  }
+  return profile;
+}
+
+/**
+ * Checks that the RPC endpoint serves the chain id of the network profile.
+ * @throws TaskError naming both chain ids, or when the endpoint is unreachable
+ */
+export async function checkChainId(hre: HardhatRuntimeEnvironment, profile: NetworkProfile): Promise<void> {
+  let actual: number;
+  try {
+    actual = Number(await hre.network.provider.request({ method: "eth_chainId" }));
+  } catch (e) {
+    const msg = (e as Error).message ?? String(e);
+    const m = /connected to a chain with id (\d+)/i.exec(msg);
+    if (m) actual = Number(m[1]);
+    else
+      throw new TaskError(
+        `Cannot reach the ${profile.name} RPC endpoint (${profile.rpcEnv}): ${msg.split("\n")[0]}`,
+      );
+  }
+  if (actual !== profile.chainId) {
+    throw new TaskError(
+      `Wrong chain: --network ${profile.name} expects chain id ${profile.chainId} but ${profile.rpcEnv} serves chain id ${actual}. Point ${profile.rpcEnv} at ${profile.name}.`,
+    );
+  }
+}
+
+/** Explorer link of a transaction, or a note on a local node. */
+export function txLink(profile: NetworkProfile, hash: string): string {
+  return profile.explorer ? `${profile.explorer}/tx/${hash}` : "(local node: no explorer)";
+}

@@ -1,0 +1,37 @@
+/**
+ * The ESM workspace packages the tasks use at run time, loaded on first use
+ * (require(esm)) so that `hardhat` starts, and `hardhat compile` runs on a
+ * fresh clone, before they are built. Only types are imported statically.
+ */
+import { TaskError } from "./errors";
+
+type Contracts = typeof import("@bench-bounty/contracts");
+type Evidence = typeof import("@bench-bounty/evidence");
+
+const loaded = new Map<string, unknown>();
+
+function load<T>(name: string): T {
+  if (!loaded.has(name)) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (module doc)
+      loaded.set(name, require(name));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "MODULE_NOT_FOUND" && code !== "ERR_MODULE_NOT_FOUND") throw e;
+      throw new TaskError(
+        `${name} is not built (${(e as Error).message.split("\n")[0]}): run \`npx pnpm@12.4.2 build\` first.`,
+      );
+    }
+  }
+  return loaded.get(name) as T;
+}
+
+/** @bench-bounty/contracts: chains, address book, CREATE2 constants, status ladder, ABIs. */
+export function contracts(): Contracts {
+  return load<Contracts>("@bench-bounty/contracts");
+}
+
+/** @bench-bounty/evidence: the strict JSON parser, commitments, payout rules, selection. */
+export function evidence(): Evidence {
+  return load<Evidence>("@bench-bounty/evidence");
+}

@@ -1,0 +1,106 @@
+/**
+ * The terms of a bounty (SPEC 1.1 `createBounty`): pool, threshold, times and
+ * splits. {@link readTermFlags} turns the command line into terms (syntax only,
+ * before the chain is read); {@link validateBountyTerms} is the one check of
+ * the rules every lock path (permit, approve, existing allowance, dry run) runs
+ * before anything is signed or sent. Payout rules and the splits rules are
+ * those of @bench-bounty/evidence (`PAYOUT_RULES`, `validateSplits`).
+ */
+import { TaskError } from "./errors";
+import { describeError } from "./files";
+import { isoSeconds, parseTime } from "./format";
+import { evidence } from "./packages";
+
+/** The terms as `createBounty` takes them (pool in token base units, times in unix seconds, bps). */
+export interface BountyTerms {
+  pool: bigint;
+  thresholdBps: number;
+  closesAt: bigint;
+  awardDeadline: bigint;
+  splitsBps: number[];
+}
+
+/** Terms as read from the command line, before {@link validateBountyTerms}: splits not yet checked. */
+export type UncheckedTerms = Omit<BountyTerms, "splitsBps"> & { splitsBps: unknown };
+
+/** The flags of `bounty:lock` that carry the terms (but the pool, whose decimals are the token's), as typed. */
+export interface TermFlags {
+  thresholdBps: string;
+  closesAt: string;
+  awardDeadline: string;
+  payoutRule?: string;
+  splits?: string;
+}
+
+/** Splits from `--payout-rule` (a rule of evidence's PAYOUT_RULES) or `--splits 6000,4000` (not yet validated). */
+function splitsOfFlags(flags: TermFlags): unknown {
+  const rules = evidence().PAYOUT_RULES as Record<string, readonly number[]>;
+  if ((flags.payoutRule === undefined) === (flags.splits === undefined)) {
+    throw new TaskError(
+      `Give exactly one of --payout-rule (${Object.keys(rules).join(" | ")}) or --splits 5000,3000,2000.`,
+    );
+  }
+  if (flags.payoutRule !== undefined) {
+    if (!Object.hasOwn(rules, flags.payoutRule)) {
+      throw new TaskError(
+        `--payout-rule must be one of ${Object.keys(rules).join(", ")}, got "${flags.payoutRule}".`,
+      );
+    }
+    return [...rules[flags.payoutRule]!];
+  }
+  const parts = flags.splits!.split(",").map((s) => s.trim());
+  if (!parts.every((p) => /^[0-9]+$/.test(p)))
+    throw new TaskError(`--splits must be comma-separated bps integers, got "${flags.splits}".`);
+  return parts.map(Number);
+}
+
+/**
+ * The terms of the command line but the pool, parsed without reading the chain
+ * (the pool is parsed in the token's decimals with `parseAmount`). Only the form
+ * is checked here; the rules are {@link validateBountyTerms}'.
+ * @throws TaskError naming the flag of a malformed value
+ */
+export function readTermFlags(flags: TermFlags): Omit<UncheckedTerms, "pool"> {
+  if (!/^[0-9]+$/.test(flags.thresholdBps))
+    throw new TaskError(`--threshold-bps must be an integer 0..10000, got "${flags.thresholdBps}".`);
+  return {
+    thresholdBps: Number(flags.thresholdBps),
+    closesAt: parseTime(flags.closesAt, "--closes-at"),
+    awardDeadline: parseTime(flags.awardDeadline, "--award-deadline"),
+    splitsBps: splitsOfFlags(flags),
+  };
+}
+
+/**
+ * Checks the terms against the rules of SPEC 1.1 that `createBounty` enforces:
+ * a positive pool, a threshold in 0..10000 bps, `closesAt` after chain time,
+ * `awardDeadline` after `closesAt`, splits of 1..8 places, each > 0,
+ * non-increasing, summing to 10000 bps.
+ * @param now chain time (latest block), unix seconds
+ * @returns the terms with validated splits
+ * @throws TaskError naming the flag of the first rule broken
+ */
+export function validateBountyTerms(terms: UncheckedTerms, now: bigint): BountyTerms {
+  if (terms.pool <= 0n) throw new TaskError("--pool must be more than 0.");
+  if (!Number.isSafeInteger(terms.thresholdBps) || terms.thresholdBps < 0 || terms.thresholdBps > 10000)
+    throw new TaskError(`--threshold-bps must be an integer 0..10000, got "${terms.thresholdBps}".`);
+  if (terms.awardDeadline <= terms.closesAt) {
+    throw new TaskError(
+      `--award-deadline (${isoSeconds(terms.awardDeadline)}) must be after --closes-at (${isoSeconds(terms.closesAt)}).`,
+    );
+  }
+  if (terms.closesAt <= now) {
+    throw new TaskError(
+      `--closes-at ${isoSeconds(terms.closesAt)} is in the past (chain time ${isoSeconds(now)}): pick a later time.`,
+    );
+  }
+  let splitsBps: number[];
+  try {
+    splitsBps = evidence().validateSplits(terms.splitsBps, "--splits");
+  } catch (e) {
+    throw new TaskError(
+      `Bad splits: ${describeError(e)} (1..8 places, each > 0, non-increasing, summing to 10000).`,
+    );
+  }
+  return { ...terms, splitsBps };
+}
