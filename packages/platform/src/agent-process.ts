@@ -57,7 +57,10 @@ let warned = false;
 export function bubblewrapAvailable(): boolean {
   if (bwrapState === undefined) {
     try {
-      execFileSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "true"], { stdio: "ignore", timeout: 5000 });
+      execFileSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "true"], {
+        stdio: "ignore",
+        timeout: 5000,
+      });
       bwrapState = true;
     } catch (e) {
       // ENOENT (not installed) or a non-zero exit (user namespaces disabled): no sandbox.
@@ -106,7 +109,16 @@ export async function runAgentProcess(
   }
   const [file, ...args] = agentArgv(agent.command, cwd, agent.hide ?? [], sandbox);
   try {
-    return await spawnAgent(file!, args, cwd, agentEnvironment(cwd, agent.env), input, timeoutMs, signal, logFile);
+    return await spawnAgent(
+      file!,
+      args,
+      cwd,
+      agentEnvironment(cwd, agent.env),
+      input,
+      timeoutMs,
+      signal,
+      logFile,
+    );
   } finally {
     if (own) rmSync(own, { recursive: true, force: true });
   }
@@ -193,4 +205,3 @@ function spawnAgent(
     child.stdin.end(input + "\n");
   });
 }
-
