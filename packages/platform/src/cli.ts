@@ -32,6 +32,7 @@ import { resumeRun, runBenchmark, type AgentSpec, type RunnerOptions, type Runne
 import { serveDoor } from "./server.js";
 import { ensureWritableDir, requireExistingStore } from "./store.js";
 import { BUCKET_UNITS, type BucketUnit } from "./time.js";
+import { decodeUtf8Strict } from "./utf8.js";
 
 interface StoreOpts {
   store: string;
@@ -305,9 +306,9 @@ async function readDataset(file: string, o: DatasetOpts): Promise<DatasetInput> 
       ...extra,
     });
   }
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, "utf8");
+    bytes = readFileSync(file);
   } catch (e) {
     throw new PlatformError(
       "invalid_dataset",
@@ -315,6 +316,7 @@ async function readDataset(file: string, o: DatasetOpts): Promise<DatasetInput> 
       { field: "file" },
     );
   }
+  const text = decodeUtf8Strict(bytes, file, "invalid_dataset");
   let doc: unknown;
   try {
     doc = parseJson(text);
