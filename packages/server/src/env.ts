@@ -3,8 +3,8 @@ import type { Domain, Principal } from "./domain.js";
 
 export interface AppEnv {
   Variables: {
-    /** The caller (anonymous when no key was sent). */
-    principal: Principal;
+    /** The caller (null: anonymous, no key was sent). */
+    principal: Principal | null;
     /** The key that authenticated the caller, or null (rate limits count per key). */
     apiKey: string | null;
     domain: Domain;

@@ -67,7 +67,8 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   invalid_gold: 422,
   invalid_slug: 422,
   invalid_answers: 422,
-  invalid_address: 422,
+  invalid_withdrawal_address: 422,
+  invalid_utf8: 422,
   invalid_signature: 422,
   invalid_checkpoint: 422,
   checkpoint_mismatch: 409,
@@ -79,7 +80,8 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   unknown_agent: 404,
   no_bounty: 404,
   award_evidence_unavailable: 404,
-  receipts_withheld: 404,
+  unknown_key: 404,
+  receipt_withheld: 404,
   // domain: state conflicts
   slug_conflict: 409,
   benchmark_exists: 409,
@@ -93,7 +95,8 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   bounty_exists: 409,
   award_not_allowed: 409,
   winner_without_withdrawal_address: 409,
-  agent_exists: 409,
+  account_exists: 409,
+  award_pending: 409,
   // domain: identity (the platform's principal checks)
   // (unauthenticated / forbidden above are shared by the edge and the domain)
   revoked_key: 403,

@@ -15,4 +15,4 @@ export { apiKeyOf } from "./middleware/auth.js";
 export { howToCompete } from "./how-to-compete.js";
 export { MCP_SERVER_INFO } from "./mcp/endpoint.js";
 export { RUN_BENCHMARK_SH, SHA256SUMS, TUTORIALS } from "./routes/static.js";
-export { platformDomain, type PlatformDomainOptions } from "./interim/platform-domain.js";
+export { platformDomain, DATASET_FORMATS } from "./platform-domain.js";

@@ -62,7 +62,11 @@ export const PublishBody = loose({
 }).openapi("PublishBody");
 
 export const BountyBody = z
-  .object({ bounty_id: z.union([z.string().regex(/^[0-9]+$/), z.number().int().nonnegative()]).transform(String) })
+  .object({
+    bounty_id: z.union([z.string().regex(/^[0-9]+$/), z.number().int().nonnegative()]).transform(String),
+    author: z.string().optional().openapi({ description: "the author address that locked it (checked on-chain)" }),
+    pool_base_units: z.string().regex(/^[0-9]+$/).optional().openapi({ description: "the pool in base units (checked on-chain)" }),
+  })
   .openapi("BountyBody");
 
 export const RelayClaimBody = z

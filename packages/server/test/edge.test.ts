@@ -89,9 +89,10 @@ describe("identity headers", () => {
     const wrong = await call(live.url, "GET", "/api/v1/accounts/me", { key: "bb_not_a_key" });
     expect(wrong.status).toBe(403);
     expect(wrong.json.error.details.rule).toBe("known_key");
+    expect(wrong.json.error.message).toMatch(/invalid API key/);
     const bearer = await call(live.url, "GET", "/api/v1/accounts/me", { headers: { authorization: `Bearer ${key}` } });
     expect(bearer.status).toBe(200);
-    expect(bearer.json.key_prefixes).toEqual([key.slice(0, 10)]);
+    expect(bearer.json.keys.map((k: any) => k.key_prefix)).toEqual([key.slice(0, bearer.json.keys[0].key_prefix.length)]);
     expect(bearer.text).not.toContain(key);
     const basic = await call(live.url, "GET", "/api/v1/accounts/me", { headers: { authorization: "Basic abc" } });
     expect(basic.status).toBe(401);
@@ -103,9 +104,11 @@ describe("identity headers", () => {
 describe("rate limit", () => {
   it("answers 429 with Retry-After once a key's bucket is empty, and recovers", async () => {
     let t = 0;
-    const throwing = {} as Domain;
     const app = createApp({
-      domain: { ...throwing, authenticate: async () => ({ kind: "account", account_id: "a" }), listBenchmarks: async () => ({ benchmarks: [] }) } as Domain,
+      domain: {
+        authenticate: async () => ({ account_id: "acct_a", roles: ["competitor"], via: "key", key_prefix: "bbk_a" }),
+        listBenchmarks: async () => ({ benchmarks: [] }),
+      } as unknown as Domain,
       limits: { rateBurst: 3, ratePerSecond: 0.5 },
       now: () => t,
     });
@@ -127,7 +130,9 @@ describe("one error handler", () => {
     const logged: unknown[] = [];
     const app = createApp({
       domain: {
-        authenticate: async () => null,
+        authenticate: async () => {
+          throw new Error("unused");
+        },
         listBenchmarks: async () => {
           throw new Error("SECRET /var/store/platform.sqlite at line 42");
         },

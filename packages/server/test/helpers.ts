@@ -22,8 +22,8 @@ export interface Live {
 /** Starts a server on a fresh store (off-chain unless `chain` is given). */
 export async function startLive(opts: { limits?: Partial<Limits>; log?: (e: unknown) => void } = {}): Promise<Live> {
   const dir = mkdtempSync(join(tmpdir(), "bb-server-"));
-  const platform = Platform.open({ dir });
-  const domain = platformDomain(platform, { operatorKey: OPERATOR_KEY });
+  const platform = Platform.open({ dir, operatorKey: OPERATOR_KEY });
+  const domain = platformDomain(platform);
   const server = await serveApp({ domain, port: 0, host: "127.0.0.1", ...(opts.limits ? { limits: opts.limits } : {}), ...(opts.log ? { log: opts.log } : {}) });
   const url = server.url;
   return {
@@ -33,7 +33,7 @@ export async function startLive(opts: { limits?: Partial<Limits>; log?: (e: unkn
     server,
     async stop() {
       await server.close();
-      platform.close();
+      await platform.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

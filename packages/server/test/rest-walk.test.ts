@@ -128,7 +128,7 @@ describe("the competitor's walk", () => {
     expect(commitment.json.leaf_count).toBe(8);
     const receipt = await call(u, "GET", `/api/v1/benchmarks/${slug}/runs/${runId}/receipt`);
     expect(receipt.status).toBe(404);
-    expect(receipt.json.error.code).toBe("receipts_withheld");
+    expect(receipt.json.error.code).toBe("receipt_withheld");
     const door = await call(u, "GET", `/api/v1/benchmarks/${slug}/award-evidence`);
     expect(door.status).toBe(404);
     expect(door.json.error.reason).toBe("no_commitment");

@@ -16,7 +16,7 @@ import { TUTORIALS, tutorial } from "../routes/static.js";
 /** What a tool call knows about its caller and endpoint. */
 export interface ToolContext {
   domain: Domain;
-  principal: Principal;
+  principal: Principal | null;
   /** The benchmark of a `/mcp/benchmarks/:slug/http` endpoint (tools default to it), else null. */
   slug: string | null;
   /** Base URL printed in `how_to_compete`. */

@@ -4,6 +4,7 @@
  * 401). A key nobody holds: 403 `forbidden` at once, naming the rule. Which principal may do what is
  * the domain's business; this only says who is calling.
  */
+import { PlatformError } from "@bench-bounty/platform";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env.js";
 import { EdgeError } from "../errors.js";
@@ -34,16 +35,16 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = apiKeyOf(c.req.raw.headers);
     if (key === null) {
-      c.set("principal", { kind: "anonymous" });
+      c.set("principal", null);
       c.set("apiKey", null);
       return next();
     }
-    const principal = await c.var.domain.authenticate(key);
-    if (principal === null)
-      throw new EdgeError("forbidden", "this API key is not recognised (revoked or never issued)", {
-        rule: "known_key",
-        key_prefix: key.slice(0, 10),
-      });
+    // A key was sent but nobody holds it (or it was revoked): 403, with the platform's reason.
+    const principal = await c.var.domain.authenticate(key).catch((e: unknown) => {
+      if (e instanceof PlatformError && e.code === "unauthenticated")
+        throw new EdgeError("forbidden", e.message, { ...e.details, rule: "known_key" });
+      throw e;
+    });
     c.set("principal", principal);
     c.set("apiKey", key);
     return next();
