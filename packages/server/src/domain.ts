@@ -56,6 +56,8 @@ export interface Domain {
   submit(p: Principal | null, runId: string, answers: unknown): Promise<JsonValue>;
   finalize(p: Principal | null, runId: string): Promise<JsonValue>;
   getRun(p: Principal | null, runId: string): Promise<JsonValue>;
+  /** The tasks of the caller's own run and the ordinals answered so far (resume). */
+  runTasks(p: Principal | null, runId: string): Promise<JsonValue>;
   runsMine(p: Principal | null): Promise<JsonValue>;
 
   validateDataset(p: Principal | null, input: unknown): Promise<JsonValue>;

@@ -179,12 +179,12 @@ export function platformDomain(platform: Platform): Domain {
     },
     submit: async (p, runId, answers) => json(await platform.submit(requirePrincipal(p), runId, answers)),
     finalize: async (p, runId) => json(await platform.finalize(requirePrincipal(p), runId)),
-    async getRun(p, runId) {
+    getRun: async (p, runId) => json(await platform.getRun(requirePrincipal(p), runId)),
+    async runTasks(p, runId) {
       const who = requirePrincipal(p);
-      const run = await platform.getRun(who, runId);
       const tasks = await platform.runTasks(who, runId);
       const answered = [...(await platform.runAnswers(who, runId)).keys()].sort((a, b) => a - b);
-      return json({ ...run, slug: run.benchmark, tasks, answered_ordinals: answered });
+      return json({ run_id: runId, tasks, answered_ordinals: answered });
     },
     runsMine: async (p) => json({ runs: await platform.myRuns(requirePrincipal(p)) }),
 

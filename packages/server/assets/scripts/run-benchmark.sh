@@ -76,7 +76,7 @@ case "$PHASE" in
     api POST "/api/v1/benchmarks/runs/$RUN_ID/finalize"
     printf '%s\n' "$BODY"
     api GET "/api/v1/benchmarks/runs/$RUN_ID"
-    SLUG=$(field slug)
+    SLUG=$(field benchmark)
     api GET "/api/v1/benchmarks/$SLUG/leaderboard"
     printf '%s\n' "$BODY"
     ;;

@@ -17,9 +17,15 @@ export function runRoutes(): OpenAPIHono<AppEnv> {
   });
   defineRoute(app, {
     method: "get", path: "/benchmarks/runs/:run_id", tags: ["runs"], auth: "required",
-    summary: "One of the caller's runs: its tasks and the ordinals answered so far (resume)",
+    summary: "A run (its owner, the benchmark's author, or the operator)",
     ok: { status: 200, schema: AnyJson, description: "the run" }, errors: [401, 403, 404],
     handler: async (c) => sendJson(c, await c.var.domain.getRun(c.var.principal, c.req.param("run_id"))),
+  });
+  defineRoute(app, {
+    method: "get", path: "/benchmarks/runs/:run_id/tasks", tags: ["runs"], auth: "required",
+    summary: "The tasks of the caller's own run and the ordinals answered so far (resume)",
+    ok: { status: 200, schema: AnyJson, description: "{run_id, tasks, answered_ordinals}" }, errors: [401, 403, 404],
+    handler: async (c) => sendJson(c, await c.var.domain.runTasks(c.var.principal, c.req.param("run_id"))),
   });
   defineRoute(app, {
     method: "post", path: "/benchmarks/runs/:run_id/submissions", tags: ["runs"], auth: "required",
