@@ -33,7 +33,7 @@ import { serveDoor } from "./server.js";
 import { ensureWritableDir, requireExistingStore } from "./store.js";
 import { BUCKET_UNITS, type BucketUnit } from "./time.js";
 
-interface StoreOpts {
+export interface StoreOpts {
   store: string;
   apiKey?: string;
   rpcUrl?: string;
@@ -80,7 +80,7 @@ export function parseUsdcAmount(v: string): bigint {
   return units;
 }
 
-function storeOptions(cmd: Command): Command {
+export function storeOptions(cmd: Command): Command {
   return cmd
     .addOption(
       new Option("--store <dir>", "store directory").env("BENCH_BOUNTY_STORE").default("./.bench-bounty"),
@@ -154,7 +154,7 @@ function checkChainOptions(o: StoreOpts): void {
   }
 }
 
-function chainConfig(o: StoreOpts): ChainConfig | undefined {
+export function chainConfig(o: StoreOpts): ChainConfig | undefined {
   checkChainOptions(o);
   if (!o.rpcUrl) return undefined;
   const chainId = Number(o.chainId);
