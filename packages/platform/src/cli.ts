@@ -111,9 +111,10 @@ export function storeOptions(cmd: Command): Command {
         .default("immediate"),
     )
     .addOption(
-      new Option("--api-key <key>", "act as this account (default: the local operator, who owns no agents)").env(
-        "BENCH_BOUNTY_API_KEY",
-      ),
+      new Option(
+        "--api-key <key>",
+        "act as this account (default: the local operator, who owns no agents)",
+      ).env("BENCH_BOUNTY_API_KEY"),
     );
 }
 
@@ -430,6 +431,59 @@ function summarise(r: RunnerResult, store: string) {
  * `run`, `resume`, `leaderboard`, `show`, `anchor`, `close`, `award`, `evidence`, `serve`.
  */
 export function registerPlatformCommands(program: Command): Command {
+  const account = program.command("account").description("accounts and their API keys (a key is shown once)");
+  storeOptions(account.command("create").description("create an account; prints its first API key once"))
+    .requiredOption("--name <name>", "account name (letters, digits, . _ -)")
+    .option("--roles <roles>", "comma-separated roles: author,competitor (default both)")
+    .action(
+      action(async (o: StoreOpts & { name: string; roles?: string }) => {
+        const platform = openPlatform(o);
+        try {
+          const r = await platform.createAccount({
+            name: o.name,
+            ...(o.roles !== undefined ? { roles: o.roles.split(",").map((x) => x.trim()) } : {}),
+          });
+          print(r);
+          process.stderr.write(
+            "store the api_key now: it is shown once (pass it as --api-key or BENCH_BOUNTY_API_KEY)\n",
+          );
+        } finally {
+          await platform.close();
+        }
+      }),
+    );
+  storeOptions(account.command("keys").description("list the keys of --api-key's account, by prefix")).action(
+    action(async (o: StoreOpts) => {
+      const platform = openPlatform(o, true);
+      try {
+        print(await platform.listKeys(await platform.authenticate(o.apiKey)));
+      } finally {
+        await platform.close();
+      }
+    }),
+  );
+  storeOptions(account.command("issue-key").description("issue another key for --api-key's account")).action(
+    action(async (o: StoreOpts) => {
+      const platform = openPlatform(o, true);
+      try {
+        print(await platform.issueKey(await platform.authenticate(o.apiKey)));
+      } finally {
+        await platform.close();
+      }
+    }),
+  );
+  storeOptions(
+    account.command("revoke").description("revoke a key of --api-key's account").argument("<key-prefix>"),
+  ).action(
+    action(async (prefix: string, o: StoreOpts) => {
+      const platform = openPlatform(o, true);
+      try {
+        print(await platform.revokeKey(await platform.authenticate(o.apiKey), prefix));
+      } finally {
+        await platform.close();
+      }
+    }),
+  );
   datasetOptions(
     program
       .command("validate")
@@ -693,9 +747,7 @@ export function registerPlatformCommands(program: Command): Command {
         const platform = openPlatform(o, true);
         const { signal, dispose } = interruptible();
         try {
-          const agent: AgentSpec | undefined = o.agent
-            ? { kind: "command", command: o.agent }
-            : undefined;
+          const agent: AgentSpec | undefined = o.agent ? { kind: "command", command: o.agent } : undefined;
           const backend = new LocalRunBackend(platform, await principalOf(platform, o));
           print(summarise(await resumeRun(backend, runId, agent, toRunnerOptions(o, signal)), o.store));
         } finally {
@@ -712,7 +764,12 @@ export function registerPlatformCommands(program: Command): Command {
       .argument("<slug>"),
   )
     .option("--json", "print JSON")
-    .addOption(new Option("--board <board>", "public or final (final while open: the author only)").choices(["public", "final"]))
+    .addOption(
+      new Option("--board <board>", "public or final (final while open: the author only)").choices([
+        "public",
+        "final",
+      ]),
+    )
     .action(
       action(async (slug: string, o: StoreOpts & { json?: boolean; board?: "public" | "final" }) => {
         const platform = openPlatform(o, true);
@@ -729,7 +786,10 @@ export function registerPlatformCommands(program: Command): Command {
           for (const r of lb.rows) {
             const [comp, acc] =
               lb.board === "final"
-                ? [(r as { score_composite: string }).score_composite, (r as { rank_accuracy: string }).rank_accuracy]
+                ? [
+                    (r as { score_composite: string }).score_composite,
+                    (r as { rank_accuracy: string }).rank_accuracy,
+                  ]
                 : [(r as { score_composite_public: string }).score_composite_public, "hidden"];
             process.stdout.write(
               `${String(r.rank).padEnd(6)}${(r.agent_id + (r.is_author_agent ? " (author)" : "")).padEnd(22)}${comp.padEnd(11)}${r.score_public.padEnd(9)}${acc.padEnd(10)}${r.wall_seconds.padEnd(12)}${String(r.attempts_used).padEnd(10)}${r.run_id}\n`,
