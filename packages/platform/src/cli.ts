@@ -26,7 +26,7 @@ import { PlatformError } from "./errors.js";
 import { isJsonObject } from "./json.js";
 import { Platform } from "./platform.js";
 import type { Principal } from "./identity/principal.js";
-import { LocalRunBackend } from "./backend.js";
+import { LocalRunBackend, type RunBackend } from "./backend.js";
 import { benchmarkConfig, type PublishOptions } from "./publish.js";
 import { resumeRun, runBenchmark, type AgentSpec, type RunnerOptions, type RunnerResult } from "./runner.js";
 import { serveDoor } from "./server.js";
@@ -34,7 +34,7 @@ import { ensureWritableDir, requireExistingStore } from "./store.js";
 import { BUCKET_UNITS, type BucketUnit } from "./time.js";
 import { decodeUtf8Strict } from "./utf8.js";
 
-interface StoreOpts {
+export interface StoreOpts {
   store: string;
   apiKey?: string;
   rpcUrl?: string;
@@ -81,7 +81,7 @@ export function parseUsdcAmount(v: string): bigint {
   return units;
 }
 
-function storeOptions(cmd: Command): Command {
+export function storeOptions(cmd: Command): Command {
   return cmd
     .addOption(
       new Option("--store <dir>", "store directory").env("BENCH_BOUNTY_STORE").default("./.bench-bounty"),
@@ -156,7 +156,7 @@ function checkChainOptions(o: StoreOpts): void {
   }
 }
 
-function chainConfig(o: StoreOpts): ChainConfig | undefined {
+export function chainConfig(o: StoreOpts): ChainConfig | undefined {
   checkChainOptions(o);
   if (!o.rpcUrl) return undefined;
   const chainId = Number(o.chainId);
@@ -432,7 +432,39 @@ function summarise(r: RunnerResult, store: string) {
  * Adds the platform commands to a commander program: `validate`, `publish`, `agent`, `lock`, `attach`,
  * `run`, `resume`, `leaderboard`, `show`, `anchor`, `close`, `award`, `evidence`, `serve`.
  */
-export function registerPlatformCommands(program: Command): Command {
+/**
+ * Hooks of {@link registerPlatformCommands}. `remoteBackend` (given by the `bench-bounty` bin, which
+ * may import the HTTP client) makes `run`/`resume --server URL --api-key KEY` compete through the
+ * HTTP API instead of a local store; checkpoints then live in `checkpointDir`.
+ */
+export interface PlatformCommandHooks {
+  remoteBackend?: (server: string, apiKey: string, checkpointDir: string) => RunBackend;
+}
+
+/** The backend of `run`/`resume`: remote with `--server`, else the local store (and its platform). */
+function runBackendOf(
+  o: StoreOpts & { server?: string },
+  hooks: PlatformCommandHooks,
+): { backend: () => Promise<RunBackend>; close: () => void } {
+  if (o.server) {
+    if (!hooks.remoteBackend)
+      throw new PlatformError("invalid_option", "--server is not available in this binary", { field: "server" });
+    if (!o.apiKey)
+      throw new PlatformError("invalid_option", "--server needs --api-key (or BENCH_BOUNTY_API_KEY): the run belongs to that key", {
+        field: "api-key",
+      });
+    ensureWritableDir(join(o.store, "runs"), "--store");
+    const b = hooks.remoteBackend(o.server, o.apiKey, join(o.store, "runs"));
+    return { backend: async () => b, close: () => {} };
+  }
+  const platform = openPlatform(o, true);
+  return {
+    backend: async () => new LocalRunBackend(platform, await principalOf(platform, o)),
+    close: () => void platform.close(),
+  };
+}
+
+export function registerPlatformCommands(program: Command, hooks: PlatformCommandHooks = {}): Command {
   const account = program.command("account").description("accounts and their API keys (a key is shown once)");
   storeOptions(account.command("create").description("create an account; prints its first API key once"))
     .requiredOption("--name <name>", "account name (letters, digits, . _ -)")
@@ -706,20 +738,27 @@ export function registerPlatformCommands(program: Command): Command {
     .option("--withdrawal-address <address>", "register/update the agent's withdrawal address first")
     .option("--author", "register the agent as the author's own")
     .option("--attempts <n>", "run this many attempts in a row (default 1)", int("attempts", 1), 1)
+    .addOption(new Option("--server <url>", "compete through this server's HTTP API (with --api-key)").env("BENCH_BOUNTY_SERVER"))
     .action(
-      action(async (slug: string, o: StoreOpts & RunOpts) => {
-        const platform = openPlatform(o, true);
+      action(async (slug: string, o: StoreOpts & RunOpts & { server?: string }) => {
+        if (o.server && (o.withdrawalAddress || o.author))
+          throw new PlatformError(
+            "invalid_option",
+            "with --server, set the withdrawal address on the server (PUT /api/v1/accounts/me/withdrawal-address)",
+            { field: o.withdrawalAddress ? "withdrawal-address" : "author" },
+          );
+        const where = runBackendOf(o, hooks);
         const { signal, dispose } = interruptible();
         try {
-          const me = await principalOf(platform, o);
-          if (o.withdrawalAddress || o.author) {
-            await platform.registerAgent(me, o.agentId!, {
+          if (!o.server && (o.withdrawalAddress || o.author)) {
+            const local = (await where.backend()) as LocalRunBackend;
+            await local.platform.registerAgent(local.principal, o.agentId!, {
               ...(o.withdrawalAddress ? { withdrawal_address: o.withdrawalAddress } : {}),
               ...(o.author ? { is_author_agent: true } : {}),
             });
           }
           const agent: AgentSpec = { kind: "command", command: o.agent! };
-          const backend = new LocalRunBackend(platform, me);
+          const backend = await where.backend();
           const results = [];
           for (let i = 0; i < (o.attempts ?? 1) && !signal.aborted; i++) {
             const r = await runBenchmark(backend, slug, o.agentId!, agent, toRunnerOptions(o, signal));
@@ -730,7 +769,7 @@ export function registerPlatformCommands(program: Command): Command {
           print(results.length === 1 ? results[0] : results);
         } finally {
           dispose();
-          platform.close();
+          where.close();
         }
       }),
     );
@@ -744,17 +783,18 @@ export function registerPlatformCommands(program: Command): Command {
     ),
   )
     .option("--agent <command>", "agent command (default: the one recorded in the checkpoint)")
+    .addOption(new Option("--server <url>", "resume through this server's HTTP API (with --api-key)").env("BENCH_BOUNTY_SERVER"))
     .action(
-      action(async (runId: string, o: StoreOpts & RunOpts) => {
-        const platform = openPlatform(o, true);
+      action(async (runId: string, o: StoreOpts & RunOpts & { server?: string }) => {
+        const where = runBackendOf(o, hooks);
         const { signal, dispose } = interruptible();
         try {
           const agent: AgentSpec | undefined = o.agent ? { kind: "command", command: o.agent } : undefined;
-          const backend = new LocalRunBackend(platform, await principalOf(platform, o));
+          const backend = await where.backend();
           print(summarise(await resumeRun(backend, runId, agent, toRunnerOptions(o, signal)), o.store));
         } finally {
           dispose();
-          platform.close();
+          where.close();
         }
       }),
     );

@@ -29,3 +29,4 @@ export * from "./runner.js";
 export * from "./server.js";
 export * from "./platform.js";
 export { toJsonValue } from "./json.js";
+export * from "./prize.js";
