@@ -27,7 +27,8 @@ export function parseRoute(hash: string): Route {
       throw e;
     }
     if (parts.length === 2) return { page: "benchmark", slug };
-    if (parts.length === 3 && SUB.has(parts[2]!)) return { page: parts[2] as "leaderboard" | "award" | "evidence", slug };
+    if (parts.length === 3 && SUB.has(parts[2]!))
+      return { page: parts[2] as "leaderboard" | "award" | "evidence", slug };
   }
   return { page: "not-found", path };
 }

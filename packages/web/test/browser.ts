@@ -24,7 +24,9 @@ const ARGS = [
 ];
 
 /** A browser with a fresh user-data-dir (removed on close). */
-export async function launch(opts: { downloads?: boolean } = {}): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+export async function launch(
+  opts: { downloads?: boolean } = {},
+): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), "bench-bounty-web-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

@@ -77,7 +77,9 @@ export class Api {
 
   /** Published and closed benchmarks (drafts are invisible). Accepts `{benchmarks}` or `{items}`. */
   async benchmarks(): Promise<BenchmarkSummary[]> {
-    const body = await getJson<{ benchmarks?: BenchmarkSummary[]; items?: BenchmarkSummary[] }>(`${this.v1}/benchmarks`);
+    const body = await getJson<{ benchmarks?: BenchmarkSummary[]; items?: BenchmarkSummary[] }>(
+      `${this.v1}/benchmarks`,
+    );
     return body.benchmarks ?? body.items ?? [];
   }
 
@@ -89,12 +91,19 @@ export class Api {
     return getJson(this.b(slug, "/leaderboard"));
   }
 
-  /** Receipts of the finalized runs; the API serves them only once the benchmark closed (SPEC 6.1). */
-  async receipts(slug: string): Promise<Receipt[]> {
-    const body = await getJson<{ receipts?: ({ receipt?: Receipt } | Receipt)[]; items?: ({ receipt?: Receipt } | Receipt)[] }>(
-      this.b(slug, "/receipts"),
+  /**
+   * Receipts of the given runs (`GET .../runs/:run_id/receipt`, `{receipt, receipt_hash}`); the API
+   * serves them only once the benchmark has closed (SPEC 6.1). Read in parallel.
+   */
+  receipts(slug: string, runIds: string[]): Promise<Receipt[]> {
+    return Promise.all(
+      runIds.map(async (id) => {
+        const body = await getJson<{ receipt: Receipt }>(
+          this.b(slug, `/runs/${encodeURIComponent(id)}/receipt`),
+        );
+        return body.receipt;
+      }),
     );
-    return (body.receipts ?? body.items ?? []).map((r) => ("receipt" in r && r.receipt ? r.receipt : (r as Receipt)));
   }
 
   /** URL of the award evidence pack at the door (SPEC 8). */

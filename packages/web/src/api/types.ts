@@ -218,6 +218,13 @@ export interface IndexedBounty {
     awardedTx: string;
     claimTx: string | null;
   }[];
-  credits: { account: string; credited: string; claimed: string; outstanding: string; places: number[]; lastClaimTx: string | null }[];
+  credits: {
+    account: string;
+    credited: string;
+    claimed: string;
+    outstanding: string;
+    places: number[];
+    lastClaimTx: string | null;
+  }[];
   claims: { account?: string; amount?: string; txHash?: string }[];
 }

@@ -8,7 +8,10 @@ import { useEffect, useState } from "preact/hooks";
 import { ApiError } from "../api/client.js";
 
 /** State of one async read. */
-export type Load<T> = { status: "loading" } | { status: "ok"; value: T } | { status: "error"; error: unknown };
+export type Load<T> =
+  | { status: "loading" }
+  | { status: "ok"; value: T }
+  | { status: "error"; error: unknown };
 
 /** Runs `fn` whenever `deps` change; the result of a superseded call is dropped. */
 export function useLoad<T>(fn: () => Promise<T>, deps: unknown[]): Load<T> {
@@ -29,7 +32,8 @@ export function useLoad<T>(fn: () => Promise<T>, deps: unknown[]): Load<T> {
 
 /** The message of an error, with the API's code and SPEC 8 reason when it gave them. */
 export function errorText(e: unknown): string {
-  if (e instanceof ApiError) return `${e.message} (${e.reason ?? e.code}${e.status ? `, http ${e.status}` : ""})`;
+  if (e instanceof ApiError)
+    return `${e.message} (${e.reason ?? e.code}${e.status ? `, http ${e.status}` : ""})`;
   return e instanceof Error ? e.message : String(e);
 }
 
@@ -93,7 +97,9 @@ export function MaybeLink(props: { url: string | null; value: string; short?: bo
 export function Download(props: { bytes: Uint8Array; filename: string; label: string; testId: string }) {
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
-    const u = URL.createObjectURL(new Blob([props.bytes as Uint8Array<ArrayBuffer>], { type: "application/json" }));
+    const u = URL.createObjectURL(
+      new Blob([props.bytes as Uint8Array<ArrayBuffer>], { type: "application/json" }),
+    );
     setUrl(u);
     return () => URL.revokeObjectURL(u);
   }, [props.bytes]);

@@ -39,7 +39,8 @@ export function placeViews(pack: EvidencePack, indexed: IndexedBounty | null): P
     if (iw !== null) {
       const claimed = BigInt(iw.claimedAmount);
       const outstanding = BigInt(iw.outstanding);
-      claimState = outstanding === 0n && claimed > 0n ? "claimed" : claimed === 0n ? "unclaimed" : "partly claimed";
+      claimState =
+        outstanding === 0n && claimed > 0n ? "claimed" : claimed === 0n ? "unclaimed" : "partly claimed";
     }
     return {
       place: w.place,

@@ -66,11 +66,17 @@ export function blockUrl(chain: ChainView | null, block: number | string | null 
  * @returns null when the API names no chain (no bounty, no anchor)
  */
 export function chainViewOf(
-  api: { chain?: { chain_id: number; local?: boolean } | null; bounty?: { chain_id: number } | null; prize?: unknown },
+  api: {
+    chain?: { chain_id: number; local?: boolean } | null;
+    bounty?: { chain_id: number } | null;
+    prize?: unknown;
+  },
   configLocal: boolean | null,
 ): ChainView | null {
   const prizeChain =
-    typeof api.prize === "object" && api.prize !== null && typeof (api.prize as { chain_id?: unknown }).chain_id === "number"
+    typeof api.prize === "object" &&
+    api.prize !== null &&
+    typeof (api.prize as { chain_id?: unknown }).chain_id === "number"
       ? (api.prize as { chain_id: number }).chain_id
       : undefined;
   const chainId = api.chain?.chain_id ?? api.bounty?.chain_id ?? prizeChain;

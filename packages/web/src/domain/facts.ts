@@ -60,7 +60,9 @@ export function factViews(
   return Object.entries(facts).map(([name, f]) => {
     const raw = f?.state;
     const known = (FACT_STATES as readonly unknown[]).includes(raw);
-    const reasons = Array.isArray(f?.reasons) ? f.reasons.filter((r): r is string => typeof r === "string") : [];
+    const reasons = Array.isArray(f?.reasons)
+      ? f.reasons.filter((r): r is string => typeof r === "string")
+      : [];
     return {
       name,
       label: factLabel(name),

@@ -48,7 +48,9 @@ export function boardView(board: Leaderboard, detail: BenchmarkDetail, minTasks:
     const tasks = usePrivate
       ? (r.rank_tasks_scored ?? detail.private_tasks ?? null)
       : (r.public_tasks_scored ?? publicPerRun);
-    const composite = (final ? r.score_composite : (r.score_composite_public ?? (hasPrivate ? null : r.score_composite))) ?? "--";
+    const composite =
+      (final ? r.score_composite : (r.score_composite_public ?? (hasPrivate ? null : r.score_composite))) ??
+      "--";
     return {
       rank: r.rank,
       agent: r.agent_id,

@@ -1,7 +1,7 @@
 /**
  * The three prize renders of the compete seed ("Prizes: locked USDC behind some benchmarks"):
  *
- * - `Prize: 50 USDC, locked at 0x...`: a funded pool this read checked on-chain against the
+ * - `Prize: 50 USDC, locked at 0x...` (the `Prize: ` label optional): a funded pool this read checked on-chain against the
  *   author's declared token and author. The API writes it on the benchmark detail only;
  * - `50 USDC`: a declared pool this read did not verify (the list never verifies, so a list item
  *   always has this shorter form, even for a genuinely locked prize);
@@ -20,7 +20,7 @@ export type PrizeRender =
   | { kind: "declared"; text: string; amount: string }
   | { kind: "none"; text: "--" };
 
-const LOCKED = /^Prize: ([0-9]+(?:\.[0-9]+)?) USDC, locked at (0x[0-9a-fA-F]{40})$/;
+const LOCKED = /^(?:Prize: )?([0-9]+(?:\.[0-9]+)?) USDC, locked at (0x[0-9a-fA-F]{40})$/;
 const DECLARED = /^([0-9]+(?:\.[0-9]+)?) USDC$/;
 
 /**
@@ -46,7 +46,8 @@ export function classifyPrize(
     return { kind: "none", text: "--" };
   }
   const amount =
-    poolUsdc ?? (poolBaseUnits === null || poolBaseUnits === undefined ? null : usdcFromBaseUnits(poolBaseUnits));
+    poolUsdc ??
+    (poolBaseUnits === null || poolBaseUnits === undefined ? null : usdcFromBaseUnits(poolBaseUnits));
   if (amount === null || amount === undefined || Number(amount) === 0) return { kind: "none", text: "--" };
   return { kind: "declared", text: `${amount} USDC`, amount };
 }
@@ -54,6 +55,7 @@ export function classifyPrize(
 /** What each render means, in the words of the seed (shown as the render's tooltip and legend). */
 export const PRIZE_RENDER_MEANING: Readonly<Record<PrizeRender["kind"], string>> = Object.freeze({
   locked: "a funded pool this read verified on-chain against the author's declared token and author",
-  declared: "a declared pool this read did not verify on-chain (fetch the benchmark detail before you treat it as real)",
+  declared:
+    "a declared pool this read did not verify on-chain (fetch the benchmark detail before you treat it as real)",
   none: "no prize pool",
 });

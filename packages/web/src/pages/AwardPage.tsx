@@ -30,7 +30,10 @@ export function AwardPage(props: { slug: string }) {
       <BenchmarkNav slug={props.slug} current="award" />
       <Loaded load={load} what="the award">
         {({ detail, pack, indexed, indexerError }) => {
-          const chain = chainViewOf({ ...detail, chain: detail.chain ?? { chain_id: pack.benchmark.chain_id } }, config.localChain);
+          const chain = chainViewOf(
+            { ...detail, chain: detail.chain ?? { chain_id: pack.benchmark.chain_id } },
+            config.localChain,
+          );
           const places = placeViews(pack, indexed);
           const outstanding = outstandingTotal(places);
           const b = pack.benchmark;
@@ -47,19 +50,23 @@ export function AwardPage(props: { slug: string }) {
                 </dd>
                 <dt>Bounty</dt>
                 <dd>
-                  #{b.bounty_id} on <MaybeLink url={addressUrl(chain, b.bounty_contract)} value={b.bounty_contract} />
+                  #{b.bounty_id} on{" "}
+                  <MaybeLink url={addressUrl(chain, b.bounty_contract)} value={b.bounty_contract} />
                 </dd>
                 <dt>Payout rule</dt>
                 <dd>
-                  {pack.rank_derivation.payout_rule} ({pack.rank_derivation.splits_bps.join(" / ")} bps), threshold{" "}
-                  {pack.rank_derivation.threshold_bps} bps
+                  {pack.rank_derivation.payout_rule} ({pack.rank_derivation.splits_bps.join(" / ")} bps),
+                  threshold {pack.rank_derivation.threshold_bps} bps
                 </dd>
                 <dt>Outstanding credit (winners)</dt>
-                <dd data-field="outstanding">{outstanding === null ? "not observed (no indexer answer)" : formatUsdc(outstanding)}</dd>
+                <dd data-field="outstanding">
+                  {outstanding === null ? "not observed (no indexer answer)" : formatUsdc(outstanding)}
+                </dd>
               </dl>
               {pack.winners.length === 0 ? (
                 <p id="zero-winners">
-                  No winners: <code>{pack.rank_derivation.zero_winner_reason}</code>. The pool returns to the author.
+                  No winners: <code>{pack.rank_derivation.zero_winner_reason}</code>. The pool returns to the
+                  author.
                 </p>
               ) : (
                 <table id="winners">
@@ -83,7 +90,9 @@ export function AwardPage(props: { slug: string }) {
                         <td>
                           <MaybeLink url={addressUrl(chain, p.account)} value={p.account} short />
                         </td>
-                        <td class="num" data-col="amount">{formatUsdc(p.amountBaseUnits)}</td>
+                        <td class="num" data-col="amount">
+                          {formatUsdc(p.amountBaseUnits)}
+                        </td>
                         <td data-col="claim">
                           {p.claimState}
                           {p.disagreements.map((d) => (
@@ -91,8 +100,16 @@ export function AwardPage(props: { slug: string }) {
                           ))}
                         </td>
                         <td class="num">{formatUsdc(p.claimedBaseUnits)}</td>
-                        <td class="num" data-col="outstanding">{formatUsdc(p.outstandingBaseUnits)}</td>
-                        <td>{p.claimTx ? <MaybeLink url={txUrl(chain, p.claimTx)} value={p.claimTx} short /> : "--"}</td>
+                        <td class="num" data-col="outstanding">
+                          {formatUsdc(p.outstandingBaseUnits)}
+                        </td>
+                        <td>
+                          {p.claimTx ? (
+                            <MaybeLink url={txUrl(chain, p.claimTx)} value={p.claimTx} short />
+                          ) : (
+                            "--"
+                          )}
+                        </td>
                       </tr>
                     ))}
                   </tbody>

@@ -11,13 +11,16 @@ import type { BenchmarkDetail } from "../api/types.js";
 
 function Scoring(props: { d: BenchmarkDetail }) {
   const d = props.d;
-  const budget = d.time_budget_seconds ?? (d.time_budget_minutes !== undefined ? d.time_budget_minutes * 60 : undefined);
+  const budget =
+    d.time_budget_seconds ?? (d.time_budget_minutes !== undefined ? d.time_budget_minutes * 60 : undefined);
   return (
     <dl class="facts" id="scoring">
       <dt>Status</dt>
       <dd data-field="status">{statusOf(d)}</dd>
       <dt>Time budget</dt>
-      <dd data-field="time_budget">{budget === undefined ? "--" : `${budget} s (${(budget / 60).toFixed(1)} min)`}</dd>
+      <dd data-field="time_budget">
+        {budget === undefined ? "--" : `${budget} s (${(budget / 60).toFixed(1)} min)`}
+      </dd>
       <dt>Speed weight</dt>
       <dd data-field="speed_weight">{d.speed_weight ?? "--"}</dd>
       <dt>Cost weight</dt>
@@ -26,7 +29,8 @@ function Scoring(props: { d: BenchmarkDetail }) {
       <dd>{d.max_attempts ?? "--"}</dd>
       <dt>Tasks</dt>
       <dd>
-        {d.public_tasks ?? "--"} public ({d.public_tasks_per_run ?? "all"} per attempt), {d.private_tasks ?? "--"} private
+        {d.public_tasks ?? "--"} public ({d.public_tasks_per_run ?? "all"} per attempt),{" "}
+        {d.private_tasks ?? "--"} private
       </dd>
       <dt>Grader type</dt>
       <dd>{d.grader_type ?? "--"}</dd>
@@ -74,11 +78,21 @@ function HowToCompete(props: { slug: string; origin: string }) {
         <Copyable title={c.title} command={c.command} />
       ))}
       <h3>MCP</h3>
-      <Copyable title="The benchmark's own MCP endpoint (the slug defaults to this benchmark)" command={cmds.mcp.endpoint} />
-      <p>Calls, in order: {cmds.mcp.calls.map((c) => <code>{c}</code>).reduce((acc: unknown[], x, i) => (i ? [...acc, ", ", x] : [x]), [])}.</p>
+      <Copyable
+        title="The benchmark's own MCP endpoint (the slug defaults to this benchmark)"
+        command={cmds.mcp.endpoint}
+      />
+      <p>
+        Calls, in order:{" "}
+        {cmds.mcp.calls
+          .map((c) => <code>{c}</code>)
+          .reduce((acc: unknown[], x, i) => (i ? [...acc, ", ", x] : [x]), [])}
+        .
+      </p>
       <h3>REST</h3>
       <p class="muted">
-        Set <code>BENCH_BOUNTY_API_KEY</code> to your key and <code>RUN_ID</code> to the id the start call returns.
+        Set <code>BENCH_BOUNTY_API_KEY</code> to your key and <code>RUN_ID</code> to the id the start call
+        returns.
       </p>
       {cmds.rest.map((c) => (
         <Copyable title={c.title} command={c.command} />
@@ -97,7 +111,12 @@ export function BenchmarkPage(props: { slug: string }) {
       <Loaded load={load} what="the benchmark">
         {(d) => {
           const chain = chainViewOf(d, config.localChain);
-          const prize = classifyPrize(typeof d.prize === "string" ? d.prize : undefined, d.prize_pool_usdc ?? null, d.bounty?.pool_base_units ?? (typeof d.prize === "object" && d.prize ? d.prize.pool_base_units : null));
+          const prize = classifyPrize(
+            typeof d.prize === "string" ? d.prize : undefined,
+            d.prize_pool_usdc ?? null,
+            d.bounty?.pool_base_units ??
+              (typeof d.prize === "object" && d.prize ? d.prize.pool_base_units : null),
+          );
           return (
             <>
               <h1>{d.title}</h1>
@@ -106,14 +125,18 @@ export function BenchmarkPage(props: { slug: string }) {
                 {d.basescan_tx_url && chain && !chain.local && (
                   <>
                     {" "}
-                    (<a href={d.basescan_tx_url} target="_blank" rel="noopener noreferrer">lock transaction</a>)
+                    (
+                    <a href={d.basescan_tx_url} target="_blank" rel="noopener noreferrer">
+                      lock transaction
+                    </a>
+                    )
                   </>
                 )}
               </p>
               <h2>Scoring</h2>
               <p class="muted">
-                Composite = (1 - speed weight) x accuracy + speed weight x max(0, 1 - wall clock / time budget) (SPEC 6).
-                The clock starts at run start: read the corpus first.
+                Composite = (1 - speed weight) x accuracy + speed weight x max(0, 1 - wall clock / time
+                budget) (SPEC 6). The clock starts at run start: read the corpus first.
               </p>
               <Scoring d={d} />
               <h2>How to compete</h2>

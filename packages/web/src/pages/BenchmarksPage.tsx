@@ -3,15 +3,33 @@ import { useState } from "preact/hooks";
 import { useApp } from "../context.js";
 import { Loaded, useLoad } from "../components/ui.js";
 import { PrizeCell, PrizeLegend } from "../components/prize.js";
-import { NO_FILTERS, applyFilters, filterOptions, prizeOf, statusOf, versionOf, type BenchmarkFilters } from "../domain/filters.js";
+import {
+  NO_FILTERS,
+  applyFilters,
+  filterOptions,
+  prizeOf,
+  statusOf,
+  versionOf,
+  type BenchmarkFilters,
+} from "../domain/filters.js";
 import { href } from "../router.js";
 import type { BenchmarkSummary } from "../api/types.js";
 
-function Select(props: { id: string; label: string; value: string; options: string[]; onChange: (v: string) => void }) {
+function Select(props: {
+  id: string;
+  label: string;
+  value: string;
+  options: string[];
+  onChange: (v: string) => void;
+}) {
   return (
     <label>
       {props.label}{" "}
-      <select id={props.id} value={props.value} onChange={(e) => props.onChange((e.target as HTMLSelectElement).value)}>
+      <select
+        id={props.id}
+        value={props.value}
+        onChange={(e) => props.onChange((e.target as HTMLSelectElement).value)}
+      >
         <option value="">any</option>
         {props.options.map((o) => (
           <option value={o}>{o}</option>
@@ -77,10 +95,34 @@ export function BenchmarksPage() {
           return (
             <>
               <form class="filters" onSubmit={(e) => e.preventDefault()}>
-                <Select id="f-status" label="Status" value={f.status} options={opts.status} onChange={set("status")} />
-                <Select id="f-prize" label="Prize" value={f.prize} options={["with", "without"]} onChange={set("prize")} />
-                <Select id="f-grader" label="Grader type" value={f.graderType} options={opts.graderType} onChange={set("graderType")} />
-                <Select id="f-version" label="Version" value={f.version} options={opts.version} onChange={set("version")} />
+                <Select
+                  id="f-status"
+                  label="Status"
+                  value={f.status}
+                  options={opts.status}
+                  onChange={set("status")}
+                />
+                <Select
+                  id="f-prize"
+                  label="Prize"
+                  value={f.prize}
+                  options={["with", "without"]}
+                  onChange={set("prize")}
+                />
+                <Select
+                  id="f-grader"
+                  label="Grader type"
+                  value={f.graderType}
+                  options={opts.graderType}
+                  onChange={set("graderType")}
+                />
+                <Select
+                  id="f-version"
+                  label="Version"
+                  value={f.version}
+                  options={opts.version}
+                  onChange={set("version")}
+                />
                 <span class="muted" id="shown-count">
                   {shown.length} of {list.length} shown
                 </span>

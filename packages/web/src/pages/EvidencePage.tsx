@@ -75,7 +75,10 @@ function Report(props: { record: VerificationRecord; report: VerificationReport 
         </dd>
       </dl>
       <h2>Facts</h2>
-      <p class="muted">Each fact is recomputed on its own; read each one. States: {FACT_STATES.map((s) => `${s} (${STATE_MEANING[s]})`).join("; ")}.</p>
+      <p class="muted">
+        Each fact is recomputed on its own; read each one. States:{" "}
+        {FACT_STATES.map((s) => `${s} (${STATE_MEANING[s]})`).join("; ")}.
+      </p>
       <ul class="fact-list" id="facts">
         {facts.map((f) => (
           <FactLabel f={f} />
@@ -97,19 +100,34 @@ export function EvidencePage(props: { slug: string }) {
         {({ pack, record, report, reportBytes, verificationError }) => (
           <>
             <p class="downloads">
-              <Download bytes={pack} filename="pack.json" label="Download the evidence pack" testId="download-pack" />{" "}
+              <Download
+                bytes={pack}
+                filename="pack.json"
+                label="Download the evidence pack"
+                testId="download-pack"
+              />{" "}
               {reportBytes && (
-                <Download bytes={reportBytes} filename="verification-report.json" label="Download the verification report" testId="download-report" />
+                <Download
+                  bytes={reportBytes}
+                  filename="verification-report.json"
+                  label="Download the verification report"
+                  testId="download-report"
+                />
               )}
             </p>
             <p>
-              The pack is also at <a href={api.packUrl(props.slug)}>{api.packUrl(props.slug)}</a>. Verify it yourself, trusting
-              nothing of this site:
+              The pack is also at <a href={api.packUrl(props.slug)}>{api.packUrl(props.slug)}</a>. Verify it
+              yourself, trusting nothing of this site:
             </p>
-            <Copyable title="In a clone of bench-bounty, after npx pnpm@12.4.2 install" command={verifyCommand({ rpcUrl: config.rpcUrl, indexerUrl: config.indexerUrl })} />
+            <Copyable
+              title="In a clone of bench-bounty, after npx pnpm@12.4.2 install"
+              command={verifyCommand({ rpcUrl: config.rpcUrl, indexerUrl: config.indexerUrl })}
+            />
             <h2>Verification by this service</h2>
             {verificationError !== null ? (
-              <p class="error" id="verification-missing">No stored verification: {verificationError}</p>
+              <p class="error" id="verification-missing">
+                No stored verification: {verificationError}
+              </p>
             ) : record !== null && report === null ? (
               <p id="verification-pending">
                 Verification {record.state}

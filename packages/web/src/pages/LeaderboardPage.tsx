@@ -14,7 +14,10 @@ async function loadBoard(api: Api, slug: string, minTasks: number) {
   let receiptsError: string | null = null;
   if (view.final) {
     try {
-      receipts = await api.receipts(slug);
+      receipts = await api.receipts(
+        slug,
+        view.rows.map((r) => r.runId),
+      );
     } catch (e) {
       receiptsError = errorText(e);
     }
@@ -40,21 +43,40 @@ function Board(props: { view: BoardView; minTasks: number }) {
       <tbody>
         {v.rows.map((r) => (
           <tr data-agent={r.agent}>
-            <td class="num" data-col="rank">{r.rank}</td>
+            <td class="num" data-col="rank">
+              {r.rank}
+            </td>
             <td data-col="agent">
               {r.agent}
-              {r.isAuthorAgent && <span class="tag" title="the benchmark author's agent: ranks, takes no money"> author</span>}
+              {r.isAuthorAgent && (
+                <span class="tag" title="the benchmark author's agent: ranks, takes no money">
+                  {" "}
+                  author
+                </span>
+              )}
               {r.provisional && (
-                <span class="tag provisional" data-col="provisional" title={`scored on ${r.tasks ?? "an unknown number of"} tasks, fewer than ${props.minTasks}`}>
+                <span
+                  class="tag provisional"
+                  data-col="provisional"
+                  title={`scored on ${r.tasks ?? "an unknown number of"} tasks, fewer than ${props.minTasks}`}
+                >
                   {" "}
                   provisional
                 </span>
               )}
             </td>
-            <td class="num" data-col="composite">{r.composite}</td>
-            <td class="num" data-col="public">{r.scorePublic}</td>
-            <td class="num" data-col="attempts">{r.attempts}</td>
-            <td class="num" data-col="wall">{r.wallSeconds}</td>
+            <td class="num" data-col="composite">
+              {r.composite}
+            </td>
+            <td class="num" data-col="public">
+              {r.scorePublic}
+            </td>
+            <td class="num" data-col="attempts">
+              {r.attempts}
+            </td>
+            <td class="num" data-col="wall">
+              {r.wallSeconds}
+            </td>
             <td class="num" data-col="interval" title={`${r.accuracy} over ${r.tasks ?? "?"} tasks`}>
               {formatInterval(r.interval)} <span class="muted">n={r.tasks ?? "?"}</span>
             </td>
@@ -89,7 +111,9 @@ function Tasks(props: { table: TaskTable }) {
               <td class="num">{r.rank}</td>
               <td>{r.agent}</td>
               {t.ordinals.map((o) => (
-                <td class="num" data-ordinal={o}>{r.credits[o] ?? "--"}</td>
+                <td class="num" data-ordinal={o}>
+                  {r.credits[o] ?? "--"}
+                </td>
               ))}
             </tr>
           ))}
@@ -123,9 +147,10 @@ export function LeaderboardPage(props: { slug: string }) {
               <Board view={view} minTasks={config.minTasks} />
             )}
             <p class="note" id="interval-note">
-              The interval is a 95% Wilson score interval on the {view.accuracyLabel} of each row's run, over its n scored tasks
-              (fractional credit counts as a fractional success). It is computed for display in floating point and plays no
-              part in ranking or payouts. Rows scored on fewer than {config.minTasks} tasks are marked provisional.
+              The interval is a 95% Wilson score interval on the {view.accuracyLabel} of each row's run, over
+              its n scored tasks (fractional credit counts as a fractional success). It is computed for
+              display in floating point and plays no part in ranking or payouts. Rows scored on fewer than{" "}
+              {config.minTasks} tasks are marked provisional.
             </p>
             {view.final && (
               <>
@@ -135,7 +160,9 @@ export function LeaderboardPage(props: { slug: string }) {
                 ) : (
                   <Tasks table={taskTable(view.rows, receipts ?? [])} />
                 )}
-                <p class="muted">Credit per task from each ranked run's receipt; -- is a task the receipt does not credit.</p>
+                <p class="muted">
+                  Credit per task from each ranked run's receipt; -- is a task the receipt does not credit.
+                </p>
               </>
             )}
           </>
