@@ -51,7 +51,7 @@ export function parseConfig(raw: unknown, pageOrigin: string): AppConfig {
 
 /** Fetches and parses `config.json` relative to the page. */
 export async function loadConfig(): Promise<AppConfig> {
-  const res = await fetch(new URL("config.json", document.baseURI), { cache: "no-cache" });
+  const res = await fetch(new URL("config.json", document.baseURI));
   if (res.status === 404) return parseConfig({}, location.origin);
   if (!res.ok) throw new Error(`config.json: http ${res.status}`);
   return parseConfig(await res.json(), location.origin);
