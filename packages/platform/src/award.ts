@@ -44,7 +44,9 @@ import { PlatformError } from "./errors.js";
 import { fromStored, toStored } from "./json.js";
 import { receiptUrl } from "./leaderboard.js";
 import { anchorCommitment, getBenchmark, getTasks, isOpen } from "./publish.js";
-import { anchorOf, anchorPending, getAgent, listRuns, runAnswers } from "./runs.js";
+import { anchorOf, anchorPending, listRuns, runAnswers } from "./runs.js";
+import { assertAuthor, assertOperator } from "./identity/access.js";
+import { isOperator, type Principal } from "./identity/principal.js";
 import { writeFileDurably } from "./store.js";
 import { isoMillis } from "./time.js";
 
@@ -143,11 +145,14 @@ function statusName(n: number): string {
  */
 export async function attachBounty(
   ctx: PlatformContext,
+  p: Principal,
   slug: string,
   bountyId: bigint,
+  expect: AttachExpectations = {},
 ): Promise<AttachedBounty> {
   const chain = chainOf(ctx);
   const b = getBenchmark(ctx, slug);
+  if (!isOperator(p)) assertAuthor(p, b);
   const onchain = await chain.getBounty(bountyId);
   if (onchain.status === 0)
     throw new PlatformError(
@@ -164,6 +169,7 @@ export async function attachBounty(
       409,
     );
   }
+  checkExpectations(bountyId, onchain, expect);
   if (b.bounty && b.bounty.bounty_id !== String(bountyId)) {
     throw new PlatformError(
       "bounty_mismatch",
@@ -190,6 +196,33 @@ export async function attachBounty(
   return attached;
 }
 
+/** What the author declares about the bounty they attach (each checked against the chain when given). */
+export interface AttachExpectations {
+  /** The author's address that locked it. */
+  author?: string;
+  /** The pool in base units. */
+  pool_base_units?: string;
+}
+
+function checkExpectations(
+  bountyId: bigint,
+  onchain: { author: string; pool: bigint },
+  expect: AttachExpectations,
+): void {
+  const mismatch = (field: string, declared: string, actual: string): never => {
+    throw new PlatformError(
+      "bounty_mismatch",
+      `bounty ${bountyId}: ${field} on-chain is ${actual}, the request says ${declared}`,
+      { bounty_id: String(bountyId), field, declared, on_chain: actual },
+      409,
+    );
+  };
+  if (expect.author !== undefined && expect.author.toLowerCase() !== onchain.author.toLowerCase())
+    mismatch("author", expect.author, onchain.author);
+  if (expect.pool_base_units !== undefined && expect.pool_base_units !== onchain.pool.toString())
+    mismatch("pool_base_units", expect.pool_base_units, onchain.pool.toString());
+}
+
 /**
  * The author locks the prize: `approve` + `createAndFund` with the benchmark's root and leaf count,
  * then {@link attachBounty}.
@@ -200,11 +233,13 @@ export async function attachBounty(
  */
 export async function lockBounty(
   ctx: PlatformContext,
+  p: Principal,
   slug: string,
   o: LockOptions,
 ): Promise<AttachedBounty> {
   const chain = chainOf(ctx);
   const b = getBenchmark(ctx, slug);
+  if (!isOperator(p)) assertAuthor(p, b);
   if (b.bounty)
     throw new PlatformError(
       "bounty_mismatch",
@@ -259,12 +294,13 @@ export async function lockBounty(
     thresholdBps: o.thresholdBps,
     splitsBps: splits,
   });
-  return attachBounty(ctx, slug, bountyId);
+  return attachBounty(ctx, p, slug, bountyId);
 }
 
-/** Closes a benchmark to new runs (idempotent). */
-export function closeBenchmark(ctx: PlatformContext, slug: string): BenchmarkRecord {
-  getBenchmark(ctx, slug);
+/** Closes a benchmark to new runs (idempotent); the operator or the author. @throws PlatformError `forbidden` */
+export function closeBenchmark(ctx: PlatformContext, p: Principal, slug: string): BenchmarkRecord {
+  const b = getBenchmark(ctx, slug);
+  if (!isOperator(p)) assertAuthor(p, b);
   ctx.store.db
     .prepare("UPDATE benchmarks SET status = 'closed', closed_at = ? WHERE slug = ? AND status = 'published'")
     .run(isoMillis(ctx.clock()), slug);
@@ -276,7 +312,7 @@ function mintRuns(ctx: PlatformContext, slug: string): MintRun[] {
   return listRuns(ctx, slug)
     .filter((r) => r.status === "finalized")
     .map((r) => {
-      const agent = getAgent(ctx, r.agent_id);
+      const agent = ctx.store.agents.getSync(r.agent_id);
       const answers = runAnswers(ctx, r.run_id);
       const revealed: RevealedAnswer[] = r.plan
         .map((bank, i) => ({ ordinal: i, bank_ordinal: bank, answer_text: answers.get(i) }))
@@ -317,7 +353,8 @@ function awardRow(ctx: PlatformContext, slug: string): AwardRow | undefined {
  * @throws PlatformError `no_chain`, `no_bounty`, `no_commitment`-like `award_not_allowed`,
  *   `winner_without_withdrawal_address`, `chain_error`
  */
-export async function awardBenchmark(ctx: PlatformContext, slug: string): Promise<AwardResult> {
+export async function awardBenchmark(ctx: PlatformContext, p: Principal, slug: string): Promise<AwardResult> {
+  assertOperator(p, "award");
   const chain = chainOf(ctx);
   let b = getBenchmark(ctx, slug);
   if (!b.bounty)
@@ -357,7 +394,7 @@ export async function awardBenchmark(ctx: PlatformContext, slug: string): Promis
       );
     }
     if (!b.commitment_anchor) await anchorCommitment(ctx, slug);
-    closeBenchmark(ctx, slug);
+    closeBenchmark(ctx, p, slug);
     await anchorPending(ctx, slug, "receipt");
     // One IMMEDIATE transaction from reading the runs to recording the derivation: a run finalized
     // concurrently either lands before (and is ranked) or is refused (finalize sees the award row).

@@ -25,6 +25,8 @@ import { checkDataset, type DatasetInput } from "./dataset.js";
 import { PlatformError } from "./errors.js";
 import { isJsonObject } from "./json.js";
 import { Platform } from "./platform.js";
+import type { Principal } from "./identity/principal.js";
+import { LocalRunBackend } from "./backend.js";
 import { benchmarkConfig, type PublishOptions } from "./publish.js";
 import { resumeRun, runBenchmark, type AgentSpec, type RunnerOptions, type RunnerResult } from "./runner.js";
 import { serveDoor } from "./server.js";
@@ -33,6 +35,7 @@ import { BUCKET_UNITS, type BucketUnit } from "./time.js";
 
 interface StoreOpts {
   store: string;
+  apiKey?: string;
   rpcUrl?: string;
   chainId: string;
   bountyContract?: string;
@@ -106,7 +109,17 @@ function storeOptions(cmd: Command): Command {
       new Option("--receipt-anchoring <mode>", "anchor each receipt at finalize, or batch them (anchor)")
         .choices(["immediate", "batch"])
         .default("immediate"),
+    )
+    .addOption(
+      new Option("--api-key <key>", "act as this account (default: the local operator, who owns no agents)").env(
+        "BENCH_BOUNTY_API_KEY",
+      ),
     );
+}
+
+/** The caller: the account of `--api-key` (env `BENCH_BOUNTY_API_KEY`), else the local operator. */
+async function principalOf(platform: Platform, o: StoreOpts): Promise<Principal> {
+  return o.apiKey !== undefined ? platform.authenticate(o.apiKey) : platform.localOperator();
 }
 
 /**
@@ -394,17 +407,19 @@ function summarise(r: RunnerResult, store: string) {
     run_id: r.run_id,
     agent_id: r.agent_id,
     attempt: r.attempt,
-    tasks: r.plan.length,
+    tasks: r.task_count,
     outcomes: counts,
     interrupted: r.interrupted,
     ...(f
       ? {
           score_public: f.score_public,
-          score_composite: f.score_composite,
+          score_composite_public: f.score_composite_public,
+          ...(f.score_composite !== undefined ? { score_composite: f.score_composite } : {}),
           wall_seconds: f.wall_seconds,
           attempts_remaining: f.attempts_remaining,
           receipt_hash: f.receipt_hash,
           receipt_anchor: f.receipt_anchor,
+          receipt_anchor_status: f.receipt_anchor_status,
         }
       : {}),
   };
@@ -482,11 +497,12 @@ export function registerPlatformCommands(program: Command): Command {
           benchmarkConfig(opts);
           const platform = openPlatform(o);
           try {
-            const ds = platform.createDataset(input);
-            const r = await platform.publish(ds.dataset_id, opts);
+            const me = await principalOf(platform, o);
+            const ds = await platform.createDataset(me, input);
+            const r = await platform.publish(me, ds.dataset_id, opts);
             print({ dataset: ds, benchmark: r });
           } finally {
-            platform.close();
+            await platform.close();
           }
         },
       ),
@@ -496,11 +512,11 @@ export function registerPlatformCommands(program: Command): Command {
     .option("--withdrawal-address <address>", "address credited when the agent wins")
     .option("--author", "mark as the author's own agent (ranks, takes no money)")
     .action(
-      action((agentId: string, o: StoreOpts & { withdrawalAddress?: string; author?: boolean }) => {
+      action(async (agentId: string, o: StoreOpts & { withdrawalAddress?: string; author?: boolean }) => {
         const platform = openPlatform(o);
         try {
           print(
-            platform.registerAgent(agentId, {
+            await platform.registerAgent(await principalOf(platform, o), agentId, {
               ...(o.withdrawalAddress ? { withdrawal_address: o.withdrawalAddress } : {}),
               ...(o.author ? { is_author_agent: true } : {}),
             }),
@@ -563,7 +579,7 @@ export function registerPlatformCommands(program: Command): Command {
           const platform = openPlatform(o, true);
           try {
             // An unknown slug is named before the chain is contacted.
-            platform.getBenchmark(slug);
+            await platform.getBenchmark(slug);
             if (!platform.chain) throw new PlatformError("no_chain", "lock needs --rpc-url", {}, 503);
             if (o.closesAt !== undefined && o.closesIn !== undefined)
               throw new PlatformError("invalid_option", "give --closes-at or --closes-in, not both", {
@@ -578,7 +594,7 @@ export function registerPlatformCommands(program: Command): Command {
                 { field: "closes-at" },
               );
             print(
-              await platform.lockBounty(slug, {
+              await platform.lockBounty(await principalOf(platform, o), slug, {
                 authorPrivateKey: key as Hex,
                 pool: o.pool,
                 closesAt,
@@ -612,7 +628,7 @@ export function registerPlatformCommands(program: Command): Command {
         );
       const platform = openPlatform(o, true);
       try {
-        print(await platform.attachBounty(slug, bountyId));
+        print(await platform.attachBounty(await principalOf(platform, o), slug, bountyId));
       } finally {
         platform.close();
       }
@@ -639,16 +655,18 @@ export function registerPlatformCommands(program: Command): Command {
         const platform = openPlatform(o, true);
         const { signal, dispose } = interruptible();
         try {
+          const me = await principalOf(platform, o);
           if (o.withdrawalAddress || o.author) {
-            platform.registerAgent(o.agentId!, {
+            await platform.registerAgent(me, o.agentId!, {
               ...(o.withdrawalAddress ? { withdrawal_address: o.withdrawalAddress } : {}),
               ...(o.author ? { is_author_agent: true } : {}),
             });
           }
-          const agent: AgentSpec = { kind: "command", command: o.agent!, cwd: process.cwd() };
+          const agent: AgentSpec = { kind: "command", command: o.agent! };
+          const backend = new LocalRunBackend(platform, me);
           const results = [];
           for (let i = 0; i < (o.attempts ?? 1) && !signal.aborted; i++) {
-            const r = await runBenchmark(platform, slug, o.agentId!, agent, toRunnerOptions(o, signal));
+            const r = await runBenchmark(backend, slug, o.agentId!, agent, toRunnerOptions(o, signal));
             results.push(summarise(r, o.store));
             // An agent that cannot run would only use up the remaining attempts the same way.
             if (r.interrupted || everyTaskErrored(r)) break;
@@ -676,9 +694,10 @@ export function registerPlatformCommands(program: Command): Command {
         const { signal, dispose } = interruptible();
         try {
           const agent: AgentSpec | undefined = o.agent
-            ? { kind: "command", command: o.agent, cwd: process.cwd() }
+            ? { kind: "command", command: o.agent }
             : undefined;
-          print(summarise(await resumeRun(platform, runId, agent, toRunnerOptions(o, signal)), o.store));
+          const backend = new LocalRunBackend(platform, await principalOf(platform, o));
+          print(summarise(await resumeRun(backend, runId, agent, toRunnerOptions(o, signal)), o.store));
         } finally {
           dispose();
           platform.close();
@@ -693,19 +712,27 @@ export function registerPlatformCommands(program: Command): Command {
       .argument("<slug>"),
   )
     .option("--json", "print JSON")
+    .addOption(new Option("--board <board>", "public or final (final while open: the author only)").choices(["public", "final"]))
     .action(
-      action((slug: string, o: StoreOpts & { json?: boolean }) => {
+      action(async (slug: string, o: StoreOpts & { json?: boolean; board?: "public" | "final" }) => {
         const platform = openPlatform(o, true);
         try {
-          const lb = platform.leaderboard(slug);
+          const lb = await platform.leaderboard(slug, {
+            viewer: await principalOf(platform, o),
+            ...(o.board ? { board: o.board } : {}),
+          });
           if (o.json) return print(lb);
-          process.stdout.write(`${lb.slug} (${lb.status}, ranked on ${lb.ranked_on})\n`);
+          process.stdout.write(`${lb.slug} (${lb.status}, ${lb.board} board, ranked on ${lb.ranked_on})\n`);
           process.stdout.write(
             "rank  agent                 composite  public   accuracy  wall_s      attempts  run\n",
           );
           for (const r of lb.rows) {
+            const [comp, acc] =
+              lb.board === "final"
+                ? [(r as { score_composite: string }).score_composite, (r as { rank_accuracy: string }).rank_accuracy]
+                : [(r as { score_composite_public: string }).score_composite_public, "hidden"];
             process.stdout.write(
-              `${String(r.rank).padEnd(6)}${(r.agent_id + (r.is_author_agent ? " (author)" : "")).padEnd(22)}${r.score_composite.padEnd(11)}${r.score_public.padEnd(9)}${(r.rank_accuracy ?? "hidden").padEnd(10)}${r.wall_seconds.padEnd(12)}${String(r.attempts_used).padEnd(10)}${r.run_id}\n`,
+              `${String(r.rank).padEnd(6)}${(r.agent_id + (r.is_author_agent ? " (author)" : "")).padEnd(22)}${comp.padEnd(11)}${r.score_public.padEnd(9)}${acc.padEnd(10)}${r.wall_seconds.padEnd(12)}${String(r.attempts_used).padEnd(10)}${r.run_id}\n`,
             );
           }
         } finally {
@@ -717,11 +744,11 @@ export function registerPlatformCommands(program: Command): Command {
   storeOptions(
     program.command("show").description("a benchmark's detail (never gold)").argument("<slug>"),
   ).action(
-    action((slug: string, o: StoreOpts) => {
+    action(async (slug: string, o: StoreOpts) => {
       const platform = openPlatform(o, true);
       try {
-        const b = platform.getBenchmark(slug);
-        print({ ...b, open: platform.isOpen(slug) });
+        const b = await platform.getBenchmark(slug);
+        print({ ...b, open: await platform.isOpen(slug) });
       } finally {
         platform.close();
       }
@@ -749,10 +776,10 @@ export function registerPlatformCommands(program: Command): Command {
   storeOptions(
     program.command("close").description("close a benchmark to new runs").argument("<slug>"),
   ).action(
-    action((slug: string, o: StoreOpts) => {
+    action(async (slug: string, o: StoreOpts) => {
       const platform = openPlatform(o, true);
       try {
-        print(platform.closeBenchmark(slug));
+        print(await platform.closeBenchmark(await principalOf(platform, o), slug));
       } finally {
         platform.close();
       }
@@ -768,7 +795,7 @@ export function registerPlatformCommands(program: Command): Command {
     action(async (slug: string, o: StoreOpts) => {
       const platform = openPlatform(o, true);
       try {
-        print(await platform.award(slug));
+        print(await platform.award(await principalOf(platform, o), slug));
       } finally {
         platform.close();
       }

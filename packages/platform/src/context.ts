@@ -31,6 +31,8 @@ export interface PlatformContext {
   publicBaseUrl: string;
   /** `immediate`: each receipt is anchored at finalize; `batch`: receipts wait for {@link anchorPending} (one anchorMany). */
   receiptAnchoring: "immediate" | "batch";
+  /** SHA-256 (hex) of the operator's key from the environment, or null (no operator key: local operator only). */
+  operatorKeyHash: string | null;
   faults: FaultHooks;
 }
 
@@ -75,6 +77,8 @@ export interface AttachedBounty {
 export interface BenchmarkRecord {
   slug: string;
   dataset_id: string;
+  /** The account that published it (the author: sees everything, SPEC 6.1). */
+  author_account_id: string;
   title: string;
   config: BenchmarkConfig;
   commit_root: Hex;

@@ -37,7 +37,17 @@ export type PlatformErrorCode =
   | "chain_error"
   | "agent_failed"
   | "checkpoint_mismatch"
-  | "invalid_checkpoint";
+  | "invalid_checkpoint"
+  | "unauthenticated"
+  | "forbidden"
+  | "account_exists"
+  | "unknown_account"
+  | "unknown_key"
+  | "unknown_agent"
+  | "invalid_withdrawal_address"
+  | "receipt_withheld"
+  | "invalid_utf8"
+  | "award_pending";
 
 /** One item of a row-numbered error list: the dataset row (0-based) and the field it concerns. */
 export interface RowIssue {

@@ -1,62 +1,117 @@
 /**
- * Leaderboard (seed "Compete on Benchmarks", step 7; SPEC 7.1): every finalized run ranked by the
- * evidence library's `rankRows` (`-score_composite, -score_public, queries_used, wall_seconds,
- * achieved_at, run_id`), best run per agent, `attempts_used` per agent.
+ * Leaderboards (seed "Compete on Benchmarks", step 7; SPEC 7.1 and 6.1 v1.1). Two boards:
  *
- * The composite is the private-set composite when the bank has private tasks (public otherwise), and
- * it is what the board ranks on while the benchmark is open. While open the private accuracy
- * (`rank_accuracy`) is withheld (null); it is served once the benchmark is closed.
+ * - the **public board**, served while the benchmark is open: rows ordered and shown by
+ *   `score_composite_public` (the composite over the public accuracy), then the rest of the 7.1 tuple
+ *   with `score_public`; nothing on it is computed from private tasks;
+ * - the **final board**, served once the benchmark is closed (and to its author at any time): the 7.1
+ *   order on the ranking `score_composite` (private accuracy when the bank has private tasks), with
+ *   `rank_accuracy` and `receipt_url`. It is the input of the award.
+ *
+ * Both keep the best row per agent (evidence `rankRows`). A board is cached per process and invalidated
+ * by the store's `benchmarks.board_version`, which finalize, close and award increase in their
+ * transactions: a board read costs one indexed query until the next change, in any process.
  */
 import { rankRows, type Hex, type RankedRow, type RunRow } from "@bench-bounty/evidence";
-import type { PlatformContext } from "./context.js";
+import type { BenchmarkRecord, PlatformContext } from "./context.js";
+import { forbid, isAuthorOf } from "./identity/access.js";
+import type { Principal } from "./identity/principal.js";
 import { getBenchmark, isOpen } from "./publish.js";
-import { getAgent, listRuns } from "./runs.js";
 import { isoMillis } from "./time.js";
 
-/** One ranked row (one per agent). */
+/** One row of the public board (one per agent). */
+export interface PublicBoardRow {
+  rank: number;
+  agent_id: string;
+  is_author_agent: boolean;
+  run_id: string;
+  score_public: string;
+  score_composite_public: string;
+  queries_used: number;
+  wall_seconds: string;
+  achieved_at: string;
+  attempts_used: number;
+  usdc_spent: string;
+  receipt_hash: Hex;
+}
+
+/** One row of the final board (one per agent): the public row plus the private figures. */
 export interface LeaderboardRow extends RunRow {
   rank: number;
   attempts_used: number;
-  /** Private-set accuracy; null while the benchmark is open. */
-  rank_accuracy: string | null;
+  score_composite_public: string;
+  rank_accuracy: string;
   usdc_spent: string;
   receipt_hash: Hex;
   receipt_url: string;
 }
 
-/** The leaderboard of a benchmark. */
-export interface Leaderboard {
-  slug: string;
-  status: string;
-  open: boolean;
-  /** `private_composite` when the bank has private tasks, else `public_composite`. */
-  ranked_on: "private_composite" | "public_composite";
-  rows: LeaderboardRow[];
-}
+/** A leaderboard of a benchmark. */
+export type Leaderboard =
+  | {
+      slug: string;
+      status: string;
+      open: boolean;
+      board: "public";
+      ranked_on: "public_composite";
+      rows: PublicBoardRow[];
+    }
+  | {
+      slug: string;
+      status: string;
+      open: boolean;
+      board: "final";
+      /** `private_composite` when the bank has private tasks, else `public_composite`. */
+      ranked_on: "private_composite" | "public_composite";
+      rows: LeaderboardRow[];
+    };
 
 /** URL of a run's receipt at the evidence door (SPEC 8 `receipt_url`). */
 export function receiptUrl(ctx: PlatformContext, slug: string, runId: string): string {
   return `${ctx.publicBaseUrl.replace(/\/+$/, "")}/api/v1/benchmarks/${slug}/runs/${runId}/receipt`;
 }
 
-/** Ranked rows with every field (rank_accuracy included): the input of the award. */
-export function rankedRuns(
-  ctx: PlatformContext,
-  slug: string,
-): RankedRow<LeaderboardRow & { rank_accuracy: string }>[] {
-  const runs = listRuns(ctx, slug).filter((r) => r.status === "finalized");
-  const rows = runs.map((r) => ({
+interface BoardSourceRow {
+  agent_id: string;
+  is_author_agent: number;
+  run_id: string;
+  score_composite: string;
+  score_composite_public: string;
+  score_public: string;
+  queries_used: number;
+  wall_seconds: string;
+  finalized_at_ms: number;
+  rank_accuracy: string;
+  usdc_spent: string;
+  receipt_hash: string;
+}
+
+function finalizedRows(ctx: PlatformContext, slug: string): BoardSourceRow[] {
+  return ctx.store.db
+    .prepare(
+      `SELECT r.agent_id, a.is_author_agent, r.run_id, r.score_composite, r.score_composite_public, r.score_public,
+              r.queries_used, r.wall_seconds, r.finalized_at_ms, r.rank_accuracy, r.usdc_spent, r.receipt_hash
+       FROM runs r JOIN agents a ON a.agent_id = r.agent_id
+       WHERE r.slug = ? AND r.status = 'finalized' ORDER BY r.started_at_ms, r.run_id`,
+    )
+    .all(slug) as BoardSourceRow[];
+}
+
+/** Final-board rows with every field (rank_accuracy included): the input of the award. */
+export function rankedRuns(ctx: PlatformContext, slug: string): RankedRow<LeaderboardRow>[] {
+  const rows = finalizedRows(ctx, slug).map((r) => ({
     agent_id: r.agent_id,
-    is_author_agent: getAgent(ctx, r.agent_id)?.is_author_agent ?? false,
+    is_author_agent: r.is_author_agent === 1,
     run_id: r.run_id,
-    score_composite: r.score_composite!,
-    score_public: r.score_public!,
-    queries_used: r.queries_used!,
-    wall_seconds: r.wall_seconds!,
-    achieved_at: isoMillis(r.finalized_at_ms!),
-    rank_accuracy: r.rank_accuracy!,
-    usdc_spent: r.usdc_spent!,
-    receipt_hash: r.receipt_hash!,
+    score_composite: r.score_composite,
+    score_composite_public: r.score_composite_public,
+    score_public: r.score_public,
+    queries_used: r.queries_used,
+    wall_seconds: r.wall_seconds,
+    achieved_at: isoMillis(r.finalized_at_ms),
+    rank_accuracy: r.rank_accuracy,
+    usdc_spent: r.usdc_spent,
+    receipt_hash: r.receipt_hash as Hex,
     receipt_url: receiptUrl(ctx, slug, r.run_id),
     rank: 0,
     attempts_used: 0,
@@ -65,16 +120,101 @@ export function rankedRuns(
   return rankRows(rows);
 }
 
-/** The public leaderboard. @throws PlatformError `unknown_benchmark` (404) */
-export function leaderboard(ctx: PlatformContext, slug: string): Leaderboard {
+/** Public-board rows: ranked by the public composite (SPEC 6.1); no private figure is read into them. */
+export function publicBoardRows(ctx: PlatformContext, slug: string): PublicBoardRow[] {
+  const rows = finalizedRows(ctx, slug).map((r) => ({
+    agent_id: r.agent_id,
+    is_author_agent: r.is_author_agent === 1,
+    run_id: r.run_id,
+    // rankRows orders on score_composite: give it the public composite.
+    score_composite: r.score_composite_public,
+    score_public: r.score_public,
+    queries_used: r.queries_used,
+    wall_seconds: r.wall_seconds,
+    achieved_at: isoMillis(r.finalized_at_ms),
+    usdc_spent: r.usdc_spent,
+    receipt_hash: r.receipt_hash as Hex,
+  }));
+  return rankRows(rows).map(({ score_composite, ...r }) => ({
+    rank: r.rank,
+    agent_id: r.agent_id,
+    is_author_agent: r.is_author_agent,
+    run_id: r.run_id,
+    score_public: r.score_public,
+    score_composite_public: score_composite,
+    queries_used: r.queries_used,
+    wall_seconds: r.wall_seconds,
+    achieved_at: r.achieved_at,
+    attempts_used: r.attempts_used,
+    usdc_spent: r.usdc_spent,
+    receipt_hash: r.receipt_hash,
+  }));
+}
+
+/** Options of {@link leaderboard}. */
+export interface LeaderboardOptions {
+  /** The caller (the author may ask for the final board while open). */
+  viewer?: Principal | null;
+  /** Which board (default: public while open, final once closed); `final` while open is for the author only. */
+  board?: "public" | "final";
+}
+
+interface CacheEntry {
+  version: number;
+  open: boolean;
+  status: string;
+  board: Leaderboard;
+}
+const caches = new WeakMap<PlatformContext, Map<string, CacheEntry>>();
+
+/** The store's change counter of a benchmark's board (bumped by finalize, close and award). */
+function boardVersion(ctx: PlatformContext, slug: string): number {
+  const r = ctx.store.db.prepare("SELECT board_version FROM benchmarks WHERE slug = ?").get(slug) as
+    | { board_version: number }
+    | undefined;
+  return r?.board_version ?? -1;
+}
+
+/**
+ * The leaderboard of a benchmark: the public board while open, the final board once closed (SPEC 6.1).
+ * The author may ask for `board: "final"` while open.
+ * @throws PlatformError `unknown_benchmark` (404), `forbidden` (`benchmark_author_only`) for the final
+ *   board of an open benchmark asked by anyone else
+ */
+export function leaderboard(ctx: PlatformContext, slug: string, opts: LeaderboardOptions = {}): Leaderboard {
   const b = getBenchmark(ctx, slug);
   const open = isOpen(ctx, b);
-  const rows = rankedRuns(ctx, slug).map((r) => ({ ...r, rank_accuracy: open ? null : r.rank_accuracy }));
+  const want = opts.board ?? (open ? "public" : "final");
+  if (want === "final" && open && !isAuthorOf(opts.viewer, b)) {
+    forbid("benchmark_author_only", `the final board of ${slug} is served once it closes (SPEC 6.1)`, { slug });
+  }
+  let cache = caches.get(ctx);
+  if (!cache) caches.set(ctx, (cache = new Map()));
+  const key = `${want}:${slug}`;
+  const version = boardVersion(ctx, slug);
+  const hit = cache.get(key);
+  if (hit && hit.version === version && hit.open === open && hit.status === b.status) return hit.board;
+  const board = buildBoard(ctx, b, open, want);
+  cache.set(key, { version, open, status: b.status, board });
+  return board;
+}
+
+function buildBoard(ctx: PlatformContext, b: BenchmarkRecord, open: boolean, want: "public" | "final"): Leaderboard {
+  if (want === "public")
+    return {
+      slug: b.slug,
+      status: b.status,
+      open,
+      board: "public",
+      ranked_on: "public_composite",
+      rows: publicBoardRows(ctx, b.slug),
+    };
   return {
-    slug,
+    slug: b.slug,
     status: b.status,
     open,
+    board: "final",
     ranked_on: b.private_count > 0 ? "private_composite" : "public_composite",
-    rows,
+    rows: rankedRuns(ctx, b.slug),
   };
 }

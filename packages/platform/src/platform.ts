@@ -1,19 +1,31 @@
 /**
- * `Platform`: the facade the CLI, the HTTP door, the demo and tests use. It owns one store (a
- * directory with one SQLite file) and, optionally, chain access; every method maps to one operation
- * of the seeds (datasets, publish, runs, leaderboard, award, evidence).
+ * `Platform`: the facade the CLI, the HTTP server, the demo and tests use. It owns one store and,
+ * optionally, chain access; every method maps to one operation of the seeds (accounts, datasets,
+ * publish, runs, leaderboard, award, evidence).
+ *
+ * **Every method is async** (returns a Promise), whatever the storage engine: callers `await` them.
+ *
+ * **Every operation that changes something takes the caller's {@link Principal}** first: get one with
+ * {@link Platform.authenticate} (an API key) or {@link Platform.localOperator} (the keyless CLI, which may
+ * publish, close, anchor and award, and owns no agents). Refusals are {@link PlatformError}s with a code:
+ * `unauthenticated` (401), `forbidden` (403, `details.rule` naming the owner rule of `identity/access.ts`).
+ * Reads that may show private figures take the viewer (null: anonymous) and follow SPEC 6.1.
  *
  * ```ts
  * const platform = Platform.open({ dir: "./store", chain: { rpcUrl, chainId, contracts, privateKey } });
- * const ds = platform.createDataset(await loadCsvDataset(csvPath, mapping, { name: "seattle-weather" }));
- * const bench = await platform.publish(ds.dataset_id, { title, prompt_template, grader_type: "exact" });
+ * const op = platform.localOperator();
+ * const ds = await platform.createDataset(op, await loadCsvDataset(csvPath, mapping, { name: "seattle-weather" }));
+ * const bench = await platform.publish(op, ds.dataset_id, { title, prompt_template, grader_type: "exact" });
+ * const { api_key } = await platform.createAccount({ name: "alice" });
+ * const alice = await platform.authenticate(api_key);
+ * const run = await platform.startRun(alice, bench.slug, "alice-agent");
  * ```
  */
 import { randomBytes as nodeRandomBytes } from "node:crypto";
 import { ChainGateway, type ChainConfig } from "./chain.js";
 import type { AttachedBounty, BenchmarkRecord, FaultHooks, PlatformContext, TaskRecord } from "./context.js";
 import { checkDataset, type DatasetInput, type DatasetReport } from "./dataset.js";
-import { leaderboard, type Leaderboard } from "./leaderboard.js";
+import { leaderboard, type Leaderboard, type LeaderboardOptions } from "./leaderboard.js";
 import {
   anchorCommitment,
   createDataset,
@@ -30,21 +42,35 @@ import {
 import {
   anchorPending,
   finalizeRun,
-  getAgent,
-  getRun,
-  listRuns,
-  registerAgent,
-  runAnswers,
+  myRuns,
+  ownRunAnswers,
+  receiptOf,
   runTasks,
+  runView,
   startRun,
   submitAnswers,
-  type AgentRecord,
   type FinalizeOptions,
   type FinalizeResult,
-  type RunRecord,
+  type RunView,
   type ServedTask,
   type StartedRun,
 } from "./runs.js";
+import { getAgent, myAgents, registerAgent, setWithdrawalAddress, type AgentRecord, type AgentSettings } from "./agents.js";
+import {
+  authenticate,
+  createAccount,
+  getAccount,
+  issueKey,
+  listKeys,
+  revokeKey,
+  type AccountRecord,
+  type IssuedKey,
+  type KeyListing,
+} from "./identity/accounts.js";
+import { hashKey } from "./identity/keys.js";
+import { localOperator, type Principal } from "./identity/principal.js";
+import { assertAuthor, goldVisible, requirePrincipal } from "./identity/access.js";
+import type { Receipt, Hex } from "@bench-bounty/evidence";
 import { Store } from "./store.js";
 import { systemClock, type Clock } from "./time.js";
 import {
@@ -54,6 +80,7 @@ import {
   closeBenchmark,
   lockBounty,
   type AwardEvidenceResult,
+  type AttachExpectations,
   type AwardResult,
   type LockOptions,
 } from "./award.js";
@@ -76,15 +103,17 @@ export interface PlatformOptions {
   publicBaseUrl?: string;
   /** Anchor each receipt at finalize (`immediate`, default) or in batches with `anchorPending` (`batch`). */
   receiptAnchoring?: "immediate" | "batch";
+  /** The operator's API key (from the environment, e.g. `BENCH_BOUNTY_OPERATOR_KEY`): kept only as its hash. */
+  operatorKey?: string;
   /** Fault injection for crash tests. */
   faults?: FaultHooks;
 }
 
-/** The benchmark platform over one store. */
+/** The benchmark platform over one store. All methods are async (see the module doc). */
 export class Platform {
   private constructor(readonly ctx: PlatformContext) {}
 
-  /** Opens (or creates) a store. */
+  /** Opens (or creates) a store. @throws PlatformError `invalid_store`, `no_store`, `invalid_option` */
   static open(opts: PlatformOptions): Platform {
     const chain =
       opts.chain === undefined
@@ -100,6 +129,7 @@ export class Platform {
       chain,
       publicBaseUrl: opts.publicBaseUrl ?? "http://127.0.0.1:8787",
       receiptAnchoring: opts.receiptAnchoring ?? "immediate",
+      operatorKeyHash: opts.operatorKey ? hashKey(opts.operatorKey) : null,
       faults: opts.faults ?? {},
     });
   }
@@ -110,104 +140,154 @@ export class Platform {
   }
 
   /** Closes the store. */
-  close(): void {
+  async close(): Promise<void> {
     this.ctx.store.close();
+  }
+
+  // ---- identity -------------------------------------------------------------
+
+  /** The local operator principal (the keyless CLI): publishes, closes, anchors, awards; owns no agents. */
+  localOperator(): Principal {
+    return localOperator();
+  }
+  /** Creates an account; its first key is in the answer, shown once. @throws PlatformError `invalid_option`, `account_exists` */
+  createAccount(input: { name: unknown; roles?: unknown }): Promise<{ account: AccountRecord } & IssuedKey> {
+    return createAccount(this.ctx, input);
+  }
+  /** The principal of an API key. @throws PlatformError `unauthenticated` (401) */
+  authenticate(apiKey: unknown): Promise<Principal> {
+    return authenticate(this.ctx, apiKey);
+  }
+  /** The caller's account. */
+  account(p: Principal): Promise<AccountRecord> {
+    return getAccount(this.ctx, p);
+  }
+  /** Issues another key for the caller (shown once). */
+  issueKey(p: Principal): Promise<IssuedKey> {
+    return issueKey(this.ctx, p);
+  }
+  /** The caller's keys, by prefix. */
+  listKeys(p: Principal): Promise<KeyListing[]> {
+    return listKeys(this.ctx, p);
+  }
+  /** Revokes one of the caller's keys by prefix. @throws PlatformError `unknown_key` */
+  revokeKey(p: Principal, keyPrefix: string): Promise<KeyListing> {
+    return revokeKey(this.ctx, p, keyPrefix);
   }
 
   // ---- datasets -----------------------------------------------------------
 
   /** Dry run: validates a dataset, persisting nothing. */
-  validateDataset(input: unknown): DatasetReport {
+  async validateDataset(input: unknown): Promise<DatasetReport> {
     return checkDataset(input);
   }
-  /** Validates and stores a dataset (idempotent for identical name and content). */
-  createDataset(input: DatasetInput): DatasetSummary {
-    return createDataset(this.ctx, input);
+  /** Validates and stores a dataset owned by `p` (idempotent for the same owner, name and content). */
+  async createDataset(p: Principal, input: DatasetInput): Promise<DatasetSummary> {
+    return createDataset(this.ctx, p, input);
   }
-  /** A stored dataset's summary. */
-  getDataset(datasetId: string): DatasetSummary {
+  /** A stored dataset's summary. @throws PlatformError `unknown_dataset` */
+  async getDataset(datasetId: string): Promise<DatasetSummary> {
     return getDataset(this.ctx, datasetId);
   }
 
   // ---- benchmarks ---------------------------------------------------------
 
-  /** Publishes the benchmark of a stored dataset (and anchors its commitment when a chain is set). */
-  publish(datasetId: string, options: PublishOptions): Promise<PublishResult> {
-    return publishBenchmark(this.ctx, datasetId, options);
+  /** Publishes the benchmark of `p`'s dataset (and anchors its commitment when a chain is set). */
+  publish(p: Principal, datasetId: string, options: PublishOptions): Promise<PublishResult> {
+    return publishBenchmark(this.ctx, p, datasetId, options);
   }
   /** Anchors a commitment left pending (a chain outage during publish). */
   anchorCommitment(slug: string) {
     return anchorCommitment(this.ctx, slug);
   }
-  /** A benchmark record. */
-  getBenchmark(slug: string): BenchmarkRecord {
+  /** A benchmark record (no gold). @throws PlatformError `unknown_benchmark` */
+  async getBenchmark(slug: string): Promise<BenchmarkRecord> {
     return getBenchmark(this.ctx, slug);
   }
   /** All benchmarks. */
-  listBenchmarks(): BenchmarkRecord[] {
+  async listBenchmarks(): Promise<BenchmarkRecord[]> {
     return listBenchmarks(this.ctx);
   }
-  /** The full test set (gold and salts included): for the author and the pack only. */
-  testSet(slug: string): TaskRecord[] {
+  /**
+   * The full test set (gold and salts included): to the benchmark's author, and to anyone once awarded.
+   * @throws PlatformError `forbidden` (`benchmark_author_only`)
+   */
+  async testSet(viewer: Principal | null, slug: string): Promise<TaskRecord[]> {
+    const b = getBenchmark(this.ctx, slug);
+    if (!goldVisible(viewer, b)) assertAuthor(requirePrincipal(viewer), b);
     return getTasks(this.ctx, slug);
   }
   /** True while the benchmark accepts runs. */
-  isOpen(slug: string): boolean {
+  async isOpen(slug: string): Promise<boolean> {
     return isOpen(this.ctx, getBenchmark(this.ctx, slug));
   }
-  /** The author locks a prize on-chain for the benchmark and attaches it. */
-  lockBounty(slug: string, opts: LockOptions): Promise<AttachedBounty> {
-    return lockBounty(this.ctx, slug, opts);
+  /** The author (or operator) locks a prize on-chain for the benchmark and attaches it. */
+  lockBounty(p: Principal, slug: string, opts: LockOptions): Promise<AttachedBounty> {
+    return lockBounty(this.ctx, p, slug, opts);
   }
-  /** Attaches an existing on-chain bounty (its root and leaf count must match the commitment). */
-  attachBounty(slug: string, bountyId: bigint | string | number): Promise<AttachedBounty> {
-    return attachBounty(this.ctx, slug, BigInt(bountyId));
+  /** Attaches an on-chain bounty after checking root, leaf count and the declared author and pool. */
+  attachBounty(
+    p: Principal,
+    slug: string,
+    bountyId: bigint | string | number,
+    expect?: AttachExpectations,
+  ): Promise<AttachedBounty> {
+    return attachBounty(this.ctx, p, slug, BigInt(bountyId), expect);
   }
-  /** Closes a benchmark to new runs (the award closes it too). */
-  closeBenchmark(slug: string): BenchmarkRecord {
-    return closeBenchmark(this.ctx, slug);
+  /** Closes a benchmark to new runs (the operator or its author; the award closes it too). */
+  async closeBenchmark(p: Principal, slug: string): Promise<BenchmarkRecord> {
+    return closeBenchmark(this.ctx, p, slug);
   }
 
   // ---- agents and runs ----------------------------------------------------
 
-  /** Registers an agent (withdrawal address, author flag). */
-  registerAgent(
-    agentId: string,
-    opts: { withdrawal_address?: string | null; is_author_agent?: boolean } = {},
-  ): AgentRecord {
-    return registerAgent(this.ctx, agentId, opts);
+  /** Registers the caller's agent, or updates it (owner only). */
+  registerAgent(p: Principal, agentId: string, settings: AgentSettings = {}): Promise<AgentRecord> {
+    return registerAgent(this.ctx, p, agentId, settings);
+  }
+  /** Sets the withdrawal address of the caller's agent (checked; owner only). */
+  setWithdrawalAddress(p: Principal, agentId: string, address: string): Promise<AgentRecord> {
+    return setWithdrawalAddress(this.ctx, p, agentId, address);
   }
   /** An agent, or null. */
-  getAgent(agentId: string): AgentRecord | null {
+  getAgent(agentId: string): Promise<AgentRecord | null> {
     return getAgent(this.ctx, agentId);
   }
-  /** Starts a run (the wall clock starts now). */
-  startRun(slug: string, agentId: string): StartedRun {
-    return startRun(this.ctx, slug, agentId);
+  /** The caller's agents. */
+  myAgents(p: Principal): Promise<AgentRecord[]> {
+    return myAgents(this.ctx, p);
   }
-  /** Submits answers (idempotent upserts). */
-  submit(runId: string, answers: unknown) {
-    return submitAnswers(this.ctx, runId, answers);
+  /** Starts a run of the caller's agent (registered on first sight; the wall clock starts now). */
+  startRun(p: Principal, slug: string, agentId: string): Promise<StartedRun> {
+    return startRun(this.ctx, p, slug, agentId);
   }
-  /** Finalizes a run: scores, receipt, anchor. */
-  finalize(runId: string, opts?: FinalizeOptions): Promise<FinalizeResult> {
-    return finalizeRun(this.ctx, runId, opts);
+  /** Submits answers to the caller's run (idempotent upserts). */
+  async submit(p: Principal, runId: string, answers: unknown) {
+    return submitAnswers(this.ctx, p, runId, answers);
   }
-  /** A run record. */
-  getRun(runId: string): RunRecord {
-    return getRun(this.ctx, runId);
+  /** Finalizes the caller's run: scores, receipt, anchor (SPEC 6.1 shape). */
+  finalize(p: Principal, runId: string, opts?: FinalizeOptions): Promise<FinalizeResult> {
+    return finalizeRun(this.ctx, p, runId, opts);
   }
-  /** The tasks of a run as served. */
-  runTasks(runId: string): ServedTask[] {
-    return runTasks(this.ctx, runId);
+  /** A run as `p` may see it (owner, the benchmark's author or the operator). */
+  async getRun(p: Principal, runId: string): Promise<RunView> {
+    return runView(this.ctx, p, runId);
   }
-  /** The answers stored for a run. */
-  runAnswers(runId: string): Map<number, string> {
-    return runAnswers(this.ctx, runId);
+  /** The caller's runs across all benchmarks. */
+  async myRuns(p: Principal): Promise<RunView[]> {
+    return myRuns(this.ctx, p);
   }
-  /** Runs of a benchmark. */
-  listRuns(slug: string, agentId?: string): RunRecord[] {
-    return listRuns(this.ctx, slug, agentId);
+  /** The tasks of the caller's run as served. */
+  async runTasks(p: Principal, runId: string): Promise<ServedTask[]> {
+    return runTasks(this.ctx, p, runId);
+  }
+  /** The answers stored for the caller's run. */
+  async runAnswers(p: Principal, runId: string): Promise<Map<number, string>> {
+    return ownRunAnswers(this.ctx, p, runId);
+  }
+  /** A run's receipt: once the benchmark is closed, or to its author (SPEC 6.1). @throws PlatformError `receipt_withheld` */
+  async receipt(viewer: Principal | null, slug: string, runId: string): Promise<{ receipt: Receipt; receipt_hash: Hex }> {
+    return receiptOf(this.ctx, viewer, slug, runId);
   }
   /** Anchors pending receipts of a benchmark in one `anchorMany`. */
   anchorPendingReceipts(slug: string) {
@@ -216,13 +296,13 @@ export class Platform {
 
   // ---- leaderboard, award, evidence ----------------------------------------
 
-  /** The leaderboard (SPEC 7.1). */
-  leaderboard(slug: string): Leaderboard {
-    return leaderboard(this.ctx, slug);
+  /** The leaderboard: public board while open, final board once closed (SPEC 6.1, 7.1). */
+  async leaderboard(slug: string, opts?: LeaderboardOptions): Promise<Leaderboard> {
+    return leaderboard(this.ctx, slug, opts);
   }
-  /** Settles the award on-chain, mints, anchors and stores the pack (idempotent, resumable). */
-  award(slug: string): Promise<AwardResult> {
-    return awardBenchmark(this.ctx, slug);
+  /** Settles the award on-chain, mints, anchors and stores the pack (operator only; idempotent, resumable). */
+  award(p: Principal, slug: string): Promise<AwardResult> {
+    return awardBenchmark(this.ctx, p, slug);
   }
   /** The pack bytes, or the SPEC 8 reason why there is none yet. */
   awardEvidence(slug: string): Promise<AwardEvidenceResult> {

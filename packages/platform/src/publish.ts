@@ -33,10 +33,14 @@ import { GRADER_TYPE_NAMES, normaliseTolerance, shapeGold, type GraderType } fro
 import { fromStored, toStored, type JsonObject } from "./json.js";
 import { parseTemplate, refuseGoldPlaceholders, renderTemplate } from "./template.js";
 import { isoMillis } from "./time.js";
+import { assertDatasetOwner, assertRole } from "./identity/access.js";
+import type { Principal } from "./identity/principal.js";
 
 /** A stored dataset's summary. */
 export interface DatasetSummary {
   dataset_id: string;
+  /** The author's account. */
+  owner_account_id: string;
   name: string;
   content_hash: Hex;
   row_count: number;
@@ -249,9 +253,11 @@ export function benchmarkConfig(o: PublishOptions): BenchmarkConfig {
  * Validates and stores a dataset (idempotent: the same name and content give the same dataset id).
  * @throws PlatformError `invalid_dataset` (see {@link validateDataset})
  */
-export function createDataset(ctx: PlatformContext, input: DatasetInput): DatasetSummary {
+export function createDataset(ctx: PlatformContext, owner: Principal, input: DatasetInput): DatasetSummary {
+  assertRole(owner, "author");
   const v = validateDataset(input);
-  const datasetId = `ds-${keccak256Hex(`${v.name}\n${v.content_hash}`).slice(2, 18)}`;
+  // The owner is part of the id: two authors uploading the same rows get two datasets.
+  const datasetId = `ds-${keccak256Hex(`${owner.account_id}\n${v.name}\n${v.content_hash}`).slice(2, 18)}`;
   const db = ctx.store.db;
   const existing = db.prepare("SELECT * FROM datasets WHERE dataset_id = ?").get(datasetId) as
     | DatasetRowRecord
@@ -260,9 +266,10 @@ export function createDataset(ctx: PlatformContext, input: DatasetInput): Datase
   const createdAt = isoMillis(ctx.clock());
   ctx.store.tx(() => {
     db.prepare(
-      "INSERT INTO datasets (dataset_id, name, description, label_policy, options_json, content_hash, row_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO datasets (dataset_id, owner_account_id, name, description, label_policy, options_json, content_hash, row_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     ).run(
       datasetId,
+      owner.account_id,
       v.name,
       v.description,
       v.label_policy,
@@ -282,6 +289,7 @@ export function createDataset(ctx: PlatformContext, input: DatasetInput): Datase
   });
   return {
     dataset_id: datasetId,
+    owner_account_id: owner.account_id,
     name: v.name,
     content_hash: v.content_hash,
     row_count: v.rows.length,
@@ -291,6 +299,7 @@ export function createDataset(ctx: PlatformContext, input: DatasetInput): Datase
 
 interface DatasetRowRecord {
   dataset_id: string;
+  owner_account_id: string;
   name: string;
   content_hash: string;
   row_count: number;
@@ -300,6 +309,7 @@ interface DatasetRowRecord {
 function summary(r: DatasetRowRecord): DatasetSummary {
   return {
     dataset_id: r.dataset_id,
+    owner_account_id: r.owner_account_id,
     name: r.name,
     content_hash: r.content_hash as Hex,
     row_count: r.row_count,
@@ -396,11 +406,13 @@ const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
  */
 export async function publishBenchmark(
   ctx: PlatformContext,
+  author: Principal,
   datasetId: string,
   options: PublishOptions,
 ): Promise<PublishResult> {
   const config = benchmarkConfig(options);
   const ds = getDataset(ctx, datasetId);
+  assertDatasetOwner(author, ds);
   const db = ctx.store.db;
   const existing = db.prepare("SELECT slug FROM benchmarks WHERE dataset_id = ?").get(datasetId) as
     | { slug: string }
@@ -457,11 +469,12 @@ export async function publishBenchmark(
   const createdAt = isoMillis(ctx.clock());
   ctx.store.tx(() => {
     db.prepare(
-      `INSERT INTO benchmarks (slug, dataset_id, title, config_json, commit_root, leaf_count, public_count, private_count, plan_seed, status, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'published', ?)`,
+      `INSERT INTO benchmarks (slug, dataset_id, author_account_id, title, config_json, commit_root, leaf_count, public_count, private_count, plan_seed, status, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'published', ?)`,
     ).run(
       slug,
       datasetId,
+      ds.owner_account_id,
       options.title.trim(),
       toStored(config),
       plan.root,
@@ -542,6 +555,7 @@ export async function anchorCommitment(ctx: PlatformContext, slug: string): Prom
 interface BenchmarkRow {
   slug: string;
   dataset_id: string;
+  author_account_id: string;
   title: string;
   config_json: string;
   commit_root: string;
@@ -560,6 +574,7 @@ function toRecord(r: BenchmarkRow): BenchmarkRecord {
   return {
     slug: r.slug,
     dataset_id: r.dataset_id,
+    author_account_id: r.author_account_id,
     title: r.title,
     config: fromStored<BenchmarkConfig>(r.config_json),
     commit_root: r.commit_root as Hex,
@@ -609,11 +624,12 @@ export function isOpen(ctx: PlatformContext, b: BenchmarkRecord): boolean {
 /** Helper for tests and the CLI: validate + store + publish in one call. */
 export async function publishFromInput(
   ctx: PlatformContext,
+  author: Principal,
   input: DatasetInput,
   options: PublishOptions,
 ): Promise<PublishResult & { dataset: DatasetSummary }> {
-  const dataset = createDataset(ctx, input);
-  const result = await publishBenchmark(ctx, dataset.dataset_id, options);
+  const dataset = createDataset(ctx, author, input);
+  const result = await publishBenchmark(ctx, author, dataset.dataset_id, options);
   return { ...result, dataset };
 }
 

@@ -37,12 +37,13 @@
  * recorded outcome and no stored answer.
  */
 import { trimWhiteSpace } from "@bench-bounty/evidence";
-import { spawn } from "node:child_process";
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PlatformError } from "./errors.js";
-import type { Platform } from "./platform.js";
+import { keccak256Hex } from "@bench-bounty/evidence";
+import type { RunBackend } from "./backend.js";
 import type { FinalizeResult, ServedTask } from "./runs.js";
+import { runAgentProcess } from "./agent-process.js";
 import { writeFileDurably } from "./store.js";
 
 /** Protocol tag written to CLI agents. */
@@ -101,8 +102,10 @@ export interface RunnerResult {
   run_id: string;
   agent_id: string;
   attempt: number;
-  /** Bank ordinals in run order. */
-  plan: number[];
+  /** Tasks of the run. */
+  task_count: number;
+  /** keccak256 of the served tasks (ordinal, prompt, visibility, grader_type): the same plan gives the same digest. */
+  tasks_digest: string;
   outcomes: TaskOutcome[];
   /** True when the signal stopped the run before every task had an outcome. */
   interrupted: boolean;
@@ -123,16 +126,26 @@ interface Checkpoint {
     task_timeout_ms: number;
     invalid_answer_policy: "skip" | "abort";
   };
-  plan: number[];
+  /** Where the run lives (`local store DIR`, a server URL). */
+  backend: string;
+  task_count: number;
+  tasks_digest: string;
   outcomes: Record<string, TaskOutcome>;
 }
 
-function checkpointFile(platform: Platform, runId: string): string {
-  return join(platform.ctx.store.runsDir, `${runId}.json`);
+function checkpointFile(backend: RunBackend, runId: string): string {
+  return join(backend.checkpointDir, `${runId}.json`);
 }
 
-function saveCheckpoint(platform: Platform, cp: Checkpoint): void {
-  writeFileDurably(checkpointFile(platform, cp.run_id), JSON.stringify(cp, null, 2) + "\n");
+function saveCheckpoint(backend: RunBackend, cp: Checkpoint): void {
+  writeFileDurably(checkpointFile(backend, cp.run_id), JSON.stringify(cp, null, 2) + "\n");
+}
+
+/** keccak256 of the served tasks: detects a checkpoint that does not belong to the stored run. */
+export function tasksDigest(tasks: ServedTask[]): string {
+  return keccak256Hex(
+    JSON.stringify(tasks.map((t) => [t.ordinal, t.prompt, t.visibility, t.grader_type])),
+  );
 }
 
 /**
@@ -140,12 +153,12 @@ function saveCheckpoint(platform: Platform, cp: Checkpoint): void {
  * @throws PlatformError `unknown_run` (404) when there is none; `invalid_checkpoint` (422) naming the
  *   file when it is not valid JSON or has no plan
  */
-export function readCheckpoint(platform: Platform, runId: string): Checkpoint {
-  const file = checkpointFile(platform, runId);
+export function readCheckpoint(backend: RunBackend, runId: string): Checkpoint {
+  const file = checkpointFile(backend, runId);
   if (!existsSync(file))
     throw new PlatformError(
       "unknown_run",
-      `no checkpoint for run ${runId} in ${platform.ctx.store.runsDir}`,
+      `no checkpoint for run ${runId} in ${backend.checkpointDir}`,
       { run_id: runId },
       404,
     );
@@ -160,10 +173,14 @@ export function readCheckpoint(platform: Platform, runId: string): Checkpoint {
       { run_id: runId, path: file },
     );
   }
-  if (typeof doc !== "object" || doc === null || !Array.isArray((doc as { plan?: unknown }).plan))
+  if (
+    typeof doc !== "object" ||
+    doc === null ||
+    typeof (doc as { tasks_digest?: unknown }).tasks_digest !== "string"
+  )
     throw new PlatformError(
       "invalid_checkpoint",
-      `checkpoint ${file} is not a run checkpoint (expected a JSON object with a plan)`,
+      `checkpoint ${file} is not a run checkpoint (expected a JSON object with a tasks_digest)`,
       { run_id: runId, path: file },
     );
   return doc as Checkpoint;
@@ -201,14 +218,14 @@ function resolved(o: RunnerOptions) {
  * @throws PlatformError from start (`run_in_progress`, `max_attempts_reached`, ...) or `agent_failed` (policy abort)
  */
 export async function runBenchmark(
-  platform: Platform,
+  backend: RunBackend,
   slug: string,
   agentId: string,
   agent: AgentSpec,
   opts: RunnerOptions = {},
 ): Promise<RunnerResult> {
   const options = resolved(opts);
-  const started = platform.startRun(slug, agentId);
+  const started = await backend.start(slug, agentId);
   const cp: Checkpoint = {
     schema: CHECKPOINT_SCHEMA,
     run_id: started.run.id,
@@ -220,11 +237,13 @@ export async function runBenchmark(
         ? { kind: "command", command: agent.command, ...(agent.cwd ? { cwd: agent.cwd } : {}) }
         : { kind: "function", name: agent.name },
     options,
-    plan: platform.getRun(started.run.id).plan,
+    backend: backend.where,
+    task_count: started.tasks.length,
+    tasks_digest: tasksDigest(started.tasks),
     outcomes: {},
   };
-  saveCheckpoint(platform, cp);
-  return execute(platform, cp, agent, opts);
+  saveCheckpoint(backend, cp);
+  return execute(backend, cp, agent, opts);
 }
 
 /**
@@ -234,14 +253,14 @@ export async function runBenchmark(
  * @throws PlatformError `unknown_run`, `checkpoint_mismatch`, `run_not_in_progress`
  */
 export async function resumeRun(
-  platform: Platform,
+  backend: RunBackend,
   runId: string,
   agent?: AgentSpec,
   opts: RunnerOptions = {},
 ): Promise<RunnerResult> {
-  const cp = readCheckpoint(platform, runId);
-  const run = platform.getRun(runId);
-  if (run.plan.join(",") !== cp.plan.join(","))
+  const cp = readCheckpoint(backend, runId);
+  const run = await backend.run(runId);
+  if (tasksDigest(await backend.tasks(runId)) !== cp.tasks_digest)
     throw new PlatformError(
       "checkpoint_mismatch",
       `checkpoint plan of ${runId} differs from the stored run`,
@@ -273,18 +292,18 @@ export async function resumeRun(
     ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)),
   };
   cp.options = resolved(merged);
-  return execute(platform, cp, spec, merged);
+  return execute(backend, cp, spec, merged);
 }
 
 async function execute(
-  platform: Platform,
+  backend: RunBackend,
   cp: Checkpoint,
   agent: AgentSpec,
   opts: RunnerOptions,
 ): Promise<RunnerResult> {
-  const tasks = platform.runTasks(cp.run_id);
-  const stored = platform.runAnswers(cp.run_id);
-  for (const o of stored.keys()) if (!cp.outcomes[o]) cp.outcomes[o] = { ordinal: o, status: "answered" };
+  const tasks = await backend.tasks(cp.run_id);
+  const stored = await backend.answeredOrdinals(cp.run_id);
+  for (const o of stored) if (!cp.outcomes[o]) cp.outcomes[o] = { ordinal: o, status: "answered" };
   const todo = tasks.filter((t) => !cp.outcomes[t.ordinal]);
   const total = tasks.length;
   const batchSize = agent.kind === "command" ? cp.options.batch_size : 1;
@@ -320,7 +339,7 @@ async function execute(
     }
     cp.outcomes[o.ordinal] = o;
     done++;
-    saveCheckpoint(platform, cp);
+    saveCheckpoint(backend, cp);
     bar?.update(done);
     opts.onOutcome?.(o, done, total);
   };
@@ -330,7 +349,7 @@ async function execute(
     while (!internal.signal.aborted) {
       const batch = batches[next++];
       if (!batch) return;
-      const answers = await askAgent(platform, cp, agent, batch, internal.signal);
+      const answers = await askAgent(backend, cp, agent, batch, internal.signal);
       if (answers === "aborted") return;
       const good: { ordinal: number; answer_text: string }[] = [];
       const outcomes: TaskOutcome[] = [];
@@ -343,7 +362,7 @@ async function execute(
       }
       for (const g of good) {
         try {
-          platform.submit(cp.run_id, [g]);
+          await backend.submit(cp.run_id, [g]);
           outcomes.push({ ordinal: g.ordinal, status: "answered" });
         } catch (e) {
           if (!(e instanceof PlatformError) || e.code !== "invalid_answers") throw e;
@@ -365,7 +384,7 @@ async function execute(
   const complete = tasks.every((t) => cp.outcomes[t.ordinal]);
   let finalized: FinalizeResult | null = null;
   if (complete && opts.finalize !== false) {
-    finalized = await platform.finalize(cp.run_id, {
+    finalized = await backend.finalize(cp.run_id, {
       ...(opts.queriesUsed !== undefined ? { queries_used: opts.queriesUsed } : {}),
       ...(opts.usdcSpent !== undefined ? { usdc_spent: opts.usdcSpent } : {}),
     });
@@ -374,11 +393,12 @@ async function execute(
     run_id: cp.run_id,
     agent_id: cp.agent_id,
     attempt: cp.attempt,
-    plan: cp.plan,
+    task_count: cp.task_count,
+    tasks_digest: cp.tasks_digest,
     outcomes: tasks.map((t) => cp.outcomes[t.ordinal]).filter((o): o is TaskOutcome => o !== undefined),
     interrupted: !complete,
     finalized,
-    checkpoint_file: checkpointFile(platform, cp.run_id),
+    checkpoint_file: checkpointFile(backend, cp.run_id),
   };
 }
 
@@ -392,7 +412,7 @@ function check(value: unknown): string | { status: "invalid"; reason: string } {
 }
 
 async function askAgent(
-  platform: Platform,
+  backend: RunBackend,
   cp: Checkpoint,
   agent: AgentSpec,
   batch: ServedTask[],
@@ -446,8 +466,9 @@ async function askAgent(
       grader_type: t.grader_type,
     })),
   });
-  const log = join(platform.ctx.store.runsDir, `${cp.run_id}.agent.log`);
-  const res = await runCommand(agent, input, cp.options.task_timeout_ms * batch.length, signal, log);
+  const log = join(backend.checkpointDir, `${cp.run_id}.agent.log`);
+  const hide = [...backend.privatePaths];
+  const res = await runAgentProcess({ ...agent, hide }, input, cp.options.task_timeout_ms * batch.length, signal, log);
   if (res.kind === "aborted") return "aborted";
   const failAll = (status: TaskOutcome["status"], reason: string) => {
     for (const t of batch) out.set(t.ordinal, { status, reason });
@@ -484,87 +505,6 @@ async function askAgent(
     out.set(ordinal, check(answer_text));
   }
   return out;
-}
-
-async function runCommand(
-  agent: { command: string; cwd?: string; env?: Record<string, string> },
-  input: string,
-  timeoutMs: number,
-  signal: AbortSignal,
-  logFile: string,
-): Promise<
-  | { kind: "aborted" }
-  | { kind: "timeout" }
-  | { kind: "exit"; code: number | null; signal: NodeJS.Signals | null; stdout: string; stderrTail: string }
-> {
-  if (signal.aborted) return { kind: "aborted" };
-  return new Promise((resolve) => {
-    const child = spawn("sh", ["-c", agent.command], {
-      cwd: agent.cwd,
-      env: { ...process.env, ...agent.env },
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-    });
-    const out: Buffer[] = [];
-    let outLen = 0;
-    let errTail = "";
-    let settled: "timeout" | "aborted" | null = null;
-    const kill = () => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        /* already gone */
-      }
-    };
-    const timer = setTimeout(() => {
-      settled = "timeout";
-      kill();
-    }, timeoutMs);
-    const onAbort = () => {
-      settled = "aborted";
-      kill();
-    };
-    signal.addEventListener("abort", onAbort);
-    child.stdout.on("data", (d: Buffer) => {
-      outLen += d.length;
-      if (outLen <= 16 * 1024 * 1024) out.push(d);
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      errTail = (errTail + d.toString("utf8")).slice(-500);
-      try {
-        appendFileSync(logFile, d);
-      } catch {
-        /* logging is best effort */
-      }
-    });
-    child.stdin.on("error", () => {
-      /* the agent may exit without reading stdin */
-    });
-    child.on("error", (e) => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-      try {
-        appendFileSync(logFile, `the agent could not be started: ${e.message}\n`);
-      } catch {
-        /* logging is best effort */
-      }
-      resolve({ kind: "exit", code: 127, signal: null, stdout: "", stderrTail: e.message });
-    });
-    child.on("close", (code, sig) => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-      if (settled) resolve({ kind: settled });
-      else
-        resolve({
-          kind: "exit",
-          code,
-          signal: sig,
-          stdout: Buffer.concat(out).toString("utf8"),
-          stderrTail: errTail.trim().split("\n").pop() ?? "",
-        });
-    });
-    child.stdin.end(input + "\n");
-  });
 }
 
 async function progressBar(total: number, agentId: string) {

@@ -32,10 +32,11 @@ import type { BenchmarkRecord, PlatformContext, TaskRecord } from "./context.js"
 import { PlatformError } from "./errors.js";
 import { fromStored, toStored } from "./json.js";
 import { getBenchmark, getTasks, isOpen } from "./publish.js";
+import { assertAgentOwner, assertMayOwnAgents, assertRunOwner, isAuthorOf, privateFiguresVisible, receiptsVisible } from "./identity/access.js";
+import type { Principal } from "./identity/principal.js";
+import { registerAgent } from "./agents.js";
 import { isoMillis, wallSeconds } from "./time.js";
 
-/** Agent ids: 1-64 characters, letters, digits, `.`, `_`, `-`. */
-export const AGENT_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** Longest accepted answer, in UTF-16 code units. */
 export const MAX_ANSWER_LENGTH = 100_000;
 
@@ -65,20 +66,13 @@ export interface StartedRun {
   tasks: ServedTask[];
 }
 
-/** An agent registration. */
-export interface AgentRecord {
-  agent_id: string;
-  /** Lowercase address credited by the award, or null (a winner without one blocks the award). */
-  withdrawal_address: string | null;
-  /** Author agents rank but take no money (SPEC 7.2). */
-  is_author_agent: boolean;
-}
-
 /** A run as stored. */
 export interface RunRecord {
   run_id: string;
   slug: string;
   agent_id: string;
+  /** The account that owns the agent and started the run (the only one that may submit, finalize, resume). */
+  account_id: string;
   attempt: number;
   status: "in_progress" | "finalized";
   /** Bank ordinals in run order. */
@@ -91,6 +85,8 @@ export interface RunRecord {
   rank_accuracy: string | null;
   score_public: string | null;
   score_composite: string | null;
+  /** SPEC 6.1: the composite with the public accuracy in place of the private one. */
+  score_composite_public: string | null;
   wall_seconds: string | null;
   queries_used: number | null;
   usdc_spent: string | null;
@@ -104,68 +100,52 @@ export interface FinalizeResult {
   attempts_used: number;
   attempts_remaining: number;
   score_public: string;
-  score_composite: string;
+  /** SPEC 6.1: the composite over the public accuracy; always served. */
+  score_composite_public: string;
+  /** The ranking composite (private accuracy when the bank has private tasks): only when SPEC 6.1 allows
+   * it (the benchmark is closed, or has no private tasks, or the caller is its author). */
+  score_composite?: string;
   wall_seconds: string;
   queries_used: number;
   usdc_spent: string;
   counts: { tasks: number; answered: number; public: number; private: number };
+  /** The receipt's hash (anchored at finalize, so the receipt cannot change before it is served). */
   receipt_hash: Hex;
-  receipt: Receipt;
+  /** The receipt payload: only once the benchmark is closed (or to its author), SPEC 6.1. */
+  receipt?: Receipt;
   /** Anchor evidence, or null when anchoring is batched, failed (retried later) or off-chain. */
   receipt_anchor: AnchorEvidence | null;
+  /** `anchored`, `pending` (batched or failed: `anchor` retries it), or `off_chain`. */
+  receipt_anchor_status: "anchored" | "pending" | "off_chain";
+  /** Why the immediate anchoring failed (it stays pending and is retried), when it did. */
+  receipt_anchor_error?: string;
   /** Public tasks' credits: only once the attempts are used up or the benchmark closed. */
   per_task?: { ordinal: number; visibility: "public" | "private"; credit: string }[];
-  /** Private accuracy: only once the benchmark is closed. */
+  /** Private accuracy: only once the benchmark is closed (or to its author). */
   rank_accuracy?: string;
 }
 
-/** Registers (or updates) an agent. @throws PlatformError `invalid_option` */
-export function registerAgent(
-  ctx: PlatformContext,
-  agentId: string,
-  opts: { withdrawal_address?: string | null; is_author_agent?: boolean } = {},
-): AgentRecord {
-  if (typeof agentId !== "string" || !AGENT_ID_RE.test(agentId)) {
-    throw new PlatformError(
-      "invalid_option",
-      "agent_id must be 1-64 characters: letters, digits, '.', '_', '-'",
-      { field: "agent_id" },
-    );
-  }
-  const addr = opts.withdrawal_address;
-  if (addr !== undefined && addr !== null && !/^0x[0-9a-fA-F]{40}$/.test(addr)) {
-    throw new PlatformError("invalid_option", "withdrawal_address must be a 0x address", {
-      field: "withdrawal_address",
-    });
-  }
-  const now = isoMillis(ctx.clock());
-  const db = ctx.store.db;
-  const cur = getAgent(ctx, agentId);
-  const next: AgentRecord = {
-    agent_id: agentId,
-    withdrawal_address:
-      addr === undefined ? (cur?.withdrawal_address ?? null) : addr === null ? null : addr.toLowerCase(),
-    is_author_agent: opts.is_author_agent ?? cur?.is_author_agent ?? false,
-  };
-  db.prepare(
-    `INSERT INTO agents (agent_id, withdrawal_address, is_author_agent, created_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (agent_id) DO UPDATE SET withdrawal_address = excluded.withdrawal_address, is_author_agent = excluded.is_author_agent`,
-  ).run(agentId, next.withdrawal_address, next.is_author_agent ? 1 : 0, now);
-  return next;
-}
-
-/** Reads an agent, or null. */
-export function getAgent(ctx: PlatformContext, agentId: string): AgentRecord | null {
-  const r = ctx.store.db.prepare("SELECT * FROM agents WHERE agent_id = ?").get(agentId) as
-    | { agent_id: string; withdrawal_address: string | null; is_author_agent: number }
-    | undefined;
-  return r
-    ? {
-        agent_id: r.agent_id,
-        withdrawal_address: r.withdrawal_address,
-        is_author_agent: r.is_author_agent === 1,
-      }
-    : null;
+/**
+ * A run as served to a caller (SPEC 6.1): no plan, no salt, no answers; private figures and the receipt
+ * only when {@link privateFiguresVisible} / {@link receiptsVisible} allow them.
+ */
+export interface RunView {
+  run_id: string;
+  benchmark: string;
+  agent_id: string;
+  attempt: number;
+  status: "in_progress" | "finalized";
+  started_at: string;
+  finalized_at: string | null;
+  task_count: number;
+  score_public: string | null;
+  score_composite_public: string | null;
+  wall_seconds: string | null;
+  queries_used: number | null;
+  receipt_hash: Hex | null;
+  score_composite?: string | null;
+  rank_accuracy?: string | null;
+  receipt?: Receipt | null;
 }
 
 /**
@@ -210,9 +190,19 @@ const CLOCK_NOTE =
  * Starts a run for an agent (registering the agent on first sight).
  * @throws PlatformError `unknown_benchmark` (404), `benchmark_closed`, `run_in_progress`, `max_attempts_reached` (409)
  */
-export function startRun(ctx: PlatformContext, slug: string, agentId: string): StartedRun {
+export async function startRun(
+  ctx: PlatformContext,
+  p: Principal,
+  slug: string,
+  agentId: string,
+): Promise<StartedRun> {
   const b = getBenchmark(ctx, slug);
-  if (!getAgent(ctx, agentId)) registerAgent(ctx, agentId);
+  const known = await ctx.store.agents.get(agentId);
+  if (known) assertAgentOwner(p, known);
+  else {
+    assertMayOwnAgents(p);
+    assertAgentOwner(p, await registerAgent(ctx, p, agentId));
+  }
   const db = ctx.store.db;
   return ctx.store.tx(() => {
     if (!isOpen(ctx, b))
@@ -252,8 +242,8 @@ export function startRun(ctx: PlatformContext, slug: string, agentId: string): S
     const runId = runIdOf(slug, agentId, attempt);
     const now = ctx.clock();
     db.prepare(
-      "INSERT INTO runs (run_id, slug, agent_id, attempt, status, plan_json, started_at_ms) VALUES (?, ?, ?, ?, 'in_progress', ?, ?)",
-    ).run(runId, slug, agentId, attempt, JSON.stringify(plan), now);
+      "INSERT INTO runs (run_id, slug, agent_id, account_id, attempt, status, plan_json, started_at_ms) VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?)",
+    ).run(runId, slug, agentId, p.account_id, attempt, JSON.stringify(plan), now);
     return {
       run: {
         id: runId,
@@ -287,6 +277,7 @@ function toRun(r: RunRow): RunRecord {
     run_id: r.run_id,
     slug: r.slug,
     agent_id: r.agent_id,
+    account_id: r.account_id,
     attempt: r.attempt,
     status: r.status,
     plan: JSON.parse(r.plan_json) as number[],
@@ -298,6 +289,7 @@ function toRun(r: RunRow): RunRecord {
     rank_accuracy: r.rank_accuracy,
     score_public: r.score_public,
     score_composite: r.score_composite,
+    score_composite_public: r.score_composite_public,
     wall_seconds: r.wall_seconds,
     queries_used: r.queries_used,
     usdc_spent: r.usdc_spent,
@@ -323,9 +315,10 @@ export function listRuns(ctx: PlatformContext, slug: string, agentId?: string): 
   return rows.map(toRun);
 }
 
-/** The run's tasks as served (by ordinal). */
-export function runTasks(ctx: PlatformContext, runId: string): ServedTask[] {
+/** The run's tasks as served (by ordinal), to the run's owner. @throws PlatformError `unknown_run`, `forbidden` */
+export function runTasks(ctx: PlatformContext, p: Principal, runId: string): ServedTask[] {
   const run = getRun(ctx, runId);
+  assertRunOwner(p, run);
   const tasks = getTasks(ctx, run.slug);
   return run.plan.map((o, i) => ({
     ordinal: i,
@@ -335,7 +328,13 @@ export function runTasks(ctx: PlatformContext, runId: string): ServedTask[] {
   }));
 }
 
-/** Answers stored for a run: ordinal -> answer text. */
+/** Answers stored for a run (to its owner): ordinal -> answer text. @throws PlatformError `unknown_run`, `forbidden` */
+export function ownRunAnswers(ctx: PlatformContext, p: Principal, runId: string): Map<number, string> {
+  assertRunOwner(p, getRun(ctx, runId));
+  return runAnswers(ctx, runId);
+}
+
+/** Answers stored for a run: ordinal -> answer text (store-internal: finalize and the award). */
 export function runAnswers(ctx: PlatformContext, runId: string): Map<number, string> {
   const rows = ctx.store.db
     .prepare("SELECT ordinal, answer_text FROM answers WHERE run_id = ?")
@@ -358,10 +357,12 @@ export interface SubmittedAnswer {
  */
 export function submitAnswers(
   ctx: PlatformContext,
+  p: Principal,
   runId: string,
   answers: unknown,
 ): { run_id: string; accepted: number; answered: number; total: number } {
   const run = getRun(ctx, runId);
+  assertRunOwner(p, run);
   if (run.status !== "in_progress") {
     throw new PlatformError(
       "run_not_in_progress",
@@ -470,9 +471,11 @@ export interface FinalizeOptions {
  */
 export async function finalizeRun(
   ctx: PlatformContext,
+  p: Principal,
   runId: string,
   opts: FinalizeOptions = {},
 ): Promise<FinalizeResult> {
+  assertRunOwner(p, getRun(ctx, runId));
   const queries = opts.queries_used ?? 0;
   const spent = opts.usdc_spent ?? "0.000000";
   if (!Number.isSafeInteger(queries) || queries < 0)
@@ -525,6 +528,15 @@ export async function finalizeRun(
       time_budget_seconds: b.config.time_budget_seconds,
       cost_budget_usdc: b.config.cost_budget_usdc,
     });
+    const compositePublic = composite({
+      rank_accuracy: publicScore,
+      wall_seconds: wall,
+      usdc_spent: spent,
+      speed_weight: b.config.speed_weight,
+      cost_weight: b.config.cost_weight,
+      time_budget_seconds: b.config.time_budget_seconds,
+      cost_budget_usdc: b.config.cost_budget_usdc,
+    });
     const salt =
       ctx.answerSaltSeed !== null
         ? keccak256Hex(`bench-bounty.answer-salt:${ctx.answerSaltSeed}:${runId}`).slice(2)
@@ -554,7 +566,7 @@ export async function finalizeRun(
     const hash = receiptHash(receipt);
     db.prepare(
       `UPDATE runs SET status = 'finalized', finalized_at_ms = ?, answer_salt = ?, receipt_json = ?, receipt_hash = ?, rank_accuracy = ?,
-       score_public = ?, score_composite = ?, wall_seconds = ?, queries_used = ?, usdc_spent = ? WHERE run_id = ? AND status = 'in_progress'`,
+       score_public = ?, score_composite = ?, score_composite_public = ?, wall_seconds = ?, queries_used = ?, usdc_spent = ? WHERE run_id = ? AND status = 'in_progress'`,
     ).run(
       finalizedMs,
       salt,
@@ -563,6 +575,7 @@ export async function finalizeRun(
       accuracyValue,
       publicScore,
       compositeScore,
+      compositePublic,
       wall,
       queries,
       spent,
@@ -573,32 +586,63 @@ export async function finalizeRun(
         "INSERT OR IGNORE INTO anchors (digest, kind, slug, status, created_at) VALUES (?, 'receipt', ?, 'pending', ?)",
       ).run(hash, run.slug, isoMillis(finalizedMs));
     }
+    db.prepare("UPDATE benchmarks SET board_version = board_version + 1 WHERE slug = ?").run(run.slug);
     ctx.faults.finalizeBeforeCommit?.(runId);
     const used = (
       db
         .prepare("SELECT COUNT(*) AS n FROM runs WHERE slug = ? AND agent_id = ?")
         .get(run.slug, run.agent_id) as { n: number }
     ).n;
-    return { run, b, open, graded, receipt, hash, accuracyValue, publicScore, compositeScore, wall, used };
+    const result = { run, b, open, graded, receipt, hash, accuracyValue, publicScore, compositeScore, wall, used };
+    return { ...result, compositePublic };
   });
   let anchor: AnchorEvidence | null = null;
+  let anchorError: string | undefined;
   if (ctx.chain && ctx.receiptAnchoring === "immediate") {
     try {
       anchor = await ctx.chain.anchor(done.hash, "receipt");
       recordAnchor(ctx, done.hash, anchor);
-    } catch {
-      anchor = null; // stays pending; anchorPending() (and the award) retries it
+    } catch (e) {
+      // A chain failure leaves the anchor pending (reported here; `anchor` and the award retry it).
+      if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
+      anchorError = e.message;
     }
   }
+  return finalizeResult(done, p, { queries, spent, anchor, anchorError, chain: ctx.chain !== null });
+}
+
+/** Everything the finalize transaction computed. */
+interface FinalizedRun {
+  run: RunRecord;
+  b: BenchmarkRecord;
+  open: boolean;
+  graded: { t: TaskRecord; answer: string | null; credit: string; bankOrdinal: number }[];
+  receipt: Receipt;
+  hash: Hex;
+  accuracyValue: string;
+  publicScore: string;
+  compositeScore: string;
+  compositePublic: string;
+  wall: string;
+  used: number;
+}
+
+/** The finalize response, shaped by SPEC 6.1 and the seed's step 6 (see {@link FinalizeResult}). */
+function finalizeResult(
+  done: FinalizedRun,
+  p: Principal,
+  o: { queries: number; spent: string; anchor: AnchorEvidence | null; anchorError?: string; chain: boolean },
+): FinalizeResult {
+  const { queries, spent, anchor } = o;
   const remaining = Math.max(0, done.b.config.max_attempts - done.used);
   const result: FinalizeResult = {
-    run_id: runId,
+    run_id: done.run.run_id,
     status: "finalized",
     attempt: done.run.attempt,
     attempts_used: done.used,
     attempts_remaining: remaining,
     score_public: done.publicScore,
-    score_composite: done.compositeScore,
+    score_composite_public: done.compositePublic,
     wall_seconds: done.wall,
     queries_used: queries,
     usdc_spent: spent,
@@ -609,16 +653,99 @@ export async function finalizeRun(
       private: done.graded.filter((g) => g.t.visibility === "private").length,
     },
     receipt_hash: done.hash,
-    receipt: done.receipt,
     receipt_anchor: anchor,
+    receipt_anchor_status: anchor ? "anchored" : o.chain ? "pending" : "off_chain",
+    ...(o.anchorError !== undefined ? { receipt_anchor_error: o.anchorError } : {}),
   };
-  if (remaining === 0 || !done.open) {
+  const privateOk = privateFiguresVisible(p, done.b, done.open);
+  if (privateOk) {
+    result.score_composite = done.compositeScore;
+    result.rank_accuracy = done.accuracyValue;
+  }
+  if (receiptsVisible(p, done.b, done.open)) result.receipt = done.receipt;
+  const seesAll = !done.open || isAuthorOf(p, done.b);
+  if (remaining === 0 || seesAll) {
+    // Public correctness once the attempts are used up; private correctness only once closed (or to the author).
     result.per_task = done.graded
       .map((g, i) => ({ ordinal: i, visibility: g.t.visibility, credit: g.credit }))
-      .filter((x) => !done.open || x.visibility === "public");
+      .filter((x) => x.visibility === "public" || seesAll);
   }
-  if (!done.open) result.rank_accuracy = done.accuracyValue;
   return result;
+}
+
+/**
+ * A run as served to `viewer` (SPEC 6.1). The run's owner, the benchmark's author and the operator may
+ * read it; private figures and the receipt follow {@link privateFiguresVisible} / {@link receiptsVisible}.
+ * @throws PlatformError `unknown_run` (404), `forbidden` (`run_owner_only`)
+ */
+export function runView(ctx: PlatformContext, viewer: Principal, runId: string): RunView {
+  const run = getRun(ctx, runId);
+  const b = getBenchmark(ctx, run.slug);
+  if (run.account_id !== viewer.account_id && !isAuthorOf(viewer, b) && !viewer.roles.includes("operator"))
+    assertRunOwner(viewer, run);
+  return toView(ctx, viewer, run, b);
+}
+
+function toView(ctx: PlatformContext, viewer: Principal | null, run: RunRecord, b: BenchmarkRecord): RunView {
+  const open = isOpen(ctx, b);
+  const view: RunView = {
+    run_id: run.run_id,
+    benchmark: run.slug,
+    agent_id: run.agent_id,
+    attempt: run.attempt,
+    status: run.status,
+    started_at: isoMillis(run.started_at_ms),
+    finalized_at: run.finalized_at_ms === null ? null : isoMillis(run.finalized_at_ms),
+    task_count: run.plan.length,
+    score_public: run.score_public,
+    score_composite_public: run.score_composite_public,
+    wall_seconds: run.wall_seconds,
+    queries_used: run.queries_used,
+    receipt_hash: run.receipt_hash,
+  };
+  if (privateFiguresVisible(viewer, b, open)) {
+    view.score_composite = run.score_composite;
+    view.rank_accuracy = run.rank_accuracy;
+  }
+  if (receiptsVisible(viewer, b, open)) view.receipt = run.receipt;
+  return view;
+}
+
+/** The caller's runs across all benchmarks, newest first (seed: `GET /benchmarks/runs/mine`). */
+export function myRuns(ctx: PlatformContext, p: Principal): RunView[] {
+  const rows = ctx.store.db
+    .prepare("SELECT * FROM runs WHERE account_id = ? ORDER BY started_at_ms DESC, run_id")
+    .all(p.account_id) as RunRow[];
+  const benches = new Map<string, BenchmarkRecord>();
+  return rows.map(toRun).map((r) => {
+    if (!benches.has(r.slug)) benches.set(r.slug, getBenchmark(ctx, r.slug));
+    return toView(ctx, p, r, benches.get(r.slug)!);
+  });
+}
+
+/**
+ * A finalized run's receipt (SPEC 6.1: only once the benchmark is closed, or to its author).
+ * @throws PlatformError `unknown_run` (404) unless the run is a finalized run of `slug`;
+ *   `receipt_withheld` (404, `details.reason` `withheld_live_contest`) while the benchmark is open
+ */
+export function receiptOf(
+  ctx: PlatformContext,
+  viewer: Principal | null,
+  slug: string,
+  runId: string,
+): { receipt: Receipt; receipt_hash: Hex } {
+  const run = getRun(ctx, runId);
+  if (run.slug !== slug || run.status !== "finalized" || !run.receipt)
+    throw new PlatformError("unknown_run", "no finalized run with this id on this benchmark", { run_id: runId }, 404);
+  const b = getBenchmark(ctx, slug);
+  if (!receiptsVisible(viewer, b, isOpen(ctx, b)))
+    throw new PlatformError(
+      "receipt_withheld",
+      `receipts of ${slug} are served once it closes (SPEC 6.1); its hash is anchored already`,
+      { reason: "withheld_live_contest", run_id: runId, receipt_hash: run.receipt_hash },
+      404,
+    );
+  return { receipt: run.receipt, receipt_hash: run.receipt_hash! };
 }
 
 /**

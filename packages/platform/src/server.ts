@@ -55,12 +55,14 @@ function howToCompete(slug: string): string {
 /** Builds the Hono app over a platform (no listening; see {@link serveDoor}). */
 export function createDoorApp(platform: Platform): Hono {
   const app = new Hono();
-  app.get("/api/v1/benchmarks", (c) => {
-    const items = platform.listBenchmarks().map((b) => ({
+  app.get("/api/v1/benchmarks", async (c) => {
+    const list = await platform.listBenchmarks();
+    const opens = await Promise.all(list.map((b) => platform.isOpen(b.slug)));
+    const items = list.map((b, i) => ({
       slug: b.slug,
       title: b.title,
       status: b.status,
-      open: platform.isOpen(b.slug),
+      open: opens[i],
       public_tasks: b.public_count,
       private_tasks: b.private_count,
       prize_pool_base_units: b.bounty?.pool_base_units ?? null,
@@ -68,14 +70,14 @@ export function createDoorApp(platform: Platform): Hono {
     }));
     return send(c, { benchmarks: items });
   });
-  app.get("/api/v1/benchmarks/:slug", (c) => {
+  app.get("/api/v1/benchmarks/:slug", async (c) => {
     try {
-      const b = platform.getBenchmark(c.req.param("slug"));
+      const b = await platform.getBenchmark(c.req.param("slug"));
       return send(c, {
         slug: b.slug,
         title: b.title,
         status: b.status,
-        open: platform.isOpen(b.slug),
+        open: await platform.isOpen(b.slug),
         created_at: b.created_at,
         public_tasks: b.public_count,
         private_tasks: b.private_count,
@@ -95,16 +97,16 @@ export function createDoorApp(platform: Platform): Hono {
       return jsonError(c, e);
     }
   });
-  app.get("/api/v1/benchmarks/:slug/leaderboard", (c) => {
+  app.get("/api/v1/benchmarks/:slug/leaderboard", async (c) => {
     try {
-      return send(c, platform.leaderboard(c.req.param("slug")));
+      return send(c, await platform.leaderboard(c.req.param("slug")));
     } catch (e) {
       return jsonError(c, e);
     }
   });
-  app.get("/api/v1/benchmarks/:slug/commitment", (c) => {
+  app.get("/api/v1/benchmarks/:slug/commitment", async (c) => {
     try {
-      const b = platform.getBenchmark(c.req.param("slug"));
+      const b = await platform.getBenchmark(c.req.param("slug"));
       return send(c, {
         slug: b.slug,
         commit_root: b.commit_root,
@@ -115,18 +117,10 @@ export function createDoorApp(platform: Platform): Hono {
       return jsonError(c, e);
     }
   });
-  app.get("/api/v1/benchmarks/:slug/runs/:run_id/receipt", (c) => {
+  app.get("/api/v1/benchmarks/:slug/runs/:run_id/receipt", async (c) => {
     try {
-      const run = platform.getRun(c.req.param("run_id"));
-      if (run.slug !== c.req.param("slug") || run.status !== "finalized" || !run.receipt) {
-        throw new PlatformError(
-          "unknown_run",
-          "no finalized run with this id on this benchmark",
-          { run_id: run.run_id },
-          404,
-        );
-      }
-      return send(c, { receipt: run.receipt, receipt_hash: run.receipt_hash });
+      // SPEC 6.1: receipts are served once the benchmark is closed (receipt_withheld before).
+      return send(c, await platform.receipt(null, c.req.param("slug"), c.req.param("run_id")));
     } catch (e) {
       return jsonError(c, e);
     }

@@ -21,14 +21,31 @@ import {
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { PlatformError } from "./errors.js";
+import { OPERATOR_ACCOUNT_ID } from "./identity/principal.js";
+import { AccountsTable } from "./store/accounts.js";
+import { AgentsTable } from "./store/agents.js";
 
 /** Schema version written in `meta.schema_version`. */
-export const SCHEMA_VERSION = "1";
+export const SCHEMA_VERSION = "2";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS accounts (
+  account_id TEXT PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  roles_json TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS api_keys (
+  key_prefix TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(account_id),
+  key_hash TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  revoked_at TEXT
+);
 CREATE TABLE IF NOT EXISTS datasets (
   dataset_id TEXT PRIMARY KEY,
+  owner_account_id TEXT NOT NULL REFERENCES accounts(account_id),
   name TEXT NOT NULL,
   description TEXT,
   label_policy TEXT,
@@ -47,6 +64,7 @@ CREATE TABLE IF NOT EXISTS dataset_rows (
 CREATE TABLE IF NOT EXISTS benchmarks (
   slug TEXT PRIMARY KEY,
   dataset_id TEXT NOT NULL UNIQUE REFERENCES datasets(dataset_id),
+  author_account_id TEXT NOT NULL REFERENCES accounts(account_id),
   title TEXT NOT NULL,
   config_json TEXT NOT NULL,
   commit_root TEXT NOT NULL,
@@ -58,7 +76,8 @@ CREATE TABLE IF NOT EXISTS benchmarks (
   created_at TEXT NOT NULL,
   closed_at TEXT,
   commitment_anchor_json TEXT,
-  bounty_json TEXT
+  bounty_json TEXT,
+  board_version INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS tasks (
   slug TEXT NOT NULL REFERENCES benchmarks(slug),
@@ -74,6 +93,7 @@ CREATE TABLE IF NOT EXISTS tasks (
 );
 CREATE TABLE IF NOT EXISTS agents (
   agent_id TEXT PRIMARY KEY,
+  owner_account_id TEXT NOT NULL REFERENCES accounts(account_id),
   withdrawal_address TEXT,
   is_author_agent INTEGER NOT NULL DEFAULT 0,
   created_at TEXT NOT NULL
@@ -82,6 +102,7 @@ CREATE TABLE IF NOT EXISTS runs (
   run_id TEXT PRIMARY KEY,
   slug TEXT NOT NULL REFERENCES benchmarks(slug),
   agent_id TEXT NOT NULL REFERENCES agents(agent_id),
+  account_id TEXT NOT NULL REFERENCES accounts(account_id),
   attempt INTEGER NOT NULL,
   status TEXT NOT NULL CHECK (status IN ('in_progress', 'finalized')),
   plan_json TEXT NOT NULL,
@@ -93,6 +114,7 @@ CREATE TABLE IF NOT EXISTS runs (
   rank_accuracy TEXT,
   score_public TEXT,
   score_composite TEXT,
+  score_composite_public TEXT,
   wall_seconds TEXT,
   queries_used INTEGER,
   usdc_spent TEXT,
@@ -136,6 +158,10 @@ export class Store {
   readonly db!: Database.Database;
   /** Directory of the store. */
   readonly dir: string;
+  /** The `accounts` and `api_keys` tables. */
+  readonly accounts: AccountsTable;
+  /** The `agents` table. */
+  readonly agents: AgentsTable;
 
   /**
    * Opens (or creates) the store in `dir`.
@@ -196,6 +222,11 @@ export class Store {
         this.db
           .prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)")
           .run(SCHEMA_VERSION);
+        this.db
+          .prepare(
+            "INSERT OR IGNORE INTO accounts (account_id, name, roles_json, created_at) VALUES (?, 'operator', '[\"author\",\"operator\"]', ?)",
+          )
+          .run(OPERATOR_ACCOUNT_ID, new Date().toISOString());
       });
     } catch (e) {
       if (e instanceof PlatformError) throw e;
@@ -211,6 +242,8 @@ export class Store {
       }
       throw e;
     }
+    this.accounts = new AccountsTable(this.db, (fn) => this.tx(fn));
+    this.agents = new AgentsTable(this.db);
   }
 
   /** Directory of the minted packs. */

@@ -1,0 +1,196 @@
+/**
+ * Starting a CLI agent (issue 13 item 3): the agent is somebody else's code, so it gets
+ *
+ * - an **allowlisted environment**: `PATH`, `LANG`, `LC_ALL`, `LC_CTYPE`, `TZ`, `TERM` from the runner's
+ *   environment, `HOME` and `TMPDIR` set to its own working directory, plus exactly the variables the
+ *   caller passes in `agent.env`. Never a private key, an API key or a database URL: nothing else of the
+ *   runner's environment is passed, whatever its name;
+ * - its **own temporary working directory** (`bb-agent-*` under the system temp dir, removed afterwards),
+ *   unless the caller names one (`agent.cwd`);
+ * - **no sight of the store** when Debian's `bubblewrap` (`bwrap`) works on this machine (user
+ *   namespaces): the filesystem is mounted read-only, the store directory (and every `hide` path) is
+ *   replaced by an empty tmpfs, `/tmp` is a private tmpfs, and the agent gets its own PID namespace and
+ *   dies with the runner. Without `bwrap` the runner prints one warning and runs the agent as a plain
+ *   child process, which can read whatever the runner's user can read, the store included.
+ *
+ * What a local agent can still reach (also in the README): the network (it may call model APIs), every
+ * file its user can read outside the hidden paths (read-only under bwrap), and the CPU and memory of the
+ * machine. Strangers' agents belong on the network service, not on the operator's machine.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+/** Environment variables copied from the runner to an agent (nothing else is). */
+export const AGENT_ENV_ALLOWLIST = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM"] as const;
+
+/** How an agent is started. */
+export interface AgentCommand {
+  command: string;
+  /** Working directory (default: a fresh temporary directory). */
+  cwd?: string;
+  /** Extra environment variables, passed as given (the caller's explicit choice). */
+  env?: Record<string, string>;
+  /** Paths the agent must not see (the store directory); hidden under bwrap. */
+  hide?: string[];
+}
+
+/** The environment an agent gets (see the module doc). */
+export function agentEnvironment(
+  home: string,
+  extra: Record<string, string> = {},
+  from: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const k of AGENT_ENV_ALLOWLIST) {
+    const v = from[k];
+    if (v !== undefined) env[k] = v;
+  }
+  return { ...env, HOME: home, TMPDIR: home, ...extra };
+}
+
+let bwrapState: boolean | undefined;
+let warned = false;
+
+/** True when `bwrap` is installed and can create a sandbox here (probed once per process). */
+export function bubblewrapAvailable(): boolean {
+  if (bwrapState === undefined) {
+    try {
+      execFileSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "true"], { stdio: "ignore", timeout: 5000 });
+      bwrapState = true;
+    } catch (e) {
+      // ENOENT (not installed) or a non-zero exit (user namespaces disabled): no sandbox.
+      if (!(e instanceof Error)) throw e;
+      bwrapState = false;
+    }
+  }
+  return bwrapState;
+}
+
+/** The argv that starts `command` (sandboxed when bwrap works). */
+export function agentArgv(command: string, cwd: string, hide: string[], sandbox: boolean): string[] {
+  if (!sandbox) return ["sh", "-c", command];
+  const argv = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  for (const h of hide) argv.push("--tmpfs", resolve(h));
+  argv.push("--bind", cwd, cwd, "--chdir", cwd, "--unshare-pid", "--die-with-parent", "sh", "-c", command);
+  return argv;
+}
+
+/** The result of one agent process. */
+export type AgentProcessResult =
+  | { kind: "aborted" }
+  | { kind: "timeout" }
+  | { kind: "exit"; code: number | null; signal: NodeJS.Signals | null; stdout: string; stderrTail: string };
+
+/**
+ * Runs an agent once: writes `input` to its stdin, collects stdout (up to 16 MiB), appends stderr to
+ * `logFile`, kills its process group at `timeoutMs` or when `signal` aborts.
+ */
+export async function runAgentProcess(
+  agent: AgentCommand,
+  input: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+  logFile: string,
+): Promise<AgentProcessResult> {
+  if (signal.aborted) return { kind: "aborted" };
+  const own = agent.cwd === undefined ? mkdtempSync(join(tmpdir(), "bb-agent-")) : null;
+  const cwd = agent.cwd ?? own!;
+  const sandbox = bubblewrapAvailable();
+  if (!sandbox && !warned) {
+    warned = true;
+    process.stderr.write(
+      "warning: bubblewrap (bwrap) is not usable here: agents run as plain processes and can read the store; install it with apt-get install -y bubblewrap\n",
+    );
+  }
+  const [file, ...args] = agentArgv(agent.command, cwd, agent.hide ?? [], sandbox);
+  try {
+    return await spawnAgent(file!, args, cwd, agentEnvironment(cwd, agent.env), input, timeoutMs, signal, logFile);
+  } finally {
+    if (own) rmSync(own, { recursive: true, force: true });
+  }
+}
+
+function log(file: string, data: string | Buffer): void {
+  try {
+    appendFileSync(file, data);
+  } catch (e) {
+    // Logging is best effort: a full disk or a removed store must not fail the run.
+    if (!(e instanceof Error)) throw e;
+  }
+}
+
+function spawnAgent(
+  file: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  input: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+  logFile: string,
+): Promise<AgentProcessResult> {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, {
+      cwd,
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
+    const out: Buffer[] = [];
+    let outLen = 0;
+    let errTail = "";
+    let settled: "timeout" | "aborted" | null = null;
+    const kill = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch (e) {
+        // ESRCH: the group is already gone.
+        if ((e as NodeJS.ErrnoException).code !== "ESRCH") throw e;
+      }
+    };
+    const timer = setTimeout(() => {
+      settled = "timeout";
+      kill();
+    }, timeoutMs);
+    const onAbort = () => {
+      settled = "aborted";
+      kill();
+    };
+    signal.addEventListener("abort", onAbort);
+    child.stdout.on("data", (d: Buffer) => {
+      outLen += d.length;
+      if (outLen <= 16 * 1024 * 1024) out.push(d);
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      errTail = (errTail + d.toString("utf8")).slice(-500);
+      log(logFile, d);
+    });
+    child.stdin.on("error", (e: NodeJS.ErrnoException) => {
+      // The agent may exit without reading stdin (EPIPE); anything else goes to the agent log.
+      if (e.code !== "EPIPE") log(logFile, `stdin: ${e.message}\n`);
+    });
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      log(logFile, `the agent could not be started: ${e.message}\n`);
+      resolve({ kind: "exit", code: 127, signal: null, stdout: "", stderrTail: e.message });
+    });
+    child.on("close", (code, sig) => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      if (settled) resolve({ kind: settled });
+      else
+        resolve({
+          kind: "exit",
+          code,
+          signal: sig,
+          stdout: Buffer.concat(out).toString("utf8"),
+          stderrTail: errTail.trim().split("\n").pop() ?? "",
+        });
+    });
+    child.stdin.end(input + "\n");
+  });
+}
+

@@ -1,0 +1,130 @@
+/**
+ * Agents (issue 13 item 5, issue 15 item 2): an account registers its agents and alone changes them.
+ * `withdrawal_address` (SPEC 7: where the award credits a winner) is set by the owner only, must be a
+ * valid address (mixed case only with a correct EIP-55 checksum), and is refused when it is the zero
+ * address or one of the platform's own contracts (the bounty contract, the anchor registry, the token):
+ * credit sent there could never be claimed.
+ */
+import { isAddress, zeroAddress } from "viem";
+import type { PlatformContext } from "./context.js";
+import { PlatformError } from "./errors.js";
+import { assertAgentOwner, assertMayOwnAgents } from "./identity/access.js";
+import type { Principal } from "./identity/principal.js";
+import { isoMillis } from "./time.js";
+
+/** Agent ids: 1-64 characters, letters, digits, `.`, `_`, `-`. */
+export const AGENT_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** An agent registration. */
+export interface AgentRecord {
+  agent_id: string;
+  /** The account that registered it (the only one that may change it or run it). */
+  owner_account_id: string;
+  /** Lowercase address credited by the award, or null (a winner without one blocks the award). */
+  withdrawal_address: string | null;
+  /** Author agents rank but take no money (SPEC 7.2). */
+  is_author_agent: boolean;
+}
+
+/** What an owner may set on an agent. */
+export interface AgentSettings {
+  withdrawal_address?: string | null;
+  is_author_agent?: boolean;
+}
+
+function checkAgentId(agentId: unknown): asserts agentId is string {
+  if (typeof agentId !== "string" || !AGENT_ID_RE.test(agentId))
+    throw new PlatformError("invalid_option", "agent_id must be 1-64 characters: letters, digits, '.', '_', '-'", {
+      field: "agent_id",
+    });
+}
+
+/** The platform's own contract addresses (lowercase) that may never receive credit. */
+export function knownContracts(ctx: PlatformContext): string[] {
+  const c = ctx.chain?.config.contracts;
+  return c ? [c.benchmarkBounty, c.anchorRegistry, c.usdc].filter((a): a is `0x${string}` => !!a).map((a) => a.toLowerCase()) : [];
+}
+
+/**
+ * Checks a withdrawal address; returns it lowercase (the form the pack uses).
+ * @throws PlatformError `invalid_withdrawal_address` (422, `details.field` `withdrawal_address`,
+ *   `details.reason` `not_an_address` | `bad_checksum` | `zero_address` | `platform_contract`)
+ */
+export function checkWithdrawalAddress(ctx: PlatformContext, addr: unknown): string {
+  const refuse = (reason: string, message: string): never => {
+    throw new PlatformError("invalid_withdrawal_address", `withdrawal_address: ${message}`, {
+      field: "withdrawal_address",
+      reason,
+    });
+  };
+  if (typeof addr !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(addr))
+    return refuse("not_an_address", "must be a 0x address of 40 hex digits");
+  if (!isAddress(addr, { strict: true }))
+    return refuse("bad_checksum", "mixed-case address with a wrong EIP-55 checksum (check for a typo)");
+  const lower = addr.toLowerCase();
+  if (lower === zeroAddress) return refuse("zero_address", "the zero address can never claim");
+  if (knownContracts(ctx).includes(lower))
+    return refuse("platform_contract", `${addr} is one of the platform's contracts; credit there is lost`);
+  return lower;
+}
+
+/**
+ * Registers an agent for the caller's account, or updates the caller's own agent.
+ * @throws PlatformError `invalid_option` (agent id), `invalid_withdrawal_address`, `forbidden`
+ *   (`agent_owner_only` for another account's agent, `operator_owns_no_agents` for the operator)
+ */
+export async function registerAgent(
+  ctx: PlatformContext,
+  p: Principal,
+  agentId: string,
+  settings: AgentSettings = {},
+): Promise<AgentRecord> {
+  checkAgentId(agentId);
+  assertMayOwnAgents(p);
+  const addr =
+    settings.withdrawal_address === undefined || settings.withdrawal_address === null
+      ? settings.withdrawal_address
+      : checkWithdrawalAddress(ctx, settings.withdrawal_address);
+  const stored = await ctx.store.agents.insertIfAbsent(
+    { agent_id: agentId, owner_account_id: p.account_id, withdrawal_address: null, is_author_agent: false },
+    isoMillis(ctx.clock()),
+  );
+  assertAgentOwner(p, stored);
+  return (await ctx.store.agents.update(agentId, p.account_id, {
+    ...(addr !== undefined ? { withdrawal_address: addr } : {}),
+    ...(settings.is_author_agent !== undefined ? { is_author_agent: settings.is_author_agent } : {}),
+  }))!;
+}
+
+/**
+ * Sets the withdrawal address of the caller's agent.
+ * @throws PlatformError `unknown_agent` (404), `forbidden` (`agent_owner_only`), `invalid_withdrawal_address`
+ */
+export async function setWithdrawalAddress(
+  ctx: PlatformContext,
+  p: Principal,
+  agentId: string,
+  address: string,
+): Promise<AgentRecord> {
+  const agent = await requireAgent(ctx, agentId);
+  assertAgentOwner(p, agent);
+  const lower = checkWithdrawalAddress(ctx, address);
+  return (await ctx.store.agents.update(agentId, p.account_id, { withdrawal_address: lower }))!;
+}
+
+/** An agent. @throws PlatformError `unknown_agent` (404) */
+export async function requireAgent(ctx: PlatformContext, agentId: string): Promise<AgentRecord> {
+  const a = await ctx.store.agents.get(agentId);
+  if (!a) throw new PlatformError("unknown_agent", `no agent ${agentId}`, { agent_id: agentId }, 404);
+  return a;
+}
+
+/** An agent, or null. */
+export function getAgent(ctx: PlatformContext, agentId: string): Promise<AgentRecord | null> {
+  return ctx.store.agents.get(agentId);
+}
+
+/** The caller's agents. */
+export function myAgents(ctx: PlatformContext, p: Principal): Promise<AgentRecord[]> {
+  return ctx.store.agents.ofAccount(p.account_id);
+}

@@ -1,0 +1,75 @@
+/**
+ * The runner's view of a platform: {@link RunBackend} is everything the runner needs to compete
+ * (start, tasks, answers already stored, submit, finalize, the run's status for resume). The runner
+ * competes locally through {@link LocalRunBackend} (a {@link Platform} and the caller's principal), or
+ * remotely through an HTTP backend built on the typed client (package `@bench-bounty/client`), with the
+ * same agent protocol, timeouts, checkpoints and resume.
+ */
+import type { Principal } from "./identity/principal.js";
+import type { Platform } from "./platform.js";
+import type { FinalizeOptions, FinalizeResult, RunView, ServedTask, StartedRun } from "./runs.js";
+
+/** What submit answers. */
+export interface SubmitResult {
+  run_id: string;
+  accepted: number;
+  answered: number;
+  total: number;
+}
+
+/** The operations the runner needs, all async; every one acts as the backend's caller (its key). */
+export interface RunBackend {
+  /** A label for messages (`local store DIR`, `https://host`). */
+  readonly where: string;
+  /** Directory for the runner's checkpoints and agent logs. */
+  readonly checkpointDir: string;
+  /** Paths a CLI agent must not see (the local store); empty for a remote backend. */
+  readonly privatePaths: readonly string[];
+  /** Starts an attempt (the wall clock starts). @throws PlatformError `run_in_progress`, `max_attempts_reached`, ... */
+  start(slug: string, agentId: string): Promise<StartedRun>;
+  /** The run's tasks as served. */
+  tasks(runId: string): Promise<ServedTask[]>;
+  /** Ordinals already answered (resume skips them). */
+  answeredOrdinals(runId: string): Promise<number[]>;
+  /** Idempotent upserts. @throws PlatformError `invalid_answers` naming the ordinal */
+  submit(runId: string, answers: { ordinal: number; answer_text: string }[]): Promise<SubmitResult>;
+  /** Finalizes (SPEC 6.1 shape). @throws PlatformError `already_finalized` */
+  finalize(runId: string, opts?: FinalizeOptions): Promise<FinalizeResult>;
+  /** The run as the caller may see it (status, attempt, task count). */
+  run(runId: string): Promise<RunView>;
+}
+
+/** The runner's backend over a local platform, acting as `principal`. */
+export class LocalRunBackend implements RunBackend {
+  constructor(
+    readonly platform: Platform,
+    readonly principal: Principal,
+  ) {}
+  get where(): string {
+    return `local store ${this.platform.ctx.store.dir}`;
+  }
+  get checkpointDir(): string {
+    return this.platform.ctx.store.runsDir;
+  }
+  get privatePaths(): readonly string[] {
+    return [this.platform.ctx.store.dir];
+  }
+  start(slug: string, agentId: string): Promise<StartedRun> {
+    return this.platform.startRun(this.principal, slug, agentId);
+  }
+  tasks(runId: string): Promise<ServedTask[]> {
+    return this.platform.runTasks(this.principal, runId);
+  }
+  async answeredOrdinals(runId: string): Promise<number[]> {
+    return [...(await this.platform.runAnswers(this.principal, runId)).keys()].sort((a, b) => a - b);
+  }
+  submit(runId: string, answers: { ordinal: number; answer_text: string }[]): Promise<SubmitResult> {
+    return this.platform.submit(this.principal, runId, answers);
+  }
+  finalize(runId: string, opts?: FinalizeOptions): Promise<FinalizeResult> {
+    return this.platform.finalize(this.principal, runId, opts);
+  }
+  run(runId: string): Promise<RunView> {
+    return this.platform.getRun(this.principal, runId);
+  }
+}

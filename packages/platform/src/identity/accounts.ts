@@ -1,0 +1,134 @@
+/**
+ * Accounts and their API keys (issue 15 item 2; issue 13 item 5): {@link createAccount} returns the
+ * first key once; {@link authenticate} turns a key into a {@link Principal}; keys are issued, listed
+ * (by prefix, never the key) and revoked by their account.
+ */
+import { randomBytes } from "node:crypto";
+import type { PlatformContext } from "../context.js";
+import { PlatformError } from "../errors.js";
+import { isoMillis } from "../time.js";
+import { hashKey, keyPrefixOf, mintKey, sameHash } from "./keys.js";
+import { ACCOUNT_ROLES, OPERATOR_ACCOUNT_ID, type Principal, type Role } from "./principal.js";
+
+/** Account names: 1-64 characters, letters, digits, `.`, `_`, `-`. */
+export const ACCOUNT_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** An account as served to its owner. */
+export interface AccountRecord {
+  account_id: string;
+  name: string;
+  roles: Role[];
+  created_at: string;
+}
+
+/** A key as listed (never the key itself, never its hash). */
+export interface KeyListing {
+  key_prefix: string;
+  created_at: string;
+  /** Null while the key works. */
+  revoked_at: string | null;
+}
+
+/** What {@link createAccount} and {@link issueKey} return: the key text is shown here once, never again. */
+export interface IssuedKey {
+  account_id: string;
+  key_prefix: string;
+  /** The key: store it now, the platform keeps only its hash. */
+  api_key: string;
+}
+
+/**
+ * Creates an account with one key.
+ * @param input `name` (unique), `roles` (default `["author", "competitor"]`)
+ * @throws PlatformError `invalid_option` naming `name` or `roles`; `account_exists` (409) for a taken name
+ */
+export async function createAccount(
+  ctx: PlatformContext,
+  input: { name: unknown; roles?: unknown },
+): Promise<{ account: AccountRecord } & IssuedKey> {
+  const name = input.name;
+  if (typeof name !== "string" || !ACCOUNT_NAME_RE.test(name))
+    throw new PlatformError(
+      "invalid_option",
+      "name must be 1-64 characters: letters, digits, '.', '_', '-'",
+      { field: "name" },
+    );
+  const roles = input.roles ?? ["author", "competitor"];
+  if (
+    !Array.isArray(roles) ||
+    roles.length === 0 ||
+    roles.some((r) => !(ACCOUNT_ROLES as readonly unknown[]).includes(r))
+  )
+    throw new PlatformError("invalid_option", `roles must be a non-empty list of ${ACCOUNT_ROLES.join(", ")}`, {
+      field: "roles",
+    });
+  const account: AccountRecord = {
+    account_id: `acct_${randomBytes(8).toString("hex")}`,
+    name,
+    roles: [...new Set(roles as Role[])].sort(),
+    created_at: isoMillis(ctx.clock()),
+  };
+  const key = mintKey();
+  await ctx.store.accounts.insertWithKey(account, key);
+  return { account, account_id: account.account_id, key_prefix: key.key_prefix, api_key: key.api_key };
+}
+
+/**
+ * The principal of an API key (account key, or the operator key configured with the platform).
+ * @throws PlatformError `unauthenticated` (401) for a missing, malformed, unknown or revoked key
+ */
+export async function authenticate(ctx: PlatformContext, apiKey: unknown): Promise<Principal> {
+  const refuse = (why: string): never => {
+    throw new PlatformError("unauthenticated", `invalid API key: ${why}`, { rule: "valid_key_required" }, 401);
+  };
+  if (typeof apiKey !== "string" || apiKey === "") return refuse("none given");
+  if (ctx.operatorKeyHash !== null && sameHash(hashKey(apiKey), ctx.operatorKeyHash))
+    return { account_id: OPERATOR_ACCOUNT_ID, roles: ["operator", "author"], via: "operator_key", key_prefix: null };
+  const prefix = keyPrefixOf(apiKey);
+  if (prefix === null) return refuse("not a bench-bounty key (bbk_...)");
+  const row = await ctx.store.accounts.keyByPrefix(prefix);
+  if (!row || !sameHash(hashKey(apiKey), row.key_hash)) return refuse("unknown key");
+  if (row.revoked_at !== null) return refuse(`key ${prefix} was revoked at ${row.revoked_at}`);
+  return { account_id: row.account_id, roles: row.roles, via: "key", key_prefix: prefix };
+}
+
+/** Issues another key for the caller's account. @throws PlatformError `forbidden` for the operator */
+export async function issueKey(ctx: PlatformContext, p: Principal): Promise<IssuedKey> {
+  refuseOperatorKeys(p);
+  const key = mintKey();
+  await ctx.store.accounts.insertKey(p.account_id, key, isoMillis(ctx.clock()));
+  return { account_id: p.account_id, key_prefix: key.key_prefix, api_key: key.api_key };
+}
+
+/** The caller's keys by prefix, oldest first. */
+export async function listKeys(ctx: PlatformContext, p: Principal): Promise<KeyListing[]> {
+  return ctx.store.accounts.listKeys(p.account_id);
+}
+
+/**
+ * Revokes one of the caller's keys (idempotent: a revoked key stays revoked at its first time).
+ * @throws PlatformError `unknown_key` (404) when the prefix is not one of the caller's keys
+ */
+export async function revokeKey(ctx: PlatformContext, p: Principal, keyPrefix: string): Promise<KeyListing> {
+  refuseOperatorKeys(p);
+  const k = await ctx.store.accounts.revokeKey(p.account_id, keyPrefix, isoMillis(ctx.clock()));
+  if (!k) throw new PlatformError("unknown_key", `no key ${keyPrefix} on this account`, { key_prefix: keyPrefix }, 404);
+  return k;
+}
+
+/** The caller's account. @throws PlatformError `unknown_account` (404) */
+export async function getAccount(ctx: PlatformContext, p: Principal): Promise<AccountRecord> {
+  const a = await ctx.store.accounts.get(p.account_id);
+  if (!a) throw new PlatformError("unknown_account", `no account ${p.account_id}`, {}, 404);
+  return a;
+}
+
+function refuseOperatorKeys(p: Principal): void {
+  if (p.via !== "key")
+    throw new PlatformError(
+      "forbidden",
+      "the operator's key comes from the environment; it has no account keys",
+      { rule: "operator_key_from_environment" },
+      403,
+    );
+}

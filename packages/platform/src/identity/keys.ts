@@ -1,0 +1,43 @@
+/**
+ * API keys (issue 15 item 2): random (32 bytes of `crypto.randomBytes`), shown once, stored only as a
+ * SHA-256 hash (a key has 256 bits of entropy, so a fast hash is enough: there is nothing to brute force),
+ * listed and revoked by prefix.
+ *
+ * Format: `bbk_<prefix>_<secret>`, where `<prefix>` is 12 lowercase hex characters (its own random id,
+ * the primary key of the stored key) and `<secret>` 43 base64url characters.
+ */
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+
+/** A newly made key: the text (shown once) and what is stored. */
+export interface MintedKey {
+  api_key: string;
+  key_prefix: string;
+  key_hash: string;
+}
+
+const KEY_RE = /^bbk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
+
+/** SHA-256 of a key's text, lowercase hex. */
+export function hashKey(apiKey: string): string {
+  return createHash("sha256").update(apiKey, "utf8").digest("hex");
+}
+
+/** Makes a new random key. */
+export function mintKey(): MintedKey {
+  const prefix = randomBytes(6).toString("hex");
+  const apiKey = `bbk_${prefix}_${randomBytes(32).toString("base64url")}`;
+  return { api_key: apiKey, key_prefix: `bbk_${prefix}`, key_hash: hashKey(apiKey) };
+}
+
+/** The stored prefix (`bbk_<12 hex>`) of a well-formed key, or null when the text is not a key. */
+export function keyPrefixOf(apiKey: string): string | null {
+  const m = KEY_RE.exec(apiKey);
+  return m ? `bbk_${m[1]}` : null;
+}
+
+/** Constant-time comparison of two lowercase hex hashes. */
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, "hex");
+  const y = Buffer.from(b, "hex");
+  return x.length === y.length && timingSafeEqual(x, y);
+}

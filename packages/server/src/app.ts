@@ -1,0 +1,124 @@
+/**
+ * The Hono app of `bench-bounty serve`: routes grouped per resource under `/api/v1`, then MCP, then
+ * an optional static web app. Middleware in order: time limit, authentication, per-key rate limit,
+ * body limit. One `onError` turns every refusal into `{error: {code, message, details}}` with the
+ * status of `errors.ts`; an unknown method on a known path is 405 with `Allow`; nothing answers a
+ * stack trace.
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context, MiddlewareHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { Domain } from "./domain.js";
+import type { AppEnv } from "./env.js";
+import { EdgeError, errorResponseOf, type EdgeErrorCode } from "./errors.js";
+import { sendError } from "./http.js";
+import { authenticate } from "./middleware/auth.js";
+import { DEFAULT_LIMITS, limitBody, limitTime, rateLimit, RateLimiter, type Limits } from "./middleware/limits.js";
+import { mountMcp } from "./mcp/endpoint.js";
+import { accountRoutes } from "./routes/accounts.js";
+import { benchmarkRoutes } from "./routes/benchmarks.js";
+import { datasetRoutes } from "./routes/datasets.js";
+import { doorRoutes } from "./routes/door.js";
+import { runRoutes } from "./routes/runs.js";
+import { staticRoutes } from "./routes/static.js";
+
+/** Options of {@link createApp}. */
+export interface AppOptions {
+  domain: Domain;
+  limits?: Partial<Limits>;
+  /** Serves a built web app for paths outside `/api` and `/mcp` (the web package's static hook). */
+  web?: MiddlewareHandler<AppEnv>;
+  /** Public base URL (no trailing slash) printed in `how_to_compete`; default: the request's origin. */
+  publicBaseUrl?: string;
+  /** Clock of the rate limiter (ms), for tests. */
+  now?: () => number;
+  /** Where unexpected errors are logged (default stderr). */
+  log?: (e: unknown) => void;
+}
+
+const HTTP_CODE: Record<number, EdgeErrorCode> = {
+  400: "invalid_json",
+  401: "unauthenticated",
+  403: "forbidden",
+  404: "not_found",
+  413: "body_too_large",
+  415: "unsupported_media_type",
+  503: "request_timeout",
+};
+
+/** Hono's own HTTPExceptions (from its middleware) in our error shape. */
+function fromHttpException(e: HTTPException): EdgeError {
+  const code = HTTP_CODE[e.status] ?? "invalid_request";
+  return new EdgeError(code, e.message || code, {});
+}
+
+/** Paths and methods registered on the app (for 405 `Allow`). */
+function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
+  const methods = new Set<string>();
+  for (const r of app.routes) {
+    if (r.method === "ALL" || r.path.includes("*")) continue;
+    const re = new RegExp("^" + r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+/g, "[^/]+") + "$");
+    if (re.test(path)) methods.add(r.method);
+  }
+  if (methods.has("GET")) methods.add("HEAD");
+  return [...methods].sort();
+}
+
+/** Builds the app (no listening; see `serve.ts`). */
+export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
+  const limits: Limits = { ...DEFAULT_LIMITS, ...opts.limits };
+  const limiter = new RateLimiter(limits.rateBurst, limits.ratePerSecond, opts.now);
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.use("*", async (c, next) => {
+    c.set("domain", opts.domain);
+    c.set("baseUrl", (opts.publicBaseUrl ?? new URL(c.req.url).origin).replace(/\/+$/, ""));
+    await next();
+  });
+  app.use("*", limitTime(limits.handlerTimeoutMs));
+  app.use("/api/*", authenticate());
+  app.use("/mcp/*", authenticate());
+  app.use("/mcp", authenticate());
+  app.use("*", rateLimit(limiter));
+  const datasetPath = /^\/api\/v1\/datasets(\/validate)?$/;
+  const small = limitBody(limits.bodyBytes);
+  const large = limitBody(limits.datasetBodyBytes);
+  app.use("*", (c, next) => (datasetPath.test(c.req.path) ? large : small)(c, next));
+
+  // Order matters: /benchmarks/runs/* before /benchmarks/:slug.
+  app.route("/api/v1", runRoutes());
+  app.route("/api/v1", benchmarkRoutes());
+  app.route("/api/v1", doorRoutes());
+  app.route("/api/v1", datasetRoutes());
+  app.route("/api/v1", accountRoutes());
+  app.route("/api/v1", staticRoutes());
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-API-Key" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", { type: "http", scheme: "bearer" });
+  app.doc31("/api/v1/openapi.json", {
+    openapi: "3.1.0",
+    info: {
+      title: "bench-bounty",
+      version: "1",
+      description: "Benchmarks with on-chain USDC prizes: publish from a dataset, compete, award, verify.",
+    },
+  });
+  mountMcp(app);
+  if (opts.web) app.use("*", opts.web);
+
+  app.notFound((c: Context<AppEnv>) => {
+    const allow = allowedMethods(app, c.req.path);
+    if (allow.length > 0 && !allow.includes(c.req.method))
+      return sendError(
+        c,
+        errorResponseOf(
+          new EdgeError("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}`, { allow }, { allow: allow.join(", ") }),
+        ),
+      );
+    return sendError(c, errorResponseOf(new EdgeError("not_found", "no such endpoint", { path: c.req.path })));
+  });
+  app.onError((e, c) => {
+    const err = e instanceof HTTPException && !(e.cause instanceof EdgeError) ? fromHttpException(e) : e;
+    return sendError(c, errorResponseOf(err, opts.log));
+  });
+  return app;
+}

@@ -1,0 +1,69 @@
+/**
+ * The domain as the HTTP edge sees it: one async function per operation of the REST walks and the MCP
+ * tools, each taking the caller's {@link Principal} (null: anonymous). Routes and tools call these and
+ * nothing else; {@link platformDomain} implements them as calls into `@bench-bounty/platform`, where
+ * every rule (ownership, secrecy, idempotence) lives. The edge only maps codes to statuses.
+ */
+import type { JsonValue } from "@bench-bounty/evidence";
+import type { Principal } from "@bench-bounty/platform";
+
+export type { Principal };
+
+/** An account as shown to its owner. */
+export interface AccountView {
+  account_id: string;
+  name: string;
+  roles: string[];
+  /** The withdrawal address of the account's first agent (lowercase), or null. */
+  withdrawal_address: string | null;
+  agents: { agent_id: string; withdrawal_address: string | null; is_author_agent: boolean }[];
+  /** The account's keys by prefix (the keys themselves are shown once, at creation). */
+  keys: { key_prefix: string; created_at: string; revoked_at: string | null }[];
+  created_at: string;
+}
+
+/** The answer of a registration: the account and its key, shown this once. */
+export interface Registration {
+  account: AccountView;
+  api_key: string;
+  key_prefix: string;
+}
+
+/** The binary answer of the evidence door. */
+export type AwardEvidence =
+  | { status: 200; bytes: Uint8Array; pack_hash: string }
+  | { status: 404 | 503; reason: string; message: string };
+
+/** The operations of the service. JSON results are served as returned (canonical JSON). */
+export interface Domain {
+  /** The principal of an API key. @throws PlatformError `unauthenticated` for a key nobody holds */
+  authenticate(apiKey: string): Promise<Principal>;
+  /** Creates an account with one API key and one agent (no key needed). */
+  register(input: { name?: string | undefined; agent_id?: string | undefined; withdrawal_address?: string | null | undefined }): Promise<Registration>;
+  me(p: Principal | null): Promise<AccountView>;
+  setWithdrawalAddress(p: Principal | null, address: string): Promise<AccountView>;
+  registerAgent(p: Principal | null, input: { agent_id: string; is_author_agent?: boolean | undefined }): Promise<AccountView>;
+
+  listBenchmarks(p: Principal | null): Promise<JsonValue>;
+  benchmarkDetail(p: Principal | null, slug: string): Promise<JsonValue>;
+  corpus(p: Principal | null, slug: string): Promise<JsonValue>;
+  leaderboard(p: Principal | null, slug: string, board?: "public" | "final"): Promise<JsonValue>;
+  commitment(p: Principal | null, slug: string): Promise<JsonValue>;
+  receipt(p: Principal | null, slug: string, runId: string): Promise<JsonValue>;
+  awardEvidence(slug: string): Promise<AwardEvidence>;
+
+  startRun(p: Principal | null, slug: string, input: { agent_id?: string | undefined }): Promise<JsonValue>;
+  submit(p: Principal | null, runId: string, answers: unknown): Promise<JsonValue>;
+  finalize(p: Principal | null, runId: string): Promise<JsonValue>;
+  getRun(p: Principal | null, runId: string): Promise<JsonValue>;
+  /** The tasks of the caller's own run and the ordinals answered so far (resume). */
+  runTasks(p: Principal | null, runId: string): Promise<JsonValue>;
+  runsMine(p: Principal | null): Promise<JsonValue>;
+
+  validateDataset(p: Principal | null, input: unknown): Promise<JsonValue>;
+  datasetFormats(): Promise<JsonValue>;
+  createDataset(p: Principal | null, input: unknown): Promise<JsonValue>;
+  publish(p: Principal | null, datasetId: string, options: unknown): Promise<JsonValue>;
+  attachBounty(p: Principal | null, slug: string, input: { bounty_id: string; author?: string | undefined; pool_base_units?: string | undefined }): Promise<JsonValue>;
+  award(p: Principal | null, slug: string): Promise<JsonValue>;
+}

@@ -1,0 +1,14 @@
+/** The Hono environment of the app: what the middleware puts on the context. */
+import type { Domain, Principal } from "./domain.js";
+
+export interface AppEnv {
+  Variables: {
+    /** The caller (null: anonymous, no key was sent). */
+    principal: Principal | null;
+    /** The key that authenticated the caller, or null (rate limits count per key). */
+    apiKey: string | null;
+    domain: Domain;
+    /** Base URL printed in `how_to_compete` (the configured public URL, else the request's origin). */
+    baseUrl: string;
+  };
+}

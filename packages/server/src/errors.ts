@@ -1,0 +1,152 @@
+/**
+ * The one place where a refusal becomes an HTTP status.
+ *
+ * The domain (`@bench-bounty/platform`) throws {@link PlatformError}s with stable codes and never speaks
+ * HTTP; the edge adds its own refusals ({@link EdgeError}: authentication, limits, malformed requests).
+ * {@link STATUS_OF} maps every code to its status; {@link errorResponseOf} builds the JSON body
+ * `{error: {code, message, details}}` that REST and MCP both serve. No stack trace ever leaves here:
+ * an unexpected error is logged server-side and answered as a bare `500 internal_error`.
+ */
+import { PlatformError } from "@bench-bounty/platform";
+
+/** Codes the edge itself refuses with (the domain never sees these requests). */
+export type EdgeErrorCode =
+  | "invalid_json"
+  | "invalid_request"
+  | "unsupported_media_type"
+  | "body_too_large"
+  | "unauthenticated"
+  | "forbidden"
+  | "rate_limited"
+  | "request_timeout"
+  | "not_found"
+  | "method_not_allowed"
+  | "not_implemented"
+  | "internal_error";
+
+/** A refusal raised by the HTTP edge (same body shape as a {@link PlatformError}). */
+export class EdgeError extends Error {
+  override readonly name = "EdgeError";
+  constructor(
+    readonly code: EdgeErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    /** Extra response headers (`Retry-After`, `Allow`, `WWW-Authenticate`). */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Every refusal code and its HTTP status: the only code-to-status table of the project.
+ * Codes the platform adds later and this table does not know yet answer 422 (a refusal of the input),
+ * never 500; a test asserts that every code the platform exports is listed here.
+ */
+export const STATUS_OF: Readonly<Record<string, number>> = {
+  // edge
+  invalid_json: 400,
+  invalid_request: 422,
+  unsupported_media_type: 415,
+  body_too_large: 413,
+  unauthenticated: 401,
+  forbidden: 403,
+  rate_limited: 429,
+  request_timeout: 503,
+  not_found: 404,
+  method_not_allowed: 405,
+  not_implemented: 501,
+  internal_error: 500,
+  // domain: bad input
+  invalid_dataset: 422,
+  invalid_csv: 422,
+  invalid_option: 422,
+  invalid_template: 422,
+  missing_placeholder: 422,
+  invalid_label: 422,
+  invalid_gold: 422,
+  invalid_slug: 422,
+  invalid_answers: 422,
+  invalid_withdrawal_address: 422,
+  invalid_utf8: 422,
+  invalid_signature: 422,
+  invalid_checkpoint: 422,
+  checkpoint_mismatch: 409,
+  // domain: unknown things
+  unknown_dataset: 404,
+  unknown_benchmark: 404,
+  unknown_run: 404,
+  unknown_account: 404,
+  unknown_agent: 404,
+  no_bounty: 404,
+  award_evidence_unavailable: 404,
+  unknown_key: 404,
+  receipt_withheld: 404,
+  // domain: state conflicts
+  slug_conflict: 409,
+  benchmark_exists: 409,
+  run_in_progress: 409,
+  max_attempts_reached: 409,
+  benchmark_closed: 409,
+  benchmark_awarded: 409,
+  run_not_in_progress: 409,
+  already_finalized: 409,
+  bounty_mismatch: 409,
+  bounty_exists: 409,
+  award_not_allowed: 409,
+  winner_without_withdrawal_address: 409,
+  account_exists: 409,
+  award_pending: 409,
+  // domain: identity (the platform's principal checks)
+  // (unauthenticated / forbidden above are shared by the edge and the domain)
+  revoked_key: 403,
+  // domain: environment
+  no_store: 503,
+  invalid_store: 503,
+  no_chain: 503,
+  chain_error: 502,
+  pack_pending: 503,
+  agent_failed: 502,
+};
+
+/** A serialisable error body, as REST and MCP serve it. */
+export interface ErrorBody {
+  error: { code: string; message: string; details: Record<string, unknown> };
+}
+
+/** What a caught error becomes on the wire. */
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
+/** The status of a refusal code (422 for a code this table does not know). */
+export function statusOf(code: string): number {
+  return STATUS_OF[code] ?? 422;
+}
+
+/**
+ * Turns anything thrown into the wire response. PlatformError and EdgeError keep code, message and
+ * details; anything else is logged through `log` and answered `500 internal_error` without its message
+ * or stack (those may hold paths or secrets).
+ */
+export function errorResponseOf(e: unknown, log: (e: unknown) => void = logUnexpected): ErrorResponse {
+  if (e instanceof EdgeError || e instanceof PlatformError) {
+    return {
+      status: statusOf(e.code),
+      body: { error: { code: e.code, message: e.message, details: e.details } },
+      headers: e instanceof EdgeError ? e.headers : {},
+    };
+  }
+  log(e);
+  return {
+    status: 500,
+    body: { error: { code: "internal_error", message: "internal error (logged on the server)", details: {} } },
+    headers: {},
+  };
+}
+
+function logUnexpected(e: unknown): void {
+  process.stderr.write(`bench-bounty server: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+}

@@ -1,0 +1,18 @@
+/**
+ * `@bench-bounty/server`: the HTTP edge of the platform (Hono): REST routes per resource, identity,
+ * limits, one error table, OpenAPI 3.1, the evidence door, MCP over Streamable HTTP, the byte-static
+ * script and the how-to documents. The domain is `@bench-bounty/platform`; this package never
+ * decides a rule of it.
+ *
+ * @packageDocumentation
+ */
+export * from "./errors.js";
+export * from "./domain.js";
+export { createApp, type AppOptions } from "./app.js";
+export { serveApp, type ListeningServer } from "./serve.js";
+export { DEFAULT_LIMITS, RateLimiter, type Limits } from "./middleware/limits.js";
+export { apiKeyOf } from "./middleware/auth.js";
+export { howToCompete } from "./how-to-compete.js";
+export { MCP_SERVER_INFO } from "./mcp/endpoint.js";
+export { RUN_BENCHMARK_SH, SHA256SUMS, TUTORIALS } from "./routes/static.js";
+export { platformDomain, DATASET_FORMATS } from "./platform-domain.js";

@@ -1,0 +1,39 @@
+/**
+ * MCP over Streamable HTTP (the official SDK, stateless: one server and transport per request) at
+ * `/mcp` (every benchmark; tools take a `slug`) and `/mcp/benchmarks/:slug/http` (the slug defaults
+ * to that benchmark). The key is `Authorization: Bearer <key>`, read by the app's auth middleware;
+ * `register` works without one.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../env.js";
+import { registerTools } from "./tools.js";
+
+/** Name and version announced to MCP clients. */
+export const MCP_SERVER_INFO = { name: "bench-bounty", version: "0.1.0" } as const;
+
+async function handle(c: Context<AppEnv>, slug: string | null): Promise<Response> {
+  const server = new McpServer(MCP_SERVER_INFO, {
+    instructions:
+      "Compete in five calls: register (skip with a key), benchmark_corpus, benchmark_start_run, " +
+      "benchmark_submit_answers, benchmark_finalize_run. Read the corpus before starting: the clock starts at run start.",
+  });
+  registerTools(server, { domain: c.var.domain, principal: c.var.principal, slug, baseUrl: c.var.baseUrl });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(c.req.raw);
+  } finally {
+    void server.close();
+  }
+}
+
+/** Mounts both endpoints (POST for JSON-RPC; GET and DELETE answer as the SDK's stateless mode does). */
+export function mountMcp(app: OpenAPIHono<AppEnv>): void {
+  for (const method of ["POST", "GET", "DELETE"]) {
+    app.on(method, "/mcp", (c) => handle(c, null));
+    app.on(method, "/mcp/benchmarks/:slug/http", (c) => handle(c, c.req.param("slug")));
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * The MCP tools (seed "Compete on Benchmarks", fast path): each is a thin call into the same
+ * {@link Domain} functions as the REST routes, so no rule exists twice. Results are structured content
+ * plus a short text; a refusal is a tool error whose structured content is the REST body
+ * `{error: {code, message, details}}`.
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { Domain, Principal } from "../domain.js";
+import { errorResponseOf } from "../errors.js";
+import { jsonText } from "../http.js";
+import { withHowTo } from "../routes/benchmarks.js";
+import { TUTORIALS, tutorial } from "../routes/static.js";
+
+/** What a tool call knows about its caller and endpoint. */
+export interface ToolContext {
+  domain: Domain;
+  principal: Principal | null;
+  /** The benchmark of a `/mcp/benchmarks/:slug/http` endpoint (tools default to it), else null. */
+  slug: string | null;
+  /** Base URL printed in `how_to_compete`. */
+  baseUrl: string;
+  log?: (e: unknown) => void;
+}
+
+function ok(value: unknown, text: string): CallToolResult {
+  const structured = JSON.parse(jsonText(value)) as Record<string, unknown>;
+  return { content: [{ type: "text", text }], structuredContent: structured };
+}
+
+async function call(t: ToolContext, fn: () => Promise<{ value: unknown; text: string }>): Promise<CallToolResult> {
+  try {
+    const r = await fn();
+    return ok(r.value, r.text);
+  } catch (e) {
+    const { body } = errorResponseOf(e, t.log);
+    return {
+      isError: true,
+      content: [{ type: "text", text: `${body.error.code}: ${body.error.message}` }],
+      structuredContent: body as unknown as Record<string, unknown>,
+    };
+  }
+}
+
+const Answer = z.object({
+  ordinal: z.number().int().describe("the task's ordinal in THIS run, as benchmark_start_run returned it"),
+  answer_text: z.string().describe("your answer; see the task's grader_type for the format"),
+});
+
+/** Registers every tool on `server` for one request's caller. */
+export function registerTools(server: McpServer, t: ToolContext): void {
+  const d = t.domain;
+  const p = t.principal;
+  const slugArg = t.slug
+    ? z.string().optional().describe(`benchmark slug (default ${t.slug})`)
+    : z.string().describe("benchmark slug (from benchmark_list)");
+  const slugOf = (a: { slug?: string | undefined }): string => a.slug ?? t.slug ?? "";
+
+  server.registerTool(
+    "register",
+    {
+      description:
+        "Create an account and get its API key (no key needed). Send the key afterwards as 'Authorization: Bearer <key>'. Shown once: keep it.",
+      inputSchema: {
+        name: z.string().min(1).max(64).optional().describe("display name"),
+        agent_id: z.string().min(1).max(64).optional().describe("id of your agent (default: the account id)"),
+        withdrawal_address: z.string().optional().describe("0x address credited if you win (can be set later)"),
+      },
+    },
+    (a) =>
+      call(t, async () => {
+        const r = await d.register(a);
+        return { value: r, text: `registered ${r.account.account_id}; api_key ${r.api_key} (shown once)` };
+      }),
+  );
+  server.registerTool(
+    "benchmark_list",
+    { description: "Published benchmarks (closed ones are listed read-only).", inputSchema: {} },
+    () => call(t, async () => {
+      const v = (await d.listBenchmarks(p)) as { benchmarks: unknown[] };
+      return { value: v, text: `${v.benchmarks.length} benchmark(s)` };
+    }),
+  );
+  server.registerTool(
+    "benchmark_detail",
+    { description: "One benchmark: how to compete, graders, scoring, prize facts. Never gold.", inputSchema: { slug: slugArg } },
+    (a) => call(t, async () => ({ value: withHowTo(t.baseUrl, await d.benchmarkDetail(p, slugOf(a))), text: `detail of ${slugOf(a)}` })),
+  );
+  server.registerTool(
+    "benchmark_corpus",
+    { description: "The free corpus. Study it BEFORE starting a run: the clock starts at run start.", inputSchema: { slug: slugArg } },
+    (a) => call(t, async () => ({ value: await d.corpus(p, slugOf(a)), text: `corpus of ${slugOf(a)}` })),
+  );
+  server.registerTool(
+    "benchmark_start_run",
+    {
+      description: "Start a run: returns run.id and the tasks (ordinal, prompt, visibility, grader_type). The wall clock starts now.",
+      inputSchema: { slug: slugArg, agent_id: z.string().optional().describe("one of your agents (default: your first)") },
+    },
+    (a) =>
+      call(t, async () => {
+        const v = (await d.startRun(p, slugOf(a), { ...(a.agent_id ? { agent_id: a.agent_id } : {}) })) as {
+          run: { id: string };
+          tasks: unknown[];
+        };
+        return { value: v, text: `run ${v.run.id} started with ${v.tasks.length} task(s)` };
+      }),
+  );
+  server.registerTool(
+    "benchmark_submit_answers",
+    {
+      description: "Submit answers for a run (idempotent per ordinal). Unknown or stale ordinals and empty answers are refused, naming them.",
+      inputSchema: { run_id: z.string(), answers: z.array(Answer).min(1) },
+    },
+    (a) => call(t, async () => ({ value: await d.submit(p, a.run_id, a.answers), text: `submitted ${a.answers.length} answer(s) to ${a.run_id}` })),
+  );
+  server.registerTool(
+    "benchmark_finalize_run",
+    { description: "Finalize a run: the clock stops; returns the score (aggregates only while attempts remain).", inputSchema: { run_id: z.string() } },
+    (a) =>
+      call(t, async () => {
+        const v = (await d.finalize(p, a.run_id)) as { score_public?: string };
+        return { value: v, text: `finalized ${a.run_id}: score_public ${v.score_public ?? "?"}` };
+      }),
+  );
+  server.registerTool(
+    "benchmark_leaderboard",
+    { description: "The leaderboard (the public board while open, the final board at close).", inputSchema: { slug: slugArg } },
+    (a) => call(t, async () => ({ value: await d.leaderboard(p, slugOf(a)), text: `leaderboard of ${slugOf(a)}` })),
+  );
+  server.registerTool(
+    "runs_mine",
+    { description: "Your runs across all benchmarks (recover a lost run id).", inputSchema: {} },
+    () => call(t, async () => {
+      const v = (await d.runsMine(p)) as { runs: unknown[] };
+      return { value: v, text: `${v.runs.length} run(s)` };
+    }),
+  );
+  server.registerTool(
+    "set_withdrawal_address",
+    { description: "Set the 0x address your prize credit goes to. Set it before you compete.", inputSchema: { withdrawal_address: z.string() } },
+    (a) => call(t, async () => ({ value: await d.setWithdrawalAddress(p, a.withdrawal_address), text: "withdrawal address set" })),
+  );
+  server.registerTool(
+    "award_evidence",
+    { description: "The award evidence pack of a benchmark, or the reason it is not available yet.", inputSchema: { slug: slugArg } },
+    (a) =>
+      call(t, async () => {
+        const r = await d.awardEvidence(slugOf(a));
+        if (r.status !== 200) return { value: { available: false, reason: r.reason, message: r.message }, text: `no pack: ${r.reason}` };
+        return { value: { available: true, pack_hash: r.pack_hash, pack: JSON.parse(Buffer.from(r.bytes).toString("utf8")) }, text: `pack ${r.pack_hash}` };
+      }),
+  );
+  server.registerTool(
+    "discover_tutorials",
+    { description: "The project's how-to documents (competing, publishing, verifying an award).", inputSchema: {} },
+    () => call(t, async () => ({ value: { tutorials: TUTORIALS.map(({ slug, title, summary }) => ({ slug, title, summary })) }, text: TUTORIALS.map((x) => x.slug).join(", ") })),
+  );
+  server.registerTool(
+    "read_tutorial",
+    { description: "One how-to document as Markdown (slug from discover_tutorials).", inputSchema: { slug: z.string() } },
+    (a) => call(t, async () => {
+      const x = tutorial(a.slug);
+      return { value: { slug: x.slug, title: x.title, markdown: x.text }, text: x.text };
+    }),
+  );
+}

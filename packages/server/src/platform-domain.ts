@@ -1,0 +1,207 @@
+/**
+ * The {@link Domain} port over `@bench-bounty/platform`: each function is a call (or two) into the
+ * async Platform API with the caller's principal, plus the shaping of payloads for the wire. Owner
+ * rules, SPEC 6.1 secrecy and idempotence are the platform's (`identity/access.ts`, `runs.ts`,
+ * `leaderboard.ts`); nothing here decides who may do what.
+ */
+import { randomBytes } from "node:crypto";
+import { GRADER_TYPES, type JsonValue } from "@bench-bounty/evidence";
+import {
+  prizeFacts,
+  requirePrincipal,
+  toJsonValue,
+  type BenchmarkRecord,
+  type Platform,
+  type Principal,
+} from "@bench-bounty/platform";
+import type { AccountView, AwardEvidence, Domain, Registration } from "./domain.js";
+
+/** JSON-safe copy (bigints as decimal strings) in the evidence library's value model. */
+function json(v: unknown): JsonValue {
+  return toJsonValue(JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x))));
+}
+
+/** `GET /datasets/formats`: the row schema and a worked example (seed "Publish a Benchmark from Your Data"). */
+export const DATASET_FORMATS = {
+  row_schema: {
+    decision_ts: "ISO-8601 instant: YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS[.fff]] with Z or +-HH:MM",
+    payload: "non-empty JSON object: what the prompt shows",
+    label: "any non-null JSON value: what the gold is shaped from",
+    knowable_at: "optional {payload_field: instant}, each at or before decision_ts",
+  },
+  options: {
+    name: "required, non-empty",
+    description: "optional text",
+    label_policy: "optional text",
+    sanitize: "boolean: NFC, control characters removed, trimmed",
+    bucket_fields: "{payload_field: minute|hour|day|month}",
+    time_bound_fields: "[payload_field]: each needs a knowable_at entry",
+  },
+  publish_options: {
+    title: "required",
+    prompt_template: "plain dotted placeholders: {payload.symbol}; a placeholder showing the gold is refused",
+    grader_type: "exact | numeric | contains_all | json_fields",
+    gold_field: "dotted path of the gold (default label)",
+    public_fraction: "0..1 (default 0.5)",
+    max_attempts: "default 3",
+    time_budget_seconds: "default 900",
+    speed_weight: "decimal string (default 0.3)",
+    slug: "^[a-z0-9][a-z0-9-]{1,127}$ (default: slugified name + 8 hex of the content hash)",
+  },
+  graders: GRADER_TYPES,
+  examples: [
+    {
+      name: "eth-tip5m-2026-09",
+      description: "ETH 1-minute bars with 5-minute-ahead tip labels",
+      label_policy: "tip5m_clv+resolve",
+      sanitize: true,
+      bucket_fields: { bar_ts: "hour" },
+      time_bound_fields: ["price"],
+      rows: [
+        {
+          decision_ts: "2026-09-01T00:00:00Z",
+          payload: { symbol: "ETH", price: "3000.5", bar_ts: "2026-09-01T00:17:00Z" },
+          label: { tip5m_bps: 12 },
+          knowable_at: { price: "2026-08-31T23:59:00Z" },
+        },
+      ],
+    },
+  ],
+};
+
+/** The Domain over a Platform. */
+export function platformDomain(platform: Platform): Domain {
+  const view = async (p: Principal): Promise<AccountView> => {
+    const [account, agents, keys] = await Promise.all([platform.account(p), platform.myAgents(p), platform.listKeys(p)]);
+    return {
+      account_id: account.account_id,
+      name: account.name,
+      roles: [...account.roles],
+      withdrawal_address: agents[0]?.withdrawal_address ?? null,
+      agents: agents.map((a) => ({ agent_id: a.agent_id, withdrawal_address: a.withdrawal_address, is_author_agent: a.is_author_agent })),
+      keys: keys.map((k) => ({ key_prefix: k.key_prefix, created_at: k.created_at, revoked_at: k.revoked_at })),
+      created_at: account.created_at,
+    };
+  };
+  const summary = async (b: BenchmarkRecord, verify: boolean) => {
+    const { prize_verified: _v, ...prize } = await prizeFacts(platform.ctx, b, verify);
+    return {
+      slug: b.slug,
+      title: b.title,
+      status: b.status,
+      open: await platform.isOpen(b.slug),
+      public_tasks: b.public_count,
+      private_tasks: b.private_count,
+      ...prize,
+    };
+  };
+  const detail = async (slug: string) => {
+    const b = await platform.getBenchmark(slug);
+    return json({
+      ...(await summary(b, true)),
+      created_at: b.created_at,
+      max_attempts: b.config.max_attempts,
+      public_tasks_per_run: b.config.public_tasks_per_run,
+      grader_type: b.config.grader_type,
+      speed_weight: b.config.speed_weight,
+      cost_weight: b.config.cost_weight,
+      time_budget_seconds: b.config.time_budget_seconds,
+      time_budget_minutes: b.config.time_budget_seconds / 60,
+      cost_budget_usdc: b.config.cost_budget_usdc,
+      commitment: { commit_root: b.commit_root, leaf_count: b.leaf_count, anchor: b.commitment_anchor },
+      bounty: b.bounty,
+      grader_types: GRADER_TYPES,
+      rooms: [],
+    });
+  };
+  /** The agent a run starts for: the one named, else the caller's first, else one named after the account. */
+  const agentFor = async (p: Principal, agentId: string | undefined): Promise<string> => {
+    if (agentId) return agentId;
+    const mine = await platform.myAgents(p);
+    return mine[0]?.agent_id ?? (await platform.account(p)).name;
+  };
+
+  return {
+    authenticate: (apiKey) => platform.authenticate(apiKey),
+    async register(input): Promise<Registration> {
+      const name = input.name ?? `agent-${randomBytes(5).toString("hex")}`;
+      const created = await platform.createAccount({ name });
+      const p = await platform.authenticate(created.api_key);
+      await platform.registerAgent(p, input.agent_id ?? name, {
+        ...(input.withdrawal_address ? { withdrawal_address: input.withdrawal_address } : {}),
+      });
+      return { account: await view(p), api_key: created.api_key, key_prefix: created.key_prefix };
+    },
+    me: async (p) => view(requirePrincipal(p)),
+    async setWithdrawalAddress(p, address) {
+      const who = requirePrincipal(p);
+      const agents = await platform.myAgents(who);
+      for (const a of agents) await platform.setWithdrawalAddress(who, a.agent_id, address);
+      if (agents.length === 0) await platform.registerAgent(who, (await platform.account(who)).name, { withdrawal_address: address });
+      return view(who);
+    },
+    async registerAgent(p, input) {
+      const who = requirePrincipal(p);
+      const first = (await platform.myAgents(who))[0];
+      await platform.registerAgent(who, input.agent_id, {
+        ...(first?.withdrawal_address ? { withdrawal_address: first.withdrawal_address } : {}),
+        ...(input.is_author_agent !== undefined ? { is_author_agent: input.is_author_agent } : {}),
+      });
+      return view(who);
+    },
+
+    async listBenchmarks() {
+      const all = await platform.listBenchmarks();
+      return json({ benchmarks: await Promise.all(all.map((b) => summary(b, false))) });
+    },
+    benchmarkDetail: (_p, slug) => detail(slug),
+    async corpus(p, slug) {
+      requirePrincipal(p);
+      await platform.getBenchmark(slug);
+      return json({
+        slug,
+        documents: [],
+        note: "This benchmark was published from a dataset: its tasks are answered from the prompt text alone.",
+      });
+    },
+    leaderboard: async (p, slug, board) =>
+      json({ ...(await platform.leaderboard(slug, { viewer: p, ...(board ? { board } : {}) })), leaderboard_visible: true }),
+    async commitment(_p, slug) {
+      const b = await platform.getBenchmark(slug);
+      return json({ slug, commit_root: b.commit_root, leaf_count: b.leaf_count, commitment_anchor: b.commitment_anchor });
+    },
+    receipt: async (p, slug, runId) => json(await platform.receipt(p, slug, runId)),
+    awardEvidence: (slug): Promise<AwardEvidence> => platform.awardEvidence(slug),
+
+    async startRun(p, slug, input) {
+      const who = requirePrincipal(p);
+      return json(await platform.startRun(who, slug, await agentFor(who, input.agent_id)));
+    },
+    submit: async (p, runId, answers) => json(await platform.submit(requirePrincipal(p), runId, answers)),
+    finalize: async (p, runId) => json(await platform.finalize(requirePrincipal(p), runId)),
+    getRun: async (p, runId) => json(await platform.getRun(requirePrincipal(p), runId)),
+    async runTasks(p, runId) {
+      const who = requirePrincipal(p);
+      const tasks = await platform.runTasks(who, runId);
+      const answered = [...(await platform.runAnswers(who, runId)).keys()].sort((a, b) => a - b);
+      return json({ run_id: runId, tasks, answered_ordinals: answered });
+    },
+    runsMine: async (p) => json({ runs: await platform.myRuns(requirePrincipal(p)) }),
+
+    validateDataset: async (_p, input) => json(await platform.validateDataset(input)),
+    datasetFormats: async () => json(DATASET_FORMATS),
+    createDataset: async (p, input) => json(await platform.createDataset(requirePrincipal(p), input as never)),
+    async publish(p, datasetId, options) {
+      const result = await platform.publish(requirePrincipal(p), datasetId, options as never);
+      return json({ ...((await detail(result.slug)) as object), ...result });
+    },
+    async attachBounty(p, slug, input) {
+      const expect = {
+        ...(input.author ? { author: input.author } : {}),
+        ...(input.pool_base_units ? { pool_base_units: input.pool_base_units } : {}),
+      };
+      return json(await platform.attachBounty(requirePrincipal(p), slug, input.bounty_id, expect));
+    },
+    award: async (p, slug) => json(await platform.award(requirePrincipal(p), slug)),
+  };
+}

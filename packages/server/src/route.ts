@@ -1,0 +1,118 @@
+/**
+ * One way to declare a route: its OpenAPI 3.1 description and its handler come from the same zod
+ * schemas, so `/api/v1/openapi.json` cannot drift from what the server accepts. Bodies are read here:
+ * malformed JSON is 400 `invalid_json` naming the position, a wrong type is 422 `invalid_request`
+ * naming the JSON path (`$.answers[0].ordinal`), and every other refusal is the domain's.
+ */
+import { parseJson, type JsonValue } from "@bench-bounty/evidence";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "./env.js";
+import { EdgeError } from "./errors.js";
+
+/** How a body is parsed: `json` (JSON.parse) or `lossless` (exact numbers, for datasets). */
+export type BodyMode = "json" | "lossless";
+
+/** The declaration of one route. */
+export interface RouteSpec<B extends z.ZodType | undefined> {
+  method: "get" | "post" | "put" | "delete";
+  /** Hono path (`/api/v1/benchmarks/:slug`). */
+  path: string;
+  summary: string;
+  tags: string[];
+  /** Whether a key is needed (documentation; the domain enforces it). */
+  auth?: "none" | "optional" | "required";
+  body?: B;
+  bodyMode?: BodyMode;
+  /** The body may be absent (an empty object is validated then). */
+  bodyOptional?: boolean;
+  /** Success status and the schema of its body. */
+  ok: { status: number; schema?: z.ZodType; description: string; contentType?: string };
+  /** Error statuses this route may answer (documentation). */
+  errors?: number[];
+  handler: (c: Context<AppEnv>, body: B extends z.ZodType ? z.infer<B> : undefined) => Promise<Response>;
+}
+
+/** The `$.a[0].b` form of a zod issue path. */
+export function jsonPathOf(path: readonly PropertyKey[]): string {
+  return (
+    "$" +
+    path
+      .map((k) => (typeof k === "number" ? `[${k}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(String(k)) ? `.${String(k)}` : `[${JSON.stringify(String(k))}]`))
+      .join("")
+  );
+}
+
+/** Validates a parsed body; 422 `invalid_request` naming the first JSON path, all issues in details. */
+export function validateBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const errors = r.error.issues.map((i) => ({ path: jsonPathOf(i.path), code: i.code, message: i.message }));
+  const first = errors[0]!;
+  throw new EdgeError("invalid_request", `${first.path}: ${first.message}`, { path: first.path, errors });
+}
+
+/** Reads and parses the body. @throws 415, 400 `invalid_json` */
+export async function readBody(c: Context<AppEnv>, mode: BodyMode, optional: boolean): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === "" && optional) return {};
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type))
+    throw new EdgeError("unsupported_media_type", "send the body as JSON with Content-Type: application/json", {
+      content_type: type || null,
+    });
+  if (mode === "lossless") {
+    try {
+      return parseJson(text) as JsonValue;
+    } catch (e) {
+      throw new EdgeError("invalid_json", `the body is not valid JSON: ${(e as Error).message}`, {});
+    }
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new EdgeError("invalid_json", `the body is not valid JSON: ${(e as Error).message}`, {});
+  }
+}
+
+const ERROR_SCHEMA = z
+  .object({
+    error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) }),
+  })
+  .openapi("Error");
+
+/** Registers the handler and its OpenAPI description. */
+export function defineRoute<B extends z.ZodType | undefined>(app: OpenAPIHono<AppEnv>, spec: RouteSpec<B>): void {
+  const params = [...spec.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);
+  app.openAPIRegistry.registerPath({
+    method: spec.method,
+    path: spec.path.replace(/:([A-Za-z_]+)/g, "{$1}"),
+    summary: spec.summary,
+    tags: spec.tags,
+    ...(spec.auth === "required" ? { security: [{ ApiKey: [] }, { Bearer: [] }] } : {}),
+    request: {
+      ...(params.length
+        ? { params: z.object(Object.fromEntries(params.map((p) => [p, z.string()]))) }
+        : {}),
+      ...(spec.body
+        ? { body: { required: !spec.bodyOptional, content: { "application/json": { schema: spec.body } } } }
+        : {}),
+    },
+    responses: {
+      [spec.ok.status]: {
+        description: spec.ok.description,
+        ...(spec.ok.schema ? { content: { [spec.ok.contentType ?? "application/json"]: { schema: spec.ok.schema } } } : {}),
+      },
+      ...Object.fromEntries(
+        (spec.errors ?? []).map((s) => [s, { description: "refusal", content: { "application/json": { schema: ERROR_SCHEMA } } }]),
+      ),
+    },
+  });
+  app.on(spec.method.toUpperCase(), spec.path, async (c) => {
+    const body = spec.body
+      ? validateBody(spec.body, await readBody(c, spec.bodyMode ?? "json", spec.bodyOptional === true))
+      : undefined;
+    return spec.handler(c, body as never);
+  });
+}

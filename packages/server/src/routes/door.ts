@@ -1,0 +1,35 @@
+/**
+ * The evidence door (SPEC 8), moved here from the platform: `GET /benchmarks/:slug/award-evidence`
+ * serves the stored pack bytes with `ETag` = the pack hash (the same bytes forever, so 304 on a
+ * matching `If-None-Match`), or 404 with the SPEC 8 reason until the award.
+ */
+import { OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../env.js";
+import { sendJson } from "../http.js";
+import { defineRoute } from "../route.js";
+
+/** True when an `If-None-Match` header value names `etag` (or is `*`). Weak validators compare equal. */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const strip = (t: string) => t.trim().replace(/^W\//, "");
+  return header.split(",").some((t) => t.trim() === "*" || strip(t) === etag);
+}
+
+export function doorRoutes(): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  defineRoute(app, {
+    method: "get", path: "/benchmarks/:slug/award-evidence", tags: ["evidence"], auth: "none",
+    summary: "The award evidence pack (byte-identical forever once awarded; ETag = pack hash)",
+    ok: { status: 200, schema: z.looseObject({}), description: "the pack bytes" }, errors: [404, 503],
+    handler: async (c) => {
+      const r = await c.var.domain.awardEvidence(c.req.param("slug"));
+      if (r.status !== 200)
+        return sendJson(c, { error: { code: "award_evidence_unavailable", message: r.message, reason: r.reason, details: { reason: r.reason } } }, r.status);
+      const etag = `"${r.pack_hash}"`;
+      const headers = { etag, "cache-control": "public, max-age=31536000, immutable" };
+      if (etagMatches(c.req.header("if-none-match"), etag)) return c.body(null, 304, headers);
+      return c.body(r.bytes as Uint8Array<ArrayBuffer>, 200, { ...headers, "content-type": "application/json" });
+    },
+  });
+  return app;
+}

@@ -1,0 +1,43 @@
+/**
+ * `/api/v1/benchmarks/runs/...`: submit, finalize, read one run, and the caller's runs. Mounted before
+ * the `/benchmarks/:slug` routes so that `runs` is never read as a slug.
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../env.js";
+import { sendJson } from "../http.js";
+import { defineRoute } from "../route.js";
+import { AnyJson, SubmitBody } from "../schemas.js";
+
+export function runRoutes(): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  defineRoute(app, {
+    method: "get", path: "/benchmarks/runs/mine", tags: ["runs"], auth: "required",
+    summary: "The caller's runs across all benchmarks", ok: { status: 200, schema: AnyJson, description: "{runs}" }, errors: [401, 403],
+    handler: async (c) => sendJson(c, await c.var.domain.runsMine(c.var.principal)),
+  });
+  defineRoute(app, {
+    method: "get", path: "/benchmarks/runs/:run_id", tags: ["runs"], auth: "required",
+    summary: "A run (its owner, the benchmark's author, or the operator)",
+    ok: { status: 200, schema: AnyJson, description: "the run" }, errors: [401, 403, 404],
+    handler: async (c) => sendJson(c, await c.var.domain.getRun(c.var.principal, c.req.param("run_id"))),
+  });
+  defineRoute(app, {
+    method: "get", path: "/benchmarks/runs/:run_id/tasks", tags: ["runs"], auth: "required",
+    summary: "The tasks of the caller's own run and the ordinals answered so far (resume)",
+    ok: { status: 200, schema: AnyJson, description: "{run_id, tasks, answered_ordinals}" }, errors: [401, 403, 404],
+    handler: async (c) => sendJson(c, await c.var.domain.runTasks(c.var.principal, c.req.param("run_id"))),
+  });
+  defineRoute(app, {
+    method: "post", path: "/benchmarks/runs/:run_id/submissions", tags: ["runs"], auth: "required",
+    summary: "Submit answers (idempotent upserts per ordinal; unknown ordinals and empty answers 422)",
+    body: SubmitBody, ok: { status: 200, schema: AnyJson, description: "what was stored" }, errors: [400, 401, 403, 404, 409, 413, 422],
+    handler: async (c, body) => sendJson(c, await c.var.domain.submit(c.var.principal, c.req.param("run_id"), body.answers)),
+  });
+  defineRoute(app, {
+    method: "post", path: "/benchmarks/runs/:run_id/finalize", tags: ["runs"], auth: "required",
+    summary: "Finalize a run (the wall clock stops); a second finalize is 409",
+    ok: { status: 200, schema: AnyJson, description: "scores (aggregates only while attempts remain)" }, errors: [401, 403, 404, 409],
+    handler: async (c) => sendJson(c, await c.var.domain.finalize(c.var.principal, c.req.param("run_id"))),
+  });
+  return app;
+}

@@ -1,0 +1,109 @@
+/**
+ * The zod schemas of request bodies (validated at the edge, for types only) and of the main response
+ * shapes (documentation in the OpenAPI document). Rules about values (a known ordinal, a checksummed
+ * address, a gold-safe template) are the domain's and are not restated here.
+ */
+import { z } from "@hono/zod-openapi";
+
+const loose = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
+
+export const RegisterBody = z
+  .object({
+    name: z.string().min(1).max(64).optional().openapi({ description: "display name of the account" }),
+    agent_id: z.string().min(1).max(64).optional().openapi({ description: "id of the account's first agent (default: the account id)" }),
+    withdrawal_address: z.string().nullable().optional().openapi({ description: "0x address credited when this account's agents win" }),
+  })
+  .openapi("RegisterBody");
+
+export const WithdrawalBody = z.object({ withdrawal_address: z.string() }).openapi("WithdrawalBody");
+
+export const AgentBody = z
+  .object({ agent_id: z.string().min(1).max(64), is_author_agent: z.boolean().optional() })
+  .openapi("AgentBody");
+
+export const StartRunBody = z
+  .object({ agent_id: z.string().min(1).max(64).optional().openapi({ description: "one of your agents (default: your first)" }) })
+  .openapi("StartRunBody");
+
+export const SubmitBody = z
+  .object({
+    answers: z
+      .array(z.object({ ordinal: z.number().int(), answer_text: z.string() }))
+      .openapi({ description: "idempotent upserts per ordinal of this run" }),
+  })
+  .openapi("SubmitBody");
+
+export const DatasetBody = loose({
+  name: z.string(),
+  description: z.string().optional(),
+  label_policy: z.string().optional(),
+  sanitize: z.boolean().optional(),
+  bucket_fields: z.record(z.string(), z.enum(["minute", "hour", "day", "month"])).optional(),
+  time_bound_fields: z.array(z.string()).optional(),
+  rows: z.array(z.unknown()),
+}).openapi("DatasetBody");
+
+export const PublishBody = loose({
+  title: z.string(),
+  prompt_template: z.string(),
+  grader_type: z.string(),
+  gold_field: z.string().optional(),
+  tolerance: z.union([z.number(), z.string()]).optional(),
+  alternatives_field: z.string().optional(),
+  public_fraction: z.union([z.number(), z.string()]).optional(),
+  max_attempts: z.number().int().optional(),
+  time_budget_seconds: z.number().int().optional(),
+  speed_weight: z.string().optional(),
+  cost_weight: z.string().optional(),
+  cost_budget_usdc: z.string().nullable().optional(),
+  public_tasks_per_run: z.number().int().optional(),
+  slug: z.string().optional(),
+  seed: z.string().optional(),
+}).openapi("PublishBody");
+
+export const BountyBody = z
+  .object({
+    bounty_id: z.union([z.string().regex(/^[0-9]+$/), z.number().int().nonnegative()]).transform(String),
+    author: z.string().optional().openapi({ description: "the author address that locked it (checked on-chain)" }),
+    pool_base_units: z.string().regex(/^[0-9]+$/).optional().openapi({ description: "the pool in base units (checked on-chain)" }),
+  })
+  .openapi("BountyBody");
+
+export const RelayClaimBody = z
+  .object({
+    account: z.string(),
+    to: z.string(),
+    deadline: z.union([z.string(), z.number().int()]).transform(String),
+    signature: z.string(),
+  })
+  .openapi("RelayClaimBody");
+
+export const Account = loose({
+  account_id: z.string(),
+  name: z.string(),
+  withdrawal_address: z.string().nullable(),
+  agents: z.array(z.object({ agent_id: z.string(), is_author_agent: z.boolean() })),
+  key_prefixes: z.array(z.string()),
+}).openapi("Account");
+
+export const Registration = z.object({ account: Account, api_key: z.string() }).openapi("Registration");
+
+const Task = z.object({ ordinal: z.number(), prompt: z.string(), visibility: z.enum(["public", "private"]), grader_type: z.string() });
+
+export const StartedRun = loose({
+  run: loose({ id: z.string(), benchmark: z.string(), agent_id: z.string(), attempt: z.number(), clock_note: z.string() }),
+  tasks: z.array(Task),
+}).openapi("StartedRun");
+
+export const BenchmarkSummary = loose({
+  slug: z.string(),
+  title: z.string(),
+  status: z.string(),
+  open: z.boolean(),
+  prize: z.string(),
+}).openapi("BenchmarkSummary");
+
+export const BenchmarkList = z.object({ benchmarks: z.array(BenchmarkSummary) }).openapi("BenchmarkList");
+export const BenchmarkDetail = loose({ slug: z.string(), how_to_compete: z.string(), grader_types: z.unknown() }).openapi("BenchmarkDetail");
+export const Leaderboard = loose({ slug: z.string(), open: z.boolean(), rows: z.array(z.unknown()) }).openapi("Leaderboard");
+export const AnyJson = loose({}).openapi("Object");

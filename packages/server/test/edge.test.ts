@@ -1,0 +1,183 @@
+/**
+ * The edge's own refusals: malformed JSON, wrong types (JSON path), media type, body limit, rate limit
+ * (429 + Retry-After), unknown methods (405 + Allow), unknown paths, identity headers, the error table,
+ * no stack trace, OpenAPI.
+ */
+import { PlatformError } from "@bench-bounty/platform";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp, STATUS_OF, type Domain } from "../src/index.js";
+import { call, publishCities, register, startLive, type Live } from "./helpers.js";
+
+let live: Live;
+let slug: string;
+let key: string;
+let runId: string;
+beforeAll(async () => {
+  live = await startLive({ limits: { bodyBytes: 64 * 1024 } });
+  slug = (await publishCities(live.url, 6, "edge")).slug;
+  key = (await register(live.url, "edge-competitor")).key;
+  runId = (await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, { key })).json.run.id;
+});
+afterAll(async () => {
+  await live.stop();
+});
+
+const submit = (opts: Parameters<typeof call>[3]) => call(live.url, "POST", `/api/v1/benchmarks/runs/${runId}/submissions`, { key, ...opts });
+
+describe("malformed requests", () => {
+  it("bad JSON is 400 invalid_json naming the position", async () => {
+    const r = await submit({ raw: '{"answers": [' });
+    expect(r.status).toBe(400);
+    expect(r.json.error.code).toBe("invalid_json");
+    expect(r.json.error.message).toMatch(/JSON/);
+  });
+  it("a wrong type is 422 invalid_request naming the JSON path", async () => {
+    const r = await submit({ body: { answers: [{ ordinal: "zero", answer_text: "x" }] } });
+    expect(r.status).toBe(422);
+    expect(r.json.error.code).toBe("invalid_request");
+    expect(r.json.error.details.path).toBe("$.answers[0].ordinal");
+    const missing = await submit({ body: {} });
+    expect(missing.json.error.details.path).toBe("$.answers");
+  });
+  it("a non-JSON media type is 415", async () => {
+    const r = await submit({ raw: "answers=1", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(r.status).toBe(415);
+    expect(r.json.error.code).toBe("unsupported_media_type");
+  });
+  it("a body over the limit is 413, whether or not Content-Length says so", async () => {
+    const big = JSON.stringify({ answers: [{ ordinal: 0, answer_text: "x".repeat(70 * 1024) }] });
+    const r = await submit({ raw: big });
+    expect(r.status).toBe(413);
+    expect(r.json.error.code).toBe("body_too_large");
+    expect(r.json.error.details.limit_bytes).toBe(64 * 1024);
+  });
+  it("an answer over the domain's answer length is 422 answer_too_long", async () => {
+    const live2 = await startLive();
+    try {
+      const s = (await publishCities(live2.url, 4, "long")).slug;
+      const k = (await register(live2.url, "long")).key;
+      const id = (await call(live2.url, "POST", `/api/v1/benchmarks/${s}/runs`, { key: k })).json.run.id;
+      const r = await call(live2.url, "POST", `/api/v1/benchmarks/runs/${id}/submissions`, {
+        key: k,
+        body: { answers: [{ ordinal: 0, answer_text: "y".repeat(100_001) }] },
+      });
+      expect(r.status).toBe(422);
+      expect(r.json.error.details.errors[0].code).toBe("answer_too_long");
+    } finally {
+      await live2.stop();
+    }
+  });
+  it("an unknown method on a known path is 405 with Allow; an unknown path 404", async () => {
+    const r = await call(live.url, "DELETE", `/api/v1/benchmarks/${slug}`);
+    expect(r.status).toBe(405);
+    expect(r.headers.get("allow")).toBe("GET, HEAD");
+    expect(r.json.error.code).toBe("method_not_allowed");
+    const p = await call(live.url, "PATCH", `/api/v1/benchmarks/runs/${runId}/finalize`, { key });
+    expect(p.status).toBe(405);
+    expect(p.headers.get("allow")).toBe("POST");
+    const n = await call(live.url, "GET", "/api/v1/nothing-here");
+    expect(n.status).toBe(404);
+    expect(n.json.error.code).toBe("not_found");
+  });
+});
+
+describe("identity headers", () => {
+  it("no key 401, wrong key 403 naming the rule, Bearer accepted, two different keys refused", async () => {
+    const none = await call(live.url, "GET", "/api/v1/accounts/me");
+    expect(none.status).toBe(401);
+    expect(none.json.error.details.rule).toBe("key_required");
+    const wrong = await call(live.url, "GET", "/api/v1/accounts/me", { key: "bb_not_a_key" });
+    expect(wrong.status).toBe(403);
+    expect(wrong.json.error.details.rule).toBe("known_key");
+    expect(wrong.json.error.message).toMatch(/invalid API key/);
+    const bearer = await call(live.url, "GET", "/api/v1/accounts/me", { headers: { authorization: `Bearer ${key}` } });
+    expect(bearer.status).toBe(200);
+    expect(bearer.json.keys.map((k: any) => k.key_prefix)).toEqual([key.slice(0, bearer.json.keys[0].key_prefix.length)]);
+    expect(bearer.text).not.toContain(key);
+    const basic = await call(live.url, "GET", "/api/v1/accounts/me", { headers: { authorization: "Basic abc" } });
+    expect(basic.status).toBe(401);
+    const two = await call(live.url, "GET", "/api/v1/accounts/me", { key, headers: { authorization: "Bearer bb_other" } });
+    expect(two.status).toBe(422);
+  });
+});
+
+describe("rate limit", () => {
+  it("answers 429 with Retry-After once a key's bucket is empty, and recovers", async () => {
+    let t = 0;
+    const app = createApp({
+      domain: {
+        authenticate: async () => ({ account_id: "acct_a", roles: ["competitor"], via: "key", key_prefix: "bbk_a" }),
+        listBenchmarks: async () => ({ benchmarks: [] }),
+      } as unknown as Domain,
+      limits: { rateBurst: 3, ratePerSecond: 0.5 },
+      now: () => t,
+    });
+    const get = () => app.request("/api/v1/benchmarks", { headers: { "x-api-key": "k1" } });
+    for (let i = 0; i < 3; i++) expect((await get()).status).toBe(200);
+    const r = await get();
+    expect(r.status).toBe(429);
+    expect(r.headers.get("retry-after")).toBe("2");
+    expect(((await r.json()) as any).error.code).toBe("rate_limited");
+    const other = await app.request("/api/v1/benchmarks", { headers: { "x-api-key": "k2" } });
+    expect(other.status).toBe(200);
+    t += 2000;
+    expect((await get()).status).toBe(200);
+  });
+});
+
+describe("one error handler", () => {
+  it("an unexpected error is 500 internal_error with no message, path or stack", async () => {
+    const logged: unknown[] = [];
+    const app = createApp({
+      domain: {
+        authenticate: async () => {
+          throw new Error("unused");
+        },
+        listBenchmarks: async () => {
+          throw new Error("SECRET /var/store/platform.sqlite at line 42");
+        },
+      } as unknown as Domain,
+      log: (e) => logged.push(e),
+    });
+    const r = await app.request("/api/v1/benchmarks");
+    expect(r.status).toBe(500);
+    const text = await r.text();
+    expect(text).not.toMatch(/SECRET|sqlite|at line|\.ts:/);
+    expect(JSON.parse(text).error.code).toBe("internal_error");
+    expect(logged).toHaveLength(1);
+  });
+  it("every code the platform throws has a status in the one table", async () => {
+    const src = await import("node:fs").then((fs) =>
+      fs.readFileSync(new URL("../../platform/src/errors.ts", import.meta.url), "utf8"),
+    );
+    const block = /export type PlatformErrorCode =([\s\S]*?);/.exec(src)![1]!;
+    const codes = [...block.matchAll(/"([a-z_]+)"/g)].map((m) => m[1]!);
+    expect(codes.length).toBeGreaterThan(20);
+    for (const c of codes) expect(STATUS_OF[c], c).toBeTypeOf("number");
+    expect(new PlatformError("unknown_run", "x").code).toBe("unknown_run");
+  });
+});
+
+describe("OpenAPI", () => {
+  it("serves a 3.1 document listing the routes with their schemas", async () => {
+    const r = await call(live.url, "GET", "/api/v1/openapi.json");
+    expect(r.status).toBe(200);
+    expect(r.json.openapi).toBe("3.1.0");
+    const paths = Object.keys(r.json.paths);
+    for (const p of [
+      "/api/v1/benchmarks",
+      "/api/v1/benchmarks/{slug}",
+      "/api/v1/benchmarks/{slug}/runs",
+      "/api/v1/benchmarks/runs/{run_id}/submissions",
+      "/api/v1/benchmarks/runs/{run_id}/finalize",
+      "/api/v1/benchmarks/runs/mine",
+      "/api/v1/datasets",
+      "/api/v1/datasets/{dataset_id}/benchmark",
+      "/api/v1/benchmarks/{slug}/award-evidence",
+    ])
+      expect(paths, p).toContain(p);
+    const submitOp = r.json.paths["/api/v1/benchmarks/runs/{run_id}/submissions"].post;
+    expect(JSON.stringify(submitOp.requestBody)).toContain("SubmitBody");
+    expect(r.json.components.schemas.SubmitBody.properties.answers.type).toBe("array");
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * Test support: a live server on a fresh store (loopback, any free port), and plain-fetch helpers
+ * that call it the way a stranger would.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Platform } from "@bench-bounty/platform";
+import { platformDomain, serveApp, type Limits, type ListeningServer } from "../src/index.js";
+
+export const OPERATOR_KEY = "bb_operator_test_key_0123456789abcdef0123456789";
+
+/** A running server with its platform and store directory. */
+export interface Live {
+  url: string;
+  platform: Platform;
+  dir: string;
+  server: ListeningServer;
+  stop(): Promise<void>;
+}
+
+/** Starts a server on a fresh store (off-chain unless `chain` is given). */
+export async function startLive(opts: { limits?: Partial<Limits>; log?: (e: unknown) => void } = {}): Promise<Live> {
+  const dir = mkdtempSync(join(tmpdir(), "bb-server-"));
+  const platform = Platform.open({ dir, operatorKey: OPERATOR_KEY });
+  const domain = platformDomain(platform);
+  const server = await serveApp({ domain, port: 0, host: "127.0.0.1", ...(opts.limits ? { limits: opts.limits } : {}), ...(opts.log ? { log: opts.log } : {}) });
+  const url = server.url;
+  return {
+    url,
+    platform,
+    dir,
+    server,
+    async stop() {
+      await server.close();
+      await platform.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One HTTP exchange: status, headers, parsed JSON (or null) and the raw text. */
+export interface Exchange {
+  status: number;
+  headers: Headers;
+  json: any;
+  text: string;
+}
+
+/** A plain fetch with an optional key and JSON body. */
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: { key?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+): Promise<Exchange> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers["x-api-key"] = opts.key;
+  let body: string | undefined;
+  if (opts.raw !== undefined) body = opts.raw;
+  else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+  if (body !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
+  const res = await fetch(base + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = null;
+  }
+  return { status: res.status, headers: res.headers, json, text };
+}
+
+/** Registers an account; returns its key and account id. */
+export async function register(base: string, name: string, extra: Record<string, unknown> = {}) {
+  const r = await call(base, "POST", "/api/v1/accounts", { body: { name, ...extra } });
+  if (r.status !== 201) throw new Error(`register ${name}: ${r.status} ${r.text}`);
+  return { key: r.json.api_key as string, account_id: r.json.account.account_id as string, agent_id: r.json.account.agents[0].agent_id as string };
+}
+
+/** `n` rows `{payload: {city, index}, label: answer-i}`. */
+export function citiesDataset(n = 8, name = "cities") {
+  return {
+    name,
+    rows: Array.from({ length: n }, (_, i) => ({
+      decision_ts: `2026-01-${String((i % 28) + 1).padStart(2, "0")}T00:00:00Z`,
+      payload: { city: `City${i}`, index: i },
+      label: `answer-${i}`,
+    })),
+  };
+}
+
+export const CITIES_PUBLISH = {
+  title: "Cities",
+  prompt_template: "City {payload.city} #{payload.index}: answer answer-<index>",
+  grader_type: "exact",
+  public_fraction: "0.5",
+  max_attempts: 2,
+  time_budget_seconds: 600,
+};
+
+/** The right answer of a cities prompt. */
+export function citiesAnswer(prompt: string): string {
+  return `answer-${/#(\d+)/.exec(prompt)![1]}`;
+}
+
+/** An author publishes the cities benchmark over REST; returns the author's key and the slug. */
+export async function publishCities(base: string, n = 8, name = "cities") {
+  const author = await register(base, `author-${name}`);
+  const ds = await call(base, "POST", "/api/v1/datasets", { key: author.key, body: citiesDataset(n, name) });
+  if (ds.status !== 201) throw new Error(`dataset: ${ds.status} ${ds.text}`);
+  const b = await call(base, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, { key: author.key, body: CITIES_PUBLISH });
+  if (b.status !== 201) throw new Error(`publish: ${b.status} ${b.text}`);
+  return { author, dataset_id: ds.json.dataset_id as string, slug: b.json.slug as string, detail: b.json };
+}
