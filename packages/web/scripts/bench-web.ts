@@ -64,7 +64,9 @@ if (!hasChromium) {
 const server = await startFixtureServer(await buildFixture());
 // Baseline: the same rows as static HTML, no script, on its own loopback server.
 const rows = Array.from({ length: 20 }, (_, i) => `<li data-fact="f${i}">fact ${i} verified</li>`).join("");
-const bare = new Hono().get("/", (c) => c.html(`<!doctype html><title>bare</title><ul id="facts">${rows}</ul>`));
+const bare = new Hono().get("/", (c) =>
+  c.html(`<!doctype html><title>bare</title><ul id="facts">${rows}</ul>`),
+);
 const bareServer = await new Promise<{ url: string; close: () => void }>((resolve) => {
   const s = serve({ fetch: bare.fetch, port: 0, hostname: "127.0.0.1" }, (i) =>
     resolve({ url: `http://127.0.0.1:${i.port}`, close: () => s.close() }),
@@ -73,7 +75,15 @@ const bareServer = await new Promise<{ url: string; close: () => void }>((resolv
 
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
-  args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  args: [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
 });
 const PAGES: [string, string, string][] = [
   ["baseline: static HTML, no JS", `${bareServer.url}/`, "#facts"],
@@ -85,7 +95,9 @@ const PAGES: [string, string, string][] = [
 let worst = 0;
 let baseline = 0;
 try {
-  console.log(`cold-load render, ${RUNS} loads each, a fresh browser context per load (budget ${BUDGET_RENDER_MS} ms):`);
+  console.log(
+    `cold-load render, ${RUNS} loads each, a fresh browser context per load (budget ${BUDGET_RENDER_MS} ms):`,
+  );
   for (const [name, url, selector] of PAGES) {
     const times: number[] = [];
     for (let i = 0; i < RUNS; i++) {
@@ -104,7 +116,9 @@ try {
       `  ${name.padEnd(38)} median ${ms(s.median).padStart(7)}  p90 ${ms(s.p90).padStart(7)}  max ${ms(s.max).padStart(7)}  (${(s.median / baseline).toFixed(1)}x baseline)`,
     );
   }
-  console.log(`worst p90 of the app's pages: ${ms(worst)}: ${worst < BUDGET_RENDER_MS ? "within" : "OVER"} the ${BUDGET_RENDER_MS} ms budget`);
+  console.log(
+    `worst p90 of the app's pages: ${ms(worst)}: ${worst < BUDGET_RENDER_MS ? "within" : "OVER"} the ${BUDGET_RENDER_MS} ms budget`,
+  );
 } finally {
   await browser.close();
   await server.close();
