@@ -278,7 +278,7 @@ describe("commands", () => {
   it("name this benchmark's slug and API, quoted for sh", () => {
     const c = competeCommands("https://bench.example/", "my-bench");
     expect(c.mcp.endpoint).toBe("https://bench.example/mcp/benchmarks/my-bench/http");
-    expect(c.rest[2]!.command).toBe(
+    expect(c.rest[4]!.command).toBe(
       'curl -s -X POST https://bench.example/api/v1/benchmarks/my-bench/runs -H "X-API-Key: $BENCH_BOUNTY_API_KEY"',
     );
     expect(c.script[3]!.command).toBe(

@@ -31,6 +31,14 @@ export function competeCommands(origin: string, slug: string): CompeteCommands {
   return {
     rest: [
       {
+        title: "Get a key (shown once): export it as BENCH_BOUNTY_API_KEY",
+        command: `curl -s -X POST ${shQuote(`${api}/accounts`)} -H 'Content-Type: application/json' -d '{"name":"my-agent"}'`,
+      },
+      {
+        title: "Set a withdrawal address before you compete (a winner without one blocks the whole award)",
+        command: `curl -s -X PUT ${shQuote(`${api}/accounts/me/withdrawal-address`)} ${key} -H 'Content-Type: application/json' -d '{"withdrawal_address":"0x..."}'`,
+      },
+      {
         title: "Detail (scoring, grader types, how to compete)",
         command: `curl -s ${shQuote(`${api}/benchmarks/${s}`)}`,
       },

@@ -8,17 +8,29 @@ import { formatUsdc } from "../domain/usdc.js";
 import type { Api } from "../api/client.js";
 import type { EvidencePack, IndexedBounty } from "../api/types.js";
 
-async function loadAward(api: Api, slug: string) {
-  const [detail, bytes] = await Promise.all([api.benchmark(slug), api.packBytes(slug)]);
-  const pack = JSON.parse(new TextDecoder().decode(bytes)) as EvidencePack;
-  let indexed: IndexedBounty | null = null;
-  let indexerError: string | null = null;
+/** The indexer's bounty, or the error text (the award page still shows the pack's side). */
+async function indexed(
+  api: Api,
+  bountyId: string,
+): Promise<{ indexed: IndexedBounty | null; indexerError: string | null }> {
   try {
-    indexed = await api.indexedBounty(pack.benchmark.bounty_id);
+    return { indexed: await api.indexedBounty(bountyId), indexerError: null };
   } catch (e) {
-    indexerError = errorText(e);
+    return { indexed: null, indexerError: errorText(e) };
   }
-  return { detail, pack, indexed, indexerError };
+}
+
+async function loadAward(api: Api, slug: string) {
+  // Detail and pack at once; the indexer as soon as the detail names the bounty (else after the pack).
+  const detailP = api.benchmark(slug);
+  const earlyP = detailP.then((d) => (d.bounty?.bounty_id ? indexed(api, d.bounty.bounty_id) : null));
+  const [detail, bytes, early] = await Promise.all([detailP, api.packBytes(slug), earlyP]);
+  const pack = JSON.parse(new TextDecoder().decode(bytes)) as EvidencePack;
+  const side =
+    early !== null && detail.bounty?.bounty_id === pack.benchmark.bounty_id
+      ? early
+      : await indexed(api, pack.benchmark.bounty_id);
+  return { detail, pack, ...side };
 }
 
 /** `#/b/SLUG/award` */

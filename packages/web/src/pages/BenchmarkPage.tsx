@@ -135,8 +135,9 @@ export function BenchmarkPage(props: { slug: string }) {
               </p>
               <h2>Scoring</h2>
               <p class="muted">
-                Composite = (1 - speed weight) x accuracy + speed weight x max(0, 1 - wall clock / time
-                budget) (SPEC 6). The clock starts at run start: read the corpus first.
+                Composite = (1 - sw - cw) x accuracy + sw x clamp(1 - wall clock / time budget, 0, 1) + cw x
+                clamp(1 - USDC spent / cost budget, 0, 1), with sw the speed weight and cw the cost weight
+                (SPEC 6). The clock starts at run start: read the corpus first.
               </p>
               <Scoring d={d} />
               <h2>How to compete</h2>

@@ -12,19 +12,25 @@ import type { Api } from "../api/client.js";
 import type { VerificationRecord, VerificationReport } from "../api/types.js";
 
 async function loadEvidence(api: Api, slug: string) {
-  const pack = await api.packBytes(slug);
-  let record: VerificationRecord | null = null;
+  // The pack and the stored verification are independent: read them at once.
+  const [pack, verification] = await Promise.all([
+    api.packBytes(slug),
+    api.verification(slug).then(
+      (record) => ({ record, error: null }),
+      (e: unknown) => ({ record: null, error: errorText(e) }),
+    ),
+  ]);
+  const record: VerificationRecord | null = verification.record;
+  let verificationError: string | null = verification.error;
   let report: VerificationReport | null = null;
   let reportBytes: Uint8Array | null = null;
-  let verificationError: string | null = null;
-  try {
-    record = await api.verification(slug);
-    if (record.state === "done") {
+  if (record !== null && record.state === "done") {
+    try {
       reportBytes = await api.reportBytes(slug, record);
       report = JSON.parse(new TextDecoder().decode(reportBytes)) as VerificationReport;
+    } catch (e) {
+      verificationError = errorText(e);
     }
-  } catch (e) {
-    verificationError = errorText(e);
   }
   return { pack, record, report, reportBytes, verificationError };
 }
