@@ -1,0 +1,236 @@
+/**
+ * `GET /api/v1/benchmarks/:slug/entries`: each leaderboard row as a GAOS `gaos.leaderboard-entry.v2`
+ * (RFC-015 section 6: the v0.22 `LeaderboardEntry` fields, plus `verification` facts and
+ * `eligibility` with the policy id and version), issue 17 item 3.
+ *
+ * Where the facts come from: the verifier worker's stored report of the benchmark's award pack
+ * (SPEC 9), read through a {@link VerificationSource}. The facts are the award's, so every row of an
+ * awarded benchmark carries the same ones; before a stored report (open, or not yet verified) every
+ * fact is `not-observed` and the eligibility `pending`.
+ *
+ * The SPEC 9 facts map onto the coarser GAOS claims as below (a GAOS claim is `failed` when any of its
+ * facts failed, `verified` when all are verified or not-required and one is verified, else the first
+ * other state met, in {@link STATE_ORDER}); the raw SPEC 9 facts are also served whole, under
+ * `bench_bounty_facts`, so nothing is folded away:
+ *
+ * | GAOS claim | SPEC 9 facts |
+ * |---|---|
+ * | replay | digest_chain, regrade |
+ * | semantics | composite, ordering, selection, payouts |
+ * | evidenceComplete | schema, pack_hash, commitment_root, leaf_count, ranking_digest, receipt_hashes |
+ * | hiddenTestCompliant | onchain_root, onchain_leaf_count, root_burned, commitment_anchor |
+ * | timeAttested | receipt_anchors |
+ * | tailAnchored | award_log |
+ * | publicationLogged | pack_anchor |
+ * | availabilityObserved | indexer_agreement |
+ * | signatures | `not-required`: receipts are hash-bound and anchored, not signed |
+ * | organizerReproduced, implementationOpen, modelIdentityAttested, accountIdentityAttested | `not-observed`: nothing in a pack attests them |
+ *
+ * The legacy summaries are derived from the V2 facts, never the reverse (RFC-015): `evidenceVerdict`
+ * `rejected` when replay, semantics or evidenceComplete failed, `trusted` when all three are
+ * verified, else `unverifiable`; `reproduced` is `organizerReproduced === "verified"` (so false).
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { JsonValue } from "@bench-bounty/evidence";
+import type { AppEnv } from "../env.js";
+import { sendJson } from "../http.js";
+import { defineRoute } from "../route.js";
+import { AnyJson } from "../schemas.js";
+
+/** One SPEC 9 state. */
+export type FactState = "verified" | "unverified" | "failed" | "not-required" | "not-observed";
+
+/** A stored verification of a benchmark's pack (what the verifier worker keeps). */
+export interface StoredVerification {
+  policy: string;
+  /** Version of the policy's definition (the verifier package's version, where policies live). */
+  policy_version: string;
+  verifier_version: string;
+  /** ISO 8601 instant the verifier finished. */
+  ran_at: string;
+  report: {
+    policy_met: boolean;
+    policy_unmet: string[];
+    facts: Record<string, { state: FactState; reasons: string[] }>;
+  };
+}
+
+/** Reads the stored verification of a benchmark, or null when there is none yet. */
+export type VerificationSource = (slug: string) => Promise<StoredVerification | null>;
+
+/** Order in which a non-verified state wins when several facts make one GAOS claim. */
+export const STATE_ORDER: readonly FactState[] = [
+  "failed",
+  "unverified",
+  "not-observed",
+  "not-required",
+  "verified",
+];
+
+/** GAOS claim -> the SPEC 9 facts it is made of (see the module comment). */
+export const GAOS_CLAIMS = {
+  replay: ["digest_chain", "regrade"],
+  semantics: ["composite", "ordering", "selection", "payouts"],
+  evidenceComplete: [
+    "schema",
+    "pack_hash",
+    "commitment_root",
+    "leaf_count",
+    "ranking_digest",
+    "receipt_hashes",
+  ],
+  hiddenTestCompliant: ["onchain_root", "onchain_leaf_count", "root_burned", "commitment_anchor"],
+  timeAttested: ["receipt_anchors"],
+  tailAnchored: ["award_log"],
+  publicationLogged: ["pack_anchor"],
+  availabilityObserved: ["indexer_agreement"],
+} as const;
+
+const NOT_ATTESTED = [
+  "organizerReproduced",
+  "implementationOpen",
+  "modelIdentityAttested",
+  "accountIdentityAttested",
+] as const;
+
+/** One GAOS claim from its SPEC 9 facts (a fact missing from the report counts as `not-observed`). */
+export function claimState(
+  facts: Record<string, { state: FactState }> | null,
+  names: readonly string[],
+): FactState {
+  const states = names.map((n) => facts?.[n]?.state ?? "not-observed");
+  if (states.includes("failed")) return "failed";
+  if (states.every((s) => s === "verified" || s === "not-required"))
+    return states.includes("verified") ? "verified" : "not-required";
+  return STATE_ORDER.find((s) => states.includes(s))!;
+}
+
+/** The `verification` block (GAOS `SubmissionVerificationFacts`) of a stored verification. */
+export function submissionFacts(v: StoredVerification | null): Record<string, JsonValue> {
+  const facts = v?.report.facts ?? null;
+  const out: Record<string, JsonValue> = {};
+  for (const [claim, names] of Object.entries(GAOS_CLAIMS)) out[claim] = claimState(facts, names);
+  out.signatures = "not-required";
+  for (const claim of NOT_ATTESTED) out[claim] = "not-observed";
+  out.externalAuthorities = [];
+  out.reasons =
+    v === null
+      ? ["no stored verification of this benchmark's award pack yet"]
+      : Object.entries(v.report.facts).flatMap(([name, f]) =>
+          f.state === "verified" ? [] : f.reasons.map((r) => `${name} (${f.state}): ${r}`),
+        );
+  return out;
+}
+
+/** A leaderboard row as the entries route reads it. */
+interface BoardRow {
+  agent_id: string;
+  run_id: string;
+  receipt_hash?: string;
+  score_composite?: string | null;
+  score_composite_public?: string | null;
+}
+
+/** `credit` fraction string (`"2/3"`) as a number, or null. */
+function creditValue(credit: string | null): number | null {
+  const m = credit === null ? null : /^([0-9]+)\/([1-9][0-9]*)$/.exec(credit);
+  return m ? Number(m[1]) / Number(m[2]) : null;
+}
+
+/**
+ * One `gaos.leaderboard-entry.v2`.
+ * @param taskScores per-task credit by bank ordinal (empty while the benchmark is open, SPEC 6.1)
+ */
+export function gaosEntry(
+  benchmark: { slug: string; version?: string; open: boolean },
+  row: BoardRow,
+  v: StoredVerification | null,
+  taskScores: Record<string, number>,
+): Record<string, JsonValue> {
+  const verification = submissionFacts(v);
+  const core = ["replay", "semantics", "evidenceComplete"].map((k) => verification[k]);
+  const composite = benchmark.open ? row.score_composite_public : row.score_composite;
+  return {
+    schema: "gaos.leaderboard-entry.v2",
+    benchmarkId: benchmark.slug,
+    benchmarkVersion: benchmark.version ?? "unversioned",
+    submissionId: row.run_id,
+    agentName: row.agent_id,
+    modality: "text",
+    aggregateScore: composite === null || composite === undefined ? null : Number(composite),
+    taskScores,
+    artifactDigest: row.receipt_hash ?? null,
+    evidenceVerdict: core.includes("failed")
+      ? "rejected"
+      : core.every((s) => s === "verified")
+        ? "trusted"
+        : "unverifiable",
+    reproduced: verification.organizerReproduced === "verified",
+    verification,
+    eligibility:
+      v === null
+        ? {
+            policyId: "bench-bounty.verifier",
+            policyVersion: "none",
+            decision: "pending",
+            reasons: ["not verified yet"],
+          }
+        : {
+            policyId: `bench-bounty.verifier.${v.policy}`,
+            policyVersion: v.policy_version,
+            decision: v.report.policy_met ? "eligible" : "ineligible",
+            reasons: v.report.policy_met
+              ? []
+              : v.report.policy_unmet.map((f) => `${f} not in a state the ${v.policy} policy accepts`),
+          },
+    bench_bounty_facts: (v?.report.facts ?? {}) as JsonValue,
+    verified_at: v?.ran_at ?? null,
+    verifier_version: v?.verifier_version ?? null,
+  };
+}
+
+/** The route; mount with `app.route("/api/v1", entriesRoutes(source))`. */
+export function entriesRoutes(source: VerificationSource): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  defineRoute(app, {
+    method: "get",
+    path: "/benchmarks/:slug/entries",
+    tags: ["benchmarks"],
+    auth: "optional",
+    summary:
+      "Leaderboard rows as gaos.leaderboard-entry.v2 (verification facts, eligibility policy id and version)",
+    ok: { status: 200, schema: AnyJson, description: "{schema, entries}" },
+    errors: [404],
+    handler: async (c) => {
+      const slug = c.req.param("slug")!;
+      const p = c.var.principal;
+      const detail = (await c.var.domain.benchmarkDetail(p, slug)) as unknown as {
+        slug: string;
+        version?: string;
+        open: boolean;
+      };
+      const board = (await c.var.domain.leaderboard(p, slug)) as unknown as {
+        rows: BoardRow[];
+        open: boolean;
+      };
+      const v = await source(slug);
+      const entries = await Promise.all(
+        board.rows.map(async (row) => {
+          const scores: Record<string, number> = {};
+          if (!board.open) {
+            const r = (await c.var.domain.receipt(p, slug, row.run_id)) as unknown as {
+              receipt: { tasks: { bank_ordinal: number; credit: string | null }[] };
+            };
+            for (const t of r.receipt.tasks) {
+              const value = creditValue(t.credit);
+              if (value !== null) scores[String(t.bank_ordinal)] = value;
+            }
+          }
+          return gaosEntry({ ...detail, open: board.open }, row, v, scores);
+        }),
+      );
+      return sendJson(c, { schema: "gaos.leaderboard-entry.v2", entries });
+    },
+  });
+  return app;
+}

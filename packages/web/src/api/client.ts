@@ -1,0 +1,137 @@
+/**
+ * The one module that speaks HTTP: typed reads of the bench-bounty API and the indexer.
+ * Errors are {@link ApiError} carrying the API's `{error: {code, message, details}}` (or the door's
+ * `reason`), so pages can say what the server said.
+ *
+ * @packageDocumentation
+ */
+import type {
+  BenchmarkDetail,
+  BenchmarkSummary,
+  IndexedBounty,
+  Leaderboard,
+  Receipt,
+  VerificationRecord,
+} from "./types.js";
+
+/** A non-2xx answer or an unreachable API. */
+export class ApiError extends Error {
+  constructor(
+    /** HTTP status (0 when the request did not get an answer). */
+    readonly status: number,
+    /** The API's error code (`not_found`, `award_evidence_unavailable`, ...), or `network`. */
+    readonly code: string,
+    message: string,
+    /** The door's SPEC 8 reason (`not_awarded`, ...), when it gave one. */
+    readonly reason: string | null = null,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+async function request(url: string): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { accept: "application/json" } });
+  } catch (e) {
+    throw new ApiError(0, "network", `cannot reach ${url}: ${(e as Error).message}`);
+  }
+  if (res.ok) return res;
+  let code = "http_error";
+  let message = `http ${res.status} from ${url}`;
+  let reason: string | null = null;
+  try {
+    const body = (await res.json()) as { error?: { code?: unknown; message?: unknown; reason?: unknown } };
+    if (typeof body.error?.code === "string") code = body.error.code;
+    if (typeof body.error?.message === "string") message = body.error.message;
+    if (typeof body.error?.reason === "string") reason = body.error.reason;
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e; // a non-JSON error body keeps the bare status
+  }
+  throw new ApiError(res.status, code, message, reason);
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  return (await (await request(url)).json()) as T;
+}
+
+/** The exact bytes of a response (pack, report downloads). */
+async function getBytes(url: string): Promise<Uint8Array> {
+  return new Uint8Array(await (await request(url)).arrayBuffer());
+}
+
+/** Client of one API origin and, optionally, one indexer. */
+export class Api {
+  readonly v1: string;
+  constructor(
+    readonly origin: string,
+    readonly indexerUrl: string | null,
+  ) {
+    this.v1 = `${origin.replace(/\/+$/, "")}/api/v1`;
+  }
+
+  private b(slug: string, tail = ""): string {
+    return `${this.v1}/benchmarks/${encodeURIComponent(slug)}${tail}`;
+  }
+
+  /** Published and closed benchmarks (drafts are invisible). Accepts `{benchmarks}` or `{items}`. */
+  async benchmarks(): Promise<BenchmarkSummary[]> {
+    const body = await getJson<{ benchmarks?: BenchmarkSummary[]; items?: BenchmarkSummary[] }>(
+      `${this.v1}/benchmarks`,
+    );
+    return body.benchmarks ?? body.items ?? [];
+  }
+
+  benchmark(slug: string): Promise<BenchmarkDetail> {
+    return getJson(this.b(slug));
+  }
+
+  leaderboard(slug: string): Promise<Leaderboard> {
+    return getJson(this.b(slug, "/leaderboard"));
+  }
+
+  /**
+   * Receipts of the given runs (`GET .../runs/:run_id/receipt`, `{receipt, receipt_hash}`); the API
+   * serves them only once the benchmark has closed (SPEC 6.1). Read in parallel.
+   */
+  receipts(slug: string, runIds: string[]): Promise<Receipt[]> {
+    return Promise.all(
+      runIds.map(async (id) => {
+        const body = await getJson<{ receipt: Receipt }>(
+          this.b(slug, `/runs/${encodeURIComponent(id)}/receipt`),
+        );
+        return body.receipt;
+      }),
+    );
+  }
+
+  /** URL of the award evidence pack at the door (SPEC 8). */
+  packUrl(slug: string): string {
+    return this.b(slug, "/award-evidence");
+  }
+
+  /** The pack as served: the exact bytes. */
+  packBytes(slug: string): Promise<Uint8Array> {
+    return getBytes(this.packUrl(slug));
+  }
+
+  /** The stored verification of the pack (verifier worker). */
+  verification(slug: string): Promise<VerificationRecord> {
+    return getJson(this.b(slug, "/verification"));
+  }
+
+  /** The stored report as served: the exact bytes. */
+  reportBytes(slug: string, record: VerificationRecord): Promise<Uint8Array> {
+    const url = record.report_url
+      ? new URL(record.report_url, this.origin.replace(/\/+$/, "") + "/").toString()
+      : this.b(slug, "/verification/report");
+    return getBytes(url);
+  }
+
+  /** The indexer's view of a bounty (claims, outstanding credit), or null when no indexer is configured. */
+  async indexedBounty(bountyId: string): Promise<IndexedBounty | null> {
+    if (this.indexerUrl === null) return null;
+    return getJson(`${this.indexerUrl}/bounties/${encodeURIComponent(bountyId)}`);
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The copyable "how to compete" commands of a benchmark (compete seed): the REST walk, the MCP
+ * endpoint, and the one auditable script. Every command names this benchmark's own slug and the
+ * API it was read from, so it is copy-paste correct as printed.
+ *
+ * @packageDocumentation
+ */
+
+/** Commands of one benchmark. */
+export interface CompeteCommands {
+  rest: { title: string; command: string }[];
+  mcp: { endpoint: string; calls: string[] };
+  script: { title: string; command: string }[];
+}
+
+/** Single-quotes a value for POSIX sh (`it's` -> `'it'\''s'`). */
+export function shQuote(s: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * @param origin the API origin without trailing slash (`https://bench.example` or the page's own)
+ * @param slug the benchmark slug
+ */
+export function competeCommands(origin: string, slug: string): CompeteCommands {
+  const base = origin.replace(/\/+$/, "");
+  const api = `${base}/api/v1`;
+  const s = encodeURIComponent(slug);
+  const key = '-H "X-API-Key: $BENCH_BOUNTY_API_KEY"';
+  const script = `${api}/scripts/run-benchmark.sh`;
+  return {
+    rest: [
+      {
+        title: "Get a key (shown once): export it as BENCH_BOUNTY_API_KEY",
+        command: `curl -s -X POST ${shQuote(`${api}/accounts`)} -H 'Content-Type: application/json' -d '{"name":"my-agent"}'`,
+      },
+      {
+        title: "Set a withdrawal address before you compete (a winner without one blocks the whole award)",
+        command: `curl -s -X PUT ${shQuote(`${api}/accounts/me/withdrawal-address`)} ${key} -H 'Content-Type: application/json' -d '{"withdrawal_address":"0x..."}'`,
+      },
+      {
+        title: "Detail (scoring, grader types, how to compete)",
+        command: `curl -s ${shQuote(`${api}/benchmarks/${s}`)}`,
+      },
+      {
+        title: "Corpus (read it before you start: the clock starts at run start)",
+        command: `curl -s ${shQuote(`${api}/benchmarks/${s}/corpus`)} ${key}`,
+      },
+      {
+        title: "Start a run (prints the run id and tasks)",
+        command: `curl -s -X POST ${shQuote(`${api}/benchmarks/${s}/runs`)} ${key}`,
+      },
+      {
+        title: "Submit answers",
+        command: `curl -s -X POST "${api}/benchmarks/runs/$RUN_ID/submissions" ${key} -H 'Content-Type: application/json' -d '{"answers":[{"ordinal":0,"answer_text":"your answer"}]}'`,
+      },
+      {
+        title: "Finalize (stops the clock)",
+        command: `curl -s -X POST "${api}/benchmarks/runs/$RUN_ID/finalize" ${key}`,
+      },
+      { title: "Leaderboard", command: `curl -s ${shQuote(`${api}/benchmarks/${s}/leaderboard`)}` },
+    ],
+    mcp: {
+      endpoint: `${base}/mcp/benchmarks/${s}/http`,
+      calls: [
+        "register",
+        "benchmark_corpus",
+        "benchmark_start_run",
+        "benchmark_submit_answers",
+        "benchmark_finalize_run",
+      ],
+    },
+    script: [
+      {
+        title: "Audit the script once (byte-static; the slug is an argument)",
+        command: `curl -sSL ${shQuote(script)} | less`,
+      },
+      { title: "Its published SHA-256", command: `curl -sSL ${shQuote(`${api}/scripts/sha256sums.txt`)}` },
+      { title: "Must match (macOS: shasum -a 256)", command: `curl -sSL ${shQuote(script)} | sha256sum` },
+      {
+        title: "Phase 1: start a run",
+        command: `curl -sSL ${shQuote(script)} | sh -s -- ${shQuote(base)} start ${shQuote(slug)}`,
+      },
+      {
+        title: "Phase 2: submit answers (same key), get score and receipt",
+        command: `curl -sSL ${shQuote(script)} | sh -s -- ${shQuote(base)} submit "$RUN_ID" '[{"ordinal": 0, "answer_text": "your answer"}]'`,
+      },
+    ],
+  };
+}
+
+/**
+ * The command that verifies a downloaded pack locally, as the root README prints it (run in a
+ * clone of bench-bounty after `npx pnpm@12.4.2 install`), with the chain and indexer when known.
+ */
+export function verifyCommand(opts: {
+  packFile?: string;
+  rpcUrl?: string | null;
+  indexerUrl?: string | null;
+  policy?: string;
+}): string {
+  const parts = [
+    "npx",
+    "pnpm@12.4.2",
+    "exec",
+    "bench-bounty",
+    "verify",
+    shQuote(opts.packFile ?? "pack.json"),
+  ];
+  if (opts.rpcUrl) parts.push("--rpc", shQuote(opts.rpcUrl));
+  if (opts.indexerUrl) parts.push("--indexer", shQuote(opts.indexerUrl));
+  const policy = opts.policy ?? (opts.rpcUrl ? (opts.indexerUrl ? "full" : "onchain") : "offline");
+  parts.push("--policy", policy);
+  return parts.join(" ");
+}

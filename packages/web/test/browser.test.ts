@@ -1,0 +1,212 @@
+/**
+ * The pages in a real browser (Debian's Chromium through playwright-core) against the built app
+ * and the fixture API: numbers in the tables, the pack download byte for byte, each fact label
+ * with its own state (a failed one on the tampered pack), the filters, and no console error.
+ * Skipped, with a message, when /usr/bin/chromium is absent.
+ */
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { CHROMIUM, hasChromium, launch } from "./browser.js";
+import { VECTORS, buildFixture, fixtureCredit, type Fixture } from "./fixtures/data.js";
+import { startFixtureServer, type FixtureServer } from "./fixtures/server.js";
+import { formatInterval, wilsonInterval } from "../src/domain/wilson.js";
+
+if (!hasChromium)
+  console.log(`browser tests skipped: no browser at ${CHROMIUM} (apt-get install -y chromium)`);
+
+describe.skipIf(!hasChromium)("web app in Chromium", () => {
+  let fx: Fixture;
+  let server: FixtureServer;
+  let browser: { context: BrowserContext; close: () => Promise<void> };
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    fx = await buildFixture();
+    server = await startFixtureServer(fx);
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function open(hash: string, ready: string): Promise<Page> {
+    const page = await browser.context.newPage();
+    page.on("console", (m) => {
+      if (m.type() === "error") consoleErrors.push(`${hash}: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => consoleErrors.push(`${hash}: ${e.message}`));
+    await page.goto(`${server.url}/${hash}`);
+    await page.waitForSelector(ready);
+    return page;
+  }
+
+  const cells = (page: Page, table: string, col: string) =>
+    page.$$eval(`${table} tbody td[data-col="${col}"]`, (tds) => tds.map((td) => td.textContent?.trim()));
+
+  it("lists the benchmarks with their prize renders, and the filters narrow the list", async () => {
+    const page = await open("#/", "#benchmarks");
+    const slugs = () =>
+      page.$$eval("#benchmarks tbody tr", (trs) => trs.map((tr) => tr.getAttribute("data-slug")));
+    expect(await slugs()).toEqual(["vector-small", "vector-zero-winner", "vector-tampered", "open-numeric"]);
+    // the list never verifies: the locked prize of vector-small shows the declared form here
+    expect(await page.textContent('tr[data-slug="vector-small"] [data-prize]')).toBe("12.345679 USDC");
+    expect(await page.getAttribute('tr[data-slug="vector-small"] [data-prize]', "data-prize")).toBe(
+      "declared",
+    );
+    expect(await page.getAttribute('tr[data-slug="open-numeric"] [data-prize]', "data-prize")).toBe("none");
+    await page.selectOption("#f-status", "open");
+    expect(await slugs()).toEqual(["open-numeric"]);
+    await page.selectOption("#f-status", "");
+    await page.selectOption("#f-prize", "with");
+    expect(await slugs()).toEqual(["vector-small", "vector-zero-winner", "vector-tampered"]);
+    await page.selectOption("#f-prize", "");
+    await page.selectOption("#f-grader", "numeric");
+    expect(await slugs()).toEqual(["open-numeric"]);
+    await page.selectOption("#f-grader", "");
+    await page.selectOption("#f-version", "1");
+    expect(await slugs()).toEqual(["vector-small", "vector-zero-winner", "vector-tampered"]);
+    expect(await page.textContent("#shown-count")).toBe("3 of 4 shown");
+    await page.close();
+  });
+
+  it("shows how to compete, the locked prize, and explorer links on Base but none on a local chain", async () => {
+    const page = await open("#/b/vector-small", "#how-to-compete");
+    expect(await page.getAttribute("[data-prize]", "data-prize")).toBe("locked");
+    expect(await page.textContent('[data-field="time_budget"]')).toBe("600 s (10.0 min)");
+    expect(await page.textContent('[data-field="speed_weight"]')).toBe("0.3");
+    const cmds = await page.$$eval("#how-to-compete pre", (ps) => ps.map((p) => p.textContent ?? ""));
+    expect(cmds).toContain(
+      `curl -sSL ${server.url}/api/v1/scripts/run-benchmark.sh | sh -s -- ${server.url} start vector-small`,
+    );
+    expect(cmds).toContain(`${server.url}/mcp/benchmarks/vector-small/http`);
+    const anchorLinks = await page.$$eval('[data-field="anchor"] a', (as) =>
+      as.map((a) => a.getAttribute("href")),
+    );
+    expect(anchorLinks[0]).toBe(
+      "https://basescan.org/tx/0x815326bf41f064030d0629157938308dd62582151a1b86f03d55788de3488169",
+    );
+    await page.close();
+    const local = await open("#/b/open-numeric", "#commitment");
+    expect(await local.textContent('[data-field="chain"]')).toBe("local chain (id 8453)");
+    expect(await local.$$('[data-field="anchor"] a')).toHaveLength(0);
+    await local.close();
+  });
+
+  it("shows the final board's numbers with Wilson intervals, and the per-task table", async () => {
+    const page = await open("#/b/vector-small/leaderboard", "#per-task");
+    const pack = JSON.parse(readFileSync(VECTORS + "small.json", "utf8")) as {
+      rank_derivation: {
+        rows: {
+          rank: number;
+          agent_id: string;
+          score_composite: string;
+          score_public: string;
+          attempts_used: number;
+          wall_seconds: string;
+          rank_accuracy: string;
+        }[];
+      };
+    };
+    const rows = pack.rank_derivation.rows;
+    expect(await cells(page, "#leaderboard", "rank")).toEqual(rows.map((r) => String(r.rank)));
+    expect(await cells(page, "#leaderboard", "composite")).toEqual(rows.map((r) => r.score_composite));
+    expect(await cells(page, "#leaderboard", "public")).toEqual(rows.map((r) => r.score_public));
+    expect(await cells(page, "#leaderboard", "attempts")).toEqual(rows.map((r) => String(r.attempts_used)));
+    expect(await cells(page, "#leaderboard", "wall")).toEqual(rows.map((r) => r.wall_seconds));
+    // 8 private tasks: the interval is on rank_accuracy over 8, every row provisional (< 30)
+    expect(await cells(page, "#leaderboard", "interval")).toEqual(
+      rows.map((r) => `${formatInterval(wilsonInterval(r.rank_accuracy, 8))} n=8`),
+    );
+    expect(await page.$$("#leaderboard [data-col=provisional]")).toHaveLength(rows.length);
+    expect(await page.textContent("#interval-note")).toContain("95% Wilson score interval");
+    const credit = await page.textContent('#per-task tr[data-agent="vec-c"] td[data-ordinal="2"]');
+    expect(credit).toBe(fixtureCredit(3, 2));
+    await page.close();
+  });
+
+  it("shows the open board on public scores, with a row below the minimum marked provisional", async () => {
+    const page = await open("#/b/open-numeric/leaderboard", "#leaderboard");
+    expect(await cells(page, "#leaderboard", "composite")).toEqual(["0.8120", "0.7010", "0.5500"]);
+    expect(await page.$$("#leaderboard [data-col=provisional]")).toHaveLength(1);
+    expect(await page.$('tr[data-agent="open-c"] [data-col=provisional]')).not.toBeNull();
+    expect(await page.textContent("#board-kind")).toContain("nothing shown is computed from private tasks");
+    expect(await page.$("#per-task")).toBeNull();
+    await page.close();
+  });
+
+  it("shows the award with the indexer's claim state and outstanding credit", async () => {
+    const page = await open("#/b/vector-small/award", "#winners");
+    expect(await cells(page, "#winners", "agent")).toEqual(["vec-a", "vec-c", "vec-d"]);
+    expect(await cells(page, "#winners", "amount")).toEqual([
+      "6.172841 USDC",
+      "3.703703 USDC",
+      "2.469135 USDC",
+    ]);
+    expect(await cells(page, "#winners", "claim")).toEqual(["claimed", "unclaimed", "unclaimed"]);
+    expect(await page.textContent('[data-field="outstanding"]')).toBe("6.172838 USDC");
+    const claimLink = await page.getAttribute('tr[data-place="1"] td:last-child a', "href");
+    expect(claimLink).toBe(`https://basescan.org/tx/0x${"7c".repeat(32)}`);
+    await page.close();
+    const zero = await open("#/b/vector-zero-winner/award", "#zero-winners");
+    expect(await zero.textContent("#zero-winners")).toContain("none_at_or_above_threshold");
+    await zero.close();
+    // the tampered pack raised place 1 by one base unit: the indexer's amount disagrees, and the page says so
+    const t = await open("#/b/vector-tampered/award", "#winners");
+    expect(await t.textContent('tr[data-place="1"] [data-col="claim"]')).toContain(
+      "amount: pack 6172842, indexer 6172841",
+    );
+    await t.close();
+  });
+
+  it("downloads the pack and the report as their exact bytes, and shows each fact on its own", async () => {
+    const page = await open("#/b/vector-small/evidence", "#facts");
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.click('[data-testid="download-pack"]'),
+    ]);
+    const got = readFileSync((await download.path())!);
+    expect(Buffer.compare(got, readFileSync(VECTORS + "small.json"))).toBe(0);
+    const [rdl] = await Promise.all([
+      page.waitForEvent("download"),
+      page.click('[data-testid="download-report"]'),
+    ]);
+    expect(
+      Buffer.compare(
+        readFileSync((await rdl.path())!),
+        Buffer.from(fx.benchmarks.get("vector-small")!.verification!.reportBytes),
+      ),
+    ).toBe(0);
+    const expected = JSON.parse(readFileSync(VECTORS + "small.expected.json", "utf8")) as {
+      facts: Record<string, string>;
+    };
+    const states = await page.$$eval("#facts > li", (lis) =>
+      lis.map((li) => [li.getAttribute("data-fact"), li.getAttribute("data-state")]),
+    );
+    expect(Object.fromEntries(states)).toEqual(expected.facts);
+    expect(await page.textContent('[data-field="policy"]')).toBe("offline version 0.1.0");
+    expect(await page.textContent('[data-field="verifier"]')).toBe("@bench-bounty/verifier 0.1.0");
+    expect(await page.textContent('[data-field="ran-at"]')).toBe("2026-03-02T10:00:00.000Z");
+    expect(await page.textContent(".cmd pre")).toContain("bench-bounty verify pack.json");
+    await page.close();
+  });
+
+  it("shows the tampered pack's failed facts with reasons, beside the facts that still hold", async () => {
+    const page = await open("#/b/vector-tampered/evidence", "#facts");
+    const state = (f: string) => page.getAttribute(`#facts > li[data-fact="${f}"]`, "data-state");
+    expect(await state("pack_hash")).toBe("failed");
+    expect(await state("payouts")).toBe("failed");
+    expect(await state("commitment_root")).toBe("verified");
+    expect(await state("onchain_root")).toBe("not-observed");
+    expect(await page.textContent('#facts > li[data-fact="pack_hash"] .reasons')).toContain("$.pack_hash");
+    expect(await page.textContent('[data-field="policy-outcome"]')).toContain("not met (pack_hash, payouts)");
+    // no combined verdict: every fact is its own label
+    expect(await page.$$("#facts > li")).toHaveLength(20);
+    await page.close();
+  });
+
+  it("logged no console error on any page", () => {
+    expect(consoleErrors).toEqual([]);
+  });
+});

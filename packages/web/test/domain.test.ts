@@ -1,0 +1,317 @@
+import { describe, expect, it } from "vitest";
+import { formatInterval, wilsonInterval } from "../src/domain/wilson.js";
+import { classifyPrize } from "../src/domain/prize.js";
+import { formatUsdc, usdcFromBaseUnits } from "../src/domain/usdc.js";
+import { addressUrl, chainViewOf, txUrl } from "../src/domain/explorer.js";
+import { applyFilters, filterOptions, NO_FILTERS } from "../src/domain/filters.js";
+import { boardView, taskTable } from "../src/domain/leaderboard.js";
+import { outstandingTotal, placeViews } from "../src/domain/award.js";
+import { factViews } from "../src/domain/facts.js";
+import { competeCommands, shQuote, verifyCommand } from "../src/domain/commands.js";
+import { parseRoute } from "../src/router.js";
+import { parseConfig } from "../src/config.js";
+import type { BenchmarkDetail, EvidencePack, IndexedBounty, Leaderboard } from "../src/api/types.js";
+
+const TX = "0x" + "ab".repeat(32);
+
+describe("Wilson score interval", () => {
+  it("matches the textbook values (p = 0.5, n = 10: [0.2366, 0.7634])", () => {
+    expect(formatInterval(wilsonInterval("0.5000", 10))).toBe("[0.2366, 0.7634]");
+  });
+  it("stays inside [0, 1] at the edges and narrows with n", () => {
+    const one = wilsonInterval("1.0000", 8)!;
+    expect(one.high).toBe(1);
+    expect(one.low).toBeCloseTo(0.6756, 4);
+    expect(wilsonInterval(0, 5)!.low).toBe(0);
+    const w = (n: number) => wilsonInterval(0.7, n)!;
+    expect(w(400).high - w(400).low).toBeLessThan(w(40).high - w(40).low);
+  });
+  it("refuses n < 1, a non-integer n and an accuracy outside [0, 1]", () => {
+    expect(wilsonInterval("0.5", 0)).toBeNull();
+    expect(wilsonInterval("0.5", 2.5)).toBeNull();
+    expect(wilsonInterval("1.2", 10)).toBeNull();
+    expect(formatInterval(null)).toBe("--");
+  });
+});
+
+describe("prize renders", () => {
+  it("tells the three renders apart and never makes a declared pool locked", () => {
+    const addr = "0x" + "12".repeat(20);
+    expect(classifyPrize(`Prize: 50 USDC, locked at ${addr}`).kind).toBe("locked");
+    expect(classifyPrize(`50 USDC, locked at ${addr}`)).toMatchObject({
+      kind: "locked",
+      amount: "50",
+      address: addr,
+    });
+    expect(classifyPrize("50 USDC")).toEqual({ kind: "declared", text: "50 USDC", amount: "50" });
+    expect(classifyPrize("--").kind).toBe("none");
+    expect(classifyPrize("locked, trust me").kind).toBe("none");
+    expect(classifyPrize(undefined, null, "12345679")).toEqual({
+      kind: "declared",
+      text: "12.345679 USDC",
+      amount: "12.345679",
+    });
+    expect(classifyPrize(undefined, null, null).kind).toBe("none");
+  });
+});
+
+describe("USDC amounts", () => {
+  it("converts base units exactly with bigint", () => {
+    expect(usdcFromBaseUnits("12345679")).toBe("12.345679");
+    expect(usdcFromBaseUnits("50000000")).toBe("50");
+    expect(usdcFromBaseUnits("1")).toBe("0.000001");
+    expect(usdcFromBaseUnits("123456789012345678901234567890")).toBe("123456789012345678901234.56789");
+    expect(usdcFromBaseUnits("-1")).toBeNull();
+    expect(formatUsdc("1.5")).toBe("--");
+    expect(formatUsdc(null)).toBe("--");
+  });
+});
+
+describe("explorer links", () => {
+  it("links Base and Base Sepolia, never a chain marked local (the devchain is 8453 too)", () => {
+    expect(txUrl({ chainId: 8453, local: false }, TX)).toBe(`https://basescan.org/tx/${TX}`);
+    expect(txUrl({ chainId: 84532, local: false }, TX)).toBe(`https://sepolia.basescan.org/tx/${TX}`);
+    expect(txUrl({ chainId: 8453, local: true }, TX)).toBeNull();
+    expect(txUrl({ chainId: 10, local: false }, TX)).toBeNull();
+    expect(txUrl({ chainId: 8453, local: false }, "0x12")).toBeNull();
+    expect(addressUrl({ chainId: 8453, local: false }, "0x" + "cd".repeat(20))).toMatch(
+      /^https:\/\/basescan\.org\/address\//,
+    );
+  });
+  it("takes local from the API or the config, the id from chain or bounty", () => {
+    expect(chainViewOf({ chain: { chain_id: 8453, local: true } }, null)).toEqual({
+      chainId: 8453,
+      local: true,
+    });
+    expect(chainViewOf({ bounty: { chain_id: 8453 } }, true)).toEqual({ chainId: 8453, local: true });
+    expect(chainViewOf({ bounty: { chain_id: 84532 } }, null)).toEqual({ chainId: 84532, local: false });
+    expect(chainViewOf({}, true)).toBeNull();
+  });
+});
+
+describe("benchmark filters", () => {
+  const list = [
+    {
+      slug: "a",
+      title: "A",
+      status: "published",
+      open: true,
+      grader_type: "exact",
+      version: "1",
+      prize: "--",
+    },
+    {
+      slug: "b",
+      title: "B",
+      status: "closed",
+      open: false,
+      grader_type: "numeric",
+      version: "2",
+      prize: "5 USDC",
+    },
+    { slug: "c", title: "C", status: "awarded", open: false, grader_type: "exact", prize: "7 USDC" },
+  ];
+  const slugs = (f: Partial<typeof NO_FILTERS>) =>
+    applyFilters(list, { ...NO_FILTERS, ...f }).map((b) => b.slug);
+  it("filters by status, prize, grader type and version, and combines them", () => {
+    expect(slugs({})).toEqual(["a", "b", "c"]);
+    expect(slugs({ status: "open" })).toEqual(["a"]);
+    expect(slugs({ status: "awarded" })).toEqual(["c"]);
+    expect(slugs({ prize: "with" })).toEqual(["b", "c"]);
+    expect(slugs({ prize: "without" })).toEqual(["a"]);
+    expect(slugs({ graderType: "exact" })).toEqual(["a", "c"]);
+    expect(slugs({ version: "unversioned" })).toEqual(["c"]);
+    expect(slugs({ graderType: "exact", prize: "with" })).toEqual(["c"]);
+    expect(filterOptions(list)).toEqual({
+      status: ["awarded", "closed", "open"],
+      graderType: ["exact", "numeric"],
+      version: ["1", "2", "unversioned"],
+    });
+  });
+});
+
+describe("leaderboard rows", () => {
+  const detail: BenchmarkDetail = {
+    slug: "s",
+    title: "S",
+    status: "published",
+    open: true,
+    public_tasks: 40,
+    private_tasks: 20,
+    public_tasks_per_run: 10,
+  };
+  const row = {
+    rank: 1,
+    agent_id: "a",
+    run_id: "r1",
+    score_public: "0.8000",
+    wall_seconds: "1.000",
+    attempts_used: 2,
+  };
+  it("shows the public composite while open and never the private one (SPEC 6.1)", () => {
+    const open: Leaderboard = {
+      slug: "s",
+      status: "published",
+      open: true,
+      rows: [{ ...row, score_composite: "0.9999", score_composite_public: "0.7000" }],
+    };
+    const v = boardView(open, detail, 30);
+    expect(v.rows[0]).toMatchObject({
+      composite: "0.7000",
+      accuracy: "0.8000",
+      tasks: 10,
+      provisional: true,
+    });
+    const noPublic = boardView({ ...open, rows: [{ ...row, score_composite: "0.9999" }] }, detail, 30);
+    expect(noPublic.rows[0]!.composite).toBe("--");
+  });
+  it("uses the private accuracy and count once closed, provisional below the minimum", () => {
+    const closed: Leaderboard = {
+      slug: "s",
+      status: "closed",
+      open: false,
+      rows: [{ ...row, score_composite: "0.9000", rank_accuracy: "0.5000" }],
+    };
+    const v = boardView(closed, detail, 20);
+    expect(v.final).toBe(true);
+    expect(v.rows[0]).toMatchObject({
+      composite: "0.9000",
+      accuracy: "0.5000",
+      tasks: 20,
+      provisional: false,
+    });
+    expect(formatInterval(v.rows[0]!.interval)).toBe(formatInterval(wilsonInterval(0.5, 20)));
+  });
+  it("builds the per-task table from the ranked runs' receipts", () => {
+    const closed: Leaderboard = {
+      slug: "s",
+      status: "closed",
+      open: false,
+      rows: [{ ...row, score_composite: "0.9000" }],
+    };
+    const t = taskTable(boardView(closed, detail, 1).rows, [
+      {
+        run_id: "r1",
+        agent_id: "a",
+        attempt: 1,
+        tasks: [{ ordinal: 0, bank_ordinal: 3, visibility: "public", credit: "2/3" }],
+      },
+      {
+        run_id: "other",
+        agent_id: "b",
+        attempt: 1,
+        tasks: [{ ordinal: 0, bank_ordinal: 9, visibility: "public", credit: "1/1" }],
+      },
+    ]);
+    expect(t.ordinals).toEqual([3]);
+    expect(t.rows).toEqual([{ rank: 1, agent: "a", runId: "r1", credits: { 3: "2/3" } }]);
+  });
+});
+
+describe("award places", () => {
+  const pack = {
+    winners: [
+      {
+        place: 1,
+        agent_id: "a",
+        withdrawal_address: "0x" + "01".repeat(20),
+        amount_base_units: "600",
+        run_id: "r1",
+      },
+      {
+        place: 2,
+        agent_id: "b",
+        withdrawal_address: "0x" + "02".repeat(20),
+        amount_base_units: "400",
+        run_id: "r2",
+      },
+    ],
+  } as EvidencePack;
+  const w = (place: number, account: string, amount: string, claimed: string) => ({
+    place,
+    account,
+    amount,
+    claimedAmount: claimed,
+    outstanding: (BigInt(amount) - BigInt(claimed)).toString(),
+    awardedTx: TX,
+    claimTx: claimed === "0" ? null : TX,
+  });
+  it("joins the indexer's claims by place and sums the outstanding credit", () => {
+    const indexed = {
+      winners: [w(1, "0x" + "01".repeat(20), "600", "600"), w(2, "0x" + "02".repeat(20), "400", "0")],
+    } as IndexedBounty;
+    const v = placeViews(pack, indexed);
+    expect(v.map((p) => p.claimState)).toEqual(["claimed", "unclaimed"]);
+    expect(outstandingTotal(v)).toBe("400");
+  });
+  it("says where the indexer disagrees, and 'not observed' without an indexer", () => {
+    const indexed = { winners: [w(1, "0x" + "09".repeat(20), "601", "0")] } as IndexedBounty;
+    const v = placeViews(pack, indexed);
+    expect(v[0]!.disagreements).toEqual([
+      expect.stringContaining("amount: pack 600, indexer 601"),
+      expect.stringContaining("account:"),
+    ]);
+    expect(v[1]!.disagreements).toEqual(["the indexer has no place 2"]);
+    expect(placeViews(pack, null).map((p) => p.claimState)).toEqual(["not observed", "not observed"]);
+    expect(outstandingTotal(placeViews(pack, null))).toBeNull();
+  });
+});
+
+describe("fact labels", () => {
+  it("keeps each fact with its own state and reasons, in report order; an unknown state is not one of the five", () => {
+    const v = factViews({
+      pack_hash: { state: "failed", reasons: ["x"] },
+      onchain_root: { state: "not-observed", reasons: [] },
+      odd: { state: "ok", reasons: [] },
+    });
+    expect(v.map((f) => [f.name, f.label, f.state])).toEqual([
+      ["pack_hash", "Pack hash", "failed"],
+      ["onchain_root", "On-chain root", "not-observed"],
+      ["odd", "Odd", "unknown"],
+    ]);
+    expect(v[0]!.reasons).toEqual(["x"]);
+    expect(v[2]!.reasons[0]).toContain('"ok"');
+  });
+});
+
+describe("commands", () => {
+  it("name this benchmark's slug and API, quoted for sh", () => {
+    const c = competeCommands("https://bench.example/", "my-bench");
+    expect(c.mcp.endpoint).toBe("https://bench.example/mcp/benchmarks/my-bench/http");
+    expect(c.rest[4]!.command).toBe(
+      'curl -s -X POST https://bench.example/api/v1/benchmarks/my-bench/runs -H "X-API-Key: $BENCH_BOUNTY_API_KEY"',
+    );
+    expect(c.script[3]!.command).toBe(
+      "curl -sSL https://bench.example/api/v1/scripts/run-benchmark.sh | sh -s -- https://bench.example start my-bench",
+    );
+    expect(shQuote("it's")).toBe(`'it'\\''s'`);
+    expect(verifyCommand({})).toBe("npx pnpm@12.4.2 exec bench-bounty verify pack.json --policy offline");
+    expect(verifyCommand({ rpcUrl: "http://127.0.0.1:8545", indexerUrl: "http://127.0.0.1:42069" })).toBe(
+      "npx pnpm@12.4.2 exec bench-bounty verify pack.json --rpc http://127.0.0.1:8545 --indexer http://127.0.0.1:42069 --policy full",
+    );
+  });
+});
+
+describe("routes and config", () => {
+  it("parses the hash routes", () => {
+    expect(parseRoute("")).toEqual({ page: "benchmarks" });
+    expect(parseRoute("#/b/a%20b/leaderboard")).toEqual({ page: "leaderboard", slug: "a b" });
+    expect(parseRoute("#/b/x")).toEqual({ page: "benchmark", slug: "x" });
+    expect(parseRoute("#/b/x/nope").page).toBe("not-found");
+    expect(parseRoute("#/b/%E0%A4%A").page).toBe("not-found");
+  });
+  it("reads config.json and names a bad key", () => {
+    expect(parseConfig({}, "http://o")).toEqual({
+      apiBaseUrl: "http://o",
+      indexerUrl: null,
+      localChain: null,
+      rpcUrl: null,
+      minTasks: 30,
+    });
+    expect(
+      parseConfig({ apiBaseUrl: "https://api.x/", localChain: true, minTasks: 5 }, "http://o"),
+    ).toMatchObject({ apiBaseUrl: "https://api.x", localChain: true, minTasks: 5 });
+    expect(() => parseConfig({ minTasks: 0 }, "o")).toThrow("$.minTasks");
+    expect(() => parseConfig({ localChain: "yes" }, "o")).toThrow("$.localChain");
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * The web app served by the real bench-bounty server (`createApp` with `webMiddleware` of
+ * packages/server/src/web.ts as its `web` hook) over a real platform store, driven in Chromium:
+ * a benchmark published and competed over the REST API as the server's own tests do, then the
+ * pages read back what the API serves. Off-chain (no devchain): no prize, no award; the evidence
+ * page shows the door's SPEC 8 reason. Skipped, with a message, when /usr/bin/chromium is absent.
+ *
+ * The server and platform are imported by path (they are not dependencies of the web package,
+ * which the server depends on): their built dist, as `npm test` builds every package first.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { Platform } from "../../platform/dist/index.js";
+import { platformDomain, serveApp, type ListeningServer } from "../../server/dist/index.js";
+import { webMiddleware } from "../../server/dist/web.js";
+import { call, citiesAnswer, publishCities, register } from "../../server/test/helpers.js";
+import { CHROMIUM, hasChromium, launch } from "./browser.js";
+import { formatInterval, wilsonInterval } from "../src/domain/wilson.js";
+
+if (!hasChromium)
+  console.log(`real-server browser tests skipped: no browser at ${CHROMIUM} (apt-get install -y chromium)`);
+
+describe.skipIf(!hasChromium)("web app on the real server", () => {
+  let dir: string;
+  let platform: Platform;
+  let server: ListeningServer;
+  let browser: { context: BrowserContext; close: () => Promise<void> };
+  let slug: string;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "bb-web-real-"));
+    platform = Platform.open({ dir, operatorKey: "bb_operator_web_test_0123456789abcdef0123456789" });
+    server = await serveApp({
+      domain: platformDomain(platform),
+      port: 0,
+      host: "127.0.0.1",
+      web: webMiddleware({ localChain: true }),
+    });
+    const u = server.url;
+    slug = (await publishCities(u, 8, "web")).slug;
+    // two competitors: one answers every task, one only the first half
+    for (const [name, share] of [
+      ["web-good", 1],
+      ["web-half", 0.5],
+    ] as const) {
+      const me = await register(u, name);
+      const start = await call(u, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: me.key });
+      const tasks = start.json.tasks as { ordinal: number; prompt: string }[];
+      const answers = tasks.map((t, i) => ({
+        ordinal: t.ordinal,
+        answer_text: i < tasks.length * share ? citiesAnswer(t.prompt) : "wrong",
+      }));
+      await call(u, "POST", `/api/v1/benchmarks/runs/${start.json.run.id}/submissions`, {
+        key: me.key,
+        body: { answers },
+      });
+      const fin = await call(u, "POST", `/api/v1/benchmarks/runs/${start.json.run.id}/finalize`, {
+        key: me.key,
+      });
+      if (fin.status !== 200) throw new Error(`finalize ${name}: ${fin.status} ${fin.text}`);
+    }
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await platform?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function open(hash: string, ready: string, collectErrors = true): Promise<Page> {
+    const page = await browser.context.newPage();
+    if (collectErrors) {
+      page.on("console", (m) => m.type() === "error" && consoleErrors.push(`${hash}: ${m.text()}`));
+      page.on("pageerror", (e) => consoleErrors.push(`${hash}: ${e.message}`));
+    }
+    await page.goto(`${server.url}/${hash}`);
+    await page.waitForSelector(ready);
+    return page;
+  }
+
+  it("serves the app at / and leaves the API's own 404 for other paths", async () => {
+    const index = await fetch(`${server.url}/`);
+    expect(index.status).toBe(200);
+    expect(await index.text()).toContain('<div id="app">');
+    const config = await (await fetch(`${server.url}/config.json`)).json();
+    expect(config).toMatchObject({ apiBaseUrl: "", localChain: true });
+    const other = await fetch(`${server.url}/no-such-page`);
+    expect(other.status).toBe(404);
+    expect((await other.json()).error.code).toBeDefined();
+  });
+
+  it("lists the published benchmark with no prize", async () => {
+    const page = await open("#/", "#benchmarks tbody tr");
+    const row = `tr[data-slug="${slug}"]`;
+    expect(await page.textContent(`${row} [data-col="status"]`)).toBe("open");
+    expect(await page.getAttribute(`${row} [data-prize]`, "data-prize")).toBe("none");
+    await page.close();
+  });
+
+  it("shows the detail's scoring and commands naming this server and slug", async () => {
+    const page = await open(`#/b/${slug}`, "#how-to-compete");
+    expect(await page.textContent('[data-field="speed_weight"]')).toBe("0.3");
+    expect(await page.textContent('[data-field="time_budget"]')).toBe("600 s (10.0 min)");
+    const cmds = await page.$$eval("#how-to-compete pre", (ps) => ps.map((p) => p.textContent ?? ""));
+    expect(cmds).toContain(
+      `curl -s -X POST ${server.url}/api/v1/benchmarks/${slug}/runs -H "X-API-Key: $BENCH_BOUNTY_API_KEY"`,
+    );
+    // the script the page tells you to audit is really served
+    expect((await fetch(`${server.url}/api/v1/scripts/run-benchmark.sh`)).status).toBe(200);
+    await page.close();
+  });
+
+  it("shows the open board as the API serves it, with intervals on public accuracy", async () => {
+    const board = (await call(server.url, "GET", `/api/v1/benchmarks/${slug}/leaderboard`)).json;
+    const detail = (await call(server.url, "GET", `/api/v1/benchmarks/${slug}`)).json;
+    expect(board.rows.map((r: { agent_id: string }) => r.agent_id)).toHaveLength(2);
+    expect(board.rows[0].score_public).not.toBe(board.rows[1].score_public);
+    const page = await open(`#/b/${slug}/leaderboard`, "#leaderboard tbody tr");
+    const col = (c: string) =>
+      page.$$eval(`#leaderboard tbody td[data-col="${c}"]`, (tds) => tds.map((td) => td.textContent?.trim()));
+    expect(await col("rank")).toEqual(board.rows.map((r: { rank: number }) => String(r.rank)));
+    // while open the board shows the public composite (SPEC 6.1); this bank has private tasks
+    expect(await col("composite")).toEqual(
+      board.rows.map((r: { score_composite_public: string }) => r.score_composite_public),
+    );
+    expect(await col("public")).toEqual(board.rows.map((r: { score_public: string }) => r.score_public));
+    expect(await col("wall")).toEqual(board.rows.map((r: { wall_seconds: string }) => r.wall_seconds));
+    const n = detail.public_tasks_per_run ?? detail.public_tasks;
+    expect(await col("interval")).toEqual(
+      board.rows.map(
+        (r: { score_public: string }) => `${formatInterval(wilsonInterval(r.score_public, n))} n=${n}`,
+      ),
+    );
+    expect(await page.$$("#leaderboard [data-col=provisional]")).toHaveLength(board.rows.length);
+    await page.close();
+  });
+
+  it("shows the door's reason on the evidence page before the award", async () => {
+    const page = await open(`#/b/${slug}/evidence`, ".error", false);
+    expect(await page.textContent(".error")).toMatch(/not_awarded|withheld_live_contest|no_commitment/);
+    await page.close();
+  });
+
+  it("logged no console error on the pages that loaded", () => {
+    expect(consoleErrors).toEqual([]);
+  });
+});
