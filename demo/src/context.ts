@@ -4,7 +4,6 @@
  */
 import type { DevChain } from "@bench-bounty/devchain";
 import type { RunningIndexer } from "@bench-bounty/indexer/testing";
-import type { Platform, PublishResult } from "@bench-bounty/platform";
 import type { DemoOptions } from "./options.mjs";
 import type { PhaseContext } from "./phase-runner.js";
 import type { ProcessRegistry } from "./processes.js";
@@ -20,12 +19,16 @@ export interface DemoContext {
   readonly result: DemoResult;
   chain?: DevChain;
   indexer?: RunningIndexer;
-  platform?: Platform;
-  /** Base URL of the evidence door (`http://127.0.0.1:PORT`). */
-  doorUrl?: string;
+  /** Base URL of `bench-bounty serve` (`http://127.0.0.1:PORT`): REST, MCP, the door, the web app. */
+  serviceUrl?: string;
+  /** The operator's API key handed to `serve` (may award over the API). */
+  operatorKey?: string;
+  /** The author's API key (their account on the service). */
+  authorKey?: string;
   /** The demo's own address book file handed to the Hardhat tasks. */
   addressBook?: string;
-  published?: PublishResult;
+  /** The benchmark as the service published it. */
+  published?: { slug: string; commit_root: string; leaf_count: number };
   bountyId?: bigint;
   /** Unix seconds. */
   closesAt?: bigint;

@@ -7,6 +7,14 @@
 import { parseOptionsOrExit } from "./options.mjs";
 import { ProcessRegistry } from "./processes.js";
 import { runDemo } from "./run.js";
+import { REPO_ROOT } from "@bench-bounty/devchain";
+import { relative } from "node:path";
+
+/** A path as a command pasted in the repo root can use it (absolute when outside the repo). */
+function relativeToRepo(file: string): string {
+  const rel = relative(REPO_ROOT, file);
+  return rel.startsWith("..") ? file : rel;
+}
 
 async function main(): Promise<number> {
   const options = parseOptionsOrExit(process.argv.slice(2));
@@ -16,6 +24,17 @@ async function main(): Promise<number> {
   let heldStatus: number | undefined;
   registry.installSignalHandlers(log, () => heldStatus);
   const result = await runDemo(options, { log, registry, hold: options.keepRunning });
+  if (result.files.pack) {
+    const pack = relativeToRepo(result.files.pack);
+    log(
+      `\nVerify the pack yourself (offline, works after the demo has stopped): ./bin/bench-bounty verify ${pack}`,
+    );
+    if (!options.keepRunning) {
+      log(
+        "The chain, the indexer and the service stop now; run with --keep-running to verify on-chain and browse them.",
+      );
+    }
+  }
   if (options.keepRunning) {
     heldStatus = result.ok ? 0 : 1;
     log("\n── still running (--keep-running); Ctrl-C stops everything ──");
@@ -26,15 +45,16 @@ async function main(): Promise<number> {
       );
       log(`    indexer GraphQL            ${result.indexerUrl}/graphql`);
     }
-    if (result.doorUrl && result.slug) {
-      const b = `${result.doorUrl}/api/v1/benchmarks/${result.slug}`;
+    if (result.serviceUrl && result.slug) {
+      const b = `${result.serviceUrl}/api/v1/benchmarks/${result.slug}`;
+      log(`    web leaderboard            ${result.serviceUrl}/`);
       log(`    benchmark detail           ${b}`);
       log(`    leaderboard                ${b}/leaderboard`);
       log(`    evidence door (pack)       ${b}/award-evidence`);
     }
-    if (result.indexerUrl && result.doorUrl && result.slug) {
+    if (result.indexerUrl && result.serviceUrl && result.slug) {
       log(
-        `    verify again               node packages/verifier/dist/bin.js ${result.doorUrl}/api/v1/benchmarks/${result.slug}/award-evidence ` +
+        `    verify again (full)        ./bin/bench-bounty verify ${result.serviceUrl}/api/v1/benchmarks/${result.slug}/award-evidence ` +
           `--rpc ${result.rpcUrl} --indexer ${result.indexerUrl} --policy full`,
       );
     }

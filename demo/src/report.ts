@@ -40,11 +40,12 @@ function awardTable(award: AwardResult): Table {
 
 function claimsTable(claims: readonly ClaimRecord[]): Table {
   return {
-    head: ["place", "agent", "claimed by", "paid to", "USDC", "balance after", "credit left", "tx"],
+    head: ["place", "agent", "claimed by", "how", "paid to", "USDC", "balance after", "credit left", "tx"],
     rows: claims.map((c) => [
       String(c.place),
       c.agent_id,
       short(c.account),
+      c.relayed ? "relayed (claimWithSig)" : "claim",
       c.to === c.account ? "(itself)" : c.to,
       formatUsdc(c.amount),
       formatUsdc(c.balance_after),

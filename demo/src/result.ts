@@ -13,6 +13,8 @@ export type { DevChain };
 export interface ClaimRecord {
   place: number;
   agent_id: string;
+  /** Submitted by a relayer with the winner's EIP-712 signature (`claimWithSig`). */
+  relayed: boolean;
   /** The winner's withdrawal address (the claimer). */
   account: string;
   /** Where the USDC went. */
@@ -59,7 +61,8 @@ export interface DemoResult {
   files: { pack?: string; verification?: string; report?: string };
   rpcUrl?: string;
   indexerUrl?: string;
-  doorUrl?: string;
+  /** Base URL of `bench-bounty serve` (REST, MCP, the evidence door, the web leaderboard). */
+  serviceUrl?: string;
   slug?: string;
   bountyId?: string;
   contracts?: { benchmarkBounty: Address; anchorRegistry: Address; usdc: Address };

@@ -19,7 +19,8 @@
  *
  * Amounts are base units (`bigint`, USDC has 6 decimals); times are unix seconds unless named `Ms`.
  */
-import { ensureWritableDir } from "@bench-bounty/platform";
+import { BenchBountyClient } from "@bench-bounty/client";
+import { ensureWritableDir, type LeaderboardRow } from "@bench-bounty/platform";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -133,9 +134,10 @@ async function writeOutputs(
 ): Promise<void> {
   const { options, result } = ctx;
   const slug = ctx.published?.slug;
-  if (ctx.platform && slug) {
+  if (ctx.serviceUrl && slug) {
     try {
-      result.leaderboard = ctx.platform.leaderboard(slug).rows;
+      const board = await new BenchBountyClient({ baseUrl: ctx.serviceUrl }).leaderboard(slug);
+      result.leaderboard = board.rows as unknown as LeaderboardRow[];
     } catch (err) {
       log(`    (no leaderboard to show: ${err instanceof Error ? err.message : String(err)})`);
     }

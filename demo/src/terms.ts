@@ -21,3 +21,15 @@ export const PLATFORM_INDEX = 1;
 export const AUTHOR_INDEX = 2;
 export const FIRST_OWNER_INDEX = 3;
 export const COLD_WALLET_INDEX = 19;
+
+/**
+ * How each demo agent reaches the service (issue: every channel a stranger's agent has): the byte-static
+ * script for one, MCP for one, the remote runner over REST for the others.
+ */
+export const CHANNEL_OF: Readonly<Record<string, "runner" | "script" | "mcp">> = {
+  "always-sun": "script",
+  "seasonal-rule": "mcp",
+  "precipitation-rule": "runner",
+  "precip-temp-snow": "runner",
+  "author-baseline": "runner",
+};

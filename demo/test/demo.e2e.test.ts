@@ -63,7 +63,7 @@ describe("npm run demo, end to end", () => {
   });
 
   it("writes the pack the door serves, byte for byte, and its hash is anchored", async () => {
-    const url = `${result.doorUrl}/api/v1/benchmarks/${result.slug}/award-evidence`;
+    const url = `${result.serviceUrl}/api/v1/benchmarks/${result.slug}/award-evidence`;
     const served = new Uint8Array(await (await fetch(url)).arrayBuffer());
     expect(Buffer.from(served).equals(readFileSync(join(outDir, "pack.json")))).toBe(true);
     const p = pack();

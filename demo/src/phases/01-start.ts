@@ -1,21 +1,26 @@
-/** Phase 1: the local Base-profile chain, the Ponder indexer and the platform with its evidence door. */
+/**
+ * Phase 1: the local Base-profile chain, the Ponder indexer and `bench-bounty serve` (REST, MCP, the
+ * evidence door and the web leaderboard), started as an operator would run it: its own process, its own
+ * SQLite store, the platform's signer key and the operator's API key from the environment.
+ */
 import { BASE_USDC_ADDRESS } from "@bench-bounty/contracts";
 import { startDevChain } from "@bench-bounty/devchain";
 import { freePort, startIndexer } from "@bench-bounty/indexer/testing";
-import { Platform, serveDoor } from "@bench-bounty/platform";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
 import type { Address } from "viem";
 import { writeDemoAddressBook } from "../chain-tools.js";
 import type { DemoPhase } from "../context.js";
+import { startServe } from "../services.js";
 import { PLATFORM_INDEX } from "../terms.js";
 
-/** start local Base chain, indexer and evidence door. */
+/** start local Base chain, indexer and the platform service. */
 export const startPhase: DemoPhase = {
-  name: "start local Base chain, indexer and evidence door",
+  name: "start local Base chain, indexer and bench-bounty serve",
   async run(ctx, p) {
     const { options, registry, result, storeDir } = ctx;
     p.note("starting hardhat node (chain id 8453) and deploying with the Ignition module ...");
-    const chain = await startDevChain({ log: options.verbose });
-    const c = chain;
+    const c = await startDevChain({ log: options.verbose });
     ctx.chain = c;
     registry.addStop("devchain (hardhat node)", () => c.stop());
     result.rpcUrl = c.rpcUrl;
@@ -31,13 +36,12 @@ export const startPhase: DemoPhase = {
     ctx.addressBook = writeDemoAddressBook(c, storeDir);
 
     p.note("starting the Ponder indexer (embedded PGlite) in the background ...");
-    const indexer = await startIndexer({
+    const ix = await startIndexer({
       chain: c,
       wait: "none",
       logLevel: "warn",
       ...(options.verbose ? { log: true } : {}),
     });
-    const ix = indexer;
     ctx.indexer = ix;
     registry.addStop("indexer (ponder)", async () => {
       await ix.stop();
@@ -46,26 +50,43 @@ export const startPhase: DemoPhase = {
     p.note(`indexer    ${ix.url} (pid ${ix.pid})`);
 
     const port = await freePort();
-    const doorUrl = `http://127.0.0.1:${port}`;
-    const platform = Platform.open({
-      dir: storeDir,
-      chain: {
-        rpcUrl: c.rpcUrl,
-        chainId: c.chainId,
-        contracts: c.contracts,
-        privateKey: c.accounts[PLATFORM_INDEX]!.privateKey,
+    const publicUrl = `http://127.0.0.1:${port}`;
+    ctx.operatorKey = `bb_operator_${randomBytes(24).toString("hex")}`;
+    const serve = await startServe(
+      registry,
+      [
+        "--store",
+        join(storeDir, "service"),
+        "--rpc-url",
+        c.rpcUrl,
+        "--chain-id",
+        String(c.chainId),
+        "--bounty-contract",
+        c.contracts.benchmarkBounty,
+        "--anchor-registry",
+        c.contracts.anchorRegistry,
+        "--usdc",
+        c.contracts.usdc,
+        "--public-url",
+        publicUrl,
+        "--receipt-anchoring",
+        "immediate",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        String(port),
+      ],
+      {
+        BENCH_BOUNTY_PRIVATE_KEY: c.accounts[PLATFORM_INDEX]!.privateKey,
+        BENCH_BOUNTY_OPERATOR_KEY: ctx.operatorKey,
+        BENCH_BOUNTY_INDEXER_URL: ix.url,
       },
-      publicBaseUrl: doorUrl,
-      receiptAnchoring: "immediate",
-    });
-    const pf = platform;
-    ctx.platform = pf;
-    registry.addStop("platform store", () => pf.close());
-    const door = await serveDoor(pf, { port, host: "127.0.0.1" });
-    registry.addStop("evidence door (hono)", () => door.close());
-    result.doorUrl = door.url;
-    ctx.doorUrl = door.url;
-    p.note(`door       ${door.url}/api/v1/benchmarks`);
-    p.summary(`chain ${c.rpcUrl}, indexer ${ix.url}, door ${door.url}`);
+      p.note,
+      options.verbose,
+    );
+    ctx.serviceUrl = serve.url;
+    result.serviceUrl = serve.url;
+    for (const line of serve.banner) if (line.trim()) p.note(`│ ${line}`);
+    p.summary(`chain ${c.rpcUrl}, indexer ${ix.url}, service ${serve.url}`);
   },
 };

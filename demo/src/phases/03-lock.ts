@@ -1,5 +1,11 @@
-/** Phase 3: the author locks the prize with `hardhat bounty:lock` (EIP-2612 permit); the platform attaches it. */
+/**
+ * Phase 3: the author locks the prize with their own key through `hardhat bounty:lock` (EIP-2612 permit;
+ * the service never holds an author's key), then attaches it with `POST /benchmarks/:slug/bounty`, which
+ * checks author, root, leaf count and pool on-chain.
+ */
+import { BenchBountyClient } from "@bench-bounty/client";
 import { benchmarkBountyAbi } from "@bench-bounty/contracts";
+import type { AttachedBounty } from "@bench-bounty/platform";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { decodeFunctionData, type Hex } from "viem";
@@ -21,10 +27,13 @@ export const lockPhase: DemoPhase = {
   async run(ctx, p) {
     const { options, registry, result, storeDir } = ctx;
     const c = need(ctx.chain, "the chain");
-    const pf = need(ctx.platform, "the platform");
     const pub = need(ctx.published, "the published benchmark");
     const addressBook = need(ctx.addressBook, "the address book");
-    const doorUrl = need(ctx.doorUrl, "the door URL");
+    const doorUrl = need(ctx.serviceUrl, "the service URL");
+    const authorApi = new BenchBountyClient({
+      baseUrl: doorUrl,
+      apiKey: need(ctx.authorKey, "the author's key"),
+    });
     const slug = pub.slug;
     const author = c.accounts[AUTHOR_INDEX]!.address;
     const platformAccount = c.accounts[PLATFORM_INDEX]!.address;
@@ -78,9 +87,11 @@ export const lockPhase: DemoPhase = {
     if (call.functionName !== "createAndFundWithPermit") {
       throw new Error(`the lock was sent as ${call.functionName}, expected createAndFundWithPermit`);
     }
-    const attached = await pf.attachBounty(slug, bountyId);
+    const attached = (await authorApi.attachBounty(slug, {
+      bounty_id: bountyId.toString(),
+    })) as unknown as AttachedBounty;
     p.note(
-      `attached   bounty ${attached.bounty_id} (${attached.status}) to ${slug}: pool ${formatUsdc(attached.pool_base_units)} USDC, splits ${attached.splits_bps.join("/")}`,
+      `attached   POST /benchmarks/:slug/bounty: bounty ${attached.bounty_id} (${attached.status}) to ${slug}: pool ${formatUsdc(attached.pool_base_units)} USDC, splits ${attached.splits_bps.join("/")}`,
     );
     const expected = `pool ${pool}, splits ${TOP_N_SPLIT.join("/")}, threshold ${THRESHOLD_BPS}, status funded`;
     const got = `pool ${attached.pool_base_units}, splits ${attached.splits_bps.join("/")}, threshold ${attached.threshold_bps}, status ${attached.status}`;

@@ -1,5 +1,10 @@
-/** Phase 6: the platform awards, mints, anchors and stores the pack; the door serves it. */
+/**
+ * Phase 6: the operator awards over the API (`POST /benchmarks/:slug/award` with the operator's key):
+ * the service selects the winners, sends `award`, mints, anchors and stores the pack; the door serves it.
+ */
+import { BenchBountyClient } from "@bench-bounty/client";
 import { benchmarkBountyAbi } from "@bench-bounty/contracts";
+import type { AwardResult } from "@bench-bounty/platform";
 import { join } from "node:path";
 import { writeAtomically } from "../chain-tools.js";
 import { need, type DemoPhase } from "../context.js";
@@ -7,15 +12,18 @@ import { formatUsdc, short } from "../table.js";
 
 /** award, mint, anchor and serve the evidence pack. */
 export const awardPhase: DemoPhase = {
-  name: "award, mint, anchor and serve the evidence pack",
+  name: "award over the API, mint, anchor and serve the evidence pack",
   async run(ctx, p) {
     const { options, result } = ctx;
     const c = need(ctx.chain, "the chain");
-    const pf = need(ctx.platform, "the platform");
     const slug = need(ctx.published, "the published benchmark").slug;
     const bountyId = need(ctx.bountyId, "the bounty id");
-    const doorUrl = need(ctx.doorUrl, "the door URL");
-    const award = await pf.award(slug);
+    const doorUrl = need(ctx.serviceUrl, "the service URL");
+    const operator = new BenchBountyClient({
+      baseUrl: doorUrl,
+      apiKey: need(ctx.operatorKey, "the operator key"),
+    });
+    const award = (await operator.award(slug)) as unknown as AwardResult;
     result.award = award;
     p.note(
       `award tx   ${award.award_tx} (block ${award.award_block}), ranking digest ${short(award.ranking_digest)}`,

@@ -1,15 +1,19 @@
-/** Phase 7: the winners claim with `hardhat bounty:claim` (place 1 to another address). */
+/**
+ * Phase 7: the winners claim with `hardhat bounty:claim`. Place 1 holds no ETH (its balance is set to 0
+ * first), so it is paid through a relayed `claimWithSig` (`bounty:claim --relay`: the winner signs the
+ * EIP-712 Claim, the platform's account submits it and pays the gas) to another address of its own.
+ */
 import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import { getAddress, type Hex } from "viem";
 import { checkTaskTarget, hardhatTask, usdcBalance } from "../chain-tools.js";
 import { need, type DemoPhase } from "../context.js";
 import type { ClaimRecord } from "../result.js";
 import { formatUsdc } from "../table.js";
-import { COLD_WALLET_INDEX } from "../terms.js";
+import { COLD_WALLET_INDEX, PLATFORM_INDEX } from "../terms.js";
 
 /** winners claim (bounty:claim). */
 export const claimPhase: DemoPhase = {
-  name: "winners claim (bounty:claim)",
+  name: "winners claim (bounty:claim; place 1 relayed, holds no ETH)",
   async run(ctx, p) {
     const { registry, result } = ctx;
     const c = need(ctx.chain, "the chain");
@@ -29,24 +33,27 @@ export const claimPhase: DemoPhase = {
         functionName: "creditOf",
         args: [bountyId, account],
       });
+      const relayed = w.place === 1;
+      if (relayed) {
+        await c.publicClient.request({ method: "hardhat_setBalance", params: [account, "0x0"] } as never);
+        p.note(`place 1    ${account} holds 0 ETH: its claim is signed by it and relayed by the platform`);
+      }
       const before = await usdcBalance(c, to);
+      const who = relayed
+        ? ["--relay", "--account", account, "--from", c.accounts[PLATFORM_INDEX]!.address]
+        : ["--from", account];
       const stdout = await hardhatTask(
         registry,
         c,
         addressBook,
-        [
-          "bounty:claim",
-          "--network",
-          "localhost",
-          "--id",
-          bountyId.toString(),
-          "--to",
-          to,
-          "--from",
-          account,
-        ],
+        ["bounty:claim", "--network", "localhost", "--id", bountyId.toString(), "--to", to, ...who],
         p.note,
       );
+      if (relayed) {
+        const eth = await c.publicClient.getBalance({ address: account });
+        if (eth !== 0n)
+          throw new Error(`the relayed claim spent the winner's ETH (${eth} wei left, expected 0)`);
+      }
       const after = await usdcBalance(c, to);
       const creditAfter = await c.publicClient.readContract({
         address: c.contracts.benchmarkBounty,
@@ -67,6 +74,7 @@ export const claimPhase: DemoPhase = {
       claims.push({
         place: w.place,
         agent_id: w.agent_id,
+        relayed,
         account: account.toLowerCase(),
         to: to.toLowerCase(),
         amount: credit.toString(),
@@ -78,6 +86,8 @@ export const claimPhase: DemoPhase = {
     }
     result.claims = claims;
     const moved = claims.reduce((s, cl) => s + BigInt(cl.amount), 0n);
-    p.summary(`${claims.length} claims, ${formatUsdc(moved)} USDC paid out (place 1 to another address)`);
+    p.summary(
+      `${claims.length} claims, ${formatUsdc(moved)} USDC paid out (place 1 relayed with claimWithSig, to another address)`,
+    );
   },
 };

@@ -12,7 +12,7 @@ export const verifyPhase: DemoPhase = {
     const { options, result } = ctx;
     const c = need(ctx.chain, "the chain");
     const slug = need(ctx.published, "the published benchmark").slug;
-    const doorUrl = need(ctx.doorUrl, "the door URL");
+    const doorUrl = need(ctx.serviceUrl, "the service URL");
     const indexer = need(ctx.indexer, "the indexer");
     const url = `${doorUrl}/api/v1/benchmarks/${slug}/award-evidence`;
     p.note(`verifyPack({source: ${url}, rpcUrl, indexerUrl, policy: "full"})`);
