@@ -147,7 +147,8 @@ interface IBenchmarkBounty {
     event BountyFunded(uint256 indexed bountyId, address indexed funder, uint256 amount);
 
     /// @notice The award settled (status Awarded): `amounts[i]` credited to `winners[i]`,
-    ///         `authorRemainder` credited to the author; `testSetRoot` is burned.
+    ///         `authorRemainder` credited to the author; `testSetRoot` is burned for the bounty's author
+    ///         (`rootBurned(author, testSetRoot)`, v1.1).
     /// @param rankingDigest keccak256 of the canonical JSON of the evidence pack's `rank_derivation` (SPEC 8).
     event Awarded(
         uint256 indexed bountyId,
@@ -194,7 +195,8 @@ interface IBenchmarkBounty {
     ) external returns (uint256 bountyId);
 
     /// @notice Settles a Funded bounty: credits `winners[i]` with place i's amount (SPEC 7.3), the rest
-    ///         (the whole pool when there are no winners) to the author; burns the test-set root; status Awarded.
+    ///         (the whole pool when there are no winners) to the author; burns the test-set root for the
+    ///         bounty's author (v1.1); status Awarded.
     /// @param winners Paid places in rank order; at most `splitsBps.length`; the same address may repeat.
     /// @param rankingDigest keccak256 of the canonical JSON of the pack's `rank_derivation` (SPEC 8).
     /// @dev Awarder only, `closesAt <= block.timestamp <= awardDeadline`. Reverts UnknownBounty, NotAwarder,
