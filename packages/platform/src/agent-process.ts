@@ -9,8 +9,8 @@
  *   unless the caller names one (`agent.cwd`);
  * - **no sight of the store** when Debian's `bubblewrap` (`bwrap`) works on this machine (user
  *   namespaces): the filesystem is mounted read-only, the store directory (and every `hide` path) is
- *   replaced by an empty tmpfs, `/tmp` is a private tmpfs, and the agent gets its own PID namespace and
- *   dies with the runner. Without `bwrap` the runner prints one warning and runs the agent as a plain
+ *   replaced by an empty tmpfs, only its working directory is writable, and the agent gets its own PID
+ *   namespace and dies with the runner. Without `bwrap` the runner prints one warning and runs the agent as a plain
  *   child process, which can read whatever the runner's user can read, the store included.
  *
  * What a local agent can still reach (also in the README): the network (it may call model APIs), every
@@ -57,7 +57,10 @@ let warned = false;
 export function bubblewrapAvailable(): boolean {
   if (bwrapState === undefined) {
     try {
-      execFileSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "true"], { stdio: "ignore", timeout: 5000 });
+      execFileSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "true"], {
+        stdio: "ignore",
+        timeout: 5000,
+      });
       bwrapState = true;
     } catch (e) {
       // ENOENT (not installed) or a non-zero exit (user namespaces disabled): no sandbox.
@@ -71,7 +74,7 @@ export function bubblewrapAvailable(): boolean {
 /** The argv that starts `command` (sandboxed when bwrap works). */
 export function agentArgv(command: string, cwd: string, hide: string[], sandbox: boolean): string[] {
   if (!sandbox) return ["sh", "-c", command];
-  const argv = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  const argv = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
   for (const h of hide) argv.push("--tmpfs", resolve(h));
   argv.push("--bind", cwd, cwd, "--chdir", cwd, "--unshare-pid", "--die-with-parent", "sh", "-c", command);
   return argv;
@@ -106,7 +109,16 @@ export async function runAgentProcess(
   }
   const [file, ...args] = agentArgv(agent.command, cwd, agent.hide ?? [], sandbox);
   try {
-    return await spawnAgent(file!, args, cwd, agentEnvironment(cwd, agent.env), input, timeoutMs, signal, logFile);
+    return await spawnAgent(
+      file!,
+      args,
+      cwd,
+      agentEnvironment(cwd, agent.env),
+      input,
+      timeoutMs,
+      signal,
+      logFile,
+    );
   } finally {
     if (own) rmSync(own, { recursive: true, force: true });
   }
@@ -193,4 +205,3 @@ function spawnAgent(
     child.stdin.end(input + "\n");
   });
 }
-

@@ -34,15 +34,23 @@ export interface AgentSettings {
 
 function checkAgentId(agentId: unknown): asserts agentId is string {
   if (typeof agentId !== "string" || !AGENT_ID_RE.test(agentId))
-    throw new PlatformError("invalid_option", "agent_id must be 1-64 characters: letters, digits, '.', '_', '-'", {
-      field: "agent_id",
-    });
+    throw new PlatformError(
+      "invalid_option",
+      "agent_id must be 1-64 characters: letters, digits, '.', '_', '-'",
+      {
+        field: "agent_id",
+      },
+    );
 }
 
 /** The platform's own contract addresses (lowercase) that may never receive credit. */
 export function knownContracts(ctx: PlatformContext): string[] {
   const c = ctx.chain?.config.contracts;
-  return c ? [c.benchmarkBounty, c.anchorRegistry, c.usdc].filter((a): a is `0x${string}` => !!a).map((a) => a.toLowerCase()) : [];
+  return c
+    ? [c.benchmarkBounty, c.anchorRegistry, c.usdc]
+        .filter((a): a is `0x${string}` => !!a)
+        .map((a) => a.toLowerCase())
+    : [];
 }
 
 /**

@@ -26,14 +26,14 @@ import { PlatformError } from "./errors.js";
 import { isJsonObject } from "./json.js";
 import { Platform } from "./platform.js";
 import type { Principal } from "./identity/principal.js";
-import { LocalRunBackend } from "./backend.js";
+import { LocalRunBackend, type RunBackend } from "./backend.js";
 import { benchmarkConfig, type PublishOptions } from "./publish.js";
 import { resumeRun, runBenchmark, type AgentSpec, type RunnerOptions, type RunnerResult } from "./runner.js";
 import { serveDoor } from "./server.js";
 import { ensureWritableDir, requireExistingStore } from "./store.js";
 import { BUCKET_UNITS, type BucketUnit } from "./time.js";
 
-interface StoreOpts {
+export interface StoreOpts {
   store: string;
   apiKey?: string;
   rpcUrl?: string;
@@ -80,7 +80,7 @@ export function parseUsdcAmount(v: string): bigint {
   return units;
 }
 
-function storeOptions(cmd: Command): Command {
+export function storeOptions(cmd: Command): Command {
   return cmd
     .addOption(
       new Option("--store <dir>", "store directory").env("BENCH_BOUNTY_STORE").default("./.bench-bounty"),
@@ -111,9 +111,10 @@ function storeOptions(cmd: Command): Command {
         .default("immediate"),
     )
     .addOption(
-      new Option("--api-key <key>", "act as this account (default: the local operator, who owns no agents)").env(
-        "BENCH_BOUNTY_API_KEY",
-      ),
+      new Option(
+        "--api-key <key>",
+        "act as this account (default: the local operator, who owns no agents)",
+      ).env("BENCH_BOUNTY_API_KEY"),
     );
 }
 
@@ -154,7 +155,7 @@ function checkChainOptions(o: StoreOpts): void {
   }
 }
 
-function chainConfig(o: StoreOpts): ChainConfig | undefined {
+export function chainConfig(o: StoreOpts): ChainConfig | undefined {
   checkChainOptions(o);
   if (!o.rpcUrl) return undefined;
   const chainId = Number(o.chainId);
@@ -429,7 +430,92 @@ function summarise(r: RunnerResult, store: string) {
  * Adds the platform commands to a commander program: `validate`, `publish`, `agent`, `lock`, `attach`,
  * `run`, `resume`, `leaderboard`, `show`, `anchor`, `close`, `award`, `evidence`, `serve`.
  */
-export function registerPlatformCommands(program: Command): Command {
+/**
+ * Hooks of {@link registerPlatformCommands}. `remoteBackend` (given by the `bench-bounty` bin, which
+ * may import the HTTP client) makes `run`/`resume --server URL --api-key KEY` compete through the
+ * HTTP API instead of a local store; checkpoints then live in `checkpointDir`.
+ */
+export interface PlatformCommandHooks {
+  remoteBackend?: (server: string, apiKey: string, checkpointDir: string) => RunBackend;
+}
+
+/** The backend of `run`/`resume`: remote with `--server`, else the local store (and its platform). */
+function runBackendOf(
+  o: StoreOpts & { server?: string },
+  hooks: PlatformCommandHooks,
+): { backend: () => Promise<RunBackend>; close: () => void } {
+  if (o.server) {
+    if (!hooks.remoteBackend)
+      throw new PlatformError("invalid_option", "--server is not available in this binary", { field: "server" });
+    if (!o.apiKey)
+      throw new PlatformError("invalid_option", "--server needs --api-key (or BENCH_BOUNTY_API_KEY): the run belongs to that key", {
+        field: "api-key",
+      });
+    ensureWritableDir(join(o.store, "runs"), "--store");
+    const b = hooks.remoteBackend(o.server, o.apiKey, join(o.store, "runs"));
+    return { backend: async () => b, close: () => {} };
+  }
+  const platform = openPlatform(o, true);
+  return {
+    backend: async () => new LocalRunBackend(platform, await principalOf(platform, o)),
+    close: () => void platform.close(),
+  };
+}
+
+export function registerPlatformCommands(program: Command, hooks: PlatformCommandHooks = {}): Command {
+  const account = program.command("account").description("accounts and their API keys (a key is shown once)");
+  storeOptions(account.command("create").description("create an account; prints its first API key once"))
+    .requiredOption("--name <name>", "account name (letters, digits, . _ -)")
+    .option("--roles <roles>", "comma-separated roles: author,competitor (default both)")
+    .action(
+      action(async (o: StoreOpts & { name: string; roles?: string }) => {
+        const platform = openPlatform(o);
+        try {
+          const r = await platform.createAccount({
+            name: o.name,
+            ...(o.roles !== undefined ? { roles: o.roles.split(",").map((x) => x.trim()) } : {}),
+          });
+          print(r);
+          process.stderr.write(
+            "store the api_key now: it is shown once (pass it as --api-key or BENCH_BOUNTY_API_KEY)\n",
+          );
+        } finally {
+          await platform.close();
+        }
+      }),
+    );
+  storeOptions(account.command("keys").description("list the keys of --api-key's account, by prefix")).action(
+    action(async (o: StoreOpts) => {
+      const platform = openPlatform(o, true);
+      try {
+        print(await platform.listKeys(await platform.authenticate(o.apiKey)));
+      } finally {
+        await platform.close();
+      }
+    }),
+  );
+  storeOptions(account.command("issue-key").description("issue another key for --api-key's account")).action(
+    action(async (o: StoreOpts) => {
+      const platform = openPlatform(o, true);
+      try {
+        print(await platform.issueKey(await platform.authenticate(o.apiKey)));
+      } finally {
+        await platform.close();
+      }
+    }),
+  );
+  storeOptions(
+    account.command("revoke").description("revoke a key of --api-key's account").argument("<key-prefix>"),
+  ).action(
+    action(async (prefix: string, o: StoreOpts) => {
+      const platform = openPlatform(o, true);
+      try {
+        print(await platform.revokeKey(await platform.authenticate(o.apiKey), prefix));
+      } finally {
+        await platform.close();
+      }
+    }),
+  );
   datasetOptions(
     program
       .command("validate")
@@ -650,20 +736,27 @@ export function registerPlatformCommands(program: Command): Command {
     .option("--withdrawal-address <address>", "register/update the agent's withdrawal address first")
     .option("--author", "register the agent as the author's own")
     .option("--attempts <n>", "run this many attempts in a row (default 1)", int("attempts", 1), 1)
+    .addOption(new Option("--server <url>", "compete through this server's HTTP API (with --api-key)").env("BENCH_BOUNTY_SERVER"))
     .action(
-      action(async (slug: string, o: StoreOpts & RunOpts) => {
-        const platform = openPlatform(o, true);
+      action(async (slug: string, o: StoreOpts & RunOpts & { server?: string }) => {
+        if (o.server && (o.withdrawalAddress || o.author))
+          throw new PlatformError(
+            "invalid_option",
+            "with --server, set the withdrawal address on the server (PUT /api/v1/accounts/me/withdrawal-address)",
+            { field: o.withdrawalAddress ? "withdrawal-address" : "author" },
+          );
+        const where = runBackendOf(o, hooks);
         const { signal, dispose } = interruptible();
         try {
-          const me = await principalOf(platform, o);
-          if (o.withdrawalAddress || o.author) {
-            await platform.registerAgent(me, o.agentId!, {
+          if (!o.server && (o.withdrawalAddress || o.author)) {
+            const local = (await where.backend()) as LocalRunBackend;
+            await local.platform.registerAgent(local.principal, o.agentId!, {
               ...(o.withdrawalAddress ? { withdrawal_address: o.withdrawalAddress } : {}),
               ...(o.author ? { is_author_agent: true } : {}),
             });
           }
           const agent: AgentSpec = { kind: "command", command: o.agent! };
-          const backend = new LocalRunBackend(platform, me);
+          const backend = await where.backend();
           const results = [];
           for (let i = 0; i < (o.attempts ?? 1) && !signal.aborted; i++) {
             const r = await runBenchmark(backend, slug, o.agentId!, agent, toRunnerOptions(o, signal));
@@ -674,7 +767,7 @@ export function registerPlatformCommands(program: Command): Command {
           print(results.length === 1 ? results[0] : results);
         } finally {
           dispose();
-          platform.close();
+          where.close();
         }
       }),
     );
@@ -688,19 +781,18 @@ export function registerPlatformCommands(program: Command): Command {
     ),
   )
     .option("--agent <command>", "agent command (default: the one recorded in the checkpoint)")
+    .addOption(new Option("--server <url>", "resume through this server's HTTP API (with --api-key)").env("BENCH_BOUNTY_SERVER"))
     .action(
-      action(async (runId: string, o: StoreOpts & RunOpts) => {
-        const platform = openPlatform(o, true);
+      action(async (runId: string, o: StoreOpts & RunOpts & { server?: string }) => {
+        const where = runBackendOf(o, hooks);
         const { signal, dispose } = interruptible();
         try {
-          const agent: AgentSpec | undefined = o.agent
-            ? { kind: "command", command: o.agent }
-            : undefined;
-          const backend = new LocalRunBackend(platform, await principalOf(platform, o));
+          const agent: AgentSpec | undefined = o.agent ? { kind: "command", command: o.agent } : undefined;
+          const backend = await where.backend();
           print(summarise(await resumeRun(backend, runId, agent, toRunnerOptions(o, signal)), o.store));
         } finally {
           dispose();
-          platform.close();
+          where.close();
         }
       }),
     );
@@ -712,7 +804,12 @@ export function registerPlatformCommands(program: Command): Command {
       .argument("<slug>"),
   )
     .option("--json", "print JSON")
-    .addOption(new Option("--board <board>", "public or final (final while open: the author only)").choices(["public", "final"]))
+    .addOption(
+      new Option("--board <board>", "public or final (final while open: the author only)").choices([
+        "public",
+        "final",
+      ]),
+    )
     .action(
       action(async (slug: string, o: StoreOpts & { json?: boolean; board?: "public" | "final" }) => {
         const platform = openPlatform(o, true);
@@ -729,7 +826,10 @@ export function registerPlatformCommands(program: Command): Command {
           for (const r of lb.rows) {
             const [comp, acc] =
               lb.board === "final"
-                ? [(r as { score_composite: string }).score_composite, (r as { rank_accuracy: string }).rank_accuracy]
+                ? [
+                    (r as { score_composite: string }).score_composite,
+                    (r as { rank_accuracy: string }).rank_accuracy,
+                  ]
                 : [(r as { score_composite_public: string }).score_composite_public, "hidden"];
             process.stdout.write(
               `${String(r.rank).padEnd(6)}${(r.agent_id + (r.is_author_agent ? " (author)" : "")).padEnd(22)}${comp.padEnd(11)}${r.score_public.padEnd(9)}${acc.padEnd(10)}${r.wall_seconds.padEnd(12)}${String(r.attempts_used).padEnd(10)}${r.run_id}\n`,

@@ -186,7 +186,9 @@ export function leaderboard(ctx: PlatformContext, slug: string, opts: Leaderboar
   const open = isOpen(ctx, b);
   const want = opts.board ?? (open ? "public" : "final");
   if (want === "final" && open && !isAuthorOf(opts.viewer, b)) {
-    forbid("benchmark_author_only", `the final board of ${slug} is served once it closes (SPEC 6.1)`, { slug });
+    forbid("benchmark_author_only", `the final board of ${slug} is served once it closes (SPEC 6.1)`, {
+      slug,
+    });
   }
   let cache = caches.get(ctx);
   if (!cache) caches.set(ctx, (cache = new Map()));
@@ -199,7 +201,12 @@ export function leaderboard(ctx: PlatformContext, slug: string, opts: Leaderboar
   return board;
 }
 
-function buildBoard(ctx: PlatformContext, b: BenchmarkRecord, open: boolean, want: "public" | "final"): Leaderboard {
+function buildBoard(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  open: boolean,
+  want: "public" | "final",
+): Leaderboard {
   if (want === "public")
     return {
       slug: b.slug,

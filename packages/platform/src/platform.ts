@@ -55,7 +55,14 @@ import {
   type ServedTask,
   type StartedRun,
 } from "./runs.js";
-import { getAgent, myAgents, registerAgent, setWithdrawalAddress, type AgentRecord, type AgentSettings } from "./agents.js";
+import {
+  getAgent,
+  myAgents,
+  registerAgent,
+  setWithdrawalAddress,
+  type AgentRecord,
+  type AgentSettings,
+} from "./agents.js";
 import {
   authenticate,
   createAccount,
@@ -286,7 +293,11 @@ export class Platform {
     return ownRunAnswers(this.ctx, p, runId);
   }
   /** A run's receipt: once the benchmark is closed, or to its author (SPEC 6.1). @throws PlatformError `receipt_withheld` */
-  async receipt(viewer: Principal | null, slug: string, runId: string): Promise<{ receipt: Receipt; receipt_hash: Hex }> {
+  async receipt(
+    viewer: Principal | null,
+    slug: string,
+    runId: string,
+  ): Promise<{ receipt: Receipt; receipt_hash: Hex }> {
     return receiptOf(this.ctx, viewer, slug, runId);
   }
   /** Anchors pending receipts of a benchmark in one `anchorMany`. */

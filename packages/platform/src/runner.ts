@@ -143,9 +143,7 @@ function saveCheckpoint(backend: RunBackend, cp: Checkpoint): void {
 
 /** keccak256 of the served tasks: detects a checkpoint that does not belong to the stored run. */
 export function tasksDigest(tasks: ServedTask[]): string {
-  return keccak256Hex(
-    JSON.stringify(tasks.map((t) => [t.ordinal, t.prompt, t.visibility, t.grader_type])),
-  );
+  return keccak256Hex(JSON.stringify(tasks.map((t) => [t.ordinal, t.prompt, t.visibility, t.grader_type])));
 }
 
 /**
@@ -468,7 +466,13 @@ async function askAgent(
   });
   const log = join(backend.checkpointDir, `${cp.run_id}.agent.log`);
   const hide = [...backend.privatePaths];
-  const res = await runAgentProcess({ ...agent, hide }, input, cp.options.task_timeout_ms * batch.length, signal, log);
+  const res = await runAgentProcess(
+    { ...agent, hide },
+    input,
+    cp.options.task_timeout_ms * batch.length,
+    signal,
+    log,
+  );
   if (res.kind === "aborted") return "aborted";
   const failAll = (status: TaskOutcome["status"], reason: string) => {
     for (const t of batch) out.set(t.ordinal, { status, reason });

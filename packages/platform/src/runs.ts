@@ -32,7 +32,14 @@ import type { BenchmarkRecord, PlatformContext, TaskRecord } from "./context.js"
 import { PlatformError } from "./errors.js";
 import { fromStored, toStored } from "./json.js";
 import { getBenchmark, getTasks, isOpen } from "./publish.js";
-import { assertAgentOwner, assertMayOwnAgents, assertRunOwner, isAuthorOf, privateFiguresVisible, receiptsVisible } from "./identity/access.js";
+import {
+  assertAgentOwner,
+  assertMayOwnAgents,
+  assertRunOwner,
+  isAuthorOf,
+  privateFiguresVisible,
+  receiptsVisible,
+} from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
 import { registerAgent } from "./agents.js";
 import { isoMillis, wallSeconds } from "./time.js";
@@ -593,7 +600,19 @@ export async function finalizeRun(
         .prepare("SELECT COUNT(*) AS n FROM runs WHERE slug = ? AND agent_id = ?")
         .get(run.slug, run.agent_id) as { n: number }
     ).n;
-    const result = { run, b, open, graded, receipt, hash, accuracyValue, publicScore, compositeScore, wall, used };
+    const result = {
+      run,
+      b,
+      open,
+      graded,
+      receipt,
+      hash,
+      accuracyValue,
+      publicScore,
+      compositeScore,
+      wall,
+      used,
+    };
     return { ...result, compositePublic };
   });
   let anchor: AnchorEvidence | null = null;
@@ -736,7 +755,12 @@ export function receiptOf(
 ): { receipt: Receipt; receipt_hash: Hex } {
   const run = getRun(ctx, runId);
   if (run.slug !== slug || run.status !== "finalized" || !run.receipt)
-    throw new PlatformError("unknown_run", "no finalized run with this id on this benchmark", { run_id: runId }, 404);
+    throw new PlatformError(
+      "unknown_run",
+      "no finalized run with this id on this benchmark",
+      { run_id: runId },
+      404,
+    );
   const b = getBenchmark(ctx, slug);
   if (!receiptsVisible(viewer, b, isOpen(ctx, b)))
     throw new PlatformError(

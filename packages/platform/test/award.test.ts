@@ -13,7 +13,15 @@ import { describe, expect, it } from "vitest";
 import { PlatformError } from "../src/errors.js";
 import { runBenchmark, type AgentSpec } from "../src/runner.js";
 import { serveDoor } from "../src/server.js";
-import { chainConfig, cities, latestBlockTime, manualClock, openTemp, useDevChain } from "./helpers.js";
+import {
+  chainConfig,
+  cities,
+  latestBlockTime,
+  manualClock,
+  openTemp,
+  useDevChain,
+  type Harness,
+} from "./helpers.js";
 
 const TEMPLATE = "What is the answer for {payload.city} #{payload.index}?";
 const POOL = 10_000_001n; // odd: dust goes to place 1
@@ -57,13 +65,13 @@ describe("award on the local Base profile", () => {
         },
       },
     });
-    const door = await serveDoor(platform, { port: 0 });
+    const door = await serveDoor(platform.real, { port: 0 });
     const get = (path: string) => fetch(`${door.url}/api/v1/benchmarks/${path}`);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const json = async (r: Response | Promise<Response>): Promise<any> => (await r).json();
     try {
       // publish: commitment anchored with kind commitment
-      const ds = platform.createDataset(cities(20));
+      const ds = await platform.createDataset(cities(20));
       const pub = await platform.publish(ds.dataset_id, {
         title: "Cities",
         prompt_template: TEMPLATE,
@@ -107,18 +115,21 @@ describe("award on the local Base profile", () => {
 
       // agents
       const addr = (i: number) => dc.accounts[i]!.address.toLowerCase();
-      platform.registerAgent("author-bot", { is_author_agent: true, withdrawal_address: author.address });
-      platform.registerAgent("alice", { withdrawal_address: addr(2) });
-      platform.registerAgent("bob", { withdrawal_address: addr(3) });
-      platform.registerAgent("carol", { withdrawal_address: addr(4) });
+      await platform.registerAgent("author-bot", {
+        is_author_agent: true,
+        withdrawal_address: author.address,
+      });
+      await platform.registerAgent("alice", { withdrawal_address: addr(2) });
+      await platform.registerAgent("bob", { withdrawal_address: addr(3) });
+      await platform.registerAgent("carol", { withdrawal_address: addr(4) });
       // dave has no withdrawal address yet
-      await runBenchmark(platform, slug, "author-bot", agent(clock, 100));
-      await runBenchmark(platform, slug, "alice", agent(clock, 900));
-      await runBenchmark(platform, slug, "alice", agent(clock, 400)); // better second attempt
-      await runBenchmark(platform, slug, "bob", agent(clock, 500, 3)); // private accuracy 0.7
-      await runBenchmark(platform, slug, "carol", agent(clock, 800, 20)); // all wrong: below the threshold
-      await runBenchmark(platform, slug, "dave", agent(clock, 700, 1)); // private accuracy 0.9
-      expect(platform.listRuns(slug).every((r) => r.status === "finalized")).toBe(true);
+      await runBenchmark(await platform.backend("author-bot"), slug, "author-bot", agent(clock, 100));
+      await runBenchmark(await platform.backend("alice"), slug, "alice", agent(clock, 900));
+      await runBenchmark(await platform.backend("alice"), slug, "alice", agent(clock, 400)); // better second attempt
+      await runBenchmark(await platform.backend("bob"), slug, "bob", agent(clock, 500, 3)); // private accuracy 0.7
+      await runBenchmark(await platform.backend("carol"), slug, "carol", agent(clock, 800, 20)); // all wrong: below the threshold
+      await runBenchmark(await platform.backend("dave"), slug, "dave", agent(clock, 700, 1)); // private accuracy 0.9
+      expect((await platform.listRuns(slug)).every((r) => r.status === "finalized")).toBe(true);
 
       // the award is refused before the chain clock reaches closesAt
       await expect(platform.award(slug)).rejects.toMatchObject({ code: "award_not_allowed" });
@@ -134,7 +145,7 @@ describe("award on the local Base profile", () => {
         details: { agent_ids: ["dave"] },
       });
       expect(await statusOf()).toBe(2);
-      platform.registerAgent("dave", { withdrawal_address: addr(5) });
+      await platform.registerAgent("dave", { withdrawal_address: addr(5) });
 
       // crash after the award transaction is mined, before it is recorded: the retry adopts the
       // Awarded log (same ranking digest) instead of sending again
@@ -151,7 +162,7 @@ describe("award on the local Base profile", () => {
       expect(again).toEqual(result);
 
       // on-chain: awarded once, credits as computed by the evidence library, root burned
-      const lb = platform.leaderboard(slug);
+      const lb = await platform.leaderboard(slug);
       expect(lb.rows.map((r) => r.agent_id)).toEqual(["author-bot", "alice", "dave", "bob", "carol"]);
       const amounts = payoutAmounts(POOL, [5000, 3000, 2000], 3);
       expect(result.winners.map((w) => [w.agent_id, w.amount_base_units])).toEqual([
@@ -242,7 +253,7 @@ describe("award on the local Base profile", () => {
       expect(report.policy_met).toBe(true);
     } finally {
       await door.close();
-      platform.close();
+      await platform.close();
     }
   }, 240_000);
 
@@ -252,7 +263,7 @@ describe("award on the local Base profile", () => {
     const clock = manualClock(now * 1000);
     const platform = openTemp({ clock: clock.now, chain: chainConfig(dc, 0) });
     try {
-      const ds = platform.createDataset(cities(5, "empty-contest"));
+      const ds = await platform.createDataset(cities(5, "empty-contest"));
       const { slug } = await platform.publish(ds.dataset_id, {
         title: "Nobody came",
         prompt_template: TEMPLATE,
@@ -299,7 +310,7 @@ describe("award on the local Base profile", () => {
       const offline = await verifyPack({ source: new Uint8Array(readFileSync(result.pack_file)) });
       expect(offline.policy_met).toBe(true);
     } finally {
-      platform.close();
+      await platform.close();
     }
   }, 120_000);
 
@@ -308,15 +319,15 @@ describe("award on the local Base profile", () => {
     const clock = manualClock((await latestBlockTime(dc)) * 1000);
     const platform = openTemp({ clock: clock.now, chain: chainConfig(dc, 8) });
     try {
-      const ds = platform.createDataset(cities(8, "concurrent"));
+      const ds = await platform.createDataset(cities(8, "concurrent"));
       const { slug } = await platform.publish(ds.dataset_id, {
         title: "Concurrent",
         prompt_template: TEMPLATE,
         grader_type: "exact",
       });
       const results = await Promise.all(
-        ["c1", "c2", "c3", "c4", "c5"].map((id) =>
-          runBenchmark(platform, slug, id, agent(clock, 5), { concurrency: 3 }),
+        ["c1", "c2", "c3", "c4", "c5"].map(async (id) =>
+          runBenchmark(await platform.backend(id), slug, id, agent(clock, 5), { concurrency: 3 }),
         ),
       );
       for (const r of results) {
@@ -327,7 +338,7 @@ describe("award on the local Base profile", () => {
       }
       expect(await platform.anchorPendingReceipts(slug)).toEqual({});
     } finally {
-      platform.close();
+      await platform.close();
     }
   }, 120_000);
 
@@ -336,7 +347,7 @@ describe("award on the local Base profile", () => {
     const clock = manualClock((await latestBlockTime(dc)) * 1000);
     const platform = openTemp({ clock: clock.now, receiptAnchoring: "batch", chain: chainConfig(dc, 6) });
     try {
-      const ds = platform.createDataset(cities(6, "batched"));
+      const ds = await platform.createDataset(cities(6, "batched"));
       const { slug } = await platform.publish(ds.dataset_id, {
         title: "Batched",
         prompt_template: TEMPLATE,
@@ -344,7 +355,7 @@ describe("award on the local Base profile", () => {
       });
       const finals = [];
       for (const id of ["a1", "a2", "a3"])
-        finals.push((await runBenchmark(platform, slug, id, agent(clock, 10))).finalized!);
+        finals.push((await runBenchmark(await platform.backend(id), slug, id, agent(clock, 10))).finalized!);
       expect(finals.every((f) => f.receipt_anchor === null)).toBe(true);
       for (const f of finals) expect(await platform.chain!.findAnchor(f.receipt_hash)).toBeNull();
       const anchored = await platform.anchorPendingReceipts(slug);
@@ -362,7 +373,7 @@ describe("award on the local Base profile", () => {
       }
       expect(await platform.anchorPendingReceipts(slug)).toEqual({});
     } finally {
-      platform.close();
+      await platform.close();
     }
   }, 120_000);
 
@@ -371,7 +382,7 @@ describe("award on the local Base profile", () => {
     const platform = openTemp({
       chain: { ...chainConfig(devChain(), 0), rpcUrl: "http://127.0.0.1:9", chainId: 8453 },
     });
-    const ds = platform.createDataset(cities(3, "outage"));
+    const ds = await platform.createDataset(cities(3, "outage"));
     const res = await platform.publish(ds.dataset_id, {
       title: "Outage",
       prompt_template: TEMPLATE,
@@ -384,12 +395,12 @@ describe("award on the local Base profile", () => {
     expect(pending).toEqual({ kind: "commitment", status: "pending" });
     expect(await platform.awardEvidence(res.slug)).toMatchObject({ status: 404, reason: "no_commitment" });
     await expect(platform.anchorCommitment(res.slug)).rejects.toMatchObject({ code: "chain_error" });
-    platform.close();
+    await platform.close();
   }, 60_000);
 
   it("the door answers no_commitment for an off-chain benchmark and unknown_benchmark for an unknown slug", async () => {
     const platform = openTemp();
-    const ds = platform.createDataset(cities(3, "offchain"));
+    const ds = await platform.createDataset(cities(3, "offchain"));
     const { slug } = await platform.publish(ds.dataset_id, {
       title: "Off",
       prompt_template: TEMPLATE,
@@ -398,6 +409,6 @@ describe("award on the local Base profile", () => {
     expect(await platform.awardEvidence(slug)).toMatchObject({ status: 404, reason: "no_commitment" });
     expect(await platform.awardEvidence("nope")).toMatchObject({ status: 404, reason: "unknown_benchmark" });
     await expect(platform.award(slug)).rejects.toMatchObject({ code: "no_chain" });
-    platform.close();
+    await platform.close();
   });
 });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { csvToDataset } from "../src/csv.js";
 import { Platform } from "../src/platform.js";
 import { benchmarkConfig } from "../src/publish.js";
-import { cleanup, refusal, runCli, tempDir } from "./helpers.js";
+import { cleanup, refusal, runCli, tempDir, cliAccount } from "./helpers.js";
 
 afterEach(() => {
   cleanup();
@@ -123,10 +123,10 @@ describe("a store file that is not the platform's is refused in one line", () =>
     const fresh = tempDir();
     writeFileSync(join(fresh, "platform.sqlite"), "");
     const p = Platform.open({ dir: fresh });
-    expect(p.listBenchmarks()).toEqual([]);
-    p.close();
+    expect(await p.listBenchmarks()).toEqual([]);
+    await p.close();
     const again = Platform.open({ dir: fresh });
-    again.close();
+    await again.close();
   });
 });
 
@@ -171,7 +171,7 @@ describe("commands that read refuse a store that does not exist and create nothi
     expect(r.err).toMatch(/no store at/);
     expect(readdirSync(empty)).toEqual([]);
     // an existing store still answers: the benchmark is unknown
-    Platform.open({ dir: empty }).close();
+    await Platform.open({ dir: empty }).close();
     const known = await runCli("show", "x", "--store", empty);
     expect(known.code).toBe(1);
     expect(known.err).toMatch(/^error: .*x/);
@@ -184,11 +184,14 @@ describe("an agent command that cannot start", () => {
     const store = join(tempDir(), "st");
     const pub = await publishCsv(store, "Temp {payload.temp} on {payload.date}?", "--slug", "probe");
     expect(pub.code).toBe(0);
+    const key = await cliAccount(store, "bad1-owner");
     const r = await runCli(
       "run",
       "probe",
       "--store",
       store,
+      "--api-key",
+      key,
       "--agent",
       "nonexistent-cmd-xyz",
       "--agent-id",

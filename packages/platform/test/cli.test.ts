@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { seattleWeatherCsvPath } from "../src/csv.js";
-import { cleanup, runCli, tempDir } from "./helpers.js";
+import { cleanup, cliAccount, runCli, tempDir } from "./helpers.js";
 
 afterEach(() => {
   cleanup();
@@ -77,11 +77,27 @@ describe("CLI", () => {
       private_count: 7,
     });
 
+    const key = await cliAccount(store, "bot-owner");
+    // the keyless CLI is the local operator, which runs no agents
+    const keyless = await runCli(
+      "run",
+      "seattle",
+      "--store",
+      store,
+      "--agent",
+      `node ${AGENT}`,
+      "--agent-id",
+      "bot",
+    );
+    expect(keyless.code).toBe(1);
+    expect(keyless.err).toMatch(/operator_owns_no_agents/);
     const run = await runCli(
       "run",
       "seattle",
       "--store",
       store,
+      "--api-key",
+      key,
       "--agent",
       `node ${AGENT}`,
       "--agent-id",
@@ -102,12 +118,18 @@ describe("CLI", () => {
       interrupted: false,
       attempts_remaining: 2,
     });
-    expect(summary.score_composite).toMatch(/^\d\.\d{4}$/);
+    // SPEC 6.1: while open the run prints the public composite only
+    expect(summary.score_composite_public).toMatch(/^\d\.\d{4}$/);
+    expect(summary).not.toHaveProperty("score_composite");
 
     const lb = await runCli("leaderboard", "seattle", "--store", store, "--json");
     expect(JSON.parse(lb.out).rows[0]).toMatchObject({ rank: 1, agent_id: "bot", run_id: summary.run_id });
 
-    const resume = await runCli("resume", summary.run_id, "--store", store);
+    const other = await cliAccount(store, "rival");
+    const stolen = await runCli("resume", summary.run_id, "--store", store, "--api-key", other);
+    expect(stolen.code).toBe(1);
+    expect(stolen.err).toMatch(/run_owner_only/);
+    const resume = await runCli("resume", summary.run_id, "--store", store, "--api-key", key);
     expect(resume.code).toBe(1);
     expect(resume.err).toMatch(/^error: run .* is already finalized/m);
   }, 60_000);

@@ -2,8 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { Platform } from "../src/platform.js";
-import { cities, cleanup, promptAgent, tempDir } from "./helpers.js";
+import { cities, cleanup, promptAgent, tempDir, openAt, type Harness } from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -14,18 +13,18 @@ describe("durability", () => {
   it("a crash in the middle of finalize loses nothing: the run stays in progress with every answer, and finalize succeeds afterwards", async () => {
     expect(existsSync(TSX)).toBe(true);
     const dir = tempDir();
-    let platform = Platform.open({ dir });
-    const ds = platform.createDataset(cities(10));
+    let platform = openAt({ dir });
+    const ds = await platform.createDataset(cities(10));
     const { slug } = await platform.publish(ds.dataset_id, {
       title: "Cities",
       prompt_template: "Q {payload.city} #{payload.index}",
       grader_type: "exact",
     });
-    const runId = platform.startRun(slug, "alice").run.id;
-    const tasks = platform.runTasks(runId);
+    const runId = (await platform.startRun(slug, "alice")).run.id;
+    const tasks = await platform.runTasks(runId);
     const answers = tasks.map((t) => ({ ordinal: t.ordinal, answer_text: promptAgent(t.prompt) }));
-    platform.submit(runId, answers);
-    platform.close();
+    await platform.submit(runId, answers);
+    await platform.close();
 
     const child = spawnSync(TSX, [CHILD, dir, runId], { encoding: "utf8", timeout: 120_000 });
     // killed by SIGKILL (tsx relays it as exit status 137)
@@ -35,17 +34,17 @@ describe("durability", () => {
     ).toBe(true);
     expect(child.stdout).not.toContain("finalize returned");
 
-    platform = Platform.open({ dir });
-    const run = platform.getRun(runId);
+    platform = openAt({ dir });
+    const run = await platform.getRun(runId);
     expect(run.status).toBe("in_progress");
     expect(run.receipt).toBeNull();
     expect(run.receipt_hash).toBeNull();
-    expect([...platform.runAnswers(runId)].sort((a, b) => a[0] - b[0])).toEqual(
+    expect([...(await platform.runAnswers(runId))].sort((a, b) => a[0] - b[0])).toEqual(
       answers.map((a) => [a.ordinal, a.answer_text]),
     );
     const f = await platform.finalize(runId);
     expect(f.counts.answered).toBe(tasks.length);
-    expect(platform.getRun(runId).status).toBe("finalized");
-    platform.close();
+    expect((await platform.getRun(runId)).status).toBe("finalized");
+    await platform.close();
   }, 120_000);
 });

@@ -131,21 +131,21 @@ describe("dataset validation", () => {
     }
   });
 
-  it("the dry run reports and persists nothing", () => {
+  it("the dry run reports and persists nothing", async () => {
     const platform = openTemp();
-    const bad = platform.validateDataset({
+    const bad = await platform.validateDataset({
       name: "d",
       rows: [row(), row({ payload: {}, knowable_at: undefined })],
     });
     expect(bad).toMatchObject({ ok: false, row_count: 2, content_hash: null });
     expect(bad.errors[0]).toMatchObject({ row_index: 1, field: "payload", code: "empty" });
-    const good = platform.validateDataset({ name: "d", rows: [row()] });
+    const good = await platform.validateDataset({ name: "d", rows: [row()] });
     expect(good.ok).toBe(true);
     const n = platform.ctx.store.db
       .prepare("SELECT (SELECT COUNT(*) FROM datasets) + (SELECT COUNT(*) FROM dataset_rows) AS n")
       .get() as { n: number };
     expect(n.n).toBe(0);
-    platform.close();
+    await platform.close();
   });
 
   it("checkDataset reports option-level problems with row_index -1", () => {

@@ -9,6 +9,13 @@ import { registerPlatformCommands } from "../src/cli.js";
 import type { DatasetInput } from "../src/dataset.js";
 import { PlatformError } from "../src/errors.js";
 import { Platform, type PlatformOptions } from "../src/platform.js";
+import { LocalRunBackend } from "../src/backend.js";
+import type { Principal } from "../src/identity/principal.js";
+import type { AgentSettings } from "../src/agents.js";
+import type { FinalizeOptions } from "../src/runs.js";
+import { getRun, listRuns } from "../src/runs.js";
+import type { LeaderboardOptions } from "../src/leaderboard.js";
+import type { LockOptions } from "../src/award.js";
 
 /** A manual clock (unix ms) for tests. */
 export function manualClock(startMs = Date.UTC(2026, 0, 1)): {
@@ -29,9 +36,147 @@ export function tempDir(prefix = "bb-platform-"): string {
   return d;
 }
 
-/** Opens a platform on a fresh store. */
-export function openTemp(opts: Partial<PlatformOptions> = {}): Platform {
-  return Platform.open({ dir: tempDir(), ...opts });
+/**
+ * A test harness over a {@link Platform}: the operations under the names the tests use, each acting as
+ * the right principal (the local operator publishes, closes and awards; each agent id gets its own
+ * account, named like the agent, which owns the agent and its runs). Owner rules are tested with the
+ * real {@link Platform} methods (`h.real`), never through this.
+ */
+export class Harness {
+  private readonly byAgent = new Map<string, Principal>();
+  private readonly byAccount = new Map<string, Principal>();
+  constructor(readonly real: Platform) {}
+  get ctx() {
+    return this.real.ctx;
+  }
+  get chain() {
+    return this.real.chain;
+  }
+  /** The local operator. */
+  get op(): Principal {
+    return this.real.localOperator();
+  }
+  /** The principal of the account owning `agentId` (created on first use). */
+  async principal(agentId: string): Promise<Principal> {
+    let p = this.byAgent.get(agentId);
+    if (!p) {
+      const { api_key } = await this.real.createAccount({ name: agentId });
+      p = await this.real.authenticate(api_key);
+      this.byAgent.set(agentId, p);
+      this.byAccount.set(p.account_id, p);
+    }
+    return p;
+  }
+  /** The principal of the account owning run `runId` (works on a reopened store: only the account id matters to the rules). */
+  ownerOfRun(runId: string): Principal {
+    const accountId = getRun(this.ctx, runId).account_id;
+    return (
+      this.byAccount.get(accountId) ?? {
+        account_id: accountId,
+        roles: ["author", "competitor"],
+        via: "key",
+        key_prefix: null,
+      }
+    );
+  }
+  createDataset(input: DatasetInput) {
+    return this.real.createDataset(this.op, input);
+  }
+  publish(datasetId: string, o: Parameters<Platform["publish"]>[2]) {
+    return this.real.publish(this.op, datasetId, o);
+  }
+  testSet(slug: string) {
+    return this.real.testSet(this.op, slug);
+  }
+  getBenchmark(slug: string) {
+    return this.real.getBenchmark(slug);
+  }
+  listBenchmarks() {
+    return this.real.listBenchmarks();
+  }
+  isOpen(slug: string) {
+    return this.real.isOpen(slug);
+  }
+  getDataset(id: string) {
+    return this.real.getDataset(id);
+  }
+  validateDataset(input: unknown) {
+    return this.real.validateDataset(input);
+  }
+  leaderboard(slug: string, o?: LeaderboardOptions) {
+    return this.real.leaderboard(slug, o);
+  }
+  async registerAgent(agentId: string, settings: AgentSettings = {}) {
+    return this.real.registerAgent(await this.principal(agentId), agentId, settings);
+  }
+  getAgent(agentId: string) {
+    return this.real.getAgent(agentId);
+  }
+  async startRun(slug: string, agentId: string) {
+    return this.real.startRun(await this.principal(agentId), slug, agentId);
+  }
+  async submit(runId: string, answers: unknown) {
+    return this.real.submit(this.ownerOfRun(runId), runId, answers);
+  }
+  async finalize(runId: string, o?: FinalizeOptions) {
+    return this.real.finalize(this.ownerOfRun(runId), runId, o);
+  }
+  /** The stored run record (plan included): store-internal, for assertions. */
+  async getRun(runId: string) {
+    return getRun(this.ctx, runId);
+  }
+  async runTasks(runId: string) {
+    return this.real.runTasks(this.ownerOfRun(runId), runId);
+  }
+  async runAnswers(runId: string) {
+    return this.real.runAnswers(this.ownerOfRun(runId), runId);
+  }
+  /** The stored runs of a benchmark (store-internal, for assertions). */
+  async listRuns(slug: string, agentId?: string) {
+    return listRuns(this.ctx, slug, agentId);
+  }
+  /** The runner backend of the account owning run `runId`. */
+  backendOfRun(runId: string): LocalRunBackend {
+    return new LocalRunBackend(this.real, this.ownerOfRun(runId));
+  }
+  /** The runner backend of `agentId`'s account. */
+  async backend(agentId: string): Promise<LocalRunBackend> {
+    return new LocalRunBackend(this.real, await this.principal(agentId));
+  }
+  lockBounty(slug: string, o: LockOptions) {
+    return this.real.lockBounty(this.op, slug, o);
+  }
+  attachBounty(slug: string, id: bigint | string | number) {
+    return this.real.attachBounty(this.op, slug, id);
+  }
+  closeBenchmark(slug: string) {
+    return this.real.closeBenchmark(this.op, slug);
+  }
+  award(slug: string) {
+    return this.real.award(this.op, slug);
+  }
+  awardEvidence(slug: string) {
+    return this.real.awardEvidence(slug);
+  }
+  anchorCommitment(slug: string) {
+    return this.real.anchorCommitment(slug);
+  }
+  anchorPendingReceipts(slug: string) {
+    return this.real.anchorPendingReceipts(slug);
+  }
+  close() {
+    return this.real.close();
+  }
+}
+
+/** Opens a platform on a fresh store, wrapped in a {@link Harness}. */
+export function openTemp(opts: Partial<PlatformOptions> = {}): Harness {
+  return new Harness(Platform.open({ dir: tempDir(), ...opts }));
+}
+
+/** Opens a platform on `dir`, wrapped in a {@link Harness}. */
+export function openAt(opts: PlatformOptions): Harness {
+  return new Harness(Platform.open(opts));
 }
 
 /** Removes every store directory made by {@link tempDir} so far. */
@@ -143,4 +288,11 @@ export async function runCli(...args: string[]): Promise<{ out: string; err: str
   code ??= Number(process.exitCode ?? 0);
   process.exitCode = 0;
   return { out, err, code };
+}
+
+/** Creates an account on `store` with the CLI (`account create`) and returns its API key. */
+export async function cliAccount(store: string, name: string): Promise<string> {
+  const r = await runCli("account", "create", "--name", name, "--store", store);
+  expect(r.code, r.err).toBe(0);
+  return (JSON.parse(r.out) as { api_key: string }).api_key;
 }

@@ -8,7 +8,7 @@ describe("lockBounty validates before sending anything", () => {
     const dc = devChain();
     const platform = openTemp({ chain: chainConfig(dc, 0) });
     try {
-      const ds = platform.createDataset(cities(6));
+      const ds = await platform.createDataset(cities(6));
       const { slug } = await platform.publish(ds.dataset_id, {
         title: "Cities",
         prompt_template: "Answer for {payload.city}?",
@@ -46,7 +46,7 @@ describe("lockBounty validates before sending anything", () => {
       expect(bounty).toMatchObject({ pool_base_units: "5000000", threshold_bps: 5000, status: "funded" });
       expect(await nonce()).toBe(before + 2); // approve + createAndFund
     } finally {
-      platform.close();
+      await platform.close();
     }
   }, 120_000);
 });

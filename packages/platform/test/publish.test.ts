@@ -1,9 +1,8 @@
 import { commitTestSet, keccak256Hex, canonicalJsonString, promptHash } from "@bench-bounty/evidence";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DatasetInput } from "../src/dataset.js";
-import type { Platform } from "../src/platform.js";
 import { publicCount, type PublishOptions } from "../src/publish.js";
-import { cities, cleanup, openTemp, rejection } from "./helpers.js";
+import { cities, cleanup, openTemp, rejection, type Harness } from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -17,13 +16,13 @@ const base = (over: Partial<PublishOptions> = {}): PublishOptions => ({
 });
 
 async function publishRows(
-  platform: Platform,
+  platform: Harness,
   rows: unknown[],
   over: Partial<PublishOptions> = {},
   name = "d",
 ) {
-  const ds = platform.createDataset({ name, rows } as DatasetInput);
-  return platform.publish(ds.dataset_id, base(over));
+  const ds = await platform.createDataset({ name, rows } as DatasetInput);
+  return await platform.publish(ds.dataset_id, base(over));
 }
 
 const r = (label: unknown, payload: Record<string, unknown> = { city: "X", index: 1 }, i = 0) => ({
@@ -128,8 +127,7 @@ describe("publishing: the seed's table of refusals", () => {
       "n",
     );
     expect(
-      platform
-        .testSet("num")
+      (await platform.testSet("num"))
         .map((t) => t.gold)
         .sort((a, b) => canonicalJsonString(a).localeCompare(canonicalJsonString(b))),
     ).toEqual([
@@ -142,7 +140,7 @@ describe("publishing: the seed's table of refusals", () => {
       { grader_type: "contains_all", slug: "terms" },
       "c",
     );
-    expect(platform.testSet("terms")[0]!.gold).toEqual({ terms: ["alpha", "beta", "gamma"] });
+    expect((await platform.testSet("terms"))[0]!.gold).toEqual({ terms: ["alpha", "beta", "gamma"] });
   });
 
   it("slug rules: explicit slugs must match the pattern; a taken slug is 409 slug_conflict with a hint", async () => {
@@ -161,14 +159,14 @@ describe("publishing: the seed's table of refusals", () => {
 
   it("default slug: slugified dataset name + '-' + 8 hex of the content hash", async () => {
     const platform = openTemp();
-    const ds = platform.createDataset(cities(4, "Électricité & Gaz 2026!"));
+    const ds = await platform.createDataset(cities(4, "Électricité & Gaz 2026!"));
     const res = await platform.publish(ds.dataset_id, base());
     expect(res.slug).toBe(`electricite-gaz-2026-${ds.content_hash.slice(2, 10)}`);
   });
 
   it("one benchmark per dataset: a second publish is 409 with details.existing_slug", async () => {
     const platform = openTemp();
-    const ds = platform.createDataset(cities(4));
+    const ds = await platform.createDataset(cities(4));
     const first = await platform.publish(ds.dataset_id, base());
     const e = await rejection(platform.publish(ds.dataset_id, base({ slug: "another" })));
     expect(e).toMatchObject({
@@ -215,10 +213,10 @@ describe("publishing: split and commitment", () => {
   it("sorts rows by row_hash, makes the first round(n*f) public, and commits with the evidence library", async () => {
     const platform = openTemp();
     const input = cities(9);
-    const ds = platform.createDataset(input);
+    const ds = await platform.createDataset(input);
     const res = await platform.publish(ds.dataset_id, base({ public_fraction: "0.6" }));
     expect(res).toMatchObject({ leaf_count: 9, public_count: 5, private_count: 4 });
-    const tasks = platform.testSet(res.slug);
+    const tasks = await platform.testSet(res.slug);
     // row hashes computed here from the rows as uploaded (canonical JSON, keccak)
     const hashes = input.rows.map((row) => keccak256Hex(canonicalJsonString(row)));
     const expectedOrder = hashes
@@ -262,20 +260,20 @@ describe("publishing: split and commitment", () => {
     const b = openTemp();
     const input = cities(12);
     const shuffled = { ...input, rows: [...input.rows].reverse() };
-    const ra = await a.publish(a.createDataset(input).dataset_id, base());
-    const rb = await b.publish(b.createDataset(shuffled).dataset_id, base());
+    const ra = await a.publish((await a.createDataset(input)).dataset_id, base());
+    const rb = await b.publish((await b.createDataset(shuffled)).dataset_id, base());
     expect(rb.commit_root).toBe(ra.commit_root);
-    expect(b.testSet(rb.slug).map((t) => [t.prompt, t.visibility])).toEqual(
-      a.testSet(ra.slug).map((t) => [t.prompt, t.visibility]),
+    expect((await b.testSet(rb.slug)).map((t) => [t.prompt, t.visibility])).toEqual(
+      (await a.testSet(ra.slug)).map((t) => [t.prompt, t.visibility]),
     );
   });
 
   it("salts are crypto-random without a seed", async () => {
     const a = openTemp();
     const b = openTemp();
-    const ra = await a.publish(a.createDataset(cities(3)).dataset_id, base({ seed: undefined }));
-    const rb = await b.publish(b.createDataset(cities(3)).dataset_id, base({ seed: undefined }));
+    const ra = await a.publish((await a.createDataset(cities(3))).dataset_id, base({ seed: undefined }));
+    const rb = await b.publish((await b.createDataset(cities(3))).dataset_id, base({ seed: undefined }));
     expect(ra.commit_root).not.toBe(rb.commit_root);
-    expect(new Set(a.testSet(ra.slug).map((t) => t.salt)).size).toBe(3);
+    expect(new Set((await a.testSet(ra.slug)).map((t) => t.salt)).size).toBe(3);
   });
 });

@@ -2,9 +2,8 @@ import { answerDigest } from "@bench-bounty/evidence";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { PlatformError } from "../src/errors.js";
-import { Platform } from "../src/platform.js";
 import { readCheckpoint, resumeRun, runBenchmark, type AgentSpec, type RunnerResult } from "../src/runner.js";
-import { cities, cleanup, manualClock, promptAgent, tempDir } from "./helpers.js";
+import { cities, cleanup, manualClock, promptAgent, tempDir, openAt, type Harness } from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -14,8 +13,8 @@ const AGENT = fileURLToPath(new URL("./fixtures/agent.mjs", import.meta.url));
 /** A store with the 16-city benchmark published from the same seed (so every store has the same plan). */
 async function store(dir = tempDir()) {
   const clock = manualClock();
-  const platform = Platform.open({ dir, clock: clock.now, answerSaltSeed: "same-salt" });
-  const ds = platform.createDataset(cities(16));
+  const platform = openAt({ dir, clock: clock.now, answerSaltSeed: "same-salt" });
+  const ds = await platform.createDataset(cities(16));
   const res = await platform.publish(ds.dataset_id, {
     title: "Cities",
     prompt_template: TEMPLATE,
@@ -39,8 +38,8 @@ function inProcess(clock: { advance: (ms: number) => void }): AgentSpec {
   };
 }
 
-function fingerprint(platform: Platform, r: RunnerResult) {
-  const run = platform.getRun(r.run_id);
+async function fingerprint(platform: Harness, r: RunnerResult) {
+  const run = await platform.getRun(r.run_id);
   return {
     plan: run.plan,
     digests: run.receipt!.tasks.map((t) => t.answer_digest),
@@ -54,32 +53,52 @@ function fingerprint(platform: Platform, r: RunnerResult) {
 describe("runner equivalence", () => {
   it("sequential, parallel and interrupted-then-resumed runs give identical plans, answer digests and accuracies", async () => {
     const seq = await store();
-    const rSeq = await runBenchmark(seq.platform, seq.slug, "agent-1", inProcess(seq.clock), {
-      concurrency: 1,
-    });
+    const rSeq = await runBenchmark(
+      await seq.platform.backend("agent-1"),
+      seq.slug,
+      "agent-1",
+      inProcess(seq.clock),
+      {
+        concurrency: 1,
+      },
+    );
     expect(rSeq.interrupted).toBe(false);
 
     const par = await store();
-    const rPar = await runBenchmark(par.platform, par.slug, "agent-1", inProcess(par.clock), {
-      concurrency: 5,
-    });
+    const rPar = await runBenchmark(
+      await par.platform.backend("agent-1"),
+      par.slug,
+      "agent-1",
+      inProcess(par.clock),
+      {
+        concurrency: 5,
+      },
+    );
 
     const cut = await store();
     const ac = new AbortController();
-    const rCut = await runBenchmark(cut.platform, cut.slug, "agent-1", inProcess(cut.clock), {
-      concurrency: 1,
-      signal: ac.signal,
-      onOutcome: (_o, done) => {
-        if (done === 6) ac.abort();
+    const rCut = await runBenchmark(
+      await cut.platform.backend("agent-1"),
+      cut.slug,
+      "agent-1",
+      inProcess(cut.clock),
+      {
+        concurrency: 1,
+        signal: ac.signal,
+        onOutcome: (_o, done) => {
+          if (done === 6) ac.abort();
+        },
       },
-    });
+    );
     expect(rCut.interrupted).toBe(true);
     expect(rCut.finalized).toBeNull();
-    expect(cut.platform.getRun(rCut.run_id).status).toBe("in_progress");
-    expect(Object.keys(readCheckpoint(cut.platform, rCut.run_id).outcomes)).toHaveLength(6);
+    expect((await cut.platform.getRun(rCut.run_id)).status).toBe("in_progress");
+    expect(
+      Object.keys(readCheckpoint(cut.platform.backendOfRun(rCut.run_id), rCut.run_id).outcomes),
+    ).toHaveLength(6);
     // a new process: reopen the store and resume from the checkpoint
-    cut.platform.close();
-    const reopened = Platform.open({ dir: cut.dir, clock: cut.clock.now, answerSaltSeed: "same-salt" });
+    await cut.platform.close();
+    const reopened = openAt({ dir: cut.dir, clock: cut.clock.now, answerSaltSeed: "same-salt" });
     const asked: number[] = [];
     const base = inProcess(cut.clock);
     const counting: AgentSpec = {
@@ -87,24 +106,24 @@ describe("runner equivalence", () => {
       name: "prompt-agent",
       answer: (t, s) => (asked.push(t.ordinal), base.kind === "function" ? base.answer(t, s) : null),
     };
-    const rRes = await resumeRun(reopened, rCut.run_id, counting);
+    const rRes = await resumeRun(reopened.backendOfRun(rCut.run_id), rCut.run_id, counting);
     expect(rRes.interrupted).toBe(false);
-    expect(asked).toHaveLength(rSeq.plan.length - 6);
+    expect(asked).toHaveLength(rSeq.task_count - 6);
 
-    const a = fingerprint(seq.platform, rSeq);
-    expect(fingerprint(par.platform, rPar)).toEqual(a);
-    expect(fingerprint(reopened, rRes)).toEqual(a);
+    const a = await fingerprint(seq.platform, rSeq);
+    expect(await fingerprint(par.platform, rPar)).toEqual(a);
+    expect(await fingerprint(reopened, rRes)).toEqual(a);
     // the digests are those of the expected answers under the run's salt
-    const run = seq.platform.getRun(rSeq.run_id);
-    const tasks = seq.platform.runTasks(rSeq.run_id);
+    const run = await seq.platform.getRun(rSeq.run_id);
+    const tasks = await seq.platform.runTasks(rSeq.run_id);
     expect(a.digests).toEqual(tasks.map((t) => answerDigest(promptAgent(t.prompt), run.answer_salt!)));
-    reopened.close();
+    await reopened.close();
   });
 
   it("a CLI agent gives the same answers one task per process and in parallel batches", async () => {
     const one = await store();
     const rOne = await runBenchmark(
-      one.platform,
+      await one.platform.backend("cli"),
       one.slug,
       "cli",
       { kind: "command", command: `node ${AGENT}` },
@@ -112,15 +131,15 @@ describe("runner equivalence", () => {
     );
     const batched = await store();
     const rBatched = await runBenchmark(
-      batched.platform,
+      await batched.platform.backend("cli"),
       batched.slug,
       "cli",
       { kind: "command", command: `node ${AGENT}` },
       { concurrency: 3, batchSize: 5 },
     );
     expect(rOne.outcomes.every((o) => o.status === "answered")).toBe(true);
-    const d1 = fingerprint(one.platform, rOne);
-    const d2 = fingerprint(batched.platform, rBatched);
+    const d1 = await fingerprint(one.platform, rOne);
+    const d2 = await fingerprint(batched.platform, rBatched);
     expect(d2.plan).toEqual(d1.plan);
     expect(d2.digests).toEqual(d1.digests);
     expect(d2.accuracy).toEqual(d1.accuracy);
@@ -131,24 +150,24 @@ describe("runner policies", () => {
   it("per-task timeout with policy skip: the task stays unanswered and the run is finalized", async () => {
     const s = await store();
     const r = await runBenchmark(
-      s.platform,
+      await s.platform.backend("sleepy"),
       s.slug,
       "sleepy",
       { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "sleep-on-5" } },
       { concurrency: 4, taskTimeoutMs: 5000 },
     );
-    const tasks = s.platform.runTasks(r.run_id);
+    const tasks = await s.platform.runTasks(r.run_id);
     const five = tasks.find((t) => t.prompt.includes("#5"))!;
     expect(r.outcomes.find((o) => o.ordinal === five.ordinal)).toMatchObject({ status: "timeout" });
     expect(r.outcomes.filter((o) => o.status === "answered")).toHaveLength(tasks.length - 1);
     expect(r.finalized!.counts.answered).toBe(tasks.length - 1);
-    expect(r.finalized!.receipt.tasks[five.ordinal]!.answer_digest).toBeNull();
+    expect((await s.platform.getRun(r.run_id)).receipt!.tasks[five.ordinal]!.answer_digest).toBeNull();
   }, 60_000);
 
   it("garbage output and crashes are invalid outcomes under policy skip", async () => {
     const s = await store();
     const r = await runBenchmark(
-      s.platform,
+      await s.platform.backend("garbage"),
       s.slug,
       "garbage",
       { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "garbage" } },
@@ -157,7 +176,7 @@ describe("runner policies", () => {
     expect(r.outcomes.every((o) => o.status === "invalid" && /JSON/.test(o.reason!))).toBe(true);
     const s2 = await store();
     const r2 = await runBenchmark(
-      s2.platform,
+      await s2.platform.backend("crash"),
       s2.slug,
       "crash",
       { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "exit" } },
@@ -172,7 +191,7 @@ describe("runner policies", () => {
     let err: unknown;
     try {
       await runBenchmark(
-        s.platform,
+        await s.platform.backend("strict"),
         s.slug,
         "strict",
         { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "empty-on-2" } },
@@ -184,16 +203,21 @@ describe("runner policies", () => {
     expect(err).toBeInstanceOf(PlatformError);
     expect((err as PlatformError).code).toBe("agent_failed");
     const runId = (err as PlatformError).details.run_id as string;
-    expect(s.platform.getRun(runId).status).toBe("in_progress");
-    const r = await resumeRun(s.platform, runId, { kind: "command", command: `node ${AGENT}` });
+    expect((await s.platform.getRun(runId)).status).toBe("in_progress");
+    const r = await resumeRun(s.platform.backendOfRun(runId), runId, {
+      kind: "command",
+      command: `node ${AGENT}`,
+    });
     expect(r.finalized).not.toBeNull();
     expect(r.outcomes.every((o) => o.status === "answered")).toBe(true);
   }, 60_000);
 
   it("resume refuses a finalized run", async () => {
     const s = await store();
-    const r = await runBenchmark(s.platform, s.slug, "a", inProcess(s.clock));
-    await expect(resumeRun(s.platform, r.run_id, inProcess(s.clock))).rejects.toMatchObject({
+    const r = await runBenchmark(await s.platform.backend("a"), s.slug, "a", inProcess(s.clock));
+    await expect(
+      resumeRun(s.platform.backendOfRun(r.run_id), r.run_id, inProcess(s.clock)),
+    ).rejects.toMatchObject({
       code: "run_not_in_progress",
     });
   });

@@ -1,8 +1,16 @@
 import { composite, parseJson, receiptHash } from "@bench-bounty/evidence";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Platform } from "../src/platform.js";
 import { runPlan } from "../src/runs.js";
-import { cities, cleanup, manualClock, openTemp, promptAgent, refusal, rejection } from "./helpers.js";
+import {
+  cities,
+  cleanup,
+  manualClock,
+  openTemp,
+  promptAgent,
+  refusal,
+  rejection,
+  type Harness,
+} from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -13,7 +21,7 @@ async function setup(
 ) {
   const clock = manualClock();
   const platform = openTemp({ clock: clock.now, answerSaltSeed: "answers" });
-  const ds = platform.createDataset(cities(opts.n ?? 12));
+  const ds = await platform.createDataset(cities(opts.n ?? 12));
   const res = await platform.publish(ds.dataset_id, {
     title: "Cities",
     prompt_template: TEMPLATE,
@@ -27,9 +35,9 @@ async function setup(
   return { platform, clock, slug: res.slug };
 }
 
-function answerAll(platform: Platform, runId: string) {
-  const tasks = platform.runTasks(runId);
-  return platform.submit(
+async function answerAll(platform: Harness, runId: string) {
+  const tasks = await platform.runTasks(runId);
+  return await platform.submit(
     runId,
     tasks.map((t) => ({ ordinal: t.ordinal, answer_text: promptAgent(t.prompt) })),
   );
@@ -38,11 +46,11 @@ function answerAll(platform: Platform, runId: string) {
 describe("run plans", () => {
   it("private tasks fixed in bank order first, then a seeded shuffle of a subset of the public tasks", async () => {
     const { platform, slug } = await setup({ n: 12, publicPerRun: 4 });
-    const tasks = platform.testSet(slug);
+    const tasks = await platform.testSet(slug);
     const priv = tasks.filter((t) => t.visibility === "private").map((t) => t.ordinal);
     const pub = new Set(tasks.filter((t) => t.visibility === "public").map((t) => t.ordinal));
-    const started = platform.startRun(slug, "alice");
-    const plan = platform.getRun(started.run.id).plan;
+    const started = await platform.startRun(slug, "alice");
+    const plan = (await platform.getRun(started.run.id)).plan;
     expect(plan.slice(0, priv.length)).toEqual(priv);
     expect(plan).toHaveLength(priv.length + 4);
     for (const o of plan.slice(priv.length)) expect(pub.has(o)).toBe(true);
@@ -55,11 +63,11 @@ describe("run plans", () => {
   it("is deterministic per (benchmark, agent, attempt) and differs between attempts", async () => {
     const a = await setup({ n: 20 });
     const b = await setup({ n: 20 });
-    const planA = a.platform.getRun(a.platform.startRun(a.slug, "alice").run.id).plan;
-    const planB = b.platform.getRun(b.platform.startRun(b.slug, "alice").run.id).plan;
+    const planA = (await a.platform.getRun((await a.platform.startRun(a.slug, "alice")).run.id)).plan;
+    const planB = (await b.platform.getRun((await b.platform.startRun(b.slug, "alice")).run.id)).plan;
     expect(planB).toEqual(planA);
-    const bench = a.platform.getBenchmark(a.slug);
-    const tasks = a.platform.testSet(a.slug);
+    const bench = await a.platform.getBenchmark(a.slug);
+    const tasks = await a.platform.testSet(a.slug);
     expect(runPlan(bench, tasks, "alice", 1)).toEqual(planA);
     const second = runPlan(bench, tasks, "alice", 2);
     expect(second.slice(0, 10)).toEqual(planA.slice(0, 10)); // private part fixed
@@ -72,19 +80,19 @@ describe("run plans", () => {
 describe("start / submit / finalize", () => {
   it("one run in progress per agent, and max_attempts", async () => {
     const { platform, slug } = await setup({ maxAttempts: 2 });
-    const r1 = platform.startRun(slug, "alice");
-    expect(refusal(() => platform.startRun(slug, "alice"))).toMatchObject({
+    const r1 = await platform.startRun(slug, "alice");
+    expect(await rejection(platform.startRun(slug, "alice"))).toMatchObject({
       code: "run_in_progress",
       status: 409,
       details: { run_id: r1.run.id },
     });
-    platform.startRun(slug, "bob"); // another agent is independent
-    answerAll(platform, r1.run.id);
+    await platform.startRun(slug, "bob"); // another agent is independent
+    await answerAll(platform, r1.run.id);
     await platform.finalize(r1.run.id);
-    const r2 = platform.startRun(slug, "alice");
+    const r2 = await platform.startRun(slug, "alice");
     expect(r2.run.attempt).toBe(2);
     await platform.finalize(r2.run.id);
-    expect(refusal(() => platform.startRun(slug, "alice"))).toMatchObject({
+    expect(await rejection(platform.startRun(slug, "alice"))).toMatchObject({
       code: "max_attempts_reached",
       status: 409,
       details: { max_attempts: 2 },
@@ -93,9 +101,9 @@ describe("start / submit / finalize", () => {
 
   it("submit refuses unknown, stale and duplicate ordinals and empty answers with machine-readable details, storing nothing", async () => {
     const { platform, slug } = await setup({ n: 6, publicPerRun: 1 });
-    const run = platform.startRun(slug, "alice").run.id;
-    const n = platform.runTasks(run).length;
-    const e = refusal(() =>
+    const run = (await platform.startRun(slug, "alice")).run.id;
+    const n = (await platform.runTasks(run)).length;
+    const e = await rejection(
       platform.submit(run, [
         { ordinal: 0, answer_text: "fine" },
         { ordinal: n, answer_text: "stale" },
@@ -115,25 +123,25 @@ describe("start / submit / finalize", () => {
       [4, "bad_ordinal"],
       [5, "not_a_string"],
     ]);
-    expect(platform.runAnswers(run).size).toBe(0);
+    expect((await platform.runAnswers(run)).size).toBe(0);
   });
 
   it("submit upserts are idempotent per ordinal", async () => {
     const { platform, slug } = await setup({ n: 4 });
-    const run = platform.startRun(slug, "alice").run.id;
-    expect(platform.submit(run, [{ ordinal: 0, answer_text: "a" }])).toMatchObject({
+    const run = (await platform.startRun(slug, "alice")).run.id;
+    expect(await platform.submit(run, [{ ordinal: 0, answer_text: "a" }])).toMatchObject({
       accepted: 1,
       answered: 1,
     });
-    expect(platform.submit(run, [{ ordinal: 0, answer_text: "a" }])).toMatchObject({
+    expect(await platform.submit(run, [{ ordinal: 0, answer_text: "a" }])).toMatchObject({
       accepted: 1,
       answered: 1,
     });
-    platform.submit(run, [
+    await platform.submit(run, [
       { ordinal: 0, answer_text: "b" },
       { ordinal: 1, answer_text: "c" },
     ]);
-    expect([...platform.runAnswers(run)]).toEqual([
+    expect([...(await platform.runAnswers(run))]).toEqual([
       [0, "b"],
       [1, "c"],
     ]);
@@ -141,13 +149,27 @@ describe("start / submit / finalize", () => {
 
   it("finalize: wall clock from start to finalize in ms, composite from the evidence library, receipt hashed", async () => {
     const { platform, clock, slug } = await setup({ n: 12 });
-    const run = platform.startRun(slug, "alice").run.id;
-    answerAll(platform, run);
+    const run = (await platform.startRun(slug, "alice")).run.id;
+    await answerAll(platform, run);
     clock.advance(12_345);
     const f = await platform.finalize(run);
     expect(f.wall_seconds).toBe("12.345");
-    const stored = platform.getRun(run);
-    expect(f.score_composite).toBe(
+    const stored = await platform.getRun(run);
+    // SPEC 6.1: while open, finalize serves the public composite only, never the private one or the receipt
+    expect(f.score_composite).toBeUndefined();
+    expect(f.receipt).toBeUndefined();
+    expect(f.score_composite_public).toBe(
+      composite({
+        rank_accuracy: f.score_public,
+        wall_seconds: "12.345",
+        usdc_spent: "0.000000",
+        speed_weight: "0.3",
+        cost_weight: "0",
+        time_budget_seconds: 100,
+        cost_budget_usdc: null,
+      }),
+    );
+    expect(stored.score_composite).toBe(
       composite({
         rank_accuracy: stored.rank_accuracy!,
         wall_seconds: "12.345",
@@ -158,8 +180,9 @@ describe("start / submit / finalize", () => {
         cost_budget_usdc: null,
       }),
     );
-    expect(f.receipt_hash).toBe(receiptHash(f.receipt));
-    expect(f.receipt).toMatchObject({
+    const receipt = stored.receipt!;
+    expect(f.receipt_hash).toBe(receiptHash(receipt));
+    expect(receipt).toMatchObject({
       schema: "bench-bounty.receipt.v1",
       run_id: run,
       benchmark_slug: slug,
@@ -167,24 +190,24 @@ describe("start / submit / finalize", () => {
       queries_used: 0,
       usdc_spent: "0.000000",
     });
-    expect(f.receipt.started_at).toBe("2026-01-01T00:00:00.000Z");
-    expect(f.receipt.finalized_at).toBe("2026-01-01T00:00:12.345Z");
+    expect(receipt.started_at).toBe("2026-01-01T00:00:00.000Z");
+    expect(receipt.finalized_at).toBe("2026-01-01T00:00:12.345Z");
     // while open: credits null in the receipt
-    expect(f.receipt.tasks.every((t) => t.credit === null)).toBe(true);
+    expect(receipt.tasks.every((t) => t.credit === null)).toBe(true);
     // stored receipt round-trips byte-identically
     expect(receiptHash(parseJson(JSON.stringify(stored.receipt)) as never)).toBe(f.receipt_hash);
   });
 
   it("finalize returns aggregate numbers only while attempts remain; per-task public credits once they are used up", async () => {
     const { platform, slug } = await setup({ n: 12, maxAttempts: 2 });
-    const r1 = platform.startRun(slug, "alice").run.id;
-    answerAll(platform, r1);
+    const r1 = (await platform.startRun(slug, "alice")).run.id;
+    await answerAll(platform, r1);
     const f1 = await platform.finalize(r1);
     expect(f1.attempts_remaining).toBe(1);
     expect(f1.per_task).toBeUndefined();
     expect(f1.rank_accuracy).toBeUndefined();
-    const r2 = platform.startRun(slug, "alice").run.id;
-    answerAll(platform, r2);
+    const r2 = (await platform.startRun(slug, "alice")).run.id;
+    await answerAll(platform, r2);
     const f2 = await platform.finalize(r2);
     expect(f2.attempts_remaining).toBe(0);
     expect(f2.per_task!.every((t) => t.visibility === "public")).toBe(true);
@@ -194,60 +217,68 @@ describe("start / submit / finalize", () => {
 
   it("a second finalize is 409, and unanswered tasks score 0 with a null digest", async () => {
     const { platform, slug } = await setup({ n: 6 });
-    const run = platform.startRun(slug, "alice").run.id;
-    platform.submit(run, [{ ordinal: 0, answer_text: "x" }]);
+    const run = (await platform.startRun(slug, "alice")).run.id;
+    await platform.submit(run, [{ ordinal: 0, answer_text: "x" }]);
     const f = await platform.finalize(run);
     expect(f.counts.answered).toBe(1);
-    expect(f.receipt.tasks.slice(1).every((t) => t.answer_digest === null)).toBe(true);
-    expect(platform.getRun(run).rank_accuracy).toBe("0.0000");
+    expect((await platform.getRun(run)).receipt!.tasks.slice(1).every((t) => t.answer_digest === null)).toBe(
+      true,
+    );
+    expect((await platform.getRun(run)).rank_accuracy).toBe("0.0000");
     const e = await rejection(platform.finalize(run));
     expect(e).toMatchObject({ code: "already_finalized", status: 409 });
-    expect(refusal(() => platform.submit(run, [{ ordinal: 1, answer_text: "late" }])).code).toBe(
+    expect((await rejection(platform.submit(run, [{ ordinal: 1, answer_text: "late" }]))).code).toBe(
       "run_not_in_progress",
     );
   });
 
   it("after close: no new runs; finalize reveals credits and private accuracy", async () => {
     const { platform, slug } = await setup({ n: 8 });
-    const run = platform.startRun(slug, "alice").run.id;
-    answerAll(platform, run);
-    platform.closeBenchmark(slug);
-    expect(refusal(() => platform.startRun(slug, "bob")).code).toBe("benchmark_closed");
+    const run = (await platform.startRun(slug, "alice")).run.id;
+    await answerAll(platform, run);
+    await platform.closeBenchmark(slug);
+    expect((await rejection(platform.startRun(slug, "bob"))).code).toBe("benchmark_closed");
     const f = await platform.finalize(run);
-    expect(f.receipt.tasks.every((t) => /^\d+\/\d+$/.test(t.credit!))).toBe(true);
-    expect(f.rank_accuracy).toBe(platform.getRun(run).rank_accuracy);
+    expect(f.score_composite).toBe((await platform.getRun(run)).score_composite);
+    expect(f.receipt!.tasks.every((t) => /^\d+\/\d+$/.test(t.credit!))).toBe(true);
+    expect(f.rank_accuracy).toBe((await platform.getRun(run)).rank_accuracy);
     expect(f.per_task).toHaveLength(f.counts.tasks);
   });
 });
 
 describe("leaderboard", () => {
-  it("ranks by SPEC 7.1, best run per agent, private composite; rank_accuracy hidden while open", async () => {
+  it("ranks the public board by the public composite while open (SPEC 6.1), the final board by SPEC 7.1 once closed", async () => {
     const { platform, clock, slug } = await setup({ n: 12, maxAttempts: 3 });
     const play = async (agent: string, ms: number, answer: (p: string) => string) => {
-      const run = platform.startRun(slug, agent).run.id;
-      const tasks = platform.runTasks(run);
-      platform.submit(
+      const run = (await platform.startRun(slug, agent)).run.id;
+      const tasks = await platform.runTasks(run);
+      await platform.submit(
         run,
         tasks.map((t) => ({ ordinal: t.ordinal, answer_text: answer(t.prompt) })),
       );
       clock.advance(ms);
-      return platform.finalize(run);
+      return await platform.finalize(run);
     };
     const perfect = (p: string) => `answer-${/#(\d+)/.exec(p)![1]}`;
     await play("slow-perfect", 50_000, perfect); // acc 1, slow
     await play("fast-perfect", 1_000, perfect); // acc 1, fast: best
     await play("mediocre", 1_000, promptAgent);
     const better = await play("mediocre", 500, perfect); // second attempt is its best
-    const lb = platform.leaderboard(slug);
-    expect(lb.ranked_on).toBe("private_composite");
+    const lb = await platform.leaderboard(slug);
+    expect(lb).toMatchObject({ board: "public", ranked_on: "public_composite" });
     expect(lb.rows.map((r) => [r.rank, r.agent_id, r.attempts_used])).toEqual([
       [1, "mediocre", 2],
       [2, "fast-perfect", 1],
       [3, "slow-perfect", 1],
     ]);
     expect(lb.rows[0]!.run_id).toBe(better.run_id);
-    expect(lb.rows.every((r) => r.rank_accuracy === null)).toBe(true);
-    platform.closeBenchmark(slug);
-    expect(platform.leaderboard(slug).rows[0]!.rank_accuracy).toBe("1.0000");
+    for (const r of lb.rows) {
+      expect(r).not.toHaveProperty("rank_accuracy");
+      expect(r).not.toHaveProperty("score_composite");
+    }
+    await platform.closeBenchmark(slug);
+    const final = await platform.leaderboard(slug);
+    expect(final).toMatchObject({ board: "final", ranked_on: "private_composite" });
+    expect(final.board === "final" && final.rows[0]!.rank_accuracy).toBe("1.0000");
   });
 });

@@ -7,13 +7,13 @@ afterEach(cleanup);
 async function fixture() {
   const clock = manualClock();
   const platform = openTemp({ clock: clock.now, publicBaseUrl: "https://door.example/" });
-  const ds = platform.createDataset(cities(6));
+  const ds = await platform.createDataset(cities(6));
   const { slug } = await platform.publish(ds.dataset_id, {
     title: "Cities",
     prompt_template: "Q {payload.city} #{payload.index}",
     grader_type: "exact",
   });
-  const app = createDoorApp(platform);
+  const app = createDoorApp(platform.real);
   return { platform, clock, slug, app };
 }
 
@@ -23,10 +23,10 @@ const json = async (r: Response | Promise<Response>): Promise<any> => (await r).
 describe("door (HTTP)", () => {
   it("serves the list, the detail without gold, the commitment and the leaderboard", async () => {
     const { platform, clock, slug, app } = await fixture();
-    const run = platform.startRun(slug, "alice").run.id;
-    platform.submit(
+    const run = (await platform.startRun(slug, "alice")).run.id;
+    await platform.submit(
       run,
-      platform.runTasks(run).map((t) => ({ ordinal: t.ordinal, answer_text: promptAgent(t.prompt) })),
+      (await platform.runTasks(run)).map((t) => ({ ordinal: t.ordinal, answer_text: promptAgent(t.prompt) })),
     );
     clock.advance(2_000);
     const f = await platform.finalize(run);
@@ -39,7 +39,7 @@ describe("door (HTTP)", () => {
     const detailRes = await app.request(`/api/v1/benchmarks/${slug}`);
     expect(detailRes.headers.get("content-type")).toMatch(/application\/json/);
     const text = await detailRes.text();
-    for (const t of platform.testSet(slug)) {
+    for (const t of await platform.testSet(slug)) {
       expect(text).not.toContain(t.salt);
       expect(text).not.toContain(JSON.stringify((t.gold as { value: string }).value));
     }
@@ -60,21 +60,37 @@ describe("door (HTTP)", () => {
     expect(detail.how_to_compete).toContain(slug);
 
     const lb = await json(app.request(`/api/v1/benchmarks/${slug}/leaderboard`));
+    // SPEC 6.1: the public board while open, no private figure on it
+    expect(lb.board).toBe("public");
     expect(lb.rows).toEqual([
       expect.objectContaining({
         rank: 1,
         agent_id: "alice",
-        rank_accuracy: null,
-        receipt_url: `https://door.example/api/v1/benchmarks/${slug}/runs/${run}/receipt`,
+        score_composite_public: f.score_composite_public,
       }),
     ]);
+    expect(lb.rows[0]).not.toHaveProperty("score_composite");
+    expect(lb.rows[0]).not.toHaveProperty("rank_accuracy");
 
+    // receipts are withheld while open, served once closed
+    const withheld = await app.request(`/api/v1/benchmarks/${slug}/runs/${run}/receipt`);
+    expect(withheld.status).toBe(404);
+    expect((await json(withheld)).error).toMatchObject({
+      code: "receipt_withheld",
+      details: { reason: "withheld_live_contest" },
+    });
+    await platform.closeBenchmark(slug);
     const receipt = await json(app.request(`/api/v1/benchmarks/${slug}/runs/${run}/receipt`));
     expect(receipt.receipt_hash).toBe(f.receipt_hash);
+    const final = await json(app.request(`/api/v1/benchmarks/${slug}/leaderboard`));
+    expect(final.board).toBe("final");
+    expect(final.rows[0].receipt_url).toBe(
+      `https://door.example/api/v1/benchmarks/${slug}/runs/${run}/receipt`,
+    );
 
     const commitment = await json(app.request(`/api/v1/benchmarks/${slug}/commitment`));
     expect(commitment).toMatchObject({
-      commit_root: platform.getBenchmark(slug).commit_root,
+      commit_root: (await platform.getBenchmark(slug)).commit_root,
       leaf_count: 6,
       commitment_anchor: null,
     });
@@ -85,7 +101,7 @@ describe("door (HTTP)", () => {
     const r1 = await app.request("/api/v1/benchmarks/nope");
     expect(r1.status).toBe(404);
     expect((await json(r1)).error.code).toBe("unknown_benchmark");
-    const run = platform.startRun(slug, "bob").run.id;
+    const run = (await platform.startRun(slug, "bob")).run.id;
     const r2 = await app.request(`/api/v1/benchmarks/${slug}/runs/${run}/receipt`);
     expect(r2.status).toBe(404); // in progress: no receipt yet
     const r3 = await app.request(`/api/v1/benchmarks/${slug}/award-evidence`);

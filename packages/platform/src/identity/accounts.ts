@@ -59,9 +59,13 @@ export async function createAccount(
     roles.length === 0 ||
     roles.some((r) => !(ACCOUNT_ROLES as readonly unknown[]).includes(r))
   )
-    throw new PlatformError("invalid_option", `roles must be a non-empty list of ${ACCOUNT_ROLES.join(", ")}`, {
-      field: "roles",
-    });
+    throw new PlatformError(
+      "invalid_option",
+      `roles must be a non-empty list of ${ACCOUNT_ROLES.join(", ")}`,
+      {
+        field: "roles",
+      },
+    );
   const account: AccountRecord = {
     account_id: `acct_${randomBytes(8).toString("hex")}`,
     name,
@@ -79,11 +83,21 @@ export async function createAccount(
  */
 export async function authenticate(ctx: PlatformContext, apiKey: unknown): Promise<Principal> {
   const refuse = (why: string): never => {
-    throw new PlatformError("unauthenticated", `invalid API key: ${why}`, { rule: "valid_key_required" }, 401);
+    throw new PlatformError(
+      "unauthenticated",
+      `invalid API key: ${why}`,
+      { rule: "valid_key_required" },
+      401,
+    );
   };
   if (typeof apiKey !== "string" || apiKey === "") return refuse("none given");
   if (ctx.operatorKeyHash !== null && sameHash(hashKey(apiKey), ctx.operatorKeyHash))
-    return { account_id: OPERATOR_ACCOUNT_ID, roles: ["operator", "author"], via: "operator_key", key_prefix: null };
+    return {
+      account_id: OPERATOR_ACCOUNT_ID,
+      roles: ["operator", "author"],
+      via: "operator_key",
+      key_prefix: null,
+    };
   const prefix = keyPrefixOf(apiKey);
   if (prefix === null) return refuse("not a bench-bounty key (bbk_...)");
   const row = await ctx.store.accounts.keyByPrefix(prefix);
@@ -112,7 +126,13 @@ export async function listKeys(ctx: PlatformContext, p: Principal): Promise<KeyL
 export async function revokeKey(ctx: PlatformContext, p: Principal, keyPrefix: string): Promise<KeyListing> {
   refuseOperatorKeys(p);
   const k = await ctx.store.accounts.revokeKey(p.account_id, keyPrefix, isoMillis(ctx.clock()));
-  if (!k) throw new PlatformError("unknown_key", `no key ${keyPrefix} on this account`, { key_prefix: keyPrefix }, 404);
+  if (!k)
+    throw new PlatformError(
+      "unknown_key",
+      `no key ${keyPrefix} on this account`,
+      { key_prefix: keyPrefix },
+      404,
+    );
   return k;
 }
 

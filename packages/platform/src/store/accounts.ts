@@ -65,7 +65,12 @@ export class AccountsTable {
       | { account_id: string; key_hash: string; revoked_at: string | null; roles_json: string }
       | undefined;
     return r
-      ? { account_id: r.account_id, key_hash: r.key_hash, revoked_at: r.revoked_at, roles: JSON.parse(r.roles_json) }
+      ? {
+          account_id: r.account_id,
+          key_hash: r.key_hash,
+          revoked_at: r.revoked_at,
+          roles: JSON.parse(r.roles_json),
+        }
       : null;
   }
 
@@ -95,10 +100,11 @@ export class AccountsTable {
         )
         .run(at, prefix, accountId);
       const r = this.db
-        .prepare("SELECT key_prefix, created_at, revoked_at FROM api_keys WHERE key_prefix = ? AND account_id = ?")
+        .prepare(
+          "SELECT key_prefix, created_at, revoked_at FROM api_keys WHERE key_prefix = ? AND account_id = ?",
+        )
         .get(prefix, accountId) as KeyListing | undefined;
       return r ?? null;
     });
   }
 }
-

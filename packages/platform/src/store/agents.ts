@@ -35,7 +35,9 @@ export class AgentsTable {
   /** Agents of an account, by id. */
   async ofAccount(accountId: string): Promise<AgentRecord[]> {
     return (
-      this.db.prepare("SELECT * FROM agents WHERE owner_account_id = ? ORDER BY agent_id").all(accountId) as AgentRow[]
+      this.db
+        .prepare("SELECT * FROM agents WHERE owner_account_id = ? ORDER BY agent_id")
+        .all(accountId) as AgentRow[]
     ).map(toAgent);
   }
 

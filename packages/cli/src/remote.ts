@@ -1,0 +1,52 @@
+/**
+ * The runner's remote backend: {@link HttpRunBackend} implements the platform's `RunBackend` over the
+ * HTTP API with `@bench-bounty/client`, so `bench-bounty run SLUG --server URL --api-key KEY --agent CMD`
+ * competes like a stranger's agent (same agent protocol, progress, timeouts, checkpoints, resume).
+ * A refusal of the server becomes the PlatformError of the same code, so the runner treats it exactly
+ * as a local refusal (an `invalid_answers` marks the task invalid, a `run_in_progress` stops).
+ */
+import { ApiError, BenchBountyClient } from "@bench-bounty/client";
+import { PlatformError, type FinalizeResult, type RunBackend, type RunView, type ServedTask, type StartedRun, type SubmitResult } from "@bench-bounty/platform";
+
+async function viaApi<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof ApiError) throw new PlatformError(e.code as never, e.message, { ...e.details, http_status: e.status });
+    throw e;
+  }
+}
+
+/** `RunBackend` over `bench-bounty serve`, acting as the holder of `apiKey`. */
+export class HttpRunBackend implements RunBackend {
+  readonly privatePaths: readonly string[] = [];
+  private readonly client: BenchBountyClient;
+  constructor(
+    readonly server: string,
+    apiKey: string,
+    readonly checkpointDir: string,
+  ) {
+    this.client = new BenchBountyClient({ baseUrl: server, apiKey });
+  }
+  get where(): string {
+    return this.server;
+  }
+  start(slug: string, agentId: string): Promise<StartedRun> {
+    return viaApi(this.client.startRun(slug, { agent_id: agentId })) as Promise<StartedRun>;
+  }
+  async tasks(runId: string): Promise<ServedTask[]> {
+    return (await viaApi(this.client.runTasks(runId))).tasks;
+  }
+  async answeredOrdinals(runId: string): Promise<number[]> {
+    return (await viaApi(this.client.runTasks(runId))).answered_ordinals;
+  }
+  submit(runId: string, answers: { ordinal: number; answer_text: string }[]): Promise<SubmitResult> {
+    return viaApi(this.client.submit(runId, answers));
+  }
+  finalize(runId: string): Promise<FinalizeResult> {
+    return viaApi(this.client.finalize(runId)) as unknown as Promise<FinalizeResult>;
+  }
+  run(runId: string): Promise<RunView> {
+    return viaApi(this.client.run(runId)) as unknown as Promise<RunView>;
+  }
+}

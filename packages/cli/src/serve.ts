@@ -1,0 +1,88 @@
+/**
+ * `bench-bounty serve`: the platform as a network service (`@bench-bounty/server`): REST, MCP, the
+ * evidence door, the script and the tutorials, on one store.
+ *
+ * - storage: `--store DIR` (embedded SQLite, the default) or `DATABASE_URL=postgresql://...`;
+ * - chain: `--rpc-url`, `--chain-id`, contract addresses (flags or the address book), the operator's
+ *   signer key (awarder and anchorer) from `BENCH_BOUNTY_PRIVATE_KEY` only;
+ * - the operator's API key (may award over the API) from `BENCH_BOUNTY_OPERATOR_KEY` only;
+ * - `--host`, `--port`. It prints where it listens and which database it uses, then serves until
+ *   SIGINT/SIGTERM.
+ */
+import { resolve } from "node:path";
+import { Option, type Command } from "commander";
+import { chainConfig, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
+import { ensureWritableDir, Platform, PlatformError } from "@bench-bounty/platform";
+import { platformDomain, serveApp } from "@bench-bounty/server";
+
+interface ServeOpts extends StoreOpts {
+  port: string;
+  host: string;
+}
+
+function portOf(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > 65535)
+    throw new PlatformError("invalid_option", `--port must be an integer 0..65535, got ${JSON.stringify(v)}`, { field: "port" });
+  return n;
+}
+
+/** Opens the platform the options describe. @throws PlatformError `invalid_option` */
+function openForServe(o: ServeOpts): { platform: Platform; database: string } {
+  const url = process.env.DATABASE_URL;
+  if (url !== undefined && url !== "")
+    throw new PlatformError(
+      "invalid_option",
+      "DATABASE_URL (PostgreSQL) is not supported by this build's store yet: unset it and use --store DIR (SQLite)",
+      { field: "DATABASE_URL" },
+    );
+  const chain = chainConfig(o);
+  ensureWritableDir(o.store, "--store");
+  const operatorKey = process.env.BENCH_BOUNTY_OPERATOR_KEY;
+  const platform = Platform.open({
+    dir: o.store,
+    receiptAnchoring: o.receiptAnchoring,
+    ...(chain ? { chain } : {}),
+    ...(o.publicUrl ? { publicBaseUrl: o.publicUrl } : {}),
+    ...(operatorKey ? { operatorKey } : {}),
+  });
+  return { platform, database: `sqlite ${resolve(o.store, "platform.sqlite")}` };
+}
+
+/** Registers `serve` on the program (replacing the platform's door-only `serve`). */
+export function registerServeCommand(program: Command): void {
+  const old = program.commands.findIndex((c) => c.name() === "serve");
+  if (old >= 0) (program.commands as Command[]).splice(old, 1);
+  storeOptions(program.command("serve").description("serve the platform over HTTP: REST API, MCP, evidence door"))
+    .addOption(new Option("--port <port>", "TCP port (0: any free port)").env("PORT").default("8787"))
+    .addOption(new Option("--host <host>", "bind address").env("HOST").default("127.0.0.1"))
+    .action(async (o: ServeOpts) => {
+      try {
+        const port = portOf(o.port);
+        const { platform, database } = openForServe(o);
+        const server = await serveApp({ domain: platformDomain(platform), port, host: o.host, ...(o.publicUrl ? { publicBaseUrl: o.publicUrl } : {}) }).catch(
+          async (e: unknown) => {
+            await platform.close();
+            throw e;
+          },
+        );
+        process.stdout.write(
+          `bench-bounty serve: listening on ${server.url}\n` +
+            `  database: ${database}\n` +
+            `  chain: ${platform.chain ? `chain id ${o.chainId} via ${o.rpcUrl}` : "none (off-chain: no anchors, no award)"}\n` +
+            `  operator key: ${process.env.BENCH_BOUNTY_OPERATOR_KEY ? "set (BENCH_BOUNTY_OPERATOR_KEY)" : "not set (nobody may award over the API)"}\n` +
+            `  REST: ${server.url}/api/v1/benchmarks  OpenAPI: ${server.url}/api/v1/openapi.json  MCP: ${server.url}/mcp\n`,
+        );
+        await new Promise<void>((res) => {
+          process.once("SIGINT", res);
+          process.once("SIGTERM", res);
+        });
+        await server.close();
+        await platform.close();
+      } catch (e) {
+        if (!(e instanceof PlatformError)) throw e;
+        process.stderr.write(`error: ${e.message}\n`);
+        process.exitCode = 1;
+      }
+    });
+}

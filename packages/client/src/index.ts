@@ -1,0 +1,327 @@
+/**
+ * `@bench-bounty/client`: a typed client of the bench-bounty HTTP API (`bench-bounty serve`), for the
+ * runner's remote mode, the demo, the web app and tests. It speaks `fetch` only; a refusal becomes an
+ * {@link ApiError} carrying the server's `{code, message, details}` and the HTTP status.
+ *
+ * ```ts
+ * const anon = new BenchBountyClient({ baseUrl: "http://127.0.0.1:8787" });
+ * const { api_key } = await anon.register({ name: "my-agent" });
+ * const me = anon.withKey(api_key);
+ * const { run, tasks } = await me.startRun("cities-1a2b3c4d");
+ * await me.submit(run.id, tasks.map((t) => ({ ordinal: t.ordinal, answer_text: "..." })));
+ * const score = await me.finalize(run.id);
+ * ```
+ *
+ * @packageDocumentation
+ */
+
+/** A task as served (never gold). */
+export interface Task {
+  /** Position in this run (what answers refer to). */
+  ordinal: number;
+  prompt: string;
+  visibility: "public" | "private";
+  grader_type: string;
+}
+
+/** `POST /benchmarks/:slug/runs` (201). */
+export interface StartedRun {
+  run: {
+    id: string;
+    benchmark: string;
+    agent_id: string;
+    attempt: number;
+    max_attempts: number;
+    attempts_remaining: number;
+    started_at: string;
+    time_budget_seconds: number;
+    speed_weight: string;
+    clock_note: string;
+  };
+  tasks: Task[];
+}
+
+/** `POST /benchmarks/runs/:id/submissions`. */
+export interface SubmitResult {
+  run_id: string;
+  accepted: number;
+  answered: number;
+  total: number;
+}
+
+/**
+ * `POST /benchmarks/runs/:id/finalize` (SPEC 6.1: while open, `score_composite_public`, never the
+ * private composite; `per_task` only once attempts are used up or the benchmark closed).
+ * Scores are 4-decimal strings, `wall_seconds` 3-decimal, USDC 6-decimal.
+ */
+export interface FinalizeResult {
+  run_id: string;
+  status: "finalized";
+  attempt: number;
+  attempts_used: number;
+  attempts_remaining: number;
+  score_public: string;
+  score_composite_public?: string;
+  score_composite?: string;
+  wall_seconds: string;
+  queries_used: number;
+  usdc_spent: string;
+  counts: { tasks: number; answered: number; public: number; private: number };
+  receipt_hash: string;
+  per_task?: { ordinal: number; visibility: "public" | "private"; credit: string }[];
+  [k: string]: unknown;
+}
+
+/** `GET /benchmarks/runs/:id` and the items of `runs/mine`. */
+export interface RunView {
+  run_id: string;
+  benchmark: string;
+  agent_id: string;
+  attempt: number;
+  status: "in_progress" | "finalized";
+  started_at: string;
+  finalized_at: string | null;
+  task_count: number;
+  score_public: string | null;
+  score_composite_public: string | null;
+  wall_seconds: string | null;
+  queries_used: number | null;
+  receipt_hash: string | null;
+  [k: string]: unknown;
+}
+
+/** An item of `GET /benchmarks`. */
+export interface BenchmarkSummary {
+  slug: string;
+  title: string;
+  status: "published" | "closed" | "awarded";
+  open: boolean;
+  public_tasks: number;
+  private_tasks: number;
+  /** Plain decimal USDC, or null without a prize. */
+  prize_pool_usdc: string | null;
+  /** `"50 USDC, locked at 0x..."` (detail only, checked on-chain), `"50 USDC"` (declared), or `"--"`. */
+  prize: string;
+  bounty_status: string | null;
+  /** Unix seconds. */
+  prize_closes_at: number | null;
+  prize_contract: string | null;
+}
+
+/** `GET /benchmarks/:slug`. */
+export interface BenchmarkDetail extends BenchmarkSummary {
+  created_at: string;
+  max_attempts: number;
+  public_tasks_per_run: number | null;
+  grader_type: string;
+  speed_weight: string;
+  cost_weight: string;
+  time_budget_seconds: number;
+  time_budget_minutes: number;
+  cost_budget_usdc: string | null;
+  commitment: { commit_root: string; leaf_count: number; anchor: unknown };
+  bounty: unknown;
+  grader_types: Record<string, unknown>;
+  /** ASCII; its curls name this benchmark's slug. */
+  how_to_compete: string;
+  [k: string]: unknown;
+}
+
+/** `GET /benchmarks/:slug/leaderboard`. */
+export interface Leaderboard {
+  slug: string;
+  open: boolean;
+  rows: { rank: number; agent_id: string; run_id: string; score_public: string; [k: string]: unknown }[];
+  [k: string]: unknown;
+}
+
+/** An account as shown to its owner. */
+export interface Account {
+  account_id: string;
+  name: string;
+  roles: string[];
+  withdrawal_address: string | null;
+  agents: { agent_id: string; withdrawal_address: string | null; is_author_agent: boolean }[];
+  keys: { key_prefix: string; created_at: string; revoked_at: string | null }[];
+  created_at: string;
+}
+
+/** `POST /accounts` (201): the key is in this answer only. */
+export interface Registration {
+  account: Account;
+  api_key: string;
+  key_prefix: string;
+}
+
+/** The error body of every refusal. */
+export interface ErrorBody {
+  error: { code: string; message: string; details: Record<string, unknown> };
+}
+
+/** A refusal of the server (or a transport failure, code `network_error`, status 0). */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    /** Seconds to wait (429), from `Retry-After`. */
+    readonly retryAfter: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** Options of {@link BenchBountyClient}. */
+export interface ClientOptions {
+  /** `http://127.0.0.1:8787` (no trailing slash needed). */
+  baseUrl: string;
+  /** The API key, sent as `X-API-Key`. */
+  apiKey?: string;
+  /** Per-request timeout in ms (default 30000). */
+  timeoutMs?: number;
+  /** `fetch` to use (default the global one). */
+  fetch?: typeof fetch;
+}
+
+const enc = encodeURIComponent;
+
+/** The typed client. Every method throws {@link ApiError} on a refusal. */
+export class BenchBountyClient {
+  readonly baseUrl: string;
+  constructor(private readonly opts: ClientOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, "");
+  }
+
+  /** The same client with another key. */
+  withKey(apiKey: string): BenchBountyClient {
+    return new BenchBountyClient({ ...this.opts, apiKey });
+  }
+
+  /** One request; JSON in and out. */
+  async request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+    const res = await this.raw(method, path, body, headers);
+    const text = await res.text();
+    if (!res.ok) throw errorOf(res, text);
+    return (text === "" ? null : JSON.parse(text)) as T;
+  }
+
+  /** One request, the Response as is (the door's bytes, 304s). */
+  async raw(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    const h: Record<string, string> = { ...headers };
+    if (this.opts.apiKey) h["x-api-key"] = this.opts.apiKey;
+    if (body !== undefined) h["content-type"] = "application/json";
+    try {
+      return await (this.opts.fetch ?? fetch)(this.baseUrl + path, {
+        method,
+        headers: h,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
+      });
+    } catch (e) {
+      throw new ApiError(0, "network_error", `${method} ${this.baseUrl}${path}: ${(e as Error).message}`);
+    }
+  }
+
+  register(input: { name?: string; agent_id?: string; withdrawal_address?: string } = {}): Promise<Registration> {
+    return this.request("POST", "/api/v1/accounts", input);
+  }
+  me(): Promise<Account> {
+    return this.request("GET", "/api/v1/accounts/me");
+  }
+  setWithdrawalAddress(address: string): Promise<Account> {
+    return this.request("PUT", "/api/v1/accounts/me/withdrawal-address", { withdrawal_address: address });
+  }
+  registerAgent(agentId: string, opts: { is_author_agent?: boolean } = {}): Promise<Account> {
+    return this.request("POST", "/api/v1/accounts/me/agents", { agent_id: agentId, ...opts });
+  }
+
+  listBenchmarks(): Promise<{ benchmarks: BenchmarkSummary[] }> {
+    return this.request("GET", "/api/v1/benchmarks");
+  }
+  benchmark(slug: string): Promise<BenchmarkDetail> {
+    return this.request("GET", `/api/v1/benchmarks/${enc(slug)}`);
+  }
+  corpus(slug: string): Promise<{ slug: string; documents: unknown[]; note?: string }> {
+    return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/corpus`);
+  }
+  leaderboard(slug: string): Promise<Leaderboard> {
+    return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/leaderboard`);
+  }
+  commitment(slug: string): Promise<{ slug: string; commit_root: string; leaf_count: number; commitment_anchor: unknown }> {
+    return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/commitment`);
+  }
+  receipt(slug: string, runId: string): Promise<{ receipt: unknown; receipt_hash: string }> {
+    return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/runs/${enc(runId)}/receipt`);
+  }
+  /** The pack bytes and their hash (ETag), or null with the reason while there is none. */
+  async awardEvidence(slug: string): Promise<{ bytes: Uint8Array; pack_hash: string } | { bytes: null; reason: string }> {
+    const res = await this.raw("GET", `/api/v1/benchmarks/${enc(slug)}/award-evidence`);
+    if (res.status === 200)
+      return { bytes: new Uint8Array(await res.arrayBuffer()), pack_hash: (res.headers.get("etag") ?? "").replace(/"/g, "") };
+    const text = await res.text();
+    const body = safeJson(text) as { error?: { reason?: string } } | null;
+    if (res.status === 404 && body?.error?.reason) return { bytes: null, reason: body.error.reason };
+    throw errorOf(res, text);
+  }
+
+  startRun(slug: string, opts: { agent_id?: string } = {}): Promise<StartedRun> {
+    return this.request("POST", `/api/v1/benchmarks/${enc(slug)}/runs`, opts);
+  }
+  submit(runId: string, answers: { ordinal: number; answer_text: string }[]): Promise<SubmitResult> {
+    return this.request("POST", `/api/v1/benchmarks/runs/${enc(runId)}/submissions`, { answers });
+  }
+  finalize(runId: string): Promise<FinalizeResult> {
+    return this.request("POST", `/api/v1/benchmarks/runs/${enc(runId)}/finalize`);
+  }
+  run(runId: string): Promise<RunView> {
+    return this.request("GET", `/api/v1/benchmarks/runs/${enc(runId)}`);
+  }
+  runTasks(runId: string): Promise<{ run_id: string; tasks: Task[]; answered_ordinals: number[] }> {
+    return this.request("GET", `/api/v1/benchmarks/runs/${enc(runId)}/tasks`);
+  }
+  runsMine(): Promise<{ runs: RunView[] }> {
+    return this.request("GET", "/api/v1/benchmarks/runs/mine");
+  }
+
+  validateDataset(dataset: unknown): Promise<{ ok: boolean; row_count: number; content_hash: string | null; errors: unknown[] }> {
+    return this.request("POST", "/api/v1/datasets/validate", dataset);
+  }
+  datasetFormats(): Promise<Record<string, unknown>> {
+    return this.request("GET", "/api/v1/datasets/formats");
+  }
+  createDataset(dataset: unknown): Promise<{ dataset_id: string; name: string; content_hash: string; row_count: number; created_at: string }> {
+    return this.request("POST", "/api/v1/datasets", dataset);
+  }
+  publish(datasetId: string, options: Record<string, unknown>): Promise<BenchmarkDetail & { disclosure: string; dataset_id: string }> {
+    return this.request("POST", `/api/v1/datasets/${enc(datasetId)}/benchmark`, options);
+  }
+  attachBounty(slug: string, input: { bounty_id: string; author?: string; pool_base_units?: string }): Promise<Record<string, unknown>> {
+    return this.request("POST", `/api/v1/benchmarks/${enc(slug)}/bounty`, input);
+  }
+  award(slug: string): Promise<Record<string, unknown>> {
+    return this.request("POST", `/api/v1/benchmarks/${enc(slug)}/award`);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function errorOf(res: Response, text: string): ApiError {
+  const body = safeJson(text) as Partial<ErrorBody> | null;
+  const retry = res.headers.get("retry-after");
+  const e = body?.error;
+  return new ApiError(
+    res.status,
+    e?.code ?? `http_${res.status}`,
+    e?.message ?? `HTTP ${res.status}`,
+    e?.details ?? {},
+    retry !== null && /^\d+$/.test(retry) ? Number(retry) : null,
+  );
+}

@@ -1,0 +1,138 @@
+import { getAddress } from "viem";
+import { createHash } from "node:crypto";
+import { afterEach, describe, expect, it } from "vitest";
+import { cities, cleanup, openTemp, promptAgent, rejection } from "./helpers.js";
+
+afterEach(cleanup);
+
+async function published(opts: Parameters<typeof openTemp>[0] = {}) {
+  const h = openTemp(opts);
+  const ds = await h.createDataset(cities(8));
+  const { slug } = await h.publish(ds.dataset_id, {
+    title: "Cities",
+    prompt_template: "Q {payload.city} #{payload.index}",
+    grader_type: "exact",
+    seed: "s",
+  });
+  const p = h.real;
+  const alice = await p.authenticate((await p.createAccount({ name: "alice" })).api_key);
+  const mallory = await p.authenticate((await p.createAccount({ name: "mallory" })).api_key);
+  return { h, p, slug, alice, mallory };
+}
+
+describe("accounts and API keys", () => {
+  it("a key is shown once and stored only as its sha256; listed by prefix; revoked keys stop working", async () => {
+    const h = openTemp();
+    const p = h.real;
+    const made = await p.createAccount({ name: "alice" });
+    expect(made.api_key).toMatch(/^bbk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
+    expect(made.api_key.startsWith(made.key_prefix)).toBe(true);
+    const rows = h.ctx.store.db.prepare("SELECT * FROM api_keys").all() as Record<string, unknown>[];
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toContain(made.api_key);
+    expect(rows[0]!.key_hash).toBe(createHash("sha256").update(made.api_key).digest("hex"));
+    const me = await p.authenticate(made.api_key);
+    expect(me).toMatchObject({ account_id: made.account_id, via: "key", key_prefix: made.key_prefix });
+    const second = await p.issueKey(me);
+    expect((await p.listKeys(me)).map((k) => k.key_prefix).sort()).toEqual([made.key_prefix, second.key_prefix].sort());
+    expect(JSON.stringify(await p.listKeys(me))).not.toContain(second.api_key);
+    await p.revokeKey(me, made.key_prefix);
+    expect(await rejection(p.authenticate(made.api_key))).toMatchObject({ code: "unauthenticated", status: 401 });
+    expect((await p.authenticate(second.api_key)).account_id).toBe(made.account_id);
+    // a wrong secret with a real prefix, garbage, nothing
+    expect((await rejection(p.authenticate(second.api_key.slice(0, -1) + (second.api_key.endsWith("A") ? "B" : "A")))).code).toBe("unauthenticated");
+    expect((await rejection(p.authenticate("hello"))).code).toBe("unauthenticated");
+    expect((await rejection(p.authenticate(undefined))).code).toBe("unauthenticated");
+    // someone else cannot revoke my key
+    const bob = await p.authenticate((await p.createAccount({ name: "bob" })).api_key);
+    expect((await rejection(p.revokeKey(bob, second.key_prefix))).code).toBe("unknown_key");
+    expect((await rejection(p.createAccount({ name: "alice" }))).code).toBe("account_exists");
+  });
+
+  it("the operator key from the environment authenticates as the operator", async () => {
+    const h = openTemp({ operatorKey: "operator-secret-0123456789" });
+    const op = await h.real.authenticate("operator-secret-0123456789");
+    expect(op.roles).toContain("operator");
+    expect((await rejection(h.real.authenticate("operator-secret-012345678"))).code).toBe("unauthenticated");
+  });
+});
+
+describe("owner rules (issue 13 item 5)", () => {
+  it("nobody changes another account's agent: withdrawal address, author flag", async () => {
+    const { p, alice, mallory } = await published();
+    await p.registerAgent(alice, "alice-bot", { withdrawal_address: "0x" + "11".repeat(20) });
+    const e1 = await rejection(p.setWithdrawalAddress(mallory, "alice-bot", "0x" + "22".repeat(20)));
+    expect(e1).toMatchObject({ code: "forbidden", status: 403, details: { rule: "agent_owner_only" } });
+    const e2 = await rejection(p.registerAgent(mallory, "alice-bot", { is_author_agent: true }));
+    expect(e2.details.rule).toBe("agent_owner_only");
+    const e3 = await rejection(p.registerAgent(p.localOperator(), "alice-bot", { withdrawal_address: "0x" + "22".repeat(20) }));
+    expect(e3.details.rule).toBe("operator_owns_no_agents");
+    expect(await p.getAgent("alice-bot")).toMatchObject({
+      withdrawal_address: "0x" + "11".repeat(20),
+      is_author_agent: false,
+    });
+  });
+
+  it("nobody starts, submits to, finalizes or reads someone else's run", async () => {
+    const { p, slug, alice, mallory } = await published();
+    const started = await p.startRun(alice, slug, "alice-bot");
+    const runId = started.run.id;
+    expect((await rejection(p.startRun(mallory, slug, "alice-bot"))).details.rule).toBe("agent_owner_only");
+    const answers = started.tasks.map((t) => ({ ordinal: t.ordinal, answer_text: promptAgent(t.prompt) }));
+    for (const attempt of [
+      p.submit(mallory, runId, answers),
+      p.finalize(mallory, runId),
+      p.runTasks(mallory, runId),
+      p.runAnswers(mallory, runId),
+      p.getRun(mallory, runId),
+    ])
+      expect(await rejection(attempt)).toMatchObject({ code: "forbidden", details: { rule: "run_owner_only" } });
+    await p.submit(alice, runId, answers);
+    expect((await p.finalize(alice, runId)).counts.answered).toBe(answers.length);
+    expect((await p.myRuns(alice)).map((r) => r.run_id)).toEqual([runId]);
+    expect(await p.myRuns(mallory)).toEqual([]);
+  });
+
+  it("only the operator awards; only the author (or operator) closes; gold only to the author", async () => {
+    const { p, slug, alice } = await published();
+    expect((await rejection(p.award(alice, slug))).details.rule).toBe("operator_only");
+    expect((await rejection(p.closeBenchmark(alice, slug))).details.rule).toBe("benchmark_author_only");
+    expect((await rejection(p.testSet(alice, slug))).details.rule).toBe("benchmark_author_only");
+    expect((await rejection(p.testSet(null, slug))).code).toBe("unauthenticated");
+    expect(await p.testSet(p.localOperator(), slug)).toHaveLength(8);
+    // a final board while open is the author's only
+    expect((await rejection(p.leaderboard(slug, { viewer: alice, board: "final" }))).details.rule).toBe(
+      "benchmark_author_only",
+    );
+  });
+
+  it("withdrawal addresses: EIP-55 checksum, never zero, never one of our contracts", async () => {
+    const bounty = "0x" + "ab".repeat(20);
+    const registry = "0x" + "cd".repeat(20);
+    // chain settings only name our contracts here: nothing is contacted
+    const p = openTemp({
+      chain: {
+        rpcUrl: "http://127.0.0.1:9",
+        chainId: 8453,
+        contracts: { benchmarkBounty: bounty as `0x${string}`, anchorRegistry: registry as `0x${string}` },
+        privateKey: ("0x" + "01".repeat(32)) as `0x${string}`,
+      },
+    }).real;
+    const alice = await p.authenticate((await p.createAccount({ name: "alice" })).api_key);
+    const lower = "0x52908400098527886e0f7030069857d2e4169ee7";
+    const good = "0x52908400098527886E0F7030069857D2E4169EE7";
+    expect((await p.registerAgent(alice, "a1", { withdrawal_address: good })).withdrawal_address).toBe(lower);
+    const bad = good.replace("E0F7", "e0F7");
+    for (const [addr, reason] of [
+      [bad, "bad_checksum"],
+      ["0x" + "00".repeat(20), "zero_address"],
+      ["0x1234", "not_an_address"],
+      [bounty, "platform_contract"],
+      [getAddress(registry), "platform_contract"],
+    ] as const)
+      expect(await rejection(p.setWithdrawalAddress(alice, "a1", addr))).toMatchObject({
+        code: "invalid_withdrawal_address",
+        details: { field: "withdrawal_address", reason },
+      });
+  });
+});

@@ -1,0 +1,110 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { bubblewrapAvailable } from "../src/agent-process.js";
+import { runBenchmark } from "../src/runner.js";
+import { cities, cleanup, manualClock, openTemp, tempDir } from "./helpers.js";
+
+afterEach(cleanup);
+
+/** Removes what differs between two agents by construction (ids, hashes salted with the run's secret salt). */
+function scrub(v: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(v, (k, x: unknown) =>
+      ["run_id", "id", "agent_id", "receipt_hash", "account_id"].includes(k) ? "<id>" : x,
+    ),
+  );
+}
+
+describe("SPEC 6.1: throwaway agents learn nothing about a private label while open (issue 13 item 4)", () => {
+  it("two agents differing only in their private answer see byte-identical responses", async () => {
+    const seen: unknown[][] = [];
+    const composites: (string | null)[] = [];
+    // probe i answers every public task right, and the private tasks right (i = 0) or wrong (i = 1), on
+    // the same benchmark (same seed) at the same instants: only the private answer differs
+    for (const [i, privateRight] of [true, false].entries()) {
+      const clock = manualClock();
+      const h = openTemp({ clock: clock.now, answerSaltSeed: "x" });
+      const ds = await h.createDataset(cities(6));
+      const { slug } = await h.publish(ds.dataset_id, {
+        title: "Cities",
+        prompt_template: "Q {payload.city} #{payload.index}",
+        grader_type: "exact",
+        public_fraction: "0.5",
+        max_attempts: 1,
+        seed: "s",
+      });
+      const gold = new Map((await h.testSet(slug)).map((t) => [t.prompt, (t.gold as { value: string }).value]));
+      const p = h.real;
+      const me = await p.authenticate((await p.createAccount({ name: `probe${i}` })).api_key);
+      const started = await p.startRun(me, slug, `probe${i}`);
+      const answers = started.tasks.map((t) => ({
+        ordinal: t.ordinal,
+        answer_text: t.visibility === "public" || privateRight ? gold.get(t.prompt)! : "wrong",
+      }));
+      await p.submit(me, started.run.id, answers);
+      clock.advance(1_000);
+      const out: unknown[] = [];
+      out.push(await p.finalize(me, started.run.id));
+      out.push(await p.getRun(me, started.run.id));
+      out.push(await p.myRuns(me));
+      const board = await p.leaderboard(slug, { viewer: me });
+      out.push(board.rows.find((r) => r.agent_id === `probe${i}`));
+      out.push(await p.receipt(me, slug, started.run.id).catch((e: Error & { code?: string }) => e.code));
+      seen.push(out.map(scrub));
+      composites.push((await h.getRun(started.run.id)).score_composite);
+    }
+    expect(seen[1]).toEqual(seen[0]);
+    // and nothing private was served: no private composite, accuracy, private credit or receipt
+    const text = JSON.stringify(seen);
+    expect(text).not.toMatch(/"score_composite"|"rank_accuracy"|"private","credit"|"receipt":/);
+    expect(text).toContain("receipt_withheld");
+    // the stored private composites do differ: the sameness above is the secrecy, not a dead probe
+    expect(composites[0]).not.toBe(composites[1]);
+  });
+});
+
+describe("a CLI agent gets an allowlisted environment, its own directory, and no sight of the store (issue 13 item 3)", () => {
+  it("no key or database URL in its environment; cwd is a fresh temp dir; the store is hidden under bubblewrap", async () => {
+    const clock = manualClock();
+    const h = openTemp({ clock: clock.now });
+    const ds = await h.createDataset(cities(2));
+    const { slug } = await h.publish(ds.dataset_id, {
+      title: "Cities",
+      prompt_template: "Q {payload.city} #{payload.index}",
+      grader_type: "exact",
+    });
+    const spy = join(tempDir(), "spy.mjs");
+    const storeFile = join(h.ctx.store.dir, "platform.sqlite");
+    writeFileSync(
+      spy,
+      `import { existsSync, readFileSync } from "node:fs";
+const input = JSON.parse(readFileSync(0, "utf8"));
+let store = "unreadable";
+try { store = readFileSync(${JSON.stringify(storeFile)}).length > 0 ? "read" : "empty"; } catch (e) { store = e.code; }
+const report = JSON.stringify({ env: Object.keys(process.env).sort(), cwd: process.cwd(), home: process.env.HOME, store });
+process.stdout.write(JSON.stringify({ answers: input.tasks.map((t) => ({ ordinal: t.ordinal, answer_text: report })) }));
+`,
+    );
+    const saved = { ...process.env };
+    process.env.BENCH_BOUNTY_PRIVATE_KEY = "0x" + "ee".repeat(32);
+    process.env.BENCH_BOUNTY_AUTHOR_KEY = "0x" + "dd".repeat(32);
+    process.env.DATABASE_URL = "postgresql://u:p@localhost/db";
+    process.env.BENCH_BOUNTY_API_KEY = "bbk_000000000000_secret";
+    try {
+      const r = await runBenchmark(await h.backend("spy"), slug, "spy", {
+        kind: "command",
+        command: `node ${spy}`,
+      });
+      const answers = await h.runAnswers(r.run_id);
+      const report = JSON.parse([...answers.values()][0]!) as { env: string[]; cwd: string; home: string; store: string };
+      for (const k of report.env) expect(["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM", "HOME", "TMPDIR", "PWD", "SHLVL", "_", "OLDPWD"]).toContain(k);
+      expect(report.cwd).toMatch(/bb-agent-/);
+      expect(report.home).toBe(report.cwd);
+      if (bubblewrapAvailable()) expect(report.store).toBe("ENOENT");
+      else console.warn("bubblewrap not usable here: the store-hiding assertion is skipped");
+    } finally {
+      process.env = saved;
+    }
+  }, 60_000);
+});

@@ -1,0 +1,44 @@
+/** The typed client against a live server: the competitor walk and refusals as ApiError. */
+import { ApiError, BenchBountyClient } from "@bench-bounty/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { citiesAnswer, publishCities, startLive, type Live } from "./helpers.js";
+
+let live: Live;
+let slug: string;
+beforeAll(async () => {
+  live = await startLive();
+  slug = (await publishCities(live.url, 6, "client")).slug;
+});
+afterAll(async () => {
+  await live.stop();
+});
+
+describe("@bench-bounty/client", () => {
+  it("walks register, detail, start, submit, finalize, runs/mine, leaderboard, door", async () => {
+    const anon = new BenchBountyClient({ baseUrl: live.url + "/" });
+    const reg = await anon.register({ name: "client-agent" });
+    const me = anon.withKey(reg.api_key);
+    expect((await me.me()).account_id).toBe(reg.account.account_id);
+    expect((await anon.benchmark(slug)).how_to_compete).toContain(slug);
+    const { run, tasks } = await me.startRun(slug);
+    const sub = await me.submit(run.id, tasks.map((t) => ({ ordinal: t.ordinal, answer_text: citiesAnswer(t.prompt) })));
+    expect(sub.answered).toBe(tasks.length);
+    const fin = await me.finalize(run.id);
+    expect(fin.score_public).toBe("1.0000");
+    expect((await me.runsMine()).runs.map((r) => r.run_id)).toEqual([run.id]);
+    expect((await anon.leaderboard(slug)).rows[0]!.run_id).toBe(run.id);
+    expect(await anon.awardEvidence(slug)).toEqual({ bytes: null, reason: "no_commitment" });
+  });
+  it("throws ApiError with the server's code, status and details", async () => {
+    const anon = new BenchBountyClient({ baseUrl: live.url });
+    const e1 = await anon.startRun(slug).catch((e: unknown) => e);
+    expect(e1).toBeInstanceOf(ApiError);
+    expect(e1).toMatchObject({ status: 401, code: "unauthenticated" });
+    const e2 = await anon.withKey("bbk_nope").me().catch((e: unknown) => e);
+    expect(e2).toMatchObject({ status: 403, code: "forbidden" });
+    const e3 = await anon.benchmark("no-such").catch((e: unknown) => e);
+    expect(e3).toMatchObject({ status: 404, code: "unknown_benchmark" });
+    const dead = new BenchBountyClient({ baseUrl: "http://127.0.0.1:1" });
+    await expect(dead.listBenchmarks()).rejects.toMatchObject({ status: 0, code: "network_error" });
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * MCP with the SDK's own client (Client + StreamableHTTPClientTransport) against a live server: the
+ * five-call fast path on the benchmark's endpoint, the tool listing and schemas, the refusals (same
+ * {code, message, details} as REST), and two clients racing one agent.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, citiesAnswer, publishCities, register, startLive, type Live } from "./helpers.js";
+
+let live: Live;
+let slug: string;
+beforeAll(async () => {
+  live = await startLive();
+  slug = (await publishCities(live.url, 6, "mcp")).slug;
+});
+afterAll(async () => {
+  await live.stop();
+});
+
+async function connect(path: string, key?: string): Promise<Client> {
+  const client = new Client({ name: "bench-bounty-test", version: "1" });
+  const transport = new StreamableHTTPClientTransport(new URL(live.url + path), {
+    ...(key ? { requestInit: { headers: { authorization: `Bearer ${key}` } } } : {}),
+  });
+  await client.connect(transport);
+  return client;
+}
+
+const TOOLS = [
+  "award_evidence", "benchmark_corpus", "benchmark_detail", "benchmark_finalize_run", "benchmark_leaderboard",
+  "benchmark_list", "benchmark_start_run", "benchmark_submit_answers", "discover_tutorials", "read_tutorial",
+  "register", "runs_mine", "set_withdrawal_address",
+];
+
+describe("MCP", () => {
+  it("lists every tool with an input schema and a description", async () => {
+    const c = await connect("/mcp");
+    const { tools } = await c.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
+    for (const t of tools) {
+      expect(t.description!.length, t.name).toBeGreaterThan(10);
+      expect(t.inputSchema.type).toBe("object");
+    }
+    const submit = tools.find((t) => t.name === "benchmark_submit_answers")!;
+    expect(submit.inputSchema.required).toEqual(["run_id", "answers"]);
+    const detail = tools.find((t) => t.name === "benchmark_detail")!;
+    expect(detail.inputSchema.required).toEqual(["slug"]);
+    const perBench = await connect(`/mcp/benchmarks/${slug}/http`);
+    const d2 = (await perBench.listTools()).tools.find((t) => t.name === "benchmark_corpus")!;
+    expect(d2.inputSchema.required ?? []).toEqual([]);
+    await c.close();
+    await perBench.close();
+  });
+
+  it("competes in five calls on the benchmark's endpoint; the run shows on the leaderboard", async () => {
+    const anon = await connect(`/mcp/benchmarks/${slug}/http`);
+    const reg = await anon.callTool({ name: "register", arguments: { name: "mcp-agent" } });
+    expect(reg.isError).toBeFalsy();
+    const key = (reg.structuredContent as any).api_key as string;
+    await anon.close();
+    const c = await connect(`/mcp/benchmarks/${slug}/http`, key);
+    const corpus = await c.callTool({ name: "benchmark_corpus", arguments: {} });
+    expect((corpus.structuredContent as any).documents).toEqual([]);
+    const start = await c.callTool({ name: "benchmark_start_run", arguments: {} });
+    const run = start.structuredContent as any;
+    expect(run.tasks.length).toBe(6);
+    const answers = run.tasks.map((t: any) => ({ ordinal: t.ordinal, answer_text: citiesAnswer(t.prompt) }));
+    const sub = await c.callTool({ name: "benchmark_submit_answers", arguments: { run_id: run.run.id, answers } });
+    expect(sub.isError).toBeFalsy();
+    const fin = await c.callTool({ name: "benchmark_finalize_run", arguments: { run_id: run.run.id } });
+    expect((fin.structuredContent as any).score_public).toBe("1.0000");
+    expect((fin.content as any)[0].text).toMatch(/finalized/);
+    const board = await call(live.url, "GET", `/api/v1/benchmarks/${slug}/leaderboard`);
+    expect(board.json.rows.map((r: any) => r.run_id)).toContain(run.run.id);
+    await c.close();
+  });
+
+  it("refuses as tool errors with the REST body: no key, wrong owner, stale ordinal, second finalize, unknown slug", async () => {
+    const anon = await connect("/mcp");
+    const noKey = await anon.callTool({ name: "benchmark_start_run", arguments: { slug } });
+    expect(noKey.isError).toBe(true);
+    expect((noKey.structuredContent as any).error.code).toBe("unauthenticated");
+    const unknown = await anon.callTool({ name: "benchmark_detail", arguments: { slug: "no-such-bench" } });
+    expect((unknown.structuredContent as any).error.code).toBe("unknown_benchmark");
+    const tut = await anon.callTool({ name: "read_tutorial", arguments: { slug: "nope" } });
+    expect((tut.structuredContent as any).error.code).toBe("not_found");
+    await anon.close();
+
+    const a = await register(live.url, "mcp-owner");
+    const b = await register(live.url, "mcp-intruder");
+    const ca = await connect("/mcp", a.key);
+    const cb = await connect("/mcp", b.key);
+    const run = (await ca.callTool({ name: "benchmark_start_run", arguments: { slug } })).structuredContent as any;
+    const intr = await cb.callTool({ name: "benchmark_submit_answers", arguments: { run_id: run.run.id, answers: [{ ordinal: 0, answer_text: "x" }] } });
+    expect((intr.structuredContent as any).error).toMatchObject({ code: "forbidden", details: { rule: "run_owner_only" } });
+    const stale = await ca.callTool({ name: "benchmark_submit_answers", arguments: { run_id: run.run.id, answers: [{ ordinal: 77, answer_text: "x" }] } });
+    expect((stale.structuredContent as any).error.details.errors[0]).toMatchObject({ ordinal: 77, code: "unknown_ordinal" });
+    const rest = await call(live.url, "POST", `/api/v1/benchmarks/runs/${run.run.id}/submissions`, { key: a.key, body: { answers: [{ ordinal: 77, answer_text: "x" }] } });
+    expect(stale.structuredContent).toEqual(rest.json);
+    expect((await ca.callTool({ name: "benchmark_finalize_run", arguments: { run_id: run.run.id } })).isError).toBeFalsy();
+    const again = await ca.callTool({ name: "benchmark_finalize_run", arguments: { run_id: run.run.id } });
+    expect((again.structuredContent as any).error.code).toBe("already_finalized");
+    const addr = await ca.callTool({ name: "set_withdrawal_address", arguments: { withdrawal_address: "0x0000000000000000000000000000000000000000" } });
+    expect(addr.isError).toBe(true);
+    const door = await ca.callTool({ name: "award_evidence", arguments: { slug } });
+    expect((door.structuredContent as any).available).toBe(false);
+    await ca.close();
+    await cb.close();
+  });
+
+  it("a wrong Bearer key is refused 403 before any tool runs", async () => {
+    await expect(connect("/mcp", "bbk_wrong")).rejects.toThrow(/403|forbidden/i);
+  });
+
+  it("two clients racing one agent get one run in progress", async () => {
+    const a = await register(live.url, "mcp-racer");
+    const [c1, c2] = await Promise.all([connect("/mcp", a.key), connect("/mcp", a.key)]);
+    const results = await Promise.all([c1, c2].map((c) => c.callTool({ name: "benchmark_start_run", arguments: { slug } })));
+    const ok = results.filter((r) => !r.isError);
+    const refused = results.filter((r) => r.isError);
+    expect(ok).toHaveLength(1);
+    expect((refused[0]!.structuredContent as any).error.code).toBe("run_in_progress");
+    const mine = await c1.callTool({ name: "runs_mine", arguments: {} });
+    expect((mine.structuredContent as any).runs.filter((r: any) => r.status === "in_progress")).toHaveLength(1);
+    const tutorials = await c2.callTool({ name: "discover_tutorials", arguments: {} });
+    expect((tutorials.structuredContent as any).tutorials.map((t: any) => t.slug)).toContain("compete-on-benchmarks");
+    await c1.close();
+    await c2.close();
+  });
+});

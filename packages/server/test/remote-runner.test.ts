@@ -1,0 +1,56 @@
+/**
+ * The runner, remote: `bench-bounty run SLUG --server URL --api-key KEY --agent CMD` competes through
+ * the HTTP API with the CLI agent protocol; the run is the key's; another key cannot resume it.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, publishCities, register, startLive, type Live } from "./helpers.js";
+
+const CLI = new URL("../../cli/dist/index.js", import.meta.url).pathname;
+const AGENT = new URL("./fixtures/cities-agent.mjs", import.meta.url).pathname;
+let live: Live;
+let slug: string;
+beforeAll(async () => {
+  live = await startLive();
+  slug = (await publishCities(live.url, 8, "remote")).slug;
+});
+afterAll(async () => {
+  await live.stop();
+});
+
+async function cli(args: string[], env: Record<string, string> = {}) {
+  return promisify(execFile)(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH!, ...env }, encoding: "utf8" }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+}
+
+describe("bench-bounty run --server", () => {
+  it("competes over HTTP with the agent protocol; the run shows as the key's", async () => {
+    const me = await register(live.url, "remote-runner");
+    const store = mkdtempSync(join(tmpdir(), "bb-remote-"));
+    const r = await cli(["run", slug, "--server", live.url, "--api-key", me.key, "--agent", `node ${AGENT}`, "--agent-id", me.agent_id, "--store", store, "--no-progress"]);
+    expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const mine = await call(live.url, "GET", "/api/v1/benchmarks/runs/mine", { key: me.key });
+    expect(mine.json.runs).toHaveLength(1);
+    expect(mine.json.runs[0].status).toBe("finalized");
+    expect(mine.json.runs[0].score_public).toBe("1.0000");
+    expect(JSON.stringify(out)).toContain(mine.json.runs[0].run_id);
+
+    const other = await register(live.url, "remote-intruder");
+    const res = await cli(["resume", mine.json.runs[0].run_id, "--server", live.url, "--api-key", other.key, "--store", store]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/another account|forbidden|belongs/);
+  });
+  it("refuses --server without --api-key, naming the option", async () => {
+    const r = await cli(["run", slug, "--server", live.url, "--agent", "true", "--agent-id", "x", "--store", mkdtempSync(join(tmpdir(), "bb-remote-"))]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--api-key/);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * The one auditable command: `GET /api/v1/scripts/run-benchmark.sh` is byte-static (no slug, no host
+ * inside), its SHA-256 is published, and both phases work under `dash` (a strict POSIX sh) with only
+ * curl, against a live server: start onboards a key, submit scores the run; a wrong key is refused.
+ */
+import { createHash } from "node:crypto";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, citiesAnswer, publishCities, startLive, type Live } from "./helpers.js";
+
+const run = promisify(execFile);
+let live: Live;
+let slug: string;
+beforeAll(async () => {
+  live = await startLive();
+  slug = (await publishCities(live.url, 6, "script")).slug;
+});
+afterAll(async () => {
+  await live.stop();
+});
+
+/** Runs the served script the way the seed prints it: `curl -sSL URL | dash -s -- ARGS`. */
+async function viaCurl(args: string[], env: Record<string, string> = {}) {
+  const cmd = `curl -sSL ${live.url}/api/v1/scripts/run-benchmark.sh | dash -s -- ${args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ")}`;
+  return run("dash", ["-c", cmd], { env: { PATH: process.env.PATH!, ...env }, encoding: "utf8" }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+}
+
+describe("run-benchmark.sh", () => {
+  it("is byte-static and matches sha256sums.txt", async () => {
+    const a = await fetch(`${live.url}/api/v1/scripts/run-benchmark.sh`).then((r) => r.arrayBuffer());
+    const sums = await call(live.url, "GET", "/api/v1/scripts/sha256sums.txt");
+    const hex = createHash("sha256").update(Buffer.from(a)).digest("hex");
+    expect(sums.text).toBe(`${hex}  run-benchmark.sh\n`);
+    const text = Buffer.from(a).toString("utf8");
+    expect(text).not.toContain(slug);
+    expect(text).not.toContain("127.0.0.1");
+    expect(text.startsWith("#!/bin/sh\n")).toBe(true);
+  });
+
+  it("start then submit under dash: onboarding, tasks, score and leaderboard", async () => {
+    const start = await viaCurl([live.url, "start", slug]);
+    expect(start.code).toBe(0);
+    const key = /export BENCH_BOUNTY_API_KEY=(\S+)/.exec(start.stderr)![1]!;
+    const started = JSON.parse(start.stdout);
+    expect(started.tasks.length).toBe(6);
+    const answers = JSON.stringify(started.tasks.map((t: any) => ({ ordinal: t.ordinal, answer_text: citiesAnswer(t.prompt) })));
+
+    const stranger = await viaCurl([live.url, "submit", started.run.id, answers], { BENCH_BOUNTY_API_KEY: "bbk_wrong" });
+    expect(stranger.code).toBe(1);
+    expect(stranger.stderr).toMatch(/HTTP 403/);
+
+    const submit = await viaCurl([live.url, "submit", started.run.id, answers], { BENCH_BOUNTY_API_KEY: key });
+    expect(submit.code).toBe(0);
+    const [score, board] = submit.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(score.score_public).toBe("1.0000");
+    expect(board.rows.map((r: any) => r.run_id)).toContain(started.run.id);
+  });
+
+  it("refuses bad usage with exit 2 and a server refusal with exit 1", async () => {
+    expect((await viaCurl([live.url, "start"])).code).toBe(2);
+    expect((await viaCurl([live.url, "start", "Bad Slug"])).code).toBe(2);
+    const unknown = await viaCurl([live.url, "start", "no-such-benchmark"], { BENCH_BOUNTY_API_KEY: "bbk_wrong" });
+    expect(unknown.code).toBe(1);
+  });
+});
