@@ -11,6 +11,7 @@
  * Run: npx pnpm@12.4.2 --filter @bench-bounty/web bench   (or from the root: npm run bench:web)
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { Hono } from "hono";
@@ -53,6 +54,12 @@ const observe = (selector: string) => `
   })();`;
 
 const size = jsSize();
+// The machine may be shared: the load beside the figures says how far to trust the absolute times.
+console.log(
+  `machine: ${cpus().length} cores, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" / ")}`,
+);
 console.log(
   `JavaScript shipped: ${size.files} file(s), ${(size.raw / 1024).toFixed(1)} KB raw, ${(size.gzip / 1024).toFixed(1)} KB gzipped (budget ${BUDGET_GZIP_BYTES / 1024} KB): ${size.gzip < BUDGET_GZIP_BYTES ? "within" : "OVER"}`,
 );

@@ -1,0 +1,162 @@
+/**
+ * The verifier worker (issue 17 item 2): when a pack is minted (and on request) the service verifies
+ * it under the `full` policy (chain and indexer), stores the report's exact bytes, and retries with
+ * backoff while the chain or the indexer cannot be read.
+ *
+ * This module is the worker's logic over two ports, so it does not depend on which store or which
+ * verifier build runs it:
+ * - {@link VerificationJobs}: the queue, which must live in the store (SQLite and PostgreSQL) and
+ *   hand a job to one worker at a time through a lease (several `serve` processes never run one job
+ *   twice while its lease holds; a crashed worker's job is taken again once the lease expires);
+ * - {@link WorkerDeps.verify}: `verifyPack` of `@bench-bounty/verifier` with the RPC and indexer URLs.
+ *
+ * Outcomes: a report (whatever its facts say: a failed fact is a result, not an error) completes the
+ * job; a `VerifierNetworkError` (the pack, RPC or indexer could not be read) is retried at
+ * {@link backoffMs}; a `VerifierInputError` (the pack is not readable evidence) fails the job for good,
+ * with its message stored; any other error is a bug and is retried too, so nothing is lost.
+ */
+
+/** A job as claimed. */
+export interface VerificationJob {
+  slug: string;
+  /** Attempts already made before this one. */
+  attempts: number;
+}
+
+/** What a finished verification stores (the route `GET .../verification` serves it). */
+export interface VerificationResult {
+  /** The report as the verifier wrote it (`JSON.stringify(report, null, 2) + "\n"`): served byte for byte. */
+  reportBytes: Uint8Array;
+  policy: string;
+  /** Version of the policy's definition: the verifier package's version (policies live there). */
+  policyVersion: string;
+  verifierVersion: string;
+  /** ISO 8601 instant the verifier finished. */
+  ranAt: string;
+}
+
+/** The queue in the store. Every method is one transaction; `worker` must hold the job's lease. */
+export interface VerificationJobs {
+  /** Queues `slug` (idempotent: a queued or running job is left as is; a done one is queued again on request). */
+  enqueue(slug: string, now: number): Promise<void>;
+  /**
+   * Atomically claims one due job: queued, retrying with `next_at <= now`, or running with an
+   * expired lease; sets `lease_until = now + leaseMs` and `worker`. Null when none is due.
+   */
+  claim(now: number, leaseMs: number, worker: string): Promise<VerificationJob | null>;
+  /** Stores the result; the job is done. A no-op returning false when `worker` lost the lease. */
+  complete(slug: string, worker: string, result: VerificationResult): Promise<boolean>;
+  /** Schedules the next attempt at `nextAt` (unix ms) with the error text. False when the lease was lost. */
+  retry(slug: string, worker: string, nextAt: number, error: string): Promise<boolean>;
+  /** Gives up (bad input: retrying cannot help), keeping the error text. False when the lease was lost. */
+  fail(slug: string, worker: string, error: string): Promise<boolean>;
+}
+
+/** What the worker needs. */
+export interface WorkerDeps {
+  jobs: VerificationJobs;
+  /** The pack's bytes as the door serves them. */
+  readPack(slug: string): Promise<Uint8Array>;
+  /** Verifies under the `full` policy; returns the report object (`bench-bounty.verification.v1`). */
+  verify(pack: Uint8Array): Promise<{ policy: string; verifier: { version: string } }>;
+  /** Unix ms. */
+  now(): number;
+  /** This process's worker id (host:pid:random). */
+  worker: string;
+  /** Lease per attempt (ms); default 5 minutes, longer than one full verification. */
+  leaseMs?: number;
+}
+
+/** First retry delay and cap (ms). */
+export const BACKOFF_BASE_MS = 5_000;
+export const BACKOFF_MAX_MS = 15 * 60_000;
+
+/** Delay before attempt `attempts + 1` after `attempts` failed ones: 5 s, 10 s, 20 s, ... capped at 15 min. */
+export function backoffMs(attempts: number): number {
+  const n = Math.max(1, Math.floor(attempts));
+  return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.min(n - 1, 30));
+}
+
+/** What one step did. */
+export type StepOutcome =
+  | { kind: "idle" }
+  | { kind: "done"; slug: string }
+  | { kind: "retry"; slug: string; nextAt: number; error: string }
+  | { kind: "failed"; slug: string; error: string }
+  | { kind: "lease-lost"; slug: string };
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/** Claims and runs at most one job. */
+export async function runOnce(deps: WorkerDeps): Promise<StepOutcome> {
+  const job = await deps.jobs.claim(deps.now(), deps.leaseMs ?? 5 * 60_000, deps.worker);
+  if (job === null) return { kind: "idle" };
+  const { slug } = job;
+  try {
+    const pack = await deps.readPack(slug);
+    const report = await deps.verify(pack);
+    const result: VerificationResult = {
+      reportBytes: new TextEncoder().encode(JSON.stringify(report, null, 2) + "\n"),
+      policy: report.policy,
+      policyVersion: report.verifier.version,
+      verifierVersion: report.verifier.version,
+      ranAt: new Date(deps.now()).toISOString(),
+    };
+    return (await deps.jobs.complete(slug, deps.worker, result))
+      ? { kind: "done", slug }
+      : { kind: "lease-lost", slug };
+  } catch (e) {
+    const error = messageOf(e);
+    if (e instanceof Error && e.name === "VerifierInputError") {
+      return (await deps.jobs.fail(slug, deps.worker, error))
+        ? { kind: "failed", slug, error }
+        : { kind: "lease-lost", slug };
+    }
+    const nextAt = deps.now() + backoffMs(job.attempts + 1);
+    return (await deps.jobs.retry(slug, deps.worker, nextAt, error))
+      ? { kind: "retry", slug, nextAt, error }
+      : { kind: "lease-lost", slug };
+  }
+}
+
+/**
+ * Runs {@link runOnce} until stopped: straight on while jobs are due, every `pollMs` when idle.
+ * @returns `stop()`, which resolves once the step in progress has finished
+ */
+export function startWorker(
+  deps: WorkerDeps,
+  opts: { pollMs?: number; onStep?: (o: StepOutcome) => void } = {},
+) {
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let current: Promise<void> = Promise.resolve();
+  const loop = (): void => {
+    if (stopped) return;
+    current = runOnce(deps).then(
+      (o) => {
+        opts.onStep?.(o);
+        if (!stopped) timer = setTimeout(loop, o.kind === "idle" ? (opts.pollMs ?? 1000) : 0);
+      },
+      (e: unknown) => {
+        // the queue itself failed (store unreachable): say so and try again later
+        opts.onStep?.({
+          kind: "retry",
+          slug: "",
+          nextAt: deps.now() + (opts.pollMs ?? 1000),
+          error: messageOf(e),
+        });
+        if (!stopped) timer = setTimeout(loop, opts.pollMs ?? 1000);
+      },
+    );
+  };
+  loop();
+  return {
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await current;
+    },
+  };
+}

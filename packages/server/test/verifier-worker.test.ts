@@ -1,0 +1,175 @@
+/**
+ * The verifier worker's logic (issue 17 item 2) over an in-memory queue that keeps the port's
+ * contract (lease per claim, lease-holder-only updates): done, retry with backoff on an unreachable
+ * chain or indexer, give up on bad input, one job to one worker, a crashed worker's job taken again.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  backoffMs,
+  runOnce,
+  type VerificationJob,
+  type VerificationJobs,
+  type VerificationResult,
+  type WorkerDeps,
+} from "../src/worker/verifier-worker.js";
+
+interface Row {
+  state: "queued" | "running" | "retrying" | "done" | "failed";
+  attempts: number;
+  nextAt: number;
+  leaseUntil: number;
+  worker: string | null;
+  error: string | null;
+  result: VerificationResult | null;
+}
+
+class MemoryJobs implements VerificationJobs {
+  rows = new Map<string, Row>();
+  async enqueue(slug: string, now: number) {
+    const r = this.rows.get(slug);
+    if (r && (r.state === "queued" || r.state === "running")) return;
+    this.rows.set(slug, {
+      state: "queued",
+      attempts: 0,
+      nextAt: now,
+      leaseUntil: 0,
+      worker: null,
+      error: null,
+      result: r?.result ?? null,
+    });
+  }
+  async claim(now: number, leaseMs: number, worker: string): Promise<VerificationJob | null> {
+    for (const [slug, r] of this.rows) {
+      const due =
+        r.state === "queued" ||
+        (r.state === "retrying" && r.nextAt <= now) ||
+        (r.state === "running" && r.leaseUntil <= now);
+      if (!due) continue;
+      Object.assign(r, { state: "running", leaseUntil: now + leaseMs, worker });
+      return { slug, attempts: r.attempts };
+    }
+    return null;
+  }
+  private held(slug: string, worker: string) {
+    const r = this.rows.get(slug);
+    return r && r.state === "running" && r.worker === worker ? r : null;
+  }
+  async complete(slug: string, worker: string, result: VerificationResult) {
+    const r = this.held(slug, worker);
+    if (!r) return false;
+    Object.assign(r, { state: "done", attempts: r.attempts + 1, result, error: null, worker: null });
+    return true;
+  }
+  async retry(slug: string, worker: string, nextAt: number, error: string) {
+    const r = this.held(slug, worker);
+    if (!r) return false;
+    Object.assign(r, { state: "retrying", attempts: r.attempts + 1, nextAt, error, worker: null });
+    return true;
+  }
+  async fail(slug: string, worker: string, error: string) {
+    const r = this.held(slug, worker);
+    if (!r) return false;
+    Object.assign(r, { state: "failed", attempts: r.attempts + 1, error, worker: null });
+    return true;
+  }
+}
+
+const named = (name: string, message: string) => Object.assign(new Error(message), { name });
+const REPORT = {
+  schema: "bench-bounty.verification.v1",
+  policy: "full",
+  verifier: { version: "0.1.0" },
+  facts: {},
+};
+
+function deps(
+  jobs: MemoryJobs,
+  clock: { t: number },
+  verify: WorkerDeps["verify"],
+  worker = "w1",
+): WorkerDeps {
+  return {
+    jobs,
+    worker,
+    now: () => clock.t,
+    leaseMs: 60_000,
+    readPack: async () => new TextEncoder().encode("{}"),
+    verify,
+  };
+}
+
+describe("verifier worker", () => {
+  it("backs off 5 s, 10 s, 20 s ... up to 15 minutes", () => {
+    expect([1, 2, 3, 4].map(backoffMs)).toEqual([5000, 10000, 20000, 40000]);
+    expect(backoffMs(40)).toBe(15 * 60_000);
+  });
+
+  it("stores the report's exact bytes and the policy, verifier version and time", async () => {
+    const jobs = new MemoryJobs();
+    const clock = { t: Date.parse("2026-03-02T10:00:00Z") };
+    await jobs.enqueue("s", clock.t);
+    expect(await runOnce(deps(jobs, clock, async () => REPORT))).toEqual({ kind: "done", slug: "s" });
+    const r = jobs.rows.get("s")!;
+    expect(r.state).toBe("done");
+    expect(new TextDecoder().decode(r.result!.reportBytes)).toBe(JSON.stringify(REPORT, null, 2) + "\n");
+    expect(r.result).toMatchObject({
+      policy: "full",
+      policyVersion: "0.1.0",
+      verifierVersion: "0.1.0",
+      ranAt: "2026-03-02T10:00:00.000Z",
+    });
+    expect(await runOnce(deps(jobs, clock, async () => REPORT))).toEqual({ kind: "idle" });
+  });
+
+  it("retries with backoff while the chain or indexer is unreachable, then completes", async () => {
+    const jobs = new MemoryJobs();
+    const clock = { t: 1_000_000 };
+    await jobs.enqueue("s", clock.t);
+    let calls = 0;
+    const verify = async () => {
+      calls++;
+      if (calls <= 2) throw named("VerifierNetworkError", "cannot read rpc http://127.0.0.1:8545");
+      return REPORT;
+    };
+    const first = await runOnce(deps(jobs, clock, verify));
+    expect(first).toMatchObject({
+      kind: "retry",
+      nextAt: 1_005_000,
+      error: expect.stringContaining("cannot read rpc"),
+    });
+    expect(await runOnce(deps(jobs, clock, verify))).toEqual({ kind: "idle" }); // not due yet
+    clock.t = 1_005_000;
+    expect(await runOnce(deps(jobs, clock, verify))).toMatchObject({ kind: "retry", nextAt: 1_015_000 });
+    clock.t = 1_015_000;
+    expect(await runOnce(deps(jobs, clock, verify))).toEqual({ kind: "done", slug: "s" });
+    expect(jobs.rows.get("s")).toMatchObject({ state: "done", attempts: 3 });
+  });
+
+  it("gives up on a pack that is not readable evidence, keeping the message", async () => {
+    const jobs = new MemoryJobs();
+    const clock = { t: 0 };
+    await jobs.enqueue("s", 0);
+    const o = await runOnce(
+      deps(jobs, clock, async () => Promise.reject(named("VerifierInputError", "$.winners: missing key"))),
+    );
+    expect(o).toMatchObject({ kind: "failed", error: "VerifierInputError: $.winners: missing key" });
+    expect(jobs.rows.get("s")!.state).toBe("failed");
+  });
+
+  it("hands a job to one worker at a time, and again after a crashed worker's lease expires", async () => {
+    const jobs = new MemoryJobs();
+    const clock = { t: 0 };
+    await jobs.enqueue("s", 0);
+    let release!: () => void;
+    const slow = () => new Promise<typeof REPORT>((res) => (release = () => res(REPORT)));
+    const a = runOnce(deps(jobs, clock, slow, "a"));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(await runOnce(deps(jobs, clock, async () => REPORT, "b"))).toEqual({ kind: "idle" });
+    // a stalls past its lease; b takes the job and finishes it; a's late result is refused
+    clock.t = 60_000;
+    expect(await runOnce(deps(jobs, clock, async () => REPORT, "b"))).toEqual({ kind: "done", slug: "s" });
+    release();
+    expect(await a).toEqual({ kind: "lease-lost", slug: "s" });
+    expect(jobs.rows.get("s")).toMatchObject({ state: "done", attempts: 1 });
+  });
+});
