@@ -14,7 +14,7 @@ import { rename, stat, unlink, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { SingleBar } from "cli-progress";
 import { Command, Option, type CommanderError } from "commander";
-import { verifyComputeReceipt, type ComputeReceiptReport } from "./compute-receipt.js";
+import { verifyComputeReceipt, type ComputeReceiptReport } from "./compute-receipt/index.js";
 import {
   EXIT_CODES,
   VerifierInputError,
@@ -25,7 +25,7 @@ import {
 } from "./errors.js";
 import { FACT_DESCRIPTIONS, type PolicyName } from "./facts.js";
 import { formatReportTable } from "./format.js";
-import type { ProgressCallback } from "./offline.js";
+import type { ProgressCallback } from "./progress.js";
 import { POLICY_DESCRIPTIONS, POLICY_NAMES } from "./policy.js";
 import { isHttpUrl } from "./source.js";
 import { verifyPack } from "./verify.js";
@@ -136,7 +136,8 @@ export function parseHttpUrlOption(v: unknown, flag: string): string | undefined
   let url: URL;
   try {
     url = new URL(s);
-  } catch {
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e; // URL throws a TypeError for what is not a URL
     throw new VerifierInputError("bad_option", flag, `expected an http(s) URL, got ${shown}`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
