@@ -30,7 +30,8 @@ export function commitmentFacts(walk: OfflineWalk): Pick<OfflineFacts, "commitme
   const rows = walk.view.test_set;
   const n = rows.length;
   const promptHashes: (string | null)[] = new Array<string | null>(n).fill(null);
-  const rowIndexByOrdinal = new Map<number, number>();
+  // index of the first row naming each ordinal in 0..n-1 (-1: none); an ordinal >= n names no row
+  const rowIndexByOrdinal = new Int32Array(n).fill(-1);
   const problems: string[] = [];
   const leaves: Uint8Array[] = new Array<Uint8Array>(n);
   let hashable = true;
@@ -38,7 +39,7 @@ export function commitmentFacts(walk: OfflineWalk): Pick<OfflineFacts, "commitme
     const row = rows[i]!;
     if (row.ordinal !== i)
       problems.push(`${row.path}.ordinal is ${row.ordinal}, expected ${i} (array order is ordinal order)`);
-    if (!rowIndexByOrdinal.has(row.ordinal)) rowIndexByOrdinal.set(row.ordinal, i);
+    if (row.ordinal < n && rowIndexByOrdinal[row.ordinal] === -1) rowIndexByOrdinal[row.ordinal] = i;
     try {
       const ph = promptHash(row.prompt);
       promptHashes[i] = ph;
@@ -68,23 +69,26 @@ export function commitmentFacts(walk: OfflineWalk): Pick<OfflineFacts, "commitme
   };
 }
 
-/** The rows and their prompt hashes by ordinal field (the first row naming each ordinal). */
+/** The rows and their prompt hashes by ordinal field (the first row naming each ordinal in 0..n-1). */
 function indexByOrdinal(
   rows: readonly TestRowView[],
-  rowIndexByOrdinal: ReadonlyMap<number, number>,
+  rowIndexByOrdinal: Int32Array,
   promptHashes: readonly (string | null)[],
 ): TestSetIndex {
   const n = rows.length;
   const byOrdinal: TestSetRow[] = [];
   const promptHashByOrdinal: string[] = [];
-  for (const [ord, idx] of rowIndexByOrdinal) {
-    if (ord >= n) continue;
+  let bindable = true;
+  for (let ord = 0; ord < n; ord++) {
+    const idx = rowIndexByOrdinal[ord] as number;
+    if (idx === -1) {
+      bindable = false;
+      continue;
+    }
     // a row view carries every field of a TestSetRow (and its path), and its ordinal field is
     // `ord` (the key it is indexed by): it serves as the TestSetRow without a copy
     byOrdinal[ord] = rows[idx] as unknown as TestSetRow;
     promptHashByOrdinal[ord] = promptHashes[idx] ?? "";
   }
-  let bindable = byOrdinal.length === n;
-  for (let i = 0; bindable && i < n; i++) if (byOrdinal[i] === undefined) bindable = false;
   return { byOrdinal, promptHashByOrdinal, bindable };
 }
