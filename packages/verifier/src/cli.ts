@@ -108,7 +108,13 @@ export async function refuseOutOverPack(pack: string, out: string | undefined): 
     );
   };
   if (resolve(pack) === resolve(out)) refuse();
-  const [p, o] = await Promise.all([stat(pack).catch(() => null), stat(out).catch(() => null)]);
+  // a path that cannot be stat'ed (absent, unreadable) is not the same file as the other: reading or writing it reports why
+  const statOrNull = (path: string) =>
+    stat(path).catch((e: unknown) => {
+      if (typeof (e as { code?: unknown }).code === "string") return null;
+      throw e;
+    });
+  const [p, o] = await Promise.all([statOrNull(pack), statOrNull(out)]);
   if (p !== null && o !== null && p.dev === o.dev && p.ino === o.ino) refuse();
 }
 

@@ -211,7 +211,7 @@ for (const name of ["small", "zero-winner"]) {
           seed: Number(process.env.ODD_VALUES_SEED ?? (name === "small" ? 1301 : 1302)),
         },
       );
-    });
+    }, 180_000);
 
     it("every field deleted in turn is refused or fails a fact, never exit 4", async () => {
       for (const path of fieldPaths) {

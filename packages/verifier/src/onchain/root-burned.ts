@@ -5,18 +5,9 @@
  * (otherwise the burn read would be another author's).
  * @packageDocumentation
  */
-import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import { sameHex } from "../compare.js";
 import { fact, type Fact } from "../facts.js";
 import { addr, type ChainFacts, type ChainWalk } from "./context.js";
-
-/**
- * True when the bound ABI has the v1.1 view `rootBurned(address author, bytes32 root)`; the
- * v1.0 ABI's `rootBurned(bytes32 root)` is read with the root alone (until the v1.1 contracts land).
- */
-const PER_AUTHOR_BURN = benchmarkBountyAbi.some(
-  (f) => f.type === "function" && f.name === "rootBurned" && (f.inputs as readonly unknown[]).length === 2,
-);
 
 /** The `root_burned` fact. */
 export async function rootBurnedFacts(walk: ChainWalk): Promise<Pick<ChainFacts, "root_burned">> {
@@ -33,7 +24,7 @@ async function rootBurned(walk: ChainWalk): Promise<Fact> {
   if (author === null) return fact("failed", `$.benchmark.author ${b.author} is not an address`);
   const [record, burned] = await Promise.all([
     walk.bountyRecord(address),
-    walk.readBounty<boolean>(address, "rootBurned", PER_AUTHOR_BURN ? [author, root] : [root]),
+    walk.readBounty<boolean>(address, "rootBurned", [author, root]),
   ]);
   const problems: string[] = [];
   if (!sameHex(record.author, author))
