@@ -14,7 +14,7 @@ import { rename, stat, unlink, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { SingleBar } from "cli-progress";
 import { Command, Option, type CommanderError } from "commander";
-import { verifyComputeReceipt, type ComputeReceiptReport } from "./compute-receipt.js";
+import { verifyComputeReceipt, type ComputeReceiptReport } from "./compute-receipt/index.js";
 import {
   EXIT_CODES,
   VerifierInputError,
@@ -25,7 +25,7 @@ import {
 } from "./errors.js";
 import { FACT_DESCRIPTIONS, type PolicyName } from "./facts.js";
 import { formatReportTable } from "./format.js";
-import type { ProgressCallback } from "./offline.js";
+import type { ProgressCallback } from "./progress.js";
 import { POLICY_DESCRIPTIONS, POLICY_NAMES } from "./policy.js";
 import { isHttpUrl } from "./source.js";
 import { verifyPack } from "./verify.js";
@@ -108,7 +108,13 @@ export async function refuseOutOverPack(pack: string, out: string | undefined): 
     );
   };
   if (resolve(pack) === resolve(out)) refuse();
-  const [p, o] = await Promise.all([stat(pack).catch(() => null), stat(out).catch(() => null)]);
+  // a path that cannot be stat'ed (absent, unreadable) is not the same file as the other: reading or writing it reports why
+  const statOrNull = (path: string) =>
+    stat(path).catch((e: unknown) => {
+      if (typeof (e as { code?: unknown }).code === "string") return null;
+      throw e;
+    });
+  const [p, o] = await Promise.all([statOrNull(pack), statOrNull(out)]);
   if (p !== null && o !== null && p.dev === o.dev && p.ino === o.ino) refuse();
 }
 
@@ -136,7 +142,8 @@ export function parseHttpUrlOption(v: unknown, flag: string): string | undefined
   let url: URL;
   try {
     url = new URL(s);
-  } catch {
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e; // URL throws a TypeError for what is not a URL
     throw new VerifierInputError("bad_option", flag, `expected an http(s) URL, got ${shown}`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")

@@ -91,7 +91,8 @@ export const FACT_DESCRIPTIONS: Readonly<Record<FactName, string>> = Object.free
   leaf_count: "number of test_set rows == benchmark.leaf_count",
   onchain_root: "testSetRoots(bounty_id) on bounty_contract == commit_root (chain id checked)",
   onchain_leaf_count: "leafCountOf(bounty_id) == leaf_count",
-  root_burned: "rootBurned(commit_root) is true",
+  root_burned:
+    "rootBurned(benchmark.author, commit_root) is true, and getBounty(bounty_id).author == benchmark.author",
   award_log:
     "Awarded log of award_tx: bounty id, root, winners, amounts, remainder, ranking digest; bounty pool, splits, threshold",
   ranking_digest: "keccak256(canonical_json(rank_derivation)) == benchmark.ranking_digest",

@@ -17,26 +17,36 @@ export * from "./facts.js";
 export * from "./policy.js";
 export * from "./source.js";
 export * from "./pack.js";
+export * from "./progress.js";
+export { sameHex, sameDecimal } from "./compare.js";
 export {
   verifyOffline,
-  sameHex,
-  sameDecimal,
+  OFFLINE_STEPS,
   type OfflineResult,
   type OfflineDerived,
-  type ProgressCallback,
-  type VerifyProgress,
-} from "./offline.js";
+  type OfflineFacts,
+  type OfflineWalk,
+} from "./offline/index.js";
 export {
   verifyOnchain,
   chainNotObserved,
+  rpcClient,
   CHAIN_FACTS,
+  CHAIN_STEPS,
+  DEFAULT_MAX_RPC_ANSWER_BYTES,
   type ChainFactName,
   type ChainObservation,
   type OnchainOptions,
   type OnchainResult,
-} from "./onchain.js";
-export { verifyIndexer, indexerNotObserved, type IndexerOptions } from "./indexer.js";
+} from "./onchain/index.js";
+export {
+  verifyIndexer,
+  indexerNotObserved,
+  INDEXER_STEPS,
+  DEFAULT_MAX_INDEXER_ANSWER_BYTES,
+  type IndexerOptions,
+} from "./indexer/index.js";
 export { verifyPack, verifyPackView, parsePackBytes, type VerifyPackOptions } from "./verify.js";
-export * from "./compute-receipt.js";
+export * from "./compute-receipt/index.js";
 export { formatReportTable, type TableOptions } from "./format.js";
 export { VERIFIER_NAME, VERIFIER_VERSION } from "./version.js";

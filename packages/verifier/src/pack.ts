@@ -402,25 +402,30 @@ export function checkLimits(root: JsonValue, limits: InputLimits, rootPath = "$"
   }
 }
 
-/** True when no string or key under `root` is longer than `max` characters (no paths kept). */
+/**
+ * True when no string or key under `root` is longer than `max` characters (no paths kept).
+ * Keys are read with `for...in` (no key array per object: parsed objects are plain, with
+ * no enumerable inherited keys), and only containers are pushed.
+ */
 function withinStringLimit(root: JsonValue, max: number): boolean {
+  if (typeof root === "string") return root.length <= max;
   const stack: JsonValue[] = [root];
   while (stack.length > 0) {
     const v = stack.pop() as JsonValue;
-    if (typeof v === "string") {
-      if (v.length > max) return false;
-    } else if (Array.isArray(v)) {
+    if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         const item = v[i] as JsonValue;
-        if (typeof item === "object" && item !== null) stack.push(item);
-        else if (typeof item === "string" && item.length > max) return false;
+        if (typeof item === "string") {
+          if (item.length > max) return false;
+        } else if (typeof item === "object" && item !== null) stack.push(item);
       }
     } else if (isJsonObject(v)) {
-      for (const k of Object.keys(v)) {
+      for (const k in v) {
         if (k.length > max) return false;
         const item = v[k] as JsonValue;
-        if (typeof item === "object" && item !== null) stack.push(item);
-        else if (typeof item === "string" && item.length > max) return false;
+        if (typeof item === "string") {
+          if (item.length > max) return false;
+        } else if (typeof item === "object" && item !== null) stack.push(item);
       }
     }
   }

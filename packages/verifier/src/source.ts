@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { VerifierInputError, VerifierNetworkError, describeError } from "./errors.js";
 
 /** Where a document comes from: a file path, `-` (standard input), an http(s) URL, or the bytes themselves. */
@@ -96,28 +96,126 @@ export async function readSource(
       const detail = await readErrorDetail(res);
       throw new VerifierNetworkError(target, `http ${res.status}${detail === "" ? "" : `: ${detail}`}`);
     }
-    const declared = Number(res.headers.get("content-length") ?? "NaN");
-    if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(declared);
-    let buf: ArrayBuffer;
     try {
-      buf = await res.arrayBuffer();
+      return { bytes: await readBodyWithin(res, maxBytes, what), label: target };
     } catch (e) {
-      throw new VerifierNetworkError(target, `cannot read the body: ${describeError(e)}`, { cause: e });
+      if (!(e instanceof AnswerTooLargeError))
+        throw new VerifierNetworkError(target, `cannot read the body: ${describeError(e)}`, { cause: e });
+      throw e.declared === null ? new VerifierInputError("too_large", "$", e.message) : tooLarge(e.declared);
     }
-    if (buf.byteLength > maxBytes) throw tooLarge(buf.byteLength);
-    return { bytes: new Uint8Array(buf), label: target };
   }
   const target = `file ${source}`;
+  const readError = (e: unknown): VerifierNetworkError => {
+    const code = (e as { code?: unknown }).code;
+    const msg = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : describeError(e);
+    return new VerifierNetworkError(target, msg, { cause: e });
+  };
+  // a regular file is measured before it is read (a 2 GiB file is refused unread)
+  const size = await stat(source).then(
+    (st) => (st.isFile() ? st.size : null),
+    (e: unknown) => {
+      throw readError(e);
+    },
+  );
+  if (size !== null && size > maxBytes) throw tooLarge(size);
   let bytes: Uint8Array;
   try {
     bytes = await readFile(source);
   } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    const msg = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : describeError(e);
-    throw new VerifierNetworkError(target, msg, { cause: e });
+    throw readError(e);
   }
   if (bytes.byteLength > maxBytes) throw tooLarge(bytes.byteLength);
   return { bytes, label: target };
+}
+
+/**
+ * An http answer longer than its limit, found while streaming it (the rest is
+ * not read). `declared` is the `content-length` when that already said so.
+ */
+export class AnswerTooLargeError extends Error {
+  /** The limit, bytes. */
+  readonly limit: number;
+  /** The declared `content-length` that exceeded the limit, or null when the stream itself did. */
+  readonly declared: number | null;
+
+  constructor(what: string, limit: number, declared: number | null) {
+    super(
+      declared === null
+        ? `the ${what} is more than the limit of ${limit} bytes (refused while streaming, at the limit)`
+        : `the ${what} is ${declared} bytes, more than the limit of ${limit} bytes`,
+    );
+    this.name = "AnswerTooLargeError";
+    this.limit = limit;
+    this.declared = declared;
+  }
+
+  /** The {@link AnswerTooLargeError} in `e` or its chain of causes (viem wraps what `fetch` throws). */
+  static find(e: unknown): AnswerTooLargeError | undefined {
+    for (let c = e, depth = 0; c !== undefined && c !== null && depth < 8; depth++) {
+      if (c instanceof AnswerTooLargeError) return c;
+      c = (c as { cause?: unknown }).cause;
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Read a whole answer body, at most `max` bytes: a declared `content-length` over the
+ * limit is refused before reading, and a streamed (chunked) body as soon as its bytes
+ * pass the limit; the rest is cancelled, never buffered.
+ * @throws AnswerTooLargeError over the limit; what the stream throws otherwise
+ */
+export async function readBodyWithin(res: Response, max: number, what: string): Promise<Uint8Array> {
+  const declared = Number(res.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > max) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new AnswerTooLargeError(what, max, declared);
+  }
+  if (res.body === null) return new Uint8Array(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new AnswerTooLargeError(what, max, null);
+    }
+    chunks.push(value);
+  }
+  return concat(chunks, total);
+}
+
+/**
+ * A `fetch` whose answers' bodies error with {@link AnswerTooLargeError} once more than
+ * `max` bytes arrive (or the declared `content-length` says so): for clients that read the
+ * body themselves (viem's JSON-RPC transport). The source is cancelled at the limit.
+ */
+export function boundedFetch(max: number, what: string): typeof fetch {
+  return async (input, init) => {
+    const res = await fetch(input, init);
+    if (res.body === null) return res;
+    const declared = Number(res.headers.get("content-length") ?? "NaN");
+    if (Number.isFinite(declared) && declared > max) {
+      await res.body.cancel().catch(() => undefined);
+      throw new AnswerTooLargeError(what, max, declared);
+    }
+    let total = 0;
+    const limit = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        total += chunk.byteLength;
+        if (total > max) controller.error(new AnswerTooLargeError(what, max, null));
+        else controller.enqueue(chunk);
+      },
+    });
+    return new Response(res.body.pipeThrough(limit), {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
+  };
 }
 
 /** How many bytes of an error answer's body are read to find its reason (the rest is discarded). */
@@ -132,20 +230,23 @@ export const MAX_ERROR_BODY_BYTES = 8192;
  * `{"error":{"code","reason","message"}}` (a top-level `reason`/`message`, or an
  * `error` string, are also accepted); the reason must look like an identifier,
  * and control characters are removed from the message, which is cut to 300
- * characters. Never throws.
+ * characters. Never throws for a body that is unreadable or not JSON.
  */
 export async function readErrorDetail(res: Response): Promise<string> {
   let text: string;
   try {
     text = await readBounded(res, MAX_ERROR_BODY_BYTES);
-  } catch {
-    return "";
+  } catch (e) {
+    // the connection failed or timed out while the error body was read: the status says enough
+    if (e instanceof TypeError || e instanceof DOMException) return "";
+    throw e;
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
-  } catch {
-    return ""; // not (complete) JSON: the status says enough
+  } catch (e) {
+    if (e instanceof SyntaxError) return ""; // not (complete) JSON: the status says enough
+    throw e;
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return "";
   const top = parsed as Record<string, unknown>;

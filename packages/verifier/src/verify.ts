@@ -14,9 +14,10 @@ import {
   type PolicyName,
   type VerificationReport,
 } from "./facts.js";
-import { indexerNotObserved, verifyIndexer } from "./indexer.js";
-import { verifyOffline, type ProgressCallback } from "./offline.js";
-import { chainNotObserved, verifyOnchain, type ChainObservation } from "./onchain.js";
+import { indexerNotObserved, verifyIndexer } from "./indexer/index.js";
+import { verifyOffline } from "./offline/index.js";
+import { chainNotObserved, verifyOnchain, type ChainObservation } from "./onchain/index.js";
+import type { ProgressCallback } from "./progress.js";
 import { readPack, type PackView } from "./pack.js";
 import { evaluatePolicy, parsePolicy } from "./policy.js";
 import { readSource, type DocumentSource } from "./source.js";

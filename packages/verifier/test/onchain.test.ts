@@ -475,6 +475,28 @@ describe("a real award on the local Base profile", () => {
     );
   });
 
+  it("root_burned names rootBurned(author, root) and fails for a pack naming another author (SPEC 9 v1.1)", async () => {
+    const good = await verifyPack({ source: packBytes, rpcUrl: chain.rpcUrl, policy: "onchain" });
+    const author = (at(parseJson(packBytes) as JsonObject, "benchmark").author as string).toLowerCase();
+    expect(good.facts.root_burned.state).toBe("verified");
+    expect(good.facts.root_burned.reasons[0]).toContain(`is getBounty(`);
+    expect(good.facts.root_burned.reasons[0]).toContain(author);
+
+    const tree = parseJson(packBytes) as JsonObject;
+    const other = "0x000000000000000000000000000000000000dead";
+    at(tree, "benchmark").author = other;
+    rehash(tree);
+    const r = await verifyPack({ source: toBytes(tree), rpcUrl: chain.rpcUrl, policy: "onchain" });
+    expect(r.facts.root_burned.state).toBe("failed");
+    expect(r.facts.root_burned.reasons).toContain(
+      `getBounty(${good.subject.bounty_id}).author is ${author}, $.benchmark.author is ${other}: the root would be burned for another author`,
+    );
+    expect(r.policy_unmet).toContain("root_burned");
+    // the root is pinned and the award logged as before: only the author's facts fail
+    expect(r.facts.onchain_root.state).toBe("verified");
+    expect(r.facts.award_log.state).toBe("failed");
+  });
+
   it("reports the wrong chain on every chain fact", async () => {
     const tree = parseJson(packBytes) as JsonObject;
     at(tree, "benchmark").chain_id = 84532;

@@ -1,0 +1,76 @@
+/**
+ * `anchor` (`--rpc`): `AnchorRegistry.anchorOf(receipt_hash)` has kind
+ * `compute-receipt`; not anchored is `unverified` (a fund-then-execute hire has none).
+ * The registry defaults to the address book entry of the RPC's chain.
+ * @packageDocumentation
+ */
+import {
+  ANCHOR_KINDS,
+  addressBook,
+  anchorKindName,
+  anchorRegistryAbi,
+  type AddressBookEntry,
+} from "@bench-bounty/contracts";
+import { isAddress, type Address, type Hex } from "viem";
+import { VerifierInputError } from "../errors.js";
+import { fact, type Fact } from "../facts.js";
+import { rpcClient } from "../onchain/index.js";
+import { rpcReader } from "../onchain/context.js";
+import type { ComputeReceiptFacts, ReceiptWalk } from "./context.js";
+
+/** The `anchor` fact. @throws VerifierNetworkError the RPC cannot be read */
+export async function anchorFacts(walk: ReceiptWalk): Promise<Pick<ComputeReceiptFacts, "anchor">> {
+  const { rpcUrl, registry, timeoutMs } = walk.options;
+  if (rpcUrl === undefined) return { anchor: fact("not-observed", "no --rpc: the chain was not read") };
+  return { anchor: await checkAnchor(rpcUrl, registry, walk.receiptHash, timeoutMs) };
+}
+
+/** The AnchorRegistry of the address book for a chain id (Base, Base Sepolia), or null. */
+function bookRegistry(chainId: number): string | null {
+  // the book is keyed by chain id, plus "local" (not a chain id)
+  const entries = addressBook as Readonly<Record<string, AddressBookEntry | undefined>>;
+  return Object.prototype.hasOwnProperty.call(entries, String(chainId))
+    ? (entries[String(chainId)]?.anchorRegistry ?? null)
+    : null;
+}
+
+async function checkAnchor(
+  rpcUrl: string,
+  registryOpt: string | undefined,
+  digest: string,
+  timeoutMs?: number,
+): Promise<Fact> {
+  const net = rpcReader(`rpc ${rpcUrl}`);
+  const client = rpcClient(rpcUrl, { timeoutMs, batch: false });
+  const chainId = await net("eth_chainId", () => client.getChainId());
+  const registry = registryOpt ?? bookRegistry(chainId);
+  if (registry === null)
+    return fact(
+      "not-observed",
+      `no --registry and no AnchorRegistry in the address book for chain ${chainId}`,
+    );
+  if (!isAddress(registry, { strict: false }))
+    throw new VerifierInputError("bad_option", "--registry", `${registry} is not an address`);
+  const [anchorer, block, , kind] = (await net(`anchorOf(${digest}) on ${registry}`, () =>
+    client.readContract({
+      address: registry as Address,
+      abi: anchorRegistryAbi,
+      functionName: "anchorOf",
+      args: [digest as Hex],
+    }),
+  )) as readonly [Address, bigint, bigint, Hex];
+  if (block === 0n)
+    return fact(
+      "unverified",
+      `${digest} is not anchored on ${registry} (chain ${chainId}): a fund-then-execute hire has no anchor`,
+    );
+  if (kind.toLowerCase() !== ANCHOR_KINDS["compute-receipt"])
+    return fact(
+      "failed",
+      `${digest} is anchored with kind ${anchorKindName(kind) ?? kind}, expected compute-receipt`,
+    );
+  return fact(
+    "verified",
+    `${digest} anchored with kind compute-receipt in block ${block} by ${anchorer.toLowerCase()} (chain ${chainId})`,
+  );
+}

@@ -1,0 +1,86 @@
+/**
+ * `GET /anchors/:digest` for the commitment, every receipt the pack names and
+ * the pack: kind, block and transaction as the pack says (receipts at or before the
+ * award block) and, when the chain was read, as `anchorOf` says.
+ * @packageDocumentation
+ */
+import { s, obj, type Disagreements, type IndexerWalk } from "./context.js";
+
+/** Anchor routes read at once. */
+const ANCHOR_GETS_IN_FLIGHT = 8;
+
+/** One anchor the indexer must know. */
+interface AnchorExpectation {
+  digest: string;
+  kind: string;
+  block?: number;
+  tx?: string;
+  atOrBefore?: number;
+  /** The pack names no anchor (`pack_anchor: null`): a 404 is no disagreement. */
+  optional?: boolean;
+}
+
+/** The anchors the pack names, as the indexer must serve them. */
+export function expectedAnchors(walk: IndexerWalk): AnchorExpectation[] {
+  const { view, derived } = walk;
+  const b = view.benchmark;
+  const out: AnchorExpectation[] = [];
+  if (b.commitment_anchor !== null)
+    out.push({
+      digest: b.commit_root.toLowerCase(),
+      kind: "commitment",
+      block: b.commitment_anchor.anchor_block,
+      tx: b.commitment_anchor.tx_hash.toLowerCase(),
+    });
+  for (const h of derived.receiptHashes) out.push({ digest: h, kind: "receipt", atOrBefore: b.award_block });
+  if (derived.packHash !== null)
+    out.push(
+      view.pack_anchor === null
+        ? { digest: derived.packHash, kind: "pack", optional: true }
+        : {
+            digest: derived.packHash,
+            kind: "pack",
+            block: view.pack_anchor.anchor_block,
+            tx: view.pack_anchor.tx_hash.toLowerCase(),
+          },
+    );
+  return out;
+}
+
+/** Every expected anchor against the indexer's. */
+export async function anchorAgreement(walk: IndexerWalk, found: Disagreements): Promise<void> {
+  const checks = expectedAnchors(walk);
+  let done = 0;
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      const c = checks[next++];
+      if (c === undefined) return;
+      await checkAnchor(walk, c, found);
+      done++;
+      walk.onProgress?.({ phase: "indexer", done, total: checks.length });
+    }
+  };
+  await Promise.all(Array.from({ length: ANCHOR_GETS_IN_FLIGHT }, worker));
+}
+
+async function checkAnchor(walk: IndexerWalk, c: AnchorExpectation, found: Disagreements): Promise<void> {
+  const route = `/anchors/${c.digest}`;
+  const r = await walk.get(route);
+  if (r.status === 404) {
+    if (!c.optional) found.push(`GET ${route}: 404, the indexer has no ${c.kind} anchor`);
+    return;
+  }
+  const a = obj(r.body);
+  found.cmp(route, "kindName", s(a.kindName), c.kind);
+  if (c.block !== undefined) found.cmp(route, "blockNumber", s(a.blockNumber), String(c.block));
+  if (c.tx !== undefined) found.cmp(route, "txHash", s(a.txHash), c.tx);
+  if (c.atOrBefore !== undefined && !(Number(s(a.blockNumber)) <= c.atOrBefore))
+    found.push(`GET ${route}: blockNumber ${s(a.blockNumber)} is after the award block ${c.atOrBefore}`);
+  const onChain = walk.chain?.anchors.get(c.digest);
+  if (onChain !== undefined && onChain.blockNumber !== 0n) {
+    found.cmp(route, "blockNumber", s(a.blockNumber), String(onChain.blockNumber), "anchorOf says");
+    found.cmp(route, "kind", s(a.kind), onChain.kind, "anchorOf says");
+    found.cmp(route, "anchorer", s(a.anchorer), onChain.anchorer, "anchorOf says");
+  }
+}

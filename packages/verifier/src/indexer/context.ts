@@ -1,0 +1,113 @@
+/**
+ * The indexer cross-check's shared context: the pack, what the off-chain walk
+ * derived, what the chain said (when read), and one bounded GET of the indexer's
+ * REST API (`indexer/src/api/index.ts`).
+ * @packageDocumentation
+ */
+import { VerifierNetworkError, describeError } from "../errors.js";
+import type { Fact } from "../facts.js";
+import type { OfflineDerived } from "../offline/index.js";
+import type { ChainObservation } from "../onchain/index.js";
+import type { PackView } from "../pack.js";
+import type { ProgressCallback } from "../progress.js";
+import { AnswerTooLargeError, readBodyWithin } from "../source.js";
+
+/** A JSON answer of the indexer. */
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** The shared context of the indexer cross-check. */
+export interface IndexerWalk {
+  readonly view: PackView;
+  readonly derived: OfflineDerived;
+  /** What the chain said, or null without `--rpc`. */
+  readonly chain: ChainObservation | null;
+  readonly onProgress: ProgressCallback | undefined;
+  /** GET a route; 200 and 404 are answers, anything else a {@link VerifierNetworkError}. */
+  get(route: string): Promise<{ status: number; body: Json }>;
+}
+
+/**
+ * A step of the cross-check: the disagreements it found (one reason each, naming the
+ * route and field), or a decided fact that ends the check (the indexer has no such bounty).
+ */
+export type IndexerStep = (walk: IndexerWalk, found: Disagreements) => Promise<Fact | void>;
+
+/** The disagreements found so far, one reason each (`GET /bounties/3: bounty.pool is ..., the pack says ...`). */
+export class Disagreements {
+  readonly reasons: string[] = [];
+
+  /** Record that `route`'s `field` is `got` where `want` was expected. */
+  cmp(
+    route: string,
+    field: string,
+    got: string | null,
+    want: string | null,
+    wantWhat = "the pack says",
+  ): void {
+    if (got !== want)
+      this.reasons.push(`GET ${route}: ${field} is ${got ?? "null"}, ${wantWhat} ${want ?? "null"}`);
+  }
+
+  /** Record a disagreement in words. */
+  push(reason: string): void {
+    this.reasons.push(reason);
+  }
+}
+
+/** Read a field of an indexer answer as a lowercase string (numbers and bigints are decimal strings there). */
+export function s(v: Json | undefined): string | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === "string") return v.toLowerCase();
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  return JSON.stringify(v);
+}
+
+/** An object field of an answer (`{}` when it is not one). */
+export function obj(v: Json | undefined): Record<string, Json> {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? v : {};
+}
+
+/** An array field of an answer (`[]` when it is not one). */
+export function arr(v: Json | undefined): Json[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/**
+ * One GET of the indexer's API, the answer read within `maxBytes` (streamed).
+ * @throws VerifierNetworkError unreachable, a status other than 200/404, an answer over the limit or not JSON
+ */
+export function indexerGetter(
+  base: string,
+  timeoutMs: number,
+  maxBytes: number,
+): (route: string) => Promise<{ status: number; body: Json }> {
+  const target = `indexer ${base}`;
+  return async (route) => {
+    let res: Response;
+    try {
+      res = await fetch(`${base}${route}`, {
+        headers: { accept: "application/json" },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (e) {
+      throw new VerifierNetworkError(target, `GET ${route}: ${describeError(e)}`, { cause: e });
+    }
+    if (res.status !== 200 && res.status !== 404) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new VerifierNetworkError(target, `GET ${route}: http ${res.status}`);
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = await readBodyWithin(res, maxBytes, "indexer answer");
+    } catch (e) {
+      const why =
+        e instanceof AnswerTooLargeError ? e.message : `cannot read the answer (${describeError(e)})`;
+      throw new VerifierNetworkError(target, `GET ${route}: ${why}`, { cause: e });
+    }
+    try {
+      return { status: res.status, body: JSON.parse(new TextDecoder().decode(bytes)) as Json };
+    } catch (e) {
+      throw new VerifierNetworkError(target, `GET ${route}: the answer is not JSON (${describeError(e)})`);
+    }
+  };
+}

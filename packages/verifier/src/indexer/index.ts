@@ -1,0 +1,79 @@
+/**
+ * Indexer cross-check (`--indexer URL`): the indexer's REST answers
+ * (`indexer/src/api/index.ts`) must agree, field by field, with the pack and,
+ * when the chain was read, with the chain. Every disagreement is one reason
+ * naming the indexer route and field (`GET /bounties/3: bounty.rankingDigest is ..., the pack says ...`).
+ *
+ * One module per route family, each a step of {@link INDEXER_STEPS}:
+ * - `bounty.ts`: `GET /bounties/:id` (the bounty, its award and winners);
+ * - `credits.ts`: `GET /awards?winner=` and `GET /accounts/:address/credits` per winner address;
+ * - `anchors.ts`: `GET /anchors/:digest` (commitment, every receipt, the pack).
+ *
+ * Every answer is read within {@link DEFAULT_MAX_INDEXER_ANSWER_BYTES} (streamed).
+ *
+ * @packageDocumentation
+ */
+import { fact, factFrom, type Fact } from "../facts.js";
+import type { OfflineDerived } from "../offline/index.js";
+import type { ChainObservation } from "../onchain/index.js";
+import type { PackView } from "../pack.js";
+import type { ProgressCallback } from "../progress.js";
+import { anchorAgreement, expectedAnchors } from "./anchors.js";
+import { bountyAgreement } from "./bounty.js";
+import { Disagreements, indexerGetter, type IndexerStep, type IndexerWalk } from "./context.js";
+import { creditAgreement } from "./credits.js";
+
+/** Largest indexer answer read (bytes, streamed; a page of at most 100 items is far smaller). */
+export const DEFAULT_MAX_INDEXER_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** Options of {@link verifyIndexer}. */
+export interface IndexerOptions {
+  indexerUrl: string;
+  /** Per-request timeout, milliseconds (default 20 000). */
+  timeoutMs?: number;
+  onProgress?: ProgressCallback;
+  /** Largest answer, bytes (default {@link DEFAULT_MAX_INDEXER_ANSWER_BYTES}). */
+  maxAnswerBytes?: number;
+}
+
+/** The steps of the cross-check, in order. */
+export const INDEXER_STEPS: readonly IndexerStep[] = [bountyAgreement, creditAgreement, anchorAgreement];
+
+/**
+ * Cross-check the indexer against the pack (and the chain when observed).
+ * @throws VerifierNetworkError when the indexer cannot be reached, answers neither 200 nor 404, or answers more than the limit
+ */
+export async function verifyIndexer(
+  view: PackView,
+  derived: OfflineDerived,
+  chain: ChainObservation | null,
+  options: IndexerOptions,
+): Promise<Fact> {
+  const base = options.indexerUrl.replace(/\/+$/, "");
+  const walk: IndexerWalk = {
+    view,
+    derived,
+    chain,
+    onProgress: options.onProgress,
+    get: indexerGetter(
+      base,
+      options.timeoutMs ?? 20_000,
+      options.maxAnswerBytes ?? DEFAULT_MAX_INDEXER_ANSWER_BYTES,
+    ),
+  };
+  const found = new Disagreements();
+  for (const step of INDEXER_STEPS) {
+    const decided = await step(walk, found);
+    if (decided !== undefined) return decided;
+  }
+  return factFrom(
+    [...new Set(found.reasons)],
+    `the indexer agrees on bounty ${view.benchmark.bounty_id}, its award (${view.winners.length} winners), credits and ${expectedAnchors(walk).length} anchors` +
+      (chain ? " (pack and chain)" : " (pack only: no --rpc)"),
+  );
+}
+
+/** `indexer_agreement` when no indexer was given. */
+export function indexerNotObserved(): Fact {
+  return fact("not-observed", "no --indexer: the indexer was not read");
+}

@@ -1,0 +1,237 @@
+/**
+ * The anchors (AnchorRegistry `anchorOf`):
+ * - `commitment_anchor`: `anchorOf(commit_root)` has kind `commitment`, the pack's
+ *   `anchor_block`, at or before the award block, and `tx_hash` emitted that `Anchored` log;
+ * - `receipt_anchors`: every receipt hash the pack names is anchored with kind `receipt`
+ *   at or before `award_block` (on the commitment's registry);
+ * - `pack_anchor`: `anchorOf(pack_hash)` (recomputed) has kind `pack`, the pack's
+ *   `anchor_block` and `tx_hash`; with `pack_anchor: null`, an anchor found anyway
+ *   verifies, none found is `unverified`.
+ * @packageDocumentation
+ */
+import { ANCHOR_KINDS, anchorKindName, anchorRegistryAbi } from "@bench-bounty/contracts";
+import { BaseError, decodeEventLog, type Address, type Hex } from "viem";
+import { sameHex } from "../compare.js";
+import { fact, factFrom, type Fact } from "../facts.js";
+import type { AnchorRef } from "../pack.js";
+import { addr, bytes32, type AnchorRecord, type ChainFacts, type ChainWalk } from "./context.js";
+
+/** Receipt anchors read at once. */
+const ANCHOR_READS_IN_FLIGHT = 16;
+
+/** `anchored in block N with kind K`, or `not anchored`. */
+function describeAnchor(a: AnchorRecord): string {
+  return a.blockNumber === 0n
+    ? "not anchored"
+    : `anchored in block ${a.blockNumber} with kind ${anchorKindName(a.kind) ?? a.kind}`;
+}
+
+/** The `commitment_anchor` and `receipt_anchors` facts (both read the commitment's registry). */
+export async function commitmentAnchorFacts(
+  walk: ChainWalk,
+): Promise<Pick<ChainFacts, "commitment_anchor" | "receipt_anchors">> {
+  const ref = walk.view.benchmark.commitment_anchor;
+  if (ref === null)
+    return {
+      commitment_anchor: fact(
+        "unverified",
+        "$.benchmark.commitment_anchor is null: the pack names no registry to read",
+      ),
+      receipt_anchors: fact(
+        "unverified",
+        "$.benchmark.commitment_anchor is null: the pack names no registry to read the receipt anchors from",
+      ),
+    };
+  const registry = addr(ref.registry_address);
+  let unreadable: Fact | null = null;
+  if (registry === null)
+    unreadable = fact(
+      "failed",
+      `$.benchmark.commitment_anchor.registry_address ${ref.registry_address} is not an address`,
+    );
+  else if (!(await walk.hasCode(registry)))
+    unreadable = fact("failed", `no contract at the AnchorRegistry ${registry} on chain ${walk.chainId}`);
+  if (unreadable !== null || registry === null) {
+    const f = unreadable ?? fact("failed", "no registry");
+    return { commitment_anchor: f, receipt_anchors: f };
+  }
+  const commitment = await commitmentAnchor(walk, ref, registry);
+  return { commitment_anchor: commitment, receipt_anchors: await receiptAnchors(walk, registry) };
+}
+
+async function commitmentAnchor(walk: ChainWalk, ref: AnchorRef, registry: Address): Promise<Fact> {
+  const root = walk.root;
+  const awardBlock = BigInt(walk.view.benchmark.award_block);
+  const problems: string[] = [];
+  if (root === null)
+    problems.push(`$.benchmark.commit_root ${walk.view.benchmark.commit_root} is not a bytes32`);
+  else {
+    const a = await walk.anchorOf(registry, root);
+    if (a.blockNumber === 0n) problems.push(`anchorOf(${root}) on ${registry}: not anchored`);
+    else {
+      if (a.kind !== ANCHOR_KINDS.commitment)
+        problems.push(`anchorOf(${root}) has kind ${anchorKindName(a.kind) ?? a.kind}, expected commitment`);
+      if (a.blockNumber !== BigInt(ref.anchor_block))
+        problems.push(
+          `anchorOf(${root}) is in block ${a.blockNumber}, $.benchmark.commitment_anchor.anchor_block is ${ref.anchor_block}`,
+        );
+      if (a.blockNumber > awardBlock)
+        problems.push(
+          `the commitment was anchored in block ${a.blockNumber}, after the award block ${awardBlock}`,
+        );
+      problems.push(
+        ...(await anchorTxProblems(
+          walk,
+          ref,
+          registry,
+          root,
+          ANCHOR_KINDS.commitment,
+          "$.benchmark.commitment_anchor",
+        )),
+      );
+    }
+  }
+  return factFrom(
+    problems,
+    `commit_root anchored with kind commitment in block ${ref.anchor_block} (tx ${ref.tx_hash})`,
+  );
+}
+
+async function receiptAnchors(walk: ChainWalk, registry: Address): Promise<Fact> {
+  const hashes = walk.derived.receiptHashes;
+  const awardBlock = BigInt(walk.view.benchmark.award_block);
+  if (hashes.length === 0) return fact("not-required", "the pack names no receipt");
+  const results = await mapLimit(
+    hashes,
+    ANCHOR_READS_IN_FLIGHT,
+    async (h) => (bytes32(h) === null ? null : walk.anchorOf(registry, h)),
+    (done) => walk.onProgress?.({ phase: "chain", done, total: hashes.length }),
+  );
+  const problems: string[] = [];
+  let ok = 0;
+  hashes.forEach((h, i) => {
+    const a = results[i];
+    if (a === null || a === undefined) problems.push(`receipt hash ${h} is not a bytes32`);
+    else if (a.blockNumber === 0n) problems.push(`receipt ${h}: not anchored on ${registry}`);
+    else if (a.kind !== ANCHOR_KINDS.receipt)
+      problems.push(`receipt ${h}: ${describeAnchor(a)}, expected kind receipt`);
+    else if (a.blockNumber > awardBlock)
+      problems.push(`receipt ${h}: anchored in block ${a.blockNumber}, after the award block ${awardBlock}`);
+    else ok++;
+  });
+  return factFrom(
+    problems,
+    `${ok} receipt hashes anchored with kind receipt at or before block ${awardBlock}`,
+  );
+}
+
+/** The `pack_anchor` fact. */
+export async function packAnchorFacts(walk: ChainWalk): Promise<Pick<ChainFacts, "pack_anchor">> {
+  return { pack_anchor: await packAnchor(walk) };
+}
+
+async function packAnchor(walk: ChainWalk): Promise<Fact> {
+  const ph = walk.derived.packHash;
+  const ref = walk.view.pack_anchor;
+  if (ph === null) return fact("failed", "the pack hash cannot be computed");
+  if (ref === null) return unnamedPackAnchor(walk, ph);
+  const reg = addr(ref.registry_address);
+  if (reg === null)
+    return fact("failed", `$.pack_anchor.registry_address ${ref.registry_address} is not an address`);
+  if (!(await walk.hasCode(reg)))
+    return fact("failed", `no contract at $.pack_anchor.registry_address ${reg} on chain ${walk.chainId}`);
+  const problems: string[] = [];
+  const a = await walk.anchorOf(reg, ph);
+  if (a.blockNumber === 0n) problems.push(`anchorOf(${ph}) on ${reg}: not anchored`);
+  else {
+    if (a.kind !== ANCHOR_KINDS.pack)
+      problems.push(`anchorOf(${ph}) has kind ${anchorKindName(a.kind) ?? a.kind}, expected pack`);
+    if (a.blockNumber !== BigInt(ref.anchor_block))
+      problems.push(
+        `anchorOf(${ph}) is in block ${a.blockNumber}, $.pack_anchor.anchor_block is ${ref.anchor_block}`,
+      );
+    problems.push(...(await anchorTxProblems(walk, ref, reg, ph, ANCHOR_KINDS.pack, "$.pack_anchor")));
+  }
+  return factFrom(
+    problems,
+    `pack hash anchored with kind pack in block ${ref.anchor_block} (tx ${ref.tx_hash})`,
+  );
+}
+
+/** `pack_anchor: null`: an anchor of kind pack found on the commitment's registry verifies; none is `unverified`. */
+async function unnamedPackAnchor(walk: ChainWalk, ph: string): Promise<Fact> {
+  const ref = walk.view.benchmark.commitment_anchor;
+  const registry = ref === null ? null : addr(ref.registry_address);
+  if (registry === null) return fact("unverified", "$.pack_anchor is null and the pack names no registry");
+  const a = await walk.anchorOf(registry, ph);
+  if (a.blockNumber === 0n)
+    return fact("unverified", `$.pack_anchor is null and anchorOf(${ph}) on ${registry}: not anchored`);
+  if (a.kind !== ANCHOR_KINDS.pack)
+    return fact("failed", `anchorOf(${ph}) is ${describeAnchor(a)}, expected kind pack`);
+  return fact(
+    "verified",
+    `$.pack_anchor is null, but ${ph} is anchored with kind pack in block ${a.blockNumber}`,
+  );
+}
+
+/** The anchor's `tx_hash` was mined in its `anchor_block` and emitted `Anchored(digest, kind)` of the registry. */
+async function anchorTxProblems(
+  walk: ChainWalk,
+  ref: AnchorRef,
+  registry: Address,
+  digest: string,
+  kind: Hex,
+  what: string,
+): Promise<string[]> {
+  const txh = bytes32(ref.tx_hash);
+  if (txh === null) return [`${what}.tx_hash ${ref.tx_hash} is not a transaction hash`];
+  const rc = await walk.receiptOf(txh);
+  if (rc === null) return [`${what}.tx_hash ${txh} is not a mined transaction on chain ${walk.chainId}`];
+  const problems: string[] = [];
+  if (Number(rc.blockNumber) !== ref.anchor_block)
+    problems.push(
+      `${what}.tx_hash was mined in block ${rc.blockNumber}, ${what}.anchor_block is ${ref.anchor_block}`,
+    );
+  const found = rc.logs.some((log) => {
+    if (log.address.toLowerCase() !== registry) return false;
+    try {
+      const ev = decodeEventLog({ abi: anchorRegistryAbi, data: log.data, topics: log.topics }) as {
+        eventName: string;
+        args: { digest: Hex; kind: Hex };
+      };
+      return ev.eventName === "Anchored" && sameHex(ev.args.digest, digest) && sameHex(ev.args.kind, kind);
+    } catch (e) {
+      // a log viem cannot decode with the registry ABI is not an Anchored log
+      if (!(e instanceof BaseError)) throw e;
+      return false;
+    }
+  });
+  if (!found)
+    problems.push(
+      `${what}.tx_hash ${txh} emitted no Anchored(${digest}, ${anchorKindName(kind)}) log of ${registry}`,
+    );
+  return problems;
+}
+
+/** Run promises with at most `limit` in flight. */
+async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (t: T, i: number) => Promise<R>,
+  onDone?: (n: number) => void,
+): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      const i = next++;
+      if (i >= items.length) return;
+      out[i] = await fn(items[i] as T, i);
+      done++;
+      onDone?.(done);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

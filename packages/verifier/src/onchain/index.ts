@@ -1,0 +1,129 @@
+/**
+ * On-chain checks (`--rpc URL`), read with viem: the bounty contract and the
+ * AnchorRegistry named by the pack, on the chain the pack names. One module
+ * per fact family, each a step of {@link CHAIN_STEPS} over one shared {@link ChainWalk}:
+ * - `bounty.ts`: `onchain_root` and `onchain_leaf_count` (the root and leaf count on chain);
+ * - `root-burned.ts`: `root_burned` (`rootBurned(author, root)`, v1.1);
+ * - `award-log.ts`: `award_log` (the `Awarded` log and `getBounty`);
+ * - `anchors.ts`: `commitment_anchor`, `receipt_anchors` and `pack_anchor`.
+ *
+ * When the RPC serves another chain than `benchmark.chain_id`, every chain fact fails.
+ * Every answer of the RPC is read within {@link DEFAULT_MAX_RPC_ANSWER_BYTES} (streamed).
+ *
+ * @packageDocumentation
+ */
+import { createPublicClient, http, type PublicClient } from "viem";
+import { fact } from "../facts.js";
+import type { OfflineDerived } from "../offline/index.js";
+import type { PackView } from "../pack.js";
+import type { ProgressCallback } from "../progress.js";
+import { boundedFetch } from "../source.js";
+import { commitmentAnchorFacts, packAnchorFacts } from "./anchors.js";
+import { awardLogFacts } from "./award-log.js";
+import { pinnedRootFacts } from "./bounty.js";
+import { rootBurnedFacts } from "./root-burned.js";
+import {
+  CHAIN_FACTS,
+  makeChainWalk,
+  rpcReader,
+  type ChainFacts,
+  type ChainObservation,
+  type ChainStep,
+} from "./context.js";
+
+export { CHAIN_FACTS, type ChainFactName, type ChainObservation } from "./context.js";
+
+/** Largest JSON-RPC answer read (bytes, streamed): a receipt with thousands of logs fits; 2 GiB does not. */
+export const DEFAULT_MAX_RPC_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** The steps of the on-chain walk (they read the chain concurrently; each decides its own facts). */
+export const CHAIN_STEPS: readonly ChainStep[] = [
+  pinnedRootFacts,
+  rootBurnedFacts,
+  awardLogFacts,
+  commitmentAnchorFacts,
+  packAnchorFacts,
+];
+
+/** Result of {@link verifyOnchain}. */
+export interface OnchainResult {
+  facts: ChainFacts;
+  observation: ChainObservation;
+}
+
+/** Options of {@link verifyOnchain}. */
+export interface OnchainOptions {
+  rpcUrl: string;
+  /** Per-request timeout, milliseconds (default 20 000). */
+  timeoutMs?: number;
+  onProgress?: ProgressCallback;
+  /** A viem client to use instead of building one from `rpcUrl` (tests). */
+  client?: PublicClient;
+  /** Largest RPC answer, bytes (default {@link DEFAULT_MAX_RPC_ANSWER_BYTES}). */
+  maxAnswerBytes?: number;
+}
+
+/** The chain facts when the chain was not read (no `--rpc`). */
+export function chainNotObserved(): ChainFacts {
+  return allFacts(fact("not-observed", "no --rpc: the chain was not read"));
+}
+
+function allFacts(f: ReturnType<typeof fact>): ChainFacts {
+  const facts = {} as ChainFacts;
+  for (const n of CHAIN_FACTS) facts[n] = f;
+  return facts;
+}
+
+/** The viem client of an RPC URL: one retry, batched, every answer read within `maxAnswerBytes`. */
+export function rpcClient(
+  rpcUrl: string,
+  options: { timeoutMs?: number; maxAnswerBytes?: number; batch?: boolean },
+): PublicClient {
+  return createPublicClient({
+    transport: http(rpcUrl, {
+      timeout: options.timeoutMs ?? 20_000,
+      retryCount: 1,
+      batch: options.batch === false ? false : { batchSize: 200 },
+      fetchFn: boundedFetch(options.maxAnswerBytes ?? DEFAULT_MAX_RPC_ANSWER_BYTES, "RPC answer"),
+    }),
+  }) as PublicClient;
+}
+
+/**
+ * Read the chain and decide the chain facts.
+ * @throws VerifierNetworkError when the RPC cannot be reached, answers an unexpected error, or answers more than the limit
+ */
+export async function verifyOnchain(
+  view: PackView,
+  derived: OfflineDerived,
+  options: OnchainOptions,
+): Promise<OnchainResult> {
+  const b = view.benchmark;
+  const target = `rpc ${options.rpcUrl}`;
+  const client = options.client ?? rpcClient(options.rpcUrl, options);
+  const chainId = await rpcReader(target)("eth_chainId", () => client.getChainId());
+  const observation: ChainObservation = { chainId, awarded: null, anchors: new Map() };
+  if (chainId !== b.chain_id)
+    return {
+      facts: allFacts(
+        fact("failed", `the RPC serves chain ${chainId}, $.benchmark.chain_id is ${b.chain_id}`),
+      ),
+      observation,
+    };
+  // bounty_id is an integer string (pack.ts reads it so)
+  const bountyId = BigInt(b.bounty_id);
+  const walk = await makeChainWalk({
+    view,
+    derived,
+    onProgress: options.onProgress,
+    client,
+    chainId,
+    bountyId,
+    target,
+  });
+  const facts = {} as ChainFacts;
+  for (const part of await Promise.all(CHAIN_STEPS.map((step) => step(walk)))) Object.assign(facts, part);
+  for (const n of CHAIN_FACTS)
+    if (facts[n] === undefined) facts[n] = fact("failed", "not decided (internal)");
+  return { facts, observation: walk.observation };
+}

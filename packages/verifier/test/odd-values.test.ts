@@ -1,0 +1,238 @@
+/**
+ * Well-formed JSON packs with odd values (issue 13 item 8): property tests over
+ * every field of the two vector packs. Each mutation (a wrong type, a huge or
+ * negative number, an odd float spelling, an empty or unicode string, an extra key,
+ * a nested null, a missing key) must either be refused as bad input (exit code 2,
+ * an error naming the JSON path) or produce a report whose offline policy is not met;
+ * never an internal error (exit code 4), and never "verified" when the mutation
+ * changed what is hashed.
+ *
+ * Env: ODD_VALUES_RUNS (default 400 per pack), ODD_VALUES_SEED (default fixed per pack).
+ */
+import {
+  canonicalJson,
+  isEvidenceError,
+  isJsonFloat,
+  parseJson,
+  type JsonValue,
+} from "@bench-bounty/evidence";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { EXIT_CODES, isVerifierInputError, verifyPack, type VerificationReport } from "../src/index.js";
+import { reportError } from "../src/cli.js";
+import { packTree } from "./helpers.js";
+
+/** A number written exactly as given (kept by the lossless parser). */
+interface Raw {
+  readonly raw: string;
+}
+type Value = JsonValue | Raw | Value[] | { [k: string]: Value };
+
+const isRaw = (v: unknown): v is Raw =>
+  typeof v === "object" && v !== null && "raw" in v && Object.keys(v).length === 1;
+
+/** JSON text of a tree holding raw numbers, bigints and parsed floats (keys in insertion order). */
+function write(v: Value): string {
+  if (isRaw(v)) return v.raw;
+  if (isJsonFloat(v)) return v.lexeme;
+  if (typeof v === "bigint") return v.toString();
+  if (typeof v === "number") return Number.isFinite(v) ? String(v) : "0";
+  if (typeof v === "string" || typeof v === "boolean" || v === null) return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(write).join(",")}]`;
+  return `{${Object.entries(v)
+    .map(([k, x]) => `${JSON.stringify(k)}:${write(x)}`)
+    .join(",")}}`;
+}
+
+type Step = string | number;
+
+/** Every path of the tree: each key of each object, the first two items of each array. */
+function paths(v: JsonValue, here: Step[] = [], out: Step[][] = []): Step[][] {
+  if (Array.isArray(v))
+    v.slice(0, 2).forEach((x, i) => {
+      out.push([...here, i]);
+      paths(x, [...here, i], out);
+    });
+  else if (typeof v === "object" && v !== null && !isJsonFloat(v))
+    for (const [k, x] of Object.entries(v)) {
+      out.push([...here, k]);
+      paths(x as JsonValue, [...here, k], out);
+    }
+  return out;
+}
+
+/** A deep copy; parsed floats become raw numbers with the same spelling. */
+function clone(v: JsonValue): Value {
+  if (isJsonFloat(v)) return { raw: v.lexeme };
+  if (Array.isArray(v)) return v.map(clone);
+  if (typeof v === "object" && v !== null) {
+    const out: { [k: string]: Value } = {};
+    for (const [k, x] of Object.entries(v)) out[k] = clone(x as JsonValue);
+    return out;
+  }
+  return v;
+}
+
+/** The odd values a field may be given. */
+const oddValue: fc.Arbitrary<Value> = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer({ min: -1_000_000, max: 1_000_000 }).map(BigInt),
+  fc.constantFrom<Value>(-1n, 0n, 2n ** 53n, 2n ** 64n, 2n ** 256n, -(2n ** 256n), 10n ** 400n),
+  fc.constantFrom<Raw>(
+    { raw: "1e400" },
+    { raw: "-1e-400" },
+    { raw: "-0" },
+    { raw: "1.5" },
+    { raw: "0.00001" },
+    { raw: "1E5" },
+    { raw: "123456789012345678901234567890.5" },
+    { raw: "-9007199254740993" },
+    { raw: `1${"0".repeat(500)}` },
+  ),
+  fc.string(),
+  fc.string({ unit: "grapheme", maxLength: 20 }),
+  fc.constantFrom<Value>(
+    "",
+    " ",
+    "0x",
+    "-1",
+    "1e999",
+    "NaN",
+    "\u0000",
+    "\ud83d\ude00",
+    "é",
+    "e\u0301",
+    "x".repeat(5000),
+  ),
+  fc.constantFrom<Value>([], {}, [null], [[null]], { a: null }, { a: { b: null } }, [{}], [""], [-1n]),
+);
+
+/** One mutation of a field: replace its value, delete it, or add a key beside it. */
+type Mutation =
+  | { kind: "set"; value: Value }
+  | { kind: "delete" }
+  | { kind: "extra"; key: string; value: Value };
+
+const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  { weight: 6, arbitrary: oddValue.map((value): Mutation => ({ kind: "set", value })) },
+  { weight: 1, arbitrary: fc.constant<Mutation>({ kind: "delete" }) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.oneof(fc.constantFrom("extra", "", "__proto__", "constructor", "ordinal"), fc.string()),
+        oddValue,
+      )
+      .map(([key, value]): Mutation => ({ kind: "extra", key, value })),
+  },
+);
+
+/** Apply a mutation at `path`; false when it changes nothing that exists (an extra key already there). */
+function apply(root: Value, path: Step[], m: Mutation): boolean {
+  let parent = root as Record<string | number, Value>;
+  for (const s of path.slice(0, -1)) parent = parent[s] as Record<string | number, Value>;
+  const last = path[path.length - 1] as Step;
+  if (m.kind === "set") parent[last] = m.value;
+  else if (m.kind === "delete") {
+    if (Array.isArray(parent)) parent.splice(last as number, 1);
+    else delete parent[last];
+  } else {
+    const target = parent[last];
+    if (typeof target !== "object" || target === null || Array.isArray(target) || isRaw(target)) return false;
+    if (Object.prototype.hasOwnProperty.call(target, m.key)) return false;
+    Object.defineProperty(target, m.key, {
+      value: m.value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return true;
+}
+
+/** Outcome of verifying mutated bytes: the exit code the CLI would give, and the report or the error. */
+async function outcome(
+  bytes: Uint8Array,
+): Promise<{ code: number; report?: VerificationReport; error?: unknown }> {
+  try {
+    const report = await verifyPack({ source: bytes });
+    return { code: report.policy_met ? EXIT_CODES.policyMet : EXIT_CODES.policyNotMet, report };
+  } catch (error) {
+    const sink = { write: (): boolean => true } as unknown as NodeJS.WritableStream;
+    return { code: reportError(error, { stderr: sink }, "verify"), error };
+  }
+}
+
+/**
+ * The canonical JSON of a document (SPEC 2), or null when it has none: a mutation whose
+ * canonical form is the original's (`-0` for `0`) changes nothing that is hashed.
+ */
+function canonicalText(text: string): string | null {
+  try {
+    return Buffer.from(canonicalJson(parseJson(text))).toString("utf8");
+  } catch (e) {
+    if (isEvidenceError(e)) return null;
+    throw e;
+  }
+}
+
+/** Paths under which a change is not hashed (SPEC 8): a report may still meet the offline policy. */
+const UNHASHED = new Set(["pack_anchor", "verify_hints"]);
+
+for (const name of ["small", "zero-winner"]) {
+  describe(`odd values in every field of the ${name} pack`, () => {
+    const original = packTree(name);
+    const fieldPaths = paths(original);
+    const originalText = canonicalText(write(clone(original)));
+
+    it("are bad input naming the JSON path (exit 2) or a report that does not verify; never exit 4", async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...fieldPaths), mutation, async (path, m) => {
+          const tree = clone(original);
+          if (!apply(tree, path, m)) return;
+          const text = write(tree);
+          const r = await outcome(new TextEncoder().encode(text));
+          const changed = canonicalText(text) !== originalText;
+          const where = `${m.kind} at ${JSON.stringify(path)}: ${changed ? "changed" : "canonically unchanged"}`;
+          if (r.error !== undefined) {
+            expect(r.code, `${where}: ${String(r.error)}`).toBe(EXIT_CODES.badInput);
+            expect(isVerifierInputError(r.error), where).toBe(true);
+            const e = r.error as { path: string; message: string };
+            expect(e.path, where).toMatch(/^\$/);
+            expect(e.message.startsWith(e.path.slice(0, 60)), `${where}: ${e.message}`).toBe(true);
+            return;
+          }
+          if (changed && !UNHASHED.has(String(path[0])))
+            expect(r.report!.policy_met, `${where}: verified`).toBe(false);
+        }),
+        {
+          numRuns: Number(process.env.ODD_VALUES_RUNS ?? "400"),
+          seed: Number(process.env.ODD_VALUES_SEED ?? (name === "small" ? 1301 : 1302)),
+        },
+      );
+    }, 180_000);
+
+    it("every field deleted in turn is refused or fails a fact, never exit 4", async () => {
+      for (const path of fieldPaths) {
+        const tree = clone(original);
+        apply(tree, path, { kind: "delete" });
+        const r = await outcome(new TextEncoder().encode(write(tree)));
+        expect(r.code, `delete ${JSON.stringify(path)}: ${String(r.error)}`).not.toBe(4);
+        if (r.code === EXIT_CODES.policyMet)
+          expect(UNHASHED.has(String(path[0])), `delete ${JSON.stringify(path)}: verified`).toBe(true);
+      }
+    });
+  });
+}
+
+/** Paths are named on the root as `$` (the whole document), never an empty path. */
+describe("odd documents", () => {
+  it("a JSON value that is not a pack is bad input at $", async () => {
+    for (const text of ["null", "[]", "1", '"pack"', "{}", '{"benchmark":null}', "1e400"]) {
+      const r = await outcome(new TextEncoder().encode(text));
+      expect(r.code, text).toBe(EXIT_CODES.badInput);
+      expect((r.error as { path: string }).path, text).toMatch(/^\$/);
+    }
+  });
+});
