@@ -15,7 +15,7 @@ import {
   type JsonValue,
 } from "@bench-bounty/evidence";
 
-export const VECTORS = fileURLToPath(new URL("../../../../shared/vectors/packs/", import.meta.url));
+export const VECTORS = fileURLToPath(new URL("../../../spec/vectors/packs/", import.meta.url));
 
 export interface ExpectedPack {
   pack: string;

@@ -22,7 +22,7 @@ describe.each(["small", "zero-winner"])("vector pack %s", (name) => {
 
   it("reads the pack from a file path as well as from bytes", async () => {
     const report = await verifyPack({
-      source: `${new URL(`../../../../shared/vectors/packs/${name}.json`, import.meta.url).pathname}`,
+      source: `${new URL(`../../../spec/vectors/packs/${name}.json`, import.meta.url).pathname}`,
     });
     expect(report.policy_met).toBe(true);
     expect(report.observed.pack).toMatch(/^file /);
