@@ -13,7 +13,7 @@ import { claimState, entriesRoutes, gaosEntry, type StoredVerification } from ".
 import { call, citiesAnswer, publishCities, register } from "./helpers.js";
 
 const expected = JSON.parse(
-  readFileSync(new URL("../../../../shared/vectors/packs/small.expected.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../../../spec/vectors/packs/small.expected.json", import.meta.url), "utf8"),
 ) as { facts: Record<string, StoredVerification["report"]["facts"][string]["state"]> };
 
 function stored(states: Record<string, string>, met: boolean, unmet: string[] = []): StoredVerification {

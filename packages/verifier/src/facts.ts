@@ -29,7 +29,7 @@ export const FACT_STATES: readonly FactState[] = [
 ];
 
 /**
- * The facts, in report order (snake_case names of `shared/vectors/packs/*.expected.json`):
+ * The facts, in report order (snake_case names of `spec/vectors/packs/*.expected.json`):
  * SPEC 9's list plus `schema` (SPEC 2 format rules) and `ranking_digest`
  * (`benchmark.ranking_digest` against keccak256 of `canonical_json(rank_derivation)`).
  */
