@@ -5,6 +5,9 @@ import { defineConfig } from "vitest/config";
 // the pure-JS fallback (`@noble/hashes`), so both backends are held to the same vectors.
 export default defineConfig({
   test: {
+    // the property tests (3,000 documents, 20,000 fuzz cases, 5 MiB hashes) take 1-3 s idle
+    // and over 5 s (vitest's default limit) when the shared 2-core machine is at load 20+
+    testTimeout: 60_000,
     projects: [
       {
         extends: true,

@@ -14,7 +14,8 @@ import { keccak256Bytes, keccak256Utf8 } from "./keccak.js";
 import { EvidenceError, appendPath, describeValue, formatPath } from "./errors.js";
 import { BARE_HEX64, DIGEST } from "./formats.js";
 import { type Hex, hexToBytes, toBareHex as bytesToHex } from "./hash.js";
-import { canonicalJsonString, isWellFormedText, type JsonValue } from "./json/index.js";
+import { isWellFormedText, type JsonValue } from "./json/index.js";
+import { withCanonicalJson } from "./json/serializer.js";
 
 /** Task visibility (SPEC 3). */
 export type Visibility = "public" | "private";
@@ -99,13 +100,14 @@ export function goldLeaf(gold: unknown, salt: string, path = "$"): string {
       appendPath(path, "salt"),
       "salt must be 64 lowercase hex characters",
     );
-  let canon: string;
+  let digest: Uint8Array;
   try {
-    canon = canonicalJsonString(gold);
+    // canonical_json(gold) || utf8(salt), written as bytes in the serializer's buffer (the salt is ASCII)
+    digest = withCanonicalJson(gold, keccak256Bytes, salt);
   } catch (e) {
     throw rebase(e, appendPath(path, "gold"));
   }
-  return bytesToHex(keccak256Utf8(canon + salt));
+  return bytesToHex(digest);
 }
 
 /**
@@ -119,8 +121,14 @@ const LEAF_PREIMAGE = new Uint8Array(192);
 const asciiBytes = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));
 const LEAF_HEAD = asciiBytes('{"gold_leaf":"');
 const LEAF_ORDINAL = asciiBytes('","ordinal":');
+/** `,"prompt_hash":"` and, after the 64 hex characters, `"}`. */
 const LEAF_PROMPT = asciiBytes(',"prompt_hash":"');
 const LEAF_TAIL = asciiBytes('"}');
+/** Where the gold leaf's hex starts, and where the ordinal's digits start: fixed, so the head is written once. */
+const GOLD_AT = LEAF_HEAD.length;
+const ORDINAL_AT = GOLD_AT + 64 + LEAF_ORDINAL.length;
+LEAF_PREIMAGE.set(LEAF_HEAD, 0);
+LEAF_PREIMAGE.set(LEAF_ORDINAL, GOLD_AT + 64);
 
 /** Copy 64 lowercase hex characters to `LEAF_PREIMAGE[at..at+64)`; false for anything else. */
 function writeHex64(hex: string, at: number): boolean {
@@ -131,6 +139,12 @@ function writeHex64(hex: string, at: number): boolean {
     LEAF_PREIMAGE[at + i] = c;
   }
   return true;
+}
+
+/** Copy a short constant to `LEAF_PREIMAGE[at..)` (a loop: cheaper than `set` for a few bytes). */
+function writeConst(bytes: Uint8Array, at: number): number {
+  for (let i = 0; i < bytes.length; i++) LEAF_PREIMAGE[at + i] = bytes[i] as number;
+  return at + bytes.length;
 }
 
 /**
@@ -149,14 +163,10 @@ export function leafFromParts(ordinal: number, promptHashHex: string, goldLeafHe
       `the ordinal must be a safe integer, got ${describeValue(ordinal)}`,
     );
   const buf = LEAF_PREIMAGE;
-  let at = 0;
-  buf.set(LEAF_HEAD, at);
-  at += LEAF_HEAD.length;
-  if (!writeHex64(goldLeafHex, at))
+  // LEAF_HEAD and LEAF_ORDINAL are in place already (fixed offsets)
+  if (!writeHex64(goldLeafHex, GOLD_AT))
     throw new EvidenceError("bad_test_set", "$.gold_leaf", "gold_leaf must be 64 lowercase hex characters");
-  at += 64;
-  buf.set(LEAF_ORDINAL, at);
-  at += LEAF_ORDINAL.length;
+  let at = ORDINAL_AT;
   let v = ordinal;
   if (v < 0) {
     buf[at++] = 0x2d; // "-"
@@ -166,17 +176,14 @@ export function leafFromParts(ordinal: number, promptHashHex: string, goldLeafHe
   for (let t = v; t >= 10; t = Math.floor(t / 10)) digits++;
   for (let d = digits - 1, t = v; d >= 0; d--, t = Math.floor(t / 10)) buf[at + d] = 0x30 + (t % 10);
   at += digits;
-  buf.set(LEAF_PROMPT, at);
-  at += LEAF_PROMPT.length;
+  at = writeConst(LEAF_PROMPT, at);
   if (!writeHex64(promptHashHex, at))
     throw new EvidenceError(
       "bad_test_set",
       "$.prompt_hash",
       "prompt_hash must be 64 lowercase hex characters",
     );
-  at += 64;
-  buf.set(LEAF_TAIL, at);
-  at += LEAF_TAIL.length;
+  at = writeConst(LEAF_TAIL, at + 64);
   return keccak256Bytes(buf.subarray(0, at));
 }
 

@@ -192,7 +192,7 @@ export function setKeccakBackend(name: KeccakBackendName | "auto"): KeccakBacken
 }
 
 /** Scratch for the UTF-8 bytes of short hashed strings (prompts, leaves, answers). */
-const SCRATCH = new Uint8Array(64 * 1024);
+const SCRATCH = Buffer.alloc(64 * 1024);
 const utf8Encoder = new TextEncoder();
 
 /**
@@ -206,7 +206,8 @@ const utf8Encoder = new TextEncoder();
 export function keccak256Utf8(text: string, suffix?: Uint8Array): Uint8Array {
   const extra = suffix === undefined ? 0 : suffix.length;
   if (text.length * 3 + extra <= SCRATCH.length) {
-    const { written } = utf8Encoder.encodeInto(text, SCRATCH);
+    // Buffer#write encodes like TextEncoder#encodeInto (an unpaired surrogate becomes U+FFFD), ~2x faster per call
+    const written = SCRATCH.write(text, 0);
     if (suffix !== undefined) SCRATCH.set(suffix, written);
     return keccak256Bytes(SCRATCH.subarray(0, written + extra));
   }

@@ -356,14 +356,16 @@ export function canonicalJson(value: unknown): Uint8Array {
 /**
  * Calls `use` with the canonical JSON bytes of a value (as {@link canonicalJson}) in the
  * serializer's reused buffer, without copying them out: for hashing. The view is valid
- * only during the call (do not keep it). Internal to the package.
+ * only during the call (do not keep it). With `asciiSuffix` (ASCII text, e.g. a hex salt),
+ * its bytes follow the canonical JSON in the view. Internal to the package.
  * @throws EvidenceError as {@link canonicalJson}
  */
-export function withCanonicalJson<T>(value: unknown, use: (bytes: Uint8Array) => T): T {
+export function withCanonicalJson<T>(value: unknown, use: (bytes: Uint8Array) => T, asciiSuffix?: string): T {
   const sink = new ByteSink();
   try {
     try {
       serialize(value, MAX_JSON_DEPTH, sink);
+      if (asciiSuffix !== undefined) sink.ascii(asciiSuffix);
     } catch (e) {
       if (e instanceof RangeError)
         throw new EvidenceError("too_large", "$", "canonical JSON is larger than a byte array can hold");

@@ -117,22 +117,40 @@ export class ByteSink implements Sink {
       this.byte(0x30 + v);
       return;
     }
-    if (v >= 1e15) {
+    if (v > 0x7fffffff) {
       this.ascii(String(v));
       return;
     }
-    let digits = 1;
-    for (let p = 10; p <= v; p *= 10) digits++;
+    // a small integer (ordinals, counts): digits written from the right with int32 arithmetic
+    const digits =
+      v < 100
+        ? 2
+        : v < 1000
+          ? 3
+          : v < 10000
+            ? 4
+            : v < 100000
+              ? 5
+              : v < 1000000
+                ? 6
+                : v < 1e7
+                  ? 7
+                  : v < 1e8
+                    ? 8
+                    : v < 1e9
+                      ? 9
+                      : 10;
     this.ensure(digits);
     const buf = this.buf;
     let at = this.pos + digits;
     this.pos = at;
-    while (v >= 10) {
-      const q = Math.floor(v / 10);
-      buf[--at] = 0x30 + (v - q * 10);
-      v = q;
+    let t = v | 0;
+    while (t >= 10) {
+      const q = (t / 10) | 0;
+      buf[--at] = 0x30 + t - q * 10;
+      t = q;
     }
-    buf[--at] = 0x30 + v;
+    buf[--at] = 0x30 + t;
   }
 
   /** The bytes written so far (a view into the buffer: valid until {@link release}). */
