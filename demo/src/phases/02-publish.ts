@@ -77,7 +77,7 @@ export const publishPhase: DemoPhase = {
     const anchor = published.commitment.anchor as { tx_hash?: string; anchor_block?: number } | null;
     if (!anchor?.tx_hash) throw new Error("the service did not anchor the commitment at publish");
     p.note(
-      `benchmark  ${slug}: ${leaf_count} tasks, grader exact; disclosure: ${published.disclosure.split("\n")[0]}`,
+      `benchmark  ${slug}: ${leaf_count} tasks, grader exact; disclosure: ${published.disclosure.split(". ")[0]}.`,
     );
     p.note(`commitment root ${commit_root}, ${leaf_count} leaves`);
     p.note(`anchored   tx ${anchor.tx_hash} (block ${anchor.anchor_block}, kind commitment)`);
