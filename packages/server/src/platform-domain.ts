@@ -164,8 +164,10 @@ export function platformDomain(platform: Platform): Domain {
         note: "This benchmark was published from a dataset: its tasks are answered from the prompt text alone.",
       });
     },
+    // The platform's board object as is: it is cached there until the board changes, so the edge
+    // serialises it once per version (sendCachedJson).
     leaderboard: async (p, slug, board) =>
-      json({ ...(await platform.leaderboard(slug, { viewer: p, ...(board ? { board } : {}) })), leaderboard_visible: true }),
+      (await platform.leaderboard(slug, { viewer: p, ...(board ? { board } : {}) })) as unknown as JsonValue,
     async commitment(_p, slug) {
       const b = await platform.getBenchmark(slug);
       return json({ slug, commit_root: b.commit_root, leaf_count: b.leaf_count, commitment_anchor: b.commitment_anchor });

@@ -4,7 +4,7 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.js";
-import { sendJson } from "../http.js";
+import { sendCachedJson, sendJson } from "../http.js";
 import { howToCompete } from "../how-to-compete.js";
 import { defineRoute } from "../route.js";
 import { AnyJson, BenchmarkDetail, BenchmarkList, BountyBody, Leaderboard, StartedRun, StartRunBody } from "../schemas.js";
@@ -46,7 +46,7 @@ export function benchmarkRoutes(): OpenAPIHono<AppEnv> {
     method: "get", path: "/benchmarks/:slug/leaderboard", tags: ["benchmarks"], auth: "optional",
     summary: "The public board while open, the final board at close (SPEC 6.1)",
     ok: { status: 200, schema: Leaderboard, description: "the board" }, errors: [404],
-    handler: async (c) => sendJson(c, await c.var.domain.leaderboard(c.var.principal, slug(c))),
+    handler: async (c) => sendCachedJson(c, (await c.var.domain.leaderboard(c.var.principal, slug(c))) as object),
   });
   defineRoute(app, {
     method: "get", path: "/benchmarks/:slug/commitment", tags: ["evidence"], auth: "optional",
