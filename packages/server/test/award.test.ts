@@ -34,7 +34,7 @@ afterAll(async () => {
   await dc?.stop();
 });
 
-describe("award over HTTP on the devchain", () => {
+describe("award over HTTP on the devchain", { timeout: 120_000 }, () => {
   it("attach (author only, checked on-chain), locked-at detail, compete, award (operator only), door forever", async () => {
     const u = server.url;
     const author = await register(u, "chain-author");
