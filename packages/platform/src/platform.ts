@@ -83,6 +83,7 @@ import { systemClock, type Clock } from "./time.js";
 import {
   attachBounty,
   awardBenchmark,
+  awardChainState,
   awardEvidence,
   closeBenchmark,
   lockBounty,
@@ -314,6 +315,10 @@ export class Platform {
   /** Settles the award on-chain, mints, anchors and stores the pack (operator only; idempotent, resumable). */
   award(p: Principal, slug: string): Promise<AwardResult> {
     return awardBenchmark(this.ctx, p, slug);
+  }
+  /** Where the award transaction is, read from the chain when the store says sent-but-unconfirmed (`pending`, `mined`, ...). */
+  awardState(slug: string) {
+    return awardChainState(this.ctx, slug);
   }
   /** The pack bytes, or the SPEC 8 reason why there is none yet. */
   awardEvidence(slug: string): Promise<AwardEvidenceResult> {

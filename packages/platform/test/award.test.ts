@@ -151,6 +151,11 @@ describe("award on the local Base profile", () => {
       // Awarded log (same ranking digest) instead of sending again
       await expect(platform.award(slug)).rejects.toThrow(/injected crash between/);
       expect(await statusOf()).toBe(3);
+      // the store says sent-but-unconfirmed: the domain and the door read the chain (issue 13 item 7)
+      expect(await platform.real.awardState(slug)).toMatchObject({ state: "mined" });
+      const early = await get(`${slug}/award-evidence`);
+      expect(early.status).toBe(200); // not "not awarded yet" while the chain says Awarded
+      expect(await platform.real.awardState(slug)).toMatchObject({ state: "confirmed" });
       // crash after the award is recorded, before the pack: the retry does not pay twice
       await expect(platform.award(slug)).rejects.toThrow(/injected crash after/);
       // the door heals: the award is confirmed, so it mints the pack from the recorded award
