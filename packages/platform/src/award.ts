@@ -621,7 +621,11 @@ async function ensurePack(
 export async function awardChainState(
   ctx: PlatformContext,
   slug: string,
-): Promise<{ state: "none" | "pending" | "mined" | "reverted" | "dropped" | "confirmed"; tx_hash: string | null; block: number | null }> {
+): Promise<{
+  state: "none" | "pending" | "mined" | "reverted" | "dropped" | "confirmed";
+  tx_hash: string | null;
+  block: number | null;
+}> {
   getBenchmark(ctx, slug);
   const row = awardRow(ctx, slug);
   if (!row || row.status === "prepared") return { state: "none", tx_hash: null, block: null };
@@ -649,7 +653,9 @@ async function sendOrAdoptAward(
     if (state.state === "mined") return { txHash: row.award_tx, blockNumber: state.block! };
     if (state.state === "pending")
       return { txHash: row.award_tx, blockNumber: await chain.waitMined(row.award_tx as Hash, "award") };
-    ctx.store.db.prepare("UPDATE awards SET status = 'prepared', award_tx = NULL WHERE slug = ? AND status = 'sent'").run(slug);
+    ctx.store.db
+      .prepare("UPDATE awards SET status = 'prepared', award_tx = NULL WHERE slug = ? AND status = 'sent'")
+      .run(slug);
   }
   const winners = fromStored<PreparedWinner[]>(row.winners_json);
   const digest = row.ranking_digest as Hex;
@@ -657,8 +663,14 @@ async function sendOrAdoptAward(
   const since = BigInt(getBenchmark(ctx, slug).commitment_anchor?.anchor_block ?? 0);
   const adopted = await findAwardTx(ctx, bountyId, digest, since);
   if (adopted) return adopted;
-  const hash = await chain.sendAward(bountyId, winners.map((w) => w.withdrawal_address as Address), digest);
-  ctx.store.db.prepare("UPDATE awards SET status = 'sent', award_tx = ? WHERE slug = ? AND status = 'prepared'").run(hash, slug);
+  const hash = await chain.sendAward(
+    bountyId,
+    winners.map((w) => w.withdrawal_address as Address),
+    digest,
+  );
+  ctx.store.db
+    .prepare("UPDATE awards SET status = 'sent', award_tx = ? WHERE slug = ? AND status = 'prepared'")
+    .run(hash, slug);
   ctx.faults.awardAfterSend?.(slug);
   return { txHash: hash, blockNumber: await chain.waitMined(hash, "award") };
 }
@@ -696,11 +708,17 @@ export async function awardEvidence(ctx: PlatformContext, slug: string): Promise
     // Sent but not recorded as confirmed (a crash, or in flight): the chain says where it is.
     const state = await awardChainState(ctx, slug);
     if (state.state === "pending")
-      return { status: 404, reason: "award_pending", message: `the award transaction ${state.tx_hash} is pending` };
+      return {
+        status: 404,
+        reason: "award_pending",
+        message: `the award transaction ${state.tx_hash} is pending`,
+      };
     if (state.state === "mined") {
       ctx.store.tx(() => {
         ctx.store.db
-          .prepare("UPDATE awards SET status = 'confirmed', award_block = ? WHERE slug = ? AND status = 'sent'")
+          .prepare(
+            "UPDATE awards SET status = 'confirmed', award_block = ? WHERE slug = ? AND status = 'sent'",
+          )
           .run(state.block, slug);
         ctx.store.db
           .prepare("UPDATE benchmarks SET bounty_json = ? WHERE slug = ?")

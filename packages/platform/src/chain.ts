@@ -391,7 +391,9 @@ export class ChainGateway {
     return this.call("read the award transaction", async () => {
       try {
         const r = await this.publicClient.getTransactionReceipt({ hash });
-        return r.status === "success" ? { state: "mined", block: Number(r.blockNumber) } : { state: "reverted" };
+        return r.status === "success"
+          ? { state: "mined", block: Number(r.blockNumber) }
+          : { state: "reverted" };
       } catch (e) {
         if (!(e instanceof TransactionReceiptNotFoundError)) throw e;
       }

@@ -44,6 +44,7 @@ import {
   finalizeRun,
   myRuns,
   ownRunAnswers,
+  pendingAnchors,
   receiptOf,
   runTasks,
   runView,
@@ -300,6 +301,10 @@ export class Platform {
     runId: string,
   ): Promise<{ receipt: Receipt; receipt_hash: Hex }> {
     return receiptOf(this.ctx, viewer, slug, runId);
+  }
+  /** What is still waiting for its anchor on a benchmark (commitment, receipts, pack). */
+  async pendingAnchors(slug: string) {
+    return pendingAnchors(this.ctx, slug);
   }
   /** Anchors pending receipts of a benchmark in one `anchorMany`. */
   anchorPendingReceipts(slug: string) {

@@ -400,6 +400,15 @@ describe("award on the local Base profile", () => {
     expect(pending).toEqual({ kind: "commitment", status: "pending" });
     expect(await platform.awardEvidence(res.slug)).toMatchObject({ status: 404, reason: "no_commitment" });
     await expect(platform.anchorCommitment(res.slug)).rejects.toMatchObject({ code: "chain_error" });
+    // a receipt whose anchoring fails is reported at finalize, stays pending, and is listed (issue 13 item 9)
+    const run = (await platform.startRun(res.slug, "alice")).run.id;
+    const f = await platform.finalize(run);
+    expect(f).toMatchObject({ receipt_anchor: null, receipt_anchor_status: "pending" });
+    expect(f.receipt_anchor_error).toMatch(/failed/);
+    expect((await platform.real.pendingAnchors(res.slug)).map((a) => [a.kind, a.digest])).toEqual([
+      ["commitment", res.commit_root],
+      ["receipt", f.receipt_hash],
+    ]);
     await platform.close();
   }, 60_000);
 
