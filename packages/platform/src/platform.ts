@@ -76,6 +76,8 @@ import {
   type KeyListing,
 } from "./identity/accounts.js";
 import { hashKey } from "./identity/keys.js";
+import { benchmarkDetail, benchmarkList, type BenchmarkDetail, type BenchmarkListItem } from "./detail.js";
+import { datasetFormats } from "./formats.js";
 import { localOperator, type Principal } from "./identity/principal.js";
 import { assertAuthor, goldVisible, requirePrincipal } from "./identity/access.js";
 import type { Receipt, Hex } from "@bench-bounty/evidence";
@@ -193,6 +195,18 @@ export class Platform {
   /** Validates and stores a dataset owned by `p` (idempotent for the same owner, name and content). */
   async createDataset(p: Principal, input: DatasetInput): Promise<DatasetSummary> {
     return createDataset(this.ctx, p, input);
+  }
+  /** The row schema, publish options and worked examples (seed: `GET /datasets/formats`). */
+  async datasetFormats() {
+    return datasetFormats();
+  }
+  /** The benchmark list (prize never verified: the short render). */
+  async benchmarkList(): Promise<BenchmarkListItem[]> {
+    return benchmarkList(this.ctx);
+  }
+  /** The benchmark detail (never gold); with a chain the prize is checked on-chain ("locked at"). */
+  benchmarkDetail(slug: string, opts?: { baseUrl?: string }): Promise<BenchmarkDetail> {
+    return benchmarkDetail(this.ctx, slug, opts);
   }
   /** A stored dataset's summary. @throws PlatformError `unknown_dataset` */
   async getDataset(datasetId: string): Promise<DatasetSummary> {
