@@ -5,14 +5,14 @@
 // offline: hardhat.config.ts hands Hardhat the solc-js build of the pinned `solc` npm package, and the
 // coverage task compiles through the same subtask. Then prints the line and branch percentages of
 // BenchmarkBounty.sol, AnchorRegistry.sol and PayoutMath.sol from coverage/coverage-summary.json and
-// exits non-zero when a figure is below the bar (95%, issue 2).
+// exits non-zero when a figure is below the bar (100%: issue 2 set 95%, issue 12 keeps it at 100%).
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-const BAR = 95;
+const BAR = 100;
 const MEASURED = [
   "contracts/BenchmarkBounty.sol",
   "contracts/AnchorRegistry.sol",

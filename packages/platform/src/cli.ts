@@ -32,6 +32,7 @@ import { resumeRun, runBenchmark, type AgentSpec, type RunnerOptions, type Runne
 import { serveDoor } from "./server.js";
 import { ensureWritableDir, requireExistingStore } from "./store.js";
 import { BUCKET_UNITS, type BucketUnit } from "./time.js";
+import { decodeUtf8Strict } from "./utf8.js";
 
 export interface StoreOpts {
   store: string;
@@ -305,9 +306,9 @@ async function readDataset(file: string, o: DatasetOpts): Promise<DatasetInput> 
       ...extra,
     });
   }
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, "utf8");
+    bytes = readFileSync(file);
   } catch (e) {
     throw new PlatformError(
       "invalid_dataset",
@@ -315,6 +316,7 @@ async function readDataset(file: string, o: DatasetOpts): Promise<DatasetInput> 
       { field: "file" },
     );
   }
+  const text = decodeUtf8Strict(bytes, file, "invalid_dataset");
   let doc: unknown;
   try {
     doc = parseJson(text);
@@ -858,20 +860,27 @@ export function registerPlatformCommands(program: Command, hooks: PlatformComman
   storeOptions(
     program
       .command("anchor")
-      .description("anchor what is pending for a benchmark (commitment, receipts via anchorMany)")
+      .description(
+        "anchor what is pending for a benchmark (commitment, receipts via anchorMany); --list only lists it",
+      )
       .argument("<slug>"),
-  ).action(
-    action(async (slug: string, o: StoreOpts) => {
-      const platform = openPlatform(o, true);
-      try {
-        const commitment = await platform.anchorCommitment(slug);
-        const receipts = await platform.anchorPendingReceipts(slug);
-        print({ commitment, receipts });
-      } finally {
-        platform.close();
-      }
-    }),
-  );
+  )
+    .option("--list", "list what is pending, anchor nothing")
+    .action(
+      action(async (slug: string, o: StoreOpts & { list?: boolean }) => {
+        const platform = openPlatform(o, true);
+        try {
+          const pending = await platform.pendingAnchors(slug);
+          if (o.list) return print({ pending });
+          process.stderr.write(`${pending.length} digest(s) pending for ${slug}\n`);
+          const commitment = await platform.anchorCommitment(slug);
+          const receipts = await platform.anchorPendingReceipts(slug);
+          print({ pending, commitment, receipts, still_pending: await platform.pendingAnchors(slug) });
+        } finally {
+          platform.close();
+        }
+      }),
+    );
 
   storeOptions(
     program.command("close").description("close a benchmark to new runs").argument("<slug>"),

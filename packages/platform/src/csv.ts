@@ -13,6 +13,7 @@
  * ```
  */
 import { readFile } from "node:fs/promises";
+import { decodeUtf8Strict } from "./utf8.js";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { parse } from "csv-parse/sync";
@@ -133,9 +134,9 @@ export async function loadCsvDataset(
   mapping: CsvMapping,
   meta: CsvDatasetMeta,
 ): Promise<DatasetInput> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(path, "utf8");
+    bytes = await readFile(path);
   } catch (e) {
     throw new PlatformError(
       "invalid_csv",
@@ -143,6 +144,8 @@ export async function loadCsvDataset(
       { field: "path" },
     );
   }
+  // Line 1 is the header; a data row without quoted newlines sits on line row + 2.
+  const text = decodeUtf8Strict(bytes, path, "invalid_csv", (line) => (line >= 2 ? line - 2 : null));
   return csvToDataset(text, mapping, meta);
 }
 
