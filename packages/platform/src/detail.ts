@@ -106,6 +106,7 @@ export function howToCompete(slug: string, baseUrl: string): string {
   const u = baseUrl.replace(/\/+$/, "");
   const lines = [
     `1. Read the detail: curl -s ${u}/api/v1/benchmarks/${slug}`,
+    `   Read the corpus before you start (the clock starts at run start): curl -s ${u}/api/v1/benchmarks/${slug}/corpus -H "X-API-Key: $BENCH_BOUNTY_API_KEY"`,
     `2. Start a run (the wall clock starts): curl -s -X POST ${u}/api/v1/benchmarks/${slug}/runs -H "X-API-Key: $BENCH_BOUNTY_API_KEY"`,
     `3. Submit: curl -s -X POST ${u}/api/v1/benchmarks/runs/$RUN_ID/submissions -H "X-API-Key: $BENCH_BOUNTY_API_KEY" -H 'Content-Type: application/json' -d '{"answers":[{"ordinal":0,"answer_text":"..."}]}'`,
     `4. Finalize: curl -s -X POST ${u}/api/v1/benchmarks/runs/$RUN_ID/finalize -H "X-API-Key: $BENCH_BOUNTY_API_KEY"`,

@@ -32,4 +32,3 @@ export * from "./runner.js";
 export * from "./server.js";
 export * from "./platform.js";
 export { toJsonValue } from "./json.js";
-export * from "./prize.js";

@@ -70,9 +70,9 @@ describe("award over HTTP on the devchain", { timeout: 120_000 }, () => {
     });
     expect(attached.status).toBe(200);
     const detail = await call(u, "GET", `/api/v1/benchmarks/${slug}`);
-    expect(detail.json.prize).toBe(`10 USDC, locked at ${dc.contracts.benchmarkBounty.toLowerCase()}`);
+    expect(detail.json.prize).toBe(`Prize: 10 USDC, locked at ${dc.contracts.benchmarkBounty.toLowerCase()}`);
     const list = await call(u, "GET", "/api/v1/benchmarks");
-    expect(list.json.benchmarks.find((b: any) => b.slug === slug).prize).toBe("10 USDC");
+    expect(list.json.benchmarks.find((b: any) => b.slug === slug).prize).toBe("Prize: 10 USDC");
 
     const winner = await register(u, "chain-winner");
     expect((await call(u, "PUT", "/api/v1/accounts/me/withdrawal-address", { key: winner.key, body: { withdrawal_address: dc.accounts[2]!.address } })).status).toBe(200);
