@@ -13,7 +13,6 @@ import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { chainConfig, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
 import { ensureWritableDir, Platform, PlatformError } from "@bench-bounty/platform";
-import { platformDomain, serveApp } from "@bench-bounty/server";
 
 interface ServeOpts extends StoreOpts {
   port: string;
@@ -60,6 +59,8 @@ export function registerServeCommand(program: Command): void {
       try {
         const port = portOf(o.port);
         const { platform, database } = openForServe(o);
+        // Loaded here, not at the bin's start: every other command stays as fast as before.
+        const { platformDomain, serveApp } = await import("@bench-bounty/server");
         const server = await serveApp({ domain: platformDomain(platform), port, host: o.host, ...(o.publicUrl ? { publicBaseUrl: o.publicUrl } : {}) }).catch(
           async (e: unknown) => {
             await platform.close();

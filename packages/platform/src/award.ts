@@ -37,7 +37,7 @@ import {
 } from "@bench-bounty/evidence";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Address } from "viem";
+import type { Address, Hash } from "viem";
 import { BOUNTY_STATUS_NAMES, type AnchorEvidence } from "./chain.js";
 import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "./context.js";
 import { PlatformError } from "./errors.js";
@@ -106,7 +106,8 @@ export type AwardEvidenceReason =
   | "not_awarded"
   | "withheld_live_contest"
   | "reclaimed_never_reveals"
-  | "pack_pending";
+  | "pack_pending"
+  | "award_pending";
 
 interface AwardRow {
   slug: string;
@@ -458,18 +459,7 @@ export async function awardBenchmark(ctx: PlatformContext, p: Principal, slug: s
     row = awardRow(ctx, slug)!;
   }
   if (row.status === "prepared" || row.status === "sent") {
-    const winners = fromStored<PreparedWinner[]>(row.winners_json);
-    const digest = row.ranking_digest as Hex;
-    // the bounty was created after the commitment was anchored: search its logs from there
-    const since = BigInt(getBenchmark(ctx, slug).commitment_anchor?.anchor_block ?? 0);
-    const adopted = await findAwardTx(ctx, bountyId, digest, since);
-    const sent =
-      adopted ??
-      (await chain.award(
-        bountyId,
-        winners.map((w) => w.withdrawal_address as Address),
-        digest,
-      ));
+    const sent = await sendOrAdoptAward(ctx, slug, bountyId, row);
     ctx.faults.awardBeforeRecord?.(slug);
     ctx.store.tx(() => {
       ctx.store.db
@@ -622,6 +612,70 @@ async function ensurePack(
 }
 
 /**
+ * Where the award transaction is (issue 13 item 7), read from the chain when the store says it was sent
+ * but not confirmed: `none` (not prepared or not sent), `pending` (sent, not mined), `mined` (mined, not
+ * yet recorded: the next `award` or door read records it), `reverted` or `dropped` (the next `award`
+ * sends again), `confirmed` (recorded).
+ * @throws PlatformError `unknown_benchmark`, `chain_error` when the RPC fails
+ */
+export async function awardChainState(
+  ctx: PlatformContext,
+  slug: string,
+): Promise<{
+  state: "none" | "pending" | "mined" | "reverted" | "dropped" | "confirmed";
+  tx_hash: string | null;
+  block: number | null;
+}> {
+  getBenchmark(ctx, slug);
+  const row = awardRow(ctx, slug);
+  if (!row || row.status === "prepared") return { state: "none", tx_hash: null, block: null };
+  if (row.status !== "sent") return { state: "confirmed", tx_hash: row.award_tx, block: row.award_block };
+  const t = await chainOf(ctx).transactionState(row.award_tx as Hash);
+  if (t.state === "mined") return { state: "mined", tx_hash: row.award_tx, block: t.block };
+  return { state: t.state === "unknown" ? "dropped" : t.state, tx_hash: row.award_tx, block: null };
+}
+
+/**
+ * Sends the prepared award once: adopts an award already on-chain (found by its ranking digest), or a
+ * sent transaction recorded in the store (waiting for it while pending), or sends it and records its hash
+ * as `sent` before waiting. A reverted or dropped send is forgotten so the next call sends again.
+ * @throws PlatformError `award_pending` (409) is never thrown here (this call waits); `chain_error`
+ */
+async function sendOrAdoptAward(
+  ctx: PlatformContext,
+  slug: string,
+  bountyId: bigint,
+  row: AwardRow,
+): Promise<{ txHash: string; blockNumber: number }> {
+  const chain = chainOf(ctx);
+  if (row.status === "sent" && row.award_tx) {
+    const state = await awardChainState(ctx, slug);
+    if (state.state === "mined") return { txHash: row.award_tx, blockNumber: state.block! };
+    if (state.state === "pending")
+      return { txHash: row.award_tx, blockNumber: await chain.waitMined(row.award_tx as Hash, "award") };
+    ctx.store.db
+      .prepare("UPDATE awards SET status = 'prepared', award_tx = NULL WHERE slug = ? AND status = 'sent'")
+      .run(slug);
+  }
+  const winners = fromStored<PreparedWinner[]>(row.winners_json);
+  const digest = row.ranking_digest as Hex;
+  // the bounty was created after the commitment was anchored: search its logs from there
+  const since = BigInt(getBenchmark(ctx, slug).commitment_anchor?.anchor_block ?? 0);
+  const adopted = await findAwardTx(ctx, bountyId, digest, since);
+  if (adopted) return adopted;
+  const hash = await chain.sendAward(
+    bountyId,
+    winners.map((w) => w.withdrawal_address as Address),
+    digest,
+  );
+  ctx.store.db
+    .prepare("UPDATE awards SET status = 'sent', award_tx = ? WHERE slug = ? AND status = 'prepared'")
+    .run(hash, slug);
+  ctx.faults.awardAfterSend?.(slug);
+  return { txHash: hash, blockNumber: await chain.waitMined(hash, "award") };
+}
+
+/**
  * The evidence door's answer for a benchmark: the stored pack bytes once awarded (re-minted if an
  * award was confirmed but its pack not yet stored), else the SPEC 8 reason.
  */
@@ -649,6 +703,29 @@ export async function awardEvidence(ctx: PlatformContext, slug: string): Promise
       bytes: new Uint8Array(readFileSync(packed.pack_file)),
       pack_hash: packed.pack_hash,
     };
+  }
+  if (row && row.status === "sent" && ctx.chain) {
+    // Sent but not recorded as confirmed (a crash, or in flight): the chain says where it is.
+    const state = await awardChainState(ctx, slug);
+    if (state.state === "pending")
+      return {
+        status: 404,
+        reason: "award_pending",
+        message: `the award transaction ${state.tx_hash} is pending`,
+      };
+    if (state.state === "mined") {
+      ctx.store.tx(() => {
+        ctx.store.db
+          .prepare(
+            "UPDATE awards SET status = 'confirmed', award_block = ? WHERE slug = ? AND status = 'sent'",
+          )
+          .run(state.block, slug);
+        ctx.store.db
+          .prepare("UPDATE benchmarks SET bounty_json = ? WHERE slug = ?")
+          .run(toStored({ ...b.bounty!, status: "awarded" }), slug);
+      });
+      return awardEvidence(ctx, slug);
+    }
   }
   if (!b.commitment_anchor)
     return { status: 404, reason: "no_commitment", message: "the benchmark's commitment is not anchored" };

@@ -22,6 +22,8 @@ import {
   defineChain,
   http,
   parseEventLogs,
+  TransactionNotFoundError,
+  TransactionReceiptNotFoundError,
   type Account,
   type Address,
   type Chain,
@@ -355,6 +357,54 @@ export class ChainGateway {
     });
     const receipt = await this.wait(hash, "award");
     return { txHash: hash, blockNumber: Number(receipt.blockNumber) };
+  }
+
+  /**
+   * Sends `award(...)` and returns its hash without waiting (the caller records it as sent first, so a
+   * crash while it is pending is seen as pending, never sent twice).
+   * @throws PlatformError `chain_error` naming the custom error when the simulation reverts
+   */
+  sendAward(bountyId: bigint, winners: Address[], rankingDigest: Hex): Promise<Hash> {
+    return this.exclusive(() =>
+      this.write("award", {
+        address: this.config.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        functionName: "award",
+        args: [bountyId, winners, rankingDigest],
+      }),
+    );
+  }
+
+  /** Waits for a sent transaction. @throws PlatformError `chain_error` when it reverted */
+  async waitMined(hash: Hash, what: string): Promise<number> {
+    return Number((await this.wait(hash, what)).blockNumber);
+  }
+
+  /**
+   * The chain's state of a sent transaction: `mined` (with its block), `reverted`, `pending` (known to the
+   * node, not mined) or `unknown` (dropped, or never reached this node).
+   * @throws PlatformError `chain_error` when the RPC fails
+   */
+  async transactionState(
+    hash: Hash,
+  ): Promise<{ state: "mined"; block: number } | { state: "reverted" | "pending" | "unknown" }> {
+    return this.call("read the award transaction", async () => {
+      try {
+        const r = await this.publicClient.getTransactionReceipt({ hash });
+        return r.status === "success"
+          ? { state: "mined", block: Number(r.blockNumber) }
+          : { state: "reverted" };
+      } catch (e) {
+        if (!(e instanceof TransactionReceiptNotFoundError)) throw e;
+      }
+      try {
+        await this.publicClient.getTransaction({ hash });
+        return { state: "pending" };
+      } catch (e) {
+        if (!(e instanceof TransactionNotFoundError)) throw e;
+        return { state: "unknown" };
+      }
+    });
   }
 
   /** Looks up a mined transaction's block (null when unknown or not mined). */

@@ -860,20 +860,27 @@ export function registerPlatformCommands(program: Command, hooks: PlatformComman
   storeOptions(
     program
       .command("anchor")
-      .description("anchor what is pending for a benchmark (commitment, receipts via anchorMany)")
+      .description(
+        "anchor what is pending for a benchmark (commitment, receipts via anchorMany); --list only lists it",
+      )
       .argument("<slug>"),
-  ).action(
-    action(async (slug: string, o: StoreOpts) => {
-      const platform = openPlatform(o, true);
-      try {
-        const commitment = await platform.anchorCommitment(slug);
-        const receipts = await platform.anchorPendingReceipts(slug);
-        print({ commitment, receipts });
-      } finally {
-        platform.close();
-      }
-    }),
-  );
+  )
+    .option("--list", "list what is pending, anchor nothing")
+    .action(
+      action(async (slug: string, o: StoreOpts & { list?: boolean }) => {
+        const platform = openPlatform(o, true);
+        try {
+          const pending = await platform.pendingAnchors(slug);
+          if (o.list) return print({ pending });
+          process.stderr.write(`${pending.length} digest(s) pending for ${slug}\n`);
+          const commitment = await platform.anchorCommitment(slug);
+          const receipts = await platform.anchorPendingReceipts(slug);
+          print({ pending, commitment, receipts, still_pending: await platform.pendingAnchors(slug) });
+        } finally {
+          platform.close();
+        }
+      }),
+    );
 
   storeOptions(
     program.command("close").description("close a benchmark to new runs").argument("<slug>"),

@@ -196,7 +196,11 @@ export function leaderboard(ctx: PlatformContext, slug: string, opts: Leaderboar
   const version = boardVersion(ctx, slug);
   const hit = cache.get(key);
   if (hit && hit.version === version && hit.open === open && hit.status === b.status) return hit.board;
+  // Frozen: every caller shares the cached board, so nobody may change it in place.
   const board = buildBoard(ctx, b, open, want);
+  for (const r of board.rows) Object.freeze(r);
+  Object.freeze(board.rows);
+  Object.freeze(board);
   cache.set(key, { version, open, status: b.status, board });
   return board;
 }

@@ -44,6 +44,7 @@ import {
   finalizeRun,
   myRuns,
   ownRunAnswers,
+  pendingAnchors,
   receiptOf,
   runTasks,
   runView,
@@ -75,6 +76,8 @@ import {
   type KeyListing,
 } from "./identity/accounts.js";
 import { hashKey } from "./identity/keys.js";
+import { benchmarkDetail, benchmarkList, type BenchmarkDetail, type BenchmarkListItem } from "./detail.js";
+import { datasetFormats } from "./formats.js";
 import { localOperator, type Principal } from "./identity/principal.js";
 import { assertAuthor, goldVisible, requirePrincipal } from "./identity/access.js";
 import type { Receipt, Hex } from "@bench-bounty/evidence";
@@ -83,6 +86,7 @@ import { systemClock, type Clock } from "./time.js";
 import {
   attachBounty,
   awardBenchmark,
+  awardChainState,
   awardEvidence,
   closeBenchmark,
   lockBounty,
@@ -192,6 +196,18 @@ export class Platform {
   async createDataset(p: Principal, input: DatasetInput): Promise<DatasetSummary> {
     return createDataset(this.ctx, p, input);
   }
+  /** The row schema, publish options and worked examples (seed: `GET /datasets/formats`). */
+  async datasetFormats() {
+    return datasetFormats();
+  }
+  /** The benchmark list (prize never verified: the short render). */
+  async benchmarkList(): Promise<BenchmarkListItem[]> {
+    return benchmarkList(this.ctx);
+  }
+  /** The benchmark detail (never gold); with a chain the prize is checked on-chain ("locked at"). */
+  benchmarkDetail(slug: string, opts?: { baseUrl?: string }): Promise<BenchmarkDetail> {
+    return benchmarkDetail(this.ctx, slug, opts);
+  }
   /** A stored dataset's summary. @throws PlatformError `unknown_dataset` */
   async getDataset(datasetId: string): Promise<DatasetSummary> {
     return getDataset(this.ctx, datasetId);
@@ -300,6 +316,10 @@ export class Platform {
   ): Promise<{ receipt: Receipt; receipt_hash: Hex }> {
     return receiptOf(this.ctx, viewer, slug, runId);
   }
+  /** What is still waiting for its anchor on a benchmark (commitment, receipts, pack). */
+  async pendingAnchors(slug: string) {
+    return pendingAnchors(this.ctx, slug);
+  }
   /** Anchors pending receipts of a benchmark in one `anchorMany`. */
   anchorPendingReceipts(slug: string) {
     return anchorPending(this.ctx, slug, "receipt");
@@ -314,6 +334,10 @@ export class Platform {
   /** Settles the award on-chain, mints, anchors and stores the pack (operator only; idempotent, resumable). */
   award(p: Principal, slug: string): Promise<AwardResult> {
     return awardBenchmark(this.ctx, p, slug);
+  }
+  /** Where the award transaction is, read from the chain when the store says sent-but-unconfirmed (`pending`, `mined`, ...). */
+  awardState(slug: string) {
+    return awardChainState(this.ctx, slug);
   }
   /** The pack bytes, or the SPEC 8 reason why there is none yet. */
   awardEvidence(slug: string): Promise<AwardEvidenceResult> {

@@ -811,6 +811,23 @@ export async function anchorPending(
   return out;
 }
 
+/** A digest waiting to be anchored (a chain outage, batched anchoring): `anchor` retries these. */
+export interface PendingAnchor {
+  digest: Hex;
+  kind: "commitment" | "receipt" | "pack";
+  created_at: string;
+}
+
+/** The digests of a benchmark still waiting for their anchor, oldest first (issue 13 item 9). */
+export function pendingAnchors(ctx: PlatformContext, slug: string): PendingAnchor[] {
+  getBenchmark(ctx, slug);
+  return ctx.store.db
+    .prepare(
+      "SELECT digest, kind, created_at FROM anchors WHERE slug = ? AND status = 'pending' ORDER BY created_at, digest",
+    )
+    .all(slug) as PendingAnchor[];
+}
+
 /** Records the anchoring evidence of a pending digest. */
 export function recordAnchor(ctx: PlatformContext, digest: string, ev: AnchorEvidence): void {
   ctx.store.db

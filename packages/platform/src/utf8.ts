@@ -19,9 +19,9 @@ export function firstInvalidUtf8(b: Uint8Array): number {
     }
     let n: number;
     let min: number;
-    if (c >= 0xc2 && c <= 0xdf) (n = 1), (min = 0x80);
-    else if (c >= 0xe0 && c <= 0xef) (n = 2), (min = 0x800);
-    else if (c >= 0xf0 && c <= 0xf4) (n = 3), (min = 0x10000);
+    if (c >= 0xc2 && c <= 0xdf) ((n = 1), (min = 0x80));
+    else if (c >= 0xe0 && c <= 0xef) ((n = 2), (min = 0x800));
+    else if (c >= 0xf0 && c <= 0xf4) ((n = 3), (min = 0x10000));
     else return i;
     let cp = c & (0x3f >> n);
     for (let k = 1; k <= n; k++) {
@@ -55,6 +55,12 @@ export function decodeUtf8Strict(
   throw new PlatformError(
     code,
     `${what}: invalid UTF-8 at byte offset ${bad} (line ${line}${row !== null ? `, row ${row}` : ""}): save the file as UTF-8`,
-    { reason: "invalid_utf8", byte_offset: bad, line, row_index: row, byte: `0x${bytes[bad]!.toString(16).padStart(2, "0")}` },
+    {
+      reason: "invalid_utf8",
+      byte_offset: bad,
+      line,
+      row_index: row,
+      byte: `0x${bytes[bad]!.toString(16).padStart(2, "0")}`,
+    },
   );
 }

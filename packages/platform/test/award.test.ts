@@ -151,6 +151,11 @@ describe("award on the local Base profile", () => {
       // Awarded log (same ranking digest) instead of sending again
       await expect(platform.award(slug)).rejects.toThrow(/injected crash between/);
       expect(await statusOf()).toBe(3);
+      // the store says sent-but-unconfirmed: the domain and the door read the chain (issue 13 item 7)
+      expect(await platform.real.awardState(slug)).toMatchObject({ state: "mined" });
+      const early = await get(`${slug}/award-evidence`);
+      expect(early.status).toBe(200); // not "not awarded yet" while the chain says Awarded
+      expect(await platform.real.awardState(slug)).toMatchObject({ state: "confirmed" });
       // crash after the award is recorded, before the pack: the retry does not pay twice
       await expect(platform.award(slug)).rejects.toThrow(/injected crash after/);
       // the door heals: the award is confirmed, so it mints the pack from the recorded award
@@ -395,6 +400,15 @@ describe("award on the local Base profile", () => {
     expect(pending).toEqual({ kind: "commitment", status: "pending" });
     expect(await platform.awardEvidence(res.slug)).toMatchObject({ status: 404, reason: "no_commitment" });
     await expect(platform.anchorCommitment(res.slug)).rejects.toMatchObject({ code: "chain_error" });
+    // a receipt whose anchoring fails is reported at finalize, stays pending, and is listed (issue 13 item 9)
+    const run = (await platform.startRun(res.slug, "alice")).run.id;
+    const f = await platform.finalize(run);
+    expect(f).toMatchObject({ receipt_anchor: null, receipt_anchor_status: "pending" });
+    expect(f.receipt_anchor_error).toMatch(/failed/);
+    expect((await platform.real.pendingAnchors(res.slug)).map((a) => [a.kind, a.digest])).toEqual([
+      ["commitment", res.commit_root],
+      ["receipt", f.receipt_hash],
+    ]);
     await platform.close();
   }, 60_000);
 

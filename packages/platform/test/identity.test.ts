@@ -34,13 +34,24 @@ describe("accounts and API keys", () => {
     const me = await p.authenticate(made.api_key);
     expect(me).toMatchObject({ account_id: made.account_id, via: "key", key_prefix: made.key_prefix });
     const second = await p.issueKey(me);
-    expect((await p.listKeys(me)).map((k) => k.key_prefix).sort()).toEqual([made.key_prefix, second.key_prefix].sort());
+    expect((await p.listKeys(me)).map((k) => k.key_prefix).sort()).toEqual(
+      [made.key_prefix, second.key_prefix].sort(),
+    );
     expect(JSON.stringify(await p.listKeys(me))).not.toContain(second.api_key);
     await p.revokeKey(me, made.key_prefix);
-    expect(await rejection(p.authenticate(made.api_key))).toMatchObject({ code: "unauthenticated", status: 401 });
+    expect(await rejection(p.authenticate(made.api_key))).toMatchObject({
+      code: "unauthenticated",
+      status: 401,
+    });
     expect((await p.authenticate(second.api_key)).account_id).toBe(made.account_id);
     // a wrong secret with a real prefix, garbage, nothing
-    expect((await rejection(p.authenticate(second.api_key.slice(0, -1) + (second.api_key.endsWith("A") ? "B" : "A")))).code).toBe("unauthenticated");
+    expect(
+      (
+        await rejection(
+          p.authenticate(second.api_key.slice(0, -1) + (second.api_key.endsWith("A") ? "B" : "A")),
+        )
+      ).code,
+    ).toBe("unauthenticated");
     expect((await rejection(p.authenticate("hello"))).code).toBe("unauthenticated");
     expect((await rejection(p.authenticate(undefined))).code).toBe("unauthenticated");
     // someone else cannot revoke my key
@@ -65,7 +76,9 @@ describe("owner rules (issue 13 item 5)", () => {
     expect(e1).toMatchObject({ code: "forbidden", status: 403, details: { rule: "agent_owner_only" } });
     const e2 = await rejection(p.registerAgent(mallory, "alice-bot", { is_author_agent: true }));
     expect(e2.details.rule).toBe("agent_owner_only");
-    const e3 = await rejection(p.registerAgent(p.localOperator(), "alice-bot", { withdrawal_address: "0x" + "22".repeat(20) }));
+    const e3 = await rejection(
+      p.registerAgent(p.localOperator(), "alice-bot", { withdrawal_address: "0x" + "22".repeat(20) }),
+    );
     expect(e3.details.rule).toBe("operator_owns_no_agents");
     expect(await p.getAgent("alice-bot")).toMatchObject({
       withdrawal_address: "0x" + "11".repeat(20),
@@ -86,7 +99,10 @@ describe("owner rules (issue 13 item 5)", () => {
       p.runAnswers(mallory, runId),
       p.getRun(mallory, runId),
     ])
-      expect(await rejection(attempt)).toMatchObject({ code: "forbidden", details: { rule: "run_owner_only" } });
+      expect(await rejection(attempt)).toMatchObject({
+        code: "forbidden",
+        details: { rule: "run_owner_only" },
+      });
     await p.submit(alice, runId, answers);
     expect((await p.finalize(alice, runId)).counts.answered).toBe(answers.length);
     expect((await p.myRuns(alice)).map((r) => r.run_id)).toEqual([runId]);

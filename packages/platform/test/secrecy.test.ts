@@ -34,7 +34,9 @@ describe("SPEC 6.1: throwaway agents learn nothing about a private label while o
         max_attempts: 1,
         seed: "s",
       });
-      const gold = new Map((await h.testSet(slug)).map((t) => [t.prompt, (t.gold as { value: string }).value]));
+      const gold = new Map(
+        (await h.testSet(slug)).map((t) => [t.prompt, (t.gold as { value: string }).value]),
+      );
       const p = h.real;
       const me = await p.authenticate((await p.createAccount({ name: `probe${i}` })).api_key);
       const started = await p.startRun(me, slug, `probe${i}`);
@@ -97,8 +99,27 @@ process.stdout.write(JSON.stringify({ answers: input.tasks.map((t) => ({ ordinal
         command: `node ${spy}`,
       });
       const answers = await h.runAnswers(r.run_id);
-      const report = JSON.parse([...answers.values()][0]!) as { env: string[]; cwd: string; home: string; store: string };
-      for (const k of report.env) expect(["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM", "HOME", "TMPDIR", "PWD", "SHLVL", "_", "OLDPWD"]).toContain(k);
+      const report = JSON.parse([...answers.values()][0]!) as {
+        env: string[];
+        cwd: string;
+        home: string;
+        store: string;
+      };
+      for (const k of report.env)
+        expect([
+          "PATH",
+          "LANG",
+          "LC_ALL",
+          "LC_CTYPE",
+          "TZ",
+          "TERM",
+          "HOME",
+          "TMPDIR",
+          "PWD",
+          "SHLVL",
+          "_",
+          "OLDPWD",
+        ]).toContain(k);
       expect(report.cwd).toMatch(/bb-agent-/);
       expect(report.home).toBe(report.cwd);
       if (bubblewrapAvailable()) expect(report.store).toBe("ENOENT");

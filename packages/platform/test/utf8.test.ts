@@ -25,7 +25,9 @@ describe("invalid UTF-8 in a dataset is refused naming the row and byte offset (
     const file = join(tempDir(), "bad.csv");
     const head = Buffer.from("date,weather\n2026-01-01,sun\n2026-01-02,");
     writeFileSync(file, Buffer.concat([head, Buffer.from([0xe9]), Buffer.from("t\n")]));
-    const e = await rejection(loadCsvDataset(file, { label: "weather", decision_ts: "date" }, { name: "bad" }));
+    const e = await rejection(
+      loadCsvDataset(file, { label: "weather", decision_ts: "date" }, { name: "bad" }),
+    );
     expect(e).toMatchObject({
       code: "invalid_csv",
       details: { reason: "invalid_utf8", byte_offset: head.length, line: 3, row_index: 1 },
@@ -35,7 +37,14 @@ describe("invalid UTF-8 in a dataset is refused naming the row and byte offset (
 
   it("a JSON dataset file with invalid UTF-8 is refused by validate in one line", async () => {
     const file = join(tempDir(), "bad.json");
-    writeFileSync(file, Buffer.concat([Buffer.from('{"name":"x","rows":[{"payload":{"a":"'), Buffer.from([0xff]), Buffer.from('"}}]}')]));
+    writeFileSync(
+      file,
+      Buffer.concat([
+        Buffer.from('{"name":"x","rows":[{"payload":{"a":"'),
+        Buffer.from([0xff]),
+        Buffer.from('"}}]}'),
+      ]),
+    );
     const r = await runCli("validate", file);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^error: .*bad\.json: invalid UTF-8 at byte offset 37 \(line 1\)/m);

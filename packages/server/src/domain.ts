@@ -45,7 +45,8 @@ export interface Domain {
   registerAgent(p: Principal | null, input: { agent_id: string; is_author_agent?: boolean | undefined }): Promise<AccountView>;
 
   listBenchmarks(p: Principal | null): Promise<JsonValue>;
-  benchmarkDetail(p: Principal | null, slug: string): Promise<JsonValue>;
+  /** The detail; `baseUrl` is this server's public URL, printed in `how_to_compete`. */
+  benchmarkDetail(p: Principal | null, slug: string, baseUrl?: string): Promise<JsonValue>;
   corpus(p: Principal | null, slug: string): Promise<JsonValue>;
   leaderboard(p: Principal | null, slug: string, board?: "public" | "final"): Promise<JsonValue>;
   commitment(p: Principal | null, slug: string): Promise<JsonValue>;
@@ -63,7 +64,7 @@ export interface Domain {
   validateDataset(p: Principal | null, input: unknown): Promise<JsonValue>;
   datasetFormats(): Promise<JsonValue>;
   createDataset(p: Principal | null, input: unknown): Promise<JsonValue>;
-  publish(p: Principal | null, datasetId: string, options: unknown): Promise<JsonValue>;
+  publish(p: Principal | null, datasetId: string, options: unknown, baseUrl?: string): Promise<JsonValue>;
   attachBounty(p: Principal | null, slug: string, input: { bounty_id: string; author?: string | undefined; pool_base_units?: string | undefined }): Promise<JsonValue>;
   award(p: Principal | null, slug: string): Promise<JsonValue>;
 }

@@ -24,6 +24,19 @@ export function sendJson(c: Context, value: unknown, status = 200, headers: Reco
   });
 }
 
+const frozenText = new WeakMap<object, string>();
+
+/**
+ * A JSON response for a value the domain hands out as an immutable cached object (the leaderboard:
+ * the platform returns the same object until the board changes). Its text is serialised once per
+ * object; never use this for an object that may change after it was sent.
+ */
+export function sendCachedJson(c: Context, value: object) {
+  let text = frozenText.get(value);
+  if (text === undefined) frozenText.set(value, (text = jsonText(value)));
+  return c.body(text, 200, { "content-type": "application/json; charset=utf-8" });
+}
+
 /** The wire form of an error response. */
 export function sendError(c: Context, r: ErrorResponse) {
   return sendJson(c, r.body, r.status, r.headers);

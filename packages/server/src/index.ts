@@ -12,7 +12,6 @@ export { createApp, type AppOptions } from "./app.js";
 export { serveApp, type ListeningServer } from "./serve.js";
 export { DEFAULT_LIMITS, RateLimiter, type Limits } from "./middleware/limits.js";
 export { apiKeyOf } from "./middleware/auth.js";
-export { howToCompete } from "./how-to-compete.js";
 export { MCP_SERVER_INFO } from "./mcp/endpoint.js";
 export { RUN_BENCHMARK_SH, SHA256SUMS, TUTORIALS } from "./routes/static.js";
-export { platformDomain, DATASET_FORMATS } from "./platform-domain.js";
+export { platformDomain } from "./platform-domain.js";

@@ -5,69 +5,14 @@
  * `leaderboard.ts`); nothing here decides who may do what.
  */
 import { randomBytes } from "node:crypto";
-import { GRADER_TYPES, type JsonValue } from "@bench-bounty/evidence";
-import {
-  prizeFacts,
-  requirePrincipal,
-  toJsonValue,
-  type BenchmarkRecord,
-  type Platform,
-  type Principal,
-} from "@bench-bounty/platform";
+import type { JsonValue } from "@bench-bounty/evidence";
+import { requirePrincipal, toJsonValue, type Platform, type Principal } from "@bench-bounty/platform";
 import type { AccountView, AwardEvidence, Domain, Registration } from "./domain.js";
 
 /** JSON-safe copy (bigints as decimal strings) in the evidence library's value model. */
 function json(v: unknown): JsonValue {
   return toJsonValue(JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x))));
 }
-
-/** `GET /datasets/formats`: the row schema and a worked example (seed "Publish a Benchmark from Your Data"). */
-export const DATASET_FORMATS = {
-  row_schema: {
-    decision_ts: "ISO-8601 instant: YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS[.fff]] with Z or +-HH:MM",
-    payload: "non-empty JSON object: what the prompt shows",
-    label: "any non-null JSON value: what the gold is shaped from",
-    knowable_at: "optional {payload_field: instant}, each at or before decision_ts",
-  },
-  options: {
-    name: "required, non-empty",
-    description: "optional text",
-    label_policy: "optional text",
-    sanitize: "boolean: NFC, control characters removed, trimmed",
-    bucket_fields: "{payload_field: minute|hour|day|month}",
-    time_bound_fields: "[payload_field]: each needs a knowable_at entry",
-  },
-  publish_options: {
-    title: "required",
-    prompt_template: "plain dotted placeholders: {payload.symbol}; a placeholder showing the gold is refused",
-    grader_type: "exact | numeric | contains_all | json_fields",
-    gold_field: "dotted path of the gold (default label)",
-    public_fraction: "0..1 (default 0.5)",
-    max_attempts: "default 3",
-    time_budget_seconds: "default 900",
-    speed_weight: "decimal string (default 0.3)",
-    slug: "^[a-z0-9][a-z0-9-]{1,127}$ (default: slugified name + 8 hex of the content hash)",
-  },
-  graders: GRADER_TYPES,
-  examples: [
-    {
-      name: "eth-tip5m-2026-09",
-      description: "ETH 1-minute bars with 5-minute-ahead tip labels",
-      label_policy: "tip5m_clv+resolve",
-      sanitize: true,
-      bucket_fields: { bar_ts: "hour" },
-      time_bound_fields: ["price"],
-      rows: [
-        {
-          decision_ts: "2026-09-01T00:00:00Z",
-          payload: { symbol: "ETH", price: "3000.5", bar_ts: "2026-09-01T00:17:00Z" },
-          label: { tip5m_bps: 12 },
-          knowable_at: { price: "2026-08-31T23:59:00Z" },
-        },
-      ],
-    },
-  ],
-};
 
 /** The Domain over a Platform. */
 export function platformDomain(platform: Platform): Domain {
@@ -83,37 +28,9 @@ export function platformDomain(platform: Platform): Domain {
       created_at: account.created_at,
     };
   };
-  const summary = async (b: BenchmarkRecord, verify: boolean) => {
-    const { prize_verified: _v, ...prize } = await prizeFacts(platform.ctx, b, verify);
-    return {
-      slug: b.slug,
-      title: b.title,
-      status: b.status,
-      open: await platform.isOpen(b.slug),
-      public_tasks: b.public_count,
-      private_tasks: b.private_count,
-      ...prize,
-    };
-  };
-  const detail = async (slug: string) => {
-    const b = await platform.getBenchmark(slug);
-    return json({
-      ...(await summary(b, true)),
-      created_at: b.created_at,
-      max_attempts: b.config.max_attempts,
-      public_tasks_per_run: b.config.public_tasks_per_run,
-      grader_type: b.config.grader_type,
-      speed_weight: b.config.speed_weight,
-      cost_weight: b.config.cost_weight,
-      time_budget_seconds: b.config.time_budget_seconds,
-      time_budget_minutes: b.config.time_budget_seconds / 60,
-      cost_budget_usdc: b.config.cost_budget_usdc,
-      commitment: { commit_root: b.commit_root, leaf_count: b.leaf_count, anchor: b.commitment_anchor },
-      bounty: b.bounty,
-      grader_types: GRADER_TYPES,
-      rooms: [],
-    });
-  };
+  /** The detail as the platform builds it (prize checked on-chain; how_to_compete at this server's URL). */
+  const detail = async (slug: string, baseUrl?: string) =>
+    json(await platform.benchmarkDetail(slug, baseUrl ? { baseUrl } : {}));
   /** The agent a run starts for: the one named, else the caller's first, else one named after the account. */
   const agentFor = async (p: Principal, agentId: string | undefined): Promise<string> => {
     if (agentId) return agentId;
@@ -150,11 +67,8 @@ export function platformDomain(platform: Platform): Domain {
       return view(who);
     },
 
-    async listBenchmarks() {
-      const all = await platform.listBenchmarks();
-      return json({ benchmarks: await Promise.all(all.map((b) => summary(b, false))) });
-    },
-    benchmarkDetail: (_p, slug) => detail(slug),
+    listBenchmarks: async () => json({ benchmarks: await platform.benchmarkList() }),
+    benchmarkDetail: (_p, slug, baseUrl) => detail(slug, baseUrl),
     async corpus(p, slug) {
       requirePrincipal(p);
       await platform.getBenchmark(slug);
@@ -164,8 +78,10 @@ export function platformDomain(platform: Platform): Domain {
         note: "This benchmark was published from a dataset: its tasks are answered from the prompt text alone.",
       });
     },
+    // The platform's board object as is: it is cached there until the board changes, so the edge
+    // serialises it once per version (sendCachedJson).
     leaderboard: async (p, slug, board) =>
-      json({ ...(await platform.leaderboard(slug, { viewer: p, ...(board ? { board } : {}) })), leaderboard_visible: true }),
+      (await platform.leaderboard(slug, { viewer: p, ...(board ? { board } : {}) })) as unknown as JsonValue,
     async commitment(_p, slug) {
       const b = await platform.getBenchmark(slug);
       return json({ slug, commit_root: b.commit_root, leaf_count: b.leaf_count, commitment_anchor: b.commitment_anchor });
@@ -189,11 +105,11 @@ export function platformDomain(platform: Platform): Domain {
     runsMine: async (p) => json({ runs: await platform.myRuns(requirePrincipal(p)) }),
 
     validateDataset: async (_p, input) => json(await platform.validateDataset(input)),
-    datasetFormats: async () => json(DATASET_FORMATS),
+    datasetFormats: async () => json(await platform.datasetFormats()),
     createDataset: async (p, input) => json(await platform.createDataset(requirePrincipal(p), input as never)),
-    async publish(p, datasetId, options) {
+    async publish(p, datasetId, options, baseUrl) {
       const result = await platform.publish(requirePrincipal(p), datasetId, options as never);
-      return json({ ...((await detail(result.slug)) as object), ...result });
+      return json({ ...((await detail(result.slug, baseUrl)) as object), ...result });
     },
     async attachBounty(p, slug, input) {
       const expect = {

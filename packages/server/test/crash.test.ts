@@ -36,7 +36,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("kill -9 during finalize", () => {
+describe("kill -9 during finalize", { timeout: 180_000 }, () => {
   it("loses nothing: after restart each run is finalized once or in progress with all its answers", async () => {
     let { url, proc } = await startServe();
     const author = await register(url, "crash-author");

@@ -30,7 +30,7 @@ afterAll(async () => {
   await live.stop();
 });
 
-describe("no leak before the award", () => {
+describe("no leak before the award", { timeout: 120_000 }, () => {
   it("records every body of a full walk and finds no gold, salt, private score or private correctness", async () => {
     const u = live.url;
     const author = await register(u, "secret-author");

@@ -15,7 +15,7 @@ afterAll(async () => {
   await live.stop();
 });
 
-describe("50 agents in parallel", () => {
+describe("50 agents in parallel", { timeout: 180_000 }, () => {
   it("no lost or doubled answer, one in-progress run per agent under racing starts", async () => {
     const u = live.url;
     const agents = await Promise.all(Array.from({ length: 50 }, (_, i) => register(u, `par-${i}`)));

@@ -29,7 +29,7 @@ async function cli(args: string[], env: Record<string, string> = {}) {
   );
 }
 
-describe("bench-bounty run --server", () => {
+describe("bench-bounty run --server", { timeout: 120_000 }, () => {
   it("competes over HTTP with the agent protocol; the run shows as the key's", async () => {
     const me = await register(live.url, "remote-runner");
     const store = mkdtempSync(join(tmpdir(), "bb-remote-"));

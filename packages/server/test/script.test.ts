@@ -29,7 +29,7 @@ async function viaCurl(args: string[], env: Record<string, string> = {}) {
   );
 }
 
-describe("run-benchmark.sh", () => {
+describe("run-benchmark.sh", { timeout: 120_000 }, () => {
   it("is byte-static and matches sha256sums.txt", async () => {
     const a = await fetch(`${live.url}/api/v1/scripts/run-benchmark.sh`).then((r) => r.arrayBuffer());
     const sums = await call(live.url, "GET", "/api/v1/scripts/sha256sums.txt");

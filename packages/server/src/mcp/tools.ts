@@ -10,7 +10,6 @@ import { z } from "zod";
 import type { Domain, Principal } from "../domain.js";
 import { errorResponseOf } from "../errors.js";
 import { jsonText } from "../http.js";
-import { withHowTo } from "../routes/benchmarks.js";
 import { TUTORIALS, tutorial } from "../routes/static.js";
 
 /** What a tool call knows about its caller and endpoint. */
@@ -85,7 +84,7 @@ export function registerTools(server: McpServer, t: ToolContext): void {
   server.registerTool(
     "benchmark_detail",
     { description: "One benchmark: how to compete, graders, scoring, prize facts. Never gold.", inputSchema: { slug: slugArg } },
-    (a) => call(t, async () => ({ value: withHowTo(t.baseUrl, await d.benchmarkDetail(p, slugOf(a))), text: `detail of ${slugOf(a)}` })),
+    (a) => call(t, async () => ({ value: await d.benchmarkDetail(p, slugOf(a), t.baseUrl), text: `detail of ${slugOf(a)}` })),
   );
   server.registerTool(
     "benchmark_corpus",

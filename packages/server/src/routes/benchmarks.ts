@@ -4,16 +4,9 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.js";
-import { sendJson } from "../http.js";
-import { howToCompete } from "../how-to-compete.js";
+import { sendCachedJson, sendJson } from "../http.js";
 import { defineRoute } from "../route.js";
 import { AnyJson, BenchmarkDetail, BenchmarkList, BountyBody, Leaderboard, StartedRun, StartRunBody } from "../schemas.js";
-
-/** A detail (or a publication) with this server's `how_to_compete` block for its slug. */
-export function withHowTo(baseUrl: string, detail: unknown): unknown {
-  const d = detail as { slug: string };
-  return { ...d, how_to_compete: howToCompete(baseUrl, d.slug) };
-}
 
 export function benchmarkRoutes(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
@@ -28,7 +21,7 @@ export function benchmarkRoutes(): OpenAPIHono<AppEnv> {
     method: "get", path: "/benchmarks/:slug", tags: ["benchmarks"], auth: "optional",
     summary: "Detail: how_to_compete, grader_types, scoring, prize facts (never gold)",
     ok: { status: 200, schema: BenchmarkDetail, description: "the detail" }, errors: [404],
-    handler: async (c) => sendJson(c, withHowTo(c.var.baseUrl, await c.var.domain.benchmarkDetail(c.var.principal, slug(c)))),
+    handler: async (c) => sendJson(c, await c.var.domain.benchmarkDetail(c.var.principal, slug(c), c.var.baseUrl)),
   });
   defineRoute(app, {
     method: "get", path: "/benchmarks/:slug/corpus", tags: ["benchmarks"], auth: "required",
@@ -46,7 +39,7 @@ export function benchmarkRoutes(): OpenAPIHono<AppEnv> {
     method: "get", path: "/benchmarks/:slug/leaderboard", tags: ["benchmarks"], auth: "optional",
     summary: "The public board while open, the final board at close (SPEC 6.1)",
     ok: { status: 200, schema: Leaderboard, description: "the board" }, errors: [404],
-    handler: async (c) => sendJson(c, await c.var.domain.leaderboard(c.var.principal, slug(c))),
+    handler: async (c) => sendCachedJson(c, (await c.var.domain.leaderboard(c.var.principal, slug(c))) as object),
   });
   defineRoute(app, {
     method: "get", path: "/benchmarks/:slug/commitment", tags: ["evidence"], auth: "optional",

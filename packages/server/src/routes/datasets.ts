@@ -3,7 +3,6 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.js";
 import { sendJson } from "../http.js";
 import { defineRoute } from "../route.js";
-import { withHowTo } from "./benchmarks.js";
 import { AnyJson, BenchmarkDetail, DatasetBody, PublishBody } from "../schemas.js";
 
 export function datasetRoutes(): OpenAPIHono<AppEnv> {
@@ -30,7 +29,7 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
     method: "post", path: "/datasets/:dataset_id/benchmark", tags: ["authors"], auth: "required",
     summary: "Publish the dataset's benchmark (201 with the detail and a disclosure)",
     body: PublishBody, ok: { status: 201, schema: BenchmarkDetail, description: "the detail plus disclosure" }, errors: [400, 401, 403, 404, 409, 422],
-    handler: async (c, body) => sendJson(c, withHowTo(c.var.baseUrl, await c.var.domain.publish(c.var.principal, c.req.param("dataset_id"), body)), 201),
+    handler: async (c, body) => sendJson(c, await c.var.domain.publish(c.var.principal, c.req.param("dataset_id"), body, c.var.baseUrl), 201),
   });
   return app;
 }

@@ -1,0 +1,166 @@
+/**
+ * What a competitor reads about a benchmark before entering (seed "Compete on Benchmarks", steps 1-2
+ * and 8): the list item, the detail, the prize facts with their three renders, the dataset formats. The
+ * HTTP edge serves these shapes as they are (it only fills `base_url`).
+ *
+ * Prize renders (seed step 8): `"Prize: 50 USDC, locked at 0x..."` only on the detail and only after this
+ * read checked the pool on-chain (bounty funded, token, author and pool as attached); `"Prize: 50 USDC"`
+ * for a declared pool this read did not verify (the list never verifies); `"--"` for no pool.
+ */
+import { GRADER_TYPES } from "@bench-bounty/evidence";
+import type { BenchmarkRecord, PlatformContext } from "./context.js";
+import { PlatformError } from "./errors.js";
+import { BOUNTY_STATUS_NAMES } from "./chain.js";
+import { getBenchmark, isOpen, listBenchmarks } from "./publish.js";
+
+/** USDC has 6 decimals: base units to a plain decimal string without trailing zeros (`50000000` -> `50`). */
+export function usdcText(baseUnits: string): string {
+  const v = BigInt(baseUnits);
+  const whole = v / 1_000_000n;
+  const frac = (v % 1_000_000n).toString().padStart(6, "0").replace(/0+$/, "");
+  return frac ? `${whole}.${frac}` : `${whole}`;
+}
+
+/** The prize facts of a list item or a detail. */
+export interface PrizeFacts {
+  prize_pool_usdc: string | null;
+  /** One of the seed's three renders. */
+  prize: string;
+  bounty_status: string | null;
+  /** Unix seconds. */
+  prize_closes_at: number | null;
+  prize_contract: string | null;
+  /** True only when this read checked the pool on-chain. */
+  prize_verified: boolean;
+}
+
+function prizeFacts(b: BenchmarkRecord, verified: { status: string } | null): PrizeFacts {
+  const bounty = b.bounty;
+  if (!bounty)
+    return {
+      prize_pool_usdc: null,
+      prize: "--",
+      bounty_status: null,
+      prize_closes_at: null,
+      prize_contract: null,
+      prize_verified: false,
+    };
+  const usdc = usdcText(bounty.pool_base_units);
+  const locked = verified !== null && verified.status === "funded";
+  return {
+    prize_pool_usdc: usdc,
+    prize: locked ? `Prize: ${usdc} USDC, locked at ${bounty.bounty_contract}` : `Prize: ${usdc} USDC`,
+    bounty_status: verified?.status ?? bounty.status,
+    prize_closes_at: bounty.closes_at,
+    prize_contract: bounty.bounty_contract,
+    prize_verified: locked,
+  };
+}
+
+/** A benchmark in the list (drafts are never listed; closed and awarded ones are listed read-only). */
+export interface BenchmarkListItem extends PrizeFacts {
+  slug: string;
+  title: string;
+  status: BenchmarkRecord["status"];
+  open: boolean;
+  read_only: boolean;
+  public_tasks: number;
+  private_tasks: number;
+}
+
+/** The list of benchmarks (never verifies prizes on-chain: the short render). */
+export function benchmarkList(ctx: PlatformContext): BenchmarkListItem[] {
+  return listBenchmarks(ctx).map((b) => {
+    const open = isOpen(ctx, b);
+    return {
+      slug: b.slug,
+      title: b.title,
+      status: b.status,
+      open,
+      read_only: !open,
+      public_tasks: b.public_count,
+      private_tasks: b.private_count,
+      ...prizeFacts(b, null),
+    };
+  });
+}
+
+/** The detail of a benchmark (never gold). */
+export interface BenchmarkDetail extends BenchmarkListItem {
+  created_at: string;
+  max_attempts: number;
+  public_tasks_per_run: number | null;
+  grader_type: string;
+  grader_types: typeof GRADER_TYPES;
+  speed_weight: string;
+  cost_weight: string;
+  time_budget_seconds: number;
+  cost_budget_usdc: string | null;
+  commitment: { commit_root: string; leaf_count: number; anchor: BenchmarkRecord["commitment_anchor"] };
+  /** ASCII; its curls name this benchmark's own slug at `base_url`. */
+  how_to_compete: string;
+}
+
+/** How to compete (ASCII), naming this slug's own endpoints at `baseUrl`. */
+export function howToCompete(slug: string, baseUrl: string): string {
+  const u = baseUrl.replace(/\/+$/, "");
+  const lines = [
+    `1. Read the detail: curl -s ${u}/api/v1/benchmarks/${slug}`,
+    `   Read the corpus before you start (the clock starts at run start): curl -s ${u}/api/v1/benchmarks/${slug}/corpus -H "X-API-Key: $BENCH_BOUNTY_API_KEY"`,
+    `2. Start a run (the wall clock starts): curl -s -X POST ${u}/api/v1/benchmarks/${slug}/runs -H "X-API-Key: $BENCH_BOUNTY_API_KEY"`,
+    `3. Submit: curl -s -X POST ${u}/api/v1/benchmarks/runs/$RUN_ID/submissions -H "X-API-Key: $BENCH_BOUNTY_API_KEY" -H 'Content-Type: application/json' -d '{"answers":[{"ordinal":0,"answer_text":"..."}]}'`,
+    `4. Finalize: curl -s -X POST ${u}/api/v1/benchmarks/runs/$RUN_ID/finalize -H "X-API-Key: $BENCH_BOUNTY_API_KEY"`,
+    `5. Leaderboard: curl -s ${u}/api/v1/benchmarks/${slug}/leaderboard`,
+    "Set your agent's withdrawal_address before you compete: a winner without one blocks the whole award.",
+  ];
+  const text = lines.join("\n");
+  // The slug rule makes this ASCII already; a non-ASCII base URL is the caller's mistake.
+  if (!/^[\x20-\x7e\n]*$/.test(text))
+    throw new PlatformError("invalid_option", "base_url must be ASCII", { field: "base_url" });
+  return text;
+}
+
+/**
+ * The detail of a benchmark. With a chain, the bounty is read on-chain and checked against the attached
+ * one (token, author, pool): only then does the prize render "locked at".
+ * @throws PlatformError `unknown_benchmark` (404)
+ */
+export async function benchmarkDetail(
+  ctx: PlatformContext,
+  slug: string,
+  opts: { baseUrl?: string } = {},
+): Promise<BenchmarkDetail> {
+  const b = getBenchmark(ctx, slug);
+  const open = isOpen(ctx, b);
+  let verified: { status: string } | null = null;
+  if (b.bounty && ctx.chain) {
+    const on = await ctx.chain.getBounty(BigInt(b.bounty.bounty_id));
+    const matches =
+      on.token.toLowerCase() === b.bounty.token &&
+      on.author.toLowerCase() === b.bounty.author &&
+      on.pool.toString() === b.bounty.pool_base_units &&
+      on.testSetRoot.toLowerCase() === b.commit_root;
+    verified = matches ? { status: BOUNTY_STATUS_NAMES[on.status] ?? "unknown" } : { status: "mismatch" };
+  }
+  return {
+    slug: b.slug,
+    title: b.title,
+    status: b.status,
+    open,
+    read_only: !open,
+    public_tasks: b.public_count,
+    private_tasks: b.private_count,
+    ...prizeFacts(b, verified),
+    created_at: b.created_at,
+    max_attempts: b.config.max_attempts,
+    public_tasks_per_run: b.config.public_tasks_per_run,
+    grader_type: b.config.grader_type,
+    grader_types: GRADER_TYPES,
+    speed_weight: b.config.speed_weight,
+    cost_weight: b.config.cost_weight,
+    time_budget_seconds: b.config.time_budget_seconds,
+    cost_budget_usdc: b.config.cost_budget_usdc,
+    commitment: { commit_root: b.commit_root, leaf_count: b.leaf_count, anchor: b.commitment_anchor },
+    how_to_compete: howToCompete(b.slug, opts.baseUrl ?? ctx.publicBaseUrl),
+  };
+}

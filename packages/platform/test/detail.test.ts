@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { howToCompete, usdcText } from "../src/detail.js";
+import { cities, cleanup, openTemp } from "./helpers.js";
+
+afterEach(cleanup);
+
+describe("list, detail and formats (seed: compete steps 1-2 and 8; publish formats)", () => {
+  it("the detail names this slug's own curls at the base URL, carries grader_types and no gold; the list is read-only once closed", async () => {
+    const h = openTemp();
+    const ds = await h.createDataset(cities(4));
+    const { slug } = await h.publish(ds.dataset_id, {
+      title: "Cities",
+      prompt_template: "Q {payload.city} #{payload.index}",
+      grader_type: "exact",
+    });
+    const d = await h.real.benchmarkDetail(slug, { baseUrl: "https://bench.example/" });
+    expect(d.how_to_compete).toContain(`https://bench.example/api/v1/benchmarks/${slug}/runs`);
+    expect(d.how_to_compete).toMatch(/^[\x20-\x7e\n]*$/);
+    expect(Object.keys(d.grader_types).sort()).toEqual(["contains_all", "exact", "json_fields", "numeric"]);
+    expect(d).toMatchObject({
+      prize: "--",
+      prize_verified: false,
+      time_budget_seconds: 900,
+      speed_weight: "0.3",
+    });
+    expect(JSON.stringify(d, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v))).not.toContain(
+      "answer-",
+    );
+    expect((await h.real.benchmarkList())[0]).toMatchObject({
+      slug,
+      open: true,
+      read_only: false,
+      prize: "--",
+    });
+    await h.closeBenchmark(slug);
+    expect((await h.real.benchmarkList())[0]).toMatchObject({ slug, open: false, read_only: true });
+    expect(howToCompete("abc", "http://x")).not.toContain("predict-the-news");
+  });
+
+  it("prize amounts render in USDC without binary floats", () => {
+    expect(usdcText("50000000")).toBe("50");
+    expect(usdcText("12500000")).toBe("12.5");
+    expect(usdcText("1")).toBe("0.000001");
+  });
+
+  it("the worked examples of the formats validate as they are", async () => {
+    const h = openTemp();
+    const f = await h.real.datasetFormats();
+    expect(f.examples.length).toBeGreaterThan(1);
+    for (const ex of f.examples) expect((await h.real.validateDataset(ex.dataset)).errors).toEqual([]);
+  });
+});

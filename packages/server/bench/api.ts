@@ -1,0 +1,139 @@
+/**
+ * `bench:api`: figures of the HTTP edge on loopback (a script that prints figures, not a timed test).
+ *
+ * 1. requests/s and p99 of detail, leaderboard and award evidence with autocannon, each against a bare
+ *    Hono handler serving the same bytes in the same run (the ratio is the edge's cost);
+ * 2. full runs per second (start, submit 200 answers, finalize) with 1, 10 and 50 concurrent agents,
+ *    and the finalize p99.
+ *
+ * Store: SQLite in a temporary directory (PostgreSQL when the platform's store supports it).
+ * Usage: `npm run bench:api` (root) or `pnpm --filter @bench-bounty/server bench [-- --seconds 5]`.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { serve } from "@hono/node-server";
+import { Platform } from "@bench-bounty/platform";
+import autocannon from "autocannon";
+import { Hono } from "hono";
+import { platformDomain, serveApp } from "../src/index.js";
+
+const seconds = Number(process.argv[process.argv.indexOf("--seconds") + 1]) || 5;
+const TASKS = 200;
+
+async function post(url: string, key: string | null, body?: unknown) {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { ...(key ? { "x-api-key": key } : {}), ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const json = (await res.json()) as any;
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function cannon(url: string): Promise<{ rps: number; p99: number; errors: number }> {
+  const r = await autocannon({ url, connections: 10, duration: seconds });
+  return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.non2xx };
+}
+
+/** A bare Hono app that answers `bytes` with the same status and content type. */
+async function bare(bytes: Buffer, status: number, type: string): Promise<{ url: string; close: () => void }> {
+  const app = new Hono();
+  app.get("/", (c) => c.body(new Uint8Array(bytes), status as 200, { "content-type": type }));
+  return new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) =>
+      resolve({ url: `http://127.0.0.1:${info.port}/`, close: () => s.close() }),
+    );
+  });
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "bb-bench-api-"));
+  const platform = Platform.open({ dir });
+  const server = await serveApp({ domain: platformDomain(platform), port: 0, limits: { rateBurst: 1e9, ratePerSecond: 1e9 } });
+  const u = server.url;
+  try {
+    const author = await post(`${u}/api/v1/accounts`, null, { name: "bench-author" });
+    const rows = Array.from({ length: TASKS }, (_, i) => ({
+      decision_ts: "2026-01-01",
+      payload: { index: i },
+      label: `answer-${i}`,
+    }));
+    const ds = await post(`${u}/api/v1/datasets`, author.api_key, { name: "bench", rows });
+    const bench = await post(`${u}/api/v1/datasets/${ds.dataset_id}/benchmark`, author.api_key, {
+      title: "Bench",
+      prompt_template: "Row #{payload.index}",
+      grader_type: "exact",
+      public_fraction: "0.5",
+      max_attempts: 1000,
+    });
+    const slug = bench.slug as string;
+    const agents = await Promise.all(Array.from({ length: 61 }, (_, i) => post(`${u}/api/v1/accounts`, null, { name: `bench-agent-${i}` })));
+
+    /** One full run: start, submit every answer in one call, finalize; returns the finalize latency. */
+    const fullRun = async (key: string): Promise<number> => {
+      const s = await post(`${u}/api/v1/benchmarks/${slug}/runs`, key);
+      const answers = s.tasks.map((t: any) => ({ ordinal: t.ordinal, answer_text: `answer-${/#(\d+)/.exec(t.prompt)![1]}` }));
+      await post(`${u}/api/v1/benchmarks/runs/${s.run.id}/submissions`, key, { answers });
+      const t0 = performance.now();
+      await post(`${u}/api/v1/benchmarks/runs/${s.run.id}/finalize`, key);
+      return performance.now() - t0;
+    };
+
+    console.log(`bench:api on loopback, SQLite store, ${seconds} s per autocannon figure (10 connections), ${TASKS} tasks per run`);
+    const runsTable: string[] = [];
+    let offset = 0;
+    for (const n of [1, 10, 50]) {
+      const lat: number[] = [];
+      const until = performance.now() + seconds * 1000;
+      const t0 = performance.now();
+      await Promise.all(
+        agents.slice(offset, (offset += n)).map(async (a) => {
+          while (performance.now() < until) lat.push(await fullRun(a.api_key));
+        }),
+      );
+      const elapsed = (performance.now() - t0) / 1000;
+      lat.sort((a, b) => a - b);
+      runsTable.push(
+        `| ${n} | ${lat.length} | ${(lat.length / elapsed).toFixed(2)} | ${pct(lat, 50).toFixed(1)} | ${pct(lat, 99).toFixed(1)} |`,
+      );
+    }
+
+    const read = async (path: string) => {
+      const res = await fetch(u + path);
+      return { status: res.status, type: res.headers.get("content-type") ?? "application/json", bytes: Buffer.from(await res.arrayBuffer()) };
+    };
+    const table: string[] = [];
+    for (const [name, path] of [
+      ["detail", `/api/v1/benchmarks/${slug}`],
+      ["leaderboard (50 agents ranked)", `/api/v1/benchmarks/${slug}/leaderboard`],
+      ["award evidence (404 before the award)", `/api/v1/benchmarks/${slug}/award-evidence`],
+    ] as const) {
+      const r = await read(path);
+      const b = await bare(r.bytes, r.status, r.type);
+      const edge = await cannon(u + path);
+      const base = await cannon(b.url);
+      b.close();
+      table.push(
+        `| ${name} | ${r.status} | ${r.bytes.length} | ${edge.rps.toFixed(0)} | ${edge.p99} | ${base.rps.toFixed(0)} | ${base.p99} | ${(edge.rps / base.rps).toFixed(2)} |`,
+      );
+    }
+    console.log("\n| route | status | bytes | edge req/s | edge p99 ms | bare Hono req/s | bare p99 ms | ratio |");
+    console.log("|---|---|---|---|---|---|---|---|");
+    for (const l of table) console.log(l);
+    console.log("\n| concurrent agents | full runs | runs/s | finalize p50 ms | finalize p99 ms |");
+    console.log("|---|---|---|---|---|");
+    for (const l of runsTable) console.log(l);
+  } finally {
+    await server.close();
+    await platform.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
