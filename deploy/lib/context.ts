@@ -243,11 +243,14 @@ export function eventIn(receipt: TransactionReceipt, contract: BaseContract, nam
 
 /**
  * True for the errors of calling a view a contract does not have: it reverts
- * (CALL_EXCEPTION) or answers nothing decodable (BAD_DATA). Anything else (the
- * RPC down, a bug) is not this and must propagate.
+ * (ethers' CALL_EXCEPTION, or the node's own "Transaction reverted" answer that
+ * Hardhat's provider passes on as a ProviderError) or answers nothing decodable
+ * (BAD_DATA). Anything else (the RPC down, a bug) is not this and must propagate.
  */
 export function isMissingFunction(e: unknown): boolean {
-  return isError(e, "CALL_EXCEPTION") || isError(e, "BAD_DATA");
+  if (isError(e, "CALL_EXCEPTION") || isError(e, "BAD_DATA")) return true;
+  const { name, message } = (e ?? {}) as { name?: unknown; message?: unknown };
+  return name === "ProviderError" && typeof message === "string" && /\breverted\b/i.test(message);
 }
 
 /**

@@ -82,6 +82,83 @@ function readWithdrawals(
   return { map, source: sources.join(" + ") || "(none given)" };
 }
 
+/**
+ * Step 1 of an award: reads the rank derivation of `file` (bare, or under
+ * `rank_derivation`) and recomputes ordering, selection, amounts and the ranking
+ * digest with @bench-bounty/evidence (SPEC 7-8), refusing any disagreement with
+ * the file (the file, then the JSON path in it, named once).
+ */
+function recomputeAward(file: string) {
+  const ev = evidence();
+  const doc = asObject(readJsonFile(file, "--rank-derivation"), `--rank-derivation ${file}`);
+  const rd = asObject(doc.rank_derivation ?? doc, `--rank-derivation ${file} rank_derivation`);
+  const rdRoot = doc.rank_derivation ? "$.rank_derivation" : "$";
+  const where = (p: string) => `--rank-derivation ${file} ${rdRoot}${p}`;
+  /** An evidence library refusal of the rank derivation: the file, then the JSON path in it, once. */
+  const refused = (e: unknown) => new TaskError(`--rank-derivation ${file}: ${describeError(e, rdRoot)}`);
+
+  // 1. Recompute ordering, selection and amounts from the rows (SPEC 7).
+  const rows = rd.rows;
+  if (!Array.isArray(rows)) throw new TaskError(`${where(".rows")} must be an array.`);
+  let order: number[];
+  try {
+    order = ev.rankOrder(rows as never, "$.rows");
+  } catch (e) {
+    throw refused(e);
+  }
+  order.forEach((rowIndex, i) => {
+    if (rowIndex !== i) {
+      throw new TaskError(
+        `${where(`.rows[${i}]`)} is out of SPEC 7.1 order: row ${rowIndex} ranks before it. Refusing to award.`,
+      );
+    }
+    if ((rows[i] as Row).rank !== i + 1) {
+      throw new TaskError(
+        `${where(`.rows[${i}].rank`)} is ${String((rows[i] as Row).rank)}, expected ${i + 1}. Refusing to award.`,
+      );
+    }
+  });
+  const agents = new Set<string>();
+  rows.forEach((r, i) => {
+    const agent = (r as Row).agent_id;
+    if (agents.has(agent))
+      throw new TaskError(
+        `${where(`.rows[${i}].agent_id`)}: agent "${agent}" has two rows (one best row per agent).`,
+      );
+    agents.add(agent);
+  });
+  if (typeof rd.threshold_bps !== "number")
+    throw new TaskError(`${where(".threshold_bps")} must be an integer.`);
+  let selection;
+  try {
+    selection = ev.selectWinners({
+      rows: rows as never,
+      threshold_bps: rd.threshold_bps,
+      splits_bps: rd.splits_bps as number[],
+      pool_base_units: rd.pool_base_units as string,
+    });
+  } catch (e) {
+    throw refused(e);
+  }
+  const fileAmounts = rd.place_amounts_base_units;
+  if (
+    !Array.isArray(fileAmounts) ||
+    fileAmounts.length !== selection.place_amounts_base_units.length ||
+    fileAmounts.some((a, i) => a !== selection.place_amounts_base_units[i])
+  ) {
+    throw new TaskError(
+      `${where(".place_amounts_base_units")} is ${JSON.stringify(fileAmounts)} but the recomputed amounts are ${JSON.stringify(selection.place_amounts_base_units)}. Refusing to award.`,
+    );
+  }
+  if ((rd.zero_winner_reason ?? null) !== selection.zero_winner_reason) {
+    throw new TaskError(
+      `${where(".zero_winner_reason")} is ${JSON.stringify(rd.zero_winner_reason)} but recomputed it is ${JSON.stringify(selection.zero_winner_reason)}. Refusing to award.`,
+    );
+  }
+  const digest = ev.rankingDigest(rd);
+  return { doc, rd, rows, selection, digest };
+}
+
 task("bounty:award", "Award a bounty from a rank-derivation file (recomputed before sending)")
   .addParam("id", "Bounty id", undefined, types.string)
   .addParam(
@@ -102,80 +179,7 @@ task("bounty:award", "Award a bounty from a rank-derivation file (recomputed bef
   .setAction(
     userAction(async (args: AwardArgs, hre) => {
       const id = parseBountyId(args.id);
-      const ev = evidence();
-      const doc = asObject(
-        readJsonFile(args.rankDerivation, "--rank-derivation"),
-        `--rank-derivation ${args.rankDerivation}`,
-      );
-      const rd = asObject(
-        doc.rank_derivation ?? doc,
-        `--rank-derivation ${args.rankDerivation} rank_derivation`,
-      );
-      const rdRoot = doc.rank_derivation ? "$.rank_derivation" : "$";
-      const where = (p: string) => `--rank-derivation ${args.rankDerivation} ${rdRoot}${p}`;
-      /** An evidence library refusal of the rank derivation: the file, then the JSON path in it, once. */
-      const refused = (e: unknown) =>
-        new TaskError(`--rank-derivation ${args.rankDerivation}: ${describeError(e, rdRoot)}`);
-
-      // 1. Recompute ordering, selection and amounts from the rows (SPEC 7).
-      const rows = rd.rows;
-      if (!Array.isArray(rows)) throw new TaskError(`${where(".rows")} must be an array.`);
-      let order: number[];
-      try {
-        order = ev.rankOrder(rows as never, "$.rows");
-      } catch (e) {
-        throw refused(e);
-      }
-      order.forEach((rowIndex, i) => {
-        if (rowIndex !== i) {
-          throw new TaskError(
-            `${where(`.rows[${i}]`)} is out of SPEC 7.1 order: row ${rowIndex} ranks before it. Refusing to award.`,
-          );
-        }
-        if ((rows[i] as Row).rank !== i + 1) {
-          throw new TaskError(
-            `${where(`.rows[${i}].rank`)} is ${String((rows[i] as Row).rank)}, expected ${i + 1}. Refusing to award.`,
-          );
-        }
-      });
-      const agents = new Set<string>();
-      rows.forEach((r, i) => {
-        const agent = (r as Row).agent_id;
-        if (agents.has(agent))
-          throw new TaskError(
-            `${where(`.rows[${i}].agent_id`)}: agent "${agent}" has two rows (one best row per agent).`,
-          );
-        agents.add(agent);
-      });
-      if (typeof rd.threshold_bps !== "number")
-        throw new TaskError(`${where(".threshold_bps")} must be an integer.`);
-      let selection;
-      try {
-        selection = ev.selectWinners({
-          rows: rows as never,
-          threshold_bps: rd.threshold_bps,
-          splits_bps: rd.splits_bps as number[],
-          pool_base_units: rd.pool_base_units as string,
-        });
-      } catch (e) {
-        throw refused(e);
-      }
-      const fileAmounts = rd.place_amounts_base_units;
-      if (
-        !Array.isArray(fileAmounts) ||
-        fileAmounts.length !== selection.place_amounts_base_units.length ||
-        fileAmounts.some((a, i) => a !== selection.place_amounts_base_units[i])
-      ) {
-        throw new TaskError(
-          `${where(".place_amounts_base_units")} is ${JSON.stringify(fileAmounts)} but the recomputed amounts are ${JSON.stringify(selection.place_amounts_base_units)}. Refusing to award.`,
-        );
-      }
-      if ((rd.zero_winner_reason ?? null) !== selection.zero_winner_reason) {
-        throw new TaskError(
-          `${where(".zero_winner_reason")} is ${JSON.stringify(rd.zero_winner_reason)} but recomputed it is ${JSON.stringify(selection.zero_winner_reason)}. Refusing to award.`,
-        );
-      }
-      const digest = ev.rankingDigest(rd);
+      const { doc, rd, rows, selection, digest } = recomputeAward(args.rankDerivation);
 
       // 2. Withdrawal addresses of the winners.
       const { ethers } = hre;

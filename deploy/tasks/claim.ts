@@ -242,6 +242,13 @@ async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint)
   if (args.account !== undefined && !ethers.isAddress(args.account))
     throw new TaskError(`--account is not an address: "${args.account}".`);
   const claimer = claimerWallet(ctx, args.account);
+  if (claimer.account.type === "json-rpc") {
+    const nodeAccounts = (await ctx.hre.network.provider.request({ method: "eth_accounts" })) as string[];
+    if (!nodeAccounts.some((a) => a.toLowerCase() === claimer.account.address.toLowerCase()))
+      throw new TaskError(
+        `--account ${claimer.account.address} is not one of the node's accounts, so the node cannot sign its Claim: export CLAIMER_PRIVATE_KEY with the winner's key.`,
+      );
+  }
   const account = ethers.getAddress(args.account ?? claimer.account.address);
   const to = ethers.getAddress(args.to ?? account);
   const credits = await creditsToClaim(ctx, account, [bountyId], undefined);

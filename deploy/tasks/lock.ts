@@ -6,6 +6,8 @@
  * Balance, times, splits, threshold and root are checked before anything is sent.
  */
 import { task, types } from "hardhat/config";
+import type { TransactionReceipt } from "ethers";
+import type { TestUSDC } from "../../typechain-types";
 import type { IBenchmarkBounty } from "../../typechain-types/contracts/BenchmarkBounty";
 import { TaskError, decodeRevert, userAction } from "../lib/errors";
 import {
@@ -105,6 +107,52 @@ async function permitDomain(
     if (!isMissingFunction(e)) throw e;
     return null; // no EIP-2612 surface: approve + createAndFund
   }
+}
+
+/**
+ * The permit path: signs an EIP-2612 permit of the pool to the bounty contract
+ * with the author's key and sends `createAndFundWithPermit` (one transaction).
+ * @returns the receipt, or null after a dry run (simulated, nothing sent)
+ */
+async function lockWithPermit(
+  ctx: TaskContext,
+  token: TestUSDC,
+  domain: { name: string; version: string; chainId: number; verifyingContract: string },
+  params: IBenchmarkBounty.BountyParamsStruct,
+  deadline: bigint,
+  dryRun: boolean,
+): Promise<TransactionReceipt | null> {
+  const author = ctx.signer.address;
+  const nonce = await token.nonces(author);
+  const signature = await ctx.signer.signTypedData(
+    domain,
+    {
+      Permit: [
+        { name: "owner", type: "address" },
+        { name: "spender", type: "address" },
+        { name: "value", type: "uint256" },
+        { name: "nonce", type: "uint256" },
+        { name: "deadline", type: "uint256" },
+      ],
+    },
+    { owner: author, spender: ctx.bountyAddress, value: params.pool, nonce, deadline },
+  );
+  const { v, r, s } = ctx.hre.ethers.Signature.from(signature);
+  if (dryRun) {
+    try {
+      await ctx.bounty.createAndFundWithPermit.staticCall(params, deadline, v, r, s);
+    } catch (e) {
+      throw decodeRevert(e, ctx.ifaces, "createAndFundWithPermit");
+    }
+    console.log("Dry run: the permit and createAndFundWithPermit simulate fine; nothing sent.");
+    return null;
+  }
+  return simulateAndSend(
+    ctx,
+    "createAndFundWithPermit",
+    () => ctx.bounty.createAndFundWithPermit.staticCall(params, deadline, v, r, s),
+    () => ctx.bounty.createAndFundWithPermit(params, deadline, v, r, s),
+  );
 }
 
 task("bounty:lock", "Create and fund a bounty (EIP-2612 permit, or approve + createAndFund)")
@@ -237,37 +285,15 @@ task("bounty:lock", "Create and fund a bounty (EIP-2612 permit, or approve + cre
 
       let receipt;
       if (mode === "permit") {
-        const deadline = now + BigInt(args.permitTtl);
-        const nonce = await token.nonces(author);
-        const signature = await ctx.signer.signTypedData(
-          domain!,
-          {
-            Permit: [
-              { name: "owner", type: "address" },
-              { name: "spender", type: "address" },
-              { name: "value", type: "uint256" },
-              { name: "nonce", type: "uint256" },
-              { name: "deadline", type: "uint256" },
-            ],
-          },
-          { owner: author, spender: ctx.bountyAddress, value: pool, nonce, deadline },
-        );
-        const { v, r, s } = ethers.Signature.from(signature);
-        if (args.dryRun) {
-          try {
-            await ctx.bounty.createAndFundWithPermit.staticCall(params, deadline, v, r, s);
-          } catch (e) {
-            throw decodeRevert(e, ctx.ifaces, "createAndFundWithPermit");
-          }
-          console.log("Dry run: the permit and createAndFundWithPermit simulate fine; nothing sent.");
-          return;
-        }
-        receipt = await simulateAndSend(
+        receipt = await lockWithPermit(
           ctx,
-          "createAndFundWithPermit",
-          () => ctx.bounty.createAndFundWithPermit.staticCall(params, deadline, v, r, s),
-          () => ctx.bounty.createAndFundWithPermit(params, deadline, v, r, s),
+          token,
+          domain!,
+          params,
+          now + BigInt(args.permitTtl),
+          args.dryRun,
         );
+        if (!receipt) return;
       } else {
         if (args.dryRun) {
           if (allowance >= pool) {

@@ -836,6 +836,23 @@ describe("bounty tasks on a local Base-profile node", function () {
       );
     });
 
+    it("refuses a winner the node cannot sign for, without CLAIMER_PRIVATE_KEY", async function () {
+      await refusedInOneLine(
+        undefined,
+        [
+          "bounty:claim",
+          "--relay",
+          "--id",
+          String(id),
+          "--account",
+          "0x000000000000000000000000000000000000dEaD",
+          "--from",
+          relayer,
+        ],
+        /^Error: --account 0x000000000000000000000000000000000000dEaD is not one of the node's accounts.*CLAIMER_PRIVATE_KEY/m,
+      );
+    });
+
     it("refuses an expired deadline, in one line, sending nothing", async function () {
       await refusedInOneLine(
         undefined,

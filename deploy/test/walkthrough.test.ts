@@ -72,6 +72,7 @@ describe("deploy/README.md walkthrough, as written", function () {
   });
 
   it("every command does what the README says", async function () {
+    this.timeout(30 * 60_000); // about 25 hardhat runs: 3 minutes idle, far more on a loaded machine
     for (const { line, refused } of walkthroughCommands()) {
       const before = await rpc<string>(node.rpcUrl, "eth_blockNumber");
       const r = await bash(line, env);
