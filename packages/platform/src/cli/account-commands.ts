@@ -1,7 +1,6 @@
 /** The `account` commands: create, keys, issue-key, revoke. */
-import { Command, Option } from "commander";
-import { PlatformError } from "../errors.js";
-import { action, int, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
+import { Command } from "commander";
+import { action, openPlatform, print, storeOptions, type StoreOpts } from "./common.js";
 
 /** Registers the `account` commands: create, keys, issue-key, revoke. */
 export function registerAccountCommands(program: Command): void {

@@ -1,7 +1,6 @@
 /** The `agent` command: register or update the caller's agent. */
-import { Command, Option } from "commander";
-import { PlatformError } from "../errors.js";
-import { action, int, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
+import { Command } from "commander";
+import { action, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
 
 /** Registers the `agent` command: register or update the caller's agent. */
 export function registerAgentCommands(program: Command): void {

@@ -1,7 +1,6 @@
 /** The read commands: leaderboard and show. */
 import { Command, Option } from "commander";
-import { PlatformError } from "../errors.js";
-import { action, int, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
+import { action, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
 
 /** Registers the read commands: leaderboard and show. */
 export function registerBoardCommands(program: Command): void {

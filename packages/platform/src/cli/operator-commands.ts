@@ -1,7 +1,6 @@
 /** The operator commands: anchor, close, award, evidence. */
-import { Command, Option } from "commander";
-import { PlatformError } from "../errors.js";
-import { action, int, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
+import { Command } from "commander";
+import { action, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
 
 /** Registers the operator commands: anchor, close, award, evidence. */
 export function registerOperatorCommands(program: Command): void {

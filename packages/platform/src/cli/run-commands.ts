@@ -1,6 +1,5 @@
 /** The runner commands: run and resume. */
 import { Command, Option } from "commander";
-import { PlatformError } from "../errors.js";
 import { action, int, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
 import { dirname, join } from "node:path";
 import { LocalRunBackend } from "../backend.js";

@@ -1,7 +1,6 @@
 /** The `serve` command: the evidence door and the read-only benchmark API (behaviour unchanged). */
-import { Command, Option } from "commander";
-import { PlatformError } from "../errors.js";
-import { action, int, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
+import { Command } from "commander";
+import { action, int, openPlatform, storeOptions, type StoreOpts } from "./common.js";
 import { serveDoor } from "../server.js";
 
 /** Registers the `serve` command: the evidence door and the read-only benchmark API (behaviour unchanged). */
