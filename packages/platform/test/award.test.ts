@@ -189,7 +189,7 @@ describe("award on the local Base profile", () => {
           address: dc.contracts.benchmarkBounty,
           abi: benchmarkBountyAbi,
           functionName: "rootBurned",
-          args: [pub.commit_root],
+          args: [author.address, pub.commit_root], // SPEC v1.1: burned per author
         }),
       ).toBe(true);
       const awardedLogs = await dc.publicClient.getContractEvents({

@@ -1,0 +1,60 @@
+/** The `account` commands: create, keys, issue-key, revoke. */
+import { Command } from "commander";
+import { action, openPlatform, print, storeOptions, type StoreOpts } from "./common.js";
+
+/** Registers the `account` commands: create, keys, issue-key, revoke. */
+export function registerAccountCommands(program: Command): void {
+  const account = program.command("account").description("accounts and their API keys (a key is shown once)");
+  storeOptions(account.command("create").description("create an account; prints its first API key once"))
+    .requiredOption("--name <name>", "account name (letters, digits, . _ -)")
+    .option("--roles <roles>", "comma-separated roles: author,competitor (default both)")
+    .action(
+      action(async (o: StoreOpts & { name: string; roles?: string }) => {
+        const platform = openPlatform(o);
+        try {
+          const r = await platform.createAccount({
+            name: o.name,
+            ...(o.roles !== undefined ? { roles: o.roles.split(",").map((x) => x.trim()) } : {}),
+          });
+          print(r);
+          process.stderr.write(
+            "store the api_key now: it is shown once (pass it as --api-key or BENCH_BOUNTY_API_KEY)\n",
+          );
+        } finally {
+          await platform.close();
+        }
+      }),
+    );
+  storeOptions(account.command("keys").description("list the keys of --api-key's account, by prefix")).action(
+    action(async (o: StoreOpts) => {
+      const platform = openPlatform(o, true);
+      try {
+        print(await platform.listKeys(await platform.authenticate(o.apiKey)));
+      } finally {
+        await platform.close();
+      }
+    }),
+  );
+  storeOptions(account.command("issue-key").description("issue another key for --api-key's account")).action(
+    action(async (o: StoreOpts) => {
+      const platform = openPlatform(o, true);
+      try {
+        print(await platform.issueKey(await platform.authenticate(o.apiKey)));
+      } finally {
+        await platform.close();
+      }
+    }),
+  );
+  storeOptions(
+    account.command("revoke").description("revoke a key of --api-key's account").argument("<key-prefix>"),
+  ).action(
+    action(async (prefix: string, o: StoreOpts) => {
+      const platform = openPlatform(o, true);
+      try {
+        print(await platform.revokeKey(await platform.authenticate(o.apiKey), prefix));
+      } finally {
+        await platform.close();
+      }
+    }),
+  );
+}

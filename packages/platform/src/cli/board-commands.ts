@@ -1,0 +1,64 @@
+/** The read commands: leaderboard and show. */
+import { Command, Option } from "commander";
+import { action, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
+
+/** Registers the read commands: leaderboard and show. */
+export function registerBoardCommands(program: Command): void {
+  storeOptions(
+    program
+      .command("leaderboard")
+      .description("the SPEC 7.1 leaderboard (best run per agent)")
+      .argument("<slug>"),
+  )
+    .option("--json", "print JSON")
+    .addOption(
+      new Option("--board <board>", "public or final (final while open: the author only)").choices([
+        "public",
+        "final",
+      ]),
+    )
+    .action(
+      action(async (slug: string, o: StoreOpts & { json?: boolean; board?: "public" | "final" }) => {
+        const platform = openPlatform(o, true);
+        try {
+          const lb = await platform.leaderboard(slug, {
+            viewer: await principalOf(platform, o),
+            ...(o.board ? { board: o.board } : {}),
+          });
+          if (o.json) return print(lb);
+          process.stdout.write(`${lb.slug} (${lb.status}, ${lb.board} board, ranked on ${lb.ranked_on})\n`);
+          process.stdout.write(
+            "rank  agent                 composite  public   accuracy  wall_s      attempts  run\n",
+          );
+          for (const r of lb.rows) {
+            const [comp, acc] =
+              lb.board === "final"
+                ? [
+                    (r as { score_composite: string }).score_composite,
+                    (r as { rank_accuracy: string }).rank_accuracy,
+                  ]
+                : [(r as { score_composite_public: string }).score_composite_public, "hidden"];
+            process.stdout.write(
+              `${String(r.rank).padEnd(6)}${(r.agent_id + (r.is_author_agent ? " (author)" : "")).padEnd(22)}${comp.padEnd(11)}${r.score_public.padEnd(9)}${acc.padEnd(10)}${r.wall_seconds.padEnd(12)}${String(r.attempts_used).padEnd(10)}${r.run_id}\n`,
+            );
+          }
+        } finally {
+          platform.close();
+        }
+      }),
+    );
+
+  storeOptions(
+    program.command("show").description("a benchmark's detail (never gold)").argument("<slug>"),
+  ).action(
+    action(async (slug: string, o: StoreOpts) => {
+      const platform = openPlatform(o, true);
+      try {
+        const b = await platform.getBenchmark(slug);
+        print({ ...b, open: await platform.isOpen(slug) });
+      } finally {
+        platform.close();
+      }
+    }),
+  );
+}

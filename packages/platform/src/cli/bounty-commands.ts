@@ -1,0 +1,117 @@
+/** The bounty commands: lock and attach. */
+import { Command, Option } from "commander";
+import { PlatformError } from "../errors.js";
+import { action, int, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
+import type { Hex } from "viem";
+import { parseUsdcAmount } from "./common.js";
+
+/** Registers the bounty commands: lock and attach. */
+export function registerBountyCommands(program: Command): void {
+  storeOptions(
+    program
+      .command("lock")
+      .description(
+        "the author locks a USDC prize for a benchmark (approve + createAndFund, key in BENCH_BOUNTY_AUTHOR_KEY)",
+      )
+      .argument("<slug>"),
+  )
+    .requiredOption(
+      "--pool <usdc>",
+      "prize pool in USDC, decimal (e.g. 100 or 12.5; at most 6 decimals)",
+      parseUsdcAmount,
+    )
+    .option("--closes-at <unix>", "close time, unix seconds (in the future)", int("closes-at", 1))
+    .option("--closes-in <seconds>", "close time, seconds from the chain's latest block", int("closes-in", 1))
+    .option(
+      "--award-window <seconds>",
+      "seconds between close and award deadline (default 7 days)",
+      int("award-window", 1),
+      7 * 86400,
+    )
+    .requiredOption(
+      "--threshold-bps <bps>",
+      "composite threshold in basis points, 0..10000 (required: no default for money rules)",
+      int("threshold-bps", 0, 10000),
+    )
+    .addOption(
+      new Option("--payout-rule <rule>", "payout rule (required: no default for money rules)")
+        .choices(["winner_take_all", "top_n_split"])
+        .makeOptionMandatory(),
+    )
+    .action(
+      action(
+        async (
+          slug: string,
+          o: StoreOpts & {
+            pool: bigint;
+            closesAt?: number;
+            closesIn?: number;
+            awardWindow: number;
+            thresholdBps: number;
+            payoutRule: "winner_take_all" | "top_n_split";
+          },
+        ) => {
+          const key = process.env.BENCH_BOUNTY_AUTHOR_KEY;
+          if (!key || !/^0x[0-9a-fA-F]{64}$/.test(key))
+            throw new PlatformError("invalid_option", "set BENCH_BOUNTY_AUTHOR_KEY (0x + 64 hex)", {
+              field: "BENCH_BOUNTY_AUTHOR_KEY",
+            });
+          const platform = openPlatform(o, true);
+          try {
+            // An unknown slug is named before the chain is contacted.
+            await platform.getBenchmark(slug);
+            if (!platform.chain) throw new PlatformError("no_chain", "lock needs --rpc-url", {}, 503);
+            if (o.closesAt !== undefined && o.closesIn !== undefined)
+              throw new PlatformError("invalid_option", "give --closes-at or --closes-in, not both", {
+                field: "closes-at",
+              });
+            const now = Number(await platform.chain.latestTimestamp());
+            const closesAt = o.closesAt ?? now + (o.closesIn ?? 3600);
+            if (closesAt <= now)
+              throw new PlatformError(
+                "invalid_option",
+                `--closes-at ${closesAt} is not in the future (chain time ${now})`,
+                { field: "closes-at" },
+              );
+            print(
+              await platform.lockBounty(await principalOf(platform, o), slug, {
+                authorPrivateKey: key as Hex,
+                pool: o.pool,
+                closesAt,
+                awardDeadline: closesAt + o.awardWindow,
+                thresholdBps: o.thresholdBps,
+                payoutRule: o.payoutRule,
+              }),
+            );
+          } finally {
+            platform.close();
+          }
+        },
+      ),
+    );
+
+  storeOptions(
+    program
+      .command("attach")
+      .description("attach an existing on-chain bounty (root and leaf count must match)")
+      .argument("<slug>")
+      .argument("<bounty-id>"),
+  ).action(
+    action(async (slug: string, bountyId: string, o: StoreOpts) => {
+      if (!/^\d+$/.test(bountyId))
+        throw new PlatformError(
+          "invalid_option",
+          `<bounty-id> must be a non-negative integer, got ${bountyId}`,
+          {
+            field: "bounty-id",
+          },
+        );
+      const platform = openPlatform(o, true);
+      try {
+        print(await platform.attachBounty(await principalOf(platform, o), slug, bountyId));
+      } finally {
+        platform.close();
+      }
+    }),
+  );
+}

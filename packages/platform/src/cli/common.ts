@@ -1,0 +1,221 @@
+/**
+ * What every platform command shares: the store and chain options, `--api-key` and the caller's
+ * principal, opening the platform, printing, and the refusal wrapper (one line on stderr, exit 1).
+ */
+import { addressBookEntry } from "@bench-bounty/contracts";
+import { isEvidenceError } from "@bench-bounty/evidence";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { isAddress, type Address, type Hex } from "viem";
+import type { ChainConfig } from "../chain.js";
+import { PlatformError } from "../errors.js";
+import type { Principal } from "../identity/principal.js";
+import { Platform } from "../platform.js";
+import { ensureWritableDir, requireExistingStore } from "../store.js";
+
+export interface StoreOpts {
+  store: string;
+  apiKey?: string;
+  rpcUrl?: string;
+  chainId: string;
+  bountyContract?: string;
+  anchorRegistry?: string;
+  usdc?: string;
+  publicUrl?: string;
+  receiptAnchoring: "immediate" | "batch";
+}
+
+export const int =
+  (name: string, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  (v: string) => {
+    const n = /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max)
+      throw new InvalidArgumentError(
+        max === Number.MAX_SAFE_INTEGER
+          ? `${name} must be an integer >= ${min}`
+          : `${name} must be an integer in ${min}..${max}`,
+      );
+    return n;
+  };
+
+/** USDC decimals: `--pool` is given in USDC like the Hardhat task `bounty:lock`. */
+const USDC_DECIMALS = 6;
+
+/**
+ * Parses a decimal USDC amount (`100`, `12.5`) exactly into 6-decimal base units (`12.5` -> 12500000n).
+ * @throws InvalidArgumentError (commander prints it naming `--pool`) on anything else: signs, exponents,
+ *   more than 6 decimals, zero
+ */
+export function parseUsdcAmount(v: string): bigint {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(v.trim());
+  if (!m)
+    throw new InvalidArgumentError(
+      `pool must be a positive decimal USDC amount (e.g. 100 or 12.5), got ${v}`,
+    );
+  const frac = m[2] ?? "";
+  if (frac.length > USDC_DECIMALS)
+    throw new InvalidArgumentError(`pool has more than ${USDC_DECIMALS} decimals (USDC): ${v}`);
+  const units = BigInt(m[1]!) * 10n ** BigInt(USDC_DECIMALS) + BigInt(frac.padEnd(USDC_DECIMALS, "0") || "0");
+  if (units === 0n) throw new InvalidArgumentError("pool must be more than 0");
+  return units;
+}
+
+export function storeOptions(cmd: Command): Command {
+  return cmd
+    .addOption(
+      new Option("--store <dir>", "store directory").env("BENCH_BOUNTY_STORE").default("./.bench-bounty"),
+    )
+    .addOption(
+      new Option("--rpc-url <url>", "JSON-RPC URL (enables anchoring and the award)").env(
+        "BENCH_BOUNTY_RPC_URL",
+      ),
+    )
+    .addOption(new Option("--chain-id <id>", "chain id").env("BENCH_BOUNTY_CHAIN_ID").default("8453"))
+    .addOption(
+      new Option("--bounty-contract <address>", "BenchmarkBounty address").env(
+        "BENCH_BOUNTY_BOUNTY_CONTRACT",
+      ),
+    )
+    .addOption(
+      new Option("--anchor-registry <address>", "AnchorRegistry address").env("BENCH_BOUNTY_ANCHOR_REGISTRY"),
+    )
+    .addOption(new Option("--usdc <address>", "USDC token address").env("BENCH_BOUNTY_USDC"))
+    .addOption(
+      new Option("--public-url <url>", "public base URL of the evidence door (receipt_url)").env(
+        "BENCH_BOUNTY_PUBLIC_URL",
+      ),
+    )
+    .addOption(
+      new Option("--receipt-anchoring <mode>", "anchor each receipt at finalize, or batch them (anchor)")
+        .choices(["immediate", "batch"])
+        .default("immediate"),
+    )
+    .addOption(
+      new Option(
+        "--api-key <key>",
+        "act as this account (default: the local operator, who owns no agents)",
+      ).env("BENCH_BOUNTY_API_KEY"),
+    );
+}
+
+/** The caller: the account of `--api-key` (env `BENCH_BOUNTY_API_KEY`), else the local operator. */
+export async function principalOf(platform: Platform, o: StoreOpts): Promise<Principal> {
+  return o.apiKey !== undefined ? platform.authenticate(o.apiKey) : platform.localOperator();
+}
+
+/**
+ * Checks the chain options that were given, whether or not `--rpc-url` enables the chain: the URL is
+ * http(s) (the gateway's transport is viem `http`), each contract address is 0x + 40 hex. Nothing is contacted.
+ * @throws PlatformError `invalid_option` naming the option
+ */
+export function checkChainOptions(o: StoreOpts): void {
+  if (o.rpcUrl !== undefined) {
+    let protocol: string | null = null;
+    try {
+      protocol = new URL(o.rpcUrl).protocol;
+    } catch {
+      protocol = null;
+    }
+    if (protocol !== "http:" && protocol !== "https:")
+      throw new PlatformError(
+        "invalid_option",
+        `--rpc-url must be an http:// or https:// URL, got ${JSON.stringify(o.rpcUrl)}`,
+        { field: "rpc-url" },
+      );
+  }
+  for (const [field, v] of [
+    ["bounty-contract", o.bountyContract],
+    ["anchor-registry", o.anchorRegistry],
+    ["usdc", o.usdc],
+  ] as const) {
+    if (v !== undefined && !isAddress(v, { strict: false }))
+      throw new PlatformError("invalid_option", `--${field} must be an address (0x + 40 hex), got ${v}`, {
+        field,
+      });
+  }
+}
+
+export function chainConfig(o: StoreOpts): ChainConfig | undefined {
+  checkChainOptions(o);
+  if (!o.rpcUrl) return undefined;
+  const chainId = Number(o.chainId);
+  if (!Number.isSafeInteger(chainId) || chainId <= 0)
+    throw new PlatformError("invalid_option", "--chain-id must be a positive integer", { field: "chain-id" });
+  const key = process.env.BENCH_BOUNTY_PRIVATE_KEY;
+  if (!key || !/^0x[0-9a-fA-F]{64}$/.test(key)) {
+    throw new PlatformError("invalid_option", "set BENCH_BOUNTY_PRIVATE_KEY (0x + 64 hex) to use the chain", {
+      field: "BENCH_BOUNTY_PRIVATE_KEY",
+    });
+  }
+  let book: { benchmarkBounty: string | null; anchorRegistry: string | null; usdc: string } | null = null;
+  try {
+    book = addressBookEntry(chainId);
+  } catch {
+    book = null;
+  }
+  const bounty = o.bountyContract ?? book?.benchmarkBounty ?? null;
+  const registry = o.anchorRegistry ?? book?.anchorRegistry ?? null;
+  if (!bounty || !registry) {
+    throw new PlatformError(
+      "invalid_option",
+      "no contract addresses: pass --bounty-contract and --anchor-registry (or fill the address book)",
+      { field: "bounty-contract" },
+    );
+  }
+  const usdc = o.usdc ?? book?.usdc;
+  return {
+    rpcUrl: o.rpcUrl,
+    chainId,
+    contracts: {
+      benchmarkBounty: bounty as Address,
+      anchorRegistry: registry as Address,
+      ...(usdc ? { usdc: usdc as Address } : {}),
+    },
+    privateKey: key as Hex,
+  };
+}
+
+/**
+ * Opens the platform on `--store`.
+ * @param existing the command only reads, or needs a stored benchmark or run: a missing store is
+ *   refused (`no store at ...`) and nothing is created
+ */
+export function openPlatform(o: StoreOpts, existing = false): Platform {
+  // The options, then the store (created level by level) are checked before anything else: no work,
+  // nothing sent, nothing created on bad options.
+  const chain = chainConfig(o);
+  if (existing) requireExistingStore(o.store, "--store");
+  else ensureWritableDir(o.store, "--store");
+  return Platform.open({
+    dir: o.store,
+    ...(existing ? { existingStore: true } : {}),
+    receiptAnchoring: o.receiptAnchoring,
+    ...(chain ? { chain } : {}),
+    ...(o.publicUrl ? { publicBaseUrl: o.publicUrl } : {}),
+  });
+}
+
+export function print(value: unknown): void {
+  process.stdout.write(
+    JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n",
+  );
+}
+
+/** Wraps an action: refusals print `error: ...` and details on stderr and exit 1, never a stack trace. */
+export function action<A extends unknown[]>(
+  fn: (...args: A) => Promise<void> | void,
+): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await fn(...args);
+    } catch (e) {
+      if (e instanceof PlatformError) {
+        process.stderr.write(`error: ${e.message}\n`);
+        if (Object.keys(e.details).length > 0)
+          process.stderr.write(JSON.stringify({ code: e.code, details: e.details }, null, 2) + "\n");
+      } else if (isEvidenceError(e)) {
+        process.stderr.write(`error: ${e.message} (${e.code})\n`);
+      } else throw e;
+      process.exitCode = 1;
+    }
+  };
+}

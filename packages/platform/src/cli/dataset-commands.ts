@@ -1,0 +1,181 @@
+/** The dataset commands: validate (dry run) and publish. */
+import { Command, Option } from "commander";
+import { PlatformError } from "../errors.js";
+import { action, int, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
+import { isJsonObject } from "../json.js";
+import { parseJson } from "@bench-bounty/evidence";
+import { readFileSync } from "node:fs";
+import { loadCsvDataset, type CsvMapping } from "../csv.js";
+import { checkDataset, type DatasetInput } from "../dataset.js";
+import { benchmarkConfig, type PublishOptions } from "../publish.js";
+import { BUCKET_UNITS, type BucketUnit } from "../time.js";
+import { decodeUtf8Strict } from "../utf8.js";
+interface DatasetOpts {
+  csv?: boolean;
+  name?: string;
+  description?: string;
+  label?: string;
+  decisionTs?: string;
+  payload?: string;
+  offset?: number;
+  every?: number;
+  limit?: number;
+  sanitize?: boolean;
+  bucket?: string[];
+  timeBound?: string[];
+}
+
+export function datasetOptions(cmd: Command): Command {
+  return cmd
+    .option("--csv", "read FILE as CSV (default: by the .csv extension)")
+    .option("--name <name>", "dataset name (CSV; JSON files carry their own)")
+    .option("--description <text>", "dataset description")
+    .option("--label <column>", "CSV: label column")
+    .option("--decision-ts <column>", "CSV: decision_ts column")
+    .option("--payload <columns>", "CSV: comma-separated payload columns (default: all but the label)")
+    .option("--offset <n>", "CSV: skip the first n data rows", int("offset"))
+    .option("--every <n>", "CSV: keep every n-th row", int("every", 1))
+    .option("--limit <n>", "CSV: keep at most n rows", int("limit", 1))
+    .option("--sanitize", "NFC-normalise, strip control characters and trim strings")
+    .option("--bucket <field=unit...>", `floor a payload timestamp field to ${BUCKET_UNITS.join("|")}`)
+    .option("--time-bound <field...>", "payload fields that must be knowable at decision_ts");
+}
+
+export async function readDataset(file: string, o: DatasetOpts): Promise<DatasetInput> {
+  const extra: Partial<DatasetInput> = {};
+  if (o.sanitize) extra.sanitize = true;
+  if (o.bucket) {
+    const b: Record<string, BucketUnit> = {};
+    for (const spec of o.bucket) {
+      const [f, u] = spec.split("=");
+      if (!f || !u)
+        throw new PlatformError("invalid_option", `--bucket ${spec}: expected field=unit`, {
+          field: "bucket",
+        });
+      b[f] = u as BucketUnit;
+    }
+    extra.bucket_fields = b;
+  }
+  if (o.timeBound) extra.time_bound_fields = o.timeBound;
+  if (o.csv || file.toLowerCase().endsWith(".csv")) {
+    if (!o.label || !o.decisionTs)
+      throw new PlatformError("invalid_option", "CSV needs --label <column> and --decision-ts <column>", {
+        field: "label",
+      });
+    const mapping: CsvMapping = { label: o.label, decision_ts: o.decisionTs };
+    if (o.payload) mapping.payload = o.payload.split(",").map((s) => s.trim());
+    if (o.offset !== undefined) mapping.offset = o.offset;
+    if (o.every !== undefined) mapping.every = o.every;
+    if (o.limit !== undefined) mapping.limit = o.limit;
+    const name = o.name ?? file.replace(/^.*\//, "").replace(/\.csv$/i, "");
+    return loadCsvDataset(file, mapping, {
+      name,
+      ...(o.description ? { description: o.description } : {}),
+      ...extra,
+    });
+  }
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (e) {
+    throw new PlatformError(
+      "invalid_dataset",
+      `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      { field: "file" },
+    );
+  }
+  const text = decodeUtf8Strict(bytes, file, "invalid_dataset");
+  let doc: unknown;
+  try {
+    doc = parseJson(text);
+  } catch (e) {
+    throw new PlatformError("invalid_dataset", `${file}: ${(e as Error).message}`, { field: "file" });
+  }
+  if (!isJsonObject(doc))
+    throw new PlatformError("invalid_dataset", `${file}: expected a JSON object {name, rows, ...}`, {
+      field: "$",
+    });
+  const d = doc as unknown as DatasetInput;
+  return { ...d, ...(o.name ? { name: o.name } : {}), ...extra };
+}
+
+/** Registers the dataset commands: validate (dry run) and publish. */
+export function registerDatasetCommands(program: Command): void {
+  datasetOptions(
+    program
+      .command("validate")
+      .description("dry-run: validate a dataset (JSON or CSV) and print row-numbered errors; stores nothing")
+      .argument("<file>"),
+  ).action(
+    action(async (file: string, o: DatasetOpts) => {
+      const input = await readDataset(file, o);
+      const report = checkDataset(input);
+      print(report);
+      if (!report.ok) process.exitCode = 1;
+    }),
+  );
+
+  storeOptions(
+    datasetOptions(
+      program
+        .command("publish")
+        .description(
+          "store a dataset (JSON or CSV) and publish its benchmark; anchors the commitment when a chain is configured",
+        )
+        .argument("<file>"),
+    ),
+  )
+    .requiredOption("--title <title>", "benchmark title")
+    .requiredOption("--template <template>", "prompt template with {payload.field} placeholders")
+    .addOption(
+      new Option("--grader <type>", "grader type")
+        .choices(["exact", "numeric", "contains_all", "json_fields"])
+        .makeOptionMandatory(),
+    )
+    .option("--gold-field <path>", "dotted path of the gold (default label)")
+    .option("--tolerance <t>", "numeric grader tolerance")
+    .option("--alternatives-field <path>", "exact grader: dotted path of alternative answers")
+    .option("--public-fraction <f>", "share of public tasks (default 0.5)")
+    .option("--max-attempts <n>", "attempts per agent (default 3)", int("max-attempts", 1))
+    .option("--time-budget <seconds>", "time budget of the speed term (default 900)", int("time-budget", 1))
+    .option("--speed-weight <w>", 'speed weight (default "0.3")')
+    .option("--public-per-run <n>", "public tasks drawn per attempt (default all)", int("public-per-run", 1))
+    .option("--slug <slug>", "explicit slug")
+    .option(
+      "--seed <seed>",
+      "reproducible salts and plans (tests/demos only: reveals nothing to you, everything to anyone who knows it)",
+    )
+    .action(
+      action(
+        async (file: string, o: DatasetOpts & StoreOpts & Record<string, string | number | undefined>) => {
+          const input = await readDataset(file, o);
+          const opts: PublishOptions = {
+            title: String(o.title),
+            prompt_template: String(o.template),
+            grader_type: o.grader as PublishOptions["grader_type"],
+          };
+          if (o.goldField !== undefined) opts.gold_field = String(o.goldField);
+          if (o.tolerance !== undefined) opts.tolerance = String(o.tolerance);
+          if (o.alternativesField !== undefined) opts.alternatives_field = String(o.alternativesField);
+          if (o.publicFraction !== undefined) opts.public_fraction = String(o.publicFraction);
+          if (o.maxAttempts !== undefined) opts.max_attempts = Number(o.maxAttempts);
+          if (o.timeBudget !== undefined) opts.time_budget_seconds = Number(o.timeBudget);
+          if (o.speedWeight !== undefined) opts.speed_weight = String(o.speedWeight);
+          if (o.publicPerRun !== undefined) opts.public_tasks_per_run = Number(o.publicPerRun);
+          if (o.slug !== undefined) opts.slug = String(o.slug);
+          if (o.seed !== undefined) opts.seed = String(o.seed);
+          // The options (template included) are checked before the store is opened: nothing is stored.
+          benchmarkConfig(opts);
+          const platform = openPlatform(o);
+          try {
+            const me = await principalOf(platform, o);
+            const ds = await platform.createDataset(me, input);
+            const r = await platform.publish(me, ds.dataset_id, opts);
+            print({ dataset: ds, benchmark: r });
+          } finally {
+            await platform.close();
+          }
+        },
+      ),
+    );
+}

@@ -1,0 +1,81 @@
+/** The operator commands: anchor, close, award, evidence. */
+import { Command } from "commander";
+import { action, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
+
+/** Registers the operator commands: anchor, close, award, evidence. */
+export function registerOperatorCommands(program: Command): void {
+  storeOptions(
+    program
+      .command("anchor")
+      .description(
+        "anchor what is pending for a benchmark (commitment, receipts via anchorMany); --list only lists it",
+      )
+      .argument("<slug>"),
+  )
+    .option("--list", "list what is pending, anchor nothing")
+    .action(
+      action(async (slug: string, o: StoreOpts & { list?: boolean }) => {
+        const platform = openPlatform(o, true);
+        try {
+          const pending = await platform.pendingAnchors(slug);
+          if (o.list) return print({ pending });
+          process.stderr.write(`${pending.length} digest(s) pending for ${slug}\n`);
+          const commitment = await platform.anchorCommitment(slug);
+          const receipts = await platform.anchorPendingReceipts(slug);
+          print({ pending, commitment, receipts, still_pending: await platform.pendingAnchors(slug) });
+        } finally {
+          platform.close();
+        }
+      }),
+    );
+
+  storeOptions(
+    program.command("close").description("close a benchmark to new runs").argument("<slug>"),
+  ).action(
+    action(async (slug: string, o: StoreOpts) => {
+      const platform = openPlatform(o, true);
+      try {
+        print(await platform.closeBenchmark(await principalOf(platform, o), slug));
+      } finally {
+        platform.close();
+      }
+    }),
+  );
+
+  storeOptions(
+    program
+      .command("award")
+      .description("settle the award on-chain, mint, anchor and store the evidence pack (resumable)")
+      .argument("<slug>"),
+  ).action(
+    action(async (slug: string, o: StoreOpts) => {
+      const platform = openPlatform(o, true);
+      try {
+        print(await platform.award(await principalOf(platform, o), slug));
+      } finally {
+        platform.close();
+      }
+    }),
+  );
+
+  storeOptions(
+    program
+      .command("evidence")
+      .description("print the stored award evidence pack (or why there is none)")
+      .argument("<slug>"),
+  ).action(
+    action(async (slug: string, o: StoreOpts) => {
+      const platform = openPlatform(o, true);
+      try {
+        const r = await platform.awardEvidence(slug);
+        if (r.status === 200) process.stdout.write(Buffer.from(r.bytes).toString("utf8") + "\n");
+        else {
+          print({ error: { code: "award_evidence_unavailable", reason: r.reason, message: r.message } });
+          process.exitCode = 1;
+        }
+      } finally {
+        platform.close();
+      }
+    }),
+  );
+}
