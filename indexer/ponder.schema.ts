@@ -26,7 +26,11 @@ const logPosition = (t: PgColumnsBuilders) => ({
 export const bountyStatus = onchainEnum("bounty_status", ["Pending", "Funded", "Awarded", "Reclaimed"]);
 
 /** One row per bounty id: every field of `BountyCreated`, then the ladder's later steps. */
-export const bounty = onchainTable(
+/**
+ * Exported as `bountyRecord` (SQL table `bounty`): Ponder names GraphQL fields after the
+ * export and pluralises with an `s`, so this reads `bountyRecord(id:)` / `bountyRecords`.
+ */
+export const bountyRecord = onchainTable(
   "bounty",
   (t) => ({
     /** `bountyId` (sequential from 1). */
@@ -235,7 +239,8 @@ export const accountTotal = onchainTable(
  * An event the status ladder or the bookkeeping says cannot happen (SPEC 1.1):
  * logged loudly and recorded here, never applied to the other tables.
  */
-export const anomaly = onchainTable(
+/** Exported as `anomalyRecord` (SQL table `anomaly`): GraphQL `anomalyRecords`. */
+export const anomalyRecord = onchainTable(
   "anomaly",
   (t) => ({
     /** Event id of the offending log. */
@@ -249,7 +254,7 @@ export const anomaly = onchainTable(
   (table) => ({ bountyIdx: index().on(table.bountyId) }),
 );
 
-export const bountyRelations = relations(bounty, ({ many }) => ({
+export const bountyRecordRelations = relations(bountyRecord, ({ many }) => ({
   winners: many(awardWinner),
   credits: many(credit),
   claims: many(claim),
@@ -257,17 +262,17 @@ export const bountyRelations = relations(bounty, ({ many }) => ({
 }));
 
 export const awardWinnerRelations = relations(awardWinner, ({ one }) => ({
-  bounty: one(bounty, { fields: [awardWinner.bountyId], references: [bounty.id] }),
+  bounty: one(bountyRecord, { fields: [awardWinner.bountyId], references: [bountyRecord.id] }),
 }));
 
 export const creditRelations = relations(credit, ({ one }) => ({
-  bounty: one(bounty, { fields: [credit.bountyId], references: [bounty.id] }),
+  bounty: one(bountyRecord, { fields: [credit.bountyId], references: [bountyRecord.id] }),
 }));
 
 export const claimRelations = relations(claim, ({ one }) => ({
-  bounty: one(bounty, { fields: [claim.bountyId], references: [bounty.id] }),
+  bounty: one(bountyRecord, { fields: [claim.bountyId], references: [bountyRecord.id] }),
 }));
 
 export const reclaimRelations = relations(reclaim, ({ one }) => ({
-  bounty: one(bounty, { fields: [reclaim.bountyId], references: [bounty.id] }),
+  bounty: one(bountyRecord, { fields: [reclaim.bountyId], references: [bountyRecord.id] }),
 }));

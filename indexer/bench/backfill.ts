@@ -262,14 +262,14 @@ async function main(): Promise<void> {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
           query:
-            "{ anchors { totalCount } claims { totalCount } bountys(where: { status: Awarded }) { totalCount } }",
+            "{ anchors { totalCount } claims { totalCount } bountyRecords(where: { status: Awarded }) { totalCount } }",
         }),
       });
       const counts = ((await res.json()) as { data: Record<string, { totalCount: number }> }).data;
       console.log(
-        `indexed: ${counts.anchors!.totalCount} anchors, ${counts.bountys!.totalCount} awarded bounties, ${counts.claims!.totalCount} claims`,
+        `indexed: ${counts.anchors!.totalCount} anchors, ${counts.bountyRecords!.totalCount} awarded bounties, ${counts.claims!.totalCount} claims`,
       );
-      if (counts.anchors!.totalCount !== N_ANCHORS || counts.bountys!.totalCount !== N_AWARDS) {
+      if (counts.anchors!.totalCount !== N_ANCHORS || counts.bountyRecords!.totalCount !== N_AWARDS) {
         throw new Error("the indexer's counts differ from what was written");
       }
       const bare = await bareGetLogs(dc, head);

@@ -11,7 +11,7 @@
  * logged loudly, recorded in `anomaly`, and not applied.
  */
 import { ponder, type Context } from "ponder:registry";
-import { awardWinner, bounty, claim, credit, reclaim } from "ponder:schema";
+import { awardWinner, bountyRecord as bounty, claim, credit, reclaim } from "ponder:schema";
 import { checkClaim, checkTransition, foldAward } from "../lib/ladder";
 import { addToAccountTotal, alreadyReported, eventRef, logPositionOf, reportAnomaly } from "./shared";
 

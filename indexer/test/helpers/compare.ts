@@ -452,7 +452,7 @@ export async function expectIndexerMatchesChain(
     url,
     `
       {
-        bountys(limit: 1000, orderBy: "id", orderDirection: "asc") {
+        bountyRecords(limit: 1000, orderBy: "id", orderDirection: "asc") {
           items {
             id
             status
@@ -473,7 +473,7 @@ export async function expectIndexerMatchesChain(
       }
     `,
   );
-  const gItems = (gq.bountys as { items: Json[] }).items;
+  const gItems = (gq.bountyRecords as { items: Json[] }).items;
   expect(gItems.map((i) => [i.id, i.status, i.pool, i.author])).toEqual(
     st.bounties.map((b) => [s(b.id), b.status, s(b.pool), lc(b.author)]),
   );
@@ -497,7 +497,7 @@ export async function expectIndexerMatchesChain(
   );
   const winnerRows = await sqlClient.db.select().from(schema.awardWinner);
   expect(winnerRows.length).toBe(st.awarded.reduce((n, a) => n + a.winners.length, 0));
-  const anomalies = await sqlClient.db.select().from(schema.anomaly);
+  const anomalies = await sqlClient.db.select().from(schema.anomalyRecord);
   expect(anomalies).toEqual([]);
 
   return st;
