@@ -49,7 +49,7 @@ describe("BenchmarkBounty: award", () => {
         for (let i = 0; i < k; i++) expect(await bounty.creditOf(id, winners[i])).to.equal(amounts[i]);
         expect(await bounty.creditOf(id, author.address)).to.equal(remainder);
         expect(await bounty.statusOf(id)).to.equal(Status.Awarded);
-        expect(await bounty.rootBurned(params.testSetRoot)).to.equal(true);
+        expect(await bounty.rootBurned(author.address, params.testSetRoot)).to.equal(true);
         expect(await bounty.testSetRoots(id)).to.equal(params.testSetRoot);
         expect((await bounty.getBounty(id)).testSetRoot).to.equal(params.testSetRoot);
         // The award moves no tokens; the pool is now owed as credit.
@@ -147,7 +147,7 @@ describe("BenchmarkBounty: award", () => {
       .to.be.revertedWithCustomError(bounty, "BountyNotFunded")
       .withArgs(id, Status.Awarded);
 
-    await (await bounty.connect(author).reclaim(1n)).wait();
+    await (await bounty.connect(author).reclaim(1n, author.address)).wait();
     await expect(bounty.connect(awarder).award(1n, [], DIGEST))
       .to.be.revertedWithCustomError(bounty, "BountyNotFunded")
       .withArgs(1n, Status.Reclaimed);

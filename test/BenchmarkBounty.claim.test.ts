@@ -72,16 +72,18 @@ describe("BenchmarkBounty: claim", () => {
     expect(await bounty.creditOf(id, fx.bob.address)).to.equal(amounts[1]);
   });
 
-  it("refuses the zero address as recipient", async () => {
+  it("refuses the zero address and the contract itself as recipient (v1.1)", async () => {
     const fx = await loadFixture(baseProfile);
     const { id } = await awarded(fx);
-    await expect(fx.bounty.connect(fx.alice).claim(id, ethers.ZeroAddress)).to.be.revertedWithCustomError(
-      fx.bounty,
-      "ClaimToZeroAddress",
-    );
-    await expect(
-      fx.bounty.connect(fx.alice).claimMany([id], ethers.ZeroAddress),
-    ).to.be.revertedWithCustomError(fx.bounty, "ClaimToZeroAddress");
+    const self = await fx.bounty.getAddress();
+    for (const to of [ethers.ZeroAddress, self]) {
+      await expect(fx.bounty.connect(fx.alice).claim(id, to))
+        .to.be.revertedWithCustomError(fx.bounty, "InvalidRecipient")
+        .withArgs(to);
+      await expect(fx.bounty.connect(fx.alice).claimMany([id], to))
+        .to.be.revertedWithCustomError(fx.bounty, "InvalidRecipient")
+        .withArgs(to);
+    }
   });
 
   it("a winner blacklisted by USDC claims to a clean address; the other winners are unaffected", async () => {
@@ -161,5 +163,60 @@ describe("BenchmarkBounty: claim", () => {
       // An empty list pays nothing.
       expect(await bounty.connect(alice).claimMany.staticCall([], alice.address)).to.equal(0n);
     });
+  });
+});
+
+describe("BenchmarkBounty: credit storage edges", () => {
+  it("a pool above 2^96 base units is credited and claimed exactly (unpacked credits)", async () => {
+    const fx = await loadFixture(baseProfile);
+    const { bounty, usdc, author, awarder, alice, bob } = fx;
+    const pool = 2n ** 100n + 7n;
+    await fx.fundUsdc(author.address, pool);
+    const { id, params } = await createFunded(fx, author, { pool, splitsBps: [6_000, 4_000] });
+    await time.increaseTo(params.closesAt);
+    // SPEC 7.3 by hand (payouts.json has no pool this large): floor each share, dust to place 1.
+    const second = (pool * 4_000n) / 10_000n;
+    const amounts = [pool - second, second];
+    expect(amounts[0]).to.equal((pool * 6_000n) / 10_000n + 1n);
+    await expect(bounty.connect(awarder).award(id, [alice.address, alice.address], DIGEST))
+      .to.emit(bounty, "Awarded")
+      .withArgs(id, params.testSetRoot, [alice.address, alice.address], amounts, 0n, DIGEST);
+    expect(await bounty.creditOf(id, alice.address)).to.equal(pool);
+    await expect(bounty.connect(alice).claim(id, bob.address)).to.changeTokenBalances(
+      usdc,
+      [bounty, bob],
+      [-pool, pool],
+    );
+    expect(await bounty.creditOf(id, alice.address)).to.equal(0n);
+    await expect(bounty.connect(alice).claim(id, bob.address))
+      .to.be.revertedWithCustomError(bounty, "NothingToClaim")
+      .withArgs(id, alice.address);
+  });
+
+  it("a no-winner award of a pool above 2^96 credits the author, who claims it", async () => {
+    const fx = await loadFixture(baseProfile);
+    const { bounty, usdc, author, awarder } = fx;
+    const pool = 2n ** 96n;
+    await fx.fundUsdc(author.address, pool);
+    const { id, params } = await createFunded(fx, author, { pool });
+    await time.increaseTo(params.closesAt);
+    await (await bounty.connect(awarder).award(id, [], DIGEST)).wait();
+    expect(await bounty.creditOf(id, author.address)).to.equal(pool);
+    await expect(bounty.connect(author).claim(id, author.address)).to.changeTokenBalance(usdc, author, pool);
+  });
+
+  it("a place whose amount rounds to 0 holds no credit (claiming it reverts NothingToClaim)", async () => {
+    const fx = await loadFixture(baseProfile);
+    const { bounty, author, awarder, alice, bob, carol } = fx;
+    const { id, params } = await createFunded(fx, author, { pool: 1n });
+    await time.increaseTo(params.closesAt);
+    await (
+      await bounty.connect(awarder).award(id, [alice.address, bob.address, carol.address], DIGEST)
+    ).wait();
+    expect(await bounty.creditOf(id, alice.address)).to.equal(1n);
+    expect(await bounty.creditOf(id, bob.address)).to.equal(0n);
+    await expect(bounty.connect(bob).claim(id, bob.address))
+      .to.be.revertedWithCustomError(bounty, "NothingToClaim")
+      .withArgs(id, bob.address);
   });
 });

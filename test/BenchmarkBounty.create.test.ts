@@ -78,7 +78,7 @@ describe("BenchmarkBounty: create and fund", () => {
       expect(b.splitsBps).to.deep.equal([]);
     });
 
-    it("accepts the edges: threshold 10000, equal places, 8 places, a closing time already past", async () => {
+    it("accepts the edges: threshold 10000, equal places, 8 places, an award window of 1 s", async () => {
       const fx = await loadFixture(baseProfile);
       const { bounty, author } = fx;
       const now = BigInt(await time.latest());
@@ -89,7 +89,7 @@ describe("BenchmarkBounty: create and fund", () => {
         { splitsBps: [3_334, 3_333, 3_333] },
         { splitsBps: [4_000, 2_500, 1_500, 1_000, 500, 300, 150, 50] },
         { splitsBps: [1_250, 1_250, 1_250, 1_250, 1_250, 1_250, 1_250, 1_250] },
-        { closesAt: now - 10n, awardDeadline: now + 100n },
+        { closesAt: now + 1_000n, awardDeadline: now + 1_001n },
         { leafCount: 2 ** 32 - 1 },
       ]) {
         const p = await bountyParams(fx, over);
@@ -125,7 +125,7 @@ describe("BenchmarkBounty: create and fund", () => {
         .withArgs(10_001);
     });
 
-    it("refuses bad times: deadline not after close, deadline already past", async () => {
+    it("refuses bad times: deadline not after close, closesAt not in the future (v1.1)", async () => {
       const fx = await loadFixture(baseProfile);
       const { bounty, author } = fx;
       const now = BigInt(await time.latest());
@@ -139,18 +139,34 @@ describe("BenchmarkBounty: create and fund", () => {
         "AwardDeadlineNotAfterClose",
       );
       let t = BigInt(await time.latest()) + 10n;
-      p = await bountyParams(fx, { closesAt: t - 100n, awardDeadline: t - 1n });
+      p = await bountyParams(fx, { closesAt: t - 100n, awardDeadline: t + 100n });
       await time.setNextBlockTimestamp(t);
       await expect(bounty.connect(author).createBounty(p))
-        .to.be.revertedWithCustomError(bounty, "AwardDeadlineInPast")
-        .withArgs(t - 1n, t);
-      // A deadline equal to the block's timestamp is already too late.
+        .to.be.revertedWithCustomError(bounty, "ClosesAtNotInFuture")
+        .withArgs(t - 100n, t);
+      // A closing time equal to the block's timestamp is already too late (v1 accepted it).
       t = BigInt(await time.latest()) + 10n;
-      p = await bountyParams(fx, { closesAt: t - 100n, awardDeadline: t });
+      p = await bountyParams(fx, { closesAt: t, awardDeadline: t + 100n });
       await time.setNextBlockTimestamp(t);
       await expect(bounty.connect(author).createBounty(p))
-        .to.be.revertedWithCustomError(bounty, "AwardDeadlineInPast")
+        .to.be.revertedWithCustomError(bounty, "ClosesAtNotInFuture")
         .withArgs(t, t);
+      // A deadline already past is refused too (it is before closesAt, or closesAt is past).
+      t = BigInt(await time.latest()) + 10n;
+      p = await bountyParams(fx, { closesAt: t + 100n, awardDeadline: t - 1n });
+      await expect(bounty.connect(author).createBounty(p)).to.be.revertedWithCustomError(
+        bounty,
+        "AwardDeadlineNotAfterClose",
+      );
+    });
+
+    it("refuses a token address without code (v1.1)", async () => {
+      const fx = await loadFixture(baseProfile);
+      const eoa = fx.stranger.address;
+      const p = await bountyParams(fx, { token: eoa });
+      await expect(fx.bounty.connect(fx.author).createBounty(p))
+        .to.be.revertedWithCustomError(fx.bounty, "TokenWithoutCode")
+        .withArgs(eoa);
     });
 
     it("refuses bad splits with the rule broken", async () => {
@@ -183,23 +199,24 @@ describe("BenchmarkBounty: create and fund", () => {
       const { bounty, author, alice } = fx;
       const p = await bountyParams(fx);
       await (await bounty.connect(author).createBounty(p)).wait();
-      // Pending: bound (even for another author).
+      // Pending: bound for its author (another author is not blocked, v1.1: see squatting.test.ts).
       const again = await bountyParams(fx, { testSetRoot: p.testSetRoot });
-      await expect(bounty.connect(alice).createBounty(again))
+      await expect(bounty.connect(author).createBounty(again))
         .to.be.revertedWithCustomError(bounty, "RootBoundToLiveBounty")
-        .withArgs(p.testSetRoot, 1n);
+        .withArgs(author.address, p.testSetRoot, 1n);
       // Funded: still bound.
       await (await fx.usdc.connect(author).approve(await bounty.getAddress(), p.pool)).wait();
       await (await bounty.connect(author).fund(1n)).wait();
       await expect(bounty.connect(author).createBounty(again))
         .to.be.revertedWithCustomError(bounty, "RootBoundToLiveBounty")
-        .withArgs(p.testSetRoot, 1n);
+        .withArgs(author.address, p.testSetRoot, 1n);
       // Reclaimed after the deadline: the root is free (not burned).
       await time.increaseTo(p.awardDeadline + 1n);
-      await (await bounty.connect(author).reclaim(1n)).wait();
-      expect(await bounty.rootBurned(p.testSetRoot)).to.equal(false);
+      await (await bounty.connect(author).reclaim(1n, author.address)).wait();
+      expect(await bounty.rootBurned(author.address, p.testSetRoot)).to.equal(false);
       const later = await bountyParams(fx, { testSetRoot: p.testSetRoot });
-      await expect(bounty.connect(alice).createBounty(later)).to.emit(bounty, "BountyCreated");
+      await expect(bounty.connect(author).createBounty(later)).to.emit(bounty, "BountyCreated");
+      expect(alice.address).to.not.equal(author.address);
       expect(await bounty.testSetRoots(2n)).to.equal(p.testSetRoot);
     });
 
@@ -208,7 +225,7 @@ describe("BenchmarkBounty: create and fund", () => {
       const { bounty, author } = fx;
       const p = await bountyParams(fx);
       await (await bounty.connect(author).createBounty(p)).wait();
-      await (await bounty.connect(author).reclaim(1n)).wait();
+      await (await bounty.connect(author).reclaim(1n, author.address)).wait();
       const again = await bountyParams(fx, { testSetRoot: p.testSetRoot });
       await expect(bounty.connect(author).createBounty(again))
         .to.emit(bounty, "BountyCreated")
@@ -233,16 +250,18 @@ describe("BenchmarkBounty: create and fund", () => {
       const fx = await loadFixture(baseProfile);
       const { bounty, author, awarder, alice } = fx;
       const { id, params } = await createFunded(fx, author);
-      expect(await bounty.rootBurned(params.testSetRoot)).to.equal(false);
+      expect(await bounty.rootBurned(author.address, params.testSetRoot)).to.equal(false);
       await time.increaseTo(params.closesAt);
       await (await bounty.connect(awarder).award(id, [alice.address], ethers.ZeroHash)).wait();
-      expect(await bounty.rootBurned(params.testSetRoot)).to.equal(true);
+      expect(await bounty.rootBurned(author.address, params.testSetRoot)).to.equal(true);
+      // Burned for its author only (v1.1): another author's view of the same root is untouched.
+      expect(await bounty.rootBurned(alice.address, params.testSetRoot)).to.equal(false);
       await expect(
-        bounty.connect(alice).createBounty(await bountyParams(fx, { testSetRoot: params.testSetRoot })),
+        bounty.connect(author).createBounty(await bountyParams(fx, { testSetRoot: params.testSetRoot })),
       )
         .to.be.revertedWithCustomError(bounty, "RootBurned")
-        .withArgs(params.testSetRoot);
-      expect(await bounty.rootBurned(ethers.ZeroHash)).to.equal(false);
+        .withArgs(author.address, params.testSetRoot);
+      expect(await bounty.rootBurned(author.address, ethers.ZeroHash)).to.equal(false);
     });
   });
 
@@ -289,6 +308,25 @@ describe("BenchmarkBounty: create and fund", () => {
         "ERC20: transfer amount exceeds allowance",
       );
       expect(await fx.bounty.statusOf(1n)).to.equal(Status.Pending);
+    });
+
+    it("refuses to fund at or after closesAt (v1.1)", async () => {
+      const fx = await loadFixture(baseProfile);
+      const { bounty, usdc, author } = fx;
+      const p = await bountyParams(fx);
+      await (await bounty.connect(author).createBounty(p)).wait();
+      await (await usdc.connect(author).approve(await bounty.getAddress(), p.pool)).wait();
+      await time.setNextBlockTimestamp(p.closesAt);
+      await expect(bounty.connect(author).fund(1n))
+        .to.be.revertedWithCustomError(bounty, "FundAfterClose")
+        .withArgs(1n, p.closesAt, p.closesAt);
+      expect(await bounty.statusOf(1n)).to.equal(Status.Pending);
+      // One second before closing is still in time (checked on a fresh bounty).
+      const q = await bountyParams(fx);
+      await (await bounty.connect(author).createBounty(q)).wait();
+      await (await usdc.connect(author).approve(await bounty.getAddress(), q.pool)).wait();
+      await time.setNextBlockTimestamp(q.closesAt - 1n);
+      await expect(bounty.connect(author).fund(2n)).to.emit(bounty, "BountyFunded");
     });
 
     it("refuses a fee-on-transfer token (the balance grew by less than the pool)", async () => {
@@ -366,32 +404,58 @@ describe("BenchmarkBounty: create and fund", () => {
       expect(await usdc.balanceOf(spender)).to.equal(p.pool);
     });
 
-    it("reverts PermitFailedAndAllowanceShort when the permit fails and the allowance is short", async () => {
+    it("bubbles the token's own reason when the permit fails and the allowance is short (v1.1)", async () => {
       const fx = await loadFixture(baseProfile);
       const { bounty, usdc, author, stranger } = fx;
       const p = await bountyParams(fx);
       const spender = await bounty.getAddress();
-      // Signed by someone else.
+      // Signed by someone else: USDC's own reason, not a generic shortfall.
       const bad = await signPermit(usdc, stranger, spender, p.pool, p.closesAt);
-      await expect(bounty.connect(author).createAndFundWithPermit(p, p.closesAt, bad.v, bad.r, bad.s))
-        .to.be.revertedWithCustomError(bounty, "PermitFailedAndAllowanceShort")
-        .withArgs(0n, p.pool);
+      await expect(
+        bounty.connect(author).createAndFundWithPermit(p, p.closesAt, bad.v, bad.r, bad.s),
+      ).to.be.revertedWith("EIP2612: invalid signature");
       // Expired, with a partial allowance.
       await (await usdc.connect(author).approve(spender, p.pool - 1n)).wait();
       const now = BigInt(await time.latest());
       const expired = await signPermit(usdc, author, spender, p.pool, now);
-      await expect(bounty.connect(author).createAndFundWithPermit(p, now, expired.v, expired.r, expired.s))
+      await expect(
+        bounty.connect(author).createAndFundWithPermit(p, now, expired.v, expired.r, expired.s),
+      ).to.be.revertedWith("FiatTokenV2: permit is expired");
+      expect(await bounty.bountyCount()).to.equal(0n);
+    });
+
+    it("reverts PermitFailedAndAllowanceShort when a token without permit gives no reason", async () => {
+      const fx = await loadFixture(baseProfile);
+      const { bounty, author } = fx;
+      const spender = await bounty.getAddress();
+      const tok = await (await ethers.getContractFactory("ReentrantToken")).deploy();
+      const q = await bountyParams(fx, { token: await tok.getAddress() });
+      await (await tok.mint(author.address, q.pool)).wait();
+      await (await tok.connect(author).approve(spender, q.pool - 1n)).wait();
+      await expect(bounty.connect(author).createAndFundWithPermit(q, 0n, 0, ethers.ZeroHash, ethers.ZeroHash))
         .to.be.revertedWithCustomError(bounty, "PermitFailedAndAllowanceShort")
-        .withArgs(p.pool - 1n, p.pool);
-      // A token without permit (the call itself fails) with a sufficient allowance works.
-      const fot = await (await ethers.getContractFactory("ReentrantToken")).deploy();
-      await (await fot.mint(author.address, p.pool)).wait();
-      await (await fot.connect(author).approve(spender, p.pool)).wait();
-      const q = await bountyParams(fx, { token: await fot.getAddress() });
+        .withArgs(q.pool - 1n, q.pool);
+      // With a sufficient allowance the failed permit is ignored.
+      await (await tok.connect(author).approve(spender, q.pool)).wait();
       await expect(bounty.connect(author).createAndFundWithPermit(q, 0n, 0, ethers.ZeroHash, ethers.ZeroHash))
         .to.emit(bounty, "BountyFunded")
         .withArgs(1n, author.address, q.pool);
       expect(await bounty.bountyCount()).to.equal(1n);
+    });
+
+    it("a paused USDC's permit lock reverts with the token's own reason (v1.1)", async function () {
+      const fx = await loadFixture(baseProfile);
+      const { bounty, usdc, author } = fx;
+      const p = await bountyParams(fx);
+      const sig = await signPermit(usdc, author, await bounty.getAddress(), p.pool, p.closesAt);
+      await fx.pauseUsdc();
+      await expect(
+        bounty.connect(author).createAndFundWithPermit(p, p.closesAt, sig.v, sig.r, sig.s),
+      ).to.be.revertedWith("Pausable: paused");
+      await fx.unpauseUsdc();
+      await expect(
+        bounty.connect(author).createAndFundWithPermit(p, p.closesAt, sig.v, sig.r, sig.s),
+      ).to.emit(bounty, "BountyFunded");
     });
 
     it("pool of 1 base unit and of a large amount both fund exactly", async () => {

@@ -49,7 +49,7 @@ describe("BenchmarkBounty: full lifecycle", () => {
     await (await bounty.connect(carol).claimMany([id], carol.address)).wait();
     expect(await usdc.balanceOf(bountyAddress)).to.equal(0n);
     expect(await statusHistory(bounty, id)).to.deep.equal([Status.Pending, Status.Funded, Status.Awarded]);
-    expect(await bounty.rootBurned(p.testSetRoot)).to.equal(true);
+    expect(await bounty.rootBurned(author.address, p.testSetRoot)).to.equal(true);
     expect((await registry.anchorOf(p.testSetRoot))[0]).to.equal(author.address);
   });
 });

@@ -99,11 +99,11 @@ describe("BenchmarkBounty: re-entrancy by a malicious token", () => {
     expect(await token.balanceOf(bountyAddress)).to.equal(2n * POOL);
 
     await time.increaseTo(p.awardDeadline + 1n);
-    const reclaimData = bounty.interface.encodeFunctionData("reclaim", [id]);
+    const reclaimData = bounty.interface.encodeFunctionData("reclaim", [id, attacker]);
     await (await token.arm(bountyAddress, reclaimData)).wait();
     await expect(token.callTarget(bountyAddress, reclaimData))
       .to.emit(bounty, "Reclaimed")
-      .withArgs(id, attacker, POOL);
+      .withArgs(id, attacker, attacker, POOL);
     expect(await token.lastReentrySucceeded()).to.equal(false);
     expect(await token.lastReentryResult()).to.equal(REENTRANT_CALL);
     expect(await token.balanceOf(attacker)).to.equal(POOL);
@@ -147,7 +147,11 @@ describe("BenchmarkBounty: re-entrancy by a malicious token", () => {
       ["award", bounty.interface.encodeFunctionData("award", [1n, [], ethers.ZeroHash])],
       ["claim", bounty.interface.encodeFunctionData("claim", [1n, author.address])],
       ["claimMany", bounty.interface.encodeFunctionData("claimMany", [[1n], author.address])],
-      ["reclaim", bounty.interface.encodeFunctionData("reclaim", [1n])],
+      ["reclaim", bounty.interface.encodeFunctionData("reclaim", [1n, fx.author.address])],
+      [
+        "claimWithSig",
+        bounty.interface.encodeFunctionData("claimWithSig", [1n, author.address, author.address, 0n, "0x"]),
+      ],
     ];
     await (await token.connect(author).approve(bountyAddress, 100n * POOL)).wait();
     for (const [name, data] of entryPoints) {
@@ -165,7 +169,10 @@ describe("BenchmarkBounty: re-entrancy by a malicious token", () => {
     const fx = await loadFixture(setup);
     const { bounty, token } = fx;
     await expect(
-      token.callTarget(await bounty.getAddress(), bounty.interface.encodeFunctionData("reclaim", [42n])),
+      token.callTarget(
+        await bounty.getAddress(),
+        bounty.interface.encodeFunctionData("reclaim", [42n, fx.author.address]),
+      ),
     ).to.be.revertedWithCustomError(bounty, "UnknownBounty");
   });
 });

@@ -17,7 +17,7 @@ function testSources(): string {
 }
 
 describe("Interfaces: every error and event is asserted by a test", () => {
-  for (const name of ["IBenchmarkBounty", "IAnchorRegistry"]) {
+  for (const name of ["IBenchmarkBounty", "PayoutMath", "IAnchorRegistry"]) {
     it(`${name}: every custom error is reached and every event checked with its arguments`, async () => {
       const abi = (await artifacts.readArtifact(name)).abi as { type: string; name: string }[];
       const src = testSources();

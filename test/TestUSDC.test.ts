@@ -115,31 +115,19 @@ const BLACKLISTED = "Blacklistable: account is blacklisted";
     });
   });
 
-  describe("blacklist", () => {
-    it("blocks transfers and approvals to or from a blacklisted address, keeps its balance, and lifts", async () => {
-      const { usdc, alice, bob, carol, stranger } = await loadFixture(baseProfile);
+  // Each rule below mirrors FiatTokenV2_2 of circlefin/stablecoin-evm (read there, written anew).
+  describe("blacklist (FiatTokenV2_2 rules)", () => {
+    it("rule: transfer reverts when the sender or the recipient is blacklisted; the balance is kept; unBlacklist lifts it", async () => {
+      const { usdc, alice, bob, stranger } = await loadFixture(baseProfile);
       await expect(usdc.connect(stranger).blacklist(alice.address))
         .to.emit(usdc, "Blacklisted")
         .withArgs(alice.address);
       expect(await usdc.isBlacklisted(alice.address)).to.equal(true);
+      // v2.2 keeps the balance (the flag is the balance word's high bit) and balanceOf hides the flag.
       expect(await usdc.balanceOf(alice.address)).to.equal(INITIAL_USDC);
-
       await expect(usdc.connect(alice).transfer(bob.address, 1n)).to.be.revertedWith(BLACKLISTED);
       await expect(usdc.connect(bob).transfer(alice.address, 1n)).to.be.revertedWith(BLACKLISTED);
-      await expect(usdc.connect(alice).approve(bob.address, 1n)).to.be.revertedWith(BLACKLISTED);
-      await expect(usdc.connect(bob).approve(alice.address, 1n)).to.be.revertedWith(BLACKLISTED);
       await expect(usdc.mint(alice.address, 1n)).to.be.revertedWith(BLACKLISTED);
-      // transferFrom checks the spender, the owner and the recipient.
-      await (await usdc.connect(bob).approve(carol.address, 10n)).wait();
-      await expect(usdc.connect(carol).transferFrom(bob.address, alice.address, 1n)).to.be.revertedWith(
-        BLACKLISTED,
-      );
-      const deadline = BigInt(await time.latest()) + 3_600n;
-      const sig = await signPermit(usdc, bob, alice.address, 1n, deadline);
-      await expect(
-        usdc.permit(bob.address, alice.address, 1n, deadline, sig.v, sig.r, sig.s),
-      ).to.be.revertedWith(BLACKLISTED);
-
       await expect(usdc.unBlacklist(alice.address)).to.emit(usdc, "UnBlacklisted").withArgs(alice.address);
       expect(await usdc.isBlacklisted(alice.address)).to.equal(false);
       await expect(usdc.connect(alice).transfer(bob.address, 1n)).to.changeTokenBalances(
@@ -149,19 +137,103 @@ const BLACKLISTED = "Blacklistable: account is blacklisted";
       );
     });
 
-    it("a blacklisted spender cannot move an allowance it holds", async () => {
+    it("rule: transferFrom reverts when the spender, the owner or the recipient is blacklisted", async () => {
       const { usdc, alice, bob, carol } = await loadFixture(baseProfile);
       await (await usdc.connect(alice).approve(carol.address, 10n)).wait();
-      await (await usdc.blacklist(carol.address)).wait();
-      await expect(usdc.connect(carol).transferFrom(alice.address, bob.address, 1n)).to.be.revertedWith(
-        BLACKLISTED,
+      for (const who of [carol, alice, bob]) {
+        await (await usdc.blacklist(who.address)).wait();
+        await expect(usdc.connect(carol).transferFrom(alice.address, bob.address, 1n)).to.be.revertedWith(
+          BLACKLISTED,
+        );
+        await (await usdc.unBlacklist(who.address)).wait();
+      }
+      await expect(usdc.connect(carol).transferFrom(alice.address, bob.address, 1n)).to.changeTokenBalances(
+        usdc,
+        [alice, bob],
+        [-1n, 1n],
       );
+    });
+
+    it("rule: approve is not blacklist-checked in v2.2 (owner or spender blacklisted may approve)", async () => {
+      const { usdc, alice, bob } = await loadFixture(baseProfile);
       await (await usdc.blacklist(alice.address)).wait();
-      await (await usdc.unBlacklist(carol.address)).wait();
-      await expect(usdc.connect(carol).transferFrom(alice.address, bob.address, 1n)).to.be.revertedWith(
+      await expect(usdc.connect(alice).approve(bob.address, 3n))
+        .to.emit(usdc, "Approval")
+        .withArgs(alice.address, bob.address, 3n);
+      await expect(usdc.connect(bob).approve(alice.address, 4n))
+        .to.emit(usdc, "Approval")
+        .withArgs(bob.address, alice.address, 4n);
+      // ...but the allowance cannot be used while either side is blacklisted.
+      await expect(usdc.connect(bob).transferFrom(alice.address, bob.address, 1n)).to.be.revertedWith(
         BLACKLISTED,
       );
     });
+
+    it("rule: permit is not blacklist-checked in v2.2 either", async () => {
+      const { usdc, alice, bob } = await loadFixture(baseProfile);
+      await (await usdc.blacklist(alice.address)).wait();
+      await (await usdc.blacklist(bob.address)).wait();
+      const deadline = BigInt(await time.latest()) + 3_600n;
+      const sig = await signPermit(usdc, bob, alice.address, 1n, deadline);
+      await expect(usdc.permit(bob.address, alice.address, 1n, deadline, sig.v, sig.r, sig.s))
+        .to.emit(usdc, "Approval")
+        .withArgs(bob.address, alice.address, 1n);
+    });
+  });
+
+  describe("pause (FiatTokenV2_2 rules)", () => {
+    it("rule: only the pauser pauses and unpauses; updatePauser refuses the zero address", async () => {
+      const { usdc, deployer, stranger } = await loadFixture(baseProfile);
+      expect(await usdc.pauser()).to.equal(deployer.address);
+      await expect(usdc.connect(stranger).pause()).to.be.revertedWith("Pausable: caller is not the pauser");
+      await expect(usdc.updatePauser(ethers.ZeroAddress)).to.be.revertedWith(
+        "Pausable: new pauser is the zero address",
+      );
+      await expect(usdc.updatePauser(stranger.address))
+        .to.emit(usdc, "PauserChanged")
+        .withArgs(stranger.address);
+      await expect(usdc.connect(stranger).pause()).to.emit(usdc, "Pause");
+      expect(await usdc.paused()).to.equal(true);
+      await expect(usdc.connect(deployer).unpause()).to.be.revertedWith("Pausable: caller is not the pauser");
+      await expect(usdc.connect(stranger).unpause()).to.emit(usdc, "Unpause");
+      expect(await usdc.paused()).to.equal(false);
+    });
+
+    it("rule: while paused, transfer, transferFrom, approve, permit and mint revert 'Pausable: paused'", async () => {
+      const fx = await loadFixture(baseProfile);
+      const { usdc, alice, bob, carol } = fx;
+      await (await usdc.connect(alice).approve(carol.address, 10n)).wait();
+      const deadline = BigInt(await time.latest()) + 3_600n;
+      const sig = await signPermit(usdc, alice, bob.address, 1n, deadline);
+      await fx.pauseUsdc();
+      const PAUSED = "Pausable: paused";
+      await expect(usdc.connect(alice).transfer(bob.address, 1n)).to.be.revertedWith(PAUSED);
+      await expect(usdc.connect(carol).transferFrom(alice.address, bob.address, 1n)).to.be.revertedWith(
+        PAUSED,
+      );
+      await expect(usdc.connect(alice).approve(bob.address, 1n)).to.be.revertedWith(PAUSED);
+      await expect(
+        usdc.permit(alice.address, bob.address, 1n, deadline, sig.v, sig.r, sig.s),
+      ).to.be.revertedWith(PAUSED);
+      await expect(usdc.mint(alice.address, 1n)).to.be.revertedWith(PAUSED);
+      // Balances are untouched and everything works again once unpaused.
+      expect(await usdc.balanceOf(alice.address)).to.equal(INITIAL_USDC);
+      await fx.unpauseUsdc();
+      await expect(usdc.connect(alice).transfer(bob.address, 1n)).to.changeTokenBalances(
+        usdc,
+        [alice, bob],
+        [-1n, 1n],
+      );
+    });
+  });
+
+  it("rule: a permit with deadline type(uint256).max never expires", async () => {
+    const { usdc, alice, bob } = await loadFixture(baseProfile);
+    const sig = await signPermit(usdc, alice, bob.address, 7n, ethers.MaxUint256);
+    await time.increase(10 * 365 * 86_400);
+    await expect(usdc.permit(alice.address, bob.address, 7n, ethers.MaxUint256, sig.v, sig.r, sig.s))
+      .to.emit(usdc, "Approval")
+      .withArgs(alice.address, bob.address, 7n);
   });
 
   it("keeps working after a code swap at the address (storage lives at the address, not in the template)", async () => {

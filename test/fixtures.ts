@@ -55,6 +55,9 @@ export interface BaseProfile {
   fundUsdc(to: string, amount: bigint): Promise<void>;
   blacklistUsdc(account: string): Promise<void>;
   unBlacklistUsdc(account: string): Promise<void>;
+  /** Pauses / unpauses USDC as its pauser (locally the deployer is made pauser; on a fork, impersonated). */
+  pauseUsdc(): Promise<void>;
+  unpauseUsdc(): Promise<void>;
 }
 
 /** Places TestUSDC's runtime code at the Base USDC address (local mode). */
@@ -107,7 +110,16 @@ export async function baseProfile(): Promise<BaseProfile> {
   let fundUsdc: BaseProfile["fundUsdc"];
   let blacklistUsdc: BaseProfile["blacklistUsdc"];
   let unBlacklistUsdc: BaseProfile["unBlacklistUsdc"];
+  let pauseUsdc: BaseProfile["pauseUsdc"];
+  let unpauseUsdc: BaseProfile["unpauseUsdc"];
   if (!forked) {
+    await (await usdc.updatePauser(deployer.address)).wait();
+    pauseUsdc = async () => {
+      await (await usdc.connect(deployer).pause()).wait();
+    };
+    unpauseUsdc = async () => {
+      await (await usdc.connect(deployer).unpause()).wait();
+    };
     fundUsdc = async (to, amount) => {
       await (await usdc.mint(to, amount)).wait();
     };
@@ -131,6 +143,9 @@ export async function baseProfile(): Promise<BaseProfile> {
         "function blacklister() view returns (address)",
         "function blacklist(address)",
         "function unBlacklist(address)",
+        "function pauser() view returns (address)",
+        "function pause()",
+        "function unpause()",
       ],
       ethers.provider,
     );
@@ -140,6 +155,13 @@ export async function baseProfile(): Promise<BaseProfile> {
     };
     unBlacklistUsdc = async (account) => {
       await (await (await blacklister()).getFunction("unBlacklist")(account)).wait();
+    };
+    const pauser = async () => fiat.connect(await impersonate(await fiat.pauser())) as typeof fiat;
+    pauseUsdc = async () => {
+      await (await (await pauser()).getFunction("pause")()).wait();
+    };
+    unpauseUsdc = async () => {
+      await (await (await pauser()).getFunction("unpause")()).wait();
     };
   }
 
@@ -163,6 +185,8 @@ export async function baseProfile(): Promise<BaseProfile> {
     fundUsdc,
     blacklistUsdc,
     unBlacklistUsdc,
+    pauseUsdc,
+    unpauseUsdc,
   };
 }
 
@@ -239,6 +263,43 @@ export async function signPermit(
     await owner.signTypedData(domain, types, { owner: owner.address, spender, value, nonce, deadline }),
   );
   return { v: sig.v, r: sig.r, s: sig.s };
+}
+
+/** The EIP-712 `Claim` type of `claimWithSig` (SPEC 1.1, v1.1). */
+export const CLAIM_TYPES = {
+  Claim: [
+    { name: "bountyId", type: "uint256" },
+    { name: "account", type: "address" },
+    { name: "to", type: "address" },
+    { name: "nonce", type: "uint256" },
+    { name: "deadline", type: "uint256" },
+  ],
+};
+
+/** A claim to sign: `nonce` defaults to `bounty.nonces(account)`. */
+export interface ClaimMessage {
+  bountyId: bigint;
+  account: string;
+  to: string;
+  deadline: bigint;
+  nonce?: bigint;
+}
+
+/** `signer`'s EIP-712 signature (65 bytes, r || s || v) of `claim` in the BenchmarkBounty domain. */
+export async function signClaim(
+  bounty: BenchmarkBounty,
+  signer: { signTypedData: HardhatEthersSigner["signTypedData"] },
+  claim: ClaimMessage,
+): Promise<string> {
+  const { chainId } = await ethers.provider.getNetwork();
+  const domain = {
+    name: "BenchmarkBounty",
+    version: "1",
+    chainId,
+    verifyingContract: await bounty.getAddress(),
+  };
+  const nonce = claim.nonce ?? (await bounty.nonces(claim.account));
+  return signer.signTypedData(domain, CLAIM_TYPES, { ...claim, nonce });
 }
 
 /** Approves and creates+funds a bounty as `author`; returns its id. */

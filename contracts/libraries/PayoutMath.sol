@@ -2,7 +2,6 @@
 pragma solidity 0.8.28;
 
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
-import {IBenchmarkBounty} from "../interfaces/IBenchmarkBounty.sol";
 
 /// @title PayoutMath
 /// @notice Per-place shares (`splitsBps`) and the SPEC 7.3 payout split.
@@ -17,22 +16,31 @@ library PayoutMath {
     /// @notice Most paid places a bounty may have.
     uint256 internal constant MAX_PLACES = 8;
 
+    /// @notice `splitsBps` must have 1..8 places; it has `length`.
+    error SplitsLengthOutOfRange(uint256 length);
+    /// @notice Place `place` (0-based) has a zero share.
+    error ZeroSplit(uint256 place);
+    /// @notice Place `place` (0-based) has a larger share than the place before it.
+    error SplitsIncreasing(uint256 place);
+    /// @notice The shares sum to `sumBps` instead of 10000 (a single share above 10000 is reported this way too).
+    error SplitsSumNotWhole(uint256 sumBps);
+
     /// @notice Checks `splitsBps` (1..8 places, each > 0, non-increasing, sum 10000) and packs it.
     /// @dev Reverts SplitsLengthOutOfRange, ZeroSplit, SplitsIncreasing, SplitsSumNotWhole.
     function pack(uint16[] calldata splitsBps) internal pure returns (uint128 packed) {
         uint256 n = splitsBps.length;
-        if (n == 0 || n > MAX_PLACES) revert IBenchmarkBounty.SplitsLengthOutOfRange(n);
+        if (n == 0 || n > MAX_PLACES) revert SplitsLengthOutOfRange(n);
         uint256 sum;
         uint256 previous = type(uint16).max;
         for (uint256 i; i < n; ++i) {
             uint256 share = splitsBps[i];
-            if (share == 0) revert IBenchmarkBounty.ZeroSplit(i);
-            if (share > previous) revert IBenchmarkBounty.SplitsIncreasing(i);
+            if (share == 0) revert ZeroSplit(i);
+            if (share > previous) revert SplitsIncreasing(i);
             sum += share;
             previous = share;
             packed |= uint128(share << (16 * i));
         }
-        if (sum != WHOLE_BPS) revert IBenchmarkBounty.SplitsSumNotWhole(sum);
+        if (sum != WHOLE_BPS) revert SplitsSumNotWhole(sum);
     }
 
     /// @notice Number of places in a packed splits word (0 for the zero word).

@@ -8,9 +8,17 @@ import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/Signa
 /// @title TestUSDC
 /// @notice Test double of Circle's FiatToken (USDC v2.2 on Base) for the local Base profile: the surface a
 ///         user meets (name "USD Coin", symbol "USDC", 6 decimals, EIP-2612 `permit` with EIP-712 version
-///         "2", `nonces`, `DOMAIN_SEPARATOR`, a blacklist under which transfers and approvals to or from a
-///         blacklisted address revert) and FiatToken's revert strings. TEST ONLY: `mint`, `blacklist` and
-///         `unBlacklist` are open to anyone.
+///         "2", `nonces`, `DOMAIN_SEPARATOR`, pause, blacklist) and FiatToken's revert strings. The rules of
+///         FiatTokenV2_2 it mirrors (read from circlefin/stablecoin-evm, written anew here):
+///         - paused: transfer, transferFrom, approve, permit and mint revert "Pausable: paused";
+///         - transfer: neither `msg.sender` nor `to` may be blacklisted;
+///         - transferFrom: none of `msg.sender`, `from`, `to` may be blacklisted;
+///         - approve and permit: NOT blacklist-checked in v2.2 (a blacklisted owner or spender may approve and
+///           be approved; the transfer that would use it is what fails);
+///         - permit: expired unless `deadline == type(uint256).max` or `deadline >= block.timestamp`;
+///         - the blacklist flag is the high bit of the balance word; a blacklisted balance is kept, not burned.
+///         TEST ONLY: `mint`, `blacklist`, `unBlacklist` and `updatePauser` are open to anyone; `pause` and
+///         `unpause` need the pauser, as in FiatToken.
 /// @dev Made to be placed at the Base USDC address with `hardhat_setCode`: there is no constructor and no
 ///      immutable, names are constants, and the EIP-712 domain is built at call time from `block.chainid`
 ///      and `address(this)`. As in FiatToken v2.2, the blacklist flag is the high bit of the balance slot.
@@ -27,6 +35,10 @@ contract TestUSDC {
     mapping(address owner => mapping(address spender => uint256 amount)) private _allowed;
     mapping(address owner => uint256 nonce) private _permitNonces;
     uint256 private _totalSupply;
+    /// @notice The only address allowed to pause and unpause (zero until `updatePauser`).
+    address public pauser;
+    /// @notice Whether the token is paused.
+    bool public paused;
 
     /// @notice ERC-20 transfer.
     event Transfer(address indexed from, address indexed to, uint256 value);
@@ -38,6 +50,22 @@ contract TestUSDC {
     event Blacklisted(address indexed account);
     /// @notice `account` was removed from the blacklist.
     event UnBlacklisted(address indexed account);
+    /// @notice The token was paused.
+    event Pause();
+    /// @notice The token was unpaused.
+    event Unpause();
+    /// @notice The pauser changed.
+    event PauserChanged(address indexed newAddress);
+
+    modifier whenNotPaused() {
+        require(!paused, "Pausable: paused");
+        _;
+    }
+
+    modifier onlyPauser() {
+        require(msg.sender == pauser, "Pausable: caller is not the pauser");
+        _;
+    }
 
     modifier notBlacklisted(address account) {
         require(!isBlacklisted(account), "Blacklistable: account is blacklisted");
@@ -108,11 +136,8 @@ contract TestUSDC {
         return _balanceAndBlacklistStates[account] & BLACKLISTED != 0;
     }
 
-    /// @notice ERC-20 approve.
-    function approve(
-        address spender,
-        uint256 value
-    ) external notBlacklisted(msg.sender) notBlacklisted(spender) returns (bool) {
+    /// @notice ERC-20 approve (v2.2: paused-checked only, no blacklist check).
+    function approve(address spender, uint256 value) external whenNotPaused returns (bool) {
         _approve(msg.sender, spender, value);
         return true;
     }
@@ -121,7 +146,7 @@ contract TestUSDC {
     function transfer(
         address to,
         uint256 value
-    ) external notBlacklisted(msg.sender) notBlacklisted(to) returns (bool) {
+    ) external whenNotPaused notBlacklisted(msg.sender) notBlacklisted(to) returns (bool) {
         _transfer(msg.sender, to, value);
         return true;
     }
@@ -131,7 +156,14 @@ contract TestUSDC {
         address from,
         address to,
         uint256 value
-    ) external notBlacklisted(msg.sender) notBlacklisted(from) notBlacklisted(to) returns (bool) {
+    )
+        external
+        whenNotPaused
+        notBlacklisted(msg.sender)
+        notBlacklisted(from)
+        notBlacklisted(to)
+        returns (bool)
+    {
         uint256 allowed = _allowed[from][msg.sender];
         require(value <= allowed, "ERC20: transfer amount exceeds allowance");
         _transfer(from, to, value);
@@ -141,7 +173,8 @@ contract TestUSDC {
         return true;
     }
 
-    /// @notice EIP-2612 permit; `owner` may be an EOA or an EIP-1271 contract wallet.
+    /// @notice EIP-2612 permit; `owner` may be an EOA or an EIP-1271 contract wallet (v2.2: paused-checked
+    ///         only, no blacklist check; `type(uint256).max` never expires).
     function permit(
         address owner,
         address spender,
@@ -150,8 +183,11 @@ contract TestUSDC {
         uint8 v,
         bytes32 r,
         bytes32 s
-    ) external notBlacklisted(owner) notBlacklisted(spender) {
-        require(deadline >= block.timestamp, "FiatTokenV2: permit is expired");
+    ) external whenNotPaused {
+        require(
+            deadline == type(uint256).max || deadline >= block.timestamp,
+            "FiatTokenV2: permit is expired"
+        );
         bytes32 structHash = keccak256(
             abi.encode(PERMIT_TYPEHASH, owner, spender, value, _permitNonces[owner]++, deadline)
         );
@@ -167,7 +203,7 @@ contract TestUSDC {
     function mint(
         address to,
         uint256 amount
-    ) external notBlacklisted(msg.sender) notBlacklisted(to) returns (bool) {
+    ) external whenNotPaused notBlacklisted(msg.sender) notBlacklisted(to) returns (bool) {
         require(to != address(0), "FiatToken: mint to the zero address");
         require(amount > 0, "FiatToken: mint amount not greater than 0");
         uint256 supply = _totalSupply + amount;
@@ -189,6 +225,25 @@ contract TestUSDC {
     function unBlacklist(address account) external {
         _balanceAndBlacklistStates[account] &= ~BLACKLISTED;
         emit UnBlacklisted(account);
+    }
+
+    /// @notice Pauses the token (pauser only).
+    function pause() external onlyPauser {
+        paused = true;
+        emit Pause();
+    }
+
+    /// @notice Unpauses the token (pauser only).
+    function unpause() external onlyPauser {
+        paused = false;
+        emit Unpause();
+    }
+
+    /// @notice TEST ONLY, open to anyone (FiatToken: owner only): makes `newPauser` the pauser.
+    function updatePauser(address newPauser) external {
+        require(newPauser != address(0), "Pausable: new pauser is the zero address");
+        pauser = newPauser;
+        emit PauserChanged(newPauser);
     }
 
     function _approve(address owner, address spender, uint256 value) private {

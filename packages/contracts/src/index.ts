@@ -3,6 +3,7 @@
  *
  * - `benchmarkBountyAbi`, `anchorRegistryAbi`, `testUsdcAbi`: `as const` ABIs for viem and Ponder;
  * - `*Bytecode` (creation) and `*DeployedBytecode` (runtime) for deploying or placing contracts;
+ * - `CLAIM_TYPES`, `claimDomain`, `CLAIM_DOMAIN_NAME`/`CLAIM_DOMAIN_VERSION`: EIP-712 data of `claimWithSig`;
  * - `ANCHOR_KINDS` / `anchorKindName`, `BountyStatus`, `BountyRecord` (the `getBounty` tuple), `CHAINS`, `BASE_USDC_ADDRESS`;
  * - `addressBook` (`deployments.json`), filled in by `npx hardhat bounty:deploy`.
  *
@@ -16,3 +17,4 @@ export * from "./bounty.js";
 export * from "./chains.js";
 export * from "./addressBook.js";
 export * from "./create2.js";
+export * from "./claim.js";

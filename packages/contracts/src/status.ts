@@ -1,5 +1,6 @@
 /**
- * Mirror of the Solidity `Status` enum of BenchmarkBounty (docs/interfaces.md):
+ * The one definition of the bounty status ladder outside Solidity: compare with `BountyStatus.Funded`,
+ * never with a bare 2. Mirror of the Solidity `Status` enum of BenchmarkBounty (docs/interfaces.md):
  * `statusOf(id)` returns one of these numbers. `None` means the id is unknown.
  * Ladder (SPEC 1.1): Pending -> Funded -> Awarded | Reclaimed; Pending -> Reclaimed (cancel).
  */

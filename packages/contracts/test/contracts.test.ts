@@ -100,6 +100,10 @@ describe("generated ABIs carry the agreed surface (docs/interfaces.md)", () => {
       "award",
       "claim",
       "claimMany",
+      "claimWithSig",
+      "nonces",
+      "CLAIM_TYPEHASH",
+      "eip712Domain",
       "reclaim",
       "testSetRoots",
       "rootBurned",
@@ -136,8 +140,33 @@ describe("generated ABIs carry the agreed surface (docs/interfaces.md)", () => {
       "mint",
       "blacklist",
     ]);
+    expect(names(testUsdcAbi, "function")).to.include.members(["pause", "unpause", "paused", "pauser"]);
     for (const code of [testUsdcBytecode, benchmarkBountyBytecode, anchorRegistryBytecode]) {
       expect(code).toMatch(/^0x(?:[0-9a-f]{2})+$/);
     }
+  });
+});
+
+describe("claimWithSig typed data (SPEC 1.1, v1.1)", () => {
+  it("spells the contract's Claim type and domain, and viem signs and verifies with them", async () => {
+    const { CLAIM_TYPES, CLAIM_PRIMARY_TYPE, claimDomain } = await import("../src/index.js");
+    const { verifyTypedData } = await import("viem");
+    const { privateKeyToAccount } = await import("viem/accounts");
+    // The string BenchmarkBounty.CLAIM_TYPEHASH is the keccak of (test/BenchmarkBounty.claimWithSig.test.ts
+    // checks the contract's constant against the same string).
+    const typeString = `Claim(${CLAIM_TYPES.Claim.map((f) => `${f.type} ${f.name}`).join(",")})`;
+    expect(typeString).toBe(
+      "Claim(uint256 bountyId,address account,address to,uint256 nonce,uint256 deadline)",
+    );
+    const verifyingContract = "0x00000000000000000000000000000000000000b1";
+    const domain = claimDomain(8453, verifyingContract);
+    expect(domain).toEqual({ name: "BenchmarkBounty", version: "1", chainId: 8453, verifyingContract });
+    const account = privateKeyToAccount(`0x${"11".repeat(32)}`);
+    const message = { bountyId: 1n, account: account.address, to: account.address, nonce: 0n, deadline: 9n };
+    const typed = { domain, types: CLAIM_TYPES, primaryType: CLAIM_PRIMARY_TYPE, message } as const;
+    const signature = await account.signTypedData(typed);
+    expect(await verifyTypedData({ ...typed, address: account.address, signature })).toBe(true);
+    const other = { ...typed, message: { ...message, to: verifyingContract } } as const;
+    expect(await verifyTypedData({ ...other, address: account.address, signature })).toBe(false);
   });
 });
