@@ -8,6 +8,7 @@
  * Amounts of different tokens are never added together: per-account totals are
  * kept per `(account, token)`.
  */
+import { BountyStatus } from "@bench-bounty/contracts";
 import { index, onchainEnum, onchainTable, primaryKey, relations, type PgColumnsBuilders } from "ponder";
 
 /**
@@ -23,7 +24,12 @@ const logPosition = (t: PgColumnsBuilders) => ({
 });
 
 /** Status ladder of SPEC 1.1: `Pending -> Funded -> Awarded | Reclaimed`, `Pending -> Reclaimed`. */
-export const bountyStatus = onchainEnum("bounty_status", ["Pending", "Funded", "Awarded", "Reclaimed"]);
+export const bountyStatus = onchainEnum("bounty_status", [
+  BountyStatus[BountyStatus.Pending] as "Pending",
+  BountyStatus[BountyStatus.Funded] as "Funded",
+  BountyStatus[BountyStatus.Awarded] as "Awarded",
+  BountyStatus[BountyStatus.Reclaimed] as "Reclaimed",
+]);
 
 /** One row per bounty id: every field of `BountyCreated`, then the ladder's later steps. */
 /**
@@ -76,8 +82,10 @@ export const bountyRecord = onchainTable(
     reclaimedBlock: t.bigint(),
     reclaimedTx: t.hex(),
     reclaimedAt: t.bigint(),
-    /** Amount returned to the author by `reclaim` (base units). */
+    /** Amount returned by `reclaim` (base units). */
     reclaimedAmount: t.bigint(),
+    /** Where `reclaim(bountyId, to)` sent the pool (SPEC 1.1 v1.1; may differ from the author). */
+    reclaimedTo: t.hex(),
     /** Sum of the applied `Claimed` amounts of this bounty (base units). */
     claimedTotal: t.bigint().notNull(),
   }),
@@ -180,6 +188,8 @@ export const reclaim = onchainTable(
     id: t.text().primaryKey(),
     bountyId: t.bigint().notNull(),
     author: t.hex().notNull(),
+    /** Recipient of the reclaimed pool (`Reclaimed.to`, SPEC 1.1 v1.1). */
+    to: t.hex().notNull(),
     /** The bounty's token; null only for a reclaim of a bounty the indexer never saw (an anomaly). */
     token: t.hex(),
     amount: t.bigint().notNull(),
@@ -189,6 +199,7 @@ export const reclaim = onchainTable(
   (table) => ({
     bountyIdx: index().on(table.bountyId),
     authorIdx: index().on(table.author),
+    toIdx: index().on(table.to),
   }),
 );
 

@@ -7,7 +7,9 @@
  */
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import { createClient, desc, eq } from "@ponder/client";
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../ponder.schema";
@@ -108,6 +110,24 @@ function querySafety(label: string, databaseUrl: string | undefined) {
         .limit(3);
       expect(rows.length).toBeGreaterThan(0);
       expect(rows[0]!.place).toBe(1);
+    });
+
+    it("runs the README's GraphQL query and SQL-over-HTTP call as printed", async () => {
+      const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+      const block = (marker: string) => {
+        const m = new RegExp(`<!-- ${marker} -->\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readme);
+        if (m === null) throw new Error(`README has no ${marker} block`);
+        // The README prints Ponder's default port; this indexer runs on a free one.
+        return m[1]!.replaceAll("http://127.0.0.1:42069", ix.url);
+      };
+      const run = (cmd: string) => JSON.parse(execFileSync("sh", ["-c", cmd], { encoding: "utf8" }));
+      const g = run(block("readme-graphql"));
+      expect(g.errors).toBeUndefined();
+      expect(g.data.bountyRecords.totalCount).toBeGreaterThan(0);
+      expect(g.data.bountyRecords.items[0].winners.items.length).toBeGreaterThanOrEqual(0);
+      const q = run(block("readme-sql"));
+      expect(q.rows.length).toBeGreaterThan(0);
+      expect(q.rows.every((r: { place: number }) => r.place === 1)).toBe(true);
     });
 
     it("refuses every write, DDL and multi-statement form with 400, and nothing changed", async () => {

@@ -120,8 +120,9 @@ export class Driver {
     await this.write(account, "claimMany", [bountyIds, this.addr(to)]);
   }
 
-  async reclaim(author: number, bountyId: bigint): Promise<void> {
-    await this.write(author, "reclaim", [bountyId]);
+  /** `reclaim(bountyId, to)` (SPEC 1.1 v1.1); `to` defaults to the author. */
+  async reclaim(author: number, bountyId: bigint, to: number = author): Promise<void> {
+    await this.write(author, "reclaim", [bountyId, this.addr(to)]);
   }
 
   async anchor(account: number, digest: Hex, kind: Hex): Promise<void> {
