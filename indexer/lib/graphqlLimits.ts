@@ -33,7 +33,7 @@ export function checkGraphqlLimits(query: string, variables: Record<string, unkn
     doc = parse(query, { maxTokens: L.maxTokens });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    if (/contains more th[ae]n \d+ tokens/i.test(message)) {
+    if (/contains more th(an|at) \d+ tokens/i.test(message)) {
       throw new QueryRefused(
         "limit_exceeded",
         `the document has more than ${L.maxTokens} tokens`,
