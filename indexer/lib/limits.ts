@@ -29,7 +29,7 @@ export const QUERY_LIMITS = {
      * Largest estimated number of rows one operation may ask for: the product of the page
      * sizes (`limit`, default 50) along each path of nested lists, summed over the paths.
      */
-    maxEstimatedRows: 20_000,
+    maxEstimatedRows: 100_000,
   },
 } as const;
 

@@ -44,8 +44,13 @@ export class Driver {
       await this.dc.publicClient.request({ method: "evm_mine", params: [] } as never);
   }
 
-  /** Latest block timestamp (unix seconds). */
+  /**
+   * Timestamp of a block mined now (unix seconds). Mining first matters: the latest block may
+   * be minutes old on a loaded machine, and v1.1's `createBounty` refuses a `closesAt` that the
+   * next block's (wall-clock) timestamp has already passed (`ClosesAtNotInFuture`).
+   */
   async now(): Promise<bigint> {
+    await this.dc.publicClient.request({ method: "evm_mine", params: [] } as never);
     return (await this.dc.publicClient.getBlock()).timestamp;
   }
 
