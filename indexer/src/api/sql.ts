@@ -50,6 +50,11 @@ const CURSOR = "bench_bounty_sql";
 
 /** Plan-cost check, cursor and row cap, inside an already-open READ ONLY transaction. */
 async function runInTransaction(tx: SqlSession, sql: string, params: unknown[]): Promise<Rows> {
+  // Ponder's PGlite turns sequential scans and nested loops off, which adds PostgreSQL's
+  // disable_cost (1e10) to every such plan: turn them on for this transaction only, so
+  // the estimate below is the statement's real cost.
+  await tx.query("SET LOCAL enable_seqscan = on");
+  await tx.query("SET LOCAL enable_nestloop = on");
   const plan = await tx.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
   const cost = planCost(plan.rows[0]);
   const maxCost = QUERY_LIMITS.sql.maxPlanCost;
