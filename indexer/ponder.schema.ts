@@ -8,6 +8,7 @@
  * Amounts of different tokens are never added together: per-account totals are
  * kept per `(account, token)`.
  */
+import { BountyStatus } from "@bench-bounty/contracts";
 import { index, onchainEnum, onchainTable, primaryKey, relations, type PgColumnsBuilders } from "ponder";
 
 /**
@@ -23,10 +24,19 @@ const logPosition = (t: PgColumnsBuilders) => ({
 });
 
 /** Status ladder of SPEC 1.1: `Pending -> Funded -> Awarded | Reclaimed`, `Pending -> Reclaimed`. */
-export const bountyStatus = onchainEnum("bounty_status", ["Pending", "Funded", "Awarded", "Reclaimed"]);
+export const bountyStatus = onchainEnum("bounty_status", [
+  BountyStatus[BountyStatus.Pending] as "Pending",
+  BountyStatus[BountyStatus.Funded] as "Funded",
+  BountyStatus[BountyStatus.Awarded] as "Awarded",
+  BountyStatus[BountyStatus.Reclaimed] as "Reclaimed",
+]);
 
 /** One row per bounty id: every field of `BountyCreated`, then the ladder's later steps. */
-export const bounty = onchainTable(
+/**
+ * Exported as `bountyRecord` (SQL table `bounty`): Ponder names GraphQL fields after the
+ * export and pluralises with an `s`, so this reads `bountyRecord(id:)` / `bountyRecords`.
+ */
+export const bountyRecord = onchainTable(
   "bounty",
   (t) => ({
     /** `bountyId` (sequential from 1). */
@@ -72,8 +82,10 @@ export const bounty = onchainTable(
     reclaimedBlock: t.bigint(),
     reclaimedTx: t.hex(),
     reclaimedAt: t.bigint(),
-    /** Amount returned to the author by `reclaim` (base units). */
+    /** Amount returned by `reclaim` (base units). */
     reclaimedAmount: t.bigint(),
+    /** Where `reclaim(bountyId, to)` sent the pool (SPEC 1.1 v1.1; may differ from the author). */
+    reclaimedTo: t.hex(),
     /** Sum of the applied `Claimed` amounts of this bounty (base units). */
     claimedTotal: t.bigint().notNull(),
   }),
@@ -176,6 +188,8 @@ export const reclaim = onchainTable(
     id: t.text().primaryKey(),
     bountyId: t.bigint().notNull(),
     author: t.hex().notNull(),
+    /** Recipient of the reclaimed pool (`Reclaimed.to`, SPEC 1.1 v1.1). */
+    to: t.hex().notNull(),
     /** The bounty's token; null only for a reclaim of a bounty the indexer never saw (an anomaly). */
     token: t.hex(),
     amount: t.bigint().notNull(),
@@ -185,6 +199,7 @@ export const reclaim = onchainTable(
   (table) => ({
     bountyIdx: index().on(table.bountyId),
     authorIdx: index().on(table.author),
+    toIdx: index().on(table.to),
   }),
 );
 
@@ -235,7 +250,8 @@ export const accountTotal = onchainTable(
  * An event the status ladder or the bookkeeping says cannot happen (SPEC 1.1):
  * logged loudly and recorded here, never applied to the other tables.
  */
-export const anomaly = onchainTable(
+/** Exported as `anomalyRecord` (SQL table `anomaly`): GraphQL `anomalyRecords`. */
+export const anomalyRecord = onchainTable(
   "anomaly",
   (t) => ({
     /** Event id of the offending log. */
@@ -249,7 +265,7 @@ export const anomaly = onchainTable(
   (table) => ({ bountyIdx: index().on(table.bountyId) }),
 );
 
-export const bountyRelations = relations(bounty, ({ many }) => ({
+export const bountyRecordRelations = relations(bountyRecord, ({ many }) => ({
   winners: many(awardWinner),
   credits: many(credit),
   claims: many(claim),
@@ -257,17 +273,17 @@ export const bountyRelations = relations(bounty, ({ many }) => ({
 }));
 
 export const awardWinnerRelations = relations(awardWinner, ({ one }) => ({
-  bounty: one(bounty, { fields: [awardWinner.bountyId], references: [bounty.id] }),
+  bounty: one(bountyRecord, { fields: [awardWinner.bountyId], references: [bountyRecord.id] }),
 }));
 
 export const creditRelations = relations(credit, ({ one }) => ({
-  bounty: one(bounty, { fields: [credit.bountyId], references: [bounty.id] }),
+  bounty: one(bountyRecord, { fields: [credit.bountyId], references: [bountyRecord.id] }),
 }));
 
 export const claimRelations = relations(claim, ({ one }) => ({
-  bounty: one(bounty, { fields: [claim.bountyId], references: [bounty.id] }),
+  bounty: one(bountyRecord, { fields: [claim.bountyId], references: [bountyRecord.id] }),
 }));
 
 export const reclaimRelations = relations(reclaim, ({ one }) => ({
-  bounty: one(bounty, { fields: [reclaim.bountyId], references: [bounty.id] }),
+  bounty: one(bountyRecord, { fields: [reclaim.bountyId], references: [bountyRecord.id] }),
 }));

@@ -8,14 +8,21 @@
  * 2. Mines past Ponder's finality depth so everything is a backfill.
  * 3. Starts `ponder start` on a fresh store (PGlite, or PostgreSQL with
  *    `--postgres URL` / env `TEST_DATABASE_URL`) and times it until the head is indexed.
- * 4. Fetches the same logs with a bare viem `getLogs` loop and prints both
- *    rates and their ratio.
+ * 4. Fetches the same logs with a bare viem `getLogs` loop (fetch + decode), then, as the
+ *    fair baseline (issue 19), writes the same rows to the same kind of database in one
+ *    transaction (a fresh PGlite directory, or a fresh schema of the PostgreSQL database),
+ *    and prints the rates and the ratios of Ponder's backfill to both, from this one run.
  *
  * Options: --anchors N, --awards N, --postgres URL, --chunk N (getLogs block range, default 2000).
  */
 import { ANCHOR_KINDS, anchorRegistryAbi, benchmarkBountyAbi, testUsdcAbi } from "@bench-bounty/contracts";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import { parseArgs } from "node:util";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { keccak256, maxUint256, numberToHex, parseEventLogs, type Address, type Hash, type Hex } from "viem";
 import { startIndexer } from "../testing/startIndexer.js";
 
@@ -211,9 +218,13 @@ async function generate(dc: DevChain): Promise<{ bountyEvents: number; anchorEve
   return { bountyEvents: N_AWARDS * 3 + claims.length, anchorEvents: N_ANCHORS };
 }
 
-async function bareGetLogs(dc: DevChain, head: bigint): Promise<{ count: number; ms: number }> {
+type DecodedLog = ReturnType<
+  typeof parseEventLogs<[...typeof benchmarkBountyAbi, ...typeof anchorRegistryAbi]>
+>[number];
+
+async function bareGetLogs(dc: DevChain, head: bigint): Promise<{ logs: DecodedLog[]; ms: number }> {
   const t = performance.now();
-  let count = 0;
+  const all: DecodedLog[] = [];
   for (let from = BigInt(dc.startBlock); from <= head; from += BigInt(CHUNK)) {
     const to = from + BigInt(CHUNK) - 1n > head ? head : from + BigInt(CHUNK) - 1n;
     const logs = await dc.publicClient.getLogs({
@@ -221,9 +232,103 @@ async function bareGetLogs(dc: DevChain, head: bigint): Promise<{ count: number;
       fromBlock: from,
       toBlock: to,
     });
-    count += parseEventLogs({ abi: [...benchmarkBountyAbi, ...anchorRegistryAbi], logs }).length;
+    all.push(...parseEventLogs({ abi: [...benchmarkBountyAbi, ...anchorRegistryAbi], logs }));
   }
-  return { count, ms: performance.now() - t };
+  return { logs: all, ms: performance.now() - t };
+}
+
+/** One SQL session of the baseline store: PGlite or a pg client. */
+interface Store {
+  exec(sql: string, params?: unknown[]): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+async function openStore(): Promise<Store> {
+  if (DATABASE_URL) {
+    const c = new pg.Client({ connectionString: DATABASE_URL });
+    await c.connect();
+    const schema = `bench_base_${process.pid}_${Date.now().toString(36)}`;
+    await c.query(`CREATE SCHEMA ${schema}`);
+    await c.query(`SET search_path = ${schema}`);
+    return {
+      exec: (sql, params) => c.query(sql, params),
+      close: async () => {
+        await c.query(`DROP SCHEMA ${schema} CASCADE`);
+        await c.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "bench-bounty-baseline-"));
+  const db = new PGlite(dir);
+  return {
+    exec: (sql, params) => db.query(sql, params),
+    close: async () => {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The write half of the fair baseline: every decoded log as one row (anchors in `anchor`,
+ * the bounty events in `event` with their arguments as JSON), multi-row INSERTs of 500,
+ * all in one transaction. No checks, no indexes beyond the keys, no per-account totals.
+ */
+async function bareWrite(logs: DecodedLog[]): Promise<number> {
+  const store = await openStore();
+  try {
+    await store.exec(
+      "CREATE TABLE anchor (digest text PRIMARY KEY, kind text NOT NULL, anchorer text NOT NULL, block_number numeric(78) NOT NULL, log_index integer NOT NULL, tx_hash text NOT NULL)",
+    );
+    await store.exec(
+      "CREATE TABLE event (id text PRIMARY KEY, name text NOT NULL, bounty_id numeric(78), args jsonb NOT NULL, block_number numeric(78) NOT NULL, log_index integer NOT NULL, tx_hash text NOT NULL)",
+    );
+    const t = performance.now();
+    await store.exec("BEGIN");
+    const anchors = logs.filter((l) => l.eventName === "Anchored");
+    const others = logs.filter((l) => l.eventName !== "Anchored");
+    for (let i = 0; i < anchors.length; i += 500) {
+      const rows = anchors.slice(i, i + 500);
+      const params: unknown[] = [];
+      const values = rows.map((l) => {
+        const a = l.args as { digest: Hex; kind: Hex; anchorer: Address };
+        params.push(
+          a.digest,
+          a.kind,
+          a.anchorer.toLowerCase(),
+          String(l.blockNumber),
+          l.logIndex,
+          l.transactionHash,
+        );
+        const k = params.length - 6;
+        return `($${k + 1}, $${k + 2}, $${k + 3}, $${k + 4}, $${k + 5}, $${k + 6})`;
+      });
+      await store.exec(`INSERT INTO anchor VALUES ${values.join(", ")}`, params);
+    }
+    for (let i = 0; i < others.length; i += 500) {
+      const rows = others.slice(i, i + 500);
+      const params: unknown[] = [];
+      const values = rows.map((l) => {
+        const args = l.args as Record<string, unknown>;
+        params.push(
+          `${l.blockNumber}:${l.logIndex}`,
+          l.eventName,
+          String(args.bountyId),
+          JSON.stringify(args, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)),
+          String(l.blockNumber),
+          l.logIndex,
+          l.transactionHash,
+        );
+        const k = params.length - 7;
+        return `($${k + 1}, $${k + 2}, $${k + 3}, $${k + 4}, $${k + 5}, $${k + 6}, $${k + 7})`;
+      });
+      await store.exec(`INSERT INTO event VALUES ${values.join(", ")}`, params);
+    }
+    await store.exec("COMMIT");
+    return performance.now() - t;
+  } finally {
+    await store.close();
+  }
 }
 
 async function main(): Promise<void> {
@@ -262,31 +367,34 @@ async function main(): Promise<void> {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
           query:
-            "{ anchors { totalCount } claims { totalCount } bountys(where: { status: Awarded }) { totalCount } }",
+            "{ anchors { totalCount } claims { totalCount } bountyRecords(where: { status: Awarded }) { totalCount } }",
         }),
       });
       const counts = ((await res.json()) as { data: Record<string, { totalCount: number }> }).data;
       console.log(
-        `indexed: ${counts.anchors!.totalCount} anchors, ${counts.bountys!.totalCount} awarded bounties, ${counts.claims!.totalCount} claims`,
+        `indexed: ${counts.anchors!.totalCount} anchors, ${counts.bountyRecords!.totalCount} awarded bounties, ${counts.claims!.totalCount} claims`,
       );
-      if (counts.anchors!.totalCount !== N_ANCHORS || counts.bountys!.totalCount !== N_AWARDS) {
+      if (counts.anchors!.totalCount !== N_ANCHORS || counts.bountyRecords!.totalCount !== N_AWARDS) {
         throw new Error("the indexer's counts differ from what was written");
       }
       const bare = await bareGetLogs(dc, head);
-      if (bare.count !== total) throw new Error(`getLogs found ${bare.count} events, expected ${total}`);
-      const ponderRate = total / (indexing / 1000);
-      const bareRate = bare.count / (bare.ms / 1000);
+      if (bare.logs.length !== total)
+        throw new Error(`getLogs found ${bare.logs.length} events, expected ${total}`);
+      const writeMs = await bareWrite(bare.logs);
+      const fairMs = bare.ms + writeMs;
+      const rate = (ms: number) => `${(total / (ms / 1000)).toFixed(0)} events/s`;
       console.log("");
+      console.log(`ponder start, spawn to head indexed:       ${secs(wall)} s (${rate(wall)})`);
+      console.log(`ponder backfill, /health up to head:       ${secs(indexing)} s (${rate(indexing)})`);
       console.log(
-        `ponder start, spawn to head indexed:     ${secs(wall)} s (${(total / (wall / 1000)).toFixed(0)} events/s)`,
+        `bare viem getLogs loop (${CHUNK}-block chunks):   ${secs(bare.ms)} s (${rate(bare.ms)}, fetch + decode)`,
       );
+      console.log(`same rows written, one transaction:        ${secs(writeMs)} s (${rate(writeMs)})`);
+      console.log(`fair baseline (fetch + decode + write):    ${secs(fairMs)} s (${rate(fairMs)})`);
+      console.log(`ratio ponder backfill / fetch + decode:    ${(indexing / bare.ms).toFixed(2)}x`);
       console.log(
-        `ponder backfill, /health up to head:     ${secs(indexing)} s (${ponderRate.toFixed(0)} events/s)`,
+        `ratio ponder backfill / fair baseline:     ${(indexing / fairMs).toFixed(2)}x (target <= 2.0x)`,
       );
-      console.log(
-        `bare viem getLogs loop (${CHUNK}-block chunks): ${secs(bare.ms)} s (${bareRate.toFixed(0)} events/s, fetch + decode only)`,
-      );
-      console.log(`ratio getLogs / ponder backfill:         ${(bareRate / ponderRate).toFixed(1)}x`);
     } finally {
       await ix.stop();
     }

@@ -4,8 +4,13 @@
  * may be applied, or the reason it cannot (an impossible transition).
  */
 
-/** Bounty statuses as the events derive them (SPEC 1.1). `None` is "no row yet". */
-export type BountyStatusName = "Pending" | "Funded" | "Awarded" | "Reclaimed";
+import { BountyStatus } from "@bench-bounty/contracts";
+
+/** Bounty statuses as the events derive them (SPEC 1.1), named as `BountyStatus` of
+ * `@bench-bounty/contracts`; `None` there is "no row yet" (`null`) here. */
+export type BountyStatusName = Exclude<keyof typeof BountyStatus, "None">;
+
+const name = (s: BountyStatus) => BountyStatus[s] as BountyStatusName;
 
 /** Event names of BenchmarkBounty that move the status ladder. */
 export type LadderEvent = "BountyCreated" | "BountyFunded" | "Awarded" | "Reclaimed";
@@ -18,10 +23,13 @@ export type LadderEvent = "BountyCreated" | "BountyFunded" | "Awarded" | "Reclai
 export const LADDER: Readonly<
   Record<LadderEvent, { from: readonly (BountyStatusName | null)[]; to: BountyStatusName }>
 > = {
-  BountyCreated: { from: [null], to: "Pending" },
-  BountyFunded: { from: ["Pending"], to: "Funded" },
-  Awarded: { from: ["Funded"], to: "Awarded" },
-  Reclaimed: { from: ["Pending", "Funded"], to: "Reclaimed" },
+  BountyCreated: { from: [null], to: name(BountyStatus.Pending) },
+  BountyFunded: { from: [name(BountyStatus.Pending)], to: name(BountyStatus.Funded) },
+  Awarded: { from: [name(BountyStatus.Funded)], to: name(BountyStatus.Awarded) },
+  Reclaimed: {
+    from: [name(BountyStatus.Pending), name(BountyStatus.Funded)],
+    to: name(BountyStatus.Reclaimed),
+  },
 };
 
 /**

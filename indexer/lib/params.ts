@@ -3,6 +3,7 @@
  * {@link ParamError} naming the parameter, answered as HTTP 400 with
  * `{ "error": { "code": "invalid_parameter", "parameter", "message" } }`.
  */
+import { BountyStatus } from "@bench-bounty/contracts";
 
 /** A bad request parameter; `parameter` is its name as the client wrote it. */
 export class ParamError extends Error {
@@ -23,8 +24,13 @@ export function paramErrorBody(e: ParamError): {
 }
 
 /** Bounty statuses accepted by `?status=` (case-insensitive). */
-export const STATUS_NAMES = ["Pending", "Funded", "Awarded", "Reclaimed"] as const;
-export type StatusName = (typeof STATUS_NAMES)[number];
+export const STATUS_NAMES = [
+  BountyStatus.Pending,
+  BountyStatus.Funded,
+  BountyStatus.Awarded,
+  BountyStatus.Reclaimed,
+].map((s) => BountyStatus[s] as Exclude<keyof typeof BountyStatus, "None">);
+export type StatusName = Exclude<keyof typeof BountyStatus, "None">;
 
 /** Default and maximum page sizes. */
 export const DEFAULT_LIMIT = 50;

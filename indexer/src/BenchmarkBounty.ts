@@ -11,7 +11,7 @@
  * logged loudly, recorded in `anomaly`, and not applied.
  */
 import { ponder, type Context } from "ponder:registry";
-import { awardWinner, bounty, claim, credit, reclaim } from "ponder:schema";
+import { awardWinner, bountyRecord as bounty, claim, credit, reclaim } from "ponder:schema";
 import { checkClaim, checkTransition, foldAward } from "../lib/ladder";
 import { addToAccountTotal, alreadyReported, eventRef, logPositionOf, reportAnomaly } from "./shared";
 
@@ -209,7 +209,7 @@ ponder.on("BenchmarkBounty:Claimed", async ({ event, context }) => {
 
 ponder.on("BenchmarkBounty:Reclaimed", async ({ event, context }) => {
   const db: Db = context.db;
-  const { bountyId, author, amount } = event.args;
+  const { bountyId, author, to, amount } = event.args;
   const ref = eventRef(event);
   if ((await db.find(reclaim, { id: event.id })) !== null) return;
   const row = await db.find(bounty, { id: bountyId });
@@ -225,6 +225,7 @@ ponder.on("BenchmarkBounty:Reclaimed", async ({ event, context }) => {
     id: event.id,
     bountyId,
     author: lower(author),
+    to: lower(to),
     token: row?.token ?? null,
     amount,
     applied: refusal === null,
@@ -241,6 +242,7 @@ ponder.on("BenchmarkBounty:Reclaimed", async ({ event, context }) => {
     reclaimedTx: event.transaction.hash,
     reclaimedAt: event.block.timestamp,
     reclaimedAmount: amount,
+    reclaimedTo: lower(to),
   });
 });
 

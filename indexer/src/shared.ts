@@ -3,7 +3,7 @@
  * (Ponder loads every file of `src/` as indexing code; this one registers no handler.)
  */
 import type { Context } from "ponder:registry";
-import { accountTotal, anomaly } from "ponder:schema";
+import { accountTotal, anomalyRecord as anomaly } from "ponder:schema";
 
 type Db = Context["db"];
 

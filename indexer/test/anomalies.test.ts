@@ -106,7 +106,7 @@ describe("impossible events are logged loudly and not applied", () => {
     await bounty("Claimed", { bountyId: 77n, account: winner, to, amount: 1000n }); // nothing awarded
     await bounty("BountyFunded", { bountyId: 77n, funder: author, amount: 999n }); // not the pool
     await bounty("BountyFunded", { bountyId: 77n, funder: author, amount: 1000n }); // applied: Funded
-    await bounty("Reclaimed", { bountyId: 77n, author, amount: 5n }); // not the pool
+    await bounty("Reclaimed", { bountyId: 77n, author, to, amount: 5n }); // not the pool
     await registry("Anchored", { digest: digestOf("d1"), kind: ANCHOR_KINDS.pack, anchorer: author }); // applied
     await registry("Anchored", { digest: digestOf("d1"), kind: ANCHOR_KINDS.receipt, anchorer: winner }); // second anchoring
     await registry("Anchored", { digest: digestOf("d2"), kind: digestOf("another kind"), anchorer: winner }); // applied, unknown kind

@@ -2,7 +2,7 @@
  * HTTP API of the indexer.
  *
  * - `/graphql` (and `/`): Ponder's GraphQL over every table.
- * - `/sql/*`: Ponder's SQL over HTTP (query with `@ponder/client`'s `createClient`).
+ * - `/sql/db`: read-only SQL over HTTP (query with `@ponder/client`'s `createClient`; `./sql.ts`).
  * - REST (JSON; amounts, ids, blocks and times as decimal strings):
  *   - `GET /bounties?status=&author=&token=&awarder=&limit=&cursor=` (newest id first)
  *   - `GET /bounties/:id`: the bounty with its winners, credits, claims and reclaim
@@ -13,12 +13,17 @@
  *
  * A bad parameter answers 400 `{ error: { code: "invalid_parameter", parameter, message } }`;
  * an unknown bounty or digest answers 404 `{ error: { code: "not_found", message } }`.
+ * A query over a limit of `lib/limits.ts` answers 400 naming the limit; an unknown route 404,
+ * a known route with another method 405 with `Allow`; never a 500 for a malformed request.
  * Pages carry `nextCursor` (null on the last page); pass it back as `cursor`.
  */
 import { db } from "ponder:api";
 import schema from "ponder:schema";
-import { Hono, type Context } from "hono";
-import { and, asc, client, desc, eq, graphql, gte, inArray, lt, lte, or, replaceBigInts } from "ponder";
+import { Hono, type Context, type Next } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { and, asc, desc, eq, graphql, gte, inArray, lt, lte, or, replaceBigInts } from "ponder";
+import { checkGraphqlLimits } from "../../lib/graphqlLimits";
+import { QUERY_LIMITS, QueryRefused } from "../../lib/limits";
 import {
   ParamError,
   paramErrorBody,
@@ -32,14 +37,150 @@ import {
   parseTime,
   readQuery,
 } from "../../lib/params";
+import { sqlDb } from "./sql";
 
-const { bounty, awardWinner, credit, claim, reclaim, anchor, accountTotal, anomaly } = schema;
+const {
+  bountyRecord: bounty,
+  awardWinner,
+  credit,
+  claim,
+  reclaim,
+  anchor,
+  accountTotal,
+  anomalyRecord: anomaly,
+} = schema;
+
+/** SQL names of the tables `/sql/db` may read. */
+const TABLE_NAMES: ReadonlySet<string> = new Set(
+  Object.values(schema).flatMap((v) => {
+    // drizzle's table name symbol (drizzle-orm is not a direct dependency; Ponder does not re-export getTableName)
+    const name = (v as unknown as Record<symbol, unknown>)[Symbol.for("drizzle:Name")];
+    const isTable = (v as unknown as Record<symbol, unknown>)[Symbol.for("drizzle:IsDrizzleTable")] === true;
+    return isTable && typeof name === "string" ? [name] : [];
+  }),
+);
 
 const app = new Hono();
 
-app.use("/sql/*", client({ db, schema }));
-app.use("/graphql", graphql({ db, schema }));
-app.use("/", graphql({ db, schema }));
+/** Routes of this app and their methods: anything else on them answers 405 with `Allow`. */
+const ROUTES: readonly { pattern: RegExp; allow: string }[] = [
+  { pattern: /^\/(graphql)?$/, allow: "GET, POST" },
+  { pattern: /^\/sql\/db$/, allow: "GET" },
+  { pattern: /^\/bounties(\/[^/]+)?$/, allow: "GET" },
+  { pattern: /^\/accounts\/[^/]+\/credits$/, allow: "GET" },
+  { pattern: /^\/anchors\/[^/]+$/, allow: "GET" },
+  { pattern: /^\/awards$/, allow: "GET" },
+  { pattern: /^\/anomalies$/, allow: "GET" },
+];
+
+app.use("*", async (c: Context, next: Next) => {
+  const route = ROUTES.find((r) => r.pattern.test(c.req.path));
+  const method = c.req.method;
+  if (
+    route !== undefined &&
+    method !== "HEAD" &&
+    method !== "OPTIONS" &&
+    !route.allow.split(", ").includes(method)
+  ) {
+    c.header("Allow", route.allow);
+    return c.json(
+      {
+        error: {
+          code: "method_not_allowed",
+          message: `${method} is not allowed on ${c.req.path} (allowed: ${route.allow})`,
+        },
+      },
+      405,
+    );
+  }
+  return next();
+});
+
+app.get("/sql/db", (c) => sqlDb(c, TABLE_NAMES));
+app.all("/sql/*", (c) =>
+  c.json(
+    {
+      error: {
+        code: "not_found",
+        message: "SQL over HTTP answers GET /sql/db only (live queries, /sql/live, are not served)",
+      },
+    },
+    404,
+  ),
+);
+
+const graphqlHandler = graphql(
+  { db, schema },
+  {
+    maxOperationDepth: QUERY_LIMITS.graphql.maxDepth,
+    maxOperationAliases: QUERY_LIMITS.graphql.maxAliases,
+    maxOperationTokens: QUERY_LIMITS.graphql.maxTokens,
+  },
+);
+const graphqlBodyLimit = bodyLimit({
+  maxSize: QUERY_LIMITS.graphql.maxBodyBytes,
+  onError: (c) =>
+    graphqlError(
+      c,
+      new QueryRefused(
+        "limit_exceeded",
+        `the request body is over ${QUERY_LIMITS.graphql.maxBodyBytes} bytes`,
+        "maxBodyBytes",
+        QUERY_LIMITS.graphql.maxBodyBytes,
+      ),
+    ),
+});
+
+/** A GraphQL error answer (`{ errors: [...] }`), 400. */
+function graphqlError(c: Context, e: QueryRefused) {
+  return c.json(
+    {
+      errors: [
+        {
+          message: e.message,
+          extensions: { code: e.code, ...(e.limit === undefined ? {} : { limit: e.limit, max: e.max }) },
+        },
+      ],
+    },
+    400,
+  );
+}
+
+/** Checks the limits of `lib/graphqlLimits.ts` before Ponder's GraphQL runs the operation. */
+async function guardedGraphql(c: Context, next: Next) {
+  if (c.req.method !== "POST") return graphqlHandler(c, next);
+  const text = await c.req.raw.clone().text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return graphqlError(
+      c,
+      new QueryRefused("invalid_query", 'the body must be JSON: { "query": "...", "variables": { ... } }'),
+    );
+  }
+  const { query, variables } = (body ?? {}) as { query?: unknown; variables?: unknown };
+  if (typeof query !== "string") {
+    return graphqlError(c, new QueryRefused("invalid_query", 'the body needs "query", a string'));
+  }
+  if (
+    variables !== undefined &&
+    variables !== null &&
+    (typeof variables !== "object" || Array.isArray(variables))
+  ) {
+    return graphqlError(c, new QueryRefused("invalid_query", '"variables" must be an object'));
+  }
+  try {
+    checkGraphqlLimits(query, (variables ?? {}) as Record<string, unknown>);
+  } catch (e) {
+    if (e instanceof QueryRefused) return graphqlError(c, e);
+    throw e;
+  }
+  return graphqlHandler(c, next);
+}
+
+app.use("/graphql", graphqlBodyLimit, guardedGraphql);
+app.use("/", graphqlBodyLimit, guardedGraphql);
 
 /** JSON answer with every bigint written as a decimal string. */
 function json(c: Context, body: unknown, status: 200 | 404 = 200) {
@@ -55,6 +196,18 @@ app.onError((err, c) => {
   console.error("[bench-bounty indexer] API error:", err);
   return c.json({ error: { code: "internal", message: "internal error" } }, 500);
 });
+
+app.notFound((c) =>
+  c.json(
+    {
+      error: {
+        code: "not_found",
+        message: `no route ${c.req.method} ${c.req.path} (routes: /bounties, /bounties/:id, /accounts/:address/credits, /anchors/:digest, /awards, /anomalies, /graphql, /sql/db, /health, /ready, /status)`,
+      },
+    },
+    404,
+  ),
+);
 
 app.get("/bounties", async (c) => {
   const q = readQuery(c.req.queries(), ["status", "author", "token", "awarder", "limit", "cursor"]);

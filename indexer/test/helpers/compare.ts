@@ -85,7 +85,7 @@ export interface ChainState {
   funded: Map<bigint, LogBase & { funder: Address; amount: bigint }>;
   awarded: AwardedLog[];
   claimed: ClaimedLog[];
-  reclaimed: Map<bigint, LogBase & { author: Address; amount: bigint }>;
+  reclaimed: Map<bigint, LogBase & { author: Address; to: Address; amount: bigint }>;
   anchored: (LogBase & { digest: Hex; kind: Hex; anchorer: Address })[];
   anchorOf: Map<string, { anchorer: Address; blockNumber: bigint; timestamp: bigint; kind: Hex }>;
   /** `creditOf(bountyId, account)` for every winner and author of an award, key `${id}:${account}` lowercase. */
@@ -146,7 +146,12 @@ export async function readChain(dc: DevChain): Promise<ChainState> {
       const a = e.args as Omit<ClaimedLog, keyof LogBase>;
       st.claimed.push({ ...base(e), ...a });
     } else if (e.eventName === "Reclaimed") {
-      st.reclaimed.set(e.args.bountyId!, { ...base(e), author: e.args.author!, amount: e.args.amount! });
+      st.reclaimed.set(e.args.bountyId!, {
+        ...base(e),
+        author: e.args.author!,
+        to: e.args.to!,
+        amount: e.args.amount!,
+      });
     }
   }
   const anchors = await pc.getContractEvents({
@@ -252,6 +257,7 @@ export async function expectIndexerMatchesChain(
       winnerCount: awarded === undefined ? null : awarded.winners.length,
       reclaimedTx: reclaimed?.transactionHash ?? null,
       reclaimedAmount: reclaimed === undefined ? null : s(reclaimed.amount),
+      reclaimedTo: reclaimed === undefined ? null : reclaimed.to.toLowerCase(),
       claimedTotal: s(claimedSum),
     });
   }
@@ -329,9 +335,11 @@ export async function expectIndexerMatchesChain(
       claims.map((c) => [lc(c.account), lc(c.to), s(c.amount), c.transactionHash, s(c.blockNumber), true]),
     );
     const r = st.reclaimed.get(b.id);
-    expect(d.reclaim === null ? null : [(d.reclaim as Json).amount, (d.reclaim as Json).txHash]).toEqual(
-      r === undefined ? null : [s(r.amount), r.transactionHash],
-    );
+    expect(
+      d.reclaim === null
+        ? null
+        : [(d.reclaim as Json).amount, (d.reclaim as Json).to, (d.reclaim as Json).txHash],
+    ).toEqual(r === undefined ? null : [s(r.amount), lc(r.to), r.transactionHash]);
   }
   expect((await getJson(url, `/bounties/${st.bounties.length + 1}`)).status).toBe(404);
 
@@ -452,7 +460,7 @@ export async function expectIndexerMatchesChain(
     url,
     `
       {
-        bountys(limit: 1000, orderBy: "id", orderDirection: "asc") {
+        bountyRecords(limit: 1000, orderBy: "id", orderDirection: "asc") {
           items {
             id
             status
@@ -473,7 +481,7 @@ export async function expectIndexerMatchesChain(
       }
     `,
   );
-  const gItems = (gq.bountys as { items: Json[] }).items;
+  const gItems = (gq.bountyRecords as { items: Json[] }).items;
   expect(gItems.map((i) => [i.id, i.status, i.pool, i.author])).toEqual(
     st.bounties.map((b) => [s(b.id), b.status, s(b.pool), lc(b.author)]),
   );
@@ -497,7 +505,7 @@ export async function expectIndexerMatchesChain(
   );
   const winnerRows = await sqlClient.db.select().from(schema.awardWinner);
   expect(winnerRows.length).toBe(st.awarded.reduce((n, a) => n + a.winners.length, 0));
-  const anomalies = await sqlClient.db.select().from(schema.anomaly);
+  const anomalies = await sqlClient.db.select().from(schema.anomalyRecord);
   expect(anomalies).toEqual([]);
 
   return st;

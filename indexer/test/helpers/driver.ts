@@ -44,8 +44,13 @@ export class Driver {
       await this.dc.publicClient.request({ method: "evm_mine", params: [] } as never);
   }
 
-  /** Latest block timestamp (unix seconds). */
+  /**
+   * Timestamp of a block mined now (unix seconds). Mining first matters: the latest block may
+   * be minutes old on a loaded machine, and v1.1's `createBounty` refuses a `closesAt` that the
+   * next block's (wall-clock) timestamp has already passed (`ClosesAtNotInFuture`).
+   */
   async now(): Promise<bigint> {
+    await this.dc.publicClient.request({ method: "evm_mine", params: [] } as never);
     return (await this.dc.publicClient.getBlock()).timestamp;
   }
 
@@ -120,8 +125,9 @@ export class Driver {
     await this.write(account, "claimMany", [bountyIds, this.addr(to)]);
   }
 
-  async reclaim(author: number, bountyId: bigint): Promise<void> {
-    await this.write(author, "reclaim", [bountyId]);
+  /** `reclaim(bountyId, to)` (SPEC 1.1 v1.1); `to` defaults to the author. */
+  async reclaim(author: number, bountyId: bigint, to: number = author): Promise<void> {
+    await this.write(author, "reclaim", [bountyId, this.addr(to)]);
   }
 
   async anchor(account: number, digest: Hex, kind: Hex): Promise<void> {

@@ -134,7 +134,7 @@ export async function driveInitialScenario(d: Driver, tag: string): Promise<void
   );
 
   await d.dc.increaseTime(120); // past every closesAt and past bounty 4's award deadline
-  await d.reclaim(A.authorB, b4);
+  await d.reclaim(A.authorB, b4, A.r12); // to another address (v1.1)
   await d.award(A.awarder, b5, [], `${tag}5`);
   await d.award(A.awarder, b6, [A.w4], `${tag}6`);
   await d.award(A.awarder, b7, [A.w5, A.w6], `${tag}7`);

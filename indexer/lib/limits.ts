@@ -1,0 +1,65 @@
+/**
+ * Every limit the indexer's query endpoints enforce (issue 13 items 1-2), in one place.
+ * An over-limit query is answered 400 with `{ error: { code: "limit_exceeded", limit, max, message } }`
+ * (SQL) or `{ errors: [{ message, extensions: { code: "limit_exceeded", limit, max } }] }` (GraphQL).
+ */
+export const QUERY_LIMITS = {
+  sql: {
+    /** Longest SQL text accepted by `/sql/db` (characters). */
+    maxChars: 5_000,
+    /** Most rows one `/sql/db` answer carries; more is refused, not cut. */
+    maxRows: 5_000,
+    /** Most relations (tables, CTEs, subqueries in FROM) one statement may read. */
+    maxRelations: 6,
+    /** Largest planner estimate (PostgreSQL cost units of `EXPLAIN`) a statement may have. */
+    maxPlanCost: 2_000_000,
+    /** PostgreSQL `statement_timeout` of one `/sql/db` statement (milliseconds). */
+    statementTimeoutMs: 5_000,
+  },
+  graphql: {
+    /** Longest request body accepted by `/graphql` (bytes). */
+    maxBodyBytes: 20_000,
+    /** Deepest selection (fields nested in fields). */
+    maxDepth: 12,
+    /** Most aliased fields in one operation. */
+    maxAliases: 10,
+    /** Most lexical tokens in one document. */
+    maxTokens: 1_000,
+    /**
+     * Largest estimated number of rows one operation may ask for: the product of the page
+     * sizes (`limit`, default 50) along each path of nested lists, summed over the paths.
+     */
+    maxEstimatedRows: 100_000,
+  },
+} as const;
+
+/** A query refused for going over one of {@link QUERY_LIMITS} or for what it tries to do. */
+export class QueryRefused extends Error {
+  /**
+   * @param code - `limit_exceeded` (a size limit above) or `not_read_only` / `invalid_query`.
+   * @param limit - name of the limit (e.g. `maxDepth`), when `code` is `limit_exceeded`.
+   * @param max - its value.
+   */
+  constructor(
+    readonly code: "limit_exceeded" | "not_read_only" | "invalid_query",
+    message: string,
+    readonly limit?: string,
+    readonly max?: number,
+  ) {
+    super(message);
+    this.name = "QueryRefused";
+  }
+}
+
+/** The JSON body of a 400 answer for a refused query. */
+export function queryRefusedBody(e: QueryRefused): {
+  error: { code: string; message: string; limit?: string; max?: number };
+} {
+  return {
+    error: {
+      code: e.code,
+      message: e.message,
+      ...(e.limit === undefined ? {} : { limit: e.limit, max: e.max }),
+    },
+  };
+}

@@ -1,0 +1,308 @@
+/**
+ * The read-only guard of SQL over HTTP (`/sql/db`, issue 13 item 1).
+ *
+ * A statement is parsed with PostgreSQL's own parser (`libpg-query`, the PostgreSQL 16
+ * grammar, the version PGlite embeds) and accepted only when it is exactly one `SELECT`
+ * (optionally `WITH ... SELECT`) built from an allowlist of node types: no data-modifying
+ * or recursive CTE, no `SELECT INTO`, no `FOR UPDATE`, no set-returning `FROM` function,
+ * only the functions of {@link ALLOWED_FUNCTIONS} (pure, cheap, no sleep, no I/O, no
+ * settings), and only the indexer's own tables (unqualified). Every statement is checked
+ * in full on every request: nothing is cached by a hash prefix (Ponder 0.16.10 cached its
+ * verdict by 10 hex digits of sha256, which let a colliding SELECT smuggle an UPDATE).
+ *
+ * The guard is the first of two locks: the statement then runs in a READ ONLY transaction
+ * (`src/api/sql.ts`), so a write the guard missed would still be refused by the database.
+ */
+import { parse } from "libpg-query";
+import { QUERY_LIMITS, QueryRefused } from "./limits";
+
+/** Parse-tree node types a read-only SELECT may contain. */
+const ALLOWED_NODES = new Set([
+  "SelectStmt",
+  "ResTarget",
+  "ColumnRef",
+  "A_Star",
+  "A_Const",
+  "A_Expr",
+  "A_ArrayExpr",
+  "A_Indirection",
+  "A_Indices",
+  "String",
+  "Integer",
+  "Float",
+  "Boolean",
+  "BitString",
+  "List",
+  "ParamRef",
+  "BoolExpr",
+  "NullTest",
+  "BooleanTest",
+  "SubLink",
+  "TypeCast",
+  "TypeName",
+  "FuncCall",
+  "SortBy",
+  "RangeVar",
+  "RangeSubselect",
+  "JoinExpr",
+  "Alias",
+  "CaseExpr",
+  "CaseWhen",
+  "CoalesceExpr",
+  "MinMaxExpr",
+  "NullIfExpr",
+  "RowExpr",
+  "SQLValueFunction",
+  "CollateClause",
+  "WindowDef",
+  "GroupingSet",
+  "WithClause",
+  "CommonTableExpr",
+]);
+
+/** Functions a statement may call (bare or `pg_catalog.`-qualified): pure and cheap. */
+export const ALLOWED_FUNCTIONS = new Set([
+  // aggregates
+  "count",
+  "sum",
+  "min",
+  "max",
+  "avg",
+  "bool_and",
+  "bool_or",
+  "every",
+  "array_agg",
+  "string_agg",
+  "json_agg",
+  "jsonb_agg",
+  "json_object_agg",
+  "jsonb_object_agg",
+  // window functions
+  "row_number",
+  "rank",
+  "dense_rank",
+  "percent_rank",
+  "cume_dist",
+  "ntile",
+  "lag",
+  "lead",
+  "first_value",
+  "last_value",
+  "nth_value",
+  // JSON building (what Drizzle's relational queries emit)
+  "json_build_array",
+  "jsonb_build_array",
+  "json_build_object",
+  "jsonb_build_object",
+  "to_json",
+  "to_jsonb",
+  "row_to_json",
+  "json_array_length",
+  "jsonb_array_length",
+  // strings
+  "lower",
+  "upper",
+  "length",
+  "char_length",
+  "octet_length",
+  "substring",
+  "substr",
+  "left",
+  "right",
+  "concat",
+  "concat_ws",
+  "replace",
+  "trim",
+  "btrim",
+  "ltrim",
+  "rtrim",
+  "starts_with",
+  "position",
+  "strpos",
+  // numbers, arrays, times
+  "abs",
+  "round",
+  "floor",
+  "ceil",
+  "ceiling",
+  "trunc",
+  "mod",
+  "div",
+  "sign",
+  "array_length",
+  "cardinality",
+  "array_position",
+  "to_timestamp",
+  "date_trunc",
+  "extract",
+  "date_part",
+  "to_char",
+  "now",
+]);
+
+interface GuardContext {
+  tables: ReadonlySet<string>;
+  cteNames: Set<string>;
+  relations: number;
+}
+
+/**
+ * Checks that `sql` is one read-only SELECT over `tables`.
+ * @param sql - the statement text (placeholders `$1..` allowed).
+ * @param tables - the table names it may read (the indexer's schema).
+ * @throws QueryRefused `limit_exceeded` (`maxChars`, `maxRelations`), `invalid_query`
+ *   (does not parse, or no statement), `not_read_only` (anything but one plain SELECT).
+ */
+export async function checkReadOnlySelect(sql: string, tables: ReadonlySet<string>): Promise<void> {
+  const max = QUERY_LIMITS.sql.maxChars;
+  if (sql.length > max) {
+    throw new QueryRefused(
+      "limit_exceeded",
+      `SQL is ${sql.length} characters (at most ${max})`,
+      "maxChars",
+      max,
+    );
+  }
+  let tree: { stmts?: { stmt?: Record<string, unknown> }[] };
+  try {
+    tree = (await parse(sql)) as typeof tree;
+  } catch (e) {
+    throw new QueryRefused(
+      "invalid_query",
+      `SQL does not parse: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
+  const stmts = tree.stmts ?? [];
+  if (stmts.length !== 1) {
+    throw new QueryRefused(
+      stmts.length === 0 ? "invalid_query" : "not_read_only",
+      stmts.length === 0
+        ? "SQL holds no statement"
+        : `SQL holds ${stmts.length} statements (exactly one SELECT is allowed)`,
+    );
+  }
+  const stmt = stmts[0]!.stmt ?? {};
+  const kind = Object.keys(stmt)[0] ?? "nothing";
+  if (kind !== "SelectStmt") {
+    throw new QueryRefused("not_read_only", `only SELECT is allowed, got ${statementName(kind)}`);
+  }
+  const ctx: GuardContext = { tables, cteNames: new Set(), relations: 0 };
+  collectCteNames(stmt, ctx.cteNames, 0);
+  walk(stmt, ctx, 0);
+  if (ctx.relations > QUERY_LIMITS.sql.maxRelations) {
+    const m = QUERY_LIMITS.sql.maxRelations;
+    throw new QueryRefused(
+      "limit_exceeded",
+      `SQL reads ${ctx.relations} relations (at most ${m})`,
+      "maxRelations",
+      m,
+    );
+  }
+}
+
+/** `UpdateStmt` → `UPDATE`, for messages. */
+function statementName(kind: string): string {
+  return kind
+    .replace(/Stmt$/, "")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toUpperCase();
+}
+
+const MAX_TREE_DEPTH = 300;
+
+function collectCteNames(node: unknown, out: Set<string>, depth: number): void {
+  if (depth > MAX_TREE_DEPTH || node === null || typeof node !== "object") return;
+  if (Array.isArray(node)) {
+    for (const n of node) collectCteNames(n, out, depth + 1);
+    return;
+  }
+  for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+    if (key === "CommonTableExpr") {
+      const name = (value as { ctename?: unknown }).ctename;
+      if (typeof name === "string") out.add(name);
+    }
+    collectCteNames(value, out, depth + 1);
+  }
+}
+
+/** Walks every node: node types are the PascalCase keys of the JSON tree. */
+function walk(node: unknown, ctx: GuardContext, depth: number): void {
+  if (depth > MAX_TREE_DEPTH) throw new QueryRefused("not_read_only", "SQL is nested too deeply");
+  if (node === null || typeof node !== "object") return;
+  if (Array.isArray(node)) {
+    for (const n of node) walk(n, ctx, depth + 1);
+    return;
+  }
+  for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+    if (/^[A-Z]/.test(key)) checkNode(key, value as Record<string, unknown>, ctx);
+    else if (key === "intoClause") throw new QueryRefused("not_read_only", "SELECT INTO is not allowed");
+    else if (key === "withClause" && (value as { recursive?: unknown }).recursive === true)
+      throw new QueryRefused("not_read_only", "WITH RECURSIVE is not allowed");
+    else if (key === "lockingClause")
+      throw new QueryRefused("not_read_only", "SELECT ... FOR UPDATE/SHARE is not allowed");
+    walk(value, ctx, depth + 1);
+  }
+}
+
+function checkNode(type: string, n: Record<string, unknown>, ctx: GuardContext): void {
+  if (!ALLOWED_NODES.has(type)) {
+    throw new QueryRefused("not_read_only", `${statementName(type)} is not allowed in a read-only query`);
+  }
+  switch (type) {
+    case "FuncCall": {
+      const names = ((n.funcname as { String?: { sval?: string } }[] | undefined) ?? []).map(
+        (f) => f.String?.sval ?? "",
+      );
+      const name = names.at(-1) ?? "";
+      const qualifiedOk = names.length === 1 || (names.length === 2 && names[0] === "pg_catalog");
+      if (!qualifiedOk || !ALLOWED_FUNCTIONS.has(name)) {
+        throw new QueryRefused("not_read_only", `function ${names.join(".")}() is not allowed`);
+      }
+      return;
+    }
+    case "RangeVar": {
+      const relname = String(n.relname ?? "");
+      if (n.schemaname !== undefined || n.catalogname !== undefined) {
+        throw new QueryRefused(
+          "not_read_only",
+          `relation ${String(n.schemaname)}.${relname}: only the indexer's tables, unqualified, may be read`,
+        );
+      }
+      if (!ctx.tables.has(relname) && !ctx.cteNames.has(relname)) {
+        throw new QueryRefused(
+          "not_read_only",
+          `relation "${relname}" is not one of the indexer's tables (${[...ctx.tables].join(", ")})`,
+        );
+      }
+      ctx.relations++;
+      return;
+    }
+    case "A_Expr": {
+      // Regular expressions can backtrack for a long time on a crafted pattern; LIKE cannot.
+      const op = ((n.name as { String?: { sval?: string } }[] | undefined) ?? []).map((f) => f.String?.sval);
+      if (n.kind === "AEXPR_SIMILAR" || op.some((o) => o !== undefined && /^!?~\*?$/.test(o))) {
+        throw new QueryRefused(
+          "not_read_only",
+          "regular expression operators (~, SIMILAR TO) are not allowed; use LIKE",
+        );
+      }
+      return;
+    }
+    case "RangeSubselect":
+      ctx.relations++;
+      return;
+    case "WithClause":
+      if (n.recursive === true) throw new QueryRefused("not_read_only", "WITH RECURSIVE is not allowed");
+      return;
+    case "CommonTableExpr": {
+      const q = (n.ctequery ?? {}) as Record<string, unknown>;
+      const kind = Object.keys(q)[0] ?? "nothing";
+      if (kind !== "SelectStmt") {
+        throw new QueryRefused("not_read_only", `a WITH query must be a SELECT, got ${statementName(kind)}`);
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
