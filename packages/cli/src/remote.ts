@@ -6,13 +6,22 @@
  * as a local refusal (an `invalid_answers` marks the task invalid, a `run_in_progress` stops).
  */
 import { ApiError, BenchBountyClient } from "@bench-bounty/client";
-import { PlatformError, type FinalizeResult, type RunBackend, type RunView, type ServedTask, type StartedRun, type SubmitResult } from "@bench-bounty/platform";
+import {
+  PlatformError,
+  type FinalizeResult,
+  type RunBackend,
+  type RunView,
+  type ServedTask,
+  type StartedRun,
+  type SubmitResult,
+} from "@bench-bounty/platform";
 
 async function viaApi<T>(p: Promise<T>): Promise<T> {
   try {
     return await p;
   } catch (e) {
-    if (e instanceof ApiError) throw new PlatformError(e.code as never, e.message, { ...e.details, http_status: e.status });
+    if (e instanceof ApiError)
+      throw new PlatformError(e.code as never, e.message, { ...e.details, http_status: e.status });
     throw e;
   }
 }

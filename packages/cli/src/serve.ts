@@ -22,7 +22,11 @@ interface ServeOpts extends StoreOpts {
 function portOf(v: string): number {
   const n = Number(v);
   if (!/^\d+$/.test(v) || n > 65535)
-    throw new PlatformError("invalid_option", `--port must be an integer 0..65535, got ${JSON.stringify(v)}`, { field: "port" });
+    throw new PlatformError(
+      "invalid_option",
+      `--port must be an integer 0..65535, got ${JSON.stringify(v)}`,
+      { field: "port" },
+    );
   return n;
 }
 
@@ -52,7 +56,9 @@ function openForServe(o: ServeOpts): { platform: Platform; database: string } {
 export function registerServeCommand(program: Command): void {
   const old = program.commands.findIndex((c) => c.name() === "serve");
   if (old >= 0) (program.commands as Command[]).splice(old, 1);
-  storeOptions(program.command("serve").description("serve the platform over HTTP: REST API, MCP, evidence door"))
+  storeOptions(
+    program.command("serve").description("serve the platform over HTTP: REST API, MCP, evidence door"),
+  )
     .addOption(new Option("--port <port>", "TCP port (0: any free port)").env("PORT").default("8787"))
     .addOption(new Option("--host <host>", "bind address").env("HOST").default("127.0.0.1"))
     .action(async (o: ServeOpts) => {
@@ -61,12 +67,15 @@ export function registerServeCommand(program: Command): void {
         const { platform, database } = openForServe(o);
         // Loaded here, not at the bin's start: every other command stays as fast as before.
         const { platformDomain, serveApp } = await import("@bench-bounty/server");
-        const server = await serveApp({ domain: platformDomain(platform), port, host: o.host, ...(o.publicUrl ? { publicBaseUrl: o.publicUrl } : {}) }).catch(
-          async (e: unknown) => {
-            await platform.close();
-            throw e;
-          },
-        );
+        const server = await serveApp({
+          domain: platformDomain(platform),
+          port,
+          host: o.host,
+          ...(o.publicUrl ? { publicBaseUrl: o.publicUrl } : {}),
+        }).catch(async (e: unknown) => {
+          await platform.close();
+          throw e;
+        });
         process.stdout.write(
           `bench-bounty serve: listening on ${server.url}\n` +
             `  database: ${database}\n` +

@@ -200,7 +200,12 @@ export class BenchBountyClient {
   }
 
   /** One request; JSON in and out. */
-  async request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  async request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<T> {
     const res = await this.raw(method, path, body, headers);
     const text = await res.text();
     if (!res.ok) throw errorOf(res, text);
@@ -208,7 +213,12 @@ export class BenchBountyClient {
   }
 
   /** One request, the Response as is (the door's bytes, 304s). */
-  async raw(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  async raw(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
     const h: Record<string, string> = { ...headers };
     if (this.opts.apiKey) h["x-api-key"] = this.opts.apiKey;
     if (body !== undefined) h["content-type"] = "application/json";
@@ -224,7 +234,9 @@ export class BenchBountyClient {
     }
   }
 
-  register(input: { name?: string; agent_id?: string; withdrawal_address?: string } = {}): Promise<Registration> {
+  register(
+    input: { name?: string; agent_id?: string; withdrawal_address?: string } = {},
+  ): Promise<Registration> {
     return this.request("POST", "/api/v1/accounts", input);
   }
   me(): Promise<Account> {
@@ -249,17 +261,24 @@ export class BenchBountyClient {
   leaderboard(slug: string): Promise<Leaderboard> {
     return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/leaderboard`);
   }
-  commitment(slug: string): Promise<{ slug: string; commit_root: string; leaf_count: number; commitment_anchor: unknown }> {
+  commitment(
+    slug: string,
+  ): Promise<{ slug: string; commit_root: string; leaf_count: number; commitment_anchor: unknown }> {
     return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/commitment`);
   }
   receipt(slug: string, runId: string): Promise<{ receipt: unknown; receipt_hash: string }> {
     return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/runs/${enc(runId)}/receipt`);
   }
   /** The pack bytes and their hash (ETag), or null with the reason while there is none. */
-  async awardEvidence(slug: string): Promise<{ bytes: Uint8Array; pack_hash: string } | { bytes: null; reason: string }> {
+  async awardEvidence(
+    slug: string,
+  ): Promise<{ bytes: Uint8Array; pack_hash: string } | { bytes: null; reason: string }> {
     const res = await this.raw("GET", `/api/v1/benchmarks/${enc(slug)}/award-evidence`);
     if (res.status === 200)
-      return { bytes: new Uint8Array(await res.arrayBuffer()), pack_hash: (res.headers.get("etag") ?? "").replace(/"/g, "") };
+      return {
+        bytes: new Uint8Array(await res.arrayBuffer()),
+        pack_hash: (res.headers.get("etag") ?? "").replace(/"/g, ""),
+      };
     const text = await res.text();
     const body = safeJson(text) as { error?: { reason?: string } } | null;
     if (res.status === 404 && body?.error?.reason) return { bytes: null, reason: body.error.reason };
@@ -285,19 +304,35 @@ export class BenchBountyClient {
     return this.request("GET", "/api/v1/benchmarks/runs/mine");
   }
 
-  validateDataset(dataset: unknown): Promise<{ ok: boolean; row_count: number; content_hash: string | null; errors: unknown[] }> {
+  validateDataset(
+    dataset: unknown,
+  ): Promise<{ ok: boolean; row_count: number; content_hash: string | null; errors: unknown[] }> {
     return this.request("POST", "/api/v1/datasets/validate", dataset);
   }
   datasetFormats(): Promise<Record<string, unknown>> {
     return this.request("GET", "/api/v1/datasets/formats");
   }
-  createDataset(dataset: unknown): Promise<{ dataset_id: string; name: string; content_hash: string; row_count: number; created_at: string }> {
+  createDataset(
+    dataset: unknown,
+  ): Promise<{
+    dataset_id: string;
+    name: string;
+    content_hash: string;
+    row_count: number;
+    created_at: string;
+  }> {
     return this.request("POST", "/api/v1/datasets", dataset);
   }
-  publish(datasetId: string, options: Record<string, unknown>): Promise<BenchmarkDetail & { disclosure: string; dataset_id: string }> {
+  publish(
+    datasetId: string,
+    options: Record<string, unknown>,
+  ): Promise<BenchmarkDetail & { disclosure: string; dataset_id: string }> {
     return this.request("POST", `/api/v1/datasets/${enc(datasetId)}/benchmark`, options);
   }
-  attachBounty(slug: string, input: { bounty_id: string; author?: string; pool_base_units?: string }): Promise<Record<string, unknown>> {
+  attachBounty(
+    slug: string,
+    input: { bounty_id: string; author?: string; pool_base_units?: string },
+  ): Promise<Record<string, unknown>> {
     return this.request("POST", `/api/v1/benchmarks/${enc(slug)}/bounty`, input);
   }
   award(slug: string): Promise<Record<string, unknown>> {

@@ -13,7 +13,14 @@ import type { AppEnv } from "./env.js";
 import { EdgeError, errorResponseOf, type EdgeErrorCode } from "./errors.js";
 import { sendError } from "./http.js";
 import { authenticate } from "./middleware/auth.js";
-import { DEFAULT_LIMITS, limitBody, limitTime, rateLimit, RateLimiter, type Limits } from "./middleware/limits.js";
+import {
+  DEFAULT_LIMITS,
+  limitBody,
+  limitTime,
+  rateLimit,
+  RateLimiter,
+  type Limits,
+} from "./middleware/limits.js";
 import { mountMcp } from "./mcp/endpoint.js";
 import { accountRoutes } from "./routes/accounts.js";
 import { benchmarkRoutes } from "./routes/benchmarks.js";
@@ -57,7 +64,9 @@ function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
   const methods = new Set<string>();
   for (const r of app.routes) {
     if (r.method === "ALL" || r.path.includes("*")) continue;
-    const re = new RegExp("^" + r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+/g, "[^/]+") + "$");
+    const re = new RegExp(
+      "^" + r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+/g, "[^/]+") + "$",
+    );
     if (re.test(path)) methods.add(r.method);
   }
   if (methods.has("GET")) methods.add("HEAD");
@@ -92,7 +101,11 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   app.route("/api/v1", datasetRoutes());
   app.route("/api/v1", accountRoutes());
   app.route("/api/v1", staticRoutes());
-  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-API-Key" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
+    type: "apiKey",
+    in: "header",
+    name: "X-API-Key",
+  });
   app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", { type: "http", scheme: "bearer" });
   app.doc31("/api/v1/openapi.json", {
     openapi: "3.1.0",
@@ -111,10 +124,18 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
       return sendError(
         c,
         errorResponseOf(
-          new EdgeError("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}`, { allow }, { allow: allow.join(", ") }),
+          new EdgeError(
+            "method_not_allowed",
+            `${c.req.method} is not allowed on ${c.req.path}`,
+            { allow },
+            { allow: allow.join(", ") },
+          ),
         ),
       );
-    return sendError(c, errorResponseOf(new EdgeError("not_found", "no such endpoint", { path: c.req.path })));
+    return sendError(
+      c,
+      errorResponseOf(new EdgeError("not_found", "no such endpoint", { path: c.req.path })),
+    );
   });
   app.onError((e, c) => {
     const err = e instanceof HTTPException && !(e.cause instanceof EdgeError) ? fromHttpException(e) : e;

@@ -39,10 +39,17 @@ export interface Domain {
   /** The principal of an API key. @throws PlatformError `unauthenticated` for a key nobody holds */
   authenticate(apiKey: string): Promise<Principal>;
   /** Creates an account with one API key and one agent (no key needed). */
-  register(input: { name?: string | undefined; agent_id?: string | undefined; withdrawal_address?: string | null | undefined }): Promise<Registration>;
+  register(input: {
+    name?: string | undefined;
+    agent_id?: string | undefined;
+    withdrawal_address?: string | null | undefined;
+  }): Promise<Registration>;
   me(p: Principal | null): Promise<AccountView>;
   setWithdrawalAddress(p: Principal | null, address: string): Promise<AccountView>;
-  registerAgent(p: Principal | null, input: { agent_id: string; is_author_agent?: boolean | undefined }): Promise<AccountView>;
+  registerAgent(
+    p: Principal | null,
+    input: { agent_id: string; is_author_agent?: boolean | undefined },
+  ): Promise<AccountView>;
 
   listBenchmarks(p: Principal | null): Promise<JsonValue>;
   /** The detail; `baseUrl` is this server's public URL, printed in `how_to_compete`. */
@@ -65,6 +72,10 @@ export interface Domain {
   datasetFormats(): Promise<JsonValue>;
   createDataset(p: Principal | null, input: unknown): Promise<JsonValue>;
   publish(p: Principal | null, datasetId: string, options: unknown, baseUrl?: string): Promise<JsonValue>;
-  attachBounty(p: Principal | null, slug: string, input: { bounty_id: string; author?: string | undefined; pool_base_units?: string | undefined }): Promise<JsonValue>;
+  attachBounty(
+    p: Principal | null,
+    slug: string,
+    input: { bounty_id: string; author?: string | undefined; pool_base_units?: string | undefined },
+  ): Promise<JsonValue>;
   award(p: Principal | null, slug: string): Promise<JsonValue>;
 }

@@ -142,11 +142,15 @@ export function errorResponseOf(e: unknown, log: (e: unknown) => void = logUnexp
   log(e);
   return {
     status: 500,
-    body: { error: { code: "internal_error", message: "internal error (logged on the server)", details: {} } },
+    body: {
+      error: { code: "internal_error", message: "internal error (logged on the server)", details: {} },
+    },
     headers: {},
   };
 }
 
 function logUnexpected(e: unknown): void {
-  process.stderr.write(`bench-bounty server: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.stderr.write(
+    `bench-bounty server: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+  );
 }

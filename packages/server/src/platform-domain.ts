@@ -11,20 +11,34 @@ import type { AccountView, AwardEvidence, Domain, Registration } from "./domain.
 
 /** JSON-safe copy (bigints as decimal strings) in the evidence library's value model. */
 function json(v: unknown): JsonValue {
-  return toJsonValue(JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x))));
+  return toJsonValue(
+    JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x))),
+  );
 }
 
 /** The Domain over a Platform. */
 export function platformDomain(platform: Platform): Domain {
   const view = async (p: Principal): Promise<AccountView> => {
-    const [account, agents, keys] = await Promise.all([platform.account(p), platform.myAgents(p), platform.listKeys(p)]);
+    const [account, agents, keys] = await Promise.all([
+      platform.account(p),
+      platform.myAgents(p),
+      platform.listKeys(p),
+    ]);
     return {
       account_id: account.account_id,
       name: account.name,
       roles: [...account.roles],
       withdrawal_address: agents[0]?.withdrawal_address ?? null,
-      agents: agents.map((a) => ({ agent_id: a.agent_id, withdrawal_address: a.withdrawal_address, is_author_agent: a.is_author_agent })),
-      keys: keys.map((k) => ({ key_prefix: k.key_prefix, created_at: k.created_at, revoked_at: k.revoked_at })),
+      agents: agents.map((a) => ({
+        agent_id: a.agent_id,
+        withdrawal_address: a.withdrawal_address,
+        is_author_agent: a.is_author_agent,
+      })),
+      keys: keys.map((k) => ({
+        key_prefix: k.key_prefix,
+        created_at: k.created_at,
+        revoked_at: k.revoked_at,
+      })),
       created_at: account.created_at,
     };
   };
@@ -54,7 +68,10 @@ export function platformDomain(platform: Platform): Domain {
       const who = requirePrincipal(p);
       const agents = await platform.myAgents(who);
       for (const a of agents) await platform.setWithdrawalAddress(who, a.agent_id, address);
-      if (agents.length === 0) await platform.registerAgent(who, (await platform.account(who)).name, { withdrawal_address: address });
+      if (agents.length === 0)
+        await platform.registerAgent(who, (await platform.account(who)).name, {
+          withdrawal_address: address,
+        });
       return view(who);
     },
     async registerAgent(p, input) {
@@ -84,7 +101,12 @@ export function platformDomain(platform: Platform): Domain {
       (await platform.leaderboard(slug, { viewer: p, ...(board ? { board } : {}) })) as unknown as JsonValue,
     async commitment(_p, slug) {
       const b = await platform.getBenchmark(slug);
-      return json({ slug, commit_root: b.commit_root, leaf_count: b.leaf_count, commitment_anchor: b.commitment_anchor });
+      return json({
+        slug,
+        commit_root: b.commit_root,
+        leaf_count: b.leaf_count,
+        commitment_anchor: b.commitment_anchor,
+      });
     },
     receipt: async (p, slug, runId) => json(await platform.receipt(p, slug, runId)),
     awardEvidence: (slug): Promise<AwardEvidence> => platform.awardEvidence(slug),
@@ -106,7 +128,8 @@ export function platformDomain(platform: Platform): Domain {
 
     validateDataset: async (_p, input) => json(await platform.validateDataset(input)),
     datasetFormats: async () => json(await platform.datasetFormats()),
-    createDataset: async (p, input) => json(await platform.createDataset(requirePrincipal(p), input as never)),
+    createDataset: async (p, input) =>
+      json(await platform.createDataset(requirePrincipal(p), input as never)),
     async publish(p, datasetId, options, baseUrl) {
       const result = await platform.publish(requirePrincipal(p), datasetId, options as never);
       return json({ ...((await detail(result.slug, baseUrl)) as object), ...result });

@@ -39,7 +39,13 @@ export function jsonPathOf(path: readonly PropertyKey[]): string {
   return (
     "$" +
     path
-      .map((k) => (typeof k === "number" ? `[${k}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(String(k)) ? `.${String(k)}` : `[${JSON.stringify(String(k))}]`))
+      .map((k) =>
+        typeof k === "number"
+          ? `[${k}]`
+          : /^[A-Za-z_][A-Za-z0-9_]*$/.test(String(k))
+            ? `.${String(k)}`
+            : `[${JSON.stringify(String(k))}]`,
+      )
       .join("")
   );
 }
@@ -59,9 +65,13 @@ export async function readBody(c: Context<AppEnv>, mode: BodyMode, optional: boo
   if (text.trim() === "" && optional) return {};
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type))
-    throw new EdgeError("unsupported_media_type", "send the body as JSON with Content-Type: application/json", {
-      content_type: type || null,
-    });
+    throw new EdgeError(
+      "unsupported_media_type",
+      "send the body as JSON with Content-Type: application/json",
+      {
+        content_type: type || null,
+      },
+    );
   if (mode === "lossless") {
     try {
       return parseJson(text) as JsonValue;
@@ -83,7 +93,10 @@ const ERROR_SCHEMA = z
   .openapi("Error");
 
 /** Registers the handler and its OpenAPI description. */
-export function defineRoute<B extends z.ZodType | undefined>(app: OpenAPIHono<AppEnv>, spec: RouteSpec<B>): void {
+export function defineRoute<B extends z.ZodType | undefined>(
+  app: OpenAPIHono<AppEnv>,
+  spec: RouteSpec<B>,
+): void {
   const params = [...spec.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);
   app.openAPIRegistry.registerPath({
     method: spec.method,
@@ -92,9 +105,7 @@ export function defineRoute<B extends z.ZodType | undefined>(app: OpenAPIHono<Ap
     tags: spec.tags,
     ...(spec.auth === "required" ? { security: [{ ApiKey: [] }, { Bearer: [] }] } : {}),
     request: {
-      ...(params.length
-        ? { params: z.object(Object.fromEntries(params.map((p) => [p, z.string()]))) }
-        : {}),
+      ...(params.length ? { params: z.object(Object.fromEntries(params.map((p) => [p, z.string()]))) } : {}),
       ...(spec.body
         ? { body: { required: !spec.bodyOptional, content: { "application/json": { schema: spec.body } } } }
         : {}),
@@ -102,10 +113,15 @@ export function defineRoute<B extends z.ZodType | undefined>(app: OpenAPIHono<Ap
     responses: {
       [spec.ok.status]: {
         description: spec.ok.description,
-        ...(spec.ok.schema ? { content: { [spec.ok.contentType ?? "application/json"]: { schema: spec.ok.schema } } } : {}),
+        ...(spec.ok.schema
+          ? { content: { [spec.ok.contentType ?? "application/json"]: { schema: spec.ok.schema } } }
+          : {}),
       },
       ...Object.fromEntries(
-        (spec.errors ?? []).map((s) => [s, { description: "refusal", content: { "application/json": { schema: ERROR_SCHEMA } } }]),
+        (spec.errors ?? []).map((s) => [
+          s,
+          { description: "refusal", content: { "application/json": { schema: ERROR_SCHEMA } } },
+        ]),
       ),
     },
   });

@@ -10,8 +10,17 @@ const loose = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
 export const RegisterBody = z
   .object({
     name: z.string().min(1).max(64).optional().openapi({ description: "display name of the account" }),
-    agent_id: z.string().min(1).max(64).optional().openapi({ description: "id of the account's first agent (default: the account id)" }),
-    withdrawal_address: z.string().nullable().optional().openapi({ description: "0x address credited when this account's agents win" }),
+    agent_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({ description: "id of the account's first agent (default: the account id)" }),
+    withdrawal_address: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: "0x address credited when this account's agents win" }),
   })
   .openapi("RegisterBody");
 
@@ -22,7 +31,14 @@ export const AgentBody = z
   .openapi("AgentBody");
 
 export const StartRunBody = z
-  .object({ agent_id: z.string().min(1).max(64).optional().openapi({ description: "one of your agents (default: your first)" }) })
+  .object({
+    agent_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({ description: "one of your agents (default: your first)" }),
+  })
   .openapi("StartRunBody");
 
 export const SubmitBody = z
@@ -64,8 +80,15 @@ export const PublishBody = loose({
 export const BountyBody = z
   .object({
     bounty_id: z.union([z.string().regex(/^[0-9]+$/), z.number().int().nonnegative()]).transform(String),
-    author: z.string().optional().openapi({ description: "the author address that locked it (checked on-chain)" }),
-    pool_base_units: z.string().regex(/^[0-9]+$/).optional().openapi({ description: "the pool in base units (checked on-chain)" }),
+    author: z
+      .string()
+      .optional()
+      .openapi({ description: "the author address that locked it (checked on-chain)" }),
+    pool_base_units: z
+      .string()
+      .regex(/^[0-9]+$/)
+      .optional()
+      .openapi({ description: "the pool in base units (checked on-chain)" }),
   })
   .openapi("BountyBody");
 
@@ -88,10 +111,21 @@ export const Account = loose({
 
 export const Registration = z.object({ account: Account, api_key: z.string() }).openapi("Registration");
 
-const Task = z.object({ ordinal: z.number(), prompt: z.string(), visibility: z.enum(["public", "private"]), grader_type: z.string() });
+const Task = z.object({
+  ordinal: z.number(),
+  prompt: z.string(),
+  visibility: z.enum(["public", "private"]),
+  grader_type: z.string(),
+});
 
 export const StartedRun = loose({
-  run: loose({ id: z.string(), benchmark: z.string(), agent_id: z.string(), attempt: z.number(), clock_note: z.string() }),
+  run: loose({
+    id: z.string(),
+    benchmark: z.string(),
+    agent_id: z.string(),
+    attempt: z.number(),
+    clock_note: z.string(),
+  }),
   tasks: z.array(Task),
 }).openapi("StartedRun");
 
@@ -104,6 +138,12 @@ export const BenchmarkSummary = loose({
 }).openapi("BenchmarkSummary");
 
 export const BenchmarkList = z.object({ benchmarks: z.array(BenchmarkSummary) }).openapi("BenchmarkList");
-export const BenchmarkDetail = loose({ slug: z.string(), how_to_compete: z.string(), grader_types: z.unknown() }).openapi("BenchmarkDetail");
-export const Leaderboard = loose({ slug: z.string(), open: z.boolean(), rows: z.array(z.unknown()) }).openapi("Leaderboard");
+export const BenchmarkDetail = loose({
+  slug: z.string(),
+  how_to_compete: z.string(),
+  grader_types: z.unknown(),
+}).openapi("BenchmarkDetail");
+export const Leaderboard = loose({ slug: z.string(), open: z.boolean(), rows: z.array(z.unknown()) }).openapi(
+  "Leaderboard",
+);
 export const AnyJson = loose({}).openapi("Object");

@@ -4,13 +4,29 @@
  * its rule.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, citiesDataset, CITIES_PUBLISH, OPERATOR_KEY, publishCities, register, startLive, type Live } from "./helpers.js";
+import {
+  call,
+  citiesDataset,
+  CITIES_PUBLISH,
+  OPERATOR_KEY,
+  publishCities,
+  register,
+  startLive,
+  type Live,
+} from "./helpers.js";
 
 type Who = "anon" | "competitor" | "other_competitor" | "author" | "other_author" | "operator";
 const WHO: Who[] = ["anon", "competitor", "other_competitor", "author", "other_author", "operator"];
 
 let live: Live;
-const keys: Record<Who, string | null> = { anon: null, competitor: "", other_competitor: "", author: "", other_author: "", operator: OPERATOR_KEY };
+const keys: Record<Who, string | null> = {
+  anon: null,
+  competitor: "",
+  other_competitor: "",
+  author: "",
+  other_author: "",
+  operator: OPERATOR_KEY,
+};
 let slug = "";
 let runId = "";
 let spareDataset = "";
@@ -23,8 +39,11 @@ beforeAll(async () => {
   keys.other_author = (await register(live.url, "other-author")).key;
   keys.competitor = (await register(live.url, "competitor")).key;
   keys.other_competitor = (await register(live.url, "other-competitor")).key;
-  runId = (await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: keys.competitor })).json.run.id;
-  spareDataset = (await call(live.url, "POST", "/api/v1/datasets", { key: keys.author, body: citiesDataset(4, "spare") })).json.dataset_id;
+  runId = (await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: keys.competitor })).json.run
+    .id;
+  spareDataset = (
+    await call(live.url, "POST", "/api/v1/datasets", { key: keys.author, body: citiesDataset(4, "spare") })
+  ).json.dataset_id;
 });
 afterAll(async () => {
   await live.stop();
@@ -36,8 +55,19 @@ interface Row {
   body?: () => unknown;
   expect: Record<Who, number>;
 }
-const all = (s: number): Record<Who, number> => ({ anon: s, competitor: s, other_competitor: s, author: s, other_author: s, operator: s });
-const keyed = (s: number, over: Partial<Record<Who, number>> = {}): Record<Who, number> => ({ ...all(s), anon: 401, ...over });
+const all = (s: number): Record<Who, number> => ({
+  anon: s,
+  competitor: s,
+  other_competitor: s,
+  author: s,
+  other_author: s,
+  operator: s,
+});
+const keyed = (s: number, over: Partial<Record<Who, number>> = {}): Record<Who, number> => ({
+  ...all(s),
+  anon: 401,
+  ...over,
+});
 
 // Order matters where a call changes state: the run's owner finalizes last.
 const MATRIX: Row[] = [
@@ -48,47 +78,66 @@ const MATRIX: Row[] = [
   { method: "GET", path: () => `/api/v1/benchmarks/${slug}/commitment`, expect: all(200) },
   { method: "GET", path: () => `/api/v1/benchmarks/${slug}/award-evidence`, expect: all(404) },
   { method: "GET", path: () => "/api/v1/datasets/formats", expect: all(200) },
-  { method: "POST", path: () => "/api/v1/datasets/validate", body: () => citiesDataset(3, "v"), expect: all(200) },
+  {
+    method: "POST",
+    path: () => "/api/v1/datasets/validate",
+    body: () => citiesDataset(3, "v"),
+    expect: all(200),
+  },
   { method: "GET", path: () => "/api/v1/scripts/run-benchmark.sh", expect: all(200) },
   { method: "GET", path: () => "/api/v1/content/compete-on-benchmarks.md", expect: all(200) },
   { method: "GET", path: () => "/api/v1/accounts/me", expect: keyed(200) },
   { method: "GET", path: () => "/api/v1/benchmarks/runs/mine", expect: keyed(200) },
   {
-    method: "POST", path: () => `/api/v1/benchmarks/${slug}/runs`,
+    method: "POST",
+    path: () => `/api/v1/benchmarks/${slug}/runs`,
     expect: keyed(201, { competitor: 409, operator: 403 }),
   },
   {
-    method: "GET", path: () => `/api/v1/benchmarks/runs/${runId}`,
+    method: "GET",
+    path: () => `/api/v1/benchmarks/runs/${runId}`,
     expect: keyed(403, { competitor: 200, author: 200, operator: 200 }),
   },
   {
-    method: "GET", path: () => `/api/v1/benchmarks/runs/${runId}/tasks`,
+    method: "GET",
+    path: () => `/api/v1/benchmarks/runs/${runId}/tasks`,
     expect: keyed(403, { competitor: 200 }),
   },
   {
-    method: "POST", path: () => `/api/v1/benchmarks/runs/${runId}/submissions`,
+    method: "POST",
+    path: () => `/api/v1/benchmarks/runs/${runId}/submissions`,
     body: () => ({ answers: [{ ordinal: 0, answer_text: "x" }] }),
     expect: keyed(403, { competitor: 200 }),
   },
   {
-    method: "GET", path: () => `/api/v1/benchmarks/${slug}/runs/${runId}/receipt`,
+    method: "GET",
+    path: () => `/api/v1/benchmarks/${slug}/runs/${runId}/receipt`,
     expect: { ...all(404), author: 404 },
   },
   {
-    method: "POST", path: () => `/api/v1/datasets/${spareDataset}/benchmark`, body: () => CITIES_PUBLISH,
+    method: "POST",
+    path: () => `/api/v1/datasets/${spareDataset}/benchmark`,
+    body: () => CITIES_PUBLISH,
     expect: keyed(403, { author: 201 }),
   },
   // Off-chain the platform refuses `no_chain` (503) before its author check; on a chain a non-author
   // gets 403 benchmark_author_only (the award tests on the devchain cover that cell).
-  { method: "POST", path: () => `/api/v1/benchmarks/${slug}/bounty`, body: () => ({ bounty_id: "1" }), expect: keyed(503) },
+  {
+    method: "POST",
+    path: () => `/api/v1/benchmarks/${slug}/bounty`,
+    body: () => ({ bounty_id: "1" }),
+    expect: keyed(503),
+  },
   { method: "POST", path: () => `/api/v1/benchmarks/${slug}/award`, expect: keyed(403, { operator: 503 }) },
   {
-    method: "PUT", path: () => "/api/v1/accounts/me/withdrawal-address",
+    method: "PUT",
+    path: () => "/api/v1/accounts/me/withdrawal-address",
     body: () => ({ withdrawal_address: "0x1111111111111111111111111111111111111111" }),
     expect: keyed(200, { operator: 403 }),
   },
   {
-    method: "POST", path: () => `/api/v1/benchmarks/runs/${runId}/finalize`,
+    method: "POST",
+    path: () => `/api/v1/benchmarks/runs/${runId}/finalize`,
     expect: keyed(403, { competitor: 200 }),
   },
 ];
@@ -107,7 +156,8 @@ describe("access matrix", () => {
         });
         const cell = `${row.method} ${row.path()} as ${who}: ${r.status}`;
         seen.push(cell);
-        if (r.status !== row.expect[who]) wrong.push(`${cell} (expected ${row.expect[who]}: ${r.text.slice(0, 200)})`);
+        if (r.status !== row.expect[who])
+          wrong.push(`${cell} (expected ${row.expect[who]}: ${r.text.slice(0, 200)})`);
         if (r.status === 401 || r.status === 403) {
           expect(r.json.error.details.rule, cell).toBeTypeOf("string");
           expect(r.json.error.message, cell).not.toBe("");

@@ -24,7 +24,12 @@ beforeAll(async () => {
     dir: mkdtempSync(join(tmpdir(), "bb-award-")),
     operatorKey: OPERATOR_KEY,
     clock: () => t,
-    chain: { rpcUrl: dc.rpcUrl, chainId: dc.chainId, contracts: dc.contracts, privateKey: dc.accounts[0]!.privateKey },
+    chain: {
+      rpcUrl: dc.rpcUrl,
+      chainId: dc.chainId,
+      contracts: dc.contracts,
+      privateKey: dc.accounts[0]!.privateKey,
+    },
   });
   server = await serveApp({ domain: platformDomain(platform), port: 0 });
 }, 240_000);
@@ -38,8 +43,14 @@ describe("award over HTTP on the devchain", { timeout: 120_000 }, () => {
   it("attach (author only, checked on-chain), locked-at detail, compete, award (operator only), door forever", async () => {
     const u = server.url;
     const author = await register(u, "chain-author");
-    const ds = await call(u, "POST", "/api/v1/datasets", { key: author.key, body: citiesDataset(8, "chain") });
-    const pub = await call(u, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, { key: author.key, body: CITIES_PUBLISH });
+    const ds = await call(u, "POST", "/api/v1/datasets", {
+      key: author.key,
+      body: citiesDataset(8, "chain"),
+    });
+    const pub = await call(u, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
+      key: author.key,
+      body: CITIES_PUBLISH,
+    });
     expect(pub.status).toBe(201);
     const slug = pub.json.slug as string;
     expect(pub.json.commitment.anchor).not.toBeNull();
@@ -59,10 +70,16 @@ describe("award over HTTP on the devchain", { timeout: 120_000 }, () => {
       splitsBps: [10000],
     });
     const intruder = await register(u, "chain-intruder");
-    const refused = await call(u, "POST", `/api/v1/benchmarks/${slug}/bounty`, { key: intruder.key, body: { bounty_id: String(bountyId) } });
+    const refused = await call(u, "POST", `/api/v1/benchmarks/${slug}/bounty`, {
+      key: intruder.key,
+      body: { bounty_id: String(bountyId) },
+    });
     expect(refused.status).toBe(403);
     expect(refused.json.error.details.rule).toBe("benchmark_author_only");
-    const wrongPool = await call(u, "POST", `/api/v1/benchmarks/${slug}/bounty`, { key: author.key, body: { bounty_id: String(bountyId), pool_base_units: "1" } });
+    const wrongPool = await call(u, "POST", `/api/v1/benchmarks/${slug}/bounty`, {
+      key: author.key,
+      body: { bounty_id: String(bountyId), pool_base_units: "1" },
+    });
     expect(wrongPool.status).toBe(409);
     const attached = await call(u, "POST", `/api/v1/benchmarks/${slug}/bounty`, {
       key: author.key,
@@ -75,12 +92,28 @@ describe("award over HTTP on the devchain", { timeout: 120_000 }, () => {
     expect(list.json.benchmarks.find((b: any) => b.slug === slug).prize).toBe("Prize: 10 USDC");
 
     const winner = await register(u, "chain-winner");
-    expect((await call(u, "PUT", "/api/v1/accounts/me/withdrawal-address", { key: winner.key, body: { withdrawal_address: dc.accounts[2]!.address } })).status).toBe(200);
+    expect(
+      (
+        await call(u, "PUT", "/api/v1/accounts/me/withdrawal-address", {
+          key: winner.key,
+          body: { withdrawal_address: dc.accounts[2]!.address },
+        })
+      ).status,
+    ).toBe(200);
     const s = await call(u, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: winner.key });
-    const answers = s.json.tasks.map((x: any) => ({ ordinal: x.ordinal, answer_text: citiesAnswer(x.prompt) }));
-    await call(u, "POST", `/api/v1/benchmarks/runs/${s.json.run.id}/submissions`, { key: winner.key, body: { answers } });
+    const answers = s.json.tasks.map((x: any) => ({
+      ordinal: x.ordinal,
+      answer_text: citiesAnswer(x.prompt),
+    }));
+    await call(u, "POST", `/api/v1/benchmarks/runs/${s.json.run.id}/submissions`, {
+      key: winner.key,
+      body: { answers },
+    });
     t += 5_000;
-    expect((await call(u, "POST", `/api/v1/benchmarks/runs/${s.json.run.id}/finalize`, { key: winner.key })).status).toBe(200);
+    expect(
+      (await call(u, "POST", `/api/v1/benchmarks/runs/${s.json.run.id}/finalize`, { key: winner.key }))
+        .status,
+    ).toBe(200);
 
     await dc.increaseTime(3700);
     t += 3_700_000;
@@ -99,9 +132,13 @@ describe("award over HTTP on the devchain", { timeout: 120_000 }, () => {
     const pack = JSON.parse(bytes.toString("utf8"));
     expect(etag).toBe(`"${pack.pack_hash}"`);
     expect(pack.winners[0].withdrawal_address).toBe(dc.accounts[2]!.address.toLowerCase());
-    const cached = await fetch(`${u}/api/v1/benchmarks/${slug}/award-evidence`, { headers: { "if-none-match": etag } });
+    const cached = await fetch(`${u}/api/v1/benchmarks/${slug}/award-evidence`, {
+      headers: { "if-none-match": etag },
+    });
     expect(cached.status).toBe(304);
-    const later = Buffer.from(await (await fetch(`${u}/api/v1/benchmarks/${slug}/award-evidence`)).arrayBuffer());
+    const later = Buffer.from(
+      await (await fetch(`${u}/api/v1/benchmarks/${slug}/award-evidence`)).arrayBuffer(),
+    );
     expect(later.equals(bytes)).toBe(true);
     const receipt = await call(u, "GET", `/api/v1/benchmarks/${slug}/runs/${s.json.run.id}/receipt`);
     expect(receipt.status).toBe(200);

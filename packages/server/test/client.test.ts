@@ -21,7 +21,10 @@ describe("@bench-bounty/client", () => {
     expect((await me.me()).account_id).toBe(reg.account.account_id);
     expect((await anon.benchmark(slug)).how_to_compete).toContain(slug);
     const { run, tasks } = await me.startRun(slug);
-    const sub = await me.submit(run.id, tasks.map((t) => ({ ordinal: t.ordinal, answer_text: citiesAnswer(t.prompt) })));
+    const sub = await me.submit(
+      run.id,
+      tasks.map((t) => ({ ordinal: t.ordinal, answer_text: citiesAnswer(t.prompt) })),
+    );
     expect(sub.answered).toBe(tasks.length);
     const fin = await me.finalize(run.id);
     expect(fin.score_public).toBe("1.0000");
@@ -34,7 +37,10 @@ describe("@bench-bounty/client", () => {
     const e1 = await anon.startRun(slug).catch((e: unknown) => e);
     expect(e1).toBeInstanceOf(ApiError);
     expect(e1).toMatchObject({ status: 401, code: "unauthenticated" });
-    const e2 = await anon.withKey("bbk_nope").me().catch((e: unknown) => e);
+    const e2 = await anon
+      .withKey("bbk_nope")
+      .me()
+      .catch((e: unknown) => e);
     expect(e2).toMatchObject({ status: 403, code: "forbidden" });
     const e3 = await anon.benchmark("no-such").catch((e: unknown) => e);
     expect(e3).toMatchObject({ status: 404, code: "unknown_benchmark" });

@@ -40,17 +40,37 @@ describe("kill -9 during finalize", { timeout: 180_000 }, () => {
   it("loses nothing: after restart each run is finalized once or in progress with all its answers", async () => {
     let { url, proc } = await startServe();
     const author = await register(url, "crash-author");
-    const ds = await call(url, "POST", "/api/v1/datasets", { key: author.key, body: citiesDataset(30, "crash") });
-    const slug = (await call(url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, { key: author.key, body: CITIES_PUBLISH })).json.slug;
+    const ds = await call(url, "POST", "/api/v1/datasets", {
+      key: author.key,
+      body: citiesDataset(30, "crash"),
+    });
+    const slug = (
+      await call(url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
+        key: author.key,
+        body: CITIES_PUBLISH,
+      })
+    ).json.slug;
     const runs: { key: string; id: string; n: number }[] = [];
     for (let i = 0; i < 12; i++) {
       const a = await register(url, `crash-${i}`);
       const s = await call(url, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: a.key });
-      const answers = s.json.tasks.map((t: any) => ({ ordinal: t.ordinal, answer_text: citiesAnswer(t.prompt) }));
-      expect((await call(url, "POST", `/api/v1/benchmarks/runs/${s.json.run.id}/submissions`, { key: a.key, body: { answers } })).status).toBe(200);
+      const answers = s.json.tasks.map((t: any) => ({
+        ordinal: t.ordinal,
+        answer_text: citiesAnswer(t.prompt),
+      }));
+      expect(
+        (
+          await call(url, "POST", `/api/v1/benchmarks/runs/${s.json.run.id}/submissions`, {
+            key: a.key,
+            body: { answers },
+          })
+        ).status,
+      ).toBe(200);
       runs.push({ key: a.key, id: s.json.run.id, n: answers.length });
     }
-    const inFlight = runs.map((r) => call(url, "POST", `/api/v1/benchmarks/runs/${r.id}/finalize`, { key: r.key }).catch(() => null));
+    const inFlight = runs.map((r) =>
+      call(url, "POST", `/api/v1/benchmarks/runs/${r.id}/finalize`, { key: r.key }).catch(() => null),
+    );
     await new Promise((r) => setTimeout(r, 15));
     proc.kill("SIGKILL");
     await Promise.all(inFlight);
@@ -64,7 +84,9 @@ describe("kill -9 during finalize", { timeout: 180_000 }, () => {
       if (view.json.status === "finalized") {
         finalizedBefore++;
         expect(view.json.receipt_hash).toMatch(/^0x[0-9a-f]{64}$/);
-        expect((await call(url, "POST", `/api/v1/benchmarks/runs/${r.id}/finalize`, { key: r.key })).status).toBe(409);
+        expect(
+          (await call(url, "POST", `/api/v1/benchmarks/runs/${r.id}/finalize`, { key: r.key })).status,
+        ).toBe(409);
       } else {
         const tasks = await call(url, "GET", `/api/v1/benchmarks/runs/${r.id}/tasks`, { key: r.key });
         expect(tasks.json.answered_ordinals).toHaveLength(r.n);

@@ -33,15 +33,23 @@ describe("evidence door", () => {
       expect(await n.text()).toBe("");
       expect(n.headers.get("etag")).toBe(`"${HASH}"`);
     }
-    const stale = await a.request("/api/v1/benchmarks/s/award-evidence", { headers: { "if-none-match": '"0xold"' } });
+    const stale = await a.request("/api/v1/benchmarks/s/award-evidence", {
+      headers: { "if-none-match": '"0xold"' },
+    });
     expect(stale.status).toBe(200);
     const head = await a.request("/api/v1/benchmarks/s/award-evidence", { method: "HEAD" });
     expect(head.status).toBe(200);
   });
   it("answers 404 with the SPEC 8 reason before the award", async () => {
-    const r = await app(false).request("/api/v1/benchmarks/s/award-evidence", { headers: { "if-none-match": "*" } });
+    const r = await app(false).request("/api/v1/benchmarks/s/award-evidence", {
+      headers: { "if-none-match": "*" },
+    });
     expect(r.status).toBe(404);
     const body = (await r.json()) as any;
-    expect(body.error).toMatchObject({ code: "award_evidence_unavailable", reason: "not_awarded", details: { reason: "not_awarded" } });
+    expect(body.error).toMatchObject({
+      code: "award_evidence_unavailable",
+      reason: "not_awarded",
+      details: { reason: "not_awarded" },
+    });
   });
 });

@@ -22,7 +22,8 @@ afterAll(async () => {
   await live.stop();
 });
 
-const submit = (opts: Parameters<typeof call>[3]) => call(live.url, "POST", `/api/v1/benchmarks/runs/${runId}/submissions`, { key, ...opts });
+const submit = (opts: Parameters<typeof call>[3]) =>
+  call(live.url, "POST", `/api/v1/benchmarks/runs/${runId}/submissions`, { key, ...opts });
 
 describe("malformed requests", () => {
   it("bad JSON is 400 invalid_json naming the position", async () => {
@@ -40,7 +41,10 @@ describe("malformed requests", () => {
     expect(missing.json.error.details.path).toBe("$.answers");
   });
   it("a non-JSON media type is 415", async () => {
-    const r = await submit({ raw: "answers=1", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const r = await submit({
+      raw: "answers=1",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(r.status).toBe(415);
     expect(r.json.error.code).toBe("unsupported_media_type");
   });
@@ -90,13 +94,22 @@ describe("identity headers", () => {
     expect(wrong.status).toBe(403);
     expect(wrong.json.error.details.rule).toBe("known_key");
     expect(wrong.json.error.message).toMatch(/invalid API key/);
-    const bearer = await call(live.url, "GET", "/api/v1/accounts/me", { headers: { authorization: `Bearer ${key}` } });
+    const bearer = await call(live.url, "GET", "/api/v1/accounts/me", {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(bearer.status).toBe(200);
-    expect(bearer.json.keys.map((k: any) => k.key_prefix)).toEqual([key.slice(0, bearer.json.keys[0].key_prefix.length)]);
+    expect(bearer.json.keys.map((k: any) => k.key_prefix)).toEqual([
+      key.slice(0, bearer.json.keys[0].key_prefix.length),
+    ]);
     expect(bearer.text).not.toContain(key);
-    const basic = await call(live.url, "GET", "/api/v1/accounts/me", { headers: { authorization: "Basic abc" } });
+    const basic = await call(live.url, "GET", "/api/v1/accounts/me", {
+      headers: { authorization: "Basic abc" },
+    });
     expect(basic.status).toBe(401);
-    const two = await call(live.url, "GET", "/api/v1/accounts/me", { key, headers: { authorization: "Bearer bb_other" } });
+    const two = await call(live.url, "GET", "/api/v1/accounts/me", {
+      key,
+      headers: { authorization: "Bearer bb_other" },
+    });
     expect(two.status).toBe(422);
   });
 });
@@ -106,7 +119,12 @@ describe("rate limit", () => {
     let t = 0;
     const app = createApp({
       domain: {
-        authenticate: async () => ({ account_id: "acct_a", roles: ["competitor"], via: "key", key_prefix: "bbk_a" }),
+        authenticate: async () => ({
+          account_id: "acct_a",
+          roles: ["competitor"],
+          via: "key",
+          key_prefix: "bbk_a",
+        }),
         listBenchmarks: async () => ({ benchmarks: [] }),
       } as unknown as Domain,
       limits: { rateBurst: 3, ratePerSecond: 0.5 },

@@ -20,11 +20,19 @@ export interface Live {
 }
 
 /** Starts a server on a fresh store (off-chain unless `chain` is given). */
-export async function startLive(opts: { limits?: Partial<Limits>; log?: (e: unknown) => void } = {}): Promise<Live> {
+export async function startLive(
+  opts: { limits?: Partial<Limits>; log?: (e: unknown) => void } = {},
+): Promise<Live> {
   const dir = mkdtempSync(join(tmpdir(), "bb-server-"));
   const platform = Platform.open({ dir, operatorKey: OPERATOR_KEY });
   const domain = platformDomain(platform);
-  const server = await serveApp({ domain, port: 0, host: "127.0.0.1", ...(opts.limits ? { limits: opts.limits } : {}), ...(opts.log ? { log: opts.log } : {}) });
+  const server = await serveApp({
+    domain,
+    port: 0,
+    host: "127.0.0.1",
+    ...(opts.limits ? { limits: opts.limits } : {}),
+    ...(opts.log ? { log: opts.log } : {}),
+  });
   const url = server.url;
   return {
     url,
@@ -75,7 +83,11 @@ export async function call(
 export async function register(base: string, name: string, extra: Record<string, unknown> = {}) {
   const r = await call(base, "POST", "/api/v1/accounts", { body: { name, ...extra } });
   if (r.status !== 201) throw new Error(`register ${name}: ${r.status} ${r.text}`);
-  return { key: r.json.api_key as string, account_id: r.json.account.account_id as string, agent_id: r.json.account.agents[0].agent_id as string };
+  return {
+    key: r.json.api_key as string,
+    account_id: r.json.account.account_id as string,
+    agent_id: r.json.account.agents[0].agent_id as string,
+  };
 }
 
 /** `n` rows `{payload: {city, index}, label: answer-i}`. */
@@ -109,7 +121,10 @@ export async function publishCities(base: string, n = 8, name = "cities") {
   const author = await register(base, `author-${name}`);
   const ds = await call(base, "POST", "/api/v1/datasets", { key: author.key, body: citiesDataset(n, name) });
   if (ds.status !== 201) throw new Error(`dataset: ${ds.status} ${ds.text}`);
-  const b = await call(base, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, { key: author.key, body: CITIES_PUBLISH });
+  const b = await call(base, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
+    key: author.key,
+    body: CITIES_PUBLISH,
+  });
   if (b.status !== 201) throw new Error(`publish: ${b.status} ${b.text}`);
   return { author, dataset_id: ds.json.dataset_id as string, slug: b.json.slug as string, detail: b.json };
 }

@@ -28,9 +28,19 @@ async function connect(path: string, key?: string): Promise<Client> {
 }
 
 const TOOLS = [
-  "award_evidence", "benchmark_corpus", "benchmark_detail", "benchmark_finalize_run", "benchmark_leaderboard",
-  "benchmark_list", "benchmark_start_run", "benchmark_submit_answers", "discover_tutorials", "read_tutorial",
-  "register", "runs_mine", "set_withdrawal_address",
+  "award_evidence",
+  "benchmark_corpus",
+  "benchmark_detail",
+  "benchmark_finalize_run",
+  "benchmark_leaderboard",
+  "benchmark_list",
+  "benchmark_start_run",
+  "benchmark_submit_answers",
+  "discover_tutorials",
+  "read_tutorial",
+  "register",
+  "runs_mine",
+  "set_withdrawal_address",
 ];
 
 describe("MCP", () => {
@@ -66,7 +76,10 @@ describe("MCP", () => {
     const run = start.structuredContent as any;
     expect(run.tasks.length).toBe(6);
     const answers = run.tasks.map((t: any) => ({ ordinal: t.ordinal, answer_text: citiesAnswer(t.prompt) }));
-    const sub = await c.callTool({ name: "benchmark_submit_answers", arguments: { run_id: run.run.id, answers } });
+    const sub = await c.callTool({
+      name: "benchmark_submit_answers",
+      arguments: { run_id: run.run.id, answers },
+    });
     expect(sub.isError).toBeFalsy();
     const fin = await c.callTool({ name: "benchmark_finalize_run", arguments: { run_id: run.run.id } });
     expect((fin.structuredContent as any).score_public).toBe("1.0000");
@@ -91,17 +104,38 @@ describe("MCP", () => {
     const b = await register(live.url, "mcp-intruder");
     const ca = await connect("/mcp", a.key);
     const cb = await connect("/mcp", b.key);
-    const run = (await ca.callTool({ name: "benchmark_start_run", arguments: { slug } })).structuredContent as any;
-    const intr = await cb.callTool({ name: "benchmark_submit_answers", arguments: { run_id: run.run.id, answers: [{ ordinal: 0, answer_text: "x" }] } });
-    expect((intr.structuredContent as any).error).toMatchObject({ code: "forbidden", details: { rule: "run_owner_only" } });
-    const stale = await ca.callTool({ name: "benchmark_submit_answers", arguments: { run_id: run.run.id, answers: [{ ordinal: 77, answer_text: "x" }] } });
-    expect((stale.structuredContent as any).error.details.errors[0]).toMatchObject({ ordinal: 77, code: "unknown_ordinal" });
-    const rest = await call(live.url, "POST", `/api/v1/benchmarks/runs/${run.run.id}/submissions`, { key: a.key, body: { answers: [{ ordinal: 77, answer_text: "x" }] } });
+    const run = (await ca.callTool({ name: "benchmark_start_run", arguments: { slug } }))
+      .structuredContent as any;
+    const intr = await cb.callTool({
+      name: "benchmark_submit_answers",
+      arguments: { run_id: run.run.id, answers: [{ ordinal: 0, answer_text: "x" }] },
+    });
+    expect((intr.structuredContent as any).error).toMatchObject({
+      code: "forbidden",
+      details: { rule: "run_owner_only" },
+    });
+    const stale = await ca.callTool({
+      name: "benchmark_submit_answers",
+      arguments: { run_id: run.run.id, answers: [{ ordinal: 77, answer_text: "x" }] },
+    });
+    expect((stale.structuredContent as any).error.details.errors[0]).toMatchObject({
+      ordinal: 77,
+      code: "unknown_ordinal",
+    });
+    const rest = await call(live.url, "POST", `/api/v1/benchmarks/runs/${run.run.id}/submissions`, {
+      key: a.key,
+      body: { answers: [{ ordinal: 77, answer_text: "x" }] },
+    });
     expect(stale.structuredContent).toEqual(rest.json);
-    expect((await ca.callTool({ name: "benchmark_finalize_run", arguments: { run_id: run.run.id } })).isError).toBeFalsy();
+    expect(
+      (await ca.callTool({ name: "benchmark_finalize_run", arguments: { run_id: run.run.id } })).isError,
+    ).toBeFalsy();
     const again = await ca.callTool({ name: "benchmark_finalize_run", arguments: { run_id: run.run.id } });
     expect((again.structuredContent as any).error.code).toBe("already_finalized");
-    const addr = await ca.callTool({ name: "set_withdrawal_address", arguments: { withdrawal_address: "0x0000000000000000000000000000000000000000" } });
+    const addr = await ca.callTool({
+      name: "set_withdrawal_address",
+      arguments: { withdrawal_address: "0x0000000000000000000000000000000000000000" },
+    });
     expect(addr.isError).toBe(true);
     const door = await ca.callTool({ name: "award_evidence", arguments: { slug } });
     expect((door.structuredContent as any).available).toBe(false);
@@ -116,15 +150,21 @@ describe("MCP", () => {
   it("two clients racing one agent get one run in progress", async () => {
     const a = await register(live.url, "mcp-racer");
     const [c1, c2] = await Promise.all([connect("/mcp", a.key), connect("/mcp", a.key)]);
-    const results = await Promise.all([c1, c2].map((c) => c.callTool({ name: "benchmark_start_run", arguments: { slug } })));
+    const results = await Promise.all(
+      [c1, c2].map((c) => c.callTool({ name: "benchmark_start_run", arguments: { slug } })),
+    );
     const ok = results.filter((r) => !r.isError);
     const refused = results.filter((r) => r.isError);
     expect(ok).toHaveLength(1);
     expect((refused[0]!.structuredContent as any).error.code).toBe("run_in_progress");
     const mine = await c1.callTool({ name: "runs_mine", arguments: {} });
-    expect((mine.structuredContent as any).runs.filter((r: any) => r.status === "in_progress")).toHaveLength(1);
+    expect((mine.structuredContent as any).runs.filter((r: any) => r.status === "in_progress")).toHaveLength(
+      1,
+    );
     const tutorials = await c2.callTool({ name: "discover_tutorials", arguments: {} });
-    expect((tutorials.structuredContent as any).tutorials.map((t: any) => t.slug)).toContain("compete-on-benchmarks");
+    expect((tutorials.structuredContent as any).tutorials.map((t: any) => t.slug)).toContain(
+      "compete-on-benchmarks",
+    );
     await c1.close();
     await c2.close();
   });

@@ -20,7 +20,11 @@ const rec = async (p: Promise<Exchange>) => {
 const WORDS = ["amber", "basalt", "cobalt", "dune", "ember", "fjord", "garnet", "harbor", "indigo", "jasper"];
 const dataset = {
   name: "secrets",
-  rows: WORDS.map((w, i) => ({ decision_ts: `2026-02-${String(i + 1).padStart(2, "0")}`, payload: { index: i }, label: `secret-${i}-${w}` })),
+  rows: WORDS.map((w, i) => ({
+    decision_ts: `2026-02-${String(i + 1).padStart(2, "0")}`,
+    payload: { index: i },
+    label: `secret-${i}-${w}`,
+  })),
 };
 
 beforeAll(async () => {
@@ -37,12 +41,20 @@ describe("no leak before the award", { timeout: 120_000 }, () => {
     const ds = await rec(call(u, "POST", "/api/v1/datasets", { key: author.key, body: dataset }));
     const pub = await call(u, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
       key: author.key,
-      body: { title: "Secrets", prompt_template: "Row {payload.index}", grader_type: "exact", public_fraction: "0.5", max_attempts: 2 },
+      body: {
+        title: "Secrets",
+        prompt_template: "Row {payload.index}",
+        grader_type: "exact",
+        public_fraction: "0.5",
+        max_attempts: 2,
+      },
     });
     expect(pub.status).toBe(201);
     const slug = pub.json.slug as string;
     const testSet = await live.platform.testSet(await live.platform.authenticate(author.key), slug);
-    const privateGold = testSet.filter((t) => t.visibility === "private").map((t) => JSON.stringify(t.gold).replace(/^"|"$/g, ""));
+    const privateGold = testSet
+      .filter((t) => t.visibility === "private")
+      .map((t) => JSON.stringify(t.gold).replace(/^"|"$/g, ""));
     const salts = testSet.map((t) => t.salt.replace(/^0x/, ""));
     expect(privateGold.length).toBe(5);
 
@@ -52,8 +64,13 @@ describe("no leak before the award", { timeout: 120_000 }, () => {
         await rec(call(u, "GET", `/api/v1/benchmarks/${slug}/corpus`, { key: me.key }));
         const start = await rec(call(u, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: me.key }));
         const runId = start.json.run.id;
-        const answers = start.json.tasks.map((t: any) => ({ ordinal: t.ordinal, answer_text: `guess-${t.ordinal}` }));
-        await rec(call(u, "POST", `/api/v1/benchmarks/runs/${runId}/submissions`, { key: me.key, body: { answers } }));
+        const answers = start.json.tasks.map((t: any) => ({
+          ordinal: t.ordinal,
+          answer_text: `guess-${t.ordinal}`,
+        }));
+        await rec(
+          call(u, "POST", `/api/v1/benchmarks/runs/${runId}/submissions`, { key: me.key, body: { answers } }),
+        );
         await rec(call(u, "GET", `/api/v1/benchmarks/runs/${runId}`, { key: me.key }));
         await rec(call(u, "GET", `/api/v1/benchmarks/runs/${runId}/tasks`, { key: me.key }));
         const fin = await rec(call(u, "POST", `/api/v1/benchmarks/runs/${runId}/finalize`, { key: me.key }));
@@ -66,10 +83,21 @@ describe("no leak before the award", { timeout: 120_000 }, () => {
       await rec(call(u, "GET", "/api/v1/benchmarks/runs/mine", { key: me.key }));
       await rec(call(u, "GET", "/api/v1/accounts/me", { key: me.key }));
     }
-    const viaScript = await promisify(execFile)("dash", ["assets/scripts/run-benchmark.sh", u, "start", slug], { encoding: "utf8" });
+    const viaScript = await promisify(execFile)(
+      "dash",
+      ["assets/scripts/run-benchmark.sh", u, "start", slug],
+      { encoding: "utf8" },
+    );
     expect(viaScript.stdout).toContain('"tasks"');
     bodies.push(viaScript.stdout, viaScript.stderr);
-    for (const path of ["/api/v1/benchmarks", `/api/v1/benchmarks/${slug}`, `/api/v1/benchmarks/${slug}/leaderboard`, `/api/v1/benchmarks/${slug}/commitment`, `/api/v1/benchmarks/${slug}/award-evidence`, "/api/v1/openapi.json"])
+    for (const path of [
+      "/api/v1/benchmarks",
+      `/api/v1/benchmarks/${slug}`,
+      `/api/v1/benchmarks/${slug}/leaderboard`,
+      `/api/v1/benchmarks/${slug}/commitment`,
+      `/api/v1/benchmarks/${slug}/award-evidence`,
+      "/api/v1/openapi.json",
+    ])
       await rec(call(u, "GET", path));
     expect(bodies.length).toBeGreaterThan(30);
 
@@ -80,7 +108,8 @@ describe("no leak before the award", { timeout: 120_000 }, () => {
       if (/"score_composite"\s*:/.test(b)) leaks.push(`body ${i}: score_composite`);
       if (/"rank_accuracy"\s*:\s*"/.test(b)) leaks.push(`body ${i}: rank_accuracy`);
       if (/"score_private"/.test(b)) leaks.push(`body ${i}: score_private`);
-      if (/"visibility":"private"[^}]*"credit"|"credit"[^}]*"visibility":"private"/.test(b)) leaks.push(`body ${i}: private correctness`);
+      if (/"visibility":"private"[^}]*"credit"|"credit"[^}]*"visibility":"private"/.test(b))
+        leaks.push(`body ${i}: private correctness`);
     });
     expect(leaks).toEqual([]);
   });

@@ -21,7 +21,9 @@ describe("50 agents in parallel", { timeout: 180_000 }, () => {
     const agents = await Promise.all(Array.from({ length: 50 }, (_, i) => register(u, `par-${i}`)));
     const outcomes = await Promise.all(
       agents.map(async (a) => {
-        const starts = await Promise.all([0, 1, 2].map(() => call(u, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: a.key })));
+        const starts = await Promise.all(
+          [0, 1, 2].map(() => call(u, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: a.key })),
+        );
         const ok = starts.filter((s) => s.status === 201);
         const refused = starts.filter((s) => s.status === 409);
         expect(ok.length, a.agent_id).toBe(1);
@@ -29,8 +31,19 @@ describe("50 agents in parallel", { timeout: 180_000 }, () => {
         const { run, tasks } = ok[0]!.json;
         // Answers in 4 overlapping batches, each sent twice at once (idempotent upserts).
         const answers = tasks.map((t: any) => ({ ordinal: t.ordinal, answer_text: citiesAnswer(t.prompt) }));
-        const batches = [0, 1, 2, 3].map((k) => answers.filter((_: unknown, i: number) => i % 4 === k || i % 4 === (k + 1) % 4));
-        const subs = await Promise.all(batches.flatMap((b) => [b, b]).map((b) => call(u, "POST", `/api/v1/benchmarks/runs/${run.id}/submissions`, { key: a.key, body: { answers: b } })));
+        const batches = [0, 1, 2, 3].map((k) =>
+          answers.filter((_: unknown, i: number) => i % 4 === k || i % 4 === (k + 1) % 4),
+        );
+        const subs = await Promise.all(
+          batches
+            .flatMap((b) => [b, b])
+            .map((b) =>
+              call(u, "POST", `/api/v1/benchmarks/runs/${run.id}/submissions`, {
+                key: a.key,
+                body: { answers: b },
+              }),
+            ),
+        );
         expect(subs.every((s) => s.status === 200)).toBe(true);
         const fin = await call(u, "POST", `/api/v1/benchmarks/runs/${run.id}/finalize`, { key: a.key });
         expect(fin.status).toBe(200);

@@ -23,9 +23,16 @@ afterAll(async () => {
 });
 
 async function cli(args: string[], env: Record<string, string> = {}) {
-  return promisify(execFile)(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH!, ...env }, encoding: "utf8" }).then(
+  return promisify(execFile)(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH!, ...env },
+    encoding: "utf8",
+  }).then(
     (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({
+      code: e.code,
+      stdout: e.stdout,
+      stderr: e.stderr,
+    }),
   );
 }
 
@@ -33,7 +40,21 @@ describe("bench-bounty run --server", { timeout: 120_000 }, () => {
   it("competes over HTTP with the agent protocol; the run shows as the key's", async () => {
     const me = await register(live.url, "remote-runner");
     const store = mkdtempSync(join(tmpdir(), "bb-remote-"));
-    const r = await cli(["run", slug, "--server", live.url, "--api-key", me.key, "--agent", `node ${AGENT}`, "--agent-id", me.agent_id, "--store", store, "--no-progress"]);
+    const r = await cli([
+      "run",
+      slug,
+      "--server",
+      live.url,
+      "--api-key",
+      me.key,
+      "--agent",
+      `node ${AGENT}`,
+      "--agent-id",
+      me.agent_id,
+      "--store",
+      store,
+      "--no-progress",
+    ]);
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -44,12 +65,32 @@ describe("bench-bounty run --server", { timeout: 120_000 }, () => {
     expect(JSON.stringify(out)).toContain(mine.json.runs[0].run_id);
 
     const other = await register(live.url, "remote-intruder");
-    const res = await cli(["resume", mine.json.runs[0].run_id, "--server", live.url, "--api-key", other.key, "--store", store]);
+    const res = await cli([
+      "resume",
+      mine.json.runs[0].run_id,
+      "--server",
+      live.url,
+      "--api-key",
+      other.key,
+      "--store",
+      store,
+    ]);
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/another account|forbidden|belongs/);
   });
   it("refuses --server without --api-key, naming the option", async () => {
-    const r = await cli(["run", slug, "--server", live.url, "--agent", "true", "--agent-id", "x", "--store", mkdtempSync(join(tmpdir(), "bb-remote-"))]);
+    const r = await cli([
+      "run",
+      slug,
+      "--server",
+      live.url,
+      "--agent",
+      "true",
+      "--agent-id",
+      "x",
+      "--store",
+      mkdtempSync(join(tmpdir(), "bb-remote-")),
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/--api-key/);
   });

@@ -3,7 +3,16 @@
  * a dataset; a competitor registers, reads, competes and finds the run on the board.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, citiesAnswer, citiesDataset, CITIES_PUBLISH, publishCities, register, startLive, type Live } from "./helpers.js";
+import {
+  call,
+  citiesAnswer,
+  citiesDataset,
+  CITIES_PUBLISH,
+  publishCities,
+  register,
+  startLive,
+  type Live,
+} from "./helpers.js";
 
 let live: Live;
 beforeAll(async () => {
@@ -36,16 +45,25 @@ describe("the author's walk", () => {
     const ds = await call(u, "POST", "/api/v1/datasets", { key: author.key, body: citiesDataset(6, "walk") });
     expect(ds.status).toBe(201);
     expect(ds.json.content_hash).toMatch(/^0x[0-9a-f]{64}$/);
-    const b = await call(u, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, { key: author.key, body: CITIES_PUBLISH });
+    const b = await call(u, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
+      key: author.key,
+      body: CITIES_PUBLISH,
+    });
     expect(b.status).toBe(201);
     expect(b.json.status).toBe("published");
     expect(b.json.disclosure).toMatch(/LABELS/);
     expect(b.json.how_to_compete).toContain(`/api/v1/benchmarks/${b.json.slug}/corpus`);
-    const again = await call(u, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, { key: author.key, body: CITIES_PUBLISH });
+    const again = await call(u, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
+      key: author.key,
+      body: CITIES_PUBLISH,
+    });
     expect(again.status).toBe(409);
     expect(again.json.error.details.existing_slug).toBe(b.json.slug);
 
-    const ds2 = await call(u, "POST", "/api/v1/datasets", { key: author.key, body: citiesDataset(5, "walk2") });
+    const ds2 = await call(u, "POST", "/api/v1/datasets", {
+      key: author.key,
+      body: citiesDataset(5, "walk2"),
+    });
     const taken = await call(u, "POST", `/api/v1/datasets/${ds2.json.dataset_id}/benchmark`, {
       key: author.key,
       body: { ...CITIES_PUBLISH, slug: b.json.slug },
@@ -87,12 +105,16 @@ describe("the competitor's walk", () => {
     const runId = start.json.run.id as string;
     expect(start.json.run.clock_note).toMatch(/Wall clock/);
     expect(start.json.tasks.length).toBe(8);
-    for (const t of start.json.tasks) expect(Object.keys(t).sort()).toEqual(["grader_type", "ordinal", "prompt", "visibility"]);
+    for (const t of start.json.tasks)
+      expect(Object.keys(t).sort()).toEqual(["grader_type", "ordinal", "prompt", "visibility"]);
     const second = await call(u, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: me.key });
     expect(second.status).toBe(409);
     expect(second.json.error.code).toBe("run_in_progress");
 
-    const answers = start.json.tasks.map((t: any) => ({ ordinal: t.ordinal, answer_text: citiesAnswer(t.prompt) }));
+    const answers = start.json.tasks.map((t: any) => ({
+      ordinal: t.ordinal,
+      answer_text: citiesAnswer(t.prompt),
+    }));
     const stale = await call(u, "POST", `/api/v1/benchmarks/runs/${runId}/submissions`, {
       key: me.key,
       body: { answers: [{ ordinal: 99, answer_text: "x" }] },
@@ -106,7 +128,10 @@ describe("the competitor's walk", () => {
     expect(empty.status).toBe(422);
     expect(empty.json.error.details.errors[0].code).toBe("empty_answer");
     for (let i = 0; i < 2; i++) {
-      const s = await call(u, "POST", `/api/v1/benchmarks/runs/${runId}/submissions`, { key: me.key, body: { answers } });
+      const s = await call(u, "POST", `/api/v1/benchmarks/runs/${runId}/submissions`, {
+        key: me.key,
+        body: { answers },
+      });
       expect(s.status).toBe(200);
     }
     const fin = await call(u, "POST", `/api/v1/benchmarks/runs/${runId}/finalize`, { key: me.key });

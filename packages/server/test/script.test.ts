@@ -25,7 +25,11 @@ async function viaCurl(args: string[], env: Record<string, string> = {}) {
   const cmd = `curl -sSL ${live.url}/api/v1/scripts/run-benchmark.sh | dash -s -- ${args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ")}`;
   return run("dash", ["-c", cmd], { env: { PATH: process.env.PATH!, ...env }, encoding: "utf8" }).then(
     (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({
+      code: e.code,
+      stdout: e.stdout,
+      stderr: e.stderr,
+    }),
   );
 }
 
@@ -47,15 +51,24 @@ describe("run-benchmark.sh", { timeout: 120_000 }, () => {
     const key = /export BENCH_BOUNTY_API_KEY=(\S+)/.exec(start.stderr)![1]!;
     const started = JSON.parse(start.stdout);
     expect(started.tasks.length).toBe(6);
-    const answers = JSON.stringify(started.tasks.map((t: any) => ({ ordinal: t.ordinal, answer_text: citiesAnswer(t.prompt) })));
+    const answers = JSON.stringify(
+      started.tasks.map((t: any) => ({ ordinal: t.ordinal, answer_text: citiesAnswer(t.prompt) })),
+    );
 
-    const stranger = await viaCurl([live.url, "submit", started.run.id, answers], { BENCH_BOUNTY_API_KEY: "bbk_wrong" });
+    const stranger = await viaCurl([live.url, "submit", started.run.id, answers], {
+      BENCH_BOUNTY_API_KEY: "bbk_wrong",
+    });
     expect(stranger.code).toBe(1);
     expect(stranger.stderr).toMatch(/HTTP 403/);
 
-    const submit = await viaCurl([live.url, "submit", started.run.id, answers], { BENCH_BOUNTY_API_KEY: key });
+    const submit = await viaCurl([live.url, "submit", started.run.id, answers], {
+      BENCH_BOUNTY_API_KEY: key,
+    });
     expect(submit.code).toBe(0);
-    const [score, board] = submit.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const [score, board] = submit.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(score.score_public).toBe("1.0000");
     expect(board.rows.map((r: any) => r.run_id)).toContain(started.run.id);
   });
@@ -63,7 +76,9 @@ describe("run-benchmark.sh", { timeout: 120_000 }, () => {
   it("refuses bad usage with exit 2 and a server refusal with exit 1", async () => {
     expect((await viaCurl([live.url, "start"])).code).toBe(2);
     expect((await viaCurl([live.url, "start", "Bad Slug"])).code).toBe(2);
-    const unknown = await viaCurl([live.url, "start", "no-such-benchmark"], { BENCH_BOUNTY_API_KEY: "bbk_wrong" });
+    const unknown = await viaCurl([live.url, "start", "no-such-benchmark"], {
+      BENCH_BOUNTY_API_KEY: "bbk_wrong",
+    });
     expect(unknown.code).toBe(1);
   });
 });

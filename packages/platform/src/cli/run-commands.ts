@@ -126,7 +126,9 @@ function runBackendOf(
 ): { backend: () => Promise<RunBackend>; close: () => void } {
   if (o.server) {
     if (!hooks.remoteBackend)
-      throw new PlatformError("invalid_option", "--server is not available in this binary", { field: "server" });
+      throw new PlatformError("invalid_option", "--server is not available in this binary", {
+        field: "server",
+      });
     if (!o.apiKey)
       throw new PlatformError(
         "invalid_option",

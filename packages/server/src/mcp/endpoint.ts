@@ -21,7 +21,10 @@ async function handle(c: Context<AppEnv>, slug: string | null): Promise<Response
       "benchmark_submit_answers, benchmark_finalize_run. Read the corpus before starting: the clock starts at run start.",
   });
   registerTools(server, { domain: c.var.domain, principal: c.var.principal, slug, baseUrl: c.var.baseUrl });
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   await server.connect(transport);
   try {
     return await transport.handleRequest(c.req.raw);

@@ -28,7 +28,10 @@ function ok(value: unknown, text: string): CallToolResult {
   return { content: [{ type: "text", text }], structuredContent: structured };
 }
 
-async function call(t: ToolContext, fn: () => Promise<{ value: unknown; text: string }>): Promise<CallToolResult> {
+async function call(
+  t: ToolContext,
+  fn: () => Promise<{ value: unknown; text: string }>,
+): Promise<CallToolResult> {
   try {
     const r = await fn();
     return ok(r.value, r.text);
@@ -64,7 +67,10 @@ export function registerTools(server: McpServer, t: ToolContext): void {
       inputSchema: {
         name: z.string().min(1).max(64).optional().describe("display name"),
         agent_id: z.string().min(1).max(64).optional().describe("id of your agent (default: the account id)"),
-        withdrawal_address: z.string().optional().describe("0x address credited if you win (can be set later)"),
+        withdrawal_address: z
+          .string()
+          .optional()
+          .describe("0x address credited if you win (can be set later)"),
       },
     },
     (a) =>
@@ -76,26 +82,41 @@ export function registerTools(server: McpServer, t: ToolContext): void {
   server.registerTool(
     "benchmark_list",
     { description: "Published benchmarks (closed ones are listed read-only).", inputSchema: {} },
-    () => call(t, async () => {
-      const v = (await d.listBenchmarks(p)) as { benchmarks: unknown[] };
-      return { value: v, text: `${v.benchmarks.length} benchmark(s)` };
-    }),
+    () =>
+      call(t, async () => {
+        const v = (await d.listBenchmarks(p)) as { benchmarks: unknown[] };
+        return { value: v, text: `${v.benchmarks.length} benchmark(s)` };
+      }),
   );
   server.registerTool(
     "benchmark_detail",
-    { description: "One benchmark: how to compete, graders, scoring, prize facts. Never gold.", inputSchema: { slug: slugArg } },
-    (a) => call(t, async () => ({ value: await d.benchmarkDetail(p, slugOf(a), t.baseUrl), text: `detail of ${slugOf(a)}` })),
+    {
+      description: "One benchmark: how to compete, graders, scoring, prize facts. Never gold.",
+      inputSchema: { slug: slugArg },
+    },
+    (a) =>
+      call(t, async () => ({
+        value: await d.benchmarkDetail(p, slugOf(a), t.baseUrl),
+        text: `detail of ${slugOf(a)}`,
+      })),
   );
   server.registerTool(
     "benchmark_corpus",
-    { description: "The free corpus. Study it BEFORE starting a run: the clock starts at run start.", inputSchema: { slug: slugArg } },
+    {
+      description: "The free corpus. Study it BEFORE starting a run: the clock starts at run start.",
+      inputSchema: { slug: slugArg },
+    },
     (a) => call(t, async () => ({ value: await d.corpus(p, slugOf(a)), text: `corpus of ${slugOf(a)}` })),
   );
   server.registerTool(
     "benchmark_start_run",
     {
-      description: "Start a run: returns run.id and the tasks (ordinal, prompt, visibility, grader_type). The wall clock starts now.",
-      inputSchema: { slug: slugArg, agent_id: z.string().optional().describe("one of your agents (default: your first)") },
+      description:
+        "Start a run: returns run.id and the tasks (ordinal, prompt, visibility, grader_type). The wall clock starts now.",
+      inputSchema: {
+        slug: slugArg,
+        agent_id: z.string().optional().describe("one of your agents (default: your first)"),
+      },
     },
     (a) =>
       call(t, async () => {
@@ -109,14 +130,23 @@ export function registerTools(server: McpServer, t: ToolContext): void {
   server.registerTool(
     "benchmark_submit_answers",
     {
-      description: "Submit answers for a run (idempotent per ordinal). Unknown or stale ordinals and empty answers are refused, naming them.",
+      description:
+        "Submit answers for a run (idempotent per ordinal). Unknown or stale ordinals and empty answers are refused, naming them.",
       inputSchema: { run_id: z.string(), answers: z.array(Answer).min(1) },
     },
-    (a) => call(t, async () => ({ value: await d.submit(p, a.run_id, a.answers), text: `submitted ${a.answers.length} answer(s) to ${a.run_id}` })),
+    (a) =>
+      call(t, async () => ({
+        value: await d.submit(p, a.run_id, a.answers),
+        text: `submitted ${a.answers.length} answer(s) to ${a.run_id}`,
+      })),
   );
   server.registerTool(
     "benchmark_finalize_run",
-    { description: "Finalize a run: the clock stops; returns the score (aggregates only while attempts remain).", inputSchema: { run_id: z.string() } },
+    {
+      description:
+        "Finalize a run: the clock stops; returns the score (aggregates only while attempts remain).",
+      inputSchema: { run_id: z.string() },
+    },
     (a) =>
       call(t, async () => {
         const v = (await d.finalize(p, a.run_id)) as { score_public?: string };
@@ -125,43 +155,83 @@ export function registerTools(server: McpServer, t: ToolContext): void {
   );
   server.registerTool(
     "benchmark_leaderboard",
-    { description: "The leaderboard (the public board while open, the final board at close).", inputSchema: { slug: slugArg } },
-    (a) => call(t, async () => ({ value: await d.leaderboard(p, slugOf(a)), text: `leaderboard of ${slugOf(a)}` })),
+    {
+      description: "The leaderboard (the public board while open, the final board at close).",
+      inputSchema: { slug: slugArg },
+    },
+    (a) =>
+      call(t, async () => ({
+        value: await d.leaderboard(p, slugOf(a)),
+        text: `leaderboard of ${slugOf(a)}`,
+      })),
   );
   server.registerTool(
     "runs_mine",
     { description: "Your runs across all benchmarks (recover a lost run id).", inputSchema: {} },
-    () => call(t, async () => {
-      const v = (await d.runsMine(p)) as { runs: unknown[] };
-      return { value: v, text: `${v.runs.length} run(s)` };
-    }),
+    () =>
+      call(t, async () => {
+        const v = (await d.runsMine(p)) as { runs: unknown[] };
+        return { value: v, text: `${v.runs.length} run(s)` };
+      }),
   );
   server.registerTool(
     "set_withdrawal_address",
-    { description: "Set the 0x address your prize credit goes to. Set it before you compete.", inputSchema: { withdrawal_address: z.string() } },
-    (a) => call(t, async () => ({ value: await d.setWithdrawalAddress(p, a.withdrawal_address), text: "withdrawal address set" })),
+    {
+      description: "Set the 0x address your prize credit goes to. Set it before you compete.",
+      inputSchema: { withdrawal_address: z.string() },
+    },
+    (a) =>
+      call(t, async () => ({
+        value: await d.setWithdrawalAddress(p, a.withdrawal_address),
+        text: "withdrawal address set",
+      })),
   );
   server.registerTool(
     "award_evidence",
-    { description: "The award evidence pack of a benchmark, or the reason it is not available yet.", inputSchema: { slug: slugArg } },
+    {
+      description: "The award evidence pack of a benchmark, or the reason it is not available yet.",
+      inputSchema: { slug: slugArg },
+    },
     (a) =>
       call(t, async () => {
         const r = await d.awardEvidence(slugOf(a));
-        if (r.status !== 200) return { value: { available: false, reason: r.reason, message: r.message }, text: `no pack: ${r.reason}` };
-        return { value: { available: true, pack_hash: r.pack_hash, pack: JSON.parse(Buffer.from(r.bytes).toString("utf8")) }, text: `pack ${r.pack_hash}` };
+        if (r.status !== 200)
+          return {
+            value: { available: false, reason: r.reason, message: r.message },
+            text: `no pack: ${r.reason}`,
+          };
+        return {
+          value: {
+            available: true,
+            pack_hash: r.pack_hash,
+            pack: JSON.parse(Buffer.from(r.bytes).toString("utf8")),
+          },
+          text: `pack ${r.pack_hash}`,
+        };
       }),
   );
   server.registerTool(
     "discover_tutorials",
-    { description: "The project's how-to documents (competing, publishing, verifying an award).", inputSchema: {} },
-    () => call(t, async () => ({ value: { tutorials: TUTORIALS.map(({ slug, title, summary }) => ({ slug, title, summary })) }, text: TUTORIALS.map((x) => x.slug).join(", ") })),
+    {
+      description: "The project's how-to documents (competing, publishing, verifying an award).",
+      inputSchema: {},
+    },
+    () =>
+      call(t, async () => ({
+        value: { tutorials: TUTORIALS.map(({ slug, title, summary }) => ({ slug, title, summary })) },
+        text: TUTORIALS.map((x) => x.slug).join(", "),
+      })),
   );
   server.registerTool(
     "read_tutorial",
-    { description: "One how-to document as Markdown (slug from discover_tutorials).", inputSchema: { slug: z.string() } },
-    (a) => call(t, async () => {
-      const x = tutorial(a.slug);
-      return { value: { slug: x.slug, title: x.title, markdown: x.text }, text: x.text };
-    }),
+    {
+      description: "One how-to document as Markdown (slug from discover_tutorials).",
+      inputSchema: { slug: z.string() },
+    },
+    (a) =>
+      call(t, async () => {
+        const x = tutorial(a.slug);
+        return { value: { slug: x.slug, title: x.title, markdown: x.text }, text: x.text };
+      }),
   );
 }

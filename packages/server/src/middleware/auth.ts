@@ -17,10 +17,15 @@ export function apiKeyOf(headers: { get(name: string): string | null | undefined
   if (auth !== null) {
     const m = /^Bearer\s+(\S+)$/i.exec(auth);
     if (!m)
-      throw new EdgeError("unauthenticated", "Authorization must be 'Bearer <api key>'", {
-        rule: "bearer_scheme",
-        header: "Authorization",
-      }, { "www-authenticate": 'Bearer realm="bench-bounty"' });
+      throw new EdgeError(
+        "unauthenticated",
+        "Authorization must be 'Bearer <api key>'",
+        {
+          rule: "bearer_scheme",
+          header: "Authorization",
+        },
+        { "www-authenticate": 'Bearer realm="bench-bounty"' },
+      );
     bearer = m[1]!;
   }
   if (x !== null && bearer !== null && x !== bearer)

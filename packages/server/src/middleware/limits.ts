@@ -82,9 +82,14 @@ export function rateLimit(limiter: RateLimiter): MiddlewareHandler<AppEnv> {
     const who = c.var.apiKey !== null ? `key:${c.var.apiKey}` : `ip:${clientAddress(c)}`;
     const wait = limiter.take(who);
     if (wait > 0)
-      throw new EdgeError("rate_limited", `too many requests: retry in ${wait} s`, { retry_after_seconds: wait }, {
-        "retry-after": String(wait),
-      });
+      throw new EdgeError(
+        "rate_limited",
+        `too many requests: retry in ${wait} s`,
+        { retry_after_seconds: wait },
+        {
+          "retry-after": String(wait),
+        },
+      );
     return next();
   };
 }
@@ -101,5 +106,9 @@ export function limitBody(maxBytes: number): MiddlewareHandler<AppEnv> {
 
 /** 503 `request_timeout` when a handler runs longer than `ms`. */
 export function limitTime(ms: number): MiddlewareHandler<AppEnv> {
-  return timeout(ms, () => new EdgeError("request_timeout", `the request took longer than ${ms} ms`, { limit_ms: ms }) as never);
+  return timeout(
+    ms,
+    () =>
+      new EdgeError("request_timeout", `the request took longer than ${ms} ms`, { limit_ms: ms }) as never,
+  );
 }

@@ -8,26 +8,48 @@ import { Account, AgentBody, RegisterBody, Registration, WithdrawalBody } from "
 export function accountRoutes(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   defineRoute(app, {
-    method: "post", path: "/accounts", tags: ["accounts"], auth: "none", bodyOptional: true,
+    method: "post",
+    path: "/accounts",
+    tags: ["accounts"],
+    auth: "none",
+    bodyOptional: true,
     summary: "Register an account (its API key is in this answer only)",
-    body: RegisterBody, ok: { status: 201, schema: Registration, description: "the account and its key" }, errors: [400, 409, 422, 429],
+    body: RegisterBody,
+    ok: { status: 201, schema: Registration, description: "the account and its key" },
+    errors: [400, 409, 422, 429],
     handler: async (c, body) => sendJson(c, await c.var.domain.register(body), 201),
   });
   defineRoute(app, {
-    method: "get", path: "/accounts/me", tags: ["accounts"], auth: "required",
-    summary: "The caller's account", ok: { status: 200, schema: Account, description: "the account" }, errors: [401, 403],
+    method: "get",
+    path: "/accounts/me",
+    tags: ["accounts"],
+    auth: "required",
+    summary: "The caller's account",
+    ok: { status: 200, schema: Account, description: "the account" },
+    errors: [401, 403],
     handler: async (c) => sendJson(c, await c.var.domain.me(c.var.principal)),
   });
   defineRoute(app, {
-    method: "put", path: "/accounts/me/withdrawal-address", tags: ["accounts"], auth: "required",
+    method: "put",
+    path: "/accounts/me/withdrawal-address",
+    tags: ["accounts"],
+    auth: "required",
     summary: "Set the withdrawal address credited when this account's agents win",
-    body: WithdrawalBody, ok: { status: 200, schema: Account, description: "the account" }, errors: [401, 403, 422],
-    handler: async (c, body) => sendJson(c, await c.var.domain.setWithdrawalAddress(c.var.principal, body.withdrawal_address)),
+    body: WithdrawalBody,
+    ok: { status: 200, schema: Account, description: "the account" },
+    errors: [401, 403, 422],
+    handler: async (c, body) =>
+      sendJson(c, await c.var.domain.setWithdrawalAddress(c.var.principal, body.withdrawal_address)),
   });
   defineRoute(app, {
-    method: "post", path: "/accounts/me/agents", tags: ["accounts"], auth: "required",
+    method: "post",
+    path: "/accounts/me/agents",
+    tags: ["accounts"],
+    auth: "required",
     summary: "Register one more agent under this account",
-    body: AgentBody, ok: { status: 201, schema: Account, description: "the account" }, errors: [401, 403, 409, 422],
+    body: AgentBody,
+    ok: { status: 201, schema: Account, description: "the account" },
+    errors: [401, 403, 409, 422],
     handler: async (c, body) => sendJson(c, await c.var.domain.registerAgent(c.var.principal, body), 201),
   });
   return app;

@@ -6,63 +6,112 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.js";
 import { sendCachedJson, sendJson } from "../http.js";
 import { defineRoute } from "../route.js";
-import { AnyJson, BenchmarkDetail, BenchmarkList, BountyBody, Leaderboard, StartedRun, StartRunBody } from "../schemas.js";
+import {
+  AnyJson,
+  BenchmarkDetail,
+  BenchmarkList,
+  BountyBody,
+  Leaderboard,
+  StartedRun,
+  StartRunBody,
+} from "../schemas.js";
 
 export function benchmarkRoutes(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   const slug = (c: { req: { param(n: "slug"): string } }) => c.req.param("slug");
   defineRoute(app, {
-    method: "get", path: "/benchmarks", tags: ["benchmarks"], auth: "optional",
+    method: "get",
+    path: "/benchmarks",
+    tags: ["benchmarks"],
+    auth: "optional",
     summary: "Published benchmarks (drafts invisible, closed ones read-only)",
     ok: { status: 200, schema: BenchmarkList, description: "{benchmarks}" },
     handler: async (c) => sendJson(c, await c.var.domain.listBenchmarks(c.var.principal)),
   });
   defineRoute(app, {
-    method: "get", path: "/benchmarks/:slug", tags: ["benchmarks"], auth: "optional",
+    method: "get",
+    path: "/benchmarks/:slug",
+    tags: ["benchmarks"],
+    auth: "optional",
     summary: "Detail: how_to_compete, grader_types, scoring, prize facts (never gold)",
-    ok: { status: 200, schema: BenchmarkDetail, description: "the detail" }, errors: [404],
-    handler: async (c) => sendJson(c, await c.var.domain.benchmarkDetail(c.var.principal, slug(c), c.var.baseUrl)),
+    ok: { status: 200, schema: BenchmarkDetail, description: "the detail" },
+    errors: [404],
+    handler: async (c) =>
+      sendJson(c, await c.var.domain.benchmarkDetail(c.var.principal, slug(c), c.var.baseUrl)),
   });
   defineRoute(app, {
-    method: "get", path: "/benchmarks/:slug/corpus", tags: ["benchmarks"], auth: "required",
+    method: "get",
+    path: "/benchmarks/:slug/corpus",
+    tags: ["benchmarks"],
+    auth: "required",
     summary: "The free corpus (a dataset benchmark: no documents and a note)",
-    ok: { status: 200, schema: AnyJson, description: "{documents, note}" }, errors: [401, 403, 404],
+    ok: { status: 200, schema: AnyJson, description: "{documents, note}" },
+    errors: [401, 403, 404],
     handler: async (c) => sendJson(c, await c.var.domain.corpus(c.var.principal, slug(c))),
   });
   defineRoute(app, {
-    method: "post", path: "/benchmarks/:slug/runs", tags: ["runs"], auth: "required", bodyOptional: true,
+    method: "post",
+    path: "/benchmarks/:slug/runs",
+    tags: ["runs"],
+    auth: "required",
+    bodyOptional: true,
     summary: "Start a run: this attempt's tasks (no gold); the wall clock starts now",
-    body: StartRunBody, ok: { status: 201, schema: StartedRun, description: "{run, tasks}" }, errors: [401, 403, 404, 409],
+    body: StartRunBody,
+    ok: { status: 201, schema: StartedRun, description: "{run, tasks}" },
+    errors: [401, 403, 404, 409],
     handler: async (c, body) => sendJson(c, await c.var.domain.startRun(c.var.principal, slug(c), body), 201),
   });
   defineRoute(app, {
-    method: "get", path: "/benchmarks/:slug/leaderboard", tags: ["benchmarks"], auth: "optional",
+    method: "get",
+    path: "/benchmarks/:slug/leaderboard",
+    tags: ["benchmarks"],
+    auth: "optional",
     summary: "The public board while open, the final board at close (SPEC 6.1)",
-    ok: { status: 200, schema: Leaderboard, description: "the board" }, errors: [404],
-    handler: async (c) => sendCachedJson(c, (await c.var.domain.leaderboard(c.var.principal, slug(c))) as object),
+    ok: { status: 200, schema: Leaderboard, description: "the board" },
+    errors: [404],
+    handler: async (c) =>
+      sendCachedJson(c, (await c.var.domain.leaderboard(c.var.principal, slug(c))) as object),
   });
   defineRoute(app, {
-    method: "get", path: "/benchmarks/:slug/commitment", tags: ["evidence"], auth: "optional",
+    method: "get",
+    path: "/benchmarks/:slug/commitment",
+    tags: ["evidence"],
+    auth: "optional",
     summary: "The test-set commitment: root, leaf count, anchor",
-    ok: { status: 200, schema: AnyJson, description: "the commitment" }, errors: [404],
+    ok: { status: 200, schema: AnyJson, description: "the commitment" },
+    errors: [404],
     handler: async (c) => sendJson(c, await c.var.domain.commitment(c.var.principal, slug(c))),
   });
   defineRoute(app, {
-    method: "get", path: "/benchmarks/:slug/runs/:run_id/receipt", tags: ["evidence"], auth: "optional",
+    method: "get",
+    path: "/benchmarks/:slug/runs/:run_id/receipt",
+    tags: ["evidence"],
+    auth: "optional",
     summary: "A finalized run's receipt (served once the benchmark has closed, SPEC 6.1)",
-    ok: { status: 200, schema: AnyJson, description: "{receipt, receipt_hash}" }, errors: [404],
-    handler: async (c) => sendJson(c, await c.var.domain.receipt(c.var.principal, slug(c), c.req.param("run_id"))),
+    ok: { status: 200, schema: AnyJson, description: "{receipt, receipt_hash}" },
+    errors: [404],
+    handler: async (c) =>
+      sendJson(c, await c.var.domain.receipt(c.var.principal, slug(c), c.req.param("run_id"))),
   });
   defineRoute(app, {
-    method: "post", path: "/benchmarks/:slug/bounty", tags: ["authors"], auth: "required",
+    method: "post",
+    path: "/benchmarks/:slug/bounty",
+    tags: ["authors"],
+    auth: "required",
     summary: "The author attaches the prize they locked with their own key (checked on-chain)",
-    body: BountyBody, ok: { status: 200, schema: AnyJson, description: "the attached bounty" }, errors: [401, 403, 404, 409, 422, 503],
+    body: BountyBody,
+    ok: { status: 200, schema: AnyJson, description: "the attached bounty" },
+    errors: [401, 403, 404, 409, 422, 503],
     handler: async (c, body) => sendJson(c, await c.var.domain.attachBounty(c.var.principal, slug(c), body)),
   });
   defineRoute(app, {
-    method: "post", path: "/benchmarks/:slug/award", tags: ["operator"], auth: "required",
+    method: "post",
+    path: "/benchmarks/:slug/award",
+    tags: ["operator"],
+    auth: "required",
     summary: "The operator settles the award (idempotent, crash-safe)",
-    ok: { status: 200, schema: AnyJson, description: "the award" }, errors: [401, 403, 404, 409, 503],
+    ok: { status: 200, schema: AnyJson, description: "the award" },
+    errors: [401, 403, 404, 409, 503],
     handler: async (c) => sendJson(c, await c.var.domain.award(c.var.principal, slug(c))),
   });
   return app;

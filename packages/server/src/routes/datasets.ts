@@ -8,28 +8,53 @@ import { AnyJson, BenchmarkDetail, DatasetBody, PublishBody } from "../schemas.j
 export function datasetRoutes(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   defineRoute(app, {
-    method: "get", path: "/datasets/formats", tags: ["authors"], auth: "optional",
+    method: "get",
+    path: "/datasets/formats",
+    tags: ["authors"],
+    auth: "optional",
     summary: "The row schema and worked examples",
     ok: { status: 200, schema: AnyJson, description: "formats" },
     handler: async (c) => sendJson(c, await c.var.domain.datasetFormats()),
   });
   defineRoute(app, {
-    method: "post", path: "/datasets/validate", tags: ["authors"], auth: "optional", bodyMode: "lossless",
+    method: "post",
+    path: "/datasets/validate",
+    tags: ["authors"],
+    auth: "optional",
+    bodyMode: "lossless",
     summary: "Dry run: row-numbered fix hints, nothing persisted",
-    body: DatasetBody, ok: { status: 200, schema: AnyJson, description: "{ok, row_count, content_hash, errors}" }, errors: [400, 413, 422],
+    body: DatasetBody,
+    ok: { status: 200, schema: AnyJson, description: "{ok, row_count, content_hash, errors}" },
+    errors: [400, 413, 422],
     handler: async (c, body) => sendJson(c, await c.var.domain.validateDataset(c.var.principal, body)),
   });
   defineRoute(app, {
-    method: "post", path: "/datasets", tags: ["authors"], auth: "required", bodyMode: "lossless",
+    method: "post",
+    path: "/datasets",
+    tags: ["authors"],
+    auth: "required",
+    bodyMode: "lossless",
     summary: "Upload a dataset (JSON rows); the caller owns it",
-    body: DatasetBody, ok: { status: 201, schema: AnyJson, description: "{dataset_id, content_hash, ...}" }, errors: [400, 401, 403, 413, 422],
+    body: DatasetBody,
+    ok: { status: 201, schema: AnyJson, description: "{dataset_id, content_hash, ...}" },
+    errors: [400, 401, 403, 413, 422],
     handler: async (c, body) => sendJson(c, await c.var.domain.createDataset(c.var.principal, body), 201),
   });
   defineRoute(app, {
-    method: "post", path: "/datasets/:dataset_id/benchmark", tags: ["authors"], auth: "required",
+    method: "post",
+    path: "/datasets/:dataset_id/benchmark",
+    tags: ["authors"],
+    auth: "required",
     summary: "Publish the dataset's benchmark (201 with the detail and a disclosure)",
-    body: PublishBody, ok: { status: 201, schema: BenchmarkDetail, description: "the detail plus disclosure" }, errors: [400, 401, 403, 404, 409, 422],
-    handler: async (c, body) => sendJson(c, await c.var.domain.publish(c.var.principal, c.req.param("dataset_id"), body, c.var.baseUrl), 201),
+    body: PublishBody,
+    ok: { status: 201, schema: BenchmarkDetail, description: "the detail plus disclosure" },
+    errors: [400, 401, 403, 404, 409, 422],
+    handler: async (c, body) =>
+      sendJson(
+        c,
+        await c.var.domain.publish(c.var.principal, c.req.param("dataset_id"), body, c.var.baseUrl),
+        201,
+      ),
   });
   return app;
 }

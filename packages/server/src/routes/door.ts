@@ -18,17 +18,35 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
 export function doorRoutes(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   defineRoute(app, {
-    method: "get", path: "/benchmarks/:slug/award-evidence", tags: ["evidence"], auth: "none",
+    method: "get",
+    path: "/benchmarks/:slug/award-evidence",
+    tags: ["evidence"],
+    auth: "none",
     summary: "The award evidence pack (byte-identical forever once awarded; ETag = pack hash)",
-    ok: { status: 200, schema: z.looseObject({}), description: "the pack bytes" }, errors: [404, 503],
+    ok: { status: 200, schema: z.looseObject({}), description: "the pack bytes" },
+    errors: [404, 503],
     handler: async (c) => {
       const r = await c.var.domain.awardEvidence(c.req.param("slug"));
       if (r.status !== 200)
-        return sendJson(c, { error: { code: "award_evidence_unavailable", message: r.message, reason: r.reason, details: { reason: r.reason } } }, r.status);
+        return sendJson(
+          c,
+          {
+            error: {
+              code: "award_evidence_unavailable",
+              message: r.message,
+              reason: r.reason,
+              details: { reason: r.reason },
+            },
+          },
+          r.status,
+        );
       const etag = `"${r.pack_hash}"`;
       const headers = { etag, "cache-control": "public, max-age=31536000, immutable" };
       if (etagMatches(c.req.header("if-none-match"), etag)) return c.body(null, 304, headers);
-      return c.body(r.bytes as Uint8Array<ArrayBuffer>, 200, { ...headers, "content-type": "application/json" });
+      return c.body(r.bytes as Uint8Array<ArrayBuffer>, 200, {
+        ...headers,
+        "content-type": "application/json",
+      });
     },
   });
   return app;

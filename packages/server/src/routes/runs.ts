@@ -11,32 +11,55 @@ import { AnyJson, SubmitBody } from "../schemas.js";
 export function runRoutes(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   defineRoute(app, {
-    method: "get", path: "/benchmarks/runs/mine", tags: ["runs"], auth: "required",
-    summary: "The caller's runs across all benchmarks", ok: { status: 200, schema: AnyJson, description: "{runs}" }, errors: [401, 403],
+    method: "get",
+    path: "/benchmarks/runs/mine",
+    tags: ["runs"],
+    auth: "required",
+    summary: "The caller's runs across all benchmarks",
+    ok: { status: 200, schema: AnyJson, description: "{runs}" },
+    errors: [401, 403],
     handler: async (c) => sendJson(c, await c.var.domain.runsMine(c.var.principal)),
   });
   defineRoute(app, {
-    method: "get", path: "/benchmarks/runs/:run_id", tags: ["runs"], auth: "required",
+    method: "get",
+    path: "/benchmarks/runs/:run_id",
+    tags: ["runs"],
+    auth: "required",
     summary: "A run (its owner, the benchmark's author, or the operator)",
-    ok: { status: 200, schema: AnyJson, description: "the run" }, errors: [401, 403, 404],
+    ok: { status: 200, schema: AnyJson, description: "the run" },
+    errors: [401, 403, 404],
     handler: async (c) => sendJson(c, await c.var.domain.getRun(c.var.principal, c.req.param("run_id"))),
   });
   defineRoute(app, {
-    method: "get", path: "/benchmarks/runs/:run_id/tasks", tags: ["runs"], auth: "required",
+    method: "get",
+    path: "/benchmarks/runs/:run_id/tasks",
+    tags: ["runs"],
+    auth: "required",
     summary: "The tasks of the caller's own run and the ordinals answered so far (resume)",
-    ok: { status: 200, schema: AnyJson, description: "{run_id, tasks, answered_ordinals}" }, errors: [401, 403, 404],
+    ok: { status: 200, schema: AnyJson, description: "{run_id, tasks, answered_ordinals}" },
+    errors: [401, 403, 404],
     handler: async (c) => sendJson(c, await c.var.domain.runTasks(c.var.principal, c.req.param("run_id"))),
   });
   defineRoute(app, {
-    method: "post", path: "/benchmarks/runs/:run_id/submissions", tags: ["runs"], auth: "required",
+    method: "post",
+    path: "/benchmarks/runs/:run_id/submissions",
+    tags: ["runs"],
+    auth: "required",
     summary: "Submit answers (idempotent upserts per ordinal; unknown ordinals and empty answers 422)",
-    body: SubmitBody, ok: { status: 200, schema: AnyJson, description: "what was stored" }, errors: [400, 401, 403, 404, 409, 413, 422],
-    handler: async (c, body) => sendJson(c, await c.var.domain.submit(c.var.principal, c.req.param("run_id"), body.answers)),
+    body: SubmitBody,
+    ok: { status: 200, schema: AnyJson, description: "what was stored" },
+    errors: [400, 401, 403, 404, 409, 413, 422],
+    handler: async (c, body) =>
+      sendJson(c, await c.var.domain.submit(c.var.principal, c.req.param("run_id"), body.answers)),
   });
   defineRoute(app, {
-    method: "post", path: "/benchmarks/runs/:run_id/finalize", tags: ["runs"], auth: "required",
+    method: "post",
+    path: "/benchmarks/runs/:run_id/finalize",
+    tags: ["runs"],
+    auth: "required",
     summary: "Finalize a run (the wall clock stops); a second finalize is 409",
-    ok: { status: 200, schema: AnyJson, description: "scores (aggregates only while attempts remain)" }, errors: [401, 403, 404, 409],
+    ok: { status: 200, schema: AnyJson, description: "scores (aggregates only while attempts remain)" },
+    errors: [401, 403, 404, 409],
     handler: async (c) => sendJson(c, await c.var.domain.finalize(c.var.principal, c.req.param("run_id"))),
   });
   return app;

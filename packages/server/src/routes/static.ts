@@ -36,7 +36,12 @@ export const TUTORIALS: readonly Tutorial[] = readdirSync(new URL("content/", AS
     const text = readFileSync(new URL(`content/${f}`, ASSETS), "utf8");
     const lines = text.split("\n");
     const title = (lines.find((l) => l.startsWith("# ")) ?? f).replace(/^# /, "");
-    const summary = text.split("\n\n").find((p) => p.trim() && !p.startsWith("#"))?.replace(/\s+/g, " ").trim() ?? "";
+    const summary =
+      text
+        .split("\n\n")
+        .find((p) => p.trim() && !p.startsWith("#"))
+        ?.replace(/\s+/g, " ")
+        .trim() ?? "";
     return { slug: f.replace(/\.md$/, ""), title, summary, text };
   });
 
@@ -54,31 +59,56 @@ export function tutorial(slug: string): Tutorial {
 export function staticRoutes(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   defineRoute(app, {
-    method: "get", path: "/scripts/run-benchmark.sh", tags: ["scripts"], auth: "none",
+    method: "get",
+    path: "/scripts/run-benchmark.sh",
+    tags: ["scripts"],
+    auth: "none",
     summary: "The byte-static POSIX sh script (phases start and submit; slug as argv)",
     ok: { status: 200, description: "the script", contentType: "text/x-shellscript", schema: z.string() },
-    handler: async (c) => c.body(new Uint8Array(RUN_BENCHMARK_SH), 200, { "content-type": "text/x-shellscript; charset=utf-8" }),
+    handler: async (c) =>
+      c.body(new Uint8Array(RUN_BENCHMARK_SH), 200, { "content-type": "text/x-shellscript; charset=utf-8" }),
   });
   defineRoute(app, {
-    method: "get", path: "/scripts/sha256sums.txt", tags: ["scripts"], auth: "none",
+    method: "get",
+    path: "/scripts/sha256sums.txt",
+    tags: ["scripts"],
+    auth: "none",
     summary: "SHA-256 of the script, in sha256sum format",
     ok: { status: 200, description: "sha256sums", contentType: "text/plain", schema: z.string() },
     handler: async (c) => c.body(SHA256SUMS, 200, { "content-type": "text/plain; charset=utf-8" }),
   });
   defineRoute(app, {
-    method: "get", path: "/content", tags: ["content"], auth: "none",
-    summary: "The how-to documents", ok: { status: 200, description: "{tutorials: [{slug, title, summary, url}]}" },
+    method: "get",
+    path: "/content",
+    tags: ["content"],
+    auth: "none",
+    summary: "The how-to documents",
+    ok: { status: 200, description: "{tutorials: [{slug, title, summary, url}]}" },
     handler: async (c) =>
-      sendJson(c, { tutorials: TUTORIALS.map(({ slug, title, summary }) => ({ slug, title, summary, url: `/api/v1/content/${slug}.md` })) }),
+      sendJson(c, {
+        tutorials: TUTORIALS.map(({ slug, title, summary }) => ({
+          slug,
+          title,
+          summary,
+          url: `/api/v1/content/${slug}.md`,
+        })),
+      }),
   });
   defineRoute(app, {
-    method: "get", path: "/content/:file", tags: ["content"], auth: "none",
+    method: "get",
+    path: "/content/:file",
+    tags: ["content"],
+    auth: "none",
     summary: "One how-to document as Markdown (`/content/compete-on-benchmarks.md`)",
-    ok: { status: 200, description: "markdown", contentType: "text/markdown", schema: z.string() }, errors: [404],
+    ok: { status: 200, description: "markdown", contentType: "text/markdown", schema: z.string() },
+    errors: [404],
     handler: async (c) => {
       const file = c.req.param("file");
-      if (!file.endsWith(".md")) throw new EdgeError("not_found", "tutorials are served as <slug>.md", { file });
-      return c.body(tutorial(file.slice(0, -3)).text, 200, { "content-type": "text/markdown; charset=utf-8" });
+      if (!file.endsWith(".md"))
+        throw new EdgeError("not_found", "tutorials are served as <slug>.md", { file });
+      return c.body(tutorial(file.slice(0, -3)).text, 200, {
+        "content-type": "text/markdown; charset=utf-8",
+      });
     },
   });
   return app;

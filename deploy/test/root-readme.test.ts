@@ -1,0 +1,58 @@
+/**
+ * The root README's commands, as printed: its author / winner walkthrough is the block that
+ * `walkthrough.test.ts` runs on a fresh node (the same lines, byte for byte), and the CLI
+ * commands it shows for the built tree run as written from the repo root.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { expect } from "chai";
+import { REPO_ROOT } from "./helpers";
+
+/** The text between the walkthrough markers of a README. */
+function walkthroughBlock(file: string): string {
+  const text = fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
+  const m = /<!-- walkthrough:start -->([\s\S]*?)<!-- walkthrough:end -->/.exec(text);
+  if (!m) throw new Error(`no walkthrough block in ${file}`);
+  return m[1]!;
+}
+
+describe("root README.md, as written", function () {
+  this.timeout(120_000);
+
+  it("shows exactly the walkthrough that deploy/test/walkthrough.test.ts runs", function () {
+    const root = walkthroughBlock("README.md");
+    const deploy = walkthroughBlock(path.join("deploy", "README.md"));
+    expect(root, "README.md's walkthrough differs from deploy/README.md's (the tested one)").to.equal(deploy);
+    expect(root).to.match(/npx hardhat bounty:reclaim --network localhost .* --id 2 --to 0x[0-9a-fA-F]{40}/);
+    expect(root, "no shortened addresses").not.to.match(/0x[0-9a-fA-F]{2,8}\.\.\./);
+    expect(root, "no <placeholders>").not.to.match(/<[a-z-]+>/);
+  });
+
+  it("has no shortened address anywhere a command is shown", function () {
+    const text = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
+    for (const block of text.match(/```sh\n[\s\S]*?```/g) ?? []) {
+      expect(block, block).not.to.match(/0x[0-9a-fA-F]{2,8}\.\.\./);
+    }
+  });
+
+  it("./bin/bench-bounty --help lists the commands the README names", function () {
+    const out = execFileSync(path.join(REPO_ROOT, "bin", "bench-bounty"), ["--help"], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+    });
+    for (const cmd of ["serve", "run", "publish", "leaderboard", "award", "verify", "verify-receipt"]) {
+      expect(out, cmd).to.match(new RegExp(`\\n\\s+${cmd}\\b`));
+    }
+  });
+
+  it("./bin/bench-bounty verify PACK (the offline form) runs as written on a vector pack", function () {
+    const pack = path.join("spec", "vectors", "packs", "small.json");
+    const r = spawnSync(path.join(REPO_ROOT, "bin", "bench-bounty"), ["verify", pack], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+    });
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stdout).to.contain("pack_hash");
+  });
+});
