@@ -453,15 +453,23 @@ def check(pack: dict, rpc_url: str | None) -> list[tuple[str, bool, str]]:
     record("chain_id", [] if chain_id == b["chain_id"] else [f"RPC serves {chain_id}"], str(chain_id))
     onchain_root = hx(rpc.eth_call(bounty, "testSetRoots(uint256)", word_uint(bid)))
     leaf_count = read_words(rpc.eth_call(bounty, "leafCountOf(uint256)", word_uint(bid)))[0]
-    burned = read_words(rpc.eth_call(bounty, "rootBurned(bytes32)", word_bytes32(b["commit_root"])))[0]
+    # SPEC v1.1: the root is burned per author, rootBurned(author, root), with author = getBounty(id).author
+    author = int(b["author"], 16)
+    burned = read_words(
+        rpc.eth_call(bounty, "rootBurned(address,bytes32)", word_uint(author) + word_bytes32(b["commit_root"]))
+    )[0]
+    # getBounty returns a tuple with a dynamic array: word 0 is its offset, word 1 the author
+    onchain_author = read_words(rpc.eth_call(bounty, "getBounty(uint256)", word_uint(bid)))[1]
     problems = []
+    if onchain_author != author:
+        problems.append(f"getBounty({bid}).author is {onchain_author:#042x}, not benchmark.author")
     if onchain_root != b["commit_root"]:
         problems.append(f"testSetRoots = {onchain_root}")
     if leaf_count != b["leaf_count"]:
         problems.append(f"leafCountOf = {leaf_count}")
     if burned != 1:
         problems.append("root not burned")
-    record("onchain_commitment", problems, f"testSetRoots, leafCountOf ({leaf_count}) and rootBurned agree")
+    record("onchain_commitment", problems, f"testSetRoots, leafCountOf ({leaf_count}), getBounty.author and rootBurned(author, root) agree")
 
     receipt = rpc.call("eth_getTransactionReceipt", [b["award_tx"]])
     topic0 = hx(keccak256(b"Awarded(uint256,bytes32,address[],uint256[],uint256,bytes32)"))
