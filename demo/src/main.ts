@@ -47,7 +47,7 @@ async function main(): Promise<number> {
     }
     if (result.serviceUrl && result.slug) {
       const b = `${result.serviceUrl}/api/v1/benchmarks/${result.slug}`;
-      log(`    web leaderboard            ${result.serviceUrl}/`);
+      log(`    web leaderboard            ${result.serviceUrl}/#/b/${result.slug}/leaderboard`);
       log(`    benchmark detail           ${b}`);
       log(`    leaderboard                ${b}/leaderboard`);
       log(`    evidence door (pack)       ${b}/award-evidence`);

@@ -156,6 +156,14 @@ export function renderReport(
     }
     if (result.slug)
       lines.push(`- benchmark \`${result.slug}\`, bounty ${result.bountyId ?? "(not locked)"}`);
+    if (result.serviceUrl) {
+      const b = result.slug ? `#/b/${result.slug}/leaderboard` : "";
+      lines.push(
+        `- service \`bench-bounty serve\` at ${result.serviceUrl}: [web leaderboard](${result.serviceUrl}/${b}), ` +
+          `[REST](${result.serviceUrl}/api/v1/benchmarks), [OpenAPI](${result.serviceUrl}/api/v1/openapi.json), MCP at ${result.serviceUrl}/mcp ` +
+          "(stopped at the end unless `--keep-running`)",
+      );
+    }
     lines.push("");
   }
   if (result.leaderboard && result.leaderboard.length > 0)

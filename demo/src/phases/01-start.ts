@@ -75,11 +75,13 @@ export const startPhase: DemoPhase = {
         "127.0.0.1",
         "--port",
         String(port),
+        "--indexer-url",
+        ix.url,
+        "--local-chain",
       ],
       {
         BENCH_BOUNTY_PRIVATE_KEY: c.accounts[PLATFORM_INDEX]!.privateKey,
         BENCH_BOUNTY_OPERATOR_KEY: ctx.operatorKey,
-        BENCH_BOUNTY_INDEXER_URL: ix.url,
       },
       p.note,
       options.verbose,
@@ -87,6 +89,6 @@ export const startPhase: DemoPhase = {
     ctx.serviceUrl = serve.url;
     result.serviceUrl = serve.url;
     for (const line of serve.banner) if (line.trim()) p.note(`│ ${line}`);
-    p.summary(`chain ${c.rpcUrl}, indexer ${ix.url}, service ${serve.url}`);
+    p.summary(`chain ${c.rpcUrl}, indexer ${ix.url}, service and web leaderboard ${serve.url}/`);
   },
 };

@@ -17,6 +17,10 @@ import { ensureWritableDir, Platform, PlatformError } from "@bench-bounty/platfo
 interface ServeOpts extends StoreOpts {
   port: string;
   host: string;
+  /** The indexer the web leaderboard reads claims from (its base URL). */
+  indexerUrl?: string;
+  /** The chain is a local node (no explorer links on the web pages, whatever its chain id). */
+  localChain?: boolean;
 }
 
 function portOf(v: string): number {
@@ -61,14 +65,26 @@ export function registerServeCommand(program: Command): void {
   )
     .addOption(new Option("--port <port>", "TCP port (0: any free port)").env("PORT").default("8787"))
     .addOption(new Option("--host <host>", "bind address").env("HOST").default("127.0.0.1"))
+    .addOption(
+      new Option("--indexer-url <url>", "indexer the web leaderboard reads award claims from").env(
+        "BENCH_BOUNTY_INDEXER_URL",
+      ),
+    )
+    .addOption(new Option("--local-chain", "the chain is a local node: no explorer links on the web pages"))
     .action(async (o: ServeOpts) => {
       try {
         const port = portOf(o.port);
         const { platform, database } = openForServe(o);
         // Loaded here, not at the bin's start: every other command stays as fast as before.
-        const { platformDomain, serveApp } = await import("@bench-bounty/server");
+        const { platformDomain, serveApp, webMiddleware } = await import("@bench-bounty/server");
+        const web = webMiddleware({
+          ...(o.indexerUrl ? { indexerUrl: o.indexerUrl } : {}),
+          ...(o.rpcUrl ? { rpcUrl: o.rpcUrl } : {}),
+          localChain: o.localChain === true,
+        });
         const server = await serveApp({
           domain: platformDomain(platform),
+          web,
           port,
           host: o.host,
           ...(o.publicUrl ? { publicBaseUrl: o.publicUrl } : {}),
@@ -81,6 +97,7 @@ export function registerServeCommand(program: Command): void {
             `  database: ${database}\n` +
             `  chain: ${platform.chain ? `chain id ${o.chainId} via ${o.rpcUrl}` : "none (off-chain: no anchors, no award)"}\n` +
             `  operator key: ${process.env.BENCH_BOUNTY_OPERATOR_KEY ? "set (BENCH_BOUNTY_OPERATOR_KEY)" : "not set (nobody may award over the API)"}\n` +
+            `  web: ${server.url}/\n` +
             `  REST: ${server.url}/api/v1/benchmarks  OpenAPI: ${server.url}/api/v1/openapi.json  MCP: ${server.url}/mcp\n`,
         );
         await new Promise<void>((res) => {

@@ -15,3 +15,4 @@ export { apiKeyOf } from "./middleware/auth.js";
 export { MCP_SERVER_INFO } from "./mcp/endpoint.js";
 export { RUN_BENCHMARK_SH, SHA256SUMS, TUTORIALS } from "./routes/static.js";
 export { platformDomain } from "./platform-domain.js";
+export { webApp, webMiddleware, type WebConfig } from "./web.js";
