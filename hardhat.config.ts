@@ -31,13 +31,14 @@ subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(async (args: { solcVersi
     compilerPath: require.resolve("solc/soljson.js"),
     isSolcJs: true,
     version: SOLC_VERSION,
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a JSON file outside the config's imports, read only when Hardhat asks for the compiler
     longVersion: require("solc/package.json").version,
   };
 });
 
 // Tasks (issue 6) register themselves when their folder exists.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 try {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional module: a missing deploy/tasks must be catchable, which a static import is not
   require("./deploy/tasks");
 } catch (e) {
   if ((e as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND" || !String(e).includes("deploy/tasks"))

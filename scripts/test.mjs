@@ -6,7 +6,6 @@ import { spawn } from "node:child_process";
 import { PNPM_SPEC, ROOT, elapsed, plainEnv, pnpm, setup } from "./lib/run.mjs";
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
-// eslint-disable-next-line no-control-regex
 const stripAnsi = (s) => s.replace(/\x1b\[[0-9;]*m/g, "");
 
 /** Counts one closing line of mocha ("12 passing", "1 failing", "2 pending") or vitest ("Tests  3 passed | 1 skipped (4)"). */

@@ -148,7 +148,7 @@ export function decodeRevert(e: unknown, ifaces: readonly Interface[], action: s
   const data = revertData(e);
   if (data) {
     for (const iface of ifaces) {
-      let parsed: ErrorDescription | null = null;
+      let parsed: ErrorDescription | null;
       try {
         parsed = iface.parseError(data);
       } catch {
@@ -230,11 +230,11 @@ function stackTracesRequested(): boolean {
  * missing parameter, an unknown task) and an unknown `--network` (HH100).
  */
 export function isArgumentError(e: unknown): boolean {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { HardhatError } =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: Hardhat internals (CommonJS, no exports map), loaded only when an error is classified
     require("hardhat/internal/core/errors") as typeof import("hardhat/internal/core/errors");
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { ERRORS } =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: Hardhat internals (CommonJS, no exports map), loaded only when an error is classified
     require("hardhat/internal/core/errors-list") as typeof import("hardhat/internal/core/errors-list");
   if (!HardhatError.isHardhatError(e)) return false;
   const descriptor = e.errorDescriptor;
@@ -276,8 +276,8 @@ export const ARGUMENT_ERROR_PATCH_CHECKED_ON = "2.28.6";
 export function endArgumentErrorsWithoutStack(): void {
   if (argumentErrorsInstalled || !underHardhatCli()) return;
   argumentErrorsInstalled = true;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Reporter } =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: Hardhat CLI internal, loaded only under the hardhat command line
     require("hardhat/internal/sentry/reporter") as typeof import("hardhat/internal/sentry/reporter");
   const report = Reporter.reportError.bind(Reporter);
   Reporter.reportError = (error: Error) => {

@@ -29,7 +29,7 @@ function createXPresignedTx(): Hex {
     "strategy",
     "createx-artifact.js",
   );
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS artifact at a path resolved at run time
   const { presignedTx } = require(artifactFile) as { presignedTx: Hex };
   return presignedTx;
 }
@@ -104,7 +104,7 @@ export async function deployWithIgnition(
   hre: HardhatRuntimeEnvironment,
   opts: { deploymentId?: string; defaultSender?: string } = {},
 ): Promise<{ benchmarkBounty: string; anchorRegistry: string; startBlock: number }> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: the Ignition module needs a loaded Hardhat runtime, so it is read only when deploying
   const BenchBountyModule = require("../ignition/modules/BenchBounty").default;
   const before = await hre.ethers.provider.getBlockNumber();
   const result = await hre.ignition.deploy(BenchBountyModule, {

@@ -13,7 +13,6 @@ import { blockNumber, localDeploymentFile, hardhat, startChain, tempDir, type Ru
 
 /** Hardhat colours its error line when `CI` is set (picocolors); compare plain text. */
 function plain(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/\x1b\[[0-9;]*m/g, "");
 }
 

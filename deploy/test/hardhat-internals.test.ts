@@ -43,18 +43,20 @@ describe("the Hardhat internals the argument-error patch relies on", function ()
   });
 
   it("argument errors are still recognised by their descriptors", function () {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the internals isArgumentError reads
     const { HardhatError } =
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the internals isArgumentError reads, loaded as it loads them
       require("hardhat/internal/core/errors") as typeof import("hardhat/internal/core/errors");
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { ERRORS } =
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the internals isArgumentError reads, loaded as it loads them
       require("hardhat/internal/core/errors-list") as typeof import("hardhat/internal/core/errors-list");
     expect(
       isArgumentError(new HardhatError(ERRORS.ARGUMENTS.UNRECOGNIZED_PARAM_NAME, { param: "--x" })),
       RECHECK,
-    ).to.be.true;
-    expect(isArgumentError(new HardhatError(ERRORS.NETWORK.CONFIG_NOT_FOUND, { network: "x" })), RECHECK).to
-      .be.true;
-    expect(isArgumentError(new Error("other"))).to.be.false;
+    ).to.equal(true);
+    expect(
+      isArgumentError(new HardhatError(ERRORS.NETWORK.CONFIG_NOT_FOUND, { network: "x" })),
+      RECHECK,
+    ).to.equal(true);
+    expect(isArgumentError(new Error("other"))).to.equal(false);
   });
 });

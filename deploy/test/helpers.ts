@@ -216,10 +216,10 @@ export async function rpc<T>(url: string, method: string, params: unknown[] = []
  * the creation bytecode (neither contract has constructor arguments).
  */
 export function artifactAddresses(): { benchmarkBounty: string; anchorRegistry: string } {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: loaded only by the tests that compare addresses
   const { ethers } = require("ethers") as typeof import("ethers");
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { CREATEX_ADDRESS, DEPLOYMENT_SALT } =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: the built package is read only when this is called
     require("@bench-bounty/contracts") as typeof import("@bench-bounty/contracts");
   const at = (name: string) => {
     const artifact = JSON.parse(
@@ -246,7 +246,7 @@ export function inProcessRunner(chain: DevChain, localDeployment: string) {
   process.env.LOCAL_RPC_URL = chain.rpcUrl;
   process.env.BENCH_BOUNTY_LOCAL_DEPLOYMENT = localDeployment;
   for (const k of ["DEPLOYER_PRIVATE_KEY", "BASE_RPC_URL", "BASE_SEPOLIA_RPC_URL"]) delete process.env[k];
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: Hardhat reads HARDHAT_NETWORK and the env set just above when it loads
   const hre = require("hardhat") as import("hardhat/types").HardhatRuntimeEnvironment;
   if (hre.network.name !== "localhost")
     throw new Error("a Hardhat runtime was already loaded for another network");

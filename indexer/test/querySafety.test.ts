@@ -158,7 +158,7 @@ function querySafety(label: string, databaseUrl: string | undefined) {
       const update = "UPDATE award_winner SET account = '0x0000000000000000000000000000000000000bad'";
       const prefix = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 4);
       const target = prefix(update);
-      let select = "";
+      let select: string;
       for (let i = 0; ; i++) {
         const candidate = `SELECT ${i} AS n FROM bounty LIMIT 1`;
         if (prefix(candidate) === target) {

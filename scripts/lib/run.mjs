@@ -74,6 +74,8 @@ export function setup() {
   mkdirSync(dirname(SETUP_LOG), { recursive: true });
   const fd = verbose ? null : openSync(SETUP_LOG, "w");
   const stdio = verbose ? "inherit" : ["ignore", fd, fd];
+  let failed = false;
+  let failure;
   try {
     for (const [what, args] of [
       ["install", ["install", "--frozen-lockfile"]],
@@ -90,14 +92,18 @@ export function setup() {
         process.exit(res.status || 1);
       }
     }
-  } finally {
-    if (fd !== null) {
-      try {
-        closeSync(fd);
-      } catch (err) {
-        if (err.code !== "EBADF") throw err;
-      }
+  } catch (err) {
+    failed = true;
+    failure = err;
+  }
+  // Closed here rather than in a `finally`, so that an error closing it needs no throw from a `finally`.
+  if (fd !== null) {
+    try {
+      closeSync(fd);
+    } catch (err) {
+      if (err.code !== "EBADF") throw err;
     }
   }
+  if (failed) throw failure;
   console.log(`✓ set-up done in ${elapsed(t0)}`);
 }

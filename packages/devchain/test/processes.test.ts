@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { killOnExit, signalProcessGroup, stopProcessGroup } from "../src/processes.js";
+import { signalProcessGroup, stopProcessGroup } from "../src/processes.js";
 
 const PROCESSES_DIST = fileURLToPath(new URL("../dist/processes.js", import.meta.url));
 

@@ -83,7 +83,7 @@ describe("Merkle functions", () => {
   });
 
   it("names the index of a hole, a null or a non-byte leaf", () => {
-    // eslint-disable-next-line no-sparse-arrays
+    // eslint-disable-next-line no-sparse-arrays -- the hole is the input under test
     expect(refusal(() => merkleRoot([LEAF, , LEAF] as never)).path).toBe("$[1]");
     expect(refusal(() => merkleRoot([LEAF, null as never])).path).toBe("$[1]");
     const bytes = new Uint8Array(32);

@@ -29,7 +29,7 @@ const PACKS = ["small", "zero-winner"] as const;
 
 /** Split a pack into the minting inputs it was made from (derived fields dropped). */
 function partsOf(pack: EvidencePack): MintInputs {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the derived fields are destructured only to drop them from the rest
   const { commit_root, leaf_count, ranking_digest, grader_types, ...benchmark } = pack.benchmark;
   const rd = pack.rank_derivation;
   return {

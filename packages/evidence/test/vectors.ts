@@ -25,7 +25,6 @@ export function vectorBytes(name: string): Uint8Array {
 }
 
 /** A vector file read with the SPEC 2 parser (integers exact, floats as JsonFloat). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- vector files are read loosely, each test narrows what it reads
 export function vector(name: string): any {
   return parseJson(vectorBytes(name)) as JsonValue;
 }

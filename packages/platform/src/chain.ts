@@ -427,7 +427,7 @@ export class ChainGateway {
 
   private async write(
     what: string,
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one writer for every contract's ABI: viem's per-ABI generics cannot be shared here
     request: { address: Address; abi: any; functionName: string; args: readonly unknown[] },
     wallet: WalletClient<Transport, Chain, Account> = this.wallet,
   ): Promise<Hash> {

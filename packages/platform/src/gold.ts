@@ -47,7 +47,7 @@ export function plainDecimal(text: string): string {
   }
   if (point > digits.length) digits = digits + "0".repeat(point - digits.length);
   let ip = digits.slice(0, point).replace(/^0+(?=\d)/, "");
-  let fp = digits.slice(point).replace(/0+$/, "");
+  const fp = digits.slice(point).replace(/0+$/, "");
   if (ip === "") ip = "0";
   const out = fp === "" ? ip : `${ip}.${fp}`;
   return (sign === "-" && /[1-9]/.test(out) ? "-" : "") + out;

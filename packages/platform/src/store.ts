@@ -317,7 +317,7 @@ export function requireExistingStore(dir: string, option: string): void {
   // Exists (or a level is a file): refuses a file without creating anything, since dir exists or an
   // ancestor is not a directory.
   ensureWritableDir(dir, option);
-  let isFile = false;
+  let isFile: boolean;
   try {
     isFile = statSync(join(dir, "platform.sqlite")).isFile();
   } catch {
@@ -374,7 +374,7 @@ export function ensureWritableDir(dir: string, option: string): void {
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "EEXIST") {
-        let isDir = false;
+        let isDir: boolean;
         try {
           isDir = statSync(level).isDirectory();
         } catch {

@@ -13,15 +13,7 @@ import { describe, expect, it } from "vitest";
 import { PlatformError } from "../src/errors.js";
 import { runBenchmark, type AgentSpec } from "../src/runner.js";
 import { serveDoor } from "../src/server.js";
-import {
-  chainConfig,
-  cities,
-  latestBlockTime,
-  manualClock,
-  openTemp,
-  useDevChain,
-  type Harness,
-} from "./helpers.js";
+import { chainConfig, cities, latestBlockTime, manualClock, openTemp, useDevChain } from "./helpers.js";
 
 const TEMPLATE = "What is the answer for {payload.city} #{payload.index}?";
 const POOL = 10_000_001n; // odd: dust goes to place 1
@@ -67,7 +59,6 @@ describe("award on the local Base profile", () => {
     });
     const door = await serveDoor(platform.real, { port: 0 });
     const get = (path: string) => fetch(`${door.url}/api/v1/benchmarks/${path}`);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const json = async (r: Response | Promise<Response>): Promise<any> => (await r).json();
     try {
       // publish: commitment anchored with kind commitment

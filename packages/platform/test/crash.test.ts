@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { cities, cleanup, promptAgent, tempDir, openAt, type Harness } from "./helpers.js";
+import { cities, cleanup, promptAgent, tempDir, openAt } from "./helpers.js";
 
 afterEach(cleanup);
 

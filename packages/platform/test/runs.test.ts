@@ -1,16 +1,7 @@
 import { composite, parseJson, receiptHash } from "@bench-bounty/evidence";
 import { afterEach, describe, expect, it } from "vitest";
 import { runPlan } from "../src/runs.js";
-import {
-  cities,
-  cleanup,
-  manualClock,
-  openTemp,
-  promptAgent,
-  refusal,
-  rejection,
-  type Harness,
-} from "./helpers.js";
+import { cities, cleanup, manualClock, openTemp, promptAgent, rejection, type Harness } from "./helpers.js";
 
 afterEach(cleanup);
 

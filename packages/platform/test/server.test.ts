@@ -17,7 +17,6 @@ async function fixture() {
   return { platform, clock, slug, app };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = async (r: Response | Promise<Response>): Promise<any> => (await r).json();
 
 describe("door (HTTP)", () => {

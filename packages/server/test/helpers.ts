@@ -70,7 +70,7 @@ export async function call(
   if (body !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
   const res = await fetch(base + path, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await res.text();
-  let json: unknown = null;
+  let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {

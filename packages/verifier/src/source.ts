@@ -267,7 +267,6 @@ function identifier(v: unknown): string | undefined {
 
 /** `s` without control characters (no terminal escapes from a server), cut to `max` characters. */
 function printable(s: string, max: number): string {
-  // eslint-disable-next-line no-control-regex
   const clean = s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").trim();
   return clean.length <= max ? clean : `${clean.slice(0, max - 3)}...`;
 }

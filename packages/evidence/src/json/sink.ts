@@ -150,7 +150,7 @@ export class ByteSink implements Sink {
       buf[--at] = 0x30 + t - q * 10;
       t = q;
     }
-    buf[--at] = 0x30 + t;
+    buf[at - 1] = 0x30 + t;
   }
 
   /** The bytes written so far (a view into the buffer: valid until {@link release}). */

@@ -109,7 +109,7 @@ export async function principalOf(platform: Platform, o: StoreOpts): Promise<Pri
  */
 export function checkChainOptions(o: StoreOpts): void {
   if (o.rpcUrl !== undefined) {
-    let protocol: string | null = null;
+    let protocol: string | null;
     try {
       protocol = new URL(o.rpcUrl).protocol;
     } catch {
@@ -146,7 +146,7 @@ export function chainConfig(o: StoreOpts): ChainConfig | undefined {
       field: "BENCH_BOUNTY_PRIVATE_KEY",
     });
   }
-  let book: { benchmarkBounty: string | null; anchorRegistry: string | null; usdc: string } | null = null;
+  let book: { benchmarkBounty: string | null; anchorRegistry: string | null; usdc: string } | null;
   try {
     book = addressBookEntry(chainId);
   } catch {
