@@ -312,9 +312,7 @@ export class BenchBountyClient {
   datasetFormats(): Promise<Record<string, unknown>> {
     return this.request("GET", "/api/v1/datasets/formats");
   }
-  createDataset(
-    dataset: unknown,
-  ): Promise<{
+  createDataset(dataset: unknown): Promise<{
     dataset_id: string;
     name: string;
     content_hash: string;
