@@ -136,3 +136,18 @@ export function getAgent(ctx: PlatformContext, agentId: string): Promise<AgentRe
 export function myAgents(ctx: PlatformContext, p: Principal): Promise<AgentRecord[]> {
   return ctx.store.agents.ofAccount(p.account_id);
 }
+
+/**
+ * SPEC 7.2 "author agents rank but take no money": an agent is the benchmark author's when its owner
+ * flagged it so, or when it is owned by the benchmark author's own account (the author knows the gold,
+ * so an agent of theirs is never eligible, whatever its flag says). The one place of this rule: the
+ * leaderboard and the award both read it.
+ * @param authorAccountId the benchmark's `author_account_id`
+ */
+export function isAuthorAgent(
+  agent: { is_author_agent: boolean; owner_account_id: string } | null | undefined,
+  authorAccountId: string,
+): boolean {
+  if (!agent) return false;
+  return agent.is_author_agent || agent.owner_account_id === authorAccountId;
+}

@@ -44,6 +44,7 @@ import { PlatformError } from "./errors.js";
 import { fromStored, toStored } from "./json.js";
 import { receiptUrl } from "./leaderboard.js";
 import { anchorCommitment, getBenchmark, getTasks, isOpen } from "./publish.js";
+import { isAuthorAgent } from "./agents.js";
 import { anchorOf, anchorPending, listRuns, runAnswers } from "./runs.js";
 import { assertAuthor, assertOperator } from "./identity/access.js";
 import { isOperator, type Principal } from "./identity/principal.js";
@@ -151,6 +152,12 @@ export async function attachBounty(
   bountyId: bigint,
   expect: AttachExpectations = {},
 ): Promise<AttachedBounty> {
+  if (bountyId < 1n || bountyId >= 2n ** 256n)
+    throw new PlatformError(
+      "invalid_option",
+      `bounty_id must be an integer from 1 to 2^256-1, got ${bountyId}`,
+      { field: "bounty_id" },
+    );
   const chain = chainOf(ctx);
   const b = getBenchmark(ctx, slug);
   if (!isOperator(p)) assertAuthor(p, b);
@@ -310,6 +317,7 @@ export function closeBenchmark(ctx: PlatformContext, p: Principal, slug: string)
 
 /** Every finalized run of a benchmark as the evidence library's mint input. */
 function mintRuns(ctx: PlatformContext, slug: string): MintRun[] {
+  const author = getBenchmark(ctx, slug).author_account_id;
   return listRuns(ctx, slug)
     .filter((r) => r.status === "finalized")
     .map((r) => {
@@ -320,7 +328,7 @@ function mintRuns(ctx: PlatformContext, slug: string): MintRun[] {
         .filter((a): a is RevealedAnswer => a.answer_text !== undefined);
       return {
         agent_id: r.agent_id,
-        is_author_agent: agent?.is_author_agent ?? false,
+        is_author_agent: isAuthorAgent(agent, author),
         receipt: r.receipt as Receipt,
         receipt_url: receiptUrl(ctx, slug, r.run_id),
         rank_accuracy: r.rank_accuracy!,

@@ -17,6 +17,7 @@ import type { BenchmarkRecord, PlatformContext } from "./context.js";
 import { forbid, isAuthorOf } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
 import { getBenchmark, isOpen } from "./publish.js";
+import { isAuthorAgent } from "./agents.js";
 import { isoMillis } from "./time.js";
 
 /** One row of the public board (one per agent). */
@@ -87,14 +88,23 @@ interface BoardSourceRow {
 }
 
 function finalizedRows(ctx: PlatformContext, slug: string): BoardSourceRow[] {
-  return ctx.store.db
+  const rows = ctx.store.db
     .prepare(
-      `SELECT r.agent_id, a.is_author_agent, r.run_id, r.score_composite, r.score_composite_public, r.score_public,
+      `SELECT r.agent_id, a.is_author_agent, a.owner_account_id, b.author_account_id, r.run_id, r.score_composite, r.score_composite_public, r.score_public,
               r.queries_used, r.wall_seconds, r.finalized_at_ms, r.rank_accuracy, r.usdc_spent, r.receipt_hash
-       FROM runs r JOIN agents a ON a.agent_id = r.agent_id
+       FROM runs r JOIN agents a ON a.agent_id = r.agent_id JOIN benchmarks b ON b.slug = r.slug
        WHERE r.slug = ? AND r.status = 'finalized' ORDER BY r.started_at_ms, r.run_id`,
     )
-    .all(slug) as BoardSourceRow[];
+    .all(slug) as (BoardSourceRow & { owner_account_id: string; author_account_id: string })[];
+  return rows.map(({ owner_account_id, author_account_id, ...r }) => ({
+    ...r,
+    is_author_agent: isAuthorAgent(
+      { is_author_agent: r.is_author_agent === 1, owner_account_id },
+      author_account_id,
+    )
+      ? 1
+      : 0,
+  }));
 }
 
 /** Final-board rows with every field (rank_accuracy included): the input of the award. */
