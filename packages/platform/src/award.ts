@@ -132,7 +132,7 @@ interface PreparedWinner {
 
 function chainOf(ctx: PlatformContext) {
   if (!ctx.chain)
-    throw new PlatformError("no_chain", "no chain configured (pass --rpc-url, contracts and a key)", {}, 503);
+    throw new PlatformError("no_chain", "no chain configured (pass --rpc-url, contracts and a key)", {});
   return ctx.chain;
 }
 
@@ -167,14 +167,12 @@ export async function attachBounty(
       "bounty_mismatch",
       `bounty ${bountyId} does not exist`,
       { bounty_id: String(bountyId) },
-      409,
     );
   if (onchain.testSetRoot.toLowerCase() !== b.commit_root || onchain.leafCount !== b.leaf_count) {
     throw new PlatformError(
       "bounty_mismatch",
       `bounty ${bountyId} commits to root ${onchain.testSetRoot} (${onchain.leafCount} leaves), the benchmark to ${b.commit_root} (${b.leaf_count})`,
       { bounty_id: String(bountyId), on_chain_root: onchain.testSetRoot, commit_root: b.commit_root },
-      409,
     );
   }
   checkExpectations(bountyId, onchain, expect);
@@ -183,7 +181,6 @@ export async function attachBounty(
       "bounty_mismatch",
       `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`,
       { bounty_id: b.bounty.bounty_id },
-      409,
     );
   }
   const attached: AttachedBounty = {
@@ -222,7 +219,6 @@ function checkExpectations(
       "bounty_mismatch",
       `bounty ${bountyId}: ${field} on-chain is ${actual}, the request says ${declared}`,
       { bounty_id: String(bountyId), field, declared, on_chain: actual },
-      409,
     );
   };
   if (expect.author !== undefined && expect.author.toLowerCase() !== onchain.author.toLowerCase())
@@ -253,7 +249,6 @@ export async function lockBounty(
       "bounty_mismatch",
       `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`,
       { bounty_id: b.bounty.bounty_id },
-      409,
     );
   let pool: bigint;
   try {
@@ -371,7 +366,6 @@ export async function awardBenchmark(ctx: PlatformContext, p: Principal, slug: s
       "no_bounty",
       `benchmark ${slug} has no bounty attached (lock or attach one first)`,
       { slug },
-      409,
     );
   const bountyId = BigInt(b.bounty.bounty_id);
   let row = awardRow(ctx, slug);
@@ -382,7 +376,6 @@ export async function awardBenchmark(ctx: PlatformContext, p: Principal, slug: s
         "award_not_allowed",
         `bounty ${bountyId} is ${statusName(onchain.status)} on-chain, not funded`,
         { bounty_status: statusName(onchain.status) },
-        409,
       );
     }
     const now = await chain.latestTimestamp();
@@ -391,7 +384,6 @@ export async function awardBenchmark(ctx: PlatformContext, p: Principal, slug: s
         "award_not_allowed",
         `the contest closes at ${onchain.closesAt}; the chain clock is ${now}`,
         { closes_at: Number(onchain.closesAt), chain_time: Number(now) },
-        409,
       );
     }
     if (now > onchain.awardDeadline) {
@@ -399,7 +391,6 @@ export async function awardBenchmark(ctx: PlatformContext, p: Principal, slug: s
         "award_not_allowed",
         `the award deadline ${onchain.awardDeadline} has passed (chain clock ${now}); the author may reclaim`,
         { award_deadline: Number(onchain.awardDeadline), chain_time: Number(now) },
-        409,
       );
     }
     if (!b.commitment_anchor) await anchorCommitment(ctx, slug);
@@ -416,7 +407,6 @@ export async function awardBenchmark(ctx: PlatformContext, p: Principal, slug: s
             "award_not_allowed",
             `the receipt of run ${r.run_id} is not anchored yet`,
             { run_id: r.run_id },
-            409,
           );
         }
       }
@@ -437,7 +427,6 @@ export async function awardBenchmark(ctx: PlatformContext, p: Principal, slug: s
           "winner_without_withdrawal_address",
           `winner(s) ${missing.join(", ")} have no withdrawal address: the whole award is blocked until they set one`,
           { agent_ids: missing },
-          409,
         );
       }
       const winners: PreparedWinner[] = derivation.winning_runs.map((w, i) => ({
@@ -524,7 +513,6 @@ async function findAwardTx(
       "bounty_mismatch",
       `bounty ${bountyId} was awarded on-chain with another ranking digest than the one recorded here`,
       { ranking_digest: digest },
-      409,
     );
   }
   return { txHash: log.transactionHash, blockNumber: Number(log.blockNumber) };
@@ -553,7 +541,6 @@ async function ensurePack(
       "award_not_allowed",
       `award of ${b.slug} is not confirmed yet`,
       { slug: b.slug },
-      409,
     );
   }
   const tasks = getTasks(ctx, b.slug);
@@ -589,7 +576,6 @@ async function ensurePack(
       "bounty_mismatch",
       `the minted pack's ranking digest ${pack.benchmark.ranking_digest} differs from the one sent on-chain ${row.ranking_digest}; refusing to publish an inconsistent pack`,
       {},
-      500,
     );
   }
   const hash = packHash(pack);

@@ -323,7 +323,7 @@ export function getDataset(ctx: PlatformContext, datasetId: string): DatasetSumm
     | DatasetRowRecord
     | undefined;
   if (!r)
-    throw new PlatformError("unknown_dataset", `no dataset ${datasetId}`, { dataset_id: datasetId }, 404);
+    throw new PlatformError("unknown_dataset", `no dataset ${datasetId}`, { dataset_id: datasetId });
   return summary(r);
 }
 
@@ -422,7 +422,6 @@ export async function publishBenchmark(
       "benchmark_exists",
       `dataset ${datasetId} already has benchmark ${existing.slug} (one benchmark per dataset)`,
       { existing_slug: existing.slug },
-      409,
     );
   }
   let slug: string;
@@ -441,7 +440,6 @@ export async function publishBenchmark(
       "slug_conflict",
       `slug ${slug} is taken; choose another with the slug option`,
       { field: "slug", slug, hint: `try ${slug}-2` },
-      409,
     );
   }
   const stored = db
@@ -537,7 +535,7 @@ export async function anchorCommitment(ctx: PlatformContext, slug: string): Prom
   const b = getBenchmark(ctx, slug);
   if (b.commitment_anchor) return b.commitment_anchor;
   if (!ctx.chain)
-    throw new PlatformError("no_chain", "no chain configured: cannot anchor the commitment", {}, 503);
+    throw new PlatformError("no_chain", "no chain configured: cannot anchor the commitment", {});
   const ev = await ctx.chain.anchor(b.commit_root, "commitment");
   ctx.store.tx(() => {
     ctx.store.db
@@ -595,7 +593,7 @@ export function getBenchmark(ctx: PlatformContext, slug: string): BenchmarkRecor
   const r = ctx.store.db.prepare("SELECT * FROM benchmarks WHERE slug = ?").get(slug) as
     | BenchmarkRow
     | undefined;
-  if (!r) throw new PlatformError("unknown_benchmark", `no benchmark ${slug}`, { slug }, 404);
+  if (!r) throw new PlatformError("unknown_benchmark", `no benchmark ${slug}`, { slug });
   return toRecord(r);
 }
 

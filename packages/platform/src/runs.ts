@@ -217,7 +217,6 @@ export async function startRun(
         "benchmark_closed",
         `benchmark ${slug} is closed to new runs`,
         { slug, status: b.status },
-        409,
       );
     const open = db
       .prepare("SELECT run_id FROM runs WHERE slug = ? AND agent_id = ? AND status = 'in_progress'")
@@ -227,7 +226,6 @@ export async function startRun(
         "run_in_progress",
         `agent ${agentId} already has run ${open.run_id} in progress; finalize it first`,
         { run_id: open.run_id },
-        409,
       );
     }
     const used = (
@@ -240,7 +238,6 @@ export async function startRun(
         "max_attempts_reached",
         `agent ${agentId} used all ${b.config.max_attempts} attempts on ${slug}`,
         { max_attempts: b.config.max_attempts },
-        409,
       );
     }
     const attempt = used + 1;
@@ -306,7 +303,7 @@ function toRun(r: RunRow): RunRecord {
 /** Reads a run. @throws PlatformError `unknown_run` (404) */
 export function getRun(ctx: PlatformContext, runId: string): RunRecord {
   const r = ctx.store.db.prepare("SELECT * FROM runs WHERE run_id = ?").get(runId) as RunRow | undefined;
-  if (!r) throw new PlatformError("unknown_run", `no run ${runId}`, { run_id: runId }, 404);
+  if (!r) throw new PlatformError("unknown_run", `no run ${runId}`, { run_id: runId });
   return toRun(r);
 }
 
@@ -375,7 +372,6 @@ export function submitAnswers(
       "run_not_in_progress",
       `run ${runId} is ${run.status}; start a new attempt`,
       { run_id: runId, status: run.status },
-      409,
     );
   }
   if (!Array.isArray(answers))
@@ -450,7 +446,6 @@ export function submitAnswers(
         "run_not_in_progress",
         `run ${runId} is ${cur.status}`,
         { run_id: runId, status: cur.status },
-        409,
       );
     const up = db.prepare(
       `INSERT INTO answers (run_id, ordinal, answer_text, updated_at) VALUES (?, ?, ?, ?)
@@ -501,7 +496,6 @@ export async function finalizeRun(
         "already_finalized",
         `run ${runId} is already finalized`,
         { run_id: runId, receipt_hash: run.receipt_hash },
-        409,
       );
     const b = getBenchmark(ctx, run.slug);
     if (b.status === "awarded" || db.prepare("SELECT 1 FROM awards WHERE slug = ?").get(run.slug)) {
@@ -509,7 +503,6 @@ export async function finalizeRun(
         "benchmark_awarded",
         `benchmark ${run.slug} is awarded; late runs are not scored`,
         { slug: run.slug },
-        409,
       );
     }
     const open = isOpen(ctx, b);
@@ -759,7 +752,6 @@ export function receiptOf(
       "unknown_run",
       "no finalized run with this id on this benchmark",
       { run_id: runId },
-      404,
     );
   const b = getBenchmark(ctx, slug);
   if (!receiptsVisible(viewer, b, isOpen(ctx, b)))
@@ -767,7 +759,6 @@ export function receiptOf(
       "receipt_withheld",
       `receipts of ${slug} are served once it closes (SPEC 6.1); its hash is anchored already`,
       { reason: "withheld_live_contest", run_id: runId, receipt_hash: run.receipt_hash },
-      404,
     );
   return { receipt: run.receipt, receipt_hash: run.receipt_hash! };
 }
@@ -783,7 +774,7 @@ export async function anchorPending(
   slug: string,
   kind: "receipt" | "commitment" | "pack",
 ): Promise<Record<string, AnchorEvidence>> {
-  if (!ctx.chain) throw new PlatformError("no_chain", "no chain configured", {}, 503);
+  if (!ctx.chain) throw new PlatformError("no_chain", "no chain configured", {});
   const rows = ctx.store.db
     .prepare(
       "SELECT digest FROM anchors WHERE slug = ? AND kind = ? AND status = 'pending' ORDER BY created_at, digest",

@@ -34,7 +34,7 @@ export class AccountsTable {
     this.tx(() => {
       const taken = this.db.prepare("SELECT 1 FROM accounts WHERE name = ?").get(a.name);
       if (taken)
-        throw new PlatformError("account_exists", `account name ${a.name} is taken`, { field: "name" }, 409);
+        throw new PlatformError("account_exists", `account name ${a.name} is taken`, { field: "name" });
       this.db
         .prepare("INSERT INTO accounts (account_id, name, roles_json, created_at) VALUES (?, ?, ?, ?)")
         .run(a.account_id, a.name, JSON.stringify(a.roles), a.created_at);
