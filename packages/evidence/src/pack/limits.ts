@@ -57,7 +57,7 @@ export interface PackLimitProblem {
 
 /** Options of {@link valueLimitProblems}. */
 export interface ValueLimitOptions {
-  /** Path of `value` itself (default `$`). */
+  /** Path of `value` itself (default `$`; `""` gives relative paths: `label.items[3]`, `""` for the value itself). */
   path?: string;
   /** Containers (objects, arrays) that will enclose `value` in the pack (default 0). */
   depthAbove?: number;
@@ -71,6 +71,12 @@ export interface ValueLimitOptions {
  */
 export const GOLD_DEPTH_IN_PACK = 3;
 
+/** `appendPath`, except that under the empty root path a key is written bare (`label`, not `.label`). */
+function childPath(path: string, segment: string | number): string {
+  const p = appendPath(path, segment);
+  return path === "" && p.startsWith(".") ? p.slice(1) : p;
+}
+
 function digitsOf(v: bigint): number {
   return (v < 0n ? -v : v).toString().length;
 }
@@ -80,7 +86,8 @@ function digitsOf(v: bigint): number {
  * (strings and keys over `maxStringLength`, nesting deeper than `maxDepth` counting
  * `depthAbove`, a JS-number integer beyond 2^53-1 (it has already lost digits), a bigint
  * of more than 78 digits). Iterative: any depth is walked without recursion.
- * @returns the problems, in document order, at most `maxProblems`; `[]` when within every limit
+ * @returns the problems (an object's keys before its values, values in document order), at most
+ *   `maxProblems`; `[]` when within every limit
  */
 export function valueLimitProblems(value: unknown, options: ValueLimitOptions = {}): PackLimitProblem[] {
   const out: PackLimitProblem[] = [];
@@ -126,7 +133,7 @@ export function valueLimitProblems(value: unknown, options: ValueLimitOptions = 
         continue;
       }
       const children: { v: unknown; path: string; depth: number }[] = [];
-      if (Array.isArray(v)) v.forEach((x, i) => children.push({ v: x, path: appendPath(path, i), depth: depth + 1 }));
+      if (Array.isArray(v)) v.forEach((x, i) => children.push({ v: x, path: childPath(path, i), depth: depth + 1 }));
       else
         for (const [k, x] of Object.entries(v)) {
           if (k.length > L.maxStringLength)
@@ -136,7 +143,7 @@ export function valueLimitProblems(value: unknown, options: ValueLimitOptions = 
               limit: "maxStringLength",
               message: `a key of ${k.length} UTF-16 code units is over the limit of ${L.maxStringLength} a verifier reads`,
             });
-          else children.push({ v: x, path: appendPath(path, k), depth: depth + 1 });
+          else children.push({ v: x, path: childPath(path, k), depth: depth + 1 });
         }
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
     }
