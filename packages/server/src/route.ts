@@ -62,8 +62,11 @@ export function validateBody<S extends z.ZodType>(schema: S, value: unknown): z.
   throw new EdgeError("invalid_request", `${first.path}: ${first.message}`, { path: first.path, errors });
 }
 
-/** Parses a body's bytes with the strict SPEC 2 parser. @throws 400 `invalid_json` naming the parser's code and JSON path */
-function strictParse(bytes: Uint8Array): JsonValue {
+/**
+ * Parses a body's bytes with the strict SPEC 2 parser (the REST routes and the MCP endpoint).
+ * @throws EdgeError 400 `invalid_json`, `details: {path, reason}` (the parser's code and JSON path)
+ */
+export function strictParse(bytes: Uint8Array): JsonValue {
   try {
     return parseJson(bytes);
   } catch (e) {
