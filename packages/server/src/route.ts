@@ -5,6 +5,7 @@
  * naming the JSON path (`$.answers[0].ordinal`), and every other refusal is the domain's.
  */
 import { isEvidenceError, parseJson, type JsonValue } from "@bench-bounty/evidence";
+import { firstInvalidUtf8 } from "@bench-bounty/platform";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -64,9 +65,17 @@ export function validateBody<S extends z.ZodType>(schema: S, value: unknown): z.
 
 /**
  * Parses a body's bytes with the strict SPEC 2 parser (the REST routes and the MCP endpoint).
- * @throws EdgeError 400 `invalid_json`, `details: {path, reason}` (the parser's code and JSON path)
+ * @throws EdgeError 400 `invalid_json`, `details: {path, reason}` (the parser's code and JSON path;
+ *   invalid UTF-8: `reason: "invalid_utf8"` and `byte_offset`, never replaced with U+FFFD)
  */
 export function strictParse(bytes: Uint8Array): JsonValue {
+  const badByte = firstInvalidUtf8(bytes);
+  if (badByte >= 0)
+    throw new EdgeError("invalid_json", `the body is not UTF-8: invalid byte at offset ${badByte}`, {
+      path: "$",
+      reason: "invalid_utf8",
+      byte_offset: badByte,
+    });
   try {
     return parseJson(bytes);
   } catch (e) {

@@ -59,9 +59,24 @@ describe("malformed requests", () => {
       body: bytes,
     });
     expect(res.status).toBe(400);
-    const body = (await res.json()) as { error: { code: string; details: { reason: string } } };
+    const body = (await res.json()) as { error: { code: string; details: Record<string, unknown> } };
     expect(body.error.code).toBe("invalid_json");
-    expect(body.error.details.reason).toBe("invalid_json");
+    expect(body.error.details).toEqual({ path: "$", reason: "invalid_utf8", byte_offset: 44 });
+  });
+  it("a dataset upload with invalid UTF-8 names the byte offset (it was silently replaced with U+FFFD)", async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"name": "d", "rows": [{"decision_ts": "2026-01-01", "payload": {"a": "x'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}, "label": "y"}]}'),
+    ]);
+    const res = await fetch(`${live.url}/api/v1/datasets`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: bytes,
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { details: Record<string, unknown> } };
+    expect(body.error.details).toMatchObject({ reason: "invalid_utf8", byte_offset: 72 });
   });
   it("a dataset upload (lossless body) with a duplicate key is refused the same way", async () => {
     const r = await call(live.url, "POST", "/api/v1/datasets", {

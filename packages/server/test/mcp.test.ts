@@ -202,7 +202,7 @@ describe("MCP request bodies are strict JSON", () => {
     const bad = Buffer.concat([Buffer.from(callRegister('{"name":"mcp-').slice(0, -3)), Buffer.from([0xc3]), Buffer.from('"}}}')]);
     const r = await rawRpc(bad);
     expect(r.status).toBe(400);
-    expect(r.body.error).toMatchObject({ code: -32700, data: { reason: "invalid_json" } });
+    expect(r.body.error).toMatchObject({ code: -32700, data: { reason: "invalid_utf8", byte_offset: expect.any(Number) } });
     const ok = await rawRpc(callRegister('{"name":"mcp-strict-ok"}'));
     expect(ok.status).toBe(200);
     expect(ok.body.result.structuredContent.api_key).toMatch(/^bbk_/);
