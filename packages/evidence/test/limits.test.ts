@@ -93,7 +93,11 @@ describe("testSetLimitProblems", () => {
 
   it("names the row and the field of a prompt or gold beyond a limit", () => {
     const long = "y".repeat(PACK_LIMITS.maxStringLength + 1);
-    const p = testSetLimitProblems([row(), row({ ordinal: 1, prompt: long }), row({ ordinal: 2, gold: { value: 2 ** 60 } })]);
+    const p = testSetLimitProblems([
+      row(),
+      row({ ordinal: 1, prompt: long }),
+      row({ ordinal: 2, gold: { value: 2 ** 60 } }),
+    ]);
     expect(p.map((x) => [x.ordinal, x.path, x.code])).toEqual([
       [1, "prompt", "string_too_long"],
       [2, "gold.value", "unsafe_integer"],
@@ -112,6 +116,8 @@ describe("testSetLimitProblems", () => {
     const big = "z".repeat(PACK_LIMITS.maxStringLength);
     const rows = Array.from({ length: 70 }, (_, i) => row({ ordinal: i, prompt: big }));
     const p = testSetLimitProblems(rows);
-    expect(p.map((x) => [x.ordinal, x.code, x.limit])).toEqual([[null, "test_set_too_large", "maxTestSetBytes"]]);
+    expect(p.map((x) => [x.ordinal, x.code, x.limit])).toEqual([
+      [null, "test_set_too_large", "maxTestSetBytes"],
+    ]);
   });
 });

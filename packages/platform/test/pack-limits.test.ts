@@ -37,7 +37,12 @@ describe("a dataset beyond the pack limits is refused at upload, naming the row 
     ["an over-long key", { payload: { [long]: 1 } }, "payload", "key_too_long"],
     ["too-deep nesting", { label: nested(MAX_JSON_DEPTH) }, "label", "nesting_too_deep"],
     ["an unsafe integer", { label: { n: 2 ** 60 } }, "label.n", "unsafe_integer"],
-    ["an integer of 79 digits", { payload: { city: "X", big: 10n ** 78n } }, "payload.big", "integer_too_large"],
+    [
+      "an integer of 79 digits",
+      { payload: { city: "X", big: 10n ** 78n } },
+      "payload.big",
+      "integer_too_large",
+    ],
   ])("%s", (_what, over, field, code) => {
     const e = refusal(() => validateDataset({ name: "d", rows: [row({}, 0), row(over, 1)] }));
     expect(e).toBeInstanceOf(PlatformError);

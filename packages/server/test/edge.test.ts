@@ -35,18 +35,36 @@ describe("malformed requests", () => {
   // issue 13 leftover: bodies were read with JSON.parse, which keeps the last of two equal keys,
   // accepts lone surrogates and (through c.req.text()) replaced invalid UTF-8 with U+FFFD
   it.each([
-    ["a duplicate key", '{"answers": [], "answers": [{"ordinal": 0, "answer_text": "x"}]}', "duplicate_key", "$.answers"],
-    ["a duplicate key inside an answer", '{"answers": [{"ordinal": 0, "ordinal": 1, "answer_text": "x"}]}', "duplicate_key", "$.answers[0].ordinal"],
-    ["an escaped lone surrogate", '{"answers": [{"ordinal": 0, "answer_text": "\\ud800"}]}', "lone_surrogate", "$.answers[0].answer_text"],
+    [
+      "a duplicate key",
+      '{"answers": [], "answers": [{"ordinal": 0, "answer_text": "x"}]}',
+      "duplicate_key",
+      "$.answers",
+    ],
+    [
+      "a duplicate key inside an answer",
+      '{"answers": [{"ordinal": 0, "ordinal": 1, "answer_text": "x"}]}',
+      "duplicate_key",
+      "$.answers[0].ordinal",
+    ],
+    [
+      "an escaped lone surrogate",
+      '{"answers": [{"ordinal": 0, "answer_text": "\\ud800"}]}',
+      "lone_surrogate",
+      "$.answers[0].answer_text",
+    ],
     ["NaN", '{"answers": [{"ordinal": NaN, "answer_text": "x"}]}', "nan", "$.answers[0].ordinal"],
     ["trailing data", '{"answers": []} {}', "invalid_json", "$"],
-  ])("%s is 400 invalid_json with the parser's reason and the JSON path", async (_what, raw, reason, path) => {
-    const r = await submit({ raw });
-    expect(r.status).toBe(400);
-    expect(r.json.error.code).toBe("invalid_json");
-    expect(r.json.error.details).toEqual({ path, reason });
-    if (path !== "$") expect(r.json.error.message).toContain(path);
-  });
+  ])(
+    "%s is 400 invalid_json with the parser's reason and the JSON path",
+    async (_what, raw, reason, path) => {
+      const r = await submit({ raw });
+      expect(r.status).toBe(400);
+      expect(r.json.error.code).toBe("invalid_json");
+      expect(r.json.error.details).toEqual({ path, reason });
+      if (path !== "$") expect(r.json.error.message).toContain(path);
+    },
+  );
   it("invalid UTF-8 bytes are 400 invalid_json (never replaced with U+FFFD)", async () => {
     const bytes = Buffer.concat([
       Buffer.from('{"answers": [{"ordinal": 0, "answer_text": "'),

@@ -7,7 +7,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, citiesAnswer, publishCities, startLive, type Live } from "./helpers.js";
+import { citiesAnswer, publishCities, startLive, type Live } from "./helpers.js";
 
 let live: Live;
 let slug: string;
@@ -73,7 +73,10 @@ describe("SPEC 6.1 over MCP: throwaway agents learn nothing about a private labe
       for (const o of out) {
         const keys = keysOf(o);
         for (const k of ["score_composite", "rank_accuracy", "private_accuracy", "receipt", "gold", "salt"])
-          expect(keys.has(k), `key ${k} served by ${String(o.name)} while open: ${JSON.stringify(o).slice(0, 600)}`).toBe(false);
+          expect(
+            keys.has(k),
+            `key ${k} served by ${String(o.name)} while open: ${JSON.stringify(o).slice(0, 600)}`,
+          ).toBe(false);
       }
     expect(all).not.toMatch(/answer-\d+"?\s*,\s*"?credit|"visibility":"private","credit"/);
     // what each agent was told about itself is the same, whatever its private answers were

@@ -321,13 +321,17 @@ function amountField(o: JsonObject, key: string, path: string): bigint {
 /** A decimal as text: a string as written, or the text of a JSON number (the schema fact judges the format). */
 function decimalValue(v: JsonValue, path: string): string {
   if (typeof v === "string") {
-    if (!/^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(v) || v.length > PACK_LIMITS.maxDecimalLength)
+    if (
+      !/^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(v) ||
+      v.length > PACK_LIMITS.maxDecimalLength
+    )
       bad("wrong_type", path, `expected a decimal string, found ${JSON.stringify(v.slice(0, 40))}`);
     return v;
   }
   if (typeof v === "number") return String(v);
   if (isJsonFloat(v)) {
-    if (v.lexeme.length > PACK_LIMITS.maxDecimalLength) bad("out_of_range", path, `number ${v.lexeme.slice(0, 40)}... is too long`);
+    if (v.lexeme.length > PACK_LIMITS.maxDecimalLength)
+      bad("out_of_range", path, `number ${v.lexeme.slice(0, 40)}... is too long`);
     return v.lexeme;
   }
   if (typeof v === "bigint") bad("out_of_range", path, `number ${shortInt(v)} is out of range`);

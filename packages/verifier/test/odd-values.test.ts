@@ -266,15 +266,45 @@ describe("malformed packs: exit code and JSON path", () => {
     ["a receipt's tasks null", (t) => (t.winners[0].receipt.tasks = null), 2, "$.winners[0].receipt.tasks"],
     ["a derivation row an array", (t) => (t.rank_derivation.rows[0] = []), 2, "$.rank_derivation.rows[0]"],
     ["leaf_count 2^53", (t) => (t.benchmark.leaf_count = 2n ** 53n), 2, "$.benchmark.leaf_count"],
-    ["a task ordinal -1", (t) => (t.winners[0].receipt.tasks[0].ordinal = -1), 2, "$.winners[0].receipt.tasks[0].ordinal"],
-    ["an amount of 79 digits", (t) => (t.benchmark.pool_base_units = "9".repeat(79)), 2, "$.benchmark.pool_base_units"],
-    ["an amount 2^256", (t) => (t.winners[0].amount_base_units = (2n ** 256n).toString()), 2, "$.winners[0].amount_base_units"],
-    ["a score of 101 characters", (t) => (t.rank_derivation.rows[0].score_public = `0.${"1".repeat(99)}`), 2, "$.rank_derivation.rows[0].score_public"],
+    [
+      "a task ordinal -1",
+      (t) => (t.winners[0].receipt.tasks[0].ordinal = -1),
+      2,
+      "$.winners[0].receipt.tasks[0].ordinal",
+    ],
+    [
+      "an amount of 79 digits",
+      (t) => (t.benchmark.pool_base_units = "9".repeat(79)),
+      2,
+      "$.benchmark.pool_base_units",
+    ],
+    [
+      "an amount 2^256",
+      (t) => (t.winners[0].amount_base_units = (2n ** 256n).toString()),
+      2,
+      "$.winners[0].amount_base_units",
+    ],
+    [
+      "a score of 101 characters",
+      (t) => (t.rank_derivation.rows[0].score_public = `0.${"1".repeat(99)}`),
+      2,
+      "$.rank_derivation.rows[0].score_public",
+    ],
     ["a missing commit_root", (t) => delete t.benchmark.commit_root, 2, "$.benchmark.commit_root"],
     ["missing answers", (t) => delete t.winners[0].answers, 2, "$.winners[0].answers"],
-    ["a missing rank_accuracy", (t) => delete t.rank_derivation.rows[0].rank_accuracy, 2, "$.rank_derivation.rows[0].rank_accuracy"],
+    [
+      "a missing rank_accuracy",
+      (t) => delete t.rank_derivation.rows[0].rank_accuracy,
+      2,
+      "$.rank_derivation.rows[0].rank_accuracy",
+    ],
     ["an unreduced credit", (t) => (t.winners[0].receipt.tasks[0].credit = "2/4"), 1, W],
-    ["a grader example credit that is not n/d", (t) => (Object.values<any>(t.benchmark.grader_types)[0].examples[0].credit = ""), 1, "$.benchmark.grader_types."],
+    [
+      "a grader example credit that is not n/d",
+      (t) => (Object.values<any>(t.benchmark.grader_types)[0].examples[0].credit = ""),
+      1,
+      "$.benchmark.grader_types.",
+    ],
   ];
   it.each(cases)("%s", async (_what, edit, code, path) => {
     const tree = packTree("small") as any;

@@ -133,7 +133,8 @@ export function valueLimitProblems(value: unknown, options: ValueLimitOptions = 
         continue;
       }
       const children: { v: unknown; path: string; depth: number }[] = [];
-      if (Array.isArray(v)) v.forEach((x, i) => children.push({ v: x, path: childPath(path, i), depth: depth + 1 }));
+      if (Array.isArray(v))
+        v.forEach((x, i) => children.push({ v: x, path: childPath(path, i), depth: depth + 1 }));
       else
         for (const [k, x] of Object.entries(v)) {
           if (k.length > L.maxStringLength)

@@ -31,7 +31,10 @@ async function handle(c: Context<AppEnv>, slug: string | null): Promise<Response
   if (parsed instanceof Response) return parsed;
   await server.connect(transport);
   try {
-    return await transport.handleRequest(c.req.raw, parsed === undefined ? undefined : { parsedBody: parsed.value });
+    return await transport.handleRequest(
+      c.req.raw,
+      parsed === undefined ? undefined : { parsedBody: parsed.value },
+    );
   } finally {
     void server.close();
   }
