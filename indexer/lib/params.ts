@@ -50,7 +50,12 @@ export function readQuery(
   const out: Record<string, string | undefined> = {};
   for (const [name, values] of Object.entries(queries)) {
     if (!allowed.includes(name)) {
-      throw new ParamError(name, `unknown parameter "${name}" (allowed: ${allowed.join(", ")})`);
+      throw new ParamError(
+        name,
+        allowed.length === 0
+          ? `unknown parameter "${name}" (this route takes no query parameters)`
+          : `unknown parameter "${name}" (allowed: ${allowed.join(", ")})`,
+      );
     }
     if (values.length > 1) throw new ParamError(name, `parameter "${name}" is given ${values.length} times`);
     const v = values[0]?.trim();

@@ -197,8 +197,9 @@ app.onError((err, c) => {
   return c.json({ error: { code: "internal", message: "internal error" } }, 500);
 });
 
-app.notFound((c) =>
-  c.json(
+/** The JSON 404 of a path no route serves. */
+function noRoute(c: Context) {
+  return c.json(
     {
       error: {
         code: "not_found",
@@ -206,8 +207,10 @@ app.notFound((c) =>
       },
     },
     404,
-  ),
-);
+  );
+}
+
+app.notFound(noRoute);
 
 app.get("/bounties", async (c) => {
   const q = readQuery(c.req.queries(), ["status", "author", "token", "awarder", "limit", "cursor"]);
@@ -393,5 +396,10 @@ app.get("/anomalies", async (c) => {
   const rows = await db.select().from(anomaly).orderBy(asc(anomaly.blockNumber), asc(anomaly.id));
   return json(c, { items: rows });
 });
+
+// Ponder mounts this app inside its own (which serves /health, /ready, /status, /metrics first), and
+// the outer app's not-found answer is plain text: this last catch-all answers every path that no
+// route above took with the JSON 404.
+app.all("*", noRoute);
 
 export default app;

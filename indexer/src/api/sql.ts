@@ -8,8 +8,10 @@
  * (2) runs in a READ ONLY transaction; (3) is refused when the planner's estimate exceeds
  * `maxPlanCost`; (4) on PostgreSQL runs under `statement_timeout`; (5) is read through a
  * cursor, at most `maxRows` rows (more is refused). PGlite runs inside the Node process and
- * cannot interrupt a statement (no `statement_timeout`), so there the plan-cost bound, the
- * relation bound and the function allowlist are what bound a statement's time.
+ * cannot interrupt a statement (no `statement_timeout`; a JavaScript timer cannot fire while a
+ * statement runs, it holds the thread), so there a far lower plan-cost bound
+ * (`maxPlanCostPglite`, calibrated to about 5 s), the relation bound and the function allowlist
+ * are what bound a statement's time.
  *
  * `/sql/live` (live queries) is not served: it answers 404 with code `not_served`.
  */
@@ -49,7 +51,12 @@ function driver(): Driver {
 const CURSOR = "bench_bounty_sql";
 
 /** Plan-cost check, cursor and row cap, inside an already-open READ ONLY transaction. */
-async function runInTransaction(tx: SqlSession, sql: string, params: unknown[]): Promise<Rows> {
+async function runInTransaction(
+  tx: SqlSession,
+  sql: string,
+  params: unknown[],
+  dialect: Driver["dialect"],
+): Promise<Rows> {
   // Ponder's PGlite turns sequential scans and nested loops off, which adds PostgreSQL's
   // disable_cost (1e10) to every such plan: turn them on for this transaction only, so
   // the estimate below is the statement's real cost.
@@ -57,12 +64,16 @@ async function runInTransaction(tx: SqlSession, sql: string, params: unknown[]):
   await tx.query("SET LOCAL enable_nestloop = on");
   const plan = await tx.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
   const cost = planCost(plan.rows[0]);
-  const maxCost = QUERY_LIMITS.sql.maxPlanCost;
+  // PGlite cannot interrupt a running statement: its (lower) cost limit is its time bound
+  const limit = dialect === "pglite" ? "maxPlanCostPglite" : "maxPlanCost";
+  const maxCost = QUERY_LIMITS.sql[limit];
   if (cost > maxCost) {
     throw new QueryRefused(
       "limit_exceeded",
-      `the planner estimates this statement at ${Math.round(cost)} cost units (at most ${maxCost}): add a WHERE, a LIMIT or fewer joins`,
-      "maxPlanCost",
+      `the planner estimates this statement at ${Math.round(cost)} cost units (at most ${maxCost}${
+        dialect === "pglite" ? " on the embedded PGlite, which cannot interrupt a statement" : ""
+      }): add a WHERE, a LIMIT or fewer joins`,
+      limit,
       maxCost,
     );
   }
@@ -95,14 +106,14 @@ async function runBounded(sql: string, params: unknown[]): Promise<Rows> {
   if (d.dialect === "pglite") {
     return d.instance.transaction(async (tx) => {
       await tx.query("SET TRANSACTION READ ONLY");
-      return runInTransaction(tx, sql, params);
+      return runInTransaction(tx, sql, params, "pglite");
     });
   }
   const client = await d.readonly.connect();
   try {
     await client.query("BEGIN READ ONLY");
     await client.query(`SET LOCAL statement_timeout = ${QUERY_LIMITS.sql.statementTimeoutMs}`);
-    const rows = await runInTransaction(client, sql, params);
+    const rows = await runInTransaction(client, sql, params, "postgres");
     await client.query("COMMIT");
     client.release();
     return rows;

@@ -29,6 +29,13 @@ describe("REST parameters", () => {
     expect(readQuery({ status: [""] }, ["status"])).toEqual({ status: undefined });
   });
 
+  it("an unknown parameter on a route without parameters says so (it printed an empty list)", () => {
+    expect(() => readQuery({ x: ["1"] }, [])).toThrow(
+      'unknown parameter "x" (this route takes no query parameters)',
+    );
+    expect(() => readQuery({ x: ["1"] }, ["status", "limit"])).toThrow("(allowed: status, limit)");
+  });
+
   it("addresses and digests are checked and lowercased", () => {
     expect(parseAddress("author", "0xABCDEF0000000000000000000000000000000001")).toBe(
       "0xabcdef0000000000000000000000000000000001",

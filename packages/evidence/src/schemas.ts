@@ -56,9 +56,11 @@ const visibility = z.enum(["public", "private"]);
 const reducedFraction = z
   .string()
   .regex(FRACTION_STRING, 'must be a fraction string such as "2/3"')
+  // zod runs every check of a string even when an earlier one failed: a value that is not
+  // "n/d" at all is the regex's issue alone (this check must never parse it)
   .refine((s) => {
-    const [n, d] = s.split("/") as [string, string];
-    return new Fraction(BigInt(n), BigInt(d)).toString() === s;
+    const m = FRACTION_STRING.exec(s);
+    return m === null || new Fraction(BigInt(m[1] as string), BigInt(m[2] as string)).toString() === s;
   }, 'must be a reduced fraction (e.g. "2/3", "1/1", "0/1")');
 const jsonValue = z.custom<JsonValue>((v) => v !== undefined, "is required");
 

@@ -10,7 +10,9 @@
  * - **no sight of the store** when Debian's `bubblewrap` (`bwrap`) works on this machine (user
  *   namespaces): the filesystem is mounted read-only, the store directory (and every `hide` path) is
  *   replaced by an empty tmpfs, only its working directory is writable, and the agent gets its own PID
- *   namespace and dies with the runner. Without `bwrap` the runner prints one warning and runs the agent as a plain
+ *   namespace, no capabilities (`--cap-drop ALL`: a runner started as root would otherwise hand a root
+ *   agent `CAP_SYS_ADMIN`, enough to `umount` the tmpfs and read the store), a new session, and dies
+ *   with the runner. Without `bwrap` the runner prints one warning and runs the agent as a plain
  *   child process, which can read whatever the runner's user can read, the store included.
  *
  * What a local agent can still reach (also in the README): the network (it may call model APIs), every
@@ -50,6 +52,9 @@ export function agentEnvironment(
   return { ...env, HOME: home, TMPDIR: home, ...extra };
 }
 
+/** Flags of every sandbox: no capabilities (even for a root runner), a new session. */
+const SANDBOX_FLAGS = ["--cap-drop", "ALL", "--new-session"] as const;
+
 let bwrapState: boolean | undefined;
 let warned = false;
 
@@ -57,7 +62,7 @@ let warned = false;
 export function bubblewrapAvailable(): boolean {
   if (bwrapState === undefined) {
     try {
-      execFileSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "true"], {
+      execFileSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", ...SANDBOX_FLAGS, "true"], {
         stdio: "ignore",
         timeout: 5000,
       });
@@ -76,7 +81,10 @@ export function agentArgv(command: string, cwd: string, hide: string[], sandbox:
   if (!sandbox) return ["sh", "-c", command];
   const argv = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
   for (const h of hide) argv.push("--tmpfs", resolve(h));
-  argv.push("--bind", cwd, cwd, "--chdir", cwd, "--unshare-pid", "--die-with-parent", "sh", "-c", command);
+  // --cap-drop ALL: bwrap keeps every capability when the runner is root, and a root agent could then
+  // `umount` the tmpfs and read the store (found by a probe); --new-session: no TIOCSTI into the terminal
+  argv.push("--bind", cwd, cwd, "--chdir", cwd, "--unshare-pid", "--die-with-parent", ...SANDBOX_FLAGS);
+  argv.push("sh", "-c", command);
   return argv;
 }
 

@@ -12,7 +12,7 @@
  * Validation is pure and persists nothing (the dry run); errors are row-numbered and sorted so that the
  * first one names the LOWEST offending `row_index` and its field.
  */
-import { canonicalHash, type Hex } from "@bench-bounty/evidence";
+import { GOLD_DEPTH_IN_PACK, canonicalHash, valueLimitProblems, type Hex } from "@bench-bounty/evidence";
 import { PlatformError, throwRowIssues, type RowIssue } from "./errors.js";
 import {
   isJsonFloat,
@@ -193,6 +193,10 @@ export function validateDataset(input: unknown): ValidatedDataset {
   const seen = new Map<string, number>();
   rawRows.forEach((raw, i) => {
     const before = issues.length;
+    // what a verifier reads (evidence's PACK_LIMITS); a row's values sit in the pack where a gold's do
+    for (const p of valueLimitProblems(raw, { path: "", depthAbove: GOLD_DEPTH_IN_PACK }))
+      issues.push({ row_index: i, field: p.path || "$", code: p.code, message: p.message });
+    if (issues.length > before) return;
     const row = normaliseRow(raw, i, { sanitize, bucket, timeBound }, issues);
     if (row === null || issues.length > before) return;
     const h = canonicalHash(row);

@@ -16,6 +16,7 @@ import {
   isEvidenceError,
   keccak256Hex,
   promptHash,
+  testSetLimitProblems,
   type Hex,
   type TestSetRow,
 } from "@bench-bounty/evidence";
@@ -392,6 +393,17 @@ export function planTestSet(
     grader_type: config.grader_type,
     row_index: rowIndex,
   }));
+  const beyond = testSetLimitProblems(testSet); // the pack a verifier reads (evidence's PACK_LIMITS)
+  throwRowIssues(
+    "invalid_dataset",
+    beyond.map((p) => ({
+      row_index: p.ordinal === null ? -1 : testSet[p.ordinal]!.row_index,
+      field: p.path,
+      code: p.code,
+      message: p.message,
+    })),
+    "test set",
+  );
   const c = commitTestSet(testSet.map(({ row_index: _r, ...row }) => row));
   return { rows: testSet, public_count: nPublic, root: c.root, leaf_count: c.leafCount };
 }

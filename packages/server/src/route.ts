@@ -4,14 +4,18 @@
  * malformed JSON is 400 `invalid_json` naming the position, a wrong type is 422 `invalid_request`
  * naming the JSON path (`$.answers[0].ordinal`), and every other refusal is the domain's.
  */
-import { parseJson, type JsonValue } from "@bench-bounty/evidence";
+import { isEvidenceError, parseJson, type JsonValue } from "@bench-bounty/evidence";
+import { firstInvalidUtf8 } from "@bench-bounty/platform";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "./env.js";
 import { EdgeError } from "./errors.js";
 
-/** How a body is parsed: `json` (JSON.parse) or `lossless` (exact numbers, for datasets). */
+/**
+ * How a body is handed to the handler once the strict parser accepted it: `json` (what JSON.parse
+ * makes of it: plain numbers) or `lossless` (exact numbers, for datasets).
+ */
 export type BodyMode = "json" | "lossless";
 
 /** The declaration of one route. */
@@ -59,10 +63,40 @@ export function validateBody<S extends z.ZodType>(schema: S, value: unknown): z.
   throw new EdgeError("invalid_request", `${first.path}: ${first.message}`, { path: first.path, errors });
 }
 
-/** Reads and parses the body. @throws 415, 400 `invalid_json` */
+/**
+ * Parses a body's bytes with the strict SPEC 2 parser (the REST routes and the MCP endpoint).
+ * @throws EdgeError 400 `invalid_json`, `details: {path, reason}` (the parser's code and JSON path;
+ *   invalid UTF-8: `reason: "invalid_utf8"` and `byte_offset`, never replaced with U+FFFD)
+ */
+export function strictParse(bytes: Uint8Array): JsonValue {
+  const badByte = firstInvalidUtf8(bytes);
+  if (badByte >= 0)
+    throw new EdgeError("invalid_json", `the body is not UTF-8: invalid byte at offset ${badByte}`, {
+      path: "$",
+      reason: "invalid_utf8",
+      byte_offset: badByte,
+    });
+  try {
+    return parseJson(bytes);
+  } catch (e) {
+    if (!isEvidenceError(e)) throw e;
+    throw new EdgeError("invalid_json", `the body is not valid JSON: ${e.message}`, {
+      path: e.path,
+      reason: e.code,
+    });
+  }
+}
+
+/**
+ * Reads and parses the body. Every JSON body's bytes are read by the strict parser of SPEC 2
+ * (invalid UTF-8, a duplicate key, a lone surrogate, NaN, trailing data: 400 `invalid_json` with
+ * `details.path` and `details.reason`, the parser's code); `json` mode then hands the handler what
+ * `JSON.parse` makes of the same (valid) text, `lossless` mode the parser's exact value.
+ * @throws 415 `unsupported_media_type`, 400 `invalid_json`
+ */
 export async function readBody(c: Context<AppEnv>, mode: BodyMode, optional: boolean): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.trim() === "" && optional) return {};
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (optional && /^[ \t\r\n]*$/.test(Buffer.from(bytes).toString("latin1"))) return {}; // JSON white space only
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type))
     throw new EdgeError(
@@ -72,18 +106,8 @@ export async function readBody(c: Context<AppEnv>, mode: BodyMode, optional: boo
         content_type: type || null,
       },
     );
-  if (mode === "lossless") {
-    try {
-      return parseJson(text) as JsonValue;
-    } catch (e) {
-      throw new EdgeError("invalid_json", `the body is not valid JSON: ${(e as Error).message}`, {});
-    }
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (e) {
-    throw new EdgeError("invalid_json", `the body is not valid JSON: ${(e as Error).message}`, {});
-  }
+  const exact = strictParse(bytes);
+  return mode === "lossless" ? exact : (JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown);
 }
 
 const ERROR_SCHEMA = z

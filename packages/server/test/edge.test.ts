@@ -32,6 +32,78 @@ describe("malformed requests", () => {
     expect(r.json.error.code).toBe("invalid_json");
     expect(r.json.error.message).toMatch(/JSON/);
   });
+  // issue 13 leftover: bodies were read with JSON.parse, which keeps the last of two equal keys,
+  // accepts lone surrogates and (through c.req.text()) replaced invalid UTF-8 with U+FFFD
+  it.each([
+    [
+      "a duplicate key",
+      '{"answers": [], "answers": [{"ordinal": 0, "answer_text": "x"}]}',
+      "duplicate_key",
+      "$.answers",
+    ],
+    [
+      "a duplicate key inside an answer",
+      '{"answers": [{"ordinal": 0, "ordinal": 1, "answer_text": "x"}]}',
+      "duplicate_key",
+      "$.answers[0].ordinal",
+    ],
+    [
+      "an escaped lone surrogate",
+      '{"answers": [{"ordinal": 0, "answer_text": "\\ud800"}]}',
+      "lone_surrogate",
+      "$.answers[0].answer_text",
+    ],
+    ["NaN", '{"answers": [{"ordinal": NaN, "answer_text": "x"}]}', "nan", "$.answers[0].ordinal"],
+    ["trailing data", '{"answers": []} {}', "invalid_json", "$"],
+  ])(
+    "%s is 400 invalid_json with the parser's reason and the JSON path",
+    async (_what, raw, reason, path) => {
+      const r = await submit({ raw });
+      expect(r.status).toBe(400);
+      expect(r.json.error.code).toBe("invalid_json");
+      expect(r.json.error.details).toEqual({ path, reason });
+      if (path !== "$") expect(r.json.error.message).toContain(path);
+    },
+  );
+  it("invalid UTF-8 bytes are 400 invalid_json (never replaced with U+FFFD)", async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"answers": [{"ordinal": 0, "answer_text": "'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}]}'),
+    ]);
+    const res = await fetch(`${live.url}/api/v1/benchmarks/runs/${runId}/submissions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: bytes,
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { code: string; details: Record<string, unknown> } };
+    expect(body.error.code).toBe("invalid_json");
+    expect(body.error.details).toEqual({ path: "$", reason: "invalid_utf8", byte_offset: 44 });
+  });
+  it("a dataset upload with invalid UTF-8 names the byte offset (it was silently replaced with U+FFFD)", async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"name": "d", "rows": [{"decision_ts": "2026-01-01", "payload": {"a": "x'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}, "label": "y"}]}'),
+    ]);
+    const res = await fetch(`${live.url}/api/v1/datasets`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: bytes,
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { details: Record<string, unknown> } };
+    expect(body.error.details).toMatchObject({ reason: "invalid_utf8", byte_offset: 72 });
+  });
+  it("a dataset upload (lossless body) with a duplicate key is refused the same way", async () => {
+    const r = await call(live.url, "POST", "/api/v1/datasets", {
+      key,
+      raw: '{"name": "d", "name": "e", "rows": []}',
+    });
+    expect(r.status).toBe(400);
+    expect(r.json.error.details).toEqual({ path: "$.name", reason: "duplicate_key" });
+  });
   it("a wrong type is 422 invalid_request naming the JSON path", async () => {
     const r = await submit({ body: { answers: [{ ordinal: "zero", answer_text: "x" }] } });
     expect(r.status).toBe(422);

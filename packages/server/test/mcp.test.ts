@@ -169,3 +169,66 @@ describe("MCP", () => {
     await c2.close();
   });
 });
+
+/**
+ * Issue 13 leftover: the MCP SDK parses a request with JSON.parse, so tool arguments with a
+ * duplicate key (the last one won) or a lone surrogate (stored, then unhashable at award time)
+ * were accepted. The endpoint now reads the body with the strict SPEC 2 parser first.
+ */
+describe("MCP request bodies are strict JSON", () => {
+  async function rawRpc(raw: string | Uint8Array) {
+    const res = await fetch(`${live.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: raw,
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  }
+  const callRegister = (args: string) =>
+    `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"register","arguments":${args}}}`;
+
+  it.each([
+    [
+      "a duplicate key in the arguments",
+      callRegister('{"name":"mcp-a","name":"mcp-b"}'),
+      "duplicate_key",
+      "$.params.arguments.name",
+    ],
+    [
+      "an escaped lone surrogate",
+      callRegister('{"name":"mcp-\\ud800"}'),
+      "lone_surrogate",
+      "$.params.arguments.name",
+    ],
+    ["a duplicate id", '{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/list"}', "duplicate_key", "$.id"],
+  ])(
+    "%s is a JSON-RPC parse error (-32700, 400) naming the reason and the JSON path",
+    async (_what, raw, reason, path) => {
+      const r = await rawRpc(raw);
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32700, data: { reason, path } },
+      });
+      expect(r.body.error.message).toContain(path);
+    },
+  );
+
+  it("invalid UTF-8 is a parse error; a valid call still works through the strict reader", async () => {
+    const bad = Buffer.concat([
+      Buffer.from(callRegister('{"name":"mcp-').slice(0, -3)),
+      Buffer.from([0xc3]),
+      Buffer.from('"}}}'),
+    ]);
+    const r = await rawRpc(bad);
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({
+      code: -32700,
+      data: { reason: "invalid_utf8", byte_offset: expect.any(Number) },
+    });
+    const ok = await rawRpc(callRegister('{"name":"mcp-strict-ok"}'));
+    expect(ok.status).toBe(200);
+    expect(ok.body.result.structuredContent.api_key).toMatch(/^bbk_/);
+  });
+});

@@ -23,6 +23,7 @@ import {
   appendPath,
   isJsonFloat,
   isJsonObject,
+  PACK_LIMITS,
   type CanonicalSource,
   type JsonObject,
   type JsonValue,
@@ -35,11 +36,20 @@ export interface InputLimits {
   maxStringLength: number;
 }
 
-/** Default longest string: 4 Mi code units (a prompt, gold or answer longer than that is refused). */
-export const DEFAULT_MAX_STRING_LENGTH = 4 * 1024 * 1024;
+/**
+ * Default longest string: 4 Mi code units (a prompt, gold or answer longer than that is refused);
+ * evidence's `PACK_LIMITS.maxStringLength`, the limit the platform publishes within.
+ */
+export const DEFAULT_MAX_STRING_LENGTH = PACK_LIMITS.maxStringLength;
 
 /** The largest integer the verifier reads where a count, index, block or time is due (2^53-1). */
-const MAX_INT = Number.MAX_SAFE_INTEGER;
+const MAX_INT = PACK_LIMITS.maxSafeInteger;
+/** An amount or integer string: 1 to 78 digits (uint256). */
+const UINT_DIGITS = new RegExp(`^[0-9]{1,${PACK_LIMITS.maxIntegerDigits}}$`);
+/** A credit the walk can read: `n/d` (1 to 78 digits each, `d` not zero); reduced or not is the schema fact's. */
+const READABLE_FRACTION = new RegExp(
+  `^[0-9]{1,${PACK_LIMITS.maxIntegerDigits}}/(?!0+$)[0-9]{1,${PACK_LIMITS.maxIntegerDigits}}$`,
+);
 
 /** A `commitment_anchor` or `pack_anchor` block. */
 export interface AnchorRef {
@@ -289,7 +299,7 @@ function intField(o: JsonObject, key: string, path: string, min = 0): number {
 /** A uint256 amount in base units: an integer string (SPEC 6) or a JSON integer. */
 function amountValue(v: JsonValue, path: string): bigint {
   let b: bigint;
-  if (typeof v === "string" && /^[0-9]{1,78}$/.test(v)) b = BigInt(v);
+  if (typeof v === "string" && UINT_DIGITS.test(v)) b = BigInt(v);
   else if (typeof v === "string" && /^[0-9]+$/.test(v))
     bad("out_of_range", path, `amount of ${v.length} digits is outside uint256`);
   else if (typeof v === "number" && Number.isSafeInteger(v)) b = BigInt(v);
@@ -311,13 +321,17 @@ function amountField(o: JsonObject, key: string, path: string): bigint {
 /** A decimal as text: a string as written, or the text of a JSON number (the schema fact judges the format). */
 function decimalValue(v: JsonValue, path: string): string {
   if (typeof v === "string") {
-    if (!/^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(v) || v.length > 100)
+    if (
+      !/^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(v) ||
+      v.length > PACK_LIMITS.maxDecimalLength
+    )
       bad("wrong_type", path, `expected a decimal string, found ${JSON.stringify(v.slice(0, 40))}`);
     return v;
   }
   if (typeof v === "number") return String(v);
   if (isJsonFloat(v)) {
-    if (v.lexeme.length > 100) bad("out_of_range", path, `number ${v.lexeme.slice(0, 40)}... is too long`);
+    if (v.lexeme.length > PACK_LIMITS.maxDecimalLength)
+      bad("out_of_range", path, `number ${v.lexeme.slice(0, 40)}... is too long`);
     return v.lexeme;
   }
   if (typeof v === "bigint") bad("out_of_range", path, `number ${shortInt(v)} is out of range`);
@@ -326,6 +340,17 @@ function decimalValue(v: JsonValue, path: string): string {
 
 function decimalField(o: JsonObject, key: string, path: string): string {
   return decimalValue(get(o, key, path), appendPath(path, key));
+}
+
+/** A receipt task's `credit`: null or a fraction string `n/d` (the schema fact judges whether it is reduced). */
+function creditField(o: JsonObject, key: string, path: string): string | null {
+  const v = get(o, key, path);
+  if (v === null || (typeof v === "string" && READABLE_FRACTION.test(v))) return v;
+  bad(
+    "wrong_type",
+    appendPath(path, key),
+    `expected a fraction string such as "2/3" or null, found ${typeof v === "string" ? JSON.stringify(v.slice(0, 40)) : typeName(v)}`,
+  );
 }
 
 function boolField(o: JsonObject, key: string, path: string): boolean {
@@ -339,7 +364,7 @@ function boolField(o: JsonObject, key: string, path: string): boolean {
 function intStringField(o: JsonObject, key: string, path: string): string {
   const p = appendPath(path, key);
   const v = get(o, key, path);
-  if (typeof v === "string" && /^[0-9]{1,78}$/.test(v)) return BigInt(v).toString();
+  if (typeof v === "string" && UINT_DIGITS.test(v)) return BigInt(v).toString();
   if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return String(v);
   if (typeof v === "bigint" && v >= 0n) return v.toString();
   bad(
@@ -460,7 +485,7 @@ function isTaskView(t: JsonValue): t is JsonObject & ReceiptTaskView {
     hasOwn(t, "answer_digest") &&
     isNullableString(t.answer_digest) &&
     hasOwn(t, "credit") &&
-    isNullableString(t.credit)
+    (t.credit === null || (typeof t.credit === "string" && READABLE_FRACTION.test(t.credit)))
   );
 }
 
@@ -495,7 +520,7 @@ export function readReceipt(v: JsonValue, path: string): ReceiptView {
       prompt_hash: strField(to, "prompt_hash", tp),
       visibility: strField(to, "visibility", tp),
       answer_digest: nullableStrField(to, "answer_digest", tp),
-      credit: nullableStrField(to, "credit", tp),
+      credit: creditField(to, "credit", tp),
     };
   });
   return {

@@ -7,6 +7,7 @@
  * @packageDocumentation
  */
 import { readFile, stat } from "node:fs/promises";
+import { PACK_LIMITS } from "@bench-bounty/evidence";
 import { VerifierInputError, VerifierNetworkError, describeError } from "./errors.js";
 
 /** Where a document comes from: a file path, `-` (standard input), an http(s) URL, or the bytes themselves. */
@@ -24,8 +25,11 @@ export interface ReadSourceOptions {
   what?: string;
 }
 
-/** Default size limit of one document: 512 MiB (a 100 000-task pack with three winners is ~150 MB). */
-export const DEFAULT_MAX_DOCUMENT_BYTES = 512 * 1024 * 1024;
+/**
+ * Default size limit of one document: 512 MiB, evidence's `PACK_LIMITS.maxPackBytes` (a 100 000-task
+ * pack with three winners is ~150 MB).
+ */
+export const DEFAULT_MAX_DOCUMENT_BYTES = PACK_LIMITS.maxPackBytes;
 
 /** The bytes of a document and a label saying where they came from. */
 export interface SourceBytes {
@@ -43,7 +47,8 @@ export function isHttpUrl(s: string): boolean {
 /**
  * Read a document's bytes.
  *
- * @throws VerifierInputError `too_large` when the document exceeds `maxBytes`
+ * @throws VerifierInputError `too_large` when the document exceeds `maxBytes`; `no_such_file` /
+ *   `not_a_file` when a file path names no file or a directory
  * @throws VerifierNetworkError when the file, standard input or URL cannot be read
  *   (including an http status other than 200: `http 404: <reason>: <message>`, the door's
  *   machine-readable reason and message quoted from its JSON error body, see {@link readErrorDetail})
@@ -105,10 +110,14 @@ export async function readSource(
     }
   }
   const target = `file ${source}`;
-  const readError = (e: unknown): VerifierNetworkError => {
+  const readError = (e: unknown): VerifierInputError | VerifierNetworkError => {
     const code = (e as { code?: unknown }).code;
-    const msg = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : describeError(e);
-    return new VerifierNetworkError(target, msg, { cause: e });
+    // a path that names no file is a usage mistake (exit 2); a file that cannot be read is I/O (exit 3)
+    if (code === "ENOENT" || code === "ENOTDIR")
+      return new VerifierInputError("no_such_file", target, `no such file (the ${what})`);
+    if (code === "EISDIR")
+      return new VerifierInputError("not_a_file", target, `is a directory, not a file (the ${what})`);
+    return new VerifierNetworkError(target, describeError(e), { cause: e });
   };
   // a regular file is measured before it is read (a 2 GiB file is refused unread)
   const size = await stat(source).then(

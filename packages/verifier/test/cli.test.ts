@@ -92,10 +92,13 @@ describe("bench-bounty-verify CLI", () => {
     );
   });
 
-  it("exit 3 when the file cannot be read", () => {
+  it("exit 2 (bad input, a usage mistake) naming the path when the pack file does not exist or is a directory", () => {
     const r = run(["verify", "/nonexistent/pack.json"]);
-    expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/cannot read file \/nonexistent\/pack\.json: no such file/);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("verify: bad input: file /nonexistent/pack.json: no such file (the pack)\n");
+    const d = run(["verify", "/tmp"]);
+    expect(d.code).toBe(2);
+    expect(d.stderr).toBe("verify: bad input: file /tmp: is a directory, not a file (the pack)\n");
   });
 
   it("exit 3 when the RPC cannot be reached", () => {

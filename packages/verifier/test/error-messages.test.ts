@@ -218,6 +218,20 @@ describe("--rpc and --indexer must be http(s) URLs: exit 2 naming the option", (
   });
 });
 
+describe("a file path that names no file is bad input (exit 2) naming the path, for every document", () => {
+  it.each([
+    [["verify-receipt", "/nonexistent/execute.json", "--jwks", "/nonexistent/jwks.json"], "execute response"],
+    [["verify", "/nonexistent/dir/pack.json"], "pack"],
+  ])("%j", async (args, what) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      new RegExp(`^${args[0]}: bad input: file \\S+: no such file \\(the ${what}\\)$`, "m"),
+    );
+    expect(r.stderr).not.toMatch(STACK);
+  });
+});
+
 describe("a pack or execute response written as a URL must be a well-formed http(s) URL: exit 2", () => {
   it.each([
     [["verify", "https://"], /^verify: bad input: <pack>: expected an http\(s\) URL, got "https:\/\/"$/m],

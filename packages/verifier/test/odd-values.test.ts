@@ -236,3 +236,88 @@ describe("odd documents", () => {
     }
   });
 });
+
+/**
+ * Malformed packs, one per level and kind (issue 13 item 8 and the probe's leftover): the exit
+ * code and the JSON path each must give. A receipt credit that is not `n/d` at all is unreadable
+ * (exit 2 at its path; it made the evidence schema throw `BigInt(undefined)` and ended as a failed
+ * `schema` fact with no path, exit 1); an unreduced one is readable and fails `schema` at its path.
+ */
+describe("malformed packs: exit code and JSON path", () => {
+  type Edit = (t: any) => void;
+  const W = "$.winners[0].receipt.tasks[0].credit";
+  const cases: [string, Edit, number, string][] = [
+    ...["", "!", "1", "1/", "/2", "1/0", "a/b", "1/2/3", " 1/2", "-1/2"].map(
+      (c): [string, Edit, number, string] => [
+        `a credit of ${JSON.stringify(c)}`,
+        (t) => (t.winners[0].receipt.tasks[0].credit = c),
+        2,
+        W,
+      ],
+    ),
+    ["a credit that is a number", (t) => (t.winners[0].receipt.tasks[0].credit = 1), 2, W],
+    ["a credit that is an object", (t) => (t.winners[0].receipt.tasks[0].credit = {}), 2, W],
+    ["a credit of 79 digits", (t) => (t.winners[0].receipt.tasks[0].credit = `${"9".repeat(79)}/1`), 2, W],
+    ["winners an object", (t) => (t.winners = {}), 2, "$.winners"],
+    ["benchmark a string", (t) => (t.benchmark = "b"), 2, "$.benchmark"],
+    ["test_set an object", (t) => (t.test_set = {}), 2, "$.test_set"],
+    ["a test-set row a number", (t) => (t.test_set[0] = 7), 2, "$.test_set[0]"],
+    ["a prompt a number", (t) => (t.test_set[0].prompt = 7), 2, "$.test_set[0].prompt"],
+    ["a receipt's tasks null", (t) => (t.winners[0].receipt.tasks = null), 2, "$.winners[0].receipt.tasks"],
+    ["a derivation row an array", (t) => (t.rank_derivation.rows[0] = []), 2, "$.rank_derivation.rows[0]"],
+    ["leaf_count 2^53", (t) => (t.benchmark.leaf_count = 2n ** 53n), 2, "$.benchmark.leaf_count"],
+    [
+      "a task ordinal -1",
+      (t) => (t.winners[0].receipt.tasks[0].ordinal = -1),
+      2,
+      "$.winners[0].receipt.tasks[0].ordinal",
+    ],
+    [
+      "an amount of 79 digits",
+      (t) => (t.benchmark.pool_base_units = "9".repeat(79)),
+      2,
+      "$.benchmark.pool_base_units",
+    ],
+    [
+      "an amount 2^256",
+      (t) => (t.winners[0].amount_base_units = (2n ** 256n).toString()),
+      2,
+      "$.winners[0].amount_base_units",
+    ],
+    [
+      "a score of 101 characters",
+      (t) => (t.rank_derivation.rows[0].score_public = `0.${"1".repeat(99)}`),
+      2,
+      "$.rank_derivation.rows[0].score_public",
+    ],
+    ["a missing commit_root", (t) => delete t.benchmark.commit_root, 2, "$.benchmark.commit_root"],
+    ["missing answers", (t) => delete t.winners[0].answers, 2, "$.winners[0].answers"],
+    [
+      "a missing rank_accuracy",
+      (t) => delete t.rank_derivation.rows[0].rank_accuracy,
+      2,
+      "$.rank_derivation.rows[0].rank_accuracy",
+    ],
+    ["an unreduced credit", (t) => (t.winners[0].receipt.tasks[0].credit = "2/4"), 1, W],
+    [
+      "a grader example credit that is not n/d",
+      (t) => (Object.values<any>(t.benchmark.grader_types)[0].examples[0].credit = ""),
+      1,
+      "$.benchmark.grader_types.",
+    ],
+  ];
+  it.each(cases)("%s", async (_what, edit, code, path) => {
+    const tree = packTree("small") as any;
+    edit(tree);
+    const r = await outcome(canonicalJson(tree));
+    expect(r.code, String(r.error)).toBe(code);
+    if (code === EXIT_CODES.badInput) {
+      expect((r.error as { path: string }).path).toBe(path);
+      expect(String((r.error as Error).message).startsWith(`${path}: `)).toBe(true);
+    } else {
+      expect(r.report!.facts.schema.state).toBe("failed");
+      expect(r.report!.facts.schema.reasons.join("\n")).toContain(path);
+      expect(r.report!.facts.schema.reasons.join("\n")).not.toMatch(/stopped|BigInt|TypeError/);
+    }
+  });
+});

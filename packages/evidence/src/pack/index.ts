@@ -1,7 +1,7 @@
 /**
  * `spec/SPEC.md` section 8: the award evidence pack. `hash.ts` (pack hash, ranking
  * digest, receipt hashes, from values or served bytes), `validate.ts` (parse and
- * schema), `mint.ts` (rank derivation and reproducible minting).
+ * schema), `mint.ts` (rank derivation and reproducible minting), `limits.ts` (what a verifier reads).
  * @packageDocumentation
  */
 export {
@@ -25,3 +25,13 @@ export {
   type MintScoring,
   type RankDerivationResult,
 } from "./mint.js";
+export {
+  GOLD_DEPTH_IN_PACK,
+  PACK_LIMITS,
+  testSetLimitProblems,
+  valueLimitProblems,
+  type PackLimitName,
+  type PackLimitProblem,
+  type TestSetLimitProblem,
+  type ValueLimitOptions,
+} from "./limits.js";

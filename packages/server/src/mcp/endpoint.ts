@@ -9,6 +9,8 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env.js";
+import { EdgeError } from "../errors.js";
+import { strictParse } from "../route.js";
 import { registerTools } from "./tools.js";
 
 /** Name and version announced to MCP clients. */
@@ -25,12 +27,36 @@ async function handle(c: Context<AppEnv>, slug: string | null): Promise<Response
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
+  const parsed = c.req.method === "POST" ? await strictRpcBody(c) : undefined;
+  if (parsed instanceof Response) return parsed;
   await server.connect(transport);
   try {
-    return await transport.handleRequest(c.req.raw);
+    return await transport.handleRequest(
+      c.req.raw,
+      parsed === undefined ? undefined : { parsedBody: parsed.value },
+    );
   } finally {
     void server.close();
   }
+}
+
+/**
+ * The SDK parses a request with `JSON.parse` (a duplicate key: the last wins; a lone surrogate:
+ * kept), so a JSON body is read here by the strict SPEC 2 parser first, and the SDK is handed what
+ * `JSON.parse` makes of the (valid) text. A body the parser refuses is a JSON-RPC parse error,
+ * 400 `{code: -32700, data: {path, reason}}`. Other media types are left to the SDK (415).
+ */
+async function strictRpcBody(c: Context<AppEnv>): Promise<{ value: unknown } | Response | undefined> {
+  if (!/^application\/json\b/i.test(c.req.header("content-type") ?? "")) return undefined;
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  try {
+    strictParse(bytes);
+  } catch (e) {
+    if (!(e instanceof EdgeError)) throw e;
+    const error = { code: -32700, message: `Parse error: ${e.message}`, data: e.details };
+    return c.json({ jsonrpc: "2.0", id: null, error }, 400);
+  }
+  return { value: JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown };
 }
 
 /** Mounts both endpoints (POST for JSON-RPC; GET and DELETE answer as the SDK's stateless mode does). */

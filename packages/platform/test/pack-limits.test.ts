@@ -1,0 +1,86 @@
+/**
+ * Issue 13 item 8: whatever the platform publishes, the verifier reads. A dataset whose pack would
+ * break a verifier limit (evidence's `PACK_LIMITS`: strings of 4 Mi UTF-16 units, nesting of
+ * 10,000 levels, integers) is refused at upload, and a test set whose rendered prompts would break
+ * one is refused at publish, each with a PlatformError naming the row and the field, so no prize
+ * is locked behind a pack no verifier can read.
+ */
+import { MAX_JSON_DEPTH, PACK_LIMITS } from "@bench-bounty/evidence";
+import { afterEach, describe, expect, it } from "vitest";
+import type { DatasetInput } from "../src/dataset.js";
+import { validateDataset } from "../src/dataset.js";
+import { PlatformError } from "../src/errors.js";
+import { cleanup, openTemp, refusal, rejection } from "./helpers.js";
+
+afterEach(cleanup);
+
+const row = (over: Record<string, unknown> = {}, i = 0) => ({
+  decision_ts: `2026-01-0${(i % 9) + 1}T00:00:00Z`,
+  payload: { city: "X", n: i },
+  label: `label ${i}`,
+  ...over,
+});
+
+/** `{a: {a: ... "x"}}` with `n` objects. */
+function nested(n: number): unknown {
+  let v: unknown = "x";
+  for (let i = 0; i < n; i++) v = { a: v };
+  return v;
+}
+
+describe("a dataset beyond the pack limits is refused at upload, naming the row and the field", () => {
+  const long = "y".repeat(PACK_LIMITS.maxStringLength + 1);
+
+  it.each<[string, Record<string, unknown>, string, string]>([
+    ["an over-long payload string", { payload: { city: long } }, "payload.city", "string_too_long"],
+    ["an over-long label", { label: long }, "label", "string_too_long"],
+    ["an over-long key", { payload: { [long]: 1 } }, "payload", "key_too_long"],
+    ["too-deep nesting", { label: nested(MAX_JSON_DEPTH) }, "label", "nesting_too_deep"],
+    ["an unsafe integer", { label: { n: 2 ** 60 } }, "label.n", "unsafe_integer"],
+    [
+      "an integer of 79 digits",
+      { payload: { city: "X", big: 10n ** 78n } },
+      "payload.big",
+      "integer_too_large",
+    ],
+  ])("%s", (_what, over, field, code) => {
+    const e = refusal(() => validateDataset({ name: "d", rows: [row({}, 0), row(over, 1)] }));
+    expect(e).toBeInstanceOf(PlatformError);
+    expect(e.code).toBe("invalid_dataset");
+    expect(e.details).toMatchObject({ row_index: 1 });
+    expect(String(e.details.field).startsWith(field)).toBe(true);
+    expect(e.message).toMatch(/^dataset: row 1, field /);
+    expect((e.details.errors as { code: string }[])[0]!.code).toBe(code);
+    // one issue per problem: the unsafe integer is not reported a second time at "$"
+    expect((e.details.errors as unknown[]).length).toBe(1);
+  });
+
+  it("a 2^53-1 integer, a 78-digit integer and a string of exactly the limit are accepted", () => {
+    const ok = "z".repeat(PACK_LIMITS.maxStringLength);
+    const v = validateDataset({
+      name: "d",
+      rows: [row({ label: { n: 2 ** 53 - 1, b: 10n ** 77n } }, 0), row({ payload: { city: ok } }, 1)],
+    });
+    expect(v.rows).toHaveLength(2);
+  });
+});
+
+describe("a test set beyond the pack limits is refused at publish", () => {
+  it("a prompt rendered over the string limit names the dataset row and the field", async () => {
+    const platform = openTemp();
+    // within the limit in the row, over it once the template wraps it
+    const city = "c".repeat(PACK_LIMITS.maxStringLength - 5);
+    const rows = [row({}, 0), row({ payload: { city, n: 1 } }, 1), row({}, 2)];
+    const ds = await platform.createDataset({ name: "d", rows } as DatasetInput);
+    const e = await rejection(
+      platform.publish(ds.dataset_id, {
+        title: "t",
+        prompt_template: "Where is {payload.city} #{payload.n}?",
+        grader_type: "exact",
+        seed: "s",
+      }),
+    );
+    expect(e).toMatchObject({ code: "invalid_dataset", details: { row_index: 1, field: "prompt" } });
+    expect((e as Error).message).toMatch(/^test set: row 1, field prompt: a string of \d+ UTF-16 code units/);
+  });
+});
