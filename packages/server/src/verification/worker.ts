@@ -52,6 +52,35 @@ export interface VerificationJobs {
   fail(slug: string, worker: string, error: string): Promise<boolean>;
 }
 
+/** States of a job: queued, running (leased), retrying (waiting for `next_at`), done, failed (for good). */
+export type VerificationJobState = "queued" | "running" | "retrying" | "done" | "failed";
+
+/** A job as read back (the `GET .../verification` route serves it). */
+export interface VerificationJobView {
+  slug: string;
+  state: VerificationJobState;
+  /** Attempts made so far. */
+  attempts: number;
+  /** Unix ms of the next attempt while `retrying`, else null. */
+  nextAt: number | null;
+  /** The last attempt's error text (retrying, failed), else null. */
+  lastError: string | null;
+  /** The latest stored result; kept while a re-verification is queued or running. */
+  result: VerificationResult | null;
+}
+
+/**
+ * The queue's read side: what the routes and the startup sweep read. Not part of
+ * {@link VerificationJobs} (the worker's write side), so a store implements both.
+ */
+export interface VerificationJobReader {
+  /** The job of `slug`, or null when none was ever queued. */
+  get(slug: string): Promise<VerificationJobView | null>;
+}
+
+/** The whole queue: the worker's side and the read side. */
+export type VerificationQueue = VerificationJobs & VerificationJobReader;
+
 /** What the worker needs. */
 export interface WorkerDeps {
   jobs: VerificationJobs;
