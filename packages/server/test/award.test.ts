@@ -19,6 +19,7 @@ import {
   platformDomain,
   runOnce,
   serveApp,
+  startVerifier,
   verifierDeps,
   type ListeningServer,
 } from "../src/index.js";
@@ -166,6 +167,7 @@ describe("award over HTTP on the devchain", { timeout: 120_000 }, () => {
 
     await verification(slug, bytes, { author: author.key, intruder: intruder.key });
     await relay(slug, bountyId, winner.key);
+    await restart(slug);
   });
 });
 
@@ -315,4 +317,50 @@ async function usdcOf(address: `0x${string}`): Promise<bigint> {
     functionName: "balanceOf",
     args: [address],
   });
+}
+
+/** A restarted serve (a fresh in-memory queue): the startup sweep queues the packed award and the loop verifies it; an unreachable RPC is retried with backoff. */
+async function restart(slug: string) {
+  const until = async (jobs: MemoryVerificationJobs, ok: (state: string) => boolean) => {
+    for (let i = 0; i < 400; i++) {
+      const job = await jobs.get(slug);
+      if (job && ok(job.state)) return job;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error(`job of ${slug} never reached the state`);
+  };
+  const fresh = new MemoryVerificationJobs();
+  const domain = platformDomain(platform, { jobs: fresh });
+  const v = await startVerifier(platform, {
+    jobs: fresh,
+    enqueueIfPacked: (s) => domain.enqueueIfPacked(s),
+    rpcUrl: dc.rpcUrl,
+    pollMs: 20,
+  });
+  try {
+    expect(v.queued).toEqual([slug]);
+    const done = await until(fresh, (s) => s === "done");
+    expect(done.result!.policy).toBe("full");
+  } finally {
+    await v.stop();
+  }
+
+  const down = new MemoryVerificationJobs();
+  const downDomain = platformDomain(platform, { jobs: down });
+  const w = await startVerifier(platform, {
+    jobs: down,
+    enqueueIfPacked: (s) => downDomain.enqueueIfPacked(s),
+    rpcUrl: "http://127.0.0.1:9", // nothing listens: the chain is unreachable
+    pollMs: 20,
+  });
+  try {
+    const job = await until(down, (s) => s === "retrying");
+    expect(job.attempts).toBe(1);
+    expect(job.lastError).toMatch(/VerifierNetworkError/);
+    expect(job.nextAt).toBeGreaterThan(Date.now());
+    const shown = await downDomain.verification(null, slug);
+    expect(shown).toMatchObject({ state: "retrying", facts: null, last_error: job.lastError });
+  } finally {
+    await w.stop();
+  }
 }
