@@ -352,7 +352,9 @@ export class BenchBountyClient {
     return this.request("POST", `/api/v1/benchmarks/${enc(slug)}/verification`);
   }
   /** The board as `gaos.leaderboard-entry.v2` rows. */
-  entries(slug: string): Promise<{ schema: "gaos.leaderboard-entry.v2"; entries: Record<string, unknown>[] }> {
+  entries(
+    slug: string,
+  ): Promise<{ schema: "gaos.leaderboard-entry.v2"; entries: Record<string, unknown>[] }> {
     return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/entries`);
   }
   /**

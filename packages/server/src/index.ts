@@ -18,5 +18,10 @@ export { webApp, webMiddleware, type WebConfig } from "./web.js";
 export { platformDomain, versionOf, type PlatformDomainOptions } from "./platform-domain.js";
 export * from "./verification/worker.js";
 export { MemoryVerificationJobs } from "./verification/memory-jobs.js";
-export { startVerifier, enqueuePackedAwards, verifierDeps, type VerifierOptions } from "./verification/runtime.js";
+export {
+  startVerifier,
+  enqueuePackedAwards,
+  verifierDeps,
+  type VerifierOptions,
+} from "./verification/runtime.js";
 export { verificationView, WORKER_POLICY, type StoredVerification } from "./verification/view.js";

@@ -107,7 +107,10 @@ export const RelayClaimBody = z
     account: address("the winner credited in the bounty: the signer of the claim"),
     to: address("where the credit is paid"),
     deadline: z
-      .union([z.string().regex(/^[0-9]{1,20}$/, "must be unix seconds as a decimal string"), z.number().int().nonnegative()])
+      .union([
+        z.string().regex(/^[0-9]{1,20}$/, "must be unix seconds as a decimal string"),
+        z.number().int().nonnegative(),
+      ])
       .transform((v) => BigInt(v))
       .openapi({ description: "unix seconds, the last second the signature is valid" }),
     signature: z
@@ -143,7 +146,10 @@ export const Verification = loose({
   ran_at: z.string().nullable(),
   policy_met: z.boolean().nullable(),
   policy_unmet: z.array(z.string()).nullable(),
-  facts: z.record(z.string(), FactSchema).nullable().openapi({ description: "every SPEC 9 fact, each with its own state and reasons" }),
+  facts: z
+    .record(z.string(), FactSchema)
+    .nullable()
+    .openapi({ description: "every SPEC 9 fact, each with its own state and reasons" }),
   report_url: z.string().nullable(),
 }).openapi("Verification");
 

@@ -13,7 +13,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { benchmarkBountyAbi, CLAIM_PRIMARY_TYPE, CLAIM_TYPES, claimDomain, testUsdcAbi } from "@bench-bounty/contracts";
+import {
+  benchmarkBountyAbi,
+  CLAIM_PRIMARY_TYPE,
+  CLAIM_TYPES,
+  claimDomain,
+  testUsdcAbi,
+} from "@bench-bounty/contracts";
 import {
   MemoryVerificationJobs,
   platformDomain,
@@ -274,7 +280,10 @@ async function relay(slug: string, bountyId: bigint, key: string) {
   expect(wrong.status).toBe(422);
   expect(wrong.json.error.code).toBe("invalid_claim_signature");
   expect(wrong.json.error.details.path).toBe("$.signature");
-  const other = await call(u, "POST", path, { key, body: { ...(await body(2)), to: dc.accounts[6]!.address } });
+  const other = await call(u, "POST", path, {
+    key,
+    body: { ...(await body(2)), to: dc.accounts[6]!.address },
+  });
   expect(other.json.error.code).toBe("invalid_claim_signature"); // signed for another `to`
   const past = BigInt(Math.floor(t / 1000) - 10);
   const expired = await call(u, "POST", path, {

@@ -183,7 +183,11 @@ describe("small edges", () => {
     expect(list.headers.get("access-control-allow-origin")).toBe("*");
     const pre = await fetch(`${live.url}/api/v1/benchmarks/${slug}`, {
       method: "OPTIONS",
-      headers: { ...origin, "access-control-request-method": "GET", "access-control-request-headers": "x-api-key" },
+      headers: {
+        ...origin,
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "x-api-key",
+      },
     });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-methods")).toBe("GET,HEAD");

@@ -60,7 +60,7 @@ export async function loadConfig(): Promise<AppConfig> {
     try {
       raw = JSON.parse(inline.textContent);
     } catch (e) {
-      throw new Error(`the inlined configuration is not JSON: ${(e as Error).message}`);
+      throw new Error(`the inlined configuration is not JSON: ${(e as Error).message}`, { cause: e });
     }
     return parseConfig(raw, location.origin);
   }

@@ -321,7 +321,10 @@ describe("inlined configuration", () => {
     const { inlineConfig } = await import("../node/index.js");
     const html =
       '<head>\n    <!-- fetched first -->\n    <link rel="preload" href="./config.json" as="fetch" crossorigin="anonymous" />\n  </head>';
-    const out = inlineConfig(html, JSON.stringify({ indexerUrl: "http://x/</script><script>alert(1)</script>" }));
+    const out = inlineConfig(
+      html,
+      JSON.stringify({ indexerUrl: "http://x/</script><script>alert(1)</script>" }),
+    );
     expect(out).not.toContain("config.json");
     expect(out).not.toContain("</script><script>");
     const m = /<script id="bb-config" type="application\/json">([^<]*)<\/script>/.exec(out);

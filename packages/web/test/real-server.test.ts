@@ -104,7 +104,8 @@ describe.skipIf(!hasChromium)("web app on the real server", () => {
     const row = `tr[data-slug="${slug}"]`;
     expect(await page.textContent(`${row} [data-col="status"]`)).toBe("open");
     // the filters read the list's own grader_type and version (the API sends both)
-    const options = (sel: string) => page.$$eval(`${sel} option`, (os) => os.map((o) => (o as HTMLOptionElement).value));
+    const options = (sel: string) =>
+      page.$$eval(`${sel} option`, (os) => os.map((o) => (o as HTMLOptionElement).value));
     const detail = await call(server.url, "GET", `/api/v1/benchmarks/${slug}`);
     expect(await options("#f-grader")).toContain(detail.json.grader_type);
     expect(await options("#f-version")).toContain(detail.json.version);

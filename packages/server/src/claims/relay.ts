@@ -12,12 +12,7 @@
  * simulated (a revert is `chain_error` naming the contract's error), sent and awaited.
  * Submissions are serialised in this process so the operator's nonce sequence has one writer here.
  */
-import {
-  benchmarkBountyAbi,
-  CLAIM_PRIMARY_TYPE,
-  CLAIM_TYPES,
-  claimDomain,
-} from "@bench-bounty/contracts";
+import { benchmarkBountyAbi, CLAIM_PRIMARY_TYPE, CLAIM_TYPES, claimDomain } from "@bench-bounty/contracts";
 import type { JsonValue } from "@bench-bounty/evidence";
 import { PlatformError, requirePrincipal, type Platform } from "@bench-bounty/platform";
 import { BaseError, ContractFunctionRevertedError, type Address } from "viem";
@@ -44,11 +39,11 @@ function chainError(what: string, e: unknown): PlatformError {
     const revert = e.walk((x) => x instanceof ContractFunctionRevertedError);
     if (revert instanceof ContractFunctionRevertedError) {
       const name = revert.data?.errorName ?? revert.reason ?? "unknown";
-      return new PlatformError("chain_error", `${what} reverted: ${name}`, { revert: name }, 409);
+      return new PlatformError("chain_error", `${what} reverted: ${name}`, { revert: name });
     }
-    return new PlatformError("chain_error", `${what} failed: ${e.shortMessage}`, {}, 503);
+    return new PlatformError("chain_error", `${what} failed: ${e.shortMessage}`, {});
   }
-  return new PlatformError("chain_error", `${what} failed: ${(e as Error).message}`, {}, 503);
+  return new PlatformError("chain_error", `${what} failed: ${(e as Error).message}`, {});
 }
 
 /** The `relayClaim` operation of the Domain over a platform with a chain. */
@@ -60,14 +55,16 @@ export function relayClaimOp(platform: Platform) {
     return run;
   };
 
-  return async (p: Parameters<typeof requirePrincipal>[0], slug: string, input: RelayClaimInput): Promise<JsonValue> => {
+  return async (
+    p: Parameters<typeof requirePrincipal>[0],
+    slug: string,
+    input: RelayClaimInput,
+  ): Promise<JsonValue> => {
     requirePrincipal(p);
     const b = await platform.getBenchmark(slug);
     const chain = platform.chain;
-    if (!chain)
-      throw new PlatformError("no_chain", "this service has no chain: it cannot relay claims", {}, 503);
-    if (!b.bounty)
-      throw new PlatformError("no_bounty", `${slug} has no bounty attached`, { slug }, 404);
+    if (!chain) throw new PlatformError("no_chain", "this service has no chain: it cannot relay claims", {});
+    if (!b.bounty) throw new PlatformError("no_bounty", `${slug} has no bounty attached`, { slug });
     const bounty = b.bounty.bounty_contract as Address;
     const bountyId = BigInt(b.bounty.bounty_id);
     const client = chain.publicClient;
@@ -81,22 +78,40 @@ export function relayClaimOp(platform: Platform) {
     return exclusive(async () => {
       const block = await read("read the latest block", () => client.getBlock());
       if (input.deadline < block.timestamp)
-        throw new EdgeError("claim_expired", `$.deadline: ${input.deadline} is before the latest block's time ${block.timestamp}`, {
-          path: "$.deadline",
-          deadline: input.deadline.toString(),
-          block_timestamp: block.timestamp.toString(),
-        });
+        throw new EdgeError(
+          "claim_expired",
+          `$.deadline: ${input.deadline} is before the latest block's time ${block.timestamp}`,
+          {
+            path: "$.deadline",
+            deadline: input.deadline.toString(),
+            block_timestamp: block.timestamp.toString(),
+          },
+        );
       const credit = await read("read creditOf", () =>
-        client.readContract({ address: bounty, abi: benchmarkBountyAbi, functionName: "creditOf", args: [bountyId, input.account] }),
+        client.readContract({
+          address: bounty,
+          abi: benchmarkBountyAbi,
+          functionName: "creditOf",
+          args: [bountyId, input.account],
+        }),
       );
       if (credit === 0n)
-        throw new EdgeError("no_credit", `${input.account} has no credit in bounty ${bountyId} (never won, or already claimed)`, {
-          path: "$.account",
-          account: input.account,
-          bounty_id: bountyId.toString(),
-        });
+        throw new EdgeError(
+          "no_credit",
+          `${input.account} has no credit in bounty ${bountyId} (never won, or already claimed)`,
+          {
+            path: "$.account",
+            account: input.account,
+            bounty_id: bountyId.toString(),
+          },
+        );
       const nonce = await read("read nonces", () =>
-        client.readContract({ address: bounty, abi: benchmarkBountyAbi, functionName: "nonces", args: [input.account] }),
+        client.readContract({
+          address: bounty,
+          abi: benchmarkBountyAbi,
+          functionName: "nonces",
+          args: [input.account],
+        }),
       );
       const signed = await read("check the signature", () =>
         client.verifyTypedData({
@@ -112,7 +127,12 @@ export function relayClaimOp(platform: Platform) {
         throw new EdgeError(
           "invalid_claim_signature",
           `$.signature: not ${input.account}'s signature of Claim(bounty ${bountyId}, to ${input.to}, nonce ${nonce}, deadline ${input.deadline})`,
-          { path: "$.signature", account: input.account, nonce: nonce.toString(), bounty_id: bountyId.toString() },
+          {
+            path: "$.signature",
+            account: input.account,
+            nonce: nonce.toString(),
+            bounty_id: bountyId.toString(),
+          },
         );
       const receipt = await read("claimWithSig", async () => {
         const { request } = await client.simulateContract({
@@ -126,9 +146,11 @@ export function relayClaimOp(platform: Platform) {
         return client.waitForTransactionReceipt({ hash });
       });
       if (receipt.status !== "success")
-        throw new PlatformError("chain_error", `claimWithSig: transaction ${receipt.transactionHash} reverted`, {
-          tx_hash: receipt.transactionHash,
-        }, 503);
+        throw new PlatformError(
+          "chain_error",
+          `claimWithSig: transaction ${receipt.transactionHash} reverted`,
+          { tx_hash: receipt.transactionHash },
+        );
       const out: RelayedClaim = {
         slug,
         bounty_id: bountyId.toString(),

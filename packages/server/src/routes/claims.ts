@@ -17,7 +17,8 @@ export function claimRoutes(): OpenAPIHono<AppEnv> {
     path: "/benchmarks/:slug/claims/relay",
     tags: ["claims"],
     auth: "required",
-    summary: "Relay a winner's signed claim (claimWithSig): the operator pays the gas, the credit goes to `to`",
+    summary:
+      "Relay a winner's signed claim (claimWithSig): the operator pays the gas, the credit goes to `to`",
     body: RelayClaimBody,
     ok: { status: 200, schema: RelayedClaim, description: "the mined claim" },
     errors: [401, 403, 404, 409, 422, 429, 502, 503],

@@ -18,7 +18,8 @@ export function verificationRoutes(): OpenAPIHono<AppEnv> {
     path: "/benchmarks/:slug/verification",
     tags: ["evidence"],
     auth: "none",
-    summary: "The stored verification of the award pack (full policy): job state, each fact, policy and versions",
+    summary:
+      "The stored verification of the award pack (full policy): job state, each fact, policy and versions",
     ok: { status: 200, schema: Verification, description: "the verification" },
     errors: [404],
     handler: async (c) => sendJson(c, await c.var.domain.verification(c.var.principal, c.req.param("slug"))),

@@ -77,9 +77,13 @@ export function verificationOps(
       const who = requirePrincipal(p);
       const b = await platform.getBenchmark(slug);
       if (!isAuthorOf(who, b) && !isOperator(who))
-        forbid("benchmark_author_only", `only the author of ${slug} or the operator may ask to verify it again`, {
-          slug,
-        });
+        forbid(
+          "benchmark_author_only",
+          `only the author of ${slug} or the operator may ask to verify it again`,
+          {
+            slug,
+          },
+        );
       await jobOf(slug);
       await jobs.enqueue(slug, now());
       return verificationView((await jobs.get(slug))!, reportPath(slug));

@@ -65,8 +65,7 @@ export async function enqueuePackedAwards(
   enqueueIfPacked: (slug: string) => Promise<boolean>,
 ): Promise<string[]> {
   const queued: string[] = [];
-  for (const b of await platform.listBenchmarks())
-    if (await enqueueIfPacked(b.slug)) queued.push(b.slug);
+  for (const b of await platform.listBenchmarks()) if (await enqueueIfPacked(b.slug)) queued.push(b.slug);
   return queued;
 }
 

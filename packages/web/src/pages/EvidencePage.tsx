@@ -24,7 +24,11 @@ async function loadEvidence(api: Api, slug: string) {
       (e: unknown) => ({ record: null, error: errorText(e) }),
     ),
   ]);
-  return { pack, record: verification.record as VerificationRecord | null, verificationError: verification.error };
+  return {
+    pack,
+    record: verification.record as VerificationRecord | null,
+    verificationError: verification.error,
+  };
 }
 
 /** The report download (its exact bytes), once they are read. */
