@@ -94,8 +94,11 @@ function Report(props: { record: VerificationRecord & { facts: NonNullable<Verif
         <dd data-field="ran-at">{record.ran_at ?? "(not stated)"}</dd>
         {record.state !== "done" && (
           <>
-            <dt>Now</dt>
-            <dd data-field="job-state">verifying again: {record.state}</dd>
+            <dt>Since then</dt>
+            <dd data-field="job-state">
+              {record.state === "failed" ? "a new verification failed" : `verifying again (${record.state})`}
+              {record.last_error ? `: ${record.last_error}` : ""}; the facts below are the last stored report's
+            </dd>
           </>
         )}
       </dl>
