@@ -22,6 +22,7 @@ export {
   startVerifier,
   enqueuePackedAwards,
   verifierDeps,
+  INDEXER_SETTLE_ATTEMPTS,
   type VerifierOptions,
 } from "./verification/runtime.js";
 export { verificationView, WORKER_POLICY, type StoredVerification } from "./verification/view.js";

@@ -8,6 +8,8 @@
  * second submission refused.
  */
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
 import { Platform } from "@bench-bounty/platform";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,6 +28,7 @@ import {
   runOnce,
   serveApp,
   startVerifier,
+  INDEXER_SETTLE_ATTEMPTS,
   verifierDeps,
   type ListeningServer,
 } from "../src/index.js";
@@ -174,6 +177,7 @@ describe("award over HTTP on the devchain", { timeout: 120_000 }, () => {
     await verification(slug, bytes, { author: author.key, intruder: intruder.key });
     await relay(slug, bountyId, winner.key);
     await restart(slug);
+    await indexerLag(slug, bountyId);
   });
 });
 
@@ -371,5 +375,51 @@ async function restart(slug: string) {
     expect(shown).toMatchObject({ state: "retrying", facts: null, last_error: job.lastError });
   } finally {
     await w.stop();
+  }
+}
+
+/**
+ * Right after the award the indexer has usually not seen it: the worker waits (backoff) while the
+ * indexer's bounty is not `awarded`, then verifies; after INDEXER_SETTLE_ATTEMPTS it verifies
+ * whatever the indexer says, so a real disagreement is reported as a failed fact.
+ */
+async function indexerLag(slug: string, bountyId: bigint) {
+  const status = "funded";
+  const seen: string[] = [];
+  const fake = new Hono().get("/bounties/:id", (c) => {
+    seen.push(c.req.param("id"));
+    return c.json({ bounty: { status }, winners: [] });
+  });
+  fake.all("*", (c) => c.json({ error: { code: "not_found", message: "not indexed" } }, 404));
+  const indexer = await new Promise<{ url: string; close: () => void }>((resolve) => {
+    const s = serve({ fetch: fake.fetch, port: 0, hostname: "127.0.0.1" }, (i) =>
+      resolve({ url: `http://127.0.0.1:${i.port}`, close: () => s.close() }),
+    );
+  });
+  try {
+    const clock = { t: Date.now() };
+    const lag = new MemoryVerificationJobs();
+    await lag.enqueue(slug, clock.t);
+    const deps = {
+      ...verifierDeps(platform, { jobs: lag, rpcUrl: dc.rpcUrl, indexerUrl: indexer.url }),
+      now: () => clock.t,
+    };
+    const first = await runOnce(deps);
+    expect(first).toMatchObject({ kind: "retry", error: expect.stringContaining("IndexerBehind") });
+    expect(seen).toEqual([bountyId.toString()]);
+    for (let i = 1; i < INDEXER_SETTLE_ATTEMPTS; i++) {
+      clock.t = (await lag.get(slug))!.nextAt!;
+      expect((await runOnce(deps)).kind).toBe("retry");
+    }
+    clock.t = (await lag.get(slug))!.nextAt!;
+    const last = await runOnce(deps);
+    expect(last).toEqual({ kind: "done", slug });
+    const facts = (await platformDomain(platform, { jobs: lag }).verification(null, slug)) as {
+      facts: Record<string, { state: string; reasons: string[] }>;
+    };
+    expect(facts.facts.indexer_agreement?.state).toBe("failed"); // the indexer still says funded
+    expect(facts.facts.onchain_root?.state).toBe("verified");
+  } finally {
+    indexer.close();
   }
 }

@@ -34,6 +34,47 @@ class PackUnavailable extends Error {
   override readonly name = "PackUnavailable";
 }
 
+/** The indexer has not indexed the award yet: retried with backoff, for the first attempts only. */
+class IndexerBehind extends Error {
+  override readonly name = "IndexerBehind";
+}
+
+/**
+ * Attempts during which an indexer that has not caught up with the award is waited for (5 s + 10 s +
+ * 20 s + 40 s + 80 s of backoff). A pack is verified right after it is minted, usually before the
+ * indexer has seen the `Awarded` log; verifying then would store `indexer_agreement` failed for
+ * lag alone. After these attempts the pack is verified whatever the indexer says, so a real
+ * disagreement is still reported, as a failed fact.
+ */
+export const INDEXER_SETTLE_ATTEMPTS = 5;
+
+/**
+ * Throws {@link IndexerBehind} unless the indexer's `GET /bounties/:id` shows the pack's bounty
+ * `awarded` (an unreachable indexer is the same: retried).
+ */
+async function indexerCaughtUp(indexerUrl: string, pack: Uint8Array): Promise<void> {
+  let bountyId: unknown;
+  try {
+    bountyId = (JSON.parse(new TextDecoder().decode(pack)) as { benchmark?: { bounty_id?: unknown } })
+      .benchmark?.bounty_id;
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+    return; // not JSON: verifyPack refuses it with its own VerifierInputError
+  }
+  if (typeof bountyId !== "string" && typeof bountyId !== "number") return;
+  const url = `${indexerUrl.replace(/\/+$/, "")}/bounties/${encodeURIComponent(String(bountyId))}`;
+  let status: unknown = null;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    if (res.ok) status = ((await res.json()) as { bounty?: { status?: unknown } }).bounty?.status;
+    else status = `http ${res.status}`;
+  } catch (e) {
+    status = `unreachable (${(e as Error).message})`;
+  }
+  if (status !== "awarded")
+    throw new IndexerBehind(`${url}: bounty ${String(bountyId)} is ${String(status)}, not yet awarded`);
+}
+
 /** The worker's ports over a platform. */
 export function verifierDeps(platform: Platform, o: VerifierOptions): WorkerDeps {
   return {
@@ -46,13 +87,15 @@ export function verifierDeps(platform: Platform, o: VerifierOptions): WorkerDeps
       if (door.status !== 200) throw new PackUnavailable(`${slug}: ${door.reason}: ${door.message}`);
       return door.bytes;
     },
-    verify: (pack) =>
-      verifyPack({
+    verify: async (pack, job) => {
+      if (o.indexerUrl && job.attempts < INDEXER_SETTLE_ATTEMPTS) await indexerCaughtUp(o.indexerUrl, pack);
+      return verifyPack({
         source: pack,
         policy: WORKER_POLICY,
         ...(o.rpcUrl ? { rpcUrl: o.rpcUrl } : {}),
         ...(o.indexerUrl ? { indexerUrl: o.indexerUrl } : {}),
-      }),
+      });
+    },
   };
 }
 

@@ -87,7 +87,7 @@ export interface WorkerDeps {
   /** The pack's bytes as the door serves them. */
   readPack(slug: string): Promise<Uint8Array>;
   /** Verifies under the `full` policy; returns the report object (`bench-bounty.verification.v1`). */
-  verify(pack: Uint8Array): Promise<{ policy: string; verifier: { version: string } }>;
+  verify(pack: Uint8Array, job: VerificationJob): Promise<{ policy: string; verifier: { version: string } }>;
   /** Unix ms. */
   now(): number;
   /** This process's worker id (host:pid:random). */
@@ -125,7 +125,7 @@ export async function runOnce(deps: WorkerDeps): Promise<StepOutcome> {
   const { slug } = job;
   try {
     const pack = await deps.readPack(slug);
-    const report = await deps.verify(pack);
+    const report = await deps.verify(pack, job);
     const result: VerificationResult = {
       reportBytes: new TextEncoder().encode(JSON.stringify(report, null, 2) + "\n"),
       policy: report.policy,
