@@ -63,11 +63,12 @@ async function indexerCaughtUp(indexerUrl: string, pack: Uint8Array): Promise<vo
   }
   if (typeof bountyId !== "string" && typeof bountyId !== "number") return;
   const url = `${indexerUrl.replace(/\/+$/, "")}/bounties/${encodeURIComponent(String(bountyId))}`;
-  let status: unknown = null;
+  let status: unknown;
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
-    if (res.ok) status = ((await res.json()) as { bounty?: { status?: unknown } }).bounty?.status;
-    else status = `http ${res.status}`;
+    status = res.ok
+      ? ((await res.json()) as { bounty?: { status?: unknown } }).bounty?.status
+      : `http ${res.status}`;
   } catch (e) {
     status = `unreachable (${(e as Error).message})`;
   }
