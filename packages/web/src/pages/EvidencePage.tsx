@@ -97,7 +97,8 @@ function Report(props: { record: VerificationRecord & { facts: NonNullable<Verif
             <dt>Since then</dt>
             <dd data-field="job-state">
               {record.state === "failed" ? "a new verification failed" : `verifying again (${record.state})`}
-              {record.last_error ? `: ${record.last_error}` : ""}; the facts below are the last stored report's
+              {record.last_error ? `: ${record.last_error}` : ""}; the facts below are the last stored
+              report's
             </dd>
           </>
         )}
