@@ -74,14 +74,19 @@ export function registerServeCommand(program: Command): void {
         const port = portOf(o.port);
         const { platform, database } = openForServe(o);
         // Loaded here, not at the bin's start: every other command stays as fast as before.
-        const { platformDomain, serveApp, webMiddleware } = await import("@bench-bounty/server");
+        const { MemoryVerificationJobs, platformDomain, serveApp, startVerifier, webMiddleware } =
+          await import("@bench-bounty/server");
+        // The verification queue: in memory until the store's verification_jobs table lands
+        // (then: `const jobs = platform.verificationJobs;`, shared by every serve process).
+        const jobs = new MemoryVerificationJobs();
+        const domain = platformDomain(platform, { jobs, localChain: o.localChain === true });
         const web = webMiddleware({
           ...(o.indexerUrl ? { indexerUrl: o.indexerUrl } : {}),
           ...(o.rpcUrl ? { rpcUrl: o.rpcUrl } : {}),
           localChain: o.localChain === true,
         });
         const server = await serveApp({
-          domain: platformDomain(platform),
+          domain,
           web,
           port,
           host: o.host,
@@ -90,18 +95,33 @@ export function registerServeCommand(program: Command): void {
           await platform.close();
           throw e;
         });
+        const verifier = await startVerifier(platform, {
+          jobs,
+          enqueueIfPacked: (slug) => domain.enqueueIfPacked(slug),
+          rpcUrl: platform.chain?.config.rpcUrl,
+          indexerUrl: o.indexerUrl,
+          onStep: (step) => {
+            if (step.kind === "done") process.stdout.write(`verifier: ${step.slug} verified (full policy)\n`);
+            else if (step.kind === "retry" || step.kind === "failed")
+              process.stderr.write(`verifier: ${step.slug || "queue"} ${step.kind}: ${step.error}\n`);
+          },
+        });
         process.stdout.write(
           `bench-bounty serve: listening on ${server.url}\n` +
             `  database: ${database}\n` +
             `  chain: ${platform.chain ? `chain id ${o.chainId} via ${o.rpcUrl}` : "none (off-chain: no anchors, no award)"}\n` +
             `  operator key: ${process.env.BENCH_BOUNTY_OPERATOR_KEY ? "set (BENCH_BOUNTY_OPERATOR_KEY)" : "not set (nobody may award over the API)"}\n` +
+            `  verifier: full policy, chain ${platform.chain?.config.rpcUrl ?? "not set"}, indexer ${o.indexerUrl ?? "not set"}` +
+            `${verifier.queued.length ? ` (queued at start: ${verifier.queued.join(", ")})` : ""}\n` +
             `  web: ${server.url}/\n` +
-            `  REST: ${server.url}/api/v1/benchmarks  OpenAPI: ${server.url}/api/v1/openapi.json  MCP: ${server.url}/mcp\n`,
+            `  REST: ${server.url}/api/v1/benchmarks  OpenAPI: ${server.url}/api/v1/openapi.json\n` +
+            `  MCP: ${server.url}/mcp  (one benchmark: ${server.url}/mcp/benchmarks/<slug>/http)\n`,
         );
         await new Promise<void>((res) => {
           process.once("SIGINT", res);
           process.once("SIGTERM", res);
         });
+        await verifier.stop();
         await server.close();
         await platform.close();
       } catch (e) {

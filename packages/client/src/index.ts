@@ -336,6 +336,70 @@ export class BenchBountyClient {
   award(slug: string): Promise<Record<string, unknown>> {
     return this.request("POST", `/api/v1/benchmarks/${enc(slug)}/award`);
   }
+
+  /** The stored verification of the award pack (404 `verification_unavailable` before a pack). */
+  verification(slug: string): Promise<Verification> {
+    return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/verification`);
+  }
+  /** The stored verification report's exact bytes (404 `verification_pending` before one is stored). */
+  async verificationReport(slug: string): Promise<Uint8Array> {
+    const res = await this.raw("GET", `/api/v1/benchmarks/${enc(slug)}/verification/report`);
+    if (!res.ok) throw errorOf(res, await res.text());
+    return new Uint8Array(await res.arrayBuffer());
+  }
+  /** Queues a verification again (the benchmark's author or the operator; 202). */
+  requestVerification(slug: string): Promise<Verification> {
+    return this.request("POST", `/api/v1/benchmarks/${enc(slug)}/verification`);
+  }
+  /** The board as `gaos.leaderboard-entry.v2` rows. */
+  entries(
+    slug: string,
+  ): Promise<{ schema: "gaos.leaderboard-entry.v2"; entries: Record<string, unknown>[] }> {
+    return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/entries`);
+  }
+  /**
+   * Relays a winner's signed claim (SPEC 1.1 `claimWithSig`): the operator's signer pays the gas.
+   * `deadline` in unix seconds; `signature` over `Claim(bountyId, account, to, nonces(account), deadline)`.
+   */
+  relayClaim(
+    slug: string,
+    claim: { account: string; to: string; deadline: string | bigint; signature: string },
+  ): Promise<RelayedClaim> {
+    return this.request("POST", `/api/v1/benchmarks/${enc(slug)}/claims/relay`, {
+      ...claim,
+      deadline: claim.deadline.toString(),
+    });
+  }
+}
+
+/** `GET /benchmarks/:slug/verification`: the job and, once stored, the report's facts (SPEC 9). */
+export interface Verification {
+  slug: string;
+  state: "queued" | "running" | "retrying" | "done" | "failed";
+  attempts: number;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  policy: string;
+  policy_version: string | null;
+  verifier_version: string | null;
+  ran_at: string | null;
+  policy_met: boolean | null;
+  policy_unmet: string[] | null;
+  /** Every fact with its own state (`verified`, `unverified`, `failed`, `not-required`, `not-observed`). */
+  facts: Record<string, { state: string; reasons: string[] }> | null;
+  report_url: string | null;
+}
+
+/** `POST /benchmarks/:slug/claims/relay`: the mined claim (amount in base units). */
+export interface RelayedClaim {
+  slug: string;
+  bounty_id: string;
+  account: string;
+  to: string;
+  amount_base_units: string;
+  tx_hash: string;
+  block_number: string;
+  relayer: string;
 }
 
 function safeJson(text: string): unknown {

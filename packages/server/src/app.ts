@@ -7,6 +7,7 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import type { Domain } from "./domain.js";
 import type { AppEnv } from "./env.js";
@@ -24,6 +25,9 @@ import {
 import { mountMcp } from "./mcp/endpoint.js";
 import { accountRoutes } from "./routes/accounts.js";
 import { benchmarkRoutes } from "./routes/benchmarks.js";
+import { claimRoutes } from "./routes/claims.js";
+import { entriesRoutes } from "./routes/entries.js";
+import { verificationRoutes } from "./routes/verification.js";
 import { datasetRoutes } from "./routes/datasets.js";
 import { doorRoutes } from "./routes/door.js";
 import { runRoutes } from "./routes/runs.js";
@@ -73,12 +77,35 @@ function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
   return [...methods].sort();
 }
 
+/** Paths the web hook answers (GET and HEAD only: anything else there is 405). */
+const WEB_PATH = /^\/(index\.html|config\.json|assets\/.*)?$/;
+
+/**
+ * CORS for the public reads (a static deploy of the web app on another origin reads them): GET and
+ * HEAD from any origin, and their preflights; no credentials, no key headers allowed (a preflight
+ * asking for `X-API-Key` or `Authorization` is answered without them, so the browser refuses), and
+ * nothing on writes.
+ */
+const publicCors = cors({
+  origin: "*",
+  allowMethods: ["GET", "HEAD"],
+  allowHeaders: ["Accept", "If-None-Match"],
+  exposeHeaders: ["ETag", "Retry-After"],
+  maxAge: 600,
+});
+const corsOnReads: MiddlewareHandler<AppEnv> = (c, next) =>
+  c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS"
+    ? publicCors(c, next)
+    : next();
+
 /** Builds the app (no listening; see `serve.ts`). */
 export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const limiter = new RateLimiter(limits.rateBurst, limits.ratePerSecond, opts.now);
+  const relayLimiter = new RateLimiter(limits.relayBurst, limits.relayPerSecond, opts.now);
   const app = new OpenAPIHono<AppEnv>();
 
+  app.use("/api/*", corsOnReads);
   app.use("*", async (c, next) => {
     c.set("domain", opts.domain);
     c.set("baseUrl", (opts.publicBaseUrl ?? new URL(c.req.url).origin).replace(/\/+$/, ""));
@@ -89,6 +116,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   app.use("/mcp/*", authenticate());
   app.use("/mcp", authenticate());
   app.use("*", rateLimit(limiter));
+  app.use("/api/v1/benchmarks/:slug/claims/relay", rateLimit(relayLimiter));
   const datasetPath = /^\/api\/v1\/datasets(\/validate)?$/;
   const small = limitBody(limits.bodyBytes);
   const large = limitBody(limits.datasetBodyBytes);
@@ -97,6 +125,9 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   // Order matters: /benchmarks/runs/* before /benchmarks/:slug.
   app.route("/api/v1", runRoutes());
   app.route("/api/v1", benchmarkRoutes());
+  app.route("/api/v1", entriesRoutes());
+  app.route("/api/v1", verificationRoutes());
+  app.route("/api/v1", claimRoutes());
   app.route("/api/v1", doorRoutes());
   app.route("/api/v1", datasetRoutes());
   app.route("/api/v1", accountRoutes());
@@ -119,7 +150,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   if (opts.web) app.use("*", opts.web);
 
   app.notFound((c: Context<AppEnv>) => {
-    const allow = allowedMethods(app, c.req.path);
+    const allow = opts.web && WEB_PATH.test(c.req.path) ? ["GET", "HEAD"] : allowedMethods(app, c.req.path);
     if (allow.length > 0 && !allow.includes(c.req.method))
       return sendError(
         c,

@@ -6,6 +6,7 @@
  */
 import type { JsonValue } from "@bench-bounty/evidence";
 import type { Principal } from "@bench-bounty/platform";
+import type { StoredVerification } from "./verification/view.js";
 
 export type { Principal };
 
@@ -78,4 +79,33 @@ export interface Domain {
     input: { bounty_id: string; author?: string | undefined; pool_base_units?: string | undefined },
   ): Promise<JsonValue>;
   award(p: Principal | null, slug: string): Promise<JsonValue>;
+
+  /**
+   * The stored verification of the award pack (job state; facts, policy and versions once a report
+   * is stored). @throws EdgeError `verification_unavailable` (404) before the pack exists
+   */
+  verification(p: Principal | null, slug: string): Promise<JsonValue>;
+  /** The stored report's exact bytes. @throws EdgeError `verification_pending` (404) before one is stored */
+  verificationReport(slug: string): Promise<Uint8Array>;
+  /** Queues a verification again (the benchmark's author or the operator). */
+  requestVerification(p: Principal | null, slug: string): Promise<JsonValue>;
+  /** Queues a verification of `slug` when its pack exists and it has no job yet (award, startup). True when queued. */
+  enqueueIfPacked(slug: string): Promise<boolean>;
+  /** The stored verification as the GAOS entries read it, or null. */
+  storedVerification(slug: string): Promise<StoredVerification | null>;
+  /**
+   * Submits a winner's signed claim (SPEC 1.1 `claimWithSig`) from the operator's account, which pays
+   * the gas; the credit goes to the signed `to`. Checked before any gas is spent: the signature
+   * recovers to `account` for the current nonce, the deadline has not passed, `account` has credit.
+   */
+  relayClaim(p: Principal | null, slug: string, input: RelayClaimInput): Promise<JsonValue>;
+}
+
+/** The body of a relayed claim, as validated at the edge (addresses and signature as hex). */
+export interface RelayClaimInput {
+  account: `0x${string}`;
+  to: `0x${string}`;
+  /** Unix seconds (the last second the signature is valid). */
+  deadline: bigint;
+  signature: `0x${string}`;
 }

@@ -22,7 +22,13 @@ export type EdgeErrorCode =
   | "not_found"
   | "method_not_allowed"
   | "not_implemented"
-  | "internal_error";
+  | "internal_error"
+  // the service's own refusals (verification, relayed claims)
+  | "verification_unavailable"
+  | "verification_pending"
+  | "claim_expired"
+  | "no_credit"
+  | "invalid_claim_signature";
 
 /** A refusal raised by the HTTP edge (same body shape as a {@link PlatformError}). */
 export class EdgeError extends Error {
@@ -57,6 +63,12 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   method_not_allowed: 405,
   not_implemented: 501,
   internal_error: 500,
+  // service: verification and relayed claims
+  verification_unavailable: 404,
+  verification_pending: 404,
+  claim_expired: 422,
+  no_credit: 409,
+  invalid_claim_signature: 422,
   // domain: bad input
   invalid_dataset: 422,
   invalid_csv: 422,

@@ -8,6 +8,23 @@ import { randomBytes } from "node:crypto";
 import type { JsonValue } from "@bench-bounty/evidence";
 import { requirePrincipal, toJsonValue, type Platform, type Principal } from "@bench-bounty/platform";
 import type { AccountView, AwardEvidence, Domain, Registration } from "./domain.js";
+import { relayClaimOp } from "./claims/relay.js";
+import { MemoryVerificationJobs } from "./verification/memory-jobs.js";
+import { verificationOps } from "./verification/ops.js";
+import type { VerificationQueue } from "./verification/worker.js";
+
+/** Options of {@link platformDomain}. */
+export interface PlatformDomainOptions {
+  /**
+   * The verification queue (default: a new in-memory one). Pass the store's when it has one, and
+   * the same object to the worker (`startVerifier`).
+   */
+  jobs?: VerificationQueue;
+  /** The chain is a local node (the detail's `chain.local`: no explorer links on the web pages). */
+  localChain?: boolean;
+  /** Unix ms (the queue's clock). */
+  now?: () => number;
+}
 
 /** JSON-safe copy (bigints as decimal strings) in the evidence library's value model. */
 function json(v: unknown): JsonValue {
@@ -16,8 +33,20 @@ function json(v: unknown): JsonValue {
   );
 }
 
+/**
+ * The first 8 hex digits of the commitment root, as the list's `version`: a benchmark's tasks never
+ * change after publication, so its version is the test set it committed to.
+ */
+export function versionOf(commitRoot: string): string {
+  return commitRoot.slice(0, 10);
+}
+
 /** The Domain over a Platform. */
-export function platformDomain(platform: Platform): Domain {
+export function platformDomain(platform: Platform, opts: PlatformDomainOptions = {}): Domain {
+  const verification = verificationOps(platform, opts.jobs ?? new MemoryVerificationJobs(), opts.now);
+  const chain = platform.chain
+    ? { chain_id: platform.chain.config.chainId, local: opts.localChain === true }
+    : null;
   const view = async (p: Principal): Promise<AccountView> => {
     const [account, agents, keys] = await Promise.all([
       platform.account(p),
@@ -44,7 +73,11 @@ export function platformDomain(platform: Platform): Domain {
   };
   /** The detail as the platform builds it (prize checked on-chain; how_to_compete at this server's URL). */
   const detail = async (slug: string, baseUrl?: string) =>
-    json(await platform.benchmarkDetail(slug, baseUrl ? { baseUrl } : {}));
+    json({
+      ...(await platform.benchmarkDetail(slug, baseUrl ? { baseUrl } : {})),
+      version: versionOf((await platform.getBenchmark(slug)).commit_root),
+      chain,
+    });
   /** The agent a run starts for: the one named, else the caller's first, else one named after the account. */
   const agentFor = async (p: Principal, agentId: string | undefined): Promise<string> => {
     if (agentId) return agentId;
@@ -84,7 +117,16 @@ export function platformDomain(platform: Platform): Domain {
       return view(who);
     },
 
-    listBenchmarks: async () => json({ benchmarks: await platform.benchmarkList() }),
+    async listBenchmarks() {
+      const [items, records] = await Promise.all([platform.benchmarkList(), platform.listBenchmarks()]);
+      const bySlug = new Map(records.map((b) => [b.slug, b]));
+      return json({
+        benchmarks: items.map((item) => {
+          const b = bySlug.get(item.slug);
+          return b ? { ...item, grader_type: b.config.grader_type, version: versionOf(b.commit_root) } : item;
+        }),
+      });
+    },
     benchmarkDetail: (_p, slug, baseUrl) => detail(slug, baseUrl),
     async corpus(p, slug) {
       requirePrincipal(p);
@@ -141,6 +183,16 @@ export function platformDomain(platform: Platform): Domain {
       };
       return json(await platform.attachBounty(requirePrincipal(p), slug, input.bounty_id, expect));
     },
-    award: async (p, slug) => json(await platform.award(requirePrincipal(p), slug)),
+    async award(p, slug) {
+      const result = json(await platform.award(requirePrincipal(p), slug));
+      await verification.enqueueIfPacked(slug); // the pack is minted: verify it (once; again on request)
+      return result;
+    },
+    verification: verification.verification,
+    verificationReport: verification.verificationReport,
+    requestVerification: verification.requestVerification,
+    storedVerification: verification.storedVerification,
+    enqueueIfPacked: verification.enqueueIfPacked,
+    relayClaim: relayClaimOp(platform),
   };
 }

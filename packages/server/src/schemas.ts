@@ -4,6 +4,7 @@
  * address, a gold-safe template) are the domain's and are not restated here.
  */
 import { z } from "@hono/zod-openapi";
+import { isAddress } from "viem";
 
 const loose = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
 
@@ -92,14 +93,65 @@ export const BountyBody = z
   })
   .openapi("BountyBody");
 
+const address = (what: string) =>
+  z
+    .string()
+    .refine((v) => isAddress(v, { strict: true }), {
+      message: "must be a 0x address of 40 hex digits (mixed case only with a valid EIP-55 checksum)",
+    })
+    .transform((v) => v as `0x${string}`)
+    .openapi({ description: what });
+
 export const RelayClaimBody = z
   .object({
-    account: z.string(),
-    to: z.string(),
-    deadline: z.union([z.string(), z.number().int()]).transform(String),
-    signature: z.string(),
+    account: address("the winner credited in the bounty: the signer of the claim"),
+    to: address("where the credit is paid"),
+    deadline: z
+      .union([
+        z.string().regex(/^[0-9]{1,20}$/, "must be unix seconds as a decimal string"),
+        z.number().int().nonnegative(),
+      ])
+      .transform((v) => BigInt(v))
+      .openapi({ description: "unix seconds, the last second the signature is valid" }),
+    signature: z
+      .string()
+      .regex(/^0x([0-9a-fA-F]{2}){65,2048}$/, "must be 0x and the signature's hex bytes (65 for an EOA)")
+      .transform((v) => v as `0x${string}`)
+      .openapi({ description: "EIP-712 signature of Claim(bountyId, account, to, nonce, deadline)" }),
   })
   .openapi("RelayClaimBody");
+
+export const RelayedClaim = loose({
+  slug: z.string(),
+  bounty_id: z.string(),
+  account: z.string(),
+  to: z.string(),
+  amount_base_units: z.string(),
+  tx_hash: z.string(),
+  block_number: z.string(),
+  relayer: z.string(),
+}).openapi("RelayedClaim");
+
+const FactSchema = z.object({ state: z.string(), reasons: z.array(z.string()) });
+
+export const Verification = loose({
+  slug: z.string(),
+  state: z.enum(["queued", "running", "retrying", "done", "failed"]),
+  attempts: z.number(),
+  next_attempt_at: z.string().nullable(),
+  last_error: z.string().nullable(),
+  policy: z.string().openapi({ description: "the policy verified under (full)" }),
+  policy_version: z.string().nullable(),
+  verifier_version: z.string().nullable(),
+  ran_at: z.string().nullable(),
+  policy_met: z.boolean().nullable(),
+  policy_unmet: z.array(z.string()).nullable(),
+  facts: z
+    .record(z.string(), FactSchema)
+    .nullable()
+    .openapi({ description: "every SPEC 9 fact, each with its own state and reasons" }),
+  report_url: z.string().nullable(),
+}).openapi("Verification");
 
 export const Account = loose({
   account_id: z.string(),

@@ -77,6 +77,28 @@ const MATRIX: Row[] = [
   { method: "GET", path: () => `/api/v1/benchmarks/${slug}/leaderboard`, expect: all(200) },
   { method: "GET", path: () => `/api/v1/benchmarks/${slug}/commitment`, expect: all(200) },
   { method: "GET", path: () => `/api/v1/benchmarks/${slug}/award-evidence`, expect: all(404) },
+  { method: "GET", path: () => `/api/v1/benchmarks/${slug}/entries`, expect: all(200) },
+  // no pack yet: 404 verification_unavailable for every reader; a re-verification is refused first
+  // to anyone but the author and the operator (their 404 comes after the owner rule)
+  { method: "GET", path: () => `/api/v1/benchmarks/${slug}/verification`, expect: all(404) },
+  { method: "GET", path: () => `/api/v1/benchmarks/${slug}/verification/report`, expect: all(404) },
+  {
+    method: "POST",
+    path: () => `/api/v1/benchmarks/${slug}/verification`,
+    expect: keyed(403, { author: 404, operator: 404 }),
+  },
+  // off-chain: no_chain (503) for any key; the devchain test covers wrong signers and the owner of the credit
+  {
+    method: "POST",
+    path: () => `/api/v1/benchmarks/${slug}/claims/relay`,
+    body: () => ({
+      account: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+      to: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+      deadline: "4000000000",
+      signature: "0x" + "11".repeat(65),
+    }),
+    expect: keyed(503),
+  },
   { method: "GET", path: () => "/api/v1/datasets/formats", expect: all(200) },
   {
     method: "POST",

@@ -2,21 +2,43 @@
  * On the local Base devchain, over HTTP only: the author attaches the prize they locked with their own
  * key (a non-author is refused 403), the detail says "locked at" after its on-chain check, agents
  * compete, the operator awards (others 403; a second award gives the same answer), and the door
- * serves the same bytes forever with ETag and 304.
+ * serves the same bytes forever with ETag and 304. Then the verifier worker's report of the minted
+ * pack (routes, owner rule of a re-verification, GAOS entries with facts), and relayed claims
+ * (`claimWithSig`): a wrong signer refused before any gas, the winner's signature paid to `to`, a
+ * second submission refused.
  */
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
 import { Platform } from "@bench-bounty/platform";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { platformDomain, serveApp, type ListeningServer } from "../src/index.js";
+import {
+  benchmarkBountyAbi,
+  CLAIM_PRIMARY_TYPE,
+  CLAIM_TYPES,
+  claimDomain,
+  testUsdcAbi,
+} from "@bench-bounty/contracts";
+import {
+  MemoryVerificationJobs,
+  platformDomain,
+  runOnce,
+  serveApp,
+  startVerifier,
+  INDEXER_SETTLE_ATTEMPTS,
+  verifierDeps,
+  type ListeningServer,
+} from "../src/index.js";
 import { call, citiesAnswer, citiesDataset, CITIES_PUBLISH, OPERATOR_KEY, register } from "./helpers.js";
 
 let dc: DevChain;
 let server: ListeningServer;
 let platform: Platform;
 let t = 0;
+const jobs = new MemoryVerificationJobs();
 beforeAll(async () => {
   dc = await startDevChain();
   t = Number((await dc.publicClient.getBlock()).timestamp) * 1000;
@@ -31,7 +53,11 @@ beforeAll(async () => {
       privateKey: dc.accounts[0]!.privateKey,
     },
   });
-  server = await serveApp({ domain: platformDomain(platform), port: 0 });
+  server = await serveApp({
+    domain: platformDomain(platform, { jobs, localChain: true }),
+    port: 0,
+    limits: { relayBurst: 6 }, // the six keyed relay calls below, then 429
+  });
 }, 240_000);
 afterAll(async () => {
   await server?.close();
@@ -119,6 +145,10 @@ describe("award over HTTP on the devchain", { timeout: 120_000 }, () => {
     t += 3_700_000;
     const early = await call(u, "GET", `/api/v1/benchmarks/${slug}/award-evidence`);
     expect(early.status).toBe(404);
+    const noPack = await call(u, "GET", `/api/v1/benchmarks/${slug}/verification`);
+    expect(noPack.status).toBe(404);
+    expect(noPack.json.error.code).toBe("verification_unavailable");
+    expect(noPack.json.error.details.reason).toBe(early.json.error.reason);
     expect((await call(u, "POST", `/api/v1/benchmarks/${slug}/award`, { key: author.key })).status).toBe(403);
     const award = await call(u, "POST", `/api/v1/benchmarks/${slug}/award`, { key: OPERATOR_KEY });
     expect(award.status, award.text).toBe(200);
@@ -142,5 +172,254 @@ describe("award over HTTP on the devchain", { timeout: 120_000 }, () => {
     expect(later.equals(bytes)).toBe(true);
     const receipt = await call(u, "GET", `/api/v1/benchmarks/${slug}/runs/${s.json.run.id}/receipt`);
     expect(receipt.status).toBe(200);
+    expect(detail.json.chain).toEqual({ chain_id: 8453, local: true });
+
+    await verification(slug, bytes, { author: author.key, intruder: intruder.key });
+    await relay(slug, bountyId, winner.key);
+    await restart(slug);
+    await indexerLag(slug, bountyId);
   });
 });
+
+/** The award queued a verification; one worker step stores the report; the routes serve it. */
+async function verification(slug: string, pack: Buffer, keys: { author: string; intruder: string }) {
+  const u = server.url;
+  const queued = await call(u, "GET", `/api/v1/benchmarks/${slug}/verification`);
+  expect(queued.status).toBe(200);
+  expect(queued.json).toMatchObject({ slug, state: "queued", policy: "full", facts: null, report_url: null });
+  const pending = await call(u, "GET", `/api/v1/benchmarks/${slug}/verification/report`);
+  expect(pending.status).toBe(404);
+  expect(pending.json.error.code).toBe("verification_pending");
+  const readPacks: string[] = [];
+  const deps = verifierDeps(platform, { jobs, rpcUrl: dc.rpcUrl });
+  const step = await runOnce({
+    ...deps,
+    readPack: async (s) => {
+      const b = await deps.readPack(s);
+      readPacks.push(Buffer.from(b).toString("hex"));
+      return b;
+    },
+  });
+  expect(step).toEqual({ kind: "done", slug });
+  expect(readPacks).toEqual([pack.toString("hex")]); // the door's bytes were verified
+
+  const v = await call(u, "GET", `/api/v1/benchmarks/${slug}/verification`);
+  expect(v.json).toMatchObject({ state: "done", attempts: 1, policy: "full", verifier_version: "0.1.0" });
+  expect(v.json.policy_version).toBe("0.1.0");
+  expect(Date.parse(v.json.ran_at)).toBeGreaterThan(0);
+  // each fact its own state: the chain ones verified, the indexer one not observed (no indexer here)
+  expect(v.json.facts.pack_hash.state).toBe("verified");
+  expect(v.json.facts.onchain_root.state).toBe("verified");
+  expect(v.json.facts.indexer_agreement.state).toBe("not-observed");
+  expect(v.json.facts.indexer_agreement.reasons.length).toBeGreaterThan(0);
+  expect(v.json.policy_unmet).toContain("indexer_agreement");
+  const report = await fetch(`${u}${v.json.report_url}`);
+  expect(report.headers.get("content-type")).toBe("application/json");
+  const reportBytes = Buffer.from(await report.arrayBuffer());
+  expect(reportBytes.equals(Buffer.from(jobs.rows.get(slug)!.result!.reportBytes))).toBe(true);
+  expect(JSON.parse(reportBytes.toString("utf8")).facts).toEqual(v.json.facts);
+
+  const entries = await call(u, "GET", `/api/v1/benchmarks/${slug}/entries`);
+  expect(entries.status).toBe(200);
+  const entry = entries.json.entries[0];
+  expect(entry.verification).toMatchObject({ replay: "verified", hiddenTestCompliant: "verified" });
+  expect(entry.verification.availabilityObserved).toBe("not-observed");
+  expect(entry.eligibility).toMatchObject({
+    policyId: "bench-bounty.verifier.full",
+    policyVersion: "0.1.0",
+    decision: "ineligible",
+  });
+  expect(entry.verified_at).toBe(v.json.ran_at);
+
+  // re-verify on request: the author or the operator; anyone else 403 naming the rule
+  const no = await call(u, "POST", `/api/v1/benchmarks/${slug}/verification`, { key: keys.intruder });
+  expect(no.status).toBe(403);
+  expect(no.json.error.details.rule).toBe("benchmark_author_only");
+  expect((await call(u, "POST", `/api/v1/benchmarks/${slug}/verification`)).status).toBe(401);
+  const again = await call(u, "POST", `/api/v1/benchmarks/${slug}/verification`, { key: keys.author });
+  expect(again.status).toBe(202);
+  expect(again.json).toMatchObject({ state: "queued", ran_at: v.json.ran_at }); // the old report stays shown
+  const op = await call(u, "POST", `/api/v1/benchmarks/${slug}/verification`, { key: OPERATOR_KEY });
+  expect(op.status).toBe(202);
+  expect(await runOnce(deps)).toEqual({ kind: "done", slug });
+  expect((await runOnce(deps)).kind).toBe("idle"); // queued twice, verified once
+}
+
+/** Relayed claims: refusals before gas, the winner's claim paid to `to`, a second one refused. */
+async function relay(slug: string, bountyId: bigint, key: string) {
+  const u = server.url;
+  const bounty = dc.contracts.benchmarkBounty;
+  const winner = dc.accounts[2]!.address;
+  const to = dc.accounts[5]!.address;
+  const deadline = BigInt(Math.floor(t / 1000) + 3600);
+  const nonce = await dc.publicClient.readContract({
+    address: bounty,
+    abi: benchmarkBountyAbi,
+    functionName: "nonces",
+    args: [winner],
+  });
+  const sign = (i: number, message: { to: `0x${string}`; deadline: bigint }) =>
+    dc.wallet(i).signTypedData({
+      domain: claimDomain(dc.chainId, bounty),
+      types: CLAIM_TYPES,
+      primaryType: CLAIM_PRIMARY_TYPE,
+      message: { bountyId, account: winner, nonce, ...message },
+    });
+  const path = `/api/v1/benchmarks/${slug}/claims/relay`;
+  const body = async (i: number, over: Record<string, unknown> = {}) => ({
+    account: winner,
+    to,
+    deadline: deadline.toString(),
+    signature: await sign(i, { to, deadline }),
+    ...over,
+  });
+  const operator = dc.accounts[0]!.address;
+  const sent = await dc.publicClient.getTransactionCount({ address: operator });
+
+  const bad = await call(u, "POST", path, { key, body: { ...(await body(2)), to: "0x1234" } });
+  expect(bad.status).toBe(422);
+  expect(bad.json.error.details.path).toBe("$.to");
+  expect((await call(u, "POST", path, { body: await body(2) })).status).toBe(401);
+  const wrong = await call(u, "POST", path, { key, body: await body(4) }); // signed by somebody else
+  expect(wrong.status).toBe(422);
+  expect(wrong.json.error.code).toBe("invalid_claim_signature");
+  expect(wrong.json.error.details.path).toBe("$.signature");
+  const other = await call(u, "POST", path, {
+    key,
+    body: { ...(await body(2)), to: dc.accounts[6]!.address },
+  });
+  expect(other.json.error.code).toBe("invalid_claim_signature"); // signed for another `to`
+  const past = BigInt(Math.floor(t / 1000) - 10);
+  const expired = await call(u, "POST", path, {
+    key,
+    body: { ...(await body(2)), deadline: past.toString(), signature: await sign(2, { to, deadline: past }) },
+  });
+  expect(expired.json.error.code).toBe("claim_expired");
+  expect(await dc.publicClient.getTransactionCount({ address: operator })).toBe(sent); // no gas spent
+
+  const credit = await dc.publicClient.readContract({
+    address: bounty,
+    abi: benchmarkBountyAbi,
+    functionName: "creditOf",
+    args: [bountyId, winner],
+  });
+  expect(credit).toBeGreaterThan(0n);
+  const before = await usdcOf(to);
+  const good = await body(2);
+  const paid = await call(u, "POST", path, { key, body: good });
+  expect(paid.status, paid.text).toBe(200);
+  expect(paid.json).toMatchObject({
+    account: winner.toLowerCase(),
+    to: to.toLowerCase(),
+    amount_base_units: credit.toString(),
+    relayer: operator.toLowerCase(),
+  });
+  expect(await usdcOf(to)).toBe(before + credit);
+  const twice = await call(u, "POST", path, { key, body: good });
+  expect(twice.status).toBe(409);
+  expect(twice.json.error.code).toBe("no_credit");
+  const limited = await call(u, "POST", path, { key, body: good });
+  expect(limited.status).toBe(429);
+  expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+}
+
+async function usdcOf(address: `0x${string}`): Promise<bigint> {
+  return dc.publicClient.readContract({
+    address: dc.contracts.usdc,
+    abi: testUsdcAbi,
+    functionName: "balanceOf",
+    args: [address],
+  });
+}
+
+/** A restarted serve (a fresh in-memory queue): the startup sweep queues the packed award and the loop verifies it; an unreachable RPC is retried with backoff. */
+async function restart(slug: string) {
+  const until = async (jobs: MemoryVerificationJobs, ok: (state: string) => boolean) => {
+    for (let i = 0; i < 400; i++) {
+      const job = await jobs.get(slug);
+      if (job && ok(job.state)) return job;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error(`job of ${slug} never reached the state`);
+  };
+  const fresh = new MemoryVerificationJobs();
+  const domain = platformDomain(platform, { jobs: fresh });
+  const v = await startVerifier(platform, {
+    jobs: fresh,
+    enqueueIfPacked: (s) => domain.enqueueIfPacked(s),
+    rpcUrl: dc.rpcUrl,
+    pollMs: 20,
+  });
+  try {
+    expect(v.queued).toEqual([slug]);
+    const done = await until(fresh, (s) => s === "done");
+    expect(done.result!.policy).toBe("full");
+  } finally {
+    await v.stop();
+  }
+
+  const down = new MemoryVerificationJobs();
+  const downDomain = platformDomain(platform, { jobs: down });
+  const w = await startVerifier(platform, {
+    jobs: down,
+    enqueueIfPacked: (s) => downDomain.enqueueIfPacked(s),
+    rpcUrl: "http://127.0.0.1:9", // nothing listens: the chain is unreachable
+    pollMs: 20,
+  });
+  try {
+    const job = await until(down, (s) => s === "retrying");
+    expect(job.attempts).toBe(1);
+    expect(job.lastError).toMatch(/VerifierNetworkError/);
+    expect(job.nextAt).toBeGreaterThan(Date.now());
+    const shown = await downDomain.verification(null, slug);
+    expect(shown).toMatchObject({ state: "retrying", facts: null, last_error: job.lastError });
+  } finally {
+    await w.stop();
+  }
+}
+
+/**
+ * Right after the award the indexer has usually not seen it: the worker waits (backoff) while the
+ * indexer's bounty is not `awarded`, then verifies; after INDEXER_SETTLE_ATTEMPTS it verifies
+ * whatever the indexer says, so a real disagreement is reported as a failed fact.
+ */
+async function indexerLag(slug: string, bountyId: bigint) {
+  const status = "funded";
+  const seen: string[] = [];
+  const fake = new Hono().get("/bounties/:id", (c) => {
+    seen.push(c.req.param("id"));
+    return c.json({ bounty: { status }, winners: [] });
+  });
+  fake.all("*", (c) => c.json({ error: { code: "not_found", message: "not indexed" } }, 404));
+  const indexer = await new Promise<{ url: string; close: () => void }>((resolve) => {
+    const s = serve({ fetch: fake.fetch, port: 0, hostname: "127.0.0.1" }, (i) =>
+      resolve({ url: `http://127.0.0.1:${i.port}`, close: () => s.close() }),
+    );
+  });
+  try {
+    const clock = { t: Date.now() };
+    const lag = new MemoryVerificationJobs();
+    await lag.enqueue(slug, clock.t);
+    const deps = {
+      ...verifierDeps(platform, { jobs: lag, rpcUrl: dc.rpcUrl, indexerUrl: indexer.url }),
+      now: () => clock.t,
+    };
+    const first = await runOnce(deps);
+    expect(first).toMatchObject({ kind: "retry", error: expect.stringContaining("IndexerBehind") });
+    expect(seen).toEqual([bountyId.toString()]);
+    for (let i = 1; i < INDEXER_SETTLE_ATTEMPTS; i++) {
+      clock.t = (await lag.get(slug))!.nextAt!;
+      expect((await runOnce(deps)).kind).toBe("retry");
+    }
+    clock.t = (await lag.get(slug))!.nextAt!;
+    const last = await runOnce(deps);
+    expect(last).toEqual({ kind: "done", slug });
+    const facts = (await platformDomain(platform, { jobs: lag }).verification(null, slug)) as {
+      facts: Record<string, { state: string; reasons: string[] }>;
+    };
+    expect(facts.facts.indexer_agreement?.state).toBe("failed"); // the indexer still says funded
+    expect(facts.facts.onchain_root?.state).toBe("verified");
+  } finally {
+    indexer.close();
+  }
+}

@@ -44,6 +44,23 @@ describe("@bench-bounty/client", () => {
     expect(e2).toMatchObject({ status: 403, code: "forbidden" });
     const e3 = await anon.benchmark("no-such").catch((e: unknown) => e);
     expect(e3).toMatchObject({ status: 404, code: "unknown_benchmark" });
+    // the service's own routes: before a pack, and off-chain
+    const e4 = await anon.verification(slug).catch((e: unknown) => e);
+    expect(e4).toMatchObject({ status: 404, code: "verification_unavailable" });
+    const e5 = await anon.verificationReport(slug).catch((e: unknown) => e);
+    expect(e5).toMatchObject({ status: 404, code: "verification_unavailable" });
+    const key = (await anon.register({ name: "client-relayer" })).api_key;
+    const e6 = await anon
+      .withKey(key)
+      .relayClaim(slug, {
+        account: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+        to: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+        deadline: 4_000_000_000n,
+        signature: "0x" + "11".repeat(65),
+      })
+      .catch((e: unknown) => e);
+    expect(e6).toMatchObject({ status: 503, code: "no_chain" });
+    expect((await anon.entries(slug)).schema).toBe("gaos.leaderboard-entry.v2");
     const dead = new BenchBountyClient({ baseUrl: "http://127.0.0.1:1" });
     await expect(dead.listBenchmarks()).rejects.toMatchObject({ status: 0, code: "network_error" });
   });

@@ -14,7 +14,7 @@ const CLI = new URL("../../cli/dist/index.js", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "bb-crash-"));
 let child: ChildProcess | null = null;
 
-function startServe(): Promise<{ url: string; proc: ChildProcess }> {
+function startServe(): Promise<{ url: string; proc: ChildProcess; out: string }> {
   const proc = spawn(process.execPath, [CLI, "serve", "--store", dir, "--port", "0"], {
     env: { PATH: process.env.PATH!, BENCH_BOUNTY_OPERATOR_KEY: "bb_op_crash_key" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -24,8 +24,9 @@ function startServe(): Promise<{ url: string; proc: ChildProcess }> {
     let out = "";
     proc.stdout!.on("data", (d: Buffer) => {
       out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ url: m[1]!, proc });
+      // the MCP line is the last of the banner
+      const m = /listening on (http:\/\/\S+)[\s\S]*\n {2}MCP: \S+/.exec(out);
+      if (m) resolve({ url: m[1]!, proc, out });
     });
     proc.once("exit", (code) => reject(new Error(`serve exited ${code}: ${out}`)));
   });
@@ -38,7 +39,17 @@ afterAll(() => {
 
 describe("kill -9 during finalize", { timeout: 180_000 }, () => {
   it("loses nothing: after restart each run is finalized once or in progress with all its answers", async () => {
-    let { url, proc } = await startServe();
+    const first = await startServe();
+    let { url, proc } = first;
+    // the banner prints the MCP endpoint, and what it prints is one (it answers JSON-RPC)
+    const mcp = /\n {2}MCP: (\S+)/.exec(first.out)![1]!;
+    expect(mcp).toBe(`${url}/mcp`);
+    const rpc = await fetch(mcp, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: "[]",
+    });
+    expect(((await rpc.json()) as { jsonrpc: string }).jsonrpc).toBe("2.0");
     const author = await register(url, "crash-author");
     const ds = await call(url, "POST", "/api/v1/datasets", {
       key: author.key,

@@ -5,7 +5,7 @@
  */
 import { PlatformError } from "@bench-bounty/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp, STATUS_OF, type Domain } from "../src/index.js";
+import { createApp, platformDomain, STATUS_OF, webMiddleware, type Domain } from "../src/index.js";
 import { call, publishCities, register, startLive, type Live } from "./helpers.js";
 
 let live: Live;
@@ -245,6 +245,61 @@ describe("one error handler", () => {
     expect(codes.length).toBeGreaterThan(20);
     for (const c of codes) expect(STATUS_OF[c], c).toBeTypeOf("number");
     expect(new PlatformError("unknown_run", "x").code).toBe("unknown_run");
+  });
+});
+
+describe("small edges", () => {
+  it("CORS on public reads only: GET and its preflight yes (no key headers), writes no", async () => {
+    const origin = { origin: "https://board.example" };
+    const list = await call(live.url, "GET", "/api/v1/benchmarks", { headers: origin });
+    expect(list.headers.get("access-control-allow-origin")).toBe("*");
+    const pre = await fetch(`${live.url}/api/v1/benchmarks/${slug}`, {
+      method: "OPTIONS",
+      headers: {
+        ...origin,
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "x-api-key",
+      },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-methods")).toBe("GET,HEAD");
+    expect(pre.headers.get("access-control-allow-headers")?.toLowerCase()).not.toContain("x-api-key");
+    const write = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, { key, headers: origin });
+    expect(write.headers.get("access-control-allow-origin")).toBeNull();
+  });
+  it("list items carry grader_type and version; the detail names its chain (none off-chain)", async () => {
+    const list = await call(live.url, "GET", "/api/v1/benchmarks");
+    const item = list.json.benchmarks.find((b: { slug: string }) => b.slug === slug);
+    const detail = await call(live.url, "GET", `/api/v1/benchmarks/${slug}`);
+    expect(item.grader_type).toBe(detail.json.grader_type);
+    expect(item.version).toBe(detail.json.commitment.commit_root.slice(0, 10));
+    expect(detail.json.version).toBe(item.version);
+    expect(detail.json.chain).toBeNull();
+  });
+  it("an empty JSON-RPC batch on MCP is one Invalid Request error, not a bare 202", async () => {
+    for (const path of ["/mcp", `/mcp/benchmarks/${slug}/http`]) {
+      const r = await call(live.url, "POST", path, {
+        raw: " [ ] ",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      });
+      expect(r.status, path).toBe(400);
+      expect(r.json).toEqual({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: "Invalid Request: the batch is empty" },
+      });
+    }
+  });
+  it("POST / on the web app is 405 with Allow: GET, HEAD (not 404); the API's 404 stays", async () => {
+    const app = createApp({ domain: platformDomain(live.platform), web: webMiddleware({}) });
+    expect((await app.request("/")).status).toBe(200);
+    for (const path of ["/", "/index.html", "/config.json"]) {
+      const r = await app.request(path, { method: "POST" });
+      expect(r.status, path).toBe(405);
+      expect(r.headers.get("allow")).toBe("GET, HEAD");
+      expect(((await r.json()) as { error: { code: string } }).error.code).toBe("method_not_allowed");
+    }
+    expect((await app.request("/nothing-here", { method: "POST" })).status).toBe(404);
   });
 });
 

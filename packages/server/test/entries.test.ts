@@ -9,7 +9,7 @@ import { serve } from "@hono/node-server";
 import { Platform } from "@bench-bounty/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, platformDomain } from "../src/index.js";
-import { claimState, entriesRoutes, gaosEntry, type StoredVerification } from "../src/routes/entries.js";
+import { claimState, gaosEntry, type StoredVerification } from "../src/routes/entries.js";
 import { call, citiesAnswer, publishCities, register } from "./helpers.js";
 
 const expected = JSON.parse(
@@ -127,10 +127,6 @@ describe("GET /api/v1/benchmarks/:slug/entries", () => {
     dir = mkdtempSync(join(tmpdir(), "bb-entries-"));
     platform = Platform.open({ dir, operatorKey: "bb_operator_entries_0123456789abcdef0123456789" });
     const app = createApp({ domain: platformDomain(platform) });
-    app.route(
-      "/api/v1",
-      entriesRoutes(async () => null),
-    );
     await new Promise<void>((resolve) => {
       const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (i) => {
         url = `http://127.0.0.1:${i.port}`;
@@ -171,6 +167,17 @@ describe("GET /api/v1/benchmarks/:slug/entries", () => {
       eligibility: { decision: "pending" },
     });
     expect(r.json.entries[0].verification.replay).toBe("not-observed");
+    // open: nothing computed from private tasks (SPEC 6.1)
+    expect(r.text).not.toMatch(/"score_composite"|"score_private"|"credit"/);
+    const doc = await call(url, "GET", "/api/v1/openapi.json");
+    expect(Object.keys(doc.json.paths)).toEqual(
+      expect.arrayContaining([
+        "/api/v1/benchmarks/{slug}/entries",
+        "/api/v1/benchmarks/{slug}/verification",
+        "/api/v1/benchmarks/{slug}/verification/report",
+        "/api/v1/benchmarks/{slug}/claims/relay",
+      ]),
+    );
     const missing = await call(url, "GET", "/api/v1/benchmarks/no-such-bench/entries");
     expect(missing.status).toBe(404);
   });

@@ -82,6 +82,7 @@ describe("no leak before the award", { timeout: 120_000 }, () => {
       }
       await rec(call(u, "GET", "/api/v1/benchmarks/runs/mine", { key: me.key }));
       await rec(call(u, "GET", "/api/v1/accounts/me", { key: me.key }));
+      await rec(call(u, "GET", `/api/v1/benchmarks/${slug}/entries`, { key: me.key }));
     }
     const viaScript = await promisify(execFile)(
       "dash",
@@ -96,6 +97,9 @@ describe("no leak before the award", { timeout: 120_000 }, () => {
       `/api/v1/benchmarks/${slug}/leaderboard`,
       `/api/v1/benchmarks/${slug}/commitment`,
       `/api/v1/benchmarks/${slug}/award-evidence`,
+      `/api/v1/benchmarks/${slug}/entries`,
+      `/api/v1/benchmarks/${slug}/verification`,
+      `/api/v1/benchmarks/${slug}/verification/report`,
       "/api/v1/openapi.json",
     ])
       await rec(call(u, "GET", path));

@@ -1,78 +1,11 @@
 /**
- * The verifier worker's logic (issue 17 item 2) over an in-memory queue that keeps the port's
+ * The verifier worker's logic (issue 17 item 2) over the server's in-memory queue, which keeps the port's
  * contract (lease per claim, lease-holder-only updates): done, retry with backoff on an unreachable
  * chain or indexer, give up on bad input, one job to one worker, a crashed worker's job taken again.
  */
 import { describe, expect, it } from "vitest";
-import {
-  backoffMs,
-  runOnce,
-  type VerificationJob,
-  type VerificationJobs,
-  type VerificationResult,
-  type WorkerDeps,
-} from "../src/worker/verifier-worker.js";
-
-interface Row {
-  state: "queued" | "running" | "retrying" | "done" | "failed";
-  attempts: number;
-  nextAt: number;
-  leaseUntil: number;
-  worker: string | null;
-  error: string | null;
-  result: VerificationResult | null;
-}
-
-class MemoryJobs implements VerificationJobs {
-  rows = new Map<string, Row>();
-  async enqueue(slug: string, now: number) {
-    const r = this.rows.get(slug);
-    if (r && (r.state === "queued" || r.state === "running")) return;
-    this.rows.set(slug, {
-      state: "queued",
-      attempts: 0,
-      nextAt: now,
-      leaseUntil: 0,
-      worker: null,
-      error: null,
-      result: r?.result ?? null,
-    });
-  }
-  async claim(now: number, leaseMs: number, worker: string): Promise<VerificationJob | null> {
-    for (const [slug, r] of this.rows) {
-      const due =
-        r.state === "queued" ||
-        (r.state === "retrying" && r.nextAt <= now) ||
-        (r.state === "running" && r.leaseUntil <= now);
-      if (!due) continue;
-      Object.assign(r, { state: "running", leaseUntil: now + leaseMs, worker });
-      return { slug, attempts: r.attempts };
-    }
-    return null;
-  }
-  private held(slug: string, worker: string) {
-    const r = this.rows.get(slug);
-    return r && r.state === "running" && r.worker === worker ? r : null;
-  }
-  async complete(slug: string, worker: string, result: VerificationResult) {
-    const r = this.held(slug, worker);
-    if (!r) return false;
-    Object.assign(r, { state: "done", attempts: r.attempts + 1, result, error: null, worker: null });
-    return true;
-  }
-  async retry(slug: string, worker: string, nextAt: number, error: string) {
-    const r = this.held(slug, worker);
-    if (!r) return false;
-    Object.assign(r, { state: "retrying", attempts: r.attempts + 1, nextAt, error, worker: null });
-    return true;
-  }
-  async fail(slug: string, worker: string, error: string) {
-    const r = this.held(slug, worker);
-    if (!r) return false;
-    Object.assign(r, { state: "failed", attempts: r.attempts + 1, error, worker: null });
-    return true;
-  }
-}
+import { MemoryVerificationJobs } from "../src/verification/memory-jobs.js";
+import { backoffMs, runOnce, type WorkerDeps } from "../src/verification/worker.js";
 
 const named = (name: string, message: string) => Object.assign(new Error(message), { name });
 const REPORT = {
@@ -83,7 +16,7 @@ const REPORT = {
 };
 
 function deps(
-  jobs: MemoryJobs,
+  jobs: MemoryVerificationJobs,
   clock: { t: number },
   verify: WorkerDeps["verify"],
   worker = "w1",
@@ -105,7 +38,7 @@ describe("verifier worker", () => {
   });
 
   it("stores the report's exact bytes and the policy, verifier version and time", async () => {
-    const jobs = new MemoryJobs();
+    const jobs = new MemoryVerificationJobs();
     const clock = { t: Date.parse("2026-03-02T10:00:00Z") };
     await jobs.enqueue("s", clock.t);
     expect(await runOnce(deps(jobs, clock, async () => REPORT))).toEqual({ kind: "done", slug: "s" });
@@ -122,7 +55,7 @@ describe("verifier worker", () => {
   });
 
   it("retries with backoff while the chain or indexer is unreachable, then completes", async () => {
-    const jobs = new MemoryJobs();
+    const jobs = new MemoryVerificationJobs();
     const clock = { t: 1_000_000 };
     await jobs.enqueue("s", clock.t);
     let calls = 0;
@@ -146,7 +79,7 @@ describe("verifier worker", () => {
   });
 
   it("gives up on a pack that is not readable evidence, keeping the message", async () => {
-    const jobs = new MemoryJobs();
+    const jobs = new MemoryVerificationJobs();
     const clock = { t: 0 };
     await jobs.enqueue("s", 0);
     const o = await runOnce(
@@ -157,7 +90,7 @@ describe("verifier worker", () => {
   });
 
   it("hands a job to one worker at a time, and again after a crashed worker's lease expires", async () => {
-    const jobs = new MemoryJobs();
+    const jobs = new MemoryVerificationJobs();
     const clock = { t: 0 };
     await jobs.enqueue("s", 0);
     let release!: () => void;

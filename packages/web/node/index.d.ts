@@ -22,3 +22,6 @@ export interface WebConfig {
  * @throws Error naming `index.html` when the app is not built
  */
 export declare function createWebApp(opts?: { root?: string; config?: WebConfig }): Hono;
+
+/** `index.html` with `configJson` inlined as `<script id="bb-config" type="application/json">` (`<` escaped). */
+export declare function inlineConfig(html: string, configJson: string): string;

@@ -1,6 +1,6 @@
 // Node entry of @bench-bounty/web: where the build is, and a Hono sub-app that serves it.
 // Plain JavaScript (typed in index.d.ts) so the server can import it without building this package's sources.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serveStatic } from "@hono/node-server/serve-static";
@@ -10,9 +10,25 @@ import { Hono } from "hono";
 export const webRoot = fileURLToPath(new URL("../dist/", import.meta.url));
 
 /**
+ * `index.html` with the configuration inlined (`<script id="bb-config" type="application/json">`),
+ * so a cold load needs no `config.json` round trip before the app can start its API reads; the
+ * preload of `config.json` is dropped. `<` is escaped, so no value can close the script element.
+ * @param {string} html
+ * @param {string} configJson
+ * @returns {string}
+ */
+export function inlineConfig(html, configJson) {
+  const safe = configJson.replace(/</g, "\\u003c");
+  return html
+    .replace(/\s*<!--[^>]*-->\s*<link rel="preload" href="\.\/config\.json"[^>]*>/, "")
+    .replace(/<link rel="preload" href="\.\/config\.json"[^>]*>/, "")
+    .replace("</head>", `  <script id="bb-config" type="application/json">${safe}</script>\n  </head>`);
+}
+
+/**
  * The web app as a Hono sub-app: `GET /`, `/index.html`, `/config.json` and `/assets/*` only;
  * anything else falls through to the parent app. Hashed assets are cached for a year,
- * `index.html` and `config.json` are revalidated on every load.
+ * `index.html` (with the configuration inlined) and `config.json` are revalidated on every load.
  * @param {{ root?: string, config?: Record<string, unknown> }} [opts]
  * @returns {Hono}
  * @throws {Error} naming the file when the build is missing
@@ -26,13 +42,8 @@ export function createWebApp(opts = {}) {
   }
   const config = JSON.stringify({ apiBaseUrl: "", ...opts.config });
   const app = new Hono();
-  const index = serveStatic({
-    root,
-    path: "index.html",
-    onFound: (_p, c) => {
-      c.header("cache-control", "no-cache");
-    },
-  });
+  const html = inlineConfig(readFileSync(join(root, "index.html"), "utf8"), config);
+  const index = (c) => c.html(html, 200, { "cache-control": "no-cache" });
   app.get("/", index);
   app.get("/index.html", index);
   app.get("/config.json", (c) =>

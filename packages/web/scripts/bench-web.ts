@@ -97,7 +97,7 @@ const PAGES: [string, string, string][] = [
   ["benchmarks", `${server.url}/#/`, "#benchmarks tbody tr"],
   ["leaderboard (final, per-task)", `${server.url}/#/b/vector-small/leaderboard`, "#per-task"],
   ["award (pack + indexer)", `${server.url}/#/b/vector-small/award`, "#winners"],
-  ["evidence (pack + report, 20 facts)", `${server.url}/#/b/vector-small/evidence`, "#facts > li"],
+  ["evidence (pack + verification, 20 facts)", `${server.url}/#/b/vector-small/evidence`, "#facts > li"],
 ];
 let worst = 0;
 let baseline = 0;

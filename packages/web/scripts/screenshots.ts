@@ -14,8 +14,8 @@ const PAGES: [string, string, string][] = [
   ["leaderboard", "#/b/vector-small/leaderboard", "#per-task"],
   ["leaderboard-open", "#/b/open-numeric/leaderboard", "#leaderboard"],
   ["award", "#/b/vector-small/award", "#winners"],
-  ["evidence", "#/b/vector-small/evidence", "#facts"],
-  ["evidence-tampered", "#/b/vector-tampered/evidence", "#facts"],
+  ["evidence", "#/b/vector-small/evidence", '[data-testid="download-report"]'],
+  ["evidence-tampered", "#/b/vector-tampered/evidence", '[data-testid="download-report"]'],
 ];
 
 if (!hasChromium) {

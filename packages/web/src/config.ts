@@ -49,8 +49,21 @@ export function parseConfig(raw: unknown, pageOrigin: string): AppConfig {
   };
 }
 
-/** Fetches and parses `config.json` relative to the page. */
+/**
+ * The configuration inlined in the page by the server (`<script id="bb-config">`), else
+ * `config.json` fetched relative to the page (a static deploy).
+ */
 export async function loadConfig(): Promise<AppConfig> {
+  const inline = document.getElementById("bb-config");
+  if (inline?.textContent) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(inline.textContent);
+    } catch (e) {
+      throw new Error(`the inlined configuration is not JSON: ${(e as Error).message}`, { cause: e });
+    }
+    return parseConfig(raw, location.origin);
+  }
   const res = await fetch(new URL("config.json", document.baseURI));
   if (res.status === 404) return parseConfig({}, location.origin);
   if (!res.ok) throw new Error(`config.json: http ${res.status}`);

@@ -206,6 +206,27 @@ describe.skipIf(!hasChromium)("web app in Chromium", () => {
     await page.close();
   });
 
+  it("during a re-verification keeps the stored report's facts and says what is running", async () => {
+    const page = await browser.context.newPage();
+    await page.route("**/api/v1/benchmarks/vector-small/verification", async (route) => {
+      const res = await route.fetch();
+      const body = {
+        ...(await res.json()),
+        state: "retrying",
+        attempts: 2,
+        last_error: "VerifierNetworkError: rpc down",
+      };
+      await route.fulfill({ response: res, json: body });
+    });
+    await page.goto(`${server.url}/#/b/vector-small/evidence`);
+    await page.waitForSelector("#facts");
+    expect(await page.textContent('[data-field="job-state"]')).toBe(
+      "verifying again (retrying): VerifierNetworkError: rpc down; the facts below are the last stored report's",
+    );
+    expect(await page.$$("#facts > li")).toHaveLength(20);
+    await page.close();
+  });
+
   it("logged no console error on any page", () => {
     expect(consoleErrors).toEqual([]);
   });

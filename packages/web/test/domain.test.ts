@@ -315,3 +315,19 @@ describe("routes and config", () => {
     expect(() => parseConfig({ localChain: "yes" }, "o")).toThrow("$.localChain");
   });
 });
+
+describe("inlined configuration", () => {
+  it("inlines the config in index.html, drops the config.json preload, and escapes '<'", async () => {
+    const { inlineConfig } = await import("../node/index.js");
+    const html =
+      '<head>\n    <!-- fetched first -->\n    <link rel="preload" href="./config.json" as="fetch" crossorigin="anonymous" />\n  </head>';
+    const out = inlineConfig(
+      html,
+      JSON.stringify({ indexerUrl: "http://x/</script><script>alert(1)</script>" }),
+    );
+    expect(out).not.toContain("config.json");
+    expect(out).not.toContain("</script><script>");
+    const m = /<script id="bb-config" type="application\/json">([^<]*)<\/script>/.exec(out);
+    expect(JSON.parse(m![1]!).indexerUrl).toBe("http://x/</script><script>alert(1)</script>");
+  });
+});

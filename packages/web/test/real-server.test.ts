@@ -86,7 +86,12 @@ describe.skipIf(!hasChromium)("web app on the real server", () => {
   it("serves the app at / and leaves the API's own 404 for other paths", async () => {
     const index = await fetch(`${server.url}/`);
     expect(index.status).toBe(200);
-    expect(await index.text()).toContain('<div id="app">');
+    const html = await index.text();
+    expect(html).toContain('<div id="app">');
+    // the configuration rides inline (no config.json round trip on a cold load)
+    const inline = /<script id="bb-config" type="application\/json">([^<]*)<\/script>/.exec(html);
+    expect(JSON.parse(inline![1]!)).toMatchObject({ apiBaseUrl: "", localChain: true });
+    expect(html).not.toContain('rel="preload" href="./config.json"');
     const config = await (await fetch(`${server.url}/config.json`)).json();
     expect(config).toMatchObject({ apiBaseUrl: "", localChain: true });
     const other = await fetch(`${server.url}/no-such-page`);
@@ -98,6 +103,12 @@ describe.skipIf(!hasChromium)("web app on the real server", () => {
     const page = await open("#/", "#benchmarks tbody tr");
     const row = `tr[data-slug="${slug}"]`;
     expect(await page.textContent(`${row} [data-col="status"]`)).toBe("open");
+    // the filters read the list's own grader_type and version (the API sends both)
+    const options = (sel: string) =>
+      page.$$eval(`${sel} option`, (os) => os.map((o) => (o as HTMLOptionElement).value));
+    const detail = await call(server.url, "GET", `/api/v1/benchmarks/${slug}`);
+    expect(await options("#f-grader")).toContain(detail.json.grader_type);
+    expect(await options("#f-version")).toContain(detail.json.version);
     expect(await page.getAttribute(`${row} [data-prize]`, "data-prize")).toBe("none");
     await page.close();
   });

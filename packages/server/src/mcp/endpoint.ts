@@ -16,7 +16,23 @@ import { registerTools } from "./tools.js";
 /** Name and version announced to MCP clients. */
 export const MCP_SERVER_INFO = { name: "bench-bounty", version: "0.1.0" } as const;
 
+/**
+ * JSON-RPC 2.0 says an empty batch (`[]`) is answered with one Invalid Request error; the SDK's
+ * transport finds no request in it and answers a bare 202. Null for any other body.
+ */
+async function emptyBatch(c: Context<AppEnv>): Promise<Response | null> {
+  if (c.req.method !== "POST") return null;
+  const text = await c.req.raw.clone().text();
+  if (!/^\s*\[\s*\]\s*$/.test(text)) return null;
+  return c.json(
+    { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the batch is empty" } },
+    400,
+  );
+}
+
 async function handle(c: Context<AppEnv>, slug: string | null): Promise<Response> {
+  const refused = await emptyBatch(c);
+  if (refused) return refused;
   const server = new McpServer(MCP_SERVER_INFO, {
     instructions:
       "Compete in five calls: register (skip with a key), benchmark_corpus, benchmark_start_run, " +

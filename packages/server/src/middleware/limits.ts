@@ -21,6 +21,10 @@ export interface Limits {
   ratePerSecond: number;
   /** Longest a handler may take, in ms (then 503 `request_timeout`). */
   handlerTimeoutMs: number;
+  /** Relayed claims a key may burst (each accepted one spends the operator's gas). */
+  relayBurst: number;
+  /** Relayed claims per second a key regains. */
+  relayPerSecond: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -29,6 +33,8 @@ export const DEFAULT_LIMITS: Limits = {
   rateBurst: 600,
   ratePerSecond: 100,
   handlerTimeoutMs: 60_000,
+  relayBurst: 5,
+  relayPerSecond: 0.1,
 };
 
 interface Bucket {

@@ -36,24 +36,9 @@ import type { AppEnv } from "../env.js";
 import { sendJson } from "../http.js";
 import { defineRoute } from "../route.js";
 import { AnyJson } from "../schemas.js";
+import type { FactState, StoredVerification } from "../verification/view.js";
 
-/** One SPEC 9 state. */
-export type FactState = "verified" | "unverified" | "failed" | "not-required" | "not-observed";
-
-/** A stored verification of a benchmark's pack (what the verifier worker keeps). */
-export interface StoredVerification {
-  policy: string;
-  /** Version of the policy's definition (the verifier package's version, where policies live). */
-  policy_version: string;
-  verifier_version: string;
-  /** ISO 8601 instant the verifier finished. */
-  ran_at: string;
-  report: {
-    policy_met: boolean;
-    policy_unmet: string[];
-    facts: Record<string, { state: FactState; reasons: string[] }>;
-  };
-}
+export type { FactState, StoredVerification };
 
 /** Reads the stored verification of a benchmark, or null when there is none yet. */
 export type VerificationSource = (slug: string) => Promise<StoredVerification | null>;
@@ -189,8 +174,11 @@ export function gaosEntry(
   };
 }
 
-/** The route; mount with `app.route("/api/v1", entriesRoutes(source))`. */
-export function entriesRoutes(source: VerificationSource): OpenAPIHono<AppEnv> {
+/**
+ * The route, mounted by `createApp`. `source` defaults to the domain's `storedVerification` (the
+ * verifier worker's stored report).
+ */
+export function entriesRoutes(source?: VerificationSource): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   defineRoute(app, {
     method: "get",
@@ -213,7 +201,7 @@ export function entriesRoutes(source: VerificationSource): OpenAPIHono<AppEnv> {
         rows: BoardRow[];
         open: boolean;
       };
-      const v = await source(slug);
+      const v = await (source ? source(slug) : c.var.domain.storedVerification(slug));
       const entries = await Promise.all(
         board.rows.map(async (row) => {
           const scores: Record<string, number> = {};

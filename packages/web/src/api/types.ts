@@ -183,18 +183,23 @@ export interface VerificationReport {
  * The report's exact bytes are served at `report_url`.
  */
 export interface VerificationRecord {
-  /** `pending`, `running`, `done`, `retrying`. */
+  slug?: string;
+  /** `queued`, `running`, `retrying`, `done`, `failed`. */
   state: string;
   policy: string;
-  policy_version?: string;
-  verifier_version?: string;
+  policy_version?: string | null;
+  verifier_version?: string | null;
   /** ISO 8601 instant the verifier finished. */
   ran_at?: string | null;
   attempts?: number;
+  next_attempt_at?: string | null;
   last_error?: string | null;
-  /** Where the report's exact bytes are (absolute URL, or a path on the API origin). */
-  report_url?: string;
-  report?: VerificationReport | null;
+  /** The stored report's outcome and facts (null until a report is stored). */
+  policy_met?: boolean | null;
+  policy_unmet?: string[] | null;
+  facts?: Record<string, { state?: unknown; reasons?: unknown }> | null;
+  /** Where the report's exact bytes are (absolute URL, or a path on the API origin); null before a report. */
+  report_url?: string | null;
 }
 
 /** `GET {indexer}/bounties/:id` (indexer REST). Amounts and blocks are decimal strings. */

@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 import type { ComponentChildren } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { ApiError } from "../api/client.js";
 
 /** State of one async read. */
@@ -13,21 +13,29 @@ export type Load<T> =
   | { status: "ok"; value: T }
   | { status: "error"; error: unknown };
 
-/** Runs `fn` whenever `deps` change; the result of a superseded call is dropped. */
+/**
+ * Runs `fn` whenever `deps` change; the result of a superseded call is dropped. The read starts
+ * while rendering, not in an effect (which runs only after the first paint): a cold load's API
+ * requests leave with the first render.
+ */
 export function useLoad<T>(fn: () => Promise<T>, deps: unknown[]): Load<T> {
-  const [state, setState] = useState<Load<T>>({ status: "loading" });
+  const promise = useMemo(() => {
+    const p = fn();
+    p.catch(() => undefined); // handled below; this only keeps it from counting as unhandled meanwhile
+    return p;
+  }, deps);
+  const [settled, setSettled] = useState<{ promise: Promise<T>; load: Load<T> } | null>(null);
   useEffect(() => {
     let live = true;
-    setState({ status: "loading" });
-    fn().then(
-      (value) => live && setState({ status: "ok", value }),
-      (error: unknown) => live && setState({ status: "error", error }),
+    promise.then(
+      (value) => live && setSettled({ promise, load: { status: "ok", value } }),
+      (error: unknown) => live && setSettled({ promise, load: { status: "error", error } }),
     );
     return () => {
       live = false;
     };
-  }, deps);
-  return state;
+  }, [promise]);
+  return settled !== null && settled.promise === promise ? settled.load : { status: "loading" };
 }
 
 /** The message of an error, with the API's code and SPEC 8 reason when it gave them. */

@@ -9,10 +9,14 @@ import { BenchmarkNav } from "../components/nav.js";
 import { FACT_STATES, STATE_MEANING, factViews, type FactView } from "../domain/facts.js";
 import { verifyCommand } from "../domain/commands.js";
 import type { Api } from "../api/client.js";
-import type { VerificationRecord, VerificationReport } from "../api/types.js";
+import type { VerificationRecord } from "../api/types.js";
 
+/**
+ * The pack and the stored verification, read at once. The verification carries the stored report's
+ * facts, so the page renders without waiting for the report itself; the report's bytes (for the
+ * download) are read after the first render.
+ */
 async function loadEvidence(api: Api, slug: string) {
-  // The pack and the stored verification are independent: read them at once.
   const [pack, verification] = await Promise.all([
     api.packBytes(slug),
     api.verification(slug).then(
@@ -20,19 +24,28 @@ async function loadEvidence(api: Api, slug: string) {
       (e: unknown) => ({ record: null, error: errorText(e) }),
     ),
   ]);
-  const record: VerificationRecord | null = verification.record;
-  let verificationError: string | null = verification.error;
-  let report: VerificationReport | null = null;
-  let reportBytes: Uint8Array | null = null;
-  if (record !== null && record.state === "done") {
-    try {
-      reportBytes = await api.reportBytes(slug, record);
-      report = JSON.parse(new TextDecoder().decode(reportBytes)) as VerificationReport;
-    } catch (e) {
-      verificationError = errorText(e);
-    }
-  }
-  return { pack, record, report, reportBytes, verificationError };
+  return {
+    pack,
+    record: verification.record as VerificationRecord | null,
+    verificationError: verification.error,
+  };
+}
+
+/** The report download (its exact bytes), once they are read. */
+function ReportDownload(props: { slug: string; record: VerificationRecord }) {
+  const { api } = useApp();
+  const load = useLoad(() => api.reportBytes(props.slug, props.record), [api, props.slug, props.record]);
+  if (load.status === "loading") return <span class="muted">reading the verification report...</span>;
+  if (load.status === "error")
+    return <span class="error">The verification report cannot be read: {errorText(load.error)}</span>;
+  return (
+    <Download
+      bytes={load.value}
+      filename="verification-report.json"
+      label="Download the verification report"
+      testId="download-report"
+    />
+  );
 }
 
 function FactLabel(props: { f: FactView }) {
@@ -52,33 +65,43 @@ function FactLabel(props: { f: FactView }) {
   );
 }
 
-function Report(props: { record: VerificationRecord; report: VerificationReport }) {
-  const { record, report } = props;
-  const facts = factViews(report.facts);
+/** The verifier's package (the report's `verifier.name`). */
+const VERIFIER_NAME = "@bench-bounty/verifier";
+
+function Report(props: { record: VerificationRecord & { facts: NonNullable<VerificationRecord["facts"]> } }) {
+  const { record } = props;
+  const facts = factViews(record.facts);
+  const unmet = record.policy_unmet ?? [];
   return (
     <>
       <dl class="facts" id="verification-meta">
         <dt>Policy</dt>
         <dd data-field="policy">
-          {report.policy} version {report.policy_version ?? record.policy_version ?? "(not stated)"}
+          {record.policy} version {record.policy_version ?? "(not stated)"}
         </dd>
         <dt>Policy outcome</dt>
         <dd data-field="policy-outcome">
-          {report.policy_met
-            ? `the ${report.policy} policy is met`
-            : `the ${report.policy} policy is not met (${report.policy_unmet.join(", ")})`}
+          {record.policy_met
+            ? `the ${record.policy} policy is met`
+            : `the ${record.policy} policy is not met (${unmet.join(", ")})`}
           <span class="muted"> (a named policy over the facts below, not a fact)</span>
         </dd>
         <dt>Verifier</dt>
         <dd data-field="verifier">
-          {report.verifier.name} {report.verifier.version}
+          {VERIFIER_NAME} {record.verifier_version ?? "(not stated)"}
         </dd>
         <dt>Ran at</dt>
-        <dd data-field="ran-at">{report.generated_at ?? record.ran_at ?? "(not stated)"}</dd>
-        <dt>Consulted</dt>
-        <dd>
-          chain: {report.observed?.rpc ? "yes" : "no"}, indexer: {report.observed?.indexer ? "yes" : "no"}
-        </dd>
+        <dd data-field="ran-at">{record.ran_at ?? "(not stated)"}</dd>
+        {record.state !== "done" && (
+          <>
+            <dt>Since then</dt>
+            <dd data-field="job-state">
+              {record.state === "failed" ? "a new verification failed" : `verifying again (${record.state})`}
+              {record.last_error ? `: ${record.last_error}` : ""}; the facts below are the last stored
+              report's
+            </dd>
+          </>
+        )}
       </dl>
       <h2>Facts</h2>
       <p class="muted">
@@ -103,7 +126,7 @@ export function EvidencePage(props: { slug: string }) {
       <BenchmarkNav slug={props.slug} current="evidence" />
       <h1>Evidence</h1>
       <Loaded load={load} what="the award evidence">
-        {({ pack, record, report, reportBytes, verificationError }) => (
+        {({ pack, record, verificationError }) => (
           <>
             <p class="downloads">
               <Download
@@ -112,14 +135,7 @@ export function EvidencePage(props: { slug: string }) {
                 label="Download the evidence pack"
                 testId="download-pack"
               />{" "}
-              {reportBytes && (
-                <Download
-                  bytes={reportBytes}
-                  filename="verification-report.json"
-                  label="Download the verification report"
-                  testId="download-report"
-                />
-              )}
+              {record?.report_url && <ReportDownload slug={props.slug} record={record} />}
             </p>
             <p>
               The pack is also at <a href={api.packUrl(props.slug)}>{api.packUrl(props.slug)}</a>. Verify it
@@ -134,14 +150,16 @@ export function EvidencePage(props: { slug: string }) {
               <p class="error" id="verification-missing">
                 No stored verification: {verificationError}
               </p>
-            ) : record !== null && report === null ? (
-              <p id="verification-pending">
-                Verification {record.state}
-                {record.attempts ? ` (attempt ${record.attempts})` : ""}
-                {record.last_error ? `: ${record.last_error}` : ""}.
-              </p>
+            ) : record !== null && record.facts ? (
+              <Report record={{ ...record, facts: record.facts }} />
             ) : (
-              record && report && <Report record={record} report={report} />
+              record && (
+                <p id="verification-pending">
+                  Verification {record.state}
+                  {record.attempts ? ` (attempt ${record.attempts})` : ""}
+                  {record.last_error ? `: ${record.last_error}` : ""}.
+                </p>
+              )
             )}
           </>
         )}

@@ -7,22 +7,36 @@ import { formatInterval } from "../domain/wilson.js";
 import type { Api } from "../api/client.js";
 import type { Receipt } from "../api/types.js";
 
-async function loadBoard(api: Api, slug: string, minTasks: number) {
-  const [detail, board] = await Promise.all([api.benchmark(slug), api.leaderboard(slug)]);
-  const view = boardView(board, detail, minTasks);
-  let receipts: Receipt[] | null = null;
-  let receiptsError: string | null = null;
-  if (view.final) {
-    try {
-      receipts = await api.receipts(
-        slug,
-        view.rows.map((r) => r.runId),
-      );
-    } catch (e) {
-      receiptsError = errorText(e);
-    }
+/** The receipts of a closed board's ranked runs, or the error text. */
+interface ReceiptsSide {
+  receipts: Receipt[] | null;
+  receiptsError: string | null;
+}
+
+async function receiptsOf(api: Api, slug: string, runIds: string[]): Promise<ReceiptsSide> {
+  try {
+    return { receipts: await api.receipts(slug, runIds), receiptsError: null };
+  } catch (e) {
+    return { receipts: null, receiptsError: errorText(e) };
   }
-  return { detail, board, view, receipts, receiptsError };
+}
+
+async function loadBoard(api: Api, slug: string, minTasks: number) {
+  // The receipts leave as soon as the board says it is closed (they are served only then, SPEC 6.1),
+  // without waiting for the detail.
+  const boardP = api.leaderboard(slug);
+  const receiptsP = boardP.then((b): ReceiptsSide | Promise<ReceiptsSide> =>
+    b.open
+      ? { receipts: null, receiptsError: null }
+      : receiptsOf(
+          api,
+          slug,
+          b.rows.map((r) => r.run_id),
+        ),
+  );
+  const [detail, board, side] = await Promise.all([api.benchmark(slug), boardP, receiptsP]);
+  const view = boardView(board, detail, minTasks);
+  return { detail, board, view, receipts: side.receipts, receiptsError: side.receiptsError };
 }
 
 function Board(props: { view: BoardView; minTasks: number }) {

@@ -52,13 +52,42 @@ export interface VerificationJobs {
   fail(slug: string, worker: string, error: string): Promise<boolean>;
 }
 
+/** States of a job: queued, running (leased), retrying (waiting for `next_at`), done, failed (for good). */
+export type VerificationJobState = "queued" | "running" | "retrying" | "done" | "failed";
+
+/** A job as read back (the `GET .../verification` route serves it). */
+export interface VerificationJobView {
+  slug: string;
+  state: VerificationJobState;
+  /** Attempts made so far. */
+  attempts: number;
+  /** Unix ms of the next attempt while `retrying`, else null. */
+  nextAt: number | null;
+  /** The last attempt's error text (retrying, failed), else null. */
+  lastError: string | null;
+  /** The latest stored result; kept while a re-verification is queued or running. */
+  result: VerificationResult | null;
+}
+
+/**
+ * The queue's read side: what the routes and the startup sweep read. Not part of
+ * {@link VerificationJobs} (the worker's write side), so a store implements both.
+ */
+export interface VerificationJobReader {
+  /** The job of `slug`, or null when none was ever queued. */
+  get(slug: string): Promise<VerificationJobView | null>;
+}
+
+/** The whole queue: the worker's side and the read side. */
+export type VerificationQueue = VerificationJobs & VerificationJobReader;
+
 /** What the worker needs. */
 export interface WorkerDeps {
   jobs: VerificationJobs;
   /** The pack's bytes as the door serves them. */
   readPack(slug: string): Promise<Uint8Array>;
   /** Verifies under the `full` policy; returns the report object (`bench-bounty.verification.v1`). */
-  verify(pack: Uint8Array): Promise<{ policy: string; verifier: { version: string } }>;
+  verify(pack: Uint8Array, job: VerificationJob): Promise<{ policy: string; verifier: { version: string } }>;
   /** Unix ms. */
   now(): number;
   /** This process's worker id (host:pid:random). */
@@ -96,7 +125,7 @@ export async function runOnce(deps: WorkerDeps): Promise<StepOutcome> {
   const { slug } = job;
   try {
     const pack = await deps.readPack(slug);
-    const report = await deps.verify(pack);
+    const report = await deps.verify(pack, job);
     const result: VerificationResult = {
       reportBytes: new TextEncoder().encode(JSON.stringify(report, null, 2) + "\n"),
       policy: report.policy,

@@ -1,0 +1,167 @@
+/**
+ * Relayed claims (SPEC 1.1 `claimWithSig`, v1.1; issue 15 item 5): a winner who holds no ETH signs
+ * the EIP-712 `Claim` of `@bench-bounty/contracts` (`claimDomain`, `CLAIM_TYPES`: the one statement of
+ * the typed data; `deploy/lib/relay.ts` signs with the same) and posts it; the operator's signer
+ * submits `claimWithSig` and pays the gas. The credit goes to the signed `to`, never to the relayer.
+ *
+ * Nothing is sent before these hold, each refused with its own code: the benchmark has a bounty on
+ * this service's chain (`no_bounty`, `no_chain`); the deadline has not passed at the latest block
+ * (`claim_expired`); `account` has credit (`no_credit`: a second submission of a used claim ends
+ * here); the signature is `account`'s over the current nonce (`invalid_claim_signature`; ECDSA for
+ * an EOA, ERC-1271 for a contract wallet, through viem's `verifyTypedData`). Then the call is
+ * simulated (a revert is `chain_error` naming the contract's error), sent and awaited.
+ * Submissions are serialised in this process so the operator's nonce sequence has one writer here.
+ */
+import { benchmarkBountyAbi, CLAIM_PRIMARY_TYPE, CLAIM_TYPES, claimDomain } from "@bench-bounty/contracts";
+import type { JsonValue } from "@bench-bounty/evidence";
+import { PlatformError, requirePrincipal, type Platform } from "@bench-bounty/platform";
+import { BaseError, ContractFunctionRevertedError, type Address } from "viem";
+import type { RelayClaimInput } from "../domain.js";
+import { EdgeError } from "../errors.js";
+
+/** What a relayed claim returns. */
+export interface RelayedClaim {
+  slug: string;
+  bounty_id: string;
+  account: string;
+  to: string;
+  /** The credit paid to `to` (base units). */
+  amount_base_units: string;
+  tx_hash: string;
+  block_number: string;
+  /** The operator's address, which paid the gas. */
+  relayer: string;
+}
+
+/** A chain failure as the platform names it (a revert names the contract's custom error). */
+function chainError(what: string, e: unknown): PlatformError {
+  if (e instanceof BaseError) {
+    const revert = e.walk((x) => x instanceof ContractFunctionRevertedError);
+    if (revert instanceof ContractFunctionRevertedError) {
+      const name = revert.data?.errorName ?? revert.reason ?? "unknown";
+      return new PlatformError("chain_error", `${what} reverted: ${name}`, { revert: name });
+    }
+    return new PlatformError("chain_error", `${what} failed: ${e.shortMessage}`, {});
+  }
+  return new PlatformError("chain_error", `${what} failed: ${(e as Error).message}`, {});
+}
+
+/** The `relayClaim` operation of the Domain over a platform with a chain. */
+export function relayClaimOp(platform: Platform) {
+  let queue: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = queue.then(fn, fn);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  return async (
+    p: Parameters<typeof requirePrincipal>[0],
+    slug: string,
+    input: RelayClaimInput,
+  ): Promise<JsonValue> => {
+    requirePrincipal(p);
+    const b = await platform.getBenchmark(slug);
+    const chain = platform.chain;
+    if (!chain) throw new PlatformError("no_chain", "this service has no chain: it cannot relay claims", {});
+    if (!b.bounty) throw new PlatformError("no_bounty", `${slug} has no bounty attached`, { slug });
+    const bounty = b.bounty.bounty_contract as Address;
+    const bountyId = BigInt(b.bounty.bounty_id);
+    const client = chain.publicClient;
+    const read = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+      try {
+        return await fn();
+      } catch (e) {
+        throw chainError(what, e);
+      }
+    };
+    return exclusive(async () => {
+      const block = await read("read the latest block", () => client.getBlock());
+      if (input.deadline < block.timestamp)
+        throw new EdgeError(
+          "claim_expired",
+          `$.deadline: ${input.deadline} is before the latest block's time ${block.timestamp}`,
+          {
+            path: "$.deadline",
+            deadline: input.deadline.toString(),
+            block_timestamp: block.timestamp.toString(),
+          },
+        );
+      const credit = await read("read creditOf", () =>
+        client.readContract({
+          address: bounty,
+          abi: benchmarkBountyAbi,
+          functionName: "creditOf",
+          args: [bountyId, input.account],
+        }),
+      );
+      if (credit === 0n)
+        throw new EdgeError(
+          "no_credit",
+          `${input.account} has no credit in bounty ${bountyId} (never won, or already claimed)`,
+          {
+            path: "$.account",
+            account: input.account,
+            bounty_id: bountyId.toString(),
+          },
+        );
+      const nonce = await read("read nonces", () =>
+        client.readContract({
+          address: bounty,
+          abi: benchmarkBountyAbi,
+          functionName: "nonces",
+          args: [input.account],
+        }),
+      );
+      const signed = await read("check the signature", () =>
+        client.verifyTypedData({
+          address: input.account,
+          domain: claimDomain(b.bounty!.chain_id, bounty),
+          types: CLAIM_TYPES,
+          primaryType: CLAIM_PRIMARY_TYPE,
+          message: { bountyId, account: input.account, to: input.to, nonce, deadline: input.deadline },
+          signature: input.signature,
+        }),
+      );
+      if (!signed)
+        throw new EdgeError(
+          "invalid_claim_signature",
+          `$.signature: not ${input.account}'s signature of Claim(bounty ${bountyId}, to ${input.to}, nonce ${nonce}, deadline ${input.deadline})`,
+          {
+            path: "$.signature",
+            account: input.account,
+            nonce: nonce.toString(),
+            bounty_id: bountyId.toString(),
+          },
+        );
+      const receipt = await read("claimWithSig", async () => {
+        const { request } = await client.simulateContract({
+          account: chain.wallet.account,
+          address: bounty,
+          abi: benchmarkBountyAbi,
+          functionName: "claimWithSig",
+          args: [bountyId, input.account, input.to, input.deadline, input.signature],
+        });
+        const hash = await chain.wallet.writeContract(request);
+        return client.waitForTransactionReceipt({ hash });
+      });
+      if (receipt.status !== "success")
+        throw new PlatformError(
+          "chain_error",
+          `claimWithSig: transaction ${receipt.transactionHash} reverted`,
+          { tx_hash: receipt.transactionHash },
+        );
+      const out: RelayedClaim = {
+        slug,
+        bounty_id: bountyId.toString(),
+        account: input.account.toLowerCase(),
+        to: input.to.toLowerCase(),
+        amount_base_units: credit.toString(),
+        tx_hash: receipt.transactionHash,
+        block_number: receipt.blockNumber.toString(),
+        relayer: chain.address,
+      };
+      return out as unknown as JsonValue;
+    });
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * The verification operations of the {@link Domain} over a platform and a {@link VerificationQueue}:
+ * read the stored verification, serve the report's bytes, queue a verification (when an award has
+ * minted a pack, and on request by the benchmark's author or the operator). The worker that runs the
+ * jobs is `runtime.ts`; which queue is used (in memory, or the store's `verification_jobs` table) is
+ * the caller's choice.
+ */
+import {
+  forbid,
+  isAuthorOf,
+  isOperator,
+  requirePrincipal,
+  type Platform,
+  type Principal,
+} from "@bench-bounty/platform";
+import type { JsonValue } from "@bench-bounty/evidence";
+import { EdgeError } from "../errors.js";
+import { storedOf, verificationView, type StoredVerification } from "./view.js";
+import type { VerificationJobView, VerificationQueue } from "./worker.js";
+
+/** The path the report's exact bytes are served at. */
+export function reportPath(slug: string): string {
+  return `/api/v1/benchmarks/${encodeURIComponent(slug)}/verification/report`;
+}
+
+/** The operations (a part of `Domain`). */
+export interface VerificationOps {
+  verification(p: Principal | null, slug: string): Promise<JsonValue>;
+  verificationReport(slug: string): Promise<Uint8Array>;
+  requestVerification(p: Principal | null, slug: string): Promise<JsonValue>;
+  storedVerification(slug: string): Promise<StoredVerification | null>;
+  /** Queues `slug` when its pack exists and it has no job yet (after an award). True when queued. */
+  enqueueIfPacked(slug: string): Promise<boolean>;
+}
+
+/**
+ * @param now unix ms (the queue's clock)
+ */
+export function verificationOps(
+  platform: Platform,
+  jobs: VerificationQueue,
+  now: () => number = Date.now,
+): VerificationOps {
+  /**
+   * The job of a benchmark whose pack exists (queued now when it has none: a restart of an in-memory
+   * queue, or an award made before this service ran).
+   * @throws PlatformError `unknown_benchmark`; EdgeError `verification_unavailable` (404) before a pack
+   */
+  const jobOf = async (slug: string): Promise<VerificationJobView> => {
+    await platform.getBenchmark(slug);
+    const job = await jobs.get(slug);
+    if (job) return job;
+    const door = await platform.awardEvidence(slug);
+    if (door.status !== 200)
+      throw new EdgeError(
+        "verification_unavailable",
+        `${slug} has no award evidence pack to verify yet: ${door.message}`,
+        { slug, reason: door.reason },
+      );
+    await jobs.enqueue(slug, now());
+    return (await jobs.get(slug))!;
+  };
+
+  return {
+    verification: async (_p, slug) => verificationView(await jobOf(slug), reportPath(slug)),
+    async verificationReport(slug) {
+      const job = await jobOf(slug);
+      if (job.result === null)
+        throw new EdgeError(
+          "verification_pending",
+          `the verification of ${slug} has no stored report yet (state ${job.state})`,
+          { slug, state: job.state, attempts: job.attempts, last_error: job.lastError },
+        );
+      return job.result.reportBytes;
+    },
+    async requestVerification(p, slug) {
+      const who = requirePrincipal(p);
+      const b = await platform.getBenchmark(slug);
+      if (!isAuthorOf(who, b) && !isOperator(who))
+        forbid(
+          "benchmark_author_only",
+          `only the author of ${slug} or the operator may ask to verify it again`,
+          {
+            slug,
+          },
+        );
+      await jobOf(slug);
+      await jobs.enqueue(slug, now());
+      return verificationView((await jobs.get(slug))!, reportPath(slug));
+    },
+    async storedVerification(slug) {
+      const job = await jobs.get(slug);
+      return job?.result ? storedOf(job.result) : null;
+    },
+    async enqueueIfPacked(slug) {
+      if ((await jobs.get(slug)) !== null) return false;
+      if ((await platform.awardEvidence(slug)).status !== 200) return false;
+      await jobs.enqueue(slug, now());
+      return true;
+    },
+  };
+}

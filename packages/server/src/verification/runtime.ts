@@ -1,0 +1,130 @@
+/**
+ * The verifier worker running inside `bench-bounty serve` (issue 17 item 2): at start it queues every
+ * benchmark whose award pack exists and has no job yet, then loops over the queue
+ * ({@link startWorker}: due jobs at once, every `pollMs` when idle, a lease per attempt, backoff while
+ * the chain or indexer cannot be read), verifying each pack as the door serves it under the `full`
+ * policy with `verifyPack` of `@bench-bounty/verifier`.
+ */
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import type { Platform } from "@bench-bounty/platform";
+import { verifyPack } from "@bench-bounty/verifier";
+import { WORKER_POLICY } from "./view.js";
+import { startWorker, type StepOutcome, type VerificationQueue, type WorkerDeps } from "./worker.js";
+
+/** Options of {@link startVerifier}. */
+export interface VerifierOptions {
+  jobs: VerificationQueue;
+  /** The chain's JSON-RPC URL (the chain facts are `not-observed` without it). */
+  rpcUrl?: string | undefined;
+  /** The indexer's base URL (`indexer_agreement` is `not-observed` without it). */
+  indexerUrl?: string | undefined;
+  /** Idle poll interval (ms, default 1000). */
+  pollMs?: number;
+  /** Lease per attempt (ms, default 5 minutes). */
+  leaseMs?: number;
+  /** Unix ms. */
+  now?: () => number;
+  /** Told of every step (serve prints retries and failures). */
+  onStep?: (o: StepOutcome) => void;
+}
+
+/** The pack is not at the door yet (award still minting): retried with backoff like a network error. */
+class PackUnavailable extends Error {
+  override readonly name = "PackUnavailable";
+}
+
+/** The indexer has not indexed the award yet: retried with backoff, for the first attempts only. */
+class IndexerBehind extends Error {
+  override readonly name = "IndexerBehind";
+}
+
+/**
+ * Attempts during which an indexer that has not caught up with the award is waited for (5 s + 10 s +
+ * 20 s + 40 s + 80 s of backoff). A pack is verified right after it is minted, usually before the
+ * indexer has seen the `Awarded` log; verifying then would store `indexer_agreement` failed for
+ * lag alone. After these attempts the pack is verified whatever the indexer says, so a real
+ * disagreement is still reported, as a failed fact.
+ */
+export const INDEXER_SETTLE_ATTEMPTS = 5;
+
+/**
+ * Throws {@link IndexerBehind} unless the indexer's `GET /bounties/:id` shows the pack's bounty
+ * `awarded` (an unreachable indexer is the same: retried).
+ */
+async function indexerCaughtUp(indexerUrl: string, pack: Uint8Array): Promise<void> {
+  let bountyId: unknown;
+  try {
+    bountyId = (JSON.parse(new TextDecoder().decode(pack)) as { benchmark?: { bounty_id?: unknown } })
+      .benchmark?.bounty_id;
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+    return; // not JSON: verifyPack refuses it with its own VerifierInputError
+  }
+  if (typeof bountyId !== "string" && typeof bountyId !== "number") return;
+  const url = `${indexerUrl.replace(/\/+$/, "")}/bounties/${encodeURIComponent(String(bountyId))}`;
+  let status: unknown;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    status = res.ok
+      ? ((await res.json()) as { bounty?: { status?: unknown } }).bounty?.status
+      : `http ${res.status}`;
+  } catch (e) {
+    status = `unreachable (${(e as Error).message})`;
+  }
+  if (status !== "awarded")
+    throw new IndexerBehind(`${url}: bounty ${String(bountyId)} is ${String(status)}, not yet awarded`);
+}
+
+/** The worker's ports over a platform. */
+export function verifierDeps(platform: Platform, o: VerifierOptions): WorkerDeps {
+  return {
+    jobs: o.jobs,
+    worker: `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`,
+    now: o.now ?? Date.now,
+    ...(o.leaseMs !== undefined ? { leaseMs: o.leaseMs } : {}),
+    async readPack(slug) {
+      const door = await platform.awardEvidence(slug);
+      if (door.status !== 200) throw new PackUnavailable(`${slug}: ${door.reason}: ${door.message}`);
+      return door.bytes;
+    },
+    verify: async (pack, job) => {
+      if (o.indexerUrl && job.attempts < INDEXER_SETTLE_ATTEMPTS) await indexerCaughtUp(o.indexerUrl, pack);
+      return verifyPack({
+        source: pack,
+        policy: WORKER_POLICY,
+        ...(o.rpcUrl ? { rpcUrl: o.rpcUrl } : {}),
+        ...(o.indexerUrl ? { indexerUrl: o.indexerUrl } : {}),
+      });
+    },
+  };
+}
+
+/**
+ * Queues every benchmark whose pack is at the door and that has no job (the startup sweep).
+ * @returns the slugs queued
+ */
+export async function enqueuePackedAwards(
+  platform: Platform,
+  enqueueIfPacked: (slug: string) => Promise<boolean>,
+): Promise<string[]> {
+  const queued: string[] = [];
+  for (const b of await platform.listBenchmarks()) if (await enqueueIfPacked(b.slug)) queued.push(b.slug);
+  return queued;
+}
+
+/**
+ * Sweeps, then starts the loop.
+ * @returns `stop()`, resolving once the step in progress has finished, and the slugs the sweep queued
+ */
+export async function startVerifier(
+  platform: Platform,
+  o: VerifierOptions & { enqueueIfPacked: (slug: string) => Promise<boolean> },
+): Promise<{ stop(): Promise<void>; queued: string[] }> {
+  const queued = await enqueuePackedAwards(platform, o.enqueueIfPacked);
+  const worker = startWorker(verifierDeps(platform, o), {
+    ...(o.pollMs !== undefined ? { pollMs: o.pollMs } : {}),
+    ...(o.onStep ? { onStep: o.onStep } : {}),
+  });
+  return { stop: () => worker.stop(), queued };
+}
