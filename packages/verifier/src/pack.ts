@@ -259,10 +259,12 @@ function arrField(o: JsonObject, key: string, path: string): JsonValue[] {
   return array(get(o, key, path), appendPath(path, key));
 }
 
+// The field readers build a field's path only when they report a problem there: a pack's
+// test set alone has 600,000 fields per 100,000 rows.
+
 function strField(o: JsonObject, key: string, path: string): string {
-  const p = appendPath(path, key);
   const v = get(o, key, path);
-  if (typeof v !== "string") bad("wrong_type", p, `expected a string, found ${typeName(v)}`);
+  if (typeof v !== "string") bad("wrong_type", appendPath(path, key), `expected a string, found ${typeName(v)}`);
   return v;
 }
 
@@ -293,7 +295,10 @@ function intValue(v: JsonValue, path: string, min = 0): number {
 }
 
 function intField(o: JsonObject, key: string, path: string, min = 0): number {
-  return intValue(get(o, key, path), appendPath(path, key), min);
+  const v = get(o, key, path);
+  // what intValue returns for a safe integer >= min, without the path it would need otherwise
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= min) return v;
+  return intValue(v, appendPath(path, key), min);
 }
 
 /** A uint256 amount in base units: an integer string (SPEC 6) or a JSON integer. */
