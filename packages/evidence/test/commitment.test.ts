@@ -248,7 +248,9 @@ describe("goldLeaf salt check (while the salt is copied)", () => {
     );
   });
   it("hashes canonical_json(gold) || salt", () => {
-    const expected = bytesToHex(keccak_256(new TextEncoder().encode(canonicalJsonString({ value: "x" }) + good)));
+    const expected = bytesToHex(
+      keccak_256(new TextEncoder().encode(canonicalJsonString({ value: "x" }) + good)),
+    );
     expect(goldLeaf({ value: "x" }, good)).toBe(expected);
   });
 });

@@ -46,9 +46,12 @@ describe("parser caches", () => {
 
   it("many documents of short strings and repeated keys parse as JSON.parse parses them", () => {
     const word = fc.stringMatching(/^[a-c0-2 ]{0,13}$/);
-    const doc = fc.array(fc.dictionary(word, fc.oneof(word, fc.integer(), fc.array(word, { maxLength: 3 }))), {
-      maxLength: 6,
-    });
+    const doc = fc.array(
+      fc.dictionary(word, fc.oneof(word, fc.integer(), fc.array(word, { maxLength: 3 }))),
+      {
+        maxLength: 6,
+      },
+    );
     fc.assert(
       fc.property(doc, (d) => {
         const text = JSON.stringify(d);

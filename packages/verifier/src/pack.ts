@@ -182,6 +182,26 @@ export interface TestRowView {
   grader_type: string;
 }
 
+/**
+ * A readable test-set row (the common case): its fields as parsed, and its path built only
+ * when a message names it (100,000s of rows, few messages).
+ */
+class TestRow implements TestRowView {
+  constructor(
+    private readonly index: number,
+    readonly ordinal: number,
+    readonly prompt: string,
+    readonly gold: JsonValue,
+    readonly salt: string,
+    readonly visibility: string,
+    readonly grader_type: string,
+  ) {}
+
+  get path(): string {
+    return appendPath("$.test_set", this.index);
+  }
+}
+
 /** The typed view of a readable pack, with the raw parsed document. */
 export interface PackView {
   /** The whole parsed document. */
@@ -264,7 +284,8 @@ function arrField(o: JsonObject, key: string, path: string): JsonValue[] {
 
 function strField(o: JsonObject, key: string, path: string): string {
   const v = get(o, key, path);
-  if (typeof v !== "string") bad("wrong_type", appendPath(path, key), `expected a string, found ${typeName(v)}`);
+  if (typeof v !== "string")
+    bad("wrong_type", appendPath(path, key), `expected a string, found ${typeName(v)}`);
   return v;
 }
 
@@ -326,13 +347,17 @@ function amountField(o: JsonObject, key: string, path: string): bigint {
 /** A decimal as text: a string as written, or the text of a JSON number (the schema fact judges the format). */
 function decimalValue(v: JsonValue, path: string): string {
   if (typeof v === "string") {
-    if (!/^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(v) || v.length > PACK_LIMITS.maxDecimalLength)
+    if (
+      !/^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(v) ||
+      v.length > PACK_LIMITS.maxDecimalLength
+    )
       bad("wrong_type", path, `expected a decimal string, found ${JSON.stringify(v.slice(0, 40))}`);
     return v;
   }
   if (typeof v === "number") return String(v);
   if (isJsonFloat(v)) {
-    if (v.lexeme.length > PACK_LIMITS.maxDecimalLength) bad("out_of_range", path, `number ${v.lexeme.slice(0, 40)}... is too long`);
+    if (v.lexeme.length > PACK_LIMITS.maxDecimalLength)
+      bad("out_of_range", path, `number ${v.lexeme.slice(0, 40)}... is too long`);
     return v.lexeme;
   }
   if (typeof v === "bigint") bad("out_of_range", path, `number ${shortInt(v)} is out of range`);
@@ -583,6 +608,21 @@ export function readPack(doc: JsonValue, options: ReadPackOptions = {}): PackVie
 
   const tp = "$.test_set";
   const test_set = arrField(root, "test_set", "$").map((r, i): TestRowView => {
+    if (isJsonObject(r)) {
+      const { ordinal, prompt, gold, salt, visibility, grader_type } = r;
+      if (
+        typeof ordinal === "number" &&
+        Number.isSafeInteger(ordinal) &&
+        ordinal >= 0 &&
+        typeof prompt === "string" &&
+        hasOwn(r, "gold") &&
+        typeof salt === "string" &&
+        typeof visibility === "string" &&
+        typeof grader_type === "string"
+      )
+        // the common case: what the readers below return, without the row's path string
+        return new TestRow(i, ordinal, prompt, gold as JsonValue, salt, visibility, grader_type);
+    }
     const p = appendPath(tp, i);
     const o = object(r, p);
     return {

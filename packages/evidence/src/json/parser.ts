@@ -73,6 +73,8 @@ const hasOwn = Object.prototype.hasOwnProperty;
 const KEY_CACHE_SIZE = 1024;
 /** Longest string value shared through the short-string cache (V8 copies strings this short). */
 const SHORT_STRING = 12;
+/** Characters of a string's plain run scanned by a loop before the RegExp takes over. */
+const SHORT_RUN = 32;
 /** Slots of the parser's short-string cache (a power of two). */
 const SHORT_CACHE_SIZE = 4096;
 /** The parsers' key caches (see `Parser.keyCache`): for string input, and for the latin1 reading of bytes. */
@@ -532,14 +534,26 @@ class Parser {
     let runStart = start;
     const special = this.specialRe;
     const utf8Bytes = this.utf8Bytes;
+    const latin1 = utf8Bytes !== undefined;
     for (;;) {
-      special.lastIndex = i;
-      const m = special.exec(t);
-      if (m === null) {
-        this.pos = t.length;
-        this.failHere("invalid_json", "unterminated string");
+      // the next special character: a short run (between escapes) is scanned here, a long
+      // one by the RegExp (a RegExp match per run costs more than a few characters' loop)
+      const scanEnd = i + SHORT_RUN < len ? i + SHORT_RUN : len;
+      while (i < scanEnd) {
+        const d = t.charCodeAt(i);
+        if (d === 0x22 || d === 0x5c || d < 0x20 || (d >= 0x80 && (latin1 || (d >= 0xd800 && d <= 0xdfff))))
+          break;
+        i++;
       }
-      i = m.index;
+      if (i === scanEnd) {
+        special.lastIndex = i;
+        const m = special.exec(t);
+        if (m === null) {
+          this.pos = t.length;
+          this.failHere("invalid_json", "unterminated string");
+        }
+        i = m.index;
+      }
       const c = t.charCodeAt(i);
       if (c === 0x22) {
         this.pos = i + 1;
