@@ -15,7 +15,7 @@ import { EvidenceError, appendPath, describeValue, formatPath } from "./errors.j
 import { BARE_HEX64, DIGEST } from "./formats.js";
 import { type Hex, hexToBytes, toBareHex as bytesToHex } from "./hash.js";
 import { isWellFormedText, type JsonValue } from "./json/index.js";
-import { withCanonicalJson } from "./json/serializer.js";
+import { withCanonicalJsonHex64 } from "./json/serializer.js";
 
 /** Task visibility (SPEC 3). */
 export type Visibility = "public" | "private";
@@ -94,19 +94,20 @@ export function promptHash(prompt: string, path = "$"): string {
  * @throws EvidenceError `bad_test_set` for a malformed salt; canonical-JSON errors for bad gold
  */
 export function goldLeaf(gold: unknown, salt: string, path = "$"): string {
-  if (typeof salt !== "string" || !BARE_HEX64.test(salt))
-    throw new EvidenceError(
-      "bad_test_set",
-      appendPath(path, "salt"),
-      "salt must be 64 lowercase hex characters",
-    );
-  let digest: Uint8Array;
+  const badSalt = (): EvidenceError =>
+    new EvidenceError("bad_test_set", appendPath(path, "salt"), "salt must be 64 lowercase hex characters");
+  if (typeof salt !== "string" || salt.length !== 64) throw badSalt();
+  let digest: Uint8Array | undefined;
   try {
-    // canonical_json(gold) || utf8(salt), written as bytes in the serializer's buffer (the salt is ASCII)
-    digest = withCanonicalJson(gold, keccak256Bytes, salt);
+    // canonical_json(gold) || utf8(salt), written as bytes in the serializer's buffer; the salt's
+    // format is checked as it is copied there (no second pass over it)
+    digest = withCanonicalJsonHex64(gold, keccak256Bytes, salt);
   } catch (e) {
+    // a bad salt is named before bad gold, as when the salt was checked first
+    if (!BARE_HEX64.test(salt)) throw badSalt();
     throw rebase(e, appendPath(path, "gold"));
   }
+  if (digest === undefined) throw badSalt();
   return bytesToHex(digest);
 }
 

@@ -230,3 +230,27 @@ describe("byte-level leaf preimage and in-place fold against the SPEC 3 definiti
 function digestBytes(hex: string): Uint8Array {
   return Uint8Array.from(Buffer.from(hex.slice(2), "hex"));
 }
+
+describe("goldLeaf salt check (while the salt is copied)", () => {
+  const good = "ab".repeat(32);
+  it("refuses a salt with a character whose low byte is a hex digit (U+0130 is not '0')", () => {
+    const bad = "\u0130" + good.slice(1);
+    expect(() => goldLeaf({ value: "x" }, bad)).toThrow(/salt must be 64 lowercase hex/);
+    expect(() => goldLeaf({ value: "x" }, good.toUpperCase())).toThrow(/salt must be 64 lowercase hex/);
+    expect(() => goldLeaf({ value: "x" }, good + "0")).toThrow(/salt must be 64 lowercase hex/);
+  });
+  it("names a bad salt before bad gold, and bad gold with a good salt", () => {
+    expect(() => goldLeaf({ value: Number.NaN }, "Z".repeat(64), "$[3]")).toThrow(
+      expect.objectContaining({ code: "bad_test_set", path: "$[3].salt" }),
+    );
+    expect(() => goldLeaf({ value: Number.NaN }, good, "$[3]")).toThrow(
+      expect.objectContaining({ path: expect.stringMatching(/^\$\[3\]\.gold/) }),
+    );
+  });
+  it("hashes canonical_json(gold) || salt", () => {
+    const expected = bytesToHex(
+      keccak_256(new TextEncoder().encode(canonicalJsonString({ value: "x" }) + good)),
+    );
+    expect(goldLeaf({ value: "x" }, good)).toBe(expected);
+  });
+});

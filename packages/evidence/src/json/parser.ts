@@ -71,6 +71,25 @@ const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Slots of the parser's key cache (a power of two). */
 const KEY_CACHE_SIZE = 1024;
+/** Longest string value shared through the short-string cache (V8 copies strings this short). */
+const SHORT_STRING = 12;
+/** Characters of a string's plain run scanned by a loop before the RegExp takes over. */
+const SHORT_RUN = 32;
+/** Slots of the parser's short-string cache (a power of two). */
+const SHORT_CACHE_SIZE = 4096;
+/** The parsers' key caches (see `Parser.keyCache`): for string input, and for the latin1 reading of bytes. */
+const KEY_CACHE_TEXT = new Array<string | undefined>(KEY_CACHE_SIZE);
+const KEY_CACHE_LATIN1 = new Array<string | undefined>(KEY_CACHE_SIZE);
+/** The parsers' short-string cache (see `Parser.shortCache`). */
+const SHORT_CACHE = new Array<string | undefined>(SHORT_CACHE_SIZE);
+
+/** The same string, as the engine's internalized copy (a property key's own string). */
+function internalized(key: string): string {
+  const o: Record<string, number> = {};
+  o[key] = 0;
+  // a key "__proto__" set this way changes the prototype instead: it stays as read
+  return Object.keys(o)[0] ?? key;
+}
 
 /** Define a key on a JSON object without ever touching the prototype (`__proto__` is just a key). */
 function setKey(obj: JsonObject, key: string, value: JsonValue): void {
@@ -137,7 +156,13 @@ export function parseJson(input: string | Uint8Array, options: ParseOptions = {}
 
 class Parser {
   private pos = 0;
+  /**
+   * The open containers are `stack[0..depth)`. Frames are reused: a frame of a closed
+   * container serves the next container opened at its depth (a pack opens a million
+   * containers at a handful of depths).
+   */
   private readonly stack: Frame[] = [];
+  private depth = 0;
   private inKey = false;
   /**
    * Count of places where the source is not canonical JSON (whitespace, an escape, a key
@@ -161,6 +186,7 @@ class Parser {
     private readonly utf8Bytes?: Buffer,
   ) {
     this.specialRe = utf8Bytes === undefined ? STRING_SPECIAL_RE : STRING_SPECIAL_LATIN1_RE;
+    this.keyCache = utf8Bytes === undefined ? KEY_CACHE_TEXT : KEY_CACHE_LATIN1;
   }
 
   /** The regex that ends a run of plain string content in `text`. */
@@ -179,16 +205,15 @@ class Parser {
   private spanStart(at: number): number {
     const req = this.spanRequest;
     if (req === undefined) return -1;
-    const stack = this.stack;
-    if (stack.length <= req.maxDepth) return at;
-    const parent = stack[stack.length - 1] as Frame;
+    if (this.depth <= req.maxDepth) return at;
+    const parent = this.stack[this.depth - 1] as Frame;
     return parent.obj && req.keys !== undefined && req.keys.has(parent.key) ? at : -1;
   }
 
   /** Path of the innermost open container (without its current key/index). */
   private containerPath(): string {
     const segs: PathSegment[] = [];
-    const n = this.stack.length - 1;
+    const n = this.depth - 1;
     for (let i = 0; i < n; i++) {
       const f = this.stack[i] as Frame;
       segs.push(f.obj ? f.key : f.index);
@@ -230,7 +255,7 @@ class Parser {
       this.skipWs();
       const c = t.charCodeAt(this.pos);
       if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-        if (stack.length >= this.maxDepth)
+        if (this.depth >= this.maxDepth)
           this.failHere("nesting_too_deep", `nesting deeper than ${this.maxDepth} levels`);
         const start = this.spanStart(this.pos);
         const defects = this.defects;
@@ -244,8 +269,7 @@ class Parser {
             if (start >= 0 && this.defects === defects)
               this.textSpans.push({ node: obj, start, end: this.pos });
           } else {
-            const frame: Frame = { obj: true, value: obj, key: "", index: 0, start, defects };
-            stack.push(frame);
+            const frame = this.open(true, obj, start, defects);
             frame.key = this.readKey(obj);
             continue outer;
           }
@@ -257,7 +281,7 @@ class Parser {
             if (start >= 0 && this.defects === defects)
               this.textSpans.push({ node: arr, start, end: this.pos });
           } else {
-            stack.push({ obj: false, value: arr, key: "", index: 0, start, defects });
+            this.open(false, arr, start, defects);
             continue outer;
           }
         }
@@ -266,8 +290,8 @@ class Parser {
       }
       // ---- attach completed values and close containers
       for (;;) {
-        const frame = stack[stack.length - 1];
-        if (frame === undefined) break outer;
+        if (this.depth === 0) break outer;
+        const frame = stack[this.depth - 1] as Frame;
         if (frame.obj) setKey(frame.value as JsonObject, frame.key, value);
         else (frame.value as JsonValue[]).push(value);
         this.skipWs();
@@ -288,7 +312,7 @@ class Parser {
         if (d === (frame.obj ? 0x7d : 0x5d)) {
           this.pos++;
           value = frame.value;
-          stack.pop();
+          this.depth--;
           if (frame.start >= 0 && this.defects === frame.defects)
             this.textSpans.push({ node: value, start: frame.start, end: this.pos });
           continue;
@@ -303,14 +327,35 @@ class Parser {
     return value;
   }
 
+  /** Enter a container: the frame at the new depth, reused when there is one. */
+  private open(obj: boolean, value: JsonValue[] | JsonObject, start: number, defects: number): Frame {
+    let frame = this.stack[this.depth];
+    if (frame === undefined) {
+      frame = { obj, value, key: "", index: 0, start, defects };
+      this.stack.push(frame);
+    } else {
+      frame.obj = obj;
+      frame.value = value;
+      frame.key = "";
+      frame.index = 0;
+      frame.start = start;
+      frame.defects = defects;
+    }
+    this.depth++;
+    return frame;
+  }
+
   /**
    * Keys met before, by a hash of their first character and length. A pack repeats a few
    * dozen keys millions of times: reusing the string already used as a property name spares
    * a copy (or a slice of the whole text) and its lookup in V8's string table per key. A hit
    * is verified character by character against the source (`startsWith`, then the closing
    * quote); only keys with no escape are cached, so the key read is exactly the same string.
+   * The cache outlives a parse (small documents, e.g. a grader's JSON answers, would pay for
+   * a fresh one each), one per kind of text: a latin1 reading of UTF-8 bytes and a string
+   * spell a non-ASCII key differently.
    */
-  private readonly keyCache: (string | undefined)[] = new Array<string | undefined>(KEY_CACHE_SIZE);
+  private readonly keyCache: (string | undefined)[];
 
   /** Read `"key" :` inside an object (pos at the opening quote); refuses repeated keys. */
   private readKey(obj: JsonObject): string {
@@ -328,8 +373,9 @@ class Parser {
       this.inKey = true;
       key = this.readString();
       this.inKey = false;
-      // cacheable: read without escapes (the source between the quotes is the key itself)
-      if (this.pos - start - 1 === key.length && key.length <= 64) this.keyCache[slot] = key;
+      // cacheable: read without escapes (the source between the quotes is the key itself);
+      // kept as V8's internalized copy, the one its property lookups compare by identity
+      if (this.pos - start - 1 === key.length && key.length <= 64) this.keyCache[slot] = internalized(key);
     }
     if (hasOwn.call(obj, key)) this.fail("duplicate_key", `duplicate key ${JSON.stringify(key)}`, key);
     this.skipWs();
@@ -397,7 +443,10 @@ class Parser {
   private valuePath(): string {
     if (this.inKey) return this.containerPath();
     const segs: PathSegment[] = [];
-    for (const f of this.stack) segs.push(f.obj ? f.key : f.index);
+    for (let i = 0; i < this.depth; i++) {
+      const f = this.stack[i] as Frame;
+      segs.push(f.obj ? f.key : f.index);
+    }
     return formatPath(segs, this.root);
   }
 
@@ -475,7 +524,7 @@ class Parser {
       const c = t.charCodeAt(i);
       if (c === 0x22) {
         this.pos = i + 1;
-        return t.slice(start, i);
+        return i - start <= SHORT_STRING ? this.shortString(start, i) : t.slice(start, i);
       }
       // (>= 0x80 covers both surrogates and the non-ASCII bytes of a latin1 reading)
       if (c === 0x5c || c < 0x20 || c >= 0x80) break;
@@ -485,14 +534,26 @@ class Parser {
     let runStart = start;
     const special = this.specialRe;
     const utf8Bytes = this.utf8Bytes;
+    const latin1 = utf8Bytes !== undefined;
     for (;;) {
-      special.lastIndex = i;
-      const m = special.exec(t);
-      if (m === null) {
-        this.pos = t.length;
-        this.failHere("invalid_json", "unterminated string");
+      // the next special character: a short run (between escapes) is scanned here, a long
+      // one by the RegExp (a RegExp match per run costs more than a few characters' loop)
+      const scanEnd = i + SHORT_RUN < len ? i + SHORT_RUN : len;
+      while (i < scanEnd) {
+        const d = t.charCodeAt(i);
+        if (d === 0x22 || d === 0x5c || d < 0x20 || (d >= 0x80 && (latin1 || (d >= 0xd800 && d <= 0xdfff))))
+          break;
+        i++;
       }
-      i = m.index;
+      if (i === scanEnd) {
+        special.lastIndex = i;
+        const m = special.exec(t);
+        if (m === null) {
+          this.pos = t.length;
+          this.failHere("invalid_json", "unterminated string");
+        }
+        i = m.index;
+      }
       const c = t.charCodeAt(i);
       if (c === 0x22) {
         this.pos = i + 1;
@@ -599,6 +660,29 @@ class Parser {
       this.pos = i;
       this.failHere("lone_surrogate", `unpaired surrogate U+${c.toString(16).toUpperCase()} at offset ${i}`);
     }
+  }
+
+  /**
+   * Short plain strings met before, by their length and first and last characters. Short
+   * strings are copied (not sliced) by the engine, and a pack repeats a few of them hundreds
+   * of thousands of times (`"public"`, `"1/1"`, grader names): one shared copy each keeps
+   * the parsed tree smaller (less for the collector to copy). A hit is verified character by
+   * character against the source; only plain ASCII strings (the fast path of `readString`)
+   * are cached, so one cache serves every parse and both kinds of text.
+   */
+  private readonly shortCache = SHORT_CACHE;
+
+  /** The plain string `text[start, end)` (at most {@link SHORT_STRING} characters), shared when met before. */
+  private shortString(start: number, end: number): string {
+    const n = end - start;
+    if (n === 0) return "";
+    const t = this.text;
+    const slot = (t.charCodeAt(start) * 61 + t.charCodeAt(end - 1) * 7 + n) & (SHORT_CACHE_SIZE - 1);
+    const cached = this.shortCache[slot];
+    if (cached !== undefined && cached.length === n && t.startsWith(cached, start)) return cached;
+    const s = t.slice(start, end);
+    this.shortCache[slot] = s;
+    return s;
   }
 
   private hex4(at: number): number {

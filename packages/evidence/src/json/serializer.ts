@@ -378,6 +378,32 @@ export function withCanonicalJson<T>(value: unknown, use: (bytes: Uint8Array) =>
 }
 
 /**
+ * As {@link withCanonicalJson} with a suffix of 64 lowercase hex characters (a salt), checked
+ * while it is written: `use` sees `canonical_json(value) || hex`, and is not called (the result
+ * is `undefined`) when `hex` is anything else. Internal to the package.
+ * @throws EvidenceError as {@link canonicalJson}
+ */
+export function withCanonicalJsonHex64<T>(
+  value: unknown,
+  use: (bytes: Uint8Array) => T,
+  hex: string,
+): T | undefined {
+  const sink = new ByteSink();
+  try {
+    try {
+      serialize(value, MAX_JSON_DEPTH, sink);
+    } catch (e) {
+      if (e instanceof RangeError)
+        throw new EvidenceError("too_large", "$", "canonical JSON is larger than a byte array can hold");
+      throw e;
+    }
+    return sink.hex64(hex) ? use(sink.view()) : undefined;
+  } finally {
+    sink.release();
+  }
+}
+
+/**
  * Canonical JSON bytes of a value and the byte span of each of `targets`
  * (objects or arrays inside it, by identity) within those bytes. Canonical
  * JSON is context-free, so `bytes.subarray(start, end)` is exactly

@@ -103,6 +103,23 @@ export class ByteSink implements Sink {
     this.ensure(s.length * 3);
     this.pos += this.buf.write(s, this.pos);
   }
+  /**
+   * Write `s` when it is 64 lowercase hex characters (a salt), checking each character as it
+   * is copied; false (and nothing written) for anything else.
+   */
+  hex64(s: string): boolean {
+    if (s.length !== 64) return false;
+    this.ensure(64);
+    const buf = this.buf;
+    const at = this.pos;
+    for (let i = 0; i < 64; i++) {
+      const c = s.charCodeAt(i);
+      if ((c < 0x30 || c > 0x39) && (c < 0x61 || c > 0x66)) return false;
+      buf[at + i] = c;
+    }
+    this.pos = at + 64;
+    return true;
+  }
   token(t: Token): void {
     const b = t.bytes;
     const n = b.length;
