@@ -207,7 +207,7 @@ describe("schema failures name the JSON path (SPEC 2 format rules)", () => {
     ),
     [
       "a grader example credit that is not a fraction",
-      (p) => (p.benchmark.grader_types[Object.keys(p.benchmark.grader_types)[0]!]!.examples[0]!.credit = "x"),
+      (p) => (Object.values(p.benchmark.grader_types)[0]!.examples[0]!.credit = "x"),
       "$.benchmark.grader_types.",
     ],
     [
