@@ -39,7 +39,7 @@ describe("award on the local Base profile", () => {
     const clock = manualClock(chainNow * 1000);
     let crashBeforeRecord = true;
     let crashBeforeMint = true;
-    const platform = openTemp({
+    const platform = await openTemp({
       clock: clock.now,
       chain: chainConfig(dc, 0),
       faults: {
@@ -193,7 +193,10 @@ describe("award on the local Base profile", () => {
       expect(awardedLogs[0]!.args.rankingDigest).toBe(result.ranking_digest);
 
       // the pack: stored bytes recompute with the evidence library
-      const bytes = readFileSync(result.pack_file);
+      const stored = await platform.awardEvidence(slug);
+      if (stored.status !== 200) throw new Error(`no pack: ${stored.reason}`);
+      const bytes = Buffer.from(stored.bytes);
+      expect(result.pack_size).toBe(bytes.length);
       const pack = parseEvidencePack(bytes);
       expect(Buffer.from(evidencePackBytes(pack)).equals(bytes)).toBe(true);
       expect(healedBytes.equals(bytes)).toBe(true);
@@ -257,7 +260,7 @@ describe("award on the local Base profile", () => {
     const dc = devChain();
     const now = await latestBlockTime(dc);
     const clock = manualClock(now * 1000);
-    const platform = openTemp({ clock: clock.now, chain: chainConfig(dc, 0) });
+    const platform = await openTemp({ clock: clock.now, chain: chainConfig(dc, 0) });
     try {
       const ds = await platform.createDataset(cities(5, "empty-contest"));
       const { slug } = await platform.publish(ds.dataset_id, {
@@ -286,7 +289,10 @@ describe("award on the local Base profile", () => {
         args: [BigInt(bounty.bounty_id), author.address],
       });
       expect(credit).toBe(5_000_000n);
-      const pack = parseEvidencePack(readFileSync(result.pack_file));
+      const stored = await platform.awardEvidence(result.slug);
+      if (stored.status !== 200) throw new Error(`no pack: ${stored.reason}`);
+      const packBytes = stored.bytes;
+      const pack = parseEvidencePack(packBytes);
       expect(pack.rank_derivation).toMatchObject({
         zero_winner_reason: "no_runs",
         rows: [],
@@ -294,7 +300,7 @@ describe("award on the local Base profile", () => {
         payout_rule: "winner_take_all",
       });
       const report = await verifyPack({
-        source: new Uint8Array(readFileSync(result.pack_file)),
+        source: packBytes,
         rpcUrl: dc.rpcUrl,
         policy: "onchain",
       });
@@ -303,7 +309,7 @@ describe("award on the local Base profile", () => {
       // receipt_anchors verified even then, so it is checked fact by fact here)
       expect(report.facts.receipt_anchors.state).toBe("not-required");
       expect(report.policy_unmet.filter((f) => f !== "receipt_anchors")).toEqual([]);
-      const offline = await verifyPack({ source: new Uint8Array(readFileSync(result.pack_file)) });
+      const offline = await verifyPack({ source: packBytes });
       expect(offline.policy_met).toBe(true);
     } finally {
       await platform.close();
@@ -313,7 +319,7 @@ describe("award on the local Base profile", () => {
   it("concurrent runs in one process anchor every receipt at finalize (chain writes are serialised)", async () => {
     const dc = devChain();
     const clock = manualClock((await latestBlockTime(dc)) * 1000);
-    const platform = openTemp({ clock: clock.now, chain: chainConfig(dc, 8) });
+    const platform = await openTemp({ clock: clock.now, chain: chainConfig(dc, 8) });
     try {
       const ds = await platform.createDataset(cities(8, "concurrent"));
       const { slug } = await platform.publish(ds.dataset_id, {
@@ -341,7 +347,7 @@ describe("award on the local Base profile", () => {
   it("batched receipt anchoring: finalize leaves receipts pending, one anchorMany anchors them all with kind receipt", async () => {
     const dc = devChain();
     const clock = manualClock((await latestBlockTime(dc)) * 1000);
-    const platform = openTemp({ clock: clock.now, receiptAnchoring: "batch", chain: chainConfig(dc, 6) });
+    const platform = await openTemp({ clock: clock.now, receiptAnchoring: "batch", chain: chainConfig(dc, 6) });
     try {
       const ds = await platform.createDataset(cities(6, "batched"));
       const { slug } = await platform.publish(ds.dataset_id, {
@@ -375,7 +381,7 @@ describe("award on the local Base profile", () => {
 
   it("a chain outage at publish leaves the commitment pending; the benchmark is stored and the door says no_commitment", async () => {
     // the devchain's contracts and account 0, behind an RPC URL nothing listens on
-    const platform = openTemp({
+    const platform = await openTemp({
       chain: { ...chainConfig(devChain(), 0), rpcUrl: "http://127.0.0.1:9", chainId: 8453 },
     });
     const ds = await platform.createDataset(cities(3, "outage"));
@@ -385,9 +391,11 @@ describe("award on the local Base profile", () => {
       grader_type: "exact",
     });
     expect(res.commitment_anchor).toBeNull();
-    const pending = platform.ctx.store.db
-      .prepare("SELECT kind, status FROM anchors WHERE digest = ?")
-      .get(res.commit_root);
+    const pending = await platform.ctx.store.db
+      .selectFrom("anchors")
+      .select(["kind", "status"])
+      .where("digest", "=", res.commit_root)
+      .executeTakeFirst();
     expect(pending).toEqual({ kind: "commitment", status: "pending" });
     expect(await platform.awardEvidence(res.slug)).toMatchObject({ status: 404, reason: "no_commitment" });
     await expect(platform.anchorCommitment(res.slug)).rejects.toMatchObject({ code: "chain_error" });
@@ -404,7 +412,7 @@ describe("award on the local Base profile", () => {
   }, 60_000);
 
   it("the door answers no_commitment for an off-chain benchmark and unknown_benchmark for an unknown slug", async () => {
-    const platform = openTemp();
+    const platform = await openTemp();
     const ds = await platform.createDataset(cities(3, "offchain"));
     const { slug } = await platform.publish(ds.dataset_id, {
       title: "Off",

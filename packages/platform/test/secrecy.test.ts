@@ -24,7 +24,7 @@ describe("SPEC 6.1: throwaway agents learn nothing about a private label while o
     // the same benchmark (same seed) at the same instants: only the private answer differs
     for (const [i, privateRight] of [true, false].entries()) {
       const clock = manualClock();
-      const h = openTemp({ clock: clock.now, answerSaltSeed: "x" });
+      const h = await openTemp({ clock: clock.now, answerSaltSeed: "x" });
       const ds = await h.createDataset(cities(6));
       const { slug } = await h.publish(ds.dataset_id, {
         title: "Cities",
@@ -69,7 +69,7 @@ describe("SPEC 6.1: throwaway agents learn nothing about a private label while o
 describe("a CLI agent gets an allowlisted environment, its own directory, and no sight of the store (issue 13 item 3)", () => {
   it("no key or database URL in its environment; cwd is a fresh temp dir; the store is hidden under bubblewrap", async () => {
     const clock = manualClock();
-    const h = openTemp({ clock: clock.now });
+    const h = await openTemp({ clock: clock.now });
     const ds = await h.createDataset(cities(2));
     const { slug } = await h.publish(ds.dataset_id, {
       title: "Cities",

@@ -6,7 +6,7 @@ afterEach(cleanup);
 
 async function fixture() {
   const clock = manualClock();
-  const platform = openTemp({ clock: clock.now, publicBaseUrl: "https://door.example/" });
+  const platform = await openTemp({ clock: clock.now, publicBaseUrl: "https://door.example/" });
   const ds = await platform.createDataset(cities(6));
   const { slug } = await platform.publish(ds.dataset_id, {
     title: "Cities",

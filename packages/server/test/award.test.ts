@@ -20,7 +20,7 @@ let t = 0;
 beforeAll(async () => {
   dc = await startDevChain();
   t = Number((await dc.publicClient.getBlock()).timestamp) * 1000;
-  platform = Platform.open({
+  platform = await Platform.open({
     dir: mkdtempSync(join(tmpdir(), "bb-award-")),
     operatorKey: OPERATOR_KEY,
     clock: () => t,

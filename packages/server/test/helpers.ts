@@ -24,7 +24,7 @@ export async function startLive(
   opts: { limits?: Partial<Limits>; log?: (e: unknown) => void } = {},
 ): Promise<Live> {
   const dir = mkdtempSync(join(tmpdir(), "bb-server-"));
-  const platform = Platform.open({ dir, operatorKey: OPERATOR_KEY });
+  const platform = await Platform.open({ dir, operatorKey: OPERATOR_KEY });
   const domain = platformDomain(platform);
   const server = await serveApp({
     domain,

@@ -12,7 +12,7 @@ export function registerServeCommand(program: Command): void {
     .option("--host <host>", "bind address", "127.0.0.1")
     .action(
       action(async (o: StoreOpts & { port: number; host: string }) => {
-        const platform = openPlatform(o);
+        const platform = await openPlatform(o);
         let door: Awaited<ReturnType<typeof serveDoor>>;
         try {
           door = await serveDoor(platform, { port: o.port, host: o.host });

@@ -73,7 +73,7 @@ export async function createAccount(
     created_at: isoMillis(ctx.clock()),
   };
   const key = mintKey();
-  await ctx.store.accounts.insertWithKey(account, key);
+  await ctx.store.tx((t) => t.accounts.insertWithKey(account, key));
   return { account, account_id: account.account_id, key_prefix: key.key_prefix, api_key: key.api_key };
 }
 
