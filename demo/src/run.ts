@@ -1,21 +1,22 @@
 /**
  * The demo's run: the whole prize lifecycle of one benchmark on a local Base-profile chain, each step
- * through the project's own packages and tasks (no shortcuts around the protocol):
+ * through the project's own packages, tasks and network service (no shortcuts around the protocol),
+ * one module per phase under `phases/`:
  *
- * 1. `@bench-bounty/devchain` starts a hardhat node (chain id 8453, test USDC at the Base USDC address,
- *    BenchmarkBounty and AnchorRegistry deployed with the Ignition module); the Ponder indexer
- *    (`@bench-bounty/indexer/testing`, embedded PGlite) and the evidence door (`serveDoor` of
- *    `@bench-bounty/platform`) start beside it;
- * 2. the platform publishes a benchmark from `vega-datasets/data/seattle-weather.csv` (predict `weather`,
- *    `exact` grader, a private split) and anchors its commitment;
- * 3. the author locks a `top_n_split` USDC prize with an EIP-2612 permit through `hardhat bounty:lock`;
- * 4. the CLI agents of `demo/agents/` compete through the platform runner, several attempts each; every
- *    receipt is anchored at finalize;
- * 5. the chain clock moves past `closesAt`; the platform awards (winners, ranking digest), mints, anchors
- *    and stores the evidence pack, and the door serves it;
- * 6. the winners claim with `hardhat bounty:claim` (place 1 to another address);
- * 7. the indexer catches up; its award must equal the chain's `Awarded` log;
- * 8. `@bench-bounty/verifier` fetches the pack from the door and verifies it with the `full` policy.
+ * 1. `01-start`: `@bench-bounty/devchain` (chain id 8453, test USDC at the Base USDC address, both
+ *    contracts from the Ignition module), the Ponder indexer (embedded PGlite) and `bench-bounty serve`
+ *    (REST, MCP, the evidence door, the web leaderboard) in its own process;
+ * 2. `02-publish`: the author uploads `seattle-weather.csv` and publishes over `POST /api/v1/datasets`
+ *    and `/benchmark`; the commitment is anchored;
+ * 3. `03-lock`: the author locks a `top_n_split` USDC prize with an EIP-2612 permit (`hardhat bounty:lock`);
+ * 4. `04-compete`: agents with their own accounts and keys compete over REST (the remote runner, the
+ *    one-line script) and MCP; every receipt is anchored at finalize;
+ * 5. `05-close` and `06-award`: the chain clock passes `closesAt`; the operator awards over the API
+ *    (winners, ranking digest), the pack is minted, anchored and served by the door;
+ * 6. `07-claim`: the winners claim (`hardhat bounty:claim`); place 1 holds no ETH and is paid by a
+ *    relayed `claimWithSig`;
+ * 7. `08-index`: the indexer catches up; its award must equal the chain's `Awarded` log;
+ * 8. `09-verify`: `@bench-bounty/verifier` fetches the pack from the door and verifies it under `full`.
  *
  * Amounts are base units (`bigint`, USDC has 6 decimals); times are unix seconds unless named `Ms`.
  */

@@ -65,10 +65,8 @@ async function openForServe(o: ServeOpts): Promise<{ platform: Platform; databas
   return { platform, database: `sqlite ${resolve(o.store, "platform.sqlite")}` };
 }
 
-/** Registers `serve` on the program (replacing the platform's door-only `serve`). */
+/** Registers `serve` on the program: the platform over HTTP (`@bench-bounty/server`). */
 export function registerServeCommand(program: Command): void {
-  const old = program.commands.findIndex((c) => c.name() === "serve");
-  if (old >= 0) (program.commands as Command[]).splice(old, 1);
   storeOptions(
     program.command("serve").description("serve the platform over HTTP: REST API, MCP, evidence door"),
   )

@@ -1,5 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -36,5 +38,25 @@ describe("bench-bounty CLI (composed)", () => {
     const res = cli(["verify", join(here, "cli.test.ts"), "--policy", "offline"]);
     expect(res.status).toBe(2);
     expect(res.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("serve on a port in use, an invalid host or port 99999: one line naming the option, exit 1", async () => {
+    const store = mkdtempSync(join(tmpdir(), "bb-cli-serve-"));
+    const busy: Server = createServer();
+    await new Promise<void>((res) => busy.listen(0, "127.0.0.1", () => res()));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      let r = cli(["serve", "--store", store, "--port", String(port)]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`^error: --port: port ${port} is already in use`));
+      r = cli(["serve", "--store", store, "--port", "0", "--host", "999.1.1.1"]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(/^error: --host: cannot listen on 999\.1\.1\.1/);
+      r = cli(["serve", "--store", store, "--port", "99999"]);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(/--port.*0\.\.65535/);
+    } finally {
+      await new Promise<void>((res) => busy.close(() => res()));
+    }
   });
 });

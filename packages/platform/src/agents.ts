@@ -123,7 +123,7 @@ export async function setWithdrawalAddress(
 /** An agent. @throws PlatformError `unknown_agent` (404) */
 export async function requireAgent(ctx: PlatformContext, agentId: string): Promise<AgentRecord> {
   const a = await ctx.store.agents.get(agentId);
-  if (!a) throw new PlatformError("unknown_agent", `no agent ${agentId}`, { agent_id: agentId }, 404);
+  if (!a) throw new PlatformError("unknown_agent", `no agent ${agentId}`, { agent_id: agentId });
   return a;
 }
 

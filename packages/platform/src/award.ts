@@ -159,14 +159,12 @@ export async function attachBounty(
       "bounty_mismatch",
       `bounty ${bountyId} does not exist`,
       { bounty_id: String(bountyId) },
-      409,
     );
   if (onchain.testSetRoot.toLowerCase() !== b.commit_root || onchain.leafCount !== b.leaf_count) {
     throw new PlatformError(
       "bounty_mismatch",
       `bounty ${bountyId} commits to root ${onchain.testSetRoot} (${onchain.leafCount} leaves), the benchmark to ${b.commit_root} (${b.leaf_count})`,
       { bounty_id: String(bountyId), on_chain_root: onchain.testSetRoot, commit_root: b.commit_root },
-      409,
     );
   }
   checkExpectations(bountyId, onchain, expect);
@@ -175,7 +173,6 @@ export async function attachBounty(
       "bounty_mismatch",
       `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`,
       { bounty_id: b.bounty.bounty_id },
-      409,
     );
   }
   const attached: AttachedBounty = {
@@ -214,7 +211,6 @@ function checkExpectations(
       "bounty_mismatch",
       `bounty ${bountyId}: ${field} on-chain is ${actual}, the request says ${declared}`,
       { bounty_id: String(bountyId), field, declared, on_chain: actual },
-      409,
     );
   };
   if (expect.author !== undefined && expect.author.toLowerCase() !== onchain.author.toLowerCase())
@@ -245,7 +241,6 @@ export async function lockBounty(
       "bounty_mismatch",
       `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`,
       { bounty_id: b.bounty.bounty_id },
-      409,
     );
   let pool: bigint;
   try {

@@ -219,7 +219,6 @@ export class ChainGateway {
         "chain_error",
         `digest ${digest} is anchored at block ${blockNumber} but its log was not found`,
         {},
-        503,
       );
     return {
       registry_address: lower(registry),
@@ -334,7 +333,6 @@ export class ChainGateway {
         "chain_error",
         "createAndFund: no BountyCreated event in the receipt",
         { tx_hash: hash },
-        503,
       );
     return { bountyId: id, txHash: hash };
   }
@@ -445,7 +443,7 @@ export class ChainGateway {
       this.publicClient.waitForTransactionReceipt({ hash }),
     );
     if (receipt.status !== "success")
-      throw new PlatformError("chain_error", `${what}: transaction ${hash} reverted`, { tx_hash: hash }, 503);
+      throw new PlatformError("chain_error", `${what}: transaction ${hash} reverted`, { tx_hash: hash });
     return receipt;
   }
 
@@ -462,12 +460,11 @@ export class ChainGateway {
             "chain_error",
             `${what} reverted: ${name}`,
             { revert: name, args: (revert.data?.args ?? []).map(String) },
-            409,
           );
         }
-        throw new PlatformError("chain_error", `${what} failed: ${e.shortMessage}`, {}, 503);
+        throw new PlatformError("chain_error", `${what} failed: ${e.shortMessage}`, {});
       }
-      throw new PlatformError("chain_error", `${what} failed: ${(e as Error).message}`, {}, 503);
+      throw new PlatformError("chain_error", `${what} failed: ${(e as Error).message}`, {});
     }
   }
 }

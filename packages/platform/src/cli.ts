@@ -21,7 +21,6 @@ import { registerBountyCommands } from "./cli/bounty-commands.js";
 import { registerDatasetCommands } from "./cli/dataset-commands.js";
 import { registerOperatorCommands } from "./cli/operator-commands.js";
 import { registerRunCommands, type PlatformCommandHooks } from "./cli/run-commands.js";
-import { registerServeCommand } from "./cli/serve-command.js";
 
 export { chainConfig, parseUsdcAmount, storeOptions, type StoreOpts } from "./cli/common.js";
 export type { PlatformCommandHooks } from "./cli/run-commands.js";
@@ -29,7 +28,7 @@ export type { PlatformCommandHooks } from "./cli/run-commands.js";
 /**
  * Adds the platform commands to a commander program, one module per command group under `cli/`:
  * `account`, `validate`, `publish`, `agent`, `lock`, `attach`, `run`, `resume`, `leaderboard`, `show`,
- * `anchor`, `close`, `award`, `evidence`, `serve`. The commands parse and print; the library decides.
+ * `anchor`, `close`, `award`, `evidence` (`serve` is added by the `bench-bounty` bin of packages/cli). The commands parse and print; the library decides.
  */
 export function registerPlatformCommands(program: Command, hooks: PlatformCommandHooks = {}): Command {
   registerAccountCommands(program);
@@ -39,6 +38,5 @@ export function registerPlatformCommands(program: Command, hooks: PlatformComman
   registerRunCommands(program, hooks);
   registerBoardCommands(program);
   registerOperatorCommands(program);
-  registerServeCommand(program);
   return program;
 }

@@ -1,7 +1,7 @@
 /**
  * Errors of the platform: every refusal is a {@link PlatformError} with a stable machine-readable
- * `code`, an HTTP-like `status` (422 bad input, 409 conflict, 404 unknown, 503 chain unavailable)
- * and `details` naming the offending field, row or ordinal. User mistakes never surface as stack traces:
+ * `code` and `details` naming the offending field, row or ordinal. The domain never speaks HTTP: the
+ * server maps each code to a status in one table (`STATUS_OF` in packages/server/src/errors.ts). User mistakes never surface as stack traces:
  * the CLI prints `message` and `details` and exits non-zero.
  */
 
@@ -61,14 +61,13 @@ export interface RowIssue {
   message: string;
 }
 
-/** A refusal of the platform with a stable `code`, an HTTP-like `status` and machine-readable `details`. */
+/** A refusal of the platform with a stable `code` and machine-readable `details`. */
 export class PlatformError extends Error {
   override readonly name = "PlatformError";
   constructor(
     readonly code: PlatformErrorCode,
     message: string,
     readonly details: Record<string, unknown> = {},
-    readonly status: number = 422,
   ) {
     super(message);
   }

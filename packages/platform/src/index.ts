@@ -38,6 +38,5 @@ export { hashKey } from "./identity/keys.js";
 export * from "./leaderboard.js";
 export * from "./award.js";
 export * from "./runner.js";
-export * from "./server.js";
 export * from "./platform.js";
 export { toJsonValue } from "./json.js";

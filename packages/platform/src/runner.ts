@@ -158,7 +158,6 @@ export function readCheckpoint(backend: RunBackend, runId: string): Checkpoint {
       "unknown_run",
       `no checkpoint for run ${runId} in ${backend.checkpointDir}`,
       { run_id: runId },
-      404,
     );
   let doc: unknown;
   try {
@@ -263,14 +262,12 @@ export async function resumeRun(
       "checkpoint_mismatch",
       `checkpoint plan of ${runId} differs from the stored run`,
       { run_id: runId },
-      409,
     );
   if (run.status !== "in_progress")
     throw new PlatformError(
       "run_not_in_progress",
       `run ${runId} is already ${run.status}`,
       { run_id: runId, status: run.status },
-      409,
     );
   let spec = agent;
   if (!spec) {
@@ -330,7 +327,6 @@ async function execute(
           status: o.status,
           reason: o.reason ?? null,
         },
-        422,
       );
       internal.abort();
       return;

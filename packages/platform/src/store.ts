@@ -315,7 +315,6 @@ export function requireExistingStore(dir: string, option: string): void {
       "no_store",
       `${option} ${dir}: no store at ${dir} (no platform.sqlite; publish creates one)`,
       { field: option, path: dir },
-      404,
     );
   };
   try {

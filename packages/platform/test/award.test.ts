@@ -12,7 +12,6 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PlatformError } from "../src/errors.js";
 import { runBenchmark, type AgentSpec } from "../src/runner.js";
-import { serveDoor } from "../src/server.js";
 import { chainConfig, cities, latestBlockTime, manualClock, openTemp, useDevChain } from "./helpers.js";
 
 const TEMPLATE = "What is the answer for {payload.city} #{payload.index}?";
@@ -57,9 +56,8 @@ describe("award on the local Base profile", () => {
         },
       },
     });
-    const door = await serveDoor(platform.real, { port: 0 });
-    const get = (path: string) => fetch(`${door.url}/api/v1/benchmarks/${path}`);
-    const json = async (r: Response | Promise<Response>): Promise<any> => (await r).json();
+    // what the evidence door serves (the server package maps it to HTTP): the domain's answer
+    const evidence = async (slug: string): Promise<any> => platform.awardEvidence(slug);
     try {
       // publish: commitment anchored with kind commitment
       const ds = await platform.createDataset(cities(20));
@@ -73,7 +71,7 @@ describe("award on the local Base profile", () => {
       const slug = pub.slug;
       expect(pub.commitment_anchor).not.toBeNull();
       expect(await platform.chain!.findAnchor(pub.commit_root)).toEqual(pub.commitment_anchor);
-      expect((await json(get(`${slug}/award-evidence`))).error.reason).toBe("not_verifiable_arm");
+      expect((await evidence(slug)).reason).toBe("not_verifiable_arm");
 
       // the author locks the prize (approve + createAndFund)
       const author = dc.accounts[1]!;
@@ -100,9 +98,7 @@ describe("award on the local Base profile", () => {
           functionName: "statusOf",
           args: [BigInt(bounty.bounty_id)],
         });
-      const live = await get(`${slug}/award-evidence`);
-      expect(live.status).toBe(404);
-      expect((await json(live)).error.reason).toBe("withheld_live_contest");
+      expect(await evidence(slug)).toMatchObject({ status: 404, reason: "withheld_live_contest" });
 
       // agents
       const addr = (i: number) => dc.accounts[i]!.address.toLowerCase();
@@ -126,7 +122,7 @@ describe("award on the local Base profile", () => {
       await expect(platform.award(slug)).rejects.toMatchObject({ code: "award_not_allowed" });
       await dc.increaseTime(3700);
       clock.set((closesAt + 200) * 1000);
-      expect((await json(get(`${slug}/award-evidence`))).error.reason).toBe("not_awarded");
+      expect((await evidence(slug)).reason).toBe("not_awarded");
 
       // a winner without a withdrawal address blocks the whole award
       const blocked = await platform.award(slug).catch((e: unknown) => e);
@@ -144,15 +140,15 @@ describe("award on the local Base profile", () => {
       expect(await statusOf()).toBe(3);
       // the store says sent-but-unconfirmed: the domain and the door read the chain (issue 13 item 7)
       expect(await platform.real.awardState(slug)).toMatchObject({ state: "mined" });
-      const early = await get(`${slug}/award-evidence`);
+      const early = await evidence(slug);
       expect(early.status).toBe(200); // not "not awarded yet" while the chain says Awarded
       expect(await platform.real.awardState(slug)).toMatchObject({ state: "confirmed" });
       // crash after the award is recorded, before the pack: the retry does not pay twice
       await expect(platform.award(slug)).rejects.toThrow(/injected crash after/);
       // the door heals: the award is confirmed, so it mints the pack from the recorded award
-      const healed = await get(`${slug}/award-evidence`);
+      const healed = await evidence(slug);
       expect(healed.status).toBe(200);
-      const healedBytes = Buffer.from(await healed.arrayBuffer());
+      const healedBytes = Buffer.from(healed.bytes);
       const result = await platform.award(slug);
       const again = await platform.award(slug);
       expect(again).toEqual(result);
@@ -220,25 +216,20 @@ describe("award on the local Base profile", () => {
         expect(await platform.chain!.findAnchor(r.receipt_hash as `0x${string}`)).not.toBeNull();
 
       // the door serves the same bytes, forever
-      const first = await get(`${slug}/award-evidence`);
-      expect(first.status).toBe(200);
-      expect(first.headers.get("etag")).toBe(`"${result.pack_hash}"`);
-      expect(Buffer.from(await first.arrayBuffer()).equals(bytes)).toBe(true);
-      const second = await get(`${slug}/award-evidence`);
-      expect(Buffer.from(await second.arrayBuffer()).equals(bytes)).toBe(true);
-      const detail = await json(get(slug));
-      expect(detail).toMatchObject({
+      const first = await evidence(slug);
+      expect(first).toMatchObject({ status: 200, pack_hash: result.pack_hash });
+      expect(Buffer.from(first.bytes).equals(bytes)).toBe(true);
+      const second = await evidence(slug);
+      expect(Buffer.from(second.bytes).equals(bytes)).toBe(true);
+      expect(await platform.getBenchmark(slug)).toMatchObject({
         slug,
         status: "awarded",
-        commitment: { commit_root: pub.commit_root, leaf_count: 20 },
+        commit_root: pub.commit_root,
+        leaf_count: 20,
       });
-      expect(JSON.stringify(detail)).not.toContain("answer-1");
-      const board = await json(get(`${slug}/leaderboard`));
-      expect(board.rows[0].agent_id).toBe("author-bot");
-      const receiptRes = await fetch(
-        pack.rank_derivation.rows[1]!.receipt_url!.replace("http://127.0.0.1:8787", door.url),
-      );
-      expect((await json(receiptRes)).receipt_hash).toBe(pack.rank_derivation.rows[1]!.receipt_hash);
+      expect((await platform.leaderboard(slug)).rows[0]!.agent_id).toBe("author-bot");
+      const row1 = pack.rank_derivation.rows[1]!;
+      expect((await platform.real.receipt(null, slug, row1.run_id)).receipt_hash).toBe(row1.receipt_hash);
 
       // and with the verifier package, against the chain
       const report = await verifyPack({
@@ -251,7 +242,6 @@ describe("award on the local Base profile", () => {
       expect(report.policy_unmet).toEqual([]);
       expect(report.policy_met).toBe(true);
     } finally {
-      await door.close();
       await platform.close();
     }
   }, 240_000);

@@ -45,7 +45,6 @@ describe("publishing: the seed's table of refusals", () => {
     const e = await rejection(publishRows(platform, cities(3).rows, { prompt_template: template }));
     expect(e).toMatchObject({
       code: "invalid_template",
-      status: 422,
       details: { field: "prompt_template", reason },
     });
   });
@@ -56,7 +55,6 @@ describe("publishing: the seed's table of refusals", () => {
     const e = await rejection(publishRows(platform, rows));
     expect(e).toMatchObject({
       code: "missing_placeholder",
-      status: 422,
       details: { row_index: 1, field: "payload.city" },
     });
     expect((e.details.errors as unknown[]).length).toBe(2);
@@ -153,7 +151,7 @@ describe("publishing: the seed's table of refusals", () => {
     }
     await publishRows(platform, cities(2).rows, { slug: "my-bench" }, "one");
     const e = await rejection(publishRows(platform, cities(3).rows, { slug: "my-bench" }, "two"));
-    expect(e).toMatchObject({ code: "slug_conflict", status: 409, details: { slug: "my-bench" } });
+    expect(e).toMatchObject({ code: "slug_conflict", details: { slug: "my-bench" } });
     expect(e.details.hint).toBeTypeOf("string");
   });
 
@@ -171,7 +169,6 @@ describe("publishing: the seed's table of refusals", () => {
     const e = await rejection(platform.publish(ds.dataset_id, base({ slug: "another" })));
     expect(e).toMatchObject({
       code: "benchmark_exists",
-      status: 409,
       details: { existing_slug: first.slug },
     });
   });

@@ -74,7 +74,6 @@ describe("start / submit / finalize", () => {
     const r1 = await platform.startRun(slug, "alice");
     expect(await rejection(platform.startRun(slug, "alice"))).toMatchObject({
       code: "run_in_progress",
-      status: 409,
       details: { run_id: r1.run.id },
     });
     await platform.startRun(slug, "bob"); // another agent is independent
@@ -85,7 +84,6 @@ describe("start / submit / finalize", () => {
     await platform.finalize(r2.run.id);
     expect(await rejection(platform.startRun(slug, "alice"))).toMatchObject({
       code: "max_attempts_reached",
-      status: 409,
       details: { max_attempts: 2 },
     });
   });
@@ -105,7 +103,6 @@ describe("start / submit / finalize", () => {
       ]),
     );
     expect(e.code).toBe("invalid_answers");
-    expect(e.status).toBe(422);
     expect(e.details.valid_ordinals).toEqual({ min: 0, max: n - 1 });
     expect((e.details.errors as { index: number; code: string }[]).map((x) => [x.index, x.code])).toEqual([
       [1, "unknown_ordinal"],
@@ -217,7 +214,7 @@ describe("start / submit / finalize", () => {
     );
     expect((await platform.getRun(run)).rank_accuracy).toBe("0.0000");
     const e = await rejection(platform.finalize(run));
-    expect(e).toMatchObject({ code: "already_finalized", status: 409 });
+    expect(e).toMatchObject({ code: "already_finalized" });
     expect((await rejection(platform.submit(run, [{ ordinal: 1, answer_text: "late" }]))).code).toBe(
       "run_not_in_progress",
     );

@@ -60,7 +60,7 @@ export function registerBountyCommands(program: Command): void {
           try {
             // An unknown slug is named before the chain is contacted.
             await platform.getBenchmark(slug);
-            if (!platform.chain) throw new PlatformError("no_chain", "lock needs --rpc-url", {}, 503);
+            if (!platform.chain) throw new PlatformError("no_chain", "lock needs --rpc-url", {});
             if (o.closesAt !== undefined && o.closesIn !== undefined)
               throw new PlatformError("invalid_option", "give --closes-at or --closes-in, not both", {
                 field: "closes-at",

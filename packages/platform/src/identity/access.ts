@@ -33,12 +33,12 @@ export type AccessRule =
 
 /** Throws `forbidden` (403) naming `rule`. */
 export function forbid(rule: AccessRule, message: string, details: Record<string, unknown> = {}): never {
-  throw new PlatformError("forbidden", message, { rule, ...details }, 403);
+  throw new PlatformError("forbidden", message, { rule, ...details });
 }
 
 /** Requires a principal. @throws PlatformError `unauthenticated` (401) when there is none */
 export function requirePrincipal(p: Principal | null | undefined): Principal {
-  if (!p) throw new PlatformError("unauthenticated", "an API key is required", { rule: "key_required" }, 401);
+  if (!p) throw new PlatformError("unauthenticated", "an API key is required", { rule: "key_required" });
   return p;
 }
 

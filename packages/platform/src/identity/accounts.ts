@@ -87,7 +87,6 @@ export async function authenticate(ctx: PlatformContext, apiKey: unknown): Promi
       "unauthenticated",
       `invalid API key: ${why}`,
       { rule: "valid_key_required" },
-      401,
     );
   };
   if (typeof apiKey !== "string" || apiKey === "") return refuse("none given");
@@ -131,7 +130,6 @@ export async function revokeKey(ctx: PlatformContext, p: Principal, keyPrefix: s
       "unknown_key",
       `no key ${keyPrefix} on this account`,
       { key_prefix: keyPrefix },
-      404,
     );
   return k;
 }
@@ -139,7 +137,7 @@ export async function revokeKey(ctx: PlatformContext, p: Principal, keyPrefix: s
 /** The caller's account. @throws PlatformError `unknown_account` (404) */
 export async function getAccount(ctx: PlatformContext, p: Principal): Promise<AccountRecord> {
   const a = await ctx.store.accounts.get(p.account_id);
-  if (!a) throw new PlatformError("unknown_account", `no account ${p.account_id}`, {}, 404);
+  if (!a) throw new PlatformError("unknown_account", `no account ${p.account_id}`, {});
   return a;
 }
 
@@ -149,6 +147,5 @@ function refuseOperatorKeys(p: Principal): void {
       "forbidden",
       "the operator's key comes from the environment; it has no account keys",
       { rule: "operator_key_from_environment" },
-      403,
     );
 }
