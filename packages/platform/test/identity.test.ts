@@ -91,14 +91,15 @@ describe("owner rules (issue 13 item 5)", () => {
     const runId = started.run.id;
     expect((await rejection(p.startRun(mallory, slug, "alice-bot"))).details.rule).toBe("agent_owner_only");
     const answers = started.tasks.map((t) => ({ ordinal: t.ordinal, answer_text: promptAgent(t.prompt) }));
+    // thunks: each refusal is awaited as it is made (no rejection waits unobserved)
     for (const attempt of [
-      p.submit(mallory, runId, answers),
-      p.finalize(mallory, runId),
-      p.runTasks(mallory, runId),
-      p.runAnswers(mallory, runId),
-      p.getRun(mallory, runId),
+      () => p.submit(mallory, runId, answers),
+      () => p.finalize(mallory, runId),
+      () => p.runTasks(mallory, runId),
+      () => p.runAnswers(mallory, runId),
+      () => p.getRun(mallory, runId),
     ])
-      expect(await rejection(attempt)).toMatchObject({
+      expect(await rejection(attempt())).toMatchObject({
         code: "forbidden",
         details: { rule: "run_owner_only" },
       });
