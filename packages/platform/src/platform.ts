@@ -84,6 +84,7 @@ import type { Receipt, Hex } from "@bench-bounty/evidence";
 import { PlatformError } from "./errors.js";
 import { Store } from "./store.js";
 import type { StoreTarget } from "./store/engine.js";
+import type { VerificationJobsTable } from "./store/verification-jobs.js";
 import { systemClock, type Clock } from "./time.js";
 import {
   attachBounty,
@@ -154,6 +155,11 @@ export class Platform {
       operatorKeyHash: opts.operatorKey ? hashKey(opts.operatorKey) : null,
       faults: opts.faults ?? {},
     });
+  }
+
+  /** The verifier worker's queue in this store (the `VerificationJobs` port of the server's worker). */
+  get verificationJobs(): VerificationJobsTable {
+    return this.ctx.store.verificationJobs;
   }
 
   /** The chain gateway, or null. */

@@ -53,6 +53,26 @@ export async function freshPostgresTarget(): Promise<StoreTarget & { engine: "po
   return { engine: "postgres", url, schema, poolSize: 4 };
 }
 
+/** Drops one schema made by {@link freshPostgresTarget}. */
+export async function dropPostgresSchema(schema: string): Promise<void> {
+  const i = made.indexOf(schema);
+  if (i >= 0) made.splice(i, 1);
+  const c = new pg.Client({ connectionString: testDatabaseUrl() });
+  await c.connect();
+  try {
+    await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await c.end();
+  }
+}
+
+/** A `DATABASE_URL` for a `serve` process that selects `schema` (libpq's `options` with the search path). */
+export function databaseUrlWithSchema(url: string, schema: string): string {
+  const u = new URL(url);
+  u.searchParams.set("options", `-c search_path=${schema}`);
+  return u.toString();
+}
+
 /** Drops every schema {@link freshPostgresTarget} made in this process so far. */
 export async function dropPostgresSchemas(): Promise<void> {
   if (made.length === 0) return;
