@@ -155,11 +155,9 @@ export async function attachBounty(
   if (!isOperator(p)) assertAuthor(p, b);
   const onchain = await chain.getBounty(bountyId);
   if (onchain.status === 0)
-    throw new PlatformError(
-      "bounty_mismatch",
-      `bounty ${bountyId} does not exist`,
-      { bounty_id: String(bountyId) },
-    );
+    throw new PlatformError("bounty_mismatch", `bounty ${bountyId} does not exist`, {
+      bounty_id: String(bountyId),
+    });
   if (onchain.testSetRoot.toLowerCase() !== b.commit_root || onchain.leafCount !== b.leaf_count) {
     throw new PlatformError(
       "bounty_mismatch",
@@ -169,11 +167,9 @@ export async function attachBounty(
   }
   checkExpectations(bountyId, onchain, expect);
   if (b.bounty && b.bounty.bounty_id !== String(bountyId)) {
-    throw new PlatformError(
-      "bounty_mismatch",
-      `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`,
-      { bounty_id: b.bounty.bounty_id },
-    );
+    throw new PlatformError("bounty_mismatch", `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`, {
+      bounty_id: b.bounty.bounty_id,
+    });
   }
   const attached: AttachedBounty = {
     chain_id: chain.config.chainId,
@@ -237,15 +233,15 @@ export async function lockBounty(
   const b = await getBenchmark(ctx, slug);
   if (!isOperator(p)) assertAuthor(p, b);
   if (b.bounty)
-    throw new PlatformError(
-      "bounty_mismatch",
-      `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`,
-      { bounty_id: b.bounty.bounty_id },
-    );
+    throw new PlatformError("bounty_mismatch", `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`, {
+      bounty_id: b.bounty.bounty_id,
+    });
   let pool: bigint;
   try {
     pool = BigInt(o.pool);
-  } catch {
+  } catch (e) {
+    // BigInt refuses a non-integer with a SyntaxError (text) or a RangeError (fractional number)
+    if (!(e instanceof SyntaxError || e instanceof RangeError || e instanceof TypeError)) throw e;
     throw new PlatformError("invalid_option", "pool must be an integer number of base units", {
       field: "pool",
     });
@@ -293,7 +289,11 @@ export async function lockBounty(
 }
 
 /** Closes a benchmark to new runs (idempotent); the operator or the author. @throws PlatformError `forbidden` */
-export async function closeBenchmark(ctx: PlatformContext, p: Principal, slug: string): Promise<BenchmarkRecord> {
+export async function closeBenchmark(
+  ctx: PlatformContext,
+  p: Principal,
+  slug: string,
+): Promise<BenchmarkRecord> {
   const b = await getBenchmark(ctx, slug);
   if (!isOperator(p)) assertAuthor(p, b);
   await ctx.store.benchmarks.close(slug, isoMillis(ctx.clock()));
@@ -312,15 +312,15 @@ async function mintRuns(ctx: PlatformContext, slug: string, q: Tables): Promise<
       .map((bank, i) => ({ ordinal: i, bank_ordinal: bank, answer_text: answers.get(i) }))
       .filter((a): a is RevealedAnswer => a.answer_text !== undefined);
     out.push({
-        agent_id: r.agent_id,
-        is_author_agent: isAuthorAgent(agent, author),
-        receipt: r.receipt as Receipt,
-        receipt_url: receiptUrl(ctx, slug, r.run_id),
-        rank_accuracy: r.rank_accuracy!,
-        achieved_at: isoMillis(r.finalized_at_ms!),
-        withdrawal_address: agent?.withdrawal_address ?? null,
-        answer_salt: r.answer_salt!,
-        answers: revealed,
+      agent_id: r.agent_id,
+      is_author_agent: isAuthorAgent(agent, author),
+      receipt: r.receipt as Receipt,
+      receipt_url: receiptUrl(ctx, slug, r.run_id),
+      rank_accuracy: r.rank_accuracy!,
+      achieved_at: isoMillis(r.finalized_at_ms!),
+      withdrawal_address: agent?.withdrawal_address ?? null,
+      answer_salt: r.answer_salt!,
+      answers: revealed,
     });
   }
   return out;
@@ -355,9 +355,13 @@ export async function awardBenchmark(ctx: PlatformContext, p: Principal, slug: s
   chainOf(ctx);
   const b = await getBenchmark(ctx, slug);
   if (!b.bounty)
-    throw new PlatformError("no_bounty", `benchmark ${slug} has no bounty attached (lock or attach one first)`, {
-      slug,
-    });
+    throw new PlatformError(
+      "no_bounty",
+      `benchmark ${slug} has no bounty attached (lock or attach one first)`,
+      {
+        slug,
+      },
+    );
   return ctx.store.withLock(awardLock(slug), () => settleAward(ctx, p, slug));
 }
 
@@ -409,16 +413,24 @@ async function prepareAward(ctx: PlatformContext, p: Principal, b: BenchmarkReco
   const bountyId = BigInt(b.bounty!.bounty_id);
   const onchain = await chain.getBounty(bountyId);
   if (onchain.status !== 2) {
-    throw new PlatformError("award_not_allowed", `bounty ${bountyId} is ${statusName(onchain.status)} on-chain, not funded`, {
-      bounty_status: statusName(onchain.status),
-    });
+    throw new PlatformError(
+      "award_not_allowed",
+      `bounty ${bountyId} is ${statusName(onchain.status)} on-chain, not funded`,
+      {
+        bounty_status: statusName(onchain.status),
+      },
+    );
   }
   const now = await chain.latestTimestamp();
   if (now < onchain.closesAt) {
-    throw new PlatformError("award_not_allowed", `the contest closes at ${onchain.closesAt}; the chain clock is ${now}`, {
-      closes_at: Number(onchain.closesAt),
-      chain_time: Number(now),
-    });
+    throw new PlatformError(
+      "award_not_allowed",
+      `the contest closes at ${onchain.closesAt}; the chain clock is ${now}`,
+      {
+        closes_at: Number(onchain.closesAt),
+        chain_time: Number(now),
+      },
+    );
   }
   if (now > onchain.awardDeadline) {
     throw new PlatformError(
@@ -574,7 +586,12 @@ async function ensurePack(
   const anchor = ctx.chain ? await ctx.chain.anchor(hash, "pack") : null;
   const bytes = evidencePackBytes(withPackAnchor(pack, anchor));
   await ctx.store.tx(async (t) => {
-    await t.packs.insertIfAbsent({ slug: b.slug, bytes, pack_hash: hash, created_at: isoMillis(ctx.clock()) });
+    await t.packs.insertIfAbsent({
+      slug: b.slug,
+      bytes,
+      pack_hash: hash,
+      created_at: isoMillis(ctx.clock()),
+    });
     await markPacked(ctx, b.slug, hash, anchor, t);
   });
   const kept = (await ctx.store.packs.get(b.slug))!;
@@ -671,7 +688,11 @@ export async function awardEvidence(ctx: PlatformContext, slug: string): Promise
     return { status: 200, bytes: stored.bytes, pack_hash: stored.pack_hash as Hex };
   if (row && (row.status === "packed" || row.status === "confirmed")) {
     if (!ctx.chain)
-      return { status: 503, reason: "pack_pending", message: "the award is confirmed; its pack is being minted" };
+      return {
+        status: 503,
+        reason: "pack_pending",
+        message: "the award is confirmed; its pack is being minted",
+      };
     const packed = await ctx.store.withLock(awardLock(slug), async () =>
       ensurePack(ctx, await getBenchmark(ctx, slug), (await awardRow(ctx, slug))!),
     );
@@ -681,7 +702,11 @@ export async function awardEvidence(ctx: PlatformContext, slug: string): Promise
     // Sent but not recorded as confirmed (a crash, or in flight): the chain says where it is.
     const state = await awardChainState(ctx, slug);
     if (state.state === "pending")
-      return { status: 404, reason: "award_pending", message: `the award transaction ${state.tx_hash} is pending` };
+      return {
+        status: 404,
+        reason: "award_pending",
+        message: `the award transaction ${state.tx_hash} is pending`,
+      };
     if (state.state === "mined") {
       await ctx.store.tx(async (t) => {
         await t.awards.markConfirmed(slug, state.tx_hash!, state.block!);

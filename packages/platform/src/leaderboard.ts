@@ -16,7 +16,8 @@ import { rankRows, type Hex, type RankedRow, type RunRow } from "@bench-bounty/e
 import type { BenchmarkRecord, PlatformContext } from "./context.js";
 import { forbid, isAuthorOf } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
-import { getBenchmark, isOpen } from "./publish.js";
+import { PlatformError } from "./errors.js";
+import { isOpen } from "./publish.js";
 import { isAuthorAgent } from "./agents.js";
 import { isoMillis } from "./time.js";
 
@@ -77,7 +78,10 @@ async function finalizedRows(ctx: PlatformContext, slug: string) {
   const rows = await ctx.store.runs.boardSource(slug);
   return rows.map(({ owner_account_id, author_account_id, ...r }) => ({
     ...r,
-    is_author_agent: isAuthorAgent({ is_author_agent: r.is_author_agent === 1, owner_account_id }, author_account_id),
+    is_author_agent: isAuthorAgent(
+      { is_author_agent: r.is_author_agent === 1, owner_account_id },
+      author_account_id,
+    ),
   }));
 }
 
@@ -151,11 +155,6 @@ interface CacheEntry {
 }
 const caches = new WeakMap<PlatformContext, Map<string, CacheEntry>>();
 
-/** The store's change counter of a benchmark's board (bumped by finalize, close and award). */
-function boardVersion(ctx: PlatformContext, slug: string): Promise<number> {
-  return ctx.store.benchmarks.boardVersion(slug);
-}
-
 /**
  * The leaderboard of a benchmark: the public board while open, the final board once closed (SPEC 6.1).
  * The author may ask for `board: "final"` while open.
@@ -167,7 +166,10 @@ export async function leaderboard(
   slug: string,
   opts: LeaderboardOptions = {},
 ): Promise<Leaderboard> {
-  const b = await getBenchmark(ctx, slug);
+  // One read gives the benchmark and its board's change counter (bumped by finalize, close and award).
+  const versioned = await ctx.store.benchmarks.getVersioned(slug);
+  if (!versioned) throw new PlatformError("unknown_benchmark", `no benchmark ${slug}`, { slug });
+  const { record: b, board_version: version } = versioned;
   const open = isOpen(ctx, b);
   const want = opts.board ?? (open ? "public" : "final");
   if (want === "final" && open && !isAuthorOf(opts.viewer, b)) {
@@ -178,7 +180,6 @@ export async function leaderboard(
   let cache = caches.get(ctx);
   if (!cache) caches.set(ctx, (cache = new Map()));
   const key = `${want}:${slug}`;
-  const version = await boardVersion(ctx, slug);
   const hit = cache.get(key);
   if (hit && hit.version === version && hit.open === open && hit.status === b.status) return hit.board;
   // Frozen: every caller shares the cached board, so nobody may change it in place.

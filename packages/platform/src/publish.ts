@@ -19,12 +19,7 @@ import {
   type TestSetRow,
 } from "@bench-bounty/evidence";
 import type { AnchorEvidence } from "./chain.js";
-import type {
-  BenchmarkConfig,
-  BenchmarkRecord,
-  PlatformContext,
-  TaskRecord,
-} from "./context.js";
+import type { BenchmarkConfig, BenchmarkRecord, PlatformContext, TaskRecord } from "./context.js";
 import { validateDataset, type DatasetInput, type DatasetRow, type ValidatedDataset } from "./dataset.js";
 import { PlatformError, throwRowIssues, type RowIssue } from "./errors.js";
 import { GRADER_TYPE_NAMES, normaliseTolerance, shapeGold, type GraderType } from "./gold.js";
@@ -475,7 +470,8 @@ export async function publishBenchmark(
 export async function anchorCommitment(ctx: PlatformContext, slug: string): Promise<AnchorEvidence> {
   const b = await getBenchmark(ctx, slug);
   if (b.commitment_anchor) return b.commitment_anchor;
-  if (!ctx.chain) throw new PlatformError("no_chain", "no chain configured: cannot anchor the commitment", {});
+  if (!ctx.chain)
+    throw new PlatformError("no_chain", "no chain configured: cannot anchor the commitment", {});
   const ev = await ctx.chain.anchor(b.commit_root, "commitment");
   await ctx.store.tx(async (t) => {
     await t.anchors.markAnchored(b.commit_root, ev);

@@ -35,7 +35,14 @@ import { AnswersTable } from "./store/answers.js";
 import { AwardsTable } from "./store/awards.js";
 import { BenchmarksTable } from "./store/benchmarks.js";
 import { DatasetsTable } from "./store/datasets.js";
-import { notAStore, openPostgres, openSqlite, type Engine, type OpenedEngine, type StoreTarget } from "./store/engine.js";
+import {
+  notAStore,
+  openPostgres,
+  openSqlite,
+  type Engine,
+  type OpenedEngine,
+  type StoreTarget,
+} from "./store/engine.js";
 import type { Executor } from "./store/executor.js";
 import { migrationsFor } from "./store/migrations/index.js";
 import { PacksTable } from "./store/packs.js";
@@ -133,7 +140,10 @@ export class Store extends Tables {
    *   the target is not a bench-bounty store or cannot be opened, naming the file or the URL (password
    *   redacted); `no_store` with `existing` when there is no `platform.sqlite` in `dir`
    */
-  static async open(where: StoreLocation, opts: { existing?: boolean; runsDir?: string } = {}): Promise<Store> {
+  static async open(
+    where: StoreLocation,
+    opts: { existing?: boolean; runsDir?: string } = {},
+  ): Promise<Store> {
     let dir: string | null = null;
     let opened: OpenedEngine;
     if ("dir" in where || where.engine === "sqlite") {
@@ -244,7 +254,10 @@ function refuseForeign(o: OpenedEngine): void {
   if (foreign.length === 0) return;
   const kind = o.engine === "sqlite" ? "an SQLite database" : "a PostgreSQL schema";
   if (o.version === undefined)
-    throw notAStore(o.label, `${kind} without the store's marker meta.schema_version (tables: ${foreign.join(", ")})`);
+    throw notAStore(
+      o.label,
+      `${kind} without the store's marker meta.schema_version (tables: ${foreign.join(", ")})`,
+    );
   if (o.version === "2")
     throw notAStore(
       o.label,
@@ -270,10 +283,14 @@ async function migrate(o: OpenedEngine): Promise<void> {
   });
   const { error } = await migrator.migrateToLatest();
   if (error !== undefined)
-    throw new PlatformError("invalid_store", `cannot migrate the store ${o.label}: ${(error as Error).message ?? String(error)}`, {
-      field: "store",
-      path: o.label,
-    });
+    throw new PlatformError(
+      "invalid_store",
+      `cannot migrate the store ${o.label}: ${(error as Error).message ?? String(error)}`,
+      {
+        field: "store",
+        path: o.label,
+      },
+    );
 }
 
 /**
@@ -328,7 +345,9 @@ export function requireExistingStore(dir: string, option: string): void {
   let isFile: boolean;
   try {
     isFile = statSync(join(dir, "platform.sqlite")).isFile();
-  } catch {
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw e;
     isFile = false;
   }
   if (!isFile) missing();
@@ -371,7 +390,9 @@ export function ensureWritableDir(dir: string, option: string): void {
       refuse(cur === target ? "exists and is not a directory" : `${cur} exists and is not a directory`);
     try {
       accessSync(cur, fsConstants.W_OK | fsConstants.X_OK);
-    } catch {
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "EACCES" && code !== "EROFS" && code !== "EPERM") throw e;
       refuse(`${cur} is not writable`);
     }
     break;
@@ -385,7 +406,9 @@ export function ensureWritableDir(dir: string, option: string): void {
         let isDir: boolean;
         try {
           isDir = statSync(level).isDirectory();
-        } catch {
+        } catch (e2) {
+          const c2 = (e2 as NodeJS.ErrnoException).code;
+          if (c2 !== "ENOENT" && c2 !== "ENOTDIR") throw e2;
           isDir = false;
         }
         if (isDir) continue;

@@ -24,7 +24,8 @@ export const TEST_ENGINE: TestEngine = process.env.BB_TEST_ENGINE === "postgres"
  */
 export function engines(): TestEngine[] {
   if (process.env.TEST_DATABASE_URL) return ["sqlite", "postgres"];
-  if (process.env.CI) throw new Error("CI is set but TEST_DATABASE_URL is not: the PostgreSQL leg cannot run");
+  if (process.env.CI)
+    throw new Error("CI is set but TEST_DATABASE_URL is not: the PostgreSQL leg cannot run");
   return ["sqlite"];
 }
 

@@ -8,11 +8,22 @@ import {
   rankingDigest,
 } from "@bench-bounty/evidence";
 import { verifyPack } from "@bench-bounty/verifier";
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PlatformError } from "../src/errors.js";
 import { runBenchmark, type AgentSpec } from "../src/runner.js";
-import { chainConfig, cities, latestBlockTime, manualClock, openTemp, useDevChain } from "./helpers.js";
+import {
+  chainConfig,
+  cities,
+  freshPostgresTarget,
+  latestBlockTime,
+  manualClock,
+  openAt,
+  openTemp,
+  tempDir,
+  TEST_ENGINE,
+  useDevChain,
+  type Harness,
+} from "./helpers.js";
 
 const TEMPLATE = "What is the answer for {payload.city} #{payload.index}?";
 const POOL = 10_000_001n; // odd: dust goes to place 1
@@ -306,6 +317,74 @@ describe("award on the local Base profile", () => {
     }
   }, 120_000);
 
+  it("two awards of one benchmark at once (two processes on PostgreSQL, two requests on SQLite): one award transaction, one pack, the same answer", async () => {
+    const dc = devChain();
+    const now = await latestBlockTime(dc);
+    const clock = manualClock(now * 1000);
+    const opts = { clock: clock.now, chain: chainConfig(dc, 0) };
+    let first: Harness;
+    let second: Harness;
+    if (TEST_ENGINE === "postgres") {
+      const database = await freshPostgresTarget();
+      first = await openAt({ ...opts, database, runsDir: tempDir() });
+      second = await openAt({ ...opts, database, runsDir: tempDir() });
+    } else {
+      first = await openTemp(opts);
+      second = first;
+    }
+    try {
+      const ds = await first.createDataset(cities(6, "award-race"));
+      const { slug } = await first.publish(ds.dataset_id, {
+        title: "Award race",
+        prompt_template: TEMPLATE,
+        grader_type: "exact",
+      });
+      const author = dc.accounts[6]!;
+      await dc.mintUsdc(author.address, 3_000_000n);
+      const bounty = await first.lockBounty(slug, {
+        authorPrivateKey: author.privateKey,
+        pool: 3_000_000n,
+        closesAt: now + 60,
+        awardDeadline: now + 6000,
+        thresholdBps: 0,
+        payoutRule: "winner_take_all",
+      });
+      await first.registerAgent("racer", { withdrawal_address: dc.accounts[5]!.address });
+      await runBenchmark(await first.backend("racer"), slug, "racer", agent(clock, 50));
+      await dc.increaseTime(120);
+      clock.advance(120_000);
+      const [a, b] = await Promise.all([first.award(slug), second.award(slug)]);
+      expect(b).toEqual(a);
+      expect(a.winners.map((w) => w.agent_id)).toEqual(["racer"]);
+      const logs = await dc.publicClient.getContractEvents({
+        address: dc.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        eventName: "Awarded",
+        args: { bountyId: BigInt(bounty.bounty_id) },
+        fromBlock: 0n,
+      });
+      expect(logs).toHaveLength(1);
+      const packAnchors = await dc.publicClient.getContractEvents({
+        address: dc.contracts.anchorRegistry,
+        abi: anchorRegistryAbi,
+        fromBlock: 0n,
+      });
+      expect(
+        packAnchors.filter((l) =>
+          JSON.stringify(l.args, (_k, v) => (typeof v === "bigint" ? String(v) : v)).includes(a.pack_hash),
+        ),
+      ).toHaveLength(1);
+      const d1 = await first.awardEvidence(slug);
+      const d2 = await second.awardEvidence(slug);
+      if (d1.status !== 200 || d2.status !== 200) throw new Error("no pack");
+      expect(Buffer.from(d2.bytes).equals(Buffer.from(d1.bytes))).toBe(true);
+      expect(d1.pack_hash).toBe(a.pack_hash);
+    } finally {
+      await first.close();
+      if (second !== first) await second.close();
+    }
+  }, 120_000);
+
   it("concurrent runs in one process anchor every receipt at finalize (chain writes are serialised)", async () => {
     const dc = devChain();
     const clock = manualClock((await latestBlockTime(dc)) * 1000);
@@ -337,7 +416,11 @@ describe("award on the local Base profile", () => {
   it("batched receipt anchoring: finalize leaves receipts pending, one anchorMany anchors them all with kind receipt", async () => {
     const dc = devChain();
     const clock = manualClock((await latestBlockTime(dc)) * 1000);
-    const platform = await openTemp({ clock: clock.now, receiptAnchoring: "batch", chain: chainConfig(dc, 6) });
+    const platform = await openTemp({
+      clock: clock.now,
+      receiptAnchoring: "batch",
+      chain: chainConfig(dc, 6),
+    });
     try {
       const ds = await platform.createDataset(cities(6, "batched"));
       const { slug } = await platform.publish(ds.dataset_id, {

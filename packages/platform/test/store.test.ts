@@ -11,7 +11,15 @@ import { Platform } from "../src/platform.js";
 import { Store } from "../src/store.js";
 import type { StoreTarget } from "../src/store/engine.js";
 import type { Principal } from "../src/identity/principal.js";
-import { cities, cleanup, freshPostgresTarget, promptAgent, rejection, tempDir, TEST_ENGINE } from "./helpers.js";
+import {
+  cities,
+  cleanup,
+  freshPostgresTarget,
+  promptAgent,
+  rejection,
+  tempDir,
+  TEST_ENGINE,
+} from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -24,7 +32,7 @@ async function freshDatabase(): Promise<{
 }> {
   if (TEST_ENGINE === "postgres") {
     const target = await freshPostgresTarget();
-    const run = async <T,>(f: (c: pg.Client) => Promise<T>): Promise<T> => {
+    const run = async <T>(f: (c: pg.Client) => Promise<T>): Promise<T> => {
       const c = new pg.Client({ connectionString: target.url, options: `-c search_path=${target.schema}` });
       await c.connect();
       try {
@@ -49,7 +57,7 @@ async function freshDatabase(): Promise<{
   }
   const dir = tempDir();
   const file = join(dir, "platform.sqlite");
-  const raw = <T,>(f: (d: BetterSqlite3.Database) => T): T => {
+  const raw = <T>(f: (d: BetterSqlite3.Database) => T): T => {
     const d = new BetterSqlite3(file);
     try {
       return f(d);
@@ -63,9 +71,11 @@ async function freshDatabase(): Promise<{
     exec: async (sql) => raw((d) => void d.exec(sql)),
     tables: async () =>
       raw((d) =>
-        (d.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(
-          (r) => r.name,
-        ),
+        (
+          d.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+            name: string;
+          }[]
+        ).map((r) => r.name),
       ),
   };
 }
@@ -109,7 +119,14 @@ describe(`the store on ${TEST_ENGINE}`, () => {
         .executeTakeFirstOrThrow();
       expect(applied.value).toBe("3");
       expect(await db.tables()).toEqual(
-        expect.arrayContaining(["accounts", "runs", "answers", "packs", "verification_jobs", "kysely_migration"]),
+        expect.arrayContaining([
+          "accounts",
+          "runs",
+          "answers",
+          "packs",
+          "verification_jobs",
+          "kysely_migration",
+        ]),
       );
       expect(await s2.accounts.get("acct_operator")).toMatchObject({ name: "operator" });
     } finally {
@@ -123,7 +140,12 @@ describe(`the store on ${TEST_ENGINE}`, () => {
     try {
       const boom = s.tx(async (t) => {
         await t.agents.insertIfAbsent(
-          { agent_id: "half", owner_account_id: "acct_operator", withdrawal_address: null, is_author_agent: false },
+          {
+            agent_id: "half",
+            owner_account_id: "acct_operator",
+            withdrawal_address: null,
+            is_author_agent: false,
+          },
           "2026-01-01T00:00:00Z",
         );
         expect(await t.agents.get("half")).not.toBeNull();
@@ -191,9 +213,17 @@ describe(`concurrent requests on one ${TEST_ENGINE} database (${TEST_ENGINE === 
       const runId = started.run.id;
       expect((await a.getRun(p, runId)).attempt).toBe(1);
       const answers = started.tasks.map((t) => ({ ordinal: t.ordinal, answer_text: promptAgent(t.prompt) }));
-      await Promise.all([a.submit(p, runId, answers), b.submit(p, runId, answers), a.submit(p, runId, answers)]);
+      await Promise.all([
+        a.submit(p, runId, answers),
+        b.submit(p, runId, answers),
+        a.submit(p, runId, answers),
+      ]);
       expect((await b.runAnswers(p, runId)).size).toBe(answers.length);
-      const finals = await Promise.allSettled([a.finalize(p, runId), b.finalize(p, runId), b.finalize(p, runId)]);
+      const finals = await Promise.allSettled([
+        a.finalize(p, runId),
+        b.finalize(p, runId),
+        b.finalize(p, runId),
+      ]);
       expect(finals.filter((f) => f.status === "fulfilled")).toHaveLength(1);
       for (const f of finals)
         if (f.status === "rejected") expect(f.reason).toMatchObject({ code: "already_finalized" });

@@ -40,15 +40,19 @@ describe(`verification_jobs (${TEST_ENGINE})`, () => {
       expect(await q.claim(3000, 500, "w1")).toEqual({ slug: "a", attempts: 0 });
       await q.enqueue("a", 3100);
       expect(await q.get("a")).toMatchObject({ status: "running", worker: "w1", lease_until: 3500 });
-      expect(await q.complete("a", "w1", result("{\"ok\":1}\n"))).toBe(true);
+      expect(await q.complete("a", "w1", result('{"ok":1}\n'))).toBe(true);
       const done = (await q.get("a"))!;
       expect(done).toMatchObject({ status: "done", attempts: 1, worker: null });
-      expect(new TextDecoder().decode(done.result!.reportBytes)).toBe("{\"ok\":1}\n");
-      expect(done.result).toMatchObject({ policy: "full", policyVersion: "0.1.0", ranAt: "2026-01-01T00:00:00.000Z" });
+      expect(new TextDecoder().decode(done.result!.reportBytes)).toBe('{"ok":1}\n');
+      expect(done.result).toMatchObject({
+        policy: "full",
+        policyVersion: "0.1.0",
+        ranAt: "2026-01-01T00:00:00.000Z",
+      });
       await q.enqueue("a", 4000);
       const again = (await q.get("a"))!;
       expect(again).toMatchObject({ status: "queued", attempts: 0, next_at: 4000 });
-      expect(new TextDecoder().decode(again.result!.reportBytes)).toBe("{\"ok\":1}\n");
+      expect(new TextDecoder().decode(again.result!.reportBytes)).toBe('{"ok":1}\n');
       expect(await q.claim(4000, 500, "w2")).toEqual({ slug: "a", attempts: 0 });
     } finally {
       await s.close();
@@ -89,7 +93,11 @@ describe(`verification_jobs (${TEST_ENGINE})`, () => {
       expect(await a.verificationJobs.complete("s", "w1", result("late"))).toBe(false);
       expect(await a.verificationJobs.retry("s", "w1", 5000, "late")).toBe(false);
       expect(await a.verificationJobs.fail("s", "w1", "late")).toBe(false);
-      expect(await b.verificationJobs.get("s")).toMatchObject({ status: "running", worker: "w2", result: null });
+      expect(await b.verificationJobs.get("s")).toMatchObject({
+        status: "running",
+        worker: "w2",
+        result: null,
+      });
       expect(await b.verificationJobs.complete("s", "w2", result("mine"))).toBe(true);
       const s = (await a.verificationJobs.get("s"))!;
       expect(new TextDecoder().decode(s.result!.reportBytes)).toBe("mine");
@@ -115,7 +123,11 @@ describe(`verification_jobs (${TEST_ENGINE})`, () => {
       expect(await q.claim(4999, 1000, "w")).toBeNull();
       expect(await q.claim(5000, 1000, "w")).toEqual({ slug: "r", attempts: 1 });
       expect(await q.fail("r", "w", "VerifierInputError: not a pack")).toBe(true);
-      expect(await q.get("r")).toMatchObject({ status: "failed", attempts: 2, last_error: "VerifierInputError: not a pack" });
+      expect(await q.get("r")).toMatchObject({
+        status: "failed",
+        attempts: 2,
+        last_error: "VerifierInputError: not a pack",
+      });
       expect(await q.claim(1e12, 1000, "w")).toBeNull();
     } finally {
       await s.close();

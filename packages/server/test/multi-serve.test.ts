@@ -50,53 +50,61 @@ afterAll(async () => {
   if (schema) await dropPostgresSchema(schema);
 });
 
-describe.runIf(TEST_ENGINE === "postgres")("two serve processes on one PostgreSQL database", { timeout: 120_000 }, () => {
-  it("race starts and finalizes: one run in progress per agent, one finalize per run, one board", async () => {
-    const target = await freshPostgresTarget();
-    schema = target.schema!;
-    const databaseUrl = databaseUrlWithSchema(target.url, schema);
-    const [a, b] = await Promise.all([startServe(databaseUrl), startServe(databaseUrl)]);
-    // the banner names the database without its password
-    expect(a.banner).toMatch(/^postgresql 127\.0\.0\.1:5432\//);
-    expect(a.banner).not.toContain("postgres:postgres");
-    const { slug } = await publishCities(a.url, 6, "multi");
-    const agents = await Promise.all(Array.from({ length: 5 }, (_, i) => register(b.url, `multi-${i}`)));
-    for (const agent of agents) {
-      const starts = await Promise.all(
-        Array.from({ length: 6 }, (_, i) =>
-          call(i % 2 ? a.url : b.url, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: agent.key }),
-        ),
-      );
-      const ok = starts.filter((s) => s.status === 201);
-      expect(ok).toHaveLength(1);
-      for (const s of starts.filter((x) => x.status !== 201)) {
-        expect(s.status).toBe(409);
-        expect(s.json.error.code).toBe("run_in_progress");
+describe.runIf(TEST_ENGINE === "postgres")(
+  "two serve processes on one PostgreSQL database",
+  { timeout: 120_000 },
+  () => {
+    it("race starts and finalizes: one run in progress per agent, one finalize per run, one board", async () => {
+      const target = await freshPostgresTarget();
+      schema = target.schema!;
+      const databaseUrl = databaseUrlWithSchema(target.url, schema);
+      const [a, b] = await Promise.all([startServe(databaseUrl), startServe(databaseUrl)]);
+      // the banner names the database without its password
+      expect(a.banner).toMatch(/^postgresql 127\.0\.0\.1:5432\//);
+      expect(a.banner).not.toContain("postgres:postgres");
+      const { slug } = await publishCities(a.url, 6, "multi");
+      const agents = await Promise.all(Array.from({ length: 5 }, (_, i) => register(b.url, `multi-${i}`)));
+      for (const agent of agents) {
+        const starts = await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            call(i % 2 ? a.url : b.url, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: agent.key }),
+          ),
+        );
+        const ok = starts.filter((s) => s.status === 201);
+        expect(ok).toHaveLength(1);
+        for (const s of starts.filter((x) => x.status !== 201)) {
+          expect(s.status).toBe(409);
+          expect(s.json.error.code).toBe("run_in_progress");
+        }
+        const run = ok[0]!.json;
+        const answers = run.tasks.map((t: any) => ({
+          ordinal: t.ordinal,
+          answer_text: citiesAnswer(t.prompt),
+        }));
+        const subs = await Promise.all(
+          [a, b, a].map((s) =>
+            call(s.url, "POST", `/api/v1/benchmarks/runs/${run.run.id}/submissions`, {
+              key: agent.key,
+              body: { answers },
+            }),
+          ),
+        );
+        expect(subs.map((s) => s.status)).toEqual([200, 200, 200]);
+        const fins = await Promise.all(
+          [a, b, a, b].map((s) =>
+            call(s.url, "POST", `/api/v1/benchmarks/runs/${run.run.id}/finalize`, { key: agent.key }),
+          ),
+        );
+        expect(fins.filter((f) => f.status === 200)).toHaveLength(1);
+        for (const f of fins.filter((x) => x.status !== 200))
+          expect(f.json.error.code).toBe("already_finalized");
+        const mine = await call(b.url, "GET", "/api/v1/benchmarks/runs/mine", { key: agent.key });
+        expect(mine.json.runs ?? mine.json).toHaveLength(1);
       }
-      const run = ok[0]!.json;
-      const answers = run.tasks.map((t: any) => ({ ordinal: t.ordinal, answer_text: citiesAnswer(t.prompt) }));
-      const subs = await Promise.all(
-        [a, b, a].map((s) =>
-          call(s.url, "POST", `/api/v1/benchmarks/runs/${run.run.id}/submissions`, {
-            key: agent.key,
-            body: { answers },
-          }),
-        ),
-      );
-      expect(subs.map((s) => s.status)).toEqual([200, 200, 200]);
-      const fins = await Promise.all(
-        [a, b, a, b].map((s) =>
-          call(s.url, "POST", `/api/v1/benchmarks/runs/${run.run.id}/finalize`, { key: agent.key }),
-        ),
-      );
-      expect(fins.filter((f) => f.status === 200)).toHaveLength(1);
-      for (const f of fins.filter((x) => x.status !== 200)) expect(f.json.error.code).toBe("already_finalized");
-      const mine = await call(b.url, "GET", "/api/v1/benchmarks/runs/mine", { key: agent.key });
-      expect(mine.json.runs ?? mine.json).toHaveLength(1);
-    }
-    const boardA = await call(a.url, "GET", `/api/v1/benchmarks/${slug}/leaderboard`);
-    const boardB = await call(b.url, "GET", `/api/v1/benchmarks/${slug}/leaderboard`);
-    expect(boardA.json.rows).toHaveLength(5);
-    expect(boardB.json.rows).toEqual(boardA.json.rows);
-  });
-});
+      const boardA = await call(a.url, "GET", `/api/v1/benchmarks/${slug}/leaderboard`);
+      const boardB = await call(b.url, "GET", `/api/v1/benchmarks/${slug}/leaderboard`);
+      expect(boardA.json.rows).toHaveLength(5);
+      expect(boardB.json.rows).toEqual(boardA.json.rows);
+    });
+  },
+);

@@ -52,7 +52,12 @@ export class AccountsTable extends TableModule {
   async insertKey(accountId: string, key: MintedKey, createdAt: string): Promise<void> {
     await this.db
       .insertInto("api_keys")
-      .values({ key_prefix: key.key_prefix, account_id: accountId, key_hash: key.key_hash, created_at: createdAt })
+      .values({
+        key_prefix: key.key_prefix,
+        account_id: accountId,
+        key_hash: key.key_hash,
+        created_at: createdAt,
+      })
       .execute();
   }
 

@@ -18,7 +18,13 @@ export class AnchorsTable extends TableModule {
   }
 
   /** Records the evidence of a digest (pending or not yet known). */
-  async recordAnchored(digest: string, kind: AnchorKind, slug: string, ev: AnchorEvidence, at: string): Promise<void> {
+  async recordAnchored(
+    digest: string,
+    kind: AnchorKind,
+    slug: string,
+    ev: AnchorEvidence,
+    at: string,
+  ): Promise<void> {
     await this.db
       .insertInto("anchors")
       .values({
@@ -46,13 +52,21 @@ export class AnchorsTable extends TableModule {
   async markAnchored(digest: string, ev: AnchorEvidence): Promise<void> {
     await this.db
       .updateTable("anchors")
-      .set({ status: "anchored", registry_address: ev.registry_address, tx_hash: ev.tx_hash, anchor_block: ev.anchor_block })
+      .set({
+        status: "anchored",
+        registry_address: ev.registry_address,
+        tx_hash: ev.tx_hash,
+        anchor_block: ev.anchor_block,
+      })
       .where("digest", "=", digest)
       .execute();
   }
 
   /** Pending digests of a benchmark (of one kind, or every kind), oldest first. */
-  async pending(slug: string, kind?: AnchorKind): Promise<{ digest: Hex; kind: AnchorKind; created_at: string }[]> {
+  async pending(
+    slug: string,
+    kind?: AnchorKind,
+  ): Promise<{ digest: Hex; kind: AnchorKind; created_at: string }[]> {
     const rows = await this.db
       .selectFrom("anchors")
       .select(["digest", "kind", "created_at"])
@@ -73,6 +87,8 @@ export class AnchorsTable extends TableModule {
       .where("digest", "=", digest)
       .where("status", "=", "anchored")
       .executeTakeFirst();
-    return r ? { registry_address: r.registry_address!, tx_hash: r.tx_hash!, anchor_block: r.anchor_block! } : null;
+    return r
+      ? { registry_address: r.registry_address!, tx_hash: r.tx_hash!, anchor_block: r.anchor_block! }
+      : null;
   }
 }

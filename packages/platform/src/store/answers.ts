@@ -6,13 +6,26 @@ import { TableModule } from "./executor.js";
 export class AnswersTable extends TableModule {
   /** A run's answers: ordinal -> answer text. */
   async ofRun(runId: string): Promise<Map<number, string>> {
-    const rows = await this.db.selectFrom("answers").select(["ordinal", "answer_text"]).where("run_id", "=", runId).execute();
+    const rows = await this.db
+      .selectFrom("answers")
+      .select(["ordinal", "answer_text"])
+      .where("run_id", "=", runId)
+      .execute();
     return new Map(rows.map((r) => [r.ordinal, r.answer_text]));
   }
 
   /** Upserts answers (idempotent per ordinal: a second submit replaces the text). */
-  async upsert(runId: string, answers: { ordinal: number; answer_text: string }[], at: string): Promise<void> {
-    const rows = answers.map((a) => ({ run_id: runId, ordinal: a.ordinal, answer_text: a.answer_text, updated_at: at }));
+  async upsert(
+    runId: string,
+    answers: { ordinal: number; answer_text: string }[],
+    at: string,
+  ): Promise<void> {
+    const rows = answers.map((a) => ({
+      run_id: runId,
+      ordinal: a.ordinal,
+      answer_text: a.answer_text,
+      updated_at: at,
+    }));
     for (const part of chunks(rows))
       await this.db
         .insertInto("answers")

@@ -8,12 +8,19 @@ export type { AwardRow };
 export class AwardsTable extends TableModule {
   /** The award of a benchmark, or null. */
   async get(slug: string): Promise<AwardRow | null> {
-    return (await this.db.selectFrom("awards").selectAll().where("slug", "=", slug).executeTakeFirst()) ?? null;
+    return (
+      (await this.db.selectFrom("awards").selectAll().where("slug", "=", slug).executeTakeFirst()) ?? null
+    );
   }
 
   /** Inserts the prepared award (the primary key refuses a second award of the benchmark). */
-  async insertPrepared(a: Pick<AwardRow, "slug" | "rank_derivation_json" | "ranking_digest" | "winners_json" | "created_at">): Promise<void> {
-    await this.db.insertInto("awards").values({ ...a, status: "prepared" }).execute();
+  async insertPrepared(
+    a: Pick<AwardRow, "slug" | "rank_derivation_json" | "ranking_digest" | "winners_json" | "created_at">,
+  ): Promise<void> {
+    await this.db
+      .insertInto("awards")
+      .values({ ...a, status: "prepared" })
+      .execute();
   }
 
   /** `prepared` -> `sent` with the transaction hash. @returns false when the award was not prepared */

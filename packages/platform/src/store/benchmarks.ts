@@ -44,9 +44,20 @@ export class BenchmarksTable extends TableModule {
     return r ? toRecord(r) : null;
   }
 
+  /** A benchmark with its board's change counter (one read: the leaderboard's cache check), or null. */
+  async getVersioned(slug: string): Promise<{ record: BenchmarkRecord; board_version: number } | null> {
+    const r = await this.db.selectFrom("benchmarks").selectAll().where("slug", "=", slug).executeTakeFirst();
+    return r ? { record: toRecord(r), board_version: r.board_version } : null;
+  }
+
   /** All benchmarks, oldest first. */
   async list(): Promise<BenchmarkRecord[]> {
-    const rows = await this.db.selectFrom("benchmarks").selectAll().orderBy("created_at").orderBy("slug").execute();
+    const rows = await this.db
+      .selectFrom("benchmarks")
+      .selectAll()
+      .orderBy("created_at")
+      .orderBy("slug")
+      .execute();
     return rows.map(toRecord);
   }
 
@@ -62,11 +73,16 @@ export class BenchmarksTable extends TableModule {
 
   /** True when the slug is taken. */
   async exists(slug: string): Promise<boolean> {
-    return (await this.db.selectFrom("benchmarks").select("slug").where("slug", "=", slug).executeTakeFirst()) !== undefined;
+    return (
+      (await this.db.selectFrom("benchmarks").select("slug").where("slug", "=", slug).executeTakeFirst()) !==
+      undefined
+    );
   }
 
   /** Inserts a published benchmark. */
-  async insert(b: Omit<BenchmarkRecord, "status" | "closed_at" | "commitment_anchor" | "bounty">): Promise<void> {
+  async insert(
+    b: Omit<BenchmarkRecord, "status" | "closed_at" | "commitment_anchor" | "bounty">,
+  ): Promise<void> {
     await this.db
       .insertInto("benchmarks")
       .values({
@@ -88,12 +104,20 @@ export class BenchmarksTable extends TableModule {
 
   /** Records the commitment's anchor. */
   async setCommitmentAnchor(slug: string, ev: AnchorEvidence): Promise<void> {
-    await this.db.updateTable("benchmarks").set({ commitment_anchor_json: toStored(ev) }).where("slug", "=", slug).execute();
+    await this.db
+      .updateTable("benchmarks")
+      .set({ commitment_anchor_json: toStored(ev) })
+      .where("slug", "=", slug)
+      .execute();
   }
 
   /** Records the attached bounty (or its refreshed on-chain facts). */
   async setBounty(slug: string, bounty: AttachedBounty): Promise<void> {
-    await this.db.updateTable("benchmarks").set({ bounty_json: toStored(bounty) }).where("slug", "=", slug).execute();
+    await this.db
+      .updateTable("benchmarks")
+      .set({ bounty_json: toStored(bounty) })
+      .where("slug", "=", slug)
+      .execute();
   }
 
   /** Closes a published benchmark at `at` (no-op otherwise); bumps its board version. */
@@ -122,11 +146,5 @@ export class BenchmarksTable extends TableModule {
       .set((eb) => ({ board_version: eb("board_version", "+", 1) }))
       .where("slug", "=", slug)
       .execute();
-  }
-
-  /** The board's change counter, or -1 for an unknown slug. */
-  async boardVersion(slug: string): Promise<number> {
-    const r = await this.db.selectFrom("benchmarks").select("board_version").where("slug", "=", slug).executeTakeFirst();
-    return r?.board_version ?? -1;
   }
 }

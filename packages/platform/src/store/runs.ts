@@ -121,7 +121,9 @@ export class RunsTable extends TableModule {
   }
 
   /** Inserts a run in progress (the unique constraints refuse a second run in progress or attempt). */
-  async insert(r: Pick<RunRecord, "run_id" | "slug" | "agent_id" | "account_id" | "attempt" | "plan" | "started_at_ms">): Promise<void> {
+  async insert(
+    r: Pick<RunRecord, "run_id" | "slug" | "agent_id" | "account_id" | "attempt" | "plan" | "started_at_ms">,
+  ): Promise<void> {
     await this.db
       .insertInto("runs")
       .values({

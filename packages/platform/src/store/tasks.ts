@@ -9,7 +9,12 @@ import { TableModule } from "./executor.js";
 export class TasksTable extends TableModule {
   /** A benchmark's test set in ordinal order (never serve this before the award). */
   async ofBenchmark(slug: string): Promise<TaskRecord[]> {
-    const rows = await this.db.selectFrom("tasks").selectAll().where("slug", "=", slug).orderBy("ordinal").execute();
+    const rows = await this.db
+      .selectFrom("tasks")
+      .selectAll()
+      .where("slug", "=", slug)
+      .orderBy("ordinal")
+      .execute();
     return rows.map(({ gold_json, ...t }) => ({ ...t, gold: fromStored(gold_json) }));
   }
 

@@ -159,7 +159,11 @@ export class VerificationJobsTable extends TableModule implements VerificationJo
 
   /** The job of a benchmark, or null when none was queued. */
   async get(slug: string): Promise<VerificationJobState | null> {
-    const r = await this.db.selectFrom("verification_jobs").selectAll().where("slug", "=", slug).executeTakeFirst();
+    const r = await this.db
+      .selectFrom("verification_jobs")
+      .selectAll()
+      .where("slug", "=", slug)
+      .executeTakeFirst();
     if (!r) return null;
     const result: VerificationResult | null =
       r.report_bytes !== null
