@@ -14,7 +14,7 @@ import {
   type DatabaseConnection,
   type Driver,
 } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import { PlatformError } from "../errors.js";
 import type { Database } from "./schema.js";
 
@@ -135,12 +135,12 @@ export function openSqlite(file: string): OpenedEngine {
 const INT8_OID = 20;
 
 /** Type parsers of the store's pool: int8 (counts, unix ms, blocks) as a JS number, not a string. */
-const storeTypes = {
+const storeTypes = (types: typeof pg.types) => ({
   getTypeParser(oid: number, format?: "text" | "binary") {
     if (oid === INT8_OID && format !== "binary") return (v: string) => Number(v);
-    return pg.types.getTypeParser(oid, format as "text");
+    return types.getTypeParser(oid, format as "text");
   },
-};
+});
 
 const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -159,10 +159,12 @@ export async function openPostgres(target: {
     throw new PlatformError("invalid_option", `schema ${target.schema} must match ${SCHEMA_RE}`, {
       field: "schema",
     });
-  const pool = new pg.Pool({
+  // Loaded on first use: the CLI's SQLite commands never pay for the PostgreSQL client.
+  const { default: pgm } = await import("pg");
+  const pool = new pgm.Pool({
     connectionString: target.url,
     max: target.poolSize ?? 10,
-    types: storeTypes,
+    types: storeTypes(pgm.types),
     ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
   });
   // An idle client's error (the server restarted) must not crash the process: the next query fails.
