@@ -12,7 +12,7 @@
 import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { chainConfig, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
-import { ensureWritableDir, Platform, PlatformError } from "@bench-bounty/platform";
+import { ensureWritableDir, Platform, PlatformError, redactUrl } from "@bench-bounty/platform";
 
 interface ServeOpts extends StoreOpts {
   port: string;
@@ -34,25 +34,34 @@ function portOf(v: string): number {
   return n;
 }
 
-/** Opens the platform the options describe. @throws PlatformError `invalid_option` */
-function openForServe(o: ServeOpts): { platform: Platform; database: string } {
+/**
+ * Opens the platform the options describe: PostgreSQL when `DATABASE_URL` is set (several `serve`
+ * processes may share it), else the SQLite store in `--store DIR`.
+ * @returns the platform and the database it uses, for the banner (never a password)
+ * @throws PlatformError `invalid_option`, `invalid_store`
+ */
+async function openForServe(o: ServeOpts): Promise<{ platform: Platform; database: string }> {
   const url = process.env.DATABASE_URL;
-  if (url !== undefined && url !== "")
-    throw new PlatformError(
-      "invalid_option",
-      "DATABASE_URL (PostgreSQL) is not supported by this build's store yet: unset it and use --store DIR (SQLite)",
-      { field: "DATABASE_URL" },
-    );
   const chain = chainConfig(o);
-  ensureWritableDir(o.store, "--store");
   const operatorKey = process.env.BENCH_BOUNTY_OPERATOR_KEY;
-  const platform = Platform.open({
-    dir: o.store,
+  const common = {
     receiptAnchoring: o.receiptAnchoring,
     ...(chain ? { chain } : {}),
     ...(o.publicUrl ? { publicBaseUrl: o.publicUrl } : {}),
     ...(operatorKey ? { operatorKey } : {}),
-  });
+  };
+  if (url !== undefined && url !== "") {
+    if (!/^postgres(ql)?:\/\//.test(url))
+      throw new PlatformError(
+        "invalid_option",
+        `DATABASE_URL must be a postgresql:// URL, got ${redactUrl(url)}; unset it to use --store DIR (SQLite)`,
+        { field: "DATABASE_URL" },
+      );
+    const platform = await Platform.open({ ...common, database: { engine: "postgres", url } });
+    return { platform, database: platform.ctx.store.description };
+  }
+  ensureWritableDir(o.store, "--store");
+  const platform = await Platform.open({ ...common, dir: o.store });
   return { platform, database: `sqlite ${resolve(o.store, "platform.sqlite")}` };
 }
 
@@ -72,13 +81,12 @@ export function registerServeCommand(program: Command): void {
     .action(async (o: ServeOpts) => {
       try {
         const port = portOf(o.port);
-        const { platform, database } = openForServe(o);
+        const { platform, database } = await openForServe(o);
         // Loaded here, not at the bin's start: every other command stays as fast as before.
-        const { MemoryVerificationJobs, platformDomain, serveApp, startVerifier, webMiddleware } =
+        const { platformDomain, serveApp, startVerifier, storeVerificationQueue, webMiddleware } =
           await import("@bench-bounty/server");
-        // The verification queue: in memory until the store's verification_jobs table lands
-        // (then: `const jobs = platform.verificationJobs;`, shared by every serve process).
-        const jobs = new MemoryVerificationJobs();
+        // The verification queue lives in the store (verification_jobs), shared by every serve process.
+        const jobs = storeVerificationQueue(platform.verificationJobs);
         const domain = platformDomain(platform, { jobs, localChain: o.localChain === true });
         const web = webMiddleware({
           ...(o.indexerUrl ? { indexerUrl: o.indexerUrl } : {}),

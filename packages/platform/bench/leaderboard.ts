@@ -18,7 +18,7 @@ const RUNS = Number(process.env.RUNS ?? 10_000);
 const SECONDS = Number(process.env.SECONDS_PER_CASE ?? 2);
 
 const dir = mkdtempSync(join(tmpdir(), "bb-bench-lb-"));
-const platform = Platform.open({ dir });
+const platform = await Platform.open({ dir });
 const op = platform.localOperator();
 const ds = await platform.createDataset(op, {
   name: "bench",
@@ -33,45 +33,57 @@ const { slug } = await platform.publish(op, ds.dataset_id, {
   prompt_template: "Q {payload.i}",
   grader_type: "exact",
 });
-const db = platform.ctx.store.db;
 const d4 = (n: number) => (n / 10000).toFixed(4);
-db.transaction(() => {
-  const agent = db.prepare(
-    "INSERT INTO agents (agent_id, owner_account_id, withdrawal_address, is_author_agent, created_at) VALUES (?, 'acct_operator', NULL, 0, '2026-01-01T00:00:00Z')",
-  );
-  const run = db.prepare(
-    `INSERT INTO runs (run_id, slug, agent_id, account_id, attempt, status, plan_json, started_at_ms, finalized_at_ms, answer_salt,
-       receipt_json, receipt_hash, rank_accuracy, score_public, score_composite, score_composite_public, wall_seconds, queries_used, usdc_spent)
-     VALUES (?, ?, ?, 'acct_operator', ?, 'finalized', '[0,1,2,3]', ?, ?, '00', '{}', ?, ?, ?, ?, ?, ?, 0, '0.000000')`,
-  );
+await platform.ctx.store.tx(async (t) => {
   const agents = Math.ceil(RUNS / 3);
-  for (let a = 0; a < agents; a++) agent.run(`agent-${a}`);
+  await t.db
+    .insertInto("agents")
+    .values(
+      Array.from({ length: agents }, (_, a) => ({
+        agent_id: `agent-${a}`,
+        owner_account_id: "acct_operator",
+        withdrawal_address: null,
+        is_author_agent: 0,
+        created_at: "2026-01-01T00:00:00Z",
+      })),
+    )
+    .execute();
   for (let i = 0; i < RUNS; i++) {
     const r = () => Math.floor(Math.random() * 10001);
-    run.run(
-      `run-${i}`,
-      slug,
-      `agent-${i % agents}`,
-      Math.floor(i / agents) + 1,
-      i,
-      i + 1000,
-      "0x" + i.toString(16).padStart(64, "0"),
-      d4(r()),
-      d4(r()),
-      d4(r()),
-      d4(r()),
-      `${1 + (i % 900)}.000`,
-    );
+    await t.db
+      .insertInto("runs")
+      .values({
+        run_id: `run-${i}`,
+        slug,
+        agent_id: `agent-${i % agents}`,
+        account_id: "acct_operator",
+        attempt: Math.floor(i / agents) + 1,
+        status: "finalized",
+        plan_json: "[0,1,2,3]",
+        started_at_ms: i,
+        finalized_at_ms: i + 1000,
+        answer_salt: "00",
+        receipt_json: "{}",
+        receipt_hash: "0x" + i.toString(16).padStart(64, "0"),
+        rank_accuracy: d4(r()),
+        score_public: d4(r()),
+        score_composite: d4(r()),
+        score_composite_public: d4(r()),
+        wall_seconds: `${1 + (i % 900)}.000`,
+        queries_used: 0,
+        usdc_spent: "0.000000",
+      })
+      .execute();
   }
-})();
+});
 
-function measure(label: string, fn: () => unknown): number {
-  fn();
+async function measure(label: string, fn: () => Promise<unknown>): Promise<number> {
+  await fn();
   let n = 0;
   const t0 = process.cpuUsage();
   const w0 = performance.now();
   while (performance.now() - w0 < SECONDS * 1000) {
-    fn();
+    await fn();
     n++;
   }
   const cpu = process.cpuUsage(t0);
@@ -83,10 +95,10 @@ function measure(label: string, fn: () => unknown): number {
 }
 
 console.log(`leaderboard at ${RUNS} finalized runs (${Math.ceil(RUNS / 3)} agents), ${SECONDS}s per case`);
-const baseline = measure("baseline: rebuild the public board every call", () =>
+const baseline = await measure("baseline: rebuild the public board every call", () =>
   publicBoardRows(platform.ctx, slug),
 );
-const cached = measure("leaderboard(): cached, invalidated by version", () =>
+const cached = await measure("leaderboard(): cached, invalidated by version", () =>
   leaderboard(platform.ctx, slug),
 );
 console.log(`ratio cached / baseline: ${(cached / baseline).toFixed(1)}x`);

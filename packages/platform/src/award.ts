@@ -16,8 +16,13 @@
  *    sending and recording, the `Awarded` log of the bounty is found on-chain and adopted when its
  *    ranking digest matches;
  * 4. `packed`: the pack is minted by the evidence library (`mintEvidencePack`; its ranking digest must
- *    equal the one sent on-chain), its hash anchored (kind `pack`), and its canonical bytes written with
- *    fsync and an atomic rename. The door then serves exactly those bytes forever.
+ *    equal the one sent on-chain), its hash anchored (kind `pack`), and its canonical bytes stored in
+ *    the `packs` table in the transaction that marks the award packed. The door then serves exactly
+ *    those bytes forever, from any process on the store.
+ *
+ * The whole award of a benchmark runs under the store's lock `award:<slug>` (a PostgreSQL advisory
+ * lock across `serve` processes), so two operators awarding at once send one transaction and mint one
+ * pack; the preparation also locks the benchmark's row, which finalize takes too.
  */
 import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import {
@@ -35,8 +40,6 @@ import {
   type Receipt,
   type RevealedAnswer,
 } from "@bench-bounty/evidence";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Address, Hash } from "viem";
 import { BOUNTY_STATUS_NAMES, type AnchorEvidence } from "./chain.js";
 import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "./context.js";
@@ -48,7 +51,8 @@ import { isAuthorAgent } from "./agents.js";
 import { anchorOf, anchorPending, listRuns, runAnswers } from "./runs.js";
 import { assertAuthor, assertOperator } from "./identity/access.js";
 import { isOperator, type Principal } from "./identity/principal.js";
-import { writeFileDurably } from "./store.js";
+import type { Tables } from "./store.js";
+import type { AwardRow } from "./store/awards.js";
 import { isoMillis } from "./time.js";
 
 /** Options of {@link lockBounty}. Amounts in base units, times in unix seconds. */
@@ -90,8 +94,8 @@ export interface AwardResult {
   zero_winner_reason: string | null;
   pack_hash: Hex;
   pack_anchor: AnchorEvidence | null;
-  /** Path of the stored pack bytes. */
-  pack_file: string;
+  /** Size of the stored pack in bytes (the door serves them: `awardEvidence`). */
+  pack_size: number;
 }
 
 /** The door's answer: the pack bytes, or the SPEC 8 reason why there is none (yet). */
@@ -109,18 +113,6 @@ export type AwardEvidenceReason =
   | "reclaimed_never_reveals"
   | "pack_pending"
   | "award_pending";
-
-interface AwardRow {
-  slug: string;
-  status: "prepared" | "sent" | "confirmed" | "packed";
-  rank_derivation_json: string;
-  ranking_digest: string;
-  winners_json: string;
-  award_tx: string | null;
-  award_block: number | null;
-  pack_hash: string | null;
-  pack_file: string | null;
-}
 
 interface PreparedWinner {
   place: number;
@@ -159,15 +151,13 @@ export async function attachBounty(
       { field: "bounty_id" },
     );
   const chain = chainOf(ctx);
-  const b = getBenchmark(ctx, slug);
+  const b = await getBenchmark(ctx, slug);
   if (!isOperator(p)) assertAuthor(p, b);
   const onchain = await chain.getBounty(bountyId);
   if (onchain.status === 0)
-    throw new PlatformError(
-      "bounty_mismatch",
-      `bounty ${bountyId} does not exist`,
-      { bounty_id: String(bountyId) },
-    );
+    throw new PlatformError("bounty_mismatch", `bounty ${bountyId} does not exist`, {
+      bounty_id: String(bountyId),
+    });
   if (onchain.testSetRoot.toLowerCase() !== b.commit_root || onchain.leafCount !== b.leaf_count) {
     throw new PlatformError(
       "bounty_mismatch",
@@ -177,11 +167,9 @@ export async function attachBounty(
   }
   checkExpectations(bountyId, onchain, expect);
   if (b.bounty && b.bounty.bounty_id !== String(bountyId)) {
-    throw new PlatformError(
-      "bounty_mismatch",
-      `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`,
-      { bounty_id: b.bounty.bounty_id },
-    );
+    throw new PlatformError("bounty_mismatch", `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`, {
+      bounty_id: b.bounty.bounty_id,
+    });
   }
   const attached: AttachedBounty = {
     chain_id: chain.config.chainId,
@@ -197,7 +185,7 @@ export async function attachBounty(
     splits_bps: [...onchain.splitsBps],
     status: statusName(onchain.status),
   };
-  ctx.store.db.prepare("UPDATE benchmarks SET bounty_json = ? WHERE slug = ?").run(toStored(attached), slug);
+  await ctx.store.benchmarks.setBounty(slug, attached);
   return attached;
 }
 
@@ -242,18 +230,18 @@ export async function lockBounty(
   o: LockOptions,
 ): Promise<AttachedBounty> {
   const chain = chainOf(ctx);
-  const b = getBenchmark(ctx, slug);
+  const b = await getBenchmark(ctx, slug);
   if (!isOperator(p)) assertAuthor(p, b);
   if (b.bounty)
-    throw new PlatformError(
-      "bounty_mismatch",
-      `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`,
-      { bounty_id: b.bounty.bounty_id },
-    );
+    throw new PlatformError("bounty_mismatch", `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`, {
+      bounty_id: b.bounty.bounty_id,
+    });
   let pool: bigint;
   try {
     pool = BigInt(o.pool);
-  } catch {
+  } catch (e) {
+    // BigInt refuses a non-integer with a SyntaxError (text) or a RangeError (fractional number)
+    if (!(e instanceof SyntaxError || e instanceof RangeError || e instanceof TypeError)) throw e;
     throw new PlatformError("invalid_option", "pool must be an integer number of base units", {
       field: "pool",
     });
@@ -301,38 +289,41 @@ export async function lockBounty(
 }
 
 /** Closes a benchmark to new runs (idempotent); the operator or the author. @throws PlatformError `forbidden` */
-export function closeBenchmark(ctx: PlatformContext, p: Principal, slug: string): BenchmarkRecord {
-  const b = getBenchmark(ctx, slug);
+export async function closeBenchmark(
+  ctx: PlatformContext,
+  p: Principal,
+  slug: string,
+): Promise<BenchmarkRecord> {
+  const b = await getBenchmark(ctx, slug);
   if (!isOperator(p)) assertAuthor(p, b);
-  ctx.store.db
-    .prepare("UPDATE benchmarks SET status = 'closed', closed_at = ? WHERE slug = ? AND status = 'published'")
-    .run(isoMillis(ctx.clock()), slug);
+  await ctx.store.benchmarks.close(slug, isoMillis(ctx.clock()));
   return getBenchmark(ctx, slug);
 }
 
 /** Every finalized run of a benchmark as the evidence library's mint input. */
-function mintRuns(ctx: PlatformContext, slug: string): MintRun[] {
-  const author = getBenchmark(ctx, slug).author_account_id;
-  return listRuns(ctx, slug)
-    .filter((r) => r.status === "finalized")
-    .map((r) => {
-      const agent = ctx.store.agents.getSync(r.agent_id);
-      const answers = runAnswers(ctx, r.run_id);
-      const revealed: RevealedAnswer[] = r.plan
-        .map((bank, i) => ({ ordinal: i, bank_ordinal: bank, answer_text: answers.get(i) }))
-        .filter((a): a is RevealedAnswer => a.answer_text !== undefined);
-      return {
-        agent_id: r.agent_id,
-        is_author_agent: isAuthorAgent(agent, author),
-        receipt: r.receipt as Receipt,
-        receipt_url: receiptUrl(ctx, slug, r.run_id),
-        rank_accuracy: r.rank_accuracy!,
-        achieved_at: isoMillis(r.finalized_at_ms!),
-        withdrawal_address: agent?.withdrawal_address ?? null,
-        answer_salt: r.answer_salt!,
-        answers: revealed,
-      };
+async function mintRuns(ctx: PlatformContext, slug: string, q: Tables): Promise<MintRun[]> {
+  const author = (await getBenchmark(ctx, slug, q)).author_account_id;
+  const out: MintRun[] = [];
+  for (const r of await listRuns(ctx, slug, undefined, q)) {
+    if (r.status !== "finalized") continue;
+    const agent = await q.agents.get(r.agent_id);
+    const answers = await runAnswers(ctx, r.run_id, q);
+    const revealed: RevealedAnswer[] = r.plan
+      .map((bank, i) => ({ ordinal: i, bank_ordinal: bank, answer_text: answers.get(i) }))
+      .filter((a): a is RevealedAnswer => a.answer_text !== undefined);
+    out.push({
+      agent_id: r.agent_id,
+      is_author_agent: isAuthorAgent(agent, author),
+      receipt: r.receipt as Receipt,
+      receipt_url: receiptUrl(ctx, slug, r.run_id),
+      rank_accuracy: r.rank_accuracy!,
+      achieved_at: isoMillis(r.finalized_at_ms!),
+      withdrawal_address: agent?.withdrawal_address ?? null,
+      answer_salt: r.answer_salt!,
+      answers: revealed,
     });
+  }
+  return out;
 }
 
 function scoringOf(b: BenchmarkRecord, bounty: AttachedBounty): MintScoring {
@@ -348,129 +339,53 @@ function scoringOf(b: BenchmarkRecord, bounty: AttachedBounty): MintScoring {
   };
 }
 
-function awardRow(ctx: PlatformContext, slug: string): AwardRow | undefined {
-  return ctx.store.db.prepare("SELECT * FROM awards WHERE slug = ?").get(slug) as AwardRow | undefined;
+function awardRow(ctx: PlatformContext, slug: string): Promise<AwardRow | null> {
+  return ctx.store.awards.get(slug);
 }
 
 /**
  * Settles the award of a benchmark (see the module doc). Idempotent: once packed it returns the record.
+ * Runs under the store's lock `award:<slug>`: a second caller (another process on PostgreSQL) waits,
+ * then finds the award done.
  * @throws PlatformError `no_chain`, `no_bounty`, `no_commitment`-like `award_not_allowed`,
  *   `winner_without_withdrawal_address`, `chain_error`
  */
 export async function awardBenchmark(ctx: PlatformContext, p: Principal, slug: string): Promise<AwardResult> {
   assertOperator(p, "award");
-  const chain = chainOf(ctx);
-  let b = getBenchmark(ctx, slug);
+  chainOf(ctx);
+  const b = await getBenchmark(ctx, slug);
   if (!b.bounty)
     throw new PlatformError(
       "no_bounty",
       `benchmark ${slug} has no bounty attached (lock or attach one first)`,
-      { slug },
-    );
-  const bountyId = BigInt(b.bounty.bounty_id);
-  let row = awardRow(ctx, slug);
-  if (!row) {
-    const onchain = await chain.getBounty(bountyId);
-    if (onchain.status !== 2) {
-      throw new PlatformError(
-        "award_not_allowed",
-        `bounty ${bountyId} is ${statusName(onchain.status)} on-chain, not funded`,
-        { bounty_status: statusName(onchain.status) },
-      );
-    }
-    const now = await chain.latestTimestamp();
-    if (now < onchain.closesAt) {
-      throw new PlatformError(
-        "award_not_allowed",
-        `the contest closes at ${onchain.closesAt}; the chain clock is ${now}`,
-        { closes_at: Number(onchain.closesAt), chain_time: Number(now) },
-      );
-    }
-    if (now > onchain.awardDeadline) {
-      throw new PlatformError(
-        "award_not_allowed",
-        `the award deadline ${onchain.awardDeadline} has passed (chain clock ${now}); the author may reclaim`,
-        { award_deadline: Number(onchain.awardDeadline), chain_time: Number(now) },
-      );
-    }
-    if (!b.commitment_anchor) await anchorCommitment(ctx, slug);
-    closeBenchmark(ctx, p, slug);
-    await anchorPending(ctx, slug, "receipt");
-    // One IMMEDIATE transaction from reading the runs to recording the derivation: a run finalized
-    // concurrently either lands before (and is ranked) or is refused (finalize sees the award row).
-    const attached = b.bounty;
-    ctx.store.tx(() => {
-      const runs = mintRuns(ctx, slug);
-      for (const r of listRuns(ctx, slug)) {
-        if (r.status === "finalized" && !anchorOf(ctx, r.receipt_hash!)) {
-          throw new PlatformError(
-            "award_not_allowed",
-            `the receipt of run ${r.run_id} is not anchored yet`,
-            { run_id: r.run_id },
-          );
-        }
-      }
-      const bounty: AttachedBounty = {
-        ...attached,
-        pool_base_units: onchain.pool.toString(),
-        threshold_bps: onchain.thresholdBps,
-        splits_bps: [...onchain.splitsBps],
-      };
-      const derivation = buildRankDerivation({
-        scoring: scoringOf(b, bounty),
-        pool_base_units: bounty.pool_base_units,
-        runs,
-      });
-      const missing = derivation.winning_runs.filter((w) => !w.withdrawal_address).map((w) => w.agent_id);
-      if (missing.length > 0) {
-        throw new PlatformError(
-          "winner_without_withdrawal_address",
-          `winner(s) ${missing.join(", ")} have no withdrawal address: the whole award is blocked until they set one`,
-          { agent_ids: missing },
-        );
-      }
-      const winners: PreparedWinner[] = derivation.winning_runs.map((w, i) => ({
-        place: i + 1,
-        agent_id: w.agent_id,
-        withdrawal_address: w.withdrawal_address!.toLowerCase(),
-        amount_base_units: derivation.amounts[i]!.toString(),
-        run_id: w.receipt.run_id,
-      }));
       {
-        ctx.store.db
-          .prepare(
-            "INSERT INTO awards (slug, status, rank_derivation_json, ranking_digest, winners_json, created_at) VALUES (?, 'prepared', ?, ?, ?, ?)",
-          )
-          .run(
-            slug,
-            toStored(derivation.rank_derivation),
-            derivation.ranking_digest,
-            toStored(winners),
-            isoMillis(ctx.clock()),
-          );
-        ctx.store.db
-          .prepare("UPDATE benchmarks SET bounty_json = ? WHERE slug = ?")
-          .run(toStored(bounty), slug);
-      }
-    });
-    row = awardRow(ctx, slug)!;
-  }
+        slug,
+      },
+    );
+  return ctx.store.withLock(awardLock(slug), () => settleAward(ctx, p, slug));
+}
+
+/** The name of the store lock a benchmark's award holds. */
+const awardLock = (slug: string) => `bench-bounty.award:${slug}`;
+
+/** The award's steps, under its lock: prepare (once), send or adopt, record, mint the pack. */
+async function settleAward(ctx: PlatformContext, p: Principal, slug: string): Promise<AwardResult> {
+  let b = await getBenchmark(ctx, slug);
+  const bountyId = BigInt(b.bounty!.bounty_id);
+  let row = await awardRow(ctx, slug);
+  if (!row) row = await prepareAward(ctx, p, b);
   if (row.status === "prepared" || row.status === "sent") {
     const sent = await sendOrAdoptAward(ctx, slug, bountyId, row);
     ctx.faults.awardBeforeRecord?.(slug);
-    ctx.store.tx(() => {
-      ctx.store.db
-        .prepare("UPDATE awards SET status = 'confirmed', award_tx = ?, award_block = ? WHERE slug = ?")
-        .run(sent.txHash, sent.blockNumber, slug);
-      const bounty = { ...getBenchmark(ctx, slug).bounty!, status: "awarded" };
-      ctx.store.db
-        .prepare("UPDATE benchmarks SET bounty_json = ? WHERE slug = ?")
-        .run(toStored(bounty), slug);
+    await ctx.store.tx(async (t) => {
+      await t.awards.markConfirmed(slug, sent.txHash, sent.blockNumber);
+      const bounty = { ...(await getBenchmark(ctx, slug, t)).bounty!, status: "awarded" };
+      await t.benchmarks.setBounty(slug, bounty);
     });
-    row = awardRow(ctx, slug)!;
+    row = (await awardRow(ctx, slug))!;
   }
   ctx.faults.awardBeforeMint?.(slug);
-  b = getBenchmark(ctx, slug);
+  b = await getBenchmark(ctx, slug);
   const packed = await ensurePack(ctx, b, row);
   const winners = fromStored<PreparedWinner[]>(row.winners_json);
   const rd = fromStored<{ zero_winner_reason: string | null }>(row.rank_derivation_json);
@@ -484,8 +399,100 @@ export async function awardBenchmark(ctx: PlatformContext, p: Principal, slug: s
     zero_winner_reason: rd.zero_winner_reason,
     pack_hash: packed.pack_hash,
     pack_anchor: packed.pack_anchor,
-    pack_file: packed.pack_file,
+    pack_size: packed.bytes.length,
   };
+}
+
+/**
+ * Step 1 and 2 of the award: the on-chain checks, closing, flushing the receipt anchors, then one
+ * transaction from reading the runs to recording the derivation (`prepared`).
+ */
+async function prepareAward(ctx: PlatformContext, p: Principal, b: BenchmarkRecord): Promise<AwardRow> {
+  const chain = chainOf(ctx);
+  const slug = b.slug;
+  const bountyId = BigInt(b.bounty!.bounty_id);
+  const onchain = await chain.getBounty(bountyId);
+  if (onchain.status !== 2) {
+    throw new PlatformError(
+      "award_not_allowed",
+      `bounty ${bountyId} is ${statusName(onchain.status)} on-chain, not funded`,
+      {
+        bounty_status: statusName(onchain.status),
+      },
+    );
+  }
+  const now = await chain.latestTimestamp();
+  if (now < onchain.closesAt) {
+    throw new PlatformError(
+      "award_not_allowed",
+      `the contest closes at ${onchain.closesAt}; the chain clock is ${now}`,
+      {
+        closes_at: Number(onchain.closesAt),
+        chain_time: Number(now),
+      },
+    );
+  }
+  if (now > onchain.awardDeadline) {
+    throw new PlatformError(
+      "award_not_allowed",
+      `the award deadline ${onchain.awardDeadline} has passed (chain clock ${now}); the author may reclaim`,
+      { award_deadline: Number(onchain.awardDeadline), chain_time: Number(now) },
+    );
+  }
+  if (!b.commitment_anchor) await anchorCommitment(ctx, slug);
+  await closeBenchmark(ctx, p, slug);
+  await anchorPending(ctx, slug, "receipt");
+  // The benchmark's row is locked (finalize locks it too): a run finalized concurrently either lands
+  // before (and is ranked) or is refused (finalize sees the award row).
+  const attached = b.bounty!;
+  await ctx.store.tx(async (t) => {
+    const fresh = await getBenchmark(ctx, slug, t, { lock: true });
+    if ((await t.awards.get(slug)) !== null) return;
+    const runs = await mintRuns(ctx, slug, t);
+    for (const r of await listRuns(ctx, slug, undefined, t)) {
+      if (r.status === "finalized" && !(await anchorOf(ctx, r.receipt_hash!, t))) {
+        throw new PlatformError("award_not_allowed", `the receipt of run ${r.run_id} is not anchored yet`, {
+          run_id: r.run_id,
+        });
+      }
+    }
+    const bounty: AttachedBounty = {
+      ...attached,
+      pool_base_units: onchain.pool.toString(),
+      threshold_bps: onchain.thresholdBps,
+      splits_bps: [...onchain.splitsBps],
+    };
+    const derivation = buildRankDerivation({
+      scoring: scoringOf(fresh, bounty),
+      pool_base_units: bounty.pool_base_units,
+      runs,
+    });
+    const missing = derivation.winning_runs.filter((w) => !w.withdrawal_address).map((w) => w.agent_id);
+    if (missing.length > 0) {
+      throw new PlatformError(
+        "winner_without_withdrawal_address",
+        `winner(s) ${missing.join(", ")} have no withdrawal address: the whole award is blocked until they set one`,
+        { agent_ids: missing },
+      );
+    }
+    const winners: PreparedWinner[] = derivation.winning_runs.map((w, i) => ({
+      place: i + 1,
+      agent_id: w.agent_id,
+      withdrawal_address: w.withdrawal_address!.toLowerCase(),
+      amount_base_units: derivation.amounts[i]!.toString(),
+      run_id: w.receipt.run_id,
+    }));
+    await t.awards.insertPrepared({
+      slug,
+      rank_derivation_json: toStored(derivation.rank_derivation),
+      ranking_digest: derivation.ranking_digest,
+      winners_json: toStored(winners),
+      created_at: isoMillis(ctx.clock()),
+    });
+    await t.benchmarks.setBounty(slug, bounty);
+    await t.benchmarks.bumpBoard(slug);
+  });
+  return (await awardRow(ctx, slug))!;
 }
 
 /** Finds an `Awarded` log of the bounty carrying `digest` from block `fromBlock` (recovery after a crash between send and record). */
@@ -518,32 +525,29 @@ async function findAwardTx(
   return { txHash: log.transactionHash, blockNumber: Number(log.blockNumber) };
 }
 
-function packPath(ctx: PlatformContext, slug: string): string {
-  return join(ctx.store.packsDir, `${slug}.json`);
-}
-
 /**
  * Mints, anchors and stores the pack of a confirmed award (or returns the stored one).
  * Minting is reproducible, and anchoring is idempotent, so a retry after a crash gives the same bytes.
+ * Callers hold the award's lock.
  */
 async function ensurePack(
   ctx: PlatformContext,
   b: BenchmarkRecord,
   row: AwardRow,
-): Promise<{ pack_hash: Hex; pack_anchor: AnchorEvidence | null; pack_file: string }> {
-  const file = packPath(ctx, b.slug);
-  if (row.status === "packed" && existsSync(file)) {
-    const pack = fromStored<EvidencePack>(readFileSync(file, "utf8"));
-    return { pack_hash: row.pack_hash as Hex, pack_anchor: pack.pack_anchor, pack_file: file };
+): Promise<{ pack_hash: Hex; pack_anchor: AnchorEvidence | null; bytes: Uint8Array }> {
+  const stored = await ctx.store.packs.get(b.slug);
+  if (stored) {
+    if (row.status !== "packed") {
+      // A crash between storing the pack and marking the award: finish the step.
+      await markPacked(ctx, b.slug, stored.pack_hash, null);
+    }
+    const pack = fromStored<EvidencePack>(new TextDecoder().decode(stored.bytes));
+    return { pack_hash: stored.pack_hash as Hex, pack_anchor: pack.pack_anchor, bytes: stored.bytes };
   }
   if (!b.bounty || !b.commitment_anchor || !row.award_tx || row.award_block === null) {
-    throw new PlatformError(
-      "award_not_allowed",
-      `award of ${b.slug} is not confirmed yet`,
-      { slug: b.slug },
-    );
+    throw new PlatformError("award_not_allowed", `award of ${b.slug} is not confirmed yet`, { slug: b.slug });
   }
-  const tasks = getTasks(ctx, b.slug);
+  const tasks = await getTasks(ctx, b.slug);
   const pack = mintEvidencePack({
     benchmark: {
       slug: b.slug,
@@ -569,7 +573,7 @@ async function ensurePack(
       grader_type: t.grader_type,
     })),
     scoring: scoringOf(b, b.bounty),
-    runs: mintRuns(ctx, b.slug),
+    runs: await mintRuns(ctx, b.slug, ctx.store),
   });
   if (pack.benchmark.ranking_digest !== row.ranking_digest) {
     throw new PlatformError(
@@ -581,28 +585,34 @@ async function ensurePack(
   const hash = packHash(pack);
   const anchor = ctx.chain ? await ctx.chain.anchor(hash, "pack") : null;
   const bytes = evidencePackBytes(withPackAnchor(pack, anchor));
-  writeFileDurably(file, bytes);
-  ctx.store.tx(() => {
-    ctx.store.db
-      .prepare("UPDATE awards SET status = 'packed', pack_hash = ?, pack_file = ? WHERE slug = ?")
-      .run(hash, file, b.slug);
-    ctx.store.db.prepare("UPDATE benchmarks SET status = 'awarded' WHERE slug = ?").run(b.slug);
-    if (anchor) {
-      ctx.store.db
-        .prepare(
-          "INSERT OR REPLACE INTO anchors (digest, kind, slug, status, registry_address, tx_hash, anchor_block, created_at) VALUES (?, 'pack', ?, 'anchored', ?, ?, ?, ?)",
-        )
-        .run(
-          hash,
-          b.slug,
-          anchor.registry_address,
-          anchor.tx_hash,
-          anchor.anchor_block,
-          isoMillis(ctx.clock()),
-        );
-    }
+  await ctx.store.tx(async (t) => {
+    await t.packs.insertIfAbsent({
+      slug: b.slug,
+      bytes,
+      pack_hash: hash,
+      created_at: isoMillis(ctx.clock()),
+    });
+    await markPacked(ctx, b.slug, hash, anchor, t);
   });
-  return { pack_hash: hash, pack_anchor: anchor, pack_file: file };
+  const kept = (await ctx.store.packs.get(b.slug))!;
+  return { pack_hash: kept.pack_hash as Hex, pack_anchor: anchor, bytes: kept.bytes };
+}
+
+/** The award is `packed`, the benchmark `awarded`, and the pack's anchor recorded (in one transaction). */
+async function markPacked(
+  ctx: PlatformContext,
+  slug: string,
+  hash: string,
+  anchor: AnchorEvidence | null,
+  q?: Tables,
+): Promise<void> {
+  const step = async (t: Tables) => {
+    await t.awards.markPacked(slug, hash);
+    await t.benchmarks.markAwarded(slug);
+    if (anchor) await t.anchors.recordAnchored(hash, "pack", slug, anchor, isoMillis(ctx.clock()));
+  };
+  if (q) await step(q);
+  else await ctx.store.tx(step);
 }
 
 /**
@@ -620,8 +630,8 @@ export async function awardChainState(
   tx_hash: string | null;
   block: number | null;
 }> {
-  getBenchmark(ctx, slug);
-  const row = awardRow(ctx, slug);
+  await getBenchmark(ctx, slug);
+  const row = await awardRow(ctx, slug);
   if (!row || row.status === "prepared") return { state: "none", tx_hash: null, block: null };
   if (row.status !== "sent") return { state: "confirmed", tx_hash: row.award_tx, block: row.award_block };
   const t = await chainOf(ctx).transactionState(row.award_tx as Hash);
@@ -633,7 +643,7 @@ export async function awardChainState(
  * Sends the prepared award once: adopts an award already on-chain (found by its ranking digest), or a
  * sent transaction recorded in the store (waiting for it while pending), or sends it and records its hash
  * as `sent` before waiting. A reverted or dropped send is forgotten so the next call sends again.
- * @throws PlatformError `award_pending` (409) is never thrown here (this call waits); `chain_error`
+ * @throws PlatformError `chain_error`
  */
 async function sendOrAdoptAward(
   ctx: PlatformContext,
@@ -647,14 +657,12 @@ async function sendOrAdoptAward(
     if (state.state === "mined") return { txHash: row.award_tx, blockNumber: state.block! };
     if (state.state === "pending")
       return { txHash: row.award_tx, blockNumber: await chain.waitMined(row.award_tx as Hash, "award") };
-    ctx.store.db
-      .prepare("UPDATE awards SET status = 'prepared', award_tx = NULL WHERE slug = ? AND status = 'sent'")
-      .run(slug);
+    await ctx.store.awards.forgetSent(slug);
   }
   const winners = fromStored<PreparedWinner[]>(row.winners_json);
   const digest = row.ranking_digest as Hex;
   // the bounty was created after the commitment was anchored: search its logs from there
-  const since = BigInt(getBenchmark(ctx, slug).commitment_anchor?.anchor_block ?? 0);
+  const since = BigInt((await getBenchmark(ctx, slug)).commitment_anchor?.anchor_block ?? 0);
   const adopted = await findAwardTx(ctx, bountyId, digest, since);
   if (adopted) return adopted;
   const hash = await chain.sendAward(
@@ -662,41 +670,33 @@ async function sendOrAdoptAward(
     winners.map((w) => w.withdrawal_address as Address),
     digest,
   );
-  ctx.store.db
-    .prepare("UPDATE awards SET status = 'sent', award_tx = ? WHERE slug = ? AND status = 'prepared'")
-    .run(hash, slug);
+  await ctx.store.awards.markSent(slug, hash);
   ctx.faults.awardAfterSend?.(slug);
   return { txHash: hash, blockNumber: await chain.waitMined(hash, "award") };
 }
 
 /**
- * The evidence door's answer for a benchmark: the stored pack bytes once awarded (re-minted if an
- * award was confirmed but its pack not yet stored), else the SPEC 8 reason.
+ * The evidence door's answer for a benchmark: the stored pack bytes once awarded (minted, under the
+ * award's lock, if an award was confirmed but its pack not yet stored), else the SPEC 8 reason.
  */
 export async function awardEvidence(ctx: PlatformContext, slug: string): Promise<AwardEvidenceResult> {
-  let b: BenchmarkRecord;
-  try {
-    b = getBenchmark(ctx, slug);
-  } catch {
-    return { status: 404, reason: "unknown_benchmark", message: `no benchmark ${slug}` };
-  }
-  const row = awardRow(ctx, slug);
+  const b = await ctx.store.benchmarks.get(slug);
+  if (!b) return { status: 404, reason: "unknown_benchmark", message: `no benchmark ${slug}` };
+  const stored = await ctx.store.packs.get(slug);
+  const row = await awardRow(ctx, slug);
+  if (stored && row?.status === "packed")
+    return { status: 200, bytes: stored.bytes, pack_hash: stored.pack_hash as Hex };
   if (row && (row.status === "packed" || row.status === "confirmed")) {
-    const file = packPath(ctx, slug);
-    if (row.status === "packed" && existsSync(file))
-      return { status: 200, bytes: new Uint8Array(readFileSync(file)), pack_hash: row.pack_hash as Hex };
     if (!ctx.chain)
       return {
         status: 503,
         reason: "pack_pending",
         message: "the award is confirmed; its pack is being minted",
       };
-    const packed = await ensurePack(ctx, b, row);
-    return {
-      status: 200,
-      bytes: new Uint8Array(readFileSync(packed.pack_file)),
-      pack_hash: packed.pack_hash,
-    };
+    const packed = await ctx.store.withLock(awardLock(slug), async () =>
+      ensurePack(ctx, await getBenchmark(ctx, slug), (await awardRow(ctx, slug))!),
+    );
+    return { status: 200, bytes: packed.bytes, pack_hash: packed.pack_hash };
   }
   if (row && row.status === "sent" && ctx.chain) {
     // Sent but not recorded as confirmed (a crash, or in flight): the chain says where it is.
@@ -708,19 +708,18 @@ export async function awardEvidence(ctx: PlatformContext, slug: string): Promise
         message: `the award transaction ${state.tx_hash} is pending`,
       };
     if (state.state === "mined") {
-      ctx.store.tx(() => {
-        ctx.store.db
-          .prepare(
-            "UPDATE awards SET status = 'confirmed', award_block = ? WHERE slug = ? AND status = 'sent'",
-          )
-          .run(state.block, slug);
-        ctx.store.db
-          .prepare("UPDATE benchmarks SET bounty_json = ? WHERE slug = ?")
-          .run(toStored({ ...b.bounty!, status: "awarded" }), slug);
+      await ctx.store.tx(async (t) => {
+        await t.awards.markConfirmed(slug, state.tx_hash!, state.block!);
+        await t.benchmarks.setBounty(slug, { ...b.bounty!, status: "awarded" });
       });
       return awardEvidence(ctx, slug);
     }
   }
+  return notYetAwarded(ctx, b);
+}
+
+/** The SPEC 8 reason of a benchmark without an award (yet). */
+async function notYetAwarded(ctx: PlatformContext, b: BenchmarkRecord): Promise<AwardEvidenceResult> {
   if (!b.commitment_anchor)
     return { status: 404, reason: "no_commitment", message: "the benchmark's commitment is not anchored" };
   if (!b.bounty)
@@ -733,8 +732,9 @@ export async function awardEvidence(ctx: PlatformContext, slug: string): Promise
   if (ctx.chain && status !== "reclaimed" && status !== "awarded") {
     try {
       status = statusName((await ctx.chain.getBounty(BigInt(b.bounty.bounty_id))).status);
-    } catch {
-      /* keep the recorded status */
+    } catch (e) {
+      // The chain cannot be read: keep the recorded status.
+      if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
     }
   }
   if (status === "reclaimed")

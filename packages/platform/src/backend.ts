@@ -46,13 +46,14 @@ export class LocalRunBackend implements RunBackend {
     readonly principal: Principal,
   ) {}
   get where(): string {
-    return `local store ${this.platform.ctx.store.dir}`;
+    const s = this.platform.ctx.store;
+    return s.engine === "sqlite" ? `local store ${s.dir}` : `local store ${s.description}`;
   }
   get checkpointDir(): string {
     return this.platform.ctx.store.runsDir;
   }
   get privatePaths(): readonly string[] {
-    return [this.platform.ctx.store.dir];
+    return this.platform.ctx.store.localPaths;
   }
   start(slug: string, agentId: string): Promise<StartedRun> {
     return this.platform.startRun(this.principal, slug, agentId);

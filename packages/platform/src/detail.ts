@@ -69,8 +69,8 @@ export interface BenchmarkListItem extends PrizeFacts {
 }
 
 /** The list of benchmarks (never verifies prizes on-chain: the short render). */
-export function benchmarkList(ctx: PlatformContext): BenchmarkListItem[] {
-  return listBenchmarks(ctx).map((b) => {
+export async function benchmarkList(ctx: PlatformContext): Promise<BenchmarkListItem[]> {
+  return (await listBenchmarks(ctx)).map((b) => {
     const open = isOpen(ctx, b);
     return {
       slug: b.slug,
@@ -130,7 +130,7 @@ export async function benchmarkDetail(
   slug: string,
   opts: { baseUrl?: string } = {},
 ): Promise<BenchmarkDetail> {
-  const b = getBenchmark(ctx, slug);
+  const b = await getBenchmark(ctx, slug);
   const open = isOpen(ctx, b);
   let verified: { status: string } | null = null;
   if (b.bounty && ctx.chain) {

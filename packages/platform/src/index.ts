@@ -13,6 +13,15 @@ export * from "./template.js";
 export * from "./gold.js";
 export * from "./context.js";
 export * from "./store.js";
+export { redactUrl, describePostgres, type Engine, type StoreTarget } from "./store/engine.js";
+export type { Database } from "./store/schema.js";
+export type {
+  VerificationJob,
+  VerificationJobs,
+  VerificationJobState,
+  VerificationResult,
+} from "./store/verification-jobs.js";
+export { VerificationJobsTable } from "./store/verification-jobs.js";
 export * from "./chain.js";
 export * from "./publish.js";
 export * from "./runs.js";

@@ -16,7 +16,8 @@ import { rankRows, type Hex, type RankedRow, type RunRow } from "@bench-bounty/e
 import type { BenchmarkRecord, PlatformContext } from "./context.js";
 import { forbid, isAuthorOf } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
-import { getBenchmark, isOpen } from "./publish.js";
+import { PlatformError } from "./errors.js";
+import { isOpen } from "./publish.js";
 import { isAuthorAgent } from "./agents.js";
 import { isoMillis } from "./time.js";
 
@@ -72,46 +73,23 @@ export function receiptUrl(ctx: PlatformContext, slug: string, runId: string): s
   return `${ctx.publicBaseUrl.replace(/\/+$/, "")}/api/v1/benchmarks/${slug}/runs/${runId}/receipt`;
 }
 
-interface BoardSourceRow {
-  agent_id: string;
-  is_author_agent: number;
-  run_id: string;
-  score_composite: string;
-  score_composite_public: string;
-  score_public: string;
-  queries_used: number;
-  wall_seconds: string;
-  finalized_at_ms: number;
-  rank_accuracy: string;
-  usdc_spent: string;
-  receipt_hash: string;
-}
-
-function finalizedRows(ctx: PlatformContext, slug: string): BoardSourceRow[] {
-  const rows = ctx.store.db
-    .prepare(
-      `SELECT r.agent_id, a.is_author_agent, a.owner_account_id, b.author_account_id, r.run_id, r.score_composite, r.score_composite_public, r.score_public,
-              r.queries_used, r.wall_seconds, r.finalized_at_ms, r.rank_accuracy, r.usdc_spent, r.receipt_hash
-       FROM runs r JOIN agents a ON a.agent_id = r.agent_id JOIN benchmarks b ON b.slug = r.slug
-       WHERE r.slug = ? AND r.status = 'finalized' ORDER BY r.started_at_ms, r.run_id`,
-    )
-    .all(slug) as (BoardSourceRow & { owner_account_id: string; author_account_id: string })[];
+/** Finalized runs with `is_author_agent` per {@link isAuthorAgent} (one rule with the award). */
+async function finalizedRows(ctx: PlatformContext, slug: string) {
+  const rows = await ctx.store.runs.boardSource(slug);
   return rows.map(({ owner_account_id, author_account_id, ...r }) => ({
     ...r,
     is_author_agent: isAuthorAgent(
       { is_author_agent: r.is_author_agent === 1, owner_account_id },
       author_account_id,
-    )
-      ? 1
-      : 0,
+    ),
   }));
 }
 
 /** Final-board rows with every field (rank_accuracy included): the input of the award. */
-export function rankedRuns(ctx: PlatformContext, slug: string): RankedRow<LeaderboardRow>[] {
-  const rows = finalizedRows(ctx, slug).map((r) => ({
+export async function rankedRuns(ctx: PlatformContext, slug: string): Promise<RankedRow<LeaderboardRow>[]> {
+  const rows = (await finalizedRows(ctx, slug)).map((r) => ({
     agent_id: r.agent_id,
-    is_author_agent: r.is_author_agent === 1,
+    is_author_agent: r.is_author_agent,
     run_id: r.run_id,
     score_composite: r.score_composite,
     score_composite_public: r.score_composite_public,
@@ -131,10 +109,10 @@ export function rankedRuns(ctx: PlatformContext, slug: string): RankedRow<Leader
 }
 
 /** Public-board rows: ranked by the public composite (SPEC 6.1); no private figure is read into them. */
-export function publicBoardRows(ctx: PlatformContext, slug: string): PublicBoardRow[] {
-  const rows = finalizedRows(ctx, slug).map((r) => ({
+export async function publicBoardRows(ctx: PlatformContext, slug: string): Promise<PublicBoardRow[]> {
+  const rows = (await finalizedRows(ctx, slug)).map((r) => ({
     agent_id: r.agent_id,
-    is_author_agent: r.is_author_agent === 1,
+    is_author_agent: r.is_author_agent,
     run_id: r.run_id,
     // rankRows orders on score_composite: give it the public composite.
     score_composite: r.score_composite_public,
@@ -177,22 +155,21 @@ interface CacheEntry {
 }
 const caches = new WeakMap<PlatformContext, Map<string, CacheEntry>>();
 
-/** The store's change counter of a benchmark's board (bumped by finalize, close and award). */
-function boardVersion(ctx: PlatformContext, slug: string): number {
-  const r = ctx.store.db.prepare("SELECT board_version FROM benchmarks WHERE slug = ?").get(slug) as
-    | { board_version: number }
-    | undefined;
-  return r?.board_version ?? -1;
-}
-
 /**
  * The leaderboard of a benchmark: the public board while open, the final board once closed (SPEC 6.1).
  * The author may ask for `board: "final"` while open.
  * @throws PlatformError `unknown_benchmark` (404), `forbidden` (`benchmark_author_only`) for the final
  *   board of an open benchmark asked by anyone else
  */
-export function leaderboard(ctx: PlatformContext, slug: string, opts: LeaderboardOptions = {}): Leaderboard {
-  const b = getBenchmark(ctx, slug);
+export async function leaderboard(
+  ctx: PlatformContext,
+  slug: string,
+  opts: LeaderboardOptions = {},
+): Promise<Leaderboard> {
+  // One read gives the benchmark and its board's change counter (bumped by finalize, close and award).
+  const versioned = await ctx.store.benchmarks.getVersioned(slug);
+  if (!versioned) throw new PlatformError("unknown_benchmark", `no benchmark ${slug}`, { slug });
+  const { record: b, board_version: version } = versioned;
   const open = isOpen(ctx, b);
   const want = opts.board ?? (open ? "public" : "final");
   if (want === "final" && open && !isAuthorOf(opts.viewer, b)) {
@@ -203,11 +180,10 @@ export function leaderboard(ctx: PlatformContext, slug: string, opts: Leaderboar
   let cache = caches.get(ctx);
   if (!cache) caches.set(ctx, (cache = new Map()));
   const key = `${want}:${slug}`;
-  const version = boardVersion(ctx, slug);
   const hit = cache.get(key);
   if (hit && hit.version === version && hit.open === open && hit.status === b.status) return hit.board;
   // Frozen: every caller shares the cached board, so nobody may change it in place.
-  const board = buildBoard(ctx, b, open, want);
+  const board = await buildBoard(ctx, b, open, want);
   for (const r of board.rows) Object.freeze(r);
   Object.freeze(board.rows);
   Object.freeze(board);
@@ -215,12 +191,12 @@ export function leaderboard(ctx: PlatformContext, slug: string, opts: Leaderboar
   return board;
 }
 
-function buildBoard(
+async function buildBoard(
   ctx: PlatformContext,
   b: BenchmarkRecord,
   open: boolean,
   want: "public" | "final",
-): Leaderboard {
+): Promise<Leaderboard> {
   if (want === "public")
     return {
       slug: b.slug,
@@ -228,7 +204,7 @@ function buildBoard(
       open,
       board: "public",
       ranked_on: "public_composite",
-      rows: publicBoardRows(ctx, b.slug),
+      rows: await publicBoardRows(ctx, b.slug),
     };
   return {
     slug: b.slug,
@@ -236,6 +212,6 @@ function buildBoard(
     open,
     board: "final",
     ranked_on: b.private_count > 0 ? "private_composite" : "public_composite",
-    rows: rankedRuns(ctx, b.slug),
+    rows: await rankedRuns(ctx, b.slug),
   };
 }

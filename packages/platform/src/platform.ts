@@ -12,7 +12,7 @@
  * Reads that may show private figures take the viewer (null: anonymous) and follow SPEC 6.1.
  *
  * ```ts
- * const platform = Platform.open({ dir: "./store", chain: { rpcUrl, chainId, contracts, privateKey } });
+ * const platform = await Platform.open({ dir: "./store", chain: { rpcUrl, chainId, contracts, privateKey } });
  * const op = platform.localOperator();
  * const ds = await platform.createDataset(op, await loadCsvDataset(csvPath, mapping, { name: "seattle-weather" }));
  * const bench = await platform.publish(op, ds.dataset_id, { title, prompt_template, grader_type: "exact" });
@@ -81,7 +81,10 @@ import { datasetFormats } from "./formats.js";
 import { localOperator, type Principal } from "./identity/principal.js";
 import { assertAuthor, goldVisible, requirePrincipal } from "./identity/access.js";
 import type { Receipt, Hex } from "@bench-bounty/evidence";
+import { PlatformError } from "./errors.js";
 import { Store } from "./store.js";
+import type { StoreTarget } from "./store/engine.js";
+import type { VerificationJobsTable } from "./store/verification-jobs.js";
 import { systemClock, type Clock } from "./time.js";
 import {
   attachBounty,
@@ -98,8 +101,12 @@ import {
 
 /** Options of {@link Platform.open}. */
 export interface PlatformOptions {
-  /** Store directory (created if missing): `platform.sqlite`, `packs/`, `runs/`. */
-  dir: string;
+  /** SQLite store directory (created if missing): `platform.sqlite` and the runner's `runs/`. */
+  dir?: string;
+  /** Any other store (PostgreSQL: `{ engine: "postgres", url }`); overrides `dir`. */
+  database?: StoreTarget;
+  /** Where the local runner keeps checkpoints (default `<dir>/runs`; needed to run locally on PostgreSQL). */
+  runsDir?: string;
   /** Open only a store that exists (`no_store` otherwise) and create nothing: for read-only use. */
   existingStore?: boolean;
   /** Chain access (omit for an off-chain platform: no anchors, no award). */
@@ -125,7 +132,9 @@ export class Platform {
   private constructor(readonly ctx: PlatformContext) {}
 
   /** Opens (or creates) a store. @throws PlatformError `invalid_store`, `no_store`, `invalid_option` */
-  static open(opts: PlatformOptions): Platform {
+  static async open(opts: PlatformOptions): Promise<Platform> {
+    if (opts.database === undefined && opts.dir === undefined)
+      throw new PlatformError("invalid_option", "give the store: dir (SQLite) or database", { field: "dir" });
     const chain =
       opts.chain === undefined
         ? null
@@ -133,7 +142,10 @@ export class Platform {
           ? opts.chain
           : ChainGateway.connect(opts.chain);
     return new Platform({
-      store: new Store(opts.dir, { existing: opts.existingStore === true }),
+      store: await Store.open(opts.database ?? { dir: opts.dir! }, {
+        existing: opts.existingStore === true,
+        ...(opts.runsDir !== undefined ? { runsDir: opts.runsDir } : {}),
+      }),
       clock: opts.clock ?? systemClock,
       randomBytes: opts.randomBytes ?? ((n) => new Uint8Array(nodeRandomBytes(n))),
       answerSaltSeed: opts.answerSaltSeed ?? null,
@@ -145,6 +157,11 @@ export class Platform {
     });
   }
 
+  /** The verifier worker's queue in this store (the `VerificationJobs` port of the server's worker). */
+  get verificationJobs(): VerificationJobsTable {
+    return this.ctx.store.verificationJobs;
+  }
+
   /** The chain gateway, or null. */
   get chain(): ChainGateway | null {
     return this.ctx.chain;
@@ -152,7 +169,7 @@ export class Platform {
 
   /** Closes the store. */
   async close(): Promise<void> {
-    this.ctx.store.close();
+    await this.ctx.store.close();
   }
 
   // ---- identity -------------------------------------------------------------
@@ -236,13 +253,13 @@ export class Platform {
    * @throws PlatformError `forbidden` (`benchmark_author_only`)
    */
   async testSet(viewer: Principal | null, slug: string): Promise<TaskRecord[]> {
-    const b = getBenchmark(this.ctx, slug);
+    const b = await getBenchmark(this.ctx, slug);
     if (!goldVisible(viewer, b)) assertAuthor(requirePrincipal(viewer), b);
     return getTasks(this.ctx, slug);
   }
   /** True while the benchmark accepts runs. */
   async isOpen(slug: string): Promise<boolean> {
-    return isOpen(this.ctx, getBenchmark(this.ctx, slug));
+    return isOpen(this.ctx, await getBenchmark(this.ctx, slug));
   }
   /** The author (or operator) locks a prize on-chain for the benchmark and attaches it. */
   lockBounty(p: Principal, slug: string, opts: LockOptions): Promise<AttachedBounty> {

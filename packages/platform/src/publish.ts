@@ -15,23 +15,18 @@ import {
   composite,
   isEvidenceError,
   keccak256Hex,
-  promptHash,
   testSetLimitProblems,
   type Hex,
   type TestSetRow,
 } from "@bench-bounty/evidence";
 import type { AnchorEvidence } from "./chain.js";
-import type {
-  AttachedBounty,
-  BenchmarkConfig,
-  BenchmarkRecord,
-  PlatformContext,
-  TaskRecord,
-} from "./context.js";
+import type { BenchmarkConfig, BenchmarkRecord, PlatformContext, TaskRecord } from "./context.js";
 import { validateDataset, type DatasetInput, type DatasetRow, type ValidatedDataset } from "./dataset.js";
 import { PlatformError, throwRowIssues, type RowIssue } from "./errors.js";
 import { GRADER_TYPE_NAMES, normaliseTolerance, shapeGold, type GraderType } from "./gold.js";
 import { fromStored, toStored, type JsonObject } from "./json.js";
+import type { Tables } from "./store.js";
+import { isUniqueViolation } from "./store/executor.js";
 import { parseTemplate, refuseGoldPlaceholders, renderTemplate } from "./template.js";
 import { isoMillis } from "./time.js";
 import { assertDatasetOwner, assertRole } from "./identity/access.js";
@@ -254,41 +249,19 @@ export function benchmarkConfig(o: PublishOptions): BenchmarkConfig {
  * Validates and stores a dataset (idempotent: the same name and content give the same dataset id).
  * @throws PlatformError `invalid_dataset` (see {@link validateDataset})
  */
-export function createDataset(ctx: PlatformContext, owner: Principal, input: DatasetInput): DatasetSummary {
+export async function createDataset(
+  ctx: PlatformContext,
+  owner: Principal,
+  input: DatasetInput,
+): Promise<DatasetSummary> {
   assertRole(owner, "author");
   const v = validateDataset(input);
   // The owner is part of the id: two authors uploading the same rows get two datasets.
   const datasetId = `ds-${keccak256Hex(`${owner.account_id}\n${v.name}\n${v.content_hash}`).slice(2, 18)}`;
-  const db = ctx.store.db;
-  const existing = db.prepare("SELECT * FROM datasets WHERE dataset_id = ?").get(datasetId) as
-    | DatasetRowRecord
-    | undefined;
-  if (existing) return summary(existing);
+  const existing = await ctx.store.datasets.get(datasetId);
+  if (existing) return existing;
   const createdAt = isoMillis(ctx.clock());
-  ctx.store.tx(() => {
-    db.prepare(
-      "INSERT INTO datasets (dataset_id, owner_account_id, name, description, label_policy, options_json, content_hash, row_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    ).run(
-      datasetId,
-      owner.account_id,
-      v.name,
-      v.description,
-      v.label_policy,
-      toStored({
-        sanitize: v.sanitize,
-        bucket_fields: v.bucket_fields,
-        time_bound_fields: v.time_bound_fields,
-      }),
-      v.content_hash,
-      v.rows.length,
-      createdAt,
-    );
-    const ins = db.prepare(
-      "INSERT INTO dataset_rows (dataset_id, row_index, row_hash, body_json) VALUES (?, ?, ?, ?)",
-    );
-    v.rows.forEach((row, i) => ins.run(datasetId, i, v.row_hashes[i], toStored(row)));
-  });
-  return {
+  const record = {
     dataset_id: datasetId,
     owner_account_id: owner.account_id,
     name: v.name,
@@ -296,36 +269,30 @@ export function createDataset(ctx: PlatformContext, owner: Principal, input: Dat
     row_count: v.rows.length,
     created_at: createdAt,
   };
+  const inserted = await ctx.store.tx((t) =>
+    t.datasets.insertIfAbsent(
+      {
+        ...record,
+        description: v.description,
+        label_policy: v.label_policy,
+        options_json: toStored({
+          sanitize: v.sanitize,
+          bucket_fields: v.bucket_fields,
+          time_bound_fields: v.time_bound_fields,
+        }),
+      },
+      v.rows.map((row, i) => ({ row_hash: v.row_hashes[i]!, body_json: toStored(row) })),
+    ),
+  );
+  // Another process stored the same dataset first: same id, same content.
+  return inserted ? record : (await ctx.store.datasets.get(datasetId))!;
 }
 
-interface DatasetRowRecord {
-  dataset_id: string;
-  owner_account_id: string;
-  name: string;
-  content_hash: string;
-  row_count: number;
-  created_at: string;
-}
-
-function summary(r: DatasetRowRecord): DatasetSummary {
-  return {
-    dataset_id: r.dataset_id,
-    owner_account_id: r.owner_account_id,
-    name: r.name,
-    content_hash: r.content_hash as Hex,
-    row_count: r.row_count,
-    created_at: r.created_at,
-  };
-}
-
-/** Reads a stored dataset's summary. @throws PlatformError `unknown_dataset` (404) */
-export function getDataset(ctx: PlatformContext, datasetId: string): DatasetSummary {
-  const r = ctx.store.db.prepare("SELECT * FROM datasets WHERE dataset_id = ?").get(datasetId) as
-    | DatasetRowRecord
-    | undefined;
-  if (!r)
-    throw new PlatformError("unknown_dataset", `no dataset ${datasetId}`, { dataset_id: datasetId });
-  return summary(r);
+/** Reads a stored dataset's summary. @throws PlatformError `unknown_dataset` */
+export async function getDataset(ctx: PlatformContext, datasetId: string): Promise<DatasetSummary> {
+  const d = await ctx.store.datasets.get(datasetId);
+  if (!d) throw new PlatformError("unknown_dataset", `no dataset ${datasetId}`, { dataset_id: datasetId });
+  return d;
 }
 
 /** The test set a publication would commit to (pure: nothing stored). */
@@ -423,19 +390,10 @@ export async function publishBenchmark(
   options: PublishOptions,
 ): Promise<PublishResult> {
   const config = benchmarkConfig(options);
-  const ds = getDataset(ctx, datasetId);
+  const ds = await getDataset(ctx, datasetId);
   assertDatasetOwner(author, ds);
-  const db = ctx.store.db;
-  const existing = db.prepare("SELECT slug FROM benchmarks WHERE dataset_id = ?").get(datasetId) as
-    | { slug: string }
-    | undefined;
-  if (existing) {
-    throw new PlatformError(
-      "benchmark_exists",
-      `dataset ${datasetId} already has benchmark ${existing.slug} (one benchmark per dataset)`,
-      { existing_slug: existing.slug },
-    );
-  }
+  const existing = await ctx.store.benchmarks.slugOfDataset(datasetId);
+  if (existing !== null) throw benchmarkExists(datasetId, existing);
   let slug: string;
   if (options.slug !== undefined) {
     if (typeof options.slug !== "string" || !SLUG_RE.test(options.slug)) {
@@ -447,19 +405,8 @@ export async function publishBenchmark(
     }
     slug = options.slug;
   } else slug = defaultSlug(ds.name, ds.content_hash);
-  if (db.prepare("SELECT 1 FROM benchmarks WHERE slug = ?").get(slug)) {
-    throw new PlatformError(
-      "slug_conflict",
-      `slug ${slug} is taken; choose another with the slug option`,
-      { field: "slug", slug, hint: `try ${slug}-2` },
-    );
-  }
-  const stored = db
-    .prepare("SELECT row_hash, body_json FROM dataset_rows WHERE dataset_id = ? ORDER BY row_index")
-    .all(datasetId) as {
-    row_hash: string;
-    body_json: string;
-  }[];
+  if (await ctx.store.benchmarks.exists(slug)) throw slugConflict(slug);
+  const stored = await ctx.store.datasets.rows(datasetId);
   const rows = stored.map((r) => fromStored<DatasetRow>(r.body_json));
   const seed = options.seed;
   const salts =
@@ -477,43 +424,32 @@ export async function publishBenchmark(
       ? keccak256Hex(`bench-bounty.plan-seed:${seed}:${ds.content_hash}`).slice(2)
       : hex(ctx.randomBytes(32));
   const createdAt = isoMillis(ctx.clock());
-  ctx.store.tx(() => {
-    db.prepare(
-      `INSERT INTO benchmarks (slug, dataset_id, author_account_id, title, config_json, commit_root, leaf_count, public_count, private_count, plan_seed, status, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'published', ?)`,
-    ).run(
-      slug,
-      datasetId,
-      ds.owner_account_id,
-      options.title.trim(),
-      toStored(config),
-      plan.root,
-      plan.leaf_count,
-      plan.public_count,
-      plan.leaf_count - plan.public_count,
-      planSeed,
-      createdAt,
-    );
-    const ins = db.prepare(
-      "INSERT INTO tasks (slug, ordinal, prompt, prompt_hash, gold_json, salt, visibility, grader_type, row_index) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    );
-    for (const t of plan.rows)
-      ins.run(
+  await ctx.store.tx(async (t) => {
+    // Checked again inside the transaction: another process may have published meanwhile (the
+    // unique constraints on slug and dataset_id decide a race the reads did not see).
+    const raced = await t.benchmarks.slugOfDataset(datasetId);
+    if (raced !== null) throw benchmarkExists(datasetId, raced);
+    if (await t.benchmarks.exists(slug)) throw slugConflict(slug);
+    try {
+      await t.benchmarks.insert({
         slug,
-        t.ordinal,
-        t.prompt,
-        promptHash(t.prompt),
-        toStored(t.gold),
-        t.salt,
-        t.visibility,
-        t.grader_type,
-        t.row_index,
-      );
-    if (ctx.chain) {
-      db.prepare(
-        "INSERT OR IGNORE INTO anchors (digest, kind, slug, status, created_at) VALUES (?, 'commitment', ?, 'pending', ?)",
-      ).run(plan.root, slug, createdAt);
+        dataset_id: datasetId,
+        author_account_id: ds.owner_account_id,
+        title: options.title.trim(),
+        config,
+        commit_root: plan.root,
+        leaf_count: plan.leaf_count,
+        public_count: plan.public_count,
+        private_count: plan.leaf_count - plan.public_count,
+        plan_seed: planSeed,
+        created_at: createdAt,
+      });
+    } catch (e) {
+      if (isUniqueViolation(e)) throw slugConflict(slug);
+      throw e;
     }
+    await t.tasks.insertAll(slug, plan.rows);
+    if (ctx.chain) await t.anchors.addPending(plan.root, "commitment", slug, createdAt);
   });
   let anchor: AnchorEvidence | null = null;
   if (ctx.chain) {
@@ -544,85 +480,57 @@ export async function publishBenchmark(
  * @throws PlatformError `no_chain`, `chain_error`
  */
 export async function anchorCommitment(ctx: PlatformContext, slug: string): Promise<AnchorEvidence> {
-  const b = getBenchmark(ctx, slug);
+  const b = await getBenchmark(ctx, slug);
   if (b.commitment_anchor) return b.commitment_anchor;
   if (!ctx.chain)
     throw new PlatformError("no_chain", "no chain configured: cannot anchor the commitment", {});
   const ev = await ctx.chain.anchor(b.commit_root, "commitment");
-  ctx.store.tx(() => {
-    ctx.store.db
-      .prepare(
-        "UPDATE anchors SET status = 'anchored', registry_address = ?, tx_hash = ?, anchor_block = ? WHERE digest = ?",
-      )
-      .run(ev.registry_address, ev.tx_hash, ev.anchor_block, b.commit_root);
-    ctx.store.db
-      .prepare("UPDATE benchmarks SET commitment_anchor_json = ? WHERE slug = ?")
-      .run(toStored(ev), slug);
+  await ctx.store.tx(async (t) => {
+    await t.anchors.markAnchored(b.commit_root, ev);
+    await t.benchmarks.setCommitmentAnchor(slug, ev);
   });
   return ev;
 }
 
-interface BenchmarkRow {
-  slug: string;
-  dataset_id: string;
-  author_account_id: string;
-  title: string;
-  config_json: string;
-  commit_root: string;
-  leaf_count: number;
-  public_count: number;
-  private_count: number;
-  plan_seed: string;
-  status: BenchmarkRecord["status"];
-  created_at: string;
-  closed_at: string | null;
-  commitment_anchor_json: string | null;
-  bounty_json: string | null;
-}
-
-function toRecord(r: BenchmarkRow): BenchmarkRecord {
-  return {
-    slug: r.slug,
-    dataset_id: r.dataset_id,
-    author_account_id: r.author_account_id,
-    title: r.title,
-    config: fromStored<BenchmarkConfig>(r.config_json),
-    commit_root: r.commit_root as Hex,
-    leaf_count: r.leaf_count,
-    public_count: r.public_count,
-    private_count: r.private_count,
-    plan_seed: r.plan_seed,
-    status: r.status,
-    created_at: r.created_at,
-    closed_at: r.closed_at,
-    commitment_anchor: r.commitment_anchor_json ? fromStored<AnchorEvidence>(r.commitment_anchor_json) : null,
-    bounty: r.bounty_json ? fromStored<AttachedBounty>(r.bounty_json) : null,
-  };
-}
-
-/** Reads a benchmark. @throws PlatformError `unknown_benchmark` (404) */
-export function getBenchmark(ctx: PlatformContext, slug: string): BenchmarkRecord {
-  const r = ctx.store.db.prepare("SELECT * FROM benchmarks WHERE slug = ?").get(slug) as
-    | BenchmarkRow
-    | undefined;
-  if (!r) throw new PlatformError("unknown_benchmark", `no benchmark ${slug}`, { slug });
-  return toRecord(r);
+/**
+ * Reads a benchmark (through `q`: the store, or the tables of a transaction).
+ * @throws PlatformError `unknown_benchmark`
+ */
+export async function getBenchmark(
+  ctx: PlatformContext,
+  slug: string,
+  q: Tables = ctx.store,
+  opts: { lock?: boolean } = {},
+): Promise<BenchmarkRecord> {
+  const b = await q.benchmarks.get(slug, opts);
+  if (!b) throw new PlatformError("unknown_benchmark", `no benchmark ${slug}`, { slug });
+  return b;
 }
 
 /** All benchmarks, oldest first. */
-export function listBenchmarks(ctx: PlatformContext): BenchmarkRecord[] {
-  return (
-    ctx.store.db.prepare("SELECT * FROM benchmarks ORDER BY created_at, slug").all() as BenchmarkRow[]
-  ).map(toRecord);
+export function listBenchmarks(ctx: PlatformContext): Promise<BenchmarkRecord[]> {
+  return ctx.store.benchmarks.list();
 }
 
 /** The test set of a benchmark in ordinal order (gold and salts included: never serve this before the award). */
-export function getTasks(ctx: PlatformContext, slug: string): TaskRecord[] {
-  const rows = ctx.store.db.prepare("SELECT * FROM tasks WHERE slug = ? ORDER BY ordinal").all(slug) as (Omit<
-    TaskRecord,
-    "gold"
-  > & { gold_json: string })[];
-  return rows.map(({ gold_json, ...t }) => ({ ...t, gold: fromStored(gold_json) }));
+export function getTasks(ctx: PlatformContext, slug: string, q: Tables = ctx.store): Promise<TaskRecord[]> {
+  return q.tasks.ofBenchmark(slug);
+}
+
+function benchmarkExists(datasetId: string, slug: string): PlatformError {
+  return new PlatformError(
+    "benchmark_exists",
+    `dataset ${datasetId} already has benchmark ${slug} (one benchmark per dataset)`,
+    { existing_slug: slug },
+  );
+}
+
+function slugConflict(slug: string): PlatformError {
+  return new PlatformError("slug_conflict", `slug ${slug} is taken; choose another with the slug option`, {
+    field: "slug",
+    slug,
+    hint: `try ${slug}-2`,
+  });
 }
 
 /** True while the benchmark accepts runs: published, and before the bounty's `closes_at` by the platform clock. */
@@ -638,7 +546,7 @@ export async function publishFromInput(
   input: DatasetInput,
   options: PublishOptions,
 ): Promise<PublishResult & { dataset: DatasetSummary }> {
-  const dataset = createDataset(ctx, author, input);
+  const dataset = await createDataset(ctx, author, input);
   const result = await publishBenchmark(ctx, author, dataset.dataset_id, options);
   return { ...result, dataset };
 }

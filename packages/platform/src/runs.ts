@@ -30,7 +30,8 @@ import {
 import type { AnchorEvidence } from "./chain.js";
 import type { BenchmarkRecord, PlatformContext, TaskRecord } from "./context.js";
 import { PlatformError } from "./errors.js";
-import { fromStored, toStored } from "./json.js";
+import type { Tables } from "./store.js";
+import { isUniqueViolation } from "./store/executor.js";
 import { getBenchmark, getTasks, isOpen } from "./publish.js";
 import {
   assertAgentOwner,
@@ -203,36 +204,26 @@ export async function startRun(
   slug: string,
   agentId: string,
 ): Promise<StartedRun> {
-  const b = getBenchmark(ctx, slug);
+  const b = await getBenchmark(ctx, slug);
   const known = await ctx.store.agents.get(agentId);
   if (known) assertAgentOwner(p, known);
   else {
     assertMayOwnAgents(p);
     assertAgentOwner(p, await registerAgent(ctx, p, agentId));
   }
-  const db = ctx.store.db;
-  return ctx.store.tx(() => {
-    if (!isOpen(ctx, b))
-      throw new PlatformError(
-        "benchmark_closed",
-        `benchmark ${slug} is closed to new runs`,
-        { slug, status: b.status },
-      );
-    const open = db
-      .prepare("SELECT run_id FROM runs WHERE slug = ? AND agent_id = ? AND status = 'in_progress'")
-      .get(slug, agentId) as { run_id: string } | undefined;
-    if (open) {
-      throw new PlatformError(
-        "run_in_progress",
-        `agent ${agentId} already has run ${open.run_id} in progress; finalize it first`,
-        { run_id: open.run_id },
-      );
-    }
-    const used = (
-      db.prepare("SELECT COUNT(*) AS n FROM runs WHERE slug = ? AND agent_id = ?").get(slug, agentId) as {
-        n: number;
-      }
-    ).n;
+  if (!isOpen(ctx, b))
+    throw new PlatformError("benchmark_closed", `benchmark ${slug} is closed to new runs`, {
+      slug,
+      status: b.status,
+    });
+  const tasks = await getTasks(ctx, slug);
+  const started = await ctx.store.tx(async (t) => {
+    // The agent's row is locked (PostgreSQL) so two processes starting its runs take turns; the
+    // partial unique index (one run in progress per agent) decides any race left.
+    await t.agents.get(agentId, { lock: true });
+    const open = await t.runs.inProgress(slug, agentId);
+    if (open !== null) throw runInProgress(agentId, open);
+    const used = await t.runs.attempts(slug, agentId);
     if (used >= b.config.max_attempts) {
       throw new PlatformError(
         "max_attempts_reached",
@@ -241,89 +232,81 @@ export async function startRun(
       );
     }
     const attempt = used + 1;
-    const tasks = getTasks(ctx, slug);
     const plan = runPlan(b, tasks, agentId, attempt);
     const runId = runIdOf(slug, agentId, attempt);
     const now = ctx.clock();
-    db.prepare(
-      "INSERT INTO runs (run_id, slug, agent_id, account_id, attempt, status, plan_json, started_at_ms) VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?)",
-    ).run(runId, slug, agentId, p.account_id, attempt, JSON.stringify(plan), now);
-    return {
-      run: {
-        id: runId,
-        benchmark: slug,
+    try {
+      await t.runs.insert({
+        run_id: runId,
+        slug,
         agent_id: agentId,
+        account_id: p.account_id,
         attempt,
-        max_attempts: b.config.max_attempts,
-        attempts_remaining: b.config.max_attempts - attempt,
-        started_at: isoMillis(now),
-        time_budget_seconds: b.config.time_budget_seconds,
-        speed_weight: b.config.speed_weight,
-        clock_note: CLOCK_NOTE,
-      },
-      tasks: plan.map((o, i) => {
-        const t = tasks[o]!;
-        return { ordinal: i, prompt: t.prompt, visibility: t.visibility, grader_type: t.grader_type };
-      }),
-    };
+        plan,
+        started_at_ms: now,
+      });
+    } catch (e) {
+      if (!isUniqueViolation(e)) throw e;
+      throw runInProgress(agentId, runId);
+    }
+    return { attempt, plan, runId, now };
   });
-}
-
-/** A `runs` table row: the record with the plan and the receipt as JSON text. */
-interface RunRow extends Omit<RunRecord, "plan" | "receipt" | "receipt_hash"> {
-  plan_json: string;
-  receipt_json: string | null;
-  receipt_hash: string | null;
-}
-
-function toRun(r: RunRow): RunRecord {
+  const { attempt, plan, runId, now } = started;
   return {
-    run_id: r.run_id,
-    slug: r.slug,
-    agent_id: r.agent_id,
-    account_id: r.account_id,
-    attempt: r.attempt,
-    status: r.status,
-    plan: JSON.parse(r.plan_json) as number[],
-    started_at_ms: r.started_at_ms,
-    finalized_at_ms: r.finalized_at_ms,
-    answer_salt: r.answer_salt,
-    receipt: r.receipt_json ? fromStored<Receipt>(r.receipt_json) : null,
-    receipt_hash: r.receipt_hash as Hex | null,
-    rank_accuracy: r.rank_accuracy,
-    score_public: r.score_public,
-    score_composite: r.score_composite,
-    score_composite_public: r.score_composite_public,
-    wall_seconds: r.wall_seconds,
-    queries_used: r.queries_used,
-    usdc_spent: r.usdc_spent,
+    run: {
+      id: runId,
+      benchmark: slug,
+      agent_id: agentId,
+      attempt,
+      max_attempts: b.config.max_attempts,
+      attempts_remaining: b.config.max_attempts - attempt,
+      started_at: isoMillis(now),
+      time_budget_seconds: b.config.time_budget_seconds,
+      speed_weight: b.config.speed_weight,
+      clock_note: CLOCK_NOTE,
+    },
+    tasks: plan.map((o, i) => {
+      const t = tasks[o]!;
+      return { ordinal: i, prompt: t.prompt, visibility: t.visibility, grader_type: t.grader_type };
+    }),
   };
 }
 
-/** Reads a run. @throws PlatformError `unknown_run` (404) */
-export function getRun(ctx: PlatformContext, runId: string): RunRecord {
-  const r = ctx.store.db.prepare("SELECT * FROM runs WHERE run_id = ?").get(runId) as RunRow | undefined;
+function runInProgress(agentId: string, runId: string): PlatformError {
+  return new PlatformError(
+    "run_in_progress",
+    `agent ${agentId} already has run ${runId} in progress; finalize it first`,
+    { run_id: runId },
+  );
+}
+
+/** Reads a run (through `q`: the store, or a transaction's tables). @throws PlatformError `unknown_run` */
+export async function getRun(
+  ctx: PlatformContext,
+  runId: string,
+  q: Tables = ctx.store,
+  opts: { lock?: boolean } = {},
+): Promise<RunRecord> {
+  const r = await q.runs.get(runId, opts);
   if (!r) throw new PlatformError("unknown_run", `no run ${runId}`, { run_id: runId });
-  return toRun(r);
+  return r;
 }
 
 /** Runs of a benchmark (optionally of one agent), in start order. */
-export function listRuns(ctx: PlatformContext, slug: string, agentId?: string): RunRecord[] {
-  const rows = (
-    agentId === undefined
-      ? ctx.store.db.prepare("SELECT * FROM runs WHERE slug = ? ORDER BY started_at_ms, run_id").all(slug)
-      : ctx.store.db
-          .prepare("SELECT * FROM runs WHERE slug = ? AND agent_id = ? ORDER BY attempt")
-          .all(slug, agentId)
-  ) as RunRow[];
-  return rows.map(toRun);
+export function listRuns(
+  ctx: PlatformContext,
+  slug: string,
+  agentId?: string,
+  q: Tables = ctx.store,
+): Promise<RunRecord[]> {
+  return q.runs.ofBenchmark(slug, agentId);
 }
 
 /** The run's tasks as served (by ordinal), to the run's owner. @throws PlatformError `unknown_run`, `forbidden` */
-export function runTasks(ctx: PlatformContext, p: Principal, runId: string): ServedTask[] {
-  const run = getRun(ctx, runId);
+export async function runTasks(ctx: PlatformContext, p: Principal, runId: string): Promise<ServedTask[]> {
+  const run = await getRun(ctx, runId);
   assertRunOwner(p, run);
-  const tasks = getTasks(ctx, run.slug);
+  const tasks = await getTasks(ctx, run.slug);
   return run.plan.map((o, i) => ({
     ordinal: i,
     prompt: tasks[o]!.prompt,
@@ -333,17 +316,22 @@ export function runTasks(ctx: PlatformContext, p: Principal, runId: string): Ser
 }
 
 /** Answers stored for a run (to its owner): ordinal -> answer text. @throws PlatformError `unknown_run`, `forbidden` */
-export function ownRunAnswers(ctx: PlatformContext, p: Principal, runId: string): Map<number, string> {
-  assertRunOwner(p, getRun(ctx, runId));
+export async function ownRunAnswers(
+  ctx: PlatformContext,
+  p: Principal,
+  runId: string,
+): Promise<Map<number, string>> {
+  assertRunOwner(p, await getRun(ctx, runId));
   return runAnswers(ctx, runId);
 }
 
 /** Answers stored for a run: ordinal -> answer text (store-internal: finalize and the award). */
-export function runAnswers(ctx: PlatformContext, runId: string): Map<number, string> {
-  const rows = ctx.store.db
-    .prepare("SELECT ordinal, answer_text FROM answers WHERE run_id = ?")
-    .all(runId) as { ordinal: number; answer_text: string }[];
-  return new Map(rows.map((r) => [r.ordinal, r.answer_text]));
+export function runAnswers(
+  ctx: PlatformContext,
+  runId: string,
+  q: Tables = ctx.store,
+): Promise<Map<number, string>> {
+  return q.answers.ofRun(runId);
 }
 
 /** One submitted answer. */
@@ -359,20 +347,19 @@ export interface SubmittedAnswer {
  *   `details.errors: [{index, ordinal, code}]` (`code`: `not_an_object`, `bad_ordinal`, `unknown_ordinal`,
  *   `duplicate_ordinal`, `not_a_string`, `empty_answer`, `answer_too_long`) and `details.valid_ordinals`
  */
-export function submitAnswers(
+export async function submitAnswers(
   ctx: PlatformContext,
   p: Principal,
   runId: string,
   answers: unknown,
-): { run_id: string; accepted: number; answered: number; total: number } {
-  const run = getRun(ctx, runId);
+): Promise<{ run_id: string; accepted: number; answered: number; total: number }> {
+  const run = await getRun(ctx, runId);
   assertRunOwner(p, run);
   if (run.status !== "in_progress") {
-    throw new PlatformError(
-      "run_not_in_progress",
-      `run ${runId} is ${run.status}; start a new attempt`,
-      { run_id: runId, status: run.status },
-    );
+    throw new PlatformError("run_not_in_progress", `run ${runId} is ${run.status}; start a new attempt`, {
+      run_id: runId,
+      status: run.status,
+    });
   }
   if (!Array.isArray(answers))
     throw new PlatformError("invalid_answers", "answers must be a list of {ordinal, answer_text}", {
@@ -438,23 +425,16 @@ export function submitAnswers(
     });
   }
   const now = isoMillis(ctx.clock());
-  const db = ctx.store.db;
-  return ctx.store.tx(() => {
-    const cur = db.prepare("SELECT status FROM runs WHERE run_id = ?").get(runId) as { status: string };
+  return ctx.store.tx(async (t) => {
+    // The run's row is locked (PostgreSQL): a finalize in another process waits, or has finished.
+    const cur = await getRun(ctx, runId, t, { lock: true });
     if (cur.status !== "in_progress")
-      throw new PlatformError(
-        "run_not_in_progress",
-        `run ${runId} is ${cur.status}`,
-        { run_id: runId, status: cur.status },
-      );
-    const up = db.prepare(
-      `INSERT INTO answers (run_id, ordinal, answer_text, updated_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (run_id, ordinal) DO UPDATE SET answer_text = excluded.answer_text, updated_at = excluded.updated_at`,
-    );
-    for (const a of good) up.run(runId, a.ordinal, a.answer_text, now);
-    const answered = (
-      db.prepare("SELECT COUNT(*) AS n FROM answers WHERE run_id = ?").get(runId) as { n: number }
-    ).n;
+      throw new PlatformError("run_not_in_progress", `run ${runId} is ${cur.status}`, {
+        run_id: runId,
+        status: cur.status,
+      });
+    await t.answers.upsert(runId, good, now);
+    const answered = await t.answers.count(runId);
     return { run_id: runId, accepted: good.length, answered, total: n };
   });
 }
@@ -477,7 +457,7 @@ export async function finalizeRun(
   runId: string,
   opts: FinalizeOptions = {},
 ): Promise<FinalizeResult> {
-  assertRunOwner(p, getRun(ctx, runId));
+  assertRunOwner(p, await getRun(ctx, runId));
   const queries = opts.queries_used ?? 0;
   const spent = opts.usdc_spent ?? "0.000000";
   if (!Number.isSafeInteger(queries) || queries < 0)
@@ -488,132 +468,50 @@ export async function finalizeRun(
     throw new PlatformError("invalid_option", "usdc_spent must have exactly 6 decimals", {
       field: "usdc_spent",
     });
-  const db = ctx.store.db;
-  const done = ctx.store.tx(() => {
-    const run = getRun(ctx, runId);
+  const slug = (await getRun(ctx, runId)).slug;
+  const tasks = await getTasks(ctx, slug);
+  const done = await ctx.store.tx(async (t) => {
+    // Lock order: the benchmark, then the run (the award's preparation locks the benchmark too, so a
+    // finalize either commits before the award ranks the runs or sees the award and is refused).
+    const b = await getBenchmark(ctx, slug, t, { lock: true });
+    const run = await getRun(ctx, runId, t, { lock: true });
     if (run.status !== "in_progress")
-      throw new PlatformError(
-        "already_finalized",
-        `run ${runId} is already finalized`,
-        { run_id: runId, receipt_hash: run.receipt_hash },
-      );
-    const b = getBenchmark(ctx, run.slug);
-    if (b.status === "awarded" || db.prepare("SELECT 1 FROM awards WHERE slug = ?").get(run.slug)) {
-      throw new PlatformError(
-        "benchmark_awarded",
-        `benchmark ${run.slug} is awarded; late runs are not scored`,
-        { slug: run.slug },
-      );
+      throw new PlatformError("already_finalized", `run ${runId} is already finalized`, {
+        run_id: runId,
+        receipt_hash: run.receipt_hash,
+      });
+    if (b.status === "awarded" || (await t.awards.get(slug)) !== null) {
+      throw new PlatformError("benchmark_awarded", `benchmark ${slug} is awarded; late runs are not scored`, {
+        slug,
+      });
     }
-    const open = isOpen(ctx, b);
-    const tasks = getTasks(ctx, run.slug);
-    const answers = runAnswers(ctx, runId);
-    const graded = run.plan.map((bankOrdinal, i) => {
-      const t = tasks[bankOrdinal]!;
-      const answer = answers.get(i) ?? null;
-      const credit = grade(t.grader_type, t.gold, answer);
-      return { t, answer, credit: credit.toString(), bankOrdinal };
-    });
-    const gradedTasks = graded.map((g) => ({ visibility: g.t.visibility, credit: g.credit }));
-    const accuracyValue = rankAccuracy(gradedTasks, b.private_count > 0);
-    const publicScore = scorePublic(gradedTasks);
-    const finalizedMs = Math.max(ctx.clock(), run.started_at_ms);
-    const wall = wallSeconds(finalizedMs - run.started_at_ms);
-    const compositeScore = composite({
-      rank_accuracy: accuracyValue,
-      wall_seconds: wall,
-      usdc_spent: spent,
-      speed_weight: b.config.speed_weight,
-      cost_weight: b.config.cost_weight,
-      time_budget_seconds: b.config.time_budget_seconds,
-      cost_budget_usdc: b.config.cost_budget_usdc,
-    });
-    const compositePublic = composite({
-      rank_accuracy: publicScore,
-      wall_seconds: wall,
-      usdc_spent: spent,
-      speed_weight: b.config.speed_weight,
-      cost_weight: b.config.cost_weight,
-      time_budget_seconds: b.config.time_budget_seconds,
-      cost_budget_usdc: b.config.cost_budget_usdc,
-    });
-    const salt =
-      ctx.answerSaltSeed !== null
-        ? keccak256Hex(`bench-bounty.answer-salt:${ctx.answerSaltSeed}:${runId}`).slice(2)
-        : Buffer.from(ctx.randomBytes(32)).toString("hex");
-    const receipt = buildReceipt({
-      run_id: runId,
-      benchmark_slug: run.slug,
-      commit_root: b.commit_root,
-      agent_id: run.agent_id,
-      attempt: run.attempt,
-      started_at: isoMillis(run.started_at_ms),
-      finalized_at: isoMillis(finalizedMs),
-      wall_seconds: wall,
+    const answers = await runAnswers(ctx, runId, t);
+    const scored = scoreRun(ctx, b, run, tasks, answers, { queries, spent });
+    await t.runs.finalize(runId, {
+      finalized_at_ms: scored.finalizedMs,
+      answer_salt: scored.salt,
+      receipt: scored.receipt,
+      receipt_hash: scored.hash,
+      rank_accuracy: scored.accuracyValue,
+      score_public: scored.publicScore,
+      score_composite: scored.compositeScore,
+      score_composite_public: scored.compositePublic,
+      wall_seconds: scored.wall,
       queries_used: queries,
       usdc_spent: spent,
-      score_public: publicScore,
-      score_composite: compositeScore,
-      answer_salt: salt,
-      tasks: graded.map((g) => ({
-        bank_ordinal: g.bankOrdinal,
-        prompt_hash: g.t.prompt_hash,
-        visibility: g.t.visibility,
-        answer_text: g.answer,
-        credit: open ? null : g.credit,
-      })),
     });
-    const hash = receiptHash(receipt);
-    db.prepare(
-      `UPDATE runs SET status = 'finalized', finalized_at_ms = ?, answer_salt = ?, receipt_json = ?, receipt_hash = ?, rank_accuracy = ?,
-       score_public = ?, score_composite = ?, score_composite_public = ?, wall_seconds = ?, queries_used = ?, usdc_spent = ? WHERE run_id = ? AND status = 'in_progress'`,
-    ).run(
-      finalizedMs,
-      salt,
-      toStored(receipt),
-      hash,
-      accuracyValue,
-      publicScore,
-      compositeScore,
-      compositePublic,
-      wall,
-      queries,
-      spent,
-      runId,
-    );
-    if (ctx.chain) {
-      db.prepare(
-        "INSERT OR IGNORE INTO anchors (digest, kind, slug, status, created_at) VALUES (?, 'receipt', ?, 'pending', ?)",
-      ).run(hash, run.slug, isoMillis(finalizedMs));
-    }
-    db.prepare("UPDATE benchmarks SET board_version = board_version + 1 WHERE slug = ?").run(run.slug);
+    if (ctx.chain) await t.anchors.addPending(scored.hash, "receipt", slug, isoMillis(scored.finalizedMs));
+    await t.benchmarks.bumpBoard(slug);
     ctx.faults.finalizeBeforeCommit?.(runId);
-    const used = (
-      db
-        .prepare("SELECT COUNT(*) AS n FROM runs WHERE slug = ? AND agent_id = ?")
-        .get(run.slug, run.agent_id) as { n: number }
-    ).n;
-    const result = {
-      run,
-      b,
-      open,
-      graded,
-      receipt,
-      hash,
-      accuracyValue,
-      publicScore,
-      compositeScore,
-      wall,
-      used,
-    };
-    return { ...result, compositePublic };
+    const used = await t.runs.attempts(slug, run.agent_id);
+    return { ...scored, run, b, used };
   });
   let anchor: AnchorEvidence | null = null;
   let anchorError: string | undefined;
   if (ctx.chain && ctx.receiptAnchoring === "immediate") {
     try {
       anchor = await ctx.chain.anchor(done.hash, "receipt");
-      recordAnchor(ctx, done.hash, anchor);
+      await recordAnchor(ctx, done.hash, anchor);
     } catch (e) {
       // A chain failure leaves the anchor pending (reported here; `anchor` and the award retry it).
       if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
@@ -621,6 +519,92 @@ export async function finalizeRun(
     }
   }
   return finalizeResult(done, p, { queries, spent, anchor, anchorError, chain: ctx.chain !== null });
+}
+
+/**
+ * Grades a run and builds its receipt (pure: the finalize transaction stores the result). The wall
+ * clock runs from start to now in milliseconds; credits stay out of the receipt while the benchmark is open.
+ */
+function scoreRun(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  run: RunRecord,
+  tasks: TaskRecord[],
+  answers: Map<number, string>,
+  o: { queries: number; spent: string },
+) {
+  const { queries, spent } = o;
+  const runId = run.run_id;
+  const open = isOpen(ctx, b);
+  const graded = run.plan.map((bankOrdinal, i) => {
+    const t = tasks[bankOrdinal]!;
+    const answer = answers.get(i) ?? null;
+    const credit = grade(t.grader_type, t.gold, answer);
+    return { t, answer, credit: credit.toString(), bankOrdinal };
+  });
+  const gradedTasks = graded.map((g) => ({ visibility: g.t.visibility, credit: g.credit }));
+  const accuracyValue = rankAccuracy(gradedTasks, b.private_count > 0);
+  const publicScore = scorePublic(gradedTasks);
+  const finalizedMs = Math.max(ctx.clock(), run.started_at_ms);
+  const wall = wallSeconds(finalizedMs - run.started_at_ms);
+  const compositeScore = composite({
+    rank_accuracy: accuracyValue,
+    wall_seconds: wall,
+    usdc_spent: spent,
+    speed_weight: b.config.speed_weight,
+    cost_weight: b.config.cost_weight,
+    time_budget_seconds: b.config.time_budget_seconds,
+    cost_budget_usdc: b.config.cost_budget_usdc,
+  });
+  const compositePublic = composite({
+    rank_accuracy: publicScore,
+    wall_seconds: wall,
+    usdc_spent: spent,
+    speed_weight: b.config.speed_weight,
+    cost_weight: b.config.cost_weight,
+    time_budget_seconds: b.config.time_budget_seconds,
+    cost_budget_usdc: b.config.cost_budget_usdc,
+  });
+  const salt =
+    ctx.answerSaltSeed !== null
+      ? keccak256Hex(`bench-bounty.answer-salt:${ctx.answerSaltSeed}:${runId}`).slice(2)
+      : Buffer.from(ctx.randomBytes(32)).toString("hex");
+  const receipt = buildReceipt({
+    run_id: runId,
+    benchmark_slug: run.slug,
+    commit_root: b.commit_root,
+    agent_id: run.agent_id,
+    attempt: run.attempt,
+    started_at: isoMillis(run.started_at_ms),
+    finalized_at: isoMillis(finalizedMs),
+    wall_seconds: wall,
+    queries_used: queries,
+    usdc_spent: spent,
+    score_public: publicScore,
+    score_composite: compositeScore,
+    answer_salt: salt,
+    tasks: graded.map((g) => ({
+      bank_ordinal: g.bankOrdinal,
+      prompt_hash: g.t.prompt_hash,
+      visibility: g.t.visibility,
+      answer_text: g.answer,
+      credit: open ? null : g.credit,
+    })),
+  });
+  const hash = receiptHash(receipt);
+  return {
+    open,
+    graded,
+    receipt,
+    hash,
+    accuracyValue,
+    publicScore,
+    compositeScore,
+    compositePublic,
+    wall,
+    finalizedMs,
+    salt,
+  };
 }
 
 /** Everything the finalize transaction computed. */
@@ -690,9 +674,9 @@ function finalizeResult(
  * read it; private figures and the receipt follow {@link privateFiguresVisible} / {@link receiptsVisible}.
  * @throws PlatformError `unknown_run` (404), `forbidden` (`run_owner_only`)
  */
-export function runView(ctx: PlatformContext, viewer: Principal, runId: string): RunView {
-  const run = getRun(ctx, runId);
-  const b = getBenchmark(ctx, run.slug);
+export async function runView(ctx: PlatformContext, viewer: Principal, runId: string): Promise<RunView> {
+  const run = await getRun(ctx, runId);
+  const b = await getBenchmark(ctx, run.slug);
   if (run.account_id !== viewer.account_id && !isAuthorOf(viewer, b) && !viewer.roles.includes("operator"))
     assertRunOwner(viewer, run);
   return toView(ctx, viewer, run, b);
@@ -724,15 +708,15 @@ function toView(ctx: PlatformContext, viewer: Principal | null, run: RunRecord, 
 }
 
 /** The caller's runs across all benchmarks, newest first (seed: `GET /benchmarks/runs/mine`). */
-export function myRuns(ctx: PlatformContext, p: Principal): RunView[] {
-  const rows = ctx.store.db
-    .prepare("SELECT * FROM runs WHERE account_id = ? ORDER BY started_at_ms DESC, run_id")
-    .all(p.account_id) as RunRow[];
+export async function myRuns(ctx: PlatformContext, p: Principal): Promise<RunView[]> {
+  const runs = await ctx.store.runs.ofAccount(p.account_id);
   const benches = new Map<string, BenchmarkRecord>();
-  return rows.map(toRun).map((r) => {
-    if (!benches.has(r.slug)) benches.set(r.slug, getBenchmark(ctx, r.slug));
-    return toView(ctx, p, r, benches.get(r.slug)!);
-  });
+  const views: RunView[] = [];
+  for (const r of runs) {
+    if (!benches.has(r.slug)) benches.set(r.slug, await getBenchmark(ctx, r.slug));
+    views.push(toView(ctx, p, r, benches.get(r.slug)!));
+  }
+  return views;
 }
 
 /**
@@ -740,20 +724,18 @@ export function myRuns(ctx: PlatformContext, p: Principal): RunView[] {
  * @throws PlatformError `unknown_run` (404) unless the run is a finalized run of `slug`;
  *   `receipt_withheld` (404, `details.reason` `withheld_live_contest`) while the benchmark is open
  */
-export function receiptOf(
+export async function receiptOf(
   ctx: PlatformContext,
   viewer: Principal | null,
   slug: string,
   runId: string,
-): { receipt: Receipt; receipt_hash: Hex } {
-  const run = getRun(ctx, runId);
+): Promise<{ receipt: Receipt; receipt_hash: Hex }> {
+  const run = await getRun(ctx, runId);
   if (run.slug !== slug || run.status !== "finalized" || !run.receipt)
-    throw new PlatformError(
-      "unknown_run",
-      "no finalized run with this id on this benchmark",
-      { run_id: runId },
-    );
-  const b = getBenchmark(ctx, slug);
+    throw new PlatformError("unknown_run", "no finalized run with this id on this benchmark", {
+      run_id: runId,
+    });
+  const b = await getBenchmark(ctx, slug);
   if (!receiptsVisible(viewer, b, isOpen(ctx, b)))
     throw new PlatformError(
       "receipt_withheld",
@@ -775,29 +757,19 @@ export async function anchorPending(
   kind: "receipt" | "commitment" | "pack",
 ): Promise<Record<string, AnchorEvidence>> {
   if (!ctx.chain) throw new PlatformError("no_chain", "no chain configured", {});
-  const rows = ctx.store.db
-    .prepare(
-      "SELECT digest FROM anchors WHERE slug = ? AND kind = ? AND status = 'pending' ORDER BY created_at, digest",
-    )
-    .all(slug, kind) as {
-    digest: Hex;
-  }[];
-  if (rows.length === 0) return {};
-  const digests = rows.map((r) => r.digest);
+  const digests = (await ctx.store.anchors.pending(slug, kind)).map((r) => r.digest);
+  if (digests.length === 0) return {};
   const evs =
     digests.length === 1
       ? [await ctx.chain.anchor(digests[0]!, kind)]
       : await ctx.chain.anchorMany(digests, kind);
   const out: Record<string, AnchorEvidence> = {};
-  ctx.store.tx(() => {
-    const up = ctx.store.db.prepare(
-      "UPDATE anchors SET status = 'anchored', registry_address = ?, tx_hash = ?, anchor_block = ? WHERE digest = ?",
-    );
-    digests.forEach((d, i) => {
+  await ctx.store.tx(async (t) => {
+    for (const [i, d] of digests.entries()) {
       const ev = evs[i]!;
-      up.run(ev.registry_address, ev.tx_hash, ev.anchor_block, d);
+      await t.anchors.markAnchored(d, ev);
       out[d] = ev;
-    });
+    }
   });
   return out;
 }
@@ -810,30 +782,21 @@ export interface PendingAnchor {
 }
 
 /** The digests of a benchmark still waiting for their anchor, oldest first (issue 13 item 9). */
-export function pendingAnchors(ctx: PlatformContext, slug: string): PendingAnchor[] {
-  getBenchmark(ctx, slug);
-  return ctx.store.db
-    .prepare(
-      "SELECT digest, kind, created_at FROM anchors WHERE slug = ? AND status = 'pending' ORDER BY created_at, digest",
-    )
-    .all(slug) as PendingAnchor[];
+export async function pendingAnchors(ctx: PlatformContext, slug: string): Promise<PendingAnchor[]> {
+  await getBenchmark(ctx, slug);
+  return ctx.store.anchors.pending(slug);
 }
 
 /** Records the anchoring evidence of a pending digest. */
-export function recordAnchor(ctx: PlatformContext, digest: string, ev: AnchorEvidence): void {
-  ctx.store.db
-    .prepare(
-      "UPDATE anchors SET status = 'anchored', registry_address = ?, tx_hash = ?, anchor_block = ? WHERE digest = ?",
-    )
-    .run(ev.registry_address, ev.tx_hash, ev.anchor_block, digest);
+export function recordAnchor(ctx: PlatformContext, digest: string, ev: AnchorEvidence): Promise<void> {
+  return ctx.store.anchors.markAnchored(digest, ev);
 }
 
 /** The recorded anchor of a digest, or null when pending or unknown. */
-export function anchorOf(ctx: PlatformContext, digest: string): AnchorEvidence | null {
-  const r = ctx.store.db
-    .prepare("SELECT * FROM anchors WHERE digest = ? AND status = 'anchored'")
-    .get(digest) as { registry_address: string; tx_hash: string; anchor_block: number } | undefined;
-  return r
-    ? { registry_address: r.registry_address, tx_hash: r.tx_hash, anchor_block: r.anchor_block }
-    : null;
+export function anchorOf(
+  ctx: PlatformContext,
+  digest: string,
+  q: Tables = ctx.store,
+): Promise<AnchorEvidence | null> {
+  return q.anchors.evidence(digest);
 }

@@ -1,13 +1,20 @@
 /**
- * The platform's state: one SQLite file per store (`<dir>/platform.sqlite`, better-sqlite3), plus the
- * minted packs (`<dir>/packs/<slug>.json`) and runner checkpoints (`<dir>/runs/<run_id>.json`).
+ * The platform's state: one store on one SQL engine through Kysely, either an embedded SQLite file
+ * (`<dir>/platform.sqlite`, better-sqlite3; runner checkpoints beside it in `<dir>/runs/`) or a
+ * PostgreSQL database (`DATABASE_URL`, shared by several `serve` processes). Tables are reached only
+ * through their data-access modules (`store/*.ts`, one per table); the schema comes from versioned
+ * migrations (`store/migrations/`). Minted evidence packs live in the `packs` table.
  *
- * Durability: WAL journal with `synchronous = FULL` (a committed transaction survives a crash or power
- * loss), every multi-row change in one transaction, and files written with {@link writeFileDurably}
- * (write to a temporary file, fsync, atomic rename, fsync the directory). A crash at any point leaves
- * either the state before or the state after a step, never a half-written one.
+ * Durability: on SQLite a WAL journal with `synchronous = FULL` (a committed transaction survives a
+ * crash or power loss) and IMMEDIATE transactions (the write lock is taken at BEGIN); on PostgreSQL
+ * its own WAL. Every multi-row change is one {@link Store.tx} (all or nothing), so a crash at any
+ * point leaves the state before or after a step. Where two processes could race on PostgreSQL, rows
+ * are locked (`FOR UPDATE`), constraints decide (one run in progress per agent, one answer per
+ * ordinal, one award per benchmark, one anchor per digest), and a transaction that lost a
+ * serialization or deadlock conflict is retried a bounded number of times.
  */
-import Database from "better-sqlite3";
+import { sql } from "kysely";
+import { Migrator } from "kysely/migration";
 import {
   accessSync,
   closeSync,
@@ -21,250 +28,269 @@ import {
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { PlatformError } from "./errors.js";
-import { OPERATOR_ACCOUNT_ID } from "./identity/principal.js";
 import { AccountsTable } from "./store/accounts.js";
 import { AgentsTable } from "./store/agents.js";
+import { AnchorsTable } from "./store/anchors.js";
+import { AnswersTable } from "./store/answers.js";
+import { AwardsTable } from "./store/awards.js";
+import { BenchmarksTable } from "./store/benchmarks.js";
+import { DatasetsTable } from "./store/datasets.js";
+import {
+  notAStore,
+  openPostgres,
+  openSqlite,
+  type Engine,
+  type OpenedEngine,
+  type StoreTarget,
+} from "./store/engine.js";
+import type { Executor } from "./store/executor.js";
+import { migrationsFor } from "./store/migrations/index.js";
+import { PacksTable } from "./store/packs.js";
+import { RunsTable } from "./store/runs.js";
+import { TasksTable } from "./store/tasks.js";
+import { VerificationJobsTable } from "./store/verification-jobs.js";
 
-/** Schema version written in `meta.schema_version`. */
-export const SCHEMA_VERSION = "2";
+/** Schema version written in `meta.schema_version` by the migrations. */
+export const SCHEMA_VERSION = "3";
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS accounts (
-  account_id TEXT PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE,
-  roles_json TEXT NOT NULL,
-  created_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS api_keys (
-  key_prefix TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL REFERENCES accounts(account_id),
-  key_hash TEXT NOT NULL UNIQUE,
-  created_at TEXT NOT NULL,
-  revoked_at TEXT
-);
-CREATE TABLE IF NOT EXISTS datasets (
-  dataset_id TEXT PRIMARY KEY,
-  owner_account_id TEXT NOT NULL REFERENCES accounts(account_id),
-  name TEXT NOT NULL,
-  description TEXT,
-  label_policy TEXT,
-  options_json TEXT NOT NULL,
-  content_hash TEXT NOT NULL,
-  row_count INTEGER NOT NULL,
-  created_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS dataset_rows (
-  dataset_id TEXT NOT NULL REFERENCES datasets(dataset_id),
-  row_index INTEGER NOT NULL,
-  row_hash TEXT NOT NULL,
-  body_json TEXT NOT NULL,
-  PRIMARY KEY (dataset_id, row_index)
-);
-CREATE TABLE IF NOT EXISTS benchmarks (
-  slug TEXT PRIMARY KEY,
-  dataset_id TEXT NOT NULL UNIQUE REFERENCES datasets(dataset_id),
-  author_account_id TEXT NOT NULL REFERENCES accounts(account_id),
-  title TEXT NOT NULL,
-  config_json TEXT NOT NULL,
-  commit_root TEXT NOT NULL,
-  leaf_count INTEGER NOT NULL,
-  public_count INTEGER NOT NULL,
-  private_count INTEGER NOT NULL,
-  plan_seed TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('published', 'closed', 'awarded')),
-  created_at TEXT NOT NULL,
-  closed_at TEXT,
-  commitment_anchor_json TEXT,
-  bounty_json TEXT,
-  board_version INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS tasks (
-  slug TEXT NOT NULL REFERENCES benchmarks(slug),
-  ordinal INTEGER NOT NULL,
-  prompt TEXT NOT NULL,
-  prompt_hash TEXT NOT NULL,
-  gold_json TEXT NOT NULL,
-  salt TEXT NOT NULL,
-  visibility TEXT NOT NULL CHECK (visibility IN ('public', 'private')),
-  grader_type TEXT NOT NULL,
-  row_index INTEGER NOT NULL,
-  PRIMARY KEY (slug, ordinal)
-);
-CREATE TABLE IF NOT EXISTS agents (
-  agent_id TEXT PRIMARY KEY,
-  owner_account_id TEXT NOT NULL REFERENCES accounts(account_id),
-  withdrawal_address TEXT,
-  is_author_agent INTEGER NOT NULL DEFAULT 0,
-  created_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS runs (
-  run_id TEXT PRIMARY KEY,
-  slug TEXT NOT NULL REFERENCES benchmarks(slug),
-  agent_id TEXT NOT NULL REFERENCES agents(agent_id),
-  account_id TEXT NOT NULL REFERENCES accounts(account_id),
-  attempt INTEGER NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('in_progress', 'finalized')),
-  plan_json TEXT NOT NULL,
-  started_at_ms INTEGER NOT NULL,
-  finalized_at_ms INTEGER,
-  answer_salt TEXT,
-  receipt_json TEXT,
-  receipt_hash TEXT,
-  rank_accuracy TEXT,
-  score_public TEXT,
-  score_composite TEXT,
-  score_composite_public TEXT,
-  wall_seconds TEXT,
-  queries_used INTEGER,
-  usdc_spent TEXT,
-  UNIQUE (slug, agent_id, attempt)
-);
-CREATE UNIQUE INDEX IF NOT EXISTS runs_one_in_progress ON runs (slug, agent_id) WHERE status = 'in_progress';
-CREATE TABLE IF NOT EXISTS answers (
-  run_id TEXT NOT NULL REFERENCES runs(run_id),
-  ordinal INTEGER NOT NULL,
-  answer_text TEXT NOT NULL,
-  updated_at TEXT NOT NULL,
-  PRIMARY KEY (run_id, ordinal)
-);
-CREATE TABLE IF NOT EXISTS anchors (
-  digest TEXT PRIMARY KEY,
-  kind TEXT NOT NULL CHECK (kind IN ('commitment', 'receipt', 'pack')),
-  slug TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('pending', 'anchored')),
-  registry_address TEXT,
-  tx_hash TEXT,
-  anchor_block INTEGER,
-  created_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS awards (
-  slug TEXT PRIMARY KEY REFERENCES benchmarks(slug),
-  status TEXT NOT NULL CHECK (status IN ('prepared', 'sent', 'confirmed', 'packed')),
-  rank_derivation_json TEXT NOT NULL,
-  ranking_digest TEXT NOT NULL,
-  winners_json TEXT NOT NULL,
-  award_tx TEXT,
-  award_block INTEGER,
-  pack_hash TEXT,
-  pack_file TEXT,
-  created_at TEXT NOT NULL
-);
-`;
+/** Kysely's own bookkeeping tables (present, without the marker, while another process creates the store). */
+const MIGRATOR_TABLES = ["kysely_migration", "kysely_migration_lock"];
 
-/** An open store: the database handle and its directory layout. */
-export class Store {
-  /** The better-sqlite3 handle (synchronous; one writer per store file). */
-  readonly db!: Database.Database;
-  /** Directory of the store. */
-  readonly dir: string;
+/** Transactions retried after a serialization failure or a deadlock (PostgreSQL 40001 / 40P01). */
+const TX_ATTEMPTS = 5;
+
+/** Every table's data-access module over one executor (the store's database, or one transaction). */
+export class Tables {
   /** The `accounts` and `api_keys` tables. */
   readonly accounts: AccountsTable;
   /** The `agents` table. */
   readonly agents: AgentsTable;
+  /** The `datasets` and `dataset_rows` tables. */
+  readonly datasets: DatasetsTable;
+  /** The `benchmarks` table. */
+  readonly benchmarks: BenchmarksTable;
+  /** The `tasks` table. */
+  readonly tasks: TasksTable;
+  /** The `runs` table. */
+  readonly runs: RunsTable;
+  /** The `answers` table. */
+  readonly answers: AnswersTable;
+  /** The `anchors` table. */
+  readonly anchors: AnchorsTable;
+  /** The `awards` table. */
+  readonly awards: AwardsTable;
+  /** The `packs` table. */
+  readonly packs: PacksTable;
+  /** The `verification_jobs` table (the verifier worker's queue). */
+  readonly verificationJobs: VerificationJobsTable;
+
+  constructor(
+    /** The Kysely executor these modules run on. */
+    readonly db: Executor,
+    /** The engine. */
+    readonly engine: Engine,
+  ) {
+    this.accounts = new AccountsTable(db, engine);
+    this.agents = new AgentsTable(db, engine);
+    this.datasets = new DatasetsTable(db, engine);
+    this.benchmarks = new BenchmarksTable(db, engine);
+    this.tasks = new TasksTable(db, engine);
+    this.runs = new RunsTable(db, engine);
+    this.answers = new AnswersTable(db, engine);
+    this.anchors = new AnchorsTable(db, engine);
+    this.awards = new AwardsTable(db, engine);
+    this.packs = new PacksTable(db, engine);
+    this.verificationJobs = new VerificationJobsTable(db, engine);
+  }
+}
+
+/** Where to open a store: an SQLite directory, or any {@link StoreTarget}. */
+export type StoreLocation = { dir: string } | StoreTarget;
+
+const isRetryable = (e: unknown): boolean => {
+  const code = (e as { code?: unknown }).code;
+  return code === "40001" || code === "40P01";
+};
+
+/** An open store. Its table modules run outside any transaction; {@link Store.tx} gives them inside one. */
+export class Store extends Tables {
+  /** `sqlite /path/platform.sqlite` or `postgresql host:port/db` (never a password). */
+  readonly description: string;
+  private readonly localDir: string | null;
+  private readonly checkpoints: string | null;
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  private constructor(opened: OpenedEngine, dir: string | null, runsDir: string | null) {
+    super(opened.db, opened.engine);
+    this.description = opened.description;
+    this.localDir = dir;
+    this.checkpoints = runsDir ?? (dir === null ? null : join(dir, "runs"));
+  }
 
   /**
-   * Opens (or creates) the store in `dir`.
+   * Opens (or creates) a store and brings its schema to the latest migration.
    *
-   * A `platform.sqlite` that is not an SQLite database, or a non-empty database without the store's
-   * marker (`meta.schema_version`, written at creation), is refused before anything is written to it:
-   * the store never extends someone else's database.
-   * @param opts `existing: true` opens only a store that exists (read-only commands): nothing is created
+   * A file that is not an SQLite database, or a non-empty database (the current schema on PostgreSQL)
+   * without the store's marker `meta.schema_version` or with a version this build does not read, is
+   * refused before anything is written to it: the store never extends someone else's database.
+   * @param opts `existing: true` opens only an SQLite store that exists (read-only commands);
+   *   `runsDir`: where the local runner keeps its checkpoints (default `<dir>/runs`; a PostgreSQL
+   *   store has none unless given)
    * @throws PlatformError `invalid_option` when the directory cannot be created; `invalid_store` when
-   *   the database file is not a bench-bounty store (or cannot be opened), naming the file; `no_store`
-   *   (404) with `existing` when there is no `platform.sqlite` in `dir`
+   *   the target is not a bench-bounty store or cannot be opened, naming the file or the URL (password
+   *   redacted); `no_store` with `existing` when there is no `platform.sqlite` in `dir`
    */
-  constructor(dir: string, opts: { existing?: boolean } = {}) {
-    this.dir = dir;
-    if (opts.existing) requireExistingStore(dir, "store");
-    ensureWritableDir(dir, "store");
-    ensureWritableDir(this.packsDir, "store");
-    ensureWritableDir(this.runsDir, "store");
-    const file = join(dir, "platform.sqlite");
-    const refuse = (why: string, cause?: unknown): never => {
-      if (this.db?.open) this.db.close();
-      throw new PlatformError("invalid_store", `${file} is not a bench-bounty store: ${why}`, {
-        field: "store",
-        path: file,
-        ...(cause !== undefined ? { sqlite_code: (cause as { code?: unknown }).code ?? null } : {}),
-      });
-    };
+  static async open(
+    where: StoreLocation,
+    opts: { existing?: boolean; runsDir?: string } = {},
+  ): Promise<Store> {
+    let dir: string | null = null;
+    let opened: OpenedEngine;
+    if ("dir" in where || where.engine === "sqlite") {
+      let file: string;
+      if ("dir" in where) {
+        dir = where.dir;
+        if (opts.existing) requireExistingStore(dir, "store");
+        ensureWritableDir(dir, "store");
+        ensureWritableDir(join(dir, "runs"), "store");
+        file = join(dir, "platform.sqlite");
+      } else file = where.file;
+      opened = openSqlite(file);
+    } else opened = await openPostgres(where);
     try {
-      this.db = new Database(file);
-      this.db.pragma("busy_timeout = 5000");
-      // Read before any write: a file that is not a database throws here (SQLITE_NOTADB).
-      const tables = (
-        this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
-          name: string;
-        }[]
-      ).map((t) => t.name);
-      if (tables.length > 0) {
-        const version = tables.includes("meta")
-          ? (
-              this.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
-                | { value: string }
-                | undefined
-            )?.value
-          : undefined;
-        if (version === undefined)
-          refuse(
-            `an SQLite database without the store's marker meta.schema_version (tables: ${tables.join(", ")})`,
-          );
-        if (version !== SCHEMA_VERSION)
-          refuse(`schema version ${version}, this platform reads version ${SCHEMA_VERSION}`);
-      }
-      this.db.pragma("journal_mode = WAL");
-      this.db.pragma("synchronous = FULL");
-      this.db.pragma("foreign_keys = ON");
-      // Schema and marker in one transaction: another process sees no tables or all of them.
-      this.tx(() => {
-        this.db.exec(SCHEMA);
-        this.db
-          .prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)")
-          .run(SCHEMA_VERSION);
-        this.db
-          .prepare(
-            "INSERT OR IGNORE INTO accounts (account_id, name, roles_json, created_at) VALUES (?, 'operator', '[\"author\",\"operator\"]', ?)",
-          )
-          .run(OPERATOR_ACCOUNT_ID, new Date().toISOString());
-      });
+      refuseForeign(opened);
+      await migrate(opened);
     } catch (e) {
-      if (e instanceof PlatformError) throw e;
-      const code = (e as { code?: unknown }).code;
-      if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") refuse((e as Error).message, e);
-      if (typeof code === "string" && code.startsWith("SQLITE_")) {
-        if (this.db?.open) this.db.close();
-        throw new PlatformError("invalid_store", `cannot open ${file}: ${(e as Error).message}`, {
-          field: "store",
-          path: file,
-          sqlite_code: code,
-        });
-      }
+      await opened.db.destroy();
       throw e;
     }
-    this.accounts = new AccountsTable(this.db, (fn) => this.tx(fn));
-    this.agents = new AgentsTable(this.db);
+    return new Store(opened, dir, opts.runsDir ?? null);
   }
 
-  /** Directory of the minted packs. */
-  get packsDir(): string {
-    return join(this.dir, "packs");
+  /** Directory of an SQLite store. @throws PlatformError `invalid_option` on PostgreSQL (no local directory) */
+  get dir(): string {
+    if (this.localDir === null)
+      throw new PlatformError(
+        "invalid_option",
+        `the store ${this.description} has no local directory: the local runner needs --store DIR`,
+        { field: "store" },
+      );
+    return this.localDir;
   }
 
-  /** Directory of the runner checkpoints. */
+  /**
+   * Directory of the local runner's checkpoints (`<dir>/runs`, or the `runsDir` given at open).
+   * @throws PlatformError `invalid_option` for a PostgreSQL store opened without one
+   */
   get runsDir(): string {
-    return join(this.dir, "runs");
+    if (this.checkpoints === null)
+      throw new PlatformError(
+        "invalid_option",
+        `the store ${this.description} has no local checkpoint directory: the local runner needs --store DIR`,
+        { field: "store" },
+      );
+    return this.checkpoints;
   }
 
-  /** Runs `fn` in one IMMEDIATE transaction (all or nothing). */
-  tx<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+  /** The local paths of the store (what a CLI agent must not see): its directory, or its checkpoints. */
+  get localPaths(): string[] {
+    return this.localDir !== null ? [this.localDir] : this.checkpoints !== null ? [this.checkpoints] : [];
   }
 
-  /** Closes the database. */
-  close(): void {
-    if (this.db.open) this.db.close();
+  /**
+   * Runs `fn` in one transaction, all or nothing: IMMEDIATE on SQLite; on PostgreSQL READ COMMITTED,
+   * with rows locked by the modules' `lock` reads, and retried up to 5 times after a serialization
+   * failure or a deadlock (so `fn` must only touch the store). Inside `fn` use only the given
+   * `Tables`: on SQLite the store's own modules wait for the transaction's connection.
+   */
+  async tx<T>(fn: (t: Tables) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction().execute((trx) => fn(new Tables(trx, this.engine)));
+      } catch (e) {
+        if (attempt >= TX_ATTEMPTS || !isRetryable(e)) throw e;
+        await new Promise((r) => setTimeout(r, 5 * attempt + Math.floor(Math.random() * 10)));
+      }
+    }
   }
+
+  /**
+   * Runs `fn` while holding the named lock, one holder at a time: across processes on PostgreSQL (a
+   * session advisory lock, released when `fn` ends or the holder's connection dies), within the
+   * process on SQLite (one `serve` per SQLite store). The award holds its benchmark's lock.
+   */
+  async withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.locks.get(name) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((r) => (release = r));
+    const chained = prev.then(() => mine);
+    this.locks.set(name, chained);
+    await prev;
+    try {
+      if (this.engine !== "postgres") return await fn();
+      return await this.db.connection().execute(async (conn) => {
+        await sql`SELECT pg_advisory_lock(hashtextextended(${name}, 0))`.execute(conn);
+        try {
+          return await fn();
+        } finally {
+          await sql`SELECT pg_advisory_unlock(hashtextextended(${name}, 0))`.execute(conn);
+        }
+      });
+    } finally {
+      release();
+      if (this.locks.get(name) === chained) this.locks.delete(name);
+    }
+  }
+
+  /** Closes the database (the pool on PostgreSQL). */
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}
+
+/** Refuses a database that holds tables but is not a store of a version this build reads. */
+function refuseForeign(o: OpenedEngine): void {
+  const foreign = o.tables.filter((t) => !MIGRATOR_TABLES.includes(t));
+  if (foreign.length === 0) return;
+  const kind = o.engine === "sqlite" ? "an SQLite database" : "a PostgreSQL schema";
+  if (o.version === undefined)
+    throw notAStore(
+      o.label,
+      `${kind} without the store's marker meta.schema_version (tables: ${foreign.join(", ")})`,
+    );
+  if (o.version === "2")
+    throw notAStore(
+      o.label,
+      `schema version 2 (an earlier build's store, packs kept as files); this platform reads version ${SCHEMA_VERSION} and does not migrate version 2: publish into a new store`,
+    );
+  if (o.version !== SCHEMA_VERSION)
+    throw notAStore(o.label, `schema version ${o.version}, this platform reads version ${SCHEMA_VERSION}`);
+}
+
+/** Durability pragmas (SQLite), then every pending migration. @throws PlatformError `invalid_store` */
+async function migrate(o: OpenedEngine): Promise<void> {
+  if (o.engine === "sqlite") {
+    await sql`PRAGMA journal_mode = WAL`.execute(o.db);
+    await sql`PRAGMA synchronous = FULL`.execute(o.db);
+    await sql`PRAGMA foreign_keys = ON`.execute(o.db);
+  }
+  // On PostgreSQL the migrator's tables live in the store's own schema (it would otherwise take
+  // another schema's `kysely_migration` for its own).
+  const migrator = new Migrator({
+    db: o.db,
+    provider: migrationsFor(o.engine),
+    ...(o.schema !== undefined ? { migrationTableSchema: o.schema } : {}),
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error !== undefined)
+    throw new PlatformError(
+      "invalid_store",
+      `cannot migrate the store ${o.label}: ${(error as Error).message ?? String(error)}`,
+      {
+        field: "store",
+        path: o.label,
+      },
+    );
 }
 
 /**
@@ -319,7 +345,9 @@ export function requireExistingStore(dir: string, option: string): void {
   let isFile: boolean;
   try {
     isFile = statSync(join(dir, "platform.sqlite")).isFile();
-  } catch {
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw e;
     isFile = false;
   }
   if (!isFile) missing();
@@ -362,7 +390,9 @@ export function ensureWritableDir(dir: string, option: string): void {
       refuse(cur === target ? "exists and is not a directory" : `${cur} exists and is not a directory`);
     try {
       accessSync(cur, fsConstants.W_OK | fsConstants.X_OK);
-    } catch {
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "EACCES" && code !== "EROFS" && code !== "EPERM") throw e;
       refuse(`${cur} is not writable`);
     }
     break;
@@ -376,7 +406,9 @@ export function ensureWritableDir(dir: string, option: string): void {
         let isDir: boolean;
         try {
           isDir = statSync(level).isDirectory();
-        } catch {
+        } catch (e2) {
+          const c2 = (e2 as NodeJS.ErrnoException).code;
+          if (c2 !== "ENOENT" && c2 !== "ENOTDIR") throw e2;
           isDir = false;
         }
         if (isDir) continue;

@@ -2,21 +2,22 @@
  * Issue 13 item 3, re-probed: under bubblewrap a CLI agent started by a root runner kept every
  * capability (`CapEff: 000001fffeffffff`), so it could `umount` the tmpfs that hides the store and
  * read every gold answer. The sandbox now drops every capability: the unmount is refused, the store
- * stays hidden, and the agent's effective capability set is empty.
+ * stays hidden, and the agent's effective capability set is empty. SQLite only: a PostgreSQL store
+ * is no local file to hide.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { bubblewrapAvailable } from "../src/agent-process.js";
 import { runBenchmark } from "../src/runner.js";
-import { cities, cleanup, manualClock, openTemp, tempDir } from "./helpers.js";
+import { cities, cleanup, manualClock, openTemp, tempDir, TEST_ENGINE } from "./helpers.js";
 
 afterEach(cleanup);
 
-describe.skipIf(!bubblewrapAvailable())("a sandboxed CLI agent cannot unhide the store", () => {
+describe.skipIf(!bubblewrapAvailable() || TEST_ENGINE !== "sqlite")("a sandboxed CLI agent cannot unhide the store", () => {
   it("has no capabilities, cannot umount the store's tmpfs, and never reads a gold", async () => {
     const clock = manualClock();
-    const h = openTemp({ clock: clock.now });
+    const h = await openTemp({ clock: clock.now });
     const ds = await h.createDataset(cities(2));
     const { slug } = await h.publish(ds.dataset_id, {
       title: "Cities",

@@ -7,7 +7,7 @@ afterEach(cleanup);
 describe("SPEC 7.2: the benchmark author's own agents rank but take no money", () => {
   it("an agent of the author's account is an author agent even without the flag; a stranger's is not", async () => {
     const clock = manualClock();
-    const h = openTemp({ clock: clock.now });
+    const h = await openTemp({ clock: clock.now });
     const p = h.real;
     const author = await p.authenticate((await p.createAccount({ name: "author" })).api_key);
     const stranger = await p.authenticate((await p.createAccount({ name: "stranger" })).api_key);
@@ -48,7 +48,7 @@ describe("SPEC 7.2: the benchmark author's own agents rank but take no money", (
 
 describe("attachBounty input", () => {
   it("refuses a bounty id outside uint256 naming the field, before any chain call", async () => {
-    const h = openTemp({});
+    const h = await openTemp({});
     const p = h.real;
     const author = await p.authenticate((await p.createAccount({ name: "author" })).api_key);
     const ds = await p.createDataset(author, cities(4));

@@ -8,11 +8,22 @@ import {
   rankingDigest,
 } from "@bench-bounty/evidence";
 import { verifyPack } from "@bench-bounty/verifier";
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PlatformError } from "../src/errors.js";
 import { runBenchmark, type AgentSpec } from "../src/runner.js";
-import { chainConfig, cities, latestBlockTime, manualClock, openTemp, useDevChain } from "./helpers.js";
+import {
+  chainConfig,
+  cities,
+  freshPostgresTarget,
+  latestBlockTime,
+  manualClock,
+  openAt,
+  openTemp,
+  tempDir,
+  TEST_ENGINE,
+  useDevChain,
+  type Harness,
+} from "./helpers.js";
 
 const TEMPLATE = "What is the answer for {payload.city} #{payload.index}?";
 const POOL = 10_000_001n; // odd: dust goes to place 1
@@ -38,7 +49,7 @@ describe("award on the local Base profile", () => {
     const clock = manualClock(chainNow * 1000);
     let crashBeforeRecord = true;
     let crashBeforeMint = true;
-    const platform = openTemp({
+    const platform = await openTemp({
       clock: clock.now,
       chain: chainConfig(dc, 0),
       faults: {
@@ -189,7 +200,10 @@ describe("award on the local Base profile", () => {
       expect(awardedLogs[0]!.args.rankingDigest).toBe(result.ranking_digest);
 
       // the pack: stored bytes recompute with the evidence library
-      const bytes = readFileSync(result.pack_file);
+      const stored = await platform.awardEvidence(slug);
+      if (stored.status !== 200) throw new Error(`no pack: ${stored.reason}`);
+      const bytes = Buffer.from(stored.bytes);
+      expect(result.pack_size).toBe(bytes.length);
       const pack = parseEvidencePack(bytes);
       expect(Buffer.from(evidencePackBytes(pack)).equals(bytes)).toBe(true);
       expect(healedBytes.equals(bytes)).toBe(true);
@@ -247,7 +261,7 @@ describe("award on the local Base profile", () => {
     const dc = devChain();
     const now = await latestBlockTime(dc);
     const clock = manualClock(now * 1000);
-    const platform = openTemp({ clock: clock.now, chain: chainConfig(dc, 0) });
+    const platform = await openTemp({ clock: clock.now, chain: chainConfig(dc, 0) });
     try {
       const ds = await platform.createDataset(cities(5, "empty-contest"));
       const { slug } = await platform.publish(ds.dataset_id, {
@@ -276,7 +290,10 @@ describe("award on the local Base profile", () => {
         args: [BigInt(bounty.bounty_id), author.address],
       });
       expect(credit).toBe(5_000_000n);
-      const pack = parseEvidencePack(readFileSync(result.pack_file));
+      const stored = await platform.awardEvidence(result.slug);
+      if (stored.status !== 200) throw new Error(`no pack: ${stored.reason}`);
+      const packBytes = stored.bytes;
+      const pack = parseEvidencePack(packBytes);
       expect(pack.rank_derivation).toMatchObject({
         zero_winner_reason: "no_runs",
         rows: [],
@@ -284,7 +301,7 @@ describe("award on the local Base profile", () => {
         payout_rule: "winner_take_all",
       });
       const report = await verifyPack({
-        source: new Uint8Array(readFileSync(result.pack_file)),
+        source: packBytes,
         rpcUrl: dc.rpcUrl,
         policy: "onchain",
       });
@@ -293,17 +310,85 @@ describe("award on the local Base profile", () => {
       // receipt_anchors verified even then, so it is checked fact by fact here)
       expect(report.facts.receipt_anchors.state).toBe("not-required");
       expect(report.policy_unmet.filter((f) => f !== "receipt_anchors")).toEqual([]);
-      const offline = await verifyPack({ source: new Uint8Array(readFileSync(result.pack_file)) });
+      const offline = await verifyPack({ source: packBytes });
       expect(offline.policy_met).toBe(true);
     } finally {
       await platform.close();
     }
   }, 120_000);
 
+  it("two awards of one benchmark at once (two processes on PostgreSQL, two requests on SQLite): one award transaction, one pack, the same answer", async () => {
+    const dc = devChain();
+    const now = await latestBlockTime(dc);
+    const clock = manualClock(now * 1000);
+    const opts = { clock: clock.now, chain: chainConfig(dc, 0) };
+    let first: Harness;
+    let second: Harness;
+    if (TEST_ENGINE === "postgres") {
+      const database = await freshPostgresTarget();
+      first = await openAt({ ...opts, database, runsDir: tempDir() });
+      second = await openAt({ ...opts, database, runsDir: tempDir() });
+    } else {
+      first = await openTemp(opts);
+      second = first;
+    }
+    try {
+      const ds = await first.createDataset(cities(6, "award-race"));
+      const { slug } = await first.publish(ds.dataset_id, {
+        title: "Award race",
+        prompt_template: TEMPLATE,
+        grader_type: "exact",
+      });
+      const author = dc.accounts[6]!;
+      await dc.mintUsdc(author.address, 3_000_000n);
+      const bounty = await first.lockBounty(slug, {
+        authorPrivateKey: author.privateKey,
+        pool: 3_000_000n,
+        closesAt: now + 60,
+        awardDeadline: now + 6000,
+        thresholdBps: 0,
+        payoutRule: "winner_take_all",
+      });
+      await first.registerAgent("racer", { withdrawal_address: dc.accounts[5]!.address });
+      await runBenchmark(await first.backend("racer"), slug, "racer", agent(clock, 50));
+      await dc.increaseTime(120);
+      clock.advance(120_000);
+      const [a, b] = await Promise.all([first.award(slug), second.award(slug)]);
+      expect(b).toEqual(a);
+      expect(a.winners.map((w) => w.agent_id)).toEqual(["racer"]);
+      const logs = await dc.publicClient.getContractEvents({
+        address: dc.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        eventName: "Awarded",
+        args: { bountyId: BigInt(bounty.bounty_id) },
+        fromBlock: 0n,
+      });
+      expect(logs).toHaveLength(1);
+      const packAnchors = await dc.publicClient.getContractEvents({
+        address: dc.contracts.anchorRegistry,
+        abi: anchorRegistryAbi,
+        fromBlock: 0n,
+      });
+      expect(
+        packAnchors.filter((l) =>
+          JSON.stringify(l.args, (_k, v) => (typeof v === "bigint" ? String(v) : v)).includes(a.pack_hash),
+        ),
+      ).toHaveLength(1);
+      const d1 = await first.awardEvidence(slug);
+      const d2 = await second.awardEvidence(slug);
+      if (d1.status !== 200 || d2.status !== 200) throw new Error("no pack");
+      expect(Buffer.from(d2.bytes).equals(Buffer.from(d1.bytes))).toBe(true);
+      expect(d1.pack_hash).toBe(a.pack_hash);
+    } finally {
+      await first.close();
+      if (second !== first) await second.close();
+    }
+  }, 120_000);
+
   it("concurrent runs in one process anchor every receipt at finalize (chain writes are serialised)", async () => {
     const dc = devChain();
     const clock = manualClock((await latestBlockTime(dc)) * 1000);
-    const platform = openTemp({ clock: clock.now, chain: chainConfig(dc, 8) });
+    const platform = await openTemp({ clock: clock.now, chain: chainConfig(dc, 8) });
     try {
       const ds = await platform.createDataset(cities(8, "concurrent"));
       const { slug } = await platform.publish(ds.dataset_id, {
@@ -331,7 +416,11 @@ describe("award on the local Base profile", () => {
   it("batched receipt anchoring: finalize leaves receipts pending, one anchorMany anchors them all with kind receipt", async () => {
     const dc = devChain();
     const clock = manualClock((await latestBlockTime(dc)) * 1000);
-    const platform = openTemp({ clock: clock.now, receiptAnchoring: "batch", chain: chainConfig(dc, 6) });
+    const platform = await openTemp({
+      clock: clock.now,
+      receiptAnchoring: "batch",
+      chain: chainConfig(dc, 6),
+    });
     try {
       const ds = await platform.createDataset(cities(6, "batched"));
       const { slug } = await platform.publish(ds.dataset_id, {
@@ -365,7 +454,7 @@ describe("award on the local Base profile", () => {
 
   it("a chain outage at publish leaves the commitment pending; the benchmark is stored and the door says no_commitment", async () => {
     // the devchain's contracts and account 0, behind an RPC URL nothing listens on
-    const platform = openTemp({
+    const platform = await openTemp({
       chain: { ...chainConfig(devChain(), 0), rpcUrl: "http://127.0.0.1:9", chainId: 8453 },
     });
     const ds = await platform.createDataset(cities(3, "outage"));
@@ -375,9 +464,11 @@ describe("award on the local Base profile", () => {
       grader_type: "exact",
     });
     expect(res.commitment_anchor).toBeNull();
-    const pending = platform.ctx.store.db
-      .prepare("SELECT kind, status FROM anchors WHERE digest = ?")
-      .get(res.commit_root);
+    const pending = await platform.ctx.store.db
+      .selectFrom("anchors")
+      .select(["kind", "status"])
+      .where("digest", "=", res.commit_root)
+      .executeTakeFirst();
     expect(pending).toEqual({ kind: "commitment", status: "pending" });
     expect(await platform.awardEvidence(res.slug)).toMatchObject({ status: 404, reason: "no_commitment" });
     await expect(platform.anchorCommitment(res.slug)).rejects.toMatchObject({ code: "chain_error" });
@@ -394,7 +485,7 @@ describe("award on the local Base profile", () => {
   }, 60_000);
 
   it("the door answers no_commitment for an off-chain benchmark and unknown_benchmark for an unknown slug", async () => {
-    const platform = openTemp();
+    const platform = await openTemp();
     const ds = await platform.createDataset(cities(3, "offchain"));
     const { slug } = await platform.publish(ds.dataset_id, {
       title: "Off",

@@ -122,10 +122,10 @@ describe("a store file that is not the platform's is refused in one line", () =>
 
     const fresh = tempDir();
     writeFileSync(join(fresh, "platform.sqlite"), "");
-    const p = Platform.open({ dir: fresh });
+    const p = await Platform.open({ dir: fresh });
     expect(await p.listBenchmarks()).toEqual([]);
     await p.close();
-    const again = Platform.open({ dir: fresh });
+    const again = await Platform.open({ dir: fresh });
     await again.close();
   });
 });
@@ -133,7 +133,7 @@ describe("a store file that is not the platform's is refused in one line", () =>
 describe("a corrupt run checkpoint is refused in one line", () => {
   it("resume with garbage or a non-checkpoint in runs/<run_id>.json names the file, exit 1", async () => {
     const store = tempDir();
-    Platform.open({ dir: store }).close();
+    await (await Platform.open({ dir: store })).close();
     const file = join(store, "runs", "run-0123456789abcdef.json");
     writeFileSync(file, "garbage\n");
     let r = await runCli("resume", "run-0123456789abcdef", "--store", store);
@@ -171,7 +171,7 @@ describe("commands that read refuse a store that does not exist and create nothi
     expect(r.err).toMatch(/no store at/);
     expect(readdirSync(empty)).toEqual([]);
     // an existing store still answers: the benchmark is unknown
-    await Platform.open({ dir: empty }).close();
+    await (await Platform.open({ dir: empty })).close();
     const known = await runCli("show", "x", "--store", empty);
     expect(known.code).toBe(1);
     expect(known.err).toMatch(/^error: .*x/);
@@ -268,7 +268,7 @@ describe("chain options are checked before the store or the network", () => {
     vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", KEY);
     vi.stubEnv("BENCH_BOUNTY_AUTHOR_KEY", KEY);
     const store = tempDir();
-    Platform.open({ dir: store }).close();
+    await (await Platform.open({ dir: store })).close();
     const fetchSpy = vi.spyOn(globalThis, "fetch");
     const r = await runCli(
       "lock",
@@ -296,7 +296,7 @@ describe("chain options are checked before the store or the network", () => {
 
   it("--receipt-anchoring immediate|batch is accepted by the commands (README), other values refused", async () => {
     const store = tempDir();
-    Platform.open({ dir: store }).close();
+    await (await Platform.open({ dir: store })).close();
     let r = await runCli("show", "x", "--store", store, "--receipt-anchoring", "batch");
     expect(r.err).not.toMatch(/unknown option/);
     expect(r.err).toContain("unknown_benchmark");

@@ -13,7 +13,7 @@ describe("durability", () => {
   it("a crash in the middle of finalize loses nothing: the run stays in progress with every answer, and finalize succeeds afterwards", async () => {
     expect(existsSync(TSX)).toBe(true);
     const dir = tempDir();
-    let platform = openAt({ dir });
+    let platform = await openAt({ dir });
     const ds = await platform.createDataset(cities(10));
     const { slug } = await platform.publish(ds.dataset_id, {
       title: "Cities",
@@ -34,7 +34,7 @@ describe("durability", () => {
     ).toBe(true);
     expect(child.stdout).not.toContain("finalize returned");
 
-    platform = openAt({ dir });
+    platform = await openAt({ dir });
     const run = await platform.getRun(runId);
     expect(run.status).toBe("in_progress");
     expect(run.receipt).toBeNull();

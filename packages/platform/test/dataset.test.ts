@@ -132,7 +132,7 @@ describe("dataset validation", () => {
   });
 
   it("the dry run reports and persists nothing", async () => {
-    const platform = openTemp();
+    const platform = await openTemp();
     const bad = await platform.validateDataset({
       name: "d",
       rows: [row(), row({ payload: {}, knowable_at: undefined })],
@@ -141,10 +141,9 @@ describe("dataset validation", () => {
     expect(bad.errors[0]).toMatchObject({ row_index: 1, field: "payload", code: "empty" });
     const good = await platform.validateDataset({ name: "d", rows: [row()] });
     expect(good.ok).toBe(true);
-    const n = platform.ctx.store.db
-      .prepare("SELECT (SELECT COUNT(*) FROM datasets) + (SELECT COUNT(*) FROM dataset_rows) AS n")
-      .get() as { n: number };
-    expect(n.n).toBe(0);
+    const db = platform.ctx.store.db;
+    expect(await db.selectFrom("datasets").selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom("dataset_rows").selectAll().execute()).toEqual([]);
     await platform.close();
   });
 

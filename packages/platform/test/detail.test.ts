@@ -6,7 +6,7 @@ afterEach(cleanup);
 
 describe("list, detail and formats (seed: compete steps 1-2 and 8; publish formats)", () => {
   it("the detail names this slug's own curls at the base URL, carries grader_types and no gold; the list is read-only once closed", async () => {
-    const h = openTemp();
+    const h = await openTemp();
     const ds = await h.createDataset(cities(4));
     const { slug } = await h.publish(ds.dataset_id, {
       title: "Cities",
@@ -44,7 +44,7 @@ describe("list, detail and formats (seed: compete steps 1-2 and 8; publish forma
   });
 
   it("the worked examples of the formats validate as they are", async () => {
-    const h = openTemp();
+    const h = await openTemp();
     const f = await h.real.datasetFormats();
     expect(f.examples.length).toBeGreaterThan(1);
     for (const ex of f.examples) expect((await h.real.validateDataset(ex.dataset)).errors).toEqual([]);

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, vi } from "vitest";
+import { dropPostgresSchemas, freshPostgresTarget, TEST_ENGINE } from "../src/testing.js";
 import type { ChainConfig } from "../src/chain.js";
 import { registerPlatformCommands } from "../src/cli.js";
 import type { DatasetInput } from "../src/dataset.js";
@@ -30,6 +31,8 @@ export function manualClock(startMs = Date.UTC(2026, 0, 1)): {
 const dirs: string[] = [];
 
 /** A fresh temporary store directory (removed by {@link cleanup}). */
+export { engines, freshPostgresTarget, TEST_ENGINE } from "../src/testing.js";
+
 export function tempDir(prefix = "bb-platform-"): string {
   const d = mkdtempSync(join(tmpdir(), prefix));
   dirs.push(d);
@@ -68,8 +71,8 @@ export class Harness {
     return p;
   }
   /** The principal of the account owning run `runId` (works on a reopened store: only the account id matters to the rules). */
-  ownerOfRun(runId: string): Principal {
-    const accountId = getRun(this.ctx, runId).account_id;
+  async ownerOfRun(runId: string): Promise<Principal> {
+    const accountId = (await getRun(this.ctx, runId)).account_id;
     return (
       this.byAccount.get(accountId) ?? {
         account_id: accountId,
@@ -116,28 +119,28 @@ export class Harness {
     return this.real.startRun(await this.principal(agentId), slug, agentId);
   }
   async submit(runId: string, answers: unknown) {
-    return this.real.submit(this.ownerOfRun(runId), runId, answers);
+    return this.real.submit(await this.ownerOfRun(runId), runId, answers);
   }
   async finalize(runId: string, o?: FinalizeOptions) {
-    return this.real.finalize(this.ownerOfRun(runId), runId, o);
+    return this.real.finalize(await this.ownerOfRun(runId), runId, o);
   }
   /** The stored run record (plan included): store-internal, for assertions. */
   async getRun(runId: string) {
     return getRun(this.ctx, runId);
   }
   async runTasks(runId: string) {
-    return this.real.runTasks(this.ownerOfRun(runId), runId);
+    return this.real.runTasks(await this.ownerOfRun(runId), runId);
   }
   async runAnswers(runId: string) {
-    return this.real.runAnswers(this.ownerOfRun(runId), runId);
+    return this.real.runAnswers(await this.ownerOfRun(runId), runId);
   }
   /** The stored runs of a benchmark (store-internal, for assertions). */
   async listRuns(slug: string, agentId?: string) {
     return listRuns(this.ctx, slug, agentId);
   }
   /** The runner backend of the account owning run `runId`. */
-  backendOfRun(runId: string): LocalRunBackend {
-    return new LocalRunBackend(this.real, this.ownerOfRun(runId));
+  async backendOfRun(runId: string): Promise<LocalRunBackend> {
+    return new LocalRunBackend(this.real, await this.ownerOfRun(runId));
   }
   /** The runner backend of `agentId`'s account. */
   async backend(agentId: string): Promise<LocalRunBackend> {
@@ -169,19 +172,27 @@ export class Harness {
   }
 }
 
-/** Opens a platform on a fresh store, wrapped in a {@link Harness}. */
-export function openTemp(opts: Partial<PlatformOptions> = {}): Harness {
-  return new Harness(Platform.open({ dir: tempDir(), ...opts }));
+/**
+ * Opens a platform on a fresh store of the engine under test ({@link TEST_ENGINE}: a fresh directory on
+ * SQLite, a fresh schema on PostgreSQL), wrapped in a {@link Harness}.
+ */
+export async function openTemp(opts: Partial<PlatformOptions> = {}): Promise<Harness> {
+  if (TEST_ENGINE === "postgres" && opts.dir === undefined && opts.database === undefined)
+    return new Harness(
+      await Platform.open({ runsDir: tempDir(), ...opts, database: await freshPostgresTarget() }),
+    );
+  return new Harness(await Platform.open({ dir: tempDir(), ...opts }));
 }
 
-/** Opens a platform on `dir`, wrapped in a {@link Harness}. */
-export function openAt(opts: PlatformOptions): Harness {
-  return new Harness(Platform.open(opts));
+/** Opens a platform on `dir` (or `database`), wrapped in a {@link Harness}. */
+export async function openAt(opts: PlatformOptions): Promise<Harness> {
+  return new Harness(await Platform.open(opts));
 }
 
-/** Removes every store directory made by {@link tempDir} so far. */
-export function cleanup(): void {
+/** Removes every store directory made by {@link tempDir} and every schema made by {@link freshPostgresTarget} so far. */
+export async function cleanup(): Promise<void> {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  await dropPostgresSchemas();
 }
 
 /** A small labelled dataset: `n` cities with a capital label. */
@@ -215,7 +226,7 @@ export function useDevChain(): () => DevChain {
   }, 240_000);
   afterAll(async () => {
     await dc?.stop();
-    cleanup();
+    await cleanup();
   });
   return () => {
     if (dc === undefined) throw new Error("the devchain is not running (call the getter inside a test)");

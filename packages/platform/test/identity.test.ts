@@ -6,7 +6,7 @@ import { cities, cleanup, openTemp, promptAgent, rejection } from "./helpers.js"
 afterEach(cleanup);
 
 async function published(opts: Parameters<typeof openTemp>[0] = {}) {
-  const h = openTemp(opts);
+  const h = await openTemp(opts);
   const ds = await h.createDataset(cities(8));
   const { slug } = await h.publish(ds.dataset_id, {
     title: "Cities",
@@ -22,12 +22,12 @@ async function published(opts: Parameters<typeof openTemp>[0] = {}) {
 
 describe("accounts and API keys", () => {
   it("a key is shown once and stored only as its sha256; listed by prefix; revoked keys stop working", async () => {
-    const h = openTemp();
+    const h = await openTemp();
     const p = h.real;
     const made = await p.createAccount({ name: "alice" });
     expect(made.api_key).toMatch(/^bbk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
     expect(made.api_key.startsWith(made.key_prefix)).toBe(true);
-    const rows = h.ctx.store.db.prepare("SELECT * FROM api_keys").all() as Record<string, unknown>[];
+    const rows = await h.ctx.store.db.selectFrom("api_keys").selectAll().execute();
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(made.api_key);
     expect(rows[0]!.key_hash).toBe(createHash("sha256").update(made.api_key).digest("hex"));
@@ -60,7 +60,7 @@ describe("accounts and API keys", () => {
   });
 
   it("the operator key from the environment authenticates as the operator", async () => {
-    const h = openTemp({ operatorKey: "operator-secret-0123456789" });
+    const h = await openTemp({ operatorKey: "operator-secret-0123456789" });
     const op = await h.real.authenticate("operator-secret-0123456789");
     expect(op.roles).toContain("operator");
     expect((await rejection(h.real.authenticate("operator-secret-012345678"))).code).toBe("unauthenticated");
@@ -91,14 +91,15 @@ describe("owner rules (issue 13 item 5)", () => {
     const runId = started.run.id;
     expect((await rejection(p.startRun(mallory, slug, "alice-bot"))).details.rule).toBe("agent_owner_only");
     const answers = started.tasks.map((t) => ({ ordinal: t.ordinal, answer_text: promptAgent(t.prompt) }));
+    // thunks: each refusal is awaited as it is made (no rejection waits unobserved)
     for (const attempt of [
-      p.submit(mallory, runId, answers),
-      p.finalize(mallory, runId),
-      p.runTasks(mallory, runId),
-      p.runAnswers(mallory, runId),
-      p.getRun(mallory, runId),
+      () => p.submit(mallory, runId, answers),
+      () => p.finalize(mallory, runId),
+      () => p.runTasks(mallory, runId),
+      () => p.runAnswers(mallory, runId),
+      () => p.getRun(mallory, runId),
     ])
-      expect(await rejection(attempt)).toMatchObject({
+      expect(await rejection(attempt())).toMatchObject({
         code: "forbidden",
         details: { rule: "run_owner_only" },
       });
@@ -125,14 +126,14 @@ describe("owner rules (issue 13 item 5)", () => {
     const bounty = "0x" + "ab".repeat(20);
     const registry = "0x" + "cd".repeat(20);
     // chain settings only name our contracts here: nothing is contacted
-    const p = openTemp({
+    const p = await openTemp({
       chain: {
         rpcUrl: "http://127.0.0.1:9",
         chainId: 8453,
         contracts: { benchmarkBounty: bounty as `0x${string}`, anchorRegistry: registry as `0x${string}` },
         privateKey: ("0x" + "01".repeat(32)) as `0x${string}`,
       },
-    }).real;
+    }).then((h) => h.real);
     const alice = await p.authenticate((await p.createAccount({ name: "alice" })).api_key);
     const lower = "0x52908400098527886e0f7030069857d2e4169ee7";
     const good = "0x52908400098527886E0F7030069857D2E4169EE7";

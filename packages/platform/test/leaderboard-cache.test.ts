@@ -16,7 +16,7 @@ async function play(h: Harness, slug: string, agent: string) {
 describe("the leaderboard is cached and invalidated on finalize (issue 13 item 9)", () => {
   it("repeated reads reuse one board; a finalize in this or another process invalidates it", async () => {
     const dir = tempDir();
-    const a = new Harness(Platform.open({ dir }));
+    const a = new Harness(await Platform.open({ dir }));
     const ds = await a.createDataset(cities(6));
     const { slug } = await a.publish(ds.dataset_id, {
       title: "Cities",
@@ -31,7 +31,7 @@ describe("the leaderboard is cached and invalidated on finalize (issue 13 item 9
     expect(second).not.toBe(first);
     expect(second.rows.map((r) => r.agent_id).sort()).toEqual(["alice", "bob"]);
     // another process on the same store (here: another handle) finalizes: the version in the store moves
-    const b = new Harness(Platform.open({ dir }));
+    const b = new Harness(await Platform.open({ dir }));
     await play(b, slug, "carol");
     expect((await a.leaderboard(slug)).rows).toHaveLength(3);
     // closing switches to the final board

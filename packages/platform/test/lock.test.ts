@@ -6,7 +6,7 @@ const devChain = useDevChain();
 describe("lockBounty validates before sending anything", () => {
   it("refuses pool 0, pool above the balance, a past close, a deadline before close, threshold 99999 and bad splits with no transaction; then locks", async () => {
     const dc = devChain();
-    const platform = openTemp({ chain: chainConfig(dc, 0) });
+    const platform = await openTemp({ chain: chainConfig(dc, 0) });
     try {
       const ds = await platform.createDataset(cities(6));
       const { slug } = await platform.publish(ds.dataset_id, {

@@ -67,7 +67,7 @@ describe("a dataset beyond the pack limits is refused at upload, naming the row 
 
 describe("a test set beyond the pack limits is refused at publish", () => {
   it("a prompt rendered over the string limit names the dataset row and the field", async () => {
-    const platform = openTemp();
+    const platform = await openTemp();
     // within the limit in the row, over it once the template wraps it
     const city = "c".repeat(PACK_LIMITS.maxStringLength - 5);
     const rows = [row({}, 0), row({ payload: { city, n: 1 } }, 1), row({}, 2)];

@@ -41,7 +41,7 @@ describe("publishing: the seed's table of refusals", () => {
     ["unbalanced brace", "Hi {payload.city", "unbalanced_brace"],
     ["unknown root", "Hi {row.city}", "unknown_root"],
   ])("prompt_template: %s is refused with 422", async (_what, template, reason) => {
-    const platform = openTemp();
+    const platform = await openTemp();
     const e = await rejection(publishRows(platform, cities(3).rows, { prompt_template: template }));
     expect(e).toMatchObject({
       code: "invalid_template",
@@ -50,7 +50,7 @@ describe("publishing: the seed's table of refusals", () => {
   });
 
   it("a placeholder missing from a row is a 422 naming the lowest row index and the field", async () => {
-    const platform = openTemp();
+    const platform = await openTemp();
     const rows = [r("a", { city: "A", index: 0 }, 0), r("b", { index: 1 }, 1), r("c", { index: 2 }, 2)];
     const e = await rejection(publishRows(platform, rows));
     expect(e).toMatchObject({
@@ -61,7 +61,7 @@ describe("publishing: the seed's table of refusals", () => {
   });
 
   it("exact: a label with no letters or digits names the lowest row index", async () => {
-    const platform = openTemp();
+    const platform = await openTemp();
     const e = await rejection(
       publishRows(platform, [
         r("ok", undefined, 0),
@@ -74,13 +74,13 @@ describe("publishing: the seed's table of refusals", () => {
   });
 
   it("exact: an empty value is refused at creation", async () => {
-    const platform = openTemp();
+    const platform = await openTemp();
     const e = await rejection(publishRows(platform, [r("ok", undefined, 0), r("", undefined, 1)]));
     expect(e.details).toMatchObject({ row_index: 1, field: "label" });
   });
 
   it("numeric: an unparseable label names the row index", async () => {
-    const platform = openTemp();
+    const platform = await openTemp();
     const rows = [
       r(12, undefined, 0),
       r("3.5", undefined, 1),
@@ -93,7 +93,7 @@ describe("publishing: the seed's table of refusals", () => {
   });
 
   it("contains_all: any other type, or no usable terms, names the row index", async () => {
-    const platform = openTemp();
+    const platform = await openTemp();
     let e = await rejection(
       publishRows(
         platform,
@@ -117,7 +117,7 @@ describe("publishing: the seed's table of refusals", () => {
   });
 
   it("shapes gold per grader from gold_field", async () => {
-    const platform = openTemp();
+    const platform = await openTemp();
     await publishRows(
       platform,
       [r({ bps: 12 }, undefined, 0), r({ bps: "-3.50" }, undefined, 1)],
@@ -142,7 +142,7 @@ describe("publishing: the seed's table of refusals", () => {
   });
 
   it("slug rules: explicit slugs must match the pattern; a taken slug is 409 slug_conflict with a hint", async () => {
-    const platform = openTemp();
+    const platform = await openTemp();
     for (const slug of ["A-bad", "-x", "x", "has space", "x".repeat(129)]) {
       const e = await rejection(
         publishRows(platform, cities(2).rows, { slug }, `n-${slug.length}-${slug[0]}`),
@@ -156,14 +156,14 @@ describe("publishing: the seed's table of refusals", () => {
   });
 
   it("default slug: slugified dataset name + '-' + 8 hex of the content hash", async () => {
-    const platform = openTemp();
+    const platform = await openTemp();
     const ds = await platform.createDataset(cities(4, "Électricité & Gaz 2026!"));
     const res = await platform.publish(ds.dataset_id, base());
     expect(res.slug).toBe(`electricite-gaz-2026-${ds.content_hash.slice(2, 10)}`);
   });
 
   it("one benchmark per dataset: a second publish is 409 with details.existing_slug", async () => {
-    const platform = openTemp();
+    const platform = await openTemp();
     const ds = await platform.createDataset(cities(4));
     const first = await platform.publish(ds.dataset_id, base());
     const e = await rejection(platform.publish(ds.dataset_id, base({ slug: "another" })));
@@ -174,7 +174,7 @@ describe("publishing: the seed's table of refusals", () => {
   });
 
   it("refuses bad scoring settings through the evidence composite", async () => {
-    const platform = openTemp();
+    const platform = await openTemp();
     const e = await rejection(
       publishRows(platform, cities(2).rows, {
         speed_weight: "0.8",
@@ -188,12 +188,11 @@ describe("publishing: the seed's table of refusals", () => {
   });
 
   it("a refused publication stores no benchmark and no task", async () => {
-    const platform = openTemp();
+    const platform = await openTemp();
     await rejection(publishRows(platform, [r("ok", undefined, 0), r("!!", undefined, 1)]));
-    const n = platform.ctx.store.db
-      .prepare("SELECT (SELECT COUNT(*) FROM benchmarks) + (SELECT COUNT(*) FROM tasks) AS n")
-      .get() as { n: number };
-    expect(n.n).toBe(0);
+    const db = platform.ctx.store.db;
+    expect(await db.selectFrom("benchmarks").selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom("tasks").selectAll().execute()).toEqual([]);
   });
 });
 
@@ -208,7 +207,7 @@ describe("publishing: split and commitment", () => {
   });
 
   it("sorts rows by row_hash, makes the first round(n*f) public, and commits with the evidence library", async () => {
-    const platform = openTemp();
+    const platform = await openTemp();
     const input = cities(9);
     const ds = await platform.createDataset(input);
     const res = await platform.publish(ds.dataset_id, base({ public_fraction: "0.6" }));
@@ -253,8 +252,8 @@ describe("publishing: split and commitment", () => {
   });
 
   it("identical content always yields an identical split and root (row order does not matter)", async () => {
-    const a = openTemp();
-    const b = openTemp();
+    const a = await openTemp();
+    const b = await openTemp();
     const input = cities(12);
     const shuffled = { ...input, rows: [...input.rows].reverse() };
     const ra = await a.publish((await a.createDataset(input)).dataset_id, base());
@@ -266,8 +265,8 @@ describe("publishing: split and commitment", () => {
   });
 
   it("salts are crypto-random without a seed", async () => {
-    const a = openTemp();
-    const b = openTemp();
+    const a = await openTemp();
+    const b = await openTemp();
     const ra = await a.publish((await a.createDataset(cities(3))).dataset_id, base({ seed: undefined }));
     const rb = await b.publish((await b.createDataset(cities(3))).dataset_id, base({ seed: undefined }));
     expect(ra.commit_root).not.toBe(rb.commit_root);

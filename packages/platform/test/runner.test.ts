@@ -13,7 +13,7 @@ const AGENT = fileURLToPath(new URL("./fixtures/agent.mjs", import.meta.url));
 /** A store with the 16-city benchmark published from the same seed (so every store has the same plan). */
 async function store(dir = tempDir()) {
   const clock = manualClock();
-  const platform = openAt({ dir, clock: clock.now, answerSaltSeed: "same-salt" });
+  const platform = await openAt({ dir, clock: clock.now, answerSaltSeed: "same-salt" });
   const ds = await platform.createDataset(cities(16));
   const res = await platform.publish(ds.dataset_id, {
     title: "Cities",
@@ -94,11 +94,11 @@ describe("runner equivalence", () => {
     expect(rCut.finalized).toBeNull();
     expect((await cut.platform.getRun(rCut.run_id)).status).toBe("in_progress");
     expect(
-      Object.keys(readCheckpoint(cut.platform.backendOfRun(rCut.run_id), rCut.run_id).outcomes),
+      Object.keys(readCheckpoint(await cut.platform.backendOfRun(rCut.run_id), rCut.run_id).outcomes),
     ).toHaveLength(6);
     // a new process: reopen the store and resume from the checkpoint
     await cut.platform.close();
-    const reopened = openAt({ dir: cut.dir, clock: cut.clock.now, answerSaltSeed: "same-salt" });
+    const reopened = await openAt({ dir: cut.dir, clock: cut.clock.now, answerSaltSeed: "same-salt" });
     const asked: number[] = [];
     const base = inProcess(cut.clock);
     const counting: AgentSpec = {
@@ -106,7 +106,7 @@ describe("runner equivalence", () => {
       name: "prompt-agent",
       answer: (t, s) => (asked.push(t.ordinal), base.kind === "function" ? base.answer(t, s) : null),
     };
-    const rRes = await resumeRun(reopened.backendOfRun(rCut.run_id), rCut.run_id, counting);
+    const rRes = await resumeRun(await reopened.backendOfRun(rCut.run_id), rCut.run_id, counting);
     expect(rRes.interrupted).toBe(false);
     expect(asked).toHaveLength(rSeq.task_count - 6);
 
@@ -204,7 +204,7 @@ describe("runner policies", () => {
     expect((err as PlatformError).code).toBe("agent_failed");
     const runId = (err as PlatformError).details.run_id as string;
     expect((await s.platform.getRun(runId)).status).toBe("in_progress");
-    const r = await resumeRun(s.platform.backendOfRun(runId), runId, {
+    const r = await resumeRun(await s.platform.backendOfRun(runId), runId, {
       kind: "command",
       command: `node ${AGENT}`,
     });
@@ -216,7 +216,7 @@ describe("runner policies", () => {
     const s = await store();
     const r = await runBenchmark(await s.platform.backend("a"), s.slug, "a", inProcess(s.clock));
     await expect(
-      resumeRun(s.platform.backendOfRun(r.run_id), r.run_id, inProcess(s.clock)),
+      resumeRun(await s.platform.backendOfRun(r.run_id), r.run_id, inProcess(s.clock)),
     ).rejects.toMatchObject({
       code: "run_not_in_progress",
     });

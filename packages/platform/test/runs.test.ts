@@ -11,7 +11,7 @@ async function setup(
   opts: { n?: number; publicPerRun?: number; maxAttempts?: number; publicFraction?: string } = {},
 ) {
   const clock = manualClock();
-  const platform = openTemp({ clock: clock.now, answerSaltSeed: "answers" });
+  const platform = await openTemp({ clock: clock.now, answerSaltSeed: "answers" });
   const ds = await platform.createDataset(cities(opts.n ?? 12));
   const res = await platform.publish(ds.dataset_id, {
     title: "Cities",

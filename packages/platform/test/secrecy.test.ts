@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { bubblewrapAvailable } from "../src/agent-process.js";
 import { runBenchmark } from "../src/runner.js";
-import { cities, cleanup, manualClock, openTemp, tempDir } from "./helpers.js";
+import { cities, cleanup, manualClock, openTemp, tempDir, TEST_ENGINE } from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -24,7 +24,7 @@ describe("SPEC 6.1: throwaway agents learn nothing about a private label while o
     // the same benchmark (same seed) at the same instants: only the private answer differs
     for (const [i, privateRight] of [true, false].entries()) {
       const clock = manualClock();
-      const h = openTemp({ clock: clock.now, answerSaltSeed: "x" });
+      const h = await openTemp({ clock: clock.now, answerSaltSeed: "x" });
       const ds = await h.createDataset(cities(6));
       const { slug } = await h.publish(ds.dataset_id, {
         title: "Cities",
@@ -66,66 +66,70 @@ describe("SPEC 6.1: throwaway agents learn nothing about a private label while o
   });
 });
 
-describe("a CLI agent gets an allowlisted environment, its own directory, and no sight of the store (issue 13 item 3)", () => {
-  it("no key or database URL in its environment; cwd is a fresh temp dir; the store is hidden under bubblewrap", async () => {
-    const clock = manualClock();
-    const h = openTemp({ clock: clock.now });
-    const ds = await h.createDataset(cities(2));
-    const { slug } = await h.publish(ds.dataset_id, {
-      title: "Cities",
-      prompt_template: "Q {payload.city} #{payload.index}",
-      grader_type: "exact",
-    });
-    const spy = join(tempDir(), "spy.mjs");
-    const storeFile = join(h.ctx.store.dir, "platform.sqlite");
-    writeFileSync(
-      spy,
-      `import { existsSync, readFileSync } from "node:fs";
+// The store file is what this hides: an SQLite store's (a PostgreSQL store is no local file).
+describe.runIf(TEST_ENGINE === "sqlite")(
+  "a CLI agent gets an allowlisted environment, its own directory, and no sight of the store (issue 13 item 3)",
+  () => {
+    it("no key or database URL in its environment; cwd is a fresh temp dir; the store is hidden under bubblewrap", async () => {
+      const clock = manualClock();
+      const h = await openTemp({ clock: clock.now });
+      const ds = await h.createDataset(cities(2));
+      const { slug } = await h.publish(ds.dataset_id, {
+        title: "Cities",
+        prompt_template: "Q {payload.city} #{payload.index}",
+        grader_type: "exact",
+      });
+      const spy = join(tempDir(), "spy.mjs");
+      const storeFile = join(h.ctx.store.dir, "platform.sqlite");
+      writeFileSync(
+        spy,
+        `import { existsSync, readFileSync } from "node:fs";
 const input = JSON.parse(readFileSync(0, "utf8"));
 let store = "unreadable";
 try { store = readFileSync(${JSON.stringify(storeFile)}).length > 0 ? "read" : "empty"; } catch (e) { store = e.code; }
 const report = JSON.stringify({ env: Object.keys(process.env).sort(), cwd: process.cwd(), home: process.env.HOME, store });
 process.stdout.write(JSON.stringify({ answers: input.tasks.map((t) => ({ ordinal: t.ordinal, answer_text: report })) }));
 `,
-    );
-    const saved = { ...process.env };
-    process.env.BENCH_BOUNTY_PRIVATE_KEY = "0x" + "ee".repeat(32);
-    process.env.BENCH_BOUNTY_AUTHOR_KEY = "0x" + "dd".repeat(32);
-    process.env.DATABASE_URL = "postgresql://u:p@localhost/db";
-    process.env.BENCH_BOUNTY_API_KEY = "bbk_000000000000_secret";
-    try {
-      const r = await runBenchmark(await h.backend("spy"), slug, "spy", {
-        kind: "command",
-        command: `node ${spy}`,
-      });
-      const answers = await h.runAnswers(r.run_id);
-      const report = JSON.parse([...answers.values()][0]!) as {
-        env: string[];
-        cwd: string;
-        home: string;
-        store: string;
-      };
-      for (const k of report.env)
-        expect([
-          "PATH",
-          "LANG",
-          "LC_ALL",
-          "LC_CTYPE",
-          "TZ",
-          "TERM",
-          "HOME",
-          "TMPDIR",
-          "PWD",
-          "SHLVL",
-          "_",
-          "OLDPWD",
-        ]).toContain(k);
-      expect(report.cwd).toMatch(/bb-agent-/);
-      expect(report.home).toBe(report.cwd);
-      if (bubblewrapAvailable()) expect(report.store).toBe("ENOENT");
-      else console.warn("bubblewrap not usable here: the store-hiding assertion is skipped");
-    } finally {
-      process.env = saved;
-    }
-  }, 60_000);
-});
+      );
+      const saved = { ...process.env };
+      process.env.BENCH_BOUNTY_PRIVATE_KEY = "0x" + "ee".repeat(32);
+      process.env.BENCH_BOUNTY_AUTHOR_KEY = "0x" + "dd".repeat(32);
+      process.env.DATABASE_URL = "postgresql://u:p@localhost/db";
+      process.env.BENCH_BOUNTY_API_KEY = "bbk_000000000000_secret";
+      try {
+        const r = await runBenchmark(await h.backend("spy"), slug, "spy", {
+          kind: "command",
+          command: `node ${spy}`,
+        });
+        const answers = await h.runAnswers(r.run_id);
+        const report = JSON.parse([...answers.values()][0]!) as {
+          env: string[];
+          cwd: string;
+          home: string;
+          store: string;
+        };
+        for (const k of report.env)
+          expect([
+            "PATH",
+            "LANG",
+            "LC_ALL",
+            "LC_CTYPE",
+            "TZ",
+            "TERM",
+            "HOME",
+            "TMPDIR",
+            "PWD",
+            "SHLVL",
+            "_",
+            "OLDPWD",
+          ]).toContain(k);
+        expect(report.cwd).toMatch(/bb-agent-/);
+        expect(report.home).toBe(report.cwd);
+        if (bubblewrapAvailable()) expect(report.store).toBe("ENOENT");
+        else console.warn("bubblewrap not usable here: the store-hiding assertion is skipped");
+      } finally {
+        process.env = saved;
+      }
+    }, 60_000);
+  },
+);

@@ -54,7 +54,7 @@ function pct(sorted: number[], p: number): number {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "bb-bench-api-"));
-  const platform = Platform.open({ dir });
+  const platform = await Platform.open({ dir });
   const server = await serveApp({ domain: platformDomain(platform), port: 0, limits: { rateBurst: 1e9, ratePerSecond: 1e9 } });
   const u = server.url;
   try {

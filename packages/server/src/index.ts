@@ -18,6 +18,7 @@ export { webApp, webMiddleware, type WebConfig } from "./web.js";
 export { platformDomain, versionOf, type PlatformDomainOptions } from "./platform-domain.js";
 export * from "./verification/worker.js";
 export { MemoryVerificationJobs } from "./verification/memory-jobs.js";
+export { jobViewOf, storeVerificationQueue } from "./verification/store-jobs.js";
 export {
   startVerifier,
   enqueuePackedAwards,

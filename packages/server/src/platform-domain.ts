@@ -9,15 +9,15 @@ import type { JsonValue } from "@bench-bounty/evidence";
 import { requirePrincipal, toJsonValue, type Platform, type Principal } from "@bench-bounty/platform";
 import type { AccountView, AwardEvidence, Domain, Registration } from "./domain.js";
 import { relayClaimOp } from "./claims/relay.js";
-import { MemoryVerificationJobs } from "./verification/memory-jobs.js";
+import { storeVerificationQueue } from "./verification/store-jobs.js";
 import { verificationOps } from "./verification/ops.js";
 import type { VerificationQueue } from "./verification/worker.js";
 
 /** Options of {@link platformDomain}. */
 export interface PlatformDomainOptions {
   /**
-   * The verification queue (default: a new in-memory one). Pass the store's when it has one, and
-   * the same object to the worker (`startVerifier`).
+   * The verification queue (default: the store's `verification_jobs`, {@link storeVerificationQueue});
+   * give the worker (`startVerifier`) the same one.
    */
   jobs?: VerificationQueue;
   /** The chain is a local node (the detail's `chain.local`: no explorer links on the web pages). */
@@ -43,7 +43,7 @@ export function versionOf(commitRoot: string): string {
 
 /** The Domain over a Platform. */
 export function platformDomain(platform: Platform, opts: PlatformDomainOptions = {}): Domain {
-  const verification = verificationOps(platform, opts.jobs ?? new MemoryVerificationJobs(), opts.now);
+  const verification = verificationOps(platform, opts.jobs ?? storeVerificationQueue(platform.verificationJobs), opts.now);
   const chain = platform.chain
     ? { chain_id: platform.chain.config.chainId, local: opts.localChain === true }
     : null;

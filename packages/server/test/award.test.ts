@@ -42,7 +42,7 @@ const jobs = new MemoryVerificationJobs();
 beforeAll(async () => {
   dc = await startDevChain();
   t = Number((await dc.publicClient.getBlock()).timestamp) * 1000;
-  platform = Platform.open({
+  platform = await Platform.open({
     dir: mkdtempSync(join(tmpdir(), "bb-award-")),
     operatorKey: OPERATOR_KEY,
     clock: () => t,

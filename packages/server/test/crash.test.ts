@@ -1,22 +1,42 @@
 /**
  * kill -9 of `bench-bounty serve` in the middle of finalizes, then a restart on the same store:
  * every run is either finalized (with its receipt) or still in progress with every answer, and
- * finalizing it again succeeds. Nothing lost, nothing doubled.
+ * finalizing it again succeeds. Nothing lost, nothing doubled. On the engine under test: `--store DIR`
+ * (SQLite) or `DATABASE_URL` on a fresh PostgreSQL schema.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import {
+  databaseUrlWithSchema,
+  dropPostgresSchema,
+  freshPostgresTarget,
+  TEST_ENGINE,
+} from "@bench-bounty/platform/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, citiesAnswer, citiesDataset, CITIES_PUBLISH, register } from "./helpers.js";
 
 const CLI = new URL("../../cli/dist/index.js", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "bb-crash-"));
 let child: ChildProcess | null = null;
+/** PostgreSQL: the schema the serve processes share, and the URL selecting it. */
+let pgSchema: string | null = null;
+let databaseUrl: string | null = null;
+beforeAll(async () => {
+  if (TEST_ENGINE !== "postgres") return;
+  const t = await freshPostgresTarget();
+  pgSchema = t.schema!;
+  databaseUrl = databaseUrlWithSchema(t.url, pgSchema);
+});
 
 function startServe(): Promise<{ url: string; proc: ChildProcess; out: string }> {
   const proc = spawn(process.execPath, [CLI, "serve", "--store", dir, "--port", "0"], {
-    env: { PATH: process.env.PATH!, BENCH_BOUNTY_OPERATOR_KEY: "bb_op_crash_key" },
+    env: {
+      PATH: process.env.PATH!,
+      BENCH_BOUNTY_OPERATOR_KEY: "bb_op_crash_key",
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child = proc;
@@ -32,9 +52,10 @@ function startServe(): Promise<{ url: string; proc: ChildProcess; out: string }>
   });
 }
 
-afterAll(() => {
+afterAll(async () => {
   child?.kill("SIGKILL");
   rmSync(dir, { recursive: true, force: true });
+  if (pgSchema) await dropPostgresSchema(pgSchema);
 });
 
 describe("kill -9 during finalize", { timeout: 180_000 }, () => {

@@ -125,7 +125,7 @@ describe("GET /api/v1/benchmarks/:slug/entries", () => {
   let close: () => void;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "bb-entries-"));
-    platform = Platform.open({ dir, operatorKey: "bb_operator_entries_0123456789abcdef0123456789" });
+    platform = await Platform.open({ dir, operatorKey: "bb_operator_entries_0123456789abcdef0123456789" });
     const app = createApp({ domain: platformDomain(platform) });
     await new Promise<void>((resolve) => {
       const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (i) => {

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Platform } from "@bench-bounty/platform";
+import { dropPostgresSchema, freshPostgresTarget, TEST_ENGINE } from "@bench-bounty/platform/testing";
 import { platformDomain, serveApp, type Limits, type ListeningServer } from "../src/index.js";
 
 export const OPERATOR_KEY = "bb_operator_test_key_0123456789abcdef0123456789";
@@ -24,7 +25,12 @@ export async function startLive(
   opts: { limits?: Partial<Limits>; log?: (e: unknown) => void } = {},
 ): Promise<Live> {
   const dir = mkdtempSync(join(tmpdir(), "bb-server-"));
-  const platform = Platform.open({ dir, operatorKey: OPERATOR_KEY });
+  // The engine under test (BB_TEST_ENGINE): SQLite in `dir`, or a fresh PostgreSQL schema.
+  const database = TEST_ENGINE === "postgres" ? await freshPostgresTarget() : undefined;
+  const platform = await Platform.open({
+    ...(database ? { database, runsDir: join(dir, "runs") } : { dir }),
+    operatorKey: OPERATOR_KEY,
+  });
   const domain = platformDomain(platform);
   const server = await serveApp({
     domain,
@@ -42,6 +48,7 @@ export async function startLive(
     async stop() {
       await server.close();
       await platform.close();
+      if (database) await dropPostgresSchema(database.schema!);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -33,7 +33,7 @@ describe.skipIf(!hasChromium)("web app on the real server", () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "bb-web-real-"));
-    platform = Platform.open({ dir, operatorKey: "bb_operator_web_test_0123456789abcdef0123456789" });
+    platform = await Platform.open({ dir, operatorKey: "bb_operator_web_test_0123456789abcdef0123456789" });
     server = await serveApp({
       domain: platformDomain(platform),
       port: 0,

@@ -10,7 +10,7 @@ export function registerAccountCommands(program: Command): void {
     .option("--roles <roles>", "comma-separated roles: author,competitor (default both)")
     .action(
       action(async (o: StoreOpts & { name: string; roles?: string }) => {
-        const platform = openPlatform(o);
+        const platform = await openPlatform(o);
         try {
           const r = await platform.createAccount({
             name: o.name,
@@ -27,7 +27,7 @@ export function registerAccountCommands(program: Command): void {
     );
   storeOptions(account.command("keys").description("list the keys of --api-key's account, by prefix")).action(
     action(async (o: StoreOpts) => {
-      const platform = openPlatform(o, true);
+      const platform = await openPlatform(o, true);
       try {
         print(await platform.listKeys(await platform.authenticate(o.apiKey)));
       } finally {
@@ -37,7 +37,7 @@ export function registerAccountCommands(program: Command): void {
   );
   storeOptions(account.command("issue-key").description("issue another key for --api-key's account")).action(
     action(async (o: StoreOpts) => {
-      const platform = openPlatform(o, true);
+      const platform = await openPlatform(o, true);
       try {
         print(await platform.issueKey(await platform.authenticate(o.apiKey)));
       } finally {
@@ -49,7 +49,7 @@ export function registerAccountCommands(program: Command): void {
     account.command("revoke").description("revoke a key of --api-key's account").argument("<key-prefix>"),
   ).action(
     action(async (prefix: string, o: StoreOpts) => {
-      const platform = openPlatform(o, true);
+      const platform = await openPlatform(o, true);
       try {
         print(await platform.revokeKey(await platform.authenticate(o.apiKey), prefix));
       } finally {

@@ -9,7 +9,7 @@ export function registerAgentCommands(program: Command): void {
     .option("--author", "mark as the author's own agent (ranks, takes no money)")
     .action(
       action(async (agentId: string, o: StoreOpts & { withdrawalAddress?: string; author?: boolean }) => {
-        const platform = openPlatform(o);
+        const platform = await openPlatform(o);
         try {
           print(
             await platform.registerAgent(await principalOf(platform, o), agentId, {

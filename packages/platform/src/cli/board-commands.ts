@@ -19,7 +19,7 @@ export function registerBoardCommands(program: Command): void {
     )
     .action(
       action(async (slug: string, o: StoreOpts & { json?: boolean; board?: "public" | "final" }) => {
-        const platform = openPlatform(o, true);
+        const platform = await openPlatform(o, true);
         try {
           const lb = await platform.leaderboard(slug, {
             viewer: await principalOf(platform, o),
@@ -52,7 +52,7 @@ export function registerBoardCommands(program: Command): void {
     program.command("show").description("a benchmark's detail (never gold)").argument("<slug>"),
   ).action(
     action(async (slug: string, o: StoreOpts) => {
-      const platform = openPlatform(o, true);
+      const platform = await openPlatform(o, true);
       try {
         const b = await platform.getBenchmark(slug);
         print({ ...b, open: await platform.isOpen(slug) });

@@ -56,7 +56,7 @@ export function registerBountyCommands(program: Command): void {
             throw new PlatformError("invalid_option", "set BENCH_BOUNTY_AUTHOR_KEY (0x + 64 hex)", {
               field: "BENCH_BOUNTY_AUTHOR_KEY",
             });
-          const platform = openPlatform(o, true);
+          const platform = await openPlatform(o, true);
           try {
             // An unknown slug is named before the chain is contacted.
             await platform.getBenchmark(slug);
@@ -106,7 +106,7 @@ export function registerBountyCommands(program: Command): void {
             field: "bounty-id",
           },
         );
-      const platform = openPlatform(o, true);
+      const platform = await openPlatform(o, true);
       try {
         print(await platform.attachBounty(await principalOf(platform, o), slug, bountyId));
       } finally {

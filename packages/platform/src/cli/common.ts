@@ -179,7 +179,7 @@ export function chainConfig(o: StoreOpts): ChainConfig | undefined {
  * @param existing the command only reads, or needs a stored benchmark or run: a missing store is
  *   refused (`no store at ...`) and nothing is created
  */
-export function openPlatform(o: StoreOpts, existing = false): Platform {
+export function openPlatform(o: StoreOpts, existing = false): Promise<Platform> {
   // The options, then the store (created level by level) are checked before anything else: no work,
   // nothing sent, nothing created on bad options.
   const chain = chainConfig(o);

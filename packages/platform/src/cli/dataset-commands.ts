@@ -166,7 +166,7 @@ export function registerDatasetCommands(program: Command): void {
           if (o.seed !== undefined) opts.seed = String(o.seed);
           // The options (template included) are checked before the store is opened: nothing is stored.
           benchmarkConfig(opts);
-          const platform = openPlatform(o);
+          const platform = await openPlatform(o);
           try {
             const me = await principalOf(platform, o);
             const ds = await platform.createDataset(me, input);

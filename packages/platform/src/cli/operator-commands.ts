@@ -15,7 +15,7 @@ export function registerOperatorCommands(program: Command): void {
     .option("--list", "list what is pending, anchor nothing")
     .action(
       action(async (slug: string, o: StoreOpts & { list?: boolean }) => {
-        const platform = openPlatform(o, true);
+        const platform = await openPlatform(o, true);
         try {
           const pending = await platform.pendingAnchors(slug);
           if (o.list) return print({ pending });
@@ -33,7 +33,7 @@ export function registerOperatorCommands(program: Command): void {
     program.command("close").description("close a benchmark to new runs").argument("<slug>"),
   ).action(
     action(async (slug: string, o: StoreOpts) => {
-      const platform = openPlatform(o, true);
+      const platform = await openPlatform(o, true);
       try {
         print(await platform.closeBenchmark(await principalOf(platform, o), slug));
       } finally {
@@ -49,7 +49,7 @@ export function registerOperatorCommands(program: Command): void {
       .argument("<slug>"),
   ).action(
     action(async (slug: string, o: StoreOpts) => {
-      const platform = openPlatform(o, true);
+      const platform = await openPlatform(o, true);
       try {
         print(await platform.award(await principalOf(platform, o), slug));
       } finally {
@@ -65,7 +65,7 @@ export function registerOperatorCommands(program: Command): void {
       .argument("<slug>"),
   ).action(
     action(async (slug: string, o: StoreOpts) => {
-      const platform = openPlatform(o, true);
+      const platform = await openPlatform(o, true);
       try {
         const r = await platform.awardEvidence(slug);
         if (r.status === 200) process.stdout.write(Buffer.from(r.bytes).toString("utf8") + "\n");

@@ -120,10 +120,10 @@ export interface PlatformCommandHooks {
  * The backend of `run`/`resume`: remote with `--server`, else the local store (and its platform).
  * @throws PlatformError `invalid_option` for `--server` without a hook or without `--api-key`
  */
-function runBackendOf(
+async function runBackendOf(
   o: StoreOpts & { server?: string },
   hooks: PlatformCommandHooks,
-): { backend: () => Promise<RunBackend>; close: () => void } {
+): Promise<{ backend: () => Promise<RunBackend>; close: () => void }> {
   if (o.server) {
     if (!hooks.remoteBackend)
       throw new PlatformError("invalid_option", "--server is not available in this binary", {
@@ -139,7 +139,7 @@ function runBackendOf(
     const b = hooks.remoteBackend(o.server, o.apiKey, join(o.store, "runs"));
     return { backend: async () => b, close: () => {} };
   }
-  const platform = openPlatform(o, true);
+  const platform = await openPlatform(o, true);
   return {
     backend: async () => new LocalRunBackend(platform, await principalOf(platform, o)),
     close: () => void platform.close(),
@@ -176,7 +176,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
             "with --server, set the withdrawal address on the server (PUT /api/v1/accounts/me/withdrawal-address)",
             { field: o.withdrawalAddress ? "withdrawal-address" : "author" },
           );
-        const where = runBackendOf(o, hooks);
+        const where = await runBackendOf(o, hooks);
         const { signal, dispose } = interruptible();
         try {
           if (!o.server && (o.withdrawalAddress || o.author)) {
@@ -219,7 +219,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
     )
     .action(
       action(async (runId: string, o: StoreOpts & RunOpts & { server?: string }) => {
-        const where = runBackendOf(o, hooks);
+        const where = await runBackendOf(o, hooks);
         const { signal, dispose } = interruptible();
         try {
           const agent: AgentSpec | undefined = o.agent ? { kind: "command", command: o.agent } : undefined;

@@ -1,19 +1,13 @@
 /**
  * Data access of the `accounts` and `api_keys` tables. Keys are stored only as their SHA-256 hash,
- * keyed by their random prefix. Methods are async: callers `await` them whatever the engine.
+ * keyed by their random prefix.
  */
-import type Database from "better-sqlite3";
 import { PlatformError } from "../errors.js";
 import type { AccountRecord, KeyListing } from "../identity/accounts.js";
 import type { MintedKey } from "../identity/keys.js";
 import type { Role } from "../identity/principal.js";
-
-interface AccountRow {
-  account_id: string;
-  name: string;
-  roles_json: string;
-  created_at: string;
-}
+import { isUniqueViolation, TableModule } from "./executor.js";
+import type { AccountsTable as AccountRow } from "./schema.js";
 
 const toAccount = (r: AccountRow): AccountRecord => ({
   account_id: r.account_id,
@@ -23,88 +17,106 @@ const toAccount = (r: AccountRow): AccountRecord => ({
 });
 
 /** The `accounts` / `api_keys` tables. */
-export class AccountsTable {
-  constructor(
-    private readonly db: Database.Database,
-    private readonly tx: <T>(fn: () => T) => T,
-  ) {}
-
-  /** Inserts an account and its first key in one transaction. @throws PlatformError `account_exists` (409) for a taken name */
+export class AccountsTable extends TableModule {
+  /**
+   * Inserts an account and its first key (call inside a transaction: both or neither).
+   * @throws PlatformError `account_exists` for a taken name (also when another process took it first)
+   */
   async insertWithKey(a: AccountRecord, key: MintedKey): Promise<void> {
-    this.tx(() => {
-      const taken = this.db.prepare("SELECT 1 FROM accounts WHERE name = ?").get(a.name);
-      if (taken)
-        throw new PlatformError("account_exists", `account name ${a.name} is taken`, { field: "name" });
-      this.db
-        .prepare("INSERT INTO accounts (account_id, name, roles_json, created_at) VALUES (?, ?, ?, ?)")
-        .run(a.account_id, a.name, JSON.stringify(a.roles), a.created_at);
-      this.insertKeySync(a.account_id, key, a.created_at);
-    });
+    const taken = () =>
+      new PlatformError("account_exists", `account name ${a.name} is taken`, { field: "name" });
+    const existing = await this.db
+      .selectFrom("accounts")
+      .select("account_id")
+      .where("name", "=", a.name)
+      .executeTakeFirst();
+    if (existing) throw taken();
+    try {
+      await this.db
+        .insertInto("accounts")
+        .values({
+          account_id: a.account_id,
+          name: a.name,
+          roles_json: JSON.stringify(a.roles),
+          created_at: a.created_at,
+        })
+        .execute();
+    } catch (e) {
+      if (isUniqueViolation(e)) throw taken();
+      throw e;
+    }
+    await this.insertKey(a.account_id, key, a.created_at);
   }
 
   /** Adds a key to an account. */
   async insertKey(accountId: string, key: MintedKey, createdAt: string): Promise<void> {
-    this.insertKeySync(accountId, key, createdAt);
-  }
-
-  private insertKeySync(accountId: string, key: MintedKey, createdAt: string): void {
-    this.db
-      .prepare("INSERT INTO api_keys (key_prefix, account_id, key_hash, created_at) VALUES (?, ?, ?, ?)")
-      .run(key.key_prefix, accountId, key.key_hash, createdAt);
+    await this.db
+      .insertInto("api_keys")
+      .values({
+        key_prefix: key.key_prefix,
+        account_id: accountId,
+        key_hash: key.key_hash,
+        created_at: createdAt,
+      })
+      .execute();
   }
 
   /** The key row of a prefix with its account's roles, or null. */
   async keyByPrefix(
     prefix: string,
   ): Promise<{ account_id: string; key_hash: string; revoked_at: string | null; roles: Role[] } | null> {
-    const r = this.db
-      .prepare(
-        "SELECT k.account_id, k.key_hash, k.revoked_at, a.roles_json FROM api_keys k JOIN accounts a ON a.account_id = k.account_id WHERE k.key_prefix = ?",
-      )
-      .get(prefix) as
-      | { account_id: string; key_hash: string; revoked_at: string | null; roles_json: string }
-      | undefined;
+    const r = await this.db
+      .selectFrom("api_keys as k")
+      .innerJoin("accounts as a", "a.account_id", "k.account_id")
+      .select(["k.account_id", "k.key_hash", "k.revoked_at", "a.roles_json"])
+      .where("k.key_prefix", "=", prefix)
+      .executeTakeFirst();
     return r
       ? {
           account_id: r.account_id,
           key_hash: r.key_hash,
           revoked_at: r.revoked_at,
-          roles: JSON.parse(r.roles_json),
+          roles: JSON.parse(r.roles_json) as Role[],
         }
       : null;
   }
 
   /** An account, or null. */
   async get(accountId: string): Promise<AccountRecord | null> {
-    const r = this.db.prepare("SELECT * FROM accounts WHERE account_id = ?").get(accountId) as
-      | AccountRow
-      | undefined;
+    const r = await this.db
+      .selectFrom("accounts")
+      .selectAll()
+      .where("account_id", "=", accountId)
+      .executeTakeFirst();
     return r ? toAccount(r) : null;
   }
 
   /** An account's keys, oldest first. */
   async listKeys(accountId: string): Promise<KeyListing[]> {
     return this.db
-      .prepare(
-        "SELECT key_prefix, created_at, revoked_at FROM api_keys WHERE account_id = ? ORDER BY created_at, key_prefix",
-      )
-      .all(accountId) as KeyListing[];
+      .selectFrom("api_keys")
+      .select(["key_prefix", "created_at", "revoked_at"])
+      .where("account_id", "=", accountId)
+      .orderBy("created_at")
+      .orderBy("key_prefix")
+      .execute();
   }
 
   /** Revokes a key of an account (first revocation time kept); null when the account has no such key. */
   async revokeKey(accountId: string, prefix: string, at: string): Promise<KeyListing | null> {
-    return this.tx(() => {
-      this.db
-        .prepare(
-          "UPDATE api_keys SET revoked_at = ? WHERE key_prefix = ? AND account_id = ? AND revoked_at IS NULL",
-        )
-        .run(at, prefix, accountId);
-      const r = this.db
-        .prepare(
-          "SELECT key_prefix, created_at, revoked_at FROM api_keys WHERE key_prefix = ? AND account_id = ?",
-        )
-        .get(prefix, accountId) as KeyListing | undefined;
-      return r ?? null;
-    });
+    await this.db
+      .updateTable("api_keys")
+      .set({ revoked_at: at })
+      .where("key_prefix", "=", prefix)
+      .where("account_id", "=", accountId)
+      .where("revoked_at", "is", null)
+      .execute();
+    const r = await this.db
+      .selectFrom("api_keys")
+      .select(["key_prefix", "created_at", "revoked_at"])
+      .where("key_prefix", "=", prefix)
+      .where("account_id", "=", accountId)
+      .executeTakeFirst();
+    return r ?? null;
   }
 }

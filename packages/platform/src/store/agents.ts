@@ -1,16 +1,9 @@
-/** Data access of the `agents` table (async methods whatever the engine). */
-import type Database from "better-sqlite3";
+/** Data access of the `agents` table. */
 import type { AgentRecord } from "../agents.js";
+import { TableModule } from "./executor.js";
+import type { AgentsTable as AgentRow } from "./schema.js";
 
-interface AgentRow {
-  agent_id: string;
-  owner_account_id: string;
-  withdrawal_address: string | null;
-  is_author_agent: number;
-  created_at: string;
-}
-
-const toAgent = (r: AgentRow): AgentRecord => ({
+const toAgent = (r: Omit<AgentRow, "is_author_agent"> & { is_author_agent: number }): AgentRecord => ({
   agent_id: r.agent_id,
   owner_account_id: r.owner_account_id,
   withdrawal_address: r.withdrawal_address,
@@ -18,27 +11,27 @@ const toAgent = (r: AgentRow): AgentRecord => ({
 });
 
 /** The `agents` table. */
-export class AgentsTable {
-  constructor(private readonly db: Database.Database) {}
-
-  /** An agent, or null. */
-  async get(agentId: string): Promise<AgentRecord | null> {
-    return this.getSync(agentId);
-  }
-
-  /** Synchronous read, for use inside a store transaction. */
-  getSync(agentId: string): AgentRecord | null {
-    const r = this.db.prepare("SELECT * FROM agents WHERE agent_id = ?").get(agentId) as AgentRow | undefined;
+export class AgentsTable extends TableModule {
+  /** An agent, or null. `lock`: lock its row until the transaction ends (PostgreSQL), serialising its runs' start. */
+  async get(agentId: string, opts: { lock?: boolean } = {}): Promise<AgentRecord | null> {
+    const r = await this.db
+      .selectFrom("agents")
+      .selectAll()
+      .where("agent_id", "=", agentId)
+      .$if(opts.lock === true && this.locks, (q) => q.forUpdate())
+      .executeTakeFirst();
     return r ? toAgent(r) : null;
   }
 
   /** Agents of an account, by id. */
   async ofAccount(accountId: string): Promise<AgentRecord[]> {
-    return (
-      this.db
-        .prepare("SELECT * FROM agents WHERE owner_account_id = ? ORDER BY agent_id")
-        .all(accountId) as AgentRow[]
-    ).map(toAgent);
+    const rows = await this.db
+      .selectFrom("agents")
+      .selectAll()
+      .where("owner_account_id", "=", accountId)
+      .orderBy("agent_id")
+      .execute();
+    return rows.map(toAgent);
   }
 
   /**
@@ -46,12 +39,18 @@ export class AgentsTable {
    * it is: the caller checks its owner).
    */
   async insertIfAbsent(a: AgentRecord, createdAt: string): Promise<AgentRecord> {
-    this.db
-      .prepare(
-        "INSERT INTO agents (agent_id, owner_account_id, withdrawal_address, is_author_agent, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (agent_id) DO NOTHING",
-      )
-      .run(a.agent_id, a.owner_account_id, a.withdrawal_address, a.is_author_agent ? 1 : 0, createdAt);
-    return this.getSync(a.agent_id)!;
+    await this.db
+      .insertInto("agents")
+      .values({
+        agent_id: a.agent_id,
+        owner_account_id: a.owner_account_id,
+        withdrawal_address: a.withdrawal_address,
+        is_author_agent: a.is_author_agent ? 1 : 0,
+        created_at: createdAt,
+      })
+      .onConflict((oc) => oc.column("agent_id").doNothing())
+      .execute();
+    return (await this.get(a.agent_id))!;
   }
 
   /** Updates the owner-set fields of an agent, only when `ownerAccountId` still owns it. */
@@ -60,14 +59,16 @@ export class AgentsTable {
     ownerAccountId: string,
     fields: { withdrawal_address?: string | null; is_author_agent?: boolean },
   ): Promise<AgentRecord | null> {
-    if (fields.withdrawal_address !== undefined)
-      this.db
-        .prepare("UPDATE agents SET withdrawal_address = ? WHERE agent_id = ? AND owner_account_id = ?")
-        .run(fields.withdrawal_address, agentId, ownerAccountId);
-    if (fields.is_author_agent !== undefined)
-      this.db
-        .prepare("UPDATE agents SET is_author_agent = ? WHERE agent_id = ? AND owner_account_id = ?")
-        .run(fields.is_author_agent ? 1 : 0, agentId, ownerAccountId);
-    return this.getSync(agentId);
+    const set: { withdrawal_address?: string | null; is_author_agent?: number } = {};
+    if (fields.withdrawal_address !== undefined) set.withdrawal_address = fields.withdrawal_address;
+    if (fields.is_author_agent !== undefined) set.is_author_agent = fields.is_author_agent ? 1 : 0;
+    if (Object.keys(set).length > 0)
+      await this.db
+        .updateTable("agents")
+        .set(set)
+        .where("agent_id", "=", agentId)
+        .where("owner_account_id", "=", ownerAccountId)
+        .execute();
+    return this.get(agentId);
   }
 }

@@ -16,41 +16,10 @@
  * with its message stored; any other error is a bug and is retried too, so nothing is lost.
  */
 
-/** A job as claimed. */
-export interface VerificationJob {
-  slug: string;
-  /** Attempts already made before this one. */
-  attempts: number;
-}
+import type { VerificationJob, VerificationJobs, VerificationResult } from "@bench-bounty/platform";
 
-/** What a finished verification stores (the route `GET .../verification` serves it). */
-export interface VerificationResult {
-  /** The report as the verifier wrote it (`JSON.stringify(report, null, 2) + "\n"`): served byte for byte. */
-  reportBytes: Uint8Array;
-  policy: string;
-  /** Version of the policy's definition: the verifier package's version (policies live there). */
-  policyVersion: string;
-  verifierVersion: string;
-  /** ISO 8601 instant the verifier finished. */
-  ranAt: string;
-}
-
-/** The queue in the store. Every method is one transaction; `worker` must hold the job's lease. */
-export interface VerificationJobs {
-  /** Queues `slug` (idempotent: a queued or running job is left as is; a done one is queued again on request). */
-  enqueue(slug: string, now: number): Promise<void>;
-  /**
-   * Atomically claims one due job: queued, retrying with `next_at <= now`, or running with an
-   * expired lease; sets `lease_until = now + leaseMs` and `worker`. Null when none is due.
-   */
-  claim(now: number, leaseMs: number, worker: string): Promise<VerificationJob | null>;
-  /** Stores the result; the job is done. A no-op returning false when `worker` lost the lease. */
-  complete(slug: string, worker: string, result: VerificationResult): Promise<boolean>;
-  /** Schedules the next attempt at `nextAt` (unix ms) with the error text. False when the lease was lost. */
-  retry(slug: string, worker: string, nextAt: number, error: string): Promise<boolean>;
-  /** Gives up (bad input: retrying cannot help), keeping the error text. False when the lease was lost. */
-  fail(slug: string, worker: string, error: string): Promise<boolean>;
-}
+/** The port's types live with the store (`store/verification-jobs.ts` of the platform, which implements it). */
+export type { VerificationJob, VerificationJobs, VerificationResult } from "@bench-bounty/platform";
 
 /** States of a job: queued, running (leased), retrying (waiting for `next_at`), done, failed (for good). */
 export type VerificationJobState = "queued" | "running" | "retrying" | "done" | "failed";

@@ -1,0 +1,94 @@
+/** Data access of the `anchors` table: one row per digest, pending until its evidence is recorded. */
+import type { Hex } from "@bench-bounty/evidence";
+import type { AnchorEvidence } from "../chain.js";
+import { TableModule } from "./executor.js";
+
+/** Kind of an anchored digest. */
+export type AnchorKind = "commitment" | "receipt" | "pack";
+
+/** The `anchors` table. */
+export class AnchorsTable extends TableModule {
+  /** Records a digest as pending (idempotent: an existing digest is left as it is). */
+  async addPending(digest: string, kind: AnchorKind, slug: string, at: string): Promise<void> {
+    await this.db
+      .insertInto("anchors")
+      .values({ digest, kind, slug, status: "pending", created_at: at })
+      .onConflict((oc) => oc.column("digest").doNothing())
+      .execute();
+  }
+
+  /** Records the evidence of a digest (pending or not yet known). */
+  async recordAnchored(
+    digest: string,
+    kind: AnchorKind,
+    slug: string,
+    ev: AnchorEvidence,
+    at: string,
+  ): Promise<void> {
+    await this.db
+      .insertInto("anchors")
+      .values({
+        digest,
+        kind,
+        slug,
+        status: "anchored",
+        registry_address: ev.registry_address,
+        tx_hash: ev.tx_hash,
+        anchor_block: ev.anchor_block,
+        created_at: at,
+      })
+      .onConflict((oc) =>
+        oc.column("digest").doUpdateSet({
+          status: "anchored",
+          registry_address: ev.registry_address,
+          tx_hash: ev.tx_hash,
+          anchor_block: ev.anchor_block,
+        }),
+      )
+      .execute();
+  }
+
+  /** Records the evidence of a pending digest (no-op for an unknown digest). */
+  async markAnchored(digest: string, ev: AnchorEvidence): Promise<void> {
+    await this.db
+      .updateTable("anchors")
+      .set({
+        status: "anchored",
+        registry_address: ev.registry_address,
+        tx_hash: ev.tx_hash,
+        anchor_block: ev.anchor_block,
+      })
+      .where("digest", "=", digest)
+      .execute();
+  }
+
+  /** Pending digests of a benchmark (of one kind, or every kind), oldest first. */
+  async pending(
+    slug: string,
+    kind?: AnchorKind,
+  ): Promise<{ digest: Hex; kind: AnchorKind; created_at: string }[]> {
+    const rows = await this.db
+      .selectFrom("anchors")
+      .select(["digest", "kind", "created_at"])
+      .where("slug", "=", slug)
+      .where("status", "=", "pending")
+      .$if(kind !== undefined, (q) => q.where("kind", "=", kind!))
+      .orderBy("created_at")
+      .orderBy("digest")
+      .execute();
+    return rows.map((r) => ({ ...r, digest: r.digest as Hex }));
+  }
+
+  /** The recorded anchor of a digest, or null when pending or unknown. */
+  async evidence(digest: string): Promise<AnchorEvidence | null> {
+    const r = await this.db
+      .selectFrom("anchors")
+      .select(["registry_address", "tx_hash", "anchor_block"])
+      .where("digest", "=", digest)
+      .where("status", "=", "anchored")
+      .executeTakeFirst();
+    return r
+      ? { registry_address: r.registry_address!, tx_hash: r.tx_hash!, anchor_block: r.anchor_block! }
+      : null;
+  }
+}

@@ -1,0 +1,150 @@
+/** Data access of the `benchmarks` table. */
+import type { Hex } from "@bench-bounty/evidence";
+import type { AnchorEvidence } from "../chain.js";
+import type { AttachedBounty, BenchmarkConfig, BenchmarkRecord } from "../context.js";
+import { fromStored, toStored } from "../json.js";
+import { TableModule } from "./executor.js";
+import type { BenchmarksTable as BenchmarkRow } from "./schema.js";
+
+type StoredRow = Omit<BenchmarkRow, "board_version"> & { board_version: number };
+
+function toRecord(r: StoredRow): BenchmarkRecord {
+  return {
+    slug: r.slug,
+    dataset_id: r.dataset_id,
+    author_account_id: r.author_account_id,
+    title: r.title,
+    config: fromStored<BenchmarkConfig>(r.config_json),
+    commit_root: r.commit_root as Hex,
+    leaf_count: r.leaf_count,
+    public_count: r.public_count,
+    private_count: r.private_count,
+    plan_seed: r.plan_seed,
+    status: r.status,
+    created_at: r.created_at,
+    closed_at: r.closed_at,
+    commitment_anchor: r.commitment_anchor_json ? fromStored<AnchorEvidence>(r.commitment_anchor_json) : null,
+    bounty: r.bounty_json ? fromStored<AttachedBounty>(r.bounty_json) : null,
+  };
+}
+
+/** The `benchmarks` table. */
+export class BenchmarksTable extends TableModule {
+  /**
+   * A benchmark, or null. `lock`: lock its row until the transaction ends (PostgreSQL): finalize and
+   * the award's preparation take it, so a run is either finalized before the award ranks or refused.
+   */
+  async get(slug: string, opts: { lock?: boolean } = {}): Promise<BenchmarkRecord | null> {
+    const r = await this.db
+      .selectFrom("benchmarks")
+      .selectAll()
+      .where("slug", "=", slug)
+      .$if(opts.lock === true && this.locks, (q) => q.forUpdate())
+      .executeTakeFirst();
+    return r ? toRecord(r) : null;
+  }
+
+  /** A benchmark with its board's change counter (one read: the leaderboard's cache check), or null. */
+  async getVersioned(slug: string): Promise<{ record: BenchmarkRecord; board_version: number } | null> {
+    const r = await this.db.selectFrom("benchmarks").selectAll().where("slug", "=", slug).executeTakeFirst();
+    return r ? { record: toRecord(r), board_version: r.board_version } : null;
+  }
+
+  /** All benchmarks, oldest first. */
+  async list(): Promise<BenchmarkRecord[]> {
+    const rows = await this.db
+      .selectFrom("benchmarks")
+      .selectAll()
+      .orderBy("created_at")
+      .orderBy("slug")
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  /** The slug of a dataset's benchmark, or null. */
+  async slugOfDataset(datasetId: string): Promise<string | null> {
+    const r = await this.db
+      .selectFrom("benchmarks")
+      .select("slug")
+      .where("dataset_id", "=", datasetId)
+      .executeTakeFirst();
+    return r?.slug ?? null;
+  }
+
+  /** True when the slug is taken. */
+  async exists(slug: string): Promise<boolean> {
+    return (
+      (await this.db.selectFrom("benchmarks").select("slug").where("slug", "=", slug).executeTakeFirst()) !==
+      undefined
+    );
+  }
+
+  /** Inserts a published benchmark. */
+  async insert(
+    b: Omit<BenchmarkRecord, "status" | "closed_at" | "commitment_anchor" | "bounty">,
+  ): Promise<void> {
+    await this.db
+      .insertInto("benchmarks")
+      .values({
+        slug: b.slug,
+        dataset_id: b.dataset_id,
+        author_account_id: b.author_account_id,
+        title: b.title,
+        config_json: toStored(b.config),
+        commit_root: b.commit_root,
+        leaf_count: b.leaf_count,
+        public_count: b.public_count,
+        private_count: b.private_count,
+        plan_seed: b.plan_seed,
+        status: "published",
+        created_at: b.created_at,
+      })
+      .execute();
+  }
+
+  /** Records the commitment's anchor. */
+  async setCommitmentAnchor(slug: string, ev: AnchorEvidence): Promise<void> {
+    await this.db
+      .updateTable("benchmarks")
+      .set({ commitment_anchor_json: toStored(ev) })
+      .where("slug", "=", slug)
+      .execute();
+  }
+
+  /** Records the attached bounty (or its refreshed on-chain facts). */
+  async setBounty(slug: string, bounty: AttachedBounty): Promise<void> {
+    await this.db
+      .updateTable("benchmarks")
+      .set({ bounty_json: toStored(bounty) })
+      .where("slug", "=", slug)
+      .execute();
+  }
+
+  /** Closes a published benchmark at `at` (no-op otherwise); bumps its board version. */
+  async close(slug: string, at: string): Promise<void> {
+    await this.db
+      .updateTable("benchmarks")
+      .set((eb) => ({ status: "closed", closed_at: at, board_version: eb("board_version", "+", 1) }))
+      .where("slug", "=", slug)
+      .where("status", "=", "published")
+      .execute();
+  }
+
+  /** Marks a benchmark awarded; bumps its board version. */
+  async markAwarded(slug: string): Promise<void> {
+    await this.db
+      .updateTable("benchmarks")
+      .set((eb) => ({ status: "awarded", board_version: eb("board_version", "+", 1) }))
+      .where("slug", "=", slug)
+      .execute();
+  }
+
+  /** Increases the board's change counter (finalize, close, award). */
+  async bumpBoard(slug: string): Promise<void> {
+    await this.db
+      .updateTable("benchmarks")
+      .set((eb) => ({ board_version: eb("board_version", "+", 1) }))
+      .where("slug", "=", slug)
+      .execute();
+  }
+}

@@ -1,0 +1,63 @@
+/** Data access of the `datasets` and `dataset_rows` tables. */
+import type { Hex } from "@bench-bounty/evidence";
+import type { DatasetSummary } from "../publish.js";
+import { TableModule } from "./executor.js";
+import type { DatasetsTable as DatasetRow } from "./schema.js";
+
+/** Rows per INSERT statement (well under both engines' bound-parameter limits). */
+export const INSERT_CHUNK = 500;
+
+/** Splits `xs` into chunks of {@link INSERT_CHUNK}. */
+export function chunks<T>(xs: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += INSERT_CHUNK) out.push(xs.slice(i, i + INSERT_CHUNK));
+  return out;
+}
+
+const toSummary = (r: DatasetRow): DatasetSummary => ({
+  dataset_id: r.dataset_id,
+  owner_account_id: r.owner_account_id,
+  name: r.name,
+  content_hash: r.content_hash as Hex,
+  row_count: r.row_count,
+  created_at: r.created_at,
+});
+
+/** The `datasets` / `dataset_rows` tables. */
+export class DatasetsTable extends TableModule {
+  /** A dataset's summary, or null. */
+  async get(datasetId: string): Promise<DatasetSummary | null> {
+    const r = await this.db
+      .selectFrom("datasets")
+      .selectAll()
+      .where("dataset_id", "=", datasetId)
+      .executeTakeFirst();
+    return r ? toSummary(r) : null;
+  }
+
+  /**
+   * Inserts a dataset and its rows unless the id exists (call inside a transaction).
+   * @returns true when inserted, false when the dataset was there already (same id: same content)
+   */
+  async insertIfAbsent(d: DatasetRow, rows: { row_hash: string; body_json: string }[]): Promise<boolean> {
+    const r = await this.db
+      .insertInto("datasets")
+      .values(d)
+      .onConflict((oc) => oc.column("dataset_id").doNothing())
+      .executeTakeFirst();
+    if (Number(r.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
+    const all = rows.map((row, i) => ({ dataset_id: d.dataset_id, row_index: i, ...row }));
+    for (const part of chunks(all)) await this.db.insertInto("dataset_rows").values(part).execute();
+    return true;
+  }
+
+  /** A dataset's rows in row order. */
+  async rows(datasetId: string): Promise<{ row_hash: string; body_json: string }[]> {
+    return this.db
+      .selectFrom("dataset_rows")
+      .select(["row_hash", "body_json"])
+      .where("dataset_id", "=", datasetId)
+      .orderBy("row_index")
+      .execute();
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * The two engines under one Kysely database: SQLite (better-sqlite3, one file, WAL +
+ * `synchronous = FULL` + foreign keys + a busy timeout) and PostgreSQL (a `pg` Pool, 64-bit integers
+ * read as numbers). Opening checks that the target is empty or a bench-bounty store of a version this
+ * build reads before anything is written to it.
+ */
+import BetterSqlite3 from "better-sqlite3";
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+} from "kysely";
+import type pg from "pg";
+import { PlatformError } from "../errors.js";
+import type { Database } from "./schema.js";
+
+/** The engine of a store. */
+export type Engine = "sqlite" | "postgres";
+
+/** Where a store lives: an SQLite file, or a PostgreSQL database (optionally one schema of it). */
+export type StoreTarget =
+  | { engine: "sqlite"; file: string }
+  | { engine: "postgres"; url: string; schema?: string; poolSize?: number };
+
+/** A connection string with its password replaced by `***` (for messages and logs). */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return url.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@");
+  }
+}
+
+/** `host:port/database` of a PostgreSQL URL (no user, no password): what `serve` prints. */
+export function describePostgres(url: string, schema?: string): string {
+  try {
+    const u = new URL(url);
+    return `postgresql ${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}${schema ? ` (schema ${schema})` : ""}`;
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return `postgresql ${redactUrl(url)}`;
+  }
+}
+
+/** The SQLite driver with IMMEDIATE transactions: the write lock is taken at BEGIN, not at the first write. */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly sqlite: BetterSqlite3.Database) {
+    super({ database: sqlite });
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver({ database: this.sqlite });
+  }
+}
+
+/** An opened engine: the Kysely database and what the store checks before migrating. */
+export interface OpenedEngine {
+  engine: Engine;
+  db: Kysely<Database>;
+  /** Names of the tables already there (the current schema on PostgreSQL). */
+  tables: string[];
+  /** `meta.schema_version`, when there is a `meta` table with it. */
+  version: string | undefined;
+  /** What to name in messages: the file, or the redacted URL. */
+  label: string;
+  /** Human description: `sqlite /path` or `postgresql host:port/db`. */
+  description: string;
+  /** PostgreSQL: the schema the store lives in (`current_schema()`), where the migrator keeps its tables. */
+  schema?: string;
+}
+
+/** The refusal of a target that is not a bench-bounty store. */
+export function notAStore(label: string, why: string, details: Record<string, unknown> = {}): PlatformError {
+  return new PlatformError("invalid_store", `${label} is not a bench-bounty store: ${why}`, {
+    field: "store",
+    path: label,
+    ...details,
+  });
+}
+
+/** Opens the SQLite file; reads (never writes) its tables and marker. @throws PlatformError `invalid_store` */
+export function openSqlite(file: string): OpenedEngine {
+  let sqlite: BetterSqlite3.Database | undefined;
+  try {
+    sqlite = new BetterSqlite3(file);
+    sqlite.pragma("busy_timeout = 5000");
+    // Read before any write: a file that is not a database throws here (SQLITE_NOTADB).
+    const tables = (
+      sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+        name: string;
+      }[]
+    ).map((t) => t.name);
+    const version = tables.includes("meta")
+      ? (
+          sqlite.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
+            | { value: string }
+            | undefined
+        )?.value
+      : undefined;
+    return {
+      engine: "sqlite",
+      db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) }),
+      tables,
+      version,
+      label: file,
+      description: `sqlite ${file}`,
+    };
+  } catch (e) {
+    if (sqlite?.open) sqlite.close();
+    const code = (e as { code?: unknown }).code;
+    if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT")
+      throw notAStore(file, (e as Error).message, { sqlite_code: code });
+    if (typeof code === "string" && code.startsWith("SQLITE_"))
+      throw new PlatformError("invalid_store", `cannot open ${file}: ${(e as Error).message}`, {
+        field: "store",
+        path: file,
+        sqlite_code: code,
+      });
+    throw e;
+  }
+}
+
+const INT8_OID = 20;
+
+/** Type parsers of the store's pool: int8 (counts, unix ms, blocks) as a JS number, not a string. */
+const storeTypes = (types: typeof pg.types) => ({
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === INT8_OID && format !== "binary") return (v: string) => Number(v);
+    return types.getTypeParser(oid, format as "text");
+  },
+});
+
+const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * Opens a pool on the PostgreSQL database (one `schema` of it when given: the search path of every
+ * connection); reads its tables and marker. @throws PlatformError `invalid_store` (unreachable,
+ * refused credentials, no such database), naming the redacted URL
+ */
+export async function openPostgres(target: {
+  url: string;
+  schema?: string;
+  poolSize?: number;
+}): Promise<OpenedEngine> {
+  const label = redactUrl(target.url);
+  if (target.schema !== undefined && !SCHEMA_RE.test(target.schema))
+    throw new PlatformError("invalid_option", `schema ${target.schema} must match ${SCHEMA_RE}`, {
+      field: "schema",
+    });
+  // Loaded on first use: the CLI's SQLite commands never pay for the PostgreSQL client.
+  const { default: pgm } = await import("pg");
+  const pool = new pgm.Pool({
+    connectionString: target.url,
+    max: target.poolSize ?? 10,
+    types: storeTypes(pgm.types),
+    ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
+  });
+  // An idle client's error (the server restarted) must not crash the process: the next query fails.
+  pool.on("error", () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    const schema = (await pool.query<{ s: string }>("SELECT current_schema() AS s")).rows[0]?.s;
+    if (!schema) throw new Error("no current schema (search_path names no existing schema)");
+    const tables = (
+      await pool.query<{ table_name: string }>(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name",
+      )
+    ).rows.map((r) => r.table_name);
+    const version = tables.includes("meta")
+      ? (await pool.query<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'")).rows[0]
+          ?.value
+      : undefined;
+    return {
+      engine: "postgres",
+      db,
+      tables,
+      version,
+      label,
+      description: describePostgres(target.url, target.schema),
+      schema,
+    };
+  } catch (e) {
+    await db.destroy();
+    const code = (e as { code?: unknown }).code;
+    const message = String((e as Error).message ?? e).replaceAll(target.url, label);
+    throw new PlatformError("invalid_store", `cannot open the PostgreSQL store ${label}: ${message}`, {
+      field: "DATABASE_URL",
+      path: label,
+      ...(typeof code === "string" ? { pg_code: code } : {}),
+    });
+  }
+}

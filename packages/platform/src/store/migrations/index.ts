@@ -1,0 +1,21 @@
+/**
+ * The store's versioned migrations, in code (Kysely `Migrator`): each is applied once, in name order,
+ * in its own transaction, recorded in `kysely_migration`. A new migration is a new file here that
+ * also moves `meta.schema_version` to the next version (see `SCHEMA_VERSIONS` in the store).
+ */
+import type { Kysely } from "kysely";
+import type { Migration, MigrationProvider } from "kysely/migration";
+import type { Engine } from "../engine.js";
+import * as m0001 from "./0001_initial.js";
+
+/** The migrations for `engine`, by name. */
+export function migrationsFor(engine: Engine): MigrationProvider {
+  const wrap = (m: { up(db: Kysely<unknown>, engine: Engine): Promise<void> }): Migration => ({
+    up: (db) => m.up(db, engine),
+  });
+  return {
+    async getMigrations() {
+      return { "0001_initial": wrap(m0001) };
+    },
+  };
+}

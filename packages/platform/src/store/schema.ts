@@ -1,0 +1,194 @@
+/**
+ * The typed shape of the store's tables (Kysely's `Database` type), one interface per table, the
+ * same on SQLite and PostgreSQL. Columns holding JSON end in `_json` (canonical text, read with
+ * `fromStored`); instants are ISO 8601 text, or unix milliseconds in `*_ms` / `*_at` integer columns;
+ * booleans are integers 0/1 on both engines; bytes are `blob` (SQLite) / `bytea` (PostgreSQL).
+ */
+import type { Generated } from "kysely";
+
+/** `meta`: the store's marker (`schema_version`). */
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+/** `accounts`. */
+export interface AccountsTable {
+  account_id: string;
+  name: string;
+  roles_json: string;
+  created_at: string;
+}
+
+/** `api_keys`: only the SHA-256 hash of a key is stored, keyed by its random prefix. */
+export interface ApiKeysTable {
+  key_prefix: string;
+  account_id: string;
+  key_hash: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** `datasets`. */
+export interface DatasetsTable {
+  dataset_id: string;
+  owner_account_id: string;
+  name: string;
+  description: string | null;
+  label_policy: string | null;
+  options_json: string;
+  content_hash: string;
+  row_count: number;
+  created_at: string;
+}
+
+/** `dataset_rows`. */
+export interface DatasetRowsTable {
+  dataset_id: string;
+  row_index: number;
+  row_hash: string;
+  body_json: string;
+}
+
+/** `benchmarks`. */
+export interface BenchmarksTable {
+  slug: string;
+  dataset_id: string;
+  author_account_id: string;
+  title: string;
+  config_json: string;
+  commit_root: string;
+  leaf_count: number;
+  public_count: number;
+  private_count: number;
+  plan_seed: string;
+  status: "published" | "closed" | "awarded";
+  created_at: string;
+  closed_at: string | null;
+  commitment_anchor_json: string | null;
+  bounty_json: string | null;
+  board_version: Generated<number>;
+}
+
+/** `tasks`: the test set (gold and salts: never served before the award except to the author). */
+export interface TasksTable {
+  slug: string;
+  ordinal: number;
+  prompt: string;
+  prompt_hash: string;
+  gold_json: string;
+  salt: string;
+  visibility: "public" | "private";
+  grader_type: string;
+  row_index: number;
+}
+
+/** `agents`. */
+export interface AgentsTable {
+  agent_id: string;
+  owner_account_id: string;
+  withdrawal_address: string | null;
+  is_author_agent: Generated<number>;
+  created_at: string;
+}
+
+/** `runs`. Decimal figures are text (exact); `*_ms` are unix milliseconds. */
+export interface RunsTable {
+  run_id: string;
+  slug: string;
+  agent_id: string;
+  account_id: string;
+  attempt: number;
+  status: "in_progress" | "finalized";
+  plan_json: string;
+  started_at_ms: number;
+  finalized_at_ms: number | null;
+  answer_salt: string | null;
+  receipt_json: string | null;
+  receipt_hash: string | null;
+  rank_accuracy: string | null;
+  score_public: string | null;
+  score_composite: string | null;
+  score_composite_public: string | null;
+  wall_seconds: string | null;
+  queries_used: number | null;
+  usdc_spent: string | null;
+}
+
+/** `answers`: one per (run, ordinal). */
+export interface AnswersTable {
+  run_id: string;
+  ordinal: number;
+  answer_text: string;
+  updated_at: string;
+}
+
+/** `anchors`: one per digest. */
+export interface AnchorsTable {
+  digest: string;
+  kind: "commitment" | "receipt" | "pack";
+  slug: string;
+  status: "pending" | "anchored";
+  registry_address: string | null;
+  tx_hash: string | null;
+  anchor_block: number | null;
+  created_at: string;
+}
+
+/** `awards`: the award state machine, one per benchmark. */
+export interface AwardsTable {
+  slug: string;
+  status: "prepared" | "sent" | "confirmed" | "packed";
+  rank_derivation_json: string;
+  ranking_digest: string;
+  winners_json: string;
+  award_tx: string | null;
+  award_block: number | null;
+  pack_hash: string | null;
+  created_at: string;
+}
+
+/** `packs`: the minted evidence pack of an awarded benchmark, its exact bytes. */
+export interface PacksTable {
+  slug: string;
+  bytes: Uint8Array;
+  pack_hash: string;
+  created_at: string;
+}
+
+/** `verification_jobs`: the verifier worker's queue and its results (issue 17 item 2). */
+export interface VerificationJobsTable {
+  slug: string;
+  status: "queued" | "running" | "retrying" | "done" | "failed";
+  attempts: number;
+  /** Unix ms: when a `retrying` job is due. */
+  next_at: number;
+  /** Unix ms: when the holder's lease ends (a `running` job). */
+  lease_until: number | null;
+  worker: string | null;
+  last_error: string | null;
+  report_bytes: Uint8Array | null;
+  policy: string | null;
+  policy_version: string | null;
+  verifier_version: string | null;
+  ran_at: string | null;
+  updated_at_ms: number;
+}
+
+/** Every table of the store. */
+export interface Database {
+  meta: MetaTable;
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  datasets: DatasetsTable;
+  dataset_rows: DatasetRowsTable;
+  benchmarks: BenchmarksTable;
+  tasks: TasksTable;
+  agents: AgentsTable;
+  runs: RunsTable;
+  answers: AnswersTable;
+  anchors: AnchorsTable;
+  awards: AwardsTable;
+  packs: PacksTable;
+  verification_jobs: VerificationJobsTable;
+}

@@ -1,0 +1,87 @@
+/**
+ * Test support for the store's two engines (`@bench-bounty/platform/testing`): which engine the
+ * current test run exercises, and fresh, isolated PostgreSQL schemas for it.
+ *
+ * A test run selects its engine with `BB_TEST_ENGINE` (`sqlite`, the default, or `postgres`); the
+ * packages' vitest configs run the store's tests once per engine (projects `sqlite` and `postgres`).
+ * The PostgreSQL leg reads `TEST_DATABASE_URL`; when `CI` is set and it is not, the leg fails loudly
+ * instead of being skipped. Each {@link freshPostgresTarget} is its own schema (`search_path`), so
+ * parallel test files never collide; {@link dropPostgresSchemas} drops them.
+ */
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import type { StoreTarget } from "./store/engine.js";
+
+/** An engine a test run exercises. */
+export type TestEngine = "sqlite" | "postgres";
+
+/** The engine of this test run (`BB_TEST_ENGINE`, default `sqlite`). */
+export const TEST_ENGINE: TestEngine = process.env.BB_TEST_ENGINE === "postgres" ? "postgres" : "sqlite";
+
+/**
+ * The engines to test: `sqlite` always, `postgres` when `TEST_DATABASE_URL` is set.
+ * @throws Error when `CI` is set and `TEST_DATABASE_URL` is not (CI must test PostgreSQL)
+ */
+export function engines(): TestEngine[] {
+  if (process.env.TEST_DATABASE_URL) return ["sqlite", "postgres"];
+  if (process.env.CI)
+    throw new Error("CI is set but TEST_DATABASE_URL is not: the PostgreSQL leg cannot run");
+  return ["sqlite"];
+}
+
+/** `TEST_DATABASE_URL`. @throws Error when it is not set */
+export function testDatabaseUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error("TEST_DATABASE_URL is not set: the PostgreSQL tests need a database");
+  return url;
+}
+
+const made: string[] = [];
+let counter = 0;
+
+/** Creates a fresh schema in `TEST_DATABASE_URL` and returns the store target on it. */
+export async function freshPostgresTarget(): Promise<StoreTarget & { engine: "postgres" }> {
+  const url = testDatabaseUrl();
+  const schema = `bbt_${process.pid}_${++counter}_${randomBytes(4).toString("hex")}`;
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(`CREATE SCHEMA ${schema}`);
+  } finally {
+    await c.end();
+  }
+  made.push(schema);
+  return { engine: "postgres", url, schema, poolSize: 4 };
+}
+
+/** Drops one schema made by {@link freshPostgresTarget}. */
+export async function dropPostgresSchema(schema: string): Promise<void> {
+  const i = made.indexOf(schema);
+  if (i >= 0) made.splice(i, 1);
+  const c = new pg.Client({ connectionString: testDatabaseUrl() });
+  await c.connect();
+  try {
+    await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await c.end();
+  }
+}
+
+/** A `DATABASE_URL` for a `serve` process that selects `schema` (libpq's `options` with the search path). */
+export function databaseUrlWithSchema(url: string, schema: string): string {
+  const u = new URL(url);
+  u.searchParams.set("options", `-c search_path=${schema}`);
+  return u.toString();
+}
+
+/** Drops every schema {@link freshPostgresTarget} made in this process so far. */
+export async function dropPostgresSchemas(): Promise<void> {
+  if (made.length === 0) return;
+  const c = new pg.Client({ connectionString: testDatabaseUrl() });
+  await c.connect();
+  try {
+    for (const s of made.splice(0)) await c.query(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
+  } finally {
+    await c.end();
+  }
+}

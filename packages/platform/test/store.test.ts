@@ -1,0 +1,258 @@
+/**
+ * The store on the engine under test (SQLite, or PostgreSQL with `BB_TEST_ENGINE=postgres`):
+ * refusals before any write, migrations applied once, all-or-nothing transactions, and two stores on
+ * one database (two processes' views of it) racing the steps where a race could double something.
+ */
+import BetterSqlite3 from "better-sqlite3";
+import { join } from "node:path";
+import pg from "pg";
+import { afterEach, describe, expect, it } from "vitest";
+import { Platform } from "../src/platform.js";
+import { Store } from "../src/store.js";
+import type { StoreTarget } from "../src/store/engine.js";
+import type { Principal } from "../src/identity/principal.js";
+import {
+  cities,
+  cleanup,
+  freshPostgresTarget,
+  promptAgent,
+  rejection,
+  tempDir,
+  TEST_ENGINE,
+} from "./helpers.js";
+
+afterEach(cleanup);
+
+/** A fresh, empty database of the engine under test, and a way to run raw SQL on it. */
+async function freshDatabase(): Promise<{
+  target: StoreTarget | { dir: string };
+  label: RegExp;
+  exec(sql: string): Promise<void>;
+  tables(): Promise<string[]>;
+}> {
+  if (TEST_ENGINE === "postgres") {
+    const target = await freshPostgresTarget();
+    const run = async <T>(f: (c: pg.Client) => Promise<T>): Promise<T> => {
+      const c = new pg.Client({ connectionString: target.url, options: `-c search_path=${target.schema}` });
+      await c.connect();
+      try {
+        return await f(c);
+      } finally {
+        await c.end();
+      }
+    };
+    return {
+      target,
+      label: /postgresql:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\//,
+      exec: (sql) => run(async (c) => void (await c.query(sql))),
+      tables: () =>
+        run(async (c) =>
+          (
+            await c.query<{ t: string }>(
+              "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1",
+            )
+          ).rows.map((r) => r.t),
+        ),
+    };
+  }
+  const dir = tempDir();
+  const file = join(dir, "platform.sqlite");
+  const raw = <T>(f: (d: BetterSqlite3.Database) => T): T => {
+    const d = new BetterSqlite3(file);
+    try {
+      return f(d);
+    } finally {
+      d.close();
+    }
+  };
+  return {
+    target: { dir },
+    label: /platform\.sqlite/,
+    exec: async (sql) => raw((d) => void d.exec(sql)),
+    tables: async () =>
+      raw((d) =>
+        (
+          d.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+            name: string;
+          }[]
+        ).map((r) => r.name),
+      ),
+  };
+}
+
+describe(`the store on ${TEST_ENGINE}`, () => {
+  it("refuses a non-empty database without the marker, before writing anything, naming it", async () => {
+    const db = await freshDatabase();
+    await db.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY)");
+    const e = await rejection(Store.open(db.target));
+    expect(e.code).toBe("invalid_store");
+    expect(e.message).toMatch(db.label);
+    expect(e.message).toMatch(/without the store's marker meta\.schema_version \(tables: notes\)/);
+    expect(await db.tables()).toEqual(["notes"]);
+  });
+
+  it("refuses an unknown schema version, and version 2 with a message saying it is not migrated", async () => {
+    for (const [version, why] of [
+      ["9", /schema version 9, this platform reads version 3/],
+      ["2", /schema version 2 .*does not migrate version 2/],
+    ] as const) {
+      const db = await freshDatabase();
+      await db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+      await db.exec(`INSERT INTO meta (key, value) VALUES ('schema_version', '${version}')`);
+      const e = await rejection(Store.open(db.target));
+      expect(e.code).toBe("invalid_store");
+      expect(e.message).toMatch(why);
+      expect(await db.tables()).toEqual(["meta"]);
+    }
+  });
+
+  it("creates the schema once (versioned migrations) and reopens it", async () => {
+    const db = await freshDatabase();
+    const s1 = await Store.open(db.target);
+    await s1.close();
+    const s2 = await Store.open(db.target);
+    try {
+      const applied = await s2.db
+        .selectFrom("meta")
+        .select("value")
+        .where("key", "=", "schema_version")
+        .executeTakeFirstOrThrow();
+      expect(applied.value).toBe("3");
+      expect(await db.tables()).toEqual(
+        expect.arrayContaining([
+          "accounts",
+          "runs",
+          "answers",
+          "packs",
+          "verification_jobs",
+          "kysely_migration",
+        ]),
+      );
+      expect(await s2.accounts.get("acct_operator")).toMatchObject({ name: "operator" });
+    } finally {
+      await s2.close();
+    }
+  });
+
+  it("a transaction that fails half-way leaves nothing behind", async () => {
+    const db = await freshDatabase();
+    const s = await Store.open(db.target);
+    try {
+      const boom = s.tx(async (t) => {
+        await t.agents.insertIfAbsent(
+          {
+            agent_id: "half",
+            owner_account_id: "acct_operator",
+            withdrawal_address: null,
+            is_author_agent: false,
+          },
+          "2026-01-01T00:00:00Z",
+        );
+        expect(await t.agents.get("half")).not.toBeNull();
+        throw new Error("crash in the middle");
+      });
+      await expect(boom).rejects.toThrow("crash in the middle");
+      expect(await s.agents.get("half")).toBeNull();
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+if (TEST_ENGINE === "postgres") {
+  describe("the PostgreSQL store's connection errors", () => {
+    it("names the URL without its password", async () => {
+      const url = process.env.TEST_DATABASE_URL!.replace(/:[^:@/]*@/, ":wrong-secret-pw@");
+      const e = await rejection(Store.open({ engine: "postgres", url }));
+      expect(e.code).toBe("invalid_store");
+      expect(e.message).toContain("postgres:***@");
+      expect(e.message).not.toContain("wrong-secret-pw");
+      expect(JSON.stringify(e.details)).not.toContain("wrong-secret-pw");
+    });
+  });
+}
+
+/**
+ * Two platforms on one fresh database, as two `serve` processes would be (PostgreSQL). On SQLite,
+ * one platform twice: one `serve` per SQLite store, whose requests race inside the process (two
+ * synchronous connections in one thread would wait on each other's lock).
+ */
+async function twoPlatforms(): Promise<[Platform, Platform]> {
+  const db = await freshDatabase();
+  if ("dir" in db.target) {
+    const one = await Platform.open({ dir: db.target.dir });
+    return [one, one];
+  }
+  const target = db.target;
+  return [await Platform.open({ database: target }), await Platform.open({ database: target })];
+}
+
+describe(`concurrent requests on one ${TEST_ENGINE} database (${TEST_ENGINE === "postgres" ? "two processes" : "one process"})`, () => {
+  it("race one agent's start, submit and finalize: one run in progress, one answer per ordinal, one finalize", async () => {
+    const [a, b] = await twoPlatforms();
+    try {
+      const op = a.localOperator();
+      const ds = await a.createDataset(op, cities(6));
+      const { slug } = await a.publish(op, ds.dataset_id, {
+        title: "Race",
+        prompt_template: "Q {payload.city} #{payload.index}",
+        grader_type: "exact",
+        max_attempts: 3,
+      });
+      const made = await a.createAccount({ name: "racer" });
+      const p: Principal = await a.authenticate(made.api_key);
+      await a.registerAgent(p, "racer-bot");
+      const starts = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).startRun(p, slug, "racer-bot")),
+      );
+      const won = starts.filter((s) => s.status === "fulfilled");
+      expect(won).toHaveLength(1);
+      for (const s of starts)
+        if (s.status === "rejected") expect(s.reason).toMatchObject({ code: "run_in_progress" });
+      const started = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<Platform["startRun"]>>>).value;
+      const runId = started.run.id;
+      expect((await a.getRun(p, runId)).attempt).toBe(1);
+      const answers = started.tasks.map((t) => ({ ordinal: t.ordinal, answer_text: promptAgent(t.prompt) }));
+      await Promise.all([
+        a.submit(p, runId, answers),
+        b.submit(p, runId, answers),
+        a.submit(p, runId, answers),
+      ]);
+      expect((await b.runAnswers(p, runId)).size).toBe(answers.length);
+      const finals = await Promise.allSettled([
+        a.finalize(p, runId),
+        b.finalize(p, runId),
+        b.finalize(p, runId),
+      ]);
+      expect(finals.filter((f) => f.status === "fulfilled")).toHaveLength(1);
+      for (const f of finals)
+        if (f.status === "rejected") expect(f.reason).toMatchObject({ code: "already_finalized" });
+      const board = await b.leaderboard(slug);
+      expect(board.rows.map((r) => r.run_id)).toEqual([runId]);
+      // the next attempt is attempt 2, from either process
+      expect((await b.startRun(p, slug, "racer-bot")).run.attempt).toBe(2);
+    } finally {
+      await a.close();
+      if (b !== a) await b.close();
+    }
+  });
+
+  it("race one publication of a dataset: one benchmark, the other refused", async () => {
+    const [a, b] = await twoPlatforms();
+    try {
+      const op = a.localOperator();
+      const [d1, d2] = await Promise.all([a.createDataset(op, cities(4)), b.createDataset(op, cities(4))]);
+      expect(d1.dataset_id).toBe(d2.dataset_id);
+      const o = { title: "One", prompt_template: "Q #{payload.index}", grader_type: "exact" as const };
+      const r = await Promise.allSettled([a.publish(op, d1.dataset_id, o), b.publish(op, d1.dataset_id, o)]);
+      expect(r.filter((x) => x.status === "fulfilled")).toHaveLength(1);
+      const refused = r.find((x) => x.status === "rejected") as PromiseRejectedResult;
+      expect(["benchmark_exists", "slug_conflict"]).toContain(refused.reason.code);
+      expect(await a.listBenchmarks()).toHaveLength(1);
+      expect(await a.testSet(op, (await a.listBenchmarks())[0]!.slug)).toHaveLength(4);
+    } finally {
+      await a.close();
+      if (b !== a) await b.close();
+    }
+  });
+});
