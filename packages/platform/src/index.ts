@@ -25,6 +25,7 @@ export * from "./agent-process.js";
 export * from "./identity/principal.js";
 export * from "./identity/accounts.js";
 export * from "./identity/access.js";
+export type * from "./identity/account-view.js";
 export { hashKey } from "./identity/keys.js";
 export * from "./leaderboard.js";
 export * from "./award.js";
