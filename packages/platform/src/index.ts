@@ -14,6 +14,7 @@ export * from "./gold.js";
 export * from "./context.js";
 export * from "./store.js";
 export * from "./chain.js";
+export * from "./terms.js";
 export * from "./publish.js";
 export * from "./runs.js";
 export * from "./agents.js";
