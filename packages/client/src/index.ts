@@ -229,8 +229,9 @@ export class BenchBountyClient {
 function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
-  } catch {
-    return null;
+  } catch (e) {
+    if (e instanceof SyntaxError) return null; // a body that is not JSON (a proxy's HTML page)
+    throw e;
   }
 }
 

@@ -411,8 +411,9 @@ export class ChainGateway {
     try {
       const r = await this.publicClient.getTransactionReceipt({ hash });
       return r.status === "success" ? Number(r.blockNumber) : null;
-    } catch {
-      return null;
+    } catch (e) {
+      if (e instanceof TransactionReceiptNotFoundError) return null; // unknown or not mined yet
+      throw e;
     }
   }
 
@@ -420,6 +421,7 @@ export class ChainGateway {
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(fn, fn);
+    // The queue only orders writes: `run`'s own error reaches this call's caller, the next write still runs.
     this.queue = run.catch(() => undefined);
     return run;
   }
