@@ -19,6 +19,7 @@ import {
   CLAIM_DOMAIN_NAME,
   CLAIM_DOMAIN_VERSION,
   CLAIM_TYPES as CONTRACT_CLAIM_TYPES,
+  PERMIT_TYPES,
 } from "@bench-bounty/contracts";
 import type { AnchorRegistry, BenchmarkBounty, TestUSDC } from "../typechain-types";
 
@@ -254,15 +255,7 @@ export async function signPermit(
     chainId,
     verifyingContract: await usdc.getAddress(),
   };
-  const types = {
-    Permit: [
-      { name: "owner", type: "address" },
-      { name: "spender", type: "address" },
-      { name: "value", type: "uint256" },
-      { name: "nonce", type: "uint256" },
-      { name: "deadline", type: "uint256" },
-    ],
-  };
+  const types = { Permit: [...PERMIT_TYPES.Permit] };
   const nonce = await usdc.nonces(owner.address);
   const sig = ethers.Signature.from(
     await owner.signTypedData(domain, types, { owner: owner.address, spender, value, nonce, deadline }),
