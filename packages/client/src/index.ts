@@ -17,6 +17,8 @@
 
 import type {
   AccountView,
+  AttachedBounty,
+  AwardResult,
   BenchmarkDetail,
   BenchmarkListItem,
   FinalizeResult,
@@ -31,7 +33,16 @@ import type {
 // The answers' shapes have one definition: the platform's, which the server serves as returned (its
 // response types, and the account view the server builds). Type-only: nothing of the platform (nor its
 // native SQLite binding) is loaded by this client at run time.
-export type { BenchmarkDetail, FinalizeResult, Leaderboard, Registration, RunView, StartedRun };
+export type {
+  AttachedBounty,
+  AwardResult,
+  BenchmarkDetail,
+  FinalizeResult,
+  Leaderboard,
+  Registration,
+  RunView,
+  StartedRun,
+};
 /** A task as served (never gold). */
 export type Task = ServedTask;
 /** `POST /benchmarks/runs/:id/submissions`. */
@@ -218,10 +229,10 @@ export class BenchBountyClient {
   attachBounty(
     slug: string,
     input: { bounty_id: string; author?: string; pool_base_units?: string },
-  ): Promise<Record<string, unknown>> {
+  ): Promise<AttachedBounty> {
     return this.request("POST", `/api/v1/benchmarks/${enc(slug)}/bounty`, input);
   }
-  award(slug: string): Promise<Record<string, unknown>> {
+  award(slug: string): Promise<AwardResult> {
     return this.request("POST", `/api/v1/benchmarks/${enc(slug)}/award`);
   }
 }
