@@ -83,11 +83,7 @@ export async function createAccount(
  */
 export async function authenticate(ctx: PlatformContext, apiKey: unknown): Promise<Principal> {
   const refuse = (why: string): never => {
-    throw new PlatformError(
-      "unauthenticated",
-      `invalid API key: ${why}`,
-      { rule: "valid_key_required" },
-    );
+    throw new PlatformError("unauthenticated", `invalid API key: ${why}`, { rule: "valid_key_required" });
   };
   if (typeof apiKey !== "string" || apiKey === "") return refuse("none given");
   if (ctx.operatorKeyHash !== null && sameHash(hashKey(apiKey), ctx.operatorKeyHash))
@@ -126,11 +122,7 @@ export async function revokeKey(ctx: PlatformContext, p: Principal, keyPrefix: s
   refuseOperatorKeys(p);
   const k = await ctx.store.accounts.revokeKey(p.account_id, keyPrefix, isoMillis(ctx.clock()));
   if (!k)
-    throw new PlatformError(
-      "unknown_key",
-      `no key ${keyPrefix} on this account`,
-      { key_prefix: keyPrefix },
-    );
+    throw new PlatformError("unknown_key", `no key ${keyPrefix} on this account`, { key_prefix: keyPrefix });
   return k;
 }
 
