@@ -111,14 +111,23 @@ async function increaseTimeTo(timestamp: bigint): Promise<void> {
   await network.provider.send("evm_mine", []);
 }
 
-async function main(): Promise<void> {
-  const fx = await baseProfile();
-  const { usdc, bounty, registry, author, awarder, alice, bob, carol } = fx;
-  const bountyAddress = await bounty.getAddress();
-  const rows: Row[] = [];
-  // `gasOf` has run (and set lastHash) by the time the row object is built and pushed.
-  const push = (r: Row) => rows.push({ ...r, hash: lastHash });
+type Fixture = Awaited<ReturnType<typeof baseProfile>>;
 
+const fmt = (n: bigint) => n.toLocaleString("en-US");
+const n = (x: number) => x.toLocaleString("en-US");
+const ratio = (a: bigint, b: bigint) => Number(a) / Number(b);
+
+/** Records a row with the hash of the transaction `gasOf` measured last. */
+function recorder(rows: Row[]): (r: Row) => void {
+  // `gasOf` has run (and set lastHash) by the time the row object is built and pushed.
+  return (r: Row) => rows.push({ ...r, hash: lastHash });
+}
+
+/** BenchmarkBounty's rows: create (approve and permit), award, claim, claimMany, claimWithSig, reclaim. */
+async function measureBounty(fx: Fixture, rows: Row[]): Promise<void> {
+  const { usdc, bounty, author, awarder, alice, bob, carol } = fx;
+  const bountyAddress = await bounty.getAddress();
+  const push = recorder(rows);
   // Warm-up: the contract already holds USDC and has created a bounty (steady state).
   await createFunded(fx, author);
 
@@ -209,13 +218,26 @@ async function main(): Promise<void> {
     operation: "reclaim (Funded, after deadline)",
     gas: await gasOf(bounty.connect(author).reclaim(id3, author.address)),
   });
+}
 
-  // The bare pull-credit baseline on the same TestUSDC, in the same steady state: it already holds USDC
-  // beyond the credits it owes, and the claim's recipient already holds USDC.
+/** The bare pull-credit baseline's award (3 winners) and claim: gas and transaction hashes. */
+interface BareFigures {
+  award: bigint;
+  awardHash: string;
+  claim: bigint;
+  claimHash: string;
+}
+
+/**
+ * The bare pull-credit baseline on the same TestUSDC, in the same steady state: it already holds USDC
+ * beyond the credits it owes, and the claim's recipient already holds USDC.
+ */
+async function measureBare(fx: Fixture): Promise<BareFigures> {
+  const { usdc, author, awarder, alice, bob, carol } = fx;
   const bare = await (await ethers.getContractFactory("BarePullCredit")).deploy(await usdc.getAddress());
   await bare.waitForDeployment();
   const bareAddress = await bare.getAddress();
-  await (await usdc.connect(author).transfer(bareAddress, 2n * p1.pool)).wait();
+  await (await usdc.connect(author).transfer(bareAddress, 2n * 100n * ONE_USDC)).wait();
   const bareAmounts = [50n * ONE_USDC, 30n * ONE_USDC, 20n * ONE_USDC];
   const bareAward = await gasOf(
     bare.connect(awarder).award(1n, [alice.address, bob.address, carol.address], bareAmounts),
@@ -223,11 +245,13 @@ async function main(): Promise<void> {
   const bareAwardHash = lastHash;
   const bareClaim = await gasOf(bare.connect(alice).claim(1n, alice.address));
   const bareClaimHash = lastHash;
-  const award3 = rows.find((r) => r.operation === "award, 3 winners")!;
-  award3.bare = { gas: bareAward, maxRatio: 1.15 };
-  const claimRow = rows.find((r) => r.operation === "claim (recipient holds USDC)")!;
-  claimRow.bare = { gas: bareClaim, maxRatio: 1.05 };
+  return { award: bareAward, awardHash: bareAwardHash, claim: bareClaim, claimHash: bareClaimHash };
+}
 
+/** AnchorRegistry's rows: one anchor, anchorMany of 10. */
+async function measureAnchors(fx: Fixture, rows: Row[]): Promise<void> {
+  const { registry, alice } = fx;
+  const push = recorder(rows);
   const kind = await registry.KIND_RECEIPT();
   const d = (i: number) => ethers.keccak256(ethers.toUtf8Bytes(`digest ${i}`));
   push({
@@ -244,9 +268,10 @@ async function main(): Promise<void> {
       ),
     ),
   });
+}
 
-  const fmt = (n: bigint) => n.toLocaleString("en-US");
-  const ratio = (a: bigint, b: bigint) => Number(a) / Number(b);
+/** The gas table (markdown), with each row's target and verdict. */
+function gasTable(rows: Row[]): string {
   const lines = rows.map((r) => {
     const targets: string[] = [];
     const verdicts: string[] = [];
@@ -264,24 +289,30 @@ async function main(): Promise<void> {
     }
     return `| ${r.operation} | ${fmt(r.gas)} | ${bareCell} | ${targets.join(", ")} | ${verdicts.join(", ")} |`;
   });
-  const table = [
+  return [
     "| operation | gas used | bare pull-credit, same run (ratio) | target | |",
     "|---|---:|---:|---|---|",
     ...lines,
   ].join("\n");
-  console.log(table);
+}
 
+/** The opcode profile (markdown) of the rows that have targets, ours and the bare contract's. */
+async function profileTable(
+  rows: Row[],
+  bare: BareFigures,
+): Promise<{ table: string; profiles: Map<string, Profile> }> {
+  const claimRow = rows.find((r) => r.operation === "claim (recipient holds USDC)")!;
+  const award3 = rows.find((r) => r.operation === "award, 3 winners")!;
   // The profile: which opcodes pay for the rows that have targets, ours and the bare contract's.
   const profiled: [string, string][] = [
     ["claim (recipient holds USDC)", claimRow.hash!],
-    ["bare claim", bareClaimHash],
+    ["bare claim", bare.claimHash],
     ["award, 3 winners", award3.hash!],
-    ["bare award, 3 winners", bareAwardHash],
+    ["bare award, 3 winners", bare.awardHash],
     ...rows
       .filter((r) => r.operation.startsWith("claimWithSig") || r.operation.startsWith("createAndFund ("))
       .map((r) => [r.operation, r.hash!] as [string, string]),
   ];
-  const n = (x: number) => x.toLocaleString("en-US");
   const profileLines: string[] = [];
   const profiles = new Map<string, Profile>();
   for (const [label, hash] of profiled) {
@@ -292,13 +323,27 @@ async function main(): Promise<void> {
       `| ${label} | ${n(p.intrinsic)} | ${n(p.sload)} | ${n(p.sstore)} | ${n(p.log)} | ${n(p.transient)} | ${n(p.calls)} | ${n(p.other)} | -${n(p.refund)} | ${n(total)} |`,
     );
   }
-  const profileTable = [
+  const table = [
     "| transaction | intrinsic + calldata | SLOAD | SSTORE | LOG | TLOAD/TSTORE (lock) | calls (token, wallet, precompile) | other | refund | gas used |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...profileLines,
   ].join("\n");
-  console.log("\n" + profileTable);
+  return { table, profiles };
+}
 
+/** docs/gas.md: both tables and the analysis of each gap to its target and floor. */
+function gasMarkdown(
+  rows: Row[],
+  bare: BareFigures,
+  tables: { gas: string; profile: string },
+  profiles: Map<string, Profile>,
+): string {
+  const claimRow = rows.find((r) => r.operation === "claim (recipient holds USDC)")!;
+  const award3 = rows.find((r) => r.operation === "award, 3 winners")!;
+  const bareClaim = bare.claim;
+  const bareAward = bare.award;
+  const table = tables.gas;
+  const profileTable = tables.profile;
   const claimGap = claimRow.gas - bareClaim;
   const ours = (label: string) => profiles.get(label)!;
   const claimOtherGap = ours("claim (recipient holds USDC)").other - ours("bare claim").other;
@@ -308,7 +353,7 @@ async function main(): Promise<void> {
   const claimFloor = bareClaim + 2_131n + 300n;
   const awardFloor = bareAward + BigInt(awardSloadGap) + 2_900n + 4_572n + 300n;
   const awardGap = award3.gas - bareAward;
-  const md = `# Gas figures
+  return `# Gas figures
 
 Generated by \`npx hardhat run scripts/bench-gas.ts\` (root script \`pnpm bench:gas\`); regenerate, never edit.
 
@@ -412,6 +457,24 @@ first write of that slot cannot be shared or avoided.
 \`BountyFunded\` and pulls the pool (balance read before and after, to refuse fee-on-transfer tokens). An anchor
 is one slot (anchorer, block number, timestamp and a kind code) and the \`Anchored\` log.
 `;
+}
+
+async function main(): Promise<void> {
+  const fx = await baseProfile();
+  const rows: Row[] = [];
+  await measureBounty(fx, rows);
+  const bare = await measureBare(fx);
+  rows.find((r) => r.operation === "award, 3 winners")!.bare = { gas: bare.award, maxRatio: 1.15 };
+  rows.find((r) => r.operation === "claim (recipient holds USDC)")!.bare = {
+    gas: bare.claim,
+    maxRatio: 1.05,
+  };
+  await measureAnchors(fx, rows);
+  const table = gasTable(rows);
+  console.log(table);
+  const profiled = await profileTable(rows, bare);
+  console.log("\n" + profiled.table);
+  const md = gasMarkdown(rows, bare, { gas: table, profile: profiled.table }, profiled.profiles);
   writeFileSync(join(__dirname, "..", "docs", "gas.md"), md);
   console.log("\nwrote docs/gas.md");
 }

@@ -7,7 +7,7 @@
 import { expect } from "chai";
 import { ethers } from "hardhat";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
-import { baseProfile, createFunded, signClaim, CLAIM_TYPES, type BaseProfile } from "./fixtures";
+import { baseProfile, claimDomain, createFunded, signClaim, CLAIM_TYPES, type BaseProfile } from "./fixtures";
 
 const POOL = 30_000_000n;
 /** secp256k1 group order: s and n - s are both valid ECDSA signatures of the same message. */
@@ -184,11 +184,13 @@ describe("BenchmarkBounty: claimWithSig (relayed claims)", () => {
     const flippedV = sig.v === 27 ? 28 : 27;
     const malleable = ethers.concat([sig.r, flippedS, ethers.toBeHex(flippedV, 1)]);
     // The ecrecover precompile itself accepts the flipped form and returns alice.
-    const digest = ethers.TypedDataEncoder.hash(
-      { name: "BenchmarkBounty", version: "1", chainId: 8453n, verifyingContract: await bounty.getAddress() },
-      CLAIM_TYPES,
-      { bountyId: id, account: alice.address, to: alice.address, nonce: 0n, deadline },
-    );
+    const digest = ethers.TypedDataEncoder.hash(claimDomain(8453n, await bounty.getAddress()), CLAIM_TYPES, {
+      bountyId: id,
+      account: alice.address,
+      to: alice.address,
+      nonce: 0n,
+      deadline,
+    });
     const recovered = await ethers.provider.call({
       to: "0x0000000000000000000000000000000000000001",
       data: ethers.concat([digest, ethers.toBeHex(flippedV, 32), sig.r, flippedS]),

@@ -15,6 +15,12 @@
  */
 import { ethers, network } from "hardhat";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
+import {
+  CLAIM_DOMAIN_NAME,
+  CLAIM_DOMAIN_VERSION,
+  CLAIM_TYPES as CONTRACT_CLAIM_TYPES,
+  PERMIT_TYPES,
+} from "@bench-bounty/contracts";
 import type { AnchorRegistry, BenchmarkBounty, TestUSDC } from "../typechain-types";
 
 /** Base mainnet USDC (SPEC 1.3). */
@@ -249,15 +255,7 @@ export async function signPermit(
     chainId,
     verifyingContract: await usdc.getAddress(),
   };
-  const types = {
-    Permit: [
-      { name: "owner", type: "address" },
-      { name: "spender", type: "address" },
-      { name: "value", type: "uint256" },
-      { name: "nonce", type: "uint256" },
-      { name: "deadline", type: "uint256" },
-    ],
-  };
+  const types = { Permit: [...PERMIT_TYPES.Permit] };
   const nonce = await usdc.nonces(owner.address);
   const sig = ethers.Signature.from(
     await owner.signTypedData(domain, types, { owner: owner.address, spender, value, nonce, deadline }),
@@ -265,16 +263,19 @@ export async function signPermit(
   return { v: sig.v, r: sig.r, s: sig.s };
 }
 
-/** The EIP-712 `Claim` type of `claimWithSig` (SPEC 1.1, v1.1). */
-export const CLAIM_TYPES = {
-  Claim: [
-    { name: "bountyId", type: "uint256" },
-    { name: "account", type: "address" },
-    { name: "to", type: "address" },
-    { name: "nonce", type: "uint256" },
-    { name: "deadline", type: "uint256" },
-  ],
-};
+/**
+ * The EIP-712 `Claim` type of `claimWithSig` (SPEC 1.1, v1.1): @bench-bounty/contracts' own
+ * `CLAIM_TYPES`, as the mutable arrays ethers' `signTypedData` / `TypedDataEncoder` take.
+ */
+export const CLAIM_TYPES = { Claim: [...CONTRACT_CLAIM_TYPES.Claim] };
+
+/** The EIP-712 domain of the BenchmarkBounty at `verifyingContract` (@bench-bounty/contracts' name and version). */
+export function claimDomain(
+  chainId: bigint,
+  verifyingContract: string,
+): { name: string; version: string; chainId: bigint; verifyingContract: string } {
+  return { name: CLAIM_DOMAIN_NAME, version: CLAIM_DOMAIN_VERSION, chainId, verifyingContract };
+}
 
 /** A claim to sign: `nonce` defaults to `bounty.nonces(account)`. */
 export interface ClaimMessage {
@@ -292,14 +293,11 @@ export async function signClaim(
   claim: ClaimMessage,
 ): Promise<string> {
   const { chainId } = await ethers.provider.getNetwork();
-  const domain = {
-    name: "BenchmarkBounty",
-    version: "1",
-    chainId,
-    verifyingContract: await bounty.getAddress(),
-  };
   const nonce = claim.nonce ?? (await bounty.nonces(claim.account));
-  return signer.signTypedData(domain, CLAIM_TYPES, { ...claim, nonce });
+  return signer.signTypedData(claimDomain(chainId, await bounty.getAddress()), CLAIM_TYPES, {
+    ...claim,
+    nonce,
+  });
 }
 
 /** Approves and creates+funds a bounty as `author`; returns its id. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent check of a bench-bounty award evidence pack, written from SPEC.md alone.
+"""An independent check of a bench-bounty award evidence pack, written from spec/SPEC.md alone.
 
 Python standard library only (Keccak-256 is implemented below from FIPS 202 with the original Keccak
 padding); nothing is shared with the TypeScript packages, so agreement between this script and

@@ -152,6 +152,7 @@ export function decodeRevert(e: unknown, ifaces: readonly Interface[], action: s
       try {
         parsed = iface.parseError(data);
       } catch {
+        // Data this interface cannot decode (a selector of its, other arguments): not its error.
         parsed = null;
       }
       if (!parsed) continue;

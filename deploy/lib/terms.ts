@@ -6,22 +6,17 @@
  * before anything is signed or sent. Payout rules and the splits rules are
  * those of @bench-bounty/evidence (`PAYOUT_RULES`, `validateSplits`).
  */
+import type { BountyTerms as EvidenceBountyTerms, UncheckedBountyTerms } from "@bench-bounty/evidence";
 import { TaskError } from "./errors";
 import { describeError } from "./files";
 import { isoSeconds, parseTime } from "./format";
 import { evidence } from "./packages";
 
 /** The terms as `createBounty` takes them (pool in token base units, times in unix seconds, bps). */
-export interface BountyTerms {
-  pool: bigint;
-  thresholdBps: number;
-  closesAt: bigint;
-  awardDeadline: bigint;
-  splitsBps: number[];
-}
+export type BountyTerms = EvidenceBountyTerms;
 
 /** Terms as read from the command line, before {@link validateBountyTerms}: splits not yet checked. */
-export type UncheckedTerms = Omit<BountyTerms, "splitsBps"> & { splitsBps: unknown };
+export type UncheckedTerms = UncheckedBountyTerms;
 
 /** The flags of `bounty:lock` that carry the terms (but the pool, whose decimals are the token's), as typed. */
 export interface TermFlags {
@@ -72,8 +67,9 @@ export function readTermFlags(flags: TermFlags): Omit<UncheckedTerms, "pool"> {
 }
 
 /**
- * Checks the terms against the rules of SPEC 1.1 that `createBounty` enforces:
- * a positive pool, a threshold in 0..10000 bps, `closesAt` after chain time,
+ * Checks the terms against the rules of SPEC 1.1 that `createBounty` enforces
+ * (the one rule is @bench-bounty/evidence's `checkBountyTerms`): a positive
+ * pool, a threshold in 0..10000 bps, `closesAt` after chain time,
  * `awardDeadline` after `closesAt`, splits of 1..8 places, each > 0,
  * non-increasing, summing to 10000 bps.
  * @param now chain time (latest block), unix seconds
@@ -81,26 +77,26 @@ export function readTermFlags(flags: TermFlags): Omit<UncheckedTerms, "pool"> {
  * @throws TaskError naming the flag of the first rule broken
  */
 export function validateBountyTerms(terms: UncheckedTerms, now: bigint): BountyTerms {
-  if (terms.pool <= 0n) throw new TaskError("--pool must be more than 0.");
-  if (!Number.isSafeInteger(terms.thresholdBps) || terms.thresholdBps < 0 || terms.thresholdBps > 10000)
-    throw new TaskError(`--threshold-bps must be an integer 0..10000, got "${terms.thresholdBps}".`);
-  if (terms.awardDeadline <= terms.closesAt) {
-    throw new TaskError(
-      `--award-deadline (${isoSeconds(terms.awardDeadline)}) must be after --closes-at (${isoSeconds(terms.closesAt)}).`,
-    );
+  const check = evidence().checkBountyTerms(terms, { now, splitsPath: "--splits" });
+  if (check.ok) return check.terms;
+  const { rule, splitsError } = check.violation;
+  switch (rule) {
+    case "pool_not_positive":
+      throw new TaskError("--pool must be more than 0.");
+    case "threshold_out_of_range":
+      throw new TaskError(`--threshold-bps must be an integer 0..10000, got "${terms.thresholdBps}".`);
+    case "closes_at_not_positive":
+    case "closes_at_not_future":
+      throw new TaskError(
+        `--closes-at ${isoSeconds(terms.closesAt)} is in the past (chain time ${isoSeconds(now)}): pick a later time.`,
+      );
+    case "deadline_not_after_closes_at":
+      throw new TaskError(
+        `--award-deadline (${isoSeconds(terms.awardDeadline)}) must be after --closes-at (${isoSeconds(terms.closesAt)}).`,
+      );
+    case "bad_splits":
+      throw new TaskError(
+        `Bad splits: ${describeError(splitsError)} (1..8 places, each > 0, non-increasing, summing to 10000).`,
+      );
   }
-  if (terms.closesAt <= now) {
-    throw new TaskError(
-      `--closes-at ${isoSeconds(terms.closesAt)} is in the past (chain time ${isoSeconds(now)}): pick a later time.`,
-    );
-  }
-  let splitsBps: number[];
-  try {
-    splitsBps = evidence().validateSplits(terms.splitsBps, "--splits");
-  } catch (e) {
-    throw new TaskError(
-      `Bad splits: ${describeError(e)} (1..8 places, each > 0, non-increasing, summing to 10000).`,
-    );
-  }
-  return { ...terms, splitsBps };
 }

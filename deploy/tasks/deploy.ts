@@ -15,10 +15,6 @@ import { checkChainId, networkProfile, type NetworkProfile } from "../lib/networ
 import { readEntry, writeEntry } from "../lib/address-book";
 import { contracts } from "../lib/packages";
 
-const CREATEX_ABI = [
-  "function deployCreate2(bytes32 salt, bytes initCode) payable returns (address newContract)",
-];
-
 /** Ignition deployment ids: one journal per network (Base and a local node share chain id 8453). */
 const DEPLOYMENT_IDS: Record<NetworkProfile["name"], string> = {
   base: "base",
@@ -49,7 +45,7 @@ task(
       const profile = networkProfile(hre, { needSigner: !args.dryRun });
       await checkChainId(hre, profile);
       const { ethers } = hre;
-      const { CREATEX_ADDRESS, DEPLOYMENT_SALT } = contracts();
+      const { CREATEX_ABI, CREATEX_ADDRESS, DEPLOYMENT_SALT } = contracts();
       const { expectedAddresses, placeCreateX, deployWithIgnition } = await import("../lib/local-chain");
       const expected = await expectedAddresses(hre);
       const signers = await ethers.getSigners();

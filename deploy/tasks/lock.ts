@@ -22,7 +22,7 @@ import {
 import { txLink } from "../lib/network";
 import { readTermFlags, validateBountyTerms } from "../lib/terms";
 import { asObject, describeError, readJsonFile } from "../lib/files";
-import { evidence } from "../lib/packages";
+import { contracts, evidence } from "../lib/packages";
 import { formatAmount, isoSeconds, parseAmount, relative } from "../lib/format";
 
 interface LockArgs {
@@ -126,15 +126,7 @@ async function lockWithPermit(
   const nonce = await token.nonces(author);
   const signature = await ctx.signer.signTypedData(
     domain,
-    {
-      Permit: [
-        { name: "owner", type: "address" },
-        { name: "spender", type: "address" },
-        { name: "value", type: "uint256" },
-        { name: "nonce", type: "uint256" },
-        { name: "deadline", type: "uint256" },
-      ],
-    },
+    { Permit: [...contracts().PERMIT_TYPES.Permit] },
     { owner: author, spender: ctx.bountyAddress, value: params.pool, nonce, deadline },
   );
   const { v, r, s } = ctx.hre.ethers.Signature.from(signature);

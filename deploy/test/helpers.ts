@@ -166,16 +166,16 @@ export function startBareNode(
     const stop = async () => {
       try {
         process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        /* gone */
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "ESRCH") throw e; // ESRCH: gone
       }
       await exited;
     };
     process.once("exit", () => {
       try {
         process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        /* gone */
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "ESRCH") throw e; // ESRCH: gone
       }
     });
     let out = "";

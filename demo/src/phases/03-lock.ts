@@ -5,7 +5,6 @@
  */
 import { BenchBountyClient } from "@bench-bounty/client";
 import { benchmarkBountyAbi } from "@bench-bounty/contracts";
-import type { AttachedBounty } from "@bench-bounty/platform";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { decodeFunctionData, type Hex } from "viem";
@@ -87,9 +86,7 @@ export const lockPhase: DemoPhase = {
     if (call.functionName !== "createAndFundWithPermit") {
       throw new Error(`the lock was sent as ${call.functionName}, expected createAndFundWithPermit`);
     }
-    const attached = (await authorApi.attachBounty(slug, {
-      bounty_id: bountyId.toString(),
-    })) as unknown as AttachedBounty;
+    const attached = await authorApi.attachBounty(slug, { bounty_id: bountyId.toString() });
     p.note(
       `attached   POST /benchmarks/:slug/bounty: bounty ${attached.bounty_id} (${attached.status}) to ${slug}: pool ${formatUsdc(attached.pool_base_units)} USDC, splits ${attached.splits_bps.join("/")}`,
     );

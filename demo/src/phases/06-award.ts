@@ -4,7 +4,6 @@
  */
 import { BenchBountyClient } from "@bench-bounty/client";
 import { benchmarkBountyAbi } from "@bench-bounty/contracts";
-import type { AwardResult } from "@bench-bounty/platform";
 import { join } from "node:path";
 import { writeAtomically } from "../chain-tools.js";
 import { need, type DemoPhase } from "../context.js";
@@ -23,7 +22,7 @@ export const awardPhase: DemoPhase = {
       baseUrl: doorUrl,
       apiKey: need(ctx.operatorKey, "the operator key"),
     });
-    const award = (await operator.award(slug)) as unknown as AwardResult;
+    const award = await operator.award(slug);
     result.award = award;
     p.note(
       `award tx   ${award.award_tx} (block ${award.award_block}), ranking digest ${short(award.ranking_digest)}`,

@@ -153,7 +153,8 @@ async function guardedGraphql(c: Context, next: Next) {
   let body: unknown;
   try {
     body = JSON.parse(text);
-  } catch {
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
     return graphqlError(
       c,
       new QueryRefused("invalid_query", 'the body must be JSON: { "query": "...", "variables": { ... } }'),

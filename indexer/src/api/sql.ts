@@ -184,6 +184,7 @@ function parseSuperjson(raw: string): unknown {
   try {
     return superjson.parse(raw);
   } catch {
+    // The caller's parameter: whatever JSON.parse or superjson's deserializer throws, it is malformed.
     throw new QueryRefused("invalid_query", '"sql" parameter is not JSON (superjson of { sql, params })');
   }
 }

@@ -41,7 +41,7 @@ export class HttpRunBackend implements RunBackend {
     return this.server;
   }
   start(slug: string, agentId: string): Promise<StartedRun> {
-    return viaApi(this.client.startRun(slug, { agent_id: agentId })) as Promise<StartedRun>;
+    return viaApi(this.client.startRun(slug, { agent_id: agentId }));
   }
   async tasks(runId: string): Promise<ServedTask[]> {
     return (await viaApi(this.client.runTasks(runId))).tasks;
@@ -53,9 +53,9 @@ export class HttpRunBackend implements RunBackend {
     return viaApi(this.client.submit(runId, answers));
   }
   finalize(runId: string): Promise<FinalizeResult> {
-    return viaApi(this.client.finalize(runId)) as unknown as Promise<FinalizeResult>;
+    return viaApi(this.client.finalize(runId));
   }
   run(runId: string): Promise<RunView> {
-    return viaApi(this.client.run(runId)) as unknown as Promise<RunView>;
+    return viaApi(this.client.run(runId));
   }
 }

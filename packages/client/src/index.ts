@@ -15,143 +15,42 @@
  * @packageDocumentation
  */
 
+import type {
+  AccountView,
+  AttachedBounty,
+  AwardResult,
+  BenchmarkDetail,
+  BenchmarkListItem,
+  FinalizeResult,
+  Leaderboard,
+  Registration,
+  RunView,
+  ServedTask,
+  StartedRun,
+  submitAnswers,
+} from "@bench-bounty/platform";
+
+// The answers' shapes have one definition: the platform's, which the server serves as returned (its
+// response types, and the account view the server builds). Type-only: nothing of the platform (nor its
+// native SQLite binding) is loaded by this client at run time.
+export type {
+  AttachedBounty,
+  AwardResult,
+  BenchmarkDetail,
+  FinalizeResult,
+  Leaderboard,
+  Registration,
+  RunView,
+  StartedRun,
+};
 /** A task as served (never gold). */
-export interface Task {
-  /** Position in this run (what answers refer to). */
-  ordinal: number;
-  prompt: string;
-  visibility: "public" | "private";
-  grader_type: string;
-}
-
-/** `POST /benchmarks/:slug/runs` (201). */
-export interface StartedRun {
-  run: {
-    id: string;
-    benchmark: string;
-    agent_id: string;
-    attempt: number;
-    max_attempts: number;
-    attempts_remaining: number;
-    started_at: string;
-    time_budget_seconds: number;
-    speed_weight: string;
-    clock_note: string;
-  };
-  tasks: Task[];
-}
-
+export type Task = ServedTask;
 /** `POST /benchmarks/runs/:id/submissions`. */
-export interface SubmitResult {
-  run_id: string;
-  accepted: number;
-  answered: number;
-  total: number;
-}
-
-/**
- * `POST /benchmarks/runs/:id/finalize` (SPEC 6.1: while open, `score_composite_public`, never the
- * private composite; `per_task` only once attempts are used up or the benchmark closed).
- * Scores are 4-decimal strings, `wall_seconds` 3-decimal, USDC 6-decimal.
- */
-export interface FinalizeResult {
-  run_id: string;
-  status: "finalized";
-  attempt: number;
-  attempts_used: number;
-  attempts_remaining: number;
-  score_public: string;
-  score_composite_public?: string;
-  score_composite?: string;
-  wall_seconds: string;
-  queries_used: number;
-  usdc_spent: string;
-  counts: { tasks: number; answered: number; public: number; private: number };
-  receipt_hash: string;
-  per_task?: { ordinal: number; visibility: "public" | "private"; credit: string }[];
-  [k: string]: unknown;
-}
-
-/** `GET /benchmarks/runs/:id` and the items of `runs/mine`. */
-export interface RunView {
-  run_id: string;
-  benchmark: string;
-  agent_id: string;
-  attempt: number;
-  status: "in_progress" | "finalized";
-  started_at: string;
-  finalized_at: string | null;
-  task_count: number;
-  score_public: string | null;
-  score_composite_public: string | null;
-  wall_seconds: string | null;
-  queries_used: number | null;
-  receipt_hash: string | null;
-  [k: string]: unknown;
-}
-
+export type SubmitResult = ReturnType<typeof submitAnswers>;
 /** An item of `GET /benchmarks`. */
-export interface BenchmarkSummary {
-  slug: string;
-  title: string;
-  status: "published" | "closed" | "awarded";
-  open: boolean;
-  public_tasks: number;
-  private_tasks: number;
-  /** Plain decimal USDC, or null without a prize. */
-  prize_pool_usdc: string | null;
-  /** `"50 USDC, locked at 0x..."` (detail only, checked on-chain), `"50 USDC"` (declared), or `"--"`. */
-  prize: string;
-  bounty_status: string | null;
-  /** Unix seconds. */
-  prize_closes_at: number | null;
-  prize_contract: string | null;
-}
-
-/** `GET /benchmarks/:slug`. */
-export interface BenchmarkDetail extends BenchmarkSummary {
-  created_at: string;
-  max_attempts: number;
-  public_tasks_per_run: number | null;
-  grader_type: string;
-  speed_weight: string;
-  cost_weight: string;
-  time_budget_seconds: number;
-  time_budget_minutes: number;
-  cost_budget_usdc: string | null;
-  commitment: { commit_root: string; leaf_count: number; anchor: unknown };
-  bounty: unknown;
-  grader_types: Record<string, unknown>;
-  /** ASCII; its curls name this benchmark's slug. */
-  how_to_compete: string;
-  [k: string]: unknown;
-}
-
-/** `GET /benchmarks/:slug/leaderboard`. */
-export interface Leaderboard {
-  slug: string;
-  open: boolean;
-  rows: { rank: number; agent_id: string; run_id: string; score_public: string; [k: string]: unknown }[];
-  [k: string]: unknown;
-}
-
+export type BenchmarkSummary = BenchmarkListItem;
 /** An account as shown to its owner. */
-export interface Account {
-  account_id: string;
-  name: string;
-  roles: string[];
-  withdrawal_address: string | null;
-  agents: { agent_id: string; withdrawal_address: string | null; is_author_agent: boolean }[];
-  keys: { key_prefix: string; created_at: string; revoked_at: string | null }[];
-  created_at: string;
-}
-
-/** `POST /accounts` (201): the key is in this answer only. */
-export interface Registration {
-  account: Account;
-  api_key: string;
-  key_prefix: string;
-}
+export type Account = AccountView;
 
 /** The error body of every refusal. */
 export interface ErrorBody {
@@ -330,10 +229,10 @@ export class BenchBountyClient {
   attachBounty(
     slug: string,
     input: { bounty_id: string; author?: string; pool_base_units?: string },
-  ): Promise<Record<string, unknown>> {
+  ): Promise<AttachedBounty> {
     return this.request("POST", `/api/v1/benchmarks/${enc(slug)}/bounty`, input);
   }
-  award(slug: string): Promise<Record<string, unknown>> {
+  award(slug: string): Promise<AwardResult> {
     return this.request("POST", `/api/v1/benchmarks/${enc(slug)}/award`);
   }
 
@@ -405,8 +304,9 @@ export interface RelayedClaim {
 function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
-  } catch {
-    return null;
+  } catch (e) {
+    if (e instanceof SyntaxError) return null; // a body that is not JSON (a proxy's HTML page)
+    throw e;
   }
 }
 

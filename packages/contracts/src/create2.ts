@@ -15,6 +15,11 @@ const create2 = JSON.parse(readFileSync(new URL("../create2.json", import.meta.u
 /** The CreateX factory (v0.1.0), deployed at this address on Base and Base Sepolia; Hardhat Ignition's `create2` strategy deploys through it. */
 export const CREATEX_ADDRESS: Address = create2.createX;
 
+/** The one CreateX function the deployment calls, human-readable (viem's `parseAbi`, ethers' `Interface`). */
+export const CREATEX_ABI = [
+  "function deployCreate2(bytes32 salt, bytes initCode) payable returns (address newContract)",
+] as const;
+
 /**
  * The salt handed to CreateX's `deployCreate2(salt, initCode)`.
  *

@@ -4,9 +4,10 @@
  * - `benchmarkBountyAbi`, `anchorRegistryAbi`, `testUsdcAbi`: `as const` ABIs for viem and Ponder;
  * - `*Bytecode` (creation) and `*DeployedBytecode` (runtime) for deploying or placing contracts;
  * - `CLAIM_TYPES`, `claimDomain`, `CLAIM_DOMAIN_NAME`/`CLAIM_DOMAIN_VERSION`: EIP-712 data of `claimWithSig`;
+ * - `PERMIT_TYPES`: the EIP-2612 `Permit` of USDC that `createAndFundWithPermit` spends;
  * - `ANCHOR_KINDS` / `anchorKindName`, `BountyStatus`, `BountyRecord` (the `getBounty` tuple), `CHAINS`, `BASE_USDC_ADDRESS`;
  * - `addressBook` (`deployments.json`, Base and Base Sepolia), filled in by `npx hardhat bounty:deploy`;
- * - `CREATEX_ADDRESS`, `DEPLOYMENT_SALT` (`create2.json`), `deterministicAddress`, `expectedAddresses`.
+ * - `CREATEX_ADDRESS`, `CREATEX_ABI`, `DEPLOYMENT_SALT` (`create2.json`), `deterministicAddress`, `expectedAddresses`.
  *
  * TypeChain (ethers-v6) types for Hardhat code: `import type { BenchmarkBounty } from "@bench-bounty/contracts/typechain"`.
  */
@@ -19,3 +20,4 @@ export * from "./chains.js";
 export * from "./addressBook.js";
 export * from "./create2.js";
 export * from "./claim.js";
+export * from "./permit.js";

@@ -18,11 +18,13 @@ export function signalProcessGroup(child: ChildProcess, signal: NodeJS.Signals):
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   try {
     process.kill(-child.pid, signal);
-  } catch {
+  } catch (e) {
+    // ESRCH: the group is gone (the child may still be alive, so it is signalled alone below).
+    if ((e as NodeJS.ErrnoException).code !== "ESRCH") throw e;
     try {
       child.kill(signal);
-    } catch {
-      /* already gone */
+    } catch (e2) {
+      if ((e2 as NodeJS.ErrnoException).code !== "ESRCH") throw e2; // already gone
     }
   }
 }

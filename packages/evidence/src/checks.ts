@@ -38,6 +38,7 @@ export function prepareTestSetGold(
       // with it (same gold, same error) when the gold is malformed
       return prepareGold(row.grader_type, row.gold, "");
     } catch {
+      // Any error: the second call below, with the path, raises it again (or reports the gold's problem).
       const p = appendPath(appendPath(path, i), "gold");
       try {
         return prepareGold(row.grader_type, row.gold, p);

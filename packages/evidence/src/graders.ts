@@ -259,8 +259,10 @@ function answerNumber(v: JsonValue): Fraction | null {
   if (v instanceof JsonFloat) {
     try {
       return decimalToFraction(v.lexeme, "$", true);
-    } catch {
-      return null; // an exponent beyond +-100000 (e.g. 1e-200000): no gold value can equal it
+    } catch (e) {
+      // An exponent beyond +-100000 (e.g. 1e-200000): no gold value can equal it.
+      if (e instanceof EvidenceError) return null;
+      throw e;
     }
   }
   return null;

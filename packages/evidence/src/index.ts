@@ -19,6 +19,7 @@ export {
 export * from "./commitment.js";
 export * from "./fraction.js";
 export * from "./payouts.js";
+export * from "./terms.js";
 export * from "./graders.js";
 export * from "./scores.js";
 export * from "./formats.js";

@@ -113,7 +113,8 @@ function loadNative(): { hasher: Hasher } | { reason: string } {
       if (passesSelfTest(direct)) return { hasher: direct };
     }
   } catch {
-    // fall through to the public API
+    // A probe whose failure is the answer: whatever the addon's internals throw (they are not a public
+    // API), the direct path is unusable and the public API below is tried (and self-tested) instead.
   }
   try {
     const viaStream: Hasher = (data) =>

@@ -35,6 +35,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { PlatformError } from "./errors.js";
+import { assertBountyTerms } from "./terms.js";
 
 /** The anchor kinds the platform writes (SPEC 1.2). */
 export type PlatformAnchorKind = "commitment" | "receipt" | "pack";
@@ -258,6 +259,8 @@ export class ChainGateway {
         "lockBounty: no token (configure contracts.usdc or pass token)",
         { field: "token" },
       );
+    // The terms rule (SPEC 1.1, one place: evidence's checkBountyTerms) before anything is signed.
+    assertBountyTerms(p);
     const author = createWalletClient({
       account: privateKeyToAccount(p.authorPrivateKey),
       chain: this.chain,
@@ -329,11 +332,9 @@ export class ChainGateway {
     });
     const id = created[0]?.args.bountyId;
     if (id === undefined)
-      throw new PlatformError(
-        "chain_error",
-        "createAndFund: no BountyCreated event in the receipt",
-        { tx_hash: hash },
-      );
+      throw new PlatformError("chain_error", "createAndFund: no BountyCreated event in the receipt", {
+        tx_hash: hash,
+      });
     return { bountyId: id, txHash: hash };
   }
 
@@ -410,8 +411,9 @@ export class ChainGateway {
     try {
       const r = await this.publicClient.getTransactionReceipt({ hash });
       return r.status === "success" ? Number(r.blockNumber) : null;
-    } catch {
-      return null;
+    } catch (e) {
+      if (e instanceof TransactionReceiptNotFoundError) return null; // unknown or not mined yet
+      throw e;
     }
   }
 
@@ -419,6 +421,7 @@ export class ChainGateway {
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(fn, fn);
+    // The queue only orders writes: `run`'s own error reaches this call's caller, the next write still runs.
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -456,11 +459,10 @@ export class ChainGateway {
         const revert = e.walk((x) => x instanceof ContractFunctionRevertedError);
         if (revert instanceof ContractFunctionRevertedError) {
           const name = revert.data?.errorName ?? revert.reason ?? "unknown";
-          throw new PlatformError(
-            "chain_error",
-            `${what} reverted: ${name}`,
-            { revert: name, args: (revert.data?.args ?? []).map(String) },
-          );
+          throw new PlatformError("chain_error", `${what} reverted: ${name}`, {
+            revert: name,
+            args: (revert.data?.args ?? []).map(String),
+          });
         }
         throw new PlatformError("chain_error", `${what} failed: ${e.shortMessage}`, {});
       }

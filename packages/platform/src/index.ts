@@ -23,6 +23,7 @@ export type {
 } from "./store/verification-jobs.js";
 export { VerificationJobsTable } from "./store/verification-jobs.js";
 export * from "./chain.js";
+export * from "./terms.js";
 export * from "./publish.js";
 export * from "./runs.js";
 export * from "./agents.js";
@@ -34,6 +35,7 @@ export * from "./agent-process.js";
 export * from "./identity/principal.js";
 export * from "./identity/accounts.js";
 export * from "./identity/access.js";
+export type * from "./identity/account-view.js";
 export { hashKey } from "./identity/keys.js";
 export * from "./leaderboard.js";
 export * from "./award.js";

@@ -154,11 +154,9 @@ export function tasksDigest(tasks: ServedTask[]): string {
 export function readCheckpoint(backend: RunBackend, runId: string): Checkpoint {
   const file = checkpointFile(backend, runId);
   if (!existsSync(file))
-    throw new PlatformError(
-      "unknown_run",
-      `no checkpoint for run ${runId} in ${backend.checkpointDir}`,
-      { run_id: runId },
-    );
+    throw new PlatformError("unknown_run", `no checkpoint for run ${runId} in ${backend.checkpointDir}`, {
+      run_id: runId,
+    });
   let doc: unknown;
   try {
     doc = JSON.parse(readFileSync(file, "utf8"));
@@ -264,11 +262,10 @@ export async function resumeRun(
       { run_id: runId },
     );
   if (run.status !== "in_progress")
-    throw new PlatformError(
-      "run_not_in_progress",
-      `run ${runId} is already ${run.status}`,
-      { run_id: runId, status: run.status },
-    );
+    throw new PlatformError("run_not_in_progress", `run ${runId} is already ${run.status}`, {
+      run_id: runId,
+      status: run.status,
+    });
   let spec = agent;
   if (!spec) {
     if (cp.agent.kind !== "command")
@@ -487,7 +484,8 @@ async function askAgent(
   let doc: unknown;
   try {
     doc = JSON.parse(res.stdout);
-  } catch {
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
     return failAll("invalid", "stdout is not one JSON document");
   }
   const list = Array.isArray(doc)

@@ -5,30 +5,10 @@
  * every rule (ownership, secrecy, idempotence) lives. The edge only maps codes to statuses.
  */
 import type { JsonValue } from "@bench-bounty/evidence";
-import type { Principal } from "@bench-bounty/platform";
+import type { AccountView, Principal, Registration } from "@bench-bounty/platform";
 import type { StoredVerification } from "./verification/view.js";
 
-export type { Principal };
-
-/** An account as shown to its owner. */
-export interface AccountView {
-  account_id: string;
-  name: string;
-  roles: string[];
-  /** The withdrawal address of the account's first agent (lowercase), or null. */
-  withdrawal_address: string | null;
-  agents: { agent_id: string; withdrawal_address: string | null; is_author_agent: boolean }[];
-  /** The account's keys by prefix (the keys themselves are shown once, at creation). */
-  keys: { key_prefix: string; created_at: string; revoked_at: string | null }[];
-  created_at: string;
-}
-
-/** The answer of a registration: the account and its key, shown this once. */
-export interface Registration {
-  account: AccountView;
-  api_key: string;
-  key_prefix: string;
-}
+export type { AccountView, Principal, Registration };
 
 /** The binary answer of the evidence door. */
 export type AwardEvidence =

@@ -2,7 +2,7 @@
  * Response helpers of the edge: JSON bodies are canonical JSON (SPEC 2), so big integers and exact
  * decimals keep their value on the wire.
  */
-import { canonicalJsonString } from "@bench-bounty/evidence";
+import { canonicalJsonString, isEvidenceError } from "@bench-bounty/evidence";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ErrorResponse } from "./errors.js";
@@ -11,7 +11,9 @@ import type { ErrorResponse } from "./errors.js";
 export function jsonText(value: unknown): string {
   try {
     return canonicalJsonString(value);
-  } catch {
+  } catch (e) {
+    // EvidenceError: not a canonical-JSON value (a float without its lexeme, undefined): plain JSON.
+    if (!isEvidenceError(e)) throw e;
     return JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
   }
 }

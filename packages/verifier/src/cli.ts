@@ -83,7 +83,7 @@ async function writeAtomic(path: string, text: string): Promise<void> {
     await writeFile(tmp, text);
     await rename(tmp, path);
   } catch (e) {
-    await unlink(tmp).catch(() => undefined);
+    await unlink(tmp).catch(() => undefined); // best-effort clean-up: the write's own error is thrown below
     throw new VerifierNetworkError(`--out ${path}`, writeFailure(e), {
       cause: e,
       action: "write",

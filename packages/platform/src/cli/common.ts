@@ -2,7 +2,7 @@
  * What every platform command shares: the store and chain options, `--api-key` and the caller's
  * principal, opening the platform, printing, and the refusal wrapper (one line on stderr, exit 1).
  */
-import { addressBookEntry } from "@bench-bounty/contracts";
+import { addressBook, addressBookEntry } from "@bench-bounty/contracts";
 import { isEvidenceError } from "@bench-bounty/evidence";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { isAddress, type Address, type Hex } from "viem";
@@ -112,7 +112,8 @@ export function checkChainOptions(o: StoreOpts): void {
     let protocol: string | null;
     try {
       protocol = new URL(o.rpcUrl).protocol;
-    } catch {
+    } catch (e) {
+      if (!(e instanceof TypeError)) throw e; // TypeError: not a URL at all
       protocol = null;
     }
     if (protocol !== "http:" && protocol !== "https:")
@@ -146,12 +147,9 @@ export function chainConfig(o: StoreOpts): ChainConfig | undefined {
       field: "BENCH_BOUNTY_PRIVATE_KEY",
     });
   }
-  let book: { benchmarkBounty: string | null; anchorRegistry: string | null; usdc: string } | null;
-  try {
-    book = addressBookEntry(chainId);
-  } catch {
-    book = null;
-  }
+  // Chains without an address book entry (a local node) name their contracts with options.
+  const book: { benchmarkBounty: string | null; anchorRegistry: string | null; usdc: string } | null =
+    Object.hasOwn(addressBook, String(chainId)) ? addressBookEntry(chainId) : null;
   const bounty = o.bountyContract ?? book?.benchmarkBounty ?? null;
   const registry = o.anchorRegistry ?? book?.anchorRegistry ?? null;
   if (!bounty || !registry) {

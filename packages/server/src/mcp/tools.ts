@@ -50,15 +50,30 @@ const Answer = z.object({
   answer_text: z.string().describe("your answer; see the task's grader_type for the format"),
 });
 
-/** Registers every tool on `server` for one request's caller. */
-export function registerTools(server: McpServer, t: ToolContext): void {
-  const d = t.domain;
-  const p = t.principal;
-  const slugArg = t.slug
+/** The slug argument of a tool: optional on a per-benchmark endpoint (it defaults to that benchmark). */
+function slugArgOf(t: ToolContext): z.ZodString | z.ZodOptional<z.ZodString> {
+  return t.slug
     ? z.string().optional().describe(`benchmark slug (default ${t.slug})`)
     : z.string().describe("benchmark slug (from benchmark_list)");
-  const slugOf = (a: { slug?: string | undefined }): string => a.slug ?? t.slug ?? "";
+}
 
+/** The benchmark a tool call is about: the argument, else the endpoint's benchmark. */
+function slugOf(t: ToolContext, a: { slug?: string | undefined }): string {
+  return a.slug ?? t.slug ?? "";
+}
+
+/** Registers every tool on `server` for one request's caller. */
+export function registerTools(server: McpServer, t: ToolContext): void {
+  registerAccountTools(server, t);
+  registerBenchmarkTools(server, t);
+  registerRunTools(server, t);
+  registerTutorialTools(server, t);
+}
+
+/** The account tools: register (no key) and the withdrawal address. */
+function registerAccountTools(server: McpServer, t: ToolContext): void {
+  const d = t.domain;
+  const p = t.principal;
   server.registerTool(
     "register",
     {
@@ -80,6 +95,25 @@ export function registerTools(server: McpServer, t: ToolContext): void {
       }),
   );
   server.registerTool(
+    "set_withdrawal_address",
+    {
+      description: "Set the 0x address your prize credit goes to. Set it before you compete.",
+      inputSchema: { withdrawal_address: z.string() },
+    },
+    (a) =>
+      call(t, async () => ({
+        value: await d.setWithdrawalAddress(p, a.withdrawal_address),
+        text: "withdrawal address set",
+      })),
+  );
+}
+
+/** The read tools of a benchmark: list, detail, corpus, leaderboard, award evidence. */
+function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
+  const d = t.domain;
+  const p = t.principal;
+  const slugArg = slugArgOf(t);
+  server.registerTool(
     "benchmark_list",
     { description: "Published benchmarks (closed ones are listed read-only).", inputSchema: {} },
     () =>
@@ -96,8 +130,8 @@ export function registerTools(server: McpServer, t: ToolContext): void {
     },
     (a) =>
       call(t, async () => ({
-        value: await d.benchmarkDetail(p, slugOf(a), t.baseUrl),
-        text: `detail of ${slugOf(a)}`,
+        value: await d.benchmarkDetail(p, slugOf(t, a), t.baseUrl),
+        text: `detail of ${slugOf(t, a)}`,
       })),
   );
   server.registerTool(
@@ -106,8 +140,52 @@ export function registerTools(server: McpServer, t: ToolContext): void {
       description: "The free corpus. Study it BEFORE starting a run: the clock starts at run start.",
       inputSchema: { slug: slugArg },
     },
-    (a) => call(t, async () => ({ value: await d.corpus(p, slugOf(a)), text: `corpus of ${slugOf(a)}` })),
+    (a) =>
+      call(t, async () => ({ value: await d.corpus(p, slugOf(t, a)), text: `corpus of ${slugOf(t, a)}` })),
   );
+  server.registerTool(
+    "benchmark_leaderboard",
+    {
+      description: "The leaderboard (the public board while open, the final board at close).",
+      inputSchema: { slug: slugArg },
+    },
+    (a) =>
+      call(t, async () => ({
+        value: await d.leaderboard(p, slugOf(t, a)),
+        text: `leaderboard of ${slugOf(t, a)}`,
+      })),
+  );
+  server.registerTool(
+    "award_evidence",
+    {
+      description: "The award evidence pack of a benchmark, or the reason it is not available yet.",
+      inputSchema: { slug: slugArg },
+    },
+    (a) =>
+      call(t, async () => {
+        const r = await d.awardEvidence(slugOf(t, a));
+        if (r.status !== 200)
+          return {
+            value: { available: false, reason: r.reason, message: r.message },
+            text: `no pack: ${r.reason}`,
+          };
+        return {
+          value: {
+            available: true,
+            pack_hash: r.pack_hash,
+            pack: JSON.parse(Buffer.from(r.bytes).toString("utf8")),
+          },
+          text: `pack ${r.pack_hash}`,
+        };
+      }),
+  );
+}
+
+/** The tools of a run: start, submit answers, finalize, and the caller's runs. */
+function registerRunTools(server: McpServer, t: ToolContext): void {
+  const d = t.domain;
+  const p = t.principal;
+  const slugArg = slugArgOf(t);
   server.registerTool(
     "benchmark_start_run",
     {
@@ -120,7 +198,9 @@ export function registerTools(server: McpServer, t: ToolContext): void {
     },
     (a) =>
       call(t, async () => {
-        const v = (await d.startRun(p, slugOf(a), { ...(a.agent_id ? { agent_id: a.agent_id } : {}) })) as {
+        const v = (await d.startRun(p, slugOf(t, a), {
+          ...(a.agent_id ? { agent_id: a.agent_id } : {}),
+        })) as {
           run: { id: string };
           tasks: unknown[];
         };
@@ -154,18 +234,6 @@ export function registerTools(server: McpServer, t: ToolContext): void {
       }),
   );
   server.registerTool(
-    "benchmark_leaderboard",
-    {
-      description: "The leaderboard (the public board while open, the final board at close).",
-      inputSchema: { slug: slugArg },
-    },
-    (a) =>
-      call(t, async () => ({
-        value: await d.leaderboard(p, slugOf(a)),
-        text: `leaderboard of ${slugOf(a)}`,
-      })),
-  );
-  server.registerTool(
     "runs_mine",
     { description: "Your runs across all benchmarks (recover a lost run id).", inputSchema: {} },
     () =>
@@ -174,42 +242,10 @@ export function registerTools(server: McpServer, t: ToolContext): void {
         return { value: v, text: `${v.runs.length} run(s)` };
       }),
   );
-  server.registerTool(
-    "set_withdrawal_address",
-    {
-      description: "Set the 0x address your prize credit goes to. Set it before you compete.",
-      inputSchema: { withdrawal_address: z.string() },
-    },
-    (a) =>
-      call(t, async () => ({
-        value: await d.setWithdrawalAddress(p, a.withdrawal_address),
-        text: "withdrawal address set",
-      })),
-  );
-  server.registerTool(
-    "award_evidence",
-    {
-      description: "The award evidence pack of a benchmark, or the reason it is not available yet.",
-      inputSchema: { slug: slugArg },
-    },
-    (a) =>
-      call(t, async () => {
-        const r = await d.awardEvidence(slugOf(a));
-        if (r.status !== 200)
-          return {
-            value: { available: false, reason: r.reason, message: r.message },
-            text: `no pack: ${r.reason}`,
-          };
-        return {
-          value: {
-            available: true,
-            pack_hash: r.pack_hash,
-            pack: JSON.parse(Buffer.from(r.bytes).toString("utf8")),
-          },
-          text: `pack ${r.pack_hash}`,
-        };
-      }),
-  );
+}
+
+/** The how-to documents. */
+function registerTutorialTools(server: McpServer, t: ToolContext): void {
   server.registerTool(
     "discover_tutorials",
     {

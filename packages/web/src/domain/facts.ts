@@ -10,17 +10,11 @@
  * @packageDocumentation
  */
 
-/** The five states of SPEC 9. */
-export type FactState = "verified" | "unverified" | "failed" | "not-required" | "not-observed";
+// The five states of SPEC 9 are the verifier's (`@bench-bounty/verifier/facts`: a module without
+// imports, so the browser bundle takes those two declarations and nothing else of the verifier).
+import { FACT_STATES, type FactState } from "@bench-bounty/verifier/facts";
 
-/** All states, in the legend's order. */
-export const FACT_STATES: readonly FactState[] = [
-  "verified",
-  "unverified",
-  "failed",
-  "not-required",
-  "not-observed",
-];
+export { FACT_STATES, type FactState };
 
 /** What each state means (the legend on the evidence page). */
 export const STATE_MEANING: Readonly<Record<FactState, string>> = Object.freeze({

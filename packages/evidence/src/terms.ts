@@ -1,0 +1,82 @@
+/**
+ * `spec/SPEC.md` section 1.1 (`createBounty`): the one rule of what bounty terms a lock may send.
+ * Every lock path (the deploy tasks' `bounty:lock`, the platform's `lockBounty`) asks
+ * {@link checkBountyTerms} before anything is signed or sent, and words the answer in its own error
+ * type and field names.
+ * @packageDocumentation
+ */
+import { EvidenceError } from "./errors.js";
+import { validateSplits } from "./payouts.js";
+
+/** Bounty terms as `createBounty` takes them: pool in token base units, times in unix seconds, bps. */
+export interface BountyTerms {
+  pool: bigint;
+  thresholdBps: number;
+  closesAt: bigint;
+  awardDeadline: bigint;
+  splitsBps: number[];
+}
+
+/** Terms before {@link checkBountyTerms}: the splits may be anything (a parsed JSON value, flags). */
+export type UncheckedBountyTerms = Omit<BountyTerms, "splitsBps"> & { splitsBps: unknown };
+
+/** Which rule a term breaks, in the order {@link checkBountyTerms} checks them. */
+export type BountyTermsRule =
+  /** `pool` is 0 or less. */
+  | "pool_not_positive"
+  /** `thresholdBps` is not an integer in 0..10000. */
+  | "threshold_out_of_range"
+  /** `closesAt` is 0 or less. */
+  | "closes_at_not_positive"
+  /** `awardDeadline` is not after `closesAt`. */
+  | "deadline_not_after_closes_at"
+  /** `closesAt` is not after chain time (only when the caller gave chain time). */
+  | "closes_at_not_future"
+  /** `splitsBps` breaks the splits rule (evidence's {@link validateSplits}). */
+  | "bad_splits";
+
+/** The first broken rule: the field (as {@link BountyTerms} names it), the rule, and for splits the reason. */
+export interface BountyTermsViolation {
+  field: keyof BountyTerms;
+  rule: BountyTermsRule;
+  /** For `bad_splits`: validateSplits' error (its message names the place). */
+  splitsError?: EvidenceError;
+}
+
+/** The answer of {@link checkBountyTerms}: the terms with checked splits, or the first broken rule. */
+export type BountyTermsCheck =
+  | { ok: true; terms: BountyTerms }
+  | { ok: false; violation: BountyTermsViolation };
+
+/**
+ * Checks bounty terms against SPEC 1.1's `createBounty` rules, in this order: a positive pool, a
+ * threshold integer in 0..10000 bps, a positive `closesAt`, `awardDeadline` after `closesAt`,
+ * `closesAt` after `now` (skipped when `now` is not given, so a caller may check the rest before it
+ * reads the chain), then splits of 1..8 places, each > 0, non-increasing, summing to 10000 bps.
+ * Never throws on bad terms.
+ * @param opts.now chain time (latest block), unix seconds
+ * @param opts.splitsPath how the caller names the splits in the splits error (default `splitsBps`)
+ */
+export function checkBountyTerms(
+  terms: UncheckedBountyTerms,
+  opts: { now?: bigint; splitsPath?: string } = {},
+): BountyTermsCheck {
+  const { now, splitsPath = "splitsBps" } = opts;
+  const refuse = (field: keyof BountyTerms, rule: BountyTermsRule): BountyTermsCheck => ({
+    ok: false,
+    violation: { field, rule },
+  });
+  if (terms.pool <= 0n) return refuse("pool", "pool_not_positive");
+  if (!Number.isSafeInteger(terms.thresholdBps) || terms.thresholdBps < 0 || terms.thresholdBps > 10000)
+    return refuse("thresholdBps", "threshold_out_of_range");
+  if (terms.closesAt <= 0n) return refuse("closesAt", "closes_at_not_positive");
+  if (terms.awardDeadline <= terms.closesAt) return refuse("awardDeadline", "deadline_not_after_closes_at");
+  if (now !== undefined && terms.closesAt <= now) return refuse("closesAt", "closes_at_not_future");
+  try {
+    return { ok: true, terms: { ...terms, splitsBps: validateSplits(terms.splitsBps, splitsPath) } };
+  } catch (e) {
+    // validateSplits throws only EvidenceError for bad splits; anything else is a bug and goes on.
+    if (!(e instanceof EvidenceError)) throw e;
+    return { ok: false, violation: { field: "splitsBps", rule: "bad_splits", splitsError: e } };
+  }
+}
