@@ -58,5 +58,5 @@ describe("bench-bounty CLI (composed)", () => {
     } finally {
       await new Promise<void>((res) => busy.close(() => res()));
     }
-  });
+  }, 60_000); // three serve processes started one after another (each loads the whole bin)
 });

@@ -46,7 +46,7 @@ export type {
 /** A task as served (never gold). */
 export type Task = ServedTask;
 /** `POST /benchmarks/runs/:id/submissions`. */
-export type SubmitResult = ReturnType<typeof submitAnswers>;
+export type SubmitResult = Awaited<ReturnType<typeof submitAnswers>>;
 /** An item of `GET /benchmarks`. */
 export type BenchmarkSummary = BenchmarkListItem;
 /** An account as shown to its owner. */

@@ -14,36 +14,39 @@ import { cities, cleanup, manualClock, openTemp, tempDir, TEST_ENGINE } from "./
 
 afterEach(cleanup);
 
-describe.skipIf(!bubblewrapAvailable() || TEST_ENGINE !== "sqlite")("a sandboxed CLI agent cannot unhide the store", () => {
-  it("has no capabilities, cannot umount the store's tmpfs, and never reads a gold", async () => {
-    const clock = manualClock();
-    const h = await openTemp({ clock: clock.now });
-    const ds = await h.createDataset(cities(2));
-    const { slug } = await h.publish(ds.dataset_id, {
-      title: "Cities",
-      prompt_template: "Q {payload.city} #{payload.index}",
-      grader_type: "exact",
-    });
-    const storeDir = h.ctx.store.dir;
-    const spy = join(tempDir(), "escape.sh");
-    // what the probe's agent did: umount the tmpfs over the store, then read the store file
-    writeFileSync(
-      spy,
-      `#!/bin/sh
+describe.skipIf(!bubblewrapAvailable() || TEST_ENGINE !== "sqlite")(
+  "a sandboxed CLI agent cannot unhide the store",
+  () => {
+    it("has no capabilities, cannot umount the store's tmpfs, and never reads a gold", async () => {
+      const clock = manualClock();
+      const h = await openTemp({ clock: clock.now });
+      const ds = await h.createDataset(cities(2));
+      const { slug } = await h.publish(ds.dataset_id, {
+        title: "Cities",
+        prompt_template: "Q {payload.city} #{payload.index}",
+        grader_type: "exact",
+      });
+      const storeDir = h.ctx.store.dir;
+      const spy = join(tempDir(), "escape.sh");
+      // what the probe's agent did: umount the tmpfs over the store, then read the store file
+      writeFileSync(
+        spy,
+        `#!/bin/sh
 cat > /dev/null
 cap=$(grep CapEff /proc/self/status | tr -s '\\t ' ' ' | cut -d' ' -f2)
 umount ${JSON.stringify(storeDir)} 2>/dev/null && um=unmounted || um=refused
 files=$(ls -A ${JSON.stringify(storeDir)} | wc -l)
 printf '{"answers":[{"ordinal":0,"answer_text":"cap=%s umount=%s files=%s"}]}' "$cap" "$um" "$files"
 `,
-      { mode: 0o755 },
-    );
-    const r = await runBenchmark(await h.backend("escaper"), slug, "escaper", {
-      kind: "command",
-      command: `sh ${spy}`,
-    });
-    const answers = await h.runAnswers(r.run_id);
-    const report = [...answers.values()][0]!;
-    expect(report).toBe("cap=0000000000000000 umount=refused files=0");
-  }, 60_000);
-});
+        { mode: 0o755 },
+      );
+      const r = await runBenchmark(await h.backend("escaper"), slug, "escaper", {
+        kind: "command",
+        command: `sh ${spy}`,
+      });
+      const answers = await h.runAnswers(r.run_id);
+      const report = [...answers.values()][0]!;
+      expect(report).toBe("cap=0000000000000000 umount=refused files=0");
+    }, 60_000);
+  },
+);

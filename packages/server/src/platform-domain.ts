@@ -43,7 +43,11 @@ export function versionOf(commitRoot: string): string {
 
 /** The Domain over a Platform. */
 export function platformDomain(platform: Platform, opts: PlatformDomainOptions = {}): Domain {
-  const verification = verificationOps(platform, opts.jobs ?? storeVerificationQueue(platform.verificationJobs), opts.now);
+  const verification = verificationOps(
+    platform,
+    opts.jobs ?? storeVerificationQueue(platform.verificationJobs),
+    opts.now,
+  );
   const chain = platform.chain
     ? { chain_id: platform.chain.config.chainId, local: opts.localChain === true }
     : null;
