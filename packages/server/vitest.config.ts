@@ -13,6 +13,7 @@ const POSTGRES_TESTS = [
   "test/crash.test.ts",
   "test/no-leak.test.ts",
   "test/multi-serve.test.ts",
+  "test/mcp.test.ts",
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.CI);
 
