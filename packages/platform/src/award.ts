@@ -31,7 +31,6 @@ import {
   mintEvidencePack,
   packHash,
   ruleOfSplits,
-  validateSplits,
   withPackAnchor,
   type EvidencePack,
   type Hex,
@@ -47,6 +46,7 @@ import { PlatformError } from "./errors.js";
 import { fromStored, toStored } from "./json.js";
 import { receiptUrl } from "./leaderboard.js";
 import { anchorCommitment, getBenchmark, getTasks, isOpen } from "./publish.js";
+import { assertBountyTerms } from "./terms.js";
 import { isAuthorAgent } from "./agents.js";
 import { anchorOf, anchorPending, listRuns, runAnswers } from "./runs.js";
 import { assertAuthor, assertOperator } from "./identity/access.js";
@@ -220,7 +220,7 @@ function checkExpectations(
  * then {@link attachBounty}.
  * Validates everything before sending anything: pool > 0 (and <= the author's balance, checked by the
  * gateway), threshold 0..10000, closesAt in the future (chain time), awardDeadline after closesAt, splits
- * per `validateSplits` of the evidence library.
+ * per `validateSplits` of the evidence library: the one terms rule, `assertBountyTerms` (`terms.ts`).
  * @throws PlatformError `no_chain`, `invalid_option` (naming the field), `chain_error` (naming the contract's custom error)
  */
 export async function lockBounty(
@@ -246,33 +246,31 @@ export async function lockBounty(
       field: "pool",
     });
   }
-  const refuse = (field: string, message: string): never => {
-    throw new PlatformError("invalid_option", message, { field });
-  };
-  if (pool <= 0n) refuse("pool", `pool must be more than 0 base units, got ${pool}`);
-  if (!Number.isSafeInteger(o.thresholdBps) || o.thresholdBps < 0 || o.thresholdBps > 10000)
-    refuse("threshold_bps", `threshold_bps must be an integer in 0..10000, got ${o.thresholdBps}`);
-  if (!Number.isSafeInteger(o.closesAt) || o.closesAt <= 0)
-    refuse("closes_at", `closes_at must be a positive integer of unix seconds, got ${o.closesAt}`);
-  if (!Number.isSafeInteger(o.awardDeadline) || o.awardDeadline <= o.closesAt)
-    refuse("award_deadline", `award_deadline (${o.awardDeadline}) must be after closes_at (${o.closesAt})`);
+  for (const [field, v] of [
+    ["closes_at", o.closesAt],
+    ["award_deadline", o.awardDeadline],
+  ] as const)
+    if (!Number.isSafeInteger(v))
+      throw new PlatformError("invalid_option", `${field} must be an integer of unix seconds, got ${v}`, {
+        field,
+      });
   if (o.splitsBps === undefined && o.payoutRule === undefined)
-    refuse(
-      "payout_rule",
+    throw new PlatformError(
+      "invalid_option",
       "give payout_rule (winner_take_all | top_n_split) or splits_bps: no default for money rules",
+      { field: "payout_rule" },
     );
-  let splits: number[];
-  try {
-    splits = validateSplits(
-      o.splitsBps ?? (o.payoutRule === "winner_take_all" ? [10000] : [5000, 3000, 2000]),
-      "splits_bps",
-    );
-  } catch (e) {
-    throw new PlatformError("invalid_option", (e as Error).message, { field: "splits_bps" });
-  }
-  const now = await chain.latestTimestamp();
-  if (BigInt(o.closesAt) <= BigInt(now))
-    refuse("closes_at", `closes_at ${o.closesAt} is not in the future (chain time ${now})`);
+  const unchecked = {
+    pool,
+    thresholdBps: o.thresholdBps,
+    closesAt: BigInt(o.closesAt),
+    awardDeadline: BigInt(o.awardDeadline),
+    splitsBps: o.splitsBps ?? (o.payoutRule === "winner_take_all" ? [10000] : [5000, 3000, 2000]),
+  };
+  // The terms rule (SPEC 1.1, one place: evidence's checkBountyTerms): everything but chain time before
+  // the chain is read, then "closes in the future" against the chain's clock.
+  assertBountyTerms(unchecked);
+  const terms = assertBountyTerms(unchecked, await chain.latestTimestamp());
   const { bountyId } = await chain.lockBounty({
     authorPrivateKey: o.authorPrivateKey,
     ...(o.token ? { token: o.token } : {}),
@@ -280,10 +278,10 @@ export async function lockBounty(
     pool,
     testSetRoot: b.commit_root,
     leafCount: b.leaf_count,
-    closesAt: BigInt(o.closesAt),
-    awardDeadline: BigInt(o.awardDeadline),
-    thresholdBps: o.thresholdBps,
-    splitsBps: splits,
+    closesAt: terms.closesAt,
+    awardDeadline: terms.awardDeadline,
+    thresholdBps: terms.thresholdBps,
+    splitsBps: terms.splitsBps,
   });
   return attachBounty(ctx, p, slug, bountyId);
 }
