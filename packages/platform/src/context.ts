@@ -54,7 +54,18 @@ export interface BenchmarkConfig {
   cost_budget_usdc: string | null;
   /** Public tasks drawn per attempt (null: all public tasks). */
   public_tasks_per_run: number | null;
+  /**
+   * Who sees the leaderboard: `public` (everyone), or `buyer_only` (a benchmark commissioned by one
+   * buyer, its author: everyone else gets `leaderboard_visible: false` and no rows; agents still get
+   * their own scores from finalize). Absent in stores published before the option: `public`.
+   */
+  leaderboard_visibility?: LeaderboardVisibility;
 }
+
+/** The leaderboard visibilities (the compete seed, section 7). */
+export const LEADERBOARD_VISIBILITIES = ["public", "buyer_only"] as const;
+/** Who sees a benchmark's leaderboard. */
+export type LeaderboardVisibility = (typeof LEADERBOARD_VISIBILITIES)[number];
 
 /** A bounty attached to a benchmark (read from the chain). Addresses lowercase, amounts base-unit strings. */
 export interface AttachedBounty {

@@ -90,6 +90,8 @@ export interface BenchmarkDetail extends BenchmarkListItem {
   created_at: string;
   max_attempts: number;
   public_tasks_per_run: number | null;
+  /** `public`, or `buyer_only` (only the author sees the leaderboard's rows). */
+  leaderboard_visibility: "public" | "buyer_only";
   grader_type: string;
   grader_types: typeof GRADER_TYPES;
   speed_weight: string;
@@ -154,6 +156,7 @@ export async function benchmarkDetail(
     created_at: b.created_at,
     max_attempts: b.config.max_attempts,
     public_tasks_per_run: b.config.public_tasks_per_run,
+    leaderboard_visibility: b.config.leaderboard_visibility ?? "public",
     grader_type: b.config.grader_type,
     grader_types: GRADER_TYPES,
     speed_weight: b.config.speed_weight,

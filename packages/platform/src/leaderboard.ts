@@ -13,7 +13,7 @@
  * transactions: a board read costs one indexed query until the next change, in any process.
  */
 import { rankRows, type Hex, type RankedRow, type RunRow } from "@bench-bounty/evidence";
-import type { BenchmarkRecord, PlatformContext } from "./context.js";
+import type { BenchmarkRecord, LeaderboardVisibility, PlatformContext } from "./context.js";
 import { forbid, isAuthorOf } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
 import { PlatformError } from "./errors.js";
@@ -49,24 +49,35 @@ export interface LeaderboardRow extends RunRow {
 }
 
 /** A leaderboard of a benchmark. */
-export type Leaderboard =
-  | {
-      slug: string;
-      status: string;
-      open: boolean;
-      board: "public";
-      ranked_on: "public_composite";
-      rows: PublicBoardRow[];
-    }
-  | {
-      slug: string;
-      status: string;
-      open: boolean;
-      board: "final";
-      /** `private_composite` when the bank has private tasks, else `public_composite`. */
-      ranked_on: "private_composite" | "public_composite";
-      rows: LeaderboardRow[];
-    };
+export type Leaderboard = BoardVisibility &
+  (
+    | {
+        slug: string;
+        status: string;
+        open: boolean;
+        board: "public";
+        ranked_on: "public_composite";
+        rows: PublicBoardRow[];
+      }
+    | {
+        slug: string;
+        status: string;
+        open: boolean;
+        board: "final";
+        /** `private_composite` when the bank has private tasks, else `public_composite`. */
+        ranked_on: "private_composite" | "public_composite";
+        rows: LeaderboardRow[];
+      }
+  );
+
+/**
+ * Who may see the board (the compete seed, section 7): a `buyer_only` benchmark answers everyone but
+ * its author (the buyer) with `leaderboard_visible: false` and no rows.
+ */
+export interface BoardVisibility {
+  leaderboard_visibility: LeaderboardVisibility;
+  leaderboard_visible: boolean;
+}
 
 /** URL of a run's receipt at the evidence door (SPEC 8 `receipt_url`). */
 export function receiptUrl(ctx: PlatformContext, slug: string, runId: string): string {
@@ -177,6 +188,8 @@ export async function leaderboard(
       slug,
     });
   }
+  const visibility = b.config.leaderboard_visibility ?? "public";
+  if (visibility === "buyer_only" && !isAuthorOf(opts.viewer, b)) return hiddenBoard(b, open, want);
   let cache = caches.get(ctx);
   if (!cache) caches.set(ctx, (cache = new Map()));
   const key = `${want}:${slug}`;
@@ -197,6 +210,10 @@ async function buildBoard(
   open: boolean,
   want: "public" | "final",
 ): Promise<Leaderboard> {
+  const seen = {
+    leaderboard_visibility: b.config.leaderboard_visibility ?? "public",
+    leaderboard_visible: true,
+  };
   if (want === "public")
     return {
       slug: b.slug,
@@ -204,6 +221,7 @@ async function buildBoard(
       open,
       board: "public",
       ranked_on: "public_composite",
+      ...seen,
       rows: await publicBoardRows(ctx, b.slug),
     };
   return {
@@ -212,6 +230,22 @@ async function buildBoard(
     open,
     board: "final",
     ranked_on: b.private_count > 0 ? "private_composite" : "public_composite",
+    ...seen,
     rows: await rankedRuns(ctx, b.slug),
   };
+}
+
+/** The board of a `buyer_only` benchmark as everyone but its author sees it: no rows. */
+function hiddenBoard(b: BenchmarkRecord, open: boolean, want: "public" | "final"): Leaderboard {
+  const hidden = { leaderboard_visibility: "buyer_only" as const, leaderboard_visible: false, rows: [] };
+  return want === "public"
+    ? { slug: b.slug, status: b.status, open, board: "public", ranked_on: "public_composite", ...hidden }
+    : {
+        slug: b.slug,
+        status: b.status,
+        open,
+        board: "final",
+        ranked_on: b.private_count > 0 ? "private_composite" : "public_composite",
+        ...hidden,
+      };
 }

@@ -20,7 +20,14 @@ import {
   type TestSetRow,
 } from "@bench-bounty/evidence";
 import type { AnchorEvidence } from "./chain.js";
-import type { BenchmarkConfig, BenchmarkRecord, PlatformContext, TaskRecord } from "./context.js";
+import {
+  LEADERBOARD_VISIBILITIES,
+  type BenchmarkConfig,
+  type BenchmarkRecord,
+  type LeaderboardVisibility,
+  type PlatformContext,
+  type TaskRecord,
+} from "./context.js";
 import { validateDataset, type DatasetInput, type DatasetRow, type ValidatedDataset } from "./dataset.js";
 import { PlatformError, throwRowIssues, type RowIssue } from "./errors.js";
 import { GRADER_TYPE_NAMES, normaliseTolerance, shapeGold, type GraderType } from "./gold.js";
@@ -69,6 +76,8 @@ export interface PublishOptions {
   cost_budget_usdc?: string | null;
   /** Public tasks drawn per attempt (default: all public tasks, shuffled). */
   public_tasks_per_run?: number;
+  /** Who sees the leaderboard: `public` (default) or `buyer_only` (the author only). */
+  leaderboard_visibility?: string;
   /** Explicit slug (`^[a-z0-9][a-z0-9-]{1,127}$`). */
   slug?: string;
   /**
@@ -223,6 +232,7 @@ export function benchmarkConfig(o: PublishOptions): BenchmarkConfig {
       o.public_tasks_per_run === undefined
         ? null
         : intOption(o.public_tasks_per_run, "public_tasks_per_run", 0, 1),
+    leaderboard_visibility: visibilityOption(o.leaderboard_visibility),
   };
   // The scoring settings are checked by the evidence library's composite (SPEC 6), on a sample run.
   try {
@@ -553,3 +563,17 @@ export async function publishFromInput(
 
 /** Re-export for callers that validated separately. */
 export type { ValidatedDataset };
+
+/**
+ * The `leaderboard_visibility` option (default `public`).
+ * @throws PlatformError `invalid_option` naming the field for anything but `public` or `buyer_only`
+ */
+function visibilityOption(v: string | undefined): LeaderboardVisibility {
+  if (v === undefined) return "public";
+  if ((LEADERBOARD_VISIBILITIES as readonly string[]).includes(v)) return v as LeaderboardVisibility;
+  throw new PlatformError(
+    "invalid_option",
+    `leaderboard_visibility must be one of ${LEADERBOARD_VISIBILITIES.join(", ")}, got ${JSON.stringify(v)}`,
+    { field: "leaderboard_visibility" },
+  );
+}

@@ -74,6 +74,9 @@ export const PublishBody = loose({
   cost_weight: z.string().optional(),
   cost_budget_usdc: z.string().nullable().optional(),
   public_tasks_per_run: z.number().int().optional(),
+  leaderboard_visibility: z.string().optional().openapi({
+    description: "`public` (default) or `buyer_only`: only the author sees the leaderboard's rows",
+  }),
   slug: z.string().optional(),
   seed: z.string().optional(),
 }).openapi("PublishBody");

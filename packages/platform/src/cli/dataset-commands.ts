@@ -140,6 +140,10 @@ export function registerDatasetCommands(program: Command): void {
     .option("--time-budget <seconds>", "time budget of the speed term (default 900)", int("time-budget", 1))
     .option("--speed-weight <w>", 'speed weight (default "0.3")')
     .option("--public-per-run <n>", "public tasks drawn per attempt (default all)", int("public-per-run", 1))
+    .option(
+      "--leaderboard-visibility <v>",
+      "public (default) or buyer_only: only the author sees the leaderboard",
+    )
     .option("--slug <slug>", "explicit slug")
     .option(
       "--seed <seed>",
@@ -162,6 +166,8 @@ export function registerDatasetCommands(program: Command): void {
           if (o.timeBudget !== undefined) opts.time_budget_seconds = Number(o.timeBudget);
           if (o.speedWeight !== undefined) opts.speed_weight = String(o.speedWeight);
           if (o.publicPerRun !== undefined) opts.public_tasks_per_run = Number(o.publicPerRun);
+          if (o.leaderboardVisibility !== undefined)
+            opts.leaderboard_visibility = String(o.leaderboardVisibility);
           if (o.slug !== undefined) opts.slug = String(o.slug);
           if (o.seed !== undefined) opts.seed = String(o.seed);
           // The options (template included) are checked before the store is opened: nothing is stored.
