@@ -12,7 +12,7 @@
 import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { chainConfig, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
-import { ensureWritableDir, Platform, PlatformError, redactUrl } from "@bench-bounty/platform";
+import { ensureWritableDir, Platform, PlatformError } from "@bench-bounty/platform";
 
 interface ServeOpts extends StoreOpts {
   port: string;
@@ -40,10 +40,22 @@ function portOf(v: string): number {
  * @returns the platform and the database it uses, for the banner (never a password)
  * @throws PlatformError `invalid_option`, `invalid_store`
  */
+/** The shortest operator key `serve` accepts (characters): 32 hex digits of randomness fit. */
+export const MIN_OPERATOR_KEY_CHARS = 32;
+
 async function openForServe(o: ServeOpts): Promise<{ platform: Platform; database: string }> {
   const url = process.env.DATABASE_URL;
   const chain = chainConfig(o);
   const operatorKey = process.env.BENCH_BOUNTY_OPERATOR_KEY;
+  // Whoever holds the operator key may award: a placeholder or a short key pasted from an example
+  // would hand that power to anyone who guesses it. The key itself is never echoed.
+  if (operatorKey !== undefined && operatorKey !== "" && operatorKey.length < MIN_OPERATOR_KEY_CHARS)
+    throw new PlatformError(
+      "invalid_option",
+      `BENCH_BOUNTY_OPERATOR_KEY is too short (${operatorKey.length} characters, at least ${MIN_OPERATOR_KEY_CHARS}): ` +
+        "generate one, e.g. export BENCH_BOUNTY_OPERATOR_KEY=bb_operator_$(openssl rand -hex 16)",
+      { field: "BENCH_BOUNTY_OPERATOR_KEY" },
+    );
   const common = {
     receiptAnchoring: o.receiptAnchoring,
     ...(chain ? { chain } : {}),
@@ -54,7 +66,8 @@ async function openForServe(o: ServeOpts): Promise<{ platform: Platform; databas
     if (!/^postgres(ql)?:\/\//.test(url))
       throw new PlatformError(
         "invalid_option",
-        `DATABASE_URL must be a postgresql:// URL, got ${redactUrl(url)}; unset it to use --store DIR (SQLite)`,
+        // not echoed: a malformed URL cannot be parsed, so its password could not be masked
+        "DATABASE_URL must be a postgresql:// URL (postgresql://user:password@host:5432/db); unset it to use --store DIR (SQLite)",
         { field: "DATABASE_URL" },
       );
     const platform = await Platform.open({ ...common, database: { engine: "postgres", url } });

@@ -59,4 +59,20 @@ describe("bench-bounty CLI (composed)", () => {
       await new Promise<void>((res) => busy.close(() => res()));
     }
   }, 60_000); // three serve processes started one after another (each loads the whole bin)
+
+  it("serve refuses a short operator key and a malformed DATABASE_URL without echoing either secret", () => {
+    const store = mkdtempSync(join(tmpdir(), "bb-cli-serve-"));
+    const run = (env: Record<string, string>) =>
+      spawnSync(process.execPath, [bin, "serve", "--store", store, "--port", "0"], {
+        encoding: "utf8",
+        env: { PATH: process.env.PATH!, ...env },
+      });
+    let r = run({ BENCH_BOUNTY_OPERATOR_KEY: "..." });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^error: BENCH_BOUNTY_OPERATOR_KEY is too short \(3 characters, at least 32\)/);
+    r = run({ DATABASE_URL: "postgresql:/postgres:secretpw@127.0.0.1/db" });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^error: DATABASE_URL must be a postgresql:\/\/ URL/);
+    expect(r.stderr).not.toContain("secretpw");
+  }, 60_000);
 });

@@ -60,26 +60,28 @@ export const DatasetBody = loose({
   rows: z.array(z.unknown()),
 }).openapi("DatasetBody");
 
-export const PublishBody = loose({
-  title: z.string(),
-  prompt_template: z.string(),
-  grader_type: z.string(),
-  gold_field: z.string().optional(),
-  tolerance: z.union([z.number(), z.string()]).optional(),
-  alternatives_field: z.string().optional(),
-  public_fraction: z.union([z.number(), z.string()]).optional(),
-  max_attempts: z.number().int().optional(),
-  time_budget_seconds: z.number().int().optional(),
-  speed_weight: z.string().optional(),
-  cost_weight: z.string().optional(),
-  cost_budget_usdc: z.string().nullable().optional(),
-  public_tasks_per_run: z.number().int().optional(),
-  leaderboard_visibility: z.string().optional().openapi({
-    description: "`public` (default) or `buyer_only`: only the author sees the leaderboard's rows",
-  }),
-  slug: z.string().optional(),
-  seed: z.string().optional(),
-}).openapi("PublishBody");
+export const PublishBody = z
+  .strictObject({
+    title: z.string(),
+    prompt_template: z.string(),
+    grader_type: z.string(),
+    gold_field: z.string().optional(),
+    tolerance: z.union([z.number(), z.string()]).optional(),
+    alternatives_field: z.string().optional(),
+    public_fraction: z.union([z.number(), z.string()]).optional(),
+    max_attempts: z.number().int().optional(),
+    time_budget_seconds: z.number().int().optional(),
+    speed_weight: z.string().optional(),
+    cost_weight: z.string().optional(),
+    cost_budget_usdc: z.string().nullable().optional(),
+    public_tasks_per_run: z.number().int().optional(),
+    leaderboard_visibility: z.string().optional().openapi({
+      description: "`public` (default) or `buyer_only`: only the author sees the leaderboard's rows",
+    }),
+    slug: z.string().optional(),
+    seed: z.string().optional(),
+  })
+  .openapi("PublishBody");
 
 export const BountyBody = z
   .object({

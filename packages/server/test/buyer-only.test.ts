@@ -40,6 +40,13 @@ describe("leaderboard_visibility buyer_only over REST", () => {
       code: "invalid_option",
       details: { field: "leaderboard_visibility" },
     });
+    // a misspelt option is refused, not ignored (the author meant to hide the board)
+    const typo = await call(base, "POST", path, {
+      key: author.key,
+      body: { ...CITIES_PUBLISH, leaderboard_visiblity: "buyer_only" },
+    });
+    expect(typo.status).toBe(422);
+    expect(typo.text).toContain("leaderboard_visiblity");
     const pub = await call(base, "POST", path, {
       key: author.key,
       body: { ...CITIES_PUBLISH, leaderboard_visibility: "buyer_only" },

@@ -34,7 +34,7 @@ function startServe(): Promise<{ url: string; proc: ChildProcess; out: string }>
   const proc = spawn(process.execPath, [CLI, "serve", "--store", dir, "--port", "0"], {
     env: {
       PATH: process.env.PATH!,
-      BENCH_BOUNTY_OPERATOR_KEY: "bb_op_crash_key",
+      BENCH_BOUNTY_OPERATOR_KEY: "bb_op_crash_key_0123456789abcdef0123456789",
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
     stdio: ["ignore", "pipe", "pipe"],

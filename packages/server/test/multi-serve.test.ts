@@ -27,7 +27,11 @@ function startServe(databaseUrl: string): Promise<{ url: string; banner: string 
   const dir = mkdtempSync(join(tmpdir(), "bb-multi-"));
   dirs.push(dir);
   const proc = spawn(process.execPath, [CLI, "serve", "--store", dir, "--port", "0"], {
-    env: { PATH: process.env.PATH!, DATABASE_URL: databaseUrl, BENCH_BOUNTY_OPERATOR_KEY: "bb_op_multi_key" },
+    env: {
+      PATH: process.env.PATH!,
+      DATABASE_URL: databaseUrl,
+      BENCH_BOUNTY_OPERATOR_KEY: "bb_op_multi_key_0123456789abcdef0123456789",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(proc);
