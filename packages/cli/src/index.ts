@@ -13,20 +13,11 @@
  *
  * @packageDocumentation
  */
-import { Command } from "commander";
-import { registerPlatformCommands } from "@bench-bounty/platform/cli";
-import { registerVerifierCommands, reportError } from "@bench-bounty/verifier/cli";
-import { HttpRunBackend } from "./remote.js";
-import { registerServeCommand } from "./serve.js";
+import { reportError } from "@bench-bounty/verifier/cli";
+import { buildProgram } from "./program.js";
 
-const program = new Command("bench-bounty").description(
-  "on-chain USDC prizes for AI-agent benchmarks: publish, run, award, and verify",
-);
-registerPlatformCommands(program, {
-  remoteBackend: (server, apiKey, checkpointDir) => new HttpRunBackend(server, apiKey, checkpointDir),
-});
-registerServeCommand(program);
-registerVerifierCommands(program);
-program.parseAsync(process.argv).catch((e: unknown) => {
-  process.exitCode = reportError(e, { stderr: process.stderr }, "bench-bounty");
-});
+buildProgram()
+  .parseAsync(process.argv)
+  .catch((e: unknown) => {
+    process.exitCode = reportError(e, { stderr: process.stderr }, "bench-bounty");
+  });

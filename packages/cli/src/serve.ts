@@ -9,10 +9,9 @@
  * - `--host`, `--port`. It prints where it listens and which database it uses, then serves until
  *   SIGINT/SIGTERM.
  */
-import { resolve } from "node:path";
 import { Option, type Command } from "commander";
-import { chainConfig, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
-import { ensureWritableDir, Platform, PlatformError } from "@bench-bounty/platform";
+import { openStore, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
+import { PlatformError, type FaultHooks, type Platform } from "@bench-bounty/platform";
 
 interface ServeOpts extends StoreOpts {
   port: string;
@@ -34,18 +33,20 @@ function portOf(v: string): number {
   return n;
 }
 
-/**
- * Opens the platform the options describe: PostgreSQL when `DATABASE_URL` is set (several `serve`
- * processes may share it), else the SQLite store in `--store DIR`.
- * @returns the platform and the database it uses, for the banner (never a password)
- * @throws PlatformError `invalid_option`, `invalid_store`
- */
 /** The shortest operator key `serve` accepts (characters): 32 hex digits of randomness fit. */
 export const MIN_OPERATOR_KEY_CHARS = 32;
 
-async function openForServe(o: ServeOpts): Promise<{ platform: Platform; database: string }> {
-  const url = process.env.DATABASE_URL;
-  const chain = chainConfig(o);
+/**
+ * Opens the platform the options describe with the platform CLI's `openStore` (PostgreSQL when
+ * `DATABASE_URL` is set, several `serve` processes may share it; else the SQLite store in
+ * `--store DIR`), with the operator's key from `BENCH_BOUNTY_OPERATOR_KEY`.
+ * @returns the platform and the database it uses, for the banner (never a password)
+ * @throws PlatformError `invalid_option`, `invalid_store`
+ */
+async function openForServe(
+  o: ServeOpts,
+  faults: FaultHooks | undefined,
+): Promise<{ platform: Platform; database: string }> {
   const operatorKey = process.env.BENCH_BOUNTY_OPERATOR_KEY;
   // Whoever holds the operator key may award: a placeholder or a short key pasted from an example
   // would hand that power to anyone who guesses it. The key itself is never echoed.
@@ -56,30 +57,17 @@ async function openForServe(o: ServeOpts): Promise<{ platform: Platform; databas
         "generate one, e.g. export BENCH_BOUNTY_OPERATOR_KEY=bb_operator_$(openssl rand -hex 16)",
       { field: "BENCH_BOUNTY_OPERATOR_KEY" },
     );
-  const common = {
-    receiptAnchoring: o.receiptAnchoring,
-    ...(chain ? { chain } : {}),
-    ...(o.publicUrl ? { publicBaseUrl: o.publicUrl } : {}),
-    ...(operatorKey ? { operatorKey } : {}),
-  };
-  if (url !== undefined && url !== "") {
-    if (!/^postgres(ql)?:\/\//.test(url))
-      throw new PlatformError(
-        "invalid_option",
-        // not echoed: a malformed URL cannot be parsed, so its password could not be masked
-        "DATABASE_URL must be a postgresql:// URL (postgresql://user:password@host:5432/db); unset it to use --store DIR (SQLite)",
-        { field: "DATABASE_URL" },
-      );
-    const platform = await Platform.open({ ...common, database: { engine: "postgres", url } });
-    return { platform, database: platform.ctx.store.description };
-  }
-  ensureWritableDir(o.store, "--store");
-  const platform = await Platform.open({ ...common, dir: o.store });
-  return { platform, database: `sqlite ${resolve(o.store, "platform.sqlite")}` };
+  return openStore(o, { ...(operatorKey ? { operatorKey } : {}), ...(faults ? { faults } : {}) });
+}
+
+/** Options of {@link registerServeCommand}. */
+export interface ServeCommandOptions {
+  /** Test only (the crash tests' entry, never the bin): fault-injection hooks of the platform. */
+  faults?: FaultHooks;
 }
 
 /** Registers `serve` on the program: the platform over HTTP (`@bench-bounty/server`). */
-export function registerServeCommand(program: Command): void {
+export function registerServeCommand(program: Command, opts: ServeCommandOptions = {}): void {
   storeOptions(
     program.command("serve").description("serve the platform over HTTP: REST API, MCP, evidence door"),
   )
@@ -94,7 +82,7 @@ export function registerServeCommand(program: Command): void {
     .action(async (o: ServeOpts) => {
       try {
         const port = portOf(o.port);
-        const { platform, database } = await openForServe(o);
+        const { platform, database } = await openForServe(o, opts.faults);
         // Loaded here, not at the bin's start: every other command stays as fast as before.
         const { platformDomain, serveApp, startVerifier, storeVerificationQueue, webMiddleware } =
           await import("@bench-bounty/server");

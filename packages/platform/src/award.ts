@@ -668,6 +668,7 @@ async function sendOrAdoptAward(
     winners.map((w) => w.withdrawal_address as Address),
     digest,
   );
+  ctx.faults.awardBeforeMarkSent?.(slug);
   await ctx.store.awards.markSent(slug, hash);
   ctx.faults.awardAfterSend?.(slug);
   return { txHash: hash, blockNumber: await chain.waitMined(hash, "award") };

@@ -2,7 +2,9 @@
  * The platform's commands for the `bench-bounty` CLI (`registerPlatformCommands`) and the package's own
  * bin `bench-bounty-platform`.
  *
- * Every command works on one store (`--store DIR`, env `BENCH_BOUNTY_STORE`, default `./.bench-bounty`).
+ * Every command works on one store: `--store DIR` (SQLite; env `BENCH_BOUNTY_STORE`, default
+ * `./.bench-bounty`), or the PostgreSQL database of `DATABASE_URL=postgresql://...` when it is set
+ * (`--store` then holds only the local runner's checkpoints; see `openStore`).
  * Chain access is enabled by `--rpc-url` (env `BENCH_BOUNTY_RPC_URL`) with `--chain-id`,
  * `--bounty-contract`, `--anchor-registry`, `--usdc` (env `BENCH_BOUNTY_CHAIN_ID`,
  * `BENCH_BOUNTY_BOUNTY_CONTRACT`, `BENCH_BOUNTY_ANCHOR_REGISTRY`, `BENCH_BOUNTY_USDC`; addresses default
@@ -22,7 +24,15 @@ import { registerDatasetCommands } from "./cli/dataset-commands.js";
 import { registerOperatorCommands } from "./cli/operator-commands.js";
 import { registerRunCommands, type PlatformCommandHooks } from "./cli/run-commands.js";
 
-export { chainConfig, parseUsdcAmount, storeOptions, type StoreOpts } from "./cli/common.js";
+export {
+  chainConfig,
+  openPlatform,
+  openStore,
+  parseUsdcAmount,
+  storeOptions,
+  type OpenPlatformOptions,
+  type StoreOpts,
+} from "./cli/common.js";
 export type { PlatformCommandHooks } from "./cli/run-commands.js";
 
 /**

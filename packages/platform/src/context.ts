@@ -12,6 +12,8 @@ export interface FaultHooks {
   finalizeBeforeCommit?: (runId: string) => void;
   /** Called after the award transaction is mined, before it is recorded in the store. */
   awardBeforeRecord?: (slug: string) => void;
+  /** Called after the award transaction is sent, before its hash is recorded as sent (a crash here leaves only the chain knowing it). */
+  awardBeforeMarkSent?: (slug: string) => void;
   /** Called after the award transaction is sent and recorded as sent, before it is mined (waited for). */
   awardAfterSend?: (slug: string) => void;
   /** Called after the award transaction is confirmed and recorded, before the pack is minted. */

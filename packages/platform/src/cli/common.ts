@@ -4,9 +4,11 @@
  */
 import { addressBook, addressBookEntry } from "@bench-bounty/contracts";
 import { isEvidenceError } from "@bench-bounty/evidence";
+import { resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { isAddress, type Address, type Hex } from "viem";
 import type { ChainConfig } from "../chain.js";
+import type { FaultHooks } from "../context.js";
 import { PlatformError } from "../errors.js";
 import type { Principal } from "../identity/principal.js";
 import { Platform } from "../platform.js";
@@ -172,24 +174,74 @@ export function chainConfig(o: StoreOpts): ChainConfig | undefined {
   };
 }
 
+/** Options of {@link openPlatform} beyond the command's flags. */
+export interface OpenPlatformOptions {
+  /**
+   * The command only reads, or needs a stored benchmark or run: a missing SQLite store is refused
+   * (`no store at ...`) and nothing is created (a PostgreSQL database is migrated as on every open).
+   */
+  existing?: boolean;
+  /** The local runner's checkpoints live in `<--store>/runs` (created), also on PostgreSQL. */
+  localRuns?: boolean;
+  /** The operator's API key (`serve` reads it from `BENCH_BOUNTY_OPERATOR_KEY`). */
+  operatorKey?: string;
+  /** Test only: fault-injection hooks (crash tests); no command sets them. */
+  faults?: FaultHooks;
+}
+
 /**
- * Opens the platform on `--store`.
- * @param existing the command only reads, or needs a stored benchmark or run: a missing store is
- *   refused (`no store at ...`) and nothing is created
+ * Opens the store the flags and the environment name, the same way for every command (`serve`
+ * included): PostgreSQL when `DATABASE_URL` is set (`postgresql://user:password@host:5432/db`; `--store`
+ * then holds only the local runner's checkpoints), else the SQLite store in `--store DIR`.
+ * The options, then the store (created level by level) are checked before anything else: no work,
+ * nothing sent, nothing created on bad options.
+ * @returns the platform and the database it uses, for banners (`sqlite /abs/path/platform.sqlite` or
+ *   `postgresql host:port/db`: never a user or password)
+ * @throws PlatformError `invalid_option` (a malformed `DATABASE_URL`, not echoed), `no_store`, `invalid_store`
  */
-export function openPlatform(o: StoreOpts, existing = false): Promise<Platform> {
-  // The options, then the store (created level by level) are checked before anything else: no work,
-  // nothing sent, nothing created on bad options.
+export async function openStore(
+  o: StoreOpts,
+  more: OpenPlatformOptions = {},
+): Promise<{ platform: Platform; database: string }> {
   const chain = chainConfig(o);
-  if (existing) requireExistingStore(o.store, "--store");
-  else ensureWritableDir(o.store, "--store");
-  return Platform.open({
-    dir: o.store,
-    ...(existing ? { existingStore: true } : {}),
+  const common = {
     receiptAnchoring: o.receiptAnchoring,
     ...(chain ? { chain } : {}),
     ...(o.publicUrl ? { publicBaseUrl: o.publicUrl } : {}),
-  });
+    ...(more.operatorKey ? { operatorKey: more.operatorKey } : {}),
+    ...(more.faults ? { faults: more.faults } : {}),
+    ...(more.existing ? { existingStore: true } : {}),
+  };
+  const url = process.env.DATABASE_URL;
+  if (url !== undefined && url !== "") {
+    if (!/^postgres(ql)?:\/\//.test(url))
+      throw new PlatformError(
+        "invalid_option",
+        // not echoed: a malformed URL cannot be parsed, so its password could not be masked
+        "DATABASE_URL must be a postgresql:// URL (postgresql://user:password@host:5432/db); unset it to use --store DIR (SQLite)",
+        { field: "DATABASE_URL" },
+      );
+    const runsDir = resolve(o.store, "runs");
+    if (more.localRuns) ensureWritableDir(runsDir, "--store");
+    const platform = await Platform.open({
+      ...common,
+      database: { engine: "postgres", url },
+      ...(more.localRuns ? { runsDir } : {}),
+    });
+    return { platform, database: platform.ctx.store.description };
+  }
+  if (more.existing) requireExistingStore(o.store, "--store");
+  else ensureWritableDir(o.store, "--store");
+  const platform = await Platform.open({ ...common, dir: o.store });
+  return { platform, database: `sqlite ${resolve(o.store, "platform.sqlite")}` };
+}
+
+/**
+ * Opens the platform of a command ({@link openStore}).
+ * @param existing see {@link OpenPlatformOptions.existing}
+ */
+export async function openPlatform(o: StoreOpts, existing = false, more: OpenPlatformOptions = {}): Promise<Platform> {
+  return (await openStore(o, { ...more, existing })).platform;
 }
 
 export function print(value: unknown): void {

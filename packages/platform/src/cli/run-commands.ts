@@ -139,7 +139,7 @@ async function runBackendOf(
     const b = hooks.remoteBackend(o.server, o.apiKey, join(o.store, "runs"));
     return { backend: async () => b, close: () => {} };
   }
-  const platform = await openPlatform(o, true);
+  const platform = await openPlatform(o, true, { localRuns: true });
   return {
     backend: async () => new LocalRunBackend(platform, await principalOf(platform, o)),
     close: () => void platform.close(),

@@ -1,0 +1,345 @@
+/**
+ * The award over HTTP against real `bench-bounty serve` processes on the local Base devchain, under
+ * faults (issue 15 item 11):
+ *
+ * - kill -9 of `serve` at each step of an award (the test entry `fixtures/fault-serve.mjs` makes the
+ *   process SIGKILL itself at a named platform fault point), then a restart on the same store and
+ *   the operator's `POST award` again: one award transaction on chain, one `Awarded` event, credits
+ *   as the public rule (splits of the pool), the door serving one pack forever, one verification;
+ * - two `serve` processes on one PostgreSQL database receiving the operator's `POST award` at the
+ *   same moment: one award transaction, both answers the same award, one pack.
+ *
+ * On the engine under test: `--store DIR` (SQLite) or `DATABASE_URL` on a fresh PostgreSQL schema;
+ * the race needs PostgreSQL (one `serve` per SQLite store).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startDevChain, type DevChain } from "@bench-bounty/devchain";
+import { benchmarkBountyAbi } from "@bench-bounty/contracts";
+import { ChainGateway } from "@bench-bounty/platform";
+import {
+  databaseUrlWithSchema,
+  dropPostgresSchema,
+  freshPostgresTarget,
+  TEST_ENGINE,
+} from "@bench-bounty/platform/testing";
+import { getAbiItem, toFunctionSelector, type Address, type Hex } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, citiesAnswer, citiesDataset, CITIES_PUBLISH, register } from "./helpers.js";
+
+const CLI = new URL("../../cli/dist/index.js", import.meta.url).pathname;
+const FAULT_CLI = new URL("./fixtures/fault-serve.mjs", import.meta.url).pathname;
+const OPERATOR = "bb_op_fault_key_0123456789abcdef0123456789";
+const POOL = 10_000_000n; // 10 USDC
+const SPLITS = [7000, 3000];
+const AWARD_SELECTOR = toFunctionSelector(getAbiItem({ abi: benchmarkBountyAbi, name: "award" }) as never);
+
+let dc: DevChain;
+/** The test's own chain access (account 0, the operator serve also signs with): lock and reads only. */
+let gateway: ChainGateway;
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+const schemas: string[] = [];
+
+beforeAll(async () => {
+  dc = await startDevChain();
+  gateway = ChainGateway.connect({
+    rpcUrl: dc.rpcUrl,
+    chainId: dc.chainId,
+    contracts: dc.contracts,
+    privateKey: dc.accounts[0]!.privateKey,
+  });
+});
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  for (const s of schemas) await dropPostgresSchema(s);
+  await dc?.stop();
+});
+
+/** One store of the engine under test: an SQLite directory, or a fresh PostgreSQL schema's URL. */
+async function freshStore(): Promise<{ dir: string; databaseUrl: string | null }> {
+  const dir = mkdtempSync(join(tmpdir(), "bb-award-fault-"));
+  dirs.push(dir);
+  if (TEST_ENGINE !== "postgres") return { dir, databaseUrl: null };
+  const t = await freshPostgresTarget();
+  schemas.push(t.schema!);
+  return { dir, databaseUrl: databaseUrlWithSchema(t.url, t.schema!) };
+}
+
+interface Serve {
+  url: string;
+  proc: ChildProcess;
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string;
+  /** Resolves with the signal or exit code once the process has exited. */
+  exited: Promise<string>;
+}
+
+/** Starts `bench-bounty serve` on the chain (with one fault point armed: the test entry). */
+function startServe(store: { dir: string; databaseUrl: string | null }, fault?: string): Promise<Serve> {
+  const args = [
+    fault ? FAULT_CLI : CLI,
+    "serve",
+    "--store",
+    store.dir,
+    "--port",
+    "0",
+    "--rpc-url",
+    dc.rpcUrl,
+    "--chain-id",
+    String(dc.chainId),
+    "--bounty-contract",
+    dc.contracts.benchmarkBounty,
+    "--anchor-registry",
+    dc.contracts.anchorRegistry,
+    "--usdc",
+    dc.contracts.usdc,
+    "--local-chain",
+  ];
+  const proc = spawn(process.execPath, args, {
+    env: {
+      PATH: process.env.PATH!,
+      BENCH_BOUNTY_OPERATOR_KEY: OPERATOR,
+      BENCH_BOUNTY_PRIVATE_KEY: dc.accounts[0]!.privateKey,
+      ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
+      ...(fault ? { BB_TEST_FAULT: fault } : {}),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(proc);
+  let out = "";
+  const exited = new Promise<string>((res) =>
+    proc.once("exit", (code, signal) => res(signal ?? `exit ${code}`)),
+  );
+  return new Promise((resolve, reject) => {
+    proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+    proc.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)[\s\S]*\n {2}MCP: \S+/.exec(out);
+      if (m) resolve({ url: m[1]!, proc, output: () => out, exited });
+    });
+    void exited.then((how) => reject(new Error(`serve exited (${how}) before listening: ${out}`)));
+  });
+}
+
+async function stopServe(s: Serve): Promise<void> {
+  if (s.proc.exitCode === null && s.proc.signalCode === null) s.proc.kill("SIGTERM");
+  await s.exited;
+}
+
+/**
+ * Over HTTP: an author publishes (anchored), locks a 10 USDC pool split 70/30 with their own key,
+ * attaches it; two competitors with withdrawal addresses answer everything and finalize; the chain
+ * clock passes the close. Returns what the award needs.
+ */
+async function readyToAward(u: string, tag: string) {
+  const author = await register(u, `author-${tag}`);
+  const ds = await call(u, "POST", "/api/v1/datasets", { key: author.key, body: citiesDataset(8, tag) });
+  expect(ds.status, ds.text).toBe(201);
+  const pub = await call(u, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
+    key: author.key,
+    body: CITIES_PUBLISH,
+  });
+  expect(pub.status, pub.text).toBe(201);
+  const slug = pub.json.slug as string;
+  const authorWallet = dc.accounts[1]!;
+  await dc.mintUsdc(authorWallet.address, POOL);
+  const closesAt = (await dc.publicClient.getBlock()).timestamp + 3600n;
+  const { bountyId } = await gateway.lockBounty({
+    authorPrivateKey: authorWallet.privateKey,
+    pool: POOL,
+    testSetRoot: pub.json.commit_root,
+    leafCount: pub.json.leaf_count,
+    closesAt,
+    awardDeadline: closesAt + 86_400n,
+    thresholdBps: 5000,
+    splitsBps: SPLITS,
+  });
+  const attached = await call(u, "POST", `/api/v1/benchmarks/${slug}/bounty`, {
+    key: author.key,
+    body: { bounty_id: String(bountyId), author: authorWallet.address, pool_base_units: String(POOL) },
+  });
+  expect(attached.status, attached.text).toBe(200);
+  const payees: Address[] = [dc.accounts[2]!.address, dc.accounts[3]!.address];
+  for (const [i, payee] of payees.entries()) {
+    const a = await register(u, `${tag}-agent-${i}`);
+    const w = await call(u, "PUT", "/api/v1/accounts/me/withdrawal-address", {
+      key: a.key,
+      body: { withdrawal_address: payee },
+    });
+    expect(w.status, w.text).toBe(200);
+    const s = await call(u, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: a.key });
+    const answers = s.json.tasks.map((x: any) => ({ ordinal: x.ordinal, answer_text: citiesAnswer(x.prompt) }));
+    const sub = await call(u, "POST", `/api/v1/benchmarks/runs/${s.json.run.id}/submissions`, {
+      key: a.key,
+      body: { answers },
+    });
+    expect(sub.status, sub.text).toBe(200);
+    const fin = await call(u, "POST", `/api/v1/benchmarks/runs/${s.json.run.id}/finalize`, { key: a.key });
+    expect(fin.status, fin.text).toBe(200);
+  }
+  await dc.increaseTime(3700);
+  return { slug, bountyId, payees, fromBlock: await dc.publicClient.getBlockNumber() };
+}
+
+/** Every transaction calling `award` on the bounty contract in blocks after `fromBlock` (reverted ones too). */
+async function awardTransactions(fromBlock: bigint): Promise<Hex[]> {
+  const last = await dc.publicClient.getBlockNumber();
+  const out: Hex[] = [];
+  for (let n = fromBlock + 1n; n <= last; n++) {
+    const block = await dc.publicClient.getBlock({ blockNumber: n, includeTransactions: true });
+    for (const tx of block.transactions)
+      if (
+        tx.to?.toLowerCase() === dc.contracts.benchmarkBounty.toLowerCase() &&
+        tx.input.startsWith(AWARD_SELECTOR)
+      )
+        out.push(tx.hash);
+  }
+  return out;
+}
+
+/**
+ * What a settled award must look like after any faults: one award transaction since `fromBlock`, one
+ * `Awarded` event (that transaction), winners paid by the public rule (place i gets pool x splits[i]
+ * / 10000, credited on-chain to its withdrawal address), and the door's bytes hashing to the award's pack.
+ */
+async function expectSettledOnce(
+  u: string,
+  ready: Awaited<ReturnType<typeof readyToAward>>,
+  award: any,
+): Promise<Buffer> {
+  const txs = await awardTransactions(ready.fromBlock);
+  expect(txs).toEqual([award.award_tx]);
+  const events = await dc.publicClient.getContractEvents({
+    address: dc.contracts.benchmarkBounty,
+    abi: benchmarkBountyAbi,
+    eventName: "Awarded",
+    args: { bountyId: ready.bountyId },
+    fromBlock: ready.fromBlock,
+  });
+  expect(events.map((e) => e.transactionHash)).toEqual([award.award_tx]);
+  expect(award.winners.map((w: any) => w.amount_base_units)).toEqual(
+    SPLITS.map((s) => ((POOL * BigInt(s)) / 10_000n).toString()),
+  );
+  expect(award.winners.map((w: any) => w.withdrawal_address).sort()).toEqual(
+    ready.payees.map((p) => p.toLowerCase()).sort(),
+  );
+  for (const w of award.winners) {
+    const credit = await dc.publicClient.readContract({
+      address: dc.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      functionName: "creditOf",
+      args: [ready.bountyId, w.withdrawal_address],
+    });
+    expect(credit.toString()).toBe(w.amount_base_units);
+  }
+  const door = await fetch(`${u}/api/v1/benchmarks/${ready.slug}/award-evidence`);
+  expect(door.status).toBe(200);
+  const bytes = Buffer.from(await door.arrayBuffer());
+  expect(door.headers.get("etag")).toBe(`"${award.pack_hash}"`);
+  expect(JSON.parse(bytes.toString("utf8")).pack_hash).toBe(award.pack_hash);
+  return bytes;
+}
+
+/** Waits until the verifier worker has stored a report of `slug`; returns the verification view. */
+async function verified(u: string, slug: string): Promise<any> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const v = await call(u, "GET", `/api/v1/benchmarks/${slug}/verification`);
+    expect(v.status, v.text).toBe(200);
+    if (v.json.state === "done" || v.json.state === "failed") return v.json;
+    if (Date.now() > until) throw new Error(`verification of ${slug} still ${v.json.state}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** How many times the serve processes' workers finished a verification of `slug` (done or given up). */
+const verifications = (outputs: string[], slug: string) =>
+  outputs
+    .join("")
+    .split("\n")
+    .filter((l) => l === `verifier: ${slug} verified (full policy)` || l.startsWith(`verifier: ${slug} failed:`))
+    .length;
+
+describe("kill -9 of serve in the middle of an award over HTTP, then a restart", { timeout: 240_000 }, () => {
+  // In the order of the award's steps (platform award.ts): sent but not recorded (only the chain knows
+  // it), recorded as sent, mined but not recorded as confirmed, confirmed but the pack not stored.
+  it.each(["awardBeforeMarkSent", "awardAfterSend", "awardBeforeRecord", "awardBeforeMint"])(
+    "killed at %s: one award transaction, credits by the rule, one pack at the door, one verification",
+    async (point) => {
+      const store = await freshStore();
+      const doomed = await startServe(store, point);
+      const ready = await readyToAward(doomed.url, point.toLowerCase());
+      const lost = await call(doomed.url, "POST", `/api/v1/benchmarks/${ready.slug}/award`, {
+        key: OPERATOR,
+      }).catch((e: unknown) => e);
+      expect(lost).toBeInstanceOf(Error); // the connection died with the process: no answer at all
+      expect(await doomed.exited).toBe("SIGKILL");
+      expect(doomed.output()).toContain(`fault-serve: ${point} reached for ${ready.slug}`);
+      // the transaction was sent before every point: it is on chain once already
+      expect(await awardTransactions(ready.fromBlock)).toHaveLength(1);
+
+      const healed = await startServe(store);
+      const u = healed.url;
+      // the door before the operator retries: the pack (healed from a confirmed award), or a SPEC 8
+      // reason, never an error of ours
+      const early = await call(u, "GET", `/api/v1/benchmarks/${ready.slug}/award-evidence`);
+      if (point === "awardBeforeMint") expect(early.status).toBe(200);
+      else expect([200, 404, 503], early.text).toContain(early.status);
+      const award = await call(u, "POST", `/api/v1/benchmarks/${ready.slug}/award`, { key: OPERATOR });
+      expect(award.status, award.text).toBe(200);
+      const again = await call(u, "POST", `/api/v1/benchmarks/${ready.slug}/award`, { key: OPERATOR });
+      expect(again.json).toEqual(award.json);
+      const bytes = await expectSettledOnce(u, ready, award.json);
+      if (early.status === 200) expect(Buffer.from(early.text, "utf8").equals(bytes)).toBe(true);
+      const v = await verified(u, ready.slug);
+      expect(v.attempts).toBe(1);
+      await stopServe(healed);
+
+      // another restart: the same bytes, the same verification, nothing sent
+      const later = await startServe(store);
+      const door = await fetch(`${later.url}/api/v1/benchmarks/${ready.slug}/award-evidence`);
+      expect(Buffer.from(await door.arrayBuffer()).equals(bytes)).toBe(true);
+      const v2 = await call(later.url, "GET", `/api/v1/benchmarks/${ready.slug}/verification`);
+      expect(v2.json.ran_at).toBe(v.ran_at);
+      expect(v2.json.state).toBe(v.state);
+      expect(await awardTransactions(ready.fromBlock)).toEqual([award.json.award_tx]);
+      await stopServe(later);
+      expect(verifications([doomed.output(), healed.output(), later.output()], ready.slug)).toBe(1);
+    },
+  );
+});
+
+describe.runIf(TEST_ENGINE === "postgres")(
+  "two serve processes on one PostgreSQL database racing the same award",
+  { timeout: 240_000 },
+  () => {
+    it("one award transaction, both answers the same award, one pack at both doors, one verification", async () => {
+      const store = await freshStore();
+      const [a, b] = await Promise.all([startServe(store), startServe({ ...store, dir: mkdtempSync(join(tmpdir(), "bb-award-race-")) })]);
+      const ready = await readyToAward(a.url, "race");
+      const [ra, rb] = await Promise.all(
+        [a, b].map((s) => call(s.url, "POST", `/api/v1/benchmarks/${ready.slug}/award`, { key: OPERATOR })),
+      );
+      expect(ra!.status, ra!.text).toBe(200);
+      expect(rb!.status, rb!.text).toBe(200);
+      expect(rb!.json).toEqual(ra!.json);
+      const bytes = await expectSettledOnce(a.url, ready, ra!.json);
+      const atB = Buffer.from(
+        await (await fetch(`${b.url}/api/v1/benchmarks/${ready.slug}/award-evidence`)).arrayBuffer(),
+      );
+      expect(atB.equals(bytes)).toBe(true);
+      const v = await verified(b.url, ready.slug);
+      expect(v.attempts).toBe(1);
+      // both workers poll the one queue: give the other a few polls to (wrongly) take it again
+      await new Promise((r) => setTimeout(r, 3000));
+      const v2 = await call(a.url, "GET", `/api/v1/benchmarks/${ready.slug}/verification`);
+      expect(v2.json.ran_at).toBe(v.ran_at);
+      await Promise.all([stopServe(a), stopServe(b)]);
+      expect(verifications([a.output(), b.output()], ready.slug)).toBe(1);
+    });
+  },
+);
