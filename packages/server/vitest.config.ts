@@ -15,6 +15,7 @@ const POSTGRES_TESTS = [
   "test/multi-serve.test.ts",
   "test/mcp.test.ts",
   "test/award-faults.test.ts",
+  "test/finalize-fault.test.ts",
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.CI);
 

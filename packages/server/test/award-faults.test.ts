@@ -12,25 +12,23 @@
  * On the engine under test: `--store DIR` (SQLite) or `DATABASE_URL` on a fresh PostgreSQL schema;
  * the race needs PostgreSQL (one `serve` per SQLite store).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import { ChainGateway } from "@bench-bounty/platform";
-import {
-  databaseUrlWithSchema,
-  dropPostgresSchema,
-  freshPostgresTarget,
-  TEST_ENGINE,
-} from "@bench-bounty/platform/testing";
+import { TEST_ENGINE } from "@bench-bounty/platform/testing";
 import { getAbiItem, toFunctionSelector, type Address, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, citiesAnswer, citiesDataset, CITIES_PUBLISH, register } from "./helpers.js";
+import {
+  cleanupServes,
+  freshStore,
+  startServe,
+  stopServe,
+  tempDir,
+  type Serve,
+  type ServeStore,
+} from "./serve-process.js";
 
-const CLI = new URL("../../cli/dist/index.js", import.meta.url).pathname;
-const FAULT_CLI = new URL("./fixtures/fault-serve.mjs", import.meta.url).pathname;
 const OPERATOR = "bb_op_fault_key_0123456789abcdef0123456789";
 const POOL = 10_000_000n; // 10 USDC
 const SPLITS = [7000, 3000];
@@ -39,9 +37,6 @@ const AWARD_SELECTOR = toFunctionSelector(getAbiItem({ abi: benchmarkBountyAbi, 
 let dc: DevChain;
 /** The test's own chain access (account 0, the operator serve also signs with): lock and reads only. */
 let gateway: ChainGateway;
-const children: ChildProcess[] = [];
-const dirs: string[] = [];
-const schemas: string[] = [];
 
 beforeAll(async () => {
   dc = await startDevChain();
@@ -53,81 +48,29 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  for (const s of schemas) await dropPostgresSchema(s);
+  await cleanupServes();
   await dc?.stop();
 });
 
-/** One store of the engine under test: an SQLite directory, or a fresh PostgreSQL schema's URL. */
-async function freshStore(): Promise<{ dir: string; databaseUrl: string | null }> {
-  const dir = mkdtempSync(join(tmpdir(), "bb-award-fault-"));
-  dirs.push(dir);
-  if (TEST_ENGINE !== "postgres") return { dir, databaseUrl: null };
-  const t = await freshPostgresTarget();
-  schemas.push(t.schema!);
-  return { dir, databaseUrl: databaseUrlWithSchema(t.url, t.schema!) };
-}
-
-interface Serve {
-  url: string;
-  proc: ChildProcess;
-  /** Everything the process printed so far (stdout and stderr). */
-  output(): string;
-  /** Resolves with the signal or exit code once the process has exited. */
-  exited: Promise<string>;
-}
-
-/** Starts `bench-bounty serve` on the chain (with one fault point armed: the test entry). */
-function startServe(store: { dir: string; databaseUrl: string | null }, fault?: string): Promise<Serve> {
-  const args = [
-    fault ? FAULT_CLI : CLI,
-    "serve",
-    "--store",
-    store.dir,
-    "--port",
-    "0",
-    "--rpc-url",
-    dc.rpcUrl,
-    "--chain-id",
-    String(dc.chainId),
-    "--bounty-contract",
-    dc.contracts.benchmarkBounty,
-    "--anchor-registry",
-    dc.contracts.anchorRegistry,
-    "--usdc",
-    dc.contracts.usdc,
-    "--local-chain",
-  ];
-  const proc = spawn(process.execPath, args, {
-    env: {
-      PATH: process.env.PATH!,
-      BENCH_BOUNTY_OPERATOR_KEY: OPERATOR,
-      BENCH_BOUNTY_PRIVATE_KEY: dc.accounts[0]!.privateKey,
-      ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
-      ...(fault ? { BB_TEST_FAULT: fault } : {}),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+/** Starts `serve` on the devchain (the operator's key and signer key from the environment). */
+function startChainServe(store: ServeStore, fault?: string): Promise<Serve> {
+  return startServe(store, {
+    ...(fault ? { fault } : {}),
+    args: [
+      "--rpc-url",
+      dc.rpcUrl,
+      "--chain-id",
+      String(dc.chainId),
+      "--bounty-contract",
+      dc.contracts.benchmarkBounty,
+      "--anchor-registry",
+      dc.contracts.anchorRegistry,
+      "--usdc",
+      dc.contracts.usdc,
+      "--local-chain",
+    ],
+    env: { BENCH_BOUNTY_OPERATOR_KEY: OPERATOR, BENCH_BOUNTY_PRIVATE_KEY: dc.accounts[0]!.privateKey },
   });
-  children.push(proc);
-  let out = "";
-  const exited = new Promise<string>((res) =>
-    proc.once("exit", (code, signal) => res(signal ?? `exit ${code}`)),
-  );
-  return new Promise((resolve, reject) => {
-    proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-    proc.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)[\s\S]*\n {2}MCP: \S+/.exec(out);
-      if (m) resolve({ url: m[1]!, proc, output: () => out, exited });
-    });
-    void exited.then((how) => reject(new Error(`serve exited (${how}) before listening: ${out}`)));
-  });
-}
-
-async function stopServe(s: Serve): Promise<void> {
-  if (s.proc.exitCode === null && s.proc.signalCode === null) s.proc.kill("SIGTERM");
-  await s.exited;
 }
 
 /**
@@ -271,7 +214,7 @@ describe("kill -9 of serve in the middle of an award over HTTP, then a restart",
     "killed at %s: one award transaction, credits by the rule, one pack at the door, one verification",
     async (point) => {
       const store = await freshStore();
-      const doomed = await startServe(store, point);
+      const doomed = await startChainServe(store, point);
       const ready = await readyToAward(doomed.url, point.toLowerCase());
       const lost = await call(doomed.url, "POST", `/api/v1/benchmarks/${ready.slug}/award`, {
         key: OPERATOR,
@@ -282,7 +225,7 @@ describe("kill -9 of serve in the middle of an award over HTTP, then a restart",
       // the transaction was sent before every point: it is on chain once already
       expect(await awardTransactions(ready.fromBlock)).toHaveLength(1);
 
-      const healed = await startServe(store);
+      const healed = await startChainServe(store);
       const u = healed.url;
       // the door before the operator retries: the pack (healed from a confirmed award), or a SPEC 8
       // reason, never an error of ours
@@ -300,7 +243,7 @@ describe("kill -9 of serve in the middle of an award over HTTP, then a restart",
       await stopServe(healed);
 
       // another restart: the same bytes, the same verification, nothing sent
-      const later = await startServe(store);
+      const later = await startChainServe(store);
       const door = await fetch(`${later.url}/api/v1/benchmarks/${ready.slug}/award-evidence`);
       expect(Buffer.from(await door.arrayBuffer()).equals(bytes)).toBe(true);
       const v2 = await call(later.url, "GET", `/api/v1/benchmarks/${ready.slug}/verification`);
@@ -319,7 +262,7 @@ describe.runIf(TEST_ENGINE === "postgres")(
   () => {
     it("one award transaction, both answers the same award, one pack at both doors, one verification", async () => {
       const store = await freshStore();
-      const [a, b] = await Promise.all([startServe(store), startServe({ ...store, dir: mkdtempSync(join(tmpdir(), "bb-award-race-")) })]);
+      const [a, b] = await Promise.all([startChainServe(store), startChainServe({ ...store, dir: tempDir() })]);
       const ready = await readyToAward(a.url, "race");
       const [ra, rb] = await Promise.all(
         [a, b].map((s) => call(s.url, "POST", `/api/v1/benchmarks/${ready.slug}/award`, { key: OPERATOR })),

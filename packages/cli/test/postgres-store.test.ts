@@ -1,0 +1,135 @@
+/**
+ * The platform commands on PostgreSQL: with `DATABASE_URL` set, `account create`, `publish`, `run`,
+ * `leaderboard` and `show` use that database (the same way `serve` does), and `--store` holds only
+ * the local runner's checkpoints. Runs when `TEST_DATABASE_URL` is set (and under `CI`, where a missing
+ * database fails loudly), on a fresh schema of it.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { seattleWeatherCsvPath } from "@bench-bounty/platform";
+import {
+  databaseUrlWithSchema,
+  dropPostgresSchema,
+  freshPostgresTarget,
+} from "@bench-bounty/platform/testing";
+import { afterAll, describe, expect, it } from "vitest";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = join(here, "..", "dist", "index.js");
+const AGENT = join(here, "..", "..", "platform", "test", "fixtures", "agent.mjs");
+const dirs: string[] = [];
+let schema: string | null = null;
+
+afterAll(async () => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  if (schema) await dropPostgresSchema(schema);
+});
+
+/** Runs `bench-bounty ARGS` with `env` (and PATH only). */
+function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+  const p = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH!, ...env } });
+  let out = "";
+  let err = "";
+  p.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  p.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  return new Promise((res) => p.once("close", (code) => res({ code, out, err })));
+}
+
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), "bb-cli-pg-"));
+  dirs.push(d);
+  return d;
+}
+
+describe.runIf(Boolean(process.env.TEST_DATABASE_URL || process.env.CI))(
+  "platform commands on PostgreSQL (DATABASE_URL)",
+  { timeout: 120_000 },
+  () => {
+    it("publish, account, run, leaderboard and show share the database; --store keeps only checkpoints", async () => {
+      const t = await freshPostgresTarget();
+      schema = t.schema!;
+      const env = { DATABASE_URL: databaseUrlWithSchema(t.url, schema) };
+      const storeA = tempDir();
+      const pub = await cli(
+        [
+          "publish",
+          seattleWeatherCsvPath(),
+          "--store",
+          storeA,
+          "--label",
+          "weather",
+          "--decision-ts",
+          "date",
+          "--every",
+          "100",
+          "--title",
+          "Seattle weather",
+          "--template",
+          "On {payload.date}: precipitation {payload.precipitation}, max {payload.temp_max}. Weather? #{payload.wind}",
+          "--grader",
+          "exact",
+          "--slug",
+          "seattle-pg",
+          "--seed",
+          "t",
+        ],
+        env,
+      );
+      expect(pub.code, pub.err).toBe(0);
+      expect(JSON.parse(pub.out).benchmark).toMatchObject({ slug: "seattle-pg", leaf_count: 15 });
+      // nothing of the store went to the directory: the data is in PostgreSQL
+      expect(existsSync(join(storeA, "platform.sqlite"))).toBe(false);
+
+      // another directory, the same database: the account, the benchmark and the run are there
+      const storeB = tempDir();
+      const acct = await cli(["account", "create", "--name", "pg-bot-owner", "--store", storeB], env);
+      expect(acct.code, acct.err).toBe(0);
+      const key = JSON.parse(acct.out).api_key as string;
+      const run = await cli(
+        [
+          "run",
+          "seattle-pg",
+          "--store",
+          storeB,
+          "--api-key",
+          key,
+          "--agent",
+          `node ${AGENT}`,
+          "--agent-id",
+          "pg-bot",
+          "--no-progress",
+        ],
+        env,
+      );
+      expect(run.code, run.err).toBe(0);
+      const summary = JSON.parse(run.out);
+      expect(summary).toMatchObject({ agent_id: "pg-bot", tasks: 15, outcomes: { answered: 15 } });
+      // the local runner's checkpoint is the one thing kept under --store
+      expect(readdirSync(join(storeB, "runs")).some((f) => f.startsWith(summary.run_id))).toBe(true);
+      expect(existsSync(join(storeB, "platform.sqlite"))).toBe(false);
+
+      const storeC = tempDir();
+      const lb = await cli(["leaderboard", "seattle-pg", "--store", storeC, "--json"], env);
+      expect(lb.code, lb.err).toBe(0);
+      expect(JSON.parse(lb.out).rows[0]).toMatchObject({ rank: 1, agent_id: "pg-bot", run_id: summary.run_id });
+      const show = await cli(["show", "seattle-pg", "--store", storeC], env);
+      expect(show.code, show.err).toBe(0);
+      expect(show.out).toContain("seattle-pg");
+
+      // without DATABASE_URL the same commands use --store (SQLite), where nothing was published
+      const sqlite = await cli(["leaderboard", "seattle-pg", "--store", storeC, "--json"], {});
+      expect(sqlite.code).toBe(1);
+      expect(sqlite.err).toMatch(/^error: .*no store at/m);
+      // a malformed URL is refused, naming the variable and not echoing it
+      const bad = await cli(["leaderboard", "seattle-pg", "--store", storeC], {
+        DATABASE_URL: "postgres:/u:secretpw@h/db",
+      });
+      expect(bad.code).toBe(1);
+      expect(bad.err).toMatch(/^error: DATABASE_URL must be a postgresql:\/\/ URL/);
+      expect(bad.err).not.toContain("secretpw");
+    });
+  },
+);
