@@ -29,7 +29,10 @@ afterAll(async () => {
 });
 
 /** Runs `bench-bounty ARGS` with `env` (and PATH only). */
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+function cli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string; err: string }> {
   const p = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH!, ...env } });
   let out = "";
   let err = "";
@@ -114,7 +117,11 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL || process.env.CI))(
       const storeC = tempDir();
       const lb = await cli(["leaderboard", "seattle-pg", "--store", storeC, "--json"], env);
       expect(lb.code, lb.err).toBe(0);
-      expect(JSON.parse(lb.out).rows[0]).toMatchObject({ rank: 1, agent_id: "pg-bot", run_id: summary.run_id });
+      expect(JSON.parse(lb.out).rows[0]).toMatchObject({
+        rank: 1,
+        agent_id: "pg-bot",
+        run_id: summary.run_id,
+      });
       const show = await cli(["show", "seattle-pg", "--store", storeC], env);
       expect(show.code, show.err).toBe(0);
       expect(show.out).toContain("seattle-pg");

@@ -115,7 +115,10 @@ async function readyToAward(u: string, tag: string) {
     });
     expect(w.status, w.text).toBe(200);
     const s = await call(u, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: a.key });
-    const answers = s.json.tasks.map((x: any) => ({ ordinal: x.ordinal, answer_text: citiesAnswer(x.prompt) }));
+    const answers = s.json.tasks.map((x: any) => ({
+      ordinal: x.ordinal,
+      answer_text: citiesAnswer(x.prompt),
+    }));
     const sub = await call(u, "POST", `/api/v1/benchmarks/runs/${s.json.run.id}/submissions`, {
       key: a.key,
       body: { answers },
@@ -204,8 +207,9 @@ const verifications = (outputs: string[], slug: string) =>
   outputs
     .join("")
     .split("\n")
-    .filter((l) => l === `verifier: ${slug} verified (full policy)` || l.startsWith(`verifier: ${slug} failed:`))
-    .length;
+    .filter(
+      (l) => l === `verifier: ${slug} verified (full policy)` || l.startsWith(`verifier: ${slug} failed:`),
+    ).length;
 
 describe("kill -9 of serve in the middle of an award over HTTP, then a restart", { timeout: 240_000 }, () => {
   // In the order of the award's steps (platform award.ts): sent but not recorded (only the chain knows
@@ -262,7 +266,10 @@ describe.runIf(TEST_ENGINE === "postgres")(
   () => {
     it("one award transaction, both answers the same award, one pack at both doors, one verification", async () => {
       const store = await freshStore();
-      const [a, b] = await Promise.all([startChainServe(store), startChainServe({ ...store, dir: tempDir() })]);
+      const [a, b] = await Promise.all([
+        startChainServe(store),
+        startChainServe({ ...store, dir: tempDir() }),
+      ]);
       const ready = await readyToAward(a.url, "race");
       const [ra, rb] = await Promise.all(
         [a, b].map((s) => call(s.url, "POST", `/api/v1/benchmarks/${ready.slug}/award`, { key: OPERATOR })),

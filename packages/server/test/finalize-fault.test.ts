@@ -22,7 +22,10 @@ describe("kill -9 of serve inside a finalize, then a restart", { timeout: 120_00
     const s = await call(doomed.url, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: agent.key });
     expect(s.status, s.text).toBe(201);
     const runId = s.json.run.id as string;
-    const answers = s.json.tasks.map((t: any) => ({ ordinal: t.ordinal, answer_text: citiesAnswer(t.prompt) }));
+    const answers = s.json.tasks.map((t: any) => ({
+      ordinal: t.ordinal,
+      answer_text: citiesAnswer(t.prompt),
+    }));
     const sub = await call(doomed.url, "POST", `/api/v1/benchmarks/runs/${runId}/submissions`, {
       key: agent.key,
       body: { answers },

@@ -240,7 +240,11 @@ export async function openStore(
  * Opens the platform of a command ({@link openStore}).
  * @param existing see {@link OpenPlatformOptions.existing}
  */
-export async function openPlatform(o: StoreOpts, existing = false, more: OpenPlatformOptions = {}): Promise<Platform> {
+export async function openPlatform(
+  o: StoreOpts,
+  existing = false,
+  more: OpenPlatformOptions = {},
+): Promise<Platform> {
   return (await openStore(o, { ...more, existing })).platform;
 }
 
