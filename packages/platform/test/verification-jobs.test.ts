@@ -81,6 +81,29 @@ describe(`verification_jobs (${TEST_ENGINE})`, () => {
     }
   });
 
+  it("enqueueFirst: of two stores racing the first enqueue exactly one queues; a finished job stays done", async () => {
+    const [a, b] = await twoStores();
+    try {
+      for (let round = 0; round < 5; round++) {
+        const slug = `first-${round}`;
+        const made = await Promise.all([
+          a.verificationJobs.enqueueFirst(slug, 0),
+          b.verificationJobs.enqueueFirst(slug, 0),
+          a.verificationJobs.enqueueFirst(slug, 0),
+        ]);
+        expect(made.filter(Boolean)).toHaveLength(1);
+        expect(await a.verificationJobs.claim(10, 60_000, "w")).toEqual({ slug, attempts: 0 });
+        expect(await a.verificationJobs.complete(slug, "w", result("r"))).toBe(true);
+        // the late racer of the scenario: the job is done, and enqueueFirst leaves it so
+        expect(await b.verificationJobs.enqueueFirst(slug, 20)).toBe(false);
+        expect(await b.verificationJobs.get(slug)).toMatchObject({ status: "done", attempts: 1 });
+      }
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it("an expired lease is taken again; the first worker's late complete, retry and fail are no-ops", async () => {
     const [a, b] = await twoStores();
     try {

@@ -38,6 +38,12 @@ export interface VerificationJobs {
   /** Queues `slug` (idempotent: a queued or running job is left as is; a done one is queued again on request). */
   enqueue(slug: string, now: number): Promise<void>;
   /**
+   * Queues `slug` only when it has no job at all (any state): one `INSERT ... ON CONFLICT DO NOTHING`,
+   * so of several processes racing the first enqueue after an award exactly one queues it and a
+   * finished job is never queued again by this call. True when this call created the job.
+   */
+  enqueueFirst(slug: string, now: number): Promise<boolean>;
+  /**
    * Atomically claims one due job: queued, retrying with `next_at <= now`, or running with an
    * expired lease; sets `lease_until = now + leaseMs` and `worker`. Null when none is due.
    */
@@ -99,6 +105,24 @@ export class VerificationJobsTable extends TableModule implements VerificationJo
           .where("verification_jobs.status", "not in", ["queued", "running"]),
       )
       .execute();
+  }
+
+  async enqueueFirst(slug: string, now: number): Promise<boolean> {
+    const r = await this.db
+      .insertInto("verification_jobs")
+      .values({
+        slug,
+        status: "queued",
+        attempts: 0,
+        next_at: now,
+        lease_until: null,
+        worker: null,
+        last_error: null,
+        updated_at_ms: now,
+      })
+      .onConflict((oc) => oc.column("slug").doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
   }
 
   async claim(now: number, leaseMs: number, worker: string): Promise<VerificationJob | null> {

@@ -43,6 +43,12 @@ export class MemoryVerificationJobs implements VerificationQueue {
     });
   }
 
+  async enqueueFirst(slug: string, now: number): Promise<boolean> {
+    if (this.rows.has(slug)) return false;
+    await this.enqueue(slug, now);
+    return true;
+  }
+
   async claim(now: number, leaseMs: number, worker: string): Promise<VerificationJob | null> {
     for (const [slug, r] of this.rows) {
       const due =

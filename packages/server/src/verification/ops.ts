@@ -57,7 +57,7 @@ export function verificationOps(
         `${slug} has no award evidence pack to verify yet: ${door.message}`,
         { slug, reason: door.reason },
       );
-    await jobs.enqueue(slug, now());
+    await jobs.enqueueFirst(slug, now());
     return (await jobs.get(slug))!;
   };
 
@@ -95,8 +95,7 @@ export function verificationOps(
     async enqueueIfPacked(slug) {
       if ((await jobs.get(slug)) !== null) return false;
       if ((await platform.awardEvidence(slug)).status !== 200) return false;
-      await jobs.enqueue(slug, now());
-      return true;
+      return jobs.enqueueFirst(slug, now());
     },
   };
 }

@@ -23,6 +23,7 @@ export function jobViewOf(r: StoredJob): VerificationJobView {
 export function storeVerificationQueue(table: VerificationJobsTable): VerificationQueue {
   return {
     enqueue: (slug, now) => table.enqueue(slug, now),
+    enqueueFirst: (slug, now) => table.enqueueFirst(slug, now),
     claim: (now, leaseMs, worker) => table.claim(now, leaseMs, worker),
     complete: (slug, worker, result) => table.complete(slug, worker, result),
     retry: (slug, worker, nextAt, error) => table.retry(slug, worker, nextAt, error),
