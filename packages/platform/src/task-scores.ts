@@ -137,9 +137,13 @@ async function buildScores(ctx: PlatformContext, b: BenchmarkRecord, open: boole
   const tasks = await getTasks(ctx, b.slug);
   const prepared = new Map<number, PreparedGold>();
   const runs: RunTaskScores[] = [];
-  for (const run of await ctx.store.runs.ofBenchmark(b.slug)) {
-    if (run.status !== "finalized") continue;
-    const graded = gradePlan(run.plan, tasks, await ctx.store.answers.ofRun(run.run_id), prepared);
+  // Runs first, then their answers: a run finalized in between is still in progress in the first read
+  // (skipped), and a finalized run's answers never change (submit refuses after finalize).
+  const finalized = (await ctx.store.runs.ofBenchmark(b.slug)).filter((r) => r.status === "finalized");
+  const answers = await ctx.store.answers.ofFinalizedRuns(b.slug);
+  const none = new Map<number, string>();
+  for (const run of finalized) {
+    const graded = gradePlan(run.plan, tasks, answers.get(run.run_id) ?? none, prepared);
     const s = scoreGraded(b, graded, run.wall_seconds!, run.usdc_spent!);
     assertMatchesStored(run, s);
     runs.push({
