@@ -41,7 +41,8 @@ export interface Domain {
   receipt(p: Principal | null, slug: string, runId: string): Promise<JsonValue>;
   /**
    * Per-task credit of every finalized run, regraded (platform `taskScores`): once closed to everyone the
-   * board is for, to the author at any time. @throws PlatformError `task_scores_withheld`, `forbidden`
+   * board is for, to the author at any time. The platform's object as is (cached and frozen until the
+   * board changes, so the edge serialises it once). @throws PlatformError `task_scores_withheld`, `forbidden`
    */
   taskScores(p: Principal | null, slug: string): Promise<JsonValue>;
   awardEvidence(slug: string): Promise<AwardEvidence>;
