@@ -6,6 +6,7 @@
  * per-task reaches anyone but the author, and on a buyer_only board the wrong person is refused at
  * every stage.
  */
+import { ApiError, BenchBountyClient } from "@bench-bounty/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -95,6 +96,10 @@ describe("GET /api/v1/benchmarks/:slug/task-scores", () => {
     expect(openTool.isError).toBe(true);
     expect((openTool.structuredContent as any).error.code).toBe("task_scores_withheld");
     expect(JSON.stringify(openTool)).not.toMatch(/1\/1|0\/1/);
+    const client = new BenchBountyClient({ baseUrl: live.url });
+    const refused = await client.taskScores(slug).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).code).toBe("task_scores_withheld");
 
     await close(slug);
     const r = await call(live.url, "GET", path);
@@ -132,7 +137,8 @@ describe("GET /api/v1/benchmarks/:slug/task-scores", () => {
         Object.fromEntries(run.tasks.map((t: any) => [String(t.bank_ordinal), t.credit === "1/1" ? 1 : 0])),
       );
     }
-    // MCP serves the same object
+    // the typed client and MCP serve the same object
+    expect(await client.taskScores(slug)).toEqual(r.json);
     const closedTool = await m.callTool({ name: "benchmark_task_scores", arguments: { slug } });
     expect(closedTool.isError).toBeFalsy();
     expect(closedTool.structuredContent).toEqual(r.json);
