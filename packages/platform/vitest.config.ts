@@ -17,6 +17,7 @@ const STORE_TESTS = [
   "test/publish.test.ts",
   "test/runs.test.ts",
   "test/secrecy.test.ts",
+  "test/task-scores.test.ts",
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.CI);
 

@@ -16,6 +16,7 @@ const POSTGRES_TESTS = [
   "test/mcp.test.ts",
   "test/award-faults.test.ts",
   "test/finalize-fault.test.ts",
+  "test/task-scores.test.ts",
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.CI);
 

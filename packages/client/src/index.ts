@@ -28,6 +28,7 @@ import type {
   ServedTask,
   StartedRun,
   submitAnswers,
+  TaskScores,
 } from "@bench-bounty/platform";
 
 // The answers' shapes have one definition: the platform's, which the server serves as returned (its
@@ -42,6 +43,7 @@ export type {
   Registration,
   RunView,
   StartedRun,
+  TaskScores,
 };
 /** A task as served (never gold). */
 export type Task = ServedTask;
@@ -167,6 +169,13 @@ export class BenchBountyClient {
   }
   receipt(slug: string, runId: string): Promise<{ receipt: unknown; receipt_hash: string }> {
     return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/runs/${enc(runId)}/receipt`);
+  }
+  /**
+   * Per-task credit of every finalized run, regraded (served once closed; the author at any time;
+   * a `buyer_only` board: the author only). @throws ApiError 404 `task_scores_withheld`, 403 `forbidden`
+   */
+  taskScores(slug: string): Promise<TaskScores> {
+    return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/task-scores`);
   }
   /** The pack bytes and their hash (ETag), or null with the reason while there is none. */
   async awardEvidence(

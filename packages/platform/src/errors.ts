@@ -46,6 +46,7 @@ export type PlatformErrorCode =
   | "unknown_agent"
   | "invalid_withdrawal_address"
   | "receipt_withheld"
+  | "task_scores_withheld"
   | "invalid_utf8"
   | "award_pending";
 

@@ -38,6 +38,8 @@ export * from "./identity/access.js";
 export type * from "./identity/account-view.js";
 export { hashKey } from "./identity/keys.js";
 export * from "./leaderboard.js";
+export * from "./grading.js";
+export * from "./task-scores.js";
 export * from "./award.js";
 export * from "./runner.js";
 export * from "./platform.js";

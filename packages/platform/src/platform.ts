@@ -26,6 +26,7 @@ import { ChainGateway, type ChainConfig } from "./chain.js";
 import type { AttachedBounty, BenchmarkRecord, FaultHooks, PlatformContext, TaskRecord } from "./context.js";
 import { checkDataset, type DatasetInput, type DatasetReport } from "./dataset.js";
 import { leaderboard, type Leaderboard, type LeaderboardOptions } from "./leaderboard.js";
+import { taskScores, type TaskScores } from "./task-scores.js";
 import {
   anchorCommitment,
   createDataset,
@@ -347,6 +348,14 @@ export class Platform {
   /** The leaderboard: public board while open, final board once closed (SPEC 6.1, 7.1). */
   async leaderboard(slug: string, opts?: LeaderboardOptions): Promise<Leaderboard> {
     return leaderboard(this.ctx, slug, opts);
+  }
+  /**
+   * Per-task credit of every finalized run, regraded (the per-task tables, GAOS `taskScores`): to everyone
+   * once closed, to the author at any time, and on a `buyer_only` board to the author only.
+   * @throws PlatformError `task_scores_withheld` while open, `forbidden` on a buyer_only board (see `task-scores.ts`)
+   */
+  async taskScores(viewer: Principal | null, slug: string): Promise<TaskScores> {
+    return taskScores(this.ctx, viewer, slug);
   }
   /** Settles the award on-chain, mints, anchors and stores the pack (operator only; idempotent, resumable). */
   award(p: Principal, slug: string): Promise<AwardResult> {

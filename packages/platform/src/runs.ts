@@ -17,12 +17,8 @@
  */
 import {
   buildReceipt,
-  composite,
-  grade,
   keccak256Hex,
-  rankAccuracy,
   receiptHash,
-  scorePublic,
   trimWhiteSpace,
   type Hex,
   type Receipt,
@@ -43,6 +39,7 @@ import {
 } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
 import { registerAgent } from "./agents.js";
+import { gradePlan, scoreGraded, type GradedPlanTask } from "./grading.js";
 import { isoMillis, wallSeconds } from "./time.js";
 
 /** Longest accepted answer, in UTF-16 code units. */
@@ -536,35 +533,10 @@ function scoreRun(
   const { queries, spent } = o;
   const runId = run.run_id;
   const open = isOpen(ctx, b);
-  const graded = run.plan.map((bankOrdinal, i) => {
-    const t = tasks[bankOrdinal]!;
-    const answer = answers.get(i) ?? null;
-    const credit = grade(t.grader_type, t.gold, answer);
-    return { t, answer, credit: credit.toString(), bankOrdinal };
-  });
-  const gradedTasks = graded.map((g) => ({ visibility: g.t.visibility, credit: g.credit }));
-  const accuracyValue = rankAccuracy(gradedTasks, b.private_count > 0);
-  const publicScore = scorePublic(gradedTasks);
+  const graded = gradePlan(run.plan, tasks, answers);
   const finalizedMs = Math.max(ctx.clock(), run.started_at_ms);
   const wall = wallSeconds(finalizedMs - run.started_at_ms);
-  const compositeScore = composite({
-    rank_accuracy: accuracyValue,
-    wall_seconds: wall,
-    usdc_spent: spent,
-    speed_weight: b.config.speed_weight,
-    cost_weight: b.config.cost_weight,
-    time_budget_seconds: b.config.time_budget_seconds,
-    cost_budget_usdc: b.config.cost_budget_usdc,
-  });
-  const compositePublic = composite({
-    rank_accuracy: publicScore,
-    wall_seconds: wall,
-    usdc_spent: spent,
-    speed_weight: b.config.speed_weight,
-    cost_weight: b.config.cost_weight,
-    time_budget_seconds: b.config.time_budget_seconds,
-    cost_budget_usdc: b.config.cost_budget_usdc,
-  });
+  const { accuracyValue, publicScore, compositeScore, compositePublic } = scoreGraded(b, graded, wall, spent);
   const salt =
     ctx.answerSaltSeed !== null
       ? keccak256Hex(`bench-bounty.answer-salt:${ctx.answerSaltSeed}:${runId}`).slice(2)
@@ -612,7 +584,7 @@ interface FinalizedRun {
   run: RunRecord;
   b: BenchmarkRecord;
   open: boolean;
-  graded: { t: TaskRecord; answer: string | null; credit: string; bankOrdinal: number }[];
+  graded: GradedPlanTask[];
   receipt: Receipt;
   hash: Hex;
   accuracyValue: string;

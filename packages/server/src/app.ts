@@ -27,6 +27,7 @@ import { accountRoutes } from "./routes/accounts.js";
 import { benchmarkRoutes } from "./routes/benchmarks.js";
 import { claimRoutes } from "./routes/claims.js";
 import { entriesRoutes } from "./routes/entries.js";
+import { taskScoreRoutes } from "./routes/task-scores.js";
 import { verificationRoutes } from "./routes/verification.js";
 import { datasetRoutes } from "./routes/datasets.js";
 import { doorRoutes } from "./routes/door.js";
@@ -126,6 +127,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   app.route("/api/v1", runRoutes());
   app.route("/api/v1", benchmarkRoutes());
   app.route("/api/v1", entriesRoutes());
+  app.route("/api/v1", taskScoreRoutes());
   app.route("/api/v1", verificationRoutes());
   app.route("/api/v1", claimRoutes());
   app.route("/api/v1", doorRoutes());

@@ -39,6 +39,12 @@ export interface Domain {
   leaderboard(p: Principal | null, slug: string, board?: "public" | "final"): Promise<JsonValue>;
   commitment(p: Principal | null, slug: string): Promise<JsonValue>;
   receipt(p: Principal | null, slug: string, runId: string): Promise<JsonValue>;
+  /**
+   * Per-task credit of every finalized run, regraded (platform `taskScores`): once closed to everyone the
+   * board is for, to the author at any time. The platform's object as is (cached and frozen until the
+   * board changes, so the edge serialises it once). @throws PlatformError `task_scores_withheld`, `forbidden`
+   */
+  taskScores(p: Principal | null, slug: string): Promise<JsonValue>;
   awardEvidence(slug: string): Promise<AwardEvidence>;
 
   startRun(p: Principal | null, slug: string, input: { agent_id?: string | undefined }): Promise<JsonValue>;

@@ -94,6 +94,7 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   award_evidence_unavailable: 404,
   unknown_key: 404,
   receipt_withheld: 404,
+  task_scores_withheld: 404,
   // domain: state conflicts
   slug_conflict: 409,
   benchmark_exists: 409,

@@ -155,6 +155,7 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
       });
     },
     receipt: async (p, slug, runId) => json(await platform.receipt(p, slug, runId)),
+    taskScores: async (p, slug) => (await platform.taskScores(p, slug)) as unknown as JsonValue,
     awardEvidence: (slug): Promise<AwardEvidence> => platform.awardEvidence(slug),
 
     async startRun(p, slug, input) {
@@ -192,11 +193,8 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
       await verification.enqueueIfPacked(slug); // the pack is minted: verify it (once; again on request)
       return result;
     },
-    verification: verification.verification,
-    verificationReport: verification.verificationReport,
-    requestVerification: verification.requestVerification,
-    storedVerification: verification.storedVerification,
-    enqueueIfPacked: verification.enqueueIfPacked,
+    // verification, verificationReport, requestVerification, storedVerification, enqueueIfPacked
+    ...verification,
     relayClaim: relayClaimOp(platform),
   };
 }

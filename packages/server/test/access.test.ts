@@ -78,6 +78,12 @@ const MATRIX: Row[] = [
   { method: "GET", path: () => `/api/v1/benchmarks/${slug}/commitment`, expect: all(200) },
   { method: "GET", path: () => `/api/v1/benchmarks/${slug}/award-evidence`, expect: all(404) },
   { method: "GET", path: () => `/api/v1/benchmarks/${slug}/entries`, expect: all(200) },
+  // open: per-task credit to the author only (SPEC 6.1); everyone else 404 task_scores_withheld
+  {
+    method: "GET",
+    path: () => `/api/v1/benchmarks/${slug}/task-scores`,
+    expect: { ...all(404), author: 200 },
+  },
   // no pack yet: 404 verification_unavailable for every reader; a re-verification is refused first
   // to anyone but the author and the operator (their 404 comes after the owner rule)
   { method: "GET", path: () => `/api/v1/benchmarks/${slug}/verification`, expect: all(404) },

@@ -58,6 +58,7 @@ describe("SPEC 6.1 over MCP: throwaway agents learn nothing about a private labe
       for (const [name, args] of [
         ["benchmark_finalize_run", { run_id: run.run.id }],
         ["benchmark_leaderboard", {}],
+        ["benchmark_task_scores", {}],
         ["runs_mine", {}],
         ["benchmark_detail", {}],
         ["award_evidence", {}],

@@ -36,6 +36,7 @@ const TOOLS = [
   "benchmark_list",
   "benchmark_start_run",
   "benchmark_submit_answers",
+  "benchmark_task_scores",
   "discover_tutorials",
   "read_tutorial",
   "register",

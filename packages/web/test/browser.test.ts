@@ -8,9 +8,11 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
 import { CHROMIUM, hasChromium, launch } from "./browser.js";
-import { VECTORS, buildFixture, fixtureCredit, type Fixture } from "./fixtures/data.js";
+import { VECTORS, buildFixture, type Fixture } from "./fixtures/data.js";
 import { startFixtureServer, type FixtureServer } from "./fixtures/server.js";
 import { formatInterval, wilsonInterval } from "../src/domain/wilson.js";
+import type { TaskScores } from "../src/api/task-scores.js";
+import { rankAccuracy, scorePublic } from "../../evidence/dist/index.js";
 
 if (!hasChromium)
   console.log(`browser tests skipped: no browser at ${CHROMIUM} (apt-get install -y chromium)`);
@@ -41,6 +43,24 @@ describe.skipIf(!hasChromium)("web app in Chromium", () => {
     await page.waitForSelector(ready);
     return page;
   }
+
+  /** The per-task table as shown: agent -> bank ordinal -> cell text, or "not served". */
+  const perTaskCells = (page: Page) =>
+    page.$$eval("#per-task tbody tr", (trs) =>
+      Object.fromEntries(
+        trs.map((tr) => [
+          tr.getAttribute("data-agent")!,
+          tr.querySelector('[data-col="not-served"]')
+            ? "not served"
+            : Object.fromEntries(
+                [...tr.querySelectorAll("td[data-ordinal]")].map((td) => [
+                  td.getAttribute("data-ordinal")!,
+                  td.textContent!.trim(),
+                ]),
+              ),
+        ]),
+      ),
+    ) as Promise<Record<string, string | Record<string, string>>>;
 
   const cells = (page: Page, table: string, col: string) =>
     page.$$eval(`${table} tbody td[data-col="${col}"]`, (tds) => tds.map((td) => td.textContent?.trim()));
@@ -121,8 +141,39 @@ describe.skipIf(!hasChromium)("web app in Chromium", () => {
     );
     expect(await page.$$("#leaderboard [data-col=provisional]")).toHaveLength(rows.length);
     expect(await page.textContent("#interval-note")).toContain("95% Wilson score interval");
-    const credit = await page.textContent('#per-task tr[data-agent="vec-c"] td[data-ordinal="2"]');
-    expect(credit).toBe(fixtureCredit(3, 2));
+    // per-task: the cells are what the API serves, and they give back the pack's own figures
+    const scores = (await (
+      await fetch(`${server.url}/api/v1/benchmarks/vector-small/task-scores`)
+    ).json()) as TaskScores;
+    const shown = await perTaskCells(page);
+    const served = scores.runs.map((r) => r.run_id);
+    expect(served.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const run = scores.runs.find((r) => r.agent_id === row.agent_id);
+      if (!run) {
+        expect(shown[row.agent_id], row.agent_id).toBe("not served");
+        continue;
+      }
+      const cells = shown[row.agent_id] as Record<string, string>;
+      const expected = Object.fromEntries(scores.bank.map((t) => [String(t.bank_ordinal), "--"]));
+      for (const t of run.tasks) expected[String(t.bank_ordinal)] = t.credit;
+      expect(cells, row.agent_id).toEqual(expected);
+      // SPEC 6 over the credits read off the page equals the pack's rank_accuracy and score_public
+      const graded = run.tasks.map((t) => ({
+        visibility: t.visibility,
+        credit: cells[String(t.bank_ordinal)]!,
+      }));
+      expect(rankAccuracy(graded, true), row.agent_id).toBe(row.rank_accuracy);
+      expect(scorePublic(graded), row.agent_id).toBe(row.score_public);
+    }
+    // every private task is in every run: once closed none of its cells is blank (the receipts say null)
+    const privateOrdinals = scores.bank.filter((t) => t.visibility === "private").map((t) => t.bank_ordinal);
+    for (const id of served) {
+      const agent = scores.runs.find((r) => r.run_id === id)!.agent_id;
+      for (const o of privateOrdinals)
+        expect((shown[agent] as Record<string, string>)[String(o)]).toMatch(/^[0-9]+\/[1-9][0-9]*$/);
+    }
+    expect(await page.textContent("#per-task-note")).toContain(scores.note);
     await page.close();
   });
 
@@ -133,6 +184,7 @@ describe.skipIf(!hasChromium)("web app in Chromium", () => {
     expect(await page.$('tr[data-agent="open-c"] [data-col=provisional]')).not.toBeNull();
     expect(await page.textContent("#board-kind")).toContain("nothing shown is computed from private tasks");
     expect(await page.$("#per-task")).toBeNull();
+    expect(await page.textContent("#per-task-note")).toContain("shown once the benchmark closes");
     await page.close();
   });
 

@@ -11,6 +11,7 @@ import { competeCommands, shQuote, verifyCommand } from "../src/domain/commands.
 import { parseRoute } from "../src/router.js";
 import { parseConfig } from "../src/config.js";
 import type { BenchmarkDetail, EvidencePack, IndexedBounty, Leaderboard } from "../src/api/types.js";
+import type { TaskScores } from "../src/api/task-scores.js";
 
 const TX = "0x" + "ab".repeat(32);
 
@@ -182,29 +183,54 @@ describe("leaderboard rows", () => {
     });
     expect(formatInterval(v.rows[0]!.interval)).toBe(formatInterval(wilsonInterval(0.5, 20)));
   });
-  it("builds the per-task table from the ranked runs' receipts", () => {
+  it("builds the per-task table from the served credits: bank columns, ranked rows only", () => {
     const closed: Leaderboard = {
       slug: "s",
       status: "closed",
       open: false,
-      rows: [{ ...row, score_composite: "0.9000" }],
+      rows: [
+        { ...row, score_composite: "0.9000" },
+        { ...row, rank: 2, agent_id: "c", run_id: "r-unserved", score_composite: "0.1000" },
+      ],
     };
-    const t = taskTable(boardView(closed, detail, 1).rows, [
-      {
-        run_id: "r1",
-        agent_id: "a",
-        attempt: 1,
-        tasks: [{ ordinal: 0, bank_ordinal: 3, visibility: "public", credit: "2/3" }],
-      },
-      {
-        run_id: "other",
-        agent_id: "b",
-        attempt: 1,
-        tasks: [{ ordinal: 0, bank_ordinal: 9, visibility: "public", credit: "1/1" }],
-      },
+    const run = (run_id: string, agent_id: string, tasks: TaskScores["runs"][number]["tasks"]) => ({
+      run_id,
+      agent_id,
+      attempt: 1,
+      finalized_at: "2026-01-01T00:00:00.000Z",
+      receipt_hash: "0x" + "00".repeat(32),
+      score_public: "0.6667",
+      rank_accuracy: "0.6667",
+      score_composite: "0.9000",
+      tasks,
+    });
+    const scores: TaskScores = {
+      slug: "s",
+      status: "closed",
+      open: false,
+      stage: "closed",
+      served_to: "everyone",
+      note: "n",
+      bank: [9, 3, 4].map((o) => ({
+        bank_ordinal: o,
+        visibility: o === 9 ? "private" : "public",
+        grader_type: "exact",
+      })),
+      runs: [
+        run("r1", "a", [
+          { ordinal: 0, bank_ordinal: 9, visibility: "private", credit: "0/1" },
+          { ordinal: 1, bank_ordinal: 3, visibility: "public", credit: "2/3" },
+        ]),
+        run("other", "b", [{ ordinal: 0, bank_ordinal: 9, visibility: "private", credit: "1/1" }]),
+      ],
+    };
+    const t = taskTable(boardView(closed, detail, 1).rows, scores);
+    expect(t.ordinals).toEqual([3, 4, 9]);
+    expect(t.visibility).toEqual({ 3: "public", 4: "public", 9: "private" });
+    expect(t.rows).toEqual([
+      { rank: 1, agent: "a", runId: "r1", served: true, credits: { 9: "0/1", 3: "2/3" } },
+      { rank: 2, agent: "c", runId: "r-unserved", served: false, credits: {} },
     ]);
-    expect(t.ordinals).toEqual([3]);
-    expect(t.rows).toEqual([{ rank: 1, agent: "a", runId: "r1", credits: { 3: "2/3" } }]);
   });
 });
 

@@ -3,7 +3,9 @@
  * packages/server/src/web.ts as its `web` hook) over a real platform store, driven in Chromium:
  * a benchmark published and competed over the REST API as the server's own tests do, then the
  * pages read back what the API serves. Off-chain (no devchain): no prize, no award; the evidence
- * page shows the door's SPEC 8 reason. Skipped, with a message, when /usr/bin/chromium is absent.
+ * page shows the door's SPEC 8 reason. Then the benchmark closes and the per-task table shows the
+ * credits the API regraded (the receipts, finalized while open, carry none), checked against what
+ * each competitor answered. Skipped, with a message, when /usr/bin/chromium is absent.
  *
  * The server and platform are imported by path (they are not dependencies of the web package,
  * which the server depends on): their built dist, as `npm test` builds every package first.
@@ -16,7 +18,14 @@ import type { BrowserContext, Page } from "playwright-core";
 import { Platform } from "../../platform/dist/index.js";
 import { platformDomain, serveApp, type ListeningServer } from "../../server/dist/index.js";
 import { webMiddleware } from "../../server/dist/web.js";
-import { call, citiesAnswer, publishCities, register } from "../../server/test/helpers.js";
+import {
+  CITIES_PUBLISH,
+  call,
+  citiesAnswer,
+  citiesDataset,
+  publishCities,
+  register,
+} from "../../server/test/helpers.js";
 import { CHROMIUM, hasChromium, launch } from "./browser.js";
 import { formatInterval, wilsonInterval } from "../src/domain/wilson.js";
 
@@ -29,6 +38,8 @@ describe.skipIf(!hasChromium)("web app on the real server", () => {
   let server: ListeningServer;
   let browser: { context: BrowserContext; close: () => Promise<void> };
   let slug: string;
+  /** agent -> run ordinal -> the credit an exact grader gives what the test answered */
+  const expectedCredits = new Map<string, string[]>();
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
@@ -54,6 +65,10 @@ describe.skipIf(!hasChromium)("web app on the real server", () => {
         ordinal: t.ordinal,
         answer_text: i < tasks.length * share ? citiesAnswer(t.prompt) : "wrong",
       }));
+      expectedCredits.set(
+        name,
+        answers.map((a, i) => (a.answer_text === citiesAnswer(tasks[i]!.prompt) ? "1/1" : "0/1")),
+      );
       await call(u, "POST", `/api/v1/benchmarks/runs/${start.json.run.id}/submissions`, {
         key: me.key,
         body: { answers },
@@ -154,6 +169,64 @@ describe.skipIf(!hasChromium)("web app on the real server", () => {
   it("shows the door's reason on the evidence page before the award", async () => {
     const page = await open(`#/b/${slug}/evidence`, ".error", false);
     expect(await page.textContent(".error")).toMatch(/not_awarded|withheld_live_contest|no_commitment/);
+    await page.close();
+  });
+
+  it("once closed, shows the final board and the per-task credits the API regraded", async () => {
+    await platform.closeBenchmark(platform.localOperator(), slug);
+    const board = (await call(server.url, "GET", `/api/v1/benchmarks/${slug}/leaderboard`)).json;
+    const scores = (await call(server.url, "GET", `/api/v1/benchmarks/${slug}/task-scores`)).json;
+    expect(scores.stage).toBe("closed");
+    const page = await open(`#/b/${slug}/leaderboard`, "#per-task tbody tr");
+    const col = (c: string) =>
+      page.$$eval(`#leaderboard tbody td[data-col="${c}"]`, (tds) => tds.map((td) => td.textContent?.trim()));
+    expect(await col("composite")).toEqual(
+      board.rows.map((r: { score_composite: string }) => r.score_composite),
+    );
+    for (const row of board.rows as { agent_id: string; run_id: string }[]) {
+      const run = scores.runs.find((r: { run_id: string }) => r.run_id === row.run_id);
+      const tasks = run.tasks as { ordinal: number; bank_ordinal: number; credit: string }[];
+      // the API's credits are what the grader gives the answers this test sent
+      expect(tasks.map((t) => t.credit)).toEqual(expectedCredits.get(row.agent_id));
+      // and the page shows them, cell by cell; a public task this attempt did not draw is --
+      const cells = await page.$$eval(`#per-task tr[data-agent="${row.agent_id}"] td[data-ordinal]`, (tds) =>
+        Object.fromEntries(tds.map((td) => [td.getAttribute("data-ordinal")!, td.textContent!.trim()])),
+      );
+      const expected: Record<string, string> = Object.fromEntries(
+        scores.bank.map((t: { bank_ordinal: number }) => [String(t.bank_ordinal), "--"]),
+      );
+      for (const t of tasks) expected[String(t.bank_ordinal)] = t.credit;
+      expect(cells, row.agent_id).toEqual(expected);
+      // the receipt, anchored while open, still has no credit: the table does not come from it
+      const receipt = (await call(server.url, "GET", `/api/v1/benchmarks/${slug}/runs/${row.run_id}/receipt`))
+        .json.receipt;
+      expect(receipt.tasks.every((t: { credit: unknown }) => t.credit === null)).toBe(true);
+    }
+    expect(await page.textContent("#per-task-note")).toContain(scores.note);
+    await page.close();
+  });
+
+  it("on a closed buyer_only board shows no per-task table and does not ask for one", async () => {
+    const buyer = await register(server.url, "web-buyer");
+    const ds = await call(server.url, "POST", "/api/v1/datasets", {
+      key: buyer.key,
+      body: citiesDataset(4, "web-bo"),
+    });
+    const pub = await call(server.url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
+      key: buyer.key,
+      body: { ...CITIES_PUBLISH, leaderboard_visibility: "buyer_only" },
+    });
+    const hidden = pub.json.slug as string;
+    await platform.closeBenchmark(platform.localOperator(), hidden);
+    const page = await browser.context.newPage();
+    const asked: string[] = [];
+    page.on("request", (r) => asked.push(r.url()));
+    page.on("console", (m) => m.type() === "error" && consoleErrors.push(`buyer_only: ${m.text()}`));
+    await page.goto(`${server.url}/#/b/${hidden}/leaderboard`);
+    await page.waitForSelector("#per-task-note");
+    expect(await page.textContent("#per-task-note")).toContain("buyer only");
+    expect(await page.$("#per-task")).toBeNull();
+    expect(asked.filter((u) => u.includes("/task-scores"))).toEqual([]);
     await page.close();
   });
 

@@ -14,6 +14,27 @@ export class AnswersTable extends TableModule {
     return new Map(rows.map((r) => [r.ordinal, r.answer_text]));
   }
 
+  /**
+   * The answers of every finalized run of a benchmark in one query: run id -> (ordinal -> answer text).
+   * A run without any answer is absent (read it as an empty map).
+   */
+  async ofFinalizedRuns(slug: string): Promise<Map<string, Map<number, string>>> {
+    const rows = await this.db
+      .selectFrom("answers as a")
+      .innerJoin("runs as r", "r.run_id", "a.run_id")
+      .select(["a.run_id", "a.ordinal", "a.answer_text"])
+      .where("r.slug", "=", slug)
+      .where("r.status", "=", "finalized")
+      .execute();
+    const out = new Map<string, Map<number, string>>();
+    for (const r of rows) {
+      let run = out.get(r.run_id);
+      if (!run) out.set(r.run_id, (run = new Map()));
+      run.set(r.ordinal, r.answer_text);
+    }
+    return out;
+  }
+
   /** Upserts answers (idempotent per ordinal: a second submit replaces the text). */
   async upsert(
     runId: string,

@@ -108,7 +108,7 @@ function registerAccountTools(server: McpServer, t: ToolContext): void {
   );
 }
 
-/** The read tools of a benchmark: list, detail, corpus, leaderboard, award evidence. */
+/** The read tools of a benchmark: list, detail, corpus, leaderboard, per-task scores, award evidence. */
 function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
   const d = t.domain;
   const p = t.principal;
@@ -153,6 +153,19 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
       call(t, async () => ({
         value: await d.leaderboard(p, slugOf(t, a)),
         text: `leaderboard of ${slugOf(t, a)}`,
+      })),
+  );
+  server.registerTool(
+    "benchmark_task_scores",
+    {
+      description:
+        "Per-task credit of every finalized run (regraded), once the benchmark has closed (its author: at any time).",
+      inputSchema: { slug: slugArg },
+    },
+    (a) =>
+      call(t, async () => ({
+        value: await d.taskScores(p, slugOf(t, a)),
+        text: `per-task scores of ${slugOf(t, a)}`,
       })),
   );
   server.registerTool(

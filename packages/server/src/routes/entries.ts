@@ -26,12 +26,17 @@
  * | signatures | `not-required`: receipts are hash-bound and anchored, not signed |
  * | organizerReproduced, implementationOpen, modelIdentityAttested, accountIdentityAttested | `not-observed`: nothing in a pack attests them |
  *
+ * `taskScores` (credit in [0, 1] by bank ordinal) come from the platform's regrade of every finalized
+ * run (`taskScores`, the `task-scores` route) once the benchmark is closed; while open they are empty
+ * (SPEC 6.1).
+ *
  * The legacy summaries are derived from the V2 facts, never the reverse (RFC-015): `evidenceVerdict`
  * `rejected` when replay, semantics or evidenceComplete failed, `trusted` when all three are
  * verified, else `unverifiable`; `reproduced` is `organizerReproduced === "verified"` (so false).
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { JsonValue } from "@bench-bounty/evidence";
+import { gaosTaskScores, type TaskScores } from "@bench-bounty/platform";
 import type { AppEnv } from "../env.js";
 import { sendJson } from "../http.js";
 import { defineRoute } from "../route.js";
@@ -116,15 +121,10 @@ interface BoardRow {
   score_composite_public?: string | null;
 }
 
-/** `credit` fraction string (`"2/3"`) as a number, or null. */
-function creditValue(credit: string | null): number | null {
-  const m = credit === null ? null : /^([0-9]+)\/([1-9][0-9]*)$/.exec(credit);
-  return m ? Number(m[1]) / Number(m[2]) : null;
-}
-
 /**
  * One `gaos.leaderboard-entry.v2`.
- * @param taskScores per-task credit by bank ordinal (empty while the benchmark is open, SPEC 6.1)
+ * @param taskScores per-task credit by bank ordinal (platform `gaosTaskScores`; empty while the
+ *   benchmark is open, SPEC 6.1)
  */
 export function gaosEntry(
   benchmark: { slug: string; version?: string; open: boolean },
@@ -202,20 +202,15 @@ export function entriesRoutes(source?: VerificationSource): OpenAPIHono<AppEnv> 
         open: boolean;
       };
       const v = await (source ? source(slug) : c.var.domain.storedVerification(slug));
-      const entries = await Promise.all(
-        board.rows.map(async (row) => {
-          const scores: Record<string, number> = {};
-          if (!board.open) {
-            const r = (await c.var.domain.receipt(p, slug, row.run_id)) as unknown as {
-              receipt: { tasks: { bank_ordinal: number; credit: string | null }[] };
-            };
-            for (const t of r.receipt.tasks) {
-              const value = creditValue(t.credit);
-              if (value !== null) scores[String(t.bank_ordinal)] = value;
-            }
-          }
-          return gaosEntry({ ...detail, open: board.open }, row, v, scores);
-        }),
+      // Per-task credit once closed (SPEC 6.1), regraded by the platform for every finalized run; while
+      // open every entry's taskScores is empty. A hidden (buyer_only) board has no rows to fill.
+      const perRun = new Map<string, Record<string, number>>();
+      if (!board.open && board.rows.length > 0) {
+        const scores = (await c.var.domain.taskScores(p, slug)) as unknown as TaskScores;
+        for (const run of scores.runs) perRun.set(run.run_id, gaosTaskScores(run));
+      }
+      const entries = board.rows.map((row) =>
+        gaosEntry({ ...detail, open: board.open }, row, v, perRun.get(row.run_id) ?? {}),
       );
       return sendJson(c, { schema: "gaos.leaderboard-entry.v2", entries });
     },

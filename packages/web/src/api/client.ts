@@ -10,9 +10,9 @@ import type {
   BenchmarkSummary,
   IndexedBounty,
   Leaderboard,
-  Receipt,
   VerificationRecord,
 } from "./types.js";
+import type { TaskScores } from "./task-scores.js";
 
 /** A non-2xx answer or an unreachable API. */
 export class ApiError extends Error {
@@ -92,18 +92,11 @@ export class Api {
   }
 
   /**
-   * Receipts of the given runs (`GET .../runs/:run_id/receipt`, `{receipt, receipt_hash}`); the API
-   * serves them only once the benchmark has closed (SPEC 6.1). Read in parallel.
+   * Per-task credit of every finalized run (`GET .../task-scores`), regraded by the server: served
+   * once the benchmark has closed (SPEC 6.1); a `buyer_only` board's to its author only.
    */
-  receipts(slug: string, runIds: string[]): Promise<Receipt[]> {
-    return Promise.all(
-      runIds.map(async (id) => {
-        const body = await getJson<{ receipt: Receipt }>(
-          this.b(slug, `/runs/${encodeURIComponent(id)}/receipt`),
-        );
-        return body.receipt;
-      }),
-    );
+  taskScores(slug: string): Promise<TaskScores> {
+    return getJson(this.b(slug, "/task-scores"));
   }
 
   /** URL of the award evidence pack at the door (SPEC 8). */

@@ -5,7 +5,8 @@
  *
  * @packageDocumentation
  */
-import type { BenchmarkDetail, Leaderboard, LeaderboardRow, Receipt } from "../api/types.js";
+import type { BenchmarkDetail, Leaderboard, LeaderboardRow } from "../api/types.js";
+import type { TaskScores } from "../api/task-scores.js";
 import { wilsonInterval, type Interval } from "./wilson.js";
 
 /** One row as displayed. */
@@ -74,29 +75,36 @@ export function boardView(board: Leaderboard, detail: BenchmarkDetail, minTasks:
   };
 }
 
-/** Per-task credit table of the final board: one line per ranked run, one column per bank ordinal. */
+/** Per-task credit table of the final board: one line per ranked run, one column per bank task. */
 export interface TaskTable {
   ordinals: number[];
   visibility: Record<number, string>;
-  rows: { rank: number; agent: string; runId: string; credits: Record<number, string | null> }[];
+  rows: {
+    rank: number;
+    agent: string;
+    runId: string;
+    /** False when the API served no credits for this run (the cells then say so). */
+    served: boolean;
+    /** Credit by bank ordinal; a task missing here was not in this run's draw. */
+    credits: Record<number, string>;
+  }[];
 }
 
-/** Builds the per-task table from the receipts of the ranked runs (a run without a receipt is left out). */
-export function taskTable(rows: RowView[], receipts: Receipt[]): TaskTable {
-  const byRun = new Map(receipts.map((r) => [r.run_id, r]));
-  const ordinals = new Set<number>();
+/**
+ * Builds the per-task table of the ranked rows from the API's regraded credits (`task-scores`): the
+ * columns are the bank's tasks in bank order; a row's cells are its run's credits (a public task the
+ * attempt did not draw has none).
+ */
+export function taskTable(rows: RowView[], scores: TaskScores): TaskTable {
+  const byRun = new Map(scores.runs.map((r) => [r.run_id, r]));
   const visibility: Record<number, string> = {};
-  const out: TaskTable["rows"] = [];
-  for (const row of rows) {
-    const receipt = byRun.get(row.runId);
-    if (!receipt) continue;
-    const credits: Record<number, string | null> = {};
-    for (const t of receipt.tasks) {
-      ordinals.add(t.bank_ordinal);
-      visibility[t.bank_ordinal] = t.visibility;
-      credits[t.bank_ordinal] = t.credit;
-    }
-    out.push({ rank: row.rank, agent: row.agent, runId: row.runId, credits });
-  }
-  return { ordinals: [...ordinals].sort((a, b) => a - b), visibility, rows: out };
+  for (const t of scores.bank) visibility[t.bank_ordinal] = t.visibility;
+  const out: TaskTable["rows"] = rows.map((row) => {
+    const run = byRun.get(row.runId);
+    const credits: Record<number, string> = {};
+    for (const t of run?.tasks ?? []) credits[t.bank_ordinal] = t.credit;
+    return { rank: row.rank, agent: row.agent, runId: row.runId, served: run !== undefined, credits };
+  });
+  const ordinals = scores.bank.map((t) => t.bank_ordinal).sort((a, b) => a - b);
+  return { ordinals, visibility, rows: out };
 }

@@ -5,38 +5,32 @@ import { BenchmarkNav } from "../components/nav.js";
 import { boardView, taskTable, type BoardView, type TaskTable } from "../domain/leaderboard.js";
 import { formatInterval } from "../domain/wilson.js";
 import type { Api } from "../api/client.js";
-import type { Receipt } from "../api/types.js";
+import type { TaskScores } from "../api/task-scores.js";
 
-/** The receipts of a closed board's ranked runs, or the error text. */
-interface ReceiptsSide {
-  receipts: Receipt[] | null;
-  receiptsError: string | null;
+/** The per-task credits of a closed board (or why there are none), or the error text. */
+interface ScoresSide {
+  scores: TaskScores | null;
+  scoresError: string | null;
 }
 
-async function receiptsOf(api: Api, slug: string, runIds: string[]): Promise<ReceiptsSide> {
+async function scoresOf(api: Api, slug: string): Promise<ScoresSide> {
   try {
-    return { receipts: await api.receipts(slug, runIds), receiptsError: null };
+    return { scores: await api.taskScores(slug), scoresError: null };
   } catch (e) {
-    return { receipts: null, receiptsError: errorText(e) };
+    return { scores: null, scoresError: errorText(e) };
   }
 }
 
 async function loadBoard(api: Api, slug: string, minTasks: number) {
-  // The receipts leave as soon as the board says it is closed (they are served only then, SPEC 6.1),
-  // without waiting for the detail.
+  // The per-task credits are asked for as soon as the board says it is closed (served only then,
+  // SPEC 6.1) and visible (a buyer_only board's are its buyer's), without waiting for the detail.
   const boardP = api.leaderboard(slug);
-  const receiptsP = boardP.then((b): ReceiptsSide | Promise<ReceiptsSide> =>
-    b.open
-      ? { receipts: null, receiptsError: null }
-      : receiptsOf(
-          api,
-          slug,
-          b.rows.map((r) => r.run_id),
-        ),
+  const scoresP = boardP.then((b): ScoresSide | Promise<ScoresSide> =>
+    b.open || b.leaderboard_visible === false ? { scores: null, scoresError: null } : scoresOf(api, slug),
   );
-  const [detail, board, side] = await Promise.all([api.benchmark(slug), boardP, receiptsP]);
+  const [detail, board, side] = await Promise.all([api.benchmark(slug), boardP, scoresP]);
   const view = boardView(board, detail, minTasks);
-  return { detail, board, view, receipts: side.receipts, receiptsError: side.receiptsError };
+  return { detail, board, view, scores: side.scores, scoresError: side.scoresError };
 }
 
 function Board(props: { view: BoardView; minTasks: number }) {
@@ -103,7 +97,7 @@ function Board(props: { view: BoardView; minTasks: number }) {
 
 function Tasks(props: { table: TaskTable }) {
   const t = props.table;
-  if (t.rows.length === 0) return <p class="muted">No receipts of the ranked runs are served.</p>;
+  if (t.rows.length === 0) return <p class="muted">No ranked run to show.</p>;
   return (
     <div class="scroll">
       <table id="per-task">
@@ -112,7 +106,7 @@ function Tasks(props: { table: TaskTable }) {
             <th>Rank</th>
             <th>Agent</th>
             {t.ordinals.map((o) => (
-              <th title={t.visibility[o]}>
+              <th title={t.visibility[o]} data-ordinal={o}>
                 #{o}
                 <div class="muted">{t.visibility[o]}</div>
               </th>
@@ -121,19 +115,54 @@ function Tasks(props: { table: TaskTable }) {
         </thead>
         <tbody>
           {t.rows.map((r) => (
-            <tr data-agent={r.agent}>
+            <tr data-agent={r.agent} data-run={r.runId}>
               <td class="num">{r.rank}</td>
               <td>{r.agent}</td>
-              {t.ordinals.map((o) => (
-                <td class="num" data-ordinal={o}>
-                  {r.credits[o] ?? "--"}
+              {r.served ? (
+                t.ordinals.map((o) => (
+                  <td class="num" data-ordinal={o}>
+                    {r.credits[o] ?? "--"}
+                  </td>
+                ))
+              ) : (
+                <td class="muted" colSpan={t.ordinals.length} data-col="not-served">
+                  the API served no per-task credits for this run
                 </td>
-              ))}
+              )}
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The per-task section: the table once closed, else what is not shown yet and why. */
+function PerTask(props: {
+  view: BoardView;
+  visible: boolean;
+  scores: TaskScores | null;
+  scoresError: string | null;
+}) {
+  if (!props.visible)
+    return <p id="per-task-note">Per-task scores of this benchmark are visible to its buyer only.</p>;
+  if (!props.view.final)
+    return (
+      <p id="per-task-note">
+        Per-task scores are shown once the benchmark closes: while it is open nothing per-task is served to
+        anyone but its author (SPEC 6.1).
+      </p>
+    );
+  if (props.scoresError !== null)
+    return <p class="error">Per-task scores could not be read: {props.scoresError}</p>;
+  return (
+    <>
+      <Tasks table={taskTable(props.view.rows, props.scores!)} />
+      <p class="muted" id="per-task-note">
+        {props.scores!.note} Credit per task of each ranked run, regraded by the server; -- is a public
+        task this attempt did not draw.
+      </p>
+    </>
   );
 }
 
@@ -145,7 +174,7 @@ export function LeaderboardPage(props: { slug: string }) {
     <section>
       <BenchmarkNav slug={props.slug} current="leaderboard" />
       <Loaded load={load} what="the leaderboard">
-        {({ detail, board, view, receipts, receiptsError }) => (
+        {({ detail, board, view, scores, scoresError }) => (
           <>
             <h1>Leaderboard: {detail.title}</h1>
             <p id="board-kind">
@@ -166,19 +195,13 @@ export function LeaderboardPage(props: { slug: string }) {
               display in floating point and plays no part in ranking or payouts. Rows scored on fewer than{" "}
               {config.minTasks} tasks are marked provisional.
             </p>
-            {view.final && (
-              <>
-                <h2>Per-task scores</h2>
-                {receiptsError !== null ? (
-                  <p class="error">Receipts could not be read: {receiptsError}</p>
-                ) : (
-                  <Tasks table={taskTable(view.rows, receipts ?? [])} />
-                )}
-                <p class="muted">
-                  Credit per task from each ranked run's receipt; -- is a task the receipt does not credit.
-                </p>
-              </>
-            )}
+            <h2>Per-task scores</h2>
+            <PerTask
+              view={view}
+              visible={board.leaderboard_visible !== false}
+              scores={scores}
+              scoresError={scoresError}
+            />
           </>
         )}
       </Loaded>

@@ -1,0 +1,136 @@
+/**
+ * Benchmark: per-task credit after close (`taskScores`, issue 17) at RUNS finalized runs of a 12-task
+ * bank: the cold build (regrade every run from its stored answers, recompute and check its scores)
+ * against the baseline of rebuilding the public leaderboard from the same store in the same run, and
+ * the cached read (invalidated by `board_version`).
+ *
+ *   npx pnpm@12.4.2 --filter @bench-bounty/platform exec tsx bench/task-scores.ts
+ *
+ * The runs and answers are written straight into the store with the scores `scoreGraded` gives them
+ * (taskScores refuses a store whose regrade disagrees), which is what a finalize stores.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gradePlan, scoreGraded } from "../src/grading.js";
+import { publicBoardRows } from "../src/leaderboard.js";
+import { Platform } from "../src/platform.js";
+import { taskScores } from "../src/task-scores.js";
+
+const RUNS = Number(process.env.RUNS ?? 2_000);
+const SECONDS = Number(process.env.SECONDS_PER_CASE ?? 2);
+const TASKS = 12;
+
+const dir = mkdtempSync(join(tmpdir(), "bb-bench-ts-"));
+const platform = await Platform.open({ dir });
+const op = platform.localOperator();
+const ds = await platform.createDataset(op, {
+  name: "bench",
+  rows: Array.from({ length: TASKS }, (_, i) => ({
+    decision_ts: "2026-01-01T00:00:00Z",
+    payload: { i },
+    label: `a${i}`,
+  })),
+});
+const { slug } = await platform.publish(op, ds.dataset_id, {
+  title: "Bench",
+  prompt_template: "Q {payload.i}",
+  grader_type: "exact",
+  public_fraction: "0.67",
+});
+const b = await platform.getBenchmark(slug);
+const tasks = await platform.testSet(op, slug);
+const plan = tasks.map((t) => t.ordinal);
+await platform.ctx.store.tx(async (t) => {
+  const agents = Math.ceil(RUNS / 3);
+  await t.db
+    .insertInto("agents")
+    .values(
+      Array.from({ length: agents }, (_, a) => ({
+        agent_id: `agent-${a}`,
+        owner_account_id: "acct_operator",
+        withdrawal_address: null,
+        is_author_agent: 0,
+        created_at: "2026-01-01T00:00:00Z",
+      })),
+    )
+    .execute();
+  for (let i = 0; i < RUNS; i++) {
+    const answers = new Map(
+      plan.map((o, k) => [k, Math.random() < 0.6 ? (tasks[o]!.gold as { value: string }).value : "wrong"]),
+    );
+    const wall = `${1 + (i % 500)}.000`;
+    const s = scoreGraded(b, gradePlan(plan, tasks, answers), wall, "0.000000");
+    await t.db
+      .insertInto("runs")
+      .values({
+        run_id: `run-${i}`,
+        slug,
+        agent_id: `agent-${i % agents}`,
+        account_id: "acct_operator",
+        attempt: Math.floor(i / agents) + 1,
+        status: "finalized",
+        plan_json: JSON.stringify(plan),
+        started_at_ms: i,
+        finalized_at_ms: i + 1000,
+        answer_salt: "00",
+        receipt_json: "{}",
+        receipt_hash: "0x" + i.toString(16).padStart(64, "0"),
+        rank_accuracy: s.accuracyValue,
+        score_public: s.publicScore,
+        score_composite: s.compositeScore,
+        score_composite_public: s.compositePublic,
+        wall_seconds: wall,
+        queries_used: 0,
+        usdc_spent: "0.000000",
+      })
+      .execute();
+    await t.db
+      .insertInto("answers")
+      .values(
+        [...answers].map(([ordinal, answer_text]) => ({
+          run_id: `run-${i}`,
+          ordinal,
+          answer_text,
+          updated_at: "2026-01-01T00:00:00Z",
+        })),
+      )
+      .execute();
+  }
+});
+await platform.closeBenchmark(op, slug);
+
+async function measure(label: string, fn: () => Promise<unknown>): Promise<number> {
+  await fn();
+  let n = 0;
+  const t0 = process.cpuUsage();
+  const w0 = performance.now();
+  while (performance.now() - w0 < SECONDS * 1000) {
+    await fn();
+    n++;
+  }
+  const cpu = process.cpuUsage(t0);
+  const msPerCall = (cpu.user + cpu.system) / 1000 / n;
+  console.log(
+    `${label.padEnd(58)} ${String(n).padStart(7)} calls  ${msPerCall.toFixed(3).padStart(10)} CPU-ms/call`,
+  );
+  return msPerCall;
+}
+
+console.log(`taskScores at ${RUNS} finalized runs x ${TASKS} tasks, closed, ${SECONDS}s per case`);
+const board = await measure("baseline: rebuild the public board every call", () =>
+  publicBoardRows(platform.ctx, slug),
+);
+// Cold: bump the board version before every call, so each one regrades every run.
+const cold = await measure("taskScores: cold (regrade every run, check its scores)", async () => {
+  await platform.ctx.store.benchmarks.bumpBoard(slug);
+  return taskScores(platform.ctx, null, slug);
+});
+const warm = await measure("taskScores: cached, invalidated by version", () =>
+  taskScores(platform.ctx, null, slug),
+);
+console.log(
+  `cold / board rebuild: ${(cold / board).toFixed(1)}x; cached / cold: ${(warm / cold).toFixed(4)}x`,
+);
+await platform.close();
+rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,184 @@
+/**
+ * Per-task credit after close (issue 17: the per-task score tables; SPEC 4, 5, 6, 6.1): runs finalized
+ * while open carry `credit: null` in their receipts, so the platform regrades them once the benchmark
+ * closes. Who may read it at each stage (open: the author only; closed: everyone the board is for;
+ * buyer_only: the author only), that the credits are the graders' (checked against the gold and the
+ * answers the test itself submitted) and behind the stored scores, and that a damaged store is refused.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { gaosTaskScores } from "../src/task-scores.js";
+import { cities, cleanup, manualClock, openTemp, rejection, type Harness } from "./helpers.js";
+
+afterEach(cleanup);
+
+const OPTIONS = {
+  title: "Cities",
+  prompt_template: "Q {payload.city} #{payload.index}",
+  grader_type: "exact",
+  public_fraction: "0.5",
+  max_attempts: 2,
+  seed: "task-scores",
+} as const;
+
+/** What one agent submitted, by run ordinal (a missing ordinal is unanswered). */
+type Submitted = Map<number, string>;
+
+/**
+ * Plays one run: `pick(i, right)` chooses the answer of run ordinal `i` (null: leave it unanswered).
+ * @returns the run id, its plan (bank ordinals) and what was submitted
+ */
+async function play(
+  h: Harness,
+  slug: string,
+  agent: string,
+  pick: (i: number, right: string) => string | null,
+  finalize = true,
+) {
+  const gold = new Map((await h.testSet(slug)).map((t) => [t.prompt, (t.gold as { value: string }).value]));
+  const s = await h.startRun(slug, agent);
+  const submitted: Submitted = new Map();
+  for (const t of s.tasks) {
+    const a = pick(t.ordinal, gold.get(t.prompt)!);
+    if (a !== null) submitted.set(t.ordinal, a);
+  }
+  await h.submit(
+    s.run.id,
+    [...submitted].map(([ordinal, answer_text]) => ({ ordinal, answer_text })),
+  );
+  if (finalize) await h.finalize(s.run.id);
+  return { runId: s.run.id, plan: (await h.getRun(s.run.id)).plan, submitted };
+}
+
+/** The credits an exact grader must give (an independent expectation: equal text scores 1/1). */
+async function expectedCredits(h: Harness, slug: string, plan: number[], submitted: Submitted) {
+  const bank = await h.testSet(slug);
+  return plan.map((bankOrdinal, i) => ({
+    ordinal: i,
+    bank_ordinal: bankOrdinal,
+    visibility: bank[bankOrdinal]!.visibility,
+    credit: submitted.get(i) === (bank[bankOrdinal]!.gold as { value: string }).value ? "1/1" : "0/1",
+  }));
+}
+
+async function bench(h: Harness, extra: Record<string, unknown> = {}) {
+  const ds = await h.createDataset(cities(8));
+  return (await h.publish(ds.dataset_id, { ...OPTIONS, ...extra })).slug;
+}
+
+describe("per-task credit of finalized runs", () => {
+  it("is withheld while open from all but the author, then served to everyone with the graders' credits", async () => {
+    const clock = manualClock();
+    const h = await openTemp({ clock: clock.now });
+    const slug = await bench(h);
+    const good = await play(h, slug, "good", (_i, right) => right);
+    // wrong on odd ordinals, unanswered on ordinal 2 (scores 0, SPEC 4)
+    const mixed = await play(h, slug, "mixed", (i, right) => (i === 2 ? null : i % 2 ? "wrong" : right));
+    const receiptBefore = (await h.getRun(mixed.runId)).receipt!;
+    expect(receiptBefore.tasks.every((t) => t.credit === null)).toBe(true);
+
+    // open: the run's own agent, another competitor and an anonymous reader are refused
+    for (const viewer of [await h.principal("mixed"), await h.principal("good"), null]) {
+      const e = await rejection(h.real.taskScores(viewer, slug));
+      expect(e.code).toBe("task_scores_withheld");
+      expect(e.details).toMatchObject({ reason: "withheld_live_contest", slug });
+      expect(JSON.stringify(e)).not.toMatch(/credit|"1\/1"|"0\/1"/);
+    }
+    // the author sees everything at any time
+    const early = await h.real.taskScores(h.op, slug);
+    expect(early).toMatchObject({ stage: "open", served_to: "author", open: true });
+    expect(early.runs.map((r) => r.run_id)).toEqual([good.runId, mixed.runId]);
+
+    await h.closeBenchmark(slug);
+    const closed = await h.real.taskScores(null, slug);
+    expect(closed).toMatchObject({ slug, stage: "closed", served_to: "everyone", open: false });
+    expect(closed.note).toMatch(/public and private.*sealed until the award/);
+    expect(closed.bank.map((t) => t.bank_ordinal)).toEqual([...Array(8).keys()]);
+    const byRun = new Map(closed.runs.map((r) => [r.run_id, r]));
+    for (const played of [good, mixed]) {
+      const run = byRun.get(played.runId)!;
+      expect(run.tasks).toEqual(await expectedCredits(h, slug, played.plan, played.submitted));
+    }
+    // both visibilities are served once closed, and the mixed run really has right and wrong tasks
+    const mixedCredits = byRun.get(mixed.runId)!.tasks;
+    expect(new Set(mixedCredits.map((t) => t.visibility))).toEqual(new Set(["public", "private"]));
+    expect(new Set(mixedCredits.map((t) => t.credit))).toEqual(new Set(["1/1", "0/1"]));
+    expect(mixedCredits[2]!.credit).toBe("0/1");
+    // the scores recomputed from the credits are the final board's (the award's input)
+    const board = await h.leaderboard(slug);
+    expect(board.board).toBe("final");
+    for (const row of board.rows) {
+      const run = byRun.get(row.run_id)!;
+      expect(run).toMatchObject({
+        agent_id: row.agent_id,
+        receipt_hash: row.receipt_hash,
+        score_public: row.score_public,
+        score_composite: (row as { score_composite: string }).score_composite,
+        rank_accuracy: (row as { rank_accuracy: string }).rank_accuracy,
+      });
+    }
+    // the anchored receipt did not change: the regrade is served beside it
+    expect((await h.getRun(mixed.runId)).receipt).toEqual(receiptBefore);
+    // GAOS taskScores: credit as a number by bank ordinal
+    const gaos = gaosTaskScores(byRun.get(mixed.runId)!);
+    expect(
+      Object.keys(gaos)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual([...mixed.plan].sort((a, b) => a - b));
+    for (const t of mixedCredits) expect(gaos[String(t.bank_ordinal)]).toBe(t.credit === "1/1" ? 1 : 0);
+  });
+
+  it("includes a run finalized after close (the cached table follows the board)", async () => {
+    const h = await openTemp();
+    const slug = await bench(h);
+    const first = await play(h, slug, "first", (_i, right) => right);
+    const late = await play(h, slug, "late", (i, right) => (i < 3 ? right : "no"), false);
+    await h.closeBenchmark(slug);
+    expect((await h.real.taskScores(null, slug)).runs.map((r) => r.run_id)).toEqual([first.runId]);
+    await h.finalize(late.runId);
+    const after = await h.real.taskScores(null, slug);
+    expect(after.runs.map((r) => r.run_id)).toEqual([first.runId, late.runId]);
+    expect(after.runs[1]!.tasks).toEqual(await expectedCredits(h, slug, late.plan, late.submitted));
+    // finalized after close, its receipt carries the same credits (SPEC 4)
+    const receipt = (await h.getRun(late.runId)).receipt!;
+    expect(receipt.tasks.map((t) => t.credit)).toEqual(after.runs[1]!.tasks.map((t) => t.credit));
+  });
+
+  it("on a buyer_only board: the author only, before and after close", async () => {
+    const h = await openTemp();
+    const slug = await bench(h, { leaderboard_visibility: "buyer_only" });
+    const run = await play(h, slug, "rival", (_i, right) => right);
+    await play(h, slug, "other", () => "wrong");
+    for (const stage of ["open", "closed"] as const) {
+      if (stage === "closed") await h.closeBenchmark(slug);
+      for (const viewer of [await h.principal("other"), await h.principal("rival"), null]) {
+        const e = await rejection(h.real.taskScores(viewer, slug));
+        expect(e.code, stage).toBe("forbidden");
+        expect(e.details).toMatchObject({ rule: "benchmark_author_only", slug });
+      }
+      const own = await h.real.taskScores(h.op, slug);
+      expect(own.stage).toBe(stage);
+      expect(own.runs.find((r) => r.run_id === run.runId)!.tasks).toEqual(
+        await expectedCredits(h, slug, run.plan, run.submitted),
+      );
+    }
+  });
+
+  it("refuses a store whose answers no longer give the stored scores, and an unknown benchmark", async () => {
+    const h = await openTemp();
+    const slug = await bench(h);
+    const run = await play(h, slug, "victim", (_i, right) => right);
+    await h.closeBenchmark(slug);
+    // damage the store behind the platform's back: one right answer becomes wrong
+    await h.ctx.store.answers.upsert(
+      run.runId,
+      [{ ordinal: 0, answer_text: "tampered" }],
+      "2026-01-02T00:00:00Z",
+    );
+    await h.ctx.store.benchmarks.bumpBoard(slug);
+    const e = await rejection(h.real.taskScores(null, slug));
+    expect(e.code).toBe("invalid_store");
+    expect(e.details).toMatchObject({ run_id: run.runId });
+    expect((await rejection(h.real.taskScores(null, "no-such-bench"))).code).toBe("unknown_benchmark");
+  });
+});

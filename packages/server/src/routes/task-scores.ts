@@ -1,0 +1,80 @@
+/**
+ * `GET /api/v1/benchmarks/:slug/task-scores`: per-task credit of every finalized run, regraded by the
+ * platform (`taskScores` of `@bench-bounty/platform`, where the visibility rule lives): the per-task
+ * score tables of the web app and the GAOS `taskScores` of the entries route read it.
+ *
+ * Who gets what (SPEC 6.1): once the benchmark is closed, everyone the board is for; the author at any
+ * time; on a `buyer_only` board nobody but the author (403 `forbidden`, rule `benchmark_author_only`);
+ * while open everyone else is answered 404 `task_scores_withheld` (`details.reason`
+ * `withheld_live_contest`).
+ */
+import { OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../env.js";
+import { sendCachedJson } from "../http.js";
+import { defineRoute } from "../route.js";
+
+const TaskCredit = z
+  .object({
+    ordinal: z.number().int().openapi({ description: "position in the run (the receipt's ordinal)" }),
+    bank_ordinal: z.number().int().openapi({ description: "bank ordinal (SPEC 3); the GAOS taskScores key" }),
+    visibility: z.enum(["public", "private"]),
+    credit: z.string().openapi({ description: "SPEC 6 credit, a reduced fraction (`1/1`, `0/1`, `2/3`)" }),
+  })
+  .openapi("TaskCredit");
+
+const RunTaskScores = z
+  .object({
+    run_id: z.string(),
+    agent_id: z.string(),
+    attempt: z.number().int(),
+    finalized_at: z.string(),
+    receipt_hash: z.string(),
+    score_public: z
+      .string()
+      .openapi({ description: "recomputed from the credits; equals the stored figure" }),
+    rank_accuracy: z.string().openapi({ description: "recomputed from the credits (SPEC 6 accuracy)" }),
+    score_composite: z
+      .string()
+      .openapi({ description: "recomputed from the credits: the ranking composite" }),
+    tasks: z.array(TaskCredit),
+  })
+  .openapi("RunTaskScores");
+
+/** The response (documentation; the platform's `TaskScores`). */
+export const TaskScores = z
+  .object({
+    slug: z.string(),
+    status: z.enum(["published", "closed", "awarded"]),
+    open: z.boolean(),
+    stage: z.enum(["open", "closed", "awarded"]),
+    served_to: z
+      .enum(["author", "everyone"])
+      .openapi({ description: "who may be served this at this stage" }),
+    note: z.string().openapi({ description: "what is revealed at this stage and what is not yet" }),
+    bank: z.array(
+      z.object({
+        bank_ordinal: z.number().int(),
+        visibility: z.enum(["public", "private"]),
+        grader_type: z.string(),
+      }),
+    ),
+    runs: z.array(RunTaskScores).openapi({ description: "every finalized run, in start order" }),
+  })
+  .openapi("TaskScores");
+
+export function taskScoreRoutes(): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  defineRoute(app, {
+    method: "get",
+    path: "/benchmarks/:slug/task-scores",
+    tags: ["benchmarks"],
+    auth: "optional",
+    summary:
+      "Per-task credit of every finalized run, regraded (served once the benchmark has closed, to its author at any time; buyer_only: the author only)",
+    ok: { status: 200, schema: TaskScores, description: "{stage, note, bank, runs}" },
+    errors: [403, 404],
+    handler: async (c) =>
+      sendCachedJson(c, (await c.var.domain.taskScores(c.var.principal, c.req.param("slug")!)) as object),
+  });
+  return app;
+}

@@ -1,0 +1,197 @@
+/**
+ * Per-task credit over REST and MCP (issue 17: per-task score tables and GAOS `taskScores` once the
+ * benchmark closes; SPEC 6.1). Runs finalized while open carry `credit: null` in their receipts; once
+ * closed, `GET /benchmarks/:slug/task-scores` serves every run's regraded credits, the entries route
+ * fills `taskScores` from them, and the MCP tool serves the same. The no-leak side: while open nothing
+ * per-task reaches anyone but the author, and on a buyer_only board the wrong person is refused at
+ * every stage.
+ */
+import { ApiError, BenchBountyClient } from "@bench-bounty/client";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  CITIES_PUBLISH,
+  call,
+  citiesAnswer,
+  citiesDataset,
+  publishCities,
+  register,
+  startLive,
+  type Live,
+} from "./helpers.js";
+
+let live: Live;
+beforeAll(async () => {
+  live = await startLive();
+});
+afterAll(async () => {
+  await live.stop();
+});
+
+interface Played {
+  key: string;
+  runId: string;
+  /** run ordinal -> the credit an exact grader must give what was submitted (an independent expectation) */
+  expected: string[];
+}
+
+/** One competitor's run: `right(i)` says whether run ordinal `i` gets the right answer. */
+async function play(slug: string, name: string, right: (i: number) => boolean): Promise<Played> {
+  const me = await register(live.url, name);
+  const start = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: me.key });
+  const tasks = start.json.tasks as { ordinal: number; prompt: string }[];
+  const answers = tasks.map((t) => ({
+    ordinal: t.ordinal,
+    answer_text: right(t.ordinal) ? citiesAnswer(t.prompt) : "wrong",
+  }));
+  const runId = start.json.run.id as string;
+  await call(live.url, "POST", `/api/v1/benchmarks/runs/${runId}/submissions`, {
+    key: me.key,
+    body: { answers },
+  });
+  const fin = await call(live.url, "POST", `/api/v1/benchmarks/runs/${runId}/finalize`, { key: me.key });
+  expect(fin.status, fin.text).toBe(200);
+  return { key: me.key, runId, expected: tasks.map((t) => (right(t.ordinal) ? "1/1" : "0/1")) };
+}
+
+async function close(slug: string): Promise<void> {
+  await live.platform.closeBenchmark(live.platform.localOperator(), slug);
+}
+
+async function mcp(key?: string): Promise<Client> {
+  const client = new Client({ name: "bench-bounty-test", version: "1" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${live.url}/mcp`), {
+      ...(key ? { requestInit: { headers: { authorization: `Bearer ${key}` } } } : {}),
+    }),
+  );
+  return client;
+}
+
+describe("GET /api/v1/benchmarks/:slug/task-scores", () => {
+  it("withholds per-task credit while open from all but the author, then serves every run's credits", async () => {
+    const { author, slug } = await publishCities(live.url, 8, "pertask");
+    const good = await play(slug, "pt-good", () => true);
+    const half = await play(slug, "pt-half", (i) => i % 2 === 0);
+    const path = `/api/v1/benchmarks/${slug}/task-scores`;
+
+    // open: anonymous, a competitor, the run's own agent: nothing per-task
+    for (const key of [null, half.key, good.key]) {
+      const r = await call(live.url, "GET", path, { key });
+      expect(r.status).toBe(404);
+      expect(r.json.error).toMatchObject({
+        code: "task_scores_withheld",
+        details: { reason: "withheld_live_contest" },
+      });
+      expect(r.text).not.toMatch(/"credit"|1\/1|0\/1/);
+      const entries = await call(live.url, "GET", `/api/v1/benchmarks/${slug}/entries`, { key });
+      for (const e of entries.json.entries) expect(e.taskScores).toEqual({});
+    }
+    const own = await call(live.url, "GET", path, { key: author.key });
+    expect(own.status).toBe(200);
+    expect(own.json).toMatchObject({ stage: "open", served_to: "author" });
+    const m = await mcp(half.key);
+    const openTool = await m.callTool({ name: "benchmark_task_scores", arguments: { slug } });
+    expect(openTool.isError).toBe(true);
+    expect((openTool.structuredContent as any).error.code).toBe("task_scores_withheld");
+    expect(JSON.stringify(openTool)).not.toMatch(/1\/1|0\/1/);
+    const client = new BenchBountyClient({ baseUrl: live.url });
+    const refused = await client.taskScores(slug).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).code).toBe("task_scores_withheld");
+
+    await close(slug);
+    const r = await call(live.url, "GET", path);
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ slug, stage: "closed", served_to: "everyone", open: false });
+    const byRun = new Map<string, any>(r.json.runs.map((x: any) => [x.run_id, x]));
+    for (const played of [good, half]) {
+      const run = byRun.get(played.runId);
+      expect(run.tasks.map((t: any) => t.credit)).toEqual(played.expected);
+      // the receipt (anchored at finalize, while open) still carries no credit
+      const receipt = await call(live.url, "GET", `/api/v1/benchmarks/${slug}/runs/${played.runId}/receipt`);
+      expect(receipt.status).toBe(200);
+      expect(receipt.json.receipt.tasks.every((t: any) => t.credit === null)).toBe(true);
+      expect(receipt.json.receipt.tasks.map((t: any) => t.bank_ordinal)).toEqual(
+        run.tasks.map((t: any) => t.bank_ordinal),
+      );
+    }
+    expect(new Set(byRun.get(half.runId).tasks.map((t: any) => t.visibility))).toEqual(
+      new Set(["public", "private"]),
+    );
+    // the recomputed scores are the final board's
+    const board = await call(live.url, "GET", `/api/v1/benchmarks/${slug}/leaderboard`);
+    for (const row of board.json.rows)
+      expect(byRun.get(row.run_id)).toMatchObject({
+        score_public: row.score_public,
+        score_composite: row.score_composite,
+        rank_accuracy: row.rank_accuracy,
+      });
+    // GAOS taskScores: the same credits, as numbers by bank ordinal
+    const entries = await call(live.url, "GET", `/api/v1/benchmarks/${slug}/entries`);
+    expect(entries.json.entries).toHaveLength(2);
+    for (const e of entries.json.entries) {
+      const run = byRun.get(e.submissionId);
+      expect(e.taskScores).toEqual(
+        Object.fromEntries(run.tasks.map((t: any) => [String(t.bank_ordinal), t.credit === "1/1" ? 1 : 0])),
+      );
+    }
+    // the typed client and MCP serve the same object
+    expect(await client.taskScores(slug)).toEqual(r.json);
+    const closedTool = await m.callTool({ name: "benchmark_task_scores", arguments: { slug } });
+    expect(closedTool.isError).toBeFalsy();
+    expect(closedTool.structuredContent).toEqual(r.json);
+    await m.close();
+    // documented
+    const doc = await call(live.url, "GET", "/api/v1/openapi.json");
+    expect(doc.json.paths["/api/v1/benchmarks/{slug}/task-scores"].get.responses["200"]).toBeDefined();
+    expect(doc.json.components.schemas.TaskScores.properties.runs).toBeDefined();
+    expect((await call(live.url, "GET", "/api/v1/benchmarks/no-such/task-scores")).status).toBe(404);
+  });
+
+  it("on a buyer_only board: the author only, before and after close; nobody else gets a credit", async () => {
+    const buyer = await register(live.url, "pt-buyer");
+    const ds = await call(live.url, "POST", "/api/v1/datasets", {
+      key: buyer.key,
+      body: citiesDataset(6, "pt-bo"),
+    });
+    const pub = await call(live.url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
+      key: buyer.key,
+      body: { ...CITIES_PUBLISH, leaderboard_visibility: "buyer_only" },
+    });
+    expect(pub.status).toBe(201);
+    const slug = pub.json.slug as string;
+    const rival = await play(slug, "pt-rival", () => true);
+    const other = await play(slug, "pt-other", () => false);
+    const path = `/api/v1/benchmarks/${slug}/task-scores`;
+    for (const stage of ["open", "closed"]) {
+      if (stage === "closed") await close(slug);
+      for (const key of [other.key, rival.key, null]) {
+        const r = await call(live.url, "GET", path, { key });
+        expect(r.status, `${stage}: ${r.text}`).toBe(403);
+        expect(r.json.error).toMatchObject({
+          code: "forbidden",
+          details: { rule: "benchmark_author_only" },
+        });
+        expect(r.text).not.toMatch(/1\/1|0\/1/);
+        const entries = await call(live.url, "GET", `/api/v1/benchmarks/${slug}/entries`, { key });
+        expect(entries.json.entries).toEqual([]);
+      }
+      const m = await mcp(other.key);
+      const tool = await m.callTool({ name: "benchmark_task_scores", arguments: { slug } });
+      expect((tool.structuredContent as any).error.code, stage).toBe("forbidden");
+      await m.close();
+      const own = await call(live.url, "GET", path, { key: buyer.key });
+      expect(own.status).toBe(200);
+      expect(own.json.stage).toBe(stage);
+      const byRun = new Map<string, any>(own.json.runs.map((x: any) => [x.run_id, x]));
+      expect(byRun.get(rival.runId).tasks.map((t: any) => t.credit)).toEqual(rival.expected);
+      expect(byRun.get(other.runId).tasks.map((t: any) => t.credit)).toEqual(other.expected);
+    }
+    // the buyer's entries carry the taskScores once closed
+    const entries = await call(live.url, "GET", `/api/v1/benchmarks/${slug}/entries`, { key: buyer.key });
+    expect(entries.json.entries).toHaveLength(2);
+    for (const e of entries.json.entries) expect(Object.keys(e.taskScores).length).toBeGreaterThan(0);
+  });
+});
