@@ -14,6 +14,7 @@ const POSTGRES_TESTS = [
   "test/no-leak.test.ts",
   "test/multi-serve.test.ts",
   "test/mcp.test.ts",
+  "test/buyer-only.test.ts",
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.CI);
 
