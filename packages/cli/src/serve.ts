@@ -35,7 +35,9 @@ interface ServeOpts extends StoreOpts {
  */
 export function startedByPackageManager(env: NodeJS.ProcessEnv = process.env): boolean {
   return (
-    env.npm_command !== undefined || env.npm_lifecycle_event !== undefined || env.npm_config_user_agent !== undefined
+    env.npm_command !== undefined ||
+    env.npm_lifecycle_event !== undefined ||
+    env.npm_config_user_agent !== undefined
   );
 }
 
@@ -50,27 +52,31 @@ export const PARENT_POLL_MS = 500;
 export function untilStopped(watchParent: boolean): Promise<string> {
   return new Promise((resolve) => {
     const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-    let timer: NodeJS.Timeout | undefined;
-    const done = (why: string) => {
-      for (const s of signals) process.off(s, handlers[s]);
-      clearInterval(timer);
-      resolve(why);
+    const parent = process.ppid;
+    const parentGone = (): boolean => {
+      if (process.ppid !== parent) return true;
+      try {
+        process.kill(parent, 0);
+        return false;
+      } catch (e) {
+        return (e as NodeJS.ErrnoException).code === "ESRCH";
+      }
     };
+    const timer = watchParent
+      ? setInterval(() => {
+          if (parentGone()) done("parent exited");
+        }, PARENT_POLL_MS)
+      : undefined;
     const handlers = Object.fromEntries(signals.map((s) => [s, () => done(s)])) as Record<
       (typeof signals)[number],
       () => void
     >;
+    function done(why: string): void {
+      for (const s of signals) process.off(s, handlers[s]);
+      clearInterval(timer);
+      resolve(why);
+    }
     for (const s of signals) process.once(s, handlers[s]);
-    if (!watchParent) return;
-    const parent = process.ppid;
-    timer = setInterval(() => {
-      if (process.ppid !== parent) return done("parent exited");
-      try {
-        process.kill(parent, 0);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === "ESRCH") done("parent exited");
-      }
-    }, PARENT_POLL_MS);
   });
 }
 

@@ -81,7 +81,9 @@ describe("serve's lifecycle", { timeout: 90_000 }, () => {
     parent.stdout.on("data", (d: Buffer) => (pidText += d.toString()));
     expect(await until(() => /\d+\n/.test(pidText), 10_000)).toBe(true);
     const servePid = Number(pidText.trim());
-    expect(await until(() => existsSync(log) && /listening on/.test(readFileSync(log, "utf8")), 30_000)).toBe(true);
+    expect(await until(() => existsSync(log) && /listening on/.test(readFileSync(log, "utf8")), 30_000)).toBe(
+      true,
+    );
     parent.kill("SIGKILL");
     expect(await until(() => !alive(servePid), 10_000), readFileSync(log, "utf8")).toBe(true);
     expect(readFileSync(log, "utf8")).toContain("bench-bounty serve: parent exited: stopping");

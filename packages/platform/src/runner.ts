@@ -517,7 +517,10 @@ async function askAgent(
       `no answer within ${cp.options.task_timeout_ms * batch.length} ms (process killed; raise the per-task timeout if the agent is slow)${stderrNote(res.stderrTail)}`,
     );
   if (res.code !== 0)
-    return failAll("error", `agent exited with ${res.signal ?? `status ${res.code}`}${stderrNote(res.stderrTail)}`);
+    return failAll(
+      "error",
+      `agent exited with ${res.signal ?? `status ${res.code}`}${stderrNote(res.stderrTail)}`,
+    );
   let doc: unknown;
   try {
     doc = JSON.parse(res.stdout);

@@ -205,10 +205,15 @@ describe("an agent command that cannot start", () => {
     );
     expect(r.code).toBe(1);
     expect(r.out).toBe(""); // nothing finalized, no summary
-    expect(r.err).toMatch(/^error: the agent failed before any answer was submitted \(task \d+: error: agent exited with status 127; its stderr ends:\n {4}.*nonexistent-cmd-xyz/);
+    expect(r.err).toMatch(
+      /^error: the agent failed before any answer was submitted \(task \d+: error: agent exited with status 127; its stderr ends:\n {4}.*nonexistent-cmd-xyz/,
+    );
     expect(r.err).toMatch(/attempt 1 is not used up/);
     expect(r.err).not.toContain(key); // the key is never printed
-    const m = /\n {2}(bench-bounty resume (run-[0-9a-f]+) .*?) {3}\(with your API key in the environment variable BENCH_BOUNTY_API_KEY\)\n/.exec(r.err);
+    const m =
+      /\n {2}(bench-bounty resume (run-[0-9a-f]+) .*?) {3}\(with your API key in the environment variable BENCH_BOUNTY_API_KEY\)\n/.exec(
+        r.err,
+      );
     expect(m, r.err).not.toBeNull();
     const [, command, runId] = m!;
     expect(command).toBe(`bench-bounty resume ${runId} --store ${store} --api-key "$BENCH_BOUNTY_API_KEY"`);
@@ -217,10 +222,7 @@ describe("an agent command that cannot start", () => {
     // pasted as printed (the shell expands the variable), with a working agent: the same attempt 1
     process.env.BENCH_BOUNTY_API_KEY = key;
     try {
-      const argv = command!
-        .replace('"$BENCH_BOUNTY_API_KEY"', key)
-        .split(" ")
-        .slice(1);
+      const argv = command!.replace('"$BENCH_BOUNTY_API_KEY"', key).split(" ").slice(1);
       const res = await runCli(...argv, "--agent", `node ${AGENT}`, "--no-progress");
       expect(res.code, res.err).toBe(0);
       expect(JSON.parse(res.out)).toMatchObject({ run_id: runId, attempt: 1, attempts_remaining: 2 });

@@ -250,7 +250,6 @@ describe("runner policies", () => {
 
   it("an agent that crashes after answering some tasks: under skip the run is finalized, each failure with its stderr", async () => {
     const s = await store();
-    let calls = 0;
     const r = await runBenchmark(
       await s.platform.backend("flaky"),
       s.slug,
@@ -263,9 +262,13 @@ describe("runner policies", () => {
       },
       { batchSize: 4 },
     );
-    calls = r.outcomes.filter((o) => o.status === "error").length;
+    const calls = r.outcomes.filter((o) => o.status === "error").length;
     expect(calls).toBe(r.task_count - 4);
-    expect(r.outcomes.filter((o) => o.status === "error").every((o) => /status 4; its stderr ends:\n {4}boom/.test(o.reason!))).toBe(true);
+    expect(
+      r.outcomes
+        .filter((o) => o.status === "error")
+        .every((o) => /status 4; its stderr ends:\n {4}boom/.test(o.reason!)),
+    ).toBe(true);
     expect(r.finalized!.counts.answered).toBe(4);
   }, 60_000);
 

@@ -167,7 +167,10 @@ export function defineRoute<B extends z.ZodType | undefined>(
       if (spec.method !== "get") validateBody(NO_BODY, await readBody(c, "json", true));
       return spec.handler(c, undefined as never);
     }
-    const body = validateBody(spec.body, await readBody(c, spec.bodyMode ?? "json", spec.bodyOptional === true));
+    const body = validateBody(
+      spec.body,
+      await readBody(c, spec.bodyMode ?? "json", spec.bodyOptional === true),
+    );
     return spec.handler(c, body as never);
   });
 }

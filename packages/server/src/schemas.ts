@@ -68,12 +68,19 @@ export const PublishBody = z
     prompt_template: z
       .string()
       .openapi({ description: "plain dotted placeholders `{payload.field}`; none may show the gold" }),
-    grader_type: z.enum(GRADER_TYPE_NAMES).openapi({ description: "how answers are graded (SPEC 5; GET /datasets/formats lists each)" }),
-    gold_field: z.string().optional().openapi({ description: "dotted path of the gold in each row (default `label`)" }),
+    grader_type: z
+      .enum(GRADER_TYPE_NAMES)
+      .openapi({ description: "how answers are graded (SPEC 5; GET /datasets/formats lists each)" }),
+    gold_field: z
+      .string()
+      .optional()
+      .openapi({ description: "dotted path of the gold in each row (default `label`)" }),
     tolerance: z
       .union([z.number(), z.string()])
       .optional()
-      .openapi({ description: "numeric grader only: number or decimal string >= 0 in the label's unit (default 0)" }),
+      .openapi({
+        description: "numeric grader only: number or decimal string >= 0 in the label's unit (default 0)",
+      }),
     alternatives_field: z
       .string()
       .optional()
@@ -82,17 +89,29 @@ export const PublishBody = z
       .union([z.number(), z.string()])
       .optional()
       .openapi({ description: "share of rows that become public tasks, 0..1 (default 0.5)" }),
-    max_attempts: z.number().int().optional().openapi({ description: "attempts per agent, 1..1000 (default 3)" }),
+    max_attempts: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "attempts per agent, 1..1000 (default 3)" }),
     time_budget_seconds: z
       .number()
       .int()
       .optional()
-      .openapi({ description: "integer seconds >= 1: the time budget of the speed term, SPEC 6 (default 900)" }),
+      .openapi({
+        description: "integer seconds >= 1: the time budget of the speed term, SPEC 6 (default 900)",
+      }),
     speed_weight: z
       .string()
       .optional()
-      .openapi({ description: 'SPEC 6 speed weight, plain decimal string (default "0.3"); speed_weight + cost_weight <= 1' }),
-    cost_weight: z.string().optional().openapi({ description: 'SPEC 6 cost weight, plain decimal string (default "0")' }),
+      .openapi({
+        description:
+          'SPEC 6 speed weight, plain decimal string (default "0.3"); speed_weight + cost_weight <= 1',
+      }),
+    cost_weight: z
+      .string()
+      .optional()
+      .openapi({ description: 'SPEC 6 cost weight, plain decimal string (default "0")' }),
     cost_budget_usdc: z.string().nullable().optional().openapi({
       description: 'USDC with exactly 6 decimals ("0.500000"), or null (default): no cost term',
     }),
@@ -105,11 +124,16 @@ export const PublishBody = z
       description:
         "`public` (default) or `buyer_only`: only the author sees the leaderboard's rows and the receipts (the award evidence pack stays public, SPEC 8)",
     }),
-    slug: z.string().optional().openapi({ description: "`^[a-z0-9][a-z0-9-]{1,127}$` (default: from the dataset name)" }),
+    slug: z
+      .string()
+      .optional()
+      .openapi({ description: "`^[a-z0-9][a-z0-9-]{1,127}$` (default: from the dataset name)" }),
     seed: z
       .string()
       .optional()
-      .openapi({ description: "tests and demos only: reproducible task salts (default: 32 random bytes per task)" }),
+      .openapi({
+        description: "tests and demos only: reproducible task salts (default: 32 random bytes per task)",
+      }),
   })
   .openapi("PublishBody");
 
@@ -257,7 +281,9 @@ export const Entries = z
         artifactDigest: z.string().nullable().openapi({ description: "the receipt hash" }),
         evidenceVerdict: z.enum(["trusted", "unverifiable", "rejected"]),
         reproduced: z.boolean(),
-        verification: z.looseObject({}).openapi({ description: "SubmissionVerificationFacts (RFC-015 section 5)" }),
+        verification: z
+          .looseObject({})
+          .openapi({ description: "SubmissionVerificationFacts (RFC-015 section 5)" }),
         eligibility: z
           .object({
             policyId: z.string(),
@@ -270,7 +296,9 @@ export const Entries = z
             description:
               "absent until the verifier worker stored a report of the award pack (RFC-015 `eligibility?`: no policy evaluated yet, so no policy version); then the policy id and version and its decision",
           }),
-        bench_bounty_facts: z.looseObject({}).openapi({ description: "the SPEC 9 facts of the stored report, whole ({} before one)" }),
+        bench_bounty_facts: z
+          .looseObject({})
+          .openapi({ description: "the SPEC 9 facts of the stored report, whole ({} before one)" }),
         verified_at: z.string().nullable(),
         verifier_version: z.string().nullable(),
       }),

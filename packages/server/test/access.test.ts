@@ -213,7 +213,7 @@ describe("authentication before validation", () => {
     const keyed = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.entries(ops)
         .filter(([, op]) => (op.security ?? []).length > 0)
-        .map(([method, op]) => ({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, "x") })),
+        .map(([method]) => ({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, "x") })),
     );
     expect(keyed.length).toBeGreaterThanOrEqual(15);
     const wrong: string[] = [];
@@ -279,7 +279,12 @@ describe("authentication before validation", () => {
     }
     // with a key the same bad arguments are the SDK's validation error, naming the argument
     const withKey = await rpc(
-      { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "benchmark_finalize_run", arguments: { run_id: 42 } } },
+      {
+        jsonrpc: "2.0",
+        id: 9,
+        method: "tools/call",
+        params: { name: "benchmark_finalize_run", arguments: { run_id: 42 } },
+      },
       keys.competitor!,
     );
     expect(JSON.stringify(withKey.body)).toMatch(/run_id/);

@@ -84,7 +84,15 @@ describe("bench-bounty run --server", { timeout: 120_000 }, () => {
     const env = { BENCH_BOUNTY_API_KEY: me.key };
     const common = ["--server", live.url, "--store", store, "--no-progress"];
     const r = await cli(
-      ["run", slug, ...common, "--agent", "echo 'Traceback: ModuleNotFoundError: openai' >&2; exit 2", "--agent-id", me.agent_id],
+      [
+        "run",
+        slug,
+        ...common,
+        "--agent",
+        "echo 'Traceback: ModuleNotFoundError: openai' >&2; exit 2",
+        "--agent-id",
+        me.agent_id,
+      ],
       env,
     );
     expect(r.code).toBe(1);

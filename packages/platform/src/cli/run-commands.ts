@@ -82,7 +82,8 @@ export function resumeCommand(runId: string, w: ResumeWhere): string {
   if (w.server) cmd.push("--server", shellWord(w.server));
   if (w.keyOnCommandLine) cmd.push('--api-key "$BENCH_BOUNTY_API_KEY"');
   return (
-    cmd.join(" ") + (w.keyOnCommandLine ? "   (with your API key in the environment variable BENCH_BOUNTY_API_KEY)" : "")
+    cmd.join(" ") +
+    (w.keyOnCommandLine ? "   (with your API key in the environment variable BENCH_BOUNTY_API_KEY)" : "")
   );
 }
 
