@@ -37,7 +37,9 @@ export async function startServe(
   const banner: string[] = [];
   let resolveUrl: (url: string) => void = () => {};
   const listening = new Promise<string>((res) => (resolveUrl = res));
-  const child = registry.spawn("bench-bounty serve", process.execPath, [CLI_BIN, "serve", ...args], {
+  // --exit-with-parent: serve stops by itself if the demo dies without stopping it (SIGKILL, a crash)
+  const argv = [CLI_BIN, "serve", "--exit-with-parent", ...args];
+  const child = registry.spawn("bench-bounty serve", process.execPath, argv, {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     onLine: (line) => {

@@ -17,6 +17,7 @@ const POSTGRES_TESTS = [
   "test/award-faults.test.ts",
   "test/finalize-fault.test.ts",
   "test/task-scores.test.ts",
+  "test/buyer-only.test.ts",
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.CI);
 

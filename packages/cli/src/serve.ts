@@ -7,7 +7,9 @@
  *   signer key (awarder and anchorer) from `BENCH_BOUNTY_PRIVATE_KEY` only;
  * - the operator's API key (may award over the API) from `BENCH_BOUNTY_OPERATOR_KEY` only;
  * - `--host`, `--port`. It prints where it listens and which database it uses, then serves until
- *   SIGINT/SIGTERM.
+ *   SIGINT, SIGTERM or SIGHUP, and with `--exit-with-parent` until the process that started it dies
+ *   (a wrapper killed without passing the signal on: the demo, `npx`, `npm run`); then it stops the
+ *   verifier, the listener and the store, and exits.
  */
 import { Option, type Command } from "commander";
 import { openStore, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
@@ -20,6 +22,61 @@ interface ServeOpts extends StoreOpts {
   indexerUrl?: string;
   /** The chain is a local node (no explorer links on the web pages, whatever its chain id). */
   localChain?: boolean;
+  /** Stop when the parent process dies (see {@link untilStopped}). */
+  exitWithParent?: boolean;
+}
+
+/**
+ * True when npm, npx or pnpm started this process (`npm run`, `npx bench-bounty serve`, `pnpm exec`):
+ * they set `npm_command` / `npm_lifecycle_event` / `npm_config_user_agent` and, killed with SIGTERM, do
+ * not pass it on, which left serve running under PID 1 (found by a probe); serve then watches its parent
+ * as with `--exit-with-parent`.
+ */
+export function startedByPackageManager(env: NodeJS.ProcessEnv = process.env): boolean {
+  return (
+    env.npm_command !== undefined ||
+    env.npm_lifecycle_event !== undefined ||
+    env.npm_config_user_agent !== undefined
+  );
+}
+
+/** How often `--exit-with-parent` looks at the parent (ms). */
+export const PARENT_POLL_MS = 500;
+
+/**
+ * Resolves with the reason to stop: the first of SIGINT, SIGTERM, SIGHUP, or (with `watchParent`)
+ * the death of the parent process, seen as `process.ppid` changing (the orphan is re-parented) or
+ * the parent pid no longer existing, polled every {@link PARENT_POLL_MS} ms.
+ */
+export function untilStopped(watchParent: boolean): Promise<string> {
+  return new Promise((resolve) => {
+    const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+    const parent = process.ppid;
+    const parentGone = (): boolean => {
+      if (process.ppid !== parent) return true;
+      try {
+        process.kill(parent, 0);
+        return false;
+      } catch (e) {
+        return (e as NodeJS.ErrnoException).code === "ESRCH";
+      }
+    };
+    const timer = watchParent
+      ? setInterval(() => {
+          if (parentGone()) done("parent exited");
+        }, PARENT_POLL_MS)
+      : undefined;
+    const handlers = Object.fromEntries(signals.map((s) => [s, () => done(s)])) as Record<
+      (typeof signals)[number],
+      () => void
+    >;
+    function done(why: string): void {
+      for (const s of signals) process.off(s, handlers[s]);
+      clearInterval(timer);
+      resolve(why);
+    }
+    for (const s of signals) process.once(s, handlers[s]);
+  });
 }
 
 function portOf(v: string): number {
@@ -79,6 +136,12 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
       ),
     )
     .addOption(new Option("--local-chain", "the chain is a local node: no explorer links on the web pages"))
+    .addOption(
+      new Option(
+        "--exit-with-parent",
+        "stop when the process that started this one dies (for scripts that spawn serve; on by itself under npm, npx and pnpm)",
+      ),
+    )
     .action(async (o: ServeOpts) => {
       try {
         const port = portOf(o.port);
@@ -126,10 +189,8 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
             `  REST: ${server.url}/api/v1/benchmarks  OpenAPI: ${server.url}/api/v1/openapi.json\n` +
             `  MCP: ${server.url}/mcp  (one benchmark: ${server.url}/mcp/benchmarks/<slug>/http)\n`,
         );
-        await new Promise<void>((res) => {
-          process.once("SIGINT", res);
-          process.once("SIGTERM", res);
-        });
+        const why = await untilStopped(o.exitWithParent === true || startedByPackageManager());
+        process.stdout.write(`bench-bounty serve: ${why}: stopping\n`);
         await verifier.stop();
         await server.close();
         await platform.close();

@@ -88,11 +88,39 @@ export function agentArgv(command: string, cwd: string, hide: string[], sandbox:
   return argv;
 }
 
+/** How much of an agent's stderr an error shows: its last lines, each cut to a length, all bounded. */
+export const STDERR_TAIL_LINES = 12;
+/** Longest line shown (its start is kept: a message says what it is about first). */
+export const STDERR_TAIL_LINE_CHARS = 160;
+export const STDERR_TAIL_CHARS = 2000;
+
+/**
+ * The useful end of an agent's stderr: the last {@link STDERR_TAIL_LINES} non-empty lines, each cut to
+ * {@link STDERR_TAIL_LINE_CHARS} characters (marked `...`), at most {@link STDERR_TAIL_CHARS} in all.
+ */
+export function stderrTailOf(text: string): string {
+  const lines = text
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .filter((l) => l !== "")
+    .map((l) => (l.length > STDERR_TAIL_LINE_CHARS ? l.slice(0, STDERR_TAIL_LINE_CHARS - 3) + "..." : l));
+  const tail = lines.slice(-STDERR_TAIL_LINES).join("\n");
+  return tail.length > STDERR_TAIL_CHARS ? "..." + tail.slice(-(STDERR_TAIL_CHARS - 3)) : tail;
+}
+
 /** The result of one agent process. */
 export type AgentProcessResult =
   | { kind: "aborted" }
-  | { kind: "timeout" }
-  | { kind: "exit"; code: number | null; signal: NodeJS.Signals | null; stdout: string; stderrTail: string };
+  | { kind: "timeout"; stderrTail: string }
+  | {
+      kind: "exit";
+      code: number | null;
+      signal: NodeJS.Signals | null;
+      stdout: string;
+      /** {@link stderrTailOf} the agent's stderr. */
+      stderrTail: string;
+    };
 
 /**
  * Runs an agent once: writes `input` to its stdin, collects stdout (up to 16 MiB), appends stderr to
@@ -184,7 +212,8 @@ function spawnAgent(
       if (outLen <= 16 * 1024 * 1024) out.push(d);
     });
     child.stderr.on("data", (d: Buffer) => {
-      errTail = (errTail + d.toString("utf8")).slice(-500);
+      // kept a little longer than the shown tail, so the last lines survive a long final line
+      errTail = (errTail + d.toString("utf8")).slice(-4 * STDERR_TAIL_CHARS);
       log(logFile, d);
     });
     child.stdin.on("error", (e: NodeJS.ErrnoException) => {
@@ -200,14 +229,15 @@ function spawnAgent(
     child.on("close", (code, sig) => {
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
-      if (settled) resolve({ kind: settled });
+      if (settled === "aborted") resolve({ kind: "aborted" });
+      else if (settled === "timeout") resolve({ kind: "timeout", stderrTail: stderrTailOf(errTail) });
       else
         resolve({
           kind: "exit",
           code,
           signal: sig,
           stdout: Buffer.concat(out).toString("utf8"),
-          stderrTail: errTail.trim().split("\n").pop() ?? "",
+          stderrTail: stderrTailOf(errTail),
         });
     });
     child.stdin.end(input + "\n");

@@ -58,8 +58,9 @@ export interface BenchmarkConfig {
   public_tasks_per_run: number | null;
   /**
    * Who sees the leaderboard: `public` (everyone), or `buyer_only` (a benchmark commissioned by one
-   * buyer, its author: everyone else gets `leaderboard_visible: false` and no rows; agents still get
-   * their own scores from finalize). Absent in stores published before the option: `public`.
+   * buyer, its author: everyone else gets `leaderboard_visible: false` and no rows, and no receipts,
+   * open or closed; agents still get their own scores from finalize; the award evidence pack stays
+   * public, SPEC 8). One rule: `buyerOnlyHides`. Absent in stores published before the option: `public`.
    */
   leaderboard_visibility?: LeaderboardVisibility;
 }

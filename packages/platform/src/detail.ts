@@ -90,7 +90,7 @@ export interface BenchmarkDetail extends BenchmarkListItem {
   created_at: string;
   max_attempts: number;
   public_tasks_per_run: number | null;
-  /** `public`, or `buyer_only` (only the author sees the leaderboard's rows). */
+  /** `public`, or `buyer_only` (only the author sees the leaderboard's rows and the receipts; see `buyerOnlyHides`). */
   leaderboard_visibility: "public" | "buyer_only";
   grader_type: string;
   grader_types: typeof GRADER_TYPES;

@@ -4,6 +4,7 @@
  * `validateDataset` as they are (tested).
  */
 import { GRADER_TYPES } from "@bench-bounty/evidence";
+import { LEADERBOARD_VISIBILITIES } from "./context.js";
 
 /** The row schema, the publish options and worked examples. */
 export function datasetFormats() {
@@ -25,18 +26,26 @@ export function datasetFormats() {
       label: "any JSON value, required: what the grader checks (gold_field picks inside it)",
       knowable_at: "object, optional: payload field -> ISO-8601 instant at or before decision_ts",
     },
+    // Every option of POST /datasets/:id/benchmark (PublishOptions), with its values, unit and default.
     publish: {
       title: "string, required",
       prompt_template: "string, required: plain dotted placeholders {payload.field}; none may show the gold",
-      grader_type: Object.keys(GRADER_TYPES).join(" | "),
+      grader_type: `one of ${Object.keys(GRADER_TYPES).join(" | ")}, required`,
       gold_field: "dotted path in the row, default label",
-      tolerance: "numeric only: number or decimal string, default 0",
+      tolerance: "numeric only: number or decimal string >= 0, in the label's unit, default 0",
       alternatives_field: "exact only: dotted path of a list of accepted alternatives",
       public_fraction: "0..1, default 0.5: the first round(n * f) rows by row_hash become public tasks",
-      max_attempts: "integer >= 1, default 3",
-      time_budget_seconds: "integer >= 1, default 900",
-      speed_weight: 'decimal string, default "0.3"',
+      max_attempts: "integer 1..1000, default 3: attempts per agent",
+      time_budget_seconds: "integer seconds >= 1, default 900: the time budget of the speed term (SPEC 6)",
+      speed_weight: 'plain decimal string, default "0.3": SPEC 6 weight; speed_weight + cost_weight <= 1',
+      cost_weight: 'plain decimal string, default "0": SPEC 6 weight of the cost term',
+      cost_budget_usdc:
+        'decimal string in USDC with exactly 6 decimals (e.g. "0.500000") or null, default null: no cost term; not 0 when cost_weight > 0',
+      public_tasks_per_run:
+        "integer >= 1, default all: public tasks drawn (shuffled) per attempt; private tasks are always all served",
+      leaderboard_visibility: `one of ${LEADERBOARD_VISIBILITIES.join(" | ")}, default public: buyer_only shows leaderboard rows and receipts to the author only (the award evidence pack stays public)`,
       slug: "^[a-z0-9][a-z0-9-]{1,127}$, default slugified name + 8 hex of the content hash",
+      seed: "string, optional, tests and demos only: makes the task salts reproducible (anyone knowing it can brute-force private gold); default 32 random bytes per task",
     },
     grader_types: GRADER_TYPES,
     errors:

@@ -14,7 +14,7 @@
  */
 import { rankRows, type Hex, type RankedRow, type RunRow } from "@bench-bounty/evidence";
 import type { BenchmarkRecord, LeaderboardVisibility, PlatformContext } from "./context.js";
-import { forbid, isAuthorOf } from "./identity/access.js";
+import { buyerOnlyHides, forbid, isAuthorOf } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
 import { PlatformError } from "./errors.js";
 import { isOpen } from "./publish.js";
@@ -188,8 +188,7 @@ export async function leaderboard(
       slug,
     });
   }
-  const visibility = b.config.leaderboard_visibility ?? "public";
-  if (visibility === "buyer_only" && !isAuthorOf(opts.viewer, b)) return hiddenBoard(b, open, want);
+  if (buyerOnlyHides(opts.viewer, b)) return hiddenBoard(b, open, want);
   let cache = caches.get(ctx);
   if (!cache) caches.set(ctx, (cache = new Map()));
   const key = `${want}:${slug}`;

@@ -25,6 +25,14 @@
  * the runner stops, leaves the run in progress and throws `agent_failed`; `resume` continues it and
  * asks the failed task again.
  *
+ * ## An agent that fails before answering costs no attempt
+ * Whatever the policy, when the agent fails (status `error`: non-zero exit, a signal, could not start,
+ * threw; or `timeout`) while the run has no answer yet, the runner stops at once, does not finalize,
+ * leaves the run in progress (the failed tasks are not recorded) and throws `agent_failed` with
+ * `details.attempt_used: false`: a broken agent command does not use up an attempt, and `resume`
+ * with a fixed agent continues the same attempt. The error and the outcome reasons show the useful
+ * tail of the agent's stderr (`stderrTailOf`: its last lines, bounded); the whole stderr is in the log.
+ *
  * ## Determinism
  * The plan (which tasks, in which order) is fixed by the platform at start; answers are stored per
  * ordinal with idempotent upserts; batches are fixed slices of the plan. So sequential, parallel and
@@ -312,14 +320,36 @@ async function execute(
   bar?.start(total, done);
 
   const record = (o: TaskOutcome): void => {
+    if ((o.status === "error" || o.status === "timeout") && !hasAnswer(cp)) {
+      // not recorded, not finalized: the attempt is not used up (see "costs no attempt" above)
+      if (failure) return;
+      failure = new PlatformError(
+        "agent_failed",
+        `the agent failed before any answer was submitted (task ${o.ordinal}: ${o.status}: ${o.reason ?? ""})\n` +
+          `run ${cp.run_id} was not finalized and stays in progress, so attempt ${cp.attempt} is not used up; ` +
+          `fix the agent, then resume the run (resume ${cp.run_id})`,
+        {
+          run_id: cp.run_id,
+          attempt: cp.attempt,
+          attempt_used: false,
+          ordinal: o.ordinal,
+          status: o.status,
+          reason: o.reason ?? null,
+        },
+      );
+      internal.abort();
+      return;
+    }
     if (o.status !== "answered" && cp.options.invalid_answer_policy === "abort") {
       // not recorded: `resume` asks this task again
       if (failure) return;
       failure = new PlatformError(
         "agent_failed",
-        `task ${o.ordinal}: ${o.status} (${o.reason ?? ""}); the run stays in progress, resume it with: resume ${cp.run_id}`,
+        `task ${o.ordinal}: ${o.status} (${o.reason ?? ""}); policy abort: run ${cp.run_id} stays in progress (attempt ${cp.attempt} not finalized), resume it (resume ${cp.run_id})`,
         {
           run_id: cp.run_id,
+          attempt: cp.attempt,
+          attempt_used: false,
           ordinal: o.ordinal,
           status: o.status,
           reason: o.reason ?? null,
@@ -391,6 +421,16 @@ async function execute(
     finalized,
     checkpoint_file: checkpointFile(backend, cp.run_id),
   };
+}
+
+/** True when the run has at least one stored answer (as far as the checkpoint knows). */
+function hasAnswer(cp: Checkpoint): boolean {
+  return Object.values(cp.outcomes).some((o) => o.status === "answered");
+}
+
+/** ` ; its stderr ends:` and the indented tail, or nothing when the agent wrote no stderr. */
+function stderrNote(tail: string): string {
+  return tail ? `; its stderr ends:\n${tail.replace(/^/gm, "    ")}` : "";
 }
 
 type BatchAnswers = Map<number, string | { status: TaskOutcome["status"]; reason: string }>;
@@ -474,12 +514,12 @@ async function askAgent(
   if (res.kind === "timeout")
     return failAll(
       "timeout",
-      `no answer within ${cp.options.task_timeout_ms * batch.length} ms (process killed)`,
+      `no answer within ${cp.options.task_timeout_ms * batch.length} ms (process killed; raise the per-task timeout if the agent is slow)${stderrNote(res.stderrTail)}`,
     );
   if (res.code !== 0)
     return failAll(
       "error",
-      `agent exited with ${res.signal ?? `status ${res.code}`}${res.stderrTail ? `: ${res.stderrTail}` : ""}`,
+      `agent exited with ${res.signal ?? `status ${res.code}`}${stderrNote(res.stderrTail)}`,
     );
   let doc: unknown;
   try {

@@ -35,6 +35,7 @@ import {
   assertRunOwner,
   isAuthorOf,
   privateFiguresVisible,
+  buyerOnlyHides,
   receiptsVisible,
 } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
@@ -694,7 +695,8 @@ export async function myRuns(ctx: PlatformContext, p: Principal): Promise<RunVie
 /**
  * A finalized run's receipt (SPEC 6.1: only once the benchmark is closed, or to its author).
  * @throws PlatformError `unknown_run` (404) unless the run is a finalized run of `slug`;
- *   `receipt_withheld` (404, `details.reason` `withheld_live_contest`) while the benchmark is open
+ *   `receipt_withheld` (404, `details.reason` `withheld_live_contest`) while the benchmark is open, and
+ *   (`details.reason` `buyer_only`, no hash) to anyone but the author of a `buyer_only` benchmark
  */
 export async function receiptOf(
   ctx: PlatformContext,
@@ -708,6 +710,12 @@ export async function receiptOf(
       run_id: runId,
     });
   const b = await getBenchmark(ctx, slug);
+  if (buyerOnlyHides(viewer, b))
+    throw new PlatformError(
+      "receipt_withheld",
+      `receipts of ${slug} are served to its author only (leaderboard_visibility buyer_only)`,
+      { reason: "buyer_only", run_id: runId },
+    );
   if (!receiptsVisible(viewer, b, isOpen(ctx, b)))
     throw new PlatformError(
       "receipt_withheld",

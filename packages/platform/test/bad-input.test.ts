@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { csvToDataset } from "../src/csv.js";
 import { Platform } from "../src/platform.js";
@@ -14,6 +15,8 @@ afterEach(() => {
 });
 
 /** A small CSV (`date,temp,weather`) in a fresh directory. */
+const AGENT = fileURLToPath(new URL("./fixtures/agent.mjs", import.meta.url));
+
 function goodCsv(): string {
   const file = join(tempDir(), "good.csv");
   writeFileSync(
@@ -180,7 +183,7 @@ describe("commands that read refuse a store that does not exist and create nothi
 });
 
 describe("an agent command that cannot start", () => {
-  it("run warns on stderr naming the agent log, exits 1, and does not use up the other attempts", async () => {
+  it("run says no attempt was used, shows the stderr tail and the exact resume command, which works as printed", async () => {
     const store = join(tempDir(), "st");
     const pub = await publishCsv(store, "Temp {payload.temp} on {payload.date}?", "--slug", "probe");
     expect(pub.code).toBe(0);
@@ -201,16 +204,31 @@ describe("an agent command that cannot start", () => {
       "--no-progress",
     );
     expect(r.code).toBe(1);
-    const summary = JSON.parse(r.out);
-    expect(summary).toMatchObject({ attempt: 1, tasks: 4, outcomes: { error: 4 } });
-    const log = join(store, "runs", `${summary.run_id}.agent.log`);
+    expect(r.out).toBe(""); // nothing finalized, no summary
     expect(r.err).toMatch(
-      new RegExp(
-        `^warning: every task of run ${summary.run_id} failed with an agent error \\(agent exited with status 127`,
-      ),
+      /^error: the agent failed before any answer was submitted \(task \d+: error: agent exited with status 127; its stderr ends:\n {4}.*nonexistent-cmd-xyz/,
     );
-    expect(r.err).toContain(`the agent's stderr is in ${log}`);
+    expect(r.err).toMatch(/attempt 1 is not used up/);
+    expect(r.err).not.toContain(key); // the key is never printed
+    const m =
+      /\n {2}(bench-bounty resume (run-[0-9a-f]+) .*?) {3}\(with your API key in the environment variable BENCH_BOUNTY_API_KEY\)\n/.exec(
+        r.err,
+      );
+    expect(m, r.err).not.toBeNull();
+    const [, command, runId] = m!;
+    expect(command).toBe(`bench-bounty resume ${runId} --store ${store} --api-key "$BENCH_BOUNTY_API_KEY"`);
+    const log = join(store, "runs", `${runId}.agent.log`);
     expect(readFileSync(log, "utf8")).toMatch(/nonexistent-cmd-xyz/);
+    // pasted as printed (the shell expands the variable), with a working agent: the same attempt 1
+    process.env.BENCH_BOUNTY_API_KEY = key;
+    try {
+      const argv = command!.replace('"$BENCH_BOUNTY_API_KEY"', key).split(" ").slice(1);
+      const res = await runCli(...argv, "--agent", `node ${AGENT}`, "--no-progress");
+      expect(res.code, res.err).toBe(0);
+      expect(JSON.parse(res.out)).toMatchObject({ run_id: runId, attempt: 1, attempts_remaining: 2 });
+    } finally {
+      delete process.env.BENCH_BOUNTY_API_KEY;
+    }
   });
 });
 

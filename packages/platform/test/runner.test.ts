@@ -1,4 +1,6 @@
 import { answerDigest } from "@bench-bounty/evidence";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { PlatformError } from "../src/errors.js";
@@ -174,16 +176,100 @@ describe("runner policies", () => {
       { batchSize: 8, concurrency: 2 },
     );
     expect(r.outcomes.every((o) => o.status === "invalid" && /JSON/.test(o.reason!))).toBe(true);
-    const s2 = await store();
-    const r2 = await runBenchmark(
-      await s2.platform.backend("crash"),
-      s2.slug,
-      "crash",
-      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "exit" } },
+  }, 60_000);
+
+  it("an agent that crashes before any answer costs no attempt: nothing is finalized, resume continues it", async () => {
+    const s = await store();
+    let err: unknown;
+    try {
+      await runBenchmark(
+        await s.platform.backend("crash"),
+        s.slug,
+        "crash",
+        { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "exit" } },
+        { batchSize: 4, concurrency: 2 },
+      );
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(PlatformError);
+    const e = err as PlatformError;
+    expect(e.code).toBe("agent_failed");
+    expect(e.details).toMatchObject({ attempt: 1, attempt_used: false, status: "error" });
+    expect(e.message).toMatch(/failed before any answer was submitted/);
+    expect(e.message).toMatch(/agent exited with status 3; its stderr ends:\n {4}agent crashed on purpose/);
+    expect(e.message).toMatch(/attempt 1 is not used up/);
+    const runId = e.details.run_id as string;
+    const run = await s.platform.getRun(runId);
+    expect(run.status).toBe("in_progress");
+    // no failed outcome was recorded: resume asks every task again, in the same attempt
+    const r = await resumeRun(await s.platform.backendOfRun(runId), runId, {
+      kind: "command",
+      command: `node ${AGENT}`,
+    });
+    expect(r.attempt).toBe(1);
+    expect(r.finalized!.counts.answered).toBe(r.task_count);
+    expect(r.finalized!.attempts_remaining).toBe(2);
+  }, 60_000);
+
+  it("an agent that times out before any answer costs no attempt either", async () => {
+    const s = await store();
+    await expect(
+      runBenchmark(
+        await s.platform.backend("slow"),
+        s.slug,
+        "slow",
+        { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "sleep" } },
+        { taskTimeoutMs: 300 },
+      ),
+    ).rejects.toMatchObject({
+      code: "agent_failed",
+      details: { status: "timeout", attempt_used: false },
+      message: expect.stringMatching(/raise the per-task timeout/),
+    });
+  }, 60_000);
+
+  it("the error shows the useful tail of the agent's stderr, bounded; the log keeps all of it", async () => {
+    const s = await store();
+    const err = (await runBenchmark(
+      await s.platform.backend("noisy"),
+      s.slug,
+      "noisy",
+      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "exit-noisy" } },
       { batchSize: 16 },
+    ).catch((e: unknown) => e)) as PlatformError;
+    expect(err.code).toBe("agent_failed");
+    const tail = err.message.slice(err.message.indexOf("its stderr ends:"));
+    expect(tail).toContain("Error: the model API refused the key"); // the last line, the useful one
+    expect(tail).toContain("noise line 90 "); // and the lines before it
+    expect(tail).not.toContain("noise line 80 "); // but not all of them
+    expect(err.message.length).toBeLessThan(2600);
+    const log = readFileSync(join(s.dir, "runs", `${err.details.run_id as string}.agent.log`), "utf8");
+    expect(log).toContain("noise line 1 ");
+  }, 60_000);
+
+  it("an agent that crashes after answering some tasks: under skip the run is finalized, each failure with its stderr", async () => {
+    const s = await store();
+    const r = await runBenchmark(
+      await s.platform.backend("flaky"),
+      s.slug,
+      "flaky",
+      {
+        kind: "command",
+        // first process answers, every later one crashes
+        command: `if [ -e first ]; then echo boom >&2; exit 4; fi; touch first; node ${AGENT}`,
+        cwd: tempDir(),
+      },
+      { batchSize: 4 },
     );
-    expect(r2.outcomes.every((o) => o.status === "error" && /status 3/.test(o.reason!))).toBe(true);
-    expect(r2.finalized!.counts.answered).toBe(0);
+    const calls = r.outcomes.filter((o) => o.status === "error").length;
+    expect(calls).toBe(r.task_count - 4);
+    expect(
+      r.outcomes
+        .filter((o) => o.status === "error")
+        .every((o) => /status 4; its stderr ends:\n {4}boom/.test(o.reason!)),
+    ).toBe(true);
+    expect(r.finalized!.counts.answered).toBe(4);
   }, 60_000);
 
   it("policy abort stops on an empty answer, keeps the run in progress, and resume asks that task again", async () => {

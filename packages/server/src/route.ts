@@ -2,10 +2,11 @@
  * One way to declare a route: its OpenAPI 3.1 description and its handler come from the same zod
  * schemas, so `/api/v1/openapi.json` cannot drift from what the server accepts. Bodies are read here:
  * malformed JSON is 400 `invalid_json` naming the position, a wrong type is 422 `invalid_request`
- * naming the JSON path (`$.answers[0].ordinal`), and every other refusal is the domain's.
+ * naming the JSON path (`$.answers[0].ordinal`), and every other refusal is the domain's. A route that
+ * needs a key refuses a request without one (401) before reading its body.
  */
 import { isEvidenceError, parseJson, type JsonValue } from "@bench-bounty/evidence";
-import { firstInvalidUtf8 } from "@bench-bounty/platform";
+import { firstInvalidUtf8, requirePrincipal } from "@bench-bounty/platform";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -25,7 +26,11 @@ export interface RouteSpec<B extends z.ZodType | undefined> {
   path: string;
   summary: string;
   tags: string[];
-  /** Whether a key is needed (documentation; the domain enforces it). */
+  /**
+   * Whether a key is needed. `required`: a request without one is refused 401 (`key_required`) before
+   * its body is read, so authentication always comes before validation (a key nobody holds is already
+   * 403 in the auth middleware); the domain enforces it again, and every owner rule.
+   */
   auth?: "none" | "optional" | "required";
   body?: B;
   bodyMode?: BodyMode;
@@ -116,6 +121,13 @@ const ERROR_SCHEMA = z
   })
   .openapi("Error");
 
+/**
+ * The body of a `post`/`put`/`delete` route that declares none: absent, JSON white space, or `{}`.
+ * It is still read by {@link readBody} (the strict parser), so a malformed one is 400 `invalid_json`
+ * and any member is 422 naming it, never silently ignored.
+ */
+const NO_BODY = z.strictObject({});
+
 /** Registers the handler and its OpenAPI description. */
 export function defineRoute<B extends z.ZodType | undefined>(
   app: OpenAPIHono<AppEnv>,
@@ -150,9 +162,15 @@ export function defineRoute<B extends z.ZodType | undefined>(
     },
   });
   app.on(spec.method.toUpperCase(), spec.path, async (c) => {
-    const body = spec.body
-      ? validateBody(spec.body, await readBody(c, spec.bodyMode ?? "json", spec.bodyOptional === true))
-      : undefined;
+    if (spec.auth === "required") requirePrincipal(c.var.principal); // 401 before any body is read
+    if (!spec.body) {
+      if (spec.method !== "get") validateBody(NO_BODY, await readBody(c, "json", true));
+      return spec.handler(c, undefined as never);
+    }
+    const body = validateBody(
+      spec.body,
+      await readBody(c, spec.bodyMode ?? "json", spec.bodyOptional === true),
+    );
     return spec.handler(c, body as never);
   });
 }

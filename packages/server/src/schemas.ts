@@ -4,6 +4,8 @@
  * address, a gold-safe template) are the domain's and are not restated here.
  */
 import { z } from "@hono/zod-openapi";
+import { GRADER_TYPE_NAMES } from "@bench-bounty/evidence";
+import { LEADERBOARD_VISIBILITIES } from "@bench-bounty/platform";
 import { isAddress } from "viem";
 
 const loose = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
@@ -63,23 +65,75 @@ export const DatasetBody = loose({
 export const PublishBody = z
   .strictObject({
     title: z.string(),
-    prompt_template: z.string(),
-    grader_type: z.string(),
-    gold_field: z.string().optional(),
-    tolerance: z.union([z.number(), z.string()]).optional(),
-    alternatives_field: z.string().optional(),
-    public_fraction: z.union([z.number(), z.string()]).optional(),
-    max_attempts: z.number().int().optional(),
-    time_budget_seconds: z.number().int().optional(),
-    speed_weight: z.string().optional(),
-    cost_weight: z.string().optional(),
-    cost_budget_usdc: z.string().nullable().optional(),
-    public_tasks_per_run: z.number().int().optional(),
-    leaderboard_visibility: z.string().optional().openapi({
-      description: "`public` (default) or `buyer_only`: only the author sees the leaderboard's rows",
+    prompt_template: z
+      .string()
+      .openapi({ description: "plain dotted placeholders `{payload.field}`; none may show the gold" }),
+    grader_type: z
+      .enum(GRADER_TYPE_NAMES)
+      .openapi({ description: "how answers are graded (SPEC 5; GET /datasets/formats lists each)" }),
+    gold_field: z
+      .string()
+      .optional()
+      .openapi({ description: "dotted path of the gold in each row (default `label`)" }),
+    tolerance: z
+      .union([z.number(), z.string()])
+      .optional()
+      .openapi({
+        description: "numeric grader only: number or decimal string >= 0 in the label's unit (default 0)",
+      }),
+    alternatives_field: z
+      .string()
+      .optional()
+      .openapi({ description: "exact grader only: dotted path of a list of accepted alternatives" }),
+    public_fraction: z
+      .union([z.number(), z.string()])
+      .optional()
+      .openapi({ description: "share of rows that become public tasks, 0..1 (default 0.5)" }),
+    max_attempts: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "attempts per agent, 1..1000 (default 3)" }),
+    time_budget_seconds: z
+      .number()
+      .int()
+      .optional()
+      .openapi({
+        description: "integer seconds >= 1: the time budget of the speed term, SPEC 6 (default 900)",
+      }),
+    speed_weight: z
+      .string()
+      .optional()
+      .openapi({
+        description:
+          'SPEC 6 speed weight, plain decimal string (default "0.3"); speed_weight + cost_weight <= 1',
+      }),
+    cost_weight: z
+      .string()
+      .optional()
+      .openapi({ description: 'SPEC 6 cost weight, plain decimal string (default "0")' }),
+    cost_budget_usdc: z.string().nullable().optional().openapi({
+      description: 'USDC with exactly 6 decimals ("0.500000"), or null (default): no cost term',
     }),
-    slug: z.string().optional(),
-    seed: z.string().optional(),
+    public_tasks_per_run: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "public tasks drawn per attempt, >= 1 (default: all, shuffled)" }),
+    leaderboard_visibility: z.enum(LEADERBOARD_VISIBILITIES).optional().openapi({
+      description:
+        "`public` (default) or `buyer_only`: only the author sees the leaderboard's rows and the receipts (the award evidence pack stays public, SPEC 8)",
+    }),
+    slug: z
+      .string()
+      .optional()
+      .openapi({ description: "`^[a-z0-9][a-z0-9-]{1,127}$` (default: from the dataset name)" }),
+    seed: z
+      .string()
+      .optional()
+      .openapi({
+        description: "tests and demos only: reproducible task salts (default: 32 random bytes per task)",
+      }),
   })
   .openapi("PublishBody");
 
@@ -204,3 +258,50 @@ export const Leaderboard = loose({ slug: z.string(), open: z.boolean(), rows: z.
   "Leaderboard",
 );
 export const AnyJson = loose({}).openapi("Object");
+
+/** `GET /benchmarks/:slug/entries`: GAOS `gaos.leaderboard-entry.v2` rows (RFC-015 section 6). */
+export const Entries = z
+  .object({
+    schema: z.literal("gaos.leaderboard-entry.v2"),
+    entries: z.array(
+      z.looseObject({
+        schema: z.literal("gaos.leaderboard-entry.v2"),
+        benchmarkId: z.string(),
+        benchmarkVersion: z.string(),
+        submissionId: z.string().openapi({ description: "the run id" }),
+        agentName: z.string(),
+        modality: z.string(),
+        aggregateScore: z
+          .number()
+          .nullable()
+          .openapi({ description: "the public composite while open (SPEC 6.1), the composite once closed" }),
+        taskScores: z
+          .record(z.string(), z.number())
+          .openapi({ description: "credit per bank ordinal, 0..1; empty while open (SPEC 6.1)" }),
+        artifactDigest: z.string().nullable().openapi({ description: "the receipt hash" }),
+        evidenceVerdict: z.enum(["trusted", "unverifiable", "rejected"]),
+        reproduced: z.boolean(),
+        verification: z
+          .looseObject({})
+          .openapi({ description: "SubmissionVerificationFacts (RFC-015 section 5)" }),
+        eligibility: z
+          .object({
+            policyId: z.string(),
+            policyVersion: z.string(),
+            decision: z.enum(["eligible", "ineligible", "pending"]),
+            reasons: z.array(z.string()),
+          })
+          .optional()
+          .openapi({
+            description:
+              "absent until the verifier worker stored a report of the award pack (RFC-015 `eligibility?`: no policy evaluated yet, so no policy version); then the policy id and version and its decision",
+          }),
+        bench_bounty_facts: z
+          .looseObject({})
+          .openapi({ description: "the SPEC 9 facts of the stored report, whole ({} before one)" }),
+        verified_at: z.string().nullable(),
+        verifier_version: z.string().nullable(),
+      }),
+    ),
+  })
+  .openapi("Entries");

@@ -196,3 +196,141 @@ describe("access matrix", () => {
     expect(seen.length).toBe(MATRIX.length * WHO.length);
   });
 });
+
+/**
+ * Authentication comes before the body (probe of issue 15): on every route that needs a key, a request
+ * without one is 401 `key_required` and one with a key nobody holds is 403 `known_key`, whatever its
+ * body (malformed JSON, a wrong type, a wrong media type, members a body-less route does not take).
+ * The routes come from the OpenAPI document, so a new route is covered when it is added.
+ */
+describe("authentication before validation", () => {
+  const BAD_BODIES: { what: string; raw: string; type: string }[] = [
+    { what: "malformed JSON", raw: '{"answers": [', type: "application/json" },
+    { what: "a wrong type", raw: '[1, "two"]', type: "application/json" },
+    { what: "a duplicate key", raw: '{"a": 1, "a": 2}', type: "application/json" },
+    { what: "a wrong media type", raw: "answers=1", type: "application/x-www-form-urlencoded" },
+  ];
+  const UNKNOWN_KEY = "bb_" + "0".repeat(40);
+
+  it("every keyed REST route answers 401 without a key and 403 for an unknown key, before reading the body", async () => {
+    const doc = (await call(live.url, "GET", "/api/v1/openapi.json")).json as {
+      paths: Record<string, Record<string, { security?: unknown[] }>>;
+    };
+    const keyed = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => (op.security ?? []).length > 0)
+        .map(([method]) => ({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, "x") })),
+    );
+    expect(keyed.length).toBeGreaterThanOrEqual(15);
+    const wrong: string[] = [];
+    for (const { method, path } of keyed) {
+      const bodies = method === "GET" ? [undefined] : BAD_BODIES;
+      for (const b of bodies) {
+        for (const [key, status, rule] of [
+          [null, 401, "key_required"],
+          [UNKNOWN_KEY, 403, "known_key"],
+        ] as const) {
+          const r = await call(live.url, method, path, {
+            key,
+            ...(b ? { raw: b.raw, headers: { "content-type": b.type } } : {}),
+          });
+          const cell = `${method} ${path} ${key ? "unknown key" : "no key"} ${b?.what ?? ""}`;
+          if (r.status !== status || r.json?.error?.details?.rule !== rule)
+            wrong.push(`${cell}: ${r.status} ${r.text.slice(0, 160)}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("MCP: an anonymous call of a keyed tool is refused unauthenticated before its arguments are validated", async () => {
+    const rpc = async (body: unknown, key?: string) => {
+      const res = await fetch(`${live.url}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...(key ? { authorization: `Bearer ${key}` } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const tools = [
+      "set_withdrawal_address",
+      "benchmark_corpus",
+      "benchmark_start_run",
+      "benchmark_submit_answers",
+      "benchmark_finalize_run",
+      "runs_mine",
+    ];
+    for (const [i, name] of tools.entries()) {
+      const msg = {
+        jsonrpc: "2.0",
+        id: i,
+        method: "tools/call",
+        params: { name, arguments: { run_id: 42, answers: "not a list", withdrawal_address: [] } },
+      };
+      const r = await rpc(msg);
+      expect(r.status, name).toBe(200);
+      expect(r.body.id).toBe(i);
+      expect(r.body.result.isError, name).toBe(true);
+      expect(r.body.result.structuredContent.error, name).toMatchObject({
+        code: "unauthenticated",
+        details: { rule: "key_required" },
+      });
+      // an unknown key is refused at the door, as on REST
+      const u = await rpc(msg, UNKNOWN_KEY);
+      expect(u.status, name).toBe(403);
+    }
+    // with a key the same bad arguments are the SDK's validation error, naming the argument
+    const withKey = await rpc(
+      {
+        jsonrpc: "2.0",
+        id: 9,
+        method: "tools/call",
+        params: { name: "benchmark_finalize_run", arguments: { run_id: 42 } },
+      },
+      keys.competitor!,
+    );
+    expect(JSON.stringify(withKey.body)).toMatch(/run_id/);
+    expect(JSON.stringify(withKey.body)).not.toMatch(/unauthenticated/);
+  });
+});
+
+/**
+ * One strict parser for every body (probe of issue 15): a route that takes no body (re-verification,
+ * award, finalize) still reads one through it, so a malformed body is 400 `invalid_json` and a member
+ * it does not take is 422 naming it, never silently ignored. Absent, white space and `{}` are accepted.
+ */
+describe("body-less routes read their body with the strict parser", () => {
+  it("POST .../verification, .../award and .../finalize refuse malformed or unexpected bodies, naming the JSON path", async () => {
+    const targets = [
+      { path: `/api/v1/benchmarks/${slug}/verification`, key: () => keys.author, accepted: 404 },
+      { path: `/api/v1/benchmarks/${slug}/award`, key: () => keys.operator, accepted: 503 },
+    ];
+    for (const t of targets) {
+      const dup = await call(live.url, "POST", t.path, { key: t.key(), raw: '{"a":1,"a":2}' });
+      expect(dup.status, t.path).toBe(400);
+      expect(dup.json.error.details).toMatchObject({ reason: "duplicate_key", path: "$.a" });
+      const bad = await call(live.url, "POST", t.path, { key: t.key(), raw: "{oops" });
+      expect(bad.status, t.path).toBe(400);
+      expect(bad.json.error.code).toBe("invalid_json");
+      const extra = await call(live.url, "POST", t.path, { key: t.key(), body: { force: true } });
+      expect(extra.status, t.path).toBe(422);
+      expect(extra.json.error.details.path).toBe("$");
+      expect(extra.json.error.message).toMatch(/force/);
+      const form = await call(live.url, "POST", t.path, {
+        key: t.key(),
+        raw: "force=1",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
+      expect(form.status, t.path).toBe(415);
+      // no body, white space, or {}: the route's own answer
+      for (const opts of [{}, { raw: " \n" }, { body: {} }]) {
+        const ok = await call(live.url, "POST", t.path, { key: t.key(), ...opts });
+        expect(ok.status, `${t.path} ${JSON.stringify(opts)}`).toBe(t.accepted);
+      }
+    }
+  });
+});

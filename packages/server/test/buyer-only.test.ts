@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CITIES_PUBLISH,
+  OPERATOR_KEY,
   call,
   citiesAnswer,
   citiesDataset,
@@ -36,10 +37,12 @@ describe("leaderboard_visibility buyer_only over REST", () => {
       body: { ...CITIES_PUBLISH, leaderboard_visibility: "friends" },
     });
     expect(bad.status).toBe(422);
+    // the OpenAPI enum is the schema the edge validates with: the error names the path and the values
     expect(bad.json.error).toMatchObject({
-      code: "invalid_option",
-      details: { field: "leaderboard_visibility" },
+      code: "invalid_request",
+      details: { path: "$.leaderboard_visibility" },
     });
+    expect(bad.json.error.message).toMatch(/public.*buyer_only/);
     // a misspelt option is refused, not ignored (the author meant to hide the board)
     const typo = await call(base, "POST", path, {
       key: author.key,
@@ -83,5 +86,57 @@ describe("leaderboard_visibility buyer_only over REST", () => {
     const own = await call(base, "GET", board, { key: author.key });
     expect(own.json.leaderboard_visible).toBe(true);
     expect(own.json.rows).toHaveLength(1);
+
+    // Closed: SPEC 6.1 would serve receipts to everyone; buyer_only keeps every per-run read the
+    // author's (probe of issue 15: receipts were public after close).
+    await live.platform.closeBenchmark(live.platform.localOperator(), slug);
+    const receipt = `/api/v1/benchmarks/${slug}/runs/${runId}/receipt`;
+    const other = await register(base, "stranger");
+    const operator = { key: OPERATOR_KEY };
+    for (const who of [{ key: agent.key }, { key: other.key }, operator, {}]) {
+      const r = await call(base, "GET", receipt, who);
+      expect(r.status, JSON.stringify(who)).toBe(404);
+      expect(r.json.error).toMatchObject({ code: "receipt_withheld", details: { reason: "buyer_only" } });
+      const b = await call(base, "GET", `/api/v1/benchmarks/${slug}/leaderboard?board=final`, who);
+      expect(b.json.rows, JSON.stringify(who)).toEqual([]);
+      const e = await call(base, "GET", `/api/v1/benchmarks/${slug}/entries`, who);
+      expect(e.status).toBe(200);
+      expect(e.json.entries, JSON.stringify(who)).toEqual([]);
+    }
+    // the run's owner and the operator read the run, but not its receipt
+    for (const key of [agent.key, OPERATOR_KEY]) {
+      const r = await call(base, "GET", `/api/v1/benchmarks/runs/${runId}`, { key });
+      expect(r.status).toBe(200);
+      expect(r.json).not.toHaveProperty("receipt");
+      expect(r.text).not.toMatch(/"credit"/);
+    }
+    const mine = await call(base, "GET", "/api/v1/benchmarks/runs/mine", { key: agent.key });
+    expect(mine.text).not.toMatch(/"credit"/);
+    // the author sees everything
+    const authorsReceipt = await call(base, "GET", receipt, { key: author.key });
+    expect(authorsReceipt.status).toBe(200);
+    expect(authorsReceipt.json.receipt.tasks.length).toBeGreaterThan(0);
+    const authorsEntries = await call(base, "GET", `/api/v1/benchmarks/${slug}/entries`, { key: author.key });
+    expect(authorsEntries.json.entries).toHaveLength(1);
+    expect(authorsEntries.json.entries[0].submissionId).toBe(runId);
+    const authorsRun = await call(base, "GET", `/api/v1/benchmarks/runs/${runId}`, { key: author.key });
+    expect(authorsRun.json.receipt).toBeDefined();
+    // MCP: the leaderboard tool follows the same rule
+    const rpc = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${agent.key}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "benchmark_leaderboard", arguments: { slug } },
+      }),
+    });
+    const tool = (await rpc.json()) as { result: { structuredContent: { rows: unknown[] } } };
+    expect(tool.result.structuredContent.rows).toEqual([]);
   });
 });

@@ -114,7 +114,8 @@ describe("SPEC 9 facts as GAOS claims", () => {
     );
     expect(e.aggregateScore).toBe(0.7);
     expect(e.evidenceVerdict).toBe("unverifiable");
-    expect(e.eligibility).toMatchObject({ decision: "pending" });
+    // RFC-015 `eligibility?`: no stored report, no evaluated policy: no eligibility (not a made-up version)
+    expect(e).not.toHaveProperty("eligibility");
   });
 });
 
@@ -164,8 +165,9 @@ describe("GET /api/v1/benchmarks/:slug/entries", () => {
       submissionId: start.json.run.id,
       aggregateScore: Number(board.json.rows[0].score_composite_public),
       taskScores: {},
-      eligibility: { decision: "pending" },
     });
+    expect(r.json.entries[0]).not.toHaveProperty("eligibility");
+    expect(r.text).not.toContain('"none"');
     expect(r.json.entries[0].verification.replay).toBe("not-observed");
     // open: nothing computed from private tasks (SPEC 6.1)
     expect(r.text).not.toMatch(/"score_composite"|"score_private"|"credit"/);
@@ -178,6 +180,10 @@ describe("GET /api/v1/benchmarks/:slug/entries", () => {
         "/api/v1/benchmarks/{slug}/claims/relay",
       ]),
     );
+    // the absent eligibility is documented: optional in the Entries schema, with its meaning
+    const entry = doc.json.components.schemas.Entries.properties.entries.items;
+    expect(entry.required).not.toContain("eligibility");
+    expect(entry.properties.eligibility.description).toMatch(/absent until/);
     const missing = await call(url, "GET", "/api/v1/benchmarks/no-such-bench/entries");
     expect(missing.status).toBe(404);
   });

@@ -29,6 +29,16 @@ describe("the author's walk", () => {
     const formats = await call(u, "GET", "/api/v1/datasets/formats");
     expect(formats.status).toBe(200);
     expect(Object.keys(formats.json.row)).toContain("payload");
+    // every publish option the server takes is listed, with its values; the OpenAPI document types
+    // the enumerated ones as enums (probe of issue 15: leaderboard_visibility was missing / a string)
+    const doc = await call(u, "GET", "/api/v1/openapi.json");
+    const publish = doc.json.components.schemas.PublishBody.properties;
+    expect(Object.keys(formats.json.publish).sort()).toEqual(Object.keys(publish).sort());
+    expect(formats.json.publish.leaderboard_visibility).toMatch(/^one of public \| buyer_only/);
+    expect(publish.leaderboard_visibility.enum).toEqual(["public", "buyer_only"]);
+    expect(publish.grader_type.enum).toEqual(["exact", "numeric", "contains_all", "json_fields"]);
+    for (const [name, s] of Object.entries(publish) as [string, { description?: string }][])
+      if (name !== "title") expect(s.description, name).toBeTruthy();
     expect(formats.json.examples.length).toBeGreaterThan(0);
 
     const bad = citiesDataset(4, "bad");

@@ -157,7 +157,10 @@ export function chainConfig(o: StoreOpts): ChainConfig | undefined {
   if (!bounty || !registry) {
     throw new PlatformError(
       "invalid_option",
-      "no contract addresses: pass --bounty-contract and --anchor-registry (or fill the address book)",
+      `no contract addresses for chain id ${chainId}: pass --bounty-contract and --anchor-registry. ` +
+        "On a local node, `npx hardhat bounty:deploy --network localhost` deploys them and records them in " +
+        "deploy/.local/deployments.json (see the README's serve commands); on Base or Base Sepolia, " +
+        "`npx hardhat bounty:deploy --network base` (or baseSepolia) fills the address book packages/contracts/deployments.json",
       { field: "bounty-contract" },
     );
   }

@@ -60,29 +60,76 @@ function interruptible(): { signal: AbortSignal; dispose: () => void } {
   };
 }
 
-/**
- * True when every task of a finished run ended with status `error` (the agent command could not start
- * or failed on every batch): the run is finalized under the skip policy, but nothing was answered.
- */
-function everyTaskErrored(r: RunnerResult): boolean {
-  return !r.interrupted && r.outcomes.length > 0 && r.outcomes.every((o) => o.status === "error");
+/** Single-quotes a shell word unless it is plain. */
+function shellWord(w: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
 }
 
-function summarise(r: RunnerResult, store: string) {
+/** Where a run lives, as `resume` needs it: the store (checkpoints), and the server and key for a remote run. */
+interface ResumeWhere {
+  store: string;
+  server?: string;
+  /** Whether `--api-key` was given on the command line (not through `BENCH_BOUNTY_API_KEY`). */
+  keyOnCommandLine: boolean;
+}
+
+/**
+ * The `bench-bounty resume` command of a run, paste-able as printed: the key is never printed, so a key
+ * given with `--api-key` becomes `--api-key "$BENCH_BOUNTY_API_KEY"` and the line says to set it.
+ */
+export function resumeCommand(runId: string, w: ResumeWhere): string {
+  const cmd = ["bench-bounty", "resume", runId, "--store", shellWord(w.store)];
+  if (w.server) cmd.push("--server", shellWord(w.server));
+  if (w.keyOnCommandLine) cmd.push('--api-key "$BENCH_BOUNTY_API_KEY"');
+  return (
+    cmd.join(" ") +
+    (w.keyOnCommandLine ? "   (with your API key in the environment variable BENCH_BOUNTY_API_KEY)" : "")
+  );
+}
+
+function whereOf(o: StoreOpts & { server?: string }, cmd: Command): ResumeWhere {
+  return {
+    store: o.store,
+    ...(o.server ? { server: o.server } : {}),
+    keyOnCommandLine: o.apiKey !== undefined && cmd.getOptionValueSource("apiKey") === "cli",
+  };
+}
+
+/**
+ * An `agent_failed` of the runner with the exact `resume` command appended (the runner does not know
+ * the command line).
+ */
+function withResumeCommand(e: unknown, w: ResumeWhere): unknown {
+  if (!(e instanceof PlatformError) || e.code !== "agent_failed" || typeof e.details.run_id !== "string")
+    return e;
+  const runId = e.details.run_id;
+  return new PlatformError(
+    "agent_failed",
+    `${e.message.replace(/ \(resume \S+\)$/, "")}:\n  ${resumeCommand(runId, w)}`,
+    e.details,
+  );
+}
+
+/**
+ * The printed summary of a run. On stderr: how to resume an interrupted run; for a finalized run with
+ * unanswered tasks, how many, why (the first reason), where the agent's stderr is, and that the attempt
+ * is used up with how many remain.
+ */
+function summarise(r: RunnerResult, w: ResumeWhere) {
   const counts: Record<string, number> = {};
   for (const o of r.outcomes) counts[o.status] = (counts[o.status] ?? 0) + 1;
+  const failed = r.outcomes.filter((o) => o.status !== "answered");
   if (r.interrupted) {
-    process.stderr.write(
-      `run ${r.run_id} interrupted; continue with: bench-bounty resume ${r.run_id} --store ${store}\n`,
-    );
+    process.stderr.write(`run ${r.run_id} interrupted; continue with:\n  ${resumeCommand(r.run_id, w)}\n`);
     process.exitCode = 130;
-  } else if (everyTaskErrored(r)) {
+  } else if (r.finalized && failed.length > 0) {
     const log = join(dirname(r.checkpoint_file), `${r.run_id}.agent.log`);
     process.stderr.write(
-      `warning: every task of run ${r.run_id} failed with an agent error (${r.outcomes[0]!.reason ?? "no reason"}); ` +
-        `the agent's stderr is in ${log}\n`,
+      `warning: ${failed.length} of ${r.task_count} tasks of run ${r.run_id} have no answer (they score 0); ` +
+        `the first, task ${failed[0]!.ordinal}: ${failed[0]!.status}: ${failed[0]!.reason ?? "no reason"}\n` +
+        `the agent's stderr is in ${log}\n` +
+        `attempt ${r.attempt} is used up; attempts remaining: ${r.finalized.attempts_remaining}\n`,
     );
-    process.exitCode = 1;
   }
   const f = r.finalized;
   return {
@@ -169,7 +216,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
       ),
     )
     .action(
-      action(async (slug: string, o: StoreOpts & RunOpts & { server?: string }) => {
+      action(async (slug: string, o: StoreOpts & RunOpts & { server?: string }, cmd: Command) => {
         if (o.server && (o.withdrawalAddress || o.author))
           throw new PlatformError(
             "invalid_option",
@@ -188,12 +235,17 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
           }
           const agent: AgentSpec = { kind: "command", command: o.agent! };
           const backend = await where.backend();
-          const results = [];
+          const results: ReturnType<typeof summarise>[] = [];
+          const w = whereOf(o, cmd);
           for (let i = 0; i < (o.attempts ?? 1) && !signal.aborted; i++) {
-            const r = await runBenchmark(backend, slug, o.agentId!, agent, toRunnerOptions(o, signal));
-            results.push(summarise(r, o.store));
-            // An agent that cannot run would only use up the remaining attempts the same way.
-            if (r.interrupted || everyTaskErrored(r)) break;
+            const r = await runBenchmark(backend, slug, o.agentId!, agent, toRunnerOptions(o, signal)).catch(
+              (e: unknown) => {
+                if (results.length > 0) print(results); // the attempts that did finish
+                throw withResumeCommand(e, w);
+              },
+            );
+            results.push(summarise(r, w));
+            if (r.interrupted) break;
           }
           print(results.length === 1 ? results[0] : results);
         } finally {
@@ -218,13 +270,17 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
       ),
     )
     .action(
-      action(async (runId: string, o: StoreOpts & RunOpts & { server?: string }) => {
+      action(async (runId: string, o: StoreOpts & RunOpts & { server?: string }, cmd: Command) => {
         const where = await runBackendOf(o, hooks);
         const { signal, dispose } = interruptible();
         try {
           const agent: AgentSpec | undefined = o.agent ? { kind: "command", command: o.agent } : undefined;
           const backend = await where.backend();
-          print(summarise(await resumeRun(backend, runId, agent, toRunnerOptions(o, signal)), o.store));
+          const w = whereOf(o, cmd);
+          const r = await resumeRun(backend, runId, agent, toRunnerOptions(o, signal)).catch((e: unknown) => {
+            throw withResumeCommand(e, w);
+          });
+          print(summarise(r, w));
         } finally {
           dispose();
           where.close();

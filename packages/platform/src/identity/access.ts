@@ -110,13 +110,29 @@ export function privateFiguresVisible(
   return isAuthorOf(viewer, b) || !open || b.private_count === 0;
 }
 
-/** SPEC 6.1: receipts are served once the benchmark is closed (to its author at any time). */
+/**
+ * The `buyer_only` visibility (the compete seed, section 7: a benchmark commissioned by one buyer):
+ * true when `viewer` is not the author of such a benchmark, who then sees no per-run data of it: no
+ * leaderboard rows and no receipts, open or closed. The award evidence pack stays public (SPEC 8:
+ * "the same pack forever after"); so does a competitor's own finalize result.
+ */
+export function buyerOnlyHides(
+  viewer: Principal | null | undefined,
+  b: Pick<BenchmarkRecord, "author_account_id" | "config">,
+): boolean {
+  return (b.config.leaderboard_visibility ?? "public") === "buyer_only" && !isAuthorOf(viewer, b);
+}
+
+/**
+ * SPEC 6.1: receipts are served once the benchmark is closed (to its author at any time); a
+ * `buyer_only` benchmark serves them to its author only ({@link buyerOnlyHides}).
+ */
 export function receiptsVisible(
   viewer: Principal | null | undefined,
-  b: Pick<BenchmarkRecord, "author_account_id">,
+  b: Pick<BenchmarkRecord, "author_account_id" | "config">,
   open: boolean,
 ): boolean {
-  return isAuthorOf(viewer, b) || !open;
+  return isAuthorOf(viewer, b) || (!open && !buyerOnlyHides(viewer, b));
 }
 
 /** Gold, salts and answers: to the author, and to everyone once the benchmark is awarded (the pack). */

@@ -11,7 +11,8 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env.js";
 import { EdgeError } from "../errors.js";
 import { strictParse } from "../route.js";
-import { registerTools } from "./tools.js";
+import { requirePrincipal } from "@bench-bounty/platform";
+import { KEYED_TOOLS, registerTools, toolErrorOf } from "./tools.js";
 
 /** Name and version announced to MCP clients. */
 export const MCP_SERVER_INFO = { name: "bench-bounty", version: "0.1.0" } as const;
@@ -31,8 +32,8 @@ async function emptyBatch(c: Context<AppEnv>): Promise<Response | null> {
 }
 
 async function handle(c: Context<AppEnv>, slug: string | null): Promise<Response> {
-  const refused = await emptyBatch(c);
-  if (refused) return refused;
+  const empty = await emptyBatch(c);
+  if (empty) return empty;
   const server = new McpServer(MCP_SERVER_INFO, {
     instructions:
       "Compete in five calls: register (skip with a key), benchmark_corpus, benchmark_start_run, " +
@@ -45,6 +46,8 @@ async function handle(c: Context<AppEnv>, slug: string | null): Promise<Response
   });
   const parsed = c.req.method === "POST" ? await strictRpcBody(c) : undefined;
   if (parsed instanceof Response) return parsed;
+  const refused = parsed && c.var.principal === null ? anonymousKeyedCall(c, parsed.value) : null;
+  if (refused) return refused;
   await server.connect(transport);
   try {
     return await transport.handleRequest(
@@ -63,7 +66,9 @@ async function handle(c: Context<AppEnv>, slug: string | null): Promise<Response
  * 400 `{code: -32700, data: {path, reason}}`. Other media types are left to the SDK (415).
  */
 async function strictRpcBody(c: Context<AppEnv>): Promise<{ value: unknown } | Response | undefined> {
-  if (!/^application\/json\b/i.test(c.req.header("content-type") ?? "")) return undefined;
+  // Any media type naming application/json (a superset of what the SDK accepts): the SDK never parses
+  // a body itself, and refuses the other media types (415) before it would.
+  if (!/application\/json/i.test(c.req.header("content-type") ?? "")) return undefined;
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   try {
     strictParse(bytes);
@@ -73,6 +78,36 @@ async function strictRpcBody(c: Context<AppEnv>): Promise<{ value: unknown } | R
     return c.json({ jsonrpc: "2.0", id: null, error }, 400);
   }
   return { value: JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown };
+}
+
+/**
+ * Without a key, a `tools/call` of a tool that needs one ({@link KEYED_TOOLS}) is answered here with the
+ * tool error `unauthenticated` (rule `key_required`, as REST's 401), before the SDK validates the
+ * arguments: authentication comes first. In a batch every such call is refused the same way and the
+ * batch is answered here only when all its messages are such calls; a mixed batch goes to the SDK,
+ * whose tools refuse the anonymous calls themselves (after validating their arguments).
+ */
+function anonymousKeyedCall(c: Context<AppEnv>, body: unknown): Response | null {
+  const keyed = (m: unknown): m is { id?: unknown } => {
+    if (typeof m !== "object" || m === null) return false;
+    const { method, params } = m as { method?: unknown; params?: { name?: unknown } };
+    return method === "tools/call" && typeof params?.name === "string" && KEYED_TOOLS.has(params.name);
+  };
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.length === 0 || !messages.every(keyed)) return null;
+  const result = toolErrorOf(refusalOf(() => requirePrincipal(null)));
+  const answers = messages.map((m) => ({ jsonrpc: "2.0", id: m.id ?? null, result }));
+  return c.json(Array.isArray(body) ? answers : answers[0], 200);
+}
+
+/** What `f` throws (the refusal of a rule that lives elsewhere). */
+function refusalOf(f: () => unknown): unknown {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  throw new Error("expected a refusal");
 }
 
 /** Mounts both endpoints (POST for JSON-RPC; GET and DELETE answer as the SDK's stateless mode does). */

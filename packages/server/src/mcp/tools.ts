@@ -36,14 +36,33 @@ async function call(
     const r = await fn();
     return ok(r.value, r.text);
   } catch (e) {
-    const { body } = errorResponseOf(e, t.log);
-    return {
-      isError: true,
-      content: [{ type: "text", text: `${body.error.code}: ${body.error.message}` }],
-      structuredContent: body as unknown as Record<string, unknown>,
-    };
+    return toolErrorOf(e, t.log);
   }
 }
+
+/** A refusal as a tool error: structured content is the REST body `{error: {code, message, details}}`. */
+export function toolErrorOf(e: unknown, log?: (e: unknown) => void): CallToolResult {
+  const { body } = errorResponseOf(e, log);
+  return {
+    isError: true,
+    content: [{ type: "text", text: `${body.error.code}: ${body.error.message}` }],
+    structuredContent: body as unknown as Record<string, unknown>,
+  };
+}
+
+/**
+ * The tools that need a key (the domain refuses them without one). The endpoint refuses an anonymous
+ * call of one of them (`unauthenticated`, rule `key_required`) before the SDK validates its arguments,
+ * so authentication comes before validation on MCP as on REST.
+ */
+export const KEYED_TOOLS: ReadonlySet<string> = new Set([
+  "set_withdrawal_address",
+  "benchmark_corpus",
+  "benchmark_start_run",
+  "benchmark_submit_answers",
+  "benchmark_finalize_run",
+  "runs_mine",
+]);
 
 const Answer = z.object({
   ordinal: z.number().int().describe("the task's ordinal in THIS run, as benchmark_start_run returned it"),

@@ -6,7 +6,8 @@
  * Where the facts come from: the verifier worker's stored report of the benchmark's award pack
  * (SPEC 9), read through a {@link VerificationSource}. The facts are the award's, so every row of an
  * awarded benchmark carries the same ones; before a stored report (open, or not yet verified) every
- * fact is `not-observed` and the eligibility `pending`.
+ * fact is `not-observed` and the entry has no `eligibility` (RFC-015 makes it optional: no policy has
+ * been evaluated, so there is no policy version to name; `verification.reasons` says why).
  *
  * The SPEC 9 facts map onto the coarser GAOS claims as below (a GAOS claim is `failed` when any of its
  * facts failed, `verified` when all are verified or not-required and one is verified, else the first
@@ -40,7 +41,7 @@ import { gaosTaskScores, type TaskScores } from "@bench-bounty/platform";
 import type { AppEnv } from "../env.js";
 import { sendJson } from "../http.js";
 import { defineRoute } from "../route.js";
-import { AnyJson } from "../schemas.js";
+import { Entries } from "../schemas.js";
 import type { FactState, StoredVerification } from "../verification/view.js";
 
 export type { FactState, StoredVerification };
@@ -152,15 +153,11 @@ export function gaosEntry(
         : "unverifiable",
     reproduced: verification.organizerReproduced === "verified",
     verification,
-    eligibility:
-      v === null
-        ? {
-            policyId: "bench-bounty.verifier",
-            policyVersion: "none",
-            decision: "pending",
-            reasons: ["not verified yet"],
-          }
-        : {
+    // RFC-015 `eligibility?`: absent until a policy was evaluated (no stored report: no policy version)
+    ...(v === null
+      ? {}
+      : {
+          eligibility: {
             policyId: `bench-bounty.verifier.${v.policy}`,
             policyVersion: v.policy_version,
             decision: v.report.policy_met ? "eligible" : "ineligible",
@@ -168,6 +165,7 @@ export function gaosEntry(
               ? []
               : v.report.policy_unmet.map((f) => `${f} not in a state the ${v.policy} policy accepts`),
           },
+        }),
     bench_bounty_facts: (v?.report.facts ?? {}) as JsonValue,
     verified_at: v?.ran_at ?? null,
     verifier_version: v?.verifier_version ?? null,
@@ -187,7 +185,7 @@ export function entriesRoutes(source?: VerificationSource): OpenAPIHono<AppEnv> 
     auth: "optional",
     summary:
       "Leaderboard rows as gaos.leaderboard-entry.v2 (verification facts, eligibility policy id and version)",
-    ok: { status: 200, schema: AnyJson, description: "{schema, entries}" },
+    ok: { status: 200, schema: Entries, description: "{schema, entries}" },
     errors: [404],
     handler: async (c) => {
       const slug = c.req.param("slug")!;
