@@ -28,6 +28,8 @@ export interface RouteSpec<B extends z.ZodType | undefined> {
   /** Whether a key is needed (documentation; the domain enforces it). */
   auth?: "none" | "optional" | "required";
   body?: B;
+  /** Query parameters (documentation; the handler reads them). */
+  query?: z.ZodObject;
   bodyMode?: BodyMode;
   /** The body may be absent (an empty object is validated then). */
   bodyOptional?: boolean;
@@ -130,6 +132,7 @@ export function defineRoute<B extends z.ZodType | undefined>(
     ...(spec.auth === "required" ? { security: [{ ApiKey: [] }, { Bearer: [] }] } : {}),
     request: {
       ...(params.length ? { params: z.object(Object.fromEntries(params.map((p) => [p, z.string()]))) } : {}),
+      ...(spec.query ? { query: spec.query } : {}),
       ...(spec.body
         ? { body: { required: !spec.bodyOptional, content: { "application/json": { schema: spec.body } } } }
         : {}),
