@@ -14,7 +14,8 @@
  * Usage: `npm run bench:api` (root) or `pnpm --filter @bench-bounty/server bench [-- --seconds 5]
  * [--board-runs 10000] [--only routes,board,runs]`.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
@@ -28,6 +29,8 @@ const arg = (name: string) => (process.argv.includes(name) ? process.argv[proces
 const seconds = Number(arg("--seconds")) || 5;
 const boardRuns = Number(arg("--board-runs")) || 10_000;
 const only = new Set((arg("--only") ?? "routes,board,runs").split(","));
+/** `--profile DIR`: a V8 CPU profile of each edge figure (the autocannon phase of the edge) in DIR. */
+const profileDir = arg("--profile");
 const TASKS = 200;
 
 async function post(url: string, key: string | null, body?: unknown) {
@@ -61,6 +64,26 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
+/** Runs `fn` under the V8 CPU profiler; writes `<profileDir>/<name>.cpuprofile`. */
+async function profiled<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const session = new Session();
+  session.connect();
+  const send = (method: string) =>
+    new Promise<any>((res, rej) => session.post(method, (e, r) => (e ? rej(e) : res(r))));
+  await send("Profiler.enable");
+  await send("Profiler.start");
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await send("Profiler.stop");
+    mkdirSync(profileDir!, { recursive: true });
+    const file = join(profileDir!, `${name.replace(/[^A-Za-z0-9]+/g, "-")}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    console.log(`profile: ${file}`);
+    session.disconnect();
+  }
+}
+
 /** Reads a route once: the bytes the bare handler will serve. */
 async function read(url: string) {
   const res = await fetch(url);
@@ -75,7 +98,7 @@ async function read(url: string) {
 async function versusBare(name: string, url: string): Promise<string> {
   const r = await read(url);
   const b = await bare(r.bytes, r.status, r.type);
-  const edge = await cannon(url);
+  const edge = profileDir ? await profiled(name, () => cannon(url)) : await cannon(url);
   const base = await cannon(b.url);
   b.close();
   const errors = edge.errors > 0 ? ` (${edge.errors} errors)` : "";
