@@ -178,12 +178,14 @@ async function competeAndRead(_platform: Platform, u: string): Promise<string[]>
     const lat: number[] = [];
     const until = performance.now() + (only.has("runs") ? seconds * 1000 : 0);
     const t0 = performance.now();
-    await Promise.all(
-      agents.slice(offset, (offset += n)).map(async (a) => {
-        do lat.push(await fullRun(a.api_key));
-        while (performance.now() < until);
-      }),
-    );
+    const play = () =>
+      Promise.all(
+        agents.slice(offset, (offset += n)).map(async (a) => {
+          do lat.push(await fullRun(a.api_key));
+          while (performance.now() < until);
+        }),
+      );
+    await (profileDir && only.has("runs") ? profiled(`full runs, ${n} agents`, play) : play());
     const elapsed = (performance.now() - t0) / 1000;
     lat.sort((a, b) => a - b);
     runsTable.push(
