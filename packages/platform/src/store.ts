@@ -44,7 +44,6 @@ import {
   type StoreTarget,
 } from "./store/engine.js";
 import type { Executor } from "./store/executor.js";
-import { GroupCommit } from "./store/group-commit.js";
 import { migrationsFor } from "./store/migrations/index.js";
 import { PacksTable } from "./store/packs.js";
 import { RunsTable } from "./store/runs.js";
@@ -120,12 +119,9 @@ export class Store extends Tables {
   private readonly localDir: string | null;
   private readonly checkpoints: string | null;
   private readonly locks = new Map<string, Promise<unknown>>();
-  /** SQLite: transactions committed in groups (one fsync for those that queued up). */
-  private readonly groups: GroupCommit | null;
 
   private constructor(opened: OpenedEngine, dir: string | null, runsDir: string | null) {
     super(opened.db, opened.engine);
-    this.groups = opened.engine === "sqlite" ? new GroupCommit(opened.db) : null;
     this.description = opened.description;
     this.localDir = dir;
     this.checkpoints = runsDir ?? (dir === null ? null : join(dir, "runs"));
@@ -202,9 +198,7 @@ export class Store extends Tables {
   }
 
   /**
-   * Runs `fn` in one transaction, all or nothing: on SQLite a savepoint of an IMMEDIATE transaction
-   * shared with the transactions queued behind it, answered once that commits (group commit,
-   * `store/group-commit.ts`); on PostgreSQL READ COMMITTED,
+   * Runs `fn` in one transaction, all or nothing: IMMEDIATE on SQLite; on PostgreSQL READ COMMITTED,
    * with rows locked by the modules' `lock` reads, and retried up to 5 times after a serialization
    * failure or a deadlock (so `fn` must only touch the store). Inside `fn` use only the given
    * `Tables`: on SQLite the store's own modules wait for the transaction's connection.
@@ -212,7 +206,6 @@ export class Store extends Tables {
   async tx<T>(fn: (t: Tables) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        if (this.groups) return await this.groups.run((trx) => fn(new Tables(trx, this.engine)));
         return await this.db.transaction().execute((trx) => fn(new Tables(trx, this.engine)));
       } catch (e) {
         if (attempt >= TX_ATTEMPTS || !isRetryable(e)) throw e;

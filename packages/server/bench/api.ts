@@ -178,6 +178,7 @@ async function competeAndRead(_platform: Platform, u: string): Promise<string[]>
     const lat: number[] = [];
     const until = performance.now() + (only.has("runs") ? seconds * 1000 : 0);
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const play = () =>
       Promise.all(
         agents.slice(offset, (offset += n)).map(async (a) => {
@@ -187,9 +188,11 @@ async function competeAndRead(_platform: Platform, u: string): Promise<string[]>
       );
     await (profileDir && only.has("runs") ? profiled(`full runs, ${n} agents`, play) : play());
     const elapsed = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuPerRun = (cpu.user + cpu.system) / 1000 / lat.length;
     lat.sort((a, b) => a - b);
     runsTable.push(
-      `| ${n} | ${lat.length} | ${(lat.length / elapsed).toFixed(2)} | ${pct(lat, 50).toFixed(1)} | ${pct(lat, 99).toFixed(1)} |`,
+      `| ${n} | ${lat.length} | ${(lat.length / elapsed).toFixed(2)} | ${cpuPerRun.toFixed(1)} | ${pct(lat, 50).toFixed(1)} | ${pct(lat, 99).toFixed(1)} |`,
     );
   }
   const out: string[] = [];
@@ -203,7 +206,10 @@ async function competeAndRead(_platform: Platform, u: string): Promise<string[]>
   }
   if (only.has("runs")) {
     out.push("\nFull runs (start, submit 200 answers, finalize):\n");
-    out.push("| concurrent agents | full runs | runs/s | finalize p50 ms | finalize p99 ms |", "|---|---|---|---|---|");
+    out.push(
+      "| concurrent agents | full runs | runs/s | CPU ms per run (server and agents) | finalize p50 ms | finalize p99 ms |",
+      "|---|---|---|---|---|---|",
+    );
     out.push(...runsTable);
   }
   return out;
