@@ -155,9 +155,9 @@ export interface LeaderboardOptions {
   /** The caller (the author may ask for the final board while open). */
   viewer?: Principal | null;
   /** Which board (default: public while open, final once closed); `final` while open is for the author only. */
-  board?: "public" | "final";
+  board?: "public" | "final" | undefined;
   /** One page of rows (default: every row); see {@link BoardPage}. */
-  page?: { offset: number; limit: number };
+  page?: { offset: number; limit: number } | undefined;
 }
 
 /** Rows per page of a paged board when the caller names no `limit` (the REST and MCP default). */

@@ -25,7 +25,8 @@ import { Hono } from "hono";
 import { platformDomain, serveApp } from "../src/index.js";
 import { seedBoard } from "./seed.js";
 
-const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const arg = (name: string) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
 const seconds = Number(arg("--seconds")) || 5;
 const boardRuns = Number(arg("--board-runs")) || 10_000;
 const only = new Set((arg("--only") ?? "routes,board,runs").split(","));
@@ -36,7 +37,10 @@ const TASKS = 200;
 async function post(url: string, key: string | null, body?: unknown) {
   const res = await fetch(url, {
     method: "POST",
-    headers: { ...(key ? { "x-api-key": key } : {}), ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+    headers: {
+      ...(key ? { "x-api-key": key } : {}),
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const json = (await res.json()) as any;
@@ -50,7 +54,11 @@ async function cannon(url: string): Promise<{ rps: number; p99: number; errors: 
 }
 
 /** A bare Hono app that answers `bytes` with the same status and content type. */
-async function bare(bytes: Buffer, status: number, type: string): Promise<{ url: string; close: () => void }> {
+async function bare(
+  bytes: Buffer,
+  status: number,
+  type: string,
+): Promise<{ url: string; close: () => void }> {
   const app = new Hono();
   app.get("/", (c) => c.body(new Uint8Array(bytes), status as 200, { "content-type": type }));
   return new Promise((resolve) => {
@@ -113,7 +121,11 @@ const ROUTE_HEADER = [
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "bb-bench-api-"));
   const platform = await Platform.open({ dir });
-  const server = await serveApp({ domain: platformDomain(platform), port: 0, limits: { rateBurst: 1e9, ratePerSecond: 1e9 } });
+  const server = await serveApp({
+    domain: platformDomain(platform),
+    port: 0,
+    limits: { rateBurst: 1e9, ratePerSecond: 1e9 },
+  });
   const u = server.url;
   const out: string[] = [];
   try {
@@ -127,7 +139,9 @@ async function main(): Promise<void> {
       const board = `${u}/api/v1/benchmarks/${big}/leaderboard`;
       out.push(`\nLeaderboard of ${boardRuns} finalized runs (one agent each):\n`, ...ROUTE_HEADER);
       out.push(await versusBare("leaderboard, default page", board));
-      out.push(await versusBare(`leaderboard, whole board (limit=${boardRuns})`, `${board}?limit=${boardRuns}`));
+      out.push(
+        await versusBare(`leaderboard, whole board (limit=${boardRuns})`, `${board}?limit=${boardRuns}`),
+      );
     }
     if (only.has("routes") || only.has("runs")) out.push(...(await competeAndRead(platform, u)));
   } finally {
@@ -199,9 +213,14 @@ async function competeAndRead(_platform: Platform, u: string): Promise<string[]>
   if (only.has("routes")) {
     out.push(`\nRoutes of the ${TASKS}-task benchmark:\n`, ...ROUTE_HEADER);
     out.push(await versusBare("detail", `${u}/api/v1/benchmarks/${slug}`));
-    out.push(await versusBare("leaderboard (50+ agents ranked)", `${u}/api/v1/benchmarks/${slug}/leaderboard`));
     out.push(
-      await versusBare("award evidence (404 before the award)", `${u}/api/v1/benchmarks/${slug}/award-evidence`),
+      await versusBare("leaderboard (50+ agents ranked)", `${u}/api/v1/benchmarks/${slug}/leaderboard`),
+    );
+    out.push(
+      await versusBare(
+        "award evidence (404 before the award)",
+        `${u}/api/v1/benchmarks/${slug}/award-evidence`,
+      ),
     );
   }
   if (only.has("runs")) {

@@ -52,7 +52,12 @@ export async function seedBoard(platform: Platform, runs: number): Promise<strin
       const runId = `run-seed-${runs}-${i}`;
       const started = template.started_at_ms + i;
       await t.agents.insertIfAbsent(
-        { agent_id: agentId, owner_account_id: pp.account_id, withdrawal_address: null, is_author_agent: false },
+        {
+          agent_id: agentId,
+          owner_account_id: pp.account_id,
+          withdrawal_address: null,
+          is_author_agent: false,
+        },
         createdAt,
       );
       await t.runs.insert({

@@ -14,10 +14,13 @@ export const BoardPageQuery = z.object({
     .string()
     .optional()
     .openapi({ description: "0-based rank position of the page's first row (default 0)", example: "0" }),
-  limit: z.string().optional().openapi({
-    description: `rows per page, 1 to ${BOARD_PAGE_MAX} (default ${BOARD_PAGE_SIZE}); follow next_offset for the rest`,
-    example: String(BOARD_PAGE_SIZE),
-  }),
+  limit: z
+    .string()
+    .optional()
+    .openapi({
+      description: `rows per page, 1 to ${BOARD_PAGE_MAX} (default ${BOARD_PAGE_SIZE}); follow next_offset for the rest`,
+      example: String(BOARD_PAGE_SIZE),
+    }),
 });
 
 /** A whole number query parameter, or `fallback` when absent. @throws EdgeError 422 `invalid_request` naming it */
