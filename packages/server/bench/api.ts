@@ -48,9 +48,21 @@ async function post(url: string, key: string | null, body?: unknown) {
   return json;
 }
 
-async function cannon(url: string): Promise<{ rps: number; p99: number; errors: number }> {
+/**
+ * autocannon on `url`: requests/s, p99 (ms), errors (socket errors and timeouts; a route's own status
+ * is not one) and the process's CPU time per request in µs (server and client: steadier than req/s
+ * on a machine shared with other work).
+ */
+async function cannon(url: string): Promise<{ rps: number; p99: number; errors: number; cpuUs: number }> {
+  const cpu0 = process.cpuUsage();
   const r = await autocannon({ url, connections: 10, duration: seconds });
-  return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.non2xx };
+  const cpu = process.cpuUsage(cpu0);
+  return {
+    rps: r.requests.average,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    cpuUs: (cpu.user + cpu.system) / Math.max(1, r.requests.total),
+  };
 }
 
 /** A bare Hono app that answers `bytes` with the same status and content type. */
@@ -110,12 +122,12 @@ async function versusBare(name: string, url: string): Promise<string> {
   const base = await cannon(b.url);
   b.close();
   const errors = edge.errors > 0 ? ` (${edge.errors} errors)` : "";
-  return `| ${name} | ${r.status} | ${r.bytes.length} | ${edge.rps.toFixed(0)}${errors} | ${edge.p99} | ${base.rps.toFixed(0)} | ${base.p99} | ${(edge.rps / base.rps).toFixed(2)} |`;
+  return `| ${name} | ${r.status} | ${r.bytes.length} | ${edge.rps.toFixed(0)}${errors} | ${edge.p99} | ${edge.cpuUs.toFixed(0)} | ${base.rps.toFixed(0)} | ${base.p99} | ${base.cpuUs.toFixed(0)} | ${(edge.rps / base.rps).toFixed(2)} | ${(base.cpuUs / edge.cpuUs).toFixed(2)} |`;
 }
 
 const ROUTE_HEADER = [
-  "| route | status | bytes | edge req/s | edge p99 ms | bare Hono req/s | bare p99 ms | ratio |",
-  "|---|---|---|---|---|---|---|---|",
+  "| route | status | bytes | edge req/s | edge p99 ms | edge CPU µs/req | bare Hono req/s | bare p99 ms | bare CPU µs/req | ratio (req/s) | ratio (CPU) |",
+  "|---|---|---|---|---|---|---|---|---|---|---|",
 ];
 
 async function main(): Promise<void> {
