@@ -226,7 +226,7 @@ async function competeAndRead(_platform: Platform, u: string): Promise<string[]>
     out.push(`\nRoutes of the ${TASKS}-task benchmark:\n`, ...ROUTE_HEADER);
     out.push(await versusBare("detail", `${u}/api/v1/benchmarks/${slug}`));
     out.push(
-      await versusBare("leaderboard (50+ agents ranked)", `${u}/api/v1/benchmarks/${slug}/leaderboard`),
+      await versusBare(`leaderboard (${offset} agents ranked)`, `${u}/api/v1/benchmarks/${slug}/leaderboard`),
     );
     out.push(
       await versusBare(
