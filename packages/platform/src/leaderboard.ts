@@ -155,28 +155,107 @@ export interface LeaderboardOptions {
   /** The caller (the author may ask for the final board while open). */
   viewer?: Principal | null;
   /** Which board (default: public while open, final once closed); `final` while open is for the author only. */
-  board?: "public" | "final";
+  board?: "public" | "final" | undefined;
+  /** One page of rows (default: every row); see {@link BoardPage}. */
+  page?: { offset: number; limit: number } | undefined;
 }
+
+/** Rows per page of a paged board when the caller names no `limit` (the REST and MCP default). */
+export const BOARD_PAGE_SIZE = 100;
+/** Largest `limit` of one page: a board of up to this many agents is one request. */
+export const BOARD_PAGE_MAX = 10_000;
+
+/**
+ * Where a page sits on its board: rows `offset` .. `offset + rows.length - 1` (0-based, in rank
+ * order) of `total_rows`; `next_offset` is the offset of the next page, null on the last one.
+ */
+export interface BoardPage {
+  total_rows: number;
+  offset: number;
+  limit: number;
+  next_offset: number | null;
+}
+
+/** One page of a leaderboard: the board's fields, its rows `offset .. offset + limit - 1`, and where. */
+export type LeaderboardPage = Leaderboard & BoardPage;
 
 interface CacheEntry {
   version: number;
   open: boolean;
   status: string;
   board: Leaderboard;
+  /** Pages cut from `board`, by `offset:limit` (bounded: {@link PAGES_CACHED}). */
+  pages: Map<string, LeaderboardPage>;
 }
+/** Pages kept per cached board (the default page and a reader's walk through the board). */
+const PAGES_CACHED = 64;
 const caches = new WeakMap<PlatformContext, Map<string, CacheEntry>>();
+/** Boards being built, by cache key and version: concurrent readers of a new version share one build. */
+const building = new WeakMap<PlatformContext, Map<string, Promise<CacheEntry>>>();
+
+/**
+ * Checks a page request: `offset` an integer >= 0, `limit` an integer in 1..{@link BOARD_PAGE_MAX}.
+ * @throws PlatformError `invalid_option` naming the field (`offset` or `limit`)
+ */
+export function checkBoardPage(page: { offset: unknown; limit: unknown }): { offset: number; limit: number } {
+  const { offset, limit } = page;
+  if (typeof offset !== "number" || !Number.isSafeInteger(offset) || offset < 0)
+    throw new PlatformError("invalid_option", "offset must be an integer >= 0", { field: "offset" });
+  if (typeof limit !== "number" || !Number.isSafeInteger(limit) || limit < 1 || limit > BOARD_PAGE_MAX)
+    throw new PlatformError("invalid_option", `limit must be an integer from 1 to ${BOARD_PAGE_MAX}`, {
+      field: "limit",
+    });
+  return { offset, limit };
+}
+
+/** Cuts one page from a board (frozen: cached and shared like the board). */
+function cutPage(board: Leaderboard, offset: number, limit: number): LeaderboardPage {
+  const total = board.rows.length;
+  const rows = Object.freeze(board.rows.slice(offset, offset + limit));
+  return Object.freeze({
+    ...board,
+    rows,
+    total_rows: total,
+    offset,
+    limit,
+    next_offset: offset + limit < total ? offset + limit : null,
+  }) as LeaderboardPage;
+}
+
+/** The page of a cached board (cut once per board version; a bounded number kept). */
+function pageOf(entry: CacheEntry, page: { offset: number; limit: number }): LeaderboardPage {
+  const key = `${page.offset}:${page.limit}`;
+  let hit = entry.pages.get(key);
+  if (hit) return hit;
+  hit = cutPage(entry.board, page.offset, page.limit);
+  if (entry.pages.size >= PAGES_CACHED) entry.pages.clear();
+  entry.pages.set(key, hit);
+  return hit;
+}
 
 /**
  * The leaderboard of a benchmark: the public board while open, the final board once closed (SPEC 6.1).
- * The author may ask for `board: "final"` while open.
+ * The author may ask for `board: "final"` while open. With `page`, one page of it ({@link BoardPage}:
+ * the rows keep their board-wide `rank`). The same object is returned until the board changes.
  * @throws PlatformError `unknown_benchmark` (404), `forbidden` (`benchmark_author_only`) for the final
- *   board of an open benchmark asked by anyone else
+ *   board of an open benchmark asked by anyone else, `invalid_option` for a bad `page` (naming the field)
  */
+export async function leaderboard(
+  ctx: PlatformContext,
+  slug: string,
+  opts: LeaderboardOptions & { page: { offset: number; limit: number } },
+): Promise<LeaderboardPage>;
+export async function leaderboard(
+  ctx: PlatformContext,
+  slug: string,
+  opts?: LeaderboardOptions,
+): Promise<Leaderboard>;
 export async function leaderboard(
   ctx: PlatformContext,
   slug: string,
   opts: LeaderboardOptions = {},
 ): Promise<Leaderboard> {
+  const page = opts.page ? checkBoardPage(opts.page) : undefined;
   // One read gives the benchmark and its board's change counter (bumped by finalize, close and award).
   const versioned = await ctx.store.benchmarks.getVersioned(slug);
   if (!versioned) throw new PlatformError("unknown_benchmark", `no benchmark ${slug}`, { slug });
@@ -188,19 +267,43 @@ export async function leaderboard(
       slug,
     });
   }
-  if (buyerOnlyHides(opts.viewer, b)) return hiddenBoard(b, open, want);
+  if (buyerOnlyHides(opts.viewer, b)) {
+    const hidden = hiddenBoard(b, open, want);
+    return page ? cutPage(hidden, page.offset, page.limit) : hidden;
+  }
   let cache = caches.get(ctx);
   if (!cache) caches.set(ctx, (cache = new Map()));
   const key = `${want}:${slug}`;
-  const hit = cache.get(key);
-  if (hit && hit.version === version && hit.open === open && hit.status === b.status) return hit.board;
-  // Frozen: every caller shares the cached board, so nobody may change it in place.
+  let entry = cache.get(key);
+  if (!entry || entry.version !== version || entry.open !== open || entry.status !== b.status) {
+    let inFlight = building.get(ctx);
+    if (!inFlight) building.set(ctx, (inFlight = new Map()));
+    const buildKey = `${key}:${version}:${open}:${b.status}`;
+    let pending = inFlight.get(buildKey);
+    if (!pending) {
+      pending = freshEntry(ctx, b, open, want, version).finally(() => inFlight.delete(buildKey));
+      inFlight.set(buildKey, pending);
+    }
+    entry = await pending;
+    const now = cache.get(key);
+    if (!now || now.version <= version) cache.set(key, entry);
+  }
+  return page ? pageOf(entry, page) : entry.board;
+}
+
+/** Builds and freezes a board: every caller shares the cached board, so nobody may change it in place. */
+async function freshEntry(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  open: boolean,
+  want: "public" | "final",
+  version: number,
+): Promise<CacheEntry> {
   const board = await buildBoard(ctx, b, open, want);
   for (const r of board.rows) Object.freeze(r);
   Object.freeze(board.rows);
   Object.freeze(board);
-  cache.set(key, { version, open, status: b.status, board });
-  return board;
+  return { version, open, status: b.status, board, pages: new Map() };
 }
 
 async function buildBoard(

@@ -25,7 +25,12 @@ import { randomBytes as nodeRandomBytes } from "node:crypto";
 import { ChainGateway, type ChainConfig } from "./chain.js";
 import type { AttachedBounty, BenchmarkRecord, FaultHooks, PlatformContext, TaskRecord } from "./context.js";
 import { checkDataset, type DatasetInput, type DatasetReport } from "./dataset.js";
-import { leaderboard, type Leaderboard, type LeaderboardOptions } from "./leaderboard.js";
+import {
+  leaderboard,
+  type Leaderboard,
+  type LeaderboardOptions,
+  type LeaderboardPage,
+} from "./leaderboard.js";
 import { taskScores, type TaskScores } from "./task-scores.js";
 import {
   anchorCommitment,
@@ -345,7 +350,12 @@ export class Platform {
 
   // ---- leaderboard, award, evidence ----------------------------------------
 
-  /** The leaderboard: public board while open, final board once closed (SPEC 6.1, 7.1). */
+  /** The leaderboard: public board while open, final board once closed (SPEC 6.1, 7.1); one page with `page`. */
+  leaderboard(
+    slug: string,
+    opts: LeaderboardOptions & { page: { offset: number; limit: number } },
+  ): Promise<LeaderboardPage>;
+  leaderboard(slug: string, opts?: LeaderboardOptions): Promise<Leaderboard>;
   async leaderboard(slug: string, opts?: LeaderboardOptions): Promise<Leaderboard> {
     return leaderboard(this.ctx, slug, opts);
   }

@@ -522,9 +522,42 @@ export function listBenchmarks(ctx: PlatformContext): Promise<BenchmarkRecord[]>
   return ctx.store.benchmarks.list();
 }
 
-/** The test set of a benchmark in ordinal order (gold and salts included: never serve this before the award). */
-export function getTasks(ctx: PlatformContext, slug: string, q: Tables = ctx.store): Promise<TaskRecord[]> {
-  return q.tasks.ofBenchmark(slug);
+/** Test sets kept in memory per store: benchmarks of at most this many tasks, this many tasks in all. */
+const TASKS_CACHED_PER_BENCHMARK = 20_000;
+const TASKS_CACHED_TOTAL = 200_000;
+const taskCaches = new WeakMap<PlatformContext, Map<string, readonly TaskRecord[]>>();
+
+function deepFreeze<T>(v: T): T {
+  if (typeof v === "object" && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
+
+/**
+ * The test set of a benchmark in ordinal order (gold and salts included: never serve this before the
+ * award). Read outside a transaction, a published test set is kept in memory (frozen, shared): it never
+ * changes after publication, and start and finalize read it on every run. Bounded by
+ * {@link TASKS_CACHED_TOTAL}; an unknown slug (no tasks) is never kept.
+ */
+export async function getTasks(
+  ctx: PlatformContext,
+  slug: string,
+  q: Tables = ctx.store,
+): Promise<TaskRecord[]> {
+  if (q !== ctx.store) return q.tasks.ofBenchmark(slug);
+  let cache = taskCaches.get(ctx);
+  if (!cache) taskCaches.set(ctx, (cache = new Map()));
+  const hit = cache.get(slug);
+  if (hit) return hit as TaskRecord[];
+  const tasks = await q.tasks.ofBenchmark(slug);
+  if (tasks.length === 0 || tasks.length > TASKS_CACHED_PER_BENCHMARK) return tasks;
+  let total = tasks.length;
+  for (const t of cache.values()) total += t.length;
+  if (total > TASKS_CACHED_TOTAL) cache.clear();
+  cache.set(slug, deepFreeze(tasks));
+  return tasks;
 }
 
 function benchmarkExists(datasetId: string, slug: string): PlatformError {

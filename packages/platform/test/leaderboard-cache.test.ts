@@ -41,3 +41,59 @@ describe("the leaderboard is cached and invalidated on finalize (issue 13 item 9
     await b.close();
   });
 });
+
+describe("leaderboard pages (issue 13 item 9: 10,000 rows are not one response)", () => {
+  it("cuts pages from the cached board, keeps them until it changes, and refuses a bad page naming the field", async () => {
+    const a = new Harness(await Platform.open({ dir: tempDir() }));
+    const ds = await a.createDataset(cities(6));
+    const { slug } = await a.publish(ds.dataset_id, {
+      title: "Cities",
+      prompt_template: "Q {payload.city} #{payload.index}",
+      grader_type: "exact",
+    });
+    for (const agent of ["alice", "bob", "carol"]) await play(a, slug, agent);
+    const whole = await a.real.leaderboard(slug);
+    const first = await a.real.leaderboard(slug, { page: { offset: 0, limit: 2 } });
+    expect(first).toMatchObject({
+      slug,
+      board: "public",
+      total_rows: 3,
+      offset: 0,
+      limit: 2,
+      next_offset: 2,
+    });
+    expect(first.rows).toEqual(whole.rows.slice(0, 2));
+    expect(await a.real.leaderboard(slug, { page: { offset: 0, limit: 2 } })).toBe(first); // cached
+    const last = await a.real.leaderboard(slug, { page: { offset: 2, limit: 2 } });
+    expect(last).toMatchObject({ total_rows: 3, offset: 2, next_offset: null });
+    expect(last.rows.map((r) => r.rank)).toEqual([3]);
+    await play(a, slug, "dave");
+    const after = await a.real.leaderboard(slug, { page: { offset: 0, limit: 2 } });
+    expect(after).not.toBe(first);
+    expect(after.total_rows).toBe(4);
+    for (const [page, field] of [
+      [{ offset: -1, limit: 2 }, "offset"],
+      [{ offset: 1.5, limit: 2 }, "offset"],
+      [{ offset: 0, limit: 0 }, "limit"],
+      [{ offset: 0, limit: 10_001 }, "limit"],
+    ] as const) {
+      const e = await a.real.leaderboard(slug, { page }).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: "invalid_option", details: { field } });
+    }
+    await a.close();
+  });
+
+  it("a board's concurrent readers after a finalize share one build", async () => {
+    const a = new Harness(await Platform.open({ dir: tempDir() }));
+    const ds = await a.createDataset(cities(6));
+    const { slug } = await a.publish(ds.dataset_id, {
+      title: "Cities",
+      prompt_template: "Q {payload.city} #{payload.index}",
+      grader_type: "exact",
+    });
+    await play(a, slug, "alice");
+    const boards = await Promise.all(Array.from({ length: 5 }, () => a.leaderboard(slug)));
+    for (const b of boards) expect(b).toBe(boards[0]);
+    await a.close();
+  });
+});

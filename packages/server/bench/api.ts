@@ -3,13 +3,19 @@
  *
  * 1. requests/s and p99 of detail, leaderboard and award evidence with autocannon, each against a bare
  *    Hono handler serving the same bytes in the same run (the ratio is the edge's cost);
- * 2. full runs per second (start, submit 200 answers, finalize) with 1, 10 and 50 concurrent agents,
+ * 2. the leaderboard of a benchmark with 10,000 finalized runs (seeded straight into the store, see
+ *    `seed.ts`): the default page and the whole board, each against the bare handler (issue 13's
+ *    target: >= 500 req/s);
+ * 3. full runs per second (start, submit 200 answers, finalize) with 1, 10 and 50 concurrent agents,
  *    and the finalize p99.
  *
- * Store: SQLite in a temporary directory (PostgreSQL when the platform's store supports it).
- * Usage: `npm run bench:api` (root) or `pnpm --filter @bench-bounty/server bench [-- --seconds 5]`.
+ * autocannon runs in this process (as does the bare handler), so both sides of a ratio share the
+ * client's cost. Store: SQLite in a temporary directory.
+ * Usage (repository root): `npx pnpm@12.4.2 --filter @bench-bounty/server bench [--seconds 5]
+ * [--board-runs 10000] [--only routes,board,runs] [--profile DIR]` (`npm run bench:api` with pnpm on the PATH).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
@@ -17,14 +23,24 @@ import { Platform } from "@bench-bounty/platform";
 import autocannon from "autocannon";
 import { Hono } from "hono";
 import { platformDomain, serveApp } from "../src/index.js";
+import { seedBoard } from "./seed.js";
 
-const seconds = Number(process.argv[process.argv.indexOf("--seconds") + 1]) || 5;
+const arg = (name: string) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
+const seconds = Number(arg("--seconds")) || 5;
+const boardRuns = Number(arg("--board-runs")) || 10_000;
+const only = new Set((arg("--only") ?? "routes,board,runs").split(","));
+/** `--profile DIR`: a V8 CPU profile of each edge figure (the autocannon phase of the edge) in DIR. */
+const profileDir = arg("--profile");
 const TASKS = 200;
 
 async function post(url: string, key: string | null, body?: unknown) {
   const res = await fetch(url, {
     method: "POST",
-    headers: { ...(key ? { "x-api-key": key } : {}), ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+    headers: {
+      ...(key ? { "x-api-key": key } : {}),
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const json = (await res.json()) as any;
@@ -32,13 +48,29 @@ async function post(url: string, key: string | null, body?: unknown) {
   return json;
 }
 
-async function cannon(url: string): Promise<{ rps: number; p99: number; errors: number }> {
+/**
+ * autocannon on `url`: requests/s, p99 (ms), errors (socket errors and timeouts; a route's own status
+ * is not one) and the process's CPU time per request in µs (server and client: steadier than req/s
+ * on a machine shared with other work).
+ */
+async function cannon(url: string): Promise<{ rps: number; p99: number; errors: number; cpuUs: number }> {
+  const cpu0 = process.cpuUsage();
   const r = await autocannon({ url, connections: 10, duration: seconds });
-  return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.non2xx };
+  const cpu = process.cpuUsage(cpu0);
+  return {
+    rps: r.requests.average,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    cpuUs: (cpu.user + cpu.system) / Math.max(1, r.requests.total),
+  };
 }
 
 /** A bare Hono app that answers `bytes` with the same status and content type. */
-async function bare(bytes: Buffer, status: number, type: string): Promise<{ url: string; close: () => void }> {
+async function bare(
+  bytes: Buffer,
+  status: number,
+  type: string,
+): Promise<{ url: string; close: () => void }> {
   const app = new Hono();
   app.get("/", (c) => c.body(new Uint8Array(bytes), status as 200, { "content-type": type }));
   return new Promise((resolve) => {
@@ -52,88 +84,166 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
+/** Runs `fn` under the V8 CPU profiler; writes `<profileDir>/<name>.cpuprofile`. */
+async function profiled<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const session = new Session();
+  session.connect();
+  const send = (method: string) =>
+    new Promise<any>((res, rej) => session.post(method, (e, r) => (e ? rej(e) : res(r))));
+  await send("Profiler.enable");
+  await send("Profiler.start");
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await send("Profiler.stop");
+    mkdirSync(profileDir!, { recursive: true });
+    const file = join(profileDir!, `${name.replace(/[^A-Za-z0-9]+/g, "-")}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    console.log(`profile: ${file}`);
+    session.disconnect();
+  }
+}
+
+/** Reads a route once: the bytes the bare handler will serve. */
+async function read(url: string) {
+  const res = await fetch(url);
+  return {
+    status: res.status,
+    type: res.headers.get("content-type") ?? "application/json",
+    bytes: Buffer.from(await res.arrayBuffer()),
+  };
+}
+
+/** One table row: the edge's route against a bare Hono handler serving its bytes, in the same run. */
+async function versusBare(name: string, url: string): Promise<string> {
+  const r = await read(url);
+  const b = await bare(r.bytes, r.status, r.type);
+  const edge = profileDir ? await profiled(name, () => cannon(url)) : await cannon(url);
+  const base = await cannon(b.url);
+  b.close();
+  const errors = edge.errors > 0 ? ` (${edge.errors} errors)` : "";
+  return `| ${name} | ${r.status} | ${r.bytes.length} | ${edge.rps.toFixed(0)}${errors} | ${edge.p99} | ${edge.cpuUs.toFixed(0)} | ${base.rps.toFixed(0)} | ${base.p99} | ${base.cpuUs.toFixed(0)} | ${(edge.rps / base.rps).toFixed(2)} | ${(base.cpuUs / edge.cpuUs).toFixed(2)} |`;
+}
+
+const ROUTE_HEADER = [
+  "| route | status | bytes | edge req/s | edge p99 ms | edge CPU µs/req | bare Hono req/s | bare p99 ms | bare CPU µs/req | ratio (req/s) | ratio (CPU) |",
+  "|---|---|---|---|---|---|---|---|---|---|---|",
+];
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "bb-bench-api-"));
   const platform = await Platform.open({ dir });
-  const server = await serveApp({ domain: platformDomain(platform), port: 0, limits: { rateBurst: 1e9, ratePerSecond: 1e9 } });
+  const server = await serveApp({
+    domain: platformDomain(platform),
+    port: 0,
+    limits: { rateBurst: 1e9, ratePerSecond: 1e9 },
+  });
   const u = server.url;
+  const out: string[] = [];
   try {
-    const author = await post(`${u}/api/v1/accounts`, null, { name: "bench-author" });
-    const rows = Array.from({ length: TASKS }, (_, i) => ({
-      decision_ts: "2026-01-01",
-      payload: { index: i },
-      label: `answer-${i}`,
-    }));
-    const ds = await post(`${u}/api/v1/datasets`, author.api_key, { name: "bench", rows });
-    const bench = await post(`${u}/api/v1/datasets/${ds.dataset_id}/benchmark`, author.api_key, {
-      title: "Bench",
-      prompt_template: "Row #{payload.index}",
-      grader_type: "exact",
-      public_fraction: "0.5",
-      max_attempts: 1000,
-    });
-    const slug = bench.slug as string;
-    const agents = await Promise.all(Array.from({ length: 61 }, (_, i) => post(`${u}/api/v1/accounts`, null, { name: `bench-agent-${i}` })));
-
-    /** One full run: start, submit every answer in one call, finalize; returns the finalize latency. */
-    const fullRun = async (key: string): Promise<number> => {
-      const s = await post(`${u}/api/v1/benchmarks/${slug}/runs`, key);
-      const answers = s.tasks.map((t: any) => ({ ordinal: t.ordinal, answer_text: `answer-${/#(\d+)/.exec(t.prompt)![1]}` }));
-      await post(`${u}/api/v1/benchmarks/runs/${s.run.id}/submissions`, key, { answers });
+    console.log(
+      `bench:api on loopback, SQLite store, ${seconds} s per autocannon figure (10 connections), ${TASKS} tasks per run`,
+    );
+    if (only.has("board")) {
       const t0 = performance.now();
-      await post(`${u}/api/v1/benchmarks/runs/${s.run.id}/finalize`, key);
-      return performance.now() - t0;
-    };
-
-    console.log(`bench:api on loopback, SQLite store, ${seconds} s per autocannon figure (10 connections), ${TASKS} tasks per run`);
-    const runsTable: string[] = [];
-    let offset = 0;
-    for (const n of [1, 10, 50]) {
-      const lat: number[] = [];
-      const until = performance.now() + seconds * 1000;
-      const t0 = performance.now();
-      await Promise.all(
-        agents.slice(offset, (offset += n)).map(async (a) => {
-          while (performance.now() < until) lat.push(await fullRun(a.api_key));
-        }),
-      );
-      const elapsed = (performance.now() - t0) / 1000;
-      lat.sort((a, b) => a - b);
-      runsTable.push(
-        `| ${n} | ${lat.length} | ${(lat.length / elapsed).toFixed(2)} | ${pct(lat, 50).toFixed(1)} | ${pct(lat, 99).toFixed(1)} |`,
+      const big = await seedBoard(platform, boardRuns);
+      console.log(`seeded ${boardRuns} finalized runs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      const board = `${u}/api/v1/benchmarks/${big}/leaderboard`;
+      out.push(`\nLeaderboard of ${boardRuns} finalized runs (one agent each):\n`, ...ROUTE_HEADER);
+      out.push(await versusBare("leaderboard, default page", board));
+      out.push(
+        await versusBare(`leaderboard, whole board (limit=${boardRuns})`, `${board}?limit=${boardRuns}`),
       );
     }
-
-    const read = async (path: string) => {
-      const res = await fetch(u + path);
-      return { status: res.status, type: res.headers.get("content-type") ?? "application/json", bytes: Buffer.from(await res.arrayBuffer()) };
-    };
-    const table: string[] = [];
-    for (const [name, path] of [
-      ["detail", `/api/v1/benchmarks/${slug}`],
-      ["leaderboard (50 agents ranked)", `/api/v1/benchmarks/${slug}/leaderboard`],
-      ["award evidence (404 before the award)", `/api/v1/benchmarks/${slug}/award-evidence`],
-    ] as const) {
-      const r = await read(path);
-      const b = await bare(r.bytes, r.status, r.type);
-      const edge = await cannon(u + path);
-      const base = await cannon(b.url);
-      b.close();
-      table.push(
-        `| ${name} | ${r.status} | ${r.bytes.length} | ${edge.rps.toFixed(0)} | ${edge.p99} | ${base.rps.toFixed(0)} | ${base.p99} | ${(edge.rps / base.rps).toFixed(2)} |`,
-      );
-    }
-    console.log("\n| route | status | bytes | edge req/s | edge p99 ms | bare Hono req/s | bare p99 ms | ratio |");
-    console.log("|---|---|---|---|---|---|---|---|");
-    for (const l of table) console.log(l);
-    console.log("\n| concurrent agents | full runs | runs/s | finalize p50 ms | finalize p99 ms |");
-    console.log("|---|---|---|---|---|");
-    for (const l of runsTable) console.log(l);
+    if (only.has("routes") || only.has("runs")) out.push(...(await competeAndRead(platform, u)));
   } finally {
     await server.close();
     await platform.close();
     rmSync(dir, { recursive: true, force: true });
   }
+  for (const l of out) console.log(l);
+}
+
+/** Publishes the 200-task benchmark, plays the full runs (1, 10, 50 agents), then reads its routes. */
+async function competeAndRead(_platform: Platform, u: string): Promise<string[]> {
+  const author = await post(`${u}/api/v1/accounts`, null, { name: "bench-author" });
+  const rows = Array.from({ length: TASKS }, (_, i) => ({
+    decision_ts: "2026-01-01",
+    payload: { index: i },
+    label: `answer-${i}`,
+  }));
+  const ds = await post(`${u}/api/v1/datasets`, author.api_key, { name: "bench", rows });
+  const bench = await post(`${u}/api/v1/datasets/${ds.dataset_id}/benchmark`, author.api_key, {
+    title: "Bench",
+    prompt_template: "Row #{payload.index}",
+    grader_type: "exact",
+    public_fraction: "0.5",
+    max_attempts: 1000,
+  });
+  const slug = bench.slug as string;
+  const agents = await Promise.all(
+    Array.from({ length: 61 }, (_, i) => post(`${u}/api/v1/accounts`, null, { name: `bench-agent-${i}` })),
+  );
+
+  /** One full run: start, submit every answer in one call, finalize; returns the finalize latency. */
+  const fullRun = async (key: string): Promise<number> => {
+    const s = await post(`${u}/api/v1/benchmarks/${slug}/runs`, key);
+    const answers = s.tasks.map((t: any) => ({
+      ordinal: t.ordinal,
+      answer_text: `answer-${/#(\d+)/.exec(t.prompt)![1]}`,
+    }));
+    await post(`${u}/api/v1/benchmarks/runs/${s.run.id}/submissions`, key, { answers });
+    const t0 = performance.now();
+    await post(`${u}/api/v1/benchmarks/runs/${s.run.id}/finalize`, key);
+    return performance.now() - t0;
+  };
+
+  const runsTable: string[] = [];
+  let offset = 0;
+  for (const n of only.has("runs") ? [1, 10, 50] : [50]) {
+    const lat: number[] = [];
+    const until = performance.now() + (only.has("runs") ? seconds * 1000 : 0);
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    const play = () =>
+      Promise.all(
+        agents.slice(offset, (offset += n)).map(async (a) => {
+          do lat.push(await fullRun(a.api_key));
+          while (performance.now() < until);
+        }),
+      );
+    await (profileDir && only.has("runs") ? profiled(`full runs, ${n} agents`, play) : play());
+    const elapsed = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuPerRun = (cpu.user + cpu.system) / 1000 / lat.length;
+    lat.sort((a, b) => a - b);
+    runsTable.push(
+      `| ${n} | ${lat.length} | ${(lat.length / elapsed).toFixed(2)} | ${cpuPerRun.toFixed(1)} | ${pct(lat, 50).toFixed(1)} | ${pct(lat, 99).toFixed(1)} |`,
+    );
+  }
+  const out: string[] = [];
+  if (only.has("routes")) {
+    out.push(`\nRoutes of the ${TASKS}-task benchmark:\n`, ...ROUTE_HEADER);
+    out.push(await versusBare("detail", `${u}/api/v1/benchmarks/${slug}`));
+    out.push(
+      await versusBare(`leaderboard (${offset} agents ranked)`, `${u}/api/v1/benchmarks/${slug}/leaderboard`),
+    );
+    out.push(
+      await versusBare(
+        "award evidence (404 before the award)",
+        `${u}/api/v1/benchmarks/${slug}/award-evidence`,
+      ),
+    );
+  }
+  if (only.has("runs")) {
+    out.push("\nFull runs (start, submit 200 answers, finalize):\n");
+    out.push(
+      "| concurrent agents | full runs | runs/s | CPU ms per run (server and agents) | finalize p50 ms | finalize p99 ms |",
+      "|---|---|---|---|---|---|",
+    );
+    out.push(...runsTable);
+  }
+  return out;
 }
 
 await main();

@@ -36,7 +36,17 @@ export interface Domain {
   /** The detail; `baseUrl` is this server's public URL, printed in `how_to_compete`. */
   benchmarkDetail(p: Principal | null, slug: string, baseUrl?: string): Promise<JsonValue>;
   corpus(p: Principal | null, slug: string): Promise<JsonValue>;
-  leaderboard(p: Principal | null, slug: string, board?: "public" | "final"): Promise<JsonValue>;
+  /**
+   * The board (SPEC 6.1), or one page of it with `page` (rows `offset .. offset + limit - 1` in rank
+   * order, plus `total_rows`, `offset`, `limit`, `next_offset`). The same object is returned until the
+   * board changes (the edge serialises it once). @throws PlatformError `invalid_option` naming the field
+   */
+  leaderboard(
+    p: Principal | null,
+    slug: string,
+    board?: "public" | "final",
+    page?: { offset: number; limit: number },
+  ): Promise<JsonValue>;
   commitment(p: Principal | null, slug: string): Promise<JsonValue>;
   receipt(p: Principal | null, slug: string, runId: string): Promise<JsonValue>;
   /**

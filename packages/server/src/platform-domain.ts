@@ -143,8 +143,8 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
     },
     // The platform's board object as is: it is cached there until the board changes, so the edge
     // serialises it once per version (sendCachedJson).
-    leaderboard: async (p, slug, board) =>
-      (await platform.leaderboard(slug, { viewer: p, ...(board ? { board } : {}) })) as unknown as JsonValue,
+    leaderboard: async (p, slug, board, page) =>
+      (await platform.leaderboard(slug, { viewer: p, board, page })) as unknown as JsonValue,
     async commitment(_p, slug) {
       const b = await platform.getBenchmark(slug);
       return json({

@@ -33,6 +33,8 @@ export interface RouteSpec<B extends z.ZodType | undefined> {
    */
   auth?: "none" | "optional" | "required";
   body?: B;
+  /** Query parameters (documentation; the handler reads them). */
+  query?: z.ZodObject;
   bodyMode?: BodyMode;
   /** The body may be absent (an empty object is validated then). */
   bodyOptional?: boolean;
@@ -142,6 +144,7 @@ export function defineRoute<B extends z.ZodType | undefined>(
     ...(spec.auth === "required" ? { security: [{ ApiKey: [] }, { Bearer: [] }] } : {}),
     request: {
       ...(params.length ? { params: z.object(Object.fromEntries(params.map((p) => [p, z.string()]))) } : {}),
+      ...(spec.query ? { query: spec.query } : {}),
       ...(spec.body
         ? { body: { required: !spec.bodyOptional, content: { "application/json": { schema: spec.body } } } }
         : {}),

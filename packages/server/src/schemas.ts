@@ -254,9 +254,19 @@ export const BenchmarkDetail = loose({
   how_to_compete: z.string(),
   grader_types: z.unknown(),
 }).openapi("BenchmarkDetail");
-export const Leaderboard = loose({ slug: z.string(), open: z.boolean(), rows: z.array(z.unknown()) }).openapi(
-  "Leaderboard",
-);
+export const Leaderboard = loose({
+  slug: z.string(),
+  open: z.boolean(),
+  rows: z.array(z.unknown()),
+  total_rows: z.number().int().openapi({ description: "rows on the whole board (one per agent)" }),
+  offset: z.number().int().openapi({ description: "0-based rank position of this page's first row" }),
+  limit: z.number().int().openapi({ description: "rows per page asked for" }),
+  next_offset: z
+    .number()
+    .int()
+    .nullable()
+    .openapi({ description: "offset of the next page; null on the last page" }),
+}).openapi("Leaderboard");
 export const AnyJson = loose({}).openapi("Object");
 
 /** `GET /benchmarks/:slug/entries`: GAOS `gaos.leaderboard-entry.v2` rows (RFC-015 section 6). */

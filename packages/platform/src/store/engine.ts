@@ -56,9 +56,40 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+/** Prepared statements kept per SQLite store (distinct SQL texts of the store's queries: a few dozen). */
+const STATEMENTS_CACHED = 512;
+
+/**
+ * The database as Kysely's SQLite driver sees it, with its prepared statements reused: the driver
+ * prepares every query it runs, which costs more than running the store's small indexed queries
+ * (bench:api). Safe because the driver only runs statements to completion (`all`, `run`; the store
+ * never streams), and SQLite re-prepares a statement by itself after a schema change.
+ */
+function withStatementCache(sqlite: BetterSqlite3.Database) {
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  return {
+    prepare(sql: string): BetterSqlite3.Statement {
+      let stmt = statements.get(sql);
+      if (stmt === undefined) {
+        stmt = sqlite.prepare(sql);
+        if (statements.size >= STATEMENTS_CACHED) statements.delete(statements.keys().next().value!);
+        statements.set(sql, stmt);
+      }
+      return stmt;
+    },
+    close(): void {
+      statements.clear();
+      sqlite.close();
+    },
+  };
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly sqlite: BetterSqlite3.Database) {
-    super({ database: sqlite });
+  private readonly sqlite: ReturnType<typeof withStatementCache>;
+  constructor(sqlite: BetterSqlite3.Database) {
+    const cached = withStatementCache(sqlite);
+    super({ database: cached });
+    this.sqlite = cached;
   }
   override createDriver(): Driver {
     return new ImmediateSqliteDriver({ database: this.sqlite });

@@ -4,6 +4,7 @@
  * plus a short text; a refusal is a tool error whose structured content is the REST body
  * `{error: {code, message, details}}`.
  */
+import { BOARD_PAGE_SIZE } from "@bench-bounty/platform";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -165,12 +166,19 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
   server.registerTool(
     "benchmark_leaderboard",
     {
-      description: "The leaderboard (the public board while open, the final board at close).",
-      inputSchema: { slug: slugArg },
+      description: `The leaderboard (the public board while open, the final board at close), one page: rows offset .. offset + limit - 1 (default ${BOARD_PAGE_SIZE} rows from 0; next_offset names the next page).`,
+      inputSchema: {
+        slug: slugArg,
+        offset: z.number().int().optional(),
+        limit: z.number().int().optional(),
+      },
     },
     (a) =>
       call(t, async () => ({
-        value: await d.leaderboard(p, slugOf(t, a)),
+        value: await d.leaderboard(p, slugOf(t, a), undefined, {
+          offset: a.offset ?? 0,
+          limit: a.limit ?? BOARD_PAGE_SIZE,
+        }),
         text: `leaderboard of ${slugOf(t, a)}`,
       })),
   );

@@ -5,6 +5,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.js";
 import { sendCachedJson, sendJson } from "../http.js";
+import { BoardPageQuery, boardPageOf } from "../query.js";
 import { defineRoute } from "../route.js";
 import {
   AnyJson,
@@ -66,11 +67,15 @@ export function benchmarkRoutes(): OpenAPIHono<AppEnv> {
     path: "/benchmarks/:slug/leaderboard",
     tags: ["benchmarks"],
     auth: "optional",
-    summary: "The public board while open, the final board at close (SPEC 6.1)",
-    ok: { status: 200, schema: Leaderboard, description: "the board" },
-    errors: [404],
+    summary: "The public board while open, the final board at close (SPEC 6.1), one page at a time",
+    query: BoardPageQuery,
+    ok: { status: 200, schema: Leaderboard, description: "one page of the board" },
+    errors: [404, 422],
     handler: async (c) =>
-      sendCachedJson(c, (await c.var.domain.leaderboard(c.var.principal, slug(c))) as object),
+      sendCachedJson(
+        c,
+        (await c.var.domain.leaderboard(c.var.principal, slug(c), undefined, boardPageOf(c))) as object,
+      ),
   });
   defineRoute(app, {
     method: "get",

@@ -1,0 +1,97 @@
+/** The leaderboard one page at a time over REST (issue 13 item 9): limit/offset, defaults, refusals, OpenAPI. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, citiesAnswer, publishCities, register, startLive, type Live } from "./helpers.js";
+
+let live: Live;
+let slug: string;
+beforeAll(async () => {
+  live = await startLive();
+  slug = (await publishCities(live.url, 6, "paged")).slug;
+  for (const name of ["ann", "bob", "cat"]) {
+    const a = await register(live.url, `paged-${name}`);
+    const s = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: a.key });
+    const answers = s.json.tasks.map((t: { ordinal: number; prompt: string }) => ({
+      ordinal: t.ordinal,
+      answer_text: citiesAnswer(t.prompt),
+    }));
+    await call(live.url, "POST", `/api/v1/benchmarks/runs/${s.json.run.id}/submissions`, {
+      key: a.key,
+      body: { answers },
+    });
+    expect(
+      (await call(live.url, "POST", `/api/v1/benchmarks/runs/${s.json.run.id}/finalize`, { key: a.key }))
+        .status,
+    ).toBe(200);
+  }
+});
+afterAll(async () => {
+  await live.stop();
+});
+
+const board = (q = "") => call(live.url, "GET", `/api/v1/benchmarks/${slug}/leaderboard${q}`);
+
+describe("leaderboard pages", () => {
+  it("serves the first 100 rows by default and says where the page sits", async () => {
+    const r = await board();
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({
+      slug,
+      board: "public",
+      total_rows: 3,
+      offset: 0,
+      limit: 100,
+      next_offset: null,
+    });
+    expect(r.json.rows.map((x: { agent_id: string }) => x.agent_id).sort()).toEqual([
+      "paged-ann",
+      "paged-bob",
+      "paged-cat",
+    ]);
+    expect(r.json.rows.map((x: { rank: number }) => x.rank)).toEqual([1, 2, 3]);
+  });
+
+  it("walks the whole board with limit and next_offset; rows keep their board-wide rank", async () => {
+    const whole = (await board()).json.rows;
+    const first = await board("?limit=2");
+    expect(first.json).toMatchObject({ total_rows: 3, offset: 0, limit: 2, next_offset: 2 });
+    expect(first.json.rows).toEqual(whole.slice(0, 2));
+    const second = await board(`?limit=2&offset=${first.json.next_offset}`);
+    expect(second.json).toMatchObject({ total_rows: 3, offset: 2, limit: 2, next_offset: null });
+    expect(second.json.rows).toEqual(whole.slice(2));
+    expect(second.json.rows[0].rank).toBe(3);
+    const past = await board("?offset=10");
+    expect(past.json).toMatchObject({ total_rows: 3, offset: 10, next_offset: null, rows: [] });
+  });
+
+  it("refuses a malformed or out-of-range parameter naming it (422, never 500)", async () => {
+    const word = await board("?limit=ten");
+    expect(word.status).toBe(422);
+    expect(word.json.error).toMatchObject({ code: "invalid_request", details: { parameter: "limit" } });
+    const negative = await board("?offset=-1");
+    expect(negative.status).toBe(422);
+    expect(negative.json.error.details.parameter).toBe("offset");
+    const zero = await board("?limit=0");
+    expect(zero.status).toBe(422);
+    expect(zero.json.error).toMatchObject({ code: "invalid_option", details: { field: "limit" } });
+    const huge = await board("?limit=10001");
+    expect(huge.status).toBe(422);
+    expect(huge.json.error.details.field).toBe("limit");
+  });
+
+  it("documents limit and offset in OpenAPI", async () => {
+    const doc = (await call(live.url, "GET", "/api/v1/openapi.json")).json;
+    const op = doc.paths["/api/v1/benchmarks/{slug}/leaderboard"].get;
+    const names = op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort();
+    expect(names).toEqual(["path:slug", "query:limit", "query:offset"]);
+    expect(JSON.stringify(op.parameters)).toContain("default 100");
+  });
+
+  it("answers reads with the CORS headers of a public read, errors included", async () => {
+    const ok = await board();
+    expect(ok.headers.get("access-control-allow-origin")).toBe("*");
+    expect(ok.headers.get("access-control-expose-headers")).toBe("ETag,Retry-After");
+    const missing = await call(live.url, "GET", "/api/v1/benchmarks/no-such/leaderboard");
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("access-control-allow-origin")).toBe("*");
+  });
+});
