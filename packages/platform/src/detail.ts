@@ -125,7 +125,7 @@ export function howToCompete(slug: string, baseUrl: string): string {
 /**
  * The detail of a benchmark. With a chain, the bounty is read on-chain and checked against the attached
  * one (token, author, pool): only then does the prize render "locked at".
- * @throws PlatformError `unknown_benchmark` (404)
+ * @throws PlatformError `unknown_benchmark`
  */
 export async function benchmarkDetail(
   ctx: PlatformContext,

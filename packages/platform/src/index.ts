@@ -39,6 +39,7 @@ export type * from "./identity/account-view.js";
 export { hashKey } from "./identity/keys.js";
 export * from "./leaderboard.js";
 export * from "./award.js";
+export type * from "./claim.js";
 export * from "./runner.js";
 export * from "./platform.js";
 export { toJsonValue } from "./json.js";

@@ -169,7 +169,7 @@ const caches = new WeakMap<PlatformContext, Map<string, CacheEntry>>();
 /**
  * The leaderboard of a benchmark: the public board while open, the final board once closed (SPEC 6.1).
  * The author may ask for `board: "final"` while open.
- * @throws PlatformError `unknown_benchmark` (404), `forbidden` (`benchmark_author_only`) for the final
+ * @throws PlatformError `unknown_benchmark`, `forbidden` (`benchmark_author_only`) for the final
  *   board of an open benchmark asked by anyone else
  */
 export async function leaderboard(

@@ -1,7 +1,7 @@
 /**
  * Datasets and publishing (seed "Publish a Benchmark from Your Data"; SPEC 3).
  *
- * Publishing, in order: options are checked; one benchmark per dataset (409 `benchmark_exists` with
+ * Publishing, in order: options are checked; one benchmark per dataset (`benchmark_exists` with
  * `details.existing_slug`); the slug (explicit: `^[a-z0-9][a-z0-9-]{1,127}$`, taken: 409
  * `slug_conflict`; default: slugified dataset name + `-` + the first 8 hex characters of the content
  * hash); prompts rendered for every row (a missing placeholder names the lowest row index and the
@@ -389,9 +389,9 @@ const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 
 /**
  * Publishes a benchmark from a stored dataset (see the module doc for the order of checks).
- * @throws PlatformError `unknown_dataset` (404), `benchmark_exists` / `slug_conflict` (409),
+ * @throws PlatformError `unknown_dataset`, `benchmark_exists` / `slug_conflict`,
  *   `invalid_option`, `invalid_slug`, `invalid_template`, `missing_placeholder`, `invalid_label`,
- *   `invalid_gold` (422)
+ *   `invalid_gold`
  */
 export async function publishBenchmark(
   ctx: PlatformContext,
