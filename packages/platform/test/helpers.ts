@@ -195,17 +195,8 @@ export async function cleanup(): Promise<void> {
   await dropPostgresSchemas();
 }
 
-/** A small labelled dataset: `n` cities with a capital label. */
-export function cities(n = 10, name = "cities"): DatasetInput {
-  return {
-    name,
-    rows: Array.from({ length: n }, (_, i) => ({
-      decision_ts: `2026-01-${String((i % 28) + 1).padStart(2, "0")}T00:00:00Z`,
-      payload: { city: `City${i}`, index: i },
-      label: `answer-${i}`,
-    })),
-  };
-}
+/** A small labelled dataset: the shared "cities" test set of `n` rows (`src/testing.ts`). */
+export { citiesDataset as cities } from "../src/testing.js";
 
 /** A deterministic in-process agent: answers `answer-<index>` read from the prompt, wrong on every third. */
 export function promptAgent(prompt: string): string {

@@ -1,6 +1,7 @@
 import { composite, parseJson, receiptHash } from "@bench-bounty/evidence";
 import { afterEach, describe, expect, it } from "vitest";
 import { runPlan } from "../src/runs.js";
+import { citiesAnswer } from "../src/testing.js";
 import { cities, cleanup, manualClock, openTemp, promptAgent, rejection, type Harness } from "./helpers.js";
 
 afterEach(cleanup);
@@ -247,7 +248,7 @@ describe("leaderboard", () => {
       clock.advance(ms);
       return await platform.finalize(run);
     };
-    const perfect = (p: string) => `answer-${/#(\d+)/.exec(p)![1]}`;
+    const perfect = citiesAnswer;
     await play("slow-perfect", 50_000, perfect); // acc 1, slow
     await play("fast-perfect", 1_000, perfect); // acc 1, fast: best
     await play("mediocre", 1_000, promptAgent);
