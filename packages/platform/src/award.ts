@@ -45,7 +45,7 @@ import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "./context
 import { PlatformError } from "./errors.js";
 import { fromStored, toStored } from "./json.js";
 import { receiptUrl } from "./leaderboard.js";
-import { anchorCommitment, getBenchmark, getTasks, isOpen } from "./publish.js";
+import { anchorCommitment, getBenchmark, getTasks, isOpen, testSetRowOf } from "./publish.js";
 import { assertBountyTerms } from "./terms.js";
 import { isAuthorAgent } from "./agents.js";
 import { anchorOf, anchorPending, listRuns, runAnswers } from "./runs.js";
@@ -568,14 +568,7 @@ async function ensurePack(
       award_block: row.award_block,
       commitment_anchor: b.commitment_anchor,
     },
-    test_set: tasks.map((t) => ({
-      ordinal: t.ordinal,
-      prompt: t.prompt,
-      gold: t.gold as never,
-      salt: t.salt,
-      visibility: t.visibility,
-      grader_type: t.grader_type,
-    })),
+    test_set: tasks.map(testSetRowOf),
     scoring: scoringOf(b, b.bounty),
     runs: await mintRuns(ctx, b.slug, ctx.store),
   });

@@ -522,6 +522,21 @@ export function listBenchmarks(ctx: PlatformContext): Promise<BenchmarkRecord[]>
   return ctx.store.benchmarks.list();
 }
 
+/**
+ * The committed test-set row of a stored task (SPEC 3: ordinal, prompt, gold, salt, visibility,
+ * grader type), as `commitTestSet` and the pack's `test_set` take it.
+ */
+export function testSetRowOf(t: TaskRecord): TestSetRow {
+  return {
+    ordinal: t.ordinal,
+    prompt: t.prompt,
+    gold: t.gold as TestSetRow["gold"],
+    salt: t.salt,
+    visibility: t.visibility,
+    grader_type: t.grader_type,
+  };
+}
+
 /** The test set of a benchmark in ordinal order (gold and salts included: never serve this before the award). */
 export function getTasks(ctx: PlatformContext, slug: string, q: Tables = ctx.store): Promise<TaskRecord[]> {
   return q.tasks.ofBenchmark(slug);

@@ -124,6 +124,15 @@ export class Harness {
   async finalize(runId: string, o?: FinalizeOptions) {
     return this.real.finalize(await this.ownerOfRun(runId), runId, o);
   }
+  /** One whole run of `agentId` on `slug`: start, answer every task with {@link promptAgent}, finalize. */
+  async play(slug: string, agentId: string) {
+    const s = await this.startRun(slug, agentId);
+    await this.submit(
+      s.run.id,
+      s.tasks.map((t) => ({ ordinal: t.ordinal, answer_text: promptAgent(t.prompt) })),
+    );
+    return this.finalize(s.run.id);
+  }
   /** The stored run record (plan included): store-internal, for assertions. */
   async getRun(runId: string) {
     return getRun(this.ctx, runId);

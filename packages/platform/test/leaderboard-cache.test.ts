@@ -1,17 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Platform } from "../src/platform.js";
-import { Harness, cities, cleanup, promptAgent, tempDir } from "./helpers.js";
+import { Harness, cities, cleanup, tempDir } from "./helpers.js";
 
 afterEach(cleanup);
-
-async function play(h: Harness, slug: string, agent: string) {
-  const s = await h.startRun(slug, agent);
-  await h.submit(
-    s.run.id,
-    s.tasks.map((t) => ({ ordinal: t.ordinal, answer_text: promptAgent(t.prompt) })),
-  );
-  return h.finalize(s.run.id);
-}
 
 describe("the leaderboard is cached and invalidated on finalize (issue 13 item 9)", () => {
   it("repeated reads reuse one board; a finalize in this or another process invalidates it", async () => {
@@ -23,16 +14,16 @@ describe("the leaderboard is cached and invalidated on finalize (issue 13 item 9
       prompt_template: "Q {payload.city} #{payload.index}",
       grader_type: "exact",
     });
-    await play(a, slug, "alice");
+    await a.play(slug, "alice");
     const first = await a.leaderboard(slug);
     expect(await a.leaderboard(slug)).toBe(first); // not rebuilt
-    await play(a, slug, "bob");
+    await a.play(slug, "bob");
     const second = await a.leaderboard(slug);
     expect(second).not.toBe(first);
     expect(second.rows.map((r) => r.agent_id).sort()).toEqual(["alice", "bob"]);
     // another process on the same store (here: another handle) finalizes: the version in the store moves
     const b = new Harness(await Platform.open({ dir }));
-    await play(b, slug, "carol");
+    await b.play(slug, "carol");
     expect((await a.leaderboard(slug)).rows).toHaveLength(3);
     // closing switches to the final board
     await a.closeBenchmark(slug);
