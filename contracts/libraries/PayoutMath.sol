@@ -9,7 +9,7 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 ///      Every valid share is > 0, so the number of places is the number of leading non-zero fields
 ///      and an all-zero word means "no splits" (an unknown bounty).
 ///      The evidence library (package bench-bounty/evidence) computes the same numbers (`payoutAmounts`); one shared table of cases
-///      (`shared/vectors/payouts.json`) tests both.
+///      (`spec/vectors/payouts.json`) tests both.
 library PayoutMath {
     /// @notice The whole pool, in basis points.
     uint256 internal constant WHOLE_BPS = 10_000;

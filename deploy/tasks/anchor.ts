@@ -5,6 +5,7 @@
  * receipts and packs.
  */
 import { task, types } from "hardhat/config";
+import type { ConfigurableTaskDefinition } from "hardhat/types";
 import { TaskError, userAction } from "../lib/errors";
 import { simulateAndSend, taskContext } from "../lib/context";
 import { txLink } from "../lib/network";
@@ -46,14 +47,19 @@ function readDigest(args: { digest?: string; file?: string }): { digest: string;
   }
 }
 
-task("anchor", "Anchor a digest (or a JSON file's canonical keccak) in the AnchorRegistry")
-  .addOptionalParam("digest", "0x + 64 hex", undefined, types.string)
-  .addOptionalParam(
-    "file",
-    "JSON file; its digest is keccak256 of its canonical JSON",
-    undefined,
-    types.string,
-  )
+/** The `--digest` / `--file` pair of both anchor tasks ({@link readDigest} takes exactly one). */
+function withDigestParams(t: ConfigurableTaskDefinition): ConfigurableTaskDefinition {
+  return t
+    .addOptionalParam("digest", "0x + 64 hex", undefined, types.string)
+    .addOptionalParam(
+      "file",
+      "JSON file; its digest is keccak256 of its canonical JSON",
+      undefined,
+      types.string,
+    );
+}
+
+withDigestParams(task("anchor", "Anchor a digest (or a JSON file's canonical keccak) in the AnchorRegistry"))
   .addParam("kind", "commitment | receipt | pack | compute-receipt", undefined, types.string)
   .addOptionalParam(
     "from",
@@ -87,14 +93,7 @@ task("anchor", "Anchor a digest (or a JSON file's canonical keccak) in the Ancho
     }),
   );
 
-task("anchor:check", "Show when and by whom a digest (or a JSON file) was anchored")
-  .addOptionalParam("digest", "0x + 64 hex", undefined, types.string)
-  .addOptionalParam(
-    "file",
-    "JSON file; its digest is keccak256 of its canonical JSON",
-    undefined,
-    types.string,
-  )
+withDigestParams(task("anchor:check", "Show when and by whom a digest (or a JSON file) was anchored"))
   .addOptionalParam("kind", "Expected kind: the check fails if it differs", undefined, types.string)
   .addOptionalParam(
     "atOrBefore",

@@ -1,10 +1,9 @@
 import { defineConfig } from "vitest/config";
+import { engineProjects } from "./src/testing.js";
 
 /**
- * Two projects: `sqlite` runs every test; `postgres` runs the tests that exercise the store again on
- * PostgreSQL (`BB_TEST_ENGINE=postgres`, one fresh schema per store in `TEST_DATABASE_URL`). The
- * PostgreSQL project runs when `TEST_DATABASE_URL` is set, and also when `CI` is set without it, so
- * that a CI without a database fails loudly instead of skipping the leg.
+ * Projects `sqlite` (every test) and `postgres` (the tests that exercise the store, again on
+ * PostgreSQL): `engineProjects` of `src/testing.ts`, shared with the server.
  */
 const STORE_TESTS = [
   "test/store.test.ts",
@@ -19,17 +18,11 @@ const STORE_TESTS = [
   "test/secrecy.test.ts",
   "test/task-scores.test.ts",
 ];
-const withPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.CI);
 
 export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 240_000,
-    projects: [
-      { extends: true, test: { name: "sqlite", env: { BB_TEST_ENGINE: "sqlite" } } },
-      ...(withPostgres
-        ? [{ extends: true, test: { name: "postgres", include: STORE_TESTS, env: { BB_TEST_ENGINE: "postgres" } } }]
-        : []),
-    ],
+    projects: engineProjects(STORE_TESTS),
   },
 });

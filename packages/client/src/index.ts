@@ -18,11 +18,13 @@
 import type {
   AccountView,
   AttachedBounty,
+  AwardEvidenceResult,
   AwardResult,
   BenchmarkDetail,
   BenchmarkListItem,
   FinalizeResult,
   Leaderboard,
+  RelayedClaim,
   Registration,
   RunView,
   ServedTask,
@@ -36,10 +38,12 @@ import type {
 // native SQLite binding) is loaded by this client at run time.
 export type {
   AttachedBounty,
+  AwardEvidenceResult,
   AwardResult,
   BenchmarkDetail,
   FinalizeResult,
   Leaderboard,
+  RelayedClaim,
   Registration,
   RunView,
   StartedRun,
@@ -177,19 +181,24 @@ export class BenchBountyClient {
   taskScores(slug: string): Promise<TaskScores> {
     return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/task-scores`);
   }
-  /** The pack bytes and their hash (ETag), or null with the reason while there is none. */
-  async awardEvidence(
-    slug: string,
-  ): Promise<{ bytes: Uint8Array; pack_hash: string } | { bytes: null; reason: string }> {
+  /**
+   * The door's answer as the platform gives it: `{kind: "pack", bytes, pack_hash}` (the hash from the
+   * ETag), or `{kind: "unavailable", reason, message}` with the SPEC 8 reason while there is none (a 404,
+   * or the 503 `pack_pending` while a confirmed award's pack is minted). Any other refusal throws.
+   */
+  async awardEvidence(slug: string): Promise<AwardEvidenceResult> {
     const res = await this.raw("GET", `/api/v1/benchmarks/${enc(slug)}/award-evidence`);
     if (res.status === 200)
       return {
+        kind: "pack",
         bytes: new Uint8Array(await res.arrayBuffer()),
-        pack_hash: (res.headers.get("etag") ?? "").replace(/"/g, ""),
+        pack_hash: (res.headers.get("etag") ?? "").replace(/"/g, "") as `0x${string}`,
       };
     const text = await res.text();
-    const body = safeJson(text) as { error?: { reason?: string } } | null;
-    if (res.status === 404 && body?.error?.reason) return { bytes: null, reason: body.error.reason };
+    const body = safeJson(text) as Partial<AwardEvidenceRefusal> | null;
+    const e = body?.error;
+    if (e?.code === "award_evidence_unavailable" && typeof e.reason === "string")
+      return { kind: "unavailable", reason: e.reason, message: e.message ?? "" };
     throw errorOf(res, text);
   }
 
@@ -298,16 +307,13 @@ export interface Verification {
   report_url: string | null;
 }
 
-/** `POST /benchmarks/:slug/claims/relay`: the mined claim (amount in base units). */
-export interface RelayedClaim {
-  slug: string;
-  bounty_id: string;
-  account: string;
-  to: string;
-  amount_base_units: string;
-  tx_hash: string;
-  block_number: string;
-  relayer: string;
+/** The door's refusal body: code `award_evidence_unavailable` and the SPEC 8 reason. */
+interface AwardEvidenceRefusal {
+  error: {
+    code: string;
+    message?: string;
+    reason: Extract<AwardEvidenceResult, { kind: "unavailable" }>["reason"];
+  };
 }
 
 function safeJson(text: string): unknown {

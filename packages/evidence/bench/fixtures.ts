@@ -1,10 +1,8 @@
 /**
- * Deterministic synthetic inputs for the benchmarks: test sets with every
- * grader type, and finalized runs with receipts, answers and scores that are
- * consistent with the library's own grading (so minting accepts them).
+ * Deterministic synthetic inputs for the benchmarks: the test set of `@bench-bounty/evidence/testing`
+ * (every grader type; the verifier's benchmark builds on the same), and finalized runs with receipts,
+ * answers and scores that are consistent with the library's own grading (so minting accepts them).
  */
-import { keccak_256 } from "@noble/hashes/sha3";
-import { bytesToHex } from "@noble/hashes/utils";
 import {
   buildReceipt,
   commitTestSet,
@@ -14,62 +12,10 @@ import {
   scorePublic,
   type MintInputs,
   type MintRun,
-  type TestSetRow,
 } from "../dist/index.js";
+import { answerFor, hex64, makeTestSet } from "../dist/testing.js";
 
-/** 64 hex characters derived from a label (deterministic "random" salt). */
-export function hex64(label: string): string {
-  return bytesToHex(keccak_256(label));
-}
-
-/** A test set of `n` rows cycling through the four grader types; ~30% public. */
-export function makeTestSet(n: number): TestSetRow[] {
-  const rows: TestSetRow[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const kind = i % 4;
-    const visibility = i % 10 < 3 ? "public" : "private";
-    let gold: TestSetRow["gold"];
-    let grader_type: string;
-    if (kind === 0) {
-      grader_type = "exact";
-      gold = { value: `Answer number ${i}`, alternatives: [`answer #${i}`] };
-    } else if (kind === 1) {
-      grader_type = "numeric";
-      gold = { value: `${i}.25`, tolerance: "0.01" };
-    } else if (kind === 2) {
-      grader_type = "contains_all";
-      gold = { terms: [`alpha${i}`, "beta"] };
-    } else {
-      grader_type = "json_fields";
-      gold = { fields: { id: i, label: `row-${i}`, ok: true } };
-    }
-    rows[i] = {
-      ordinal: i,
-      prompt: `Task ${i}: read the record for item ${i} and give the ${grader_type} answer described in the benchmark notes.`,
-      gold,
-      salt: hex64(`salt-${i}`),
-      visibility,
-      grader_type,
-    };
-  }
-  return rows;
-}
-
-function answerFor(row: TestSetRow, right: boolean): string {
-  const i = row.ordinal;
-  switch (row.grader_type) {
-    case "exact":
-      return right ? `  ANSWER number ${i} ` : `answer ${i + 1}`;
-    case "numeric":
-      return right ? `${i}.254` : `${i}.3`;
-    case "contains_all":
-      return right ? `Beta and ALPHA${i}` : `alpha${i} only`;
-    default:
-      return right
-        ? `{"id": ${i}, "label": "ROW-${i}", "ok": true}`
-        : `{"id": ${i}, "label": "row", "ok": false}`;
-  }
-}
+export { hex64, makeTestSet };
 
 const SCORING = {
   speed_weight: "0.3",

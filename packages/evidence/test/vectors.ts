@@ -1,8 +1,7 @@
 /**
  * Locates and reads the protocol's test vectors in the repository, `spec/vectors/`
- * (byte-identical copies of the project's `shared/vectors/`, never edited; see
- * `spec/README.md`), and compares the copies with `../shared` when it sits beside
- * the repository root.
+ * (never edited; `spec/README.md` says where they come from), and, for the drift
+ * test, compares the copies with `../shared` when it sits beside the repository root.
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";

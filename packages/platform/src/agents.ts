@@ -55,7 +55,7 @@ export function knownContracts(ctx: PlatformContext): string[] {
 
 /**
  * Checks a withdrawal address; returns it lowercase (the form the pack uses).
- * @throws PlatformError `invalid_withdrawal_address` (422, `details.field` `withdrawal_address`,
+ * @throws PlatformError `invalid_withdrawal_address` (`details.field` `withdrawal_address`,
  *   `details.reason` `not_an_address` | `bad_checksum` | `zero_address` | `platform_contract`)
  */
 export function checkWithdrawalAddress(ctx: PlatformContext, addr: unknown): string {
@@ -106,7 +106,7 @@ export async function registerAgent(
 
 /**
  * Sets the withdrawal address of the caller's agent.
- * @throws PlatformError `unknown_agent` (404), `forbidden` (`agent_owner_only`), `invalid_withdrawal_address`
+ * @throws PlatformError `unknown_agent`, `forbidden` (`agent_owner_only`), `invalid_withdrawal_address`
  */
 export async function setWithdrawalAddress(
   ctx: PlatformContext,
@@ -120,7 +120,7 @@ export async function setWithdrawalAddress(
   return (await ctx.store.agents.update(agentId, p.account_id, { withdrawal_address: lower }))!;
 }
 
-/** An agent. @throws PlatformError `unknown_agent` (404) */
+/** An agent. @throws PlatformError `unknown_agent` */
 export async function requireAgent(ctx: PlatformContext, agentId: string): Promise<AgentRecord> {
   const a = await ctx.store.agents.get(agentId);
   if (!a) throw new PlatformError("unknown_agent", `no agent ${agentId}`, { agent_id: agentId });

@@ -45,7 +45,7 @@ import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "./context
 import { PlatformError } from "./errors.js";
 import { fromStored, toStored } from "./json.js";
 import { receiptUrl } from "./leaderboard.js";
-import { anchorCommitment, getBenchmark, getTasks, isOpen } from "./publish.js";
+import { anchorCommitment, getBenchmark, getTasks, isOpen, testSetRowOf } from "./publish.js";
 import { assertBountyTerms } from "./terms.js";
 import { isAuthorAgent } from "./agents.js";
 import { anchorOf, anchorPending, listRuns, runAnswers } from "./runs.js";
@@ -98,12 +98,18 @@ export interface AwardResult {
   pack_size: number;
 }
 
-/** The door's answer: the pack bytes, or the SPEC 8 reason why there is none (yet). */
+/**
+ * The door's answer (SPEC 8), by domain outcome: `pack`, the stored canonical bytes and their hash; or
+ * `unavailable`, with the reason there is none (yet). The HTTP edge maps each reason to its status.
+ */
 export type AwardEvidenceResult =
-  | { status: 200; bytes: Uint8Array; pack_hash: Hex }
-  | { status: 404 | 503; reason: AwardEvidenceReason; message: string };
+  | { kind: "pack"; bytes: Uint8Array; pack_hash: Hex }
+  | { kind: "unavailable"; reason: AwardEvidenceReason; message: string };
 
-/** The SPEC 8 reasons (plus `unknown_benchmark` and the transient `pack_pending`). */
+/**
+ * The SPEC 8 reasons (plus `unknown_benchmark`, and the transient `pack_pending` and `award_pending`:
+ * an award is confirmed or in flight and its pack will exist soon).
+ */
 export type AwardEvidenceReason =
   | "unknown_benchmark"
   | "no_commitment"
@@ -135,7 +141,7 @@ function statusName(n: number): string {
 /**
  * Attaches an on-chain bounty to a benchmark after checking that it commits to the same root and leaf
  * count. The bounty's `closesAt` becomes the benchmark's close.
- * @throws PlatformError `no_chain`, `bounty_mismatch` (409), `chain_error`
+ * @throws PlatformError `no_chain`, `bounty_mismatch`, `chain_error`
  */
 export async function attachBounty(
   ctx: PlatformContext,
@@ -562,14 +568,7 @@ async function ensurePack(
       award_block: row.award_block,
       commitment_anchor: b.commitment_anchor,
     },
-    test_set: tasks.map((t) => ({
-      ordinal: t.ordinal,
-      prompt: t.prompt,
-      gold: t.gold as never,
-      salt: t.salt,
-      visibility: t.visibility,
-      grader_type: t.grader_type,
-    })),
+    test_set: tasks.map(testSetRowOf),
     scoring: scoringOf(b, b.bounty),
     runs: await mintRuns(ctx, b.slug, ctx.store),
   });
@@ -680,29 +679,29 @@ async function sendOrAdoptAward(
  */
 export async function awardEvidence(ctx: PlatformContext, slug: string): Promise<AwardEvidenceResult> {
   const b = await ctx.store.benchmarks.get(slug);
-  if (!b) return { status: 404, reason: "unknown_benchmark", message: `no benchmark ${slug}` };
+  if (!b) return { kind: "unavailable", reason: "unknown_benchmark", message: `no benchmark ${slug}` };
   const stored = await ctx.store.packs.get(slug);
   const row = await awardRow(ctx, slug);
   if (stored && row?.status === "packed")
-    return { status: 200, bytes: stored.bytes, pack_hash: stored.pack_hash as Hex };
+    return { kind: "pack", bytes: stored.bytes, pack_hash: stored.pack_hash as Hex };
   if (row && (row.status === "packed" || row.status === "confirmed")) {
     if (!ctx.chain)
       return {
-        status: 503,
+        kind: "unavailable",
         reason: "pack_pending",
         message: "the award is confirmed; its pack is being minted",
       };
     const packed = await ctx.store.withLock(awardLock(slug), async () =>
       ensurePack(ctx, await getBenchmark(ctx, slug), (await awardRow(ctx, slug))!),
     );
-    return { status: 200, bytes: packed.bytes, pack_hash: packed.pack_hash };
+    return { kind: "pack", bytes: packed.bytes, pack_hash: packed.pack_hash };
   }
   if (row && row.status === "sent" && ctx.chain) {
     // Sent but not recorded as confirmed (a crash, or in flight): the chain says where it is.
     const state = await awardChainState(ctx, slug);
     if (state.state === "pending")
       return {
-        status: 404,
+        kind: "unavailable",
         reason: "award_pending",
         message: `the award transaction ${state.tx_hash} is pending`,
       };
@@ -720,10 +719,14 @@ export async function awardEvidence(ctx: PlatformContext, slug: string): Promise
 /** The SPEC 8 reason of a benchmark without an award (yet). */
 async function notYetAwarded(ctx: PlatformContext, b: BenchmarkRecord): Promise<AwardEvidenceResult> {
   if (!b.commitment_anchor)
-    return { status: 404, reason: "no_commitment", message: "the benchmark's commitment is not anchored" };
+    return {
+      kind: "unavailable",
+      reason: "no_commitment",
+      message: "the benchmark's commitment is not anchored",
+    };
   if (!b.bounty)
     return {
-      status: 404,
+      kind: "unavailable",
       reason: "not_verifiable_arm",
       message: "no on-chain bounty binds this benchmark's root: it never reveals",
     };
@@ -738,15 +741,15 @@ async function notYetAwarded(ctx: PlatformContext, b: BenchmarkRecord): Promise<
   }
   if (status === "reclaimed")
     return {
-      status: 404,
+      kind: "unavailable",
       reason: "reclaimed_never_reveals",
       message: "the prize was reclaimed without an award: the test set is never revealed",
     };
   if (isOpen(ctx, b))
     return {
-      status: 404,
+      kind: "unavailable",
       reason: "withheld_live_contest",
       message: `the contest is live until ${b.bounty.closes_at} (unix seconds)`,
     };
-  return { status: 404, reason: "not_awarded", message: "the contest is closed but not awarded yet" };
+  return { kind: "unavailable", reason: "not_awarded", message: "the contest is closed but not awarded yet" };
 }

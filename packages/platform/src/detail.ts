@@ -68,21 +68,28 @@ export interface BenchmarkListItem extends PrizeFacts {
   private_tasks: number;
 }
 
+/** The list item of a benchmark; `verified` as in {@link prizeFacts} (null: the short render). */
+function listItemOf(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  verified: { status: string } | null,
+): BenchmarkListItem {
+  const open = isOpen(ctx, b);
+  return {
+    slug: b.slug,
+    title: b.title,
+    status: b.status,
+    open,
+    read_only: !open,
+    public_tasks: b.public_count,
+    private_tasks: b.private_count,
+    ...prizeFacts(b, verified),
+  };
+}
+
 /** The list of benchmarks (never verifies prizes on-chain: the short render). */
 export async function benchmarkList(ctx: PlatformContext): Promise<BenchmarkListItem[]> {
-  return (await listBenchmarks(ctx)).map((b) => {
-    const open = isOpen(ctx, b);
-    return {
-      slug: b.slug,
-      title: b.title,
-      status: b.status,
-      open,
-      read_only: !open,
-      public_tasks: b.public_count,
-      private_tasks: b.private_count,
-      ...prizeFacts(b, null),
-    };
-  });
+  return (await listBenchmarks(ctx)).map((b) => listItemOf(ctx, b, null));
 }
 
 /** The detail of a benchmark (never gold). */
@@ -125,7 +132,7 @@ export function howToCompete(slug: string, baseUrl: string): string {
 /**
  * The detail of a benchmark. With a chain, the bounty is read on-chain and checked against the attached
  * one (token, author, pool): only then does the prize render "locked at".
- * @throws PlatformError `unknown_benchmark` (404)
+ * @throws PlatformError `unknown_benchmark`
  */
 export async function benchmarkDetail(
   ctx: PlatformContext,
@@ -133,7 +140,6 @@ export async function benchmarkDetail(
   opts: { baseUrl?: string } = {},
 ): Promise<BenchmarkDetail> {
   const b = await getBenchmark(ctx, slug);
-  const open = isOpen(ctx, b);
   let verified: { status: string } | null = null;
   if (b.bounty && ctx.chain) {
     const on = await ctx.chain.getBounty(BigInt(b.bounty.bounty_id));
@@ -145,14 +151,7 @@ export async function benchmarkDetail(
     verified = matches ? { status: BOUNTY_STATUS_NAMES[on.status] ?? "unknown" } : { status: "mismatch" };
   }
   return {
-    slug: b.slug,
-    title: b.title,
-    status: b.status,
-    open,
-    read_only: !open,
-    public_tasks: b.public_count,
-    private_tasks: b.private_count,
-    ...prizeFacts(b, verified),
+    ...listItemOf(ctx, b, verified),
     created_at: b.created_at,
     max_attempts: b.config.max_attempts,
     public_tasks_per_run: b.config.public_tasks_per_run,

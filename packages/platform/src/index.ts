@@ -41,6 +41,7 @@ export * from "./leaderboard.js";
 export * from "./grading.js";
 export * from "./task-scores.js";
 export * from "./award.js";
+export type * from "./claim.js";
 export * from "./runner.js";
 export * from "./platform.js";
 export { toJsonValue } from "./json.js";

@@ -237,7 +237,7 @@ function pageOf(entry: CacheEntry, page: { offset: number; limit: number }): Lea
  * The leaderboard of a benchmark: the public board while open, the final board once closed (SPEC 6.1).
  * The author may ask for `board: "final"` while open. With `page`, one page of it ({@link BoardPage}:
  * the rows keep their board-wide `rank`). The same object is returned until the board changes.
- * @throws PlatformError `unknown_benchmark` (404), `forbidden` (`benchmark_author_only`) for the final
+ * @throws PlatformError `unknown_benchmark`, `forbidden` (`benchmark_author_only`) for the final
  *   board of an open benchmark asked by anyone else, `invalid_option` for a bad `page` (naming the field)
  */
 export async function leaderboard(

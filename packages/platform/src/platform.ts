@@ -8,7 +8,7 @@
  * **Every operation that changes something takes the caller's {@link Principal}** first: get one with
  * {@link Platform.authenticate} (an API key) or {@link Platform.localOperator} (the keyless CLI, which may
  * publish, close, anchor and award, and owns no agents). Refusals are {@link PlatformError}s with a code:
- * `unauthenticated` (401), `forbidden` (403, `details.rule` naming the owner rule of `identity/access.ts`).
+ * `unauthenticated`, `forbidden` (`details.rule` naming the owner rule of `identity/access.ts`).
  * Reads that may show private figures take the viewer (null: anonymous) and follow SPEC 6.1.
  *
  * ```ts
@@ -188,7 +188,7 @@ export class Platform {
   createAccount(input: { name: unknown; roles?: unknown }): Promise<{ account: AccountRecord } & IssuedKey> {
     return createAccount(this.ctx, input);
   }
-  /** The principal of an API key. @throws PlatformError `unauthenticated` (401) */
+  /** The principal of an API key. @throws PlatformError `unauthenticated` */
   authenticate(apiKey: unknown): Promise<Principal> {
     return authenticate(this.ctx, apiKey);
   }

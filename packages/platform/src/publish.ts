@@ -1,7 +1,7 @@
 /**
  * Datasets and publishing (seed "Publish a Benchmark from Your Data"; SPEC 3).
  *
- * Publishing, in order: options are checked; one benchmark per dataset (409 `benchmark_exists` with
+ * Publishing, in order: options are checked; one benchmark per dataset (`benchmark_exists` with
  * `details.existing_slug`); the slug (explicit: `^[a-z0-9][a-z0-9-]{1,127}$`, taken: 409
  * `slug_conflict`; default: slugified dataset name + `-` + the first 8 hex characters of the content
  * hash); prompts rendered for every row (a missing placeholder names the lowest row index and the
@@ -389,9 +389,9 @@ const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 
 /**
  * Publishes a benchmark from a stored dataset (see the module doc for the order of checks).
- * @throws PlatformError `unknown_dataset` (404), `benchmark_exists` / `slug_conflict` (409),
+ * @throws PlatformError `unknown_dataset`, `benchmark_exists` / `slug_conflict`,
  *   `invalid_option`, `invalid_slug`, `invalid_template`, `missing_placeholder`, `invalid_label`,
- *   `invalid_gold` (422)
+ *   `invalid_gold`
  */
 export async function publishBenchmark(
   ctx: PlatformContext,
@@ -520,6 +520,21 @@ export async function getBenchmark(
 /** All benchmarks, oldest first. */
 export function listBenchmarks(ctx: PlatformContext): Promise<BenchmarkRecord[]> {
   return ctx.store.benchmarks.list();
+}
+
+/**
+ * The committed test-set row of a stored task (SPEC 3: ordinal, prompt, gold, salt, visibility,
+ * grader type), as `commitTestSet` and the pack's `test_set` take it.
+ */
+export function testSetRowOf(t: TaskRecord): TestSetRow {
+  return {
+    ordinal: t.ordinal,
+    prompt: t.prompt,
+    gold: t.gold as TestSetRow["gold"],
+    salt: t.salt,
+    visibility: t.visibility,
+    grader_type: t.grader_type,
+  };
 }
 
 /** Test sets kept in memory per store: benchmarks of at most this many tasks, this many tasks in all. */

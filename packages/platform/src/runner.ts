@@ -156,7 +156,7 @@ export function tasksDigest(tasks: ServedTask[]): string {
 
 /**
  * Reads a run's checkpoint.
- * @throws PlatformError `unknown_run` (404) when there is none; `invalid_checkpoint` (422) naming the
+ * @throws PlatformError `unknown_run` when there is none; `invalid_checkpoint` naming the
  *   file when it is not valid JSON or has no plan
  */
 export function readCheckpoint(backend: RunBackend, runId: string): Checkpoint {

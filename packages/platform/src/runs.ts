@@ -1,19 +1,19 @@
 /**
  * Runs (seed "Compete on Benchmarks", steps 4-6; SPEC 4 and 6): start, submit, finalize.
  *
- * - start: one run in progress per agent and benchmark (409 `run_in_progress`), at most `max_attempts`
- *   attempts (409 `max_attempts_reached`), only while the benchmark is open (409 `benchmark_closed`).
+ * - start: one run in progress per agent and benchmark (`run_in_progress`), at most `max_attempts`
+ *   attempts (`max_attempts_reached`), only while the benchmark is open (`benchmark_closed`).
  *   The run's tasks are the private tasks in bank order (fixed) followed by a deterministic, seeded
  *   shuffle of a subset of the public tasks ({@link runPlan}); ordinal `i` of the run is position `i`.
  * - submit: answers `[{ordinal, answer_text}]`, idempotent upserts per ordinal; the whole batch is
- *   refused (422 `invalid_answers`, one entry per bad item in `details.errors`) when an ordinal is
+ *   refused (`invalid_answers`, one entry per bad item in `details.errors`) when an ordinal is
  *   unknown (stale ordinals of an earlier attempt included), an answer is empty or not a string.
  * - finalize: grades every task (evidence `grade`), computes `rank_accuracy`, `score_public` and the
  *   composite with the wall clock from start to finalize in milliseconds, builds the receipt (credits
  *   null while the benchmark is open), stores it in one transaction and anchors its hash (kind
  *   `receipt`). While attempts remain it returns aggregate numbers only; per-task public correctness
  *   once the attempts are used up or the benchmark is closed; private correctness only once closed.
- *   A second finalize is 409 `already_finalized`.
+ *   A second finalize is `already_finalized`.
  */
 import {
   buildReceipt,
@@ -194,7 +194,7 @@ const CLOCK_NOTE =
 
 /**
  * Starts a run for an agent (registering the agent on first sight).
- * @throws PlatformError `unknown_benchmark` (404), `benchmark_closed`, `run_in_progress`, `max_attempts_reached` (409)
+ * @throws PlatformError `unknown_benchmark`, `benchmark_closed`, `run_in_progress`, `max_attempts_reached`
  */
 export async function startRun(
   ctx: PlatformContext,
@@ -341,7 +341,7 @@ export interface SubmittedAnswer {
 /**
  * Stores answers (idempotent upserts per ordinal; the whole batch or nothing).
  * @returns how many answers the run now holds
- * @throws PlatformError `unknown_run` (404), `run_not_in_progress` (409), `invalid_answers` (422) with
+ * @throws PlatformError `unknown_run`, `run_not_in_progress`, `invalid_answers` with
  *   `details.errors: [{index, ordinal, code}]` (`code`: `not_an_object`, `bad_ordinal`, `unknown_ordinal`,
  *   `duplicate_ordinal`, `not_a_string`, `empty_answer`, `answer_too_long`) and `details.valid_ordinals`
  */
@@ -447,7 +447,7 @@ export interface FinalizeOptions {
 
 /**
  * Finalizes a run (see the module doc).
- * @throws PlatformError `unknown_run` (404), `already_finalized`, `benchmark_awarded` (409), `invalid_option`
+ * @throws PlatformError `unknown_run`, `already_finalized`, `benchmark_awarded`, `invalid_option`
  */
 export async function finalizeRun(
   ctx: PlatformContext,
@@ -645,7 +645,7 @@ function finalizeResult(
 /**
  * A run as served to `viewer` (SPEC 6.1). The run's owner, the benchmark's author and the operator may
  * read it; private figures and the receipt follow {@link privateFiguresVisible} / {@link receiptsVisible}.
- * @throws PlatformError `unknown_run` (404), `forbidden` (`run_owner_only`)
+ * @throws PlatformError `unknown_run`, `forbidden` (`run_owner_only`)
  */
 export async function runView(ctx: PlatformContext, viewer: Principal, runId: string): Promise<RunView> {
   const run = await getRun(ctx, runId);
@@ -694,8 +694,8 @@ export async function myRuns(ctx: PlatformContext, p: Principal): Promise<RunVie
 
 /**
  * A finalized run's receipt (SPEC 6.1: only once the benchmark is closed, or to its author).
- * @throws PlatformError `unknown_run` (404) unless the run is a finalized run of `slug`;
- *   `receipt_withheld` (404, `details.reason` `withheld_live_contest`) while the benchmark is open, and
+ * @throws PlatformError `unknown_run` unless the run is a finalized run of `slug`;
+ *   `receipt_withheld` (`details.reason` `withheld_live_contest`) while the benchmark is open, and
  *   (`details.reason` `buyer_only`, no hash) to anyone but the author of a `buyer_only` benchmark
  */
 export async function receiptOf(

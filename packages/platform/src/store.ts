@@ -323,7 +323,7 @@ export function writeFileDurably(path: string, bytes: Uint8Array | string): void
  * Makes sure `dir` holds a store (`platform.sqlite`) without creating anything: for commands that only
  * read, or need a benchmark that is already stored.
  * @param option the option that named `dir` (`--store`), used in the message
- * @throws PlatformError `no_store` (404) naming `option` and `dir` when `dir` or its `platform.sqlite` does
+ * @throws PlatformError `no_store` naming `option` and `dir` when `dir` or its `platform.sqlite` does
  *   not exist; `invalid_option` (as {@link ensureWritableDir}) when `dir` or a level above it is a file
  */
 export function requireExistingStore(dir: string, option: string): void {

@@ -1,6 +1,8 @@
 /**
- * Test support for the store's two engines (`@bench-bounty/platform/testing`): which engine the
- * current test run exercises, and fresh, isolated PostgreSQL schemas for it.
+ * Test support (`@bench-bounty/platform/testing`) for the packages that test the store (platform,
+ * server): which engine the current test run exercises, the vitest projects that select it
+ * ({@link engineProjects}), fresh, isolated PostgreSQL schemas for it, and the "cities" test set
+ * ({@link citiesDataset}, {@link citiesAnswer}) their tests publish.
  *
  * A test run selects its engine with `BB_TEST_ENGINE` (`sqlite`, the default, or `postgres`); the
  * packages' vitest configs run the store's tests once per engine (projects `sqlite` and `postgres`).
@@ -10,6 +12,7 @@
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import type { DatasetInput } from "./dataset.js";
 import type { StoreTarget } from "./store/engine.js";
 
 /** An engine a test run exercises. */
@@ -84,4 +87,58 @@ export async function dropPostgresSchemas(): Promise<void> {
   } finally {
     await c.end();
   }
+}
+
+/** A vitest project of {@link engineProjects} (structurally vitest's inline project configuration). */
+export interface EngineProject {
+  extends: true;
+  test: { name: TestEngine; include?: string[]; env: { BB_TEST_ENGINE: TestEngine } };
+}
+
+/**
+ * The vitest projects of a package that tests the store: `sqlite` runs every test; `postgres` runs
+ * `postgresTests` again on PostgreSQL (`BB_TEST_ENGINE=postgres`, a fresh schema of `TEST_DATABASE_URL`
+ * per store). The PostgreSQL project is there when `TEST_DATABASE_URL` is set, and also when `CI` is set
+ * without it, so that a CI without a database fails loudly ({@link engines}) instead of skipping the leg.
+ */
+export function engineProjects(postgresTests: readonly string[]): EngineProject[] {
+  const withPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.CI);
+  return [
+    { extends: true, test: { name: "sqlite", env: { BB_TEST_ENGINE: "sqlite" } } },
+    ...(withPostgres
+      ? [
+          {
+            extends: true as const,
+            test: {
+              name: "postgres" as const,
+              include: [...postgresTests],
+              env: { BB_TEST_ENGINE: "postgres" as const },
+            },
+          },
+        ]
+      : []),
+  ];
+}
+
+/**
+ * The "cities" test set: `n` rows `{payload: {city: "City<i>", index: i}, label: "answer-<i>"}`, one
+ * decision day each (cycling through January 2026). Publish it with a template that prints
+ * `#{payload.index}`, and {@link citiesAnswer} answers every task right.
+ */
+export function citiesDataset(n: number, name = "cities"): DatasetInput {
+  return {
+    name,
+    rows: Array.from({ length: n }, (_, i) => ({
+      decision_ts: `2026-01-${String((i % 28) + 1).padStart(2, "0")}T00:00:00Z`,
+      payload: { city: `City${i}`, index: i },
+      label: `answer-${i}`,
+    })),
+  };
+}
+
+/** The right answer of a {@link citiesDataset} prompt: `answer-<index>`, the index read after its `#`. */
+export function citiesAnswer(prompt: string): string {
+  const m = /#(\d+)/.exec(prompt);
+  if (!m) throw new Error(`not a cities prompt (no #<index>): ${prompt}`);
+  return `answer-${m[1]}`;
 }

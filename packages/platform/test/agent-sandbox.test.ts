@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { bubblewrapAvailable } from "../src/agent-process.js";
 import { runBenchmark } from "../src/runner.js";
-import { cities, cleanup, manualClock, openTemp, tempDir, TEST_ENGINE } from "./helpers.js";
+import { cities, cleanup, manualClock, openTemp, tempDir, TEST_ENGINE, CITIES_PUBLISH } from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -22,9 +22,7 @@ describe.skipIf(!bubblewrapAvailable() || TEST_ENGINE !== "sqlite")(
       const h = await openTemp({ clock: clock.now });
       const ds = await h.createDataset(cities(2));
       const { slug } = await h.publish(ds.dataset_id, {
-        title: "Cities",
-        prompt_template: "Q {payload.city} #{payload.index}",
-        grader_type: "exact",
+        ...CITIES_PUBLISH,
       });
       const storeDir = h.ctx.store.dir;
       const spy = join(tempDir(), "escape.sh");

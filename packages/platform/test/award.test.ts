@@ -109,7 +109,7 @@ describe("award on the local Base profile", () => {
           functionName: "statusOf",
           args: [BigInt(bounty.bounty_id)],
         });
-      expect(await evidence(slug)).toMatchObject({ status: 404, reason: "withheld_live_contest" });
+      expect(await evidence(slug)).toMatchObject({ kind: "unavailable", reason: "withheld_live_contest" });
 
       // agents
       const addr = (i: number) => dc.accounts[i]!.address.toLowerCase();
@@ -152,13 +152,13 @@ describe("award on the local Base profile", () => {
       // the store says sent-but-unconfirmed: the domain and the door read the chain (issue 13 item 7)
       expect(await platform.real.awardState(slug)).toMatchObject({ state: "mined" });
       const early = await evidence(slug);
-      expect(early.status).toBe(200); // not "not awarded yet" while the chain says Awarded
+      expect(early.kind).toBe("pack"); // not "not awarded yet" while the chain says Awarded
       expect(await platform.real.awardState(slug)).toMatchObject({ state: "confirmed" });
       // crash after the award is recorded, before the pack: the retry does not pay twice
       await expect(platform.award(slug)).rejects.toThrow(/injected crash after/);
       // the door heals: the award is confirmed, so it mints the pack from the recorded award
       const healed = await evidence(slug);
-      expect(healed.status).toBe(200);
+      expect(healed.kind).toBe("pack");
       const healedBytes = Buffer.from(healed.bytes);
       const result = await platform.award(slug);
       const again = await platform.award(slug);
@@ -201,7 +201,7 @@ describe("award on the local Base profile", () => {
 
       // the pack: stored bytes recompute with the evidence library
       const stored = await platform.awardEvidence(slug);
-      if (stored.status !== 200) throw new Error(`no pack: ${stored.reason}`);
+      if (stored.kind !== "pack") throw new Error(`no pack: ${stored.reason}`);
       const bytes = Buffer.from(stored.bytes);
       expect(result.pack_size).toBe(bytes.length);
       const pack = parseEvidencePack(bytes);
@@ -228,7 +228,7 @@ describe("award on the local Base profile", () => {
 
       // the door serves the same bytes, forever
       const first = await evidence(slug);
-      expect(first).toMatchObject({ status: 200, pack_hash: result.pack_hash });
+      expect(first).toMatchObject({ kind: "pack", pack_hash: result.pack_hash });
       expect(Buffer.from(first.bytes).equals(bytes)).toBe(true);
       const second = await evidence(slug);
       expect(Buffer.from(second.bytes).equals(bytes)).toBe(true);
@@ -291,7 +291,7 @@ describe("award on the local Base profile", () => {
       });
       expect(credit).toBe(5_000_000n);
       const stored = await platform.awardEvidence(result.slug);
-      if (stored.status !== 200) throw new Error(`no pack: ${stored.reason}`);
+      if (stored.kind !== "pack") throw new Error(`no pack: ${stored.reason}`);
       const packBytes = stored.bytes;
       const pack = parseEvidencePack(packBytes);
       expect(pack.rank_derivation).toMatchObject({
@@ -376,7 +376,7 @@ describe("award on the local Base profile", () => {
       ).toHaveLength(1);
       const d1 = await first.awardEvidence(slug);
       const d2 = await second.awardEvidence(slug);
-      if (d1.status !== 200 || d2.status !== 200) throw new Error("no pack");
+      if (d1.kind !== "pack" || d2.kind !== "pack") throw new Error("no pack");
       expect(Buffer.from(d2.bytes).equals(Buffer.from(d1.bytes))).toBe(true);
       expect(d1.pack_hash).toBe(a.pack_hash);
     } finally {
@@ -470,7 +470,10 @@ describe("award on the local Base profile", () => {
       .where("digest", "=", res.commit_root)
       .executeTakeFirst();
     expect(pending).toEqual({ kind: "commitment", status: "pending" });
-    expect(await platform.awardEvidence(res.slug)).toMatchObject({ status: 404, reason: "no_commitment" });
+    expect(await platform.awardEvidence(res.slug)).toMatchObject({
+      kind: "unavailable",
+      reason: "no_commitment",
+    });
     await expect(platform.anchorCommitment(res.slug)).rejects.toMatchObject({ code: "chain_error" });
     // a receipt whose anchoring fails is reported at finalize, stays pending, and is listed (issue 13 item 9)
     const run = (await platform.startRun(res.slug, "alice")).run.id;
@@ -492,8 +495,14 @@ describe("award on the local Base profile", () => {
       prompt_template: TEMPLATE,
       grader_type: "exact",
     });
-    expect(await platform.awardEvidence(slug)).toMatchObject({ status: 404, reason: "no_commitment" });
-    expect(await platform.awardEvidence("nope")).toMatchObject({ status: 404, reason: "unknown_benchmark" });
+    expect(await platform.awardEvidence(slug)).toMatchObject({
+      kind: "unavailable",
+      reason: "no_commitment",
+    });
+    expect(await platform.awardEvidence("nope")).toMatchObject({
+      kind: "unavailable",
+      reason: "unknown_benchmark",
+    });
     await expect(platform.award(slug)).rejects.toMatchObject({ code: "no_chain" });
     await platform.close();
   });

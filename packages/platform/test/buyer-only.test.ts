@@ -5,31 +5,20 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { PlatformError } from "../src/errors.js";
-import { cities, cleanup, openTemp, promptAgent, type Harness } from "./helpers.js";
+import { cities, cleanup, openTemp, CITIES_PUBLISH } from "./helpers.js";
 
 afterEach(cleanup);
 
 const OPTIONS = {
-  title: "Cities",
-  prompt_template: "Q {payload.city} #{payload.index}",
-  grader_type: "exact",
+  ...CITIES_PUBLISH,
 } as const;
-
-async function play(h: Harness, slug: string, agent: string) {
-  const s = await h.startRun(slug, agent);
-  await h.submit(
-    s.run.id,
-    s.tasks.map((t) => ({ ordinal: t.ordinal, answer_text: promptAgent(t.prompt) })),
-  );
-  return h.finalize(s.run.id);
-}
 
 describe("buyer_only leaderboards", () => {
   it("hide the rows from everyone but the author; finalize still returns the agent's own scores", async () => {
     const h = await openTemp();
     const ds = await h.createDataset(cities(6));
     const { slug } = await h.publish(ds.dataset_id, { ...OPTIONS, leaderboard_visibility: "buyer_only" });
-    const done = await play(h, slug, "alice");
+    const done = await h.play(slug, "alice");
     expect(done.score_public).toMatch(/^[0-9]\.[0-9]{4}$/);
     const alice = await h.principal("alice");
     for (const viewer of [alice, null]) {
@@ -60,7 +49,7 @@ describe("buyer_only leaderboards", () => {
     expect(bad).toBeInstanceOf(PlatformError);
     expect(bad).toMatchObject({ code: "invalid_option", details: { field: "leaderboard_visibility" } });
     const { slug } = await h.publish(ds.dataset_id, OPTIONS);
-    await play(h, slug, "bob");
+    await h.play(slug, "bob");
     const board = await h.leaderboard(slug, { viewer: await h.principal("bob") });
     expect(board).toMatchObject({ leaderboard_visibility: "public", leaderboard_visible: true });
     expect(board.rows).toHaveLength(1);

@@ -124,6 +124,15 @@ export class Harness {
   async finalize(runId: string, o?: FinalizeOptions) {
     return this.real.finalize(await this.ownerOfRun(runId), runId, o);
   }
+  /** One whole run of `agentId` on `slug`: start, answer every task with {@link promptAgent}, finalize. */
+  async play(slug: string, agentId: string) {
+    const s = await this.startRun(slug, agentId);
+    await this.submit(
+      s.run.id,
+      s.tasks.map((t) => ({ ordinal: t.ordinal, answer_text: promptAgent(t.prompt) })),
+    );
+    return this.finalize(s.run.id);
+  }
   /** The stored run record (plan included): store-internal, for assertions. */
   async getRun(runId: string) {
     return getRun(this.ctx, runId);
@@ -195,17 +204,15 @@ export async function cleanup(): Promise<void> {
   await dropPostgresSchemas();
 }
 
-/** A small labelled dataset: `n` cities with a capital label. */
-export function cities(n = 10, name = "cities"): DatasetInput {
-  return {
-    name,
-    rows: Array.from({ length: n }, (_, i) => ({
-      decision_ts: `2026-01-${String((i % 28) + 1).padStart(2, "0")}T00:00:00Z`,
-      payload: { city: `City${i}`, index: i },
-      label: `answer-${i}`,
-    })),
-  };
-}
+/** The publish options most tests give the cities test set (an exact grader over `Q <city> #<index>`). */
+export const CITIES_PUBLISH = {
+  title: "Cities",
+  prompt_template: "Q {payload.city} #{payload.index}",
+  grader_type: "exact",
+} as const;
+
+/** A small labelled dataset: the shared "cities" test set of `n` rows (`src/testing.ts`). */
+export { citiesDataset as cities } from "../src/testing.js";
 
 /** A deterministic in-process agent: answers `answer-<index>` read from the prompt, wrong on every third. */
 export function promptAgent(prompt: string): string {

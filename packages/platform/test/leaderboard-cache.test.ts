@@ -1,17 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Platform } from "../src/platform.js";
-import { Harness, cities, cleanup, promptAgent, tempDir } from "./helpers.js";
+import { Harness, cities, cleanup, tempDir, CITIES_PUBLISH } from "./helpers.js";
 
 afterEach(cleanup);
-
-async function play(h: Harness, slug: string, agent: string) {
-  const s = await h.startRun(slug, agent);
-  await h.submit(
-    s.run.id,
-    s.tasks.map((t) => ({ ordinal: t.ordinal, answer_text: promptAgent(t.prompt) })),
-  );
-  return h.finalize(s.run.id);
-}
 
 describe("the leaderboard is cached and invalidated on finalize (issue 13 item 9)", () => {
   it("repeated reads reuse one board; a finalize in this or another process invalidates it", async () => {
@@ -19,20 +10,18 @@ describe("the leaderboard is cached and invalidated on finalize (issue 13 item 9
     const a = new Harness(await Platform.open({ dir }));
     const ds = await a.createDataset(cities(6));
     const { slug } = await a.publish(ds.dataset_id, {
-      title: "Cities",
-      prompt_template: "Q {payload.city} #{payload.index}",
-      grader_type: "exact",
+      ...CITIES_PUBLISH,
     });
-    await play(a, slug, "alice");
+    await a.play(slug, "alice");
     const first = await a.leaderboard(slug);
     expect(await a.leaderboard(slug)).toBe(first); // not rebuilt
-    await play(a, slug, "bob");
+    await a.play(slug, "bob");
     const second = await a.leaderboard(slug);
     expect(second).not.toBe(first);
     expect(second.rows.map((r) => r.agent_id).sort()).toEqual(["alice", "bob"]);
     // another process on the same store (here: another handle) finalizes: the version in the store moves
     const b = new Harness(await Platform.open({ dir }));
-    await play(b, slug, "carol");
+    await b.play(slug, "carol");
     expect((await a.leaderboard(slug)).rows).toHaveLength(3);
     // closing switches to the final board
     await a.closeBenchmark(slug);
@@ -51,7 +40,7 @@ describe("leaderboard pages (issue 13 item 9: 10,000 rows are not one response)"
       prompt_template: "Q {payload.city} #{payload.index}",
       grader_type: "exact",
     });
-    for (const agent of ["alice", "bob", "carol"]) await play(a, slug, agent);
+    for (const agent of ["alice", "bob", "carol"]) await a.play(slug, agent);
     const whole = await a.real.leaderboard(slug);
     const first = await a.real.leaderboard(slug, { page: { offset: 0, limit: 2 } });
     expect(first).toMatchObject({
@@ -67,7 +56,7 @@ describe("leaderboard pages (issue 13 item 9: 10,000 rows are not one response)"
     const last = await a.real.leaderboard(slug, { page: { offset: 2, limit: 2 } });
     expect(last).toMatchObject({ total_rows: 3, offset: 2, next_offset: null });
     expect(last.rows.map((r) => r.rank)).toEqual([3]);
-    await play(a, slug, "dave");
+    await a.play(slug, "dave");
     const after = await a.real.leaderboard(slug, { page: { offset: 0, limit: 2 } });
     expect(after).not.toBe(first);
     expect(after.total_rows).toBe(4);
@@ -91,7 +80,7 @@ describe("leaderboard pages (issue 13 item 9: 10,000 rows are not one response)"
       prompt_template: "Q {payload.city} #{payload.index}",
       grader_type: "exact",
     });
-    await play(a, slug, "alice");
+    await a.play(slug, "alice");
     const boards = await Promise.all(Array.from({ length: 5 }, () => a.leaderboard(slug)));
     for (const b of boards) expect(b).toBe(boards[0]);
     await a.close();

@@ -1,7 +1,7 @@
 import { commitTestSet, keccak256Hex, canonicalJsonString, promptHash } from "@bench-bounty/evidence";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DatasetInput } from "../src/dataset.js";
-import { publicCount, type PublishOptions } from "../src/publish.js";
+import { publicCount, testSetRowOf, type PublishOptions } from "../src/publish.js";
 import { cities, cleanup, openTemp, rejection, type Harness } from "./helpers.js";
 
 afterEach(cleanup);
@@ -237,16 +237,7 @@ describe("publishing: split and commitment", () => {
       expect(t.salt).toMatch(/^[0-9a-f]{64}$/);
       expect(t.prompt_hash).toBe(promptHash(t.prompt));
     }
-    const c = commitTestSet(
-      tasks.map((t) => ({
-        ordinal: t.ordinal,
-        prompt: t.prompt,
-        gold: t.gold as never,
-        salt: t.salt,
-        visibility: t.visibility,
-        grader_type: t.grader_type,
-      })),
-    );
+    const c = commitTestSet(tasks.map(testSetRowOf));
     expect(c.root).toBe(res.commit_root);
     expect(c.leafCount).toBe(9);
   });

@@ -1,6 +1,7 @@
 import { composite, parseJson, receiptHash } from "@bench-bounty/evidence";
 import { afterEach, describe, expect, it } from "vitest";
 import { runPlan } from "../src/runs.js";
+import { citiesAnswer } from "../src/testing.js";
 import { cities, cleanup, manualClock, openTemp, promptAgent, rejection, type Harness } from "./helpers.js";
 
 afterEach(cleanup);
@@ -146,28 +147,18 @@ describe("start / submit / finalize", () => {
     // SPEC 6.1: while open, finalize serves the public composite only, never the private one or the receipt
     expect(f.score_composite).toBeUndefined();
     expect(f.receipt).toBeUndefined();
-    expect(f.score_composite_public).toBe(
+    const expected = (rank_accuracy: string) =>
       composite({
-        rank_accuracy: f.score_public,
+        rank_accuracy,
         wall_seconds: "12.345",
         usdc_spent: "0.000000",
         speed_weight: "0.3",
         cost_weight: "0",
         time_budget_seconds: 100,
         cost_budget_usdc: null,
-      }),
-    );
-    expect(stored.score_composite).toBe(
-      composite({
-        rank_accuracy: stored.rank_accuracy!,
-        wall_seconds: "12.345",
-        usdc_spent: "0.000000",
-        speed_weight: "0.3",
-        cost_weight: "0",
-        time_budget_seconds: 100,
-        cost_budget_usdc: null,
-      }),
-    );
+      });
+    expect(f.score_composite_public).toBe(expected(f.score_public));
+    expect(stored.score_composite).toBe(expected(stored.rank_accuracy!));
     const receipt = stored.receipt!;
     expect(f.receipt_hash).toBe(receiptHash(receipt));
     expect(receipt).toMatchObject({
@@ -247,7 +238,7 @@ describe("leaderboard", () => {
       clock.advance(ms);
       return await platform.finalize(run);
     };
-    const perfect = (p: string) => `answer-${/#(\d+)/.exec(p)![1]}`;
+    const perfect = citiesAnswer;
     await play("slow-perfect", 50_000, perfect); // acc 1, slow
     await play("fast-perfect", 1_000, perfect); // acc 1, fast: best
     await play("mediocre", 1_000, promptAgent);

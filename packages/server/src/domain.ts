@@ -5,15 +5,13 @@
  * every rule (ownership, secrecy, idempotence) lives. The edge only maps codes to statuses.
  */
 import type { JsonValue } from "@bench-bounty/evidence";
-import type { AccountView, Principal, Registration } from "@bench-bounty/platform";
+import type { AccountView, AwardEvidenceResult, Principal, Registration } from "@bench-bounty/platform";
 import type { StoredVerification } from "./verification/view.js";
 
 export type { AccountView, Principal, Registration };
 
-/** The binary answer of the evidence door. */
-export type AwardEvidence =
-  | { status: 200; bytes: Uint8Array; pack_hash: string }
-  | { status: 404 | 503; reason: string; message: string };
+/** The binary answer of the evidence door: the pack, or the reason it is unavailable (the domain's type). */
+export type AwardEvidence = AwardEvidenceResult;
 
 /** The operations of the service. JSON results are served as returned (canonical JSON). */
 export interface Domain {

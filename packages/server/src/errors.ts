@@ -7,7 +7,7 @@
  * `{error: {code, message, details}}` that REST and MCP both serve. No stack trace ever leaves here:
  * an unexpected error is logged server-side and answered as a bare `500 internal_error`.
  */
-import { PlatformError } from "@bench-bounty/platform";
+import { PlatformError, type AwardEvidenceReason } from "@bench-bounty/platform";
 
 /** Codes the edge itself refuses with (the domain never sees these requests). */
 export type EdgeErrorCode =
@@ -121,6 +121,28 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   pack_pending: 503,
   agent_failed: 502,
 };
+
+/**
+ * The door's status of each reason the domain gives for an unavailable pack (SPEC 8): 404 while there
+ * is none, 503 while a confirmed award's pack is being minted. Served with code
+ * `award_evidence_unavailable` and the reason in the body; part of the one table above (the reasons
+ * are not refusal codes: `award_pending` here is a pack not yet there, not a refused award).
+ */
+export const EVIDENCE_STATUS_OF: Readonly<Record<AwardEvidenceReason, 404 | 503>> = {
+  unknown_benchmark: 404,
+  no_commitment: 404,
+  not_verifiable_arm: 404,
+  not_awarded: 404,
+  withheld_live_contest: 404,
+  reclaimed_never_reveals: 404,
+  award_pending: 404,
+  pack_pending: 503,
+};
+
+/** The door's status for an unavailable pack's reason. */
+export function evidenceStatusOf(reason: AwardEvidenceReason): 404 | 503 {
+  return EVIDENCE_STATUS_OF[reason];
+}
 
 /** A serialisable error body, as REST and MCP serve it. */
 export interface ErrorBody {

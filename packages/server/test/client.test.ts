@@ -30,7 +30,7 @@ describe("@bench-bounty/client", () => {
     expect(fin.score_public).toBe("1.0000");
     expect((await me.runsMine()).runs.map((r) => r.run_id)).toEqual([run.id]);
     expect((await anon.leaderboard(slug)).rows[0]!.run_id).toBe(run.id);
-    expect(await anon.awardEvidence(slug)).toEqual({ bytes: null, reason: "no_commitment" });
+    expect(await anon.awardEvidence(slug)).toMatchObject({ kind: "unavailable", reason: "no_commitment" });
   });
   it("throws ApiError with the server's code, status and details", async () => {
     const anon = new BenchBountyClient({ baseUrl: live.url });

@@ -3,20 +3,20 @@
  * If-None-Match (strong, weak, list, *), 200 on a stale one, and the SPEC 8 reason as a 404 before.
  */
 import { describe, expect, it } from "vitest";
+import type { AwardEvidenceReason } from "@bench-bounty/platform";
 import { createApp, type Domain } from "../src/index.js";
 
 const PACK = new TextEncoder().encode('{"benchmark":{"slug":"s"},"pack_hash":"0xabc"}');
-const HASH = "0x" + "ab".repeat(32);
+const HASH = `0x${"ab".repeat(32)}` as const;
 
-function app(awarded: boolean) {
-  return createApp({
-    domain: {
-      awardEvidence: async (slug: string) =>
-        awarded && slug === "s"
-          ? { status: 200, bytes: PACK, pack_hash: HASH }
-          : { status: 404, reason: "not_awarded", message: "the award has not been settled yet" },
-    } as unknown as Domain,
-  });
+function app(awarded: boolean, reason: AwardEvidenceReason = "not_awarded") {
+  const domain: Pick<Domain, "awardEvidence"> = {
+    awardEvidence: async (slug: string) =>
+      awarded && slug === "s"
+        ? { kind: "pack", bytes: PACK, pack_hash: HASH }
+        : { kind: "unavailable", reason, message: "the award has not been settled yet" },
+  };
+  return createApp({ domain: domain as Domain });
 }
 
 describe("evidence door", () => {
@@ -51,5 +51,16 @@ describe("evidence door", () => {
       reason: "not_awarded",
       details: { reason: "not_awarded" },
     });
+  });
+  it("answers 503 while a confirmed award's pack is being minted (the edge's reason-to-status table)", async () => {
+    for (const [reason, status] of [
+      ["pack_pending", 503],
+      ["award_pending", 404],
+      ["unknown_benchmark", 404],
+    ] as const) {
+      const r = await app(false, reason).request("/api/v1/benchmarks/s/award-evidence");
+      expect(r.status, reason).toBe(status);
+      expect(((await r.json()) as any).error).toMatchObject({ code: "award_evidence_unavailable", reason });
+    }
   });
 });

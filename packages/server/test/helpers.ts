@@ -6,7 +6,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Platform } from "@bench-bounty/platform";
-import { dropPostgresSchema, freshPostgresTarget, TEST_ENGINE } from "@bench-bounty/platform/testing";
+import {
+  citiesAnswer,
+  citiesDataset,
+  dropPostgresSchema,
+  freshPostgresTarget,
+  TEST_ENGINE,
+} from "@bench-bounty/platform/testing";
 import { platformDomain, serveApp, type Limits, type ListeningServer } from "../src/index.js";
 
 export const OPERATOR_KEY = "bb_operator_test_key_0123456789abcdef0123456789";
@@ -97,17 +103,8 @@ export async function register(base: string, name: string, extra: Record<string,
   };
 }
 
-/** `n` rows `{payload: {city, index}, label: answer-i}`. */
-export function citiesDataset(n = 8, name = "cities") {
-  return {
-    name,
-    rows: Array.from({ length: n }, (_, i) => ({
-      decision_ts: `2026-01-${String((i % 28) + 1).padStart(2, "0")}T00:00:00Z`,
-      payload: { city: `City${i}`, index: i },
-      label: `answer-${i}`,
-    })),
-  };
-}
+/** The shared "cities" test set (`n` rows `{payload: {city, index}, label: answer-i}`) and its right answer. */
+export { citiesAnswer, citiesDataset };
 
 export const CITIES_PUBLISH = {
   title: "Cities",
@@ -118,13 +115,8 @@ export const CITIES_PUBLISH = {
   time_budget_seconds: 600,
 };
 
-/** The right answer of a cities prompt. */
-export function citiesAnswer(prompt: string): string {
-  return `answer-${/#(\d+)/.exec(prompt)![1]}`;
-}
-
 /** An author publishes the cities benchmark over REST; returns the author's key and the slug. */
-export async function publishCities(base: string, n = 8, name = "cities") {
+export async function publishCities(base: string, n: number, name = "cities") {
   const author = await register(base, `author-${name}`);
   const ds = await call(base, "POST", "/api/v1/datasets", { key: author.key, body: citiesDataset(n, name) });
   if (ds.status !== 201) throw new Error(`dataset: ${ds.status} ${ds.text}`);

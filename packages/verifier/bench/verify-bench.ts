@@ -2,7 +2,7 @@
  * `pnpm bench:verifier`: off-chain verification of generated packs with
  * 1,000 / 10,000 / 100,000 tasks (a script that prints figures, not a test).
  *
- * Pack shape: a bank of N tasks cycling through the four graders (30% public),
+ * Pack shape: the bank of N tasks of `@bench-bounty/evidence/testing` (four graders, 30% public),
  * four agents that each ran every task (one author agent, three winners under
  * `top_n_split`), the winners' receipts, salts and answers revealed, the rows
  * without embedded receipts (their hashes are anchored on chain). Packs are minted by
@@ -46,54 +46,13 @@ import {
   type EvidencePack,
   type MintRun,
   type MintScoring,
-  type TestSetRow,
 } from "@bench-bounty/evidence";
+import { answerFor, hex64, makeTestSet } from "@bench-bounty/evidence/testing";
 import { verifyPack } from "../src/index.js";
 
 const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map((s) => Number(s.trim()));
 const RUNS = Number(process.env.BENCH_RUNS ?? "5");
-const CACHE = join(os.tmpdir(), "bench-bounty-verifier-bench-v1");
-
-const hex64 = (label: string): string => Buffer.from(keccak256(label)).toString("hex");
-
-function makeTestSet(n: number): TestSetRow[] {
-  const rows: TestSetRow[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const kind = i % 4;
-    const visibility = i % 10 < 3 ? "public" : "private";
-    const [grader_type, gold]: [string, TestSetRow["gold"]] =
-      kind === 0
-        ? ["exact", { value: `Answer number ${i}`, alternatives: [`answer #${i}`] }]
-        : kind === 1
-          ? ["numeric", { value: `${i}.25`, tolerance: "0.01" }]
-          : kind === 2
-            ? ["contains_all", { terms: [`alpha${i}`, "beta"] }]
-            : ["json_fields", { fields: { id: i, label: `row-${i}`, ok: true } }];
-    rows[i] = {
-      ordinal: i,
-      prompt: `Task ${i}: read the record for item ${i} and give the ${grader_type} answer described in the benchmark notes.`,
-      gold,
-      salt: hex64(`salt-${i}`),
-      visibility,
-      grader_type,
-    };
-  }
-  return rows;
-}
-
-/** An answer to row i that is right when `right`. */
-function answer(i: number, right: boolean): string {
-  switch (i % 4) {
-    case 0:
-      return right ? `answer number ${i}` : `answer ${i + 1}`;
-    case 1:
-      return right ? `${i}.255` : `${i}.5`;
-    case 2:
-      return right ? `ALPHA${i} and beta` : "gamma";
-    default:
-      return right ? `{"id": ${i}, "label": "ROW-${i}", "ok": true}` : `{"id": ${i}}`;
-  }
-}
+const CACHE = join(os.tmpdir(), "bench-bounty-verifier-bench-v2");
 
 function makePack(n: number): Uint8Array {
   const testSet = makeTestSet(n);
@@ -113,9 +72,7 @@ function makePack(n: number): Uint8Array {
   ];
   const root = commitTestSet(testSet).root;
   const runs: MintRun[] = agents.map((a, k) => {
-    const answers = testSet.map((row) =>
-      answer(row.ordinal, (row.ordinal * 7919 + k * 104729) % 100 < a.skill),
-    );
+    const answers = testSet.map((row) => answerFor(row, (row.ordinal * 7919 + k * 104729) % 100 < a.skill));
     const graded = testSet.map((row) => ({
       visibility: row.visibility,
       credit: grade(row.grader_type, row.gold, answers[row.ordinal]!),

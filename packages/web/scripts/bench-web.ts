@@ -19,7 +19,7 @@ import { serve } from "@hono/node-server";
 import { webRoot } from "../node/index.js";
 import { buildFixture } from "../test/fixtures/data.js";
 import { startFixtureServer } from "../test/fixtures/server.js";
-import { CHROMIUM, hasChromium } from "../test/browser.js";
+import { CHROMIUM, CHROMIUM_ARGS, hasChromium } from "../test/browser.js";
 
 const BUDGET_GZIP_BYTES = 150 * 1024;
 const BUDGET_RENDER_MS = 1000;
@@ -80,18 +80,7 @@ const bareServer = await new Promise<{ url: string; close: () => void }>((resolv
   );
 });
 
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-  ],
-});
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 const PAGES: [string, string, string][] = [
   ["baseline: static HTML, no JS", `${bareServer.url}/`, "#facts"],
   ["benchmarks", `${server.url}/#/`, "#benchmarks tbody tr"],

@@ -13,7 +13,8 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 /** Whether the browser is installed (the tests skip with a message when it is not). */
 export const hasChromium = existsSync(CHROMIUM);
 
-const ARGS = [
+/** Chromium's launch flags (headless, no sandbox, nothing fetched in the background). */
+export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--headless",
   "--disable-gpu",
@@ -30,7 +31,7 @@ export async function launch(
   const profile = mkdtempSync(join(tmpdir(), "bench-bounty-web-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
-    args: ARGS,
+    args: CHROMIUM_ARGS,
     headless: true,
     acceptDownloads: opts.downloads ?? true,
     viewport: { width: 1280, height: 900 },

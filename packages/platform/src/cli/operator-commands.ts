@@ -68,7 +68,7 @@ export function registerOperatorCommands(program: Command): void {
       const platform = await openPlatform(o, true);
       try {
         const r = await platform.awardEvidence(slug);
-        if (r.status === 200) process.stdout.write(Buffer.from(r.bytes).toString("utf8") + "\n");
+        if (r.kind === "pack") process.stdout.write(Buffer.from(r.bytes).toString("utf8") + "\n");
         else {
           print({ error: { code: "award_evidence_unavailable", reason: r.reason, message: r.message } });
           process.exitCode = 1;

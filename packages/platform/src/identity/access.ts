@@ -31,12 +31,12 @@ export type AccessRule =
   | "operator_only"
   | "role_required";
 
-/** Throws `forbidden` (403) naming `rule`. */
+/** Throws `forbidden` naming `rule`. */
 export function forbid(rule: AccessRule, message: string, details: Record<string, unknown> = {}): never {
   throw new PlatformError("forbidden", message, { rule, ...details });
 }
 
-/** Requires a principal. @throws PlatformError `unauthenticated` (401) when there is none */
+/** Requires a principal. @throws PlatformError `unauthenticated` when there is none */
 export function requirePrincipal(p: Principal | null | undefined): Principal {
   if (!p) throw new PlatformError("unauthenticated", "an API key is required", { rule: "key_required" });
   return p;

@@ -40,7 +40,7 @@ export interface IssuedKey {
 /**
  * Creates an account with one key.
  * @param input `name` (unique), `roles` (default `["author", "competitor"]`)
- * @throws PlatformError `invalid_option` naming `name` or `roles`; `account_exists` (409) for a taken name
+ * @throws PlatformError `invalid_option` naming `name` or `roles`; `account_exists` for a taken name
  */
 export async function createAccount(
   ctx: PlatformContext,
@@ -79,7 +79,7 @@ export async function createAccount(
 
 /**
  * The principal of an API key (account key, or the operator key configured with the platform).
- * @throws PlatformError `unauthenticated` (401) for a missing, malformed, unknown or revoked key
+ * @throws PlatformError `unauthenticated` for a missing, malformed, unknown or revoked key
  */
 export async function authenticate(ctx: PlatformContext, apiKey: unknown): Promise<Principal> {
   const refuse = (why: string): never => {
@@ -116,7 +116,7 @@ export async function listKeys(ctx: PlatformContext, p: Principal): Promise<KeyL
 
 /**
  * Revokes one of the caller's keys (idempotent: a revoked key stays revoked at its first time).
- * @throws PlatformError `unknown_key` (404) when the prefix is not one of the caller's keys
+ * @throws PlatformError `unknown_key` when the prefix is not one of the caller's keys
  */
 export async function revokeKey(ctx: PlatformContext, p: Principal, keyPrefix: string): Promise<KeyListing> {
   refuseOperatorKeys(p);
@@ -126,7 +126,7 @@ export async function revokeKey(ctx: PlatformContext, p: Principal, keyPrefix: s
   return k;
 }
 
-/** The caller's account. @throws PlatformError `unknown_account` (404) */
+/** The caller's account. @throws PlatformError `unknown_account` */
 export async function getAccount(ctx: PlatformContext, p: Principal): Promise<AccountRecord> {
   const a = await ctx.store.accounts.get(p.account_id);
   if (!a) throw new PlatformError("unknown_account", `no account ${p.account_id}`, {});

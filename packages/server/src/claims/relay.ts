@@ -14,24 +14,12 @@
  */
 import { benchmarkBountyAbi, CLAIM_PRIMARY_TYPE, CLAIM_TYPES, claimDomain } from "@bench-bounty/contracts";
 import type { JsonValue } from "@bench-bounty/evidence";
-import { PlatformError, requirePrincipal, type Platform } from "@bench-bounty/platform";
+import { PlatformError, requirePrincipal, type Platform, type RelayedClaim } from "@bench-bounty/platform";
 import { BaseError, ContractFunctionRevertedError, type Address } from "viem";
 import type { RelayClaimInput } from "../domain.js";
 import { EdgeError } from "../errors.js";
 
-/** What a relayed claim returns. */
-export interface RelayedClaim {
-  slug: string;
-  bounty_id: string;
-  account: string;
-  to: string;
-  /** The credit paid to `to` (base units). */
-  amount_base_units: string;
-  tx_hash: string;
-  block_number: string;
-  /** The operator's address, which paid the gas. */
-  relayer: string;
-}
+export type { RelayedClaim };
 
 /** A chain failure as the platform names it (a revert names the contract's custom error). */
 function chainError(what: string, e: unknown): PlatformError {

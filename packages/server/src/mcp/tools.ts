@@ -204,7 +204,7 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
     (a) =>
       call(t, async () => {
         const r = await d.awardEvidence(slugOf(t, a));
-        if (r.status !== 200)
+        if (r.kind !== "pack")
           return {
             value: { available: false, reason: r.reason, message: r.message },
             text: `no pack: ${r.reason}`,

@@ -5,6 +5,7 @@
  */
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.js";
+import { evidenceStatusOf } from "../errors.js";
 import { sendJson } from "../http.js";
 import { defineRoute } from "../route.js";
 
@@ -27,7 +28,7 @@ export function doorRoutes(): OpenAPIHono<AppEnv> {
     errors: [404, 503],
     handler: async (c) => {
       const r = await c.var.domain.awardEvidence(c.req.param("slug"));
-      if (r.status !== 200)
+      if (r.kind === "unavailable")
         return sendJson(
           c,
           {
@@ -38,7 +39,7 @@ export function doorRoutes(): OpenAPIHono<AppEnv> {
               details: { reason: r.reason },
             },
           },
-          r.status,
+          evidenceStatusOf(r.reason),
         );
       const etag = `"${r.pack_hash}"`;
       const headers = { etag, "cache-control": "public, max-age=31536000, immutable" };

@@ -51,7 +51,7 @@ export function verificationOps(
     const job = await jobs.get(slug);
     if (job) return job;
     const door = await platform.awardEvidence(slug);
-    if (door.status !== 200)
+    if (door.kind !== "pack")
       throw new EdgeError(
         "verification_unavailable",
         `${slug} has no award evidence pack to verify yet: ${door.message}`,
@@ -94,7 +94,7 @@ export function verificationOps(
     },
     async enqueueIfPacked(slug) {
       if ((await jobs.get(slug)) !== null) return false;
-      if ((await platform.awardEvidence(slug)).status !== 200) return false;
+      if ((await platform.awardEvidence(slug)).kind !== "pack") return false;
       return jobs.enqueueFirst(slug, now());
     },
   };

@@ -85,7 +85,7 @@ export function verifierDeps(platform: Platform, o: VerifierOptions): WorkerDeps
     ...(o.leaseMs !== undefined ? { leaseMs: o.leaseMs } : {}),
     async readPack(slug) {
       const door = await platform.awardEvidence(slug);
-      if (door.status !== 200) throw new PackUnavailable(`${slug}: ${door.reason}: ${door.message}`);
+      if (door.kind !== "pack") throw new PackUnavailable(`${slug}: ${door.reason}: ${door.message}`);
       return door.bytes;
     },
     verify: async (pack, job) => {
