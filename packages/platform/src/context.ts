@@ -12,8 +12,12 @@ export interface FaultHooks {
   finalizeBeforeCommit?: (runId: string) => void;
   /** Called after the award transaction is mined, before it is recorded in the store. */
   awardBeforeRecord?: (slug: string) => void;
+  /** Called after the award transaction is sent, before it is recorded as sent (the narrowest crash window). */
+  awardBeforeMarkSent?: (slug: string) => void;
   /** Called after the award transaction is sent and recorded as sent, before it is mined (waited for). */
   awardAfterSend?: (slug: string) => void;
+  /** A smaller pack size limit than `PACK_LIMITS.maxPackBytes`, so a test reaches it with a small pack. */
+  maxPackBytes?: number;
   /** Called after the award transaction is confirmed and recorded, before the pack is minted. */
   awardBeforeMint?: (slug: string) => void;
 }
