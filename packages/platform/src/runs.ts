@@ -547,24 +547,19 @@ function scoreRun(
   const publicScore = scorePublic(gradedTasks);
   const finalizedMs = Math.max(ctx.clock(), run.started_at_ms);
   const wall = wallSeconds(finalizedMs - run.started_at_ms);
-  const compositeScore = composite({
-    rank_accuracy: accuracyValue,
-    wall_seconds: wall,
-    usdc_spent: spent,
-    speed_weight: b.config.speed_weight,
-    cost_weight: b.config.cost_weight,
-    time_budget_seconds: b.config.time_budget_seconds,
-    cost_budget_usdc: b.config.cost_budget_usdc,
-  });
-  const compositePublic = composite({
-    rank_accuracy: publicScore,
-    wall_seconds: wall,
-    usdc_spent: spent,
-    speed_weight: b.config.speed_weight,
-    cost_weight: b.config.cost_weight,
-    time_budget_seconds: b.config.time_budget_seconds,
-    cost_budget_usdc: b.config.cost_budget_usdc,
-  });
+  // SPEC 6: the composite on the rank accuracy; SPEC 6.1: the same on the public accuracy
+  const compositeOf = (accuracy: string) =>
+    composite({
+      rank_accuracy: accuracy,
+      wall_seconds: wall,
+      usdc_spent: spent,
+      speed_weight: b.config.speed_weight,
+      cost_weight: b.config.cost_weight,
+      time_budget_seconds: b.config.time_budget_seconds,
+      cost_budget_usdc: b.config.cost_budget_usdc,
+    });
+  const compositeScore = compositeOf(accuracyValue);
+  const compositePublic = compositeOf(publicScore);
   const salt =
     ctx.answerSaltSeed !== null
       ? keccak256Hex(`bench-bounty.answer-salt:${ctx.answerSaltSeed}:${runId}`).slice(2)

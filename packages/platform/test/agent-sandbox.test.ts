@@ -2,15 +2,25 @@
  * Issue 13 item 3, re-probed: under bubblewrap a CLI agent started by a root runner kept every
  * capability (`CapEff: 000001fffeffffff`), so it could `umount` the tmpfs that hides the store and
  * read every gold answer. The sandbox now drops every capability: the unmount is refused, the store
- * stays hidden, and the agent's effective capability set is empty. SQLite only: a PostgreSQL store
- * is no local file to hide.
+ * stays hidden, and the agent's effective capability set is empty. Re-probed again (F3): a store named
+ * through a symlink made bwrap fail for every task; it is now hidden at its real path. SQLite only: a
+ * PostgreSQL store is no local file to hide.
  */
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentArgv, bubblewrapAvailable, hiddenMounts } from "../src/agent-process.js";
 import { runBenchmark } from "../src/runner.js";
-import { cities, cleanup, manualClock, openAt, openTemp, tempDir, TEST_ENGINE } from "./helpers.js";
+import {
+  cities,
+  CITIES_PUBLISH,
+  cleanup,
+  manualClock,
+  openAt,
+  openTemp,
+  tempDir,
+  TEST_ENGINE,
+} from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -22,9 +32,7 @@ describe.skipIf(!bubblewrapAvailable() || TEST_ENGINE !== "sqlite")(
       const h = await openTemp({ clock: clock.now });
       const ds = await h.createDataset(cities(2));
       const { slug } = await h.publish(ds.dataset_id, {
-        title: "Cities",
-        prompt_template: "Q {payload.city} #{payload.index}",
-        grader_type: "exact",
+        ...CITIES_PUBLISH,
       });
       const storeDir = h.ctx.store.dir;
       const spy = join(tempDir(), "escape.sh");

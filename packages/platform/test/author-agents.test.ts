@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { isAuthorAgent } from "../src/agents.js";
-import { cities, cleanup, manualClock, openTemp } from "./helpers.js";
+import { cities, cleanup, manualClock, openTemp, CITIES_PUBLISH } from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -13,9 +13,7 @@ describe("SPEC 7.2: the benchmark author's own agents rank but take no money", (
     const stranger = await p.authenticate((await p.createAccount({ name: "stranger" })).api_key);
     const ds = await p.createDataset(author, cities(4));
     const { slug } = await p.publish(author, ds.dataset_id, {
-      title: "Cities",
-      prompt_template: "Q {payload.city} #{payload.index}",
-      grader_type: "exact",
+      ...CITIES_PUBLISH,
       public_fraction: "0.5",
       max_attempts: 1,
     });
@@ -53,9 +51,7 @@ describe("attachBounty input", () => {
     const author = await p.authenticate((await p.createAccount({ name: "author" })).api_key);
     const ds = await p.createDataset(author, cities(4));
     const { slug } = await p.publish(author, ds.dataset_id, {
-      title: "Cities",
-      prompt_template: "Q {payload.city} #{payload.index}",
-      grader_type: "exact",
+      ...CITIES_PUBLISH,
       public_fraction: "0.5",
     });
     for (const id of [0n, 2n ** 256n, 10n ** 80n]) {

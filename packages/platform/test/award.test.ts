@@ -152,13 +152,13 @@ describe("award on the local Base profile", () => {
       // the store says sent-but-unconfirmed: the domain and the door read the chain (issue 13 item 7)
       expect(await platform.real.awardState(slug)).toMatchObject({ state: "mined" });
       const early = await evidence(slug);
-      expect(early.status).toBe(200); // not "not awarded yet" while the chain says Awarded
+      expect(early.kind).toBe("pack"); // not "not awarded yet" while the chain says Awarded
       expect(await platform.real.awardState(slug)).toMatchObject({ state: "confirmed" });
       // crash after the award is recorded, before the pack: the retry does not pay twice
       await expect(platform.award(slug)).rejects.toThrow(/injected crash after/);
       // the door heals: the award is confirmed, so it mints the pack from the recorded award
       const healed = await evidence(slug);
-      expect(healed.status).toBe(200);
+      expect(healed.kind).toBe("pack");
       const healedBytes = Buffer.from(healed.bytes);
       const result = await platform.award(slug);
       const again = await platform.award(slug);

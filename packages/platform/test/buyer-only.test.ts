@@ -5,14 +5,12 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { PlatformError } from "../src/errors.js";
-import { cities, cleanup, openTemp } from "./helpers.js";
+import { cities, cleanup, openTemp, CITIES_PUBLISH } from "./helpers.js";
 
 afterEach(cleanup);
 
 const OPTIONS = {
-  title: "Cities",
-  prompt_template: "Q {payload.city} #{payload.index}",
-  grader_type: "exact",
+  ...CITIES_PUBLISH,
 } as const;
 
 describe("buyer_only leaderboards", () => {

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { cities, cleanup, promptAgent, tempDir, openAt } from "./helpers.js";
+import { cities, cleanup, promptAgent, tempDir, openAt, CITIES_PUBLISH } from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -16,9 +16,7 @@ describe("durability", () => {
     let platform = await openAt({ dir });
     const ds = await platform.createDataset(cities(10));
     const { slug } = await platform.publish(ds.dataset_id, {
-      title: "Cities",
-      prompt_template: "Q {payload.city} #{payload.index}",
-      grader_type: "exact",
+      ...CITIES_PUBLISH,
     });
     const runId = (await platform.startRun(slug, "alice")).run.id;
     const tasks = await platform.runTasks(runId);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { howToCompete, usdcText } from "../src/detail.js";
-import { cities, cleanup, openTemp } from "./helpers.js";
+import { cities, cleanup, openTemp, CITIES_PUBLISH } from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -9,9 +9,7 @@ describe("list, detail and formats (seed: compete steps 1-2 and 8; publish forma
     const h = await openTemp();
     const ds = await h.createDataset(cities(4));
     const { slug } = await h.publish(ds.dataset_id, {
-      title: "Cities",
-      prompt_template: "Q {payload.city} #{payload.index}",
-      grader_type: "exact",
+      ...CITIES_PUBLISH,
     });
     const d = await h.real.benchmarkDetail(slug, { baseUrl: "https://bench.example/" });
     expect(d.how_to_compete).toContain(`https://bench.example/api/v1/benchmarks/${slug}/runs`);

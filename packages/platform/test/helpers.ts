@@ -204,6 +204,13 @@ export async function cleanup(): Promise<void> {
   await dropPostgresSchemas();
 }
 
+/** The publish options most tests give the cities test set (an exact grader over `Q <city> #<index>`). */
+export const CITIES_PUBLISH = {
+  title: "Cities",
+  prompt_template: "Q {payload.city} #{payload.index}",
+  grader_type: "exact",
+} as const;
+
 /** A small labelled dataset: the shared "cities" test set of `n` rows (`src/testing.ts`). */
 export { citiesDataset as cities } from "../src/testing.js";
 

@@ -1,7 +1,7 @@
 import { getAddress } from "viem";
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { cities, cleanup, openTemp, promptAgent, rejection } from "./helpers.js";
+import { cities, cleanup, openTemp, promptAgent, rejection, CITIES_PUBLISH } from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -9,9 +9,7 @@ async function published(opts: Parameters<typeof openTemp>[0] = {}) {
   const h = await openTemp(opts);
   const ds = await h.createDataset(cities(8));
   const { slug } = await h.publish(ds.dataset_id, {
-    title: "Cities",
-    prompt_template: "Q {payload.city} #{payload.index}",
-    grader_type: "exact",
+    ...CITIES_PUBLISH,
     seed: "s",
   });
   const p = h.real;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Platform } from "../src/platform.js";
-import { Harness, cities, cleanup, tempDir } from "./helpers.js";
+import { Harness, cities, cleanup, tempDir, CITIES_PUBLISH } from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -10,9 +10,7 @@ describe("the leaderboard is cached and invalidated on finalize (issue 13 item 9
     const a = new Harness(await Platform.open({ dir }));
     const ds = await a.createDataset(cities(6));
     const { slug } = await a.publish(ds.dataset_id, {
-      title: "Cities",
-      prompt_template: "Q {payload.city} #{payload.index}",
-      grader_type: "exact",
+      ...CITIES_PUBLISH,
     });
     await a.play(slug, "alice");
     const first = await a.leaderboard(slug);

@@ -147,28 +147,18 @@ describe("start / submit / finalize", () => {
     // SPEC 6.1: while open, finalize serves the public composite only, never the private one or the receipt
     expect(f.score_composite).toBeUndefined();
     expect(f.receipt).toBeUndefined();
-    expect(f.score_composite_public).toBe(
+    const expected = (rank_accuracy: string) =>
       composite({
-        rank_accuracy: f.score_public,
+        rank_accuracy,
         wall_seconds: "12.345",
         usdc_spent: "0.000000",
         speed_weight: "0.3",
         cost_weight: "0",
         time_budget_seconds: 100,
         cost_budget_usdc: null,
-      }),
-    );
-    expect(stored.score_composite).toBe(
-      composite({
-        rank_accuracy: stored.rank_accuracy!,
-        wall_seconds: "12.345",
-        usdc_spent: "0.000000",
-        speed_weight: "0.3",
-        cost_weight: "0",
-        time_budget_seconds: 100,
-        cost_budget_usdc: null,
-      }),
-    );
+      });
+    expect(f.score_composite_public).toBe(expected(f.score_public));
+    expect(stored.score_composite).toBe(expected(stored.rank_accuracy!));
     const receipt = stored.receipt!;
     expect(f.receipt_hash).toBe(receiptHash(receipt));
     expect(receipt).toMatchObject({

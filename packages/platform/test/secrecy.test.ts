@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { bubblewrapAvailable } from "../src/agent-process.js";
 import { runBenchmark } from "../src/runner.js";
-import { cities, cleanup, manualClock, openTemp, tempDir, TEST_ENGINE } from "./helpers.js";
+import { cities, cleanup, manualClock, openTemp, tempDir, TEST_ENGINE, CITIES_PUBLISH } from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -27,9 +27,7 @@ describe("SPEC 6.1: throwaway agents learn nothing about a private label while o
       const h = await openTemp({ clock: clock.now, answerSaltSeed: "x" });
       const ds = await h.createDataset(cities(6));
       const { slug } = await h.publish(ds.dataset_id, {
-        title: "Cities",
-        prompt_template: "Q {payload.city} #{payload.index}",
-        grader_type: "exact",
+        ...CITIES_PUBLISH,
         public_fraction: "0.5",
         max_attempts: 1,
         seed: "s",
@@ -75,9 +73,7 @@ describe.runIf(TEST_ENGINE === "sqlite")(
       const h = await openTemp({ clock: clock.now });
       const ds = await h.createDataset(cities(2));
       const { slug } = await h.publish(ds.dataset_id, {
-        title: "Cities",
-        prompt_template: "Q {payload.city} #{payload.index}",
-        grader_type: "exact",
+        ...CITIES_PUBLISH,
       });
       const spy = join(tempDir(), "spy.mjs");
       const storeFile = join(h.ctx.store.dir, "platform.sqlite");

@@ -7,33 +7,25 @@
  * @packageDocumentation
  */
 
-/** SPEC 8 anchor evidence. */
-export interface AnchorEvidence {
-  registry_address: string;
-  tx_hash: string;
-  anchor_block: number;
-}
+import type { EvidencePack, Receipt as PackReceipt, ReceiptTask } from "@bench-bounty/evidence";
+import type { AnchorEvidence, AttachedBounty } from "@bench-bounty/platform";
+import type { Fact, VerificationReport } from "@bench-bounty/verifier";
+
+// One definition per shape: the packages that own them (type-only imports, erased from the bundle).
+export type { AnchorEvidence, AttachedBounty, EvidencePack, VerificationReport };
+
+/** A run receipt (SPEC 4) as far as the per-task table reads it: the fields it names, of the evidence library's type. */
+export type Receipt = Pick<PackReceipt, "run_id" | "agent_id" | "attempt"> & {
+  tasks: Pick<ReceiptTask, "ordinal" | "bank_ordinal" | "visibility" | "credit">[];
+};
+/** One fact of a verification report. */
+export type ReportFact = Fact;
 
 /** The chain a benchmark lives on, as the API states it. `local` is the only way to tell a devchain (also 8453) from Base. */
 export interface ChainInfo {
   chain_id: number;
   local?: boolean;
   rpc_url?: string | null;
-}
-
-/** A bounty attached to a benchmark (read from the chain by the server). */
-export interface AttachedBounty {
-  chain_id: number;
-  bounty_contract: string;
-  bounty_id: string;
-  token: string;
-  author: string;
-  pool_base_units: string;
-  closes_at: number;
-  award_deadline?: number;
-  threshold_bps: number;
-  splits_bps: number[];
-  status: string;
 }
 
 /** One item of `GET /api/v1/benchmarks`. */
@@ -108,73 +100,6 @@ export interface Leaderboard {
   /** `buyer_only` boards answer `leaderboard_visible: false` and no rows. */
   leaderboard_visible?: boolean;
   rows: LeaderboardRow[];
-}
-
-/** A receipt task (SPEC 4). */
-export interface ReceiptTask {
-  ordinal: number;
-  bank_ordinal: number;
-  visibility: string;
-  credit: string | null;
-}
-
-/** A run receipt payload (SPEC 4), as far as the per-task table reads it. */
-export interface Receipt {
-  run_id: string;
-  agent_id: string;
-  attempt: number;
-  tasks: ReceiptTask[];
-}
-
-/** The parts of an evidence pack (SPEC 8) the award page reads. */
-export interface EvidencePack {
-  benchmark: {
-    slug: string;
-    chain_id: number;
-    bounty_contract: string;
-    bounty_id: string;
-    token: string;
-    pool_base_units: string;
-    award_tx: string;
-    award_block: number;
-    commit_root: string;
-  };
-  winners: {
-    place: number;
-    agent_id: string;
-    withdrawal_address: string;
-    amount_base_units: string;
-    run_id: string;
-    receipt?: Receipt;
-  }[];
-  rank_derivation: {
-    payout_rule: string;
-    splits_bps: number[];
-    threshold_bps: number;
-    zero_winner_reason: string | null;
-    rows: { rank: number; agent_id: string; run_id: string; receipt?: Receipt }[];
-  };
-  pack_hash: string;
-  pack_anchor: AnchorEvidence | null;
-}
-
-/** One fact of a verification report. */
-export interface ReportFact {
-  state: string;
-  reasons: string[];
-}
-
-/** A verification report (`bench-bounty.verification.v1` of `@bench-bounty/verifier`). */
-export interface VerificationReport {
-  schema: string;
-  policy: string;
-  policy_version?: string;
-  policy_met: boolean;
-  policy_unmet: string[];
-  facts: Record<string, ReportFact>;
-  verifier: { name: string; version: string };
-  observed?: { rpc: string | null; indexer: string | null; pack_bytes: number };
-  generated_at?: string;
 }
 
 /**
