@@ -84,11 +84,7 @@ describe.skipIf(!bubblewrapAvailable() || TEST_ENGINE !== "sqlite")(
       const clock = manualClock();
       const h = await openAt({ dir: link, clock: clock.now });
       const ds = await h.createDataset(cities(2));
-      const { slug } = await h.publish(ds.dataset_id, {
-        title: "Cities",
-        prompt_template: "Q {payload.city} #{payload.index}",
-        grader_type: "exact",
-      });
+      const { slug } = await h.publish(ds.dataset_id, CITIES_PUBLISH);
       const spy = join(tempDir(), "spy.sh");
       writeFileSync(
         spy,
