@@ -157,9 +157,10 @@ export async function attachBounty(
       `bounty_id must be an integer from 1 to 2^256-1, got ${bountyId}`,
       { field: "bounty_id" },
     );
-  const chain = chainOf(ctx);
+  // the owner rule first: a stranger learns nothing (not even that no chain is configured)
   const b = await getBenchmark(ctx, slug);
   if (!isOperator(p)) assertAuthor(p, b);
+  const chain = chainOf(ctx);
   const onchain = await chain.getBounty(bountyId);
   if (onchain.status === 0)
     throw new PlatformError("bounty_mismatch", `bounty ${bountyId} does not exist`, {
@@ -236,9 +237,10 @@ export async function lockBounty(
   slug: string,
   o: LockOptions,
 ): Promise<AttachedBounty> {
-  const chain = chainOf(ctx);
+  // the owner rule first: a stranger learns nothing (not even that no chain is configured)
   const b = await getBenchmark(ctx, slug);
   if (!isOperator(p)) assertAuthor(p, b);
+  const chain = chainOf(ctx);
   if (b.bounty)
     throw new PlatformError("bounty_mismatch", `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`, {
       bounty_id: b.bounty.bounty_id,

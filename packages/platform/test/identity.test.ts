@@ -131,6 +131,10 @@ describe("owner rules (issue 13 item 5)", () => {
     const { p, slug, alice } = await published();
     expect((await rejection(p.award(alice, slug))).details.rule).toBe("operator_only");
     expect((await rejection(p.closeBenchmark(alice, slug))).details.rule).toBe("benchmark_author_only");
+    // the owner rule comes before the chain: a stranger is refused, not told that no chain is configured
+    expect((await rejection(p.attachBounty(alice, slug, 1n))).details.rule).toBe("benchmark_author_only");
+    const lock = { authorPrivateKey: `0x${"11".repeat(32)}`, pool: 1, closesAt: 1, awardDeadline: 2, thresholdBps: 0 };
+    expect((await rejection(p.lockBounty(alice, slug, lock as never))).details.rule).toBe("benchmark_author_only");
     expect((await rejection(p.testSet(alice, slug))).details.rule).toBe("benchmark_author_only");
     expect((await rejection(p.testSet(null, slug))).code).toBe("unauthenticated");
     expect(await p.testSet(p.localOperator(), slug)).toHaveLength(8);
