@@ -799,14 +799,15 @@ async function awardFromChain(
     }
   }
   const b = await getBenchmark(ctx, slug);
-  const adopted = await ctx.store.withLock(awardLock(slug), async () => {
+  // read the chain outside the award's lock (an `award` waiting for its transaction holds it)
+  const found = await findOwnAward(ctx, slug, BigInt(b.bounty!.bounty_id), row.ranking_digest as Hex);
+  if (!found) return null;
+  await ctx.store.withLock(awardLock(slug), async () => {
     const fresh = (await awardRow(ctx, slug))!;
-    if (fresh.status === "confirmed" || fresh.status === "packed") return true;
-    const found = await findOwnAward(ctx, slug, BigInt(b.bounty!.bounty_id), fresh.ranking_digest as Hex);
-    if (found) await recordConfirmed(ctx, slug, found.txHash, found.blockNumber);
-    return found !== null;
+    if (fresh.status === "prepared" || fresh.status === "sent")
+      await recordConfirmed(ctx, slug, found.txHash, found.blockNumber);
   });
-  return adopted ? awardEvidence(ctx, slug) : null;
+  return awardEvidence(ctx, slug);
 }
 
 /** The SPEC 8 reason of a benchmark without an award (yet). */

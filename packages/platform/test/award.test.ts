@@ -582,6 +582,8 @@ describe("award on the local Base profile", () => {
       grader_type: "exact",
     });
     expect(res.commitment_anchor).toBeNull();
+    expect(res).toMatchObject({ commitment_anchor_status: "pending" }); // reported, not silent (re-probe F8)
+    expect(res.commitment_anchor_error).toMatch(/failed/);
     const pending = await platform.ctx.store.db
       .selectFrom("anchors")
       .select(["kind", "status"])

@@ -66,7 +66,7 @@ describe("accounts and API keys", () => {
 });
 
 describe("account names and agent ids share one namespace (issue 13 re-probe F8)", () => {
-  it("a name taken as another account's agent id is refused 409-style account_exists naming name; nothing is stored", async () => {
+  it("a name taken as another account's agent id is refused account_exists (409) naming name; nothing is stored", async () => {
     const { p, mallory } = await published();
     await p.registerAgent(mallory, "future", {});
     const e = await rejection(p.createAccount({ name: "future" }));
