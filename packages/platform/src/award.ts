@@ -407,7 +407,12 @@ async function settleAward(ctx: PlatformContext, p: Principal, slug: string): Pr
 }
 
 /** Records a mined award transaction: the award `confirmed`, the benchmark's bounty `awarded` (one transaction). */
-async function recordConfirmed(ctx: PlatformContext, slug: string, txHash: string, block: number): Promise<void> {
+async function recordConfirmed(
+  ctx: PlatformContext,
+  slug: string,
+  txHash: string,
+  block: number,
+): Promise<void> {
   await ctx.store.tx(async (t) => {
     await t.awards.markConfirmed(slug, txHash, block);
     const bounty = { ...(await getBenchmark(ctx, slug, t)).bounty!, status: "awarded" };

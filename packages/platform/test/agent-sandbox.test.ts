@@ -68,7 +68,10 @@ describe("hidden paths are mounted at their real path (issue 13 re-probe F3)", (
       join(base, "real"),
     ]);
     const argv = agentArgv("true", base, [join(base, "link")], true);
-    expect(argv.slice(argv.indexOf("--tmpfs"), argv.indexOf("--tmpfs") + 2)).toEqual(["--tmpfs", join(base, "real")]);
+    expect(argv.slice(argv.indexOf("--tmpfs"), argv.indexOf("--tmpfs") + 2)).toEqual([
+      "--tmpfs",
+      join(base, "real"),
+    ]);
   });
 });
 
@@ -96,7 +99,10 @@ printf '{"answers":[{"ordinal":0,"answer_text":"link=%s real=%s"}]}' "$l" "$r"
 `,
         { mode: 0o755 },
       );
-      const r = await runBenchmark(await h.backend("spy"), slug, "spy", { kind: "command", command: `sh ${spy}` });
+      const r = await runBenchmark(await h.backend("spy"), slug, "spy", {
+        kind: "command",
+        command: `sh ${spy}`,
+      });
       const answers = await h.runAnswers(r.run_id);
       expect(answers.size).toBeGreaterThan(0);
       for (const a of answers.values()) expect(a).toBe("link=0 real=0");

@@ -532,7 +532,11 @@ describe("award on the local Base profile", () => {
     const chainNow = await latestBlockTime(dc);
     const clock = manualClock(chainNow * 1000);
     // a lowered PACK_LIMITS.maxPackBytes, so a small pack reaches it
-    const platform = await openTemp({ clock: clock.now, chain: chainConfig(dc, 0), faults: { maxPackBytes: 2000 } });
+    const platform = await openTemp({
+      clock: clock.now,
+      chain: chainConfig(dc, 0),
+      faults: { maxPackBytes: 2000 },
+    });
     const ds = await platform.createDataset(cities(6, "toolarge"));
     const { slug } = await platform.publish(ds.dataset_id, {
       title: "Large",
@@ -557,7 +561,11 @@ describe("award on the local Base profile", () => {
     clock.set((closesAt + 200) * 1000);
     const e = await platform.award(slug).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(PlatformError);
-    expect((e as PlatformError).details).toMatchObject({ reason: "pack_too_large", limit: "maxPackBytes", max: 2000 });
+    expect((e as PlatformError).details).toMatchObject({
+      reason: "pack_too_large",
+      limit: "maxPackBytes",
+      max: 2000,
+    });
     expect((e as PlatformError).message).toMatch(/over the 2000 bytes .*not sent/);
     const status = await dc.publicClient.readContract({
       address: dc.contracts.benchmarkBounty,

@@ -354,6 +354,8 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
     const retry = /retry it with: bench-bounty (.*)$/m.exec(r.err)![1]!.split(" ");
     const listed = await runCli(...retry, "--list");
     expect(listed.code, listed.err).toBe(0);
-    expect(JSON.parse(listed.out).pending).toEqual([expect.objectContaining({ kind: "commitment", digest: b.commit_root })]);
+    expect(JSON.parse(listed.out).pending).toEqual([
+      expect.objectContaining({ kind: "commitment", digest: b.commit_root }),
+    ]);
   });
 });

@@ -72,7 +72,11 @@ describe("account names and agent ids share one namespace (issue 13 re-probe F8)
     const e = await rejection(p.createAccount({ name: "future" }));
     expect(e).toMatchObject({ code: "account_exists", details: { field: "name" } });
     expect(e.message).toMatch(/account name future is taken: it is the id of an agent/);
-    const names = await p.ctx.store.db.selectFrom("accounts").select("name").where("name", "=", "future").execute();
+    const names = await p.ctx.store.db
+      .selectFrom("accounts")
+      .select("name")
+      .where("name", "=", "future")
+      .execute();
     expect(names).toEqual([]);
   });
 
@@ -133,8 +137,16 @@ describe("owner rules (issue 13 item 5)", () => {
     expect((await rejection(p.closeBenchmark(alice, slug))).details.rule).toBe("benchmark_author_only");
     // the owner rule comes before the chain: a stranger is refused, not told that no chain is configured
     expect((await rejection(p.attachBounty(alice, slug, 1n))).details.rule).toBe("benchmark_author_only");
-    const lock = { authorPrivateKey: `0x${"11".repeat(32)}`, pool: 1, closesAt: 1, awardDeadline: 2, thresholdBps: 0 };
-    expect((await rejection(p.lockBounty(alice, slug, lock as never))).details.rule).toBe("benchmark_author_only");
+    const lock = {
+      authorPrivateKey: `0x${"11".repeat(32)}`,
+      pool: 1,
+      closesAt: 1,
+      awardDeadline: 2,
+      thresholdBps: 0,
+    };
+    expect((await rejection(p.lockBounty(alice, slug, lock as never))).details.rule).toBe(
+      "benchmark_author_only",
+    );
     expect((await rejection(p.testSet(alice, slug))).details.rule).toBe("benchmark_author_only");
     expect((await rejection(p.testSet(null, slug))).code).toBe("unauthenticated");
     expect(await p.testSet(p.localOperator(), slug)).toHaveLength(8);

@@ -229,7 +229,9 @@ describe("rate limit of refused keys (issue 13 re-probe F7)", () => {
     });
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++)
-      statuses.push((await app.request("/api/v1/benchmarks", { headers: { "x-api-key": `guess${i}` } })).status);
+      statuses.push(
+        (await app.request("/api/v1/benchmarks", { headers: { "x-api-key": `guess${i}` } })).status,
+      );
     expect(statuses).toEqual([403, 403, 403, 429, 429]);
     // the same address's anonymous calls share the bucket
     expect((await app.request("/api/v1/benchmarks")).status).toBe(429);

@@ -1,7 +1,16 @@
 /** The dataset commands: validate (dry run) and publish. */
 import { Command, Option } from "commander";
 import { PlatformError } from "../errors.js";
-import { action, anchorRetryCommand, int, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
+import {
+  action,
+  anchorRetryCommand,
+  int,
+  openPlatform,
+  print,
+  principalOf,
+  storeOptions,
+  type StoreOpts,
+} from "./common.js";
 import { isJsonObject } from "../json.js";
 import { parseJson } from "@bench-bounty/evidence";
 import { readFileSync } from "node:fs";
