@@ -20,9 +20,9 @@
  * machine. Strangers' agents belong on the network service, not on the operator's machine.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 
 /** Environment variables copied from the runner to an agent (nothing else is). */
 export const AGENT_ENV_ALLOWLIST = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM"] as const;
@@ -76,14 +76,36 @@ export function bubblewrapAvailable(): boolean {
   return bwrapState;
 }
 
-/** The argv that starts `command` (sandboxed when bwrap works). */
+/**
+ * The mount points that hide `hide` inside the sandbox. bwrap mounts inside its new root, where an
+ * absolute symlink does not lead where it leads outside (`--tmpfs /x/link` failed with "No such file or
+ * directory" and every task errored), so each path is hidden at its real path (`realpathSync`): the path
+ * as given, and every symlink to it, then lead to the empty tmpfs. Paths that do not exist hide nothing
+ * and are skipped; a path under another hidden path is covered by it (a nested tmpfs would have no
+ * mount point).
+ */
+export function hiddenMounts(hide: readonly string[]): string[] {
+  const points = new Set<string>();
+  for (const h of hide) {
+    try {
+      points.add(realpathSync(resolve(h)));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    }
+  }
+  const sorted = [...points].sort();
+  return sorted.filter((p) => !sorted.some((q) => q !== p && (p + sep).startsWith(q === sep ? q : q + sep)));
+}
+
+/** The argv that starts `command` (sandboxed when bwrap works); `cwd` is bound at its real path. */
 export function agentArgv(command: string, cwd: string, hide: string[], sandbox: boolean): string[] {
   if (!sandbox) return ["sh", "-c", command];
   const argv = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
-  for (const h of hide) argv.push("--tmpfs", resolve(h));
+  for (const h of hiddenMounts(hide)) argv.push("--tmpfs", h);
+  const dir = realpathSync(cwd);
   // --cap-drop ALL: bwrap keeps every capability when the runner is root, and a root agent could then
   // `umount` the tmpfs and read the store (found by a probe); --new-session: no TIOCSTI into the terminal
-  argv.push("--bind", cwd, cwd, "--chdir", cwd, "--unshare-pid", "--die-with-parent", ...SANDBOX_FLAGS);
+  argv.push("--bind", dir, dir, "--chdir", dir, "--unshare-pid", "--die-with-parent", ...SANDBOX_FLAGS);
   argv.push("sh", "-c", command);
   return argv;
 }

@@ -77,9 +77,11 @@ export function checkWithdrawalAddress(ctx: PlatformContext, addr: unknown): str
 }
 
 /**
- * Registers an agent for the caller's account, or updates the caller's own agent.
+ * Registers an agent for the caller's account, or updates the caller's own agent. An agent id that is
+ * another account's name is that account's (its default agent: account names and agent ids share one
+ * namespace, `identity/accounts.ts`).
  * @throws PlatformError `invalid_option` (agent id), `invalid_withdrawal_address`, `forbidden`
- *   (`agent_owner_only` for another account's agent, `operator_owns_no_agents` for the operator)
+ *   (`agent_owner_only` for another account's agent or name, `operator_owns_no_agents` for the operator)
  */
 export async function registerAgent(
   ctx: PlatformContext,
@@ -93,6 +95,8 @@ export async function registerAgent(
     settings.withdrawal_address === undefined || settings.withdrawal_address === null
       ? settings.withdrawal_address
       : checkWithdrawalAddress(ctx, settings.withdrawal_address);
+  const named = await ctx.store.accounts.idByName(agentId);
+  if (named !== null) assertAgentOwner(p, { agent_id: agentId, owner_account_id: named });
   const stored = await ctx.store.agents.insertIfAbsent(
     { agent_id: agentId, owner_account_id: p.account_id, withdrawal_address: null, is_author_agent: false },
     isoMillis(ctx.clock()),

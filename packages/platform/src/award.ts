@@ -30,6 +30,7 @@ import {
   evidencePackBytes,
   mintEvidencePack,
   packHash,
+  PACK_LIMITS,
   ruleOfSplits,
   withPackAnchor,
   type EvidencePack,
@@ -156,9 +157,10 @@ export async function attachBounty(
       `bounty_id must be an integer from 1 to 2^256-1, got ${bountyId}`,
       { field: "bounty_id" },
     );
-  const chain = chainOf(ctx);
+  // the owner rule first: a stranger learns nothing (not even that no chain is configured)
   const b = await getBenchmark(ctx, slug);
   if (!isOperator(p)) assertAuthor(p, b);
+  const chain = chainOf(ctx);
   const onchain = await chain.getBounty(bountyId);
   if (onchain.status === 0)
     throw new PlatformError("bounty_mismatch", `bounty ${bountyId} does not exist`, {
@@ -235,9 +237,10 @@ export async function lockBounty(
   slug: string,
   o: LockOptions,
 ): Promise<AttachedBounty> {
-  const chain = chainOf(ctx);
+  // the owner rule first: a stranger learns nothing (not even that no chain is configured)
   const b = await getBenchmark(ctx, slug);
   if (!isOperator(p)) assertAuthor(p, b);
+  const chain = chainOf(ctx);
   if (b.bounty)
     throw new PlatformError("bounty_mismatch", `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`, {
       bounty_id: b.bounty.bounty_id,
@@ -381,11 +384,7 @@ async function settleAward(ctx: PlatformContext, p: Principal, slug: string): Pr
   if (row.status === "prepared" || row.status === "sent") {
     const sent = await sendOrAdoptAward(ctx, slug, bountyId, row);
     ctx.faults.awardBeforeRecord?.(slug);
-    await ctx.store.tx(async (t) => {
-      await t.awards.markConfirmed(slug, sent.txHash, sent.blockNumber);
-      const bounty = { ...(await getBenchmark(ctx, slug, t)).bounty!, status: "awarded" };
-      await t.benchmarks.setBounty(slug, bounty);
-    });
+    await recordConfirmed(ctx, slug, sent.txHash, sent.blockNumber);
     row = (await awardRow(ctx, slug))!;
   }
   ctx.faults.awardBeforeMint?.(slug);
@@ -405,6 +404,20 @@ async function settleAward(ctx: PlatformContext, p: Principal, slug: string): Pr
     pack_anchor: packed.pack_anchor,
     pack_size: packed.bytes.length,
   };
+}
+
+/** Records a mined award transaction: the award `confirmed`, the benchmark's bounty `awarded` (one transaction). */
+async function recordConfirmed(
+  ctx: PlatformContext,
+  slug: string,
+  txHash: string,
+  block: number,
+): Promise<void> {
+  await ctx.store.tx(async (t) => {
+    await t.awards.markConfirmed(slug, txHash, block);
+    const bounty = { ...(await getBenchmark(ctx, slug, t)).bounty!, status: "awarded" };
+    await t.benchmarks.setBounty(slug, bounty);
+  });
 }
 
 /**
@@ -529,6 +542,12 @@ async function findAwardTx(
   return { txHash: log.transactionHash, blockNumber: Number(log.blockNumber) };
 }
 
+/** {@link findAwardTx} from the block of the benchmark's commitment anchor (the bounty was created after it). */
+async function findOwnAward(ctx: PlatformContext, slug: string, bountyId: bigint, digest: Hex) {
+  const since = BigInt((await getBenchmark(ctx, slug)).commitment_anchor?.anchor_block ?? 0);
+  return findAwardTx(ctx, bountyId, digest, since);
+}
+
 /**
  * Mints, anchors and stores the pack of a confirmed award (or returns the stored one).
  * Minting is reproducible, and anchoring is idempotent, so a retry after a crash gives the same bytes.
@@ -551,27 +570,7 @@ async function ensurePack(
   if (!b.bounty || !b.commitment_anchor || !row.award_tx || row.award_block === null) {
     throw new PlatformError("award_not_allowed", `award of ${b.slug} is not confirmed yet`, { slug: b.slug });
   }
-  const tasks = await getTasks(ctx, b.slug);
-  const pack = mintEvidencePack({
-    benchmark: {
-      slug: b.slug,
-      title: b.title,
-      chain_id: b.bounty.chain_id,
-      bounty_contract: b.bounty.bounty_contract,
-      bounty_id: b.bounty.bounty_id,
-      token: b.bounty.token,
-      author: b.bounty.author,
-      awarder: b.bounty.awarder,
-      pool_base_units: b.bounty.pool_base_units,
-      closes_at: b.bounty.closes_at,
-      award_tx: row.award_tx,
-      award_block: row.award_block,
-      commitment_anchor: b.commitment_anchor,
-    },
-    test_set: tasks.map(testSetRowOf),
-    scoring: scoringOf(b, b.bounty),
-    runs: await mintRuns(ctx, b.slug, ctx.store),
-  });
+  const pack = await mintPack(ctx, b, row.award_tx, row.award_block);
   if (pack.benchmark.ranking_digest !== row.ranking_digest) {
     throw new PlatformError(
       "bounty_mismatch",
@@ -595,6 +594,62 @@ async function ensurePack(
   return { pack_hash: kept.pack_hash as Hex, pack_anchor: anchor, bytes: kept.bytes };
 }
 
+/** Mints the pack of a benchmark whose award is `awardTx` in block `awardBlock` (reproducible). */
+async function mintPack(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  awardTx: string,
+  awardBlock: number,
+): Promise<EvidencePack> {
+  const tasks = await getTasks(ctx, b.slug);
+  return mintEvidencePack({
+    benchmark: {
+      slug: b.slug,
+      title: b.title,
+      chain_id: b.bounty!.chain_id,
+      bounty_contract: b.bounty!.bounty_contract,
+      bounty_id: b.bounty!.bounty_id,
+      token: b.bounty!.token,
+      author: b.bounty!.author,
+      awarder: b.bounty!.awarder,
+      pool_base_units: b.bounty!.pool_base_units,
+      closes_at: b.bounty!.closes_at,
+      award_tx: awardTx,
+      award_block: awardBlock,
+      commitment_anchor: b.commitment_anchor!,
+    },
+    test_set: tasks.map(testSetRowOf),
+    scoring: scoringOf(b, b.bounty!),
+    runs: await mintRuns(ctx, b.slug, ctx.store),
+  });
+}
+
+/**
+ * Before the award is sent: the pack it will publish must be readable by the default verifier (issue 13
+ * item 8; `PACK_LIMITS.maxPackBytes`, 512 MiB). The pack is minted with the widest award transaction,
+ * block and pack anchor it can carry (their bytes are the only ones not known yet), and an award whose
+ * pack would be larger is refused: no transaction is sent, the money stays in the bounty.
+ * @throws PlatformError `award_not_allowed` with `reason: "pack_too_large"`, the size and the limit
+ */
+async function assertPackFits(ctx: PlatformContext, slug: string): Promise<void> {
+  const b = await getBenchmark(ctx, slug);
+  const widestTx = `0x${"f".repeat(64)}`;
+  const pack = await mintPack(ctx, b, widestTx, Number.MAX_SAFE_INTEGER);
+  const anchor: AnchorEvidence = {
+    registry_address: `0x${"f".repeat(40)}`,
+    tx_hash: widestTx,
+    anchor_block: Number.MAX_SAFE_INTEGER,
+  };
+  const size = evidencePackBytes(withPackAnchor(pack, anchor)).length;
+  const max = ctx.faults.maxPackBytes ?? PACK_LIMITS.maxPackBytes;
+  if (size > max)
+    throw new PlatformError(
+      "award_not_allowed",
+      `the award's evidence pack would take ${size} bytes, over the ${max} bytes (PACK_LIMITS.maxPackBytes) the default verifier reads: the award is not sent`,
+      { reason: "pack_too_large", size_bytes: size, limit: "maxPackBytes", max },
+    );
+}
+
 /** The award is `packed`, the benchmark `awarded`, and the pack's anchor recorded (in one transaction). */
 async function markPacked(
   ctx: PlatformContext,
@@ -613,8 +668,9 @@ async function markPacked(
 }
 
 /**
- * Where the award transaction is (issue 13 item 7), read from the chain when the store says it was sent
- * but not confirmed: `none` (not prepared or not sent), `pending` (sent, not mined), `mined` (mined, not
+ * Where the award transaction is (issue 13 item 7), read from the chain when the store is not sure (the
+ * award prepared, or sent but not confirmed): `none` (not prepared, or not sent: no Awarded log carries the
+ * prepared ranking digest), `pending` (sent, not mined), `mined` (mined, not
  * yet recorded: the next `award` or door read records it), `reverted` or `dropped` (the next `award`
  * sends again), `confirmed` (recorded).
  * @throws PlatformError `unknown_benchmark`, `chain_error` when the RPC fails
@@ -629,7 +685,18 @@ export async function awardChainState(
 }> {
   await getBenchmark(ctx, slug);
   const row = await awardRow(ctx, slug);
-  if (!row || row.status === "prepared") return { state: "none", tx_hash: null, block: null };
+  if (!row) return { state: "none", tx_hash: null, block: null };
+  if (row.status === "prepared") {
+    // A crash between sending and recording `sent` leaves no hash here: an Awarded log with the prepared
+    // ranking digest is the award, mined and not yet recorded.
+    const b = await getBenchmark(ctx, slug);
+    const found = ctx.chain
+      ? await findOwnAward(ctx, slug, BigInt(b.bounty!.bounty_id), row.ranking_digest as Hex)
+      : null;
+    return found
+      ? { state: "mined", tx_hash: found.txHash, block: found.blockNumber }
+      : { state: "none", tx_hash: null, block: null };
+  }
   if (row.status !== "sent") return { state: "confirmed", tx_hash: row.award_tx, block: row.award_block };
   const t = await chainOf(ctx).transactionState(row.award_tx as Hash);
   if (t.state === "mined") return { state: "mined", tx_hash: row.award_tx, block: t.block };
@@ -658,10 +725,9 @@ async function sendOrAdoptAward(
   }
   const winners = fromStored<PreparedWinner[]>(row.winners_json);
   const digest = row.ranking_digest as Hex;
-  // the bounty was created after the commitment was anchored: search its logs from there
-  const since = BigInt((await getBenchmark(ctx, slug)).commitment_anchor?.anchor_block ?? 0);
-  const adopted = await findAwardTx(ctx, bountyId, digest, since);
+  const adopted = await findOwnAward(ctx, slug, bountyId, digest);
   if (adopted) return adopted;
+  await assertPackFits(ctx, slug);
   const hash = await chain.sendAward(
     bountyId,
     winners.map((w) => w.withdrawal_address as Address),
@@ -670,7 +736,16 @@ async function sendOrAdoptAward(
   ctx.faults.awardBeforeMarkSent?.(slug);
   await ctx.store.awards.markSent(slug, hash);
   ctx.faults.awardAfterSend?.(slug);
-  return { txHash: hash, blockNumber: await chain.waitMined(hash, "award") };
+  try {
+    return { txHash: hash, blockNumber: await chain.waitMined(hash, "award") };
+  } catch (e) {
+    // An earlier send of this award, unrecorded (a crash before markSent) and still pending then, may
+    // have been mined first, and this one reverted: that award is adopted, not reported as a failure.
+    if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
+    const earlier = await findOwnAward(ctx, slug, bountyId, digest);
+    if (!earlier) throw e;
+    return earlier;
+  }
 }
 
 /**
@@ -696,8 +771,26 @@ export async function awardEvidence(ctx: PlatformContext, slug: string): Promise
     );
     return { kind: "pack", bytes: packed.bytes, pack_hash: packed.pack_hash };
   }
-  if (row && row.status === "sent" && ctx.chain) {
-    // Sent but not recorded as confirmed (a crash, or in flight): the chain says where it is.
+  if (row && ctx.chain && (row.status === "prepared" || row.status === "sent")) {
+    const fromChain = await awardFromChain(ctx, slug, row);
+    if (fromChain) return fromChain;
+  }
+  return notYetAwarded(ctx, b);
+}
+
+/**
+ * The door when the store is not sure (issue 13 item 7): the award is prepared or sent but not recorded
+ * as confirmed (a crash between sending and recording it, or a transaction in flight). The chain says
+ * where it is: a pending transaction answers `award_pending`; a mined one, or an `Awarded` log of the
+ * bounty carrying the prepared ranking digest, is adopted (recorded as confirmed, under the award's lock,
+ * never sent again) and its pack served. Null when the chain shows no award.
+ */
+async function awardFromChain(
+  ctx: PlatformContext,
+  slug: string,
+  row: AwardRow,
+): Promise<AwardEvidenceResult | null> {
+  if (row.status === "sent") {
     const state = await awardChainState(ctx, slug);
     if (state.state === "pending")
       return {
@@ -706,14 +799,20 @@ export async function awardEvidence(ctx: PlatformContext, slug: string): Promise
         message: `the award transaction ${state.tx_hash} is pending`,
       };
     if (state.state === "mined") {
-      await ctx.store.tx(async (t) => {
-        await t.awards.markConfirmed(slug, state.tx_hash!, state.block!);
-        await t.benchmarks.setBounty(slug, { ...b.bounty!, status: "awarded" });
-      });
+      await recordConfirmed(ctx, slug, state.tx_hash!, state.block!);
       return awardEvidence(ctx, slug);
     }
   }
-  return notYetAwarded(ctx, b);
+  const b = await getBenchmark(ctx, slug);
+  // read the chain outside the award's lock (an `award` waiting for its transaction holds it)
+  const found = await findOwnAward(ctx, slug, BigInt(b.bounty!.bounty_id), row.ranking_digest as Hex);
+  if (!found) return null;
+  await ctx.store.withLock(awardLock(slug), async () => {
+    const fresh = (await awardRow(ctx, slug))!;
+    if (fresh.status === "prepared" || fresh.status === "sent")
+      await recordConfirmed(ctx, slug, found.txHash, found.blockNumber);
+  });
+  return awardEvidence(ctx, slug);
 }
 
 /** The SPEC 8 reason of a benchmark without an award (yet). */
@@ -744,6 +843,13 @@ async function notYetAwarded(ctx: PlatformContext, b: BenchmarkRecord): Promise<
       kind: "unavailable",
       reason: "reclaimed_never_reveals",
       message: "the prize was reclaimed without an award: the test set is never revealed",
+    };
+  if (status === "awarded")
+    // Awarded on-chain with no award prepared in this store (the awarder acted elsewhere): nothing to adopt.
+    return {
+      kind: "unavailable",
+      reason: "not_awarded",
+      message: `bounty ${b.bounty.bounty_id} is Awarded on-chain, but this store prepared no award for it: it has no pack to serve`,
     };
   if (isOpen(ctx, b))
     return {

@@ -16,6 +16,8 @@ export interface FaultHooks {
   awardBeforeMarkSent?: (slug: string) => void;
   /** Called after the award transaction is sent and recorded as sent, before it is mined (waited for). */
   awardAfterSend?: (slug: string) => void;
+  /** A smaller pack size limit than `PACK_LIMITS.maxPackBytes`, so a test reaches it with a small pack. */
+  maxPackBytes?: number;
   /** Called after the award transaction is confirmed and recorded, before the pack is minted. */
   awardBeforeMint?: (slug: string) => void;
 }

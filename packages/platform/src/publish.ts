@@ -15,7 +15,9 @@ import {
   composite,
   isEvidenceError,
   keccak256Hex,
+  PACK_LIMITS,
   testSetLimitProblems,
+  valueLimitProblems,
   type Hex,
   type TestSetRow,
 } from "@bench-bounty/evidence";
@@ -101,6 +103,10 @@ export interface PublishResult {
   private_count: number;
   /** The anchor of the root; null off-chain, or when the chain failed (the anchor is then pending, retried by `anchor` / `award`). */
   commitment_anchor: AnchorEvidence | null;
+  /** `anchored`, `pending` (the chain failed: `anchor <slug>` or `award` retries it) or `off_chain` (no chain configured). */
+  commitment_anchor_status: "anchored" | "pending" | "off_chain";
+  /** Why the anchoring failed, when `pending`. */
+  commitment_anchor_error?: string;
   config: BenchmarkConfig;
   disclosure: string;
 }
@@ -234,6 +240,7 @@ export function benchmarkConfig(o: PublishOptions): BenchmarkConfig {
         : intOption(o.public_tasks_per_run, "public_tasks_per_run", 0, 1),
     leaderboard_visibility: visibilityOption(o.leaderboard_visibility),
   };
+  assertPackLimits(o.title, config);
   // The scoring settings are checked by the evidence library's composite (SPEC 6), on a sample run.
   try {
     composite({
@@ -253,6 +260,33 @@ export function benchmarkConfig(o: PublishOptions): BenchmarkConfig {
     throw e;
   }
   return config;
+}
+
+/**
+ * The publish options a pack carries verbatim (SPEC 8: `benchmark.title`, the `scoring` block's
+ * decimals, a numeric gold's `tolerance`) must be readable by the default verifier: each within
+ * evidence's `PACK_LIMITS` (strings within `maxStringLength`, decimals within `maxDecimalLength`
+ * characters), refused here, at publish, rather than found by a verifier after the award.
+ * @throws PlatformError `invalid_option` naming the field and the limit
+ */
+function assertPackLimits(title: string, config: BenchmarkConfig): void {
+  const [tooLong] = valueLimitProblems(title, { path: "title", maxProblems: 1 });
+  if (tooLong) throw new PlatformError("invalid_option", `title: ${tooLong.message}`, { field: "title" });
+  const decimals: [string, string | number | null][] = [
+    ["speed_weight", config.speed_weight],
+    ["cost_weight", config.cost_weight],
+    ["cost_budget_usdc", config.cost_budget_usdc],
+    ["tolerance", config.tolerance],
+  ];
+  for (const [field, v] of decimals) {
+    const text = v === null ? "" : String(v);
+    if (text.length > PACK_LIMITS.maxDecimalLength)
+      throw new PlatformError(
+        "invalid_option",
+        `${field} is a decimal of ${text.length} characters; the pack a verifier reads carries at most ${PACK_LIMITS.maxDecimalLength} (PACK_LIMITS.maxDecimalLength)`,
+        { field, limit: "maxDecimalLength", max: PACK_LIMITS.maxDecimalLength },
+      );
+  }
 }
 
 /**
@@ -462,12 +496,14 @@ export async function publishBenchmark(
     if (ctx.chain) await t.anchors.addPending(plan.root, "commitment", slug, createdAt);
   });
   let anchor: AnchorEvidence | null = null;
+  let anchorError: string | undefined;
   if (ctx.chain) {
     try {
       anchor = await anchorCommitment(ctx, slug);
     } catch (e) {
-      // The benchmark is stored; its commitment stays pending and `anchor` / `award` retry it.
+      // The benchmark is stored; its commitment stays pending (reported here; `anchor` / `award` retry it).
       if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
+      anchorError = e.message;
     }
   }
   return {
@@ -480,6 +516,8 @@ export async function publishBenchmark(
     public_count: plan.public_count,
     private_count: plan.leaf_count - plan.public_count,
     commitment_anchor: anchor,
+    commitment_anchor_status: anchor ? "anchored" : ctx.chain ? "pending" : "off_chain",
+    ...(anchorError !== undefined ? { commitment_anchor_error: anchorError } : {}),
     config,
     disclosure: DISCLOSURE,
   };

@@ -452,6 +452,132 @@ describe("award on the local Base profile", () => {
     }
   }, 120_000);
 
+  it("a crash between sending the award and recording it as sent: the door adopts the on-chain award and serves its pack; award adopts it without paying twice (issue 13 re-probe F4)", async () => {
+    const dc = devChain();
+    const chainNow = await latestBlockTime(dc);
+    const clock = manualClock(chainNow * 1000);
+    let crash = true;
+    const platform = await openTemp({
+      clock: clock.now,
+      chain: chainConfig(dc, 0),
+      faults: {
+        awardBeforeMarkSent: () => {
+          if (crash) {
+            crash = false;
+            throw new Error("injected crash after sendAward, before markSent");
+          }
+        },
+      },
+    });
+    const ds = await platform.createDataset(cities(6, "marksent"));
+    const { slug } = await platform.publish(ds.dataset_id, {
+      title: "Crash",
+      prompt_template: TEMPLATE,
+      grader_type: "exact",
+      time_budget_seconds: 600,
+    });
+    const author = dc.accounts[1]!;
+    await dc.mintUsdc(author.address, 10_000_000n);
+    const closesAt = chainNow + 3600;
+    const bounty = await platform.lockBounty(slug, {
+      authorPrivateKey: author.privateKey,
+      pool: 10_000_000n,
+      closesAt,
+      awardDeadline: closesAt + 86400,
+      thresholdBps: 5000,
+      payoutRule: "winner_take_all",
+    });
+    const winner = dc.accounts[2]!.address.toLowerCase() as `0x${string}`;
+    await platform.registerAgent("alice", { withdrawal_address: winner });
+    await runBenchmark(await platform.backend("alice"), slug, "alice", agent(clock, 1000));
+    await dc.increaseTime(3700);
+    clock.set((closesAt + 200) * 1000);
+    await expect(platform.award(slug)).rejects.toThrow(/injected crash/);
+    expect((await platform.ctx.store.awards.get(slug))!.status).toBe("prepared");
+    const status = await dc.publicClient.readContract({
+      address: dc.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      functionName: "statusOf",
+      args: [BigInt(bounty.bounty_id)],
+    });
+    expect(status).toBe(3); // Awarded on-chain, the store still says prepared
+    const door: any = await platform.awardEvidence(slug);
+    expect(door.kind).toBe("pack");
+    const pack = parseEvidencePack(door.bytes);
+    expect(pack.benchmark.ranking_digest).toBe((await platform.ctx.store.awards.get(slug))!.ranking_digest);
+    const again = await platform.award(slug);
+    expect(again.pack_hash).toBe(door.pack_hash);
+    // paid once: one Awarded log for this bounty, the whole pool credited to the winner
+    const logs = await dc.publicClient.getContractEvents({
+      address: dc.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      eventName: "Awarded",
+      args: { bountyId: BigInt(bounty.bounty_id) },
+      fromBlock: 0n,
+    });
+    expect(logs).toHaveLength(1);
+    expect(again.award_tx).toBe(logs[0]!.transactionHash);
+    const credit = await dc.publicClient.readContract({
+      address: dc.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      functionName: "creditOf",
+      args: [BigInt(bounty.bounty_id), winner],
+    });
+    expect(credit).toBe(10_000_000n);
+    await platform.close();
+  }, 120_000);
+
+  it("an award whose pack would be over the verifier's size limit is refused before anything is sent (issue 13 re-probe F6)", async () => {
+    const dc = devChain();
+    const chainNow = await latestBlockTime(dc);
+    const clock = manualClock(chainNow * 1000);
+    // a lowered PACK_LIMITS.maxPackBytes, so a small pack reaches it
+    const platform = await openTemp({
+      clock: clock.now,
+      chain: chainConfig(dc, 0),
+      faults: { maxPackBytes: 2000 },
+    });
+    const ds = await platform.createDataset(cities(6, "toolarge"));
+    const { slug } = await platform.publish(ds.dataset_id, {
+      title: "Large",
+      prompt_template: TEMPLATE,
+      grader_type: "exact",
+      time_budget_seconds: 600,
+    });
+    const author = dc.accounts[1]!;
+    await dc.mintUsdc(author.address, 10_000_000n);
+    const closesAt = chainNow + 3600;
+    const bounty = await platform.lockBounty(slug, {
+      authorPrivateKey: author.privateKey,
+      pool: 10_000_000n,
+      closesAt,
+      awardDeadline: closesAt + 86400,
+      thresholdBps: 5000,
+      payoutRule: "winner_take_all",
+    });
+    await platform.registerAgent("alice", { withdrawal_address: dc.accounts[2]!.address.toLowerCase() });
+    await runBenchmark(await platform.backend("alice"), slug, "alice", agent(clock, 1000));
+    await dc.increaseTime(3700);
+    clock.set((closesAt + 200) * 1000);
+    const e = await platform.award(slug).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(PlatformError);
+    expect((e as PlatformError).details).toMatchObject({
+      reason: "pack_too_large",
+      limit: "maxPackBytes",
+      max: 2000,
+    });
+    expect((e as PlatformError).message).toMatch(/over the 2000 bytes .*not sent/);
+    const status = await dc.publicClient.readContract({
+      address: dc.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      functionName: "statusOf",
+      args: [BigInt(bounty.bounty_id)],
+    });
+    expect(status).toBe(2); // still Funded: nothing was sent
+    expect((await platform.ctx.store.awards.get(slug))!.status).toBe("prepared");
+    await platform.close();
+  }, 120_000);
+
   it("a chain outage at publish leaves the commitment pending; the benchmark is stored and the door says no_commitment", async () => {
     // the devchain's contracts and account 0, behind an RPC URL nothing listens on
     const platform = await openTemp({
@@ -464,6 +590,8 @@ describe("award on the local Base profile", () => {
       grader_type: "exact",
     });
     expect(res.commitment_anchor).toBeNull();
+    expect(res).toMatchObject({ commitment_anchor_status: "pending" }); // reported, not silent (re-probe F8)
+    expect(res.commitment_anchor_error).toMatch(/failed/);
     const pending = await platform.ctx.store.db
       .selectFrom("anchors")
       .select(["kind", "status"])

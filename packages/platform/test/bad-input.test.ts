@@ -324,3 +324,56 @@ describe("chain options are checked before the store or the network", () => {
     expect(r.err).toMatch(/immediate, batch/);
   });
 });
+
+describe("a failed commitment anchoring at publish is reported (issue 13 re-probe F8)", () => {
+  it("publish exits 0 with commitment_anchor_status pending and the error, and warns with a retry command that names the pending anchor", async () => {
+    vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", "0x" + "11".repeat(32));
+    const dir = tempDir();
+    const store = join(dir, "store");
+    const csv = join(dir, "d.csv");
+    writeFileSync(csv, "city,ts,label\nc1,2026-01-01T00:00:00Z,a\nc2,2026-01-02T00:00:00Z,b\n");
+    const chain = [
+      "--rpc-url",
+      "http://127.0.0.1:1",
+      "--bounty-contract",
+      "0x" + "22".repeat(20),
+      "--anchor-registry",
+      "0x" + "33".repeat(20),
+    ];
+    const key = await cliAccount(store, "author");
+    const r = await runCli(
+      "publish",
+      csv,
+      "--store",
+      store,
+      "--api-key",
+      key,
+      ...chain,
+      "--label",
+      "label",
+      "--decision-ts",
+      "ts",
+      "--title",
+      "T",
+      "--template",
+      "Q {payload.city}",
+      "--grader",
+      "exact",
+    );
+    expect(r.code, r.err).toBe(0);
+    const b = JSON.parse(r.out).benchmark;
+    expect(b).toMatchObject({ commitment_anchor: null, commitment_anchor_status: "pending" });
+    expect(b.commitment_anchor_error).toBeTruthy();
+    expect(r.err).toContain(`warning: the commitment of ${b.slug} (${b.commit_root}) was not anchored`);
+    expect(r.err).toContain(
+      `retry it with: bench-bounty anchor ${b.slug} --store ${store} --rpc-url http://127.0.0.1:1 --chain-id 8453 --bounty-contract 0x${"22".repeat(20)} --anchor-registry 0x${"33".repeat(20)}`,
+    );
+    // the printed command, run as printed (minus the binary name), lists the same pending anchor
+    const retry = /retry it with: bench-bounty (.*)$/m.exec(r.err)![1]!.split(" ");
+    const listed = await runCli(...retry, "--list");
+    expect(listed.code, listed.err).toBe(0);
+    expect(JSON.parse(listed.out).pending).toEqual([
+      expect.objectContaining({ kind: "commitment", digest: b.commit_root }),
+    ]);
+  });
+});

@@ -65,6 +65,30 @@ describe("accounts and API keys", () => {
   });
 });
 
+describe("account names and agent ids share one namespace (issue 13 re-probe F8)", () => {
+  it("a name taken as another account's agent id is refused account_exists (409) naming name; nothing is stored", async () => {
+    const { p, mallory } = await published();
+    await p.registerAgent(mallory, "future", {});
+    const e = await rejection(p.createAccount({ name: "future" }));
+    expect(e).toMatchObject({ code: "account_exists", details: { field: "name" } });
+    expect(e.message).toMatch(/account name future is taken: it is the id of an agent/);
+    const names = await p.ctx.store.db
+      .selectFrom("accounts")
+      .select("name")
+      .where("name", "=", "future")
+      .execute();
+    expect(names).toEqual([]);
+  });
+
+  it("an agent id that is another account's name is that account's: refused agent_owner_only; its own name is fine", async () => {
+    const { p, alice, mallory } = await published();
+    const e = await rejection(p.registerAgent(mallory, "alice", {}));
+    expect(e).toMatchObject({ code: "forbidden", details: { rule: "agent_owner_only", agent_id: "alice" } });
+    expect(await p.getAgent("alice")).toBeNull();
+    expect((await p.registerAgent(alice, "alice", {})).owner_account_id).toBe(alice.account_id);
+  });
+});
+
 describe("owner rules (issue 13 item 5)", () => {
   it("nobody changes another account's agent: withdrawal address, author flag", async () => {
     const { p, alice, mallory } = await published();
@@ -111,6 +135,18 @@ describe("owner rules (issue 13 item 5)", () => {
     const { p, slug, alice } = await published();
     expect((await rejection(p.award(alice, slug))).details.rule).toBe("operator_only");
     expect((await rejection(p.closeBenchmark(alice, slug))).details.rule).toBe("benchmark_author_only");
+    // the owner rule comes before the chain: a stranger is refused, not told that no chain is configured
+    expect((await rejection(p.attachBounty(alice, slug, 1n))).details.rule).toBe("benchmark_author_only");
+    const lock = {
+      authorPrivateKey: `0x${"11".repeat(32)}`,
+      pool: 1,
+      closesAt: 1,
+      awardDeadline: 2,
+      thresholdBps: 0,
+    };
+    expect((await rejection(p.lockBounty(alice, slug, lock as never))).details.rule).toBe(
+      "benchmark_author_only",
+    );
     expect((await rejection(p.testSet(alice, slug))).details.rule).toBe("benchmark_author_only");
     expect((await rejection(p.testSet(null, slug))).code).toBe("unauthenticated");
     expect(await p.testSet(p.localOperator(), slug)).toHaveLength(8);

@@ -84,3 +84,45 @@ describe("a test set beyond the pack limits is refused at publish", () => {
     expect((e as Error).message).toMatch(/^test set: row 1, field prompt: a string of \d+ UTF-16 code units/);
   });
 });
+
+describe("publish options a pack carries are refused beyond PACK_LIMITS (issue 13 re-probe F6)", () => {
+  const over = `0.${"1".repeat(PACK_LIMITS.maxDecimalLength - 1)}`; // maxDecimalLength + 1 characters
+  const at = `0.${"1".repeat(PACK_LIMITS.maxDecimalLength - 2)}`; // exactly the limit
+
+  it.each<[string, Record<string, unknown>]>([
+    ["speed_weight", { speed_weight: over }],
+    ["cost_weight", { cost_weight: over }],
+    ["cost_budget_usdc", { cost_weight: "0.1", cost_budget_usdc: `1${over}` }],
+    ["tolerance", { grader_type: "numeric", tolerance: over }],
+  ])("%s of more than maxDecimalLength characters names the field", async (field, opts) => {
+    const platform = await openTemp();
+    const rows = [row({ label: "1.5" }, 0), row({ label: "2.5" }, 1)];
+    const ds = await platform.createDataset({ name: "d", rows } as DatasetInput);
+    const e = await rejection(
+      platform.publish(ds.dataset_id, {
+        title: "t",
+        prompt_template: "Q {payload.city} #{payload.n}",
+        grader_type: "exact",
+        ...opts,
+      } as never),
+    );
+    expect(e).toMatchObject({
+      code: "invalid_option",
+      details: { field, limit: "maxDecimalLength", max: PACK_LIMITS.maxDecimalLength },
+    });
+    expect(e.message).toMatch(new RegExp(`^${field} is a decimal of \\d+ characters`));
+  });
+
+  it("a title over maxStringLength is refused; a speed_weight of exactly maxDecimalLength is published", async () => {
+    const platform = await openTemp();
+    const ds = await platform.createDataset({ name: "d", rows: [row({}, 0), row({}, 1)] } as DatasetInput);
+    const base = { prompt_template: "Q {payload.city} #{payload.n}", grader_type: "exact" } as const;
+    const e = await rejection(
+      platform.publish(ds.dataset_id, { ...base, title: "t".repeat(PACK_LIMITS.maxStringLength + 1) }),
+    );
+    expect(e).toMatchObject({ code: "invalid_option", details: { field: "title" } });
+    expect(at.length).toBe(PACK_LIMITS.maxDecimalLength);
+    const ok = await platform.publish(ds.dataset_id, { ...base, title: "t", speed_weight: at });
+    expect(ok.slug).toBeTruthy();
+  });
+});

@@ -119,6 +119,32 @@ const corsOnReads: MiddlewareHandler<AppEnv> = async (c, next) => {
   setReadCors(c);
 };
 
+/**
+ * {@link authenticate}, where a refused key (one nobody holds, or a malformed header) takes a token
+ * of the caller's address bucket before its 401/403: guessing keys is rate-limited like anonymous
+ * calls (it was not: 4,000 unknown keys got 4,000 403s and no 429). A known key is limited per key by
+ * the `rateLimit` that follows.
+ */
+function authenticateLimited(limiter: RateLimiter): MiddlewareHandler<AppEnv> {
+  const auth = authenticate();
+  const byAddress = rateLimit(limiter);
+  return async (c, next) => {
+    let passed = false;
+    try {
+      return await auth(c, () => {
+        passed = true;
+        return next();
+      });
+    } catch (e) {
+      if (passed) throw e;
+      c.set("principal", null);
+      c.set("apiKey", null);
+      await byAddress(c, async () => {}); // throws 429 once the address's bucket is empty
+      throw e;
+    }
+  };
+}
+
 /** Builds the app (no listening; see `serve.ts`). */
 export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...opts.limits };
@@ -133,9 +159,10 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
     await next();
   });
   app.use("*", limitTime(limits.handlerTimeoutMs));
-  app.use("/api/*", authenticate());
-  app.use("/mcp/*", authenticate());
-  app.use("/mcp", authenticate());
+  const auth = authenticateLimited(limiter);
+  app.use("/api/*", auth);
+  app.use("/mcp/*", auth);
+  app.use("/mcp", auth);
   app.use("*", rateLimit(limiter));
   app.use("/api/v1/benchmarks/:slug/claims/relay", rateLimit(relayLimiter));
   const datasetPath = /^\/api\/v1\/datasets(\/validate)?$/;

@@ -148,13 +148,13 @@ const MATRIX: Row[] = [
     body: () => CITIES_PUBLISH,
     expect: keyed(403, { author: 201 }),
   },
-  // Off-chain the platform refuses `no_chain` (503) before its author check; on a chain a non-author
-  // gets 403 benchmark_author_only (the award tests on the devchain cover that cell).
+  // The author rule comes before the chain: a non-author gets 403 benchmark_author_only; off-chain the
+  // author and the operator get `no_chain` (503).
   {
     method: "POST",
     path: () => `/api/v1/benchmarks/${slug}/bounty`,
     body: () => ({ bounty_id: "1" }),
-    expect: keyed(503),
+    expect: keyed(403, { author: 503, operator: 503 }),
   },
   { method: "POST", path: () => `/api/v1/benchmarks/${slug}/award`, expect: keyed(403, { operator: 503 }) },
   {

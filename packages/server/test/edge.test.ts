@@ -215,6 +215,29 @@ describe("rate limit", () => {
   });
 });
 
+describe("rate limit of refused keys (issue 13 re-probe F7)", () => {
+  it("unknown keys are limited by the caller's address: 403 until the bucket is empty, then 429", async () => {
+    const app = createApp({
+      domain: {
+        authenticate: async () => {
+          throw new PlatformError("unauthenticated", "invalid API key", {});
+        },
+        listBenchmarks: async () => ({ benchmarks: [] }),
+      } as unknown as Domain,
+      limits: { rateBurst: 3, ratePerSecond: 0.5 },
+      now: () => 0,
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (await app.request("/api/v1/benchmarks", { headers: { "x-api-key": `guess${i}` } })).status,
+      );
+    expect(statuses).toEqual([403, 403, 403, 429, 429]);
+    // the same address's anonymous calls share the bucket
+    expect((await app.request("/api/v1/benchmarks")).status).toBe(429);
+  });
+});
+
 describe("one error handler", () => {
   it("an unexpected error is 500 internal_error with no message, path or stack", async () => {
     const logged: unknown[] = [];

@@ -99,6 +99,25 @@ export function storeOptions(cmd: Command): Command {
     );
 }
 
+/** Quotes one shell word (POSIX sh) unless it is plain. */
+export function shellWord(w: string): string {
+  return /^[A-Za-z0-9_./:@=,+-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * The command that retries what is pending for `slug` (`bench-bounty anchor <slug>`), with the store and
+ * chain options of this invocation, so it works when pasted as printed.
+ */
+export function anchorRetryCommand(slug: string, o: StoreOpts): string {
+  const words = ["bench-bounty", "anchor", slug, "--store", o.store];
+  if (o.rpcUrl !== undefined) words.push("--rpc-url", o.rpcUrl);
+  words.push("--chain-id", o.chainId);
+  if (o.bountyContract !== undefined) words.push("--bounty-contract", o.bountyContract);
+  if (o.anchorRegistry !== undefined) words.push("--anchor-registry", o.anchorRegistry);
+  if (o.usdc !== undefined) words.push("--usdc", o.usdc);
+  return words.map(shellWord).join(" ");
+}
+
 /** The caller: the account of `--api-key` (env `BENCH_BOUNTY_API_KEY`), else the local operator. */
 export async function principalOf(platform: Platform, o: StoreOpts): Promise<Principal> {
   return o.apiKey !== undefined ? platform.authenticate(o.apiKey) : platform.localOperator();

@@ -1,7 +1,16 @@
 /** The dataset commands: validate (dry run) and publish. */
 import { Command, Option } from "commander";
 import { PlatformError } from "../errors.js";
-import { action, int, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
+import {
+  action,
+  anchorRetryCommand,
+  int,
+  openPlatform,
+  print,
+  principalOf,
+  storeOptions,
+  type StoreOpts,
+} from "./common.js";
 import { isJsonObject } from "../json.js";
 import { parseJson } from "@bench-bounty/evidence";
 import { readFileSync } from "node:fs";
@@ -177,6 +186,11 @@ export function registerDatasetCommands(program: Command): void {
             const me = await principalOf(platform, o);
             const ds = await platform.createDataset(me, input);
             const r = await platform.publish(me, ds.dataset_id, opts);
+            if (r.commitment_anchor_status === "pending")
+              process.stderr.write(
+                `warning: the commitment of ${r.slug} (${r.commit_root}) was not anchored: ${r.commitment_anchor_error}\n` +
+                  `  it is pending; retry it with: ${anchorRetryCommand(r.slug, o)}\n`,
+              );
             print({ dataset: ds, benchmark: r });
           } finally {
             await platform.close();

@@ -2,6 +2,11 @@
  * Accounts and their API keys (issue 15 item 2; issue 13 item 5): {@link createAccount} returns the
  * first key once; {@link authenticate} turns a key into a {@link Principal}; keys are issued, listed
  * (by prefix, never the key) and revoked by their account.
+ *
+ * Account names and agent ids share one namespace: an account's name is the id of its default agent
+ * (the agent a run starts for when none is named). So a name is taken when an account has it or when
+ * any agent has it as its id (`account_exists`, 409, naming `name`), and an account may register an
+ * agent id that is its own name but not another account's name (`agent_owner_only`, `agents.ts`).
  */
 import { randomBytes } from "node:crypto";
 import type { PlatformContext } from "../context.js";
@@ -40,7 +45,8 @@ export interface IssuedKey {
 /**
  * Creates an account with one key.
  * @param input `name` (unique), `roles` (default `["author", "competitor"]`)
- * @throws PlatformError `invalid_option` naming `name` or `roles`; `account_exists` for a taken name
+ * @throws PlatformError `invalid_option` naming `name` or `roles`; `account_exists` (naming `name`) for a
+ *   name another account has, or that is an agent's id (see the module doc)
  */
 export async function createAccount(
   ctx: PlatformContext,
@@ -73,7 +79,15 @@ export async function createAccount(
     created_at: isoMillis(ctx.clock()),
   };
   const key = mintKey();
-  await ctx.store.tx((t) => t.accounts.insertWithKey(account, key));
+  await ctx.store.tx(async (t) => {
+    if (await t.agents.get(name))
+      throw new PlatformError(
+        "account_exists",
+        `account name ${name} is taken: it is the id of an agent, and an account's name is the id of its default agent`,
+        { field: "name", reason: "agent_id" },
+      );
+    await t.accounts.insertWithKey(account, key);
+  });
   return { account, account_id: account.account_id, key_prefix: key.key_prefix, api_key: key.api_key };
 }
 

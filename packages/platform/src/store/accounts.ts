@@ -81,6 +81,16 @@ export class AccountsTable extends TableModule {
       : null;
   }
 
+  /** The id of the account named `name`, or null. */
+  async idByName(name: string): Promise<string | null> {
+    const r = await this.db
+      .selectFrom("accounts")
+      .select("account_id")
+      .where("name", "=", name)
+      .executeTakeFirst();
+    return r?.account_id ?? null;
+  }
+
   /** An account, or null. */
   async get(accountId: string): Promise<AccountRecord | null> {
     const r = await this.db
