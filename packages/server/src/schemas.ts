@@ -75,12 +75,9 @@ export const PublishBody = z
       .string()
       .optional()
       .openapi({ description: "dotted path of the gold in each row (default `label`)" }),
-    tolerance: z
-      .union([z.number(), z.string()])
-      .optional()
-      .openapi({
-        description: "numeric grader only: number or decimal string >= 0 in the label's unit (default 0)",
-      }),
+    tolerance: z.union([z.number(), z.string()]).optional().openapi({
+      description: "numeric grader only: number or decimal string >= 0 in the label's unit (default 0)",
+    }),
     alternatives_field: z
       .string()
       .optional()
@@ -94,20 +91,13 @@ export const PublishBody = z
       .int()
       .optional()
       .openapi({ description: "attempts per agent, 1..1000 (default 3)" }),
-    time_budget_seconds: z
-      .number()
-      .int()
-      .optional()
-      .openapi({
-        description: "integer seconds >= 1: the time budget of the speed term, SPEC 6 (default 900)",
-      }),
-    speed_weight: z
-      .string()
-      .optional()
-      .openapi({
-        description:
-          'SPEC 6 speed weight, plain decimal string (default "0.3"); speed_weight + cost_weight <= 1',
-      }),
+    time_budget_seconds: z.number().int().optional().openapi({
+      description: "integer seconds >= 1: the time budget of the speed term, SPEC 6 (default 900)",
+    }),
+    speed_weight: z.string().optional().openapi({
+      description:
+        'SPEC 6 speed weight, plain decimal string (default "0.3"); speed_weight + cost_weight <= 1',
+    }),
     cost_weight: z
       .string()
       .optional()
@@ -128,12 +118,9 @@ export const PublishBody = z
       .string()
       .optional()
       .openapi({ description: "`^[a-z0-9][a-z0-9-]{1,127}$` (default: from the dataset name)" }),
-    seed: z
-      .string()
-      .optional()
-      .openapi({
-        description: "tests and demos only: reproducible task salts (default: 32 random bytes per task)",
-      }),
+    seed: z.string().optional().openapi({
+      description: "tests and demos only: reproducible task salts (default: 32 random bytes per task)",
+    }),
   })
   .openapi("PublishBody");
 
