@@ -87,7 +87,8 @@ export function checkOperator(n: Record<string, unknown>, tally: ExpressionTally
       "regular expression operators (~, SIMILAR TO) are not allowed; use LIKE",
     );
   }
-  if (!ALLOWED_KINDS.has(kind)) throw new QueryRefused("not_read_only", `${kind} expressions are not allowed`);
+  if (!ALLOWED_KINDS.has(kind))
+    throw new QueryRefused("not_read_only", `${kind} expressions are not allowed`);
   const betweenLike = kind.includes("BETWEEN");
   if (!betweenLike && (names.length !== 1 || !ALLOWED_OPERATORS.has(op))) {
     throw new QueryRefused(

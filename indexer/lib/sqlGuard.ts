@@ -256,7 +256,8 @@ function walk(node: unknown, ctx: GuardContext, depth: number): void {
   }
   for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
     if (/^[A-Z]/.test(key)) checkNode(key, value as Record<string, unknown>, ctx);
-    else if (key === "typeName") checkTypeName(value as Record<string, unknown>); // a cast's type: not wrapped in a TypeName node
+    else if (key === "typeName")
+      checkTypeName(value as Record<string, unknown>); // a cast's type: not wrapped in a TypeName node
     else if (key === "intoClause") throw new QueryRefused("not_read_only", "SELECT INTO is not allowed");
     else if (key === "withClause" && (value as { recursive?: unknown }).recursive === true)
       throw new QueryRefused("not_read_only", "WITH RECURSIVE is not allowed");

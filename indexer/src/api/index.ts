@@ -207,7 +207,11 @@ async function guardedGraphql(c: Context, next: Next) {
   c.req.raw = new Request(c.req.url, {
     method: "POST",
     headers: { "content-type": "application/json", accept: c.req.header("accept") ?? "application/json" },
-    body: JSON.stringify({ query, variables: variables ?? undefined, operationName: operationName ?? undefined }),
+    body: JSON.stringify({
+      query,
+      variables: variables ?? undefined,
+      operationName: operationName ?? undefined,
+    }),
   });
   return graphqlHandler(c, next);
 }

@@ -89,7 +89,11 @@ describe("checkReadOnlySelect: what the planner folds or misprices (issue 13 re-
     ["SELECT round(pool, $1) FROM bounty", "limit_exceeded", "maxNumericDigits"],
     [`SELECT pool${" * (pool + 1)".repeat(9)} FROM bounty`, "limit_exceeded", "maxGrowingOperators"],
     [`SELECT author${" || author".repeat(9)} FROM bounty`, "limit_exceeded", "maxGrowingOperators"],
-    [`SELECT ${"concat(".repeat(9)}author${")".repeat(9)} FROM bounty`, "limit_exceeded", "maxGrowingOperators"],
+    [
+      `SELECT ${"concat(".repeat(9)}author${")".repeat(9)} FROM bounty`,
+      "limit_exceeded",
+      "maxGrowingOperators",
+    ],
   ])("refuses %s", async (sql, code, limit) => {
     const e = await refusal(sql);
     expect([e.code, e.limit]).toEqual([code, limit]);
@@ -190,7 +194,14 @@ describe("checkGraphqlLimits", () => {
     // ten fragments each spreading the next ten times: 10^10 fields once expanded
     const frags = Array.from(
       { length: 10 },
-      (_, i) => `fragment F${i} on X { ${i === 9 ? "id" : Array(10).fill(`...F${i + 1}`).join(" ")} }`,
+      (_, i) =>
+        `fragment F${i} on X { ${
+          i === 9
+            ? "id"
+            : Array(10)
+                .fill(`...F${i + 1}`)
+                .join(" ")
+        } }`,
     );
     const t = Date.now();
     let error: QueryRefused | undefined;
