@@ -8,6 +8,7 @@ import {
   Kind,
   parse,
   type DocumentNode,
+  type FieldNode,
   type FragmentDefinitionNode,
   type SelectionSetNode,
   type ValueNode,
@@ -23,8 +24,8 @@ const PONDER_MAX_PAGE = 1000;
  * Checks one GraphQL request against {@link QUERY_LIMITS}.graphql.
  * @param query - the document text.
  * @param variables - the request's variables (used to read `limit: $n`).
- * @throws QueryRefused `limit_exceeded` naming `maxTokens`, `maxDepth`, `maxAliases` or
- *   `maxEstimatedRows`; `invalid_query` when the document does not parse.
+ * @throws QueryRefused `limit_exceeded` naming `maxTokens`, `maxDepth`, `maxAliases`,
+ *   `maxExpandedFields` or `maxEstimatedRows`; `invalid_query` when the document does not parse.
  */
 export function checkGraphqlLimits(query: string, variables: Record<string, unknown> = {}): void {
   const L = QUERY_LIMITS.graphql;
@@ -45,10 +46,10 @@ export function checkGraphqlLimits(query: string, variables: Record<string, unkn
   }
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-  const state = { aliases: 0 };
+  const state = { aliases: 0, fields: 0 };
   for (const d of doc.definitions) {
     if (d.kind !== Kind.OPERATION_DEFINITION) continue;
-    const rows = measure(d.selectionSet, 1, 1, { fragments, variables, state, seen: new Set() });
+    const rows = measure(d.selectionSet, 1, 1, { fragments, variables, state });
     if (rows > L.maxEstimatedRows) {
       throw new QueryRefused(
         "limit_exceeded",
@@ -71,13 +72,46 @@ export function checkGraphqlLimits(query: string, variables: Record<string, unkn
 interface Walk {
   fragments: Map<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
-  state: { aliases: number };
-  seen: Set<string>;
+  /** Aliases seen, and fields expanded (each visit counts: a fragment spread twice counts twice). */
+  state: { aliases: number; fields: number };
 }
 
 /**
- * Rows asked for below `set`, each list field (one whose selection has `items`) counting
- * its page size times `multiplier`. Throws on depth over the limit.
+ * The fields of `set` as GraphQL executes them: inline fragments and named fragment spreads
+ * are flattened into their fields (a fragment already being expanded on this path is skipped:
+ * a cycle, which GraphQL validation refuses anyway). A page's `items` hidden in
+ * `... on XPage { items }` or `...F` is still a direct field of the page here.
+ */
+function fieldsOf(set: SelectionSetNode, w: Walk, expanding: Set<string> = new Set()): FieldNode[] {
+  const out: FieldNode[] = [];
+  for (const sel of set.selections) {
+    if (sel.kind === Kind.FIELD) {
+      if (++w.state.fields > QUERY_LIMITS.graphql.maxExpandedFields) {
+        const m = QUERY_LIMITS.graphql.maxExpandedFields;
+        throw new QueryRefused(
+          "limit_exceeded",
+          `the operation has more than ${m} fields once its fragments are expanded`,
+          "maxExpandedFields",
+          m,
+        );
+      }
+      out.push(sel);
+    } else if (sel.kind === Kind.INLINE_FRAGMENT) out.push(...fieldsOf(sel.selectionSet, w, expanding));
+    else {
+      const name = sel.name.value;
+      const frag = w.fragments.get(name);
+      if (frag === undefined || expanding.has(name)) continue; // unknown or cyclic: GraphQL validation refuses it
+      expanding.add(name);
+      out.push(...fieldsOf(frag.selectionSet, w, expanding));
+      expanding.delete(name);
+    }
+  }
+  return out;
+}
+
+/**
+ * Rows asked for below `set`, each list field (one whose selection, fragments flattened,
+ * has `items`) counting its page size times `multiplier`. Throws on depth over the limit.
  */
 function measure(set: SelectionSetNode, depth: number, multiplier: number, w: Walk): number {
   const max = QUERY_LIMITS.graphql.maxDepth;
@@ -90,31 +124,18 @@ function measure(set: SelectionSetNode, depth: number, multiplier: number, w: Wa
     );
   }
   let rows = 0;
-  for (const sel of set.selections) {
-    if (sel.kind === Kind.FRAGMENT_SPREAD) {
-      const name = sel.name.value;
-      const frag = w.fragments.get(name);
-      if (frag === undefined || w.seen.has(name)) continue; // unknown or cyclic: GraphQL validation refuses it
-      w.seen.add(name);
-      rows += measure(frag.selectionSet, depth, multiplier, w);
-      w.seen.delete(name);
-      continue;
-    }
-    if (sel.kind === Kind.INLINE_FRAGMENT) {
-      rows += measure(sel.selectionSet, depth, multiplier, w);
-      continue;
-    }
-    if (sel.alias !== undefined) w.state.aliases++;
-    if (sel.selectionSet === undefined) continue;
-    const isPage = sel.selectionSet.selections.some((s) => s.kind === Kind.FIELD && s.name.value === "items");
+  for (const field of fieldsOf(set, w)) {
+    if (field.alias !== undefined) w.state.aliases++;
+    if (field.selectionSet === undefined) continue;
+    const isPage = fieldsOf(field.selectionSet, w).some((f) => f.name.value === "items");
     if (!isPage) {
-      rows += measure(sel.selectionSet, depth + 1, multiplier, w);
+      rows += measure(field.selectionSet, depth + 1, multiplier, w);
       continue;
     }
-    const limitArg = sel.arguments?.find((a) => a.name.value === "limit");
+    const limitArg = field.arguments?.find((a) => a.name.value === "limit");
     const page = pageSize(limitArg?.value, w.variables);
     const inner = multiplier * page;
-    rows += inner + measure(sel.selectionSet, depth + 1, inner, w);
+    rows += inner + measure(field.selectionSet, depth + 1, inner, w);
   }
   return rows;
 }

@@ -11,6 +11,17 @@ export const QUERY_LIMITS = {
     maxRows: 5_000,
     /** Most relations (tables, CTEs, subqueries in FROM) one statement may read. */
     maxRelations: 6,
+    /**
+     * Most digits of a numeric written out (`1e1000` has 1,001): literals, numeric-looking
+     * strings, parameters, `numeric(p, s)`, the `n` of `round`/`trunc(x, n)`. A uint256 has 78.
+     */
+    maxNumericDigits: 100,
+    /**
+     * Most operators that lengthen a value (`*`, `/`, `%`, `||`, `concat`, `concat_ws`) in one
+     * statement: the planner prices them as if cheap, but a chain of them costs the square of
+     * its length on every row (see `sqlExpressions.ts`).
+     */
+    maxGrowingOperators: 8,
     /** Largest planner estimate (PostgreSQL cost units of `EXPLAIN`) a statement may have. */
     maxPlanCost: 2_000_000,
     /**
@@ -33,8 +44,14 @@ export const QUERY_LIMITS = {
     /** Most lexical tokens in one document. */
     maxTokens: 1_000,
     /**
+     * Most fields one document may have once its fragments are expanded (a fragment spread
+     * n times counts n times): bounds the guard's own work against nested "fragment bombs".
+     */
+    maxExpandedFields: 5_000,
+    /**
      * Largest estimated number of rows one operation may ask for: the product of the page
-     * sizes (`limit`, default 50) along each path of nested lists, summed over the paths.
+     * sizes (`limit`, default 50) along each path of nested lists, summed over the paths;
+     * a page's `items` counts wherever it sits (directly, in an inline or a named fragment).
      */
     maxEstimatedRows: 100_000,
   },

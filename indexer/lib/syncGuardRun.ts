@@ -9,21 +9,45 @@ import { isAbsolute, join, resolve } from "node:path";
 import { guardSyncStore, type SqlRun, type SyncGuardResult } from "./syncGuard";
 import type { IndexerSettings } from "./settings";
 
-/** `eth_getBlockByNumber(n, false).hash` through a plain JSON-RPC call; null when there is no such block. */
-async function blockHash(rpcUrl: string, n: bigint): Promise<string | null> {
-  const res = await fetch(rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "eth_getBlockByNumber",
-      params: [`0x${n.toString(16)}`, false],
-    }),
-  });
-  const body = (await res.json()) as { result?: { hash?: string } | null; error?: { message?: string } };
-  if (body.error !== undefined)
-    throw new Error(`eth_getBlockByNumber(${n}): ${body.error.message ?? "error"}`);
+/** Deadline of one RPC call of the guard, headers and body (milliseconds). */
+export const SYNC_GUARD_RPC_TIMEOUT_MS = 15_000;
+
+/**
+ * `eth_getBlockByNumber(n, false).hash` through a plain JSON-RPC call; null when there is no such block.
+ * The whole exchange, headers and body, must end within `timeoutMs` (an RPC that drips its
+ * answer would otherwise hold the indexer's start for ever).
+ * @throws Error naming the call: an RPC error, an answer not in time, or not JSON
+ */
+export async function rpcBlockHash(
+  rpcUrl: string,
+  n: bigint,
+  timeoutMs: number = SYNC_GUARD_RPC_TIMEOUT_MS,
+): Promise<string | null> {
+  const call = `eth_getBlockByNumber(${n})`;
+  let body: { result?: { hash?: string } | null; error?: { message?: string } };
+  try {
+    const res = await fetch(rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "eth_getBlockByNumber",
+        params: [`0x${n.toString(16)}`, false],
+      }),
+      signal: AbortSignal.timeout(timeoutMs), // also aborts reading the body
+    });
+    body = (await res.json()) as typeof body;
+  } catch (e) {
+    const timedOut = e instanceof DOMException && e.name === "TimeoutError";
+    throw new Error(
+      timedOut
+        ? `${call}: the RPC did not answer in full within ${timeoutMs} ms`
+        : `${call}: ${e instanceof Error ? e.message : String(e)}`,
+      { cause: e },
+    );
+  }
+  if (body.error !== undefined) throw new Error(`${call}: ${body.error.message ?? "error"}`);
   return body.result?.hash ?? null;
 }
 
@@ -32,7 +56,7 @@ async function blockHash(rpcUrl: string, n: bigint): Promise<string | null> {
  * @param rootDir - the indexer folder (default PGlite directory `.ponder/pglite` lives there).
  */
 export async function runSyncGuard(s: IndexerSettings, rootDir: string): Promise<SyncGuardResult> {
-  const hashOf = (n: bigint) => blockHash(s.rpcUrl, n);
+  const hashOf = (n: bigint) => rpcBlockHash(s.rpcUrl, n);
   if (s.database.kind === "postgres") {
     const { default: pg } = await import("pg");
     const client = new pg.Client({ connectionString: s.database.connectionString });

@@ -262,6 +262,82 @@ function querySafety(label: string, databaseUrl: string | undefined) {
       expect([tokens.status, JSON.parse(tokens.text).errors[0].extensions.limit]).toEqual([400, "maxTokens"]);
     });
 
+    // issue 13 re-probe F1: the planner folded `9.0 ^ 130000` while EXPLAIN ran (estimate 0.01),
+    // so 25 such terms held PGlite's thread 52 s; PostgreSQL 15's statement_timeout of 2 s fired
+    // only after 19 s (numeric code does not check for interrupts). Refused before any EXPLAIN.
+    it("refuses the plan-time constant-folding statement before it runs, and a concurrent GET is not held", async () => {
+      const term = "length((9.0::numeric ^ 130000)::text)";
+      const text = `SELECT ${Array(25).fill(term).join(" + ")} AS x FROM award_winner LIMIT 1`;
+      const t = Date.now();
+      const slow = sql(ix.url, text);
+      const cheap = await fetch(`${ix.url}/bounties?limit=1`);
+      expect(cheap.status).toBe(200);
+      const cheapMs = Date.now() - t;
+      const r = await slow;
+      expect(r.status).toBe(400);
+      expect(r.body.error.code).toBe("not_read_only");
+      expect(r.body.error.message).toMatch(/^operator \^ is not allowed/);
+      expect(cheapMs).toBeLessThan(3_000);
+      expect(Date.now() - t).toBeLessThan(3_000);
+      // its relatives: huge constants, an amplifying function, a chain of growing operators
+      const relatives: [string, unknown[], string | undefined][] = [
+        ["SELECT length((1e1000 + 1)::text) FROM bounty LIMIT 1", [], "maxNumericDigits"],
+        ["SELECT length(($1::numeric + 1)::text) FROM bounty LIMIT 1", ["1e1000"], "maxNumericDigits"],
+        ["SELECT replace(replace(author, 'a', author), 'b', author) FROM bounty", [], undefined],
+        [`SELECT author${" || author".repeat(9)} FROM bounty`, [], "maxGrowingOperators"],
+      ];
+      for (const [q, params, limit] of relatives) {
+        const x = await sql(ix.url, q, params);
+        expect({ q, status: x.status, limit: x.body.error?.limit }).toEqual({ q, status: 400, limit });
+      }
+      expect(Date.now() - t).toBeLessThan(6_000);
+    });
+
+    // issue 13 re-probe F2: `items` in a fragment hid a page from the row estimate, and a
+    // form-encoded body that was also JSON showed the guard one query and graphql-yoga another.
+    it("counts pages in fragments, and GraphQL runs only the JSON body the guard read", async () => {
+      const plain =
+        "{ awardWinners(limit: 1000) { items { place bounty { winners(limit: 1000) { items { place account } } } } } }";
+      const inline =
+        "{ awardWinners(limit: 1000) { ... on awardWinnerPage { items { place bounty { winners(limit: 1000) { ... on awardWinnerPage { items { place account } } } } } } } }";
+      const named =
+        "query { awardWinners(limit: 1000) { ...P } } fragment P on awardWinnerPage { items { place bounty { winners(limit: 1000) { ...Q } } } } fragment Q on awardWinnerPage { items { place account } }";
+      for (const q of [plain, inline, named]) {
+        const r = await gql(ix.url, q);
+        expect([r.status, JSON.parse(r.text).errors[0].extensions.limit]).toEqual([400, "maxEstimatedRows"]);
+      }
+      const smuggled = `{"query":"{ __typename }","x":"&query=${encodeURIComponent(`${plain} #`)}"}`;
+      const bodies: [string, string][] = [
+        ["application/x-www-form-urlencoded", smuggled],
+        ["application/graphql", plain],
+        ["application/graphql+json", JSON.stringify({ query: plain })],
+        ["text/plain", JSON.stringify({ query: "{ __typename }" })],
+        ["application/x-www-form-urlencoded, application/json", smuggled],
+      ];
+      for (const [type, body] of bodies) {
+        const r = await fetch(`${ix.url}/graphql`, {
+          method: "POST",
+          headers: { "content-type": type },
+          body,
+        });
+        const answer = JSON.parse(await r.text());
+        expect({ type, status: r.status }).toEqual({ type, status: 415 });
+        expect(answer.errors[0].extensions.code).toBe("unsupported_media_type");
+      }
+      // the JSON a client sends, with a charset and an operation name, still runs
+      const ok = await fetch(`${ix.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json; charset=utf-8" },
+        body: JSON.stringify({
+          query: "query A { awardWinners(limit: 2) { items { place } } } query B { __typename }",
+          operationName: "A",
+        }),
+      });
+      expect(ok.status).toBe(200);
+      const data = (await ok.json()) as { data: { awardWinners: { items: unknown[] } } };
+      expect(data.data.awardWinners.items.length).toBeGreaterThan(0);
+    });
+
     it("answers wrong guesses at every endpoint without a 500 or a stack trace", async () => {
       const cases: { path: string; init?: RequestInit; status: number; allow?: string }[] = [
         { path: "/graphql", init: post("{ bountys { totalCount } }"), status: 200 }, // GraphQL errors ride on 200

@@ -146,9 +146,33 @@ function graphqlError(c: Context, e: QueryRefused) {
   );
 }
 
-/** Checks the limits of `lib/graphqlLimits.ts` before Ponder's GraphQL runs the operation. */
+/** `application/json`, any case, with or without parameters (`; charset=utf-8`), and nothing else. */
+const JSON_MEDIA_TYPE = /^application\/json[ \t]*(;[^,]*)?$/i;
+
+/**
+ * Checks the limits of `lib/graphqlLimits.ts` before Ponder's GraphQL runs the operation, and
+ * makes sure GraphQL runs exactly what was checked: only `application/json` POST bodies are
+ * accepted (415 otherwise: graphql-yoga also reads form-encoded, `application/graphql` and
+ * multipart bodies, and a form body that is also JSON showed the guard one query and yoga
+ * another), and yoga is handed a request rebuilt from the guard's own parse
+ * (`{ query, variables, operationName }`), never the client's bytes. GET serves GraphiQL only.
+ */
 async function guardedGraphql(c: Context, next: Next) {
   if (c.req.method !== "POST") return graphqlHandler(c, next);
+  const contentType = c.req.header("content-type");
+  if (contentType === undefined || !JSON_MEDIA_TYPE.test(contentType.trim())) {
+    return c.json(
+      {
+        errors: [
+          {
+            message: `POST /graphql takes an application/json body ({ "query": "...", "variables": { ... } }), got content-type ${JSON.stringify(contentType ?? "(none)")}`,
+            extensions: { code: "unsupported_media_type" },
+          },
+        ],
+      },
+      415,
+    );
+  }
   const text = await c.req.raw.clone().text();
   let body: unknown;
   try {
@@ -160,7 +184,7 @@ async function guardedGraphql(c: Context, next: Next) {
       new QueryRefused("invalid_query", 'the body must be JSON: { "query": "...", "variables": { ... } }'),
     );
   }
-  const { query, variables } = (body ?? {}) as { query?: unknown; variables?: unknown };
+  const { query, variables, operationName } = (body ?? {}) as Record<string, unknown>;
   if (typeof query !== "string") {
     return graphqlError(c, new QueryRefused("invalid_query", 'the body needs "query", a string'));
   }
@@ -171,12 +195,24 @@ async function guardedGraphql(c: Context, next: Next) {
   ) {
     return graphqlError(c, new QueryRefused("invalid_query", '"variables" must be an object'));
   }
+  if (operationName !== undefined && operationName !== null && typeof operationName !== "string") {
+    return graphqlError(c, new QueryRefused("invalid_query", '"operationName" must be a string'));
+  }
   try {
     checkGraphqlLimits(query, (variables ?? {}) as Record<string, unknown>);
   } catch (e) {
     if (e instanceof QueryRefused) return graphqlError(c, e);
     throw e;
   }
+  c.req.raw = new Request(c.req.url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: c.req.header("accept") ?? "application/json" },
+    body: JSON.stringify({
+      query,
+      variables: variables ?? undefined,
+      operationName: operationName ?? undefined,
+    }),
+  });
   return graphqlHandler(c, next);
 }
 

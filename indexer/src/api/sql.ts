@@ -4,7 +4,8 @@
  * own `client()` middleware, which ran PGlite statements outside any read-only transaction
  * and cached its verdicts by a 10-hex-digit hash prefix.
  *
- * Every statement: (1) passes `checkReadOnlySelect` (one SELECT over the indexer's tables);
+ * Every statement: (1) passes `checkReadOnlySelect` (one SELECT over the indexer's tables, its
+ * operators, functions and numeric sizes bounded before the planner folds any constant);
  * (2) runs in a READ ONLY transaction; (3) is refused when the planner's estimate exceeds
  * `maxPlanCost`; (4) on PostgreSQL runs under `statement_timeout`; (5) is read through a
  * cursor, at most `maxRows` rows (more is refused). PGlite runs inside the Node process and
@@ -171,7 +172,7 @@ export async function sqlDb(c: Context, tables: ReadonlySet<string>): Promise<Re
       );
     }
     request = parsed.data;
-    await checkReadOnlySelect(request.sql, tables);
+    await checkReadOnlySelect(request.sql, tables, request.params);
     return c.json(jsonSafe(await runBounded(request.sql, request.params)) as object);
   } catch (e) {
     const refusal = refusalOf(e);

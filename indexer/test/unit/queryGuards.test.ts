@@ -55,6 +55,75 @@ describe("checkReadOnlySelect", () => {
   });
 });
 
+describe("checkReadOnlySelect: what the planner folds or misprices (issue 13 re-probe F1)", () => {
+  it("refuses the probe's 25 terms of numeric power before anything runs", async () => {
+    const term = "length((9.0::numeric ^ 130000)::text)";
+    const sql = `SELECT ${Array(25).fill(term).join(" + ")} AS x FROM award_winner LIMIT 1`;
+    expect(sql.length).toBe(1_035);
+    const t = Date.now();
+    const e = await refusal(sql);
+    expect(Date.now() - t).toBeLessThan(1_000);
+    expect(e.code).toBe("not_read_only");
+    expect(e.message).toMatch(/^operator \^ is not allowed/);
+  });
+
+  it.each([
+    ["SELECT |/ pool FROM bounty", "not_read_only", undefined],
+    ["SELECT ||/ pool FROM bounty", "not_read_only", undefined],
+    ["SELECT @ pool FROM bounty", "not_read_only", undefined],
+    ["SELECT pool # 1 FROM bounty", "not_read_only", undefined],
+    ["SELECT pool << 1 FROM bounty", "not_read_only", undefined],
+    ["SELECT 1 FROM bounty WHERE ARRAY[id] @> ARRAY[1]", "not_read_only", undefined],
+    ["SELECT 2.0 ^ 10", "not_read_only", undefined],
+    ["SELECT replace(replace(author, 'a', author), 'b', author) FROM bounty", "not_read_only", undefined],
+    ["SELECT substring(author from '(a*)*b') FROM bounty", "not_read_only", undefined],
+    ["SELECT repeat('x', 1000)", "not_read_only", undefined],
+    ["SELECT lpad('x', 100000000)", "not_read_only", undefined],
+    ["SELECT length((1e1000 + 1)::text)", "limit_exceeded", "maxNumericDigits"],
+    ["SELECT (0.5e-1000 * 3)", "limit_exceeded", "maxNumericDigits"],
+    [`SELECT ${"9".repeat(101)}`, "limit_exceeded", "maxNumericDigits"],
+    ["SELECT '1e1000'::numeric * 2", "limit_exceeded", "maxNumericDigits"],
+    [`SELECT '0x${"f".repeat(100)}'::numeric`, "limit_exceeded", "maxNumericDigits"],
+    ["SELECT pool::numeric(1000, 999) / 3 FROM bounty", "limit_exceeded", "maxNumericDigits"],
+    ["SELECT round(pool, 2000) / 3 FROM bounty", "limit_exceeded", "maxNumericDigits"],
+    ["SELECT round(pool, $1) FROM bounty", "limit_exceeded", "maxNumericDigits"],
+    [`SELECT pool${" * (pool + 1)".repeat(9)} FROM bounty`, "limit_exceeded", "maxGrowingOperators"],
+    [`SELECT author${" || author".repeat(9)} FROM bounty`, "limit_exceeded", "maxGrowingOperators"],
+    [
+      `SELECT ${"concat(".repeat(9)}author${")".repeat(9)} FROM bounty`,
+      "limit_exceeded",
+      "maxGrowingOperators",
+    ],
+  ])("refuses %s", async (sql, code, limit) => {
+    const e = await refusal(sql);
+    expect([e.code, e.limit]).toEqual([code, limit]);
+  });
+
+  it("refuses a numeric parameter over the digit limit, and accepts the usual ones", async () => {
+    const sql = "SELECT id FROM bounty WHERE pool > $1";
+    for (const p of ["1e1000", 1e300, 10n ** 101n]) {
+      const e = await checkReadOnlySelect(sql, TABLES, [p]).then(
+        () => undefined,
+        (x: unknown) => x as QueryRefused,
+      );
+      expect(e?.limit, String(p)).toBe("maxNumericDigits");
+    }
+    const uint256Max = 2n ** 256n - 1n;
+    for (const p of [uint256Max, uint256Max.toString(), "Awarded", `0x${"ab".repeat(32)}`, 5, 1.5])
+      await expect(checkReadOnlySelect(sql, TABLES, [p])).resolves.toBeUndefined();
+  });
+
+  it.each([
+    "SELECT id FROM bounty WHERE id BETWEEN 1 AND 5 AND status IN ('Awarded', 'Funded') AND author IS DISTINCT FROM $1 AND id = ANY($2)",
+    "SELECT id FROM bounty WHERE author NOT ILIKE '0xab%' AND awarder NOT LIKE '0x00%' AND pool <> 0 AND pool >= 1",
+    `SELECT id FROM bounty WHERE pool = ${(2n ** 256n - 1n).toString()} OR test_set_root = '0x${"ab".repeat(32)}'`,
+    "SELECT round(sum(amount) * 100 / max(pool), 2), trunc(avg(amount)), pool::numeric(78, 0) FROM award_winner, bounty",
+    "SELECT concat(author, '/', id), author || ':' || id, substr(author, 1, 6), -pool FROM bounty",
+  ])("accepts %s", async (sql) => {
+    await expect(checkReadOnlySelect(sql, TABLES, ["0x00", [1, 2]])).resolves.toBeUndefined();
+  });
+});
+
 describe("checkGraphqlLimits", () => {
   it("accepts the README's query", () => {
     expect(() =>
@@ -91,5 +160,57 @@ describe("checkGraphqlLimits", () => {
       "maxAliases",
     );
     expect(limit(`{ a { ${"id ".repeat(QUERY_LIMITS.graphql.maxTokens)} } }`)).toBe("maxTokens");
+  });
+
+  // issue 13 re-probe F2: a page's `items` hidden in a fragment was not counted
+  it.each([
+    [
+      "an inline fragment",
+      "{ awardWinners(limit: 1000) { ... on awardWinnerPage { items { place bounty { winners(limit: 1000) { ... on awardWinnerPage { items { place account } } } } } } } }",
+    ],
+    [
+      "named fragments",
+      "query { awardWinners(limit: 1000) { ...P } } fragment P on awardWinnerPage { items { place bounty { winners(limit: 1000) { ...Q } } } } fragment Q on awardWinnerPage { items { place account } }",
+    ],
+    [
+      "a fragment nested in an inline fragment",
+      "{ awardWinners(limit: 1000) { ... { ...P } } } fragment P on awardWinnerPage { ... on awardWinnerPage { items { bounty { winners(limit: 1000) { ... { items { place } } } } } } }",
+    ],
+  ])("counts the pages whose items sit in %s", (_label, q) => {
+    let error: QueryRefused | undefined;
+    try {
+      checkGraphqlLimits(q);
+    } catch (e) {
+      error = e as QueryRefused;
+    }
+    expect(error?.limit).toBe("maxEstimatedRows");
+    expect(error?.message).toMatch(/about 1001000 rows/);
+  });
+
+  it("ends on cyclic fragments and refuses a fragment bomb by its expanded size, fast", () => {
+    expect(() =>
+      checkGraphqlLimits("{ a { ...A } } fragment A on X { id ...B } fragment B on X { id ...A }"),
+    ).not.toThrow();
+    // ten fragments each spreading the next ten times: 10^10 fields once expanded
+    const frags = Array.from(
+      { length: 10 },
+      (_, i) =>
+        `fragment F${i} on X { ${
+          i === 9
+            ? "id"
+            : Array(10)
+                .fill(`...F${i + 1}`)
+                .join(" ")
+        } }`,
+    );
+    const t = Date.now();
+    let error: QueryRefused | undefined;
+    try {
+      checkGraphqlLimits(`{ a { ...F0 } } ${frags.join(" ")}`);
+    } catch (e) {
+      error = e as QueryRefused;
+    }
+    expect(Date.now() - t).toBeLessThan(1_000);
+    expect(error?.limit).toBe("maxExpandedFields");
   });
 });

@@ -220,7 +220,7 @@ function exitOverride(cmd: Command): Command {
  * and never answers is given up after about twice the timeout.
  */
 const TIMEOUT_HELP = (defaults: string): string =>
-  `network timeout of one request, milliseconds (default ${defaults}); a JSON-RPC request that times out is retried once, so an RPC that never answers fails after about twice this`;
+  `network timeout of one request, headers and body together, milliseconds (default ${defaults}); a JSON-RPC request that times out is retried once, so an RPC that never answers fails after about twice this`;
 
 const EXIT_HELP = `
 Exit codes:

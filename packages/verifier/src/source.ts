@@ -198,16 +198,60 @@ export async function readBodyWithin(res: Response, max: number, what: string): 
 }
 
 /**
- * A `fetch` whose answers' bodies error with {@link AnswerTooLargeError} once more than
- * `max` bytes arrive (or the declared `content-length` says so): for clients that read the
- * body themselves (viem's JSON-RPC transport). The source is cancelled at the limit.
+ * An http answer that did not arrive in full (headers and body) within its deadline:
+ * a server that sends its headers and then drips the body is cut off here.
  */
-export function boundedFetch(max: number, what: string): typeof fetch {
+export class AnswerTimeoutError extends Error {
+  /** The deadline, milliseconds from the request's start. */
+  readonly deadlineMs: number;
+
+  constructor(what: string, deadlineMs: number) {
+    super(`the ${what} did not arrive in full within ${deadlineMs} ms (headers and body)`);
+    this.name = "AnswerTimeoutError";
+    this.deadlineMs = deadlineMs;
+  }
+
+  /** The {@link AnswerTimeoutError} in `e` or its chain of causes (viem wraps what `fetch` throws). */
+  static find(e: unknown): AnswerTimeoutError | undefined {
+    for (let c = e, depth = 0; c !== undefined && c !== null && depth < 8; depth++) {
+      if (c instanceof AnswerTimeoutError) return c;
+      c = (c as { cause?: unknown }).cause;
+    }
+    return undefined;
+  }
+}
+
+/**
+ * A `fetch` for clients that read the body themselves (viem's JSON-RPC transport), with two
+ * bounds on every answer: its body errors with {@link AnswerTooLargeError} once more than
+ * `max` bytes arrive (or the declared `content-length` says so; the source is cancelled at
+ * the limit), and the whole exchange, headers **and body**, is aborted with
+ * {@link AnswerTimeoutError} `deadlineMs` milliseconds after the request starts (viem's own
+ * `timeout` stops at the headers: a body dripped one byte at a time used to hang the verifier).
+ */
+export function boundedFetch(max: number, what: string, deadlineMs: number): typeof fetch {
   return async (input, init) => {
-    const res = await fetch(input, init);
-    if (res.body === null) return res;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new AnswerTimeoutError(what, deadlineMs)), deadlineMs);
+    timer.unref();
+    const signal =
+      init?.signal === undefined || init.signal === null
+        ? deadline.signal
+        : AbortSignal.any([init.signal, deadline.signal]);
+    let res: Response;
+    try {
+      res = await fetch(input, { ...init, signal });
+    } catch (e) {
+      clearTimeout(timer);
+      throw AnswerTimeoutError.find(signal.reason) ?? e;
+    }
+    if (res.body === null) {
+      clearTimeout(timer);
+      return res;
+    }
     const declared = Number(res.headers.get("content-length") ?? "NaN");
     if (Number.isFinite(declared) && declared > max) {
+      clearTimeout(timer);
       await res.body.cancel().catch(() => undefined);
       throw new AnswerTooLargeError(what, max, declared);
     }
@@ -215,8 +259,13 @@ export function boundedFetch(max: number, what: string): typeof fetch {
     const limit = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         total += chunk.byteLength;
-        if (total > max) controller.error(new AnswerTooLargeError(what, max, null));
-        else controller.enqueue(chunk);
+        if (total > max) {
+          clearTimeout(timer);
+          controller.error(new AnswerTooLargeError(what, max, null));
+        } else controller.enqueue(chunk);
+      },
+      flush() {
+        clearTimeout(timer);
       },
     });
     return new Response(res.body.pipeThrough(limit), {

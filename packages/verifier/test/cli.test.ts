@@ -113,7 +113,7 @@ describe("bench-bounty-verify CLI", () => {
       const r = run([command, "--help"]);
       expect(r.code).toBe(0);
       expect(r.stdout.replace(/\s+/g, " ")).toMatch(
-        /--timeout <ms> network timeout of one request, milliseconds \(default 20000[^)]*\); a JSON-RPC request that times out is retried once, so an RPC that never answers fails after about twice this/,
+        /--timeout <ms> network timeout of one request, headers and body together, milliseconds \(default 20000[^)]*\); a JSON-RPC request that times out is retried once, so an RPC that never answers fails after about twice this/,
       );
     }
   });

@@ -50,7 +50,14 @@ function streamForever(path: string, res: ServerResponse, prefix: string): void 
 beforeAll(async () => {
   server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0] as string;
-    if (path === "/rpc") {
+    if (path.startsWith("/drip")) {
+      // headers at once, then one byte every 100 ms, never the end (issue 13 re-probe F5)
+      req.resume();
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write(path === "/drip-rpc" ? '{"jsonrpc":"2.0","id":1,"result":"0x1"' : "{");
+      const t = setInterval(() => res.write(" "), 100);
+      res.on("close", () => clearInterval(t));
+    } else if (path === "/rpc") {
       // a JSON-RPC answer that never ends (a batch or a single call alike)
       req.resume();
       req.on("end", () => streamForever(path, res, '{"jsonrpc":"2.0","id":1,"result":"0x1"'));
@@ -146,6 +153,47 @@ describe("size limits are enforced while streaming", () => {
       `indexer ${base}: GET /bounties/${view.benchmark.bounty_id}: the indexer answer is more than the limit of 2097152 bytes (refused while streaming, at the limit)`,
     );
     expect(r.sent).toBeLessThan(2 * MiB + 8 * MiB);
+  });
+});
+
+describe("time limits cover the body, not only the headers", () => {
+  /** Run `read`, expecting a refusal; returns the error and the time it took. */
+  async function timed(read: () => Promise<unknown>): Promise<{ error: Error; ms: number }> {
+    const t0 = Date.now();
+    let error: Error | null = null;
+    try {
+      await read();
+    } catch (e) {
+      error = e as Error;
+    }
+    expect(error, "refused").not.toBeNull();
+    return { error: error!, ms: Date.now() - t0 };
+  }
+
+  it("an RPC that sends its headers and drips the body is given up after about twice the timeout (exit 3)", async () => {
+    const view = readPack(packTree("small"));
+    const { derived } = verifyOffline(view);
+    const r = await timed(() => verifyOnchain(view, derived, { rpcUrl: `${base}/drip-rpc`, timeoutMs: 700 }));
+    expect(r.error).toBeInstanceOf(VerifierNetworkError);
+    expect(r.error.message).toBe(
+      `rpc ${base}/drip-rpc: eth_chainId: the RPC answer did not arrive in full within 700 ms (headers and body)`,
+    );
+    // two attempts (viem retries once) of 700 ms each, plus viem's retry delay; it used to hang
+    expect(r.ms).toBeGreaterThanOrEqual(1_400);
+    expect(r.ms).toBeLessThan(6_000);
+  });
+
+  it("an indexer and a pack URL dripping their bodies end at the timeout too", async () => {
+    const view = readPack(packTree("small"));
+    const { derived } = verifyOffline(view);
+    const ix = await timed(() =>
+      verifyIndexer(view, derived, null, { indexerUrl: `${base}/drip-ix`, timeoutMs: 700 }),
+    );
+    expect(ix.error).toBeInstanceOf(VerifierNetworkError);
+    expect(ix.ms).toBeLessThan(4_000);
+    const pack = await timed(() => verifyPack({ source: `${base}/drip-pack`, timeoutMs: 700 }));
+    expect(pack.error).toBeInstanceOf(VerifierNetworkError);
+    expect(pack.ms).toBeLessThan(4_000);
   });
 });
 

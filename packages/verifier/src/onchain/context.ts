@@ -11,7 +11,7 @@ import type { Fact } from "../facts.js";
 import type { OfflineDerived } from "../offline/index.js";
 import type { PackView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
-import { AnswerTooLargeError } from "../source.js";
+import { AnswerTimeoutError, AnswerTooLargeError } from "../source.js";
 
 /** The chain facts. */
 export type ChainFactName =
@@ -117,8 +117,8 @@ export function rpcReader(target: string): ChainWalk["net"] {
     try {
       return await read();
     } catch (e) {
-      const tooLarge = AnswerTooLargeError.find(e);
-      throw new VerifierNetworkError(target, `${what}: ${tooLarge?.message ?? describeError(e)}`, {
+      const bound = AnswerTooLargeError.find(e) ?? AnswerTimeoutError.find(e);
+      throw new VerifierNetworkError(target, `${what}: ${bound?.message ?? describeError(e)}`, {
         cause: e,
       });
     }

@@ -8,7 +8,9 @@
  * - `anchors.ts`: `commitment_anchor`, `receipt_anchors` and `pack_anchor`.
  *
  * When the RPC serves another chain than `benchmark.chain_id`, every chain fact fails.
- * Every answer of the RPC is read within {@link DEFAULT_MAX_RPC_ANSWER_BYTES} (streamed).
+ * Every answer of the RPC is read within {@link DEFAULT_MAX_RPC_ANSWER_BYTES} (streamed) and
+ * within the per-request timeout, headers and body together (one retry: about twice the timeout
+ * at most for a server that drips its answer).
  *
  * @packageDocumentation
  */
@@ -36,6 +38,9 @@ export { CHAIN_FACTS, type ChainFactName, type ChainObservation } from "./contex
 /** Largest JSON-RPC answer read (bytes, streamed): a receipt with thousands of logs fits; 2 GiB does not. */
 export const DEFAULT_MAX_RPC_ANSWER_BYTES = 64 * 1024 * 1024;
 
+/** Deadline of one JSON-RPC request, headers and body (milliseconds); viem retries once. */
+export const DEFAULT_RPC_TIMEOUT_MS = 20_000;
+
 /** The steps of the on-chain walk (they read the chain concurrently; each decides its own facts). */
 export const CHAIN_STEPS: readonly ChainStep[] = [
   pinnedRootFacts,
@@ -54,7 +59,7 @@ export interface OnchainResult {
 /** Options of {@link verifyOnchain}. */
 export interface OnchainOptions {
   rpcUrl: string;
-  /** Per-request timeout, milliseconds (default 20 000). */
+  /** Per-request deadline, headers and body, milliseconds (default {@link DEFAULT_RPC_TIMEOUT_MS}). */
   timeoutMs?: number;
   onProgress?: ProgressCallback;
   /** A viem client to use instead of building one from `rpcUrl` (tests). */
@@ -74,17 +79,21 @@ function allFacts(f: ReturnType<typeof fact>): ChainFacts {
   return facts;
 }
 
-/** The viem client of an RPC URL: one retry, batched, every answer read within `maxAnswerBytes`. */
+/**
+ * The viem client of an RPC URL: one retry, batched, every answer read within `maxAnswerBytes`
+ * and within `timeoutMs` from the request's start to the body's last byte.
+ */
 export function rpcClient(
   rpcUrl: string,
   options: { timeoutMs?: number; maxAnswerBytes?: number; batch?: boolean },
 ): PublicClient {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
   return createPublicClient({
     transport: http(rpcUrl, {
-      timeout: options.timeoutMs ?? 20_000,
+      timeout: timeoutMs,
       retryCount: 1,
       batch: options.batch === false ? false : { batchSize: 200 },
-      fetchFn: boundedFetch(options.maxAnswerBytes ?? DEFAULT_MAX_RPC_ANSWER_BYTES, "RPC answer"),
+      fetchFn: boundedFetch(options.maxAnswerBytes ?? DEFAULT_MAX_RPC_ANSWER_BYTES, "RPC answer", timeoutMs),
     }),
   }) as PublicClient;
 }

@@ -1,0 +1,44 @@
+/** The sync-store guard's own RPC call is bounded in time, body included (same class as issue 13 re-probe F5). */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rpcBlockHash } from "../../lib/syncGuardRun";
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { "content-type": "application/json" });
+    if (req.url === "/ok") {
+      res.end('{"jsonrpc":"2.0","id":1,"result":{"hash":"0xab"}}');
+      return;
+    }
+    // headers at once, then one byte every 100 ms, never the end
+    res.write('{"jsonrpc":"2.0","id":1,"result":');
+    const t = setInterval(() => res.write(" "), 100);
+    res.on("close", () => clearInterval(t));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+describe("rpcBlockHash", () => {
+  it("reads a block hash", async () => {
+    expect(await rpcBlockHash(`${base}/ok`, 5n, 2_000)).toBe("0xab");
+  });
+
+  it("gives up on an RPC that sends its headers and drips the body, at the deadline", async () => {
+    const t = Date.now();
+    await expect(rpcBlockHash(`${base}/drip`, 5n, 500)).rejects.toThrow(
+      "eth_getBlockByNumber(5): the RPC did not answer in full within 500 ms",
+    );
+    expect(Date.now() - t).toBeLessThan(3_000);
+  });
+});
