@@ -12,7 +12,7 @@
  * autocannon runs in this process (as does the bare handler), so both sides of a ratio share the
  * client's cost. Store: SQLite in a temporary directory.
  * Usage (repository root): `npx pnpm@12.4.2 --filter @bench-bounty/server bench [--seconds 5]
- * [--board-runs 10000] [--only routes,board,runs] [--profile DIR]` (`npm run bench:api` with pnpm on the PATH).
+ * [--board-runs 10000] [--only routes,board,runs] [--profile DIR]` (or `npm run bench:api -- [options]`).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
