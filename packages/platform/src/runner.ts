@@ -319,43 +319,37 @@ async function execute(
   let done = Object.keys(cp.outcomes).length;
   bar?.start(total, done);
 
+  // A task the run stops at without recording it: the run stays in progress (not finalized), so
+  // the attempt is not used up, and `resume` asks this task again.
+  const stopAt = (o: TaskOutcome, message: string): void => {
+    if (failure) return;
+    failure = new PlatformError("agent_failed", message, {
+      run_id: cp.run_id,
+      attempt: cp.attempt,
+      attempt_used: false,
+      ordinal: o.ordinal,
+      status: o.status,
+      reason: o.reason ?? null,
+    });
+    internal.abort();
+  };
+
   const record = (o: TaskOutcome): void => {
     if ((o.status === "error" || o.status === "timeout") && !hasAnswer(cp)) {
-      // not recorded, not finalized: the attempt is not used up (see "costs no attempt" above)
-      if (failure) return;
-      failure = new PlatformError(
-        "agent_failed",
+      // see "costs no attempt" above
+      stopAt(
+        o,
         `the agent failed before any answer was submitted (task ${o.ordinal}: ${o.status}: ${o.reason ?? ""})\n` +
           `run ${cp.run_id} was not finalized and stays in progress, so attempt ${cp.attempt} is not used up; ` +
           `fix the agent, then resume the run (resume ${cp.run_id})`,
-        {
-          run_id: cp.run_id,
-          attempt: cp.attempt,
-          attempt_used: false,
-          ordinal: o.ordinal,
-          status: o.status,
-          reason: o.reason ?? null,
-        },
       );
-      internal.abort();
       return;
     }
     if (o.status !== "answered" && cp.options.invalid_answer_policy === "abort") {
-      // not recorded: `resume` asks this task again
-      if (failure) return;
-      failure = new PlatformError(
-        "agent_failed",
+      stopAt(
+        o,
         `task ${o.ordinal}: ${o.status} (${o.reason ?? ""}); policy abort: run ${cp.run_id} stays in progress (attempt ${cp.attempt} not finalized), resume it (resume ${cp.run_id})`,
-        {
-          run_id: cp.run_id,
-          attempt: cp.attempt,
-          attempt_used: false,
-          ordinal: o.ordinal,
-          status: o.status,
-          reason: o.reason ?? null,
-        },
       );
-      internal.abort();
       return;
     }
     cp.outcomes[o.ordinal] = o;

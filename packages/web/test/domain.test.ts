@@ -193,12 +193,16 @@ describe("leaderboard rows", () => {
         { ...row, rank: 2, agent_id: "c", run_id: "r-unserved", score_composite: "0.1000" },
       ],
     };
-    const run = (run_id: string, agent_id: string, tasks: TaskScores["runs"][number]["tasks"]) => ({
+    const run = (
+      run_id: string,
+      agent_id: string,
+      tasks: TaskScores["runs"][number]["tasks"],
+    ): TaskScores["runs"][number] => ({
       run_id,
       agent_id,
       attempt: 1,
       finalized_at: "2026-01-01T00:00:00.000Z",
-      receipt_hash: "0x" + "00".repeat(32),
+      receipt_hash: `0x${"00".repeat(32)}`,
       score_public: "0.6667",
       rank_accuracy: "0.6667",
       score_composite: "0.9000",

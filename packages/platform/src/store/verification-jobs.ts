@@ -83,18 +83,21 @@ const due =
       eb.and([eb("status", "=", "running"), eb("lease_until", "<=", now)]),
     ]);
 
+/** The columns of a freshly queued job (attempts reset; a kept result is left alone). */
+const queuedAt = (now: number) => ({
+  status: "queued" as const,
+  attempts: 0,
+  next_at: now,
+  lease_until: null,
+  worker: null,
+  last_error: null,
+  updated_at_ms: now,
+});
+
 /** The `verification_jobs` table; implements the worker's {@link VerificationJobs} port. */
 export class VerificationJobsTable extends TableModule implements VerificationJobs {
   async enqueue(slug: string, now: number): Promise<void> {
-    const fresh = {
-      status: "queued" as const,
-      attempts: 0,
-      next_at: now,
-      lease_until: null,
-      worker: null,
-      last_error: null,
-      updated_at_ms: now,
-    };
+    const fresh = queuedAt(now);
     await this.db
       .insertInto("verification_jobs")
       .values({ slug, ...fresh })
@@ -110,16 +113,7 @@ export class VerificationJobsTable extends TableModule implements VerificationJo
   async enqueueFirst(slug: string, now: number): Promise<boolean> {
     const r = await this.db
       .insertInto("verification_jobs")
-      .values({
-        slug,
-        status: "queued",
-        attempts: 0,
-        next_at: now,
-        lease_until: null,
-        worker: null,
-        last_error: null,
-        updated_at_ms: now,
-      })
+      .values({ slug, ...queuedAt(now) })
       .onConflict((oc) => oc.column("slug").doNothing())
       .executeTakeFirst();
     return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
