@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { leaderboard, publicBoardRows } from "../src/leaderboard.js";
 import { Platform } from "../src/platform.js";
+import { insertBenchAgents } from "./agents.js";
 
 const RUNS = Number(process.env.RUNS ?? 10_000);
 const SECONDS = Number(process.env.SECONDS_PER_CASE ?? 2);
@@ -35,19 +36,7 @@ const { slug } = await platform.publish(op, ds.dataset_id, {
 });
 const d4 = (n: number) => (n / 10000).toFixed(4);
 await platform.ctx.store.tx(async (t) => {
-  const agents = Math.ceil(RUNS / 3);
-  await t.db
-    .insertInto("agents")
-    .values(
-      Array.from({ length: agents }, (_, a) => ({
-        agent_id: `agent-${a}`,
-        owner_account_id: "acct_operator",
-        withdrawal_address: null,
-        is_author_agent: 0,
-        created_at: "2026-01-01T00:00:00Z",
-      })),
-    )
-    .execute();
+  const agents = await insertBenchAgents(t, RUNS);
   for (let i = 0; i < RUNS; i++) {
     const r = () => Math.floor(Math.random() * 10001);
     await t.db

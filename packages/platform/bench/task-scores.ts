@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { gradePlan, scoreGraded } from "../src/grading.js";
 import { publicBoardRows } from "../src/leaderboard.js";
 import { Platform } from "../src/platform.js";
+import { insertBenchAgents } from "./agents.js";
 import { taskScores } from "../src/task-scores.js";
 
 const RUNS = Number(process.env.RUNS ?? 2_000);
@@ -42,19 +43,7 @@ const b = await platform.getBenchmark(slug);
 const tasks = await platform.testSet(op, slug);
 const plan = tasks.map((t) => t.ordinal);
 await platform.ctx.store.tx(async (t) => {
-  const agents = Math.ceil(RUNS / 3);
-  await t.db
-    .insertInto("agents")
-    .values(
-      Array.from({ length: agents }, (_, a) => ({
-        agent_id: `agent-${a}`,
-        owner_account_id: "acct_operator",
-        withdrawal_address: null,
-        is_author_agent: 0,
-        created_at: "2026-01-01T00:00:00Z",
-      })),
-    )
-    .execute();
+  const agents = await insertBenchAgents(t, RUNS);
   for (let i = 0; i < RUNS; i++) {
     const answers = new Map(
       plan.map((o, k) => [k, Math.random() < 0.6 ? (tasks[o]!.gold as { value: string }).value : "wrong"]),
