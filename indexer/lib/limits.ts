@@ -17,6 +17,13 @@ export const QUERY_LIMITS = {
      */
     maxNumericDigits: 100,
     /**
+     * Largest length modifier of any other type (`char(n)`, `varchar(n)`, `bit(n)`, `varbit(n)`):
+     * a cast pads or builds a value of that many characters or bits on every row, a cost the
+     * planner does not see (`x::char(10485760)` over 40 rows held PGlite for minutes). Our
+     * longest column is a 66-character hash.
+     */
+    maxTypeLength: 1_000,
+    /**
      * Most operators that lengthen a value (`*`, `/`, `%`, `||`, `concat`, `concat_ws`) in one
      * statement: the planner prices them as if cheap, but a chain of them costs the square of
      * its length on every row (see `sqlExpressions.ts`).

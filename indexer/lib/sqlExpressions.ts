@@ -163,15 +163,19 @@ export function checkConstant(n: Record<string, unknown>): void {
 export function checkTypeName(n: Record<string, unknown>): void {
   const names = ((n.names as { String?: { sval?: string } }[] | undefined) ?? []).map((f) => f.String?.sval);
   const type = names.at(-1) ?? "";
-  if (type !== "numeric" && type !== "decimal") return;
-  const max = QUERY_LIMITS.sql.maxNumericDigits;
+  if (type === "interval") return; // its modifiers are field masks and a precision, not a length
+  const numeric = type === "numeric" || type === "decimal";
+  const limit = numeric ? "maxNumericDigits" : "maxTypeLength";
+  const max = QUERY_LIMITS.sql[limit];
   for (const m of (n.typmods as { A_Const?: { ival?: { ival?: number } } }[] | undefined) ?? []) {
     const v = m.A_Const?.ival?.ival ?? 0;
     if (Math.abs(v) > max) {
       throw new QueryRefused(
         "limit_exceeded",
-        `numeric(${v}): a numeric type has at most ${max} digits of precision and scale`,
-        "maxNumericDigits",
+        numeric
+          ? `numeric(${v}): a numeric type has at most ${max} digits of precision and scale`
+          : `${type}(${v}): a type's length is at most ${max}`,
+        limit,
         max,
       );
     }
