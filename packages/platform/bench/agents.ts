@@ -1,5 +1,5 @@
 /**
- * Bench fixtures: the agents a seeded board's runs belong to (one per three runs, owned by the
+ * Bench fixtures: a CPU-time loop, and the agents a seeded board's runs belong to (one per three runs, owned by the
  * operator account), inserted straight into the store inside the caller's transaction.
  */
 import type { Tables } from "../src/store.js";
@@ -20,4 +20,24 @@ export async function insertBenchAgents(t: Tables, runs: number): Promise<number
     )
     .execute();
   return agents;
+}
+
+/**
+ * Calls `fn` once to warm up, then repeatedly for `seconds` of wall time; returns the calls made and
+ * the process CPU time they took, in ms.
+ */
+export async function cpuTimed(
+  fn: () => Promise<unknown>,
+  seconds: number,
+): Promise<{ calls: number; cpuMs: number }> {
+  await fn();
+  let calls = 0;
+  const t0 = process.cpuUsage();
+  const w0 = performance.now();
+  while (performance.now() - w0 < seconds * 1000) {
+    await fn();
+    calls++;
+  }
+  const cpu = process.cpuUsage(t0);
+  return { calls, cpuMs: (cpu.user + cpu.system) / 1000 };
 }

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { leaderboard, publicBoardRows } from "../src/leaderboard.js";
 import { Platform } from "../src/platform.js";
-import { insertBenchAgents } from "./agents.js";
+import { cpuTimed, insertBenchAgents } from "./agents.js";
 
 const RUNS = Number(process.env.RUNS ?? 10_000);
 const SECONDS = Number(process.env.SECONDS_PER_CASE ?? 2);
@@ -67,16 +67,8 @@ await platform.ctx.store.tx(async (t) => {
 });
 
 async function measure(label: string, fn: () => Promise<unknown>): Promise<number> {
-  await fn();
-  let n = 0;
-  const t0 = process.cpuUsage();
-  const w0 = performance.now();
-  while (performance.now() - w0 < SECONDS * 1000) {
-    await fn();
-    n++;
-  }
-  const cpu = process.cpuUsage(t0);
-  const perSec = n / ((cpu.user + cpu.system) / 1e6);
+  const { calls: n, cpuMs } = await cpuTimed(fn, SECONDS);
+  const perSec = n / (cpuMs / 1000);
   console.log(
     `${label.padEnd(44)} ${String(n).padStart(8)} calls  ${perSec.toFixed(1).padStart(10)} calls/CPU-s`,
   );

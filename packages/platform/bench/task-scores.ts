@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { gradePlan, scoreGraded } from "../src/grading.js";
 import { publicBoardRows } from "../src/leaderboard.js";
 import { Platform } from "../src/platform.js";
-import { insertBenchAgents } from "./agents.js";
+import { cpuTimed, insertBenchAgents } from "./agents.js";
 import { taskScores } from "../src/task-scores.js";
 
 const RUNS = Number(process.env.RUNS ?? 2_000);
@@ -90,16 +90,8 @@ await platform.ctx.store.tx(async (t) => {
 await platform.closeBenchmark(op, slug);
 
 async function measure(label: string, fn: () => Promise<unknown>): Promise<number> {
-  await fn();
-  let n = 0;
-  const t0 = process.cpuUsage();
-  const w0 = performance.now();
-  while (performance.now() - w0 < SECONDS * 1000) {
-    await fn();
-    n++;
-  }
-  const cpu = process.cpuUsage(t0);
-  const msPerCall = (cpu.user + cpu.system) / 1000 / n;
+  const { calls: n, cpuMs } = await cpuTimed(fn, SECONDS);
+  const msPerCall = cpuMs / n;
   console.log(
     `${label.padEnd(58)} ${String(n).padStart(7)} calls  ${msPerCall.toFixed(3).padStart(10)} CPU-ms/call`,
   );
