@@ -5,7 +5,7 @@
  * SIGINT/SIGTERM.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
-import { stopProcessGroup } from "@bench-bounty/devchain/processes";
+import { reapWithParent, stopProcessGroup } from "@bench-bounty/devchain/processes";
 
 /** One thing to stop at the end: a child process or an in-process server. */
 export interface Stoppable {
@@ -51,12 +51,14 @@ export class ProcessRegistry {
 
   /**
    * Spawns a child in its own process group (so stopping it also stops the
-   * grandchildren it starts) and registers it. Output is kept in a small ring
+   * grandchildren it starts), hands it to the reaper (`reapWithParent`: its group dies with the demo,
+   * even when the demo is killed by SIGKILL) and registers it. Output is kept in a small ring
    * buffer for error messages and forwarded line by line to `onLine`.
    */
   spawn(name: string, command: string, args: readonly string[], opts: SpawnChildOptions = {}): ManagedChild {
     const { onLine, killAfterMs = 5000, ...spawnOpts } = opts;
     const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], detached: true, ...spawnOpts });
+    reapWithParent(child); // even a SIGKILLed demo leaves no child behind
     const lines: string[] = [];
     const exited = new Promise<number | string>((resolve) => {
       child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown"));

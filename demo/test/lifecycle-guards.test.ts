@@ -56,6 +56,7 @@ import { writeFileSync } from "node:fs";
 const registry = new ProcessRegistry();
 registry.addStop("marker", () => writeFileSync(${JSON.stringify(marker)}, "stopped"));
 registry.installSignalHandlers(() => {});
+writeFileSync(${JSON.stringify(marker)} + ".ready", "ready");
 setInterval(() => {}, 1000);
 `,
     );
@@ -80,10 +81,43 @@ setInterval(() => {}, 1000);
         return false;
       }
     };
-    await new Promise((r) => setTimeout(r, 1500)); // let the child load and install its handlers
+    // let the child load and install its handlers (it says so), however busy the machine is
+    expect(await waitFor(() => existsSync(`${marker}.ready`), 20_000)).toBe(true);
     expect(childAlive()).toBe(true);
     parent.kill("SIGKILL");
     expect(await waitFor(() => !childAlive(), 10_000)).toBe(true);
     expect(readFileSync(marker, "utf8")).toBe("stopped");
-  }, 30_000);
+  }, 45_000);
+
+  it("a child the registry spawned dies with the demo even when the demo is killed by SIGKILL", async () => {
+    const processes = fileURLToPath(new URL("../src/processes.ts", import.meta.url));
+    const demo = join(dir, "demo-sigkill.mts");
+    writeFileSync(
+      demo,
+      `import { ProcessRegistry } from ${JSON.stringify(processes)};
+const registry = new ProcessRegistry();
+const c = registry.spawn("sleeper", "sleep", ["60"]);
+console.log(c.child.pid);
+setInterval(() => {}, 1000);
+`,
+    );
+    const proc = spawn(process.execPath, ["--import", "tsx", demo], {
+      stdio: ["ignore", "pipe", "inherit"],
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+    });
+    const pid = await new Promise<number>((res) =>
+      proc.stdout!.once("data", (d) => res(Number(String(d).trim()))),
+    );
+    const sleeperAlive = () => {
+      try {
+        process.kill(pid, 0);
+        return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
+      } catch {
+        return false;
+      }
+    };
+    expect(sleeperAlive()).toBe(true);
+    proc.kill("SIGKILL"); // no exit hook, no signal handler runs
+    expect(await waitFor(() => !sleeperAlive(), 15_000)).toBe(true);
+  }, 45_000);
 });

@@ -8,7 +8,8 @@
  * manages processes does not load viem.
  * @packageDocumentation
  */
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import type { Socket } from "node:net";
 
 /**
  * Sends `signal` to the child's whole process group, or to the child alone when the group is gone;
@@ -67,12 +68,74 @@ function installExitHook(): void {
 }
 
 /**
+ * The reaper: a small detached Node process that holds the read end of a pipe from this process.
+ * This process writes `+PGID` for each tracked group and `-PGID` when it exits by itself. When the
+ * pipe closes without a goodbye (this process died, even by SIGKILL, which no exit hook sees), the
+ * reaper sends SIGTERM to every group still listed, SIGKILL 3 s later, and exits. ESRCH (the group
+ * is already gone) is the only error it ignores.
+ */
+const REAPER_SCRIPT = `
+const groups = new Set();
+let buffered = "";
+const signal = (sig) => {
+  for (const g of groups) {
+    try { process.kill(-g, sig); } catch (e) { if (e.code !== "ESRCH") throw e; }
+  }
+};
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk) => {
+  buffered += chunk;
+  const lines = buffered.split("\\n");
+  buffered = lines.pop();
+  for (const line of lines) {
+    const pgid = Number(line.slice(1));
+    if (line[0] === "+") groups.add(pgid);
+    else groups.delete(pgid);
+  }
+});
+process.stdin.on("end", () => {
+  signal("SIGTERM");
+  setTimeout(() => { signal("SIGKILL"); process.exit(0); }, 3000);
+});
+`;
+
+let reaper: ChildProcess | undefined;
+
+/** Tells the reaper (started on first use) that `pgid` is tracked (`+`) or gone (`-`). */
+function tellReaper(line: `+${number}` | `-${number}`): void {
+  if (reaper === undefined) {
+    reaper = spawn(process.execPath, ["-e", REAPER_SCRIPT], {
+      detached: true, // not in our group: a signal to it does not reach the reaper
+      stdio: ["pipe", "ignore", "ignore"],
+    });
+    reaper.unref();
+    (reaper.stdin as Socket).unref(); // neither keeps this process alive
+  }
+  reaper.stdin?.write(`${line}\n`);
+}
+
+/**
+ * Has the reaper kill the child's process group if this process dies without the child having
+ * exited first (SIGKILL, a crash past the exit hooks); nothing else changes (this process's own
+ * signal handling stays as it is). The child must have been spawned `detached` (its pid is its
+ * process group id).
+ */
+export function reapWithParent(child: ChildProcess): void {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const pgid = child.pid;
+  tellReaper(`+${pgid}`);
+  child.once("exit", () => tellReaper(`-${pgid}`));
+}
+
+/**
  * Tracks a running child: while it runs, its process group is killed (SIGKILL) when this process
- * exits or receives SIGINT/SIGTERM; once it exits it is forgotten.
+ * exits or receives SIGINT/SIGTERM, and by the reaper ({@link reapWithParent}) when this process is
+ * killed by SIGKILL; once it exits it is forgotten. The child must have been spawned `detached`.
  */
 export function killOnExit(child: ChildProcess): void {
   installExitHook();
   if (child.exitCode !== null || child.signalCode !== null) return;
   live.add(child);
   child.once("exit", () => live.delete(child));
+  reapWithParent(child);
 }

@@ -106,4 +106,27 @@ describe("process groups", () => {
     expect(pid).toBeGreaterThan(0);
     expect(await waitUntil(() => !alive(pid), 5000)).toBe(true);
   });
+
+  it("killOnExit kills a tracked child's group when its parent is killed by SIGKILL (the reaper)", async () => {
+    // SIGKILL runs no exit hook: only the reaper, which sees its pipe from the parent close, is left.
+    const parentScript = `
+      import { spawn } from "node:child_process";
+      import { killOnExit } from ${JSON.stringify(PROCESSES_DIST)};
+      const c = spawn("sleep", ["60"], { detached: true, stdio: "ignore" });
+      killOnExit(c);
+      console.log(c.pid);
+      setInterval(() => {}, 1000);
+    `;
+    const parent = spawn(process.execPath, ["--input-type=module", "-e", parentScript], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    parent.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+    expect(await waitUntil(() => out.includes("\n"), 10_000)).toBe(true);
+    const pid = Number(out.trim());
+    expect(alive(pid)).toBe(true);
+    parent.kill("SIGKILL");
+    await new Promise((r) => parent.once("exit", r));
+    expect(await waitUntil(() => !alive(pid), 8000)).toBe(true);
+  });
 });
