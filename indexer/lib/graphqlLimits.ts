@@ -1,8 +1,10 @@
 /**
  * Size limits of a GraphQL operation (issue 13 item 2), checked before Ponder runs it:
- * tokens, depth, aliases and an estimate of the rows it asks for. A nested query of a few
- * hundred bytes used to multiply its work at each level (pages of up to 1,000 rows inside
- * pages) until the process died; the estimate refuses it before any database work.
+ * tokens, depth, aliases, the nesting of argument values and variables, and an estimate of the
+ * rows it asks for. A nested query of a few hundred bytes used to multiply its work at each level
+ * (pages of up to 1,000 rows inside pages) until the process died; the estimate refuses it before
+ * any database work. {@link prepareGraphql} also makes the string filters literal and refuses
+ * cursors this API cannot have issued.
  */
 import {
   Kind,
@@ -12,6 +14,8 @@ import {
   type FragmentDefinitionNode,
   type SelectionSetNode,
   type ValueNode,
+  print,
+  visit,
 } from "graphql";
 import { QUERY_LIMITS, QueryRefused } from "./limits";
 
@@ -27,7 +31,7 @@ const PONDER_MAX_PAGE = 1000;
  * @throws QueryRefused `limit_exceeded` naming `maxTokens`, `maxDepth`, `maxAliases`,
  *   `maxExpandedFields` or `maxEstimatedRows`; `invalid_query` when the document does not parse.
  */
-export function checkGraphqlLimits(query: string, variables: Record<string, unknown> = {}): void {
+export function checkGraphqlLimits(query: string, variables: Record<string, unknown> = {}): DocumentNode {
   const L = QUERY_LIMITS.graphql;
   let doc: DocumentNode;
   try {
@@ -67,6 +71,120 @@ export function checkGraphqlLimits(query: string, variables: Record<string, unkn
       L.maxAliases,
     );
   }
+  checkInputDepth(doc, variables);
+  return doc;
+}
+
+/** Refuses an argument value or a variable nested deeper than `maxInputDepth` (objects and lists). */
+function checkInputDepth(doc: DocumentNode, variables: Record<string, unknown>): void {
+  const max = QUERY_LIMITS.graphql.maxInputDepth;
+  const refuse = (where: string): never => {
+    throw new QueryRefused(
+      "limit_exceeded",
+      `${where} is nested deeper than ${max} levels (objects and lists)`,
+      "maxInputDepth",
+      max,
+    );
+  };
+  const valueDepth = (v: ValueNode, depth: number): void => {
+    if (depth > max) refuse("an argument");
+    if (v.kind === Kind.OBJECT) for (const f of v.fields) valueDepth(f.value, depth + 1);
+    else if (v.kind === Kind.LIST) for (const x of v.values) valueDepth(x, depth + 1);
+  };
+  visit(doc, {
+    Argument(node) {
+      valueDepth(node.value, 0);
+    },
+  });
+  const jsonDepth = (x: unknown, depth: number, name: string): void => {
+    if (x === null || typeof x !== "object") return;
+    if (depth > max) refuse(`variable $${name}`);
+    for (const v of Array.isArray(x) ? x : Object.values(x)) jsonDepth(v, depth + 1, name);
+  };
+  for (const [name, value] of Object.entries(variables)) jsonDepth(value, 1, name);
+}
+
+/** Ponder's string filters that it turns into `LIKE` / `ILIKE` patterns around the raw value. */
+const LIKE_FILTER = /_(not_)?(contains|starts_with|ends_with)(_nocase)?$/;
+
+/** The value with `\`, `%` and `_` escaped for `LIKE` (PostgreSQL's default escape character). */
+function likeLiteral(value: string): string {
+  return value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
+/** Escapes the string values of LIKE filters found anywhere in a variables value. */
+function escapeLikeInJson(x: unknown): unknown {
+  if (Array.isArray(x)) return x.map(escapeLikeInJson);
+  if (x === null || typeof x !== "object") return x;
+  return Object.fromEntries(
+    Object.entries(x).map(([k, v]) => [
+      k,
+      LIKE_FILTER.test(k) && typeof v === "string" ? likeLiteral(v) : escapeLikeInJson(v),
+    ]),
+  );
+}
+
+/**
+ * A cursor this API issued: base64 of Ponder's superjson `{"json": {column: value, ...}}`, the
+ * values scalars. Anything else is refused here (Ponder answered such cursors with raw JavaScript
+ * errors, e.g. "Cannot read properties of undefined (reading 'id')").
+ */
+function checkCursor(name: string, cursor: unknown): void {
+  const refuse = (): never => {
+    throw new QueryRefused(
+      "invalid_query",
+      `${name} is not a cursor this API returned (use pageInfo.startCursor / endCursor of a previous page)`,
+    );
+  };
+  if (typeof cursor !== "string" || !/^[A-Za-z0-9+/]+={0,2}$/.test(cursor)) refuse();
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor as string, "base64").toString("utf8"));
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+    refuse();
+  }
+  const json = (decoded as { json?: unknown } | null)?.json;
+  if (json === null || typeof json !== "object" || Array.isArray(json)) refuse();
+  const scalar = (v: unknown) => v === null || ["string", "number", "boolean"].includes(typeof v);
+  if (Object.keys(json as object).length === 0 || !Object.values(json as object).every(scalar)) refuse();
+}
+
+/**
+ * Checks a request with {@link checkGraphqlLimits} and returns what GraphQL should run: the same
+ * operation with the values of the string filters (`_contains`, `_starts_with`, `_ends_with`, their
+ * `_not_` and `_nocase` forms) escaped so that `%` and `_` match themselves (Ponder puts the raw
+ * value into a `LIKE` pattern: `%_%_` matched every row), and every `after` / `before` cursor checked.
+ * @throws QueryRefused as {@link checkGraphqlLimits}; `invalid_query` naming a bad cursor argument.
+ */
+export function prepareGraphql(
+  query: string,
+  variables: Record<string, unknown> = {},
+): { query: string; variables: Record<string, unknown> } {
+  const doc = checkGraphqlLimits(query, variables);
+  const cursorVariables = new Map<string, string>();
+  const rewritten = visit(doc, {
+    Argument(node) {
+      if (node.name.value !== "after" && node.name.value !== "before") return;
+      if (node.value.kind === Kind.VARIABLE) cursorVariables.set(node.value.name.value, node.name.value);
+      else if (node.value.kind === Kind.STRING) checkCursor(node.name.value, node.value.value);
+      else if (node.value.kind !== Kind.NULL) checkCursor(node.name.value, null);
+    },
+    ObjectField(node) {
+      if (LIKE_FILTER.test(node.name.value) && node.value.kind === Kind.STRING) {
+        return { ...node, value: { ...node.value, value: likeLiteral(node.value.value), block: false } };
+      }
+      return undefined;
+    },
+  });
+  for (const [name, argument] of cursorVariables) {
+    const v = variables[name];
+    if (v !== undefined && v !== null) checkCursor(`${argument} ($${name})`, v);
+  }
+  return {
+    query: print(rewritten),
+    variables: escapeLikeInJson(variables) as Record<string, unknown>,
+  };
 }
 
 interface Walk {

@@ -51,6 +51,12 @@ export const QUERY_LIMITS = {
     /** Most lexical tokens in one document. */
     maxTokens: 1_000,
     /**
+     * Deepest argument value: objects and lists nested in an argument of the document or in the
+     * request's `variables` (a `where` of AND/OR nested 1,900 deep in a variable escaped the token
+     * and depth limits, which count the document only).
+     */
+    maxInputDepth: 16,
+    /**
      * Most fields one document may have once its fragments are expanded (a fragment spread
      * n times counts n times): bounds the guard's own work against nested "fragment bombs".
      */

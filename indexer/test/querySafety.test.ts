@@ -338,6 +338,31 @@ function querySafety(label: string, databaseUrl: string | undefined) {
       expect(data.data.awardWinners.items.length).toBeGreaterThan(0);
     });
 
+    it("makes LIKE filters literal: '%_' matches no anchor, a real digest's middle matches it", async () => {
+      const all = await gql(ix.url, "{ anchors(limit: 100) { totalCount items { digest } } }");
+      const anchors = JSON.parse(all.text).data.anchors;
+      expect(anchors.totalCount).toBeGreaterThan(0);
+      const count = async (where: string, variables?: object) =>
+        JSON.parse(
+          (
+            await gql(
+              ix.url,
+              `query($w: anchorFilter) { anchors(where: ${where}) { totalCount } }`,
+              variables,
+            )
+          ).text,
+        ).data.anchors.totalCount as number;
+      expect(await count('{digest_contains: "%_%"}')).toBe(0); // every anchor before the escape
+      expect(await count("$w", { w: { digest_starts_with: "_" } })).toBe(0);
+      const middle = (anchors.items[0].digest as string).slice(10, 30);
+      expect(await count(`{digest_contains: "${middle}"}`)).toBeGreaterThanOrEqual(1);
+      // a where nested in a variable past maxInputDepth is refused before it runs, naming the limit
+      let w: unknown = { digest_gt: "0x" };
+      for (let i = 0; i < 1_500; i++) w = { AND: [w] };
+      const deep = await gql(ix.url, "query($w: anchorFilter) { anchors(where: $w) { totalCount } }", { w });
+      expect([deep.status, JSON.parse(deep.text).errors[0].extensions.limit]).toEqual([400, "maxInputDepth"]);
+    });
+
     it("answers wrong guesses at every endpoint without a 500 or a stack trace", async () => {
       const cases: { path: string; init?: RequestInit; status: number; allow?: string }[] = [
         { path: "/graphql", init: post("{ bountys { totalCount } }"), status: 200 }, // GraphQL errors ride on 200

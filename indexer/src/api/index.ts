@@ -22,7 +22,7 @@ import schema from "ponder:schema";
 import { Hono, type Context, type Next } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { and, asc, desc, eq, graphql, gte, inArray, lt, lte, or, replaceBigInts } from "ponder";
-import { checkGraphqlLimits } from "../../lib/graphqlLimits";
+import { prepareGraphql } from "../../lib/graphqlLimits";
 import { QUERY_LIMITS, QueryRefused } from "../../lib/limits";
 import {
   ParamError,
@@ -198,8 +198,9 @@ async function guardedGraphql(c: Context, next: Next) {
   if (operationName !== undefined && operationName !== null && typeof operationName !== "string") {
     return graphqlError(c, new QueryRefused("invalid_query", '"operationName" must be a string'));
   }
+  let prepared: ReturnType<typeof prepareGraphql>;
   try {
-    checkGraphqlLimits(query, (variables ?? {}) as Record<string, unknown>);
+    prepared = prepareGraphql(query, (variables ?? {}) as Record<string, unknown>);
   } catch (e) {
     if (e instanceof QueryRefused) return graphqlError(c, e);
     throw e;
@@ -208,8 +209,8 @@ async function guardedGraphql(c: Context, next: Next) {
     method: "POST",
     headers: { "content-type": "application/json", accept: c.req.header("accept") ?? "application/json" },
     body: JSON.stringify({
-      query,
-      variables: variables ?? undefined,
+      query: prepared.query,
+      variables: prepared.variables,
       operationName: operationName ?? undefined,
     }),
   });

@@ -1,0 +1,79 @@
+/** What {@link prepareGraphql} hands GraphQL: input depth bounded, LIKE filters literal, cursors checked. */
+import { describe, expect, it } from "vitest";
+import { prepareGraphql } from "../../lib/graphqlLimits";
+import { QUERY_LIMITS, QueryRefused } from "../../lib/limits";
+
+function refusal(query: string, variables?: Record<string, unknown>): QueryRefused {
+  try {
+    prepareGraphql(query, variables);
+  } catch (e) {
+    if (e instanceof QueryRefused) return e;
+    throw e;
+  }
+  throw new Error("not refused");
+}
+
+const nestedWhere = (levels: number): unknown => {
+  let w: unknown = { id_gt: "0" };
+  for (let i = 0; i < levels; i++) w = { AND: [w] };
+  return w;
+};
+const FILTERED = "query($w: bountyRecordFilter) { bountyRecords(where: $w) { items { id } } }";
+
+describe("prepareGraphql", () => {
+  it("refuses a where nested past maxInputDepth in a variable (the probe's 1,900 levels) and in the document", () => {
+    const max = QUERY_LIMITS.graphql.maxInputDepth;
+    const viaVariable = refusal(FILTERED, { w: nestedWhere(1_900) });
+    expect([viaVariable.code, viaVariable.limit, viaVariable.max]).toEqual([
+      "limit_exceeded",
+      "maxInputDepth",
+      max,
+    ]);
+    expect(viaVariable.message).toContain("$w");
+    const inline =
+      "{ bountyRecords(where: " +
+      "{AND:[".repeat(max) +
+      '{id_gt:"0"}' +
+      "]}".repeat(max) +
+      ") { items { id } } }";
+    expect(refusal(inline).limit).toBe("maxInputDepth");
+    // a filter of ordinary depth passes, in either place
+    expect(() => prepareGraphql(FILTERED, { w: nestedWhere(3) })).not.toThrow();
+    expect(() =>
+      prepareGraphql('{ bountyRecords(where: {AND: [{OR: [{id_gt: "0"}]}]}) { items { id } } }'),
+    ).not.toThrow();
+  });
+
+  it("escapes %, _ and the backslash in every LIKE filter, in the document and in variables, and leaves others alone", () => {
+    const doc = prepareGraphql(
+      '{ anchors(where: {digest_contains: "%_", kind_not_starts_with_nocase: "a\\\\b", digest: "%"}) { items { digest } } }',
+    );
+    expect(doc.query).toContain('digest_contains: "\\\\%\\\\_"');
+    expect(doc.query).toContain('kind_not_starts_with_nocase: "a\\\\\\\\b"');
+    expect(doc.query).toContain('digest: "%"'); // equality is not a pattern
+    const vars = prepareGraphql("query($w: anchorFilter) { anchors(where: $w) { items { digest } } }", {
+      w: { OR: [{ digest_ends_with: "_1" }, { digest_in: ["%"] }] },
+    });
+    expect(vars.variables).toEqual({ w: { OR: [{ digest_ends_with: "\\_1" }, { digest_in: ["%"] }] } });
+  });
+
+  it("refuses cursors this API cannot have returned, naming the argument, and passes one it did", () => {
+    const page = (arg: string) => `{ bountyRecords(${arg}) { items { id } } }`;
+    for (const bad of [
+      '"!!notbase64!!"',
+      `"${Buffer.from("[" + "9".repeat(50) + "]").toString("base64")}"`,
+      `"${Buffer.from('{"json":{"id":{"__type":"bigint"}}}').toString("base64")}"`,
+      `"${Buffer.from('{"json":{}}').toString("base64")}"`,
+    ]) {
+      const e = refusal(page(`after: ${bad}`));
+      expect([e.code, e.message.startsWith("after is not a cursor")]).toEqual(["invalid_query", true]);
+    }
+    expect(
+      refusal("query($c: String) { bountyRecords(before: $c) { items { id } } }", { c: "%%" }).message,
+    ).toContain("before ($c)");
+    const issued = Buffer.from(JSON.stringify({ json: { id: "12" }, meta: { values: {} } })).toString(
+      "base64",
+    );
+    expect(() => prepareGraphql(page(`after: "${issued}"`))).not.toThrow();
+  });
+});
