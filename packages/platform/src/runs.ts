@@ -17,6 +17,7 @@
  */
 import {
   buildReceipt,
+  isWellFormedText,
   keccak256Hex,
   receiptHash,
   trimWhiteSpace,
@@ -40,11 +41,12 @@ import {
 } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
 import { registerAgent } from "./agents.js";
+import { answerPackBytes, MAX_ANSWER_LENGTH } from "./pack-budget.js";
+import { answerAllowanceOf } from "./publish.js";
 import { gradePlan, scoreGraded, type GradedPlanTask } from "./grading.js";
 import { isoMillis, wallSeconds } from "./time.js";
 
-/** Longest accepted answer, in UTF-16 code units. */
-export const MAX_ANSWER_LENGTH = 100_000;
+
 
 /** A task as served to an agent (no gold, ever). */
 export interface ServedTask {
@@ -343,7 +345,8 @@ export interface SubmittedAnswer {
  * @returns how many answers the run now holds
  * @throws PlatformError `unknown_run`, `run_not_in_progress`, `invalid_answers` with
  *   `details.errors: [{index, ordinal, code}]` (`code`: `not_an_object`, `bad_ordinal`, `unknown_ordinal`,
- *   `duplicate_ordinal`, `not_a_string`, `empty_answer`, `answer_too_long`) and `details.valid_ordinals`
+ *   `duplicate_ordinal`, `not_a_string`, `empty_answer`, `lone_surrogate`, `answer_too_long` (over `MAX_ANSWER_LENGTH` characters),
+ *   `answer_too_large` (over the benchmark's `max_answer_bytes`, pack-budget.ts)) and `details.valid_ordinals`
  */
 export async function submitAnswers(
   ctx: PlatformContext,
@@ -364,7 +367,8 @@ export async function submitAnswers(
       field: "answers",
     });
   const n = run.plan.length;
-  const errors: { index: number; ordinal: unknown; code: string; message: string }[] = [];
+  const maxBytes = await answerAllowanceOf(ctx, await getBenchmark(ctx, run.slug));
+  const errors: { index: number; ordinal: unknown; code: string; message: string; [k: string]: unknown }[] = [];
   const seen = new Set<number>();
   const good: SubmittedAnswer[] = [];
   answers.forEach((a: unknown, index) => {
@@ -403,12 +407,32 @@ export async function submitAnswers(
       errors.push({ index, ordinal, code: "not_a_string", message: "answer_text must be a string" });
     } else if (trimWhiteSpace(answer_text) === "") {
       errors.push({ index, ordinal, code: "empty_answer", message: "answer_text is empty" });
+    } else if (!isWellFormedText(answer_text)) {
+      errors.push({
+        index,
+        ordinal,
+        code: "lone_surrogate",
+        field: "answer_text",
+        path: `$.answers[${index}].answer_text`,
+        message: "answer_text holds an unpaired UTF-16 surrogate (no UTF-8 form): send well-formed Unicode",
+      });
     } else if (answer_text.length > MAX_ANSWER_LENGTH) {
       errors.push({
         index,
         ordinal,
         code: "answer_too_long",
         message: `answer_text is longer than ${MAX_ANSWER_LENGTH} characters`,
+      });
+    } else if (answerPackBytes(answer_text) > maxBytes) {
+      errors.push({
+        index,
+        ordinal,
+        code: "answer_too_large",
+        field: "answer_text",
+        limit: "max_answer_bytes",
+        max_answer_bytes: maxBytes,
+        answer_bytes: answerPackBytes(answer_text),
+        message: `answer_text takes ${answerPackBytes(answer_text)} bytes in canonical JSON (escapes such as \\u2028 count 6), over this benchmark's max_answer_bytes of ${maxBytes}`,
       });
     } else {
       seen.add(ordinal);
