@@ -107,8 +107,8 @@ export interface BenchmarkDetail extends BenchmarkListItem {
   time_budget_seconds: number;
   cost_budget_usdc: string | null;
   /**
-   * Longest accepted answer, in canonical-JSON bytes (UTF-8; an escaped character such as U+2028 or a
-   * control character counts the 6 bytes of its escape), derived at publish so that the award's
+   * Longest accepted answer, in canonical-JSON bytes (UTF-8; an escaped control character such as
+   * U+000B counts the 6 bytes of `\u000b`), derived at publish so that the award's
    * evidence pack always fits the verifier's limit (`pack-budget.ts`).
    */
   max_answer_bytes: number;

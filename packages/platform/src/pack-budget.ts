@@ -6,7 +6,8 @@
  * cannot read it, and `award` refuses to send it (`pack_too_large`): nobody is paid. The author decides
  * the test set (bounded at publish by `maxTestSetBytes`); competitors decide the rest: every winner's
  * answers are revealed verbatim (SPEC 8 `winners[].answers`), and one answer of 100,000 characters of
- * U+2028 (which the exact grader trims, so it is still credited) takes 600,002 bytes in canonical JSON.
+ * U+3000 or U+2028 (White_Space, which the exact grader trims, so it is still credited) takes 300,002 bytes
+ * in canonical JSON, of U+000B (escaped `\u000b`) 600,002.
  * So the bytes of a pack are shared out here, worst case first:
  *
  * - the test set: its exact canonical bytes, known at publish;
@@ -19,7 +20,7 @@
  *   of its run, all at their widest;
  * - what is left, shared out evenly, is each answer's allowance: `max_answer_bytes`, counted as the
  *   answer's bytes in canonical JSON ({@link answerPackBytes}: UTF-8, an escaped character such as
- *   U+2028 or a control character counts its 6 bytes), never in characters.
+ *   U+000B, escaped `\u000b`, counts its 6 bytes; U+2028 its 3), never in characters.
  *
  * Publish refuses a benchmark whose allowance would be under {@link MIN_ANSWER_BYTES} (naming the limit
  * and the numbers), submit refuses an answer over it, the detail serves it, and `award` measures the
@@ -80,7 +81,7 @@ export const ANSWER_ENTRY_BYTES =
 
 /**
  * Bytes an answer takes inside a pack's canonical JSON, its quotes excluded: UTF-8, with the escapes
- * canonical JSON writes (`\"`, `\\`, `\n`, `\u2028`, `\u0000`, ...) counted as written.
+ * canonical JSON writes (`\"`, `\\`, `\n`, `\u000b`, `\u0000`, ...) counted as written.
  */
 export function answerPackBytes(answerText: string): number {
   return canonicalJson(answerText).byteLength - 2;

@@ -432,7 +432,7 @@ export async function submitAnswers(
         limit: "max_answer_bytes",
         max_answer_bytes: maxBytes,
         answer_bytes: answerPackBytes(answer_text),
-        message: `answer_text takes ${answerPackBytes(answer_text)} bytes in canonical JSON (escapes such as \\u2028 count 6), over this benchmark's max_answer_bytes of ${maxBytes}`,
+        message: `answer_text takes ${answerPackBytes(answer_text)} bytes in canonical JSON (UTF-8; an escaped control character such as \\u000b counts 6), over this benchmark's max_answer_bytes of ${maxBytes}`,
       });
     } else {
       seen.add(ordinal);
