@@ -41,7 +41,7 @@ import {
 } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
 import { registerAgent } from "./agents.js";
-import { answerPackBytes, MAX_ANSWER_LENGTH } from "./pack-budget.js";
+import { answerPackBytes, MAX_ANSWER_LENGTH, maxRankedRows, packByteLimit } from "./pack-budget.js";
 import { answerAllowanceOf } from "./publish.js";
 import { gradePlan, scoreGraded, type GradedPlanTask } from "./grading.js";
 import { isoMillis, wallSeconds } from "./time.js";
@@ -186,6 +186,22 @@ export function runPlan(
   return [...priv, ...keyed.slice(0, k).map((x) => x.o)];
 }
 
+/**
+ * A new agent on a benchmark takes a row of the award pack's rank derivation: the pack budget holds at most
+ * `maxRankedRows` of them (`pack-budget.ts`), so once that many agents have runs a new one is refused.
+ * @throws PlatformError `benchmark_full` (`details.limit: "max_ranked_agents"`, `max_agents`)
+ */
+async function assertRoomForAgent(ctx: PlatformContext, t: Tables, slug: string): Promise<void> {
+  const max = maxRankedRows(packByteLimit(ctx));
+  const agents = await t.runs.agentCount(slug);
+  if (agents >= max)
+    throw new PlatformError(
+      "benchmark_full",
+      `benchmark ${slug} has runs of ${agents} agents, the most its award's evidence pack can rank (${max}): no new agent may start`,
+      { slug, limit: "max_ranked_agents", max_agents: max },
+    );
+}
+
 /** Deterministic run id of an attempt: `run-` + 16 hex of keccak256(slug, agent, attempt). */
 export function runIdOf(slug: string, agentId: string, attempt: number): string {
   return `run-${keccak256Hex(`bench-bounty.run:${slug}\n${agentId}\n${attempt}`).slice(2, 18)}`;
@@ -196,7 +212,8 @@ const CLOCK_NOTE =
 
 /**
  * Starts a run for an agent (registering the agent on first sight).
- * @throws PlatformError `unknown_benchmark`, `benchmark_closed`, `run_in_progress`, `max_attempts_reached`
+ * @throws PlatformError `unknown_benchmark`, `benchmark_closed`, `run_in_progress`, `max_attempts_reached`,
+ *   `benchmark_full` (a new agent beyond what the award pack can rank)
  */
 export async function startRun(
   ctx: PlatformContext,
@@ -205,17 +222,19 @@ export async function startRun(
   agentId: string,
 ): Promise<StartedRun> {
   const b = await getBenchmark(ctx, slug);
-  const known = await ctx.store.agents.get(agentId);
-  if (known) assertAgentOwner(p, known);
-  else {
-    assertMayOwnAgents(p);
-    assertAgentOwner(p, await registerAgent(ctx, p, agentId));
-  }
+  // checked before the agent is registered: a refused start leaves nothing behind
   if (!isOpen(ctx, b))
     throw new PlatformError("benchmark_closed", `benchmark ${slug} is closed to new runs`, {
       slug,
       status: b.status,
     });
+  const known = await ctx.store.agents.get(agentId);
+  if (known) assertAgentOwner(p, known);
+  else {
+    assertMayOwnAgents(p);
+    await assertRoomForAgent(ctx, ctx.store, slug); // again in the transaction below
+    assertAgentOwner(p, await registerAgent(ctx, p, agentId));
+  }
   const tasks = await getTasks(ctx, slug);
   const started = await ctx.store.tx(async (t) => {
     // The agent's row is locked (PostgreSQL) so two processes starting its runs take turns; the
@@ -231,6 +250,7 @@ export async function startRun(
         { max_attempts: b.config.max_attempts },
       );
     }
+    if (used === 0) await assertRoomForAgent(ctx, t, slug);
     const attempt = used + 1;
     const plan = runPlan(b, tasks, agentId, attempt);
     const runId = runIdOf(slug, agentId, attempt);

@@ -10,11 +10,18 @@ import { canonicalJson, PACK_LIMITS, parseEvidencePack } from "@bench-bounty/evi
 import { verifyPack } from "@bench-bounty/verifier";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  ANSWER_ENTRY_BYTES,
   answerBudget,
+  FIXED_PACK_BYTES,
+  RECEIPT_TASK_BYTES,
+  ROW_FIXED_BYTES,
+  titlePackBytes,
+  WINNER_FIXED_BYTES,
   answerPackBytes,
   MAX_ANSWER_LENGTH,
   MAX_PLACES,
   MIN_ANSWER_BYTES,
+  maxRankedRows,
   rowReceiptsFit,
   rowsBudgetBytes,
 } from "../src/pack-budget.js";
@@ -156,6 +163,19 @@ describe("winners padding every answer to the limit are awarded and verified (re
       const answers = pack.winners.flatMap((w: any) => w.answers.map((a: any) => a.answer_text as string));
       expect(answers.length).toBe(18);
       for (const a of answers) expect(answerPackBytes(a)).toBe(limit);
+      // each part within what the budget set aside for it (so 8 winners would fit too)
+      const bytes = (v: unknown) => canonicalJson(v).byteLength;
+      const tasks = 6;
+      const { rows, ...derivation } = pack.rank_derivation;
+      expect(bytes({ ...pack, test_set: [], winners: [], rank_derivation: { ...derivation, rows: [] } })).toBeLessThanOrEqual(
+        FIXED_PACK_BYTES + titlePackBytes("Padding"),
+      );
+      for (const w of pack.winners) {
+        const blank = { ...w, answers: w.answers.map((a: any) => ({ ...a, answer_text: "" })) };
+        expect(bytes(blank)).toBeLessThanOrEqual(WINNER_FIXED_BYTES + tasks * (RECEIPT_TASK_BYTES + ANSWER_ENTRY_BYTES));
+      }
+      expect(rows).toHaveLength(4);
+      for (const r of rows) expect(bytes(r)).toBeLessThanOrEqual(ROW_FIXED_BYTES + WINNER_FIXED_BYTES + tasks * RECEIPT_TASK_BYTES);
       const report = await verifyPack({ source: new Uint8Array(door.bytes), rpcUrl: dc.rpcUrl, policy: "onchain" });
       expect(Object.entries(report.facts).filter(([, f]) => f.state === "failed")).toEqual([]);
       expect(report.policy_met).toBe(true);
@@ -175,6 +195,34 @@ describe("winners padding every answer to the limit are awarded and verified (re
       expect(e.details).toMatchObject({ limit: "maxPackBytes", max_pack_bytes: 64 * 1024, places: MAX_PLACES, run_tasks: 6 });
       expect(e.message).toMatch(/65536 bytes \(PACK_LIMITS\.maxPackBytes\)/);
       expect(await platform.listBenchmarks()).toEqual([]);
+    } finally {
+      await platform.close();
+    }
+  });
+
+  it("once the pack's rows are all taken, a new agent is refused (benchmark_full) and nothing is left of it; a closed benchmark registers no agent", async () => {
+    const maxPackBytes = 140_000; // rows' eighth: 17,500 bytes, 8 rows of ROW_FIXED_BYTES
+    const platform = await openTemp({ faults: { maxPackBytes } });
+    try {
+      expect(maxRankedRows(maxPackBytes)).toBe(8);
+      const ds = await platform.createDataset(cities(2, "full"));
+      const { slug } = await platform.publish(ds.dataset_id, { title: "Full", prompt_template: TEMPLATE, grader_type: "exact" });
+      const p = platform.real;
+      for (let i = 0; i < 8; i++) {
+        const who = await p.authenticate((await p.createAccount({ name: `a${i}` })).api_key);
+        await p.startRun(who, slug, `a${i}`);
+      }
+      const late = await p.authenticate((await p.createAccount({ name: "late" })).api_key);
+      const e = await rejection(p.startRun(late, slug, "late-bot"));
+      expect(e.code).toBe("benchmark_full");
+      expect(e.details).toMatchObject({ limit: "max_ranked_agents", max_agents: 8 });
+      expect(await p.getAgent("late-bot")).toBeNull();
+      // an agent already on the board starts again (its attempts are not new rows)
+      const a0 = await p.authenticate((await p.createAccount({ name: "a0-twin" })).api_key);
+      expect((await rejection(p.startRun(a0, slug, "a0"))).code).toBe("forbidden");
+      await platform.closeBenchmark(slug);
+      expect((await rejection(p.startRun(late, slug, "late-bot"))).code).toBe("benchmark_closed");
+      expect(await p.getAgent("late-bot")).toBeNull();
     } finally {
       await platform.close();
     }

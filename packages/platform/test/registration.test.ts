@@ -94,7 +94,10 @@ describe("a lone surrogate is refused at input, naming the JSON path", () => {
         [{ title: "ok", description: "tail \udc00" }, "$.description"],
       ] as const) {
         const e = await rejection(
-          platform.publish(ds.dataset_id, { title: "t", prompt_template: "Q {payload.city} #{payload.index}?", grader_type: "exact", ...over }),
+          platform.publish(
+            ds.dataset_id,
+            Object.assign({ title: "t", prompt_template: "Q {payload.city} #{payload.index}?", grader_type: "exact" as const }, over),
+          ),
         );
         expect(e.code).toBe("invalid_option");
         expect(e.details).toMatchObject({ path, reason: "lone_surrogate" });
