@@ -251,6 +251,14 @@ export class Store extends Tables {
     }
   }
 
+  /**
+   * SQLite: the group commit's counters (commits written, commits on disk, fsyncs run), for tests
+   * and benchmarks; null on PostgreSQL.
+   */
+  walStats(): { written: number; durable: number; syncs: number } | null {
+    return this.wal?.stats() ?? null;
+  }
+
   /** Closes the database (the pool on PostgreSQL). */
   async close(): Promise<void> {
     await this.db.destroy();
