@@ -16,14 +16,16 @@ describe("group commit on SQLite", () => {
     const before = store.walStats()!;
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        store.tx(async (t) => {
-          await t.benchmarks.bumpBoard(`slug-${i}`);
-          // each transaction's own return already waited for an fsync after its commit
-          return i;
-        }).then(() => {
-          const s = store.walStats()!;
-          expect(s.durable).toBeGreaterThanOrEqual(before.written + 1);
-        }),
+        store
+          .tx(async (t) => {
+            await t.benchmarks.bumpBoard(`slug-${i}`);
+            // each transaction's own return already waited for an fsync after its commit
+            return i;
+          })
+          .then(() => {
+            const s = store.walStats()!;
+            expect(s.durable).toBeGreaterThanOrEqual(before.written + 1);
+          }),
       ),
     );
     const after = store.walStats()!;

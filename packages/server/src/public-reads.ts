@@ -19,7 +19,8 @@ import { etagMatches, frozenBodyOf, JSON_TYPE } from "./http.js";
 import { addressOf, type RateLimiter } from "./middleware/limits.js";
 
 /** The leaderboard's URL (as the node server builds it: absolute, normalised), slug and query. */
-const LEADERBOARD_URL = /^https?:\/\/[^/?#]+\/api\/v1\/benchmarks\/([A-Za-z0-9._-]+)\/leaderboard(?:\?([^#]*))?$/;
+const LEADERBOARD_URL =
+  /^https?:\/\/[^/?#]+\/api\/v1\/benchmarks\/([A-Za-z0-9._-]+)\/leaderboard(?:\?([^#]*))?$/;
 /** A query the fast path reads as the route does: `offset` and `limit`, each at most once, in digits. */
 const PAGE_PARAM = /^(offset|limit)=([0-9]{1,15})$/;
 
