@@ -18,6 +18,7 @@ const POSTGRES_TESTS = [
   "test/task-scores.test.ts",
   "test/buyer-only.test.ts",
   "test/registration.test.ts",
+  "test/public-reads.test.ts",
 ];
 
 export default defineConfig({
