@@ -9,11 +9,11 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { seattleWeatherCsvPath } from "@bench-bounty/platform";
 import {
   databaseUrlWithSchema,
   dropPostgresSchema,
   freshPostgresTarget,
+  seattlePublishArgs,
 } from "@bench-bounty/platform/testing";
 import { afterAll, describe, expect, it } from "vitest";
 
@@ -56,31 +56,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL || process.env.CI))(
       schema = t.schema!;
       const env = { DATABASE_URL: databaseUrlWithSchema(t.url, schema) };
       const storeA = tempDir();
-      const pub = await cli(
-        [
-          "publish",
-          seattleWeatherCsvPath(),
-          "--store",
-          storeA,
-          "--label",
-          "weather",
-          "--decision-ts",
-          "date",
-          "--every",
-          "100",
-          "--title",
-          "Seattle weather",
-          "--template",
-          "On {payload.date}: precipitation {payload.precipitation}, max {payload.temp_max}. Weather? #{payload.wind}",
-          "--grader",
-          "exact",
-          "--slug",
-          "seattle-pg",
-          "--seed",
-          "t",
-        ],
-        env,
-      );
+      const pub = await cli([...seattlePublishArgs("seattle-pg"), "--store", storeA], env);
       expect(pub.code, pub.err).toBe(0);
       expect(JSON.parse(pub.out).benchmark).toMatchObject({ slug: "seattle-pg", leaf_count: 15 });
       // nothing of the store went to the directory: the data is in PostgreSQL

@@ -31,6 +31,7 @@ import type {
   StartedRun,
   submitAnswers,
   TaskScores,
+  VerificationRecord,
 } from "@bench-bounty/platform";
 
 // The answers' shapes have one definition: the platform's, which the server serves as returned (its
@@ -290,22 +291,7 @@ export class BenchBountyClient {
 }
 
 /** `GET /benchmarks/:slug/verification`: the job and, once stored, the report's facts (SPEC 9). */
-export interface Verification {
-  slug: string;
-  state: "queued" | "running" | "retrying" | "done" | "failed";
-  attempts: number;
-  next_attempt_at: string | null;
-  last_error: string | null;
-  policy: string;
-  policy_version: string | null;
-  verifier_version: string | null;
-  ran_at: string | null;
-  policy_met: boolean | null;
-  policy_unmet: string[] | null;
-  /** Every fact with its own state (`verified`, `unverified`, `failed`, `not-required`, `not-observed`). */
-  facts: Record<string, { state: string; reasons: string[] }> | null;
-  report_url: string | null;
-}
+export type Verification = VerificationRecord;
 
 /** The door's refusal body: code `award_evidence_unavailable` and the SPEC 8 reason. */
 interface AwardEvidenceRefusal {

@@ -22,6 +22,7 @@ export type {
   VerificationResult,
 } from "./store/verification-jobs.js";
 export { VerificationJobsTable } from "./store/verification-jobs.js";
+export type { VerificationRecord } from "./verification-record.js";
 export * from "./chain.js";
 export * from "./terms.js";
 export * from "./publish.js";

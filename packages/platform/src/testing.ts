@@ -12,6 +12,7 @@
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { seattleWeatherCsvPath } from "./csv.js";
 import type { DatasetInput } from "./dataset.js";
 import type { StoreTarget } from "./store/engine.js";
 
@@ -141,4 +142,32 @@ export function citiesAnswer(prompt: string): string {
   const m = /#(\d+)/.exec(prompt);
   if (!m) throw new Error(`not a cities prompt (no #<index>): ${prompt}`);
   return `answer-${m[1]}`;
+}
+
+/**
+ * The `bench-bounty publish` arguments of the Seattle weather benchmark the CLI tests publish: the
+ * bundled `seattle-weather.csv` labelled `weather`, every 100th row (15 leaves: 8 public and 7 private
+ * under seed `t`), as `slug`. Add `--store DIR` (and any other option) after them.
+ */
+export function seattlePublishArgs(slug: string): string[] {
+  return [
+    "publish",
+    seattleWeatherCsvPath(),
+    "--label",
+    "weather",
+    "--decision-ts",
+    "date",
+    "--every",
+    "100",
+    "--title",
+    "Seattle weather",
+    "--template",
+    "On {payload.date}: precipitation {payload.precipitation}, max {payload.temp_max}. Weather? #{payload.wind}",
+    "--grader",
+    "exact",
+    "--slug",
+    slug,
+    "--seed",
+    "t",
+  ];
 }

@@ -7,6 +7,7 @@ import {
   payoutAmounts,
   rankingDigest,
 } from "@bench-bounty/evidence";
+import type { DevChain } from "@bench-bounty/devchain";
 import { verifyPack } from "@bench-bounty/verifier";
 import { describe, expect, it } from "vitest";
 import { PlatformError } from "../src/errors.js";
@@ -40,6 +41,38 @@ function agent(clock: { advance: (ms: number) => void }, ms: number, wrong = 0):
       return task.ordinal < wrong ? "wrong" : `answer-${/#(\d+)/.exec(task.prompt)![1]}`;
     },
   };
+}
+
+/**
+ * A cities benchmark (`rows` rows, named by `tag`) published on `platform`, and its prize locked by
+ * `dc.accounts[author]` (minted the pool first): closes in an hour, award deadline a day later,
+ * threshold 50%, winner takes all.
+ */
+async function publishWithPrize(
+  platform: Harness,
+  dc: DevChain,
+  chainNow: number,
+  p: { tag: string; rows: number; title: string; pool: bigint; author: number },
+) {
+  const ds = await platform.createDataset(cities(p.rows, p.tag));
+  const { slug } = await platform.publish(ds.dataset_id, {
+    title: p.title,
+    prompt_template: TEMPLATE,
+    grader_type: "exact",
+    time_budget_seconds: 600,
+  });
+  const author = dc.accounts[p.author]!;
+  await dc.mintUsdc(author.address, p.pool);
+  const closesAt = chainNow + 3600;
+  const bounty = await platform.lockBounty(slug, {
+    authorPrivateKey: author.privateKey,
+    pool: p.pool,
+    closesAt,
+    awardDeadline: closesAt + 86400,
+    thresholdBps: 5000,
+    payoutRule: "winner_take_all",
+  });
+  return { slug, bounty, closesAt };
 }
 
 describe("award on the local Base profile", () => {
@@ -469,23 +502,12 @@ describe("award on the local Base profile", () => {
         },
       },
     });
-    const ds = await platform.createDataset(cities(6, "marksent"));
-    const { slug } = await platform.publish(ds.dataset_id, {
+    const { slug, bounty, closesAt } = await publishWithPrize(platform, dc, chainNow, {
+      tag: "marksent",
+      rows: 6,
       title: "Crash",
-      prompt_template: TEMPLATE,
-      grader_type: "exact",
-      time_budget_seconds: 600,
-    });
-    const author = dc.accounts[1]!;
-    await dc.mintUsdc(author.address, 10_000_000n);
-    const closesAt = chainNow + 3600;
-    const bounty = await platform.lockBounty(slug, {
-      authorPrivateKey: author.privateKey,
       pool: 10_000_000n,
-      closesAt,
-      awardDeadline: closesAt + 86400,
-      thresholdBps: 5000,
-      payoutRule: "winner_take_all",
+      author: 1,
     });
     const winner = dc.accounts[2]!.address.toLowerCase() as `0x${string}`;
     await platform.registerAgent("alice", { withdrawal_address: winner });
@@ -533,23 +555,12 @@ describe("award on the local Base profile", () => {
     const clock = manualClock(chainNow * 1000);
     const faults: { maxPackBytes?: number } = {};
     const platform = await openTemp({ clock: clock.now, chain: chainConfig(dc, 0), faults });
-    const ds = await platform.createDataset(cities(6, "toolarge"));
-    const { slug } = await platform.publish(ds.dataset_id, {
+    const { slug, bounty, closesAt } = await publishWithPrize(platform, dc, chainNow, {
+      tag: "toolarge",
+      rows: 6,
       title: "Large",
-      prompt_template: TEMPLATE,
-      grader_type: "exact",
-      time_budget_seconds: 600,
-    });
-    const author = dc.accounts[1]!;
-    await dc.mintUsdc(author.address, 10_000_000n);
-    const closesAt = chainNow + 3600;
-    const bounty = await platform.lockBounty(slug, {
-      authorPrivateKey: author.privateKey,
       pool: 10_000_000n,
-      closesAt,
-      awardDeadline: closesAt + 86400,
-      thresholdBps: 5000,
-      payoutRule: "winner_take_all",
+      author: 1,
     });
     await platform.registerAgent("alice", { withdrawal_address: dc.accounts[2]!.address.toLowerCase() });
     await runBenchmark(await platform.backend("alice"), slug, "alice", agent(clock, 1000));

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { seattleWeatherCsvPath } from "../src/csv.js";
+import { seattlePublishArgs } from "../src/testing.js";
 import { cleanup, cliAccount, runCli, tempDir } from "./helpers.js";
 
 afterEach(() => {
@@ -53,21 +54,7 @@ describe("CLI", () => {
     expect(bad.err).toMatch(/^error: prompt_template: .*format specs/m);
     expect(bad.err).toContain('"reason": "format_spec"');
 
-    const pub = await runCli(
-      "publish",
-      csv,
-      ...common,
-      "--title",
-      "Seattle weather",
-      "--template",
-      "On {payload.date}: precipitation {payload.precipitation}, max {payload.temp_max}. Weather? #{payload.wind}",
-      "--grader",
-      "exact",
-      "--slug",
-      "seattle",
-      "--seed",
-      "t",
-    );
+    const pub = await runCli(...seattlePublishArgs("seattle"), "--store", store);
     expect(pub.code).toBe(0);
     const published = JSON.parse(pub.out);
     expect(published.benchmark).toMatchObject({

@@ -4,14 +4,18 @@ import { Harness, cities, cleanup, tempDir, CITIES_PUBLISH } from "./helpers.js"
 
 afterEach(cleanup);
 
+/** A fresh store with the cities benchmark (6 rows) published on it. */
+async function publishedCities(dir = tempDir()): Promise<{ a: Harness; slug: string }> {
+  const a = new Harness(await Platform.open({ dir }));
+  const ds = await a.createDataset(cities(6));
+  const { slug } = await a.publish(ds.dataset_id, CITIES_PUBLISH);
+  return { a, slug };
+}
+
 describe("the leaderboard is cached and invalidated on finalize (issue 13 item 9)", () => {
   it("repeated reads reuse one board; a finalize in this or another process invalidates it", async () => {
     const dir = tempDir();
-    const a = new Harness(await Platform.open({ dir }));
-    const ds = await a.createDataset(cities(6));
-    const { slug } = await a.publish(ds.dataset_id, {
-      ...CITIES_PUBLISH,
-    });
+    const { a, slug } = await publishedCities(dir);
     await a.play(slug, "alice");
     const first = await a.leaderboard(slug);
     expect(await a.leaderboard(slug)).toBe(first); // not rebuilt
@@ -33,13 +37,7 @@ describe("the leaderboard is cached and invalidated on finalize (issue 13 item 9
 
 describe("leaderboard pages (issue 13 item 9: 10,000 rows are not one response)", () => {
   it("cuts pages from the cached board, keeps them until it changes, and refuses a bad page naming the field", async () => {
-    const a = new Harness(await Platform.open({ dir: tempDir() }));
-    const ds = await a.createDataset(cities(6));
-    const { slug } = await a.publish(ds.dataset_id, {
-      title: "Cities",
-      prompt_template: "Q {payload.city} #{payload.index}",
-      grader_type: "exact",
-    });
+    const { a, slug } = await publishedCities();
     for (const agent of ["alice", "bob", "carol"]) await a.play(slug, agent);
     const whole = await a.real.leaderboard(slug);
     const first = await a.real.leaderboard(slug, { page: { offset: 0, limit: 2 } });
@@ -73,13 +71,7 @@ describe("leaderboard pages (issue 13 item 9: 10,000 rows are not one response)"
   });
 
   it("a board's concurrent readers after a finalize share one build", async () => {
-    const a = new Harness(await Platform.open({ dir: tempDir() }));
-    const ds = await a.createDataset(cities(6));
-    const { slug } = await a.publish(ds.dataset_id, {
-      title: "Cities",
-      prompt_template: "Q {payload.city} #{payload.index}",
-      grader_type: "exact",
-    });
+    const { a, slug } = await publishedCities();
     await a.play(slug, "alice");
     const boards = await Promise.all(Array.from({ length: 5 }, () => a.leaderboard(slug)));
     for (const b of boards) expect(b).toBe(boards[0]);

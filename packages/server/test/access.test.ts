@@ -3,7 +3,7 @@
  * operator}. Each cell is the status the platform's owner rules give; the body of every 401/403 names
  * its rule.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   call,
   citiesDataset,
@@ -11,14 +11,13 @@ import {
   OPERATOR_KEY,
   publishCities,
   register,
-  startLive,
-  type Live,
+  useLive,
 } from "./helpers.js";
 
 type Who = "anon" | "competitor" | "other_competitor" | "author" | "other_author" | "operator";
 const WHO: Who[] = ["anon", "competitor", "other_competitor", "author", "other_author", "operator"];
 
-let live: Live;
+const live = useLive();
 const keys: Record<Who, string | null> = {
   anon: null,
   competitor: "",
@@ -32,7 +31,6 @@ let runId = "";
 let spareDataset = "";
 
 beforeAll(async () => {
-  live = await startLive();
   const pub = await publishCities(live.url, 6, "matrix");
   slug = pub.slug;
   keys.author = pub.author.key;
@@ -44,9 +42,6 @@ beforeAll(async () => {
   spareDataset = (
     await call(live.url, "POST", "/api/v1/datasets", { key: keys.author, body: citiesDataset(4, "spare") })
   ).json.dataset_id;
-});
-afterAll(async () => {
-  await live.stop();
 });
 
 interface Row {

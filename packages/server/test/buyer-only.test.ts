@@ -3,7 +3,7 @@
  * leaderboard's rows; a competitor and an anonymous reader get `leaderboard_visible: false` and no
  * rows, while the competitor still gets their own scores from finalize.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   CITIES_PUBLISH,
   OPERATOR_KEY,
@@ -11,18 +11,10 @@ import {
   citiesAnswer,
   citiesDataset,
   register,
-  startLive,
-  type Live,
+  useLive,
 } from "./helpers.js";
 
-let live: Live;
-beforeAll(async () => {
-  live = await startLive();
-});
-afterAll(async () => {
-  await live.stop();
-});
-
+const live = useLive();
 describe("leaderboard_visibility buyer_only over REST", () => {
   it("serves the rows to the buyer only; a bad value is a 422 naming the field", async () => {
     const base = live.url;

@@ -1,16 +1,12 @@
 /** The typed client against a live server: the competitor walk and refusals as ApiError. */
 import { ApiError, BenchBountyClient } from "@bench-bounty/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { citiesAnswer, publishCities, startLive, type Live } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { citiesAnswer, publishCities, useLive } from "./helpers.js";
 
-let live: Live;
+const live = useLive();
 let slug: string;
 beforeAll(async () => {
-  live = await startLive();
   slug = (await publishCities(live.url, 6, "client")).slug;
-});
-afterAll(async () => {
-  await live.stop();
 });
 
 describe("@bench-bounty/client", () => {

@@ -4,22 +4,18 @@
  * no stack trace, OpenAPI.
  */
 import { PlatformError } from "@bench-bounty/platform";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createApp, platformDomain, STATUS_OF, webMiddleware, type Domain } from "../src/index.js";
-import { call, publishCities, register, startLive, type Live } from "./helpers.js";
+import { call, publishCities, register, startLive, useLive } from "./helpers.js";
 
-let live: Live;
+const live = useLive({ limits: { bodyBytes: 64 * 1024 } });
 let slug: string;
 let key: string;
 let runId: string;
 beforeAll(async () => {
-  live = await startLive({ limits: { bodyBytes: 64 * 1024 } });
   slug = (await publishCities(live.url, 6, "edge")).slug;
   key = (await register(live.url, "edge-competitor")).key;
   runId = (await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, { key })).json.run.id;
-});
-afterAll(async () => {
-  await live.stop();
 });
 
 const submit = (opts: Parameters<typeof call>[3]) =>

@@ -13,6 +13,7 @@ import {
   freshPostgresTarget,
   TEST_ENGINE,
 } from "@bench-bounty/platform/testing";
+import { afterAll, beforeAll } from "vitest";
 import { platformDomain, serveApp, type Limits, type ListeningServer } from "../src/index.js";
 
 export const OPERATOR_KEY = "bb_operator_test_key_0123456789abcdef0123456789";
@@ -57,6 +58,40 @@ export async function startLive(
       if (database) await dropPostgresSchema(database.schema!);
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The file's live server: started by a `beforeAll` and stopped by an `afterAll` registered here (a
+ * file's own `beforeAll` set-up, registered after this call, runs once the server is up). The handle
+ * reads the running server; reading it outside a hook or test throws.
+ */
+export function useLive(opts: Parameters<typeof startLive>[0] = {}): Live {
+  let current: Live | undefined;
+  beforeAll(async () => {
+    current = await startLive(opts);
+  });
+  afterAll(async () => {
+    await current?.stop();
+  });
+  const running = (): Live => {
+    if (!current) throw new Error("useLive: the server starts in beforeAll; read it inside a hook or a test");
+    return current;
+  };
+  return {
+    get url() {
+      return running().url;
+    },
+    get platform() {
+      return running().platform;
+    },
+    get dir() {
+      return running().dir;
+    },
+    get server() {
+      return running().server;
+    },
+    stop: () => running().stop(),
   };
 }
 
@@ -115,15 +150,65 @@ export const CITIES_PUBLISH = {
   time_budget_seconds: 600,
 };
 
-/** An author publishes the cities benchmark over REST; returns the author's key and the slug. */
-export async function publishCities(base: string, n: number, name = "cities") {
+/**
+ * An author publishes the cities benchmark over REST (`options` over {@link CITIES_PUBLISH}, e.g.
+ * `{ leaderboard_visibility: "buyer_only" }`); returns the author's key and the slug.
+ */
+export async function publishCities(
+  base: string,
+  n: number,
+  name = "cities",
+  options: Record<string, unknown> = {},
+) {
   const author = await register(base, `author-${name}`);
   const ds = await call(base, "POST", "/api/v1/datasets", { key: author.key, body: citiesDataset(n, name) });
   if (ds.status !== 201) throw new Error(`dataset: ${ds.status} ${ds.text}`);
   const b = await call(base, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
     key: author.key,
-    body: CITIES_PUBLISH,
+    body: { ...CITIES_PUBLISH, ...options },
   });
   if (b.status !== 201) throw new Error(`publish: ${b.status} ${b.text}`);
   return { author, dataset_id: ds.json.dataset_id as string, slug: b.json.slug as string, detail: b.json };
+}
+
+/** One competitor's finalized run, and the credit an exact grader must give each answer it sent. */
+export interface PlayedRun {
+  key: string;
+  agent_id: string;
+  runId: string;
+  /** Run ordinal -> `1/1` or `0/1`: an expectation independent of the grader. */
+  expected: string[];
+}
+
+/**
+ * A competitor registers as `name`, starts a run of `slug`, answers and finalizes it over REST.
+ * `right(ordinal, index, count)` says whether the task at `index` of `count` gets the right answer
+ * (else `wrong`). Throws when the finalize is not a 200.
+ */
+export async function playCities(
+  base: string,
+  slug: string,
+  name: string,
+  right: (ordinal: number, index: number, count: number) => boolean,
+): Promise<PlayedRun> {
+  const me = await register(base, name);
+  const start = await call(base, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: me.key });
+  const tasks = start.json.tasks as { ordinal: number; prompt: string }[];
+  const answers = tasks.map((t, i) => ({
+    ordinal: t.ordinal,
+    answer_text: right(t.ordinal, i, tasks.length) ? citiesAnswer(t.prompt) : "wrong",
+  }));
+  const runId = start.json.run.id as string;
+  await call(base, "POST", `/api/v1/benchmarks/runs/${runId}/submissions`, {
+    key: me.key,
+    body: { answers },
+  });
+  const fin = await call(base, "POST", `/api/v1/benchmarks/runs/${runId}/finalize`, { key: me.key });
+  if (fin.status !== 200) throw new Error(`finalize ${name}: ${fin.status} ${fin.text}`);
+  return {
+    key: me.key,
+    agent_id: me.agent_id,
+    runId,
+    expected: answers.map((a, i) => (a.answer_text === citiesAnswer(tasks[i]!.prompt) ? "1/1" : "0/1")),
+  };
 }

@@ -1,11 +1,10 @@
 /** The leaderboard one page at a time over REST (issue 13 item 9): limit/offset, defaults, refusals, OpenAPI. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, citiesAnswer, publishCities, register, startLive, type Live } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, citiesAnswer, publishCities, register, useLive } from "./helpers.js";
 
-let live: Live;
+const live = useLive();
 let slug: string;
 beforeAll(async () => {
-  live = await startLive();
   slug = (await publishCities(live.url, 6, "paged")).slug;
   for (const name of ["ann", "bob", "cat"]) {
     const a = await register(live.url, `paged-${name}`);
@@ -23,9 +22,6 @@ beforeAll(async () => {
         .status,
     ).toBe(200);
   }
-});
-afterAll(async () => {
-  await live.stop();
 });
 
 const board = (q = "") => call(live.url, "GET", `/api/v1/benchmarks/${slug}/leaderboard${q}`);

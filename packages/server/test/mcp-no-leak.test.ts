@@ -6,17 +6,13 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { citiesAnswer, publishCities, startLive, type Live } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { citiesAnswer, publishCities, useLive } from "./helpers.js";
 
-let live: Live;
+const live = useLive();
 let slug: string;
 beforeAll(async () => {
-  live = await startLive();
   slug = (await publishCities(live.url, 8, "mcpleak")).slug;
-});
-afterAll(async () => {
-  await live.stop();
 });
 
 async function connect(key?: string): Promise<Client> {

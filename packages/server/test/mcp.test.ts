@@ -5,17 +5,13 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, citiesAnswer, publishCities, register, startLive, type Live } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, citiesAnswer, publishCities, register, useLive } from "./helpers.js";
 
-let live: Live;
+const live = useLive();
 let slug: string;
 beforeAll(async () => {
-  live = await startLive();
   slug = (await publishCities(live.url, 6, "mcp")).slug;
-});
-afterAll(async () => {
-  await live.stop();
 });
 
 async function connect(path: string, key?: string): Promise<Client> {

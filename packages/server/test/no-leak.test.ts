@@ -5,10 +5,10 @@
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, register, startLive, type Exchange, type Live } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { call, register, useLive, type Exchange } from "./helpers.js";
 
-let live: Live;
+const live = useLive();
 const bodies: string[] = [];
 const rec = async (p: Promise<Exchange>) => {
   const r = await p;
@@ -26,13 +26,6 @@ const dataset = {
     label: `secret-${i}-${w}`,
   })),
 };
-
-beforeAll(async () => {
-  live = await startLive();
-});
-afterAll(async () => {
-  await live.stop();
-});
 
 describe("no leak before the award", { timeout: 120_000 }, () => {
   it("records every body of a full walk and finds no gold, salt, private score or private correctness", async () => {

@@ -2,17 +2,13 @@
  * 50 agents in parallel over HTTP: every answer stored exactly once (none lost, none doubled), and
  * never two in-progress runs for one agent even when each agent fires three starts at once.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, citiesAnswer, publishCities, register, startLive, type Live } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, citiesAnswer, publishCities, register, useLive } from "./helpers.js";
 
-let live: Live;
+const live = useLive({ limits: { rateBurst: 10_000 } });
 let slug: string;
 beforeAll(async () => {
-  live = await startLive({ limits: { rateBurst: 10_000 } });
   slug = (await publishCities(live.url, 20, "parallel")).slug;
-});
-afterAll(async () => {
-  await live.stop();
 });
 
 describe("50 agents in parallel", { timeout: 180_000 }, () => {

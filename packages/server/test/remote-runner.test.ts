@@ -7,19 +7,15 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, publishCities, register, startLive, type Live } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, publishCities, register, useLive } from "./helpers.js";
 
 const CLI = new URL("../../cli/dist/index.js", import.meta.url).pathname;
 const AGENT = new URL("./fixtures/cities-agent.mjs", import.meta.url).pathname;
-let live: Live;
+const live = useLive();
 let slug: string;
 beforeAll(async () => {
-  live = await startLive();
   slug = (await publishCities(live.url, 8, "remote")).slug;
-});
-afterAll(async () => {
-  await live.stop();
 });
 
 async function cli(args: string[], env: Record<string, string> = {}) {

@@ -2,7 +2,7 @@
  * Both REST walks of the seeds, done with plain fetch as a stranger would: the author publishes from
  * a dataset; a competitor registers, reads, competes and finds the run on the board.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   call,
   citiesAnswer,
@@ -10,18 +10,10 @@ import {
   CITIES_PUBLISH,
   publishCities,
   register,
-  startLive,
-  type Live,
+  useLive,
 } from "./helpers.js";
 
-let live: Live;
-beforeAll(async () => {
-  live = await startLive();
-});
-afterAll(async () => {
-  await live.stop();
-});
-
+const live = useLive();
 describe("the author's walk", () => {
   it("formats, validate (row-numbered, nothing stored), upload, publish (201 + disclosure), 409s", async () => {
     const u = live.url;

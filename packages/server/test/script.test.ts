@@ -6,18 +6,14 @@
 import { createHash } from "node:crypto";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, citiesAnswer, publishCities, startLive, type Live } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, citiesAnswer, publishCities, useLive } from "./helpers.js";
 
 const run = promisify(execFile);
-let live: Live;
+const live = useLive();
 let slug: string;
 beforeAll(async () => {
-  live = await startLive();
   slug = (await publishCities(live.url, 6, "script")).slug;
-});
-afterAll(async () => {
-  await live.stop();
 });
 
 /** Runs the served script the way the seed prints it: `curl -sSL URL | dash -s -- ARGS`. */

@@ -9,50 +9,14 @@
 import { ApiError, BenchBountyClient } from "@bench-bounty/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  CITIES_PUBLISH,
-  call,
-  citiesAnswer,
-  citiesDataset,
-  publishCities,
-  register,
-  startLive,
-  type Live,
-} from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { call, playCities, publishCities, useLive, type PlayedRun } from "./helpers.js";
 
-let live: Live;
-beforeAll(async () => {
-  live = await startLive();
-});
-afterAll(async () => {
-  await live.stop();
-});
-
-interface Played {
-  key: string;
-  runId: string;
-  /** run ordinal -> the credit an exact grader must give what was submitted (an independent expectation) */
-  expected: string[];
-}
+const live = useLive();
 
 /** One competitor's run: `right(i)` says whether run ordinal `i` gets the right answer. */
-async function play(slug: string, name: string, right: (i: number) => boolean): Promise<Played> {
-  const me = await register(live.url, name);
-  const start = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: me.key });
-  const tasks = start.json.tasks as { ordinal: number; prompt: string }[];
-  const answers = tasks.map((t) => ({
-    ordinal: t.ordinal,
-    answer_text: right(t.ordinal) ? citiesAnswer(t.prompt) : "wrong",
-  }));
-  const runId = start.json.run.id as string;
-  await call(live.url, "POST", `/api/v1/benchmarks/runs/${runId}/submissions`, {
-    key: me.key,
-    body: { answers },
-  });
-  const fin = await call(live.url, "POST", `/api/v1/benchmarks/runs/${runId}/finalize`, { key: me.key });
-  expect(fin.status, fin.text).toBe(200);
-  return { key: me.key, runId, expected: tasks.map((t) => (right(t.ordinal) ? "1/1" : "0/1")) };
+function play(slug: string, name: string, right: (i: number) => boolean): Promise<PlayedRun> {
+  return playCities(live.url, slug, name, right);
 }
 
 async function close(slug: string): Promise<void> {
@@ -151,17 +115,9 @@ describe("GET /api/v1/benchmarks/:slug/task-scores", () => {
   });
 
   it("on a buyer_only board: the author only, before and after close; nobody else gets a credit", async () => {
-    const buyer = await register(live.url, "pt-buyer");
-    const ds = await call(live.url, "POST", "/api/v1/datasets", {
-      key: buyer.key,
-      body: citiesDataset(6, "pt-bo"),
+    const { author: buyer, slug } = await publishCities(live.url, 6, "pt-bo", {
+      leaderboard_visibility: "buyer_only",
     });
-    const pub = await call(live.url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
-      key: buyer.key,
-      body: { ...CITIES_PUBLISH, leaderboard_visibility: "buyer_only" },
-    });
-    expect(pub.status).toBe(201);
-    const slug = pub.json.slug as string;
     const rival = await play(slug, "pt-rival", () => true);
     const other = await play(slug, "pt-other", () => false);
     const path = `/api/v1/benchmarks/${slug}/task-scores`;

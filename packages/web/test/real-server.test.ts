@@ -18,14 +18,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { Platform } from "../../platform/dist/index.js";
 import { platformDomain, serveApp, type ListeningServer } from "../../server/dist/index.js";
 import { webMiddleware } from "../../server/dist/web.js";
-import {
-  CITIES_PUBLISH,
-  call,
-  citiesAnswer,
-  citiesDataset,
-  publishCities,
-  register,
-} from "../../server/test/helpers.js";
+import { call, playCities, publishCities } from "../../server/test/helpers.js";
 import { CHROMIUM, hasChromium, launch } from "./browser.js";
 import { formatInterval, wilsonInterval } from "../src/domain/wilson.js";
 
@@ -58,25 +51,8 @@ describe.skipIf(!hasChromium)("web app on the real server", () => {
       ["web-good", 1],
       ["web-half", 0.5],
     ] as const) {
-      const me = await register(u, name);
-      const start = await call(u, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: me.key });
-      const tasks = start.json.tasks as { ordinal: number; prompt: string }[];
-      const answers = tasks.map((t, i) => ({
-        ordinal: t.ordinal,
-        answer_text: i < tasks.length * share ? citiesAnswer(t.prompt) : "wrong",
-      }));
-      expectedCredits.set(
-        name,
-        answers.map((a, i) => (a.answer_text === citiesAnswer(tasks[i]!.prompt) ? "1/1" : "0/1")),
-      );
-      await call(u, "POST", `/api/v1/benchmarks/runs/${start.json.run.id}/submissions`, {
-        key: me.key,
-        body: { answers },
-      });
-      const fin = await call(u, "POST", `/api/v1/benchmarks/runs/${start.json.run.id}/finalize`, {
-        key: me.key,
-      });
-      if (fin.status !== 200) throw new Error(`finalize ${name}: ${fin.status} ${fin.text}`);
+      const played = await playCities(u, slug, name, (_ordinal, i, count) => i < count * share);
+      expectedCredits.set(played.agent_id, played.expected);
     }
     browser = await launch();
   });
@@ -207,16 +183,9 @@ describe.skipIf(!hasChromium)("web app on the real server", () => {
   });
 
   it("on a closed buyer_only board shows no per-task table and does not ask for one", async () => {
-    const buyer = await register(server.url, "web-buyer");
-    const ds = await call(server.url, "POST", "/api/v1/datasets", {
-      key: buyer.key,
-      body: citiesDataset(4, "web-bo"),
+    const { slug: hidden } = await publishCities(server.url, 4, "web-bo", {
+      leaderboard_visibility: "buyer_only",
     });
-    const pub = await call(server.url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
-      key: buyer.key,
-      body: { ...CITIES_PUBLISH, leaderboard_visibility: "buyer_only" },
-    });
-    const hidden = pub.json.slug as string;
     await platform.closeBenchmark(platform.localOperator(), hidden);
     const page = await browser.context.newPage();
     const asked: string[] = [];

@@ -5,6 +5,8 @@
  * booleans are integers 0/1 on both engines; bytes are `blob` (SQLite) / `bytea` (PostgreSQL).
  */
 import type { Generated } from "kysely";
+import type { BenchmarkRecord } from "../context.js";
+import type { RunRecord } from "../runs.js";
 
 /** `meta`: the store's marker (`schema_version`). */
 export interface MetaTable {
@@ -50,21 +52,11 @@ export interface DatasetRowsTable {
   body_json: string;
 }
 
-/** `benchmarks`. */
-export interface BenchmarksTable {
-  slug: string;
-  dataset_id: string;
-  author_account_id: string;
-  title: string;
+/** `benchmarks`: a {@link BenchmarkRecord} with its JSON fields as `_json` text, and the board's version. */
+export interface BenchmarksTable
+  extends Omit<BenchmarkRecord, "config" | "commit_root" | "commitment_anchor" | "bounty"> {
   config_json: string;
   commit_root: string;
-  leaf_count: number;
-  public_count: number;
-  private_count: number;
-  plan_seed: string;
-  status: "published" | "closed" | "awarded";
-  created_at: string;
-  closed_at: string | null;
   commitment_anchor_json: string | null;
   bounty_json: string | null;
   /** Change counter of the row and of its board: every update of the row and every finalize increase it. */
@@ -93,27 +85,11 @@ export interface AgentsTable {
   created_at: string;
 }
 
-/** `runs`. Decimal figures are text (exact); `*_ms` are unix milliseconds. */
-export interface RunsTable {
-  run_id: string;
-  slug: string;
-  agent_id: string;
-  account_id: string;
-  attempt: number;
-  status: "in_progress" | "finalized";
+/** `runs`: a {@link RunRecord} with its plan and receipt as `_json` text. Decimal figures are text (exact); `*_ms` are unix milliseconds. */
+export interface RunsTable extends Omit<RunRecord, "plan" | "receipt" | "receipt_hash"> {
   plan_json: string;
-  started_at_ms: number;
-  finalized_at_ms: number | null;
-  answer_salt: string | null;
   receipt_json: string | null;
   receipt_hash: string | null;
-  rank_accuracy: string | null;
-  score_public: string | null;
-  score_composite: string | null;
-  score_composite_public: string | null;
-  wall_seconds: string | null;
-  queries_used: number | null;
-  usdc_spent: string | null;
 }
 
 /** `answers`: one per (run, ordinal). */

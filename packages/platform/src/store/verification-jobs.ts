@@ -12,7 +12,7 @@
  */
 import type { Expression, ExpressionBuilder, SqlBool } from "kysely";
 import { TableModule } from "./executor.js";
-import type { Database } from "./schema.js";
+import type { Database, VerificationJobsTable as VerificationJobsRow } from "./schema.js";
 
 /** A job as claimed. */
 export interface VerificationJob {
@@ -56,17 +56,12 @@ export interface VerificationJobs {
   fail(slug: string, worker: string, error: string): Promise<boolean>;
 }
 
-/** A job's state as stored (what a status route reads). */
-export interface VerificationJobState {
-  slug: string;
-  status: "queued" | "running" | "retrying" | "done" | "failed";
-  attempts: number;
-  /** Unix ms the next attempt is due (retrying). */
-  next_at: number;
-  /** Unix ms the current holder's lease ends (running), else null. */
-  lease_until: number | null;
-  worker: string | null;
-  last_error: string | null;
+/** A job's state as stored (what a status route reads): its row's queue columns (`next_at`, `lease_until` unix ms) and the last result. */
+export interface VerificationJobState
+  extends Pick<
+    VerificationJobsRow,
+    "slug" | "status" | "attempts" | "next_at" | "lease_until" | "worker" | "last_error"
+  > {
   /** The last successful result (kept when the job is queued again), or null. */
   result: VerificationResult | null;
 }

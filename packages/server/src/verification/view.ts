@@ -4,7 +4,7 @@
  * name and version, the verifier version and when it ran. Read from the report's own bytes, so what
  * is shown is what the report download serves.
  */
-import type { JsonValue } from "@bench-bounty/evidence";
+import type { VerificationRecord } from "@bench-bounty/platform";
 import type { VerificationJobView, VerificationResult } from "./worker.js";
 
 /** One SPEC 9 state. */
@@ -46,7 +46,7 @@ export function storedOf(result: VerificationResult): StoredVerification {
  * Before a report is stored the result fields are null (`policy` names the policy that will run);
  * during a re-verification the previous report stays shown, with the job's new state.
  */
-export function verificationView(job: VerificationJobView, reportPath: string): Record<string, JsonValue> {
+export function verificationView(job: VerificationJobView, reportPath: string): VerificationRecord {
   const stored = job.result ? storedOf(job.result) : null;
   return {
     slug: job.slug,
@@ -60,7 +60,7 @@ export function verificationView(job: VerificationJobView, reportPath: string): 
     ran_at: stored?.ran_at ?? null,
     policy_met: stored?.report.policy_met ?? null,
     policy_unmet: stored?.report.policy_unmet ?? null,
-    facts: (stored?.report.facts ?? null) as JsonValue,
+    facts: stored?.report.facts ?? null,
     report_url: stored ? reportPath : null,
   };
 }

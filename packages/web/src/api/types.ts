@@ -8,11 +8,11 @@
  */
 
 import type { EvidencePack, Receipt as PackReceipt, ReceiptTask } from "@bench-bounty/evidence";
-import type { AnchorEvidence, AttachedBounty } from "@bench-bounty/platform";
+import type { AnchorEvidence, AttachedBounty, VerificationRecord } from "@bench-bounty/platform";
 import type { Fact, VerificationReport } from "@bench-bounty/verifier";
 
 // One definition per shape: the packages that own them (type-only imports, erased from the bundle).
-export type { AnchorEvidence, AttachedBounty, EvidencePack, VerificationReport };
+export type { AnchorEvidence, AttachedBounty, EvidencePack, VerificationRecord, VerificationReport };
 
 /** A run receipt (SPEC 4) as far as the per-task table reads it: the fields it names, of the evidence library's type. */
 export type Receipt = Pick<PackReceipt, "run_id" | "agent_id" | "attempt"> & {
@@ -100,31 +100,6 @@ export interface Leaderboard {
   /** `buyer_only` boards answer `leaderboard_visible: false` and no rows. */
   leaderboard_visible?: boolean;
   rows: LeaderboardRow[];
-}
-
-/**
- * The stored verification of a benchmark's pack (`GET /api/v1/benchmarks/:slug/verification`, the
- * verifier worker of issue 17 item 2): the job's state and, once it ran, when and under which policy.
- * The report's exact bytes are served at `report_url`.
- */
-export interface VerificationRecord {
-  slug?: string;
-  /** `queued`, `running`, `retrying`, `done`, `failed`. */
-  state: string;
-  policy: string;
-  policy_version?: string | null;
-  verifier_version?: string | null;
-  /** ISO 8601 instant the verifier finished. */
-  ran_at?: string | null;
-  attempts?: number;
-  next_attempt_at?: string | null;
-  last_error?: string | null;
-  /** The stored report's outcome and facts (null until a report is stored). */
-  policy_met?: boolean | null;
-  policy_unmet?: string[] | null;
-  facts?: Record<string, { state?: unknown; reasons?: unknown }> | null;
-  /** Where the report's exact bytes are (absolute URL, or a path on the API origin); null before a report. */
-  report_url?: string | null;
 }
 
 /** `GET {indexer}/bounties/:id` (indexer REST). Amounts and blocks are decimal strings. */

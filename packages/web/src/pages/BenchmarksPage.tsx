@@ -79,6 +79,19 @@ function Table(props: { list: BenchmarkSummary[] }) {
   );
 }
 
+/** The filter selects, in page order: the filter each sets, its element id, label and choices. */
+const FILTER_SELECTS: {
+  key: keyof BenchmarkFilters;
+  id: string;
+  label: string;
+  options: (o: ReturnType<typeof filterOptions>) => string[];
+}[] = [
+  { key: "status", id: "f-status", label: "Status", options: (o) => o.status },
+  { key: "prize", id: "f-prize", label: "Prize", options: () => ["with", "without"] },
+  { key: "graderType", id: "f-grader", label: "Grader type", options: (o) => o.graderType },
+  { key: "version", id: "f-version", label: "Version", options: (o) => o.version },
+];
+
 /** `#/` */
 export function BenchmarksPage() {
   const { api } = useApp();
@@ -95,34 +108,16 @@ export function BenchmarksPage() {
           return (
             <>
               <form class="filters" onSubmit={(e) => e.preventDefault()}>
-                <Select
-                  id="f-status"
-                  label="Status"
-                  value={f.status}
-                  options={opts.status}
-                  onChange={set("status")}
-                />
-                <Select
-                  id="f-prize"
-                  label="Prize"
-                  value={f.prize}
-                  options={["with", "without"]}
-                  onChange={set("prize")}
-                />
-                <Select
-                  id="f-grader"
-                  label="Grader type"
-                  value={f.graderType}
-                  options={opts.graderType}
-                  onChange={set("graderType")}
-                />
-                <Select
-                  id="f-version"
-                  label="Version"
-                  value={f.version}
-                  options={opts.version}
-                  onChange={set("version")}
-                />
+                {FILTER_SELECTS.map((x) => (
+                  <Select
+                    key={x.key}
+                    id={x.id}
+                    label={x.label}
+                    value={f[x.key]}
+                    options={x.options(opts)}
+                    onChange={set(x.key)}
+                  />
+                ))}
                 <span class="muted" id="shown-count">
                   {shown.length} of {list.length} shown
                 </span>

@@ -1,4 +1,5 @@
 /** The leaderboard: rank, agent, composite, public score, attempts, wall clock, a 95% Wilson interval, per-task tables once closed. */
+import type { ComponentChildren } from "preact";
 import { useApp } from "../context.js";
 import { Loaded, errorText, useLoad } from "../components/ui.js";
 import { BenchmarkNav } from "../components/nav.js";
@@ -73,18 +74,10 @@ function Board(props: { view: BoardView; minTasks: number }) {
                 </span>
               )}
             </td>
-            <td class="num" data-col="composite">
-              {r.composite}
-            </td>
-            <td class="num" data-col="public">
-              {r.scorePublic}
-            </td>
-            <td class="num" data-col="attempts">
-              {r.attempts}
-            </td>
-            <td class="num" data-col="wall">
-              {r.wallSeconds}
-            </td>
+            <NumCell col="composite">{r.composite}</NumCell>
+            <NumCell col="public">{r.scorePublic}</NumCell>
+            <NumCell col="attempts">{r.attempts}</NumCell>
+            <NumCell col="wall">{r.wallSeconds}</NumCell>
             <td class="num" data-col="interval" title={`${r.accuracy} over ${r.tasks ?? "?"} tasks`}>
               {formatInterval(r.interval)} <span class="muted">n={r.tasks ?? "?"}</span>
             </td>
@@ -92,6 +85,15 @@ function Board(props: { view: BoardView; minTasks: number }) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** A numeric cell of the board, named by its `data-col`. */
+function NumCell(props: { col: string; children: ComponentChildren }) {
+  return (
+    <td class="num" data-col={props.col}>
+      {props.children}
+    </td>
   );
 }
 
@@ -159,8 +161,8 @@ function PerTask(props: {
     <>
       <Tasks table={taskTable(props.view.rows, props.scores!)} />
       <p class="muted" id="per-task-note">
-        {props.scores!.note} Credit per task of each ranked run, regraded by the server; -- is a public
-        task this attempt did not draw.
+        {props.scores!.note} Credit per task of each ranked run, regraded by the server; -- is a public task
+        this attempt did not draw.
       </p>
     </>
   );
