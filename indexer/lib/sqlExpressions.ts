@@ -102,6 +102,10 @@ export interface ExpressionTally {
   expressions: number;
   /** Calls of {@link ACCUMULATING_FUNCTIONS} and `ARRAY(SELECT ...)`. */
   accumulators: number;
+  /** Those of them inside a subquery or CTE: their value, as long as all the rows they read, can be worked through on every row of the outer query. */
+  nestedAccumulators: number;
+  /** Subqueries and CTEs being walked (0 in the outermost SELECT). */
+  subqueryDepth: number;
   /** Arguments beyond the first of the building functions, array and row constructors. */
   buildingArgs: number;
   /** Longest leaf value (characters): a column, a string constant or parameter, a type's length. */
@@ -110,7 +114,15 @@ export interface ExpressionTally {
 
 /** A tally with nothing counted yet. */
 export function emptyTally(): ExpressionTally {
-  return { growing: 0, expressions: 0, accumulators: 0, buildingArgs: 0, largestLeaf: COLUMN_CHARS };
+  return {
+    growing: 0,
+    expressions: 0,
+    accumulators: 0,
+    nestedAccumulators: 0,
+    subqueryDepth: 0,
+    buildingArgs: 0,
+    largestLeaf: COLUMN_CHARS,
+  };
 }
 
 /**

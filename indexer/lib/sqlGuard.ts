@@ -59,6 +59,8 @@ export interface StatementShape {
   expressions: number;
   /** Accumulating aggregates and `ARRAY(SELECT ...)` (each keeps every value it is fed). */
   accumulators: number;
+  /** Those of them in a subquery or CTE (their value may be worked through on every outer row). */
+  nestedAccumulators: number;
   /** Estimated largest value one row can carry (characters), at least a column's. */
   valueChars: number;
 }
@@ -258,7 +260,12 @@ export async function checkReadOnlySelect(
       m,
     );
   }
-  return { expressions: ctx.expressions, accumulators: ctx.accumulators, valueChars: valueChars(ctx) };
+  return {
+    expressions: ctx.expressions,
+    accumulators: ctx.accumulators,
+    nestedAccumulators: ctx.nestedAccumulators,
+    valueChars: valueChars(ctx),
+  };
 }
 
 /** `UpdateStmt` → `UPDATE`, for messages. */
@@ -270,6 +277,18 @@ function statementName(kind: string): string {
 }
 
 const MAX_TREE_DEPTH = 300;
+
+/** Keys of the parse tree under which a subquery sits (SubLink, FROM subquery, CTE). */
+const SUBQUERY_KEYS: ReadonlySet<string> = new Set(["subselect", "subquery", "ctequery"]);
+
+/**
+ * Counts an accumulating aggregate; `perRow` when its whole value reaches every row of its own
+ * query (`ARRAY(SELECT ...)`, an aggregate `OVER (...)` a window).
+ */
+function countAccumulator(ctx: GuardContext, perRow: boolean): void {
+  ctx.accumulators++;
+  if (perRow || ctx.subqueryDepth > 0) ctx.nestedAccumulators++;
+}
 
 function collectCteNames(node: unknown, out: Set<string>, depth: number): void {
   if (depth > MAX_TREE_DEPTH || node === null || typeof node !== "object") return;
@@ -303,7 +322,10 @@ function walk(node: unknown, ctx: GuardContext, depth: number): void {
       throw new QueryRefused("not_read_only", "WITH RECURSIVE is not allowed");
     else if (key === "lockingClause")
       throw new QueryRefused("not_read_only", "SELECT ... FOR UPDATE/SHARE is not allowed");
+    const subquery = SUBQUERY_KEYS.has(key);
+    if (subquery) ctx.subqueryDepth++;
     walk(value, ctx, depth + 1);
+    if (subquery) ctx.subqueryDepth--;
   }
 }
 
@@ -326,7 +348,7 @@ function checkNode(type: string, n: Record<string, unknown>, ctx: GuardContext):
       checkScaleArgument(name, args);
       ctx.expressions += checkFormatArgument(name, args); // to_char works through its format on every row
       if (GROWING_FUNCTIONS.has(name)) countGrowing(ctx, `${name}()`);
-      if (ACCUMULATING_FUNCTIONS.has(name)) ctx.accumulators++;
+      if (ACCUMULATING_FUNCTIONS.has(name)) countAccumulator(ctx, n.over !== undefined);
       if (BUILDING_FUNCTIONS.has(name)) ctx.buildingArgs += Math.max(1, args.length - 1);
       return;
     }
@@ -337,7 +359,7 @@ function checkNode(type: string, n: Record<string, unknown>, ctx: GuardContext):
       return;
     }
     case "SubLink":
-      if (n.subLinkType === "ARRAY_SUBLINK") ctx.accumulators++;
+      if (n.subLinkType === "ARRAY_SUBLINK") countAccumulator(ctx, true);
       return;
     case "RangeVar": {
       const relname = String(n.relname ?? "");

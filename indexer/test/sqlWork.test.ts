@@ -43,10 +43,10 @@ function sqlWork(label: string, databaseUrl: string | undefined) {
         ["maxFormatChars"],
       ],
       ["a format from a column", "SELECT to_char(pool, author) FROM bounty", ["maxFormatChars"]],
-      // the same rows, a short format: the work estimate
+      // the same kind of rows, a format within maxFormatChars: the work estimate
       [
-        "a short to_char format over 100^3 rows",
-        `${v100} SELECT count(*) AS c FROM v a, v b, v c WHERE to_char(a.x + b.x + c.x, '9999') = 'x'`,
+        "a 64-character to_char format over a cross join",
+        `WITH v(x) AS (VALUES ${values(pglite ? 100 : 300)}) SELECT count(*) AS c FROM v a, v b, v c WHERE to_char(a.x + b.x + c.x, '${"9x".repeat(32)}') = 'x'`,
         [work],
       ],
       // h/probe3 sql-pad-memory, at the new maxTypeLength: 1M values of 1,000 characters
@@ -75,6 +75,16 @@ function sqlWork(label: string, databaseUrl: string | undefined) {
         "a string_agg scanned on every row",
         `${v100} SELECT count(*) AS c FROM v a, v b WHERE strpos((SELECT string_agg(p.x::char(1000), '') FROM v p, v q), (a.x + b.x)::text) = 0`,
         ["maxAggregatedChars", work],
+      ],
+      [
+        "a window array_agg (the whole array on every row)",
+        `WITH v(x) AS (VALUES ${values(30)}) SELECT count(*) FROM (SELECT cardinality(array_agg((a.x + b.x)::char(100)) OVER ()) AS n FROM v a, v b, v c) s`,
+        [work, "maxAggregatedChars"],
+      ],
+      [
+        "= ANY of an ARRAY(SELECT ...) on every row",
+        `WITH v(x) AS (VALUES ${values(100)}) SELECT count(*) FROM v a, v b WHERE (a.x + b.x) = ANY (ARRAY(SELECT p.x + q.x FROM v p, v q))`,
+        [work, "maxAggregatedChars"],
       ],
       ["a long string parameter", "SELECT count(*) FROM bounty WHERE author LIKE $1", ["maxConstantChars"]],
     ])("refuses %s before it runs, naming the limit", async (_label, text, limits) => {
@@ -175,7 +185,13 @@ describe("the work estimate", () => {
       ],
     };
     expect(rowsHandled(sorted)).toBe(10 + 10 + 1_000); // the sort reads all its input
-    expect(workOf(1_000, { expressions: 4, accumulators: 0, valueChars: 250 })).toBe(1_000 * 5 * 3);
+    expect(workOf(1_000, { expressions: 4, accumulators: 0, nestedAccumulators: 0, valueChars: 250 })).toBe(
+      1_000 * 5 * 3,
+    );
+    // an aggregate in a subquery: its value (all the rows it reads) may be scanned on every outer row
+    expect(workOf(1_000, { expressions: 4, accumulators: 1, nestedAccumulators: 1, valueChars: 100 })).toBe(
+      1_000 * 5 * 1_000,
+    );
   });
 
   it("maps the database's resource errors to refusals, never to an unknown error", () => {

@@ -164,10 +164,13 @@ export function rowsHandled(node: PlanNode, loops = 1, fraction = 1): number {
 
 /**
  * The work estimate of a statement: rows the executor handles x (1 + its expression nodes) x
- * its largest value in units of a column's length (at least 1).
+ * its largest value in units of a column's length (at least 1). An accumulating aggregate in a
+ * subquery makes a value as long as all the rows it reads, which the outer query may work
+ * through on every row: its largest value is then rows x the largest value.
  */
 export function workOf(rows: number, shape: StatementShape): number {
-  return rows * (1 + shape.expressions) * Math.max(1, Math.ceil(shape.valueChars / COLUMN_CHARS));
+  const chars = shape.nestedAccumulators > 0 ? rows * shape.valueChars : shape.valueChars;
+  return rows * (1 + shape.expressions) * Math.max(1, Math.ceil(chars / COLUMN_CHARS));
 }
 
 /**

@@ -120,7 +120,16 @@ describe("checkReadOnlySelect: what the planner folds or misprices (issue 13 re-
       TABLES,
     );
     // 2 calls + 1 cast + 1 sublink + the 4 characters of the format
-    expect(shape).toEqual({ expressions: 8, accumulators: 2, valueChars: 500 });
+    expect(shape).toEqual({ expressions: 8, accumulators: 2, nestedAccumulators: 1, valueChars: 500 });
+    const window = await checkReadOnlySelect("SELECT array_agg(id) OVER () FROM bounty", TABLES);
+    expect([window.accumulators, window.nestedAccumulators]).toEqual([1, 1]); // the whole array on every row
+    const inner = await checkReadOnlySelect(
+      "SELECT (SELECT string_agg(author, '') FROM bounty) FROM bounty",
+      TABLES,
+    );
+    expect([inner.accumulators, inner.nestedAccumulators]).toEqual([1, 1]);
+    const top = await checkReadOnlySelect("SELECT author, array_agg(id) FROM bounty GROUP BY author", TABLES);
+    expect([top.accumulators, top.nestedAccumulators]).toEqual([1, 0]);
     const built = await checkReadOnlySelect(
       "SELECT json_build_array(id, author, pool), author || id FROM bounty",
       TABLES,
