@@ -185,6 +185,10 @@ describe("the work estimate", () => {
       ],
     };
     expect(rowsHandled(sorted)).toBe(10 + 10 + 1_000); // the sort reads all its input
+    // a correlated subquery in a join's filter runs once per pair of the join
+    const sub = { "Node Type": "Result", "Plan Rows": 1, "Parent Relationship": "SubPlan" };
+    const filtered = { ...cross, "Plan Rows": 50, Plans: [scan(100, "Outer"), scan(100, "Inner"), sub] };
+    expect(rowsHandled(filtered)).toBe(50 + 100 + 100 * 100 + 100 * 100);
     expect(workOf(1_000, { expressions: 4, accumulators: 0, nestedAccumulators: 0, valueChars: 250 })).toBe(
       1_000 * 5 * 3,
     );

@@ -131,7 +131,8 @@ const BLOCKING_NODES = new Set([
 /**
  * Rows the executor handles for a plan, estimated: every node's `Plan Rows` times the times
  * it runs (the inner side of a nested loop once per outer row, a correlated SubPlan once per
- * row of its parent; a Materialize's input once), a LIMIT cutting what streams below it.
+ * row its parent evaluates it on, every pair of a join; a Materialize's input once), a LIMIT
+ * cutting what streams below it.
  * @param loops - times this node runs; `fraction` - the share of its rows a LIMIT above lets it emit.
  */
 export function rowsHandled(node: PlanNode, loops = 1, fraction = 1): number {
@@ -142,7 +143,13 @@ export function rowsHandled(node: PlanNode, loops = 1, fraction = 1): number {
   const main = children.filter(
     (c) => c["Parent Relationship"] !== "SubPlan" && c["Parent Relationship"] !== "InitPlan",
   );
-  const outerRows = Math.max(1, main[0]?.["Plan Rows"] ?? 1);
+  const mainRows = main.map((c) => Math.max(1, c["Plan Rows"] ?? 1));
+  const outerRows = mainRows[0] ?? 1;
+  // rows a filter or target list of this node is evaluated on (a join's filter on every pair)
+  const inputRows =
+    mainRows.length >= 2 && /Nested Loop|Join/.test(type)
+      ? mainRows[0]! * mainRows[1]!
+      : mainRows.reduce((a, b) => a + b, 0);
   for (const child of children) {
     const rel = child["Parent Relationship"];
     const childRows = Math.max(1, child["Plan Rows"] ?? 1);
@@ -151,7 +158,7 @@ export function rowsHandled(node: PlanNode, loops = 1, fraction = 1): number {
     if (type === "Limit") childFraction = Math.min(1, (rows * fraction) / childRows);
     if (rel === "InitPlan") [childLoops, childFraction] = [1, 1];
     else if (rel === "SubPlan")
-      [childLoops, childFraction] = [loops * Math.max(rows, outerRows) * fraction, 1];
+      [childLoops, childFraction] = [loops * Math.max(rows, inputRows) * fraction, 1];
     else if (type === "Materialize") childLoops = 1;
     else if (rel === "Inner" && type === "Nested Loop") {
       childLoops = loops * outerRows * fraction;
