@@ -24,6 +24,19 @@ export const QUERY_LIMITS = {
      */
     maxTypeLength: 1_000,
     /**
+     * Longest string constant or string parameter (characters): a to_char or to_timestamp
+     * format, a LIKE pattern or a padded literal is worked through on every row, a cost the
+     * planner does not see (a 3,000-character to_char format over 1M rows ran 20.9 s on
+     * PGlite). Our longest value is a 66-character hash.
+     */
+    maxConstantChars: 256,
+    /**
+     * Longest format of `to_char` / `to_timestamp` (characters; the format must be a string
+     * constant): PostgreSQL parses a format longer than 128 characters again on every row
+     * (a 256-character to_char format over 1M rows ran over 60 s on PGlite).
+     */
+    maxFormatChars: 64,
+    /**
      * Most operators that lengthen a value (`*`, `/`, `%`, `||`, `concat`, `concat_ws`) in one
      * statement: the planner prices them as if cheap, but a chain of them costs the square of
      * its length on every row (see `sqlExpressions.ts`).
@@ -38,6 +51,28 @@ export const QUERY_LIMITS = {
      * units ran 151 s (~0.1 ms per unit), so 50,000 units bound a statement to about 5 s.
      */
     maxPlanCostPglite: 50_000,
+    /**
+     * Largest work estimate of a statement, checked before it runs (see `src/api/sql.ts`
+     * `workOf`): rows the executor handles (every node of the plan, times its loops, a LIMIT
+     * counted) x (1 + expressions in the statement) x (its largest value / 100 characters,
+     * at least 1). The planner prices a function call at 0.0025 units whatever it does, so
+     * its cost estimate alone let a 3,000-character to_char format over 1M rows through.
+     */
+    maxPlanWork: 200_000_000,
+    /**
+     * The same on the embedded PGlite, which cannot interrupt a statement: measured on the
+     * 2-core test machine (README), about 5 s of the slowest per-row work we found.
+     */
+    maxPlanWorkPglite: 20_000_000,
+    /**
+     * Largest estimate of what the statement's accumulating aggregates (`array_agg`,
+     * `string_agg`, `json_agg`, ...) and `ARRAY(SELECT ...)` hold at once (characters):
+     * their count x the rows the executor handles x the largest value. 64 array_agg of 10 MiB
+     * values grew the indexer to 2.2 GB (PGlite's memory never shrinks back).
+     */
+    maxAggregatedChars: 50_000_000,
+    /** Largest answer of `/sql/db` (bytes of JSON); more is refused, not cut. */
+    maxAnswerBytes: 16_000_000,
     /** PostgreSQL `statement_timeout` of one `/sql/db` statement (milliseconds). */
     statementTimeoutMs: 5_000,
   },
@@ -73,12 +108,19 @@ export const QUERY_LIMITS = {
 /** A query refused for going over one of {@link QUERY_LIMITS} or for what it tries to do. */
 export class QueryRefused extends Error {
   /**
-   * @param code - `limit_exceeded` (a size limit above) or `not_read_only` / `invalid_query`.
+   * @param code - `limit_exceeded` (a size limit above), `not_read_only` / `invalid_query`,
+   *   `query_too_expensive` (the database refused it for a limit of its own, SQLSTATE 54xxx/53400)
+   *   or `server_busy` (the database ran out of memory, disk or connections, SQLSTATE 53xxx).
    * @param limit - name of the limit (e.g. `maxDepth`), when `code` is `limit_exceeded`.
    * @param max - its value.
    */
   constructor(
-    readonly code: "limit_exceeded" | "not_read_only" | "invalid_query",
+    readonly code:
+      | "limit_exceeded"
+      | "not_read_only"
+      | "invalid_query"
+      | "query_too_expensive"
+      | "server_busy",
     message: string,
     readonly limit?: string,
     readonly max?: number,

@@ -1,4 +1,4 @@
-/** Minimal types of `pg` (node-postgres) for the sync-store guard; `@types/pg` is not installed. */
+/** Minimal types of `pg` (node-postgres) for the sync-store guard and the SQL test harness; `@types/pg` is not installed. */
 declare module "pg" {
   export class Client {
     constructor(config: { connectionString: string });
@@ -6,6 +6,11 @@ declare module "pg" {
     query(sql: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
     end(): Promise<void>;
   }
-  const pg: { Client: typeof Client };
+  export class Pool {
+    constructor(config: { connectionString: string; options?: string; max?: number });
+    connect(): Promise<Client & { release(error?: Error): void }>;
+    end(): Promise<void>;
+  }
+  const pg: { Client: typeof Client; Pool: typeof Pool };
   export default pg;
 }

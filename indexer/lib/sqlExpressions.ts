@@ -65,9 +65,91 @@ const GROWING_OPERATORS: ReadonlySet<string> = new Set(["*", "/", "%", "||"]);
 /** Functions whose result can be longer than their arguments (each counts as one growing operator). */
 export const GROWING_FUNCTIONS: ReadonlySet<string> = new Set(["concat", "concat_ws"]);
 
-/** What the expression checks count over one statement. */
+/** Aggregates that keep every value they are fed (their state grows with the rows). */
+export const ACCUMULATING_FUNCTIONS: ReadonlySet<string> = new Set([
+  "array_agg",
+  "string_agg",
+  "json_agg",
+  "jsonb_agg",
+  "json_object_agg",
+  "jsonb_object_agg",
+]);
+
+/** Functions whose result holds all their arguments (a value as long as their sum). */
+export const BUILDING_FUNCTIONS: ReadonlySet<string> = new Set([
+  "concat",
+  "concat_ws",
+  "json_build_array",
+  "jsonb_build_array",
+  "json_build_object",
+  "jsonb_build_object",
+  "to_json",
+  "to_jsonb",
+  "row_to_json",
+]);
+
+/** Longest value a column of the indexer holds (characters): a 66-character hash, a 78-digit amount, an event id. */
+export const COLUMN_CHARS = 100;
+
+/**
+ * What the expression checks count over one statement, for the work estimate made with the
+ * plan (`src/api/sql.ts`).
+ */
 export interface ExpressionTally {
+  /** Operators that lengthen a value (bounded by `maxGrowingOperators`). */
   growing: number;
+  /** Expression nodes (calls, operators, casts, CASE, sublinks...): the work done per row is at most this many steps. */
+  expressions: number;
+  /** Calls of {@link ACCUMULATING_FUNCTIONS} and `ARRAY(SELECT ...)`. */
+  accumulators: number;
+  /** Those of them inside a subquery or CTE: their value, as long as all the rows they read, can be worked through on every row of the outer query. */
+  nestedAccumulators: number;
+  /** Subqueries and CTEs being walked (0 in the outermost SELECT). */
+  subqueryDepth: number;
+  /** Arguments beyond the first of the building functions, array and row constructors. */
+  buildingArgs: number;
+  /** Longest leaf value (characters): a column, a string constant or parameter, a type's length. */
+  largestLeaf: number;
+}
+
+/** A tally with nothing counted yet. */
+export function emptyTally(): ExpressionTally {
+  return {
+    growing: 0,
+    expressions: 0,
+    accumulators: 0,
+    nestedAccumulators: 0,
+    subqueryDepth: 0,
+    buildingArgs: 0,
+    largestLeaf: COLUMN_CHARS,
+  };
+}
+
+/**
+ * The largest value (characters) the statement can build on one row, estimated: its longest
+ * leaf times (1 + the growing operators + the building arguments). Exact for a chain over one
+ * level of query; a value built up through nested CTEs can be a small factor longer (at most
+ * `maxRelations` levels).
+ */
+export function valueChars(t: ExpressionTally): number {
+  return t.largestLeaf * (1 + t.growing + t.buildingArgs);
+}
+
+/**
+ * Refuses a string constant or parameter longer than `maxConstantChars`, and records its length.
+ * @param where - what the value is, for the message (`string constant`, `parameter $2`).
+ */
+export function checkStringSize(text: string, where: string, tally: ExpressionTally): void {
+  const max = QUERY_LIMITS.sql.maxConstantChars;
+  if (text.length > max) {
+    throw new QueryRefused(
+      "limit_exceeded",
+      `${where} of ${text.length} characters (at most ${max}): a long format, pattern or literal is worked through on every row`,
+      "maxConstantChars",
+      max,
+    );
+  }
+  tally.largestLeaf = Math.max(tally.largestLeaf, text.length);
 }
 
 /**
@@ -151,16 +233,27 @@ export function checkNumericSize(text: string, where: string): void {
   }
 }
 
-/** Checks a constant (`A_Const`): numeric literals and numeric-looking strings (`'1e1000'`). */
-export function checkConstant(n: Record<string, unknown>): void {
+/**
+ * Checks a constant (`A_Const`): numeric literals and numeric-looking strings (`'1e1000'`),
+ * strings and bit strings at most `maxConstantChars`.
+ */
+export function checkConstant(n: Record<string, unknown>, tally: ExpressionTally): void {
   const fval = (n.fval as { fval?: string } | undefined)?.fval;
   if (typeof fval === "string") checkNumericSize(fval, "numeric literal");
   const sval = (n.sval as { sval?: string } | undefined)?.sval;
-  if (typeof sval === "string") checkNumericSize(sval, "string constant");
+  if (typeof sval === "string") {
+    checkNumericSize(sval, "string constant");
+    checkStringSize(sval, "string constant", tally);
+  }
+  const bsval = (n.bsval as { bsval?: string } | undefined)?.bsval;
+  if (typeof bsval === "string") checkStringSize(bsval, "bit string constant", tally);
 }
 
-/** Checks a `numeric(p, s)` / `decimal(p, s)` type: `p` and `s` at most `maxNumericDigits`. */
-export function checkTypeName(n: Record<string, unknown>): void {
+/**
+ * Checks a type's modifiers: `numeric(p, s)` / `decimal(p, s)` at most `maxNumericDigits`, any
+ * other length (`char(n)`, `varchar(n)`, `bit(n)`) at most `maxTypeLength` (and recorded as a leaf).
+ */
+export function checkTypeName(n: Record<string, unknown>, tally: ExpressionTally): void {
   const names = ((n.names as { String?: { sval?: string } }[] | undefined) ?? []).map((f) => f.String?.sval);
   const type = names.at(-1) ?? "";
   if (type === "interval") return; // its modifiers are field masks and a precision, not a length
@@ -179,7 +272,35 @@ export function checkTypeName(n: Record<string, unknown>): void {
         max,
       );
     }
+    if (!numeric) tally.largestLeaf = Math.max(tally.largestLeaf, Math.abs(v));
   }
+}
+
+/** Functions whose second argument is a format parsed on every call. */
+const FORMAT_FUNCTIONS: ReadonlySet<string> = new Set(["to_char", "to_timestamp", "to_date", "to_number"]);
+
+/**
+ * The format of `to_char(x, format)` / `to_timestamp(text, format)` must be a string constant
+ * of at most `maxFormatChars`.
+ * @returns the format's length (each of its characters is a step of work on every row), 0 for other calls.
+ * @throws QueryRefused `limit_exceeded` (`maxFormatChars`).
+ */
+export function checkFormatArgument(name: string, args: unknown[]): number {
+  if (!FORMAT_FUNCTIONS.has(name) || args.length < 2) return 0;
+  const format = (args[1] as { A_Const?: { sval?: { sval?: string } } }).A_Const?.sval;
+  const max = QUERY_LIMITS.sql.maxFormatChars;
+  const length = format === undefined ? undefined : (format.sval ?? "").length;
+  if (length === undefined || length > max) {
+    throw new QueryRefused(
+      "limit_exceeded",
+      `${name}(x, format): the format must be a string constant of at most ${max} characters${
+        length === undefined ? "" : ` (got ${length})`
+      }: it is parsed again on every row`,
+      "maxFormatChars",
+      max,
+    );
+  }
+  return length;
 }
 
 /**
@@ -201,10 +322,17 @@ export function checkScaleArgument(name: string, args: unknown[]): void {
   }
 }
 
-/** Checks the statement's parameters: strings, numbers and bigints that are numbers at most `maxNumericDigits`. */
-export function checkParams(params: readonly unknown[]): void {
-  params.forEach((p, i) => {
+/**
+ * Checks the statement's parameters: strings, numbers and bigints that are numbers at most
+ * `maxNumericDigits`, strings (and the JSON of anything else) at most `maxConstantChars`.
+ */
+export function checkParams(params: readonly unknown[], tally: ExpressionTally): void {
+  const check = (p: unknown, where: string): void => {
+    if (Array.isArray(p)) return p.forEach((x, j) => check(x, `${where}[${j}]`));
     if (typeof p === "string" || typeof p === "number" || typeof p === "bigint")
-      checkNumericSize(String(p), `parameter $${i + 1}`);
-  });
+      checkNumericSize(String(p), where);
+    const text = typeof p === "string" ? p : typeof p === "bigint" ? p.toString() : (JSON.stringify(p) ?? "");
+    checkStringSize(text, where, tally);
+  };
+  params.forEach((p, i) => check(p, `parameter $${i + 1}`));
 }

@@ -16,15 +16,54 @@
 import { parse } from "libpg-query";
 import { QUERY_LIMITS, QueryRefused } from "./limits";
 import {
+  ACCUMULATING_FUNCTIONS,
+  BUILDING_FUNCTIONS,
   GROWING_FUNCTIONS,
   checkConstant,
+  checkFormatArgument,
   checkOperator,
   checkParams,
   checkScaleArgument,
   checkTypeName,
   countGrowing,
+  emptyTally,
+  valueChars,
   type ExpressionTally,
 } from "./sqlExpressions";
+
+/** Parse-tree node types that are a step of work on every row they are evaluated for. */
+const EXPRESSION_NODES: ReadonlySet<string> = new Set([
+  "A_Expr",
+  "A_ArrayExpr",
+  "A_Indirection",
+  "BoolExpr",
+  "NullTest",
+  "BooleanTest",
+  "SubLink",
+  "TypeCast",
+  "FuncCall",
+  "CaseExpr",
+  "CoalesceExpr",
+  "MinMaxExpr",
+  "NullIfExpr",
+  "RowExpr",
+  "CollateClause",
+]);
+
+/**
+ * What an accepted statement may cost per row, for the work estimate made with its plan
+ * (`src/api/sql.ts`): see {@link ExpressionTally}.
+ */
+export interface StatementShape {
+  /** Expression nodes of the statement (at least the steps done on one row). */
+  expressions: number;
+  /** Accumulating aggregates and `ARRAY(SELECT ...)` (each keeps every value it is fed). */
+  accumulators: number;
+  /** Those of them in a subquery or CTE (their value may be worked through on every outer row). */
+  nestedAccumulators: number;
+  /** Estimated largest value one row can carry (characters), at least a column's. */
+  valueChars: number;
+}
 
 /** Parse-tree node types a read-only SELECT may contain. */
 const ALLOWED_NODES = new Set([
@@ -164,16 +203,18 @@ interface GuardContext extends ExpressionTally {
  * (`sqlExpressions.ts`).
  * @param sql - the statement text (placeholders `$1..` allowed).
  * @param tables - the table names it may read (the indexer's schema).
- * @param params - the values of `$1..` (numbers among them are size-checked).
+ * @param params - the values of `$1..` (numbers and strings among them are size-checked).
+ * @returns what the statement may cost per row ({@link StatementShape}).
  * @throws QueryRefused `limit_exceeded` (`maxChars`, `maxRelations`, `maxNumericDigits`,
- *   `maxGrowingOperators`), `invalid_query` (does not parse, or no statement), `not_read_only`
- *   (anything but one plain SELECT, a function or operator off the allowlist).
+ *   `maxTypeLength`, `maxConstantChars`, `maxGrowingOperators`), `invalid_query` (does not
+ *   parse, or no statement), `not_read_only` (anything but one plain SELECT, a function or
+ *   operator off the allowlist).
  */
 export async function checkReadOnlySelect(
   sql: string,
   tables: ReadonlySet<string>,
   params: readonly unknown[] = [],
-): Promise<void> {
+): Promise<StatementShape> {
   const max = QUERY_LIMITS.sql.maxChars;
   if (sql.length > max) {
     throw new QueryRefused(
@@ -206,8 +247,8 @@ export async function checkReadOnlySelect(
   if (kind !== "SelectStmt") {
     throw new QueryRefused("not_read_only", `only SELECT is allowed, got ${statementName(kind)}`);
   }
-  checkParams(params);
-  const ctx: GuardContext = { tables, cteNames: new Set(), relations: 0, growing: 0 };
+  const ctx: GuardContext = { tables, cteNames: new Set(), relations: 0, ...emptyTally() };
+  checkParams(params, ctx);
   collectCteNames(stmt, ctx.cteNames, 0);
   walk(stmt, ctx, 0);
   if (ctx.relations > QUERY_LIMITS.sql.maxRelations) {
@@ -219,6 +260,12 @@ export async function checkReadOnlySelect(
       m,
     );
   }
+  return {
+    expressions: ctx.expressions,
+    accumulators: ctx.accumulators,
+    nestedAccumulators: ctx.nestedAccumulators,
+    valueChars: valueChars(ctx),
+  };
 }
 
 /** `UpdateStmt` → `UPDATE`, for messages. */
@@ -230,6 +277,18 @@ function statementName(kind: string): string {
 }
 
 const MAX_TREE_DEPTH = 300;
+
+/** Keys of the parse tree under which a subquery sits (SubLink, FROM subquery, CTE). */
+const SUBQUERY_KEYS: ReadonlySet<string> = new Set(["subselect", "subquery", "ctequery"]);
+
+/**
+ * Counts an accumulating aggregate; `perRow` when its whole value reaches every row of its own
+ * query (`ARRAY(SELECT ...)`, an aggregate `OVER (...)` a window).
+ */
+function countAccumulator(ctx: GuardContext, perRow: boolean): void {
+  ctx.accumulators++;
+  if (perRow || ctx.subqueryDepth > 0) ctx.nestedAccumulators++;
+}
 
 function collectCteNames(node: unknown, out: Set<string>, depth: number): void {
   if (depth > MAX_TREE_DEPTH || node === null || typeof node !== "object") return;
@@ -257,13 +316,16 @@ function walk(node: unknown, ctx: GuardContext, depth: number): void {
   for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
     if (/^[A-Z]/.test(key)) checkNode(key, value as Record<string, unknown>, ctx);
     else if (key === "typeName")
-      checkTypeName(value as Record<string, unknown>); // a cast's type: not wrapped in a TypeName node
+      checkTypeName(value as Record<string, unknown>, ctx); // a cast's type: not wrapped in a TypeName node
     else if (key === "intoClause") throw new QueryRefused("not_read_only", "SELECT INTO is not allowed");
     else if (key === "withClause" && (value as { recursive?: unknown }).recursive === true)
       throw new QueryRefused("not_read_only", "WITH RECURSIVE is not allowed");
     else if (key === "lockingClause")
       throw new QueryRefused("not_read_only", "SELECT ... FOR UPDATE/SHARE is not allowed");
+    const subquery = SUBQUERY_KEYS.has(key);
+    if (subquery) ctx.subqueryDepth++;
     walk(value, ctx, depth + 1);
+    if (subquery) ctx.subqueryDepth--;
   }
 }
 
@@ -271,6 +333,7 @@ function checkNode(type: string, n: Record<string, unknown>, ctx: GuardContext):
   if (!ALLOWED_NODES.has(type)) {
     throw new QueryRefused("not_read_only", `${statementName(type)} is not allowed in a read-only query`);
   }
+  if (EXPRESSION_NODES.has(type)) ctx.expressions++;
   switch (type) {
     case "FuncCall": {
       const names = ((n.funcname as { String?: { sval?: string } }[] | undefined) ?? []).map(
@@ -281,10 +344,23 @@ function checkNode(type: string, n: Record<string, unknown>, ctx: GuardContext):
       if (!qualifiedOk || !ALLOWED_FUNCTIONS.has(name)) {
         throw new QueryRefused("not_read_only", `function ${names.join(".")}() is not allowed`);
       }
-      checkScaleArgument(name, (n.args as unknown[] | undefined) ?? []);
+      const args = (n.args as unknown[] | undefined) ?? [];
+      checkScaleArgument(name, args);
+      ctx.expressions += checkFormatArgument(name, args); // to_char works through its format on every row
       if (GROWING_FUNCTIONS.has(name)) countGrowing(ctx, `${name}()`);
+      if (ACCUMULATING_FUNCTIONS.has(name)) countAccumulator(ctx, n.over !== undefined);
+      if (BUILDING_FUNCTIONS.has(name)) ctx.buildingArgs += Math.max(1, args.length - 1);
       return;
     }
+    case "A_ArrayExpr":
+    case "RowExpr": {
+      const items = ((type === "RowExpr" ? n.args : n.elements) as unknown[] | undefined) ?? [];
+      ctx.buildingArgs += Math.max(1, items.length - 1);
+      return;
+    }
+    case "SubLink":
+      if (n.subLinkType === "ARRAY_SUBLINK") countAccumulator(ctx, true);
+      return;
     case "RangeVar": {
       const relname = String(n.relname ?? "");
       if (n.schemaname !== undefined || n.catalogname !== undefined) {
@@ -306,7 +382,7 @@ function checkNode(type: string, n: Record<string, unknown>, ctx: GuardContext):
       checkOperator(n, ctx);
       return;
     case "A_Const":
-      checkConstant(n);
+      checkConstant(n, ctx);
       return;
     case "RangeSubselect":
       ctx.relations++;

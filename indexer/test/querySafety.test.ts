@@ -285,6 +285,18 @@ function querySafety(label: string, databaseUrl: string | undefined) {
         ["SELECT length(($1::numeric + 1)::text) FROM bounty LIMIT 1", ["1e1000"], "maxNumericDigits"],
         ["SELECT replace(replace(author, 'a', author), 'b', author) FROM bounty", [], undefined],
         [`SELECT author${" || author".repeat(9)} FROM bounty`, [], "maxGrowingOperators"],
+        // issue 13 item 2 (h/probe3): a 3,000-character to_char format over 100^3 rows (20.9 s), and
+        // array_agg of a million padded values (2.2 GB, then a 500)
+        [
+          `WITH v(x) AS (VALUES ${Array.from({ length: 100 }, (_, i) => `(${i})`).join(",")}) SELECT count(*) AS c FROM v a, v b, v c WHERE to_char(a.x + b.x + c.x, '${"9x".repeat(1500)}') = 'x'`,
+          [],
+          "maxFormatChars",
+        ],
+        [
+          `WITH v(x) AS (VALUES ${Array.from({ length: 100 }, (_, i) => `(${i})`).join(",")}) SELECT cardinality(array_agg((a.x + b.x + c.x)::char(1000))) AS c FROM v a, v b, v c`,
+          [],
+          databaseUrl === undefined ? "maxPlanWorkPglite" : "maxAggregatedChars",
+        ],
       ];
       for (const [q, params, limit] of relatives) {
         const x = await sql(ix.url, q, params);

@@ -5,14 +5,17 @@
  * and cached its verdicts by a 10-hex-digit hash prefix.
  *
  * Every statement: (1) passes `checkReadOnlySelect` (one SELECT over the indexer's tables, its
- * operators, functions and numeric sizes bounded before the planner folds any constant);
- * (2) runs in a READ ONLY transaction; (3) is refused when the planner's estimate exceeds
- * `maxPlanCost`; (4) on PostgreSQL runs under `statement_timeout`; (5) is read through a
- * cursor, at most `maxRows` rows (more is refused). PGlite runs inside the Node process and
- * cannot interrupt a statement (no `statement_timeout`; a JavaScript timer cannot fire while a
- * statement runs, it holds the thread), so there a far lower plan-cost bound
- * (`maxPlanCostPglite`, calibrated to about 5 s), the relation bound and the function allowlist
- * are what bound a statement's time.
+ * operators, functions, constants and numeric sizes bounded before the planner folds any
+ * constant); (2) runs in a READ ONLY transaction; (3) is refused, before it runs, when the
+ * planner's estimate exceeds `maxPlanCost`, when its work estimate (`workOf`: the plan's rows
+ * x the statement's expressions x its largest value) exceeds `maxPlanWork`, or when what its
+ * accumulating aggregates would hold exceeds `maxAggregatedChars`; (4) on PostgreSQL runs
+ * under `statement_timeout`; (5) is read through a cursor, at most `maxRows` rows and
+ * `maxAnswerBytes` (more is refused). PGlite runs inside the Node process and cannot interrupt
+ * a statement (no `statement_timeout`; a JavaScript timer cannot fire while a statement runs,
+ * it holds the thread), so there lower bounds (`maxPlanCostPglite`, `maxPlanWorkPglite`) are
+ * what bound a statement's time. A resource error of the database itself (SQLSTATE 53xxx,
+ * 54xxx) answers 400 `query_too_expensive` or 503 `server_busy`, never a 500.
  *
  * `/sql/live` (live queries) is not served: it answers 404 with code `not_served`.
  */
@@ -20,7 +23,8 @@ import type { Context } from "hono";
 import superjson from "superjson";
 import { z } from "zod";
 import { QUERY_LIMITS, QueryRefused, queryRefusedBody } from "../../lib/limits";
-import { checkReadOnlySelect } from "../../lib/sqlGuard";
+import { COLUMN_CHARS } from "../../lib/sqlExpressions";
+import { checkReadOnlySelect, type StatementShape } from "../../lib/sqlGuard";
 
 /** What `@ponder/client` sends in `?sql=` (superjson of drizzle's query). */
 const SqlRequest = z.object({
@@ -51,11 +55,12 @@ function driver(): Driver {
 
 const CURSOR = "bench_bounty_sql";
 
-/** Plan-cost check, cursor and row cap, inside an already-open READ ONLY transaction. */
+/** Plan checks, cursor and row cap, inside an already-open READ ONLY transaction. */
 async function runInTransaction(
   tx: SqlSession,
   sql: string,
   params: unknown[],
+  shape: StatementShape,
   dialect: Driver["dialect"],
 ): Promise<Rows> {
   // Ponder's PGlite turns sequential scans and nested loops off, which adds PostgreSQL's
@@ -63,8 +68,9 @@ async function runInTransaction(
   // the estimate below is the statement's real cost.
   await tx.query("SET LOCAL enable_seqscan = on");
   await tx.query("SET LOCAL enable_nestloop = on");
-  const plan = await tx.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
-  const cost = planCost(plan.rows[0]);
+  const plan = planOf((await tx.query(`EXPLAIN (FORMAT JSON) ${sql}`, params)).rows[0]);
+  const cost = plan["Total Cost"];
+  if (typeof cost !== "number") throw new Error("sql: EXPLAIN gave no total cost");
   // PGlite cannot interrupt a running statement: its (lower) cost limit is its time bound
   const limit = dialect === "pglite" ? "maxPlanCostPglite" : "maxPlanCost";
   const maxCost = QUERY_LIMITS.sql[limit];
@@ -78,6 +84,7 @@ async function runInTransaction(
       maxCost,
     );
   }
+  checkWork(rowsHandled(plan), shape, dialect);
   await tx.query(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${sql}`, params);
   const maxRows = QUERY_LIMITS.sql.maxRows;
   const result = await tx.query(`FETCH ${maxRows + 1} FROM ${CURSOR}`);
@@ -93,28 +100,134 @@ async function runInTransaction(
   return { rows: result.rows };
 }
 
-function planCost(row: Record<string, unknown> | undefined): number {
+/** A node of `EXPLAIN (FORMAT JSON)` (the fields read here). */
+interface PlanNode {
+  "Node Type"?: string;
+  "Parent Relationship"?: string;
+  "Plan Rows"?: number;
+  "Total Cost"?: number;
+  Plans?: PlanNode[];
+}
+
+function planOf(row: Record<string, unknown> | undefined): PlanNode {
   const raw = row?.["QUERY PLAN"];
-  const doc = (typeof raw === "string" ? JSON.parse(raw) : raw) as { Plan?: { "Total Cost"?: number } }[];
-  const cost = doc?.[0]?.Plan?.["Total Cost"];
-  if (typeof cost !== "number") throw new Error("sql: EXPLAIN gave no total cost");
-  return cost;
+  const doc = (typeof raw === "string" ? JSON.parse(raw) : raw) as { Plan?: PlanNode }[];
+  const plan = doc?.[0]?.Plan;
+  if (plan === undefined) throw new Error("sql: EXPLAIN gave no plan");
+  return plan;
+}
+
+/** Nodes that read all their input before they emit a row (a LIMIT above them does not cut their input). */
+const BLOCKING_NODES = new Set([
+  "Sort",
+  "Incremental Sort",
+  "Aggregate",
+  "Hash",
+  "WindowAgg",
+  "SetOp",
+  "Gather Merge",
+]);
+
+/**
+ * Rows the executor handles for a plan, estimated: every node's `Plan Rows` times the times
+ * it runs (the inner side of a nested loop once per outer row, a correlated SubPlan once per
+ * row its parent evaluates it on, every pair of a join; a Materialize's input once), a LIMIT
+ * cutting what streams below it.
+ * @param loops - times this node runs; `fraction` - the share of its rows a LIMIT above lets it emit.
+ */
+export function rowsHandled(node: PlanNode, loops = 1, fraction = 1): number {
+  const rows = Math.max(1, node["Plan Rows"] ?? 1);
+  const type = node["Node Type"] ?? "";
+  const children = node.Plans ?? [];
+  let total = rows * loops * fraction;
+  const main = children.filter(
+    (c) => c["Parent Relationship"] !== "SubPlan" && c["Parent Relationship"] !== "InitPlan",
+  );
+  const mainRows = main.map((c) => Math.max(1, c["Plan Rows"] ?? 1));
+  const outerRows = mainRows[0] ?? 1;
+  // rows a filter or target list of this node is evaluated on (a join's filter on every pair)
+  const inputRows =
+    mainRows.length >= 2 && /Nested Loop|Join/.test(type)
+      ? mainRows[0]! * mainRows[1]!
+      : mainRows.reduce((a, b) => a + b, 0);
+  for (const child of children) {
+    const rel = child["Parent Relationship"];
+    const childRows = Math.max(1, child["Plan Rows"] ?? 1);
+    let childLoops = loops;
+    let childFraction = BLOCKING_NODES.has(type) ? 1 : fraction;
+    if (type === "Limit") childFraction = Math.min(1, (rows * fraction) / childRows);
+    if (rel === "InitPlan") [childLoops, childFraction] = [1, 1];
+    else if (rel === "SubPlan")
+      [childLoops, childFraction] = [loops * Math.max(rows, inputRows) * fraction, 1];
+    else if (type === "Materialize") childLoops = 1;
+    else if (rel === "Inner" && type === "Nested Loop") {
+      childLoops = loops * outerRows * fraction;
+      childFraction = 1;
+    }
+    total += rowsHandled(child, childLoops, childFraction);
+  }
+  return total;
+}
+
+/**
+ * The work estimate of a statement: rows the executor handles x (1 + its expression nodes) x
+ * its largest value in units of a column's length (at least 1). An accumulating aggregate in a
+ * subquery makes a value as long as all the rows it reads, which the outer query may work
+ * through on every row: its largest value is then rows x the largest value.
+ */
+export function workOf(rows: number, shape: StatementShape): number {
+  const chars = shape.nestedAccumulators > 0 ? rows * shape.valueChars : shape.valueChars;
+  return rows * (1 + shape.expressions) * Math.max(1, Math.ceil(chars / COLUMN_CHARS));
+}
+
+/**
+ * Refuses a plan whose work estimate or aggregated size is over its limit.
+ * @throws QueryRefused `limit_exceeded` naming `maxPlanWork`(`Pglite`) or `maxAggregatedChars`.
+ */
+function checkWork(rows: number, shape: StatementShape, dialect: Driver["dialect"]): void {
+  const limit = dialect === "pglite" ? "maxPlanWorkPglite" : "maxPlanWork";
+  const max = QUERY_LIMITS.sql[limit];
+  const work = workOf(rows, shape);
+  if (work > max) {
+    throw new QueryRefused(
+      "limit_exceeded",
+      `the work estimate of this statement is ${Math.round(work)} (about ${Math.round(rows)} rows x ${
+        1 + shape.expressions
+      } expressions x values up to ${shape.valueChars} characters; at most ${max}${
+        dialect === "pglite" ? " on the embedded PGlite, which cannot interrupt a statement" : ""
+      }): add a WHERE, a LIMIT, fewer joins or simpler expressions`,
+      limit,
+      max,
+    );
+  }
+  const maxChars = QUERY_LIMITS.sql.maxAggregatedChars;
+  const held = shape.accumulators * rows * shape.valueChars;
+  if (held > maxChars) {
+    throw new QueryRefused(
+      "limit_exceeded",
+      `the ${shape.accumulators} accumulating aggregate(s) (array_agg, string_agg, json_agg, ARRAY(SELECT ...)) of this statement could hold about ${Math.round(
+        held,
+      )} characters (about ${Math.round(rows)} rows of up to ${shape.valueChars} characters; at most ${maxChars}): aggregate fewer rows`,
+      "maxAggregatedChars",
+      maxChars,
+    );
+  }
 }
 
 /** Runs a guarded statement read-only and bounded (see the module comment). */
-async function runBounded(sql: string, params: unknown[]): Promise<Rows> {
+async function runBounded(sql: string, params: unknown[], shape: StatementShape): Promise<Rows> {
   const d = driver();
   if (d.dialect === "pglite") {
     return d.instance.transaction(async (tx) => {
       await tx.query("SET TRANSACTION READ ONLY");
-      return runInTransaction(tx, sql, params, "pglite");
+      return runInTransaction(tx, sql, params, shape, "pglite");
     });
   }
   const client = await d.readonly.connect();
   try {
     await client.query("BEGIN READ ONLY");
     await client.query(`SET LOCAL statement_timeout = ${QUERY_LIMITS.sql.statementTimeoutMs}`);
-    const rows = await runInTransaction(client, sql, params, "postgres");
+    const rows = await runInTransaction(client, sql, params, shape, "postgres");
     await client.query("COMMIT");
     client.release();
     return rows;
@@ -125,11 +238,35 @@ async function runBounded(sql: string, params: unknown[]): Promise<Rows> {
   }
 }
 
-/** PostgreSQL error classes a user's statement can cause (42 syntax/undefined, 22 data, 25006 read-only, 57014 timeout). */
-function refusalOf(e: unknown): QueryRefused | undefined {
+/**
+ * PostgreSQL error classes a user's statement can cause (42 syntax/undefined, 22 data, 25006
+ * read-only, 57014 timeout, 54 program limits, 53 insufficient resources), and PGlite's own
+ * out-of-memory failures.
+ */
+export function refusalOf(e: unknown): QueryRefused | undefined {
   if (e instanceof QueryRefused) return e;
   const code = (e as { code?: unknown })?.code;
   const message = e instanceof Error ? e.message : String(e);
+  if (typeof code === "string" && (/^54/.test(code) || code === "53400")) {
+    // 54000 program limit (array or string too large), 54001 statement too complex, 53400 configuration limit (temp_file_limit)
+    return new QueryRefused(
+      "query_too_expensive",
+      `the database refused the statement: ${message} (SQLSTATE ${code})`,
+      `SQLSTATE ${code}`,
+    );
+  }
+  if (typeof code === "string" && /^53/.test(code))
+    return new QueryRefused(
+      "server_busy",
+      `the database is out of resources: ${message} (SQLSTATE ${code})`,
+      `SQLSTATE ${code}`,
+    );
+  if (
+    e instanceof Error &&
+    code === undefined &&
+    (e.name === "RuntimeError" || /out of memory|allocation failed/i.test(message))
+  )
+    return new QueryRefused("server_busy", `the embedded database ran out of memory: ${message}`, "memory");
   if (code === "57014") {
     const ms = QUERY_LIMITS.sql.statementTimeoutMs;
     return new QueryRefused(
@@ -172,12 +309,13 @@ export async function sqlDb(c: Context, tables: ReadonlySet<string>): Promise<Re
       );
     }
     request = parsed.data;
-    await checkReadOnlySelect(request.sql, tables, request.params);
-    return c.json(jsonSafe(await runBounded(request.sql, request.params)) as object);
+    const shape = await checkReadOnlySelect(request.sql, tables, request.params);
+    const answer = answerJson(await runBounded(request.sql, request.params, shape));
+    return c.body(answer, 200, { "content-type": "application/json" });
   } catch (e) {
     const refusal = refusalOf(e);
     if (refusal === undefined) throw e;
-    return c.json(queryRefusedBody(refusal), 400);
+    return c.json(queryRefusedBody(refusal), refusal.code === "server_busy" ? 503 : 400);
   }
 }
 
@@ -190,7 +328,20 @@ function parseSuperjson(raw: string): unknown {
   }
 }
 
-/** bigint → decimal string, for JSON. */
-function jsonSafe(v: unknown): unknown {
-  return JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x)));
+/**
+ * The answer's JSON (bigint → decimal string).
+ * @throws QueryRefused `limit_exceeded` (`maxAnswerBytes`) for a longer answer.
+ */
+function answerJson(v: Rows): string {
+  const text = JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x));
+  const max = QUERY_LIMITS.sql.maxAnswerBytes;
+  const bytes = Buffer.byteLength(text);
+  if (bytes > max)
+    throw new QueryRefused(
+      "limit_exceeded",
+      `the answer is ${bytes} bytes of JSON (at most ${max}): select fewer rows or columns`,
+      "maxAnswerBytes",
+      max,
+    );
+  return text;
 }

@@ -24,7 +24,7 @@ describe("checkReadOnlySelect", () => {
     "SELECT coalesce(max(pool), 0), lower(author) FROM bounty WHERE id IN (SELECT bounty_id FROM award_winner)",
     "SELECT id FROM bounty WHERE author LIKE '0xab%' UNION ALL SELECT bounty_id FROM award_winner",
   ])("accepts %s", async (sql) => {
-    await expect(checkReadOnlySelect(sql, TABLES)).resolves.toBeUndefined();
+    await expect(checkReadOnlySelect(sql, TABLES)).resolves.toHaveProperty("expressions");
   });
 
   it.each([
@@ -91,6 +91,17 @@ describe("checkReadOnlySelect: what the planner folds or misprices (issue 13 re-
     ["SELECT B'1'::bit(83886080)", "limit_exceeded", "maxTypeLength"],
     ["SELECT CAST(author AS character varying(5000)) FROM bounty", "limit_exceeded", "maxTypeLength"],
     ["SELECT round(pool, $1) FROM bounty", "limit_exceeded", "maxNumericDigits"],
+    // issue 13 item 2 (h/probe3): constants and formats worked through on every row
+    [
+      `SELECT count(*) FROM bounty WHERE author LIKE '%${"a".repeat(300)}%'`,
+      "limit_exceeded",
+      "maxConstantChars",
+    ],
+    [`SELECT B'${"1".repeat(300)}' AS b`, "limit_exceeded", "maxConstantChars"],
+    [`SELECT to_char(pool, '${"9".repeat(65)}') FROM bounty`, "limit_exceeded", "maxFormatChars"],
+    [`SELECT to_timestamp(author, '${"FM9".repeat(30)}') FROM bounty`, "limit_exceeded", "maxFormatChars"],
+    ["SELECT to_char(pool, author) FROM bounty", "limit_exceeded", "maxFormatChars"],
+    ["SELECT to_char(pool, 'FM' || author) FROM bounty", "limit_exceeded", "maxFormatChars"],
     [`SELECT pool${" * (pool + 1)".repeat(9)} FROM bounty`, "limit_exceeded", "maxGrowingOperators"],
     [`SELECT author${" || author".repeat(9)} FROM bounty`, "limit_exceeded", "maxGrowingOperators"],
     [
@@ -101,6 +112,36 @@ describe("checkReadOnlySelect: what the planner folds or misprices (issue 13 re-
   ])("refuses %s", async (sql, code, limit) => {
     const e = await refusal(sql);
     expect([e.code, e.limit]).toEqual([code, limit]);
+  });
+
+  it("reports what a statement may cost per row: expressions, accumulators, its largest value", async () => {
+    const shape = await checkReadOnlySelect(
+      "SELECT array_agg(author::char(500)), ARRAY(SELECT id FROM bounty), to_char(pool, '9999') FROM bounty",
+      TABLES,
+    );
+    // 2 calls + 1 cast + 1 sublink + the 4 characters of the format
+    expect(shape).toEqual({ expressions: 8, accumulators: 2, nestedAccumulators: 1, valueChars: 500 });
+    const window = await checkReadOnlySelect("SELECT array_agg(id) OVER () FROM bounty", TABLES);
+    expect([window.accumulators, window.nestedAccumulators]).toEqual([1, 1]); // the whole array on every row
+    const inner = await checkReadOnlySelect(
+      "SELECT (SELECT string_agg(author, '') FROM bounty) FROM bounty",
+      TABLES,
+    );
+    expect([inner.accumulators, inner.nestedAccumulators]).toEqual([1, 1]);
+    const top = await checkReadOnlySelect("SELECT author, array_agg(id) FROM bounty GROUP BY author", TABLES);
+    expect([top.accumulators, top.nestedAccumulators]).toEqual([1, 0]);
+    const built = await checkReadOnlySelect(
+      "SELECT json_build_array(id, author, pool), author || id FROM bounty",
+      TABLES,
+    );
+    expect(built.valueChars).toBe(100 * (1 + 1 + 2)); // a column, one growing operator, two more arguments
+    const e = await checkReadOnlySelect("SELECT id FROM bounty WHERE author = $1", TABLES, [
+      "x".repeat(257),
+    ]).then(
+      () => undefined,
+      (x: unknown) => x as QueryRefused,
+    );
+    expect(e?.limit).toBe("maxConstantChars");
   });
 
   it("refuses a numeric parameter over the digit limit, and accepts the usual ones", async () => {
@@ -114,7 +155,7 @@ describe("checkReadOnlySelect: what the planner folds or misprices (issue 13 re-
     }
     const uint256Max = 2n ** 256n - 1n;
     for (const p of [uint256Max, uint256Max.toString(), "Awarded", `0x${"ab".repeat(32)}`, 5, 1.5])
-      await expect(checkReadOnlySelect(sql, TABLES, [p])).resolves.toBeUndefined();
+      await expect(checkReadOnlySelect(sql, TABLES, [p])).resolves.toHaveProperty("expressions");
   });
 
   it.each([
@@ -124,7 +165,7 @@ describe("checkReadOnlySelect: what the planner folds or misprices (issue 13 re-
     "SELECT round(sum(amount) * 100 / max(pool), 2), trunc(avg(amount)), pool::numeric(78, 0) FROM award_winner, bounty",
     "SELECT concat(author, '/', id), author || ':' || id, substr(author, 1, 6), -pool FROM bounty",
   ])("accepts %s", async (sql) => {
-    await expect(checkReadOnlySelect(sql, TABLES, ["0x00", [1, 2]])).resolves.toBeUndefined();
+    await expect(checkReadOnlySelect(sql, TABLES, ["0x00", [1, 2]])).resolves.toHaveProperty("expressions");
   });
 });
 

@@ -1,0 +1,88 @@
+/**
+ * `/sql/db` (src/api/sql.ts) without Ponder: a standalone PGlite, or a fresh schema of the
+ * PostgreSQL database at `databaseUrl`, with a few tables shaped like the indexer's, handed
+ * to the handler the way Ponder hands it its database (`globalThis.PONDER_DATABASE`). For
+ * fast tests and the probes' benchmark (bench/sqlProbes.ts); the live tests run the real indexer.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { Hono } from "hono";
+import pg from "pg";
+import superjson from "superjson";
+import { sqlDb } from "../../src/api/sql";
+
+/** The tables of the harness (a subset of the indexer's columns). */
+export const HARNESS_TABLES: ReadonlySet<string> = new Set(["bounty", "award_winner", "anchor"]);
+
+const DDL = [
+  "CREATE TABLE bounty (id bigint PRIMARY KEY, author text NOT NULL, token text NOT NULL, pool numeric(78) NOT NULL, status text NOT NULL, created_block bigint NOT NULL)",
+  "CREATE TABLE award_winner (bounty_id bigint NOT NULL, place integer NOT NULL, account text NOT NULL, amount numeric(78) NOT NULL, awarded_block bigint NOT NULL, PRIMARY KEY (bounty_id, place))",
+  "CREATE TABLE anchor (digest text PRIMARY KEY, kind text NOT NULL, anchorer text NOT NULL, block_number bigint NOT NULL)",
+];
+
+/** `count` bounties, each awarded to two winners, and one anchor per bounty. */
+function seed(count: number): string[] {
+  const hex = (n: number, len: number) => `0x${n.toString(16).padStart(len, "0")}`;
+  const rows: string[] = [];
+  for (let i = 1; i <= count; i++) {
+    const author = hex(i % 7, 40);
+    rows.push(
+      `INSERT INTO bounty VALUES (${i}, '${author}', '${hex(1, 40)}', ${i * 1_000_000}, '${i % 3 === 0 ? "Funded" : "Awarded"}', ${100 + i})`,
+      `INSERT INTO award_winner VALUES (${i}, 1, '${hex(i % 11, 40)}', ${i * 600_000}, ${200 + i}), (${i}, 2, '${hex(i % 13, 40)}', ${i * 400_000}, ${200 + i})`,
+      `INSERT INTO anchor VALUES ('${hex(i, 64)}', '${hex(1, 64)}', '${author}', ${300 + i})`,
+    );
+  }
+  return rows;
+}
+
+export interface SqlHarness {
+  /** `GET /sql/db` with raw SQL, as `@ponder/client` sends it. */
+  sql(text: string, params?: unknown[]): Promise<{ status: number; body: Record<string, any> }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the harness.
+ * @param databaseUrl - PostgreSQL (a fresh schema, dropped by `stop`); undefined: PGlite in memory.
+ * @param bounties - rows to seed (each with two winners and one anchor).
+ */
+export async function startSqlHarness(databaseUrl?: string, bounties = 50): Promise<SqlHarness> {
+  let stopDb: () => Promise<void>;
+  if (databaseUrl === undefined) {
+    const db = new PGlite();
+    // as Ponder's PGlite: sequential scans and nested loops off (sql.ts turns them on per statement)
+    await db.exec("SET enable_seqscan = off; SET enable_nestloop = off");
+    await db.exec([...DDL, ...seed(bounties)].join(";\n"));
+    (globalThis as Record<string, unknown>).PONDER_DATABASE = { driver: { dialect: "pglite", instance: db } };
+    stopDb = () => db.close();
+  } else {
+    const schema = `sql_harness_${process.pid}_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.query(`SET search_path = ${schema}`);
+    await admin.query([...DDL, ...seed(bounties)].join(";\n"));
+    const readonly = new pg.Pool({
+      connectionString: databaseUrl,
+      options: `-c search_path=${schema}`,
+      max: 2,
+    });
+    (globalThis as Record<string, unknown>).PONDER_DATABASE = { driver: { dialect: "postgres", readonly } };
+    stopDb = async () => {
+      await readonly.end();
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.end();
+    };
+  }
+  const app = new Hono();
+  app.get("/sql/db", (c) => sqlDb(c, HARNESS_TABLES));
+  app.onError((err, c) => c.json({ error: { code: "internal", message: String(err) } }, 500));
+  return {
+    async sql(text, params = []) {
+      const res = await app.request(
+        `/sql/db?sql=${encodeURIComponent(superjson.stringify({ sql: text, params }))}`,
+      );
+      return { status: res.status, body: (await res.json()) as Record<string, any> };
+    },
+    stop: () => stopDb(),
+  };
+}
