@@ -28,7 +28,6 @@ import {
   tempDir,
   TEST_ENGINE,
   useDevChain,
-  type Harness,
 } from "./helpers.js";
 
 const devChain = useDevChain();

