@@ -10,6 +10,7 @@ const STORE_TESTS = [
   "test/verification-jobs.test.ts",
   "test/author-agents.test.ts",
   "test/award.test.ts",
+  "test/award-recovery.test.ts",
   "test/dataset.test.ts",
   "test/detail.test.ts",
   "test/identity.test.ts",

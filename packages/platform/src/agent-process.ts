@@ -8,8 +8,10 @@
  * - its **own temporary working directory** (`bb-agent-*` under the system temp dir, removed afterwards),
  *   unless the caller names one (`agent.cwd`);
  * - **no sight of the store** when Debian's `bubblewrap` (`bwrap`) works on this machine (user
- *   namespaces): the filesystem is mounted read-only, the store directory (and every `hide` path) is
- *   replaced by an empty tmpfs, only its working directory is writable, and the agent gets its own PID
+ *   namespaces): the filesystem is mounted read-only, every `hide` path (the store's `localPaths`: its
+ *   directory, its checkpoints, and the real directory of its database file, where SQLite writes the
+ *   `-journal`, `-wal` and `-shm`) is hidden at its real path (a directory under an empty tmpfs, a file
+ *   under `/dev/null`), only its working directory is writable, and the agent gets its own PID
  *   namespace, no capabilities (`--cap-drop ALL`: a runner started as root would otherwise hand a root
  *   agent `CAP_SYS_ADMIN`, enough to `umount` the tmpfs and read the store), a new session, and dies
  *   with the runner. Without `bwrap` the runner prints one warning and runs the agent as a plain
@@ -20,7 +22,8 @@
  * machine. Strangers' agents belong on the network service, not on the operator's machine.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
+import { PlatformError } from "./errors.js";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
 
@@ -76,36 +79,88 @@ export function bubblewrapAvailable(): boolean {
   return bwrapState;
 }
 
+/** One path hidden inside the sandbox: a directory under an empty tmpfs, a file under `/dev/null`. */
+export interface HiddenMount {
+  path: string;
+  kind: "dir" | "file";
+}
+
 /**
  * The mount points that hide `hide` inside the sandbox. bwrap mounts inside its new root, where an
  * absolute symlink does not lead where it leads outside (`--tmpfs /x/link` failed with "No such file or
  * directory" and every task errored), so each path is hidden at its real path (`realpathSync`): the path
- * as given, and every symlink to it, then lead to the empty tmpfs. Paths that do not exist hide nothing
- * and are skipped; a path under another hidden path is covered by it (a nested tmpfs would have no
+ * as given, and every symlink to it, then lead to the hidden mount. Paths that do not exist hide nothing
+ * and are skipped; a path under another hidden directory is covered by it (a nested tmpfs would have no
  * mount point).
+ * @throws PlatformError `invalid_option` for a layout that cannot be hidden: the root directory, or a
+ *   file with other hard links (another name of it, anywhere, would stay readable)
  */
-export function hiddenMounts(hide: readonly string[]): string[] {
-  const points = new Set<string>();
+export function hiddenMounts(hide: readonly string[]): HiddenMount[] {
+  const points = new Map<string, HiddenMount>();
   for (const h of hide) {
+    let real: string;
     try {
-      points.add(realpathSync(resolve(h)));
+      real = realpathSync(resolve(h));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      continue;
     }
+    const st = statSync(real);
+    if (real === sep) throw unhideable(h, "it is the root directory");
+    if (!st.isDirectory() && st.nlink > 1)
+      throw unhideable(h, `it has ${st.nlink} hard links: another name of the file would stay readable`);
+    points.set(real, { path: real, kind: st.isDirectory() ? "dir" : "file" });
   }
-  const sorted = [...points].sort();
-  return sorted.filter((p) => !sorted.some((q) => q !== p && (p + sep).startsWith(q === sep ? q : q + sep)));
+  const dirs = [...points.values()].filter((m) => m.kind === "dir").map((m) => m.path);
+  return [...points.values()]
+    .filter((m) => !dirs.some((q) => q !== m.path && isUnder(m.path, q)))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** The argv that starts `command` (sandboxed when bwrap works); `cwd` is bound at its real path. */
+/** True when `p` is strictly inside the directory `dir`. */
+const isUnder = (p: string, dir: string): boolean => p.startsWith(dir === sep ? dir : dir + sep);
+
+const depth = (p: string): number => p.split(sep).filter((x) => x !== "").length;
+
+function unhideable(path: string, why: string): PlatformError {
+  return new PlatformError(
+    "invalid_option",
+    `the store path ${path} cannot be hidden from a sandboxed agent: ${why}; move the store (its directory and its platform.sqlite) to a directory of its own`,
+    { field: "store", path },
+  );
+}
+
+/**
+ * The argv that starts `command` (sandboxed when bwrap works); `cwd` is bound at its real path.
+ * Mounts are applied outermost first (bwrap applies them in order, a later one covering an earlier
+ * one): a working directory that contains the store is bound before the store is hidden inside it (the
+ * other order rebound the whole directory, store included, over the hidden store: found by a probe),
+ * and a working directory inside a hidden directory is bound after it.
+ * @throws PlatformError `invalid_option` when the working directory is a hidden path (or inside a hidden
+ *   file's place), or a hidden path cannot be hidden ({@link hiddenMounts})
+ */
 export function agentArgv(command: string, cwd: string, hide: string[], sandbox: boolean): string[] {
   if (!sandbox) return ["sh", "-c", command];
-  const argv = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
-  for (const h of hiddenMounts(hide)) argv.push("--tmpfs", h);
   const dir = realpathSync(cwd);
+  const hidden = hiddenMounts(hide);
+  const clash = hidden.find((m) => m.path === dir || (m.kind === "file" && isUnder(dir, m.path)));
+  if (clash)
+    throw new PlatformError(
+      "invalid_option",
+      `the agent's working directory ${cwd} is the store's ${clash.path}, which the agent must not see: give the agent another directory (or none: it then gets a fresh temporary one)`,
+      { field: "agent.cwd", path: cwd },
+    );
+  const mounts: { path: string; args: string[] }[] = hidden.map((m) => ({
+    path: m.path,
+    args: m.kind === "dir" ? ["--tmpfs", m.path] : ["--ro-bind", "/dev/null", m.path],
+  }));
+  mounts.push({ path: dir, args: ["--bind", dir, dir] });
+  mounts.sort((a, b) => depth(a.path) - depth(b.path)); // stable: equal depths keep their order
+  const argv = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  for (const m of mounts) argv.push(...m.args);
   // --cap-drop ALL: bwrap keeps every capability when the runner is root, and a root agent could then
   // `umount` the tmpfs and read the store (found by a probe); --new-session: no TIOCSTI into the terminal
-  argv.push("--bind", dir, dir, "--chdir", dir, "--unshare-pid", "--die-with-parent", ...SANDBOX_FLAGS);
+  argv.push("--chdir", dir, "--unshare-pid", "--die-with-parent", ...SANDBOX_FLAGS);
   argv.push("sh", "-c", command);
   return argv;
 }
@@ -165,8 +220,8 @@ export async function runAgentProcess(
       "warning: bubblewrap (bwrap) is not usable here: agents run as plain processes and can read the store; install it with apt-get install -y bubblewrap\n",
     );
   }
-  const [file, ...args] = agentArgv(agent.command, cwd, agent.hide ?? [], sandbox);
   try {
+    const [file, ...args] = agentArgv(agent.command, cwd, agent.hide ?? [], sandbox);
     return await spawnAgent(
       file!,
       args,

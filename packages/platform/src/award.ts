@@ -39,8 +39,8 @@ import {
   type Receipt,
   type RevealedAnswer,
 } from "@bench-bounty/evidence";
-import type { Address, Hash } from "viem";
-import { BOUNTY_STATUS_NAMES, type AnchorEvidence } from "./chain.js";
+import { encodeFunctionData, type Address, type Hash } from "viem";
+import { BOUNTY_STATUS_NAMES, DEFAULT_AWARD_WAIT_MS, type AnchorEvidence } from "./chain.js";
 import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "./context.js";
 import { PlatformError } from "./errors.js";
 import { fromStored, toStored } from "./json.js";
@@ -675,9 +675,10 @@ async function markPacked(
 /**
  * Where the award transaction is (issue 13 item 7), read from the chain when the store is not sure (the
  * award prepared, or sent but not confirmed): `none` (not prepared, or not sent: no Awarded log carries the
- * prepared ranking digest), `pending` (sent, not mined), `mined` (mined, not
- * yet recorded: the next `award` or door read records it), `reverted` or `dropped` (the next `award`
- * sends again), `confirmed` (recorded).
+ * prepared ranking digest and no award of the platform account waits in the node's pool), `pending`
+ * (sent, not mined: recorded as sent, or found in the pool after a crash before it was recorded),
+ * `mined` (mined, not yet recorded: the next `award` or door read records it), `reverted` or `dropped`
+ * (the next `award` sends again), `confirmed` (recorded).
  * @throws PlatformError `unknown_benchmark`, `chain_error` when the RPC fails
  */
 export async function awardChainState(
@@ -688,31 +689,126 @@ export async function awardChainState(
   tx_hash: string | null;
   block: number | null;
 }> {
-  await getBenchmark(ctx, slug);
+  const b = await getBenchmark(ctx, slug);
   const row = await awardRow(ctx, slug);
   if (!row) return { state: "none", tx_hash: null, block: null };
   if (row.status === "prepared") {
     // A crash between sending and recording `sent` leaves no hash here: an Awarded log with the prepared
-    // ranking digest is the award, mined and not yet recorded.
-    const b = await getBenchmark(ctx, slug);
-    const found = ctx.chain
-      ? await findOwnAward(ctx, slug, BigInt(b.bounty!.bounty_id), row.ranking_digest as Hex)
-      : null;
-    return found
-      ? { state: "mined", tx_hash: found.txHash, block: found.blockNumber }
+    // ranking digest is the award, mined and not yet recorded; the same call waiting in the pool is it, pending.
+    if (!ctx.chain) return { state: "none", tx_hash: null, block: null };
+    const bountyId = BigInt(b.bounty!.bounty_id);
+    const found = await findOwnAward(ctx, slug, bountyId, row.ranking_digest as Hex);
+    if (found) return { state: "mined", tx_hash: found.txHash, block: found.blockNumber };
+    const inflight = await pendingAwardCall(ctx, bountyId, row);
+    return inflight
+      ? { state: "pending", tx_hash: inflight, block: null }
       : { state: "none", tx_hash: null, block: null };
   }
   if (row.status !== "sent") return { state: "confirmed", tx_hash: row.award_tx, block: row.award_block };
   const t = await chainOf(ctx).transactionState(row.award_tx as Hash);
   if (t.state === "mined") return { state: "mined", tx_hash: row.award_tx, block: t.block };
+  if (t.state !== "pending") {
+    // reverted or dropped, but another copy of the award (sent before a crash) may have been mined
+    const found = await findOwnAward(ctx, slug, BigInt(b.bounty!.bounty_id), row.ranking_digest as Hex);
+    if (found) return { state: "mined", tx_hash: found.txHash, block: found.blockNumber };
+  }
   return { state: t.state === "unknown" ? "dropped" : t.state, tx_hash: row.award_tx, block: null };
+}
+
+/** The calldata of the prepared award: `award(bountyId, winners, rankingDigest)`. */
+function awardCalldata(bountyId: bigint, row: AwardRow): Hex {
+  const winners = fromStored<PreparedWinner[]>(row.winners_json);
+  return encodeFunctionData({
+    abi: benchmarkBountyAbi,
+    functionName: "award",
+    args: [bountyId, winners.map((w) => w.withdrawal_address as Address), row.ranking_digest as Hex],
+  });
+}
+
+/** The hash of the prepared award's call from the platform account waiting in the node's pool, or null. */
+async function pendingAwardCall(ctx: PlatformContext, bountyId: bigint, row: AwardRow): Promise<Hash | null> {
+  const chain = chainOf(ctx);
+  const data = awardCalldata(bountyId, row).toLowerCase();
+  const pool = await chain.pendingTransactionsTo(chain.config.contracts.benchmarkBounty);
+  return pool?.find((t) => t.input.toLowerCase() === data)?.hash ?? null;
+}
+
+/**
+ * Before the first send of a prepared award: an award of this store sent but not recorded (a crash
+ * between sending and `markSent`) may be waiting in the pool. Found there, it is recorded as sent and
+ * returned (it is waited for, never sent twice). Any other unmined transaction of the platform account
+ * is refused: it may be that award (a node without a pending block does not show it), so nothing is sent.
+ * @throws PlatformError `award_pending` when the account has unmined transactions that are not the award
+ */
+async function adoptInflightAward(
+  ctx: PlatformContext,
+  slug: string,
+  bountyId: bigint,
+  row: AwardRow,
+): Promise<Hash | null> {
+  const chain = chainOf(ctx);
+  const unmined = await chain.unminedCount();
+  if (unmined === 0) return null;
+  const hash = await pendingAwardCall(ctx, bountyId, row);
+  if (hash) {
+    await ctx.store.awards.markSent(slug, hash);
+    return hash;
+  }
+  throw new PlatformError(
+    "award_pending",
+    `the platform account ${chain.address} has ${unmined} transaction(s) sent but not mined, not recorded here as the award; one may be this award (sent just before a crash), so nothing is sent: wait until they are mined or dropped, then run award again`,
+    { account: chain.address, unmined },
+  );
+}
+
+/**
+ * Waits (at most `awardWaitMs`) for a sent award transaction and decides: mined, the award is the
+ * `Awarded` log carrying the prepared digest (its transaction is recorded, whichever copy was mined);
+ * pending, {@link PlatformError} `award_pending`; reverted, forgotten and reported with the contract's
+ * reason (unless another copy of the award was mined: it is adopted); dropped, forgotten (null: send anew;
+ * a late copy of it cannot pay twice, the contract accepts one award, and a copy mined later is adopted by
+ * its log).
+ * @throws PlatformError `award_pending`, `chain_error` (reverted, naming the reason; the RPC failing)
+ */
+async function settleSent(
+  ctx: PlatformContext,
+  slug: string,
+  bountyId: bigint,
+  digest: Hex,
+  hash: Hash,
+): Promise<{ txHash: string; blockNumber: number } | null> {
+  const chain = chainOf(ctx);
+  const waitMs = chain.config.awardWaitMs ?? DEFAULT_AWARD_WAIT_MS;
+  const outcome = await chain.waitWithin(hash, waitMs);
+  if (outcome.state === "pending")
+    throw new PlatformError(
+      "award_pending",
+      `the award transaction ${hash} is pending (sent, not mined within ${Math.round(waitMs / 1000)} s): run award again once it is mined; it is never sent twice`,
+      { tx_hash: hash },
+    );
+  const awarded = await findOwnAward(ctx, slug, bountyId, digest);
+  if (awarded) return awarded;
+  if (outcome.state === "mined")
+    throw new PlatformError(
+      "chain_error",
+      `the award transaction ${hash} was mined but bounty ${bountyId} shows no Awarded log: nothing is recorded; check the bounty contract's address`,
+      { tx_hash: hash },
+    );
+  await ctx.store.awards.forgetSent(slug);
+  if (outcome.state === "unknown") return null;
+  const reason = await chain.revertReason(hash);
+  throw new PlatformError(
+    "chain_error",
+    `the award transaction ${hash} reverted: ${reason}; nothing was paid and it is forgotten: fix the cause, then run award again (it sends a new transaction)`,
+    { tx_hash: hash, revert: reason },
+  );
 }
 
 /**
  * Sends the prepared award once: adopts an award already on-chain (found by its ranking digest), or a
- * sent transaction recorded in the store (waiting for it while pending), or sends it and records its hash
- * as `sent` before waiting. A reverted or dropped send is forgotten so the next call sends again.
- * @throws PlatformError `chain_error`
+ * sent transaction (recorded in the store, or found in the pool after a crash before it was recorded) by
+ * waiting for it ({@link settleSent}), or sends it and records its hash as `sent` before waiting.
+ * @throws PlatformError `award_pending` (in flight), `chain_error` (reverted, with its reason; dropped)
  */
 async function sendOrAdoptAward(
   ctx: PlatformContext,
@@ -721,18 +817,19 @@ async function sendOrAdoptAward(
   row: AwardRow,
 ): Promise<{ txHash: string; blockNumber: number }> {
   const chain = chainOf(ctx);
-  if (row.status === "sent" && row.award_tx) {
-    const state = await awardChainState(ctx, slug);
-    if (state.state === "mined") return { txHash: row.award_tx, blockNumber: state.block! };
-    if (state.state === "pending")
-      return { txHash: row.award_tx, blockNumber: await chain.waitMined(row.award_tx as Hash, "award") };
-    await ctx.store.awards.forgetSent(slug);
-  }
-  const winners = fromStored<PreparedWinner[]>(row.winners_json);
   const digest = row.ranking_digest as Hex;
   const adopted = await findOwnAward(ctx, slug, bountyId, digest);
   if (adopted) return adopted;
+  const inflight =
+    row.status === "sent" && row.award_tx
+      ? (row.award_tx as Hash)
+      : await adoptInflightAward(ctx, slug, bountyId, row);
+  if (inflight) {
+    const settled = await settleSent(ctx, slug, bountyId, digest, inflight);
+    if (settled) return settled;
+  }
   await assertPackFits(ctx, slug);
+  const winners = fromStored<PreparedWinner[]>(row.winners_json);
   const hash = await chain.sendAward(
     bountyId,
     winners.map((w) => w.withdrawal_address as Address),
@@ -741,16 +838,13 @@ async function sendOrAdoptAward(
   ctx.faults.awardBeforeMarkSent?.(slug);
   await ctx.store.awards.markSent(slug, hash);
   ctx.faults.awardAfterSend?.(slug);
-  try {
-    return { txHash: hash, blockNumber: await chain.waitMined(hash, "award") };
-  } catch (e) {
-    // An earlier send of this award, unrecorded (a crash before markSent) and still pending then, may
-    // have been mined first, and this one reverted: that award is adopted, not reported as a failure.
-    if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
-    const earlier = await findOwnAward(ctx, slug, bountyId, digest);
-    if (!earlier) throw e;
-    return earlier;
-  }
+  const settled = await settleSent(ctx, slug, bountyId, digest, hash);
+  if (settled) return settled;
+  throw new PlatformError(
+    "chain_error",
+    `the award transaction ${hash} was dropped before it was mined (the node no longer knows it); it is forgotten: run award again to send it anew (the contract accepts one award, so a late copy cannot pay twice)`,
+    { tx_hash: hash },
+  );
 }
 
 /**
@@ -777,7 +871,7 @@ export async function awardEvidence(ctx: PlatformContext, slug: string): Promise
     return { kind: "pack", bytes: packed.bytes, pack_hash: packed.pack_hash };
   }
   if (row && ctx.chain && (row.status === "prepared" || row.status === "sent")) {
-    const fromChain = await awardFromChain(ctx, slug, row);
+    const fromChain = await awardFromChain(ctx, slug);
     if (fromChain) return fromChain;
   }
   return notYetAwarded(ctx, b);
@@ -786,36 +880,32 @@ export async function awardEvidence(ctx: PlatformContext, slug: string): Promise
 /**
  * The door when the store is not sure (issue 13 item 7): the award is prepared or sent but not recorded
  * as confirmed (a crash between sending and recording it, or a transaction in flight). The chain says
- * where it is: a pending transaction answers `award_pending`; a mined one, or an `Awarded` log of the
- * bounty carrying the prepared ranking digest, is adopted (recorded as confirmed, under the award's lock,
- * never sent again) and its pack served. Null when the chain shows no award.
+ * where it is ({@link awardChainState}): a pending transaction (recorded as sent, or the prepared call
+ * waiting in the pool after a crash before it was recorded) answers `award_pending`; a mined one, or an
+ * `Awarded` log of the bounty carrying the prepared ranking digest, is adopted (recorded as confirmed,
+ * under the award's lock, never sent again) and its pack served; a reverted one is `not_awarded`, saying
+ * so. Null when the chain shows no award.
  */
-async function awardFromChain(
-  ctx: PlatformContext,
-  slug: string,
-  row: AwardRow,
-): Promise<AwardEvidenceResult | null> {
-  if (row.status === "sent") {
-    const state = await awardChainState(ctx, slug);
-    if (state.state === "pending")
-      return {
-        kind: "unavailable",
-        reason: "award_pending",
-        message: `the award transaction ${state.tx_hash} is pending`,
-      };
-    if (state.state === "mined") {
-      await recordConfirmed(ctx, slug, state.tx_hash!, state.block!);
-      return awardEvidence(ctx, slug);
-    }
-  }
-  const b = await getBenchmark(ctx, slug);
+async function awardFromChain(ctx: PlatformContext, slug: string): Promise<AwardEvidenceResult | null> {
   // read the chain outside the award's lock (an `award` waiting for its transaction holds it)
-  const found = await findOwnAward(ctx, slug, BigInt(b.bounty!.bounty_id), row.ranking_digest as Hex);
-  if (!found) return null;
+  const state = await awardChainState(ctx, slug);
+  if (state.state === "pending")
+    return {
+      kind: "unavailable",
+      reason: "award_pending",
+      message: `the award transaction ${state.tx_hash} is pending (sent, not mined yet)`,
+    };
+  if (state.state === "reverted")
+    return {
+      kind: "unavailable",
+      reason: "not_awarded",
+      message: `the award transaction ${state.tx_hash} reverted: nothing was paid; the operator's next award sends a new one`,
+    };
+  if (state.state !== "mined") return null;
   await ctx.store.withLock(awardLock(slug), async () => {
     const fresh = (await awardRow(ctx, slug))!;
     if (fresh.status === "prepared" || fresh.status === "sent")
-      await recordConfirmed(ctx, slug, found.txHash, found.blockNumber);
+      await recordConfirmed(ctx, slug, state.tx_hash!, state.block!);
   });
   return awardEvidence(ctx, slug);
 }

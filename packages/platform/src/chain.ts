@@ -24,6 +24,11 @@ import {
   parseEventLogs,
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
+  WaitForTransactionReceiptTimeoutError,
+  decodeFunctionData,
+  InvalidParamsRpcError,
+  MethodNotFoundRpcError,
+  MethodNotSupportedRpcError,
   type Account,
   type Address,
   type Chain,
@@ -50,7 +55,22 @@ export interface ChainConfig {
   contracts: { benchmarkBounty: Address; anchorRegistry: Address; usdc?: Address };
   /** Private key of the platform's account: it anchors digests and, as the bounty's awarder, sends `award`. */
   privateKey: Hex;
+  /**
+   * How long `award` waits for its transaction to be mined before answering that it is pending,
+   * milliseconds (default {@link DEFAULT_AWARD_WAIT_MS}).
+   */
+  awardWaitMs?: number;
 }
+
+/** Default of {@link ChainConfig.awardWaitMs}: 180 s (viem's own default wait for a receipt). */
+export const DEFAULT_AWARD_WAIT_MS = 180_000;
+
+/** Where a sent transaction is after a bounded wait ({@link ChainGateway.waitWithin}). */
+export type WaitOutcome =
+  | { state: "mined"; block: number }
+  | { state: "reverted" }
+  | { state: "pending" }
+  | { state: "unknown" };
 
 /** Evidence of an anchoring (SPEC 8 `commitment_anchor` / `pack_anchor`). */
 export interface AnchorEvidence {
@@ -404,6 +424,102 @@ export class ChainGateway {
         return { state: "unknown" };
       }
     });
+  }
+
+  /**
+   * Waits up to `timeoutMs` for a sent transaction: `mined` (with its block) or `reverted` once in a
+   * block, else where it is then: `pending` (the node has it, not mined) or `unknown` (dropped, or
+   * never reached this node).
+   * @throws PlatformError `chain_error` when the RPC fails
+   */
+  async waitWithin(hash: Hash, timeoutMs: number): Promise<WaitOutcome> {
+    try {
+      const r = await this.publicClient.waitForTransactionReceipt({ hash, timeout: timeoutMs });
+      const block = Number(r.blockNumber);
+      return r.status === "success" ? { state: "mined", block } : { state: "reverted" };
+    } catch (e) {
+      if (!(e instanceof WaitForTransactionReceiptTimeoutError))
+        return this.call("wait for award", () => Promise.reject(e));
+    }
+    return this.transactionState(hash);
+  }
+
+  /**
+   * Why a mined transaction reverted: it is replayed (`eth_call`, same sender, target and input) on the
+   * state of its block, and the contract's custom error decoded (`AwardAfterDeadline(1700000000,
+   * 1700000001)`); `unknown (...)` when the replay does not revert (the state changed within the block).
+   * @throws PlatformError `chain_error` when the RPC fails
+   */
+  async revertReason(hash: Hash): Promise<string> {
+    const tx = await this.call("read the reverted transaction", () =>
+      this.publicClient.getTransaction({ hash }),
+    );
+    if (tx.to === null || tx.blockNumber === null) return "unknown (not a mined contract call)";
+    const abi = [...benchmarkBountyAbi, ...anchorRegistryAbi];
+    let call;
+    try {
+      call = decodeFunctionData({ abi, data: tx.input });
+    } catch (e) {
+      if (!(e instanceof BaseError)) throw e;
+      return "unknown (not a call of the platform's contracts)";
+    }
+    try {
+      await this.publicClient.simulateContract({
+        address: tx.to,
+        abi,
+        functionName: call.functionName,
+        args: call.args,
+        account: tx.from,
+        blockNumber: tx.blockNumber,
+      } as never);
+    } catch (e) {
+      if (!(e instanceof BaseError)) throw e;
+      const revert = e.walk((x) => x instanceof ContractFunctionRevertedError);
+      if (revert instanceof ContractFunctionRevertedError && revert.data?.errorName)
+        return `${revert.data.errorName}(${(revert.data.args ?? []).map(String).join(", ")})`;
+      return `unknown (${e.shortMessage})`;
+    }
+    return `unknown (a replay at block ${tx.blockNumber} does not revert)`;
+  }
+
+  /**
+   * How many transactions the platform account has sent that are not mined: its `pending` nonce less
+   * its mined one (0 when the node has none of its transactions in its pool).
+   * @throws PlatformError `chain_error` when the RPC fails
+   */
+  async unminedCount(): Promise<number> {
+    const address = this.wallet.account.address;
+    const [mined, pending] = await this.call("read the account's nonce", () =>
+      Promise.all([
+        this.publicClient.getTransactionCount({ address, blockTag: "latest" }),
+        this.publicClient.getTransactionCount({ address, blockTag: "pending" }),
+      ]),
+    );
+    return Math.max(0, pending - mined);
+  }
+
+  /**
+   * The platform account's transactions to `to` in the node's pending block (its pool), or null when
+   * the node does not serve a pending block.
+   * @throws PlatformError `chain_error` when the RPC fails otherwise
+   */
+  async pendingTransactionsTo(to: Address): Promise<{ hash: Hash; input: Hex }[] | null> {
+    let block;
+    try {
+      block = await this.publicClient.getBlock({ blockTag: "pending", includeTransactions: true });
+    } catch (e) {
+      if (
+        e instanceof MethodNotFoundRpcError ||
+        e instanceof MethodNotSupportedRpcError ||
+        e instanceof InvalidParamsRpcError
+      )
+        return null;
+      return this.call("read the pending block", () => Promise.reject(e));
+    }
+    const me = this.address;
+    return block.transactions
+      .filter((t) => lower(t.from) === me && t.to !== null && lower(t.to) === lower(to))
+      .map((t) => ({ hash: t.hash, input: t.input }));
   }
 
   /** Looks up a mined transaction's block (null when unknown or not mined). */

@@ -23,6 +23,7 @@ import {
   fsyncSync,
   mkdirSync,
   openSync,
+  realpathSync,
   renameSync,
   statSync,
   writeSync,
@@ -120,6 +121,8 @@ export class Store extends Tables {
   readonly description: string;
   private readonly localDir: string | null;
   private readonly checkpoints: string | null;
+  /** The SQLite database file as opened (null on PostgreSQL). */
+  private readonly sqliteFile: string | null;
   private readonly locks = new Map<string, Promise<unknown>>();
   /** SQLite: the group commit (a transaction returns once its commit is on disk). */
   private readonly wal: WalSync | undefined;
@@ -129,6 +132,7 @@ export class Store extends Tables {
     this.wal = opened.wal;
     this.description = opened.description;
     this.localDir = dir;
+    this.sqliteFile = opened.engine === "sqlite" ? opened.label : null;
     this.checkpoints = runsDir ?? (dir === null ? null : join(dir, "runs"));
   }
 
@@ -198,9 +202,22 @@ export class Store extends Tables {
     return this.checkpoints;
   }
 
-  /** The local paths of the store (what a CLI agent must not see): its directory, or its checkpoints. */
+  /**
+   * The local paths of the store, what a CLI agent must not see (issue 13 item 3): its directory, its
+   * checkpoint directory, the database file itself, and the **real** directory of the database file
+   * (symlinks resolved), where SQLite keeps the file's `-journal` (created at each write), `-wal` and
+   * `-shm`: a `platform.sqlite` symlinked to another disk is hidden there too. Paths may overlap; the
+   * sandbox (`hiddenMounts`) resolves and merges them. Empty for a PostgreSQL store without checkpoints.
+   */
   get localPaths(): string[] {
-    return this.localDir !== null ? [this.localDir] : this.checkpoints !== null ? [this.checkpoints] : [];
+    const paths: string[] = [];
+    if (this.localDir !== null) paths.push(this.localDir);
+    if (this.checkpoints !== null) paths.push(this.checkpoints);
+    if (this.sqliteFile !== null && this.sqliteFile !== ":memory:") {
+      const real = realFileOrSelf(this.sqliteFile);
+      paths.push(real, dirname(real));
+    }
+    return paths;
   }
 
   /**
@@ -435,5 +452,15 @@ export function ensureWritableDir(dir: string, option: string): void {
       }
       refuse(`cannot create ${level} (${code ?? (e as Error).message})`);
     }
+  }
+}
+
+/** The real path of a file (symlinks resolved), or its absolute path when it does not exist (yet). */
+function realFileOrSelf(file: string): string {
+  try {
+    return realpathSync(resolve(file));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    return resolve(file);
   }
 }

@@ -6,10 +6,11 @@
  * through a symlink made bwrap fail for every task; it is now hidden at its real path. SQLite only: a
  * PostgreSQL store is no local file to hide.
  */
-import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { agentArgv, bubblewrapAvailable, hiddenMounts } from "../src/agent-process.js";
+import { agentArgv, bubblewrapAvailable, hiddenMounts, runAgentProcess } from "../src/agent-process.js";
+import { Store } from "../src/store.js";
 import { runBenchmark } from "../src/runner.js";
 import {
   cities,
@@ -65,7 +66,7 @@ describe("hidden paths are mounted at their real path (issue 13 re-probe F3)", (
     mkdirSync(join(base, "real", "runs"), { recursive: true });
     symlinkSync(join(base, "real"), join(base, "link"));
     expect(hiddenMounts([join(base, "link"), join(base, "real", "runs"), join(base, "missing")])).toEqual([
-      join(base, "real"),
+      { path: join(base, "real"), kind: "dir" },
     ]);
     const argv = agentArgv("true", base, [join(base, "link")], true);
     expect(argv.slice(argv.indexOf("--tmpfs"), argv.indexOf("--tmpfs") + 2)).toEqual([
@@ -109,3 +110,142 @@ printf '{"answers":[{"ordinal":0,"answer_text":"link=%s real=%s"}]}' "$l" "$r"
     }, 60_000);
   },
 );
+
+/**
+ * Issue 13 re-probe (probe/sandbox-store.mts): a platform.sqlite symlinked to a file outside the store
+ * directory was readable by the sandboxed agent (only the store directory was hidden, not the file's
+ * real directory, where SQLite also writes its -journal), and an agent whose working directory was the
+ * store's parent saw the store (its bind was mounted after the tmpfs and covered it). Each layout the
+ * probe tried, through the runner's own process starter.
+ */
+describe("the store's files are hidden at their real paths, whatever the layout (issue 13 re-probe)", () => {
+  /** What an agent started with `hide` (and `cwd`) reads of `paths`: the first bytes of each, joined. */
+  async function agentReads(hide: string[], paths: string[], cwd?: string): Promise<string> {
+    const cmd = paths.map((p) => `(cat '${p}' 2>/dev/null | head -c 40 || true)`).join("; ");
+    const r = await runAgentProcess(
+      { command: cmd, hide, ...(cwd ? { cwd } : {}) },
+      "",
+      10_000,
+      new AbortController().signal,
+      join(tempDir(), "agent.log"),
+    );
+    if (r.kind !== "exit") throw new Error(`agent ${r.kind}`);
+    expect(r.code, r.stderrTail).toBe(0);
+    return r.stdout;
+  }
+
+  it("a store whose platform.sqlite is a symlink lists the real file and its real directory as local paths", async () => {
+    const base = realpathSync(tempDir());
+    mkdirSync(join(base, "disk"));
+    mkdirSync(join(base, "store"));
+    symlinkSync(join(base, "disk", "bb.sqlite"), join(base, "store", "platform.sqlite"));
+    const store = await Store.open({ dir: join(base, "store") });
+    try {
+      expect(store.localPaths).toEqual(
+        expect.arrayContaining([join(base, "store"), join(base, "disk", "bb.sqlite"), join(base, "disk")]),
+      );
+      expect(hiddenMounts(store.localPaths).map((m) => m.path)).toEqual([
+        join(base, "disk"),
+        join(base, "store"),
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("mounts a working directory that contains the store before hiding the store in it", () => {
+    const base = realpathSync(tempDir());
+    mkdirSync(join(base, "store"));
+    const argv = agentArgv("true", base, [join(base, "store")], true);
+    const bind = argv.indexOf("--bind");
+    const tmpfs = argv.indexOf("--tmpfs");
+    expect(bind).toBeGreaterThan(0);
+    expect(tmpfs).toBeGreaterThan(bind);
+    // a working directory inside the hidden store is bound after the tmpfs (the other way round)
+    const inside = mkdtempSync(join(base, "store", "bb-agent-"));
+    const argv2 = agentArgv("true", inside, [join(base, "store")], true);
+    expect(argv2.indexOf("--tmpfs")).toBeLessThan(argv2.indexOf("--bind"));
+  });
+
+  it("refuses layouts it cannot hide: the working directory is the store, a database file with another hard link", () => {
+    const base = realpathSync(tempDir());
+    mkdirSync(join(base, "store"));
+    expect(() => agentArgv("true", join(base, "store"), [join(base, "store")], true)).toThrow(
+      /working directory .* is the store's/,
+    );
+    writeFileSync(join(base, "store", "platform.sqlite"), "GOLD");
+    linkSync(join(base, "store", "platform.sqlite"), join(base, "elsewhere.sqlite"));
+    expect(() => hiddenMounts([join(base, "store", "platform.sqlite")])).toThrow(/2 hard links/);
+  });
+
+  describe.skipIf(!bubblewrapAvailable())(
+    "under bubblewrap (skipped: bwrap or user namespaces unavailable)",
+    () => {
+      it("the store directory given through a symlink", async () => {
+        const root = realpathSync(tempDir());
+        mkdirSync(join(root, "real"));
+        writeFileSync(join(root, "real", "platform.sqlite"), "GOLD-1");
+        symlinkSync(join(root, "real"), join(root, "link"));
+        const read = await agentReads(
+          [join(root, "link")],
+          [join(root, "link", "platform.sqlite"), join(root, "real", "platform.sqlite")],
+        );
+        expect(read).toBe("");
+      });
+
+      it("platform.sqlite symlinked to a file outside the store directory, with its -journal, -wal and -shm", async () => {
+        const root = realpathSync(tempDir());
+        mkdirSync(join(root, "disk"));
+        mkdirSync(join(root, "store"));
+        symlinkSync(join(root, "disk", "bb.sqlite"), join(root, "store", "platform.sqlite"));
+        const store = await Store.open({ dir: join(root, "store") });
+        try {
+          for (const ext of ["-journal", "-wal", "-shm"])
+            writeFileSync(join(root, "disk", `bb.sqlite${ext}`), "GOLD");
+          const files = ["", "-journal", "-wal", "-shm"].map((ext) => join(root, "disk", `bb.sqlite${ext}`));
+          // what it reads without the fix: the database (its SQLite header) and every companion file
+          expect(await agentReads([join(root, "store")], files)).toMatch(/^SQLite format 3/);
+          expect(await agentReads(store.localPaths, [join(root, "store", "platform.sqlite"), ...files])).toBe(
+            "",
+          );
+        } finally {
+          await store.close();
+        }
+      });
+
+      it("a store path written with ..", async () => {
+        const root = realpathSync(tempDir());
+        mkdirSync(join(root, "a", "store3"), { recursive: true });
+        writeFileSync(join(root, "a", "store3", "platform.sqlite"), "GOLD-3");
+        expect(
+          await agentReads(
+            [join(root, "a", "x", "..", "store3")],
+            [join(root, "a", "store3", "platform.sqlite")],
+          ),
+        ).toBe("");
+      });
+
+      it("the agent's working directory inside the store directory (the store is the system temp dir)", async () => {
+        const root = realpathSync(tempDir());
+        writeFileSync(join(root, "platform.sqlite"), "GOLD-4");
+        const cwd = mkdtempSync(join(root, "bb-agent-"));
+        expect(await agentReads([root], [join(root, "platform.sqlite")], cwd)).toBe("");
+      });
+
+      it("the agent's working directory is the store's parent", async () => {
+        const work = realpathSync(tempDir());
+        mkdirSync(join(work, "store"));
+        writeFileSync(join(work, "store", "platform.sqlite"), "GOLD-5");
+        writeFileSync(join(work, "notes.txt"), "mine");
+        // the agent still sees (and may write) the rest of its working directory
+        expect(
+          await agentReads(
+            [join(work, "store")],
+            [join(work, "store", "platform.sqlite"), join(work, "notes.txt")],
+            work,
+          ),
+        ).toBe("mine");
+      });
+    },
+  );
+});

@@ -23,6 +23,7 @@ import {
   isVerifierInputError,
   isVerifierNetworkError,
 } from "./errors.js";
+import { DEFAULT_DEADLINE_MS, isVerificationDeadlineError } from "./deadline.js";
 import { FACT_DESCRIPTIONS, type PolicyName } from "./facts.js";
 import { formatReportTable } from "./format.js";
 import type { ProgressCallback } from "./progress.js";
@@ -58,6 +59,10 @@ export interface RegisterOptions {
 
 /** Print an error without a stack and return its exit code. */
 export function reportError(e: unknown, io: Pick<CliIo, "stderr">, command: string): number {
+  if (isVerificationDeadlineError(e)) {
+    io.stderr.write(`${command}: ${e.message}\n`);
+    return EXIT_CODES.networkOrIo;
+  }
   if (isVerifierInputError(e)) {
     io.stderr.write(`${command}: bad input: ${e.message}\n`);
     return EXIT_CODES.badInput;
@@ -222,12 +227,15 @@ function exitOverride(cmd: Command): Command {
 const TIMEOUT_HELP = (defaults: string): string =>
   `network timeout of one request, headers and body together, milliseconds (default ${defaults}); a JSON-RPC request that times out is retried once, so an RPC that never answers fails after about twice this`;
 
+/** Help of `--deadline`: the total bound of a verification, every request included. */
+const DEADLINE_HELP = `total time of the whole verification, every read of the pack, JWKS, RPC and indexer included, milliseconds (default ${DEFAULT_DEADLINE_MS}, 30 minutes); at the deadline every request is aborted and the command exits with 3`;
+
 const EXIT_HELP = `
 Exit codes:
   0  the policy is met
   1  the policy is not met (some required fact is not in an accepted state)
   2  bad input: not JSON, truncated, a missing key, a wrong type, a value beyond the limits, a bad option
-  3  a file, URL, RPC endpoint or indexer could not be read
+  3  a file, URL, RPC endpoint or indexer could not be read, or not within --deadline
   4  internal error (a bug; BENCH_BOUNTY_DEBUG=1 prints the stack)
 
 Policies:
@@ -270,12 +278,14 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
     .option("--no-progress", "never show a progress bar")
     .option("--max-string <n>", "longest string accepted in the pack, in characters (default 4194304)")
     .option("--timeout <ms>", TIMEOUT_HELP("20000; 30000 for a pack URL"))
+    .option("--deadline <ms>", DEADLINE_HELP)
     .addHelpText("after", EXIT_HELP)
     .action(async (pack: string, opts: Record<string, unknown>) => {
       const bar = progressBar(io, opts.progress as boolean | undefined);
       try {
         const maxString = parsePositiveInt(opts.maxString, "--max-string");
         const timeout = parsePositiveInt(opts.timeout, "--timeout");
+        const deadline = parsePositiveInt(opts.deadline, "--deadline");
         const rpcUrl = parseHttpUrlOption(opts.rpc, "--rpc");
         const indexerUrl = parseHttpUrlOption(opts.indexer, "--indexer");
         await refuseOutOverPack(pack, opts.out as string | undefined);
@@ -288,6 +298,7 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
           onProgress: bar.onProgress,
           limits: { maxStringLength: maxString },
           timeoutMs: timeout,
+          deadlineMs: deadline,
         });
         bar.stop();
         const json = JSON.stringify(report, null, 2) + "\n";
@@ -320,6 +331,7 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
     )
     .option("--json", "print the report as JSON")
     .option("--timeout <ms>", TIMEOUT_HELP("20000 for the RPC; 30000 for a URL"))
+    .option("--deadline <ms>", DEADLINE_HELP)
     .addHelpText(
       "after",
       `
@@ -327,7 +339,7 @@ Exit codes:
   0  the receipt verifies (signature, sums and hash; no fact failed)
   1  it does not
   2  bad input (not JSON, no receipt_jws, a malformed JWS or JWKS, a bad option)
-  3  a file, URL or RPC endpoint could not be read
+  3  a file, URL or RPC endpoint could not be read, or not within --deadline
   4  internal error (a bug)
 `,
     )
@@ -341,6 +353,7 @@ Exit codes:
           rpcUrl: parseHttpUrlOption(opts.rpc, "--rpc"),
           registry: opts.registry as string | undefined,
           timeoutMs: parsePositiveInt(opts.timeout, "--timeout"),
+          deadlineMs: parsePositiveInt(opts.deadline, "--deadline"),
         });
         io.stdout.write(
           opts.json ? JSON.stringify(report, jsonBigints, 2) + "\n" : formatReceiptTable(report),

@@ -13,6 +13,7 @@
  * @packageDocumentation
  */
 export * from "./errors.js";
+export * from "./deadline.js";
 export * from "./facts.js";
 export * from "./policy.js";
 export * from "./source.js";

@@ -8,6 +8,7 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { PACK_LIMITS } from "@bench-bounty/evidence";
+import { requestSignal } from "./deadline.js";
 import { VerifierInputError, VerifierNetworkError, describeError } from "./errors.js";
 
 /** Where a document comes from: a file path, `-` (standard input), an http(s) URL, or the bytes themselves. */
@@ -23,6 +24,8 @@ export interface ReadSourceOptions {
   stdin?: AsyncIterable<Uint8Array | string>;
   /** What the document is, for messages (`pack`, `JWKS`, `receipt`). */
   what?: string;
+  /** Aborts the read (the verification's total deadline, `withinDeadline`). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -92,7 +95,7 @@ export async function readSource(
     try {
       res = await fetch(source, {
         headers: { accept: "application/json" },
-        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+        signal: requestSignal(options.timeoutMs ?? 30_000, options.signal),
       });
     } catch (e) {
       throw new VerifierNetworkError(target, `cannot fetch: ${describeError(e)}`, { cause: e });
@@ -228,16 +231,22 @@ export class AnswerTimeoutError extends Error {
  * the limit), and the whole exchange, headers **and body**, is aborted with
  * {@link AnswerTimeoutError} `deadlineMs` milliseconds after the request starts (viem's own
  * `timeout` stops at the headers: a body dripped one byte at a time used to hang the verifier).
+ * `stop` (the verification's total deadline) aborts it too.
  */
-export function boundedFetch(max: number, what: string, deadlineMs: number): typeof fetch {
+export function boundedFetch(
+  max: number,
+  what: string,
+  deadlineMs: number,
+  stop?: AbortSignal,
+): typeof fetch {
   return async (input, init) => {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new AnswerTimeoutError(what, deadlineMs)), deadlineMs);
     timer.unref();
-    const signal =
-      init?.signal === undefined || init.signal === null
-        ? deadline.signal
-        : AbortSignal.any([init.signal, deadline.signal]);
+    const signals = [deadline.signal, init?.signal ?? undefined, stop].filter(
+      (x): x is AbortSignal => x !== undefined && x !== null,
+    );
+    const signal = signals.length === 1 ? deadline.signal : AbortSignal.any(signals);
     let res: Response;
     try {
       res = await fetch(input, { ...init, signal });

@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 import { isEvidenceError, parseJson, type CanonicalSpan, type JsonValue } from "@bench-bounty/evidence";
+import { withinDeadline } from "./deadline.js";
 import { VerifierInputError } from "./errors.js";
 import {
   FACT_NAMES,
@@ -41,6 +42,11 @@ export interface VerifyPackOptions {
   timeoutMs?: number;
   /** Standard input for `source: "-"` (default `process.stdin`). */
   stdin?: AsyncIterable<Uint8Array | string>;
+  /**
+   * Total deadline of the whole verification, every read included, milliseconds (default
+   * `DEFAULT_DEADLINE_MS`, 30 minutes); see `withinDeadline`.
+   */
+  deadlineMs?: number;
 }
 
 /** The key under which a pack carries a receipt (`winners[].receipt`, `rank_derivation.rows[].receipt`). */
@@ -77,8 +83,16 @@ export function parsePackBytes(bytes: Uint8Array, spans?: Map<object, CanonicalS
  * @returns the report (`bench-bounty.verification.v1`); a wrong award is failed facts, not an exception
  * @throws VerifierInputError bad input (not JSON, missing keys, wrong types, values beyond the limits, an unknown policy)
  * @throws VerifierNetworkError the pack, the RPC or the indexer cannot be read
+ * @throws VerificationDeadlineError (a VerifierNetworkError) the verification did not end within `deadlineMs`
  */
-export async function verifyPack(options: VerifyPackOptions): Promise<VerificationReport> {
+export function verifyPack(options: VerifyPackOptions): Promise<VerificationReport> {
+  return withinDeadline(options.deadlineMs, (signal) => verifyPackWithin(options, signal));
+}
+
+async function verifyPackWithin(
+  options: VerifyPackOptions,
+  signal: AbortSignal,
+): Promise<VerificationReport> {
   const policy = options.policy ?? "offline";
   if (parsePolicy(policy) === null)
     throw new VerifierInputError(
@@ -91,6 +105,7 @@ export async function verifyPack(options: VerifyPackOptions): Promise<Verificati
     stdin: options.stdin,
     what: "pack",
     timeoutMs: options.timeoutMs,
+    signal,
   });
   const kib = Math.ceil(src.bytes.byteLength / 1024);
   options.onProgress?.({ phase: "parse", done: 0, total: kib });
@@ -104,6 +119,7 @@ export async function verifyPack(options: VerifyPackOptions): Promise<Verificati
     policy,
     sourceLabel: src.label,
     sourceBytes: src.bytes.byteLength,
+    signal,
   });
 }
 
@@ -113,7 +129,12 @@ export async function verifyPack(options: VerifyPackOptions): Promise<Verificati
  */
 export async function verifyPackView(
   view: PackView,
-  options: Omit<VerifyPackOptions, "source"> & { sourceLabel?: string; sourceBytes?: number },
+  options: Omit<VerifyPackOptions, "source"> & {
+    sourceLabel?: string;
+    sourceBytes?: number;
+    /** Aborts every request (the total deadline of {@link verifyPack}). */
+    signal?: AbortSignal;
+  },
 ): Promise<VerificationReport> {
   const policy = options.policy ?? "offline";
   const offline = verifyOffline(view, options.onProgress);
@@ -125,6 +146,7 @@ export async function verifyPackView(
       rpcUrl: options.rpcUrl,
       timeoutMs: options.timeoutMs,
       onProgress: options.onProgress,
+      signal: options.signal,
     });
     chainFacts = r.facts;
     observation = r.observation;
@@ -136,6 +158,7 @@ export async function verifyPackView(
           indexerUrl: options.indexerUrl,
           timeoutMs: options.timeoutMs,
           onProgress: options.onProgress,
+          signal: options.signal,
         });
 
   const all: Record<FactName, Fact> = { ...offline.facts, ...chainFacts, indexer_agreement: indexerFact };

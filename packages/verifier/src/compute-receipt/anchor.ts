@@ -20,9 +20,9 @@ import type { ComputeReceiptFacts, ReceiptWalk } from "./context.js";
 
 /** The `anchor` fact. @throws VerifierNetworkError the RPC cannot be read */
 export async function anchorFacts(walk: ReceiptWalk): Promise<Pick<ComputeReceiptFacts, "anchor">> {
-  const { rpcUrl, registry, timeoutMs } = walk.options;
+  const { rpcUrl, registry, timeoutMs, signal } = walk.options;
   if (rpcUrl === undefined) return { anchor: fact("not-observed", "no --rpc: the chain was not read") };
-  return { anchor: await checkAnchor(rpcUrl, registry, walk.receiptHash, timeoutMs) };
+  return { anchor: await checkAnchor(rpcUrl, registry, walk.receiptHash, timeoutMs, signal) };
 }
 
 /** The AnchorRegistry of the address book for a chain id (Base, Base Sepolia), or null. */
@@ -39,9 +39,10 @@ async function checkAnchor(
   registryOpt: string | undefined,
   digest: string,
   timeoutMs?: number,
+  signal?: AbortSignal,
 ): Promise<Fact> {
   const net = rpcReader(`rpc ${rpcUrl}`);
-  const client = rpcClient(rpcUrl, { timeoutMs, batch: false });
+  const client = rpcClient(rpcUrl, { timeoutMs, batch: false, signal });
   const chainId = await net("eth_chainId", () => client.getChainId());
   const registry = registryOpt ?? bookRegistry(chainId);
   if (registry === null)

@@ -45,7 +45,11 @@ async function binding(
   let bytes: Uint8Array;
   let label: string;
   if (src !== undefined) {
-    const r = await readSource(src, { what: flag.slice(2), timeoutMs: walk.options.timeoutMs });
+    const r = await readSource(src, {
+      what: flag.slice(2),
+      timeoutMs: walk.options.timeoutMs,
+      signal: walk.options.signal,
+    });
     bytes = r.bytes;
     label = r.label;
   } else {

@@ -41,6 +41,10 @@ export interface VerifyComputeReceiptOptions {
   /** AnchorRegistry address (default: the address book entry of the RPC's chain id). */
   registry?: string;
   timeoutMs?: number;
+  /** Total deadline of the verification, every read included, milliseconds (default 30 minutes). */
+  deadlineMs?: number;
+  /** Aborts every read (set by `verifyComputeReceipt` from `deadlineMs`). */
+  signal?: AbortSignal;
 }
 
 /** The shared context of the compute-receipt walk. */

@@ -16,6 +16,7 @@
  */
 import type { JsonObject } from "@bench-bounty/evidence";
 import type { Fact, FactState } from "../facts.js";
+import { withinDeadline } from "../deadline.js";
 import { anchorFacts } from "./anchor.js";
 import { bindingFacts } from "./bindings.js";
 import {
@@ -79,9 +80,11 @@ export const RECEIPT_STEPS: readonly ReceiptStep[] = [
  * @throws VerifierInputError the execute response, the JWKS or the JWS is not readable (exit code 2)
  * @throws VerifierNetworkError a file, URL or the RPC cannot be read (exit code 3)
  */
-export async function verifyComputeReceipt(
-  options: VerifyComputeReceiptOptions,
-): Promise<ComputeReceiptReport> {
+export function verifyComputeReceipt(options: VerifyComputeReceiptOptions): Promise<ComputeReceiptReport> {
+  return withinDeadline(options.deadlineMs, (signal) => verifyWithin({ ...options, signal }));
+}
+
+async function verifyWithin(options: VerifyComputeReceiptOptions): Promise<ComputeReceiptReport> {
   const walk = await startReceiptWalk(options);
   const found = {} as ComputeReceiptFacts;
   for (const step of RECEIPT_STEPS) Object.assign(found, await step(walk));

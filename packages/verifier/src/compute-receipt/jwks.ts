@@ -28,6 +28,7 @@ export async function loadJwks(
     const src = await readSource(options.jwks, {
       what: "JWKS",
       timeoutMs: options.timeoutMs,
+      signal: options.signal,
       maxBytes: DEFAULT_MAX_JWKS_BYTES,
     });
     const parsed = parseJwksBytes(src.bytes);

@@ -39,6 +39,7 @@ export async function startReceiptWalk(options: VerifyComputeReceiptOptions): Pr
   const exec = await readSource(options.execute, {
     what: "execute response",
     timeoutMs: options.timeoutMs,
+    signal: options.signal,
     maxBytes: DEFAULT_MAX_EXECUTE_BYTES,
   });
   const doc = parseDoc(exec.bytes, "execute response");

@@ -4,6 +4,7 @@
  * REST API (`indexer/src/api/index.ts`).
  * @packageDocumentation
  */
+import { requestSignal } from "../deadline.js";
 import { VerifierNetworkError, describeError } from "../errors.js";
 import type { Fact } from "../facts.js";
 import type { OfflineDerived } from "../offline/index.js";
@@ -80,6 +81,7 @@ export function indexerGetter(
   base: string,
   timeoutMs: number,
   maxBytes: number,
+  signal?: AbortSignal,
 ): (route: string) => Promise<{ status: number; body: Json }> {
   const target = `indexer ${base}`;
   return async (route) => {
@@ -87,7 +89,7 @@ export function indexerGetter(
     try {
       res = await fetch(`${base}${route}`, {
         headers: { accept: "application/json" },
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: requestSignal(timeoutMs, signal),
       });
     } catch (e) {
       throw new VerifierNetworkError(target, `GET ${route}: ${describeError(e)}`, { cause: e });

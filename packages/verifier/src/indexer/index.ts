@@ -34,6 +34,8 @@ export interface IndexerOptions {
   onProgress?: ProgressCallback;
   /** Largest answer, bytes (default {@link DEFAULT_MAX_INDEXER_ANSWER_BYTES}). */
   maxAnswerBytes?: number;
+  /** Aborts every request (the verification's total deadline). */
+  signal?: AbortSignal;
 }
 
 /** The steps of the cross-check, in order. */
@@ -59,6 +61,7 @@ export async function verifyIndexer(
       base,
       options.timeoutMs ?? 20_000,
       options.maxAnswerBytes ?? DEFAULT_MAX_INDEXER_ANSWER_BYTES,
+      options.signal,
     ),
   };
   const found = new Disagreements();

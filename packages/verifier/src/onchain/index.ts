@@ -66,6 +66,8 @@ export interface OnchainOptions {
   client?: PublicClient;
   /** Largest RPC answer, bytes (default {@link DEFAULT_MAX_RPC_ANSWER_BYTES}). */
   maxAnswerBytes?: number;
+  /** Aborts every request (the verification's total deadline). */
+  signal?: AbortSignal;
 }
 
 /** The chain facts when the chain was not read (no `--rpc`). */
@@ -85,7 +87,7 @@ function allFacts(f: ReturnType<typeof fact>): ChainFacts {
  */
 export function rpcClient(
   rpcUrl: string,
-  options: { timeoutMs?: number; maxAnswerBytes?: number; batch?: boolean },
+  options: { timeoutMs?: number; maxAnswerBytes?: number; batch?: boolean; signal?: AbortSignal },
 ): PublicClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
   return createPublicClient({
@@ -93,7 +95,12 @@ export function rpcClient(
       timeout: timeoutMs,
       retryCount: 1,
       batch: options.batch === false ? false : { batchSize: 200 },
-      fetchFn: boundedFetch(options.maxAnswerBytes ?? DEFAULT_MAX_RPC_ANSWER_BYTES, "RPC answer", timeoutMs),
+      fetchFn: boundedFetch(
+        options.maxAnswerBytes ?? DEFAULT_MAX_RPC_ANSWER_BYTES,
+        "RPC answer",
+        timeoutMs,
+        options.signal,
+      ),
     }),
   }) as PublicClient;
 }

@@ -1,0 +1,277 @@
+/**
+ * Crash variants of the award not covered by award.test.ts and the server's award-faults.test.ts
+ * (issue 13 item 7, re-probed): the award transaction left PENDING (the devchain with automine off)
+ * when the process dies before and after `markSent`; a sent transaction DROPPED from the pool
+ * (`hardhat_dropTransaction`), and one that REVERTS. Each "crash" is the fault hook throwing at its
+ * step; the "restart" opens a new platform on the same store (directory or PostgreSQL schema).
+ *
+ * After the restart the door and `award` say "pending" for a pending transaction (never "reverted:
+ * unknown", never a second send); a dropped one is sent again with the same nonce (the dropped copy
+ * can never be mined) and the transaction carrying the one `Awarded` event is recorded; a revert is
+ * reported with the contract's reason, nothing paid, and the next `award` refuses by simulation
+ * (nothing sent). On SQLite and PostgreSQL (`BB_TEST_ENGINE=postgres`).
+ */
+import { benchmarkBountyAbi } from "@bench-bounty/contracts";
+import type { DevChain } from "@bench-bounty/devchain";
+import type { Hash, Hex } from "viem";
+import { describe, expect, it } from "vitest";
+import type { ChainConfig } from "../src/chain.js";
+import type { FaultHooks } from "../src/context.js";
+import { runBenchmark } from "../src/runner.js";
+import {
+  chainConfig,
+  cities,
+  freshPostgresTarget,
+  latestBlockTime,
+  manualClock,
+  openAt,
+  tempDir,
+  TEST_ENGINE,
+  useDevChain,
+} from "./helpers.js";
+
+const devChain = useDevChain();
+const POOL = 4_000_000n;
+/** How long `award` waits for its transaction before answering pending (short: the tests wait on purpose). */
+const AWARD_WAIT_MS = 1500;
+
+const rpc = (dc: DevChain, method: string, params: unknown[] = []) =>
+  dc.publicClient.request({ method: method as never, params: params as never });
+
+/** Where the store lives, so a "restarted" platform opens the same one. */
+async function storeLocation(): Promise<
+  { dir: string } | { database: Awaited<ReturnType<typeof freshPostgresTarget>>; runsDir: string }
+> {
+  if (TEST_ENGINE === "postgres") return { database: await freshPostgresTarget(), runsDir: tempDir() };
+  return { dir: tempDir() };
+}
+
+/**
+ * A benchmark ready to award: published (anchored), a pool locked by its author, one agent (with a
+ * withdrawal address) run and finalized, the chain clock past the close. The platform signs as
+ * `account` (each test its own, so their nonces never mix).
+ */
+async function readyToAward(dc: DevChain, account: number, tag: string, faults: FaultHooks) {
+  const chainNow = await latestBlockTime(dc);
+  const clock = manualClock(chainNow * 1000);
+  const where = await storeLocation();
+  const chain: ChainConfig = { ...chainConfig(dc, account), awardWaitMs: AWARD_WAIT_MS };
+  const open = (f: FaultHooks = {}) => openAt({ ...where, clock: clock.now, chain, faults: f });
+  const platform = await open(faults);
+  const ds = await platform.createDataset(cities(4, tag));
+  const { slug } = await platform.publish(ds.dataset_id, {
+    title: `Recovery ${tag}`,
+    prompt_template: "What is the answer for {payload.city} #{payload.index}?",
+    grader_type: "exact",
+    time_budget_seconds: 600,
+  });
+  const author = dc.accounts[account + 1]!;
+  await dc.mintUsdc(author.address, POOL);
+  const closesAt = chainNow + 3600;
+  const bounty = await platform.lockBounty(slug, {
+    authorPrivateKey: author.privateKey,
+    pool: POOL,
+    closesAt,
+    awardDeadline: closesAt + 86_400,
+    thresholdBps: 5000,
+    payoutRule: "winner_take_all",
+  });
+  const winner = dc.accounts[account + 2]!.address.toLowerCase() as Hex;
+  await platform.registerAgent("alice", { withdrawal_address: winner });
+  await runBenchmark(await platform.backend("alice"), slug, "alice", {
+    kind: "function",
+    name: "right",
+    answer: (task) => {
+      clock.advance(1000);
+      return `answer-${/#(\d+)/.exec(task.prompt)![1]}`;
+    },
+  });
+  expect(await platform.real.pendingAnchors(slug)).toEqual([]); // the award sends nothing but itself
+  await dc.increaseTime(3700);
+  clock.set((closesAt + 200) * 1000);
+  const fromBlock = await dc.publicClient.getBlockNumber();
+  return { platform, open, slug, bountyId: BigInt(bounty.bounty_id), winner, fromBlock, closesAt };
+}
+
+/** The platform account's award calls waiting in the node's pool. */
+async function pooledAwards(dc: DevChain): Promise<Hash[]> {
+  const block = await dc.publicClient.getBlock({ blockTag: "pending", includeTransactions: true });
+  return block.transactions
+    .filter((t) => t.to?.toLowerCase() === dc.contracts.benchmarkBounty.toLowerCase())
+    .map((t) => t.hash);
+}
+
+/** Every `Awarded` event of the bounty since `fromBlock`, by transaction. */
+async function awardedTxs(dc: DevChain, bountyId: bigint, fromBlock: bigint): Promise<Hash[]> {
+  const logs = await dc.publicClient.getContractEvents({
+    address: dc.contracts.benchmarkBounty,
+    abi: benchmarkBountyAbi,
+    eventName: "Awarded",
+    args: { bountyId },
+    fromBlock,
+  });
+  return logs.map((l) => l.transactionHash);
+}
+
+async function creditOf(dc: DevChain, bountyId: bigint, account: Hex): Promise<bigint> {
+  return dc.publicClient.readContract({
+    address: dc.contracts.benchmarkBounty,
+    abi: benchmarkBountyAbi,
+    functionName: "creditOf",
+    args: [bountyId, account],
+  });
+}
+
+/** A fault hook that "kills the process" once at its step. */
+function crashOnce(point: keyof FaultHooks): FaultHooks {
+  let armed = true;
+  return {
+    [point]: () => {
+      if (armed) {
+        armed = false;
+        throw new Error(`injected crash at ${point}`);
+      }
+    },
+  } as FaultHooks;
+}
+
+async function withAutomine<T>(dc: DevChain, on: boolean, fn: () => Promise<T>): Promise<T> {
+  await rpc(dc, "evm_setAutomine", [on]);
+  try {
+    return await fn();
+  } finally {
+    await rpc(dc, "evm_setAutomine", [true]);
+  }
+}
+
+describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-probe)", () => {
+  it("killed before markSent with the transaction pending: the door and award say pending, nothing is sent twice, the award is adopted once mined", async () => {
+    const dc = devChain();
+    const r = await readyToAward(dc, 10, "pending-before", crashOnce("awardBeforeMarkSent"));
+    await rpc(dc, "evm_setAutomine", [false]);
+    try {
+      await expect(r.platform.award(r.slug)).rejects.toThrow(/injected crash at awardBeforeMarkSent/);
+      await r.platform.close();
+      const [inFlight] = await pooledAwards(dc);
+      expect(inFlight).toBeDefined();
+
+      const healed = await r.open();
+      expect((await healed.ctx.store.awards.get(r.slug))!.status).toBe("prepared"); // the store never saw it
+      expect(await healed.real.awardState(r.slug)).toEqual({
+        state: "pending",
+        tx_hash: inFlight,
+        block: null,
+      });
+      const door = await healed.awardEvidence(r.slug);
+      expect(door).toMatchObject({ kind: "unavailable", reason: "award_pending" });
+      expect((door as { message: string }).message).toContain(inFlight);
+      const e = await healed.award(r.slug).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: "award_pending" });
+      expect((e as Error).message).toContain(`the award transaction ${inFlight} is pending`);
+      expect((e as Error).message).not.toMatch(/reverted/);
+      expect(await pooledAwards(dc)).toEqual([inFlight]); // adopted, not sent again
+      expect(await healed.ctx.store.awards.get(r.slug)).toMatchObject({ status: "sent", award_tx: inFlight });
+
+      await rpc(dc, "evm_setAutomine", [true]);
+      await dc.mine();
+      const done = await healed.award(r.slug);
+      expect(done.award_tx).toBe(inFlight);
+      expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([inFlight]);
+      expect(await creditOf(dc, r.bountyId, r.winner)).toBe(POOL);
+      expect((await healed.awardEvidence(r.slug)).kind).toBe("pack");
+      await healed.close();
+    } finally {
+      await rpc(dc, "evm_setAutomine", [true]);
+    }
+  });
+
+  it("unmined transactions of the platform account that are not the award: award refuses and sends nothing", async () => {
+    const dc = devChain();
+    const r = await readyToAward(dc, 13, "foreign-unmined", {});
+    await withAutomine(dc, false, async () => {
+      // a transaction of the platform's own account, in flight, that this store knows nothing of
+      const other = await dc.wallet(13).sendTransaction({ to: dc.accounts[19]!.address, value: 1n });
+      const e = await r.platform.award(r.slug).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: "award_pending" });
+      expect((e as Error).message).toMatch(/has 1 transaction\(s\) sent but not mined.*nothing is sent/);
+      expect(await pooledAwards(dc)).toEqual([]);
+      await rpc(dc, "hardhat_dropTransaction", [other]);
+    });
+    const done = await r.platform.award(r.slug);
+    expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([done.award_tx]);
+    await r.platform.close();
+  });
+
+  it("killed after markSent with the transaction pending, then the transaction dropped: pending first, then sent anew with its nonce, one Awarded event, the mined transaction recorded", async () => {
+    const dc = devChain();
+    const r = await readyToAward(dc, 4, "pending-after", crashOnce("awardAfterSend"));
+    let sent = "0x" as Hash;
+    await withAutomine(dc, false, async () => {
+      await expect(r.platform.award(r.slug)).rejects.toThrow(/injected crash at awardAfterSend/);
+      await r.platform.close();
+      const healed = await r.open();
+      const row = (await healed.ctx.store.awards.get(r.slug))!;
+      expect(row.status).toBe("sent");
+      sent = row.award_tx as Hash;
+      expect(await pooledAwards(dc)).toEqual([sent]);
+      const door = await healed.awardEvidence(r.slug);
+      expect(door).toMatchObject({ kind: "unavailable", reason: "award_pending" });
+      const t0 = Date.now();
+      await expect(healed.award(r.slug)).rejects.toMatchObject({ code: "award_pending" });
+      expect(Date.now() - t0).toBeLessThan(AWARD_WAIT_MS + 10_000); // bounded, not viem's 180 s
+      expect(await pooledAwards(dc)).toEqual([sent]);
+      await healed.close();
+    });
+    const nonce = (await dc.publicClient.getTransaction({ hash: sent })).nonce;
+    await withAutomine(dc, false, async () => {
+      expect(await rpc(dc, "hardhat_dropTransaction", [sent])).toBe(true);
+    });
+    // the node no longer knows it: dropped
+    const again = await r.open();
+    expect(await again.real.awardState(r.slug)).toMatchObject({ state: "dropped", tx_hash: sent });
+    expect(await again.awardEvidence(r.slug)).toMatchObject({ kind: "unavailable", reason: "not_awarded" });
+    const done = await again.award(r.slug);
+    // sent anew with the dropped copy's nonce (the same call signed again: here even the same hash)
+    const events = await awardedTxs(dc, r.bountyId, r.fromBlock);
+    expect(events).toEqual([done.award_tx]); // one Awarded event, and it is the recorded transaction
+    const resent = await dc.publicClient.getTransaction({ hash: done.award_tx as Hash });
+    expect(resent.nonce).toBe(nonce); // the dropped copy's nonce is spent: it can never be mined
+    expect(await creditOf(dc, r.bountyId, r.winner)).toBe(POOL);
+    expect(await again.ctx.store.awards.get(r.slug)).toMatchObject({ award_tx: done.award_tx });
+    await again.close();
+  });
+
+  it("a sent transaction that reverts: award reports the contract's reason, nothing is paid, the next award sends nothing", async () => {
+    const dc = devChain();
+    const r = await readyToAward(dc, 7, "reverted", crashOnce("awardAfterSend"));
+    let sent = "0x" as Hash;
+    await withAutomine(dc, false, async () => {
+      await expect(r.platform.award(r.slug)).rejects.toThrow(/injected crash at awardAfterSend/);
+      await r.platform.close();
+      [sent] = (await pooledAwards(dc)) as [Hash];
+      // the award deadline passes before the transaction is mined: it reverts on-chain
+      await rpc(dc, "evm_setNextBlockTimestamp", [r.closesAt + 86_400 + 60]);
+      await rpc(dc, "evm_mine");
+    });
+    expect((await dc.publicClient.getTransactionReceipt({ hash: sent })).status).toBe("reverted");
+    const healed = await r.open();
+    expect(await healed.real.awardState(r.slug)).toMatchObject({ state: "reverted", tx_hash: sent });
+    const door = await healed.awardEvidence(r.slug);
+    expect(door).toMatchObject({ kind: "unavailable", reason: "not_awarded" });
+    expect((door as { message: string }).message).toContain(`${sent} reverted`);
+    const e = await healed.award(r.slug).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: "chain_error" });
+    expect((e as Error).message).toMatch(
+      new RegExp(
+        `the award transaction ${sent} reverted: AwardAfterDeadline\\(\\d+, \\d+\\); nothing was paid`,
+      ),
+    );
+    expect((await healed.ctx.store.awards.get(r.slug))!.status).toBe("prepared"); // forgotten
+    const before = await dc.publicClient.getBlockNumber();
+    await expect(healed.award(r.slug)).rejects.toThrow(/award reverted: AwardAfterDeadline/); // by simulation
+    expect(await dc.publicClient.getBlockNumber()).toBe(before); // nothing sent
+    expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([]);
+    expect(await creditOf(dc, r.bountyId, r.winner)).toBe(0n);
+    await healed.close();
+  });
+});

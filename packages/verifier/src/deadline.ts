@@ -1,0 +1,68 @@
+/**
+ * The total deadline of a verification (issue 13 re-probe): `--timeout` bounds each request, but a
+ * server answering every request correctly just under it (or dribbling many pages) kept a verification
+ * running for hours. {@link withinDeadline} bounds the whole walk, every read included (pack, JWKS,
+ * RPC, indexer): at the deadline every request in flight is aborted, no further one starts, and the
+ * verification ends with a {@link VerificationDeadlineError} (exit code 3).
+ * @packageDocumentation
+ */
+import { VerifierNetworkError } from "./errors.js";
+
+/** Default total deadline of one verification: 30 minutes, in milliseconds. */
+export const DEFAULT_DEADLINE_MS = 30 * 60 * 1000;
+
+/** The verification did not finish within its total deadline: exit code 3 (a source could not be read in time). */
+export class VerificationDeadlineError extends VerifierNetworkError {
+  /** The deadline, milliseconds from the verification's start. */
+  readonly deadlineMs: number;
+
+  constructor(deadlineMs: number) {
+    super(
+      "deadline",
+      `the verification did not finish within its total deadline of ${deadlineMs} ms (--deadline; every read of the pack, RPC and indexer counted); raise --deadline, or use a faster RPC or indexer`,
+    );
+    this.name = "VerificationDeadlineError";
+    this.deadlineMs = deadlineMs;
+  }
+}
+
+/** True for a {@link VerificationDeadlineError} (also across duplicated module copies). */
+export function isVerificationDeadlineError(e: unknown): e is VerificationDeadlineError {
+  return (
+    e instanceof VerificationDeadlineError ||
+    (typeof e === "object" && e !== null && (e as { name?: unknown }).name === "VerificationDeadlineError")
+  );
+}
+
+/**
+ * Runs `work` within `deadlineMs` (default {@link DEFAULT_DEADLINE_MS}): `work` gets a signal that
+ * aborts at the deadline (pass it to every request), and the returned promise rejects with
+ * {@link VerificationDeadlineError} then, even if `work` is still computing.
+ * @throws VerificationDeadlineError at the deadline; whatever `work` throws before it
+ */
+export async function withinDeadline<T>(
+  deadlineMs: number | undefined,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const ms = deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const e = new VerificationDeadlineError(ms);
+      controller.abort(e);
+      reject(e);
+    }, ms);
+  });
+  try {
+    return await Promise.race([work(controller.signal), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `signal` combined with a per-request timeout: aborted by whichever comes first. */
+export function requestSignal(timeoutMs: number, signal: AbortSignal | undefined): AbortSignal {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
+}

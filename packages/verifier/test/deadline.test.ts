@@ -1,0 +1,109 @@
+/**
+ * The total deadline of a verification (issue 13 re-probe, probe/verifier-deadlines.sh): `--timeout`
+ * bounded each request, but an indexer (or RPC, or door) answering every request a little under it kept
+ * the verifier running for rounds x timeout, with no bound at all. `--deadline` bounds the whole walk:
+ * at the deadline the request in flight is aborted, no further one starts, and the command exits 3 with
+ * a message naming the deadline. The slow server here answers every GET correctly shaped, late.
+ */
+import { spawn } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXIT_CODES, VerificationDeadlineError, verifyPack } from "../src/index.js";
+import { packBytes, VECTORS } from "./helpers.js";
+
+const LATE_MS = 250;
+let server: Server;
+let base: string;
+/** Requests the server received, and how many it is answering right now. */
+let seen = 0;
+/** How long the walk took without a short deadline (measured in this run, the baseline of the bound). */
+let fullMs = 0;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    seen++;
+    const t = setTimeout(() => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ items: [], credits: [], anchors: [], bounty: {}, winners: [] }));
+    }, LATE_MS);
+    res.on("close", () => clearTimeout(t));
+    req.resume();
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("a total deadline across the verification (--deadline)", () => {
+  it("without a deadline short enough, a late indexer is walked to the end: several requests, each under --timeout", async () => {
+    seen = 0;
+    const t0 = Date.now();
+    const report = await verifyPack({ source: packBytes("small"), indexerUrl: base, timeoutMs: 2000 });
+    const took = Date.now() - t0;
+    fullMs = took;
+    expect(report.facts.indexer_agreement.state).toBe("failed"); // the answers are empty: disagreements
+    expect(seen).toBeGreaterThanOrEqual(3);
+    expect(took).toBeGreaterThanOrEqual(3 * LATE_MS - 50); // one request after the other
+  });
+
+  it("ends at the deadline with VerificationDeadlineError, aborting the request in flight and starting none after", async () => {
+    seen = 0;
+    const t0 = Date.now();
+    const e = await verifyPack({
+      source: packBytes("small"),
+      indexerUrl: base,
+      timeoutMs: 2000,
+      deadlineMs: 2 * LATE_MS + 100,
+    }).catch((x: unknown) => x);
+    const took = Date.now() - t0;
+    expect(e).toBeInstanceOf(VerificationDeadlineError);
+    expect((e as Error).message).toMatch(/did not finish within its total deadline of 600 ms \(--deadline/);
+    // bounded by the deadline, not by the walk: well under the unbounded run (timings on a shared machine)
+    expect(took).toBeLessThan(Math.max(fullMs / 2, 600 + 300));
+    await wait(100); // a request sent just before the deadline may reach the server just after it
+    const atDeadline = seen;
+    await wait(3 * LATE_MS);
+    expect(seen).toBe(atDeadline); // the walk stopped: nothing was requested after the deadline
+  });
+
+  it("the CLI exits 3 with the message, documented in --help", async () => {
+    const bin = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ["--import", "tsx", bin, ...args], {
+          cwd: fileURLToPath(new URL("..", import.meta.url)),
+          env: { ...process.env, NO_COLOR: "1" },
+        });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (d) => (stdout += d));
+        child.stderr.on("data", (d) => (stderr += d));
+        child.on("close", (code) => resolve({ code, stdout, stderr }));
+      });
+    const r = await run([
+      "verify",
+      join(VECTORS, "small.json"),
+      "--indexer",
+      base,
+      "--policy",
+      "full",
+      "--timeout",
+      "2000",
+      "--deadline",
+      String(LATE_MS + 100),
+    ]);
+    expect(r.code, r.stderr).toBe(EXIT_CODES.networkOrIo);
+    expect(r.stderr).toContain(
+      "verify: deadline: the verification did not finish within its total deadline of 350 ms",
+    );
+    expect(r.stdout).toBe("");
+    const help = await run(["verify", "--help"]);
+    expect(help.stdout).toMatch(/--deadline <ms>\s+total time of the whole verification/);
+    expect(help.stdout).toContain("or not within --deadline");
+  }, 90_000);
+});
