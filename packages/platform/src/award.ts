@@ -373,7 +373,10 @@ async function mintRuns(ctx: PlatformContext, slug: string, q: Tables): Promise<
     });
   }
   // the rows carry their receipts only while they all fit the rows' share of the pack (pack-budget.ts)
-  const rowReceipts = rowReceiptsFit(packByteLimit(ctx), out.map((r) => r.receipt.tasks.length));
+  const rowReceipts = rowReceiptsFit(
+    packByteLimit(ctx),
+    out.map((r) => r.receipt.tasks.length),
+  );
   return out.map((r) => ({ ...r, include_receipt: rowReceipts }));
 }
 

@@ -168,7 +168,14 @@ export function answerBudget(input: AnswerBudgetInput): AnswerBudget {
 
 /** Canonical bytes of a `test_set` block (SPEC 3 rows, as {@link answerBudget} counts them). */
 export function testSetPackBytes(
-  rows: readonly { ordinal: number; prompt: string; gold: unknown; salt: string; visibility: string; grader_type: string }[],
+  rows: readonly {
+    ordinal: number;
+    prompt: string;
+    gold: unknown;
+    salt: string;
+    visibility: string;
+    grader_type: string;
+  }[],
 ): number {
   let bytes = 2;
   for (const { ordinal, prompt, gold, salt, visibility, grader_type } of rows)

@@ -666,7 +666,11 @@ export async function getBenchmark(
  * A benchmark's per-answer allowance in canonical-JSON bytes (`config.max_answer_bytes`, see
  * `pack-budget.ts`); for a benchmark stored before the rule, derived from its stored tasks.
  */
-export async function answerAllowanceOf(ctx: PlatformContext, b: BenchmarkRecord, q: Tables = ctx.store): Promise<number> {
+export async function answerAllowanceOf(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  q: Tables = ctx.store,
+): Promise<number> {
   if (b.config.max_answer_bytes !== undefined) return b.config.max_answer_bytes;
   let cache = allowanceCaches.get(ctx);
   if (!cache) allowanceCaches.set(ctx, (cache = new Map()));
@@ -674,7 +678,9 @@ export async function answerAllowanceOf(ctx: PlatformContext, b: BenchmarkRecord
   if (hit !== undefined) return hit;
   const rows = await getTasks(ctx, b.slug, q);
   const publicPerRun =
-    b.config.public_tasks_per_run === null ? b.public_count : Math.min(b.config.public_tasks_per_run, b.public_count);
+    b.config.public_tasks_per_run === null
+      ? b.public_count
+      : Math.min(b.config.public_tasks_per_run, b.public_count);
   const allowance = Math.max(
     0,
     answerBudget({

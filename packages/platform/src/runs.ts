@@ -46,8 +46,6 @@ import { answerAllowanceOf } from "./publish.js";
 import { gradePlan, scoreGraded, type GradedPlanTask } from "./grading.js";
 import { isoMillis, wallSeconds } from "./time.js";
 
-
-
 /** A task as served to an agent (no gold, ever). */
 export interface ServedTask {
   /** Position in this run (what answers refer to). */
@@ -388,7 +386,8 @@ export async function submitAnswers(
     });
   const n = run.plan.length;
   const maxBytes = await answerAllowanceOf(ctx, await getBenchmark(ctx, run.slug));
-  const errors: { index: number; ordinal: unknown; code: string; message: string; [k: string]: unknown }[] = [];
+  const errors: { index: number; ordinal: unknown; code: string; message: string; [k: string]: unknown }[] =
+    [];
   const seen = new Set<number>();
   const good: SubmittedAnswer[] = [];
   answers.forEach((a: unknown, index) => {

@@ -68,7 +68,12 @@ describe("the pack budget's arithmetic", () => {
     expect(spent + MAX_PLACES * 1000 * (big.maxAnswerBytes + 1)).toBeGreaterThan(PACK_LIMITS.maxPackBytes);
     expect(big.maxAnswerBytes).toBeLessThan(6 * MAX_ANSWER_LENGTH);
     // a small benchmark: the character limit binds first (6 bytes a character at most)
-    const small = answerBudget({ maxPackBytes: PACK_LIMITS.maxPackBytes, testSetBytes: 5000, titleBytes: 10, runTasks: 10 });
+    const small = answerBudget({
+      maxPackBytes: PACK_LIMITS.maxPackBytes,
+      testSetBytes: 5000,
+      titleBytes: 10,
+      runTasks: 10,
+    });
     expect(small.maxAnswerBytes).toBe(6 * MAX_ANSWER_LENGTH);
   });
 
@@ -76,14 +81,24 @@ describe("the pack budget's arithmetic", () => {
     const max = 8 * 1024 * 1024;
     expect(rowsBudgetBytes(max)).toBe(1024 * 1024);
     expect(rowReceiptsFit(max, [10, 10, 10])).toBe(true);
-    expect(rowReceiptsFit(max, Array.from({ length: 10 }, () => 1000))).toBe(false);
+    expect(
+      rowReceiptsFit(
+        max,
+        Array.from({ length: 10 }, () => 1000),
+      ),
+    ).toBe(false);
   });
 });
 
 const devChain = useDevChain();
 
 /** A winner that pads each right answer with U+2028 to exactly `bytes` canonical-JSON bytes. */
-function padded(name: string, clock: { advance: (ms: number) => void }, ms: number, bytes: number): AgentSpec {
+function padded(
+  name: string,
+  clock: { advance: (ms: number) => void },
+  ms: number,
+  bytes: number,
+): AgentSpec {
   return {
     kind: "function",
     name,
@@ -102,7 +117,11 @@ describe("winners padding every answer to the limit are awarded and verified (re
     const chainNow = await latestBlockTime(dc);
     const clock = manualClock(chainNow * 1000);
     const maxPackBytes = 1024 * 1024; // a lowered PACK_LIMITS.maxPackBytes, so a small benchmark reaches it
-    const platform = await openTemp({ clock: clock.now, chain: chainConfig(dc, 0), faults: { maxPackBytes } });
+    const platform = await openTemp({
+      clock: clock.now,
+      chain: chainConfig(dc, 0),
+      faults: { maxPackBytes },
+    });
     try {
       const ds = await platform.createDataset(cities(6, "padding"));
       const { slug, config } = await platform.publish(ds.dataset_id, {
@@ -131,10 +150,18 @@ describe("winners padding every answer to the limit are awarded and verified (re
       });
 
       // the probe's answer, and one byte over the limit, are refused naming answer_text and the limit
-      const mallory = await platform.real.authenticate((await platform.real.createAccount({ name: "mallory" })).api_key);
+      const mallory = await platform.real.authenticate(
+        (await platform.real.createAccount({ name: "mallory" })).api_key,
+      );
       const run = await platform.real.startRun(mallory, slug, "mallory");
-      for (const text of ["sun" + PAD.repeat(MAX_ANSWER_LENGTH - 3), "sun" + "\u2028".repeat(MAX_ANSWER_LENGTH - 3), "a".repeat(limit + 1)]) {
-        const e = await rejection(platform.real.submit(mallory, run.run.id, [{ ordinal: 0, answer_text: text }]));
+      for (const text of [
+        "sun" + PAD.repeat(MAX_ANSWER_LENGTH - 3),
+        "sun" + "\u2028".repeat(MAX_ANSWER_LENGTH - 3),
+        "a".repeat(limit + 1),
+      ]) {
+        const e = await rejection(
+          platform.real.submit(mallory, run.run.id, [{ ordinal: 0, answer_text: text }]),
+        );
         expect(e.code).toBe("invalid_answers");
         expect((e.details.errors as unknown[])[0]).toMatchObject({
           code: "answer_too_large",
@@ -143,14 +170,21 @@ describe("winners padding every answer to the limit are awarded and verified (re
           max_answer_bytes: limit,
         });
       }
-      const ok = await platform.real.submit(mallory, run.run.id, [{ ordinal: 0, answer_text: "a".repeat(limit) }]);
+      const ok = await platform.real.submit(mallory, run.run.id, [
+        { ordinal: 0, answer_text: "a".repeat(limit) },
+      ]);
       expect(ok.accepted).toBe(1);
       await platform.real.finalize(mallory, run.run.id);
 
       // three winners, every answer padded to exactly the limit, still credited
       for (const [i, name] of ["w1", "w2", "w3"].entries()) {
         await platform.registerAgent(name, { withdrawal_address: dc.accounts[2 + i]!.address.toLowerCase() });
-        await runBenchmark(await platform.backend(name), slug, name, padded(name, clock, 1000 * (i + 1), limit));
+        await runBenchmark(
+          await platform.backend(name),
+          slug,
+          name,
+          padded(name, clock, 1000 * (i + 1), limit),
+        );
       }
       await dc.increaseTime(3700);
       clock.set((closesAt + 200) * 1000);
@@ -167,16 +201,25 @@ describe("winners padding every answer to the limit are awarded and verified (re
       const bytes = (v: unknown) => canonicalJson(v).byteLength;
       const tasks = 6;
       const { rows, ...derivation } = pack.rank_derivation;
-      expect(bytes({ ...pack, test_set: [], winners: [], rank_derivation: { ...derivation, rows: [] } })).toBeLessThanOrEqual(
-        FIXED_PACK_BYTES + titlePackBytes("Padding"),
-      );
+      expect(
+        bytes({ ...pack, test_set: [], winners: [], rank_derivation: { ...derivation, rows: [] } }),
+      ).toBeLessThanOrEqual(FIXED_PACK_BYTES + titlePackBytes("Padding"));
       for (const w of pack.winners) {
         const blank = { ...w, answers: w.answers.map((a: any) => ({ ...a, answer_text: "" })) };
-        expect(bytes(blank)).toBeLessThanOrEqual(WINNER_FIXED_BYTES + tasks * (RECEIPT_TASK_BYTES + ANSWER_ENTRY_BYTES));
+        expect(bytes(blank)).toBeLessThanOrEqual(
+          WINNER_FIXED_BYTES + tasks * (RECEIPT_TASK_BYTES + ANSWER_ENTRY_BYTES),
+        );
       }
       expect(rows).toHaveLength(4);
-      for (const r of rows) expect(bytes(r)).toBeLessThanOrEqual(ROW_FIXED_BYTES + WINNER_FIXED_BYTES + tasks * RECEIPT_TASK_BYTES);
-      const report = await verifyPack({ source: new Uint8Array(door.bytes), rpcUrl: dc.rpcUrl, policy: "onchain" });
+      for (const r of rows)
+        expect(bytes(r)).toBeLessThanOrEqual(
+          ROW_FIXED_BYTES + WINNER_FIXED_BYTES + tasks * RECEIPT_TASK_BYTES,
+        );
+      const report = await verifyPack({
+        source: new Uint8Array(door.bytes),
+        rpcUrl: dc.rpcUrl,
+        policy: "onchain",
+      });
       expect(Object.entries(report.facts).filter(([, f]) => f.state === "failed")).toEqual([]);
       expect(report.policy_met).toBe(true);
     } finally {
@@ -192,7 +235,12 @@ describe("winners padding every answer to the limit are awarded and verified (re
         platform.publish(ds.dataset_id, { title: "No fit", prompt_template: TEMPLATE, grader_type: "exact" }),
       );
       expect(e.code).toBe("invalid_dataset");
-      expect(e.details).toMatchObject({ limit: "maxPackBytes", max_pack_bytes: 64 * 1024, places: MAX_PLACES, run_tasks: 6 });
+      expect(e.details).toMatchObject({
+        limit: "maxPackBytes",
+        max_pack_bytes: 64 * 1024,
+        places: MAX_PLACES,
+        run_tasks: 6,
+      });
       expect(e.message).toMatch(/65536 bytes \(PACK_LIMITS\.maxPackBytes\)/);
       expect(await platform.listBenchmarks()).toEqual([]);
     } finally {
@@ -206,7 +254,11 @@ describe("winners padding every answer to the limit are awarded and verified (re
     try {
       expect(maxRankedRows(maxPackBytes)).toBe(8);
       const ds = await platform.createDataset(cities(2, "full"));
-      const { slug } = await platform.publish(ds.dataset_id, { title: "Full", prompt_template: TEMPLATE, grader_type: "exact" });
+      const { slug } = await platform.publish(ds.dataset_id, {
+        title: "Full",
+        prompt_template: TEMPLATE,
+        grader_type: "exact",
+      });
       const p = platform.real;
       for (let i = 0; i < 8; i++) {
         const who = await p.authenticate((await p.createAccount({ name: `a${i}` })).api_key);

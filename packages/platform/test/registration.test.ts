@@ -40,7 +40,10 @@ describe("registering an account with its agent is all or nothing", () => {
     const platform = await openTemp();
     try {
       const addr = `0x${"ab".repeat(20)}`;
-      const r = await platform.real.createAccount({ name: "carol", agent: { agent_id: "carol-bot", withdrawal_address: addr } });
+      const r = await platform.real.createAccount({
+        name: "carol",
+        agent: { agent_id: "carol-bot", withdrawal_address: addr },
+      });
       expect(await platform.real.getAgent("carol-bot")).toEqual({
         agent_id: "carol-bot",
         owner_account_id: r.account_id,
@@ -62,7 +65,10 @@ describe("account names and agent ids are one namespace, also under a race", () 
       const outcomes = { agent: 0, account: 0 };
       for (let i = 0; i < 20; i++) {
         const name = `carol${i}`;
-        const [agent, acct] = await Promise.allSettled([p.registerAgent(mallory, name), p.createAccount({ name })]);
+        const [agent, acct] = await Promise.allSettled([
+          p.registerAgent(mallory, name),
+          p.createAccount({ name }),
+        ]);
         expect(agent.status === "fulfilled" && acct.status === "fulfilled").toBe(false);
         const owner = (await p.getAgent(name))?.owner_account_id ?? null;
         if (acct.status === "fulfilled") {
@@ -96,7 +102,14 @@ describe("a lone surrogate is refused at input, naming the JSON path", () => {
         const e = await rejection(
           platform.publish(
             ds.dataset_id,
-            Object.assign({ title: "t", prompt_template: "Q {payload.city} #{payload.index}?", grader_type: "exact" as const }, over),
+            Object.assign(
+              {
+                title: "t",
+                prompt_template: "Q {payload.city} #{payload.index}?",
+                grader_type: "exact" as const,
+              },
+              over,
+            ),
           ),
         );
         expect(e.code).toBe("invalid_option");
@@ -109,7 +122,9 @@ describe("a lone surrogate is refused at input, naming the JSON path", () => {
       const e = await rejection(platform.createDataset({ name: "rows", rows } as never));
       expect(e.code).toBe("invalid_dataset");
       expect(e.details).toMatchObject({ path: "$.rows[1].payload.city", reason: "lone_surrogate" });
-      const key = await rejection(platform.createDataset({ name: "key\udfff", rows: cities(1).rows } as never));
+      const key = await rejection(
+        platform.createDataset({ name: "key\udfff", rows: cities(1).rows } as never),
+      );
       expect(key.details).toMatchObject({ path: "$.name" });
 
       const { slug } = await platform.publish(ds.dataset_id, {
@@ -117,9 +132,13 @@ describe("a lone surrogate is refused at input, naming the JSON path", () => {
         prompt_template: "Q {payload.city} #{payload.index}?",
         grader_type: "exact",
       });
-      const alice = await platform.real.authenticate((await platform.real.createAccount({ name: "alice" })).api_key);
+      const alice = await platform.real.authenticate(
+        (await platform.real.createAccount({ name: "alice" })).api_key,
+      );
       const run = await platform.real.startRun(alice, slug, "alice");
-      const a = await rejection(platform.real.submit(alice, run.run.id, [{ ordinal: 0, answer_text: "x\ud800" }]));
+      const a = await rejection(
+        platform.real.submit(alice, run.run.id, [{ ordinal: 0, answer_text: "x\ud800" }]),
+      );
       expect(a.code).toBe("invalid_answers");
       expect((a.details.errors as unknown[])[0]).toMatchObject({
         code: "lone_surrogate",

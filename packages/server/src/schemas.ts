@@ -251,7 +251,8 @@ export const BenchmarkDetail = loose({
       "longest accepted answer_text in canonical-JSON bytes (UTF-8; an escaped control character such as U+000B counts the 6 bytes of \\u000b), derived at publish so that the award's evidence pack always fits the verifier's limit; a longer answer is 422 invalid_answers, code answer_too_large",
   }),
   max_answer_length: z.number().int().openapi({
-    description: "longest accepted answer_text in UTF-16 code units (100,000); a longer answer is 422 answer_too_long",
+    description:
+      "longest accepted answer_text in UTF-16 code units (100,000); a longer answer is 422 answer_too_long",
   }),
 }).openapi("BenchmarkDetail");
 export const Leaderboard = loose({

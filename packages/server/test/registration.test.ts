@@ -22,38 +22,49 @@ afterAll(async () => {
 const REFUSED: [string, Record<string, unknown>, number, string][] = [
   ["an agent id that is another account's name", { agent_id: "owner" }, 403, "forbidden"],
   ["a malformed agent id", { agent_id: "bad id!" }, 422, "invalid_option"],
-  ["the zero withdrawal address", { withdrawal_address: `0x${"0".repeat(40)}` }, 422, "invalid_withdrawal_address"],
+  [
+    "the zero withdrawal address",
+    { withdrawal_address: `0x${"0".repeat(40)}` },
+    422,
+    "invalid_withdrawal_address",
+  ],
 ];
 
 describe("POST /api/v1/accounts is all or nothing", () => {
-  it.each(REFUSED)("%s: refused, and the same name registers afterwards", async (_what, extra, status, code) => {
-    const name = `half-${code}-${status}`;
-    const r = await call(live.url, "POST", "/api/v1/accounts", { body: { name, ...extra } });
-    expect(r.status).toBe(status);
-    expect(r.json.error.code).toBe(code);
-    expect(await live.platform.ctx.store.accounts.idByName(name)).toBeNull();
-    const again = await call(live.url, "POST", "/api/v1/accounts", { body: { name } });
-    expect(again.status).toBe(201);
-    expect(again.json.account.agents.map((a: { agent_id: string }) => a.agent_id)).toEqual([name]);
-  });
+  it.each(REFUSED)(
+    "%s: refused, and the same name registers afterwards",
+    async (_what, extra, status, code) => {
+      const name = `half-${code}-${status}`;
+      const r = await call(live.url, "POST", "/api/v1/accounts", { body: { name, ...extra } });
+      expect(r.status).toBe(status);
+      expect(r.json.error.code).toBe(code);
+      expect(await live.platform.ctx.store.accounts.idByName(name)).toBeNull();
+      const again = await call(live.url, "POST", "/api/v1/accounts", { body: { name } });
+      expect(again.status).toBe(201);
+      expect(again.json.account.agents.map((a: { agent_id: string }) => a.agent_id)).toEqual([name]);
+    },
+  );
 });
 
 describe("the MCP register tool is all or nothing", () => {
-  it.each(REFUSED)("%s: a tool error, and the same name registers afterwards", async (_what, extra, _s, code) => {
-    const name = `mcp-half-${code}`;
-    const client = new Client({ name: "bench-bounty-test", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${live.url}/mcp`)));
-    try {
-      const r = await client.callTool({ name: "register", arguments: { name, ...extra } });
-      expect(r.isError).toBe(true);
-      expect(JSON.stringify(r.content)).toContain(code);
-      expect(await live.platform.ctx.store.accounts.idByName(name)).toBeNull();
-      const again = await client.callTool({ name: "register", arguments: { name } });
-      expect(again.isError).toBeFalsy();
-    } finally {
-      await client.close();
-    }
-  });
+  it.each(REFUSED)(
+    "%s: a tool error, and the same name registers afterwards",
+    async (_what, extra, _s, code) => {
+      const name = `mcp-half-${code}`;
+      const client = new Client({ name: "bench-bounty-test", version: "1" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${live.url}/mcp`)));
+      try {
+        const r = await client.callTool({ name: "register", arguments: { name, ...extra } });
+        expect(r.isError).toBe(true);
+        expect(JSON.stringify(r.content)).toContain(code);
+        expect(await live.platform.ctx.store.accounts.idByName(name)).toBeNull();
+        const again = await client.callTool({ name: "register", arguments: { name } });
+        expect(again.isError).toBeFalsy();
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
 
 describe("a name is an account or another account's agent, never both (REST race)", () => {

@@ -89,7 +89,8 @@ export class AccountsTable extends TableModule {
    * an account creation and an agent registration of one name then run one after the other.
    */
   async lockName(name: string): Promise<void> {
-    if (this.locks) await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`name:${name}`}, 0))`.execute(this.db);
+    if (this.locks)
+      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`name:${name}`}, 0))`.execute(this.db);
   }
 
   /** The id of the account named `name`, or null. */
