@@ -34,9 +34,12 @@ describe("attach checks token, awarder and terms against the service", () => {
       const fake = (await wait(await authorWallet.deployContract({ abi: testUsdcAbi, bytecode: testUsdcBytecode })))
         .contractAddress as Address;
       await wait(
-        await authorWallet.writeContract({ address: fake, abi: testUsdcAbi, functionName: "mint", args: [author.address, POOL] }),
+        await authorWallet.writeContract({ address: fake, abi: testUsdcAbi, functionName: "mint", args: [author.address, 2n * POOL] }),
       );
       await dc.mintUsdc(author.address, 2n * POOL);
+      const balanceOf = (token: Address) =>
+        dc.publicClient.readContract({ address: token, abi: testUsdcAbi, functionName: "balanceOf", args: [author.address] });
+      expect([await balanceOf(fake), await balanceOf(dc.contracts.usdc)]).toEqual([2n * POOL, 2n * POOL]); // two locks of each
       const platformAccount = dc.accounts[0]!.address.toLowerCase();
       const usdc = dc.contracts.usdc.toLowerCase();
       const now = BigInt(await latestBlockTime(dc));
