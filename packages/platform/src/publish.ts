@@ -485,7 +485,6 @@ export function planTestSet(
   };
 }
 
-
 /**
  * The benchmark's per-answer allowance (the pack budget, `pack-budget.ts`): a benchmark whose award pack
  * could not fit the verifier's limit with every winner answering at {@link MIN_ANSWER_BYTES} is refused.

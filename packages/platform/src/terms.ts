@@ -119,7 +119,10 @@ export function assertAttachableBounty(
   } catch (e) {
     if (!(e instanceof PlatformError && e.code === "invalid_option")) throw e;
     const field = String(e.details.field);
-    throw new PlatformError("invalid_bounty", `${what}: ${e.message}`, { field, actual: onChainTerm(b, field) });
+    throw new PlatformError("invalid_bounty", `${what}: ${e.message}`, {
+      field,
+      actual: onChainTerm(b, field),
+    });
   }
   for (const [field, v] of [
     ["closes_at", b.closesAt],

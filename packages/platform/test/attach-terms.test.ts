@@ -8,7 +8,15 @@
 import { testUsdcAbi, testUsdcBytecode } from "@bench-bounty/contracts";
 import type { Address, Hex } from "viem";
 import { describe, expect, it } from "vitest";
-import { chainConfig, cities, latestBlockTime, openTemp, rejection, useDevChain, type Harness } from "./helpers.js";
+import {
+  chainConfig,
+  cities,
+  latestBlockTime,
+  openTemp,
+  rejection,
+  useDevChain,
+  type Harness,
+} from "./helpers.js";
 
 const devChain = useDevChain();
 const POOL = 100_000_000n;
@@ -31,14 +39,25 @@ describe("attach checks token, awarder and terms against the service", () => {
       const author = dc.accounts[7]!;
       const authorWallet = dc.wallet(7);
       const wait = (hash: Hex) => dc.publicClient.waitForTransactionReceipt({ hash });
-      const fake = (await wait(await authorWallet.deployContract({ abi: testUsdcAbi, bytecode: testUsdcBytecode })))
-        .contractAddress as Address;
+      const fake = (
+        await wait(await authorWallet.deployContract({ abi: testUsdcAbi, bytecode: testUsdcBytecode }))
+      ).contractAddress as Address;
       await wait(
-        await authorWallet.writeContract({ address: fake, abi: testUsdcAbi, functionName: "mint", args: [author.address, 2n * POOL] }),
+        await authorWallet.writeContract({
+          address: fake,
+          abi: testUsdcAbi,
+          functionName: "mint",
+          args: [author.address, 2n * POOL],
+        }),
       );
       await dc.mintUsdc(author.address, 2n * POOL);
       const balanceOf = (token: Address) =>
-        dc.publicClient.readContract({ address: token, abi: testUsdcAbi, functionName: "balanceOf", args: [author.address] });
+        dc.publicClient.readContract({
+          address: token,
+          abi: testUsdcAbi,
+          functionName: "balanceOf",
+          args: [author.address],
+        });
       expect([await balanceOf(fake), await balanceOf(dc.contracts.usdc)]).toEqual([2n * POOL, 2n * POOL]); // two locks of each
       const platformAccount = dc.accounts[0]!.address.toLowerCase();
       const usdc = dc.contracts.usdc.toLowerCase();
@@ -58,8 +77,22 @@ describe("attach checks token, awarder and terms against the service", () => {
         });
 
       const cases = [
-        { name: "worthless", token: fake, awarder: dc.accounts[0]!.address, field: "token", expected: usdc, actual: fake.toLowerCase() },
-        { name: "selfaward", token: dc.contracts.usdc, awarder: author.address, field: "awarder", expected: platformAccount, actual: author.address.toLowerCase() },
+        {
+          name: "worthless",
+          token: fake,
+          awarder: dc.accounts[0]!.address,
+          field: "token",
+          expected: usdc,
+          actual: fake.toLowerCase(),
+        },
+        {
+          name: "selfaward",
+          token: dc.contracts.usdc,
+          awarder: author.address,
+          field: "awarder",
+          expected: platformAccount,
+          actual: author.address.toLowerCase(),
+        },
       ];
       for (const c of cases) {
         const b = await publishOne(h, c.name);
@@ -109,7 +142,11 @@ describe("attach checks token, awarder and terms against the service", () => {
         token: fake.toLowerCase(),
       });
       const legacy = await h.real.benchmarkDetail(old.slug);
-      expect(legacy).toMatchObject({ prize: "Prize: 100 USDC", prize_verified: false, bounty_status: "mismatch" });
+      expect(legacy).toMatchObject({
+        prize: "Prize: 100 USDC",
+        prize_verified: false,
+        bounty_status: "mismatch",
+      });
     } finally {
       await h.close();
     }

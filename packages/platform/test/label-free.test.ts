@@ -49,7 +49,10 @@ function rebuilt(prompt: string, label: string): DatasetRow {
  */
 function sortednessAttack(prompts: string[]): string[][] {
   const opts = prompts.map((p) =>
-    CLASSES.map((label) => ({ label, h: validateDataset({ name: "x", rows: [rebuilt(p, label)] }).row_hashes[0]! })),
+    CLASSES.map((label) => ({
+      label,
+      h: validateDataset({ name: "x", rows: [rebuilt(p, label)] }).row_hashes[0]!,
+    })),
   );
   const lo: string[] = [];
   const hi: string[] = [];
@@ -104,7 +107,9 @@ describe("the bank order and the split depend on no label (SPEC 6.1)", () => {
     };
     const baseline = served(rows);
     expect(baseline.slug).toBe(pub.slug);
-    expect(baseline.tasks.filter((t) => t[2] === "private").map((t) => t[1])).toEqual(priv.map((t) => t.prompt));
+    expect(baseline.tasks.filter((t) => t[2] === "private").map((t) => t[1])).toEqual(
+      priv.map((t) => t.prompt),
+    );
     let candidatesLeft = 0;
     for (const t of priv) {
       const i = rows.findIndex((r) => r.payload.station === stationOf(t.prompt));
@@ -154,7 +159,11 @@ describe("the default slug depends on no label (SPEC 6.1)", () => {
   it("probe4's offline brute force of the labels against the slug's 8 hex finds nothing; every vector gives the slug", async () => {
     const secret = ["rain", "sun", "sun", "rain", "rain", "rain", "sun", "rain"];
     const rowsOf = (labels: string[]) =>
-      labels.map((label, i) => ({ decision_ts: `2026-01-0${i + 1}`, payload: { city: "Oslo", temp: 10 + i }, label }));
+      labels.map((label, i) => ({
+        decision_ts: `2026-01-0${i + 1}`,
+        payload: { city: "Oslo", temp: 10 + i },
+        label,
+      }));
     const options: PublishOptions = {
       title: "Weather",
       grader_type: "exact",
@@ -172,7 +181,9 @@ describe("the default slug depends on no label (SPEC 6.1)", () => {
       const labels = secret.map((_, i) => ((m >> i) & 1 ? "sun" : "rain"));
       const rep = checkDataset({ name: "weather", rows: rowsOf(labels) });
       if (rep.content_hash?.slice(2, 10) === suffix) contentHits++;
-      slugs.add(defaultSlug("weather", planTestSet(rowsOf(labels), config, () => "00".repeat(32)).bank_digest));
+      slugs.add(
+        defaultSlug("weather", planTestSet(rowsOf(labels), config, () => "00".repeat(32)).bank_digest),
+      );
     }
     expect(contentHits).toBe(0); // before the fix: exactly the author's vector matched
     expect([...slugs]).toEqual([slug]); // all 256 candidates give the served slug: it says nothing of them
