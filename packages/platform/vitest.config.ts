@@ -15,6 +15,7 @@ const STORE_TESTS = [
   "test/detail.test.ts",
   "test/identity.test.ts",
   "test/publish.test.ts",
+  "test/label-free.test.ts",
   "test/runs.test.ts",
   "test/secrecy.test.ts",
   "test/task-scores.test.ts",

@@ -46,7 +46,12 @@ import { PlatformError } from "./errors.js";
 import { fromStored, toStored } from "./json.js";
 import { receiptUrl } from "./leaderboard.js";
 import { anchorCommitment, getBenchmark, getTasks, isOpen, testSetRowOf } from "./publish.js";
-import { assertBountyTerms } from "./terms.js";
+import {
+  assertAttachableBounty,
+  assertBountyTerms,
+  assertServiceParties,
+  type ServiceBountyParties,
+} from "./terms.js";
 import { isAuthorAgent } from "./agents.js";
 import { anchorOf, anchorPending, listRuns, runAnswers } from "./runs.js";
 import { packByteLimit, rowReceiptsFit } from "./pack-budget.js";
@@ -72,9 +77,9 @@ export interface LockOptions {
   payoutRule?: "winner_take_all" | "top_n_split";
   /** Explicit splits (overrides payoutRule). */
   splitsBps?: number[];
-  /** Token (default: the configured USDC). */
+  /** Token (default: the configured USDC; any other is refused before anything is sent). */
   token?: Address;
-  /** Awarder (default: the platform account). */
+  /** Awarder (default: the platform account; any other is refused before anything is sent). */
   awarder?: Address;
 }
 
@@ -140,9 +145,20 @@ function statusName(n: number): string {
 }
 
 /**
+ * The token and awarder this service accepts (`terms.ts`): the configured USDC of the chain and the
+ * platform account, which sends `award`.
+ */
+export function serviceParties(chain: NonNullable<PlatformContext["chain"]>): ServiceBountyParties {
+  return { usdc: chain.config.contracts.usdc?.toLowerCase() ?? null, awarder: chain.address };
+}
+
+/**
  * Attaches an on-chain bounty to a benchmark after checking that it commits to the same root and leaf
- * count. The bounty's `closesAt` becomes the benchmark's close.
- * @throws PlatformError `no_chain`, `bounty_mismatch`, `chain_error`
+ * count, that its token is the configured USDC and its awarder the service's, and that its terms pass
+ * the one terms rule (`assertAttachableBounty`). The bounty's `closesAt` becomes the benchmark's close.
+ * @throws PlatformError `invalid_option` (`bounty_id`), `no_chain`, `bounty_mismatch` (root, leaf
+ *   count, declared author or pool, another bounty attached), `invalid_bounty` (token, awarder or a
+ *   term, with `details.expected` / `details.actual`), `chain_error`
  */
 export async function attachBounty(
   ctx: PlatformContext,
@@ -174,6 +190,7 @@ export async function attachBounty(
     );
   }
   checkExpectations(bountyId, onchain, expect);
+  assertAttachableBounty(serviceParties(chain), bountyId, onchain);
   if (b.bounty && b.bounty.bounty_id !== String(bountyId)) {
     throw new PlatformError("bounty_mismatch", `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`, {
       bounty_id: b.bounty.bounty_id,
@@ -195,6 +212,24 @@ export async function attachBounty(
   };
   await ctx.store.benchmarks.setBounty(slug, attached);
   return attached;
+}
+
+/**
+ * A bounty id as a caller gives it: a bigint, a decimal string `^[1-9][0-9]*$`, or a safe integer
+ * (a JSON number above 2^53 - 1 has already lost digits, so it is refused rather than guessed).
+ * Negative, hexadecimal, fractional, exponent or zero-padded forms are refused; the range (1 to
+ * 2^256 - 1) is checked by {@link attachBounty}.
+ * @throws PlatformError `invalid_option` with `details.field: "bounty_id"`
+ */
+export function parseBountyId(v: bigint | string | number): bigint {
+  if (typeof v === "bigint") return v;
+  if (typeof v === "string" && /^[1-9][0-9]*$/.test(v)) return BigInt(v);
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 1) return BigInt(v);
+  throw new PlatformError(
+    "invalid_option",
+    `bounty_id must be a whole number from 1 to 2^256-1 in decimal digits (a JSON number at most ${Number.MAX_SAFE_INTEGER}), got ${typeof v === "string" ? JSON.stringify(v.slice(0, 100)) : String(v)}`,
+    { field: "bounty_id" },
+  );
 }
 
 /** What the author declares about the bounty they attach (each checked against the chain when given). */
@@ -279,6 +314,13 @@ export async function lockBounty(
   // The terms rule (SPEC 1.1, one place: evidence's checkBountyTerms): everything but chain time before
   // the chain is read, then "closes in the future" against the chain's clock.
   assertBountyTerms(unchecked);
+  // what attach will demand, refused before the author's money moves
+  const parties = serviceParties(chain);
+  assertServiceParties(
+    parties,
+    { token: o.token ?? parties.usdc ?? "(none)", awarder: o.awarder ?? parties.awarder },
+    "lock",
+  );
   const terms = assertBountyTerms(unchecked, await chain.latestTimestamp());
   const { bountyId } = await chain.lockBounty({
     authorPrivateKey: o.authorPrivateKey,

@@ -61,8 +61,10 @@ export interface ValidatedDataset {
   /** `row_hashes[i] = keccak256(canonical_json(rows[i]))` (0x hex). */
   row_hashes: Hex[];
   /**
-   * `keccak256(canonical_json(sorted row_hashes))`: the same rows give the same hash in any order (as
-   * they give the same split, which sorts by row hash).
+   * `keccak256(canonical_json(sorted row_hashes))`: the same rows give the same hash in any order. The
+   * dataset's identity (dedupe, dataset id), shown to its owner only: it covers the labels, so nothing
+   * served to anyone else is derived from it or from `row_hashes` (SPEC 6.1; the bank and the default
+   * slug use prompt hashes, see `publish.ts`).
    */
   content_hash: Hex;
 }

@@ -4,7 +4,8 @@
  * HTTP edge serves these shapes as they are (it only fills `base_url`).
  *
  * Prize renders (seed step 8): `"Prize: 50 USDC, locked at 0x..."` only on the detail and only after this
- * read checked the pool on-chain (bounty funded, token, author and pool as attached); `"Prize: 50 USDC"`
+ * read checked the pool on-chain (bounty funded, token, author and pool as attached, token the configured
+ * USDC, awarder the service); `"Prize: 50 USDC"`
  * for a declared pool this read did not verify (the list never verifies); `"--"` for no pool.
  */
 import { GRADER_TYPES } from "@bench-bounty/evidence";
@@ -140,7 +141,8 @@ export function howToCompete(slug: string, baseUrl: string): string {
 
 /**
  * The detail of a benchmark. With a chain, the bounty is read on-chain and checked against the attached
- * one (token, author, pool): only then does the prize render "locked at".
+ * one (token, author, pool, root) and the service (token = the configured USDC, awarder = the platform
+ * account): only then does the prize render "locked at".
  * @throws PlatformError `unknown_benchmark`
  */
 export async function benchmarkDetail(
@@ -152,8 +154,12 @@ export async function benchmarkDetail(
   let verified: { status: string } | null = null;
   if (b.bounty && ctx.chain) {
     const on = await ctx.chain.getBounty(BigInt(b.bounty.bounty_id));
+    const usdc = ctx.chain.config.contracts.usdc?.toLowerCase();
+    // a bounty attached before attach checked token and awarder is never shown "locked" either
     const matches =
       on.token.toLowerCase() === b.bounty.token &&
+      on.token.toLowerCase() === usdc &&
+      on.awarder.toLowerCase() === ctx.chain.address &&
       on.author.toLowerCase() === b.bounty.author &&
       on.pool.toString() === b.bounty.pool_base_units &&
       on.testSetRoot.toLowerCase() === b.commit_root;

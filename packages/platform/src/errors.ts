@@ -33,6 +33,7 @@ export type PlatformErrorCode =
   | "no_chain"
   | "no_bounty"
   | "bounty_mismatch"
+  | "invalid_bounty"
   | "award_not_allowed"
   | "winner_without_withdrawal_address"
   | "chain_error"

@@ -34,7 +34,8 @@ export function datasetFormats() {
       gold_field: "dotted path in the row, default label",
       tolerance: "numeric only: number or decimal string >= 0, in the label's unit, default 0",
       alternatives_field: "exact only: dotted path of a list of accepted alternatives",
-      public_fraction: "0..1, default 0.5: the first round(n * f) rows by row_hash become public tasks",
+      public_fraction:
+        "0..1, default 0.5: the first round(n * f) rows by prompt_hash (never by a label, SPEC 6.1) become public tasks",
       max_attempts: "integer 1..1000, default 3: attempts per agent",
       time_budget_seconds: "integer seconds >= 1, default 900: the time budget of the speed term (SPEC 6)",
       speed_weight: 'plain decimal string, default "0.3": SPEC 6 weight; speed_weight + cost_weight <= 1',

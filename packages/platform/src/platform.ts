@@ -95,6 +95,7 @@ import type { VerificationJobsTable } from "./store/verification-jobs.js";
 import { systemClock, type Clock } from "./time.js";
 import {
   attachBounty,
+  parseBountyId,
   awardBenchmark,
   awardChainState,
   awardEvidence,
@@ -277,13 +278,13 @@ export class Platform {
     return lockBounty(this.ctx, p, slug, opts);
   }
   /** Attaches an on-chain bounty after checking root, leaf count and the declared author and pool. */
-  attachBounty(
+  async attachBounty(
     p: Principal,
     slug: string,
     bountyId: bigint | string | number,
     expect?: AttachExpectations,
   ): Promise<AttachedBounty> {
-    return attachBounty(this.ctx, p, slug, BigInt(bountyId), expect);
+    return attachBounty(this.ctx, p, slug, parseBountyId(bountyId), expect);
   }
   /** Closes a benchmark to new runs (the operator or its author; the award closes it too). */
   async closeBenchmark(p: Principal, slug: string): Promise<BenchmarkRecord> {

@@ -2,20 +2,32 @@
  * Datasets and publishing (seed "Publish a Benchmark from Your Data"; SPEC 3).
  *
  * Publishing, in order: options are checked; one benchmark per dataset (`benchmark_exists` with
- * `details.existing_slug`); the slug (explicit: `^[a-z0-9][a-z0-9-]{1,127}$`, taken: 409
- * `slug_conflict`; default: slugified dataset name + `-` + the first 8 hex characters of the content
- * hash); prompts rendered for every row (a missing placeholder names the lowest row index and the
- * field); gold shaped per grader (lowest offending row index); rows sorted by `row_hash` ascending, the
+ * `details.existing_slug`); an explicit slug (`^[a-z0-9][a-z0-9-]{1,127}$`, taken: 409
+ * `slug_conflict`); prompts rendered for every row (a missing placeholder names the lowest row index
+ * and the field); gold shaped per grader (lowest offending row index); the bank: rows sorted by
+ * `prompt_hash` ascending (ties, identical prompts, by the row's position in the uploaded dataset), the
  * first `round(n * public_fraction)` (half to even, exact) public, the rest private; per-task salts;
- * the commitment `(root, leaf_count)` from the evidence library; everything stored in one transaction;
- * then the root anchored with kind `commitment` when a chain is configured.
+ * the commitment `(root, leaf_count)` from the evidence library; the default slug (slugified dataset
+ * name + `-` + the first 8 hex characters of the {@link bankDigest}, taken: 409 `slug_conflict`);
+ * everything stored in one transaction; then the root anchored with kind `commitment` when a chain is
+ * configured.
+ *
+ * Label-free order (SPEC 6.1): nothing served to anyone but the author may be computed from a label
+ * while the benchmark is open. The bank order (the order private tasks are served in), the split and
+ * the default slug are therefore derived from prompts only, never from `row_hash` / `content_hash`
+ * (hashes over whole rows, labels included, which stay the dataset's identity: dedupe and dataset id).
+ * Sorting by row hash let a stranger who rebuilt a row from its prompt test each candidate label
+ * against the served order; an 8-hex content-hash suffix in the slug let them test whole label
+ * vectors offline.
  */
 import {
+  canonicalHash,
   commitTestSet,
   composite,
   isEvidenceError,
   keccak256Hex,
   PACK_LIMITS,
+  promptHash,
   testSetLimitProblems,
   valueLimitProblems,
   type Hex,
@@ -93,9 +105,11 @@ export interface PublishOptions {
   slug?: string;
   /**
    * Seed for the per-task salts and the run-plan seed. Given: salts are reproducible
-   * (`keccak256("bench-bounty.task-salt:" + seed + ":" + content_hash + ":" + ordinal)`), which is for
-   * tests and demos only: anyone knowing the seed can brute-force private gold from the root. Absent:
-   * 32 crypto-random bytes per task.
+   * (`keccak256("bench-bounty.task-salt:" + seed + ":" + content_hash + ":" + ordinal)`; never served
+   * before the award) and so is the plan seed (`keccak256("bench-bounty.plan-seed:" + seed + ":" +
+   * bank_digest)`, label-free: it orders the public tasks a run serves), which is for tests and demos
+   * only: anyone knowing the seed can brute-force private gold from the root. Absent: 32 crypto-random
+   * bytes per task and for the plan seed.
    */
   seed?: string;
 }
@@ -120,8 +134,15 @@ export interface PublishResult {
   disclosure: string;
 }
 
-/** The disclosure returned with every publication (seed "Privacy: what competitors can see"). */
+/**
+ * The disclosure returned with every publication (seed "Privacy: what competitors can see"). It says
+ * what the server did; unlike the seed's wording ("sorted your rows by row_hash"), rows are sorted by
+ * `prompt_hash` so that neither the split nor the served order depends on a label (SPEC 6.1).
+ */
 export const DISCLOSURE =
+  "The server sorted your rows by prompt_hash (keccak256 of the rendered prompt; identical prompts keep their upload " +
+  "order), so neither the public/private split nor the order tasks are served in depends on a label (SPEC 6.1); " +
+  "the first round(n * public_fraction) rows are public. " +
   "The private split hides only the LABELS. The payloads of private rows are rendered into the task prompts every " +
   "competitor receives. Gold answers never appear in any response, and per-task correctness stays hidden until the " +
   "benchmark closes, but the payload data itself is visible to everyone who enters. When the prize is awarded, the " +
@@ -130,8 +151,11 @@ export const DISCLOSURE =
 /** Slug rule of explicit slugs. */
 export const SLUG_RE = /^[a-z0-9][a-z0-9-]{1,127}$/;
 
-/** Default slug: slugified name (ASCII letters and digits, runs of others as `-`) + `-` + 8 hex of the content hash. */
-export function defaultSlug(name: string, contentHash: string): string {
+/**
+ * Default slug: slugified name (ASCII letters and digits, runs of others as `-`) + `-` + 8 hex of the
+ * {@link bankDigest} (label-free, SPEC 6.1: never of the content hash, which covers the labels).
+ */
+export function defaultSlug(name: string, bankDigest: string): string {
   const base =
     name
       .normalize("NFKD")
@@ -141,7 +165,7 @@ export function defaultSlug(name: string, contentHash: string): string {
       .replace(/^-+|-+$/g, "")
       .slice(0, 118)
       .replace(/-+$/g, "") || "benchmark";
-  return `${base}-${contentHash.slice(2, 10)}`;
+  return `${base}-${bankDigest.slice(2, 10)}`;
 }
 
 /**
@@ -355,16 +379,42 @@ export interface PlannedTestSet {
   public_count: number;
   root: Hex;
   leaf_count: number;
+  /** {@link bankDigest} of the rows: label-free, what the default slug and the seeded plan seed use. */
+  bank_digest: Hex;
 }
 
 /**
- * Renders prompts, shapes gold, sorts by row hash, splits and salts: the pure part of publishing.
+ * The bank order (SPEC 3 ordinals, SPEC 6.1): row indexes sorted by `prompt_hash` ascending, identical
+ * prompts by their position in the uploaded dataset. Computed from prompts only: no label moves a row.
+ * @param promptHashes `prompt_hash` per row, in upload order (bare lowercase hex, SPEC 3)
+ */
+export function bankOrder(promptHashes: readonly string[]): number[] {
+  return promptHashes
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const x = promptHashes[a]!;
+      const y = promptHashes[b]!;
+      return x < y ? -1 : x > y ? 1 : a - b;
+    });
+}
+
+/**
+ * The label-free digest of a bank: `keccak256(canonical_json([prompt_hash, ...]))` over the prompt
+ * hashes in bank order (0x hex). Identical prompts give the identical digest; it reveals nothing a run
+ * does not serve (SPEC 6.1).
+ */
+export function bankDigest(promptHashesInBankOrder: readonly string[]): Hex {
+  return canonicalHash([...promptHashesInBankOrder]);
+}
+
+/**
+ * Renders prompts, shapes gold, sorts by prompt hash ({@link bankOrder}), splits and salts: the pure
+ * part of publishing.
  * @param salts salt per ordinal
  * @throws PlatformError `missing_placeholder` / `invalid_label` / `invalid_gold` naming the lowest row
  */
 export function planTestSet(
   rows: DatasetRow[],
-  rowHashes: string[],
   config: BenchmarkConfig,
   salts: (ordinal: number) => string,
 ): PlannedTestSet {
@@ -401,9 +451,9 @@ export function planTestSet(
         : "invalid_label";
     throwRowIssues(code, goldIssues, "gold");
   }
-  const order = rows
-    .map((_, i) => i)
-    .sort((a, b) => (rowHashes[a]! < rowHashes[b]! ? -1 : rowHashes[a]! > rowHashes[b]! ? 1 : a - b));
+  // the template and the rows were checked well-formed: every prompt has a UTF-8 encoding
+  const promptHashes = prompts.map((prompt) => promptHash(prompt));
+  const order = bankOrder(promptHashes);
   const nPublic = publicCount(rows.length, config.public_fraction);
   const testSet = order.map((rowIndex, ordinal) => ({
     ordinal,
@@ -426,7 +476,13 @@ export function planTestSet(
     "test set",
   );
   const c = commitTestSet(testSet.map(({ row_index: _r, ...row }) => row));
-  return { rows: testSet, public_count: nPublic, root: c.root, leaf_count: c.leafCount };
+  return {
+    rows: testSet,
+    public_count: nPublic,
+    root: c.root,
+    leaf_count: c.leafCount,
+    bank_digest: bankDigest(order.map((i) => promptHashes[i]!)),
+  };
 }
 
 /**
@@ -492,7 +548,6 @@ export async function publishBenchmark(
   assertDatasetOwner(author, ds);
   const existing = await ctx.store.benchmarks.slugOfDataset(datasetId);
   if (existing !== null) throw benchmarkExists(datasetId, existing);
-  let slug: string;
   if (options.slug !== undefined) {
     if (typeof options.slug !== "string" || !SLUG_RE.test(options.slug)) {
       throw new PlatformError(
@@ -501,9 +556,8 @@ export async function publishBenchmark(
         { field: "slug" },
       );
     }
-    slug = options.slug;
-  } else slug = defaultSlug(ds.name, ds.content_hash);
-  if (await ctx.store.benchmarks.exists(slug)) throw slugConflict(slug);
+    if (await ctx.store.benchmarks.exists(options.slug)) throw slugConflict(options.slug);
+  }
   const stored = await ctx.store.datasets.rows(datasetId);
   const rows = stored.map((r) => fromStored<DatasetRow>(r.body_json));
   const seed = options.seed;
@@ -511,16 +565,13 @@ export async function publishBenchmark(
     seed !== undefined
       ? (i: number) => keccak256Hex(`bench-bounty.task-salt:${seed}:${ds.content_hash}:${i}`).slice(2)
       : () => hex(ctx.randomBytes(32));
-  const plan = planTestSet(
-    rows,
-    stored.map((r) => r.row_hash),
-    config,
-    salts,
-  );
+  const plan = planTestSet(rows, config, salts);
+  const slug = options.slug ?? defaultSlug(ds.name, plan.bank_digest);
+  if (options.slug === undefined && (await ctx.store.benchmarks.exists(slug))) throw slugConflict(slug);
   config.max_answer_bytes = awardableAllowance(ctx, plan, options.title.trim(), config);
   const planSeed =
     seed !== undefined
-      ? keccak256Hex(`bench-bounty.plan-seed:${seed}:${ds.content_hash}`).slice(2)
+      ? keccak256Hex(`bench-bounty.plan-seed:${seed}:${plan.bank_digest}`).slice(2)
       : hex(ctx.randomBytes(32));
   const createdAt = isoMillis(ctx.clock());
   await ctx.store.tx(async (t) => {

@@ -44,3 +44,109 @@ export function assertBountyTerms(terms: UncheckedBountyTerms, now?: bigint): Bo
       return refuse("splits_bps", splitsError?.message ?? "bad splits_bps");
   }
 }
+
+/** What the service accepts as an attached bounty's token and awarder (the chain configuration). */
+export interface ServiceBountyParties {
+  /** The configured USDC of the chain (`contracts.usdc`: the address book's, or `--usdc`), or null when none is configured. */
+  usdc: string | null;
+  /** The service's awarder signer: the platform account, which sends `award`. */
+  awarder: string;
+}
+
+/** The on-chain facts of a bounty that {@link assertAttachableBounty} checks (SPEC 1.1 `getBounty`). */
+export interface AttachableBountyFacts {
+  token: string;
+  awarder: string;
+  pool: bigint;
+  closesAt: bigint;
+  awardDeadline: bigint;
+  thresholdBps: number;
+  splitsBps: readonly number[];
+}
+
+/**
+ * The token and awarder a bounty must name for the service to show and award it: the configured USDC
+ * (a second token, e.g. a worthless TestUSDC the author deployed, would render "Prize: 100 USDC") and
+ * the service's own awarder (any other awarder means the service could never award).
+ * @throws PlatformError `invalid_bounty` with `details: {field, expected, actual}` (`token` or `awarder`)
+ */
+export function assertServiceParties(
+  parties: ServiceBountyParties,
+  bounty: { token: string; awarder: string },
+  what: string,
+): void {
+  if (parties.usdc === null)
+    throw new PlatformError(
+      "invalid_bounty",
+      `${what}: no USDC is configured for this chain (contracts.usdc, --usdc), so no token can be accepted`,
+      { field: "token", expected: null, actual: bounty.token.toLowerCase() },
+    );
+  for (const [field, expected, actual] of [
+    ["token", parties.usdc, bounty.token],
+    ["awarder", parties.awarder, bounty.awarder],
+  ] as const) {
+    if (expected.toLowerCase() !== actual.toLowerCase())
+      throw new PlatformError(
+        "invalid_bounty",
+        `${what}: ${field} is ${actual.toLowerCase()}, expected ${expected.toLowerCase()} (${field === "token" ? "the configured USDC of the chain" : "the service's awarder"})`,
+        { field, expected: expected.toLowerCase(), actual: actual.toLowerCase() },
+      );
+  }
+}
+
+/**
+ * Checks a bounty read on-chain before it is attached (SPEC 1.1): token and awarder per
+ * {@link assertServiceParties}; its terms by the one terms rule ({@link assertBountyTerms}, without
+ * chain time: an attach may be retried after the close); and times the detail can show exactly
+ * (unix seconds up to 2^53 - 1).
+ * @throws PlatformError `invalid_bounty` with `details: {field, expected?, actual}`
+ */
+export function assertAttachableBounty(
+  parties: ServiceBountyParties,
+  bountyId: bigint,
+  b: AttachableBountyFacts,
+): void {
+  const what = `bounty ${bountyId}`;
+  assertServiceParties(parties, b, what);
+  try {
+    assertBountyTerms({
+      pool: b.pool,
+      thresholdBps: b.thresholdBps,
+      closesAt: b.closesAt,
+      awardDeadline: b.awardDeadline,
+      splitsBps: [...b.splitsBps],
+    });
+  } catch (e) {
+    if (!(e instanceof PlatformError && e.code === "invalid_option")) throw e;
+    const field = String(e.details.field);
+    throw new PlatformError("invalid_bounty", `${what}: ${e.message}`, {
+      field,
+      actual: onChainTerm(b, field),
+    });
+  }
+  for (const [field, v] of [
+    ["closes_at", b.closesAt],
+    ["award_deadline", b.awardDeadline],
+  ] as const)
+    if (v > BigInt(Number.MAX_SAFE_INTEGER))
+      throw new PlatformError(
+        "invalid_bounty",
+        `${what}: ${field} ${v} is beyond ${Number.MAX_SAFE_INTEGER} unix seconds, which the detail cannot show exactly`,
+        { field, expected: `at most ${Number.MAX_SAFE_INTEGER}`, actual: v.toString() },
+      );
+}
+
+function onChainTerm(b: AttachableBountyFacts, field: string): unknown {
+  switch (field) {
+    case "pool":
+      return b.pool.toString();
+    case "threshold_bps":
+      return b.thresholdBps;
+    case "closes_at":
+      return b.closesAt.toString();
+    case "award_deadline":
+      return b.awardDeadline.toString();
+    default:
+      return [...b.splitsBps];
+  }
+}

@@ -60,5 +60,27 @@ describe("attachBounty input", () => {
         details: { field: "bounty_id" },
       });
     }
+    // odd forms: negative, hex, exponent, fractional, zero-padded, a number that lost digits, -0
+    const odd: (string | number)[] = [
+      "-1",
+      "0x10",
+      "1e21",
+      "1.5",
+      "007",
+      "",
+      " 1",
+      -1,
+      1.5,
+      1e21,
+      2 ** 53,
+      -0,
+      NaN,
+    ];
+    for (const id of odd) {
+      await expect(p.attachBounty(author, slug, id), String(id)).rejects.toMatchObject({
+        code: "invalid_option",
+        details: { field: "bounty_id" },
+      });
+    }
   });
 });

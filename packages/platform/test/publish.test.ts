@@ -155,11 +155,15 @@ describe("publishing: the seed's table of refusals", () => {
     expect(e.details.hint).toBeTypeOf("string");
   });
 
-  it("default slug: slugified dataset name + '-' + 8 hex of the content hash", async () => {
+  it("default slug: slugified dataset name + '-' + 8 hex of the label-free bank digest (never the content hash)", async () => {
     const platform = await openTemp();
     const ds = await platform.createDataset(cities(4, "Électricité & Gaz 2026!"));
     const res = await platform.publish(ds.dataset_id, base());
-    expect(res.slug).toBe(`electricite-gaz-2026-${ds.content_hash.slice(2, 10)}`);
+    const tasks = await platform.testSet(res.slug);
+    // the prompt hashes in bank order, hashed as a canonical JSON list (computed here by hand)
+    const digest = keccak256Hex(`[${tasks.map((t) => `"${promptHash(t.prompt)}"`).join(",")}]`);
+    expect(res.slug).toBe(`electricite-gaz-2026-${digest.slice(2, 10)}`);
+    expect(res.slug).not.toContain(ds.content_hash.slice(2, 10));
   });
 
   it("one benchmark per dataset: a second publish is 409 with details.existing_slug", async () => {
@@ -206,15 +210,15 @@ describe("publishing: split and commitment", () => {
     expect(publicCount(4, "0")).toBe(0);
   });
 
-  it("sorts rows by row_hash, makes the first round(n*f) public, and commits with the evidence library", async () => {
+  it("sorts rows by prompt_hash, makes the first round(n*f) public, and commits with the evidence library", async () => {
     const platform = await openTemp();
     const input = cities(9);
     const ds = await platform.createDataset(input);
     const res = await platform.publish(ds.dataset_id, base({ public_fraction: "0.6" }));
     expect(res).toMatchObject({ leaf_count: 9, public_count: 5, private_count: 4 });
     const tasks = await platform.testSet(res.slug);
-    // row hashes computed here from the rows as uploaded (canonical JSON, keccak)
-    const hashes = input.rows.map((row) => keccak256Hex(canonicalJsonString(row)));
+    // prompt hashes computed here from the prompts the rows render to (SPEC 3: keccak of the UTF-8)
+    const hashes = input.rows.map((_, i) => promptHash(`What is the answer for City${i} #${i}?`));
     const expectedOrder = hashes
       .map((h, i) => ({ h, i }))
       .sort((a, b) => (a.h < b.h ? -1 : 1))

@@ -71,6 +71,7 @@ describe("per-task credit of finalized runs", () => {
     const h = await openTemp({ clock: clock.now });
     const slug = await bench(h);
     const good = await play(h, slug, "good", (_i, right) => right);
+    clock.advance(1000); // runs are served by start time (ties by run id, a hash of the slug)
     // wrong on odd ordinals, unanswered on ordinal 2 (scores 0, SPEC 4)
     const mixed = await play(h, slug, "mixed", (i, right) => (i === 2 ? null : i % 2 ? "wrong" : right));
     const receiptBefore = (await h.getRun(mixed.runId)).receipt!;

@@ -78,6 +78,7 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   invalid_label: 422,
   invalid_gold: 422,
   invalid_slug: 422,
+  invalid_bounty: 422,
   invalid_answers: 422,
   invalid_withdrawal_address: 422,
   invalid_utf8: 422,

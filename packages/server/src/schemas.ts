@@ -126,7 +126,19 @@ export const PublishBody = z
 
 export const BountyBody = z
   .object({
-    bounty_id: z.union([z.string().regex(/^[0-9]+$/), z.number().int().nonnegative()]).transform(String),
+    bounty_id: z
+      .union([
+        z.string().regex(/^[1-9][0-9]*$/, "a whole number >= 1 in decimal digits"),
+        z
+          .number()
+          .int()
+          .min(1)
+          .max(Number.MAX_SAFE_INTEGER, "a JSON number above 2^53-1 loses digits: send a string"),
+      ])
+      .transform(String)
+      .openapi({
+        description: "the bounty id, 1 to 2^256-1: a decimal string (or a JSON number up to 2^53-1)",
+      }),
     author: z
       .string()
       .optional()
