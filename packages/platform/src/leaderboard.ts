@@ -9,8 +9,9 @@
  *   `rank_accuracy` and `receipt_url`. It is the input of the award.
  *
  * Both keep the best row per agent (evidence `rankRows`). A board is cached per process and invalidated
- * by the store's `benchmarks.board_version`, which finalize, close and award increase in their
- * transactions: a board read costs one indexed query until the next change, in any process.
+ * by the store's `benchmarks.board_version`, which finalize, close, award, the bounty and the anchor
+ * increase in their writes: a board read costs one indexed read of that counter until the next
+ * change, in any process.
  */
 import { rankRows, type Hex, type RankedRow, type RunRow } from "@bench-bounty/evidence";
 import type { BenchmarkRecord, LeaderboardVisibility, PlatformContext } from "./context.js";

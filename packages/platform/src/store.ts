@@ -5,8 +5,9 @@
  * through their data-access modules (`store/*.ts`, one per table); the schema comes from versioned
  * migrations (`store/migrations/`). Minted evidence packs live in the `packs` table.
  *
- * Durability: on SQLite a WAL journal with `synchronous = FULL` (a committed transaction survives a
- * crash or power loss) and IMMEDIATE transactions (the write lock is taken at BEGIN); on PostgreSQL
+ * Durability: on SQLite a WAL journal with group commit (`store/wal-sync.ts`: a transaction or write
+ * returns once an fsync of the WAL after its commit finished, so an acknowledged write survives a
+ * crash or power loss; concurrent commits share one fsync, run off the event loop) and IMMEDIATE transactions (the write lock is taken at BEGIN); on PostgreSQL
  * its own WAL. Every multi-row change is one {@link Store.tx} (all or nothing), so a crash at any
  * point leaves the state before or after a step. Where two processes could race on PostgreSQL, rows
  * are locked (`FOR UPDATE`), constraints decide (one run in progress per agent, one answer per
@@ -44,6 +45,7 @@ import {
   type StoreTarget,
 } from "./store/engine.js";
 import type { Executor } from "./store/executor.js";
+import type { WalSync } from "./store/wal-sync.js";
 import { migrationsFor } from "./store/migrations/index.js";
 import { PacksTable } from "./store/packs.js";
 import { RunsTable } from "./store/runs.js";
@@ -119,9 +121,12 @@ export class Store extends Tables {
   private readonly localDir: string | null;
   private readonly checkpoints: string | null;
   private readonly locks = new Map<string, Promise<unknown>>();
+  /** SQLite: the group commit (a transaction returns once its commit is on disk). */
+  private readonly wal: WalSync | undefined;
 
   private constructor(opened: OpenedEngine, dir: string | null, runsDir: string | null) {
     super(opened.db, opened.engine);
+    this.wal = opened.wal;
     this.description = opened.description;
     this.localDir = dir;
     this.checkpoints = runsDir ?? (dir === null ? null : join(dir, "runs"));
@@ -160,6 +165,7 @@ export class Store extends Tables {
     try {
       refuseForeign(opened);
       await migrate(opened);
+      await opened.wal?.flush(); // the migrations' commits
     } catch (e) {
       await opened.db.destroy();
       throw e;
@@ -201,12 +207,15 @@ export class Store extends Tables {
    * Runs `fn` in one transaction, all or nothing: IMMEDIATE on SQLite; on PostgreSQL READ COMMITTED,
    * with rows locked by the modules' `lock` reads, and retried up to 5 times after a serialization
    * failure or a deadlock (so `fn` must only touch the store). Inside `fn` use only the given
-   * `Tables`: on SQLite the store's own modules wait for the transaction's connection.
+   * `Tables`: on SQLite the store's own modules wait for the transaction's connection. Returns once
+   * the commit is on disk (SQLite: the group commit's fsync, shared with concurrent transactions).
    */
   async tx<T>(fn: (t: Tables) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db.transaction().execute((trx) => fn(new Tables(trx, this.engine)));
+        const result = await this.db.transaction().execute((trx) => fn(new Tables(trx, this.engine)));
+        await this.wal?.flush();
+        return result;
       } catch (e) {
         if (attempt >= TX_ATTEMPTS || !isRetryable(e)) throw e;
         await new Promise((r) => setTimeout(r, 5 * attempt + Math.floor(Math.random() * 10)));
@@ -270,8 +279,11 @@ function refuseForeign(o: OpenedEngine): void {
 /** Durability pragmas (SQLite), then every pending migration. @throws PlatformError `invalid_store` */
 async function migrate(o: OpenedEngine): Promise<void> {
   if (o.engine === "sqlite") {
-    await sql`PRAGMA journal_mode = WAL`.execute(o.db);
-    await sql`PRAGMA synchronous = FULL`.execute(o.db);
+    const mode = await sql<{ journal_mode: string }>`PRAGMA journal_mode = WAL`.execute(o.db);
+    // Group commit (store/wal-sync.ts) needs the WAL: elsewhere every COMMIT syncs by itself.
+    const wal = mode.rows[0]?.journal_mode === "wal";
+    if (!wal) o.wal?.disable();
+    await sql.raw(`PRAGMA synchronous = ${wal ? "NORMAL" : "FULL"}`).execute(o.db);
     await sql`PRAGMA foreign_keys = ON`.execute(o.db);
   }
   // On PostgreSQL the migrator's tables live in the store's own schema (it would otherwise take

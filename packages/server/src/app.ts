@@ -1,7 +1,7 @@
 /**
  * The Hono app of `bench-bounty serve`: routes grouped per resource under `/api/v1`, then MCP, then
  * an optional static web app. Middleware in order: time limit, authentication, per-key rate limit,
- * body limit. One `onError` turns every refusal into `{error: {code, message, details}}` with the
+ * body limit; an anonymous leaderboard read is answered before them (`public-reads.ts`). One `onError` turns every refusal into `{error: {code, message, details}}` with the
  * status of `errors.ts`; an unknown method on a known path is 405 with `Allow`; nothing answers a
  * stack trace.
  */
@@ -11,7 +11,7 @@ import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import type { Domain } from "./domain.js";
 import type { AppEnv } from "./env.js";
-import { EdgeError, errorResponseOf, type EdgeErrorCode } from "./errors.js";
+import { EdgeError, errorResponseOf, logUnexpected, type EdgeErrorCode } from "./errors.js";
 import { sendError } from "./http.js";
 import { authenticate } from "./middleware/auth.js";
 import {
@@ -23,6 +23,7 @@ import {
   type Limits,
 } from "./middleware/limits.js";
 import { mountMcp } from "./mcp/endpoint.js";
+import { publicReads } from "./public-reads.js";
 import { accountRoutes } from "./routes/accounts.js";
 import { benchmarkRoutes } from "./routes/benchmarks.js";
 import { claimRoutes } from "./routes/claims.js";
@@ -226,5 +227,9 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
     const err = e instanceof HTTPException && !(e.cause instanceof EdgeError) ? fromHttpException(e) : e;
     return sendError(c, errorResponseOf(err, opts.log));
   });
+  // Anonymous leaderboard reads first: the same answer as the route, without the chain (public-reads.ts).
+  const early = publicReads(opts.domain, limiter, opts.log ?? logUnexpected);
+  const chain = app.fetch;
+  app.fetch = async (req, env, ctx) => (await early(req, env)) ?? chain(req, env, ctx);
   return app;
 }

@@ -184,7 +184,8 @@ export function errorResponseOf(e: unknown, log: (e: unknown) => void = logUnexp
   };
 }
 
-function logUnexpected(e: unknown): void {
+/** The default log of unexpected errors: stderr, with the stack (never sent to a client). */
+export function logUnexpected(e: unknown): void {
   process.stderr.write(
     `bench-bounty server: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
   );

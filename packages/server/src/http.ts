@@ -2,6 +2,7 @@
  * Response helpers of the edge: JSON bodies are canonical JSON (SPEC 2), so big integers and exact
  * decimals keep their value on the wire.
  */
+import { createHash } from "node:crypto";
 import { canonicalJsonString, isEvidenceError } from "@bench-bounty/evidence";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -22,21 +23,52 @@ export function jsonText(value: unknown): string {
 export function sendJson(c: Context, value: unknown, status = 200, headers: Record<string, string> = {}) {
   return c.body(jsonText(value), status as ContentfulStatusCode, {
     ...headers,
-    "content-type": "application/json; charset=utf-8",
+    "content-type": JSON_TYPE,
   });
 }
 
-const frozenText = new WeakMap<object, string>();
+/** The wire form of an immutable cached value: its canonical JSON bytes and their ETag. */
+export interface FrozenBody {
+  bytes: Uint8Array<ArrayBuffer>;
+  /** A strong ETag: the first 128 bits of the bytes' SHA-256, base64url (the same in every process). */
+  etag: string;
+}
+
+const frozenBodies = new WeakMap<object, FrozenBody>();
 
 /**
- * A JSON response for a value the domain hands out as an immutable cached object (the leaderboard:
- * the platform returns the same object until the board changes). Its text is serialised once per
- * object; never use this for an object that may change after it was sent.
+ * The bytes and ETag of a value the domain hands out as an immutable cached object (the leaderboard:
+ * the platform returns the same object until the board changes), serialised and hashed once per
+ * object. Never use this for an object that may change after it was sent.
+ */
+export function frozenBodyOf(value: object): FrozenBody {
+  let body = frozenBodies.get(value);
+  if (body === undefined) {
+    const bytes = new Uint8Array(Buffer.from(jsonText(value), "utf8"));
+    const etag = `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 22)}"`;
+    frozenBodies.set(value, (body = { bytes, etag }));
+  }
+  return body;
+}
+
+/** True when an `If-None-Match` header value names `etag` (or is `*`). Weak validators compare equal. */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const strip = (t: string) => t.trim().replace(/^W\//, "");
+  return header.split(",").some((t) => t.trim() === "*" || strip(t) === etag);
+}
+
+/** The content type of every JSON body of the edge. */
+export const JSON_TYPE = "application/json; charset=utf-8";
+
+/**
+ * A JSON response for an immutable cached value ({@link frozenBodyOf}) with its `ETag`: 304 without a
+ * body when the request's `If-None-Match` names it.
  */
 export function sendCachedJson(c: Context, value: object) {
-  let text = frozenText.get(value);
-  if (text === undefined) frozenText.set(value, (text = jsonText(value)));
-  return c.body(text, 200, { "content-type": "application/json; charset=utf-8" });
+  const { bytes, etag } = frozenBodyOf(value);
+  if (etagMatches(c.req.header("if-none-match"), etag)) return c.body(null, 304, { etag });
+  return c.body(bytes, 200, { "content-type": JSON_TYPE, etag });
 }
 
 /** The wire form of an error response. */

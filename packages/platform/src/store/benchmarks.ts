@@ -44,10 +44,31 @@ export class BenchmarksTable extends TableModule {
     return r ? toRecord(r) : null;
   }
 
-  /** A benchmark with its board's change counter (one read: the leaderboard's cache check), or null. */
+  /** Records read by {@link getVersioned}, by slug, with the version they were read at. */
+  private readonly versioned = new Map<string, { record: BenchmarkRecord; board_version: number }>();
+
+  /**
+   * A benchmark with its row's change counter `board_version` (the leaderboard's cache check), or
+   * null. Every change of the row (close, award, bounty, commitment anchor) and of its board (finalize)
+   * increases the counter in the same statement or transaction, so the check is one indexed read of
+   * the counter: the record is read and parsed again only when it moved (in any process). The
+   * returned record is shared by the callers of one version: never change it.
+   */
   async getVersioned(slug: string): Promise<{ record: BenchmarkRecord; board_version: number } | null> {
+    const v = await this.db
+      .selectFrom("benchmarks")
+      .select("board_version")
+      .where("slug", "=", slug)
+      .executeTakeFirst();
+    if (!v) return null;
+    const hit = this.versioned.get(slug);
+    if (hit && hit.board_version === v.board_version) return hit;
     const r = await this.db.selectFrom("benchmarks").selectAll().where("slug", "=", slug).executeTakeFirst();
-    return r ? { record: toRecord(r), board_version: r.board_version } : null;
+    if (!r) return null;
+    const fresh = { record: Object.freeze(toRecord(r)), board_version: r.board_version };
+    if (this.versioned.size >= 1024) this.versioned.clear();
+    this.versioned.set(slug, fresh);
+    return fresh;
   }
 
   /** All benchmarks, oldest first. */
@@ -102,20 +123,20 @@ export class BenchmarksTable extends TableModule {
       .execute();
   }
 
-  /** Records the commitment's anchor. */
+  /** Records the commitment's anchor; bumps the row's version (see {@link getVersioned}). */
   async setCommitmentAnchor(slug: string, ev: AnchorEvidence): Promise<void> {
     await this.db
       .updateTable("benchmarks")
-      .set({ commitment_anchor_json: toStored(ev) })
+      .set((eb) => ({ commitment_anchor_json: toStored(ev), board_version: eb("board_version", "+", 1) }))
       .where("slug", "=", slug)
       .execute();
   }
 
-  /** Records the attached bounty (or its refreshed on-chain facts). */
+  /** Records the attached bounty (or its refreshed on-chain facts); bumps the row's version (its close time moves the board's `open`). */
   async setBounty(slug: string, bounty: AttachedBounty): Promise<void> {
     await this.db
       .updateTable("benchmarks")
-      .set({ bounty_json: toStored(bounty) })
+      .set((eb) => ({ bounty_json: toStored(bounty), board_version: eb("board_version", "+", 1) }))
       .where("slug", "=", slug)
       .execute();
   }

@@ -1,6 +1,7 @@
 /**
- * The two engines under one Kysely database: SQLite (better-sqlite3, one file, WAL +
- * `synchronous = FULL` + foreign keys + a busy timeout) and PostgreSQL (a `pg` Pool, 64-bit integers
+ * The two engines under one Kysely database: SQLite (better-sqlite3, one file, WAL + group commit
+ * (`wal-sync.ts`: `synchronous = NORMAL` and one fsync off the event loop per group of commits, each
+ * write acknowledged once on disk) + foreign keys + a busy timeout) and PostgreSQL (a `pg` Pool, 64-bit integers
  * read as numbers). Opening checks that the target is empty or a bench-bounty store of a version this
  * build reads before anything is written to it.
  */
@@ -17,6 +18,7 @@ import {
 import type pg from "pg";
 import { PlatformError } from "../errors.js";
 import type { Database } from "./schema.js";
+import { WalSync } from "./wal-sync.js";
 
 /** The engine of a store. */
 export type Engine = "sqlite" | "postgres";
@@ -51,48 +53,80 @@ export function describePostgres(url: string, schema?: string): string {
 
 /** The SQLite driver with IMMEDIATE transactions: the write lock is taken at BEGIN, not at the first write. */
 class ImmediateSqliteDriver extends SqliteDriver {
+  constructor(
+    database: ReturnType<typeof withStatementCache>,
+    private readonly wal: WalSync,
+  ) {
+    super({ database });
+  }
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+  /**
+   * An autocommit write (outside any transaction) is acknowledged once on disk: its fsync is waited
+   * for here, holding the connection (they are few: accounts, keys, agents). A transaction's commit
+   * is waited for by `Store.tx` once the connection is free, so concurrent commits share an fsync.
+   */
+  override async releaseConnection(): Promise<void> {
+    if (this.wal.takeAutocommit()) await this.wal.flush();
   }
 }
 
 /** Prepared statements kept per SQLite store (distinct SQL texts of the store's queries: a few dozen). */
 const STATEMENTS_CACHED = 512;
 
+/** What a statement does to the WAL: `commit` ends a transaction, `autocommit` writes outside one. */
+type WalEffect = "none" | "commit" | "write";
+
+function walEffectOf(sql: string, stmt: BetterSqlite3.Statement): WalEffect {
+  if (/^\s*commit\b/i.test(sql)) return "commit";
+  if (stmt.reader || /^\s*(begin|rollback|savepoint|release|pragma)\b/i.test(sql)) return "none";
+  return "write";
+}
+
 /**
  * The database as Kysely's SQLite driver sees it, with its prepared statements reused: the driver
  * prepares every query it runs, which costs more than running the store's small indexed queries
  * (bench:api). Safe because the driver only runs statements to completion (`all`, `run`; the store
- * never streams), and SQLite re-prepares a statement by itself after a schema change.
+ * never streams), and SQLite re-prepares a statement by itself after a schema change. Each COMMIT
+ * and each write outside a transaction is counted in `wal` (`prepare` is called right before the
+ * statement runs).
  */
-function withStatementCache(sqlite: BetterSqlite3.Database) {
-  const statements = new Map<string, BetterSqlite3.Statement>();
+function withStatementCache(sqlite: BetterSqlite3.Database, wal: WalSync) {
+  const statements = new Map<string, { stmt: BetterSqlite3.Statement; effect: WalEffect }>();
   return {
     prepare(sql: string): BetterSqlite3.Statement {
-      let stmt = statements.get(sql);
-      if (stmt === undefined) {
-        stmt = sqlite.prepare(sql);
+      let hit = statements.get(sql);
+      if (hit === undefined) {
+        const stmt = sqlite.prepare(sql);
+        hit = { stmt, effect: walEffectOf(sql, stmt) };
         if (statements.size >= STATEMENTS_CACHED) statements.delete(statements.keys().next().value!);
-        statements.set(sql, stmt);
+        statements.set(sql, hit);
       }
-      return stmt;
+      if (hit.effect === "commit") wal.wrote();
+      else if (hit.effect === "write" && !sqlite.inTransaction) wal.wrote({ autocommit: true });
+      return hit.stmt;
     },
     close(): void {
       statements.clear();
       sqlite.close();
+      wal.close();
     },
   };
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
   private readonly sqlite: ReturnType<typeof withStatementCache>;
-  constructor(sqlite: BetterSqlite3.Database) {
-    const cached = withStatementCache(sqlite);
+  constructor(
+    sqlite: BetterSqlite3.Database,
+    private readonly wal: WalSync,
+  ) {
+    const cached = withStatementCache(sqlite, wal);
     super({ database: cached });
     this.sqlite = cached;
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver({ database: this.sqlite });
+    return new ImmediateSqliteDriver(this.sqlite, this.wal);
   }
 }
 
@@ -110,6 +144,8 @@ export interface OpenedEngine {
   description: string;
   /** PostgreSQL: the schema the store lives in (`current_schema()`), where the migrator keeps its tables. */
   schema?: string;
+  /** SQLite: the group commit of its WAL (`Store.tx` waits for its flush before returning). */
+  wal?: WalSync;
 }
 
 /** The refusal of a target that is not a bench-bounty store. */
@@ -140,9 +176,11 @@ export function openSqlite(file: string): OpenedEngine {
             | undefined
         )?.value
       : undefined;
+    const wal = new WalSync(`${file}-wal`);
     return {
       engine: "sqlite",
-      db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) }),
+      db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite, wal) }),
+      wal,
       tables,
       version,
       label: file,

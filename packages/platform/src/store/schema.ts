@@ -67,6 +67,7 @@ export interface BenchmarksTable {
   closed_at: string | null;
   commitment_anchor_json: string | null;
   bounty_json: string | null;
+  /** Change counter of the row and of its board: every update of the row and every finalize increase it. */
   board_version: Generated<number>;
 }
 

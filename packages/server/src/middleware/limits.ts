@@ -5,7 +5,7 @@
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { timeout } from "hono/timeout";
-import { getConnInfo } from "@hono/node-server/conninfo";
+import type { IncomingMessage } from "node:http";
 import type { AppEnv } from "../env.js";
 import { EdgeError } from "../errors.js";
 
@@ -73,19 +73,21 @@ export class RateLimiter {
   }
 }
 
-function clientAddress(c: Parameters<MiddlewareHandler>[0]): string {
-  try {
-    return getConnInfo(c).remote.address ?? "unknown";
-  } catch {
-    // Not served by @hono/node-server (app.request in tests): one shared anonymous bucket.
-    return "local";
-  }
+/**
+ * The caller's address from the app's environment (`@hono/node-server` puts the node request there):
+ * the bucket of an anonymous caller. Not served by it (`app.request` in tests): one shared bucket.
+ */
+export function addressOf(env: unknown): string {
+  type Bindings = { incoming?: IncomingMessage; server?: Bindings } | undefined;
+  const incoming = ((env as Bindings)?.server ?? (env as Bindings))?.incoming;
+  if (incoming === undefined) return "local";
+  return incoming.socket.remoteAddress ?? "unknown";
 }
 
 /** 429 `rate_limited` with `Retry-After` once the caller's bucket is empty. */
 export function rateLimit(limiter: RateLimiter): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const who = c.var.apiKey !== null ? `key:${c.var.apiKey}` : `ip:${clientAddress(c)}`;
+    const who = c.var.apiKey !== null ? `key:${c.var.apiKey}` : `ip:${addressOf(c.env)}`;
     const wait = limiter.take(who);
     if (wait > 0)
       throw new EdgeError(

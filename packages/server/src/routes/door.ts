@@ -6,15 +6,8 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.js";
 import { evidenceStatusOf } from "../errors.js";
-import { sendJson } from "../http.js";
+import { etagMatches, sendJson } from "../http.js";
 import { defineRoute } from "../route.js";
-
-/** True when an `If-None-Match` header value names `etag` (or is `*`). Weak validators compare equal. */
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  const strip = (t: string) => t.trim().replace(/^W\//, "");
-  return header.split(",").some((t) => t.trim() === "*" || strip(t) === etag);
-}
 
 export function doorRoutes(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
