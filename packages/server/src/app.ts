@@ -1,7 +1,7 @@
 /**
  * The Hono app of `bench-bounty serve`: routes grouped per resource under `/api/v1`, then MCP, then
- * an optional static web app. Middleware in order: time limit, authentication, per-key rate limit,
- * body limit; an anonymous leaderboard read is answered before them (`public-reads.ts`). One `onError` turns every refusal into `{error: {code, message, details}}` with the
+ * an optional static web app. Middleware in order: time limit, authentication, rate limit (per
+ * account, or per client address without a key; account creation per address), body limit; an anonymous leaderboard read is answered before them (`public-reads.ts`). One `onError` turns every refusal into `{error: {code, message, details}}` with the
  * status of `errors.ts`; an unknown method on a known path is 405 with `Allow`; nothing answers a
  * stack trace.
  */
@@ -16,6 +16,7 @@ import { sendError } from "./http.js";
 import { authenticate } from "./middleware/auth.js";
 import {
   DEFAULT_LIMITS,
+  limitAccountCreation,
   limitBody,
   limitTime,
   rateLimit,
@@ -151,6 +152,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const limiter = new RateLimiter(limits.rateBurst, limits.ratePerSecond, opts.now);
   const relayLimiter = new RateLimiter(limits.relayBurst, limits.relayPerSecond, opts.now);
+  const accountLimiter = new RateLimiter(limits.accountBurst, limits.accountPerSecond, opts.now);
   const app = new OpenAPIHono<AppEnv>();
 
   app.use("/api/*", corsOnReads);
@@ -166,6 +168,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   app.use("/mcp", auth);
   app.use("*", rateLimit(limiter));
   app.use("/api/v1/benchmarks/:slug/claims/relay", rateLimit(relayLimiter));
+  app.use("/api/v1/accounts", limitAccountCreation(accountLimiter));
   const datasetPath = /^\/api\/v1\/datasets(\/validate)?$/;
   const small = limitBody(limits.bodyBytes);
   const large = limitBody(limits.datasetBodyBytes);
@@ -201,7 +204,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
       description: "Benchmarks with on-chain USDC prizes: publish from a dataset, compete, award, verify.",
     },
   });
-  mountMcp(app);
+  mountMcp(app, { requests: limiter, accounts: accountLimiter });
   if (opts.web) app.use("*", opts.web);
 
   app.notFound((c: Context<AppEnv>) => {

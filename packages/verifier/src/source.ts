@@ -137,12 +137,15 @@ export async function readSource(
   let bytes: Uint8Array;
   try {
     const stream = createReadStream(source, { highWaterMark: 1 << 20 });
-    bytes = await readStreamWithin(stream, maxBytes, () =>
-      new VerifierInputError(
-        "too_large",
-        "$",
-        `the ${what} is more than the limit of ${maxBytes} bytes (refused while reading, at the limit)`,
-      ),
+    bytes = await readStreamWithin(
+      stream,
+      maxBytes,
+      () =>
+        new VerifierInputError(
+          "too_large",
+          "$",
+          `the ${what} is more than the limit of ${maxBytes} bytes (refused while reading, at the limit)`,
+        ),
     );
   } catch (e) {
     if (e instanceof VerifierInputError) throw e;

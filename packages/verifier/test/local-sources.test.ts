@@ -42,7 +42,9 @@ describe("local sources are bounded while read", () => {
     const { path, written } = fifoWriter(Buffer.alloc(64 * 1024, 0x20), 256 * MiB);
     const read = readSource(path, { maxBytes: 4 * MiB, what: "pack" });
     await expect(read).rejects.toThrow(VerifierInputError);
-    await expect(read).rejects.toThrow(/the pack is more than the limit of 4194304 bytes \(refused while reading/);
+    await expect(read).rejects.toThrow(
+      /the pack is more than the limit of 4194304 bytes \(refused while reading/,
+    );
     // what was written past the limit is at most what the pipe and the stream buffer hold
     expect(await written).toBeLessThan(8 * MiB);
   });
@@ -69,7 +71,9 @@ describe("local sources are bounded while read", () => {
     const e = await readSource(path, { what: "pack" }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(VerifierInputError);
     expect((e as VerifierInputError).code).toBe("not_a_file");
-    expect((e as Error).message).toContain(`is ${kind}, not a file (the pack; give a file, a pipe or - for standard input)`);
+    expect((e as Error).message).toContain(
+      `is ${kind}, not a file (the pack; give a file, a pipe or - for standard input)`,
+    );
   });
 
   it("`verify /dev/zero` exits 2 at once with a clear message", () => {
