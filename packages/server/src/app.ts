@@ -17,7 +17,7 @@ import { authenticate } from "./middleware/auth.js";
 import {
   DEFAULT_LIMITS,
   limitAccountCreation,
-  limitBody,
+  limitBodies,
   limitTime,
   rateLimit,
   RateLimiter,
@@ -169,15 +169,12 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   app.use("*", rateLimit(limiter));
   app.use("/api/v1/benchmarks/:slug/claims/relay", rateLimit(relayLimiter));
   app.use("/api/v1/accounts", limitAccountCreation(accountLimiter));
-  const datasetPath = /^\/api\/v1\/datasets(\/validate)?$/;
-  const small = limitBody(limits.bodyBytes);
-  const large = limitBody(limits.datasetBodyBytes);
-  // GET and HEAD carry no body (the node server gives them none); asking would build a web Request.
-  app.use("*", (c, next) =>
-    c.req.method === "GET" || c.req.method === "HEAD"
-      ? next()
-      : (datasetPath.test(c.req.path) ? large : small)(c, next),
+  const datasetBytes = new RateLimiter(
+    Math.max(limits.datasetBytesBurst, limits.datasetBodyBytes),
+    limits.datasetBytesPerSecond,
+    opts.now,
   );
+  app.use("*", limitBodies(limits, datasetBytes));
 
   // Order matters: /benchmarks/runs/* before /benchmarks/:slug.
   app.route("/api/v1", runRoutes());

@@ -178,3 +178,50 @@ describe("anonymous leaderboard reads (answered before the chain)", () => {
     expect(reads).toBe(2);
   });
 });
+
+describe("dataset bodies (POST /datasets/validate burned seconds of CPU per anonymous 60 MiB)", () => {
+  /** A valid dataset body of about `bytes` bytes (its description pads it). */
+  const datasetOf = (bytes: number) =>
+    JSON.stringify({
+      name: "padded",
+      description: "x".repeat(bytes),
+      rows: [{ decision_ts: "2026-01-01", payload: { city: "C" }, label: "a" }],
+    });
+  const validate = (l: Live, raw: string, key?: string) =>
+    call(l.url, "POST", "/api/v1/datasets/validate", { raw, ...(key ? { key } : {}) });
+
+  it("without a key a dataset body has the ordinary limit: 413 saying a key lifts it; with one it is validated", async () => {
+    const l = await live({ bodyBytes: 4096, datasetBodyBytes: 64 * 1024 });
+    const body = datasetOf(8192);
+    const anonymous = await validate(l, body);
+    expect(anonymous.status).toBe(413);
+    expect(anonymous.json.error.code).toBe("body_too_large");
+    expect(anonymous.json.error.message).toBe(
+      "request body over 4096 bytes (a dataset body of up to 65536 bytes needs an API key)",
+    );
+    const { api_key } = await l.platform.createAccount({ name: "author" });
+    const keyed = await validate(l, body, api_key);
+    expect(keyed.status).toBe(200);
+    expect(keyed.json.ok).toBe(true);
+  });
+
+  it("dataset bytes come from the caller's bucket: 429 with Retry-After once spent, other callers unaffected", async () => {
+    const l = await live({
+      datasetBodyBytes: 16 * 1024,
+      datasetBytesBurst: 20 * 1024,
+      datasetBytesPerSecond: 1,
+    });
+    const { api_key: a } = await l.platform.createAccount({ name: "author-a" });
+    const { api_key: b } = await l.platform.createAccount({ name: "author-b" });
+    const body = datasetOf(9000); // ~9 KiB: two fit in 20 KiB, a third does not
+    expect((await validate(l, body, a)).status).toBe(200);
+    expect((await validate(l, body, a)).status).toBe(200);
+    const third = await validate(l, body, a);
+    expect(third.status).toBe(429);
+    expect(third.json.error.code).toBe("rate_limited");
+    expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(1000); // 1 byte per second
+    expect((await validate(l, body, b)).status).toBe(200);
+    // small requests of the same account still pass (the dataset bucket is its own)
+    expect((await call(l.url, "GET", "/api/v1/accounts/me", { key: a })).status).toBe(200);
+  });
+});

@@ -2,7 +2,9 @@
  * Limits of the edge: a token-bucket rate limit per account (all the keys of one account share its
  * bucket) or per client address for anonymous callers, answering 429 with `Retry-After`; a bucket of
  * account creations per client address (REST `POST /accounts` and the MCP `register` tool take from
- * the same one); a request body limit (413) and a handler time limit (503). The client address is the
+ * the same one); request body limits (413; a dataset body over the ordinary limit needs a key) and a
+ * bucket of dataset bytes per caller (validating 60 MiB of rows costs seconds of CPU); a handler time
+ * limit (503). The client address is the
  * socket's remote address: forwarding headers (`X-Forwarded-For`, `Forwarded`, ...) are never read.
  */
 import type { Context, MiddlewareHandler } from "hono";
@@ -32,6 +34,13 @@ export interface Limits {
   accountBurst: number;
   /** Account creations per second an address regains. */
   accountPerSecond: number;
+  /**
+   * Dataset bytes (`POST /datasets` and `/datasets/validate` bodies, by `Content-Length`) a caller
+   * (account, or address without a key) may send at once; at least {@link Limits.datasetBodyBytes}.
+   */
+  datasetBytesBurst: number;
+  /** Dataset bytes per second a caller regains. */
+  datasetBytesPerSecond: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -44,6 +53,8 @@ export const DEFAULT_LIMITS: Limits = {
   relayPerSecond: 0.1,
   accountBurst: 20,
   accountPerSecond: 1 / 30,
+  datasetBytesBurst: 128 * 1024 * 1024,
+  datasetBytesPerSecond: 1024 * 1024,
 };
 
 interface Bucket {
@@ -141,14 +152,50 @@ export function limitAccountCreation(limiter: RateLimiter): MiddlewareHandler<Ap
   };
 }
 
-/** 413 `body_too_large` past `maxBytes` (checked while streaming, and on Content-Length). */
-export function limitBody(maxBytes: number): MiddlewareHandler<AppEnv> {
+/**
+ * 413 `body_too_large` past `maxBytes` (checked while streaming, and on Content-Length); `hint` is
+ * added to the message.
+ */
+export function limitBody(maxBytes: number, hint = ""): MiddlewareHandler<AppEnv> {
   return bodyLimit({
     maxSize: maxBytes,
     onError: () => {
-      throw new EdgeError("body_too_large", `request body over ${maxBytes} bytes`, { limit_bytes: maxBytes });
+      throw new EdgeError("body_too_large", `request body over ${maxBytes} bytes${hint}`, {
+        limit_bytes: maxBytes,
+      });
     },
   });
+}
+
+/** The paths whose bodies are datasets (the large limit, the dataset-bytes bucket). */
+const DATASET_PATH = /^\/api\/v1\/datasets(\/validate)?$/;
+
+/**
+ * The body limits of every request but GET and HEAD (they carry none): {@link Limits.bodyBytes}, and
+ * on the dataset paths {@link Limits.datasetBodyBytes} for a caller with a key (anonymous: the
+ * ordinary limit, the 413 saying a key lifts it). A dataset body then takes its `Content-Length` in
+ * bytes (the limit when it declares none) from the caller's bucket of `datasetBytes` ({@link bucketOf}):
+ * 429 with `Retry-After` when they are not there.
+ */
+export function limitBodies(limits: Limits, datasetBytes: RateLimiter): MiddlewareHandler<AppEnv> {
+  const small = limitBody(limits.bodyBytes);
+  const keyless = limitBody(
+    limits.bodyBytes,
+    ` (a dataset body of up to ${limits.datasetBodyBytes} bytes needs an API key)`,
+  );
+  const large = limitBody(limits.datasetBodyBytes);
+  return async (c, next) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+    if (!DATASET_PATH.test(c.req.path)) return small(c, next);
+    const [limit, limitOf] =
+      c.var.principal === null ? [keyless, limits.bodyBytes] : [large, limits.datasetBodyBytes];
+    return limit(c, () => {
+      const declared = Number(c.req.header("content-length") ?? "NaN");
+      const bytes = Number.isSafeInteger(declared) && declared <= limitOf ? declared : limitOf;
+      takeOrRefuse(datasetBytes, bucketOf(c), bytes, "dataset bytes from this caller");
+      return next();
+    });
+  };
 }
 
 /** 503 `request_timeout` when a handler runs longer than `ms`. */
