@@ -8,7 +8,7 @@ import { call, citiesAnswer, publishCities, register, startLive, type Live } fro
 let live: Live;
 let slug: string;
 beforeAll(async () => {
-  live = await startLive({ limits: { rateBurst: 10_000 } });
+  live = await startLive({ limits: { rateBurst: 10_000, accountBurst: 100 } });
   slug = (await publishCities(live.url, 20, "parallel")).slug;
 });
 afterAll(async () => {
