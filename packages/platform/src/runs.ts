@@ -455,7 +455,9 @@ export async function finalizeRun(
   runId: string,
   opts: FinalizeOptions = {},
 ): Promise<FinalizeResult> {
-  assertRunOwner(p, await getRun(ctx, runId));
+  const owned = await getRun(ctx, runId);
+  assertRunOwner(p, owned);
+  const slug = owned.slug; // read once: the transaction reads the run again, locked
   const queries = opts.queries_used ?? 0;
   const spent = opts.usdc_spent ?? "0.000000";
   if (!Number.isSafeInteger(queries) || queries < 0)
@@ -466,7 +468,6 @@ export async function finalizeRun(
     throw new PlatformError("invalid_option", "usdc_spent must have exactly 6 decimals", {
       field: "usdc_spent",
     });
-  const slug = (await getRun(ctx, runId)).slug;
   const tasks = await getTasks(ctx, slug);
   const done = await ctx.store.tx(async (t) => {
     // Lock order: the benchmark, then the run (the award's preparation locks the benchmark too, so a

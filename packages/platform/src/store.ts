@@ -7,8 +7,8 @@
  *
  * Durability: on SQLite a WAL journal with group commit (`store/wal-sync.ts`: a transaction or write
  * returns once an fsync of the WAL after its commit finished, so an acknowledged write survives a
- * crash or power loss; concurrent commits share one fsync, run off the event loop) and IMMEDIATE transactions (the write lock is taken at BEGIN); on PostgreSQL
- * its own WAL. Every multi-row change is one {@link Store.tx} (all or nothing), so a crash at any
+ * crash or power loss; concurrent commits share one fsync, run off the event loop) and IMMEDIATE
+ * transactions (the write lock is taken at BEGIN); on PostgreSQL its own WAL. Every multi-row change is one {@link Store.tx} (all or nothing), so a crash at any
  * point leaves the state before or after a step. Where two processes could race on PostgreSQL, rows
  * are locked (`FOR UPDATE`), constraints decide (one run in progress per agent, one answer per
  * ordinal, one award per benchmark, one anchor per digest), and a transaction that lost a
@@ -249,6 +249,14 @@ export class Store extends Tables {
       release();
       if (this.locks.get(name) === chained) this.locks.delete(name);
     }
+  }
+
+  /**
+   * SQLite: the group commit's counters (commits written, commits on disk, fsyncs run), for tests
+   * and benchmarks; null on PostgreSQL.
+   */
+  walStats(): { written: number; durable: number; syncs: number } | null {
+    return this.wal?.stats() ?? null;
   }
 
   /** Closes the database (the pool on PostgreSQL). */

@@ -7,12 +7,14 @@
  *    `seed.ts`): the default page and the whole board, each against the bare handler (issue 13's
  *    target: >= 500 req/s);
  * 3. full runs per second (start, submit 200 answers, finalize) with 1, 10 and 50 concurrent agents,
- *    and the finalize p99.
+ *    and the finalize p99; the agents play in a worker thread (`agents-worker.ts`; as remote agents,
+ *    they do not share the server's event loop), or with `--agents-in-process` on it.
  *
  * autocannon runs in this process (as does the bare handler), so both sides of a ratio share the
  * client's cost. Store: SQLite in a temporary directory.
  * Usage (repository root): `npx pnpm@12.4.2 --filter @bench-bounty/server bench [--seconds 5]
- * [--board-runs 10000] [--only routes,board,runs] [--profile DIR]` (or `npm run bench:api -- [options]`).
+ * [--board-runs 10000] [--only routes,board,runs] [--agents-in-process] [--profile DIR]` (or
+ * `npm run bench:api -- [options]`).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
@@ -23,6 +25,8 @@ import { Platform } from "@bench-bounty/platform";
 import autocannon from "autocannon";
 import { Hono } from "hono";
 import { platformDomain, serveApp } from "../src/index.js";
+import { Worker } from "node:worker_threads";
+import { playUntil, post } from "./full-run.mjs";
 import { seedBoard } from "./seed.js";
 
 const arg = (name: string) =>
@@ -30,23 +34,11 @@ const arg = (name: string) =>
 const seconds = Number(arg("--seconds")) || 5;
 const boardRuns = Number(arg("--board-runs")) || 10_000;
 const only = new Set((arg("--only") ?? "routes,board,runs").split(","));
+/** `--agents-in-process`: the full runs' agents on the server's event loop (default: in a worker thread). */
+const agentsInProcess = process.argv.includes("--agents-in-process");
 /** `--profile DIR`: a V8 CPU profile of each edge figure (the autocannon phase of the edge) in DIR. */
 const profileDir = arg("--profile");
 const TASKS = 200;
-
-async function post(url: string, key: string | null, body?: unknown) {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: {
-      ...(key ? { "x-api-key": key } : {}),
-      ...(body !== undefined ? { "content-type": "application/json" } : {}),
-    },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json()) as any;
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 /**
  * autocannon on `url`: requests/s, p99 (ms), errors (socket errors and timeouts; a route's own status
@@ -165,7 +157,7 @@ async function main(): Promise<void> {
 }
 
 /** Publishes the 200-task benchmark, plays the full runs (1, 10, 50 agents), then reads its routes. */
-async function competeAndRead(_platform: Platform, u: string): Promise<string[]> {
+async function competeAndRead(platform: Platform, u: string): Promise<string[]> {
   const author = await post(`${u}/api/v1/accounts`, null, { name: "bench-author" });
   const rows = Array.from({ length: TASKS }, (_, i) => ({
     decision_ts: "2026-01-01",
@@ -185,40 +177,38 @@ async function competeAndRead(_platform: Platform, u: string): Promise<string[]>
     Array.from({ length: 61 }, (_, i) => post(`${u}/api/v1/accounts`, null, { name: `bench-agent-${i}` })),
   );
 
-  /** One full run: start, submit every answer in one call, finalize; returns the finalize latency. */
-  const fullRun = async (key: string): Promise<number> => {
-    const s = await post(`${u}/api/v1/benchmarks/${slug}/runs`, key);
-    const answers = s.tasks.map((t: any) => ({
-      ordinal: t.ordinal,
-      answer_text: `answer-${/#(\d+)/.exec(t.prompt)![1]}`,
-    }));
-    await post(`${u}/api/v1/benchmarks/runs/${s.run.id}/submissions`, key, { answers });
-    const t0 = performance.now();
-    await post(`${u}/api/v1/benchmarks/runs/${s.run.id}/finalize`, key);
-    return performance.now() - t0;
+  /** `keys` play full runs until `until` (Date.now() ms), here or in a worker; their finalize latencies. */
+  const play = async (keys: string[], until: number): Promise<number[]> => {
+    if (agentsInProcess) return playUntil(u, slug, keys, until);
+    const worker = new Worker(new URL("./agents-worker.mjs", import.meta.url), {
+      workerData: { url: u, slug, keys, until },
+    });
+    return new Promise((resolve, reject) => {
+      worker.once("message", (lat: number[]) => resolve(lat));
+      worker.once("error", reject);
+    });
   };
 
   const runsTable: string[] = [];
   let offset = 0;
   for (const n of only.has("runs") ? [1, 10, 50] : [50]) {
-    const lat: number[] = [];
-    const until = performance.now() + (only.has("runs") ? seconds * 1000 : 0);
+    const until = Date.now() + (only.has("runs") ? seconds * 1000 : 0);
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
-    const play = () =>
-      Promise.all(
-        agents.slice(offset, (offset += n)).map(async (a) => {
-          do lat.push(await fullRun(a.api_key));
-          while (performance.now() < until);
-        }),
-      );
-    await (profileDir && only.has("runs") ? profiled(`full runs, ${n} agents`, play) : play());
+    const keys = agents.slice(offset, (offset += n)).map((a) => a.api_key as string);
+    const wal0 = platform.ctx.store.walStats();
+    const lat =
+      profileDir && only.has("runs")
+        ? await profiled(`full runs, ${n} agents`, () => play(keys, until))
+        : await play(keys, until);
     const elapsed = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
     const cpuPerRun = (cpu.user + cpu.system) / 1000 / lat.length;
+    const wal1 = platform.ctx.store.walStats();
+    const commits = wal0 && wal1 ? `${wal1.written - wal0.written} / ${wal1.syncs - wal0.syncs}` : "-";
     lat.sort((a, b) => a - b);
     runsTable.push(
-      `| ${n} | ${lat.length} | ${(lat.length / elapsed).toFixed(2)} | ${cpuPerRun.toFixed(1)} | ${pct(lat, 50).toFixed(1)} | ${pct(lat, 99).toFixed(1)} |`,
+      `| ${n} | ${lat.length} | ${(lat.length / elapsed).toFixed(2)} | ${cpuPerRun.toFixed(1)} | ${commits} | ${pct(lat, 50).toFixed(1)} | ${pct(lat, 99).toFixed(1)} |`,
     );
   }
   const out: string[] = [];
@@ -236,10 +226,12 @@ async function competeAndRead(_platform: Platform, u: string): Promise<string[]>
     );
   }
   if (only.has("runs")) {
-    out.push("\nFull runs (start, submit 200 answers, finalize):\n");
     out.push(
-      "| concurrent agents | full runs | runs/s | CPU ms per run (server and agents) | finalize p50 ms | finalize p99 ms |",
-      "|---|---|---|---|---|---|",
+      `\nFull runs (start, submit 200 answers, finalize; agents ${agentsInProcess ? "on the server's event loop" : "in a worker thread"}):\n`,
+    );
+    out.push(
+      "| concurrent agents | full runs | runs/s | CPU ms per run (server and agents) | commits / fsyncs | finalize p50 ms | finalize p99 ms |",
+      "|---|---|---|---|---|---|---|",
     );
     out.push(...runsTable);
   }

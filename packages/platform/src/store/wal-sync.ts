@@ -50,6 +50,12 @@ export class WalSync {
     return was;
   }
 
+  /** Counters (tests, benchmarks): commits written, commits on disk, fsyncs run. */
+  stats(): { written: number; durable: number; syncs: number } {
+    return { written: this.written, durable: this.durable, syncs: this.syncs };
+  }
+  private syncs = 0;
+
   /** True when a written commit is not yet known to be on disk. */
   get pending(): boolean {
     return !this.off && this.durable < this.written;
@@ -83,6 +89,7 @@ export class WalSync {
     }
     const fd = this.fd;
     await new Promise<void>((resolve, reject) => fsync(fd, (e) => (e ? reject(e) : resolve())));
+    this.syncs++;
     if (upTo > this.durable) this.durable = upTo;
   }
 
