@@ -1,7 +1,7 @@
 /**
  * The Hono app of `bench-bounty serve`: routes grouped per resource under `/api/v1`, then MCP, then
- * an optional static web app. Middleware in order: time limit, authentication, per-key rate limit,
- * body limit; an anonymous leaderboard read is answered before them (`public-reads.ts`). One `onError` turns every refusal into `{error: {code, message, details}}` with the
+ * an optional static web app. Middleware in order: time limit, authentication, rate limit (per
+ * account, or per client address without a key; account creation per address), body limit; an anonymous leaderboard read is answered before them (`public-reads.ts`). One `onError` turns every refusal into `{error: {code, message, details}}` with the
  * status of `errors.ts`; an unknown method on a known path is 405 with `Allow`; nothing answers a
  * stack trace.
  */
@@ -16,7 +16,8 @@ import { sendError } from "./http.js";
 import { authenticate } from "./middleware/auth.js";
 import {
   DEFAULT_LIMITS,
-  limitBody,
+  limitAccountCreation,
+  limitBodies,
   limitTime,
   rateLimit,
   RateLimiter,
@@ -151,6 +152,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const limiter = new RateLimiter(limits.rateBurst, limits.ratePerSecond, opts.now);
   const relayLimiter = new RateLimiter(limits.relayBurst, limits.relayPerSecond, opts.now);
+  const accountLimiter = new RateLimiter(limits.accountBurst, limits.accountPerSecond, opts.now);
   const app = new OpenAPIHono<AppEnv>();
 
   app.use("/api/*", corsOnReads);
@@ -166,15 +168,13 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   app.use("/mcp", auth);
   app.use("*", rateLimit(limiter));
   app.use("/api/v1/benchmarks/:slug/claims/relay", rateLimit(relayLimiter));
-  const datasetPath = /^\/api\/v1\/datasets(\/validate)?$/;
-  const small = limitBody(limits.bodyBytes);
-  const large = limitBody(limits.datasetBodyBytes);
-  // GET and HEAD carry no body (the node server gives them none); asking would build a web Request.
-  app.use("*", (c, next) =>
-    c.req.method === "GET" || c.req.method === "HEAD"
-      ? next()
-      : (datasetPath.test(c.req.path) ? large : small)(c, next),
+  app.use("/api/v1/accounts", limitAccountCreation(accountLimiter));
+  const datasetBytes = new RateLimiter(
+    Math.max(limits.datasetBytesBurst, limits.datasetBodyBytes),
+    limits.datasetBytesPerSecond,
+    opts.now,
   );
+  app.use("*", limitBodies(limits, datasetBytes));
 
   // Order matters: /benchmarks/runs/* before /benchmarks/:slug.
   app.route("/api/v1", runRoutes());
@@ -201,7 +201,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
       description: "Benchmarks with on-chain USDC prizes: publish from a dataset, compete, award, verify.",
     },
   });
-  mountMcp(app);
+  mountMcp(app, { requests: limiter, accounts: accountLimiter });
   if (opts.web) app.use("*", opts.web);
 
   app.notFound((c: Context<AppEnv>) => {

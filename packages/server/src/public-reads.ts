@@ -4,7 +4,9 @@
  * sends no key, with no query or only `offset` / `limit` digits, needs none of the chain: no key to
  * authenticate, no body to limit, and the platform answers it from its cached board after one indexed
  * read of the board's version (so several `serve` processes on one database never serve a stale
- * board). It takes the caller's address bucket of the same rate limiter the chain uses, and answers
+ * board). It takes a token of the caller's address bucket of the same rate limiter the chain uses
+ * before it reads the board (an empty bucket costs no read; a read it hands to the app, a refusal,
+ * takes a second token there), and answers
  * the same bytes and headers as the route (`ETag`, 304 on `If-None-Match`, the read CORS headers).
  *
  * Anything else — a key, another query, HEAD, a refusal of the platform (unknown benchmark, a bad
@@ -69,6 +71,8 @@ export function publicReads(
     if (headerOf(req, incoming, "authorization") !== undefined) return null;
     const page = pageOf(m[2]);
     if (page === null) return null;
+    // The token first: an empty bucket costs no board read (the chain's rate limit answers its 429).
+    if (limiter.take(`ip:${addressOf(env)}`) > 0) return null;
     let board: unknown;
     try {
       board = await domain.leaderboard(null, m[1]!, undefined, page);
@@ -78,7 +82,6 @@ export function publicReads(
       if (!(e instanceof PlatformError)) log(e);
       return null;
     }
-    if (limiter.take(`ip:${addressOf(env)}`) > 0) return null; // the chain's rate limit answers 429
     const { bytes, etag } = frozenBodyOf(board as object);
     if (etagMatches(headerOf(req, incoming, "if-none-match"), etag))
       return new Response(null, { status: 304, headers: { etag, ...READ_CORS } });

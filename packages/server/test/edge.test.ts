@@ -183,15 +183,16 @@ describe("identity headers", () => {
 });
 
 describe("rate limit", () => {
-  it("answers 429 with Retry-After once a key's bucket is empty, and recovers", async () => {
+  it("answers 429 with Retry-After once an account's bucket is empty, and recovers", async () => {
     let t = 0;
     const app = createApp({
       domain: {
-        authenticate: async () => ({
-          account_id: "acct_a",
+        // k1 and k1b are two keys of account a; k2 is account b's
+        authenticate: async (key: string) => ({
+          account_id: key === "k2" ? "acct_b" : "acct_a",
           roles: ["competitor"],
           via: "key",
-          key_prefix: "bbk_a",
+          key_prefix: `bbk_${key}`,
         }),
         listBenchmarks: async () => ({ benchmarks: [] }),
       } as unknown as Domain,
@@ -204,6 +205,8 @@ describe("rate limit", () => {
     expect(r.status).toBe(429);
     expect(r.headers.get("retry-after")).toBe("2");
     expect(((await r.json()) as any).error.code).toBe("rate_limited");
+    const sameAccount = await app.request("/api/v1/benchmarks", { headers: { "x-api-key": "k1b" } });
+    expect(sameAccount.status).toBe(429);
     const other = await app.request("/api/v1/benchmarks", { headers: { "x-api-key": "k2" } });
     expect(other.status).toBe(200);
     t += 2000;

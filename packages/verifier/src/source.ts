@@ -6,7 +6,8 @@
  *
  * @packageDocumentation
  */
-import { readFile, stat } from "node:fs/promises";
+import { createReadStream, type ReadStream, type Stats } from "node:fs";
+import { stat } from "node:fs/promises";
 import { PACK_LIMITS } from "@bench-bounty/evidence";
 import { requestSignal } from "./deadline.js";
 import { VerifierInputError, VerifierNetworkError, describeError } from "./errors.js";
@@ -50,8 +51,9 @@ export function isHttpUrl(s: string): boolean {
 /**
  * Read a document's bytes.
  *
- * @throws VerifierInputError `too_large` when the document exceeds `maxBytes`; `no_such_file` /
- *   `not_a_file` when a file path names no file or a directory
+ * @throws VerifierInputError `too_large` when the document exceeds `maxBytes` (every source is
+ *   bounded while it is read: a file, a FIFO, standard input, a URL); `no_such_file` / `not_a_file`
+ *   when a file path names no file, or a directory, a device or a socket
  * @throws VerifierNetworkError when the file, standard input or URL cannot be read
  *   (including an http status other than 200: `http 404: <reason>: <message>`, the door's
  *   machine-readable reason and message quoted from its JSON error body, see {@link readErrorDetail})
@@ -122,22 +124,70 @@ export async function readSource(
       return new VerifierInputError("not_a_file", target, `is a directory, not a file (the ${what})`);
     return new VerifierNetworkError(target, describeError(e), { cause: e });
   };
-  // a regular file is measured before it is read (a 2 GiB file is refused unread)
-  const size = await stat(source).then(
-    (st) => (st.isFile() ? st.size : null),
-    (e: unknown) => {
-      throw readError(e);
-    },
-  );
-  if (size !== null && size > maxBytes) throw tooLarge(size);
+  // A regular file is measured before it is read (a 2 GiB file is refused unread); it and a FIFO (a
+  // pipe: `<(curl ...)`, `mkfifo`) are then streamed with the limit enforced on the bytes read, as a
+  // URL is: a stat size says nothing of a pipe or a /proc file (0), nor of a file that grows. A device
+  // (/dev/zero, /dev/urandom, a terminal) or a socket is refused unread: it is no document.
+  const st = await stat(source).catch((e: unknown) => {
+    throw readError(e);
+  });
+  const kind = nonDocumentKind(st);
+  if (kind !== null) {
+    const hint = st.isDirectory() ? "" : "; give a file, a pipe or - for standard input";
+    throw new VerifierInputError("not_a_file", target, `is ${kind}, not a file (the ${what}${hint})`);
+  }
+  if (st.isFile() && st.size > maxBytes) throw tooLarge(st.size);
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(source);
+    const stream = createReadStream(source, { highWaterMark: 1 << 20 });
+    bytes = await readStreamWithin(
+      stream,
+      maxBytes,
+      () =>
+        new VerifierInputError(
+          "too_large",
+          "$",
+          `the ${what} is more than the limit of ${maxBytes} bytes (refused while reading, at the limit)`,
+        ),
+    );
   } catch (e) {
+    if (e instanceof VerifierInputError) throw e;
     throw readError(e);
   }
-  if (bytes.byteLength > maxBytes) throw tooLarge(bytes.byteLength);
   return { bytes, label: target };
+}
+
+/** What a path that is no document names (`a directory`, `a character device`, ...), or null for a file or FIFO. */
+function nonDocumentKind(st: Stats): string | null {
+  if (st.isFile() || st.isFIFO()) return null;
+  if (st.isDirectory()) return "a directory";
+  if (st.isCharacterDevice()) return "a character device";
+  if (st.isBlockDevice()) return "a block device";
+  if (st.isSocket()) return "a socket";
+  return "not a regular file";
+}
+
+/**
+ * All the bytes of a stream, at most `max`: once more have arrived the stream is destroyed (the rest is
+ * never read) and `tooLarge()` is thrown.
+ */
+async function readStreamWithin(
+  stream: ReadStream,
+  max: number,
+  tooLarge: () => VerifierInputError,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      total += chunk.byteLength;
+      if (total > max) throw tooLarge();
+      chunks.push(chunk);
+    }
+  } finally {
+    stream.destroy();
+  }
+  return concat(chunks, total);
 }
 
 /**

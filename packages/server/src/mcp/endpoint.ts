@@ -2,7 +2,9 @@
  * MCP over Streamable HTTP (the official SDK, stateless: one server and transport per request) at
  * `/mcp` (every benchmark; tools take a `slug`) and `/mcp/benchmarks/:slug/http` (the slug defaults
  * to that benchmark). The key is `Authorization: Bearer <key>`, read by the app's auth middleware;
- * `register` works without one.
+ * `register` works without one. Every message of a JSON-RPC batch takes its own token of the caller's
+ * rate-limit bucket, and every `register` call one of the address's account-creation bucket, as
+ * REST's `POST /accounts` does ({@link chargeBatch}).
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -12,7 +14,23 @@ import type { AppEnv } from "../env.js";
 import { EdgeError } from "../errors.js";
 import { strictParse } from "../route.js";
 import { requirePrincipal } from "@bench-bounty/platform";
+import { addressOf, bucketOf, takeOrRefuse, type RateLimiter } from "../middleware/limits.js";
 import { KEYED_TOOLS, registerTools, toolErrorOf } from "./tools.js";
+
+/** The limiters the endpoint charges (the app's own: the same buckets as REST). */
+export interface McpLimiters {
+  /** Requests, per account or client address (the chain already took one token per HTTP request). */
+  requests: RateLimiter;
+  /** Account creations per client address (REST `POST /accounts` takes from it too). */
+  accounts: RateLimiter;
+}
+
+/**
+ * Largest batch the SDK's transport accepts (its `MAX_BATCH_SIZE`, server/requestBody.js of SDK
+ * 1.32.2: a longer one is 400 `-32600`). Batching is in the 2025-03-26 protocol, which the SDK still
+ * serves; later revisions dropped it.
+ */
+const SDK_MAX_BATCH = 100;
 
 /** Name and version announced to MCP clients. */
 export const MCP_SERVER_INFO = { name: "bench-bounty", version: "0.1.0" } as const;
@@ -31,7 +49,41 @@ async function emptyBatch(c: Context<AppEnv>): Promise<Response | null> {
   );
 }
 
-async function handle(c: Context<AppEnv>, slug: string | null): Promise<Response> {
+/** A `tools/call` of the tool `name`. */
+function isCallOf(m: unknown, name: string): boolean {
+  if (typeof m !== "object" || m === null) return false;
+  const { method, params } = m as { method?: unknown; params?: { name?: unknown } };
+  return method === "tools/call" && params?.name === name;
+}
+
+/**
+ * Charges a parsed body to the limiters: each message past the first takes one more token of the
+ * caller's bucket (the chain took the first), each `register` call one of the address's
+ * account-creation bucket. A batch the SDK refuses for its length is not charged past its first.
+ * @throws EdgeError `rate_limited` (429 + `Retry-After`) when a bucket lacks the tokens (that bucket keeps them all).
+ * @returns a JSON-RPC 400 `-32600` when the batch carries more `register` calls than the
+ *   account-creation bucket ever holds (it could never pass); else null.
+ */
+function chargeBatch(c: Context<AppEnv>, body: unknown, limiters: McpLimiters): Response | null {
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.length > SDK_MAX_BATCH) return null;
+  const registers = messages.filter((m) => isCallOf(m, "register")).length;
+  if (registers > limiters.accounts.capacity) {
+    const message = `Invalid Request: a batch may carry at most ${limiters.accounts.capacity} register calls`;
+    return c.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }, 400);
+  }
+  if (messages.length > 1) takeOrRefuse(limiters.requests, bucketOf(c), messages.length - 1);
+  if (registers > 0)
+    takeOrRefuse(
+      limiters.accounts,
+      `ip:${addressOf(c.env)}`,
+      registers,
+      "accounts created from this address",
+    );
+  return null;
+}
+
+async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimiters): Promise<Response> {
   const empty = await emptyBatch(c);
   if (empty) return empty;
   const server = new McpServer(MCP_SERVER_INFO, {
@@ -46,6 +98,8 @@ async function handle(c: Context<AppEnv>, slug: string | null): Promise<Response
   });
   const parsed = c.req.method === "POST" ? await strictRpcBody(c) : undefined;
   if (parsed instanceof Response) return parsed;
+  const overBatch = parsed ? chargeBatch(c, parsed.value, limiters) : null;
+  if (overBatch) return overBatch;
   const refused = parsed && c.var.principal === null ? anonymousKeyedCall(c, parsed.value) : null;
   if (refused) return refused;
   await server.connect(transport);
@@ -111,9 +165,9 @@ function refusalOf(f: () => unknown): unknown {
 }
 
 /** Mounts both endpoints (POST for JSON-RPC; GET and DELETE answer as the SDK's stateless mode does). */
-export function mountMcp(app: OpenAPIHono<AppEnv>): void {
+export function mountMcp(app: OpenAPIHono<AppEnv>, limiters: McpLimiters): void {
   for (const method of ["POST", "GET", "DELETE"]) {
-    app.on(method, "/mcp", (c) => handle(c, null));
-    app.on(method, "/mcp/benchmarks/:slug/http", (c) => handle(c, c.req.param("slug")));
+    app.on(method, "/mcp", (c) => handle(c, null, limiters));
+    app.on(method, "/mcp/benchmarks/:slug/http", (c) => handle(c, c.req.param("slug"), limiters));
   }
 }
