@@ -17,6 +17,8 @@ const STORE_TESTS = [
   "test/runs.test.ts",
   "test/secrecy.test.ts",
   "test/task-scores.test.ts",
+  "test/pack-budget.test.ts",
+  "test/registration.test.ts",
 ];
 
 export default defineConfig({

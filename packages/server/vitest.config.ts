@@ -17,6 +17,7 @@ const POSTGRES_TESTS = [
   "test/finalize-fault.test.ts",
   "test/task-scores.test.ts",
   "test/buyer-only.test.ts",
+  "test/registration.test.ts",
 ];
 
 export default defineConfig({

@@ -10,6 +10,7 @@ import type { PlatformContext } from "./context.js";
 import { PlatformError } from "./errors.js";
 import { assertAgentOwner, assertMayOwnAgents } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
+import type { Tables } from "./store.js";
 import { isoMillis } from "./time.js";
 
 /** Agent ids: 1-64 characters, letters, digits, `.`, `_`, `-`. */
@@ -77,9 +78,57 @@ export function checkWithdrawalAddress(ctx: PlatformContext, addr: unknown): str
 }
 
 /**
- * Registers an agent for the caller's account, or updates the caller's own agent. An agent id that is
- * another account's name is that account's (its default agent: account names and agent ids share one
- * namespace, `identity/accounts.ts`).
+ * Checks an agent registration before anything is written: the agent id, the caller, the address.
+ * @returns the settings to store (the address lowercase)
+ * @throws PlatformError `invalid_option` (agent id), `invalid_withdrawal_address`, `forbidden`
+ *   (`operator_owns_no_agents`)
+ */
+export function checkAgentRegistration(
+  ctx: PlatformContext,
+  p: Principal,
+  agentId: unknown,
+  settings: AgentSettings = {},
+): AgentSettings {
+  checkAgentId(agentId);
+  assertMayOwnAgents(p);
+  const addr =
+    settings.withdrawal_address === undefined || settings.withdrawal_address === null
+      ? settings.withdrawal_address
+      : checkWithdrawalAddress(ctx, settings.withdrawal_address);
+  return {
+    ...(addr !== undefined ? { withdrawal_address: addr } : {}),
+    ...(settings.is_author_agent !== undefined ? { is_author_agent: settings.is_author_agent } : {}),
+  };
+}
+
+/**
+ * Writes a checked agent registration inside the caller's transaction `t`: the name is locked
+ * ({@link AccountsTable.lockName}), so "is it another account's name?" and the insert are one step
+ * against a concurrent account creation of that name.
+ * @throws PlatformError `forbidden` (`agent_owner_only`) for another account's agent or name
+ */
+export async function writeAgent(
+  ctx: PlatformContext,
+  t: Tables,
+  p: Principal,
+  agentId: string,
+  checked: AgentSettings,
+): Promise<AgentRecord> {
+  await t.accounts.lockName(agentId);
+  const named = await t.accounts.idByName(agentId);
+  if (named !== null) assertAgentOwner(p, { agent_id: agentId, owner_account_id: named });
+  const stored = await t.agents.insertIfAbsent(
+    { agent_id: agentId, owner_account_id: p.account_id, withdrawal_address: null, is_author_agent: false },
+    isoMillis(ctx.clock()),
+  );
+  assertAgentOwner(p, stored);
+  return (await t.agents.update(agentId, p.account_id, checked))!;
+}
+
+/**
+ * Registers an agent for the caller's account, or updates the caller's own agent, in one transaction
+ * (everything is checked first). An agent id that is another account's name is that account's (its
+ * default agent: account names and agent ids share one namespace, `identity/accounts.ts`).
  * @throws PlatformError `invalid_option` (agent id), `invalid_withdrawal_address`, `forbidden`
  *   (`agent_owner_only` for another account's agent or name, `operator_owns_no_agents` for the operator)
  */
@@ -89,23 +138,8 @@ export async function registerAgent(
   agentId: string,
   settings: AgentSettings = {},
 ): Promise<AgentRecord> {
-  checkAgentId(agentId);
-  assertMayOwnAgents(p);
-  const addr =
-    settings.withdrawal_address === undefined || settings.withdrawal_address === null
-      ? settings.withdrawal_address
-      : checkWithdrawalAddress(ctx, settings.withdrawal_address);
-  const named = await ctx.store.accounts.idByName(agentId);
-  if (named !== null) assertAgentOwner(p, { agent_id: agentId, owner_account_id: named });
-  const stored = await ctx.store.agents.insertIfAbsent(
-    { agent_id: agentId, owner_account_id: p.account_id, withdrawal_address: null, is_author_agent: false },
-    isoMillis(ctx.clock()),
-  );
-  assertAgentOwner(p, stored);
-  return (await ctx.store.agents.update(agentId, p.account_id, {
-    ...(addr !== undefined ? { withdrawal_address: addr } : {}),
-    ...(settings.is_author_agent !== undefined ? { is_author_agent: settings.is_author_agent } : {}),
-  }))!;
+  const checked = checkAgentRegistration(ctx, p, agentId, settings);
+  return ctx.store.tx((t) => writeAgent(ctx, t, p, agentId, checked));
 }
 
 /**

@@ -30,7 +30,6 @@ import {
   evidencePackBytes,
   mintEvidencePack,
   packHash,
-  PACK_LIMITS,
   ruleOfSplits,
   withPackAnchor,
   type EvidencePack,
@@ -50,6 +49,7 @@ import { anchorCommitment, getBenchmark, getTasks, isOpen, testSetRowOf } from "
 import { assertBountyTerms } from "./terms.js";
 import { isAuthorAgent } from "./agents.js";
 import { anchorOf, anchorPending, listRuns, runAnswers } from "./runs.js";
+import { packByteLimit, rowReceiptsFit } from "./pack-budget.js";
 import { assertAuthor, assertOperator } from "./identity/access.js";
 import { isOperator, type Principal } from "./identity/principal.js";
 import type { Tables } from "./store.js";
@@ -330,7 +330,12 @@ async function mintRuns(ctx: PlatformContext, slug: string, q: Tables): Promise<
       answers: revealed,
     });
   }
-  return out;
+  // the rows carry their receipts only while they all fit the rows' share of the pack (pack-budget.ts)
+  const rowReceipts = rowReceiptsFit(
+    packByteLimit(ctx),
+    out.map((r) => r.receipt.tasks.length),
+  );
+  return out.map((r) => ({ ...r, include_receipt: rowReceipts }));
 }
 
 function scoringOf(b: BenchmarkRecord, bounty: AttachedBounty): MintScoring {
@@ -641,7 +646,7 @@ async function assertPackFits(ctx: PlatformContext, slug: string): Promise<void>
     anchor_block: Number.MAX_SAFE_INTEGER,
   };
   const size = evidencePackBytes(withPackAnchor(pack, anchor)).length;
-  const max = ctx.faults.maxPackBytes ?? PACK_LIMITS.maxPackBytes;
+  const max = packByteLimit(ctx);
   if (size > max)
     throw new PlatformError(
       "award_not_allowed",

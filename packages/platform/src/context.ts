@@ -65,6 +65,12 @@ export interface BenchmarkConfig {
    * public, SPEC 8). One rule: `buyerOnlyHides`. Absent in stores published before the option: `public`.
    */
   leaderboard_visibility?: LeaderboardVisibility;
+  /**
+   * Each answer's allowance in canonical-JSON bytes (quotes excluded), derived at publish by the pack
+   * budget (`pack-budget.ts`) so that any award's evidence pack fits the verifier's limit. Absent in
+   * stores published before the rule: derived on read from the stored tasks.
+   */
+  max_answer_bytes?: number;
 }
 
 /** The leaderboard visibilities (the compete seed, section 7). */

@@ -14,6 +14,7 @@
  */
 import { GOLD_DEPTH_IN_PACK, canonicalHash, valueLimitProblems, type Hex } from "@bench-bounty/evidence";
 import { PlatformError, throwRowIssues, type RowIssue } from "./errors.js";
+import { assertWellFormedText } from "./utf8.js";
 import {
   isJsonFloat,
   isJsonObject,
@@ -145,6 +146,7 @@ export function validateDataset(input: unknown): ValidatedDataset {
       field: "$",
     });
   }
+  assertWellFormedText(input, "$", "invalid_dataset"); // names, rows, keys: no lone surrogate
   const d = input as Record<string, unknown>;
   const name = typeof d.name === "string" ? d.name.trim() : "";
   if (name === "") issues.push(optionIssue("name", "name is required (a non-empty string)"));

@@ -11,7 +11,8 @@ import { GRADER_TYPES } from "@bench-bounty/evidence";
 import type { BenchmarkRecord, PlatformContext } from "./context.js";
 import { PlatformError } from "./errors.js";
 import { BOUNTY_STATUS_NAMES } from "./chain.js";
-import { getBenchmark, isOpen, listBenchmarks } from "./publish.js";
+import { answerAllowanceOf, getBenchmark, isOpen, listBenchmarks } from "./publish.js";
+import { MAX_ANSWER_LENGTH } from "./pack-budget.js";
 
 /** USDC has 6 decimals: base units to a plain decimal string without trailing zeros (`50000000` -> `50`). */
 export function usdcText(baseUnits: string): string {
@@ -105,6 +106,14 @@ export interface BenchmarkDetail extends BenchmarkListItem {
   cost_weight: string;
   time_budget_seconds: number;
   cost_budget_usdc: string | null;
+  /**
+   * Longest accepted answer, in canonical-JSON bytes (UTF-8; an escaped control character such as
+   * U+000B counts the 6 bytes of `\u000b`), derived at publish so that the award's
+   * evidence pack always fits the verifier's limit (`pack-budget.ts`).
+   */
+  max_answer_bytes: number;
+  /** Longest accepted answer, in UTF-16 code units (`MAX_ANSWER_LENGTH`, 100,000). */
+  max_answer_length: number;
   commitment: { commit_root: string; leaf_count: number; anchor: BenchmarkRecord["commitment_anchor"] };
   /** ASCII; its curls name this benchmark's own slug at `base_url`. */
   how_to_compete: string;
@@ -162,6 +171,8 @@ export async function benchmarkDetail(
     cost_weight: b.config.cost_weight,
     time_budget_seconds: b.config.time_budget_seconds,
     cost_budget_usdc: b.config.cost_budget_usdc,
+    max_answer_bytes: await answerAllowanceOf(ctx, b),
+    max_answer_length: MAX_ANSWER_LENGTH,
     commitment: { commit_root: b.commit_root, leaf_count: b.leaf_count, anchor: b.commitment_anchor },
     how_to_compete: howToCompete(b.slug, opts.baseUrl ?? ctx.publicBaseUrl),
   };

@@ -25,6 +25,7 @@ export type PlatformErrorCode =
   | "run_in_progress"
   | "max_attempts_reached"
   | "benchmark_closed"
+  | "benchmark_full"
   | "benchmark_awarded"
   | "run_not_in_progress"
   | "already_finalized"

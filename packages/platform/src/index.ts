@@ -26,6 +26,7 @@ export * from "./chain.js";
 export * from "./terms.js";
 export * from "./publish.js";
 export * from "./runs.js";
+export * from "./pack-budget.js";
 export * from "./agents.js";
 export * from "./detail.js";
 export * from "./formats.js";

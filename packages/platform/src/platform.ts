@@ -77,6 +77,7 @@ import {
   issueKey,
   listKeys,
   revokeKey,
+  type AccountInput,
   type AccountRecord,
   type IssuedKey,
   type KeyListing,
@@ -184,8 +185,12 @@ export class Platform {
   localOperator(): Principal {
     return localOperator();
   }
-  /** Creates an account; its first key is in the answer, shown once. @throws PlatformError `invalid_option`, `account_exists` */
-  createAccount(input: { name: unknown; roles?: unknown }): Promise<{ account: AccountRecord } & IssuedKey> {
+  /**
+   * Creates an account (and with `input.agent` its first agent, in the same transaction); its first key
+   * is in the answer, shown once.
+   * @throws PlatformError `invalid_option`, `account_exists`, `invalid_withdrawal_address`, `forbidden`
+   */
+  createAccount(input: AccountInput): Promise<{ account: AccountRecord } & IssuedKey> {
     return createAccount(this.ctx, input);
   }
   /** The principal of an API key. @throws PlatformError `unauthenticated` */

@@ -35,9 +35,18 @@ import { PlatformError, throwRowIssues, type RowIssue } from "./errors.js";
 import { GRADER_TYPE_NAMES, normaliseTolerance, shapeGold, type GraderType } from "./gold.js";
 import { fromStored, toStored, type JsonObject } from "./json.js";
 import type { Tables } from "./store.js";
+import {
+  answerBudget,
+  MAX_PLACES,
+  MIN_ANSWER_BYTES,
+  packByteLimit,
+  testSetPackBytes,
+  titlePackBytes,
+} from "./pack-budget.js";
 import { isUniqueViolation } from "./store/executor.js";
 import { parseTemplate, refuseGoldPlaceholders, renderTemplate } from "./template.js";
 import { isoMillis } from "./time.js";
+import { assertWellFormedText } from "./utf8.js";
 import { assertDatasetOwner, assertRole } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
 
@@ -188,6 +197,7 @@ function intOption(
 export function benchmarkConfig(o: PublishOptions): BenchmarkConfig {
   if (typeof o !== "object" || o === null)
     throw new PlatformError("invalid_option", "publish options must be an object", { field: "$" });
+  assertWellFormedText(o, "$", "invalid_option"); // title, description, template, fields: no lone surrogate
   if (typeof o.title !== "string" || o.title.trim() === "")
     throw new PlatformError("invalid_option", "title is required", { field: "title" });
   if (!(GRADER_TYPE_NAMES as readonly string[]).includes(o.grader_type)) {
@@ -419,6 +429,50 @@ export function planTestSet(
   return { rows: testSet, public_count: nPublic, root: c.root, leaf_count: c.leafCount };
 }
 
+/**
+ * The benchmark's per-answer allowance (the pack budget, `pack-budget.ts`): a benchmark whose award pack
+ * could not fit the verifier's limit with every winner answering at {@link MIN_ANSWER_BYTES} is refused.
+ * @throws PlatformError `invalid_dataset` (`details.limit: "maxPackBytes"` and the budget's figures)
+ */
+function awardableAllowance(
+  ctx: PlatformContext,
+  plan: { rows: TestSetRow[]; public_count: number; leaf_count: number },
+  title: string,
+  config: BenchmarkConfig,
+): number {
+  const publicPerRun =
+    config.public_tasks_per_run === null
+      ? plan.public_count
+      : Math.min(config.public_tasks_per_run, plan.public_count);
+  const budget = answerBudget({
+    maxPackBytes: packByteLimit(ctx),
+    testSetBytes: testSetPackBytes(plan.rows),
+    titleBytes: titlePackBytes(title),
+    runTasks: plan.leaf_count - plan.public_count + publicPerRun,
+  });
+  if (budget.maxAnswerBytes < MIN_ANSWER_BYTES)
+    throw new PlatformError(
+      "invalid_dataset",
+      `the award's evidence pack could not fit the ${budget.maxPackBytes} bytes (PACK_LIMITS.maxPackBytes) a verifier reads: ` +
+        `the test set takes ${budget.testSetBytes} bytes and ${MAX_PLACES} winners' receipts of ${budget.runTasks} tasks ${budget.winnersBytes}, ` +
+        `leaving ${budget.maxAnswerBytes} bytes per answer, under the ${MIN_ANSWER_BYTES} a benchmark must allow: use fewer or shorter rows, or set public_tasks_per_run`,
+      {
+        field: "test set",
+        limit: "maxPackBytes",
+        max_pack_bytes: budget.maxPackBytes,
+        test_set_bytes: budget.testSetBytes,
+        fixed_bytes: budget.fixedBytes,
+        rows_bytes: budget.rowsBytes,
+        winners_bytes: budget.winnersBytes,
+        run_tasks: budget.runTasks,
+        places: MAX_PLACES,
+        max_answer_bytes: budget.maxAnswerBytes,
+        min_answer_bytes: MIN_ANSWER_BYTES,
+      },
+    );
+  return budget.maxAnswerBytes;
+}
+
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 
 /**
@@ -463,6 +517,7 @@ export async function publishBenchmark(
     config,
     salts,
   );
+  config.max_answer_bytes = awardableAllowance(ctx, plan, options.title.trim(), config);
   const planSeed =
     seed !== undefined
       ? keccak256Hex(`bench-bounty.plan-seed:${seed}:${ds.content_hash}`).slice(2)
@@ -554,6 +609,40 @@ export async function getBenchmark(
   if (!b) throw new PlatformError("unknown_benchmark", `no benchmark ${slug}`, { slug });
   return b;
 }
+
+/**
+ * A benchmark's per-answer allowance in canonical-JSON bytes (`config.max_answer_bytes`, see
+ * `pack-budget.ts`); for a benchmark stored before the rule, derived from its stored tasks.
+ */
+export async function answerAllowanceOf(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  q: Tables = ctx.store,
+): Promise<number> {
+  if (b.config.max_answer_bytes !== undefined) return b.config.max_answer_bytes;
+  let cache = allowanceCaches.get(ctx);
+  if (!cache) allowanceCaches.set(ctx, (cache = new Map()));
+  const hit = cache.get(b.slug);
+  if (hit !== undefined) return hit;
+  const rows = await getTasks(ctx, b.slug, q);
+  const publicPerRun =
+    b.config.public_tasks_per_run === null
+      ? b.public_count
+      : Math.min(b.config.public_tasks_per_run, b.public_count);
+  const allowance = Math.max(
+    0,
+    answerBudget({
+      maxPackBytes: packByteLimit(ctx),
+      testSetBytes: testSetPackBytes(rows),
+      titleBytes: titlePackBytes(b.title),
+      runTasks: b.private_count + publicPerRun,
+    }).maxAnswerBytes,
+  );
+  cache.set(b.slug, allowance); // the tasks and title of a benchmark never change
+  return allowance;
+}
+
+const allowanceCaches = new WeakMap<PlatformContext, Map<string, number>>();
 
 /** All benchmarks, oldest first. */
 export function listBenchmarks(ctx: PlatformContext): Promise<BenchmarkRecord[]> {

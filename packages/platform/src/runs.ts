@@ -17,6 +17,7 @@
  */
 import {
   buildReceipt,
+  isWellFormedText,
   keccak256Hex,
   receiptHash,
   trimWhiteSpace,
@@ -40,11 +41,10 @@ import {
 } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
 import { registerAgent } from "./agents.js";
+import { answerPackBytes, MAX_ANSWER_LENGTH, maxRankedRows, packByteLimit } from "./pack-budget.js";
+import { answerAllowanceOf } from "./publish.js";
 import { gradePlan, scoreGraded, type GradedPlanTask } from "./grading.js";
 import { isoMillis, wallSeconds } from "./time.js";
-
-/** Longest accepted answer, in UTF-16 code units. */
-export const MAX_ANSWER_LENGTH = 100_000;
 
 /** A task as served to an agent (no gold, ever). */
 export interface ServedTask {
@@ -184,6 +184,22 @@ export function runPlan(
   return [...priv, ...keyed.slice(0, k).map((x) => x.o)];
 }
 
+/**
+ * A new agent on a benchmark takes a row of the award pack's rank derivation: the pack budget holds at most
+ * `maxRankedRows` of them (`pack-budget.ts`), so once that many agents have runs a new one is refused.
+ * @throws PlatformError `benchmark_full` (`details.limit: "max_ranked_agents"`, `max_agents`)
+ */
+async function assertRoomForAgent(ctx: PlatformContext, t: Tables, slug: string): Promise<void> {
+  const max = maxRankedRows(packByteLimit(ctx));
+  const agents = await t.runs.agentCount(slug);
+  if (agents >= max)
+    throw new PlatformError(
+      "benchmark_full",
+      `benchmark ${slug} has runs of ${agents} agents, the most its award's evidence pack can rank (${max}): no new agent may start`,
+      { slug, limit: "max_ranked_agents", max_agents: max },
+    );
+}
+
 /** Deterministic run id of an attempt: `run-` + 16 hex of keccak256(slug, agent, attempt). */
 export function runIdOf(slug: string, agentId: string, attempt: number): string {
   return `run-${keccak256Hex(`bench-bounty.run:${slug}\n${agentId}\n${attempt}`).slice(2, 18)}`;
@@ -194,7 +210,8 @@ const CLOCK_NOTE =
 
 /**
  * Starts a run for an agent (registering the agent on first sight).
- * @throws PlatformError `unknown_benchmark`, `benchmark_closed`, `run_in_progress`, `max_attempts_reached`
+ * @throws PlatformError `unknown_benchmark`, `benchmark_closed`, `run_in_progress`, `max_attempts_reached`,
+ *   `benchmark_full` (a new agent beyond what the award pack can rank)
  */
 export async function startRun(
   ctx: PlatformContext,
@@ -203,17 +220,19 @@ export async function startRun(
   agentId: string,
 ): Promise<StartedRun> {
   const b = await getBenchmark(ctx, slug);
-  const known = await ctx.store.agents.get(agentId);
-  if (known) assertAgentOwner(p, known);
-  else {
-    assertMayOwnAgents(p);
-    assertAgentOwner(p, await registerAgent(ctx, p, agentId));
-  }
+  // checked before the agent is registered: a refused start leaves nothing behind
   if (!isOpen(ctx, b))
     throw new PlatformError("benchmark_closed", `benchmark ${slug} is closed to new runs`, {
       slug,
       status: b.status,
     });
+  const known = await ctx.store.agents.get(agentId);
+  if (known) assertAgentOwner(p, known);
+  else {
+    assertMayOwnAgents(p);
+    await assertRoomForAgent(ctx, ctx.store, slug); // again in the transaction below
+    assertAgentOwner(p, await registerAgent(ctx, p, agentId));
+  }
   const tasks = await getTasks(ctx, slug);
   const started = await ctx.store.tx(async (t) => {
     // The agent's row is locked (PostgreSQL) so two processes starting its runs take turns; the
@@ -229,6 +248,7 @@ export async function startRun(
         { max_attempts: b.config.max_attempts },
       );
     }
+    if (used === 0) await assertRoomForAgent(ctx, t, slug);
     const attempt = used + 1;
     const plan = runPlan(b, tasks, agentId, attempt);
     const runId = runIdOf(slug, agentId, attempt);
@@ -343,7 +363,8 @@ export interface SubmittedAnswer {
  * @returns how many answers the run now holds
  * @throws PlatformError `unknown_run`, `run_not_in_progress`, `invalid_answers` with
  *   `details.errors: [{index, ordinal, code}]` (`code`: `not_an_object`, `bad_ordinal`, `unknown_ordinal`,
- *   `duplicate_ordinal`, `not_a_string`, `empty_answer`, `answer_too_long`) and `details.valid_ordinals`
+ *   `duplicate_ordinal`, `not_a_string`, `empty_answer`, `lone_surrogate`, `answer_too_long` (over `MAX_ANSWER_LENGTH` characters),
+ *   `answer_too_large` (over the benchmark's `max_answer_bytes`, pack-budget.ts)) and `details.valid_ordinals`
  */
 export async function submitAnswers(
   ctx: PlatformContext,
@@ -364,7 +385,9 @@ export async function submitAnswers(
       field: "answers",
     });
   const n = run.plan.length;
-  const errors: { index: number; ordinal: unknown; code: string; message: string }[] = [];
+  const maxBytes = await answerAllowanceOf(ctx, await getBenchmark(ctx, run.slug));
+  const errors: { index: number; ordinal: unknown; code: string; message: string; [k: string]: unknown }[] =
+    [];
   const seen = new Set<number>();
   const good: SubmittedAnswer[] = [];
   answers.forEach((a: unknown, index) => {
@@ -403,12 +426,32 @@ export async function submitAnswers(
       errors.push({ index, ordinal, code: "not_a_string", message: "answer_text must be a string" });
     } else if (trimWhiteSpace(answer_text) === "") {
       errors.push({ index, ordinal, code: "empty_answer", message: "answer_text is empty" });
+    } else if (!isWellFormedText(answer_text)) {
+      errors.push({
+        index,
+        ordinal,
+        code: "lone_surrogate",
+        field: "answer_text",
+        path: `$.answers[${index}].answer_text`,
+        message: "answer_text holds an unpaired UTF-16 surrogate (no UTF-8 form): send well-formed Unicode",
+      });
     } else if (answer_text.length > MAX_ANSWER_LENGTH) {
       errors.push({
         index,
         ordinal,
         code: "answer_too_long",
         message: `answer_text is longer than ${MAX_ANSWER_LENGTH} characters`,
+      });
+    } else if (answerPackBytes(answer_text) > maxBytes) {
+      errors.push({
+        index,
+        ordinal,
+        code: "answer_too_large",
+        field: "answer_text",
+        limit: "max_answer_bytes",
+        max_answer_bytes: maxBytes,
+        answer_bytes: answerPackBytes(answer_text),
+        message: `answer_text takes ${answerPackBytes(answer_text)} bytes in canonical JSON (UTF-8; an escaped control character such as \\u000b counts 6), over this benchmark's max_answer_bytes of ${maxBytes}`,
       });
     } else {
       seen.add(ordinal);

@@ -3,6 +3,7 @@
  * naming its byte offset and line, instead of being replaced by U+FFFD (which would change the data the
  * commitment hashes without anyone noticing).
  */
+import { appendPath, isJsonFloat, isWellFormedText } from "@bench-bounty/evidence";
 import { PlatformError, type PlatformErrorCode } from "./errors.js";
 
 /**
@@ -68,5 +69,46 @@ export function decodeUtf8Strict(
       row_index: row,
       byte: `0x${bytes[bad]!.toString(16).padStart(2, "0")}`,
     },
+  );
+}
+
+/**
+ * JSON path (from `path`) of the first string or object key of `value` holding an unpaired UTF-16
+ * surrogate (text with no UTF-8 form, which a store would silently turn into U+FFFD), or null.
+ * Walks any depth without recursion; values that are not strings, arrays or plain objects are skipped.
+ */
+export function firstLoneSurrogate(value: unknown, path = "$"): string | null {
+  const stack: { v: unknown; path: string }[] = [{ v: value, path }];
+  while (stack.length > 0) {
+    const { v, path: at } = stack.pop()!;
+    if (typeof v === "string") {
+      if (!isWellFormedText(v)) return at;
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: appendPath(at, i) });
+    } else if (typeof v === "object" && v !== null && !isJsonFloat(v)) {
+      const entries = Object.entries(v);
+      for (const [k] of entries) if (!isWellFormedText(k)) return appendPath(at, k);
+      for (let i = entries.length - 1; i >= 0; i--)
+        stack.push({ v: entries[i]![1], path: appendPath(at, entries[i]![0]) });
+    }
+  }
+  return null;
+}
+
+/**
+ * Refuses text input with an unpaired UTF-16 surrogate (issue 13 re-probe: it was stored as U+FFFD
+ * silently): the one check every text input of the platform goes through (publish options, datasets,
+ * answers; names, ids, slugs and addresses are ASCII by their own rules).
+ * @param path the JSON path of `value` (`$`, `$.title`)
+ * @throws PlatformError `code` with `details {field, path, reason: "lone_surrogate"}` (`field`: the
+ *   path without its leading `$.`)
+ */
+export function assertWellFormedText(value: unknown, path: string, code: PlatformErrorCode): void {
+  const bad = firstLoneSurrogate(value, path);
+  if (bad === null) return;
+  throw new PlatformError(
+    code,
+    `${bad}: the text holds an unpaired UTF-16 surrogate (no UTF-8 form): send well-formed Unicode`,
+    { field: bad.replace(/^\$\.?/, "") || "$", path: bad, reason: "lone_surrogate" },
   );
 }

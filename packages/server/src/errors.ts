@@ -101,6 +101,7 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   run_in_progress: 409,
   max_attempts_reached: 409,
   benchmark_closed: 409,
+  benchmark_full: 409,
   benchmark_awarded: 409,
   run_not_in_progress: 409,
   already_finalized: 409,

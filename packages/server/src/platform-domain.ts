@@ -93,11 +93,15 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
     authenticate: (apiKey) => platform.authenticate(apiKey),
     async register(input): Promise<Registration> {
       const name = input.name ?? `agent-${randomBytes(5).toString("hex")}`;
-      const created = await platform.createAccount({ name });
-      const p = await platform.authenticate(created.api_key);
-      await platform.registerAgent(p, input.agent_id ?? name, {
-        ...(input.withdrawal_address ? { withdrawal_address: input.withdrawal_address } : {}),
+      // one transaction: a refused agent id or address leaves no account behind (issue 13 re-probe)
+      const created = await platform.createAccount({
+        name,
+        agent: {
+          agent_id: input.agent_id ?? name,
+          ...(input.withdrawal_address !== undefined ? { withdrawal_address: input.withdrawal_address } : {}),
+        },
       });
+      const p = await platform.authenticate(created.api_key);
       return { account: await view(p), api_key: created.api_key, key_prefix: created.key_prefix };
     },
     me: async (p) => view(requirePrincipal(p)),

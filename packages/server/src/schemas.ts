@@ -240,6 +240,14 @@ export const BenchmarkDetail = loose({
   slug: z.string(),
   how_to_compete: z.string(),
   grader_types: z.unknown(),
+  max_answer_bytes: z.number().int().openapi({
+    description:
+      "longest accepted answer_text in canonical-JSON bytes (UTF-8; an escaped control character such as U+000B counts the 6 bytes of \\u000b), derived at publish so that the award's evidence pack always fits the verifier's limit; a longer answer is 422 invalid_answers, code answer_too_large",
+  }),
+  max_answer_length: z.number().int().openapi({
+    description:
+      "longest accepted answer_text in UTF-16 code units (100,000); a longer answer is 422 answer_too_long",
+  }),
 }).openapi("BenchmarkDetail");
 export const Leaderboard = loose({
   slug: z.string(),

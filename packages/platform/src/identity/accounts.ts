@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import type { PlatformContext } from "../context.js";
 import { PlatformError } from "../errors.js";
+import { checkAgentRegistration, writeAgent } from "../agents.js";
 import { isoMillis } from "../time.js";
 import { hashKey, keyPrefixOf, mintKey, sameHash } from "./keys.js";
 import { ACCOUNT_ROLES, OPERATOR_ACCOUNT_ID, type Principal, type Role } from "./principal.js";
@@ -42,16 +43,20 @@ export interface IssuedKey {
   api_key: string;
 }
 
-/**
- * Creates an account with one key.
- * @param input `name` (unique), `roles` (default `["author", "competitor"]`)
- * @throws PlatformError `invalid_option` naming `name` or `roles`; `account_exists` (naming `name`) for a
- *   name another account has, or that is an agent's id (see the module doc)
- */
-export async function createAccount(
-  ctx: PlatformContext,
-  input: { name: unknown; roles?: unknown },
-): Promise<{ account: AccountRecord } & IssuedKey> {
+/** What {@link createAccount} takes. */
+export interface AccountInput {
+  /** Unique; also the id of the account's default agent. */
+  name: unknown;
+  /** Default `["author", "competitor"]`. */
+  roles?: unknown;
+  /**
+   * Register an agent with the account, in the same transaction: its id (default: the account's
+   * name) and settings. A refused agent leaves no account behind.
+   */
+  agent?: { agent_id?: unknown; withdrawal_address?: unknown };
+}
+
+function checkAccountInput(input: AccountInput): { name: string; roles: Role[] } {
   const name = input.name;
   if (typeof name !== "string" || !ACCOUNT_NAME_RE.test(name))
     throw new PlatformError(
@@ -72,14 +77,44 @@ export async function createAccount(
         field: "roles",
       },
     );
+  return { name, roles: [...new Set(roles as Role[])].sort() };
+}
+
+/**
+ * Creates an account with one key, and with `input.agent` its first agent: everything is checked
+ * first, then written in one transaction (all or nothing), with the name locked so that a concurrent
+ * agent registration of the same name (`agents.ts`) waits and then sees it.
+ * @throws PlatformError `invalid_option` naming `name`, `roles` or `agent_id`;
+ *   `invalid_withdrawal_address`; `account_exists` (naming `name`) for a name another account has, or
+ *   that is an agent's id (see the module doc); `forbidden` (`agent_owner_only`) for an agent id that is
+ *   another account's name or agent
+ */
+export async function createAccount(
+  ctx: PlatformContext,
+  input: AccountInput,
+): Promise<{ account: AccountRecord } & IssuedKey> {
+  const { name, roles } = checkAccountInput(input);
   const account: AccountRecord = {
     account_id: `acct_${randomBytes(8).toString("hex")}`,
     name,
-    roles: [...new Set(roles as Role[])].sort(),
+    roles,
     created_at: isoMillis(ctx.clock()),
   };
   const key = mintKey();
+  const owner: Principal = { account_id: account.account_id, roles, via: "key", key_prefix: key.key_prefix };
+  const agentId = input.agent ? (input.agent.agent_id ?? name) : null;
+  const agent =
+    input.agent && agentId !== null
+      ? checkAgentRegistration(ctx, owner, agentId, {
+          ...(input.agent.withdrawal_address !== undefined
+            ? { withdrawal_address: input.agent.withdrawal_address as string | null }
+            : {}),
+        })
+      : null;
   await ctx.store.tx(async (t) => {
+    // both names locked in one order, so two registrations naming each other cannot deadlock
+    for (const n of [...new Set([name, ...(typeof agentId === "string" ? [agentId] : [])])].sort())
+      await t.accounts.lockName(n);
     if (await t.agents.get(name))
       throw new PlatformError(
         "account_exists",
@@ -87,6 +122,7 @@ export async function createAccount(
         { field: "name", reason: "agent_id" },
       );
     await t.accounts.insertWithKey(account, key);
+    if (agent !== null) await writeAgent(ctx, t, owner, agentId as string, agent);
   });
   return { account, account_id: account.account_id, key_prefix: key.key_prefix, api_key: key.api_key };
 }

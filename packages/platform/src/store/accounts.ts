@@ -2,6 +2,7 @@
  * Data access of the `accounts` and `api_keys` tables. Keys are stored only as their SHA-256 hash,
  * keyed by their random prefix.
  */
+import { sql } from "kysely";
 import { PlatformError } from "../errors.js";
 import type { AccountRecord, KeyListing } from "../identity/accounts.js";
 import type { MintedKey } from "../identity/keys.js";
@@ -79,6 +80,17 @@ export class AccountsTable extends TableModule {
           roles: JSON.parse(r.roles_json) as Role[],
         }
       : null;
+  }
+
+  /**
+   * Takes the lock of a name of the shared namespace of account names and agent ids until the
+   * transaction ends (PostgreSQL: a transaction-scoped advisory lock; SQLite's IMMEDIATE transaction
+   * holds the write lock already). Call it inside a transaction before checking and writing the name:
+   * an account creation and an agent registration of one name then run one after the other.
+   */
+  async lockName(name: string): Promise<void> {
+    if (this.locks)
+      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`name:${name}`}, 0))`.execute(this.db);
   }
 
   /** The id of the account named `name`, or null. */

@@ -109,6 +109,16 @@ export class RunsTable extends TableModule {
     return r?.run_id ?? null;
   }
 
+  /** How many agents have started runs on a benchmark. */
+  async agentCount(slug: string): Promise<number> {
+    const r = await this.db
+      .selectFrom("runs")
+      .select((eb) => eb.fn.count<number>("agent_id").distinct().as("n"))
+      .where("slug", "=", slug)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
   /** How many attempts the agent has started on a benchmark. */
   async attempts(slug: string, agentId: string): Promise<number> {
     const r = await this.db

@@ -101,7 +101,7 @@ function registerAccountTools(server: McpServer, t: ToolContext): void {
         "Create an account and get its API key (no key needed). Send the key afterwards as 'Authorization: Bearer <key>'. Shown once: keep it.",
       inputSchema: {
         name: z.string().min(1).max(64).optional().describe("display name"),
-        agent_id: z.string().min(1).max(64).optional().describe("id of your agent (default: the account id)"),
+        agent_id: z.string().min(1).max(64).optional().describe("id of your agent (default: the account's name); a refused id or address creates no account"),
         withdrawal_address: z
           .string()
           .optional()
