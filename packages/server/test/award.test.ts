@@ -65,6 +65,9 @@ afterAll(async () => {
   await dc?.stop();
 });
 
+/** A provider key in the RPC URL's path (probe4 config-rpc.sh): never in a public response. */
+const RPC_SECRET = "PROVIDER_SECRET_KEY_123";
+
 describe("award over HTTP on the devchain", { timeout: 120_000 }, () => {
   it("attach (author only, checked on-chain), locked-at detail, compete, award (operator only), door forever", async () => {
     const u = server.url;
@@ -191,7 +194,8 @@ async function verification(slug: string, pack: Buffer, keys: { author: string; 
   expect(pending.status).toBe(404);
   expect(pending.json.error.code).toBe("verification_pending");
   const readPacks: string[] = [];
-  const deps = verifierDeps(platform, { jobs, rpcUrl: dc.rpcUrl });
+  // a hosted provider's URL carries the operator's API key in its path: the public report shows the origin only
+  const deps = verifierDeps(platform, { jobs, rpcUrl: `${dc.rpcUrl}/v2/${RPC_SECRET}` });
   const step = await runOnce({
     ...deps,
     readPack: async (s) => {
@@ -218,6 +222,9 @@ async function verification(slug: string, pack: Buffer, keys: { author: string; 
   const reportBytes = Buffer.from(await report.arrayBuffer());
   expect(reportBytes.equals(Buffer.from(jobs.rows.get(slug)!.result!.reportBytes))).toBe(true);
   expect(JSON.parse(reportBytes.toString("utf8")).facts).toEqual(v.json.facts);
+  expect(reportBytes.toString("utf8")).not.toContain(RPC_SECRET);
+  expect(JSON.parse(reportBytes.toString("utf8")).observed.rpc).toBe(new URL(dc.rpcUrl).origin);
+  expect(JSON.stringify(v.json)).not.toContain(RPC_SECRET);
 
   const entries = await call(u, "GET", `/api/v1/benchmarks/${slug}/entries`);
   expect(entries.status).toBe(200);
@@ -363,7 +370,7 @@ async function restart(slug: string) {
   const w = await startVerifier(platform, {
     jobs: down,
     enqueueIfPacked: (s) => downDomain.enqueueIfPacked(s),
-    rpcUrl: "http://127.0.0.1:9", // nothing listens: the chain is unreachable
+    rpcUrl: `http://127.0.0.1:9/v2/${RPC_SECRET}`, // nothing listens: the chain is unreachable
     pollMs: 20,
   });
   try {
@@ -373,6 +380,7 @@ async function restart(slug: string) {
     expect(job.nextAt).toBeGreaterThan(Date.now());
     const shown = await downDomain.verification(null, slug);
     expect(shown).toMatchObject({ state: "retrying", facts: null, last_error: job.lastError });
+    expect(job.lastError).not.toContain(RPC_SECRET); // shown to anyone at GET .../verification
   } finally {
     await w.stop();
   }
