@@ -7,6 +7,7 @@
  * (`claimWithSig`): a wrong signer refused before any gas, the winner's signature paid to `to`, a
  * second submission refused.
  */
+import { zeroAddress } from "viem";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
@@ -56,7 +57,7 @@ beforeAll(async () => {
   server = await serveApp({
     domain: platformDomain(platform, { jobs, localChain: true }),
     port: 0,
-    limits: { relayBurst: 6 }, // the six keyed relay calls below, then 429
+    limits: { relayBurst: 9 }, // the nine keyed relay calls below, then 429
   });
 }, 240_000);
 afterAll(async () => {
@@ -302,6 +303,21 @@ async function relay(slug: string, bountyId: bigint, key: string) {
     body: { ...(await body(2)), deadline: past.toString(), signature: await sign(2, { to, deadline: past }) },
   });
   expect(expired.json.error.code).toBe("claim_expired");
+  // probe4 money.mts: a claim signed to the USDC contract was paid (credit stuck in the token);
+  // `to` follows the withdrawal-address rule: zero address and the platform's contracts refused
+  for (const [target, reason] of [
+    [dc.contracts.usdc, "platform_contract"],
+    [bounty, "platform_contract"],
+    [zeroAddress, "zero_address"],
+  ] as const) {
+    const signed = { ...(await body(2)), to: target, signature: await sign(2, { to: target, deadline }) };
+    const refused = await call(u, "POST", path, { key, body: signed });
+    expect(refused.status, `${target}: ${refused.text}`).toBe(422);
+    expect(refused.json.error).toMatchObject({
+      code: "invalid_withdrawal_address",
+      details: { field: "to", path: "$.to", reason },
+    });
+  }
   expect(await dc.publicClient.getTransactionCount({ address: operator })).toBe(sent); // no gas spent
 
   const credit = await dc.publicClient.readContract({
