@@ -26,8 +26,26 @@ afterEach(() => {
 
 async function startServe(extra: string[]): Promise<string> {
   const store = mkdtempSync(join(tmpdir(), "bb-cli-secret-"));
-  const args = [bin, "serve", "--store", store, "--port", "0", "--rpc-url", `http://127.0.0.1:9/v2/${SECRET}`];
-  args.push("--chain-id", "31337", "--bounty-contract", ADDRESS, "--anchor-registry", ADDRESS, "--usdc", ADDRESS);
+  const args = [
+    bin,
+    "serve",
+    "--store",
+    store,
+    "--port",
+    "0",
+    "--rpc-url",
+    `http://127.0.0.1:9/v2/${SECRET}`,
+  ];
+  args.push(
+    "--chain-id",
+    "31337",
+    "--bounty-contract",
+    ADDRESS,
+    "--anchor-registry",
+    ADDRESS,
+    "--usdc",
+    ADDRESS,
+  );
   const child = spawn(process.execPath, [...args, ...extra], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { PATH: process.env.PATH!, BENCH_BOUNTY_PRIVATE_KEY: SIGNER },
@@ -54,7 +72,9 @@ async function publicPaths(base: string): Promise<string[]> {
   };
   const api = Object.entries(doc.paths)
     .filter(([p, ops]) => !p.includes("{") && ops.get !== undefined && (ops.get.security ?? []).length === 0)
-    .map(([p]) => (p.startsWith("/api/") || p.startsWith("/mcp") || p.startsWith("/scripts") ? p : `/api/v1${p}`));
+    .map(([p]) =>
+      p.startsWith("/api/") || p.startsWith("/mcp") || p.startsWith("/scripts") ? p : `/api/v1${p}`,
+    );
   return ["/", "/index.html", "/config.json", "/api/v1/openapi.json", ...api];
 }
 
