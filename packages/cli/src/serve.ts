@@ -20,6 +20,8 @@ interface ServeOpts extends StoreOpts {
   host: string;
   /** The indexer the web leaderboard reads claims from (its base URL). */
   indexerUrl?: string;
+  /** An RPC the web page may print in its verify command (never `--rpc-url`: it may carry a key). */
+  publicRpcUrl?: string;
   /** The chain is a local node (no explorer links on the web pages, whatever its chain id). */
   localChain?: boolean;
   /** Stop when the parent process dies (see {@link untilStopped}). */
@@ -135,6 +137,12 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         "BENCH_BOUNTY_INDEXER_URL",
       ),
     )
+    .addOption(
+      new Option(
+        "--public-rpc-url <url>",
+        "a chain RPC anyone may see, printed in the web page's verify command (default: none; --rpc-url is never shown)",
+      ),
+    )
     .addOption(new Option("--local-chain", "the chain is a local node: no explorer links on the web pages"))
     .addOption(
       new Option(
@@ -154,7 +162,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         const domain = platformDomain(platform, { jobs, localChain: o.localChain === true });
         const web = webMiddleware({
           ...(o.indexerUrl ? { indexerUrl: o.indexerUrl } : {}),
-          ...(o.rpcUrl ? { rpcUrl: o.rpcUrl } : {}),
+          ...(o.publicRpcUrl ? { publicRpcUrl: o.publicRpcUrl } : {}),
           localChain: o.localChain === true,
         });
         const server = await serveApp({

@@ -55,14 +55,21 @@ export function knownContracts(ctx: PlatformContext): string[] {
 }
 
 /**
- * Checks a withdrawal address; returns it lowercase (the form the pack uses).
- * @throws PlatformError `invalid_withdrawal_address` (`details.field` `withdrawal_address`,
- *   `details.reason` `not_an_address` | `bad_checksum` | `zero_address` | `platform_contract`)
+ * Checks an address credit is paid to (an agent's withdrawal address, a relayed claim's `to`);
+ * returns it lowercase (the form the pack uses).
+ * @param field the input's name for it, named in the refusal (`withdrawal_address`, `to`)
+ * @throws PlatformError `invalid_withdrawal_address` (`details.field` the field, `details.path`
+ *   `$.<field>`, `details.reason` `not_an_address` | `bad_checksum` | `zero_address` | `platform_contract`)
  */
-export function checkWithdrawalAddress(ctx: PlatformContext, addr: unknown): string {
+export function checkWithdrawalAddress(
+  ctx: PlatformContext,
+  addr: unknown,
+  field: string = "withdrawal_address",
+): string {
   const refuse = (reason: string, message: string): never => {
-    throw new PlatformError("invalid_withdrawal_address", `withdrawal_address: ${message}`, {
-      field: "withdrawal_address",
+    throw new PlatformError("invalid_withdrawal_address", `${field}: ${message}`, {
+      field,
+      path: `$.${field}`,
       reason,
     });
   };

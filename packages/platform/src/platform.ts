@@ -63,6 +63,7 @@ import {
   type StartedRun,
 } from "./runs.js";
 import {
+  checkWithdrawalAddress,
   getAgent,
   myAgents,
   registerAgent,
@@ -297,6 +298,16 @@ export class Platform {
   registerAgent(p: Principal, agentId: string, settings: AgentSettings = {}): Promise<AgentRecord> {
     return registerAgent(this.ctx, p, agentId, settings);
   }
+  /**
+   * The withdrawal-address rule (not an address, zero address, one of this platform's contracts: all
+   * refused) applied to any address credit is paid to, e.g. a relayed claim's `to`.
+   * @returns the address lowercase
+   * @throws PlatformError `invalid_withdrawal_address` naming `field` (`details.path` `$.<field>`)
+   */
+  checkWithdrawalAddress(address: unknown, field?: string): string {
+    return checkWithdrawalAddress(this.ctx, address, field);
+  }
+
   /** Sets the withdrawal address of the caller's agent (checked; owner only). */
   setWithdrawalAddress(p: Principal, agentId: string, address: string): Promise<AgentRecord> {
     return setWithdrawalAddress(this.ctx, p, agentId, address);

@@ -358,10 +358,112 @@ export interface SubmittedAnswer {
   answer_text: string;
 }
 
+/** One refused item of a submitted batch (`details.errors` of `invalid_answers`). */
+export interface AnswerIssue {
+  index: number;
+  ordinal: unknown;
+  code: string;
+  message: string;
+  [k: string]: unknown;
+}
+
+/**
+ * What is wrong with answer `index` of a batch over `n` tasks, or null when it is good (then its
+ * ordinal is added to `seen`: a later item with the same ordinal is `duplicate_ordinal`, in O(1)).
+ */
+function answerIssue(
+  a: unknown,
+  index: number,
+  n: number,
+  maxBytes: number,
+  seen: Set<number>,
+): AnswerIssue | null {
+  if (typeof a !== "object" || a === null || Array.isArray(a))
+    return {
+      index,
+      ordinal: null,
+      code: "not_an_object",
+      message: "each answer must be {ordinal, answer_text}",
+    };
+  const { ordinal, answer_text } = a as { ordinal?: unknown; answer_text?: unknown };
+  if (typeof ordinal !== "number" || !Number.isSafeInteger(ordinal))
+    return { index, ordinal: ordinal ?? null, code: "bad_ordinal", message: "ordinal must be an integer" };
+  if (ordinal < 0 || ordinal >= n)
+    return {
+      index,
+      ordinal,
+      code: "unknown_ordinal",
+      message: `ordinal ${ordinal} is not a task of this run (0..${n - 1}); ordinals of earlier attempts do not carry over`,
+    };
+  if (seen.has(ordinal))
+    return {
+      index,
+      ordinal,
+      code: "duplicate_ordinal",
+      message: `ordinal ${ordinal} appears twice in this batch`,
+    };
+  if (typeof answer_text !== "string")
+    return { index, ordinal, code: "not_a_string", message: "answer_text must be a string" };
+  if (trimWhiteSpace(answer_text) === "")
+    return { index, ordinal, code: "empty_answer", message: "answer_text is empty" };
+  if (!isWellFormedText(answer_text))
+    return {
+      index,
+      ordinal,
+      code: "lone_surrogate",
+      field: "answer_text",
+      path: `$.answers[${index}].answer_text`,
+      message: "answer_text holds an unpaired UTF-16 surrogate (no UTF-8 form): send well-formed Unicode",
+    };
+  if (answer_text.length > MAX_ANSWER_LENGTH)
+    return {
+      index,
+      ordinal,
+      code: "answer_too_long",
+      message: `answer_text is longer than ${MAX_ANSWER_LENGTH} characters`,
+    };
+  const bytes = answerPackBytes(answer_text);
+  if (bytes > maxBytes)
+    return {
+      index,
+      ordinal,
+      code: "answer_too_large",
+      field: "answer_text",
+      limit: "max_answer_bytes",
+      max_answer_bytes: maxBytes,
+      answer_bytes: bytes,
+      message: `answer_text takes ${bytes} bytes in canonical JSON (UTF-8; an escaped control character such as \\u000b counts 6), over this benchmark's max_answer_bytes of ${maxBytes}`,
+    };
+  seen.add(ordinal);
+  return null;
+}
+
+/**
+ * Refuses answers to a benchmark that no longer takes them (closed, awarded, reclaimed): a run left
+ * in progress past the close must not change what the award was computed from.
+ * @throws PlatformError `benchmark_closed` (`details.rule: "benchmark_closed"`)
+ */
+function assertTakesAnswers(ctx: PlatformContext, b: BenchmarkRecord, runId: string): void {
+  if (!isOpen(ctx, b))
+    throw new PlatformError(
+      "benchmark_closed",
+      `benchmark ${b.slug} is closed: run ${runId} takes no more answers`,
+      {
+        rule: "benchmark_closed",
+        slug: b.slug,
+        status: b.status,
+        run_id: runId,
+      },
+    );
+}
+
 /**
  * Stores answers (idempotent upserts per ordinal; the whole batch or nothing).
+ * A batch holds at most as many answers as the run has tasks (checked before any item is looked at).
  * @returns how many answers the run now holds
- * @throws PlatformError `unknown_run`, `run_not_in_progress`, `invalid_answers` with
+ * @throws PlatformError `unknown_run`, `run_not_in_progress`, `benchmark_closed` (the benchmark closed
+ *   or was awarded while the run was in progress), `invalid_answers` with `details.field: "answers"`
+ *   and `details.limit: "run_tasks"`, `max_answers` when the batch is longer than the run, else with
  *   `details.errors: [{index, ordinal, code}]` (`code`: `not_an_object`, `bad_ordinal`, `unknown_ordinal`,
  *   `duplicate_ordinal`, `not_a_string`, `empty_answer`, `lone_surrogate`, `answer_too_long` (over `MAX_ANSWER_LENGTH` characters),
  *   `answer_too_large` (over the benchmark's `max_answer_bytes`, pack-budget.ts)) and `details.valid_ordinals`
@@ -380,83 +482,27 @@ export async function submitAnswers(
       status: run.status,
     });
   }
+  const b = await getBenchmark(ctx, run.slug);
+  assertTakesAnswers(ctx, b, runId);
   if (!Array.isArray(answers))
     throw new PlatformError("invalid_answers", "answers must be a list of {ordinal, answer_text}", {
       field: "answers",
     });
   const n = run.plan.length;
-  const maxBytes = await answerAllowanceOf(ctx, await getBenchmark(ctx, run.slug));
-  const errors: { index: number; ordinal: unknown; code: string; message: string; [k: string]: unknown }[] =
-    [];
+  if (answers.length > n)
+    throw new PlatformError(
+      "invalid_answers",
+      `answers holds ${answers.length} items; this run has ${n} tasks, so at most ${n} answers per submit`,
+      { field: "answers", path: "$.answers", limit: "run_tasks", max_answers: n, answers: answers.length },
+    );
+  const maxBytes = await answerAllowanceOf(ctx, b);
+  const errors: AnswerIssue[] = [];
   const seen = new Set<number>();
   const good: SubmittedAnswer[] = [];
   answers.forEach((a: unknown, index) => {
-    if (typeof a !== "object" || a === null || Array.isArray(a)) {
-      errors.push({
-        index,
-        ordinal: null,
-        code: "not_an_object",
-        message: "each answer must be {ordinal, answer_text}",
-      });
-      return;
-    }
-    const { ordinal, answer_text } = a as { ordinal?: unknown; answer_text?: unknown };
-    if (typeof ordinal !== "number" || !Number.isSafeInteger(ordinal)) {
-      errors.push({
-        index,
-        ordinal: ordinal ?? null,
-        code: "bad_ordinal",
-        message: "ordinal must be an integer",
-      });
-    } else if (ordinal < 0 || ordinal >= n) {
-      errors.push({
-        index,
-        ordinal,
-        code: "unknown_ordinal",
-        message: `ordinal ${ordinal} is not a task of this run (0..${n - 1}); ordinals of earlier attempts do not carry over`,
-      });
-    } else if (seen.has(ordinal)) {
-      errors.push({
-        index,
-        ordinal,
-        code: "duplicate_ordinal",
-        message: `ordinal ${ordinal} appears twice in this batch`,
-      });
-    } else if (typeof answer_text !== "string") {
-      errors.push({ index, ordinal, code: "not_a_string", message: "answer_text must be a string" });
-    } else if (trimWhiteSpace(answer_text) === "") {
-      errors.push({ index, ordinal, code: "empty_answer", message: "answer_text is empty" });
-    } else if (!isWellFormedText(answer_text)) {
-      errors.push({
-        index,
-        ordinal,
-        code: "lone_surrogate",
-        field: "answer_text",
-        path: `$.answers[${index}].answer_text`,
-        message: "answer_text holds an unpaired UTF-16 surrogate (no UTF-8 form): send well-formed Unicode",
-      });
-    } else if (answer_text.length > MAX_ANSWER_LENGTH) {
-      errors.push({
-        index,
-        ordinal,
-        code: "answer_too_long",
-        message: `answer_text is longer than ${MAX_ANSWER_LENGTH} characters`,
-      });
-    } else if (answerPackBytes(answer_text) > maxBytes) {
-      errors.push({
-        index,
-        ordinal,
-        code: "answer_too_large",
-        field: "answer_text",
-        limit: "max_answer_bytes",
-        max_answer_bytes: maxBytes,
-        answer_bytes: answerPackBytes(answer_text),
-        message: `answer_text takes ${answerPackBytes(answer_text)} bytes in canonical JSON (UTF-8; an escaped control character such as \\u000b counts 6), over this benchmark's max_answer_bytes of ${maxBytes}`,
-      });
-    } else {
-      seen.add(ordinal);
-      good.push({ ordinal, answer_text });
-    }
+    const issue = answerIssue(a, index, n, maxBytes, seen);
+    if (issue) errors.push(issue);
+    else good.push(a as SubmittedAnswer);
   });
   if (errors.length > 0) {
     const first = errors[0]!;
@@ -474,7 +520,12 @@ export async function submitAnswers(
         run_id: runId,
         status: cur.status,
       });
-    await t.answers.upsert(runId, good, now);
+    assertTakesAnswers(ctx, await getBenchmark(ctx, run.slug, t), runId);
+    await t.answers.upsert(
+      runId,
+      good.map(({ ordinal, answer_text }) => ({ ordinal, answer_text })),
+      now,
+    );
     const answered = await t.answers.count(runId);
     return { run_id: runId, accepted: good.length, answered, total: n };
   });

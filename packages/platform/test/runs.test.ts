@@ -90,7 +90,7 @@ describe("start / submit / finalize", () => {
   });
 
   it("submit refuses unknown, stale and duplicate ordinals and empty answers with machine-readable details, storing nothing", async () => {
-    const { platform, slug } = await setup({ n: 6, publicPerRun: 1 });
+    const { platform, slug } = await setup({ n: 12, publicPerRun: 1 });
     const run = (await platform.startRun(slug, "alice")).run.id;
     const n = (await platform.runTasks(run)).length;
     const e = await rejection(
@@ -209,6 +209,62 @@ describe("start / submit / finalize", () => {
     expect((await rejection(platform.submit(run, [{ ordinal: 1, answer_text: "late" }]))).code).toBe(
       "run_not_in_progress",
     );
+  });
+
+  it("submit refuses a batch longer than the run before looking at any item (probe4 submit-cpu: 130,000 duplicates)", async () => {
+    const { platform, slug } = await setup({ n: 8 });
+    const run = (await platform.startRun(slug, "alice")).run.id;
+    const n = (await platform.runTasks(run)).length;
+    let visited = 0;
+    const item = { answer_text: "x" } as Record<string, unknown>;
+    Object.defineProperty(item, "ordinal", {
+      enumerable: true,
+      get: () => {
+        visited++;
+        return 0;
+      },
+    });
+    const e = await rejection(
+      platform.submit(
+        run,
+        Array.from({ length: 130_000 }, () => item),
+      ),
+    );
+    expect(e.code).toBe("invalid_answers");
+    expect(e.details).toMatchObject({
+      field: "answers",
+      limit: "run_tasks",
+      max_answers: n,
+      answers: 130_000,
+    });
+    expect(e.details.errors).toBeUndefined();
+    expect(visited).toBe(0); // refused on the length alone
+    expect(e.message).toContain(`at most ${n} answers`);
+    // a batch of exactly n is looked at item by item: n - 1 duplicates of ordinal 0
+    const dup = await rejection(
+      platform.submit(
+        run,
+        Array.from({ length: n }, () => ({ ordinal: 0, answer_text: "x" })),
+      ),
+    );
+    expect((dup.details.errors as { code: string }[]).map((x) => x.code)).toEqual(
+      Array.from({ length: n - 1 }, () => "duplicate_ordinal"),
+    );
+    expect((await platform.finalize(run)).counts.answered).toBe(0); // nothing was stored
+  });
+
+  it("submit is refused once the benchmark has closed, for a run left in progress (probe4 late-run)", async () => {
+    const { platform, slug } = await setup({ n: 8 });
+    const run = (await platform.startRun(slug, "alice")).run.id;
+    await platform.submit(run, [{ ordinal: 0, answer_text: "before" }]);
+    await platform.closeBenchmark(slug);
+    const e = await rejection(platform.submit(run, [{ ordinal: 1, answer_text: "after the close" }]));
+    expect(e).toMatchObject({
+      code: "benchmark_closed",
+      details: { rule: "benchmark_closed", run_id: run, slug },
+    });
+    const f = await platform.finalize(run);
+    expect(f.counts.answered).toBe(1); // the refused answer was not stored
   });
 
   it("after close: no new runs; finalize reveals credits and private accuracy", async () => {

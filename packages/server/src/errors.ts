@@ -158,6 +158,26 @@ export interface ErrorResponse {
   headers: Record<string, string>;
 }
 
+/** The most items of any list in an error's `details` served (the rest are counted, not listed). */
+export const MAX_DETAIL_ITEMS = 20;
+
+/**
+ * `details` with every list longer than {@link MAX_DETAIL_ITEMS} cut to its first items, its full
+ * length in `<key>_total` and `truncated: true` (a batch of 130,000 bad answers once answered a
+ * 13.8 MB body listing each one).
+ */
+export function capDetails(details: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | null = null;
+  for (const [k, v] of Object.entries(details)) {
+    if (!Array.isArray(v) || v.length <= MAX_DETAIL_ITEMS) continue;
+    out ??= { ...details };
+    out[k] = v.slice(0, MAX_DETAIL_ITEMS);
+    out[`${k}_total`] = v.length;
+    out.truncated = true;
+  }
+  return out ?? details;
+}
+
 /** The status of a refusal code (422 for a code this table does not know). */
 export function statusOf(code: string): number {
   return STATUS_OF[code] ?? 422;
@@ -172,7 +192,7 @@ export function errorResponseOf(e: unknown, log: (e: unknown) => void = logUnexp
   if (e instanceof EdgeError || e instanceof PlatformError) {
     return {
       status: statusOf(e.code),
-      body: { error: { code: e.code, message: e.message, details: e.details } },
+      body: { error: { code: e.code, message: e.message, details: capDetails(e.details) } },
       headers: e instanceof EdgeError ? e.headers : {},
     };
   }

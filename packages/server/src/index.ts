@@ -14,7 +14,7 @@ export { DEFAULT_LIMITS, RateLimiter, type Limits } from "./middleware/limits.js
 export { apiKeyOf } from "./middleware/auth.js";
 export { MCP_SERVER_INFO } from "./mcp/endpoint.js";
 export { RUN_BENCHMARK_SH, SHA256SUMS, TUTORIALS } from "./routes/static.js";
-export { webApp, webMiddleware, type WebConfig } from "./web.js";
+export { webApp, webMiddleware, type PublicWebConfig, type WebConfig } from "./web.js";
 export { platformDomain, versionOf, type PlatformDomainOptions } from "./platform-domain.js";
 export * from "./verification/worker.js";
 export { MemoryVerificationJobs } from "./verification/memory-jobs.js";

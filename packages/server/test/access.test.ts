@@ -105,7 +105,7 @@ const MATRIX: Row[] = [
     method: "POST",
     path: () => "/api/v1/datasets/validate",
     body: () => citiesDataset(3, "v"),
-    expect: all(200),
+    expect: keyed(200),
   },
   { method: "GET", path: () => "/api/v1/scripts/run-benchmark.sh", expect: all(200) },
   { method: "GET", path: () => "/api/v1/content/compete-on-benchmarks.md", expect: all(200) },

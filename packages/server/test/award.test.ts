@@ -7,6 +7,7 @@
  * (`claimWithSig`): a wrong signer refused before any gas, the winner's signature paid to `to`, a
  * second submission refused.
  */
+import { zeroAddress } from "viem";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
@@ -56,7 +57,7 @@ beforeAll(async () => {
   server = await serveApp({
     domain: platformDomain(platform, { jobs, localChain: true }),
     port: 0,
-    limits: { relayBurst: 6 }, // the six keyed relay calls below, then 429
+    limits: { relayBurst: 9 }, // the nine keyed relay calls below, then 429
   });
 }, 240_000);
 afterAll(async () => {
@@ -64,6 +65,9 @@ afterAll(async () => {
   await platform?.close();
   await dc?.stop();
 });
+
+/** A provider key in the RPC URL's path (probe4 config-rpc.sh): never in a public response. */
+const RPC_SECRET = "PROVIDER_SECRET_KEY_123";
 
 describe("award over HTTP on the devchain", { timeout: 120_000 }, () => {
   it("attach (author only, checked on-chain), locked-at detail, compete, award (operator only), door forever", async () => {
@@ -191,7 +195,8 @@ async function verification(slug: string, pack: Buffer, keys: { author: string; 
   expect(pending.status).toBe(404);
   expect(pending.json.error.code).toBe("verification_pending");
   const readPacks: string[] = [];
-  const deps = verifierDeps(platform, { jobs, rpcUrl: dc.rpcUrl });
+  // a hosted provider's URL carries the operator's API key in its path: the public report shows the origin only
+  const deps = verifierDeps(platform, { jobs, rpcUrl: `${dc.rpcUrl}/v2/${RPC_SECRET}` });
   const step = await runOnce({
     ...deps,
     readPack: async (s) => {
@@ -218,6 +223,9 @@ async function verification(slug: string, pack: Buffer, keys: { author: string; 
   const reportBytes = Buffer.from(await report.arrayBuffer());
   expect(reportBytes.equals(Buffer.from(jobs.rows.get(slug)!.result!.reportBytes))).toBe(true);
   expect(JSON.parse(reportBytes.toString("utf8")).facts).toEqual(v.json.facts);
+  expect(reportBytes.toString("utf8")).not.toContain(RPC_SECRET);
+  expect(JSON.parse(reportBytes.toString("utf8")).observed.rpc).toBe(new URL(dc.rpcUrl).origin);
+  expect(JSON.stringify(v.json)).not.toContain(RPC_SECRET);
 
   const entries = await call(u, "GET", `/api/v1/benchmarks/${slug}/entries`);
   expect(entries.status).toBe(200);
@@ -295,6 +303,21 @@ async function relay(slug: string, bountyId: bigint, key: string) {
     body: { ...(await body(2)), deadline: past.toString(), signature: await sign(2, { to, deadline: past }) },
   });
   expect(expired.json.error.code).toBe("claim_expired");
+  // probe4 money.mts: a claim signed to the USDC contract was paid (credit stuck in the token);
+  // `to` follows the withdrawal-address rule: zero address and the platform's contracts refused
+  for (const [target, reason] of [
+    [dc.contracts.usdc, "platform_contract"],
+    [bounty, "platform_contract"],
+    [zeroAddress, "zero_address"],
+  ] as const) {
+    const signed = { ...(await body(2)), to: target, signature: await sign(2, { to: target, deadline }) };
+    const refused = await call(u, "POST", path, { key, body: signed });
+    expect(refused.status, `${target}: ${refused.text}`).toBe(422);
+    expect(refused.json.error).toMatchObject({
+      code: "invalid_withdrawal_address",
+      details: { field: "to", path: "$.to", reason },
+    });
+  }
   expect(await dc.publicClient.getTransactionCount({ address: operator })).toBe(sent); // no gas spent
 
   const credit = await dc.publicClient.readContract({
@@ -363,7 +386,7 @@ async function restart(slug: string) {
   const w = await startVerifier(platform, {
     jobs: down,
     enqueueIfPacked: (s) => downDomain.enqueueIfPacked(s),
-    rpcUrl: "http://127.0.0.1:9", // nothing listens: the chain is unreachable
+    rpcUrl: `http://127.0.0.1:9/v2/${RPC_SECRET}`, // nothing listens: the chain is unreachable
     pollMs: 20,
   });
   try {
@@ -373,6 +396,7 @@ async function restart(slug: string) {
     expect(job.nextAt).toBeGreaterThan(Date.now());
     const shown = await downDomain.verification(null, slug);
     expect(shown).toMatchObject({ state: "retrying", facts: null, last_error: job.lastError });
+    expect(job.lastError).not.toContain(RPC_SECRET); // shown to anyone at GET .../verification
   } finally {
     await w.stop();
   }

@@ -35,7 +35,9 @@ describe("the author's walk", () => {
 
     const bad = citiesDataset(4, "bad");
     (bad.rows[2] as any).decision_ts = "yesterday";
-    const v = await call(u, "POST", "/api/v1/datasets/validate", { body: bad });
+    const anonymous = await call(u, "POST", "/api/v1/datasets/validate", { body: bad });
+    expect(anonymous.status).toBe(401); // a dry run is an author's, keyed (probe4 validate-cpu)
+    const v = await call(u, "POST", "/api/v1/datasets/validate", { key: author.key, body: bad });
     expect(v.status).toBe(200);
     expect(v.json.ok).toBe(false);
     expect(v.json.errors[0]).toMatchObject({ row_index: 2, field: "decision_ts" });

@@ -4,7 +4,9 @@
  * the typed data; `deploy/lib/relay.ts` signs with the same) and posts it; the operator's signer
  * submits `claimWithSig` and pays the gas. The credit goes to the signed `to`, never to the relayer.
  *
- * Nothing is sent before these hold, each refused with its own code: the benchmark has a bounty on
+ * Nothing is sent before these hold, each refused with its own code: `to` passes the withdrawal-address
+ * rule (`invalid_withdrawal_address` naming `$.to`: not the zero address nor one of this platform's
+ * contracts); the benchmark has a bounty on
  * this service's chain (`no_bounty`, `no_chain`); the deadline has not passed at the latest block
  * (`claim_expired`); `account` has credit (`no_credit`: a second submission of a used claim ends
  * here); the signature is `account`'s over the current nonce (`invalid_claim_signature`; ECDSA for
@@ -49,6 +51,9 @@ export function relayClaimOp(platform: Platform) {
     input: RelayClaimInput,
   ): Promise<JsonValue> => {
     requirePrincipal(p);
+    // The credit goes to `to`: the zero address or one of our contracts (the USDC token, the bounty)
+    // would lose it for good, so the rule of withdrawal addresses holds here too (422 naming $.to).
+    platform.checkWithdrawalAddress(input.to, "to");
     const b = await platform.getBenchmark(slug);
     const chain = platform.chain;
     if (!chain) throw new PlatformError("no_chain", "this service has no chain: it cannot relay claims", {});

@@ -20,12 +20,14 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
     method: "post",
     path: "/datasets/validate",
     tags: ["authors"],
-    auth: "optional",
+    // keyed, as in the seed's author flow: an anonymous 60 MiB dry run blocked the event loop for
+    // seconds (probe4 validate-cpu), and a key puts the caller under its own rate-limit bucket
+    auth: "required",
     bodyMode: "lossless",
     summary: "Dry run: row-numbered fix hints, nothing persisted",
     body: DatasetBody,
     ok: { status: 200, schema: AnyJson, description: "{ok, row_count, content_hash, errors}" },
-    errors: [400, 413, 422],
+    errors: [400, 401, 403, 413, 422],
     handler: async (c, body) => sendJson(c, await c.var.domain.validateDataset(c.var.principal, body)),
   });
   defineRoute(app, {

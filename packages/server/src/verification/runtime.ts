@@ -76,7 +76,52 @@ async function indexerCaughtUp(indexerUrl: string, pack: Uint8Array): Promise<vo
     throw new IndexerBehind(`${url}: bounty ${String(bountyId)} is ${String(status)}, not yet awarded`);
 }
 
-/** The worker's ports over a platform. */
+/**
+ * What of an RPC URL may be shown to anyone: its scheme and host (`https://base-mainnet.example.com`).
+ * Hosted providers carry the operator's API key in the path or query, so the rest never leaves the
+ * process (issue: the public report showed the whole URL).
+ * @returns the origin, or `"(not a URL)"` for a string that is not one
+ */
+export function publicRpcOrigin(rpcUrl: string): string {
+  try {
+    return new URL(rpcUrl).origin;
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return "(not a URL)";
+  }
+}
+
+/**
+ * Replaces every occurrence of the operator's RPC URL in `text` with its {@link publicRpcOrigin}
+ * (a report's `observed.rpc`, a fact's reasons, an error message stored as `last_error`).
+ */
+export function redactRpc(text: string, rpcUrl: string | undefined): string {
+  if (!rpcUrl) return text;
+  const origin = publicRpcOrigin(rpcUrl);
+  const forms = [rpcUrl, rpcUrl.replace(/\/+$/, ""), JSON.stringify(rpcUrl).slice(1, -1)];
+  let out = text;
+  for (const f of new Set(forms)) if (f !== origin && f.length > origin.length) out = out.split(f).join(origin);
+  return out;
+}
+
+/** A verification report with the operator's RPC URL reduced to its origin everywhere in it. */
+function redactReport<T>(report: T, rpcUrl: string | undefined): T {
+  if (!rpcUrl) return report;
+  return JSON.parse(redactRpc(JSON.stringify(report), rpcUrl)) as T;
+}
+
+/** `e` with the operator's RPC URL reduced to its origin in its message (name kept: the worker reads it). */
+function redactError(e: unknown, rpcUrl: string | undefined): unknown {
+  if (!rpcUrl || !(e instanceof Error)) return e;
+  const message = redactRpc(e.message, rpcUrl);
+  if (message === e.message) return e;
+  return Object.assign(new Error(message, { cause: e }), { name: e.name });
+}
+
+/**
+ * The worker's ports over a platform. The stored report (served to anyone at
+ * `.../verification/report`) and the stored `last_error` never carry the RPC URL beyond its origin.
+ */
 export function verifierDeps(platform: Platform, o: VerifierOptions): WorkerDeps {
   return {
     jobs: o.jobs,
@@ -89,13 +134,18 @@ export function verifierDeps(platform: Platform, o: VerifierOptions): WorkerDeps
       return door.bytes;
     },
     verify: async (pack, job) => {
-      if (o.indexerUrl && job.attempts < INDEXER_SETTLE_ATTEMPTS) await indexerCaughtUp(o.indexerUrl, pack);
-      return verifyPack({
-        source: pack,
-        policy: WORKER_POLICY,
-        ...(o.rpcUrl ? { rpcUrl: o.rpcUrl } : {}),
-        ...(o.indexerUrl ? { indexerUrl: o.indexerUrl } : {}),
-      });
+      try {
+        if (o.indexerUrl && job.attempts < INDEXER_SETTLE_ATTEMPTS) await indexerCaughtUp(o.indexerUrl, pack);
+        const report = await verifyPack({
+          source: pack,
+          policy: WORKER_POLICY,
+          ...(o.rpcUrl ? { rpcUrl: o.rpcUrl } : {}),
+          ...(o.indexerUrl ? { indexerUrl: o.indexerUrl } : {}),
+        });
+        return redactReport(report, o.rpcUrl);
+      } catch (e) {
+        throw redactError(e, o.rpcUrl);
+      }
     },
   };
 }

@@ -1,0 +1,104 @@
+/**
+ * `serve` never shows the operator's RPC URL to anyone (probe4 config-rpc.sh: anonymous
+ * `GET /config.json` answered the whole `--rpc-url`, and hosted providers carry an API key in its
+ * path). Started with a chain whose RPC path holds a secret, every public GET without a path
+ * parameter (the web app's paths and each `auth: none` route of the OpenAPI document) is walked and
+ * none may contain the secret; `--public-rpc-url` is what the page is told, and only when given.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = join(here, "..", "dist", "index.js");
+const SECRET = "PROVIDER_SECRET_KEY_123";
+/** Hardhat's account 0 (a public test key); nothing is sent to the chain in this test. */
+const SIGNER = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+const ADDRESS = "0x" + "11".repeat(20);
+
+const children: ReturnType<typeof spawn>[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGTERM");
+});
+
+async function startServe(extra: string[]): Promise<string> {
+  const store = mkdtempSync(join(tmpdir(), "bb-cli-secret-"));
+  const args = [
+    bin,
+    "serve",
+    "--store",
+    store,
+    "--port",
+    "0",
+    "--rpc-url",
+    `http://127.0.0.1:9/v2/${SECRET}`,
+  ];
+  args.push(
+    "--chain-id",
+    "31337",
+    "--bounty-contract",
+    ADDRESS,
+    "--anchor-registry",
+    ADDRESS,
+    "--usdc",
+    ADDRESS,
+  );
+  const child = spawn(process.execPath, [...args, ...extra], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { PATH: process.env.PATH!, BENCH_BOUNTY_PRIVATE_KEY: SIGNER },
+  });
+  children.push(child);
+  let out = "";
+  let err = "";
+  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  const end = Date.now() + 30_000;
+  while (Date.now() < end) {
+    const m = /listening on (\S+)/.exec(out);
+    if (m) return m[1]!;
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`serve did not start: ${out}\n${err}`);
+}
+
+/** The public GET paths without parameters: the web app's and the `auth: none` API routes. */
+async function publicPaths(base: string): Promise<string[]> {
+  const doc = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { security?: unknown[] }>>;
+  };
+  const api = Object.entries(doc.paths)
+    .filter(([p, ops]) => !p.includes("{") && ops.get !== undefined && (ops.get.security ?? []).length === 0)
+    .map(([p]) =>
+      p.startsWith("/api/") || p.startsWith("/mcp") || p.startsWith("/scripts") ? p : `/api/v1${p}`,
+    );
+  return ["/", "/index.html", "/config.json", "/api/v1/openapi.json", ...api];
+}
+
+describe("serve and the operator's RPC URL", { timeout: 60_000 }, () => {
+  it("no public response carries the RPC URL's secret path", async () => {
+    const base = await startServe([]);
+    const paths = await publicPaths(base);
+    expect(paths.length).toBeGreaterThan(5);
+    const seen: string[] = [];
+    for (const p of paths) {
+      const res = await fetch(`${base}${p}`);
+      const body = await res.text();
+      seen.push(`${p} ${res.status}`);
+      expect(body, p).not.toContain(SECRET);
+      expect(body, p).not.toContain("127.0.0.1:9/");
+    }
+    const config = (await (await fetch(`${base}/config.json`)).json()) as Record<string, unknown>;
+    expect(config.rpcUrl ?? null, seen.join("\n")).toBeNull();
+  });
+
+  it("the page is told the RPC given by --public-rpc-url, and only that one", async () => {
+    const base = await startServe(["--public-rpc-url", "https://mainnet.base.org"]);
+    const config = (await (await fetch(`${base}/config.json`)).json()) as Record<string, unknown>;
+    expect(config.rpcUrl).toBe("https://mainnet.base.org");
+    expect(JSON.stringify(config)).not.toContain(SECRET);
+  });
+});
