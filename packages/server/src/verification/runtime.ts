@@ -100,7 +100,8 @@ export function redactRpc(text: string, rpcUrl: string | undefined): string {
   const origin = publicRpcOrigin(rpcUrl);
   const forms = [rpcUrl, rpcUrl.replace(/\/+$/, ""), JSON.stringify(rpcUrl).slice(1, -1)];
   let out = text;
-  for (const f of new Set(forms)) if (f !== origin && f.length > origin.length) out = out.split(f).join(origin);
+  for (const f of new Set(forms))
+    if (f !== origin && f.length > origin.length) out = out.split(f).join(origin);
   return out;
 }
 
