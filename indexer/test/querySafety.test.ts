@@ -354,16 +354,13 @@ function querySafety(label: string, databaseUrl: string | undefined) {
       const all = await gql(ix.url, "{ anchors(limit: 100) { totalCount items { digest } } }");
       const anchors = JSON.parse(all.text).data.anchors;
       expect(anchors.totalCount).toBeGreaterThan(0);
-      const count = async (where: string, variables?: object) =>
-        JSON.parse(
-          (
-            await gql(
-              ix.url,
-              `query($w: anchorFilter) { anchors(where: ${where}) { totalCount } }`,
-              variables,
-            )
-          ).text,
-        ).data.anchors.totalCount as number;
+      const count = async (where: string, variables?: object) => {
+        const head = variables === undefined ? "query" : "query($w: anchorFilter)";
+        const r = await gql(ix.url, `${head} { anchors(where: ${where}) { totalCount } }`, variables);
+        const body = JSON.parse(r.text);
+        expect(body.errors, r.text).toBeUndefined();
+        return body.data.anchors.totalCount as number;
+      };
       expect(await count('{digest_contains: "%_%"}')).toBe(0); // every anchor before the escape
       expect(await count("$w", { w: { digest_starts_with: "_" } })).toBe(0);
       const middle = (anchors.items[0].digest as string).slice(10, 30);
