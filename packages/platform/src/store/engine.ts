@@ -5,6 +5,7 @@
  * read as numbers). Opening checks that the target is empty or a bench-bounty store of a version this
  * build reads before anything is written to it.
  */
+import { realpathSync } from "node:fs";
 import BetterSqlite3 from "better-sqlite3";
 import {
   CompiledQuery,
@@ -176,7 +177,8 @@ export function openSqlite(file: string): OpenedEngine {
             | undefined
         )?.value
       : undefined;
-    const wal = new WalSync(`${file}-wal`);
+    // SQLite keeps the -wal beside the real file when platform.sqlite is a symlink
+    const wal = new WalSync(`${realpathSync(file)}-wal`);
     return {
       engine: "sqlite",
       db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite, wal) }),
