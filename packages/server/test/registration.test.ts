@@ -7,16 +7,13 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, publishCities, register, startLive, type Live } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, publishCities, register, useLive } from "./helpers.js";
 
-let live: Live;
+// more than the default 20 accounts per address: these tests register from one address on purpose
+const live = useLive({ limits: { accountBurst: 1_000 } });
 beforeAll(async () => {
-  live = await startLive();
   await register(live.url, "owner");
-});
-afterAll(async () => {
-  await live.stop();
 });
 
 const REFUSED: [string, Record<string, unknown>, number, string][] = [
