@@ -248,7 +248,11 @@ export async function startRun(
         { max_attempts: b.config.max_attempts },
       );
     }
-    if (used === 0) await assertRoomForAgent(ctx, t, slug);
+    if (used === 0) {
+      // the count and the insert are one decision: first starts of this benchmark take turns
+      await t.runs.lockNewAgents(slug);
+      await assertRoomForAgent(ctx, t, slug);
+    }
     const attempt = used + 1;
     const plan = runPlan(b, tasks, agentId, attempt);
     const runId = runIdOf(slug, agentId, attempt);

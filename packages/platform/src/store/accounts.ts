@@ -2,7 +2,6 @@
  * Data access of the `accounts` and `api_keys` tables. Keys are stored only as their SHA-256 hash,
  * keyed by their random prefix.
  */
-import { sql } from "kysely";
 import { PlatformError } from "../errors.js";
 import type { AccountRecord, KeyListing } from "../identity/accounts.js";
 import type { MintedKey } from "../identity/keys.js";
@@ -89,8 +88,7 @@ export class AccountsTable extends TableModule {
    * an account creation and an agent registration of one name then run one after the other.
    */
   async lockName(name: string): Promise<void> {
-    if (this.locks)
-      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`name:${name}`}, 0))`.execute(this.db);
+    await this.advisoryLock(`name:${name}`);
   }
 
   /** The id of the account named `name`, or null. */

@@ -109,6 +109,16 @@ export class RunsTable extends TableModule {
     return r?.run_id ?? null;
   }
 
+  /**
+   * Takes the lock of a benchmark's new agents until the transaction ends (PostgreSQL: an advisory
+   * lock per benchmark; SQLite's IMMEDIATE transaction holds the write lock already). A first run's
+   * start takes it before {@link agentCount} and holds it to its insert, so the agent cap
+   * (`benchmark_full`) is one decision even across processes.
+   */
+  async lockNewAgents(slug: string): Promise<void> {
+    await this.advisoryLock(`new-agents:${slug}`);
+  }
+
   /** How many agents have started runs on a benchmark. */
   async agentCount(slug: string): Promise<number> {
     const r = await this.db
