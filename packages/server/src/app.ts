@@ -36,14 +36,23 @@ import { doorRoutes } from "./routes/door.js";
 import { runRoutes } from "./routes/runs.js";
 import { staticRoutes } from "./routes/static.js";
 
+/** The base URL of an app built without `publicBaseUrl` or `listenUrl`: `serve`'s default address. */
+export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
+
 /** Options of {@link createApp}. */
 export interface AppOptions {
   domain: Domain;
   limits?: Partial<Limits>;
   /** Serves a built web app for paths outside `/api` and `/mcp` (the web package's static hook). */
   web?: MiddlewareHandler<AppEnv>;
-  /** Public base URL (no trailing slash) printed in `how_to_compete`; default: the request's origin. */
+  /**
+   * Public base URL printed in `how_to_compete` (`--public-url`). Default: {@link AppOptions.listenUrl},
+   * else {@link DEFAULT_BASE_URL}; never the request's `Host` (a stranger's `Host: evil.example` would
+   * make the served detail tell agents to send their key there, and a caching proxy would keep it).
+   */
   publicBaseUrl?: string;
+  /** The address the server listens on (`serveApp` sets it), the base URL when `publicBaseUrl` is not set. */
+  listenUrl?: () => string;
   /** Clock of the rate limiter (ms), for tests. */
   now?: () => number;
   /** Where unexpected errors are logged (default stderr). */
@@ -158,7 +167,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   app.use("/api/*", corsOnReads);
   app.use("*", async (c, next) => {
     c.set("domain", opts.domain);
-    c.set("baseUrl", (opts.publicBaseUrl ?? new URL(c.req.url).origin).replace(/\/+$/, ""));
+    c.set("baseUrl", (opts.publicBaseUrl ?? opts.listenUrl?.() ?? DEFAULT_BASE_URL).replace(/\/+$/, ""));
     await next();
   });
   app.use("*", limitTime(limits.handlerTimeoutMs));

@@ -8,7 +8,7 @@
  */
 export * from "./errors.js";
 export * from "./domain.js";
-export { createApp, type AppOptions } from "./app.js";
+export { createApp, DEFAULT_BASE_URL, type AppOptions } from "./app.js";
 export { serveApp, type ListeningServer } from "./serve.js";
 export { DEFAULT_LIMITS, RateLimiter, type Limits } from "./middleware/limits.js";
 export { apiKeyOf } from "./middleware/auth.js";
