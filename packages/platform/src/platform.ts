@@ -44,6 +44,8 @@ import {
   type DatasetSummary,
   type PublishOptions,
   type PublishResult,
+  storeDataset,
+  type PreparedDataset,
 } from "./publish.js";
 import {
   anchorPending,
@@ -225,6 +227,10 @@ export class Platform {
   /** Validates and stores a dataset owned by `p` (idempotent for the same owner, name and content). */
   async createDataset(p: Principal, input: DatasetInput): Promise<DatasetSummary> {
     return createDataset(this.ctx, p, input);
+  }
+  /** Stores a dataset checked by `prepareDataset` (elsewhere: a worker thread), owned by `p`; idempotent as {@link createDataset}. */
+  async storeDataset(p: Principal, prepared: PreparedDataset): Promise<DatasetSummary> {
+    return storeDataset(this.ctx, p, prepared);
   }
   /** The row schema, publish options and worked examples (seed: `GET /datasets/formats`). */
   async datasetFormats() {

@@ -332,34 +332,73 @@ export async function createDataset(
   owner: Principal,
   input: DatasetInput,
 ): Promise<DatasetSummary> {
-  assertRole(owner, "author");
+  assertRole(owner, "author"); // before the rows are checked
+  return storeDataset(ctx, owner, prepareDataset(input));
+}
+
+/**
+ * A validated dataset in the form the store keeps it: strings only, so it crosses a worker thread as is
+ * (the server checks a large upload off its event loop and hands this to {@link storeDataset}).
+ */
+export interface PreparedDataset {
+  name: string;
+  description: string | null;
+  label_policy: string | null;
+  /** Stored JSON of `{sanitize, bucket_fields, time_bound_fields}`. */
+  options_json: string;
+  /** {@link ValidatedDataset.content_hash}. */
+  content_hash: Hex;
+  /** Each row's hash and stored JSON, in upload order. */
+  rows: { row_hash: Hex; body_json: string }[];
+}
+
+/**
+ * Validates and normalises a dataset into what the store keeps (pure: nothing stored).
+ * @throws PlatformError `invalid_dataset` as {@link validateDataset}
+ */
+export function prepareDataset(input: unknown): PreparedDataset {
   const v = validateDataset(input);
+  return {
+    name: v.name,
+    description: v.description,
+    label_policy: v.label_policy,
+    options_json: toStored({
+      sanitize: v.sanitize,
+      bucket_fields: v.bucket_fields,
+      time_bound_fields: v.time_bound_fields,
+    }),
+    content_hash: v.content_hash,
+    rows: v.rows.map((row, i) => ({ row_hash: v.row_hashes[i]!, body_json: toStored(row) })),
+  };
+}
+
+/**
+ * Stores a dataset made by {@link prepareDataset}, owned by `owner` (idempotent for the same owner, name
+ * and content). @throws PlatformError `forbidden` (not an author)
+ */
+export async function storeDataset(
+  ctx: PlatformContext,
+  owner: Principal,
+  d: PreparedDataset,
+): Promise<DatasetSummary> {
+  assertRole(owner, "author");
   // The owner is part of the id: two authors uploading the same rows get two datasets.
-  const datasetId = `ds-${keccak256Hex(`${owner.account_id}\n${v.name}\n${v.content_hash}`).slice(2, 18)}`;
+  const datasetId = `ds-${keccak256Hex(`${owner.account_id}\n${d.name}\n${d.content_hash}`).slice(2, 18)}`;
   const existing = await ctx.store.datasets.get(datasetId);
   if (existing) return existing;
   const createdAt = isoMillis(ctx.clock());
   const record = {
     dataset_id: datasetId,
     owner_account_id: owner.account_id,
-    name: v.name,
-    content_hash: v.content_hash,
-    row_count: v.rows.length,
+    name: d.name,
+    content_hash: d.content_hash,
+    row_count: d.rows.length,
     created_at: createdAt,
   };
   const inserted = await ctx.store.tx((t) =>
     t.datasets.insertIfAbsent(
-      {
-        ...record,
-        description: v.description,
-        label_policy: v.label_policy,
-        options_json: toStored({
-          sanitize: v.sanitize,
-          bucket_fields: v.bucket_fields,
-          time_bound_fields: v.time_bound_fields,
-        }),
-      },
-      v.rows.map((row, i) => ({ row_hash: v.row_hashes[i]!, body_json: toStored(row) })),
+      { ...record, description: d.description, label_policy: d.label_policy, options_json: d.options_json },
+      d.rows,
     ),
   );
   // Another process stored the same dataset first: same id, same content.

@@ -41,6 +41,20 @@ import {
 
 afterEach(cleanup);
 
+/** Runs `cmd` as an agent (hiding `hide`, in `cwd` when given); it must exit 0. @returns its stdout */
+async function agentOutput(cmd: string, hide: string[], cwd?: string): Promise<string> {
+  const r = await runAgentProcess(
+    { command: cmd, hide, ...(cwd ? { cwd } : {}) },
+    "",
+    10_000,
+    new AbortController().signal,
+    join(tempDir(), "agent.log"),
+  );
+  if (r.kind !== "exit") throw new Error(`agent ${r.kind}`);
+  expect(r.code, r.stderrTail).toBe(0);
+  return r.stdout;
+}
+
 describe.skipIf(!bubblewrapAvailable() || TEST_ENGINE !== "sqlite")(
   "a sandboxed CLI agent cannot unhide the store",
   () => {
@@ -136,16 +150,7 @@ describe("the store's files are hidden at their real paths, whatever the layout 
   /** What an agent started with `hide` (and `cwd`) reads of `paths`: the first bytes of each, joined. */
   async function agentReads(hide: string[], paths: string[], cwd?: string): Promise<string> {
     const cmd = paths.map((p) => `(cat '${p}' 2>/dev/null | head -c 40 || true)`).join("; ");
-    const r = await runAgentProcess(
-      { command: cmd, hide, ...(cwd ? { cwd } : {}) },
-      "",
-      10_000,
-      new AbortController().signal,
-      join(tempDir(), "agent.log"),
-    );
-    if (r.kind !== "exit") throw new Error(`agent ${r.kind}`);
-    expect(r.code, r.stderrTail).toBe(0);
-    return r.stdout;
+    return agentOutput(cmd, hide, cwd);
   }
 
   it("a store whose platform.sqlite is a symlink lists the real file and its real directory as local paths", async () => {
@@ -272,19 +277,8 @@ describe("the store's files are hidden at their real paths, whatever the layout 
  * else an agent can reach of the runner (its /proc, its fds, other agents' working directories).
  */
 describe("links out of hidden directories, /proc and other agents (issue 13 gap)", () => {
-  /** Runs `cmd` as an agent (hiding `hide`, in `cwd` when given) and returns its stdout. */
-  async function agentSays(cmd: string, hide: string[], cwd?: string): Promise<string> {
-    const r = await runAgentProcess(
-      { command: cmd, hide, ...(cwd ? { cwd } : {}) },
-      "",
-      10_000,
-      new AbortController().signal,
-      join(tempDir(), "agent.log"),
-    );
-    if (r.kind !== "exit") throw new Error(`agent ${r.kind}`);
-    expect(r.code, r.stderrTail).toBe(0);
-    return r.stdout.trim();
-  }
+  const agentSays = async (cmd: string, hide: string[], cwd?: string) =>
+    (await agentOutput(cmd, hide, cwd)).trim();
 
   it("hides the targets of symlinks inside a hidden directory, at their real paths", () => {
     const base = realpathSync(tempDir());
