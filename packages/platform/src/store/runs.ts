@@ -1,7 +1,7 @@
 /** Data access of the `runs` table. */
 import type { Hex, Receipt } from "@bench-bounty/evidence";
 import type { RunRecord } from "../runs.js";
-import { fromStored, toStored } from "../json.js";
+import { fromStored } from "../json.js";
 import { arg, TableModule } from "./executor.js";
 import type { RunsTable as RunRow } from "./schema.js";
 
@@ -33,7 +33,8 @@ function toRun(r: RunRow): RunRecord {
 export interface FinalizedFields {
   finalized_at_ms: number;
   answer_salt: string;
-  receipt: Receipt;
+  /** The receipt's canonical JSON text (evidence `receiptTextAndHash`: the text `receipt_hash` hashes). */
+  receipt_json: string;
   receipt_hash: string;
   rank_accuracy: string;
   score_public: string;
@@ -166,7 +167,7 @@ export class RunsTable extends TableModule {
     const values = [
       f.finalized_at_ms,
       f.answer_salt,
-      toStored(f.receipt),
+      f.receipt_json,
       f.receipt_hash,
       f.rank_accuracy,
       f.score_public,
