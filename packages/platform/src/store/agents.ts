@@ -1,6 +1,6 @@
 /** Data access of the `agents` table. */
 import type { AgentRecord } from "../agents.js";
-import { arg, TableModule } from "./executor.js";
+import { TableModule } from "./executor.js";
 import type { AgentsTable as AgentRow } from "./schema.js";
 
 const toAgent = (r: Omit<AgentRow, "is_author_agent"> & { is_author_agent: number }): AgentRecord => ({
@@ -14,15 +14,8 @@ const toAgent = (r: Omit<AgentRow, "is_author_agent"> & { is_author_agent: numbe
 export class AgentsTable extends TableModule {
   /** An agent, or null. `lock`: lock its row until the transaction ends (PostgreSQL), serialising its runs' start. */
   async get(agentId: string, opts: { lock?: boolean } = {}): Promise<AgentRecord | null> {
-    const lock = opts.lock === true && this.locks;
-    const { rows } = await this.compiled(lock ? "agents.get.lock" : "agents.get", [agentId], () =>
-      this.db
-        .selectFrom("agents")
-        .selectAll()
-        .where("agent_id", "=", arg<string>(0))
-        .$if(lock, (q) => q.forUpdate()),
-    );
-    return rows[0] ? toAgent(rows[0]) : null;
+    const r = await this.rowByKey("agents", "agent_id", agentId, opts);
+    return r ? toAgent(r) : null;
   }
 
   /** Agents of an account, by id. */

@@ -1,5 +1,5 @@
 /** Data access of the `awards` table: the award state machine, one row per benchmark (SPEC 7). */
-import { arg, TableModule } from "./executor.js";
+import { TableModule } from "./executor.js";
 import type { AwardsTable as AwardRow } from "./schema.js";
 
 export type { AwardRow };
@@ -8,10 +8,7 @@ export type { AwardRow };
 export class AwardsTable extends TableModule {
   /** The award of a benchmark, or null. */
   async get(slug: string): Promise<AwardRow | null> {
-    const { rows } = await this.compiled("awards.get", [slug], () =>
-      this.db.selectFrom("awards").selectAll().where("slug", "=", arg<string>(0)),
-    );
-    return rows[0] ?? null;
+    return (await this.rowByKey("awards", "slug", slug)) ?? null;
   }
 
   /** Inserts the prepared award (the primary key refuses a second award of the benchmark). */

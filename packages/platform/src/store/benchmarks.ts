@@ -35,15 +35,8 @@ export class BenchmarksTable extends TableModule {
    * the award's preparation take it, so a run is either finalized before the award ranks or refused.
    */
   async get(slug: string, opts: { lock?: boolean } = {}): Promise<BenchmarkRecord | null> {
-    const lock = opts.lock === true && this.locks;
-    const { rows } = await this.compiled(lock ? "benchmarks.get.lock" : "benchmarks.get", [slug], () =>
-      this.db
-        .selectFrom("benchmarks")
-        .selectAll()
-        .where("slug", "=", arg<string>(0))
-        .$if(lock, (q) => q.forUpdate()),
-    );
-    return rows[0] ? toRecord(rows[0]) : null;
+    const r = await this.rowByKey("benchmarks", "slug", slug, opts);
+    return r ? toRecord(r) : null;
   }
 
   /** Records read by {@link getVersioned}, by slug, with the version they were read at. */

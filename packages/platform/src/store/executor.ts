@@ -1,5 +1,5 @@
 /** What every table module is built on: a Kysely database or transaction, and its engine. */
-import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from "kysely";
+import { CompiledQuery, type Compilable, type Kysely, type QueryResult, type Selectable } from "kysely";
 import type { Engine } from "./engine.js";
 import type { Database } from "./schema.js";
 
@@ -72,6 +72,29 @@ export abstract class TableModule {
     if (t === undefined) templates.set(key, (t = compileTemplate(name, args.length, build())));
     const parameters = t.slots.map((s) => ("arg" in s ? args[s.arg] : s.value));
     return this.db.executeQuery<R>(CompiledQuery.raw(t.sql, parameters));
+  }
+
+  /**
+   * The row of `table` whose key `column` is `value`, or undefined, through {@link compiled}.
+   * `lock`: lock it until the transaction ends (PostgreSQL `FOR UPDATE`; see {@link locks}).
+   */
+  protected async rowByKey<T extends keyof Database & string>(
+    table: T,
+    column: keyof Database[T] & string,
+    value: string,
+    opts: { lock?: boolean } = {},
+  ): Promise<Selectable<Database[T]> | undefined> {
+    const lock = opts.lock === true && this.locks;
+    const name = `${table}.${column}${lock ? ".lock" : ""}`;
+    const { rows } = await this.compiled(name, [value], () => {
+      // The table is a parameter here, so Kysely's types cannot follow it: the row type is restored below.
+      const q = (this.db as unknown as Kysely<Record<string, Record<string, unknown>>>)
+        .selectFrom(table)
+        .selectAll()
+        .where(column, "=", arg<never>(0));
+      return lock ? q.forUpdate() : q;
+    });
+    return rows[0] as Selectable<Database[T]> | undefined;
   }
 }
 

@@ -67,15 +67,8 @@ export interface BoardSourceRow {
 export class RunsTable extends TableModule {
   /** A run, or null. `lock`: lock its row until the transaction ends (PostgreSQL: submit and finalize). */
   async get(runId: string, opts: { lock?: boolean } = {}): Promise<RunRecord | null> {
-    const lock = opts.lock === true && this.locks;
-    const { rows } = await this.compiled(lock ? "runs.get.lock" : "runs.get", [runId], () =>
-      this.db
-        .selectFrom("runs")
-        .selectAll()
-        .where("run_id", "=", arg<string>(0))
-        .$if(lock, (q) => q.forUpdate()),
-    );
-    return rows[0] ? toRun(rows[0]) : null;
+    const r = await this.rowByKey("runs", "run_id", runId, opts);
+    return r ? toRun(r) : null;
   }
 
   /** Runs of a benchmark in start order, or of one agent in attempt order. */
