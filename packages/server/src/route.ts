@@ -12,6 +12,7 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "./env.js";
 import { EdgeError } from "./errors.js";
+import { bodyBytes } from "./node-body.js";
 
 /**
  * How a body is handed to the handler once the strict parser accepted it: `json` (what JSON.parse
@@ -102,7 +103,7 @@ export function strictParse(bytes: Uint8Array): JsonValue {
  * @throws 415 `unsupported_media_type`, 400 `invalid_json`
  */
 export async function readBody(c: Context<AppEnv>, mode: BodyMode, optional: boolean): Promise<unknown> {
-  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  const bytes = await bodyBytes(c);
   if (optional && /^[ \t\r\n]*$/.test(Buffer.from(bytes).toString("latin1"))) return {}; // JSON white space only
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type))
