@@ -19,7 +19,7 @@ import {
   buildReceipt,
   isWellFormedText,
   keccak256Hex,
-  receiptHash,
+  receiptTextAndHash,
   trimWhiteSpace,
   type Hex,
   type Receipt,
@@ -587,7 +587,7 @@ export async function finalizeRun(
     await t.runs.finalize(runId, {
       finalized_at_ms: scored.finalizedMs,
       answer_salt: scored.salt,
-      receipt: scored.receipt,
+      receipt_json: scored.receiptJson,
       receipt_hash: scored.hash,
       rank_accuracy: scored.accuracyValue,
       score_public: scored.publicScore,
@@ -663,11 +663,12 @@ function scoreRun(
       credit: open ? null : g.credit,
     })),
   });
-  const hash = receiptHash(receipt);
+  const { text: receiptJson, hash } = receiptTextAndHash(receipt); // stored as is: serialised once
   return {
     open,
     graded,
     receipt,
+    receiptJson,
     hash,
     accuracyValue,
     publicScore,

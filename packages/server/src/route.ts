@@ -12,6 +12,7 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "./env.js";
 import { EdgeError } from "./errors.js";
+import { bodyBytes } from "./node-body.js";
 
 /**
  * How a body is handed to the handler once the strict parser accepted it: `json` (what JSON.parse
@@ -108,7 +109,7 @@ export async function readBody(
   mode: Exclude<BodyMode, "bytes">,
   optional: boolean,
 ): Promise<unknown> {
-  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  const bytes = await bodyBytes(c);
   if (optional && /^[ \t\r\n]*$/.test(Buffer.from(bytes).toString("latin1"))) return {}; // JSON white space only
   assertJsonType(c);
   const exact = strictParse(bytes);
@@ -183,7 +184,7 @@ export function defineRoute<B extends z.ZodType | undefined>(
     }
     if (spec.bodyMode === "bytes") {
       assertJsonType(c);
-      return spec.handler(c, new Uint8Array(await c.req.arrayBuffer()) as never);
+      return spec.handler(c, await bodyBytes(c) as never);
     }
     const body = validateBody(
       spec.body,

@@ -131,6 +131,31 @@ describe("malformed requests", () => {
     expect(r.json.error.code).toBe("body_too_large");
     expect(r.json.error.details.limit_bytes).toBe(64 * 1024);
   });
+  // The body is read from the node request unless it comes without Content-Length (node-body.ts):
+  // a chunked body still goes through the streamed limit, over it and under it.
+  it("a chunked body (no Content-Length) over the limit is 413; under it, it is read as JSON", async () => {
+    const chunked = (text: string) =>
+      fetch(`${live.url}/api/v1/benchmarks/runs/${runId}/submissions`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: new ReadableStream({
+          start(c) {
+            const bytes = new TextEncoder().encode(text);
+            for (let i = 0; i < bytes.length; i += 1000) c.enqueue(bytes.subarray(i, i + 1000));
+            c.close();
+          },
+        }),
+        duplex: "half",
+      } as RequestInit);
+    const over = await chunked(
+      JSON.stringify({ answers: [{ ordinal: 0, answer_text: "x".repeat(70 * 1024) }] }),
+    );
+    expect(over.status).toBe(413);
+    expect(((await over.json()) as { error: { code: string } }).error.code).toBe("body_too_large");
+    const under = await chunked(JSON.stringify({ answers: [{ ordinal: 0, answer_text: "y".repeat(5000) }] }));
+    expect(under.status).toBe(200);
+    expect(((await under.json()) as { accepted: number }).accepted).toBe(1);
+  });
   it("an answer over the domain's answer length is 422 answer_too_long", async () => {
     const live2 = await startLive();
     try {

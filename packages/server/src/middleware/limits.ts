@@ -157,14 +157,19 @@ export function limitAccountCreation(limiter: RateLimiter): MiddlewareHandler<Ap
  * added to the message.
  */
 export function limitBody(maxBytes: number, hint = ""): MiddlewareHandler<AppEnv> {
-  return bodyLimit({
-    maxSize: maxBytes,
-    onError: () => {
-      throw new EdgeError("body_too_large", `request body over ${maxBytes} bytes${hint}`, {
-        limit_bytes: maxBytes,
-      });
-    },
-  });
+  const tooLarge = () => {
+    throw new EdgeError("body_too_large", `request body over ${maxBytes} bytes${hint}`, {
+      limit_bytes: maxBytes,
+    });
+  };
+  const streamed = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
+  // A declared length without Transfer-Encoding is checked from the headers, as Hono's limit does,
+  // without asking for the body (which would build a web Request: node-body.ts).
+  return (c, next) => {
+    const declared = c.req.header("content-length");
+    if (declared === undefined || c.req.header("transfer-encoding") !== undefined) return streamed(c, next);
+    return parseInt(declared, 10) > maxBytes ? tooLarge() : next();
+  };
 }
 
 /** The paths whose bodies are datasets (the large limit, the dataset-bytes bucket). */
