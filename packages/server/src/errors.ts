@@ -13,6 +13,7 @@ import { PlatformError, type AwardEvidenceReason } from "@bench-bounty/platform"
 export type EdgeErrorCode =
   | "invalid_json"
   | "invalid_request"
+  | "invalid_query"
   | "unsupported_media_type"
   | "body_too_large"
   | "unauthenticated"
@@ -53,6 +54,7 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   // edge
   invalid_json: 400,
   invalid_request: 422,
+  invalid_query: 400,
   unsupported_media_type: 415,
   body_too_large: 413,
   unauthenticated: 401,

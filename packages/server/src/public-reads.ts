@@ -19,12 +19,13 @@ import { BOARD_PAGE_SIZE, PlatformError } from "@bench-bounty/platform";
 import type { Domain } from "./domain.js";
 import { etagMatches, frozenBodyOf, JSON_TYPE } from "./http.js";
 import { addressOf, type RateLimiter } from "./middleware/limits.js";
+import { CANONICAL_WHOLE } from "./query.js";
 
 /** The leaderboard's URL (as the node server builds it: absolute, normalised), slug and query. */
 const LEADERBOARD_URL =
   /^https?:\/\/[^/?#]+\/api\/v1\/benchmarks\/([A-Za-z0-9._-]+)\/leaderboard(?:\?([^#]*))?$/;
-/** A query the fast path reads as the route does: `offset` and `limit`, each at most once, in digits. */
-const PAGE_PARAM = /^(offset|limit)=([0-9]{1,15})$/;
+/** A query the fast path reads as the route does: `offset` and `limit`, each at most once, canonical digits. */
+const PAGE_PARAM = new RegExp(`^(offset|limit)=(${CANONICAL_WHOLE})$`);
 
 /** The CORS headers of a read (what the app's `setReadCors` sets). */
 const READ_CORS = {
