@@ -13,7 +13,7 @@
  */
 import { Option, type Command } from "commander";
 import { openStore, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
-import { PlatformError, type FaultHooks, type Platform } from "@bench-bounty/platform";
+import { PlatformError, publicRpcOrigin, type FaultHooks, type Platform } from "@bench-bounty/platform";
 
 interface ServeOpts extends StoreOpts {
   port: string;
@@ -186,12 +186,14 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
               process.stderr.write(`verifier: ${step.slug || "queue"} ${step.kind}: ${step.error}\n`);
           },
         });
+        // The operator's RPC URL carries a provider's key: only its origin is printed (issue 13 re-probe).
+        const rpc = platform.chain?.config.rpcUrl;
         process.stdout.write(
           `bench-bounty serve: listening on ${server.url}\n` +
             `  database: ${database}\n` +
-            `  chain: ${platform.chain ? `chain id ${o.chainId} via ${o.rpcUrl}` : "none (off-chain: no anchors, no award)"}\n` +
+            `  chain: ${rpc ? `chain id ${o.chainId} via ${publicRpcOrigin(rpc)}` : "none (off-chain: no anchors, no award)"}\n` +
             `  operator key: ${process.env.BENCH_BOUNTY_OPERATOR_KEY ? "set (BENCH_BOUNTY_OPERATOR_KEY)" : "not set (nobody may award over the API)"}\n` +
-            `  verifier: full policy, chain ${platform.chain?.config.rpcUrl ?? "not set"}, indexer ${o.indexerUrl ?? "not set"}` +
+            `  verifier: full policy, chain ${rpc ? publicRpcOrigin(rpc) : "not set"}, indexer ${o.indexerUrl ?? "not set"}` +
             `${verifier.queued.length ? ` (queued at start: ${verifier.queued.join(", ")})` : ""}\n` +
             `  web: ${server.url}/\n` +
             `  REST: ${server.url}/api/v1/benchmarks  OpenAPI: ${server.url}/api/v1/openapi.json\n` +

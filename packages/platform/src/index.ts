@@ -14,6 +14,7 @@ export * from "./gold.js";
 export * from "./context.js";
 export * from "./store.js";
 export { redactUrl, describePostgres, type Engine, type StoreTarget } from "./store/engine.js";
+export { publicRpcOrigin, redactRpc } from "./redact.js";
 export type { Database } from "./store/schema.js";
 export type {
   VerificationJob,

@@ -140,7 +140,8 @@ export function checkChainOptions(o: StoreOpts): void {
     if (protocol !== "http:" && protocol !== "https:")
       throw new PlatformError(
         "invalid_option",
-        `--rpc-url must be an http:// or https:// URL, got ${JSON.stringify(o.rpcUrl)}`,
+        // not echoed: a provider's URL carries its key
+        `--rpc-url must be an http:// or https:// URL (the value given is not printed: it may carry a key)`,
         { field: "rpc-url" },
       );
   }
