@@ -1,7 +1,7 @@
 /**
  * The Hono app of `bench-bounty serve`: routes grouped per resource under `/api/v1`, then MCP, then
  * an optional static web app. Middleware in order: time limit, authentication, rate limit (per
- * account, or per client address without a key; account creation per address), body limit; an anonymous leaderboard read is answered before them (`public-reads.ts`). One `onError` turns every refusal into `{error: {code, message, details}}` with the
+ * account, or per client address without a key; account creation per address group and overall), body limit; an anonymous leaderboard read is answered before them (`public-reads.ts`). One `onError` turns every refusal into `{error: {code, message, details}}` with the
  * status of `errors.ts`; an unknown method on a known path is 405 with `Allow`; nothing answers a
  * stack trace.
  */
@@ -15,6 +15,7 @@ import { EdgeError, errorResponseOf, logUnexpected, type EdgeErrorCode } from ".
 import { sendError } from "./http.js";
 import { authenticate } from "./middleware/auth.js";
 import {
+  AccountCreationLimiter,
   DEFAULT_LIMITS,
   limitAccountCreation,
   limitBodies,
@@ -152,7 +153,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const limiter = new RateLimiter(limits.rateBurst, limits.ratePerSecond, opts.now);
   const relayLimiter = new RateLimiter(limits.relayBurst, limits.relayPerSecond, opts.now);
-  const accountLimiter = new RateLimiter(limits.accountBurst, limits.accountPerSecond, opts.now);
+  const accountLimiter = new AccountCreationLimiter(limits, opts.now);
   const app = new OpenAPIHono<AppEnv>();
 
   app.use("/api/*", corsOnReads);

@@ -18,7 +18,7 @@ import type { IncomingMessage } from "node:http";
 import { BOARD_PAGE_SIZE, PlatformError } from "@bench-bounty/platform";
 import type { Domain } from "./domain.js";
 import { etagMatches, frozenBodyOf, JSON_TYPE } from "./http.js";
-import { addressOf, type RateLimiter } from "./middleware/limits.js";
+import { addressGroupOf, addressOf, type RateLimiter } from "./middleware/limits.js";
 import { CANONICAL_WHOLE } from "./query.js";
 
 /** The leaderboard's URL (as the node server builds it: absolute, normalised), slug and query. */
@@ -73,7 +73,7 @@ export function publicReads(
     const page = pageOf(m[2]);
     if (page === null) return null;
     // The token first: an empty bucket costs no board read (the chain's rate limit answers its 429).
-    if (limiter.take(`ip:${addressOf(env)}`) > 0) return null;
+    if (limiter.take(addressGroupOf(addressOf(env))) > 0) return null;
     let board: unknown;
     try {
       board = await domain.leaderboard(null, m[1]!, undefined, page);

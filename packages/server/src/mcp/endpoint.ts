@@ -3,7 +3,7 @@
  * `/mcp` (every benchmark; tools take a `slug`) and `/mcp/benchmarks/:slug/http` (the slug defaults
  * to that benchmark). The key is `Authorization: Bearer <key>`, read by the app's auth middleware;
  * `register` works without one. Every message of a JSON-RPC batch takes its own token of the caller's
- * rate-limit bucket, and every `register` call one of the address's account-creation bucket, as
+ * rate-limit bucket, and every `register` call one of the account-creation buckets (the address's and all addresses'), as
  * REST's `POST /accounts` does ({@link chargeBatch}).
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -14,15 +14,21 @@ import type { AppEnv } from "../env.js";
 import { EdgeError } from "../errors.js";
 import { strictParse } from "../route.js";
 import { requirePrincipal } from "@bench-bounty/platform";
-import { addressOf, bucketOf, takeOrRefuse, type RateLimiter } from "../middleware/limits.js";
+import {
+  addressOf,
+  bucketOf,
+  takeOrRefuse,
+  type AccountCreationLimiter,
+  type RateLimiter,
+} from "../middleware/limits.js";
 import { KEYED_TOOLS, registerTools, toolErrorOf } from "./tools.js";
 
 /** The limiters the endpoint charges (the app's own: the same buckets as REST). */
 export interface McpLimiters {
   /** Requests, per account or client address (the chain already took one token per HTTP request). */
   requests: RateLimiter;
-  /** Account creations per client address (REST `POST /accounts` takes from it too). */
-  accounts: RateLimiter;
+  /** Account creations per client address group and overall (REST `POST /accounts` takes from it too). */
+  accounts: AccountCreationLimiter;
 }
 
 /**
@@ -73,13 +79,7 @@ function chargeBatch(c: Context<AppEnv>, body: unknown, limiters: McpLimiters): 
     return c.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }, 400);
   }
   if (messages.length > 1) takeOrRefuse(limiters.requests, bucketOf(c), messages.length - 1);
-  if (registers > 0)
-    takeOrRefuse(
-      limiters.accounts,
-      `ip:${addressOf(c.env)}`,
-      registers,
-      "accounts created from this address",
-    );
+  if (registers > 0) limiters.accounts.take(addressOf(c.env), registers);
   return null;
 }
 
