@@ -202,7 +202,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
       description: "Benchmarks with on-chain USDC prizes: publish from a dataset, compete, award, verify.",
     },
   });
-  mountMcp(app, { requests: limiter, accounts: accountLimiter });
+  mountMcp(app, { requests: limiter, accounts: accountLimiter, answerBytes: limits.mcpAnswerBytes });
   if (opts.web) app.use("*", opts.web);
 
   app.notFound((c: Context<AppEnv>) => {

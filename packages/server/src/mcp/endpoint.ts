@@ -8,6 +8,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env.js";
@@ -29,6 +30,8 @@ export interface McpLimiters {
   requests: RateLimiter;
   /** Account creations per client address group and overall (REST `POST /accounts` takes from it too). */
   accounts: AccountCreationLimiter;
+  /** The most bytes the answers of one HTTP request may total ({@link AnswerBudget}). */
+  answerBytes: number;
 }
 
 /**
@@ -83,6 +86,51 @@ function chargeBatch(c: Context<AppEnv>, body: unknown, limiters: McpLimiters): 
   return null;
 }
 
+/** Where a JSON-RPC answer is refused for the {@link AnswerBudget} (an implementation-defined server error). */
+export const ANSWER_LIMIT_CODE = -32000;
+
+/**
+ * The answers of one HTTP request may total `limitBytes` of JSON (issue 13 re-probe: a 13 KB batch of
+ * `award_evidence` calls got a 1.8 MB answer). The first answer is always sent whole (one call is
+ * answered as REST answers it); an answer that would take the total past the limit, and every answer
+ * after it, is replaced by a JSON-RPC error naming the limit (`data.limit: "mcp_answer_bytes"`), and
+ * the tool calls after it are not run ({@link AnswerBudget.serial}). Tool calls run one at a time, in
+ * the batch's order, so which calls are answered does not depend on timing.
+ */
+export class AnswerBudget {
+  private spent = 0;
+  private exhausted = false;
+  private queue: Promise<unknown> = Promise.resolve();
+  constructor(readonly limitBytes: number) {}
+
+  /** Runs a tool call after the previous one; once the budget is spent it is not run (`skipped`). */
+  serial<T>(run: () => Promise<T>, skipped: T): Promise<T> {
+    const next = this.queue.then(() => (this.exhausted ? skipped : run()));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** The message to send instead of `message` (itself while the budget lasts). */
+  fit(message: JSONRPCMessage): JSONRPCMessage {
+    if (!("id" in message) || !("result" in message || "error" in message)) return message;
+    const bytes = Buffer.byteLength(JSON.stringify(message));
+    if (!this.exhausted && (this.spent === 0 || this.spent + bytes <= this.limitBytes)) {
+      this.spent += bytes;
+      return message;
+    }
+    this.exhausted = true;
+    return {
+      jsonrpc: "2.0",
+      id: message.id,
+      error: {
+        code: ANSWER_LIMIT_CODE,
+        message: `answer limit: the answers of one request may total ${this.limitBytes} bytes (mcp_answer_bytes); send this call again in another request`,
+        data: { limit: "mcp_answer_bytes", limit_bytes: this.limitBytes },
+      },
+    };
+  }
+}
+
 async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimiters): Promise<Response> {
   const empty = await emptyBatch(c);
   if (empty) return empty;
@@ -91,11 +139,20 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
       "Compete in five calls: register (skip with a key), benchmark_corpus, benchmark_start_run, " +
       "benchmark_submit_answers, benchmark_finalize_run. Read the corpus before starting: the clock starts at run start.",
   });
-  registerTools(server, { domain: c.var.domain, principal: c.var.principal, slug, baseUrl: c.var.baseUrl });
+  const answers = new AnswerBudget(limiters.answerBytes);
+  registerTools(server, {
+    domain: c.var.domain,
+    principal: c.var.principal,
+    slug,
+    baseUrl: c.var.baseUrl,
+    answers,
+  });
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => send(answers.fit(message), options);
   const parsed = c.req.method === "POST" ? await strictRpcBody(c) : undefined;
   if (parsed instanceof Response) return parsed;
   const overBatch = parsed ? chargeBatch(c, parsed.value, limiters) : null;

@@ -53,6 +53,11 @@ export interface Limits {
   datasetBytesBurst: number;
   /** Dataset bytes per second a caller regains. */
   datasetBytesPerSecond: number;
+  /**
+   * The most bytes the JSON-RPC answers of one MCP request may total (the first answer is always sent
+   * whole; later ones past the limit are JSON-RPC errors naming it).
+   */
+  mcpAnswerBytes: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -69,6 +74,7 @@ export const DEFAULT_LIMITS: Limits = {
   accountGlobalPerSecond: 0.2,
   datasetBytesBurst: 128 * 1024 * 1024,
   datasetBytesPerSecond: 1024 * 1024,
+  mcpAnswerBytes: 256 * 1024,
 };
 
 interface Bucket {
