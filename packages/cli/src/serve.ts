@@ -26,6 +26,8 @@ interface ServeOpts extends StoreOpts {
   localChain?: boolean;
   /** Stop when the parent process dies (see {@link untilStopped}). */
   exitWithParent?: boolean;
+  /** Longest a receipt waits for its batched anchor, in ms (digits). */
+  anchorFlushMs: string;
 }
 
 /**
@@ -116,7 +118,24 @@ async function openForServe(
         "generate one, e.g. export BENCH_BOUNTY_OPERATOR_KEY=bb_operator_$(openssl rand -hex 16)",
       { field: "BENCH_BOUNTY_OPERATOR_KEY" },
     );
-  return openStore(o, { ...(operatorKey ? { operatorKey } : {}), ...(faults ? { faults } : {}) });
+  if (!/^[1-9][0-9]{0,6}$/.test(o.anchorFlushMs))
+    throw new PlatformError("invalid_option", "--anchor-flush-ms must be an integer 1..9999999 (ms)", {
+      field: "anchor-flush-ms",
+    });
+  // Receipts are batched: the operator's receipt transactions are one per flush, whatever the number
+  // of finalizes (issue 13 re-probe: one transaction per finalize drained the operator's gas).
+  const anchorBatching = {
+    flushMs: Number(o.anchorFlushMs),
+    onError: (e: unknown) =>
+      process.stderr.write(
+        `anchor: a batch of receipts stays pending (retried): ${e instanceof Error ? e.message : String(e)}\n`,
+      ),
+  };
+  return openStore(o, {
+    ...(operatorKey ? { operatorKey } : {}),
+    ...(faults ? { faults } : {}),
+    anchorBatching,
+  });
 }
 
 /** Options of {@link registerServeCommand}. */
@@ -144,6 +163,14 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
       ),
     )
     .addOption(new Option("--local-chain", "the chain is a local node: no explorer links on the web pages"))
+    .addOption(
+      new Option(
+        "--anchor-flush-ms <ms>",
+        "receipts are anchored in batches (one anchorMany) within this many ms of their finalize",
+      )
+        .env("BENCH_BOUNTY_ANCHOR_FLUSH_MS")
+        .default("2000"),
+    )
     .addOption(
       new Option(
         "--exit-with-parent",

@@ -114,6 +114,8 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   winner_without_withdrawal_address: 409,
   account_exists: 409,
   award_pending: 409,
+  // domain: quotas (the operator's spend per account)
+  publish_quota_exceeded: 429,
   // domain: identity (the platform's principal checks)
   // (unauthenticated / forbidden above are shared by the edge and the domain)
   revoked_key: 403,
@@ -180,6 +182,12 @@ export function capDetails(details: Record<string, unknown>): Record<string, unk
   return out ?? details;
 }
 
+/** `Retry-After` for a domain refusal that says when to retry (`details.retry_after_seconds`, a quota). */
+function retryAfterOf(details: Record<string, unknown>): Record<string, string> {
+  const s = details.retry_after_seconds;
+  return typeof s === "number" && Number.isSafeInteger(s) && s > 0 ? { "retry-after": String(s) } : {};
+}
+
 /** The status of a refusal code (422 for a code this table does not know). */
 export function statusOf(code: string): number {
   return STATUS_OF[code] ?? 422;
@@ -195,7 +203,7 @@ export function errorResponseOf(e: unknown, log: (e: unknown) => void = logUnexp
     return {
       status: statusOf(e.code),
       body: { error: { code: e.code, message: e.message, details: capDetails(e.details) } },
-      headers: e instanceof EdgeError ? e.headers : {},
+      headers: e instanceof EdgeError ? e.headers : retryAfterOf(e.details),
     };
   }
   log(e);

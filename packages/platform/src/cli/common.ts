@@ -7,6 +7,7 @@ import { isEvidenceError } from "@bench-bounty/evidence";
 import { resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { isAddress, type Address, type Hex } from "viem";
+import type { AnchorBatching } from "../anchor-batch.js";
 import type { ChainConfig } from "../chain.js";
 import type { FaultHooks } from "../context.js";
 import { PlatformError } from "../errors.js";
@@ -210,6 +211,8 @@ export interface OpenPlatformOptions {
   operatorKey?: string;
   /** Test only: fault-injection hooks (crash tests); no command sets them. */
   faults?: FaultHooks;
+  /** Batch receipt anchors, flushed on a timer (`serve`: `--anchor-flush-ms`). */
+  anchorBatching?: AnchorBatching;
 }
 
 /**
@@ -234,6 +237,7 @@ export async function openStore(
     ...(more.operatorKey ? { operatorKey: more.operatorKey } : {}),
     ...(more.faults ? { faults: more.faults } : {}),
     ...(more.existing ? { existingStore: true } : {}),
+    ...(more.anchorBatching ? { anchorBatching: more.anchorBatching } : {}),
   };
   const url = process.env.DATABASE_URL;
   if (url !== undefined && url !== "") {
