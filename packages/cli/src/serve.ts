@@ -6,6 +6,8 @@
  * - chain: `--rpc-url`, `--chain-id`, contract addresses (flags or the address book), the operator's
  *   signer key (awarder and anchorer) from `BENCH_BOUNTY_PRIVATE_KEY` only;
  * - the operator's API key (may award over the API) from `BENCH_BOUNTY_OPERATOR_KEY` only;
+ * - receipt anchors batched: one `anchorMany` within `--anchor-flush-ms` (2000) of a finalize, whatever
+ *   the number of finalizes (`--receipt-anchoring immediate`, given explicitly, sends one per finalize);
  * - `--host`, `--port`. It prints where it listens and which database it uses, then serves until
  *   SIGINT, SIGTERM or SIGHUP, and with `--exit-with-parent` until the process that started it dies
  *   (a wrapper killed without passing the signal on: the demo, `npx`, `npm run`); then it stops the
@@ -100,13 +102,15 @@ export const MIN_OPERATOR_KEY_CHARS = 32;
 /**
  * Opens the platform the options describe with the platform CLI's `openStore` (PostgreSQL when
  * `DATABASE_URL` is set, several `serve` processes may share it; else the SQLite store in
- * `--store DIR`), with the operator's key from `BENCH_BOUNTY_OPERATOR_KEY`.
+ * `--store DIR`), with the operator's key from `BENCH_BOUNTY_OPERATOR_KEY`; `batched`: receipt anchors
+ * wait for one `anchorMany` per `--anchor-flush-ms`.
  * @returns the platform and the database it uses, for the banner (never a password)
  * @throws PlatformError `invalid_option`, `invalid_store`
  */
 async function openForServe(
   o: ServeOpts,
   faults: FaultHooks | undefined,
+  batched: boolean,
 ): Promise<{ platform: Platform; database: string }> {
   const operatorKey = process.env.BENCH_BOUNTY_OPERATOR_KEY;
   // Whoever holds the operator key may award: a placeholder or a short key pasted from an example
@@ -134,7 +138,7 @@ async function openForServe(
   return openStore(o, {
     ...(operatorKey ? { operatorKey } : {}),
     ...(faults ? { faults } : {}),
-    anchorBatching,
+    ...(batched ? { anchorBatching } : {}),
   });
 }
 
@@ -177,10 +181,13 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         "stop when the process that started this one dies (for scripts that spawn serve; on by itself under npm, npx and pnpm)",
       ),
     )
-    .action(async (o: ServeOpts) => {
+    .action(async (o: ServeOpts, cmd: Command) => {
       try {
         const port = portOf(o.port);
-        const { platform, database } = await openForServe(o, opts.faults);
+        // serve batches receipt anchors unless `--receipt-anchoring immediate` is given explicitly
+        const batched =
+          cmd.getOptionValueSource("receiptAnchoring") === "default" || o.receiptAnchoring === "batch";
+        const { platform, database } = await openForServe(o, opts.faults, batched);
         // Loaded here, not at the bin's start: every other command stays as fast as before.
         const { platformDomain, serveApp, startVerifier, storeVerificationQueue, webMiddleware } =
           await import("@bench-bounty/server");
@@ -219,6 +226,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
           `bench-bounty serve: listening on ${server.url}\n` +
             `  database: ${database}\n` +
             `  chain: ${rpc ? `chain id ${o.chainId} via ${publicRpcOrigin(rpc)}` : "none (off-chain: no anchors, no award)"}\n` +
+            `  receipt anchors: ${!rpc ? "none (off-chain)" : platform.ctx.anchorBatcher ? `batched (one anchorMany within ${o.anchorFlushMs} ms of a finalize)` : "one transaction per finalize (--receipt-anchoring immediate)"}\n` +
             `  operator key: ${process.env.BENCH_BOUNTY_OPERATOR_KEY ? "set (BENCH_BOUNTY_OPERATOR_KEY)" : "not set (nobody may award over the API)"}\n` +
             `  verifier: full policy, chain ${rpc ? publicRpcOrigin(rpc) : "not set"}, indexer ${o.indexerUrl ?? "not set"}` +
             `${verifier.queued.length ? ` (queued at start: ${verifier.queued.join(", ")})` : ""}\n` +

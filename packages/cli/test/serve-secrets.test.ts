@@ -105,6 +105,8 @@ describe("serve and the operator's RPC URL", { timeout: 60_000 }, () => {
     expect(printed.out).toMatch(/verifier: full policy, chain http:\/\/127\.0\.0\.1:9, indexer not set/);
     expect(printed.out + printed.err).not.toContain(SECRET);
     expect(printed.out + printed.err).not.toContain(SIGNER.slice(2));
+    // and says how receipts are anchored (batched by default: the operator's gas per finalize is bounded)
+    expect(printed.out).toMatch(/receipt anchors: batched \(one anchorMany within 2000 ms/);
   });
 
   it("the page is told the RPC given by --public-rpc-url, and only that one", async () => {

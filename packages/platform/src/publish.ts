@@ -556,7 +556,11 @@ export const DEFAULT_PUBLISH_QUOTA: PublishQuota = { count: 20, periodMs: 24 * 3
  * @throws PlatformError `publish_quota_exceeded`, `details: {limit: "publishes_per_account", count,
  *   period_seconds, retry_after_seconds}`
  */
-export async function assertPublishQuota(ctx: PlatformContext, p: Principal, q: Tables = ctx.store): Promise<void> {
+export async function assertPublishQuota(
+  ctx: PlatformContext,
+  p: Principal,
+  q: Tables = ctx.store,
+): Promise<void> {
   const quota = ctx.publishQuota;
   if (quota === null || isOperator(p)) return;
   const now = ctx.clock();
@@ -568,7 +572,12 @@ export async function assertPublishQuota(ctx: PlatformContext, p: Principal, q: 
   throw new PlatformError(
     "publish_quota_exceeded",
     `publish quota reached: an account may publish ${quota.count} benchmarks per ${period} s (publishes_per_account); retry in ${retry} s`,
-    { limit: "publishes_per_account", count: quota.count, period_seconds: period, retry_after_seconds: retry },
+    {
+      limit: "publishes_per_account",
+      count: quota.count,
+      period_seconds: period,
+      retry_after_seconds: retry,
+    },
   );
 }
 

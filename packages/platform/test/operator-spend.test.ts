@@ -7,14 +7,7 @@
 import { anchorRegistryAbi } from "@bench-bounty/contracts";
 import { describe, expect, it } from "vitest";
 import { runBenchmark, type AgentSpec } from "../src/runner.js";
-import {
-  chainConfig,
-  cities,
-  latestBlockTime,
-  manualClock,
-  openTemp,
-  useDevChain,
-} from "./helpers.js";
+import { chainConfig, cities, latestBlockTime, manualClock, openTemp, useDevChain } from "./helpers.js";
 
 const TEMPLATE = "What is the answer for {payload.city} #{payload.index}?";
 const devChain = useDevChain();
@@ -44,7 +37,11 @@ describe("receipt anchors are batched", () => {
     });
     try {
       const ds = await platform.createDataset(cities(6, "spend"));
-      const pub = await platform.publish(ds.dataset_id, { title: "Spend", prompt_template: TEMPLATE, grader_type: "exact" });
+      const pub = await platform.publish(ds.dataset_id, {
+        title: "Spend",
+        prompt_template: TEMPLATE,
+        grader_type: "exact",
+      });
       expect(pub.commitment_anchor_status).toBe("anchored");
       const before = await nonce();
       const finals = [];
@@ -53,7 +50,9 @@ describe("receipt anchors are batched", () => {
         finals.push((await runBenchmark(await platform.backend(id), pub.slug, id, agent(clock))).finalized!);
       }
       expect(await nonce()).toBe(before); // no operator transaction per finalize
-      expect(finals.every((f) => f.receipt_anchor_status === "pending" && f.receipt_anchor === null)).toBe(true);
+      expect(finals.every((f) => f.receipt_anchor_status === "pending" && f.receipt_anchor === null)).toBe(
+        true,
+      );
       expect(await platform.real.pendingAnchors(pub.slug)).toHaveLength(12);
       expect(await platform.real.flushReceiptAnchors()).toBe(12);
       expect(await nonce()).toBe(before + 1); // one anchorMany for all twelve
@@ -80,7 +79,11 @@ describe("receipt anchors are batched", () => {
     });
     try {
       const ds = await platform.createDataset(cities(4, "timer"));
-      const pub = await platform.publish(ds.dataset_id, { title: "Timer", prompt_template: TEMPLATE, grader_type: "exact" });
+      const pub = await platform.publish(ds.dataset_id, {
+        title: "Timer",
+        prompt_template: TEMPLATE,
+        grader_type: "exact",
+      });
       const f = (await runBenchmark(await platform.backend("t1"), pub.slug, "t1", agent(clock))).finalized!;
       expect(f.receipt_anchor_status).toBe("pending");
       // waits for the flush (no duration asserted)
@@ -152,7 +155,11 @@ describe("publish quota", () => {
       const p = await platform.principal("quota-author");
       const publishOne = async (i: number) => {
         const ds = await platform.real.createDataset(p, cities(4, `quota-${i}`));
-        return platform.real.publish(p, ds.dataset_id, { title: `Q${i}`, prompt_template: TEMPLATE, grader_type: "exact" });
+        return platform.real.publish(p, ds.dataset_id, {
+          title: `Q${i}`,
+          prompt_template: TEMPLATE,
+          grader_type: "exact",
+        });
       };
       for (let i = 0; i < 3; i++) {
         await publishOne(i);
@@ -164,16 +171,29 @@ describe("publish quota", () => {
       );
       expect(e).toMatchObject({
         code: "publish_quota_exceeded",
-        details: { limit: "publishes_per_account", count: 3, period_seconds: 3600, retry_after_seconds: 3420 },
+        details: {
+          limit: "publishes_per_account",
+          count: 3,
+          period_seconds: 3600,
+          retry_after_seconds: 3420,
+        },
       });
       expect((await platform.listBenchmarks()).length).toBe(3); // nothing stored
       // another account has its own quota; the operator (who pays) has none
       const other = await platform.principal("quota-other");
       const ds = await platform.real.createDataset(other, cities(4, "quota-other"));
-      await platform.real.publish(other, ds.dataset_id, { title: "Other", prompt_template: TEMPLATE, grader_type: "exact" });
+      await platform.real.publish(other, ds.dataset_id, {
+        title: "Other",
+        prompt_template: TEMPLATE,
+        grader_type: "exact",
+      });
       for (let i = 0; i < 4; i++) {
         const d = await platform.createDataset(cities(4, `quota-op-${i}`));
-        await platform.publish(d.dataset_id, { title: `Op${i}`, prompt_template: TEMPLATE, grader_type: "exact" });
+        await platform.publish(d.dataset_id, {
+          title: `Op${i}`,
+          prompt_template: TEMPLATE,
+          grader_type: "exact",
+        });
       }
       // the oldest publish leaves the window: one more passes
       clock.advance(3_600_000 - 3 * 60_000 + 1);

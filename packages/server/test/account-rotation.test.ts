@@ -122,7 +122,9 @@ describe("account creation across rotating addresses", () => {
         [register(1, `mcp-rot-${from}-a`), register(2, `mcp-rot-${from}-b`)],
         MCP_HEADERS,
       );
-      created.push(r.status === 200 ? r.json.filter((m: any) => m.result?.structuredContent?.api_key).length : 0);
+      created.push(
+        r.status === 200 ? r.json.filter((m: any) => m.result?.structuredContent?.api_key).length : 0,
+      );
       if (r.status !== 200) {
         expect(r.status).toBe(429);
         expect(Number(r.retryAfter)).toBeGreaterThanOrEqual(1);

@@ -33,7 +33,10 @@ describe("publish quota over REST", () => {
     });
     // another account is not affected
     const other = await register(live.url, "quota-rest-other");
-    const ds = await call(live.url, "POST", "/api/v1/datasets", { key: other.key, body: citiesDataset(4, "q-o") });
+    const ds = await call(live.url, "POST", "/api/v1/datasets", {
+      key: other.key,
+      body: citiesDataset(4, "q-o"),
+    });
     const ok = await call(live.url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
       key: other.key,
       body: CITIES_PUBLISH,

@@ -151,7 +151,13 @@ export function bucketOf(c: Context<AppEnv>): string {
  * @param limit the limit's name, served in `details.limit` (e.g. `accounts_per_address`)
  * @throws EdgeError `rate_limited` (429, `Retry-After` in seconds) when they are not there.
  */
-export function takeOrRefuse(limiter: RateLimiter, who: string, n = 1, what = "requests", limit?: string): void {
+export function takeOrRefuse(
+  limiter: RateLimiter,
+  who: string,
+  n = 1,
+  what = "requests",
+  limit?: string,
+): void {
   const wait = limiter.take(who, n);
   if (wait > 0) throw rateLimited(wait, what, limit);
 }
