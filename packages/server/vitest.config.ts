@@ -19,6 +19,7 @@ const POSTGRES_TESTS = [
   "test/buyer-only.test.ts",
   "test/registration.test.ts",
   "test/public-reads.test.ts",
+  "test/publish-quota.test.ts",
 ];
 
 export default defineConfig({
