@@ -16,6 +16,7 @@ import { sendError } from "./http.js";
 import { authenticate } from "./middleware/auth.js";
 import {
   AccountCreationLimiter,
+  chargeAnswerBytes,
   DEFAULT_LIMITS,
   limitAccountCreation,
   limitBodies,
@@ -168,6 +169,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   app.use("/mcp/*", auth);
   app.use("/mcp", auth);
   app.use("*", rateLimit(limiter));
+  app.use("/api/*", chargeAnswerBytes(limiter, limits.answerBytesPerToken));
   app.use("/api/v1/benchmarks/:slug/claims/relay", rateLimit(relayLimiter));
   app.use("/api/v1/accounts", limitAccountCreation(accountLimiter));
   const datasetBytes = new RateLimiter(
@@ -229,7 +231,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
     return sendError(c, errorResponseOf(err, opts.log));
   });
   // Anonymous leaderboard reads first: the same answer as the route, without the chain (public-reads.ts).
-  const early = publicReads(opts.domain, limiter, opts.log ?? logUnexpected);
+  const early = publicReads(opts.domain, limiter, opts.log ?? logUnexpected, limits.answerBytesPerToken);
   const chain = app.fetch;
   app.fetch = async (req, env, ctx) => (await early(req, env)) ?? chain(req, env, ctx);
   return app;

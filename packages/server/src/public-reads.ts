@@ -18,7 +18,7 @@ import type { IncomingMessage } from "node:http";
 import { BOARD_PAGE_SIZE, PlatformError } from "@bench-bounty/platform";
 import type { Domain } from "./domain.js";
 import { etagMatches, frozenBodyOf, JSON_TYPE } from "./http.js";
-import { addressGroupOf, addressOf, type RateLimiter } from "./middleware/limits.js";
+import { addressGroupOf, addressOf, answerTokens, type RateLimiter } from "./middleware/limits.js";
 import { CANONICAL_WHOLE } from "./query.js";
 
 /** The leaderboard's URL (as the node server builds it: absolute, normalised), slug and query. */
@@ -62,6 +62,7 @@ export function publicReads(
   domain: Domain,
   limiter: RateLimiter,
   log: (e: unknown) => void,
+  answerBytesPerToken: number,
 ): (req: Request, env: unknown) => Promise<Response | null> {
   return async (req, env) => {
     if (req.method !== "GET") return null;
@@ -73,7 +74,8 @@ export function publicReads(
     const page = pageOf(m[2]);
     if (page === null) return null;
     // The token first: an empty bucket costs no board read (the chain's rate limit answers its 429).
-    if (limiter.take(addressGroupOf(addressOf(env))) > 0) return null;
+    const bucket = addressGroupOf(addressOf(env));
+    if (limiter.take(bucket) > 0) return null;
     let board: unknown;
     try {
       board = await domain.leaderboard(null, m[1]!, undefined, page);
@@ -86,6 +88,9 @@ export function publicReads(
     const { bytes, etag } = frozenBodyOf(board as object);
     if (etagMatches(headerOf(req, incoming, "if-none-match"), etag))
       return new Response(null, { status: 304, headers: { etag, ...READ_CORS } });
+    // A large page takes more tokens, as the app's chargeAnswerBytes does (the app answers the 429).
+    const extra = answerTokens(limiter, bytes.byteLength, answerBytesPerToken);
+    if (extra > 0 && limiter.take(bucket, extra) > 0) return null;
     return new Response(bytes, { status: 200, headers: { "content-type": JSON_TYPE, etag, ...READ_CORS } });
   };
 }

@@ -58,6 +58,12 @@ export interface Limits {
    * whole; later ones past the limit are JSON-RPC errors naming it).
    */
   mcpAnswerBytes: number;
+  /**
+   * A REST answer (a GET's 200) takes one more token of the caller's request bucket per full
+   * `answerBytesPerToken` bytes of its body ({@link chargeAnswerBytes}): large answers to small
+   * requests (a 10,000-row board page, every run's task scores) count by their size.
+   */
+  answerBytesPerToken: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -75,6 +81,7 @@ export const DEFAULT_LIMITS: Limits = {
   datasetBytesBurst: 128 * 1024 * 1024,
   datasetBytesPerSecond: 1024 * 1024,
   mcpAnswerBytes: 256 * 1024,
+  answerBytesPerToken: 64 * 1024,
 };
 
 interface Bucket {
@@ -251,6 +258,31 @@ export function limitAccountCreation(limiter: AccountCreationLimiter): Middlewar
   return async (c, next) => {
     if (c.req.method === "POST") limiter.take(addressOf(c.env));
     return next();
+  };
+}
+
+/**
+ * The extra tokens an answer of `bytes` takes: one per full `bytesPerToken` bytes (the request's own
+ * token covers the first), at most the bucket's capacity less that token (an answer from a full
+ * bucket always passes).
+ */
+export function answerTokens(limiter: RateLimiter, bytes: number, bytesPerToken: number): number {
+  return Math.max(0, Math.min(Math.floor(bytes / bytesPerToken), limiter.capacity - 1));
+}
+
+/**
+ * Charges a GET's 200 answer to the caller's request bucket by its size ({@link answerTokens});
+ * 429 `rate_limited` with `Retry-After` and `details.limit: "answer_bytes"` instead of the body when
+ * the tokens are not there (the bucket keeps them). 304s and refusals are not charged.
+ */
+export function chargeAnswerBytes(limiter: RateLimiter, bytesPerToken: number): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    if (c.req.method !== "GET" || c.res.status !== 200 || c.res.body === null) return;
+    const declared = Number(c.res.headers.get("content-length") ?? "NaN");
+    const bytes = Number.isSafeInteger(declared) ? declared : (await c.res.clone().arrayBuffer()).byteLength;
+    const extra = answerTokens(limiter, bytes, bytesPerToken);
+    if (extra > 0) takeOrRefuse(limiter, bucketOf(c), extra, "answer bytes for this caller", "answer_bytes");
   };
 }
 
