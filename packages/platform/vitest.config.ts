@@ -22,6 +22,7 @@ const STORE_TESTS = [
   "test/task-scores.test.ts",
   "test/pack-budget.test.ts",
   "test/registration.test.ts",
+  "test/operator-spend.test.ts",
 ];
 
 export default defineConfig({

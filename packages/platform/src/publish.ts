@@ -60,7 +60,7 @@ import { parseTemplate, refuseGoldPlaceholders, renderTemplate } from "./templat
 import { isoMillis } from "./time.js";
 import { assertWellFormedText } from "./utf8.js";
 import { assertDatasetOwner, assertRole } from "./identity/access.js";
-import type { Principal } from "./identity/principal.js";
+import { isOperator, type Principal } from "./identity/principal.js";
 
 /** A stored dataset's summary. */
 export interface DatasetSummary {
@@ -576,6 +576,50 @@ const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
  *   `invalid_option`, `invalid_slug`, `invalid_template`, `missing_placeholder`, `invalid_label`,
  *   `invalid_gold`
  */
+/**
+ * How many benchmarks one account may publish per period: each publish anchors its commitment, one
+ * transaction the operator pays (issue 13 re-probe: 40 operator transactions in 7 s from 2 addresses).
+ */
+export interface PublishQuota {
+  /** Publishes per period (>= 1). */
+  count: number;
+  /** The period, in ms. */
+  periodMs: number;
+}
+
+/** The default {@link PublishQuota}: 20 benchmarks per account per 24 hours. */
+export const DEFAULT_PUBLISH_QUOTA: PublishQuota = { count: 20, periodMs: 24 * 3600 * 1000 };
+
+/**
+ * Refuses a publish past the account's {@link PublishQuota} (the operator, who pays, is not counted).
+ * @throws PlatformError `publish_quota_exceeded`, `details: {limit: "publishes_per_account", count,
+ *   period_seconds, retry_after_seconds}`
+ */
+export async function assertPublishQuota(
+  ctx: PlatformContext,
+  p: Principal,
+  q: Tables = ctx.store,
+): Promise<void> {
+  const quota = ctx.publishQuota;
+  if (quota === null || isOperator(p)) return;
+  const now = ctx.clock();
+  const recent = await q.benchmarks.createdSince(p.account_id, isoMillis(now - quota.periodMs));
+  if (recent.length < quota.count) return;
+  const freedAt = Date.parse(recent[recent.length - quota.count]!) + quota.periodMs;
+  const retry = Math.max(1, Math.ceil((freedAt - now) / 1000));
+  const period = Math.round(quota.periodMs / 1000);
+  throw new PlatformError(
+    "publish_quota_exceeded",
+    `publish quota reached: an account may publish ${quota.count} benchmarks per ${period} s (publishes_per_account); retry in ${retry} s`,
+    {
+      limit: "publishes_per_account",
+      count: quota.count,
+      period_seconds: period,
+      retry_after_seconds: retry,
+    },
+  );
+}
+
 export async function publishBenchmark(
   ctx: PlatformContext,
   author: Principal,
@@ -585,6 +629,7 @@ export async function publishBenchmark(
   const config = benchmarkConfig(options);
   const ds = await getDataset(ctx, datasetId);
   assertDatasetOwner(author, ds);
+  await assertPublishQuota(ctx, author);
   const existing = await ctx.store.benchmarks.slugOfDataset(datasetId);
   if (existing !== null) throw benchmarkExists(datasetId, existing);
   if (options.slug !== undefined) {
@@ -618,6 +663,7 @@ export async function publishBenchmark(
     // unique constraints on slug and dataset_id decide a race the reads did not see).
     const raced = await t.benchmarks.slugOfDataset(datasetId);
     if (raced !== null) throw benchmarkExists(datasetId, raced);
+    await assertPublishQuota(ctx, author, t);
     if (await t.benchmarks.exists(slug)) throw slugConflict(slug);
     try {
       await t.benchmarks.insert({

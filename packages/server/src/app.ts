@@ -1,7 +1,7 @@
 /**
  * The Hono app of `bench-bounty serve`: routes grouped per resource under `/api/v1`, then MCP, then
  * an optional static web app. Middleware in order: time limit, authentication, rate limit (per
- * account, or per client address without a key; account creation per address), body limit; an anonymous leaderboard read is answered before them (`public-reads.ts`). One `onError` turns every refusal into `{error: {code, message, details}}` with the
+ * account, or per client address without a key; account creation per address group and overall), body limit; an anonymous leaderboard read is answered before them (`public-reads.ts`). One `onError` turns every refusal into `{error: {code, message, details}}` with the
  * status of `errors.ts`; an unknown method on a known path is 405 with `Allow`; nothing answers a
  * stack trace.
  */
@@ -15,6 +15,8 @@ import { EdgeError, errorResponseOf, logUnexpected, type EdgeErrorCode } from ".
 import { sendError } from "./http.js";
 import { authenticate } from "./middleware/auth.js";
 import {
+  AccountCreationLimiter,
+  chargeAnswerBytes,
   DEFAULT_LIMITS,
   limitAccountCreation,
   limitBodies,
@@ -161,7 +163,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const limiter = new RateLimiter(limits.rateBurst, limits.ratePerSecond, opts.now);
   const relayLimiter = new RateLimiter(limits.relayBurst, limits.relayPerSecond, opts.now);
-  const accountLimiter = new RateLimiter(limits.accountBurst, limits.accountPerSecond, opts.now);
+  const accountLimiter = new AccountCreationLimiter(limits, opts.now);
   const app = new OpenAPIHono<AppEnv>();
 
   app.use("/api/*", corsOnReads);
@@ -176,6 +178,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   app.use("/mcp/*", auth);
   app.use("/mcp", auth);
   app.use("*", rateLimit(limiter));
+  app.use("/api/*", chargeAnswerBytes(limiter, limits.answerBytesPerToken));
   app.use("/api/v1/benchmarks/:slug/claims/relay", rateLimit(relayLimiter));
   app.use("/api/v1/accounts", limitAccountCreation(accountLimiter));
   const datasetBytes = new RateLimiter(
@@ -210,7 +213,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
       description: "Benchmarks with on-chain USDC prizes: publish from a dataset, compete, award, verify.",
     },
   });
-  mountMcp(app, { requests: limiter, accounts: accountLimiter });
+  mountMcp(app, { requests: limiter, accounts: accountLimiter, answerBytes: limits.mcpAnswerBytes });
   if (opts.web) app.use("*", opts.web);
 
   app.notFound((c: Context<AppEnv>) => {
@@ -237,7 +240,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
     return sendError(c, errorResponseOf(err, opts.log));
   });
   // Anonymous leaderboard reads first: the same answer as the route, without the chain (public-reads.ts).
-  const early = publicReads(opts.domain, limiter, opts.log ?? logUnexpected);
+  const early = publicReads(opts.domain, limiter, opts.log ?? logUnexpected, limits.answerBytesPerToken);
   const chain = app.fetch;
   app.fetch = async (req, env, ctx) => (await early(req, env)) ?? chain(req, env, ctx);
   return app;

@@ -95,6 +95,18 @@ export class BenchmarksTable extends TableModule {
     );
   }
 
+  /** When each benchmark `accountId` published at or after `since` (ISO) was created, oldest first. */
+  async createdSince(accountId: string, since: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom("benchmarks")
+      .select("created_at")
+      .where("author_account_id", "=", accountId)
+      .where("created_at", ">=", since)
+      .orderBy("created_at")
+      .execute();
+    return rows.map((r) => r.created_at);
+  }
+
   /** Inserts a published benchmark. */
   async insert(
     b: Omit<BenchmarkRecord, "status" | "closed_at" | "commitment_anchor" | "bounty">,
