@@ -37,6 +37,7 @@ import {
   parseTime,
   readQuery,
 } from "../../lib/params";
+import { ponderTableColumns } from "../../lib/sqlScope";
 import { sqlDb } from "./sql";
 
 const {
@@ -50,15 +51,8 @@ const {
   anomalyRecord: anomaly,
 } = schema;
 
-/** SQL names of the tables `/sql/db` may read. */
-const TABLE_NAMES: ReadonlySet<string> = new Set(
-  Object.values(schema).flatMap((v) => {
-    // drizzle's table name symbol (drizzle-orm is not a direct dependency; Ponder does not re-export getTableName)
-    const name = (v as unknown as Record<symbol, unknown>)[Symbol.for("drizzle:Name")];
-    const isTable = (v as unknown as Record<symbol, unknown>)[Symbol.for("drizzle:IsDrizzleTable")] === true;
-    return isTable && typeof name === "string" ? [name] : [];
-  }),
-);
+/** The tables `/sql/db` may read: SQL table name → SQL column names. */
+const TABLE_COLUMNS = ponderTableColumns(schema);
 
 const app = new Hono();
 
@@ -96,7 +90,7 @@ app.use("*", async (c: Context, next: Next) => {
   return next();
 });
 
-app.get("/sql/db", (c) => sqlDb(c, TABLE_NAMES));
+app.get("/sql/db", (c) => sqlDb(c, TABLE_COLUMNS));
 app.all("/sql/*", (c) =>
   c.json(
     {

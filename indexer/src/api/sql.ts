@@ -25,6 +25,7 @@ import { z } from "zod";
 import { QUERY_LIMITS, QueryRefused, queryRefusedBody } from "../../lib/limits";
 import { COLUMN_CHARS } from "../../lib/sqlExpressions";
 import { checkReadOnlySelect, type StatementShape } from "../../lib/sqlGuard";
+import type { TableColumns } from "../../lib/sqlScope";
 
 /** What `@ponder/client` sends in `?sql=` (superjson of drizzle's query). */
 const SqlRequest = z.object({
@@ -53,6 +54,19 @@ function driver(): Driver {
   return d;
 }
 
+/** The indexer's schema (`--schema`), from Ponder's build (`globalThis.PONDER_NAMESPACE_BUILD`). */
+function indexerSchema(): string {
+  const schema = (globalThis as { PONDER_NAMESPACE_BUILD?: { schema?: unknown } }).PONDER_NAMESPACE_BUILD
+    ?.schema;
+  if (typeof schema !== "string" || schema === "") throw new Error("sql: Ponder's schema name is not known");
+  return schema;
+}
+
+/** `name` as a quoted SQL identifier. */
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
 const CURSOR = "bench_bounty_sql";
 
 /** Plan checks, cursor and row cap, inside an already-open READ ONLY transaction. */
@@ -66,6 +80,9 @@ async function runInTransaction(
   // Ponder's PGlite turns sequential scans and nested loops off, which adds PostgreSQL's
   // disable_cost (1e10) to every such plan: turn them on for this transaction only, so
   // the estimate below is the statement's real cost.
+  // only the indexer's schema (pg_catalog is still searched first, implicitly: the guard's name
+  // resolution, sqlScope.ts, is what keeps catalog relations out; this drops public and $user)
+  await tx.query(`SET LOCAL search_path TO ${quoteIdent(indexerSchema())}`);
   await tx.query("SET LOCAL enable_seqscan = on");
   await tx.query("SET LOCAL enable_nestloop = on");
   const plan = planOf((await tx.query(`EXPLAIN (FORMAT JSON) ${sql}`, params)).rows[0]);
@@ -287,7 +304,7 @@ export function refusalOf(e: unknown): QueryRefused | undefined {
  * @returns 200 `{ rows }`; 400 `{ error: { code, message, limit?, max? } }` for a refused or failing statement.
  * @throws Error for what is not the caller's fault (answered 500 by the app's error handler).
  */
-export async function sqlDb(c: Context, tables: ReadonlySet<string>): Promise<Response> {
+export async function sqlDb(c: Context, tables: TableColumns): Promise<Response> {
   const names = Object.keys(c.req.queries());
   const unknown = names.filter((n) => n !== "sql");
   const raw = c.req.query("sql");

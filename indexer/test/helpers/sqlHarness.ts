@@ -8,10 +8,15 @@ import { PGlite } from "@electric-sql/pglite";
 import { Hono } from "hono";
 import pg from "pg";
 import superjson from "superjson";
+import type { TableColumns } from "../../lib/sqlScope";
 import { sqlDb } from "../../src/api/sql";
 
-/** The tables of the harness (a subset of the indexer's columns). */
-export const HARNESS_TABLES: ReadonlySet<string> = new Set(["bounty", "award_winner", "anchor"]);
+/** The tables of the harness (a subset of the indexer's columns): name → columns. */
+export const HARNESS_TABLES: TableColumns = new Map([
+  ["bounty", ["id", "author", "token", "pool", "status", "created_block"]],
+  ["award_winner", ["bounty_id", "place", "account", "amount", "awarded_block"]],
+  ["anchor", ["digest", "kind", "anchorer", "block_number"]],
+]);
 
 const DDL = [
   "CREATE TABLE bounty (id bigint PRIMARY KEY, author text NOT NULL, token text NOT NULL, pool numeric(78) NOT NULL, status text NOT NULL, created_block bigint NOT NULL)",
@@ -53,6 +58,7 @@ export async function startSqlHarness(databaseUrl?: string, bounties = 50): Prom
     await db.exec("SET enable_seqscan = off; SET enable_nestloop = off");
     await db.exec([...DDL, ...seed(bounties)].join(";\n"));
     (globalThis as Record<string, unknown>).PONDER_DATABASE = { driver: { dialect: "pglite", instance: db } };
+    (globalThis as Record<string, unknown>).PONDER_NAMESPACE_BUILD = { schema: "public" };
     stopDb = () => db.close();
   } else {
     const schema = `sql_harness_${process.pid}_${Date.now()}`;
@@ -61,12 +67,10 @@ export async function startSqlHarness(databaseUrl?: string, bounties = 50): Prom
     await admin.query(`CREATE SCHEMA ${schema}`);
     await admin.query(`SET search_path = ${schema}`);
     await admin.query([...DDL, ...seed(bounties)].join(";\n"));
-    const readonly = new pg.Pool({
-      connectionString: databaseUrl,
-      options: `-c search_path=${schema}`,
-      max: 2,
-    });
+    // no search_path of its own: sql.ts sets it to the indexer's schema in every transaction
+    const readonly = new pg.Pool({ connectionString: databaseUrl, max: 2 });
     (globalThis as Record<string, unknown>).PONDER_DATABASE = { driver: { dialect: "postgres", readonly } };
+    (globalThis as Record<string, unknown>).PONDER_NAMESPACE_BUILD = { schema };
     stopDb = async () => {
       await readonly.end();
       await admin.query(`DROP SCHEMA ${schema} CASCADE`);
