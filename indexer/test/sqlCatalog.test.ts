@@ -65,6 +65,60 @@ function catalogSafety(label: string, databaseUrl: string | undefined) {
   });
 }
 
+describe("/sql/db on PGlite without INDEXER_UNSAFE_SQL_ON_PGLITE (issue 13 re-probe 6, O2)", () => {
+  it("answers 501 not_served naming PostgreSQL and the opt-in, before parsing anything", async () => {
+    const h = await startSqlHarness(undefined, 5, false);
+    try {
+      for (const text of ["SELECT id FROM bounty", "not even SQL"]) {
+        const r = await h.sql(text);
+        expect(r.status).toBe(501);
+        expect(r.body.error.code).toBe("not_served");
+        expect(r.body.error.message).toMatch(
+          /PostgreSQL \(DATABASE_URL\).*INDEXER_UNSAFE_SQL_ON_PGLITE=true/,
+        );
+      }
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it.runIf(TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")(
+    "PostgreSQL serves it without the opt-in",
+    async () => {
+      const h = await startSqlHarness(TEST_DATABASE_URL, 5, false);
+      try {
+        expect((await h.sql("SELECT id FROM bounty ORDER BY id")).status).toBe(200);
+      } finally {
+        await h.stop();
+      }
+    },
+  );
+});
+
+describe.runIf(TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")(
+  "/sql/db on PostgreSQL with INDEXER_SQL_ROLE",
+  () => {
+    it("runs statements as that role (SELECT on the tables only), not as the connection's", async () => {
+      const role = `bb_sql_reader_${process.pid}`;
+      const h = await startSqlHarness(TEST_DATABASE_URL, 5, false, { role });
+      try {
+        const r = await h.sql("SELECT current_user AS u, count(*) AS n FROM bounty");
+        expect(r.status).toBe(200);
+        expect(r.body.rows[0].u).toBe(role);
+        expect(String(r.body.rows[0].n)).toBe("5");
+      } finally {
+        await h.stop();
+      }
+      const plain = await startSqlHarness(TEST_DATABASE_URL, 5, false);
+      try {
+        expect((await plain.sql("SELECT current_user AS u")).body.rows[0].u).not.toBe(role);
+      } finally {
+        await plain.stop();
+      }
+    });
+  },
+);
+
 catalogSafety("PGlite", undefined);
 if (TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")
   catalogSafety("PostgreSQL", TEST_DATABASE_URL);

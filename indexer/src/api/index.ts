@@ -2,7 +2,8 @@
  * HTTP API of the indexer.
  *
  * - `/graphql` (and `/`): Ponder's GraphQL over every table.
- * - `/sql/db`: read-only SQL over HTTP (query with `@ponder/client`'s `createClient`; `./sql.ts`).
+ * - `/sql/db`: read-only SQL over HTTP (query with `@ponder/client`'s `createClient`; `./sql.ts`);
+ *   on PGlite only with `INDEXER_UNSAFE_SQL_ON_PGLITE=true` (else 501 `not_served`).
  * - REST (JSON; amounts, ids, blocks and times as decimal strings):
  *   - `GET /bounties?status=&author=&token=&awarder=&limit=&cursor=` (newest id first)
  *   - `GET /bounties/:id`: the bounty with its winners, credits, claims and reclaim
@@ -37,6 +38,7 @@ import {
   parseTime,
   readQuery,
 } from "../../lib/params";
+import { readSqlRole, readUnsafeSqlOnPglite } from "../../lib/settings";
 import { ponderTableColumns } from "../../lib/sqlScope";
 import { sqlDb } from "./sql";
 
@@ -53,6 +55,11 @@ const {
 
 /** The tables `/sql/db` may read: SQL table name → SQL column names. */
 const TABLE_COLUMNS = ponderTableColumns(schema);
+/** `/sql/db` on PGlite only with `INDEXER_UNSAFE_SQL_ON_PGLITE=true`; its PostgreSQL role (both validated at start by ponder.config.ts). */
+const SQL_OPTIONS = {
+  unsafeSqlOnPglite: readUnsafeSqlOnPglite(process.env),
+  role: readSqlRole(process.env),
+};
 
 const app = new Hono();
 
@@ -90,7 +97,7 @@ app.use("*", async (c: Context, next: Next) => {
   return next();
 });
 
-app.get("/sql/db", (c) => sqlDb(c, TABLE_COLUMNS));
+app.get("/sql/db", (c) => sqlDb(c, TABLE_COLUMNS, SQL_OPTIONS));
 app.all("/sql/*", (c) =>
   c.json(
     {
