@@ -19,7 +19,11 @@ import { mintRuns, scoringOf } from "./pack.js";
  * Step 1 and 2 of the award: the on-chain checks, closing, flushing the receipt anchors, then one
  * transaction from reading the runs to recording the derivation (`prepared`).
  */
-export async function prepareAward(ctx: PlatformContext, p: Principal, b: BenchmarkRecord): Promise<AwardRow> {
+export async function prepareAward(
+  ctx: PlatformContext,
+  p: Principal,
+  b: BenchmarkRecord,
+): Promise<AwardRow> {
   const chain = chainOf(ctx);
   const slug = b.slug;
   const bountyId = BigInt(b.bounty!.bounty_id);
