@@ -1,8 +1,43 @@
 /**
- * Bench fixtures: a CPU-time loop, and the agents a seeded board's runs belong to (one per three runs, owned by the
- * operator account), inserted straight into the store inside the caller's transaction.
+ * Bench fixtures: a CPU-time loop, a fresh store with one published benchmark, and the agents a seeded
+ * board's runs belong to (one per three runs, owned by the operator account), inserted straight into
+ * the store inside the caller's transaction.
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Platform } from "../src/platform.js";
 import type { Tables } from "../src/store.js";
+
+/**
+ * A platform on a fresh store in a temporary folder (`prefix` names it) with one `exact` benchmark of
+ * `tasks` tasks (`Q {payload.i}`, gold `a{i}`), published by the local operator with `publish`'s extra
+ * options (e.g. `public_fraction`).
+ */
+export async function benchBenchmark(
+  prefix: string,
+  tasks: number,
+  publish: { public_fraction?: string } = {},
+) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const platform = await Platform.open({ dir });
+  const op = platform.localOperator();
+  const ds = await platform.createDataset(op, {
+    name: "bench",
+    rows: Array.from({ length: tasks }, (_, i) => ({
+      decision_ts: "2026-01-01T00:00:00Z",
+      payload: { i },
+      label: `a${i}`,
+    })),
+  });
+  const { slug } = await platform.publish(op, ds.dataset_id, {
+    title: "Bench",
+    prompt_template: "Q {payload.i}",
+    grader_type: "exact",
+    ...publish,
+  });
+  return { dir, platform, op, slug };
+}
 
 /** Inserts `agent-0 .. agent-(ceil(runs / 3) - 1)`; returns how many. */
 export async function insertBenchAgents(t: Tables, runs: number): Promise<number> {

@@ -8,32 +8,14 @@
  * The runs are written straight into the store (scores drawn at random), which is what the board reads;
  * finalizing 10,000 runs through the API would measure finalize instead.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { leaderboard, publicBoardRows } from "../src/leaderboard.js";
-import { Platform } from "../src/platform.js";
-import { cpuTimed, insertBenchAgents } from "./agents.js";
+import { benchBenchmark, cpuTimed, insertBenchAgents } from "./agents.js";
 
 const RUNS = Number(process.env.RUNS ?? 10_000);
 const SECONDS = Number(process.env.SECONDS_PER_CASE ?? 2);
 
-const dir = mkdtempSync(join(tmpdir(), "bb-bench-lb-"));
-const platform = await Platform.open({ dir });
-const op = platform.localOperator();
-const ds = await platform.createDataset(op, {
-  name: "bench",
-  rows: Array.from({ length: 4 }, (_, i) => ({
-    decision_ts: "2026-01-01T00:00:00Z",
-    payload: { i },
-    label: `a${i}`,
-  })),
-});
-const { slug } = await platform.publish(op, ds.dataset_id, {
-  title: "Bench",
-  prompt_template: "Q {payload.i}",
-  grader_type: "exact",
-});
+const { dir, platform, slug } = await benchBenchmark("bb-bench-lb-", 4);
 const d4 = (n: number) => (n / 10000).toFixed(4);
 await platform.ctx.store.tx(async (t) => {
   const agents = await insertBenchAgents(t, RUNS);

@@ -9,36 +9,17 @@
  * The runs and answers are written straight into the store with the scores `scoreGraded` gives them
  * (taskScores refuses a store whose regrade disagrees), which is what a finalize stores.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { gradePlan, scoreGraded } from "../src/grading.js";
 import { publicBoardRows } from "../src/leaderboard.js";
-import { Platform } from "../src/platform.js";
-import { cpuTimed, insertBenchAgents } from "./agents.js";
+import { benchBenchmark, cpuTimed, insertBenchAgents } from "./agents.js";
 import { taskScores } from "../src/task-scores.js";
 
 const RUNS = Number(process.env.RUNS ?? 2_000);
 const SECONDS = Number(process.env.SECONDS_PER_CASE ?? 2);
 const TASKS = 12;
 
-const dir = mkdtempSync(join(tmpdir(), "bb-bench-ts-"));
-const platform = await Platform.open({ dir });
-const op = platform.localOperator();
-const ds = await platform.createDataset(op, {
-  name: "bench",
-  rows: Array.from({ length: TASKS }, (_, i) => ({
-    decision_ts: "2026-01-01T00:00:00Z",
-    payload: { i },
-    label: `a${i}`,
-  })),
-});
-const { slug } = await platform.publish(op, ds.dataset_id, {
-  title: "Bench",
-  prompt_template: "Q {payload.i}",
-  grader_type: "exact",
-  public_fraction: "0.67",
-});
+const { dir, platform, op, slug } = await benchBenchmark("bb-bench-ts-", TASKS, { public_fraction: "0.67" });
 const b = await platform.getBenchmark(slug);
 const tasks = await platform.testSet(op, slug);
 const plan = tasks.map((t) => t.ordinal);
