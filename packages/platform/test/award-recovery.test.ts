@@ -23,6 +23,7 @@ import {
   cities,
   freshPostgresTarget,
   latestBlockTime,
+  lockPrize,
   manualClock,
   openAt,
   tempDir,
@@ -65,15 +66,9 @@ async function readyToAward(dc: DevChain, account: number, tag: string, faults: 
     grader_type: "exact",
     time_budget_seconds: 600,
   });
-  const author = dc.accounts[account + 1]!;
-  await dc.mintUsdc(author.address, POOL);
-  const closesAt = chainNow + 3600;
-  const bounty = await platform.lockBounty(slug, {
-    authorPrivateKey: author.privateKey,
+  const { bounty, closesAt } = await lockPrize(platform, dc, slug, chainNow, {
     pool: POOL,
-    closesAt,
-    awardDeadline: closesAt + 86_400,
-    thresholdBps: 5000,
+    author: account + 1,
     payoutRule: "winner_take_all",
   });
   const winner = dc.accounts[account + 2]!.address.toLowerCase() as Hex;

@@ -17,6 +17,7 @@ import {
   cities,
   freshPostgresTarget,
   latestBlockTime,
+  lockPrize,
   manualClock,
   openAt,
   openTemp,
@@ -61,15 +62,9 @@ async function publishWithPrize(
     grader_type: "exact",
     time_budget_seconds: 600,
   });
-  const author = dc.accounts[p.author]!;
-  await dc.mintUsdc(author.address, p.pool);
-  const closesAt = chainNow + 3600;
-  const bounty = await platform.lockBounty(slug, {
-    authorPrivateKey: author.privateKey,
+  const { bounty, closesAt } = await lockPrize(platform, dc, slug, chainNow, {
     pool: p.pool,
-    closesAt,
-    awardDeadline: closesAt + 86400,
-    thresholdBps: 5000,
+    author: p.author,
     payoutRule: "winner_take_all",
   });
   return { slug, bounty, closesAt };
@@ -119,14 +114,9 @@ describe("award on the local Base profile", () => {
 
       // the author locks the prize (approve + createAndFund)
       const author = dc.accounts[1]!;
-      await dc.mintUsdc(author.address, POOL);
-      const closesAt = chainNow + 3600;
-      const bounty = await platform.lockBounty(slug, {
-        authorPrivateKey: author.privateKey,
+      const { bounty, closesAt } = await lockPrize(platform, dc, slug, chainNow, {
         pool: POOL,
-        closesAt,
-        awardDeadline: closesAt + 86400,
-        thresholdBps: 5000,
+        author: 1,
         payoutRule: "top_n_split",
       });
       expect(bounty).toMatchObject({
@@ -303,12 +293,11 @@ describe("award on the local Base profile", () => {
         grader_type: "exact",
       });
       const author = dc.accounts[7]!;
-      await dc.mintUsdc(author.address, 5_000_000n);
-      const bounty = await platform.lockBounty(slug, {
-        authorPrivateKey: author.privateKey,
+      const { bounty } = await lockPrize(platform, dc, slug, now, {
         pool: 5_000_000n,
-        closesAt: now + 60,
-        awardDeadline: now + 6000,
+        author: 7,
+        closesIn: 60,
+        awardWindow: 5940,
         thresholdBps: 0,
         payoutRule: "winner_take_all",
       });
@@ -372,13 +361,11 @@ describe("award on the local Base profile", () => {
         prompt_template: TEMPLATE,
         grader_type: "exact",
       });
-      const author = dc.accounts[6]!;
-      await dc.mintUsdc(author.address, 3_000_000n);
-      const bounty = await first.lockBounty(slug, {
-        authorPrivateKey: author.privateKey,
+      const { bounty } = await lockPrize(first, dc, slug, now, {
         pool: 3_000_000n,
-        closesAt: now + 60,
-        awardDeadline: now + 6000,
+        author: 6,
+        closesIn: 60,
+        awardWindow: 5940,
         thresholdBps: 0,
         payoutRule: "winner_take_all",
       });

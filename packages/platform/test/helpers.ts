@@ -251,6 +251,40 @@ export function chainConfig(dc: DevChain, accountIndex: number): ChainConfig {
   };
 }
 
+/**
+ * The author `dc.accounts[p.author]` locks the prize of `slug` (the pool minted to it first): closes
+ * `closesIn` seconds after `chainNow` (default 3600), award deadline `awardWindow` seconds after the
+ * close (default a day), threshold `thresholdBps` (default 5000).
+ * @returns the attached bounty and `closesAt` (unix seconds)
+ */
+export async function lockPrize(
+  platform: Harness,
+  dc: DevChain,
+  slug: string,
+  chainNow: number,
+  p: {
+    pool: bigint;
+    author: number;
+    payoutRule: LockOptions["payoutRule"];
+    closesIn?: number;
+    awardWindow?: number;
+    thresholdBps?: number;
+  },
+) {
+  const author = dc.accounts[p.author]!;
+  await dc.mintUsdc(author.address, p.pool);
+  const closesAt = chainNow + (p.closesIn ?? 3600);
+  const bounty = await platform.lockBounty(slug, {
+    authorPrivateKey: author.privateKey,
+    pool: p.pool,
+    closesAt,
+    awardDeadline: closesAt + (p.awardWindow ?? 86400),
+    thresholdBps: p.thresholdBps ?? 5000,
+    ...(p.payoutRule ? { payoutRule: p.payoutRule } : {}),
+  });
+  return { bounty, closesAt };
+}
+
 /** The timestamp (unix seconds) of the chain's latest block. */
 export async function latestBlockTime(dc: DevChain): Promise<number> {
   return Number((await dc.publicClient.getBlock()).timestamp);

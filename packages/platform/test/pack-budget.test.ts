@@ -31,6 +31,7 @@ import {
   cities,
   cleanup,
   latestBlockTime,
+  lockPrize,
   manualClock,
   openTemp,
   rejection,
@@ -137,15 +138,9 @@ describe("winners padding every answer to the limit are awarded and verified (re
       expect(limit).toBeLessThan(300_002); // the probe's answers do not fit this pack
       expect(detail.max_answer_length).toBe(MAX_ANSWER_LENGTH);
 
-      const author = dc.accounts[1]!;
-      await dc.mintUsdc(author.address, 10_000_000n);
-      const closesAt = chainNow + 3600;
-      await platform.lockBounty(slug, {
-        authorPrivateKey: author.privateKey,
+      const { closesAt } = await lockPrize(platform, dc, slug, chainNow, {
         pool: 10_000_000n,
-        closesAt,
-        awardDeadline: closesAt + 86400,
-        thresholdBps: 5000,
+        author: 1,
         payoutRule: "top_n_split",
       });
 
