@@ -39,6 +39,46 @@ export async function benchBenchmark(
   return { dir, platform, op, slug };
 }
 
+/** The scores of a seeded run (SPEC 6 decimal strings) and its wall clock (`"12.000"`). */
+export interface BenchScores {
+  rank_accuracy: string;
+  score_public: string;
+  score_composite: string;
+  score_composite_public: string;
+  wall_seconds: string;
+}
+
+/**
+ * Inserts finalized run `run-<i>` of benchmark `slug` straight into the store: agent `agent-<i % agents>`
+ * (attempt counted per agent), the operator's account, plan `plan`, `scores`, no queries or spend.
+ */
+export async function insertBenchRun(
+  t: Tables,
+  p: { i: number; slug: string; agents: number; plan: number[]; scores: BenchScores },
+): Promise<void> {
+  const { i, agents } = p;
+  await t.db
+    .insertInto("runs")
+    .values({
+      run_id: `run-${i}`,
+      slug: p.slug,
+      agent_id: `agent-${i % agents}`,
+      account_id: "acct_operator",
+      attempt: Math.floor(i / agents) + 1,
+      status: "finalized",
+      plan_json: JSON.stringify(p.plan),
+      started_at_ms: i,
+      finalized_at_ms: i + 1000,
+      answer_salt: "00",
+      receipt_json: "{}",
+      receipt_hash: "0x" + i.toString(16).padStart(64, "0"),
+      ...p.scores,
+      queries_used: 0,
+      usdc_spent: "0.000000",
+    })
+    .execute();
+}
+
 /** Inserts `agent-0 .. agent-(ceil(runs / 3) - 1)`; returns how many. */
 export async function insertBenchAgents(t: Tables, runs: number): Promise<number> {
   const agents = Math.ceil(runs / 3);

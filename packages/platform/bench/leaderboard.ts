@@ -10,7 +10,7 @@
  */
 import { rmSync } from "node:fs";
 import { leaderboard, publicBoardRows } from "../src/leaderboard.js";
-import { benchBenchmark, cpuTimed, insertBenchAgents } from "./agents.js";
+import { benchBenchmark, cpuTimed, insertBenchAgents, insertBenchRun } from "./agents.js";
 
 const RUNS = Number(process.env.RUNS ?? 10_000);
 const SECONDS = Number(process.env.SECONDS_PER_CASE ?? 2);
@@ -21,30 +21,19 @@ await platform.ctx.store.tx(async (t) => {
   const agents = await insertBenchAgents(t, RUNS);
   for (let i = 0; i < RUNS; i++) {
     const r = () => Math.floor(Math.random() * 10001);
-    await t.db
-      .insertInto("runs")
-      .values({
-        run_id: `run-${i}`,
-        slug,
-        agent_id: `agent-${i % agents}`,
-        account_id: "acct_operator",
-        attempt: Math.floor(i / agents) + 1,
-        status: "finalized",
-        plan_json: "[0,1,2,3]",
-        started_at_ms: i,
-        finalized_at_ms: i + 1000,
-        answer_salt: "00",
-        receipt_json: "{}",
-        receipt_hash: "0x" + i.toString(16).padStart(64, "0"),
+    await insertBenchRun(t, {
+      i,
+      slug,
+      agents,
+      plan: [0, 1, 2, 3],
+      scores: {
         rank_accuracy: d4(r()),
         score_public: d4(r()),
         score_composite: d4(r()),
         score_composite_public: d4(r()),
         wall_seconds: `${1 + (i % 900)}.000`,
-        queries_used: 0,
-        usdc_spent: "0.000000",
-      })
-      .execute();
+      },
+    });
   }
 });
 

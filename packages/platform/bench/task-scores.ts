@@ -12,7 +12,7 @@
 import { rmSync } from "node:fs";
 import { gradePlan, scoreGraded } from "../src/grading.js";
 import { publicBoardRows } from "../src/leaderboard.js";
-import { benchBenchmark, cpuTimed, insertBenchAgents } from "./agents.js";
+import { benchBenchmark, cpuTimed, insertBenchAgents, insertBenchRun } from "./agents.js";
 import { taskScores } from "../src/task-scores.js";
 
 const RUNS = Number(process.env.RUNS ?? 2_000);
@@ -31,30 +31,19 @@ await platform.ctx.store.tx(async (t) => {
     );
     const wall = `${1 + (i % 500)}.000`;
     const s = scoreGraded(b, gradePlan(plan, tasks, answers), wall, "0.000000");
-    await t.db
-      .insertInto("runs")
-      .values({
-        run_id: `run-${i}`,
-        slug,
-        agent_id: `agent-${i % agents}`,
-        account_id: "acct_operator",
-        attempt: Math.floor(i / agents) + 1,
-        status: "finalized",
-        plan_json: JSON.stringify(plan),
-        started_at_ms: i,
-        finalized_at_ms: i + 1000,
-        answer_salt: "00",
-        receipt_json: "{}",
-        receipt_hash: "0x" + i.toString(16).padStart(64, "0"),
+    await insertBenchRun(t, {
+      i,
+      slug,
+      agents,
+      plan,
+      scores: {
         rank_accuracy: s.accuracyValue,
         score_public: s.publicScore,
         score_composite: s.compositeScore,
         score_composite_public: s.compositePublic,
         wall_seconds: wall,
-        queries_used: 0,
-        usdc_spent: "0.000000",
-      })
-      .execute();
+      },
+    });
     await t.db
       .insertInto("answers")
       .values(
