@@ -22,6 +22,7 @@ import {
   chainConfig,
   cities,
   freshPostgresTarget,
+  bountyCredit,
   latestBlockTime,
   lockPrize,
   manualClock,
@@ -108,15 +109,6 @@ async function awardedTxs(dc: DevChain, bountyId: bigint, fromBlock: bigint): Pr
   return logs.map((l) => l.transactionHash);
 }
 
-async function creditOf(dc: DevChain, bountyId: bigint, account: Hex): Promise<bigint> {
-  return dc.publicClient.readContract({
-    address: dc.contracts.benchmarkBounty,
-    abi: benchmarkBountyAbi,
-    functionName: "creditOf",
-    args: [bountyId, account],
-  });
-}
-
 /** A fault hook that "kills the process" once at its step. */
 function crashOnce(point: keyof FaultHooks): FaultHooks {
   let armed = true;
@@ -172,7 +164,7 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
       const done = await healed.award(r.slug);
       expect(done.award_tx).toBe(inFlight);
       expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([inFlight]);
-      expect(await creditOf(dc, r.bountyId, r.winner)).toBe(POOL);
+      expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(POOL);
       expect((await healed.awardEvidence(r.slug)).kind).toBe("pack");
       await healed.close();
     } finally {
@@ -231,7 +223,7 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
     expect(events).toEqual([done.award_tx]); // one Awarded event, and it is the recorded transaction
     const resent = await dc.publicClient.getTransaction({ hash: done.award_tx as Hash });
     expect(resent.nonce).toBe(nonce); // the dropped copy's nonce is spent: it can never be mined
-    expect(await creditOf(dc, r.bountyId, r.winner)).toBe(POOL);
+    expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(POOL);
     expect(await again.ctx.store.awards.get(r.slug)).toMatchObject({ award_tx: done.award_tx });
     await again.close();
   });
@@ -266,7 +258,7 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
     await expect(healed.award(r.slug)).rejects.toThrow(/award reverted: AwardAfterDeadline/); // by simulation
     expect(await dc.publicClient.getBlockNumber()).toBe(before); // nothing sent
     expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([]);
-    expect(await creditOf(dc, r.bountyId, r.winner)).toBe(0n);
+    expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(0n);
     await healed.close();
   });
 });

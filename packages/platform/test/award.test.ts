@@ -16,6 +16,8 @@ import {
   chainConfig,
   cities,
   freshPostgresTarget,
+  bountyCredit,
+  bountyStatus,
   latestBlockTime,
   lockPrize,
   manualClock,
@@ -44,6 +46,21 @@ function agent(clock: { advance: (ms: number) => void }, ms: number, wrong = 0):
   };
 }
 
+/** A cities benchmark of `rows` rows (dataset named `tag`) published on `platform` with an exact grader over {@link TEMPLATE}. */
+function publishCities(
+  platform: Harness,
+  rows: number,
+  tag: string | undefined,
+  title: string,
+  extra: Partial<Parameters<Harness["publish"]>[1]> = {},
+) {
+  return platform
+    .createDataset(cities(rows, tag))
+    .then((ds) =>
+      platform.publish(ds.dataset_id, { title, prompt_template: TEMPLATE, grader_type: "exact", ...extra }),
+    );
+}
+
 /**
  * A cities benchmark (`rows` rows, named by `tag`) published on `platform`, and its prize locked by
  * `dc.accounts[author]` (minted the pool first): closes in an hour, award deadline a day later,
@@ -55,13 +72,7 @@ async function publishWithPrize(
   chainNow: number,
   p: { tag: string; rows: number; title: string; pool: bigint; author: number },
 ) {
-  const ds = await platform.createDataset(cities(p.rows, p.tag));
-  const { slug } = await platform.publish(ds.dataset_id, {
-    title: p.title,
-    prompt_template: TEMPLATE,
-    grader_type: "exact",
-    time_budget_seconds: 600,
-  });
+  const { slug } = await publishCities(platform, p.rows, p.tag, p.title, { time_budget_seconds: 600 });
   const { bounty, closesAt } = await lockPrize(platform, dc, slug, chainNow, {
     pool: p.pool,
     author: p.author,
@@ -99,11 +110,7 @@ describe("award on the local Base profile", () => {
     const evidence = async (slug: string): Promise<any> => platform.awardEvidence(slug);
     try {
       // publish: commitment anchored with kind commitment
-      const ds = await platform.createDataset(cities(20));
-      const pub = await platform.publish(ds.dataset_id, {
-        title: "Cities",
-        prompt_template: TEMPLATE,
-        grader_type: "exact",
+      const pub = await publishCities(platform, 20, undefined, "Cities", {
         time_budget_seconds: 600,
         max_attempts: 2,
       });
@@ -125,13 +132,7 @@ describe("award on the local Base profile", () => {
         threshold_bps: 5000,
         status: "funded",
       });
-      const statusOf = () =>
-        dc.publicClient.readContract({
-          address: dc.contracts.benchmarkBounty,
-          abi: benchmarkBountyAbi,
-          functionName: "statusOf",
-          args: [BigInt(bounty.bounty_id)],
-        });
+      const statusOf = () => bountyStatus(dc, bounty.bounty_id);
       expect(await evidence(slug)).toMatchObject({ kind: "unavailable", reason: "withheld_live_contest" });
 
       // agents
@@ -197,12 +198,7 @@ describe("award on the local Base profile", () => {
         ["bob", String(amounts[2])],
       ]);
       for (const w of result.winners) {
-        const credit = await dc.publicClient.readContract({
-          address: dc.contracts.benchmarkBounty,
-          abi: benchmarkBountyAbi,
-          functionName: "creditOf",
-          args: [BigInt(bounty.bounty_id), w.withdrawal_address as `0x${string}`],
-        });
+        const credit = await bountyCredit(dc, bounty.bounty_id, w.withdrawal_address);
         expect(credit).toBe(BigInt(w.amount_base_units));
       }
       expect(
@@ -286,12 +282,7 @@ describe("award on the local Base profile", () => {
     const clock = manualClock(now * 1000);
     const platform = await openTemp({ clock: clock.now, chain: chainConfig(dc, 0) });
     try {
-      const ds = await platform.createDataset(cities(5, "empty-contest"));
-      const { slug } = await platform.publish(ds.dataset_id, {
-        title: "Nobody came",
-        prompt_template: TEMPLATE,
-        grader_type: "exact",
-      });
+      const { slug } = await publishCities(platform, 5, "empty-contest", "Nobody came");
       const author = dc.accounts[7]!;
       const { bounty } = await lockPrize(platform, dc, slug, now, {
         pool: 5_000_000n,
@@ -305,12 +296,7 @@ describe("award on the local Base profile", () => {
       const result = await platform.award(slug);
       expect(result.winners).toEqual([]);
       expect(result.zero_winner_reason).toBe("no_runs");
-      const credit = await dc.publicClient.readContract({
-        address: dc.contracts.benchmarkBounty,
-        abi: benchmarkBountyAbi,
-        functionName: "creditOf",
-        args: [BigInt(bounty.bounty_id), author.address],
-      });
+      const credit = await bountyCredit(dc, bounty.bounty_id, author.address);
       expect(credit).toBe(5_000_000n);
       const stored = await platform.awardEvidence(result.slug);
       if (stored.kind !== "pack") throw new Error(`no pack: ${stored.reason}`);
@@ -355,12 +341,7 @@ describe("award on the local Base profile", () => {
       second = first;
     }
     try {
-      const ds = await first.createDataset(cities(6, "award-race"));
-      const { slug } = await first.publish(ds.dataset_id, {
-        title: "Award race",
-        prompt_template: TEMPLATE,
-        grader_type: "exact",
-      });
+      const { slug } = await publishCities(first, 6, "award-race", "Award race");
       const { bounty } = await lockPrize(first, dc, slug, now, {
         pool: 3_000_000n,
         author: 6,
@@ -410,12 +391,7 @@ describe("award on the local Base profile", () => {
     const clock = manualClock((await latestBlockTime(dc)) * 1000);
     const platform = await openTemp({ clock: clock.now, chain: chainConfig(dc, 8) });
     try {
-      const ds = await platform.createDataset(cities(8, "concurrent"));
-      const { slug } = await platform.publish(ds.dataset_id, {
-        title: "Concurrent",
-        prompt_template: TEMPLATE,
-        grader_type: "exact",
-      });
+      const { slug } = await publishCities(platform, 8, "concurrent", "Concurrent");
       const results = await Promise.all(
         ["c1", "c2", "c3", "c4", "c5"].map(async (id) =>
           runBenchmark(await platform.backend(id), slug, id, agent(clock, 5), { concurrency: 3 }),
@@ -442,12 +418,7 @@ describe("award on the local Base profile", () => {
       chain: chainConfig(dc, 6),
     });
     try {
-      const ds = await platform.createDataset(cities(6, "batched"));
-      const { slug } = await platform.publish(ds.dataset_id, {
-        title: "Batched",
-        prompt_template: TEMPLATE,
-        grader_type: "exact",
-      });
+      const { slug } = await publishCities(platform, 6, "batched", "Batched");
       const finals = [];
       for (const id of ["a1", "a2", "a3"])
         finals.push((await runBenchmark(await platform.backend(id), slug, id, agent(clock, 10))).finalized!);
@@ -503,12 +474,7 @@ describe("award on the local Base profile", () => {
     clock.set((closesAt + 200) * 1000);
     await expect(platform.award(slug)).rejects.toThrow(/injected crash/);
     expect((await platform.ctx.store.awards.get(slug))!.status).toBe("prepared");
-    const status = await dc.publicClient.readContract({
-      address: dc.contracts.benchmarkBounty,
-      abi: benchmarkBountyAbi,
-      functionName: "statusOf",
-      args: [BigInt(bounty.bounty_id)],
-    });
+    const status = await bountyStatus(dc, bounty.bounty_id);
     expect(status).toBe(3); // Awarded on-chain, the store still says prepared
     const door: any = await platform.awardEvidence(slug);
     expect(door.kind).toBe("pack");
@@ -526,12 +492,7 @@ describe("award on the local Base profile", () => {
     });
     expect(logs).toHaveLength(1);
     expect(again.award_tx).toBe(logs[0]!.transactionHash);
-    const credit = await dc.publicClient.readContract({
-      address: dc.contracts.benchmarkBounty,
-      abi: benchmarkBountyAbi,
-      functionName: "creditOf",
-      args: [BigInt(bounty.bounty_id), winner],
-    });
+    const credit = await bountyCredit(dc, bounty.bounty_id, winner);
     expect(credit).toBe(10_000_000n);
     await platform.close();
   }, 120_000);
@@ -564,12 +525,7 @@ describe("award on the local Base profile", () => {
       max: 2000,
     });
     expect((e as PlatformError).message).toMatch(/over the 2000 bytes .*not sent/);
-    const status = await dc.publicClient.readContract({
-      address: dc.contracts.benchmarkBounty,
-      abi: benchmarkBountyAbi,
-      functionName: "statusOf",
-      args: [BigInt(bounty.bounty_id)],
-    });
+    const status = await bountyStatus(dc, bounty.bounty_id);
     expect(status).toBe(2); // still Funded: nothing was sent
     expect((await platform.ctx.store.awards.get(slug))!.status).toBe("prepared");
     await platform.close();
@@ -580,12 +536,7 @@ describe("award on the local Base profile", () => {
     const platform = await openTemp({
       chain: { ...chainConfig(devChain(), 0), rpcUrl: "http://127.0.0.1:9", chainId: 8453 },
     });
-    const ds = await platform.createDataset(cities(3, "outage"));
-    const res = await platform.publish(ds.dataset_id, {
-      title: "Outage",
-      prompt_template: TEMPLATE,
-      grader_type: "exact",
-    });
+    const res = await publishCities(platform, 3, "outage", "Outage");
     expect(res.commitment_anchor).toBeNull();
     expect(res).toMatchObject({ commitment_anchor_status: "pending" }); // reported, not silent (re-probe F8)
     expect(res.commitment_anchor_error).toMatch(/failed/);
@@ -614,12 +565,7 @@ describe("award on the local Base profile", () => {
 
   it("the door answers no_commitment for an off-chain benchmark and unknown_benchmark for an unknown slug", async () => {
     const platform = await openTemp();
-    const ds = await platform.createDataset(cities(3, "offchain"));
-    const { slug } = await platform.publish(ds.dataset_id, {
-      title: "Off",
-      prompt_template: TEMPLATE,
-      grader_type: "exact",
-    });
+    const { slug } = await publishCities(platform, 3, "offchain", "Off");
     expect(await platform.awardEvidence(slug)).toMatchObject({
       kind: "unavailable",
       reason: "no_commitment",

@@ -1,3 +1,4 @@
+import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import { Command } from "commander";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -283,6 +284,26 @@ export async function lockPrize(
     ...(p.payoutRule ? { payoutRule: p.payoutRule } : {}),
   });
   return { bounty, closesAt };
+}
+
+/** `statusOf(bountyId)` of the devchain's BenchmarkBounty (2 Funded, 3 Awarded). */
+export function bountyStatus(dc: DevChain, bountyId: bigint | string): Promise<number> {
+  return dc.publicClient.readContract({
+    address: dc.contracts.benchmarkBounty,
+    abi: benchmarkBountyAbi,
+    functionName: "statusOf",
+    args: [BigInt(bountyId)],
+  });
+}
+
+/** `creditOf(bountyId, account)` of the devchain's BenchmarkBounty, in base units. */
+export function bountyCredit(dc: DevChain, bountyId: bigint | string, account: string): Promise<bigint> {
+  return dc.publicClient.readContract({
+    address: dc.contracts.benchmarkBounty,
+    abi: benchmarkBountyAbi,
+    functionName: "creditOf",
+    args: [BigInt(bountyId), account as `0x${string}`],
+  });
 }
 
 /** The timestamp (unix seconds) of the chain's latest block. */
