@@ -19,13 +19,12 @@ import type { ChainConfig } from "../src/chain.js";
 import type { FaultHooks } from "../src/context.js";
 import { runBenchmark } from "../src/runner.js";
 import {
+  chainClock,
   chainConfig,
   cities,
   freshPostgresTarget,
   bountyCredit,
-  latestBlockTime,
   lockPrize,
-  manualClock,
   openAt,
   tempDir,
   TEST_ENGINE,
@@ -54,8 +53,7 @@ async function storeLocation(): Promise<
  * `account` (each test its own, so their nonces never mix).
  */
 async function readyToAward(dc: DevChain, account: number, tag: string, faults: FaultHooks) {
-  const chainNow = await latestBlockTime(dc);
-  const clock = manualClock(chainNow * 1000);
+  const { now: chainNow, clock } = await chainClock(dc);
   const where = await storeLocation();
   const chain: ChainConfig = { ...chainConfig(dc, account), awardWaitMs: AWARD_WAIT_MS };
   const open = (f: FaultHooks = {}) => openAt({ ...where, clock: clock.now, chain, faults: f });

@@ -13,14 +13,13 @@ import { describe, expect, it } from "vitest";
 import { PlatformError } from "../src/errors.js";
 import { runBenchmark, type AgentSpec } from "../src/runner.js";
 import {
+  chainClock,
   chainConfig,
   cities,
   freshPostgresTarget,
   bountyCredit,
   bountyStatus,
-  latestBlockTime,
   lockPrize,
-  manualClock,
   openAt,
   openTemp,
   tempDir,
@@ -84,8 +83,7 @@ async function publishWithPrize(
 describe("award on the local Base profile", () => {
   it("publishes with an anchored commitment, locks the prize, runs agents, awards on-chain, mints, anchors, stores and serves a pack that recomputes", async () => {
     const dc = devChain();
-    const chainNow = await latestBlockTime(dc);
-    const clock = manualClock(chainNow * 1000);
+    const { now: chainNow, clock } = await chainClock(dc);
     let crashBeforeRecord = true;
     let crashBeforeMint = true;
     const platform = await openTemp({
@@ -278,8 +276,7 @@ describe("award on the local Base profile", () => {
 
   it("an award with no runs returns the whole pool to the author and mints a zero-winner pack (no_runs)", async () => {
     const dc = devChain();
-    const now = await latestBlockTime(dc);
-    const clock = manualClock(now * 1000);
+    const { now, clock } = await chainClock(dc);
     const platform = await openTemp({ clock: clock.now, chain: chainConfig(dc, 0) });
     try {
       const { slug } = await publishCities(platform, 5, "empty-contest", "Nobody came");
@@ -327,8 +324,7 @@ describe("award on the local Base profile", () => {
 
   it("two awards of one benchmark at once (two processes on PostgreSQL, two requests on SQLite): one award transaction, one pack, the same answer", async () => {
     const dc = devChain();
-    const now = await latestBlockTime(dc);
-    const clock = manualClock(now * 1000);
+    const { now, clock } = await chainClock(dc);
     const opts = { clock: clock.now, chain: chainConfig(dc, 0) };
     let first: Harness;
     let second: Harness;
@@ -388,7 +384,7 @@ describe("award on the local Base profile", () => {
 
   it("concurrent runs in one process anchor every receipt at finalize (chain writes are serialised)", async () => {
     const dc = devChain();
-    const clock = manualClock((await latestBlockTime(dc)) * 1000);
+    const { clock } = await chainClock(dc);
     const platform = await openTemp({ clock: clock.now, chain: chainConfig(dc, 8) });
     try {
       const { slug } = await publishCities(platform, 8, "concurrent", "Concurrent");
@@ -411,7 +407,7 @@ describe("award on the local Base profile", () => {
 
   it("batched receipt anchoring: finalize leaves receipts pending, one anchorMany anchors them all with kind receipt", async () => {
     const dc = devChain();
-    const clock = manualClock((await latestBlockTime(dc)) * 1000);
+    const { clock } = await chainClock(dc);
     const platform = await openTemp({
       clock: clock.now,
       receiptAnchoring: "batch",
@@ -445,8 +441,7 @@ describe("award on the local Base profile", () => {
 
   it("a crash between sending the award and recording it as sent: the door adopts the on-chain award and serves its pack; award adopts it without paying twice (issue 13 re-probe F4)", async () => {
     const dc = devChain();
-    const chainNow = await latestBlockTime(dc);
-    const clock = manualClock(chainNow * 1000);
+    const { now: chainNow, clock } = await chainClock(dc);
     let crash = true;
     const platform = await openTemp({
       clock: clock.now,
@@ -499,8 +494,7 @@ describe("award on the local Base profile", () => {
 
   it("an award whose pack would be over the verifier's size limit is refused before anything is sent (issue 13 re-probe F6)", async () => {
     const dc = devChain();
-    const chainNow = await latestBlockTime(dc);
-    const clock = manualClock(chainNow * 1000);
+    const { now: chainNow, clock } = await chainClock(dc);
     const faults: { maxPackBytes?: number } = {};
     const platform = await openTemp({ clock: clock.now, chain: chainConfig(dc, 0), faults });
     const { slug, bounty, closesAt } = await publishWithPrize(platform, dc, chainNow, {

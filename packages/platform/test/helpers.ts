@@ -306,6 +306,14 @@ export function bountyCredit(dc: DevChain, bountyId: bigint | string, account: s
   });
 }
 
+/** The chain's clock now (`now`, unix seconds of the latest block) and a {@link manualClock} set to it. */
+export async function chainClock(
+  dc: DevChain,
+): Promise<{ now: number; clock: ReturnType<typeof manualClock> }> {
+  const now = await latestBlockTime(dc);
+  return { now, clock: manualClock(now * 1000) };
+}
+
 /** The timestamp (unix seconds) of the chain's latest block. */
 export async function latestBlockTime(dc: DevChain): Promise<number> {
   return Number((await dc.publicClient.getBlock()).timestamp);

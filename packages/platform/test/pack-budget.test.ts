@@ -27,12 +27,11 @@ import {
 } from "../src/pack-budget.js";
 import { runBenchmark, type AgentSpec } from "../src/runner.js";
 import {
+  chainClock,
   chainConfig,
   cities,
   cleanup,
-  latestBlockTime,
   lockPrize,
-  manualClock,
   openTemp,
   rejection,
   useDevChain,
@@ -115,8 +114,7 @@ function padded(
 describe("winners padding every answer to the limit are awarded and verified (re-probe: pack_too_large)", () => {
   it("publish derives max_answer_bytes, submit refuses one byte more (and the probe's answers of 100,000 characters), the award fits and verifies", async () => {
     const dc = devChain();
-    const chainNow = await latestBlockTime(dc);
-    const clock = manualClock(chainNow * 1000);
+    const { now: chainNow, clock } = await chainClock(dc);
     const maxPackBytes = 1024 * 1024; // a lowered PACK_LIMITS.maxPackBytes, so a small benchmark reaches it
     const platform = await openTemp({
       clock: clock.now,
