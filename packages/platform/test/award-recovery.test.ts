@@ -21,6 +21,7 @@ import { runBenchmark } from "../src/runner.js";
 import {
   chainClock,
   chainConfig,
+  crashOnce,
   cities,
   freshPostgresTarget,
   bountyCredit,
@@ -105,19 +106,6 @@ async function awardedTxs(dc: DevChain, bountyId: bigint, fromBlock: bigint): Pr
     fromBlock,
   });
   return logs.map((l) => l.transactionHash);
-}
-
-/** A fault hook that "kills the process" once at its step. */
-function crashOnce(point: keyof FaultHooks): FaultHooks {
-  let armed = true;
-  return {
-    [point]: () => {
-      if (armed) {
-        armed = false;
-        throw new Error(`injected crash at ${point}`);
-      }
-    },
-  } as FaultHooks;
 }
 
 async function withAutomine<T>(dc: DevChain, on: boolean, fn: () => Promise<T>): Promise<T> {

@@ -15,6 +15,7 @@ import { runBenchmark, type AgentSpec } from "../src/runner.js";
 import {
   chainClock,
   chainConfig,
+  crashOnce,
   cities,
   freshPostgresTarget,
   bountyCredit,
@@ -84,25 +85,10 @@ describe("award on the local Base profile", () => {
   it("publishes with an anchored commitment, locks the prize, runs agents, awards on-chain, mints, anchors, stores and serves a pack that recomputes", async () => {
     const dc = devChain();
     const { now: chainNow, clock } = await chainClock(dc);
-    let crashBeforeRecord = true;
-    let crashBeforeMint = true;
     const platform = await openTemp({
       clock: clock.now,
       chain: chainConfig(dc, 0),
-      faults: {
-        awardBeforeRecord: () => {
-          if (crashBeforeRecord) {
-            crashBeforeRecord = false;
-            throw new Error("injected crash between the award transaction and its record");
-          }
-        },
-        awardBeforeMint: () => {
-          if (crashBeforeMint) {
-            crashBeforeMint = false;
-            throw new Error("injected crash after the award transaction");
-          }
-        },
-      },
+      faults: { ...crashOnce("awardBeforeRecord"), ...crashOnce("awardBeforeMint") },
     });
     // what the evidence door serves (the server package maps it to HTTP): the domain's answer
     const evidence = async (slug: string): Promise<any> => platform.awardEvidence(slug);
@@ -169,7 +155,7 @@ describe("award on the local Base profile", () => {
 
       // crash after the award transaction is mined, before it is recorded: the retry adopts the
       // Awarded log (same ranking digest) instead of sending again
-      await expect(platform.award(slug)).rejects.toThrow(/injected crash between/);
+      await expect(platform.award(slug)).rejects.toThrow(/injected crash at awardBeforeRecord/);
       expect(await statusOf()).toBe(3);
       // the store says sent-but-unconfirmed: the domain and the door read the chain (issue 13 item 7)
       expect(await platform.real.awardState(slug)).toMatchObject({ state: "mined" });
@@ -177,7 +163,7 @@ describe("award on the local Base profile", () => {
       expect(early.kind).toBe("pack"); // not "not awarded yet" while the chain says Awarded
       expect(await platform.real.awardState(slug)).toMatchObject({ state: "confirmed" });
       // crash after the award is recorded, before the pack: the retry does not pay twice
-      await expect(platform.award(slug)).rejects.toThrow(/injected crash after/);
+      await expect(platform.award(slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
       // the door heals: the award is confirmed, so it mints the pack from the recorded award
       const healed = await evidence(slug);
       expect(healed.kind).toBe("pack");
@@ -442,18 +428,10 @@ describe("award on the local Base profile", () => {
   it("a crash between sending the award and recording it as sent: the door adopts the on-chain award and serves its pack; award adopts it without paying twice (issue 13 re-probe F4)", async () => {
     const dc = devChain();
     const { now: chainNow, clock } = await chainClock(dc);
-    let crash = true;
     const platform = await openTemp({
       clock: clock.now,
       chain: chainConfig(dc, 0),
-      faults: {
-        awardBeforeMarkSent: () => {
-          if (crash) {
-            crash = false;
-            throw new Error("injected crash after sendAward, before markSent");
-          }
-        },
-      },
+      faults: crashOnce("awardBeforeMarkSent"),
     });
     const { slug, bounty, closesAt } = await publishWithPrize(platform, dc, chainNow, {
       tag: "marksent",

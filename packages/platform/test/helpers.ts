@@ -18,6 +18,7 @@ import type { FinalizeOptions } from "../src/runs.js";
 import { getRun, listRuns } from "../src/runs.js";
 import type { LeaderboardOptions } from "../src/leaderboard.js";
 import type { LockOptions } from "../src/award.js";
+import type { FaultHooks } from "../src/context.js";
 
 /** A manual clock (unix ms) for tests. */
 export function manualClock(startMs = Date.UTC(2026, 0, 1)): {
@@ -312,6 +313,19 @@ export async function chainClock(
 ): Promise<{ now: number; clock: ReturnType<typeof manualClock> }> {
   const now = await latestBlockTime(dc);
   return { now, clock: manualClock(now * 1000) };
+}
+
+/** A fault hook that "kills the process" once at its step (throws `injected crash at <point>` the first time). */
+export function crashOnce(point: keyof FaultHooks): FaultHooks {
+  let armed = true;
+  return {
+    [point]: () => {
+      if (armed) {
+        armed = false;
+        throw new Error(`injected crash at ${point}`);
+      }
+    },
+  } as FaultHooks;
 }
 
 /** The timestamp (unix seconds) of the chain's latest block. */
