@@ -146,7 +146,6 @@ export function evidenceStatusOf(reason: AwardEvidenceReason): 404 | 503 {
   return EVIDENCE_STATUS_OF[reason];
 }
 
-
 /** A serialisable error body, as REST and MCP serve it (one definition: the platform's). */
 export type { ErrorBody };
 
