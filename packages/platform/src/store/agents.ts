@@ -1,5 +1,6 @@
 /** Data access of the `agents` table. */
 import type { AgentRecord } from "../agents.js";
+import { sql } from "kysely";
 import { TableModule } from "./executor.js";
 import type { AgentsTable as AgentRow } from "./schema.js";
 
@@ -19,6 +20,20 @@ export class AgentsTable extends TableModule {
       .selectAll()
       .where("agent_id", "=", agentId)
       .$if(opts.lock === true && this.locks, (q) => q.forUpdate())
+      .executeTakeFirst();
+    return r ? toAgent(r) : null;
+  }
+
+  /**
+   * The agent whose id is `agentId` in any case (`Alice` for `alice`: ids are unique without regard
+   * to case, `foldName`), or null; the exact id first.
+   */
+  async getFolded(agentId: string): Promise<AgentRecord | null> {
+    const r = await this.db
+      .selectFrom("agents")
+      .selectAll()
+      .where(sql<string>`lower(agent_id)`, "=", agentId.toLowerCase())
+      .orderBy(sql`agent_id = ${agentId}`, "desc")
       .executeTakeFirst();
     return r ? toAgent(r) : null;
   }
