@@ -166,9 +166,9 @@ describe("account names and agent ids are unique without regard to case", () => 
       // an agent id in another case is the account's default agent: another account may not take it
       const mallory = await p.authenticate((await p.createAccount({ name: "Mallory" })).api_key);
       expect((await rejection(p.registerAgent(mallory, "P6V-X"))).code).toBe("forbidden");
-      expect((await rejection(p.createAccount({ name: "mallory-2", agent: { agent_id: "p6V-x" } }))).code).toBe(
-        "forbidden",
-      );
+      expect(
+        (await rejection(p.createAccount({ name: "mallory-2", agent: { agent_id: "p6V-x" } }))).code,
+      ).toBe("forbidden");
       // an account name that is an agent's id in another case
       await p.registerAgent(mallory, "Mallory-Bot");
       const named = await rejection(p.createAccount({ name: "mallory-bot" }));

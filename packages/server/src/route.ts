@@ -67,12 +67,19 @@ export function jsonPathOf(path: readonly PropertyKey[]): string {
   );
 }
 
+/** One issue of a body's validation, as served in `details.errors`. */
+interface BodyIssue {
+  path: string;
+  code: string;
+  message: string;
+}
+
 /**
  * The issues of a failed validation as `{path, code, message}`; an unknown member (a strict object's
  * `unrecognized_keys`) is one issue per key, at the key's own path (`$.withdrawl_address`).
  */
-function issuesOf(error: z.ZodError): { path: string; code: string; message: string }[] {
-  return error.issues.flatMap((i) =>
+function issuesOf(error: z.ZodError): BodyIssue[] {
+  return error.issues.flatMap((i): BodyIssue[] =>
     i.code === "unrecognized_keys"
       ? i.keys.map((k) => ({
           path: jsonPathOf([...i.path, k]),

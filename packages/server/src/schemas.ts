@@ -52,15 +52,17 @@ export const SubmitBody = z
   })
   .openapi("SubmitBody");
 
-export const DatasetBody = z.strictObject({
-  name: z.string(),
-  description: z.string().optional(),
-  label_policy: z.string().optional(),
-  sanitize: z.boolean().optional(),
-  bucket_fields: z.record(z.string(), z.enum(["minute", "hour", "day", "month"])).optional(),
-  time_bound_fields: z.array(z.string()).optional(),
-  rows: z.array(z.unknown()),
-}).openapi("DatasetBody");
+export const DatasetBody = z
+  .strictObject({
+    name: z.string(),
+    description: z.string().optional(),
+    label_policy: z.string().optional(),
+    sanitize: z.boolean().optional(),
+    bucket_fields: z.record(z.string(), z.enum(["minute", "hour", "day", "month"])).optional(),
+    time_bound_fields: z.array(z.string()).optional(),
+    rows: z.array(z.unknown()),
+  })
+  .openapi("DatasetBody");
 
 export const PublishBody = z
   .strictObject({

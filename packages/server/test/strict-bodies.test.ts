@@ -43,6 +43,19 @@ async function rpc(raw: string, withKey: string | null = null) {
 const toolCall = (name: string, args: string) =>
   `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
 
+/** A REST 413 over a shape limit of `src/body-limits.ts`, with its details. */
+function expect413(
+  r: { status: number; json: any },
+  path: string,
+  reason: string,
+  limit: string,
+  max: number,
+) {
+  expect(r.status).toBe(413);
+  expect(r.json.error.code).toBe("body_too_large");
+  expect(r.json.error.details).toEqual({ path, reason, limit, max });
+}
+
 /** The byte offset at which the refusal says the parser stopped. */
 const stoppedAt = (message: string): number => Number(/refused at offset (\d+)/.exec(message)?.[1] ?? NaN);
 
@@ -72,8 +85,7 @@ describe("O3: the cost of parsing a body is bounded while parsing", () => {
   it("REST POST /accounts with 300 keys (under 64 KiB): 413 naming maxMembers; no account", async () => {
     const raw = manyKeys(300).replace("{", '{"name":"strict-many",');
     const r = await call(live.url, "POST", "/api/v1/accounts", { raw });
-    expect(r.status).toBe(413);
-    expect(r.json.error.details).toEqual({ path: "$", reason: "too_many_members", limit: "maxMembers", max: 256 });
+    expect413(r, "$", "too_many_members", "maxMembers", 256);
     expect((await register(live.url, "strict-many")).key).toMatch(/^bb/);
   });
 
@@ -82,13 +94,7 @@ describe("O3: the cost of parsing a body is bounded while parsing", () => {
       key,
       raw: `{"answers":[${"0,".repeat(100_000)}0]}`,
     });
-    expect(r.status).toBe(413);
-    expect(r.json.error.details).toEqual({
-      path: "$.answers",
-      reason: "too_many_items",
-      limit: "maxItems",
-      max: 100_000,
-    });
+    expect413(r, "$.answers", "too_many_items", "maxItems", 100_000);
     expect(stoppedAt(r.json.error.message)).toBeGreaterThan(200_000); // 100,000 items were counted
   });
 
@@ -205,7 +211,10 @@ describe("O5: unknown members are refused naming them; nothing is written", () =
     expect(JSON.stringify(start.body.result.content)).toContain("agnet_id");
     const ok = await rpc(toolCall("benchmark_start_run", `{"slug":"${slug}"}`), me.key);
     expect(ok.body.result.isError).toBeFalsy();
-    expect(ok.body.result.structuredContent?.run?.attempt ?? JSON.parse(ok.body.result.content[0].text).run.attempt).toBe(1);
+    expect(
+      ok.body.result.structuredContent?.run?.attempt ??
+        JSON.parse(ok.body.result.content[0].text).run.attempt,
+    ).toBe(1);
 
     const list = await rpc(toolCall("benchmark_list", `{"k0":0}`));
     expect(list.body.result.isError).toBe(true);
@@ -217,7 +226,14 @@ describe("O5: unknown members are refused naming them; nothing is written", () =
     const register = tools.body.result.tools.find((t: { name: string }) => t.name === "register");
     expect(register.inputSchema.additionalProperties).toBe(false);
     const doc = (await call(live.url, "GET", "/api/v1/openapi.json")).json;
-    for (const name of ["RegisterBody", "WithdrawalBody", "AgentBody", "StartRunBody", "SubmitBody", "DatasetBody"])
+    for (const name of [
+      "RegisterBody",
+      "WithdrawalBody",
+      "AgentBody",
+      "StartRunBody",
+      "SubmitBody",
+      "DatasetBody",
+    ])
       expect(doc.components.schemas[name].additionalProperties, name).toBe(false);
   });
 });

@@ -315,14 +315,20 @@ class Parser {
           if (frame.obj) {
             // objects count their members in `index` (arrays: the item's index)
             if (++frame.index >= this.maxMembers)
-              this.fail("too_many_members", `an object of more than ${this.maxMembers} members (refused ${this.where()})`);
+              this.fail(
+                "too_many_members",
+                `an object of more than ${this.maxMembers} members (refused ${this.where()})`,
+              );
             this.skipWs();
             const previous = frame.key;
             frame.key = this.readKey(frame.value as JsonObject);
             // canonical JSON sorts keys by code point (repeated keys are refused above)
             if (compareCodePoints(previous, frame.key) > 0) this.defects++;
           } else if (++frame.index >= this.maxItems) {
-            this.fail("too_many_items", `an array of more than ${this.maxItems} items (refused ${this.where()})`);
+            this.fail(
+              "too_many_items",
+              `an array of more than ${this.maxItems} items (refused ${this.where()})`,
+            );
           }
           continue outer;
         }

@@ -117,8 +117,7 @@ export async function createAccount(
   await ctx.store.tx(async (t) => {
     // both names locked in one order, so two registrations naming each other cannot deadlock
     const names = [name, ...(typeof agentId === "string" ? [agentId] : [])].map(foldName);
-    for (const n of [...new Set(names)].sort())
-      await t.accounts.lockName(n);
+    for (const n of [...new Set(names)].sort()) await t.accounts.lockName(n);
     const agentNamed = await t.agents.getFolded(name);
     if (agentNamed)
       throw new PlatformError(

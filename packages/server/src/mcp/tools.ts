@@ -142,7 +142,10 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
   const slugArg = slugArgOf(t);
   server.registerTool(
     "benchmark_list",
-    { description: "Published benchmarks (closed ones are listed read-only).", inputSchema: z.strictObject({}) },
+    {
+      description: "Published benchmarks (closed ones are listed read-only).",
+      inputSchema: z.strictObject({}),
+    },
     () =>
       call(t, async () => {
         const v = (await d.listBenchmarks(p)) as { benchmarks: unknown[] };
@@ -282,7 +285,10 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
   );
   server.registerTool(
     "runs_mine",
-    { description: "Your runs across all benchmarks (recover a lost run id).", inputSchema: z.strictObject({}) },
+    {
+      description: "Your runs across all benchmarks (recover a lost run id).",
+      inputSchema: z.strictObject({}),
+    },
     () =>
       call(t, async () => {
         const v = (await d.runsMine(p)) as { runs: unknown[] };
