@@ -33,7 +33,12 @@ describe("indexer settings", () => {
       pollingIntervalMs: 250,
       disableCache: true,
       ethGetLogsBlockRange: undefined,
+      unsafeSqlOnPglite: false,
+      sqlRole: undefined,
       database: { kind: "pglite", directory: undefined },
+    });
+    expect(readIndexerSettings({ ...local, INDEXER_UNSAFE_SQL_ON_PGLITE: "true" }, emptyBook)).toMatchObject({
+      unsafeSqlOnPglite: true,
     });
   });
 
@@ -75,9 +80,29 @@ describe("indexer settings", () => {
     expect(
       variableOf(() => readIndexerSettings({ ...local, PONDER_DISABLE_CACHE: "maybe" }, emptyBook)),
     ).toBe("PONDER_DISABLE_CACHE");
+    expect(
+      variableOf(() => readIndexerSettings({ ...local, INDEXER_UNSAFE_SQL_ON_PGLITE: "yes" }, emptyBook)),
+    ).toBe("INDEXER_UNSAFE_SQL_ON_PGLITE");
+    expect(
+      variableOf(() => readIndexerSettings({ ...local, INDEXER_SQL_ROLE: 'x"; DROP' }, emptyBook)),
+    ).toBe("INDEXER_SQL_ROLE");
     // An undeployed address book entry (null addresses) is not guessed around.
     expect(
       variableOf(() => readIndexerSettings({ PONDER_RPC_URL_8453: "https://base.example/rpc" }, emptyBook)),
     ).toBe("BOUNTY_ADDRESS");
+  });
+
+  it("never echoes an RPC URL or a database URL it refuses (they carry keys and passwords)", () => {
+    const messageOf = (env: Record<string, string | undefined>): string => {
+      try {
+        readIndexerSettings({ ...local, ...env }, emptyBook);
+      } catch (e) {
+        if (e instanceof IndexerSettingsError) return e.message;
+        throw e;
+      }
+      throw new Error("did not throw");
+    };
+    expect(messageOf({ PONDER_RPC_URL_8453: "base-rpc/v2/PROVIDER_SECRET" })).not.toContain("PROVIDER_SECRET");
+    expect(messageOf({ DATABASE_URL: "mysql://u:DB_PASSWORD@h/db" })).not.toContain("DB_PASSWORD");
   });
 });
