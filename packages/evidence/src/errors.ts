@@ -34,6 +34,10 @@ export type EvidenceErrorCode =
   | "too_large"
   /** Nesting deeper than the documented limit ({@link MAX_JSON_DEPTH}). */
   | "nesting_too_deep"
+  /** An object with more members than the parser's `maxMembers` option (request bodies). */
+  | "too_many_members"
+  /** An array with more items than the parser's `maxItems` option (request bodies). */
+  | "too_many_items"
   /** The serializer met a value JSON cannot carry (undefined, a function, a Map, an unsafe JS number...). */
   | "unsupported_value"
   /** A value breaks a format rule of the SPEC (schema fact). */

@@ -182,3 +182,37 @@ describe("pack hashing", () => {
     expect(e.message).toMatch(/source must be \{ bytes: Uint8Array, spans: Map \}/);
   });
 });
+
+// re-probe 6 O3: a request body of 300,000 distinct keys cost the server 3-5 s of parsing; request
+// bodies are parsed with `maxMembers` / `maxItems`, counted while parsing
+describe("parseJson maxMembers and maxItems", () => {
+  const keys = (n: number) => `{${Array.from({ length: n }, (_, i) => `"k${i}":0`).join(",")}}`;
+  it("refuses the member past maxMembers at the object's path, where it stopped", () => {
+    const text = `{"a":{"b":${keys(300_000)}}}`;
+    const e = (() => {
+      try {
+        parseJson(text, { maxMembers: 256 });
+      } catch (x) {
+        return x as EvidenceError;
+      }
+      throw new Error("accepted");
+    })();
+    expect(e).toBeInstanceOf(EvidenceError);
+    expect(e.code).toBe("too_many_members");
+    expect(e.path).toBe("$.a.b");
+    expect(e.message).toContain("more than 256 members");
+    // stopped at member 257: right after the comma that follows `"k255":0`
+    const at = Number(/refused at offset (\d+)/.exec(e.message)![1]);
+    expect(at).toBe(text.indexOf('"k256"'));
+    expect(parseJson(keys(256), { maxMembers: 256 })).toHaveProperty("k255", 0);
+  });
+  it("refuses the item past maxItems; nested arrays count on their own", () => {
+    expect(() => parseJson(`[[${"0,".repeat(10)}0]]`, { maxItems: 10 })).toThrow(
+      expect.objectContaining({ code: "too_many_items", path: "$[0]" }),
+    );
+    expect(parseJson(`[${"[0],".repeat(9)}[${"0,".repeat(9)}0]]`, { maxItems: 10 })).toHaveLength(10);
+  });
+  it("without the options nothing changes (no limit)", () => {
+    expect(Object.keys(parseJson(keys(5_000)) as object)).toHaveLength(5_000);
+  });
+});

@@ -111,8 +111,10 @@ export function checkAgentRegistration(
 /**
  * Writes a checked agent registration inside the caller's transaction `t`: the name is locked
  * ({@link AccountsTable.lockName}), so "is it another account's name?" and the insert are one step
- * against a concurrent account creation of that name.
- * @throws PlatformError `forbidden` (`agent_owner_only`) for another account's agent or name
+ * against a concurrent account creation of that name. Names and ids are compared without regard to
+ * case (`foldName`): `Alice` is another account's `alice`.
+ * @throws PlatformError `forbidden` (`agent_owner_only`) for another account's agent or name (in any
+ *   case); `invalid_option` (`agent_id`) for an id that differs only in case from the caller's own agent
  */
 export async function writeAgent(
   ctx: PlatformContext,
@@ -124,6 +126,15 @@ export async function writeAgent(
   await t.accounts.lockName(agentId);
   const named = await t.accounts.idByName(agentId);
   if (named !== null) assertAgentOwner(p, { agent_id: agentId, owner_account_id: named });
+  const twin = await t.agents.getFolded(agentId);
+  if (twin !== null && twin.agent_id !== agentId) {
+    assertAgentOwner(p, twin);
+    throw new PlatformError(
+      "invalid_option",
+      `agent_id ${agentId} differs only in case from your agent ${twin.agent_id}: ids are compared without regard to case`,
+      { field: "agent_id", existing: twin.agent_id },
+    );
+  }
   const stored = await t.agents.insertIfAbsent(
     { agent_id: agentId, owner_account_id: p.account_id, withdrawal_address: null, is_author_agent: false },
     isoMillis(ctx.clock()),

@@ -82,6 +82,37 @@ export interface DatasetReport {
 /** Most rows accepted in one dataset. */
 export const MAX_DATASET_ROWS = 100_000;
 
+/**
+ * Deepest nesting of objects and arrays in one row, the row object counting as level 1 (so a
+ * `label` or `payload` value may nest 62 levels below its own). Far inside the pack's limit
+ * (`PACK_LIMITS.maxDepth`, 10,000, with {@link GOLD_DEPTH_IN_PACK} levels above a row's values), so
+ * whatever is accepted here a verifier reads; and the row checks, the sanitizer and the graders walk a
+ * value recursively, which at ~1,000 levels overflowed the stack (re-probe 6 O8). Over it:
+ * `nesting_too_deep` naming the path and the limit.
+ */
+export const MAX_ROW_DEPTH = 64;
+
+/**
+ * The path of the first container of `row` at a level over {@link MAX_ROW_DEPTH} (relative:
+ * `label[0].a`), or null. Iterative: any depth is measured without recursion.
+ */
+function pathTooDeep(row: unknown): string | null {
+  const stack: { v: unknown; path: string; depth: number }[] = [{ v: row, path: "", depth: 0 }];
+  while (stack.length > 0) {
+    const { v, path, depth } = stack.pop()!;
+    if (typeof v !== "object" || v === null || isJsonFloat(v)) continue;
+    if (depth + 1 > MAX_ROW_DEPTH) return path || "$";
+    const entries: [string | number, unknown][] = Array.isArray(v) ? [...v.entries()] : Object.entries(v);
+    for (const [k, x] of entries)
+      stack.push({
+        v: x,
+        path: typeof k === "number" ? `${path}[${k}]` : path === "" ? k : `${path}.${k}`,
+        depth: depth + 1,
+      });
+  }
+  return null;
+}
+
 const ROW_KEYS = new Set(["decision_ts", "payload", "label", "knowable_at"]);
 // C0 controls except TAB and LF, DEL, and C1 controls.
 const CONTROL_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
@@ -201,6 +232,12 @@ export function validateDataset(input: unknown): ValidatedDataset {
     for (const p of valueLimitProblems(raw, { path: "", depthAbove: GOLD_DEPTH_IN_PACK }))
       issues.push({ row_index: i, field: p.path || "$", code: p.code, message: p.message });
     if (issues.length > before) return;
+    const deep = pathTooDeep(raw);
+    if (deep !== null) {
+      const message = `nesting deeper than ${MAX_ROW_DEPTH} levels (the row counting as level 1; the limit MAX_ROW_DEPTH)`;
+      issues.push({ row_index: i, field: deep, code: "nesting_too_deep", message });
+      return;
+    }
     const row = normaliseRow(raw, i, { sanitize, bucket, timeBound }, issues);
     if (row === null || issues.length > before) return;
     const h = canonicalHash(row);

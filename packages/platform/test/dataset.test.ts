@@ -1,7 +1,7 @@
 import { canonicalJsonString, keccak256Hex } from "@bench-bounty/evidence";
 import { afterEach, describe, expect, it } from "vitest";
 import { csvToDataset, loadCsvDataset, seattleWeatherCsvPath } from "../src/csv.js";
-import { checkDataset, validateDataset } from "../src/dataset.js";
+import { MAX_ROW_DEPTH, checkDataset, validateDataset } from "../src/dataset.js";
 import { PlatformError } from "../src/errors.js";
 import { cleanup, openTemp, refusal } from "./helpers.js";
 
@@ -198,5 +198,32 @@ describe("CSV loader", () => {
     expect(() => csvToDataset("a,b\n1\n", { decision_ts: "a", label: "b" }, { name: "t" })).toThrow(
       PlatformError,
     );
+  });
+});
+
+// re-probe 6 O8: a label nested 1,015 deep was 422 `not_json` at `$` "Maximum call stack size
+// exceeded" (the row checks recurse); the depth is now bounded by a named limit, measured without
+// recursion, before any recursive walk
+describe("a row's nesting is bounded (MAX_ROW_DEPTH)", () => {
+  const nested = (levels: number): unknown => {
+    let v: unknown = 1;
+    for (let i = 0; i < levels; i++) v = [v];
+    return v;
+  };
+  it("a label nested 5,000 deep is refused naming the limit and the path, not a stack overflow", () => {
+    const r = checkDataset({ name: "deep", rows: [row(), row({ label: nested(5_000) })] });
+    expect(r.ok).toBe(false);
+    expect(r.errors).toHaveLength(1);
+    const e = r.errors[0]!;
+    expect(e).toMatchObject({ row_index: 1, code: "nesting_too_deep" });
+    expect(e.message).toContain(`${MAX_ROW_DEPTH} levels`);
+    // the row is level 1, the label array level 2: level L is label plus L - 2 times [0], so the first over the limit is label plus 63
+    expect(e.field).toBe(`label${"[0]".repeat(MAX_ROW_DEPTH - 1)}`);
+  });
+  it("a row at the limit is accepted; one level more is refused", () => {
+    // row (1) > label array (2) ... : a label of MAX_ROW_DEPTH - 1 arrays reaches level MAX_ROW_DEPTH
+    expect(checkDataset({ name: "at", rows: [row({ label: nested(MAX_ROW_DEPTH - 1) })] }).ok).toBe(true);
+    const over = checkDataset({ name: "over", rows: [row({ label: nested(MAX_ROW_DEPTH) })] });
+    expect(over.errors.map((e) => e.code)).toEqual(["nesting_too_deep"]);
   });
 });

@@ -150,3 +150,59 @@ describe("a lone surrogate is refused at input, naming the JSON path", () => {
     }
   });
 });
+
+// re-probe 6 O9: `P6V-x` registered beside `p6v-x` (impersonation); names are now compared without
+// regard to case and kept as written
+describe("account names and agent ids are unique without regard to case", () => {
+  it("an account name, an agent id, and an own agent's id differing only in case are refused", async () => {
+    const platform = await openTemp();
+    try {
+      const p = platform.real;
+      const first = await p.createAccount({ name: "p6v-x", agent: {} });
+      expect(first.account.name).toBe("p6v-x");
+      const upper = await rejection(p.createAccount({ name: "P6V-x" }));
+      expect(upper.code).toBe("account_exists");
+      expect(upper.details).toMatchObject({ field: "name", existing: "p6v-x" });
+      // an agent id in another case is the account's default agent: another account may not take it
+      const mallory = await p.authenticate((await p.createAccount({ name: "Mallory" })).api_key);
+      expect((await rejection(p.registerAgent(mallory, "P6V-X"))).code).toBe("forbidden");
+      expect(
+        (await rejection(p.createAccount({ name: "mallory-2", agent: { agent_id: "p6V-x" } }))).code,
+      ).toBe("forbidden");
+      // an account name that is an agent's id in another case
+      await p.registerAgent(mallory, "Mallory-Bot");
+      const named = await rejection(p.createAccount({ name: "mallory-bot" }));
+      expect(named.code).toBe("account_exists");
+      expect(named.details).toMatchObject({ field: "name", reason: "agent_id" });
+      // the owner's own agent in another case: refused, naming the agent it would shadow
+      const twin = await rejection(p.registerAgent(mallory, "MALLORY-BOT"));
+      expect(twin.code).toBe("invalid_option");
+      expect(twin.details).toMatchObject({ field: "agent_id", existing: "Mallory-Bot" });
+      // nothing was written; the names keep their case
+      expect(await p.getAgent("P6V-X")).toBeNull();
+      expect(await p.getAgent("MALLORY-BOT")).toBeNull();
+      expect((await p.getAgent("Mallory-Bot"))?.owner_account_id).toBe(mallory.account_id);
+      expect(await p.ctx.store.accounts.idByName("P6V-X")).toBe(first.account_id);
+    } finally {
+      await platform.close();
+    }
+  });
+
+  it("two registrations of one name in two cases, racing: one account", async () => {
+    const platform = await openTemp();
+    try {
+      const p = platform.real;
+      for (let i = 0; i < 10; i++) {
+        const results = await Promise.allSettled([
+          p.createAccount({ name: `Race${i}`, agent: {} }),
+          p.createAccount({ name: `race${i}`, agent: {} }),
+        ]);
+        expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+        const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+        expect((refused.reason as { code?: string }).code).toBe("account_exists");
+      }
+    } finally {
+      await platform.close();
+    }
+  });
+});

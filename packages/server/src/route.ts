@@ -11,6 +11,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "./env.js";
+import { SMALL_BODY, type BodyLimits } from "./body-limits.js";
 import { EdgeError } from "./errors.js";
 import { bodyBytes } from "./node-body.js";
 
@@ -41,6 +42,11 @@ export interface RouteSpec<B extends z.ZodType | undefined> {
   bodyMode?: BodyMode;
   /** The body may be absent (an empty object is validated then). */
   bodyOptional?: boolean;
+  /**
+   * What the body may cost to parse (default {@link SMALL_BODY}; a `lossless` dataset body is not
+   * bounded here).
+   */
+  bodyLimits?: BodyLimits;
   /** Success status and the schema of its body. */
   ok: { status: number; schema?: z.ZodType; description: string; contentType?: string };
   /** Error statuses this route may answer (documentation). */
@@ -64,21 +70,67 @@ export function jsonPathOf(path: readonly PropertyKey[]): string {
   );
 }
 
-/** Validates a parsed body; 422 `invalid_request` naming the first JSON path, all issues in details. */
+/** One issue of a body's validation, as served in `details.errors`. */
+interface BodyIssue {
+  path: string;
+  code: string;
+  message: string;
+}
+
+/**
+ * The issues of a failed validation as `{path, code, message}`; an unknown member (a strict object's
+ * `unrecognized_keys`) is one issue per key, at the key's own path (`$.withdrawl_address`).
+ */
+function issuesOf(error: z.ZodError): BodyIssue[] {
+  return error.issues.flatMap((i): BodyIssue[] =>
+    i.code === "unrecognized_keys"
+      ? i.keys.map((k) => ({
+          path: jsonPathOf([...i.path, k]),
+          code: i.code,
+          message: `unknown member ${JSON.stringify(k)} (a misspelt name?)`,
+        }))
+      : [{ path: jsonPathOf(i.path), code: i.code, message: i.message }],
+  );
+}
+
+/**
+ * Validates a parsed body; 422 `invalid_request` naming the first JSON path (an unknown member's own
+ * path), all issues in details.
+ */
 export function validateBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
-  const errors = r.error.issues.map((i) => ({ path: jsonPathOf(i.path), code: i.code, message: i.message }));
+  const errors = issuesOf(r.error);
   const first = errors[0]!;
   throw new EdgeError("invalid_request", `${first.path}: ${first.message}`, { path: first.path, errors });
 }
 
+/** The parser's codes of a body over its {@link BodyLimits}, and the limit each one names. */
+const SHAPE_LIMIT_OF = {
+  nesting_too_deep: "maxDepth",
+  too_many_members: "maxMembers",
+  too_many_items: "maxItems",
+} as const;
+
+/** @throws EdgeError 413 `body_too_large` naming `limits.bytes` (`details.limit_bytes`). */
+function refuseBytes(limits: BodyLimits): never {
+  throw new EdgeError("body_too_large", `request body over ${limits.bytes} bytes for this route`, {
+    limit_bytes: limits.bytes,
+  });
+}
+
 /**
- * Parses a body's bytes with the strict SPEC 2 parser (the REST routes and the MCP endpoint).
+ * Parses a body's bytes with the strict SPEC 2 parser (the REST routes and the MCP endpoint), within
+ * `limits` when given: its bytes first, then its depth, members per object and items per array,
+ * counted while parsing (the parse stops at the first one over).
  * @throws EdgeError 400 `invalid_json`, `details: {path, reason}` (the parser's code and JSON path;
  *   invalid UTF-8: `reason: "invalid_utf8"` and `byte_offset`, never replaced with U+FFFD)
+ * @throws EdgeError 413 `body_too_large`: over `limits.bytes` (`details.limit_bytes`), or over a shape
+ *   limit (`details: {path, reason, limit, max}`: `reason` the parser's code, `limit` the
+ *   {@link BodyLimits} field)
  */
-export function strictParse(bytes: Uint8Array): JsonValue {
+export function strictParse(bytes: Uint8Array, limits?: BodyLimits): JsonValue {
+  if (limits !== undefined && bytes.length > limits.bytes) refuseBytes(limits);
   const badByte = firstInvalidUtf8(bytes);
   if (badByte >= 0)
     throw new EdgeError("invalid_json", `the body is not UTF-8: invalid byte at offset ${badByte}`, {
@@ -87,9 +139,18 @@ export function strictParse(bytes: Uint8Array): JsonValue {
       byte_offset: badByte,
     });
   try {
-    return parseJson(bytes);
+    return parseJson(bytes, limits);
   } catch (e) {
     if (!isEvidenceError(e)) throw e;
+    if (limits !== undefined && e.code in SHAPE_LIMIT_OF) {
+      const limit = SHAPE_LIMIT_OF[e.code as keyof typeof SHAPE_LIMIT_OF];
+      throw new EdgeError("body_too_large", `the body is over a limit of this route: ${e.message}`, {
+        path: e.path,
+        reason: e.code,
+        limit,
+        max: limits[limit],
+      });
+    }
     throw new EdgeError("invalid_json", `the body is not valid JSON: ${e.message}`, {
       path: e.path,
       reason: e.code,
@@ -108,11 +169,12 @@ export async function readBody(
   c: Context<AppEnv>,
   mode: Exclude<BodyMode, "bytes">,
   optional: boolean,
+  limits?: BodyLimits,
 ): Promise<unknown> {
   const bytes = await bodyBytes(c);
   if (optional && /^[ \t\r\n]*$/.test(Buffer.from(bytes).toString("latin1"))) return {}; // JSON white space only
   assertJsonType(c);
-  const exact = strictParse(bytes);
+  const exact = strictParse(bytes, limits);
   return mode === "lossless" ? exact : (JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown);
 }
 
@@ -179,7 +241,7 @@ export function defineRoute<B extends z.ZodType | undefined>(
   app.on(spec.method.toUpperCase(), spec.path, async (c) => {
     if (spec.auth === "required") requirePrincipal(c.var.principal); // 401 before any body is read
     if (!spec.body) {
-      if (spec.method !== "get") validateBody(NO_BODY, await readBody(c, "json", true));
+      if (spec.method !== "get") validateBody(NO_BODY, await readBody(c, "json", true, SMALL_BODY));
       return spec.handler(c, undefined as never);
     }
     if (spec.bodyMode === "bytes") {
@@ -188,7 +250,12 @@ export function defineRoute<B extends z.ZodType | undefined>(
     }
     const body = validateBody(
       spec.body,
-      await readBody(c, spec.bodyMode ?? "json", spec.bodyOptional === true),
+      await readBody(
+        c,
+        spec.bodyMode ?? "json",
+        spec.bodyOptional === true,
+        spec.bodyMode === "lossless" ? undefined : (spec.bodyLimits ?? SMALL_BODY),
+      ),
     );
     return spec.handler(c, body as never);
   });

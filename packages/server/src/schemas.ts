@@ -11,7 +11,7 @@ import { isAddress } from "viem";
 const loose = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
 
 export const RegisterBody = z
-  .object({
+  .strictObject({
     name: z.string().min(1).max(64).optional().openapi({ description: "display name of the account" }),
     agent_id: z
       .string()
@@ -27,14 +27,14 @@ export const RegisterBody = z
   })
   .openapi("RegisterBody");
 
-export const WithdrawalBody = z.object({ withdrawal_address: z.string() }).openapi("WithdrawalBody");
+export const WithdrawalBody = z.strictObject({ withdrawal_address: z.string() }).openapi("WithdrawalBody");
 
 export const AgentBody = z
-  .object({ agent_id: z.string().min(1).max(64), is_author_agent: z.boolean().optional() })
+  .strictObject({ agent_id: z.string().min(1).max(64), is_author_agent: z.boolean().optional() })
   .openapi("AgentBody");
 
 export const StartRunBody = z
-  .object({
+  .strictObject({
     agent_id: z
       .string()
       .min(1)
@@ -45,22 +45,24 @@ export const StartRunBody = z
   .openapi("StartRunBody");
 
 export const SubmitBody = z
-  .object({
+  .strictObject({
     answers: z
-      .array(z.object({ ordinal: z.number().int(), answer_text: z.string() }))
+      .array(z.strictObject({ ordinal: z.number().int(), answer_text: z.string() }))
       .openapi({ description: "idempotent upserts per ordinal of this run" }),
   })
   .openapi("SubmitBody");
 
-export const DatasetBody = loose({
-  name: z.string(),
-  description: z.string().optional(),
-  label_policy: z.string().optional(),
-  sanitize: z.boolean().optional(),
-  bucket_fields: z.record(z.string(), z.enum(["minute", "hour", "day", "month"])).optional(),
-  time_bound_fields: z.array(z.string()).optional(),
-  rows: z.array(z.unknown()),
-}).openapi("DatasetBody");
+export const DatasetBody = z
+  .strictObject({
+    name: z.string(),
+    description: z.string().optional(),
+    label_policy: z.string().optional(),
+    sanitize: z.boolean().optional(),
+    bucket_fields: z.record(z.string(), z.enum(["minute", "hour", "day", "month"])).optional(),
+    time_bound_fields: z.array(z.string()).optional(),
+    rows: z.array(z.unknown()),
+  })
+  .openapi("DatasetBody");
 
 export const PublishBody = z
   .strictObject({
@@ -125,7 +127,7 @@ export const PublishBody = z
   .openapi("PublishBody");
 
 export const BountyBody = z
-  .object({
+  .strictObject({
     bounty_id: z
       .union([
         z.string().regex(/^[1-9][0-9]*$/, "a whole number >= 1 in decimal digits"),
@@ -161,7 +163,7 @@ const address = (what: string) =>
     .openapi({ description: what });
 
 export const RelayClaimBody = z
-  .object({
+  .strictObject({
     account: address("the winner credited in the bounty: the signer of the claim"),
     to: address("where the credit is paid"),
     deadline: z

@@ -37,6 +37,14 @@ function validateUtf8(bytes: Uint8Array): { buf: Buffer; ascii: boolean } {
 export interface ParseOptions {
   /** Maximum nesting depth (default {@link MAX_JSON_DEPTH}). */
   maxDepth?: number;
+  /**
+   * Most members of one object (default: unbounded). Counted while parsing: the member past the
+   * limit is refused `too_many_members` at its path before it is read, so a body of 300,000 keys
+   * costs what `maxMembers` keys cost. For callers whose valid documents are small (request bodies).
+   */
+  maxMembers?: number;
+  /** Most items of one array (default: unbounded); past it `too_many_items`, counted while parsing. */
+  maxItems?: number;
   /** Root name used in error paths (default `$`). */
   root?: string;
   /**
@@ -148,6 +156,8 @@ export function parseJson(input: string | Uint8Array, options: ParseOptions = {}
   }
   const wanted = typeof input === "string" ? undefined : options.canonicalSpans;
   const parser = new Parser(text, options.maxDepth ?? MAX_JSON_DEPTH, options.root ?? "$", wanted, utf8Bytes);
+  parser.maxMembers = options.maxMembers ?? Infinity;
+  parser.maxItems = options.maxItems ?? Infinity;
   const value = parser.parse();
   if (wanted !== undefined && parser.textSpans.length > 0)
     recordByteSpans(text, input as Uint8Array, parser.textSpans, wanted.out);
@@ -170,6 +180,10 @@ class Parser {
    * span saw no new defect is canonical.
    */
   private defects = 0;
+  /** Most members of one object ({@link ParseOptions.maxMembers}). */
+  maxMembers = Infinity;
+  /** Most items of one array ({@link ParseOptions.maxItems}). */
+  maxItems = Infinity;
   /** Canonical containers recorded (text offsets), when spans are wanted. */
   readonly textSpans: { node: object; start: number; end: number }[] = [];
 
@@ -222,7 +236,7 @@ class Parser {
   }
 
   private fail(
-    code: "invalid_json" | "duplicate_key" | "nesting_too_deep",
+    code: "invalid_json" | "duplicate_key" | "nesting_too_deep" | "too_many_members" | "too_many_items",
     message: string,
     key?: string,
   ): never {
@@ -299,13 +313,22 @@ class Parser {
         if (d === 0x2c /* , */) {
           this.pos++;
           if (frame.obj) {
+            // objects count their members in `index` (arrays: the item's index)
+            if (++frame.index >= this.maxMembers)
+              this.fail(
+                "too_many_members",
+                `an object of more than ${this.maxMembers} members (refused ${this.where()})`,
+              );
             this.skipWs();
             const previous = frame.key;
             frame.key = this.readKey(frame.value as JsonObject);
             // canonical JSON sorts keys by code point (repeated keys are refused above)
             if (compareCodePoints(previous, frame.key) > 0) this.defects++;
-          } else {
-            frame.index++;
+          } else if (++frame.index >= this.maxItems) {
+            this.fail(
+              "too_many_items",
+              `an array of more than ${this.maxItems} items (refused ${this.where()})`,
+            );
           }
           continue outer;
         }

@@ -7,11 +7,14 @@
  * (the agent a run starts for when none is named). So a name is taken when an account has it or when
  * any agent has it as its id (`account_exists`, 409, naming `name`), and an account may register an
  * agent id that is its own name but not another account's name (`agent_owner_only`, `agents.ts`).
+ * Names are compared without regard to case ({@link foldName}: `P6V-x` is taken once `p6v-x` is) and
+ * kept as written.
  */
 import { randomBytes } from "node:crypto";
 import type { PlatformContext } from "../context.js";
 import { PlatformError } from "../errors.js";
 import { checkAgentRegistration, writeAgent } from "../agents.js";
+import { foldName } from "../store/accounts.js";
 import { isoMillis } from "../time.js";
 import { hashKey, keyPrefixOf, mintKey, sameHash } from "./keys.js";
 import { ACCOUNT_ROLES, OPERATOR_ACCOUNT_ID, type Principal, type Role } from "./principal.js";
@@ -113,13 +116,14 @@ export async function createAccount(
       : null;
   await ctx.store.tx(async (t) => {
     // both names locked in one order, so two registrations naming each other cannot deadlock
-    for (const n of [...new Set([name, ...(typeof agentId === "string" ? [agentId] : [])])].sort())
-      await t.accounts.lockName(n);
-    if (await t.agents.get(name))
+    const names = [name, ...(typeof agentId === "string" ? [agentId] : [])].map(foldName);
+    for (const n of [...new Set(names)].sort()) await t.accounts.lockName(n);
+    const agentNamed = await t.agents.getFolded(name);
+    if (agentNamed)
       throw new PlatformError(
         "account_exists",
-        `account name ${name} is taken: it is the id of an agent, and an account's name is the id of its default agent`,
-        { field: "name", reason: "agent_id" },
+        `account name ${name} is taken: it is the id of an agent${agentNamed.agent_id === name ? "" : ` (as ${agentNamed.agent_id}: names are compared without regard to case)`}, and an account's name is the id of its default agent`,
+        { field: "name", reason: "agent_id", existing: agentNamed.agent_id },
       );
     await t.accounts.insertWithKey(account, key);
     if (agent !== null) await writeAgent(ctx, t, owner, agentId as string, agent);

@@ -2,6 +2,7 @@
  * Data access of the `accounts` and `api_keys` tables. Keys are stored only as their SHA-256 hash,
  * keyed by their random prefix.
  */
+import { sql } from "kysely";
 import { PlatformError } from "../errors.js";
 import type { AccountRecord, KeyListing } from "../identity/accounts.js";
 import type { MintedKey } from "../identity/keys.js";
@@ -16,6 +17,18 @@ const toAccount = (r: AccountRow): AccountRecord => ({
   created_at: r.created_at,
 });
 
+/**
+ * The form in which names of the shared namespace of account names and agent ids are compared:
+ * ASCII lower case (names are ASCII: `ACCOUNT_NAME_RE`, `AGENT_ID_RE`), so `P6V-x` and `p6v-x` are
+ * one name (re-probe 6 O9: impersonation). The name as written is kept and shown.
+ */
+export function foldName(name: string): string {
+  return name.toLowerCase();
+}
+
+/** SQL `lower(name)` (ASCII lower case on both engines, as {@link foldName}). */
+const foldedName = sql<string>`lower(name)`;
+
 /** The `accounts` / `api_keys` tables. */
 export class AccountsTable extends TableModule {
   /**
@@ -23,14 +36,20 @@ export class AccountsTable extends TableModule {
    * @throws PlatformError `account_exists` for a taken name (also when another process took it first)
    */
   async insertWithKey(a: AccountRecord, key: MintedKey): Promise<void> {
-    const taken = () =>
-      new PlatformError("account_exists", `account name ${a.name} is taken`, { field: "name" });
+    const taken = (as: string) =>
+      new PlatformError(
+        "account_exists",
+        as === a.name
+          ? `account name ${a.name} is taken`
+          : `account name ${a.name} is taken: names are compared without regard to case, and ${as} exists`,
+        { field: "name", ...(as === a.name ? {} : { existing: as }) },
+      );
     const existing = await this.db
       .selectFrom("accounts")
-      .select("account_id")
-      .where("name", "=", a.name)
+      .select("name")
+      .where(foldedName, "=", foldName(a.name))
       .executeTakeFirst();
-    if (existing) throw taken();
+    if (existing) throw taken(existing.name);
     try {
       await this.db
         .insertInto("accounts")
@@ -42,7 +61,7 @@ export class AccountsTable extends TableModule {
         })
         .execute();
     } catch (e) {
-      if (isUniqueViolation(e)) throw taken();
+      if (isUniqueViolation(e)) throw taken(a.name);
       throw e;
     }
     await this.insertKey(a.account_id, key, a.created_at);
@@ -91,15 +110,16 @@ export class AccountsTable extends TableModule {
    * an account creation and an agent registration of one name then run one after the other.
    */
   async lockName(name: string): Promise<void> {
-    await this.advisoryLock(`name:${name}`);
+    // the folded name: `Alice` and `alice` are one name of the namespace (foldName)
+    await this.advisoryLock(`name:${foldName(name)}`);
   }
 
-  /** The id of the account named `name`, or null. */
+  /** The id of the account named `name` in any case (`Alice` for `alice`, {@link foldName}), or null. */
   async idByName(name: string): Promise<string | null> {
     const r = await this.db
       .selectFrom("accounts")
       .select("account_id")
-      .where("name", "=", name)
+      .where(foldedName, "=", foldName(name))
       .executeTakeFirst();
     return r?.account_id ?? null;
   }

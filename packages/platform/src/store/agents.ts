@@ -1,5 +1,6 @@
 /** Data access of the `agents` table. */
 import type { AgentRecord } from "../agents.js";
+import { sql } from "kysely";
 import { TableModule } from "./executor.js";
 import type { AgentsTable as AgentRow } from "./schema.js";
 
@@ -15,6 +16,20 @@ export class AgentsTable extends TableModule {
   /** An agent, or null. `lock`: lock its row until the transaction ends (PostgreSQL), serialising its runs' start. */
   async get(agentId: string, opts: { lock?: boolean } = {}): Promise<AgentRecord | null> {
     const r = await this.rowByKey("agents", "agent_id", agentId, opts);
+    return r ? toAgent(r) : null;
+  }
+
+  /**
+   * The agent whose id is `agentId` in any case (`Alice` for `alice`: ids are unique without regard
+   * to case, `foldName`), or null; the exact id first.
+   */
+  async getFolded(agentId: string): Promise<AgentRecord | null> {
+    const r = await this.db
+      .selectFrom("agents")
+      .selectAll()
+      .where(sql<string>`lower(agent_id)`, "=", agentId.toLowerCase())
+      .orderBy(sql`agent_id = ${agentId}`, "desc")
+      .executeTakeFirst();
     return r ? toAgent(r) : null;
   }
 

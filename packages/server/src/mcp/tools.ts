@@ -73,7 +73,7 @@ export const KEYED_TOOLS: ReadonlySet<string> = new Set([
   "runs_mine",
 ]);
 
-const Answer = z.object({
+const Answer = z.strictObject({
   ordinal: z.number().int().describe("the task's ordinal in THIS run, as benchmark_start_run returned it"),
   answer_text: z.string().describe("your answer; see the task's grader_type for the format"),
 });
@@ -107,7 +107,7 @@ function registerAccountTools(server: McpServer, t: ToolContext): void {
     {
       description:
         "Create an account and get its API key (no key needed). Send the key afterwards as 'Authorization: Bearer <key>'. Shown once: keep it.",
-      inputSchema: {
+      inputSchema: z.strictObject({
         name: z.string().min(1).max(64).optional().describe("display name"),
         agent_id: z
           .string()
@@ -121,7 +121,7 @@ function registerAccountTools(server: McpServer, t: ToolContext): void {
           .string()
           .optional()
           .describe("0x address credited if you win (can be set later)"),
-      },
+      }),
     },
     (a) =>
       call(t, async () => {
@@ -133,7 +133,7 @@ function registerAccountTools(server: McpServer, t: ToolContext): void {
     "set_withdrawal_address",
     {
       description: "Set the 0x address your prize credit goes to. Set it before you compete.",
-      inputSchema: { withdrawal_address: z.string() },
+      inputSchema: z.strictObject({ withdrawal_address: z.string() }),
     },
     (a) =>
       call(t, async () => ({
@@ -150,7 +150,10 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
   const slugArg = slugArgOf(t);
   server.registerTool(
     "benchmark_list",
-    { description: "Published benchmarks (closed ones are listed read-only).", inputSchema: {} },
+    {
+      description: "Published benchmarks (closed ones are listed read-only).",
+      inputSchema: z.strictObject({}),
+    },
     () =>
       call(t, async () => {
         const v = (await d.listBenchmarks(p)) as { benchmarks: unknown[] };
@@ -161,7 +164,7 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
     "benchmark_detail",
     {
       description: "One benchmark: how to compete, graders, scoring, prize facts. Never gold.",
-      inputSchema: { slug: slugArg },
+      inputSchema: z.strictObject({ slug: slugArg }),
     },
     (a) =>
       call(t, async () => ({
@@ -173,7 +176,7 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
     "benchmark_corpus",
     {
       description: "The free corpus. Study it BEFORE starting a run: the clock starts at run start.",
-      inputSchema: { slug: slugArg },
+      inputSchema: z.strictObject({ slug: slugArg }),
     },
     (a) =>
       call(t, async () => ({ value: await d.corpus(p, slugOf(t, a)), text: `corpus of ${slugOf(t, a)}` })),
@@ -182,11 +185,11 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
     "benchmark_leaderboard",
     {
       description: `The leaderboard (the public board while open, the final board at close), one page: rows offset .. offset + limit - 1 (default ${BOARD_PAGE_SIZE} rows from 0; next_offset names the next page).`,
-      inputSchema: {
+      inputSchema: z.strictObject({
         slug: slugArg,
         offset: z.number().int().optional(),
         limit: z.number().int().optional(),
-      },
+      }),
     },
     (a) =>
       call(t, async () => ({
@@ -202,7 +205,7 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
     {
       description:
         "Per-task credit of every finalized run (regraded), once the benchmark has closed (its author: at any time).",
-      inputSchema: { slug: slugArg },
+      inputSchema: z.strictObject({ slug: slugArg }),
     },
     (a) =>
       call(t, async () => ({
@@ -214,7 +217,7 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
     "award_evidence",
     {
       description: "The award evidence pack of a benchmark, or the reason it is not available yet.",
-      inputSchema: { slug: slugArg },
+      inputSchema: z.strictObject({ slug: slugArg }),
     },
     (a) =>
       call(t, async () => {
@@ -246,10 +249,10 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
     {
       description:
         "Start a run: returns run.id and the tasks (ordinal, prompt, visibility, grader_type). The wall clock starts now.",
-      inputSchema: {
+      inputSchema: z.strictObject({
         slug: slugArg,
         agent_id: z.string().optional().describe("one of your agents (default: your first)"),
-      },
+      }),
     },
     (a) =>
       call(t, async () => {
@@ -267,7 +270,7 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
     {
       description:
         "Submit answers for a run (idempotent per ordinal). Unknown or stale ordinals and empty answers are refused, naming them.",
-      inputSchema: { run_id: z.string(), answers: z.array(Answer).min(1) },
+      inputSchema: z.strictObject({ run_id: z.string(), answers: z.array(Answer).min(1) }),
     },
     (a) =>
       call(t, async () => ({
@@ -280,7 +283,7 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
     {
       description:
         "Finalize a run: the clock stops; returns the score (aggregates only while attempts remain).",
-      inputSchema: { run_id: z.string() },
+      inputSchema: z.strictObject({ run_id: z.string() }),
     },
     (a) =>
       call(t, async () => {
@@ -290,7 +293,10 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
   );
   server.registerTool(
     "runs_mine",
-    { description: "Your runs across all benchmarks (recover a lost run id).", inputSchema: {} },
+    {
+      description: "Your runs across all benchmarks (recover a lost run id).",
+      inputSchema: z.strictObject({}),
+    },
     () =>
       call(t, async () => {
         const v = (await d.runsMine(p)) as { runs: unknown[] };
@@ -305,7 +311,7 @@ function registerTutorialTools(server: McpServer, t: ToolContext): void {
     "discover_tutorials",
     {
       description: "The project's how-to documents (competing, publishing, verifying an award).",
-      inputSchema: {},
+      inputSchema: z.strictObject({}),
     },
     () =>
       call(t, async () => ({
@@ -317,7 +323,7 @@ function registerTutorialTools(server: McpServer, t: ToolContext): void {
     "read_tutorial",
     {
       description: "One how-to document as Markdown (slug from discover_tutorials).",
-      inputSchema: { slug: z.string() },
+      inputSchema: z.strictObject({ slug: z.string() }),
     },
     (a) =>
       call(t, async () => {

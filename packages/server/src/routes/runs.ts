@@ -7,6 +7,7 @@ import type { AppEnv } from "../env.js";
 import { sendJson } from "../http.js";
 import { defineRoute } from "../route.js";
 import { AnyJson, SubmitBody } from "../schemas.js";
+import { ANSWERS_BODY } from "../body-limits.js";
 
 export function runRoutes(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
@@ -47,6 +48,7 @@ export function runRoutes(): OpenAPIHono<AppEnv> {
     auth: "required",
     summary: "Submit answers (idempotent upserts per ordinal; unknown ordinals and empty answers 422)",
     body: SubmitBody,
+    bodyLimits: ANSWERS_BODY,
     ok: { status: 200, schema: AnyJson, description: "what was stored" },
     errors: [400, 401, 403, 404, 409, 413, 422],
     handler: async (c, body) =>

@@ -1,0 +1,248 @@
+/**
+ * Re-probe 6, request bodies:
+ * - O3: a body's parse cost is bounded while parsing (`src/body-limits.ts`): 64 KiB for the small
+ *   routes, and on every route but the datasets' (and on `/mcp`) at most 256 members per object,
+ *   a bounded count of items per array and 32 levels; the parse stops at the first member, item or
+ *   level over the limit (the refusal names the offset where it stopped: early in the body);
+ * - O5: an unknown member of any REST body or MCP tool's arguments is refused naming it, and nothing
+ *   is written (no account, no address, no agent, no run started, no attempt used);
+ * - O9: account names are unique without regard to case, over HTTP.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, citiesDataset, publishCities, register, useLive } from "./helpers.js";
+
+const live = useLive({ limits: { rateBurst: 100_000, ratePerSecond: 10_000, accountBurst: 1_000 } });
+let slug: string;
+let key: string;
+beforeAll(async () => {
+  slug = (await publishCities(live.url, 4, "strict")).slug;
+  key = (await register(live.url, "strict-competitor")).key;
+});
+
+const ADDR = `0x${"ab".repeat(20)}`;
+
+/** `{"k0":0,"k1":0,...}` of `n` distinct keys. */
+const manyKeys = (n: number): string => {
+  const parts: string[] = [];
+  for (let i = 0; i < n; i++) parts.push(`"k${i}":0`);
+  return `{${parts.join(",")}}`;
+};
+
+async function rpc(raw: string, withKey: string | null = null) {
+  const res = await fetch(`${live.url}/mcp`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(withKey ? { authorization: `Bearer ${withKey}` } : {}),
+    },
+    body: raw,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+const toolCall = (name: string, args: string) =>
+  `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
+
+/** A REST 413 over a shape limit of `src/body-limits.ts`, with its details. */
+function expect413(
+  r: { status: number; json: any },
+  path: string,
+  reason: string,
+  limit: string,
+  max: number,
+) {
+  expect(r.status).toBe(413);
+  expect(r.json.error.code).toBe("body_too_large");
+  expect(r.json.error.details).toEqual({ path, reason, limit, max });
+}
+
+/** The byte offset at which the refusal says the parser stopped. */
+const stoppedAt = (message: string): number => Number(/refused at offset (\d+)/.exec(message)?.[1] ?? NaN);
+
+describe("O3: the cost of parsing a body is bounded while parsing", () => {
+  it("MCP: benchmark_list with 300,000 argument keys (anonymous) is 413 at the 257th member", async () => {
+    const raw = toolCall("benchmark_list", manyKeys(300_000));
+    expect(raw.length).toBeGreaterThan(3_000_000); // the probe's shape, under the 4 MiB body limit
+    const r = await rpc(raw);
+    expect(r.status).toBe(413);
+    expect(r.body.error.code).toBe(-32600);
+    expect(r.body.error.data).toEqual({
+      path: "$.params.arguments",
+      reason: "too_many_members",
+      limit: "maxMembers",
+      max: 256,
+    });
+    // it stopped at member 257 (~10 bytes each): within the first 3 KB of 3.5 MB
+    expect(stoppedAt(r.body.error.message)).toBeLessThan(3_200);
+  });
+
+  it("REST POST /accounts with the same keys: 413 on its 64 KiB limit, before parsing", async () => {
+    const r = await call(live.url, "POST", "/api/v1/accounts", { raw: manyKeys(300_000) });
+    expect(r.status).toBe(413);
+    expect(r.json.error).toMatchObject({ code: "body_too_large", details: { limit_bytes: 65_536 } });
+  });
+
+  it("REST POST /accounts with 300 keys (under 64 KiB): 413 naming maxMembers; no account", async () => {
+    const raw = manyKeys(300).replace("{", '{"name":"strict-many",');
+    const r = await call(live.url, "POST", "/api/v1/accounts", { raw });
+    expect413(r, "$", "too_many_members", "maxMembers", 256);
+    expect((await register(live.url, "strict-many")).key).toMatch(/^bb/);
+  });
+
+  it("submissions: an answers array of 100,001 items is 413 naming maxItems at $.answers", async () => {
+    const r = await call(live.url, "POST", "/api/v1/benchmarks/runs/run_x/submissions", {
+      key,
+      raw: `{"answers":[${"0,".repeat(100_000)}0]}`,
+    });
+    expect413(r, "$.answers", "too_many_items", "maxItems", 100_000);
+    expect(stoppedAt(r.json.error.message)).toBeGreaterThan(200_000); // 100,000 items were counted
+  });
+
+  it("nesting over 32 levels is 413 naming maxDepth (REST and MCP)", async () => {
+    const deep = `${"[".repeat(40)}${"]".repeat(40)}`;
+    const rest = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, {
+      key,
+      raw: `{"agent_id":${deep}}`,
+    });
+    expect(rest.status).toBe(413);
+    expect(rest.json.error.details).toMatchObject({ reason: "nesting_too_deep", limit: "maxDepth", max: 32 });
+    const mcp = await rpc(toolCall("register", `{"name":${deep}}`));
+    expect(mcp.status).toBe(413);
+    expect(mcp.body.error.data).toMatchObject({ reason: "nesting_too_deep", limit: "maxDepth", max: 32 });
+  });
+
+  it("a submission over 64 KiB is not held to the small routes' limit", async () => {
+    const runId = (await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, { key })).json.run.id;
+    const r = await call(live.url, "POST", `/api/v1/benchmarks/runs/${runId}/submissions`, {
+      key,
+      body: { answers: [{ ordinal: 0, answer_text: "x".repeat(80_000) }] },
+    });
+    expect(r.status).not.toBe(413);
+    expect(r.json.error?.code).not.toBe("body_too_large");
+  });
+});
+
+describe("O5: unknown members are refused naming them; nothing is written", () => {
+  const expect422 = (r: { status: number; json: any }, path: string) => {
+    expect(r.status).toBe(422);
+    expect(r.json.error.code).toBe("invalid_request");
+    expect(r.json.error.details.path).toBe(path);
+  };
+
+  it("POST /accounts {name, withdrawl_address}: 422, no account (the name registers afterwards)", async () => {
+    const r = await call(live.url, "POST", "/api/v1/accounts", {
+      body: { name: "strict-typo", withdrawl_address: ADDR },
+    });
+    expect422(r, "$.withdrawl_address");
+    expect((await register(live.url, "strict-typo")).key).toMatch(/^bb/);
+  });
+
+  it("PUT withdrawal-address {withdrawal_address, agent_id} and POST agents {agent_id, is_author}", async () => {
+    const me = await register(live.url, "strict-owner");
+    expect422(
+      await call(live.url, "PUT", "/api/v1/accounts/me/withdrawal-address", {
+        key: me.key,
+        body: { withdrawal_address: ADDR, agent_id: "strict-owner" },
+      }),
+      "$.agent_id",
+    );
+    expect422(
+      await call(live.url, "POST", "/api/v1/accounts/me/agents", {
+        key: me.key,
+        body: { agent_id: "strict-owner-2", is_author: true },
+      }),
+      "$.is_author",
+    );
+    const after = (await call(live.url, "GET", "/api/v1/accounts/me", { key: me.key })).json;
+    expect(after.withdrawal_address).toBeNull();
+    expect(after.agents.map((a: { agent_id: string }) => a.agent_id)).toEqual(["strict-owner"]);
+  });
+
+  it("POST runs {agent_idd}: 422, no run started, no attempt used", async () => {
+    const me = await register(live.url, "strict-runner");
+    expect422(
+      await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, {
+        key: me.key,
+        body: { agent_idd: "strict-runner" },
+      }),
+      "$.agent_idd",
+    );
+    const started = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: me.key });
+    expect(started.status).toBe(201);
+    expect(started.json.run.attempt).toBe(1);
+  });
+
+  it("submissions, datasets, bounty and relayed claims: 422 naming the member", async () => {
+    expect422(
+      await call(live.url, "POST", "/api/v1/benchmarks/runs/run_x/submissions", {
+        key,
+        body: { answers: [{ ordinal: 0, answer_text: "x", answr: 1 }] },
+      }),
+      "$.answers[0].answr",
+    );
+    const dataset = { ...citiesDataset(2, "strict"), sanitise: true };
+    expect422(await call(live.url, "POST", "/api/v1/datasets", { key, body: dataset }), "$.sanitise");
+    expect422(
+      await call(live.url, "POST", `/api/v1/benchmarks/${slug}/bounty`, {
+        key,
+        body: { bounty_id: "1", bountyid: "1" },
+      }),
+      "$.bountyid",
+    );
+    expect422(
+      await call(live.url, "POST", `/api/v1/benchmarks/${slug}/claims/relay`, {
+        key,
+        body: { account: ADDR, to: ADDR, deadline: 1, signature: `0x${"11".repeat(65)}`, nonce: 0 },
+      }),
+      "$.nonce",
+    );
+  });
+
+  it("MCP register, benchmark_start_run and benchmark_list with an unknown argument: a tool error naming it", async () => {
+    const reg = await rpc(toolCall("register", `{"name":"strict-mcp","withdrawl_address":"${ADDR}"}`));
+    expect(reg.status).toBe(200);
+    expect(reg.body.result.isError).toBe(true);
+    expect(JSON.stringify(reg.body.result.content)).toContain("withdrawl_address");
+    expect((await register(live.url, "strict-mcp")).key).toMatch(/^bb/); // no account was made
+
+    const me = await register(live.url, "strict-mcp-runner");
+    const start = await rpc(toolCall("benchmark_start_run", `{"slug":"${slug}","agnet_id":"x"}`), me.key);
+    expect(start.body.result.isError).toBe(true);
+    expect(JSON.stringify(start.body.result.content)).toContain("agnet_id");
+    const ok = await rpc(toolCall("benchmark_start_run", `{"slug":"${slug}"}`), me.key);
+    expect(ok.body.result.isError).toBeFalsy();
+    expect(
+      ok.body.result.structuredContent?.run?.attempt ??
+        JSON.parse(ok.body.result.content[0].text).run.attempt,
+    ).toBe(1);
+
+    const list = await rpc(toolCall("benchmark_list", `{"k0":0}`));
+    expect(list.body.result.isError).toBe(true);
+    expect(JSON.stringify(list.body.result.content)).toContain("k0");
+  });
+
+  it("tools/list and the OpenAPI document say additionalProperties: false", async () => {
+    const tools = await rpc(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`);
+    const register = tools.body.result.tools.find((t: { name: string }) => t.name === "register");
+    expect(register.inputSchema.additionalProperties).toBe(false);
+    const doc = (await call(live.url, "GET", "/api/v1/openapi.json")).json;
+    for (const name of [
+      "RegisterBody",
+      "WithdrawalBody",
+      "AgentBody",
+      "StartRunBody",
+      "SubmitBody",
+      "DatasetBody",
+    ])
+      expect(doc.components.schemas[name].additionalProperties, name).toBe(false);
+  });
+});
+
+describe("O9: account names are unique without regard to case", () => {
+  it("P6V-x after p6v-x is 409 account_exists naming the existing name", async () => {
+    await register(live.url, "p6v-strict");
+    const r = await call(live.url, "POST", "/api/v1/accounts", { body: { name: "P6V-strict" } });
+    expect(r.status).toBe(409);
+    expect(r.json.error).toMatchObject({ code: "account_exists", details: { existing: "p6v-strict" } });
+  });
+});
