@@ -89,7 +89,7 @@ describe("leaderboard_visibility buyer_only over REST", () => {
       const r = await call(base, "GET", receipt, who);
       expect(r.status, JSON.stringify(who)).toBe(404);
       expect(r.json.error).toMatchObject({ code: "receipt_withheld", details: { reason: "buyer_only" } });
-      const b = await call(base, "GET", `/api/v1/benchmarks/${slug}/leaderboard?board=final`, who);
+      const b = await call(base, "GET", `/api/v1/benchmarks/${slug}/leaderboard`, who);
       expect(b.json.rows, JSON.stringify(who)).toEqual([]);
       const e = await call(base, "GET", `/api/v1/benchmarks/${slug}/entries`, who);
       expect(e.status).toBe(200);
