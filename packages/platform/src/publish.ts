@@ -485,9 +485,23 @@ export function planTestSet(
   };
 }
 
+/** Most tasks of one run: every private task plus `public_tasks_per_run` of the public ones (or all). */
+function runTaskCount(
+  config: Pick<BenchmarkConfig, "public_tasks_per_run">,
+  publicCount: number,
+  privateCount: number,
+): number {
+  const publicPerRun =
+    config.public_tasks_per_run === null ? publicCount : Math.min(config.public_tasks_per_run, publicCount);
+  return privateCount + publicPerRun;
+}
+
 /**
- * The benchmark's per-answer allowance (the pack budget, `pack-budget.ts`): a benchmark whose award pack
- * could not fit the verifier's limit with every winner answering at {@link MIN_ANSWER_BYTES} is refused.
+ * The benchmark's per-answer allowance (the pack budget, `pack-budget.ts`), from public figures only
+ * (the pack limit, the title, the run's task count: SPEC 6.1). A benchmark whose award pack could not
+ * fit the verifier's limit with every winner answering at {@link MIN_ANSWER_BYTES} is refused, as is a
+ * test set over the budget's reserve for it (only under a test's lowered pack limit: at the real one the
+ * reserve is evidence's `maxTestSetBytes`, checked before). Both refusals go to the author only.
  * @throws PlatformError `invalid_dataset` (`details.limit: "maxPackBytes"` and the budget's figures)
  */
 function awardableAllowance(
@@ -496,27 +510,24 @@ function awardableAllowance(
   title: string,
   config: BenchmarkConfig,
 ): number {
-  const publicPerRun =
-    config.public_tasks_per_run === null
-      ? plan.public_count
-      : Math.min(config.public_tasks_per_run, plan.public_count);
   const budget = answerBudget({
     maxPackBytes: packByteLimit(ctx),
-    testSetBytes: testSetPackBytes(plan.rows),
     titleBytes: titlePackBytes(title),
-    runTasks: plan.leaf_count - plan.public_count + publicPerRun,
+    runTasks: runTaskCount(config, plan.public_count, plan.leaf_count - plan.public_count),
   });
-  if (budget.maxAnswerBytes < MIN_ANSWER_BYTES)
+  const testSetBytes = testSetPackBytes(plan.rows);
+  if (budget.maxAnswerBytes < MIN_ANSWER_BYTES || testSetBytes > budget.testSetBytes)
     throw new PlatformError(
       "invalid_dataset",
       `the award's evidence pack could not fit the ${budget.maxPackBytes} bytes (PACK_LIMITS.maxPackBytes) a verifier reads: ` +
-        `the test set takes ${budget.testSetBytes} bytes and ${MAX_PLACES} winners' receipts of ${budget.runTasks} tasks ${budget.winnersBytes}, ` +
-        `leaving ${budget.maxAnswerBytes} bytes per answer, under the ${MIN_ANSWER_BYTES} a benchmark must allow: use fewer or shorter rows, or set public_tasks_per_run`,
+        `with ${budget.testSetBytes} bytes set aside for the test set (it takes ${testSetBytes}) and ${MAX_PLACES} winners' receipts of ${budget.runTasks} tasks ${budget.winnersBytes}, ` +
+        `${budget.maxAnswerBytes} bytes are left per answer (at least ${MIN_ANSWER_BYTES} needed): use fewer or shorter rows, or set public_tasks_per_run`,
       {
         field: "test set",
         limit: "maxPackBytes",
         max_pack_bytes: budget.maxPackBytes,
-        test_set_bytes: budget.testSetBytes,
+        test_set_bytes: testSetBytes,
+        test_set_reserve_bytes: budget.testSetBytes,
         fixed_bytes: budget.fixedBytes,
         rows_bytes: budget.rowsBytes,
         winners_bytes: budget.winnersBytes,
@@ -663,37 +674,20 @@ export async function getBenchmark(
 
 /**
  * A benchmark's per-answer allowance in canonical-JSON bytes (`config.max_answer_bytes`, see
- * `pack-budget.ts`); for a benchmark stored before the rule, derived from its stored tasks.
+ * `pack-budget.ts`); for a benchmark stored before the rule, derived from its public figures (the pack
+ * limit in force, its title, its run's task count), never from its tasks (SPEC 6.1).
  */
-export async function answerAllowanceOf(
-  ctx: PlatformContext,
-  b: BenchmarkRecord,
-  q: Tables = ctx.store,
-): Promise<number> {
+export async function answerAllowanceOf(ctx: PlatformContext, b: BenchmarkRecord): Promise<number> {
   if (b.config.max_answer_bytes !== undefined) return b.config.max_answer_bytes;
-  let cache = allowanceCaches.get(ctx);
-  if (!cache) allowanceCaches.set(ctx, (cache = new Map()));
-  const hit = cache.get(b.slug);
-  if (hit !== undefined) return hit;
-  const rows = await getTasks(ctx, b.slug, q);
-  const publicPerRun =
-    b.config.public_tasks_per_run === null
-      ? b.public_count
-      : Math.min(b.config.public_tasks_per_run, b.public_count);
-  const allowance = Math.max(
+  return Math.max(
     0,
     answerBudget({
       maxPackBytes: packByteLimit(ctx),
-      testSetBytes: testSetPackBytes(rows),
       titleBytes: titlePackBytes(b.title),
-      runTasks: b.private_count + publicPerRun,
+      runTasks: runTaskCount(b.config, b.public_count, b.private_count),
     }).maxAnswerBytes,
   );
-  cache.set(b.slug, allowance); // the tasks and title of a benchmark never change
-  return allowance;
 }
-
-const allowanceCaches = new WeakMap<PlatformContext, Map<string, number>>();
 
 /** All benchmarks, oldest first. */
 export function listBenchmarks(ctx: PlatformContext): Promise<BenchmarkRecord[]> {
