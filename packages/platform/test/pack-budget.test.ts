@@ -289,7 +289,7 @@ describe("winners padding every answer to the limit are awarded and verified (re
 /** A dataset of `n` rows with the same prompts whatever `gold`, every label `gold`. */
 function sameRows(n: number, gold: string) {
   const ds = cities(n, "gold");
-  return { ...ds, rows: ds.rows.map((r) => ({ ...r, label: gold })) };
+  return { ...ds, rows: ds.rows.map((r) => ({ ...(r as Record<string, unknown>), label: gold })) };
 }
 
 describe("SPEC 6.1: max_answer_bytes is computed from public figures only (re-probe O4)", () => {
