@@ -13,7 +13,7 @@
  */
 import { Option, type Command } from "commander";
 import { openStore, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
-import { PlatformError, redactUrl, type FaultHooks, type Platform } from "@bench-bounty/platform";
+import { PlatformError, type FaultHooks, type Platform } from "@bench-bounty/platform";
 
 interface ServeOpts extends StoreOpts {
   port: string;
@@ -189,9 +189,9 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         process.stdout.write(
           `bench-bounty serve: listening on ${server.url}\n` +
             `  database: ${database}\n` +
-            `  chain: ${platform.chain ? `chain id ${o.chainId} via ${redactUrl(o.rpcUrl ?? "", { path: true })}` : "none (off-chain: no anchors, no award)"}\n` +
+            `  chain: ${platform.chain ? `chain id ${o.chainId} via ${o.rpcUrl}` : "none (off-chain: no anchors, no award)"}\n` +
             `  operator key: ${process.env.BENCH_BOUNTY_OPERATOR_KEY ? "set (BENCH_BOUNTY_OPERATOR_KEY)" : "not set (nobody may award over the API)"}\n` +
-            `  verifier: full policy, chain ${platform.chain ? "as above" : "not set"}, indexer ${o.indexerUrl ? redactUrl(o.indexerUrl) : "not set"}` +
+            `  verifier: full policy, chain ${platform.chain?.config.rpcUrl ?? "not set"}, indexer ${o.indexerUrl ?? "not set"}` +
             `${verifier.queued.length ? ` (queued at start: ${verifier.queued.join(", ")})` : ""}\n` +
             `  web: ${server.url}/\n` +
             `  REST: ${server.url}/api/v1/benchmarks  OpenAPI: ${server.url}/api/v1/openapi.json\n` +

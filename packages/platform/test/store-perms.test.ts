@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Platform } from "../src/platform.js";
 import { runBenchmark } from "../src/runner.js";
-import { redactUrl } from "../src/store/engine.js";
 import { STORE_DIR_MODE, STORE_FILE_MODE, warnIfExposed, writeFileDurably } from "../src/store.js";
 import {
   cities,
@@ -104,25 +103,5 @@ describe("the store is its owner's only (re-probe O6)", () => {
     writeFileSync(join(quiet, "x"), "");
     chmodSync(join(quiet, "x"), 0o640);
     expect(warnIfExposed([join(quiet, "x")])).toEqual([join(quiet, "x")]);
-  });
-});
-
-describe("URLs in messages and banners (re-probe O7)", () => {
-  it("masks the userinfo password, secret query parameters, and with path: true an RPC URL's path and query", () => {
-    expect(redactUrl("postgresql://u:pw@h:5432/db")).toBe("postgresql://u:***@h:5432/db");
-    expect(redactUrl("postgresql://u@h:5432/db?password=Leak2&sslmode=require")).toBe(
-      "postgresql://u@h:5432/db?password=***&sslmode=require",
-    );
-    expect(redactUrl("postgresql://u@h/db?sslpassword=a&sslkey=b&x=1")).toBe(
-      "postgresql://u@h/db?sslpassword=***&sslkey=***&x=1",
-    );
-    expect(redactUrl("https://base-mainnet.g.alchemy.com/v2/SECRETKEY", { path: true })).toBe(
-      "https://base-mainnet.g.alchemy.com/***",
-    );
-    expect(redactUrl("http://127.0.0.1:8545", { path: true })).toBe("http://127.0.0.1:8545/");
-    expect(redactUrl("https://rpc.example/?apikey=S", { path: true })).toBe("https://rpc.example/?***");
-    // not a URL: the same by pattern
-    expect(redactUrl("postgresql://u:pw@[bad/db?password=x")).toBe("postgresql://u:***@[bad/db?password=***");
-    expect(redactUrl("http://[bad/v2/SECRET", { path: true })).toBe("http://[bad/***");
   });
 });

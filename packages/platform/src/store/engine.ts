@@ -29,33 +29,15 @@ export type StoreTarget =
   | { engine: "sqlite"; file: string }
   | { engine: "postgres"; url: string; schema?: string; poolSize?: number };
 
-/** Query parameters whose value is a secret (libpq's `password`, `sslpassword`; providers' `key`, `token`, ...). */
-const SECRET_PARAM = /pass|secret|key|token|auth/i;
-
-/**
- * A URL fit for messages, logs and banners: its userinfo password, and the value of every query
- * parameter whose name says it is a secret ({@link SECRET_PARAM}: `?password=`, `?apikey=`), replaced
- * by `***`. With `path: true` (an RPC URL, whose hosted providers put the API key in the path:
- * `/v2/KEY`) the path and the whole query are replaced too, leaving the scheme, host and port.
- * A string that is not a URL gets the same replacements by pattern.
- */
-export function redactUrl(url: string, opts: { path?: boolean } = {}): string {
+/** A connection string with its password replaced by `***` (for messages and logs). */
+export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = "***";
-    for (const k of new Set(u.searchParams.keys())) if (SECRET_PARAM.test(k)) u.searchParams.set(k, "***");
-    if (opts.path) {
-      if (u.pathname !== "/" && u.pathname !== "") u.pathname = "/***";
-      if (u.search !== "") u.search = "?***";
-      u.hash = "";
-    }
     return u.toString();
   } catch (e) {
     if (!(e instanceof TypeError)) throw e;
-    const masked = url
-      .replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@")
-      .replace(/([?&][^=&#]*(?:pass|secret|key|token|auth)[^=&#]*=)[^&#]*/gi, "$1***");
-    return opts.path ? masked.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)[/?#].*$/i, "$1/***") : masked;
+    return url.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@");
   }
 }
 
