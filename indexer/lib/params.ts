@@ -39,8 +39,10 @@ export const MAX_LIMIT = 500;
 const UINT256_MAX = (1n << 256n) - 1n;
 
 /**
- * Reads the query string: refuses parameters not in `allowed` and parameters
- * given more than once, and drops empty values (`?status=` means "any").
+ * Reads the query string: refuses parameters not in `allowed` (array forms such
+ * as `limit[]` included) and parameters given more than once, and drops empty
+ * values (`?status=` means "any"). Values are not trimmed: `limit= 1` is refused
+ * by the value's parser, as every non-canonical form is.
  * @throws ParamError
  */
 export function readQuery(
@@ -58,7 +60,7 @@ export function readQuery(
       );
     }
     if (values.length > 1) throw new ParamError(name, `parameter "${name}" is given ${values.length} times`);
-    const v = values[0]?.trim();
+    const v = values[0];
     out[name] = v === undefined || v === "" ? undefined : v;
   }
   return out;
@@ -104,10 +106,10 @@ export function parseStatus(name: string, value: string): StatusName {
   return hit;
 }
 
-/** Page size: an integer from 1 to {@link MAX_LIMIT}; {@link DEFAULT_LIMIT} when absent. */
+/** Page size: an integer from 1 to {@link MAX_LIMIT} in canonical digits (no sign, leading zero, exponent or space); {@link DEFAULT_LIMIT} when absent. */
 export function parseLimit(name: string, value: string | undefined): number {
   if (value === undefined) return DEFAULT_LIMIT;
-  if (!/^[0-9]+$/.test(value) || Number(value) < 1 || Number(value) > MAX_LIMIT) {
+  if (!/^[1-9][0-9]{0,2}$/.test(value) || Number(value) > MAX_LIMIT) {
     throw new ParamError(name, `"${name}" must be an integer from 1 to ${MAX_LIMIT}, got "${clip(value)}"`);
   }
   return Number(value);
@@ -119,7 +121,7 @@ export function parseLimit(name: string, value: string | undefined): number {
  * (`2026-11-30T12:00:00Z`, `...+02:00`); fractions of a second are dropped.
  */
 export function parseTime(name: string, value: string): bigint {
-  if (/^[0-9]{1,12}$/.test(value)) return BigInt(value);
+  if (/^(0|[1-9][0-9]{0,11})$/.test(value)) return BigInt(value);
   const iso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
   const ms = iso.test(value) ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(ms)) {
@@ -134,7 +136,7 @@ export function parseTime(name: string, value: string): bigint {
 
 /** Cursor of the award history: `"<block>:<logIndex>"` of the last award of the previous page. */
 export function parseAwardCursor(name: string, value: string): { block: bigint; logIndex: number } {
-  const m = /^([0-9]{1,20}):([0-9]{1,9})$/.exec(value);
+  const m = /^(0|[1-9][0-9]{0,19}):(0|[1-9][0-9]{0,8})$/.exec(value);
   if (m === null)
     throw new ParamError(name, `"${name}" must be a cursor returned as nextCursor, got "${clip(value)}"`);
   return { block: BigInt(m[1]!), logIndex: Number(m[2]!) };
@@ -142,7 +144,7 @@ export function parseAwardCursor(name: string, value: string): { block: bigint; 
 
 /** Cursor of lists ordered by bounty id (descending): the last id of the previous page. */
 export function parseIdCursor(name: string, value: string): bigint {
-  if (!/^[0-9]{1,78}$/.test(value)) {
+  if (!/^(0|[1-9][0-9]{0,77})$/.test(value)) {
     throw new ParamError(name, `"${name}" must be a cursor returned as nextCursor, got "${clip(value)}"`);
   }
   return BigInt(value);

@@ -119,7 +119,8 @@ export function readIndexerSettings(
   try {
     new URL(rpcUrl);
   } catch {
-    throw new IndexerSettingsError(rpcVar, `is not a URL: "${rpcUrl}"`);
+    // not echoed: a provider's RPC URL carries its API key
+    throw new IndexerSettingsError(rpcVar, "is not a URL (the value is not printed: it may carry a key)");
   }
 
   const bookKey = get("ADDRESS_BOOK") ?? String(chainId);

@@ -427,6 +427,13 @@ function querySafety(label: string, databaseUrl: string | undefined) {
           status: 400,
         },
         { path: "/sql/db?sql=1&other=2", status: 400 },
+        {
+          // a second sql parameter was ignored (issue 13 re-probe: a parameter given twice is a 400)
+          path: `/sql/db?sql=${encodeURIComponent(superjson.stringify({ sql: "SELECT id FROM bounty", params: [] }))}&sql=x`,
+          status: 400,
+        },
+        { path: "/bounties?limit=%2050", status: 400 },
+        { path: "/bounties?limit[]=5", status: 400 },
         { path: "/sql/db", init: { method: "POST" }, status: 405, allow: "GET" },
         { path: "/sql/live?sql=x", status: 404 },
         { path: "/sql/anything", status: 404 },

@@ -7,6 +7,7 @@ import { engineProjects } from "./src/testing.js";
  */
 const STORE_TESTS = [
   "test/store.test.ts",
+  "test/compiled-queries.test.ts",
   "test/verification-jobs.test.ts",
   "test/author-agents.test.ts",
   "test/award.test.ts",
@@ -21,6 +22,7 @@ const STORE_TESTS = [
   "test/task-scores.test.ts",
   "test/pack-budget.test.ts",
   "test/registration.test.ts",
+  "test/operator-spend.test.ts",
 ];
 
 export default defineConfig({

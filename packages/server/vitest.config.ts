@@ -7,6 +7,7 @@ import { engineProjects } from "@bench-bounty/platform/testing";
  */
 const POSTGRES_TESTS = [
   "test/rest-walk.test.ts",
+  "test/publish-quota.test.ts",
   "test/access.test.ts",
   "test/parallel.test.ts",
   "test/crash.test.ts",
@@ -19,6 +20,7 @@ const POSTGRES_TESTS = [
   "test/buyer-only.test.ts",
   "test/registration.test.ts",
   "test/public-reads.test.ts",
+  "test/late-run.test.ts",
 ];
 
 export default defineConfig({

@@ -288,13 +288,15 @@ export function refusalOf(e: unknown): QueryRefused | undefined {
  * @throws Error for what is not the caller's fault (answered 500 by the app's error handler).
  */
 export async function sqlDb(c: Context, tables: ReadonlySet<string>): Promise<Response> {
-  const names = Object.keys(c.req.queries());
-  const unknown = names.filter((n) => n !== "sql");
+  const queries = c.req.queries();
+  const unknown = Object.keys(queries).filter((n) => n !== "sql");
   const raw = c.req.query("sql");
   let request: z.infer<typeof SqlRequest>;
   try {
     if (unknown.length > 0)
       throw new QueryRefused("invalid_query", `unknown parameter "${unknown[0]}" (allowed: sql)`);
+    if ((queries.sql?.length ?? 0) > 1)
+      throw new QueryRefused("invalid_query", `parameter "sql" is given ${queries.sql!.length} times`);
     if (raw === undefined)
       throw new QueryRefused(
         "invalid_query",

@@ -1,3 +1,4 @@
+import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import {
   MAX_LIMIT,
@@ -76,5 +77,49 @@ describe("REST parameters", () => {
   it("award cursors are block:logIndex", () => {
     expect(parseAwardCursor("cursor", "120:3")).toEqual({ block: 120n, logIndex: 3 });
     expect(paramOf(() => parseAwardCursor("cursor", "120"))).toBe("cursor");
+  });
+
+  // issue 13 re-probe: every parameter given twice, as an array form or as a non-canonical number is a
+  // 400 naming it (values were trimmed, and leading zeros passed).
+  it.each([
+    ["?limit[]=5", "limit[]"],
+    ["?limit%5B%5D=5", "limit[]"],
+    ["?limit=5&limit=5", "limit"],
+    ["?limit=1e2", "limit"],
+    ["?limit=%2B5", "limit"],
+    ["?limit=+5", "limit"],
+    ["?limit=%205", "limit"],
+    ["?limit=5%20", "limit"],
+    ["?limit=0x10", "limit"],
+    ["?limit=05", "limit"],
+    ["?from=%2B1700000000", "from"],
+    ["?from=01700000000", "from"],
+    ["?from=1700000000&from=1", "from"],
+    ["?winner=%200x15d34AAf54267DB7D7c367839AAf71A00a2C6A65", "winner"],
+    ["?cursor=012:3", "cursor"],
+    ["?cursor=12:03", "cursor"],
+  ])("the query string %s is refused naming %s (as a route reads it)", async (q, parameter) => {
+    const app = new Hono().get("/awards", (c) => {
+      try {
+        const p = readQuery(c.req.queries(), ["winner", "from", "limit", "cursor"]);
+        parseLimit("limit", p.limit);
+        if (p.from !== undefined) parseTime("from", p.from);
+        if (p.winner !== undefined) parseAddress("winner", p.winner);
+        if (p.cursor !== undefined) parseAwardCursor("cursor", p.cursor);
+        return c.json({ ok: true });
+      } catch (e) {
+        if (!(e instanceof ParamError)) throw e;
+        return c.json({ parameter: e.parameter }, 400);
+      }
+    });
+    const r = await app.request(`/awards${q}`);
+    expect(r.status).toBe(400);
+    expect(((await r.json()) as { parameter: string }).parameter).toBe(parameter);
+  });
+
+  it("canonical forms still pass", async () => {
+    expect(parseLimit("limit", "5")).toBe(5);
+    expect(parseTime("from", "0")).toBe(0n);
+    expect(parseAwardCursor("cursor", "0:0")).toEqual({ block: 0n, logIndex: 0 });
   });
 });

@@ -80,4 +80,18 @@ describe("indexer settings", () => {
       variableOf(() => readIndexerSettings({ PONDER_RPC_URL_8453: "https://base.example/rpc" }, emptyBook)),
     ).toBe("BOUNTY_ADDRESS");
   });
+
+  it("never echoes an RPC URL or a database URL it refuses (they carry keys and passwords)", () => {
+    const messageOf = (env: Record<string, string | undefined>): string => {
+      try {
+        readIndexerSettings({ ...local, ...env }, emptyBook);
+      } catch (e) {
+        if (e instanceof IndexerSettingsError) return e.message;
+        throw e;
+      }
+      throw new Error("did not throw");
+    };
+    expect(messageOf({ PONDER_RPC_URL_8453: "base-rpc/v2/PROVIDER_SECRET" })).not.toContain("PROVIDER_SECRET");
+    expect(messageOf({ DATABASE_URL: "mysql://u:DB_PASSWORD@h/db" })).not.toContain("DB_PASSWORD");
+  });
 });

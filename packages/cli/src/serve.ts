@@ -6,6 +6,8 @@
  * - chain: `--rpc-url`, `--chain-id`, contract addresses (flags or the address book), the operator's
  *   signer key (awarder and anchorer) from `BENCH_BOUNTY_PRIVATE_KEY` only;
  * - the operator's API key (may award over the API) from `BENCH_BOUNTY_OPERATOR_KEY` only;
+ * - receipt anchors batched: one `anchorMany` within `--anchor-flush-ms` (2000) of a finalize, whatever
+ *   the number of finalizes (`--receipt-anchoring immediate`, given explicitly, sends one per finalize);
  * - `--host`, `--port`. It prints where it listens and which database it uses, then serves until
  *   SIGINT, SIGTERM or SIGHUP, and with `--exit-with-parent` until the process that started it dies
  *   (a wrapper killed without passing the signal on: the demo, `npx`, `npm run`); then it stops the
@@ -13,7 +15,7 @@
  */
 import { Option, type Command } from "commander";
 import { openStore, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
-import { PlatformError, type FaultHooks, type Platform } from "@bench-bounty/platform";
+import { PlatformError, publicRpcOrigin, type FaultHooks, type Platform } from "@bench-bounty/platform";
 
 interface ServeOpts extends StoreOpts {
   port: string;
@@ -26,6 +28,8 @@ interface ServeOpts extends StoreOpts {
   localChain?: boolean;
   /** Stop when the parent process dies (see {@link untilStopped}). */
   exitWithParent?: boolean;
+  /** Longest a receipt waits for its batched anchor, in ms (digits). */
+  anchorFlushMs: string;
 }
 
 /**
@@ -98,13 +102,15 @@ export const MIN_OPERATOR_KEY_CHARS = 32;
 /**
  * Opens the platform the options describe with the platform CLI's `openStore` (PostgreSQL when
  * `DATABASE_URL` is set, several `serve` processes may share it; else the SQLite store in
- * `--store DIR`), with the operator's key from `BENCH_BOUNTY_OPERATOR_KEY`.
+ * `--store DIR`), with the operator's key from `BENCH_BOUNTY_OPERATOR_KEY`; `batched`: receipt anchors
+ * wait for one `anchorMany` per `--anchor-flush-ms`.
  * @returns the platform and the database it uses, for the banner (never a password)
  * @throws PlatformError `invalid_option`, `invalid_store`
  */
 async function openForServe(
   o: ServeOpts,
   faults: FaultHooks | undefined,
+  batched: boolean,
 ): Promise<{ platform: Platform; database: string }> {
   const operatorKey = process.env.BENCH_BOUNTY_OPERATOR_KEY;
   // Whoever holds the operator key may award: a placeholder or a short key pasted from an example
@@ -116,7 +122,24 @@ async function openForServe(
         "generate one, e.g. export BENCH_BOUNTY_OPERATOR_KEY=bb_operator_$(openssl rand -hex 16)",
       { field: "BENCH_BOUNTY_OPERATOR_KEY" },
     );
-  return openStore(o, { ...(operatorKey ? { operatorKey } : {}), ...(faults ? { faults } : {}) });
+  if (!/^[1-9][0-9]{0,6}$/.test(o.anchorFlushMs))
+    throw new PlatformError("invalid_option", "--anchor-flush-ms must be an integer 1..9999999 (ms)", {
+      field: "anchor-flush-ms",
+    });
+  // Receipts are batched: the operator's receipt transactions are one per flush, whatever the number
+  // of finalizes (issue 13 re-probe: one transaction per finalize drained the operator's gas).
+  const anchorBatching = {
+    flushMs: Number(o.anchorFlushMs),
+    onError: (e: unknown) =>
+      process.stderr.write(
+        `anchor: a batch of receipts stays pending (retried): ${e instanceof Error ? e.message : String(e)}\n`,
+      ),
+  };
+  return openStore(o, {
+    ...(operatorKey ? { operatorKey } : {}),
+    ...(faults ? { faults } : {}),
+    ...(batched ? { anchorBatching } : {}),
+  });
 }
 
 /** Options of {@link registerServeCommand}. */
@@ -146,14 +169,25 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
     .addOption(new Option("--local-chain", "the chain is a local node: no explorer links on the web pages"))
     .addOption(
       new Option(
+        "--anchor-flush-ms <ms>",
+        "receipts are anchored in batches (one anchorMany) within this many ms of their finalize",
+      )
+        .env("BENCH_BOUNTY_ANCHOR_FLUSH_MS")
+        .default("2000"),
+    )
+    .addOption(
+      new Option(
         "--exit-with-parent",
         "stop when the process that started this one dies (for scripts that spawn serve; on by itself under npm, npx and pnpm)",
       ),
     )
-    .action(async (o: ServeOpts) => {
+    .action(async (o: ServeOpts, cmd: Command) => {
       try {
         const port = portOf(o.port);
-        const { platform, database } = await openForServe(o, opts.faults);
+        // serve batches receipt anchors unless `--receipt-anchoring immediate` is given explicitly
+        const batched =
+          cmd.getOptionValueSource("receiptAnchoring") === "default" || o.receiptAnchoring === "batch";
+        const { platform, database } = await openForServe(o, opts.faults, batched);
         // Loaded here, not at the bin's start: every other command stays as fast as before.
         const { platformDomain, serveApp, startVerifier, storeVerificationQueue, webMiddleware } =
           await import("@bench-bounty/server");
@@ -186,12 +220,15 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
               process.stderr.write(`verifier: ${step.slug || "queue"} ${step.kind}: ${step.error}\n`);
           },
         });
+        // The operator's RPC URL carries a provider's key: only its origin is printed (issue 13 re-probe).
+        const rpc = platform.chain?.config.rpcUrl;
         process.stdout.write(
           `bench-bounty serve: listening on ${server.url}\n` +
             `  database: ${database}\n` +
-            `  chain: ${platform.chain ? `chain id ${o.chainId} via ${o.rpcUrl}` : "none (off-chain: no anchors, no award)"}\n` +
+            `  chain: ${rpc ? `chain id ${o.chainId} via ${publicRpcOrigin(rpc)}` : "none (off-chain: no anchors, no award)"}\n` +
+            `  receipt anchors: ${!rpc ? "none (off-chain)" : platform.ctx.anchorBatcher ? `batched (one anchorMany within ${o.anchorFlushMs} ms of a finalize)` : "one transaction per finalize (--receipt-anchoring immediate)"}\n` +
             `  operator key: ${process.env.BENCH_BOUNTY_OPERATOR_KEY ? "set (BENCH_BOUNTY_OPERATOR_KEY)" : "not set (nobody may award over the API)"}\n` +
-            `  verifier: full policy, chain ${platform.chain?.config.rpcUrl ?? "not set"}, indexer ${o.indexerUrl ?? "not set"}` +
+            `  verifier: full policy, chain ${rpc ? publicRpcOrigin(rpc) : "not set"}, indexer ${o.indexerUrl ?? "not set"}` +
             `${verifier.queued.length ? ` (queued at start: ${verifier.queued.join(", ")})` : ""}\n` +
             `  web: ${server.url}/\n` +
             `  REST: ${server.url}/api/v1/benchmarks  OpenAPI: ${server.url}/api/v1/openapi.json\n` +

@@ -24,6 +24,9 @@ afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGTERM");
 });
 
+/** The banner and logs of the last {@link startServe}. */
+let printed = { out: "", err: "" };
+
 async function startServe(extra: string[]): Promise<string> {
   const store = mkdtempSync(join(tmpdir(), "bb-cli-secret-"));
   const args = [
@@ -53,12 +56,13 @@ async function startServe(extra: string[]): Promise<string> {
   children.push(child);
   let out = "";
   let err = "";
-  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  child.stdout!.on("data", (d: Buffer) => (printed.out = out += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (printed.err = err += d.toString()));
+  printed = { out: "", err: "" };
   const end = Date.now() + 30_000;
   while (Date.now() < end) {
     const m = /listening on (\S+)/.exec(out);
-    if (m) return m[1]!;
+    if (m && /MCP: /.test(out)) return m[1]!;
     if (child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -93,6 +97,16 @@ describe("serve and the operator's RPC URL", { timeout: 60_000 }, () => {
     }
     const config = (await (await fetch(`${base}/config.json`)).json()) as Record<string, unknown>;
     expect(config.rpcUrl ?? null, seen.join("\n")).toBeNull();
+  });
+
+  it("the banner names the RPC by its origin only (it printed the whole --rpc-url, key and all)", async () => {
+    await startServe([]);
+    expect(printed.out).toMatch(/chain: chain id 31337 via http:\/\/127\.0\.0\.1:9\n/);
+    expect(printed.out).toMatch(/verifier: full policy, chain http:\/\/127\.0\.0\.1:9, indexer not set/);
+    expect(printed.out + printed.err).not.toContain(SECRET);
+    expect(printed.out + printed.err).not.toContain(SIGNER.slice(2));
+    // and says how receipts are anchored (batched by default: the operator's gas per finalize is bounded)
+    expect(printed.out).toMatch(/receipt anchors: batched \(one anchorMany within 2000 ms/);
   });
 
   it("the page is told the RPC given by --public-rpc-url, and only that one", async () => {

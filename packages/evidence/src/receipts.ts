@@ -15,7 +15,8 @@ import { keccak256Utf8 } from "./keccak.js";
 import { EvidenceError, appendPath } from "./errors.js";
 import { BARE_HEX64, DIGEST, SCORE4, SECONDS3, USDC6, isIsoMsZ } from "./formats.js";
 import { Fraction } from "./fraction.js";
-import { canonicalHash, type Hex, toBareHex as bytesToHex } from "./hash.js";
+import { canonicalHash, keccak256Hex, type Hex, toBareHex as bytesToHex } from "./hash.js";
+import { withCanonicalJson } from "./json/serializer.js";
 
 /** The receipt schema tag (SPEC 4). */
 export const RECEIPT_SCHEMA = "bench-bounty.receipt.v1" as const;
@@ -100,6 +101,20 @@ export function answerDigest(text: string, saltHex: string): Hex {
  */
 export function receiptHash(receipt: Receipt | Record<string, unknown>): Hex {
   return canonicalHash(receipt);
+}
+
+const utf8Decoder = new TextDecoder();
+
+/**
+ * A receipt's canonical JSON text (SPEC 2) and its {@link receiptHash}, from one serialisation (a
+ * store keeps the text beside the hash: serialising a 200-task receipt costs as much as hashing it).
+ * @throws EvidenceError as {@link receiptHash}
+ */
+export function receiptTextAndHash(receipt: Receipt | Record<string, unknown>): { text: string; hash: Hex } {
+  return withCanonicalJson(receipt, (bytes) => ({
+    text: utf8Decoder.decode(bytes),
+    hash: keccak256Hex(bytes),
+  }));
 }
 
 /** One task of a run, as the platform knows it when building the receipt. */

@@ -7,7 +7,9 @@ import {
   commitTestSet,
   composite,
   promptHash,
+  canonicalJsonString,
   receiptHash,
+  receiptTextAndHash,
   regradeRun,
   type Receipt,
   type RevealedAnswer,
@@ -43,6 +45,13 @@ describe("receipts.json vectors (SPEC 4)", () => {
     describe(c.name, () => {
       it("receipt hash", () => {
         expect(receiptHash(c.receipt)).toBe(c.receipt_hash);
+      });
+
+      it("receiptTextAndHash: the canonical JSON text and the same hash, from one serialisation", () => {
+        expect(receiptTextAndHash(c.receipt)).toEqual({
+          text: canonicalJsonString(c.receipt),
+          hash: c.receipt_hash,
+        });
       });
 
       it("answers match the receipt and bind to the three-rows test set", () => {

@@ -5,13 +5,16 @@
  *   environment, `HOME` and `TMPDIR` set to its own working directory, plus exactly the variables the
  *   caller passes in `agent.env`. Never a private key, an API key or a database URL: nothing else of the
  *   runner's environment is passed, whatever its name;
- * - its **own temporary working directory** (`bb-agent-*` under the system temp dir, removed afterwards),
- *   unless the caller names one (`agent.cwd`);
+ * - its **own temporary working directory** (`bb-agent-*` under {@link agentWorkRoot}, removed
+ *   afterwards), unless the caller names one (`agent.cwd`);
  * - **no sight of the store** when Debian's `bubblewrap` (`bwrap`) works on this machine (user
  *   namespaces): the filesystem is mounted read-only, every `hide` path (the store's `localPaths`: its
  *   directory, its checkpoints, and the real directory of its database file, where SQLite writes the
  *   `-journal`, `-wal` and `-shm`) is hidden at its real path (a directory under an empty tmpfs, a file
- *   under `/dev/null`), only its working directory is writable, and the agent gets its own PID
+ *   under `/dev/null`), and so is whatever the symlinks inside a hidden directory lead to (a file in one
+ *   with another hard link is refused: its other name would stay readable); the other agents' working
+ *   directories and PostgreSQL's socket directory are empty, only its working directory is writable,
+ *   and the agent gets a fresh `/proc` of its own PID
  *   namespace, no capabilities (`--cap-drop ALL`: a runner started as root would otherwise hand a root
  *   agent `CAP_SYS_ADMIN`, enough to `umount` the tmpfs and read the store), a new session, and dies
  *   with the runner. Without `bwrap` the runner prints one warning and runs the agent as a plain
@@ -22,7 +25,16 @@
  * machine. Strangers' agents belong on the network service, not on the operator's machine.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
+import {
+  appendFileSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { PlatformError } from "./errors.js";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
@@ -97,7 +109,8 @@ export interface HiddenMount {
  */
 export function hiddenMounts(hide: readonly string[]): HiddenMount[] {
   const points = new Map<string, HiddenMount>();
-  for (const h of hide) {
+  const todo = [...hide];
+  for (let h = todo.shift(); h !== undefined; h = todo.shift()) {
     let real: string;
     try {
       real = realpathSync(resolve(h));
@@ -105,16 +118,88 @@ export function hiddenMounts(hide: readonly string[]): HiddenMount[] {
       if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
       continue;
     }
+    if (points.has(real)) continue;
     const st = statSync(real);
     if (real === sep) throw unhideable(h, "it is the root directory");
     if (!st.isDirectory() && st.nlink > 1)
       throw unhideable(h, `it has ${st.nlink} hard links: another name of the file would stay readable`);
     points.set(real, { path: real, kind: st.isDirectory() ? "dir" : "file" });
+    if (st.isDirectory()) todo.push(...linksInside(real));
   }
   const dirs = [...points.values()].filter((m) => m.kind === "dir").map((m) => m.path);
   return [...points.values()]
     .filter((m) => !dirs.some((q) => q !== m.path && isUnder(m.path, q)))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Most entries {@link linksInside} reads under one hidden directory before refusing the layout. */
+export const MAX_HIDDEN_ENTRIES = 200_000;
+
+/**
+ * What hiding the directory `dir` leaves readable elsewhere: the targets of the symlinks inside it (a
+ * `runs` or checkpoint directory symlinked to another disk; hidden in turn, at their real paths), and
+ * refuses a file inside with other hard links (its other name, outside, would stay readable).
+ * @throws PlatformError `invalid_option` for a file with other hard links, or a tree over
+ *   {@link MAX_HIDDEN_ENTRIES} entries
+ */
+function linksInside(dir: string): string[] {
+  const targets: string[] = [];
+  const stack = [dir];
+  let seen = 0;
+  for (let d = stack.pop(); d !== undefined; d = stack.pop()) {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (++seen > MAX_HIDDEN_ENTRIES)
+        throw unhideable(dir, `it holds more than ${MAX_HIDDEN_ENTRIES} entries to check for links`);
+      const p = join(d, e.name);
+      if (e.isSymbolicLink()) targets.push(p);
+      else if (e.isDirectory()) stack.push(p);
+      else if (e.isFile()) {
+        const n = lstatSync(p).nlink;
+        if (n > 1)
+          throw unhideable(p, `it has ${n} hard links: another name of the file would stay readable`);
+      }
+    }
+  }
+  return targets;
+}
+
+/**
+ * PostgreSQL's socket directories: every sandbox gets them empty (a tmpfs) when they exist, so a local
+ * database that trusts the runner's OS user (peer authentication) does not let its agent in.
+ */
+export const DATABASE_SOCKET_DIRS = ["/run/postgresql", "/var/run/postgresql"] as const;
+
+/**
+ * The parent of the agents' own working directories: `bb-agents-<uid>` in the system temp dir (mode
+ * 0700, created once and kept), emptied in every sandbox, so an agent sees no other agent's directory,
+ * of this runner or another, present or future. Refused when that path is not a directory of this user
+ * (a link or a directory planted by another user); the agents' directories then go to the temp dir.
+ */
+export function agentWorkRoot(): string | null {
+  const root = join(tmpdir(), `bb-agents-${process.getuid?.() ?? "user"}`);
+  try {
+    mkdirSync(root, { mode: 0o700 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+  }
+  const st = lstatSync(root);
+  if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid())) return null;
+  return realpathSync(root);
+}
+
+/** Directories emptied (a tmpfs) in every sandbox when they exist: the database sockets, the agents' root. */
+function emptiedDirs(): string[] {
+  const out = new Set<string>();
+  const root = agentWorkRoot();
+  for (const d of [...DATABASE_SOCKET_DIRS, ...(root ? [root] : [])]) {
+    try {
+      const real = realpathSync(d);
+      if (real !== sep && statSync(real).isDirectory()) out.add(real);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    }
+  }
+  return [...out];
 }
 
 /** True when `p` is strictly inside the directory `dir`. */
@@ -150,10 +235,15 @@ export function agentArgv(command: string, cwd: string, hide: string[], sandbox:
       `the agent's working directory ${cwd} is the store's ${clash.path}, which the agent must not see: give the agent another directory (or none: it then gets a fresh temporary one)`,
       { field: "agent.cwd", path: cwd },
     );
-  const mounts: { path: string; args: string[] }[] = hidden.map((m) => ({
-    path: m.path,
-    args: m.kind === "dir" ? ["--tmpfs", m.path] : ["--ro-bind", "/dev/null", m.path],
+  const mounts: { path: string; args: string[] }[] = emptiedDirs().map((d) => ({
+    path: d,
+    args: ["--tmpfs", d],
   }));
+  for (const m of hidden)
+    mounts.push({
+      path: m.path,
+      args: m.kind === "dir" ? ["--tmpfs", m.path] : ["--ro-bind", "/dev/null", m.path],
+    });
   mounts.push({ path: dir, args: ["--bind", dir, dir] });
   mounts.sort((a, b) => depth(a.path) - depth(b.path)); // stable: equal depths keep their order
   const argv = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
@@ -211,7 +301,7 @@ export async function runAgentProcess(
   logFile: string,
 ): Promise<AgentProcessResult> {
   if (signal.aborted) return { kind: "aborted" };
-  const own = agent.cwd === undefined ? mkdtempSync(join(tmpdir(), "bb-agent-")) : null;
+  const own = agent.cwd === undefined ? mkdtempSync(join(agentWorkRoot() ?? tmpdir(), "bb-agent-")) : null;
   const cwd = agent.cwd ?? own!;
   const sandbox = bubblewrapAvailable();
   if (!sandbox && !warned) {

@@ -39,6 +39,7 @@ import {
   type WalletClient,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { redactRpc } from "./redact.js";
 import { PlatformError } from "./errors.js";
 import { assertBountyTerms } from "./terms.js";
 
@@ -567,6 +568,7 @@ export class ChainGateway {
   }
 
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    const rpc = this.config.rpcUrl;
     try {
       return await fn();
     } catch (e) {
@@ -580,9 +582,10 @@ export class ChainGateway {
             args: (revert.data?.args ?? []).map(String),
           });
         }
-        throw new PlatformError("chain_error", `${what} failed: ${e.shortMessage}`, {});
+        throw new PlatformError("chain_error", redactRpc(`${what} failed: ${e.shortMessage}`, rpc), {});
       }
-      throw new PlatformError("chain_error", `${what} failed: ${(e as Error).message}`, {});
+      // Not viem's: its message may name the URL (fetch's), which carries a provider's key.
+      throw new PlatformError("chain_error", redactRpc(`${what} failed: ${(e as Error).message}`, rpc), {});
     }
   }
 }

@@ -2,6 +2,8 @@
  * The shared context of the platform's operations and the stored shapes they exchange.
  */
 import type { Hex } from "@bench-bounty/evidence";
+import type { ReceiptAnchorBatcher } from "./anchor-batch.js";
+import type { PublishQuota } from "./publish.js";
 import type { AnchorEvidence, ChainGateway } from "./chain.js";
 import type { Store } from "./store.js";
 import type { Clock } from "./time.js";
@@ -35,8 +37,15 @@ export interface PlatformContext {
   chain: ChainGateway | null;
   /** Base URL used for `receipt_url` in packs and links in the HTTP door. */
   publicBaseUrl: string;
-  /** `immediate`: each receipt is anchored at finalize; `batch`: receipts wait for {@link anchorPending} (one anchorMany). */
+  /**
+   * `immediate`: each receipt is anchored at finalize; `batch`: receipts wait for one `anchorMany`:
+   * the {@link PlatformContext.anchorBatcher}'s next flush, `anchor <slug>` or the award.
+   */
   receiptAnchoring: "immediate" | "batch";
+  /** Flushes pending receipts within its interval (`anchor-batch.ts`), or null (batches wait for `anchor` / the award). */
+  anchorBatcher: ReceiptAnchorBatcher | null;
+  /** Benchmarks one account may publish per period (`publish.ts`), or null for no quota. */
+  publishQuota: PublishQuota | null;
   /** SHA-256 (hex) of the operator's key from the environment, or null (no operator key: local operator only). */
   operatorKeyHash: string | null;
   faults: FaultHooks;

@@ -50,7 +50,8 @@ export type PlatformErrorCode =
   | "receipt_withheld"
   | "task_scores_withheld"
   | "invalid_utf8"
-  | "award_pending";
+  | "award_pending"
+  | "publish_quota_exceeded";
 
 /** One item of a row-numbered error list: the dataset row (0-based) and the field it concerns. */
 export interface RowIssue {

@@ -22,6 +22,7 @@
  * ```
  */
 import { randomBytes as nodeRandomBytes } from "node:crypto";
+import { ReceiptAnchorBatcher, type AnchorBatching } from "./anchor-batch.js";
 import { ChainGateway, type ChainConfig } from "./chain.js";
 import type { AttachedBounty, BenchmarkRecord, FaultHooks, PlatformContext, TaskRecord } from "./context.js";
 import { checkDataset, type DatasetInput, type DatasetReport } from "./dataset.js";
@@ -41,9 +42,13 @@ import {
   isOpen,
   listBenchmarks,
   publishBenchmark,
+  DEFAULT_PUBLISH_QUOTA,
   type DatasetSummary,
   type PublishOptions,
+  type PublishQuota,
   type PublishResult,
+  storeDataset,
+  type PreparedDataset,
 } from "./publish.js";
 import {
   anchorPending,
@@ -130,6 +135,14 @@ export interface PlatformOptions {
   publicBaseUrl?: string;
   /** Anchor each receipt at finalize (`immediate`, default) or in batches with `anchorPending` (`batch`). */
   receiptAnchoring?: "immediate" | "batch";
+  /**
+   * Batch receipt anchors and flush them within `flushMs` (one `anchorMany` for every receipt pending
+   * then): the operator's receipt transactions are bounded whatever the number of finalizes
+   * (`anchor-batch.ts`). Implies `receiptAnchoring: "batch"` when a chain is set; `serve` sets it.
+   */
+  anchorBatching?: AnchorBatching;
+  /** Benchmarks one account may publish per period (default {@link DEFAULT_PUBLISH_QUOTA}; null: none). */
+  publishQuota?: PublishQuota | null;
   /** The operator's API key (from the environment, e.g. `BENCH_BOUNTY_OPERATOR_KEY`): kept only as its hash. */
   operatorKey?: string;
   /** Fault injection for crash tests. */
@@ -150,7 +163,12 @@ export class Platform {
         : opts.chain instanceof ChainGateway
           ? opts.chain
           : ChainGateway.connect(opts.chain);
-    return new Platform({
+    const batching = chain !== null && opts.anchorBatching !== undefined;
+    if (batching && !(Number.isFinite(opts.anchorBatching!.flushMs) && opts.anchorBatching!.flushMs > 0))
+      throw new PlatformError("invalid_option", "anchorBatching.flushMs must be a number of ms > 0", {
+        field: "flushMs",
+      });
+    const ctx: PlatformContext = {
       store: await Store.open(opts.database ?? { dir: opts.dir! }, {
         existing: opts.existingStore === true,
         ...(opts.runsDir !== undefined ? { runsDir: opts.runsDir } : {}),
@@ -160,10 +178,18 @@ export class Platform {
       answerSaltSeed: opts.answerSaltSeed ?? null,
       chain,
       publicBaseUrl: opts.publicBaseUrl ?? "http://127.0.0.1:8787",
-      receiptAnchoring: opts.receiptAnchoring ?? "immediate",
+      receiptAnchoring: batching ? "batch" : (opts.receiptAnchoring ?? "immediate"),
+      anchorBatcher: null,
+      publishQuota: opts.publishQuota === undefined ? DEFAULT_PUBLISH_QUOTA : opts.publishQuota,
       operatorKeyHash: opts.operatorKey ? hashKey(opts.operatorKey) : null,
       faults: opts.faults ?? {},
-    });
+    };
+    if (batching) {
+      const batcher = new ReceiptAnchorBatcher(ctx, opts.anchorBatching!);
+      ctx.anchorBatcher = batcher;
+      batcher.notify(); // receipts left pending by an earlier process
+    }
+    return new Platform(ctx);
   }
 
   /** The verifier worker's queue in this store (the `VerificationJobs` port of the server's worker). */
@@ -176,9 +202,20 @@ export class Platform {
     return this.ctx.chain;
   }
 
-  /** Closes the store. */
+  /** Stops the receipt batcher (waiting for a flush under way) and closes the store. */
   async close(): Promise<void> {
+    await this.ctx.anchorBatcher?.stop();
     await this.ctx.store.close();
+  }
+
+  /**
+   * Anchors every pending receipt now, in `anchorMany` batches (what the batcher does on its timer).
+   * @returns how many digests were anchored
+   * @throws PlatformError `no_chain`, `chain_error`
+   */
+  flushReceiptAnchors(): Promise<number> {
+    if (!this.ctx.chain) throw new PlatformError("no_chain", "no chain configured", {});
+    return (this.ctx.anchorBatcher ?? new ReceiptAnchorBatcher(this.ctx, { flushMs: 1 })).flush();
   }
 
   // ---- identity -------------------------------------------------------------
@@ -225,6 +262,10 @@ export class Platform {
   /** Validates and stores a dataset owned by `p` (idempotent for the same owner, name and content). */
   async createDataset(p: Principal, input: DatasetInput): Promise<DatasetSummary> {
     return createDataset(this.ctx, p, input);
+  }
+  /** Stores a dataset checked by `prepareDataset` (elsewhere: a worker thread), owned by `p`; idempotent as {@link createDataset}. */
+  async storeDataset(p: Principal, prepared: PreparedDataset): Promise<DatasetSummary> {
+    return storeDataset(this.ctx, p, prepared);
   }
   /** The row schema, publish options and worked examples (seed: `GET /datasets/formats`). */
   async datasetFormats() {

@@ -60,7 +60,7 @@ import { parseTemplate, refuseGoldPlaceholders, renderTemplate } from "./templat
 import { isoMillis } from "./time.js";
 import { assertWellFormedText } from "./utf8.js";
 import { assertDatasetOwner, assertRole } from "./identity/access.js";
-import type { Principal } from "./identity/principal.js";
+import { isOperator, type Principal } from "./identity/principal.js";
 
 /** A stored dataset's summary. */
 export interface DatasetSummary {
@@ -332,34 +332,73 @@ export async function createDataset(
   owner: Principal,
   input: DatasetInput,
 ): Promise<DatasetSummary> {
-  assertRole(owner, "author");
+  assertRole(owner, "author"); // before the rows are checked
+  return storeDataset(ctx, owner, prepareDataset(input));
+}
+
+/**
+ * A validated dataset in the form the store keeps it: strings only, so it crosses a worker thread as is
+ * (the server checks a large upload off its event loop and hands this to {@link storeDataset}).
+ */
+export interface PreparedDataset {
+  name: string;
+  description: string | null;
+  label_policy: string | null;
+  /** Stored JSON of `{sanitize, bucket_fields, time_bound_fields}`. */
+  options_json: string;
+  /** {@link ValidatedDataset.content_hash}. */
+  content_hash: Hex;
+  /** Each row's hash and stored JSON, in upload order. */
+  rows: { row_hash: Hex; body_json: string }[];
+}
+
+/**
+ * Validates and normalises a dataset into what the store keeps (pure: nothing stored).
+ * @throws PlatformError `invalid_dataset` as {@link validateDataset}
+ */
+export function prepareDataset(input: unknown): PreparedDataset {
   const v = validateDataset(input);
+  return {
+    name: v.name,
+    description: v.description,
+    label_policy: v.label_policy,
+    options_json: toStored({
+      sanitize: v.sanitize,
+      bucket_fields: v.bucket_fields,
+      time_bound_fields: v.time_bound_fields,
+    }),
+    content_hash: v.content_hash,
+    rows: v.rows.map((row, i) => ({ row_hash: v.row_hashes[i]!, body_json: toStored(row) })),
+  };
+}
+
+/**
+ * Stores a dataset made by {@link prepareDataset}, owned by `owner` (idempotent for the same owner, name
+ * and content). @throws PlatformError `forbidden` (not an author)
+ */
+export async function storeDataset(
+  ctx: PlatformContext,
+  owner: Principal,
+  d: PreparedDataset,
+): Promise<DatasetSummary> {
+  assertRole(owner, "author");
   // The owner is part of the id: two authors uploading the same rows get two datasets.
-  const datasetId = `ds-${keccak256Hex(`${owner.account_id}\n${v.name}\n${v.content_hash}`).slice(2, 18)}`;
+  const datasetId = `ds-${keccak256Hex(`${owner.account_id}\n${d.name}\n${d.content_hash}`).slice(2, 18)}`;
   const existing = await ctx.store.datasets.get(datasetId);
   if (existing) return existing;
   const createdAt = isoMillis(ctx.clock());
   const record = {
     dataset_id: datasetId,
     owner_account_id: owner.account_id,
-    name: v.name,
-    content_hash: v.content_hash,
-    row_count: v.rows.length,
+    name: d.name,
+    content_hash: d.content_hash,
+    row_count: d.rows.length,
     created_at: createdAt,
   };
   const inserted = await ctx.store.tx((t) =>
     t.datasets.insertIfAbsent(
-      {
-        ...record,
-        description: v.description,
-        label_policy: v.label_policy,
-        options_json: toStored({
-          sanitize: v.sanitize,
-          bucket_fields: v.bucket_fields,
-          time_bound_fields: v.time_bound_fields,
-        }),
-      },
-      v.rows.map((row, i) => ({ row_hash: v.row_hashes[i]!, body_json: toStored(row) })),
+      { ...record, description: d.description, label_policy: d.label_policy, options_json: d.options_json },
+      d.rows,
     ),
   );
   // Another process stored the same dataset first: same id, same content.
@@ -548,6 +587,50 @@ const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
  *   `invalid_option`, `invalid_slug`, `invalid_template`, `missing_placeholder`, `invalid_label`,
  *   `invalid_gold`
  */
+/**
+ * How many benchmarks one account may publish per period: each publish anchors its commitment, one
+ * transaction the operator pays (issue 13 re-probe: 40 operator transactions in 7 s from 2 addresses).
+ */
+export interface PublishQuota {
+  /** Publishes per period (>= 1). */
+  count: number;
+  /** The period, in ms. */
+  periodMs: number;
+}
+
+/** The default {@link PublishQuota}: 20 benchmarks per account per 24 hours. */
+export const DEFAULT_PUBLISH_QUOTA: PublishQuota = { count: 20, periodMs: 24 * 3600 * 1000 };
+
+/**
+ * Refuses a publish past the account's {@link PublishQuota} (the operator, who pays, is not counted).
+ * @throws PlatformError `publish_quota_exceeded`, `details: {limit: "publishes_per_account", count,
+ *   period_seconds, retry_after_seconds}`
+ */
+export async function assertPublishQuota(
+  ctx: PlatformContext,
+  p: Principal,
+  q: Tables = ctx.store,
+): Promise<void> {
+  const quota = ctx.publishQuota;
+  if (quota === null || isOperator(p)) return;
+  const now = ctx.clock();
+  const recent = await q.benchmarks.createdSince(p.account_id, isoMillis(now - quota.periodMs));
+  if (recent.length < quota.count) return;
+  const freedAt = Date.parse(recent[recent.length - quota.count]!) + quota.periodMs;
+  const retry = Math.max(1, Math.ceil((freedAt - now) / 1000));
+  const period = Math.round(quota.periodMs / 1000);
+  throw new PlatformError(
+    "publish_quota_exceeded",
+    `publish quota reached: an account may publish ${quota.count} benchmarks per ${period} s (publishes_per_account); retry in ${retry} s`,
+    {
+      limit: "publishes_per_account",
+      count: quota.count,
+      period_seconds: period,
+      retry_after_seconds: retry,
+    },
+  );
+}
+
 export async function publishBenchmark(
   ctx: PlatformContext,
   author: Principal,
@@ -557,6 +640,7 @@ export async function publishBenchmark(
   const config = benchmarkConfig(options);
   const ds = await getDataset(ctx, datasetId);
   assertDatasetOwner(author, ds);
+  await assertPublishQuota(ctx, author);
   const existing = await ctx.store.benchmarks.slugOfDataset(datasetId);
   if (existing !== null) throw benchmarkExists(datasetId, existing);
   if (options.slug !== undefined) {
@@ -590,6 +674,7 @@ export async function publishBenchmark(
     // unique constraints on slug and dataset_id decide a race the reads did not see).
     const raced = await t.benchmarks.slugOfDataset(datasetId);
     if (raced !== null) throw benchmarkExists(datasetId, raced);
+    await assertPublishQuota(ctx, author, t);
     if (await t.benchmarks.exists(slug)) throw slugConflict(slug);
     try {
       await t.benchmarks.insert({

@@ -19,11 +19,12 @@ import {
   buildReceipt,
   isWellFormedText,
   keccak256Hex,
-  receiptHash,
+  receiptTextAndHash,
   trimWhiteSpace,
   type Hex,
   type Receipt,
 } from "@bench-bounty/evidence";
+import { anchorDigests } from "./anchor-batch.js";
 import type { AnchorEvidence } from "./chain.js";
 import type { BenchmarkRecord, PlatformContext, TaskRecord } from "./context.js";
 import { PlatformError } from "./errors.js";
@@ -248,7 +249,11 @@ export async function startRun(
         { max_attempts: b.config.max_attempts },
       );
     }
-    if (used === 0) await assertRoomForAgent(ctx, t, slug);
+    if (used === 0) {
+      // the count and the insert are one decision: first starts of this benchmark take turns
+      await t.runs.lockNewAgents(slug);
+      await assertRoomForAgent(ctx, t, slug);
+    }
     const attempt = used + 1;
     const plan = runPlan(b, tasks, agentId, attempt);
     const runId = runIdOf(slug, agentId, attempt);
@@ -583,7 +588,7 @@ export async function finalizeRun(
     await t.runs.finalize(runId, {
       finalized_at_ms: scored.finalizedMs,
       answer_salt: scored.salt,
-      receipt: scored.receipt,
+      receipt_json: scored.receiptJson,
       receipt_hash: scored.hash,
       rank_accuracy: scored.accuracyValue,
       score_public: scored.publicScore,
@@ -599,6 +604,8 @@ export async function finalizeRun(
     const used = await t.runs.attempts(slug, run.agent_id);
     return { ...scored, run, b, used };
   });
+  // Batched: the receipt waits (pending) for the batcher's next anchorMany, within its flush interval.
+  if (ctx.chain && ctx.receiptAnchoring === "batch") ctx.anchorBatcher?.notify();
   let anchor: AnchorEvidence | null = null;
   let anchorError: string | undefined;
   if (ctx.chain && ctx.receiptAnchoring === "immediate") {
@@ -659,11 +666,12 @@ function scoreRun(
       credit: open ? null : g.credit,
     })),
   });
-  const hash = receiptHash(receipt);
+  const { text: receiptJson, hash } = receiptTextAndHash(receipt); // stored as is: serialised once
   return {
     open,
     graded,
     receipt,
+    receiptJson,
     hash,
     accuracyValue,
     publicScore,
@@ -833,20 +841,8 @@ export async function anchorPending(
 ): Promise<Record<string, AnchorEvidence>> {
   if (!ctx.chain) throw new PlatformError("no_chain", "no chain configured", {});
   const digests = (await ctx.store.anchors.pending(slug, kind)).map((r) => r.digest);
-  if (digests.length === 0) return {};
-  const evs =
-    digests.length === 1
-      ? [await ctx.chain.anchor(digests[0]!, kind)]
-      : await ctx.chain.anchorMany(digests, kind);
-  const out: Record<string, AnchorEvidence> = {};
-  await ctx.store.tx(async (t) => {
-    for (const [i, d] of digests.entries()) {
-      const ev = evs[i]!;
-      await t.anchors.markAnchored(d, ev);
-      out[d] = ev;
-    }
-  });
-  return out;
+  const evs = await anchorDigests(ctx, digests, kind);
+  return Object.fromEntries(digests.map((d, i) => [d, evs[i]!]));
 }
 
 /** A digest waiting to be anchored (a chain outage, batched anchoring): `anchor` retries these. */

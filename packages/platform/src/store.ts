@@ -284,10 +284,10 @@ export class Store extends Tables {
   }
 
   /**
-   * SQLite: the group commit's counters (commits written, commits on disk, fsyncs run), for tests
-   * and benchmarks; null on PostgreSQL.
+   * SQLite: the group commit's counters (commits written, commits on disk, fsyncs run, their total
+   * and longest duration in ms), for tests and benchmarks; null on PostgreSQL.
    */
-  walStats(): { written: number; durable: number; syncs: number } | null {
+  walStats(): { written: number; durable: number; syncs: number; syncMs: number; maxSyncMs: number } | null {
     return this.wal?.stats() ?? null;
   }
 

@@ -6,10 +6,26 @@
  * through a symlink made bwrap fail for every task; it is now hidden at its real path. SQLite only: a
  * PostgreSQL store is no local file to hide.
  */
-import { linkSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { agentArgv, bubblewrapAvailable, hiddenMounts, runAgentProcess } from "../src/agent-process.js";
+import {
+  agentArgv,
+  agentWorkRoot,
+  bubblewrapAvailable,
+  DATABASE_SOCKET_DIRS,
+  hiddenMounts,
+  runAgentProcess,
+} from "../src/agent-process.js";
 import { Store } from "../src/store.js";
 import { runBenchmark } from "../src/runner.js";
 import {
@@ -24,6 +40,20 @@ import {
 } from "./helpers.js";
 
 afterEach(cleanup);
+
+/** Runs `cmd` as an agent (hiding `hide`, in `cwd` when given); it must exit 0. @returns its stdout */
+async function agentOutput(cmd: string, hide: string[], cwd?: string): Promise<string> {
+  const r = await runAgentProcess(
+    { command: cmd, hide, ...(cwd ? { cwd } : {}) },
+    "",
+    10_000,
+    new AbortController().signal,
+    join(tempDir(), "agent.log"),
+  );
+  if (r.kind !== "exit") throw new Error(`agent ${r.kind}`);
+  expect(r.code, r.stderrTail).toBe(0);
+  return r.stdout;
+}
 
 describe.skipIf(!bubblewrapAvailable() || TEST_ENGINE !== "sqlite")(
   "a sandboxed CLI agent cannot unhide the store",
@@ -69,10 +99,8 @@ describe("hidden paths are mounted at their real path (issue 13 re-probe F3)", (
       { path: join(base, "real"), kind: "dir" },
     ]);
     const argv = agentArgv("true", base, [join(base, "link")], true);
-    expect(argv.slice(argv.indexOf("--tmpfs"), argv.indexOf("--tmpfs") + 2)).toEqual([
-      "--tmpfs",
-      join(base, "real"),
-    ]);
+    expect(argv[argv.indexOf(join(base, "real")) - 1]).toBe("--tmpfs");
+    expect(argv).not.toContain(join(base, "link"));
   });
 });
 
@@ -122,16 +150,7 @@ describe("the store's files are hidden at their real paths, whatever the layout 
   /** What an agent started with `hide` (and `cwd`) reads of `paths`: the first bytes of each, joined. */
   async function agentReads(hide: string[], paths: string[], cwd?: string): Promise<string> {
     const cmd = paths.map((p) => `(cat '${p}' 2>/dev/null | head -c 40 || true)`).join("; ");
-    const r = await runAgentProcess(
-      { command: cmd, hide, ...(cwd ? { cwd } : {}) },
-      "",
-      10_000,
-      new AbortController().signal,
-      join(tempDir(), "agent.log"),
-    );
-    if (r.kind !== "exit") throw new Error(`agent ${r.kind}`);
-    expect(r.code, r.stderrTail).toBe(0);
-    return r.stdout;
+    return agentOutput(cmd, hide, cwd);
   }
 
   it("a store whose platform.sqlite is a symlink lists the real file and its real directory as local paths", async () => {
@@ -158,13 +177,14 @@ describe("the store's files are hidden at their real paths, whatever the layout 
     mkdirSync(join(base, "store"));
     const argv = agentArgv("true", base, [join(base, "store")], true);
     const bind = argv.indexOf("--bind");
-    const tmpfs = argv.indexOf("--tmpfs");
+    const tmpfs = argv.indexOf(join(base, "store")) - 1;
     expect(bind).toBeGreaterThan(0);
+    expect(argv[tmpfs]).toBe("--tmpfs");
     expect(tmpfs).toBeGreaterThan(bind);
     // a working directory inside the hidden store is bound after the tmpfs (the other way round)
     const inside = mkdtempSync(join(base, "store", "bb-agent-"));
     const argv2 = agentArgv("true", inside, [join(base, "store")], true);
-    expect(argv2.indexOf("--tmpfs")).toBeLessThan(argv2.indexOf("--bind"));
+    expect(argv2.indexOf(join(base, "store"))).toBeLessThan(argv2.indexOf("--bind"));
   });
 
   it("refuses layouts it cannot hide: the working directory is the store, a database file with another hard link", () => {
@@ -203,8 +223,9 @@ describe("the store's files are hidden at their real paths, whatever the layout 
           for (const ext of ["-journal", "-wal", "-shm"])
             writeFileSync(join(root, "disk", `bb.sqlite${ext}`), "GOLD");
           const files = ["", "-journal", "-wal", "-shm"].map((ext) => join(root, "disk", `bb.sqlite${ext}`));
-          // what it reads without the fix: the database (its SQLite header) and every companion file
-          expect(await agentReads([join(root, "store")], files)).toMatch(/^SQLite format 3/);
+          // hiding the store directory alone hides the database (its symlink is followed), not its
+          // companion files: the store lists their real directory too
+          expect(await agentReads([join(root, "store")], files)).toBe("GOLDGOLDGOLD");
           expect(await agentReads(store.localPaths, [join(root, "store", "platform.sqlite"), ...files])).toBe(
             "",
           );
@@ -245,6 +266,90 @@ describe("the store's files are hidden at their real paths, whatever the layout 
             work,
           ),
         ).toBe("mine");
+      });
+    },
+  );
+});
+
+/**
+ * Issue 13's known gap (stop 23): the sandbox hid a symlinked store's real directory but did not follow
+ * the symlinks found inside hidden directories, nor check the hard links of the files in them; and what
+ * else an agent can reach of the runner (its /proc, its fds, other agents' working directories).
+ */
+describe("links out of hidden directories, /proc and other agents (issue 13 gap)", () => {
+  const agentSays = async (cmd: string, hide: string[], cwd?: string) =>
+    (await agentOutput(cmd, hide, cwd)).trim();
+
+  it("hides the targets of symlinks inside a hidden directory, at their real paths", () => {
+    const base = realpathSync(tempDir());
+    mkdirSync(join(base, "store"));
+    mkdirSync(join(base, "disk", "runs"), { recursive: true });
+    symlinkSync(join(base, "disk", "runs"), join(base, "store", "runs"));
+    symlinkSync(join(base, "nowhere"), join(base, "store", "dangling"));
+    expect(hiddenMounts([join(base, "store")]).map((m) => m.path)).toEqual([
+      join(base, "disk", "runs"),
+      join(base, "store"),
+    ]);
+  });
+
+  it("refuses a hidden directory holding a file with another hard link outside it", () => {
+    const base = realpathSync(tempDir());
+    mkdirSync(join(base, "store", "runs"), { recursive: true });
+    writeFileSync(join(base, "store", "runs", "answers.jsonl"), "GOLD");
+    linkSync(join(base, "store", "runs", "answers.jsonl"), join(base, "copy.jsonl"));
+    expect(() => hiddenMounts([join(base, "store")])).toThrow(/answers\.jsonl .*2 hard links/);
+  });
+
+  describe.skipIf(!bubblewrapAvailable())(
+    "under bubblewrap (skipped: bwrap or user namespaces unavailable)",
+    () => {
+      it("a store directory symlinking to another disk: the agent reads nothing there, by any path", async () => {
+        const base = realpathSync(tempDir());
+        mkdirSync(join(base, "store"));
+        mkdirSync(join(base, "disk"));
+        writeFileSync(join(base, "disk", "gold.json"), "GOLD-6");
+        symlinkSync(join(base, "disk"), join(base, "store", "runs"));
+        // a link someone left in the agent's working directory and one in the temp dir lead nowhere either
+        const cwd = mkdtempSync(join(tempDir(), "work-"));
+        symlinkSync(join(base, "disk", "gold.json"), join(cwd, "peek"));
+        symlinkSync(join(base, "store", "runs", "gold.json"), join(base, "peek2"));
+        const cmd = ["disk/gold.json", "store/runs/gold.json", "peek2"]
+          .map((f) => `cat '${join(base, f)}' 2>/dev/null`)
+          .concat(["cat peek 2>/dev/null", "true"])
+          .join("; ");
+        expect(await agentSays(cmd, [join(base, "store")], cwd)).toBe("");
+      });
+
+      it("sees no process of the runner in /proc, none of the store files it holds open, and only allowlisted variables", async () => {
+        const store = await Store.open({ dir: tempDir() }); // the runner holds platform.sqlite open
+        try {
+          const out = await agentSays(
+            `ls /proc | grep -x '${process.pid}' || echo no-runner; ` +
+              `cat /proc/${process.pid}/environ 2>/dev/null | tr '\\0' '\\n' | head -c 200; ` +
+              `ls -l /proc/self/fd | grep -c ${JSON.stringify(store.dir)}; env | cut -d= -f1 | sort | tr '\\n' ' '`,
+            store.localPaths,
+          );
+          const [proc, storeFds, vars] = out.split("\n");
+          expect(proc).toBe("no-runner");
+          expect(storeFds).toBe("0");
+          const allowed = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM", "HOME", "TMPDIR"];
+          for (const v of vars!.trim().split(" "))
+            expect([...allowed, "PWD", "SHLVL", "_", "OLDPWD"]).toContain(v);
+        } finally {
+          await store.close();
+        }
+      });
+
+      it("another agent's working directory is empty to it, and so is PostgreSQL's socket directory", async () => {
+        const other = mkdtempSync(join(agentWorkRoot()!, "bb-agent-"));
+        try {
+          writeFileSync(join(other, "answers.txt"), "THEIRS");
+          expect(await agentSays(`cat '${join(other, "answers.txt")}' 2>/dev/null; true`, [])).toBe("");
+          for (const d of DATABASE_SOCKET_DIRS)
+            if (existsSync(d)) expect(await agentSays(`ls -A ${d} | wc -l`, [])).toBe("0");
+        } finally {
+          rmSync(other, { recursive: true, force: true });
+        }
       });
     },
   );

@@ -254,10 +254,11 @@ describe("chain options are checked before the store or the network", () => {
   it("--rpc-url that is not an http(s) URL and --bounty-contract 0x123 are refused naming the option", async () => {
     vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", KEY);
     const store = join(tempDir(), "st");
-    for (const url of ["notaurl", "ftp://x"]) {
+    for (const url of ["notaurl", "ftp://x", "wss://rpc.example/v2/PROVIDER_SECRET"]) {
       const r = await runCli("agent", "a1", "--store", store, "--rpc-url", url);
       expect(r.code, url).toBe(1);
-      expect(r.err, url).toMatch(/^error: --rpc-url must be an http:\/\/ or https:\/\/ URL, got "/);
+      expect(r.err, url).toMatch(/^error: --rpc-url must be an http:\/\/ or https:\/\/ URL \(the value/);
+      expect(r.err + r.out, url).not.toContain("PROVIDER_SECRET"); // a provider's key is never echoed
     }
     for (const [opt, field] of [
       ["--bounty-contract", "bounty-contract"],

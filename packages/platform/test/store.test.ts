@@ -7,7 +7,8 @@ import BetterSqlite3 from "better-sqlite3";
 import { join } from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { Platform } from "../src/platform.js";
+import { Platform, type PlatformOptions } from "../src/platform.js";
+import { maxRankedRows } from "../src/pack-budget.js";
 import { Store } from "../src/store.js";
 import type { StoreTarget } from "../src/store/engine.js";
 import type { Principal } from "../src/identity/principal.js";
@@ -177,14 +178,17 @@ if (TEST_ENGINE === "postgres") {
  * one platform twice: one `serve` per SQLite store, whose requests race inside the process (two
  * synchronous connections in one thread would wait on each other's lock).
  */
-async function twoPlatforms(): Promise<[Platform, Platform]> {
+async function twoPlatforms(opts: Partial<PlatformOptions> = {}): Promise<[Platform, Platform]> {
   const db = await freshDatabase();
   if ("dir" in db.target) {
-    const one = await Platform.open({ dir: db.target.dir });
+    const one = await Platform.open({ ...opts, dir: db.target.dir });
     return [one, one];
   }
   const target = db.target;
-  return [await Platform.open({ database: target }), await Platform.open({ database: target })];
+  return [
+    await Platform.open({ ...opts, database: target }),
+    await Platform.open({ ...opts, database: target }),
+  ];
 }
 
 describe(`concurrent requests on one ${TEST_ENGINE} database (${TEST_ENGINE === "postgres" ? "two processes" : "one process"})`, () => {
@@ -231,6 +235,38 @@ describe(`concurrent requests on one ${TEST_ENGINE} database (${TEST_ENGINE === 
       expect(board.rows.map((r) => r.run_id)).toEqual([runId]);
       // the next attempt is attempt 2, from either process
       expect((await b.startRun(p, slug, "racer-bot")).run.attempt).toBe(2);
+    } finally {
+      await a.close();
+      if (b !== a) await b.close();
+    }
+  });
+
+  it("race 24 new agents' first starts against a cap of 8: exactly 8 start, the rest are benchmark_full", async () => {
+    const maxPackBytes = 140_000; // 8 ranked rows (pack-budget.test)
+    expect(maxRankedRows(maxPackBytes)).toBe(8);
+    const [a, b] = await twoPlatforms({ faults: { maxPackBytes } });
+    try {
+      const op = a.localOperator();
+      const ds = await a.createDataset(op, cities(2));
+      const { slug } = await a.publish(op, ds.dataset_id, {
+        title: "Cap",
+        prompt_template: "Q {payload.city} #{payload.index}",
+        grader_type: "exact",
+      });
+      // every agent registered first, so each start reaches the count inside its transaction
+      const who: Principal[] = [];
+      for (let i = 0; i < 24; i++) {
+        const p = await a.authenticate((await a.createAccount({ name: `cap${i}` })).api_key);
+        await a.registerAgent(p, `cap${i}-bot`);
+        who.push(p);
+      }
+      const starts = await Promise.allSettled(
+        who.map((p, i) => (i % 2 ? a : b).startRun(p, slug, `cap${i}-bot`)),
+      );
+      expect(starts.filter((s) => s.status === "fulfilled")).toHaveLength(8);
+      for (const s of starts)
+        if (s.status === "rejected") expect(s.reason).toMatchObject({ code: "benchmark_full" });
+      expect(await b.ctx.store.runs.agentCount(slug)).toBe(8);
     } finally {
       await a.close();
       if (b !== a) await b.close();

@@ -26,7 +26,7 @@ import autocannon from "autocannon";
 import { Hono } from "hono";
 import { platformDomain, serveApp } from "../src/index.js";
 import { Worker } from "node:worker_threads";
-import { playUntil, post } from "./full-run.mjs";
+import { playUntil, post, serverThreadSched } from "./full-run.mjs";
 import { seedBoard } from "./seed.js";
 
 const arg = (name: string) =>
@@ -70,6 +70,17 @@ async function bare(
       resolve({ url: `http://127.0.0.1:${info.port}/`, close: () => s.close() }),
     );
   });
+}
+
+/** One row per phase (start, submit, finalize): its server-thread CPU µs, p50 and mean. */
+function phaseRows(phases: Record<string, number[]>): string[] {
+  return Object.entries(phases)
+    .filter(([, us]) => us.length > 0)
+    .map(([name, us]) => {
+      const sorted = [...us].sort((a, b) => a - b);
+      const mean = us.reduce((a, b) => a + b, 0) / us.length;
+      return `| ${name} | ${us.length} | ${pct(sorted, 50).toFixed(0)} | ${mean.toFixed(0)} |`;
+    });
 }
 
 function pct(sorted: number[], p: number): number {
@@ -128,7 +139,7 @@ async function main(): Promise<void> {
   const server = await serveApp({
     domain: platformDomain(platform),
     port: 0,
-    limits: { rateBurst: 1e9, ratePerSecond: 1e9 },
+    limits: { rateBurst: 1e9, ratePerSecond: 1e9, accountBurst: 1e9, accountPerSecond: 1e9 },
   });
   const u = server.url;
   const out: string[] = [];
@@ -177,38 +188,54 @@ async function competeAndRead(platform: Platform, u: string): Promise<string[]> 
     Array.from({ length: 61 }, (_, i) => post(`${u}/api/v1/accounts`, null, { name: `bench-agent-${i}` })),
   );
 
-  /** `keys` play full runs until `until` (Date.now() ms), here or in a worker; their finalize latencies. */
-  const play = async (keys: string[], until: number): Promise<number[]> => {
+  /** `keys` play full runs until `until` (Date.now() ms), here or in a worker: finalize latencies, phases' CPU. */
+  type Played = { lat: number[]; phases?: Record<"start" | "submit" | "finalize", number[]> };
+  const play = async (keys: string[], until: number): Promise<Played> => {
     if (agentsInProcess) return playUntil(u, slug, keys, until);
     const worker = new Worker(new URL("./agents-worker.mjs", import.meta.url), {
       workerData: { url: u, slug, keys, until },
     });
     return new Promise((resolve, reject) => {
-      worker.once("message", (lat: number[]) => resolve(lat));
+      worker.once("message", (played: Played) => resolve(played));
       worker.once("error", reject);
     });
   };
 
   const runsTable: string[] = [];
+  const phaseTable: string[] = [];
   let offset = 0;
   for (const n of only.has("runs") ? [1, 10, 50] : [50]) {
     const until = Date.now() + (only.has("runs") ? seconds * 1000 : 0);
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
+    const thread0 = serverThreadSched();
+    const elu0 = performance.eventLoopUtilization();
     const keys = agents.slice(offset, (offset += n)).map((a) => a.api_key as string);
     const wal0 = platform.ctx.store.walStats();
-    const lat =
+    const { lat, phases } =
       profileDir && only.has("runs")
         ? await profiled(`full runs, ${n} agents`, () => play(keys, until))
         : await play(keys, until);
     const elapsed = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
     const cpuPerRun = (cpu.user + cpu.system) / 1000 / lat.length;
+    const thread1 = serverThreadSched();
+    const perRun = (ns: number) => (ns / 1e6 / lat.length).toFixed(1);
+    const threadPerRun =
+      thread0 && thread1
+        ? `${perRun(thread1.onCpuNs - thread0.onCpuNs)} / ${perRun(thread1.waitNs - thread0.waitNs)}`
+        : "-";
+    const busy = performance.eventLoopUtilization(elu0).utilization;
+    if (phases) phaseTable.push(...phaseRows(phases));
     const wal1 = platform.ctx.store.walStats();
-    const commits = wal0 && wal1 ? `${wal1.written - wal0.written} / ${wal1.syncs - wal0.syncs}` : "-";
+    const syncs = wal0 && wal1 ? wal1.syncs - wal0.syncs : 0;
+    const commits =
+      wal0 && wal1
+        ? `${wal1.written - wal0.written} / ${syncs} / ${((wal1.syncMs - wal0.syncMs) / Math.max(1, syncs)).toFixed(1)} / ${wal1.maxSyncMs.toFixed(0)}`
+        : "-";
     lat.sort((a, b) => a - b);
     runsTable.push(
-      `| ${n} | ${lat.length} | ${(lat.length / elapsed).toFixed(2)} | ${cpuPerRun.toFixed(1)} | ${commits} | ${pct(lat, 50).toFixed(1)} | ${pct(lat, 99).toFixed(1)} |`,
+      `| ${n} | ${lat.length} | ${(lat.length / elapsed).toFixed(2)} | ${cpuPerRun.toFixed(1)} | ${threadPerRun} | ${(busy * 100).toFixed(0)} % | ${commits} | ${pct(lat, 50).toFixed(1)} | ${pct(lat, 99).toFixed(1)} |`,
     );
   }
   const out: string[] = [];
@@ -230,10 +257,18 @@ async function competeAndRead(platform: Platform, u: string): Promise<string[]> 
       `\nFull runs (start, submit 200 answers, finalize; agents ${agentsInProcess ? "on the server's event loop" : "in a worker thread"}):\n`,
     );
     out.push(
-      "| concurrent agents | full runs | runs/s | CPU ms per run (server and agents) | commits / fsyncs | finalize p50 ms | finalize p99 ms |",
-      "|---|---|---|---|---|---|---|",
+      "| concurrent agents | full runs | runs/s | CPU ms per run (server and agents) | server thread ms per run on CPU / waiting for a CPU | server event loop busy | commits / fsyncs / fsync mean ms / max ms | finalize p50 ms | finalize p99 ms |",
+      "|---|---|---|---|---|---|---|---|---|",
     );
     out.push(...runsTable);
+    if (phaseTable.length > 0) {
+      out.push(
+        `\nServer thread CPU per request at 1 agent (µs; ${agentsInProcess ? "with the agent's own cost: it shares the thread" : "the server alone"}):\n`,
+        "| phase | requests | p50 µs | mean µs |",
+        "|---|---|---|---|",
+        ...phaseTable,
+      );
+    }
   }
   return out;
 }

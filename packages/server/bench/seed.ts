@@ -7,6 +7,7 @@
  * scores and finalize time; the stored receipt body is the template's (the board never reads it).
  */
 import { createHash } from "node:crypto";
+import { canonicalJsonString } from "@bench-bounty/evidence";
 import type { Platform } from "@bench-bounty/platform";
 
 /** A score in [0, 1] with 4 decimals (SPEC 7.1) from `n` in 0..10000. */
@@ -45,6 +46,7 @@ export async function seedBoard(platform: Platform, runs: number): Promise<strin
   await platform.finalize(pp, s.run.id);
   const store = platform.ctx.store;
   const template = (await store.runs.get(s.run.id))!;
+  const receiptJson = canonicalJsonString(template.receipt!);
   const createdAt = new Date().toISOString();
   await store.tx(async (t) => {
     for (let i = 1; i < runs; i++) {
@@ -73,7 +75,7 @@ export async function seedBoard(platform: Platform, runs: number): Promise<strin
       await t.runs.finalize(runId, {
         finalized_at_ms: started + 1000 + (i % 977),
         answer_salt: template.answer_salt!,
-        receipt: template.receipt!,
+        receipt_json: receiptJson,
         receipt_hash: `0x${createHash("sha256").update(runId).digest("hex")}`,
         rank_accuracy: score,
         score_public: score,

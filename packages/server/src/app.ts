@@ -1,7 +1,7 @@
 /**
  * The Hono app of `bench-bounty serve`: routes grouped per resource under `/api/v1`, then MCP, then
  * an optional static web app. Middleware in order: time limit, authentication, rate limit (per
- * account, or per client address without a key; account creation per address), body limit; an anonymous leaderboard read is answered before them (`public-reads.ts`). One `onError` turns every refusal into `{error: {code, message, details}}` with the
+ * account, or per client address without a key; account creation per address group and overall), body limit; an anonymous leaderboard read is answered before them (`public-reads.ts`). One `onError` turns every refusal into `{error: {code, message, details}}` with the
  * status of `errors.ts`; an unknown method on a known path is 405 with `Allow`; nothing answers a
  * stack trace.
  */
@@ -15,6 +15,8 @@ import { EdgeError, errorResponseOf, logUnexpected, type EdgeErrorCode } from ".
 import { sendError } from "./http.js";
 import { authenticate } from "./middleware/auth.js";
 import {
+  AccountCreationLimiter,
+  chargeAnswerBytes,
   DEFAULT_LIMITS,
   limitAccountCreation,
   limitBodies,
@@ -36,14 +38,23 @@ import { doorRoutes } from "./routes/door.js";
 import { runRoutes } from "./routes/runs.js";
 import { staticRoutes } from "./routes/static.js";
 
+/** The base URL of an app built without `publicBaseUrl` or `listenUrl`: `serve`'s default address. */
+export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
+
 /** Options of {@link createApp}. */
 export interface AppOptions {
   domain: Domain;
   limits?: Partial<Limits>;
   /** Serves a built web app for paths outside `/api` and `/mcp` (the web package's static hook). */
   web?: MiddlewareHandler<AppEnv>;
-  /** Public base URL (no trailing slash) printed in `how_to_compete`; default: the request's origin. */
+  /**
+   * Public base URL printed in `how_to_compete` (`--public-url`). Default: {@link AppOptions.listenUrl},
+   * else {@link DEFAULT_BASE_URL}; never the request's `Host` (a stranger's `Host: evil.example` would
+   * make the served detail tell agents to send their key there, and a caching proxy would keep it).
+   */
   publicBaseUrl?: string;
+  /** The address the server listens on (`serveApp` sets it), the base URL when `publicBaseUrl` is not set. */
+  listenUrl?: () => string;
   /** Clock of the rate limiter (ms), for tests. */
   now?: () => number;
   /** Where unexpected errors are logged (default stderr). */
@@ -152,13 +163,13 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const limiter = new RateLimiter(limits.rateBurst, limits.ratePerSecond, opts.now);
   const relayLimiter = new RateLimiter(limits.relayBurst, limits.relayPerSecond, opts.now);
-  const accountLimiter = new RateLimiter(limits.accountBurst, limits.accountPerSecond, opts.now);
+  const accountLimiter = new AccountCreationLimiter(limits, opts.now);
   const app = new OpenAPIHono<AppEnv>();
 
   app.use("/api/*", corsOnReads);
   app.use("*", async (c, next) => {
     c.set("domain", opts.domain);
-    c.set("baseUrl", (opts.publicBaseUrl ?? new URL(c.req.url).origin).replace(/\/+$/, ""));
+    c.set("baseUrl", (opts.publicBaseUrl ?? opts.listenUrl?.() ?? DEFAULT_BASE_URL).replace(/\/+$/, ""));
     await next();
   });
   app.use("*", limitTime(limits.handlerTimeoutMs));
@@ -167,6 +178,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   app.use("/mcp/*", auth);
   app.use("/mcp", auth);
   app.use("*", rateLimit(limiter));
+  app.use("/api/*", chargeAnswerBytes(limiter, limits.answerBytesPerToken));
   app.use("/api/v1/benchmarks/:slug/claims/relay", rateLimit(relayLimiter));
   app.use("/api/v1/accounts", limitAccountCreation(accountLimiter));
   const datasetBytes = new RateLimiter(
@@ -201,7 +213,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
       description: "Benchmarks with on-chain USDC prizes: publish from a dataset, compete, award, verify.",
     },
   });
-  mountMcp(app, { requests: limiter, accounts: accountLimiter });
+  mountMcp(app, { requests: limiter, accounts: accountLimiter, answerBytes: limits.mcpAnswerBytes });
   if (opts.web) app.use("*", opts.web);
 
   app.notFound((c: Context<AppEnv>) => {
@@ -228,7 +240,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
     return sendError(c, errorResponseOf(err, opts.log));
   });
   // Anonymous leaderboard reads first: the same answer as the route, without the chain (public-reads.ts).
-  const early = publicReads(opts.domain, limiter, opts.log ?? logUnexpected);
+  const early = publicReads(opts.domain, limiter, opts.log ?? logUnexpected, limits.answerBytesPerToken);
   const chain = app.fetch;
   app.fetch = async (req, env, ctx) => (await early(req, env)) ?? chain(req, env, ctx);
   return app;

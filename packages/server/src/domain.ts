@@ -63,9 +63,17 @@ export interface Domain {
   runTasks(p: Principal | null, runId: string): Promise<JsonValue>;
   runsMine(p: Principal | null): Promise<JsonValue>;
 
-  validateDataset(p: Principal | null, input: unknown): Promise<JsonValue>;
+  /**
+   * The dry run of a dataset body: its JSON bytes as received (parsed, schema-checked and checked off
+   * the event loop: `dataset-check.ts`). @throws EdgeError `invalid_json`, `invalid_request`
+   */
+  validateDataset(p: Principal | null, body: Uint8Array): Promise<JsonValue>;
   datasetFormats(): Promise<JsonValue>;
-  createDataset(p: Principal | null, input: unknown): Promise<JsonValue>;
+  /**
+   * An upload: the body's JSON bytes as received (parsed and checked off the event loop, then stored).
+   * @throws EdgeError `invalid_json`, `invalid_request`; PlatformError `invalid_dataset`, `forbidden`
+   */
+  createDataset(p: Principal | null, body: Uint8Array): Promise<JsonValue>;
   publish(p: Principal | null, datasetId: string, options: unknown, baseUrl?: string): Promise<JsonValue>;
   attachBounty(
     p: Principal | null,

@@ -13,6 +13,7 @@ import { PlatformError, type AwardEvidenceReason } from "@bench-bounty/platform"
 export type EdgeErrorCode =
   | "invalid_json"
   | "invalid_request"
+  | "invalid_query"
   | "unsupported_media_type"
   | "body_too_large"
   | "unauthenticated"
@@ -53,6 +54,7 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   // edge
   invalid_json: 400,
   invalid_request: 422,
+  invalid_query: 400,
   unsupported_media_type: 415,
   body_too_large: 413,
   unauthenticated: 401,
@@ -112,6 +114,8 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   winner_without_withdrawal_address: 409,
   account_exists: 409,
   award_pending: 409,
+  // domain: quotas (the operator's spend per account)
+  publish_quota_exceeded: 429,
   // domain: identity (the platform's principal checks)
   // (unauthenticated / forbidden above are shared by the edge and the domain)
   revoked_key: 403,
@@ -178,6 +182,12 @@ export function capDetails(details: Record<string, unknown>): Record<string, unk
   return out ?? details;
 }
 
+/** `Retry-After` for a domain refusal that says when to retry (`details.retry_after_seconds`, a quota). */
+function retryAfterOf(details: Record<string, unknown>): Record<string, string> {
+  const s = details.retry_after_seconds;
+  return typeof s === "number" && Number.isSafeInteger(s) && s > 0 ? { "retry-after": String(s) } : {};
+}
+
 /** The status of a refusal code (422 for a code this table does not know). */
 export function statusOf(code: string): number {
   return STATUS_OF[code] ?? 422;
@@ -193,7 +203,7 @@ export function errorResponseOf(e: unknown, log: (e: unknown) => void = logUnexp
     return {
       status: statusOf(e.code),
       body: { error: { code: e.code, message: e.message, details: capDetails(e.details) } },
-      headers: e instanceof EdgeError ? e.headers : {},
+      headers: e instanceof EdgeError ? e.headers : retryAfterOf(e.details),
     };
   }
   log(e);

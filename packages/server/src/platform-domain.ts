@@ -9,6 +9,7 @@ import type { JsonValue } from "@bench-bounty/evidence";
 import { requirePrincipal, toJsonValue, type Platform, type Principal } from "@bench-bounty/platform";
 import type { AccountView, AwardEvidence, Domain, Registration } from "./domain.js";
 import { relayClaimOp } from "./claims/relay.js";
+import { DatasetChecker } from "./dataset-check.js";
 import { storeVerificationQueue } from "./verification/store-jobs.js";
 import { verificationOps } from "./verification/ops.js";
 import type { VerificationQueue } from "./verification/worker.js";
@@ -25,6 +26,9 @@ export interface PlatformDomainOptions {
   /** Unix ms (the queue's clock). */
   now?: () => number;
 }
+
+/** The dataset bodies' worker thread, one per process (`dataset-check.ts`). */
+const datasets = new DatasetChecker();
 
 /** JSON-safe copy (bigints as decimal strings) in the evidence library's value model. */
 function json(v: unknown): JsonValue {
@@ -177,10 +181,10 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
     },
     runsMine: async (p) => json({ runs: await platform.myRuns(requirePrincipal(p)) }),
 
-    validateDataset: async (_p, input) => json(await platform.validateDataset(input)),
+    validateDataset: (_p, body) => datasets.check(body),
     datasetFormats: async () => json(await platform.datasetFormats()),
-    createDataset: async (p, input) =>
-      json(await platform.createDataset(requirePrincipal(p), input as never)),
+    createDataset: async (p, body) =>
+      json(await platform.storeDataset(requirePrincipal(p), await datasets.prepare(body))),
     async publish(p, datasetId, options, baseUrl) {
       const result = await platform.publish(requirePrincipal(p), datasetId, options as never);
       return json({ ...((await detail(result.slug, baseUrl)) as object), ...result });

@@ -18,13 +18,14 @@ import type { IncomingMessage } from "node:http";
 import { BOARD_PAGE_SIZE, PlatformError } from "@bench-bounty/platform";
 import type { Domain } from "./domain.js";
 import { etagMatches, frozenBodyOf, JSON_TYPE } from "./http.js";
-import { addressOf, type RateLimiter } from "./middleware/limits.js";
+import { addressGroupOf, addressOf, answerTokens, type RateLimiter } from "./middleware/limits.js";
+import { CANONICAL_WHOLE } from "./query.js";
 
 /** The leaderboard's URL (as the node server builds it: absolute, normalised), slug and query. */
 const LEADERBOARD_URL =
   /^https?:\/\/[^/?#]+\/api\/v1\/benchmarks\/([A-Za-z0-9._-]+)\/leaderboard(?:\?([^#]*))?$/;
-/** A query the fast path reads as the route does: `offset` and `limit`, each at most once, in digits. */
-const PAGE_PARAM = /^(offset|limit)=([0-9]{1,15})$/;
+/** A query the fast path reads as the route does: `offset` and `limit`, each at most once, canonical digits. */
+const PAGE_PARAM = new RegExp(`^(offset|limit)=(${CANONICAL_WHOLE})$`);
 
 /** The CORS headers of a read (what the app's `setReadCors` sets). */
 const READ_CORS = {
@@ -61,6 +62,7 @@ export function publicReads(
   domain: Domain,
   limiter: RateLimiter,
   log: (e: unknown) => void,
+  answerBytesPerToken: number,
 ): (req: Request, env: unknown) => Promise<Response | null> {
   return async (req, env) => {
     if (req.method !== "GET") return null;
@@ -72,7 +74,8 @@ export function publicReads(
     const page = pageOf(m[2]);
     if (page === null) return null;
     // The token first: an empty bucket costs no board read (the chain's rate limit answers its 429).
-    if (limiter.take(`ip:${addressOf(env)}`) > 0) return null;
+    const bucket = addressGroupOf(addressOf(env));
+    if (limiter.take(bucket) > 0) return null;
     let board: unknown;
     try {
       board = await domain.leaderboard(null, m[1]!, undefined, page);
@@ -85,6 +88,9 @@ export function publicReads(
     const { bytes, etag } = frozenBodyOf(board as object);
     if (etagMatches(headerOf(req, incoming, "if-none-match"), etag))
       return new Response(null, { status: 304, headers: { etag, ...READ_CORS } });
+    // A large page takes more tokens, as the app's chargeAnswerBytes does (the app answers the 429).
+    const extra = answerTokens(limiter, bytes.byteLength, answerBytesPerToken);
+    if (extra > 0 && limiter.take(bucket, extra) > 0) return null;
     return new Response(bytes, { status: 200, headers: { "content-type": JSON_TYPE, etag, ...READ_CORS } });
   };
 }

@@ -1,12 +1,22 @@
 /**
  * Query parameters of the REST routes. Only the leaderboard has some: its page (`offset`, `limit`).
- * The edge reads the digits; the range is the platform's rule (`checkBoardPage`).
+ * The edge reads the query string strictly ({@link readQuery}: a name the route does not declare, an
+ * array form such as `offset[]`, a name given twice or a number not written canonically is 400
+ * `invalid_query` naming the parameter); the range is the platform's rule (`checkBoardPage`).
  */
 import { BOARD_PAGE_MAX, BOARD_PAGE_SIZE } from "@bench-bounty/platform";
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "./env.js";
 import { EdgeError } from "./errors.js";
+
+/**
+ * A whole number as the query string must write it: decimal digits without a sign, a leading zero
+ * (but `0` itself), an exponent, a base prefix or white space, at most 15 digits (a safe integer).
+ * The one definition: the anonymous leaderboard fast path (`public-reads.ts`) reads pages with it too.
+ */
+export const CANONICAL_WHOLE = "(?:0|[1-9][0-9]{0,14})";
+const WHOLE = new RegExp(`^${CANONICAL_WHOLE}$`);
 
 /** The OpenAPI description of the leaderboard's page parameters. */
 export const BoardPageQuery = z.object({
@@ -23,19 +33,48 @@ export const BoardPageQuery = z.object({
     }),
 });
 
-/** A whole number query parameter, or `fallback` when absent. @throws EdgeError 422 `invalid_request` naming it */
-function wholeNumber(c: Context<AppEnv>, name: string, fallback: number): number {
-  const raw = c.req.query(name);
+/** 400 `invalid_query` naming the parameter. */
+function refuse(name: string, message: string, value?: string): EdgeError {
+  return new EdgeError("invalid_query", message, {
+    parameter: name,
+    ...(value !== undefined ? { value: value.slice(0, 64) } : {}),
+  });
+}
+
+/**
+ * The query string of a route that declares `allowed` parameters, each value read once.
+ * @throws EdgeError 400 `invalid_query` naming the parameter: a name outside `allowed` (an array form
+ *   `offset[]` or `offset[0]` included), or one given more than once
+ */
+export function readQuery(c: Context<AppEnv>, allowed: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, values] of Object.entries(c.req.queries())) {
+    if (!allowed.includes(name))
+      throw refuse(name, `unknown query parameter ${name.slice(0, 64)} (allowed: ${allowed.join(", ")})`);
+    if (values.length > 1) throw refuse(name, `query parameter ${name} is given ${values.length} times`);
+    out[name] = values[0]!;
+  }
+  return out;
+}
+
+/** A canonical whole number ({@link CANONICAL_WHOLE}), or `fallback` when absent. @throws EdgeError 400 `invalid_query` naming it */
+function wholeNumber(query: Record<string, string>, name: string, fallback: number): number {
+  const raw = query[name];
   if (raw === undefined) return fallback;
-  if (!/^[0-9]{1,15}$/.test(raw))
-    throw new EdgeError("invalid_request", `query parameter ${name} must be a whole number`, {
-      parameter: name,
-      value: raw.slice(0, 64),
-    });
+  if (!WHOLE.test(raw))
+    throw refuse(
+      name,
+      `query parameter ${name} must be a whole number in decimal digits (no sign, leading zero, exponent or space)`,
+      raw,
+    );
   return Number(raw);
 }
 
-/** The page a leaderboard request asks for (default: the first {@link BOARD_PAGE_SIZE} rows). */
+/**
+ * The page a leaderboard request asks for (default: the first {@link BOARD_PAGE_SIZE} rows).
+ * @throws EdgeError 400 `invalid_query` naming the parameter ({@link readQuery}, {@link CANONICAL_WHOLE})
+ */
 export function boardPageOf(c: Context<AppEnv>): { offset: number; limit: number } {
-  return { offset: wholeNumber(c, "offset", 0), limit: wholeNumber(c, "limit", BOARD_PAGE_SIZE) };
+  const query = readQuery(c, ["offset", "limit"]);
+  return { offset: wholeNumber(query, "offset", 0), limit: wholeNumber(query, "limit", BOARD_PAGE_SIZE) };
 }

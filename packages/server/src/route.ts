@@ -12,12 +12,15 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "./env.js";
 import { EdgeError } from "./errors.js";
+import { bodyBytes } from "./node-body.js";
 
 /**
  * How a body is handed to the handler once the strict parser accepted it: `json` (what JSON.parse
- * makes of it: plain numbers) or `lossless` (exact numbers, for datasets).
+ * makes of it: plain numbers) or `lossless` (exact numbers, for datasets); `bytes`: unparsed (a JSON
+ * media type checked), for a handler that parses off the event loop (the declared `body` schema then
+ * documents the route and the handler applies it).
  */
-export type BodyMode = "json" | "lossless";
+export type BodyMode = "json" | "lossless" | "bytes";
 
 /** The declaration of one route. */
 export interface RouteSpec<B extends z.ZodType | undefined> {
@@ -101,9 +104,20 @@ export function strictParse(bytes: Uint8Array): JsonValue {
  * `JSON.parse` makes of the same (valid) text, `lossless` mode the parser's exact value.
  * @throws 415 `unsupported_media_type`, 400 `invalid_json`
  */
-export async function readBody(c: Context<AppEnv>, mode: BodyMode, optional: boolean): Promise<unknown> {
-  const bytes = new Uint8Array(await c.req.arrayBuffer());
+export async function readBody(
+  c: Context<AppEnv>,
+  mode: Exclude<BodyMode, "bytes">,
+  optional: boolean,
+): Promise<unknown> {
+  const bytes = await bodyBytes(c);
   if (optional && /^[ \t\r\n]*$/.test(Buffer.from(bytes).toString("latin1"))) return {}; // JSON white space only
+  assertJsonType(c);
+  const exact = strictParse(bytes);
+  return mode === "lossless" ? exact : (JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown);
+}
+
+/** @throws EdgeError 415 `unsupported_media_type` unless the request says it sends JSON */
+function assertJsonType(c: Context<AppEnv>): void {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type))
     throw new EdgeError(
@@ -113,8 +127,6 @@ export async function readBody(c: Context<AppEnv>, mode: BodyMode, optional: boo
         content_type: type || null,
       },
     );
-  const exact = strictParse(bytes);
-  return mode === "lossless" ? exact : (JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown);
 }
 
 const ERROR_SCHEMA = z
@@ -169,6 +181,10 @@ export function defineRoute<B extends z.ZodType | undefined>(
     if (!spec.body) {
       if (spec.method !== "get") validateBody(NO_BODY, await readBody(c, "json", true));
       return spec.handler(c, undefined as never);
+    }
+    if (spec.bodyMode === "bytes") {
+      assertJsonType(c);
+      return spec.handler(c, await bodyBytes(c) as never);
     }
     const body = validateBody(
       spec.body,

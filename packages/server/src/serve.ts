@@ -19,9 +19,11 @@ export interface ListeningServer {
  * @throws PlatformError `invalid_option` naming `port` or `host` when the address cannot be bound
  */
 export function serveApp(opts: AppOptions & { port?: number; host?: string }): Promise<ListeningServer> {
-  const app = createApp(opts);
   const host = opts.host ?? "127.0.0.1";
   const port = opts.port ?? 8787;
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  let url = `http://${shownHost}:${port}`;
+  const app = createApp({ listenUrl: () => url, ...opts });
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
       server.removeListener("error", onError);
@@ -32,9 +34,9 @@ export function serveApp(opts: AppOptions & { port?: number; host?: string }): P
       http.keepAliveTimeout = 30_000;
       http.headersTimeout = 35_000;
       http.requestTimeout = 60_000;
-      const shownHost = host.includes(":") ? `[${host}]` : host;
+      url = `http://${shownHost}:${info.port}`;
       resolve({
-        url: `http://${shownHost}:${info.port}`,
+        url,
         server,
         close: () =>
           new Promise<void>((res) => {

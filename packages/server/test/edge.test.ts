@@ -1,11 +1,19 @@
 /**
  * The edge's own refusals: malformed JSON, wrong types (JSON path), media type, body limit, rate limit
  * (429 + Retry-After), unknown methods (405 + Allow), unknown paths, identity headers, the error table,
- * no stack trace, OpenAPI.
+ * no stack trace, OpenAPI, the request's Host never reflected into `how_to_compete`.
  */
 import { PlatformError } from "@bench-bounty/platform";
+import { request as httpRequest } from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApp, platformDomain, STATUS_OF, webMiddleware, type Domain } from "../src/index.js";
+import {
+  createApp,
+  DEFAULT_BASE_URL,
+  platformDomain,
+  STATUS_OF,
+  webMiddleware,
+  type Domain,
+} from "../src/index.js";
 import { call, publishCities, register, startLive, useLive } from "./helpers.js";
 
 const live = useLive({ limits: { bodyBytes: 64 * 1024 } });
@@ -122,6 +130,31 @@ describe("malformed requests", () => {
     expect(r.status).toBe(413);
     expect(r.json.error.code).toBe("body_too_large");
     expect(r.json.error.details.limit_bytes).toBe(64 * 1024);
+  });
+  // The body is read from the node request unless it comes without Content-Length (node-body.ts):
+  // a chunked body still goes through the streamed limit, over it and under it.
+  it("a chunked body (no Content-Length) over the limit is 413; under it, it is read as JSON", async () => {
+    const chunked = (text: string) =>
+      fetch(`${live.url}/api/v1/benchmarks/runs/${runId}/submissions`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: new ReadableStream({
+          start(c) {
+            const bytes = new TextEncoder().encode(text);
+            for (let i = 0; i < bytes.length; i += 1000) c.enqueue(bytes.subarray(i, i + 1000));
+            c.close();
+          },
+        }),
+        duplex: "half",
+      } as RequestInit);
+    const over = await chunked(
+      JSON.stringify({ answers: [{ ordinal: 0, answer_text: "x".repeat(70 * 1024) }] }),
+    );
+    expect(over.status).toBe(413);
+    expect(((await over.json()) as { error: { code: string } }).error.code).toBe("body_too_large");
+    const under = await chunked(JSON.stringify({ answers: [{ ordinal: 0, answer_text: "y".repeat(5000) }] }));
+    expect(under.status).toBe(200);
+    expect(((await under.json()) as { accepted: number }).accepted).toBe(1);
   });
   it("an answer over the domain's answer length is 422 answer_too_long", async () => {
     const live2 = await startLive();
@@ -346,5 +379,45 @@ describe("OpenAPI", () => {
     const submitOp = r.json.paths["/api/v1/benchmarks/runs/{run_id}/submissions"].post;
     expect(JSON.stringify(submitOp.requestBody)).toContain("SubmitBody");
     expect(r.json.components.schemas.SubmitBody.properties.answers.type).toBe("array");
+  });
+});
+
+/** A GET sent with its own `Host` header (fetch cannot set one). */
+function getWithHost(url: string, host: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers: { host } }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("the request's Host is never reflected (issue 13 gap)", () => {
+  it("without --public-url, how_to_compete names the address serve listens on, whatever Host says", async () => {
+    const r = await getWithHost(`${live.url}/api/v1/benchmarks/${slug}`, "evil.example");
+    expect(r.status, r.text).toBe(200);
+    const how = (JSON.parse(r.text) as { how_to_compete: string }).how_to_compete;
+    expect(how).not.toContain("evil.example");
+    expect(how).toContain(`${live.url}/api/v1/benchmarks/${slug}/runs`);
+  });
+
+  it("with --public-url it names that URL; an app not listening names serve's default address", async () => {
+    const domain = platformDomain(live.platform);
+    const pub = createApp({ domain, publicBaseUrl: "https://bench.example/" });
+    const a = await pub.request(`http://evil.example/api/v1/benchmarks/${slug}`);
+    const how = ((await a.json()) as { how_to_compete: string }).how_to_compete;
+    expect(how).toContain(`https://bench.example/api/v1/benchmarks/${slug}/runs`);
+    expect(how).not.toContain("evil.example");
+    const bare = createApp({ domain });
+    const b = await bare.request(`http://evil.example/api/v1/benchmarks/${slug}`, {
+      headers: { host: "evil.example" },
+    });
+    const bareHow = ((await b.json()) as { how_to_compete: string }).how_to_compete;
+    expect(bareHow).toContain(`${DEFAULT_BASE_URL}/api/v1/benchmarks/${slug}/runs`);
+    expect(bareHow).not.toContain("evil.example");
   });
 });

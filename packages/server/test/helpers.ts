@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Platform } from "@bench-bounty/platform";
+import { Platform, type PlatformOptions } from "@bench-bounty/platform";
 import {
   citiesAnswer,
   citiesDataset,
@@ -29,7 +29,12 @@ export interface Live {
 
 /** Starts a server on a fresh store (off-chain unless `chain` is given). */
 export async function startLive(
-  opts: { limits?: Partial<Limits>; log?: (e: unknown) => void } = {},
+  opts: {
+    limits?: Partial<Limits>;
+    log?: (e: unknown) => void;
+    /** More options of the platform (a publish quota, ...). */
+    platform?: Partial<PlatformOptions>;
+  } = {},
 ): Promise<Live> {
   const dir = mkdtempSync(join(tmpdir(), "bb-server-"));
   // The engine under test (BB_TEST_ENGINE): SQLite in `dir`, or a fresh PostgreSQL schema.
@@ -37,6 +42,7 @@ export async function startLive(
   const platform = await Platform.open({
     ...(database ? { database, runsDir: join(dir, "runs") } : { dir }),
     operatorKey: OPERATOR_KEY,
+    ...opts.platform,
   });
   const domain = platformDomain(platform);
   const server = await serveApp({

@@ -1,20 +1,15 @@
 /**
  * A run left in progress takes no answers once its benchmark has closed (probe4 late-run: answers
  * copied from the published pack were accepted after the award), over REST and MCP alike: 409
- * `benchmark_closed` naming the rule, and nothing stored.
+ * `benchmark_closed` naming the rule, and nothing stored. On SQLite and on PostgreSQL.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, publishCities, register, startLive, type Live } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { call, publishCities, register, useLive } from "./helpers.js";
 
-let live: Live;
-beforeAll(async () => {
-  live = await startLive();
-});
-afterAll(async () => {
-  await live.stop();
-});
+// on the engine under test: SQLite, and PostgreSQL in the `postgres` project (vitest.config.ts)
+const live = useLive();
 
 describe("a run left in progress past the close", () => {
   it("submit is 409 benchmark_closed over REST and MCP; start is refused too", async () => {

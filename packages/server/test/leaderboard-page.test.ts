@@ -59,12 +59,12 @@ describe("leaderboard pages", () => {
     expect(past.json).toMatchObject({ total_rows: 3, offset: 10, next_offset: null, rows: [] });
   });
 
-  it("refuses a malformed or out-of-range parameter naming it (422, never 500)", async () => {
+  it("refuses a malformed parameter naming it (400), an out-of-range one (422), never a 500", async () => {
     const word = await board("?limit=ten");
-    expect(word.status).toBe(422);
-    expect(word.json.error).toMatchObject({ code: "invalid_request", details: { parameter: "limit" } });
+    expect(word.status).toBe(400);
+    expect(word.json.error).toMatchObject({ code: "invalid_query", details: { parameter: "limit" } });
     const negative = await board("?offset=-1");
-    expect(negative.status).toBe(422);
+    expect(negative.status).toBe(400);
     expect(negative.json.error.details.parameter).toBe("offset");
     const zero = await board("?limit=0");
     expect(zero.status).toBe(422);
@@ -72,6 +72,37 @@ describe("leaderboard pages", () => {
     const huge = await board("?limit=10001");
     expect(huge.status).toBe(422);
     expect(huge.json.error.details.field).toBe("limit");
+  });
+
+  // issue 13 re-probe: `?offset[]=1` was read as offset 0, `offset=1&offset=2` as 1.
+  it.each([
+    ["?offset[]=1", "offset[]"],
+    ["?offset%5B%5D=1", "offset[]"],
+    ["?offset[0]=1", "offset[0]"],
+    ["?offset=1&offset=2", "offset"],
+    ["?limit=1&limit=1", "limit"],
+    ["?offset=1e3", "offset"],
+    ["?offset=%2B1", "offset"],
+    ["?offset=+1", "offset"],
+    ["?offset=%201", "offset"],
+    ["?offset=1%20", "offset"],
+    ["?offset=0x10", "offset"],
+    ["?offset=01", "offset"],
+    ["?limit=1.0", "limit"],
+    ["?limit=", "limit"],
+    ["?limt=2", "limt"],
+  ])("refuses %s with a 400 naming %s (anonymous and with a key)", async (q, parameter) => {
+    const me = await register(live.url, `paged-q-${Math.random().toString(36).slice(2, 8)}`);
+    for (const key of [null, me.key]) {
+      const r = await call(live.url, "GET", `/api/v1/benchmarks/${slug}/leaderboard${q}`, { key });
+      expect(r.status, `${q} key=${key !== null}`).toBe(400);
+      expect(r.json.error).toMatchObject({ code: "invalid_query", details: { parameter } });
+    }
+  });
+
+  it("still reads canonical pages (0 and plain digits)", async () => {
+    expect((await board("?offset=0&limit=1")).json).toMatchObject({ offset: 0, limit: 1 });
+    expect((await board("?limit=2&offset=1")).json).toMatchObject({ offset: 1, limit: 2 });
   });
 
   it("documents limit and offset in OpenAPI", async () => {

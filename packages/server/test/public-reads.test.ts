@@ -91,12 +91,12 @@ describe("anonymous leaderboard reads before the middleware chain", () => {
       "early-bob",
     ]);
     expect(after.headers.get("etag")).not.toBe(etag);
-    // a page, and a bad one (the route's 422 naming the parameter)
+    // a page, and a bad one (the route's 400 naming the parameter)
     const page = await call(a.url, "GET", `${path}?limit=1&offset=1`);
     expect(page.json).toMatchObject({ total_rows: 2, offset: 1, limit: 1, next_offset: null });
     expect(page.json.rows[0].rank).toBe(2);
     const bad = await call(a.url, "GET", `${path}?limit=x`);
-    expect(bad.status).toBe(422);
+    expect(bad.status).toBe(400);
     expect(bad.json.error.details).toMatchObject({ parameter: "limit" });
     const unknown = await call(a.url, "GET", "/api/v1/benchmarks/no-such-board/leaderboard");
     expect(unknown.status).toBe(404);

@@ -7,6 +7,7 @@ import { isEvidenceError } from "@bench-bounty/evidence";
 import { resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { isAddress, type Address, type Hex } from "viem";
+import type { AnchorBatching } from "../anchor-batch.js";
 import type { ChainConfig } from "../chain.js";
 import type { FaultHooks } from "../context.js";
 import { PlatformError } from "../errors.js";
@@ -142,7 +143,8 @@ export function checkChainOptions(o: StoreOpts): void {
     if (protocol !== "http:" && protocol !== "https:")
       throw new PlatformError(
         "invalid_option",
-        `--rpc-url must be an http:// or https:// URL, got ${JSON.stringify(o.rpcUrl)}`,
+        // not echoed: a provider's URL carries its key
+        `--rpc-url must be an http:// or https:// URL (the value given is not printed: it may carry a key)`,
         { field: "rpc-url" },
       );
   }
@@ -211,6 +213,8 @@ export interface OpenPlatformOptions {
   operatorKey?: string;
   /** Test only: fault-injection hooks (crash tests); no command sets them. */
   faults?: FaultHooks;
+  /** Batch receipt anchors, flushed on a timer (`serve`: `--anchor-flush-ms`). */
+  anchorBatching?: AnchorBatching;
 }
 
 /**
@@ -235,6 +239,7 @@ export async function openStore(
     ...(more.operatorKey ? { operatorKey: more.operatorKey } : {}),
     ...(more.faults ? { faults: more.faults } : {}),
     ...(more.existing ? { existingStore: true } : {}),
+    ...(more.anchorBatching ? { anchorBatching: more.anchorBatching } : {}),
   };
   const url = process.env.DATABASE_URL;
   if (url !== undefined && url !== "") {

@@ -2,12 +2,11 @@
  * Data access of the `accounts` and `api_keys` tables. Keys are stored only as their SHA-256 hash,
  * keyed by their random prefix.
  */
-import { sql } from "kysely";
 import { PlatformError } from "../errors.js";
 import type { AccountRecord, KeyListing } from "../identity/accounts.js";
 import type { MintedKey } from "../identity/keys.js";
 import type { Role } from "../identity/principal.js";
-import { isUniqueViolation, TableModule } from "./executor.js";
+import { arg, isUniqueViolation, TableModule } from "./executor.js";
 import type { AccountsTable as AccountRow } from "./schema.js";
 
 const toAccount = (r: AccountRow): AccountRecord => ({
@@ -66,12 +65,15 @@ export class AccountsTable extends TableModule {
   async keyByPrefix(
     prefix: string,
   ): Promise<{ account_id: string; key_hash: string; revoked_at: string | null; roles: Role[] } | null> {
-    const r = await this.db
-      .selectFrom("api_keys as k")
-      .innerJoin("accounts as a", "a.account_id", "k.account_id")
-      .select(["k.account_id", "k.key_hash", "k.revoked_at", "a.roles_json"])
-      .where("k.key_prefix", "=", prefix)
-      .executeTakeFirst();
+    const r = (
+      await this.compiled("accounts.keyByPrefix", [prefix], () =>
+        this.db
+          .selectFrom("api_keys as k")
+          .innerJoin("accounts as a", "a.account_id", "k.account_id")
+          .select(["k.account_id", "k.key_hash", "k.revoked_at", "a.roles_json"])
+          .where("k.key_prefix", "=", arg<string>(0)),
+      )
+    ).rows[0];
     return r
       ? {
           account_id: r.account_id,
@@ -89,8 +91,7 @@ export class AccountsTable extends TableModule {
    * an account creation and an agent registration of one name then run one after the other.
    */
   async lockName(name: string): Promise<void> {
-    if (this.locks)
-      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`name:${name}`}, 0))`.execute(this.db);
+    await this.advisoryLock(`name:${name}`);
   }
 
   /** The id of the account named `name`, or null. */

@@ -14,12 +14,7 @@ const toAgent = (r: Omit<AgentRow, "is_author_agent"> & { is_author_agent: numbe
 export class AgentsTable extends TableModule {
   /** An agent, or null. `lock`: lock its row until the transaction ends (PostgreSQL), serialising its runs' start. */
   async get(agentId: string, opts: { lock?: boolean } = {}): Promise<AgentRecord | null> {
-    const r = await this.db
-      .selectFrom("agents")
-      .selectAll()
-      .where("agent_id", "=", agentId)
-      .$if(opts.lock === true && this.locks, (q) => q.forUpdate())
-      .executeTakeFirst();
+    const r = await this.rowByKey("agents", "agent_id", agentId, opts);
     return r ? toAgent(r) : null;
   }
 

@@ -79,6 +79,20 @@ export class AnchorsTable extends TableModule {
     return rows.map((r) => ({ ...r, digest: r.digest as Hex }));
   }
 
+  /** Pending digests of one kind across every benchmark, oldest first, at most `limit`. */
+  async pendingOfKind(kind: AnchorKind, limit: number): Promise<Hex[]> {
+    const rows = await this.db
+      .selectFrom("anchors")
+      .select("digest")
+      .where("status", "=", "pending")
+      .where("kind", "=", kind)
+      .orderBy("created_at")
+      .orderBy("digest")
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.digest as Hex);
+  }
+
   /** The recorded anchor of a digest, or null when pending or unknown. */
   async evidence(digest: string): Promise<AnchorEvidence | null> {
     const r = await this.db

@@ -1,16 +1,14 @@
 /** Data access of the `answers` table: one answer per (run, ordinal), upserted. */
 import { chunks } from "./datasets.js";
-import { TableModule } from "./executor.js";
+import { arg, TableModule } from "./executor.js";
 
 /** The `answers` table. */
 export class AnswersTable extends TableModule {
   /** A run's answers: ordinal -> answer text. */
   async ofRun(runId: string): Promise<Map<number, string>> {
-    const rows = await this.db
-      .selectFrom("answers")
-      .select(["ordinal", "answer_text"])
-      .where("run_id", "=", runId)
-      .execute();
+    const { rows } = await this.compiled("answers.ofRun", [runId], () =>
+      this.db.selectFrom("answers").select(["ordinal", "answer_text"]).where("run_id", "=", arg<string>(0)),
+    );
     return new Map(rows.map((r) => [r.ordinal, r.answer_text]));
   }
 
@@ -41,32 +39,38 @@ export class AnswersTable extends TableModule {
     answers: { ordinal: number; answer_text: string }[],
     at: string,
   ): Promise<void> {
-    const rows = answers.map((a) => ({
-      run_id: runId,
-      ordinal: a.ordinal,
-      answer_text: a.answer_text,
-      updated_at: at,
-    }));
-    for (const part of chunks(rows))
-      await this.db
-        .insertInto("answers")
-        .values(part)
-        .onConflict((oc) =>
-          oc.columns(["run_id", "ordinal"]).doUpdateSet((eb) => ({
-            answer_text: eb.ref("excluded.answer_text"),
-            updated_at: eb.ref("excluded.updated_at"),
-          })),
-        )
-        .execute();
+    // One compiled statement per chunk length (rows of four parameters: run, ordinal, text, time).
+    for (const part of chunks(answers)) {
+      const values = part.flatMap((a) => [runId, a.ordinal, a.answer_text, at]);
+      await this.compiled(`answers.upsert:${part.length}`, values, () =>
+        this.db
+          .insertInto("answers")
+          .values(
+            part.map((_, i) => ({
+              run_id: arg<string>(4 * i),
+              ordinal: arg<number>(4 * i + 1),
+              answer_text: arg<string>(4 * i + 2),
+              updated_at: arg<string>(4 * i + 3),
+            })),
+          )
+          .onConflict((oc) =>
+            oc.columns(["run_id", "ordinal"]).doUpdateSet((eb) => ({
+              answer_text: eb.ref("excluded.answer_text"),
+              updated_at: eb.ref("excluded.updated_at"),
+            })),
+          ),
+      );
+    }
   }
 
   /** How many answers a run holds. */
   async count(runId: string): Promise<number> {
-    const r = await this.db
-      .selectFrom("answers")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("run_id", "=", runId)
-      .executeTakeFirstOrThrow();
-    return Number(r.n);
+    const { rows } = await this.compiled("answers.count", [runId], () =>
+      this.db
+        .selectFrom("answers")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("run_id", "=", arg<string>(0)),
+    );
+    return Number(rows[0]!.n);
   }
 }

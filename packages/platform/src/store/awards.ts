@@ -8,9 +8,7 @@ export type { AwardRow };
 export class AwardsTable extends TableModule {
   /** The award of a benchmark, or null. */
   async get(slug: string): Promise<AwardRow | null> {
-    return (
-      (await this.db.selectFrom("awards").selectAll().where("slug", "=", slug).executeTakeFirst()) ?? null
-    );
+    return (await this.rowByKey("awards", "slug", slug)) ?? null;
   }
 
   /** Inserts the prepared award (the primary key refuses a second award of the benchmark). */

@@ -3,7 +3,7 @@ import type { Hex } from "@bench-bounty/evidence";
 import type { AnchorEvidence } from "../chain.js";
 import type { AttachedBounty, BenchmarkConfig, BenchmarkRecord } from "../context.js";
 import { fromStored, toStored } from "../json.js";
-import { TableModule } from "./executor.js";
+import { arg, TableModule } from "./executor.js";
 import type { BenchmarksTable as BenchmarkRow } from "./schema.js";
 
 type StoredRow = Omit<BenchmarkRow, "board_version"> & { board_version: number };
@@ -35,12 +35,7 @@ export class BenchmarksTable extends TableModule {
    * the award's preparation take it, so a run is either finalized before the award ranks or refused.
    */
   async get(slug: string, opts: { lock?: boolean } = {}): Promise<BenchmarkRecord | null> {
-    const r = await this.db
-      .selectFrom("benchmarks")
-      .selectAll()
-      .where("slug", "=", slug)
-      .$if(opts.lock === true && this.locks, (q) => q.forUpdate())
-      .executeTakeFirst();
+    const r = await this.rowByKey("benchmarks", "slug", slug, opts);
     return r ? toRecord(r) : null;
   }
 
@@ -55,11 +50,11 @@ export class BenchmarksTable extends TableModule {
    * returned record is shared by the callers of one version: never change it.
    */
   async getVersioned(slug: string): Promise<{ record: BenchmarkRecord; board_version: number } | null> {
-    const v = await this.db
-      .selectFrom("benchmarks")
-      .select("board_version")
-      .where("slug", "=", slug)
-      .executeTakeFirst();
+    const v = (
+      await this.compiled("benchmarks.boardVersion", [slug], () =>
+        this.db.selectFrom("benchmarks").select("board_version").where("slug", "=", arg<string>(0)),
+      )
+    ).rows[0];
     if (!v) return null;
     const hit = this.versioned.get(slug);
     if (hit && hit.board_version === v.board_version) return hit;
@@ -98,6 +93,18 @@ export class BenchmarksTable extends TableModule {
       (await this.db.selectFrom("benchmarks").select("slug").where("slug", "=", slug).executeTakeFirst()) !==
       undefined
     );
+  }
+
+  /** When each benchmark `accountId` published at or after `since` (ISO) was created, oldest first. */
+  async createdSince(accountId: string, since: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom("benchmarks")
+      .select("created_at")
+      .where("author_account_id", "=", accountId)
+      .where("created_at", ">=", since)
+      .orderBy("created_at")
+      .execute();
+    return rows.map((r) => r.created_at);
   }
 
   /** Inserts a published benchmark. */
@@ -162,10 +169,11 @@ export class BenchmarksTable extends TableModule {
 
   /** Increases the board's change counter (finalize, close, award). */
   async bumpBoard(slug: string): Promise<void> {
-    await this.db
-      .updateTable("benchmarks")
-      .set((eb) => ({ board_version: eb("board_version", "+", 1) }))
-      .where("slug", "=", slug)
-      .execute();
+    await this.compiled("benchmarks.bumpBoard", [slug], () =>
+      this.db
+        .updateTable("benchmarks")
+        .set((eb) => ({ board_version: eb("board_version", "+", 1) }))
+        .where("slug", "=", arg<string>(0)),
+    );
   }
 }

@@ -34,6 +34,9 @@ export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = "***";
+    // libpq also reads a password from the query (`?password=...`)
+    for (const k of [...u.searchParams.keys()])
+      if (k.toLowerCase() === "password") u.searchParams.set(k, "***");
     return u.toString();
   } catch (e) {
     if (!(e instanceof TypeError)) throw e;

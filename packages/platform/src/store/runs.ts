@@ -1,8 +1,8 @@
 /** Data access of the `runs` table. */
 import type { Hex, Receipt } from "@bench-bounty/evidence";
 import type { RunRecord } from "../runs.js";
-import { fromStored, toStored } from "../json.js";
-import { TableModule } from "./executor.js";
+import { fromStored } from "../json.js";
+import { arg, TableModule } from "./executor.js";
 import type { RunsTable as RunRow } from "./schema.js";
 
 function toRun(r: RunRow): RunRecord {
@@ -33,7 +33,8 @@ function toRun(r: RunRow): RunRecord {
 export interface FinalizedFields {
   finalized_at_ms: number;
   answer_salt: string;
-  receipt: Receipt;
+  /** The receipt's canonical JSON text (evidence `receiptTextAndHash`: the text `receipt_hash` hashes). */
+  receipt_json: string;
   receipt_hash: string;
   rank_accuracy: string;
   score_public: string;
@@ -66,12 +67,7 @@ export interface BoardSourceRow {
 export class RunsTable extends TableModule {
   /** A run, or null. `lock`: lock its row until the transaction ends (PostgreSQL: submit and finalize). */
   async get(runId: string, opts: { lock?: boolean } = {}): Promise<RunRecord | null> {
-    const r = await this.db
-      .selectFrom("runs")
-      .selectAll()
-      .where("run_id", "=", runId)
-      .$if(opts.lock === true && this.locks, (q) => q.forUpdate())
-      .executeTakeFirst();
+    const r = await this.rowByKey("runs", "run_id", runId, opts);
     return r ? toRun(r) : null;
   }
 
@@ -99,14 +95,25 @@ export class RunsTable extends TableModule {
 
   /** The agent's run in progress on a benchmark, or null. */
   async inProgress(slug: string, agentId: string): Promise<string | null> {
-    const r = await this.db
-      .selectFrom("runs")
-      .select("run_id")
-      .where("slug", "=", slug)
-      .where("agent_id", "=", agentId)
-      .where("status", "=", "in_progress")
-      .executeTakeFirst();
-    return r?.run_id ?? null;
+    const { rows } = await this.compiled("runs.inProgress", [slug, agentId], () =>
+      this.db
+        .selectFrom("runs")
+        .select("run_id")
+        .where("slug", "=", arg<string>(0))
+        .where("agent_id", "=", arg<string>(1))
+        .where("status", "=", "in_progress"),
+    );
+    return rows[0]?.run_id ?? null;
+  }
+
+  /**
+   * Takes the lock of a benchmark's new agents until the transaction ends (PostgreSQL: an advisory
+   * lock per benchmark; SQLite's IMMEDIATE transaction holds the write lock already). A first run's
+   * start takes it before {@link agentCount} and holds it to its insert, so the agent cap
+   * (`benchmark_full`) is one decision even across processes.
+   */
+  async lockNewAgents(slug: string): Promise<void> {
+    await this.advisoryLock(`new-agents:${slug}`);
   }
 
   /** How many agents have started runs on a benchmark. */
@@ -121,56 +128,80 @@ export class RunsTable extends TableModule {
 
   /** How many attempts the agent has started on a benchmark. */
   async attempts(slug: string, agentId: string): Promise<number> {
-    const r = await this.db
-      .selectFrom("runs")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("slug", "=", slug)
-      .where("agent_id", "=", agentId)
-      .executeTakeFirstOrThrow();
-    return Number(r.n);
+    const { rows } = await this.compiled("runs.attempts", [slug, agentId], () =>
+      this.db
+        .selectFrom("runs")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("slug", "=", arg<string>(0))
+        .where("agent_id", "=", arg<string>(1)),
+    );
+    return Number(rows[0]!.n);
   }
 
   /** Inserts a run in progress (the unique constraints refuse a second run in progress or attempt). */
   async insert(
     r: Pick<RunRecord, "run_id" | "slug" | "agent_id" | "account_id" | "attempt" | "plan" | "started_at_ms">,
   ): Promise<void> {
-    await this.db
-      .insertInto("runs")
-      .values({
-        run_id: r.run_id,
-        slug: r.slug,
-        agent_id: r.agent_id,
-        account_id: r.account_id,
-        attempt: r.attempt,
+    const values = [
+      r.run_id,
+      r.slug,
+      r.agent_id,
+      r.account_id,
+      r.attempt,
+      JSON.stringify(r.plan),
+      r.started_at_ms,
+    ];
+    await this.compiled("runs.insert", values, () =>
+      this.db.insertInto("runs").values({
+        run_id: arg(0),
+        slug: arg(1),
+        agent_id: arg(2),
+        account_id: arg(3),
+        attempt: arg(4),
         status: "in_progress",
-        plan_json: JSON.stringify(r.plan),
-        started_at_ms: r.started_at_ms,
-      })
-      .execute();
+        plan_json: arg(5),
+        started_at_ms: arg(6),
+      }),
+    );
   }
 
   /** Records the finalize of a run still in progress. @returns false when it was not in progress */
   async finalize(runId: string, f: FinalizedFields): Promise<boolean> {
-    const r = await this.db
-      .updateTable("runs")
-      .set({
-        status: "finalized",
-        finalized_at_ms: f.finalized_at_ms,
-        answer_salt: f.answer_salt,
-        receipt_json: toStored(f.receipt),
-        receipt_hash: f.receipt_hash,
-        rank_accuracy: f.rank_accuracy,
-        score_public: f.score_public,
-        score_composite: f.score_composite,
-        score_composite_public: f.score_composite_public,
-        wall_seconds: f.wall_seconds,
-        queries_used: f.queries_used,
-        usdc_spent: f.usdc_spent,
-      })
-      .where("run_id", "=", runId)
-      .where("status", "=", "in_progress")
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+    const values = [
+      f.finalized_at_ms,
+      f.answer_salt,
+      f.receipt_json,
+      f.receipt_hash,
+      f.rank_accuracy,
+      f.score_public,
+      f.score_composite,
+      f.score_composite_public,
+      f.wall_seconds,
+      f.queries_used,
+      f.usdc_spent,
+      runId,
+    ];
+    const r = await this.compiled("runs.finalize", values, () =>
+      this.db
+        .updateTable("runs")
+        .set({
+          status: "finalized",
+          finalized_at_ms: arg(0),
+          answer_salt: arg(1),
+          receipt_json: arg(2),
+          receipt_hash: arg(3),
+          rank_accuracy: arg(4),
+          score_public: arg(5),
+          score_composite: arg(6),
+          score_composite_public: arg(7),
+          wall_seconds: arg(8),
+          queries_used: arg(9),
+          usdc_spent: arg(10),
+        })
+        .where("run_id", "=", arg<string>(11))
+        .where("status", "=", "in_progress"),
+    );
+    return Number(r.numAffectedRows) === 1;
   }
 
   /** Finalized runs of a benchmark with their agents and the author (boards), in start order. */

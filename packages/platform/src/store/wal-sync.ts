@@ -50,11 +50,19 @@ export class WalSync {
     return was;
   }
 
-  /** Counters (tests, benchmarks): commits written, commits on disk, fsyncs run. */
-  stats(): { written: number; durable: number; syncs: number } {
-    return { written: this.written, durable: this.durable, syncs: this.syncs };
+  /** Counters (tests, benchmarks): commits written, commits on disk, fsyncs run, their total and longest ms. */
+  stats(): { written: number; durable: number; syncs: number; syncMs: number; maxSyncMs: number } {
+    return {
+      written: this.written,
+      durable: this.durable,
+      syncs: this.syncs,
+      syncMs: this.syncMs,
+      maxSyncMs: this.maxSyncMs,
+    };
   }
   private syncs = 0;
+  private syncMs = 0;
+  private maxSyncMs = 0;
 
   /** True when a written commit is not yet known to be on disk. */
   get pending(): boolean {
@@ -88,7 +96,11 @@ export class WalSync {
       }
     }
     const fd = this.fd;
+    const t0 = performance.now();
     await new Promise<void>((resolve, reject) => fsync(fd, (e) => (e ? reject(e) : resolve())));
+    const ms = performance.now() - t0;
+    this.syncMs += ms;
+    if (ms > this.maxSyncMs) this.maxSyncMs = ms;
     this.syncs++;
     if (upTo > this.durable) this.durable = upTo;
   }

@@ -3,26 +3,35 @@
  * `/mcp` (every benchmark; tools take a `slug`) and `/mcp/benchmarks/:slug/http` (the slug defaults
  * to that benchmark). The key is `Authorization: Bearer <key>`, read by the app's auth middleware;
  * `register` works without one. Every message of a JSON-RPC batch takes its own token of the caller's
- * rate-limit bucket, and every `register` call one of the address's account-creation bucket, as
+ * rate-limit bucket, and every `register` call one of the account-creation buckets (the address's and all addresses'), as
  * REST's `POST /accounts` does ({@link chargeBatch}).
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env.js";
 import { EdgeError } from "../errors.js";
 import { strictParse } from "../route.js";
 import { requirePrincipal } from "@bench-bounty/platform";
-import { addressOf, bucketOf, takeOrRefuse, type RateLimiter } from "../middleware/limits.js";
+import {
+  addressOf,
+  bucketOf,
+  takeOrRefuse,
+  type AccountCreationLimiter,
+  type RateLimiter,
+} from "../middleware/limits.js";
 import { KEYED_TOOLS, registerTools, toolErrorOf } from "./tools.js";
 
 /** The limiters the endpoint charges (the app's own: the same buckets as REST). */
 export interface McpLimiters {
   /** Requests, per account or client address (the chain already took one token per HTTP request). */
   requests: RateLimiter;
-  /** Account creations per client address (REST `POST /accounts` takes from it too). */
-  accounts: RateLimiter;
+  /** Account creations per client address group and overall (REST `POST /accounts` takes from it too). */
+  accounts: AccountCreationLimiter;
+  /** The most bytes the answers of one HTTP request may total ({@link AnswerBudget}). */
+  answerBytes: number;
 }
 
 /**
@@ -73,14 +82,53 @@ function chargeBatch(c: Context<AppEnv>, body: unknown, limiters: McpLimiters): 
     return c.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }, 400);
   }
   if (messages.length > 1) takeOrRefuse(limiters.requests, bucketOf(c), messages.length - 1);
-  if (registers > 0)
-    takeOrRefuse(
-      limiters.accounts,
-      `ip:${addressOf(c.env)}`,
-      registers,
-      "accounts created from this address",
-    );
+  if (registers > 0) limiters.accounts.take(addressOf(c.env), registers);
   return null;
+}
+
+/** Where a JSON-RPC answer is refused for the {@link AnswerBudget} (an implementation-defined server error). */
+export const ANSWER_LIMIT_CODE = -32000;
+
+/**
+ * The answers of one HTTP request may total `limitBytes` of JSON (issue 13 re-probe: a 13 KB batch of
+ * `award_evidence` calls got a 1.8 MB answer). The first answer is always sent whole (one call is
+ * answered as REST answers it); an answer that would take the total past the limit, and every answer
+ * after it, is replaced by a JSON-RPC error naming the limit (`data.limit: "mcp_answer_bytes"`), and
+ * the tool calls after it are not run ({@link AnswerBudget.serial}). Tool calls run one at a time, in
+ * the batch's order, so which calls are answered does not depend on timing.
+ */
+export class AnswerBudget {
+  private spent = 0;
+  private exhausted = false;
+  private queue: Promise<unknown> = Promise.resolve();
+  constructor(readonly limitBytes: number) {}
+
+  /** Runs a tool call after the previous one; once the budget is spent it is not run (`skipped`). */
+  serial<T>(run: () => Promise<T>, skipped: T): Promise<T> {
+    const next = this.queue.then(() => (this.exhausted ? skipped : run()));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** The message to send instead of `message` (itself while the budget lasts). */
+  fit(message: JSONRPCMessage): JSONRPCMessage {
+    if (!("id" in message) || !("result" in message || "error" in message)) return message;
+    const bytes = Buffer.byteLength(JSON.stringify(message));
+    if (!this.exhausted && (this.spent === 0 || this.spent + bytes <= this.limitBytes)) {
+      this.spent += bytes;
+      return message;
+    }
+    this.exhausted = true;
+    return {
+      jsonrpc: "2.0",
+      id: message.id,
+      error: {
+        code: ANSWER_LIMIT_CODE,
+        message: `answer limit: the answers of one request may total ${this.limitBytes} bytes (mcp_answer_bytes); send this call again in another request`,
+        data: { limit: "mcp_answer_bytes", limit_bytes: this.limitBytes },
+      },
+    };
+  }
 }
 
 async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimiters): Promise<Response> {
@@ -91,11 +139,20 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
       "Compete in five calls: register (skip with a key), benchmark_corpus, benchmark_start_run, " +
       "benchmark_submit_answers, benchmark_finalize_run. Read the corpus before starting: the clock starts at run start.",
   });
-  registerTools(server, { domain: c.var.domain, principal: c.var.principal, slug, baseUrl: c.var.baseUrl });
+  const answers = new AnswerBudget(limiters.answerBytes);
+  registerTools(server, {
+    domain: c.var.domain,
+    principal: c.var.principal,
+    slug,
+    baseUrl: c.var.baseUrl,
+    answers,
+  });
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => send(answers.fit(message), options);
   const parsed = c.req.method === "POST" ? await strictRpcBody(c) : undefined;
   if (parsed instanceof Response) return parsed;
   const overBatch = parsed ? chargeBatch(c, parsed.value, limiters) : null;

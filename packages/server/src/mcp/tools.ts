@@ -22,6 +22,8 @@ export interface ToolContext {
   /** Base URL printed in `how_to_compete`. */
   baseUrl: string;
   log?: (e: unknown) => void;
+  /** The request's answer budget: tool calls run one at a time through it (`endpoint.ts`). */
+  answers?: { serial<T>(run: () => Promise<T>, skipped: T): Promise<T> };
 }
 
 function ok(value: unknown, text: string): CallToolResult {
@@ -29,16 +31,22 @@ function ok(value: unknown, text: string): CallToolResult {
   return { content: [{ type: "text", text }], structuredContent: structured };
 }
 
+/** A call the answer budget skipped: never sent (the endpoint answers it with the limit's error). */
+const SKIPPED: CallToolResult = { content: [] };
+
 async function call(
   t: ToolContext,
   fn: () => Promise<{ value: unknown; text: string }>,
 ): Promise<CallToolResult> {
-  try {
-    const r = await fn();
-    return ok(r.value, r.text);
-  } catch (e) {
-    return toolErrorOf(e, t.log);
-  }
+  const run = async () => {
+    try {
+      const r = await fn();
+      return ok(r.value, r.text);
+    } catch (e) {
+      return toolErrorOf(e, t.log);
+    }
+  };
+  return t.answers ? t.answers.serial(run, SKIPPED) : run();
 }
 
 /** A refusal as a tool error: structured content is the REST body `{error: {code, message, details}}`. */

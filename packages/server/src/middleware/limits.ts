@@ -1,8 +1,9 @@
 /**
  * Limits of the edge: a token-bucket rate limit per account (all the keys of one account share its
  * bucket) or per client address for anonymous callers, answering 429 with `Retry-After`; a bucket of
- * account creations per client address (REST `POST /accounts` and the MCP `register` tool take from
- * the same one); request body limits (413; a dataset body over the ordinary limit needs a key) and a
+ * account creations per client address group (an IPv6 /64, an IPv4 address; REST `POST /accounts`
+ * and the MCP `register` tool take from the same one) and one for all addresses together
+ * ({@link AccountCreationLimiter}); request body limits (413; a dataset body over the ordinary limit needs a key) and a
  * bucket of dataset bytes per caller (validating 60 MiB of rows costs seconds of CPU); a handler time
  * limit (503). The client address is the
  * socket's remote address: forwarding headers (`X-Forwarded-For`, `Forwarded`, ...) are never read.
@@ -11,6 +12,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { timeout } from "hono/timeout";
 import type { IncomingMessage } from "node:http";
+import { isIPv4, isIPv6 } from "node:net";
 import type { AppEnv } from "../env.js";
 import { EdgeError } from "../errors.js";
 
@@ -30,10 +32,20 @@ export interface Limits {
   relayBurst: number;
   /** Relayed claims per second a key regains. */
   relayPerSecond: number;
-  /** Accounts one client address may create at once (REST `POST /accounts` and MCP `register`). */
+  /**
+   * Accounts one client address may create at once (REST `POST /accounts` and MCP `register`); IPv6
+   * addresses count by their /64 ({@link addressGroupOf}).
+   */
   accountBurst: number;
   /** Account creations per second an address regains. */
   accountPerSecond: number;
+  /**
+   * Accounts all addresses together may create at once: rotating addresses (a /64 holds 2^64 of
+   * them, a host many loopback or IPv4 addresses) cannot mint accounts without bound.
+   */
+  accountGlobalBurst: number;
+  /** Account creations per second all addresses together regain. */
+  accountGlobalPerSecond: number;
   /**
    * Dataset bytes (`POST /datasets` and `/datasets/validate` bodies, by `Content-Length`) a caller
    * (account, or address without a key) may send at once; at least {@link Limits.datasetBodyBytes}.
@@ -41,6 +53,17 @@ export interface Limits {
   datasetBytesBurst: number;
   /** Dataset bytes per second a caller regains. */
   datasetBytesPerSecond: number;
+  /**
+   * The most bytes the JSON-RPC answers of one MCP request may total (the first answer is always sent
+   * whole; later ones past the limit are JSON-RPC errors naming it).
+   */
+  mcpAnswerBytes: number;
+  /**
+   * A REST answer (a GET's 200) takes one more token of the caller's request bucket per full
+   * `answerBytesPerToken` bytes of its body ({@link chargeAnswerBytes}): large answers to small
+   * requests (a 10,000-row board page, every run's task scores) count by their size.
+   */
+  answerBytesPerToken: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -53,8 +76,12 @@ export const DEFAULT_LIMITS: Limits = {
   relayPerSecond: 0.1,
   accountBurst: 20,
   accountPerSecond: 1 / 30,
+  accountGlobalBurst: 300,
+  accountGlobalPerSecond: 0.2,
   datasetBytesBurst: 128 * 1024 * 1024,
   datasetBytesPerSecond: 1024 * 1024,
+  mcpAnswerBytes: 256 * 1024,
+  answerBytesPerToken: 64 * 1024,
 };
 
 interface Bucket {
@@ -94,6 +121,12 @@ export class RateLimiter {
     return Math.max(1, Math.ceil((n - b.tokens) / this.perSecond));
   }
 
+  /** Gives back `n` tokens taken from `who`'s bucket (a request refused by another bucket after this one). */
+  refund(who: string, n = 1): void {
+    const b = this.buckets.get(who);
+    if (b) b.tokens = Math.min(this.burst, b.tokens + n);
+  }
+
   /** Forgets full buckets (bounded memory under many callers). */
   private sweep(t: number): void {
     for (const [k, b] of this.buckets)
@@ -114,25 +147,102 @@ export function addressOf(env: unknown): string {
 
 /**
  * The bucket of a caller: its account (`acct:<id>`, shared by every key of the account) when it sent
- * a key, else its client address (`ip:<address>`, {@link addressOf}).
+ * a key, else its client address group (`ip:<IPv4>` or `ip6:<prefix>::/64`, {@link addressGroupOf}).
  */
 export function bucketOf(c: Context<AppEnv>): string {
-  return c.var.principal ? `acct:${c.var.principal.account_id}` : `ip:${addressOf(c.env)}`;
+  return c.var.principal ? `acct:${c.var.principal.account_id}` : addressGroupOf(addressOf(c.env));
 }
 
 /**
  * Takes `n` tokens of `who`'s bucket.
+ * @param limit the limit's name, served in `details.limit` (e.g. `accounts_per_address`)
  * @throws EdgeError `rate_limited` (429, `Retry-After` in seconds) when they are not there.
  */
-export function takeOrRefuse(limiter: RateLimiter, who: string, n = 1, what = "requests"): void {
+export function takeOrRefuse(
+  limiter: RateLimiter,
+  who: string,
+  n = 1,
+  what = "requests",
+  limit?: string,
+): void {
   const wait = limiter.take(who, n);
-  if (wait > 0)
-    throw new EdgeError(
-      "rate_limited",
-      `too many ${what}: retry in ${wait} s`,
-      { retry_after_seconds: wait },
-      { "retry-after": String(wait) },
-    );
+  if (wait > 0) throw rateLimited(wait, what, limit);
+}
+
+/** The 429 `rate_limited` refusal: wait `wait` seconds; `limit` names the limit in `details.limit`. */
+function rateLimited(wait: number, what: string, limit?: string): EdgeError {
+  return new EdgeError(
+    "rate_limited",
+    `too many ${what}: retry in ${wait} s`,
+    { ...(limit !== undefined ? { limit } : {}), retry_after_seconds: wait },
+    { "retry-after": String(wait) },
+  );
+}
+
+/** The 16 bits groups of an IPv6 address (zone dropped, an embedded IPv4 as two groups), or null. */
+function ipv6Groups(address: string): number[] | null {
+  const bare = address.split("%")[0]!.toLowerCase();
+  if (!isIPv6(bare)) return null;
+  let text = bare;
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4[1]!.split(".").map(Number) as [number, number, number, number];
+    text = text.slice(0, -v4[1]!.length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split("::") as [string, string | undefined];
+  const part = (s: string | undefined) => (s ? s.split(":").map((g) => parseInt(g, 16)) : []);
+  const h = part(head);
+  const t = part(tail);
+  return tail === undefined ? h : [...h, ...Array<number>(8 - h.length - t.length).fill(0), ...t];
+}
+
+/**
+ * The account-creation bucket of a client address: an IPv4 address as it is (an IPv4-mapped IPv6
+ * address `::ffff:a.b.c.d` as its IPv4 address), an IPv6 address by its /64 (one subscriber's
+ * allocation: a host picks any address in it). Anything else (`local` in tests) as it is.
+ */
+export function addressGroupOf(address: string): string {
+  if (isIPv4(address)) return `ip:${address}`;
+  const g = ipv6Groups(address);
+  if (g === null) return `ip:${address}`;
+  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff)
+    return `ip:${g[6]! >> 8}.${g[6]! & 0xff}.${g[7]! >> 8}.${g[7]! & 0xff}`;
+  return `ip6:${g
+    .slice(0, 4)
+    .map((x) => x.toString(16))
+    .join(":")}::/64`;
+}
+
+/**
+ * Account creation (REST `POST /accounts`, MCP `register`): a bucket per client address group
+ * ({@link addressGroupOf}) and one for all addresses, taken all-or-none.
+ */
+export class AccountCreationLimiter {
+  private readonly perAddress: RateLimiter;
+  private readonly global: RateLimiter;
+  constructor(limits: Limits, now: () => number = Date.now) {
+    this.perAddress = new RateLimiter(limits.accountBurst, limits.accountPerSecond, now);
+    this.global = new RateLimiter(limits.accountGlobalBurst, limits.accountGlobalPerSecond, now);
+  }
+
+  /** The most creations one request may ask for (more could never pass). */
+  get capacity(): number {
+    return Math.min(this.perAddress.capacity, this.global.capacity);
+  }
+
+  /**
+   * Takes `n` creations for the client `address` from both buckets, or none.
+   * @throws EdgeError `rate_limited` (429, `Retry-After`) with `details.limit` `accounts_per_address`
+   *   or `accounts_all_addresses`
+   */
+  take(address: string, n = 1): void {
+    const group = addressGroupOf(address);
+    takeOrRefuse(this.perAddress, group, n, "accounts created from this address", "accounts_per_address");
+    const wait = this.global.take("all", n);
+    if (wait === 0) return;
+    this.perAddress.refund(group, n);
+    throw rateLimited(wait, "accounts created (all addresses together)", "accounts_all_addresses");
+  }
 }
 
 /** 429 `rate_limited` with `Retry-After` once the caller's bucket ({@link bucketOf}) is empty. */
@@ -143,12 +253,36 @@ export function rateLimit(limiter: RateLimiter): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** 429 once the client address has created its {@link Limits.accountBurst} accounts (REST `POST /accounts`). */
-export function limitAccountCreation(limiter: RateLimiter): MiddlewareHandler<AppEnv> {
+/** 429 once the client address (or all of them) has created its accounts (REST `POST /accounts`): {@link AccountCreationLimiter}. */
+export function limitAccountCreation(limiter: AccountCreationLimiter): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (c.req.method === "POST")
-      takeOrRefuse(limiter, `ip:${addressOf(c.env)}`, 1, "accounts created from this address");
+    if (c.req.method === "POST") limiter.take(addressOf(c.env));
     return next();
+  };
+}
+
+/**
+ * The extra tokens an answer of `bytes` takes: one per full `bytesPerToken` bytes (the request's own
+ * token covers the first), at most the bucket's capacity less that token (an answer from a full
+ * bucket always passes).
+ */
+export function answerTokens(limiter: RateLimiter, bytes: number, bytesPerToken: number): number {
+  return Math.max(0, Math.min(Math.floor(bytes / bytesPerToken), limiter.capacity - 1));
+}
+
+/**
+ * Charges a GET's 200 answer to the caller's request bucket by its size ({@link answerTokens});
+ * 429 `rate_limited` with `Retry-After` and `details.limit: "answer_bytes"` instead of the body when
+ * the tokens are not there (the bucket keeps them). 304s and refusals are not charged.
+ */
+export function chargeAnswerBytes(limiter: RateLimiter, bytesPerToken: number): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    if (c.req.method !== "GET" || c.res.status !== 200 || c.res.body === null) return;
+    const declared = Number(c.res.headers.get("content-length") ?? "NaN");
+    const bytes = Number.isSafeInteger(declared) ? declared : (await c.res.clone().arrayBuffer()).byteLength;
+    const extra = answerTokens(limiter, bytes, bytesPerToken);
+    if (extra > 0) takeOrRefuse(limiter, bucketOf(c), extra, "answer bytes for this caller", "answer_bytes");
   };
 }
 
@@ -157,14 +291,19 @@ export function limitAccountCreation(limiter: RateLimiter): MiddlewareHandler<Ap
  * added to the message.
  */
 export function limitBody(maxBytes: number, hint = ""): MiddlewareHandler<AppEnv> {
-  return bodyLimit({
-    maxSize: maxBytes,
-    onError: () => {
-      throw new EdgeError("body_too_large", `request body over ${maxBytes} bytes${hint}`, {
-        limit_bytes: maxBytes,
-      });
-    },
-  });
+  const tooLarge = () => {
+    throw new EdgeError("body_too_large", `request body over ${maxBytes} bytes${hint}`, {
+      limit_bytes: maxBytes,
+    });
+  };
+  const streamed = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
+  // A declared length without Transfer-Encoding is checked from the headers, as Hono's limit does,
+  // without asking for the body (which would build a web Request: node-body.ts).
+  return (c, next) => {
+    const declared = c.req.header("content-length");
+    if (declared === undefined || c.req.header("transfer-encoding") !== undefined) return streamed(c, next);
+    return parseInt(declared, 10) > maxBytes ? tooLarge() : next();
+  };
 }
 
 /** The paths whose bodies are datasets (the large limit, the dataset-bytes bucket). */

@@ -70,7 +70,7 @@ export function benchmarkRoutes(): OpenAPIHono<AppEnv> {
     summary: "The public board while open, the final board at close (SPEC 6.1), one page at a time",
     query: BoardPageQuery,
     ok: { status: 200, schema: Leaderboard, description: "one page of the board" },
-    errors: [404, 422],
+    errors: [400, 404, 422],
     handler: async (c) =>
       sendCachedJson(
         c,

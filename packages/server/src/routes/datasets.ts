@@ -21,26 +21,30 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
     path: "/datasets/validate",
     tags: ["authors"],
     // keyed, as in the seed's author flow: an anonymous 60 MiB dry run blocked the event loop for
-    // seconds (probe4 validate-cpu), and a key puts the caller under its own rate-limit bucket
+    // seconds (probe4 validate-cpu), and a key puts the caller under its own rate-limit bucket; the
+    // bytes are parsed and checked in a worker thread (`dataset-check.ts`), off the event loop
     auth: "required",
-    bodyMode: "lossless",
+    bodyMode: "bytes",
     summary: "Dry run: row-numbered fix hints, nothing persisted",
     body: DatasetBody,
     ok: { status: 200, schema: AnyJson, description: "{ok, row_count, content_hash, errors}" },
     errors: [400, 401, 403, 413, 422],
-    handler: async (c, body) => sendJson(c, await c.var.domain.validateDataset(c.var.principal, body)),
+    handler: async (c, bytes) =>
+      sendJson(c, await c.var.domain.validateDataset(c.var.principal, bytes as unknown as Uint8Array)),
   });
   defineRoute(app, {
     method: "post",
     path: "/datasets",
     tags: ["authors"],
     auth: "required",
-    bodyMode: "lossless",
+    bodyMode: "bytes",
     summary: "Upload a dataset (JSON rows); the caller owns it",
     body: DatasetBody,
     ok: { status: 201, schema: AnyJson, description: "{dataset_id, content_hash, ...}" },
     errors: [400, 401, 403, 413, 422],
-    handler: async (c, body) => sendJson(c, await c.var.domain.createDataset(c.var.principal, body), 201),
+    // parsed and checked in the worker thread too; only the store's insert runs here
+    handler: async (c, bytes) =>
+      sendJson(c, await c.var.domain.createDataset(c.var.principal, bytes as unknown as Uint8Array), 201),
   });
   defineRoute(app, {
     method: "post",

@@ -7,7 +7,7 @@
  */
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import type { Platform } from "@bench-bounty/platform";
+import { redactRpc, type Platform } from "@bench-bounty/platform";
 import { verifyPack } from "@bench-bounty/verifier";
 import { WORKER_POLICY } from "./view.js";
 import { startWorker, type StepOutcome, type VerificationQueue, type WorkerDeps } from "./worker.js";
@@ -74,35 +74,6 @@ async function indexerCaughtUp(indexerUrl: string, pack: Uint8Array): Promise<vo
   }
   if (status !== "awarded")
     throw new IndexerBehind(`${url}: bounty ${String(bountyId)} is ${String(status)}, not yet awarded`);
-}
-
-/**
- * What of an RPC URL may be shown to anyone: its scheme and host (`https://base-mainnet.example.com`).
- * Hosted providers carry the operator's API key in the path or query, so the rest never leaves the
- * process (issue: the public report showed the whole URL).
- * @returns the origin, or `"(not a URL)"` for a string that is not one
- */
-export function publicRpcOrigin(rpcUrl: string): string {
-  try {
-    return new URL(rpcUrl).origin;
-  } catch (e) {
-    if (!(e instanceof TypeError)) throw e;
-    return "(not a URL)";
-  }
-}
-
-/**
- * Replaces every occurrence of the operator's RPC URL in `text` with its {@link publicRpcOrigin}
- * (a report's `observed.rpc`, a fact's reasons, an error message stored as `last_error`).
- */
-export function redactRpc(text: string, rpcUrl: string | undefined): string {
-  if (!rpcUrl) return text;
-  const origin = publicRpcOrigin(rpcUrl);
-  const forms = [rpcUrl, rpcUrl.replace(/\/+$/, ""), JSON.stringify(rpcUrl).slice(1, -1)];
-  let out = text;
-  for (const f of new Set(forms))
-    if (f !== origin && f.length > origin.length) out = out.split(f).join(origin);
-  return out;
 }
 
 /** A verification report with the operator's RPC URL reduced to its origin everywhere in it. */

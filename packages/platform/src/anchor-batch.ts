@@ -1,0 +1,114 @@
+/**
+ * Batched receipt anchoring (issue 13 re-probe: every finalize cost the operator one transaction, 40
+ * in 7 s from two addresses). With batching on, a finalize stores its receipt hash as a pending anchor
+ * (in the finalize transaction) and only asks the {@link ReceiptAnchorBatcher} for a flush: within
+ * `flushMs` one `anchorMany` anchors every pending receipt of every benchmark, up to `maxBatch` digests
+ * per transaction. So the operator's receipt transactions are at most one per `flushMs` (plus one per
+ * `maxBatch` receipts), whatever the number of accounts or finalizes.
+ *
+ * SPEC 4 and 8 are kept: the receipt is immutable once its finalize commits (its hash is in the
+ * finalize answer, `receipt_anchor_status: "pending"` until its batch is mined); the award anchors
+ * every receipt still pending before it ranks (`anchorPending` in `award.ts`), and refuses while one
+ * is not anchored. A failed flush leaves the digests pending (reported through `onError`) and is
+ * retried after `flushMs`; `bench-bounty anchor <slug>` lists and retries them too.
+ */
+import type { Hex } from "@bench-bounty/evidence";
+import type { AnchorEvidence } from "./chain.js";
+import type { PlatformContext } from "./context.js";
+import { PlatformError } from "./errors.js";
+import type { AnchorKind } from "./store/anchors.js";
+
+/** Settings of {@link ReceiptAnchorBatcher}. */
+export interface AnchorBatching {
+  /** Longest a pending receipt waits for its batch, in ms (> 0). */
+  flushMs: number;
+  /** Most digests in one `anchorMany` transaction (default {@link DEFAULT_ANCHOR_BATCH}). */
+  maxBatch?: number;
+  /** Told of a failed flush (its digests stay pending and are retried after `flushMs`). */
+  onError?: (e: unknown) => void;
+}
+
+/**
+ * Anchors `digests` of one kind with one transaction (`anchor` for one, `anchorMany` for more; digests
+ * already on-chain are looked up, not sent) and records the evidence of each in one store transaction.
+ * @returns the evidence per digest, in input order
+ * @throws PlatformError `no_chain`, `chain_error` (nothing recorded: the digests stay pending)
+ */
+export async function anchorDigests(
+  ctx: PlatformContext,
+  digests: Hex[],
+  kind: AnchorKind,
+): Promise<AnchorEvidence[]> {
+  if (!ctx.chain) throw new PlatformError("no_chain", "no chain configured", {});
+  if (digests.length === 0) return [];
+  const evs =
+    digests.length === 1
+      ? [await ctx.chain.anchor(digests[0]!, kind)]
+      : await ctx.chain.anchorMany(digests, kind);
+  await ctx.store.tx(async (t) => {
+    for (const [i, d] of digests.entries()) await t.anchors.markAnchored(d, evs[i]!);
+  });
+  return evs;
+}
+
+/** Digests per `anchorMany` by default: ~25,000 gas each, far under a Base block's gas limit. */
+export const DEFAULT_ANCHOR_BATCH = 200;
+
+/** Flushes pending receipt anchors in `anchorMany` batches (see the module doc). */
+export class ReceiptAnchorBatcher {
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private running: Promise<number> = Promise.resolve(0);
+  private stopped = false;
+  private readonly maxBatch: number;
+
+  constructor(
+    private readonly ctx: PlatformContext,
+    private readonly opts: AnchorBatching,
+  ) {
+    this.maxBatch = opts.maxBatch ?? DEFAULT_ANCHOR_BATCH;
+  }
+
+  /** A receipt is pending: a flush runs within `flushMs` (one timer for any number of calls). */
+  notify(): void {
+    if (this.timer !== null || this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush().catch((e: unknown) => {
+        this.opts.onError?.(e);
+        this.notify(); // retried after flushMs
+      });
+    }, this.opts.flushMs);
+    this.timer.unref?.();
+  }
+
+  /**
+   * Anchors every pending receipt now, `maxBatch` per transaction (after any flush under way).
+   * @returns how many digests were anchored
+   * @throws PlatformError `chain_error` (those digests stay pending)
+   */
+  flush(): Promise<number> {
+    const next = this.running.catch(() => 0).then(() => this.flushNow());
+    this.running = next;
+    return next;
+  }
+
+  private async flushNow(): Promise<number> {
+    if (this.ctx.chain === null) return 0;
+    let total = 0;
+    for (;;) {
+      const digests = await this.ctx.store.anchors.pendingOfKind("receipt", this.maxBatch);
+      if (digests.length === 0) return total;
+      await anchorDigests(this.ctx, digests, "receipt");
+      total += digests.length;
+      if (digests.length < this.maxBatch) return total;
+    }
+  }
+
+  /** Stops the timer and waits for a flush under way (pending digests stay for the next start or the award). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running.catch(() => 0);
+  }
+}

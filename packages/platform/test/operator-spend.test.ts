@@ -1,0 +1,205 @@
+/**
+ * The operator's spend per account (issue 13 re-probe: publish and finalize each cost one operator
+ * transaction, 40 in 7 s from 2 addresses). Receipts are anchored in `anchorMany` batches (counted
+ * here by the signer's nonce on the local chain), the award still anchors every receipt left pending
+ * before it ranks (SPEC 4, 8), and an account's publishes are bounded per period.
+ */
+import { anchorRegistryAbi } from "@bench-bounty/contracts";
+import { describe, expect, it } from "vitest";
+import { runBenchmark, type AgentSpec } from "../src/runner.js";
+import { chainConfig, cities, latestBlockTime, manualClock, openTemp, useDevChain } from "./helpers.js";
+
+const TEMPLATE = "What is the answer for {payload.city} #{payload.index}?";
+const devChain = useDevChain();
+
+function agent(clock: { advance: (ms: number) => void }): AgentSpec {
+  return {
+    kind: "function",
+    name: "right",
+    answer: (task) => {
+      clock.advance(50);
+      return `answer-${/#(\d+)/.exec(task.prompt)![1]}`;
+    },
+  };
+}
+
+describe("receipt anchors are batched", () => {
+  it("12 finalizes from 12 accounts cost one operator transaction; each receipt is pending until its batch is mined", async () => {
+    const dc = devChain();
+    const clock = manualClock((await latestBlockTime(dc)) * 1000);
+    const signer = dc.accounts[7]!.address;
+    const nonce = () => dc.publicClient.getTransactionCount({ address: signer });
+    // a flush interval longer than the test: the batch is flushed by hand below
+    const platform = await openTemp({
+      clock: clock.now,
+      chain: chainConfig(dc, 7),
+      anchorBatching: { flushMs: 3_600_000 },
+    });
+    try {
+      const ds = await platform.createDataset(cities(6, "spend"));
+      const pub = await platform.publish(ds.dataset_id, {
+        title: "Spend",
+        prompt_template: TEMPLATE,
+        grader_type: "exact",
+      });
+      expect(pub.commitment_anchor_status).toBe("anchored");
+      const before = await nonce();
+      const finals = [];
+      for (let i = 0; i < 12; i++) {
+        const id = `spender-${i}`;
+        finals.push((await runBenchmark(await platform.backend(id), pub.slug, id, agent(clock))).finalized!);
+      }
+      expect(await nonce()).toBe(before); // no operator transaction per finalize
+      expect(finals.every((f) => f.receipt_anchor_status === "pending" && f.receipt_anchor === null)).toBe(
+        true,
+      );
+      expect(await platform.real.pendingAnchors(pub.slug)).toHaveLength(12);
+      expect(await platform.real.flushReceiptAnchors()).toBe(12);
+      expect(await nonce()).toBe(before + 1); // one anchorMany for all twelve
+      expect(await platform.real.pendingAnchors(pub.slug)).toEqual([]);
+      const txs = new Set<string>();
+      for (const f of finals) {
+        const ev = await platform.chain!.findAnchor(f.receipt_hash);
+        expect(ev).not.toBeNull();
+        txs.add(ev!.tx_hash);
+      }
+      expect(txs.size).toBe(1);
+    } finally {
+      await platform.close();
+    }
+  }, 180_000);
+
+  it("the batcher's timer flushes what finalizes left pending, without being asked", async () => {
+    const dc = devChain();
+    const clock = manualClock((await latestBlockTime(dc)) * 1000);
+    const platform = await openTemp({
+      clock: clock.now,
+      chain: chainConfig(dc, 8),
+      anchorBatching: { flushMs: 50 },
+    });
+    try {
+      const ds = await platform.createDataset(cities(4, "timer"));
+      const pub = await platform.publish(ds.dataset_id, {
+        title: "Timer",
+        prompt_template: TEMPLATE,
+        grader_type: "exact",
+      });
+      const f = (await runBenchmark(await platform.backend("t1"), pub.slug, "t1", agent(clock))).finalized!;
+      expect(f.receipt_anchor_status).toBe("pending");
+      // waits for the flush (no duration asserted)
+      for (let i = 0; i < 600 && (await platform.real.pendingAnchors(pub.slug)).length > 0; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(await platform.real.pendingAnchors(pub.slug)).toEqual([]);
+      const [anchorer] = await dc.publicClient.readContract({
+        address: dc.contracts.anchorRegistry,
+        abi: anchorRegistryAbi,
+        functionName: "anchorOf",
+        args: [f.receipt_hash],
+      });
+      expect(anchorer.toLowerCase()).toBe(dc.accounts[8]!.address.toLowerCase());
+    } finally {
+      await platform.close();
+    }
+  }, 180_000);
+
+  it("the award anchors every receipt still pending before it ranks", async () => {
+    const dc = devChain();
+    const chainNow = await latestBlockTime(dc);
+    const clock = manualClock(chainNow * 1000);
+    const platform = await openTemp({
+      clock: clock.now,
+      chain: chainConfig(dc, 9),
+      anchorBatching: { flushMs: 3_600_000 },
+    });
+    try {
+      const ds = await platform.createDataset(cities(6, "award-batch"));
+      const { slug } = await platform.publish(ds.dataset_id, {
+        title: "Award batch",
+        prompt_template: TEMPLATE,
+        grader_type: "exact",
+        time_budget_seconds: 600,
+      });
+      const author = dc.accounts[10]!;
+      const pool = 1_000_000n;
+      await dc.mintUsdc(author.address, pool);
+      const closesAt = chainNow + 3600;
+      await platform.lockBounty(slug, {
+        authorPrivateKey: author.privateKey,
+        pool,
+        closesAt,
+        awardDeadline: closesAt + 86400,
+        thresholdBps: 5000,
+        payoutRule: "winner_take_all",
+      });
+      await platform.registerAgent("w1", { withdrawal_address: dc.accounts[11]!.address });
+      await platform.registerAgent("w2", { withdrawal_address: dc.accounts[12]!.address });
+      const f1 = (await runBenchmark(await platform.backend("w1"), slug, "w1", agent(clock))).finalized!;
+      const f2 = (await runBenchmark(await platform.backend("w2"), slug, "w2", agent(clock))).finalized!;
+      expect(await platform.real.pendingAnchors(slug)).toHaveLength(2);
+      await dc.increaseTime(3700);
+      clock.set((closesAt + 200) * 1000);
+      await platform.award(slug);
+      expect(await platform.real.pendingAnchors(slug)).toEqual([]);
+      for (const f of [f1, f2]) expect(await platform.chain!.findAnchor(f.receipt_hash)).not.toBeNull();
+    } finally {
+      await platform.close();
+    }
+  }, 180_000);
+});
+
+describe("publish quota", () => {
+  it("an account publishes at most `count` benchmarks per period: the next is publish_quota_exceeded naming the limit", async () => {
+    const clock = manualClock(Date.parse("2026-12-01T00:00:00Z"));
+    const platform = await openTemp({ clock: clock.now, publishQuota: { count: 3, periodMs: 3_600_000 } });
+    try {
+      const p = await platform.principal("quota-author");
+      const publishOne = async (i: number) => {
+        const ds = await platform.real.createDataset(p, cities(4, `quota-${i}`));
+        return platform.real.publish(p, ds.dataset_id, {
+          title: `Q${i}`,
+          prompt_template: TEMPLATE,
+          grader_type: "exact",
+        });
+      };
+      for (let i = 0; i < 3; i++) {
+        await publishOne(i);
+        clock.advance(60_000);
+      }
+      const e = await publishOne(3).then(
+        () => null,
+        (x: unknown) => x,
+      );
+      expect(e).toMatchObject({
+        code: "publish_quota_exceeded",
+        details: {
+          limit: "publishes_per_account",
+          count: 3,
+          period_seconds: 3600,
+          retry_after_seconds: 3420,
+        },
+      });
+      expect((await platform.listBenchmarks()).length).toBe(3); // nothing stored
+      // another account has its own quota; the operator (who pays) has none
+      const other = await platform.principal("quota-other");
+      const ds = await platform.real.createDataset(other, cities(4, "quota-other"));
+      await platform.real.publish(other, ds.dataset_id, {
+        title: "Other",
+        prompt_template: TEMPLATE,
+        grader_type: "exact",
+      });
+      for (let i = 0; i < 4; i++) {
+        const d = await platform.createDataset(cities(4, `quota-op-${i}`));
+        await platform.publish(d.dataset_id, {
+          title: `Op${i}`,
+          prompt_template: TEMPLATE,
+          grader_type: "exact",
+        });
+      }
+      // the oldest publish leaves the window: one more passes
+      clock.advance(3_600_000 - 3 * 60_000 + 1);
+      expect((await publishOne(4)).slug).toBeTruthy();
+    } finally {
+      await platform.close();
+    }
+  });
+});

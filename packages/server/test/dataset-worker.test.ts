@@ -1,0 +1,126 @@
+/**
+ * Issue 13's known gap: a keyed 64 MiB `POST /api/v1/datasets/validate` cost seconds of CPU on the event
+ * loop, and every other request waited for it. The dry run now parses and checks the bytes in a worker
+ * thread (`dataset-check.ts`), and so does an upload (`POST /api/v1/datasets`; only the store's insert
+ * stays on the loop): while a large one runs, a small GET is answered first. Both refuse through the
+ * worker as they did inline: 400 naming the JSON position, 422 naming the path, row-numbered reports.
+ */
+import type { Principal } from "@bench-bounty/platform";
+import type { Domain } from "../src/index.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { platformDomain, serveApp, type ListeningServer } from "../src/index.js";
+import { DatasetChecker } from "../src/dataset-check.js";
+import { call, register, useLive, type Exchange } from "./helpers.js";
+
+const live = useLive();
+const servers: ListeningServer[] = [];
+afterAll(async () => {
+  for (const s of servers) await s.close();
+});
+
+/** A valid dataset of 100,000 rows (~30 MiB): seconds of CPU to check on this machine. */
+function bigDataset(): string {
+  const pad = "p".repeat(200);
+  const rows = Array.from({ length: 100_000 }, (_, i) => ({
+    decision_ts: "2026-01-01T00:00:00Z",
+    payload: { city: `c${i}`, note: pad, n: i + 0.5 },
+    label: `l${i}`,
+  }));
+  return JSON.stringify({ name: "big", rows });
+}
+
+describe("the dataset dry run runs off the event loop", () => {
+  /**
+   * Sends `raw` to `path` on a server whose domain says when the request reached it (its whole body
+   * received: the work starts then), sends a small GET at that moment, and returns the big request's
+   * answer and the order the two were answered in.
+   */
+  async function bigBesideSmall(
+    method: "validateDataset" | "createDataset",
+    path: string,
+    raw: string,
+  ): Promise<{ big: Exchange; order: string[] }> {
+    let reached!: () => void;
+    const atDomain = new Promise<void>((r) => (reached = r));
+    const inner = platformDomain(live.platform);
+    const domain: Domain = {
+      ...inner,
+      [method]: (p: Principal | null, body: Uint8Array) => {
+        reached();
+        return inner[method](p, body);
+      },
+    };
+    const server = await serveApp({ domain, port: 0, host: "127.0.0.1" });
+    servers.push(server);
+    const { key } = await register(live.url, `big-${method}`);
+    const order: string[] = [];
+    const big = call(server.url, "POST", path, { key, raw }).then((r) => {
+      order.push("big");
+      return r;
+    });
+    await atDomain;
+    const small = await call(server.url, "GET", "/api/v1/benchmarks");
+    order.push("small");
+    expect(small.status).toBe(200);
+    return { big: await big, order };
+  }
+
+  it("while a large validate is being checked, a small GET is answered before it", async () => {
+    const { big, order } = await bigBesideSmall("validateDataset", "/api/v1/datasets/validate", bigDataset());
+    expect(big.status, big.text.slice(0, 300)).toBe(200);
+    expect(big.json).toMatchObject({ ok: true, row_count: 100_000 });
+    expect(order).toEqual(["small", "big"]);
+  }, 120_000);
+
+  it("while a large upload is being checked, a small GET is answered before it; the upload is stored", async () => {
+    const raw = bigDataset();
+    const { big, order } = await bigBesideSmall("createDataset", "/api/v1/datasets", raw);
+    expect(big.status, big.text.slice(0, 300)).toBe(201);
+    expect(big.json).toMatchObject({ row_count: 100_000 });
+    expect(order).toEqual(["small", "big"]);
+    // the same bytes again from the same account: the same dataset (idempotent), through the worker too
+    const { key } = await register(live.url, "big-again");
+    const mine = await call(live.url, "POST", "/api/v1/datasets", { key, raw });
+    expect(mine.status).toBe(201);
+    const again = await call(live.url, "POST", "/api/v1/datasets", { key, raw });
+    expect(again.json.dataset_id).toBe(mine.json.dataset_id);
+  }, 180_000);
+
+  it("refuses through the worker as inline: invalid JSON, a wrong type, bad rows", async () => {
+    const { key } = await register(live.url, "small-author");
+    const v = (raw: string) => call(live.url, "POST", "/api/v1/datasets/validate", { key, raw });
+    const badJson = await v('{"name": "x", "rows": [');
+    expect(badJson.status).toBe(400);
+    expect(badJson.json.error.code).toBe("invalid_json");
+    const badType = await v('{"name": 5, "rows": []}');
+    expect(badType.status).toBe(422);
+    expect(badType.json.error).toMatchObject({ code: "invalid_request", details: { path: "$.name" } });
+    const badRows = await v('{"name": "x", "rows": [{"payload": {}, "label": "a"}]}');
+    expect(badRows.status).toBe(200);
+    expect(badRows.json.ok).toBe(false);
+    expect(badRows.json.errors[0]).toMatchObject({ row_index: 0 });
+    const notJson = await call(live.url, "POST", "/api/v1/datasets/validate", {
+      key,
+      raw: "{}",
+      headers: { "content-type": "text/plain" },
+    });
+    expect(notJson.status).toBe(415);
+    const badUpload = await call(live.url, "POST", "/api/v1/datasets", {
+      key,
+      raw: '{"name": "x", "rows": [{"payload": {}, "label": "a"}]}',
+    });
+    expect(badUpload.status).toBe(422);
+    expect(badUpload.json.error).toMatchObject({ code: "invalid_dataset" });
+    expect(badUpload.json.error.message).toMatch(/row 0/);
+  });
+
+  it("a checker whose worker is closed refuses what is pending and starts a new worker for the next", async () => {
+    const checker = new DatasetChecker();
+    const pending = checker.check(new TextEncoder().encode(bigDataset()));
+    await checker.close();
+    await expect(pending).rejects.toThrow(/worker exited/);
+    const next = await checker.check(new TextEncoder().encode('{"name":"x","rows":[]}'));
+    expect(next).toMatchObject({ ok: false });
+    await checker.close();
+  }, 60_000);
+});

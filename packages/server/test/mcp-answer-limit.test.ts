@@ -1,0 +1,79 @@
+/**
+ * MCP amplification (issue 13 re-probe: a 13 KB JSON-RPC batch of `award_evidence` calls got a 1.8 MB
+ * answer): the answers of one HTTP request total at most `mcpAnswerBytes`; the first is always sent
+ * whole, and past the limit the remaining calls get a JSON-RPC error naming it, in batch order.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { TUTORIALS, type Limits } from "../src/index.js";
+import { startLive, type Live } from "./helpers.js";
+
+const lives: Live[] = [];
+afterEach(async () => {
+  await Promise.all(lives.splice(0).map((l) => l.stop()));
+});
+async function live(limits: Partial<Limits>): Promise<Live> {
+  const l = await startLive({ limits });
+  lives.push(l);
+  return l;
+}
+async function mcp(l: Live, body: unknown) {
+  const res = await fetch(`${l.url}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, text, json: JSON.parse(text) };
+}
+const read = (id: number, slug: string) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "read_tutorial", arguments: { slug } },
+});
+
+describe("the answers of one MCP request are bounded", () => {
+  it("a batch of 40 large answers: the first whole, the rest past the limit are JSON-RPC errors naming it", async () => {
+    const limit = 16 * 1024;
+    const l = await live({ mcpAnswerBytes: limit });
+    const slug = TUTORIALS[0]!.slug;
+    const one = await mcp(l, read(1, slug));
+    expect(one.status).toBe(200);
+    const size = one.text.length;
+    expect(size).toBeGreaterThan(2_000); // each answer is large
+    const batch = Array.from({ length: 40 }, (_, i) => read(i + 1, slug));
+    const r = await mcp(l, batch);
+    expect(r.status).toBe(200);
+    expect(r.json.map((m: { id: number }) => m.id)).toEqual(batch.map((m) => m.id));
+    const answered = r.json.filter((m: any) => m.result && !m.result.isError);
+    const refused = r.json.filter((m: any) => m.error);
+    expect(answered.length).toBe(Math.max(1, Math.floor(limit / (size + 1))));
+    expect(answered.length + refused.length).toBe(40);
+    // answered first, refused after: in batch order
+    expect(r.json.slice(0, answered.length)).toEqual(answered);
+    expect(refused[0].error).toMatchObject({
+      code: -32000,
+      data: { limit: "mcp_answer_bytes", limit_bytes: limit },
+    });
+    expect(refused[0].error.message).toMatch(/answer limit/);
+    expect(r.text.length).toBeLessThan(limit + 40 * 400);
+  });
+
+  it("one call is answered whole however large (as REST answers it)", async () => {
+    const l = await live({ mcpAnswerBytes: 100 });
+    const r = await mcp(l, read(1, TUTORIALS[0]!.slug));
+    expect(r.json.result.isError).toBeFalsy();
+    expect(r.text.length).toBeGreaterThan(100);
+    const two = await mcp(l, [read(1, TUTORIALS[0]!.slug), read(2, TUTORIALS[0]!.slug)]);
+    expect(two.json[0].result).toBeDefined();
+    expect(two.json[1].error.data.limit).toBe("mcp_answer_bytes");
+  });
+
+  it("the default limit bounds the batch of the probe (100 calls: the answers stay under it)", async () => {
+    const l = await live({});
+    const batch = Array.from({ length: 100 }, (_, i) => read(i + 1, TUTORIALS[0]!.slug));
+    const r = await mcp(l, batch);
+    expect(r.json.some((m: any) => m.error?.data?.limit === "mcp_answer_bytes")).toBe(true);
+    expect(r.text.length).toBeLessThan(256 * 1024 + 100 * 400 + 50_000);
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * An account's publishes are bounded per period (each anchors its commitment: one transaction the
+ * operator pays; issue 13 re-probe). Over REST the refusal is 429 `publish_quota_exceeded` with
+ * `Retry-After` and `details.limit` naming the limit.
+ */
+import { describe, expect, it } from "vitest";
+import { call, CITIES_PUBLISH, citiesDataset, register, useLive } from "./helpers.js";
+
+const live = useLive({ platform: { publishQuota: { count: 2, periodMs: 3_600_000 } } });
+
+describe("publish quota over REST", () => {
+  it("the third publish of an account within the period is 429 naming the limit, with Retry-After", async () => {
+    const author = await register(live.url, "quota-rest");
+    const publish = async (i: number) => {
+      const ds = await call(live.url, "POST", "/api/v1/datasets", {
+        key: author.key,
+        body: citiesDataset(4, `quota-rest-${i}`),
+      });
+      expect(ds.status).toBe(201);
+      return call(live.url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
+        key: author.key,
+        body: CITIES_PUBLISH,
+      });
+    };
+    expect((await publish(0)).status).toBe(201);
+    expect((await publish(1)).status).toBe(201);
+    const third = await publish(2);
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(third.json.error).toMatchObject({
+      code: "publish_quota_exceeded",
+      details: { limit: "publishes_per_account", count: 2, period_seconds: 3600 },
+    });
+    // another account is not affected
+    const other = await register(live.url, "quota-rest-other");
+    const ds = await call(live.url, "POST", "/api/v1/datasets", {
+      key: other.key,
+      body: citiesDataset(4, "q-o"),
+    });
+    const ok = await call(live.url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
+      key: other.key,
+      body: CITIES_PUBLISH,
+    });
+    expect(ok.status).toBe(201);
+  });
+});
