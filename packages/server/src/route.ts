@@ -184,7 +184,7 @@ export function defineRoute<B extends z.ZodType | undefined>(
     }
     if (spec.bodyMode === "bytes") {
       assertJsonType(c);
-      return spec.handler(c, await bodyBytes(c) as never);
+      return spec.handler(c, (await bodyBytes(c)) as never);
     }
     const body = validateBody(
       spec.body,
