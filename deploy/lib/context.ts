@@ -4,7 +4,8 @@
  * contract addresses (address book or the CREATE2 addresses) and the signer.
  * Each check fails with a TaskError before any transaction is sent.
  */
-import type { HardhatRuntimeEnvironment } from "hardhat/types";
+import { types } from "hardhat/config";
+import type { ConfigurableTaskDefinition, HardhatRuntimeEnvironment } from "hardhat/types";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
 import type {
   BaseContract,
@@ -268,4 +269,17 @@ export async function tokenDisplay(
     if (!isMissingFunction(e)) throw e;
     return { symbol: "tokens", decimals: 6 };
   }
+}
+
+/**
+ * Adds the `--from` option every sending task has: the account that signs, `who` naming its role
+ * (one of the node's accounts on localhost).
+ */
+export function withFromParam(t: ConfigurableTaskDefinition, who: string): ConfigurableTaskDefinition {
+  return t.addOptionalParam(
+    "from",
+    `${who} (one of the node's accounts on localhost)`,
+    undefined,
+    types.string,
+  );
 }

@@ -7,7 +7,7 @@
 import { task, types } from "hardhat/config";
 import type { ConfigurableTaskDefinition } from "hardhat/types";
 import { TaskError, userAction } from "../lib/errors";
-import { simulateAndSend, taskContext } from "../lib/context";
+import { simulateAndSend, taskContext, withFromParam } from "../lib/context";
 import { txLink } from "../lib/network";
 import { describeError, readJsonFile } from "../lib/files";
 import { contracts, evidence } from "../lib/packages";
@@ -59,14 +59,13 @@ function withDigestParams(t: ConfigurableTaskDefinition): ConfigurableTaskDefini
     );
 }
 
-withDigestParams(task("anchor", "Anchor a digest (or a JSON file's canonical keccak) in the AnchorRegistry"))
+withFromParam(
+  withDigestParams(
+    task("anchor", "Anchor a digest (or a JSON file's canonical keccak) in the AnchorRegistry"),
+  ),
+  "Anchoring account",
+)
   .addParam("kind", "commitment | receipt | pack | compute-receipt", undefined, types.string)
-  .addOptionalParam(
-    "from",
-    "Anchoring account (one of the node's accounts on localhost)",
-    undefined,
-    types.string,
-  )
   .setAction(
     userAction(async (args: { digest?: string; file?: string; kind: string; from?: string }, hre) => {
       const { digest, source } = readDigest(args);

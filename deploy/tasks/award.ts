@@ -8,7 +8,7 @@
  */
 import { task, types } from "hardhat/config";
 import { TaskError, decodeRevert, userAction } from "../lib/errors";
-import { chainNow, eventIn, simulateAndSend, taskContext, tokenDisplay } from "../lib/context";
+import { chainNow, eventIn, simulateAndSend, taskContext, tokenDisplay, withFromParam } from "../lib/context";
 import { txLink } from "../lib/network";
 import { asObject, describeError, readJsonFile } from "../lib/files";
 import { contracts, evidence } from "../lib/packages";
@@ -159,7 +159,10 @@ function recomputeAward(file: string) {
   return { doc, rd, rows, selection, digest };
 }
 
-task("bounty:award", "Award a bounty from a rank-derivation file (recomputed before sending)")
+withFromParam(
+  task("bounty:award", "Award a bounty from a rank-derivation file (recomputed before sending)"),
+  "Awarder account",
+)
   .addParam("id", "Bounty id", undefined, types.string)
   .addParam(
     "rankDerivation",
@@ -169,12 +172,6 @@ task("bounty:award", "Award a bounty from a rank-derivation file (recomputed bef
   )
   .addOptionalParam("withdrawalsFile", "JSON file {agent_id: withdrawal address}", undefined, types.string)
   .addOptionalParam("withdrawals", "agent_id=0xaddress pairs, comma-separated", undefined, types.string)
-  .addOptionalParam(
-    "from",
-    "Awarder account (one of the node's accounts on localhost)",
-    undefined,
-    types.string,
-  )
   .addFlag("dryRun", "Recompute, check and simulate; send nothing")
   .setAction(
     userAction(async (args: AwardArgs, hre) => {

@@ -19,6 +19,7 @@ import {
   taskContext,
   tokenDisplay,
   type TaskContext,
+  withFromParam,
 } from "../lib/context";
 import { txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
@@ -282,7 +283,10 @@ async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint)
   );
 }
 
-task("bounty:claim", "Claim credit: one bounty (--id), several (--ids) or all with credit (--all)")
+withFromParam(
+  task("bounty:claim", "Claim credit: one bounty (--id), several (--ids) or all with credit (--all)"),
+  "Winner account, or with --relay the relayer paying the gas",
+)
   .addOptionalParam("id", "Bounty id", undefined, types.string)
   .addOptionalParam("ids", "Bounty ids, comma-separated", undefined, types.string)
   .addFlag("all", "Every bounty in which the signer has credit")
@@ -290,12 +294,6 @@ task("bounty:claim", "Claim credit: one bounty (--id), several (--ids) or all wi
   .addOptionalParam(
     "indexer",
     "Indexer REST base URL used by --all (else the Awarded logs are searched)",
-    undefined,
-    types.string,
-  )
-  .addOptionalParam(
-    "from",
-    "Winner account, or with --relay the relayer paying the gas (one of the node's accounts on localhost)",
     undefined,
     types.string,
   )

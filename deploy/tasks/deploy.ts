@@ -8,7 +8,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { task, types } from "hardhat/config";
+import { task } from "hardhat/config";
+import { withFromParam } from "../lib/context";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { TaskError, decodeRevert, userAction } from "../lib/errors";
 import { checkChainId, networkProfile, type NetworkProfile } from "../lib/network";
@@ -34,12 +35,14 @@ async function deploymentBlock(hre: HardhatRuntimeEnvironment, address: string):
   return lo;
 }
 
-task(
-  "bounty:deploy",
-  "Deploy BenchmarkBounty and AnchorRegistry with CREATE2 (same addresses on every chain)",
+withFromParam(
+  task(
+    "bounty:deploy",
+    "Deploy BenchmarkBounty and AnchorRegistry with CREATE2 (same addresses on every chain)",
+  ),
+  "Deployer",
 )
   .addFlag("dryRun", "Print the addresses and gas, send nothing")
-  .addOptionalParam("from", "Deployer (one of the node's accounts on localhost)", undefined, types.string)
   .setAction(
     userAction(async (args: { dryRun: boolean; from?: string }, hre) => {
       const profile = networkProfile(hre, { needSigner: !args.dryRun });

@@ -18,6 +18,7 @@ import {
   taskContext,
   tokenAt,
   type TaskContext,
+  withFromParam,
 } from "../lib/context";
 import { txLink } from "../lib/network";
 import { readTermFlags, validateBountyTerms } from "../lib/terms";
@@ -147,7 +148,10 @@ async function lockWithPermit(
   );
 }
 
-task("bounty:lock", "Create and fund a bounty (EIP-2612 permit, or approve + createAndFund)")
+withFromParam(
+  task("bounty:lock", "Create and fund a bounty (EIP-2612 permit, or approve + createAndFund)"),
+  "Author account",
+)
   .addOptionalParam(
     "commitment",
     "JSON file {root, leafCount} of the committed test set",
@@ -181,12 +185,6 @@ task("bounty:lock", "Create and fund a bounty (EIP-2612 permit, or approve + cre
   .addFlag("approve", "Use approve + createAndFund even if the token supports permit")
   .addFlag("useAllowance", "Use the existing allowance (no permit, no approve transaction)")
   .addOptionalParam("permitTtl", "Seconds the permit signature stays valid", 3600, types.int)
-  .addOptionalParam(
-    "from",
-    "Author account (one of the node's accounts on localhost)",
-    undefined,
-    types.string,
-  )
   .addFlag("dryRun", "Check and simulate, send nothing")
   .setAction(
     userAction(async (args: LockArgs, hre) => {

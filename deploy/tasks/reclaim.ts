@@ -7,20 +7,17 @@
  */
 import { task, types } from "hardhat/config";
 import { TaskError, userAction } from "../lib/errors";
-import { chainNow, eventIn, simulateAndSend, taskContext, tokenDisplay } from "../lib/context";
+import { chainNow, eventIn, simulateAndSend, taskContext, tokenDisplay, withFromParam } from "../lib/context";
 import { txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
 import { formatAmount, isoSeconds, parseBountyId, relative } from "../lib/format";
 
-task("bounty:reclaim", "Author: take back a Pending bounty, or a Funded one after its award deadline")
+withFromParam(
+  task("bounty:reclaim", "Author: take back a Pending bounty, or a Funded one after its award deadline"),
+  "Author account",
+)
   .addParam("id", "Bounty id", undefined, types.string)
   .addOptionalParam("to", "Where the pool goes (default: the author)", undefined, types.string)
-  .addOptionalParam(
-    "from",
-    "Author account (one of the node's accounts on localhost)",
-    undefined,
-    types.string,
-  )
   .setAction(
     userAction(async (args: { id: string; to?: string; from?: string }, hre) => {
       const id = parseBountyId(args.id);

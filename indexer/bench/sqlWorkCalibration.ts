@@ -24,7 +24,7 @@ const db = new PGlite();
 await db.exec("SELECT 1");
 for (const [name, sql] of Object.entries(Q)) {
   if (process.env.ONLY && !process.env.ONLY.split(",").includes(name)) continue;
-  const shape = await checkReadOnlySelect(sql, new Set(), []).catch((e) => ({
+  const shape = await checkReadOnlySelect(sql, new Map(), []).catch((e) => ({
     error: String(e.message).slice(0, 60),
   }));
   if ("error" in shape) {

@@ -14,6 +14,10 @@
  * - `PONDER_DISABLE_CACHE`: `true`/`false`; default `true` on a loopback RPC (a restarted local
  *   chain reuses chain id 8453, so cached RPC answers would be stale), else `false`.
  * - `PONDER_GETLOGS_BLOCK_RANGE`: maximum `eth_getLogs` block range (default: Ponder's detection).
+ * - `INDEXER_UNSAFE_SQL_ON_PGLITE`: `true` serves `/sql/db` on PGlite too (default `false`: a
+ *   statement the planner underestimates can hold PGlite, and the whole indexer, for minutes).
+ * - `INDEXER_SQL_ROLE`: on PostgreSQL, the role `/sql/db` statements run as (`SET LOCAL ROLE`): one
+ *   with `SELECT` on the indexer's tables and nothing else (no superuser catalog access).
  */
 import type { Address } from "viem";
 
@@ -37,6 +41,10 @@ export interface IndexerSettings {
   /** Whether Ponder's RPC cache is bypassed. */
   disableCache: boolean;
   ethGetLogsBlockRange: number | undefined;
+  /** Whether `/sql/db` is served on PGlite (`INDEXER_UNSAFE_SQL_ON_PGLITE`; always on PostgreSQL). */
+  unsafeSqlOnPglite: boolean;
+  /** Role of `/sql/db` statements on PostgreSQL (`INDEXER_SQL_ROLE`), or undefined: the connection's. */
+  sqlRole: string | undefined;
   database:
     | { kind: "pglite"; directory: string | undefined }
     | { kind: "postgres"; connectionString: string };
@@ -80,6 +88,31 @@ function parseBool(variable: string, value: string): boolean {
 }
 
 /** True for RPC URLs on the loopback interface (a local chain). */
+/**
+ * `INDEXER_UNSAFE_SQL_ON_PGLITE`: whether SQL over HTTP is served on the embedded PGlite, which
+ * cannot interrupt a statement (issue 13 re-probe 6, O2). Unset or empty: `false`.
+ * @throws IndexerSettingsError for a value other than true/false/1/0.
+ */
+export function readUnsafeSqlOnPglite(env: Record<string, string | undefined>): boolean {
+  const v = env.INDEXER_UNSAFE_SQL_ON_PGLITE?.trim();
+  return v === undefined || v === "" ? false : parseBool("INDEXER_UNSAFE_SQL_ON_PGLITE", v);
+}
+
+/**
+ * `INDEXER_SQL_ROLE`: the PostgreSQL role `/sql/db` statements run as, or undefined (unset or empty).
+ * @throws IndexerSettingsError for a value that is not a plain role name (letters, digits, `_`, at most 63).
+ */
+export function readSqlRole(env: Record<string, string | undefined>): string | undefined {
+  const v = env.INDEXER_SQL_ROLE?.trim();
+  if (v === undefined || v === "") return undefined;
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(v))
+    throw new IndexerSettingsError(
+      "INDEXER_SQL_ROLE",
+      `expected a role name (letters, digits, _), got "${v}"`,
+    );
+  return v;
+}
+
 export function isLoopbackRpc(url: string): boolean {
   try {
     const host = new URL(url).hostname;
@@ -202,6 +235,8 @@ export function readIndexerSettings(
     pollingIntervalMs,
     disableCache,
     ethGetLogsBlockRange,
+    unsafeSqlOnPglite: readUnsafeSqlOnPglite(env),
+    sqlRole: readSqlRole(env),
     database,
   };
 }

@@ -6,7 +6,8 @@
  * (optionally `WITH ... SELECT`) built from an allowlist of node types: no data-modifying
  * or recursive CTE, no `SELECT INTO`, no `FOR UPDATE`, no set-returning `FROM` function,
  * only the functions of {@link ALLOWED_FUNCTIONS} (pure, cheap, no sleep, no I/O, no
- * settings), and only the indexer's own tables (unqualified). Every statement is checked
+ * settings), and only the indexer's own tables (unqualified) and the CTEs in scope, each `x.f`
+ * a real column (`sqlScope.ts`: name resolution). Every statement is checked
  * in full on every request: nothing is cached by a hash prefix (Ponder 0.16.10 cached its
  * verdict by 10 hex digits of sha256, which let a colliding SELECT smuggle an UPDATE).
  *
@@ -30,6 +31,7 @@ import {
   valueChars,
   type ExpressionTally,
 } from "./sqlExpressions";
+import { resolveNames, type Resolution, type TableColumns } from "./sqlScope";
 
 /** Parse-tree node types that are a step of work on every row they are evaluated for. */
 const EXPRESSION_NODES: ReadonlySet<string> = new Set([
@@ -193,8 +195,7 @@ export const ALLOWED_FUNCTIONS = new Set([
 ]);
 
 interface GuardContext extends ExpressionTally {
-  tables: ReadonlySet<string>;
-  cteNames: Set<string>;
+  names: Resolution;
   relations: number;
 }
 
@@ -202,7 +203,7 @@ interface GuardContext extends ExpressionTally {
  * Checks that `sql` is one read-only SELECT over `tables` whose expressions are bounded
  * (`sqlExpressions.ts`).
  * @param sql - the statement text (placeholders `$1..` allowed).
- * @param tables - the table names it may read (the indexer's schema).
+ * @param tables - the tables it may read (the indexer's schema): SQL name → SQL column names.
  * @param params - the values of `$1..` (numbers and strings among them are size-checked).
  * @returns what the statement may cost per row ({@link StatementShape}).
  * @throws QueryRefused `limit_exceeded` (`maxChars`, `maxRelations`, `maxNumericDigits`,
@@ -212,7 +213,7 @@ interface GuardContext extends ExpressionTally {
  */
 export async function checkReadOnlySelect(
   sql: string,
-  tables: ReadonlySet<string>,
+  tables: TableColumns,
   params: readonly unknown[] = [],
 ): Promise<StatementShape> {
   const max = QUERY_LIMITS.sql.maxChars;
@@ -247,9 +248,10 @@ export async function checkReadOnlySelect(
   if (kind !== "SelectStmt") {
     throw new QueryRefused("not_read_only", `only SELECT is allowed, got ${statementName(kind)}`);
   }
-  const ctx: GuardContext = { tables, cteNames: new Set(), relations: 0, ...emptyTally() };
+  // every FROM name resolved in its scope, and the columns of every FROM item (sqlScope.ts)
+  const names = resolveNames(stmt.SelectStmt as Record<string, unknown>, tables);
+  const ctx: GuardContext = { names, relations: 0, ...emptyTally() };
   checkParams(params, ctx);
-  collectCteNames(stmt, ctx.cteNames, 0);
   walk(stmt, ctx, 0);
   if (ctx.relations > QUERY_LIMITS.sql.maxRelations) {
     const m = QUERY_LIMITS.sql.maxRelations;
@@ -288,21 +290,6 @@ const SUBQUERY_KEYS: ReadonlySet<string> = new Set(["subselect", "subquery", "ct
 function countAccumulator(ctx: GuardContext, perRow: boolean): void {
   ctx.accumulators++;
   if (perRow || ctx.subqueryDepth > 0) ctx.nestedAccumulators++;
-}
-
-function collectCteNames(node: unknown, out: Set<string>, depth: number): void {
-  if (depth > MAX_TREE_DEPTH || node === null || typeof node !== "object") return;
-  if (Array.isArray(node)) {
-    for (const n of node) collectCteNames(n, out, depth + 1);
-    return;
-  }
-  for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
-    if (key === "CommonTableExpr") {
-      const name = (value as { ctename?: unknown }).ctename;
-      if (typeof name === "string") out.add(name);
-    }
-    collectCteNames(value, out, depth + 1);
-  }
 }
 
 /** Walks every node: node types are the PascalCase keys of the JSON tree. */
@@ -361,23 +348,18 @@ function checkNode(type: string, n: Record<string, unknown>, ctx: GuardContext):
     case "SubLink":
       if (n.subLinkType === "ARRAY_SUBLINK") countAccumulator(ctx, true);
       return;
-    case "RangeVar": {
-      const relname = String(n.relname ?? "");
-      if (n.schemaname !== undefined || n.catalogname !== undefined) {
-        throw new QueryRefused(
-          "not_read_only",
-          `relation ${String(n.schemaname)}.${relname}: only the indexer's tables, unqualified, may be read`,
-        );
-      }
-      if (!ctx.tables.has(relname) && !ctx.cteNames.has(relname)) {
-        throw new QueryRefused(
-          "not_read_only",
-          `relation "${relname}" is not one of the indexer's tables (${[...ctx.tables].join(", ")})`,
-        );
+    case "RangeVar":
+      // resolved by resolveNames (an indexer table or an in-scope CTE); any other is refused
+      if (!ctx.names.rangeVars.has(n)) {
+        throw new QueryRefused("not_read_only", `relation "${String(n.relname)}" is not allowed here`);
       }
       ctx.relations++;
       return;
-    }
+    case "ColumnRef":
+      // checked by resolveNames in its scope (x.f a real column); any other is refused
+      if (!ctx.names.columnRefs.has(n))
+        throw new QueryRefused("not_read_only", "a column reference is not allowed here");
+      return;
     case "A_Expr":
       checkOperator(n, ctx);
       return;

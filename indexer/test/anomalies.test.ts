@@ -161,4 +161,13 @@ describe("impossible events are logged loudly and not applied", () => {
     });
     expect((await getJson(ix.url, `/anchors/${digestOf("d2")}`)).body).toMatchObject({ kindName: "unknown" });
   });
+
+  // This indexer is on PGlite without INDEXER_UNSAFE_SQL_ON_PGLITE (issue 13 re-probe 6, O2).
+  it("a PGlite indexer does not serve SQL over HTTP by default: 501 not_served, REST still served", async () => {
+    const sql = encodeURIComponent(JSON.stringify({ json: { sql: "SELECT id FROM bounty", params: [] } }));
+    const r = await getJson(ix.url, `/sql/db?sql=${sql}`);
+    expect(r.status).toBe(501);
+    expect(r.body).toMatchObject({ error: { code: "not_served" } });
+    expect((await getJson(ix.url, "/bounties")).status).toBe(200);
+  });
 });

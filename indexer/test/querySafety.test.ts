@@ -92,7 +92,7 @@ function querySafety(label: string, databaseUrl: string | undefined) {
       const logFile = process.env.INDEXER_TEST_LOG; // set it to a file path to keep Ponder's output
       ix = await startIndexer({
         chain: dc,
-        ...(databaseUrl === undefined ? {} : { databaseUrl }),
+        ...(databaseUrl === undefined ? { unsafeSqlOnPglite: true } : { databaseUrl }), // the SQL path on PGlite too
         ...(logFile ? { log: (t: string) => appendFileSync(logFile, t) } : {}),
       });
     });
@@ -135,6 +135,25 @@ function querySafety(label: string, databaseUrl: string | undefined) {
       const q = run(block("readme-sql"));
       expect(q.rows.length).toBeGreaterThan(0);
       expect(q.rows.every((r: { place: number }) => r.place === 1)).toBe(true);
+    });
+
+    it("never reads the catalog through a WITH name or calls a function through x.f (re-probe 6 O1, O11)", async () => {
+      for (const text of [
+        "WITH pg_authid AS (SELECT rolname, rolpassword FROM pg_authid) SELECT * FROM pg_authid WHERE rolname = current_user",
+        "WITH a AS (SELECT name, setting FROM pg_settings), pg_settings AS (SELECT 1 AS x) SELECT * FROM a",
+        "SELECT tablename FROM pg_tables WHERE EXISTS (WITH pg_tables AS (SELECT 1 AS t) SELECT 1 FROM pg_tables)",
+        "SELECT w.pg_typeof, w.pg_column_size, (w).num_nulls FROM award_winner w",
+      ]) {
+        const r = await sql(ix.url, text);
+        expect({ text, status: r.status, code: r.body.error?.code }).toEqual({
+          text,
+          status: 400,
+          code: "not_read_only",
+        });
+      }
+      // the indexer's real columns (snake-cased from the Ponder schema) resolve
+      const ok = await sql(ix.url, "SELECT w.bounty_id, w.claimed_amount FROM award_winner w LIMIT 1");
+      expect(ok.status).toBe(200);
     });
 
     it("refuses every write, DDL and multi-statement form with 400, and nothing changed", async () => {

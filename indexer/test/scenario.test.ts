@@ -41,7 +41,9 @@ function scenario(label: string, db: Db) {
     let ix: RunningIndexer | undefined;
     let pgliteDir: string | undefined;
     const schema = `it_${db.kind}_${process.pid}_${Date.now().toString(36)}`;
-    const dbOpts = () => (db.kind === "postgres" ? { databaseUrl: db.url } : { pgliteDir: pgliteDir! });
+    // SQL over HTTP is compared on PGlite too (opted in: not served there by default)
+    const dbOpts = () =>
+      db.kind === "postgres" ? { databaseUrl: db.url } : { pgliteDir: pgliteDir!, unsafeSqlOnPglite: true };
 
     beforeAll(async () => {
       if (db.kind === "pglite") pgliteDir = mkdtempSync(join(tmpdir(), "bb-indexer-test-"));

@@ -33,6 +33,11 @@ export interface StartIndexerOptions {
   disableCache?: boolean;
   /** Head polling interval in milliseconds (default 200). */
   pollingIntervalMs?: number;
+  /**
+   * Serve `/sql/db` on PGlite too (`INDEXER_UNSAFE_SQL_ON_PGLITE=true`; default false: PGlite answers
+   * 501 `not_served`, it cannot interrupt a statement). No effect with `databaseUrl`.
+   */
+  unsafeSqlOnPglite?: boolean;
   /** Ponder log level passed as `--log-level` (`error`, `warn`, `info`, `debug`, `trace`). */
   logLevel?: string;
   /** `true` copies Ponder's output to stderr; a function receives it chunk by chunk. */

@@ -112,6 +112,7 @@ export async function startIndexer(opts) {
     "DATABASE_SCHEMA",
     "PONDER_PGLITE_DIR",
     "ADDRESS_BOOK",
+    "INDEXER_UNSAFE_SQL_ON_PGLITE",
   ]) {
     delete env[v];
   }
@@ -127,6 +128,7 @@ export async function startIndexer(opts) {
   });
   if (databaseUrl !== undefined) env.DATABASE_URL = databaseUrl;
   else env.PONDER_PGLITE_DIR = pgliteDir;
+  if (opts.unsafeSqlOnPglite === true) env.INDEXER_UNSAFE_SQL_ON_PGLITE = "true";
 
   const args = [
     ponderBin(),

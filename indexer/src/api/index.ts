@@ -2,7 +2,8 @@
  * HTTP API of the indexer.
  *
  * - `/graphql` (and `/`): Ponder's GraphQL over every table.
- * - `/sql/db`: read-only SQL over HTTP (query with `@ponder/client`'s `createClient`; `./sql.ts`).
+ * - `/sql/db`: read-only SQL over HTTP (query with `@ponder/client`'s `createClient`; `./sql.ts`);
+ *   on PGlite only with `INDEXER_UNSAFE_SQL_ON_PGLITE=true` (else 501 `not_served`).
  * - REST (JSON; amounts, ids, blocks and times as decimal strings):
  *   - `GET /bounties?status=&author=&token=&awarder=&limit=&cursor=` (newest id first)
  *   - `GET /bounties/:id`: the bounty with its winners, credits, claims and reclaim
@@ -37,6 +38,8 @@ import {
   parseTime,
   readQuery,
 } from "../../lib/params";
+import { readSqlRole, readUnsafeSqlOnPglite } from "../../lib/settings";
+import { ponderTableColumns } from "../../lib/sqlScope";
 import { sqlDb } from "./sql";
 
 const {
@@ -50,15 +53,13 @@ const {
   anomalyRecord: anomaly,
 } = schema;
 
-/** SQL names of the tables `/sql/db` may read. */
-const TABLE_NAMES: ReadonlySet<string> = new Set(
-  Object.values(schema).flatMap((v) => {
-    // drizzle's table name symbol (drizzle-orm is not a direct dependency; Ponder does not re-export getTableName)
-    const name = (v as unknown as Record<symbol, unknown>)[Symbol.for("drizzle:Name")];
-    const isTable = (v as unknown as Record<symbol, unknown>)[Symbol.for("drizzle:IsDrizzleTable")] === true;
-    return isTable && typeof name === "string" ? [name] : [];
-  }),
-);
+/** The tables `/sql/db` may read: SQL table name → SQL column names. */
+const TABLE_COLUMNS = ponderTableColumns(schema);
+/** `/sql/db` on PGlite only with `INDEXER_UNSAFE_SQL_ON_PGLITE=true`; its PostgreSQL role (both validated at start by ponder.config.ts). */
+const SQL_OPTIONS = {
+  unsafeSqlOnPglite: readUnsafeSqlOnPglite(process.env),
+  role: readSqlRole(process.env),
+};
 
 const app = new Hono();
 
@@ -96,7 +97,7 @@ app.use("*", async (c: Context, next: Next) => {
   return next();
 });
 
-app.get("/sql/db", (c) => sqlDb(c, TABLE_NAMES));
+app.get("/sql/db", (c) => sqlDb(c, TABLE_COLUMNS, SQL_OPTIONS));
 app.all("/sql/*", (c) =>
   c.json(
     {

@@ -18,6 +18,11 @@
  * 54xxx) answers 400 `query_too_expensive` or 503 `server_busy`, never a 500.
  *
  * `/sql/live` (live queries) is not served: it answers 404 with code `not_served`.
+ *
+ * On PGlite `/sql/db` is not served unless `INDEXER_UNSAFE_SQL_ON_PGLITE=true` (issue 13 re-probe 6,
+ * O2): the estimates are the planner's, and a 2.4 KB SELECT it underestimated (`a.x + 0 = a.x`
+ * priced at 0.5 % of the rows) held PGlite, and every other request, 20 s; four copies of its
+ * CTE would have run for hours. It answers 501 `not_served` saying so.
  */
 import type { Context } from "hono";
 import superjson from "superjson";
@@ -25,6 +30,7 @@ import { z } from "zod";
 import { QUERY_LIMITS, QueryRefused, queryRefusedBody } from "../../lib/limits";
 import { COLUMN_CHARS } from "../../lib/sqlExpressions";
 import { checkReadOnlySelect, type StatementShape } from "../../lib/sqlGuard";
+import type { TableColumns } from "../../lib/sqlScope";
 
 /** What `@ponder/client` sends in `?sql=` (superjson of drizzle's query). */
 const SqlRequest = z.object({
@@ -53,6 +59,19 @@ function driver(): Driver {
   return d;
 }
 
+/** The indexer's schema (`--schema`), from Ponder's build (`globalThis.PONDER_NAMESPACE_BUILD`). */
+function indexerSchema(): string {
+  const schema = (globalThis as { PONDER_NAMESPACE_BUILD?: { schema?: unknown } }).PONDER_NAMESPACE_BUILD
+    ?.schema;
+  if (typeof schema !== "string" || schema === "") throw new Error("sql: Ponder's schema name is not known");
+  return schema;
+}
+
+/** `name` as a quoted SQL identifier. */
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
 const CURSOR = "bench_bounty_sql";
 
 /** Plan checks, cursor and row cap, inside an already-open READ ONLY transaction. */
@@ -66,6 +85,9 @@ async function runInTransaction(
   // Ponder's PGlite turns sequential scans and nested loops off, which adds PostgreSQL's
   // disable_cost (1e10) to every such plan: turn them on for this transaction only, so
   // the estimate below is the statement's real cost.
+  // only the indexer's schema (pg_catalog is still searched first, implicitly: the guard's name
+  // resolution, sqlScope.ts, is what keeps catalog relations out; this drops public and $user)
+  await tx.query(`SET LOCAL search_path TO ${quoteIdent(indexerSchema())}`);
   await tx.query("SET LOCAL enable_seqscan = on");
   await tx.query("SET LOCAL enable_nestloop = on");
   const plan = planOf((await tx.query(`EXPLAIN (FORMAT JSON) ${sql}`, params)).rows[0]);
@@ -215,7 +237,12 @@ function checkWork(rows: number, shape: StatementShape, dialect: Driver["dialect
 }
 
 /** Runs a guarded statement read-only and bounded (see the module comment). */
-async function runBounded(sql: string, params: unknown[], shape: StatementShape): Promise<Rows> {
+async function runBounded(
+  sql: string,
+  params: unknown[],
+  shape: StatementShape,
+  role: string | undefined,
+): Promise<Rows> {
   const d = driver();
   if (d.dialect === "pglite") {
     return d.instance.transaction(async (tx) => {
@@ -227,6 +254,7 @@ async function runBounded(sql: string, params: unknown[], shape: StatementShape)
   try {
     await client.query("BEGIN READ ONLY");
     await client.query(`SET LOCAL statement_timeout = ${QUERY_LIMITS.sql.statementTimeoutMs}`);
+    if (role !== undefined) await client.query(`SET LOCAL ROLE ${quoteIdent(role)}`);
     const rows = await runInTransaction(client, sql, params, shape, "postgres");
     await client.query("COMMIT");
     client.release();
@@ -282,12 +310,31 @@ export function refusalOf(e: unknown): QueryRefused | undefined {
   return undefined;
 }
 
+/** How `/sql/db` is served (from the indexer's settings, `lib/settings.ts`). */
+export interface SqlOptions {
+  /** Serve it on PGlite too (`INDEXER_UNSAFE_SQL_ON_PGLITE`). */
+  unsafeSqlOnPglite: boolean;
+  /** On PostgreSQL, the role statements run as (`INDEXER_SQL_ROLE`, `SET LOCAL ROLE`); undefined: the connection's. */
+  role?: string | undefined;
+}
+
+/** The answer of `/sql/db` on PGlite without `INDEXER_UNSAFE_SQL_ON_PGLITE=true`. */
+export const PGLITE_NOT_SERVED = {
+  error: {
+    code: "not_served",
+    message:
+      "SQL over HTTP is served by an indexer on PostgreSQL (DATABASE_URL) only: the embedded PGlite cannot interrupt a statement, so one the planner underestimates would hold the whole indexer. Use the REST routes or /graphql, or start the indexer with INDEXER_UNSAFE_SQL_ON_PGLITE=true (unsafe for an indexer strangers can reach).",
+  },
+} as const;
+
 /**
  * Handler of `GET /sql/db`.
- * @returns 200 `{ rows }`; 400 `{ error: { code, message, limit?, max? } }` for a refused or failing statement.
+ * @param options - see {@link SqlOptions}.
+ * @returns 200 `{ rows }`; 501 `not_served` on PGlite without the opt-in; 400 `{ error: { code, message, limit?, max? } }` for a refused or failing statement.
  * @throws Error for what is not the caller's fault (answered 500 by the app's error handler).
  */
-export async function sqlDb(c: Context, tables: ReadonlySet<string>): Promise<Response> {
+export async function sqlDb(c: Context, tables: TableColumns, options: SqlOptions): Promise<Response> {
+  if (driver().dialect === "pglite" && !options.unsafeSqlOnPglite) return c.json(PGLITE_NOT_SERVED, 501);
   const queries = c.req.queries();
   const unknown = Object.keys(queries).filter((n) => n !== "sql");
   const raw = c.req.query("sql");
@@ -312,7 +359,7 @@ export async function sqlDb(c: Context, tables: ReadonlySet<string>): Promise<Re
     }
     request = parsed.data;
     const shape = await checkReadOnlySelect(request.sql, tables, request.params);
-    const answer = answerJson(await runBounded(request.sql, request.params, shape));
+    const answer = answerJson(await runBounded(request.sql, request.params, shape, options.role));
     return c.body(answer, 200, { "content-type": "application/json" });
   } catch (e) {
     const refusal = refusalOf(e);

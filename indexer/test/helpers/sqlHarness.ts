@@ -8,10 +8,15 @@ import { PGlite } from "@electric-sql/pglite";
 import { Hono } from "hono";
 import pg from "pg";
 import superjson from "superjson";
+import type { TableColumns } from "../../lib/sqlScope";
 import { sqlDb } from "../../src/api/sql";
 
-/** The tables of the harness (a subset of the indexer's columns). */
-export const HARNESS_TABLES: ReadonlySet<string> = new Set(["bounty", "award_winner", "anchor"]);
+/** The tables of the harness (a subset of the indexer's columns): name → columns. */
+export const HARNESS_TABLES: TableColumns = new Map([
+  ["bounty", ["id", "author", "token", "pool", "status", "created_block"]],
+  ["award_winner", ["bounty_id", "place", "account", "amount", "awarded_block"]],
+  ["anchor", ["digest", "kind", "anchorer", "block_number"]],
+]);
 
 const DDL = [
   "CREATE TABLE bounty (id bigint PRIMARY KEY, author text NOT NULL, token text NOT NULL, pool numeric(78) NOT NULL, status text NOT NULL, created_block bigint NOT NULL)",
@@ -44,8 +49,16 @@ export interface SqlHarness {
  * Starts the harness.
  * @param databaseUrl - PostgreSQL (a fresh schema, dropped by `stop`); undefined: PGlite in memory.
  * @param bounties - rows to seed (each with two winners and one anchor).
+ * @param unsafeSqlOnPglite - serve `/sql/db` on PGlite (the indexer's `INDEXER_UNSAFE_SQL_ON_PGLITE`).
+ * @param options - `role`: on PostgreSQL, a role created for the harness's schema with `SELECT`
+ *   on its tables only, which statements run as (`INDEXER_SQL_ROLE`); dropped by `stop`.
  */
-export async function startSqlHarness(databaseUrl?: string, bounties = 50): Promise<SqlHarness> {
+export async function startSqlHarness(
+  databaseUrl?: string,
+  bounties = 50,
+  unsafeSqlOnPglite = true,
+  options: { role?: string } = {},
+): Promise<SqlHarness> {
   let stopDb: () => Promise<void>;
   if (databaseUrl === undefined) {
     const db = new PGlite();
@@ -53,6 +66,7 @@ export async function startSqlHarness(databaseUrl?: string, bounties = 50): Prom
     await db.exec("SET enable_seqscan = off; SET enable_nestloop = off");
     await db.exec([...DDL, ...seed(bounties)].join(";\n"));
     (globalThis as Record<string, unknown>).PONDER_DATABASE = { driver: { dialect: "pglite", instance: db } };
+    (globalThis as Record<string, unknown>).PONDER_NAMESPACE_BUILD = { schema: "public" };
     stopDb = () => db.close();
   } else {
     const schema = `sql_harness_${process.pid}_${Date.now()}`;
@@ -61,20 +75,25 @@ export async function startSqlHarness(databaseUrl?: string, bounties = 50): Prom
     await admin.query(`CREATE SCHEMA ${schema}`);
     await admin.query(`SET search_path = ${schema}`);
     await admin.query([...DDL, ...seed(bounties)].join(";\n"));
-    const readonly = new pg.Pool({
-      connectionString: databaseUrl,
-      options: `-c search_path=${schema}`,
-      max: 2,
-    });
+    if (options.role !== undefined) {
+      await admin.query(`DROP ROLE IF EXISTS ${options.role}`);
+      await admin.query(`CREATE ROLE ${options.role} NOLOGIN`);
+      await admin.query(`GRANT USAGE ON SCHEMA ${schema} TO ${options.role}`);
+      await admin.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${schema} TO ${options.role}`);
+    }
+    // no search_path of its own: sql.ts sets it to the indexer's schema in every transaction
+    const readonly = new pg.Pool({ connectionString: databaseUrl, max: 2 });
     (globalThis as Record<string, unknown>).PONDER_DATABASE = { driver: { dialect: "postgres", readonly } };
+    (globalThis as Record<string, unknown>).PONDER_NAMESPACE_BUILD = { schema };
     stopDb = async () => {
       await readonly.end();
       await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      if (options.role !== undefined) await admin.query(`DROP ROLE ${options.role}`);
       await admin.end();
     };
   }
   const app = new Hono();
-  app.get("/sql/db", (c) => sqlDb(c, HARNESS_TABLES));
+  app.get("/sql/db", (c) => sqlDb(c, HARNESS_TABLES, { unsafeSqlOnPglite, role: options.role }));
   app.onError((err, c) => c.json({ error: { code: "internal", message: String(err) } }, 500));
   return {
     async sql(text, params = []) {

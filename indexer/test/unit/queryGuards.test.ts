@@ -4,7 +4,12 @@ import { checkGraphqlLimits } from "../../lib/graphqlLimits";
 import { QUERY_LIMITS, QueryRefused } from "../../lib/limits";
 import { checkReadOnlySelect } from "../../lib/sqlGuard";
 
-const TABLES = new Set(["bounty", "award_winner", "anchor", "anomaly"]);
+const TABLES = new Map([
+  ["bounty", ["id", "author", "token", "pool", "status", "created_block"]],
+  ["award_winner", ["bounty_id", "place", "account", "amount"]],
+  ["anchor", ["digest", "kind", "anchorer", "block_number"]],
+  ["anomaly", ["id", "message"]],
+]);
 
 async function refusal(sql: string): Promise<QueryRefused> {
   try {
@@ -52,6 +57,83 @@ describe("checkReadOnlySelect", () => {
     ["x".repeat(QUERY_LIMITS.sql.maxChars + 1), "limit_exceeded"],
   ])("refuses %s", async (sql, code) => {
     expect((await refusal(sql)).code).toBe(code);
+  });
+});
+
+describe("checkReadOnlySelect: names resolve in their scope (issue 13 re-probe 6, O1)", () => {
+  it.each([
+    // a CTE naming itself: non-recursive, so its inner pg_authid is the catalog's
+    "WITH pg_authid AS (SELECT rolname, rolpassword FROM pg_authid) SELECT * FROM pg_authid",
+    // a CTE used before its declaration (in an earlier sibling)
+    "WITH a AS (SELECT * FROM pg_stat_activity), pg_stat_activity AS (SELECT 1 AS x) SELECT * FROM a",
+    // a CTE declared in an inner query, used outside it
+    "SELECT * FROM pg_settings WHERE EXISTS (WITH pg_settings AS (SELECT 1) SELECT 1 FROM pg_settings)",
+    "SELECT * FROM (WITH pg_stats AS (SELECT 1 AS x) SELECT x FROM pg_stats) s, pg_stats",
+    "WITH x AS (WITH pg_hba_file_rules AS (SELECT 1 AS y) SELECT y FROM pg_hba_file_rules) SELECT * FROM pg_hba_file_rules",
+    // the CTE's name in a set operation's other arm, before the WITH
+    "SELECT usename FROM pg_user UNION ALL (WITH pg_user AS (SELECT 'x' AS usename) SELECT usename FROM pg_user)",
+    "WITH bounty AS (SELECT 1 AS id) SELECT * FROM pg_class",
+  ])("refuses %s", async (sql) => {
+    const e = await refusal(sql);
+    expect(e.code).toBe("not_read_only");
+    expect(e.message).toMatch(/relation "pg_\w+" is neither one of the indexer's tables/);
+  });
+
+  it.each([
+    "WITH a AS (SELECT id FROM bounty), b AS (SELECT id FROM a) SELECT * FROM b",
+    "WITH a AS (SELECT id FROM bounty) SELECT * FROM a WHERE id IN (SELECT id FROM a)",
+    "WITH a AS (SELECT id FROM bounty) SELECT (WITH b AS (SELECT id FROM a) SELECT count(*) FROM b)",
+    "WITH a AS (SELECT id FROM bounty) SELECT id FROM a UNION ALL SELECT id FROM a",
+    "WITH bounty AS (SELECT id FROM bounty WHERE id > 1) SELECT id FROM bounty",
+    "WITH bounty AS (SELECT b.id FROM bounty b) SELECT bounty.id FROM bounty",
+  ])("accepts %s", async (sql) => {
+    await expect(checkReadOnlySelect(sql, TABLES)).resolves.toHaveProperty("expressions");
+  });
+});
+
+describe("checkReadOnlySelect: x.f is a column of x, never the call f(x) (issue 13 re-probe 6, O11)", () => {
+  it.each([
+    ["SELECT w.pg_typeof FROM award_winner w", /"pg_typeof" is not a column of "w"/],
+    ["SELECT w.pg_column_size FROM award_winner w", /not a column/],
+    ["SELECT (w).num_nulls FROM award_winner w", /field selection/],
+    ["SELECT (w.account).pg_typeof FROM award_winner w", /field selection/],
+    ["SELECT (w).* FROM award_winner w", /field selection/],
+    ["SELECT award_winner.pg_typeof FROM award_winner", /not a column/],
+    ["WITH c AS (SELECT account FROM award_winner) SELECT c.num_nonnulls FROM c", /not a column of "c"/],
+    ["SELECT s.pg_typeof FROM (SELECT account FROM award_winner) s", /not a column of "s"/],
+    ["SELECT s.account FROM (SELECT account FROM award_winner) s(x)", /not a column of "s"/],
+    ["SELECT nope.id FROM bounty", /"nope" is not a FROM item in scope/],
+    ["SELECT a.b.c FROM bounty a", /two parts at most/],
+    ["SELECT concat(w) FROM award_winner w", /whole row/],
+    ["SELECT count(w.*) FROM award_winner w", /whole row/],
+    ["SELECT length(concat(w.*)) FROM award_winner w", /whole row/],
+    // two relations called w in scope: pg_typeof is a column of one, a call on the other
+    [
+      "SELECT (SELECT w.pg_typeof FROM (SELECT 1 AS pg_typeof) w) FROM award_winner w",
+      /one of the relations of that name/,
+    ],
+    [
+      "SELECT 1 FROM award_winner w, (SELECT w.pg_typeof FROM (SELECT 1 AS pg_typeof) w) s",
+      /one of the relations/,
+    ],
+    ["SELECT 1 FROM (bounty JOIN award_winner ON true) AS j", /alias on a JOIN/],
+  ])("refuses %s", async (sql, message) => {
+    const e = await refusal(sql);
+    expect(e.code).toBe("not_read_only");
+    expect(e.message).toMatch(message);
+  });
+
+  it.each([
+    "SELECT w.account, w.amount FROM award_winner w WHERE w.place = 1",
+    'select "bounty"."id", "bounty_winners"."data" as "winners" from "bounty" left join lateral (select coalesce(json_agg(json_build_array("bounty_winners"."place", "bounty_winners"."account")), \'[]\'::json) as "data" from "award_winner" "bounty_winners" where "bounty_winners"."bounty_id" = "bounty"."id") "bounty_winners" on true',
+    "SELECT s.n, s.account FROM (SELECT account, count(*) AS n FROM award_winner GROUP BY account) s",
+    "SELECT c.x FROM (SELECT account FROM award_winner) c(x)",
+    "SELECT t.* , t.account FROM (SELECT * FROM award_winner) t",
+    "SELECT row_to_json(w), to_jsonb(w.*) FROM award_winner w",
+    "SELECT w.* FROM award_winner w ORDER BY place",
+    "SELECT b.id FROM bounty b WHERE EXISTS (SELECT 1 FROM award_winner w WHERE w.bounty_id = b.id)",
+  ])("accepts %s", async (sql) => {
+    await expect(checkReadOnlySelect(sql, TABLES)).resolves.toHaveProperty("expressions");
   });
 });
 

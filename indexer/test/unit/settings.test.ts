@@ -33,7 +33,12 @@ describe("indexer settings", () => {
       pollingIntervalMs: 250,
       disableCache: true,
       ethGetLogsBlockRange: undefined,
+      unsafeSqlOnPglite: false,
+      sqlRole: undefined,
       database: { kind: "pglite", directory: undefined },
+    });
+    expect(readIndexerSettings({ ...local, INDEXER_UNSAFE_SQL_ON_PGLITE: "true" }, emptyBook)).toMatchObject({
+      unsafeSqlOnPglite: true,
     });
   });
 
@@ -75,6 +80,12 @@ describe("indexer settings", () => {
     expect(
       variableOf(() => readIndexerSettings({ ...local, PONDER_DISABLE_CACHE: "maybe" }, emptyBook)),
     ).toBe("PONDER_DISABLE_CACHE");
+    expect(
+      variableOf(() => readIndexerSettings({ ...local, INDEXER_UNSAFE_SQL_ON_PGLITE: "yes" }, emptyBook)),
+    ).toBe("INDEXER_UNSAFE_SQL_ON_PGLITE");
+    expect(
+      variableOf(() => readIndexerSettings({ ...local, INDEXER_SQL_ROLE: 'x"; DROP' }, emptyBook)),
+    ).toBe("INDEXER_SQL_ROLE");
     // An undeployed address book entry (null addresses) is not guessed around.
     expect(
       variableOf(() => readIndexerSettings({ PONDER_RPC_URL_8453: "https://base.example/rpc" }, emptyBook)),

@@ -17,6 +17,7 @@
 
 import type {
   AccountView,
+  ErrorBody,
   AttachedBounty,
   AwardEvidenceResult,
   AwardResult,
@@ -59,10 +60,8 @@ export type BenchmarkSummary = BenchmarkListItem;
 /** An account as shown to its owner. */
 export type Account = AccountView;
 
-/** The error body of every refusal. */
-export interface ErrorBody {
-  error: { code: string; message: string; details: Record<string, unknown> };
-}
+/** The error body of every refusal (one definition: the platform's). */
+export type { ErrorBody };
 
 /** A refusal of the server (or a transport failure, code `network_error`, status 0). */
 export class ApiError extends Error {

@@ -145,6 +145,28 @@ function need(ok: boolean, path: string, message: string): void {
   if (!ok) throw new EvidenceError("schema", path, message);
 }
 
+const nonEmpty = (v: unknown) => typeof v === "string" && v.length > 0;
+const matches = (re: RegExp) => (v: unknown) => typeof v === "string" && re.test(v);
+const integerFrom = (min: number) => (v: unknown) => Number.isSafeInteger(v) && (v as number) >= min;
+
+/** The receipt's top-level fields, checked in this order: the field, its test, the rule the refusal states. */
+const RECEIPT_FIELD_RULES: readonly (readonly [keyof BuildReceiptInput, (v: unknown) => boolean, string])[] =
+  [
+    ["run_id", nonEmpty, "must be a non-empty string"],
+    ["benchmark_slug", nonEmpty, "must be a non-empty string"],
+    ["commit_root", matches(DIGEST), "must be 0x + 64 lowercase hex"],
+    ["agent_id", nonEmpty, "must be a non-empty string"],
+    ["attempt", integerFrom(1), "must be an integer >= 1"],
+    ["started_at", isIsoMsZ, "must be ISO-8601 UTC with milliseconds and Z"],
+    ["finalized_at", isIsoMsZ, "must be ISO-8601 UTC with milliseconds and Z"],
+    ["wall_seconds", matches(SECONDS3), "must have exactly 3 decimal places"],
+    ["queries_used", integerFrom(0), "must be a non-negative integer"],
+    ["usdc_spent", matches(USDC6), "must have exactly 6 decimal places"],
+    ["score_public", matches(SCORE4), "must have exactly 4 decimal places"],
+    ["score_composite", matches(SCORE4), "must have exactly 4 decimal places"],
+    ["answer_salt", matches(BARE_HEX64), "must be 64 lowercase hex characters"],
+  ];
+
 /**
  * Build a receipt payload from a run (SPEC 4): tasks numbered in run order,
  * answers digested with the run's salt, every format rule checked.
@@ -153,67 +175,8 @@ function need(ok: boolean, path: string, message: string): void {
  * @throws EvidenceError `schema` naming the offending field (e.g. `$.tasks[3].prompt_hash`)
  */
 export function buildReceipt(input: BuildReceiptInput): Receipt {
-  need(
-    typeof input.run_id === "string" && input.run_id.length > 0,
-    "$.run_id",
-    "run_id must be a non-empty string",
-  );
-  need(
-    typeof input.benchmark_slug === "string" && input.benchmark_slug.length > 0,
-    "$.benchmark_slug",
-    "benchmark_slug must be a non-empty string",
-  );
-  need(
-    typeof input.commit_root === "string" && DIGEST.test(input.commit_root),
-    "$.commit_root",
-    "commit_root must be 0x + 64 lowercase hex",
-  );
-  need(
-    typeof input.agent_id === "string" && input.agent_id.length > 0,
-    "$.agent_id",
-    "agent_id must be a non-empty string",
-  );
-  need(
-    Number.isSafeInteger(input.attempt) && input.attempt >= 1,
-    "$.attempt",
-    "attempt must be an integer >= 1",
-  );
-  need(isIsoMsZ(input.started_at), "$.started_at", "started_at must be ISO-8601 UTC with milliseconds and Z");
-  need(
-    isIsoMsZ(input.finalized_at),
-    "$.finalized_at",
-    "finalized_at must be ISO-8601 UTC with milliseconds and Z",
-  );
-  need(
-    typeof input.wall_seconds === "string" && SECONDS3.test(input.wall_seconds),
-    "$.wall_seconds",
-    "wall_seconds must have exactly 3 decimal places",
-  );
-  need(
-    Number.isSafeInteger(input.queries_used) && input.queries_used >= 0,
-    "$.queries_used",
-    "queries_used must be a non-negative integer",
-  );
-  need(
-    typeof input.usdc_spent === "string" && USDC6.test(input.usdc_spent),
-    "$.usdc_spent",
-    "usdc_spent must have exactly 6 decimal places",
-  );
-  need(
-    typeof input.score_public === "string" && SCORE4.test(input.score_public),
-    "$.score_public",
-    "score_public must have exactly 4 decimal places",
-  );
-  need(
-    typeof input.score_composite === "string" && SCORE4.test(input.score_composite),
-    "$.score_composite",
-    "score_composite must have exactly 4 decimal places",
-  );
-  need(
-    typeof input.answer_salt === "string" && BARE_HEX64.test(input.answer_salt),
-    "$.answer_salt",
-    "answer_salt must be 64 lowercase hex characters",
-  );
+  for (const [field, ok, rule] of RECEIPT_FIELD_RULES)
+    need(ok(input[field]), `$.${field}`, `${field} ${rule}`);
   need(Array.isArray(input.tasks), "$.tasks", "tasks must be an array");
   const tasks: ReceiptTask[] = input.tasks.map((t, i) => {
     const p = appendPath("$.tasks", i);

@@ -236,6 +236,13 @@ describe("buildReceipt format rules", () => {
     ["started_at", "2026-03-01T09:04:56Z", "$.started_at"],
     ["commit_root", (c.receipt as Receipt).commit_root.toUpperCase().replace("0X", "0x"), "$.commit_root"],
     ["answer_salt", "00", "$.answer_salt"],
+    ["run_id", "", "$.run_id"],
+    ["benchmark_slug", "", "$.benchmark_slug"],
+    ["agent_id", 7, "$.agent_id"],
+    ["attempt", 0, "$.attempt"],
+    ["finalized_at", "2026-03-01", "$.finalized_at"],
+    ["queries_used", -1, "$.queries_used"],
+    ["score_composite", "1", "$.score_composite"],
   ])("refuses a bad %s", (field, value, path) => {
     try {
       buildReceipt({ ...input, [field]: value });
@@ -243,6 +250,7 @@ describe("buildReceipt format rules", () => {
     } catch (e) {
       expect((e as { code: string }).code).toBe("schema");
       expect((e as { path: string }).path).toBe(path);
+      expect((e as Error).message).toContain(`${field} must `);
     }
   });
 

@@ -8,61 +8,32 @@
  * The runs are written straight into the store (scores drawn at random), which is what the board reads;
  * finalizing 10,000 runs through the API would measure finalize instead.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { leaderboard, publicBoardRows } from "../src/leaderboard.js";
-import { Platform } from "../src/platform.js";
-import { cpuTimed, insertBenchAgents } from "./agents.js";
+import { benchBenchmark, cpuTimed, insertBenchAgents, insertBenchRun } from "./agents.js";
 
 const RUNS = Number(process.env.RUNS ?? 10_000);
 const SECONDS = Number(process.env.SECONDS_PER_CASE ?? 2);
 
-const dir = mkdtempSync(join(tmpdir(), "bb-bench-lb-"));
-const platform = await Platform.open({ dir });
-const op = platform.localOperator();
-const ds = await platform.createDataset(op, {
-  name: "bench",
-  rows: Array.from({ length: 4 }, (_, i) => ({
-    decision_ts: "2026-01-01T00:00:00Z",
-    payload: { i },
-    label: `a${i}`,
-  })),
-});
-const { slug } = await platform.publish(op, ds.dataset_id, {
-  title: "Bench",
-  prompt_template: "Q {payload.i}",
-  grader_type: "exact",
-});
+const { dir, platform, slug } = await benchBenchmark("bb-bench-lb-", 4);
 const d4 = (n: number) => (n / 10000).toFixed(4);
 await platform.ctx.store.tx(async (t) => {
   const agents = await insertBenchAgents(t, RUNS);
   for (let i = 0; i < RUNS; i++) {
     const r = () => Math.floor(Math.random() * 10001);
-    await t.db
-      .insertInto("runs")
-      .values({
-        run_id: `run-${i}`,
-        slug,
-        agent_id: `agent-${i % agents}`,
-        account_id: "acct_operator",
-        attempt: Math.floor(i / agents) + 1,
-        status: "finalized",
-        plan_json: "[0,1,2,3]",
-        started_at_ms: i,
-        finalized_at_ms: i + 1000,
-        answer_salt: "00",
-        receipt_json: "{}",
-        receipt_hash: "0x" + i.toString(16).padStart(64, "0"),
+    await insertBenchRun(t, {
+      i,
+      slug,
+      agents,
+      plan: [0, 1, 2, 3],
+      scores: {
         rank_accuracy: d4(r()),
         score_public: d4(r()),
         score_composite: d4(r()),
         score_composite_public: d4(r()),
         wall_seconds: `${1 + (i % 900)}.000`,
-        queries_used: 0,
-        usdc_spent: "0.000000",
-      })
-      .execute();
+      },
+    });
   }
 });
 

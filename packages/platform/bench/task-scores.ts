@@ -9,36 +9,17 @@
  * The runs and answers are written straight into the store with the scores `scoreGraded` gives them
  * (taskScores refuses a store whose regrade disagrees), which is what a finalize stores.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { gradePlan, scoreGraded } from "../src/grading.js";
 import { publicBoardRows } from "../src/leaderboard.js";
-import { Platform } from "../src/platform.js";
-import { cpuTimed, insertBenchAgents } from "./agents.js";
+import { benchBenchmark, cpuTimed, insertBenchAgents, insertBenchRun } from "./agents.js";
 import { taskScores } from "../src/task-scores.js";
 
 const RUNS = Number(process.env.RUNS ?? 2_000);
 const SECONDS = Number(process.env.SECONDS_PER_CASE ?? 2);
 const TASKS = 12;
 
-const dir = mkdtempSync(join(tmpdir(), "bb-bench-ts-"));
-const platform = await Platform.open({ dir });
-const op = platform.localOperator();
-const ds = await platform.createDataset(op, {
-  name: "bench",
-  rows: Array.from({ length: TASKS }, (_, i) => ({
-    decision_ts: "2026-01-01T00:00:00Z",
-    payload: { i },
-    label: `a${i}`,
-  })),
-});
-const { slug } = await platform.publish(op, ds.dataset_id, {
-  title: "Bench",
-  prompt_template: "Q {payload.i}",
-  grader_type: "exact",
-  public_fraction: "0.67",
-});
+const { dir, platform, op, slug } = await benchBenchmark("bb-bench-ts-", TASKS, { public_fraction: "0.67" });
 const b = await platform.getBenchmark(slug);
 const tasks = await platform.testSet(op, slug);
 const plan = tasks.map((t) => t.ordinal);
@@ -50,30 +31,19 @@ await platform.ctx.store.tx(async (t) => {
     );
     const wall = `${1 + (i % 500)}.000`;
     const s = scoreGraded(b, gradePlan(plan, tasks, answers), wall, "0.000000");
-    await t.db
-      .insertInto("runs")
-      .values({
-        run_id: `run-${i}`,
-        slug,
-        agent_id: `agent-${i % agents}`,
-        account_id: "acct_operator",
-        attempt: Math.floor(i / agents) + 1,
-        status: "finalized",
-        plan_json: JSON.stringify(plan),
-        started_at_ms: i,
-        finalized_at_ms: i + 1000,
-        answer_salt: "00",
-        receipt_json: "{}",
-        receipt_hash: "0x" + i.toString(16).padStart(64, "0"),
+    await insertBenchRun(t, {
+      i,
+      slug,
+      agents,
+      plan,
+      scores: {
         rank_accuracy: s.accuracyValue,
         score_public: s.publicScore,
         score_composite: s.compositeScore,
         score_composite_public: s.compositePublic,
         wall_seconds: wall,
-        queries_used: 0,
-        usdc_spent: "0.000000",
-      })
-      .execute();
+      },
+    });
     await t.db
       .insertInto("answers")
       .values(

@@ -65,6 +65,14 @@ export interface RowIssue {
   message: string;
 }
 
+/**
+ * The serialised refusal, as REST, MCP and `--json` CLI output serve it (and the server's error
+ * handler writes for every error): `{error: {code, message, details}}`.
+ */
+export interface ErrorBody {
+  error: { code: string; message: string; details: Record<string, unknown> };
+}
+
 /** A refusal of the platform with a stable `code` and machine-readable `details`. */
 export class PlatformError extends Error {
   override readonly name = "PlatformError";
@@ -77,7 +85,7 @@ export class PlatformError extends Error {
   }
 
   /** The JSON body used by the HTTP door and `--json` CLI output: `{error: {code, message, details}}`. */
-  toJSON(): { error: { code: string; message: string; details: Record<string, unknown> } } {
+  toJSON(): ErrorBody {
     return { error: { code: this.code, message: this.message, details: this.details } };
   }
 }

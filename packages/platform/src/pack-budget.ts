@@ -186,6 +186,18 @@ export function answerBudget(input: AnswerBudgetInput): AnswerBudget {
   };
 }
 
+/**
+ * Most tasks of one run (SPEC 3): every private task plus `public_tasks_per_run` of the public ones
+ * (all of them when it is null). Public figures only.
+ */
+export function runTaskCount(
+  publicTasksPerRun: number | null,
+  publicCount: number,
+  privateCount: number,
+): number {
+  return privateCount + (publicTasksPerRun === null ? publicCount : Math.min(publicTasksPerRun, publicCount));
+}
+
 /** Canonical bytes of a `test_set` block (SPEC 3 rows, as a pack holds them). */
 export function testSetPackBytes(
   rows: readonly {

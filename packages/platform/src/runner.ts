@@ -43,36 +43,26 @@
  * `<store>/runs/<run_id>.json` (fsync'd, atomic rename) records the agent, the options, the plan and the
  * outcome of every finished task; answers live in the store. `resume` re-runs only the tasks with no
  * recorded outcome and no stored answer.
+ *
+ * Files: this module runs the plan (batches, submit, finalize, resume); `runner/agent.ts` asks an
+ * agent for one answer; `runner/checkpoint.ts` writes and reads the checkpoint.
  */
-import { trimWhiteSpace } from "@bench-bounty/evidence";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { PlatformError } from "./errors.js";
-import { keccak256Hex } from "@bench-bounty/evidence";
 import type { RunBackend } from "./backend.js";
 import type { FinalizeResult, ServedTask } from "./runs.js";
-import { runAgentProcess } from "./agent-process.js";
-import { writeFileDurably } from "./store.js";
+import {
+  CHECKPOINT_SCHEMA,
+  type Checkpoint,
+  checkpointFile,
+  saveCheckpoint,
+  tasksDigest,
+  readCheckpoint,
+  hasAnswer,
+} from "./runner/checkpoint.js";
+import { type AgentSpec, askAgent } from "./runner/agent.js";
 
-/** Protocol tag written to CLI agents. */
-export const AGENT_PROTOCOL = "bench-bounty.agent.v1";
-/** Checkpoint schema tag. */
-export const CHECKPOINT_SCHEMA = "bench-bounty.runner-checkpoint.v1";
-
-/** A task as an in-process agent receives it. */
-export interface AgentTask extends ServedTask {
-  benchmark: string;
-  run_id: string;
-  attempt: number;
-}
-
-/** An in-process agent: returns the answer text (anything else is an invalid answer). */
-export type AgentFunction = (task: AgentTask, signal: AbortSignal) => unknown;
-
-/** The agent to run. */
-export type AgentSpec =
-  | { kind: "command"; command: string; cwd?: string; env?: Record<string, string> }
-  | { kind: "function"; name: string; answer: AgentFunction };
+export { CHECKPOINT_SCHEMA, tasksDigest, readCheckpoint } from "./runner/checkpoint.js";
+export { AGENT_PROTOCOL, type AgentTask, type AgentFunction, type AgentSpec } from "./runner/agent.js";
 
 /** What happened to one task. */
 export interface TaskOutcome {
@@ -119,74 +109,6 @@ export interface RunnerResult {
   interrupted: boolean;
   finalized: FinalizeResult | null;
   checkpoint_file: string;
-}
-
-interface Checkpoint {
-  schema: typeof CHECKPOINT_SCHEMA;
-  run_id: string;
-  benchmark: string;
-  agent_id: string;
-  attempt: number;
-  agent: { kind: "command"; command: string; cwd?: string } | { kind: "function"; name: string };
-  options: {
-    concurrency: number;
-    batch_size: number;
-    task_timeout_ms: number;
-    invalid_answer_policy: "skip" | "abort";
-  };
-  /** Where the run lives (`local store DIR`, a server URL). */
-  backend: string;
-  task_count: number;
-  tasks_digest: string;
-  outcomes: Record<string, TaskOutcome>;
-}
-
-function checkpointFile(backend: RunBackend, runId: string): string {
-  return join(backend.checkpointDir, `${runId}.json`);
-}
-
-function saveCheckpoint(backend: RunBackend, cp: Checkpoint): void {
-  writeFileDurably(checkpointFile(backend, cp.run_id), JSON.stringify(cp, null, 2) + "\n");
-}
-
-/** keccak256 of the served tasks: detects a checkpoint that does not belong to the stored run. */
-export function tasksDigest(tasks: ServedTask[]): string {
-  return keccak256Hex(JSON.stringify(tasks.map((t) => [t.ordinal, t.prompt, t.visibility, t.grader_type])));
-}
-
-/**
- * Reads a run's checkpoint.
- * @throws PlatformError `unknown_run` when there is none; `invalid_checkpoint` naming the
- *   file when it is not valid JSON or has no plan
- */
-export function readCheckpoint(backend: RunBackend, runId: string): Checkpoint {
-  const file = checkpointFile(backend, runId);
-  if (!existsSync(file))
-    throw new PlatformError("unknown_run", `no checkpoint for run ${runId} in ${backend.checkpointDir}`, {
-      run_id: runId,
-    });
-  let doc: unknown;
-  try {
-    doc = JSON.parse(readFileSync(file, "utf8"));
-  } catch (e) {
-    throw new PlatformError(
-      "invalid_checkpoint",
-      // One line: the parser quotes the start of the text, newlines included.
-      `checkpoint ${file} is not valid JSON (${(e as Error).message.replace(/\s+/g, " ")})`,
-      { run_id: runId, path: file },
-    );
-  }
-  if (
-    typeof doc !== "object" ||
-    doc === null ||
-    typeof (doc as { tasks_digest?: unknown }).tasks_digest !== "string"
-  )
-    throw new PlatformError(
-      "invalid_checkpoint",
-      `checkpoint ${file} is not a run checkpoint (expected a JSON object with a tasks_digest)`,
-      { run_id: runId, path: file },
-    );
-  return doc as Checkpoint;
 }
 
 function resolved(o: RunnerOptions) {
@@ -417,128 +339,7 @@ async function execute(
   };
 }
 
-/** True when the run has at least one stored answer (as far as the checkpoint knows). */
-function hasAnswer(cp: Checkpoint): boolean {
-  return Object.values(cp.outcomes).some((o) => o.status === "answered");
-}
-
-/** ` ; its stderr ends:` and the indented tail, or nothing when the agent wrote no stderr. */
-function stderrNote(tail: string): string {
-  return tail ? `; its stderr ends:\n${tail.replace(/^/gm, "    ")}` : "";
-}
-
-type BatchAnswers = Map<number, string | { status: TaskOutcome["status"]; reason: string }>;
-
-function check(value: unknown): string | { status: "invalid"; reason: string } {
-  if (typeof value !== "string")
-    return { status: "invalid", reason: `answer is ${value === null ? "null" : typeof value}, not a string` };
-  if (trimWhiteSpace(value) === "") return { status: "invalid", reason: "empty answer" };
-  return value;
-}
-
-async function askAgent(
-  backend: RunBackend,
-  cp: Checkpoint,
-  agent: AgentSpec,
-  batch: ServedTask[],
-  signal: AbortSignal,
-): Promise<BatchAnswers | "aborted"> {
-  const out: BatchAnswers = new Map();
-  if (agent.kind === "function") {
-    const t = batch[0]!;
-    const task: AgentTask = { ...t, benchmark: cp.benchmark, run_id: cp.run_id, attempt: cp.attempt };
-    const ac = new AbortController();
-    const stop = () => ac.abort();
-    signal.addEventListener("abort", stop);
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      const result = await Promise.race([
-        Promise.resolve().then(() => agent.answer(task, ac.signal)),
-        new Promise<{ timeout: true }>((res) => {
-          timer = setTimeout(() => res({ timeout: true }), cp.options.task_timeout_ms);
-        }),
-      ]);
-      if (signal.aborted) return "aborted";
-      if (
-        typeof result === "object" &&
-        result !== null &&
-        (result as { timeout?: boolean }).timeout === true
-      ) {
-        ac.abort();
-        out.set(t.ordinal, {
-          status: "timeout",
-          reason: `no answer within ${cp.options.task_timeout_ms} ms`,
-        });
-      } else out.set(t.ordinal, check(result));
-    } catch (e) {
-      if (signal.aborted) return "aborted";
-      out.set(t.ordinal, { status: "error", reason: `agent threw: ${(e as Error).message}` });
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", stop);
-    }
-    return out;
-  }
-  const input = JSON.stringify({
-    protocol: AGENT_PROTOCOL,
-    benchmark: cp.benchmark,
-    run_id: cp.run_id,
-    attempt: cp.attempt,
-    tasks: batch.map((t) => ({
-      ordinal: t.ordinal,
-      prompt: t.prompt,
-      visibility: t.visibility,
-      grader_type: t.grader_type,
-    })),
-  });
-  const log = join(backend.checkpointDir, `${cp.run_id}.agent.log`);
-  const hide = [...backend.privatePaths];
-  const res = await runAgentProcess(
-    { ...agent, hide },
-    input,
-    cp.options.task_timeout_ms * batch.length,
-    signal,
-    log,
-  );
-  if (res.kind === "aborted") return "aborted";
-  const failAll = (status: TaskOutcome["status"], reason: string) => {
-    for (const t of batch) out.set(t.ordinal, { status, reason });
-    return out;
-  };
-  if (res.kind === "timeout")
-    return failAll(
-      "timeout",
-      `no answer within ${cp.options.task_timeout_ms * batch.length} ms (process killed; raise the per-task timeout if the agent is slow)${stderrNote(res.stderrTail)}`,
-    );
-  if (res.code !== 0)
-    return failAll(
-      "error",
-      `agent exited with ${res.signal ?? `status ${res.code}`}${stderrNote(res.stderrTail)}`,
-    );
-  let doc: unknown;
-  try {
-    doc = JSON.parse(res.stdout);
-  } catch (e) {
-    if (!(e instanceof SyntaxError)) throw e;
-    return failAll("invalid", "stdout is not one JSON document");
-  }
-  const list = Array.isArray(doc)
-    ? doc
-    : typeof doc === "object" && doc !== null
-      ? (doc as { answers?: unknown }).answers
-      : undefined;
-  if (!Array.isArray(list))
-    return failAll("invalid", 'stdout must be {"answers": [{"ordinal", "answer_text"}]}');
-  const wanted = new Set(batch.map((t) => t.ordinal));
-  for (const a of list) {
-    if (typeof a !== "object" || a === null) continue;
-    const { ordinal, answer_text } = a as { ordinal?: unknown; answer_text?: unknown };
-    if (typeof ordinal !== "number" || !wanted.has(ordinal) || out.has(ordinal)) continue;
-    out.set(ordinal, check(answer_text));
-  }
-  return out;
-}
-
+/** The runner's progress bar on stderr. */
 async function progressBar(total: number, agentId: string) {
   const { default: cliProgress } = await import("cli-progress");
   return new cliProgress.SingleBar(

@@ -19,11 +19,13 @@ import type { ChainConfig } from "../src/chain.js";
 import type { FaultHooks } from "../src/context.js";
 import { runBenchmark } from "../src/runner.js";
 import {
+  chainClock,
   chainConfig,
+  crashOnce,
   cities,
   freshPostgresTarget,
-  latestBlockTime,
-  manualClock,
+  bountyCredit,
+  lockPrize,
   openAt,
   tempDir,
   TEST_ENGINE,
@@ -52,8 +54,7 @@ async function storeLocation(): Promise<
  * `account` (each test its own, so their nonces never mix).
  */
 async function readyToAward(dc: DevChain, account: number, tag: string, faults: FaultHooks) {
-  const chainNow = await latestBlockTime(dc);
-  const clock = manualClock(chainNow * 1000);
+  const { now: chainNow, clock } = await chainClock(dc);
   const where = await storeLocation();
   const chain: ChainConfig = { ...chainConfig(dc, account), awardWaitMs: AWARD_WAIT_MS };
   const open = (f: FaultHooks = {}) => openAt({ ...where, clock: clock.now, chain, faults: f });
@@ -65,15 +66,9 @@ async function readyToAward(dc: DevChain, account: number, tag: string, faults: 
     grader_type: "exact",
     time_budget_seconds: 600,
   });
-  const author = dc.accounts[account + 1]!;
-  await dc.mintUsdc(author.address, POOL);
-  const closesAt = chainNow + 3600;
-  const bounty = await platform.lockBounty(slug, {
-    authorPrivateKey: author.privateKey,
+  const { bounty, closesAt } = await lockPrize(platform, dc, slug, chainNow, {
     pool: POOL,
-    closesAt,
-    awardDeadline: closesAt + 86_400,
-    thresholdBps: 5000,
+    author: account + 1,
     payoutRule: "winner_take_all",
   });
   const winner = dc.accounts[account + 2]!.address.toLowerCase() as Hex;
@@ -111,28 +106,6 @@ async function awardedTxs(dc: DevChain, bountyId: bigint, fromBlock: bigint): Pr
     fromBlock,
   });
   return logs.map((l) => l.transactionHash);
-}
-
-async function creditOf(dc: DevChain, bountyId: bigint, account: Hex): Promise<bigint> {
-  return dc.publicClient.readContract({
-    address: dc.contracts.benchmarkBounty,
-    abi: benchmarkBountyAbi,
-    functionName: "creditOf",
-    args: [bountyId, account],
-  });
-}
-
-/** A fault hook that "kills the process" once at its step. */
-function crashOnce(point: keyof FaultHooks): FaultHooks {
-  let armed = true;
-  return {
-    [point]: () => {
-      if (armed) {
-        armed = false;
-        throw new Error(`injected crash at ${point}`);
-      }
-    },
-  } as FaultHooks;
 }
 
 async function withAutomine<T>(dc: DevChain, on: boolean, fn: () => Promise<T>): Promise<T> {
@@ -177,7 +150,7 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
       const done = await healed.award(r.slug);
       expect(done.award_tx).toBe(inFlight);
       expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([inFlight]);
-      expect(await creditOf(dc, r.bountyId, r.winner)).toBe(POOL);
+      expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(POOL);
       expect((await healed.awardEvidence(r.slug)).kind).toBe("pack");
       await healed.close();
     } finally {
@@ -236,7 +209,7 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
     expect(events).toEqual([done.award_tx]); // one Awarded event, and it is the recorded transaction
     const resent = await dc.publicClient.getTransaction({ hash: done.award_tx as Hash });
     expect(resent.nonce).toBe(nonce); // the dropped copy's nonce is spent: it can never be mined
-    expect(await creditOf(dc, r.bountyId, r.winner)).toBe(POOL);
+    expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(POOL);
     expect(await again.ctx.store.awards.get(r.slug)).toMatchObject({ award_tx: done.award_tx });
     await again.close();
   });
@@ -271,7 +244,7 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
     await expect(healed.award(r.slug)).rejects.toThrow(/award reverted: AwardAfterDeadline/); // by simulation
     expect(await dc.publicClient.getBlockNumber()).toBe(before); // nothing sent
     expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([]);
-    expect(await creditOf(dc, r.bountyId, r.winner)).toBe(0n);
+    expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(0n);
     await healed.close();
   });
 });

@@ -13,11 +13,14 @@ import { describe, expect, it } from "vitest";
 import { PlatformError } from "../src/errors.js";
 import { runBenchmark, type AgentSpec } from "../src/runner.js";
 import {
+  chainClock,
   chainConfig,
+  crashOnce,
   cities,
   freshPostgresTarget,
-  latestBlockTime,
-  manualClock,
+  bountyCredit,
+  bountyStatus,
+  lockPrize,
   openAt,
   openTemp,
   tempDir,
@@ -43,6 +46,21 @@ function agent(clock: { advance: (ms: number) => void }, ms: number, wrong = 0):
   };
 }
 
+/** A cities benchmark of `rows` rows (dataset named `tag`) published on `platform` with an exact grader over {@link TEMPLATE}. */
+function publishCities(
+  platform: Harness,
+  rows: number,
+  tag: string | undefined,
+  title: string,
+  extra: Partial<Parameters<Harness["publish"]>[1]> = {},
+) {
+  return platform
+    .createDataset(cities(rows, tag))
+    .then((ds) =>
+      platform.publish(ds.dataset_id, { title, prompt_template: TEMPLATE, grader_type: "exact", ...extra }),
+    );
+}
+
 /**
  * A cities benchmark (`rows` rows, named by `tag`) published on `platform`, and its prize locked by
  * `dc.accounts[author]` (minted the pool first): closes in an hour, award deadline a day later,
@@ -54,22 +72,10 @@ async function publishWithPrize(
   chainNow: number,
   p: { tag: string; rows: number; title: string; pool: bigint; author: number },
 ) {
-  const ds = await platform.createDataset(cities(p.rows, p.tag));
-  const { slug } = await platform.publish(ds.dataset_id, {
-    title: p.title,
-    prompt_template: TEMPLATE,
-    grader_type: "exact",
-    time_budget_seconds: 600,
-  });
-  const author = dc.accounts[p.author]!;
-  await dc.mintUsdc(author.address, p.pool);
-  const closesAt = chainNow + 3600;
-  const bounty = await platform.lockBounty(slug, {
-    authorPrivateKey: author.privateKey,
+  const { slug } = await publishCities(platform, p.rows, p.tag, p.title, { time_budget_seconds: 600 });
+  const { bounty, closesAt } = await lockPrize(platform, dc, slug, chainNow, {
     pool: p.pool,
-    closesAt,
-    awardDeadline: closesAt + 86400,
-    thresholdBps: 5000,
+    author: p.author,
     payoutRule: "winner_take_all",
   });
   return { slug, bounty, closesAt };
@@ -78,37 +84,17 @@ async function publishWithPrize(
 describe("award on the local Base profile", () => {
   it("publishes with an anchored commitment, locks the prize, runs agents, awards on-chain, mints, anchors, stores and serves a pack that recomputes", async () => {
     const dc = devChain();
-    const chainNow = await latestBlockTime(dc);
-    const clock = manualClock(chainNow * 1000);
-    let crashBeforeRecord = true;
-    let crashBeforeMint = true;
+    const { now: chainNow, clock } = await chainClock(dc);
     const platform = await openTemp({
       clock: clock.now,
       chain: chainConfig(dc, 0),
-      faults: {
-        awardBeforeRecord: () => {
-          if (crashBeforeRecord) {
-            crashBeforeRecord = false;
-            throw new Error("injected crash between the award transaction and its record");
-          }
-        },
-        awardBeforeMint: () => {
-          if (crashBeforeMint) {
-            crashBeforeMint = false;
-            throw new Error("injected crash after the award transaction");
-          }
-        },
-      },
+      faults: { ...crashOnce("awardBeforeRecord"), ...crashOnce("awardBeforeMint") },
     });
     // what the evidence door serves (the server package maps it to HTTP): the domain's answer
     const evidence = async (slug: string): Promise<any> => platform.awardEvidence(slug);
     try {
       // publish: commitment anchored with kind commitment
-      const ds = await platform.createDataset(cities(20));
-      const pub = await platform.publish(ds.dataset_id, {
-        title: "Cities",
-        prompt_template: TEMPLATE,
-        grader_type: "exact",
+      const pub = await publishCities(platform, 20, undefined, "Cities", {
         time_budget_seconds: 600,
         max_attempts: 2,
       });
@@ -119,14 +105,9 @@ describe("award on the local Base profile", () => {
 
       // the author locks the prize (approve + createAndFund)
       const author = dc.accounts[1]!;
-      await dc.mintUsdc(author.address, POOL);
-      const closesAt = chainNow + 3600;
-      const bounty = await platform.lockBounty(slug, {
-        authorPrivateKey: author.privateKey,
+      const { bounty, closesAt } = await lockPrize(platform, dc, slug, chainNow, {
         pool: POOL,
-        closesAt,
-        awardDeadline: closesAt + 86400,
-        thresholdBps: 5000,
+        author: 1,
         payoutRule: "top_n_split",
       });
       expect(bounty).toMatchObject({
@@ -135,13 +116,7 @@ describe("award on the local Base profile", () => {
         threshold_bps: 5000,
         status: "funded",
       });
-      const statusOf = () =>
-        dc.publicClient.readContract({
-          address: dc.contracts.benchmarkBounty,
-          abi: benchmarkBountyAbi,
-          functionName: "statusOf",
-          args: [BigInt(bounty.bounty_id)],
-        });
+      const statusOf = () => bountyStatus(dc, bounty.bounty_id);
       expect(await evidence(slug)).toMatchObject({ kind: "unavailable", reason: "withheld_live_contest" });
 
       // agents
@@ -180,7 +155,7 @@ describe("award on the local Base profile", () => {
 
       // crash after the award transaction is mined, before it is recorded: the retry adopts the
       // Awarded log (same ranking digest) instead of sending again
-      await expect(platform.award(slug)).rejects.toThrow(/injected crash between/);
+      await expect(platform.award(slug)).rejects.toThrow(/injected crash at awardBeforeRecord/);
       expect(await statusOf()).toBe(3);
       // the store says sent-but-unconfirmed: the domain and the door read the chain (issue 13 item 7)
       expect(await platform.real.awardState(slug)).toMatchObject({ state: "mined" });
@@ -188,7 +163,7 @@ describe("award on the local Base profile", () => {
       expect(early.kind).toBe("pack"); // not "not awarded yet" while the chain says Awarded
       expect(await platform.real.awardState(slug)).toMatchObject({ state: "confirmed" });
       // crash after the award is recorded, before the pack: the retry does not pay twice
-      await expect(platform.award(slug)).rejects.toThrow(/injected crash after/);
+      await expect(platform.award(slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
       // the door heals: the award is confirmed, so it mints the pack from the recorded award
       const healed = await evidence(slug);
       expect(healed.kind).toBe("pack");
@@ -207,12 +182,7 @@ describe("award on the local Base profile", () => {
         ["bob", String(amounts[2])],
       ]);
       for (const w of result.winners) {
-        const credit = await dc.publicClient.readContract({
-          address: dc.contracts.benchmarkBounty,
-          abi: benchmarkBountyAbi,
-          functionName: "creditOf",
-          args: [BigInt(bounty.bounty_id), w.withdrawal_address as `0x${string}`],
-        });
+        const credit = await bountyCredit(dc, bounty.bounty_id, w.withdrawal_address);
         expect(credit).toBe(BigInt(w.amount_base_units));
       }
       expect(
@@ -292,23 +262,16 @@ describe("award on the local Base profile", () => {
 
   it("an award with no runs returns the whole pool to the author and mints a zero-winner pack (no_runs)", async () => {
     const dc = devChain();
-    const now = await latestBlockTime(dc);
-    const clock = manualClock(now * 1000);
+    const { now, clock } = await chainClock(dc);
     const platform = await openTemp({ clock: clock.now, chain: chainConfig(dc, 0) });
     try {
-      const ds = await platform.createDataset(cities(5, "empty-contest"));
-      const { slug } = await platform.publish(ds.dataset_id, {
-        title: "Nobody came",
-        prompt_template: TEMPLATE,
-        grader_type: "exact",
-      });
+      const { slug } = await publishCities(platform, 5, "empty-contest", "Nobody came");
       const author = dc.accounts[7]!;
-      await dc.mintUsdc(author.address, 5_000_000n);
-      const bounty = await platform.lockBounty(slug, {
-        authorPrivateKey: author.privateKey,
+      const { bounty } = await lockPrize(platform, dc, slug, now, {
         pool: 5_000_000n,
-        closesAt: now + 60,
-        awardDeadline: now + 6000,
+        author: 7,
+        closesIn: 60,
+        awardWindow: 5940,
         thresholdBps: 0,
         payoutRule: "winner_take_all",
       });
@@ -316,12 +279,7 @@ describe("award on the local Base profile", () => {
       const result = await platform.award(slug);
       expect(result.winners).toEqual([]);
       expect(result.zero_winner_reason).toBe("no_runs");
-      const credit = await dc.publicClient.readContract({
-        address: dc.contracts.benchmarkBounty,
-        abi: benchmarkBountyAbi,
-        functionName: "creditOf",
-        args: [BigInt(bounty.bounty_id), author.address],
-      });
+      const credit = await bountyCredit(dc, bounty.bounty_id, author.address);
       expect(credit).toBe(5_000_000n);
       const stored = await platform.awardEvidence(result.slug);
       if (stored.kind !== "pack") throw new Error(`no pack: ${stored.reason}`);
@@ -352,8 +310,7 @@ describe("award on the local Base profile", () => {
 
   it("two awards of one benchmark at once (two processes on PostgreSQL, two requests on SQLite): one award transaction, one pack, the same answer", async () => {
     const dc = devChain();
-    const now = await latestBlockTime(dc);
-    const clock = manualClock(now * 1000);
+    const { now, clock } = await chainClock(dc);
     const opts = { clock: clock.now, chain: chainConfig(dc, 0) };
     let first: Harness;
     let second: Harness;
@@ -366,19 +323,12 @@ describe("award on the local Base profile", () => {
       second = first;
     }
     try {
-      const ds = await first.createDataset(cities(6, "award-race"));
-      const { slug } = await first.publish(ds.dataset_id, {
-        title: "Award race",
-        prompt_template: TEMPLATE,
-        grader_type: "exact",
-      });
-      const author = dc.accounts[6]!;
-      await dc.mintUsdc(author.address, 3_000_000n);
-      const bounty = await first.lockBounty(slug, {
-        authorPrivateKey: author.privateKey,
+      const { slug } = await publishCities(first, 6, "award-race", "Award race");
+      const { bounty } = await lockPrize(first, dc, slug, now, {
         pool: 3_000_000n,
-        closesAt: now + 60,
-        awardDeadline: now + 6000,
+        author: 6,
+        closesIn: 60,
+        awardWindow: 5940,
         thresholdBps: 0,
         payoutRule: "winner_take_all",
       });
@@ -420,15 +370,10 @@ describe("award on the local Base profile", () => {
 
   it("concurrent runs in one process anchor every receipt at finalize (chain writes are serialised)", async () => {
     const dc = devChain();
-    const clock = manualClock((await latestBlockTime(dc)) * 1000);
+    const { clock } = await chainClock(dc);
     const platform = await openTemp({ clock: clock.now, chain: chainConfig(dc, 8) });
     try {
-      const ds = await platform.createDataset(cities(8, "concurrent"));
-      const { slug } = await platform.publish(ds.dataset_id, {
-        title: "Concurrent",
-        prompt_template: TEMPLATE,
-        grader_type: "exact",
-      });
+      const { slug } = await publishCities(platform, 8, "concurrent", "Concurrent");
       const results = await Promise.all(
         ["c1", "c2", "c3", "c4", "c5"].map(async (id) =>
           runBenchmark(await platform.backend(id), slug, id, agent(clock, 5), { concurrency: 3 }),
@@ -448,19 +393,14 @@ describe("award on the local Base profile", () => {
 
   it("batched receipt anchoring: finalize leaves receipts pending, one anchorMany anchors them all with kind receipt", async () => {
     const dc = devChain();
-    const clock = manualClock((await latestBlockTime(dc)) * 1000);
+    const { clock } = await chainClock(dc);
     const platform = await openTemp({
       clock: clock.now,
       receiptAnchoring: "batch",
       chain: chainConfig(dc, 6),
     });
     try {
-      const ds = await platform.createDataset(cities(6, "batched"));
-      const { slug } = await platform.publish(ds.dataset_id, {
-        title: "Batched",
-        prompt_template: TEMPLATE,
-        grader_type: "exact",
-      });
+      const { slug } = await publishCities(platform, 6, "batched", "Batched");
       const finals = [];
       for (const id of ["a1", "a2", "a3"])
         finals.push((await runBenchmark(await platform.backend(id), slug, id, agent(clock, 10))).finalized!);
@@ -487,20 +427,11 @@ describe("award on the local Base profile", () => {
 
   it("a crash between sending the award and recording it as sent: the door adopts the on-chain award and serves its pack; award adopts it without paying twice (issue 13 re-probe F4)", async () => {
     const dc = devChain();
-    const chainNow = await latestBlockTime(dc);
-    const clock = manualClock(chainNow * 1000);
-    let crash = true;
+    const { now: chainNow, clock } = await chainClock(dc);
     const platform = await openTemp({
       clock: clock.now,
       chain: chainConfig(dc, 0),
-      faults: {
-        awardBeforeMarkSent: () => {
-          if (crash) {
-            crash = false;
-            throw new Error("injected crash after sendAward, before markSent");
-          }
-        },
-      },
+      faults: crashOnce("awardBeforeMarkSent"),
     });
     const { slug, bounty, closesAt } = await publishWithPrize(platform, dc, chainNow, {
       tag: "marksent",
@@ -516,12 +447,7 @@ describe("award on the local Base profile", () => {
     clock.set((closesAt + 200) * 1000);
     await expect(platform.award(slug)).rejects.toThrow(/injected crash/);
     expect((await platform.ctx.store.awards.get(slug))!.status).toBe("prepared");
-    const status = await dc.publicClient.readContract({
-      address: dc.contracts.benchmarkBounty,
-      abi: benchmarkBountyAbi,
-      functionName: "statusOf",
-      args: [BigInt(bounty.bounty_id)],
-    });
+    const status = await bountyStatus(dc, bounty.bounty_id);
     expect(status).toBe(3); // Awarded on-chain, the store still says prepared
     const door: any = await platform.awardEvidence(slug);
     expect(door.kind).toBe("pack");
@@ -539,20 +465,14 @@ describe("award on the local Base profile", () => {
     });
     expect(logs).toHaveLength(1);
     expect(again.award_tx).toBe(logs[0]!.transactionHash);
-    const credit = await dc.publicClient.readContract({
-      address: dc.contracts.benchmarkBounty,
-      abi: benchmarkBountyAbi,
-      functionName: "creditOf",
-      args: [BigInt(bounty.bounty_id), winner],
-    });
+    const credit = await bountyCredit(dc, bounty.bounty_id, winner);
     expect(credit).toBe(10_000_000n);
     await platform.close();
   }, 120_000);
 
   it("an award whose pack would be over the verifier's size limit is refused before anything is sent (issue 13 re-probe F6)", async () => {
     const dc = devChain();
-    const chainNow = await latestBlockTime(dc);
-    const clock = manualClock(chainNow * 1000);
+    const { now: chainNow, clock } = await chainClock(dc);
     const faults: { maxPackBytes?: number } = {};
     const platform = await openTemp({ clock: clock.now, chain: chainConfig(dc, 0), faults });
     const { slug, bounty, closesAt } = await publishWithPrize(platform, dc, chainNow, {
@@ -577,12 +497,7 @@ describe("award on the local Base profile", () => {
       max: 2000,
     });
     expect((e as PlatformError).message).toMatch(/over the 2000 bytes .*not sent/);
-    const status = await dc.publicClient.readContract({
-      address: dc.contracts.benchmarkBounty,
-      abi: benchmarkBountyAbi,
-      functionName: "statusOf",
-      args: [BigInt(bounty.bounty_id)],
-    });
+    const status = await bountyStatus(dc, bounty.bounty_id);
     expect(status).toBe(2); // still Funded: nothing was sent
     expect((await platform.ctx.store.awards.get(slug))!.status).toBe("prepared");
     await platform.close();
@@ -593,12 +508,7 @@ describe("award on the local Base profile", () => {
     const platform = await openTemp({
       chain: { ...chainConfig(devChain(), 0), rpcUrl: "http://127.0.0.1:9", chainId: 8453 },
     });
-    const ds = await platform.createDataset(cities(3, "outage"));
-    const res = await platform.publish(ds.dataset_id, {
-      title: "Outage",
-      prompt_template: TEMPLATE,
-      grader_type: "exact",
-    });
+    const res = await publishCities(platform, 3, "outage", "Outage");
     expect(res.commitment_anchor).toBeNull();
     expect(res).toMatchObject({ commitment_anchor_status: "pending" }); // reported, not silent (re-probe F8)
     expect(res.commitment_anchor_error).toMatch(/failed/);
@@ -627,12 +537,7 @@ describe("award on the local Base profile", () => {
 
   it("the door answers no_commitment for an off-chain benchmark and unknown_benchmark for an unknown slug", async () => {
     const platform = await openTemp();
-    const ds = await platform.createDataset(cities(3, "offchain"));
-    const { slug } = await platform.publish(ds.dataset_id, {
-      title: "Off",
-      prompt_template: TEMPLATE,
-      grader_type: "exact",
-    });
+    const { slug } = await publishCities(platform, 3, "offchain", "Off");
     expect(await platform.awardEvidence(slug)).toMatchObject({
       kind: "unavailable",
       reason: "no_commitment",

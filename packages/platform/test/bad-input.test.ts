@@ -47,6 +47,16 @@ function publishCsv(store: string, template: string, ...extra: string[]) {
   );
 }
 
+/** Chain options of the CLI naming an RPC URL nothing listens on (and placeholder contract addresses). */
+const UNREACHABLE_CHAIN = [
+  "--rpc-url",
+  "http://127.0.0.1:1",
+  "--bounty-contract",
+  "0x" + "22".repeat(20),
+  "--anchor-registry",
+  "0x" + "33".repeat(20),
+];
+
 describe("a template or payload cannot show the gold", () => {
   it("publish refuses {label} (default gold), naming the placeholder, and stores nothing", async () => {
     const store = join(tempDir(), "st");
@@ -294,12 +304,7 @@ describe("chain options are checked before the store or the network", () => {
       "nonexistent-slug",
       "--store",
       store,
-      "--rpc-url",
-      "http://127.0.0.1:1",
-      "--bounty-contract",
-      "0x" + "22".repeat(20),
-      "--anchor-registry",
-      "0x" + "33".repeat(20),
+      ...UNREACHABLE_CHAIN,
       "--pool",
       "10",
       "--threshold-bps",
@@ -333,14 +338,6 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
     const store = join(dir, "store");
     const csv = join(dir, "d.csv");
     writeFileSync(csv, "city,ts,label\nc1,2026-01-01T00:00:00Z,a\nc2,2026-01-02T00:00:00Z,b\n");
-    const chain = [
-      "--rpc-url",
-      "http://127.0.0.1:1",
-      "--bounty-contract",
-      "0x" + "22".repeat(20),
-      "--anchor-registry",
-      "0x" + "33".repeat(20),
-    ];
     const key = await cliAccount(store, "author");
     const r = await runCli(
       "publish",
@@ -349,7 +346,7 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
       store,
       "--api-key",
       key,
-      ...chain,
+      ...UNREACHABLE_CHAIN,
       "--label",
       "label",
       "--decision-ts",

@@ -1,3 +1,4 @@
+import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import { Command } from "commander";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -17,6 +18,7 @@ import type { FinalizeOptions } from "../src/runs.js";
 import { getRun, listRuns } from "../src/runs.js";
 import type { LeaderboardOptions } from "../src/leaderboard.js";
 import type { LockOptions } from "../src/award.js";
+import type { FaultHooks } from "../src/context.js";
 
 /** A manual clock (unix ms) for tests. */
 export function manualClock(startMs = Date.UTC(2026, 0, 1)): {
@@ -249,6 +251,81 @@ export function chainConfig(dc: DevChain, accountIndex: number): ChainConfig {
     contracts: dc.contracts,
     privateKey: dc.accounts[accountIndex]!.privateKey,
   };
+}
+
+/**
+ * The author `dc.accounts[p.author]` locks the prize of `slug` (the pool minted to it first): closes
+ * `closesIn` seconds after `chainNow` (default 3600), award deadline `awardWindow` seconds after the
+ * close (default a day), threshold `thresholdBps` (default 5000).
+ * @returns the attached bounty and `closesAt` (unix seconds)
+ */
+export async function lockPrize(
+  platform: Harness,
+  dc: DevChain,
+  slug: string,
+  chainNow: number,
+  p: {
+    pool: bigint;
+    author: number;
+    payoutRule: LockOptions["payoutRule"];
+    closesIn?: number;
+    awardWindow?: number;
+    thresholdBps?: number;
+  },
+) {
+  const author = dc.accounts[p.author]!;
+  await dc.mintUsdc(author.address, p.pool);
+  const closesAt = chainNow + (p.closesIn ?? 3600);
+  const bounty = await platform.lockBounty(slug, {
+    authorPrivateKey: author.privateKey,
+    pool: p.pool,
+    closesAt,
+    awardDeadline: closesAt + (p.awardWindow ?? 86400),
+    thresholdBps: p.thresholdBps ?? 5000,
+    ...(p.payoutRule ? { payoutRule: p.payoutRule } : {}),
+  });
+  return { bounty, closesAt };
+}
+
+/** `statusOf(bountyId)` of the devchain's BenchmarkBounty (2 Funded, 3 Awarded). */
+export function bountyStatus(dc: DevChain, bountyId: bigint | string): Promise<number> {
+  return dc.publicClient.readContract({
+    address: dc.contracts.benchmarkBounty,
+    abi: benchmarkBountyAbi,
+    functionName: "statusOf",
+    args: [BigInt(bountyId)],
+  });
+}
+
+/** `creditOf(bountyId, account)` of the devchain's BenchmarkBounty, in base units. */
+export function bountyCredit(dc: DevChain, bountyId: bigint | string, account: string): Promise<bigint> {
+  return dc.publicClient.readContract({
+    address: dc.contracts.benchmarkBounty,
+    abi: benchmarkBountyAbi,
+    functionName: "creditOf",
+    args: [BigInt(bountyId), account as `0x${string}`],
+  });
+}
+
+/** The chain's clock now (`now`, unix seconds of the latest block) and a {@link manualClock} set to it. */
+export async function chainClock(
+  dc: DevChain,
+): Promise<{ now: number; clock: ReturnType<typeof manualClock> }> {
+  const now = await latestBlockTime(dc);
+  return { now, clock: manualClock(now * 1000) };
+}
+
+/** A fault hook that "kills the process" once at its step (throws `injected crash at <point>` the first time). */
+export function crashOnce(point: keyof FaultHooks): FaultHooks {
+  let armed = true;
+  return {
+    [point]: () => {
+      if (armed) {
+        armed = false;
+        throw new Error(`injected crash at ${point}`);
+      }
+    },
+  } as FaultHooks;
 }
 
 /** The timestamp (unix seconds) of the chain's latest block. */

@@ -28,10 +28,11 @@ import {
 } from "../src/pack-budget.js";
 import { runBenchmark, type AgentSpec } from "../src/runner.js";
 import {
+  chainClock,
   chainConfig,
   cities,
   cleanup,
-  latestBlockTime,
+  lockPrize,
   manualClock,
   openTemp,
   rejection,
@@ -116,8 +117,7 @@ function padded(
 describe("winners padding every answer to the limit are awarded and verified (re-probe: pack_too_large)", () => {
   it("publish derives max_answer_bytes, submit refuses one byte more (and the probe's answers of 100,000 characters), the award fits and verifies", async () => {
     const dc = devChain();
-    const chainNow = await latestBlockTime(dc);
-    const clock = manualClock(chainNow * 1000);
+    const { now: chainNow, clock } = await chainClock(dc);
     const maxPackBytes = 1024 * 1024; // a lowered PACK_LIMITS.maxPackBytes, so a small benchmark reaches it
     const platform = await openTemp({
       clock: clock.now,
@@ -139,15 +139,9 @@ describe("winners padding every answer to the limit are awarded and verified (re
       expect(limit).toBeLessThan(300_002); // the probe's answers do not fit this pack
       expect(detail.max_answer_length).toBe(MAX_ANSWER_LENGTH);
 
-      const author = dc.accounts[1]!;
-      await dc.mintUsdc(author.address, 10_000_000n);
-      const closesAt = chainNow + 3600;
-      await platform.lockBounty(slug, {
-        authorPrivateKey: author.privateKey,
+      const { closesAt } = await lockPrize(platform, dc, slug, chainNow, {
         pool: 10_000_000n,
-        closesAt,
-        awardDeadline: closesAt + 86400,
-        thresholdBps: 5000,
+        author: 1,
         payoutRule: "top_n_split",
       });
 

@@ -7,7 +7,7 @@
  * `{error: {code, message, details}}` that REST and MCP both serve. No stack trace ever leaves here:
  * an unexpected error is logged server-side and answered as a bare `500 internal_error`.
  */
-import { PlatformError, type AwardEvidenceReason } from "@bench-bounty/platform";
+import { PlatformError, type AwardEvidenceReason, type ErrorBody } from "@bench-bounty/platform";
 
 /** Codes the edge itself refuses with (the domain never sees these requests). */
 export type EdgeErrorCode =
@@ -150,10 +150,8 @@ export function evidenceStatusOf(reason: AwardEvidenceReason): 404 | 503 {
   return EVIDENCE_STATUS_OF[reason];
 }
 
-/** A serialisable error body, as REST and MCP serve it. */
-export interface ErrorBody {
-  error: { code: string; message: string; details: Record<string, unknown> };
-}
+/** A serialisable error body, as REST and MCP serve it (one definition: the platform's). */
+export type { ErrorBody };
 
 /** What a caught error becomes on the wire. */
 export interface ErrorResponse {

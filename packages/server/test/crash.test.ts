@@ -4,66 +4,27 @@
  * finalizing it again succeeds. Nothing lost, nothing doubled. On the engine under test: `--store DIR`
  * (SQLite) or `DATABASE_URL` on a fresh PostgreSQL schema.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  databaseUrlWithSchema,
-  dropPostgresSchema,
-  freshPostgresTarget,
-  TEST_ENGINE,
-} from "@bench-bounty/platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, citiesAnswer, citiesDataset, CITIES_PUBLISH, register } from "./helpers.js";
+import { cleanupServes, freshStore, startServe as startServeOn, type ServeStore } from "./serve-process.js";
 
-const CLI = new URL("../../cli/dist/index.js", import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), "bb-crash-"));
-let child: ChildProcess | null = null;
-/** PostgreSQL: the schema the serve processes share, and the URL selecting it. */
-let pgSchema: string | null = null;
-let databaseUrl: string | null = null;
+const OPERATOR_KEY = { BENCH_BOUNTY_OPERATOR_KEY: "bb_op_crash_key_0123456789abcdef0123456789" };
+let store: ServeStore;
 beforeAll(async () => {
-  if (TEST_ENGINE !== "postgres") return;
-  const t = await freshPostgresTarget();
-  pgSchema = t.schema!;
-  databaseUrl = databaseUrlWithSchema(t.url, pgSchema);
+  store = await freshStore();
 });
 
-function startServe(): Promise<{ url: string; proc: ChildProcess; out: string }> {
-  const proc = spawn(process.execPath, [CLI, "serve", "--store", dir, "--port", "0"], {
-    env: {
-      PATH: process.env.PATH!,
-      BENCH_BOUNTY_OPERATOR_KEY: "bb_op_crash_key_0123456789abcdef0123456789",
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child = proc;
-  return new Promise((resolve, reject) => {
-    let out = "";
-    proc.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      // the MCP line is the last of the banner
-      const m = /listening on (http:\/\/\S+)[\s\S]*\n {2}MCP: \S+/.exec(out);
-      if (m) resolve({ url: m[1]!, proc, out });
-    });
-    proc.once("exit", (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-  });
-}
+/** `serve` on this file's store (the same one after a restart). */
+const startServe = () => startServeOn(store, { env: OPERATOR_KEY });
 
-afterAll(async () => {
-  child?.kill("SIGKILL");
-  rmSync(dir, { recursive: true, force: true });
-  if (pgSchema) await dropPostgresSchema(pgSchema);
-});
+afterAll(cleanupServes);
 
 describe("kill -9 during finalize", { timeout: 180_000 }, () => {
   it("loses nothing: after restart each run is finalized once or in progress with all its answers", async () => {
     const first = await startServe();
     let { url, proc } = first;
     // the banner prints the MCP endpoint, and what it prints is one (it answers JSON-RPC)
-    const mcp = /\n {2}MCP: (\S+)/.exec(first.out)![1]!;
+    const mcp = /\n {2}MCP: (\S+)/.exec(first.output())![1]!;
     expect(mcp).toBe(`${url}/mcp`);
     const rpc = await fetch(mcp, {
       method: "POST",
@@ -106,8 +67,7 @@ describe("kill -9 during finalize", { timeout: 180_000 }, () => {
     await new Promise((r) => setTimeout(r, 15));
     proc.kill("SIGKILL");
     await Promise.all(inFlight);
-    // the kill may already have been reaped while the requests failed: wait for "exit" only if not
-    if (proc.exitCode === null && proc.signalCode === null) await new Promise((r) => proc.once("exit", r));
+    await first.exited;
 
     ({ url, proc } = await startServe());
     let finalizedBefore = 0;

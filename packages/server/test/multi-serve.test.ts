@@ -4,64 +4,31 @@
  * progress per agent and exactly one finalize per run, and both processes serve the same board.
  * PostgreSQL only (one `serve` per SQLite store).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  databaseUrlWithSchema,
-  dropPostgresSchema,
-  freshPostgresTarget,
-  TEST_ENGINE,
-} from "@bench-bounty/platform/testing";
+import { TEST_ENGINE } from "@bench-bounty/platform/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { call, citiesAnswer, publishCities, register } from "./helpers.js";
+import { cleanupServes, freshStore, startServe as startServeOn, tempDir } from "./serve-process.js";
 
-const CLI = new URL("../../cli/dist/index.js", import.meta.url).pathname;
-const children: ChildProcess[] = [];
-const dirs: string[] = [];
-let schema: string | null = null;
-
-/** Starts `serve` on `databaseUrl` (its own empty `--store` directory: nothing local is shared). */
-function startServe(databaseUrl: string): Promise<{ url: string; banner: string }> {
-  const dir = mkdtempSync(join(tmpdir(), "bb-multi-"));
-  dirs.push(dir);
-  const proc = spawn(process.execPath, [CLI, "serve", "--store", dir, "--port", "0"], {
-    env: {
-      PATH: process.env.PATH!,
-      DATABASE_URL: databaseUrl,
-      BENCH_BOUNTY_OPERATOR_KEY: "bb_op_multi_key_0123456789abcdef0123456789",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(proc);
-  return new Promise((resolve, reject) => {
-    let out = "";
-    let err = "";
-    proc.stderr!.on("data", (d: Buffer) => (err += d.toString()));
-    proc.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)[\s\S]*database: ([^\n]+)\n/.exec(out);
-      if (m) resolve({ url: m[1]!, banner: m[2]! });
-    });
-    proc.once("exit", (code) => reject(new Error(`serve exited ${code}: ${out}${err}`)));
-  });
+/**
+ * Starts `serve` on `databaseUrl` (its own empty `--store` directory: nothing local is shared);
+ * `banner` is the database line of its banner.
+ */
+async function startServe(databaseUrl: string): Promise<{ url: string; banner: string }> {
+  const s = await startServeOn(
+    { dir: tempDir("bb-multi-"), databaseUrl },
+    { env: { BENCH_BOUNTY_OPERATOR_KEY: "bb_op_multi_key_0123456789abcdef0123456789" } },
+  );
+  return { url: s.url, banner: /\n {2}database: ([^\n]+)\n/.exec(s.output())![1]! };
 }
 
-afterAll(async () => {
-  for (const c of children) c.kill("SIGKILL");
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  if (schema) await dropPostgresSchema(schema);
-});
+afterAll(cleanupServes);
 
 describe.runIf(TEST_ENGINE === "postgres")(
   "two serve processes on one PostgreSQL database",
   { timeout: 120_000 },
   () => {
     it("race starts and finalizes: one run in progress per agent, one finalize per run, one board", async () => {
-      const target = await freshPostgresTarget();
-      schema = target.schema!;
-      const databaseUrl = databaseUrlWithSchema(target.url, schema);
+      const databaseUrl = (await freshStore()).databaseUrl!;
       const [a, b] = await Promise.all([startServe(databaseUrl), startServe(databaseUrl)]);
       // the banner names the database without its password
       expect(a.banner).toMatch(/^postgresql 127\.0\.0\.1:5432\//);

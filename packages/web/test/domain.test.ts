@@ -10,7 +10,13 @@ import { factViews } from "../src/domain/facts.js";
 import { competeCommands, shQuote, verifyCommand } from "../src/domain/commands.js";
 import { parseRoute } from "../src/router.js";
 import { parseConfig } from "../src/config.js";
-import type { BenchmarkDetail, EvidencePack, IndexedBounty, Leaderboard } from "../src/api/types.js";
+import type {
+  BenchmarkDetail,
+  BenchmarkSummary,
+  EvidencePack,
+  IndexedBounty,
+  Leaderboard,
+} from "../src/api/types.js";
 import type { TaskScores } from "../src/api/task-scores.js";
 
 const TX = "0x" + "ab".repeat(32);
@@ -91,7 +97,7 @@ describe("explorer links", () => {
 });
 
 describe("benchmark filters", () => {
-  const list = [
+  const list: BenchmarkSummary[] = [
     {
       slug: "a",
       title: "A",

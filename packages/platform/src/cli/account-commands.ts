@@ -1,6 +1,6 @@
 /** The `account` commands: create, keys, issue-key, revoke. */
 import { Command } from "commander";
-import { action, openPlatform, print, storeOptions, type StoreOpts } from "./common.js";
+import { action, print, storeOptions, type StoreOpts, withPlatform } from "./common.js";
 
 /** Registers the `account` commands: create, keys, issue-key, revoke. */
 export function registerAccountCommands(program: Command): void {
@@ -10,8 +10,7 @@ export function registerAccountCommands(program: Command): void {
     .option("--roles <roles>", "comma-separated roles: author,competitor (default both)")
     .action(
       action(async (o: StoreOpts & { name: string; roles?: string }) => {
-        const platform = await openPlatform(o);
-        try {
+        await withPlatform(o, false, async (platform) => {
           const r = await platform.createAccount({
             name: o.name,
             ...(o.roles !== undefined ? { roles: o.roles.split(",").map((x) => x.trim()) } : {}),
@@ -20,41 +19,30 @@ export function registerAccountCommands(program: Command): void {
           process.stderr.write(
             "store the api_key now: it is shown once (pass it as --api-key or BENCH_BOUNTY_API_KEY)\n",
           );
-        } finally {
-          await platform.close();
-        }
+        });
       }),
     );
   storeOptions(account.command("keys").description("list the keys of --api-key's account, by prefix")).action(
     action(async (o: StoreOpts) => {
-      const platform = await openPlatform(o, true);
-      try {
+      await withPlatform(o, true, async (platform) => {
         print(await platform.listKeys(await platform.authenticate(o.apiKey)));
-      } finally {
-        await platform.close();
-      }
+      });
     }),
   );
   storeOptions(account.command("issue-key").description("issue another key for --api-key's account")).action(
     action(async (o: StoreOpts) => {
-      const platform = await openPlatform(o, true);
-      try {
+      await withPlatform(o, true, async (platform) => {
         print(await platform.issueKey(await platform.authenticate(o.apiKey)));
-      } finally {
-        await platform.close();
-      }
+      });
     }),
   );
   storeOptions(
     account.command("revoke").description("revoke a key of --api-key's account").argument("<key-prefix>"),
   ).action(
     action(async (prefix: string, o: StoreOpts) => {
-      const platform = await openPlatform(o, true);
-      try {
+      await withPlatform(o, true, async (platform) => {
         print(await platform.revokeKey(await platform.authenticate(o.apiKey), prefix));
-      } finally {
-        await platform.close();
-      }
+      });
     }),
   );
 }

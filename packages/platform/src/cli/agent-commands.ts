@@ -1,6 +1,6 @@
 /** The `agent` command: register or update the caller's agent. */
 import { Command } from "commander";
-import { action, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
+import { action, print, principalOf, storeOptions, type StoreOpts, withPlatform } from "./common.js";
 
 /** Registers the `agent` command: register or update the caller's agent. */
 export function registerAgentCommands(program: Command): void {
@@ -9,17 +9,14 @@ export function registerAgentCommands(program: Command): void {
     .option("--author", "mark as the author's own agent (ranks, takes no money)")
     .action(
       action(async (agentId: string, o: StoreOpts & { withdrawalAddress?: string; author?: boolean }) => {
-        const platform = await openPlatform(o);
-        try {
+        await withPlatform(o, false, async (platform) => {
           print(
             await platform.registerAgent(await principalOf(platform, o), agentId, {
               ...(o.withdrawalAddress ? { withdrawal_address: o.withdrawalAddress } : {}),
               ...(o.author ? { is_author_agent: true } : {}),
             }),
           );
-        } finally {
-          platform.close();
-        }
+        });
       }),
     );
 }

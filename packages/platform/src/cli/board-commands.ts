@@ -1,6 +1,6 @@
 /** The read commands: leaderboard and show. */
 import { Command, Option } from "commander";
-import { action, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
+import { action, print, principalOf, storeOptions, type StoreOpts, withPlatform } from "./common.js";
 
 /** Registers the read commands: leaderboard and show. */
 export function registerBoardCommands(program: Command): void {
@@ -19,8 +19,7 @@ export function registerBoardCommands(program: Command): void {
     )
     .action(
       action(async (slug: string, o: StoreOpts & { json?: boolean; board?: "public" | "final" }) => {
-        const platform = await openPlatform(o, true);
-        try {
+        await withPlatform(o, true, async (platform) => {
           const lb = await platform.leaderboard(slug, {
             viewer: await principalOf(platform, o),
             ...(o.board ? { board: o.board } : {}),
@@ -42,9 +41,7 @@ export function registerBoardCommands(program: Command): void {
               `${String(r.rank).padEnd(6)}${(r.agent_id + (r.is_author_agent ? " (author)" : "")).padEnd(22)}${comp.padEnd(11)}${r.score_public.padEnd(9)}${acc.padEnd(10)}${r.wall_seconds.padEnd(12)}${String(r.attempts_used).padEnd(10)}${r.run_id}\n`,
             );
           }
-        } finally {
-          platform.close();
-        }
+        });
       }),
     );
 
@@ -52,13 +49,10 @@ export function registerBoardCommands(program: Command): void {
     program.command("show").description("a benchmark's detail (never gold)").argument("<slug>"),
   ).action(
     action(async (slug: string, o: StoreOpts) => {
-      const platform = await openPlatform(o, true);
-      try {
+      await withPlatform(o, true, async (platform) => {
         const b = await platform.getBenchmark(slug);
         print({ ...b, open: await platform.isOpen(slug) });
-      } finally {
-        platform.close();
-      }
+      });
     }),
   );
 }

@@ -1,7 +1,7 @@
 /** The bounty commands: lock and attach. */
 import { Command, Option } from "commander";
 import { PlatformError } from "../errors.js";
-import { action, int, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
+import { action, int, print, principalOf, storeOptions, type StoreOpts, withPlatform } from "./common.js";
 import type { Hex } from "viem";
 import { parseUsdcAmount } from "./common.js";
 
@@ -56,8 +56,7 @@ export function registerBountyCommands(program: Command): void {
             throw new PlatformError("invalid_option", "set BENCH_BOUNTY_AUTHOR_KEY (0x + 64 hex)", {
               field: "BENCH_BOUNTY_AUTHOR_KEY",
             });
-          const platform = await openPlatform(o, true);
-          try {
+          await withPlatform(o, true, async (platform) => {
             // An unknown slug is named before the chain is contacted.
             await platform.getBenchmark(slug);
             if (!platform.chain) throw new PlatformError("no_chain", "lock needs --rpc-url", {});
@@ -83,9 +82,7 @@ export function registerBountyCommands(program: Command): void {
                 payoutRule: o.payoutRule,
               }),
             );
-          } finally {
-            platform.close();
-          }
+          });
         },
       ),
     );
@@ -106,12 +103,9 @@ export function registerBountyCommands(program: Command): void {
             field: "bounty-id",
           },
         );
-      const platform = await openPlatform(o, true);
-      try {
+      await withPlatform(o, true, async (platform) => {
         print(await platform.attachBounty(await principalOf(platform, o), slug, bountyId));
-      } finally {
-        platform.close();
-      }
+      });
     }),
   );
 }

@@ -277,6 +277,24 @@ export async function openPlatform(
   return (await openStore(o, { ...more, existing })).platform;
 }
 
+/**
+ * Opens the platform of a command ({@link openPlatform}), runs `fn` on it and closes it, whether `fn`
+ * returns or throws.
+ */
+export async function withPlatform(
+  o: StoreOpts,
+  existing: boolean,
+  fn: (platform: Platform) => Promise<unknown>,
+  more: OpenPlatformOptions = {},
+): Promise<void> {
+  const platform = await openPlatform(o, existing, more);
+  try {
+    await fn(platform);
+  } finally {
+    await platform.close();
+  }
+}
+
 export function print(value: unknown): void {
   process.stdout.write(
     JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n",

@@ -5,11 +5,11 @@ import {
   action,
   anchorRetryCommand,
   int,
-  openPlatform,
   print,
   principalOf,
   storeOptions,
   type StoreOpts,
+  withPlatform,
 } from "./common.js";
 import { isJsonObject } from "../json.js";
 import { parseJson } from "@bench-bounty/evidence";
@@ -181,8 +181,7 @@ export function registerDatasetCommands(program: Command): void {
           if (o.seed !== undefined) opts.seed = String(o.seed);
           // The options (template included) are checked before the store is opened: nothing is stored.
           benchmarkConfig(opts);
-          const platform = await openPlatform(o);
-          try {
+          await withPlatform(o, false, async (platform) => {
             const me = await principalOf(platform, o);
             const ds = await platform.createDataset(me, input);
             const r = await platform.publish(me, ds.dataset_id, opts);
@@ -192,9 +191,7 @@ export function registerDatasetCommands(program: Command): void {
                   `  it is pending; retry it with: ${anchorRetryCommand(r.slug, o)}\n`,
               );
             print({ dataset: ds, benchmark: r });
-          } finally {
-            await platform.close();
-          }
+          });
         },
       ),
     );

@@ -1,6 +1,6 @@
 /** The operator commands: anchor, close, award, evidence. */
 import { Command } from "commander";
-import { action, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
+import { action, print, principalOf, storeOptions, type StoreOpts, withPlatform } from "./common.js";
 
 /** Registers the operator commands: anchor, close, award, evidence. */
 export function registerOperatorCommands(program: Command): void {
@@ -15,17 +15,14 @@ export function registerOperatorCommands(program: Command): void {
     .option("--list", "list what is pending, anchor nothing")
     .action(
       action(async (slug: string, o: StoreOpts & { list?: boolean }) => {
-        const platform = await openPlatform(o, true);
-        try {
+        await withPlatform(o, true, async (platform) => {
           const pending = await platform.pendingAnchors(slug);
           if (o.list) return print({ pending });
           process.stderr.write(`${pending.length} digest(s) pending for ${slug}\n`);
           const commitment = await platform.anchorCommitment(slug);
           const receipts = await platform.anchorPendingReceipts(slug);
           print({ pending, commitment, receipts, still_pending: await platform.pendingAnchors(slug) });
-        } finally {
-          platform.close();
-        }
+        });
       }),
     );
 
@@ -33,12 +30,9 @@ export function registerOperatorCommands(program: Command): void {
     program.command("close").description("close a benchmark to new runs").argument("<slug>"),
   ).action(
     action(async (slug: string, o: StoreOpts) => {
-      const platform = await openPlatform(o, true);
-      try {
+      await withPlatform(o, true, async (platform) => {
         print(await platform.closeBenchmark(await principalOf(platform, o), slug));
-      } finally {
-        platform.close();
-      }
+      });
     }),
   );
 
@@ -49,12 +43,9 @@ export function registerOperatorCommands(program: Command): void {
       .argument("<slug>"),
   ).action(
     action(async (slug: string, o: StoreOpts) => {
-      const platform = await openPlatform(o, true);
-      try {
+      await withPlatform(o, true, async (platform) => {
         print(await platform.award(await principalOf(platform, o), slug));
-      } finally {
-        platform.close();
-      }
+      });
     }),
   );
 
@@ -65,17 +56,14 @@ export function registerOperatorCommands(program: Command): void {
       .argument("<slug>"),
   ).action(
     action(async (slug: string, o: StoreOpts) => {
-      const platform = await openPlatform(o, true);
-      try {
+      await withPlatform(o, true, async (platform) => {
         const r = await platform.awardEvidence(slug);
         if (r.kind === "pack") process.stdout.write(Buffer.from(r.bytes).toString("utf8") + "\n");
         else {
           print({ error: { code: "award_evidence_unavailable", reason: r.reason, message: r.message } });
           process.exitCode = 1;
         }
-      } finally {
-        platform.close();
-      }
+      });
     }),
   );
 }

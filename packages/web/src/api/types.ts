@@ -8,7 +8,16 @@
  */
 
 import type { EvidencePack, Receipt as PackReceipt, ReceiptTask } from "@bench-bounty/evidence";
-import type { AnchorEvidence, AttachedBounty, VerificationRecord } from "@bench-bounty/platform";
+import type {
+  AnchorEvidence,
+  AttachedBounty,
+  BenchmarkDetail as PlatformBenchmarkDetail,
+  BenchmarkListItem,
+  Leaderboard as PlatformLeaderboard,
+  LeaderboardRow as FinalBoardRow,
+  PublicBoardRow,
+  VerificationRecord,
+} from "@bench-bounty/platform";
 import type { Fact, VerificationReport } from "@bench-bounty/verifier";
 
 // One definition per shape: the packages that own them (type-only imports, erased from the bundle).
@@ -21,86 +30,63 @@ export type Receipt = Pick<PackReceipt, "run_id" | "agent_id" | "attempt"> & {
 /** One fact of a verification report. */
 export type ReportFact = Fact;
 
-/** The chain a benchmark lives on, as the API states it. `local` is the only way to tell a devchain (also 8453) from Base. */
+/** The chain a benchmark lives on, as the server states it. `local` is the only way to tell a devchain (also 8453) from Base. */
 export interface ChainInfo {
   chain_id: number;
   local?: boolean;
   rpc_url?: string | null;
 }
 
-/** One item of `GET /api/v1/benchmarks`. */
-export interface BenchmarkSummary {
-  slug: string;
-  title: string;
-  /** `published`, `closed`, `awarded`. */
-  status: string;
-  open: boolean;
-  public_tasks?: number;
-  private_tasks?: number;
+/**
+ * A shape the web reads leniently: the owner's fields (`K` always sent), any other field optional or
+ * null, so a page still renders what an older API or the fixture API of the browser tests sends.
+ */
+type Lenient<T, K extends keyof T> = Pick<T, K> & { [F in Exclude<keyof T, K>]?: T[F] | null };
+
+/**
+ * One item of `GET /api/v1/benchmarks`: the platform's list item (`detail.ts`), plus the grader type
+ * and `version` the server adds; `prize_pool_base_units` and `basescan_tx_url` are read when an API
+ * sends them (ours does not).
+ */
+export type BenchmarkSummary = Lenient<BenchmarkListItem, "slug" | "title" | "status" | "open"> & {
   grader_type?: string;
-  /** Benchmark version, when the API gives one. */
   version?: string;
-  /** The compete seed's prize facts. */
-  prize?: string | AttachedBounty | null;
-  prize_pool_usdc?: string | null;
   prize_pool_base_units?: string | null;
-  bounty_status?: string | null;
-  prize_closes_at?: number | string | null;
-  prize_contract?: string | null;
   basescan_tx_url?: string | null;
-}
+};
 
-/** `GET /api/v1/benchmarks/:slug`. */
-export interface BenchmarkDetail extends BenchmarkSummary {
-  created_at?: string;
-  max_attempts?: number;
-  public_tasks_per_run?: number | null;
-  speed_weight?: string;
-  cost_weight?: string;
-  time_budget_seconds?: number;
-  time_budget_minutes?: number;
-  cost_budget_usdc?: string | null;
-  commitment?: { commit_root: string; leaf_count: number; anchor: AnchorEvidence | null };
-  bounty?: AttachedBounty | null;
-  chain?: ChainInfo | null;
-  grader_types?: Record<string, { gold_shape?: string; semantics?: string }>;
-  how_to_compete?: string;
-}
+/**
+ * `GET /api/v1/benchmarks/:slug`: the platform's detail (`detail.ts`), plus the server's `version` and
+ * `chain`; `bounty` and `time_budget_minutes` are read when an API sends them (the fixture API does).
+ */
+export type BenchmarkDetail = BenchmarkSummary &
+  Lenient<Omit<PlatformBenchmarkDetail, keyof BenchmarkListItem | "grader_type">, never> & {
+    chain?: ChainInfo | null;
+    bounty?: Pick<AttachedBounty, "chain_id" | "bounty_contract" | "bounty_id" | "pool_base_units"> | null;
+    time_budget_minutes?: number;
+  };
 
-/** One row of the leaderboard (SPEC 7.1; while open the public board of SPEC 6.1). */
-export interface LeaderboardRow {
-  rank: number;
-  agent_id: string;
-  is_author_agent?: boolean;
-  run_id: string;
-  /** The private composite: only on the final board (closed), SPEC 6.1. */
-  score_composite?: string | null;
-  /** The composite on public accuracy: the open board's order, SPEC 6.1. */
-  score_composite_public?: string | null;
-  score_public: string;
-  /** Private accuracy; null while open. */
-  rank_accuracy?: string | null;
-  wall_seconds: string;
-  queries_used?: number;
-  attempts_used: number;
-  achieved_at?: string;
-  receipt_hash?: string;
-  /** Tasks the public score is over, when the API says (else the detail's per-run public count). */
-  public_tasks_scored?: number;
-  /** Tasks the rank accuracy is over, when the API says (else the detail's private count). */
-  rank_tasks_scored?: number;
-}
+/**
+ * One row of the leaderboard (SPEC 7.1; while open the public board of SPEC 6.1): the platform's
+ * public row (`leaderboard.ts`), with the final board's `score_composite`, `rank_accuracy` and
+ * `receipt_url` once closed; `public_tasks_scored` / `rank_tasks_scored` are read when an API sends
+ * them (the fixture API does).
+ */
+export type LeaderboardRow = Lenient<
+  PublicBoardRow,
+  "rank" | "agent_id" | "run_id" | "score_public" | "wall_seconds" | "attempts_used"
+> &
+  Lenient<Pick<FinalBoardRow, "score_composite" | "rank_accuracy" | "receipt_url">, never> & {
+    /** Tasks the public score is over (else the detail's per-run public count). */
+    public_tasks_scored?: number;
+    /** Tasks the rank accuracy is over (else the detail's private count). */
+    rank_tasks_scored?: number;
+  };
 
-/** `GET /api/v1/benchmarks/:slug/leaderboard`. */
-export interface Leaderboard {
-  slug: string;
-  status: string;
-  open: boolean;
-  ranked_on?: string;
-  /** `buyer_only` boards answer `leaderboard_visible: false` and no rows. */
-  leaderboard_visible?: boolean;
+/** `GET /api/v1/benchmarks/:slug/leaderboard`: the platform's board (`buyer_only` boards: `leaderboard_visible: false`, no rows). */
+export type Leaderboard = Lenient<Omit<PlatformLeaderboard, "rows">, "slug" | "status" | "open"> & {
   rows: LeaderboardRow[];
-}
+};
 
 /** `GET {indexer}/bounties/:id` (indexer REST). Amounts and blocks are decimal strings. */
 export interface IndexedBounty {

@@ -28,10 +28,7 @@ export function statusOf(b: BenchmarkSummary): string {
 
 /** The prize render of a list item (the list never verifies, so at most "declared"). */
 export function prizeOf(b: BenchmarkSummary) {
-  const prize = typeof b.prize === "string" ? b.prize : undefined;
-  const pool =
-    typeof b.prize === "object" && b.prize !== null ? b.prize.pool_base_units : b.prize_pool_base_units;
-  return classifyPrize(prize, b.prize_pool_usdc ?? null, pool ?? null);
+  return classifyPrize(b.prize, b.prize_pool_usdc ?? null, b.prize_pool_base_units ?? null);
 }
 
 /** Version label of a benchmark (`unversioned` when the API gives none). */

@@ -111,12 +111,7 @@ export function BenchmarkPage(props: { slug: string }) {
       <Loaded load={load} what="the benchmark">
         {(d) => {
           const chain = chainViewOf(d, config.localChain);
-          const prize = classifyPrize(
-            typeof d.prize === "string" ? d.prize : undefined,
-            d.prize_pool_usdc ?? null,
-            d.bounty?.pool_base_units ??
-              (typeof d.prize === "object" && d.prize ? d.prize.pool_base_units : null),
-          );
+          const prize = classifyPrize(d.prize, d.prize_pool_usdc ?? null, d.bounty?.pool_base_units ?? null);
           return (
             <>
               <h1>{d.title}</h1>

@@ -1,0 +1,245 @@
+/**
+ * Bounty: lock, attach and close (SPEC 1.1, 7): the author's side before the award.
+ */
+import type { Hex } from "@bench-bounty/evidence";
+import type { Address } from "viem";
+import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "../context.js";
+import { PlatformError } from "../errors.js";
+import { getBenchmark } from "../publish.js";
+import {
+  assertAttachableBounty,
+  assertBountyTerms,
+  assertServiceParties,
+  type ServiceBountyParties,
+} from "../terms.js";
+import { assertAuthor } from "../identity/access.js";
+import { isOperator, type Principal } from "../identity/principal.js";
+import { isoMillis } from "../time.js";
+import { chainOf, statusName } from "./state.js";
+
+/** Options of {@link lockBounty}. Amounts in base units, times in unix seconds. */
+export interface LockOptions {
+  /** The author's private key: it approves and pays the pool. */
+  authorPrivateKey: Hex;
+  /** Pool in token base units (USDC has 6 decimals: 50 USDC = 50000000). */
+  pool: bigint | string | number;
+  /** Unix seconds at which the contest closes (runs stop, the award may be sent). */
+  closesAt: number;
+  /** Unix seconds, after `closesAt`: the last moment for the award, after which the author may reclaim. */
+  awardDeadline: number;
+  /** Composite threshold in basis points (0..10000). */
+  thresholdBps: number;
+  /** `winner_take_all` ([10000]) or `top_n_split` ([5000, 3000, 2000]); required unless `splitsBps` is given. */
+  payoutRule?: "winner_take_all" | "top_n_split";
+  /** Explicit splits (overrides payoutRule). */
+  splitsBps?: number[];
+  /** Token (default: the configured USDC; any other is refused before anything is sent). */
+  token?: Address;
+  /** Awarder (default: the platform account; any other is refused before anything is sent). */
+  awarder?: Address;
+}
+
+/**
+ * The token and awarder this service accepts (`terms.ts`): the configured USDC of the chain and the
+ * platform account, which sends `award`.
+ */
+export function serviceParties(chain: NonNullable<PlatformContext["chain"]>): ServiceBountyParties {
+  return { usdc: chain.config.contracts.usdc?.toLowerCase() ?? null, awarder: chain.address };
+}
+
+/**
+ * Attaches an on-chain bounty to a benchmark after checking that it commits to the same root and leaf
+ * count, that its token is the configured USDC and its awarder the service's, and that its terms pass
+ * the one terms rule (`assertAttachableBounty`). The bounty's `closesAt` becomes the benchmark's close.
+ * @throws PlatformError `invalid_option` (`bounty_id`), `no_chain`, `bounty_mismatch` (root, leaf
+ *   count, declared author or pool, another bounty attached), `invalid_bounty` (token, awarder or a
+ *   term, with `details.expected` / `details.actual`), `chain_error`
+ */
+export async function attachBounty(
+  ctx: PlatformContext,
+  p: Principal,
+  slug: string,
+  bountyId: bigint,
+  expect: AttachExpectations = {},
+): Promise<AttachedBounty> {
+  if (bountyId < 1n || bountyId >= 2n ** 256n)
+    throw new PlatformError(
+      "invalid_option",
+      `bounty_id must be an integer from 1 to 2^256-1, got ${bountyId}`,
+      { field: "bounty_id" },
+    );
+  // the owner rule first: a stranger learns nothing (not even that no chain is configured)
+  const b = await getBenchmark(ctx, slug);
+  if (!isOperator(p)) assertAuthor(p, b);
+  const chain = chainOf(ctx);
+  const onchain = await chain.getBounty(bountyId);
+  if (onchain.status === 0)
+    throw new PlatformError("bounty_mismatch", `bounty ${bountyId} does not exist`, {
+      bounty_id: String(bountyId),
+    });
+  if (onchain.testSetRoot.toLowerCase() !== b.commit_root || onchain.leafCount !== b.leaf_count) {
+    throw new PlatformError(
+      "bounty_mismatch",
+      `bounty ${bountyId} commits to root ${onchain.testSetRoot} (${onchain.leafCount} leaves), the benchmark to ${b.commit_root} (${b.leaf_count})`,
+      { bounty_id: String(bountyId), on_chain_root: onchain.testSetRoot, commit_root: b.commit_root },
+    );
+  }
+  checkExpectations(bountyId, onchain, expect);
+  assertAttachableBounty(serviceParties(chain), bountyId, onchain);
+  if (b.bounty && b.bounty.bounty_id !== String(bountyId)) {
+    throw new PlatformError("bounty_mismatch", `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`, {
+      bounty_id: b.bounty.bounty_id,
+    });
+  }
+  const attached: AttachedBounty = {
+    chain_id: chain.config.chainId,
+    bounty_contract: chain.config.contracts.benchmarkBounty.toLowerCase(),
+    bounty_id: String(bountyId),
+    token: onchain.token.toLowerCase(),
+    author: onchain.author.toLowerCase(),
+    awarder: onchain.awarder.toLowerCase(),
+    pool_base_units: onchain.pool.toString(),
+    closes_at: Number(onchain.closesAt),
+    award_deadline: Number(onchain.awardDeadline),
+    threshold_bps: onchain.thresholdBps,
+    splits_bps: [...onchain.splitsBps],
+    status: statusName(onchain.status),
+  };
+  await ctx.store.benchmarks.setBounty(slug, attached);
+  return attached;
+}
+
+/**
+ * A bounty id as a caller gives it: a bigint, a decimal string `^[1-9][0-9]*$`, or a safe integer
+ * (a JSON number above 2^53 - 1 has already lost digits, so it is refused rather than guessed).
+ * Negative, hexadecimal, fractional, exponent or zero-padded forms are refused; the range (1 to
+ * 2^256 - 1) is checked by {@link attachBounty}.
+ * @throws PlatformError `invalid_option` with `details.field: "bounty_id"`
+ */
+export function parseBountyId(v: bigint | string | number): bigint {
+  if (typeof v === "bigint") return v;
+  if (typeof v === "string" && /^[1-9][0-9]*$/.test(v)) return BigInt(v);
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 1) return BigInt(v);
+  throw new PlatformError(
+    "invalid_option",
+    `bounty_id must be a whole number from 1 to 2^256-1 in decimal digits (a JSON number at most ${Number.MAX_SAFE_INTEGER}), got ${typeof v === "string" ? JSON.stringify(v.slice(0, 100)) : String(v)}`,
+    { field: "bounty_id" },
+  );
+}
+
+/** What the author declares about the bounty they attach (each checked against the chain when given). */
+export interface AttachExpectations {
+  /** The author's address that locked it. */
+  author?: string;
+  /** The pool in base units. */
+  pool_base_units?: string;
+}
+
+function checkExpectations(
+  bountyId: bigint,
+  onchain: { author: string; pool: bigint },
+  expect: AttachExpectations,
+): void {
+  const mismatch = (field: string, declared: string, actual: string): never => {
+    throw new PlatformError(
+      "bounty_mismatch",
+      `bounty ${bountyId}: ${field} on-chain is ${actual}, the request says ${declared}`,
+      { bounty_id: String(bountyId), field, declared, on_chain: actual },
+    );
+  };
+  if (expect.author !== undefined && expect.author.toLowerCase() !== onchain.author.toLowerCase())
+    mismatch("author", expect.author, onchain.author);
+  if (expect.pool_base_units !== undefined && expect.pool_base_units !== onchain.pool.toString())
+    mismatch("pool_base_units", expect.pool_base_units, onchain.pool.toString());
+}
+
+/**
+ * The author locks the prize: `approve` + `createAndFund` with the benchmark's root and leaf count,
+ * then {@link attachBounty}.
+ * Validates everything before sending anything: pool > 0 (and <= the author's balance, checked by the
+ * gateway), threshold 0..10000, closesAt in the future (chain time), awardDeadline after closesAt, splits
+ * per `validateSplits` of the evidence library: the one terms rule, `assertBountyTerms` (`terms.ts`).
+ * @throws PlatformError `no_chain`, `invalid_option` (naming the field), `chain_error` (naming the contract's custom error)
+ */
+export async function lockBounty(
+  ctx: PlatformContext,
+  p: Principal,
+  slug: string,
+  o: LockOptions,
+): Promise<AttachedBounty> {
+  // the owner rule first: a stranger learns nothing (not even that no chain is configured)
+  const b = await getBenchmark(ctx, slug);
+  if (!isOperator(p)) assertAuthor(p, b);
+  const chain = chainOf(ctx);
+  if (b.bounty)
+    throw new PlatformError("bounty_mismatch", `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`, {
+      bounty_id: b.bounty.bounty_id,
+    });
+  let pool: bigint;
+  try {
+    pool = BigInt(o.pool);
+  } catch (e) {
+    // BigInt refuses a non-integer with a SyntaxError (text) or a RangeError (fractional number)
+    if (!(e instanceof SyntaxError || e instanceof RangeError || e instanceof TypeError)) throw e;
+    throw new PlatformError("invalid_option", "pool must be an integer number of base units", {
+      field: "pool",
+    });
+  }
+  for (const [field, v] of [
+    ["closes_at", o.closesAt],
+    ["award_deadline", o.awardDeadline],
+  ] as const)
+    if (!Number.isSafeInteger(v))
+      throw new PlatformError("invalid_option", `${field} must be an integer of unix seconds, got ${v}`, {
+        field,
+      });
+  if (o.splitsBps === undefined && o.payoutRule === undefined)
+    throw new PlatformError(
+      "invalid_option",
+      "give payout_rule (winner_take_all | top_n_split) or splits_bps: no default for money rules",
+      { field: "payout_rule" },
+    );
+  const unchecked = {
+    pool,
+    thresholdBps: o.thresholdBps,
+    closesAt: BigInt(o.closesAt),
+    awardDeadline: BigInt(o.awardDeadline),
+    splitsBps: o.splitsBps ?? (o.payoutRule === "winner_take_all" ? [10000] : [5000, 3000, 2000]),
+  };
+  // The terms rule (SPEC 1.1, one place: evidence's checkBountyTerms): everything but chain time before
+  // the chain is read, then "closes in the future" against the chain's clock.
+  assertBountyTerms(unchecked);
+  // what attach will demand, refused before the author's money moves
+  const parties = serviceParties(chain);
+  assertServiceParties(
+    parties,
+    { token: o.token ?? parties.usdc ?? "(none)", awarder: o.awarder ?? parties.awarder },
+    "lock",
+  );
+  const terms = assertBountyTerms(unchecked, await chain.latestTimestamp());
+  const { bountyId } = await chain.lockBounty({
+    authorPrivateKey: o.authorPrivateKey,
+    ...(o.token ? { token: o.token } : {}),
+    ...(o.awarder ? { awarder: o.awarder } : {}),
+    pool,
+    testSetRoot: b.commit_root,
+    leafCount: b.leaf_count,
+    closesAt: terms.closesAt,
+    awardDeadline: terms.awardDeadline,
+    thresholdBps: terms.thresholdBps,
+    splitsBps: terms.splitsBps,
+  });
+  return attachBounty(ctx, p, slug, bountyId);
+}
+
+/** Closes a benchmark to new runs (idempotent); the operator or the author. @throws PlatformError `forbidden` */
+export async function closeBenchmark(
+  ctx: PlatformContext,
+  p: Principal,
+  slug: string,
+): Promise<BenchmarkRecord> {
+  const b = await getBenchmark(ctx, slug);
+  if (!isOperator(p)) assertAuthor(p, b);
+  await ctx.store.benchmarks.close(slug, isoMillis(ctx.clock()));
+  return getBenchmark(ctx, slug);
+}

@@ -1,0 +1,140 @@
+/**
+ * The evidence door's answer (SPEC 8): the stored pack bytes once awarded, else the reason there is none.
+ */
+import type { Hex } from "@bench-bounty/evidence";
+import type { BenchmarkRecord, PlatformContext } from "../context.js";
+import { PlatformError } from "../errors.js";
+import { getBenchmark, isOpen } from "../publish.js";
+import { statusName, awardRow, awardLock, recordConfirmed } from "./state.js";
+import { ensurePack } from "./pack.js";
+import { awardChainState } from "./recovery.js";
+
+/**
+ * The door's answer (SPEC 8), by domain outcome: `pack`, the stored canonical bytes and their hash; or
+ * `unavailable`, with the reason there is none (yet). The HTTP edge maps each reason to its status.
+ */
+export type AwardEvidenceResult =
+  | { kind: "pack"; bytes: Uint8Array; pack_hash: Hex }
+  | { kind: "unavailable"; reason: AwardEvidenceReason; message: string };
+
+/**
+ * The SPEC 8 reasons (plus `unknown_benchmark`, and the transient `pack_pending` and `award_pending`:
+ * an award is confirmed or in flight and its pack will exist soon).
+ */
+export type AwardEvidenceReason =
+  | "unknown_benchmark"
+  | "no_commitment"
+  | "not_verifiable_arm"
+  | "not_awarded"
+  | "withheld_live_contest"
+  | "reclaimed_never_reveals"
+  | "pack_pending"
+  | "award_pending";
+
+/**
+ * The evidence door's answer for a benchmark: the stored pack bytes once awarded (minted, under the
+ * award's lock, if an award was confirmed but its pack not yet stored), else the SPEC 8 reason.
+ */
+export async function awardEvidence(ctx: PlatformContext, slug: string): Promise<AwardEvidenceResult> {
+  const b = await ctx.store.benchmarks.get(slug);
+  if (!b) return { kind: "unavailable", reason: "unknown_benchmark", message: `no benchmark ${slug}` };
+  const stored = await ctx.store.packs.get(slug);
+  const row = await awardRow(ctx, slug);
+  if (stored && row?.status === "packed")
+    return { kind: "pack", bytes: stored.bytes, pack_hash: stored.pack_hash as Hex };
+  if (row && (row.status === "packed" || row.status === "confirmed")) {
+    if (!ctx.chain)
+      return {
+        kind: "unavailable",
+        reason: "pack_pending",
+        message: "the award is confirmed; its pack is being minted",
+      };
+    const packed = await ctx.store.withLock(awardLock(slug), async () =>
+      ensurePack(ctx, await getBenchmark(ctx, slug), (await awardRow(ctx, slug))!),
+    );
+    return { kind: "pack", bytes: packed.bytes, pack_hash: packed.pack_hash };
+  }
+  if (row && ctx.chain && (row.status === "prepared" || row.status === "sent")) {
+    const fromChain = await awardFromChain(ctx, slug);
+    if (fromChain) return fromChain;
+  }
+  return notYetAwarded(ctx, b);
+}
+
+/**
+ * The door when the store is not sure (issue 13 item 7): the award is prepared or sent but not recorded
+ * as confirmed (a crash between sending and recording it, or a transaction in flight). The chain says
+ * where it is ({@link awardChainState}): a pending transaction (recorded as sent, or the prepared call
+ * waiting in the pool after a crash before it was recorded) answers `award_pending`; a mined one, or an
+ * `Awarded` log of the bounty carrying the prepared ranking digest, is adopted (recorded as confirmed,
+ * under the award's lock, never sent again) and its pack served; a reverted one is `not_awarded`, saying
+ * so. Null when the chain shows no award.
+ */
+async function awardFromChain(ctx: PlatformContext, slug: string): Promise<AwardEvidenceResult | null> {
+  // read the chain outside the award's lock (an `award` waiting for its transaction holds it)
+  const state = await awardChainState(ctx, slug);
+  if (state.state === "pending")
+    return {
+      kind: "unavailable",
+      reason: "award_pending",
+      message: `the award transaction ${state.tx_hash} is pending (sent, not mined yet)`,
+    };
+  if (state.state === "reverted")
+    return {
+      kind: "unavailable",
+      reason: "not_awarded",
+      message: `the award transaction ${state.tx_hash} reverted: nothing was paid; the operator's next award sends a new one`,
+    };
+  if (state.state !== "mined") return null;
+  await ctx.store.withLock(awardLock(slug), async () => {
+    const fresh = (await awardRow(ctx, slug))!;
+    if (fresh.status === "prepared" || fresh.status === "sent")
+      await recordConfirmed(ctx, slug, state.tx_hash!, state.block!);
+  });
+  return awardEvidence(ctx, slug);
+}
+
+/** The SPEC 8 reason of a benchmark without an award (yet). */
+async function notYetAwarded(ctx: PlatformContext, b: BenchmarkRecord): Promise<AwardEvidenceResult> {
+  if (!b.commitment_anchor)
+    return {
+      kind: "unavailable",
+      reason: "no_commitment",
+      message: "the benchmark's commitment is not anchored",
+    };
+  if (!b.bounty)
+    return {
+      kind: "unavailable",
+      reason: "not_verifiable_arm",
+      message: "no on-chain bounty binds this benchmark's root: it never reveals",
+    };
+  let status = b.bounty.status;
+  if (ctx.chain && status !== "reclaimed" && status !== "awarded") {
+    try {
+      status = statusName((await ctx.chain.getBounty(BigInt(b.bounty.bounty_id))).status);
+    } catch (e) {
+      // The chain cannot be read: keep the recorded status.
+      if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
+    }
+  }
+  if (status === "reclaimed")
+    return {
+      kind: "unavailable",
+      reason: "reclaimed_never_reveals",
+      message: "the prize was reclaimed without an award: the test set is never revealed",
+    };
+  if (status === "awarded")
+    // Awarded on-chain with no award prepared in this store (the awarder acted elsewhere): nothing to adopt.
+    return {
+      kind: "unavailable",
+      reason: "not_awarded",
+      message: `bounty ${b.bounty.bounty_id} is Awarded on-chain, but this store prepared no award for it: it has no pack to serve`,
+    };
+  if (isOpen(ctx, b))
+    return {
+      kind: "unavailable",
+      reason: "withheld_live_contest",
+      message: `the contest is live until ${b.bounty.closes_at} (unix seconds)`,
+    };
+  return { kind: "unavailable", reason: "not_awarded", message: "the contest is closed but not awarded yet" };
+}

@@ -1,0 +1,192 @@
+/**
+ * The award's evidence pack (SPEC 8): its runs and scoring as mint input, minting, the size check before
+ * the award is sent, and storing the anchored bytes.
+ */
+import {
+  evidencePackBytes,
+  mintEvidencePack,
+  packHash,
+  ruleOfSplits,
+  withPackAnchor,
+  type EvidencePack,
+  type Hex,
+  type MintRun,
+  type MintScoring,
+  type Receipt,
+  type RevealedAnswer,
+} from "@bench-bounty/evidence";
+import type { AnchorEvidence } from "../chain.js";
+import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "../context.js";
+import { PlatformError } from "../errors.js";
+import { fromStored } from "../json.js";
+import { receiptUrl } from "../leaderboard.js";
+import { getBenchmark, getTasks, testSetRowOf } from "../publish.js";
+import { isAuthorAgent } from "../agents.js";
+import { listRuns, runAnswers } from "../runs.js";
+import { packByteLimit, rowReceiptsFit } from "../pack-budget.js";
+import type { Tables } from "../store.js";
+import type { AwardRow } from "../store/awards.js";
+import { isoMillis } from "../time.js";
+
+/** Every finalized run of a benchmark as the evidence library's mint input. */
+export async function mintRuns(ctx: PlatformContext, slug: string, q: Tables): Promise<MintRun[]> {
+  const author = (await getBenchmark(ctx, slug, q)).author_account_id;
+  const out: MintRun[] = [];
+  for (const r of await listRuns(ctx, slug, undefined, q)) {
+    if (r.status !== "finalized") continue;
+    const agent = await q.agents.get(r.agent_id);
+    const answers = await runAnswers(ctx, r.run_id, q);
+    const revealed: RevealedAnswer[] = r.plan
+      .map((bank, i) => ({ ordinal: i, bank_ordinal: bank, answer_text: answers.get(i) }))
+      .filter((a): a is RevealedAnswer => a.answer_text !== undefined);
+    out.push({
+      agent_id: r.agent_id,
+      is_author_agent: isAuthorAgent(agent, author),
+      receipt: r.receipt as Receipt,
+      receipt_url: receiptUrl(ctx, slug, r.run_id),
+      rank_accuracy: r.rank_accuracy!,
+      achieved_at: isoMillis(r.finalized_at_ms!),
+      withdrawal_address: agent?.withdrawal_address ?? null,
+      answer_salt: r.answer_salt!,
+      answers: revealed,
+    });
+  }
+  // the rows carry their receipts only while they all fit the rows' share of the pack (pack-budget.ts)
+  const rowReceipts = rowReceiptsFit(
+    packByteLimit(ctx),
+    out.map((r) => r.receipt.tasks.length),
+  );
+  return out.map((r) => ({ ...r, include_receipt: rowReceipts }));
+}
+
+export function scoringOf(b: BenchmarkRecord, bounty: AttachedBounty): MintScoring {
+  const rule = ruleOfSplits(bounty.splits_bps);
+  return {
+    speed_weight: b.config.speed_weight,
+    cost_weight: b.config.cost_weight,
+    time_budget_seconds: b.config.time_budget_seconds,
+    cost_budget_usdc: b.config.cost_budget_usdc,
+    threshold_bps: bounty.threshold_bps,
+    payout_rule: rule ?? "custom",
+    splits_bps: bounty.splits_bps,
+  };
+}
+
+/**
+ * Mints, anchors and stores the pack of a confirmed award (or returns the stored one).
+ * Minting is reproducible, and anchoring is idempotent, so a retry after a crash gives the same bytes.
+ * Callers hold the award's lock.
+ */
+export async function ensurePack(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  row: AwardRow,
+): Promise<{ pack_hash: Hex; pack_anchor: AnchorEvidence | null; bytes: Uint8Array }> {
+  const stored = await ctx.store.packs.get(b.slug);
+  if (stored) {
+    if (row.status !== "packed") {
+      // A crash between storing the pack and marking the award: finish the step.
+      await markPacked(ctx, b.slug, stored.pack_hash, null);
+    }
+    const pack = fromStored<EvidencePack>(new TextDecoder().decode(stored.bytes));
+    return { pack_hash: stored.pack_hash as Hex, pack_anchor: pack.pack_anchor, bytes: stored.bytes };
+  }
+  if (!b.bounty || !b.commitment_anchor || !row.award_tx || row.award_block === null) {
+    throw new PlatformError("award_not_allowed", `award of ${b.slug} is not confirmed yet`, { slug: b.slug });
+  }
+  const pack = await mintPack(ctx, b, row.award_tx, row.award_block);
+  if (pack.benchmark.ranking_digest !== row.ranking_digest) {
+    throw new PlatformError(
+      "bounty_mismatch",
+      `the minted pack's ranking digest ${pack.benchmark.ranking_digest} differs from the one sent on-chain ${row.ranking_digest}; refusing to publish an inconsistent pack`,
+      {},
+    );
+  }
+  const hash = packHash(pack);
+  const anchor = ctx.chain ? await ctx.chain.anchor(hash, "pack") : null;
+  const bytes = evidencePackBytes(withPackAnchor(pack, anchor));
+  await ctx.store.tx(async (t) => {
+    await t.packs.insertIfAbsent({
+      slug: b.slug,
+      bytes,
+      pack_hash: hash,
+      created_at: isoMillis(ctx.clock()),
+    });
+    await markPacked(ctx, b.slug, hash, anchor, t);
+  });
+  const kept = (await ctx.store.packs.get(b.slug))!;
+  return { pack_hash: kept.pack_hash as Hex, pack_anchor: anchor, bytes: kept.bytes };
+}
+
+/** Mints the pack of a benchmark whose award is `awardTx` in block `awardBlock` (reproducible). */
+async function mintPack(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  awardTx: string,
+  awardBlock: number,
+): Promise<EvidencePack> {
+  const tasks = await getTasks(ctx, b.slug);
+  return mintEvidencePack({
+    benchmark: {
+      slug: b.slug,
+      title: b.title,
+      chain_id: b.bounty!.chain_id,
+      bounty_contract: b.bounty!.bounty_contract,
+      bounty_id: b.bounty!.bounty_id,
+      token: b.bounty!.token,
+      author: b.bounty!.author,
+      awarder: b.bounty!.awarder,
+      pool_base_units: b.bounty!.pool_base_units,
+      closes_at: b.bounty!.closes_at,
+      award_tx: awardTx,
+      award_block: awardBlock,
+      commitment_anchor: b.commitment_anchor!,
+    },
+    test_set: tasks.map(testSetRowOf),
+    scoring: scoringOf(b, b.bounty!),
+    runs: await mintRuns(ctx, b.slug, ctx.store),
+  });
+}
+
+/**
+ * Before the award is sent: the pack it will publish must be readable by the default verifier (issue 13
+ * item 8; `PACK_LIMITS.maxPackBytes`, 512 MiB). The pack is minted with the widest award transaction,
+ * block and pack anchor it can carry (their bytes are the only ones not known yet), and an award whose
+ * pack would be larger is refused: no transaction is sent, the money stays in the bounty.
+ * @throws PlatformError `award_not_allowed` with `reason: "pack_too_large"`, the size and the limit
+ */
+export async function assertPackFits(ctx: PlatformContext, slug: string): Promise<void> {
+  const b = await getBenchmark(ctx, slug);
+  const widestTx = `0x${"f".repeat(64)}`;
+  const pack = await mintPack(ctx, b, widestTx, Number.MAX_SAFE_INTEGER);
+  const anchor: AnchorEvidence = {
+    registry_address: `0x${"f".repeat(40)}`,
+    tx_hash: widestTx,
+    anchor_block: Number.MAX_SAFE_INTEGER,
+  };
+  const size = evidencePackBytes(withPackAnchor(pack, anchor)).length;
+  const max = packByteLimit(ctx);
+  if (size > max)
+    throw new PlatformError(
+      "award_not_allowed",
+      `the award's evidence pack would take ${size} bytes, over the ${max} bytes (PACK_LIMITS.maxPackBytes) the default verifier reads: the award is not sent`,
+      { reason: "pack_too_large", size_bytes: size, limit: "maxPackBytes", max },
+    );
+}
+
+/** The award is `packed`, the benchmark `awarded`, and the pack's anchor recorded (in one transaction). */
+async function markPacked(
+  ctx: PlatformContext,
+  slug: string,
+  hash: string,
+  anchor: AnchorEvidence | null,
+  q?: Tables,
+): Promise<void> {
+  const step = async (t: Tables) => {
+    await t.awards.markPacked(slug, hash);
+    await t.benchmarks.markAwarded(slug);
+    if (anchor) await t.anchors.recordAnchored(hash, "pack", slug, anchor, isoMillis(ctx.clock()));
+  };
+  if (q) await step(q);
+  else await ctx.store.tx(step);
+}

@@ -1,0 +1,112 @@
+/**
+ * Steps 1 and 2 of the award (see `award.ts`): the on-chain checks, then ranking, selection and amounts
+ * recorded as `prepared` (SPEC 7).
+ */
+import { buildRankDerivation } from "@bench-bounty/evidence";
+import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "../context.js";
+import { PlatformError } from "../errors.js";
+import { toStored } from "../json.js";
+import { anchorCommitment, getBenchmark } from "../publish.js";
+import { anchorOf, anchorPending, listRuns } from "../runs.js";
+import type { Principal } from "../identity/principal.js";
+import type { AwardRow } from "../store/awards.js";
+import { isoMillis } from "../time.js";
+import { type PreparedWinner, chainOf, statusName, awardRow } from "./state.js";
+import { closeBenchmark } from "./bounty.js";
+import { mintRuns, scoringOf } from "./pack.js";
+
+/**
+ * Step 1 and 2 of the award: the on-chain checks, closing, flushing the receipt anchors, then one
+ * transaction from reading the runs to recording the derivation (`prepared`).
+ */
+export async function prepareAward(
+  ctx: PlatformContext,
+  p: Principal,
+  b: BenchmarkRecord,
+): Promise<AwardRow> {
+  const chain = chainOf(ctx);
+  const slug = b.slug;
+  const bountyId = BigInt(b.bounty!.bounty_id);
+  const onchain = await chain.getBounty(bountyId);
+  if (onchain.status !== 2) {
+    throw new PlatformError(
+      "award_not_allowed",
+      `bounty ${bountyId} is ${statusName(onchain.status)} on-chain, not funded`,
+      {
+        bounty_status: statusName(onchain.status),
+      },
+    );
+  }
+  const now = await chain.latestTimestamp();
+  if (now < onchain.closesAt) {
+    throw new PlatformError(
+      "award_not_allowed",
+      `the contest closes at ${onchain.closesAt}; the chain clock is ${now}`,
+      {
+        closes_at: Number(onchain.closesAt),
+        chain_time: Number(now),
+      },
+    );
+  }
+  if (now > onchain.awardDeadline) {
+    throw new PlatformError(
+      "award_not_allowed",
+      `the award deadline ${onchain.awardDeadline} has passed (chain clock ${now}); the author may reclaim`,
+      { award_deadline: Number(onchain.awardDeadline), chain_time: Number(now) },
+    );
+  }
+  if (!b.commitment_anchor) await anchorCommitment(ctx, slug);
+  await closeBenchmark(ctx, p, slug);
+  await anchorPending(ctx, slug, "receipt");
+  // The benchmark's row is locked (finalize locks it too): a run finalized concurrently either lands
+  // before (and is ranked) or is refused (finalize sees the award row).
+  const attached = b.bounty!;
+  await ctx.store.tx(async (t) => {
+    const fresh = await getBenchmark(ctx, slug, t, { lock: true });
+    if ((await t.awards.get(slug)) !== null) return;
+    const runs = await mintRuns(ctx, slug, t);
+    for (const r of await listRuns(ctx, slug, undefined, t)) {
+      if (r.status === "finalized" && !(await anchorOf(ctx, r.receipt_hash!, t))) {
+        throw new PlatformError("award_not_allowed", `the receipt of run ${r.run_id} is not anchored yet`, {
+          run_id: r.run_id,
+        });
+      }
+    }
+    const bounty: AttachedBounty = {
+      ...attached,
+      pool_base_units: onchain.pool.toString(),
+      threshold_bps: onchain.thresholdBps,
+      splits_bps: [...onchain.splitsBps],
+    };
+    const derivation = buildRankDerivation({
+      scoring: scoringOf(fresh, bounty),
+      pool_base_units: bounty.pool_base_units,
+      runs,
+    });
+    const missing = derivation.winning_runs.filter((w) => !w.withdrawal_address).map((w) => w.agent_id);
+    if (missing.length > 0) {
+      throw new PlatformError(
+        "winner_without_withdrawal_address",
+        `winner(s) ${missing.join(", ")} have no withdrawal address: the whole award is blocked until they set one`,
+        { agent_ids: missing },
+      );
+    }
+    const winners: PreparedWinner[] = derivation.winning_runs.map((w, i) => ({
+      place: i + 1,
+      agent_id: w.agent_id,
+      withdrawal_address: w.withdrawal_address!.toLowerCase(),
+      amount_base_units: derivation.amounts[i]!.toString(),
+      run_id: w.receipt.run_id,
+    }));
+    await t.awards.insertPrepared({
+      slug,
+      rank_derivation_json: toStored(derivation.rank_derivation),
+      ranking_digest: derivation.ranking_digest,
+      winners_json: toStored(winners),
+      created_at: isoMillis(ctx.clock()),
+    });
+    await t.benchmarks.setBounty(slug, bounty);
+    await t.benchmarks.bumpBoard(slug);
+  });
+  return (await awardRow(ctx, slug))!;
+}

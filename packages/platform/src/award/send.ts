@@ -1,0 +1,100 @@
+/**
+ * Step 3 of the award: send it once, or adopt the one already sent; wait for it and decide (mined,
+ * pending, reverted with its reason, dropped).
+ */
+import type { Hex } from "@bench-bounty/evidence";
+import type { Address, Hash } from "viem";
+import { DEFAULT_AWARD_WAIT_MS } from "../chain.js";
+import type { PlatformContext } from "../context.js";
+import { PlatformError } from "../errors.js";
+import { fromStored } from "../json.js";
+import type { AwardRow } from "../store/awards.js";
+import { type PreparedWinner, chainOf } from "./state.js";
+import { assertPackFits } from "./pack.js";
+import { findOwnAward, adoptInflightAward } from "./recovery.js";
+
+/**
+ * Waits (at most `awardWaitMs`) for a sent award transaction and decides: mined, the award is the
+ * `Awarded` log carrying the prepared digest (its transaction is recorded, whichever copy was mined);
+ * pending, {@link PlatformError} `award_pending`; reverted, forgotten and reported with the contract's
+ * reason (unless another copy of the award was mined: it is adopted); dropped, forgotten (null: send anew;
+ * a late copy of it cannot pay twice, the contract accepts one award, and a copy mined later is adopted by
+ * its log).
+ * @throws PlatformError `award_pending`, `chain_error` (reverted, naming the reason; the RPC failing)
+ */
+async function settleSent(
+  ctx: PlatformContext,
+  slug: string,
+  bountyId: bigint,
+  digest: Hex,
+  hash: Hash,
+): Promise<{ txHash: string; blockNumber: number } | null> {
+  const chain = chainOf(ctx);
+  const waitMs = chain.config.awardWaitMs ?? DEFAULT_AWARD_WAIT_MS;
+  const outcome = await chain.waitWithin(hash, waitMs);
+  if (outcome.state === "pending")
+    throw new PlatformError(
+      "award_pending",
+      `the award transaction ${hash} is pending (sent, not mined within ${Math.round(waitMs / 1000)} s): run award again once it is mined; it is never sent twice`,
+      { tx_hash: hash },
+    );
+  const awarded = await findOwnAward(ctx, slug, bountyId, digest);
+  if (awarded) return awarded;
+  if (outcome.state === "mined")
+    throw new PlatformError(
+      "chain_error",
+      `the award transaction ${hash} was mined but bounty ${bountyId} shows no Awarded log: nothing is recorded; check the bounty contract's address`,
+      { tx_hash: hash },
+    );
+  await ctx.store.awards.forgetSent(slug);
+  if (outcome.state === "unknown") return null;
+  const reason = await chain.revertReason(hash);
+  throw new PlatformError(
+    "chain_error",
+    `the award transaction ${hash} reverted: ${reason}; nothing was paid and it is forgotten: fix the cause, then run award again (it sends a new transaction)`,
+    { tx_hash: hash, revert: reason },
+  );
+}
+
+/**
+ * Sends the prepared award once: adopts an award already on-chain (found by its ranking digest), or a
+ * sent transaction (recorded in the store, or found in the pool after a crash before it was recorded) by
+ * waiting for it ({@link settleSent}), or sends it and records its hash as `sent` before waiting.
+ * @throws PlatformError `award_pending` (in flight), `chain_error` (reverted, with its reason; dropped)
+ */
+export async function sendOrAdoptAward(
+  ctx: PlatformContext,
+  slug: string,
+  bountyId: bigint,
+  row: AwardRow,
+): Promise<{ txHash: string; blockNumber: number }> {
+  const chain = chainOf(ctx);
+  const digest = row.ranking_digest as Hex;
+  const adopted = await findOwnAward(ctx, slug, bountyId, digest);
+  if (adopted) return adopted;
+  const inflight =
+    row.status === "sent" && row.award_tx
+      ? (row.award_tx as Hash)
+      : await adoptInflightAward(ctx, slug, bountyId, row);
+  if (inflight) {
+    const settled = await settleSent(ctx, slug, bountyId, digest, inflight);
+    if (settled) return settled;
+  }
+  await assertPackFits(ctx, slug);
+  const winners = fromStored<PreparedWinner[]>(row.winners_json);
+  const hash = await chain.sendAward(
+    bountyId,
+    winners.map((w) => w.withdrawal_address as Address),
+    digest,
+  );
+  ctx.faults.awardBeforeMarkSent?.(slug);
+  await ctx.store.awards.markSent(slug, hash);
+  ctx.faults.awardAfterSend?.(slug);
+  const settled = await settleSent(ctx, slug, bountyId, digest, hash);
+  if (settled) return settled;
+  throw new PlatformError(
+    "chain_error",
+    `the award transaction ${hash} was dropped before it was mined (the node no longer knows it); it is forgotten: run award again to send it anew (the contract accepts one award, so a late copy cannot pay twice)`,
+    { tx_hash: hash },
+  );
+}

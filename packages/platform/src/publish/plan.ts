@@ -1,0 +1,189 @@
+/**
+ * The test set of a benchmark (SPEC 3, 6.1): the label-free bank order, the bank digest, the public/private split, per-task salts and the commitment, and the answer allowance that keeps the award's pack within its limit.
+ */
+import {
+  canonicalHash,
+  commitTestSet,
+  promptHash,
+  testSetLimitProblems,
+  type Hex,
+  type TestSetRow,
+} from "@bench-bounty/evidence";
+import type { BenchmarkConfig, PlatformContext } from "../context.js";
+import type { DatasetRow } from "../dataset.js";
+import { PlatformError, throwRowIssues, type RowIssue } from "../errors.js";
+import { shapeGold, type GraderType } from "../gold.js";
+import type { JsonObject } from "../json.js";
+import {
+  answerBudget,
+  MAX_PLACES,
+  MIN_ANSWER_BYTES,
+  packByteLimit,
+  runTaskCount,
+  testSetPackBytes,
+  titlePackBytes,
+} from "../pack-budget.js";
+import { parseTemplate, renderTemplate } from "../template.js";
+import { publicCount } from "./options.js";
+
+/** The test set a publication would commit to (pure: nothing stored). */
+export interface PlannedTestSet {
+  rows: (TestSetRow & { row_index: number })[];
+  public_count: number;
+  root: Hex;
+  leaf_count: number;
+  /** {@link bankDigest} of the rows: label-free, what the default slug and the seeded plan seed use. */
+  bank_digest: Hex;
+}
+
+/**
+ * The bank order (SPEC 3 ordinals, SPEC 6.1): row indexes sorted by `prompt_hash` ascending, identical
+ * prompts by their position in the uploaded dataset. Computed from prompts only: no label moves a row.
+ * @param promptHashes `prompt_hash` per row, in upload order (bare lowercase hex, SPEC 3)
+ */
+export function bankOrder(promptHashes: readonly string[]): number[] {
+  return promptHashes
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const x = promptHashes[a]!;
+      const y = promptHashes[b]!;
+      return x < y ? -1 : x > y ? 1 : a - b;
+    });
+}
+
+/**
+ * The label-free digest of a bank: `keccak256(canonical_json([prompt_hash, ...]))` over the prompt
+ * hashes in bank order (0x hex). Identical prompts give the identical digest; it reveals nothing a run
+ * does not serve (SPEC 6.1).
+ */
+export function bankDigest(promptHashesInBankOrder: readonly string[]): Hex {
+  return canonicalHash([...promptHashesInBankOrder]);
+}
+
+/**
+ * Renders prompts, shapes gold, sorts by prompt hash ({@link bankOrder}), splits and salts: the pure
+ * part of publishing.
+ * @param salts salt per ordinal
+ * @throws PlatformError `missing_placeholder` / `invalid_label` / `invalid_gold` naming the lowest row
+ */
+export function planTestSet(
+  rows: DatasetRow[],
+  config: BenchmarkConfig,
+  salts: (ordinal: number) => string,
+): PlannedTestSet {
+  const parts = parseTemplate(config.prompt_template);
+  const prompts: string[] = [];
+  const missing: RowIssue[] = [];
+  rows.forEach((row, i) => {
+    const r = renderTemplate(parts, row);
+    if (typeof r === "string") prompts.push(r);
+    else
+      missing.push({
+        row_index: i,
+        field: r.missing,
+        code: "missing_placeholder",
+        message: `placeholder {${r.missing}} is not in this row`,
+      });
+  });
+  throwRowIssues("missing_placeholder", missing, "prompt_template");
+  const golds: JsonObject[] = [];
+  const goldIssues: RowIssue[] = [];
+  rows.forEach((row, i) => {
+    const g = shapeGold(config.grader_type as GraderType, row, i, {
+      gold_field: config.gold_field,
+      ...(config.tolerance !== null ? { tolerance: config.tolerance } : {}),
+      ...(config.alternatives_field !== null ? { alternatives_field: config.alternatives_field } : {}),
+    });
+    if ("issue" in g) goldIssues.push(g.issue);
+    else golds.push(g.gold);
+  });
+  if (goldIssues.length > 0) {
+    const code =
+      goldIssues.sort((a, b) => a.row_index - b.row_index)[0]!.code === "invalid_gold"
+        ? "invalid_gold"
+        : "invalid_label";
+    throwRowIssues(code, goldIssues, "gold");
+  }
+  // the template and the rows were checked well-formed: every prompt has a UTF-8 encoding
+  const promptHashes = prompts.map((prompt) => promptHash(prompt));
+  const order = bankOrder(promptHashes);
+  const nPublic = publicCount(rows.length, config.public_fraction);
+  const testSet = order.map((rowIndex, ordinal) => ({
+    ordinal,
+    prompt: prompts[rowIndex]!,
+    gold: golds[rowIndex]!,
+    salt: salts(ordinal),
+    visibility: (ordinal < nPublic ? "public" : "private") as "public" | "private",
+    grader_type: config.grader_type,
+    row_index: rowIndex,
+  }));
+  const beyond = testSetLimitProblems(testSet); // the pack a verifier reads (evidence's PACK_LIMITS)
+  throwRowIssues(
+    "invalid_dataset",
+    beyond.map((p) => ({
+      row_index: p.ordinal === null ? -1 : testSet[p.ordinal]!.row_index,
+      field: p.path,
+      code: p.code,
+      message: p.message,
+    })),
+    "test set",
+  );
+  const c = commitTestSet(testSet.map(({ row_index: _r, ...row }) => row));
+  return {
+    rows: testSet,
+    public_count: nPublic,
+    root: c.root,
+    leaf_count: c.leafCount,
+    bank_digest: bankDigest(order.map((i) => promptHashes[i]!)),
+  };
+}
+
+/**
+ * The benchmark's per-answer allowance (the pack budget, `pack-budget.ts`), from public figures only
+ * (the pack limit, the title, the run's task count: SPEC 6.1). A benchmark whose award pack could not
+ * fit the verifier's limit with every winner answering at {@link MIN_ANSWER_BYTES} is refused, as is a
+ * test set over the budget's reserve for it (only under a test's lowered pack limit: at the real one the
+ * reserve is evidence's `maxTestSetBytes`, checked before). Both refusals go to the author only.
+ * @throws PlatformError `invalid_dataset` (`details.limit: "maxPackBytes"` and the budget's figures)
+ */
+export function awardableAllowance(
+  ctx: PlatformContext,
+  plan: { rows: TestSetRow[]; public_count: number; leaf_count: number },
+  title: string,
+  config: BenchmarkConfig,
+): number {
+  const budget = answerBudget({
+    maxPackBytes: packByteLimit(ctx),
+    titleBytes: titlePackBytes(title),
+    runTasks: runTaskCount(
+      config.public_tasks_per_run,
+      plan.public_count,
+      plan.leaf_count - plan.public_count,
+    ),
+  });
+  const testSetBytes = testSetPackBytes(plan.rows);
+  if (budget.maxAnswerBytes < MIN_ANSWER_BYTES || testSetBytes > budget.testSetBytes)
+    throw new PlatformError(
+      "invalid_dataset",
+      `the award's evidence pack could not fit the ${budget.maxPackBytes} bytes (PACK_LIMITS.maxPackBytes) a verifier reads: ` +
+        `with ${budget.testSetBytes} bytes set aside for the test set (it takes ${testSetBytes}) and ${MAX_PLACES} winners' receipts of ${budget.runTasks} tasks ${budget.winnersBytes}, ` +
+        `${budget.maxAnswerBytes} bytes are left per answer (at least ${MIN_ANSWER_BYTES} needed): use fewer or shorter rows, or set public_tasks_per_run`,
+      {
+        field: "test set",
+        limit: "maxPackBytes",
+        max_pack_bytes: budget.maxPackBytes,
+        test_set_bytes: testSetBytes,
+        test_set_reserve_bytes: budget.testSetBytes,
+        fixed_bytes: budget.fixedBytes,
+        rows_bytes: budget.rowsBytes,
+        winners_bytes: budget.winnersBytes,
+        run_tasks: budget.runTasks,
+        places: MAX_PLACES,
+        max_answer_bytes: budget.maxAnswerBytes,
+        min_answer_bytes: MIN_ANSWER_BYTES,
+      },
+    );
+  return budget.maxAnswerBytes;
+}
+
+export const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");

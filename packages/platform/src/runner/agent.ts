@@ -1,0 +1,146 @@
+/**
+ * Asking an agent for one answer (the CLI agent protocol `bench-bounty.agent.v1`, or an in-process function), with the task timeout, and checking what it answered.
+ */
+import { trimWhiteSpace } from "@bench-bounty/evidence";
+import { join } from "node:path";
+import type { RunBackend } from "../backend.js";
+import type { ServedTask } from "../runs.js";
+import { runAgentProcess } from "../agent-process.js";
+import type { Checkpoint } from "./checkpoint.js";
+import type { TaskOutcome } from "../runner.js";
+
+/** The answers of one batch by ordinal: the answer text, or the outcome of a task that has none. */
+export type BatchAnswers = Map<number, string | { status: TaskOutcome["status"]; reason: string }>;
+
+/** Protocol tag written to CLI agents. */
+export const AGENT_PROTOCOL = "bench-bounty.agent.v1";
+
+/** A task as an in-process agent receives it. */
+export interface AgentTask extends ServedTask {
+  benchmark: string;
+  run_id: string;
+  attempt: number;
+}
+
+/** An in-process agent: returns the answer text (anything else is an invalid answer). */
+export type AgentFunction = (task: AgentTask, signal: AbortSignal) => unknown;
+
+/** The agent to run. */
+export type AgentSpec =
+  | { kind: "command"; command: string; cwd?: string; env?: Record<string, string> }
+  | { kind: "function"; name: string; answer: AgentFunction };
+
+/** ` ; its stderr ends:` and the indented tail, or nothing when the agent wrote no stderr. */
+function stderrNote(tail: string): string {
+  return tail ? `; its stderr ends:\n${tail.replace(/^/gm, "    ")}` : "";
+}
+
+function check(value: unknown): string | { status: "invalid"; reason: string } {
+  if (typeof value !== "string")
+    return { status: "invalid", reason: `answer is ${value === null ? "null" : typeof value}, not a string` };
+  if (trimWhiteSpace(value) === "") return { status: "invalid", reason: "empty answer" };
+  return value;
+}
+
+export async function askAgent(
+  backend: RunBackend,
+  cp: Checkpoint,
+  agent: AgentSpec,
+  batch: ServedTask[],
+  signal: AbortSignal,
+): Promise<BatchAnswers | "aborted"> {
+  const out: BatchAnswers = new Map();
+  if (agent.kind === "function") {
+    const t = batch[0]!;
+    const task: AgentTask = { ...t, benchmark: cp.benchmark, run_id: cp.run_id, attempt: cp.attempt };
+    const ac = new AbortController();
+    const stop = () => ac.abort();
+    signal.addEventListener("abort", stop);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const result = await Promise.race([
+        Promise.resolve().then(() => agent.answer(task, ac.signal)),
+        new Promise<{ timeout: true }>((res) => {
+          timer = setTimeout(() => res({ timeout: true }), cp.options.task_timeout_ms);
+        }),
+      ]);
+      if (signal.aborted) return "aborted";
+      if (
+        typeof result === "object" &&
+        result !== null &&
+        (result as { timeout?: boolean }).timeout === true
+      ) {
+        ac.abort();
+        out.set(t.ordinal, {
+          status: "timeout",
+          reason: `no answer within ${cp.options.task_timeout_ms} ms`,
+        });
+      } else out.set(t.ordinal, check(result));
+    } catch (e) {
+      if (signal.aborted) return "aborted";
+      out.set(t.ordinal, { status: "error", reason: `agent threw: ${(e as Error).message}` });
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", stop);
+    }
+    return out;
+  }
+  const input = JSON.stringify({
+    protocol: AGENT_PROTOCOL,
+    benchmark: cp.benchmark,
+    run_id: cp.run_id,
+    attempt: cp.attempt,
+    tasks: batch.map((t) => ({
+      ordinal: t.ordinal,
+      prompt: t.prompt,
+      visibility: t.visibility,
+      grader_type: t.grader_type,
+    })),
+  });
+  const log = join(backend.checkpointDir, `${cp.run_id}.agent.log`);
+  const hide = [...backend.privatePaths];
+  const res = await runAgentProcess(
+    { ...agent, hide },
+    input,
+    cp.options.task_timeout_ms * batch.length,
+    signal,
+    log,
+  );
+  if (res.kind === "aborted") return "aborted";
+  const failAll = (status: TaskOutcome["status"], reason: string) => {
+    for (const t of batch) out.set(t.ordinal, { status, reason });
+    return out;
+  };
+  if (res.kind === "timeout")
+    return failAll(
+      "timeout",
+      `no answer within ${cp.options.task_timeout_ms * batch.length} ms (process killed; raise the per-task timeout if the agent is slow)${stderrNote(res.stderrTail)}`,
+    );
+  if (res.code !== 0)
+    return failAll(
+      "error",
+      `agent exited with ${res.signal ?? `status ${res.code}`}${stderrNote(res.stderrTail)}`,
+    );
+  let doc: unknown;
+  try {
+    doc = JSON.parse(res.stdout);
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+    return failAll("invalid", "stdout is not one JSON document");
+  }
+  const list = Array.isArray(doc)
+    ? doc
+    : typeof doc === "object" && doc !== null
+      ? (doc as { answers?: unknown }).answers
+      : undefined;
+  if (!Array.isArray(list))
+    return failAll("invalid", 'stdout must be {"answers": [{"ordinal", "answer_text"}]}');
+  const wanted = new Set(batch.map((t) => t.ordinal));
+  for (const a of list) {
+    if (typeof a !== "object" || a === null) continue;
+    const { ordinal, answer_text } = a as { ordinal?: unknown; answer_text?: unknown };
+    if (typeof ordinal !== "number" || !wanted.has(ordinal) || out.has(ordinal)) continue;
+    out.set(ordinal, check(answer_text));
+  }
+  return out;
+}
