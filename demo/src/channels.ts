@@ -1,6 +1,6 @@
 /**
  * The three ways the demo's agents reach the service, as strangers' agents would: the remote runner
- * (`bench-bounty run SLUG --server URL --api-key KEY --agent CMD`), the byte-static
+ * (`bench-bounty run SLUG --server URL --agent CMD`, its key in `BENCH_BOUNTY_API_KEY`), the byte-static
  * `run-benchmark.sh` (curl and sh only), and MCP (the official SDK client, the five-call fast path).
  * Each agent is the same CLI program (`demo/agents/*.mjs`, protocol `bench-bounty.agent.v1`): the
  * channel only carries its tasks and answers.
@@ -66,26 +66,27 @@ export function answerTasks(
   return out.answers;
 }
 
-/** One attempt through the remote runner (a `bench-bounty run` child). */
-export async function competeWithRunner(o: {
-  registry: ProcessRegistry;
+/** What {@link runnerInvocation} builds a `bench-bounty run` from. */
+export interface RunnerAttempt {
   url: string;
   slug: string;
   agentId: string;
   apiKey: string;
   checkpoints: string;
-  note: (line: string) => void;
-  verbose: boolean;
-}): Promise<void> {
-  await runCli(
-    o.registry,
-    [
+}
+
+/**
+ * The arguments and extra environment of one remote-runner attempt: the agent's key goes in
+ * `BENCH_BOUNTY_API_KEY`, never in the arguments, which every local user reads in `ps` (issue 13
+ * re-probe O7).
+ */
+export function runnerInvocation(o: RunnerAttempt): { args: string[]; env: Record<string, string> } {
+  return {
+    args: [
       "run",
       o.slug,
       "--server",
       o.url,
-      "--api-key",
-      o.apiKey,
       "--agent",
       agentCommand(o.agentId),
       "--agent-id",
@@ -98,8 +99,16 @@ export async function competeWithRunner(o: {
       "10000",
       "--no-progress",
     ],
-    { note: o.note, verbose: o.verbose, timeoutMs: ATTEMPT_TIMEOUT_MS },
-  );
+    env: { BENCH_BOUNTY_API_KEY: o.apiKey },
+  };
+}
+
+/** One attempt through the remote runner (a `bench-bounty run` child, {@link runnerInvocation}). */
+export async function competeWithRunner(
+  o: RunnerAttempt & { registry: ProcessRegistry; note: (line: string) => void; verbose: boolean },
+): Promise<void> {
+  const { args, env } = runnerInvocation(o);
+  await runCli(o.registry, args, { env, note: o.note, verbose: o.verbose, timeoutMs: ATTEMPT_TIMEOUT_MS });
 }
 
 /**

@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { runnerInvocation } from "../src/channels.js";
 import { sampleBySeed, seattleWeatherCsvPath } from "../src/dataset.js";
 import { AGENT_NAMES, parseOptions } from "../src/options.mjs";
 import { PhaseRunner, formatSeconds } from "../src/phase-runner.js";
@@ -207,5 +208,22 @@ describe("formatting", () => {
       "a        0.5000",
       "longer  10.0000",
     ]);
+  });
+});
+
+describe("the remote runner's command (re-probe O7: keys in argv are visible in ps)", () => {
+  it("passes the agent's key in BENCH_BOUNTY_API_KEY, never in the arguments", () => {
+    const apiKey = "bbk_secretsecretsecret";
+    const { args, env } = runnerInvocation({
+      url: "http://127.0.0.1:1",
+      slug: "s",
+      agentId: "always-sun",
+      apiKey,
+      checkpoints: "/tmp/cp",
+    });
+    expect(args.join(" ")).not.toContain(apiKey);
+    expect(args).not.toContain("--api-key");
+    expect(args.slice(0, 4)).toEqual(["run", "s", "--server", "http://127.0.0.1:1"]);
+    expect(env).toEqual({ BENCH_BOUNTY_API_KEY: apiKey });
   });
 });

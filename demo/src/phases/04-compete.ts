@@ -34,7 +34,7 @@ export const competePhase: DemoPhase = {
     const slug = need(ctx.published, "the published benchmark").slug;
     const api = new BenchBountyClient({ baseUrl: url });
     const checkpoints = join(storeDir, "agents");
-    mkdirSync(checkpoints, { recursive: true });
+    mkdirSync(checkpoints, { recursive: true, mode: 0o700 }); // the runners' checkpoints: their owner's only
 
     const keys = new Map<string, string>();
     for (const [i, agentId] of options.agents.entries()) {

@@ -329,7 +329,7 @@ export async function runAgentProcess(
 
 function log(file: string, data: string | Buffer): void {
   try {
-    appendFileSync(file, data);
+    appendFileSync(file, data, { mode: 0o600 }); // beside the checkpoints, the owner's only
   } catch (e) {
     // Logging is best effort: a full disk or a removed store must not fail the run.
     if (!(e instanceof Error)) throw e;

@@ -10,7 +10,11 @@
  * in canonical JSON, of U+000B (escaped `\u000b`) 600,002.
  * So the bytes of a pack are shared out here, worst case first:
  *
- * - the test set: its exact canonical bytes, known at publish;
+ * - the test set: its most bytes, {@link testSetReserveBytes} (half the pack, evidence's
+ *   `maxTestSetBytes`), never its exact bytes: those count the private gold, and the allowance is
+ *   served to anyone while the benchmark is open (SPEC 6.1: nothing served but to the author is
+ *   computed from private tasks; a re-probe read the private gold's size off `max_answer_bytes`, which
+ *   moved by 1 for every 8 x tasks bytes of gold). Publish refuses a test set over the reserve;
  * - a fixed allowance: the benchmark block (its title's canonical bytes on top), the grader texts,
  *   verify hints, the rank derivation's fixed fields, `pack_hash` and `pack_anchor`;
  * - the ranked rows: one eighth of the pack ({@link rowsBudgetBytes}); the rows carry their receipts
@@ -119,12 +123,23 @@ export function maxRankedRows(maxPackBytes: number): number {
   return Math.floor(rowsBudgetBytes(maxPackBytes) / ROW_FIXED_BYTES);
 }
 
-/** What {@link answerBudget} shares out, in bytes. */
+/**
+ * Bytes the pack budget sets aside for the `test_set` block: `PACK_LIMITS.maxTestSetBytes` scaled to
+ * the pack limit in force (half of it; 256 MiB under the real 512 MiB). A function of the limit only,
+ * never of the test set, so the allowance derived from it is the same for any two benchmarks of the
+ * same title length and run size whatever their private gold (SPEC 6.1).
+ */
+export function testSetReserveBytes(maxPackBytes: number): number {
+  return Math.floor((maxPackBytes * PACK_LIMITS.maxTestSetBytes) / PACK_LIMITS.maxPackBytes);
+}
+
+/**
+ * What {@link answerBudget} shares out, in bytes: public figures only (the limit, the title, the
+ * counts), so the allowance it derives may be served to anyone (SPEC 6.1).
+ */
 export interface AnswerBudgetInput {
   /** The pack limit in force ({@link packByteLimit}). */
   maxPackBytes: number;
-  /** Canonical bytes of the `test_set` block ({@link testSetPackBytes}). */
-  testSetBytes: number;
   /** Canonical bytes of the benchmark's title (as a JSON string). */
   titleBytes: number;
   /** Most tasks of one run: every private task plus `public_tasks_per_run` (or every public task). */
@@ -133,6 +148,8 @@ export interface AnswerBudgetInput {
 
 /** The outcome of {@link answerBudget}: the allowance and the figures it came from (all bytes). */
 export interface AnswerBudget extends AnswerBudgetInput {
+  /** Bytes set aside for the test set ({@link testSetReserveBytes}); the real test set must not exceed it. */
+  testSetBytes: number;
   /** Bytes of the fixed parts, the title included. */
   fixedBytes: number;
   /** The rows' share. */
@@ -144,21 +161,24 @@ export interface AnswerBudget extends AnswerBudgetInput {
 }
 
 /**
- * Each answer's allowance: what is left of the pack once the test set, the fixed parts, the rows' share
+ * Each answer's allowance: what is left of the pack once the test set's reserve, the fixed parts, the rows' share
  * and {@link MAX_PLACES} winners' receipts and answer entries are counted, shared out over
  * `MAX_PLACES x runTasks` answers, and never more than {@link MAX_ANSWER_LENGTH} characters can take
- * (6 bytes each). A pack of winners all answering at the allowance stays within `maxPackBytes`.
+ * (6 bytes each). A pack of winners all answering at the allowance stays within `maxPackBytes` when its
+ * test set is within {@link testSetReserveBytes} (publish checks it).
  */
 export function answerBudget(input: AnswerBudgetInput): AnswerBudget {
+  const testSetBytes = testSetReserveBytes(input.maxPackBytes);
   const fixedBytes = FIXED_PACK_BYTES + input.titleBytes;
   const rowsBytes = rowsBudgetBytes(input.maxPackBytes);
   const perWinner = receiptBytesBound(input.runTasks) + input.runTasks * ANSWER_ENTRY_BYTES;
   const winnersBytes = MAX_PLACES * perWinner;
-  const left = input.maxPackBytes - input.testSetBytes - fixedBytes - rowsBytes - winnersBytes;
+  const left = input.maxPackBytes - testSetBytes - fixedBytes - rowsBytes - winnersBytes;
   const answers = MAX_PLACES * Math.max(1, input.runTasks);
   const share = left > 0 ? Math.floor(left / answers) : 0;
   return {
     ...input,
+    testSetBytes,
     fixedBytes,
     rowsBytes,
     winnersBytes,
@@ -166,7 +186,19 @@ export function answerBudget(input: AnswerBudgetInput): AnswerBudget {
   };
 }
 
-/** Canonical bytes of a `test_set` block (SPEC 3 rows, as {@link answerBudget} counts them). */
+/**
+ * Most tasks of one run (SPEC 3): every private task plus `public_tasks_per_run` of the public ones
+ * (all of them when it is null). Public figures only.
+ */
+export function runTaskCount(
+  publicTasksPerRun: number | null,
+  publicCount: number,
+  privateCount: number,
+): number {
+  return privateCount + (publicTasksPerRun === null ? publicCount : Math.min(publicTasksPerRun, publicCount));
+}
+
+/** Canonical bytes of a `test_set` block (SPEC 3 rows, as a pack holds them). */
 export function testSetPackBytes(
   rows: readonly {
     ordinal: number;

@@ -1,7 +1,14 @@
 /**
  * The platform's state: one store on one SQL engine through Kysely, either an embedded SQLite file
  * (`<dir>/platform.sqlite`, better-sqlite3; runner checkpoints beside it in `<dir>/runs/`) or a
- * PostgreSQL database (`DATABASE_URL`, shared by several `serve` processes). Tables are reached only
+ * PostgreSQL database (`DATABASE_URL`, shared by several `serve` processes).
+ *
+ * Privacy: the store holds every benchmark's private gold, so what the platform creates under it is its
+ * owner's only ({@link STORE_DIR_MODE} directories, {@link STORE_FILE_MODE} files: `platform.sqlite` and
+ * its `-wal` / `-shm`, which SQLite creates with the database file's mode, the runner's checkpoints and
+ * agent logs). An existing store that other users can reach is opened with a loud warning on stderr
+ * naming the `chmod` that fixes it ({@link warnIfExposed}); it is not refused, so an upgrade never stops
+ * a deployment whose bounties are open. Tables are reached only
  * through their data-access modules (`store/*.ts`, one per table); the schema comes from versioned
  * migrations (`store/migrations/`). Minted evidence packs live in the `packs` table.
  *
@@ -52,6 +59,12 @@ import { PacksTable } from "./store/packs.js";
 import { RunsTable } from "./store/runs.js";
 import { TasksTable } from "./store/tasks.js";
 import { VerificationJobsTable } from "./store/verification-jobs.js";
+
+/** Mode of the directories the store creates (its directory, `runs/`): the owner's only. */
+export const STORE_DIR_MODE = 0o700;
+
+/** Mode of the files the store creates (`platform.sqlite`, checkpoints, agent logs): the owner's only. */
+export const STORE_FILE_MODE = 0o600;
 
 /** Schema version written in `meta.schema_version` by the migrations. */
 export const SCHEMA_VERSION = "3";
@@ -160,11 +173,13 @@ export class Store extends Tables {
       if ("dir" in where) {
         dir = where.dir;
         if (opts.existing) requireExistingStore(dir, "store");
-        ensureWritableDir(dir, "store");
-        ensureWritableDir(join(dir, "runs"), "store");
+        ensureWritableDir(dir, "store", STORE_DIR_MODE);
+        ensureWritableDir(join(dir, "runs"), "store", STORE_DIR_MODE);
         file = join(dir, "platform.sqlite");
       } else file = where.file;
+      createPrivateFile(file);
       opened = openSqlite(file);
+      warnIfExposed(dir === null ? [file] : [dir, join(dir, "runs"), file]);
     } else opened = await openPostgres(where);
     try {
       refuseForeign(opened);
@@ -333,13 +348,15 @@ async function migrate(o: OpenedEngine): Promise<void> {
 /**
  * Writes a file so that a crash leaves either the old content or the whole new content: the bytes go
  * to `<path>.tmp-<pid>`, are fsync'd, the file is renamed over `path` (atomic on POSIX), and the
- * directory is fsync'd so the rename itself is durable.
+ * directory is fsync'd so the rename itself is durable. The file is the owner's only
+ * ({@link STORE_FILE_MODE}; a checkpoint holds the run's answers), a directory it creates too
+ * ({@link STORE_DIR_MODE}).
  */
 export function writeFileDurably(path: string, bytes: Uint8Array | string): void {
   const data = typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes;
   const tmp = `${path}.tmp-${process.pid}`;
-  mkdirSync(dirname(path), { recursive: true });
-  const fd = openSync(tmp, "w", 0o644);
+  mkdirSync(dirname(path), { recursive: true, mode: STORE_DIR_MODE });
+  const fd = openSync(tmp, "w", STORE_FILE_MODE);
   try {
     let off = 0;
     while (off < data.length) off += writeSync(fd, data, off, data.length - off);
@@ -397,10 +414,12 @@ export function requireExistingStore(dir: string, option: string): void {
  * missing level with a plain (non-recursive) `mkdir`, stopping on the first unexpected error. This avoids
  * Node's recursive mkdir, which loops forever on some pseudo filesystems (`/proc`).
  * @param option the option or field that named `dir` (`--store`, `--out`), used in the message
+ * @param mode mode of the levels it creates (default 0o777 less the umask, as `mkdir`; the store passes
+ *   {@link STORE_DIR_MODE}); an existing level is left as it is
  * @throws PlatformError `invalid_option` naming `option` when a level is not a directory, the nearest
  *   existing ancestor is not writable, or a level cannot be created
  */
-export function ensureWritableDir(dir: string, option: string): void {
+export function ensureWritableDir(dir: string, option: string, mode = 0o777): void {
   const target = resolve(dir);
   const missing: string[] = [];
   let cur = target;
@@ -436,7 +455,7 @@ export function ensureWritableDir(dir: string, option: string): void {
   }
   for (const level of missing.reverse()) {
     try {
-      mkdirSync(level);
+      mkdirSync(level, { mode });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "EEXIST") {
@@ -453,6 +472,53 @@ export function ensureWritableDir(dir: string, option: string): void {
       refuse(`cannot create ${level} (${code ?? (e as Error).message})`);
     }
   }
+}
+
+/**
+ * Creates an empty `file` with {@link STORE_FILE_MODE} when it does not exist, so that SQLite (which
+ * otherwise creates it 0644, and its `-wal` / `-shm` with the same mode) opens a file only its owner
+ * reads. An existing file is left as it is; any other error is left to SQLite's open to report.
+ */
+function createPrivateFile(file: string): void {
+  try {
+    closeSync(
+      openSync(file, fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_WRONLY, STORE_FILE_MODE),
+    );
+  } catch (e) {
+    if (typeof (e as NodeJS.ErrnoException).code !== "string") throw e;
+  }
+}
+
+const warnedExposed = new Set<string>();
+
+/**
+ * Writes one warning per path and process to stderr for each of `paths` (the store's directory, its
+ * `runs/`, its database file) that its group or other users may read, write or enter, naming the
+ * `chmod` that fixes it. Missing paths are skipped.
+ * @returns the exposed paths (for tests)
+ */
+export function warnIfExposed(paths: readonly string[]): string[] {
+  const exposed: string[] = [];
+  for (const path of paths) {
+    let st;
+    try {
+      st = statSync(path);
+    } catch (e) {
+      if (typeof (e as NodeJS.ErrnoException).code !== "string") throw e;
+      continue;
+    }
+    if ((st.mode & 0o077) === 0) continue;
+    exposed.push(path);
+    if (warnedExposed.has(path)) continue;
+    warnedExposed.add(path);
+    const fix = st.isDirectory()
+      ? `chmod ${STORE_DIR_MODE.toString(8)} ${path}`
+      : `chmod ${STORE_FILE_MODE.toString(8)} ${path}*`;
+    process.stderr.write(
+      `warning: ${path} is readable by other users (mode ${(st.mode & 0o777).toString(8)}) and the store holds every benchmark's private gold: run ${fix}\n`,
+    );
+  }
+  return exposed;
 }
 
 /** The real path of a file (symlinks resolved), or its absolute path when it does not exist (yet). */

@@ -24,6 +24,7 @@ import {
   maxRankedRows,
   rowReceiptsFit,
   rowsBudgetBytes,
+  testSetReserveBytes,
 } from "../src/pack-budget.js";
 import { runBenchmark, type AgentSpec } from "../src/runner.js";
 import {
@@ -32,6 +33,7 @@ import {
   cities,
   cleanup,
   lockPrize,
+  manualClock,
   openTemp,
   rejection,
   useDevChain,
@@ -56,9 +58,10 @@ describe("the pack budget's arithmetic", () => {
   });
 
   it("a 512 MiB pack with a 256 MiB test set of 1,000 tasks allows answers of all their 100,000 characters only when they fit", () => {
+    // the test set's share is its largest size (evidence's maxTestSetBytes), never its real bytes (SPEC 6.1)
+    expect(testSetReserveBytes(PACK_LIMITS.maxPackBytes)).toBe(PACK_LIMITS.maxTestSetBytes);
     const big = answerBudget({
       maxPackBytes: PACK_LIMITS.maxPackBytes,
-      testSetBytes: PACK_LIMITS.maxTestSetBytes,
       titleBytes: 100,
       runTasks: 1000,
     });
@@ -66,11 +69,11 @@ describe("the pack budget's arithmetic", () => {
     const spent = big.testSetBytes + big.fixedBytes + big.rowsBytes + big.winnersBytes;
     expect(spent + MAX_PLACES * 1000 * big.maxAnswerBytes).toBeLessThanOrEqual(PACK_LIMITS.maxPackBytes);
     expect(spent + MAX_PLACES * 1000 * (big.maxAnswerBytes + 1)).toBeGreaterThan(PACK_LIMITS.maxPackBytes);
+    expect(big.testSetBytes).toBe(PACK_LIMITS.maxTestSetBytes);
     expect(big.maxAnswerBytes).toBeLessThan(6 * MAX_ANSWER_LENGTH);
     // a small benchmark: the character limit binds first (6 bytes a character at most)
     const small = answerBudget({
       maxPackBytes: PACK_LIMITS.maxPackBytes,
-      testSetBytes: 5000,
       titleBytes: 10,
       runTasks: 10,
     });
@@ -243,7 +246,9 @@ describe("winners padding every answer to the limit are awarded and verified (re
 
   it("once the pack's rows are all taken, a new agent is refused (benchmark_full) and nothing is left of it; a closed benchmark registers no agent", async () => {
     const maxPackBytes = 140_000; // rows' eighth: 17,500 bytes, 8 rows of ROW_FIXED_BYTES
-    const platform = await openTemp({ faults: { maxPackBytes } });
+    // published at the real limit (a 140,000-byte pack leaves no room for the test set's half), then lowered
+    const faults: { maxPackBytes?: number } = {};
+    const platform = await openTemp({ faults });
     try {
       expect(maxRankedRows(maxPackBytes)).toBe(8);
       const ds = await platform.createDataset(cities(2, "full"));
@@ -252,6 +257,7 @@ describe("winners padding every answer to the limit are awarded and verified (re
         prompt_template: TEMPLATE,
         grader_type: "exact",
       });
+      faults.maxPackBytes = maxPackBytes;
       const p = platform.real;
       for (let i = 0; i < 8; i++) {
         const who = await p.authenticate((await p.createAccount({ name: `a${i}` })).api_key);
@@ -268,6 +274,81 @@ describe("winners padding every answer to the limit are awarded and verified (re
       await platform.closeBenchmark(slug);
       expect((await rejection(p.startRun(late, slug, "late-bot"))).code).toBe("benchmark_closed");
       expect(await p.getAgent("late-bot")).toBeNull();
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
+/** A dataset of `n` rows with the same prompts whatever `gold`, every label `gold`. */
+function sameRows(n: number, gold: string) {
+  const ds = cities(n, "gold");
+  return { ...ds, rows: ds.rows.map((r) => ({ ...(r as Record<string, unknown>), label: gold })) };
+}
+
+describe("SPEC 6.1: max_answer_bytes is computed from public figures only (re-probe O4)", () => {
+  it("two benchmarks differing only in their private gold serve byte-identical details and publish answers", async () => {
+    const seen: unknown[] = [];
+    const allowances: number[] = [];
+    for (const gold of ["x", "y".repeat(2000)]) {
+      const clock = manualClock();
+      const h = await openTemp({ clock: clock.now });
+      try {
+        const ds = await h.createDataset(sameRows(200, gold));
+        const published = await h.publish(ds.dataset_id, {
+          title: "Gold",
+          prompt_template: TEMPLATE,
+          grader_type: "exact",
+          public_fraction: "0",
+          slug: "gold-probe",
+          seed: "s",
+        });
+        expect(published.private_count).toBe(200);
+        const detail = await h.real.benchmarkDetail("gold-probe");
+        allowances.push(detail.max_answer_bytes);
+        // what differs by construction: the dataset's id and the commitment (they hash the gold)
+        const scrub = (v: unknown) =>
+          JSON.parse(
+            JSON.stringify(v, (k, x: unknown) =>
+              ["dataset_id", "commit_root"].includes(k) ? "<hash>" : typeof x === "bigint" ? `${x}n` : x,
+            ),
+          );
+        seen.push({ detail: scrub(detail), config: published.config });
+      } finally {
+        await h.close();
+      }
+    }
+    expect(allowances[1]).toBe(allowances[0]);
+    expect(seen[1]).toEqual(seen[0]);
+    expect(allowances[0]).toBe(
+      answerBudget({
+        maxPackBytes: PACK_LIMITS.maxPackBytes,
+        titleBytes: titlePackBytes("Gold"),
+        runTasks: 200,
+      }).maxAnswerBytes,
+    );
+  });
+
+  it("a test set over the budget's reserve (half a lowered pack limit) is refused at publish, so the award still fits", async () => {
+    const maxPackBytes = 1024 * 1024;
+    const platform = await openTemp({ faults: { maxPackBytes } });
+    try {
+      // 6 rows of 100,000-byte gold: ~600 KB, over the 512 KiB reserved for the test set
+      const ds = await platform.createDataset(sameRows(6, "g".repeat(100_000)));
+      const e = await rejection(
+        platform.publish(ds.dataset_id, {
+          title: "Big gold",
+          prompt_template: TEMPLATE,
+          grader_type: "exact",
+        }),
+      );
+      expect(e.code).toBe("invalid_dataset");
+      expect(e.details).toMatchObject({
+        limit: "maxPackBytes",
+        test_set_reserve_bytes: testSetReserveBytes(maxPackBytes),
+      });
+      expect(e.details.test_set_bytes as number).toBeGreaterThan(testSetReserveBytes(maxPackBytes));
+      expect(await platform.listBenchmarks()).toEqual([]);
     } finally {
       await platform.close();
     }

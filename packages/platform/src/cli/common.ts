@@ -13,7 +13,7 @@ import type { FaultHooks } from "../context.js";
 import { PlatformError } from "../errors.js";
 import type { Principal } from "../identity/principal.js";
 import { Platform } from "../platform.js";
-import { ensureWritableDir, requireExistingStore } from "../store.js";
+import { ensureWritableDir, requireExistingStore, STORE_DIR_MODE } from "../store.js";
 
 export interface StoreOpts {
   store: string;
@@ -42,6 +42,13 @@ export const int =
 
 /** USDC decimals: `--pool` is given in USDC like the Hardhat task `bounty:lock`. */
 const USDC_DECIMALS = 6;
+
+/**
+ * Help of `--api-key`: the environment variable is preferred, since every local user reads a process's
+ * arguments (`ps`), not its environment (issue 13 re-probe O7). The flag keeps working.
+ */
+export const API_KEY_HELP =
+  "act as this account; prefer the env BENCH_BOUNTY_API_KEY: a key in the arguments is visible to every local user in ps (default: the local operator, who owns no agents)";
 
 /**
  * Parses a decimal USDC amount (`100`, `12.5`) exactly into 6-decimal base units (`12.5` -> 12500000n).
@@ -92,12 +99,7 @@ export function storeOptions(cmd: Command): Command {
         .choices(["immediate", "batch"])
         .default("immediate"),
     )
-    .addOption(
-      new Option(
-        "--api-key <key>",
-        "act as this account (default: the local operator, who owns no agents)",
-      ).env("BENCH_BOUNTY_API_KEY"),
-    );
+    .addOption(new Option("--api-key <key>", API_KEY_HELP).env("BENCH_BOUNTY_API_KEY"));
 }
 
 /** Quotes one shell word (POSIX sh) unless it is plain. */
@@ -249,7 +251,7 @@ export async function openStore(
         { field: "DATABASE_URL" },
       );
     const runsDir = resolve(o.store, "runs");
-    if (more.localRuns) ensureWritableDir(runsDir, "--store");
+    if (more.localRuns) ensureWritableDir(runsDir, "--store", STORE_DIR_MODE);
     const platform = await Platform.open({
       ...common,
       database: { engine: "postgres", url },
@@ -258,7 +260,7 @@ export async function openStore(
     return { platform, database: platform.ctx.store.description };
   }
   if (more.existing) requireExistingStore(o.store, "--store");
-  else ensureWritableDir(o.store, "--store");
+  else ensureWritableDir(o.store, "--store", STORE_DIR_MODE);
   const platform = await Platform.open({ ...common, dir: o.store });
   return { platform, database: `sqlite ${resolve(o.store, "platform.sqlite")}` };
 }

@@ -19,6 +19,7 @@ import {
   MAX_PLACES,
   MIN_ANSWER_BYTES,
   packByteLimit,
+  runTaskCount,
   testSetPackBytes,
   titlePackBytes,
 } from "../pack-budget.js";
@@ -138,8 +139,11 @@ export function planTestSet(
 }
 
 /**
- * The benchmark's per-answer allowance (the pack budget, `pack-budget.ts`): a benchmark whose award pack
- * could not fit the verifier's limit with every winner answering at {@link MIN_ANSWER_BYTES} is refused.
+ * The benchmark's per-answer allowance (the pack budget, `pack-budget.ts`), from public figures only
+ * (the pack limit, the title, the run's task count: SPEC 6.1). A benchmark whose award pack could not
+ * fit the verifier's limit with every winner answering at {@link MIN_ANSWER_BYTES} is refused, as is a
+ * test set over the budget's reserve for it (only under a test's lowered pack limit: at the real one the
+ * reserve is evidence's `maxTestSetBytes`, checked before). Both refusals go to the author only.
  * @throws PlatformError `invalid_dataset` (`details.limit: "maxPackBytes"` and the budget's figures)
  */
 export function awardableAllowance(
@@ -148,27 +152,28 @@ export function awardableAllowance(
   title: string,
   config: BenchmarkConfig,
 ): number {
-  const publicPerRun =
-    config.public_tasks_per_run === null
-      ? plan.public_count
-      : Math.min(config.public_tasks_per_run, plan.public_count);
   const budget = answerBudget({
     maxPackBytes: packByteLimit(ctx),
-    testSetBytes: testSetPackBytes(plan.rows),
     titleBytes: titlePackBytes(title),
-    runTasks: plan.leaf_count - plan.public_count + publicPerRun,
+    runTasks: runTaskCount(
+      config.public_tasks_per_run,
+      plan.public_count,
+      plan.leaf_count - plan.public_count,
+    ),
   });
-  if (budget.maxAnswerBytes < MIN_ANSWER_BYTES)
+  const testSetBytes = testSetPackBytes(plan.rows);
+  if (budget.maxAnswerBytes < MIN_ANSWER_BYTES || testSetBytes > budget.testSetBytes)
     throw new PlatformError(
       "invalid_dataset",
       `the award's evidence pack could not fit the ${budget.maxPackBytes} bytes (PACK_LIMITS.maxPackBytes) a verifier reads: ` +
-        `the test set takes ${budget.testSetBytes} bytes and ${MAX_PLACES} winners' receipts of ${budget.runTasks} tasks ${budget.winnersBytes}, ` +
-        `leaving ${budget.maxAnswerBytes} bytes per answer, under the ${MIN_ANSWER_BYTES} a benchmark must allow: use fewer or shorter rows, or set public_tasks_per_run`,
+        `with ${budget.testSetBytes} bytes set aside for the test set (it takes ${testSetBytes}) and ${MAX_PLACES} winners' receipts of ${budget.runTasks} tasks ${budget.winnersBytes}, ` +
+        `${budget.maxAnswerBytes} bytes are left per answer (at least ${MIN_ANSWER_BYTES} needed): use fewer or shorter rows, or set public_tasks_per_run`,
       {
         field: "test set",
         limit: "maxPackBytes",
         max_pack_bytes: budget.maxPackBytes,
-        test_set_bytes: budget.testSetBytes,
+        test_set_bytes: testSetBytes,
+        test_set_reserve_bytes: budget.testSetBytes,
         fixed_bytes: budget.fixedBytes,
         rows_bytes: budget.rowsBytes,
         winners_bytes: budget.winnersBytes,

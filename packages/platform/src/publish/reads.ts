@@ -5,7 +5,7 @@ import type { TestSetRow } from "@bench-bounty/evidence";
 import type { BenchmarkRecord, PlatformContext, TaskRecord } from "../context.js";
 import { PlatformError } from "../errors.js";
 import type { Tables } from "../store.js";
-import { answerBudget, packByteLimit, testSetPackBytes, titlePackBytes } from "../pack-budget.js";
+import { answerBudget, packByteLimit, runTaskCount, titlePackBytes } from "../pack-budget.js";
 
 /**
  * Reads a benchmark (through `q`: the store, or the tables of a transaction).
@@ -24,37 +24,20 @@ export async function getBenchmark(
 
 /**
  * A benchmark's per-answer allowance in canonical-JSON bytes (`config.max_answer_bytes`, see
- * `pack-budget.ts`); for a benchmark stored before the rule, derived from its stored tasks.
+ * `pack-budget.ts`); for a benchmark stored before the rule, derived from its public figures (the pack
+ * limit in force, its title, its run's task count), never from its tasks (SPEC 6.1).
  */
-export async function answerAllowanceOf(
-  ctx: PlatformContext,
-  b: BenchmarkRecord,
-  q: Tables = ctx.store,
-): Promise<number> {
+export async function answerAllowanceOf(ctx: PlatformContext, b: BenchmarkRecord): Promise<number> {
   if (b.config.max_answer_bytes !== undefined) return b.config.max_answer_bytes;
-  let cache = allowanceCaches.get(ctx);
-  if (!cache) allowanceCaches.set(ctx, (cache = new Map()));
-  const hit = cache.get(b.slug);
-  if (hit !== undefined) return hit;
-  const rows = await getTasks(ctx, b.slug, q);
-  const publicPerRun =
-    b.config.public_tasks_per_run === null
-      ? b.public_count
-      : Math.min(b.config.public_tasks_per_run, b.public_count);
-  const allowance = Math.max(
+  return Math.max(
     0,
     answerBudget({
       maxPackBytes: packByteLimit(ctx),
-      testSetBytes: testSetPackBytes(rows),
       titleBytes: titlePackBytes(b.title),
-      runTasks: b.private_count + publicPerRun,
+      runTasks: runTaskCount(b.config.public_tasks_per_run, b.public_count, b.private_count),
     }).maxAnswerBytes,
   );
-  cache.set(b.slug, allowance); // the tasks and title of a benchmark never change
-  return allowance;
 }
-
-const allowanceCaches = new WeakMap<PlatformContext, Map<string, number>>();
 
 /** All benchmarks, oldest first. */
 export function listBenchmarks(ctx: PlatformContext): Promise<BenchmarkRecord[]> {
