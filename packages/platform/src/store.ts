@@ -168,6 +168,7 @@ export class Store extends Tables {
   ): Promise<Store> {
     let dir: string | null = null;
     let opened: OpenedEngine;
+    let localPaths: string[] = [];
     if ("dir" in where || where.engine === "sqlite") {
       let file: string;
       if ("dir" in where) {
@@ -179,10 +180,11 @@ export class Store extends Tables {
       } else file = where.file;
       createPrivateFile(file);
       opened = openSqlite(file);
-      warnIfExposed(dir === null ? [file] : [dir, join(dir, "runs"), file]);
+      localPaths = dir === null ? [file] : [dir, join(dir, "runs"), file];
     } else opened = await openPostgres(where);
     try {
       refuseForeign(opened);
+      warnIfExposed(localPaths); // only for a store of ours: a foreign file is refused in one line
       await migrate(opened);
       await opened.wal?.flush(); // the migrations' commits
     } catch (e) {
