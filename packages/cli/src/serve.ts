@@ -189,8 +189,14 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
           cmd.getOptionValueSource("receiptAnchoring") === "default" || o.receiptAnchoring === "batch";
         const { platform, database } = await openForServe(o, opts.faults, batched);
         // Loaded here, not at the bin's start: every other command stays as fast as before.
-        const { platformDomain, serveApp, startVerifier, storeVerificationQueue, webMiddleware } =
-          await import("@bench-bounty/server");
+        const {
+          closeDatasetWorker,
+          platformDomain,
+          serveApp,
+          startVerifier,
+          storeVerificationQueue,
+          webMiddleware,
+        } = await import("@bench-bounty/server");
         // The verification queue lives in the store (verification_jobs), shared by every serve process.
         const jobs = storeVerificationQueue(platform.verificationJobs);
         const domain = platformDomain(platform, { jobs, localChain: o.localChain === true });
@@ -238,6 +244,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         process.stdout.write(`bench-bounty serve: ${why}: stopping\n`);
         await verifier.stop();
         await server.close();
+        await closeDatasetWorker();
         await platform.close();
       } catch (e) {
         if (!(e instanceof PlatformError)) throw e;

@@ -21,7 +21,12 @@ export { apiKeyOf } from "./middleware/auth.js";
 export { MCP_SERVER_INFO } from "./mcp/endpoint.js";
 export { RUN_BENCHMARK_SH, SHA256SUMS, TUTORIALS } from "./routes/static.js";
 export { webApp, webMiddleware, type PublicWebConfig, type WebConfig } from "./web.js";
-export { platformDomain, versionOf, type PlatformDomainOptions } from "./platform-domain.js";
+export {
+  closeDatasetWorker,
+  platformDomain,
+  versionOf,
+  type PlatformDomainOptions,
+} from "./platform-domain.js";
 export * from "./verification/worker.js";
 export { MemoryVerificationJobs } from "./verification/memory-jobs.js";
 export { jobViewOf, storeVerificationQueue } from "./verification/store-jobs.js";
