@@ -250,12 +250,61 @@ export function checkConstant(n: Record<string, unknown>, tally: ExpressionTally
 }
 
 /**
+ * The base types a cast may name (as the parser spells them: `int` is `pg_catalog.int4`). Any other
+ * type is refused: the `reg*` types (`'x'::regclass`, `::regrole`, ...) turn a name or number into
+ * any relation, role or function of the whole database, and a cast to a table's row type
+ * (`'(x)'::public.t`) reaches relations outside the query's tables.
+ */
+const ALLOWED_TYPES: ReadonlySet<string> = new Set([
+  "bool",
+  "int2",
+  "int4",
+  "int8",
+  "numeric",
+  "decimal",
+  "float4",
+  "float8",
+  "text",
+  "varchar",
+  "bpchar",
+  "char",
+  "bit",
+  "varbit",
+  "bytea",
+  "date",
+  "time",
+  "timetz",
+  "timestamp",
+  "timestamptz",
+  "interval",
+  "json",
+  "jsonb",
+  "uuid",
+]);
+
+/**
+ * A type named by a cast must be one of {@link ALLOWED_TYPES}, unqualified or in `pg_catalog`.
+ * @throws QueryRefused `not_read_only` naming the type.
+ */
+function checkTypeAllowed(names: (string | undefined)[], n: Record<string, unknown>): void {
+  const type = names.at(-1) ?? "";
+  const qualifiedOk = names.length === 1 || (names.length === 2 && names[0] === "pg_catalog");
+  if (!qualifiedOk || !ALLOWED_TYPES.has(type) || n.pct_type === true) {
+    throw new QueryRefused(
+      "not_read_only",
+      `type ${names.map((x) => x ?? "?").join(".") || "?"} is not allowed: a cast may name only ${[...ALLOWED_TYPES].join(", ")}`,
+    );
+  }
+}
+
+/**
  * Checks a type's modifiers: `numeric(p, s)` / `decimal(p, s)` at most `maxNumericDigits`, any
  * other length (`char(n)`, `varchar(n)`, `bit(n)`) at most `maxTypeLength` (and recorded as a leaf).
  */
 export function checkTypeName(n: Record<string, unknown>, tally: ExpressionTally): void {
   const names = ((n.names as { String?: { sval?: string } }[] | undefined) ?? []).map((f) => f.String?.sval);
   const type = names.at(-1) ?? "";
+  checkTypeAllowed(names, n);
   if (type === "interval") return; // its modifiers are field masks and a precision, not a length
   const numeric = type === "numeric" || type === "decimal";
   const limit = numeric ? "maxNumericDigits" : "maxTypeLength";

@@ -322,6 +322,9 @@ function checkNode(type: string, n: Record<string, unknown>, ctx: GuardContext):
   }
   if (EXPRESSION_NODES.has(type)) ctx.expressions++;
   switch (type) {
+    case "TypeName":
+      checkTypeName(n, ctx); // a type not under a cast's `typeName` key
+      break;
     case "FuncCall": {
       const names = ((n.funcname as { String?: { sval?: string } }[] | undefined) ?? []).map(
         (f) => f.String?.sval ?? "",

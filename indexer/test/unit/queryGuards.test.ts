@@ -60,6 +60,35 @@ describe("checkReadOnlySelect", () => {
   });
 });
 
+describe("checkReadOnlySelect: a cast names a base type only (issue 13 re-probe 7, N4)", () => {
+  it.each([
+    "SELECT 'bounty'::regclass",
+    "SELECT 'postgres'::regrole",
+    "SELECT 'now'::regproc",
+    "SELECT 'int4'::regtype",
+    "SELECT 'public'::regnamespace",
+    "SELECT 1::oid::pg_catalog.regclass",
+    "SELECT CAST('bounty' AS regclass)",
+    "SELECT '(x)'::public.probe7_secret_gold",
+    "SELECT '(x)'::probe7_secret_gold",
+    "SELECT id FROM bounty WHERE author = 'x'::other_schema.t",
+    "SELECT ARRAY['bounty']::regclass[]",
+  ])("refuses %s", async (sql) => {
+    const e = await refusal(sql);
+    expect(e.code).toBe("not_read_only");
+    expect(e.message).toMatch(/type .* is not allowed/);
+  });
+
+  it.each([
+    "SELECT id::text, pool::numeric(20, 0), created_block::int8 FROM bounty",
+    "SELECT CAST(author AS character varying(50)), '1'::int, '{1}'::int[] FROM bounty",
+    "SELECT interval '1 day', '2026-01-01'::date, '2026-01-01'::timestamptz, 'x'::char, true::bool, 1::double precision",
+    "SELECT '{}'::jsonb, '{}'::json, 'x'::pg_catalog.text",
+  ])("accepts %s", async (sql) => {
+    await expect(checkReadOnlySelect(sql, TABLES)).resolves.toHaveProperty("expressions");
+  });
+});
+
 describe("checkReadOnlySelect: names resolve in their scope (issue 13 re-probe 6, O1)", () => {
   it.each([
     // a CTE naming itself: non-recursive, so its inner pg_authid is the catalog's

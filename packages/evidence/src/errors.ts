@@ -38,6 +38,8 @@ export type EvidenceErrorCode =
   | "too_many_members"
   /** An array with more items than the parser's `maxItems` option (request bodies). */
   | "too_many_items"
+  /** A document with more values (members and items in all) than the parser's `maxValues` option. */
+  | "too_many_values"
   /** The serializer met a value JSON cannot carry (undefined, a function, a Map, an unsafe JS number...). */
   | "unsupported_value"
   /** A value breaks a format rule of the SPEC (schema fact). */

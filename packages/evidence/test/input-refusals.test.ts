@@ -212,6 +212,34 @@ describe("parseJson maxMembers and maxItems", () => {
     );
     expect(parseJson(`[${"[0],".repeat(9)}[${"0,".repeat(9)}0]]`, { maxItems: 10 })).toHaveLength(10);
   });
+  // probe 7 N1: 1,236 objects of 255 distinct keys each pass maxMembers; the whole body is bounded
+  it("refuses the value past maxValues (members and items of the whole document) where it stopped", () => {
+    const obj = (o: number) => `{${Array.from({ length: 255 }, (_, i) => `"${o}k${i}":0`).join(",")}}`;
+    const text = `{"pile":[${Array.from({ length: 1_236 }, (_, o) => obj(o)).join(",")}]}`;
+    const e = (() => {
+      try {
+        parseJson(text, { maxMembers: 256, maxValues: 10_000 });
+      } catch (x) {
+        return x as EvidenceError;
+      }
+      throw new Error("accepted");
+    })();
+    expect(e.code).toBe("too_many_values");
+    expect(e.message).toContain("more than 10000 values");
+    // the values read before it stopped: members (one ":" each) and items (one "{" each past the root's)
+    const at = Number(/refused at offset (\d+)/.exec(e.message)![1]);
+    const head = text.slice(0, at);
+    const visited = (head.match(/:/g)?.length ?? 0) + (head.match(/\{/g)?.length ?? 0) - 1;
+    // (10,001 attached, plus the open "pile" member and the open object read but not yet attached)
+    expect(visited).toBeLessThanOrEqual(10_001 + 2);
+    expect(at).toBeLessThan(text.length / 20);
+    expect(e.path).toMatch(/^\$\.pile\[\d+\]/);
+    // a document of exactly maxValues values passes: [0,...] of 9,999 items in {"a": ...}
+    expect(parseJson(`{"a":[${"0,".repeat(9_998)}0]}`, { maxValues: 10_000 })).toHaveProperty("a");
+    expect(() => parseJson(`{"a":[${"0,".repeat(9_999)}0]}`, { maxValues: 10_000 })).toThrow(
+      expect.objectContaining({ code: "too_many_values", path: "$.a" }),
+    );
+  });
   it("without the options nothing changes (no limit)", () => {
     expect(Object.keys(parseJson(keys(5_000)) as object)).toHaveLength(5_000);
   });

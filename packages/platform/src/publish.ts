@@ -192,15 +192,29 @@ export interface PublishQuota {
   count: number;
   /** The period, in ms. */
   periodMs: number;
+  /**
+   * Publishes per period by all accounts but the operator's together (>= 1; default
+   * {@link DEFAULT_PUBLISHES_ALL_ACCOUNTS}): accounts are free, so the per-account count alone does not
+   * bound the operator's transactions (probe7 N2: 3 accounts, 60 transactions).
+   */
+  allAccountsCount?: number;
 }
 
-/** The default {@link PublishQuota}: 20 benchmarks per account per 24 hours. */
-export const DEFAULT_PUBLISH_QUOTA: PublishQuota = { count: 20, periodMs: 24 * 3600 * 1000 };
+/** The default global count of a {@link PublishQuota}: 100 publishes per period by all accounts. */
+export const DEFAULT_PUBLISHES_ALL_ACCOUNTS = 100;
+
+/** The default {@link PublishQuota}: 20 benchmarks per account and 100 by all accounts per 24 hours. */
+export const DEFAULT_PUBLISH_QUOTA: PublishQuota = {
+  count: 20,
+  periodMs: 24 * 3600 * 1000,
+  allAccountsCount: DEFAULT_PUBLISHES_ALL_ACCOUNTS,
+};
 
 /**
- * Refuses a publish past the account's {@link PublishQuota} (the operator, who pays, is not counted).
- * @throws PlatformError `publish_quota_exceeded`, `details: {limit: "publishes_per_account", count,
- *   period_seconds, retry_after_seconds}`
+ * Refuses a publish past the account's {@link PublishQuota}, or past its count for all accounts
+ * together (the operator, who pays, is not counted nor refused).
+ * @throws PlatformError `publish_quota_exceeded`, `details: {limit: "publishes_per_account" or
+ *   "publishes_all_accounts", count, period_seconds, retry_after_seconds}`
  */
 export async function assertPublishQuota(
   ctx: PlatformContext,
@@ -210,20 +224,30 @@ export async function assertPublishQuota(
   const quota = ctx.publishQuota;
   if (quota === null || isOperator(p)) return;
   const now = ctx.clock();
-  const recent = await q.benchmarks.createdSince(p.account_id, isoMillis(now - quota.periodMs));
-  if (recent.length < quota.count) return;
-  const freedAt = Date.parse(recent[recent.length - quota.count]!) + quota.periodMs;
-  const retry = Math.max(1, Math.ceil((freedAt - now) / 1000));
+  const since = isoMillis(now - quota.periodMs);
   const period = Math.round(quota.periodMs / 1000);
-  throw new PlatformError(
-    "publish_quota_exceeded",
-    `publish quota reached: an account may publish ${quota.count} benchmarks per ${period} s (publishes_per_account); retry in ${retry} s`,
-    {
-      limit: "publishes_per_account",
-      count: quota.count,
-      period_seconds: period,
-      retry_after_seconds: retry,
-    },
+  const refuse = (recent: string[], count: number, limit: string, who: string): void => {
+    if (recent.length < count) return;
+    const freedAt = Date.parse(recent[recent.length - count]!) + quota.periodMs;
+    const retry = Math.max(1, Math.ceil((freedAt - now) / 1000));
+    throw new PlatformError(
+      "publish_quota_exceeded",
+      `publish quota reached: ${who} may publish ${count} benchmarks per ${period} s (${limit}); retry in ${retry} s`,
+      { limit, count, period_seconds: period, retry_after_seconds: retry },
+    );
+  };
+  refuse(
+    await q.benchmarks.createdSince(p.account_id, since),
+    quota.count,
+    "publishes_per_account",
+    "an account",
+  );
+  const all = quota.allAccountsCount ?? DEFAULT_PUBLISHES_ALL_ACCOUNTS;
+  refuse(
+    await q.benchmarks.createdSinceByNonOperators(since),
+    all,
+    "publishes_all_accounts",
+    "all accounts together",
   );
 }
 

@@ -202,4 +202,60 @@ describe("publish quota", () => {
       await platform.close();
     }
   });
+
+  it("all accounts but the operator's together publish at most `allAccountsCount` per period (publishes_all_accounts)", async () => {
+    const clock = manualClock(Date.parse("2026-12-01T00:00:00Z"));
+    const platform = await openTemp({
+      clock: clock.now,
+      publishQuota: { count: 2, periodMs: 3_600_000, allAccountsCount: 3 },
+    });
+    try {
+      const publishBy = async (name: string, i: number) => {
+        const p = await platform.principal(name);
+        const ds = await platform.real.createDataset(p, cities(4, `all-${name}-${i}`));
+        return platform.real.publish(p, ds.dataset_id, {
+          title: `A${name}${i}`,
+          prompt_template: TEMPLATE,
+          grader_type: "exact",
+        });
+      };
+      // the operator's publishes are not counted
+      const d = await platform.createDataset(cities(4, "all-op"));
+      await platform.publish(d.dataset_id, { title: "Op", prompt_template: TEMPLATE, grader_type: "exact" });
+      await publishBy("all-a", 0);
+      clock.advance(60_000);
+      await publishBy("all-a", 1);
+      clock.advance(60_000);
+      await publishBy("all-b", 0);
+      clock.advance(60_000);
+      for (const name of ["all-b", "all-c"]) {
+        const e = await publishBy(name, 1).then(
+          () => null,
+          (x: unknown) => x,
+        );
+        expect(e).toMatchObject({
+          code: "publish_quota_exceeded",
+          details: {
+            limit: "publishes_all_accounts",
+            count: 3,
+            period_seconds: 3600,
+            retry_after_seconds: 3420,
+          },
+        });
+      }
+      expect((await platform.listBenchmarks()).length).toBe(4);
+      // the operator is not refused
+      const d2 = await platform.createDataset(cities(4, "all-op-2"));
+      await platform.publish(d2.dataset_id, {
+        title: "Op2",
+        prompt_template: TEMPLATE,
+        grader_type: "exact",
+      });
+      // the oldest publish leaves the window: one more passes
+      clock.advance(3_600_000 - 3 * 60_000 + 1);
+      expect((await publishBy("all-c", 2)).slug).toBeTruthy();
+    } finally {
+      await platform.close();
+    }
+  });
 });

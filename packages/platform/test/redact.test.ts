@@ -20,4 +20,19 @@ describe("redaction", () => {
     expect(redactUrl(url)).toContain("sslmode=require");
     expect(describePostgres(url)).toBe("postgresql db.example:5432/bench");
   });
+
+  it("every query parameter naming a password, secret, token or key is masked, in any case", () => {
+    const url =
+      "postgresql://bb:Leak1@db.example:5432/bench?sslpassword=Leak7c&SSLKEY=Leak2&client_secret=Leak3" +
+      "&access_Token=Leak4&api_key=Leak5&options=-c%20password%3DLeak6&sslmode=require&application_name=bb";
+    const out = redactUrl(url);
+    expect(out).not.toMatch(/Leak/);
+    expect(out).toContain("sslmode=require");
+    expect(out).toContain("application_name=bb");
+    expect(out).toContain("sslpassword=***");
+    // a string `new URL` refuses is masked too
+    const bad = "postgresql://bb:Leak1@[bad/bench?sslpassword=Leak7c&sslmode=require";
+    expect(redactUrl(bad)).not.toMatch(/Leak/);
+    expect(redactUrl(bad)).toContain("sslmode=require");
+  });
 });

@@ -24,7 +24,7 @@ import { serve } from "@hono/node-server";
 import { Platform } from "@bench-bounty/platform";
 import autocannon from "autocannon";
 import { Hono } from "hono";
-import { platformDomain, serveApp } from "../src/index.js";
+import { closeDatasetWorker, platformDomain, serveApp } from "../src/index.js";
 import { Worker } from "node:worker_threads";
 import { playUntil, post, serverThreadSched } from "./full-run.mjs";
 import { seedBoard } from "./seed.js";
@@ -161,6 +161,8 @@ async function main(): Promise<void> {
     if (only.has("routes") || only.has("runs")) out.push(...(await competeAndRead(platform, u)));
   } finally {
     await server.close();
+    // the dataset worker thread keeps a process alive once it has checked a dataset (as `serve` does)
+    await closeDatasetWorker();
     await platform.close();
     rmSync(dir, { recursive: true, force: true });
   }
@@ -196,7 +198,10 @@ async function competeAndRead(platform: Platform, u: string): Promise<string[]> 
       workerData: { url: u, slug, keys, until },
     });
     return new Promise((resolve, reject) => {
-      worker.once("message", (played: Played) => resolve(played));
+      worker.once("message", (played: Played) => {
+        resolve(played);
+        void worker.terminate();
+      });
       worker.once("error", reject);
     });
   };

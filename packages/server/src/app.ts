@@ -213,7 +213,12 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
       description: "Benchmarks with on-chain USDC prizes: publish from a dataset, compete, award, verify.",
     },
   });
-  mountMcp(app, { requests: limiter, accounts: accountLimiter, answerBytes: limits.mcpAnswerBytes });
+  mountMcp(app, {
+    requests: limiter,
+    accounts: accountLimiter,
+    answerBytes: limits.mcpAnswerBytes,
+    answerBytesPerToken: limits.answerBytesPerToken,
+  });
   if (opts.web) app.use("*", opts.web);
 
   app.notFound((c: Context<AppEnv>) => {

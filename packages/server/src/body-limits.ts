@@ -18,6 +18,12 @@ export interface BodyLimits {
   maxMembers: number;
   /** Most items of one array (413, `details.reason: "too_many_items"`). */
   maxItems: number;
+  /**
+   * Most values of the whole body: members of all its objects and items of all its arrays together
+   * (413, `details.reason: "too_many_values"`). Many objects each under `maxMembers` (probe 7 N1:
+   * 1,236 objects of 255 distinct keys, 3.7 MB) cost what this many values cost.
+   */
+  maxValues: number;
 }
 
 /**
@@ -29,18 +35,30 @@ export const SMALL_BODY: BodyLimits = Object.freeze({
   maxDepth: 32,
   maxMembers: 256,
   maxItems: 10_000,
+  // 64 KiB hold at most ~32,768 values ("0," each): the bytes bound these already.
+  maxValues: 32_768,
 });
+
+/**
+ * The most values a legitimate answers body holds: a submission of a run's largest task count
+ * ({@link MAX_DATASET_ROWS}), each answer an item of two members (`ordinal`, `answer_text`: 3
+ * values), plus 1,024 for the envelope (`answers`, an MCP `tools/call`'s `jsonrpc`, `id`,
+ * `params`, `name`, `arguments`, `run_id`, ...): 301,024.
+ */
+export const MAX_ANSWERS_BODY_VALUES = 3 * MAX_DATASET_ROWS + 1_024;
 
 /**
  * A body that may carry a whole run's answers: REST `POST /benchmarks/runs/:run_id/submissions` and
  * every `/mcp` message (the `benchmark_submit_answers` tool). Its bytes are the app's ordinary body
  * limit (`limits.bodyBytes`, 4 MiB by default); a run has at most one task per dataset row, so an
  * `answers` array holds at most {@link MAX_DATASET_ROWS} items (the platform refuses more than the
- * run's own task count); an MCP batch holds at most 100 messages (the SDK's limit).
+ * run's own task count); an MCP batch holds at most 100 messages (the SDK's limit); the body's values in all at most
+ * {@link MAX_ANSWERS_BODY_VALUES}.
  */
 export const ANSWERS_BODY: BodyLimits = Object.freeze({
   bytes: Infinity,
   maxDepth: 32,
   maxMembers: 256,
   maxItems: MAX_DATASET_ROWS,
+  maxValues: MAX_ANSWERS_BODY_VALUES,
 });

@@ -1,6 +1,7 @@
 /**
  * Query parameters of the REST routes. Only the leaderboard has some: its page (`offset`, `limit`).
- * The edge reads the query string strictly ({@link readQuery}: a name the route does not declare, an
+ * Every route's query string is checked by `defineRoute` against the names its `query` schema
+ * declares (none by default). The edge reads the query string strictly ({@link readQuery}: a name the route does not declare, an
  * array form such as `offset[]`, a name given twice or a number not written canonically is 400
  * `invalid_query` naming the parameter); the range is the platform's rule (`checkBoardPage`).
  */
@@ -50,7 +51,10 @@ export function readQuery(c: Context<AppEnv>, allowed: readonly string[]): Recor
   const out: Record<string, string> = {};
   for (const [name, values] of Object.entries(c.req.queries())) {
     if (!allowed.includes(name))
-      throw refuse(name, `unknown query parameter ${name.slice(0, 64)} (allowed: ${allowed.join(", ")})`);
+      throw refuse(
+        name,
+        `unknown query parameter ${name.slice(0, 64)} (${allowed.length ? `allowed: ${allowed.join(", ")}` : "this route takes none"})`,
+      );
     if (values.length > 1) throw refuse(name, `query parameter ${name} is given ${values.length} times`);
     out[name] = values[0]!;
   }

@@ -100,6 +100,25 @@ describe("leaderboard pages", () => {
     }
   });
 
+  it("every other REST route refuses a query parameter it does not declare (re-probe 7, N7)", async () => {
+    const me = await register(live.url, `paged-n7-${Math.random().toString(36).slice(2, 8)}`);
+    for (const [method, path, parameter] of [
+      ["GET", "/api/v1/benchmarks?statsu=open", "statsu"],
+      ["GET", `/api/v1/benchmarks/${slug}?offset=1`, "offset"],
+      ["POST", `/api/v1/benchmarks/${slug}/runs?dry=1`, "dry"],
+    ] as const) {
+      for (const key of [null, me.key]) {
+        if (method === "POST" && key === null) continue;
+        const r = await call(live.url, method, path, { key });
+        expect(r.status, `${method} ${path} key=${key !== null}`).toBe(400);
+        expect(r.json.error).toMatchObject({ code: "invalid_query", details: { parameter } });
+        expect(r.json.error.message).toContain(parameter);
+      }
+    }
+    expect((await call(live.url, "GET", "/api/v1/benchmarks")).status).toBe(200);
+    expect((await call(live.url, "GET", `/api/v1/benchmarks/${slug}`)).status).toBe(200);
+  });
+
   it("still reads canonical pages (0 and plain digits)", async () => {
     expect((await board("?offset=0&limit=1")).json).toMatchObject({ offset: 0, limit: 1 });
     expect((await board("?limit=2&offset=1")).json).toMatchObject({ offset: 1, limit: 2 });

@@ -2,10 +2,15 @@
  * MCP amplification (issue 13 re-probe: a 13 KB JSON-RPC batch of `award_evidence` calls got a 1.8 MB
  * answer): the answers of one HTTP request total at most `mcpAnswerBytes`; the first is always sent
  * whole, and past the limit the remaining calls get a JSON-RPC error naming it, in batch order.
+ *
+ * And MCP answers are charged by their size like REST's (probe7 N3: 700 single `award_evidence` calls
+ * from one anonymous address, 347 MB, no 429): each JSON-RPC answer takes one more token of the
+ * caller's request bucket per full `answerBytesPerToken` bytes (the REST charge, `chargeAnswer`);
+ * past the bucket the answer is a JSON-RPC error naming `answer_bytes`, with the wait.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { TUTORIALS, type Limits } from "../src/index.js";
-import { startLive, type Live } from "./helpers.js";
+import { call, startLive, type Live } from "./helpers.js";
 
 const lives: Live[] = [];
 afterEach(async () => {
@@ -75,5 +80,43 @@ describe("the answers of one MCP request are bounded", () => {
     const r = await mcp(l, batch);
     expect(r.json.some((m: any) => m.error?.data?.limit === "mcp_answer_bytes")).toBe(true);
     expect(r.text.length).toBeLessThan(256 * 1024 + 100 * 400 + 50_000);
+  });
+});
+
+/** A bucket that does not refill during a test: only the burst counts. */
+const SLOW: Partial<Limits> = { ratePerSecond: 0.001 };
+
+describe("MCP answers are charged by their size, as REST answers are", () => {
+  it("single large calls empty the caller's bucket at the REST byte rate, then a JSON-RPC error naming answer_bytes", async () => {
+    const sized = await mcp(await live(SLOW), read(1, TUTORIALS[0]!.slug));
+    expect(sized.status).toBe(200);
+    expect(sized.json.result.isError).toBeFalsy();
+    const perCall = 1 + Math.floor(Buffer.byteLength(sized.text) / 512);
+    expect(perCall).toBeGreaterThanOrEqual(4); // a tutorial is large: 4+ tokens a call
+    // room for 5 answers, then one token: the 6th call passes the request limit, not its answer's
+    const l = await live({ ...SLOW, rateBurst: 5 * perCall + 1, answerBytesPerToken: 512 });
+    let answered = 0;
+    let refusal: any = null;
+    for (let i = 1; i <= 10 && refusal === null; i++) {
+      const r = await mcp(l, read(i, TUTORIALS[0]!.slug));
+      expect(r.status).toBe(200);
+      if (r.json.error) refusal = r.json.error;
+      else answered++;
+    }
+    expect(answered).toBe(5);
+    expect(refusal).toMatchObject({ code: -32000, data: { limit: "answer_bytes" } });
+    expect(refusal.message).toMatch(/answer_bytes/);
+    expect(refusal.data.retry_after_seconds).toBeGreaterThanOrEqual(1);
+    // the same bucket as REST: a REST GET from the same address is refused too
+    expect((await call(l.url, "GET", "/api/v1/openapi.json")).status).toBe(429);
+  });
+
+  it("small answers are not charged past their request token", async () => {
+    const l = await live({ ...SLOW, rateBurst: 5, answerBytesPerToken: 1024 * 1024 });
+    for (let i = 1; i <= 5; i++) {
+      const r = await mcp(l, read(i, TUTORIALS[0]!.slug));
+      expect(r.status).toBe(200);
+      expect(r.json.result.isError).toBeFalsy();
+    }
   });
 });

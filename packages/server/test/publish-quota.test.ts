@@ -44,3 +44,36 @@ describe("publish quota over REST", () => {
     expect(ok.status).toBe(201);
   });
 });
+
+describe("publish quota for all accounts together over REST", () => {
+  const all = useLive({ platform: { publishQuota: { count: 2, periodMs: 3_600_000, allAccountsCount: 3 } } });
+
+  it("past allAccountsCount publishes by all accounts in the period, any account's is 429 naming publishes_all_accounts", async () => {
+    const publish = async (key: string, i: string) => {
+      const ds = await call(all.url, "POST", "/api/v1/datasets", { key, body: citiesDataset(4, `qa-${i}`) });
+      expect(ds.status).toBe(201);
+      return call(all.url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
+        key,
+        body: CITIES_PUBLISH,
+      });
+    };
+    const a = await register(all.url, "quota-all-a");
+    const b = await register(all.url, "quota-all-b");
+    const c = await register(all.url, "quota-all-c");
+    expect((await publish(a.key, "a0")).status).toBe(201);
+    expect((await publish(a.key, "a1")).status).toBe(201);
+    expect((await publish(b.key, "b0")).status).toBe(201);
+    for (const [key, i] of [
+      [b.key, "b1"],
+      [c.key, "c0"],
+    ] as const) {
+      const refused = await publish(key, i);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect(refused.json.error).toMatchObject({
+        code: "publish_quota_exceeded",
+        details: { limit: "publishes_all_accounts", count: 3, period_seconds: 3600 },
+      });
+    }
+  });
+});

@@ -4,10 +4,13 @@
  * curl, against a live server: start onboards a key, submit scores the run; a wrong key is refused.
  */
 import { createHash } from "node:crypto";
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, citiesAnswer, publishCities, useLive } from "./helpers.js";
+import { call, citiesAnswer, publishCities, register, useLive } from "./helpers.js";
 
 const run = promisify(execFile);
 const live = useLive();
@@ -67,6 +70,27 @@ describe("run-benchmark.sh", { timeout: 120_000 }, () => {
       .map((l) => JSON.parse(l));
     expect(score.score_public).toBe("1.0000");
     expect(board.rows.map((r: any) => r.run_id)).toContain(started.run.id);
+  });
+
+  it("never puts the API key in curl's argv (ps): a curl shim on PATH logs every argv", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bb-curl-shim-"));
+    const log = join(dir, "argv.log");
+    const realCurl = execFileSync("sh", ["-c", "command -v curl"], { encoding: "utf8" }).trim();
+    writeFileSync(join(dir, "curl"), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${realCurl}' "$@"\n`);
+    chmodSync(join(dir, "curl"), 0o755);
+    const { key } = await register(live.url, "script-shim");
+    // the run opens with the key: it reached the server (curl's config on its stdin)
+    const started = await viaCurl([live.url, "start", slug], {
+      BENCH_BOUNTY_API_KEY: key,
+      PATH: `${dir}:${process.env.PATH!}`,
+    });
+    expect(started.code).toBe(0);
+    expect(JSON.parse(started.stdout).tasks.length).toBe(6);
+    const argv = readFileSync(log, "utf8");
+    expect(argv).toContain("--config -");
+    expect(argv).toContain("/runs");
+    expect(argv).not.toContain(key);
+    expect(argv).not.toContain("X-API-Key");
   });
 
   it("refuses bad usage with exit 2 and a server refusal with exit 1", async () => {

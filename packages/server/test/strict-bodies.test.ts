@@ -8,6 +8,7 @@
  *   is written (no account, no address, no agent, no run started, no attempt used);
  * - O9: account names are unique without regard to case, over HTTP.
  */
+import { connect } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, citiesDataset, publishCities, register, useLive } from "./helpers.js";
 
@@ -119,6 +120,86 @@ describe("O3: the cost of parsing a body is bounded while parsing", () => {
     });
     expect(r.status).not.toBe(413);
     expect(r.json.error?.code).not.toBe("body_too_large");
+  });
+});
+
+describe("probe 7: a body's values in all, and a declared length, are bounded before the cost", () => {
+  /** The probe's pile: `n` objects of 255 distinct keys each (every object under maxMembers 256). */
+  const pile = (n: number) =>
+    `[${Array.from({ length: n }, (_, o) => `{${Array.from({ length: 255 }, (_, i) => `"${o}k${i}":0`).join(",")}}`).join(",")}]`;
+  /** Members (one ":" each) and items (one "{" each) in the body before the offset where the refusal stopped. */
+  const visitedBefore = (raw: string, message: string) => {
+    const head = raw.slice(0, stoppedAt(message));
+    return (head.match(/:/g)?.length ?? 0) + (head.match(/\{/g)?.length ?? 0);
+  };
+
+  it("N1: MCP tools/call with 1,236 objects x 255 keys (anonymous) is 413 naming maxValues", async () => {
+    const raw = toolCall("benchmark_list", `{"pile":${pile(1_236)}}`);
+    expect(raw.length).toBeGreaterThan(3_500_000);
+    const r = await rpc(raw);
+    expect(r.status).toBe(413);
+    expect(r.body.error.code).toBe(-32600);
+    expect(r.body.error.data).toMatchObject({ reason: "too_many_values", limit: "maxValues", max: 301_024 });
+    expect(r.body.error.data.path).toMatch(/^\$\.params\.arguments\.pile\[\d+\]/);
+    // it stopped once 301,024 values were read, not at the end of the body
+    const visited = visitedBefore(raw, r.body.error.message);
+    expect(visited).toBeGreaterThan(300_000);
+    expect(visited).toBeLessThanOrEqual(301_024 + 8);
+    expect(stoppedAt(r.body.error.message)).toBeLessThan(raw.length);
+  });
+
+  it("N1: the same pile on a keyed REST submission is 413 naming maxValues", async () => {
+    const raw = `{"answers":${pile(1_236)}}`;
+    const r = await call(live.url, "POST", "/api/v1/benchmarks/runs/run_x/submissions", { key, raw });
+    expect(r.status).toBe(413);
+    expect(r.json.error.details).toMatchObject({
+      reason: "too_many_values",
+      limit: "maxValues",
+      max: 301_024,
+    });
+    expect(visitedBefore(raw, r.json.error.message)).toBeLessThanOrEqual(301_024 + 8);
+  });
+
+  it("N1: a submission of the most answers a run may have (100,000) is not refused by the body limits", async () => {
+    const answers = Array.from({ length: 100_000 }, (_, i) => `{"ordinal":${i},"answer_text":"a${i}"}`);
+    const raw = `{"answers":[${answers.join(",")}]}`;
+    expect(raw.length).toBeLessThan(4 * 1024 * 1024);
+    const r = await call(live.url, "POST", "/api/v1/benchmarks/runs/run_x/submissions", { key, raw });
+    // parsed, validated and handed to the platform: its 404 for a run that does not exist
+    expect(r.status).toBe(404);
+    expect(r.json.error?.code).not.toBe("body_too_large");
+    expect(r.json.error?.code).not.toBe("invalid_json");
+  });
+
+  it("N8: a declared Content-Length of 70,000 on a 64 KiB route is 413 before the body is sent", async () => {
+    const { port } = new URL(live.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1", () => {
+        socket.write(
+          "POST /api/v1/accounts/me/agents HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+            `Authorization: Bearer ${key}\r\nContent-Type: application/json\r\n` +
+            "Content-Length: 70000\r\n\r\n",
+        );
+      });
+      let got = "";
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`no answer in 5 s: ${JSON.stringify(got)}`));
+      }, 5_000);
+      socket.on("data", (d) => {
+        got += d.toString("latin1");
+        if (/\r\n\r\n[\s\S]*\}/.test(got)) {
+          clearTimeout(timer);
+          socket.destroy();
+          resolve(got);
+        }
+      });
+      socket.on("error", reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(answer).toContain('"body_too_large"');
+    expect(answer).toContain('"limit_bytes":65536');
   });
 });
 

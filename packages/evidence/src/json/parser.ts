@@ -45,6 +45,12 @@ export interface ParseOptions {
   maxMembers?: number;
   /** Most items of one array (default: unbounded); past it `too_many_items`, counted while parsing. */
   maxItems?: number;
+  /**
+   * Most values of the whole document (default: unbounded): every member of every object and every
+   * item of every array counts one (the root none). Past it `too_many_values`, counted while
+   * parsing: many objects each under `maxMembers` cost what `maxValues` values cost.
+   */
+  maxValues?: number;
   /** Root name used in error paths (default `$`). */
   root?: string;
   /**
@@ -158,6 +164,7 @@ export function parseJson(input: string | Uint8Array, options: ParseOptions = {}
   const parser = new Parser(text, options.maxDepth ?? MAX_JSON_DEPTH, options.root ?? "$", wanted, utf8Bytes);
   parser.maxMembers = options.maxMembers ?? Infinity;
   parser.maxItems = options.maxItems ?? Infinity;
+  parser.maxValues = options.maxValues ?? Infinity;
   const value = parser.parse();
   if (wanted !== undefined && parser.textSpans.length > 0)
     recordByteSpans(text, input as Uint8Array, parser.textSpans, wanted.out);
@@ -184,6 +191,10 @@ class Parser {
   maxMembers = Infinity;
   /** Most items of one array ({@link ParseOptions.maxItems}). */
   maxItems = Infinity;
+  /** Most values of the document ({@link ParseOptions.maxValues}). */
+  maxValues = Infinity;
+  /** Members and items attached so far (counted against {@link Parser.maxValues}). */
+  values = 0;
   /** Canonical containers recorded (text offsets), when spans are wanted. */
   readonly textSpans: { node: object; start: number; end: number }[] = [];
 
@@ -236,7 +247,13 @@ class Parser {
   }
 
   private fail(
-    code: "invalid_json" | "duplicate_key" | "nesting_too_deep" | "too_many_members" | "too_many_items",
+    code:
+      | "invalid_json"
+      | "duplicate_key"
+      | "nesting_too_deep"
+      | "too_many_members"
+      | "too_many_items"
+      | "too_many_values",
     message: string,
     key?: string,
   ): never {
@@ -306,6 +323,12 @@ class Parser {
       for (;;) {
         if (this.depth === 0) break outer;
         const frame = stack[this.depth - 1] as Frame;
+        if (++this.values > this.maxValues)
+          this.fail(
+            "too_many_values",
+            `a document of more than ${this.maxValues} values (members and items; refused ${this.where()})`,
+            frame.obj ? frame.key : undefined,
+          );
         if (frame.obj) setKey(frame.value as JsonObject, frame.key, value);
         else (frame.value as JsonValue[]).push(value);
         this.skipWs();

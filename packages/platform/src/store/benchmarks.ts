@@ -107,6 +107,22 @@ export class BenchmarksTable extends TableModule {
     return rows.map((r) => r.created_at);
   }
 
+  /**
+   * When each benchmark published at or after `since` (ISO) by an account without the operator role
+   * was created, oldest first.
+   */
+  async createdSinceByNonOperators(since: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom("benchmarks as b")
+      .innerJoin("accounts as a", "a.account_id", "b.author_account_id")
+      .select("b.created_at")
+      .where("b.created_at", ">=", since)
+      .where("a.roles_json", "not like", '%"operator"%')
+      .orderBy("b.created_at")
+      .execute();
+    return rows.map((r) => r.created_at);
+  }
+
   /** Inserts a published benchmark. */
   async insert(
     b: Omit<BenchmarkRecord, "status" | "closed_at" | "commitment_anchor" | "bounty">,

@@ -24,12 +24,14 @@ NL='
 BODY=''
 
 # api METHOD PATH [JSON]: sets BODY; exits 1 on an HTTP status of 400 or more.
+# The key goes to curl as a config line on its stdin, never in its argv (visible in ps).
 api() {
   if [ "$#" -ge 3 ]; then
-    resp=$(curl -sS -X "$1" "$BASE$2" -H "X-API-Key: ${BENCH_BOUNTY_API_KEY:-}" \
+    resp=$(printf 'header = "X-API-Key: %s"\n' "${BENCH_BOUNTY_API_KEY:-}" | curl --config - -sS -X "$1" "$BASE$2" \
       -H 'Content-Type: application/json' --data-binary "$3" -w "$NL%{http_code}") || exit 1
   else
-    resp=$(curl -sS -X "$1" "$BASE$2" -H "X-API-Key: ${BENCH_BOUNTY_API_KEY:-}" -w "$NL%{http_code}") || exit 1
+    resp=$(printf 'header = "X-API-Key: %s"\n' "${BENCH_BOUNTY_API_KEY:-}" | curl --config - -sS -X "$1" "$BASE$2" \
+      -w "$NL%{http_code}") || exit 1
   fi
   code=${resp##*"$NL"}
   BODY=${resp%"$NL"*}

@@ -19,6 +19,7 @@ import { requirePrincipal } from "@bench-bounty/platform";
 import {
   addressOf,
   bucketOf,
+  chargeAnswer,
   takeOrRefuse,
   type AccountCreationLimiter,
   type RateLimiter,
@@ -33,6 +34,8 @@ export interface McpLimiters {
   accounts: AccountCreationLimiter;
   /** The most bytes the answers of one HTTP request may total ({@link AnswerBudget}). */
   answerBytes: number;
+  /** Each answer takes one more `requests` token per full this many bytes, as a REST answer does ({@link chargeAnswer}). */
+  answerBytesPerToken: number;
 }
 
 /**
@@ -102,7 +105,14 @@ export class AnswerBudget {
   private spent = 0;
   private exhausted = false;
   private queue: Promise<unknown> = Promise.resolve();
-  constructor(readonly limitBytes: number) {}
+  /**
+   * @param charge takes an answer's bytes from the caller's request bucket as REST's answers are
+   *   ({@link chargeAnswer}); throws EdgeError `rate_limited` when the tokens are not there.
+   */
+  constructor(
+    readonly limitBytes: number,
+    private readonly charge: (bytes: number) => void = () => undefined,
+  ) {}
 
   /** Runs a tool call after the previous one; once the budget is spent it is not run (`skipped`). */
   serial<T>(run: () => Promise<T>, skipped: T): Promise<T> {
@@ -116,6 +126,16 @@ export class AnswerBudget {
     if (!("id" in message) || !("result" in message || "error" in message)) return message;
     const bytes = Buffer.byteLength(JSON.stringify(message));
     if (!this.exhausted && (this.spent === 0 || this.spent + bytes <= this.limitBytes)) {
+      try {
+        this.charge(bytes);
+      } catch (e) {
+        if (!(e instanceof EdgeError) || e.code !== "rate_limited") throw e;
+        return {
+          jsonrpc: "2.0",
+          id: message.id,
+          error: { code: ANSWER_LIMIT_CODE, message: `${e.message} (answer_bytes)`, data: e.details },
+        };
+      }
       this.spent += bytes;
       return message;
     }
@@ -140,7 +160,10 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
       "Compete in five calls: register (skip with a key), benchmark_corpus, benchmark_start_run, " +
       "benchmark_submit_answers, benchmark_finalize_run. Read the corpus before starting: the clock starts at run start.",
   });
-  const answers = new AnswerBudget(limiters.answerBytes);
+  const who = bucketOf(c);
+  const answers = new AnswerBudget(limiters.answerBytes, (bytes) =>
+    chargeAnswer(limiters.requests, who, bytes, limiters.answerBytesPerToken),
+  );
   registerTools(server, {
     domain: c.var.domain,
     principal: c.var.principal,

@@ -281,9 +281,18 @@ export function chargeAnswerBytes(limiter: RateLimiter, bytesPerToken: number): 
     if (c.req.method !== "GET" || c.res.status !== 200 || c.res.body === null) return;
     const declared = Number(c.res.headers.get("content-length") ?? "NaN");
     const bytes = Number.isSafeInteger(declared) ? declared : (await c.res.clone().arrayBuffer()).byteLength;
-    const extra = answerTokens(limiter, bytes, bytesPerToken);
-    if (extra > 0) takeOrRefuse(limiter, bucketOf(c), extra, "answer bytes for this caller", "answer_bytes");
+    chargeAnswer(limiter, bucketOf(c), bytes, bytesPerToken);
   };
+}
+
+/**
+ * Takes the {@link answerTokens} of an answer of `bytes` from `who`'s request bucket: the one charge of
+ * REST answers ({@link chargeAnswerBytes}) and MCP answers (each JSON-RPC answer of a batch).
+ * @throws EdgeError `rate_limited` (429, `Retry-After`, `details.limit: "answer_bytes"`) when they are not there.
+ */
+export function chargeAnswer(limiter: RateLimiter, who: string, bytes: number, bytesPerToken: number): void {
+  const extra = answerTokens(limiter, bytes, bytesPerToken);
+  if (extra > 0) takeOrRefuse(limiter, who, extra, "answer bytes for this caller", "answer_bytes");
 }
 
 /**
