@@ -11,10 +11,11 @@
  *    they do not share the server's event loop), or with `--agents-in-process` on it.
  *
  * autocannon runs in this process (as does the bare handler), so both sides of a ratio share the
- * client's cost. Store: SQLite in a temporary directory.
+ * client's cost. Store: SQLite in a temporary directory, or with `--database-url URL` a new schema
+ * `bb_bench_<hex>` of that PostgreSQL database (created for the run, dropped after it).
  * Usage (repository root): `npx pnpm@12.4.2 --filter @bench-bounty/server bench [--seconds 5]
- * [--board-runs 10000] [--only routes,board,runs] [--agents-in-process] [--profile DIR]` (or
- * `npm run bench:api -- [options]`).
+ * [--board-runs 10000] [--only routes,board,runs] [--agents-in-process] [--profile DIR]
+ * [--database-url postgresql://...]` (or `npm run bench:api -- [options]`).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
@@ -24,6 +25,7 @@ import { serve } from "@hono/node-server";
 import { Platform } from "@bench-bounty/platform";
 import autocannon from "autocannon";
 import { Hono } from "hono";
+import pg from "pg";
 import { closeDatasetWorker, platformDomain, serveApp } from "../src/index.js";
 import { Worker } from "node:worker_threads";
 import { playUntil, post, serverThreadSched } from "./full-run.mjs";
@@ -38,6 +40,8 @@ const only = new Set((arg("--only") ?? "routes,board,runs").split(","));
 const agentsInProcess = process.argv.includes("--agents-in-process");
 /** `--profile DIR`: a V8 CPU profile of each edge figure (the autocannon phase of the edge) in DIR. */
 const profileDir = arg("--profile");
+/** `--database-url URL`: PostgreSQL (a fresh schema of that database) instead of SQLite. */
+const databaseUrl = arg("--database-url");
 const TASKS = 200;
 
 /**
@@ -133,9 +137,24 @@ const ROUTE_HEADER = [
   "|---|---|---|---|---|---|---|---|---|---|---|",
 ];
 
+/** One SQL statement on `url` (the bench's own schema: create, drop). */
+async function sql(url: string, statement: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(statement);
+  } finally {
+    await c.end();
+  }
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "bb-bench-api-"));
-  const platform = await Platform.open({ dir });
+  const schema = `bb_bench_${process.pid}_${Date.now().toString(16)}`;
+  if (databaseUrl) await sql(databaseUrl, `CREATE SCHEMA ${schema}`);
+  const platform = await Platform.open(
+    databaseUrl ? { database: { engine: "postgres", url: databaseUrl, schema } } : { dir },
+  );
   const server = await serveApp({
     domain: platformDomain(platform),
     port: 0,
@@ -145,7 +164,7 @@ async function main(): Promise<void> {
   const out: string[] = [];
   try {
     console.log(
-      `bench:api on loopback, SQLite store, ${seconds} s per autocannon figure (10 connections), ${TASKS} tasks per run`,
+      `bench:api on loopback, ${databaseUrl ? `PostgreSQL store (schema ${schema})` : "SQLite store"}, ${seconds} s per autocannon figure (10 connections), ${TASKS} tasks per run`,
     );
     if (only.has("board")) {
       const t0 = performance.now();
@@ -165,6 +184,7 @@ async function main(): Promise<void> {
     await closeDatasetWorker();
     await platform.close();
     rmSync(dir, { recursive: true, force: true });
+    if (databaseUrl) await sql(databaseUrl, `DROP SCHEMA ${schema} CASCADE`);
   }
   for (const l of out) console.log(l);
 }
