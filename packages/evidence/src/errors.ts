@@ -40,6 +40,8 @@ export type EvidenceErrorCode =
   | "too_many_items"
   /** A document with more values (members and items in all) than the parser's `maxValues` option. */
   | "too_many_values"
+  /** A document with more distinct member names than the parser's `maxKeyNames` option. */
+  | "too_many_key_names"
   /** The serializer met a value JSON cannot carry (undefined, a function, a Map, an unsafe JS number...). */
   | "unsupported_value"
   /** A value breaks a format rule of the SPEC (schema fact). */

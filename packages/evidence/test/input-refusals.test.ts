@@ -240,6 +240,37 @@ describe("parseJson maxMembers and maxItems", () => {
       expect.objectContaining({ code: "too_many_values", path: "$.a" }),
     );
   });
+  // probe 7 N1 for real: the cost is the distinct names (object shapes), not the value count
+  it("refuses the first member name past maxKeyNames (distinct names of the whole document) at its path", () => {
+    const obj = (o: number) => `{${Array.from({ length: 255 }, (_, i) => `"${o}k${i}":0`).join(",")}}`;
+    const text = `{"pile":[${Array.from({ length: 1_175 }, (_, o) => obj(o)).join(",")}]}`;
+    // the probe's shape passes the value budget of the answers bodies
+    expect(() => parseJson(text, { maxMembers: 256, maxValues: 301_024 })).not.toThrow();
+    const e = (() => {
+      try {
+        parseJson(text, { maxMembers: 256, maxValues: 301_024, maxKeyNames: 256 });
+      } catch (x) {
+        return x as EvidenceError;
+      }
+      throw new Error("accepted");
+    })();
+    expect(e).toBeInstanceOf(EvidenceError);
+    expect(e.code).toBe("too_many_key_names");
+    expect(e.message).toContain("more than 256 distinct member names");
+    // "pile" and the first object's 255 names are 256: the second object's first name is the 257th
+    expect(e.path).toBe('$.pile[1]["1k0"]');
+    const at = Number(/refused at offset (\d+)/.exec(e.message)![1]);
+    expect(at).toBe(text.indexOf('"1k0"') + '"1k0"'.length);
+    // names repeated across objects count once: the same shape with one set of 255 names passes
+    const same = `{"pile":[${Array.from({ length: 1_175 }, () => obj(0)).join(",")}]}`;
+    expect((parseJson(same, { maxKeyNames: 256 }) as { pile: unknown[] }).pile).toHaveLength(1_175);
+    // exactly maxKeyNames names pass; an escaped spelling of a name met before is the same name
+    expect(parseJson(`{"a":{"b":0},"b":{"a":1}}`, { maxKeyNames: 2 })).toEqual({ a: { b: 0 }, b: { a: 1 } });
+    expect(parseJson(`[{"a":0},{"\\u0061":1}]`, { maxKeyNames: 1 })).toEqual([{ a: 0 }, { a: 1 }]);
+    expect(() => parseJson(`[{"a":0},{"b":1}]`, { maxKeyNames: 1 })).toThrow(
+      expect.objectContaining({ code: "too_many_key_names", path: "$[1].b" }),
+    );
+  });
   it("without the options nothing changes (no limit)", () => {
     expect(Object.keys(parseJson(keys(5_000)) as object)).toHaveLength(5_000);
   });

@@ -3,9 +3,11 @@
  * under the 4 MiB body limit blocked the event loop for 3-5 s. Every body but a dataset's is small
  * when valid, so its bytes, its nesting and its objects' and arrays' sizes are bounded here, and the
  * strict parser counts them while parsing: it stops at the first member, item or level over the limit,
- * never building the rest. Dataset bodies (`bodyMode: "lossless"`) are not bounded here: their rows
- * are checked by the platform's dataset limits.
+ * never building the rest. Dataset bodies are parsed in a worker thread (`dataset-check.ts`) within
+ * {@link DATASET_BODY} (only their distinct member names are bounded here: their rows are checked by
+ * the platform's dataset limits).
  */
+import { MAX_JSON_DEPTH } from "@bench-bounty/evidence";
 import { MAX_DATASET_ROWS } from "@bench-bounty/platform";
 
 /** The shape limits of one kind of JSON request body. */
@@ -24,6 +26,15 @@ export interface BodyLimits {
    * 1,236 objects of 255 distinct keys, 3.7 MB) cost what this many values cost.
    */
   maxValues: number;
+  /**
+   * Most DISTINCT member names of the whole body (413, `details.reason: "too_many_key_names"`).
+   * A body's parse cost is mostly its distinct names (each new one a new object shape for the
+   * engine), not its value count: probe 7 N1's 1,175 objects of 255 distinct names (under
+   * `maxValues`) parsed in ~4x the time of the same objects with one set of 255 names, and a
+   * submission of them took 1.2 s of event loop before its 422. Every schema but a dataset's has a
+   * handful of names.
+   */
+  maxKeyNames: number;
 }
 
 /**
@@ -37,7 +48,17 @@ export const SMALL_BODY: BodyLimits = Object.freeze({
   maxItems: 10_000,
   // 64 KiB hold at most ~32,768 values ("0," each): the bytes bound these already.
   maxValues: 32_768,
+  // the schemas have a few dozen names in all (unknown members are refused 422 by name)
+  maxKeyNames: 256,
 });
+
+/**
+ * Every `/mcp` message of a caller without an API key: the {@link SMALL_BODY} limits (64 KiB, ...).
+ * Without a key only the public tools may be called (`register`, `benchmark_list`,
+ * `benchmark_detail`, ...: a few small arguments each; a batch of 100 `tools/list` is ~5 KiB), never
+ * `benchmark_submit_answers`, so the large answers body is for keyed callers ({@link ANSWERS_BODY}).
+ */
+export const MCP_ANONYMOUS_BODY: BodyLimits = SMALL_BODY;
 
 /**
  * The most values a legitimate answers body holds: a submission of a run's largest task count
@@ -61,4 +82,33 @@ export const ANSWERS_BODY: BodyLimits = Object.freeze({
   maxMembers: 256,
   maxItems: MAX_DATASET_ROWS,
   maxValues: MAX_ANSWERS_BODY_VALUES,
+  // an answers body has `answers`, `ordinal`, `answer_text` and the JSON-RPC envelope's few names
+  // (`jsonrpc`, `id`, `method`, `params`, `name`, `arguments`, `run_id`, `_meta`, an initialize's
+  // capabilities, ...): 256 distinct names are far more than a valid one holds
+  maxKeyNames: 256,
+});
+
+/**
+ * The most distinct member names of a dataset body: ten names of its own per row at the most rows a
+ * dataset may have ({@link MAX_DATASET_ROWS}), 1,000,000. Rows share their names (`decision_ts`,
+ * `label`, `payload` and the payload's fields), so a real dataset holds a few dozen to a few thousand;
+ * a 64 MiB body of distinct names (~6 million) would otherwise cost its worker thread ~10 s and the
+ * memory of as many object shapes.
+ */
+export const MAX_DATASET_KEY_NAMES = 10 * MAX_DATASET_ROWS;
+
+/**
+ * A dataset body (`POST /datasets`, `/datasets/validate`), parsed in the dataset worker thread: its
+ * bytes are the app's dataset body limit (`limits.datasetBodyBytes`, checked before), its nesting the
+ * parser's own ({@link MAX_JSON_DEPTH}), its objects', arrays' and values' counts left to the
+ * platform's dataset limits (rows, fields); only its distinct member names are bounded here
+ * ({@link MAX_DATASET_KEY_NAMES}).
+ */
+export const DATASET_BODY: BodyLimits = Object.freeze({
+  bytes: Infinity,
+  maxDepth: MAX_JSON_DEPTH,
+  maxMembers: Infinity,
+  maxItems: Infinity,
+  maxValues: Infinity,
+  maxKeyNames: MAX_DATASET_KEY_NAMES,
 });

@@ -16,6 +16,7 @@ import {
   type PlatformErrorCode,
   type PreparedDataset,
 } from "@bench-bounty/platform";
+import { DATASET_BODY } from "./body-limits.js";
 import { EdgeError, type EdgeErrorCode } from "./errors.js";
 import { strictParse, validateBody } from "./route.js";
 import { DatasetBody } from "./schemas.js";
@@ -38,7 +39,7 @@ export type CheckAnswer = { id: number } & ({ result: unknown } | { failure: Che
  * @throws EdgeError `invalid_json`, `invalid_request`; PlatformError as the platform's `checkDataset`
  */
 export function checkDatasetBytes(bytes: Uint8Array): JsonValue {
-  const report = checkDataset(validateBody(DatasetBody, strictParse(bytes)));
+  const report = checkDataset(validateBody(DatasetBody, strictParse(bytes, DATASET_BODY)));
   return JSON.parse(JSON.stringify(report)) as JsonValue;
 }
 
@@ -47,7 +48,7 @@ export function checkDatasetBytes(bytes: Uint8Array): JsonValue {
  * {@link prepareDataset}. @throws as {@link checkDatasetBytes}; PlatformError `invalid_dataset`
  */
 export function prepareDatasetBytes(bytes: Uint8Array): PreparedDataset {
-  return prepareDataset(validateBody(DatasetBody, strictParse(bytes)));
+  return prepareDataset(validateBody(DatasetBody, strictParse(bytes, DATASET_BODY)));
 }
 
 /** One job's result as a worker's answer (never throws). */

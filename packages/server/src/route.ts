@@ -12,7 +12,7 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "./env.js";
 import { SMALL_BODY, type BodyLimits } from "./body-limits.js";
-import { EdgeError } from "./errors.js";
+import { EdgeError, MAX_DETAIL_ITEMS } from "./errors.js";
 import { bodyBytes } from "./node-body.js";
 import { readQuery } from "./query.js";
 
@@ -79,31 +79,50 @@ interface BodyIssue {
 }
 
 /**
- * The issues of a failed validation as `{path, code, message}`; an unknown member (a strict object's
- * `unrecognized_keys`) is one issue per key, at the key's own path (`$.withdrawl_address`).
+ * The first `max` issues of a failed validation as `{path, code, message}`, and the count of all; an
+ * unknown member (a strict object's `unrecognized_keys`) is one issue per key, at the key's own path
+ * (`$.withdrawl_address`). Only the issues served are built (probe 7 N1: 1,248 objects of 240 unknown
+ * members made ~300,000 issue objects, ~450 ms, of which the answer serves {@link MAX_DETAIL_ITEMS}).
  */
-function issuesOf(error: z.ZodError): BodyIssue[] {
-  return error.issues.flatMap((i): BodyIssue[] =>
-    i.code === "unrecognized_keys"
-      ? i.keys.map((k) => ({
-          path: jsonPathOf([...i.path, k]),
-          code: i.code,
-          message: `unknown member ${JSON.stringify(k)} (a misspelt name?)`,
-        }))
-      : [{ path: jsonPathOf(i.path), code: i.code, message: i.message }],
-  );
+function issuesOf(error: z.ZodError, max: number): { issues: BodyIssue[]; total: number } {
+  const issues: BodyIssue[] = [];
+  let total = 0;
+  for (const i of error.issues) {
+    if (i.code !== "unrecognized_keys") {
+      total++;
+      if (issues.length < max) issues.push({ path: jsonPathOf(i.path), code: i.code, message: i.message });
+      continue;
+    }
+    total += i.keys.length;
+    for (const k of i.keys) {
+      if (issues.length >= max) break;
+      issues.push({
+        path: jsonPathOf([...i.path, k]),
+        code: i.code,
+        message: `unknown member ${JSON.stringify(k)} (a misspelt name?)`,
+      });
+    }
+  }
+  return { issues, total };
 }
 
 /**
  * Validates a parsed body; 422 `invalid_request` naming the first JSON path (an unknown member's own
- * path), all issues in details.
+ * path), the first {@link MAX_DETAIL_ITEMS} issues in `details.errors` (more: their count in
+ * `details.errors_total` and `truncated: true`, as every refusal's lists, `capDetails`).
  */
 export function validateBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
-  const errors = issuesOf(r.error);
+  const { issues: errors, total } = issuesOf(r.error, MAX_DETAIL_ITEMS);
   const first = errors[0]!;
-  throw new EdgeError("invalid_request", `${first.path}: ${first.message}`, { path: first.path, errors });
+  throw new EdgeError(
+    "invalid_request",
+    `${first.path}: ${first.message}`,
+    total > errors.length
+      ? { path: first.path, errors, errors_total: total, truncated: true }
+      : { path: first.path, errors },
+  );
 }
 
 /** The parser's codes of a body over its {@link BodyLimits}, and the limit each one names. */
@@ -112,6 +131,7 @@ const SHAPE_LIMIT_OF = {
   too_many_members: "maxMembers",
   too_many_items: "maxItems",
   too_many_values: "maxValues",
+  too_many_key_names: "maxKeyNames",
 } as const;
 
 /**

@@ -4,7 +4,9 @@
  */
 import { PlatformError } from "@bench-bounty/platform";
 import { describe, expect, it } from "vitest";
-import { errorResponseOf, MAX_DETAIL_ITEMS } from "../src/errors.js";
+import { EdgeError, errorResponseOf, MAX_DETAIL_ITEMS } from "../src/errors.js";
+import { validateBody } from "../src/route.js";
+import { SubmitBody } from "../src/schemas.js";
 
 describe("error details", () => {
   it("a long list in details is cut to its first items and counted", () => {
@@ -23,5 +25,28 @@ describe("error details", () => {
     const errors = [{ index: 0 }, { index: 1 }];
     const d = errorResponseOf(new PlatformError("invalid_answers", "x", { errors })).body.error.details;
     expect(d).toEqual({ errors });
+  });
+
+  it("a body's validation builds only the issues served (probe 7 N1: 299,520 unknown members)", () => {
+    // 1,248 answers of the same 240 unknown names: under every parse limit, 299,520 unknown members
+    const answer = Object.fromEntries(Array.from({ length: 240 }, (_, i) => [`k${i}`, 0]));
+    const value = { answers: Array.from({ length: 1_248 }, () => ({ ...answer })) };
+    let e: EdgeError | undefined;
+    try {
+      validateBody(SubmitBody, value);
+    } catch (x) {
+      e = x as EdgeError;
+    }
+    expect(e).toBeInstanceOf(EdgeError);
+    expect(e!.code).toBe("invalid_request");
+    // built capped, not cut afterwards: 20 issues and the count (2 missing members per answer too)
+    expect(e!.details.errors).toHaveLength(MAX_DETAIL_ITEMS);
+    expect(e!.details).toMatchObject({
+      path: "$.answers[0].ordinal",
+      errors_total: 1_248 * 242,
+      truncated: true,
+    });
+    // served as before
+    expect(errorResponseOf(e!).body.error.details).toEqual(e!.details);
   });
 });

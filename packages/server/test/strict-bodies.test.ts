@@ -61,19 +61,25 @@ function expect413(
 const stoppedAt = (message: string): number => Number(/refused at offset (\d+)/.exec(message)?.[1] ?? NaN);
 
 describe("O3: the cost of parsing a body is bounded while parsing", () => {
-  it("MCP: benchmark_list with 300,000 argument keys (anonymous) is 413 at the 257th member", async () => {
+  it("MCP: benchmark_list with 300,000 argument keys is 413 within its first 257 names", async () => {
     const raw = toolCall("benchmark_list", manyKeys(300_000));
     expect(raw.length).toBeGreaterThan(3_000_000); // the probe's shape, under the 4 MiB body limit
-    const r = await rpc(raw);
+    // anonymous: over the 64 KiB of an anonymous /mcp body (probe 7 N1)
+    const anonymous = await rpc(raw);
+    expect(anonymous.status).toBe(413);
+    expect(anonymous.body.error.data).toEqual({ limit_bytes: 65_536 });
+    // keyed: the envelope's 6 names and k0..k249 are 256 distinct names, k250 the 257th (before
+    // member 257 of the arguments would be refused by maxMembers)
+    const r = await rpc(raw, key);
     expect(r.status).toBe(413);
     expect(r.body.error.code).toBe(-32600);
     expect(r.body.error.data).toEqual({
-      path: "$.params.arguments",
-      reason: "too_many_members",
-      limit: "maxMembers",
+      path: "$.params.arguments.k250",
+      reason: "too_many_key_names",
+      limit: "maxKeyNames",
       max: 256,
     });
-    // it stopped at member 257 (~10 bytes each): within the first 3 KB of 3.5 MB
+    // it stopped at name 257 (~10 bytes each): within the first 3 KB of 3.5 MB
     expect(stoppedAt(r.body.error.message)).toBeLessThan(3_200);
   });
 
@@ -133,10 +139,52 @@ describe("probe 7: a body's values in all, and a declared length, are bounded be
     return (head.match(/:/g)?.length ?? 0) + (head.match(/\{/g)?.length ?? 0);
   };
 
-  it("N1: MCP tools/call with 1,236 objects x 255 keys (anonymous) is 413 naming maxValues", async () => {
+  /** `n` objects all of the SAME 240 names (`"k<i>":0`, under maxKeyNames with the envelope's): the value budget's shape. */
+  const samePile = (n: number) =>
+    `[${Array.from({ length: n }, () => `{${Array.from({ length: 240 }, (_, i) => `"k${i}":0`).join(",")}}`).join(",")}]`;
+
+  it("N1: anonymous /mcp is held to 64 KiB: the probe's 1,236 objects x 255 keys are 413 on their bytes", async () => {
     const raw = toolCall("benchmark_list", `{"pile":${pile(1_236)}}`);
     expect(raw.length).toBeGreaterThan(3_500_000);
     const r = await rpc(raw);
+    expect(r.status).toBe(413);
+    expect(r.body.error.code).toBe(-32600);
+    expect(r.body.error.data).toEqual({ limit_bytes: 65_536 });
+    // a public tool call without a key still works
+    const list = await rpc(toolCall("benchmark_list", "{}"));
+    expect(list.status).toBe(200);
+    expect(list.body.result.isError).toBeFalsy();
+  });
+
+  it("N1: keyed /mcp with the probe's pile is 413 naming maxKeyNames at the 257th distinct name", async () => {
+    // the envelope's 6 names, "pile", then object 0's names: its 250th ("0k249") is the 257th
+    for (const n of [2, 1_175]) {
+      const raw = toolCall("benchmark_list", `{"pile":${pile(n)}}`);
+      const r = await rpc(raw, key);
+      expect(r.status).toBe(413);
+      expect(r.body.error.code).toBe(-32600);
+      expect(r.body.error.data).toEqual({
+        path: '$.params.arguments.pile[0]["0k249"]',
+        reason: "too_many_key_names",
+        limit: "maxKeyNames",
+        max: 256,
+      });
+      // it stopped there: within the first 3.5 KB of the body (3.5 MB for 1,175 objects)
+      expect(stoppedAt(r.body.error.message)).toBe(raw.indexOf('"0k249"') + 7);
+    }
+  });
+
+  it("N1: a keyed REST submission of the probe's pile is 413 naming maxKeyNames", async () => {
+    const raw = `{"answers":${pile(1_175)}}`;
+    const r = await call(live.url, "POST", "/api/v1/benchmarks/runs/run_x/submissions", { key, raw });
+    // "answers" and object 0's first 255 names are 256: object 1's first name is the 257th
+    expect413(r, '$.answers[1]["1k0"]', "too_many_key_names", "maxKeyNames", 256);
+    expect(stoppedAt(r.json.error.message)).toBe(raw.indexOf('"1k0"') + 5);
+  });
+
+  it("N1: 1,300 objects of the same 240 names (keyed /mcp and submissions) are 413 naming maxValues", async () => {
+    const raw = toolCall("benchmark_list", `{"pile":${samePile(1_300)}}`);
+    const r = await rpc(raw, key);
     expect(r.status).toBe(413);
     expect(r.body.error.code).toBe(-32600);
     expect(r.body.error.data).toMatchObject({ reason: "too_many_values", limit: "maxValues", max: 301_024 });
@@ -146,18 +194,40 @@ describe("probe 7: a body's values in all, and a declared length, are bounded be
     expect(visited).toBeGreaterThan(300_000);
     expect(visited).toBeLessThanOrEqual(301_024 + 8);
     expect(stoppedAt(r.body.error.message)).toBeLessThan(raw.length);
-  });
 
-  it("N1: the same pile on a keyed REST submission is 413 naming maxValues", async () => {
-    const raw = `{"answers":${pile(1_236)}}`;
-    const r = await call(live.url, "POST", "/api/v1/benchmarks/runs/run_x/submissions", { key, raw });
-    expect(r.status).toBe(413);
-    expect(r.json.error.details).toMatchObject({
+    const rest = `{"answers":${samePile(1_300)}}`;
+    const s = await call(live.url, "POST", "/api/v1/benchmarks/runs/run_x/submissions", { key, raw: rest });
+    expect(s.status).toBe(413);
+    expect(s.json.error.details).toMatchObject({
       reason: "too_many_values",
       limit: "maxValues",
       max: 301_024,
     });
-    expect(visitedBefore(raw, r.json.error.message)).toBeLessThanOrEqual(301_024 + 8);
+    expect(visitedBefore(rest, s.json.error.message)).toBeLessThanOrEqual(301_024 + 8);
+  });
+
+  it("N1: a dataset of realistic names is accepted; one past 1,000,000 distinct names is 413 maxKeyNames", async () => {
+    // 2,000 rows, each payload of 40 fields (the same names on every row), plus the row's own names
+    const rows = Array.from({ length: 2_000 }, (_, r) => ({
+      decision_ts: `2026-01-${String((r % 28) + 1).padStart(2, "0")}T00:00:00Z`,
+      label: `answer-${r % 7}`,
+      payload: Object.fromEntries(Array.from({ length: 40 }, (_, f) => [`field_${f}`, `${r}-${f}`])),
+    }));
+    const ok = await call(live.url, "POST", "/api/v1/datasets", { key, body: { name: "strict-wide", rows } });
+    expect(ok.status, ok.text).toBe(201);
+    // one row whose payload has 1,000,001 distinct names (~15 MB), on the dry run
+    const names = Array.from({ length: 1_000_001 }, (_, i) => `"f${i}":0`).join(",");
+    const raw = `{"name":"strict-names","rows":[{"decision_ts":"2026-01-01T00:00:00Z","label":"a","payload":{${names}}}]}`;
+    const r = await call(live.url, "POST", "/api/v1/datasets/validate", { key, raw });
+    expect(r.status).toBe(413);
+    expect(r.json.error.code).toBe("body_too_large");
+    expect(r.json.error.details).toMatchObject({
+      reason: "too_many_key_names",
+      limit: "maxKeyNames",
+      max: 1_000_000,
+    });
+    // name, rows, decision_ts, label, payload and f0..f999994 are 1,000,000: "f999995" is the next
+    expect(r.json.error.details.path).toBe("$.rows[0].payload.f999995");
   });
 
   it("N1: a submission of the most answers a run may have (100,000) is not refused by the body limits", async () => {

@@ -51,6 +51,15 @@ export interface ParseOptions {
    * parsing: many objects each under `maxMembers` cost what `maxValues` values cost.
    */
   maxValues?: number;
+  /**
+   * Most DISTINCT member names of the whole document (default: unbounded). Counted while parsing
+   * (a `Set` of the names met): the first name past it is `too_many_key_names` at its own path.
+   * What a body of many objects costs is mostly its distinct names (each new name is a new object
+   * shape for the engine, probe 7 N1: 1,175 objects of 255 distinct names parse in ~4-5x the time of
+   * as many objects of one set of names), not its value count; a request whose schema has a
+   * handful of names needs few.
+   */
+  maxKeyNames?: number;
   /** Root name used in error paths (default `$`). */
   root?: string;
   /**
@@ -165,6 +174,10 @@ export function parseJson(input: string | Uint8Array, options: ParseOptions = {}
   parser.maxMembers = options.maxMembers ?? Infinity;
   parser.maxItems = options.maxItems ?? Infinity;
   parser.maxValues = options.maxValues ?? Infinity;
+  if (options.maxKeyNames !== undefined && options.maxKeyNames !== Infinity) {
+    parser.maxKeyNames = options.maxKeyNames;
+    parser.keyNames = new Set();
+  }
   const value = parser.parse();
   if (wanted !== undefined && parser.textSpans.length > 0)
     recordByteSpans(text, input as Uint8Array, parser.textSpans, wanted.out);
@@ -195,6 +208,10 @@ class Parser {
   maxValues = Infinity;
   /** Members and items attached so far (counted against {@link Parser.maxValues}). */
   values = 0;
+  /** Most distinct member names ({@link ParseOptions.maxKeyNames}). */
+  maxKeyNames = Infinity;
+  /** The distinct member names met so far, when {@link Parser.maxKeyNames} is finite. */
+  keyNames: Set<string> | undefined;
   /** Canonical containers recorded (text offsets), when spans are wanted. */
   readonly textSpans: { node: object; start: number; end: number }[] = [];
 
@@ -253,7 +270,8 @@ class Parser {
       | "nesting_too_deep"
       | "too_many_members"
       | "too_many_items"
-      | "too_many_values",
+      | "too_many_values"
+      | "too_many_key_names",
     message: string,
     key?: string,
   ): never {
@@ -424,6 +442,16 @@ class Parser {
       if (this.pos - start - 1 === key.length && key.length <= 64) this.keyCache[slot] = internalized(key);
     }
     if (hasOwn.call(obj, key)) this.fail("duplicate_key", `duplicate key ${JSON.stringify(key)}`, key);
+    const names = this.keyNames;
+    if (names !== undefined && !names.has(key)) {
+      names.add(key);
+      if (names.size > this.maxKeyNames)
+        this.fail(
+          "too_many_key_names",
+          `a document of more than ${this.maxKeyNames} distinct member names (refused ${this.where()})`,
+          key,
+        );
+    }
     this.skipWs();
     if (this.text.charCodeAt(this.pos) !== 0x3a)
       this.fail("invalid_json", `expected ":" ${this.where()}`, key);

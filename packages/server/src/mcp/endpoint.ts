@@ -14,7 +14,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env.js";
 import { EdgeError } from "../errors.js";
 import { strictParse } from "../route.js";
-import { ANSWERS_BODY } from "../body-limits.js";
+import { ANSWERS_BODY, MCP_ANONYMOUS_BODY } from "../body-limits.js";
 import { requirePrincipal } from "@bench-bounty/platform";
 import {
   addressOf,
@@ -198,8 +198,11 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
  * The SDK parses a request with `JSON.parse` (a duplicate key: the last wins; a lone surrogate:
  * kept), so a JSON body is read here by the strict SPEC 2 parser first, and the SDK is handed what
  * `JSON.parse` makes of the (valid) text. A body the parser refuses is a JSON-RPC parse error,
- * 400 `{code: -32700, data: {path, reason}}`; one over {@link ANSWERS_BODY} (nesting, members of an
- * object, items of an array, counted while parsing) is 413 `{code: -32600, data: {path, reason, limit, max}}`. Other media types are left to the SDK (415).
+ * 400 `{code: -32700, data: {path, reason}}`; one over its limits (nesting, members of an object,
+ * items of an array, values, distinct member names, counted while parsing) is 413 `{code: -32600,
+ * data: {path, reason, limit, max}}`, one over its bytes 413 `{code: -32600, data: {limit_bytes}}`.
+ * The limits are {@link ANSWERS_BODY} with an API key, {@link MCP_ANONYMOUS_BODY} (64 KiB) without
+ * one (an anonymous caller cannot submit answers). Other media types are left to the SDK (415).
  */
 async function strictRpcBody(c: Context<AppEnv>): Promise<{ value: unknown } | Response | undefined> {
   // Any media type naming application/json (a superset of what the SDK accepts): the SDK never parses
@@ -207,7 +210,7 @@ async function strictRpcBody(c: Context<AppEnv>): Promise<{ value: unknown } | R
   if (!/application\/json/i.test(c.req.header("content-type") ?? "")) return undefined;
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   try {
-    strictParse(bytes, ANSWERS_BODY);
+    strictParse(bytes, c.var.principal === null ? MCP_ANONYMOUS_BODY : ANSWERS_BODY);
   } catch (e) {
     if (!(e instanceof EdgeError)) throw e;
     if (e.code === "body_too_large") {
