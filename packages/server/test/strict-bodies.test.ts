@@ -57,6 +57,13 @@ function expect413(
   expect(r.json.error.details).toEqual({ path, reason, limit, max });
 }
 
+/** An MCP 413 (JSON-RPC -32600) over the distinct-names limit of a keyed `/mcp` body, at `path`. */
+function expectMcpKeyNames413(r: { status: number; body: any }, path: string) {
+  expect(r.status).toBe(413);
+  expect(r.body.error.code).toBe(-32600);
+  expect(r.body.error.data).toEqual({ path, reason: "too_many_key_names", limit: "maxKeyNames", max: 256 });
+}
+
 /** The byte offset at which the refusal says the parser stopped. */
 const stoppedAt = (message: string): number => Number(/refused at offset (\d+)/.exec(message)?.[1] ?? NaN);
 
@@ -71,14 +78,7 @@ describe("O3: the cost of parsing a body is bounded while parsing", () => {
     // keyed: the envelope's 6 names and k0..k249 are 256 distinct names, k250 the 257th (before
     // member 257 of the arguments would be refused by maxMembers)
     const r = await rpc(raw, key);
-    expect(r.status).toBe(413);
-    expect(r.body.error.code).toBe(-32600);
-    expect(r.body.error.data).toEqual({
-      path: "$.params.arguments.k250",
-      reason: "too_many_key_names",
-      limit: "maxKeyNames",
-      max: 256,
-    });
+    expectMcpKeyNames413(r, "$.params.arguments.k250");
     // it stopped at name 257 (~10 bytes each): within the first 3 KB of 3.5 MB
     expect(stoppedAt(r.body.error.message)).toBeLessThan(3_200);
   });
@@ -161,14 +161,7 @@ describe("probe 7: a body's values in all, and a declared length, are bounded be
     for (const n of [2, 1_175]) {
       const raw = toolCall("benchmark_list", `{"pile":${pile(n)}}`);
       const r = await rpc(raw, key);
-      expect(r.status).toBe(413);
-      expect(r.body.error.code).toBe(-32600);
-      expect(r.body.error.data).toEqual({
-        path: '$.params.arguments.pile[0]["0k249"]',
-        reason: "too_many_key_names",
-        limit: "maxKeyNames",
-        max: 256,
-      });
+      expectMcpKeyNames413(r, '$.params.arguments.pile[0]["0k249"]');
       // it stopped there: within the first 3.5 KB of the body (3.5 MB for 1,175 objects)
       expect(stoppedAt(r.body.error.message)).toBe(raw.indexOf('"0k249"') + 7);
     }
