@@ -1,7 +1,9 @@
 /**
  * An account's publishes are bounded per period (each anchors its commitment: one transaction the
  * operator pays; issue 13 re-probe). Over REST the refusal is 429 `publish_quota_exceeded` with
- * `Retry-After` and `details.limit` naming the limit.
+ * `Retry-After` and `details.limit` naming the limit. All accounts together have no budget unless the
+ * operator sets one (probe8 P2: 5 free accounts from one address filled the former default of 100 and
+ * locked every author out for 24 h).
  */
 import { describe, expect, it } from "vitest";
 import { call, CITIES_PUBLISH, citiesDataset, register, useLive } from "./helpers.js";
@@ -76,4 +78,32 @@ describe("publish quota for all accounts together over REST", () => {
       });
     }
   });
+});
+
+describe("no budget for all accounts together by default", () => {
+  const free = useLive();
+
+  it("after 100 publishes by 5 accounts a new author still publishes (201); the 21st of an account is 429", async () => {
+    const publish = async (key: string, i: string) => {
+      const ds = await call(free.url, "POST", "/api/v1/datasets", { key, body: citiesDataset(4, `qd-${i}`) });
+      expect(ds.status).toBe(201);
+      return call(free.url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
+        key,
+        body: CITIES_PUBLISH,
+      });
+    };
+    const keys: string[] = [];
+    for (let a = 0; a < 5; a++) keys.push((await register(free.url, `quota-free-${a}`)).key);
+    for (const [a, key] of keys.entries())
+      for (let i = 0; i < 20; i++) expect((await publish(key, `${a}-${i}`)).status).toBe(201);
+    const late = await register(free.url, "quota-free-late");
+    const ok = await publish(late.key, "late");
+    expect(ok.status).toBe(201);
+    const over = await publish(keys[0]!, "0-20");
+    expect(over.status).toBe(429);
+    expect(over.json.error).toMatchObject({
+      code: "publish_quota_exceeded",
+      details: { limit: "publishes_per_account", count: 20 },
+    });
+  }, 180_000);
 });
