@@ -3,10 +3,13 @@
  * operator pays; issue 13 re-probe). Over REST the refusal is 429 `publish_quota_exceeded` with
  * `Retry-After` and `details.limit` naming the limit. All accounts together have no budget unless the
  * operator sets one (probe8 P2: 5 free accounts from one address filled the former default of 100 and
- * locked every author out for 24 h).
+ * locked every author out for 24 h). The operator's commitment transactions are bounded by batching
+ * instead: under `anchorBatching` (as `serve` runs) N publishes cost ceil(N / maxBatch) transactions
+ * at the flush, the answer says `pending`, the detail shows the anchor once mined.
  */
-import { describe, expect, it } from "vitest";
-import { call, CITIES_PUBLISH, citiesDataset, register, useLive } from "./helpers.js";
+import { startDevChain, type DevChain } from "@bench-bounty/devchain";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, CITIES_PUBLISH, citiesDataset, register, startLive, useLive, type Live } from "./helpers.js";
 
 const live = useLive({ platform: { publishQuota: { count: 2, periodMs: 3_600_000 } } });
 
@@ -105,5 +108,65 @@ describe("no budget for all accounts together by default", () => {
       code: "publish_quota_exceeded",
       details: { limit: "publishes_per_account", count: 20 },
     });
+  }, 180_000);
+});
+
+describe("commitment anchors batched over REST", () => {
+  let dc: DevChain;
+  let live: Live;
+  beforeAll(async () => {
+    dc = await startDevChain();
+    live = await startLive({
+      platform: {
+        chain: {
+          rpcUrl: dc.rpcUrl,
+          chainId: dc.chainId,
+          contracts: dc.contracts,
+          privateKey: dc.accounts[5]!.privateKey,
+        },
+        anchorBatching: { flushMs: 3_600_000, maxBatch: 4 },
+      },
+    });
+  }, 240_000);
+  afterAll(async () => {
+    await live?.stop();
+    await dc?.stop();
+  });
+
+  it("6 publishes from 3 accounts: 201 pending, no operator transaction; one flush: ceil(6/4) transactions, the detail's anchor", async () => {
+    const nonce = () => dc.publicClient.getTransactionCount({ address: dc.accounts[5]!.address });
+    const before = await nonce();
+    const pubs: { slug: string; commit_root: string }[] = [];
+    for (const name of ["batch-a", "batch-b", "batch-c"]) {
+      const { key } = await register(live.url, name);
+      for (let i = 0; i < 2; i++) {
+        const ds = await call(live.url, "POST", "/api/v1/datasets", {
+          key,
+          body: citiesDataset(4, `cb-${name}-${i}`),
+        });
+        const pub = await call(live.url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
+          key,
+          body: CITIES_PUBLISH,
+        });
+        expect(pub.status, pub.text).toBe(201);
+        expect(pub.json).toMatchObject({ commitment_anchor_status: "pending", commitment_anchor: null });
+        pubs.push(pub.json);
+      }
+    }
+    expect(await nonce()).toBe(before);
+    for (const { slug } of pubs) {
+      const d = await call(live.url, "GET", `/api/v1/benchmarks/${slug}`);
+      expect(d.json.commitment.anchor).toBeNull();
+    }
+    expect(await live.platform.flushAnchors()).toBe(6);
+    expect(await nonce()).toBe(before + 2);
+    for (const { slug, commit_root } of pubs) {
+      const onChain = await live.platform.chain!.findAnchor(commit_root as `0x${string}`);
+      expect(onChain).not.toBeNull();
+      const d = await call(live.url, "GET", `/api/v1/benchmarks/${slug}`);
+      expect(d.json.commitment.anchor).toEqual(onChain);
+      const c = await call(live.url, "GET", `/api/v1/benchmarks/${slug}/commitment`);
+      expect(c.json.commitment_anchor).toEqual(onChain);
+    }
   }, 180_000);
 });
