@@ -6,8 +6,11 @@
  * - chain: `--rpc-url`, `--chain-id`, contract addresses (flags or the address book), the operator's
  *   signer key (awarder and anchorer) from `BENCH_BOUNTY_PRIVATE_KEY` only;
  * - the operator's API key (may award over the API) from `BENCH_BOUNTY_OPERATOR_KEY` only;
- * - receipt anchors batched: one `anchorMany` within `--anchor-flush-ms` (2000) of a finalize, whatever
- *   the number of finalizes (`--receipt-anchoring immediate`, given explicitly, sends one per finalize);
+ * - receipt and commitment anchors batched: one `anchorMany` per kind within `--anchor-flush-ms` (2000)
+ *   of a finalize or publish, whatever their number (`--receipt-anchoring immediate`, given explicitly,
+ *   sends one transaction per finalize and per publish);
+ * - publishes: 20 per account per 24 h; `--publish-budget-all N` also caps all accounts but the
+ *   operator's together (default none: free accounts would fill it and lock every author out);
  * - `--host`, `--port`. It prints where it listens and which database it uses, then serves until
  *   SIGINT, SIGTERM or SIGHUP, and with `--exit-with-parent` until the process that started it dies
  *   (a wrapper killed without passing the signal on: the demo, `npx`, `npm run`); then it stops the
@@ -15,7 +18,13 @@
  */
 import { Option, type Command } from "commander";
 import { openStore, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
-import { PlatformError, publicRpcOrigin, type FaultHooks, type Platform } from "@bench-bounty/platform";
+import {
+  DEFAULT_PUBLISH_QUOTA,
+  PlatformError,
+  publicRpcOrigin,
+  type FaultHooks,
+  type Platform,
+} from "@bench-bounty/platform";
 
 interface ServeOpts extends StoreOpts {
   port: string;
@@ -28,8 +37,10 @@ interface ServeOpts extends StoreOpts {
   localChain?: boolean;
   /** Stop when the parent process dies (see {@link untilStopped}). */
   exitWithParent?: boolean;
-  /** Longest a receipt waits for its batched anchor, in ms (digits). */
+  /** Longest a receipt or commitment waits for its batched anchor, in ms (digits). */
   anchorFlushMs: string;
+  /** Publishes per 24 h by all accounts but the operator's together (digits); default none. */
+  publishBudgetAll?: string;
 }
 
 /**
@@ -126,19 +137,30 @@ async function openForServe(
     throw new PlatformError("invalid_option", "--anchor-flush-ms must be an integer 1..9999999 (ms)", {
       field: "anchor-flush-ms",
     });
-  // Receipts are batched: the operator's receipt transactions are one per flush, whatever the number
-  // of finalizes (issue 13 re-probe: one transaction per finalize drained the operator's gas).
+  const budgetAll = o.publishBudgetAll;
+  if (budgetAll !== undefined && !/^[1-9][0-9]{0,8}$/.test(budgetAll))
+    throw new PlatformError(
+      "invalid_option",
+      `--publish-budget-all must be an integer 1..999999999 (publishes per 24 h by all accounts together), got ${JSON.stringify(budgetAll)}`,
+      { field: "publish-budget-all" },
+    );
+  // Receipts and commitments are batched: the operator's anchor transactions are one per kind per
+  // flush, whatever the number of finalizes and publishes (issue 13 re-probe: one transaction per
+  // finalize or publish drained the operator's gas).
   const anchorBatching = {
     flushMs: Number(o.anchorFlushMs),
     onError: (e: unknown) =>
       process.stderr.write(
-        `anchor: a batch of receipts stays pending (retried): ${e instanceof Error ? e.message : String(e)}\n`,
+        `anchor: a batch of anchors stays pending (retried): ${e instanceof Error ? e.message : String(e)}\n`,
       ),
   };
   return openStore(o, {
     ...(operatorKey ? { operatorKey } : {}),
     ...(faults ? { faults } : {}),
     ...(batched ? { anchorBatching } : {}),
+    ...(budgetAll !== undefined
+      ? { publishQuota: { ...DEFAULT_PUBLISH_QUOTA, allAccountsCount: Number(budgetAll) } }
+      : {}),
   });
 }
 
@@ -170,10 +192,16 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
     .addOption(
       new Option(
         "--anchor-flush-ms <ms>",
-        "receipts are anchored in batches (one anchorMany) within this many ms of their finalize",
+        "receipts and commitments are anchored in batches (one anchorMany per kind) within this many ms of their finalize or publish",
       )
         .env("BENCH_BOUNTY_ANCHOR_FLUSH_MS")
         .default("2000"),
+    )
+    .addOption(
+      new Option(
+        "--publish-budget-all <n>",
+        "publishes per 24 h by all accounts but the operator's together (default: none; each account may publish 20 per 24 h)",
+      ).env("BENCH_BOUNTY_PUBLISH_BUDGET_ALL"),
     )
     .addOption(
       new Option(
@@ -232,7 +260,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
           `bench-bounty serve: listening on ${server.url}\n` +
             `  database: ${database}\n` +
             `  chain: ${rpc ? `chain id ${o.chainId} via ${publicRpcOrigin(rpc)}` : "none (off-chain: no anchors, no award)"}\n` +
-            `  receipt anchors: ${!rpc ? "none (off-chain)" : platform.ctx.anchorBatcher ? `batched (one anchorMany within ${o.anchorFlushMs} ms of a finalize)` : "one transaction per finalize (--receipt-anchoring immediate)"}\n` +
+            `  receipt anchors: ${!rpc ? "none (off-chain)" : platform.ctx.anchorBatcher ? `batched (one anchorMany within ${o.anchorFlushMs} ms of a finalize; commitments likewise, of a publish)` : "one transaction per finalize and per publish (--receipt-anchoring immediate)"}\n` +
             `  operator key: ${process.env.BENCH_BOUNTY_OPERATOR_KEY ? "set (BENCH_BOUNTY_OPERATOR_KEY)" : "not set (nobody may award over the API)"}\n` +
             `  verifier: full policy, chain ${rpc ? publicRpcOrigin(rpc) : "not set"}, indexer ${o.indexerUrl ?? "not set"}` +
             `${verifier.queued.length ? ` (queued at start: ${verifier.queued.join(", ")})` : ""}\n` +

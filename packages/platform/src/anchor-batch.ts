@@ -1,10 +1,17 @@
 /**
- * Batched receipt anchoring (issue 13 re-probe: every finalize cost the operator one transaction, 40
- * in 7 s from two addresses). With batching on, a finalize stores its receipt hash as a pending anchor
- * (in the finalize transaction) and only asks the {@link ReceiptAnchorBatcher} for a flush: within
- * `flushMs` one `anchorMany` anchors every pending receipt of every benchmark, up to `maxBatch` digests
- * per transaction. So the operator's receipt transactions are at most one per `flushMs` (plus one per
- * `maxBatch` receipts), whatever the number of accounts or finalizes.
+ * Batched anchoring of receipts and commitments (issue 13 re-probe: every finalize and every publish
+ * cost the operator one transaction, 40 in 7 s from two addresses; probe8 P2: a global publish budget
+ * instead let one party lock every author out). With batching on, a finalize stores its receipt hash,
+ * and a publish its commitment root, as a pending anchor (in its own transaction) and only asks the
+ * {@link AnchorBatcher} for a flush: within `flushMs` one `anchorMany` per kind (commitments, then
+ * receipts) anchors every pending digest of that kind of every benchmark, up to `maxBatch` digests per
+ * transaction. So the operator's anchor transactions are at most one per kind per `flushMs` (plus one
+ * per `maxBatch` digests), whatever the number of accounts, publishes or finalizes.
+ *
+ * A commitment is anchored exactly as inline: its evidence (registry, tx hash, block) is recorded on
+ * the benchmark (`commitment_anchor` of the detail, pack and evidence) in the same store transaction;
+ * the publish answer says `commitment_anchor_status: "pending"` until then, and the award anchors a
+ * commitment still pending before it settles (`award/prepare.ts`).
  *
  * SPEC 4 and 8 are kept: the receipt is immutable once its finalize commits (its hash is in the
  * finalize answer, `receipt_anchor_status: "pending"` until its batch is mined); the award anchors
@@ -18,9 +25,9 @@ import type { PlatformContext } from "./context.js";
 import { PlatformError } from "./errors.js";
 import type { AnchorKind } from "./store/anchors.js";
 
-/** Settings of {@link ReceiptAnchorBatcher}. */
+/** Settings of {@link AnchorBatcher}. */
 export interface AnchorBatching {
-  /** Longest a pending receipt waits for its batch, in ms (> 0). */
+  /** Longest a pending receipt or commitment waits for its batch, in ms (> 0). */
   flushMs: number;
   /** Most digests in one `anchorMany` transaction (default {@link DEFAULT_ANCHOR_BATCH}). */
   maxBatch?: number;
@@ -30,7 +37,8 @@ export interface AnchorBatching {
 
 /**
  * Anchors `digests` of one kind with one transaction (`anchor` for one, `anchorMany` for more; digests
- * already on-chain are looked up, not sent) and records the evidence of each in one store transaction.
+ * already on-chain are looked up, not sent) and records the evidence of each in one store transaction
+ * (a commitment's also on every benchmark with that root and no commitment anchor yet).
  * @returns the evidence per digest, in input order
  * @throws PlatformError `no_chain`, `chain_error` (nothing recorded: the digests stay pending)
  */
@@ -46,7 +54,10 @@ export async function anchorDigests(
       ? [await ctx.chain.anchor(digests[0]!, kind)]
       : await ctx.chain.anchorMany(digests, kind);
   await ctx.store.tx(async (t) => {
-    for (const [i, d] of digests.entries()) await t.anchors.markAnchored(d, evs[i]!);
+    for (const [i, d] of digests.entries()) {
+      await t.anchors.markAnchored(d, evs[i]!);
+      if (kind === "commitment") await t.benchmarks.setCommitmentAnchorOfRoot(d, evs[i]!);
+    }
   });
   return evs;
 }
@@ -54,8 +65,11 @@ export async function anchorDigests(
 /** Digests per `anchorMany` by default: ~25,000 gas each, far under a Base block's gas limit. */
 export const DEFAULT_ANCHOR_BATCH = 200;
 
-/** Flushes pending receipt anchors in `anchorMany` batches (see the module doc). */
-export class ReceiptAnchorBatcher {
+/** The kinds a flush anchors, in this order: one `anchorMany` per kind (per `maxBatch` digests). */
+export const BATCHED_ANCHOR_KINDS: readonly AnchorKind[] = ["commitment", "receipt"];
+
+/** Flushes pending commitment and receipt anchors in `anchorMany` batches (see the module doc). */
+export class AnchorBatcher {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<number> = Promise.resolve(0);
   private stopped = false;
@@ -68,7 +82,7 @@ export class ReceiptAnchorBatcher {
     this.maxBatch = opts.maxBatch ?? DEFAULT_ANCHOR_BATCH;
   }
 
-  /** A receipt is pending: a flush runs within `flushMs` (one timer for any number of calls). */
+  /** A receipt or commitment is pending: a flush runs within `flushMs` (one timer for any number of calls). */
   notify(): void {
     if (this.timer !== null || this.stopped) return;
     this.timer = setTimeout(() => {
@@ -82,7 +96,8 @@ export class ReceiptAnchorBatcher {
   }
 
   /**
-   * Anchors every pending receipt now, `maxBatch` per transaction (after any flush under way).
+   * Anchors every pending commitment, then every pending receipt, now: one `anchorMany` per kind per
+   * `maxBatch` digests (after any flush under way).
    * @returns how many digests were anchored
    * @throws PlatformError `chain_error` (those digests stay pending)
    */
@@ -95,13 +110,16 @@ export class ReceiptAnchorBatcher {
   private async flushNow(): Promise<number> {
     if (this.ctx.chain === null) return 0;
     let total = 0;
-    for (;;) {
-      const digests = await this.ctx.store.anchors.pendingOfKind("receipt", this.maxBatch);
-      if (digests.length === 0) return total;
-      await anchorDigests(this.ctx, digests, "receipt");
-      total += digests.length;
-      if (digests.length < this.maxBatch) return total;
+    for (const kind of BATCHED_ANCHOR_KINDS) {
+      for (;;) {
+        const digests = await this.ctx.store.anchors.pendingOfKind(kind, this.maxBatch);
+        if (digests.length === 0) break;
+        await anchorDigests(this.ctx, digests, kind);
+        total += digests.length;
+        if (digests.length < this.maxBatch) break;
+      }
     }
+    return total;
   }
 
   /** Stops the timer and waits for a flush under way (pending digests stay for the next start or the award). */
@@ -112,3 +130,8 @@ export class ReceiptAnchorBatcher {
     await this.running.catch(() => 0);
   }
 }
+
+/** The former name of {@link AnchorBatcher} (it anchored receipts only). */
+export const ReceiptAnchorBatcher = AnchorBatcher;
+/** The former name of {@link AnchorBatcher}. */
+export type ReceiptAnchorBatcher = AnchorBatcher;

@@ -2,7 +2,7 @@
  * The shared context of the platform's operations and the stored shapes they exchange.
  */
 import type { Hex } from "@bench-bounty/evidence";
-import type { ReceiptAnchorBatcher } from "./anchor-batch.js";
+import type { AnchorBatcher } from "./anchor-batch.js";
 import type { PublishQuota } from "./publish.js";
 import type { AnchorEvidence, ChainGateway } from "./chain.js";
 import type { Store } from "./store.js";
@@ -42,8 +42,12 @@ export interface PlatformContext {
    * the {@link PlatformContext.anchorBatcher}'s next flush, `anchor <slug>` or the award.
    */
   receiptAnchoring: "immediate" | "batch";
-  /** Flushes pending receipts within its interval (`anchor-batch.ts`), or null (batches wait for `anchor` / the award). */
-  anchorBatcher: ReceiptAnchorBatcher | null;
+  /**
+   * Flushes pending receipts and commitments within its interval (`anchor-batch.ts`; a publish then
+   * leaves its commitment pending for it), or null (receipts in `batch` wait for `anchor` / the award;
+   * a publish anchors its commitment inline).
+   */
+  anchorBatcher: AnchorBatcher | null;
   /** Benchmarks one account may publish per period (`publish.ts`), or null for no quota. */
   publishQuota: PublishQuota | null;
   /** SHA-256 (hex) of the operator's key from the environment, or null (no operator key: local operator only). */

@@ -15,7 +15,13 @@ export * from "./context.js";
 export * from "./store.js";
 export { redactUrl, describePostgres, type Engine, type StoreTarget } from "./store/engine.js";
 export { publicRpcOrigin, redactRpc } from "./redact.js";
-export { DEFAULT_ANCHOR_BATCH, ReceiptAnchorBatcher, type AnchorBatching } from "./anchor-batch.js";
+export {
+  AnchorBatcher,
+  BATCHED_ANCHOR_KINDS,
+  DEFAULT_ANCHOR_BATCH,
+  ReceiptAnchorBatcher,
+  type AnchorBatching,
+} from "./anchor-batch.js";
 export type { Database } from "./store/schema.js";
 export type {
   VerificationJob,

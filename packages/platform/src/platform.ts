@@ -22,7 +22,7 @@
  * ```
  */
 import { randomBytes as nodeRandomBytes } from "node:crypto";
-import { ReceiptAnchorBatcher, type AnchorBatching } from "./anchor-batch.js";
+import { AnchorBatcher, type AnchorBatching } from "./anchor-batch.js";
 import { ChainGateway, type ChainConfig } from "./chain.js";
 import type { AttachedBounty, BenchmarkRecord, FaultHooks, PlatformContext, TaskRecord } from "./context.js";
 import { checkDataset, type DatasetInput, type DatasetReport } from "./dataset.js";
@@ -136,9 +136,11 @@ export interface PlatformOptions {
   /** Anchor each receipt at finalize (`immediate`, default) or in batches with `anchorPending` (`batch`). */
   receiptAnchoring?: "immediate" | "batch";
   /**
-   * Batch receipt anchors and flush them within `flushMs` (one `anchorMany` for every receipt pending
-   * then): the operator's receipt transactions are bounded whatever the number of finalizes
-   * (`anchor-batch.ts`). Implies `receiptAnchoring: "batch"` when a chain is set; `serve` sets it.
+   * Batch receipt and commitment anchors and flush them within `flushMs` (one `anchorMany` per kind
+   * for every digest pending then): the operator's anchor transactions are bounded whatever the number
+   * of finalizes and publishes (`anchor-batch.ts`); a publish answers `commitment_anchor_status:
+   * "pending"` until its batch is mined. Implies `receiptAnchoring: "batch"` when a chain is set;
+   * `serve` sets it.
    */
   anchorBatching?: AnchorBatching;
   /** Benchmarks one account may publish per period (default {@link DEFAULT_PUBLISH_QUOTA}; null: none). */
@@ -168,6 +170,11 @@ export class Platform {
       throw new PlatformError("invalid_option", "anchorBatching.flushMs must be a number of ms > 0", {
         field: "flushMs",
       });
+    const all = opts.publishQuota?.allAccountsCount;
+    if (all !== undefined && !(Number.isSafeInteger(all) && all >= 1))
+      throw new PlatformError("invalid_option", "publishQuota.allAccountsCount must be an integer >= 1", {
+        field: "publishQuota.allAccountsCount",
+      });
     const ctx: PlatformContext = {
       store: await Store.open(opts.database ?? { dir: opts.dir! }, {
         existing: opts.existingStore === true,
@@ -185,7 +192,7 @@ export class Platform {
       faults: opts.faults ?? {},
     };
     if (batching) {
-      const batcher = new ReceiptAnchorBatcher(ctx, opts.anchorBatching!);
+      const batcher = new AnchorBatcher(ctx, opts.anchorBatching!);
       ctx.anchorBatcher = batcher;
       batcher.notify(); // receipts left pending by an earlier process
     }
@@ -202,20 +209,26 @@ export class Platform {
     return this.ctx.chain;
   }
 
-  /** Stops the receipt batcher (waiting for a flush under way) and closes the store. */
+  /** Stops the anchor batcher (waiting for a flush under way) and closes the store. */
   async close(): Promise<void> {
     await this.ctx.anchorBatcher?.stop();
     await this.ctx.store.close();
   }
 
   /**
-   * Anchors every pending receipt now, in `anchorMany` batches (what the batcher does on its timer).
+   * Anchors every pending commitment and receipt now, one `anchorMany` per kind per batch (what the
+   * batcher does on its timer).
    * @returns how many digests were anchored
    * @throws PlatformError `no_chain`, `chain_error`
    */
-  flushReceiptAnchors(): Promise<number> {
+  flushAnchors(): Promise<number> {
     if (!this.ctx.chain) throw new PlatformError("no_chain", "no chain configured", {});
-    return (this.ctx.anchorBatcher ?? new ReceiptAnchorBatcher(this.ctx, { flushMs: 1 })).flush();
+    return (this.ctx.anchorBatcher ?? new AnchorBatcher(this.ctx, { flushMs: 1 })).flush();
+  }
+
+  /** {@link flushAnchors} (its former name: it flushed receipts only). */
+  flushReceiptAnchors(): Promise<number> {
+    return this.flushAnchors();
   }
 
   // ---- identity -------------------------------------------------------------

@@ -10,7 +10,9 @@
  * the commitment `(root, leaf_count)` from the evidence library; the default slug (slugified dataset
  * name + `-` + the first 8 hex characters of the {@link bankDigest}, taken: 409 `slug_conflict`);
  * everything stored in one transaction; then the root anchored with kind `commitment` when a chain is
- * configured.
+ * configured: inline (one operator transaction per publish), or with batched anchoring (`serve`) left
+ * pending for the batcher's next `anchorMany` (`anchor-batch.ts`: one transaction per flush whatever
+ * the number of publishes, `commitment_anchor_status: "pending"` until it is mined).
  *
  * Label-free order (SPEC 6.1): nothing served to anyone but the author may be computed from a label
  * while the benchmark is open. The bank order (the order private tasks are served in), the split and
@@ -78,9 +80,15 @@ export interface PublishResult {
   leaf_count: number;
   public_count: number;
   private_count: number;
-  /** The anchor of the root; null off-chain, or when the chain failed (the anchor is then pending, retried by `anchor` / `award`). */
+  /**
+   * The anchor of the root; null off-chain, when batched (the batcher's next flush anchors it) or when
+   * the chain failed (the anchor is then pending, retried by `anchor` / `award`).
+   */
   commitment_anchor: AnchorEvidence | null;
-  /** `anchored`, `pending` (the chain failed: `anchor <slug>` or `award` retries it) or `off_chain` (no chain configured). */
+  /**
+   * `anchored`, `pending` (batched: the next flush anchors it, the detail shows it once mined; or the
+   * chain failed: `anchor <slug>` or `award` retries it) or `off_chain` (no chain configured).
+   */
   commitment_anchor_status: "anchored" | "pending" | "off_chain";
   /** Why the anchoring failed, when `pending`. */
   commitment_anchor_error?: string;
@@ -184,8 +192,10 @@ export async function getDataset(ctx: PlatformContext, datasetId: string): Promi
  *   `invalid_gold`
  */
 /**
- * How many benchmarks one account may publish per period: each publish anchors its commitment, one
- * transaction the operator pays (issue 13 re-probe: 40 operator transactions in 7 s from 2 addresses).
+ * How many benchmarks one account may publish per period (issue 13 re-probe: 40 operator transactions
+ * in 7 s from 2 addresses). Under batched anchoring (`serve`) the operator's commitment transactions
+ * are bounded by time (one `anchorMany` per flush) whatever the number of publishes; inline, each
+ * publish is one transaction the operator pays.
  */
 export interface PublishQuota {
   /** Publishes per period (>= 1). */
@@ -193,26 +203,23 @@ export interface PublishQuota {
   /** The period, in ms. */
   periodMs: number;
   /**
-   * Publishes per period by all accounts but the operator's together (>= 1; default
-   * {@link DEFAULT_PUBLISHES_ALL_ACCOUNTS}): accounts are free, so the per-account count alone does not
-   * bound the operator's transactions (probe7 N2: 3 accounts, 60 transactions).
+   * Publishes per period by all accounts but the operator's together (an integer >= 1), for an
+   * operator who wants one (`serve --publish-budget-all N`); default none. It was 100 by default
+   * (probe7 N2), but free accounts from one address filled it and locked every author out for the
+   * period (probe8 P2); batched anchoring bounds the operator's gas instead.
    */
   allAccountsCount?: number;
 }
 
-/** The default global count of a {@link PublishQuota}: 100 publishes per period by all accounts. */
-export const DEFAULT_PUBLISHES_ALL_ACCOUNTS = 100;
-
-/** The default {@link PublishQuota}: 20 benchmarks per account and 100 by all accounts per 24 hours. */
+/** The default {@link PublishQuota}: 20 benchmarks per account per 24 hours; no budget for all accounts. */
 export const DEFAULT_PUBLISH_QUOTA: PublishQuota = {
   count: 20,
   periodMs: 24 * 3600 * 1000,
-  allAccountsCount: DEFAULT_PUBLISHES_ALL_ACCOUNTS,
 };
 
 /**
  * Refuses a publish past the account's {@link PublishQuota}, or past its count for all accounts
- * together (the operator, who pays, is not counted nor refused).
+ * together when one is set (the operator, who pays, is not counted nor refused).
  * @throws PlatformError `publish_quota_exceeded`, `details: {limit: "publishes_per_account" or
  *   "publishes_all_accounts", count, period_seconds, retry_after_seconds}`
  */
@@ -242,7 +249,8 @@ export async function assertPublishQuota(
     "publishes_per_account",
     "an account",
   );
-  const all = quota.allAccountsCount ?? DEFAULT_PUBLISHES_ALL_ACCOUNTS;
+  const all = quota.allAccountsCount;
+  if (all === undefined) return;
   refuse(
     await q.benchmarks.createdSinceByNonOperators(since),
     all,
@@ -319,7 +327,9 @@ export async function publishBenchmark(
   });
   let anchor: AnchorEvidence | null = null;
   let anchorError: string | undefined;
-  if (ctx.chain) {
+  // Batched: the commitment waits (pending) for the batcher's next anchorMany, within its interval.
+  if (ctx.chain && ctx.anchorBatcher) ctx.anchorBatcher.notify();
+  else if (ctx.chain) {
     try {
       anchor = await anchorCommitment(ctx, slug);
     } catch (e) {

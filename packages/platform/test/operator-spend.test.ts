@@ -1,8 +1,10 @@
 /**
  * The operator's spend per account (issue 13 re-probe: publish and finalize each cost one operator
- * transaction, 40 in 7 s from 2 addresses). Receipts are anchored in `anchorMany` batches (counted
- * here by the signer's nonce on the local chain), the award still anchors every receipt left pending
- * before it ranks (SPEC 4, 8), and an account's publishes are bounded per period.
+ * transaction, 40 in 7 s from 2 addresses). Receipts and commitments are anchored in `anchorMany`
+ * batches (counted here by the signer's nonce on the local chain), the award still anchors every
+ * receipt and commitment left pending before it ranks (SPEC 4, 8), and an account's publishes are
+ * bounded per period; all accounts together are not by default (probe8 P2: free accounts filled a
+ * global budget and locked every author out).
  */
 import { anchorRegistryAbi } from "@bench-bounty/contracts";
 import { describe, expect, it } from "vitest";
@@ -42,7 +44,8 @@ describe("receipt anchors are batched", () => {
         prompt_template: TEMPLATE,
         grader_type: "exact",
       });
-      expect(pub.commitment_anchor_status).toBe("anchored");
+      expect(pub.commitment_anchor_status).toBe("pending");
+      expect(await platform.real.flushAnchors()).toBe(1); // the commitment
       const before = await nonce();
       const finals = [];
       for (let i = 0; i < 12; i++) {
@@ -102,7 +105,7 @@ describe("receipt anchors are batched", () => {
     }
   }, 180_000);
 
-  it("the award anchors every receipt still pending before it ranks", async () => {
+  it("the award anchors every receipt and the commitment still pending before it ranks", async () => {
     const dc = devChain();
     const chainNow = await latestBlockTime(dc);
     const clock = manualClock(chainNow * 1000);
@@ -135,11 +138,18 @@ describe("receipt anchors are batched", () => {
       await platform.registerAgent("w2", { withdrawal_address: dc.accounts[12]!.address });
       const f1 = (await runBenchmark(await platform.backend("w1"), slug, "w1", agent(clock))).finalized!;
       const f2 = (await runBenchmark(await platform.backend("w2"), slug, "w2", agent(clock))).finalized!;
-      expect(await platform.real.pendingAnchors(slug)).toHaveLength(2);
+      // the two receipts and the commitment (batched too, never flushed here)
+      expect((await platform.real.pendingAnchors(slug)).map((a) => a.kind).sort()).toEqual([
+        "commitment",
+        "receipt",
+        "receipt",
+      ]);
       await dc.increaseTime(3700);
       clock.set((closesAt + 200) * 1000);
       await platform.award(slug);
       expect(await platform.real.pendingAnchors(slug)).toEqual([]);
+      const b = await platform.real.getBenchmark(slug);
+      expect(b.commitment_anchor).toEqual(await platform.chain!.findAnchor(b.commit_root));
       for (const f of [f1, f2]) expect(await platform.chain!.findAnchor(f.receipt_hash)).not.toBeNull();
     } finally {
       await platform.close();
@@ -147,7 +157,141 @@ describe("receipt anchors are batched", () => {
   }, 180_000);
 });
 
+describe("commitment anchors are batched", () => {
+  it("9 publishes from 3 accounts cost ceil(9/maxBatch) operator transactions at the flush; pending in the answer, the detail's anchor once mined", async () => {
+    const dc = devChain();
+    const clock = manualClock((await latestBlockTime(dc)) * 1000);
+    const signer = dc.accounts[13]!.address;
+    const nonce = () => dc.publicClient.getTransactionCount({ address: signer });
+    const platform = await openTemp({
+      clock: clock.now,
+      chain: chainConfig(dc, 13),
+      anchorBatching: { flushMs: 3_600_000, maxBatch: 4 },
+    });
+    try {
+      const before = await nonce();
+      const pubs = [];
+      for (const name of ["pub-a", "pub-b", "pub-c"]) {
+        const p = await platform.principal(name);
+        for (let i = 0; i < 3; i++) {
+          const ds = await platform.real.createDataset(p, cities(4, `batch-${name}-${i}`));
+          pubs.push(
+            await platform.real.publish(p, ds.dataset_id, {
+              title: `B ${name} ${i}`,
+              prompt_template: TEMPLATE,
+              grader_type: "exact",
+            }),
+          );
+        }
+      }
+      expect(await nonce()).toBe(before); // no operator transaction per publish
+      for (const pub of pubs) {
+        expect(pub).toMatchObject({ commitment_anchor_status: "pending", commitment_anchor: null });
+        expect((await platform.real.benchmarkDetail(pub.slug)).commitment.anchor).toBeNull();
+      }
+      expect(await platform.real.flushAnchors()).toBe(9);
+      expect(await nonce()).toBe(before + Math.ceil(9 / 4)); // one anchorMany per 4 commitments
+      for (const pub of pubs) {
+        const anchor = (await platform.real.benchmarkDetail(pub.slug)).commitment.anchor;
+        const onChain = await platform.chain!.findAnchor(pub.commit_root);
+        expect(anchor).not.toBeNull();
+        expect(anchor).toEqual(onChain);
+        expect((await platform.real.getBenchmark(pub.slug)).commitment_anchor).toEqual(onChain);
+        expect(await platform.real.pendingAnchors(pub.slug)).toEqual([]);
+      }
+      expect(await platform.real.flushAnchors()).toBe(0);
+      expect(await nonce()).toBe(before + 3);
+    } finally {
+      await platform.close();
+    }
+  }, 180_000);
+
+  it("the batcher's timer anchors a publish's commitment without being asked", async () => {
+    const dc = devChain();
+    const clock = manualClock((await latestBlockTime(dc)) * 1000);
+    const platform = await openTemp({
+      clock: clock.now,
+      chain: chainConfig(dc, 14),
+      anchorBatching: { flushMs: 50 },
+    });
+    try {
+      const ds = await platform.createDataset(cities(4, "commit-timer"));
+      const pub = await platform.publish(ds.dataset_id, {
+        title: "Commit timer",
+        prompt_template: TEMPLATE,
+        grader_type: "exact",
+      });
+      expect(pub.commitment_anchor_status).toBe("pending");
+      for (let i = 0; i < 600 && (await platform.real.getBenchmark(pub.slug)).commitment_anchor === null; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      const anchor = (await platform.real.benchmarkDetail(pub.slug)).commitment.anchor;
+      expect(anchor).toEqual(await platform.chain!.findAnchor(pub.commit_root));
+      expect(anchor!.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    } finally {
+      await platform.close();
+    }
+  }, 180_000);
+
+  it("without batching a publish still anchors its commitment inline", async () => {
+    const dc = devChain();
+    const clock = manualClock((await latestBlockTime(dc)) * 1000);
+    const platform = await openTemp({ clock: clock.now, chain: chainConfig(dc, 15) });
+    try {
+      const ds = await platform.createDataset(cities(4, "commit-inline"));
+      const pub = await platform.publish(ds.dataset_id, {
+        title: "Commit inline",
+        prompt_template: TEMPLATE,
+        grader_type: "exact",
+      });
+      expect(pub.commitment_anchor_status).toBe("anchored");
+      expect(pub.commitment_anchor).toEqual(await platform.chain!.findAnchor(pub.commit_root));
+    } finally {
+      await platform.close();
+    }
+  }, 180_000);
+});
+
 describe("publish quota", () => {
+  it("by default all accounts together have no budget: a new author publishes after 100 publishes by 5 others (probe8 P2)", async () => {
+    const clock = manualClock(Date.parse("2026-12-01T00:00:00Z"));
+    const platform = await openTemp({ clock: clock.now });
+    try {
+      const publishBy = async (name: string, i: number) => {
+        const p = await platform.principal(name);
+        const ds = await platform.real.createDataset(p, cities(4, `many-${name}-${i}`));
+        return platform.real.publish(p, ds.dataset_id, {
+          title: `M${name}${i}`,
+          prompt_template: TEMPLATE,
+          grader_type: "exact",
+        });
+      };
+      for (let a = 0; a < 5; a++)
+        for (let i = 0; i < 20; i++) {
+          await publishBy(`many-${a}`, i);
+          clock.advance(1000);
+        }
+      expect((await platform.listBenchmarks()).length).toBe(100);
+      expect((await publishBy("many-new", 0)).slug).toBeTruthy();
+      // the per-account quota (20 per 24 h) still holds
+      await expect(publishBy("many-0", 20)).rejects.toMatchObject({
+        code: "publish_quota_exceeded",
+        details: { limit: "publishes_per_account", count: 20 },
+      });
+    } finally {
+      await platform.close();
+    }
+  }, 180_000);
+
+  it("allAccountsCount that is not an integer >= 1 is refused at open, naming it", async () => {
+    for (const bad of [0, -1, 1.5, Number.NaN])
+      await expect(
+        openTemp({ publishQuota: { count: 2, periodMs: 3_600_000, allAccountsCount: bad } }),
+      ).rejects.toMatchObject({
+        code: "invalid_option",
+        details: { field: "publishQuota.allAccountsCount" },
+      });
+  });
+
   it("an account publishes at most `count` benchmarks per period: the next is publish_quota_exceeded naming the limit", async () => {
     const clock = manualClock(Date.parse("2026-12-01T00:00:00Z"));
     const platform = await openTemp({ clock: clock.now, publishQuota: { count: 3, periodMs: 3_600_000 } });

@@ -1,10 +1,15 @@
 /**
  * An account's publishes are bounded per period (each anchors its commitment: one transaction the
  * operator pays; issue 13 re-probe). Over REST the refusal is 429 `publish_quota_exceeded` with
- * `Retry-After` and `details.limit` naming the limit.
+ * `Retry-After` and `details.limit` naming the limit. All accounts together have no budget unless the
+ * operator sets one (probe8 P2: 5 free accounts from one address filled the former default of 100 and
+ * locked every author out for 24 h). The operator's commitment transactions are bounded by batching
+ * instead: under `anchorBatching` (as `serve` runs) N publishes cost ceil(N / maxBatch) transactions
+ * at the flush, the answer says `pending`, the detail shows the anchor once mined.
  */
-import { describe, expect, it } from "vitest";
-import { call, CITIES_PUBLISH, citiesDataset, register, useLive } from "./helpers.js";
+import { startDevChain, type DevChain } from "@bench-bounty/devchain";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, CITIES_PUBLISH, citiesDataset, register, startLive, useLive, type Live } from "./helpers.js";
 
 const live = useLive({ platform: { publishQuota: { count: 2, periodMs: 3_600_000 } } });
 
@@ -76,4 +81,92 @@ describe("publish quota for all accounts together over REST", () => {
       });
     }
   });
+});
+
+describe("no budget for all accounts together by default", () => {
+  const free = useLive();
+
+  it("after 100 publishes by 5 accounts a new author still publishes (201); the 21st of an account is 429", async () => {
+    const publish = async (key: string, i: string) => {
+      const ds = await call(free.url, "POST", "/api/v1/datasets", { key, body: citiesDataset(4, `qd-${i}`) });
+      expect(ds.status).toBe(201);
+      return call(free.url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
+        key,
+        body: CITIES_PUBLISH,
+      });
+    };
+    const keys: string[] = [];
+    for (let a = 0; a < 5; a++) keys.push((await register(free.url, `quota-free-${a}`)).key);
+    for (const [a, key] of keys.entries())
+      for (let i = 0; i < 20; i++) expect((await publish(key, `${a}-${i}`)).status).toBe(201);
+    const late = await register(free.url, "quota-free-late");
+    const ok = await publish(late.key, "late");
+    expect(ok.status).toBe(201);
+    const over = await publish(keys[0]!, "0-20");
+    expect(over.status).toBe(429);
+    expect(over.json.error).toMatchObject({
+      code: "publish_quota_exceeded",
+      details: { limit: "publishes_per_account", count: 20 },
+    });
+  }, 180_000);
+});
+
+describe("commitment anchors batched over REST", () => {
+  let dc: DevChain;
+  let live: Live;
+  beforeAll(async () => {
+    dc = await startDevChain();
+    live = await startLive({
+      platform: {
+        chain: {
+          rpcUrl: dc.rpcUrl,
+          chainId: dc.chainId,
+          contracts: dc.contracts,
+          privateKey: dc.accounts[5]!.privateKey,
+        },
+        anchorBatching: { flushMs: 3_600_000, maxBatch: 4 },
+      },
+    });
+  }, 240_000);
+  afterAll(async () => {
+    await live?.stop();
+    await dc?.stop();
+  });
+
+  it("6 publishes from 3 accounts: 201 pending, no operator transaction; one flush: ceil(6/4) transactions, the detail's anchor", async () => {
+    const nonce = () => dc.publicClient.getTransactionCount({ address: dc.accounts[5]!.address });
+    const before = await nonce();
+    const pubs: { slug: string; commit_root: string }[] = [];
+    for (const name of ["batch-a", "batch-b", "batch-c"]) {
+      const { key } = await register(live.url, name);
+      for (let i = 0; i < 2; i++) {
+        const ds = await call(live.url, "POST", "/api/v1/datasets", {
+          key,
+          body: citiesDataset(4, `cb-${name}-${i}`),
+        });
+        const pub = await call(live.url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
+          key,
+          body: CITIES_PUBLISH,
+        });
+        expect(pub.status, pub.text).toBe(201);
+        expect(pub.json).toMatchObject({ commitment_anchor_status: "pending", commitment_anchor: null });
+        pubs.push(pub.json);
+      }
+    }
+    expect(await nonce()).toBe(before);
+    for (const { slug } of pubs) {
+      const d = await call(live.url, "GET", `/api/v1/benchmarks/${slug}`);
+      expect(d.json.commitment.anchor).toBeNull();
+    }
+    expect(await live.platform.flushAnchors()).toBe(6);
+    expect(await nonce()).toBe(before + 2);
+    for (const { slug, commit_root } of pubs) {
+      const onChain = await live.platform.chain!.findAnchor(commit_root as `0x${string}`);
+      expect(onChain).not.toBeNull();
+      const d = await call(live.url, "GET", `/api/v1/benchmarks/${slug}`);
+      expect(d.json.commitment.anchor).toEqual(onChain);
+      const c = await call(live.url, "GET", `/api/v1/benchmarks/${slug}/commitment`);
+      expect(c.json.commitment_anchor).toEqual(onChain);
+    }
+  }, 180_000);
 });

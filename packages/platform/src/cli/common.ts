@@ -12,6 +12,7 @@ import type { ChainConfig } from "../chain.js";
 import type { FaultHooks } from "../context.js";
 import { PlatformError } from "../errors.js";
 import type { Principal } from "../identity/principal.js";
+import type { PublishQuota } from "../publish.js";
 import { Platform } from "../platform.js";
 import { ensureWritableDir, requireExistingStore, STORE_DIR_MODE } from "../store.js";
 
@@ -213,8 +214,10 @@ export interface OpenPlatformOptions {
   operatorKey?: string;
   /** Test only: fault-injection hooks (crash tests); no command sets them. */
   faults?: FaultHooks;
-  /** Batch receipt anchors, flushed on a timer (`serve`: `--anchor-flush-ms`). */
+  /** Batch receipt and commitment anchors, flushed on a timer (`serve`: `--anchor-flush-ms`). */
   anchorBatching?: AnchorBatching;
+  /** The publish quota (`serve`: `--publish-budget-all`); default the platform's. */
+  publishQuota?: PublishQuota;
 }
 
 /**
@@ -240,6 +243,7 @@ export async function openStore(
     ...(more.faults ? { faults: more.faults } : {}),
     ...(more.existing ? { existingStore: true } : {}),
     ...(more.anchorBatching ? { anchorBatching: more.anchorBatching } : {}),
+    ...(more.publishQuota ? { publishQuota: more.publishQuota } : {}),
   };
   const url = process.env.DATABASE_URL;
   if (url !== undefined && url !== "") {

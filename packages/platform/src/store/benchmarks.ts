@@ -155,6 +155,19 @@ export class BenchmarksTable extends TableModule {
       .execute();
   }
 
+  /**
+   * Records a batched commitment anchor on every benchmark with this root and no anchor yet (two
+   * benchmarks share a root only when published with the same seed); bumps their versions.
+   */
+  async setCommitmentAnchorOfRoot(root: string, ev: AnchorEvidence): Promise<void> {
+    await this.db
+      .updateTable("benchmarks")
+      .set((eb) => ({ commitment_anchor_json: toStored(ev), board_version: eb("board_version", "+", 1) }))
+      .where("commit_root", "=", root)
+      .where("commitment_anchor_json", "is", null)
+      .execute();
+  }
+
   /** Records the attached bounty (or its refreshed on-chain facts); bumps the row's version (its close time moves the board's `open`). */
   async setBounty(slug: string, bounty: AttachedBounty): Promise<void> {
     await this.db
