@@ -25,7 +25,7 @@ import {
   RateLimiter,
   type Limits,
 } from "./middleware/limits.js";
-import { mountMcp } from "./mcp/endpoint.js";
+import { MCP_PATH, mountMcp } from "./mcp/endpoint.js";
 import { publicReads } from "./public-reads.js";
 import { accountRoutes } from "./routes/accounts.js";
 import { benchmarkRoutes } from "./routes/benchmarks.js";
@@ -87,7 +87,7 @@ function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
     );
     if (re.test(path)) methods.add(r.method);
   }
-  if (methods.has("GET")) methods.add("HEAD");
+  if (methods.has("GET") && !MCP_PATH.test(path)) methods.add("HEAD"); // MCP: its own MCP_METHODS
   return [...methods].sort();
 }
 

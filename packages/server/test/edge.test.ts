@@ -345,6 +345,15 @@ describe("small edges", () => {
       });
     }
   });
+  it("HEAD, OPTIONS and any other method on MCP are 405 with the same Allow (probe8 P6)", async () => {
+    for (const path of ["/mcp", `/mcp/benchmarks/${slug}/http`])
+      for (const method of ["HEAD", "OPTIONS", "PUT"]) {
+        const r = await call(live.url, method, path);
+        expect(r.status, `${method} ${path}`).toBe(405);
+        expect(r.headers.get("allow"), `${method} ${path}`).toBe("DELETE, GET, POST");
+        if (method !== "HEAD") expect(r.json.error.details.allow).toEqual(["DELETE", "GET", "POST"]);
+      }
+  });
   it("POST / on the web app is 405 with Allow: GET, HEAD (not 404); the API's 404 stays", async () => {
     const app = createApp({ domain: platformDomain(live.platform), web: webMiddleware({}) });
     expect((await app.request("/")).status).toBe(200);
