@@ -354,6 +354,28 @@ describe("small edges", () => {
         if (method !== "HEAD") expect(r.json.error.details.allow).toEqual(["DELETE", "GET", "POST"]);
       }
   });
+  it("a query parameter with an empty name, and any on the OpenAPI document and the web app, is 400 (probe8 P5)", async () => {
+    for (const q of ["?=", "?&", "?=1", "?status=open&", "?&status=open"]) {
+      const r = await call(live.url, "GET", `/api/v1/benchmarks${q}`);
+      expect(r.status, q).toBe(400);
+      expect(r.json.error.code, q).toBe("invalid_query");
+      expect(r.json.error.details.parameter, q).toBe("");
+    }
+    expect((await call(live.url, "GET", "/api/v1/benchmarks?")).status).toBe(200);
+    expect((await call(live.url, "GET", `/api/v1/benchmarks/${slug}/leaderboard?&limit=5`)).status).toBe(400);
+    const doc = await call(live.url, "GET", "/api/v1/openapi.json?x=1");
+    expect(doc.status).toBe(400);
+    expect(doc.json.error).toMatchObject({ code: "invalid_query", details: { parameter: "x" } });
+    expect((await call(live.url, "GET", "/api/v1/openapi.json")).status).toBe(200);
+    const app = createApp({ domain: platformDomain(live.platform), web: webMiddleware({}) });
+    for (const path of ["/", "/index.html", "/config.json"]) {
+      expect((await app.request(path)).status, path).toBe(200);
+      const r = await app.request(`${path}?x=1`);
+      expect(r.status, path).toBe(400);
+      expect(((await r.json()) as { error: { details: unknown } }).error.details).toEqual({ parameter: "x" });
+      expect((await app.request(`${path}?=`)).status, path).toBe(400);
+    }
+  });
   it("POST / on the web app is 405 with Allow: GET, HEAD (not 404); the API's 404 stays", async () => {
     const app = createApp({ domain: platformDomain(live.platform), web: webMiddleware({}) });
     expect((await app.request("/")).status).toBe(200);
