@@ -367,6 +367,18 @@ describe("small edges", () => {
     expect(doc.status).toBe(400);
     expect(doc.json.error).toMatchObject({ code: "invalid_query", details: { parameter: "x" } });
     expect((await call(live.url, "GET", "/api/v1/openapi.json")).status).toBe(200);
+    for (const path of ["/mcp", `/mcp/benchmarks/${slug}/http`])
+      for (const method of ["GET", "POST", "DELETE"]) {
+        const r = await call(live.url, method, `${path}?x=1`, {
+          ...(method === "POST" ? { body: { jsonrpc: "2.0", id: 1, method: "tools/list" } } : {}),
+          headers: { accept: "application/json, text/event-stream" },
+        });
+        expect(r.status, `${method} ${path}`).toBe(400);
+        expect(r.json.error, `${method} ${path}`).toMatchObject({
+          code: "invalid_query",
+          details: { parameter: "x" },
+        });
+      }
     const app = createApp({ domain: platformDomain(live.platform), web: webMiddleware({}) });
     for (const path of ["/", "/index.html", "/config.json"]) {
       expect((await app.request(path)).status, path).toBe(200);

@@ -14,6 +14,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env.js";
 import { EdgeError } from "../errors.js";
 import { strictParse } from "../route.js";
+import { readQuery } from "../query.js";
 import { ANSWERS_BODY, MCP_ANONYMOUS_BODY } from "../body-limits.js";
 import { requirePrincipal } from "@bench-bounty/platform";
 import {
@@ -171,6 +172,7 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
       { allow: [...MCP_METHODS] },
       { allow: MCP_METHODS.join(", ") },
     );
+  readQuery(c, []); // the endpoints take no query: 400 `invalid_query` naming the parameter, as REST (probe8 P5)
   const empty = await emptyBatch(c);
   if (empty) return empty;
   const server = new McpServer(MCP_SERVER_INFO, {
