@@ -42,14 +42,24 @@ const UINT256_MAX = (1n << 256n) - 1n;
  * Reads the query string: refuses parameters not in `allowed` (array forms such
  * as `limit[]` included) and parameters given more than once, and drops empty
  * values (`?status=` means "any"). Values are not trimmed: `limit= 1` is refused
- * by the value's parser, as every non-canonical form is.
+ * by the value's parser, as every non-canonical form is. With the request's `url`, a parameter
+ * without a name (`?=`, `?&`, a stray `&`: dropped from `queries`) is refused too (parameter `""`).
  * @throws ParamError
  */
 export function readQuery(
   queries: Record<string, string[]>,
   allowed: readonly string[],
+  url?: string,
 ): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
+  const q = url === undefined ? -1 : url.indexOf("?");
+  if (url !== undefined && q >= 0 && q < url.length - 1)
+    for (const part of url
+      .slice(q + 1)
+      .split("#")[0]!
+      .split("&"))
+      if (part === "" || part.startsWith("="))
+        throw new ParamError("", "a query parameter has an empty name (`?=`, `?&` or a stray `&`)");
   for (const [name, values] of Object.entries(queries)) {
     if (!allowed.includes(name)) {
       throw new ParamError(

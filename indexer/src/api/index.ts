@@ -252,7 +252,11 @@ function noRoute(c: Context) {
 app.notFound(noRoute);
 
 app.get("/bounties", async (c) => {
-  const q = readQuery(c.req.queries(), ["status", "author", "token", "awarder", "limit", "cursor"]);
+  const q = readQuery(
+    c.req.queries(),
+    ["status", "author", "token", "awarder", "limit", "cursor"],
+    c.req.url,
+  );
   const limit = parseLimit("limit", q.limit);
   const where = and(
     q.status === undefined ? undefined : eq(bounty.status, parseStatus("status", q.status)),
@@ -272,7 +276,7 @@ app.get("/bounties", async (c) => {
 });
 
 app.get("/bounties/:id", async (c) => {
-  readQuery(c.req.queries(), []);
+  readQuery(c.req.queries(), [], c.req.url);
   const id = parseBountyId("id", c.req.param("id"));
   const [row] = await db.select().from(bounty).where(eq(bounty.id, id));
   if (row === undefined) return notFound(c, `no bounty ${id} is indexed`);
@@ -302,7 +306,7 @@ app.get("/bounties/:id", async (c) => {
 });
 
 app.get("/accounts/:address/credits", async (c) => {
-  const q = readQuery(c.req.queries(), ["limit", "cursor", "token"]);
+  const q = readQuery(c.req.queries(), ["limit", "cursor", "token"], c.req.url);
   const account = parseAddress("address", c.req.param("address"));
   const limit = parseLimit("limit", q.limit);
   const token = q.token === undefined ? undefined : parseAddress("token", q.token);
@@ -339,7 +343,7 @@ app.get("/accounts/:address/credits", async (c) => {
 });
 
 app.get("/anchors/:digest", async (c) => {
-  readQuery(c.req.queries(), []);
+  readQuery(c.req.queries(), [], c.req.url);
   const digest = parseBytes32("digest", c.req.param("digest"));
   const [row] = await db.select().from(anchor).where(eq(anchor.digest, digest));
   if (row === undefined)
@@ -348,7 +352,7 @@ app.get("/anchors/:digest", async (c) => {
 });
 
 app.get("/awards", async (c) => {
-  const q = readQuery(c.req.queries(), ["winner", "from", "to", "token", "limit", "cursor"]);
+  const q = readQuery(c.req.queries(), ["winner", "from", "to", "token", "limit", "cursor"], c.req.url);
   const limit = parseLimit("limit", q.limit);
   const from = q.from === undefined ? undefined : parseTime("from", q.from);
   const to = q.to === undefined ? undefined : parseTime("to", q.to);
@@ -431,7 +435,7 @@ app.get("/awards", async (c) => {
 });
 
 app.get("/anomalies", async (c) => {
-  readQuery(c.req.queries(), []);
+  readQuery(c.req.queries(), [], c.req.url);
   const rows = await db.select().from(anomaly).orderBy(asc(anomaly.blockNumber), asc(anomaly.id));
   return json(c, { items: rows });
 });

@@ -30,6 +30,16 @@ describe("REST parameters", () => {
     expect(readQuery({ status: [""] }, ["status"])).toEqual({ status: undefined });
   });
 
+  it("a parameter without a name is refused when the URL is given (probe8 P5: `?=` and `?&` passed)", () => {
+    for (const q of ["?=", "?&", "?=1", "?status=&", "?&status=x"])
+      expect(
+        paramOf(() => readQuery({}, ["status"], `http://i/bounties${q}`)),
+        q,
+      ).toBe("");
+    expect(readQuery({}, ["status"], "http://i/bounties?")).toEqual({});
+    expect(readQuery({ status: ["x"] }, ["status"], "http://i/bounties?status=x")).toEqual({ status: "x" });
+  });
+
   it("an unknown parameter on a route without parameters says so (it printed an empty list)", () => {
     expect(() => readQuery({ x: ["1"] }, [])).toThrow(
       'unknown parameter "x" (this route takes no query parameters)',

@@ -22,6 +22,7 @@ import {
   DEFAULT_PUBLISH_QUOTA,
   PlatformError,
   publicRpcOrigin,
+  publicUrl,
   type FaultHooks,
   type Platform,
 } from "@bench-bounty/platform";
@@ -29,8 +30,10 @@ import {
 interface ServeOpts extends StoreOpts {
   port: string;
   host: string;
-  /** The indexer the web leaderboard reads claims from (its base URL). */
+  /** The indexer the verifier reads (its base URL; may carry credentials: never printed or served whole). */
   indexerUrl?: string;
+  /** The indexer the web pages read, when not `--indexer-url` itself (served without credentials too). */
+  publicIndexerUrl?: string;
   /** An RPC the web page may print in its verify command (never `--rpc-url`: it may carry a key). */
   publicRpcUrl?: string;
   /** The chain is a local node (no explorer links on the web pages, whatever its chain id). */
@@ -164,6 +167,30 @@ async function openForServe(
   });
 }
 
+/**
+ * The indexer URL the web pages are told (`config.json`, served to anyone): `--public-indexer-url`,
+ * else `--indexer-url`, either without userinfo or secret parameters ({@link publicUrl}; probe8 P4:
+ * `--indexer-url http://user:PASS@host/?token=T` was served whole).
+ * @throws PlatformError `invalid_option` naming the flag when it is not a URL (the value is not echoed)
+ */
+export function publicIndexerOf(o: Pick<ServeOpts, "indexerUrl" | "publicIndexerUrl">): string | undefined {
+  const given: [string, string | undefined][] = [
+    ["--indexer-url", o.indexerUrl],
+    ["--public-indexer-url", o.publicIndexerUrl],
+  ];
+  for (const [flag, v] of given)
+    if (v !== undefined && publicUrl(v) === "(not a URL)")
+      throw new PlatformError(
+        "invalid_option",
+        `${flag} is not a URL (the value is not printed: it may carry a secret)`,
+        {
+          field: flag,
+        },
+      );
+  const shown = o.publicIndexerUrl ?? o.indexerUrl;
+  return shown ? publicUrl(shown) : undefined;
+}
+
 /** Options of {@link registerServeCommand}. */
 export interface ServeCommandOptions {
   /** Test only (the crash tests' entry, never the bin): fault-injection hooks of the platform. */
@@ -178,8 +205,15 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
     .addOption(new Option("--port <port>", "TCP port (0: any free port)").env("PORT").default("8787"))
     .addOption(new Option("--host <host>", "bind address").env("HOST").default("127.0.0.1"))
     .addOption(
-      new Option("--indexer-url <url>", "indexer the web leaderboard reads award claims from").env(
-        "BENCH_BOUNTY_INDEXER_URL",
+      new Option(
+        "--indexer-url <url>",
+        "indexer the verifier and the web leaderboard read award claims from (printed and served without userinfo or secret parameters)",
+      ).env("BENCH_BOUNTY_INDEXER_URL"),
+    )
+    .addOption(
+      new Option(
+        "--public-indexer-url <url>",
+        "the indexer the web pages read, when not --indexer-url (served without userinfo or secret parameters)",
       ),
     )
     .addOption(
@@ -212,6 +246,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
     .action(async (o: ServeOpts, cmd: Command) => {
       try {
         const port = portOf(o.port);
+        const shownIndexer = publicIndexerOf(o);
         // serve batches receipt anchors unless `--receipt-anchoring immediate` is given explicitly
         const batched =
           cmd.getOptionValueSource("receiptAnchoring") === "default" || o.receiptAnchoring === "batch";
@@ -229,7 +264,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         const jobs = storeVerificationQueue(platform.verificationJobs);
         const domain = platformDomain(platform, { jobs, localChain: o.localChain === true });
         const web = webMiddleware({
-          ...(o.indexerUrl ? { indexerUrl: o.indexerUrl } : {}),
+          ...(shownIndexer ? { indexerUrl: shownIndexer } : {}),
           ...(o.publicRpcUrl ? { publicRpcUrl: o.publicRpcUrl } : {}),
           localChain: o.localChain === true,
         });
@@ -262,7 +297,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
             `  chain: ${rpc ? `chain id ${o.chainId} via ${publicRpcOrigin(rpc)}` : "none (off-chain: no anchors, no award)"}\n` +
             `  receipt anchors: ${!rpc ? "none (off-chain)" : platform.ctx.anchorBatcher ? `batched (one anchorMany within ${o.anchorFlushMs} ms of a finalize; commitments likewise, of a publish)` : "one transaction per finalize and per publish (--receipt-anchoring immediate)"}\n` +
             `  operator key: ${process.env.BENCH_BOUNTY_OPERATOR_KEY ? "set (BENCH_BOUNTY_OPERATOR_KEY)" : "not set (nobody may award over the API)"}\n` +
-            `  verifier: full policy, chain ${rpc ? publicRpcOrigin(rpc) : "not set"}, indexer ${o.indexerUrl ?? "not set"}` +
+            `  verifier: full policy, chain ${rpc ? publicRpcOrigin(rpc) : "not set"}, indexer ${o.indexerUrl ? publicUrl(o.indexerUrl) : "not set"}` +
             `${verifier.queued.length ? ` (queued at start: ${verifier.queued.join(", ")})` : ""}\n` +
             `  web: ${server.url}/\n` +
             `  REST: ${server.url}/api/v1/benchmarks  OpenAPI: ${server.url}/api/v1/openapi.json\n` +

@@ -115,4 +115,35 @@ describe("serve and the operator's RPC URL", { timeout: 60_000 }, () => {
     expect(config.rpcUrl).toBe("https://mainnet.base.org");
     expect(JSON.stringify(config)).not.toContain(SECRET);
   });
+
+  it("the indexer URL is printed and served without its userinfo or token (probe8 P4)", async () => {
+    const base = await startServe([
+      "--indexer-url",
+      "http://idxuser:IDXPASS8@127.0.0.1:9/?token=IDXTOK8&chain=1",
+    ]);
+    expect(printed.out).toMatch(
+      /verifier: full policy, chain http:\/\/127\.0\.0\.1:9, indexer http:\/\/127\.0\.0\.1:9\?chain=1\n/,
+    );
+    expect(printed.out + printed.err).not.toMatch(/IDXPASS8|IDXTOK8|idxuser/);
+    const config = (await (await fetch(`${base}/config.json`)).json()) as Record<string, unknown>;
+    expect(config.indexerUrl).toBe("http://127.0.0.1:9?chain=1");
+    for (const p of await publicPaths(base))
+      expect(await (await fetch(`${base}${p}`)).text(), p).not.toMatch(/IDXPASS8|IDXTOK8|idxuser/);
+  });
+
+  it("--public-indexer-url is what the page reads, also without credentials; a non-URL is refused unprinted", async () => {
+    const base = await startServe([
+      "--indexer-url",
+      "http://idxuser:IDXPASS8@127.0.0.1:9/",
+      "--public-indexer-url",
+      "https://u:PUBPASS8@indexer.example/api/?api_key=PUBKEY8",
+    ]);
+    const config = (await (await fetch(`${base}/config.json`)).json()) as Record<string, unknown>;
+    expect(config.indexerUrl).toBe("https://indexer.example/api");
+    expect(printed.out).toMatch(/indexer http:\/\/127\.0\.0\.1:9\n/);
+    await expect(startServe(["--indexer-url", "idx IDXPASS8"])).rejects.toThrow(
+      /--indexer-url is not a URL \(the value is not printed/,
+    );
+    expect(printed.err).not.toContain("IDXPASS8");
+  });
 });

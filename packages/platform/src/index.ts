@@ -13,8 +13,8 @@ export * from "./template.js";
 export * from "./gold.js";
 export * from "./context.js";
 export * from "./store.js";
-export { redactUrl, describePostgres, type Engine, type StoreTarget } from "./store/engine.js";
-export { publicRpcOrigin, redactRpc } from "./redact.js";
+export { describePostgres, type Engine, type StoreTarget } from "./store/engine.js";
+export { publicRpcOrigin, publicUrl, redactRpc, redactSecretUrl, redactUrl } from "./redact.js";
 export {
   AnchorBatcher,
   BATCHED_ANCHOR_KINDS,

@@ -1,9 +1,80 @@
 /**
  * What of a secret-bearing URL may be printed or served: the one place. A hosted RPC provider carries
  * the operator's API key in the URL's path or query, so only its origin ever leaves the process (the
- * `serve` banner, the verification report, error messages); a database URL's password is masked by
- * `redactUrl` (`store/engine.ts`).
+ * `serve` banner, the verification report, error messages); a database URL's password and secret
+ * parameters are masked ({@link redactUrl}); a URL the public is told (the indexer the web pages read)
+ * is served without userinfo or secret parameters ({@link publicUrl}).
  */
+
+/** A query parameter whose value is a secret: its name contains password, secret, token or key (any case). */
+const SECRET_PARAM = /password|secret|token|key/i;
+
+/** `v` percent-decoded, or as it is when it is not valid percent-encoding. */
+function decodeURIComponentSafe(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch (e) {
+    if (!(e instanceof URIError)) throw e;
+    return v;
+  }
+}
+
+/** True when a query parameter `name=value` carries a secret (its name names one, or its value does). */
+function secretParam(name: string, value: string): boolean {
+  return SECRET_PARAM.test(name) || SECRET_PARAM.test(value);
+}
+
+/**
+ * A connection string with its secrets replaced by `***` (for messages and logs): the userinfo
+ * password, and every query parameter whose name contains password, secret, token or key
+ * (libpq reads `?password=`, `?sslpassword=`, ...; an RPC or proxy URL may carry `?api_key=`), and
+ * any parameter whose value names one (`?options=-c password=...`). A string `new URL` refuses
+ * (libpq's multi-host `postgresql://u:p@h1:5432,h2:5433/db`, a port over 65535) is masked the same
+ * way by hand, the password taken to run from the first `:` after `//` to the LAST `@` (an unencoded
+ * `@` in the password: everything up to the host is masked, never a tail of it).
+ */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    for (const [k, v] of [...u.searchParams.entries()]) // `?options=-c password=...` too: the value names one
+      if (secretParam(k, v)) u.searchParams.set(k, "***");
+    return u.toString();
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    let out = url;
+    const slashes = url.indexOf("//");
+    const at = url.lastIndexOf("@");
+    if (slashes >= 0 && at > slashes) {
+      const userinfo = url.slice(slashes + 2, at);
+      const colon = userinfo.indexOf(":");
+      if (colon >= 0) out = `${url.slice(0, slashes + 2)}${userinfo.slice(0, colon)}:***${url.slice(at)}`;
+    }
+    return out.replace(/([?&;]\s*)([^=&;?#\s]+)=([^&;#\s]*)/g, (m, sep: string, k: string, v: string) =>
+      secretParam(k, decodeURIComponentSafe(v)) ? `${sep}${k}=***` : m,
+    );
+  }
+}
+
+/**
+ * What of a URL the public may be told (the indexer the web pages read, printed in `serve`'s banner
+ * and served in `config.json`): its origin and path, and its query without any secret parameter
+ * (as {@link redactUrl} names them); no userinfo, no fragment, no trailing `/`. A browser could not
+ * use the credentials anyway (fetch refuses a URL that carries them).
+ * @returns the public form, or `"(not a URL)"` for a string that is not an absolute http(s)-like URL
+ */
+export function publicUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return "(not a URL)";
+  }
+  if (u.origin === "null") return "(not a URL)";
+  for (const [k, v] of [...u.searchParams.entries()]) if (secretParam(k, v)) u.searchParams.delete(k);
+  return `${u.origin}${u.pathname.replace(/\/+$/, "")}${u.search}`;
+}
 
 /**
  * What of an RPC URL may be shown to anyone: its scheme and host (`https://base-mainnet.example.com`).
@@ -21,20 +92,27 @@ export function publicRpcOrigin(rpcUrl: string): string {
 }
 
 /**
- * Replaces every occurrence of the operator's RPC URL in `text` with its {@link publicRpcOrigin}
- * (a report's `observed.rpc`, a fact's reasons, an error message).
+ * Replaces every occurrence of the secret-bearing URL `url` in `text` (as given, without its trailing
+ * `/`, JSON-escaped, or as `new URL` normalises it: viem and fetch print that form) with `shown`.
  */
-export function redactRpc(text: string, rpcUrl: string | undefined): string {
-  if (!rpcUrl) return text;
-  const origin = publicRpcOrigin(rpcUrl);
-  const forms = [rpcUrl, rpcUrl.replace(/\/+$/, ""), JSON.stringify(rpcUrl).slice(1, -1)];
+export function redactSecretUrl(text: string, url: string | undefined, shown: string): string {
+  if (!url) return text;
+  const forms = [url, url.replace(/\/+$/, ""), JSON.stringify(url).slice(1, -1)];
   try {
-    forms.push(new URL(rpcUrl).href); // viem and fetch print the normalised form
+    forms.push(new URL(url).href);
   } catch (e) {
     if (!(e instanceof TypeError)) throw e;
   }
   let out = text;
   for (const f of new Set(forms.sort((a, b) => b.length - a.length)))
-    if (f !== origin && f.length > origin.length) out = out.split(f).join(origin);
+    if (f !== "" && !shown.includes(f)) out = out.split(f).join(shown);
   return out;
+}
+
+/**
+ * Replaces every occurrence of the operator's RPC URL in `text` with its {@link publicRpcOrigin}
+ * (a report's `observed.rpc`, a fact's reasons, an error message).
+ */
+export function redactRpc(text: string, rpcUrl: string | undefined): string {
+  return rpcUrl ? redactSecretUrl(text, rpcUrl, publicRpcOrigin(rpcUrl)) : text;
 }

@@ -1,6 +1,13 @@
 /** What of a secret-bearing URL may be printed (issue 13 re-probe: the serve banner printed --rpc-url whole). */
 import { describe, expect, it } from "vitest";
-import { describePostgres, publicRpcOrigin, redactRpc, redactUrl } from "../src/index.js";
+import {
+  describePostgres,
+  publicRpcOrigin,
+  publicUrl,
+  redactRpc,
+  redactSecretUrl,
+  redactUrl,
+} from "../src/index.js";
 
 describe("redaction", () => {
   it("an RPC URL is shown by its origin only, in every form a message may hold it", () => {
@@ -34,5 +41,36 @@ describe("redaction", () => {
     const bad = "postgresql://bb:Leak1@[bad/bench?sslpassword=Leak7c&sslmode=require";
     expect(redactUrl(bad)).not.toMatch(/Leak/);
     expect(redactUrl(bad)).toContain("sslmode=require");
+  });
+
+  it("a URL new URL refuses masks the whole password, up to the last @ (probe8 P3)", () => {
+    // libpq's multi-host form and a port over 65535, with an unencoded @ in the password
+    const multi =
+      "postgresql://postgres:p8@LeakTail9@127.0.0.1:5432,127.0.0.1:5433/nodb_p8?sslpassword=Leak2&sslmode=require";
+    expect(redactUrl(multi)).toBe(
+      "postgresql://postgres:***@127.0.0.1:5432,127.0.0.1:5433/nodb_p8?sslpassword=***&sslmode=require",
+    );
+    expect(describePostgres(multi)).not.toMatch(/Leak|p8@/);
+    const port = "postgresql://postgres:Le@k8cTAIL@127.0.0.1:99999/nodb_p8";
+    expect(redactUrl(port)).toBe("postgresql://postgres:***@127.0.0.1:99999/nodb_p8");
+    expect(describePostgres(port)).not.toMatch(/k8cTAIL/);
+    // a / in the password of an unparseable URL: still masked
+    expect(redactUrl("postgresql://u:a/Leak@b@h:99999/db")).toBe("postgresql://u:***@h:99999/db");
+  });
+
+  it("a public URL is its origin and path, without userinfo, secret parameters or fragment (probe8 P4)", () => {
+    expect(publicUrl("http://idxuser:IDXPASS8@127.0.0.1:34517/?token=IDXTOK8")).toBe(
+      "http://127.0.0.1:34517",
+    );
+    expect(publicUrl("https://u:P@idx.example/ponder/?api_key=K&chain=8453#frag")).toBe(
+      "https://idx.example/ponder?chain=8453",
+    );
+    expect(publicUrl("http://127.0.0.1:42069")).toBe("http://127.0.0.1:42069");
+    expect(publicUrl("not a url SECRET")).toBe("(not a URL)");
+    const secret = "http://u:IDXPASS@127.0.0.1:1/?token=IDXTOK";
+    const text = `indexer ${secret} and ${JSON.stringify({ secret })} and ${new URL(secret).href}`;
+    const out = redactSecretUrl(text, secret, publicUrl(secret));
+    expect(out).not.toMatch(/IDXPASS|IDXTOK/);
+    expect(out).toContain("http://127.0.0.1:1");
   });
 });

@@ -25,7 +25,8 @@ import {
   RateLimiter,
   type Limits,
 } from "./middleware/limits.js";
-import { mountMcp } from "./mcp/endpoint.js";
+import { MCP_PATH, mountMcp } from "./mcp/endpoint.js";
+import { readQuery, strictQuery } from "./query.js";
 import { publicReads } from "./public-reads.js";
 import { accountRoutes } from "./routes/accounts.js";
 import { benchmarkRoutes } from "./routes/benchmarks.js";
@@ -87,7 +88,7 @@ function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
     );
     if (re.test(path)) methods.add(r.method);
   }
-  if (methods.has("GET")) methods.add("HEAD");
+  if (methods.has("GET") && !MCP_PATH.test(path)) methods.add("HEAD"); // MCP: its own MCP_METHODS
   return [...methods].sort();
 }
 
@@ -199,6 +200,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   app.route("/api/v1", datasetRoutes());
   app.route("/api/v1", accountRoutes());
   app.route("/api/v1", staticRoutes());
+  app.use("/api/v1/openapi.json", strictQuery()); // not a defineRoute route: its query is checked here
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
     type: "apiKey",
     in: "header",
@@ -219,7 +221,14 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
     answerBytes: limits.mcpAnswerBytes,
     answerBytesPerToken: limits.answerBytesPerToken,
   });
-  if (opts.web) app.use("*", opts.web);
+  if (opts.web) {
+    // The web app's paths take no query (its routes are in the fragment): 400 `invalid_query` as the API
+    const web = opts.web;
+    app.use("*", (c, next) => {
+      if ((c.req.method === "GET" || c.req.method === "HEAD") && WEB_PATH.test(c.req.path)) readQuery(c, []);
+      return web(c, next);
+    });
+  }
 
   app.notFound((c: Context<AppEnv>) => {
     const allow = opts.web && WEB_PATH.test(c.req.path) ? ["GET", "HEAD"] : allowedMethods(app, c.req.path);

@@ -345,6 +345,49 @@ describe("small edges", () => {
       });
     }
   });
+  it("HEAD, OPTIONS and any other method on MCP are 405 with the same Allow (probe8 P6)", async () => {
+    for (const path of ["/mcp", `/mcp/benchmarks/${slug}/http`])
+      for (const method of ["HEAD", "OPTIONS", "PUT"]) {
+        const r = await call(live.url, method, path);
+        expect(r.status, `${method} ${path}`).toBe(405);
+        expect(r.headers.get("allow"), `${method} ${path}`).toBe("DELETE, GET, POST");
+        if (method !== "HEAD") expect(r.json.error.details.allow).toEqual(["DELETE", "GET", "POST"]);
+      }
+  });
+  it("a query parameter with an empty name, and any on the OpenAPI document and the web app, is 400 (probe8 P5)", async () => {
+    for (const q of ["?=", "?&", "?=1", "?status=open&", "?&status=open"]) {
+      const r = await call(live.url, "GET", `/api/v1/benchmarks${q}`);
+      expect(r.status, q).toBe(400);
+      expect(r.json.error.code, q).toBe("invalid_query");
+      expect(r.json.error.details.parameter, q).toBe("");
+    }
+    expect((await call(live.url, "GET", "/api/v1/benchmarks?")).status).toBe(200);
+    expect((await call(live.url, "GET", `/api/v1/benchmarks/${slug}/leaderboard?&limit=5`)).status).toBe(400);
+    const doc = await call(live.url, "GET", "/api/v1/openapi.json?x=1");
+    expect(doc.status).toBe(400);
+    expect(doc.json.error).toMatchObject({ code: "invalid_query", details: { parameter: "x" } });
+    expect((await call(live.url, "GET", "/api/v1/openapi.json")).status).toBe(200);
+    for (const path of ["/mcp", `/mcp/benchmarks/${slug}/http`])
+      for (const method of ["GET", "POST", "DELETE"]) {
+        const r = await call(live.url, method, `${path}?x=1`, {
+          ...(method === "POST" ? { body: { jsonrpc: "2.0", id: 1, method: "tools/list" } } : {}),
+          headers: { accept: "application/json, text/event-stream" },
+        });
+        expect(r.status, `${method} ${path}`).toBe(400);
+        expect(r.json.error, `${method} ${path}`).toMatchObject({
+          code: "invalid_query",
+          details: { parameter: "x" },
+        });
+      }
+    const app = createApp({ domain: platformDomain(live.platform), web: webMiddleware({}) });
+    for (const path of ["/", "/index.html", "/config.json"]) {
+      expect((await app.request(path)).status, path).toBe(200);
+      const r = await app.request(`${path}?x=1`);
+      expect(r.status, path).toBe(400);
+      expect(((await r.json()) as { error: { details: unknown } }).error.details).toEqual({ parameter: "x" });
+      expect((await app.request(`${path}?=`)).status, path).toBe(400);
+    }
+  });
   it("POST / on the web app is 405 with Allow: GET, HEAD (not 404); the API's 404 stays", async () => {
     const app = createApp({ domain: platformDomain(live.platform), web: webMiddleware({}) });
     expect((await app.request("/")).status).toBe(200);

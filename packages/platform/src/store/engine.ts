@@ -18,6 +18,7 @@ import {
 } from "kysely";
 import type pg from "pg";
 import { PlatformError } from "../errors.js";
+import { redactUrl } from "../redact.js";
 import type { Database } from "./schema.js";
 import { WalSync } from "./wal-sync.js";
 
@@ -28,42 +29,6 @@ export type Engine = "sqlite" | "postgres";
 export type StoreTarget =
   | { engine: "sqlite"; file: string }
   | { engine: "postgres"; url: string; schema?: string; poolSize?: number };
-
-/** A query parameter whose value is a secret: its name contains password, secret, token or key (any case). */
-const SECRET_PARAM = /password|secret|token|key/i;
-
-/** `v` percent-decoded, or as it is when it is not valid percent-encoding. */
-function decodeURIComponentSafe(v: string): string {
-  try {
-    return decodeURIComponent(v);
-  } catch (e) {
-    if (!(e instanceof URIError)) throw e;
-    return v;
-  }
-}
-
-/**
- * A connection string with its secrets replaced by `***` (for messages and logs): the userinfo
- * password, and every query parameter whose name contains password, secret, token or key
- * (libpq reads `?password=`, `?sslpassword=`, ...; an RPC or proxy URL may carry `?api_key=`), and
- * any parameter whose value names one (`?options=-c password=...`).
- */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "***";
-    for (const [k, v] of [...u.searchParams.entries()]) // `?options=-c password=...` too: the value names one
-      if (SECRET_PARAM.test(k) || SECRET_PARAM.test(v)) u.searchParams.set(k, "***");
-    return u.toString();
-  } catch (e) {
-    if (!(e instanceof TypeError)) throw e;
-    return url
-      .replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@")
-      .replace(/([?&;]\s*)([^=&;?#\s]+)=([^&;#\s]*)/g, (m, sep: string, k: string, v: string) =>
-        SECRET_PARAM.test(k) || SECRET_PARAM.test(decodeURIComponentSafe(v)) ? `${sep}${k}=***` : m,
-      );
-  }
-}
 
 /** `host:port/database` of a PostgreSQL URL (no user, no password): what `serve` prints. */
 export function describePostgres(url: string, schema?: string): string {

@@ -14,6 +14,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env.js";
 import { EdgeError } from "../errors.js";
 import { strictParse } from "../route.js";
+import { readQuery } from "../query.js";
 import { ANSWERS_BODY, MCP_ANONYMOUS_BODY } from "../body-limits.js";
 import { requirePrincipal } from "@bench-bounty/platform";
 import {
@@ -152,7 +153,26 @@ export class AnswerBudget {
   }
 }
 
+/**
+ * The methods of the MCP endpoints (POST for JSON-RPC; GET and DELETE answer as the SDK's stateless
+ * mode does): the one source of what is mounted, of the 405 a HEAD gets (Hono runs the GET handler for
+ * a HEAD) and of what `OPTIONS` and any other method are told in `Allow` (probe8 P6: `HEAD /mcp`
+ * answered `allow: GET, POST, DELETE` while `OPTIONS /mcp` advertised HEAD too).
+ */
+export const MCP_METHODS = ["DELETE", "GET", "POST"] as const;
+
+/** The MCP endpoints' paths (no HEAD on them: see {@link MCP_METHODS}). */
+export const MCP_PATH = /^\/mcp(?:\/benchmarks\/[^/]+\/http)?$/;
+
 async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimiters): Promise<Response> {
+  if (!(MCP_METHODS as readonly string[]).includes(c.req.method))
+    throw new EdgeError(
+      "method_not_allowed",
+      `${c.req.method} is not allowed on ${c.req.path}`,
+      { allow: [...MCP_METHODS] },
+      { allow: MCP_METHODS.join(", ") },
+    );
+  readQuery(c, []); // the endpoints take no query: 400 `invalid_query` naming the parameter, as REST (probe8 P5)
   const empty = await emptyBatch(c);
   if (empty) return empty;
   const server = new McpServer(MCP_SERVER_INFO, {
@@ -253,9 +273,9 @@ function refusalOf(f: () => unknown): unknown {
   throw new Error("expected a refusal");
 }
 
-/** Mounts both endpoints (POST for JSON-RPC; GET and DELETE answer as the SDK's stateless mode does). */
+/** Mounts both endpoints with the {@link MCP_METHODS}. */
 export function mountMcp(app: OpenAPIHono<AppEnv>, limiters: McpLimiters): void {
-  for (const method of ["POST", "GET", "DELETE"]) {
+  for (const method of MCP_METHODS) {
     app.on(method, "/mcp", (c) => handle(c, null, limiters));
     app.on(method, "/mcp/benchmarks/:slug/http", (c) => handle(c, c.req.param("slug"), limiters));
   }

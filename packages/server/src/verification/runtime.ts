@@ -7,7 +7,7 @@
  */
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import { redactRpc, type Platform } from "@bench-bounty/platform";
+import { publicUrl, redactRpc, redactSecretUrl, type Platform } from "@bench-bounty/platform";
 import { verifyPack } from "@bench-bounty/verifier";
 import { WORKER_POLICY } from "./view.js";
 import { startWorker, type StepOutcome, type VerificationQueue, type WorkerDeps } from "./worker.js";
@@ -76,23 +76,36 @@ async function indexerCaughtUp(indexerUrl: string, pack: Uint8Array): Promise<vo
     throw new IndexerBehind(`${url}: bounty ${String(bountyId)} is ${String(status)}, not yet awarded`);
 }
 
-/** A verification report with the operator's RPC URL reduced to its origin everywhere in it. */
-function redactReport<T>(report: T, rpcUrl: string | undefined): T {
-  if (!rpcUrl) return report;
-  return JSON.parse(redactRpc(JSON.stringify(report), rpcUrl)) as T;
+/** The secret-bearing URLs of the worker: the RPC URL and the indexer URL (`--indexer-url` may carry credentials). */
+interface SecretUrls {
+  rpcUrl?: string | undefined;
+  indexerUrl?: string | undefined;
+}
+
+/** `text` with the RPC URL reduced to its origin and the indexer URL to its {@link publicUrl}. */
+function redactText(text: string, o: SecretUrls): string {
+  const out = redactRpc(text, o.rpcUrl);
+  return o.indexerUrl ? redactSecretUrl(out, o.indexerUrl, publicUrl(o.indexerUrl)) : out;
+}
+
+/** A verification report with the operator's RPC URL reduced to its origin everywhere in it (and the indexer's credentials gone). */
+function redactReport<T>(report: T, o: SecretUrls): T {
+  if (!o.rpcUrl && !o.indexerUrl) return report;
+  return JSON.parse(redactText(JSON.stringify(report), o)) as T;
 }
 
 /** `e` with the operator's RPC URL reduced to its origin in its message (name kept: the worker reads it). */
-function redactError(e: unknown, rpcUrl: string | undefined): unknown {
-  if (!rpcUrl || !(e instanceof Error)) return e;
-  const message = redactRpc(e.message, rpcUrl);
+function redactError(e: unknown, o: SecretUrls): unknown {
+  if (!(e instanceof Error)) return e;
+  const message = redactText(e.message, o);
   if (message === e.message) return e;
   return Object.assign(new Error(message, { cause: e }), { name: e.name });
 }
 
 /**
  * The worker's ports over a platform. The stored report (served to anyone at
- * `.../verification/report`) and the stored `last_error` never carry the RPC URL beyond its origin.
+ * `.../verification/report`) and the stored `last_error` never carry the RPC URL beyond its origin, nor
+ * the indexer URL's userinfo or secret parameters.
  */
 export function verifierDeps(platform: Platform, o: VerifierOptions): WorkerDeps {
   return {
@@ -114,9 +127,9 @@ export function verifierDeps(platform: Platform, o: VerifierOptions): WorkerDeps
           ...(o.rpcUrl ? { rpcUrl: o.rpcUrl } : {}),
           ...(o.indexerUrl ? { indexerUrl: o.indexerUrl } : {}),
         });
-        return redactReport(report, o.rpcUrl);
+        return redactReport(report, o);
       } catch (e) {
-        throw redactError(e, o.rpcUrl);
+        throw redactError(e, o);
       }
     },
   };
