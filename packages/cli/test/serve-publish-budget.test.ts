@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { serveUrl } from "./serve-process.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = join(here, "..", "dist", "index.js");
@@ -27,18 +28,7 @@ async function startServe(extra: string[]): Promise<string> {
     env: { PATH: process.env.PATH! },
   });
   children.push(child);
-  let out = "";
-  let err = "";
-  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
-  const end = Date.now() + 30_000;
-  while (Date.now() < end) {
-    const m = /listening on (\S+)/.exec(out);
-    if (m && /MCP: /.test(out)) return m[1]!;
-    if (child.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`serve did not start: ${out}\n${err}`);
+  return serveUrl(child);
 }
 
 async function post(base: string, path: string, body: unknown, key?: string) {

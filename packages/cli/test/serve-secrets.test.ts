@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { serveUrl } from "./serve-process.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = join(here, "..", "dist", "index.js");
@@ -54,19 +55,8 @@ async function startServe(extra: string[]): Promise<string> {
     env: { PATH: process.env.PATH!, BENCH_BOUNTY_PRIVATE_KEY: SIGNER },
   });
   children.push(child);
-  let out = "";
-  let err = "";
-  child.stdout!.on("data", (d: Buffer) => (printed.out = out += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (printed.err = err += d.toString()));
   printed = { out: "", err: "" };
-  const end = Date.now() + 30_000;
-  while (Date.now() < end) {
-    const m = /listening on (\S+)/.exec(out);
-    if (m && /MCP: /.test(out)) return m[1]!;
-    if (child.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`serve did not start: ${out}\n${err}`);
+  return serveUrl(child, (out, err) => (printed = { out, err }));
 }
 
 /** The public GET paths without parameters: the web app's and the `auth: none` API routes. */
