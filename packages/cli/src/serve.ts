@@ -291,6 +291,9 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         });
         // The operator's RPC URL carries a provider's key: only its origin is printed (issue 13 re-probe).
         const rpc = platform.chain?.config.rpcUrl;
+        // the signal handlers are in place before the banner: whoever waits for "listening on" may stop
+        // it at once (a SIGINT between the banner and the handlers killed it with the default action)
+        const stopped = untilStopped(o.exitWithParent === true || startedByPackageManager());
         process.stdout.write(
           `bench-bounty serve: listening on ${server.url}\n` +
             `  database: ${database}\n` +
@@ -303,7 +306,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
             `  REST: ${server.url}/api/v1/benchmarks  OpenAPI: ${server.url}/api/v1/openapi.json\n` +
             `  MCP: ${server.url}/mcp  (one benchmark: ${server.url}/mcp/benchmarks/<slug>/http)\n`,
         );
-        const why = await untilStopped(o.exitWithParent === true || startedByPackageManager());
+        const why = await stopped;
         process.stdout.write(`bench-bounty serve: ${why}: stopping\n`);
         await verifier.stop();
         await server.close();
