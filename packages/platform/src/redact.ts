@@ -6,8 +6,12 @@
  * is served without userinfo or secret parameters ({@link publicUrl}).
  */
 
-/** A query parameter whose value is a secret: its name contains password, secret, token or key (any case). */
-const SECRET_PARAM = /password|secret|token|key/i;
+/**
+ * A query parameter whose value is a secret: its name contains pass(word), secret, token, key, auth,
+ * sig(nature), jwt, pw, cred(ential) or session (any case; probe9 Q1: `auth=`, `sig=`, `jwt=`, `pw=`
+ * were served). Masking a harmless parameter costs nothing; serving a secret one is a leak.
+ */
+const SECRET_PARAM = /pass|secret|token|key|auth|sig|jwt|pw|cred|session/i;
 
 /** `v` percent-decoded, or as it is when it is not valid percent-encoding. */
 function decodeURIComponentSafe(v: string): string {

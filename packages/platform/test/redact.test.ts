@@ -37,6 +37,12 @@ describe("redaction", () => {
     expect(out).toContain("sslmode=require");
     expect(out).toContain("application_name=bb");
     expect(out).toContain("sslpassword=***");
+    // probe9 Q1: names that say auth, signature, JWT, pw, credential or session
+    const more = redactUrl(
+      "http://idx.example/v1?auth=L1&sig=L2&jwt=L3&pw=L4&credential=L5&sessionid=L6&limit=5",
+    );
+    expect(more).not.toMatch(/L\d/);
+    expect(more).toContain("limit=5");
     // a string `new URL` refuses is masked too
     const bad = "postgresql://bb:Leak1@[bad/bench?sslpassword=Leak7c&sslmode=require";
     expect(redactUrl(bad)).not.toMatch(/Leak/);

@@ -154,7 +154,7 @@ function refuseBytes(limits: BodyLimits, unread = false): never {
  * sent held the connection with no answer; the app-wide limit only checks 4 MiB from the headers).
  * @throws EdgeError 413 `body_too_large` (`details.limit_bytes`)
  */
-function refuseDeclaredLength(c: Context<AppEnv>, limits: BodyLimits): void {
+export function refuseDeclaredLength(c: Context<AppEnv>, limits: BodyLimits): void {
   const declared = c.req.header("content-length");
   if (declared === undefined || c.req.header("transfer-encoding") !== undefined) return;
   if (parseInt(declared, 10) > limits.bytes) refuseBytes(limits, true);

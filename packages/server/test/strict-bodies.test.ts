@@ -234,14 +234,14 @@ describe("probe 7: a body's values in all, and a declared length, are bounded be
     expect(r.json.error?.code).not.toBe("invalid_json");
   });
 
-  it("N8: a declared Content-Length of 70,000 on a 64 KiB route is 413 before the body is sent", async () => {
+  /** A POST declaring `Content-Length: 70000` whose body is never sent: the raw answer (5 s at most). */
+  const declareOnly = (path: string, auth: string) => {
     const { port } = new URL(live.url);
-    const answer = await new Promise<string>((resolve, reject) => {
+    return new Promise<string>((resolve, reject) => {
       const socket = connect(Number(port), "127.0.0.1", () => {
         socket.write(
-          "POST /api/v1/accounts/me/agents HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
-            `Authorization: Bearer ${key}\r\nContent-Type: application/json\r\n` +
-            "Content-Length: 70000\r\n\r\n",
+          `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\n` +
+            "Accept: application/json, text/event-stream\r\nContent-Length: 70000\r\n\r\n",
         );
       });
       let got = "";
@@ -259,10 +259,24 @@ describe("probe 7: a body's values in all, and a declared length, are bounded be
       });
       socket.on("error", reject);
     });
+  };
+
+  it("N8: a declared Content-Length of 70,000 on a 64 KiB route is 413 before the body is sent", async () => {
+    const answer = await declareOnly("/api/v1/accounts/me/agents", `Authorization: Bearer ${key}\r\n`);
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer).toMatch(/\r\nconnection: close\r\n/i);
     expect(answer).toContain('"body_too_large"');
     expect(answer).toContain('"limit_bytes":65536');
+  });
+
+  it("probe 9 Q2: an anonymous /mcp body declared over its 64 KiB is 413 (JSON-RPC) before it is sent", async () => {
+    for (const path of ["/mcp", `/mcp/benchmarks/${slug}/http`]) {
+      const answer = await declareOnly(path, "");
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+      expect(answer).toContain('"code":-32600');
+      expect(answer).toContain('"limit_bytes":65536');
+    }
   });
 });
 

@@ -13,7 +13,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env.js";
 import { EdgeError } from "../errors.js";
-import { strictParse } from "../route.js";
+import { refuseDeclaredLength, strictParse } from "../route.js";
 import { readQuery } from "../query.js";
 import { ANSWERS_BODY, MCP_ANONYMOUS_BODY } from "../body-limits.js";
 import { requirePrincipal } from "@bench-bounty/platform";
@@ -173,6 +173,8 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
       { allow: MCP_METHODS.join(", ") },
     );
   readQuery(c, []); // the endpoints take no query: 400 `invalid_query` naming the parameter, as REST (probe8 P5)
+  const over = declaredTooLarge(c);
+  if (over) return over;
   const empty = await emptyBatch(c);
   if (empty) return empty;
   const server = new McpServer(MCP_SERVER_INFO, {
@@ -230,17 +232,39 @@ async function strictRpcBody(c: Context<AppEnv>): Promise<{ value: unknown } | R
   if (!/application\/json/i.test(c.req.header("content-type") ?? "")) return undefined;
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   try {
-    strictParse(bytes, c.var.principal === null ? MCP_ANONYMOUS_BODY : ANSWERS_BODY);
+    strictParse(bytes, bodyLimitsOf(c));
   } catch (e) {
     if (!(e instanceof EdgeError)) throw e;
-    if (e.code === "body_too_large") {
-      const error = { code: -32600, message: `Invalid Request: ${e.message}`, data: e.details };
-      return c.json({ jsonrpc: "2.0", id: null, error }, 413);
-    }
+    if (e.code === "body_too_large") return tooLarge(c, e);
     const error = { code: -32700, message: `Parse error: ${e.message}`, data: e.details };
     return c.json({ jsonrpc: "2.0", id: null, error }, 400);
   }
   return { value: JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown };
+}
+
+/** The body limits of the caller: {@link ANSWERS_BODY} with a key, {@link MCP_ANONYMOUS_BODY} without. */
+const bodyLimitsOf = (c: Context<AppEnv>) => (c.var.principal === null ? MCP_ANONYMOUS_BODY : ANSWERS_BODY);
+
+/** A body over a limit as JSON-RPC: 413 `{code: -32600, data: e.details}` with the refusal's headers. */
+function tooLarge(c: Context<AppEnv>, e: EdgeError): Response {
+  const error = { code: -32600, message: `Invalid Request: ${e.message}`, data: e.details };
+  return c.json({ jsonrpc: "2.0", id: null, error }, 413, e.headers);
+}
+
+/**
+ * A POST whose declared `Content-Length` is over the caller's limit, refused from the headers before
+ * anything reads the body (probe 9 Q2: an anonymous /mcp body of 70,000 declared and never sent was
+ * held until the request timeout); null otherwise.
+ */
+function declaredTooLarge(c: Context<AppEnv>): Response | null {
+  if (c.req.method !== "POST") return null;
+  try {
+    refuseDeclaredLength(c, bodyLimitsOf(c));
+    return null;
+  } catch (e) {
+    if (!(e instanceof EdgeError) || e.code !== "body_too_large") throw e;
+    return tooLarge(c, e);
+  }
 }
 
 /**
