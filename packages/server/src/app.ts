@@ -78,16 +78,25 @@ function fromHttpException(e: HTTPException): EdgeError {
   return new EdgeError(code, e.message || code, {});
 }
 
+/** The routes' methods and path patterns, compiled once per app (on its first request: all routes are registered by then). */
+const routeMatchers = new WeakMap<OpenAPIHono<AppEnv>, { method: string; re: RegExp }[]>();
+
 /** Paths and methods registered on the app (for 405 `Allow`). */
 function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
-  const methods = new Set<string>();
-  for (const r of app.routes) {
-    if (r.method === "ALL" || r.path.includes("*")) continue;
-    const re = new RegExp(
-      "^" + r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+/g, "[^/]+") + "$",
-    );
-    if (re.test(path)) methods.add(r.method);
+  let matchers = routeMatchers.get(app);
+  if (!matchers) {
+    matchers = app.routes
+      .filter((r) => r.method !== "ALL" && !r.path.includes("*"))
+      .map((r) => ({
+        method: r.method,
+        re: new RegExp(
+          "^" + r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+/g, "[^/]+") + "$",
+        ),
+      }));
+    routeMatchers.set(app, matchers);
   }
+  const methods = new Set<string>();
+  for (const m of matchers) if (m.re.test(path)) methods.add(m.method);
   if (methods.has("GET") && !MCP_PATH.test(path)) methods.add("HEAD"); // MCP: its own MCP_METHODS
   return [...methods].sort();
 }
@@ -126,12 +135,20 @@ function setReadCors(c: Context<AppEnv>): void {
     set(c.res.headers);
   }
 }
-const corsOnReads: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.req.method === "OPTIONS") return publicCors(c, next);
-  if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
-  await next();
-  setReadCors(c);
-};
+/**
+ * CORS on `/api/*`: a preflight (`OPTIONS`) is answered only on a path some route serves (probe9 Q4:
+ * `OPTIONS` on a path that does not exist answered 204 while GET and HEAD were 404; it now falls through
+ * to the same 404); GET and HEAD get {@link setReadCors}; writes nothing.
+ * @param served whether a registered route serves `path` (any method)
+ */
+function corsOnReads(served: (path: string) => boolean): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.req.method === "OPTIONS") return served(c.req.path) ? publicCors(c, next) : next();
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
+    await next();
+    setReadCors(c);
+  };
+}
 
 /**
  * {@link authenticate}, where a refused key (one nobody holds, or a malformed header) takes a token
@@ -167,7 +184,10 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   const accountLimiter = new AccountCreationLimiter(limits, opts.now);
   const app = new OpenAPIHono<AppEnv>();
 
-  app.use("/api/*", corsOnReads);
+  app.use(
+    "/api/*",
+    corsOnReads((path) => allowedMethods(app, path).length > 0),
+  );
   app.use("*", async (c, next) => {
     c.set("domain", opts.domain);
     c.set("baseUrl", (opts.publicBaseUrl ?? opts.listenUrl?.() ?? DEFAULT_BASE_URL).replace(/\/+$/, ""));

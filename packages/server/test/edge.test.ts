@@ -322,6 +322,19 @@ describe("small edges", () => {
     const write = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, { key, headers: origin });
     expect(write.headers.get("access-control-allow-origin")).toBeNull();
   });
+  it("a preflight on a path no route serves is the same 404 as GET and HEAD (probe9 Q4)", async () => {
+    const preflight = { origin: "https://board.example", "access-control-request-method": "GET" };
+    for (const path of [`/api/v1/benchmarks/${slug}/mcp`, "/api/v1/nope", "/api/v2/benchmarks"]) {
+      const pre = await call(live.url, "OPTIONS", path, { headers: preflight });
+      const get = await call(live.url, "GET", path, { headers: preflight });
+      const head = await fetch(`${live.url}${path}`, { method: "HEAD" });
+      expect([pre.status, get.status, head.status], path).toEqual([404, 404, 404]);
+      expect(pre.json, path).toEqual(get.json);
+      expect(pre.headers.get("access-control-allow-methods"), path).toBeNull();
+    }
+    const served = await call(live.url, "OPTIONS", "/api/v1/accounts", { headers: preflight });
+    expect(served.status).toBe(204);
+  });
   it("list items carry grader_type and version; the detail names its chain (none off-chain)", async () => {
     const list = await call(live.url, "GET", "/api/v1/benchmarks");
     const item = list.json.benchmarks.find((b: { slug: string }) => b.slug === slug);
