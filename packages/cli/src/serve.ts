@@ -21,7 +21,8 @@ import { openStore, storeOptions, type StoreOpts } from "@bench-bounty/platform/
 import {
   DEFAULT_PUBLISH_QUOTA,
   PlatformError,
-  publicRpcOrigin,
+  bareOrigin,
+  publicOrigin,
   publicUrl,
   type FaultHooks,
   type Platform,
@@ -168,9 +169,10 @@ async function openForServe(
 }
 
 /**
- * The indexer URL the web pages are told (`config.json`, served to anyone): `--public-indexer-url`,
- * else `--indexer-url`, either without userinfo or secret parameters ({@link publicUrl}; probe8 P4:
- * `--indexer-url http://user:PASS@host/?token=T` was served whole).
+ * The indexer URL the web pages are told (`config.json`, served to anyone): `--public-indexer-url`
+ * without userinfo or secret parameters ({@link publicUrl}), else `--indexer-url` only when it is a bare
+ * origin ({@link bareOrigin}): a path or query may hold the operator's key (probe9 Q1: `/v1/<key>`
+ * was served), so such a URL is not served at all and the banner says so.
  * @throws PlatformError `invalid_option` naming the flag when it is not a URL (the value is not echoed)
  */
 export function publicIndexerOf(o: Pick<ServeOpts, "indexerUrl" | "publicIndexerUrl">): string | undefined {
@@ -187,8 +189,18 @@ export function publicIndexerOf(o: Pick<ServeOpts, "indexerUrl" | "publicIndexer
           field: flag,
         },
       );
-  const shown = o.publicIndexerUrl ?? o.indexerUrl;
-  return shown ? publicUrl(shown) : undefined;
+  if (o.publicIndexerUrl !== undefined) return publicUrl(o.publicIndexerUrl);
+  return o.indexerUrl !== undefined ? bareOrigin(o.indexerUrl) : undefined;
+}
+
+/** The banner's line on the indexer the web pages read ({@link publicIndexerOf}). */
+function webIndexerLine(
+  o: Pick<ServeOpts, "indexerUrl" | "publicIndexerUrl">,
+  shown: string | undefined,
+): string {
+  if (shown !== undefined) return `web pages read claims from ${shown}`;
+  if (o.indexerUrl === undefined) return "web pages: no indexer (claims not shown)";
+  return "web pages: no indexer served (--indexer-url has a path or query, which may hold a key; pass --public-indexer-url URL to serve one)";
 }
 
 /** Options of {@link registerServeCommand}. */
@@ -207,13 +219,13 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
     .addOption(
       new Option(
         "--indexer-url <url>",
-        "indexer the verifier and the web leaderboard read award claims from (printed and served without userinfo or secret parameters)",
+        "indexer the verifier and the web leaderboard read award claims from (only its origin is printed; served to the web pages only when it is a bare origin)",
       ).env("BENCH_BOUNTY_INDEXER_URL"),
     )
     .addOption(
       new Option(
         "--public-indexer-url <url>",
-        "the indexer the web pages read, when not --indexer-url (served without userinfo or secret parameters)",
+        "the indexer the web pages read (served without userinfo or secret parameters; default: --indexer-url when it is a bare origin)",
       ),
     )
     .addOption(
@@ -297,12 +309,12 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         process.stdout.write(
           `bench-bounty serve: listening on ${server.url}\n` +
             `  database: ${database}\n` +
-            `  chain: ${rpc ? `chain id ${o.chainId} via ${publicRpcOrigin(rpc)}` : "none (off-chain: no anchors, no award)"}\n` +
+            `  chain: ${rpc ? `chain id ${o.chainId} via ${publicOrigin(rpc)}` : "none (off-chain: no anchors, no award)"}\n` +
             `  receipt anchors: ${!rpc ? "none (off-chain)" : platform.ctx.anchorBatcher ? `batched (one anchorMany within ${o.anchorFlushMs} ms of a finalize; commitments likewise, of a publish)` : "one transaction per finalize and per publish (--receipt-anchoring immediate)"}\n` +
             `  operator key: ${process.env.BENCH_BOUNTY_OPERATOR_KEY ? "set (BENCH_BOUNTY_OPERATOR_KEY)" : "not set (nobody may award over the API)"}\n` +
-            `  verifier: full policy, chain ${rpc ? publicRpcOrigin(rpc) : "not set"}, indexer ${o.indexerUrl ? publicUrl(o.indexerUrl) : "not set"}` +
+            `  verifier: full policy, chain ${rpc ? publicOrigin(rpc) : "not set"}, indexer ${o.indexerUrl ? publicOrigin(o.indexerUrl) : "not set"}` +
             `${verifier.queued.length ? ` (queued at start: ${verifier.queued.join(", ")})` : ""}\n` +
-            `  web: ${server.url}/\n` +
+            `  web: ${server.url}/  (${webIndexerLine(o, shownIndexer)})\n` +
             `  REST: ${server.url}/api/v1/benchmarks  OpenAPI: ${server.url}/api/v1/openapi.json\n` +
             `  MCP: ${server.url}/mcp  (one benchmark: ${server.url}/mcp/benchmarks/<slug>/http)\n`,
         );

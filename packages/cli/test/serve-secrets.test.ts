@@ -106,19 +106,26 @@ describe("serve and the operator's RPC URL", { timeout: 60_000 }, () => {
     expect(JSON.stringify(config)).not.toContain(SECRET);
   });
 
-  it("the indexer URL is printed and served without its userinfo or token (probe8 P4)", async () => {
+  it("the indexer URL is printed by its origin and served only when it is one (probe8 P4, probe9 Q1)", async () => {
+    const leaks = /IDXPASS8|IDXTOK8|idxuser|IDXPATH9|IDXSIG9/;
     const base = await startServe([
       "--indexer-url",
-      "http://idxuser:IDXPASS8@127.0.0.1:9/?token=IDXTOK8&chain=1",
+      "http://idxuser:IDXPASS8@127.0.0.1:9/v1/IDXPATH9/?token=IDXTOK8&sig=IDXSIG9&chain=1",
     ]);
     expect(printed.out).toMatch(
-      /verifier: full policy, chain http:\/\/127\.0\.0\.1:9, indexer http:\/\/127\.0\.0\.1:9\?chain=1\n/,
+      /verifier: full policy, chain http:\/\/127\.0\.0\.1:9, indexer http:\/\/127\.0\.0\.1:9\n/,
     );
-    expect(printed.out + printed.err).not.toMatch(/IDXPASS8|IDXTOK8|idxuser/);
+    expect(printed.out).toMatch(/web pages: no indexer served \(--indexer-url has a path or query/);
+    expect(printed.out + printed.err).not.toMatch(leaks);
     const config = (await (await fetch(`${base}/config.json`)).json()) as Record<string, unknown>;
-    expect(config.indexerUrl).toBe("http://127.0.0.1:9?chain=1");
+    expect(config.indexerUrl ?? null).toBeNull();
     for (const p of await publicPaths(base))
-      expect(await (await fetch(`${base}${p}`)).text(), p).not.toMatch(/IDXPASS8|IDXTOK8|idxuser/);
+      expect(await (await fetch(`${base}${p}`)).text(), p).not.toMatch(leaks);
+
+    const bare = await startServe(["--indexer-url", "http://idxuser:IDXPASS8@127.0.0.1:9/"]);
+    const served = (await (await fetch(`${bare}/config.json`)).json()) as Record<string, unknown>;
+    expect(served.indexerUrl).toBe("http://127.0.0.1:9");
+    expect(printed.out).toMatch(/web pages read claims from http:\/\/127\.0\.0\.1:9\)/);
   });
 
   it("--public-indexer-url is what the page reads, also without credentials; a non-URL is refused unprinted", async () => {

@@ -14,7 +14,7 @@ export * from "./gold.js";
 export * from "./context.js";
 export * from "./store.js";
 export { describePostgres, type Engine, type StoreTarget } from "./store/engine.js";
-export { publicRpcOrigin, publicUrl, redactRpc, redactSecretUrl, redactUrl } from "./redact.js";
+export { bareOrigin, publicOrigin, publicUrl, redactRpc, redactSecretUrl, redactUrl } from "./redact.js";
 export {
   AnchorBatcher,
   BATCHED_ANCHOR_KINDS,

@@ -1,9 +1,10 @@
 /**
- * What of a secret-bearing URL may be printed or served: the one place. A hosted RPC provider carries
- * the operator's API key in the URL's path or query, so only its origin ever leaves the process (the
- * `serve` banner, the verification report, error messages); a database URL's password and secret
- * parameters are masked ({@link redactUrl}); a URL the public is told (the indexer the web pages read)
- * is served without userinfo or secret parameters ({@link publicUrl}).
+ * What of a secret-bearing URL may be printed or served: the one place. A hosted RPC or indexer
+ * provider carries the operator's API key in the URL's userinfo, path or query, so only the origin of
+ * the operator's `--rpc-url` and `--indexer-url` ever leaves the process (the `serve` banner, the
+ * verification report, error messages: {@link publicOrigin}), and the web pages are told the indexer
+ * URL only when it IS an origin ({@link bareOrigin}) or was given as public ({@link publicUrl}); a
+ * database URL's password and secret parameters are masked ({@link redactUrl}).
  */
 
 /**
@@ -61,8 +62,8 @@ export function redactUrl(url: string): string {
 }
 
 /**
- * What of a URL the public may be told (the indexer the web pages read, printed in `serve`'s banner
- * and served in `config.json`): its origin and path, and its query without any secret parameter
+ * What of a URL the operator gave as public (`serve --public-indexer-url`, served in `config.json`
+ * for the web pages): its origin and path, and its query without any secret parameter
  * (as {@link redactUrl} names them); no userinfo, no fragment, no trailing `/`. A browser could not
  * use the credentials anyway (fetch refuses a URL that carries them).
  * @returns the public form, or `"(not a URL)"` for a string that is not an absolute http(s)-like URL
@@ -81,18 +82,38 @@ export function publicUrl(url: string): string {
 }
 
 /**
- * What of an RPC URL may be shown to anyone: its scheme and host (`https://base-mainnet.example.com`).
+ * What of an operator's RPC or indexer URL may be shown to anyone: its scheme, host and port
+ * (`https://base-mainnet.example.com`); never its userinfo, path, query or fragment, where a hosted
+ * provider puts its key (`/v2/<key>`, probe9 Q1).
  * @returns the origin, or `"(not a URL)"` for a string that is not one
  */
-export function publicRpcOrigin(rpcUrl: string): string {
+export function publicOrigin(url: string): string {
   try {
-    const origin = new URL(rpcUrl).origin;
+    const origin = new URL(url).origin;
     // `new URL("foo:bar").origin` is "null": nothing of it is shown either
     return origin === "null" ? "(not a URL)" : origin;
   } catch (e) {
     if (!(e instanceof TypeError)) throw e;
     return "(not a URL)";
   }
+}
+
+/**
+ * The origin of `url` when the URL is nothing more (path `/` or none, no query, no fragment; userinfo
+ * is dropped: a browser cannot send it anyway), else `undefined`: a path or query may hold a key
+ * (`/v1/<key>`, `?sig=`) that no rule can tell from a harmless one, so such a URL is never served as
+ * it stands (probe9 Q1). The indexer URL the web pages are told by default (`serve --indexer-url`).
+ */
+export function bareOrigin(url: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return undefined;
+  }
+  if (u.origin === "null" || u.pathname !== "/" || u.search !== "" || u.hash !== "") return undefined;
+  return u.origin;
 }
 
 /**
@@ -114,9 +135,9 @@ export function redactSecretUrl(text: string, url: string | undefined, shown: st
 }
 
 /**
- * Replaces every occurrence of the operator's RPC URL in `text` with its {@link publicRpcOrigin}
- * (a report's `observed.rpc`, a fact's reasons, an error message).
+ * Replaces every occurrence of the operator's RPC (or indexer) URL in `text` with its
+ * {@link publicOrigin} (a report's `observed.rpc`, a fact's reasons, an error message).
  */
 export function redactRpc(text: string, rpcUrl: string | undefined): string {
-  return rpcUrl ? redactSecretUrl(text, rpcUrl, publicRpcOrigin(rpcUrl)) : text;
+  return rpcUrl ? redactSecretUrl(text, rpcUrl, publicOrigin(rpcUrl)) : text;
 }

@@ -1,8 +1,9 @@
 /** What of a secret-bearing URL may be printed (issue 13 re-probe: the serve banner printed --rpc-url whole). */
 import { describe, expect, it } from "vitest";
 import {
+  bareOrigin,
   describePostgres,
-  publicRpcOrigin,
+  publicOrigin,
   publicUrl,
   redactRpc,
   redactSecretUrl,
@@ -12,9 +13,9 @@ import {
 describe("redaction", () => {
   it("an RPC URL is shown by its origin only, in every form a message may hold it", () => {
     const url = "https://base-mainnet.example.com/v2/PROVIDER_SECRET?x=1";
-    expect(publicRpcOrigin(url)).toBe("https://base-mainnet.example.com");
-    expect(publicRpcOrigin("not a url PROVIDER_SECRET")).toBe("(not a URL)");
-    expect(publicRpcOrigin("data:PROVIDER_SECRET")).toBe("(not a URL)");
+    expect(publicOrigin(url)).toBe("https://base-mainnet.example.com");
+    expect(publicOrigin("not a url PROVIDER_SECRET")).toBe("(not a URL)");
+    expect(publicOrigin("data:PROVIDER_SECRET")).toBe("(not a URL)");
     const upper = "HTTPS://Base-Mainnet.example.com/v2/PROVIDER_SECRET";
     const text = `failed: ${url} ${JSON.stringify({ url })}`;
     expect(redactRpc(text, url)).not.toContain("PROVIDER_SECRET");
@@ -62,6 +63,25 @@ describe("redaction", () => {
     expect(describePostgres(port)).not.toMatch(/k8cTAIL/);
     // a / in the password of an unparseable URL: still masked
     expect(redactUrl("postgresql://u:a/Leak@b@h:99999/db")).toBe("postgresql://u:***@h:99999/db");
+  });
+
+  it("an operator's URL with anything past its origin is not served as it stands (probe9 Q1)", () => {
+    expect(bareOrigin("http://idxuser:IDXPASS@127.0.0.1:42069/")).toBe("http://127.0.0.1:42069");
+    expect(bareOrigin("https://idx.example")).toBe("https://idx.example");
+    expect(bareOrigin("http://127.0.0.1:42069/?")).toBe("http://127.0.0.1:42069"); // an empty query
+    for (const url of [
+      "http://127.0.0.1:42069/v1/IDXPATHKEY9",
+      "http://127.0.0.1:42069/v1/IDXPATHKEY9/",
+      "http://127.0.0.1:42069/?chain=1",
+      "http://127.0.0.1:42069/#IDXFRAG",
+      "http://127.0.0.1:42069/%2e%2e/KEY",
+      "not a url SECRET",
+      "data:SECRET",
+    ])
+      expect(bareOrigin(url), url).toBeUndefined();
+    expect(publicOrigin("http://u:P@idx.example:8080/v1/IDXPATHKEY9?sig=S#F")).toBe(
+      "http://idx.example:8080",
+    );
   });
 
   it("a public URL is its origin and path, without userinfo, secret parameters or fragment (probe8 P4)", () => {

@@ -1,6 +1,7 @@
 /**
  * The verifier worker's errors (stored as `last_error`, shown to anyone at `GET .../verification`)
- * never carry the indexer URL's userinfo or token (probe8 P4: `--indexer-url` may carry credentials).
+ * never carry more of the indexer URL than its origin (probe8 P4: `--indexer-url` may carry credentials;
+ * probe9 Q1: or a key in its path).
  */
 import { describe, expect, it } from "vitest";
 import type { Platform } from "@bench-bounty/platform";
@@ -8,10 +9,10 @@ import { verifierDeps } from "../src/verification/runtime.js";
 import { MemoryVerificationJobs } from "../src/verification/memory-jobs.js";
 
 describe("verifier and the indexer URL", () => {
-  it("an indexer that has not caught up is reported by its public URL only", async () => {
+  it("an indexer that has not caught up is reported by its origin only", async () => {
     const deps = verifierDeps({} as Platform, {
       jobs: new MemoryVerificationJobs(),
-      indexerUrl: "http://idxuser:IDXPASS8@127.0.0.1:9/?token=IDXTOK8",
+      indexerUrl: "http://idxuser:IDXPASS8@127.0.0.1:9/v1/IDXPATH9/?token=IDXTOK8&sig=IDXSIG9",
     });
     const pack = new TextEncoder().encode(JSON.stringify({ benchmark: { bounty_id: "7" } }));
     const job = { attempts: 0 } as Parameters<typeof deps.verify>[1];
@@ -22,6 +23,6 @@ describe("verifier and the indexer URL", () => {
     expect(e).toBeInstanceOf(Error);
     expect(e.name).toBe("IndexerBehind");
     expect(e.message).toContain("http://127.0.0.1:9");
-    expect(e.message).not.toMatch(/IDXPASS8|IDXTOK8|idxuser/);
+    expect(e.message).not.toMatch(/IDXPASS8|IDXTOK8|idxuser|IDXPATH9|IDXSIG9|\/v1/);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import { publicUrl, redactRpc, redactSecretUrl, type Platform } from "@bench-bounty/platform";
+import { redactRpc, type Platform } from "@bench-bounty/platform";
 import { verifyPack } from "@bench-bounty/verifier";
 import { WORKER_POLICY } from "./view.js";
 import { startWorker, type StepOutcome, type VerificationQueue, type WorkerDeps } from "./worker.js";
@@ -82,13 +82,13 @@ interface SecretUrls {
   indexerUrl?: string | undefined;
 }
 
-/** `text` with the RPC URL reduced to its origin and the indexer URL to its {@link publicUrl}. */
+/** `text` with the RPC and indexer URLs reduced to their origins (either may carry a key in its path). */
 function redactText(text: string, o: SecretUrls): string {
   const out = redactRpc(text, o.rpcUrl);
-  return o.indexerUrl ? redactSecretUrl(out, o.indexerUrl, publicUrl(o.indexerUrl)) : out;
+  return redactRpc(out, o.indexerUrl);
 }
 
-/** A verification report with the operator's RPC URL reduced to its origin everywhere in it (and the indexer's credentials gone). */
+/** A verification report with the operator's RPC URL reduced to its origin everywhere in it (and the indexer URL likewise). */
 function redactReport<T>(report: T, o: SecretUrls): T {
   if (!o.rpcUrl && !o.indexerUrl) return report;
   return JSON.parse(redactText(JSON.stringify(report), o)) as T;
