@@ -8,8 +8,17 @@
  */
 import { anchorRegistryAbi } from "@bench-bounty/contracts";
 import { describe, expect, it } from "vitest";
+import type { PlatformOptions } from "../src/index.js";
 import { runBenchmark, type AgentSpec } from "../src/runner.js";
-import { chainConfig, cities, latestBlockTime, manualClock, openTemp, useDevChain } from "./helpers.js";
+import {
+  chainConfig,
+  cities,
+  latestBlockTime,
+  manualClock,
+  openTemp,
+  useDevChain,
+  type Harness,
+} from "./helpers.js";
 
 const TEMPLATE = "What is the answer for {payload.city} #{payload.index}?";
 const devChain = useDevChain();
@@ -25,25 +34,72 @@ function agent(clock: { advance: (ms: number) => void }): AgentSpec {
   };
 }
 
+/** What {@link onChain} hands its test. */
+interface OnChain {
+  dc: ReturnType<typeof devChain>;
+  clock: ReturnType<typeof manualClock>;
+  platform: Harness;
+  /** The operator signer's transaction count (one per anchor transaction). */
+  nonce: () => Promise<number>;
+}
+
+/**
+ * Runs `test` on a platform whose operator signs with the dev chain's account `signer`, its clock at
+ * the chain's time, anchors batched as `anchorBatching` says (inline when absent); closed after.
+ */
+async function onChain(
+  signer: number,
+  anchorBatching: PlatformOptions["anchorBatching"],
+  test: (t: OnChain) => Promise<void>,
+): Promise<void> {
+  const dc = devChain();
+  const clock = manualClock((await latestBlockTime(dc)) * 1000);
+  const platform = await openTemp({
+    clock: clock.now,
+    chain: chainConfig(dc, signer),
+    ...(anchorBatching ? { anchorBatching } : {}),
+  });
+  const address = dc.accounts[signer]!.address;
+  try {
+    await test({ dc, clock, platform, nonce: () => dc.publicClient.getTransactionCount({ address }) });
+  } finally {
+    await platform.close();
+  }
+}
+
+/** Publishes a benchmark of `rows` (default 4) cities titled `tag`, by account `by` (default: the operator). */
+async function publishCities(
+  platform: Harness,
+  tag: string,
+  o: { by?: string; rows?: number; time_budget_seconds?: number } = {},
+) {
+  const spec = {
+    title: tag,
+    prompt_template: TEMPLATE,
+    grader_type: "exact" as const,
+    ...(o.time_budget_seconds !== undefined ? { time_budget_seconds: o.time_budget_seconds } : {}),
+  };
+  const data = cities(o.rows ?? 4, tag);
+  if (o.by === undefined) return platform.publish((await platform.createDataset(data)).dataset_id, spec);
+  const p = await platform.principal(o.by);
+  return platform.real.publish(p, (await platform.real.createDataset(p, data)).dataset_id, spec);
+}
+
+/** The publish_quota_exceeded error of `publish` (the test fails if it passes or throws another). */
+async function quotaRefusal(publish: Promise<unknown>): Promise<unknown> {
+  const e = await publish.then(
+    () => null,
+    (x: unknown) => x,
+  );
+  expect(e).toMatchObject({ code: "publish_quota_exceeded" });
+  return e;
+}
+
 describe("receipt anchors are batched", () => {
   it("12 finalizes from 12 accounts cost one operator transaction; each receipt is pending until its batch is mined", async () => {
-    const dc = devChain();
-    const clock = manualClock((await latestBlockTime(dc)) * 1000);
-    const signer = dc.accounts[7]!.address;
-    const nonce = () => dc.publicClient.getTransactionCount({ address: signer });
     // a flush interval longer than the test: the batch is flushed by hand below
-    const platform = await openTemp({
-      clock: clock.now,
-      chain: chainConfig(dc, 7),
-      anchorBatching: { flushMs: 3_600_000 },
-    });
-    try {
-      const ds = await platform.createDataset(cities(6, "spend"));
-      const pub = await platform.publish(ds.dataset_id, {
-        title: "Spend",
-        prompt_template: TEMPLATE,
-        grader_type: "exact",
-      });
+    await onChain(7, { flushMs: 3_600_000 }, async ({ clock, platform, nonce }) => {
+      const pub = await publishCities(platform, "spend", { rows: 6 });
       expect(pub.commitment_anchor_status).toBe("pending");
       expect(await platform.real.flushAnchors()).toBe(1); // the commitment
       const before = await nonce();
@@ -67,26 +123,12 @@ describe("receipt anchors are batched", () => {
         txs.add(ev!.tx_hash);
       }
       expect(txs.size).toBe(1);
-    } finally {
-      await platform.close();
-    }
+    });
   }, 180_000);
 
   it("the batcher's timer flushes what finalizes left pending, without being asked", async () => {
-    const dc = devChain();
-    const clock = manualClock((await latestBlockTime(dc)) * 1000);
-    const platform = await openTemp({
-      clock: clock.now,
-      chain: chainConfig(dc, 8),
-      anchorBatching: { flushMs: 50 },
-    });
-    try {
-      const ds = await platform.createDataset(cities(4, "timer"));
-      const pub = await platform.publish(ds.dataset_id, {
-        title: "Timer",
-        prompt_template: TEMPLATE,
-        grader_type: "exact",
-      });
+    await onChain(8, { flushMs: 50 }, async ({ dc, clock, platform }) => {
+      const pub = await publishCities(platform, "timer");
       const f = (await runBenchmark(await platform.backend("t1"), pub.slug, "t1", agent(clock))).finalized!;
       expect(f.receipt_anchor_status).toBe("pending");
       // waits for the flush (no duration asserted)
@@ -100,28 +142,13 @@ describe("receipt anchors are batched", () => {
         args: [f.receipt_hash],
       });
       expect(anchorer.toLowerCase()).toBe(dc.accounts[8]!.address.toLowerCase());
-    } finally {
-      await platform.close();
-    }
+    });
   }, 180_000);
 
   it("the award anchors every receipt and the commitment still pending before it ranks", async () => {
-    const dc = devChain();
-    const chainNow = await latestBlockTime(dc);
-    const clock = manualClock(chainNow * 1000);
-    const platform = await openTemp({
-      clock: clock.now,
-      chain: chainConfig(dc, 9),
-      anchorBatching: { flushMs: 3_600_000 },
-    });
-    try {
-      const ds = await platform.createDataset(cities(6, "award-batch"));
-      const { slug } = await platform.publish(ds.dataset_id, {
-        title: "Award batch",
-        prompt_template: TEMPLATE,
-        grader_type: "exact",
-        time_budget_seconds: 600,
-      });
+    await onChain(9, { flushMs: 3_600_000 }, async ({ dc, clock, platform }) => {
+      const chainNow = Math.floor(clock.now() / 1000);
+      const { slug } = await publishCities(platform, "award-batch", { rows: 6, time_budget_seconds: 600 });
       const author = dc.accounts[10]!;
       const pool = 1_000_000n;
       await dc.mintUsdc(author.address, pool);
@@ -151,39 +178,18 @@ describe("receipt anchors are batched", () => {
       const b = await platform.real.getBenchmark(slug);
       expect(b.commitment_anchor).toEqual(await platform.chain!.findAnchor(b.commit_root));
       for (const f of [f1, f2]) expect(await platform.chain!.findAnchor(f.receipt_hash)).not.toBeNull();
-    } finally {
-      await platform.close();
-    }
+    });
   }, 180_000);
 });
 
 describe("commitment anchors are batched", () => {
   it("9 publishes from 3 accounts cost ceil(9/maxBatch) operator transactions at the flush; pending in the answer, the detail's anchor once mined", async () => {
-    const dc = devChain();
-    const clock = manualClock((await latestBlockTime(dc)) * 1000);
-    const signer = dc.accounts[13]!.address;
-    const nonce = () => dc.publicClient.getTransactionCount({ address: signer });
-    const platform = await openTemp({
-      clock: clock.now,
-      chain: chainConfig(dc, 13),
-      anchorBatching: { flushMs: 3_600_000, maxBatch: 4 },
-    });
-    try {
+    await onChain(13, { flushMs: 3_600_000, maxBatch: 4 }, async ({ platform, nonce }) => {
       const before = await nonce();
       const pubs = [];
-      for (const name of ["pub-a", "pub-b", "pub-c"]) {
-        const p = await platform.principal(name);
-        for (let i = 0; i < 3; i++) {
-          const ds = await platform.real.createDataset(p, cities(4, `batch-${name}-${i}`));
-          pubs.push(
-            await platform.real.publish(p, ds.dataset_id, {
-              title: `B ${name} ${i}`,
-              prompt_template: TEMPLATE,
-              grader_type: "exact",
-            }),
-          );
-        }
-      }
+      for (const name of ["pub-a", "pub-b", "pub-c"])
+        for (let i = 0; i < 3; i++)
+          pubs.push(await publishCities(platform, `batch-${name}-${i}`, { by: name }));
       expect(await nonce()).toBe(before); // no operator transaction per publish
       for (const pub of pubs) {
         expect(pub).toMatchObject({ commitment_anchor_status: "pending", commitment_anchor: null });
@@ -201,53 +207,27 @@ describe("commitment anchors are batched", () => {
       }
       expect(await platform.real.flushAnchors()).toBe(0);
       expect(await nonce()).toBe(before + 3);
-    } finally {
-      await platform.close();
-    }
+    });
   }, 180_000);
 
   it("the batcher's timer anchors a publish's commitment without being asked", async () => {
-    const dc = devChain();
-    const clock = manualClock((await latestBlockTime(dc)) * 1000);
-    const platform = await openTemp({
-      clock: clock.now,
-      chain: chainConfig(dc, 14),
-      anchorBatching: { flushMs: 50 },
-    });
-    try {
-      const ds = await platform.createDataset(cities(4, "commit-timer"));
-      const pub = await platform.publish(ds.dataset_id, {
-        title: "Commit timer",
-        prompt_template: TEMPLATE,
-        grader_type: "exact",
-      });
+    await onChain(14, { flushMs: 50 }, async ({ platform }) => {
+      const pub = await publishCities(platform, "commit-timer");
       expect(pub.commitment_anchor_status).toBe("pending");
       for (let i = 0; i < 600 && (await platform.real.getBenchmark(pub.slug)).commitment_anchor === null; i++)
         await new Promise((r) => setTimeout(r, 100));
       const anchor = (await platform.real.benchmarkDetail(pub.slug)).commitment.anchor;
       expect(anchor).toEqual(await platform.chain!.findAnchor(pub.commit_root));
       expect(anchor!.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
-    } finally {
-      await platform.close();
-    }
+    });
   }, 180_000);
 
   it("without batching a publish still anchors its commitment inline", async () => {
-    const dc = devChain();
-    const clock = manualClock((await latestBlockTime(dc)) * 1000);
-    const platform = await openTemp({ clock: clock.now, chain: chainConfig(dc, 15) });
-    try {
-      const ds = await platform.createDataset(cities(4, "commit-inline"));
-      const pub = await platform.publish(ds.dataset_id, {
-        title: "Commit inline",
-        prompt_template: TEMPLATE,
-        grader_type: "exact",
-      });
+    await onChain(15, undefined, async ({ platform }) => {
+      const pub = await publishCities(platform, "commit-inline");
       expect(pub.commitment_anchor_status).toBe("anchored");
       expect(pub.commitment_anchor).toEqual(await platform.chain!.findAnchor(pub.commit_root));
-    } finally {
-      await platform.close();
-    }
+    });
   }, 180_000);
 });
 
@@ -256,25 +236,15 @@ describe("publish quota", () => {
     const clock = manualClock(Date.parse("2026-12-01T00:00:00Z"));
     const platform = await openTemp({ clock: clock.now });
     try {
-      const publishBy = async (name: string, i: number) => {
-        const p = await platform.principal(name);
-        const ds = await platform.real.createDataset(p, cities(4, `many-${name}-${i}`));
-        return platform.real.publish(p, ds.dataset_id, {
-          title: `M${name}${i}`,
-          prompt_template: TEMPLATE,
-          grader_type: "exact",
-        });
-      };
       for (let a = 0; a < 5; a++)
         for (let i = 0; i < 20; i++) {
-          await publishBy(`many-${a}`, i);
+          await publishCities(platform, `many-${a}-${i}`, { by: `many-${a}` });
           clock.advance(1000);
         }
       expect((await platform.listBenchmarks()).length).toBe(100);
-      expect((await publishBy("many-new", 0)).slug).toBeTruthy();
+      expect((await publishCities(platform, "many-new-0", { by: "many-new" })).slug).toBeTruthy();
       // the per-account quota (20 per 24 h) still holds
-      await expect(publishBy("many-0", 20)).rejects.toMatchObject({
-        code: "publish_quota_exceeded",
+      expect(await quotaRefusal(publishCities(platform, "many-0-20", { by: "many-0" }))).toMatchObject({
         details: { limit: "publishes_per_account", count: 20 },
       });
     } finally {
@@ -296,25 +266,12 @@ describe("publish quota", () => {
     const clock = manualClock(Date.parse("2026-12-01T00:00:00Z"));
     const platform = await openTemp({ clock: clock.now, publishQuota: { count: 3, periodMs: 3_600_000 } });
     try {
-      const p = await platform.principal("quota-author");
-      const publishOne = async (i: number) => {
-        const ds = await platform.real.createDataset(p, cities(4, `quota-${i}`));
-        return platform.real.publish(p, ds.dataset_id, {
-          title: `Q${i}`,
-          prompt_template: TEMPLATE,
-          grader_type: "exact",
-        });
-      };
+      const publishOne = (i: number) => publishCities(platform, `quota-${i}`, { by: "quota-author" });
       for (let i = 0; i < 3; i++) {
         await publishOne(i);
         clock.advance(60_000);
       }
-      const e = await publishOne(3).then(
-        () => null,
-        (x: unknown) => x,
-      );
-      expect(e).toMatchObject({
-        code: "publish_quota_exceeded",
+      expect(await quotaRefusal(publishOne(3))).toMatchObject({
         details: {
           limit: "publishes_per_account",
           count: 3,
@@ -324,21 +281,8 @@ describe("publish quota", () => {
       });
       expect((await platform.listBenchmarks()).length).toBe(3); // nothing stored
       // another account has its own quota; the operator (who pays) has none
-      const other = await platform.principal("quota-other");
-      const ds = await platform.real.createDataset(other, cities(4, "quota-other"));
-      await platform.real.publish(other, ds.dataset_id, {
-        title: "Other",
-        prompt_template: TEMPLATE,
-        grader_type: "exact",
-      });
-      for (let i = 0; i < 4; i++) {
-        const d = await platform.createDataset(cities(4, `quota-op-${i}`));
-        await platform.publish(d.dataset_id, {
-          title: `Op${i}`,
-          prompt_template: TEMPLATE,
-          grader_type: "exact",
-        });
-      }
+      await publishCities(platform, "quota-other", { by: "quota-other" });
+      for (let i = 0; i < 4; i++) await publishCities(platform, `quota-op-${i}`);
       // the oldest publish leaves the window: one more passes
       clock.advance(3_600_000 - 3 * 60_000 + 1);
       expect((await publishOne(4)).slug).toBeTruthy();
@@ -354,31 +298,17 @@ describe("publish quota", () => {
       publishQuota: { count: 2, periodMs: 3_600_000, allAccountsCount: 3 },
     });
     try {
-      const publishBy = async (name: string, i: number) => {
-        const p = await platform.principal(name);
-        const ds = await platform.real.createDataset(p, cities(4, `all-${name}-${i}`));
-        return platform.real.publish(p, ds.dataset_id, {
-          title: `A${name}${i}`,
-          prompt_template: TEMPLATE,
-          grader_type: "exact",
-        });
-      };
+      const publishBy = (name: string, i: number) => publishCities(platform, `${name}-${i}`, { by: name });
       // the operator's publishes are not counted
-      const d = await platform.createDataset(cities(4, "all-op"));
-      await platform.publish(d.dataset_id, { title: "Op", prompt_template: TEMPLATE, grader_type: "exact" });
+      await publishCities(platform, "all-op");
       await publishBy("all-a", 0);
       clock.advance(60_000);
       await publishBy("all-a", 1);
       clock.advance(60_000);
       await publishBy("all-b", 0);
       clock.advance(60_000);
-      for (const name of ["all-b", "all-c"]) {
-        const e = await publishBy(name, 1).then(
-          () => null,
-          (x: unknown) => x,
-        );
-        expect(e).toMatchObject({
-          code: "publish_quota_exceeded",
+      for (const name of ["all-b", "all-c"])
+        expect(await quotaRefusal(publishBy(name, 1))).toMatchObject({
           details: {
             limit: "publishes_all_accounts",
             count: 3,
@@ -386,15 +316,9 @@ describe("publish quota", () => {
             retry_after_seconds: 3420,
           },
         });
-      }
       expect((await platform.listBenchmarks()).length).toBe(4);
       // the operator is not refused
-      const d2 = await platform.createDataset(cities(4, "all-op-2"));
-      await platform.publish(d2.dataset_id, {
-        title: "Op2",
-        prompt_template: TEMPLATE,
-        grader_type: "exact",
-      });
+      await publishCities(platform, "all-op-2");
       // the oldest publish leaves the window: one more passes
       clock.advance(3_600_000 - 3 * 60_000 + 1);
       expect((await publishBy("all-c", 2)).slug).toBeTruthy();
