@@ -9,44 +9,46 @@
  */
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, CITIES_PUBLISH, citiesDataset, register, startLive, useLive, type Live } from "./helpers.js";
+import {
+  call,
+  CITIES_PUBLISH,
+  citiesDataset,
+  register,
+  startLive,
+  useLive,
+  type Exchange,
+  type Live,
+} from "./helpers.js";
 
 const live = useLive({ platform: { publishQuota: { count: 2, periodMs: 3_600_000 } } });
+
+/** Uploads a dataset of 4 cities tagged `tag` as `key` (201 asserted) and publishes it: the publish's exchange. */
+async function publishOver(base: string, key: string, tag: string) {
+  const ds = await call(base, "POST", "/api/v1/datasets", { key, body: citiesDataset(4, tag) });
+  expect(ds.status, ds.text).toBe(201);
+  return call(base, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
+    key,
+    body: CITIES_PUBLISH,
+  });
+}
+
+/** Asserts a 429 `publish_quota_exceeded` with `Retry-After` and these `details`. */
+function expectQuota429(res: Exchange, details: Record<string, unknown>): void {
+  expect(res.status, res.text).toBe(429);
+  expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  expect(res.json.error).toMatchObject({ code: "publish_quota_exceeded", details });
+}
 
 describe("publish quota over REST", () => {
   it("the third publish of an account within the period is 429 naming the limit, with Retry-After", async () => {
     const author = await register(live.url, "quota-rest");
-    const publish = async (i: number) => {
-      const ds = await call(live.url, "POST", "/api/v1/datasets", {
-        key: author.key,
-        body: citiesDataset(4, `quota-rest-${i}`),
-      });
-      expect(ds.status).toBe(201);
-      return call(live.url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
-        key: author.key,
-        body: CITIES_PUBLISH,
-      });
-    };
+    const publish = (i: number) => publishOver(live.url, author.key, `quota-rest-${i}`);
     expect((await publish(0)).status).toBe(201);
     expect((await publish(1)).status).toBe(201);
-    const third = await publish(2);
-    expect(third.status).toBe(429);
-    expect(Number(third.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(third.json.error).toMatchObject({
-      code: "publish_quota_exceeded",
-      details: { limit: "publishes_per_account", count: 2, period_seconds: 3600 },
-    });
+    expectQuota429(await publish(2), { limit: "publishes_per_account", count: 2, period_seconds: 3600 });
     // another account is not affected
     const other = await register(live.url, "quota-rest-other");
-    const ds = await call(live.url, "POST", "/api/v1/datasets", {
-      key: other.key,
-      body: citiesDataset(4, "q-o"),
-    });
-    const ok = await call(live.url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
-      key: other.key,
-      body: CITIES_PUBLISH,
-    });
-    expect(ok.status).toBe(201);
+    expect((await publishOver(live.url, other.key, "q-o")).status).toBe(201);
   });
 });
 
@@ -54,14 +56,7 @@ describe("publish quota for all accounts together over REST", () => {
   const all = useLive({ platform: { publishQuota: { count: 2, periodMs: 3_600_000, allAccountsCount: 3 } } });
 
   it("past allAccountsCount publishes by all accounts in the period, any account's is 429 naming publishes_all_accounts", async () => {
-    const publish = async (key: string, i: string) => {
-      const ds = await call(all.url, "POST", "/api/v1/datasets", { key, body: citiesDataset(4, `qa-${i}`) });
-      expect(ds.status).toBe(201);
-      return call(all.url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
-        key,
-        body: CITIES_PUBLISH,
-      });
-    };
+    const publish = (key: string, i: string) => publishOver(all.url, key, `qa-${i}`);
     const a = await register(all.url, "quota-all-a");
     const b = await register(all.url, "quota-all-b");
     const c = await register(all.url, "quota-all-c");
@@ -71,15 +66,12 @@ describe("publish quota for all accounts together over REST", () => {
     for (const [key, i] of [
       [b.key, "b1"],
       [c.key, "c0"],
-    ] as const) {
-      const refused = await publish(key, i);
-      expect(refused.status).toBe(429);
-      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-      expect(refused.json.error).toMatchObject({
-        code: "publish_quota_exceeded",
-        details: { limit: "publishes_all_accounts", count: 3, period_seconds: 3600 },
+    ] as const)
+      expectQuota429(await publish(key, i), {
+        limit: "publishes_all_accounts",
+        count: 3,
+        period_seconds: 3600,
       });
-    }
   });
 });
 
@@ -87,14 +79,7 @@ describe("no budget for all accounts together by default", () => {
   const free = useLive();
 
   it("after 100 publishes by 5 accounts a new author still publishes (201); the 21st of an account is 429", async () => {
-    const publish = async (key: string, i: string) => {
-      const ds = await call(free.url, "POST", "/api/v1/datasets", { key, body: citiesDataset(4, `qd-${i}`) });
-      expect(ds.status).toBe(201);
-      return call(free.url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
-        key,
-        body: CITIES_PUBLISH,
-      });
-    };
+    const publish = (key: string, i: string) => publishOver(free.url, key, `qd-${i}`);
     const keys: string[] = [];
     for (let a = 0; a < 5; a++) keys.push((await register(free.url, `quota-free-${a}`)).key);
     for (const [a, key] of keys.entries())
@@ -102,12 +87,7 @@ describe("no budget for all accounts together by default", () => {
     const late = await register(free.url, "quota-free-late");
     const ok = await publish(late.key, "late");
     expect(ok.status).toBe(201);
-    const over = await publish(keys[0]!, "0-20");
-    expect(over.status).toBe(429);
-    expect(over.json.error).toMatchObject({
-      code: "publish_quota_exceeded",
-      details: { limit: "publishes_per_account", count: 20 },
-    });
+    expectQuota429(await publish(keys[0]!, "0-20"), { limit: "publishes_per_account", count: 20 });
   }, 180_000);
 });
 
@@ -140,14 +120,7 @@ describe("commitment anchors batched over REST", () => {
     for (const name of ["batch-a", "batch-b", "batch-c"]) {
       const { key } = await register(live.url, name);
       for (let i = 0; i < 2; i++) {
-        const ds = await call(live.url, "POST", "/api/v1/datasets", {
-          key,
-          body: citiesDataset(4, `cb-${name}-${i}`),
-        });
-        const pub = await call(live.url, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
-          key,
-          body: CITIES_PUBLISH,
-        });
+        const pub = await publishOver(live.url, key, `cb-${name}-${i}`);
         expect(pub.status, pub.text).toBe(201);
         expect(pub.json).toMatchObject({ commitment_anchor_status: "pending", commitment_anchor: null });
         pubs.push(pub.json);
