@@ -21,16 +21,30 @@ async function refusal(sql: string): Promise<QueryRefused> {
   throw new Error(`accepted: ${sql}`);
 }
 
+/** One case per statement: each passes the guard (with `params` bound). */
+function acceptsEach(cases: string[], params: unknown[] = []): void {
+  it.each(cases)("accepts %s", async (sql) => {
+    await expect(checkReadOnlySelect(sql, TABLES, params)).resolves.toHaveProperty("expressions");
+  });
+}
+
+/** One case per statement: each is refused `not_read_only` with a message matching `message`. */
+function refusesEach(cases: string[], message: RegExp): void {
+  it.each(cases)("refuses %s", async (sql) => {
+    const e = await refusal(sql);
+    expect(e.code).toBe("not_read_only");
+    expect(e.message).toMatch(message);
+  });
+}
+
 describe("checkReadOnlySelect", () => {
-  it.each([
+  acceptsEach([
     "SELECT id, status FROM bounty WHERE status = $1 ORDER BY id DESC LIMIT 5",
     'select "bounty"."id", count(*) from "bounty" left join "award_winner" on "award_winner"."bounty_id" = "bounty"."id" group by 1',
     "WITH w AS (SELECT account, sum(amount) AS s FROM award_winner GROUP BY account) SELECT * FROM w ORDER BY s DESC",
     "SELECT coalesce(max(pool), 0), lower(author) FROM bounty WHERE id IN (SELECT bounty_id FROM award_winner)",
     "SELECT id FROM bounty WHERE author LIKE '0xab%' UNION ALL SELECT bounty_id FROM award_winner",
-  ])("accepts %s", async (sql) => {
-    await expect(checkReadOnlySelect(sql, TABLES)).resolves.toHaveProperty("expressions");
-  });
+  ]);
 
   it.each([
     ["UPDATE bounty SET pool = 0", "not_read_only"],
@@ -61,63 +75,57 @@ describe("checkReadOnlySelect", () => {
 });
 
 describe("checkReadOnlySelect: a cast names a base type only (issue 13 re-probe 7, N4)", () => {
-  it.each([
-    "SELECT 'bounty'::regclass",
-    "SELECT 'postgres'::regrole",
-    "SELECT 'now'::regproc",
-    "SELECT 'int4'::regtype",
-    "SELECT 'public'::regnamespace",
-    "SELECT 1::oid::pg_catalog.regclass",
-    "SELECT CAST('bounty' AS regclass)",
-    "SELECT '(x)'::public.probe7_secret_gold",
-    "SELECT '(x)'::probe7_secret_gold",
-    "SELECT id FROM bounty WHERE author = 'x'::other_schema.t",
-    "SELECT ARRAY['bounty']::regclass[]",
-  ])("refuses %s", async (sql) => {
-    const e = await refusal(sql);
-    expect(e.code).toBe("not_read_only");
-    expect(e.message).toMatch(/type .* is not allowed/);
-  });
+  refusesEach(
+    [
+      "SELECT 'bounty'::regclass",
+      "SELECT 'postgres'::regrole",
+      "SELECT 'now'::regproc",
+      "SELECT 'int4'::regtype",
+      "SELECT 'public'::regnamespace",
+      "SELECT 1::oid::pg_catalog.regclass",
+      "SELECT CAST('bounty' AS regclass)",
+      "SELECT '(x)'::public.probe7_secret_gold",
+      "SELECT '(x)'::probe7_secret_gold",
+      "SELECT id FROM bounty WHERE author = 'x'::other_schema.t",
+      "SELECT ARRAY['bounty']::regclass[]",
+    ],
+    /type .* is not allowed/,
+  );
 
-  it.each([
+  acceptsEach([
     "SELECT id::text, pool::numeric(20, 0), created_block::int8 FROM bounty",
     "SELECT CAST(author AS character varying(50)), '1'::int, '{1}'::int[] FROM bounty",
     "SELECT interval '1 day', '2026-01-01'::date, '2026-01-01'::timestamptz, 'x'::char, true::bool, 1::double precision",
     "SELECT '{}'::jsonb, '{}'::json, 'x'::pg_catalog.text",
-  ])("accepts %s", async (sql) => {
-    await expect(checkReadOnlySelect(sql, TABLES)).resolves.toHaveProperty("expressions");
-  });
+  ]);
 });
 
 describe("checkReadOnlySelect: names resolve in their scope (issue 13 re-probe 6, O1)", () => {
-  it.each([
-    // a CTE naming itself: non-recursive, so its inner pg_authid is the catalog's
-    "WITH pg_authid AS (SELECT rolname, rolpassword FROM pg_authid) SELECT * FROM pg_authid",
-    // a CTE used before its declaration (in an earlier sibling)
-    "WITH a AS (SELECT * FROM pg_stat_activity), pg_stat_activity AS (SELECT 1 AS x) SELECT * FROM a",
-    // a CTE declared in an inner query, used outside it
-    "SELECT * FROM pg_settings WHERE EXISTS (WITH pg_settings AS (SELECT 1) SELECT 1 FROM pg_settings)",
-    "SELECT * FROM (WITH pg_stats AS (SELECT 1 AS x) SELECT x FROM pg_stats) s, pg_stats",
-    "WITH x AS (WITH pg_hba_file_rules AS (SELECT 1 AS y) SELECT y FROM pg_hba_file_rules) SELECT * FROM pg_hba_file_rules",
-    // the CTE's name in a set operation's other arm, before the WITH
-    "SELECT usename FROM pg_user UNION ALL (WITH pg_user AS (SELECT 'x' AS usename) SELECT usename FROM pg_user)",
-    "WITH bounty AS (SELECT 1 AS id) SELECT * FROM pg_class",
-  ])("refuses %s", async (sql) => {
-    const e = await refusal(sql);
-    expect(e.code).toBe("not_read_only");
-    expect(e.message).toMatch(/relation "pg_\w+" is neither one of the indexer's tables/);
-  });
+  refusesEach(
+    [
+      // a CTE naming itself: non-recursive, so its inner pg_authid is the catalog's
+      "WITH pg_authid AS (SELECT rolname, rolpassword FROM pg_authid) SELECT * FROM pg_authid",
+      // a CTE used before its declaration (in an earlier sibling)
+      "WITH a AS (SELECT * FROM pg_stat_activity), pg_stat_activity AS (SELECT 1 AS x) SELECT * FROM a",
+      // a CTE declared in an inner query, used outside it
+      "SELECT * FROM pg_settings WHERE EXISTS (WITH pg_settings AS (SELECT 1) SELECT 1 FROM pg_settings)",
+      "SELECT * FROM (WITH pg_stats AS (SELECT 1 AS x) SELECT x FROM pg_stats) s, pg_stats",
+      "WITH x AS (WITH pg_hba_file_rules AS (SELECT 1 AS y) SELECT y FROM pg_hba_file_rules) SELECT * FROM pg_hba_file_rules",
+      // the CTE's name in a set operation's other arm, before the WITH
+      "SELECT usename FROM pg_user UNION ALL (WITH pg_user AS (SELECT 'x' AS usename) SELECT usename FROM pg_user)",
+      "WITH bounty AS (SELECT 1 AS id) SELECT * FROM pg_class",
+    ],
+    /relation "pg_\w+" is neither one of the indexer's tables/,
+  );
 
-  it.each([
+  acceptsEach([
     "WITH a AS (SELECT id FROM bounty), b AS (SELECT id FROM a) SELECT * FROM b",
     "WITH a AS (SELECT id FROM bounty) SELECT * FROM a WHERE id IN (SELECT id FROM a)",
     "WITH a AS (SELECT id FROM bounty) SELECT (WITH b AS (SELECT id FROM a) SELECT count(*) FROM b)",
     "WITH a AS (SELECT id FROM bounty) SELECT id FROM a UNION ALL SELECT id FROM a",
     "WITH bounty AS (SELECT id FROM bounty WHERE id > 1) SELECT id FROM bounty",
     "WITH bounty AS (SELECT b.id FROM bounty b) SELECT bounty.id FROM bounty",
-  ])("accepts %s", async (sql) => {
-    await expect(checkReadOnlySelect(sql, TABLES)).resolves.toHaveProperty("expressions");
-  });
+  ]);
 });
 
 describe("checkReadOnlySelect: x.f is a column of x, never the call f(x) (issue 13 re-probe 6, O11)", () => {
@@ -152,7 +160,7 @@ describe("checkReadOnlySelect: x.f is a column of x, never the call f(x) (issue 
     expect(e.message).toMatch(message);
   });
 
-  it.each([
+  acceptsEach([
     "SELECT w.account, w.amount FROM award_winner w WHERE w.place = 1",
     'select "bounty"."id", "bounty_winners"."data" as "winners" from "bounty" left join lateral (select coalesce(json_agg(json_build_array("bounty_winners"."place", "bounty_winners"."account")), \'[]\'::json) as "data" from "award_winner" "bounty_winners" where "bounty_winners"."bounty_id" = "bounty"."id") "bounty_winners" on true',
     "SELECT s.n, s.account FROM (SELECT account, count(*) AS n FROM award_winner GROUP BY account) s",
@@ -161,9 +169,7 @@ describe("checkReadOnlySelect: x.f is a column of x, never the call f(x) (issue 
     "SELECT row_to_json(w), to_jsonb(w.*) FROM award_winner w",
     "SELECT w.* FROM award_winner w ORDER BY place",
     "SELECT b.id FROM bounty b WHERE EXISTS (SELECT 1 FROM award_winner w WHERE w.bounty_id = b.id)",
-  ])("accepts %s", async (sql) => {
-    await expect(checkReadOnlySelect(sql, TABLES)).resolves.toHaveProperty("expressions");
-  });
+  ]);
 });
 
 describe("checkReadOnlySelect: what the planner folds or misprices (issue 13 re-probe F1)", () => {
@@ -269,15 +275,16 @@ describe("checkReadOnlySelect: what the planner folds or misprices (issue 13 re-
       await expect(checkReadOnlySelect(sql, TABLES, [p])).resolves.toHaveProperty("expressions");
   });
 
-  it.each([
-    "SELECT id FROM bounty WHERE id BETWEEN 1 AND 5 AND status IN ('Awarded', 'Funded') AND author IS DISTINCT FROM $1 AND id = ANY($2)",
-    "SELECT id FROM bounty WHERE author NOT ILIKE '0xab%' AND awarder NOT LIKE '0x00%' AND pool <> 0 AND pool >= 1",
-    `SELECT id FROM bounty WHERE pool = ${(2n ** 256n - 1n).toString()} OR test_set_root = '0x${"ab".repeat(32)}'`,
-    "SELECT round(sum(amount) * 100 / max(pool), 2), trunc(avg(amount)), pool::numeric(78, 0) FROM award_winner, bounty",
-    "SELECT concat(author, '/', id), author || ':' || id, substr(author, 1, 6), -pool FROM bounty",
-  ])("accepts %s", async (sql) => {
-    await expect(checkReadOnlySelect(sql, TABLES, ["0x00", [1, 2]])).resolves.toHaveProperty("expressions");
-  });
+  acceptsEach(
+    [
+      "SELECT id FROM bounty WHERE id BETWEEN 1 AND 5 AND status IN ('Awarded', 'Funded') AND author IS DISTINCT FROM $1 AND id = ANY($2)",
+      "SELECT id FROM bounty WHERE author NOT ILIKE '0xab%' AND awarder NOT LIKE '0x00%' AND pool <> 0 AND pool >= 1",
+      `SELECT id FROM bounty WHERE pool = ${(2n ** 256n - 1n).toString()} OR test_set_root = '0x${"ab".repeat(32)}'`,
+      "SELECT round(sum(amount) * 100 / max(pool), 2), trunc(avg(amount)), pool::numeric(78, 0) FROM award_winner, bounty",
+      "SELECT concat(author, '/', id), author || ':' || id, substr(author, 1, 6), -pool FROM bounty",
+    ],
+    ["0x00", [1, 2]],
+  );
 });
 
 describe("checkGraphqlLimits", () => {
