@@ -8,9 +8,9 @@
  */
 
 /**
- * A query parameter whose value is a secret: its name contains pass(word), secret, token, key, auth,
- * sig(nature), jwt, pw, cred(ential) or session (any case; probe9 Q1: `auth=`, `sig=`, `jwt=`, `pw=`
- * were served). Masking a harmless parameter costs nothing; serving a secret one is a leak.
+ * What names a secret: pass(word), secret, token, key, auth, sig(nature), jwt, pw, cred(ential) or
+ * session, anywhere in a query parameter's name or value (any case; probe9 Q1: `auth=`, `sig=`,
+ * `jwt=`, `pw=` were served). Masking a harmless parameter costs nothing; serving a secret one is a leak.
  */
 const SECRET_PARAM = /pass|secret|token|key|auth|sig|jwt|pw|cred|session/i;
 
@@ -31,12 +31,13 @@ function secretParam(name: string, value: string): boolean {
 
 /**
  * A connection string with its secrets replaced by `***` (for messages and logs): the userinfo
- * password, and every query parameter whose name contains password, secret, token or key
- * (libpq reads `?password=`, `?sslpassword=`, ...; an RPC or proxy URL may carry `?api_key=`), and
- * any parameter whose value names one (`?options=-c password=...`). A string `new URL` refuses
- * (libpq's multi-host `postgresql://u:p@h1:5432,h2:5433/db`, a port over 65535) is masked the same
- * way by hand, the password taken to run from the first `:` after `//` to the LAST `@` (an unencoded
- * `@` in the password: everything up to the host is masked, never a tail of it).
+ * password, and every query parameter whose name or value names a secret ({@link SECRET_PARAM}:
+ * libpq reads `?password=`, `?sslpassword=`, `?options=-c password=...`; an RPC or proxy URL may
+ * carry `?api_key=`). A string `new URL` refuses (libpq's multi-host
+ * `postgresql://u:p@h1:5432,h2:5433/db`, a port over 65535) is masked the same way by hand: the
+ * password taken to run from the first `:` after `//` to the LAST `@` (an unencoded `@` in the
+ * password: everything up to the host is masked, never a tail of it), a parameter's value up to the
+ * next `&`, `;` or `#` (spaces included: `options=-c password=x`).
  */
 export function redactUrl(url: string): string {
   try {
@@ -55,7 +56,7 @@ export function redactUrl(url: string): string {
       const colon = userinfo.indexOf(":");
       if (colon >= 0) out = `${url.slice(0, slashes + 2)}${userinfo.slice(0, colon)}:***${url.slice(at)}`;
     }
-    return out.replace(/([?&;]\s*)([^=&;?#\s]+)=([^&;#\s]*)/g, (m, sep: string, k: string, v: string) =>
+    return out.replace(/([?&;]\s*)([^=&;?#\s]+)=([^&;#]*)/g, (m, sep: string, k: string, v: string) =>
       secretParam(k, decodeURIComponentSafe(v)) ? `${sep}${k}=***` : m,
     );
   }
@@ -118,7 +119,8 @@ export function bareOrigin(url: string): string | undefined {
 
 /**
  * Replaces every occurrence of the secret-bearing URL `url` in `text` (as given, without its trailing
- * `/`, JSON-escaped, or as `new URL` normalises it: viem and fetch print that form) with `shown`.
+ * `/`, JSON-escaped, or as `new URL` normalises it: viem and fetch print that form) with `shown`
+ * (followed by `/` where the form ended in one: the rest of the text stays as it was).
  */
 export function redactSecretUrl(text: string, url: string | undefined, shown: string): string {
   if (!url) return text;
@@ -129,8 +131,11 @@ export function redactSecretUrl(text: string, url: string | undefined, shown: st
     if (!(e instanceof TypeError)) throw e;
   }
   let out = text;
-  for (const f of new Set(forms.sort((a, b) => b.length - a.length)))
-    if (f !== "" && !shown.includes(f)) out = out.split(f).join(shown);
+  for (const f of new Set(forms.sort((a, b) => b.length - a.length))) {
+    // a form ending in `/` keeps its `/`: `http://h:1/` in `http://h:1/bounties/7` is not the end of the URL
+    const to = f.endsWith("/") && !shown.endsWith("/") ? `${shown}/` : shown;
+    if (f !== "" && f !== to) out = out.split(f).join(to);
+  }
   return out;
 }
 

@@ -22,6 +22,25 @@ describe("redaction", () => {
     expect(redactRpc(`fetch ${new URL(upper).href} failed`, upper)).not.toContain("PROVIDER_SECRET");
   });
 
+  it("the rest of the text is left as it was: a URL's `/` after the host stays (review: `http://h:1bounties/7`)", () => {
+    for (const url of ["http://127.0.0.1:9", "http://127.0.0.1:9/", "https://idx.example.com"]) {
+      const text = `GET ${url.replace(/\/$/, "")}/bounties/7: unreachable; see ${url}`;
+      expect(redactRpc(text, url), url).toBe(text);
+    }
+    const keyed = "http://u:P@127.0.0.1:9/v1/IDXKEY/";
+    expect(redactRpc("GET http://u:P@127.0.0.1:9/v1/IDXKEY/bounties/7 failed", keyed)).toBe(
+      "GET http://127.0.0.1:9/bounties/7 failed",
+    );
+    expect(redactRpc("GET http://127.0.0.1:9/v1/IDXKEY/bounties/7", "http://127.0.0.1:9/v1/IDXKEY")).toBe(
+      "GET http://127.0.0.1:9/bounties/7",
+    );
+  });
+
+  it("an unparseable database URL masks a secret parameter's whole value, spaces included (review)", () => {
+    const url = "postgresql://u:p@h1:5432,h2:5433/db?options=-c password=hunter2&sslmode=require";
+    expect(redactUrl(url)).toBe("postgresql://u:***@h1:5432,h2:5433/db?options=***&sslmode=require");
+  });
+
   it("a database URL never shows its password, also when it is given in the query", () => {
     const url = "postgresql://bb:DB_PASSWORD@db.example:5432/bench?password=DB_PASSWORD&sslmode=require";
     expect(redactUrl(url)).not.toContain("DB_PASSWORD");
