@@ -9,7 +9,7 @@
  * - receipt and commitment anchors batched: one `anchorMany` per kind within `--anchor-flush-ms` (2000)
  *   of a finalize or publish, whatever their number (`--receipt-anchoring immediate`, given explicitly,
  *   sends one transaction per finalize and per publish);
- * - publishes: 20 per account per 24 h; `--publish-budget-all N` also caps all accounts but the
+ * - publishes: {@link DEFAULT_PUBLISH_QUOTA} per account; `--publish-budget-all N` also caps all accounts but the
  *   operator's together (default none: free accounts would fill it and lock every author out);
  * - `--host`, `--port`. It prints where it listens and which database it uses, then serves until
  *   SIGINT, SIGTERM or SIGHUP, and with `--exit-with-parent` until the process that started it dies
@@ -28,12 +28,15 @@ import {
   type Platform,
 } from "@bench-bounty/platform";
 
+/** The publish quota's period in hours (help text). */
+const PERIOD_HOURS = DEFAULT_PUBLISH_QUOTA.periodMs / 3_600_000;
+
 interface ServeOpts extends StoreOpts {
   port: string;
   host: string;
   /** The indexer the verifier reads (its base URL; may carry credentials: never printed or served whole). */
   indexerUrl?: string;
-  /** The indexer the web pages read, when not `--indexer-url` itself (served without credentials too). */
+  /** The indexer the web pages read (served without credentials; default: `--indexer-url` when it is a bare origin). */
   publicIndexerUrl?: string;
   /** An RPC the web page may print in its verify command (never `--rpc-url`: it may carry a key). */
   publicRpcUrl?: string;
@@ -246,7 +249,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
     .addOption(
       new Option(
         "--publish-budget-all <n>",
-        "publishes per 24 h by all accounts but the operator's together (default: none; each account may publish 20 per 24 h)",
+        `publishes per ${PERIOD_HOURS} h by all accounts but the operator's together (default: none; each account may publish ${DEFAULT_PUBLISH_QUOTA.count} per ${PERIOD_HOURS} h)`,
       ).env("BENCH_BOUNTY_PUBLISH_BUDGET_ALL"),
     )
     .addOption(
