@@ -42,18 +42,21 @@ const UINT256_MAX = (1n << 256n) - 1n;
  * Reads the query string: refuses parameters not in `allowed` (array forms such
  * as `limit[]` included) and parameters given more than once, and drops empty
  * values (`?status=` means "any"). Values are not trimmed: `limit= 1` is refused
- * by the value's parser, as every non-canonical form is. With the request's `url`, a parameter
- * without a name (`?=`, `?&`, a stray `&`: dropped from `queries`) is refused too (parameter `""`).
+ * by the value's parser, as every non-canonical form is. A parameter without a name (`?=`, `?&`, a
+ * stray `&`: Hono drops it from `queries`) is refused too (parameter `""`), read from the request's
+ * `url`; a bare `?` is no query.
+ * @param queries the request's parsed query (`c.req.queries()`)
+ * @param url the request's whole URL (`c.req.url`)
  * @throws ParamError
  */
 export function readQuery(
   queries: Record<string, string[]>,
   allowed: readonly string[],
-  url?: string,
+  url: string,
 ): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
-  const q = url === undefined ? -1 : url.indexOf("?");
-  if (url !== undefined && q >= 0 && q < url.length - 1)
+  const q = url.indexOf("?");
+  if (q >= 0 && q < url.length - 1)
     for (const part of url
       .slice(q + 1)
       .split("#")[0]!

@@ -25,12 +25,18 @@ function paramOf(f: () => unknown): string {
 
 describe("REST parameters", () => {
   it("refuses unknown and repeated parameters, naming them; empty values mean absent", () => {
-    expect(paramOf(() => readQuery({ colour: ["x"] }, ["status"]))).toBe("colour");
-    expect(paramOf(() => readQuery({ status: ["a", "b"] }, ["status"]))).toBe("status");
-    expect(readQuery({ status: [""] }, ["status"])).toEqual({ status: undefined });
+    expect(paramOf(() => readQuery({ colour: ["x"] }, ["status"], "http://i/bounties?colour=x"))).toBe(
+      "colour",
+    );
+    expect(
+      paramOf(() => readQuery({ status: ["a", "b"] }, ["status"], "http://i/bounties?status=a&status=b")),
+    ).toBe("status");
+    expect(readQuery({ status: [""] }, ["status"], "http://i/bounties?status=")).toEqual({
+      status: undefined,
+    });
   });
 
-  it("a parameter without a name is refused when the URL is given (probe8 P5: `?=` and `?&` passed)", () => {
+  it("a parameter without a name is refused (probe8 P5: `?=` and `?&` passed)", () => {
     for (const q of ["?=", "?&", "?=1", "?status=&", "?&status=x"])
       expect(
         paramOf(() => readQuery({}, ["status"], `http://i/bounties${q}`)),
@@ -41,10 +47,12 @@ describe("REST parameters", () => {
   });
 
   it("an unknown parameter on a route without parameters says so (it printed an empty list)", () => {
-    expect(() => readQuery({ x: ["1"] }, [])).toThrow(
+    expect(() => readQuery({ x: ["1"] }, [], "http://i/status?x=1")).toThrow(
       'unknown parameter "x" (this route takes no query parameters)',
     );
-    expect(() => readQuery({ x: ["1"] }, ["status", "limit"])).toThrow("(allowed: status, limit)");
+    expect(() => readQuery({ x: ["1"] }, ["status", "limit"], "http://i/bounties?x=1")).toThrow(
+      "(allowed: status, limit)",
+    );
   });
 
   it("addresses and digests are checked and lowercased", () => {
@@ -111,7 +119,7 @@ describe("REST parameters", () => {
   ])("the query string %s is refused naming %s (as a route reads it)", async (q, parameter) => {
     const app = new Hono().get("/awards", (c) => {
       try {
-        const p = readQuery(c.req.queries(), ["winner", "from", "limit", "cursor"]);
+        const p = readQuery(c.req.queries(), ["winner", "from", "limit", "cursor"], c.req.url);
         parseLimit("limit", p.limit);
         if (p.from !== undefined) parseTime("from", p.from);
         if (p.winner !== undefined) parseAddress("winner", p.winner);
