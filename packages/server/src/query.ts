@@ -97,6 +97,6 @@ function wholeNumber(query: Record<string, string>, name: string, fallback: numb
  * @throws EdgeError 400 `invalid_query` naming the parameter ({@link readQuery}, {@link CANONICAL_WHOLE})
  */
 export function boardPageOf(c: Context<AppEnv>): { offset: number; limit: number } {
-  const query = readQuery(c, ["offset", "limit"]);
+  const query = readQuery(c, Object.keys(BoardPageQuery.shape)); // the parameters the route declares
   return { offset: wholeNumber(query, "offset", 0), limit: wholeNumber(query, "limit", BOARD_PAGE_SIZE) };
 }
