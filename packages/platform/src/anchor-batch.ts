@@ -68,6 +68,9 @@ export const DEFAULT_ANCHOR_BATCH = 200;
 /** The kinds a flush anchors, in this order: one `anchorMany` per kind (per `maxBatch` digests). */
 export const BATCHED_ANCHOR_KINDS: readonly AnchorKind[] = ["commitment", "receipt"];
 
+/** The store lock (`Store.withLock`) a flush holds, in every process on the store. */
+export const ANCHOR_FLUSH_LOCK = "anchor-flush";
+
 /** Flushes pending commitment and receipt anchors in `anchorMany` batches (see the module doc). */
 export class AnchorBatcher {
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -107,19 +110,28 @@ export class AnchorBatcher {
     return next;
   }
 
+  /**
+   * One flush, under the store's lock {@link ANCHOR_FLUSH_LOCK}: several `serve` processes on one
+   * PostgreSQL store each run a batcher, and without it two timers firing together read the same
+   * pending digests and both sent `anchorMany` from the operator's signer (the second reverted,
+   * `AlreadyAnchored`, its gas spent). The pending digests are read inside the lock, so a flush that
+   * waited for another one finds only what that one left.
+   */
   private async flushNow(): Promise<number> {
     if (this.ctx.chain === null) return 0;
-    let total = 0;
-    for (const kind of BATCHED_ANCHOR_KINDS) {
-      for (;;) {
-        const digests = await this.ctx.store.anchors.pendingOfKind(kind, this.maxBatch);
-        if (digests.length === 0) break;
-        await anchorDigests(this.ctx, digests, kind);
-        total += digests.length;
-        if (digests.length < this.maxBatch) break;
+    return this.ctx.store.withLock(ANCHOR_FLUSH_LOCK, async () => {
+      let total = 0;
+      for (const kind of BATCHED_ANCHOR_KINDS) {
+        for (;;) {
+          const digests = await this.ctx.store.anchors.pendingOfKind(kind, this.maxBatch);
+          if (digests.length === 0) break;
+          await anchorDigests(this.ctx, digests, kind);
+          total += digests.length;
+          if (digests.length < this.maxBatch) break;
+        }
       }
-    }
-    return total;
+      return total;
+    });
   }
 
   /** Stops the timer and waits for a flush under way (pending digests stay for the next start or the award). */
@@ -130,8 +142,3 @@ export class AnchorBatcher {
     await this.running.catch(() => 0);
   }
 }
-
-/** The former name of {@link AnchorBatcher} (it anchored receipts only). */
-export const ReceiptAnchorBatcher = AnchorBatcher;
-/** The former name of {@link AnchorBatcher}. */
-export type ReceiptAnchorBatcher = AnchorBatcher;

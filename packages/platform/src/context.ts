@@ -22,6 +22,8 @@ export interface FaultHooks {
   maxPackBytes?: number;
   /** Called after the award transaction is confirmed and recorded, before the pack is minted. */
   awardBeforeMint?: (slug: string) => void;
+  /** Awaited inside the publish transaction after its checks, before the insert (a test widens a race). */
+  publishBeforeInsert?: (slug: string) => void | Promise<void>;
 }
 
 /** Everything an operation needs. */
@@ -48,7 +50,10 @@ export interface PlatformContext {
    * a publish anchors its commitment inline).
    */
   anchorBatcher: AnchorBatcher | null;
-  /** Benchmarks one account may publish per period (`publish.ts`), or null for no quota. */
+  /**
+   * Benchmarks one account may publish per period and, with `allAccountsCount`, all accounts but the
+   * operator's together (`publish.ts`), or null for no quota.
+   */
   publishQuota: PublishQuota | null;
   /** SHA-256 (hex) of the operator's key from the environment, or null (no operator key: local operator only). */
   operatorKeyHash: string | null;

@@ -19,7 +19,6 @@ export {
   AnchorBatcher,
   BATCHED_ANCHOR_KINDS,
   DEFAULT_ANCHOR_BATCH,
-  ReceiptAnchorBatcher,
   type AnchorBatching,
 } from "./anchor-batch.js";
 export type { Database } from "./store/schema.js";

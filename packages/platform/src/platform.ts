@@ -143,7 +143,11 @@ export interface PlatformOptions {
    * `serve` sets it.
    */
   anchorBatching?: AnchorBatching;
-  /** Benchmarks one account may publish per period (default {@link DEFAULT_PUBLISH_QUOTA}; null: none). */
+  /**
+   * Benchmarks one account may publish per period and, with `allAccountsCount`, all accounts but the
+   * operator's together (default {@link DEFAULT_PUBLISH_QUOTA}: 20 per account per 24 h, no budget for
+   * all accounts; null: none).
+   */
   publishQuota?: PublishQuota | null;
   /** The operator's API key (from the environment, e.g. `BENCH_BOUNTY_OPERATOR_KEY`): kept only as its hash. */
   operatorKey?: string;
@@ -194,7 +198,7 @@ export class Platform {
     if (batching) {
       const batcher = new AnchorBatcher(ctx, opts.anchorBatching!);
       ctx.anchorBatcher = batcher;
-      batcher.notify(); // receipts left pending by an earlier process
+      batcher.notify(); // receipts and commitments left pending by an earlier process
     }
     return new Platform(ctx);
   }
@@ -224,11 +228,6 @@ export class Platform {
   flushAnchors(): Promise<number> {
     if (!this.ctx.chain) throw new PlatformError("no_chain", "no chain configured", {});
     return (this.ctx.anchorBatcher ?? new AnchorBatcher(this.ctx, { flushMs: 1 })).flush();
-  }
-
-  /** {@link flushAnchors} (its former name: it flushed receipts only). */
-  flushReceiptAnchors(): Promise<number> {
-    return this.flushAnchors();
   }
 
   // ---- identity -------------------------------------------------------------

@@ -36,7 +36,7 @@ import type { Tables } from "./store.js";
 import { isUniqueViolation } from "./store/executor.js";
 import { isoMillis } from "./time.js";
 import { assertDatasetOwner, assertRole } from "./identity/access.js";
-import { isOperator, type Principal } from "./identity/principal.js";
+import { isOperatorAccount, type Principal } from "./identity/principal.js";
 import { type PublishOptions, DISCLOSURE, SLUG_RE, defaultSlug, benchmarkConfig } from "./publish/options.js";
 import { planTestSet, awardableAllowance, hex } from "./publish/plan.js";
 import { getBenchmark } from "./publish/reads.js";
@@ -211,6 +211,9 @@ export interface PublishQuota {
   allAccountsCount?: number;
 }
 
+/** The store lock (`Store.withLock`) a publish holds for its check and insert under a budget for all accounts. */
+export const PUBLISH_BUDGET_LOCK = "publish-budget";
+
 /** The default {@link PublishQuota}: 20 benchmarks per account per 24 hours; no budget for all accounts. */
 export const DEFAULT_PUBLISH_QUOTA: PublishQuota = {
   count: 20,
@@ -229,13 +232,14 @@ export async function assertPublishQuota(
   q: Tables = ctx.store,
 ): Promise<void> {
   const quota = ctx.publishQuota;
-  if (quota === null || isOperator(p)) return;
+  if (quota === null || isOperatorAccount(p.account_id)) return;
   const now = ctx.clock();
   const since = isoMillis(now - quota.periodMs);
   const period = Math.round(quota.periodMs / 1000);
-  const refuse = (recent: string[], count: number, limit: string, who: string): void => {
-    if (recent.length < count) return;
-    const freedAt = Date.parse(recent[recent.length - count]!) + quota.periodMs;
+  // `newest`: the latest `count` creation times within the period, newest first
+  const refuse = (newest: string[], count: number, limit: string, who: string): void => {
+    if (newest.length < count) return;
+    const freedAt = Date.parse(newest[count - 1]!) + quota.periodMs;
     const retry = Math.max(1, Math.ceil((freedAt - now) / 1000));
     throw new PlatformError(
       "publish_quota_exceeded",
@@ -244,7 +248,7 @@ export async function assertPublishQuota(
     );
   };
   refuse(
-    await q.benchmarks.createdSince(p.account_id, since),
+    await q.benchmarks.createdSince(p.account_id, since, quota.count),
     quota.count,
     "publishes_per_account",
     "an account",
@@ -252,7 +256,7 @@ export async function assertPublishQuota(
   const all = quota.allAccountsCount;
   if (all === undefined) return;
   refuse(
-    await q.benchmarks.createdSinceByNonOperators(since),
+    await q.benchmarks.createdSinceByNonOperators(since, all),
     all,
     "publishes_all_accounts",
     "all accounts together",
@@ -297,39 +301,57 @@ export async function publishBenchmark(
       ? keccak256Hex(`bench-bounty.plan-seed:${seed}:${plan.bank_digest}`).slice(2)
       : hex(ctx.randomBytes(32));
   const createdAt = isoMillis(ctx.clock());
-  await ctx.store.tx(async (t) => {
-    // Checked again inside the transaction: another process may have published meanwhile (the
-    // unique constraints on slug and dataset_id decide a race the reads did not see).
-    const raced = await t.benchmarks.slugOfDataset(datasetId);
-    if (raced !== null) throw benchmarkExists(datasetId, raced);
-    await assertPublishQuota(ctx, author, t);
-    if (await t.benchmarks.exists(slug)) throw slugConflict(slug);
-    try {
-      await t.benchmarks.insert({
-        slug,
-        dataset_id: datasetId,
-        author_account_id: ds.owner_account_id,
-        title: options.title.trim(),
-        config,
-        commit_root: plan.root,
-        leaf_count: plan.leaf_count,
-        public_count: plan.public_count,
-        private_count: plan.leaf_count - plan.public_count,
-        plan_seed: planSeed,
-        created_at: createdAt,
-      });
-    } catch (e) {
-      if (isUniqueViolation(e)) throw slugConflict(slug);
-      throw e;
-    }
-    await t.tasks.insertAll(slug, plan.rows);
-    if (ctx.chain) await t.anchors.addPending(plan.root, "commitment", slug, createdAt);
-  });
-  let anchor: AnchorEvidence | null = null;
+  // With a budget for all accounts, check and insert hold its lock: on PostgreSQL (READ COMMITTED)
+  // concurrent publishes by different accounts each counted the others' rows as absent and all passed.
+  const budgeted = <T>(fn: () => Promise<T>): Promise<T> =>
+    ctx.publishQuota?.allAccountsCount !== undefined && !isOperatorAccount(author.account_id)
+      ? ctx.store.withLock(PUBLISH_BUDGET_LOCK, fn)
+      : fn();
+  const known = await budgeted(() =>
+    ctx.store.tx(async (t) => {
+      // Checked again inside the transaction: another process may have published meanwhile (the
+      // unique constraints on slug and dataset_id decide a race the reads did not see).
+      const raced = await t.benchmarks.slugOfDataset(datasetId);
+      if (raced !== null) throw benchmarkExists(datasetId, raced);
+      await assertPublishQuota(ctx, author, t);
+      if (await t.benchmarks.exists(slug)) throw slugConflict(slug);
+      await ctx.faults.publishBeforeInsert?.(slug);
+      try {
+        await t.benchmarks.insert({
+          slug,
+          dataset_id: datasetId,
+          author_account_id: ds.owner_account_id,
+          title: options.title.trim(),
+          config,
+          commit_root: plan.root,
+          leaf_count: plan.leaf_count,
+          public_count: plan.public_count,
+          private_count: plan.leaf_count - plan.public_count,
+          plan_seed: planSeed,
+          created_at: createdAt,
+        });
+      } catch (e) {
+        if (isUniqueViolation(e)) throw slugConflict(slug);
+        throw e;
+      }
+      await t.tasks.insertAll(slug, plan.rows);
+      if (!ctx.chain) return null;
+      await t.anchors.addPending(plan.root, "commitment", slug, createdAt);
+      // A root already anchored (another benchmark of the same rows and seed): addPending left its
+      // row as it was, so no flush would record it here; its evidence is this benchmark's anchor too.
+      const ev = await t.anchors.evidence(plan.root);
+      if (ev !== null) await t.benchmarks.setCommitmentAnchor(slug, ev);
+      return ev;
+    }),
+  );
+  let anchor: AnchorEvidence | null = known;
   let anchorError: string | undefined;
-  // Batched: the commitment waits (pending) for the batcher's next anchorMany, within its interval.
-  if (ctx.chain && ctx.anchorBatcher) ctx.anchorBatcher.notify();
-  else if (ctx.chain) {
+  // Batched: the commitment waits (pending) for the batcher's next anchorMany, within its interval
+  // (unless its root was anchored already: `known`, recorded above).
+  if (anchor !== null || !ctx.chain) {
+    // nothing to send
+  } else if (ctx.anchorBatcher) ctx.anchorBatcher.notify();
+  else {
     try {
       anchor = await anchorCommitment(ctx, slug);
     } catch (e) {

@@ -40,7 +40,7 @@ import {
   buyerOnlyHides,
   receiptsVisible,
 } from "./identity/access.js";
-import type { Principal } from "./identity/principal.js";
+import { isOperator, type Principal } from "./identity/principal.js";
 import { registerAgent } from "./agents.js";
 import { answerPackBytes, MAX_ANSWER_LENGTH, maxRankedRows, packByteLimit } from "./pack-budget.js";
 import { answerAllowanceOf } from "./publish.js";
@@ -753,7 +753,7 @@ function finalizeResult(
 export async function runView(ctx: PlatformContext, viewer: Principal, runId: string): Promise<RunView> {
   const run = await getRun(ctx, runId);
   const b = await getBenchmark(ctx, run.slug);
-  if (run.account_id !== viewer.account_id && !isAuthorOf(viewer, b) && !viewer.roles.includes("operator"))
+  if (run.account_id !== viewer.account_id && !isAuthorOf(viewer, b) && !isOperator(viewer))
     assertRunOwner(viewer, run);
   return toView(ctx, viewer, run, b);
 }

@@ -136,7 +136,8 @@ export class Store extends Tables {
   private readonly checkpoints: string | null;
   /** The SQLite database file as opened (null on PostgreSQL). */
   private readonly sqliteFile: string | null;
-  private readonly locks = new Map<string, Promise<unknown>>();
+  /** {@link withLock}'s holders by name: shared by every store of this process on one SQLite file. */
+  private readonly locks: Map<string, Promise<unknown>>;
   /** SQLite: the group commit (a transaction returns once its commit is on disk). */
   private readonly wal: WalSync | undefined;
 
@@ -146,6 +147,7 @@ export class Store extends Tables {
     this.description = opened.description;
     this.localDir = dir;
     this.sqliteFile = opened.engine === "sqlite" ? opened.label : null;
+    this.locks = sqliteLocksOf(this.sqliteFile);
     this.checkpoints = runsDir ?? (dir === null ? null : join(dir, "runs"));
   }
 
@@ -260,7 +262,9 @@ export class Store extends Tables {
   /**
    * Runs `fn` while holding the named lock, one holder at a time: across processes on PostgreSQL (a
    * session advisory lock, released when `fn` ends or the holder's connection dies), within the
-   * process on SQLite (one `serve` per SQLite store). The award holds its benchmark's lock.
+   * process on SQLite (one `serve` per SQLite store; every store this process opened on the same file
+   * shares the locks). The award holds its benchmark's lock, an anchor flush `anchor-flush`, a publish
+   * under a budget for all accounts `publish-budget`.
    */
   async withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
     const prev = this.locks.get(name) ?? Promise.resolve();
@@ -297,6 +301,18 @@ export class Store extends Tables {
   async close(): Promise<void> {
     await this.db.destroy();
   }
+}
+
+/** SQLite: {@link Store.withLock}'s holders of each database file (by real path) open in this process. */
+const SQLITE_LOCKS = new Map<string, Map<string, Promise<unknown>>>();
+
+/** The lock holders of a store: those of its SQLite file (shared), else its own. */
+function sqliteLocksOf(file: string | null): Map<string, Promise<unknown>> {
+  if (file === null || file === ":memory:") return new Map();
+  const key = realFileOrSelf(file);
+  let locks = SQLITE_LOCKS.get(key);
+  if (locks === undefined) SQLITE_LOCKS.set(key, (locks = new Map()));
+  return locks;
 }
 
 /** Refuses a database that holds tables but is not a store of a version this build reads. */

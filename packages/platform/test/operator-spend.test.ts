@@ -13,9 +13,13 @@ import { runBenchmark, type AgentSpec } from "../src/runner.js";
 import {
   chainConfig,
   cities,
+  freshPostgresTarget,
   latestBlockTime,
   manualClock,
+  openAt,
   openTemp,
+  tempDir,
+  TEST_ENGINE,
   useDevChain,
   type Harness,
 } from "./helpers.js";
@@ -113,7 +117,7 @@ describe("receipt anchors are batched", () => {
         true,
       );
       expect(await platform.real.pendingAnchors(pub.slug)).toHaveLength(12);
-      expect(await platform.real.flushReceiptAnchors()).toBe(12);
+      expect(await platform.real.flushAnchors()).toBe(12);
       expect(await nonce()).toBe(before + 1); // one anchorMany for all twelve
       expect(await platform.real.pendingAnchors(pub.slug)).toEqual([]);
       const txs = new Set<string>();
@@ -222,6 +226,73 @@ describe("commitment anchors are batched", () => {
     });
   }, 180_000);
 
+  it("a benchmark sharing a root anchored already (same rows, same seed) gets that anchor at its publish, batched", async () => {
+    await onChain(16, { flushMs: 3_600_000 }, async ({ platform, nonce }) => {
+      const data = cities(4, "shared-root");
+      const spec = { title: "Shared", prompt_template: TEMPLATE, grader_type: "exact" as const, seed: "s1" };
+      const publishAs = async (name: string, slug: string) => {
+        const p = await platform.principal(name);
+        const ds = await platform.real.createDataset(p, data);
+        return platform.real.publish(p, ds.dataset_id, { ...spec, slug });
+      };
+      const first = await publishAs("root-a", "shared-root-a");
+      expect(await platform.real.flushAnchors()).toBe(1);
+      const anchored = (await platform.real.getBenchmark(first.slug)).commitment_anchor;
+      expect(anchored).not.toBeNull();
+      const before = await nonce();
+      const second = await publishAs("root-b", "shared-root-b");
+      expect(second.commit_root).toBe(first.commit_root);
+      expect(second).toMatchObject({ commitment_anchor_status: "anchored", commitment_anchor: anchored });
+      expect((await platform.real.benchmarkDetail(second.slug)).commitment.anchor).toEqual(anchored);
+      expect(await platform.real.pendingAnchors(second.slug)).toEqual([]);
+      expect(await platform.real.flushAnchors()).toBe(0);
+      expect(await nonce()).toBe(before); // nothing sent for it
+    });
+  }, 180_000);
+
+  it("two platforms on one store, both batching, flushing together: one anchorMany per kind, nothing left pending", async () => {
+    const dc = devChain();
+    const signer = 17;
+    const clock = manualClock((await latestBlockTime(dc)) * 1000);
+    const shared =
+      TEST_ENGINE === "postgres"
+        ? { database: await freshPostgresTarget(), runsDir: tempDir() }
+        : { dir: tempDir() };
+    const opts = {
+      ...shared,
+      clock: clock.now,
+      chain: chainConfig(dc, signer),
+      anchorBatching: { flushMs: 3_600_000 },
+    };
+    const a = await openAt(opts);
+    const b = await openAt(opts);
+    const nonce = () => dc.publicClient.getTransactionCount({ address: dc.accounts[signer]!.address });
+    try {
+      const pubs = [];
+      for (let i = 0; i < 3; i++) pubs.push(await publishCities(i % 2 ? b : a, `two-serve-${i}`));
+      const finals = [];
+      for (const [i, id] of ["two-a", "two-b"].entries()) {
+        const p = i % 2 ? b : a;
+        finals.push((await runBenchmark(await p.backend(id), pubs[0]!.slug, id, agent(clock))).finalized!);
+      }
+      const before = await nonce();
+      const flushed = await Promise.all([a.real.flushAnchors(), b.real.flushAnchors()]);
+      expect(flushed[0] + flushed[1]).toBe(3 + 2); // every digest anchored once, by one of them
+      expect(await nonce()).toBe(before + 2); // one anchorMany of commitments, one of receipts
+      for (const pub of pubs) {
+        expect(await a.real.pendingAnchors(pub.slug)).toEqual([]);
+        const anchor = (await b.real.getBenchmark(pub.slug)).commitment_anchor;
+        expect(anchor).toEqual(await a.chain!.findAnchor(pub.commit_root));
+      }
+      for (const f of finals) expect(await a.chain!.findAnchor(f.receipt_hash)).not.toBeNull();
+      expect(await Promise.all([a.real.flushAnchors(), b.real.flushAnchors()])).toEqual([0, 0]);
+      expect(await nonce()).toBe(before + 2);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }, 180_000);
+
   it("without batching a publish still anchors its commitment inline", async () => {
     await onChain(15, undefined, async ({ platform }) => {
       const pub = await publishCities(platform, "commit-inline");
@@ -251,6 +322,74 @@ describe("publish quota", () => {
       await platform.close();
     }
   }, 180_000);
+
+  it("concurrent publishes by 6 accounts under allAccountsCount 3: exactly 3 stored, the others refused", async () => {
+    const clock = manualClock(Date.parse("2026-12-01T00:00:00Z"));
+    const platform = await openTemp({
+      clock: clock.now,
+      publishQuota: { count: 2, periodMs: 3_600_000, allAccountsCount: 3 },
+      // every publish waits between its quota check and its insert: without the budget's lock all six
+      // counted none of the others (PostgreSQL, READ COMMITTED) and all passed
+      faults: { publishBeforeInsert: () => new Promise((r) => setTimeout(r, 100)) },
+    });
+    try {
+      const ready = [];
+      for (let i = 0; i < 6; i++) {
+        const p = await platform.principal(`race-${i}`);
+        const ds = await platform.real.createDataset(p, cities(4, `race-${i}`));
+        ready.push({ p, id: ds.dataset_id, i });
+      }
+      const results = await Promise.allSettled(
+        ready.map(({ p, id, i }) =>
+          platform.real.publish(p, id, {
+            title: `race-${i}`,
+            prompt_template: TEMPLATE,
+            grader_type: "exact",
+          }),
+        ),
+      );
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+      for (const r of results)
+        if (r.status === "rejected")
+          expect(r.reason).toMatchObject({
+            code: "publish_quota_exceeded",
+            details: { limit: "publishes_all_accounts", count: 3 },
+          });
+      expect(await platform.listBenchmarks()).toHaveLength(3);
+    } finally {
+      await platform.close();
+    }
+  });
+
+  it("the operator is its account, one rule for the exemption and the count: the operator role on another account exempts nothing", async () => {
+    const clock = manualClock(Date.parse("2026-12-01T00:00:00Z"));
+    const platform = await openTemp({
+      clock: clock.now,
+      publishQuota: { count: 1, periodMs: 3_600_000, allAccountsCount: 5 },
+    });
+    try {
+      const own = await platform.principal("claims-operator");
+      // a principal no key yields (only acct_operator holds the role): its rows are counted like any
+      // account's, so it is not exempt either
+      const claimed = { ...own, roles: [...own.roles, "operator" as const] };
+      const publishOne = async (i: number) => {
+        const ds = await platform.real.createDataset(claimed, cities(4, `claims-${i}`));
+        return platform.real.publish(claimed, ds.dataset_id, {
+          title: `claims-${i}`,
+          prompt_template: TEMPLATE,
+          grader_type: "exact",
+        });
+      };
+      await publishOne(0);
+      expect(await quotaRefusal(publishOne(1))).toMatchObject({
+        details: { limit: "publishes_per_account", count: 1 },
+      });
+      // the operator's own publishes are neither refused nor counted
+      for (let i = 0; i < 3; i++) await publishCities(platform, `claims-op-${i}`);
+    } finally {
+      await platform.close();
+    }
+  });
 
   it("allAccountsCount that is not an integer >= 1 is refused at open, naming it", async () => {
     for (const bad of [0, -1, 1.5, Number.NaN])

@@ -35,7 +35,17 @@ export function localOperator(): Principal {
   return { account_id: OPERATOR_ACCOUNT_ID, roles: ["operator", "author"], via: "local", key_prefix: null };
 }
 
-/** True when the principal acts as the platform's operator. */
+/**
+ * True for the operator's account: the store's built-in {@link OPERATOR_ACCOUNT_ID} is the only account
+ * that holds the `operator` role (an account is created with {@link ACCOUNT_ROLES} only; the operator
+ * key and the local CLI act as it). The one rule of "who is the operator" for stored rows (the publish
+ * budget counts benchmarks by their author account) and for principals ({@link isOperator}).
+ */
+export function isOperatorAccount(accountId: string): boolean {
+  return accountId === OPERATOR_ACCOUNT_ID;
+}
+
+/** True when the principal acts as the platform's operator: the operator's account with its role. */
 export function isOperator(p: Principal): boolean {
-  return p.roles.includes("operator");
+  return isOperatorAccount(p.account_id) && p.roles.includes("operator");
 }

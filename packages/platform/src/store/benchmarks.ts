@@ -3,6 +3,7 @@ import type { Hex } from "@bench-bounty/evidence";
 import type { AnchorEvidence } from "../chain.js";
 import type { AttachedBounty, BenchmarkConfig, BenchmarkRecord } from "../context.js";
 import { fromStored, toStored } from "../json.js";
+import { OPERATOR_ACCOUNT_ID } from "../identity/principal.js";
 import { arg, TableModule } from "./executor.js";
 import type { BenchmarksTable as BenchmarkRow } from "./schema.js";
 
@@ -95,30 +96,35 @@ export class BenchmarksTable extends TableModule {
     );
   }
 
-  /** When each benchmark `accountId` published at or after `since` (ISO) was created, oldest first. */
-  async createdSince(accountId: string, since: string): Promise<string[]> {
+  /**
+   * When the latest `limit` benchmarks `accountId` published at or after `since` (ISO) were created,
+   * newest first (a quota check reads no more than its count).
+   */
+  async createdSince(accountId: string, since: string, limit: number): Promise<string[]> {
     const rows = await this.db
       .selectFrom("benchmarks")
       .select("created_at")
       .where("author_account_id", "=", accountId)
       .where("created_at", ">=", since)
-      .orderBy("created_at")
+      .orderBy("created_at", "desc")
+      .limit(limit)
       .execute();
     return rows.map((r) => r.created_at);
   }
 
   /**
-   * When each benchmark published at or after `since` (ISO) by an account without the operator role
-   * was created, oldest first.
+   * When the latest `limit` benchmarks published at or after `since` (ISO) by accounts other than the
+   * operator's (`isOperatorAccount`: the one account that holds the operator role) were created,
+   * newest first.
    */
-  async createdSinceByNonOperators(since: string): Promise<string[]> {
+  async createdSinceByNonOperators(since: string, limit: number): Promise<string[]> {
     const rows = await this.db
-      .selectFrom("benchmarks as b")
-      .innerJoin("accounts as a", "a.account_id", "b.author_account_id")
-      .select("b.created_at")
-      .where("b.created_at", ">=", since)
-      .where("a.roles_json", "not like", '%"operator"%')
-      .orderBy("b.created_at")
+      .selectFrom("benchmarks")
+      .select("created_at")
+      .where("created_at", ">=", since)
+      .where("author_account_id", "!=", OPERATOR_ACCOUNT_ID)
+      .orderBy("created_at", "desc")
+      .limit(limit)
       .execute();
     return rows.map((r) => r.created_at);
   }
