@@ -26,7 +26,7 @@ import { Platform } from "@bench-bounty/platform";
 import autocannon from "autocannon";
 import { Hono } from "hono";
 import pg from "pg";
-import { closeDatasetWorker, platformDomain, serveApp } from "../src/index.js";
+import { closeDatasetWorker, platformDomain, serveApp, type ListeningServer } from "../src/index.js";
 import { Worker } from "node:worker_threads";
 import { playUntil, post, serverThreadSched } from "./full-run.mjs";
 import { seedBoard } from "./seed.js";
@@ -152,17 +152,21 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "bb-bench-api-"));
   const schema = `bb_bench_${process.pid}_${Date.now().toString(16)}`;
   if (databaseUrl) await sql(databaseUrl, `CREATE SCHEMA ${schema}`);
-  const platform = await Platform.open(
-    databaseUrl ? { database: { engine: "postgres", url: databaseUrl, schema } } : { dir },
-  );
-  const server = await serveApp({
-    domain: platformDomain(platform),
-    port: 0,
-    limits: { rateBurst: 1e9, ratePerSecond: 1e9, accountBurst: 1e9, accountPerSecond: 1e9 },
-  });
-  const u = server.url;
+  // from here on the schema and the directory are removed whatever fails (the platform's open, the
+  // server's listen, the bench)
+  let platform: Platform | undefined;
+  let server: ListeningServer | undefined;
   const out: string[] = [];
   try {
+    platform = await Platform.open(
+      databaseUrl ? { database: { engine: "postgres", url: databaseUrl, schema } } : { dir },
+    );
+    server = await serveApp({
+      domain: platformDomain(platform),
+      port: 0,
+      limits: { rateBurst: 1e9, ratePerSecond: 1e9, accountBurst: 1e9, accountPerSecond: 1e9 },
+    });
+    const u = server.url;
     console.log(
       `bench:api on loopback, ${databaseUrl ? `PostgreSQL store (schema ${schema})` : "SQLite store"}, ${seconds} s per autocannon figure (10 connections), ${TASKS} tasks per run`,
     );
@@ -179,10 +183,10 @@ async function main(): Promise<void> {
     }
     if (only.has("routes") || only.has("runs")) out.push(...(await competeAndRead(platform, u)));
   } finally {
-    await server.close();
+    await server?.close();
     // the dataset worker thread keeps a process alive once it has checked a dataset (as `serve` does)
     await closeDatasetWorker();
-    await platform.close();
+    await platform?.close();
     rmSync(dir, { recursive: true, force: true });
     if (databaseUrl) await sql(databaseUrl, `DROP SCHEMA ${schema} CASCADE`);
   }

@@ -105,6 +105,14 @@ function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
 const WEB_PATH = /^\/(index\.html|config\.json|assets\/.*)?$/;
 
 /**
+ * The page itself (`/`, `/index.html`): served whatever the query. It is a static file no query can
+ * change, and a shared link arrives with what others append (`?fbclid=`, `?utm_source=`, `?gclid=`):
+ * refusing those turned a visitor's click into a 400 JSON. The other {@link WEB_PATH}s keep the strict
+ * check (nothing links to them with a query).
+ */
+const PAGE_PATH = /^\/(index\.html)?$/;
+
+/**
  * CORS for the public reads (a static deploy of the web app on another origin reads them): GET and
  * HEAD from any origin, and their preflights; no credentials, no key headers allowed (a preflight
  * asking for `X-API-Key` or `Authorization` is answered without them, so the browser refuses), and
@@ -242,10 +250,13 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
     answerBytesPerToken: limits.answerBytesPerToken,
   });
   if (opts.web) {
-    // The web app's paths take no query (its routes are in the fragment): 400 `invalid_query` as the API
+    // The web app's paths take no query (its routes are in the fragment): 400 `invalid_query` as the
+    // API, except on the page itself ({@link PAGE_PATH}: a static file, served whatever the query)
     const web = opts.web;
     app.use("*", (c, next) => {
-      if ((c.req.method === "GET" || c.req.method === "HEAD") && WEB_PATH.test(c.req.path)) readQuery(c, []);
+      const path = c.req.path;
+      if ((c.req.method === "GET" || c.req.method === "HEAD") && WEB_PATH.test(path) && !PAGE_PATH.test(path))
+        readQuery(c, []);
       return web(c, next);
     });
   }

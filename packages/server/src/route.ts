@@ -162,8 +162,9 @@ export function refuseDeclaredLength(c: Context<AppEnv>, limits: BodyLimits): vo
 
 /**
  * Parses a body's bytes with the strict SPEC 2 parser (the REST routes and the MCP endpoint), within
- * `limits` when given: its bytes first, then its depth, members per object and items per array,
- * counted while parsing (the parse stops at the first one over).
+ * `limits` when given: its bytes first, then its depth, members per object, items per array, values
+ * of the whole body (members and items together) and distinct member names of the whole body, counted
+ * while parsing (the parse stops at the first one over).
  * @throws EdgeError 400 `invalid_json`, `details: {path, reason}` (the parser's code and JSON path;
  *   invalid UTF-8: `reason: "invalid_utf8"` and `byte_offset`, never replaced with U+FFFD)
  * @throws EdgeError 413 `body_too_large`: over `limits.bytes` (`details.limit_bytes`), or over a shape

@@ -367,7 +367,7 @@ describe("small edges", () => {
         if (method !== "HEAD") expect(r.json.error.details.allow).toEqual(["DELETE", "GET", "POST"]);
       }
   });
-  it("a query parameter with an empty name, and any on the OpenAPI document and the web app, is 400 (probe8 P5)", async () => {
+  it("a query parameter with an empty name, and any on the OpenAPI document, MCP, config.json and the assets, is 400 (probe8 P5)", async () => {
     for (const q of ["?=", "?&", "?=1", "?status=open&", "?&status=open"]) {
       const r = await call(live.url, "GET", `/api/v1/benchmarks${q}`);
       expect(r.status, q).toBe(400);
@@ -393,12 +393,30 @@ describe("small edges", () => {
         });
       }
     const app = createApp({ domain: platformDomain(live.platform), web: webMiddleware({}) });
-    for (const path of ["/", "/index.html", "/config.json"]) {
+    const page = await (await app.request("/")).text();
+    const asset = /\/assets\/[^"']+/.exec(page)?.[0];
+    expect(asset).toBeDefined();
+    for (const path of ["/config.json", asset!]) {
       expect((await app.request(path)).status, path).toBe(200);
       const r = await app.request(`${path}?x=1`);
       expect(r.status, path).toBe(400);
       expect(((await r.json()) as { error: { details: unknown } }).error.details).toEqual({ parameter: "x" });
       expect((await app.request(`${path}?=`)).status, path).toBe(400);
+    }
+  });
+  it("the page itself (/ and /index.html) is served whatever the query: a shared link's ?utm_source=, ?fbclid=", async () => {
+    const app = createApp({ domain: platformDomain(live.platform), web: webMiddleware({}) });
+    for (const path of ["/", "/index.html"]) {
+      const plain = await app.request(path);
+      expect(plain.status, path).toBe(200);
+      const body = await plain.text();
+      expect(body, path).toContain("<html");
+      for (const q of ["?utm_source=x&fbclid=y", "?gclid=z", "?="]) {
+        const r = await app.request(`${path}${q}`);
+        expect(r.status, `${path}${q}`).toBe(200);
+        expect(await r.text(), `${path}${q}`).toBe(body);
+      }
+      expect((await app.request(`${path}?utm_source=x`, { method: "HEAD" })).status, path).toBe(200);
     }
   });
   it("POST / on the web app is 405 with Allow: GET, HEAD (not 404); the API's 404 stays", async () => {

@@ -7,10 +7,15 @@
  * from one anonymous address, 347 MB, no 429): each JSON-RPC answer takes one more token of the
  * caller's request bucket per full `answerBytesPerToken` bytes (the REST charge, `chargeAnswer`);
  * past the bucket the answer is a JSON-RPC error naming `answer_bytes`, with the wait.
+ *
+ * Except a write tool's answer (review: `benchmark_start_run`'s answer, all the tasks, was charged
+ * after the run had started, and replaced by the error: the clock ran and the agent never got its
+ * tasks): sent whole, neither charged nor counted, as REST charges only a GET's answer.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { TUTORIALS, type Limits } from "../src/index.js";
-import { call, startLive, type Live } from "./helpers.js";
+import { WRITE_TOOLS } from "../src/mcp/tools.js";
+import { call, publishCities, register, startLive, type Live } from "./helpers.js";
 
 const lives: Live[] = [];
 afterEach(async () => {
@@ -21,10 +26,14 @@ async function live(limits: Partial<Limits>): Promise<Live> {
   lives.push(l);
   return l;
 }
-async function mcp(l: Live, body: unknown) {
+async function mcp(l: Live, body: unknown, key?: string) {
   const res = await fetch(`${l.url}/mcp`, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+    },
     body: JSON.stringify(body),
   });
   const text = await res.text();
@@ -118,5 +127,87 @@ describe("MCP answers are charged by their size, as REST answers are", () => {
       expect(r.status).toBe(200);
       expect(r.json.result.isError).toBeFalsy();
     }
+  });
+});
+
+const tool = (id: number | string, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
+
+/** A competitor (its own bucket) and a published benchmark of `rows` tasks. */
+async function competitor(l: Live, rows: number) {
+  const { slug } = await publishCities(l.url, rows, "charge");
+  return { slug, key: (await register(l.url, "charge-competitor")).key };
+}
+
+describe("a write tool's answer is sent whole once the tool has run (REST charges only a GET's answer)", () => {
+  it("the caller's bucket cannot pay: the read is refused naming answer_bytes, the large start_run answer is sent", async () => {
+    // 3 tokens: the request's, the batch's second message's, and 1 left for the answers (each wants 2)
+    const l = await live({ ...SLOW, rateBurst: 3, answerBytesPerToken: 64 });
+    const { slug, key } = await competitor(l, 20);
+    const r = await mcp(l, [read(1, TUTORIALS[0]!.slug), tool(2, "benchmark_start_run", { slug })], key);
+    expect(r.status).toBe(200);
+    expect(r.json[0].error).toMatchObject({ code: -32000, data: { limit: "answer_bytes" } });
+    const started = r.json[1].result;
+    expect(started.isError).toBeFalsy();
+    expect(started.structuredContent.tasks.length).toBe(20);
+    expect(Buffer.byteLength(JSON.stringify(r.json[1]))).toBeGreaterThan(2 * 64 * 10); // a large answer
+  });
+
+  it("past the request's answer limit: a start_run that ran is sent whole, one the limit skipped is not run", async () => {
+    const l = await live({ mcpAnswerBytes: 100 });
+    const { slug, key } = await competitor(l, 20);
+    const first = await mcp(
+      l,
+      [
+        read(1, TUTORIALS[0]!.slug),
+        tool(2, "benchmark_start_run", { slug }),
+        read(3, TUTORIALS[0]!.slug),
+        tool(4, "benchmark_finalize_run", { run_id: "run_never_run" }),
+      ],
+      key,
+    );
+    expect(first.json[0].result.isError).toBeFalsy(); // the first answer: whole
+    const started = first.json[1].result;
+    expect(started.isError).toBeFalsy(); // over the limit, but the run has started: sent whole
+    expect(started.structuredContent.tasks.length).toBe(20);
+    expect(first.json[2].error.data.limit).toBe("mcp_answer_bytes");
+    // the limit is spent: the finalize after it is not run, and answered with the limit's error
+    expect(first.json[3].error.data.limit).toBe("mcp_answer_bytes");
+    const mine = await mcp(l, tool(5, "runs_mine", {}), key);
+    expect(mine.json.result.structuredContent.runs.length).toBe(1);
+  });
+
+  it("an id shared with a read does not carry the read past the limit", async () => {
+    const l = await live({ mcpAnswerBytes: 100 });
+    const { slug, key } = await competitor(l, 2);
+    const r = await mcp(
+      l,
+      [read(1, TUTORIALS[0]!.slug), tool(2, "benchmark_start_run", { slug }), read(2, TUTORIALS[0]!.slug)],
+      key,
+    );
+    expect(r.json.find((m: any) => m.id === 2 && m.error)?.error.data.limit).toBe("mcp_answer_bytes");
+  });
+
+  it("every tool is a read (charged) or a write (sent whole): a new tool is classified here", async () => {
+    const l = await live({});
+    const listed = await mcp(l, { jsonrpc: "2.0", id: 1, method: "tools/list" });
+    const names: string[] = listed.json.result.tools.map((t: { name: string }) => t.name).sort();
+    const reads = names.filter((n) => !WRITE_TOOLS.has(n));
+    expect(reads).toEqual([
+      "award_evidence",
+      "benchmark_corpus",
+      "benchmark_detail",
+      "benchmark_leaderboard",
+      "benchmark_list",
+      "benchmark_task_scores",
+      "discover_tutorials",
+      "read_tutorial",
+      "runs_mine",
+    ]);
+    expect(names.filter((n) => WRITE_TOOLS.has(n)).length).toBe(WRITE_TOOLS.size);
   });
 });

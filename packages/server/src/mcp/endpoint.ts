@@ -8,7 +8,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env.js";
@@ -25,7 +25,7 @@ import {
   type AccountCreationLimiter,
   type RateLimiter,
 } from "../middleware/limits.js";
-import { KEYED_TOOLS, registerTools, toolErrorOf } from "./tools.js";
+import { isSkipped, KEYED_TOOLS, registerTools, toolErrorOf, WRITE_TOOLS } from "./tools.js";
 
 /** The limiters the endpoint charges (the app's own: the same buckets as REST). */
 export interface McpLimiters {
@@ -65,9 +65,31 @@ async function emptyBatch(c: Context<AppEnv>): Promise<Response | null> {
 
 /** A `tools/call` of the tool `name`. */
 function isCallOf(m: unknown, name: string): boolean {
-  if (typeof m !== "object" || m === null) return false;
+  return toolOf(m) === name;
+}
+
+/** The tool a message calls (`tools/call`), else null. */
+function toolOf(m: unknown): string | null {
+  if (typeof m !== "object" || m === null) return null;
   const { method, params } = m as { method?: unknown; params?: { name?: unknown } };
-  return method === "tools/call" && params?.name === name;
+  return method === "tools/call" && typeof params?.name === "string" ? params.name : null;
+}
+
+/**
+ * The ids of a body's calls of {@link WRITE_TOOLS} that no other request of the body shares (an id
+ * shared with a read could otherwise carry the read's answer past the {@link AnswerBudget}).
+ */
+function writeCallIds(body: unknown): Set<RequestId> {
+  const writes = new Set<RequestId>();
+  const others = new Set<RequestId>();
+  for (const m of Array.isArray(body) ? body : [body]) {
+    const id = (m as { id?: unknown } | null)?.id;
+    if (typeof id !== "string" && typeof id !== "number") continue;
+    const tool = toolOf(m);
+    (tool !== null && WRITE_TOOLS.has(tool) ? writes : others).add(id);
+  }
+  for (const id of others) writes.delete(id);
+  return writes;
 }
 
 /**
@@ -100,12 +122,20 @@ export const ANSWER_LIMIT_CODE = -32000;
  * answered as REST answers it); an answer that would take the total past the limit, and every answer
  * after it, is replaced by a JSON-RPC error naming the limit (`data.limit: "mcp_answer_bytes"`), and
  * the tool calls after it are not run ({@link AnswerBudget.serial}). Tool calls run one at a time, in
- * the batch's order, so which calls are answered does not depend on timing.
+ * the batch's order, so which calls are answered does not depend on timing. Each answer sent is
+ * charged by its size to the caller's request bucket (`charge`), and refused when the tokens are not
+ * there (`data.limit: "answer_bytes"`).
+ *
+ * The answer of a write tool that ran ({@link WRITE_TOOLS}, the ids given to {@link sendWhole}) is
+ * sent whole, neither charged nor counted: the write has committed and its answer is the caller's only
+ * copy of it (a started run's tasks, a new key), as REST charges only a GET's answer. A write call the
+ * budget skipped was not run, and is answered with the limit's error like any other.
  */
 export class AnswerBudget {
   private spent = 0;
   private exhausted = false;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly whole = new Set<RequestId>();
   /**
    * @param charge takes an answer's bytes from the caller's request bucket as REST's answers are
    *   ({@link chargeAnswer}); throws EdgeError `rate_limited` when the tokens are not there.
@@ -115,16 +145,30 @@ export class AnswerBudget {
     private readonly charge: (bytes: number) => void = () => undefined,
   ) {}
 
-  /** Runs a tool call after the previous one; once the budget is spent it is not run (`skipped`). */
+  /**
+   * Runs a tool call after the previous one; once the budget is spent it is not run (`skipped`). It
+   * waits a turn of the event loop first: the SDK sends the previous call's answer (and {@link fit}
+   * spends the budget on it) a few microtasks after that call returns, and a call decided before then
+   * ran past a spent budget (a write committed, its answer refused).
+   */
   serial<T>(run: () => Promise<T>, skipped: T): Promise<T> {
-    const next = this.queue.then(() => (this.exhausted ? skipped : run()));
+    const next = this.queue
+      .then(() => new Promise((resolve) => setImmediate(resolve)))
+      .then(() => (this.exhausted ? skipped : run()));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  /** The message to send instead of `message` (itself while the budget lasts). */
+  /** The requests whose answers are sent whole: the calls of {@link WRITE_TOOLS}. */
+  sendWhole(ids: Iterable<RequestId>): void {
+    for (const id of ids) this.whole.add(id);
+  }
+
+  /** The message to send instead of `message` (itself while the budget lasts, or for a write that ran). */
   fit(message: JSONRPCMessage): JSONRPCMessage {
     if (!("id" in message) || !("result" in message || "error" in message)) return message;
+    const skipped = "result" in message && isSkipped(message.result);
+    if (!skipped && message.id !== undefined && this.whole.has(message.id)) return message;
     const bytes = Buffer.byteLength(JSON.stringify(message));
     if (!this.exhausted && (this.spent === 0 || this.spent + bytes <= this.limitBytes)) {
       try {
@@ -161,8 +205,14 @@ export class AnswerBudget {
  */
 export const MCP_METHODS = ["DELETE", "GET", "POST"] as const;
 
-/** The MCP endpoints' paths (no HEAD on them: see {@link MCP_METHODS}). */
-export const MCP_PATH = /^\/mcp(?:\/benchmarks\/[^/]+\/http)?$/;
+/** The MCP endpoints' routes, as {@link mountMcp} mounts them: every benchmark's, and one benchmark's. */
+const MCP_ROUTES = ["/mcp", "/mcp/benchmarks/:slug/http"] as const;
+
+/**
+ * The MCP endpoints' paths (no HEAD on them: see {@link MCP_METHODS}), derived from {@link MCP_ROUTES}
+ * (`:slug` is one path segment; the routes hold no other pattern character).
+ */
+export const MCP_PATH = new RegExp(`^(?:${MCP_ROUTES.map((r) => r.replace(":slug", "[^/]+")).join("|")})$`);
 
 async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimiters): Promise<Response> {
   if (!(MCP_METHODS as readonly string[]).includes(c.req.method))
@@ -203,6 +253,7 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   if (parsed instanceof Response) return parsed;
   const overBatch = parsed ? chargeBatch(c, parsed.value, limiters) : null;
   if (overBatch) return overBatch;
+  if (parsed) answers.sendWhole(writeCallIds(parsed.value));
   const refused = parsed && c.var.principal === null ? anonymousKeyedCall(c, parsed.value) : null;
   if (refused) return refused;
   await server.connect(transport);
@@ -299,8 +350,9 @@ function refusalOf(f: () => unknown): unknown {
 
 /** Mounts both endpoints with the {@link MCP_METHODS}. */
 export function mountMcp(app: OpenAPIHono<AppEnv>, limiters: McpLimiters): void {
+  const [all, one] = MCP_ROUTES;
   for (const method of MCP_METHODS) {
-    app.on(method, "/mcp", (c) => handle(c, null, limiters));
-    app.on(method, "/mcp/benchmarks/:slug/http", (c) => handle(c, c.req.param("slug"), limiters));
+    app.on(method, all, (c) => handle(c, null, limiters));
+    app.on(method, one, (c) => handle(c, c.req.param("slug"), limiters));
   }
 }

@@ -31,8 +31,21 @@ function ok(value: unknown, text: string): CallToolResult {
   return { content: [{ type: "text", text }], structuredContent: structured };
 }
 
-/** A call the answer budget skipped: never sent (the endpoint answers it with the limit's error). */
-const SKIPPED: CallToolResult = { content: [] };
+/** The `_meta` key that marks {@link SKIPPED}. */
+const SKIPPED_META = "bench-bounty/skipped";
+
+/**
+ * A call the answer budget skipped (not run): never sent, the endpoint answers it with the limit's
+ * error. Marked so that the endpoint tells it from an answer (a skipped write was not run, and an empty
+ * result must not pass for its answer).
+ */
+const SKIPPED: CallToolResult = { content: [], _meta: { [SKIPPED_META]: true } };
+
+/** Whether a JSON-RPC result is {@link SKIPPED}. */
+export function isSkipped(result: unknown): boolean {
+  const meta = (result as { _meta?: Record<string, unknown> } | null)?._meta;
+  return meta?.[SKIPPED_META] === true;
+}
 
 async function call(
   t: ToolContext,
@@ -71,6 +84,22 @@ export const KEYED_TOOLS: ReadonlySet<string> = new Set([
   "benchmark_submit_answers",
   "benchmark_finalize_run",
   "runs_mine",
+]);
+
+/**
+ * The tools that write (an account and its key, an address, a run and its tasks, answers, a score):
+ * their answer is the caller's only copy of what was done, so the endpoint sends it whole once the
+ * tool has run, neither charged to the caller's answer bytes nor counted against the request's answer
+ * limit, as REST charges only a GET's answer (`chargeAnswerBytes`). Every other answer (the read
+ * tools', `tools/list`'s, ...) is charged and counted (`AnswerBudget` in `endpoint.ts`); a tool missing
+ * from this list is charged.
+ */
+export const WRITE_TOOLS: ReadonlySet<string> = new Set([
+  "register",
+  "set_withdrawal_address",
+  "benchmark_start_run",
+  "benchmark_submit_answers",
+  "benchmark_finalize_run",
 ]);
 
 const Answer = z.strictObject({
