@@ -36,7 +36,7 @@ import type { Tables } from "./store.js";
 import { isUniqueViolation } from "./store/executor.js";
 import { isoMillis } from "./time.js";
 import { assertDatasetOwner, assertRole } from "./identity/access.js";
-import { isOperatorAccount, type Principal } from "./identity/principal.js";
+import { isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "./identity/principal.js";
 import { type PublishOptions, DISCLOSURE, SLUG_RE, defaultSlug, benchmarkConfig } from "./publish/options.js";
 import { planTestSet, awardableAllowance, hex } from "./publish/plan.js";
 import { getBenchmark } from "./publish/reads.js";
@@ -248,7 +248,7 @@ export async function assertPublishQuota(
     );
   };
   refuse(
-    await q.benchmarks.createdSince(p.account_id, since, quota.count),
+    await q.benchmarks.createdSince(since, quota.count, { author: p.account_id }),
     quota.count,
     "publishes_per_account",
     "an account",
@@ -256,7 +256,7 @@ export async function assertPublishQuota(
   const all = quota.allAccountsCount;
   if (all === undefined) return;
   refuse(
-    await q.benchmarks.createdSinceByNonOperators(since, all),
+    await q.benchmarks.createdSince(since, all, { notAuthor: OPERATOR_ACCOUNT_ID }),
     all,
     "publishes_all_accounts",
     "all accounts together",

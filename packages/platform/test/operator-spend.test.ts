@@ -89,6 +89,23 @@ async function publishCities(
   return platform.real.publish(p, (await platform.real.createDataset(p, data)).dataset_id, spec);
 }
 
+/** Runs `test` on a platform without a chain under `publishQuota` (the default when undefined), its clock at 2026-12-01; closed after. */
+async function withQuota(
+  publishQuota: PlatformOptions["publishQuota"],
+  test: (t: { clock: ReturnType<typeof manualClock>; platform: Harness }) => Promise<void>,
+): Promise<void> {
+  const clock = manualClock(Date.parse("2026-12-01T00:00:00Z"));
+  const platform = await openTemp({
+    clock: clock.now,
+    ...(publishQuota !== undefined ? { publishQuota } : {}),
+  });
+  try {
+    await test({ clock, platform });
+  } finally {
+    await platform.close();
+  }
+}
+
 /** The publish_quota_exceeded error of `publish` (the test fails if it passes or throws another). */
 async function quotaRefusal(publish: Promise<unknown>): Promise<unknown> {
   const e = await publish.then(
@@ -304,9 +321,7 @@ describe("commitment anchors are batched", () => {
 
 describe("publish quota", () => {
   it("by default all accounts together have no budget: a new author publishes after 100 publishes by 5 others (probe8 P2)", async () => {
-    const clock = manualClock(Date.parse("2026-12-01T00:00:00Z"));
-    const platform = await openTemp({ clock: clock.now });
-    try {
+    await withQuota(undefined, async ({ clock, platform }) => {
       for (let a = 0; a < 5; a++)
         for (let i = 0; i < 20; i++) {
           await publishCities(platform, `many-${a}-${i}`, { by: `many-${a}` });
@@ -318,9 +333,7 @@ describe("publish quota", () => {
       expect(await quotaRefusal(publishCities(platform, "many-0-20", { by: "many-0" }))).toMatchObject({
         details: { limit: "publishes_per_account", count: 20 },
       });
-    } finally {
-      await platform.close();
-    }
+    });
   }, 180_000);
 
   it("concurrent publishes by 6 accounts under allAccountsCount 3: exactly 3 stored, the others refused", async () => {
@@ -362,12 +375,7 @@ describe("publish quota", () => {
   });
 
   it("the operator is its account, one rule for the exemption and the count: the operator role on another account exempts nothing", async () => {
-    const clock = manualClock(Date.parse("2026-12-01T00:00:00Z"));
-    const platform = await openTemp({
-      clock: clock.now,
-      publishQuota: { count: 1, periodMs: 3_600_000, allAccountsCount: 5 },
-    });
-    try {
+    await withQuota({ count: 1, periodMs: 3_600_000, allAccountsCount: 5 }, async ({ platform }) => {
       const own = await platform.principal("claims-operator");
       // a principal no key yields (only acct_operator holds the role): its rows are counted like any
       // account's, so it is not exempt either
@@ -386,9 +394,7 @@ describe("publish quota", () => {
       });
       // the operator's own publishes are neither refused nor counted
       for (let i = 0; i < 3; i++) await publishCities(platform, `claims-op-${i}`);
-    } finally {
-      await platform.close();
-    }
+    });
   });
 
   it("allAccountsCount that is not an integer >= 1 is refused at open, naming it", async () => {
@@ -402,9 +408,7 @@ describe("publish quota", () => {
   });
 
   it("an account publishes at most `count` benchmarks per period: the next is publish_quota_exceeded naming the limit", async () => {
-    const clock = manualClock(Date.parse("2026-12-01T00:00:00Z"));
-    const platform = await openTemp({ clock: clock.now, publishQuota: { count: 3, periodMs: 3_600_000 } });
-    try {
+    await withQuota({ count: 3, periodMs: 3_600_000 }, async ({ clock, platform }) => {
       const publishOne = (i: number) => publishCities(platform, `quota-${i}`, { by: "quota-author" });
       for (let i = 0; i < 3; i++) {
         await publishOne(i);
@@ -425,18 +429,11 @@ describe("publish quota", () => {
       // the oldest publish leaves the window: one more passes
       clock.advance(3_600_000 - 3 * 60_000 + 1);
       expect((await publishOne(4)).slug).toBeTruthy();
-    } finally {
-      await platform.close();
-    }
+    });
   });
 
   it("all accounts but the operator's together publish at most `allAccountsCount` per period (publishes_all_accounts)", async () => {
-    const clock = manualClock(Date.parse("2026-12-01T00:00:00Z"));
-    const platform = await openTemp({
-      clock: clock.now,
-      publishQuota: { count: 2, periodMs: 3_600_000, allAccountsCount: 3 },
-    });
-    try {
+    await withQuota({ count: 2, periodMs: 3_600_000, allAccountsCount: 3 }, async ({ clock, platform }) => {
       const publishBy = (name: string, i: number) => publishCities(platform, `${name}-${i}`, { by: name });
       // the operator's publishes are not counted
       await publishCities(platform, "all-op");
@@ -461,8 +458,6 @@ describe("publish quota", () => {
       // the oldest publish leaves the window: one more passes
       clock.advance(3_600_000 - 3 * 60_000 + 1);
       expect((await publishBy("all-c", 2)).slug).toBeTruthy();
-    } finally {
-      await platform.close();
-    }
+    });
   });
 });

@@ -3,7 +3,6 @@ import type { Hex } from "@bench-bounty/evidence";
 import type { AnchorEvidence } from "../chain.js";
 import type { AttachedBounty, BenchmarkConfig, BenchmarkRecord } from "../context.js";
 import { fromStored, toStored } from "../json.js";
-import { OPERATOR_ACCOUNT_ID } from "../identity/principal.js";
 import { arg, TableModule } from "./executor.js";
 import type { BenchmarksTable as BenchmarkRow } from "./schema.js";
 
@@ -97,32 +96,21 @@ export class BenchmarksTable extends TableModule {
   }
 
   /**
-   * When the latest `limit` benchmarks `accountId` published at or after `since` (ISO) were created,
-   * newest first (a quota check reads no more than its count).
+   * When the latest `limit` benchmarks published at or after `since` (ISO) were created, newest first
+   * (a quota check reads no more than its count): those of the account `by.author`, or those of every
+   * account but `by.notAuthor` (the operator's, `isOperatorAccount`: the one account that holds the
+   * operator role).
    */
-  async createdSince(accountId: string, since: string, limit: number): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom("benchmarks")
-      .select("created_at")
-      .where("author_account_id", "=", accountId)
-      .where("created_at", ">=", since)
-      .orderBy("created_at", "desc")
-      .limit(limit)
-      .execute();
-    return rows.map((r) => r.created_at);
-  }
-
-  /**
-   * When the latest `limit` benchmarks published at or after `since` (ISO) by accounts other than the
-   * operator's (`isOperatorAccount`: the one account that holds the operator role) were created,
-   * newest first.
-   */
-  async createdSinceByNonOperators(since: string, limit: number): Promise<string[]> {
+  async createdSince(
+    since: string,
+    limit: number,
+    by: { author: string } | { notAuthor: string },
+  ): Promise<string[]> {
     const rows = await this.db
       .selectFrom("benchmarks")
       .select("created_at")
       .where("created_at", ">=", since)
-      .where("author_account_id", "!=", OPERATOR_ACCOUNT_ID)
+      .where("author_account_id", "author" in by ? "=" : "!=", "author" in by ? by.author : by.notAuthor)
       .orderBy("created_at", "desc")
       .limit(limit)
       .execute();
