@@ -34,6 +34,8 @@ export async function startLive(
     log?: (e: unknown) => void;
     /** More options of the platform (a publish quota, ...). */
     platform?: Partial<PlatformOptions>;
+    /** The rate limiters' clock (ms). */
+    now?: () => number;
   } = {},
 ): Promise<Live> {
   const dir = mkdtempSync(join(tmpdir(), "bb-server-"));
@@ -51,6 +53,7 @@ export async function startLive(
     host: "127.0.0.1",
     ...(opts.limits ? { limits: opts.limits } : {}),
     ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
   });
   const url = server.url;
   return {

@@ -10,7 +10,8 @@
  *
  * Except a write tool's answer (review: `benchmark_start_run`'s answer, all the tasks, was charged
  * after the run had started, and replaced by the error: the clock ran and the agent never got its
- * tasks): sent whole, neither charged nor counted, as REST charges only a GET's answer.
+ * tasks): sent whole and not counted; charged by its size all the same (probe10 R12), the tokens the
+ * bucket lacks owed, so the caller's next request waits for them (`start-charge.test.ts`).
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { TUTORIALS, type Limits } from "../src/index.js";
@@ -143,11 +144,18 @@ async function competitor(l: Live, rows: number) {
   return { slug, key: (await register(l.url, "charge-competitor")).key };
 }
 
-describe("a write tool's answer is sent whole once the tool has run (REST charges only a GET's answer)", () => {
-  it("the caller's bucket cannot pay: the read is refused naming answer_bytes, the large start_run answer is sent", async () => {
+describe("a write tool's answer is sent whole once the tool has run (charged, what the bucket lacks owed)", () => {
+  it("the caller's bucket cannot pay: the read is refused naming answer_bytes, the large start_run answer is sent and owed", async () => {
     // 3 tokens: the request's, the batch's second message's, and 1 left for the answers (each wants 2)
-    const l = await live({ ...SLOW, rateBurst: 3, answerBytesPerToken: 64 });
+    let clock = 0;
+    let moving = true; // during the set-up every bucket is full again at each request
+    const l = await startLive({
+      limits: { ratePerSecond: 1, rateBurst: 3, answerBytesPerToken: 64 },
+      now: () => (moving ? (clock += 10_000) : clock),
+    });
+    lives.push(l);
     const { slug, key } = await competitor(l, 20);
+    moving = false; // the clock now stands still: no refill
     const r = await mcp(l, [read(1, TUTORIALS[0]!.slug), tool(2, "benchmark_start_run", { slug })], key);
     expect(r.status).toBe(200);
     expect(r.json[0].error).toMatchObject({ code: -32000, data: { limit: "answer_bytes" } });
@@ -155,6 +163,8 @@ describe("a write tool's answer is sent whole once the tool has run (REST charge
     expect(started.isError).toBeFalsy();
     expect(started.structuredContent.tasks.length).toBe(20);
     expect(Buffer.byteLength(JSON.stringify(r.json[1]))).toBeGreaterThan(2 * 64 * 10); // a large answer
+    // the start's answer was owed (probe10 R12): the caller's next request is refused
+    expect((await mcp(l, tool(3, "runs_mine", {}), key)).status).toBe(429);
   });
 
   it("past the request's answer limit: a start_run that ran is sent whole, one the limit skipped is not run", async () => {

@@ -21,6 +21,8 @@ import {
   addressOf,
   bucketOf,
   chargeAnswer,
+  chargeWriteAnswer,
+  refuseWhileOwing,
   takeOrRefuse,
   type AccountCreationLimiter,
   type RateLimiter,
@@ -127,9 +129,13 @@ export const ANSWER_LIMIT_CODE = -32000;
  * there (`data.limit: "answer_bytes"`).
  *
  * The answer of a write tool that ran ({@link WRITE_TOOLS}, the ids given to {@link sendWhole}) is
- * sent whole, neither charged nor counted: the write has committed and its answer is the caller's only
- * copy of it (a started run's tasks, a new key), as REST charges only a GET's answer. A write call the
- * budget skipped was not run, and is answered with the limit's error like any other.
+ * sent whole and not counted: the write has committed and its answer is the caller's only copy of it
+ * (a started run's tasks, a new key). It is charged by its size all the same, as REST charges a
+ * write's answer (probe10 R12: uncharged, one account pulled 90 MB of tasks in 3 s of starts): the
+ * tokens not there are owed (`owe`, {@link chargeWriteAnswer}), and while they are, a later write
+ * call of the batch is refused before it runs ({@link AnswerBudget.beforeWrite}) and the caller's
+ * next request is 429. A write call the budget skipped was not run, and is answered with the limit's
+ * error like any other.
  */
 export class AnswerBudget {
   private spent = 0;
@@ -139,11 +145,23 @@ export class AnswerBudget {
   /**
    * @param charge takes an answer's bytes from the caller's request bucket as REST's answers are
    *   ({@link chargeAnswer}); throws EdgeError `rate_limited` when the tokens are not there.
+   * @param owe charges a write's answer, owing what the bucket lacks ({@link chargeWriteAnswer}).
+   * @param owing throws EdgeError `rate_limited` while the bucket owes ({@link refuseWhileOwing}).
    */
   constructor(
     readonly limitBytes: number,
     private readonly charge: (bytes: number) => void = () => undefined,
+    private readonly owe: (bytes: number) => void = () => undefined,
+    private readonly owing: () => void = () => undefined,
   ) {}
+
+  /**
+   * Called by a write tool before it writes: throws EdgeError `rate_limited` (`answer_bytes`) while
+   * the caller's bucket owes the tokens of an earlier write's answer, so the write is not run.
+   */
+  beforeWrite(): void {
+    this.owing();
+  }
 
   /**
    * Runs a tool call after the previous one; once the budget is spent it is not run (`skipped`). It
@@ -168,8 +186,11 @@ export class AnswerBudget {
   fit(message: JSONRPCMessage): JSONRPCMessage {
     if (!("id" in message) || !("result" in message || "error" in message)) return message;
     const skipped = "result" in message && isSkipped(message.result);
-    if (!skipped && message.id !== undefined && this.whole.has(message.id)) return message;
     const bytes = Buffer.byteLength(JSON.stringify(message));
+    if (!skipped && message.id !== undefined && this.whole.has(message.id)) {
+      this.owe(bytes);
+      return message;
+    }
     if (!this.exhausted && (this.spent === 0 || this.spent + bytes <= this.limitBytes)) {
       try {
         this.charge(bytes);
@@ -233,8 +254,11 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
       "benchmark_submit_answers, benchmark_finalize_run. Read the corpus before starting: the clock starts at run start.",
   });
   const who = bucketOf(c);
-  const answers = new AnswerBudget(limiters.answerBytes, (bytes) =>
-    chargeAnswer(limiters.requests, who, bytes, limiters.answerBytesPerToken),
+  const answers = new AnswerBudget(
+    limiters.answerBytes,
+    (bytes) => chargeAnswer(limiters.requests, who, bytes, limiters.answerBytesPerToken),
+    (bytes) => chargeWriteAnswer(limiters.requests, who, bytes, limiters.answerBytesPerToken),
+    () => refuseWhileOwing(limiters.requests, who),
   );
   registerTools(server, {
     domain: c.var.domain,

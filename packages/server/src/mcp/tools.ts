@@ -23,7 +23,7 @@ export interface ToolContext {
   baseUrl: string;
   log?: (e: unknown) => void;
   /** The request's answer budget: tool calls run one at a time through it (`endpoint.ts`). */
-  answers?: { serial<T>(run: () => Promise<T>, skipped: T): Promise<T> };
+  answers?: { serial<T>(run: () => Promise<T>, skipped: T): Promise<T>; beforeWrite(): void };
 }
 
 function ok(value: unknown, text: string): CallToolResult {
@@ -50,9 +50,11 @@ export function isSkipped(result: unknown): boolean {
 async function call(
   t: ToolContext,
   fn: () => Promise<{ value: unknown; text: string }>,
+  write = false,
 ): Promise<CallToolResult> {
   const run = async () => {
     try {
+      if (write) t.answers?.beforeWrite(); // a bucket owing an earlier write's answer: not run (429 body)
       const r = await fn();
       return ok(r.value, r.text);
     } catch (e) {
@@ -60,6 +62,17 @@ async function call(
     }
   };
   return t.answers ? t.answers.serial(run, SKIPPED) : run();
+}
+
+/**
+ * A call of one of the {@link WRITE_TOOLS}: not run while the caller's bucket owes the tokens of an
+ * earlier write's answer (a tool error `rate_limited`, `details.limit: "answer_bytes"`).
+ */
+function write(
+  t: ToolContext,
+  fn: () => Promise<{ value: unknown; text: string }>,
+): Promise<CallToolResult> {
+  return call(t, fn, true);
 }
 
 /** A refusal as a tool error: structured content is the REST body `{error: {code, message, details}}`. */
@@ -89,10 +102,11 @@ export const KEYED_TOOLS: ReadonlySet<string> = new Set([
 /**
  * The tools that write (an account and its key, an address, a run and its tasks, answers, a score):
  * their answer is the caller's only copy of what was done, so the endpoint sends it whole once the
- * tool has run, neither charged to the caller's answer bytes nor counted against the request's answer
- * limit, as REST charges only a GET's answer (`chargeAnswerBytes`). Every other answer (the read
- * tools', `tools/list`'s, ...) is charged and counted (`AnswerBudget` in `endpoint.ts`); a tool missing
- * from this list is charged.
+ * tool has run, not counted against the request's answer limit; its bytes are charged all the same,
+ * the tokens the bucket lacks owed, as REST charges a write's answer (`chargeWriteAnswer`), and such a
+ * tool is not run while the bucket owes (`write`). Every other answer (the read tools', `tools/list`'s,
+ * ...) is charged and counted, refused when the tokens are not there (`AnswerBudget` in `endpoint.ts`);
+ * a tool missing from this list is charged so.
  */
 export const WRITE_TOOLS: ReadonlySet<string> = new Set([
   "register",
@@ -153,7 +167,7 @@ function registerAccountTools(server: McpServer, t: ToolContext): void {
       }),
     },
     (a) =>
-      call(t, async () => {
+      write(t, async () => {
         const r = await d.register(a);
         return { value: r, text: `registered ${r.account.account_id}; api_key ${r.api_key} (shown once)` };
       }),
@@ -165,7 +179,7 @@ function registerAccountTools(server: McpServer, t: ToolContext): void {
       inputSchema: z.strictObject({ withdrawal_address: z.string() }),
     },
     (a) =>
-      call(t, async () => ({
+      write(t, async () => ({
         value: await d.setWithdrawalAddress(p, a.withdrawal_address),
         text: "withdrawal address set",
       })),
@@ -284,7 +298,7 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
       }),
     },
     (a) =>
-      call(t, async () => {
+      write(t, async () => {
         const v = (await d.startRun(p, slugOf(t, a), {
           ...(a.agent_id ? { agent_id: a.agent_id } : {}),
         })) as {
@@ -302,7 +316,7 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
       inputSchema: z.strictObject({ run_id: z.string(), answers: z.array(Answer).min(1) }),
     },
     (a) =>
-      call(t, async () => ({
+      write(t, async () => ({
         value: await d.submit(p, a.run_id, a.answers),
         text: `submitted ${a.answers.length} answer(s) to ${a.run_id}`,
       })),
@@ -315,7 +329,7 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
       inputSchema: z.strictObject({ run_id: z.string() }),
     },
     (a) =>
-      call(t, async () => {
+      write(t, async () => {
         const v = (await d.finalize(p, a.run_id)) as { score_public?: string };
         return { value: v, text: `finalized ${a.run_id}: score_public ${v.score_public ?? "?"}` };
       }),

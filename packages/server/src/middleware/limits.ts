@@ -59,9 +59,9 @@ export interface Limits {
    */
   mcpAnswerBytes: number;
   /**
-   * A REST answer (a GET's 200) takes one more token of the caller's request bucket per full
-   * `answerBytesPerToken` bytes of its body ({@link chargeAnswerBytes}): large answers to small
-   * requests (a 10,000-row board page, every run's task scores) count by their size.
+   * An answer takes one more token of the caller's request bucket per full `answerBytesPerToken`
+   * bytes of its body ({@link chargeAnswerBytes}): large answers to small requests (a 10,000-row board
+   * page, every run's task scores, a run start's tasks) count by their size; a write's are owed.
    */
   answerBytesPerToken: number;
 }
@@ -108,17 +108,39 @@ export class RateLimiter {
    * `n` tokens are there. `n` over {@link RateLimiter.capacity} never passes (the caller refuses it).
    */
   take(who: string, n = 1): number {
-    const t = this.now();
-    const b = this.buckets.get(who) ?? { tokens: this.burst, at: t };
-    b.tokens = Math.min(this.burst, b.tokens + ((t - b.at) / 1000) * this.perSecond);
-    b.at = t;
-    this.buckets.set(who, b);
-    if (this.buckets.size > 100_000) this.sweep(t);
+    const b = this.refilled(who);
     if (b.tokens >= n) {
       b.tokens -= n;
       return 0;
     }
     return Math.max(1, Math.ceil((n - b.tokens) / this.perSecond));
+  }
+
+  /**
+   * Takes `n` tokens whether they are there or not: what is missing is owed (the bucket goes below
+   * zero, at most one capacity), and every request is refused until the bucket has refilled. The
+   * charge of an answer that is sent whatever the bucket holds (a write's: {@link chargeWriteAnswer}).
+   */
+  owe(who: string, n: number): void {
+    const b = this.refilled(who);
+    b.tokens = Math.max(-this.burst, b.tokens - n);
+  }
+
+  /** Seconds until `who`'s bucket owes nothing (0: it owes nothing now; else at least 1). */
+  owing(who: string): number {
+    const b = this.refilled(who);
+    return b.tokens >= 0 ? 0 : Math.max(1, Math.ceil(-b.tokens / this.perSecond));
+  }
+
+  /** `who`'s bucket, refilled to now. */
+  private refilled(who: string): Bucket {
+    const t = this.now();
+    const b = this.buckets.get(who) ?? { tokens: this.burst, at: t };
+    b.tokens = Math.min(this.burst, b.tokens + ((t - b.at) / 1000) * this.perSecond);
+    b.at = t;
+    if (this.buckets.size >= 100_000) this.sweep(t); // before the set: a full `b` swept would lose what is taken
+    this.buckets.set(who, b);
+    return b;
   }
 
   /** Gives back `n` tokens taken from `who`'s bucket (a request refused by another bucket after this one). */
@@ -271,18 +293,46 @@ export function answerTokens(limiter: RateLimiter, bytes: number, bytesPerToken:
 }
 
 /**
- * Charges a GET's 200 answer to the caller's request bucket by its size ({@link answerTokens});
+ * Charges an answer to the caller's request bucket by its size ({@link answerTokens}). A GET's 200:
  * 429 `rate_limited` with `Retry-After` and `details.limit: "answer_bytes"` instead of the body when
- * the tokens are not there (the bucket keeps them). 304s and refusals are not charged.
+ * the tokens are not there (the bucket keeps them). A write's 2xx (any other method: a started run's
+ * tasks, probe10 R12) is sent whole, its write having committed, and its tokens are owed
+ * ({@link chargeWriteAnswer}): the caller's next requests are refused (429) before they reach a
+ * handler until the bucket has refilled. 304s and refusals are not charged.
  */
 export function chargeAnswerBytes(limiter: RateLimiter, bytesPerToken: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
-    if (c.req.method !== "GET" || c.res.status !== 200 || c.res.body === null) return;
+    const method = c.req.method;
+    const status = c.res.status;
+    if (method === "HEAD" || c.res.body === null) return;
+    if (method === "GET" ? status !== 200 : status < 200 || status > 299) return;
     const declared = Number(c.res.headers.get("content-length") ?? "NaN");
     const bytes = Number.isSafeInteger(declared) ? declared : (await c.res.clone().arrayBuffer()).byteLength;
-    chargeAnswer(limiter, bucketOf(c), bytes, bytesPerToken);
+    if (method === "GET") chargeAnswer(limiter, bucketOf(c), bytes, bytesPerToken);
+    else chargeWriteAnswer(limiter, bucketOf(c), bytes, bytesPerToken);
   };
+}
+
+/**
+ * Charges the answer of a write that has run (REST: a POST's 2xx; MCP: a write tool's answer) like a
+ * read's ({@link answerTokens}), but never refuses it: the tokens not there are owed
+ * ({@link RateLimiter.owe}), so that the next request waits until they are paid back. A run start
+ * serving every task of a large benchmark costs what `GET /runs/:id/tasks` of the same bytes costs.
+ */
+export function chargeWriteAnswer(limiter: RateLimiter, who: string, bytes: number, bytesPerToken: number): void {
+  const extra = answerTokens(limiter, bytes, bytesPerToken);
+  if (extra > 0) limiter.owe(who, extra);
+}
+
+/**
+ * 429 `rate_limited` (`Retry-After`, `details.limit: "answer_bytes"`) while `who`'s bucket owes the
+ * tokens of a write's answer ({@link chargeWriteAnswer}): an MCP write call of a batch whose earlier
+ * write emptied the bucket is not run (REST's next request is refused by {@link rateLimit}).
+ */
+export function refuseWhileOwing(limiter: RateLimiter, who: string): void {
+  const wait = limiter.owing(who);
+  if (wait > 0) throw rateLimited(wait, "answer bytes for this caller", "answer_bytes");
 }
 
 /**
