@@ -101,6 +101,32 @@ function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
   return [...methods].sort();
 }
 
+/** The query names the routes declare (`defineRoute`'s `query`), by path pattern, compiled once per app. */
+const queryMatchers = new WeakMap<OpenAPIHono<AppEnv>, { re: RegExp; names: string[] }[]>();
+
+/**
+ * The query parameters a route at `path` takes (any method; none for a route that declares none, as
+ * the OpenAPI document and every non-`defineRoute` path): what a preflight there is checked against,
+ * as the GET it precedes is (probe10 R6).
+ */
+function declaredQueryNames(app: OpenAPIHono<AppEnv>, path: string): string[] {
+  let matchers = queryMatchers.get(app);
+  if (!matchers) {
+    matchers = [];
+    for (const def of app.openAPIRegistry.definitions) {
+      if (def.type !== "route") continue;
+      const query = def.route.request?.query as { shape?: Record<string, unknown> } | undefined;
+      if (!query?.shape) continue;
+      const pattern = def.route.path.replace(/[.+?^$()|[\]\\]/g, "\\$&").replace(/\{[A-Za-z_]+\}/g, "[^/]+");
+      matchers.push({ re: new RegExp(`^${pattern}$`), names: Object.keys(query.shape) });
+    }
+    queryMatchers.set(app, matchers);
+  }
+  const names = new Set<string>();
+  for (const m of matchers) if (m.re.test(path)) for (const n of m.names) names.add(n);
+  return [...names];
+}
+
 /** Paths the web hook answers (GET and HEAD only: anything else there is 405). */
 const WEB_PATH = /^\/(index\.html|config\.json|assets\/.*)?$/;
 
@@ -146,12 +172,30 @@ function setReadCors(c: Context<AppEnv>): void {
 /**
  * CORS on `/api/*`: a preflight (`OPTIONS`) is answered only on a path some route serves (probe9 Q4:
  * `OPTIONS` on a path that does not exist answered 204 while GET and HEAD were 404; it now falls through
- * to the same 404); GET and HEAD get {@link setReadCors}; writes nothing.
- * @param served whether a registered route serves `path` (any method)
+ * to the same 404). Its query is read as the routes there read theirs (probe10 R6: `?x=1` was 204
+ * where the GET is 400 `invalid_query`). It answers 204 with `Allow` naming the methods the path
+ * serves (the list a 405 there names), and the CORS grant of the reads only: on a path with a GET,
+ * `Access-Control-Allow-Methods: GET,HEAD`; on a write-only path (`POST /accounts`) none at all, so a
+ * browser refuses the cross-origin write (probe10 R6: it was told `GET,HEAD` there; listing the
+ * write's method would let a page on any origin send it, and writes carry no CORS headers). GET and
+ * HEAD get {@link setReadCors}; writes nothing.
+ * @param methodsOf the methods the routes at `path` serve (none: no route serves it)
+ * @param queryNamesOf the query parameters the routes at `path` take
  */
-function corsOnReads(served: (path: string) => boolean): MiddlewareHandler<AppEnv> {
+function corsOnReads(
+  methodsOf: (path: string) => string[],
+  queryNamesOf: (path: string) => string[],
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (c.req.method === "OPTIONS") return served(c.req.path) ? publicCors(c, next) : next();
+    if (c.req.method === "OPTIONS") {
+      const allow = methodsOf(c.req.path);
+      if (allow.length === 0) return next();
+      readQuery(c, queryNamesOf(c.req.path)); // 400 `invalid_query` naming the parameter, as the GET
+      if (!allow.includes("GET")) return c.body(null, 204, { allow: allow.join(", ") });
+      const res = await publicCors(c, next);
+      res?.headers.set("allow", allow.join(", "));
+      return res;
+    }
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
     await next();
     setReadCors(c);
@@ -194,7 +238,10 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
 
   app.use(
     "/api/*",
-    corsOnReads((path) => allowedMethods(app, path).length > 0),
+    corsOnReads(
+      (path) => allowedMethods(app, path),
+      (path) => declaredQueryNames(app, path),
+    ),
   );
   app.use("*", async (c, next) => {
     c.set("domain", opts.domain);

@@ -335,6 +335,30 @@ describe("small edges", () => {
     const served = await call(live.url, "OPTIONS", "/api/v1/accounts", { headers: preflight });
     expect(served.status).toBe(204);
   });
+  it("a preflight names the methods its path serves (Allow), grants CORS to reads only, and reads the query as the GET does (probe10 R6)", async () => {
+    const preflight = { origin: "https://board.example", "access-control-request-method": "POST" };
+    for (const path of ["/api/v1/accounts", "/api/v1/benchmarks/runs/run-x/submissions"]) {
+      const pre = await call(live.url, "OPTIONS", path, { headers: preflight });
+      expect(pre.status, path).toBe(204);
+      expect(pre.headers.get("allow"), path).toBe("POST");
+      expect(pre.headers.get("access-control-allow-methods"), path).toBeNull(); // was GET,HEAD
+      expect(pre.headers.get("access-control-allow-origin"), path).toBeNull();
+    }
+    const read = await call(live.url, "OPTIONS", `/api/v1/benchmarks/${slug}/leaderboard?offset=0&limit=5`, {
+      headers: { ...preflight, "access-control-request-method": "GET" },
+    });
+    expect(read.status).toBe(204);
+    expect(read.headers.get("allow")).toBe("GET, HEAD");
+    expect(read.headers.get("access-control-allow-methods")).toBe("GET,HEAD");
+    for (const path of ["/api/v1/benchmarks?x=1", `/api/v1/benchmarks/${slug}/leaderboard?x=1`, "/api/v1/accounts?="]) {
+      const pre = await call(live.url, "OPTIONS", path, { headers: preflight });
+      const method = path.startsWith("/api/v1/accounts") ? "POST" : "GET";
+      const direct = await call(live.url, method, path, method === "POST" ? { body: {} } : {});
+      expect([pre.status, direct.status], path).toEqual([400, 400]);
+      expect(pre.json.error, path).toEqual(direct.json.error);
+      expect(pre.headers.get("access-control-allow-methods"), path).toBeNull();
+    }
+  });
   it("list items carry grader_type and version; the detail names its chain (none off-chain)", async () => {
     const list = await call(live.url, "GET", "/api/v1/benchmarks");
     const item = list.json.benchmarks.find((b: { slug: string }) => b.slug === slug);
