@@ -4,7 +4,10 @@
  * the typed data; `deploy/lib/relay.ts` signs with the same) and posts it; the operator's signer
  * submits `claimWithSig` and pays the gas. The credit goes to the signed `to`, never to the relayer.
  *
- * Nothing is sent before these hold, each refused with its own code: `to` passes the withdrawal-address
+ * Nothing is sent before these hold, each refused with its own code: a 65-byte signature is in the
+ * canonical low-s form (`invalid_claim_signature` with `reason: "high_s"`, before any chain call:
+ * probe10 R8, the high-s twin of a valid signature passed viem's check and the contract's
+ * OpenZeppelin `ECDSA` refused it at simulation, 502 `chain_error`); `to` passes the withdrawal-address
  * rule (`invalid_withdrawal_address` naming `$.to`: not the zero address nor one of this platform's
  * contracts); the benchmark has a bounty on
  * this service's chain (`no_bounty`, `no_chain`); the deadline has not passed at the latest block
@@ -36,6 +39,31 @@ function chainError(what: string, e: unknown): PlatformError {
   return new PlatformError("chain_error", `${what} failed: ${(e as Error).message}`, {});
 }
 
+/**
+ * The largest canonical `s` of a secp256k1 signature, half the curve order: OpenZeppelin's `ECDSA`
+ * (which `claimWithSig` checks an EOA's signature with, through `SignatureChecker`) refuses any `s`
+ * above it (EIP-2), while viem's `verifyTypedData` recovers the twin `(r, n - s, v ^ 1)` as well.
+ * viem exports no low-s helper and `@noble/curves` is not a dependency of this package: the constant
+ * is OpenZeppelin's, compared as a number, no curve arithmetic.
+ */
+const SECP256K1_HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+
+/**
+ * 422 `invalid_claim_signature` (`reason: "high_s"`) for a 65-byte signature `(r, s, v)` whose `s`
+ * is in the upper half of the curve order; other lengths (an ERC-1271 wallet's own format) are left
+ * to the signature check. Standard signers (viem, ethers, wallets) always give the low-s form.
+ */
+export function assertLowS(signature: `0x${string}`, account: string): void {
+  if (signature.length !== 2 + 65 * 2) return;
+  const s = BigInt(`0x${signature.slice(2 + 64, 2 + 128)}`);
+  if (s > SECP256K1_HALF_ORDER)
+    throw new EdgeError(
+      "invalid_claim_signature",
+      "$.signature: s is above half the curve order (the malleable high-s form, which the contract refuses); sign again: signers give the low-s form",
+      { path: "$.signature", account, reason: "high_s" },
+    );
+}
+
 /** The `relayClaim` operation of the Domain over a platform with a chain. */
 export function relayClaimOp(platform: Platform) {
   let queue: Promise<unknown> = Promise.resolve();
@@ -54,6 +82,7 @@ export function relayClaimOp(platform: Platform) {
     // The credit goes to `to`: the zero address or one of our contracts (the USDC token, the bounty)
     // would lose it for good, so the rule of withdrawal addresses holds here too (422 naming $.to).
     platform.checkWithdrawalAddress(input.to, "to");
+    assertLowS(input.signature, input.account); // before any chain call (probe10 R8)
     const b = await platform.getBenchmark(slug);
     const chain = platform.chain;
     if (!chain) throw new PlatformError("no_chain", "this service has no chain: it cannot relay claims", {});
