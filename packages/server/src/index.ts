@@ -9,7 +9,7 @@
 export * from "./errors.js";
 export * from "./domain.js";
 export { createApp, DEFAULT_BASE_URL, type AppOptions } from "./app.js";
-export { serveApp, type ListeningServer } from "./serve.js";
+export { DEFAULT_TIMEOUTS, serveApp, type ListeningServer, type ServerTimeouts } from "./serve.js";
 export {
   AccountCreationLimiter,
   addressGroupOf,

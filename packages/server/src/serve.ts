@@ -1,6 +1,7 @@
 /**
  * Listening: {@link serveApp} binds the app on `host:port` with Node's HTTP server and its own
- * timeouts: keep-alive 30 s, headers 35 s, whole request 60 s.
+ * timeouts ({@link DEFAULT_TIMEOUTS}): keep-alive 30 s, headers 35 s, whole request 60 s, the last two
+ * checked every 2 s.
  */
 import { serve, type ServerType } from "@hono/node-server";
 import type { Server } from "node:http";
@@ -14,26 +15,53 @@ export interface ListeningServer {
   close(): Promise<void>;
 }
 
+/** The HTTP server's deadlines, in ms. */
+export interface ServerTimeouts {
+  /** An idle keep-alive socket is closed after this. */
+  keepAliveMs: number;
+  /** A request whose headers are not all in after this is answered 408 (checked every `checkMs`). */
+  headersMs: number;
+  /** A request not all in after this is answered 408 (checked every `checkMs`). */
+  requestMs: number;
+  /**
+   * How often Node checks the header and request deadlines (`connectionsCheckingInterval`): a slow
+   * client is cut off between `headersMs` and `headersMs + checkMs` (probe10: Node's default, 30 s,
+   * let a trickling client hold its socket 64 s against a documented 35 s).
+   */
+  checkMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: ServerTimeouts = {
+  keepAliveMs: 30_000,
+  headersMs: 35_000,
+  requestMs: 60_000,
+  checkMs: 2_000,
+};
+
 /**
- * Serves the app on `host:port` (port 0: any free port).
+ * Serves the app on `host:port` (port 0: any free port), with {@link DEFAULT_TIMEOUTS} unless `timeouts` says otherwise.
  * @throws PlatformError `invalid_option` naming `port` or `host` when the address cannot be bound
  */
-export function serveApp(opts: AppOptions & { port?: number; host?: string }): Promise<ListeningServer> {
+export function serveApp(
+  opts: AppOptions & { port?: number; host?: string; timeouts?: Partial<ServerTimeouts> },
+): Promise<ListeningServer> {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
   const host = opts.host ?? "127.0.0.1";
   const port = opts.port ?? 8787;
   const shownHost = host.includes(":") ? `[${host}]` : host;
   let url = `http://${shownHost}:${port}`;
   const app = createApp({ listenUrl: () => url, ...opts });
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
+    const serverOptions = { connectionsCheckingInterval: timeouts.checkMs };
+    const server = serve({ fetch: app.fetch, port, hostname: host, serverOptions }, (info) => {
       server.removeListener("error", onError);
       const http = server as Server;
       // Idle keep-alive sockets stay open longer than clients' pools keep them (undici: 4 s), so a
       // busy event loop never closes a socket a client is reusing (ECONNRESET); slow clients are
       // still cut off by the header and request deadlines.
-      http.keepAliveTimeout = 30_000;
-      http.headersTimeout = 35_000;
-      http.requestTimeout = 60_000;
+      http.keepAliveTimeout = timeouts.keepAliveMs;
+      http.headersTimeout = timeouts.headersMs;
+      http.requestTimeout = timeouts.requestMs;
       url = `http://${shownHost}:${info.port}`;
       resolve({
         url,

@@ -350,7 +350,11 @@ describe("small edges", () => {
     expect(read.status).toBe(204);
     expect(read.headers.get("allow")).toBe("GET, HEAD");
     expect(read.headers.get("access-control-allow-methods")).toBe("GET,HEAD");
-    for (const path of ["/api/v1/benchmarks?x=1", `/api/v1/benchmarks/${slug}/leaderboard?x=1`, "/api/v1/accounts?="]) {
+    for (const path of [
+      "/api/v1/benchmarks?x=1",
+      `/api/v1/benchmarks/${slug}/leaderboard?x=1`,
+      "/api/v1/accounts?=",
+    ]) {
       const pre = await call(live.url, "OPTIONS", path, { headers: preflight });
       const method = path.startsWith("/api/v1/accounts") ? "POST" : "GET";
       const direct = await call(live.url, method, path, method === "POST" ? { body: {} } : {});

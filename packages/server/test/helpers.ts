@@ -14,7 +14,13 @@ import {
   TEST_ENGINE,
 } from "@bench-bounty/platform/testing";
 import { afterAll, beforeAll } from "vitest";
-import { platformDomain, serveApp, type Limits, type ListeningServer } from "../src/index.js";
+import {
+  platformDomain,
+  serveApp,
+  type Limits,
+  type ListeningServer,
+  type ServerTimeouts,
+} from "../src/index.js";
 
 export const OPERATOR_KEY = "bb_operator_test_key_0123456789abcdef0123456789";
 
@@ -36,6 +42,8 @@ export async function startLive(
     platform?: Partial<PlatformOptions>;
     /** The rate limiters' clock (ms). */
     now?: () => number;
+    /** The HTTP server's deadlines. */
+    timeouts?: Partial<ServerTimeouts>;
   } = {},
 ): Promise<Live> {
   const dir = mkdtempSync(join(tmpdir(), "bb-server-"));
@@ -54,6 +62,7 @@ export async function startLive(
     ...(opts.limits ? { limits: opts.limits } : {}),
     ...(opts.log ? { log: opts.log } : {}),
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.timeouts ? { timeouts: opts.timeouts } : {}),
   });
   const url = server.url;
   return {

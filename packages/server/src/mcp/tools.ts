@@ -68,10 +68,7 @@ async function call(
  * A call of one of the {@link WRITE_TOOLS}: not run while the caller's bucket owes the tokens of an
  * earlier write's answer (a tool error `rate_limited`, `details.limit: "answer_bytes"`).
  */
-function write(
-  t: ToolContext,
-  fn: () => Promise<{ value: unknown; text: string }>,
-): Promise<CallToolResult> {
+function write(t: ToolContext, fn: () => Promise<{ value: unknown; text: string }>): Promise<CallToolResult> {
   return call(t, fn, true);
 }
 

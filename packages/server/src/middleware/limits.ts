@@ -320,7 +320,12 @@ export function chargeAnswerBytes(limiter: RateLimiter, bytesPerToken: number): 
  * ({@link RateLimiter.owe}), so that the next request waits until they are paid back. A run start
  * serving every task of a large benchmark costs what `GET /runs/:id/tasks` of the same bytes costs.
  */
-export function chargeWriteAnswer(limiter: RateLimiter, who: string, bytes: number, bytesPerToken: number): void {
+export function chargeWriteAnswer(
+  limiter: RateLimiter,
+  who: string,
+  bytes: number,
+  bytesPerToken: number,
+): void {
   const extra = answerTokens(limiter, bytes, bytesPerToken);
   if (extra > 0) limiter.owe(who, extra);
 }
