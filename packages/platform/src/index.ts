@@ -19,7 +19,10 @@ export {
   publicOrigin,
   publicUrl,
   publicUrlRemoved,
-  redactRpc, redactSecretUrl, redactUrl } from "./redact.js";
+  redactRpc,
+  redactSecretUrl,
+  redactUrl,
+} from "./redact.js";
 export {
   AnchorBatcher,
   BATCHED_ANCHOR_KINDS,

@@ -97,7 +97,9 @@ export function publicUrlRemoved(url: string): string[] {
   }
   const out: string[] = [];
   if (u.username !== "" || u.password !== "") out.push("userinfo");
-  const names = [...new Set([...u.searchParams.entries()].filter(([k, v]) => secretParam(k, v)).map(([k]) => k))];
+  const names = [
+    ...new Set([...u.searchParams.entries()].filter(([k, v]) => secretParam(k, v)).map(([k]) => k)),
+  ];
   if (names.length > 0) out.push(`${names.length === 1 ? "parameter" : "parameters"} ${names.join(", ")}`);
   if (u.hash !== "" || url.endsWith("#")) out.push("the fragment");
   return out;

@@ -58,7 +58,11 @@ describe("verifier and the indexer URL", () => {
         [`http://${host}/v1/PATHKEY`, "/v1/PATHKEY/bounties/7", undefined],
         [`http://${host}/v1/`, "/v1/bounties/7", undefined],
         [`http://${host}/?token=TOK&k=K`, "/bounties/7?token=TOK&k=K", undefined],
-        [`http://vu:VPW@${host}/ix?token=TOK`, "/ix/bounties/7?token=TOK", `Basic ${Buffer.from("vu:VPW").toString("base64")}`],
+        [
+          `http://vu:VPW@${host}/ix?token=TOK`,
+          "/ix/bounties/7?token=TOK",
+          `Basic ${Buffer.from("vu:VPW").toString("base64")}`,
+        ],
       ];
       for (const [base, path, auth] of cases) {
         seen.length = 0;

@@ -68,4 +68,3 @@ export function urlOrigin(url: string): string {
     return "(not a URL)";
   }
 }
-

@@ -47,6 +47,9 @@ beforeAll(async () => {
     if (req.url?.includes("/fail")) {
       res.statusCode = 500;
       res.end("{}");
+    } else if (req.url?.includes("/nf/")) {
+      res.statusCode = 404;
+      res.end("{}");
     } else res.end(JSON.stringify({ url: req.url }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -138,9 +141,20 @@ describe("verify prints an RPC's or indexer's origin only (probe10 R2)", () => {
       BENCH_BOUNTY_VERIFY_INDEXER_URL: `http://vu:VIDXPW@${host}/fail/VIDXPATH?token=VIDXT`,
     });
     expect(ix.code).toBe(3);
-    expect(ix.stderr).toMatch(new RegExp(`^verify: cannot read indexer http://${host}: GET /bounties/\\d+: http 500`));
+    expect(ix.stderr).toMatch(
+      new RegExp(`^verify: cannot read indexer http://${host}: GET /bounties/\\d+: http 500`),
+    );
     expect(ix.stderr).not.toMatch(/VIDXPW|VIDXPATH|VIDXT/);
     expect(seen[0]?.url).toMatch(/^\/fail\/VIDXPATH\/bounties\/\d+\?token=VIDXT$/);
+  });
+
+  it("the report (table and JSON) names the indexer by its origin", async () => {
+    const env = { BENCH_BOUNTY_VERIFY_INDEXER_URL: `http://vu:VIDXPW@${host}/nf/VIDXPATH?token=VIDXT` };
+    const table = await run(["verify", SMALL, "--policy", "full"], env);
+    expect(table.stdout).toContain(`indexer: http://${host}\n`);
+    expect(table.stdout + table.stderr).not.toMatch(/VIDXPW|VIDXPATH|VIDXT/);
+    const report = await run(["verify", SMALL, "--json"], env);
+    expect(JSON.parse(report.stdout).observed.indexer).toBe(`http://${host}`);
   });
 
   it("--help names the env forms", async () => {

@@ -76,7 +76,9 @@ async function indexerCaughtUp(indexerUrl: string, pack: Uint8Array): Promise<vo
     status = `unreachable (${(e as Error).message})`;
   }
   if (status !== "awarded")
-    throw new IndexerBehind(`${publicOrigin(indexerUrl)}${route}: bounty ${String(bountyId)} is ${String(status)}, not yet awarded`);
+    throw new IndexerBehind(
+      `${publicOrigin(indexerUrl)}${route}: bounty ${String(bountyId)} is ${String(status)}, not yet awarded`,
+    );
 }
 
 /** The secret-bearing URLs of the worker: the RPC URL and the indexer URL (`--indexer-url` may carry credentials). */
