@@ -24,6 +24,7 @@ import {
   bareOrigin,
   publicOrigin,
   publicUrl,
+  publicUrlRemoved,
   type FaultHooks,
   type Platform,
 } from "@bench-bounty/platform";
@@ -179,10 +180,19 @@ async function openForServe(
  * @throws PlatformError `invalid_option` naming the flag when it is not a URL (the value is not echoed)
  */
 export function publicIndexerOf(o: Pick<ServeOpts, "indexerUrl" | "publicIndexerUrl">): string | undefined {
-  const given: [string, string | undefined][] = [
+  refuseNonUrls([
     ["--indexer-url", o.indexerUrl],
     ["--public-indexer-url", o.publicIndexerUrl],
-  ];
+  ]);
+  if (o.publicIndexerUrl !== undefined) return publicUrl(o.publicIndexerUrl);
+  return o.indexerUrl !== undefined ? bareOrigin(o.indexerUrl) : undefined;
+}
+
+/**
+ * @throws PlatformError `invalid_option` naming the first flag whose value is not a URL (the value is
+ * not echoed: it may carry a secret)
+ */
+function refuseNonUrls(given: [string, string | undefined][]): void {
   for (const [flag, v] of given)
     if (v !== undefined && publicUrl(v) === "(not a URL)")
       throw new PlatformError(
@@ -192,8 +202,23 @@ export function publicIndexerOf(o: Pick<ServeOpts, "indexerUrl" | "publicIndexer
           field: flag,
         },
       );
-  if (o.publicIndexerUrl !== undefined) return publicUrl(o.publicIndexerUrl);
-  return o.indexerUrl !== undefined ? bareOrigin(o.indexerUrl) : undefined;
+}
+
+/**
+ * The RPC the web pages print in their verify command (`config.json`, served to anyone):
+ * `--public-rpc-url` treated as `--public-indexer-url` is ({@link publicUrl}: no userinfo, no
+ * secret-named parameter, no fragment; probe10 R11 saw it served whole), or none.
+ * @throws PlatformError `invalid_option` naming the flag when it is not a URL (the value is not echoed)
+ */
+export function publicRpcOf(o: Pick<ServeOpts, "publicRpcUrl">): string | undefined {
+  refuseNonUrls([["--public-rpc-url", o.publicRpcUrl]]);
+  return o.publicRpcUrl !== undefined ? publicUrl(o.publicRpcUrl) : undefined;
+}
+
+/** ` (left out of FLAG: userinfo, parameter key)` when {@link publicUrl} left something out of `url`. */
+function removedNote(flag: string, url: string | undefined): string {
+  const removed = url !== undefined ? publicUrlRemoved(url) : [];
+  return removed.length > 0 ? ` (left out of ${flag}: ${removed.join("; ")})` : "";
 }
 
 /** The banner's line on the indexer the web pages read ({@link publicIndexerOf}). */
@@ -201,7 +226,8 @@ function webIndexerLine(
   o: Pick<ServeOpts, "indexerUrl" | "publicIndexerUrl">,
   shown: string | undefined,
 ): string {
-  if (shown !== undefined) return `web pages read claims from ${shown}`;
+  if (shown !== undefined)
+    return `web pages read claims from ${shown}${removedNote("--public-indexer-url", o.publicIndexerUrl)}`;
   if (o.indexerUrl === undefined) return "web pages: no indexer (claims not shown)";
   return "web pages: no indexer served (--indexer-url has a path or query, which may hold a key; pass --public-indexer-url URL to serve one)";
 }
@@ -234,7 +260,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
     .addOption(
       new Option(
         "--public-rpc-url <url>",
-        "a chain RPC anyone may see, printed in the web page's verify command (default: none; --rpc-url is never shown)",
+        "a chain RPC anyone may see, printed in the web page's verify command (served without userinfo, secret parameters or fragment; default: none; --rpc-url is never shown)",
       ),
     )
     .addOption(new Option("--local-chain", "the chain is a local node: no explorer links on the web pages"))
@@ -262,6 +288,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
       try {
         const port = portOf(o.port);
         const shownIndexer = publicIndexerOf(o);
+        const shownRpc = publicRpcOf(o);
         // serve batches receipt anchors unless `--receipt-anchoring immediate` is given explicitly
         const batched =
           cmd.getOptionValueSource("receiptAnchoring") === "default" || o.receiptAnchoring === "batch";
@@ -280,7 +307,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         const domain = platformDomain(platform, { jobs, localChain: o.localChain === true });
         const web = webMiddleware({
           ...(shownIndexer ? { indexerUrl: shownIndexer } : {}),
-          ...(o.publicRpcUrl ? { publicRpcUrl: o.publicRpcUrl } : {}),
+          ...(shownRpc ? { publicRpcUrl: shownRpc } : {}),
           localChain: o.localChain === true,
         });
         const server = await serveApp({
@@ -318,6 +345,9 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
             `  verifier: full policy, chain ${rpc ? publicOrigin(rpc) : "not set"}, indexer ${o.indexerUrl ? publicOrigin(o.indexerUrl) : "not set"}` +
             `${verifier.queued.length ? ` (queued at start: ${verifier.queued.join(", ")})` : ""}\n` +
             `  web: ${server.url}/  (${webIndexerLine(o, shownIndexer)})\n` +
+            (shownRpc
+              ? `  web verify command: --rpc ${shownRpc}${removedNote("--public-rpc-url", o.publicRpcUrl)}\n`
+              : "") +
             `  REST: ${server.url}/api/v1/benchmarks  OpenAPI: ${server.url}/api/v1/openapi.json\n` +
             `  MCP: ${server.url}/mcp  (one benchmark: ${server.url}/mcp/benchmarks/<slug>/http)\n`,
         );

@@ -106,6 +106,30 @@ describe("serve and the operator's RPC URL", { timeout: 60_000 }, () => {
     expect(JSON.stringify(config)).not.toContain(SECRET);
   });
 
+  it("--public-rpc-url is served like --public-indexer-url: no userinfo, secret parameters or fragment (probe10 R11)", async () => {
+    const leaks = /PUBRPCPW10|PUBRPCK10|PUBRPCT10|#F/;
+    const base = await startServe([
+      "--public-rpc-url",
+      "http://u:PUBRPCPW10@127.0.0.1:39671/v3/PUBPATH10?key=PUBRPCK10&token=PUBRPCT10&chain=8453#F",
+      "--public-indexer-url",
+      "https://u:PUBPASS8@indexer.example/api/?api_key=PUBKEY8",
+    ]);
+    const config = (await (await fetch(`${base}/config.json`)).json()) as Record<string, unknown>;
+    expect(config.rpcUrl).toBe("http://127.0.0.1:39671/v3/PUBPATH10?chain=8453");
+    expect(JSON.stringify(config)).not.toMatch(leaks);
+    expect(printed.out).toContain(
+      "web verify command: --rpc http://127.0.0.1:39671/v3/PUBPATH10?chain=8453 (left out of --public-rpc-url: userinfo; parameters key, token; the fragment)\n",
+    );
+    expect(printed.out).toContain(
+      "web pages read claims from https://indexer.example/api (left out of --public-indexer-url: userinfo; parameter api_key))",
+    );
+    expect(printed.out + printed.err).not.toMatch(leaks);
+    await expect(startServe(["--public-rpc-url", "rpc PUBRPCPW10"])).rejects.toThrow(
+      /--public-rpc-url is not a URL \(the value is not printed/,
+    );
+    expect(printed.err).not.toContain("PUBRPCPW10");
+  });
+
   it("the indexer URL is printed by its origin and served only when it is one (probe8 P4, probe9 Q1)", async () => {
     const leaks = /IDXPASS8|IDXTOK8|idxuser|IDXPATH9|IDXSIG9/;
     const base = await startServe([

@@ -14,7 +14,15 @@ export * from "./gold.js";
 export * from "./context.js";
 export * from "./store.js";
 export { describePostgres, type Engine, type StoreTarget } from "./store/engine.js";
-export { bareOrigin, publicOrigin, publicUrl, redactRpc, redactSecretUrl, redactUrl } from "./redact.js";
+export {
+  bareOrigin,
+  publicOrigin,
+  publicUrl,
+  publicUrlRemoved,
+  redactRpc,
+  redactSecretUrl,
+  redactUrl,
+} from "./redact.js";
 export {
   AnchorBatcher,
   BATCHED_ANCHOR_KINDS,

@@ -83,6 +83,29 @@ export function publicUrl(url: string): string {
 }
 
 /**
+ * What {@link publicUrl} leaves out of `url`, in words for a banner (`userinfo`, `parameters key, token`,
+ * `the fragment`): the parts' names only, never their values. Empty when nothing is left out (or
+ * `url` is not a URL).
+ */
+export function publicUrlRemoved(url: string): string[] {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return [];
+  }
+  const out: string[] = [];
+  if (u.username !== "" || u.password !== "") out.push("userinfo");
+  const names = [
+    ...new Set([...u.searchParams.entries()].filter(([k, v]) => secretParam(k, v)).map(([k]) => k)),
+  ];
+  if (names.length > 0) out.push(`${names.length === 1 ? "parameter" : "parameters"} ${names.join(", ")}`);
+  if (u.hash !== "" || url.endsWith("#")) out.push("the fragment");
+  return out;
+}
+
+/**
  * What of an operator's RPC or indexer URL may be shown to anyone: its scheme, host and port
  * (`https://base-mainnet.example.com`); never its userinfo, path, query or fragment, where a hosted
  * provider puts its key (`/v2/<key>`, probe9 Q1).

@@ -374,4 +374,62 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
       expect.objectContaining({ kind: "commitment", digest: b.commit_root }),
     ]);
   });
+
+  it("the retry command never prints an RPC URL with a key: it reads $BENCH_BOUNTY_RPC_URL (probe10 R2)", async () => {
+    vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", "0x" + "11".repeat(32));
+    const secret = "http://u:RPCPW10@127.0.0.1:1/v3/RPCDEADPATH10?apikey=RPCDEADQ10";
+    const leaks = /RPCPW10|RPCDEADPATH10|RPCDEADQ10/;
+    const dir = tempDir();
+    const store = join(dir, "store");
+    const csv = join(dir, "d.csv");
+    writeFileSync(csv, "city,ts,label\nc1,2026-01-01T00:00:00Z,a\nc2,2026-01-02T00:00:00Z,b\n");
+    const key = await cliAccount(store, "author");
+    let n = 0;
+    const publish = (rpc: string[]) => {
+      // one benchmark per dataset: each publish gets its own rows
+      n += 1;
+      writeFileSync(csv, `city,ts,label\nc${n},2026-01-01T00:00:00Z,a\nd${n},2026-01-02T00:00:00Z,b\n`);
+      return runCli(
+        "publish",
+        csv,
+        "--store",
+        store,
+        "--api-key",
+        key,
+        ...rpc,
+        ...UNREACHABLE_CHAIN.slice(2),
+        "--label",
+        "label",
+        "--decision-ts",
+        "ts",
+        "--title",
+        "T",
+        "--template",
+        "Q {payload.city}",
+        "--grader",
+        "exact",
+      );
+    };
+    // given in the env: the command names the variable, and works when pasted with it set
+    vi.stubEnv("BENCH_BOUNTY_RPC_URL", secret);
+    const viaEnv = await publish([]);
+    expect(viaEnv.code, viaEnv.err).toBe(0);
+    expect(viaEnv.err + viaEnv.out).not.toMatch(leaks);
+    const line = /retry it with: bench-bounty (.*)$/m.exec(viaEnv.err)![1]!;
+    expect(line).toContain(` --rpc-url "$BENCH_BOUNTY_RPC_URL" --chain-id 8453`);
+    expect(viaEnv.err).not.toContain("first set BENCH_BOUNTY_RPC_URL");
+    const words = line.split(" ").map((w) => (w === '"$BENCH_BOUNTY_RPC_URL"' ? secret : w));
+    const listed = await runCli(...words, "--list");
+    expect(listed.code, listed.err).toBe(0);
+    expect(JSON.parse(listed.out).pending.length).toBeGreaterThan(0);
+    // given as --rpc-url: the same command, and a line saying to set the variable (origin only)
+    vi.stubEnv("BENCH_BOUNTY_RPC_URL", undefined);
+    const viaFlag = await publish(["--rpc-url", secret]);
+    expect(viaFlag.code, viaFlag.err).toBe(0);
+    expect(viaFlag.err + viaFlag.out).not.toMatch(leaks);
+    expect(viaFlag.err).toContain(` --rpc-url "$BENCH_BOUNTY_RPC_URL" --chain-id 8453`);
+    expect(viaFlag.err).toContain(
+      "(first set BENCH_BOUNTY_RPC_URL to the --rpc-url given for http://127.0.0.1:1: it is not printed, it may carry a key)",
+    );
+  });
 });

@@ -5,6 +5,7 @@ import {
   describePostgres,
   publicOrigin,
   publicUrl,
+  publicUrlRemoved,
   redactRpc,
   redactSecretUrl,
   redactUrl,
@@ -101,6 +102,15 @@ describe("redaction", () => {
     expect(publicOrigin("http://u:P@idx.example:8080/v1/IDXPATHKEY9?sig=S#F")).toBe(
       "http://idx.example:8080",
     );
+  });
+
+  it("what a public URL leaves out is named, never its value (probe10 R11: the banner says it)", () => {
+    const url = "http://u:PUBRPCPW10@127.0.0.1:39671/v3/PUBRPCPATH10?key=PUBRPCK10&token=PUBRPCT10&x=1#F";
+    expect(publicUrl(url)).toBe("http://127.0.0.1:39671/v3/PUBRPCPATH10?x=1");
+    expect(publicUrlRemoved(url)).toEqual(["userinfo", "parameters key, token", "the fragment"]);
+    expect(publicUrlRemoved("https://idx.example/api?api_key=K")).toEqual(["parameter api_key"]);
+    expect(publicUrlRemoved("https://mainnet.base.org")).toEqual([]);
+    expect(publicUrlRemoved("not a url")).toEqual([]);
   });
 
   it("a public URL is its origin and path, without userinfo, secret parameters or fragment (probe8 P4)", () => {

@@ -3,13 +3,15 @@
  * never carry more of the indexer URL than its origin (probe8 P4: `--indexer-url` may carry credentials;
  * probe9 Q1: or a key in its path).
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import type { Platform } from "@bench-bounty/platform";
 import { verifierDeps } from "../src/verification/runtime.js";
 import { MemoryVerificationJobs } from "../src/verification/memory-jobs.js";
 
-/** The error the verifier's indexer check throws for bounty 7 on `indexerUrl` (nothing listens on port 9). */
-async function indexerBehind(indexerUrl: string): Promise<Error> {
+/** What the worker's verify step throws for a stub pack of bounty 7 on `indexerUrl`. */
+async function verifyError(indexerUrl: string): Promise<Error> {
   const deps = verifierDeps({} as Platform, { jobs: new MemoryVerificationJobs(), indexerUrl });
   const pack = new TextEncoder().encode(JSON.stringify({ benchmark: { bounty_id: "7" } }));
   const job = { attempts: 0 } as Parameters<typeof deps.verify>[1];
@@ -18,8 +20,14 @@ async function indexerBehind(indexerUrl: string): Promise<Error> {
     (err: unknown) => err,
   );
   expect(e).toBeInstanceOf(Error);
-  expect((e as Error).name).toBe("IndexerBehind");
   return e as Error;
+}
+
+/** The error the verifier's indexer check throws for bounty 7 on `indexerUrl` (nothing listens on port 9). */
+async function indexerBehind(indexerUrl: string): Promise<Error> {
+  const e = await verifyError(indexerUrl);
+  expect(e.name).toBe("IndexerBehind");
+  return e;
 }
 
 describe("verifier and the indexer URL", () => {
@@ -34,5 +42,38 @@ describe("verifier and the indexer URL", () => {
   it("a bare indexer URL is reported as it is, the path after it intact (review: `http://127.0.0.1:9bounties/7`)", async () => {
     const e = await indexerBehind("http://127.0.0.1:9");
     expect(e.message).toMatch(/^http:\/\/127\.0\.0\.1:9\/bounties\/7: bounty 7 is unreachable/);
+  });
+
+  it("the route joins the URL's path before its query; userinfo is sent as Basic auth (probe10 R3)", async () => {
+    const seen: { url: string; auth: string | undefined }[] = [];
+    const server = createServer((req, res) => {
+      seen.push({ url: req.url ?? "", auth: req.headers.authorization });
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ bounty: { status: "awarded" } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const cases: [string, string, string | undefined][] = [
+        [`http://${host}/v1/PATHKEY`, "/v1/PATHKEY/bounties/7", undefined],
+        [`http://${host}/v1/`, "/v1/bounties/7", undefined],
+        [`http://${host}/?token=TOK&k=K`, "/bounties/7?token=TOK&k=K", undefined],
+        [
+          `http://vu:VPW@${host}/ix?token=TOK`,
+          "/ix/bounties/7?token=TOK",
+          `Basic ${Buffer.from("vu:VPW").toString("base64")}`,
+        ],
+      ];
+      for (const [base, path, auth] of cases) {
+        seen.length = 0;
+        // the indexer says `awarded`: the check passes and verifyPack refuses the stub pack itself
+        const e = await verifyError(base);
+        expect(e.name).not.toBe("IndexerBehind");
+        expect(seen).toEqual([{ url: path, auth }]);
+      }
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });

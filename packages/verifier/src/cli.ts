@@ -264,8 +264,20 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
       "verify an award evidence pack: recompute the award from the pack, the chain (--rpc) and the indexer (--indexer)",
     )
     .argument("<pack>", "the pack: a file path, - for standard input, or an http(s) URL (the evidence door)")
-    .option("--rpc <url>", "JSON-RPC URL of the chain the pack names (enables the on-chain facts)")
-    .option("--indexer <url>", "base URL of the bench-bounty indexer (enables indexer_agreement)")
+    // env forms: a provider's key in the URL stays out of argv (`ps`) and shell history (probe10 R2);
+    // only a URL's origin is ever printed
+    .addOption(
+      new Option(
+        "--rpc <url>",
+        "JSON-RPC URL of the chain the pack names (enables the on-chain facts; only its origin is printed)",
+      ).env("BENCH_BOUNTY_VERIFY_RPC_URL"),
+    )
+    .addOption(
+      new Option(
+        "--indexer <url>",
+        "base URL of the bench-bounty indexer (enables indexer_agreement; its query is kept, userinfo sent as Basic auth; only its origin is printed)",
+      ).env("BENCH_BOUNTY_VERIFY_INDEXER_URL"),
+    )
     .addOption(
       new Option("--policy <name>", "policy deciding the exit code")
         .choices([...POLICY_NAMES])

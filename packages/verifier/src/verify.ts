@@ -23,6 +23,7 @@ import { readPack, type PackView } from "./pack.js";
 import { evaluatePolicy, parsePolicy } from "./policy.js";
 import { readSource, type DocumentSource } from "./source.js";
 import { VERIFIER_NAME, VERIFIER_VERSION } from "./version.js";
+import { urlOrigin } from "./url.js";
 
 /** Options of {@link verifyPack}. */
 export interface VerifyPackOptions {
@@ -185,9 +186,10 @@ export async function verifyPackView(
     observed: {
       pack: options.sourceLabel ?? "view",
       pack_bytes: options.sourceBytes ?? 0,
-      rpc: options.rpcUrl ?? null,
+      // origins only: a provider's key is in the userinfo, path or query (probe10 R2; serve stored the same)
+      rpc: options.rpcUrl !== undefined ? urlOrigin(options.rpcUrl) : null,
       rpc_chain_id: observation?.chainId ?? null,
-      indexer: options.indexerUrl ?? null,
+      indexer: options.indexerUrl !== undefined ? urlOrigin(options.indexerUrl) : null,
     },
     verifier: { name: VERIFIER_NAME, version: VERIFIER_VERSION },
   };

@@ -135,7 +135,7 @@ describe("size limits are enforced while streaming", () => {
     );
     expect(r.error).toBeInstanceOf(VerifierNetworkError);
     expect(r.error.message).toBe(
-      `rpc ${base}/rpc: eth_chainId: the RPC answer is more than the limit of 2097152 bytes (refused while streaming, at the limit)`,
+      `rpc ${base}: eth_chainId: the RPC answer is more than the limit of 2097152 bytes (refused while streaming, at the limit)`,
     );
     // one retry (viem retryCount 1): at most two answers cut at the limit
     expect(r.sent).toBeLessThan(2 * (2 * MiB + 8 * MiB));
@@ -176,7 +176,7 @@ describe("time limits cover the body, not only the headers", () => {
     const r = await timed(() => verifyOnchain(view, derived, { rpcUrl: `${base}/drip-rpc`, timeoutMs: 700 }));
     expect(r.error).toBeInstanceOf(VerifierNetworkError);
     expect(r.error.message).toBe(
-      `rpc ${base}/drip-rpc: eth_chainId: the RPC answer did not arrive in full within 700 ms (headers and body)`,
+      `rpc ${base}: eth_chainId: the RPC answer did not arrive in full within 700 ms (headers and body)`,
     );
     // two attempts (viem retries once) of 700 ms each, plus viem's retry delay; it used to hang
     expect(r.ms).toBeGreaterThanOrEqual(1_400);

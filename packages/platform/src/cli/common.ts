@@ -14,6 +14,7 @@ import { PlatformError } from "../errors.js";
 import type { Principal } from "../identity/principal.js";
 import type { PublishQuota } from "../publish.js";
 import { Platform } from "../platform.js";
+import { bareOrigin, publicOrigin } from "../redact.js";
 import { ensureWritableDir, requireExistingStore, STORE_DIR_MODE } from "../store.js";
 
 export interface StoreOpts {
@@ -108,18 +109,35 @@ export function shellWord(w: string): string {
   return /^[A-Za-z0-9_./:@=,+-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`;
 }
 
+/** The environment variable of `--rpc-url`. */
+const RPC_URL_ENV = "BENCH_BOUNTY_RPC_URL";
+
 /**
  * The command that retries what is pending for `slug` (`bench-bounty anchor <slug>`), with the store and
- * chain options of this invocation, so it works when pasted as printed.
+ * chain options of this invocation, so it works when pasted as printed. The RPC URL is printed only
+ * when it is a bare origin without userinfo; otherwise (a provider's key in its userinfo, path or
+ * query: probe10 R2) the command reads it from `"$BENCH_BOUNTY_RPC_URL"`, never putting it in argv,
+ * and when it was given as `--rpc-url` rather than in that variable a second line says to set it
+ * (naming the URL by its origin only).
  */
 export function anchorRetryCommand(slug: string, o: StoreOpts): string {
-  const words = ["bench-bounty", "anchor", slug, "--store", o.store];
-  if (o.rpcUrl !== undefined) words.push("--rpc-url", o.rpcUrl);
-  words.push("--chain-id", o.chainId);
-  if (o.bountyContract !== undefined) words.push("--bounty-contract", o.bountyContract);
-  if (o.anchorRegistry !== undefined) words.push("--anchor-registry", o.anchorRegistry);
-  if (o.usdc !== undefined) words.push("--usdc", o.usdc);
-  return words.map(shellWord).join(" ");
+  const words = ["bench-bounty", "anchor", slug, "--store", o.store].map(shellWord);
+  let note = "";
+  if (o.rpcUrl !== undefined) {
+    const origin = bareOrigin(o.rpcUrl);
+    if (origin !== undefined && !/^[^:/?#]+:\/\/[^/?#]*@/.test(o.rpcUrl))
+      words.push("--rpc-url", shellWord(origin));
+    else {
+      words.push("--rpc-url", `"$${RPC_URL_ENV}"`);
+      if (process.env[RPC_URL_ENV] !== o.rpcUrl)
+        note = `\n  (first set ${RPC_URL_ENV} to the --rpc-url given for ${publicOrigin(o.rpcUrl)}: it is not printed, it may carry a key)`;
+    }
+  }
+  const rest = ["--chain-id", o.chainId];
+  if (o.bountyContract !== undefined) rest.push("--bounty-contract", o.bountyContract);
+  if (o.anchorRegistry !== undefined) rest.push("--anchor-registry", o.anchorRegistry);
+  if (o.usdc !== undefined) rest.push("--usdc", o.usdc);
+  return [...words, ...rest.map(shellWord)].join(" ") + note;
 }
 
 /** The caller: the account of `--api-key` (env `BENCH_BOUNTY_API_KEY`), else the local operator. */

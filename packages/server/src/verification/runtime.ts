@@ -7,8 +7,9 @@
  */
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import { redactRpc, type Platform } from "@bench-bounty/platform";
+import { publicOrigin, redactRpc, type Platform } from "@bench-bounty/platform";
 import { verifyPack } from "@bench-bounty/verifier";
+import { joinRoute } from "@bench-bounty/verifier/url";
 import { WORKER_POLICY } from "./view.js";
 import { startWorker, type StepOutcome, type VerificationQueue, type WorkerDeps } from "./worker.js";
 
@@ -62,10 +63,12 @@ async function indexerCaughtUp(indexerUrl: string, pack: Uint8Array): Promise<vo
     return; // not JSON: verifyPack refuses it with its own VerifierInputError
   }
   if (typeof bountyId !== "string" && typeof bountyId !== "number") return;
-  const url = `${indexerUrl.replace(/\/+$/, "")}/bounties/${encodeURIComponent(String(bountyId))}`;
+  const route = `/bounties/${encodeURIComponent(String(bountyId))}`;
+  // the route joins the URL's path, before its query; userinfo becomes a Basic header (probe10 R3)
+  const { url, headers } = joinRoute(indexerUrl, route);
   let status: unknown;
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
     status = res.ok
       ? ((await res.json()) as { bounty?: { status?: unknown } }).bounty?.status
       : `http ${res.status}`;
@@ -73,7 +76,9 @@ async function indexerCaughtUp(indexerUrl: string, pack: Uint8Array): Promise<vo
     status = `unreachable (${(e as Error).message})`;
   }
   if (status !== "awarded")
-    throw new IndexerBehind(`${url}: bounty ${String(bountyId)} is ${String(status)}, not yet awarded`);
+    throw new IndexerBehind(
+      `${publicOrigin(indexerUrl)}${route}: bounty ${String(bountyId)} is ${String(status)}, not yet awarded`,
+    );
 }
 
 /** The secret-bearing URLs of the worker: the RPC URL and the indexer URL (`--indexer-url` may carry credentials). */

@@ -17,6 +17,7 @@ import { fact, type Fact } from "../facts.js";
 import { rpcClient } from "../onchain/index.js";
 import { rpcReader } from "../onchain/context.js";
 import type { ComputeReceiptFacts, ReceiptWalk } from "./context.js";
+import { urlOrigin } from "../url.js";
 
 /** The `anchor` fact. @throws VerifierNetworkError the RPC cannot be read */
 export async function anchorFacts(walk: ReceiptWalk): Promise<Pick<ComputeReceiptFacts, "anchor">> {
@@ -41,7 +42,7 @@ async function checkAnchor(
   timeoutMs?: number,
   signal?: AbortSignal,
 ): Promise<Fact> {
-  const net = rpcReader(`rpc ${rpcUrl}`);
+  const net = rpcReader(`rpc ${urlOrigin(rpcUrl)}`);
   const client = rpcClient(rpcUrl, { timeoutMs, batch: false, signal });
   const chainId = await net("eth_chainId", () => client.getChainId());
   const registry = registryOpt ?? bookRegistry(chainId);

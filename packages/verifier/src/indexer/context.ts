@@ -12,6 +12,7 @@ import type { ChainObservation } from "../onchain/index.js";
 import type { PackView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
 import { AnswerTooLargeError, readBodyWithin } from "../source.js";
+import { joinRoute, urlOrigin } from "../url.js";
 
 /** A JSON answer of the indexer. */
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -83,12 +84,15 @@ export function indexerGetter(
   maxBytes: number,
   signal?: AbortSignal,
 ): (route: string) => Promise<{ status: number; body: Json }> {
-  const target = `indexer ${base}`;
+  // only the origin is printed: a key may be in the userinfo, path or query (probe10 R2)
+  const target = `indexer ${urlOrigin(base)}`;
   return async (route) => {
     let res: Response;
     try {
-      res = await fetch(`${base}${route}`, {
-        headers: { accept: "application/json" },
+      // the route joins the base's path, before its query; userinfo becomes a Basic header (probe10 R3)
+      const { url, headers } = joinRoute(base, route);
+      res = await fetch(url, {
+        headers: { ...headers, accept: "application/json" },
         signal: requestSignal(timeoutMs, signal),
       });
     } catch (e) {

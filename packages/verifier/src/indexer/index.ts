@@ -51,7 +51,7 @@ export async function verifyIndexer(
   chain: ChainObservation | null,
   options: IndexerOptions,
 ): Promise<Fact> {
-  const base = options.indexerUrl.replace(/\/+$/, "");
+  const base = options.indexerUrl;
   const walk: IndexerWalk = {
     view,
     derived,

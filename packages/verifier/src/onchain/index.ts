@@ -32,6 +32,7 @@ import {
   type ChainObservation,
   type ChainStep,
 } from "./context.js";
+import { urlOrigin } from "../url.js";
 
 export { CHAIN_FACTS, type ChainFactName, type ChainObservation } from "./context.js";
 
@@ -115,7 +116,7 @@ export async function verifyOnchain(
   options: OnchainOptions,
 ): Promise<OnchainResult> {
   const b = view.benchmark;
-  const target = `rpc ${options.rpcUrl}`;
+  const target = `rpc ${urlOrigin(options.rpcUrl)}`; // a provider's key is in the path or query: only the origin is printed
   const client = options.client ?? rpcClient(options.rpcUrl, options);
   const chainId = await rpcReader(target)("eth_chainId", () => client.getChainId());
   const observation: ChainObservation = { chainId, awarded: null, anchors: new Map() };

@@ -13,6 +13,7 @@ import type {
   VerificationRecord,
 } from "./types.js";
 import type { TaskScores } from "./task-scores.js";
+import { joinRoute } from "@bench-bounty/verifier/url";
 
 /** A non-2xx answer or an unreachable API. */
 export class ApiError extends Error {
@@ -30,10 +31,10 @@ export class ApiError extends Error {
   }
 }
 
-async function request(url: string): Promise<Response> {
+async function request(url: string, headers: Record<string, string> = {}): Promise<Response> {
   let res: Response;
   try {
-    res = await fetch(url, { headers: { accept: "application/json" } });
+    res = await fetch(url, { headers: { ...headers, accept: "application/json" } });
   } catch (e) {
     throw new ApiError(0, "network", `cannot reach ${url}: ${(e as Error).message}`);
   }
@@ -52,8 +53,8 @@ async function request(url: string): Promise<Response> {
   throw new ApiError(res.status, code, message, reason);
 }
 
-async function getJson<T>(url: string): Promise<T> {
-  return (await (await request(url)).json()) as T;
+async function getJson<T>(url: string, headers?: Record<string, string>): Promise<T> {
+  return (await (await request(url, headers)).json()) as T;
 }
 
 /** The exact bytes of a response (pack, report downloads). */
@@ -125,6 +126,9 @@ export class Api {
   /** The indexer's view of a bounty (claims, outstanding credit), or null when no indexer is configured. */
   async indexedBounty(bountyId: string): Promise<IndexedBounty | null> {
     if (this.indexerUrl === null) return null;
-    return getJson(`${this.indexerUrl}/bounties/${encodeURIComponent(bountyId)}`);
+    // the route joins the indexer URL's path, before its query (`?token=`; probe10 R3), the one rule
+    // of the verifier and the server's worker
+    const { url, headers } = joinRoute(this.indexerUrl, `/bounties/${encodeURIComponent(bountyId)}`);
+    return getJson(url, headers);
   }
 }

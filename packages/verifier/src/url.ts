@@ -1,0 +1,70 @@
+/**
+ * How a route is joined to an indexer's (or any API's) base URL, and what of such a URL is printed:
+ * the one rule for the verifier, the server's verification worker and the web pages (no dependency:
+ * browser-safe, exported as `@bench-bounty/verifier/url`).
+ * @packageDocumentation
+ */
+
+/** A request built by {@link joinRoute}: the URL to fetch and the headers it needs. */
+export interface JoinedRequest {
+  /** The base's origin and path, then the route's path, then the base's query and the route's. */
+  readonly url: string;
+  /** `authorization: Basic ...` when the base carried userinfo (fetch refuses a URL with credentials). */
+  readonly headers: Record<string, string>;
+}
+
+/** `s` as UTF-8 in base64 (browser and Node alike). */
+function base64Utf8(s: string): string {
+  let bin = "";
+  for (const b of new TextEncoder().encode(s)) bin += String.fromCharCode(b);
+  return btoa(bin);
+}
+
+/** `v` percent-decoded, or as it is when it is not valid percent-encoding. */
+function decodeSafe(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch (e) {
+    if (!(e instanceof URIError)) throw e;
+    return v;
+  }
+}
+
+/**
+ * Joins `route` (`/bounties/3`, optionally with its own `?query`) to `base` with the URL API: the
+ * route's path goes after the base's path (its trailing `/` dropped), the base's query is kept (a
+ * provider's `?token=`) and the route's parameters are appended to it, the fragment is dropped, and
+ * userinfo (`http://user:pw@host/`) is moved into an `Authorization: Basic` header (fetch refuses a
+ * URL that carries credentials). probe10 R3: `${base}${route}` put the route after the query.
+ * @throws TypeError when `base` is not an absolute URL
+ */
+export function joinRoute(base: string, route: string): JoinedRequest {
+  const u = new URL(base);
+  const headers: Record<string, string> = {};
+  if (u.username !== "" || u.password !== "")
+    headers.authorization = `Basic ${base64Utf8(`${decodeSafe(u.username)}:${decodeSafe(u.password)}`)}`;
+  u.username = "";
+  u.password = "";
+  u.hash = "";
+  const q = route.indexOf("?");
+  const path = q < 0 ? route : route.slice(0, q);
+  u.pathname = `${u.pathname.replace(/\/+$/, "")}${path.startsWith("/") ? path : `/${path}`}`;
+  if (q >= 0) for (const [k, v] of new URLSearchParams(route.slice(q + 1))) u.searchParams.append(k, v);
+  return { url: u.href, headers };
+}
+
+/**
+ * What of an RPC or indexer URL the verifier prints (errors, targets): its scheme, host and port; never
+ * its userinfo, path, query or fragment, where a hosted provider puts its key (the same rule as the
+ * platform's `publicOrigin`).
+ * @returns the origin, or `"(not a URL)"`
+ */
+export function urlOrigin(url: string): string {
+  try {
+    const origin = new URL(url).origin;
+    return origin === "null" ? "(not a URL)" : origin;
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return "(not a URL)";
+  }
+}

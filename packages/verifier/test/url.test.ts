@@ -1,0 +1,165 @@
+/**
+ * probe10 R3 and R2: a route is joined to an indexer base URL with the URL API (after the base's
+ * path, before its query; userinfo sent as Basic auth), and the CLI prints an RPC's or indexer's
+ * origin only, never its userinfo, path or query; `--rpc` / `--indexer` have env forms.
+ */
+import { spawn } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { indexerGetter } from "../src/indexer/context.js";
+import { joinRoute, urlOrigin } from "../src/url.js";
+import { VECTORS } from "./helpers.js";
+
+const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
+const PKG = fileURLToPath(new URL("..", import.meta.url));
+const SMALL = join(VECTORS, "small.json");
+
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
+      cwd: PKG,
+      env: { ...process.env, NO_COLOR: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let server: Server;
+let host: string;
+const seen: { url: string; auth: string | undefined }[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    seen.push({ url: req.url ?? "", auth: req.headers.authorization });
+    res.setHeader("content-type", "application/json");
+    if (req.url?.includes("/fail")) {
+      res.statusCode = 500;
+      res.end("{}");
+    } else if (req.url?.includes("/nf/")) {
+      res.statusCode = 404;
+      res.end("{}");
+    } else res.end(JSON.stringify({ url: req.url }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+describe("joinRoute", () => {
+  it("appends the route to the base's path and keeps the query", () => {
+    expect(joinRoute("http://h:1", "/bounties/3").url).toBe("http://h:1/bounties/3");
+    expect(joinRoute("http://h:1/", "/bounties/3").url).toBe("http://h:1/bounties/3");
+    expect(joinRoute("http://h:1/v1/KEY", "/bounties/3").url).toBe("http://h:1/v1/KEY/bounties/3");
+    expect(joinRoute("http://h:1/v1/KEY//", "/bounties/3").url).toBe("http://h:1/v1/KEY/bounties/3");
+    expect(joinRoute("http://h:1/v1/?token=T&k=K#frag", "/bounties/3").url).toBe(
+      "http://h:1/v1/bounties/3?token=T&k=K",
+    );
+    expect(joinRoute("http://h:1/?token=T", "/awards?winner=0xab").url).toBe(
+      "http://h:1/awards?token=T&winner=0xab",
+    );
+    expect(joinRoute("http://h:1/", "/bounties/3").headers).toEqual({});
+  });
+
+  it("moves userinfo into an Authorization: Basic header", () => {
+    const j = joinRoute("http://us%40er:p%3Aw@h:1/v1?token=T", "/bounties/3");
+    expect(j.url).toBe("http://h:1/v1/bounties/3?token=T");
+    expect(j.headers).toEqual({ authorization: `Basic ${Buffer.from("us@er:p:w").toString("base64")}` });
+  });
+
+  it("urlOrigin keeps scheme, host and port only", () => {
+    expect(urlOrigin("https://u:pw@h.example:8545/v3/KEY?apikey=Q#f")).toBe("https://h.example:8545");
+    expect(urlOrigin("not a url")).toBe("(not a URL)");
+  });
+});
+
+describe("the indexer getter reaches /bounties/N whatever the base", () => {
+  const cases: [string, () => string, string, string | undefined][] = [
+    ["a path", () => `http://${host}/v1/PATHKEY`, "/v1/PATHKEY/bounties/7", undefined],
+    ["a trailing slash", () => `http://${host}/v1/`, "/v1/bounties/7", undefined],
+    ["a query", () => `http://${host}/?token=TOK&k=K`, "/bounties/7?token=TOK&k=K", undefined],
+    [
+      "userinfo",
+      () => `http://vu:VPW@${host}/ix?token=TOK`,
+      "/ix/bounties/7?token=TOK",
+      `Basic ${Buffer.from("vu:VPW").toString("base64")}`,
+    ],
+  ];
+  for (const [what, base, path, auth] of cases)
+    it(`a base with ${what}`, async () => {
+      seen.length = 0;
+      const r = await indexerGetter(base(), 5_000, 1 << 20)("/bounties/7");
+      expect(r).toEqual({ status: 200, body: { url: path } });
+      expect(seen).toEqual([{ url: path, auth }]);
+    });
+
+  it("an error names the indexer by its origin only", async () => {
+    const p = indexerGetter(`http://vu:VPW@${host}/fail/PATHKEY?token=TOK`, 5_000, 1 << 20)("/bounties/7");
+    await expect(p).rejects.toThrow(`indexer http://${host}: GET /bounties/7: http 500`);
+  });
+});
+
+describe("verify prints an RPC's or indexer's origin only (probe10 R2)", () => {
+  it("--rpc with userinfo, a key in the path and the query", async () => {
+    const r = await run([
+      "verify",
+      SMALL,
+      "--rpc",
+      "http://u:VRPCPW@127.0.0.1:1/v3/VRPCPATH?apikey=VRPCQ",
+      "--policy",
+      "onchain",
+    ]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^verify: cannot read rpc http:\/\/127\.0\.0\.1:1: /);
+    expect(r.stderr + r.stdout).not.toMatch(/VRPCPW|VRPCPATH|VRPCQ/);
+  });
+
+  it("the env forms BENCH_BOUNTY_VERIFY_RPC_URL and BENCH_BOUNTY_VERIFY_INDEXER_URL", async () => {
+    const rpc = await run(["verify", SMALL, "--policy", "onchain"], {
+      BENCH_BOUNTY_VERIFY_RPC_URL: "http://u:VRPCPW@127.0.0.1:1/v3/VRPCPATH?apikey=VRPCQ",
+    });
+    expect(rpc.code).toBe(3);
+    expect(rpc.stderr).toMatch(/^verify: cannot read rpc http:\/\/127\.0\.0\.1:1: /);
+    expect(rpc.stderr).not.toMatch(/VRPCPW|VRPCPATH|VRPCQ/);
+    seen.length = 0;
+    const ix = await run(["verify", SMALL, "--policy", "full"], {
+      BENCH_BOUNTY_VERIFY_INDEXER_URL: `http://vu:VIDXPW@${host}/fail/VIDXPATH?token=VIDXT`,
+    });
+    expect(ix.code).toBe(3);
+    expect(ix.stderr).toMatch(
+      new RegExp(`^verify: cannot read indexer http://${host}: GET /bounties/\\d+: http 500`),
+    );
+    expect(ix.stderr).not.toMatch(/VIDXPW|VIDXPATH|VIDXT/);
+    expect(seen[0]?.url).toMatch(/^\/fail\/VIDXPATH\/bounties\/\d+\?token=VIDXT$/);
+  });
+
+  it("the report (table and JSON) names the indexer by its origin", async () => {
+    const env = { BENCH_BOUNTY_VERIFY_INDEXER_URL: `http://vu:VIDXPW@${host}/nf/VIDXPATH?token=VIDXT` };
+    const table = await run(["verify", SMALL, "--policy", "full"], env);
+    expect(table.stdout).toContain(`indexer: http://${host}\n`);
+    expect(table.stdout + table.stderr).not.toMatch(/VIDXPW|VIDXPATH|VIDXT/);
+    const report = await run(["verify", SMALL, "--json"], env);
+    expect(JSON.parse(report.stdout).observed.indexer).toBe(`http://${host}`);
+  });
+
+  it("--help names the env forms", async () => {
+    const r = await run(["verify", "--help"]);
+    expect(r.stdout).toContain("BENCH_BOUNTY_VERIFY_RPC_URL");
+    expect(r.stdout).toContain("BENCH_BOUNTY_VERIFY_INDEXER_URL");
+  });
+});
