@@ -13,6 +13,7 @@ export { serveApp, type ListeningServer } from "./serve.js";
 export {
   AccountCreationLimiter,
   addressGroupOf,
+  networkGroupOf,
   DEFAULT_LIMITS,
   RateLimiter,
   type Limits,
