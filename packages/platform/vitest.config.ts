@@ -23,6 +23,7 @@ const STORE_TESTS = [
   "test/pack-budget.test.ts",
   "test/registration.test.ts",
   "test/operator-spend.test.ts",
+  "test/agent-quota.test.ts",
 ];
 
 export default defineConfig({

@@ -11,6 +11,8 @@
  *   sends one transaction per finalize and per publish);
  * - publishes: {@link DEFAULT_PUBLISH_QUOTA} per account; `--publish-budget-all N` also caps all accounts but the
  *   operator's together (default none: free accounts would fill it and lock every author out);
+ * - agents: {@link DEFAULT_AGENT_QUOTA} (20 per account, 3 of them per benchmark);
+ *   `--agents-per-account N`, `--agents-per-benchmark N` change it;
  * - `--host`, `--port`. It prints where it listens and which database it uses, then serves until
  *   SIGINT, SIGTERM or SIGHUP, and with `--exit-with-parent` until the process that started it dies
  *   (a wrapper killed without passing the signal on: the demo, `npx`, `npm run`); then it stops the
@@ -19,6 +21,7 @@
 import { Option, type Command } from "commander";
 import { openStore, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
 import {
+  DEFAULT_AGENT_QUOTA,
   DEFAULT_PUBLISH_QUOTA,
   PlatformError,
   bareOrigin,
@@ -49,6 +52,10 @@ interface ServeOpts extends StoreOpts {
   anchorFlushMs: string;
   /** Publishes per 24 h by all accounts but the operator's together (digits); default none. */
   publishBudgetAll?: string;
+  /** Agents one account may register (digits); default {@link DEFAULT_AGENT_QUOTA}. */
+  agentsPerAccount?: string;
+  /** Agents of one account that may start runs on one benchmark (digits); default {@link DEFAULT_AGENT_QUOTA}. */
+  agentsPerBenchmark?: string;
 }
 
 /**
@@ -152,6 +159,20 @@ async function openForServe(
       `--publish-budget-all must be an integer 1..999999999 (publishes per 24 h by all accounts together), got ${JSON.stringify(budgetAll)}`,
       { field: "publish-budget-all" },
     );
+  const agentQuota = { ...DEFAULT_AGENT_QUOTA };
+  for (const [flag, key, value] of [
+    ["agents-per-account", "perAccount", o.agentsPerAccount],
+    ["agents-per-benchmark", "perBenchmark", o.agentsPerBenchmark],
+  ] as const) {
+    if (value === undefined) continue;
+    if (!/^[1-9][0-9]{0,8}$/.test(value))
+      throw new PlatformError(
+        "invalid_option",
+        `--${flag} must be an integer 1..999999999, got ${JSON.stringify(value)}`,
+        { field: flag },
+      );
+    agentQuota[key] = Number(value);
+  }
   // Receipts and commitments are batched: the operator's anchor transactions are one per kind per
   // flush, whatever the number of finalizes and publishes (issue 13 re-probe: one transaction per
   // finalize or publish drained the operator's gas).
@@ -169,6 +190,7 @@ async function openForServe(
     ...(budgetAll !== undefined
       ? { publishQuota: { ...DEFAULT_PUBLISH_QUOTA, allAccountsCount: Number(budgetAll) } }
       : {}),
+    agentQuota,
   });
 }
 
@@ -277,6 +299,18 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         "--publish-budget-all <n>",
         `publishes per ${PERIOD_HOURS} h by all accounts but the operator's together (default: none; each account may publish ${DEFAULT_PUBLISH_QUOTA.count} per ${PERIOD_HOURS} h)`,
       ).env("BENCH_BOUNTY_PUBLISH_BUDGET_ALL"),
+    )
+    .addOption(
+      new Option(
+        "--agents-per-account <n>",
+        `agents one account may register (default ${DEFAULT_AGENT_QUOTA.perAccount})`,
+      ).env("BENCH_BOUNTY_AGENTS_PER_ACCOUNT"),
+    )
+    .addOption(
+      new Option(
+        "--agents-per-benchmark <n>",
+        `agents of one account that may start runs on one benchmark (default ${DEFAULT_AGENT_QUOTA.perBenchmark})`,
+      ).env("BENCH_BOUNTY_AGENTS_PER_BENCHMARK"),
     )
     .addOption(
       new Option(

@@ -13,6 +13,61 @@ import type { Principal } from "./identity/principal.js";
 import type { Tables } from "./store.js";
 import { isoMillis } from "./time.js";
 
+/**
+ * The agents one account may hold (probe10 R9: free accounts registered agents without bound and
+ * each first start took a row of a benchmark's `max_ranked_agents`, so a few accounts filled a prize
+ * benchmark and locked every newcomer out).
+ */
+export interface AgentQuota {
+  /** Agents one account may register (an integer >= 1). */
+  perAccount: number;
+  /** Distinct agents of one account that may start runs on one benchmark (an integer >= 1). */
+  perBenchmark: number;
+}
+
+/** The default {@link AgentQuota}: 20 agents per account, 3 of them per benchmark. */
+export const DEFAULT_AGENT_QUOTA: AgentQuota = { perAccount: 20, perBenchmark: 3 };
+
+/**
+ * Refuses a new agent of an account that holds {@link AgentQuota.perAccount} agents already.
+ * @throws PlatformError `agent_quota_exceeded`, `details: {limit: "agents_per_account", max_agents}`
+ */
+async function assertRoomForAccountAgent(ctx: PlatformContext, t: Tables, accountId: string): Promise<void> {
+  const quota = ctx.agentQuota;
+  if (quota === null) return;
+  const held = await t.agents.countOfAccount(accountId);
+  if (held >= quota.perAccount)
+    throw new PlatformError(
+      "agent_quota_exceeded",
+      `agent quota reached: an account may register ${quota.perAccount} agents (agents_per_account); reuse one of yours`,
+      { limit: "agents_per_account", max_agents: quota.perAccount },
+    );
+}
+
+/**
+ * Refuses the first run of one more agent of an account on a benchmark where
+ * {@link AgentQuota.perBenchmark} of its agents have runs already (the caller holds the benchmark's
+ * new-agents lock, `RunsTable.lockNewAgents`, inside a transaction, or checks early outside one).
+ * @throws PlatformError `agent_quota_exceeded`, `details: {limit: "agents_per_account_per_benchmark",
+ *   slug, max_agents}`
+ */
+export async function assertRoomForAccountOnBenchmark(
+  ctx: PlatformContext,
+  t: Tables,
+  slug: string,
+  accountId: string,
+): Promise<void> {
+  const quota = ctx.agentQuota;
+  if (quota === null) return;
+  const held = await t.runs.agentCountOfAccount(slug, accountId);
+  if (held >= quota.perBenchmark)
+    throw new PlatformError(
+      "agent_quota_exceeded",
+      `agent quota reached: ${quota.perBenchmark} agents of one account may run on a benchmark (agents_per_account_per_benchmark); start one of your agents already on ${slug}`,
+      { limit: "agents_per_account_per_benchmark", slug, max_agents: quota.perBenchmark },
+    );
+}
+
 /** Agent ids: 1-64 characters, letters, digits, `.`, `_`, `-`. */
 export const AGENT_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -113,8 +168,10 @@ export function checkAgentRegistration(
  * ({@link AccountsTable.lockName}), so "is it another account's name?" and the insert are one step
  * against a concurrent account creation of that name. Names and ids are compared without regard to
  * case (`foldName`): `Alice` is another account's `alice`.
+ * A new agent past the account's {@link AgentQuota.perAccount} is refused.
  * @throws PlatformError `forbidden` (`agent_owner_only`) for another account's agent or name (in any
- *   case); `invalid_option` (`agent_id`) for an id that differs only in case from the caller's own agent
+ *   case); `invalid_option` (`agent_id`) for an id that differs only in case from the caller's own agent;
+ *   `agent_quota_exceeded` (`agents_per_account`)
  */
 export async function writeAgent(
   ctx: PlatformContext,
@@ -135,6 +192,11 @@ export async function writeAgent(
       { field: "agent_id", existing: twin.agent_id },
     );
   }
+  if (twin === null) {
+    // a new agent: the account's agents take turns (PostgreSQL), so the count and the insert are one decision
+    await t.agents.lockAccountAgents(p.account_id);
+    await assertRoomForAccountAgent(ctx, t, p.account_id);
+  }
   const stored = await t.agents.insertIfAbsent(
     { agent_id: agentId, owner_account_id: p.account_id, withdrawal_address: null, is_author_agent: false },
     isoMillis(ctx.clock()),
@@ -148,7 +210,8 @@ export async function writeAgent(
  * (everything is checked first). An agent id that is another account's name is that account's (its
  * default agent: account names and agent ids share one namespace, `identity/accounts.ts`).
  * @throws PlatformError `invalid_option` (agent id), `invalid_withdrawal_address`, `forbidden`
- *   (`agent_owner_only` for another account's agent or name, `operator_owns_no_agents` for the operator)
+ *   (`agent_owner_only` for another account's agent or name, `operator_owns_no_agents` for the operator),
+ *   `agent_quota_exceeded` (`agents_per_account`, {@link AgentQuota})
  */
 export async function registerAgent(
   ctx: PlatformContext,

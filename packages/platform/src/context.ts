@@ -4,6 +4,8 @@
 import type { Hex } from "@bench-bounty/evidence";
 import type { AnchorBatcher } from "./anchor-batch.js";
 import type { PublishQuota } from "./publish.js";
+import type { AgentQuota } from "./agents.js";
+import type { ImmediateAnchorQuota } from "./runs.js";
 import type { AnchorEvidence, ChainGateway } from "./chain.js";
 import type { Store } from "./store.js";
 import type { Clock } from "./time.js";
@@ -55,6 +57,13 @@ export interface PlatformContext {
    * operator's together (`publish.ts`), or null for no quota.
    */
   publishQuota: PublishQuota | null;
+  /** The agents one account may hold (`agents.ts`), or null for no bound. */
+  agentQuota: AgentQuota | null;
+  /**
+   * Finalizes per account per period that anchor their receipt at once in `immediate` mode
+   * (`runs.ts`; past it the receipt stays pending for `anchor` / the award), or null for no bound.
+   */
+  immediateAnchorQuota: ImmediateAnchorQuota | null;
   /** SHA-256 (hex) of the operator's key from the environment, or null (no operator key: local operator only). */
   operatorKeyHash: string | null;
   faults: FaultHooks;

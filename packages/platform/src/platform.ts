@@ -61,18 +61,22 @@ import {
   runView,
   startRun,
   submitAnswers,
+  DEFAULT_IMMEDIATE_ANCHOR_QUOTA,
   type FinalizeOptions,
   type FinalizeResult,
+  type ImmediateAnchorQuota,
   type RunView,
   type ServedTask,
   type StartedRun,
 } from "./runs.js";
 import {
   checkWithdrawalAddress,
+  DEFAULT_AGENT_QUOTA,
   getAgent,
   myAgents,
   registerAgent,
   setWithdrawalAddress,
+  type AgentQuota,
   type AgentRecord,
   type AgentSettings,
 } from "./agents.js";
@@ -149,6 +153,17 @@ export interface PlatformOptions {
    * all accounts; null: none).
    */
   publishQuota?: PublishQuota | null;
+  /**
+   * The agents one account may hold (default {@link DEFAULT_AGENT_QUOTA}: 20 per account, 3 of them
+   * per benchmark; null: none).
+   */
+  agentQuota?: AgentQuota | null;
+  /**
+   * Finalizes per account per period that anchor at once in `immediate` mode (default
+   * {@link DEFAULT_IMMEDIATE_ANCHOR_QUOTA}: 20 per 24 h; past it the receipt stays pending for
+   * `anchor` / the award; null: none).
+   */
+  immediateAnchorQuota?: ImmediateAnchorQuota | null;
   /** The operator's API key (from the environment, e.g. `BENCH_BOUNTY_OPERATOR_KEY`): kept only as its hash. */
   operatorKey?: string;
   /** Fault injection for crash tests. */
@@ -179,6 +194,14 @@ export class Platform {
       throw new PlatformError("invalid_option", "publishQuota.allAccountsCount must be an integer >= 1", {
         field: "publishQuota.allAccountsCount",
       });
+    const aq = opts.agentQuota;
+    for (const [field, v] of [
+      ["agentQuota.perAccount", aq?.perAccount],
+      ["agentQuota.perBenchmark", aq?.perBenchmark],
+      ["immediateAnchorQuota.count", opts.immediateAnchorQuota?.count],
+    ] as const)
+      if (v !== undefined && !(Number.isSafeInteger(v) && v >= 1))
+        throw new PlatformError("invalid_option", `${field} must be an integer >= 1`, { field });
     const ctx: PlatformContext = {
       store: await Store.open(opts.database ?? { dir: opts.dir! }, {
         existing: opts.existingStore === true,
@@ -192,6 +215,9 @@ export class Platform {
       receiptAnchoring: batching ? "batch" : (opts.receiptAnchoring ?? "immediate"),
       anchorBatcher: null,
       publishQuota: opts.publishQuota === undefined ? DEFAULT_PUBLISH_QUOTA : opts.publishQuota,
+      agentQuota: opts.agentQuota === undefined ? DEFAULT_AGENT_QUOTA : opts.agentQuota,
+      immediateAnchorQuota:
+        opts.immediateAnchorQuota === undefined ? DEFAULT_IMMEDIATE_ANCHOR_QUOTA : opts.immediateAnchorQuota,
       operatorKeyHash: opts.operatorKey ? hashKey(opts.operatorKey) : null,
       faults: opts.faults ?? {},
     };

@@ -40,8 +40,8 @@ import {
   buyerOnlyHides,
   receiptsVisible,
 } from "./identity/access.js";
-import { isOperator, type Principal } from "./identity/principal.js";
-import { registerAgent } from "./agents.js";
+import { isOperator, isOperatorAccount, type Principal } from "./identity/principal.js";
+import { assertRoomForAccountOnBenchmark, registerAgent } from "./agents.js";
 import { answerPackBytes, MAX_ANSWER_LENGTH, maxRankedRows, packByteLimit } from "./pack-budget.js";
 import { answerAllowanceOf } from "./publish.js";
 import { gradePlan, scoreGraded, type GradedPlanTask } from "./grading.js";
@@ -212,7 +212,9 @@ const CLOCK_NOTE =
 /**
  * Starts a run for an agent (registering the agent on first sight).
  * @throws PlatformError `unknown_benchmark`, `benchmark_closed`, `run_in_progress`, `max_attempts_reached`,
- *   `benchmark_full` (a new agent beyond what the award pack can rank)
+ *   `benchmark_full` (a new agent beyond what the award pack can rank), `agent_quota_exceeded`
+ *   (`agents_per_account`, or `agents_per_account_per_benchmark`: a new agent of an account that has
+ *   that many agents on the benchmark already, `AgentQuota`)
  */
 export async function startRun(
   ctx: PlatformContext,
@@ -232,6 +234,7 @@ export async function startRun(
   else {
     assertMayOwnAgents(p);
     await assertRoomForAgent(ctx, ctx.store, slug); // again in the transaction below
+    await assertRoomForAccountOnBenchmark(ctx, ctx.store, slug, p.account_id); // likewise
     assertAgentOwner(p, await registerAgent(ctx, p, agentId));
   }
   const tasks = await getTasks(ctx, slug);
@@ -253,6 +256,7 @@ export async function startRun(
       // the count and the insert are one decision: first starts of this benchmark take turns
       await t.runs.lockNewAgents(slug);
       await assertRoomForAgent(ctx, t, slug);
+      await assertRoomForAccountOnBenchmark(ctx, t, slug, p.account_id);
     }
     const attempt = used + 1;
     const plan = runPlan(b, tasks, agentId, attempt);
@@ -608,7 +612,7 @@ export async function finalizeRun(
   if (ctx.chain && ctx.receiptAnchoring === "batch") ctx.anchorBatcher?.notify();
   let anchor: AnchorEvidence | null = null;
   let anchorError: string | undefined;
-  if (ctx.chain && ctx.receiptAnchoring === "immediate") {
+  if (ctx.chain && ctx.receiptAnchoring === "immediate" && (await mayAnchorNow(ctx, p, done.finalizedMs))) {
     try {
       anchor = await ctx.chain.anchor(done.hash, "receipt");
       await recordAnchor(ctx, done.hash, anchor);
@@ -619,6 +623,36 @@ export async function finalizeRun(
     }
   }
   return finalizeResult(done, p, { queries, spent, anchor, anchorError, chain: ctx.chain !== null });
+}
+
+/**
+ * Finalizes of one account that anchor their receipt at once (`receiptAnchoring: "immediate"`): one
+ * operator transaction each (probe10 R13). Past `count` within `periodMs` the receipt is left pending,
+ * as a failed immediate anchor is: the next `anchor <slug>` or the award anchors it (nothing is lost).
+ */
+export interface ImmediateAnchorQuota {
+  /** Finalizes per period that anchor at once (an integer >= 1). */
+  count: number;
+  /** The period, in ms. */
+  periodMs: number;
+}
+
+/** The default {@link ImmediateAnchorQuota}: 20 immediate anchors per account per 24 hours. */
+export const DEFAULT_IMMEDIATE_ANCHOR_QUOTA: ImmediateAnchorQuota = {
+  count: 20,
+  periodMs: 24 * 3600 * 1000,
+};
+
+/**
+ * Whether a finalize (committed, at `finalizedMs`) may send its immediate anchor: the account's runs
+ * finalized within the period, this one included, are at most the quota's count. Counted after the
+ * commit, so concurrent finalizes each see the others: never more than `count` immediate anchors.
+ */
+async function mayAnchorNow(ctx: PlatformContext, p: Principal, finalizedMs: number): Promise<boolean> {
+  const quota = ctx.immediateAnchorQuota;
+  if (quota === null || isOperatorAccount(p.account_id)) return true;
+  const finalized = await ctx.store.runs.finalizedSince(p.account_id, finalizedMs - quota.periodMs + 1);
+  return finalized <= quota.count;
 }
 
 /**

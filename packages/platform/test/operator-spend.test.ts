@@ -203,6 +203,55 @@ describe("receipt anchors are batched", () => {
   }, 180_000);
 });
 
+describe("immediate receipt anchors are budgeted per account", () => {
+  it("N+1 finalizes by one account in immediate mode send N operator transactions; the last receipt stays pending and is anchored later (probe10 R13)", async () => {
+    const dc = devChain();
+    const signer = 18;
+    const clock = manualClock((await latestBlockTime(dc)) * 1000);
+    const platform = await openTemp({
+      clock: clock.now,
+      chain: chainConfig(dc, signer),
+      receiptAnchoring: "immediate",
+      immediateAnchorQuota: { count: 2, periodMs: 3_600_000 },
+    });
+    const nonce = () => dc.publicClient.getTransactionCount({ address: dc.accounts[signer]!.address });
+    try {
+      const { slug } = await publishCities(platform, "immediate-budget");
+      const p = await platform.principal("imm");
+      const q = await platform.principal("imm-other");
+      const finalizeAs = async (who: typeof p, agentId: string) => {
+        const run = await platform.real.startRun(who, slug, agentId);
+        clock.advance(1000);
+        return platform.real.finalize(who, run.run.id);
+      };
+      const before = await nonce();
+      const finals = [];
+      for (const id of ["imm-a", "imm-b", "imm-c"]) finals.push(await finalizeAs(p, id));
+      expect(await nonce()).toBe(before + 2); // N = 2 immediate anchors, not 3
+      expect(finals.map((f) => f.receipt_anchor_status)).toEqual(["anchored", "anchored", "pending"]);
+      expect(finals[2]!.receipt_anchor).toBeNull();
+      expect((await platform.real.pendingAnchors(slug)).map((a) => a.digest)).toEqual([
+        finals[2]!.receipt_hash,
+      ]);
+      // another account is unaffected
+      const o = await finalizeAs(q, "imm-o");
+      expect(o.receipt_anchor_status).toBe("anchored");
+      expect(await nonce()).toBe(before + 3);
+      // nothing is lost: the pending receipt is anchored by `anchor` (or the award)
+      await platform.real.anchorPendingReceipts(slug);
+      expect(await platform.real.pendingAnchors(slug)).toEqual([]);
+      for (const f of finals) expect(await platform.chain!.findAnchor(f.receipt_hash)).not.toBeNull();
+      // once the period has passed, the account's finalizes anchor at once again
+      clock.advance(3_600_000);
+      const r = await platform.real.startRun(p, slug, "imm-a");
+      clock.advance(1000);
+      expect((await platform.real.finalize(p, r.run.id)).receipt_anchor_status).toBe("anchored");
+    } finally {
+      await platform.close();
+    }
+  }, 180_000);
+});
+
 describe("commitment anchors are batched", () => {
   it("9 publishes from 3 accounts cost ceil(9/maxBatch) operator transactions at the flush; pending in the answer, the detail's anchor once mined", async () => {
     await onChain(13, { flushMs: 3_600_000, maxBatch: 4 }, async ({ platform, nonce }) => {

@@ -116,6 +116,7 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   award_pending: 409,
   // domain: quotas (the operator's spend per account)
   publish_quota_exceeded: 429,
+  agent_quota_exceeded: 429,
   // domain: identity (the platform's principal checks)
   // (unauthenticated / forbidden above are shared by the edge and the domain)
   revoked_key: 403,

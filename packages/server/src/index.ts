@@ -13,6 +13,7 @@ export { DEFAULT_TIMEOUTS, serveApp, type ListeningServer, type ServerTimeouts }
 export {
   AccountCreationLimiter,
   addressGroupOf,
+  networkGroupOf,
   DEFAULT_LIMITS,
   RateLimiter,
   type Limits,

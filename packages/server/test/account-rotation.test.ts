@@ -6,7 +6,7 @@
  */
 import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { addressGroupOf, type Limits } from "../src/index.js";
+import { addressGroupOf, networkGroupOf, type Limits } from "../src/index.js";
 import { startLive, type Live } from "./helpers.js";
 
 const lives: Live[] = [];
@@ -79,6 +79,51 @@ describe("address groups", () => {
     expect(addressGroupOf("2001:db8:1:3::1")).not.toBe(g);
     expect(addressGroupOf("::1")).toBe("ip6:0:0:0:0::/64");
     expect(addressGroupOf("local")).toBe("ip:local");
+  });
+});
+
+describe("network groups", () => {
+  it("IPv4 counts by its /24 (IPv4-mapped IPv6 too), IPv6 by its /48", () => {
+    expect(networkGroupOf("127.0.0.5")).toBe("net:127.0.0.0/24");
+    expect(networkGroupOf("127.0.0.250")).toBe("net:127.0.0.0/24");
+    expect(networkGroupOf("::ffff:127.0.0.5")).toBe("net:127.0.0.0/24");
+    expect(networkGroupOf("127.0.1.5")).toBe("net:127.0.1.0/24");
+    const g = networkGroupOf("2001:db8:1:2::1");
+    expect(g).toBe("net6:2001:db8:1::/48");
+    for (const a of ["2001:db8:1:ffff::7", "2001:0db8:0001:0000:0:0:0:1", "2001:DB8:1:2::abcd%eth0"])
+      expect(networkGroupOf(a), a).toBe(g);
+    expect(networkGroupOf("2001:db8:2::1")).not.toBe(g);
+    expect(networkGroupOf("local")).toBe("net:local");
+  });
+});
+
+describe("account creation across the addresses of one network (probe10 R10)", () => {
+  it("10 addresses of one /24 create only the network's budget (429 accounts_per_network); another network still registers", async () => {
+    const l = await live({ rateBurst: 1000, accountBurst: 3, accountNetworkBurst: 5, accountGlobalBurst: 8 });
+    const statuses: number[] = [];
+    let refusal: Awaited<ReturnType<typeof postFrom>> | undefined;
+    for (const from of ADDRESSES)
+      for (let i = 0; i < 3; i++) {
+        const r = await postFrom(from, `${l.url}/api/v1/accounts`, { name: `net-${from}-${i}` });
+        statuses.push(r.status);
+        if (r.status === 429) refusal ??= r;
+      }
+    expect(statuses.filter((s) => s === 201)).toHaveLength(5);
+    expect(Number(refusal!.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(refusal!.json.error).toMatchObject({
+      code: "rate_limited",
+      details: { limit: "accounts_per_network" },
+    });
+    expect(refusal!.json.error.message).toMatch(/this network/);
+    // the global budget (8) was not drained by the one network: a newcomer from another /24 registers
+    const newcomer = await postFrom("127.0.1.7", `${l.url}/api/v1/accounts`, { name: "net-newcomer" });
+    expect(newcomer.status, JSON.stringify(newcomer.json)).toBe(201);
+    // MCP register takes from the same network budget
+    const mcp = await postFrom("127.0.0.77", `${l.url}/mcp`, register(1, "net-mcp"), MCP_HEADERS);
+    expect(mcp.status).toBe(429);
+    expect(mcp.json.error.details.limit).toBe("accounts_per_network");
+    const names = await l.platform.ctx.store.db.selectFrom("accounts").select("name").execute();
+    expect(names.filter((a) => a.name.startsWith("net-"))).toHaveLength(6);
   });
 });
 

@@ -5,7 +5,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, citiesAnswer, publishCities, register, useLive } from "./helpers.js";
 
-const live = useLive({ limits: { rateBurst: 10_000, accountBurst: 100, accountGlobalBurst: 1_000 } });
+const live = useLive({
+  limits: { rateBurst: 10_000, accountBurst: 100, accountNetworkBurst: 1_000, accountGlobalBurst: 1_000 },
+});
 let slug: string;
 beforeAll(async () => {
   slug = (await publishCities(live.url, 20, "parallel")).slug;

@@ -11,7 +11,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, publishCities, register, useLive } from "./helpers.js";
 
 // more than the default 20 accounts per address: these tests register from one address on purpose
-const live = useLive({ limits: { accountBurst: 1_000, accountGlobalBurst: 1_000 } });
+const live = useLive({
+  limits: { accountBurst: 1_000, accountNetworkBurst: 1_000, accountGlobalBurst: 1_000 },
+});
 beforeAll(async () => {
   await register(live.url, "owner");
 });

@@ -12,7 +12,9 @@ import { connect } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, citiesDataset, publishCities, register, useLive } from "./helpers.js";
 
-const live = useLive({ limits: { rateBurst: 100_000, ratePerSecond: 10_000, accountBurst: 1_000 } });
+const live = useLive({
+  limits: { rateBurst: 100_000, ratePerSecond: 10_000, accountBurst: 1_000, accountNetworkBurst: 1_000 },
+});
 let slug: string;
 let key: string;
 beforeAll(async () => {

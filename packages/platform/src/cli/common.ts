@@ -13,6 +13,7 @@ import type { FaultHooks } from "../context.js";
 import { PlatformError } from "../errors.js";
 import type { Principal } from "../identity/principal.js";
 import type { PublishQuota } from "../publish.js";
+import type { AgentQuota } from "../agents.js";
 import { Platform } from "../platform.js";
 import { bareOrigin, publicOrigin } from "../redact.js";
 import { ensureWritableDir, requireExistingStore, STORE_DIR_MODE } from "../store.js";
@@ -236,6 +237,8 @@ export interface OpenPlatformOptions {
   anchorBatching?: AnchorBatching;
   /** The publish quota (`serve`: `--publish-budget-all`); default the platform's. */
   publishQuota?: PublishQuota;
+  /** The agent quota (`serve`: `--agents-per-account`, `--agents-per-benchmark`); default the platform's. */
+  agentQuota?: AgentQuota;
 }
 
 /**
@@ -262,6 +265,7 @@ export async function openStore(
     ...(more.existing ? { existingStore: true } : {}),
     ...(more.anchorBatching ? { anchorBatching: more.anchorBatching } : {}),
     ...(more.publishQuota ? { publishQuota: more.publishQuota } : {}),
+    ...(more.agentQuota ? { agentQuota: more.agentQuota } : {}),
   };
   const url = process.env.DATABASE_URL;
   if (url !== undefined && url !== "") {

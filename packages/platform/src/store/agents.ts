@@ -44,6 +44,25 @@ export class AgentsTable extends TableModule {
     return rows.map(toAgent);
   }
 
+  /** How many agents an account holds. */
+  async countOfAccount(accountId: string): Promise<number> {
+    const r = await this.db
+      .selectFrom("agents")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("owner_account_id", "=", accountId)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  /**
+   * Takes the lock of an account's new agents until the transaction ends (PostgreSQL: an advisory
+   * lock per account; SQLite's IMMEDIATE transaction holds the write lock already): the count of
+   * its agents and the insert of a new one are one decision (`agents_per_account`).
+   */
+  async lockAccountAgents(accountId: string): Promise<void> {
+    await this.advisoryLock(`account-agents:${accountId}`);
+  }
+
   /**
    * Inserts an agent owned by `a.owner_account_id`; returns the stored row (an existing agent is left as
    * it is: the caller checks its owner).

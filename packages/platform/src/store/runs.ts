@@ -126,6 +126,31 @@ export class RunsTable extends TableModule {
     return Number(r.n);
   }
 
+  /** How many distinct agents of an account have started runs on a benchmark. */
+  async agentCountOfAccount(slug: string, accountId: string): Promise<number> {
+    const r = await this.db
+      .selectFrom("runs")
+      .select((eb) => eb.fn.count<number>("agent_id").distinct().as("n"))
+      .where("slug", "=", slug)
+      .where("account_id", "=", accountId)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  /**
+   * How many runs an account finalized at or after `sinceMs` (the immediate-anchor budget,
+   * `ImmediateAnchorQuota`).
+   */
+  async finalizedSince(accountId: string, sinceMs: number): Promise<number> {
+    const r = await this.db
+      .selectFrom("runs")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("account_id", "=", accountId)
+      .where("finalized_at_ms", ">=", sinceMs)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
   /** How many attempts the agent has started on a benchmark. */
   async attempts(slug: string, agentId: string): Promise<number> {
     const { rows } = await this.compiled("runs.attempts", [slug, agentId], () =>

@@ -2,7 +2,8 @@
  * Limits of the edge: a token-bucket rate limit per account (all the keys of one account share its
  * bucket) or per client address for anonymous callers, answering 429 with `Retry-After`; a bucket of
  * account creations per client address group (an IPv6 /64, an IPv4 address; REST `POST /accounts`
- * and the MCP `register` tool take from the same one) and one for all addresses together
+ * and the MCP `register` tool take from the same one), one per client network (an IPv4 /24, an IPv6
+ * /48) and one for all addresses together
  * ({@link AccountCreationLimiter}); request body limits (413; a dataset body over the ordinary limit needs a key) and a
  * bucket of dataset bytes per caller (validating 60 MiB of rows costs seconds of CPU); a handler time
  * limit (503). The client address is the
@@ -40,6 +41,14 @@ export interface Limits {
   /** Account creations per second an address regains. */
   accountPerSecond: number;
   /**
+   * Accounts one client network may create at once: an IPv4 /24, an IPv6 /48 ({@link networkGroupOf}).
+   * Below {@link Limits.accountGlobalBurst}, so rotating the addresses of one network cannot empty
+   * the budget of all addresses (probe10 R10).
+   */
+  accountNetworkBurst: number;
+  /** Account creations per second a network regains (below {@link Limits.accountGlobalPerSecond}). */
+  accountNetworkPerSecond: number;
+  /**
    * Accounts all addresses together may create at once: rotating addresses (a /64 holds 2^64 of
    * them, a host many loopback or IPv4 addresses) cannot mint accounts without bound.
    */
@@ -76,6 +85,8 @@ export const DEFAULT_LIMITS: Limits = {
   relayPerSecond: 0.1,
   accountBurst: 20,
   accountPerSecond: 1 / 30,
+  accountNetworkBurst: 60,
+  accountNetworkPerSecond: 1 / 30,
   accountGlobalBurst: 300,
   accountGlobalPerSecond: 0.2,
   datasetBytesBurst: 128 * 1024 * 1024,
@@ -236,33 +247,62 @@ export function addressGroupOf(address: string): string {
 }
 
 /**
+ * The account-creation network of a client address: an IPv4 /24 (`net:a.b.c.0/24`; an IPv4-mapped
+ * IPv6 address as its IPv4 address), an IPv6 /48 (`net6:<prefix>::/48`, a site's allocation). Anything
+ * else (`local` in tests) as it is.
+ */
+export function networkGroupOf(address: string): string {
+  const group = addressGroupOf(address);
+  if (group.startsWith("ip:")) {
+    const v4 = group.slice(3);
+    if (!isIPv4(v4)) return `net:${v4}`;
+    return `net:${v4.split(".").slice(0, 3).join(".")}.0/24`;
+  }
+  const g = ipv6Groups(address)!;
+  return `net6:${g
+    .slice(0, 3)
+    .map((x) => x.toString(16))
+    .join(":")}::/48`;
+}
+
+/**
  * Account creation (REST `POST /accounts`, MCP `register`): a bucket per client address group
- * ({@link addressGroupOf}) and one for all addresses, taken all-or-none.
+ * ({@link addressGroupOf}), one per client network ({@link networkGroupOf}) and one for all addresses,
+ * taken all-or-none. An attacker with many networks can still empty the bucket of all addresses.
  */
 export class AccountCreationLimiter {
   private readonly perAddress: RateLimiter;
+  private readonly perNetwork: RateLimiter;
   private readonly global: RateLimiter;
   constructor(limits: Limits, now: () => number = Date.now) {
     this.perAddress = new RateLimiter(limits.accountBurst, limits.accountPerSecond, now);
+    this.perNetwork = new RateLimiter(limits.accountNetworkBurst, limits.accountNetworkPerSecond, now);
     this.global = new RateLimiter(limits.accountGlobalBurst, limits.accountGlobalPerSecond, now);
   }
 
   /** The most creations one request may ask for (more could never pass). */
   get capacity(): number {
-    return Math.min(this.perAddress.capacity, this.global.capacity);
+    return Math.min(this.perAddress.capacity, this.perNetwork.capacity, this.global.capacity);
   }
 
   /**
-   * Takes `n` creations for the client `address` from both buckets, or none.
-   * @throws EdgeError `rate_limited` (429, `Retry-After`) with `details.limit` `accounts_per_address`
-   *   or `accounts_all_addresses`
+   * Takes `n` creations for the client `address` from the three buckets, or none.
+   * @throws EdgeError `rate_limited` (429, `Retry-After`) with `details.limit` `accounts_per_address`,
+   *   `accounts_per_network` or `accounts_all_addresses`
    */
   take(address: string, n = 1): void {
     const group = addressGroupOf(address);
+    const network = networkGroupOf(address);
     takeOrRefuse(this.perAddress, group, n, "accounts created from this address", "accounts_per_address");
+    const netWait = this.perNetwork.take(network, n);
+    if (netWait > 0) {
+      this.perAddress.refund(group, n);
+      throw rateLimited(netWait, "accounts created from this network", "accounts_per_network");
+    }
     const wait = this.global.take("all", n);
     if (wait === 0) return;
     this.perAddress.refund(group, n);
+    this.perNetwork.refund(network, n);
     throw rateLimited(wait, "accounts created (all addresses together)", "accounts_all_addresses");
   }
 }

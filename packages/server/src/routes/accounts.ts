@@ -49,7 +49,7 @@ export function accountRoutes(): OpenAPIHono<AppEnv> {
     summary: "Register one more agent under this account",
     body: AgentBody,
     ok: { status: 201, schema: Account, description: "the account" },
-    errors: [401, 403, 409, 422],
+    errors: [401, 403, 409, 422, 429],
     handler: async (c, body) => sendJson(c, await c.var.domain.registerAgent(c.var.principal, body), 201),
   });
   return app;

@@ -59,7 +59,7 @@ export function benchmarkRoutes(): OpenAPIHono<AppEnv> {
     summary: "Start a run: this attempt's tasks (no gold); the wall clock starts now",
     body: StartRunBody,
     ok: { status: 201, schema: StartedRun, description: "{run, tasks}" },
-    errors: [401, 403, 404, 409],
+    errors: [401, 403, 404, 409, 429],
     handler: async (c, body) => sendJson(c, await c.var.domain.startRun(c.var.principal, slug(c), body), 201),
   });
   defineRoute(app, {
