@@ -11,6 +11,7 @@ import {
 } from "@bench-bounty/contracts";
 import { createConfig } from "ponder";
 import { fileURLToPath } from "node:url";
+import { redactedHttpTransport } from "./lib/rpcTransport";
 import { IndexerSettingsError, readIndexerSettings, type IndexerSettings } from "./lib/settings";
 import { runSyncGuard } from "./lib/syncGuardRun";
 
@@ -51,7 +52,9 @@ export default createConfig({
   chains: {
     base: {
       id: s.chainId,
-      rpc: s.rpcUrl,
+      // A transport, not the URL: Ponder's own client logs failed requests with the whole URL
+      // (a provider key in the path or query); this one's errors name the RPC's origin only.
+      rpc: /^https?:$/.test(new URL(s.rpcUrl).protocol) ? redactedHttpTransport(s.rpcUrl) : s.rpcUrl,
       pollingInterval: s.pollingIntervalMs,
       disableCache: s.disableCache,
       ethGetLogsBlockRange: s.ethGetLogsBlockRange,

@@ -76,6 +76,15 @@ export const QUERY_LIMITS = {
     /** PostgreSQL `statement_timeout` of one `/sql/db` statement (milliseconds). */
     statementTimeoutMs: 5_000,
   },
+  /** How much query work (`/sql/db`, `POST /graphql`) runs at once: `lib/workGate.ts`. */
+  load: {
+    /** Queries running at once; more wait in arrival order. */
+    maxActiveQueries: 4,
+    /** Queries waiting; one more is refused at once (503 `server_busy`). */
+    maxQueuedQueries: 32,
+    /** Queries of one client (IPv4 address or IPv6 /64) running or waiting; one more is 429. */
+    maxQueriesPerClient: 4,
+  },
   graphql: {
     /** Longest request body accepted by `/graphql` (bytes). */
     maxBodyBytes: 20_000,

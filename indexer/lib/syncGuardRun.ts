@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
+import { rpcFetch } from "./rpcTransport";
 import { guardSyncStore, type SqlRun, type SyncGuardResult } from "./syncGuard";
 import type { IndexerSettings } from "./settings";
 
@@ -26,7 +27,7 @@ export async function rpcBlockHash(
   const call = `eth_getBlockByNumber(${n})`;
   let body: { result?: { hash?: string } | null; error?: { message?: string } };
   try {
-    const res = await fetch(rpcUrl, {
+    const res = await rpcFetch(rpcUrl)({
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({

@@ -6,19 +6,41 @@
  * as on our routes) they answer as before. Requests go through `node:http` with the raw path: `fetch` drops a bare `?`.
  */
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
-import { request } from "node:http";
+import { request, type IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startIndexer, type RunningIndexer } from "../testing/startIndexer.js";
 
+interface RawAnswer {
+  status: number;
+  type: string;
+  text: string;
+  headers: IncomingHttpHeaders;
+}
+
 /** GET `path` exactly as written (no URL normalization). */
-function rawGet(port: number, path: string): Promise<{ status: number; type: string; text: string }> {
+function rawGet(port: number, path: string): Promise<RawAnswer> {
+  return rawRequest(port, "GET", path);
+}
+
+/** `method` `path` exactly as written, with `headers`. */
+function rawRequest(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, method: "GET" }, (res) => {
+    const req = request({ host: "127.0.0.1", port, path, method, headers }, (res) => {
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (d: string) => (text += d));
       res.on("end", () =>
-        resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"] ?? ""), text }),
+        resolve({
+          status: res.statusCode ?? 0,
+          type: String(res.headers["content-type"] ?? ""),
+          text,
+          headers: res.headers,
+        }),
       );
     });
     req.on("error", reject);
@@ -83,5 +105,84 @@ describe("Ponder's own routes refuse query parameters", () => {
     expect(metrics.text).toContain("ponder_");
     // Other paths are not touched by the patch: our app still answers them.
     expect((await rawGet(ix.port, "/anomalies")).status).toBe(200);
+  });
+
+  it("answers OPTIONS only where a route is, listing its methods, with the query check (probe10 R6)", async () => {
+    const preflight = { origin: "http://example.test", "access-control-request-method": "GET" };
+    // no route: 404 JSON, as GET
+    for (const path of ["/nosuch", "/sql/live", "/bounties/1/x", "/graphql/x"]) {
+      const res = await rawRequest(ix.port, "OPTIONS", path, preflight);
+      expect(res.status, path).toBe(404);
+      expect((JSON.parse(res.text) as { error: { code: string } }).error.code, path).toBe("not_found");
+      expect(res.headers["access-control-allow-methods"], path).toBeUndefined();
+    }
+    // a query parameter the route does not take: 400 naming it, Ponder's paths and ours
+    for (const [path, parameter] of [
+      ["/status?x=1", "x"],
+      ["/metrics?=", ""],
+      ["/awards?x=1", "x"],
+      ["/graphql?query=1", "query"],
+      ["/bounties/1?limit=5", "limit"],
+      ["/sql/db?sql=1&sql=2", "sql"],
+    ] as const) {
+      const res = await rawRequest(ix.port, "OPTIONS", path, preflight);
+      expect(res.status, path).toBe(400);
+      expect(JSON.parse(res.text), path).toMatchObject({ error: { code: "invalid_parameter", parameter } });
+    }
+    // a route: 204 with its own methods only
+    for (const [path, methods] of [
+      ["/status", "GET,HEAD"],
+      ["/health", "GET,HEAD"],
+      ["/status?", "GET,HEAD"],
+      ["/awards", "GET,HEAD"],
+      ["/awards?winner=0x0000000000000000000000000000000000000001&limit=5", "GET,HEAD"],
+      ["/bounties/7", "GET,HEAD"],
+      ["/sql/db", "GET,HEAD"],
+      ["/graphql", "GET,HEAD,POST"],
+      ["/", "GET,HEAD,POST"],
+    ] as const) {
+      const res = await rawRequest(ix.port, "OPTIONS", path, {
+        ...preflight,
+        "access-control-request-headers": "content-type, x-foo",
+      });
+      expect(res.status, path).toBe(204);
+      expect(res.headers["access-control-allow-methods"], path).toBe(methods);
+      expect(res.headers["access-control-allow-origin"], path).toBe("*");
+      expect(res.headers["access-control-allow-headers"], path).toBe("content-type,x-foo");
+      expect(res.headers["access-control-max-age"], path).toBe("86400");
+    }
+    // other methods keep their CORS header
+    expect((await rawGet(ix.port, "/awards")).headers["access-control-allow-origin"]).toBe("*");
+    expect((await rawGet(ix.port, "/status")).headers["access-control-allow-origin"]).toBe("*");
+  });
+
+  it("refuses any query parameter on /graphql, GET (GraphiQL) or POST (probe10 R7)", async () => {
+    for (const [method, path, parameter] of [
+      ["GET", "/graphql?x=1", "x"],
+      ["GET", "/graphql?query=%7B__typename%7D", "query"],
+      ["GET", "/graphql?=", ""],
+      ["HEAD", "/graphql?x=1", "x"],
+      ["GET", "/?x=1", "x"],
+      ["POST", "/graphql?x=1", "x"],
+    ] as const) {
+      const res = await rawRequest(ix.port, method, path, { "content-type": "application/json" });
+      expect(res.status, `${method} ${path}`).toBe(400);
+      if (method === "HEAD") continue;
+      const body = JSON.parse(res.text) as { error: { code: string; parameter: string; message: string } };
+      expect(body.error, path).toMatchObject({ code: "invalid_parameter", parameter });
+      expect(body.error.message, path).toContain("takes no query parameters: send a query as a POST body");
+    }
+    // without a query: the GraphiQL page, and POST queries as before
+    const page = await rawGet(ix.port, "/graphql");
+    expect(page.status).toBe(200);
+    expect(page.type).toMatch(/^text\/html/);
+    expect((await rawGet(ix.port, "/graphql?")).status).toBe(200);
+    const res = await fetch(`${ix.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ __typename }" }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: { __typename: "Query" } });
   });
 });

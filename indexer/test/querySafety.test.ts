@@ -281,6 +281,30 @@ function querySafety(label: string, databaseUrl: string | undefined) {
       expect([tokens.status, JSON.parse(tokens.text).errors[0].extensions.limit]).toEqual([400, "maxTokens"]);
     });
 
+    // probe10 R4: one client's concurrent query work is bounded (lib/workGate.ts); beyond it 429 at once.
+    it("answers one client's queries over maxQueriesPerClient 429 with Retry-After (PostgreSQL), the rest 200", async () => {
+      const values = Array.from({ length: 60 }, (_, i) => `(${i})`).join(",");
+      const text = `WITH v(x) AS (VALUES ${values}) SELECT count(*) AS c FROM v a, v b, v c`;
+      const url = `${ix.url}/sql/db?sql=${encodeURIComponent(superjson.stringify({ sql: text, params: [] }))}`;
+      const answers = await Promise.all(Array.from({ length: 24 }, () => fetch(url)));
+      const statuses = answers.map((r) => r.status);
+      expect(statuses.every((st) => st === 200 || st === 429), statuses.join(",")).toBe(true);
+      expect(statuses.filter((st) => st === 200).length, statuses.join(",")).toBeGreaterThanOrEqual(4);
+      const limited = answers.filter((r) => r.status === 429);
+      // PGlite runs a statement on the indexer's own thread: requests do not overlap there, so
+      // none waits in the gate; on PostgreSQL they do, and all but 4 are refused at once.
+      if (databaseUrl !== undefined) {
+        expect(limited.length, statuses.join(",")).toBeGreaterThan(0);
+        expect(limited[0]!.headers.get("retry-after")).toBe("1");
+        expect(await limited[0]!.json()).toMatchObject({
+          error: { code: "too_many_requests", limit: "maxQueriesPerClient", max: 4 },
+        });
+      }
+      const ok = answers.find((r) => r.status === 200)!;
+      expect(String(((await ok.json()) as { rows: { c: unknown }[] }).rows[0]!.c)).toBe("216000");
+      expect((await sql(ix.url, text)).status).toBe(200); // served again once they answered
+    });
+
     // issue 13 re-probe F1: the planner folded `9.0 ^ 130000` while EXPLAIN ran (estimate 0.01),
     // so 25 such terms held PGlite's thread 52 s; PostgreSQL 15's statement_timeout of 2 s fired
     // only after 19 s (numeric code does not check for interrupts). Refused before any EXPLAIN.

@@ -15,7 +15,9 @@
  * A bad parameter answers 400 `{ error: { code: "invalid_parameter", parameter, message } }`;
  * an unknown bounty or digest answers 404 `{ error: { code: "not_found", message } }`.
  * A query over a limit of `lib/limits.ts` answers 400 naming the limit; an unknown route 404,
- * a known route with another method 405 with `Allow`; never a 500 for a malformed request.
+ * a known route with another method 405 with `Allow`, OPTIONS 204 listing the route's methods (404
+ * where no route is); `/sql/db` and `POST /graphql` pass the query gate (`lib/workGate.ts`: 503
+ * `server_busy` / 429 `too_many_requests` beyond it); never a 500 for a malformed request.
  * Pages carry `nextCursor` (null on the last page); pass it back as `cursor`.
  */
 import { db } from "ponder:api";
@@ -40,6 +42,7 @@ import {
 } from "../../lib/params";
 import { readSqlRole, readUnsafeSqlOnPglite } from "../../lib/settings";
 import { ponderTableColumns } from "../../lib/sqlScope";
+import { QUERY_GATE, gated } from "../../lib/workGate";
 import { sqlDb } from "./sql";
 
 const {
@@ -63,26 +66,46 @@ const SQL_OPTIONS = {
 
 const app = new Hono();
 
-/** Routes of this app and their methods: anything else on them answers 405 with `Allow`. */
-const ROUTES: readonly { pattern: RegExp; allow: string }[] = [
-  { pattern: /^\/(graphql)?$/, allow: "GET, POST" },
-  { pattern: /^\/sql\/db$/, allow: "GET" },
-  { pattern: /^\/bounties(\/[^/]+)?$/, allow: "GET" },
-  { pattern: /^\/accounts\/[^/]+\/credits$/, allow: "GET" },
-  { pattern: /^\/anchors\/[^/]+$/, allow: "GET" },
-  { pattern: /^\/awards$/, allow: "GET" },
-  { pattern: /^\/anomalies$/, allow: "GET" },
+/**
+ * Routes of this app, their methods and query parameter names: another method on them answers
+ * 405 with `Allow`; OPTIONS (a CORS preflight) answers 204 listing the route's methods, 400 for
+ * an unknown or repeated parameter, and 404 where no route is (probe10 R6).
+ */
+const ROUTES: readonly { pattern: RegExp; allow: string; params: readonly string[] }[] = [
+  { pattern: /^\/(graphql)?$/, allow: "GET, POST", params: [] },
+  { pattern: /^\/sql\/db$/, allow: "GET", params: ["sql"] },
+  {
+    pattern: /^\/bounties$/,
+    allow: "GET",
+    params: ["status", "author", "token", "awarder", "limit", "cursor"],
+  },
+  { pattern: /^\/bounties\/[^/]+$/, allow: "GET", params: [] },
+  { pattern: /^\/accounts\/[^/]+\/credits$/, allow: "GET", params: ["limit", "cursor", "token"] },
+  { pattern: /^\/anchors\/[^/]+$/, allow: "GET", params: [] },
+  { pattern: /^\/awards$/, allow: "GET", params: ["winner", "from", "to", "token", "limit", "cursor"] },
+  { pattern: /^\/anomalies$/, allow: "GET", params: [] },
 ];
 
 app.use("*", async (c: Context, next: Next) => {
   const route = ROUTES.find((r) => r.pattern.test(c.req.path));
   const method = c.req.method;
-  if (
-    route !== undefined &&
-    method !== "HEAD" &&
-    method !== "OPTIONS" &&
-    !route.allow.split(", ").includes(method)
-  ) {
+  if (method === "OPTIONS") {
+    if (route === undefined) return noRoute(c);
+    readQuery(c.req.queries(), route.params, c.req.url); // 400 like the route's own check
+    const methods = route.allow.split(", ");
+    const allow = ["GET", "HEAD", ...methods.filter((m) => m !== "GET")].join(",");
+    c.header("Access-Control-Allow-Origin", "*");
+    c.header("Access-Control-Allow-Methods", allow);
+    c.header("Access-Control-Max-Age", "86400");
+    c.header("Allow", `${allow},OPTIONS`);
+    const requested = c.req.header("Access-Control-Request-Headers");
+    if (requested !== undefined && requested !== "") {
+      c.header("Access-Control-Allow-Headers", requested.split(/\s*,\s*/).join(","));
+      c.header("Vary", "Access-Control-Request-Headers");
+    }
+    return c.body(null, 204);
+  }
+  if (route !== undefined && method !== "HEAD" && !route.allow.split(", ").includes(method)) {
     c.header("Allow", route.allow);
     return c.json(
       {
@@ -97,7 +120,14 @@ app.use("*", async (c: Context, next: Next) => {
   return next();
 });
 
-app.get("/sql/db", (c) => sqlDb(c, TABLE_COLUMNS, SQL_OPTIONS));
+app.get("/sql/db", (c) =>
+  gated(
+    c,
+    QUERY_GATE,
+    () => sqlDb(c, TABLE_COLUMNS, SQL_OPTIONS),
+    (e) => c.json({ error: { code: e.code, limit: e.limit, max: e.max, message: e.message } }, e.status),
+  ),
+);
 app.all("/sql/*", (c) =>
   c.json(
     {
@@ -157,8 +187,20 @@ const JSON_MEDIA_TYPE = /^application\/json[ \t]*(;[^,]*)?$/i;
  * multipart bodies, and a form body that is also JSON showed the guard one query and yoga
  * another), and yoga is handed a request rebuilt from the guard's own parse
  * (`{ query, variables, operationName }`), never the client's bytes. GET serves GraphiQL only.
+ * Any query parameter (`?x=1`, `?query=...`) answers 400 `invalid_parameter`, whatever the method.
  */
 async function guardedGraphql(c: Context, next: Next) {
+  // No query parameters (probe10 R7): GET serves the GraphiQL page and ignored them; queries go in
+  // a POST body. 400 `invalid_parameter` naming the first one, as on the other routes.
+  try {
+    readQuery(c.req.queries(), [], c.req.url);
+  } catch (e) {
+    if (!(e instanceof ParamError)) throw e;
+    throw new ParamError(
+      e.parameter,
+      `${e.message.replace(/ \(this route takes no query parameters\)$/, "")} (${c.req.path} takes no query parameters: send a query as a POST body)`,
+    );
+  }
   if (c.req.method !== "POST") return graphqlHandler(c, next);
   const contentType = c.req.header("content-type");
   if (contentType === undefined || !JSON_MEDIA_TYPE.test(contentType.trim())) {
@@ -215,7 +257,16 @@ async function guardedGraphql(c: Context, next: Next) {
       operationName: operationName ?? undefined,
     }),
   });
-  return graphqlHandler(c, next);
+  return gated(
+    c,
+    QUERY_GATE,
+    async () => (await graphqlHandler(c, next)) as Response,
+    (e) =>
+      c.json(
+        { errors: [{ message: e.message, extensions: { code: e.code, limit: e.limit, max: e.max } }] },
+        e.status,
+      ),
+  );
 }
 
 app.use("/graphql", graphqlBodyLimit, guardedGraphql);

@@ -377,3 +377,43 @@ describe("checkGraphqlLimits", () => {
     expect(error?.limit).toBe("maxExpandedFields");
   });
 });
+
+describe("checkReadOnlySelect: grouping sets are refused before planning (probe10 R4)", () => {
+  const cube12 = `SELECT count(*) FROM bounty b JOIN award_winner w ON w.bounty_id = b.id GROUP BY CUBE (${[
+    "b.id",
+    "b.author",
+    "b.token",
+    "b.pool",
+    "b.status",
+    "b.created_block",
+    "w.place",
+    "w.account",
+    "w.amount",
+    "lower(b.author)",
+    "lower(w.account)",
+    "b.pool + 1",
+  ].join(", ")})`;
+  it.each([
+    [cube12, "CUBE"],
+    ["SELECT status, count(*) FROM bounty GROUP BY CUBE (status, token)", "CUBE"],
+    ["SELECT status, count(*) FROM bounty GROUP BY ROLLUP (status, token)", "ROLLUP"],
+    ["SELECT status, count(*) FROM bounty GROUP BY GROUPING SETS ((status), (token))", "GROUPING SETS"],
+    ["SELECT status, count(*) FROM bounty GROUP BY GROUPING SETS (status, ())", "GROUPING SETS"],
+    ["SELECT count(*) FROM bounty GROUP BY author, ROLLUP (status)", "ROLLUP"],
+    ["SELECT x FROM (SELECT status AS x FROM bounty GROUP BY CUBE (status)) s", "CUBE"],
+    ["WITH c AS (SELECT token FROM bounty GROUP BY ROLLUP (token)) SELECT * FROM c", "ROLLUP"],
+    [
+      "SELECT id FROM bounty WHERE id IN (SELECT bounty_id FROM award_winner GROUP BY CUBE (bounty_id))",
+      "CUBE",
+    ],
+  ])("refuses %s", async (sql, name) => {
+    const e = await refusal(sql);
+    expect(e.code).toBe("query_too_expensive");
+    expect(e.message).toContain(`GROUP BY ${name} is not served`);
+  });
+
+  acceptsEach([
+    "SELECT count(*) FROM bounty GROUP BY ()",
+    "SELECT status, token, count(*) FROM bounty GROUP BY status, token",
+  ]);
+});

@@ -11,7 +11,7 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     req.resume();
     res.writeHead(200, { "content-type": "application/json" });
-    if (req.url === "/ok") {
+    if (req.url === "/ok" || req.url === "/v3/GUARDPATH11?apikey=GUARDQ11") {
       res.end('{"jsonrpc":"2.0","id":1,"result":{"hash":"0xab"}}');
       return;
     }
@@ -40,5 +40,20 @@ describe("rpcBlockHash", () => {
       "eth_getBlockByNumber(5): the RPC did not answer in full within 500 ms",
     );
     expect(Date.now() - t).toBeLessThan(3_000);
+  });
+
+  it("reads through a URL with userinfo, and a failure names no part of the URL (probe10 R1)", async () => {
+    const keyed =
+      base.replace("http://", "http://GUARDUSER11:GUARDPASS11@") + "/v3/GUARDPATH11?apikey=GUARDQ11#F11";
+    expect(await rpcBlockHash(keyed, 5n, 2_000)).toBe("0xab");
+    const dead = "http://GUARDUSER11:GUARDPASS11@127.0.0.1:1/v3/GUARDPATH11?apikey=GUARDQ11";
+    const e = await rpcBlockHash(dead, 5n, 2_000).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(e).toBeInstanceOf(Error);
+    const text = `${String(e)} ${String((e as Error).cause)}`;
+    expect(text).toContain("eth_getBlockByNumber(5)");
+    for (const s of ["GUARDUSER11", "GUARDPASS11", "GUARDPATH11", "GUARDQ11"]) expect(text).not.toContain(s);
   });
 });
