@@ -11,6 +11,8 @@
  *   sends one transaction per finalize and per publish);
  * - publishes: {@link DEFAULT_PUBLISH_QUOTA} per account; `--publish-budget-all N` also caps all accounts but the
  *   operator's together (default none: free accounts would fill it and lock every author out);
+ * - stored datasets: {@link DEFAULT_DATASET_BYTES_PER_ACCOUNT} bytes of rows per account
+ *   (`--dataset-bytes-per-account`);
  * - `--host`, `--port`. It prints where it listens and which database it uses, then serves until
  *   SIGINT, SIGTERM or SIGHUP, and with `--exit-with-parent` until the process that started it dies
  *   (a wrapper killed without passing the signal on: the demo, `npx`, `npm run`); then it stops the
@@ -19,6 +21,7 @@
 import { Option, type Command } from "commander";
 import { openStore, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
 import {
+  DEFAULT_DATASET_BYTES_PER_ACCOUNT,
   DEFAULT_PUBLISH_QUOTA,
   PlatformError,
   bareOrigin,
@@ -48,6 +51,8 @@ interface ServeOpts extends StoreOpts {
   anchorFlushMs: string;
   /** Publishes per 24 h by all accounts but the operator's together (digits); default none. */
   publishBudgetAll?: string;
+  /** Bytes of dataset rows one account may keep stored (digits); default the platform's 256 MiB. */
+  datasetBytesPerAccount?: string;
 }
 
 /**
@@ -151,6 +156,13 @@ async function openForServe(
       `--publish-budget-all must be an integer 1..999999999 (publishes per 24 h by all accounts together), got ${JSON.stringify(budgetAll)}`,
       { field: "publish-budget-all" },
     );
+  const dsBytes = o.datasetBytesPerAccount;
+  if (dsBytes !== undefined && !/^[1-9][0-9]{0,14}$/.test(dsBytes))
+    throw new PlatformError(
+      "invalid_option",
+      `--dataset-bytes-per-account must be an integer 1..999999999999999 (bytes of dataset rows one account may keep stored), got ${JSON.stringify(dsBytes)}`,
+      { field: "dataset-bytes-per-account" },
+    );
   // Receipts and commitments are batched: the operator's anchor transactions are one per kind per
   // flush, whatever the number of finalizes and publishes (issue 13 re-probe: one transaction per
   // finalize or publish drained the operator's gas).
@@ -168,6 +180,7 @@ async function openForServe(
     ...(budgetAll !== undefined
       ? { publishQuota: { ...DEFAULT_PUBLISH_QUOTA, allAccountsCount: Number(budgetAll) } }
       : {}),
+    ...(dsBytes !== undefined ? { datasetBytesPerAccount: Number(dsBytes) } : {}),
   });
 }
 
@@ -251,6 +264,12 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         "--publish-budget-all <n>",
         `publishes per ${PERIOD_HOURS} h by all accounts but the operator's together (default: none; each account may publish ${DEFAULT_PUBLISH_QUOTA.count} per ${PERIOD_HOURS} h)`,
       ).env("BENCH_BOUNTY_PUBLISH_BUDGET_ALL"),
+    )
+    .addOption(
+      new Option(
+        "--dataset-bytes-per-account <bytes>",
+        `bytes of dataset rows (their stored JSON) one account but the operator's may keep stored (default: ${DEFAULT_DATASET_BYTES_PER_ACCOUNT}, 256 MiB)`,
+      ).env("BENCH_BOUNTY_DATASET_BYTES_PER_ACCOUNT"),
     )
     .addOption(
       new Option(

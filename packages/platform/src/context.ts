@@ -55,6 +55,8 @@ export interface PlatformContext {
    * operator's together (`publish.ts`), or null for no quota.
    */
   publishQuota: PublishQuota | null;
+  /** Bytes of dataset rows one account may keep stored (`publish.ts` `storeDataset`), or null for no bound. */
+  datasetBytesPerAccount: number | null;
   /** SHA-256 (hex) of the operator's key from the environment, or null (no operator key: local operator only). */
   operatorKeyHash: string | null;
   faults: FaultHooks;

@@ -43,6 +43,7 @@ import {
   listBenchmarks,
   publishBenchmark,
   DEFAULT_PUBLISH_QUOTA,
+  DEFAULT_DATASET_BYTES_PER_ACCOUNT,
   type DatasetSummary,
   type PublishOptions,
   type PublishQuota,
@@ -149,6 +150,12 @@ export interface PlatformOptions {
    * all accounts; null: none).
    */
   publishQuota?: PublishQuota | null;
+  /**
+   * Bytes of dataset rows (their stored JSON, UTF-8) one account may keep stored, an integer >= 1
+   * (default {@link DEFAULT_DATASET_BYTES_PER_ACCOUNT}, 256 MiB; null: no bound). The operator's
+   * account is not counted.
+   */
+  datasetBytesPerAccount?: number | null;
   /** The operator's API key (from the environment, e.g. `BENCH_BOUNTY_OPERATOR_KEY`): kept only as its hash. */
   operatorKey?: string;
   /** Fault injection for crash tests. */
@@ -179,6 +186,15 @@ export class Platform {
       throw new PlatformError("invalid_option", "publishQuota.allAccountsCount must be an integer >= 1", {
         field: "publishQuota.allAccountsCount",
       });
+    const dsBytes = opts.datasetBytesPerAccount;
+    if (dsBytes !== undefined && dsBytes !== null && !(Number.isSafeInteger(dsBytes) && dsBytes >= 1))
+      throw new PlatformError(
+        "invalid_option",
+        "datasetBytesPerAccount must be an integer >= 1 (bytes) or null",
+        {
+          field: "datasetBytesPerAccount",
+        },
+      );
     const ctx: PlatformContext = {
       store: await Store.open(opts.database ?? { dir: opts.dir! }, {
         existing: opts.existingStore === true,
@@ -192,6 +208,7 @@ export class Platform {
       receiptAnchoring: batching ? "batch" : (opts.receiptAnchoring ?? "immediate"),
       anchorBatcher: null,
       publishQuota: opts.publishQuota === undefined ? DEFAULT_PUBLISH_QUOTA : opts.publishQuota,
+      datasetBytesPerAccount: dsBytes === undefined ? DEFAULT_DATASET_BYTES_PER_ACCOUNT : dsBytes,
       operatorKeyHash: opts.operatorKey ? hashKey(opts.operatorKey) : null,
       faults: opts.faults ?? {},
     };

@@ -218,6 +218,8 @@ export interface OpenPlatformOptions {
   anchorBatching?: AnchorBatching;
   /** The publish quota (`serve`: `--publish-budget-all`); default the platform's. */
   publishQuota?: PublishQuota;
+  /** Bytes of dataset rows one account may keep stored (`serve`: `--dataset-bytes-per-account`); default the platform's. */
+  datasetBytesPerAccount?: number;
 }
 
 /**
@@ -244,6 +246,9 @@ export async function openStore(
     ...(more.existing ? { existingStore: true } : {}),
     ...(more.anchorBatching ? { anchorBatching: more.anchorBatching } : {}),
     ...(more.publishQuota ? { publishQuota: more.publishQuota } : {}),
+    ...(more.datasetBytesPerAccount !== undefined
+      ? { datasetBytesPerAccount: more.datasetBytesPerAccount }
+      : {}),
   };
   const url = process.env.DATABASE_URL;
   if (url !== undefined && url !== "") {

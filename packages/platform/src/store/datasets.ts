@@ -35,6 +35,16 @@ export class DatasetsTable extends TableModule {
     return r ? toSummary(r) : null;
   }
 
+  /** The bytes stored in the datasets `owner` owns (the sum of their `stored_bytes`). */
+  async bytesOf(owner: string): Promise<number> {
+    const r = await this.db
+      .selectFrom("datasets")
+      .select((eb) => eb.fn.sum<number | string | null>("stored_bytes").as("bytes"))
+      .where("owner_account_id", "=", owner)
+      .executeTakeFirst();
+    return Number(r?.bytes ?? 0); // PostgreSQL's SUM of a BIGINT is a NUMERIC (a string)
+  }
+
   /**
    * Inserts a dataset and its rows unless the id exists (call inside a transaction).
    * @returns true when inserted, false when the dataset was there already (same id: same content)

@@ -7,6 +7,7 @@ import type { Kysely } from "kysely";
 import type { Migration, MigrationProvider } from "kysely/migration";
 import type { Engine } from "../engine.js";
 import * as m0001 from "./0001_initial.js";
+import * as m0002 from "./0002_dataset_bytes.js";
 
 /** The migrations for `engine`, by name. */
 export function migrationsFor(engine: Engine): MigrationProvider {
@@ -15,7 +16,7 @@ export function migrationsFor(engine: Engine): MigrationProvider {
   });
   return {
     async getMigrations() {
-      return { "0001_initial": wrap(m0001) };
+      return { "0001_initial": wrap(m0001), "0002_dataset_bytes": wrap(m0002) };
     },
   };
 }
