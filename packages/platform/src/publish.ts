@@ -172,25 +172,22 @@ export async function storeDataset(
   };
   const storedBytes = datasetBytes(d);
   const limit = isOperatorAccount(owner.account_id) ? null : ctx.datasetBytesPerAccount;
-  const insert = () =>
-    ctx.store.tx(async (t) => {
-      // the check and the insert in one transaction (nothing is written when refused), under the
-      // account's lock when there is a quota: two uploads of one account do not both pass it
-      if (limit !== null) assertDatasetBytes(limit, await t.datasets.bytesOf(owner.account_id), storedBytes);
-      return t.datasets.insertIfAbsent(
-        {
-          ...record,
-          description: d.description,
-          label_policy: d.label_policy,
-          options_json: d.options_json,
-          stored_bytes: storedBytes,
-        },
-        d.rows,
-      );
-    });
-  const inserted = await (limit === null
-    ? insert()
-    : ctx.store.withLock(`${DATASET_BYTES_LOCK}:${owner.account_id}`, insert));
+  const inserted = await ctx.store.tx(async (t) => {
+    // the check and the insert in one transaction (nothing is written when refused), under the
+    // account's lock (`bytesOf` with `lock`): two uploads of one account do not both pass it
+    if (limit !== null)
+      assertDatasetBytes(limit, await t.datasets.bytesOf(owner.account_id, { lock: true }), storedBytes);
+    return t.datasets.insertIfAbsent(
+      {
+        ...record,
+        description: d.description,
+        label_policy: d.label_policy,
+        options_json: d.options_json,
+        stored_bytes: storedBytes,
+      },
+      d.rows,
+    );
+  });
   // Another process stored the same dataset first: same id, same content.
   return inserted ? record : (await ctx.store.datasets.get(datasetId))!;
 }
@@ -201,9 +198,6 @@ export async function storeDataset(
  * sets another (`serve --dataset-bytes-per-account`); null: no bound.
  */
 export const DEFAULT_DATASET_BYTES_PER_ACCOUNT = 256 * 1024 * 1024;
-
-/** The store lock (`Store.withLock`, with `:<account_id>`) an upload holds for its quota check and insert. */
-export const DATASET_BYTES_LOCK = "dataset-bytes";
 
 /** What a dataset counts against its owner's quota: the UTF-8 bytes of its stored rows (`body_json`). */
 export function datasetBytes(d: PreparedDataset): number {

@@ -35,8 +35,14 @@ export class DatasetsTable extends TableModule {
     return r ? toSummary(r) : null;
   }
 
-  /** The bytes stored in the datasets `owner` owns (the sum of their `stored_bytes`). */
-  async bytesOf(owner: string): Promise<number> {
+  /**
+   * The bytes stored in the datasets `owner` owns (the sum of their `stored_bytes`). With `lock`
+   * (inside a transaction) it first takes the owner's lock `dataset-bytes:<owner>` until the
+   * transaction ends (PostgreSQL: a transaction-scoped advisory lock; SQLite's IMMEDIATE transaction
+   * holds the write lock already): two uploads of one owner run their check and insert one after the other.
+   */
+  async bytesOf(owner: string, opts: { lock?: boolean } = {}): Promise<number> {
+    if (opts.lock) await this.advisoryLock(`dataset-bytes:${owner}`);
     const r = await this.db
       .selectFrom("datasets")
       .select((eb) => eb.fn.sum<number | string | null>("stored_bytes").as("bytes"))
