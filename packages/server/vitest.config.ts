@@ -8,6 +8,7 @@ import { engineProjects } from "@bench-bounty/platform/testing";
 const POSTGRES_TESTS = [
   "test/rest-walk.test.ts",
   "test/publish-quota.test.ts",
+  "test/dataset-quota.test.ts",
   "test/access.test.ts",
   "test/parallel.test.ts",
   "test/crash.test.ts",

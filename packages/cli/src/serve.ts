@@ -13,6 +13,8 @@
  *   operator's together (default none: free accounts would fill it and lock every author out);
  * - agents: {@link DEFAULT_AGENT_QUOTA} (20 per account, 3 of them per benchmark);
  *   `--agents-per-account N`, `--agents-per-benchmark N` change it;
+ * - stored datasets: {@link DEFAULT_DATASET_BYTES_PER_ACCOUNT} bytes of rows per account
+ *   (`--dataset-bytes-per-account`);
  * - `--host`, `--port`. It prints where it listens and which database it uses, then serves until
  *   SIGINT, SIGTERM or SIGHUP, and with `--exit-with-parent` until the process that started it dies
  *   (a wrapper killed without passing the signal on: the demo, `npx`, `npm run`); then it stops the
@@ -22,6 +24,7 @@ import { Option, type Command } from "commander";
 import { openStore, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
 import {
   DEFAULT_AGENT_QUOTA,
+  DEFAULT_DATASET_BYTES_PER_ACCOUNT,
   DEFAULT_PUBLISH_QUOTA,
   PlatformError,
   bareOrigin,
@@ -56,6 +59,8 @@ interface ServeOpts extends StoreOpts {
   agentsPerAccount?: string;
   /** Agents of one account that may start runs on one benchmark (digits); default {@link DEFAULT_AGENT_QUOTA}. */
   agentsPerBenchmark?: string;
+  /** Bytes of dataset rows one account may keep stored (digits); default the platform's 256 MiB. */
+  datasetBytesPerAccount?: string;
 }
 
 /**
@@ -173,6 +178,13 @@ async function openForServe(
       );
     agentQuota[key] = Number(value);
   }
+  const dsBytes = o.datasetBytesPerAccount;
+  if (dsBytes !== undefined && !/^[1-9][0-9]{0,14}$/.test(dsBytes))
+    throw new PlatformError(
+      "invalid_option",
+      `--dataset-bytes-per-account must be an integer 1..999999999999999 (bytes of dataset rows one account may keep stored), got ${JSON.stringify(dsBytes)}`,
+      { field: "dataset-bytes-per-account" },
+    );
   // Receipts and commitments are batched: the operator's anchor transactions are one per kind per
   // flush, whatever the number of finalizes and publishes (issue 13 re-probe: one transaction per
   // finalize or publish drained the operator's gas).
@@ -191,6 +203,7 @@ async function openForServe(
       ? { publishQuota: { ...DEFAULT_PUBLISH_QUOTA, allAccountsCount: Number(budgetAll) } }
       : {}),
     agentQuota,
+    ...(dsBytes !== undefined ? { datasetBytesPerAccount: Number(dsBytes) } : {}),
   });
 }
 
@@ -311,6 +324,12 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         "--agents-per-benchmark <n>",
         `agents of one account that may start runs on one benchmark (default ${DEFAULT_AGENT_QUOTA.perBenchmark})`,
       ).env("BENCH_BOUNTY_AGENTS_PER_BENCHMARK"),
+    )
+    .addOption(
+      new Option(
+        "--dataset-bytes-per-account <bytes>",
+        `bytes of dataset rows (their stored JSON) one account but the operator's may keep stored (default: ${DEFAULT_DATASET_BYTES_PER_ACCOUNT}, 256 MiB)`,
+      ).env("BENCH_BOUNTY_DATASET_BYTES_PER_ACCOUNT"),
     )
     .addOption(
       new Option(

@@ -64,6 +64,8 @@ export interface PlatformContext {
    * (`runs.ts`; past it the receipt stays pending for `anchor` / the award), or null for no bound.
    */
   immediateAnchorQuota: ImmediateAnchorQuota | null;
+  /** Bytes of dataset rows one account may keep stored (`publish.ts` `storeDataset`), or null for no bound. */
+  datasetBytesPerAccount: number | null;
   /** SHA-256 (hex) of the operator's key from the environment, or null (no operator key: local operator only). */
   operatorKeyHash: string | null;
   faults: FaultHooks;

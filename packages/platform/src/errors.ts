@@ -52,7 +52,8 @@ export type PlatformErrorCode =
   | "invalid_utf8"
   | "award_pending"
   | "publish_quota_exceeded"
-  | "agent_quota_exceeded";
+  | "agent_quota_exceeded"
+  | "dataset_quota_exceeded";
 
 /** One item of a row-numbered error list: the dataset row (0-based) and the field it concerns. */
 export interface RowIssue {

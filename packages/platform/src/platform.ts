@@ -43,6 +43,7 @@ import {
   listBenchmarks,
   publishBenchmark,
   DEFAULT_PUBLISH_QUOTA,
+  DEFAULT_DATASET_BYTES_PER_ACCOUNT,
   type DatasetSummary,
   type PublishOptions,
   type PublishQuota,
@@ -164,6 +165,12 @@ export interface PlatformOptions {
    * `anchor` / the award; null: none).
    */
   immediateAnchorQuota?: ImmediateAnchorQuota | null;
+  /**
+   * Bytes of dataset rows (their stored JSON, UTF-8) one account may keep stored, an integer >= 1
+   * (default {@link DEFAULT_DATASET_BYTES_PER_ACCOUNT}, 256 MiB; null: no bound). The operator's
+   * account is not counted.
+   */
+  datasetBytesPerAccount?: number | null;
   /** The operator's API key (from the environment, e.g. `BENCH_BOUNTY_OPERATOR_KEY`): kept only as its hash. */
   operatorKey?: string;
   /** Fault injection for crash tests. */
@@ -202,6 +209,15 @@ export class Platform {
     ] as const)
       if (v !== undefined && !(Number.isSafeInteger(v) && v >= 1))
         throw new PlatformError("invalid_option", `${field} must be an integer >= 1`, { field });
+    const dsBytes = opts.datasetBytesPerAccount;
+    if (dsBytes !== undefined && dsBytes !== null && !(Number.isSafeInteger(dsBytes) && dsBytes >= 1))
+      throw new PlatformError(
+        "invalid_option",
+        "datasetBytesPerAccount must be an integer >= 1 (bytes) or null",
+        {
+          field: "datasetBytesPerAccount",
+        },
+      );
     const ctx: PlatformContext = {
       store: await Store.open(opts.database ?? { dir: opts.dir! }, {
         existing: opts.existingStore === true,
@@ -218,6 +234,7 @@ export class Platform {
       agentQuota: opts.agentQuota === undefined ? DEFAULT_AGENT_QUOTA : opts.agentQuota,
       immediateAnchorQuota:
         opts.immediateAnchorQuota === undefined ? DEFAULT_IMMEDIATE_ANCHOR_QUOTA : opts.immediateAnchorQuota,
+      datasetBytesPerAccount: dsBytes === undefined ? DEFAULT_DATASET_BYTES_PER_ACCOUNT : dsBytes,
       operatorKeyHash: opts.operatorKey ? hashKey(opts.operatorKey) : null,
       faults: opts.faults ?? {},
     };

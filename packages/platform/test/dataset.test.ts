@@ -3,7 +3,20 @@ import { afterEach, describe, expect, it } from "vitest";
 import { csvToDataset, loadCsvDataset, seattleWeatherCsvPath } from "../src/csv.js";
 import { MAX_ROW_DEPTH, checkDataset, validateDataset } from "../src/dataset.js";
 import { PlatformError } from "../src/errors.js";
-import { cleanup, openTemp, refusal } from "./helpers.js";
+import { DEFAULT_DATASET_BYTES_PER_ACCOUNT, datasetBytes, prepareDataset } from "../src/publish.js";
+import { sql } from "kysely";
+import {
+  cities,
+  cleanup,
+  freshPostgresTarget,
+  openAt,
+  openTemp,
+  refusal,
+  rejection,
+  tempDir,
+  TEST_ENGINE,
+  type Harness,
+} from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -225,5 +238,97 @@ describe("a row's nesting is bounded (MAX_ROW_DEPTH)", () => {
     expect(checkDataset({ name: "at", rows: [row({ label: nested(MAX_ROW_DEPTH - 1) })] }).ok).toBe(true);
     const over = checkDataset({ name: "over", rows: [row({ label: nested(MAX_ROW_DEPTH) })] });
     expect(over.errors.map((e) => e.code)).toEqual(["nesting_too_deep"]);
+  });
+});
+
+describe("stored dataset bytes per account (probe10 R5)", () => {
+  const opened: Harness[] = [];
+  afterEach(async () => {
+    for (const h of opened.splice(0)) await h.close();
+  });
+  const open = async (opts: Parameters<typeof openTemp>[0] = {}): Promise<Harness> => {
+    const h = await openTemp(opts);
+    opened.push(h);
+    return h;
+  };
+  const bytesOf = (name: string, n: number) => datasetBytes(prepareDataset(cities(n, name)));
+
+  it("refuses the dataset past the account's quota, naming the limit and the used bytes; nothing is written", async () => {
+    const one = bytesOf("a-1", 20);
+    const h = await open({ datasetBytesPerAccount: one * 2 + 10 });
+    const a = await h.principal("quota-a");
+    const b = await h.principal("quota-b");
+    const first = await h.real.createDataset(a, cities(20, "a-1"));
+    await h.real.createDataset(a, cities(20, "a-2"));
+    // the same dataset again is the same dataset (idempotent), not counted twice
+    expect((await h.real.createDataset(a, cities(20, "a-1"))).dataset_id).toBe(first.dataset_id);
+    expect(await h.ctx.store.datasets.bytesOf(a.account_id)).toBe(2 * bytesOf("a-2", 20));
+    const e = await rejection(h.real.createDataset(a, cities(20, "a-3")));
+    expect(e.code).toBe("dataset_quota_exceeded");
+    expect(e.details).toMatchObject({
+      limit: "dataset_bytes_per_account",
+      limit_bytes: one * 2 + 10,
+      used_bytes: 2 * one,
+      dataset_bytes: bytesOf("a-3", 20),
+    });
+    expect(e.message).toContain(`${one * 2 + 10} bytes`);
+    expect(e.message).toContain(`stores ${2 * one} bytes`);
+    // nothing of the refused dataset is stored
+    const id = (
+      await h.ctx.store.db.selectFrom("datasets").select("dataset_id").where("name", "=", "a-3").execute()
+    ).length;
+    expect(id).toBe(0);
+    const rows = await h.ctx.store.db
+      .selectFrom("dataset_rows")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .executeTakeFirstOrThrow();
+    expect(Number(rows.n)).toBe(40);
+    // another account is not affected; the operator is not counted
+    await h.real.createDataset(b, cities(20, "b-1"));
+    await h.real.createDataset(b, cities(20, "b-2"));
+    await h.createDataset(cities(20, "op-1"));
+    await h.createDataset(cities(20, "op-2"));
+    await h.createDataset(cities(20, "op-3"));
+    expect(await h.ctx.store.datasets.bytesOf(b.account_id)).toBe(2 * one);
+  });
+
+  it("concurrent uploads of one account do not both pass the quota", async () => {
+    const one = bytesOf("c-0", 10);
+    const h = await open({ datasetBytesPerAccount: one * 3 });
+    const a = await h.principal("quota-c");
+    const results = await Promise.allSettled(
+      [0, 1, 2, 3, 4, 5].map((i) => h.real.createDataset(a, cities(10, `c-${i}`))),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+    expect(await h.ctx.store.datasets.bytesOf(a.account_id)).toBe(3 * one);
+  });
+
+  it("migration 0002 fills in the bytes of the datasets stored before it", async () => {
+    const where =
+      TEST_ENGINE === "postgres"
+        ? { database: await freshPostgresTarget(), runsDir: tempDir() }
+        : { dir: tempDir() };
+    const before = await openAt(where);
+    const a = await before.principal("quota-m");
+    await before.real.createDataset(a, cities(7, "m-1"));
+    await before.real.createDataset(a, cities(5, "m-2"));
+    // back to the schema of 0001: no column, no index, 0002 not recorded
+    const db = before.ctx.store.db;
+    await sql`DROP INDEX datasets_by_owner`.execute(db);
+    await sql`ALTER TABLE datasets DROP COLUMN stored_bytes`.execute(db);
+    await sql`DELETE FROM kysely_migration WHERE name = '0002_dataset_bytes'`.execute(db);
+    await before.close();
+    const after = await openAt(where);
+    opened.push(after);
+    expect(await after.ctx.store.datasets.bytesOf(a.account_id)).toBe(bytesOf("m-1", 7) + bytesOf("m-2", 5));
+  });
+
+  it("defaults to 256 MiB per account and refuses a bad option", async () => {
+    expect(DEFAULT_DATASET_BYTES_PER_ACCOUNT).toBe(256 * 1024 * 1024);
+    const h = await open();
+    expect(h.ctx.datasetBytesPerAccount).toBe(DEFAULT_DATASET_BYTES_PER_ACCOUNT);
+    expect((await rejection(open({ datasetBytesPerAccount: 0 }))).details).toMatchObject({
+      field: "datasetBytesPerAccount",
+    });
   });
 });

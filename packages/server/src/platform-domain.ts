@@ -54,6 +54,24 @@ export function versionOf(commitRoot: string): string {
   return commitRoot.slice(0, 10);
 }
 
+/**
+ * The dataset bodies' operations: each body waits its turn for the worker in its account's queue
+ * (fair across accounts, `dataset-check.ts`); the upload's insert (and the dataset quota) is the
+ * platform's `storeDataset`.
+ */
+function datasetOps(
+  platform: Platform,
+): Pick<Domain, "validateDataset" | "datasetFormats" | "createDataset"> {
+  return {
+    validateDataset: (p, body) => datasets.check(body, p?.account_id ?? ""),
+    datasetFormats: async () => json(await platform.datasetFormats()),
+    async createDataset(p, body) {
+      const who = requirePrincipal(p);
+      return json(await platform.storeDataset(who, await datasets.prepare(body, who.account_id)));
+    },
+  };
+}
+
 /** The Domain over a Platform. */
 export function platformDomain(platform: Platform, opts: PlatformDomainOptions = {}): Domain {
   const verification = verificationOps(
@@ -190,10 +208,7 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
     },
     runsMine: async (p) => json({ runs: await platform.myRuns(requirePrincipal(p)) }),
 
-    validateDataset: (_p, body) => datasets.check(body),
-    datasetFormats: async () => json(await platform.datasetFormats()),
-    createDataset: async (p, body) =>
-      json(await platform.storeDataset(requirePrincipal(p), await datasets.prepare(body))),
+    ...datasetOps(platform),
     async publish(p, datasetId, options, baseUrl) {
       const result = await platform.publish(requirePrincipal(p), datasetId, options as never);
       return json({ ...((await detail(result.slug, baseUrl)) as object), ...result });

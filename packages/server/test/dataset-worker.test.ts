@@ -123,4 +123,28 @@ describe("the dataset dry run runs off the event loop", () => {
     expect(next).toMatchObject({ ok: false });
     await checker.close();
   }, 60_000);
+
+  it("serves the accounts in turn: with account A's queue full, account B's job runs next (probe10 R14)", async () => {
+    const checker = new DatasetChecker();
+    const order: string[] = [];
+    const body = (name: string) => new TextEncoder().encode(JSON.stringify({ name, rows: [] }));
+    const jobs: Promise<unknown>[] = [];
+    const queue = (account: string, name: string) =>
+      jobs.push(checker.check(body(name), account).then(() => order.push(name)));
+    for (const name of ["a1", "a2", "a3", "a4", "a5"]) queue("acct-a", name);
+    queue("acct-b", "b1");
+    queue("acct-b", "b2");
+    await Promise.all(jobs);
+    // a1 was in the worker when the others came; then the accounts take turns until B has none
+    expect(order).toEqual(["a1", "b1", "a2", "b2", "a3", "a4", "a5"]);
+    // an account served before, with nothing waiting, waits behind no one when it comes back
+    const again: string[] = [];
+    await Promise.all([
+      checker.check(body("a6"), "acct-a").then(() => again.push("a6")),
+      checker.check(body("a7"), "acct-a").then(() => again.push("a7")),
+      checker.check(body("b3"), "acct-b").then(() => again.push("b3")),
+    ]);
+    expect(again).toEqual(["a6", "b3", "a7"]);
+    await checker.close();
+  }, 60_000);
 });

@@ -239,6 +239,8 @@ export interface OpenPlatformOptions {
   publishQuota?: PublishQuota;
   /** The agent quota (`serve`: `--agents-per-account`, `--agents-per-benchmark`); default the platform's. */
   agentQuota?: AgentQuota;
+  /** Bytes of dataset rows one account may keep stored (`serve`: `--dataset-bytes-per-account`); default the platform's. */
+  datasetBytesPerAccount?: number;
 }
 
 /**
@@ -266,6 +268,9 @@ export async function openStore(
     ...(more.anchorBatching ? { anchorBatching: more.anchorBatching } : {}),
     ...(more.publishQuota ? { publishQuota: more.publishQuota } : {}),
     ...(more.agentQuota ? { agentQuota: more.agentQuota } : {}),
+    ...(more.datasetBytesPerAccount !== undefined
+      ? { datasetBytesPerAccount: more.datasetBytesPerAccount }
+      : {}),
   };
   const url = process.env.DATABASE_URL;
   if (url !== undefined && url !== "") {

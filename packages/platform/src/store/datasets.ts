@@ -36,6 +36,22 @@ export class DatasetsTable extends TableModule {
   }
 
   /**
+   * The bytes stored in the datasets `owner` owns (the sum of their `stored_bytes`). With `lock`
+   * (inside a transaction) it first takes the owner's lock `dataset-bytes:<owner>` until the
+   * transaction ends (PostgreSQL: a transaction-scoped advisory lock; SQLite's IMMEDIATE transaction
+   * holds the write lock already): two uploads of one owner run their check and insert one after the other.
+   */
+  async bytesOf(owner: string, opts: { lock?: boolean } = {}): Promise<number> {
+    if (opts.lock) await this.advisoryLock(`dataset-bytes:${owner}`);
+    const r = await this.db
+      .selectFrom("datasets")
+      .select((eb) => eb.fn.sum<number | string | null>("stored_bytes").as("bytes"))
+      .where("owner_account_id", "=", owner)
+      .executeTakeFirst();
+    return Number(r?.bytes ?? 0); // PostgreSQL's SUM of a BIGINT is a NUMERIC (a string)
+  }
+
+  /**
    * Inserts a dataset and its rows unless the id exists (call inside a transaction).
    * @returns true when inserted, false when the dataset was there already (same id: same content)
    */

@@ -42,6 +42,8 @@ export interface DatasetsTable {
   content_hash: string;
   row_count: number;
   created_at: string;
+  /** UTF-8 bytes of the rows' `body_json` (migration 0002; what the dataset quota counts). */
+  stored_bytes: number;
 }
 
 /** `dataset_rows`. */
