@@ -8,6 +8,7 @@
 import { ApiError, BenchBountyClient } from "@bench-bounty/client";
 import {
   PlatformError,
+  redactRpc,
   type FinalizeResult,
   type RunBackend,
   type RunView,
@@ -16,12 +17,16 @@ import {
   type SubmitResult,
 } from "@bench-bounty/platform";
 
-async function viaApi<T>(p: Promise<T>): Promise<T> {
+/** A refusal of the server as the PlatformError of its code; `server` (whose path may hold a key) by its origin only. */
+async function viaApi<T>(p: Promise<T>, server: string): Promise<T> {
   try {
     return await p;
   } catch (e) {
     if (e instanceof ApiError)
-      throw new PlatformError(e.code as never, e.message, { ...e.details, http_status: e.status });
+      throw new PlatformError(e.code as never, redactRpc(e.message, server), {
+        ...e.details,
+        http_status: e.status,
+      });
     throw e;
   }
 }
@@ -41,21 +46,21 @@ export class HttpRunBackend implements RunBackend {
     return this.server;
   }
   start(slug: string, agentId: string): Promise<StartedRun> {
-    return viaApi(this.client.startRun(slug, { agent_id: agentId }));
+    return viaApi(this.client.startRun(slug, { agent_id: agentId }), this.server);
   }
   async tasks(runId: string): Promise<ServedTask[]> {
-    return (await viaApi(this.client.runTasks(runId))).tasks;
+    return (await viaApi(this.client.runTasks(runId), this.server)).tasks;
   }
   async answeredOrdinals(runId: string): Promise<number[]> {
-    return (await viaApi(this.client.runTasks(runId))).answered_ordinals;
+    return (await viaApi(this.client.runTasks(runId), this.server)).answered_ordinals;
   }
   submit(runId: string, answers: { ordinal: number; answer_text: string }[]): Promise<SubmitResult> {
-    return viaApi(this.client.submit(runId, answers));
+    return viaApi(this.client.submit(runId, answers), this.server);
   }
   finalize(runId: string): Promise<FinalizeResult> {
-    return viaApi(this.client.finalize(runId));
+    return viaApi(this.client.finalize(runId), this.server);
   }
   run(runId: string): Promise<RunView> {
-    return viaApi(this.client.run(runId));
+    return viaApi(this.client.run(runId), this.server);
   }
 }

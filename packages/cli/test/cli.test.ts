@@ -75,4 +75,40 @@ describe("bench-bounty CLI (composed)", () => {
     expect(r.stderr).toMatch(/^error: DATABASE_URL must be a postgresql:\/\/ URL/);
     expect(r.stderr).not.toContain("secretpw");
   }, 60_000);
+
+  it("run --server: a non-http(s) URL or userinfo is refused naming the flag, never echoing the value; a network error shows the origin only", () => {
+    const store = mkdtempSync(join(tmpdir(), "bb-cli-server-"));
+    const runWith = (server: string) =>
+      cli([
+        "run",
+        "some-slug",
+        "--server",
+        server,
+        "--api-key",
+        "k",
+        "--store",
+        store,
+        "--agent",
+        "true",
+        "--agent-id",
+        "a1",
+      ]);
+    for (const [server, start] of [
+      ["ftp://u:SRVPW@x/SRVKEY?apikey=SRVQ", "error: --server must be an http:// or https:// URL"],
+      ["not a url SRVPW", "error: --server must be an http:// or https:// URL"],
+      [
+        "http://u:SRVPW@127.0.0.1:1/SRVKEY?apikey=SRVQ",
+        "error: --server must not carry userinfo (http://127.0.0.1:1:",
+      ],
+      [
+        "http://127.0.0.1:1/SRVKEY?apikey=SRVQ",
+        "error: POST http://127.0.0.1:1/api/v1/benchmarks/some-slug/runs: ",
+      ],
+    ] as const) {
+      const r = runWith(server);
+      expect(r.status).toBe(1);
+      expect(r.stderr.startsWith(start)).toBe(true);
+      expect(r.stderr + r.stdout).not.toMatch(/SRVPW|SRVKEY|SRVQ/);
+    }
+  }, 60_000);
 });

@@ -114,6 +114,42 @@ export const BOUNTY_STATUS_NAMES = ["none", "pending", "funded", "awarded", "rec
 
 const lower = (a: string): string => a.toLowerCase();
 
+/** `v` percent-decoded, or as it is when it is not valid percent-encoding. */
+function decodeSafe(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch (e) {
+    if (!(e instanceof URIError)) throw e;
+    return v;
+  }
+}
+
+/**
+ * The RPC URL without its userinfo, and the userinfo as an `Authorization: Basic` header: fetch (viem's
+ * `http` transport) refuses a URL that carries credentials (the same rule as the verifier's `joinRoute`
+ * and the indexer's transport). A URL without userinfo is returned as it is.
+ */
+export function rpcTransportUrl(rpcUrl: string): { url: string; headers: Record<string, string> } {
+  let u: URL;
+  try {
+    u = new URL(rpcUrl);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return { url: rpcUrl, headers: {} };
+  }
+  if (u.username === "" && u.password === "") return { url: rpcUrl, headers: {} };
+  const basic = Buffer.from(`${decodeSafe(u.username)}:${decodeSafe(u.password)}`, "utf8").toString("base64");
+  u.username = "";
+  u.password = "";
+  return { url: u.href, headers: { authorization: `Basic ${basic}` } };
+}
+
+/** The one viem transport of the platform's chain clients ({@link rpcTransportUrl}). */
+function rpcTransport(rpcUrl: string): ReturnType<typeof http> {
+  const { url, headers } = rpcTransportUrl(rpcUrl);
+  return http(url, { fetchOptions: { headers } });
+}
+
 /** Chain access for the platform. Construct with {@link ChainGateway.connect}. */
 export class ChainGateway {
   /** Serialises this gateway's writes (one nonce sequence per account, no lookup/send races). */
@@ -132,9 +168,9 @@ export class ChainGateway {
       id: config.chainId,
       name: `chain-${config.chainId}`,
       nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-      rpcUrls: { default: { http: [config.rpcUrl] } },
+      rpcUrls: { default: { http: [rpcTransportUrl(config.rpcUrl).url] } },
     });
-    const transport = http(config.rpcUrl);
+    const transport = rpcTransport(config.rpcUrl);
     const publicClient = createPublicClient({ chain, transport }) as PublicClient<Transport, Chain>;
     const wallet = createWalletClient({ account: privateKeyToAccount(config.privateKey), chain, transport });
     return new ChainGateway(config, publicClient, wallet, chain);
@@ -285,7 +321,7 @@ export class ChainGateway {
     const author = createWalletClient({
       account: privateKeyToAccount(p.authorPrivateKey),
       chain: this.chain,
-      transport: http(this.config.rpcUrl),
+      transport: rpcTransport(this.config.rpcUrl),
     });
     const authorAddress = author.account.address;
     const awarder = p.awarder ?? this.wallet.account.address;
@@ -569,6 +605,8 @@ export class ChainGateway {
 
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
     const rpc = this.config.rpcUrl;
+    // the URL as given, and as the transport fetches it (userinfo moved to a header): origin only
+    const shown = (text: string): string => redactRpc(redactRpc(text, rpc), rpcTransportUrl(rpc).url);
     try {
       return await fn();
     } catch (e) {
@@ -582,10 +620,10 @@ export class ChainGateway {
             args: (revert.data?.args ?? []).map(String),
           });
         }
-        throw new PlatformError("chain_error", redactRpc(`${what} failed: ${e.shortMessage}`, rpc), {});
+        throw new PlatformError("chain_error", shown(`${what} failed: ${e.shortMessage}`), {});
       }
       // Not viem's: its message may name the URL (fetch's), which carries a provider's key.
-      throw new PlatformError("chain_error", redactRpc(`${what} failed: ${(e as Error).message}`, rpc), {});
+      throw new PlatformError("chain_error", shown(`${what} failed: ${(e as Error).message}`), {});
     }
   }
 }

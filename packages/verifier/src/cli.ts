@@ -138,27 +138,29 @@ function writeFailure(e: unknown): string {
 /**
  * An option that must be an http(s) URL (`--rpc`, `--indexer`), checked before
  * anything is read, so a typo is a bad option (exit 2), not a network failure (exit 3).
+ * The value is never echoed (a provider's key may be in its userinfo, path or query, whatever its
+ * scheme): the message names the option and, at most, the scheme it was given (probe10 R2).
  * @throws VerifierInputError `bad_option` naming the option
  */
 export function parseHttpUrlOption(v: unknown, flag: string): string | undefined {
   if (v === undefined) return undefined;
   const s = String(v);
-  const shown = JSON.stringify(s.length > 200 ? `${s.slice(0, 197)}...` : s);
+  const unshown = "the value is not printed: it may carry a key";
   let url: URL;
   try {
     url = new URL(s);
   } catch (e) {
     if (!(e instanceof TypeError)) throw e; // URL throws a TypeError for what is not a URL
-    throw new VerifierInputError("bad_option", flag, `expected an http(s) URL, got ${shown}`);
+    throw new VerifierInputError("bad_option", flag, `expected an http(s) URL (${unshown})`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new VerifierInputError(
-      "bad_option",
-      flag,
-      `expected an http(s) URL, got ${shown} (scheme ${url.protocol.replace(/:$/, "")})`,
-    );
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    const scheme = url.protocol.replace(/:$/, "");
+    // a scheme is letters, digits, + . - (URL lowercases it); anything else is not printed either
+    const shownScheme = /^[a-z][a-z0-9+.-]{0,31}$/.test(scheme) ? `scheme ${scheme}; ` : "";
+    throw new VerifierInputError("bad_option", flag, `expected an http(s) URL (${shownScheme}${unshown})`);
+  }
   if (url.hostname === "")
-    throw new VerifierInputError("bad_option", flag, `expected an http(s) URL with a host, got ${shown}`);
+    throw new VerifierInputError("bad_option", flag, `expected an http(s) URL with a host (${unshown})`);
   return s;
 }
 
@@ -336,7 +338,12 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
     .requiredOption("--jwks <file|url>", "the platform's JWKS (a file or an http(s) URL)")
     .option("--input <file>", "the task input you sent (hashed as bytes)")
     .option("--output <file>", "the output you received (default: the response's output field)")
-    .option("--rpc <url>", "JSON-RPC URL: check the receipt_hash anchor (kind compute-receipt)")
+    .addOption(
+      new Option(
+        "--rpc <url>",
+        "JSON-RPC URL: check the receipt_hash anchor (kind compute-receipt; only its origin is printed)",
+      ).env("BENCH_BOUNTY_VERIFY_RPC_URL"),
+    )
     .option(
       "--registry <address>",
       "AnchorRegistry address (default: the address book entry of the RPC's chain)",

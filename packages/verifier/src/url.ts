@@ -54,6 +54,29 @@ export function joinRoute(base: string, route: string): JoinedRequest {
 }
 
 /**
+ * `url` without its userinfo, and the userinfo as an `Authorization: Basic` header (fetch refuses a URL
+ * that carries credentials; the same rule as {@link joinRoute} and the indexer's transport). The path,
+ * query and fragment are kept as given. A `url` without userinfo, or one that is not a URL, is returned
+ * as it is with no header.
+ */
+export function credentialsToHeader(url: string): JoinedRequest {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return { url, headers: {} };
+  }
+  if (u.username === "" && u.password === "") return { url, headers: {} };
+  const headers = {
+    authorization: `Basic ${base64Utf8(`${decodeSafe(u.username)}:${decodeSafe(u.password)}`)}`,
+  };
+  u.username = "";
+  u.password = "";
+  return { url: u.href, headers };
+}
+
+/**
  * What of an RPC or indexer URL the verifier prints (errors, targets): its scheme, host and port; never
  * its userinfo, path, query or fragment, where a hosted provider puts its key (the same rule as the
  * platform's `publicOrigin`).

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexerGetter } from "../src/indexer/context.js";
-import { joinRoute, urlOrigin } from "../src/url.js";
+import { rpcClient } from "../src/onchain/index.js";
+import { credentialsToHeader, joinRoute, urlOrigin } from "../src/url.js";
 import { VECTORS } from "./helpers.js";
 
 const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
@@ -161,5 +162,95 @@ describe("verify prints an RPC's or indexer's origin only (probe10 R2)", () => {
     const r = await run(["verify", "--help"]);
     expect(r.stdout).toContain("BENCH_BOUNTY_VERIFY_RPC_URL");
     expect(r.stdout).toContain("BENCH_BOUNTY_VERIFY_INDEXER_URL");
+  });
+});
+
+describe("verify and verify-receipt refuse a non-http(s) URL option without echoing it (probe10 R2)", () => {
+  const bad = "ftp://u:BADPW@x/BADPATH?apikey=BADQ";
+  it.each([
+    [["verify", SMALL, "--rpc", bad], "verify: bad input: --rpc: expected an http(s) URL (scheme ftp;"],
+    [
+      ["verify", SMALL, "--indexer", bad],
+      "verify: bad input: --indexer: expected an http(s) URL (scheme ftp;",
+    ],
+    [["verify", bad], "verify: bad input: <pack>: expected an http(s) URL (scheme ftp;"],
+    [
+      ["verify-receipt", SMALL, "--jwks", "x.json", "--rpc", bad],
+      "verify-receipt: bad input: --rpc: expected an http(s) URL (scheme ftp;",
+    ],
+    [["verify", SMALL, "--rpc", "not a url BADPW"], "verify: bad input: --rpc: expected an http(s) URL (the"],
+  ])("%j", async (args, start) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr.startsWith(start)).toBe(true);
+    expect(r.stderr).toContain("the value is not printed");
+    expect(r.stderr + r.stdout).not.toMatch(/BADPW|BADPATH|BADQ/);
+  });
+});
+
+describe("verify-receipt --rpc has the env form BENCH_BOUNTY_VERIFY_RPC_URL", () => {
+  it("is read from the environment (a bad value is refused as --rpc) and named in --help", async () => {
+    const r = await run(["verify-receipt", SMALL, "--jwks", "x.json"], {
+      BENCH_BOUNTY_VERIFY_RPC_URL: "ftp://u:ENVPW@x/ENVPATH",
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^verify-receipt: bad input: --rpc: expected an http\(s\) URL/);
+    expect(r.stderr).not.toMatch(/ENVPW|ENVPATH/);
+    const help = await run(["verify-receipt", "--help"]);
+    expect(help.stdout).toContain("BENCH_BOUNTY_VERIFY_RPC_URL");
+  });
+});
+
+describe("an RPC URL with userinfo is sent as Basic auth (fetch refuses credentials in a URL)", () => {
+  let rpc: Server;
+  let rpcHost: string;
+  const rpcSeen: { url: string; auth: string | undefined }[] = [];
+  beforeAll(async () => {
+    rpc = createServer((req, res) => {
+      rpcSeen.push({ url: req.url ?? "", auth: req.headers.authorization });
+      let body = "";
+      req.setEncoding("utf8").on("data", (d: string) => (body += d));
+      req.on("end", () => {
+        res.setHeader("content-type", "application/json");
+        if (req.headers.authorization !== `Basic ${Buffer.from("ru:r p@ss").toString("base64")}`) {
+          res.statusCode = 401;
+          res.end('{"error":"unauthorized"}');
+          return;
+        }
+        const answer = (m: { id: number }) => ({ jsonrpc: "2.0", id: m.id, result: "0x7a69" });
+        const parsed = JSON.parse(body) as { id: number } | { id: number }[];
+        res.end(JSON.stringify(Array.isArray(parsed) ? parsed.map(answer) : answer(parsed)));
+      });
+    });
+    await new Promise<void>((resolve) => rpc.listen(0, "127.0.0.1", resolve));
+    rpcHost = `127.0.0.1:${(rpc.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    rpc.closeAllConnections();
+    rpc.close();
+  });
+
+  it("credentialsToHeader strips the userinfo and keeps the path and query", () => {
+    expect(credentialsToHeader("https://a%20b:c%40d@h:1/v3/K?apikey=Q")).toEqual({
+      url: "https://h:1/v3/K?apikey=Q",
+      headers: { authorization: `Basic ${Buffer.from("a b:c@d").toString("base64")}` },
+    });
+    expect(credentialsToHeader("https://h/v3/K")).toEqual({ url: "https://h/v3/K", headers: {} });
+  });
+
+  it("the verifier's RPC client answers eth_chainId", async () => {
+    rpcSeen.length = 0;
+    const client = rpcClient(`http://ru:r%20p%40ss@${rpcHost}/v3/RPCKEY?apikey=Q`, { timeoutMs: 5_000 });
+    await expect(client.getChainId()).resolves.toBe(31337);
+    expect(rpcSeen[0]?.url).toBe("/v3/RPCKEY?apikey=Q");
+  });
+
+  it("a wrong password is an error naming the RPC by its origin only", async () => {
+    const r = await run(["verify", SMALL, "--policy", "onchain", "--timeout", "5000"], {
+      BENCH_BOUNTY_VERIFY_RPC_URL: `http://ru:WRONGPW@${rpcHost}/v3/RPCKEY?apikey=RPCQ`,
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(new RegExp(`^verify: cannot read rpc http://${rpcHost}: `));
+    expect(r.stderr + r.stdout).not.toMatch(/WRONGPW|RPCKEY|RPCQ/);
   });
 });

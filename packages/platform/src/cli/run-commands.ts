@@ -164,6 +164,33 @@ export interface PlatformCommandHooks {
 }
 
 /**
+ * `--server` is an http(s) URL without userinfo (fetch refuses credentials in a URL; the key is
+ * `--api-key`). The value is not echoed: it may carry a key (probe10 R2).
+ * @throws PlatformError `invalid_option` naming `--server`
+ */
+export function checkServerUrl(server: string): void {
+  let u: URL | null;
+  try {
+    u = new URL(server);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e; // TypeError: not a URL at all
+    u = null;
+  }
+  if (u === null || (u.protocol !== "http:" && u.protocol !== "https:") || u.hostname === "")
+    throw new PlatformError(
+      "invalid_option",
+      "--server must be an http:// or https:// URL (the value given is not printed: it may carry a key)",
+      { field: "server" },
+    );
+  if (u.username !== "" || u.password !== "")
+    throw new PlatformError(
+      "invalid_option",
+      `--server must not carry userinfo (${u.origin}: the key is --api-key; the value given is not printed)`,
+      { field: "server" },
+    );
+}
+
+/**
  * The backend of `run`/`resume`: remote with `--server`, else the local store (and its platform).
  * @throws PlatformError `invalid_option` for `--server` without a hook or without `--api-key`
  */
@@ -172,6 +199,7 @@ async function runBackendOf(
   hooks: PlatformCommandHooks,
 ): Promise<{ backend: () => Promise<RunBackend>; close: () => void }> {
   if (o.server) {
+    checkServerUrl(o.server);
     if (!hooks.remoteBackend)
       throw new PlatformError("invalid_option", "--server is not available in this binary", {
         field: "server",

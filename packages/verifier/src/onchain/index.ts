@@ -32,7 +32,7 @@ import {
   type ChainObservation,
   type ChainStep,
 } from "./context.js";
-import { urlOrigin } from "../url.js";
+import { credentialsToHeader, urlOrigin } from "../url.js";
 
 export { CHAIN_FACTS, type ChainFactName, type ChainObservation } from "./context.js";
 
@@ -91,8 +91,11 @@ export function rpcClient(
   options: { timeoutMs?: number; maxAnswerBytes?: number; batch?: boolean; signal?: AbortSignal },
 ): PublicClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+  // userinfo (`http://user:pw@host/`) goes as Basic auth: fetch refuses a URL with credentials
+  const { url, headers } = credentialsToHeader(rpcUrl);
   return createPublicClient({
-    transport: http(rpcUrl, {
+    transport: http(url, {
+      fetchOptions: { headers },
       timeout: timeoutMs,
       retryCount: 1,
       batch: options.batch === false ? false : { batchSize: 200 },
