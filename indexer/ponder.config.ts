@@ -54,7 +54,8 @@ export default createConfig({
       id: s.chainId,
       // A transport, not the URL: Ponder's own client logs failed requests with the whole URL
       // (a provider key in the path or query); this one's errors name the RPC's origin only.
-      rpc: /^https?:$/.test(new URL(s.rpcUrl).protocol) ? redactedHttpTransport(s.rpcUrl) : s.rpcUrl,
+      // The settings refuse any other scheme than http(s) (a ws:// URL would be logged whole).
+      rpc: redactedHttpTransport(s.rpcUrl),
       pollingInterval: s.pollingIntervalMs,
       disableCache: s.disableCache,
       ethGetLogsBlockRange: s.ethGetLogsBlockRange,

@@ -4,7 +4,7 @@
  * from the address book lookup passed in, so it can be tested on its own.
  *
  * Variables (all optional except the RPC URL):
- * - `PONDER_RPC_URL_<chainId>`: JSON-RPC URL of the chain (required).
+ * - `PONDER_RPC_URL_<chainId>`: JSON-RPC URL of the chain (required; http(s) only, ws/wss refused).
  * - `CHAIN_ID`: 8453 (Base, default) or 84532 (Base Sepolia); the local Base profile is 8453.
  * - `BOUNTY_ADDRESS`, `ANCHOR_REGISTRY_ADDRESS`, `START_BLOCK`: override the address book.
  * - `ADDRESS_BOOK`: which entry of the address book to read (`8453`, `84532` or `local`; default the chain id).
@@ -149,12 +149,21 @@ export function readIndexerSettings(
   const rpcVar = `PONDER_RPC_URL_${chainId}`;
   const rpcUrl = get(rpcVar);
   if (rpcUrl === undefined) throw new IndexerSettingsError(rpcVar, "is required (the chain's JSON-RPC URL)");
+  let rpcProtocol: string;
   try {
-    new URL(rpcUrl);
+    rpcProtocol = new URL(rpcUrl).protocol;
   } catch {
     // not echoed: a provider's RPC URL carries its API key
     throw new IndexerSettingsError(rpcVar, "is not a URL (the value is not printed: it may carry a key)");
   }
+  // Only an http(s) RPC goes through the origin-only transport (lib/rpcTransport.ts). Ponder logs a
+  // failing ws:// or wss:// connection's WebSocket object whole, key included (probe11 O2).
+  if (rpcProtocol !== "http:" && rpcProtocol !== "https:")
+    throw new IndexerSettingsError(
+      rpcVar,
+      "must be an http:// or https:// URL: use your provider's http(s) endpoint (a ws:// or wss:// URL " +
+        "would be logged whole, key included; the value is not printed)",
+    );
 
   const bookKey = get("ADDRESS_BOOK") ?? String(chainId);
   const needBook =

@@ -81,3 +81,30 @@ describe("the indexer's log when the RPC fails", () => {
     }
   });
 });
+
+describe("the indexer given a ws:// or wss:// RPC URL (probe11 O2)", () => {
+  it("refuses to start, naming the variable and never the URL (Ponder would log the WebSocket whole)", async () => {
+    let out = "";
+    const ix = await startIndexer({
+      chain: {
+        chainId: 8453,
+        rpcUrl: `ws://LOGUSER11:LOGPASS11@127.0.0.1:${closedPort}/v3/LOGPATHKEY11/?apikey=LOGQKEY11#LOGFRAG11`,
+        startBlock: 3,
+        contracts: {
+          benchmarkBounty: "0x7D29D45ceC1704e2811b50fd785E403737e005dd",
+          anchorRegistry: "0xF646ce19E9F80a7927058CE47Bc7c8B7c00aB0B8",
+        },
+      },
+      wait: "none",
+      logLevel: "warn",
+      log: (text: string) => (out += text),
+    } as unknown as Parameters<typeof startIndexer>[0]);
+    const code = await Promise.race([ix.exited, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 60_000))]);
+    await ix.stop();
+    expect(code, out).not.toBe("timeout");
+    expect(code, out).not.toBe(0);
+    expect(out).toContain("PONDER_RPC_URL_8453: must be an http:// or https:// URL");
+    expect(out).not.toContain("_url");
+    for (const s of SECRETS) expect(out, s).not.toContain(s);
+  });
+});

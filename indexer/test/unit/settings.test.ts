@@ -105,4 +105,19 @@ describe("indexer settings", () => {
     expect(messageOf({ PONDER_RPC_URL_8453: "base-rpc/v2/PROVIDER_SECRET" })).not.toContain("PROVIDER_SECRET");
     expect(messageOf({ DATABASE_URL: "mysql://u:DB_PASSWORD@h/db" })).not.toContain("DB_PASSWORD");
   });
+
+  it("refuses a ws:// or wss:// RPC URL naming the variable, never the URL (probe11 O2)", () => {
+    for (const url of ["ws://127.0.0.1:1/v3/WSPATHKEY/?apikey=WSQKEY", "wss://base.example/v2/WSPATHKEY", "ftp://x/WSPATHKEY"]) {
+      let err: unknown;
+      try {
+        readIndexerSettings({ ...local, PONDER_RPC_URL_8453: url }, emptyBook);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, url).toBeInstanceOf(IndexerSettingsError);
+      expect((err as IndexerSettingsError).variable).toBe("PONDER_RPC_URL_8453");
+      expect((err as Error).message).toMatch(/^PONDER_RPC_URL_8453: must be an http:\/\/ or https:\/\/ URL/);
+      expect((err as Error).message).not.toMatch(/WSPATHKEY|WSQKEY/);
+    }
+  });
 });
