@@ -16,6 +16,7 @@ export * from "./store.js";
 export { describePostgres, type Engine, type StoreTarget } from "./store/engine.js";
 export {
   bareOrigin,
+  publicBaseUrlFault,
   publicOrigin,
   publicUrl,
   publicUrlRemoved,

@@ -106,6 +106,31 @@ export function publicUrlRemoved(url: string): string[] {
 }
 
 /**
+ * What a public base URL (`--public-url`, the address `how_to_compete` and receipt URLs are built
+ * on) may not carry, in words naming the part and never its value: an http(s) origin with an optional
+ * path is all it may be. Userinfo, a query or a fragment would be served whole to anyone, and the API
+ * path appended after them makes a URL that does not work (probe11 O10).
+ * @returns `"not an http(s) URL"`, `"userinfo"`, `"a query"` or `"a fragment"` (the first found), or
+ *   `undefined` when the URL is a usable base
+ */
+export function publicBaseUrlFault(url: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return "not an http(s) URL";
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") return "not an http(s) URL";
+  if (u.username !== "" || u.password !== "" || /^[a-z]+:\/\/[^/?#]*@/i.test(url)) return "userinfo";
+  const hash = url.indexOf("#"); // an empty `?` or `#` too: the API path would follow it
+  const query = url.indexOf("?");
+  if (u.search !== "" || (query >= 0 && (hash < 0 || query < hash))) return "a query";
+  if (u.hash !== "" || hash >= 0) return "a fragment";
+  return undefined;
+}
+
+/**
  * What of an operator's RPC or indexer URL may be shown to anyone: its scheme, host and port
  * (`https://base-mainnet.example.com`); never its userinfo, path, query or fragment, where a hosted
  * provider puts its key (`/v2/<key>`, probe9 Q1).

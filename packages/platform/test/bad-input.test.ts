@@ -293,6 +293,36 @@ describe("chain options are checked before the store or the network", () => {
     expect(existsSync(store)).toBe(false);
   });
 
+  it("--public-url with userinfo, a query or a fragment is refused naming the part, never the value (probe11 O10)", async () => {
+    const store = join(tempDir(), "st");
+    for (const [url, part] of [
+      ["http://pu:PUBPW@bench.example/PUBPATH/", "userinfo"],
+      ["http://PUBUSER@bench.example/", "userinfo"],
+      ["https://bench.example/PUBPATH/?token=PUBTOK", "a query"],
+      ["https://bench.example/PUBPATH?", "a query"],
+      ["https://bench.example/PUBPATH/#PUBFRAG", "a fragment"],
+      ["https://bench.example/#", "a fragment"],
+    ] as const) {
+      const r = await runCli("agent", "a1", "--store", store, "--public-url", url);
+      expect(r.code, url).toBe(1);
+      expect(r.err, url).toMatch(
+        new RegExp(`^error: --public-url must be an http\\(s\\) origin with an optional path: it carries ${part} \\(`),
+      );
+      expect(r.err + r.out, url).not.toMatch(/PUB(PW|USER|PATH|TOK|FRAG)/);
+    }
+    vi.stubEnv("BENCH_BOUNTY_PUBLIC_URL", "https://bench.example/?k=PUBTOK");
+    let r = await runCli("agent", "a1", "--store", store);
+    expect(r.err).toMatch(/^error: --public-url .* it carries a query/);
+    vi.stubEnv("BENCH_BOUNTY_PUBLIC_URL", "ftp://bench.example/");
+    r = await runCli("agent", "a1", "--store", store);
+    expect(r.err).toMatch(/^error: --public-url must be an http:\/\/ or https:\/\/ URL/);
+    expect(existsSync(store)).toBe(false);
+    vi.unstubAllEnvs();
+    // an origin with a path prefix is a base URL: accepted
+    r = await runCli("agent", "a1", "--store", store, "--public-url", "https://bench.example/bb/");
+    expect(r.err).not.toMatch(/public-url/);
+  });
+
   it("lock on an unknown slug says so before contacting the RPC", async () => {
     vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", KEY);
     vi.stubEnv("BENCH_BOUNTY_AUTHOR_KEY", KEY);

@@ -15,7 +15,7 @@ import type { Principal } from "../identity/principal.js";
 import type { PublishQuota } from "../publish.js";
 import type { AgentQuota } from "../agents.js";
 import { Platform } from "../platform.js";
-import { bareOrigin, publicOrigin } from "../redact.js";
+import { bareOrigin, publicBaseUrlFault, publicOrigin } from "../redact.js";
 import { ensureWritableDir, requireExistingStore, STORE_DIR_MODE } from "../store.js";
 
 export interface StoreOpts {
@@ -180,6 +180,24 @@ export function checkChainOptions(o: StoreOpts): void {
   }
 }
 
+/**
+ * Checks `--public-url` (env `BENCH_BOUNTY_PUBLIC_URL`): an http(s) origin with an optional path
+ * ({@link publicBaseUrlFault}); userinfo, a query or a fragment is refused naming the part, never the value.
+ * @throws PlatformError `invalid_option` with field `public-url`
+ */
+export function checkPublicUrl(o: Pick<StoreOpts, "publicUrl">): void {
+  if (o.publicUrl === undefined) return;
+  const fault = publicBaseUrlFault(o.publicUrl);
+  if (fault !== undefined)
+    throw new PlatformError(
+      "invalid_option",
+      fault === "not an http(s) URL"
+        ? "--public-url must be an http:// or https:// URL (the value given is not printed)"
+        : `--public-url must be an http(s) origin with an optional path: it carries ${fault} (the value given is not printed)`,
+      { field: "public-url" },
+    );
+}
+
 export function chainConfig(o: StoreOpts): ChainConfig | undefined {
   checkChainOptions(o);
   if (!o.rpcUrl) return undefined;
@@ -257,6 +275,7 @@ export async function openStore(
   o: StoreOpts,
   more: OpenPlatformOptions = {},
 ): Promise<{ platform: Platform; database: string }> {
+  checkPublicUrl(o);
   const chain = chainConfig(o);
   const common = {
     receiptAnchoring: o.receiptAnchoring,
