@@ -76,4 +76,49 @@ describe("verifier and the indexer URL", () => {
       server.close();
     }
   });
+
+  it("an indexer that refuses the request (400 invalid_parameter to a query) fails the job, not retried (probe11 O9)", async () => {
+    const server = createServer((_req, res) => {
+      res.statusCode = 400;
+      res.setHeader("content-type", "application/json");
+      res.end(
+        JSON.stringify({
+          error: {
+            code: "invalid_parameter",
+            parameter: "token",
+            message: "no query parameter is accepted: token",
+          },
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const e = await verifyError(`http://vu:VIDXPW11@${host}/?token=VTOK11&k=VK11`);
+      // the worker fails a VerifierInputError for good (worker.ts), it retries anything else
+      expect(e.name).toBe("VerifierInputError");
+      expect(e.message).toContain(
+        `the indexer http://${host} refuses GET /bounties/7: http 400 invalid_parameter (parameter token)`,
+      );
+      expect(e.message).toContain("not retried");
+      expect(e.message).not.toMatch(/VIDXPW11|VTOK11|VK11|vu:/);
+      // 404 (no such bounty) and 429 (busy) stay "not caught up yet": retried
+      for (const status of [404, 429]) {
+        const other = createServer((_req, res) => {
+          res.statusCode = status;
+          res.end("{}");
+        });
+        await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+        try {
+          const port = (other.address() as AddressInfo).port;
+          expect((await verifyError(`http://127.0.0.1:${port}/?token=T`)).name).toBe("IndexerBehind");
+        } finally {
+          other.close();
+        }
+      }
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
 });

@@ -91,3 +91,35 @@ export function urlOrigin(url: string): string {
     return "(not a URL)";
   }
 }
+
+/**
+ * Whether the indexer's HTTP status is a refusal that retrying cannot change: any 4xx but 404 (no such
+ * bounty: an answer) and 429 (busy: retried). This project's indexer answers 400 `invalid_parameter` to
+ * any query on its routes, so an indexer URL with a query (`?token=`) never verifies (probe11 O9).
+ */
+export function isIndexerRefusal(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 404 && status !== 429;
+}
+
+/** An identifier-like name from an answer (an error code, a parameter name), else undefined: nothing else is printed. */
+function shownName(v: unknown): string | undefined {
+  return typeof v === "string" && /^[A-Za-z0-9_.-]{1,64}$/.test(v) ? v : undefined;
+}
+
+/**
+ * The indexer's refusal in words for an operator: the origin, the route, the status and, from the
+ * answer `{ error: { code, parameter } }`, the code and the parameter's NAME (never a value, never
+ * the URL's path or query).
+ */
+export function indexerRefusalMessage(base: string, route: string, status: number, body: unknown): string {
+  const error = typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined;
+  const e = typeof error === "object" && error !== null ? (error as Record<string, unknown>) : {};
+  const code = shownName(e.code);
+  const parameter = shownName(e.parameter);
+  const what = `${code ? ` ${code}` : ""}${parameter ? ` (parameter ${parameter})` : ""}`;
+  return (
+    `the indexer ${urlOrigin(base)} refuses GET ${route}: http ${status}${what}; a configuration error, ` +
+    `not retried: check the indexer URL (this project's indexer answers no query: give the URL without ` +
+    `its query, a key in its userinfo or path)`
+  );
+}

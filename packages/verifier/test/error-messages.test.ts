@@ -161,6 +161,38 @@ describe("readErrorDetail trusts the body for nothing but a short reason", () =>
   });
 });
 
+describe("an indexer that refuses the request (probe11 O9)", () => {
+  it("400 invalid_parameter is a bad option naming the parameter, never its value: exit 2", async () => {
+    const seen: string[] = [];
+    const idx = createServer((req, res) => {
+      seen.push(req.url ?? "");
+      res.statusCode = 400;
+      res.setHeader("content-type", "application/json");
+      res.end(
+        JSON.stringify({ error: { code: "invalid_parameter", parameter: "token", message: "VIDXT11" } }),
+      );
+    });
+    await new Promise<void>((resolve) => idx.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(idx.address() as AddressInfo).port}`;
+    try {
+      const r = await run(["verify", SMALL, "--indexer", `${origin}/?token=VIDXT11`]);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^verify: bad input: --indexer: the indexer ${origin} refuses GET /\\S+: http 400 invalid_parameter \\(parameter token\\); a configuration error, not retried`,
+          "m",
+        ),
+      );
+      expect(r.stderr + r.stdout).not.toContain("VIDXT11");
+      expect(r.stderr).not.toMatch(STACK);
+    } finally {
+      idx.closeAllConnections();
+      idx.close();
+    }
+  });
+});
+
 describe("--out that cannot be written", () => {
   it("is a write failure naming --out (exit 3), and nothing is written", async () => {
     const dir = mkdtempSync(join(tmpdir(), "verify-out-"));

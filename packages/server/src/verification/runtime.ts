@@ -8,8 +8,8 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { publicOrigin, redactRpc, type Platform } from "@bench-bounty/platform";
-import { verifyPack } from "@bench-bounty/verifier";
-import { joinRoute } from "@bench-bounty/verifier/url";
+import { VerifierInputError, verifyPack } from "@bench-bounty/verifier";
+import { indexerRefusalMessage, isIndexerRefusal, joinRoute } from "@bench-bounty/verifier/url";
 import { WORKER_POLICY } from "./view.js";
 import { startWorker, type StepOutcome, type VerificationQueue, type WorkerDeps } from "./worker.js";
 
@@ -51,7 +51,9 @@ export const INDEXER_SETTLE_ATTEMPTS = 5;
 
 /**
  * Throws {@link IndexerBehind} unless the indexer's `GET /bounties/:id` shows the pack's bounty
- * `awarded` (an unreachable indexer is the same: retried).
+ * `awarded` (an unreachable indexer is the same: retried); a `VerifierInputError` `indexer_refused`
+ * (the job fails, not retried) when the indexer refuses the request (a 4xx but 404/429: 400
+ * `invalid_parameter` to a query on the URL).
  */
 async function indexerCaughtUp(indexerUrl: string, pack: Uint8Array): Promise<void> {
   let bountyId: unknown;
@@ -67,14 +69,19 @@ async function indexerCaughtUp(indexerUrl: string, pack: Uint8Array): Promise<vo
   // the route joins the URL's path, before its query; userinfo becomes a Basic header (probe10 R3)
   const { url, headers } = joinRoute(indexerUrl, route);
   let status: unknown;
+  let refusal: string | undefined;
   try {
     const res = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
+    if (isIndexerRefusal(res.status))
+      refusal = indexerRefusalMessage(indexerUrl, route, res.status, await res.json().catch(() => undefined));
     status = res.ok
       ? ((await res.json()) as { bounty?: { status?: unknown } }).bounty?.status
       : `http ${res.status}`;
   } catch (e) {
     status = `unreachable (${(e as Error).message})`;
   }
+  // a refusal (400 invalid_parameter: a query on --indexer-url) fails the job, not retried (probe11 O9)
+  if (refusal !== undefined) throw new VerifierInputError("indexer_refused", "--indexer-url", refusal);
   if (status !== "awarded")
     throw new IndexerBehind(
       `${publicOrigin(indexerUrl)}${route}: bounty ${String(bountyId)} is ${String(status)}, not yet awarded`,

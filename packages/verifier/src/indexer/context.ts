@@ -5,14 +5,14 @@
  * @packageDocumentation
  */
 import { requestSignal } from "../deadline.js";
-import { VerifierNetworkError, describeError } from "../errors.js";
+import { VerifierInputError, VerifierNetworkError, describeError } from "../errors.js";
 import type { Fact } from "../facts.js";
 import type { OfflineDerived } from "../offline/index.js";
 import type { ChainObservation } from "../onchain/index.js";
 import type { PackView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
 import { AnswerTooLargeError, readBodyWithin } from "../source.js";
-import { joinRoute, urlOrigin } from "../url.js";
+import { indexerRefusalMessage, isIndexerRefusal, joinRoute, urlOrigin } from "../url.js";
 
 /** A JSON answer of the indexer. */
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -76,7 +76,8 @@ export function arr(v: Json | undefined): Json[] {
 
 /**
  * One GET of the indexer's API, the answer read within `maxBytes` (streamed).
- * @throws VerifierNetworkError unreachable, a status other than 200/404, an answer over the limit or not JSON
+ * @throws VerifierInputError `indexer_refused` for a 4xx other than 404/429 ({@link isIndexerRefusal})
+ * @throws VerifierNetworkError unreachable, another status other than 200/404, an answer over the limit or not JSON
  */
 export function indexerGetter(
   base: string,
@@ -97,6 +98,20 @@ export function indexerGetter(
       });
     } catch (e) {
       throw new VerifierNetworkError(target, `GET ${route}: ${describeError(e)}`, { cause: e });
+    }
+    if (isIndexerRefusal(res.status)) {
+      // a refusal (400 invalid_parameter: a query on the URL) is a configuration error, not retried (probe11 O9)
+      let body: unknown;
+      try {
+        body = JSON.parse(new TextDecoder().decode(await readBodyWithin(res, 4096, "indexer answer")));
+      } catch {
+        body = undefined; // not JSON, or too long: the status alone is named
+      }
+      throw new VerifierInputError(
+        "indexer_refused",
+        "--indexer",
+        indexerRefusalMessage(base, route, res.status, body),
+      );
     }
     if (res.status !== 200 && res.status !== 404) {
       await res.body?.cancel().catch(() => undefined);
