@@ -306,7 +306,9 @@ describe("chain options are checked before the store or the network", () => {
       const r = await runCli("agent", "a1", "--store", store, "--public-url", url);
       expect(r.code, url).toBe(1);
       expect(r.err, url).toMatch(
-        new RegExp(`^error: --public-url must be an http\\(s\\) origin with an optional path: it carries ${part} \\(`),
+        new RegExp(
+          `^error: --public-url must be an http\\(s\\) origin with an optional path: it carries ${part} \\(`,
+        ),
       );
       expect(r.err + r.out, url).not.toMatch(/PUB(PW|USER|PATH|TOK|FRAG)/);
     }

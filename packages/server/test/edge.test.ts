@@ -526,7 +526,9 @@ describe("the request's Host is never reflected (issue 13 gap)", () => {
   it("a --public-url with a path prefix: how_to_compete's curl reaches the route behind a proxy on that prefix (probe11 O10)", async () => {
     const domain = platformDomain(live.platform);
     const pub = createApp({ domain, publicBaseUrl: "https://bench.example/bb/" });
-    const how = ((await pub.request(`/api/v1/benchmarks/${slug}`)).json() as Promise<{ how_to_compete: string }>);
+    const how = (await pub.request(`/api/v1/benchmarks/${slug}`)).json() as Promise<{
+      how_to_compete: string;
+    }>;
     const read = /curl -s (\S+)/.exec((await how).how_to_compete)![1]!;
     expect(read).toBe(`https://bench.example/bb/api/v1/benchmarks/${slug}`);
     // the proxy serving https://bench.example/bb/ strips the prefix: the route answers
