@@ -43,6 +43,7 @@ import {
   listBenchmarks,
   publishBenchmark,
   DEFAULT_PUBLISH_QUOTA,
+  DEFAULT_DATASET_BYTES_ALL_ACCOUNTS,
   DEFAULT_DATASET_BYTES_PER_ACCOUNT,
   type DatasetSummary,
   type PublishOptions,
@@ -171,6 +172,11 @@ export interface PlatformOptions {
    * account is not counted.
    */
   datasetBytesPerAccount?: number | null;
+  /**
+   * Bytes of dataset rows all accounts but the operator's may keep stored together, an integer >= 1
+   * (default {@link DEFAULT_DATASET_BYTES_ALL_ACCOUNTS}, 8 GiB; null: no bound).
+   */
+  datasetBytesAllAccounts?: number | null;
   /** The operator's API key (from the environment, e.g. `BENCH_BOUNTY_OPERATOR_KEY`): kept only as its hash. */
   operatorKey?: string;
   /** Fault injection for crash tests. */
@@ -218,6 +224,15 @@ export class Platform {
           field: "datasetBytesPerAccount",
         },
       );
+    const dsAll = opts.datasetBytesAllAccounts;
+    if (dsAll !== undefined && dsAll !== null && !(Number.isSafeInteger(dsAll) && dsAll >= 1))
+      throw new PlatformError(
+        "invalid_option",
+        "datasetBytesAllAccounts must be an integer >= 1 (bytes) or null",
+        {
+          field: "datasetBytesAllAccounts",
+        },
+      );
     const ctx: PlatformContext = {
       store: await Store.open(opts.database ?? { dir: opts.dir! }, {
         existing: opts.existingStore === true,
@@ -235,6 +250,7 @@ export class Platform {
       immediateAnchorQuota:
         opts.immediateAnchorQuota === undefined ? DEFAULT_IMMEDIATE_ANCHOR_QUOTA : opts.immediateAnchorQuota,
       datasetBytesPerAccount: dsBytes === undefined ? DEFAULT_DATASET_BYTES_PER_ACCOUNT : dsBytes,
+      datasetBytesAllAccounts: dsAll === undefined ? DEFAULT_DATASET_BYTES_ALL_ACCOUNTS : dsAll,
       operatorKeyHash: opts.operatorKey ? hashKey(opts.operatorKey) : null,
       faults: opts.faults ?? {},
     };
