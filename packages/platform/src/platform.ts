@@ -162,7 +162,8 @@ export interface PlatformOptions {
   agentQuota?: AgentQuota | null;
   /**
    * Finalizes per account per period that anchor at once in `immediate` mode (default
-   * {@link DEFAULT_IMMEDIATE_ANCHOR_QUOTA}: 20 per 24 h; past it the receipt stays pending for
+   * {@link DEFAULT_IMMEDIATE_ANCHOR_QUOTA}: 20 per account and 200 for all accounts together per 24 h;
+   * past either the receipt stays pending for
    * `anchor` / the award; null: none).
    */
   immediateAnchorQuota?: ImmediateAnchorQuota | null;
@@ -212,6 +213,7 @@ export class Platform {
       ["agentQuota.perAccount", aq?.perAccount],
       ["agentQuota.perBenchmark", aq?.perBenchmark],
       ["immediateAnchorQuota.count", opts.immediateAnchorQuota?.count],
+      ["immediateAnchorQuota.allAccountsCount", opts.immediateAnchorQuota?.allAccountsCount],
     ] as const)
       if (v !== undefined && !(Number.isSafeInteger(v) && v >= 1))
         throw new PlatformError("invalid_option", `${field} must be an integer >= 1`, { field });
