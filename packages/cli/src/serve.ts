@@ -14,7 +14,8 @@
  * - agents: {@link DEFAULT_AGENT_QUOTA} (20 per account, 3 of them per benchmark);
  *   `--agents-per-account N`, `--agents-per-benchmark N` change it;
  * - stored datasets: {@link DEFAULT_DATASET_BYTES_PER_ACCOUNT} bytes of rows per account
- *   (`--dataset-bytes-per-account`);
+ *   (`--dataset-bytes-per-account`), {@link DEFAULT_DATASET_BYTES_ALL_ACCOUNTS} for all accounts together
+ *   (`--dataset-bytes-all`);
  * - `--host`, `--port`. It prints where it listens and which database it uses, then serves until
  *   SIGINT, SIGTERM or SIGHUP, and with `--exit-with-parent` until the process that started it dies
  *   (a wrapper killed without passing the signal on: the demo, `npx`, `npm run`); then it stops the
@@ -24,6 +25,7 @@ import { Option, type Command } from "commander";
 import { openStore, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
 import {
   DEFAULT_AGENT_QUOTA,
+  DEFAULT_DATASET_BYTES_ALL_ACCOUNTS,
   DEFAULT_DATASET_BYTES_PER_ACCOUNT,
   DEFAULT_PUBLISH_QUOTA,
   PlatformError,
@@ -61,6 +63,7 @@ interface ServeOpts extends StoreOpts {
   agentsPerBenchmark?: string;
   /** Bytes of dataset rows one account may keep stored (digits); default the platform's 256 MiB. */
   datasetBytesPerAccount?: string;
+  datasetBytesAll?: string;
 }
 
 /**
@@ -185,6 +188,13 @@ async function openForServe(
       `--dataset-bytes-per-account must be an integer 1..999999999999999 (bytes of dataset rows one account may keep stored), got ${JSON.stringify(dsBytes)}`,
       { field: "dataset-bytes-per-account" },
     );
+  const dsAll = o.datasetBytesAll;
+  if (dsAll !== undefined && !/^[1-9][0-9]{0,14}$/.test(dsAll))
+    throw new PlatformError(
+      "invalid_option",
+      `--dataset-bytes-all must be an integer 1..999999999999999 (bytes of dataset rows all accounts but the operator's may keep stored together), got ${JSON.stringify(dsAll)}`,
+      { field: "dataset-bytes-all" },
+    );
   // Receipts and commitments are batched: the operator's anchor transactions are one per kind per
   // flush, whatever the number of finalizes and publishes (issue 13 re-probe: one transaction per
   // finalize or publish drained the operator's gas).
@@ -204,6 +214,7 @@ async function openForServe(
       : {}),
     agentQuota,
     ...(dsBytes !== undefined ? { datasetBytesPerAccount: Number(dsBytes) } : {}),
+    ...(dsAll !== undefined ? { datasetBytesAllAccounts: Number(dsAll) } : {}),
   });
 }
 
@@ -330,6 +341,12 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         "--dataset-bytes-per-account <bytes>",
         `bytes of dataset rows (their stored JSON) one account but the operator's may keep stored (default: ${DEFAULT_DATASET_BYTES_PER_ACCOUNT}, 256 MiB)`,
       ).env("BENCH_BOUNTY_DATASET_BYTES_PER_ACCOUNT"),
+    )
+    .addOption(
+      new Option(
+        "--dataset-bytes-all <bytes>",
+        `bytes of dataset rows all accounts but the operator's may keep stored together (default: ${DEFAULT_DATASET_BYTES_ALL_ACCOUNTS}, 8 GiB)`,
+      ).env("BENCH_BOUNTY_DATASET_BYTES_ALL"),
     )
     .addOption(
       new Option(

@@ -74,3 +74,52 @@ describe("serve --dataset-bytes-per-account", { timeout: 90_000 }, () => {
     });
   });
 });
+
+describe("serve --dataset-bytes-all (probe11 O5)", { timeout: 90_000 }, () => {
+  it("is documented in serve --help", () => {
+    const r = spawnSync(process.execPath, [bin, "serve", "--help"], { encoding: "utf8" });
+    expect(r.stdout.replace(/\s+/g, " ")).toMatch(
+      /--dataset-bytes-all <bytes> bytes of dataset rows all accounts but the operator's may keep stored together/,
+    );
+  });
+
+  it.each(["0", "-1", "1.5", "abc", ""])("refuses %j naming the flag, before it listens", (bad) => {
+    const store = mkdtempSync(join(tmpdir(), "bb-cli-dsall-"));
+    const r = spawnSync(
+      process.execPath,
+      [bin, "serve", "--store", store, "--port", "0", `--dataset-bytes-all=${bad}`],
+      { encoding: "utf8", env: { PATH: process.env.PATH! }, timeout: 60_000 },
+    );
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("--dataset-bytes-all must be an integer 1..999999999999999");
+    expect(r.stdout).not.toContain("listening on");
+  });
+
+  it("BENCH_BOUNTY_DATASET_BYTES_ALL=1000: another account's dataset past 1000 bytes in all is 413", async () => {
+    const store = mkdtempSync(join(tmpdir(), "bb-cli-dsall-"));
+    const child = spawn(process.execPath, [bin, "serve", "--store", store, "--port", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { PATH: process.env.PATH!, BENCH_BOUNTY_DATASET_BYTES_ALL: "1000" },
+    });
+    children.push(child);
+    const base = await serveUrl(child);
+    const rows = Array.from({ length: 8 }, (_, i) => ({
+      decision_ts: "2026-01-01T00:00:00Z",
+      payload: { city: `City${i}` },
+      label: `answer-${i}`,
+    }));
+    const keys: string[] = [];
+    for (const name of ["dsall-a", "dsall-b"]) {
+      const acct = await post(base, "/api/v1/accounts", { name });
+      expect(acct.status).toBe(201);
+      keys.push(acct.json.api_key as string);
+    }
+    expect((await post(base, "/api/v1/datasets", { name: "one", rows }, keys[0])).status).toBe(201);
+    const second = await post(base, "/api/v1/datasets", { name: "two", rows }, keys[1]);
+    expect(second.status).toBe(413);
+    expect(second.json.error).toMatchObject({
+      code: "dataset_quota_exceeded",
+      details: { limit: "dataset_bytes_all_accounts", limit_bytes: 1000 },
+    });
+  });
+});

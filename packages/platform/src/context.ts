@@ -66,6 +66,8 @@ export interface PlatformContext {
   immediateAnchorQuota: ImmediateAnchorQuota | null;
   /** Bytes of dataset rows one account may keep stored (`publish.ts` `storeDataset`), or null for no bound. */
   datasetBytesPerAccount: number | null;
+  /** Bytes of dataset rows all accounts but the operator's may keep stored together; null: no bound. */
+  datasetBytesAllAccounts: number | null;
   /** SHA-256 (hex) of the operator's key from the environment, or null (no operator key: local operator only). */
   operatorKeyHash: string | null;
   faults: FaultHooks;

@@ -43,6 +43,7 @@ import {
   listBenchmarks,
   publishBenchmark,
   DEFAULT_PUBLISH_QUOTA,
+  DEFAULT_DATASET_BYTES_ALL_ACCOUNTS,
   DEFAULT_DATASET_BYTES_PER_ACCOUNT,
   type DatasetSummary,
   type PublishOptions,
@@ -161,7 +162,8 @@ export interface PlatformOptions {
   agentQuota?: AgentQuota | null;
   /**
    * Finalizes per account per period that anchor at once in `immediate` mode (default
-   * {@link DEFAULT_IMMEDIATE_ANCHOR_QUOTA}: 20 per 24 h; past it the receipt stays pending for
+   * {@link DEFAULT_IMMEDIATE_ANCHOR_QUOTA}: 20 per account and 200 for all accounts together per 24 h;
+   * past either the receipt stays pending for
    * `anchor` / the award; null: none).
    */
   immediateAnchorQuota?: ImmediateAnchorQuota | null;
@@ -171,6 +173,11 @@ export interface PlatformOptions {
    * account is not counted.
    */
   datasetBytesPerAccount?: number | null;
+  /**
+   * Bytes of dataset rows all accounts but the operator's may keep stored together, an integer >= 1
+   * (default {@link DEFAULT_DATASET_BYTES_ALL_ACCOUNTS}, 8 GiB; null: no bound).
+   */
+  datasetBytesAllAccounts?: number | null;
   /** The operator's API key (from the environment, e.g. `BENCH_BOUNTY_OPERATOR_KEY`): kept only as its hash. */
   operatorKey?: string;
   /** Fault injection for crash tests. */
@@ -206,6 +213,7 @@ export class Platform {
       ["agentQuota.perAccount", aq?.perAccount],
       ["agentQuota.perBenchmark", aq?.perBenchmark],
       ["immediateAnchorQuota.count", opts.immediateAnchorQuota?.count],
+      ["immediateAnchorQuota.allAccountsCount", opts.immediateAnchorQuota?.allAccountsCount],
     ] as const)
       if (v !== undefined && !(Number.isSafeInteger(v) && v >= 1))
         throw new PlatformError("invalid_option", `${field} must be an integer >= 1`, { field });
@@ -216,6 +224,15 @@ export class Platform {
         "datasetBytesPerAccount must be an integer >= 1 (bytes) or null",
         {
           field: "datasetBytesPerAccount",
+        },
+      );
+    const dsAll = opts.datasetBytesAllAccounts;
+    if (dsAll !== undefined && dsAll !== null && !(Number.isSafeInteger(dsAll) && dsAll >= 1))
+      throw new PlatformError(
+        "invalid_option",
+        "datasetBytesAllAccounts must be an integer >= 1 (bytes) or null",
+        {
+          field: "datasetBytesAllAccounts",
         },
       );
     const ctx: PlatformContext = {
@@ -235,6 +252,7 @@ export class Platform {
       immediateAnchorQuota:
         opts.immediateAnchorQuota === undefined ? DEFAULT_IMMEDIATE_ANCHOR_QUOTA : opts.immediateAnchorQuota,
       datasetBytesPerAccount: dsBytes === undefined ? DEFAULT_DATASET_BYTES_PER_ACCOUNT : dsBytes,
+      datasetBytesAllAccounts: dsAll === undefined ? DEFAULT_DATASET_BYTES_ALL_ACCOUNTS : dsAll,
       operatorKeyHash: opts.operatorKey ? hashKey(opts.operatorKey) : null,
       faults: opts.faults ?? {},
     };

@@ -171,12 +171,21 @@ export async function storeDataset(
     created_at: createdAt,
   };
   const storedBytes = datasetBytes(d);
-  const limit = isOperatorAccount(owner.account_id) ? null : ctx.datasetBytesPerAccount;
+  const operator = isOperatorAccount(owner.account_id);
+  const limit = operator ? null : ctx.datasetBytesPerAccount;
+  const allLimit = operator ? null : ctx.datasetBytesAllAccounts;
   const inserted = await ctx.store.tx(async (t) => {
     // the check and the insert in one transaction (nothing is written when refused), under the
     // account's lock (`bytesOf` with `lock`): two uploads of one account do not both pass it
     if (limit !== null)
       assertDatasetBytes(limit, await t.datasets.bytesOf(owner.account_id, { lock: true }), storedBytes);
+    // then all accounts but the operator together, under one lock taken after the account's (probe11 O5)
+    if (allLimit !== null)
+      assertAllDatasetBytes(
+        allLimit,
+        await t.datasets.bytesOfAll(OPERATOR_ACCOUNT_ID, { lock: true }),
+        storedBytes,
+      );
     return t.datasets.insertIfAbsent(
       {
         ...record,
@@ -219,6 +228,29 @@ function assertDatasetBytes(limit: number, used: number, bytes: number): void {
       `this account stores ${used} bytes and this dataset is ${bytes} bytes. Stored datasets cannot be ` +
       `deleted through the API: publish from the ones stored, or ask the operator`,
     { limit: "dataset_bytes_per_account", limit_bytes: limit, used_bytes: used, dataset_bytes: bytes },
+  );
+}
+
+/**
+ * The default bytes of dataset rows all accounts but the operator's may keep stored together: 8 GiB
+ * (probe11 O5: the per-account quota times free accounts). `Platform.open({datasetBytesAllAccounts})`
+ * sets another (`serve --dataset-bytes-all`); null: no bound.
+ */
+export const DEFAULT_DATASET_BYTES_ALL_ACCOUNTS = 8 * 1024 * 1024 * 1024;
+
+/**
+ * Refuses a dataset that would take all accounts (but the operator's) past `limit` bytes of stored rows.
+ * @throws PlatformError `dataset_quota_exceeded`, `details: {limit: "dataset_bytes_all_accounts",
+ *   limit_bytes, used_bytes, dataset_bytes}`
+ */
+function assertAllDatasetBytes(limit: number, used: number, bytes: number): void {
+  if (used + bytes <= limit) return;
+  throw new PlatformError(
+    "dataset_quota_exceeded",
+    `dataset quota reached: all accounts together may store ${limit} bytes of dataset rows ` +
+      `(dataset_bytes_all_accounts); they store ${used} bytes and this dataset is ${bytes} bytes. ` +
+      `Ask the operator`,
+    { limit: "dataset_bytes_all_accounts", limit_bytes: limit, used_bytes: used, dataset_bytes: bytes },
   );
 }
 

@@ -40,7 +40,7 @@ import {
   buyerOnlyHides,
   receiptsVisible,
 } from "./identity/access.js";
-import { isOperator, isOperatorAccount, type Principal } from "./identity/principal.js";
+import { isOperator, isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "./identity/principal.js";
 import { assertRoomForAccountOnBenchmark, registerAgent } from "./agents.js";
 import { answerPackBytes, MAX_ANSWER_LENGTH, maxRankedRows, packByteLimit } from "./pack-budget.js";
 import { answerAllowanceOf } from "./publish.js";
@@ -635,12 +635,21 @@ export interface ImmediateAnchorQuota {
   count: number;
   /** The period, in ms. */
   periodMs: number;
+  /**
+   * Finalizes per period by all accounts but the operator's together that anchor at once (an integer
+   * >= 1; absent: no bound for all accounts). Probe11 O4: the per-account count times free accounts.
+   */
+  allAccountsCount?: number;
 }
 
-/** The default {@link ImmediateAnchorQuota}: 20 immediate anchors per account per 24 hours. */
+/**
+ * The default {@link ImmediateAnchorQuota}: 20 immediate anchors per account and 200 for all accounts
+ * together per 24 hours.
+ */
 export const DEFAULT_IMMEDIATE_ANCHOR_QUOTA: ImmediateAnchorQuota = {
   count: 20,
   periodMs: 24 * 3600 * 1000,
+  allAccountsCount: 200,
 };
 
 /**
@@ -651,8 +660,11 @@ export const DEFAULT_IMMEDIATE_ANCHOR_QUOTA: ImmediateAnchorQuota = {
 async function mayAnchorNow(ctx: PlatformContext, p: Principal, finalizedMs: number): Promise<boolean> {
   const quota = ctx.immediateAnchorQuota;
   if (quota === null || isOperatorAccount(p.account_id)) return true;
-  const finalized = await ctx.store.runs.finalizedSince(p.account_id, finalizedMs - quota.periodMs + 1);
-  return finalized <= quota.count;
+  const since = finalizedMs - quota.periodMs + 1;
+  if ((await ctx.store.runs.finalizedSince(p.account_id, since)) > quota.count) return false;
+  // all accounts but the operator's together (probe11 O4), counted the same way
+  if (quota.allAccountsCount === undefined) return true;
+  return (await ctx.store.runs.finalizedSinceAll(OPERATOR_ACCOUNT_ID, since)) <= quota.allAccountsCount;
 }
 
 /**

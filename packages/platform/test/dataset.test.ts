@@ -3,7 +3,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { csvToDataset, loadCsvDataset, seattleWeatherCsvPath } from "../src/csv.js";
 import { MAX_ROW_DEPTH, checkDataset, validateDataset } from "../src/dataset.js";
 import { PlatformError } from "../src/errors.js";
-import { DEFAULT_DATASET_BYTES_PER_ACCOUNT, datasetBytes, prepareDataset } from "../src/publish.js";
+import {
+  DEFAULT_DATASET_BYTES_ALL_ACCOUNTS,
+  DEFAULT_DATASET_BYTES_PER_ACCOUNT,
+  datasetBytes,
+  prepareDataset,
+} from "../src/publish.js";
 import { sql } from "kysely";
 import {
   cities,
@@ -329,6 +334,48 @@ describe("stored dataset bytes per account (probe10 R5)", () => {
     expect(h.ctx.datasetBytesPerAccount).toBe(DEFAULT_DATASET_BYTES_PER_ACCOUNT);
     expect((await rejection(open({ datasetBytesPerAccount: 0 }))).details).toMatchObject({
       field: "datasetBytesPerAccount",
+    });
+  });
+
+  it("bounds the bytes all accounts but the operator store together (probe11 O5)", async () => {
+    const one = bytesOf("g-0", 10);
+    // each account is well under its own quota; together they may store 3 datasets
+    const h = await open({ datasetBytesPerAccount: one * 100, datasetBytesAllAccounts: one * 3 });
+    const accounts = [];
+    for (const n of ["all-a", "all-b", "all-c", "all-d"]) accounts.push(await h.principal(n));
+    await h.real.createDataset(accounts[0]!, cities(10, "g-0"));
+    await h.real.createDataset(accounts[1]!, cities(10, "g-1"));
+    await h.createDataset(cities(10, "op-g")); // the operator's rows are not counted
+    await h.real.createDataset(accounts[2]!, cities(10, "g-2"));
+    const e = await rejection(h.real.createDataset(accounts[3]!, cities(10, "g-3")));
+    expect(e.code).toBe("dataset_quota_exceeded");
+    expect(e.details).toMatchObject({
+      limit: "dataset_bytes_all_accounts",
+      limit_bytes: one * 3,
+      used_bytes: bytesOf("g-0", 10) + bytesOf("g-1", 10) + bytesOf("g-2", 10),
+      dataset_bytes: bytesOf("g-3", 10),
+    });
+    expect(e.message).toContain("dataset_bytes_all_accounts");
+    expect(await h.ctx.store.datasets.bytesOf(accounts[3]!.account_id)).toBe(0);
+    // the operator still may store
+    await h.createDataset(cities(10, "op-g2"));
+  });
+
+  it("concurrent uploads of several accounts do not all pass the all-accounts bound", async () => {
+    const one = bytesOf("k-0", 10);
+    const h = await open({ datasetBytesAllAccounts: one * 2 });
+    const ps = [];
+    for (let i = 0; i < 5; i++) ps.push(await h.principal(`all-k${i}`));
+    const results = await Promise.allSettled(ps.map((p, i) => h.real.createDataset(p, cities(10, `k-${i}`))));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(2);
+  });
+
+  it("defaults to 8 GiB for all accounts and refuses a bad option", async () => {
+    expect(DEFAULT_DATASET_BYTES_ALL_ACCOUNTS).toBe(8 * 1024 * 1024 * 1024);
+    const h = await open();
+    expect(h.ctx.datasetBytesAllAccounts).toBe(DEFAULT_DATASET_BYTES_ALL_ACCOUNTS);
+    expect((await rejection(open({ datasetBytesAllAccounts: 1.5 }))).details).toMatchObject({
+      field: "datasetBytesAllAccounts",
     });
   });
 });

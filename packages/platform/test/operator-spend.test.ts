@@ -252,6 +252,73 @@ describe("immediate receipt anchors are budgeted per account", () => {
   }, 180_000);
 });
 
+describe("immediate receipt anchors are budgeted for all accounts together", () => {
+  it("N+1 finalizes by 2 accounts under an all-accounts budget of N send N operator transactions; the last receipt stays pending and is anchored later (probe11 O4)", async () => {
+    const dc = devChain();
+    const signer = 17;
+    const clock = manualClock((await latestBlockTime(dc)) * 1000);
+    const platform = await openTemp({
+      clock: clock.now,
+      chain: chainConfig(dc, signer),
+      receiptAnchoring: "immediate",
+      immediateAnchorQuota: { count: 20, periodMs: 3_600_000, allAccountsCount: 3 },
+    });
+    const nonce = () => dc.publicClient.getTransactionCount({ address: dc.accounts[signer]!.address });
+    try {
+      const { slug } = await publishCities(platform, "immediate-budget-all");
+      const p = await platform.principal("imm-all-p");
+      const q = await platform.principal("imm-all-q");
+      const finalizeAs = async (who: typeof p, agentId: string) => {
+        const run = await platform.real.startRun(who, slug, agentId);
+        clock.advance(1000);
+        return platform.real.finalize(who, run.run.id);
+      };
+      const before = await nonce();
+      const finals = [];
+      finals.push(await finalizeAs(p, "ia-p1"));
+      finals.push(await finalizeAs(q, "ia-q1"));
+      finals.push(await finalizeAs(p, "ia-p2"));
+      finals.push(await finalizeAs(q, "ia-q2"));
+      expect(await nonce()).toBe(before + 3); // N = 3 immediate anchors for both accounts, not 4
+      expect(finals.map((f) => f.receipt_anchor_status)).toEqual([
+        "anchored",
+        "anchored",
+        "anchored",
+        "pending",
+      ]);
+      expect((await platform.real.pendingAnchors(slug)).map((a) => a.digest)).toEqual([
+        finals[3]!.receipt_hash,
+      ]);
+      // nothing is lost: the pending receipt is anchored by `anchor` (or the award)
+      await platform.real.anchorPendingReceipts(slug);
+      expect(await platform.real.pendingAnchors(slug)).toEqual([]);
+      for (const f of finals) expect(await platform.chain!.findAnchor(f.receipt_hash)).not.toBeNull();
+      // once the period has passed, finalizes anchor at once again
+      clock.advance(3_600_000);
+      const r = await platform.real.startRun(q, slug, "ia-q1");
+      clock.advance(1000);
+      expect((await platform.real.finalize(q, r.run.id)).receipt_anchor_status).toBe("anchored");
+    } finally {
+      await platform.close();
+    }
+  }, 180_000);
+
+  it("defaults to 200 for all accounts; a bad allAccountsCount is refused at open, naming it", async () => {
+    const { DEFAULT_IMMEDIATE_ANCHOR_QUOTA } = await import("../src/runs.js");
+    expect(DEFAULT_IMMEDIATE_ANCHOR_QUOTA).toMatchObject({ count: 20, allAccountsCount: 200 });
+    const e = await openTemp({
+      immediateAnchorQuota: { count: 2, periodMs: 1000, allAccountsCount: 0 },
+    }).then(
+      (h) => h.close().then(() => null),
+      (x: unknown) => x,
+    );
+    expect(e).toMatchObject({
+      code: "invalid_option",
+      details: { field: "immediateAnchorQuota.allAccountsCount" },
+    });
+  });
+});
+
 describe("commitment anchors are batched", () => {
   it("9 publishes from 3 accounts cost ceil(9/maxBatch) operator transactions at the flush; pending in the answer, the detail's anchor once mined", async () => {
     await onChain(13, { flushMs: 3_600_000, maxBatch: 4 }, async ({ platform, nonce }) => {

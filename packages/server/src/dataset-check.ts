@@ -88,6 +88,8 @@ function startWorker(): Worker {
 interface QueuedJob {
   job: DatasetJob;
   bytes: Uint8Array;
+  /** How many jobs went to the worker while this one was at the head of its account's queue. */
+  passed: number;
   resolve(v: unknown): void;
   reject(e: Error): void;
 }
@@ -95,11 +97,17 @@ interface QueuedJob {
 /**
  * A pool of one worker thread running {@link checkDatasetBytes}, started on first use and restarted
  * after it dies. One job at a time is in the worker; the others wait here, in one queue per account,
- * and the next job is taken from the waiting account served least recently (an account with nothing
- * served yet first): one account's long queue of large bodies holds another account's job behind at
- * most the job in the worker (probe10 R14: an author's 10-row upload waited 3.8 s behind another
- * account's 8 validations). The worker does not keep the process alive.
+ * and the next job is the smallest body among the heads of the account queues (ties: the account served
+ * least recently, an account with nothing served yet first): one account's long queue of large bodies
+ * holds another account's job behind at most the job in the worker (probe10 R14: an author's 10-row
+ * upload waited 3.8 s behind another account's 8 validations), and so do large bodies of many accounts
+ * (probe11 O6: 8.2 s behind one 16 MB validation from each of 12 accounts). A head passed over
+ * {@link MAX_PASSED} times goes next whatever its size (the least recently served such account first),
+ * so a stream of small bodies cannot hold a large one for ever. The worker does not keep the process alive.
  */
+/** How many other jobs may go to the worker before a waiting head goes next whatever its size. */
+export const MAX_PASSED = 32;
+
 export class DatasetChecker {
   private worker: Worker | null = null;
   private next = 0;
@@ -140,26 +148,39 @@ export class DatasetChecker {
   private run(job: DatasetJob, bytes: Uint8Array, account: string): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const queue = this.queues.get(account);
-      const queued = { job, bytes, resolve, reject };
+      const queued = { job, bytes, passed: 0, resolve, reject };
       if (queue) queue.push(queued);
       else this.queues.set(account, [queued]);
       this.pump();
     });
   }
 
-  /** Sends the next job to the worker when it has none: the waiting account served least recently. */
+  /**
+   * Sends the next job to the worker when it has none: among the heads of the account queues, one passed
+   * over {@link MAX_PASSED} times, else the smallest body; ties: the account served least recently.
+   */
   private pump(): void {
     if (this.pending.size > 0 || this.queues.size === 0) return;
     for (const a of this.served.keys()) if (!this.queues.has(a)) this.served.delete(a);
     let account = "";
-    let best = Infinity;
-    for (const a of this.queues.keys()) {
-      const t = this.served.get(a) ?? -1;
-      if (t < best) [account, best] = [a, t];
+    let best: [number, number, number] = [Infinity, Infinity, Infinity];
+    for (const [a, q] of this.queues) {
+      const head = q[0]!;
+      const key: [number, number, number] = [
+        head.passed >= MAX_PASSED ? 0 : 1,
+        head.passed >= MAX_PASSED ? 0 : head.bytes.byteLength,
+        this.served.get(a) ?? -1,
+      ];
+      if (
+        key[0] < best[0] ||
+        (key[0] === best[0] && (key[1] < best[1] || (key[1] === best[1] && key[2] < best[2])))
+      )
+        [account, best] = [a, key];
     }
     const queue = this.queues.get(account)!;
     const { job, bytes, resolve, reject } = queue.shift()!;
     if (queue.length === 0) this.queues.delete(account);
+    for (const q of this.queues.values()) if (q !== queue) q[0]!.passed++;
     this.served.set(account, ++this.tick); // kept while the account has jobs waiting
     const w = this.started();
     const id = ++this.next;

@@ -9,7 +9,7 @@ import type { Principal } from "@bench-bounty/platform";
 import type { Domain } from "../src/index.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { platformDomain, serveApp, type ListeningServer } from "../src/index.js";
-import { DatasetChecker } from "../src/dataset-check.js";
+import { DatasetChecker, MAX_PASSED } from "../src/dataset-check.js";
 import { call, register, useLive, type Exchange } from "./helpers.js";
 
 const live = useLive();
@@ -145,6 +145,53 @@ describe("the dataset dry run runs off the event loop", () => {
       checker.check(body("b3"), "acct-b").then(() => again.push("b3")),
     ]);
     expect(again).toEqual(["a6", "b3", "a7"]);
+    await checker.close();
+  }, 60_000);
+
+  it("the smallest waiting body goes next: a small job queued after large ones of several accounts runs right after the current one (probe11 O6)", async () => {
+    const checker = new DatasetChecker();
+    const order: string[] = [];
+    const body = (name: string, pad = 0) =>
+      new TextEncoder().encode(JSON.stringify({ name, note: "p".repeat(pad), rows: [] }));
+    const jobs: Promise<unknown>[] = [];
+    // the padded bodies are refused (an unknown member): only the order matters here
+    const done = (name: string) => () => order.push(name);
+    const queue = (account: string, name: string, pad = 0) =>
+      jobs.push(checker.check(body(name, pad), account).then(done(name), done(name)));
+    queue("acct-0", "first", 200_000); // in the worker when the others come
+    for (let i = 1; i <= 8; i++) queue(`acct-${i}`, `large${i}`, 200_000);
+    queue("acct-small", "small");
+    await Promise.all(jobs);
+    expect(order.slice(0, 2)).toEqual(["first", "small"]);
+    // equal sizes: the accounts in the order they came (none served yet)
+    expect(order.slice(2)).toEqual([
+      "large1",
+      "large2",
+      "large3",
+      "large4",
+      "large5",
+      "large6",
+      "large7",
+      "large8",
+    ]);
+    await checker.close();
+  }, 60_000);
+
+  it(`a large body passed over ${MAX_PASSED} times goes next whatever comes after it`, async () => {
+    const checker = new DatasetChecker();
+    const order: string[] = [];
+    const body = (name: string, pad = 0) =>
+      new TextEncoder().encode(JSON.stringify({ name, note: "p".repeat(pad), rows: [] }));
+    const jobs: Promise<unknown>[] = [];
+    // the padded bodies are refused (an unknown member): only the order matters here
+    const done = (name: string) => () => order.push(name);
+    const queue = (account: string, name: string, pad = 0) =>
+      jobs.push(checker.check(body(name, pad), account).then(done(name), done(name)));
+    queue("acct-first", "first");
+    queue("acct-large", "large", 100_000);
+    for (let i = 0; i < MAX_PASSED + 10; i++) queue(`acct-s${i}`, `s${i}`);
+    await Promise.all(jobs);
+    expect(order.indexOf("large")).toBe(MAX_PASSED + 1);
     await checker.close();
   }, 60_000);
 });

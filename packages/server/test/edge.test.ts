@@ -5,7 +5,7 @@
  */
 import { PlatformError } from "@bench-bounty/platform";
 import { request as httpRequest } from "node:http";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import {
   createApp,
   DEFAULT_BASE_URL,
@@ -481,6 +481,23 @@ describe("OpenAPI", () => {
     const submitOp = r.json.paths["/api/v1/benchmarks/runs/{run_id}/submissions"].post;
     expect(JSON.stringify(submitOp.requestBody)).toContain("SubmitBody");
     expect(r.json.components.schemas.SubmitBody.properties.answers.type).toBe("array");
+  });
+  it("builds and serialises the document once: the same bytes and ETag every time, 304 on If-None-Match (probe11 O8)", async () => {
+    const app = createApp({ domain: platformDomain(live.platform) });
+    const build = vi.spyOn(app, "getOpenAPI31Document");
+    const a = await app.request("/api/v1/openapi.json");
+    const b = await app.request("/api/v1/openapi.json");
+    expect(a.status).toBe(200);
+    expect(a.headers.get("content-type")).toContain("application/json");
+    const bytesA = Buffer.from(await a.arrayBuffer());
+    expect(Buffer.from(await b.arrayBuffer()).equals(bytesA)).toBe(true);
+    expect((JSON.parse(bytesA.toString("utf8")) as { openapi: string }).openapi).toBe("3.1.0");
+    const etag = a.headers.get("etag");
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+    expect(b.headers.get("etag")).toBe(etag);
+    const again = await app.request("/api/v1/openapi.json", { headers: { "if-none-match": etag! } });
+    expect(again.status).toBe(304);
+    expect(build).toHaveBeenCalledTimes(1);
   });
 });
 

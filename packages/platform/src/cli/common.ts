@@ -259,6 +259,8 @@ export interface OpenPlatformOptions {
   agentQuota?: AgentQuota;
   /** Bytes of dataset rows one account may keep stored (`serve`: `--dataset-bytes-per-account`); default the platform's. */
   datasetBytesPerAccount?: number;
+  /** Bytes of dataset rows all accounts may keep stored together (`serve`: `--dataset-bytes-all`); default the platform's. */
+  datasetBytesAllAccounts?: number;
 }
 
 /**
@@ -289,6 +291,9 @@ export async function openStore(
     ...(more.agentQuota ? { agentQuota: more.agentQuota } : {}),
     ...(more.datasetBytesPerAccount !== undefined
       ? { datasetBytesPerAccount: more.datasetBytesPerAccount }
+      : {}),
+    ...(more.datasetBytesAllAccounts !== undefined
+      ? { datasetBytesAllAccounts: more.datasetBytesAllAccounts }
       : {}),
   };
   const url = process.env.DATABASE_URL;

@@ -52,6 +52,21 @@ export class DatasetsTable extends TableModule {
   }
 
   /**
+   * The bytes stored in the datasets of every owner but `except` (the operator's account): the bound on
+   * all accounts together (probe11 O5). With `lock` it first takes the lock `dataset-bytes:all` until the
+   * transaction ends, so two uploads of different accounts do not both pass that bound.
+   */
+  async bytesOfAll(except: string, opts: { lock?: boolean } = {}): Promise<number> {
+    if (opts.lock) await this.advisoryLock("dataset-bytes:all");
+    const r = await this.db
+      .selectFrom("datasets")
+      .select((eb) => eb.fn.sum<number | string | null>("stored_bytes").as("bytes"))
+      .where("owner_account_id", "!=", except)
+      .executeTakeFirst();
+    return Number(r?.bytes ?? 0);
+  }
+
+  /**
    * Inserts a dataset and its rows unless the id exists (call inside a transaction).
    * @returns true when inserted, false when the dataset was there already (same id: same content)
    */

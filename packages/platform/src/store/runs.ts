@@ -151,6 +151,20 @@ export class RunsTable extends TableModule {
     return Number(r.n);
   }
 
+  /**
+   * How many runs all accounts but `except` (the operator's) finalized at or after `sinceMs` (the
+   * all-accounts immediate-anchor budget, `ImmediateAnchorQuota.allAccountsCount`).
+   */
+  async finalizedSinceAll(except: string, sinceMs: number): Promise<number> {
+    const r = await this.db
+      .selectFrom("runs")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("account_id", "!=", except)
+      .where("finalized_at_ms", ">=", sinceMs)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
   /** How many attempts the agent has started on a benchmark. */
   async attempts(slug: string, agentId: string): Promise<number> {
     const { rows } = await this.compiled("runs.attempts", [slug, agentId], () =>
