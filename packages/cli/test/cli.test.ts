@@ -27,7 +27,9 @@ describe("bench-bounty CLI (composed)", () => {
   it("--help names the --receipt-anchoring default each command really uses (probe11 O14)", () => {
     // commander wraps the help to the terminal's width: compare with the line breaks folded
     const help = (args: string[]) => cli([...args, "--help"]).stdout.replace(/\s+/g, " ");
-    expect(help(["serve"])).toContain('--receipt-anchoring <mode> anchor each receipt at finalize, or batch them (anchor) (choices: "immediate", "batch", default: "batch")');
+    expect(help(["serve"])).toContain(
+      '--receipt-anchoring <mode> anchor each receipt at finalize, or batch them (anchor) (choices: "immediate", "batch", default: "batch")',
+    );
     expect(help(["run"])).toContain('(choices: "immediate", "batch", default: "immediate")');
   });
 

@@ -176,9 +176,11 @@ export function checkAgentRegistration(
 ): AgentSettings {
   checkAgentId(agentId);
   assertMayOwnAgents(p);
+  // null is "none given", never written: a set address is replaced, never cleared (a ranked agent
+  // clearing it would block the whole award, probe11 O1)
   const addr =
     settings.withdrawal_address === undefined || settings.withdrawal_address === null
-      ? settings.withdrawal_address
+      ? undefined
       : checkWithdrawalAddress(ctx, settings.withdrawal_address);
   return {
     ...(addr !== undefined ? { withdrawal_address: addr } : {}),

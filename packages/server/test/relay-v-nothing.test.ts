@@ -65,17 +65,17 @@ describe("a relay that loses the race to the winner's own claim (probe11 O13)", 
     });
 
   it("a NothingToClaim revert at simulation is 409 no_credit", async () => {
-    const e = await relayRead("claimWithSig", signer.address, 1n, () => Promise.reject(revert("NothingToClaim"))).catch(
-      (x: unknown) => x,
-    );
+    const e = await relayRead("claimWithSig", signer.address, 1n, () =>
+      Promise.reject(revert("NothingToClaim")),
+    ).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(EdgeError);
     expect(e).toMatchObject({ code: "no_credit", details: { path: "$.account", bounty_id: "1" } });
   });
 
   it("any other revert stays chain_error naming it", async () => {
-    const e = await relayRead("claimWithSig", signer.address, 1n, () => Promise.reject(revert("UnknownBounty"))).catch(
-      (x: unknown) => x,
-    );
+    const e = await relayRead("claimWithSig", signer.address, 1n, () =>
+      Promise.reject(revert("UnknownBounty")),
+    ).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(PlatformError);
     expect(e).toMatchObject({ code: "chain_error", details: { revert: "UnknownBounty" } });
   });
