@@ -288,6 +288,7 @@ export interface ServeCommandOptions {
 export function registerServeCommand(program: Command, opts: ServeCommandOptions = {}): void {
   storeOptions(
     program.command("serve").description("serve the platform over HTTP: REST API, MCP, evidence door"),
+    { receiptAnchoring: "batch" }, // serve batches receipt anchors; `--help` says so (probe11 O14)
   )
     .addOption(new Option("--port <port>", "TCP port (0: any free port)").env("PORT").default("8787"))
     .addOption(new Option("--host <host>", "bind address").env("HOST").default("127.0.0.1"))
@@ -354,14 +355,13 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         "stop when the process that started this one dies (for scripts that spawn serve; on by itself under npm, npx and pnpm)",
       ),
     )
-    .action(async (o: ServeOpts, cmd: Command) => {
+    .action(async (o: ServeOpts) => {
       try {
         const port = portOf(o.port);
         const shownIndexer = publicIndexerOf(o);
         const shownRpc = publicRpcOf(o);
-        // serve batches receipt anchors unless `--receipt-anchoring immediate` is given explicitly
-        const batched =
-          cmd.getOptionValueSource("receiptAnchoring") === "default" || o.receiptAnchoring === "batch";
+        // serve batches receipt anchors (the option's default here) unless `--receipt-anchoring immediate`
+        const batched = o.receiptAnchoring === "batch";
         const { platform, database } = await openForServe(o, opts.faults, batched);
         // Loaded here, not at the bin's start: every other command stays as fast as before.
         const {

@@ -24,6 +24,15 @@ describe("bench-bounty CLI (composed)", () => {
     }
   });
 
+  it("--help names the --receipt-anchoring default each command really uses (probe11 O14)", () => {
+    // commander wraps the help to the terminal's width: compare with the line breaks folded
+    const help = (args: string[]) => cli([...args, "--help"]).stdout.replace(/\s+/g, " ");
+    expect(help(["serve"])).toContain(
+      '--receipt-anchoring <mode> anchor each receipt at finalize, or batch them (anchor) (choices: "immediate", "batch", default: "batch")',
+    );
+    expect(help(["run"])).toContain('(choices: "immediate", "batch", default: "immediate")');
+  });
+
   it("verifies the shared vector pack offline and names the policy", () => {
     const res = cli(["verify", smallPack, "--policy", "offline", "--json"]);
     expect(res.status).toBe(0);

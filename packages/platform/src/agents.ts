@@ -2,7 +2,8 @@
  * Agents (issue 13 item 5, issue 15 item 2): an account registers its agents and alone changes them.
  * `withdrawal_address` (SPEC 7: where the award credits a winner) is set by the owner only, must be a
  * valid address (mixed case only with a correct EIP-55 checksum), and is refused when it is the zero
- * address or one of the platform's own contracts (the bounty contract, the anchor registry, the token):
+ * address, a precompile (0x1-0x1ff), an OP-stack predeploy (0x4200...0000-0x4200...00ff) or one of the
+ * platform's own contracts (the bounty contract, the anchor registry, the token):
  * credit sent there could never be claimed.
  */
 import { isAddress, zeroAddress } from "viem";
@@ -110,11 +111,22 @@ export function knownContracts(ctx: PlatformContext): string[] {
 }
 
 /**
+ * The highest address refused as a precompile: 0x1-0x1ff covers Ethereum's precompiles (0x01-0x11 and
+ * those to come) and the chains' own precompile ranges there (e.g. RIP-7212 P256VERIFY at 0x100). No
+ * account or contract that can sign or call `claim` lives there (probe11 O11).
+ */
+export const MAX_PRECOMPILE = 0x1ffn;
+/** The OP-stack predeploy range (Base, Optimism): 0x4200...0000-0x4200...00ff (WETH is ...0006). */
+export const OP_PREDEPLOY_FIRST = 0x4200000000000000000000000000000000000000n;
+export const OP_PREDEPLOY_LAST = 0x42000000000000000000000000000000000000ffn;
+
+/**
  * Checks an address credit is paid to (an agent's withdrawal address, a relayed claim's `to`);
  * returns it lowercase (the form the pack uses).
  * @param field the input's name for it, named in the refusal (`withdrawal_address`, `to`)
  * @throws PlatformError `invalid_withdrawal_address` (`details.field` the field, `details.path`
- *   `$.<field>`, `details.reason` `not_an_address` | `bad_checksum` | `zero_address` | `platform_contract`)
+ *   `$.<field>`, `details.reason` `not_an_address` | `bad_checksum` | `zero_address` | `precompile`
+ *   (0x1-0x1ff) | `predeploy` (the OP-stack range 0x4200...0000-0x4200...00ff) | `platform_contract`)
  */
 export function checkWithdrawalAddress(
   ctx: PlatformContext,
@@ -134,6 +146,17 @@ export function checkWithdrawalAddress(
     return refuse("bad_checksum", "mixed-case address with a wrong EIP-55 checksum (check for a typo)");
   const lower = addr.toLowerCase();
   if (lower === zeroAddress) return refuse("zero_address", "the zero address can never claim");
+  const n = BigInt(lower);
+  if (n <= MAX_PRECOMPILE)
+    return refuse(
+      "precompile",
+      `${addr} is a precompile address (0x1-0x${MAX_PRECOMPILE.toString(16)}): it can never claim`,
+    );
+  if (n >= OP_PREDEPLOY_FIRST && n <= OP_PREDEPLOY_LAST)
+    return refuse(
+      "predeploy",
+      `${addr} is an OP-stack predeploy (0x4200000000000000000000000000000000000000-...00ff, e.g. WETH at ...0006 on Base): it can never claim`,
+    );
   if (knownContracts(ctx).includes(lower))
     return refuse("platform_contract", `${addr} is one of the platform's contracts; credit there is lost`);
   return lower;
@@ -153,9 +176,11 @@ export function checkAgentRegistration(
 ): AgentSettings {
   checkAgentId(agentId);
   assertMayOwnAgents(p);
+  // null is "none given", never written: a set address is replaced, never cleared (a ranked agent
+  // clearing it would block the whole award, probe11 O1)
   const addr =
     settings.withdrawal_address === undefined || settings.withdrawal_address === null
-      ? settings.withdrawal_address
+      ? undefined
       : checkWithdrawalAddress(ctx, settings.withdrawal_address);
   return {
     ...(addr !== undefined ? { withdrawal_address: addr } : {}),

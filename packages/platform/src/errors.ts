@@ -36,6 +36,7 @@ export type PlatformErrorCode =
   | "invalid_bounty"
   | "award_not_allowed"
   | "winner_without_withdrawal_address"
+  | "withdrawal_address_required"
   | "chain_error"
   | "agent_failed"
   | "checkpoint_mismatch"

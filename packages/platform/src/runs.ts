@@ -41,7 +41,7 @@ import {
   receiptsVisible,
 } from "./identity/access.js";
 import { isOperator, isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "./identity/principal.js";
-import { assertRoomForAccountOnBenchmark, registerAgent } from "./agents.js";
+import { assertRoomForAccountOnBenchmark, isAuthorAgent, registerAgent } from "./agents.js";
 import { answerPackBytes, MAX_ANSWER_LENGTH, maxRankedRows, packByteLimit } from "./pack-budget.js";
 import { answerAllowanceOf } from "./publish.js";
 import { gradePlan, scoreGraded, type GradedPlanTask } from "./grading.js";
@@ -210,9 +210,39 @@ const CLOCK_NOTE =
   "Wall clock starts now and stops at finalize. Faster runs score higher: the composite blends accuracy with pace via speed_weight.";
 
 /**
- * Starts a run for an agent (registering the agent on first sight).
- * @throws PlatformError `unknown_benchmark`, `benchmark_closed`, `run_in_progress`, `max_attempts_reached`,
- *   `benchmark_full` (a new agent beyond what the award pack can rank), `agent_quota_exceeded`
+ * The one place of the invariant "a row that can be a winner has a withdrawal address" (SPEC 1 `award`:
+ * a winner without one blocks the whole award; probe11 O1: an account whose start named an unseen agent
+ * ranked address-less and `award` refused everyone). On a service with a chain (any benchmark may get a
+ * bounty, even after its runs started) a run of an agent that can win (not the benchmark author's,
+ * SPEC 7.2) does not start without a withdrawal address; once set an address can only be replaced,
+ * never cleared (`checkAgentRegistration`). Refused at start rather than at finalize: a competitor learns
+ * it before doing any work, and nothing is left behind (a new agent is not registered). A chainless
+ * service never awards, so its runs need none.
+ * @throws PlatformError `withdrawal_address_required` naming the field, the agent and how to set it
+ */
+function assertPayable(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  agent: {
+    agent_id: string;
+    owner_account_id: string;
+    is_author_agent: boolean;
+    withdrawal_address: string | null;
+  },
+): void {
+  if (!ctx.chain || agent.withdrawal_address || isAuthorAgent(agent, b.author_account_id)) return;
+  throw new PlatformError(
+    "withdrawal_address_required",
+    `withdrawal_address: agent ${agent.agent_id} has none, and a winner without one would block the whole award; set it first (REST PUT /api/v1/accounts/me/withdrawal-address, MCP set_withdrawal_address, CLI --withdrawal-address), then start`,
+    { field: "withdrawal_address", path: "$.withdrawal_address", agent_id: agent.agent_id },
+  );
+}
+
+/**
+ * Starts a run for an agent (registering the agent on first sight, with the address of the account's
+ * first agent).
+ * @throws PlatformError `unknown_benchmark`, `benchmark_closed`, `withdrawal_address_required`
+ *   ({@link assertPayable}), `run_in_progress`, `max_attempts_reached`, `benchmark_full` (a new agent beyond what the award pack can rank), `agent_quota_exceeded`
  *   (`agents_per_account`, or `agents_per_account_per_benchmark`: a new agent of an account that has
  *   that many agents on the benchmark already, `AgentQuota`)
  */
@@ -230,12 +260,25 @@ export async function startRun(
       status: b.status,
     });
   const known = await ctx.store.agents.get(agentId);
-  if (known) assertAgentOwner(p, known);
-  else {
+  if (known) {
+    assertAgentOwner(p, known);
+    assertPayable(ctx, b, known);
+  } else {
     assertMayOwnAgents(p);
+    // a new agent takes the address of the account's first agent (as `POST /accounts/me/agents` does)
+    const inherited = (await ctx.store.agents.ofAccount(p.account_id))[0]?.withdrawal_address ?? null;
+    assertPayable(ctx, b, {
+      agent_id: agentId,
+      owner_account_id: p.account_id,
+      is_author_agent: false,
+      withdrawal_address: inherited,
+    });
     await assertRoomForAgent(ctx, ctx.store, slug); // again in the transaction below
     await assertRoomForAccountOnBenchmark(ctx, ctx.store, slug, p.account_id); // likewise
-    assertAgentOwner(p, await registerAgent(ctx, p, agentId));
+    assertAgentOwner(
+      p,
+      await registerAgent(ctx, p, agentId, inherited ? { withdrawal_address: inherited } : {}),
+    );
   }
   const tasks = await getTasks(ctx, slug);
   const started = await ctx.store.tx(async (t) => {

@@ -1,4 +1,5 @@
 import { benchmarkBountyAbi } from "@bench-bounty/contracts";
+import { keccak256, toHex } from "viem";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import { Command } from "commander";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -65,7 +66,13 @@ export class Harness {
   async principal(agentId: string): Promise<Principal> {
     let p = this.byAgent.get(agentId);
     if (!p) {
-      const { api_key } = await this.real.createAccount({ name: agentId });
+      // on a chain a run needs a withdrawal address (probe11 O1): each helper account's default agent
+      // gets one of its own, derived from its name (a test that awards sets the ones it checks)
+      const { api_key } = await this.real.createAccount(
+        this.real.chain
+          ? { name: agentId, agent: { agent_id: agentId, withdrawal_address: helperAddress(agentId) } }
+          : { name: agentId },
+      );
       p = await this.real.authenticate(api_key);
       this.byAgent.set(agentId, p);
       this.byAccount.set(p.account_id, p);
@@ -390,4 +397,9 @@ export async function cliAccount(store: string, name: string): Promise<string> {
   const r = await runCli("account", "create", "--name", name, "--store", store);
   expect(r.code, r.err).toBe(0);
   return (JSON.parse(r.out) as { api_key: string }).api_key;
+}
+
+/** A withdrawal address of a test account, derived from its name (never a refused range). */
+export function helperAddress(name: string): string {
+  return `0x${keccak256(toHex(`helper-address:${name}`)).slice(-40)}`;
 }

@@ -172,10 +172,19 @@ describe("owner rules (issue 13 item 5)", () => {
     const lower = "0x52908400098527886e0f7030069857d2e4169ee7";
     const good = "0x52908400098527886E0F7030069857D2E4169EE7";
     expect((await p.registerAgent(alice, "a1", { withdrawal_address: good })).withdrawal_address).toBe(lower);
+    // just past the refused ranges (probe11 O11): accepted
+    for (const edge of ["0x" + "00".repeat(18) + "0200", "0x4200000000000000000000000000000000000100"])
+      expect((await p.setWithdrawalAddress(alice, "a1", edge)).withdrawal_address).toBe(edge);
     const bad = good.replace("E0F7", "e0F7");
     for (const [addr, reason] of [
       [bad, "bad_checksum"],
       ["0x" + "00".repeat(20), "zero_address"],
+      ["0x" + "00".repeat(19) + "01", "precompile"],
+      ["0x" + "00".repeat(18) + "0100", "precompile"],
+      ["0x" + "00".repeat(18) + "01ff", "precompile"],
+      ["0x4200000000000000000000000000000000000000", "predeploy"],
+      ["0x4200000000000000000000000000000000000006", "predeploy"],
+      ["0x42000000000000000000000000000000000000ff", "predeploy"],
       ["0x1234", "not_an_address"],
       [bounty, "platform_contract"],
       [getAddress(registry), "platform_contract"],

@@ -32,6 +32,7 @@ import {
   chainConfig,
   cities,
   cleanup,
+  helperAddress,
   lockPrize,
   manualClock,
   openTemp,
@@ -147,7 +148,12 @@ describe("winners padding every answer to the limit are awarded and verified (re
 
       // the probe's answer, and one byte over the limit, are refused naming answer_text and the limit
       const mallory = await platform.real.authenticate(
-        (await platform.real.createAccount({ name: "mallory" })).api_key,
+        (
+          await platform.real.createAccount({
+            name: "mallory",
+            agent: { agent_id: "mallory", withdrawal_address: helperAddress("mallory") },
+          })
+        ).api_key,
       );
       const run = await platform.real.startRun(mallory, slug, "mallory");
       for (const text of [

@@ -112,6 +112,7 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   bounty_exists: 409,
   award_not_allowed: 409,
   winner_without_withdrawal_address: 409,
+  withdrawal_address_required: 409,
   account_exists: 409,
   award_pending: 409,
   // domain: quotas (the operator's spend per account)

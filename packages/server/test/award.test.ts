@@ -7,6 +7,8 @@
  * (`claimWithSig`): a wrong signer refused before any gas, the winner's signature paid to `to`, a
  * second submission refused.
  */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { zeroAddress } from "viem";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import { serve } from "@hono/node-server";
@@ -144,6 +146,42 @@ describe("award over HTTP on the devchain", { timeout: 120_000 }, () => {
       (await call(u, "POST", `/api/v1/benchmarks/runs/${s.json.run.id}/finalize`, { key: winner.key }))
         .status,
     ).toBe(200);
+
+    // probe11 O1: a griefer's start naming an unseen agent, with no withdrawal address, is refused over
+    // REST and MCP (409 withdrawal_address_required, nothing registered): it never ranks, the award pays
+    const griefer = await register(u, "chain-griefer");
+    const grief = await call(u, "POST", `/api/v1/benchmarks/${slug}/runs`, {
+      key: griefer.key,
+      body: { agent_id: "chain-grief-new" },
+    });
+    expect(grief.status, grief.text).toBe(409);
+    expect(grief.json.error).toMatchObject({
+      code: "withdrawal_address_required",
+      details: { field: "withdrawal_address", agent_id: "chain-grief-new" },
+    });
+    expect(grief.json.error.message).toMatch(/PUT \/api\/v1\/accounts\/me\/withdrawal-address/);
+    const mcp = new Client({ name: "bench-bounty-test", version: "1" });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${u}/mcp/benchmarks/${slug}/http`), {
+        requestInit: { headers: { authorization: `Bearer ${griefer.key}` } },
+      }),
+    );
+    try {
+      const res = await mcp.callTool({
+        name: "benchmark_start_run",
+        arguments: { agent_id: "chain-grief-mcp" },
+      });
+      expect(res.isError).toBe(true);
+      expect((res.structuredContent as any).error).toMatchObject({
+        code: "withdrawal_address_required",
+        details: { field: "withdrawal_address", agent_id: "chain-grief-mcp" },
+      });
+      expect((res.structuredContent as any).error.message).toMatch(/set_withdrawal_address/);
+    } finally {
+      await mcp.close();
+    }
+    const me = await call(u, "GET", "/api/v1/accounts/me", { key: griefer.key });
+    expect(me.json.agents.map((a: any) => a.agent_id)).toEqual([griefer.agent_id]); // nothing registered
 
     await dc.increaseTime(3700);
     t += 3_700_000;

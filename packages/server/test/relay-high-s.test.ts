@@ -16,7 +16,7 @@ const live = useLive();
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 const signer = privateKeyToAccount(`0x${"42".repeat(32)}`);
-const to = "0x00000000000000000000000000000000000000aa" as const;
+const to = "0x00000000000000000000000000000000000a11ce" as const;
 const typed = {
   domain: claimDomain(8453, "0x00000000000000000000000000000000000000bb"),
   types: CLAIM_TYPES,

@@ -72,7 +72,15 @@ export function parseUsdcAmount(v: string): bigint {
   return units;
 }
 
-export function storeOptions(cmd: Command): Command {
+/**
+ * The store, chain and key options of a command. `receiptAnchoring` is the `--receipt-anchoring`
+ * default this command really uses, shown by its `--help` (one source: `serve` batches, the others
+ * anchor each receipt at once; probe11 O14).
+ */
+export function storeOptions(
+  cmd: Command,
+  { receiptAnchoring = "immediate" }: { receiptAnchoring?: "immediate" | "batch" } = {},
+): Command {
   return cmd
     .addOption(
       new Option("--store <dir>", "store directory").env("BENCH_BOUNTY_STORE").default("./.bench-bounty"),
@@ -100,7 +108,7 @@ export function storeOptions(cmd: Command): Command {
     .addOption(
       new Option("--receipt-anchoring <mode>", "anchor each receipt at finalize, or batch them (anchor)")
         .choices(["immediate", "batch"])
-        .default("immediate"),
+        .default(receiptAnchoring),
     )
     .addOption(new Option("--api-key <key>", API_KEY_HELP).env("BENCH_BOUNTY_API_KEY"));
 }

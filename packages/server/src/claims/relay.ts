@@ -7,14 +7,16 @@
  * Nothing is sent before these hold, each refused with its own code: a 65-byte signature is in the
  * canonical low-s form (`invalid_claim_signature` with `reason: "high_s"`, before any chain call:
  * probe10 R8, the high-s twin of a valid signature passed viem's check and the contract's
- * OpenZeppelin `ECDSA` refused it at simulation, 502 `chain_error`); `to` passes the withdrawal-address
+ * OpenZeppelin `ECDSA` refused it at simulation, 502 `chain_error`) and ends in v 27/28, not the
+ * y-parity 0/1 (`reason: "v_not_27_28"`, likewise: probe11 O12); `to` passes the withdrawal-address
  * rule (`invalid_withdrawal_address` naming `$.to`: not the zero address nor one of this platform's
  * contracts); the benchmark has a bounty on
  * this service's chain (`no_bounty`, `no_chain`); the deadline has not passed at the latest block
  * (`claim_expired`); `account` has credit (`no_credit`: a second submission of a used claim ends
  * here); the signature is `account`'s over the current nonce (`invalid_claim_signature`; ECDSA for
  * an EOA, ERC-1271 for a contract wallet, through viem's `verifyTypedData`). Then the call is
- * simulated (a revert is `chain_error` naming the contract's error), sent and awaited.
+ * simulated (a revert is `chain_error` naming the contract's error, but `NothingToClaim`, a claim that
+ * won the race since the credit check, is `no_credit`), sent and awaited.
  * Submissions are serialised in this process so the operator's nonce sequence has one writer here.
  */
 import { benchmarkBountyAbi, CLAIM_PRIMARY_TYPE, CLAIM_TYPES, claimDomain } from "@bench-bounty/contracts";
@@ -49,12 +51,21 @@ function chainError(what: string, e: unknown): PlatformError {
 const SECP256K1_HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
 /**
- * 422 `invalid_claim_signature` (`reason: "high_s"`) for a 65-byte signature `(r, s, v)` whose `s`
- * is in the upper half of the curve order; other lengths (an ERC-1271 wallet's own format) are left
+ * 422 `invalid_claim_signature` for a 65-byte signature `(r, s, v)` whose last byte is the y-parity
+ * 0 or 1 rather than v 27 or 28 (`reason: "v_not_27_28"`: viem recovers from either, OpenZeppelin's
+ * `ECDSA.tryRecover` refuses any v but 27/28, so the contract reverted at simulation, probe11 O12), or
+ * whose `s` is in the upper half of the curve order (`reason: "high_s"`); other lengths (an ERC-1271 wallet's own format) are left
  * to the signature check. Standard signers (viem, ethers, wallets) always give the low-s form.
  */
 export function assertLowS(signature: `0x${string}`, account: string): void {
   if (signature.length !== 2 + 65 * 2) return;
+  const v = parseInt(signature.slice(2 + 128), 16);
+  if (v === 0 || v === 1)
+    throw new EdgeError(
+      "invalid_claim_signature",
+      `$.signature: the last byte is the y-parity ${v}, not v (27 or 28), which the contract refuses; give v = ${v + 27}`,
+      { path: "$.signature", account, reason: "v_not_27_28" },
+    );
   const s = BigInt(`0x${signature.slice(2 + 64, 2 + 128)}`);
   if (s > SECP256K1_HALF_ORDER)
     throw new EdgeError(
@@ -62,6 +73,31 @@ export function assertLowS(signature: `0x${string}`, account: string): void {
       "$.signature: s is above half the curve order (the malleable high-s form, which the contract refuses); sign again: signers give the low-s form",
       { path: "$.signature", account, reason: "high_s" },
     );
+}
+
+/**
+ * Runs the `claimWithSig` simulation and send: a `NothingToClaim` revert is 409 `no_credit`, the code
+ * of the credit check before it (a claim of the winner's own, mined between that check and the
+ * simulation, took the credit: probe11 O13); any other failure is `chain_error` naming it.
+ */
+export async function relayRead<T>(
+  what: string,
+  account: string,
+  bountyId: bigint,
+  fn: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    const err = chainError(what, e);
+    if (err.details.revert === "NothingToClaim")
+      throw new EdgeError(
+        "no_credit",
+        `${account} has no credit in bounty ${bountyId} (claimed while this relay was checked)`,
+        { path: "$.account", account, bounty_id: bountyId.toString() },
+      );
+    throw err;
+  }
 }
 
 /** The `relayClaim` operation of the Domain over a platform with a chain. */
@@ -156,7 +192,7 @@ export function relayClaimOp(platform: Platform) {
             bounty_id: bountyId.toString(),
           },
         );
-      const receipt = await read("claimWithSig", async () => {
+      const receipt = await relayRead("claimWithSig", input.account, bountyId, async () => {
         const { request } = await client.simulateContract({
           account: chain.wallet.account,
           address: bounty,
