@@ -919,7 +919,9 @@ export async function receiptOf(
 
 /**
  * Anchors every pending digest of a kind for a benchmark with one `anchorMany` (or `anchor` for one)
- * and records the evidence.
+ * and records the evidence. For receipts, the receipts of runs finalized while the store had no chain
+ * (`receipt_anchor_status: "off_chain"`: no pending row) are queued first, so `anchor` and the award
+ * anchor them once a chain is configured (probe12 P2: a bounty attached later could never be awarded).
  * @returns evidence by digest (the newly anchored ones)
  * @throws PlatformError `no_chain`, `chain_error`
  */
@@ -929,9 +931,18 @@ export async function anchorPending(
   kind: "receipt" | "commitment" | "pack",
 ): Promise<Record<string, AnchorEvidence>> {
   if (!ctx.chain) throw new PlatformError("no_chain", "no chain configured", {});
+  if (kind === "receipt") await queueOffChainReceipts(ctx, slug);
   const digests = (await ctx.store.anchors.pending(slug, kind)).map((r) => r.digest);
   const evs = await anchorDigests(ctx, digests, kind);
   return Object.fromEntries(digests.map((d, i) => [d, evs[i]!]));
+}
+
+/** Queues (as pending) the receipt of every finalized run of a benchmark that has no anchor row yet. */
+async function queueOffChainReceipts(ctx: PlatformContext, slug: string): Promise<void> {
+  const at = isoMillis(ctx.clock());
+  for (const r of await listRuns(ctx, slug))
+    if (r.status === "finalized" && r.receipt_hash && !(await anchorOf(ctx, r.receipt_hash)))
+      await ctx.store.anchors.addPending(r.receipt_hash, "receipt", slug, at);
 }
 
 /** A digest waiting to be anchored (a chain outage, batched anchoring): `anchor` retries these. */

@@ -432,6 +432,38 @@ describe("award on the local Base profile", () => {
     }
   }, 120_000);
 
+  it("receipts finalized while the store had no chain are anchored by `anchor` once a chain is configured (probe12 P2)", async () => {
+    const dc = devChain();
+    const { clock } = await chainClock(dc);
+    const dir = tempDir();
+    const offChain = await openAt({ dir, clock: clock.now });
+    let finals;
+    try {
+      const { slug } = await publishCities(offChain, 6, "offchain", "Off chain");
+      finals = [];
+      for (const id of ["o1", "o2"])
+        finals.push({
+          slug,
+          f: (await runBenchmark(await offChain.backend(id), slug, id, agent(clock, 10))).finalized!,
+        });
+      expect(finals.map((x) => x.f.receipt_anchor_status)).toEqual(["off_chain", "off_chain"]);
+    } finally {
+      await offChain.close();
+    }
+    const onChain = await openAt({ dir, clock: clock.now, chain: chainConfig(dc, 7) });
+    try {
+      const slug = finals[0]!.slug;
+      const anchored = await onChain.anchorPendingReceipts(slug);
+      for (const { f } of finals) {
+        expect(anchored[f.receipt_hash]).toBeDefined();
+        expect(await onChain.chain!.findAnchor(f.receipt_hash)).toEqual(anchored[f.receipt_hash]);
+      }
+      expect(await onChain.anchorPendingReceipts(slug)).toEqual({});
+    } finally {
+      await onChain.close();
+    }
+  }, 120_000);
+
   it("a crash between sending the award and recording it as sent: the door adopts the on-chain award and serves its pack; award adopts it without paying twice (issue 13 re-probe F4)", async () => {
     const dc = devChain();
     const { now: chainNow, clock } = await chainClock(dc);
