@@ -427,7 +427,7 @@ export async function publishBenchmark(
   if (anchor !== null || !ctx.chain) {
     // nothing to send
   } else if (ctx.anchorBatcher) ctx.anchorBatcher.notify();
-  else {
+  else if (await mayAnchorCommitmentNow(ctx, author, createdAt)) {
     try {
       anchor = await anchorCommitment(ctx, slug);
     } catch (e) {
@@ -451,6 +451,28 @@ export async function publishBenchmark(
     config,
     disclosure: DISCLOSURE,
   };
+}
+
+/**
+ * Whether a publish (committed, created at `createdAt`) may send its commitment anchor at once in
+ * `immediate` mode: the benchmarks published by all accounts but the operator's within the period of
+ * the `ImmediateAnchorQuota` (`runs.ts`), this one included, are at most its `allAccountsCount` (the
+ * account's own count is bounded by the publish quota). Past it the commitment stays pending, as
+ * after a failed anchor: the next `anchor <slug>` or the award anchors it (probe12 P3: 20 publishes
+ * per account times free accounts, one operator transaction each).
+ */
+async function mayAnchorCommitmentNow(
+  ctx: PlatformContext,
+  p: Principal,
+  createdAt: string,
+): Promise<boolean> {
+  const all = ctx.immediateAnchorQuota?.allAccountsCount;
+  if (all === undefined || isOperatorAccount(p.account_id)) return true;
+  const since = isoMillis(Date.parse(createdAt) - ctx.immediateAnchorQuota!.periodMs + 1);
+  return (
+    (await ctx.store.benchmarks.createdSince(since, all + 1, { notAuthor: OPERATOR_ACCOUNT_ID })).length <=
+    all
+  );
 }
 
 /**

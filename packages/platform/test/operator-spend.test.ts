@@ -303,6 +303,41 @@ describe("immediate receipt anchors are budgeted for all accounts together", () 
     }
   }, 180_000);
 
+  it("immediate commitment anchors: N+1 publishes by 2 accounts under an all-accounts budget of N send N operator transactions; the last commitment stays pending and is anchored later (probe12 P3)", async () => {
+    const dc = devChain();
+    const signer = 18;
+    const clock = manualClock((await latestBlockTime(dc)) * 1000);
+    const platform = await openTemp({
+      clock: clock.now,
+      chain: chainConfig(dc, signer),
+      receiptAnchoring: "immediate",
+      immediateAnchorQuota: { count: 20, periodMs: 3_600_000, allAccountsCount: 2 },
+    });
+    const nonce = () => dc.publicClient.getTransactionCount({ address: dc.accounts[signer]!.address });
+    try {
+      const before = await nonce();
+      const pubs = [];
+      for (const [by, tag] of [
+        ["cm-all-p", "commit-all-1"],
+        ["cm-all-q", "commit-all-2"],
+        ["cm-all-p", "commit-all-3"],
+      ] as const) {
+        pubs.push(await publishCities(platform, tag, { by }));
+        clock.advance(1000);
+      }
+      expect(await nonce()).toBe(before + 2); // N = 2 immediate anchors for both accounts, not 3
+      expect(pubs.map((b) => b.commitment_anchor_status)).toEqual(["anchored", "anchored", "pending"]);
+      expect((await platform.real.pendingAnchors(pubs[2]!.slug)).map((a) => a.digest)).toEqual([
+        pubs[2]!.commit_root,
+      ]);
+      // nothing is lost: `anchor` (or the award) anchors it
+      await platform.real.anchorCommitment(pubs[2]!.slug);
+      expect(await platform.chain!.findAnchor(pubs[2]!.commit_root)).not.toBeNull();
+    } finally {
+      await platform.close();
+    }
+  }, 180_000);
+
   it("defaults to 200 for all accounts; a bad allAccountsCount is refused at open, naming it", async () => {
     const { DEFAULT_IMMEDIATE_ANCHOR_QUOTA } = await import("../src/runs.js");
     expect(DEFAULT_IMMEDIATE_ANCHOR_QUOTA).toMatchObject({ count: 20, allAccountsCount: 200 });
