@@ -110,8 +110,13 @@ export function publicUrlRemoved(url: string): string[] {
  * on) may not carry, in words naming the part and never its value: an http(s) origin with an optional
  * path is all it may be. Userinfo, a query or a fragment would be served whole to anyone, and the API
  * path appended after them makes a URL that does not work (probe11 O10).
- * @returns `"not an http(s) URL"`, `"userinfo"`, `"a query"` or `"a fragment"` (the first found), or
- *   `undefined` when the URL is a usable base
+ * It must also be exactly the canonical text of its parsed form (no surrounding spaces, lower-case
+ * scheme and host, no dot segments: a trailing `/` may be left off) with a path of the shell-safe
+ * characters `A-Za-z0-9._~/%-`, because it is pasted as given into the shell commands agents are
+ * told to run (probe12 P5: `$(...)`, `"><` were served verbatim).
+ * @returns `"not an http(s) URL"`, `"userinfo"`, `"a query"`, `"a fragment"`, or the words naming a
+ *   non-canonical form or unsafe path characters (the first found), or `undefined` when the URL is a
+ *   usable base
  */
 export function publicBaseUrlFault(url: string): string | undefined {
   let u: URL;
@@ -127,6 +132,13 @@ export function publicBaseUrlFault(url: string): string | undefined {
   const query = url.indexOf("?");
   if (u.search !== "" || (query >= 0 && (hash < 0 || query < hash))) return "a query";
   if (u.hash !== "" || hash >= 0) return "a fragment";
+  // It is pasted into the shell commands of `how_to_compete` as given (probe12 P5): only its
+  // canonical text, with a path of shell-safe characters, can be.
+  if (url.trim() !== url) return "leading or trailing spaces";
+  const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "");
+  if (/[^A-Za-z0-9._~/%-]/.test(path)) return "characters in its path outside A-Za-z0-9._~/%-";
+  if (url !== u.href && `${url}/` !== u.href)
+    return "a form other than its canonical text (upper case in the scheme or host, a default port, dot segments or encoding): give it as the URL parser writes it";
   return undefined;
 }
 

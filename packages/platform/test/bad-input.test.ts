@@ -325,6 +325,42 @@ describe("chain options are checked before the store or the network", () => {
     expect(r.err).not.toMatch(/public-url/);
   });
 
+  it("--public-url must be its canonical text with a shell-safe path: it is pasted into shell commands (probe12 P5)", async () => {
+    const store = join(tempDir(), "st");
+    for (const [url, part] of [
+      [" http://127.0.0.1:9/PUBSP12 ", "leading or trailing spaces"],
+      ['http://127.0.0.1:9/"><script>PUBXSS12', "characters in its path outside"],
+      ["http://127.0.0.1:9/$(touch${IFS}/tmp/PUBPWN12)", "characters in its path outside"],
+      ["http://127.0.0.1:9/$(id)PUBPWN12", "characters in its path outside"],
+      ["HTTP://127.0.0.1:9/../PUBDOT12", "a form other than its canonical text"],
+      ["http://127.0.0.1:9/a/../PUBDOT12", "a form other than its canonical text"],
+      ["http://Bench.Example/PUBHOST12", "a form other than its canonical text"],
+    ] as const) {
+      const r = await runCli("agent", "a1", "--store", store, "--public-url", url);
+      expect(r.code, url).toBe(1);
+      expect(r.err, url).toMatch(
+        new RegExp(
+          `^error: --public-url must be an http\\(s\\) origin with an optional path: it carries ${part}`,
+        ),
+      );
+      expect(r.err + r.out, url).not.toMatch(/PUB(SP|XSS|PWN|DOT|HOST)12/);
+    }
+    vi.stubEnv("BENCH_BOUNTY_PUBLIC_URL", "http://127.0.0.1:9/$(touch${IFS}/tmp/PUBPWN12)");
+    let r = await runCli("agent", "a1", "--store", store);
+    expect(r.err).toMatch(/^error: --public-url .* it carries characters in its path outside/);
+    expect(existsSync(store)).toBe(false);
+    vi.unstubAllEnvs();
+    // a normal path prefix, with or without the trailing slash, and a bare origin are accepted
+    for (const url of [
+      "https://bench.example/bb-1/v_2.x~/",
+      "https://bench.example/bb",
+      "http://127.0.0.1:8080",
+    ]) {
+      r = await runCli("agent", "a1", "--store", store, "--public-url", url);
+      expect(r.err, url).not.toMatch(/public-url/);
+    }
+  });
+
   it("lock on an unknown slug says so before contacting the RPC", async () => {
     vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", KEY);
     vi.stubEnv("BENCH_BOUNTY_AUTHOR_KEY", KEY);

@@ -79,4 +79,39 @@ describe("a relay that loses the race to the winner's own claim (probe11 O13)", 
     expect(e).toBeInstanceOf(PlatformError);
     expect(e).toMatchObject({ code: "chain_error", details: { revert: "UnknownBounty" } });
   });
+
+  const reasonless = () =>
+    new ContractFunctionRevertedError({ abi: benchmarkBountyAbi, functionName: "claimWithSig" });
+
+  it("a reasonless revert while the winner's own claim is pending (credit 0 at `pending`) is 409 no_credit (probe12 P7)", async () => {
+    let asked = 0;
+    const e = await relayRead(
+      "claimWithSig",
+      signer.address,
+      1n,
+      () => Promise.reject(reasonless()),
+      () => {
+        asked++;
+        return Promise.resolve(0n);
+      },
+    ).catch((x: unknown) => x);
+    expect(asked).toBe(1);
+    expect(e).toBeInstanceOf(EdgeError);
+    expect(e).toMatchObject({ code: "no_credit", details: { path: "$.account", bounty_id: "1" } });
+    expect((e as Error).message).toMatch(/pending/);
+  });
+
+  it("a reasonless revert with credit still pending, or a failing re-read, stays chain_error unknown", async () => {
+    for (const pending of [() => Promise.resolve(5n), () => Promise.reject(new Error("rpc down"))]) {
+      const e = await relayRead(
+        "claimWithSig",
+        signer.address,
+        1n,
+        () => Promise.reject(reasonless()),
+        pending,
+      ).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(PlatformError);
+      expect(e).toMatchObject({ code: "chain_error", details: { revert: "unknown" } });
+    }
+  });
 });

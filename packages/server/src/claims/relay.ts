@@ -16,7 +16,8 @@
  * here); the signature is `account`'s over the current nonce (`invalid_claim_signature`; ECDSA for
  * an EOA, ERC-1271 for a contract wallet, through viem's `verifyTypedData`). Then the call is
  * simulated (a revert is `chain_error` naming the contract's error, but `NothingToClaim`, a claim that
- * won the race since the credit check, is `no_credit`), sent and awaited.
+ * won the race since the credit check, is `no_credit`, and so is a reasonless revert while the
+ * credit at the `pending` block is 0: the winner's own claim not yet mined), sent and awaited.
  * Submissions are serialised in this process so the operator's nonce sequence has one writer here.
  */
 import { benchmarkBountyAbi, CLAIM_PRIMARY_TYPE, CLAIM_TYPES, claimDomain } from "@bench-bounty/contracts";
@@ -78,24 +79,33 @@ export function assertLowS(signature: `0x${string}`, account: string): void {
 /**
  * Runs the `claimWithSig` simulation and send: a `NothingToClaim` revert is 409 `no_credit`, the code
  * of the credit check before it (a claim of the winner's own, mined between that check and the
- * simulation, took the credit: probe11 O13); any other failure is `chain_error` naming it.
+ * simulation, took the credit: probe11 O13). A revert without a reason (`unknown`) re-reads the
+ * credit at the `pending` block through `pendingCredit`: 0 there means the winner's own claim is in
+ * the mempool, not yet mined (probe12 P7), and is 409 `no_credit` too. Any other failure (or a failing
+ * re-read) is `chain_error` naming it.
  */
 export async function relayRead<T>(
   what: string,
   account: string,
   bountyId: bigint,
   fn: () => Promise<T>,
+  pendingCredit?: () => Promise<bigint>,
 ): Promise<T> {
   try {
     return await fn();
   } catch (e) {
     const err = chainError(what, e);
-    if (err.details.revert === "NothingToClaim")
-      throw new EdgeError(
-        "no_credit",
-        `${account} has no credit in bounty ${bountyId} (claimed while this relay was checked)`,
-        { path: "$.account", account, bounty_id: bountyId.toString() },
-      );
+    const noCredit = (why: string) =>
+      new EdgeError("no_credit", `${account} has no credit in bounty ${bountyId} (${why})`, {
+        path: "$.account",
+        account,
+        bounty_id: bountyId.toString(),
+      });
+    if (err.details.revert === "NothingToClaim") throw noCredit("claimed while this relay was checked");
+    if (err.details.revert === "unknown" && pendingCredit) {
+      const pending = await pendingCredit().catch(() => undefined);
+      if (pending === 0n) throw noCredit("a claim of it is pending, not yet mined");
+    }
     throw err;
   }
 }
@@ -192,17 +202,30 @@ export function relayClaimOp(platform: Platform) {
             bounty_id: bountyId.toString(),
           },
         );
-      const receipt = await relayRead("claimWithSig", input.account, bountyId, async () => {
-        const { request } = await client.simulateContract({
-          account: chain.wallet.account,
-          address: bounty,
-          abi: benchmarkBountyAbi,
-          functionName: "claimWithSig",
-          args: [bountyId, input.account, input.to, input.deadline, input.signature],
-        });
-        const hash = await chain.wallet.writeContract(request);
-        return client.waitForTransactionReceipt({ hash });
-      });
+      const receipt = await relayRead(
+        "claimWithSig",
+        input.account,
+        bountyId,
+        async () => {
+          const { request } = await client.simulateContract({
+            account: chain.wallet.account,
+            address: bounty,
+            abi: benchmarkBountyAbi,
+            functionName: "claimWithSig",
+            args: [bountyId, input.account, input.to, input.deadline, input.signature],
+          });
+          const hash = await chain.wallet.writeContract(request);
+          return client.waitForTransactionReceipt({ hash });
+        },
+        () =>
+          client.readContract({
+            address: bounty,
+            abi: benchmarkBountyAbi,
+            functionName: "creditOf",
+            args: [bountyId, input.account],
+            blockTag: "pending",
+          }),
+      );
       if (receipt.status !== "success")
         throw new PlatformError(
           "chain_error",
