@@ -2,7 +2,7 @@
  * Agents (issue 13 item 5, issue 15 item 2): an account registers its agents and alone changes them.
  * `withdrawal_address` (SPEC 7: where the award credits a winner) is set by the owner only, must be a
  * valid address (mixed case only with a correct EIP-55 checksum), and is refused when it is the zero
- * address, a precompile (0x1-0x1ff), an OP-stack predeploy (0x4200...0000-0x4200...00ff) or one of the
+ * address, a precompile (0x1-0x1ff), an OP-stack predeploy (0x4200...0000-0x4200...07ff) or one of the
  * platform's own contracts (the bounty contract, the anchor registry, the token):
  * credit sent there could never be claimed.
  */
@@ -116,9 +116,9 @@ export function knownContracts(ctx: PlatformContext): string[] {
  * account or contract that can sign or call `claim` lives there (probe11 O11).
  */
 export const MAX_PRECOMPILE = 0x1ffn;
-/** The OP-stack predeploy range (Base, Optimism): 0x4200...0000-0x4200...00ff (WETH is ...0006). */
+/** The OP-stack predeploy range (Base, Optimism): 0x4200...0000-0x4200...07ff (WETH is ...0006). */
 export const OP_PREDEPLOY_FIRST = 0x4200000000000000000000000000000000000000n;
-export const OP_PREDEPLOY_LAST = 0x42000000000000000000000000000000000000ffn;
+export const OP_PREDEPLOY_LAST = 0x42000000000000000000000000000000000007ffn;
 
 /**
  * Checks an address credit is paid to (an agent's withdrawal address, a relayed claim's `to`);
@@ -126,7 +126,7 @@ export const OP_PREDEPLOY_LAST = 0x42000000000000000000000000000000000000ffn;
  * @param field the input's name for it, named in the refusal (`withdrawal_address`, `to`)
  * @throws PlatformError `invalid_withdrawal_address` (`details.field` the field, `details.path`
  *   `$.<field>`, `details.reason` `not_an_address` | `bad_checksum` | `zero_address` | `precompile`
- *   (0x1-0x1ff) | `predeploy` (the OP-stack range 0x4200...0000-0x4200...00ff) | `platform_contract`)
+ *   (0x1-0x1ff) | `predeploy` (the OP-stack range 0x4200...0000-0x4200...07ff) | `platform_contract`)
  */
 export function checkWithdrawalAddress(
   ctx: PlatformContext,
@@ -155,7 +155,7 @@ export function checkWithdrawalAddress(
   if (n >= OP_PREDEPLOY_FIRST && n <= OP_PREDEPLOY_LAST)
     return refuse(
       "predeploy",
-      `${addr} is an OP-stack predeploy (0x4200000000000000000000000000000000000000-...00ff, e.g. WETH at ...0006 on Base): it can never claim`,
+      `${addr} is an OP-stack predeploy (0x4200000000000000000000000000000000000000-...07ff, e.g. WETH at ...0006 on Base): it can never claim`,
     );
   if (knownContracts(ctx).includes(lower))
     return refuse("platform_contract", `${addr} is one of the platform's contracts; credit there is lost`);
@@ -196,7 +196,8 @@ export function checkAgentRegistration(
  * A new agent past the account's {@link AgentQuota.perAccount} is refused.
  * @throws PlatformError `forbidden` (`agent_owner_only`) for another account's agent or name (in any
  *   case); `invalid_option` (`agent_id`) for an id that differs only in case from the caller's own agent;
- *   `agent_quota_exceeded` (`agents_per_account`)
+ *   `agent_quota_exceeded` (`agents_per_account`); `is_author_agent_locked` for a change of
+ *   `is_author_agent` once the agent has any run (probe12 P1)
  */
 export async function writeAgent(
   ctx: PlatformContext,
@@ -227,6 +228,19 @@ export async function writeAgent(
     isoMillis(ctx.clock()),
   );
   assertAgentOwner(p, stored);
+  if (
+    checked.is_author_agent !== undefined &&
+    checked.is_author_agent !== stored.is_author_agent &&
+    (await t.runs.anyOfAgent(agentId))
+  ) {
+    // probe12 P1: an author agent starts without an address (it takes no money); flipped back to a
+    // competitor after ranking, it would block the whole award (winner_without_withdrawal_address)
+    throw new PlatformError(
+      "is_author_agent_locked",
+      `agent ${agentId} has runs already: its is_author_agent (${String(stored.is_author_agent)}) cannot change any more; register a new agent id instead`,
+      { field: "is_author_agent", agent_id: agentId, is_author_agent: stored.is_author_agent },
+    );
+  }
   return (await t.agents.update(agentId, p.account_id, checked))!;
 }
 
@@ -236,7 +250,8 @@ export async function writeAgent(
  * default agent: account names and agent ids share one namespace, `identity/accounts.ts`).
  * @throws PlatformError `invalid_option` (agent id), `invalid_withdrawal_address`, `forbidden`
  *   (`agent_owner_only` for another account's agent or name, `operator_owns_no_agents` for the operator),
- *   `agent_quota_exceeded` (`agents_per_account`, {@link AgentQuota})
+ *   `agent_quota_exceeded` (`agents_per_account`, {@link AgentQuota}), `is_author_agent_locked` (a
+ *   change of `is_author_agent` once the agent has any run)
  */
 export async function registerAgent(
   ctx: PlatformContext,

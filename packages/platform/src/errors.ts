@@ -54,6 +54,7 @@ export type PlatformErrorCode =
   | "award_pending"
   | "publish_quota_exceeded"
   | "agent_quota_exceeded"
+  | "is_author_agent_locked"
   | "dataset_quota_exceeded";
 
 /** One item of a row-numbered error list: the dataset row (0-based) and the field it concerns. */

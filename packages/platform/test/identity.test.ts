@@ -173,7 +173,7 @@ describe("owner rules (issue 13 item 5)", () => {
     const good = "0x52908400098527886E0F7030069857D2E4169EE7";
     expect((await p.registerAgent(alice, "a1", { withdrawal_address: good })).withdrawal_address).toBe(lower);
     // just past the refused ranges (probe11 O11): accepted
-    for (const edge of ["0x" + "00".repeat(18) + "0200", "0x4200000000000000000000000000000000000100"])
+    for (const edge of ["0x" + "00".repeat(18) + "0200", "0x4200000000000000000000000000000000000800"])
       expect((await p.setWithdrawalAddress(alice, "a1", edge)).withdrawal_address).toBe(edge);
     const bad = good.replace("E0F7", "e0F7");
     for (const [addr, reason] of [
@@ -185,6 +185,9 @@ describe("owner rules (issue 13 item 5)", () => {
       ["0x4200000000000000000000000000000000000000", "predeploy"],
       ["0x4200000000000000000000000000000000000006", "predeploy"],
       ["0x42000000000000000000000000000000000000ff", "predeploy"],
+      // the OP stack reserves 2,048 predeploys (PREDEPLOY_COUNT, probe12 P4)
+      ["0x4200000000000000000000000000000000000100", "predeploy"],
+      ["0x42000000000000000000000000000000000007ff", "predeploy"],
       ["0x1234", "not_an_address"],
       [bounty, "platform_contract"],
       [getAddress(registry), "platform_contract"],

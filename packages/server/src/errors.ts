@@ -118,6 +118,7 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   // domain: quotas (the operator's spend per account)
   publish_quota_exceeded: 429,
   agent_quota_exceeded: 429,
+  is_author_agent_locked: 409,
   // the bytes of stored datasets an account may keep (probe10 R5): no retry frees them
   dataset_quota_exceeded: 413,
   // domain: identity (the platform's principal checks)

@@ -116,6 +116,17 @@ export class RunsTable extends TableModule {
     await this.advisoryLock(`new-agents:${slug}`);
   }
 
+  /** Whether an agent has started any run, on any benchmark (its `is_author_agent` is then fixed, probe12 P1). */
+  async anyOfAgent(agentId: string): Promise<boolean> {
+    const r = await this.db
+      .selectFrom("runs")
+      .select("run_id")
+      .where("agent_id", "=", agentId)
+      .limit(1)
+      .executeTakeFirst();
+    return r !== undefined;
+  }
+
   /** How many agents have started runs on a benchmark. */
   async agentCount(slug: string): Promise<number> {
     const r = await this.db
