@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { serveUrl } from "./serve-process.js";
+import { post, serveUrl } from "./serve-process.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = join(here, "..", "dist", "index.js");
@@ -18,15 +18,6 @@ const children: ReturnType<typeof spawn>[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGTERM");
 });
-
-async function post(base: string, path: string, body: unknown, key?: string) {
-  const r = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(key ? { "x-api-key": key } : {}) },
-    body: JSON.stringify(body),
-  });
-  return { status: r.status, json: (await r.json()) as Record<string, any> };
-}
 
 describe("serve --agents-per-account", { timeout: 90_000 }, () => {
   it("is documented in serve --help", () => {

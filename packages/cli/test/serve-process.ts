@@ -23,3 +23,13 @@ export async function serveUrl(
   }
   throw new Error(`serve did not start: ${out}\n${err}`);
 }
+
+/** POSTs `body` as JSON to a serve under test (with `key` as `x-api-key`); the status and the parsed answer. */
+export async function post(base: string, path: string, body: unknown, key?: string) {
+  const r = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(key ? { "x-api-key": key } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: r.status, json: (await r.json()) as Record<string, any> };
+}

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { serveUrl } from "./serve-process.js";
+import { post, serveUrl } from "./serve-process.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = join(here, "..", "dist", "index.js");
@@ -29,15 +29,6 @@ async function startServe(extra: string[]): Promise<string> {
   });
   children.push(child);
   return serveUrl(child);
-}
-
-async function post(base: string, path: string, body: unknown, key?: string) {
-  const r = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(key ? { "x-api-key": key } : {}) },
-    body: JSON.stringify(body),
-  });
-  return { status: r.status, json: (await r.json()) as Record<string, any> };
 }
 
 async function publishAs(base: string, name: string) {
