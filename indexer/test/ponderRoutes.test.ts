@@ -113,7 +113,7 @@ describe("Ponder's own routes refuse query parameters", () => {
     for (const path of ["/nosuch", "/sql/live", "/bounties/1/x", "/graphql/x"]) {
       const res = await rawRequest(ix.port, "OPTIONS", path, preflight);
       expect(res.status, path).toBe(404);
-      expect((JSON.parse(res.text) as { error: { code: string } }).error.code, path).toBe("not_found");
+      expect((JSON.parse(res.text) as { error: { code: string } }).error.code, path).toBe("no_route");
       expect(res.headers["access-control-allow-methods"], path).toBeUndefined();
     }
     // a query parameter the route does not take: 400 naming it, Ponder's paths and ours

@@ -13,7 +13,8 @@
  *   - `GET /anomalies`: events the indexer refused (impossible transitions)
  *
  * A bad parameter answers 400 `{ error: { code: "invalid_parameter", parameter, message } }`;
- * an unknown bounty or digest answers 404 `{ error: { code: "not_found", message } }`.
+ * an unknown bounty or digest answers 404 `{ error: { code: "not_found", message } }`, a path no
+ * route serves 404 `{ error: { code: "no_route", message } }` (a client tells a wrong base URL apart).
  * A query over a limit of `lib/limits.ts` answers 400 naming the limit; an unknown route 404,
  * a known route with another method 405 with `Allow`, OPTIONS 204 listing the route's methods (404
  * where no route is); `/sql/db` and `POST /graphql` pass the query gate (`lib/workGate.ts`: 503
@@ -132,7 +133,7 @@ app.all("/sql/*", (c) =>
   c.json(
     {
       error: {
-        code: "not_found",
+        code: "no_route",
         message: "SQL over HTTP answers GET /sql/db only (live queries, /sql/live, are not served)",
       },
     },
@@ -287,12 +288,12 @@ app.onError((err, c) => {
   return c.json({ error: { code: "internal", message: "internal error" } }, 500);
 });
 
-/** The JSON 404 of a path no route serves. */
+/** The JSON 404 of a path no route serves: code `no_route`, unlike an unknown id's `not_found`. */
 function noRoute(c: Context) {
   return c.json(
     {
       error: {
-        code: "not_found",
+        code: "no_route",
         message: `no route ${c.req.method} ${c.req.path} (routes: /bounties, /bounties/:id, /accounts/:address/credits, /anchors/:digest, /awards, /anomalies, /graphql, /sql/db, /health, /ready, /status)`,
       },
     },

@@ -235,19 +235,28 @@ export function publicIndexerOf(o: Pick<ServeOpts, "indexerUrl" | "publicIndexer
 }
 
 /**
- * @throws PlatformError `invalid_option` naming the first flag whose value is not a URL (the value is
- * not echoed: it may carry a secret)
+ * Each given flag must be an http(s) URL: the indexer and the verifier read only those, and the web
+ * page's verify command (`--rpc`, `--indexer`) must work when pasted (a `ws://` RPC is refused there).
+ * @throws PlatformError `invalid_option` naming the first flag whose value is not an http(s) URL (the
+ * value is not echoed: it may carry a secret; a URL's scheme is named)
  */
 function refuseNonUrls(given: [string, string | undefined][]): void {
-  for (const [flag, v] of given)
-    if (v !== undefined && publicUrl(v) === "(not a URL)")
+  for (const [flag, v] of given) {
+    if (v === undefined) continue;
+    if (publicUrl(v) === "(not a URL)")
       throw new PlatformError(
         "invalid_option",
         `${flag} is not a URL (the value is not printed: it may carry a secret)`,
-        {
-          field: flag,
-        },
+        { field: flag },
       );
+    const scheme = new URL(v).protocol.slice(0, -1);
+    if (scheme !== "http" && scheme !== "https")
+      throw new PlatformError(
+        "invalid_option",
+        `${flag} is not an http(s) URL (scheme ${scheme}; the value is not printed: it may carry a secret)`,
+        { field: flag },
+      );
+  }
 }
 
 /**

@@ -130,6 +130,20 @@ describe("serve and the operator's RPC URL", { timeout: 60_000 }, () => {
     expect(printed.err).not.toContain("PUBRPCPW10");
   });
 
+  it("--public-rpc-url, --public-indexer-url and --indexer-url must be http(s): the page's verify command takes no other", async () => {
+    for (const [flag, url] of [
+      ["--public-rpc-url", "ws://u:WSPW11@127.0.0.1:8546/WSPATH11"],
+      ["--public-rpc-url", "wss://rpc.example/WSPATH11"],
+      ["--public-indexer-url", "ftp://indexer.example/WSPATH11"],
+      ["--indexer-url", "ws://127.0.0.1:42069/WSPATH11"],
+    ]) {
+      await expect(startServe([flag!, url!]), url).rejects.toThrow(
+        `${flag} is not an http(s) URL (scheme ${url!.split(":")[0]}; the value is not printed`,
+      );
+      expect(printed.out + printed.err).not.toMatch(/WSPW11|WSPATH11/);
+    }
+  });
+
   it("the indexer URL is printed by its origin and served only when it is one (probe8 P4, probe9 Q1)", async () => {
     const leaks = /IDXPASS8|IDXTOK8|idxuser|IDXPATH9|IDXSIG9/;
     const base = await startServe([

@@ -15,6 +15,7 @@
  * @packageDocumentation
  */
 
+import { credentialsToHeader, urlOrigin } from "@bench-bounty/verifier/url";
 import type {
   AccountView,
   ErrorBody,
@@ -92,11 +93,17 @@ export interface ClientOptions {
 
 const enc = encodeURIComponent;
 
-/** The typed client. Every method throws {@link ApiError} on a refusal. */
+/**
+ * The typed client. Every method throws {@link ApiError} on a refusal. A base URL's userinfo
+ * (`https://user:pw@host`) is sent as `Authorization: Basic` (fetch refuses a URL with credentials).
+ */
 export class BenchBountyClient {
   readonly baseUrl: string;
+  private readonly basicAuth: string | undefined;
   constructor(private readonly opts: ClientOptions) {
-    this.baseUrl = opts.baseUrl.replace(/\/+$/, "");
+    const { url, headers } = credentialsToHeader(opts.baseUrl.replace(/\/+$/, ""));
+    this.baseUrl = url.replace(/\/+$/, "");
+    this.basicAuth = headers.authorization;
   }
 
   /** The same client with another key. */
@@ -126,6 +133,7 @@ export class BenchBountyClient {
   ): Promise<Response> {
     const h: Record<string, string> = { ...headers };
     if (this.opts.apiKey) h["x-api-key"] = this.opts.apiKey;
+    if (this.basicAuth !== undefined && h.authorization === undefined) h.authorization = this.basicAuth;
     if (body !== undefined) h["content-type"] = "application/json";
     try {
       return await (this.opts.fetch ?? fetch)(this.baseUrl + path, {
@@ -135,7 +143,12 @@ export class BenchBountyClient {
         signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
       });
     } catch (e) {
-      throw new ApiError(0, "network_error", `${method} ${this.baseUrl}${path}: ${(e as Error).message}`);
+      const route = path.split("?")[0];
+      throw new ApiError(
+        0,
+        "network_error",
+        `${method} ${urlOrigin(this.baseUrl)}${route}: ${(e as Error).message}`,
+      );
     }
   }
 

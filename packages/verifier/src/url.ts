@@ -101,6 +101,28 @@ export function isIndexerRefusal(status: number): boolean {
   return status >= 400 && status < 500 && status !== 404 && status !== 429;
 }
 
+/**
+ * Whether a 404 of the indexer is an answer (no such bounty or anchor: the indexer's JSON
+ * `{ error: { code: "not_found" } }`) rather than a path no route serves (`no_route`, or a proxy's page):
+ * the latter means the base URL is not the indexer's API.
+ */
+export function isIndexerNotFound(body: unknown): boolean {
+  const error = typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined;
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "not_found";
+}
+
+/**
+ * A 404 that is not the indexer's `not_found` in words for an operator: the origin and the route,
+ * never the URL's path or query.
+ */
+export function indexerNoRouteMessage(base: string, route: string): string {
+  return (
+    `the indexer ${urlOrigin(base)} has no route GET ${route} (http 404, not the indexer's not_found): ` +
+    `a configuration error, not retried: the URL is not the indexer's API (check its path: give the ` +
+    `URL the indexer is served at, e.g. http://127.0.0.1:42069)`
+  );
+}
+
 /** An identifier-like name from an answer (an error code, a parameter name), else undefined: nothing else is printed. */
 function shownName(v: unknown): string | undefined {
   return typeof v === "string" && /^[A-Za-z0-9_.-]{1,64}$/.test(v) ? v : undefined;

@@ -50,7 +50,14 @@ beforeAll(async () => {
       res.end("{}");
     } else if (req.url?.includes("/nf/")) {
       res.statusCode = 404;
-      res.end("{}");
+      res.end(JSON.stringify({ error: { code: "not_found", message: "no such bounty" } }));
+    } else if (req.url?.includes("/noroute/")) {
+      res.statusCode = 404;
+      res.end(JSON.stringify({ error: { code: "no_route", message: "no route" } }));
+    } else if (req.url?.includes("/proxy404/")) {
+      res.statusCode = 404;
+      res.setHeader("content-type", "text/html");
+      res.end("<html>Not Found</html>");
     } else res.end(JSON.stringify({ url: req.url }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -112,6 +119,27 @@ describe("the indexer getter reaches /bounties/N whatever the base", () => {
   it("an error names the indexer by its origin only", async () => {
     const p = indexerGetter(`http://vu:VPW@${host}/fail/PATHKEY?token=TOK`, 5_000, 1 << 20)("/bounties/7");
     await expect(p).rejects.toThrow(`indexer http://${host}: GET /bounties/7: http 500`);
+  });
+});
+
+describe("a 404 that is not the indexer's not_found is a wrong base URL, not an answer", () => {
+  it("the getter takes not_found as an answer and refuses no_route or a proxy's page", async () => {
+    expect(await indexerGetter(`http://${host}/nf/`, 5_000, 1 << 20)("/bounties/7")).toMatchObject({
+      status: 404,
+    });
+    for (const prefix of ["noroute", "proxy404"]) {
+      const p = indexerGetter(`http://${host}/${prefix}/IXKEY`, 5_000, 1 << 20)("/bounties/7");
+      await expect(p, prefix).rejects.toMatchObject({ code: "indexer_refused", path: "--indexer" });
+      await expect(p, prefix).rejects.toThrow(`the indexer http://${host} has no route GET /bounties/7`);
+    }
+  });
+
+  it("verify --indexer with a wrong path exits 2 naming the configuration error, not a FAIL", async () => {
+    const r = await run(["verify", SMALL, "--indexer", `http://${host}/noroute/IXPATH`, "--policy", "full"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`has no route GET /bounties/`);
+    expect(r.stdout).not.toContain("indexer_agreement");
+    expect(r.stderr + r.stdout).not.toContain("IXPATH");
   });
 });
 

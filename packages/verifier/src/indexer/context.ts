@@ -12,7 +12,19 @@ import type { ChainObservation } from "../onchain/index.js";
 import type { PackView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
 import { AnswerTooLargeError, readBodyWithin } from "../source.js";
-import { indexerRefusalMessage, isIndexerRefusal, joinRoute, urlOrigin } from "../url.js";
+import {
+  indexerNoRouteMessage,
+  indexerRefusalMessage,
+  isIndexerNotFound,
+  isIndexerRefusal,
+  joinRoute,
+  urlOrigin,
+} from "../url.js";
+
+/** The configuration error of a base URL that is not the indexer's API (a 404 other than `not_found`). */
+function noRoute(base: string, route: string): VerifierInputError {
+  return new VerifierInputError("indexer_refused", "--indexer", indexerNoRouteMessage(base, route));
+}
 
 /** A JSON answer of the indexer. */
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -76,7 +88,8 @@ export function arr(v: Json | undefined): Json[] {
 
 /**
  * One GET of the indexer's API, the answer read within `maxBytes` (streamed).
- * @throws VerifierInputError `indexer_refused` for a 4xx other than 404/429 ({@link isIndexerRefusal})
+ * @throws VerifierInputError `indexer_refused` for a 4xx other than 404/429 ({@link isIndexerRefusal}),
+ *   and for a 404 that is not the indexer's `not_found` ({@link isIndexerNotFound}: the URL's path is wrong)
  * @throws VerifierNetworkError unreachable, another status other than 200/404, an answer over the limit or not JSON
  */
 export function indexerGetter(
@@ -125,10 +138,15 @@ export function indexerGetter(
         e instanceof AnswerTooLargeError ? e.message : `cannot read the answer (${describeError(e)})`;
       throw new VerifierNetworkError(target, `GET ${route}: ${why}`, { cause: e });
     }
+    let body: Json;
     try {
-      return { status: res.status, body: JSON.parse(new TextDecoder().decode(bytes)) as Json };
+      body = JSON.parse(new TextDecoder().decode(bytes)) as Json;
     } catch (e) {
+      if (res.status === 404) throw noRoute(base, route);
       throw new VerifierNetworkError(target, `GET ${route}: the answer is not JSON (${describeError(e)})`);
     }
+    // a 404 is an answer only as the indexer's not_found: another (no_route, a proxy's) is a wrong URL
+    if (res.status === 404 && !isIndexerNotFound(body)) throw noRoute(base, route);
+    return { status: res.status, body };
   };
 }
