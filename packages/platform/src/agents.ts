@@ -228,17 +228,20 @@ export async function writeAgent(
     isoMillis(ctx.clock()),
   );
   assertAgentOwner(p, stored);
+  // the row is locked (PostgreSQL) before "has it runs?": a run start takes the same lock and checks
+  // the flag again under it (`startRun`), so a flip and a first run never both pass
+  const current = (await t.agents.get(agentId, { lock: true })) ?? stored;
   if (
     checked.is_author_agent !== undefined &&
-    checked.is_author_agent !== stored.is_author_agent &&
+    checked.is_author_agent !== current.is_author_agent &&
     (await t.runs.anyOfAgent(agentId))
   ) {
     // probe12 P1: an author agent starts without an address (it takes no money); flipped back to a
     // competitor after ranking, it would block the whole award (winner_without_withdrawal_address)
     throw new PlatformError(
       "is_author_agent_locked",
-      `agent ${agentId} has runs already: its is_author_agent (${String(stored.is_author_agent)}) cannot change any more; register a new agent id instead`,
-      { field: "is_author_agent", agent_id: agentId, is_author_agent: stored.is_author_agent },
+      `agent ${agentId} has runs already: its is_author_agent (${String(current.is_author_agent)}) cannot change any more; register a new agent id instead`,
+      { field: "is_author_agent", agent_id: agentId, is_author_agent: current.is_author_agent },
     );
   }
   return (await t.agents.update(agentId, p.account_id, checked))!;

@@ -283,8 +283,14 @@ export async function startRun(
   const tasks = await getTasks(ctx, slug);
   const started = await ctx.store.tx(async (t) => {
     // The agent's row is locked (PostgreSQL) so two processes starting its runs take turns; the
-    // partial unique index (one run in progress per agent) decides any race left.
-    await t.agents.get(agentId, { lock: true });
+    // partial unique index (one run in progress per agent) decides any race left. The row read under
+    // the lock is checked again: a concurrent change of is_author_agent (which takes the same lock,
+    // `writeAgent`) either committed before, and is seen here, or waits and then sees this run.
+    const locked = await t.agents.get(agentId, { lock: true });
+    if (locked !== null) {
+      assertAgentOwner(p, locked);
+      assertPayable(ctx, b, locked);
+    }
     const open = await t.runs.inProgress(slug, agentId);
     if (open !== null) throw runInProgress(agentId, open);
     const used = await t.runs.attempts(slug, agentId);
