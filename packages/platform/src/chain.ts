@@ -39,6 +39,7 @@ import {
   type WalletClient,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { credentialsToHeader } from "@bench-bounty/verifier/url";
 import { redactRpc } from "./redact.js";
 import { PlatformError } from "./errors.js";
 import { assertBountyTerms } from "./terms.js";
@@ -114,35 +115,14 @@ export const BOUNTY_STATUS_NAMES = ["none", "pending", "funded", "awarded", "rec
 
 const lower = (a: string): string => a.toLowerCase();
 
-/** `v` percent-decoded, or as it is when it is not valid percent-encoding. */
-function decodeSafe(v: string): string {
-  try {
-    return decodeURIComponent(v);
-  } catch (e) {
-    if (!(e instanceof URIError)) throw e;
-    return v;
-  }
-}
-
 /**
  * The RPC URL without its userinfo, and the userinfo as an `Authorization: Basic` header: fetch (viem's
- * `http` transport) refuses a URL that carries credentials (the same rule as the verifier's `joinRoute`
- * and the indexer's transport). A URL without userinfo is returned as it is.
+ * `http` transport) refuses a URL that carries credentials. The verifier's rule, used as it is
+ * (`credentialsToHeader`: the same for the verifier's RPC and the indexer's transport). A URL without
+ * userinfo is returned as it is.
  */
-export function rpcTransportUrl(rpcUrl: string): { url: string; headers: Record<string, string> } {
-  let u: URL;
-  try {
-    u = new URL(rpcUrl);
-  } catch (e) {
-    if (!(e instanceof TypeError)) throw e;
-    return { url: rpcUrl, headers: {} };
-  }
-  if (u.username === "" && u.password === "") return { url: rpcUrl, headers: {} };
-  const basic = Buffer.from(`${decodeSafe(u.username)}:${decodeSafe(u.password)}`, "utf8").toString("base64");
-  u.username = "";
-  u.password = "";
-  return { url: u.href, headers: { authorization: `Basic ${basic}` } };
-}
+export const rpcTransportUrl: (rpcUrl: string) => { url: string; headers: Record<string, string> } =
+  credentialsToHeader;
 
 /** The one viem transport of the platform's chain clients ({@link rpcTransportUrl}). */
 function rpcTransport(rpcUrl: string): ReturnType<typeof http> {

@@ -6,6 +6,7 @@
  * URL only when it IS an origin ({@link bareOrigin}) or was given as public ({@link publicUrl}); a
  * database URL's password and secret parameters are masked ({@link redactUrl}).
  */
+import { urlOrigin } from "@bench-bounty/verifier/url";
 
 /**
  * What names a secret: pass(word), secret, token, key, auth, sig(nature), jwt, pw, cred(ential) or
@@ -148,16 +149,7 @@ export function publicBaseUrlFault(url: string): string | undefined {
  * provider puts its key (`/v2/<key>`, probe9 Q1).
  * @returns the origin, or `"(not a URL)"` for a string that is not one
  */
-export function publicOrigin(url: string): string {
-  try {
-    const origin = new URL(url).origin;
-    // `new URL("foo:bar").origin` is "null": nothing of it is shown either
-    return origin === "null" ? "(not a URL)" : origin;
-  } catch (e) {
-    if (!(e instanceof TypeError)) throw e;
-    return "(not a URL)";
-  }
-}
+export const publicOrigin: (url: string) => string = urlOrigin;
 
 /**
  * The origin of `url` when the URL is nothing more (path `/` or none, no query, no fragment; userinfo

@@ -8,6 +8,7 @@
  */
 import { anchorRegistryAbi } from "@bench-bounty/contracts";
 import { describe, expect, it } from "vitest";
+import type { Principal } from "../src/identity/principal.js";
 import type { PlatformOptions } from "../src/index.js";
 import { runBenchmark, type AgentSpec } from "../src/runner.js";
 import {
@@ -49,12 +50,14 @@ interface OnChain {
 
 /**
  * Runs `test` on a platform whose operator signs with the dev chain's account `signer`, its clock at
- * the chain's time, anchors batched as `anchorBatching` says (inline when absent); closed after.
+ * the chain's time, anchors batched as `anchorBatching` says (inline when absent), with the other
+ * platform options of `extra`; closed after.
  */
 async function onChain(
   signer: number,
   anchorBatching: PlatformOptions["anchorBatching"],
   test: (t: OnChain) => Promise<void>,
+  extra: Partial<PlatformOptions> = {},
 ): Promise<void> {
   const dc = devChain();
   const clock = manualClock((await latestBlockTime(dc)) * 1000);
@@ -62,6 +65,7 @@ async function onChain(
     clock: clock.now,
     chain: chainConfig(dc, signer),
     ...(anchorBatching ? { anchorBatching } : {}),
+    ...extra,
   });
   const address = dc.accounts[signer]!.address;
   try {
@@ -69,6 +73,13 @@ async function onChain(
   } finally {
     await platform.close();
   }
+}
+
+/** Starts and at once finalizes a run of `agentId` for `who` on `slug`, one clock second apart. */
+async function finalizeAs(t: OnChain, slug: string, who: Principal, agentId: string) {
+  const run = await t.platform.real.startRun(who, slug, agentId);
+  t.clock.advance(1000);
+  return t.platform.real.finalize(who, run.run.id);
 }
 
 /** Publishes a benchmark of `rows` (default 4) cities titled `tag`, by account `by` (default: the operator). */
@@ -205,137 +216,116 @@ describe("receipt anchors are batched", () => {
 
 describe("immediate receipt anchors are budgeted per account", () => {
   it("N+1 finalizes by one account in immediate mode send N operator transactions; the last receipt stays pending and is anchored later (probe10 R13)", async () => {
-    const dc = devChain();
-    const signer = 18;
-    const clock = manualClock((await latestBlockTime(dc)) * 1000);
-    const platform = await openTemp({
-      clock: clock.now,
-      chain: chainConfig(dc, signer),
-      receiptAnchoring: "immediate",
-      immediateAnchorQuota: { count: 2, periodMs: 3_600_000 },
-    });
-    const nonce = () => dc.publicClient.getTransactionCount({ address: dc.accounts[signer]!.address });
-    try {
-      const { slug } = await publishCities(platform, "immediate-budget");
-      const p = await platform.principal("imm");
-      const q = await platform.principal("imm-other");
-      const finalizeAs = async (who: typeof p, agentId: string) => {
-        const run = await platform.real.startRun(who, slug, agentId);
-        clock.advance(1000);
-        return platform.real.finalize(who, run.run.id);
-      };
-      const before = await nonce();
-      const finals = [];
-      for (const id of ["imm-a", "imm-b", "imm-c"]) finals.push(await finalizeAs(p, id));
-      expect(await nonce()).toBe(before + 2); // N = 2 immediate anchors, not 3
-      expect(finals.map((f) => f.receipt_anchor_status)).toEqual(["anchored", "anchored", "pending"]);
-      expect(finals[2]!.receipt_anchor).toBeNull();
-      expect((await platform.real.pendingAnchors(slug)).map((a) => a.digest)).toEqual([
-        finals[2]!.receipt_hash,
-      ]);
-      // another account is unaffected
-      const o = await finalizeAs(q, "imm-o");
-      expect(o.receipt_anchor_status).toBe("anchored");
-      expect(await nonce()).toBe(before + 3);
-      // nothing is lost: the pending receipt is anchored by `anchor` (or the award)
-      await platform.real.anchorPendingReceipts(slug);
-      expect(await platform.real.pendingAnchors(slug)).toEqual([]);
-      for (const f of finals) expect(await platform.chain!.findAnchor(f.receipt_hash)).not.toBeNull();
-      // once the period has passed, the account's finalizes anchor at once again
-      clock.advance(3_600_000);
-      const r = await platform.real.startRun(p, slug, "imm-a");
-      clock.advance(1000);
-      expect((await platform.real.finalize(p, r.run.id)).receipt_anchor_status).toBe("anchored");
-    } finally {
-      await platform.close();
-    }
+    const quota = { count: 2, periodMs: 3_600_000 };
+    await onChain(
+      18,
+      undefined,
+      async (t) => {
+        const { clock, platform, nonce } = t;
+        const { slug } = await publishCities(platform, "immediate-budget");
+        const p = await platform.principal("imm");
+        const q = await platform.principal("imm-other");
+        const before = await nonce();
+        const finals = [];
+        for (const id of ["imm-a", "imm-b", "imm-c"]) finals.push(await finalizeAs(t, slug, p, id));
+        expect(await nonce()).toBe(before + 2); // N = 2 immediate anchors, not 3
+        expect(finals.map((f) => f.receipt_anchor_status)).toEqual(["anchored", "anchored", "pending"]);
+        expect(finals[2]!.receipt_anchor).toBeNull();
+        // another account is unaffected
+        const o = await finalizeAs(t, slug, q, "imm-o");
+        expect(o.receipt_anchor_status).toBe("anchored");
+        expect(await nonce()).toBe(before + 3);
+        await expectPendingAnchoredLater(t, slug, finals, 2);
+        // once the period has passed, the account's finalizes anchor at once again
+        clock.advance(3_600_000);
+        expect((await finalizeAs(t, slug, p, "imm-a")).receipt_anchor_status).toBe("anchored");
+      },
+      { receiptAnchoring: "immediate", immediateAnchorQuota: quota },
+    );
   }, 180_000);
 });
 
+/**
+ * Only `finals[pendingAt]` of `slug`'s finalized receipts is pending; nothing is lost: `anchor` (or the
+ * award) anchors it, and then every one of them is on chain.
+ */
+async function expectPendingAnchoredLater(
+  t: OnChain,
+  slug: string,
+  finals: { receipt_hash: `0x${string}` }[],
+  pendingAt: number,
+): Promise<void> {
+  expect((await t.platform.real.pendingAnchors(slug)).map((a) => a.digest)).toEqual([
+    finals[pendingAt]!.receipt_hash,
+  ]);
+  await t.platform.real.anchorPendingReceipts(slug);
+  expect(await t.platform.real.pendingAnchors(slug)).toEqual([]);
+  for (const f of finals) expect(await t.platform.chain!.findAnchor(f.receipt_hash)).not.toBeNull();
+}
+
 describe("immediate receipt anchors are budgeted for all accounts together", () => {
   it("N+1 finalizes by 2 accounts under an all-accounts budget of N send N operator transactions; the last receipt stays pending and is anchored later (probe11 O4)", async () => {
-    const dc = devChain();
-    const signer = 17;
-    const clock = manualClock((await latestBlockTime(dc)) * 1000);
-    const platform = await openTemp({
-      clock: clock.now,
-      chain: chainConfig(dc, signer),
-      receiptAnchoring: "immediate",
-      immediateAnchorQuota: { count: 20, periodMs: 3_600_000, allAccountsCount: 3 },
-    });
-    const nonce = () => dc.publicClient.getTransactionCount({ address: dc.accounts[signer]!.address });
-    try {
-      const { slug } = await publishCities(platform, "immediate-budget-all");
-      const p = await platform.principal("imm-all-p");
-      const q = await platform.principal("imm-all-q");
-      const finalizeAs = async (who: typeof p, agentId: string) => {
-        const run = await platform.real.startRun(who, slug, agentId);
-        clock.advance(1000);
-        return platform.real.finalize(who, run.run.id);
-      };
-      const before = await nonce();
-      const finals = [];
-      finals.push(await finalizeAs(p, "ia-p1"));
-      finals.push(await finalizeAs(q, "ia-q1"));
-      finals.push(await finalizeAs(p, "ia-p2"));
-      finals.push(await finalizeAs(q, "ia-q2"));
-      expect(await nonce()).toBe(before + 3); // N = 3 immediate anchors for both accounts, not 4
-      expect(finals.map((f) => f.receipt_anchor_status)).toEqual([
-        "anchored",
-        "anchored",
-        "anchored",
-        "pending",
-      ]);
-      expect((await platform.real.pendingAnchors(slug)).map((a) => a.digest)).toEqual([
-        finals[3]!.receipt_hash,
-      ]);
-      // nothing is lost: the pending receipt is anchored by `anchor` (or the award)
-      await platform.real.anchorPendingReceipts(slug);
-      expect(await platform.real.pendingAnchors(slug)).toEqual([]);
-      for (const f of finals) expect(await platform.chain!.findAnchor(f.receipt_hash)).not.toBeNull();
-      // once the period has passed, finalizes anchor at once again
-      clock.advance(3_600_000);
-      const r = await platform.real.startRun(q, slug, "ia-q1");
-      clock.advance(1000);
-      expect((await platform.real.finalize(q, r.run.id)).receipt_anchor_status).toBe("anchored");
-    } finally {
-      await platform.close();
-    }
+    const quota = { count: 20, periodMs: 3_600_000, allAccountsCount: 3 };
+    await onChain(
+      17,
+      undefined,
+      async (t) => {
+        const { clock, platform, nonce } = t;
+        const { slug } = await publishCities(platform, "immediate-budget-all");
+        const p = await platform.principal("imm-all-p");
+        const q = await platform.principal("imm-all-q");
+        const before = await nonce();
+        const finals = [];
+        for (const [who, id] of [
+          [p, "ia-p1"],
+          [q, "ia-q1"],
+          [p, "ia-p2"],
+          [q, "ia-q2"],
+        ] as const)
+          finals.push(await finalizeAs(t, slug, who, id));
+        expect(await nonce()).toBe(before + 3); // N = 3 immediate anchors for both accounts, not 4
+        expect(finals.map((f) => f.receipt_anchor_status)).toEqual([
+          "anchored",
+          "anchored",
+          "anchored",
+          "pending",
+        ]);
+        await expectPendingAnchoredLater(t, slug, finals, 3);
+        // once the period has passed, finalizes anchor at once again
+        clock.advance(3_600_000);
+        expect((await finalizeAs(t, slug, q, "ia-q1")).receipt_anchor_status).toBe("anchored");
+      },
+      { receiptAnchoring: "immediate", immediateAnchorQuota: quota },
+    );
   }, 180_000);
 
   it("immediate commitment anchors: N+1 publishes by 2 accounts under an all-accounts budget of N send N operator transactions; the last commitment stays pending and is anchored later (probe12 P3)", async () => {
-    const dc = devChain();
-    const signer = 18;
-    const clock = manualClock((await latestBlockTime(dc)) * 1000);
-    const platform = await openTemp({
-      clock: clock.now,
-      chain: chainConfig(dc, signer),
-      receiptAnchoring: "immediate",
-      immediateAnchorQuota: { count: 20, periodMs: 3_600_000, allAccountsCount: 2 },
-    });
-    const nonce = () => dc.publicClient.getTransactionCount({ address: dc.accounts[signer]!.address });
-    try {
-      const before = await nonce();
-      const pubs = [];
-      for (const [by, tag] of [
-        ["cm-all-p", "commit-all-1"],
-        ["cm-all-q", "commit-all-2"],
-        ["cm-all-p", "commit-all-3"],
-      ] as const) {
-        pubs.push(await publishCities(platform, tag, { by }));
-        clock.advance(1000);
-      }
-      expect(await nonce()).toBe(before + 2); // N = 2 immediate anchors for both accounts, not 3
-      expect(pubs.map((b) => b.commitment_anchor_status)).toEqual(["anchored", "anchored", "pending"]);
-      expect((await platform.real.pendingAnchors(pubs[2]!.slug)).map((a) => a.digest)).toEqual([
-        pubs[2]!.commit_root,
-      ]);
-      // nothing is lost: `anchor` (or the award) anchors it
-      await platform.real.anchorCommitment(pubs[2]!.slug);
-      expect(await platform.chain!.findAnchor(pubs[2]!.commit_root)).not.toBeNull();
-    } finally {
-      await platform.close();
-    }
+    const quota = { count: 20, periodMs: 3_600_000, allAccountsCount: 2 };
+    await onChain(
+      18,
+      undefined,
+      async ({ clock, platform, nonce }) => {
+        const before = await nonce();
+        const pubs = [];
+        for (const [by, tag] of [
+          ["cm-all-p", "commit-all-1"],
+          ["cm-all-q", "commit-all-2"],
+          ["cm-all-p", "commit-all-3"],
+        ] as const) {
+          pubs.push(await publishCities(platform, tag, { by }));
+          clock.advance(1000);
+        }
+        expect(await nonce()).toBe(before + 2); // N = 2 immediate anchors for both accounts, not 3
+        expect(pubs.map((b) => b.commitment_anchor_status)).toEqual(["anchored", "anchored", "pending"]);
+        expect((await platform.real.pendingAnchors(pubs[2]!.slug)).map((a) => a.digest)).toEqual([
+          pubs[2]!.commit_root,
+        ]);
+        // nothing is lost: `anchor` (or the award) anchors it
+        await platform.real.anchorCommitment(pubs[2]!.slug);
+        expect(await platform.chain!.findAnchor(pubs[2]!.commit_root)).not.toBeNull();
+      },
+      { receiptAnchoring: "immediate", immediateAnchorQuota: quota },
+    );
   }, 180_000);
 
   it("defaults to 200 for all accounts; a bad allAccountsCount is refused at open, naming it", async () => {

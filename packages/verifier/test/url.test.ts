@@ -8,6 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startBasicAuthRpcStub, type RpcStub } from "@bench-bounty/devchain/stubs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexerGetter } from "../src/indexer/context.js";
 import { rpcClient } from "../src/onchain/index.js";
@@ -230,33 +231,11 @@ describe("verify-receipt --rpc has the env form BENCH_BOUNTY_VERIFY_RPC_URL", ()
 });
 
 describe("an RPC URL with userinfo is sent as Basic auth (fetch refuses credentials in a URL)", () => {
-  let rpc: Server;
-  let rpcHost: string;
-  const rpcSeen: { url: string; auth: string | undefined }[] = [];
+  let rpc: RpcStub;
   beforeAll(async () => {
-    rpc = createServer((req, res) => {
-      rpcSeen.push({ url: req.url ?? "", auth: req.headers.authorization });
-      let body = "";
-      req.setEncoding("utf8").on("data", (d: string) => (body += d));
-      req.on("end", () => {
-        res.setHeader("content-type", "application/json");
-        if (req.headers.authorization !== `Basic ${Buffer.from("ru:r p@ss").toString("base64")}`) {
-          res.statusCode = 401;
-          res.end('{"error":"unauthorized"}');
-          return;
-        }
-        const answer = (m: { id: number }) => ({ jsonrpc: "2.0", id: m.id, result: "0x7a69" });
-        const parsed = JSON.parse(body) as { id: number } | { id: number }[];
-        res.end(JSON.stringify(Array.isArray(parsed) ? parsed.map(answer) : answer(parsed)));
-      });
-    });
-    await new Promise<void>((resolve) => rpc.listen(0, "127.0.0.1", resolve));
-    rpcHost = `127.0.0.1:${(rpc.address() as AddressInfo).port}`;
+    rpc = await startBasicAuthRpcStub("ru", "r p@ss");
   });
-  afterAll(() => {
-    rpc.closeAllConnections();
-    rpc.close();
-  });
+  afterAll(() => rpc.close());
 
   it("credentialsToHeader strips the userinfo and keeps the path and query", () => {
     expect(credentialsToHeader("https://a%20b:c%40d@h:1/v3/K?apikey=Q")).toEqual({
@@ -267,18 +246,17 @@ describe("an RPC URL with userinfo is sent as Basic auth (fetch refuses credenti
   });
 
   it("the verifier's RPC client answers eth_chainId", async () => {
-    rpcSeen.length = 0;
-    const client = rpcClient(`http://ru:r%20p%40ss@${rpcHost}/v3/RPCKEY?apikey=Q`, { timeoutMs: 5_000 });
+    const client = rpcClient(`http://ru:r%20p%40ss@${rpc.host}/v3/RPCKEY?apikey=Q`, { timeoutMs: 5_000 });
     await expect(client.getChainId()).resolves.toBe(31337);
-    expect(rpcSeen[0]?.url).toBe("/v3/RPCKEY?apikey=Q");
+    expect(rpc.seen.at(-1)?.url).toBe("/v3/RPCKEY?apikey=Q");
   });
 
   it("a wrong password is an error naming the RPC by its origin only", async () => {
     const r = await run(["verify", SMALL, "--policy", "onchain", "--timeout", "5000"], {
-      BENCH_BOUNTY_VERIFY_RPC_URL: `http://ru:WRONGPW@${rpcHost}/v3/RPCKEY?apikey=RPCQ`,
+      BENCH_BOUNTY_VERIFY_RPC_URL: `http://ru:WRONGPW@${rpc.host}/v3/RPCKEY?apikey=RPCQ`,
     });
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(new RegExp(`^verify: cannot read rpc http://${rpcHost}: `));
+    expect(r.stderr).toMatch(new RegExp(`^verify: cannot read rpc http://${rpc.host}: `));
     expect(r.stderr + r.stdout).not.toMatch(/WRONGPW|RPCKEY|RPCQ/);
   });
 });

@@ -1,0 +1,71 @@
+/**
+ * A relayed claim's signature in a form viem recovers but the contract's OpenZeppelin `ECDSA` refuses
+ * at simulation (502 `chain_error` before): the high-s twin `(r, n - s, v ^ 1)` (probe10 R8) and the
+ * y-parity form ending in v 0/1 (probe11 O12). The server refuses each itself, 422
+ * `invalid_claim_signature` naming `$.signature` with its `reason`, before any chain call: here on a
+ * service without a chain, where the original goes on to 503 `no_chain`.
+ */
+import { CLAIM_PRIMARY_TYPE, CLAIM_TYPES, claimDomain } from "@bench-bounty/contracts";
+import { recoverTypedDataAddress, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, publishCities, register, useLive } from "./helpers.js";
+
+const live = useLive();
+/** The secp256k1 group order. */
+const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+const signer = privateKeyToAccount(`0x${"42".repeat(32)}`);
+const to = "0x00000000000000000000000000000000000a11ce" as const;
+const typed = {
+  domain: claimDomain(8453, "0x00000000000000000000000000000000000000bb"),
+  types: CLAIM_TYPES,
+  primaryType: CLAIM_PRIMARY_TYPE,
+  message: { bountyId: 1n, account: signer.address, to, nonce: 0n, deadline: 1_900_000_000n },
+} as const;
+
+/** The twin of a 65-byte signature: s -> n - s, v flipped. */
+function highSTwin(sig: Hex): Hex {
+  const r = sig.slice(2, 66);
+  const s = BigInt(`0x${sig.slice(66, 130)}`);
+  const v = parseInt(sig.slice(130, 132), 16);
+  return `0x${r}${(N - s).toString(16).padStart(64, "0")}${(v === 27 ? 28 : 27).toString(16)}`;
+}
+
+/** The same signature with v as the y-parity 0/1. */
+function parityForm(sig: Hex): Hex {
+  return `${sig.slice(0, 130)}0${parseInt(sig.slice(130), 16) - 27}` as Hex;
+}
+
+let slug = "";
+let key = "";
+beforeAll(async () => {
+  slug = (await publishCities(live.url, 2, "relay-sig")).slug;
+  key = (await register(live.url, "relay-sig-relayer")).key;
+});
+
+describe("a relayed claim's signature must be low-s with v 27/28", () => {
+  it.each([
+    ["the high-s twin (probe10 R8)", highSTwin, "high_s", /high-s form/],
+    ["the y-parity form (probe11 O12)", parityForm, "v_not_27_28", /v \(27 or 28\)/],
+  ] as const)(
+    "%s of a valid signature is 422 invalid_claim_signature before any chain call",
+    async (_, malleate, reason, says) => {
+      const good = await signer.signTypedData(typed);
+      const bad = malleate(good);
+      expect(await recoverTypedDataAddress({ ...typed, signature: bad })).toBe(signer.address); // viem takes it
+      const body = (signature: Hex) => ({ account: signer.address, to, deadline: "1900000000", signature });
+      const path = `/api/v1/benchmarks/${slug}/claims/relay`;
+      const refused = await call(live.url, "POST", path, { key, body: body(bad) });
+      expect(refused.status, refused.text).toBe(422);
+      expect(refused.json.error).toMatchObject({
+        code: "invalid_claim_signature",
+        details: { path: "$.signature", reason },
+      });
+      expect(refused.json.error.message).toMatch(says);
+      // the original passes this check and reaches the chain's (none here)
+      const original = await call(live.url, "POST", path, { key, body: body(good) });
+      expect(original.json.error.code).toBe("no_chain");
+    },
+  );
+});
