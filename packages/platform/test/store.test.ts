@@ -5,6 +5,7 @@
  */
 import BetterSqlite3 from "better-sqlite3";
 import { join } from "node:path";
+import { sql } from "kysely";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { Platform, type PlatformOptions } from "../src/platform.js";
@@ -132,6 +133,24 @@ describe(`the store on ${TEST_ENGINE}`, () => {
       expect(await s2.accounts.get("acct_operator")).toMatchObject({ name: "operator" });
     } finally {
       await s2.close();
+    }
+  });
+
+  it("the all-accounts finalize count reads runs through the index runs_by_finalize (migration 0003)", async () => {
+    const db = await freshDatabase();
+    const s = await Store.open(db.target);
+    try {
+      const count = "SELECT count(*) FROM runs WHERE account_id != 'acct_operator' AND finalized_at_ms >= 1";
+      const plan = await s.db.transaction().execute(async (trx) => {
+        if (TEST_ENGINE !== "postgres") return sql.raw(`EXPLAIN QUERY PLAN ${count}`).execute(trx);
+        await sql`SET LOCAL enable_seqscan = off`.execute(trx); // an empty table is scanned otherwise
+        return sql.raw(`EXPLAIN ${count}`).execute(trx);
+      });
+      expect(JSON.stringify(plan.rows)).toContain("runs_by_finalize");
+      const n = await s.runs.finalizedSinceAll("acct_operator", 1);
+      expect(n).toBe(0);
+    } finally {
+      await s.close();
     }
   });
 
