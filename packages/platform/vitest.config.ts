@@ -11,6 +11,7 @@ const STORE_TESTS = [
   "test/verification-jobs.test.ts",
   "test/author-agents.test.ts",
   "test/author-flag-race.test.ts",
+  "test/dataset-library.test.ts",
   "test/award.test.ts",
   "test/award-recovery.test.ts",
   "test/dataset.test.ts",

@@ -55,7 +55,8 @@ export type PlatformErrorCode =
   | "publish_quota_exceeded"
   | "agent_quota_exceeded"
   | "is_author_agent_locked"
-  | "dataset_quota_exceeded";
+  | "dataset_quota_exceeded"
+  | "dataset_published";
 
 /** One item of a row-numbered error list: the dataset row (0-based) and the field it concerns. */
 export interface RowIssue {

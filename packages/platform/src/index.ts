@@ -42,6 +42,7 @@ export type { VerificationRecord } from "./verification-record.js";
 export * from "./chain.js";
 export * from "./terms.js";
 export * from "./publish.js";
+export type { DeletedDataset, OwnedDataset, OwnedDatasets } from "./dataset-library.js";
 export * from "./runs.js";
 export * from "./pack-budget.js";
 export * from "./agents.js";

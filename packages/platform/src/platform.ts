@@ -97,6 +97,7 @@ import {
 import { hashKey } from "./identity/keys.js";
 import { benchmarkDetail, benchmarkList, type BenchmarkDetail, type BenchmarkListItem } from "./detail.js";
 import { datasetFormats } from "./formats.js";
+import { deleteDataset, myDatasets, type DeletedDataset, type OwnedDatasets } from "./dataset-library.js";
 import { localOperator, type Principal } from "./identity/principal.js";
 import { assertAuthor, goldVisible, requirePrincipal } from "./identity/access.js";
 import type { Receipt, Hex } from "@bench-bounty/evidence";
@@ -351,6 +352,20 @@ export class Platform {
   /** The benchmark detail (never gold); with a chain the prize is checked on-chain ("locked at"). */
   benchmarkDetail(slug: string, opts?: { baseUrl?: string }): Promise<BenchmarkDetail> {
     return benchmarkDetail(this.ctx, slug, opts);
+  }
+  /**
+   * The caller's own datasets, newest first, each with `stored_bytes` and the `benchmark` published
+   * from it (or null), and the account's `used_bytes` / `limit_bytes` (bytes; null: no bound).
+   */
+  myDatasets(p: Principal): Promise<OwnedDatasets> {
+    return myDatasets(this.ctx, p);
+  }
+  /**
+   * Deletes the caller's dataset never published, freeing its bytes (`freed_bytes`) of the quota.
+   * @throws PlatformError `unknown_dataset`, `forbidden` (`dataset_owner_only`), `dataset_published`
+   */
+  deleteDataset(p: Principal, datasetId: string): Promise<DeletedDataset> {
+    return deleteDataset(this.ctx, p, datasetId);
   }
   /** A stored dataset's summary. @throws PlatformError `unknown_dataset` */
   async getDataset(datasetId: string): Promise<DatasetSummary> {

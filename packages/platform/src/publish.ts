@@ -225,8 +225,8 @@ function assertDatasetBytes(limit: number, used: number, bytes: number): void {
   throw new PlatformError(
     "dataset_quota_exceeded",
     `dataset quota reached: an account may store ${limit} bytes of dataset rows (dataset_bytes_per_account); ` +
-      `this account stores ${used} bytes and this dataset is ${bytes} bytes. Stored datasets cannot be ` +
-      `deleted through the API: publish from the ones stored, or ask the operator`,
+      `this account stores ${used} bytes and this dataset is ${bytes} bytes. Free space by deleting a ` +
+      `dataset never published (REST DELETE /api/v1/datasets/{dataset_id}; GET /api/v1/datasets/mine lists them)`,
     { limit: "dataset_bytes_per_account", limit_bytes: limit, used_bytes: used, dataset_bytes: bytes },
   );
 }
@@ -362,6 +362,9 @@ export async function publishBenchmark(
     if (await ctx.store.benchmarks.exists(options.slug)) throw slugConflict(options.slug);
   }
   const stored = await ctx.store.datasets.rows(datasetId);
+  // deleted meanwhile (its owner's `deleteDataset`): checked again under its lock below
+  if (stored.length !== ds.row_count)
+    throw new PlatformError("unknown_dataset", `no dataset ${datasetId}`, { dataset_id: datasetId });
   const rows = stored.map((r) => fromStored<DatasetRow>(r.body_json));
   const seed = options.seed;
   const salts =
@@ -387,6 +390,9 @@ export async function publishBenchmark(
     ctx.store.tx(async (t) => {
       // Checked again inside the transaction: another process may have published meanwhile (the
       // unique constraints on slug and dataset_id decide a race the reads did not see).
+      // the dataset's row lock, which a deletion takes too: gone now, it is not published
+      if ((await t.datasets.getLocked(datasetId)) === null)
+        throw new PlatformError("unknown_dataset", `no dataset ${datasetId}`, { dataset_id: datasetId });
       const raced = await t.benchmarks.slugOfDataset(datasetId);
       if (raced !== null) throw benchmarkExists(datasetId, raced);
       await assertPublishQuota(ctx, author, t);

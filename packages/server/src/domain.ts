@@ -74,6 +74,16 @@ export interface Domain {
    * @throws EdgeError `invalid_json`, `invalid_request`; PlatformError `invalid_dataset`, `forbidden`
    */
   createDataset(p: Principal | null, body: Uint8Array): Promise<JsonValue>;
+  /**
+   * The caller's own datasets with their stored bytes and the account's quota (platform `myDatasets`).
+   * @throws PlatformError `unauthenticated`
+   */
+  myDatasets(p: Principal | null): Promise<JsonValue>;
+  /**
+   * Deletes the caller's dataset never published (platform `deleteDataset`).
+   * @throws PlatformError `unknown_dataset`, `forbidden` (`dataset_owner_only`), `dataset_published`
+   */
+  deleteDataset(p: Principal | null, datasetId: string): Promise<JsonValue>;
   publish(p: Principal | null, datasetId: string, options: unknown, baseUrl?: string): Promise<JsonValue>;
   attachBounty(
     p: Principal | null,

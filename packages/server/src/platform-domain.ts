@@ -61,7 +61,7 @@ export function versionOf(commitRoot: string): string {
  */
 function datasetOps(
   platform: Platform,
-): Pick<Domain, "validateDataset" | "datasetFormats" | "createDataset"> {
+): Pick<Domain, "validateDataset" | "datasetFormats" | "createDataset" | "myDatasets" | "deleteDataset"> {
   return {
     validateDataset: (p, body) => datasets.check(body, p?.account_id ?? ""),
     datasetFormats: async () => json(await platform.datasetFormats()),
@@ -69,6 +69,8 @@ function datasetOps(
       const who = requirePrincipal(p);
       return json(await platform.storeDataset(who, await datasets.prepare(body, who.account_id)));
     },
+    myDatasets: async (p) => json(await platform.myDatasets(requirePrincipal(p))),
+    deleteDataset: async (p, datasetId) => json(await platform.deleteDataset(requirePrincipal(p), datasetId)),
   };
 }
 

@@ -29,6 +29,7 @@ const keys: Record<Who, string | null> = {
 let slug = "";
 let runId = "";
 let spareDataset = "";
+let doomedDataset = "";
 
 beforeAll(async () => {
   const pub = await publishCities(live.url, 6, "matrix");
@@ -41,6 +42,9 @@ beforeAll(async () => {
     .id;
   spareDataset = (
     await call(live.url, "POST", "/api/v1/datasets", { key: keys.author, body: citiesDataset(4, "spare") })
+  ).json.dataset_id;
+  doomedDataset = (
+    await call(live.url, "POST", "/api/v1/datasets", { key: keys.author, body: citiesDataset(3, "doomed") })
   ).json.dataset_id;
 });
 
@@ -136,6 +140,13 @@ const MATRIX: Row[] = [
     method: "GET",
     path: () => `/api/v1/benchmarks/${slug}/runs/${runId}/receipt`,
     expect: { ...all(404), author: 404 },
+  },
+  { method: "GET", path: () => "/api/v1/datasets/mine", expect: keyed(200) },
+  // the dataset owner rule: everyone else is refused first (403), then the author deletes it
+  {
+    method: "DELETE",
+    path: () => `/api/v1/datasets/${doomedDataset}`,
+    expect: keyed(403, { author: 200 }),
   },
   {
     method: "POST",

@@ -2,10 +2,12 @@
  * probe10 R5: stored datasets had no bound per account. `POST /api/v1/datasets` past the account's
  * stored bytes (the platform's `datasetBytesPerAccount`) is 413 `dataset_quota_exceeded` naming the
  * limit, the bytes used and the limit; nothing of it is stored; another account is not affected.
+ * The owner lists its datasets (`GET /datasets/mine`) and frees space by deleting one never published
+ * (`DELETE /datasets/{id}`); nobody else can, and a published one stays (409 `dataset_published`).
  */
 import { datasetBytes, prepareDataset } from "@bench-bounty/platform";
 import { describe, expect, it } from "vitest";
-import { call, register, useLive } from "./helpers.js";
+import { call, CITIES_PUBLISH, register, useLive } from "./helpers.js";
 
 const body = (name: string) => ({
   name,
@@ -45,5 +47,73 @@ describe("stored dataset bytes per account", () => {
       .execute();
     expect(stored).toEqual([]);
     expect((await up(b.key, "d-3")).status).toBe(201);
+  });
+});
+
+describe("the owner lists and deletes its datasets never published", () => {
+  const up = (key: string, name: string) =>
+    call(live.url, "POST", "/api/v1/datasets", { key, raw: JSON.stringify(body(name)) });
+
+  it("a deletion frees the bytes: the upload refused before is stored after", async () => {
+    const a = await register(live.url, "lib-a");
+    const d1 = (await up(a.key, "d-1")).json.dataset_id as string;
+    const d2 = (await up(a.key, "d-2")).json.dataset_id as string;
+    expect((await up(a.key, "d-3")).status).toBe(413);
+    const mine = await call(live.url, "GET", "/api/v1/datasets/mine", { key: a.key });
+    expect(mine.status).toBe(200);
+    expect(mine.json).toMatchObject({ used_bytes: 2 * ONE, limit_bytes: 2 * ONE });
+    expect(mine.json.datasets.map((d: { dataset_id: string }) => d.dataset_id).sort()).toEqual(
+      [d1, d2].sort(),
+    );
+    expect(mine.json.datasets[0]).toMatchObject({ stored_bytes: ONE, benchmark: null, row_count: 10 });
+    const del = await call(live.url, "DELETE", `/api/v1/datasets/${d1}`, { key: a.key });
+    expect(del.status, del.text).toBe(200);
+    expect(del.json).toEqual({ dataset_id: d1, freed_bytes: ONE });
+    expect((await up(a.key, "d-3")).status).toBe(201);
+    // gone: a second deletion and a publish of it are 404
+    expect((await call(live.url, "DELETE", `/api/v1/datasets/${d1}`, { key: a.key })).json.error.code).toBe(
+      "unknown_dataset",
+    );
+    const pub = await call(live.url, "POST", `/api/v1/datasets/${d1}/benchmark`, {
+      key: a.key,
+      body: CITIES_PUBLISH,
+    });
+    expect(pub.status).toBe(404);
+  });
+
+  it("another account gets 403 dataset_owner_only and sees none of it; anonymous 401; nothing deleted", async () => {
+    const a = await register(live.url, "lib-owner");
+    const m = await register(live.url, "lib-mallory");
+    const d = (await up(a.key, "d-1")).json.dataset_id as string;
+    const theirs = await call(live.url, "DELETE", `/api/v1/datasets/${d}`, { key: m.key });
+    expect(theirs.status).toBe(403);
+    expect(theirs.json.error).toMatchObject({ code: "forbidden", details: { rule: "dataset_owner_only" } });
+    const anon = await call(live.url, "DELETE", `/api/v1/datasets/${d}`);
+    expect(anon.status).toBe(401);
+    expect((await call(live.url, "GET", "/api/v1/datasets/mine")).status).toBe(401);
+    expect((await call(live.url, "GET", "/api/v1/datasets/mine", { key: m.key })).json).toMatchObject({
+      datasets: [],
+      used_bytes: 0,
+    });
+    const mine = await call(live.url, "GET", "/api/v1/datasets/mine", { key: a.key });
+    expect(mine.json.datasets.map((x: { dataset_id: string }) => x.dataset_id)).toEqual([d]);
+  });
+
+  it("a published dataset stays: 409 dataset_published naming its benchmark", async () => {
+    const a = await register(live.url, "lib-author");
+    const d = (await up(a.key, "d-1")).json.dataset_id as string;
+    const pub = await call(live.url, "POST", `/api/v1/datasets/${d}/benchmark`, {
+      key: a.key,
+      body: { ...CITIES_PUBLISH, prompt_template: "City {payload.city}" },
+    });
+    expect(pub.status, pub.text).toBe(201);
+    const del = await call(live.url, "DELETE", `/api/v1/datasets/${d}`, { key: a.key });
+    expect(del.status).toBe(409);
+    expect(del.json.error).toMatchObject({
+      code: "dataset_published",
+      details: { dataset_id: d, slug: pub.json.slug },
+    });
+    const mine = await call(live.url, "GET", "/api/v1/datasets/mine", { key: a.key });
+    expect(mine.json.datasets).toMatchObject([{ dataset_id: d, benchmark: pub.json.slug }]);
   });
 });

@@ -1,4 +1,4 @@
-/** The dataset commands: validate (dry run) and publish. */
+/** The dataset commands: validate (dry run), publish, and the caller's stored datasets (list, delete). */
 import { Command, Option } from "commander";
 import { PlatformError } from "../errors.js";
 import {
@@ -108,7 +108,7 @@ export async function readDataset(file: string, o: DatasetOpts): Promise<Dataset
   return { ...d, ...(o.name ? { name: o.name } : {}), ...extra };
 }
 
-/** Registers the dataset commands: validate (dry run) and publish. */
+/** Registers the dataset commands: validate (dry run), publish, datasets and delete-dataset. */
 export function registerDatasetCommands(program: Command): void {
   datasetOptions(
     program
@@ -195,4 +195,31 @@ export function registerDatasetCommands(program: Command): void {
         },
       ),
     );
+
+  storeOptions(
+    program
+      .command("datasets")
+      .description(
+        "list your stored datasets (newest first) with their stored bytes, the benchmark published from each, and your dataset quota",
+      ),
+  ).action(
+    action(async (o: StoreOpts) => {
+      await withPlatform(o, false, async (platform) => {
+        print(await platform.myDatasets(await principalOf(platform, o)));
+      });
+    }),
+  );
+
+  storeOptions(
+    program
+      .command("delete-dataset")
+      .description("delete your stored dataset that no benchmark was published from, freeing its bytes")
+      .argument("<dataset-id>"),
+  ).action(
+    action(async (datasetId: string, o: StoreOpts) => {
+      await withPlatform(o, false, async (platform) => {
+        print(await platform.deleteDataset(await principalOf(platform, o), datasetId));
+      });
+    }),
+  );
 }

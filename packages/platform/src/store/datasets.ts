@@ -82,6 +82,50 @@ export class DatasetsTable extends TableModule {
     return true;
   }
 
+  /**
+   * A dataset's summary read to be changed: its row is locked until the transaction ends (PostgreSQL
+   * `FOR UPDATE`; SQLite's IMMEDIATE transaction holds the write lock already), or null.
+   */
+  async getLocked(datasetId: string): Promise<DatasetSummary | null> {
+    const r = await this.rowByKey("datasets", "dataset_id", datasetId, { lock: true });
+    return r ? toSummary(r) : null;
+  }
+
+  /**
+   * The datasets `owner` owns, newest first, each with its stored bytes and the slug of the benchmark
+   * published from it (null when none).
+   */
+  async ofOwner(
+    owner: string,
+  ): Promise<(DatasetSummary & { stored_bytes: number; benchmark: string | null })[]> {
+    const rows = await this.db
+      .selectFrom("datasets as d")
+      .leftJoin("benchmarks as b", "b.dataset_id", "d.dataset_id")
+      .selectAll("d")
+      .select("b.slug as benchmark")
+      .where("d.owner_account_id", "=", owner)
+      .orderBy("d.created_at", "desc")
+      .orderBy("d.dataset_id")
+      .execute();
+    return rows.map((r) => ({
+      ...toSummary(r),
+      stored_bytes: Number(r.stored_bytes), // a BIGINT may come back as a string on PostgreSQL
+      benchmark: r.benchmark ?? null,
+    }));
+  }
+
+  /** Deletes a dataset and its rows (call inside a transaction, after the checks). @returns its stored bytes */
+  async remove(datasetId: string): Promise<number> {
+    const r = await this.db
+      .selectFrom("datasets")
+      .select("stored_bytes")
+      .where("dataset_id", "=", datasetId)
+      .executeTakeFirst();
+    await this.db.deleteFrom("dataset_rows").where("dataset_id", "=", datasetId).execute();
+    await this.db.deleteFrom("datasets").where("dataset_id", "=", datasetId).execute();
+    return Number(r?.stored_bytes ?? 0);
+  }
+
   /** A dataset's rows in row order. */
   async rows(datasetId: string): Promise<{ row_hash: string; body_json: string }[]> {
     return this.db

@@ -1,4 +1,4 @@
-/** `/api/v1/datasets`: upload (exact numbers), dry run, formats, and publishing a benchmark from one. */
+/** `/api/v1/datasets`: upload (exact numbers), dry run, formats, the caller's list, deletion, and publishing a benchmark from one. */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.js";
 import { sendJson } from "../http.js";
@@ -45,6 +45,32 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
     // parsed and checked in the worker thread too; only the store's insert runs here
     handler: async (c, bytes) =>
       sendJson(c, await c.var.domain.createDataset(c.var.principal, bytes as unknown as Uint8Array), 201),
+  });
+  defineRoute(app, {
+    method: "get",
+    path: "/datasets/mine",
+    tags: ["authors"],
+    auth: "required",
+    summary: "The caller's datasets (newest first) with their stored bytes and the account's quota",
+    ok: {
+      status: 200,
+      schema: AnyJson,
+      description:
+        "{datasets: [{dataset_id, name, content_hash, row_count, created_at, stored_bytes, benchmark}], used_bytes, limit_bytes}",
+    },
+    errors: [401, 403],
+    handler: async (c) => sendJson(c, await c.var.domain.myDatasets(c.var.principal)),
+  });
+  defineRoute(app, {
+    method: "delete",
+    path: "/datasets/:dataset_id",
+    tags: ["authors"],
+    auth: "required",
+    summary: "Delete the caller's dataset never published, freeing its bytes of the quota",
+    ok: { status: 200, schema: AnyJson, description: "{dataset_id, freed_bytes}" },
+    errors: [401, 403, 404, 409],
+    handler: async (c) =>
+      sendJson(c, await c.var.domain.deleteDataset(c.var.principal, c.req.param("dataset_id"))),
   });
   defineRoute(app, {
     method: "post",

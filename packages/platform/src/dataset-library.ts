@@ -1,0 +1,78 @@
+/**
+ * An author's own stored datasets: the list (with the bytes each keeps stored against the account's
+ * dataset quota) and the deletion of one never published, which frees its bytes. A published dataset
+ * stays: its benchmark was planned from it (`benchmarks.dataset_id` references it).
+ * @packageDocumentation
+ */
+import type { PlatformContext } from "./context.js";
+import { PlatformError } from "./errors.js";
+import { assertDatasetOwner } from "./identity/access.js";
+import { isOperatorAccount, type Principal } from "./identity/principal.js";
+import type { DatasetSummary } from "./publish.js";
+
+/** One of the caller's datasets. */
+export interface OwnedDataset extends DatasetSummary {
+  /** UTF-8 bytes of its stored rows: what it counts against the account's dataset quota. */
+  stored_bytes: number;
+  /** The slug of the benchmark published from it, or null (then it may be deleted). */
+  benchmark: string | null;
+}
+
+/** The caller's datasets and the quota they count against. */
+export interface OwnedDatasets {
+  /** Newest first. */
+  datasets: OwnedDataset[];
+  /** Bytes the account's datasets keep stored (the sum of `stored_bytes`). */
+  used_bytes: number;
+  /** Bytes the account may keep stored (`dataset_bytes_per_account`), or null: no bound (the operator). */
+  limit_bytes: number | null;
+}
+
+/**
+ * The caller's own datasets, newest first, with the bytes used and the account's limit. Nobody lists
+ * another account's.
+ */
+export async function myDatasets(ctx: PlatformContext, p: Principal): Promise<OwnedDatasets> {
+  const datasets = await ctx.store.datasets.ofOwner(p.account_id);
+  return {
+    datasets,
+    used_bytes: datasets.reduce((n, d) => n + d.stored_bytes, 0),
+    limit_bytes: isOperatorAccount(p.account_id) ? null : ctx.datasetBytesPerAccount,
+  };
+}
+
+/** What a deletion freed. */
+export interface DeletedDataset {
+  dataset_id: string;
+  /** Bytes no longer counted against the account's dataset quota. */
+  freed_bytes: number;
+}
+
+/**
+ * Deletes the caller's dataset and its rows, in one transaction under the dataset's row lock, which a
+ * publish of it takes too (`publishBenchmark`): a deletion and a publication of one dataset never both
+ * pass.
+ * @throws PlatformError `unknown_dataset` (404); `forbidden` (`dataset_owner_only`) for another
+ *   account's; `dataset_published` (409, `details: {dataset_id, slug}`) when a benchmark was published
+ *   from it (it stays)
+ */
+export async function deleteDataset(
+  ctx: PlatformContext,
+  p: Principal,
+  datasetId: string,
+): Promise<DeletedDataset> {
+  return ctx.store.tx(async (t) => {
+    const ds = await t.datasets.getLocked(datasetId);
+    if (ds === null)
+      throw new PlatformError("unknown_dataset", `no dataset ${datasetId}`, { dataset_id: datasetId });
+    assertDatasetOwner(p, ds);
+    const slug = await t.benchmarks.slugOfDataset(datasetId);
+    if (slug !== null)
+      throw new PlatformError(
+        "dataset_published",
+        `dataset ${datasetId} is the test set of benchmark ${slug}: a published dataset is kept`,
+        { dataset_id: datasetId, slug },
+      );
+    return { dataset_id: datasetId, freed_bytes: await t.datasets.remove(datasetId) };
+  });
+}

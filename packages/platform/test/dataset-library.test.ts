@@ -1,0 +1,145 @@
+/**
+ * An author's stored datasets (the dataset quota left them no way to free space): the owner lists
+ * them with their bytes and deletes one never published, in the library and the CLI; nobody else can,
+ * and a published one stays. On PostgreSQL a deletion and a publication of one dataset take turns on
+ * its row: one of the two is refused cleanly, never a benchmark without its dataset nor a foreign-key
+ * error.
+ */
+import pg from "pg";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  CITIES_PUBLISH,
+  cities,
+  cleanup,
+  cliAccount,
+  freshPostgresTarget,
+  openAt,
+  openTemp,
+  rejection,
+  runCli,
+  tempDir,
+  TEST_ENGINE,
+} from "./helpers.js";
+
+afterEach(cleanup);
+
+describe("the owner's datasets", () => {
+  it("lists them with their bytes and the benchmark of each; deletes one never published, freeing its bytes", async () => {
+    const h = await openTemp({ datasetBytesPerAccount: 1_000_000 });
+    try {
+      const p = h.real;
+      const ann = await p.authenticate((await p.createAccount({ name: "ann" })).api_key);
+      const bob = await p.authenticate((await p.createAccount({ name: "bob" })).api_key);
+      const kept = await p.createDataset(ann, cities(4, "kept"));
+      const spare = await p.createDataset(ann, cities(3, "spare"));
+      const { slug } = await p.publish(ann, kept.dataset_id, CITIES_PUBLISH);
+      const mine = await p.myDatasets(ann);
+      expect(mine.limit_bytes).toBe(1_000_000);
+      expect(mine.datasets.map((d) => [d.dataset_id, d.benchmark]).sort()).toEqual(
+        [
+          [kept.dataset_id, slug],
+          [spare.dataset_id, null],
+        ].sort(),
+      );
+      expect(mine.used_bytes).toBe(mine.datasets.reduce((n, d) => n + d.stored_bytes, 0));
+      expect(mine.used_bytes).toBeGreaterThan(0);
+      // bob sees none of them and deletes none
+      expect(await p.myDatasets(bob)).toEqual({ datasets: [], used_bytes: 0, limit_bytes: 1_000_000 });
+      expect((await rejection(p.deleteDataset(bob, spare.dataset_id))).details).toMatchObject({
+        rule: "dataset_owner_only",
+      });
+      // the published one stays
+      const published = await rejection(p.deleteDataset(ann, kept.dataset_id));
+      expect(published).toMatchObject({ code: "dataset_published", details: { slug } });
+      const spareBytes = mine.datasets.find((d) => d.dataset_id === spare.dataset_id)!.stored_bytes;
+      expect(await p.deleteDataset(ann, spare.dataset_id)).toEqual({
+        dataset_id: spare.dataset_id,
+        freed_bytes: spareBytes,
+      });
+      const after = await p.myDatasets(ann);
+      expect(after.datasets.map((d) => d.dataset_id)).toEqual([kept.dataset_id]);
+      expect(after.used_bytes).toBe(mine.used_bytes - spareBytes);
+      expect(await h.ctx.store.datasets.rows(spare.dataset_id)).toEqual([]);
+      expect((await rejection(p.deleteDataset(ann, spare.dataset_id))).code).toBe("unknown_dataset");
+      // the operator owns no quota bound
+      expect((await p.myDatasets(await p.localOperator())).limit_bytes).toBeNull();
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("the CLI lists and deletes with the caller's key; another key is refused naming the rule", async () => {
+    const store = tempDir();
+    const annKey = await cliAccount(store, "ann");
+    const bobKey = await cliAccount(store, "bob");
+    const h = await openAt({ dir: store });
+    const ds = await h.real.createDataset(await h.real.authenticate(annKey), cities(3, "cli"));
+    await h.close();
+    const list = await runCli("datasets", "--store", store, "--api-key", annKey);
+    expect(list.code, list.err).toBe(0);
+    expect(JSON.parse(list.out).datasets).toMatchObject([{ dataset_id: ds.dataset_id, benchmark: null }]);
+    const theirs = await runCli("delete-dataset", ds.dataset_id, "--store", store, "--api-key", bobKey);
+    expect(theirs.code).not.toBe(0);
+    expect(theirs.err).toContain("dataset_owner_only");
+    expect(theirs.err).not.toMatch(/\n\s+at /);
+    const del = await runCli("delete-dataset", ds.dataset_id, "--store", store, "--api-key", annKey);
+    expect(del.code, del.err).toBe(0);
+    expect(JSON.parse(del.out)).toMatchObject({ dataset_id: ds.dataset_id });
+    const empty = await runCli("datasets", "--store", store, "--api-key", annKey);
+    expect(JSON.parse(empty.out).datasets).toEqual([]);
+  });
+});
+
+/** Waits until `n` backends of `c`'s database wait on a lock (bounded: 10 s); see author-flag-race.test.ts. */
+async function waitForLockWaiters(c: pg.Client, n: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    await c.query("SELECT pg_stat_clear_snapshot()");
+    const r = await c.query<{ n: string }>(
+      "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+    );
+    if (Number(r.rows[0]!.n) >= n) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`fewer than ${n} transactions waited on the held dataset row within 10 s`);
+}
+
+describe.runIf(TEST_ENGINE === "postgres")("a deletion racing a publication (PostgreSQL)", () => {
+  it("one of the two is refused with its code; the state is the other's", async () => {
+    const target = await freshPostgresTarget();
+    const h = await openTemp({ database: target });
+    const holder = new pg.Client({ connectionString: target.url });
+    await holder.connect();
+    try {
+      const p = h.real;
+      const ann = await p.authenticate((await p.createAccount({ name: "ann" })).api_key);
+      const ds = await p.createDataset(ann, cities(4, "race"));
+      await holder.query(`SET search_path TO ${target.schema}`);
+      await holder.query("BEGIN");
+      await holder.query("SELECT dataset_id FROM datasets WHERE dataset_id = $1 FOR UPDATE", [ds.dataset_id]);
+      const settled = Promise.allSettled([
+        p.deleteDataset(ann, ds.dataset_id),
+        p.publish(ann, ds.dataset_id, CITIES_PUBLISH),
+      ]);
+      try {
+        await waitForLockWaiters(holder, 2);
+      } finally {
+        await holder.query("COMMIT");
+      }
+      const [deleted, published] = await settled;
+      expect([deleted.status, published.status].sort()).toEqual(["fulfilled", "rejected"]);
+      const stored = await h.ctx.store.datasets.get(ds.dataset_id);
+      const slug = await h.ctx.store.benchmarks.slugOfDataset(ds.dataset_id);
+      if (deleted.status === "fulfilled") {
+        expect(published).toMatchObject({ reason: { code: "unknown_dataset" } });
+        expect({ stored, slug }).toEqual({ stored: null, slug: null });
+      } else {
+        expect(deleted).toMatchObject({ reason: { code: "dataset_published" } });
+        expect(stored?.dataset_id).toBe(ds.dataset_id);
+        expect(slug).not.toBeNull();
+      }
+    } finally {
+      await holder.end();
+      await h.close();
+    }
+  });
+});
