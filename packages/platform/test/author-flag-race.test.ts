@@ -15,24 +15,9 @@ import {
   manualClock,
   openTemp,
   TEST_ENGINE,
+  waitForLockWaiters,
   useDevChain,
 } from "./helpers.js";
-
-/**
- * Waits until `n` backends of `c`'s database wait on a lock (bounded: 10 s). `c` is inside its
- * transaction, where PostgreSQL keeps one snapshot of the statistics: it is cleared before each look.
- */
-async function waitForLockWaiters(c: pg.Client, n: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    await c.query("SELECT pg_stat_clear_snapshot()");
-    const r = await c.query<{ n: string }>(
-      "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
-    );
-    if (Number(r.rows[0]!.n) >= n) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`fewer than ${n} transactions waited on the held agent row within 10 s`);
-}
 
 describe.runIf(TEST_ENGINE === "postgres")(
   "is_author_agent against a concurrent first run (PostgreSQL)",

@@ -19,6 +19,7 @@ import {
   runCli,
   tempDir,
   TEST_ENGINE,
+  waitForLockWaiters,
 } from "./helpers.js";
 
 afterEach(cleanup);
@@ -89,19 +90,6 @@ describe("the owner's datasets", () => {
     expect(JSON.parse(empty.out).datasets).toEqual([]);
   });
 });
-
-/** Waits until `n` backends of `c`'s database wait on a lock (bounded: 10 s); see author-flag-race.test.ts. */
-async function waitForLockWaiters(c: pg.Client, n: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    await c.query("SELECT pg_stat_clear_snapshot()");
-    const r = await c.query<{ n: string }>(
-      "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
-    );
-    if (Number(r.rows[0]!.n) >= n) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`fewer than ${n} transactions waited on the held dataset row within 10 s`);
-}
 
 describe.runIf(TEST_ENGINE === "postgres")("a deletion racing a publication (PostgreSQL)", () => {
   it("one of the two is refused with its code; the state is the other's", async () => {
