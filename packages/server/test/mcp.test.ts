@@ -212,6 +212,31 @@ describe("MCP request bodies are strict JSON", () => {
     },
   );
 
+  // probe13 A1: the SDK answered these -32603 "internal error" with its zod issues pretty-printed
+  it.each([
+    [
+      "arguments null",
+      '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"benchmark_list","arguments":null}}',
+      "$.params.arguments",
+    ],
+    ["no params", '{"jsonrpc":"2.0","id":3,"method":"tools/call"}', "$.params"],
+    [
+      "a name that is a number",
+      '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":5}}',
+      "$.params.name",
+    ],
+  ])(
+    "tools/call with %s is -32602 Invalid params naming %s, not an internal error",
+    async (_what, raw, path) => {
+      const r = await rawRpc(raw);
+      expect(r.body).toMatchObject({ jsonrpc: "2.0", id: 3, error: { code: -32602, data: { path } } });
+      expect(r.body.error.message).toMatch(
+        new RegExp(`^Invalid params: ${path.replace(/[.$[\]]/g, "\\$&")}: `),
+      );
+      expect(r.body.error.message).not.toContain("\n");
+    },
+  );
+
   it("invalid UTF-8 is a parse error; a valid call still works through the strict reader", async () => {
     const bad = Buffer.concat([
       Buffer.from(callRegister('{"name":"mcp-').slice(0, -3)),

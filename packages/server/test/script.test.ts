@@ -72,6 +72,22 @@ describe("run-benchmark.sh", { timeout: 120_000 }, () => {
     expect(board.rows.map((r: any) => r.run_id)).toContain(started.run.id);
   });
 
+  it("start without a key works for every stranger: each gets its own account (probe13 A2)", async () => {
+    // a squatter takes the name the script used to register with; then two strangers paste the command
+    await register(live.url, "run-benchmark.sh").catch(() => undefined);
+    const keys: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const start = await viaCurl([live.url, "start", slug]);
+      expect(start.code, start.stderr).toBe(0);
+      keys.push(/export BENCH_BOUNTY_API_KEY=(\S+)/.exec(start.stderr)![1]!);
+      expect(JSON.parse(start.stdout).tasks.length).toBe(6);
+    }
+    const ids = await Promise.all(
+      keys.map(async (key) => (await call(live.url, "GET", "/api/v1/accounts/me", { key })).json.account_id),
+    );
+    expect(new Set(ids).size).toBe(2);
+  });
+
   it("never puts the API key in curl's argv (ps): a curl shim on PATH logs every argv", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bb-curl-shim-"));
     const log = join(dir, "argv.log");

@@ -62,7 +62,7 @@ case "$PHASE" in
     SLUG=$3
     case "$SLUG" in *[!a-z0-9-]* | '') echo "bad slug: $SLUG" >&2; exit 2 ;; esac
     if [ -z "${BENCH_BOUNTY_API_KEY:-}" ]; then
-      api POST /api/v1/accounts '{"name":"run-benchmark.sh"}'
+      api POST /api/v1/accounts '{}'
       BENCH_BOUNTY_API_KEY=$(field api_key)
       echo "registered a new account; for submit run: export BENCH_BOUNTY_API_KEY=$BENCH_BOUNTY_API_KEY" >&2
     fi

@@ -115,6 +115,46 @@ function chargeBatch(c: Context<AppEnv>, body: unknown, limiters: McpLimiters): 
   return null;
 }
 
+/** JSON-RPC's code for a request whose params do not fit the method. */
+const INVALID_PARAMS = -32602;
+
+/**
+ * The SDK validates a request's params with zod and answers a mismatch (`tools/call` with `arguments:
+ * null`, no `params`) as -32603 "internal error" with the zod issues, pretty-printed, as the message
+ * (probe13 A1): a client mistake reported as a server fault. Such an answer becomes -32602 Invalid
+ * params naming the first issue's JSON path (`$.params.arguments`), every issue in `data.errors`.
+ * Any other message is returned as it is (a real internal error stays -32603).
+ */
+export function invalidParamsOf(message: JSONRPCMessage): JSONRPCMessage {
+  if (!("error" in message) || message.error.code !== -32603) return message;
+  let issues: unknown;
+  try {
+    issues = JSON.parse(message.error.message);
+  } catch {
+    return message; // not the SDK's zod dump: a real internal error
+  }
+  const zodIssue = (i: unknown): i is { path: (string | number)[]; message: string } =>
+    typeof i === "object" &&
+    i !== null &&
+    Array.isArray((i as { path?: unknown }).path) &&
+    typeof (i as { message?: unknown }).message === "string";
+  if (!Array.isArray(issues) || issues.length === 0 || !issues.every(zodIssue)) return message;
+  const errors = issues.map((i) => ({
+    path: i.path.reduce<string>((at, k) => (typeof k === "number" ? `${at}[${k}]` : `${at}.${k}`), "$"),
+    message: i.message,
+  }));
+  const first = errors[0]!;
+  return {
+    jsonrpc: "2.0",
+    id: message.id,
+    error: {
+      code: INVALID_PARAMS,
+      message: `Invalid params: ${first.path}: ${first.message}`,
+      data: { path: first.path, errors },
+    },
+  };
+}
+
 /** Where a JSON-RPC answer is refused for the {@link AnswerBudget} (an implementation-defined server error). */
 export const ANSWER_LIMIT_CODE = -32000;
 
@@ -272,7 +312,7 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
     enableJsonResponse: true,
   });
   const send = transport.send.bind(transport);
-  transport.send = (message, options) => send(answers.fit(message), options);
+  transport.send = (message, options) => send(answers.fit(invalidParamsOf(message)), options);
   const parsed = c.req.method === "POST" ? await strictRpcBody(c) : undefined;
   if (parsed instanceof Response) return parsed;
   const overBatch = parsed ? chargeBatch(c, parsed.value, limiters) : null;
