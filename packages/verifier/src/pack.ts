@@ -387,17 +387,24 @@ function boolField(o: JsonObject, key: string, path: string): boolean {
 }
 
 /** An integer written as a string or a JSON integer, returned as its decimal text. */
-function intStringField(o: JsonObject, key: string, path: string): string {
+/** A uint256 id (`bounty_id`): an integer string or a JSON integer, at most 2^256 - 1 (probe13 B2). */
+function uint256StringField(o: JsonObject, key: string, path: string): string {
   const p = appendPath(path, key);
   const v = get(o, key, path);
-  if (typeof v === "string" && UINT_DIGITS.test(v)) return BigInt(v).toString();
-  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return String(v);
-  if (typeof v === "bigint" && v >= 0n) return v.toString();
-  bad(
-    "wrong_type",
-    p,
-    `expected an integer string, found ${typeof v === "string" ? JSON.stringify(v.slice(0, 40)) : typeName(v)}`,
-  );
+  let b: bigint;
+  if (typeof v === "string" && /^[0-9]+$/.test(v)) {
+    if (!UINT_DIGITS.test(v)) bad("out_of_range", p, `an integer of ${v.length} digits is outside uint256`);
+    b = BigInt(v);
+  } else if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) b = BigInt(v);
+  else if (typeof v === "bigint" && v >= 0n) b = v;
+  else
+    bad(
+      "wrong_type",
+      p,
+      `expected an integer string, found ${typeof v === "string" ? JSON.stringify(v.slice(0, 40)) : typeName(v)}`,
+    );
+  if (b >= 1n << 256n) bad("out_of_range", p, `${shortInt(b)} is outside uint256 (at most 2^256 - 1)`);
+  return b.toString();
 }
 
 function anchorRef(v: JsonValue, path: string): AnchorRef | null {
@@ -593,7 +600,7 @@ export function readPack(doc: JsonValue, options: ReadPackOptions = {}): PackVie
     leaf_count: intField(b, "leaf_count", bp),
     chain_id: intField(b, "chain_id", bp),
     bounty_contract: strField(b, "bounty_contract", bp),
-    bounty_id: intStringField(b, "bounty_id", bp),
+    bounty_id: uint256StringField(b, "bounty_id", bp),
     token: strField(b, "token", bp),
     author: strField(b, "author", bp),
     awarder: strField(b, "awarder", bp),

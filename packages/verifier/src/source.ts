@@ -11,6 +11,21 @@ import { stat } from "node:fs/promises";
 import { PACK_LIMITS } from "@bench-bounty/evidence";
 import { requestSignal } from "./deadline.js";
 import { VerifierInputError, VerifierNetworkError, describeError } from "./errors.js";
+import { credentialsToHeader } from "./url.js";
+
+/**
+ * What of a pack's URL is printed (errors, the report's source): its origin and path, never its
+ * userinfo, query or fragment, where a private door puts a password or token.
+ */
+export function shownDocumentUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}${u.search !== "" || u.hash !== "" ? " (query not shown)" : ""}`;
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return "(not a URL)";
+  }
+}
 
 /** Where a document comes from: a file path, `-` (standard input), an http(s) URL, or the bytes themselves. */
 export type DocumentSource = string | Uint8Array;
@@ -92,15 +107,20 @@ export async function readSource(
     return { bytes: concat(chunks, total), label: "stdin" };
   }
   if (isHttpUrl(source)) {
-    const target = `url ${source}`;
+    // userinfo is sent as Basic auth (fetch refuses a URL with credentials, and its message repeats the
+    // URL); what is printed is the URL without userinfo, query or fragment (probe13 B1)
+    const { url, headers } = credentialsToHeader(source);
+    const shown = shownDocumentUrl(source);
+    const target = `url ${shown}`;
+    const scrub = (text: string): string => text.split(source).join(shown).split(url).join(shown);
     let res: Response;
     try {
-      res = await fetch(source, {
-        headers: { accept: "application/json" },
+      res = await fetch(url, {
+        headers: { ...headers, accept: "application/json" },
         signal: requestSignal(options.timeoutMs ?? 30_000, options.signal),
       });
     } catch (e) {
-      throw new VerifierNetworkError(target, `cannot fetch: ${describeError(e)}`, { cause: e });
+      throw new VerifierNetworkError(target, `cannot fetch: ${scrub(describeError(e))}`, { cause: e });
     }
     if (res.status !== 200) {
       const detail = await readErrorDetail(res);
@@ -110,7 +130,9 @@ export async function readSource(
       return { bytes: await readBodyWithin(res, maxBytes, what), label: target };
     } catch (e) {
       if (!(e instanceof AnswerTooLargeError))
-        throw new VerifierNetworkError(target, `cannot read the body: ${describeError(e)}`, { cause: e });
+        throw new VerifierNetworkError(target, `cannot read the body: ${scrub(describeError(e))}`, {
+          cause: e,
+        });
       throw e.declared === null ? new VerifierInputError("too_large", "$", e.message) : tooLarge(e.declared);
     }
   }

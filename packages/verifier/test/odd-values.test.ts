@@ -321,3 +321,28 @@ describe("malformed packs: exit code and JSON path", () => {
     }
   });
 });
+
+describe("a uint256 id past 2^256 - 1 (probe13 B2: it met the offline policy, then blamed the RPC)", () => {
+  it.each([
+    ["2^256", (1n << 256n).toString()],
+    ["78 nines", "9".repeat(78)],
+    ["79 digits", "1" + "0".repeat(78)],
+  ])("bounty_id %s is bad input at $.benchmark.bounty_id (exit 2)", async (_what, id) => {
+    const tree = packTree("small");
+    (tree.benchmark as Record<string, JsonValue>).bounty_id = id;
+    const e = await verifyPack({ source: canonicalJson(tree) }).then(
+      () => null,
+      (x: unknown) => x,
+    );
+    expect(isVerifierInputError(e)).toBe(true);
+    expect(e).toMatchObject({ code: "out_of_range", path: "$.benchmark.bounty_id" });
+    expect(reportError(e, { stderr: { write: () => true } }, "verify")).toBe(EXIT_CODES.badInput);
+  });
+
+  it("2^256 - 1 is still read as an id", async () => {
+    const tree = packTree("small");
+    (tree.benchmark as Record<string, JsonValue>).bounty_id = ((1n << 256n) - 1n).toString();
+    const report = await verifyPack({ source: canonicalJson(tree) });
+    expect(report.observed).toBeDefined();
+  });
+});

@@ -144,6 +144,31 @@ describe("a 404 that is not the indexer's not_found is a wrong base URL, not an 
   });
 });
 
+describe("a pack URL with userinfo or a query (probe13 B1: the password was printed twice)", () => {
+  it("an unreachable one is named without its userinfo or query; --json too", async () => {
+    for (const extra of [[], ["--json"]]) {
+      const r = await run([
+        "verify",
+        "http://u:PACKPW13@127.0.0.1:1/door/pack.json?token=PACKTOK13",
+        ...extra,
+      ]);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain("url http://127.0.0.1:1/door/pack.json (query not shown)");
+      expect(r.stderr + r.stdout).not.toMatch(/PACKPW13|PACKTOK13/);
+    }
+  });
+
+  it("the userinfo reaches the server as Basic auth", async () => {
+    seen.length = 0;
+    const r = await run(["verify", `http://pu:PACKPW13@${host}/door/pack.json`]);
+    expect(seen).toEqual([
+      { url: "/door/pack.json", auth: `Basic ${Buffer.from("pu:PACKPW13").toString("base64")}` },
+    ]);
+    expect(r.code).toBe(2); // the stub's answer is no pack
+    expect(r.stderr + r.stdout).not.toContain("PACKPW13");
+  });
+});
+
 describe("verify prints an RPC's or indexer's origin only (probe10 R2)", () => {
   it("--rpc with userinfo, a key in the path and the query", async () => {
     const r = await run([
