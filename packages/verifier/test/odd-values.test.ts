@@ -17,6 +17,7 @@ import {
   type JsonValue,
 } from "@bench-bounty/evidence";
 import fc from "fast-check";
+import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES, isVerifierInputError, verifyPack, type VerificationReport } from "../src/index.js";
 import { reportError } from "../src/cli.js";
@@ -336,7 +337,8 @@ describe("a uint256 id past 2^256 - 1 (probe13 B2: it met the offline policy, th
     );
     expect(isVerifierInputError(e)).toBe(true);
     expect(e).toMatchObject({ code: "out_of_range", path: "$.benchmark.bounty_id" });
-    expect(reportError(e, { stderr: { write: () => true } }, "verify")).toBe(EXIT_CODES.badInput);
+    const stderr = new PassThrough();
+    expect(reportError(e, { stderr }, "verify")).toBe(EXIT_CODES.badInput);
   });
 
   it("2^256 - 1 is still read as an id", async () => {
