@@ -469,6 +469,14 @@ function querySafety(label: string, databaseUrl: string | undefined) {
           path: `/sql/db?sql=${encodeURIComponent(superjson.stringify({ sql: "x".repeat(6000), params: [] }))}`,
           status: 400,
         },
+        // probe13 B3: these were 500 `internal` (an object or a nested array as a parameter, a NUL)
+        ...[
+          { sql: "SELECT id FROM bounty WHERE id = $1", params: [{ a: 1 }] },
+          { sql: "SELECT id FROM bounty WHERE id = $1", params: [[1, [2]]] },
+          { sql: "SELECT \u0000 1", params: [] },
+          { sql: "SELECT 1 \u0000; CREATE TABLE probe_x(a int)", params: [] },
+          { sql: "SELECT id FROM bounty WHERE author = $1", params: ["a\u0000b"] },
+        ].map((q) => ({ path: `/sql/db?sql=${encodeURIComponent(superjson.stringify(q))}`, status: 400 })),
         { path: "/sql/db?sql=1&other=2", status: 400 },
         {
           // a second sql parameter was ignored (issue 13 re-probe: a parameter given twice is a 400)

@@ -32,10 +32,25 @@ import { COLUMN_CHARS } from "../../lib/sqlExpressions";
 import { checkReadOnlySelect, type StatementShape } from "../../lib/sqlGuard";
 import type { TableColumns } from "../../lib/sqlScope";
 
+/** Text without U+0000: PostgreSQL refuses a NUL in text, and the guard's parser stops at one (probe13 B3). */
+const noNul = (what: string) =>
+  z.string().refine((v) => !v.includes("\u0000"), { message: `${what} contains a NUL character (U+0000)` });
+
+/** One value a statement's `$n` may take: a scalar (what drizzle binds), never an object (probe13 B3: 500). */
+const SqlScalar = z.union([
+  noNul("a string parameter"),
+  z.number().finite(),
+  z.bigint(),
+  z.boolean(),
+  z.null(),
+  z.date(),
+]);
+
 /** What `@ponder/client` sends in `?sql=` (superjson of drizzle's query). */
 const SqlRequest = z.object({
-  sql: z.string(),
-  params: z.array(z.unknown()).default([]),
+  sql: noNul("the statement"),
+  // a scalar, or a flat array of scalars (a PostgreSQL array parameter); nothing nested deeper
+  params: z.array(z.union([SqlScalar, z.array(SqlScalar)])).default([]),
   typings: z.array(z.unknown()).optional(),
 });
 

@@ -78,6 +78,14 @@ describe("CLI", () => {
     );
     expect(keyless.code).toBe(1);
     expect(keyless.err).toMatch(/operator_owns_no_agents/);
+    // the command it names works when pasted (probe13 B4: --name was required), with the store added
+    expect(keyless.err).toContain("bench-bounty account create;");
+    const created = await runCli("account", "create", "--store", store);
+    expect(created.code, created.err).toBe(0);
+    expect(JSON.parse(created.out)).toMatchObject({
+      account: { name: expect.stringMatching(/^agent-[0-9a-f]{10}$/) },
+      api_key: expect.any(String),
+    });
     const run = await runCli(
       "run",
       "seattle",

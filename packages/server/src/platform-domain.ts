@@ -4,7 +4,6 @@
  * rules, SPEC 6.1 secrecy and idempotence are the platform's (`identity/access.ts`, `runs.ts`,
  * `leaderboard.ts`); nothing here decides who may do what.
  */
-import { randomBytes } from "node:crypto";
 import type { JsonValue } from "@bench-bounty/evidence";
 import { requirePrincipal, toJsonValue, type Platform, type Principal } from "@bench-bounty/platform";
 import type { AccountView, AwardEvidence, Domain, Registration } from "./domain.js";
@@ -125,12 +124,12 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
   return {
     authenticate: (apiKey) => platform.authenticate(apiKey),
     async register(input): Promise<Registration> {
-      const name = input.name ?? `agent-${randomBytes(5).toString("hex")}`;
-      // one transaction: a refused agent id or address leaves no account behind (issue 13 re-probe)
+      // one transaction: a refused agent id or address leaves no account behind (issue 13 re-probe);
+      // without a name the platform picks one, and the agent id defaults to it (`createAccount`)
       const created = await platform.createAccount({
-        name,
+        ...(input.name !== undefined ? { name: input.name } : {}),
         agent: {
-          agent_id: input.agent_id ?? name,
+          ...(input.agent_id !== undefined ? { agent_id: input.agent_id } : {}),
           ...(input.withdrawal_address !== undefined ? { withdrawal_address: input.withdrawal_address } : {}),
         },
       });

@@ -6,13 +6,16 @@ import { action, print, storeOptions, type StoreOpts, withPlatform } from "./com
 export function registerAccountCommands(program: Command): void {
   const account = program.command("account").description("accounts and their API keys (a key is shown once)");
   storeOptions(account.command("create").description("create an account; prints its first API key once"))
-    .requiredOption("--name <name>", "account name (letters, digits, . _ -)")
+    .option(
+      "--name <name>",
+      "account name (letters, digits, . _ -; default: one the platform picks, agent-<hex>)",
+    )
     .option("--roles <roles>", "comma-separated roles: author,competitor (default both)")
     .action(
-      action(async (o: StoreOpts & { name: string; roles?: string }) => {
+      action(async (o: StoreOpts & { name?: string; roles?: string }) => {
         await withPlatform(o, false, async (platform) => {
           const r = await platform.createAccount({
-            name: o.name,
+            ...(o.name !== undefined ? { name: o.name } : {}),
             ...(o.roles !== undefined ? { roles: o.roles.split(",").map((x) => x.trim()) } : {}),
           });
           print(r);

@@ -55,7 +55,7 @@ export function assertMayOwnAgents(p: Principal): void {
   if (isOperator(p))
     forbid(
       "operator_owns_no_agents",
-      "the operator registers no agents: create an account (bench-bounty account create) and pass its --api-key",
+      "the operator registers no agents: create an account (CLI: bench-bounty account create; REST: POST /api/v1/accounts) and pass its key (BENCH_BOUNTY_API_KEY or --api-key)",
     );
 }
 

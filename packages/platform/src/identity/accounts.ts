@@ -48,8 +48,11 @@ export interface IssuedKey {
 
 /** What {@link createAccount} takes. */
 export interface AccountInput {
-  /** Unique; also the id of the account's default agent. */
-  name: unknown;
+  /**
+   * Unique; also the id of the account's default agent. Absent: the platform picks one,
+   * `agent-<10 hex digits>` (the one place of that rule: REST, MCP and the CLI alike).
+   */
+  name?: unknown;
   /** Default `["author", "competitor"]`. */
   roles?: unknown;
   /**
@@ -60,7 +63,7 @@ export interface AccountInput {
 }
 
 function checkAccountInput(input: AccountInput): { name: string; roles: Role[] } {
-  const name = input.name;
+  const name = input.name === undefined ? `agent-${randomBytes(5).toString("hex")}` : input.name;
   if (typeof name !== "string" || !ACCOUNT_NAME_RE.test(name))
     throw new PlatformError(
       "invalid_option",
