@@ -20,6 +20,8 @@ export type EdgeErrorCode =
   | "forbidden"
   | "rate_limited"
   | "request_timeout"
+  | "server_busy"
+  | "request_aborted"
   | "not_found"
   | "method_not_allowed"
   | "not_implemented"
@@ -61,6 +63,8 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   forbidden: 403,
   rate_limited: 429,
   request_timeout: 503,
+  server_busy: 503,
+  request_aborted: 400,
   not_found: 404,
   method_not_allowed: 405,
   not_implemented: 501,

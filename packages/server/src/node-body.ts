@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
+import { EdgeError } from "./errors.js";
 
 /**
  * The node request of `env` when its body has a declared length (no Transfer-Encoding: the case the
@@ -34,7 +35,14 @@ export async function bodyBytes(c: Context): Promise<Uint8Array> {
   if (incoming === undefined) return new Uint8Array(await c.req.arrayBuffer());
   const read = (async () => {
     const chunks: Buffer[] = [];
-    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    try {
+      for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    } catch (e) {
+      // the client closed the connection mid-body: its mistake (or choice), not a server fault to log
+      if ((e as NodeJS.ErrnoException).code === "ECONNRESET" || (e as Error).message === "aborted")
+        throw new EdgeError("request_aborted", "the client closed the connection before its body was sent");
+      throw e;
+    }
     const all = Buffer.concat(chunks);
     return all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
   })();

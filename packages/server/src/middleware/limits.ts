@@ -23,6 +23,13 @@ export interface Limits {
   bodyBytes: number;
   /** Largest body of `POST /datasets` and `/datasets/validate`, in bytes. */
   datasetBodyBytes: number;
+  /**
+   * Bytes of dataset bodies the whole process may hold at once (being read, waiting for the check
+   * worker, in it), all callers together: past it a dataset body is 503 `server_busy` with
+   * `Retry-After`, before it is read (probe13 A3: 12 bodies of 60 MB from 6 free accounts took the
+   * server to 1.4 GB). At least {@link Limits.datasetBodyBytes}.
+   */
+  datasetBytesInFlight: number;
   /** Requests a key may burst. */
   rateBurst: number;
   /** Requests per second a key regains. */
@@ -78,6 +85,7 @@ export interface Limits {
 export const DEFAULT_LIMITS: Limits = {
   bodyBytes: 4 * 1024 * 1024,
   datasetBodyBytes: 64 * 1024 * 1024,
+  datasetBytesInFlight: 256 * 1024 * 1024,
   rateBurst: 600,
   ratePerSecond: 100,
   handlerTimeoutMs: 60_000,
@@ -427,18 +435,60 @@ export function limitBodies(limits: Limits, datasetBytes: RateLimiter): Middlewa
     ` (a dataset body of up to ${limits.datasetBodyBytes} bytes needs an API key)`,
   );
   const large = limitBody(limits.datasetBodyBytes);
+  const inFlight = new BytesInFlight(Math.max(limits.datasetBytesInFlight, limits.datasetBodyBytes));
   return async (c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     if (!DATASET_PATH.test(c.req.path)) return small(c, next);
     const [limit, limitOf] =
       c.var.principal === null ? [keyless, limits.bodyBytes] : [large, limits.datasetBodyBytes];
-    return limit(c, () => {
+    return limit(c, async () => {
       const declared = Number(c.req.header("content-length") ?? "NaN");
       const bytes = Number.isSafeInteger(declared) && declared <= limitOf ? declared : limitOf;
-      takeOrRefuse(datasetBytes, bucketOf(c), bytes, "dataset bytes from this caller");
-      return next();
+      // the process's share first (nothing is taken from the caller's bucket when it is refused)
+      const release = inFlight.reserve(bytes);
+      try {
+        takeOrRefuse(datasetBytes, bucketOf(c), bytes, "dataset bytes from this caller");
+        await next();
+      } finally {
+        release();
+      }
     });
   };
+}
+
+/**
+ * The bytes of dataset bodies the process holds (read, queued for the check worker, in it): each body
+ * reserves its declared length (the limit when it declares none) until its request ends.
+ */
+export class BytesInFlight {
+  private held = 0;
+  constructor(readonly capacity: number) {}
+
+  /**
+   * Reserves `bytes`. @returns the release (call it once, when the request ends)
+   * @throws EdgeError `server_busy` (503, `Retry-After: 5`) when the reservation would pass the capacity
+   */
+  reserve(bytes: number): () => void {
+    if (this.held + bytes > this.capacity)
+      throw new EdgeError(
+        "server_busy",
+        `the server holds ${this.held} bytes of dataset bodies of all callers (at most ${this.capacity}, datasetBytesInFlight); send this one again in a few seconds`,
+        {
+          limit: "dataset_bytes_in_flight",
+          limit_bytes: this.capacity,
+          held_bytes: this.held,
+          body_bytes: bytes,
+        },
+        { "retry-after": "5" },
+      );
+    this.held += bytes;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.held -= bytes;
+    };
+  }
 }
 
 /** 503 `request_timeout` when a handler runs longer than `ms`. */

@@ -1,0 +1,53 @@
+/**
+ * probe13 A3: dataset bodies waiting for the one check worker were all held in memory, bounded only per
+ * account (12 bodies of 60 MB from 6 free accounts took the server to 1.4 GB). The whole process holds
+ * at most `datasetBytesInFlight` bytes of dataset bodies: past it a body is 503 `server_busy` with
+ * `Retry-After`, refused from its declared length before it is read, and nothing is taken from the
+ * caller's bucket; the bytes come back when the holding request ends (a client closing mid-body is
+ * `request_aborted`, not an unexpected error in the server's log).
+ */
+import { request } from "node:http";
+import { describe, expect, it } from "vitest";
+import { call, citiesDataset, register, useLive } from "./helpers.js";
+
+const CAP = 64 * 1024;
+const logged: unknown[] = [];
+const live = useLive({
+  limits: { datasetBodyBytes: CAP, datasetBytesInFlight: CAP },
+  log: (e) => logged.push(e),
+});
+
+/** A POST declaring `length` bytes that sends only the first 10 and holds the connection open. */
+function holdBody(path: string, key: string, length: number) {
+  const req = request(`${live.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "content-length": String(length), "x-api-key": key },
+  });
+  req.on("error", () => undefined); // aborted below
+  req.write('{"name":"x');
+  return { abort: () => req.destroy() };
+}
+
+describe("dataset bytes the process holds", () => {
+  it("a body past the process's share is 503 server_busy before it is read; its bytes come back after", async () => {
+    const a = await register(live.url, "inflight-a");
+    const b = await register(live.url, "inflight-b");
+    const held = holdBody("/api/v1/datasets/validate", a.key, CAP);
+    await new Promise((r) => setTimeout(r, 200)); // the held request is being read
+    const body = JSON.stringify(citiesDataset(3, "inflight"));
+    const busy = await call(live.url, "POST", "/api/v1/datasets/validate", { key: b.key, raw: body });
+    expect(busy.status, busy.text).toBe(503);
+    expect(busy.headers.get("retry-after")).toBe("5");
+    expect(busy.json.error).toMatchObject({
+      code: "server_busy",
+      details: { limit: "dataset_bytes_in_flight", limit_bytes: CAP, held_bytes: CAP },
+    });
+    held.abort();
+    await new Promise((r) => setTimeout(r, 200)); // the held request ends
+    const ok = await call(live.url, "POST", "/api/v1/datasets/validate", { key: b.key, raw: body });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json.ok).toBe(true);
+    // the client that closed mid-body is no server fault: nothing logged as unexpected
+    expect(logged).toEqual([]);
+  });
+});
