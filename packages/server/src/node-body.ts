@@ -32,7 +32,17 @@ function unreadIncoming(env: unknown): IncomingMessage | undefined {
  */
 export async function bodyBytes(c: Context): Promise<Uint8Array> {
   const incoming = unreadIncoming(c.env);
-  if (incoming === undefined) return new Uint8Array(await c.req.arrayBuffer());
+  if (incoming === undefined) {
+    try {
+      return new Uint8Array(await c.req.arrayBuffer());
+    } catch (e) {
+      // a chunked body past the limit: Hono's body limit has answered 413 already, and the read that
+      // it stopped is no server fault to log (it was logged as an unexpected error)
+      if ((e as Error).name === "BodyLimitError")
+        throw new EdgeError("body_too_large", "the body is larger than the limit of this route");
+      throw e;
+    }
+  }
   const read = (async () => {
     const chunks: Buffer[] = [];
     try {

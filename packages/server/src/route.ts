@@ -221,7 +221,11 @@ export async function readBody(
   return mode === "lossless" ? exact : (JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown);
 }
 
-/** @throws EdgeError 415 `unsupported_media_type` unless the request says it sends JSON */
+/**
+ * @throws EdgeError 415 `unsupported_media_type` unless the request says it sends JSON, as UTF-8 (a
+ *   `charset` other than utf-8 is refused, not read as UTF-8) and not compressed (a `Content-Encoding`
+ *   other than identity was parsed raw, 400 `invalid_utf8`: probe13 A notes)
+ */
 function assertJsonType(c: Context<AppEnv>): void {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type))
@@ -231,6 +235,20 @@ function assertJsonType(c: Context<AppEnv>): void {
       {
         content_type: type || null,
       },
+    );
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(type)?.[1];
+  if (charset !== undefined && !/^utf-?8$/i.test(charset))
+    throw new EdgeError(
+      "unsupported_media_type",
+      `the body must be UTF-8 JSON (charset ${charset.slice(0, 40)} is not read)`,
+      { content_type: type.slice(0, 200), charset: charset.slice(0, 40) },
+    );
+  const encoding = c.req.header("content-encoding");
+  if (encoding !== undefined && !/^\s*identity\s*$/i.test(encoding))
+    throw new EdgeError(
+      "unsupported_media_type",
+      `send the body uncompressed: Content-Encoding ${encoding.slice(0, 40)} is not read`,
+      { content_encoding: encoding.slice(0, 40) },
     );
 }
 

@@ -16,7 +16,9 @@ import {
 } from "../src/index.js";
 import { call, publishCities, register, startLive, useLive } from "./helpers.js";
 
-const live = useLive({ limits: { bodyBytes: 64 * 1024 } });
+/** What the server logged as unexpected errors (a client's mistake must log nothing). */
+const logged: unknown[] = [];
+const live = useLive({ limits: { bodyBytes: 64 * 1024 }, log: (e) => logged.push(e) });
 let slug: string;
 let key: string;
 let runId: string;
@@ -124,6 +126,25 @@ describe("malformed requests", () => {
     expect(r.status).toBe(415);
     expect(r.json.error.code).toBe("unsupported_media_type");
   });
+  it("a charset other than UTF-8 or a compressed body is 415, not parsed raw (probe13)", async () => {
+    const body = JSON.stringify({ answers: [{ ordinal: 0, answer_text: "x" }] });
+    for (const [headers, detail] of [
+      [{ "content-type": "application/json; charset=utf-16" }, { charset: "utf-16" }],
+      [{ "content-type": "application/json", "content-encoding": "gzip" }, { content_encoding: "gzip" }],
+    ] as const) {
+      const r = await submit({ raw: body, headers });
+      expect(r.status, JSON.stringify(headers)).toBe(415);
+      expect(r.json.error).toMatchObject({ code: "unsupported_media_type", details: detail });
+    }
+    // UTF-8 named in any spelling is read
+    for (const charset of ["utf-8", "UTF-8", '"utf-8"', "utf8"]) {
+      const r = await submit({
+        raw: body,
+        headers: { "content-type": `application/json; charset=${charset}` },
+      });
+      expect(r.status, charset).not.toBe(415);
+    }
+  });
   it("a body over the limit is 413, whether or not Content-Length says so", async () => {
     const big = JSON.stringify({ answers: [{ ordinal: 0, answer_text: "x".repeat(70 * 1024) }] });
     const r = await submit({ raw: big });
@@ -134,6 +155,7 @@ describe("malformed requests", () => {
   // The body is read from the node request unless it comes without Content-Length (node-body.ts):
   // a chunked body still goes through the streamed limit, over it and under it.
   it("a chunked body (no Content-Length) over the limit is 413; under it, it is read as JSON", async () => {
+    logged.length = 0;
     const chunked = (text: string) =>
       fetch(`${live.url}/api/v1/benchmarks/runs/${runId}/submissions`, {
         method: "POST",
@@ -155,6 +177,8 @@ describe("malformed requests", () => {
     const under = await chunked(JSON.stringify({ answers: [{ ordinal: 0, answer_text: "y".repeat(5000) }] }));
     expect(under.status).toBe(200);
     expect(((await under.json()) as { accepted: number }).accepted).toBe(1);
+    // the read Hono's limit stopped is no server fault: nothing logged as unexpected
+    expect(logged).toEqual([]);
   });
   it("an answer over the domain's answer length is 422 answer_too_long", async () => {
     const live2 = await startLive();

@@ -12,8 +12,8 @@ import {
   assertServiceParties,
   type ServiceBountyParties,
 } from "../terms.js";
-import { assertAuthor } from "../identity/access.js";
-import { isOperator, type Principal } from "../identity/principal.js";
+import { assertAuthorOrOperator } from "../identity/access.js";
+import type { Principal } from "../identity/principal.js";
 import { isoMillis } from "../time.js";
 import { chainOf, statusName } from "./state.js";
 
@@ -70,7 +70,7 @@ export async function attachBounty(
     );
   // the owner rule first: a stranger learns nothing (not even that no chain is configured)
   const b = await getBenchmark(ctx, slug);
-  if (!isOperator(p)) assertAuthor(p, b);
+  assertAuthorOrOperator(p, b);
   const chain = chainOf(ctx);
   const onchain = await chain.getBounty(bountyId);
   if (onchain.status === 0)
@@ -169,7 +169,7 @@ export async function lockBounty(
 ): Promise<AttachedBounty> {
   // the owner rule first: a stranger learns nothing (not even that no chain is configured)
   const b = await getBenchmark(ctx, slug);
-  if (!isOperator(p)) assertAuthor(p, b);
+  assertAuthorOrOperator(p, b);
   const chain = chainOf(ctx);
   if (b.bounty)
     throw new PlatformError("bounty_mismatch", `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`, {
@@ -239,7 +239,7 @@ export async function closeBenchmark(
   slug: string,
 ): Promise<BenchmarkRecord> {
   const b = await getBenchmark(ctx, slug);
-  if (!isOperator(p)) assertAuthor(p, b);
+  assertAuthorOrOperator(p, b);
   await ctx.store.benchmarks.close(slug, isoMillis(ctx.clock()));
   return getBenchmark(ctx, slug);
 }

@@ -73,6 +73,17 @@ export function assertDatasetOwner(p: Principal, ds: { dataset_id: string; owner
     });
 }
 
+/**
+ * The benchmark administration rule (attach or lock its bounty, close it): its author, or the operator
+ * who runs the service. @throws PlatformError `forbidden` (`benchmark_author_only`) for anyone else
+ */
+export function assertAuthorOrOperator(
+  p: Principal,
+  b: Pick<BenchmarkRecord, "slug" | "author_account_id">,
+): void {
+  if (!isOperator(p)) assertAuthor(p, b);
+}
+
 /** The benchmark author rule. @throws PlatformError `forbidden` (`benchmark_author_only`) */
 export function assertAuthor(p: Principal, b: Pick<BenchmarkRecord, "slug" | "author_account_id">): void {
   if (!isAuthorOf(p, b))
