@@ -263,7 +263,8 @@ async function execute(
         o,
         `the agent failed before any answer was submitted (task ${o.ordinal}: ${o.status}: ${o.reason ?? ""})\n` +
           `run ${cp.run_id} was not finalized and stays in progress, so attempt ${cp.attempt} is not used up; ` +
-          `fix the agent, then resume the run (resume ${cp.run_id})`,
+          `fix the agent in place (resume runs the same command again; add --agent CMD to run another), ` +
+          `then resume the run (resume ${cp.run_id})`,
       );
       return;
     }

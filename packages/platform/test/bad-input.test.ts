@@ -219,6 +219,8 @@ describe("an agent command that cannot start", () => {
       /^error: the agent failed before any answer was submitted \(task \d+: error: agent exited with status 127; its stderr ends:\n {4}.*nonexistent-cmd-xyz/,
     );
     expect(r.err).toMatch(/attempt 1 is not used up/);
+    // the printed command reruns the stored agent: the message says how to run another (probe13 B4 note)
+    expect(r.err).toContain("resume runs the same command again; add --agent CMD to run another");
     expect(r.err).not.toContain(key); // the key is never printed
     const m =
       /\n {2}(bench-bounty resume (run-[0-9a-f]+) .*?) {3}\(with your API key in the environment variable BENCH_BOUNTY_API_KEY\)\n/.exec(

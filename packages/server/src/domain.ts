@@ -33,6 +33,8 @@ export interface Domain {
   listBenchmarks(p: Principal | null): Promise<JsonValue>;
   /** The detail; `baseUrl` is this server's public URL, printed in `how_to_compete`. */
   benchmarkDetail(p: Principal | null, slug: string, baseUrl?: string): Promise<JsonValue>;
+  /** Resolves when the benchmark exists (a store read only). @throws PlatformError `unknown_benchmark` */
+  assertBenchmark(slug: string): Promise<void>;
   corpus(p: Principal | null, slug: string): Promise<JsonValue>;
   /**
    * The board (SPEC 6.1), or one page of it with `page` (rows `offset .. offset + limit - 1` in rank

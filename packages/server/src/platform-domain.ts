@@ -209,6 +209,9 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
     },
     runsMine: async (p) => json({ runs: await platform.myRuns(requirePrincipal(p)) }),
 
+    async assertBenchmark(slug) {
+      await platform.getBenchmark(slug);
+    },
     ...datasetOps(platform),
     async publish(p, datasetId, options, baseUrl) {
       const result = await platform.publish(requirePrincipal(p), datasetId, options as never);

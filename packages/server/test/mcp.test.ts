@@ -237,6 +237,22 @@ describe("MCP request bodies are strict JSON", () => {
     },
   );
 
+  it("one benchmark's endpoint for a slug nobody published is 404 unknown_benchmark (probe13 note)", async () => {
+    const res = await fetch(`${live.url}/mcp/benchmarks/no-such-benchmark/http`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("unknown_benchmark");
+    const known = await fetch(`${live.url}/mcp/benchmarks/${slug}/http`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
+    expect(known.status).toBe(200);
+  });
+
   it("invalid UTF-8 is a parse error; a valid call still works through the strict reader", async () => {
     const bad = Buffer.concat([
       Buffer.from(callRegister('{"name":"mcp-').slice(0, -3)),

@@ -284,6 +284,8 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
       { allow: MCP_METHODS.join(", ") },
     );
   readQuery(c, []); // the endpoints take no query: 400 `invalid_query` naming the parameter, as REST (probe8 P5)
+  // one benchmark's endpoint exists only for a benchmark: 404 `unknown_benchmark` as REST (probe13 note)
+  if (slug !== null) await c.var.domain.assertBenchmark(slug);
   const over = declaredTooLarge(c);
   if (over) return over;
   const empty = await emptyBatch(c);
