@@ -221,11 +221,7 @@ export async function readBody(
   return mode === "lossless" ? exact : (JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown);
 }
 
-/**
- * @throws EdgeError 415 `unsupported_media_type` unless the request says it sends JSON, as UTF-8 (a
- *   `charset` other than utf-8 is refused, not read as UTF-8) and not compressed (a `Content-Encoding`
- *   other than identity was parsed raw, 400 `invalid_utf8`: probe13 A notes)
- */
+/** @throws EdgeError 415 `unsupported_media_type` unless the request says it sends JSON ({@link assertUtf8Uncompressed} too) */
 function assertJsonType(c: Context<AppEnv>): void {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type))
@@ -236,12 +232,24 @@ function assertJsonType(c: Context<AppEnv>): void {
         content_type: type || null,
       },
     );
-  const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(type)?.[1];
-  if (charset !== undefined && !/^utf-?8$/i.test(charset))
+  assertUtf8Uncompressed(c);
+}
+
+/**
+ * A JSON body is UTF-8 and not compressed, on REST and MCP alike: a `charset` other than utf-8 (or
+ * more than one) and a `Content-Encoding` other than identity are refused, not read as UTF-8 (a gzip
+ * body was parsed raw, 400 `invalid_utf8`; `charset=utf-16` was read as UTF-8: probe13).
+ * @throws EdgeError 415 `unsupported_media_type` naming `details.charset` or `details.content_encoding`
+ */
+export function assertUtf8Uncompressed(c: Context<AppEnv>): void {
+  const type = c.req.header("content-type") ?? "";
+  const charsets = [...type.matchAll(/;\s*charset\s*=\s*"?([^";\s]*)"?/gi)].map((m) => m[1]!);
+  const bad = charsets.length > 1 ? charsets.join(",") : charsets.find((cs) => !/^utf-?8$/i.test(cs));
+  if (bad !== undefined)
     throw new EdgeError(
       "unsupported_media_type",
-      `the body must be UTF-8 JSON (charset ${charset.slice(0, 40)} is not read)`,
-      { content_type: type.slice(0, 200), charset: charset.slice(0, 40) },
+      `the body must be UTF-8 JSON (charset ${bad.slice(0, 40)} is not read)`,
+      { content_type: type.slice(0, 200), charset: bad.slice(0, 40) },
     );
   const encoding = c.req.header("content-encoding");
   if (encoding !== undefined && !/^\s*identity\s*$/i.test(encoding))

@@ -8,6 +8,7 @@
  */
 import { request } from "node:http";
 import { describe, expect, it } from "vitest";
+import { BytesInFlight } from "../src/middleware/limits.js";
 import { call, citiesDataset, register, useLive } from "./helpers.js";
 
 const CAP = 64 * 1024;
@@ -40,7 +41,7 @@ describe("dataset bytes the process holds", () => {
     expect(busy.headers.get("retry-after")).toBe("5");
     expect(busy.json.error).toMatchObject({
       code: "server_busy",
-      details: { limit: "dataset_bytes_in_flight", limit_bytes: CAP, held_bytes: CAP },
+      details: { limit: "dataset_bytes_in_flight_per_network", limit_bytes: CAP, held_bytes: CAP },
     });
     held.abort();
     await new Promise((r) => setTimeout(r, 200)); // the held request ends
@@ -49,5 +50,30 @@ describe("dataset bytes the process holds", () => {
     expect(ok.json.ok).toBe(true);
     // the client that closed mid-body is no server fault: nothing logged as unexpected
     expect(logged).toEqual([]);
+  });
+});
+
+describe("BytesInFlight: a network's share and the process's capacity", () => {
+  it("one network holds at most its share; other networks are served until the capacity (probe13 C2)", () => {
+    const g = new BytesInFlight(100, 40);
+    const a1 = g.reserve(40, "net:10.0.0.0/24");
+    expect(() => g.reserve(1, "net:10.0.0.0/24")).toThrow(/your network holds 40 bytes/);
+    const b = g.reserve(40, "net:10.0.1.0/24");
+    const c = g.reserve(20, "net:10.0.2.0/24");
+    // the process is full: a fourth network is refused naming the process's limit
+    try {
+      g.reserve(1, "net:10.0.3.0/24");
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toMatchObject({
+        code: "server_busy",
+        details: { limit: "dataset_bytes_in_flight", held_bytes: 100 },
+      });
+    }
+    a1();
+    a1(); // a second release changes nothing
+    expect(() => g.reserve(40, "net:10.0.0.0/24")).not.toThrow();
+    b();
+    c();
   });
 });

@@ -130,6 +130,7 @@ describe("malformed requests", () => {
     const body = JSON.stringify({ answers: [{ ordinal: 0, answer_text: "x" }] });
     for (const [headers, detail] of [
       [{ "content-type": "application/json; charset=utf-16" }, { charset: "utf-16" }],
+      [{ "content-type": "application/json; charset=utf-8; charset=latin1" }, { charset: "utf-8,latin1" }],
       [{ "content-type": "application/json", "content-encoding": "gzip" }, { content_encoding: "gzip" }],
     ] as const) {
       const r = await submit({ raw: body, headers });

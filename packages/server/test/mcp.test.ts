@@ -237,6 +237,25 @@ describe("MCP request bodies are strict JSON", () => {
     },
   );
 
+  it("a charset other than UTF-8 or a Content-Encoding is 415, as on REST (probe13 C4)", async () => {
+    for (const [headers, detail] of [
+      [{ "content-type": "application/json; charset=latin1" }, { charset: "latin1" }],
+      [{ "content-type": "application/json; charset=utf-8; charset=latin1" }, { charset: "utf-8,latin1" }],
+      [{ "content-type": "application/json", "content-encoding": "gzip" }, { content_encoding: "gzip" }],
+    ] as const) {
+      const res = await fetch(`${live.url}/mcp`, {
+        method: "POST",
+        headers: { accept: "application/json, text/event-stream", ...headers },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      });
+      expect(res.status, JSON.stringify(headers)).toBe(415);
+      expect(((await res.json()) as { error: { code: number; data: unknown } }).error).toMatchObject({
+        code: -32600,
+        data: detail,
+      });
+    }
+  });
+
   it("one benchmark's endpoint for a slug nobody published is 404 unknown_benchmark (probe13 note)", async () => {
     const res = await fetch(`${live.url}/mcp/benchmarks/no-such-benchmark/http`, {
       method: "POST",

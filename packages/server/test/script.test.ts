@@ -88,6 +88,30 @@ describe("run-benchmark.sh", { timeout: 120_000 }, () => {
     expect(new Set(ids).size).toBe(2);
   });
 
+  it("start sets BENCH_BOUNTY_WITHDRAWAL_ADDRESS for the new account or the keyed one (a prize service needs it, probe13 C3)", async () => {
+    const addr = "0x00000000000000000000000000000000000a11ce";
+    const fresh = await viaCurl([live.url, "start", slug], { BENCH_BOUNTY_WITHDRAWAL_ADDRESS: addr });
+    expect(fresh.code, fresh.stderr).toBe(0);
+    const key = /export BENCH_BOUNTY_API_KEY=(\S+)/.exec(fresh.stderr)![1]!;
+    const me = await call(live.url, "GET", "/api/v1/accounts/me", { key });
+    expect(me.json.agents[0].withdrawal_address).toBe(addr);
+    const other = await register(live.url, "script-addr");
+    const keyed = await viaCurl([live.url, "start", slug], {
+      BENCH_BOUNTY_API_KEY: other.key,
+      BENCH_BOUNTY_WITHDRAWAL_ADDRESS: addr,
+    });
+    expect(keyed.code, keyed.stderr).toBe(0);
+    expect(
+      (await call(live.url, "GET", "/api/v1/accounts/me", { key: other.key })).json.agents[0]
+        .withdrawal_address,
+    ).toBe(addr);
+    for (const bad of ["0x123", `0x${"g".repeat(40)}`, `${addr}"}`])
+      expect(
+        (await viaCurl([live.url, "start", slug], { BENCH_BOUNTY_WITHDRAWAL_ADDRESS: bad })).code,
+        bad,
+      ).toBe(2);
+  });
+
   it("never puts the API key in curl's argv (ps): a curl shim on PATH logs every argv", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bb-curl-shim-"));
     const log = join(dir, "argv.log");

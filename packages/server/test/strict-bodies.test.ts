@@ -381,6 +381,28 @@ describe("O5: unknown members are refused naming them; nothing is written", () =
     expect(JSON.stringify(list.body.result.content)).toContain("k0");
   });
 
+  it("MCP tool arguments are refused as REST bodies are: one line, the REST body, at most 20 issues (probe13 C1)", async () => {
+    const me = await register(live.url, "strict-mcp-many");
+    for (const n of [3, 30_000]) {
+      const answers = JSON.stringify(Array.from({ length: n }, () => ({ ordinal: "a", answer_text: null })));
+      const r = await rpc(
+        toolCall("benchmark_submit_answers", `{"run_id":"run-0123456789abcdef","answers":${answers}}`),
+        me.key,
+      );
+      expect(r.status).toBe(200);
+      expect(r.body.result.isError).toBe(true);
+      expect(r.body.result.structuredContent.error).toMatchObject({
+        code: "invalid_request",
+        details: { path: "$.answers[0].ordinal" },
+      });
+      const details = r.body.result.structuredContent.error.details;
+      expect(details.errors.length).toBeLessThanOrEqual(20);
+      if (n > 10) expect(details).toMatchObject({ errors_total: 2 * n, truncated: true });
+      expect(r.body.result.content[0].text).not.toContain("\n");
+      expect(JSON.stringify(r.body).length).toBeLessThan(20_000); // was 9.1 MB for 60,000 answers
+    }
+  });
+
   it("tools/list and the OpenAPI document say additionalProperties: false", async () => {
     const tools = await rpc(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`);
     const register = tools.body.result.tools.find((t: { name: string }) => t.name === "register");

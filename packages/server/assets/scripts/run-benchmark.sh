@@ -6,6 +6,9 @@
 #   sh run-benchmark.sh BASE_URL start SLUG
 #       Opens a run and prints its JSON (run.id and the tasks). Without BENCH_BOUNTY_API_KEY
 #       it first registers an account and prints the new key on stderr: export it for submit.
+#       On a service that pays prizes a run needs a withdrawal address (the 0x address credited
+#       if you win): set BENCH_BOUNTY_WITHDRAWAL_ADDRESS=0x... and start sets it for your account
+#       (at registration, or on the account of BENCH_BOUNTY_API_KEY) before opening the run.
 #   sh run-benchmark.sh BASE_URL submit RUN_ID ANSWERS_JSON
 #       ANSWERS_JSON is '[{"ordinal":0,"answer_text":"..."}]'. Submits, finalizes, prints the
 #       score JSON, then the benchmark's leaderboard JSON. Needs the key that started the run.
@@ -61,10 +64,19 @@ case "$PHASE" in
     [ "$#" -eq 3 ] || usage
     SLUG=$3
     case "$SLUG" in *[!a-z0-9-]* | '') echo "bad slug: $SLUG" >&2; exit 2 ;; esac
+    ADDR=${BENCH_BOUNTY_WITHDRAWAL_ADDRESS:-}
+    case "$ADDR" in
+      '') ;;
+      0x????????????????????????????????????????) case "${ADDR#0x}" in *[!0-9a-fA-F]*) echo "bad BENCH_BOUNTY_WITHDRAWAL_ADDRESS: $ADDR" >&2; exit 2 ;; esac ;;
+      *) echo "bad BENCH_BOUNTY_WITHDRAWAL_ADDRESS: $ADDR (0x and 40 hex digits)" >&2; exit 2 ;;
+    esac
     if [ -z "${BENCH_BOUNTY_API_KEY:-}" ]; then
-      api POST /api/v1/accounts '{}'
+      if [ -n "$ADDR" ]; then api POST /api/v1/accounts "{\"withdrawal_address\":\"$ADDR\"}"
+      else api POST /api/v1/accounts '{}'; fi
       BENCH_BOUNTY_API_KEY=$(field api_key)
       echo "registered a new account; for submit run: export BENCH_BOUNTY_API_KEY=$BENCH_BOUNTY_API_KEY" >&2
+    elif [ -n "$ADDR" ]; then
+      api PUT /api/v1/accounts/me/withdrawal-address "{\"withdrawal_address\":\"$ADDR\"}"
     fi
     api POST "/api/v1/benchmarks/$SLUG/runs"
     printf '%s\n' "$BODY"

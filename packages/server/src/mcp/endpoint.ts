@@ -13,7 +13,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env.js";
 import { EdgeError } from "../errors.js";
-import { refuseDeclaredLength, strictParse } from "../route.js";
+import { assertUtf8Uncompressed, refuseDeclaredLength, strictParse } from "../route.js";
 import { readQuery } from "../query.js";
 import { ANSWERS_BODY, MCP_ANONYMOUS_BODY } from "../body-limits.js";
 import { requirePrincipal } from "@bench-bounty/platform";
@@ -347,6 +347,13 @@ async function strictRpcBody(c: Context<AppEnv>): Promise<{ value: unknown } | R
   // Any media type naming application/json (a superset of what the SDK accepts): the SDK never parses
   // a body itself, and refuses the other media types (415) before it would.
   if (!/application\/json/i.test(c.req.header("content-type") ?? "")) return undefined;
+  try {
+    assertUtf8Uncompressed(c); // as REST: a charset other than UTF-8, a Content-Encoding: 415 (probe13 C4)
+  } catch (e) {
+    if (!(e instanceof EdgeError)) throw e;
+    const error = { code: -32600, message: `Invalid Request: ${e.message}`, data: e.details };
+    return c.json({ jsonrpc: "2.0", id: null, error }, 415);
+  }
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   try {
     strictParse(bytes, bodyLimitsOf(c));

@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { Domain, Principal } from "../domain.js";
 import { errorResponseOf } from "../errors.js";
 import { jsonText } from "../http.js";
+import { validateBody } from "../route.js";
 import { TUTORIALS, tutorial } from "../routes/static.js";
 
 /** What a tool call knows about its caller and endpoint. */
@@ -82,6 +83,43 @@ export function toolErrorOf(e: unknown, log?: (e: unknown) => void): CallToolRes
   };
 }
 
+/** Where {@link validateArgumentsAsRest} puts the refusal of a call's arguments. */
+const REFUSED_ARGUMENTS = Symbol("refused tool arguments");
+
+/**
+ * Tool arguments are validated as REST bodies are (`validateBody`: 422 `invalid_request`, the first
+ * issue's path in one line, at most 20 issues in `details.errors` with `errors_total`), and a refusal is
+ * the tool error of {@link toolErrorOf} with the REST body as structured content. The SDK's own check
+ * listed every zod issue in the text, one line each (probe13 C1: a 2 MB call got a 9 MB answer, and at
+ * 100,000 items the text was "Maximum call stack size exceeded"). The SDK (1.32.2, pinned) has no option
+ * for this: its `validateToolInput` is replaced on this server instance (it hands the refusal to the
+ * handler, which {@link registerTools} wraps), and the schemas the tools list are unchanged.
+ */
+function validateArgumentsAsRest(server: McpServer): void {
+  const sdk = server as unknown as {
+    validateToolInput(tool: { inputSchema?: z.ZodType }, args: unknown, name: string): Promise<unknown>;
+    registerTool: McpServer["registerTool"];
+  };
+  sdk.validateToolInput = (tool, args) => {
+    if (tool.inputSchema === undefined) return Promise.resolve(undefined);
+    try {
+      return Promise.resolve(validateBody(tool.inputSchema, args ?? {}));
+    } catch (e) {
+      return Promise.resolve({ [REFUSED_ARGUMENTS]: e });
+    }
+  };
+  const register = server.registerTool.bind(server);
+  sdk.registerTool = ((name: string, config: unknown, handler: (a: unknown, extra: unknown) => unknown) =>
+    register(
+      name,
+      config as never,
+      ((a: unknown, extra: unknown) =>
+        typeof a === "object" && a !== null && REFUSED_ARGUMENTS in a
+          ? toolErrorOf((a as { [REFUSED_ARGUMENTS]: unknown })[REFUSED_ARGUMENTS])
+          : handler(a, extra)) as never,
+    )) as McpServer["registerTool"];
+}
+
 /**
  * The tools that need a key (the domain refuses them without one). The endpoint refuses an anonymous
  * call of one of them (`unauthenticated`, rule `key_required`) before the SDK validates its arguments,
@@ -132,6 +170,7 @@ function slugOf(t: ToolContext, a: { slug?: string | undefined }): string {
 
 /** Registers every tool on `server` for one request's caller. */
 export function registerTools(server: McpServer, t: ToolContext): void {
+  validateArgumentsAsRest(server);
   registerAccountTools(server, t);
   registerBenchmarkTools(server, t);
   registerRunTools(server, t);

@@ -435,7 +435,10 @@ export function limitBodies(limits: Limits, datasetBytes: RateLimiter): Middlewa
     ` (a dataset body of up to ${limits.datasetBodyBytes} bytes needs an API key)`,
   );
   const large = limitBody(limits.datasetBodyBytes);
-  const inFlight = new BytesInFlight(Math.max(limits.datasetBytesInFlight, limits.datasetBodyBytes));
+  const inFlight = new BytesInFlight(
+    Math.max(limits.datasetBytesInFlight, limits.datasetBodyBytes),
+    limits.datasetBodyBytes,
+  );
   return async (c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     if (!DATASET_PATH.test(c.req.path)) return small(c, next);
@@ -445,7 +448,7 @@ export function limitBodies(limits: Limits, datasetBytes: RateLimiter): Middlewa
       const declared = Number(c.req.header("content-length") ?? "NaN");
       const bytes = Number.isSafeInteger(declared) && declared <= limitOf ? declared : limitOf;
       // the process's share first (nothing is taken from the caller's bucket when it is refused)
-      const release = inFlight.reserve(bytes);
+      const release = inFlight.reserve(bytes, networkGroupOf(addressOf(c.env)));
       try {
         takeOrRefuse(datasetBytes, bucketOf(c), bytes, "dataset bytes from this caller");
         await next();
@@ -458,20 +461,44 @@ export function limitBodies(limits: Limits, datasetBytes: RateLimiter): Middlewa
 
 /**
  * The bytes of dataset bodies the process holds (read, queued for the check worker, in it): each body
- * reserves its declared length (the limit when it declares none) until its request ends.
+ * reserves its declared length (the limit when it declares none) until its request ends, from the
+ * process's capacity and from its client network's share ({@link networkGroupOf}: an IPv4 /24, an IPv6
+ * /48), at most one body's limit: declared bodies that never arrive (one byte a second) from one
+ * network, whatever its accounts, hold at most that share, not the whole process's (probe13 C2: two
+ * free accounts' four trickling 64 MiB declarations refused every other caller's upload).
  */
 export class BytesInFlight {
   private held = 0;
-  constructor(readonly capacity: number) {}
+  private readonly byNetwork = new Map<string, number>();
+  /**
+   * @param capacity bytes all callers together may hold
+   * @param perNetwork bytes one client network may hold
+   */
+  constructor(
+    readonly capacity: number,
+    readonly perNetwork: number,
+  ) {}
 
   /**
-   * Reserves `bytes`. @returns the release (call it once, when the request ends)
-   * @throws EdgeError `server_busy` (503, `Retry-After: 5`) when the reservation would pass the capacity
+   * Reserves `bytes` for a body from `network`. @returns the release (call it once, when the request ends)
+   * @throws EdgeError `server_busy` (503, `Retry-After: 5`) when the reservation would pass the
+   *   network's share (`details.limit: "dataset_bytes_in_flight_per_network"`) or the capacity
+   *   (`"dataset_bytes_in_flight"`)
    */
-  reserve(bytes: number): () => void {
+  reserve(bytes: number, network: string): () => void {
+    const mine = this.byNetwork.get(network) ?? 0;
+    if (mine + bytes > this.perNetwork)
+      throw busy(
+        `your network holds ${mine} bytes of dataset bodies being sent or checked (at most ${this.perNetwork}); send this one when they are done`,
+        {
+          limit: "dataset_bytes_in_flight_per_network",
+          limit_bytes: this.perNetwork,
+          held_bytes: mine,
+          body_bytes: bytes,
+        },
+      );
     if (this.held + bytes > this.capacity)
-      throw new EdgeError(
-        "server_busy",
+      throw busy(
         `the server holds ${this.held} bytes of dataset bodies of all callers (at most ${this.capacity}, datasetBytesInFlight); send this one again in a few seconds`,
         {
           limit: "dataset_bytes_in_flight",
@@ -479,16 +506,24 @@ export class BytesInFlight {
           held_bytes: this.held,
           body_bytes: bytes,
         },
-        { "retry-after": "5" },
       );
     this.held += bytes;
+    this.byNetwork.set(network, mine + bytes);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.held -= bytes;
+      const left = (this.byNetwork.get(network) ?? bytes) - bytes;
+      if (left > 0) this.byNetwork.set(network, left);
+      else this.byNetwork.delete(network);
     };
   }
+}
+
+/** The 503 of {@link BytesInFlight}. */
+function busy(message: string, details: Record<string, unknown>): EdgeError {
+  return new EdgeError("server_busy", message, details, { "retry-after": "5" });
 }
 
 /** 503 `request_timeout` when a handler runs longer than `ms`. */
