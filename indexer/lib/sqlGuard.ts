@@ -65,6 +65,8 @@ export interface StatementShape {
   nestedAccumulators: number;
   /** Estimated largest value one row can carry (characters), at least a column's. */
   valueChars: number;
+  /** The highest `$n` the statement uses (0: none); the HTTP route requires exactly that many parameters. */
+  parameters: number;
 }
 
 /** Parse-tree node types a read-only SELECT may contain. */
@@ -275,7 +277,15 @@ export async function checkReadOnlySelect(
     accumulators: ctx.accumulators,
     nestedAccumulators: ctx.nestedAccumulators,
     valueChars: valueChars(ctx),
+    parameters: highestParameter(stmt),
   };
+}
+
+/** The highest `$n` of a parsed statement (its `ParamRef` nodes), 0 when it uses none. */
+function highestParameter(stmt: unknown): number {
+  let n = 0;
+  for (const m of JSON.stringify(stmt).matchAll(/"ParamRef":\{"number":(\d+)/g)) n = Math.max(n, Number(m[1]));
+  return n;
 }
 
 /** `UpdateStmt` → `UPDATE`, for messages. */

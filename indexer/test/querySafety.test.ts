@@ -476,7 +476,15 @@ function querySafety(label: string, databaseUrl: string | undefined) {
           { sql: "SELECT \u0000 1", params: [] },
           { sql: "SELECT 1 \u0000; CREATE TABLE probe_x(a int)", params: [] },
           { sql: "SELECT id FROM bounty WHERE author = $1", params: ["a\u0000b"] },
+          // probe13 C5: parameters the statement does not use, or fewer than it uses (500 on PGlite)
+          { sql: "SELECT id FROM bounty WHERE id = $1", params: [] },
+          { sql: "SELECT id FROM bounty WHERE id = $1", params: [1, 2] },
         ].map((q) => ({ path: `/sql/db?sql=${encodeURIComponent(superjson.stringify(q))}`, status: 400 })),
+        {
+          // superjson's referentialEqualities between two parameters (500 on both databases)
+          path: `/sql/db?sql=${encodeURIComponent(JSON.stringify({ json: { sql: "SELECT id FROM bounty WHERE id = $1", params: [1, 2] }, meta: { referentialEqualities: { "params.0": ["params.1"] } } }))}`,
+          status: 400,
+        },
         { path: "/sql/db?sql=1&other=2", status: 400 },
         {
           // a second sql parameter was ignored (issue 13 re-probe: a parameter given twice is a 400)

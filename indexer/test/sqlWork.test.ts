@@ -189,11 +189,11 @@ describe("the work estimate", () => {
     const sub = { "Node Type": "Result", "Plan Rows": 1, "Parent Relationship": "SubPlan" };
     const filtered = { ...cross, "Plan Rows": 50, Plans: [scan(100, "Outer"), scan(100, "Inner"), sub] };
     expect(rowsHandled(filtered)).toBe(50 + 100 + 100 * 100 + 100 * 100);
-    expect(workOf(1_000, { expressions: 4, accumulators: 0, nestedAccumulators: 0, valueChars: 250 })).toBe(
+    expect(workOf(1_000, { expressions: 4, accumulators: 0, nestedAccumulators: 0, valueChars: 250, parameters: 0 })).toBe(
       1_000 * 5 * 3,
     );
     // an aggregate in a subquery: its value (all the rows it reads) may be scanned on every outer row
-    expect(workOf(1_000, { expressions: 4, accumulators: 1, nestedAccumulators: 1, valueChars: 100 })).toBe(
+    expect(workOf(1_000, { expressions: 4, accumulators: 1, nestedAccumulators: 1, valueChars: 100, parameters: 0 })).toBe(
       1_000 * 5 * 1_000,
     );
   });

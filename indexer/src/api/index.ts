@@ -278,8 +278,12 @@ function json(c: Context, body: unknown, status: 200 | 404 = 200) {
   return c.json(replaceBigInts(body as object, (v) => String(v)) as object, status);
 }
 
-function notFound(c: Context, message: string) {
-  return json(c, { error: { code: "not_found", message } }, 404);
+/**
+ * The 404 of an unknown id or digest: `details` echoes what was asked (`{bounty_id}`, `{digest}`), so a
+ * client tells the indexer's "no such bounty" from another server's 404 (probe13 C6).
+ */
+function notFound(c: Context, message: string, details: Record<string, string>) {
+  return json(c, { error: { code: "not_found", message, details } }, 404);
 }
 
 app.onError((err, c) => {
@@ -331,7 +335,7 @@ app.get("/bounties/:id", async (c) => {
   readQuery(c.req.queries(), [], c.req.url);
   const id = parseBountyId("id", c.req.param("id"));
   const [row] = await db.select().from(bounty).where(eq(bounty.id, id));
-  if (row === undefined) return notFound(c, `no bounty ${id} is indexed`);
+  if (row === undefined) return notFound(c, `no bounty ${id} is indexed`, { bounty_id: String(id) });
   const [winners, credits, claims, reclaims, anomalies] = await Promise.all([
     db.select().from(awardWinner).where(eq(awardWinner.bountyId, id)).orderBy(asc(awardWinner.place)),
     db.select().from(credit).where(eq(credit.bountyId, id)).orderBy(asc(credit.account)),
@@ -399,7 +403,7 @@ app.get("/anchors/:digest", async (c) => {
   const digest = parseBytes32("digest", c.req.param("digest"));
   const [row] = await db.select().from(anchor).where(eq(anchor.digest, digest));
   if (row === undefined)
-    return notFound(c, `digest ${digest} is not anchored (as far as the indexer has read)`);
+    return notFound(c, `digest ${digest} is not anchored (as far as the indexer has read)`, { digest });
   return json(c, row);
 });
 

@@ -237,7 +237,16 @@ describe("checkReadOnlySelect: what the planner folds or misprices (issue 13 re-
       TABLES,
     );
     // 2 calls + 1 cast + 1 sublink + the 4 characters of the format
-    expect(shape).toEqual({ expressions: 8, accumulators: 2, nestedAccumulators: 1, valueChars: 500 });
+    expect(shape).toEqual({
+      expressions: 8,
+      accumulators: 2,
+      nestedAccumulators: 1,
+      valueChars: 500,
+      parameters: 0,
+    });
+    // the highest $n used, which the route requires as many parameters as (probe13 C5)
+    const params = await checkReadOnlySelect("SELECT id FROM bounty WHERE id = $2 OR id = $1", TABLES, [1, 2]);
+    expect(params.parameters).toBe(2);
     const window = await checkReadOnlySelect("SELECT array_agg(id) OVER () FROM bounty", TABLES);
     expect([window.accumulators, window.nestedAccumulators]).toEqual([1, 1]); // the whole array on every row
     const inner = await checkReadOnlySelect(

@@ -6,6 +6,7 @@
  * error.
  */
 import pg from "pg";
+import { MAX_DATASETS_PER_ACCOUNT } from "../src/publish.js";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   CITIES_PUBLISH,
@@ -88,6 +89,43 @@ describe("the owner's datasets", () => {
     expect(JSON.parse(del.out)).toMatchObject({ dataset_id: ds.dataset_id });
     const empty = await runCli("datasets", "--store", store, "--api-key", annKey);
     expect(JSON.parse(empty.out).datasets).toEqual([]);
+  });
+});
+
+describe("datasets per account (probe13 C11: 3,616 in 30 s, a list without bound)", () => {
+  it("an account keeps at most MAX_DATASETS_PER_ACCOUNT; deleting one makes room", async () => {
+    const h = await openTemp();
+    try {
+      const p = h.real;
+      const ann = await p.authenticate((await p.createAccount({ name: "ann" })).api_key);
+      await h.ctx.store.tx(async (t) => {
+        for (let i = 0; i < MAX_DATASETS_PER_ACCOUNT; i++)
+          await t.datasets.insertIfAbsent(
+            {
+              dataset_id: `ds-filler-${i}`,
+              owner_account_id: ann.account_id,
+              name: `filler-${i}`,
+              description: null,
+              label_policy: null,
+              options_json: "{}",
+              content_hash: `0x${"00".repeat(32)}`,
+              row_count: 0,
+              created_at: "2026-12-01T00:00:00.000Z",
+              stored_bytes: 0,
+            },
+            [],
+          );
+      });
+      const refused = await rejection(p.createDataset(ann, cities(3, "one-too-many")));
+      expect(refused).toMatchObject({
+        code: "dataset_quota_exceeded",
+        details: { limit: "datasets_per_account", limit_count: MAX_DATASETS_PER_ACCOUNT },
+      });
+      await p.deleteDataset(ann, "ds-filler-0");
+      expect((await p.createDataset(ann, cities(3, "one-too-many"))).row_count).toBe(3);
+    } finally {
+      await h.close();
+    }
   });
 });
 

@@ -452,7 +452,15 @@ async function indexerLag(slug: string, bountyId: bigint) {
     seen.push(c.req.param("id"));
     return c.json({ bounty: { status }, winners: [] });
   });
-  fake.all("*", (c) => c.json({ error: { code: "not_found", message: "not indexed" } }, 404));
+  // as the indexer answers what it has not indexed: an anchor 404 echoing its digest, empty lists
+  fake.get("/anchors/:digest", (c) =>
+    c.json(
+      { error: { code: "not_found", message: "not indexed", details: { digest: c.req.param("digest") } } },
+      404,
+    ),
+  );
+  fake.get("/awards", (c) => c.json({ items: [] }));
+  fake.get("/accounts/:address/credits", (c) => c.json({ credits: [] }));
   const indexer = await new Promise<{ url: string; close: () => void }>((resolve) => {
     const s = serve({ fetch: fake.fetch, port: 0, hostname: "127.0.0.1" }, (i) =>
       resolve({ url: `http://127.0.0.1:${i.port}`, close: () => s.close() }),

@@ -237,6 +237,35 @@ describe("MCP request bodies are strict JSON", () => {
     },
   );
 
+  it("a tool argument named __proto__ is refused naming it, as REST refuses it (probe13 C10)", async () => {
+    const r = await rawRpc(
+      '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"benchmark_list","arguments":{"__proto__":{"x":1}}}}',
+    );
+    expect(r.body).toMatchObject({
+      id: 6,
+      error: { code: -32602, data: { path: "$.params.arguments.__proto__" } },
+    });
+  });
+
+  it("a task asked of tools/call is -32602 naming $.params.task, not -32603 (probe13 C9)", async () => {
+    const r = await rawRpc(
+      '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"benchmark_list","arguments":{},"task":{}}}',
+    );
+    expect(r.body.error).toMatchObject({ code: -32602, data: { path: "$.params.task" } });
+  });
+
+  it("params that do not fit list at most 20 issues; large params of other methods are refused unread (probe13 C12)", async () => {
+    const icons = (n: number) =>
+      `{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"x","version":"1","icons":[${Array(n).fill(5).join(",")}]}}}`;
+    const some = await rawRpc(icons(100));
+    expect(some.body.error).toMatchObject({ code: -32602, data: { errors_total: 100, truncated: true } });
+    expect(some.body.error.data.errors).toHaveLength(20);
+    const many = await rawRpc(icons(10_000));
+    expect(many.status).toBe(413);
+    expect(many.body.error).toMatchObject({ code: -32600, data: { limit: "mcp_params_bytes" } });
+    expect(JSON.stringify(many.body).length).toBeLessThan(1000);
+  });
+
   it("a charset other than UTF-8 or a Content-Encoding is 415, as on REST (probe13 C4)", async () => {
     for (const [headers, detail] of [
       [{ "content-type": "application/json; charset=latin1" }, { charset: "latin1" }],

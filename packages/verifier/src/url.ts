@@ -102,13 +102,18 @@ export function isIndexerRefusal(status: number): boolean {
 }
 
 /**
- * Whether a 404 of the indexer is an answer (no such bounty or anchor: the indexer's JSON
- * `{ error: { code: "not_found" } }`) rather than a path no route serves (`no_route`, or a proxy's page):
- * the latter means the base URL is not the indexer's API.
+ * Whether a 404 of the indexer is an answer (no such bounty or anchor): the indexer's JSON
+ * `{ error: { code: "not_found", details: { bounty_id } | { digest } } }`, echoing what was asked. Any
+ * other 404 (`no_route`, a proxy's page, another API's `not_found`, such as this project's platform
+ * server's) means the base URL is not the indexer's API (probe13 C6).
  */
 export function isIndexerNotFound(body: unknown): boolean {
   const error = typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined;
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "not_found";
+  if (typeof error !== "object" || error === null) return false;
+  const { code, details } = error as { code?: unknown; details?: unknown };
+  if (code !== "not_found" || typeof details !== "object" || details === null) return false;
+  const d = details as { bounty_id?: unknown; digest?: unknown };
+  return typeof d.bounty_id === "string" || typeof d.digest === "string";
 }
 
 /**

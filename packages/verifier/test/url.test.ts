@@ -51,7 +51,22 @@ beforeAll(async () => {
       res.end("{}");
     } else if (req.url?.includes("/nf/")) {
       res.statusCode = 404;
-      res.end(JSON.stringify({ error: { code: "not_found", message: "no such bounty" } }));
+      res.end(
+        JSON.stringify({
+          error: { code: "not_found", message: "no such bounty", details: { bounty_id: "7" } },
+        }),
+      );
+    } else if (req.url?.includes("/platform404/")) {
+      // this project's platform server at the --indexer URL: its own not_found, no id echoed (probe13 C6)
+      res.statusCode = 404;
+      res.end(
+        JSON.stringify({
+          error: { code: "not_found", message: "no such endpoint", details: { path: req.url } },
+        }),
+      );
+    } else if (req.url?.includes("/rpc200/")) {
+      // a JSON-RPC node answers any GET with 200 and a JSON-RPC error (probe13 C6)
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }));
     } else if (req.url?.includes("/noroute/")) {
       res.statusCode = 404;
       res.end(JSON.stringify({ error: { code: "no_route", message: "no route" } }));
@@ -128,11 +143,18 @@ describe("a 404 that is not the indexer's not_found is a wrong base URL, not an 
     expect(await indexerGetter(`http://${host}/nf/`, 5_000, 1 << 20)("/bounties/7")).toMatchObject({
       status: 404,
     });
-    for (const prefix of ["noroute", "proxy404"]) {
+    for (const prefix of ["noroute", "proxy404", "platform404"]) {
       const p = indexerGetter(`http://${host}/${prefix}/IXKEY`, 5_000, 1 << 20)("/bounties/7");
       await expect(p, prefix).rejects.toMatchObject({ code: "indexer_refused", path: "--indexer" });
       await expect(p, prefix).rejects.toThrow(`the indexer http://${host} has no route GET /bounties/7`);
     }
+  });
+
+  it("verify --indexer at a JSON-RPC node (200, no bounty object) exits 2, not an indexer_agreement FAIL (probe13 C6)", async () => {
+    const r = await run(["verify", SMALL, "--indexer", `http://${host}/rpc200/`, "--policy", "full"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/is not the indexer's \(no bounty object\)/);
+    expect(r.stdout).not.toContain("indexer_agreement");
   });
 
   it("verify --indexer with a wrong path exits 2 naming the configuration error, not a FAIL", async () => {

@@ -51,6 +51,16 @@ export class DatasetsTable extends TableModule {
     return Number(r?.bytes ?? 0); // PostgreSQL's SUM of a BIGINT is a NUMERIC (a string)
   }
 
+  /** How many datasets `owner` keeps (call after {@link bytesOf} with `lock`: the same lock covers it). */
+  async countOf(owner: string): Promise<number> {
+    const r = await this.db
+      .selectFrom("datasets")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("owner_account_id", "=", owner)
+      .executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
   /**
    * The bytes stored in the datasets of every owner but `except` (the operator's account): the bound on
    * all accounts together (probe11 O5). With `lock` it first takes the lock `dataset-bytes:all` until the

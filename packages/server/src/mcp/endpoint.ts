@@ -12,7 +12,7 @@ import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env.js";
-import { EdgeError } from "../errors.js";
+import { EdgeError, MAX_DETAIL_ITEMS } from "../errors.js";
 import { assertUtf8Uncompressed, refuseDeclaredLength, strictParse } from "../route.js";
 import { readQuery } from "../query.js";
 import { ANSWERS_BODY, MCP_ANONYMOUS_BODY } from "../body-limits.js";
@@ -127,6 +127,17 @@ const INVALID_PARAMS = -32602;
  */
 export function invalidParamsOf(message: JSONRPCMessage): JSONRPCMessage {
   if (!("error" in message) || message.error.code !== -32603) return message;
+  // a task a tools/call asks for, which this server does not serve (probe13 C9): the caller's params
+  if (/does not support task/i.test(message.error.message))
+    return {
+      jsonrpc: "2.0",
+      id: message.id,
+      error: {
+        code: INVALID_PARAMS,
+        message: `Invalid params: $.params.task: this server runs tools at once (no tasks); send the call without task`,
+        data: { path: "$.params.task" },
+      },
+    };
   let issues: unknown;
   try {
     issues = JSON.parse(message.error.message);
@@ -144,15 +155,96 @@ export function invalidParamsOf(message: JSONRPCMessage): JSONRPCMessage {
     message: i.message,
   }));
   const first = errors[0]!;
+  // at most MAX_DETAIL_ITEMS issues, as every refusal's lists (probe13 C12: a 200 KB call got 10 MB)
+  const shown = errors
+    .slice(0, MAX_DETAIL_ITEMS)
+    .map((e) => ({ path: e.path, message: e.message.slice(0, 200) }));
   return {
     jsonrpc: "2.0",
     id: message.id,
     error: {
       code: INVALID_PARAMS,
-      message: `Invalid params: ${first.path}: ${first.message}`,
-      data: { path: first.path, errors },
+      message: `Invalid params: ${first.path}: ${first.message.slice(0, 200)}`,
+      data:
+        errors.length > shown.length
+          ? { path: first.path, errors: shown, errors_total: errors.length, truncated: true }
+          : { path: first.path, errors: shown },
     },
   };
+}
+
+/** The most bytes of JSON the params of a message other than `tools/call` may take (`initialize` needs ~1 KB). */
+export const MAX_OTHER_PARAMS_BYTES = 16 * 1024;
+
+/**
+ * A body with a message other than `tools/call` whose params are over {@link MAX_OTHER_PARAMS_BYTES}
+ * is refused whole, 413 `-32600`, before the SDK validates it: the SDK builds every zod issue of the
+ * params first (probe13 C12: an `initialize` with 100,000 wrong icons held the event loop 2 s, a batch
+ * of them 4 s). Null otherwise. Tool arguments keep the body's limits (answers are large).
+ */
+function largeParams(c: Context<AppEnv>, body: unknown): Response | null {
+  for (const m of Array.isArray(body) ? body : [body]) {
+    if (typeof m !== "object" || m === null) continue;
+    const { method, params } = m as { method?: unknown; params?: unknown };
+    if (method === "tools/call" || params === undefined) continue;
+    const bytes = Buffer.byteLength(JSON.stringify(params));
+    if (bytes > MAX_OTHER_PARAMS_BYTES) {
+      const message = `Invalid Request: the params of ${typeof method === "string" ? method.slice(0, 40) : "a message"} are ${bytes} bytes of JSON (at most ${MAX_OTHER_PARAMS_BYTES})`;
+      return c.json(
+        {
+          jsonrpc: "2.0",
+          id: null,
+          error: {
+            code: -32600,
+            message,
+            data: { limit: "mcp_params_bytes", limit_bytes: MAX_OTHER_PARAMS_BYTES },
+          },
+        },
+        413,
+      );
+    }
+  }
+  return null;
+}
+
+/** The JSON path of the first own `__proto__` member in `v` (below `path`), or null. */
+function protoPath(v: unknown, path: string): string | null {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const p = protoPath(v[i], `${path}[${i}]`);
+      if (p !== null) return p;
+    }
+    return null;
+  }
+  if (typeof v !== "object" || v === null) return null;
+  if (Object.prototype.hasOwnProperty.call(v, "__proto__")) return `${path}.__proto__`;
+  for (const [k, x] of Object.entries(v)) {
+    const p = protoPath(x, `${path}.${k}`);
+    if (p !== null) return p;
+  }
+  return null;
+}
+
+/**
+ * A `tools/call` whose arguments hold a member named `__proto__` is refused, -32602 naming its path:
+ * REST refuses it as an unknown member (422), but the SDK rebuilds the arguments before the tool's
+ * schema sees them, and the name vanished (probe13 C10: `set_withdrawal_address` wrote). Null otherwise.
+ */
+function reservedArgumentName(c: Context<AppEnv>, body: unknown): Response | null {
+  const messages = Array.isArray(body) ? body : [body];
+  for (const m of messages) {
+    if (toolOf(m) === null) continue;
+    const path = protoPath((m as { params: { arguments?: unknown } }).params.arguments, "$.params.arguments");
+    if (path === null) continue;
+    const id = Array.isArray(body) ? null : ((m as { id?: RequestId }).id ?? null);
+    const error = {
+      code: INVALID_PARAMS,
+      message: `Invalid params: ${path}: unknown member "__proto__" (a reserved name)`,
+      data: { path },
+    };
+    return c.json({ jsonrpc: "2.0", id, error }, Array.isArray(body) ? 400 : 200);
+  }
+  return null;
 }
 
 /** Where a JSON-RPC answer is refused for the {@link AnswerBudget} (an implementation-defined server error). */
@@ -317,6 +409,10 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   transport.send = (message, options) => send(answers.fit(invalidParamsOf(message)), options);
   const parsed = c.req.method === "POST" ? await strictRpcBody(c) : undefined;
   if (parsed instanceof Response) return parsed;
+  const overParams = parsed ? largeParams(c, parsed.value) : null;
+  if (overParams) return overParams;
+  const reserved = parsed ? reservedArgumentName(c, parsed.value) : null;
+  if (reserved) return reserved;
   const overBatch = parsed ? chargeBatch(c, parsed.value, limiters) : null;
   if (overBatch) return overBatch;
   if (parsed) answers.sendWhole(writeCallIds(parsed.value));

@@ -30,6 +30,12 @@ export interface Limits {
    * server to 1.4 GB). At least {@link Limits.datasetBodyBytes}.
    */
   datasetBytesInFlight: number;
+  /**
+   * Bytes of other request bodies over 64 KiB (answers, keyed MCP calls: up to {@link Limits.bodyBytes}
+   * each) the whole process may hold at once, a quarter of it per client network: past either a body is
+   * 503 `server_busy` before it is read (probe13 C7: 50 held 4 MB submissions took 200 MB, unbounded).
+   */
+  bodyBytesInFlight: number;
   /** Requests a key may burst. */
   rateBurst: number;
   /** Requests per second a key regains. */
@@ -86,6 +92,7 @@ export const DEFAULT_LIMITS: Limits = {
   bodyBytes: 4 * 1024 * 1024,
   datasetBodyBytes: 64 * 1024 * 1024,
   datasetBytesInFlight: 256 * 1024 * 1024,
+  bodyBytesInFlight: 128 * 1024 * 1024,
   rateBurst: 600,
   ratePerSecond: 100,
   handlerTimeoutMs: 60_000,
@@ -435,28 +442,56 @@ export function limitBodies(limits: Limits, datasetBytes: RateLimiter): Middlewa
     ` (a dataset body of up to ${limits.datasetBodyBytes} bytes needs an API key)`,
   );
   const large = limitBody(limits.datasetBodyBytes);
-  const inFlight = new BytesInFlight(
+  const datasetsInFlight = new BytesInFlight(
     Math.max(limits.datasetBytesInFlight, limits.datasetBodyBytes),
     limits.datasetBodyBytes,
+    "dataset_bytes_in_flight",
+  );
+  const bodiesInFlight = new BytesInFlight(
+    Math.max(limits.bodyBytesInFlight, limits.bodyBytes),
+    Math.max(Math.floor(limits.bodyBytesInFlight / 4), limits.bodyBytes),
+    "body_bytes_in_flight",
   );
   return async (c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
-    if (!DATASET_PATH.test(c.req.path)) return small(c, next);
+    const bytes = (limitOf: number): number => {
+      if (c.req.header("transfer-encoding") !== undefined) return limitOf; // counted as it streams: the limit
+      const declared = Number(c.req.header("content-length") ?? "0");
+      return Number.isSafeInteger(declared) && declared >= 0 && declared <= limitOf ? declared : limitOf;
+    };
+    const network = networkGroupOf(addressOf(c.env));
+    // a dataset body is a POST to a dataset path (another method is a 405 the router answers, unharmed:
+    // probe13 C8); a request without a body reserves and is charged nothing
+    if (c.req.method !== "POST" || !DATASET_PATH.test(c.req.path))
+      return small(c, () => {
+        const n = bytes(limits.bodyBytes);
+        return n <= SMALL_BODY_BYTES ? next() : held(bodiesInFlight.reserve(n, network), next);
+      });
     const [limit, limitOf] =
       c.var.principal === null ? [keyless, limits.bodyBytes] : [large, limits.datasetBodyBytes];
     return limit(c, async () => {
-      const declared = Number(c.req.header("content-length") ?? "NaN");
-      const bytes = Number.isSafeInteger(declared) && declared <= limitOf ? declared : limitOf;
+      const n = bytes(limitOf);
+      if (n === 0) return next();
       // the process's share first (nothing is taken from the caller's bucket when it is refused)
-      const release = inFlight.reserve(bytes, networkGroupOf(addressOf(c.env)));
-      try {
-        takeOrRefuse(datasetBytes, bucketOf(c), bytes, "dataset bytes from this caller");
-        await next();
-      } finally {
-        release();
-      }
+      const release = datasetsInFlight.reserve(n, network);
+      return held(release, () => {
+        takeOrRefuse(datasetBytes, bucketOf(c), n, "dataset bytes from this caller");
+        return next();
+      });
     });
   };
+}
+
+/** Bodies up to this many bytes are not counted in flight (the small routes' own limit, 64 KiB). */
+const SMALL_BODY_BYTES = 64 * 1024;
+
+/** Runs `next` and then `release`s a reservation of {@link BytesInFlight}, whatever happens. */
+async function held(release: () => void, next: () => Promise<void> | void): Promise<void> {
+  try {
+    await next();
+  } finally {
+    release();
+  }
 }
 
 /**
@@ -477,21 +512,22 @@ export class BytesInFlight {
   constructor(
     readonly capacity: number,
     readonly perNetwork: number,
+    /** The name the refusals give (`details.limit`; the network's share adds `_per_network`). */
+    readonly name: string = "dataset_bytes_in_flight",
   ) {}
 
   /**
    * Reserves `bytes` for a body from `network`. @returns the release (call it once, when the request ends)
    * @throws EdgeError `server_busy` (503, `Retry-After: 5`) when the reservation would pass the
-   *   network's share (`details.limit: "dataset_bytes_in_flight_per_network"`) or the capacity
-   *   (`"dataset_bytes_in_flight"`)
+   *   network's share (`details.limit: "<name>_per_network"`) or the capacity (`"<name>"`)
    */
   reserve(bytes: number, network: string): () => void {
     const mine = this.byNetwork.get(network) ?? 0;
     if (mine + bytes > this.perNetwork)
       throw busy(
-        `your network holds ${mine} bytes of dataset bodies being sent or checked (at most ${this.perNetwork}); send this one when they are done`,
+        `your network holds ${mine} bytes of request bodies being sent or handled (at most ${this.perNetwork}, ${this.name}_per_network); send this one when they are done`,
         {
-          limit: "dataset_bytes_in_flight_per_network",
+          limit: `${this.name}_per_network`,
           limit_bytes: this.perNetwork,
           held_bytes: mine,
           body_bytes: bytes,
@@ -499,9 +535,9 @@ export class BytesInFlight {
       );
     if (this.held + bytes > this.capacity)
       throw busy(
-        `the server holds ${this.held} bytes of dataset bodies of all callers (at most ${this.capacity}, datasetBytesInFlight); send this one again in a few seconds`,
+        `the server holds ${this.held} bytes of request bodies of all callers (at most ${this.capacity}, ${this.name}); send this one again in a few seconds`,
         {
-          limit: "dataset_bytes_in_flight",
+          limit: this.name,
           limit_bytes: this.capacity,
           held_bytes: this.held,
           body_bytes: bytes,

@@ -13,7 +13,10 @@ export async function bountyAgreement(walk: IndexerWalk, found: Disagreements): 
   const route = `/bounties/${b.bounty_id}`;
   const br = await walk.get(route);
   if (br.status === 404) return fact("failed", `GET ${route}: 404, the indexer has no bounty ${b.bounty_id}`);
-  const bounty = obj(obj(br.body).bounty);
+  const raw = obj(br.body).bounty;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    throw walk.notTheIndexer(route, "no bounty object");
+  const bounty = obj(raw);
   const winners = arr(obj(br.body).winners).map(obj);
   bountyFields(walk, route, bounty, found);
   winnerFields(walk, route, winners, found);

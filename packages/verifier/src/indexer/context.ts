@@ -26,6 +26,18 @@ function noRoute(base: string, route: string): VerifierInputError {
   return new VerifierInputError("indexer_refused", "--indexer", indexerNoRouteMessage(base, route));
 }
 
+/**
+ * The configuration error of a 200 answer that is not the indexer's shape (another server at the URL:
+ * a JSON-RPC node answers any GET, probe13 C6): exit 2, naming the origin, the route and what it lacks.
+ */
+export function notTheIndexer(base: string, route: string, why: string): VerifierInputError {
+  return new VerifierInputError(
+    "indexer_refused",
+    "--indexer",
+    `the answer of ${urlOrigin(base)} to GET ${route} is not the indexer's (${why}): a configuration error, not retried: check the indexer URL`,
+  );
+}
+
 /** A JSON answer of the indexer. */
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -38,6 +50,8 @@ export interface IndexerWalk {
   readonly onProgress: ProgressCallback | undefined;
   /** GET a route; 200 and 404 are answers, anything else a {@link VerifierNetworkError}. */
   get(route: string): Promise<{ status: number; body: Json }>;
+  /** The configuration error of an answer that is not the indexer's (`why`: what it lacks). */
+  notTheIndexer(route: string, why: string): VerifierInputError;
 }
 
 /**

@@ -20,7 +20,13 @@ import type { PackView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
 import { anchorAgreement, expectedAnchors } from "./anchors.js";
 import { bountyAgreement } from "./bounty.js";
-import { Disagreements, indexerGetter, type IndexerStep, type IndexerWalk } from "./context.js";
+import {
+  Disagreements,
+  indexerGetter,
+  notTheIndexer,
+  type IndexerStep,
+  type IndexerWalk,
+} from "./context.js";
 import { creditAgreement } from "./credits.js";
 
 /** Largest indexer answer read (bytes, streamed; a page of at most 100 items is far smaller). */
@@ -63,6 +69,7 @@ export async function verifyIndexer(
       options.maxAnswerBytes ?? DEFAULT_MAX_INDEXER_ANSWER_BYTES,
       options.signal,
     ),
+    notTheIndexer: (route, why) => notTheIndexer(base, route, why),
   };
   const found = new Disagreements();
   for (const step of INDEXER_STEPS) {
