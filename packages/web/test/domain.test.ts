@@ -317,7 +317,8 @@ describe("commands", () => {
     expect(c.rest[4]!.command).toBe(
       'curl -s -X POST https://bench.example/api/v1/benchmarks/my-bench/runs -H "X-API-Key: $BENCH_BOUNTY_API_KEY"',
     );
-    expect(c.script[3]!.command).toBe(
+    expect(c.script[3]!.command).toBe("export BENCH_BOUNTY_WITHDRAWAL_ADDRESS=0xYOUR_ADDRESS");
+    expect(c.script[4]!.command).toBe(
       "curl -sSL https://bench.example/api/v1/scripts/run-benchmark.sh | sh -s -- https://bench.example start my-bench",
     );
     expect(shQuote("it's")).toBe(`'it'\\''s'`);

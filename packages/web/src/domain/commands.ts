@@ -78,6 +78,11 @@ export function competeCommands(origin: string, slug: string): CompeteCommands {
       { title: "Its published SHA-256", command: `curl -sSL ${shQuote(`${api}/scripts/sha256sums.txt`)}` },
       { title: "Must match (macOS: shasum -a 256)", command: `curl -sSL ${shQuote(script)} | sha256sum` },
       {
+        title:
+          "Where a prize goes (a service that pays prizes needs it before a run): your 0x address in place of 0xYOUR_ADDRESS",
+        command: "export BENCH_BOUNTY_WITHDRAWAL_ADDRESS=0xYOUR_ADDRESS",
+      },
+      {
         title: "Phase 1: start a run",
         command: `curl -sSL ${shQuote(script)} | sh -s -- ${shQuote(base)} start ${shQuote(slug)}`,
       },
