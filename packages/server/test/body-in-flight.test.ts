@@ -5,29 +5,23 @@
  * `server_busy` before it is read. C8: a bodyless request on a dataset path (a 405, or a POST without a
  * body) reserved and was charged a whole dataset body (64 MiB), so the caller's next upload was 429.
  */
-import { request } from "node:http";
 import { describe, expect, it } from "vitest";
-import { call, citiesDataset, register, useLive } from "./helpers.js";
+import { call, citiesDataset, holdBody, register, useLive } from "./helpers.js";
 
 const BODY = 256 * 1024;
 const live = useLive({ limits: { bodyBytes: BODY, bodyBytesInFlight: BODY } });
-
-/** A POST declaring `length` bytes that sends only a few and holds the connection open. */
-function holdBody(path: string, key: string, length: number) {
-  const req = request(`${live.url}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "content-length": String(length), "x-api-key": key },
-  });
-  req.on("error", () => undefined); // aborted below
-  req.write('{"answers":[');
-  return { abort: () => req.destroy() };
-}
 
 describe("request bodies the process holds", () => {
   it("a large body past the network's share is 503 server_busy before it is read; small ones pass (C7)", async () => {
     const a = await register(live.url, "bodies-a");
     const b = await register(live.url, "bodies-b");
-    const held = holdBody("/api/v1/benchmarks/runs/run-0123456789abcdef/submissions", a.key, BODY);
+    const held = holdBody(
+      live.url,
+      "/api/v1/benchmarks/runs/run-0123456789abcdef/submissions",
+      a.key,
+      BODY,
+      '{"answers":[',
+    );
     await new Promise((r) => setTimeout(r, 200));
     const big = JSON.stringify({ answers: [{ ordinal: 0, answer_text: "x".repeat(100 * 1024) }] });
     const busy = await call(live.url, "POST", "/api/v1/benchmarks/runs/run-0123456789abcdef/submissions", {

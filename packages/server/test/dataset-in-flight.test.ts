@@ -6,10 +6,9 @@
  * caller's bucket; the bytes come back when the holding request ends (a client closing mid-body is
  * `request_aborted`, not an unexpected error in the server's log).
  */
-import { request } from "node:http";
 import { describe, expect, it } from "vitest";
 import { BytesInFlight } from "../src/middleware/limits.js";
-import { call, citiesDataset, register, useLive } from "./helpers.js";
+import { call, citiesDataset, holdBody, register, useLive } from "./helpers.js";
 
 const CAP = 64 * 1024;
 const logged: unknown[] = [];
@@ -18,22 +17,11 @@ const live = useLive({
   log: (e) => logged.push(e),
 });
 
-/** A POST declaring `length` bytes that sends only the first 10 and holds the connection open. */
-function holdBody(path: string, key: string, length: number) {
-  const req = request(`${live.url}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "content-length": String(length), "x-api-key": key },
-  });
-  req.on("error", () => undefined); // aborted below
-  req.write('{"name":"x');
-  return { abort: () => req.destroy() };
-}
-
 describe("dataset bytes the process holds", () => {
   it("a body past the process's share is 503 server_busy before it is read; its bytes come back after", async () => {
     const a = await register(live.url, "inflight-a");
     const b = await register(live.url, "inflight-b");
-    const held = holdBody("/api/v1/datasets/validate", a.key, CAP);
+    const held = holdBody(live.url, "/api/v1/datasets/validate", a.key, CAP, '{"name":"x');
     await new Promise((r) => setTimeout(r, 200)); // the held request is being read
     const body = JSON.stringify(citiesDataset(3, "inflight"));
     const busy = await call(live.url, "POST", "/api/v1/datasets/validate", { key: b.key, raw: body });

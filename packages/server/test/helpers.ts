@@ -2,6 +2,7 @@
  * Test support: a live server on a fresh store (loopback, any free port), and plain-fetch helpers
  * that call it the way a stranger would.
  */
+import { request as httpRequest } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -229,4 +230,18 @@ export async function playCities(
     runId,
     expected: answers.map((a, i) => (a.answer_text === citiesAnswer(tasks[i]!.prompt) ? "1/1" : "0/1")),
   };
+}
+
+/**
+ * A POST to `base + path` with key `key` declaring `length` bytes of JSON that sends only `first` and
+ * holds the connection open (a body that is not arriving); `abort` closes it.
+ */
+export function holdBody(base: string, path: string, key: string, length: number, first: string) {
+  const req = httpRequest(`${base}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "content-length": String(length), "x-api-key": key },
+  });
+  req.on("error", () => undefined); // the caller aborts it
+  req.write(first);
+  return { abort: () => req.destroy() };
 }
