@@ -122,7 +122,7 @@ const INVALID_PARAMS = -32602;
  * The SDK validates a request's params with zod and answers a mismatch (`tools/call` with `arguments:
  * null`, no `params`) as -32603 "internal error" with the zod issues, pretty-printed, as the message
  * (probe13 A1): a client mistake reported as a server fault. Such an answer becomes -32602 Invalid
- * params naming the first issue's JSON path (`$.params.arguments`), every issue in `data.errors`.
+ * params naming the first issue's JSON path (`$.params.arguments`), the first 20 issues in `data.errors`.
  * Any other message is returned as it is (a real internal error stays -32603).
  */
 export function invalidParamsOf(message: JSONRPCMessage): JSONRPCMessage {
@@ -150,24 +150,21 @@ export function invalidParamsOf(message: JSONRPCMessage): JSONRPCMessage {
     Array.isArray((i as { path?: unknown }).path) &&
     typeof (i as { message?: unknown }).message === "string";
   if (!Array.isArray(issues) || issues.length === 0 || !issues.every(zodIssue)) return message;
-  const errors = issues.map((i) => ({
-    path: i.path.reduce<string>((at, k) => (typeof k === "number" ? `${at}[${k}]` : `${at}.${k}`), "$"),
-    message: i.message,
-  }));
-  const first = errors[0]!;
   // at most MAX_DETAIL_ITEMS issues, as every refusal's lists (probe13 C12: a 200 KB call got 10 MB)
-  const shown = errors
-    .slice(0, MAX_DETAIL_ITEMS)
-    .map((e) => ({ path: e.path, message: e.message.slice(0, 200) }));
+  const shown = issues.slice(0, MAX_DETAIL_ITEMS).map((i) => ({
+    path: i.path.reduce<string>((at, k) => (typeof k === "number" ? `${at}[${k}]` : `${at}.${k}`), "$"),
+    message: i.message.slice(0, 200),
+  }));
+  const first = shown[0]!;
   return {
     jsonrpc: "2.0",
     id: message.id,
     error: {
       code: INVALID_PARAMS,
-      message: `Invalid params: ${first.path}: ${first.message.slice(0, 200)}`,
+      message: `Invalid params: ${first.path}: ${first.message}`,
       data:
-        errors.length > shown.length
-          ? { path: first.path, errors: shown, errors_total: errors.length, truncated: true }
+        issues.length > shown.length
+          ? { path: first.path, errors: shown, errors_total: issues.length, truncated: true }
           : { path: first.path, errors: shown },
     },
   };

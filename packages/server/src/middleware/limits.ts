@@ -15,6 +15,7 @@ import { timeout } from "hono/timeout";
 import type { IncomingMessage } from "node:http";
 import { isIPv4, isIPv6 } from "node:net";
 import type { AppEnv } from "../env.js";
+import { SMALL_BODY } from "../body-limits.js";
 import { EdgeError } from "../errors.js";
 
 /** The limits of a server (defaults in {@link DEFAULT_LIMITS}). */
@@ -482,8 +483,8 @@ export function limitBodies(limits: Limits, datasetBytes: RateLimiter): Middlewa
   };
 }
 
-/** Bodies up to this many bytes are not counted in flight (the small routes' own limit, 64 KiB). */
-const SMALL_BODY_BYTES = 64 * 1024;
+/** Bodies up to this many bytes are not counted in flight: the small routes' own limit. */
+const SMALL_BODY_BYTES = SMALL_BODY.bytes;
 
 /** Runs `next` and then `release`s a reservation of {@link BytesInFlight}, whatever happens. */
 async function held(release: () => void, next: () => Promise<void> | void): Promise<void> {
