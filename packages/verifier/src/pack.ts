@@ -322,22 +322,30 @@ function intField(o: JsonObject, key: string, path: string, min = 0): number {
   return intValue(v, appendPath(path, key), min);
 }
 
-/** A uint256 amount in base units: an integer string (SPEC 6) or a JSON integer. */
-function amountValue(v: JsonValue, path: string): bigint {
+/**
+ * A uint256 (an amount in base units, SPEC 6, or an id): an integer string or a JSON integer in [0, 2^256 - 1].
+ * `noun` names it in the refusal ("amount", "bounty id"); `expected` says what was wanted.
+ */
+function uint256Value(v: JsonValue, path: string, noun: string, expected: string): bigint {
   let b: bigint;
   if (typeof v === "string" && UINT_DIGITS.test(v)) b = BigInt(v);
   else if (typeof v === "string" && /^[0-9]+$/.test(v))
-    bad("out_of_range", path, `amount of ${v.length} digits is outside uint256`);
+    bad("out_of_range", path, `${noun} of ${v.length} digits is outside uint256`);
   else if (typeof v === "number" && Number.isSafeInteger(v)) b = BigInt(v);
   else if (typeof v === "bigint") b = v;
   else
     bad(
       "wrong_type",
       path,
-      `expected base units (an integer string), found ${typeof v === "string" ? JSON.stringify(v.slice(0, 40)) : typeName(v)}`,
+      `expected ${expected}, found ${typeof v === "string" ? JSON.stringify(v.slice(0, 40)) : typeName(v)}`,
     );
-  if (b < 0n || b >= 1n << 256n) bad("out_of_range", path, `amount ${shortInt(b)} is outside uint256`);
+  if (b < 0n || b >= 1n << 256n) bad("out_of_range", path, `${noun} ${shortInt(b)} is outside uint256`);
   return b;
+}
+
+/** A uint256 amount in base units: an integer string (SPEC 6) or a JSON integer. */
+function amountValue(v: JsonValue, path: string): bigint {
+  return uint256Value(v, path, "amount", "base units (an integer string)");
 }
 
 function amountField(o: JsonObject, key: string, path: string): bigint {
@@ -386,25 +394,9 @@ function boolField(o: JsonObject, key: string, path: string): boolean {
   return v;
 }
 
-/** An integer written as a string or a JSON integer, returned as its decimal text. */
-/** A uint256 id (`bounty_id`): an integer string or a JSON integer, at most 2^256 - 1 (probe13 B2). */
+/** A uint256 id (`bounty_id`) as its decimal text: an integer string or a JSON integer (probe13 B2). */
 function uint256StringField(o: JsonObject, key: string, path: string): string {
-  const p = appendPath(path, key);
-  const v = get(o, key, path);
-  let b: bigint;
-  if (typeof v === "string" && /^[0-9]+$/.test(v)) {
-    if (!UINT_DIGITS.test(v)) bad("out_of_range", p, `an integer of ${v.length} digits is outside uint256`);
-    b = BigInt(v);
-  } else if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) b = BigInt(v);
-  else if (typeof v === "bigint" && v >= 0n) b = v;
-  else
-    bad(
-      "wrong_type",
-      p,
-      `expected an integer string, found ${typeof v === "string" ? JSON.stringify(v.slice(0, 40)) : typeName(v)}`,
-    );
-  if (b >= 1n << 256n) bad("out_of_range", p, `${shortInt(b)} is outside uint256 (at most 2^256 - 1)`);
-  return b.toString();
+  return uint256Value(get(o, key, path), appendPath(path, key), "bounty id", "an integer string").toString();
 }
 
 function anchorRef(v: JsonValue, path: string): AnchorRef | null {

@@ -94,6 +94,8 @@ describe.skipIf(!hasChromium)("web app in Chromium", () => {
   it("shows how to compete, the locked prize, and explorer links on Base but none on a local chain", async () => {
     const page = await open("#/b/vector-small", "#how-to-compete");
     expect(await page.getAttribute("[data-prize]", "data-prize")).toBe("locked");
+    // the locked render carries its own "Prize: " label: the page does not add a second one
+    expect(await page.textContent('[data-field="prize"]')).toMatch(/^Prize: 12\.345679 USDC, locked at 0x/);
     expect(await page.textContent('[data-field="time_budget"]')).toBe("600 s (10.0 min)");
     expect(await page.textContent('[data-field="speed_weight"]')).toBe("0.3");
     const cmds = await page.$$eval("#how-to-compete pre", (ps) => ps.map((p) => p.textContent ?? ""));

@@ -10,9 +10,11 @@
  * The server and platform are imported by path (they are not dependencies of the web package,
  * which the server depends on): their built dist, as `npm test` builds every package first.
  */
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
 import { Platform } from "../../platform/dist/index.js";
@@ -21,6 +23,8 @@ import { webMiddleware } from "../../server/dist/web.js";
 import { call, playCities, publishCities } from "../../server/test/helpers.js";
 import { CHROMIUM, hasChromium, launch } from "./browser.js";
 import { formatInterval, wilsonInterval } from "../src/domain/wilson.js";
+
+const execFileP = promisify(execFile);
 
 if (!hasChromium)
   console.log(`real-server browser tests skipped: no browser at ${CHROMIUM} (apt-get install -y chromium)`);
@@ -114,6 +118,16 @@ describe.skipIf(!hasChromium)("web app on the real server", () => {
     );
     // the script the page tells you to audit is really served
     expect((await fetch(`${server.url}/api/v1/scripts/run-benchmark.sh`)).status).toBe(200);
+    // "Get a key", pasted into a shell by two strangers, gives each a key (a fixed name worked once)
+    const getKey = cmds.find((c) => c.startsWith(`curl -s -X POST ${server.url}/api/v1/accounts `));
+    expect(getKey).toBeDefined();
+    const keys = [];
+    for (let i = 0; i < 2; i++) {
+      const { stdout } = await execFileP("sh", ["-c", getKey!]);
+      keys.push((JSON.parse(stdout) as { api_key?: string }).api_key);
+    }
+    expect(keys.every((k) => typeof k === "string" && k.length > 20)).toBe(true);
+    expect(keys[0]).not.toBe(keys[1]);
     await page.close();
   });
 

@@ -100,6 +100,11 @@ function validateArgumentsAsRest(server: McpServer): void {
     validateToolInput(tool: { inputSchema?: z.ZodType }, args: unknown, name: string): Promise<unknown>;
     registerTool: McpServer["registerTool"];
   };
+  // an SDK upgrade that renames the hook must fail at start-up, not silently fall back to the dump
+  if (typeof sdk.validateToolInput !== "function")
+    throw new Error(
+      "@modelcontextprotocol/sdk no longer has McpServer.validateToolInput: re-check mcp/tools.ts",
+    );
   sdk.validateToolInput = (tool, args) => {
     if (tool.inputSchema === undefined) return Promise.resolve(undefined);
     try {

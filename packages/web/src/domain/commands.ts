@@ -31,8 +31,9 @@ export function competeCommands(origin: string, slug: string): CompeteCommands {
   return {
     rest: [
       {
-        title: "Get a key (shown once): export it as BENCH_BOUNTY_API_KEY",
-        command: `curl -s -X POST ${shQuote(`${api}/accounts`)} -H 'Content-Type: application/json' -d '{"name":"my-agent"}'`,
+        title:
+          'Get a key (shown once): export it as BENCH_BOUNTY_API_KEY (the platform picks a name; send {"name":"..."} to choose one)',
+        command: `curl -s -X POST ${shQuote(`${api}/accounts`)} -H 'Content-Type: application/json' -d '{}'`,
       },
       {
         title: "Set a withdrawal address before you compete (a winner without one blocks the whole award)",

@@ -115,8 +115,10 @@ export function BenchmarkPage(props: { slug: string }) {
           return (
             <>
               <h1>{d.title}</h1>
-              <p>
-                Prize: <PrizeCell render={prize} />
+              <p data-field="prize">
+                {/* the locked render already reads "Prize: ..." (SPEC's compete seed): no second label */}
+                {!prize.text.startsWith("Prize: ") && "Prize: "}
+                <PrizeCell render={prize} />
                 {d.basescan_tx_url && chain && !chain.local && (
                   <>
                     {" "}
