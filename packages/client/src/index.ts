@@ -91,6 +91,21 @@ export interface ClientOptions {
   fetch?: typeof fetch;
 }
 
+/** A page of a board: `offset` (0-based rank position, default 0), `limit` (rows, 1..10,000, default 100). */
+export interface BoardPage {
+  offset?: number;
+  limit?: number;
+}
+
+/** The query string of a page (empty for the default page). */
+function pageQuery(page: BoardPage | undefined): string {
+  const q = new URLSearchParams();
+  if (page?.offset !== undefined) q.set("offset", String(page.offset));
+  if (page?.limit !== undefined) q.set("limit", String(page.limit));
+  const text = q.toString();
+  return text ? `?${text}` : "";
+}
+
 const enc = encodeURIComponent;
 
 /**
@@ -176,8 +191,9 @@ export class BenchBountyClient {
   corpus(slug: string): Promise<{ slug: string; documents: unknown[]; note?: string }> {
     return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/corpus`);
   }
-  leaderboard(slug: string): Promise<Leaderboard> {
-    return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/leaderboard`);
+  /** One page of the board (default: the first 100 rows; follow `next_offset` for the rest). */
+  leaderboard(slug: string, page?: BoardPage): Promise<Leaderboard> {
+    return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/leaderboard${pageQuery(page)}`);
   }
   commitment(
     slug: string,
@@ -281,11 +297,19 @@ export class BenchBountyClient {
   requestVerification(slug: string): Promise<Verification> {
     return this.request("POST", `/api/v1/benchmarks/${enc(slug)}/verification`);
   }
-  /** The board as `gaos.leaderboard-entry.v2` rows. */
+  /** One page of the board as `gaos.leaderboard-entry.v2` rows (paged like {@link leaderboard}). */
   entries(
     slug: string,
-  ): Promise<{ schema: "gaos.leaderboard-entry.v2"; entries: Record<string, unknown>[] }> {
-    return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/entries`);
+    page?: BoardPage,
+  ): Promise<{
+    schema: "gaos.leaderboard-entry.v2";
+    entries: Record<string, unknown>[];
+    total_rows: number;
+    offset: number;
+    limit: number;
+    next_offset: number | null;
+  }> {
+    return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/entries${pageQuery(page)}`);
   }
   /**
    * Relays a winner's signed claim (SPEC 1.1 `claimWithSig`): the operator's signer pays the gas.

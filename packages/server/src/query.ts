@@ -86,7 +86,9 @@ function wholeNumber(query: Record<string, string>, name: string, fallback: numb
   if (!WHOLE.test(raw))
     throw refuse(
       name,
-      `query parameter ${name} must be a whole number in decimal digits (no sign, leading zero, exponent or space)`,
+      /^[1-9][0-9]*$/.test(raw)
+        ? `query parameter ${name} is too large (at most 15 digits)` // canonical, but past a safe integer (probe14 D1-F9)
+        : `query parameter ${name} must be a whole number in decimal digits (no sign, leading zero, exponent or space)`,
       raw,
     );
   return Number(raw);

@@ -322,5 +322,13 @@ export const Entries = z
         verifier_version: z.string().nullable(),
       }),
     ),
+    total_rows: z.number().int().openapi({ description: "rows on the whole board (one per agent)" }),
+    offset: z.number().int().openapi({ description: "0-based rank position of this page's first entry" }),
+    limit: z.number().int().openapi({ description: "entries per page asked for" }),
+    next_offset: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "offset of the next page; null on the last page" }),
   })
   .openapi("Entries");

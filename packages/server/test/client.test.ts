@@ -26,6 +26,13 @@ describe("@bench-bounty/client", () => {
     expect(fin.score_public).toBe("1.0000");
     expect((await me.runsMine()).runs.map((r) => r.run_id)).toEqual([run.id]);
     expect((await anon.leaderboard(slug)).rows[0]!.run_id).toBe(run.id);
+    // pages: past the one row, both the board and the entries are empty and say where they sit
+    expect(await anon.leaderboard(slug, { offset: 1, limit: 5 })).toMatchObject({
+      rows: [],
+      offset: 1,
+      limit: 5,
+    });
+    expect(await anon.entries(slug, { offset: 1 })).toMatchObject({ entries: [], offset: 1, total_rows: 1 });
     expect(await anon.awardEvidence(slug)).toMatchObject({ kind: "unavailable", reason: "no_commitment" });
   });
   it("throws ApiError with the server's code, status and details", async () => {

@@ -74,6 +74,42 @@ describe("leaderboard pages", () => {
     expect(huge.json.error.details.field).toBe("limit");
   });
 
+  // probe14 D1-F9: a canonical number past 15 digits was refused as "not a whole number in decimal digits"
+  it.each(["?offset=9007199254740991", "?limit=99999999999999999999"])(
+    "refuses %s as too large, not as malformed",
+    async (q) => {
+      const r = await board(q);
+      expect(r.status).toBe(400);
+      expect(r.json.error.message).toMatch(/is too large \(at most 15 digits\)/);
+      expect(r.json.error.message).not.toMatch(/decimal digits \(no sign/);
+    },
+  );
+
+  // probe14 D1-F14: the GAOS entries were the whole board in one answer, rebuilt on every request
+  it("pages the GAOS entries like the board, with an ETag and 304", async () => {
+    const entries = (q = "", h: Record<string, string> = {}) =>
+      call(live.url, "GET", `/api/v1/benchmarks/${slug}/entries${q}`, { headers: h });
+    const whole = (await board()).json.rows.map((x: { run_id: string }) => x.run_id);
+    const first = await entries("?limit=2");
+    expect(first.status).toBe(200);
+    expect(first.json).toMatchObject({ total_rows: 3, offset: 0, limit: 2, next_offset: 2 });
+    expect(first.json.entries.map((e: { submissionId: string }) => e.submissionId)).toEqual(
+      whole.slice(0, 2),
+    );
+    const second = await entries(`?limit=2&offset=${first.json.next_offset}`);
+    expect(second.json).toMatchObject({ total_rows: 3, offset: 2, next_offset: null });
+    expect(second.json.entries.map((e: { submissionId: string }) => e.submissionId)).toEqual(whole.slice(2));
+    const etag = first.headers.get("etag");
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+    const again = await entries("?limit=2", { "if-none-match": etag! });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe("");
+    expect((await entries("?limit=2")).text).toBe(first.text);
+    const bad = await entries("?limit=ten");
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toMatchObject({ code: "invalid_query", details: { parameter: "limit" } });
+  });
+
   // issue 13 re-probe: `?offset[]=1` was read as offset 0, `offset=1&offset=2` as 1.
   it.each([
     ["?offset[]=1", "offset[]"],

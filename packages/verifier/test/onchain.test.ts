@@ -497,6 +497,33 @@ describe("a real award on the local Base profile", () => {
     expect(r.facts.award_log.state).toBe("failed");
   });
 
+  // probe14 D2-F26: a pack names its own contracts; one that answers the reads as it likes met the
+  // onchain policy. Only the protocol's own runtime code counts.
+  it("fails the chain facts of a contract that does not run the protocol's code", async () => {
+    const tree = parseJson(packBytes) as JsonObject;
+    at(tree, "benchmark").bounty_contract = chain.contracts.usdc;
+    rehash(tree);
+    const r = await verifyPack({ source: toBytes(tree), rpcUrl: chain.rpcUrl, policy: "onchain" });
+    for (const n of ["onchain_root", "onchain_leaf_count", "root_burned", "award_log"] as const) {
+      expect(r.facts[n].state, n).toBe("failed");
+      expect(r.facts[n].reasons.join(" "), n).toMatch(
+        /\$\.benchmark\.bounty_contract 0x[0-9a-f]{40} on chain 8453 does not run the BenchmarkBounty code this verifier knows/,
+      );
+    }
+    expect(r.facts.commitment_anchor.state).toBe("verified");
+    expect(r.policy_met).toBe(false);
+    // the registry too: the bounty contract named as the AnchorRegistry
+    const t2 = parseJson(packBytes) as JsonObject;
+    (at(t2, "benchmark").commitment_anchor as JsonObject).registry_address = chain.contracts.benchmarkBounty;
+    rehash(t2);
+    const r2 = await verifyPack({ source: toBytes(t2), rpcUrl: chain.rpcUrl, policy: "onchain" });
+    for (const n of ["commitment_anchor", "receipt_anchors"] as const) {
+      expect(r2.facts[n].state, n).toBe("failed");
+      expect(r2.facts[n].reasons.join(" "), n).toMatch(/does not run the AnchorRegistry code this verifier knows/);
+    }
+    expect(r2.facts.onchain_root.state).toBe("verified");
+  });
+
   it("reports the wrong chain on every chain fact", async () => {
     const tree = parseJson(packBytes) as JsonObject;
     at(tree, "benchmark").chain_id = 84532;

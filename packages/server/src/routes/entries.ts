@@ -39,7 +39,8 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { JsonValue } from "@bench-bounty/evidence";
 import { gaosTaskScores, type TaskScores } from "@bench-bounty/platform";
 import type { AppEnv } from "../env.js";
-import { sendJson } from "../http.js";
+import { sendCachedJson } from "../http.js";
+import { BoardPageQuery, boardPageOf } from "../query.js";
 import { defineRoute } from "../route.js";
 import { Entries } from "../schemas.js";
 import type { FactState, StoredVerification } from "../verification/view.js";
@@ -172,9 +173,28 @@ export function gaosEntry(
   };
 }
 
+/** A page of the board as the entries route reads it (platform `LeaderboardPage`, cached per board version). */
+interface BoardPage {
+  rows: BoardRow[];
+  open: boolean;
+  total_rows: number;
+  offset: number;
+  limit: number;
+  next_offset: number | null;
+}
+
+/**
+ * Entries built per board page (the platform's page object, the same while the board's version is
+ * unchanged) and stored verification (`ran_at`), so that a reader polling a large board gets the same
+ * frozen answer and its ETag (probe14 D1-F14: the whole board was rebuilt per request). Weakly held: a
+ * page the platform drops takes its entries with it.
+ */
+const built = new WeakMap<object, Map<string, object>>();
+
 /**
  * The route, mounted by `createApp`. `source` defaults to the domain's `storedVerification` (the
- * verifier worker's stored report).
+ * verifier worker's stored report). Paged like the leaderboard (`offset`, `limit`; `next_offset`), with
+ * an `ETag` and 304 for `If-None-Match`.
  */
 export function entriesRoutes(source?: VerificationSource): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
@@ -184,33 +204,55 @@ export function entriesRoutes(source?: VerificationSource): OpenAPIHono<AppEnv> 
     tags: ["benchmarks"],
     auth: "optional",
     summary:
-      "Leaderboard rows as gaos.leaderboard-entry.v2 (verification facts, eligibility policy id and version)",
-    ok: { status: 200, schema: Entries, description: "{schema, entries}" },
-    errors: [404],
+      "Leaderboard rows as gaos.leaderboard-entry.v2 (verification facts, eligibility policy id and version), one page at a time",
+    query: BoardPageQuery,
+    ok: {
+      status: 200,
+      schema: Entries,
+      description: "{schema, entries, total_rows, offset, limit, next_offset}",
+    },
+    errors: [400, 404, 422],
     handler: async (c) => {
       const slug = c.req.param("slug")!;
       const p = c.var.principal;
+      const page = boardPageOf(c);
       const detail = (await c.var.domain.benchmarkDetail(p, slug)) as unknown as {
         slug: string;
         version?: string;
         open: boolean;
       };
-      const board = (await c.var.domain.leaderboard(p, slug)) as unknown as {
-        rows: BoardRow[];
-        open: boolean;
-      };
+      const board = (await c.var.domain.leaderboard(p, slug, undefined, page)) as unknown as BoardPage;
       const v = await (source ? source(slug) : c.var.domain.storedVerification(slug));
+      const key = `${detail.version ?? ""}|${v?.ran_at ?? ""}|${v?.verifier_version ?? ""}`;
+      let forPage = built.get(board);
+      const hit = forPage?.get(key);
+      if (hit) return sendCachedJson(c, hit);
       // Per-task credit once closed (SPEC 6.1), regraded by the platform for every finalized run; while
       // open every entry's taskScores is empty. A hidden (buyer_only) board has no rows to fill.
       const perRun = new Map<string, Record<string, number>>();
       if (!board.open && board.rows.length > 0) {
         const scores = (await c.var.domain.taskScores(p, slug)) as unknown as TaskScores;
-        for (const run of scores.runs) perRun.set(run.run_id, gaosTaskScores(run));
+        const onPage = new Set(board.rows.map((r) => r.run_id));
+        for (const run of scores.runs)
+          if (onPage.has(run.run_id)) perRun.set(run.run_id, gaosTaskScores(run));
       }
       const entries = board.rows.map((row) =>
         gaosEntry({ ...detail, open: board.open }, row, v, perRun.get(row.run_id) ?? {}),
       );
-      return sendJson(c, { schema: "gaos.leaderboard-entry.v2", entries });
+      const answer = Object.freeze({
+        schema: "gaos.leaderboard-entry.v2",
+        entries,
+        total_rows: board.total_rows,
+        offset: board.offset,
+        limit: board.limit,
+        next_offset: board.next_offset,
+      });
+      if (Object.isFrozen(board)) {
+        if (!forPage) built.set(board, (forPage = new Map()));
+        forPage.clear(); // one stored verification per page: a newer one replaces the older
+        forPage.set(key, answer);
+      }
+      return sendCachedJson(c, answer);
     },
   });
   return app;

@@ -14,6 +14,7 @@ import {
 import { isAddress, type Address, type Hex } from "viem";
 import { VerifierInputError } from "../errors.js";
 import { fact, type Fact } from "../facts.js";
+import { codeProblem } from "../onchain/code.js";
 import { rpcClient } from "../onchain/index.js";
 import { rpcReader } from "../onchain/context.js";
 import type { ComputeReceiptFacts, ReceiptWalk } from "./context.js";
@@ -53,6 +54,9 @@ async function checkAnchor(
     );
   if (!isAddress(registry, { strict: false }))
     throw new VerifierInputError("bad_option", "--registry", `${registry} is not an address`);
+  const code = await net(`eth_getCode(${registry})`, () => client.getCode({ address: registry as Address }));
+  const problem = codeProblem(code, "AnchorRegistry", registry as Address, "the registry", chainId);
+  if (problem !== null) return fact("failed", problem);
   const [anchorer, block, , kind] = (await net(`anchorOf(${digest}) on ${registry}`, () =>
     client.readContract({
       address: registry as Address,

@@ -49,8 +49,14 @@ export async function commitmentAnchorFacts(
       "failed",
       `$.benchmark.commitment_anchor.registry_address ${ref.registry_address} is not an address`,
     );
-  else if (!(await walk.hasCode(registry)))
-    unreadable = fact("failed", `no contract at the AnchorRegistry ${registry} on chain ${walk.chainId}`);
+  else {
+    const problem = await walk.codeProblem(
+      registry,
+      "AnchorRegistry",
+      "$.benchmark.commitment_anchor.registry_address",
+    );
+    if (problem !== null) unreadable = fact("failed", problem);
+  }
   if (unreadable !== null || registry === null) {
     const f = unreadable ?? fact("failed", "no registry");
     return { commitment_anchor: f, receipt_anchors: f };
@@ -138,8 +144,8 @@ async function packAnchor(walk: ChainWalk): Promise<Fact> {
   const reg = addr(ref.registry_address);
   if (reg === null)
     return fact("failed", `$.pack_anchor.registry_address ${ref.registry_address} is not an address`);
-  if (!(await walk.hasCode(reg)))
-    return fact("failed", `no contract at $.pack_anchor.registry_address ${reg} on chain ${walk.chainId}`);
+  const problem = await walk.codeProblem(reg, "AnchorRegistry", "$.pack_anchor.registry_address");
+  if (problem !== null) return fact("failed", problem);
   const problems: string[] = [];
   const a = await walk.anchorOf(reg, ph);
   if (a.blockNumber === 0n) problems.push(`anchorOf(${ph}) on ${reg}: not anchored`);
@@ -163,6 +169,12 @@ async function unnamedPackAnchor(walk: ChainWalk, ph: string): Promise<Fact> {
   const ref = walk.view.benchmark.commitment_anchor;
   const registry = ref === null ? null : addr(ref.registry_address);
   if (registry === null) return fact("unverified", "$.pack_anchor is null and the pack names no registry");
+  const problem = await walk.codeProblem(
+    registry,
+    "AnchorRegistry",
+    "$.benchmark.commitment_anchor.registry_address",
+  );
+  if (problem !== null) return fact("failed", problem);
   const a = await walk.anchorOf(registry, ph);
   if (a.blockNumber === 0n)
     return fact("unverified", `$.pack_anchor is null and anchorOf(${ph}) on ${registry}: not anchored`);

@@ -11,6 +11,7 @@ import type { Fact } from "../facts.js";
 import type { OfflineDerived } from "../offline/index.js";
 import type { PackView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
+import { codeProblem, type ProtocolContract } from "./code.js";
 import { AnswerTimeoutError, AnswerTooLargeError } from "../source.js";
 
 /** The chain facts. */
@@ -85,8 +86,11 @@ export interface ChainWalk {
   receiptOf(hash: Hex): Promise<TransactionReceipt | null>;
   /** `anchorOf(digest)` on a registry, read once per registry and digest. */
   anchorOf(registry: Address, digest: string): Promise<AnchorRecord>;
-  /** True when the address holds code. */
-  hasCode(address: Address): Promise<boolean>;
+  /**
+   * Why the code at `address` is not the protocol contract `contract` ({@link codeProblem}), or null
+   * when it is; read once per address. `where` is the pack's JSON path naming the address.
+   */
+  codeProblem(address: Address, contract: ProtocolContract, where: string): Promise<string | null>;
 }
 
 /** An address, lowercase, or null when `a` is not one. */
@@ -125,7 +129,7 @@ export function rpcReader(target: string): ChainWalk["net"] {
   };
 }
 
-/** Build the context: checks the bounty contract holds code; the other reads are lazy and cached. */
+/** Build the context: checks the bounty contract runs the BenchmarkBounty code ({@link codeProblem}); the other reads are lazy and cached. */
 export async function makeChainWalk(init: ChainWalkInit): Promise<ChainWalk> {
   const { view, client, chainId } = init;
   const net = rpcReader(init.target);
@@ -133,6 +137,7 @@ export async function makeChainWalk(init: ChainWalkInit): Promise<ChainWalk> {
   const anchors = new Map<string, Promise<AnchorRecord>>();
   const observation: ChainObservation = { chainId, awarded: null, anchors: new Map() };
   let record: Promise<BountyRecord> | undefined;
+  const codes = new Map<Address, Promise<Hex | undefined>>();
   const walk: ChainWalk = {
     view,
     derived: init.derived,
@@ -178,9 +183,10 @@ export async function makeChainWalk(init: ChainWalkInit): Promise<ChainWalk> {
       }
       return p;
     },
-    hasCode: async (address) => {
-      const code = await net("eth_getCode", () => client.getCode({ address }));
-      return code !== undefined && code !== "0x";
+    codeProblem: async (address, contract, where) => {
+      let code = codes.get(address);
+      if (code === undefined) codes.set(address, (code = net("eth_getCode", () => client.getCode({ address }))));
+      return codeProblem(await code, contract, address, where, chainId);
     },
   };
   return { ...walk, bounty: await bountyContract(walk) };
@@ -197,13 +203,8 @@ async function bountyContract(walk: ChainWalk): Promise<ChainWalk["bounty"]> {
         reasons: [`$.benchmark.bounty_contract ${b.bounty_contract} is not an address`],
       },
     };
-  if (!(await walk.hasCode(address)))
-    return {
-      unreadable: {
-        state: "failed",
-        reasons: [`no contract at $.benchmark.bounty_contract ${address} on chain ${walk.chainId}`],
-      },
-    };
+  const problem = await walk.codeProblem(address, "BenchmarkBounty", "$.benchmark.bounty_contract");
+  if (problem !== null) return { unreadable: { state: "failed", reasons: [problem] } };
   return { address };
 }
 

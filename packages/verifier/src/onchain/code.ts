@@ -1,0 +1,43 @@
+/**
+ * Which code runs at an address the pack names (probe14 D2-F26). A pack names its own
+ * `benchmark.bounty_contract` and registry addresses, so a forged pack can name a contract that
+ * answers the verifier's reads as it likes (one that forwards reads to the real BenchmarkBounty and
+ * emits an `Awarded` log on demand met the onchain policy). The chain facts therefore hold only for an
+ * address whose runtime code is exactly the BenchmarkBounty / AnchorRegistry this verifier was built
+ * with (neither contract has immutables or constructor arguments, so the runtime code is the same on
+ * every chain: `@bench-bounty/contracts` `*DeployedBytecode`).
+ * @packageDocumentation
+ */
+import { anchorRegistryDeployedBytecode, benchmarkBountyDeployedBytecode } from "@bench-bounty/contracts";
+import { keccak256, type Address, type Hex } from "viem";
+
+/** The two protocol contracts a pack names (SPEC 1). */
+export type ProtocolContract = "BenchmarkBounty" | "AnchorRegistry";
+
+const EXPECTED_CODE: Readonly<Record<ProtocolContract, Hex>> = {
+  BenchmarkBounty: benchmarkBountyDeployedBytecode,
+  AnchorRegistry: anchorRegistryDeployedBytecode,
+};
+
+/**
+ * Why the code at `address` is not the expected protocol contract, or null when it is.
+ * @param code what `eth_getCode(address)` returned (`undefined` or `0x` when there is no code)
+ * @param where how the pack names the address (a JSON path), for the reason
+ * @returns a reason naming the address, the contract expected and both code hashes, or null
+ */
+export function codeProblem(
+  code: Hex | undefined,
+  contract: ProtocolContract,
+  address: Address,
+  where: string,
+  chainId: number,
+): string | null {
+  if (code === undefined || code === "0x") return `no contract at ${where} ${address} on chain ${chainId}`;
+  const expected = EXPECTED_CODE[contract];
+  if (code.toLowerCase() === expected.toLowerCase()) return null;
+  return (
+    `${where} ${address} on chain ${chainId} does not run the ${contract} code this verifier knows ` +
+    `(runtime code hash ${keccak256(code)}, expected ${keccak256(expected)}): a pack can name any contract, ` +
+    `so its reads prove nothing`
+  );
+}
