@@ -519,7 +519,9 @@ describe("a real award on the local Base profile", () => {
     const r2 = await verifyPack({ source: toBytes(t2), rpcUrl: chain.rpcUrl, policy: "onchain" });
     for (const n of ["commitment_anchor", "receipt_anchors"] as const) {
       expect(r2.facts[n].state, n).toBe("failed");
-      expect(r2.facts[n].reasons.join(" "), n).toMatch(/does not run the AnchorRegistry code this verifier knows/);
+      expect(r2.facts[n].reasons.join(" "), n).toMatch(
+        /does not run the AnchorRegistry code this verifier knows/,
+      );
     }
     expect(r2.facts.onchain_root.state).toBe("verified");
   });

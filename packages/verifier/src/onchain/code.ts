@@ -4,20 +4,39 @@
  * answers the verifier's reads as it likes (one that forwards reads to the real BenchmarkBounty and
  * emits an `Awarded` log on demand met the onchain policy). The chain facts therefore hold only for an
  * address whose runtime code is exactly the BenchmarkBounty / AnchorRegistry this verifier was built
- * with (neither contract has immutables or constructor arguments, so the runtime code is the same on
- * every chain: `@bench-bounty/contracts` `*DeployedBytecode`).
+ * with (`@bench-bounty/contracts` `*DeployedBytecode`), except in the byte ranges of its immutables
+ * (`*ImmutableRanges`: BenchmarkBounty's EIP-712 domain caches its chain id and address), which are
+ * zero in the compiled code and set at deployment.
  * @packageDocumentation
  */
-import { anchorRegistryDeployedBytecode, benchmarkBountyDeployedBytecode } from "@bench-bounty/contracts";
+import {
+  anchorRegistryDeployedBytecode,
+  anchorRegistryImmutableRanges,
+  benchmarkBountyDeployedBytecode,
+  benchmarkBountyImmutableRanges,
+} from "@bench-bounty/contracts";
 import { keccak256, type Address, type Hex } from "viem";
 
 /** The two protocol contracts a pack names (SPEC 1). */
 export type ProtocolContract = "BenchmarkBounty" | "AnchorRegistry";
 
-const EXPECTED_CODE: Readonly<Record<ProtocolContract, Hex>> = {
-  BenchmarkBounty: benchmarkBountyDeployedBytecode,
-  AnchorRegistry: anchorRegistryDeployedBytecode,
+const EXPECTED_CODE: Readonly<
+  Record<ProtocolContract, { code: Hex; immutables: readonly (readonly [number, number])[] }>
+> = {
+  BenchmarkBounty: { code: benchmarkBountyDeployedBytecode, immutables: benchmarkBountyImmutableRanges },
+  AnchorRegistry: { code: anchorRegistryDeployedBytecode, immutables: anchorRegistryImmutableRanges },
 };
+
+/** `code` (hex) with the byte ranges `[start, length]` zeroed, lowercase. */
+function masked(code: Hex, ranges: readonly (readonly [number, number])[]): string {
+  let hex = code.toLowerCase();
+  for (const [start, length] of ranges) {
+    const from = 2 + start * 2;
+    if (from + length * 2 > hex.length) break;
+    hex = hex.slice(0, from) + "0".repeat(length * 2) + hex.slice(from + length * 2);
+  }
+  return hex;
+}
 
 /**
  * Why the code at `address` is not the expected protocol contract, or null when it is.
@@ -34,10 +53,11 @@ export function codeProblem(
 ): string | null {
   if (code === undefined || code === "0x") return `no contract at ${where} ${address} on chain ${chainId}`;
   const expected = EXPECTED_CODE[contract];
-  if (code.toLowerCase() === expected.toLowerCase()) return null;
+  const actual = masked(code, expected.immutables) as Hex;
+  if (code.length === expected.code.length && actual === expected.code.toLowerCase()) return null;
   return (
     `${where} ${address} on chain ${chainId} does not run the ${contract} code this verifier knows ` +
-    `(runtime code hash ${keccak256(code)}, expected ${keccak256(expected)}): a pack can name any contract, ` +
-    `so its reads prove nothing`
+    `(runtime code hash ${keccak256(actual)} with immutables zeroed, expected ${keccak256(expected.code)}): ` +
+    `a pack can name any contract, so its reads prove nothing`
   );
 }

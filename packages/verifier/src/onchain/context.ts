@@ -185,7 +185,8 @@ export async function makeChainWalk(init: ChainWalkInit): Promise<ChainWalk> {
     },
     codeProblem: async (address, contract, where) => {
       let code = codes.get(address);
-      if (code === undefined) codes.set(address, (code = net("eth_getCode", () => client.getCode({ address }))));
+      if (code === undefined)
+        codes.set(address, (code = net("eth_getCode", () => client.getCode({ address }))));
       return codeProblem(await code, contract, address, where, chainId);
     },
   };
