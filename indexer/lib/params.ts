@@ -40,8 +40,9 @@ const UINT256_MAX = (1n << 256n) - 1n;
 
 /**
  * Reads the query string: refuses parameters not in `allowed` (array forms such
- * as `limit[]` included) and parameters given more than once, and drops empty
- * values (`?status=` means "any"). Values are not trimmed: `limit= 1` is refused
+ * as `limit[]` included), parameters given more than once, and empty values (`?winner=` or a bare
+ * `?winner`: a client that builds `?winner=${addr}` from an empty variable gets an error, not
+ * everyone's awards; probeD2 F7). Values are not trimmed: `limit= 1` is refused
  * by the value's parser, as every non-canonical form is. A parameter without a name (`?=`, `?&`, a
  * stray `&`: Hono drops it from `queries`) is refused too (parameter `""`), read from the request's
  * `url`; a bare `?` is no query.
@@ -74,7 +75,9 @@ export function readQuery(
     }
     if (values.length > 1) throw new ParamError(name, `parameter "${name}" is given ${values.length} times`);
     const v = values[0];
-    out[name] = v === undefined || v === "" ? undefined : v;
+    if (v === undefined || v === "")
+      throw new ParamError(name, `"${name}" is empty: give a value, or leave the parameter out`);
+    out[name] = v;
   }
   return out;
 }
@@ -128,21 +131,52 @@ export function parseLimit(name: string, value: string | undefined): number {
   return Number(value);
 }
 
+/** ISO 8601 date or date-time with a zone; groups: year, month, day, hour, minute, second, zone hour, zone minute. */
+const ISO_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2})))?$/;
+
+/**
+ * Whether the fields of an {@link ISO_TIME} match name a date and time that exist: a month of 1-12,
+ * a day within its month (leap years counted), hours 0-23, minutes and seconds 0-59 (no leap second,
+ * no `24:00`), a zone of at most 23:59. `Date.parse` rolls `2026-02-30` over to March 2 instead.
+ */
+function existingDateTime(m: RegExpExecArray): boolean {
+  const [year, month, day, hour = 0, minute = 0, second = 0, zoneHour = 0, zoneMinute = 0] = m
+    .slice(1)
+    .map((g) => (g === undefined ? undefined : Number(g)));
+  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate(); // day 0 of the next month
+  return (
+    month! >= 1 &&
+    month! <= 12 &&
+    day! >= 1 &&
+    day! <= daysInMonth &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59 &&
+    zoneHour <= 23 &&
+    zoneMinute <= 59
+  );
+}
+
 /**
  * A point in time as unix seconds: either an integer number of seconds, or an
  * ISO 8601 date (`2026-11-30`, midnight UTC) or date-time with a zone
  * (`2026-11-30T12:00:00Z`, `...+02:00`); fractions of a second are dropped.
+ * @throws ParamError naming `name`: another form, a date or time that does not exist
+ *   (`2026-02-30`, `24:00`, `00:00:60`), or a time before 1970
  */
 export function parseTime(name: string, value: string): bigint {
   if (/^(0|[1-9][0-9]{0,11})$/.test(value)) return BigInt(value);
-  const iso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-  const ms = iso.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) {
+  const m = ISO_TIME.exec(value);
+  if (m === null) {
     throw new ParamError(
       name,
       `"${name}" must be unix seconds or an ISO 8601 date / date-time with a zone, got "${clip(value)}"`,
     );
   }
+  if (!existingDateTime(m))
+    throw new ParamError(name, `"${name}" names a date or time that does not exist: "${clip(value)}"`);
+  const ms = Date.parse(value);
   if (ms < 0) throw new ParamError(name, `"${name}" is before 1970`);
   return BigInt(Math.floor(ms / 1000));
 }

@@ -139,6 +139,41 @@ function sqlWork(label: string, databaseUrl: string | undefined) {
       expect(r.body.error).toMatchObject({ code: "query_too_expensive", limit: "SQLSTATE 54000" });
     });
 
+    // probeD2 F6: on PGlite these were 500 `internal` (its parameter serializer throws a plain error:
+    // "Invalid input for string type", a TypeError, or the wire's 08P01 for a scalar given as an array)
+    it.each<[string, unknown[], string]>([
+      ["SELECT id FROM bounty WHERE author = $1", [["a", "b"]], "$1"],
+      ["SELECT place FROM award_winner WHERE $1", [[true]], "$1"],
+      ["SELECT $1::text AS x FROM bounty", [[]], "$1"],
+      ["SELECT id FROM bounty WHERE id = $1 AND author = ANY($2)", [1, 5], "$2"],
+      ["SELECT id FROM bounty WHERE author = ANY($1)", [true], "$1"],
+      ...(pglite
+        ? ([
+            // PGlite's serializer refuses these kinds; PostgreSQL parses their text (`true` is a text)
+            ["SELECT id FROM bounty WHERE author = $1", [true], "$1"],
+            ["SELECT id FROM bounty WHERE $1 AND id = $2", ["yes", 1], "$1"],
+            ["SELECT id FROM bounty WHERE author = ANY($1)", [["a", true]], "$1"],
+          ] as [string, unknown[], string][])
+        : []),
+    ])("a parameter that does not fit its placeholder is 400 invalid_query naming it: %s %j", async (text, params, name) => {
+      const r = await h.sql(text, params);
+      expect(r.status).toBe(400);
+      expect(r.body.error.code).toBe("invalid_query");
+      expect(r.body.error.message).toContain(`parameter ${name}`);
+    });
+
+    it("parameters that fit their placeholders are served (arrays where arrays are read, null anywhere)", async () => {
+      for (const [text, params] of [
+        ["SELECT id FROM bounty WHERE author = ANY($1) AND id > $2", [["0x0000000000000000000000000000000000000001"], 0]],
+        ["SELECT id FROM bounty WHERE author = $1 OR $2::text IS NULL", [null, null]],
+        ["SELECT id FROM bounty WHERE author = ANY($1)", [["a", null]]],
+        ["SELECT id FROM bounty WHERE created_block > $1 AND $2", [5, true]],
+      ] as [string, unknown[]][]) {
+        const r = await h.sql(text, params);
+        expect({ text, status: r.status, error: r.body.error }).toEqual({ text, status: 200, error: undefined });
+      }
+    });
+
     it("refuses an answer over maxAnswerBytes", async () => {
       // 5,000 rows within maxRows, each of 4 padded columns
       const text = `WITH v(x) AS (VALUES ${values(71)}) SELECT a.x::char(1000) AS p, b.x::char(1000) AS q, a.x::char(1000) AS r, b.x::char(1000) AS s FROM v a, v b LIMIT 5000`;

@@ -24,6 +24,7 @@
  * priced at 0.5 % of the rows) held PGlite, and every other request, 20 s; four copies of its
  * CTE would have run for hours. It answers 501 `not_served` saying so.
  */
+import { types as pgliteTypes } from "@electric-sql/pglite";
 import type { Context } from "hono";
 import superjson from "superjson";
 import { z } from "zod";
@@ -88,6 +89,85 @@ function quoteIdent(name: string): string {
 }
 
 const CURSOR = "bench_bounty_sql";
+const PREPARED = "bench_bounty_sql_params";
+
+/** The type PostgreSQL infers for one `$n` of a statement: its OID, its name and, for an array type, its element's OID. */
+interface ParameterType {
+  oid: number;
+  name: string;
+  elem: number | null;
+}
+
+/**
+ * The types PostgreSQL infers for the statement's `$1..$n` (from a prepared statement, deallocated
+ * before returning; no parameter value is sent).
+ */
+async function parameterTypes(tx: SqlSession, sql: string): Promise<ParameterType[]> {
+  await tx.query(`PREPARE ${PREPARED} AS ${sql}`);
+  try {
+    const { rows } = await tx.query(
+      `SELECT t.oid::int AS oid, pg_catalog.format_type(t.oid, NULL) AS name,
+              CASE WHEN t.typcategory = 'A' THEN t.typelem::int END AS elem
+         FROM pg_catalog.pg_prepared_statements s,
+              unnest(s.parameter_types) WITH ORDINALITY AS p(type, ord), pg_catalog.pg_type t
+        WHERE s.name = '${PREPARED}' AND t.oid = p.type ORDER BY p.ord`,
+    );
+    return rows as unknown as ParameterType[];
+  } finally {
+    await tx.query(`DEALLOCATE ${PREPARED}`);
+  }
+}
+
+/** Whether PGlite's serializer for `oid` takes `value` (it throws a plain Error, or a TypeError, when not). */
+function pgliteSerializes(oid: number, value: unknown): boolean {
+  const serialize = (pgliteTypes.serializers as Record<number, ((v: unknown) => string) | undefined>)[oid];
+  if (serialize === undefined) return true; // PGlite sends String(value): the database parses it
+  try {
+    serialize(value);
+    return true;
+  } catch {
+    // whatever PGlite's serializer throws (Error "Invalid input for boolean type", a TypeError), the value does not fit
+    return false;
+  }
+}
+
+/**
+ * Refuses a parameter that does not fit the type PostgreSQL infers for its placeholder: an array
+ * where a scalar is read, or a scalar where an array is read (on both databases, so they answer
+ * alike: PostgreSQL read `["a","b"]` as the text `{"a","b"}`), and on PGlite a value its serializer
+ * refuses (`true` for text, `"yes"` for boolean). PGlite's serializer threw a plain error there,
+ * which left its connection out of step with the database: a 500, and the next statements failed
+ * too (probeD2 F6). Otherwise the database parses the values and refuses with a SQLSTATE (22P02).
+ * @throws QueryRefused `invalid_query` naming the parameter (`$2`) and the type it is read as
+ */
+async function checkParameters(
+  tx: SqlSession,
+  sql: string,
+  params: unknown[],
+  dialect: Driver["dialect"],
+): Promise<void> {
+  if (params.length === 0) return;
+  const types = await parameterTypes(tx, sql);
+  const serializes = (oid: number, value: unknown) => dialect !== "pglite" || pgliteSerializes(oid, value);
+  params.forEach((value, i) => {
+    const type = types[i];
+    if (type === undefined || value === null) return;
+    const refuse = (what: string): never => {
+      throw new QueryRefused(
+        "invalid_query",
+        `parameter $${i + 1} is ${what}, and the statement reads it as ${type.name}`,
+      );
+    };
+    if (type.elem === null) {
+      if (Array.isArray(value)) refuse("an array");
+      if (!serializes(type.oid, value)) refuse(`a ${typeof value}`);
+    } else {
+      if (!Array.isArray(value)) refuse(`a ${typeof value} (not an array)`);
+      for (const x of value as unknown[])
+        if (x !== null && !serializes(type.elem, x)) refuse(`an array holding a ${typeof x}`);
+    }
+  });
+}
 
 /** Plan checks, cursor and row cap, inside an already-open READ ONLY transaction. */
 async function runInTransaction(
@@ -105,6 +185,7 @@ async function runInTransaction(
   await tx.query(`SET LOCAL search_path TO ${quoteIdent(indexerSchema())}`);
   await tx.query("SET LOCAL enable_seqscan = on");
   await tx.query("SET LOCAL enable_nestloop = on");
+  await checkParameters(tx, sql, params, dialect);
   const plan = planOf((await tx.query(`EXPLAIN (FORMAT JSON) ${sql}`, params)).rows[0]);
   const cost = plan["Total Cost"];
   if (typeof cost !== "number") throw new Error("sql: EXPLAIN gave no total cost");

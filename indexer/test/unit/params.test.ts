@@ -24,16 +24,33 @@ function paramOf(f: () => unknown): string {
 }
 
 describe("REST parameters", () => {
-  it("refuses unknown and repeated parameters, naming them; empty values mean absent", () => {
+  it("refuses unknown and repeated parameters, naming them", () => {
     expect(paramOf(() => readQuery({ colour: ["x"] }, ["status"], "http://i/bounties?colour=x"))).toBe(
       "colour",
     );
     expect(
       paramOf(() => readQuery({ status: ["a", "b"] }, ["status"], "http://i/bounties?status=a&status=b")),
     ).toBe("status");
-    expect(readQuery({ status: [""] }, ["status"], "http://i/bounties?status=")).toEqual({
-      status: undefined,
-    });
+  });
+
+  // probeD2 F7: `?winner=` answered every award (the empty value was dropped as "any"), so a client
+  // that builds `?winner=${addr}` with an empty variable read everyone's awards instead of an error.
+  it("an empty value is refused naming its parameter (probeD2 F7: it meant absent)", () => {
+    for (const [q, name] of [
+      ["?status=", "status"],
+      ["?status", "status"],
+      ["?limit=5&author=", "author"],
+    ] as const) {
+      const queries = Object.fromEntries(new URLSearchParams(q).entries());
+      const parsed = Object.fromEntries(Object.entries(queries).map(([k, v]) => [k, [v]]));
+      expect(
+        paramOf(() => readQuery(parsed, ["status", "author", "limit"], `http://i/bounties${q}`)),
+        q,
+      ).toBe(name);
+    }
+    expect(() => readQuery({ status: [""] }, ["status"], "http://i/bounties?status=")).toThrow(
+      '"status" is empty',
+    );
   });
 
   it("a parameter without a name is refused (probe8 P5: `?=` and `?&` passed)", () => {
@@ -90,6 +107,28 @@ describe("REST parameters", () => {
     expect(parseTime("from", "1970-01-02")).toBe(86400n);
     for (const bad of ["yesterday", "2023-11-14T22:13:20", "2023-13-01", "-5"])
       expect(paramOf(() => parseTime("from", bad))).toBe("from");
+  });
+
+  // probeD2 F7: JavaScript's Date rolled 2026-02-30 to March 2 and 2026-04-31 to May 1 (while 25:61 was refused)
+  it("a date or time that does not exist is refused naming the parameter (probeD2 F7)", () => {
+    for (const bad of [
+      "2026-02-30",
+      "2026-04-31",
+      "2025-02-29",
+      "2026-00-10",
+      "2026-01-00",
+      "2026-11-01T24:00:00Z",
+      "2026-11-01T23:60Z",
+      "2026-11-01T00:00:60Z",
+      "2026-11-01T00:00:00+24:00",
+      "2026-11-01T00:00:00+02:60",
+    ])
+      expect(() => parseTime("from", bad), bad).toThrow(/"from" .*does not exist|"from" must be/);
+    expect(paramOf(() => parseTime("to", "2026-02-30"))).toBe("to");
+    expect(parseTime("from", "2024-02-29")).toBe(BigInt(Date.UTC(2024, 1, 29) / 1000));
+    expect(parseTime("from", "2026-12-31T23:59:59.999+23:59")).toBe(
+      BigInt(Math.floor(Date.parse("2026-12-31T23:59:59.999+23:59") / 1000)),
+    );
   });
 
   it("award cursors are block:logIndex", () => {

@@ -6,6 +6,7 @@
  * as a local refusal (an `invalid_answers` marks the task invalid, a `run_in_progress` stops).
  */
 import { ApiError, BenchBountyClient } from "@bench-bounty/client";
+import { urlOrigin } from "@bench-bounty/verifier/url";
 import {
   PlatformError,
   redactRpc,
@@ -17,10 +18,35 @@ import {
   type SubmitResult,
 } from "@bench-bounty/platform";
 
-/** A refusal of the server as the PlatformError of its code; `server` (whose path may hold a key) by its origin only. */
-async function viaApi<T>(p: Promise<T>, server: string): Promise<T> {
+/** What the runner reads of one answer: the route (for the message) and the check of its shape. */
+interface AnswerShape<T> {
+  /** `GET /api/v1/benchmarks/runs/:id/tasks` (a template: no id or slug is printed). */
+  route: string;
+  /** What the answer must hold, in words (`run.id`, `tasks`). */
+  what: string;
+  ok: (answer: T) => boolean;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+const isTaskList = (v: unknown): boolean =>
+  Array.isArray(v) &&
+  v.every((t) => isObject(t) && Number.isSafeInteger(t.ordinal) && typeof t.prompt === "string");
+
+/**
+ * A refusal of the server as the PlatformError of its code, and an answer without what the runner
+ * reads (another server at `--server`, probeD2 F3: `Cannot read properties of undefined`, an internal
+ * error) as `invalid_answer`; `server` (whose path may hold a key) by its origin only.
+ */
+async function viaApi<T>(p: Promise<T>, server: string, shape: AnswerShape<T>): Promise<T> {
   try {
-    return await p;
+    const answer = await p;
+    if (!shape.ok(answer))
+      throw new ApiError(
+        0,
+        "invalid_answer",
+        `${shape.route} at ${urlOrigin(server)}: the answer has no ${shape.what}: not bench-bounty serve's API (check --server)`,
+      );
+    return answer;
   } catch (e) {
     if (e instanceof ApiError)
       throw new PlatformError(e.code as never, redactRpc(e.message, server), {
@@ -30,6 +56,17 @@ async function viaApi<T>(p: Promise<T>, server: string): Promise<T> {
     throw e;
   }
 }
+
+/** `GET /benchmarks/runs/:id/tasks`: the tasks and the ordinals already answered. */
+const RUN_TASKS: AnswerShape<{ tasks: ServedTask[]; answered_ordinals: number[] }> = {
+  route: "GET /api/v1/benchmarks/runs/:id/tasks",
+  what: "tasks (ordinal, prompt) and answered_ordinals",
+  ok: (a) =>
+    isObject(a) &&
+    isTaskList(a.tasks) &&
+    Array.isArray(a.answered_ordinals) &&
+    a.answered_ordinals.every((o) => Number.isSafeInteger(o)),
+};
 
 /** `RunBackend` over `bench-bounty serve`, acting as the holder of `apiKey`. */
 export class HttpRunBackend implements RunBackend {
@@ -46,21 +83,42 @@ export class HttpRunBackend implements RunBackend {
     return this.server;
   }
   start(slug: string, agentId: string): Promise<StartedRun> {
-    return viaApi(this.client.startRun(slug, { agent_id: agentId }), this.server);
+    return viaApi(this.client.startRun(slug, { agent_id: agentId }), this.server, {
+      route: "POST /api/v1/benchmarks/:slug/runs",
+      what: "run (id, attempt) and tasks (ordinal, prompt)",
+      ok: (a) =>
+        isObject(a) &&
+        isObject(a.run) &&
+        typeof a.run.id === "string" &&
+        Number.isSafeInteger(a.run.attempt) &&
+        isTaskList(a.tasks),
+    });
   }
   async tasks(runId: string): Promise<ServedTask[]> {
-    return (await viaApi(this.client.runTasks(runId), this.server)).tasks;
+    return (await viaApi(this.client.runTasks(runId), this.server, RUN_TASKS)).tasks;
   }
   async answeredOrdinals(runId: string): Promise<number[]> {
-    return (await viaApi(this.client.runTasks(runId), this.server)).answered_ordinals;
+    return (await viaApi(this.client.runTasks(runId), this.server, RUN_TASKS)).answered_ordinals;
   }
   submit(runId: string, answers: { ordinal: number; answer_text: string }[]): Promise<SubmitResult> {
-    return viaApi(this.client.submit(runId, answers), this.server);
+    return viaApi(this.client.submit(runId, answers), this.server, {
+      route: "POST /api/v1/benchmarks/runs/:id/submissions",
+      what: "object",
+      ok: isObject,
+    });
   }
   finalize(runId: string): Promise<FinalizeResult> {
-    return viaApi(this.client.finalize(runId), this.server);
+    return viaApi(this.client.finalize(runId), this.server, {
+      route: "POST /api/v1/benchmarks/runs/:id/finalize",
+      what: "attempts_remaining",
+      ok: (a) => isObject(a) && Number.isSafeInteger(a.attempts_remaining),
+    });
   }
   run(runId: string): Promise<RunView> {
-    return viaApi(this.client.run(runId), this.server);
+    return viaApi(this.client.run(runId), this.server, {
+      route: "GET /api/v1/benchmarks/runs/:id",
+      what: "status",
+      ok: (a) => isObject(a) && typeof a.status === "string",
+    });
   }
 }

@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createServer as createHttpServer } from "node:http";
 import { existsSync, mkdtempSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -118,6 +119,68 @@ describe("bench-bounty CLI (composed)", () => {
       expect(r.status).toBe(1);
       expect(r.stderr.startsWith(start)).toBe(true);
       expect(r.stderr + r.stdout).not.toMatch(/SRVPW|SRVKEY|SRVQ/);
+    }
+  }, 60_000);
+
+  // probeD2 F3: another server at --server answering 200 JSON that is not a run ended in
+  // "bench-bounty: internal error: Cannot read properties of undefined (reading 'id')"; the route
+  // went after the base's query (`GET /?token=T/api/v1/...`)
+  it("run --server at a server that is not bench-bounty serve: one line naming the route and origin, never an internal error", async () => {
+    const seen: string[] = [];
+    const stub = createHttpServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.setHeader("content-type", req.url?.includes("/html/") ? "text/html" : "application/json");
+      res.end(req.url?.includes("/html/") ? "<!doctype html><p>portal</p>" : "{}");
+    });
+    await new Promise<void>((r) => stub.listen(0, "127.0.0.1", r));
+    const origin = `http://127.0.0.1:${(stub.address() as { port: number }).port}`;
+    const store = mkdtempSync(join(tmpdir(), "bb-cli-notserve-"));
+    const runAt = (server: string) =>
+      new Promise<{ code: number | null; out: string; err: string }>((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          [
+            bin,
+            "run",
+            "some-slug",
+            "--server",
+            server,
+            "--store",
+            store,
+            "--agent",
+            "true",
+            "--agent-id",
+            "a1",
+          ],
+          { env: { ...process.env, BENCH_BOUNTY_API_KEY: "bbk_x" } },
+        );
+        let out = "";
+        let err = "";
+        child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+        child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+        child.on("error", reject);
+        child.on("close", (code) => resolve({ code, out, err }));
+      });
+    try {
+      for (const [server, route, why] of [
+        [
+          `${origin}/?token=QSECRET`,
+          "/api/v1/benchmarks/some-slug/runs?token=QSECRET",
+          "the answer has no run",
+        ],
+        [`${origin}/html/KEYPATH#frag`, "/html/KEYPATH/api/v1/benchmarks/some-slug/runs", "not JSON"],
+      ] as const) {
+        seen.length = 0;
+        const r = await runAt(server);
+        expect(seen).toEqual([`POST ${route}`]);
+        expect(r.code, r.err).toBe(1);
+        expect(r.err).not.toContain("internal error");
+        expect(r.err).toContain(`${origin}`);
+        expect(r.err).toContain(why);
+        expect(r.err + r.out).not.toMatch(/QSECRET|KEYPATH/);
+      }
+    } finally {
+      stub.close();
     }
   }, 60_000);
 });

@@ -15,7 +15,7 @@
  * @packageDocumentation
  */
 
-import { credentialsToHeader, urlOrigin } from "@bench-bounty/verifier/url";
+import { joinRoute, urlOrigin } from "@bench-bounty/verifier/url";
 import type {
   AccountView,
   ErrorBody,
@@ -64,7 +64,13 @@ export type Account = AccountView;
 /** The error body of every refusal (one definition: the platform's). */
 export type { ErrorBody };
 
-/** A refusal of the server (or a transport failure, code `network_error`, status 0). */
+/**
+ * A refusal of the server; or, with status 0, a base URL that is not an http(s) URL (code
+ * `invalid_base_url`, thrown by the constructor) or a transport failure (code `network_error`); or
+ * an answer of status 2xx that is not JSON (code `invalid_answer`: another server at the base URL).
+ * A message names the server by its origin and the route only, never the base URL's userinfo, path
+ * or query.
+ */
 export class ApiError extends Error {
   override readonly name = "ApiError";
   constructor(
@@ -81,7 +87,12 @@ export class ApiError extends Error {
 
 /** Options of {@link BenchBountyClient}. */
 export interface ClientOptions {
-  /** `http://127.0.0.1:8787` (no trailing slash needed). */
+  /**
+   * `http://127.0.0.1:8787` (no trailing slash needed). Each route is joined after its path and
+   * before its query (`https://proxy.example/bb/?token=T` is read as
+   * `https://proxy.example/bb/api/v1/...?token=T`; the fragment is dropped), and its userinfo is
+   * sent as `Authorization: Basic`: the verifier's `joinRoute`, one rule for every base URL.
+   */
   baseUrl: string;
   /** The API key, sent as `X-API-Key`. */
   apiKey?: string;
@@ -113,12 +124,28 @@ const enc = encodeURIComponent;
  * (`https://user:pw@host`) is sent as `Authorization: Basic` (fetch refuses a URL with credentials).
  */
 export class BenchBountyClient {
+  /** The base URL as given (it may carry userinfo or a key: print {@link urlOrigin} of it, never it). */
   readonly baseUrl: string;
-  private readonly basicAuth: string | undefined;
+  /**
+   * @throws ApiError status 0, `invalid_base_url`, naming the option `baseUrl` (never its value, which
+   *   may carry a password or a key), when `baseUrl` is not an absolute http(s) URL with a host
+   */
   constructor(private readonly opts: ClientOptions) {
-    const { url, headers } = credentialsToHeader(opts.baseUrl.replace(/\/+$/, ""));
-    this.baseUrl = url.replace(/\/+$/, "");
-    this.basicAuth = headers.authorization;
+    let u: URL | null;
+    try {
+      u = new URL(opts.baseUrl);
+    } catch (e) {
+      if (!(e instanceof TypeError)) throw e; // TypeError: not a URL at all
+      u = null;
+    }
+    if (u === null || (u.protocol !== "http:" && u.protocol !== "https:") || u.hostname === "")
+      throw new ApiError(
+        0,
+        "invalid_base_url",
+        "baseUrl must be an absolute http:// or https:// URL (the value given is not printed: it may carry a key)",
+        { field: "baseUrl" },
+      );
+    this.baseUrl = opts.baseUrl;
   }
 
   /** The same client with another key. */
@@ -134,35 +161,74 @@ export class BenchBountyClient {
     headers: Record<string, string> = {},
   ): Promise<T> {
     const res = await this.raw(method, path, body, headers);
-    const text = await res.text();
+    const text = await this.body(res, method, path, (r) => r.text());
     if (!res.ok) throw errorOf(res, text);
-    return (text === "" ? null : JSON.parse(text)) as T;
+    if (text === "") return null as T;
+    const answer = safeJson(text);
+    if (answer === null && text.trim() !== "null")
+      throw new ApiError(
+        0,
+        "invalid_answer",
+        `${method} ${urlOrigin(this.baseUrl)}${routeOf(path)}: http ${res.status} with an answer that is not JSON: ` +
+          `not bench-bounty serve's API (check the base URL)`,
+        { http_status: res.status },
+      );
+    return answer as T;
   }
 
-  /** One request, the Response as is (the door's bytes, 304s). */
+  /**
+   * Reads an answer's body; a failure while reading (the timeout, a cut connection) is an ApiError
+   * `network_error` naming the origin and the route, like a failure before the headers (probeD2 F13).
+   */
+  private async body<T>(
+    res: Response,
+    method: string,
+    path: string,
+    read: (r: Response) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await read(res);
+    } catch (e) {
+      throw new ApiError(
+        0,
+        "network_error",
+        `${method} ${urlOrigin(this.baseUrl)}${routeOf(path)}: reading the answer failed: ${transportFailure(e, "", this.opts.apiKey)}`,
+      );
+    }
+  }
+
+  /**
+   * One request, the Response as is (the door's bytes, 304s). A redirect is never followed (the API
+   * key would go to whatever origin it names, probeD2 F19): a 3xx is returned as it is, and
+   * {@link request} refuses it naming the Location's origin.
+   */
   async raw(
     method: string,
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<Response> {
+    // the route after the base's path, before its query; userinfo as Basic auth (probeD2 F3: the
+    // route was appended to the whole base, after its query or into its fragment)
+    const joined = joinRoute(this.baseUrl, path);
     const h: Record<string, string> = { ...headers };
     if (this.opts.apiKey) h["x-api-key"] = this.opts.apiKey;
-    if (this.basicAuth !== undefined && h.authorization === undefined) h.authorization = this.basicAuth;
+    if (joined.headers.authorization !== undefined && h.authorization === undefined)
+      h.authorization = joined.headers.authorization;
     if (body !== undefined) h["content-type"] = "application/json";
     try {
-      return await (this.opts.fetch ?? fetch)(this.baseUrl + path, {
+      return await (this.opts.fetch ?? fetch)(joined.url, {
         method,
         headers: h,
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
+        redirect: "manual",
       });
     } catch (e) {
-      const route = path.split("?")[0];
       throw new ApiError(
         0,
         "network_error",
-        `${method} ${urlOrigin(this.baseUrl)}${route}: ${(e as Error).message}`,
+        `${method} ${urlOrigin(this.baseUrl)}${routeOf(path)}: ${transportFailure(e, joined.url, this.opts.apiKey)}`,
       );
     }
   }
@@ -216,14 +282,15 @@ export class BenchBountyClient {
    * or the 503 `pack_pending` while a confirmed award's pack is minted). Any other refusal throws.
    */
   async awardEvidence(slug: string): Promise<AwardEvidenceResult> {
-    const res = await this.raw("GET", `/api/v1/benchmarks/${enc(slug)}/award-evidence`);
+    const path = `/api/v1/benchmarks/${enc(slug)}/award-evidence`;
+    const res = await this.raw("GET", path);
     if (res.status === 200)
       return {
         kind: "pack",
-        bytes: new Uint8Array(await res.arrayBuffer()),
+        bytes: new Uint8Array(await this.body(res, "GET", path, (r) => r.arrayBuffer())),
         pack_hash: (res.headers.get("etag") ?? "").replace(/"/g, "") as `0x${string}`,
       };
-    const text = await res.text();
+    const text = await this.body(res, "GET", path, (r) => r.text());
     const body = safeJson(text) as Partial<AwardEvidenceRefusal> | null;
     const e = body?.error;
     if (e?.code === "award_evidence_unavailable" && typeof e.reason === "string")
@@ -289,9 +356,10 @@ export class BenchBountyClient {
   }
   /** The stored verification report's exact bytes (404 `verification_pending` before one is stored). */
   async verificationReport(slug: string): Promise<Uint8Array> {
-    const res = await this.raw("GET", `/api/v1/benchmarks/${enc(slug)}/verification/report`);
-    if (!res.ok) throw errorOf(res, await res.text());
-    return new Uint8Array(await res.arrayBuffer());
+    const path = `/api/v1/benchmarks/${enc(slug)}/verification/report`;
+    const res = await this.raw("GET", path);
+    if (!res.ok) throw errorOf(res, await this.body(res, "GET", path, (r) => r.text()));
+    return new Uint8Array(await this.body(res, "GET", path, (r) => r.arrayBuffer()));
   }
   /** Queues a verification again (the benchmark's author or the operator; 202). */
   requestVerification(slug: string): Promise<Verification> {
@@ -338,6 +406,25 @@ interface AwardEvidenceRefusal {
   };
 }
 
+/** A route without its query (a query may carry a value the caller did not mean to print). */
+function routeOf(path: string): string {
+  return path.split("?")[0]!;
+}
+
+/**
+ * What went wrong in a fetch, without the URL: fetch's own message may quote the whole URL (`Failed
+ * to parse URL from http://user:pw@...`, probeD2 F2), so a message that holds it is not shown.
+ */
+function transportFailure(e: unknown, url: string, apiKey: string | undefined): string {
+  const message = e instanceof Error ? e.message : String(e);
+  if ((url !== "" && message.includes(url)) || /parse URL/i.test(message)) return "the URL cannot be fetched";
+  // undici quotes a header value it refuses: the key is never printed (probeD2 F24)
+  if (apiKey !== undefined && apiKey !== "" && message.includes(apiKey))
+    return "the API key holds a character that cannot be sent in a header (the key is not printed)";
+  const cause = e instanceof Error ? (e.cause as { code?: unknown } | undefined) : undefined;
+  return typeof cause?.code === "string" ? `${message} (${cause.code})` : message;
+}
+
 function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -348,6 +435,16 @@ function safeJson(text: string): unknown {
 }
 
 function errorOf(res: Response, text: string): ApiError {
+  if ([301, 302, 303, 307, 308].includes(res.status)) {
+    const location = res.headers.get("location");
+    const origin = location === null ? "(no Location)" : urlOrigin(location);
+    return new ApiError(
+      res.status,
+      "redirect_refused",
+      `HTTP ${res.status} redirects to ${origin === "(not a URL)" ? "another path" : origin}: ` +
+        `not followed, so the API key is never sent to another URL (give the base URL the server answers at)`,
+    );
+  }
   const body = safeJson(text) as Partial<ErrorBody> | null;
   const retry = res.headers.get("retry-after");
   const e = body?.error;

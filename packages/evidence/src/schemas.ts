@@ -363,11 +363,22 @@ export interface SchemaProblem {
   message: string;
 }
 
-function issueMessage(issue: z.core.$ZodIssue): string {
+/** The value at `path` inside `value` (own properties only), or undefined when there is none. */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let v = value;
+  for (const key of path) {
+    if (typeof v !== "object" || v === null || !Object.prototype.hasOwnProperty.call(v, key))
+      return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+function issueMessage(issue: z.core.$ZodIssue, value: unknown): string {
   if (issue.code === "unrecognized_keys")
     return `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
   if (issue.code === "invalid_type") {
-    const received = (issue as { input?: unknown }).input;
+    const received = valueAt(value, issue.path);
     if (received === undefined) return `is required (${issue.expected})`;
     return `expected ${issue.expected}, got ${describeValue(received)}`;
   }
@@ -376,16 +387,19 @@ function issueMessage(issue: z.core.$ZodIssue): string {
 
 /**
  * Validate a value against a schema and list every problem with its JSON
- * path (`$.winners[2].receipt.tasks[0].ordinal`). Never throws.
+ * path (`$.winners[2].receipt.tasks[0].ordinal`). Never throws, at any nesting
+ * depth: the value found is read back by the issue's path, not reported by zod
+ * (`reportInput` puts it in the issue, and zod's error then stringifies every issue
+ * recursively: a 3,000-deep array where a string is due overflowed the stack, probeD2 F1).
  * @param root path prefix for the value (default `$`)
  */
 export function schemaProblems(schema: z.ZodType, value: unknown, root = "$"): SchemaProblem[] {
-  const r = schema.safeParse(value, { reportInput: true });
+  const r = schema.safeParse(value);
   if (r.success) return [];
   return r.error.issues.map((issue) => ({
     code: "schema" as const,
     path: formatPath(issue.path as PathSegment[], root),
-    message: issueMessage(issue),
+    message: issueMessage(issue, value),
   }));
 }
 

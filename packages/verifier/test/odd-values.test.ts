@@ -227,6 +227,54 @@ for (const name of ["small", "zero-winner"]) {
   });
 }
 
+/**
+ * probeD2 F1: a 2,500-10,000-deep array where a string is due (`grader_types`, a receipt's
+ * `started_at`) ended in exit 4, "Maximum call stack size exceeded": zod's error stringified the
+ * issue's input (the whole nested array). Every field of the small pack set in turn to an array
+ * nested as deep as the parser reads (10,000 levels in the whole document; 3,000 overflowed): bad
+ * input naming the path (exit 2), or a report whose failing fact names it (exit 1); never exit 4.
+ */
+describe("deeply nested arrays in every field (probeD2 F1)", () => {
+  const original = packTree("small");
+  const MARK = "\u0000deep\u0000";
+  it("an array nested to the parser's limit in any field: exit 2 or 1 naming its path", async () => {
+    let tried = 0;
+    for (const path of paths(original)) {
+      const tree = clone(original);
+      apply(tree, path, { kind: "set", value: MARK });
+      // the containers above the field, plus the field's own nesting: MAX_JSON_DEPTH (10,000)
+      const levels = 10_000 - path.length;
+      const text = write(tree).replace(JSON.stringify(MARK), "[".repeat(levels) + "]".repeat(levels));
+      const r = await outcome(new TextEncoder().encode(text));
+      const where = `${JSON.stringify(path)} at depth ${levels}`;
+      expect(r.code, `${where}: ${String(r.error)}`).not.toBe(4);
+      if (r.error !== undefined) {
+        expect(r.code, where).toBe(EXIT_CODES.badInput);
+        expect((r.error as { path: string }).path, where).toMatch(/^\$/);
+      } else if (!UNHASHED.has(String(path[0]))) expect(r.report!.policy_met, where).toBe(false);
+      tried++;
+    }
+    expect(tried).toBeGreaterThan(40);
+  }, 180_000);
+
+  it("the probe's fields fail the schema fact naming their JSON path (exit 1)", async () => {
+    for (const [path, shown] of [
+      [["benchmark", "grader_types", "exact", "semantics"], "$.benchmark.grader_types.exact.semantics"],
+      [["winners", 0, "receipt", "started_at"], "$.winners[0].receipt.started_at"],
+    ] as [Step[], string][]) {
+      const tree = clone(original);
+      apply(tree, path, { kind: "set", value: MARK });
+      const text = write(tree).replace(JSON.stringify(MARK), "[".repeat(3000) + "]".repeat(3000));
+      const r = await outcome(new TextEncoder().encode(text));
+      expect(r.code, shown).toBe(EXIT_CODES.policyNotMet);
+      expect(r.report!.facts.schema.state, shown).toBe("failed");
+      expect(JSON.stringify(r.report!.facts.schema), shown).toContain(
+        `${shown}: expected string, got an array`,
+      );
+    }
+  });
+});
+
 /** Paths are named on the root as `$` (the whole document), never an empty path. */
 describe("odd documents", () => {
   it("a JSON value that is not a pack is bad input at $", async () => {

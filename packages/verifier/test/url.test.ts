@@ -70,6 +70,10 @@ beforeAll(async () => {
     } else if (req.url?.includes("/noroute/")) {
       res.statusCode = 404;
       res.end(JSON.stringify({ error: { code: "no_route", message: "no route" } }));
+    } else if (req.url?.includes("/html200/")) {
+      // a proxy's, a captive portal's or a single-page app's page: 200, not JSON (probeD2 F5)
+      res.setHeader("content-type", "text/html");
+      res.end("<!doctype html><html><body>Sign in</body></html>");
     } else if (req.url?.includes("/proxy404/")) {
       res.statusCode = 404;
       res.setHeader("content-type", "text/html");
@@ -155,6 +159,19 @@ describe("a 404 that is not the indexer's not_found is a wrong base URL, not an 
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/is not the indexer's \(no bounty object\)/);
     expect(r.stdout).not.toContain("indexer_agreement");
+  });
+
+  it("a 200 that is not JSON is another server at the URL: exit 2 indexer_refused, not exit 3 (probeD2 F5)", async () => {
+    const p = indexerGetter(`http://${host}/html200/IXKEY`, 5_000, 1 << 20)("/bounties/7");
+    await expect(p).rejects.toMatchObject({ code: "indexer_refused", path: "--indexer" });
+    await expect(p).rejects.toThrow(
+      `the answer of http://${host} to GET /bounties/7 is not the indexer's (the answer is not JSON)`,
+    );
+    const r = await run(["verify", SMALL, "--indexer", `http://${host}/html200/IXPATH`, "--policy", "full"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("is not the indexer's (the answer is not JSON)");
+    expect(r.stderr).toContain("check the indexer URL");
+    expect(r.stderr + r.stdout).not.toContain("IXPATH");
   });
 
   it("verify --indexer with a wrong path exits 2 naming the configuration error, not a FAIL", async () => {

@@ -104,7 +104,8 @@ export function arr(v: Json | undefined): Json[] {
  * One GET of the indexer's API, the answer read within `maxBytes` (streamed).
  * @throws VerifierInputError `indexer_refused` for a 4xx other than 404/429 ({@link isIndexerRefusal}),
  *   and for a 404 that is not the indexer's `not_found` ({@link isIndexerNotFound}: the URL's path is wrong)
- * @throws VerifierNetworkError unreachable, another status other than 200/404, an answer over the limit or not JSON
+ * @throws VerifierInputError `indexer_refused` for a 200 whose body is not JSON (another server at the URL)
+ * @throws VerifierNetworkError unreachable, another status other than 200/404, an answer over the limit
  */
 export function indexerGetter(
   base: string,
@@ -156,8 +157,11 @@ export function indexerGetter(
     try {
       body = JSON.parse(new TextDecoder().decode(bytes)) as Json;
     } catch (e) {
+      if (!(e instanceof SyntaxError)) throw e;
       if (res.status === 404) throw noRoute(base, route);
-      throw new VerifierNetworkError(target, `GET ${route}: the answer is not JSON (${describeError(e)})`);
+      // the indexer answers JSON: a 200 page (a proxy's, a captive portal's, an app's fallback) is
+      // another server at the URL, a configuration error like a JSON answer of the wrong shape (probeD2 F5)
+      throw notTheIndexer(base, route, "the answer is not JSON");
     }
     // a 404 is an answer only as the indexer's not_found: another (no_route, a proxy's) is a wrong URL
     if (res.status === 404 && !isIndexerNotFound(body)) throw noRoute(base, route);
