@@ -105,6 +105,32 @@ async function writeAtomic(out: string, target: string, text: string): Promise<v
   }
 }
 
+/**
+ * Write the command's output to standard output and wait until it is written. A write that fails
+ * (`> /dev/full`: ENOSPC; a closed pipe: EPIPE) is a {@link VerifierNetworkError} with `action: "write"`
+ * naming standard output (exit 3), not an uncaught stream error (exit 1, the code of "policy not met",
+ * with a stack).
+ * @throws VerifierNetworkError naming `standard output`
+ */
+async function writeOutput(io: CliIo, text: string): Promise<void> {
+  const stream = io.stdout;
+  // the stream also emits the error as an event: without a listener it would be thrown uncaught
+  const swallow = (): void => undefined;
+  stream.on("error", swallow);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      stream.write(text, (e?: Error | null) => (e ? reject(e) : resolve()));
+    });
+  } catch (e) {
+    throw new VerifierNetworkError("standard output", await writeFailure(e, "."), {
+      cause: e,
+      action: "write",
+    });
+  } finally {
+    setImmediate(() => stream.removeListener("error", swallow));
+  }
+}
+
 /** What a file system node is, in words (`a FIFO`), for a refused `--out`. */
 function nodeKind(st: Stats): string {
   if (st.isDirectory()) return "a directory";
@@ -400,7 +426,10 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
         // JSON escapes C0 controls only: DEL, C1 and bidi controls of the pack's strings are escaped too
         const json = terminalJson(JSON.stringify(report, null, 2)) + "\n";
         if (out !== undefined && outPath !== undefined) await writeAtomic(out, outPath, json);
-        io.stdout.write(opts.json ? json : formatReportTable(report, { verbose: opts.verbose === true }));
+        await writeOutput(
+          io,
+          opts.json ? json : formatReportTable(report, { verbose: opts.verbose === true }),
+        );
         io.setExitCode(report.policy_met ? EXIT_CODES.policyMet : EXIT_CODES.policyNotMet);
       } catch (e) {
         bar.stop();
@@ -457,7 +486,8 @@ Exit codes:
           timeoutMs: parsePositiveInt(opts.timeout, "--timeout"),
           deadlineMs: parsePositiveInt(opts.deadline, "--deadline"),
         });
-        io.stdout.write(
+        await writeOutput(
+          io,
           opts.json
             ? terminalJson(JSON.stringify(report, jsonBigints, 2)) + "\n"
             : formatReceiptTable(report),

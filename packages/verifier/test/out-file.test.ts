@@ -7,10 +7,12 @@
  */
 import { spawnSync } from "node:child_process";
 import {
+  closeSync,
   existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readFileSync,
   readlinkSync,
   symlinkSync,
@@ -132,5 +134,24 @@ describe("--out onto something that is not a regular file (D2-F10)", () => {
     const r = run(["verify", SMALL, "--out", join(d, "r.json")]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(d, "r.json"), "utf8")).schema).toBe("bench-bounty.verification.v1");
+  });
+});
+
+describe("standard output that cannot be written (D2-F10, the same class)", () => {
+  it("> /dev/full: exit 3 naming standard output and ENOSPC, not exit 1 with a stack", (ctx) => {
+    if (!existsSync("/dev/full")) ctx.skip("no /dev/full here");
+    const full = openSync("/dev/full", "w");
+    try {
+      const r = spawnSync(process.execPath, ["--import", "tsx", BIN, "verify", SMALL], {
+        cwd: PKG,
+        env: { ...process.env, NO_COLOR: "1" },
+        stdio: ["ignore", full, "pipe"],
+        encoding: "utf8",
+      });
+      expect(r.status, r.stderr).toBe(3);
+      expect(r.stderr).toBe("verify: cannot write standard output: no space left on the device (ENOSPC)\n");
+    } finally {
+      closeSync(full);
+    }
   });
 });
