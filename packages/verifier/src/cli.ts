@@ -10,8 +10,9 @@
  *
  * @packageDocumentation
  */
-import { rename, stat, unlink, writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import type { Stats } from "node:fs";
+import { lstat, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { SingleBar } from "cli-progress";
 import { Command, Option, type CommanderError } from "commander";
 import { verifyComputeReceipt, type ComputeReceiptReport } from "./compute-receipt/index.js";
@@ -29,6 +30,7 @@ import { formatReportTable } from "./format.js";
 import type { ProgressCallback } from "./progress.js";
 import { POLICY_DESCRIPTIONS, POLICY_NAMES } from "./policy.js";
 import { isHttpUrl } from "./source.js";
+import { oneLine, printable, terminalJson } from "./text.js";
 import { verifyPack } from "./verify.js";
 
 /** Exit code for an internal error (a bug in the verifier, not in the input). */
@@ -57,42 +59,137 @@ export interface RegisterOptions {
   io?: CliIo;
 }
 
-/** Print an error without a stack and return its exit code. */
+/**
+ * Print an error without a stack and return its exit code. The message is written as one line
+ * without control characters ({@link oneLine}): it may quote a server's, an RPC's or the pack's text.
+ */
 export function reportError(e: unknown, io: Pick<CliIo, "stderr">, command: string): number {
+  const say = (line: string): void => {
+    io.stderr.write(`${oneLine(line)}\n`);
+  };
   if (isVerificationDeadlineError(e)) {
-    io.stderr.write(`${command}: ${e.message}\n`);
+    say(`${command}: ${e.message}`);
     return EXIT_CODES.networkOrIo;
   }
   if (isVerifierInputError(e)) {
-    io.stderr.write(`${command}: bad input: ${e.message}\n`);
+    say(`${command}: bad input: ${e.message}`);
     return EXIT_CODES.badInput;
   }
   if (isVerifierNetworkError(e)) {
     const action = (e as { action?: unknown }).action === "write" ? "write" : "read";
-    io.stderr.write(`${command}: cannot ${action} ${e.message}\n`);
+    say(`${command}: cannot ${action} ${e.message}`);
     return EXIT_CODES.networkOrIo;
   }
-  io.stderr.write(`${command}: internal error: ${describeError(e)}\n`);
+  say(`${command}: internal error: ${describeError(e)}`);
   if (process.env.BENCH_BOUNTY_DEBUG === "1" && e instanceof Error && e.stack)
     io.stderr.write(`${e.stack}\n`);
   return EXIT_INTERNAL;
 }
 
 /**
- * Write the `--out` report atomically (temporary file + rename): never a partial report.
- * @throws VerifierNetworkError with `action: "write"` naming `--out <path>` (exit code 3)
+ * Write the `--out` report atomically (temporary file next to `target` + rename): never a partial report.
+ * `target` is what {@link outTarget} resolved (`out` itself, or the regular file a symbolic link names).
+ * @throws VerifierNetworkError with `action: "write"` naming `--out <out>` (exit code 3)
  */
-async function writeAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
+async function writeAtomic(out: string, target: string, text: string): Promise<void> {
+  const tmp = `${target}.${process.pid}.tmp`;
   try {
     await writeFile(tmp, text);
-    await rename(tmp, path);
+    await rename(tmp, target);
   } catch (e) {
     await unlink(tmp).catch(() => undefined); // best-effort clean-up: the write's own error is thrown below
-    throw new VerifierNetworkError(`--out ${path}`, writeFailure(e), {
+    throw new VerifierNetworkError(`--out ${out}`, await writeFailure(e, target), {
       cause: e,
       action: "write",
     });
+  }
+}
+
+/**
+ * Write the command's output to standard output and wait until it is written. A write that fails
+ * (`> /dev/full`: ENOSPC; a closed pipe: EPIPE) is a {@link VerifierNetworkError} with `action: "write"`
+ * naming standard output (exit 3), not an uncaught stream error (exit 1, the code of "policy not met",
+ * with a stack).
+ * @throws VerifierNetworkError naming `standard output`
+ */
+async function writeOutput(io: CliIo, text: string): Promise<void> {
+  const stream = io.stdout;
+  // the stream also emits the error as an event: without a listener it would be thrown uncaught
+  const swallow = (): void => undefined;
+  stream.on("error", swallow);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      stream.write(text, (e?: Error | null) => (e ? reject(e) : resolve()));
+    });
+  } catch (e) {
+    throw new VerifierNetworkError("standard output", await writeFailure(e, "."), {
+      cause: e,
+      action: "write",
+    });
+  } finally {
+    setImmediate(() => stream.removeListener("error", swallow));
+  }
+}
+
+/** What a file system node is, in words (`a FIFO`), for a refused `--out`. */
+function nodeKind(st: Stats): string {
+  if (st.isDirectory()) return "a directory";
+  if (st.isFIFO()) return "a FIFO";
+  if (st.isCharacterDevice()) return "a character device";
+  if (st.isBlockDevice()) return "a block device";
+  if (st.isSocket()) return "a socket";
+  if (st.isSymbolicLink()) return "a symbolic link";
+  return "not a file";
+}
+
+/**
+ * Where the `--out` report goes, checked before the pack is read (probe D2-F10: the report was renamed over
+ * whatever was at the path, so a symbolic link, a FIFO or a device node, `/dev/full` as root, became a JSON
+ * file). Nothing there, or a regular file: `out` itself (replaced atomically). A symbolic link to a regular
+ * file: that file (written through, the link kept). Anything else is refused, untouched.
+ * A path that cannot be examined (a parent not searchable) is returned as is: writing it reports why.
+ * @throws VerifierInputError `bad_option` naming `--out` for a directory, FIFO, device or socket, a symbolic
+ *   link to one of those, a symbolic link to nothing, or a loop of links
+ */
+export async function outTarget(out: string): Promise<string> {
+  const refuse = (what: string): never => {
+    throw new VerifierInputError(
+      "bad_option",
+      "--out",
+      `${JSON.stringify(out)} is ${what}: the report is written only to a regular file (or through a symbolic link to one)`,
+    );
+  };
+  const code = (e: unknown): string | undefined => {
+    const c = (e as { code?: unknown }).code;
+    if (typeof c !== "string") throw e; // not a file system error: a bug
+    return c;
+  };
+  let link: Stats;
+  try {
+    link = await lstat(out);
+  } catch (e) {
+    code(e);
+    return out; // nothing there (or not examinable): the write creates it or says why
+  }
+  if (link.isFile()) return out;
+  if (!link.isSymbolicLink()) return refuse(`${nodeKind(link)}, not a regular file`);
+  let target: Stats;
+  try {
+    target = await stat(out); // follows the link, /proc/self/fd/N to a pipe included
+  } catch (e) {
+    const c = code(e);
+    if (c === "ENOENT" || c === "ENOTDIR")
+      return refuse("a symbolic link to nothing (its target does not exist)");
+    if (c === "ELOOP") return refuse("a loop of symbolic links");
+    return out;
+  }
+  if (!target.isFile()) return refuse(`a symbolic link to ${nodeKind(target)}, not a regular file`);
+  try {
+    return await realpath(out);
+  } catch (e) {
+    code(e);
+    // a regular file that has no path (/proc/self/fd/N of a deleted file): nowhere to write it through
+    return refuse("a symbolic link to a regular file without a path");
   }
 }
 
@@ -124,9 +221,15 @@ export async function refuseOutOverPack(pack: string, out: string | undefined): 
 }
 
 /** Why a write failed, in words, without the temporary file's name. */
-function writeFailure(e: unknown): string {
+async function writeFailure(e: unknown, target: string): Promise<string> {
   const code = (e as { code?: unknown }).code;
-  if (code === "ENOENT") return "its directory does not exist (ENOENT)";
+  if (code === "ENOENT") {
+    // /proc/self/x: the directory exists, no file can be made there (probe D2-F10: "does not exist" was false)
+    const dir = await stat(dirname(target)).catch(() => null);
+    return dir?.isDirectory() === true
+      ? "no file can be created in its directory (ENOENT)"
+      : "its directory does not exist (ENOENT)";
+  }
   if (code === "ENOTDIR") return "a parent of it is not a directory (ENOTDIR)";
   if (code === "EISDIR") return "it is a directory (EISDIR)";
   if (code === "EACCES" || code === "EPERM") return `permission denied (${code})`;
@@ -286,7 +389,10 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
         .default("offline"),
     )
     .option("--json", "print the report as JSON (bench-bounty.verification.v1) instead of the table")
-    .option("--out <file>", "also write the JSON report to this file (atomically)")
+    .option(
+      "--out <file>",
+      "also write the JSON report to this file (atomically; through a symbolic link to a regular file; anything else that is not a regular file is refused)",
+    )
     .option("--verbose", "table: print every reason of every fact")
     .option("--progress", "show a progress bar on stderr even when it is not a terminal")
     .option("--no-progress", "never show a progress bar")
@@ -302,7 +408,9 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
         const deadline = parsePositiveInt(opts.deadline, "--deadline");
         const rpcUrl = parseHttpUrlOption(opts.rpc, "--rpc");
         const indexerUrl = parseHttpUrlOption(opts.indexer, "--indexer");
-        await refuseOutOverPack(pack, opts.out as string | undefined);
+        const out = opts.out as string | undefined;
+        await refuseOutOverPack(pack, out);
+        const outPath = out === undefined ? undefined : await outTarget(out);
         const source = parseDocumentArgument(pack, "<pack>");
         const report = await verifyPack({
           source,
@@ -315,9 +423,13 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
           deadlineMs: deadline,
         });
         bar.stop();
-        const json = JSON.stringify(report, null, 2) + "\n";
-        if (opts.out !== undefined) await writeAtomic(opts.out as string, json);
-        io.stdout.write(opts.json ? json : formatReportTable(report, { verbose: opts.verbose === true }));
+        // JSON escapes C0 controls only: DEL, C1 and bidi controls of the pack's strings are escaped too
+        const json = terminalJson(JSON.stringify(report, null, 2)) + "\n";
+        if (out !== undefined && outPath !== undefined) await writeAtomic(out, outPath, json);
+        await writeOutput(
+          io,
+          opts.json ? json : formatReportTable(report, { verbose: opts.verbose === true }),
+        );
         io.setExitCode(report.policy_met ? EXIT_CODES.policyMet : EXIT_CODES.policyNotMet);
       } catch (e) {
         bar.stop();
@@ -374,8 +486,11 @@ Exit codes:
           timeoutMs: parsePositiveInt(opts.timeout, "--timeout"),
           deadlineMs: parsePositiveInt(opts.deadline, "--deadline"),
         });
-        io.stdout.write(
-          opts.json ? JSON.stringify(report, jsonBigints, 2) + "\n" : formatReceiptTable(report),
+        await writeOutput(
+          io,
+          opts.json
+            ? terminalJson(JSON.stringify(report, jsonBigints, 2)) + "\n"
+            : formatReceiptTable(report),
         );
         io.setExitCode(report.ok ? EXIT_CODES.policyMet : EXIT_CODES.policyNotMet);
       } catch (e) {
@@ -401,10 +516,15 @@ function parsePositiveInt(v: unknown, flag: string): number | undefined {
   return Number(s);
 }
 
-/** Human-readable table of a compute-receipt report. */
+/**
+ * Human-readable table of a compute-receipt report. The invocation id and kid are the response's own
+ * text: shown through `printable`; every line through `oneLine` (no control character is printed).
+ */
 export function formatReceiptTable(r: ComputeReceiptReport): string {
+  const shown = (v: string | null | undefined): string =>
+    v === null || v === undefined ? "(none)" : printable(v, 120);
   const lines = [
-    `bench-bounty verify-receipt: invocation ${r.invocation_id ?? "(none)"}, kid ${r.kid ?? "(none)"}`,
+    `bench-bounty verify-receipt: invocation ${shown(r.invocation_id)}, kid ${shown(r.kid)}`,
     `receipt_hash: ${r.receipt_hash ?? "(not computable)"}`,
     "",
     `${"FACT".padEnd(16)} ${"STATE".padEnd(13)} DETAIL`,
@@ -414,5 +534,5 @@ export function formatReceiptTable(r: ComputeReceiptReport): string {
     for (const more of f.reasons.slice(1)) lines.push(`${" ".repeat(31)}${more}`);
   }
   lines.push("", r.ok ? "receipt: VERIFIED" : "receipt: NOT VERIFIED");
-  return lines.join("\n") + "\n";
+  return lines.map(oneLine).join("\n") + "\n";
 }

@@ -4,6 +4,10 @@
  */
 import { FACT_NAMES, type Fact, type FactState, type VerificationReport } from "./facts.js";
 import { POLICY_DESCRIPTIONS } from "./policy.js";
+import { oneLine, printable } from "./text.js";
+
+/** Longest pack string (slug, contract, agent id) shown in the table's head and winners line, characters. */
+const MAX_HEAD_CHARS = 120;
 
 const MARK: Record<FactState, string> = {
   verified: "ok",
@@ -32,14 +36,18 @@ export interface TableOptions {
 /**
  * Render a report as a fixed-width table: one line per fact (state and first
  * reason), the failed facts' reasons in full below, then the policy line.
+ * No control character is printed but the line feeds of the table: the pack's
+ * strings are shown through `printable` (cut), and every line through `oneLine`.
  */
 export function formatReportTable(report: VerificationReport, options: TableOptions = {}): string {
   const width = options.width ?? 120;
   const fit = (s: string): string => (options.verbose ? s : truncate(s, width - 38));
   const lines: string[] = [];
   const s = report.subject;
+  // the subject is the pack's own text (probe D2-F9c: a slug of escapes printed "policy offline: MET")
+  const head = (v: string): string => printable(v, MAX_HEAD_CHARS);
   lines.push(
-    `bench-bounty verify: ${s.slug} (bounty ${s.bounty_id} on chain ${s.chain_id}, contract ${s.bounty_contract})`,
+    `bench-bounty verify: ${head(s.slug)} (bounty ${head(s.bounty_id)} on chain ${s.chain_id}, contract ${head(s.bounty_contract)})`,
   );
   lines.push(
     `pack:    ${report.observed.pack} (${report.observed.pack_bytes} bytes), pack_hash ${report.values.pack_hash ?? "(not computable)"}`,
@@ -61,7 +69,7 @@ export function formatReportTable(report: VerificationReport, options: TableOpti
   const v = report.values;
   if (v.winners.length > 0) {
     lines.push(
-      `winners: ${v.winners.map((w, i) => `${i + 1}. ${w} (${v.place_amounts_base_units[i] ?? "?"} base units)`).join(", ")}`,
+      `winners: ${v.winners.map((w, i) => `${i + 1}. ${head(w)} (${v.place_amounts_base_units[i] ?? "?"} base units)`).join(", ")}`,
     );
   } else {
     lines.push(`winners: none (${v.zero_winner_reason ?? "no reason derivable"})`);
@@ -73,5 +81,6 @@ export function formatReportTable(report: VerificationReport, options: TableOpti
       ? `policy ${report.policy}: MET`
       : `policy ${report.policy}: NOT MET (${report.policy_unmet.map((n) => `${n} is ${report.facts[n].state}`).join(", ")})`,
   );
-  return lines.join("\n") + "\n";
+  // the last guard: whatever a reason quotes, no line is erased, moved or concealed on a terminal
+  return lines.map(oneLine).join("\n") + "\n";
 }

@@ -11,6 +11,7 @@ import { stat } from "node:fs/promises";
 import { PACK_LIMITS } from "@bench-bounty/evidence";
 import { requestSignal } from "./deadline.js";
 import { VerifierInputError, VerifierNetworkError, describeError } from "./errors.js";
+import { printable } from "./text.js";
 import { credentialsToHeader } from "./url.js";
 
 /**
@@ -368,8 +369,8 @@ export const MAX_ERROR_BODY_BYTES = 8192;
  * nothing but this text: it must be JSON shaped like the evidence door's
  * `{"error":{"code","reason","message"}}` (a top-level `reason`/`message`, or an
  * `error` string, are also accepted); the reason must look like an identifier,
- * and control characters are removed from the message, which is cut to 300
- * characters. Never throws for a body that is unreadable or not JSON.
+ * and the message is shown through {@link printable} (control characters removed, cut to 300
+ * characters). Never throws for a body that is unreadable or not JSON.
  */
 export async function readErrorDetail(res: Response): Promise<string> {
   let text: string;
@@ -394,7 +395,7 @@ export async function readErrorDetail(res: Response): Promise<string> {
       ? (top.error as Record<string, unknown>)
       : top;
   const reason = identifier(inner.reason) ?? identifier(inner.code) ?? identifier(top.error);
-  const message = typeof inner.message === "string" ? printable(inner.message, 300) : "";
+  const message = typeof inner.message === "string" ? printable(inner.message) : "";
   if (reason !== undefined && message !== "") return `${reason}: ${message}`;
   return reason ?? message;
 }
@@ -402,12 +403,6 @@ export async function readErrorDetail(res: Response): Promise<string> {
 /** `v` when it is a short identifier-like string (`withheld_live_contest`), else undefined. */
 function identifier(v: unknown): string | undefined {
   return typeof v === "string" && /^[A-Za-z0-9_.-]{1,64}$/.test(v) ? v : undefined;
-}
-
-/** `s` without control characters (no terminal escapes from a server), cut to `max` characters. */
-function printable(s: string, max: number): string {
-  const clean = s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").trim();
-  return clean.length <= max ? clean : `${clean.slice(0, max - 3)}...`;
 }
 
 /** The first `max` bytes of a response body as text; the rest of the body is cancelled, not read. */

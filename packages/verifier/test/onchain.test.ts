@@ -48,6 +48,30 @@ import {
   type VerificationReport,
 } from "../src/index.js";
 import { at, rehash, toBytes } from "./helpers.js";
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { formatReportTable } from "../src/format.js";
+
+/** Run the CLI as a child process without blocking this process. */
+function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const bin = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", bin, ...args], {
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+      env: { ...process.env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 const salt = (s: string): string => keccak256Hex(s).slice(2);
 
@@ -536,6 +560,95 @@ describe("a real award on the local Base profile", () => {
         state: "failed",
         reasons: ["the RPC serves chain 8453, $.benchmark.chain_id is 84532"],
       });
+  });
+});
+
+/** Runtime of a contract whose every call reverts with `Error(reason)` (deployed by its init code). */
+function reverterInitCode(reason: string): Hex {
+  const text = Buffer.from(reason, "utf8");
+  const word = (n: number): Buffer => {
+    const b = Buffer.alloc(32);
+    b.writeUInt32BE(n, 28);
+    return b;
+  };
+  const padded = Buffer.concat([text, Buffer.alloc((32 - (text.length % 32)) % 32)]);
+  const data = Buffer.concat([Buffer.from("08c379a0", "hex"), word(32), word(text.length), padded]);
+  const h2 = (n: number): string => n.toString(16).padStart(4, "0");
+  // CODECOPY the revert data after this 15-byte prologue into memory 0, then REVERT(0, len)
+  const runtime = Buffer.concat([
+    Buffer.from(`61${h2(data.length)}61000f60003961${h2(data.length)}6000fd`, "hex"),
+    data,
+  ]);
+  // the init code returns the runtime the same way
+  const init = Buffer.concat([
+    Buffer.from(`61${h2(runtime.length)}61000f60003961${h2(runtime.length)}6000f3`, "hex"),
+    runtime,
+  ]);
+  return `0x${init.toString("hex")}`;
+}
+
+/** The probe's revert text: erase the line, a green verdict of its own, then conceal the rest. */
+const FORGED_REVERT =
+  "\r\u001b[2K\u001b[1A\u001b[2K\u001b[32mall facts verified\u001b[0m\npolicy onchain: MET\n\u001b[8m";
+
+describe("a pack naming a contract that reverts (probe D2-F9)", () => {
+  let reverter: Address;
+  beforeAll(async () => {
+    const hash = await chain.wallet(0).sendTransaction({ data: reverterInitCode(FORGED_REVERT) });
+    const r = await chain.publicClient.waitForTransactionReceipt({ hash });
+    reverter = r.contractAddress!;
+  });
+
+  it("as bounty_contract: its chain facts fail (not its code), the reason without escapes", async () => {
+    const tree = parseJson(packBytes) as JsonObject;
+    at(tree, "benchmark").bounty_contract = reverter.toLowerCase();
+    rehash(tree);
+    const r = await verifyPack({ source: toBytes(tree), rpcUrl: chain.rpcUrl, policy: "onchain" });
+    for (const n of ["onchain_root", "onchain_leaf_count", "root_burned", "award_log"] as const) {
+      expect(r.facts[n].state).toBe("failed");
+      // the code check comes first (probe14 D2-F26): the forged contract's revert text is never read
+      expect(r.facts[n].reasons.join("\n")).toMatch(
+        new RegExp(
+          `\\$\\.benchmark\\.bounty_contract ${reverter.toLowerCase()} on chain 8453 does not run the BenchmarkBounty code`,
+        ),
+      );
+      for (const reason of r.facts[n].reasons) expect(reason).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    }
+    // the registry is the real one: its facts stand
+    expect(r.facts.commitment_anchor.state).toBe("verified");
+    expect(r.policy_met).toBe(false);
+    const table = formatReportTable(r, { verbose: true });
+    expect(table).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(table).toMatch(/\npolicy onchain: NOT MET \(/);
+  });
+
+  it("as the commitment's and the pack's registry: the anchor facts fail, the bounty's stand", async () => {
+    const tree = parseJson(packBytes) as JsonObject;
+    at(tree, "benchmark", "commitment_anchor").registry_address = reverter.toLowerCase();
+    at(tree, "pack_anchor").registry_address = reverter.toLowerCase();
+    rehash(tree);
+    const r = await verifyPack({ source: toBytes(tree), rpcUrl: chain.rpcUrl, policy: "onchain" });
+    for (const n of ["commitment_anchor", "receipt_anchors", "pack_anchor"] as const) {
+      expect(r.facts[n].state).toBe("failed");
+      expect(r.facts[n].reasons.join("\n")).toMatch(/does not run the AnchorRegistry code this verifier knows/);
+      for (const reason of r.facts[n].reasons) expect(reason).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    }
+    expect(r.facts.onchain_root.state).toBe("verified");
+    expect(r.facts.award_log.state).toBe("verified");
+  });
+
+  it("the CLI exits 1 (policy not met), not 3 (cannot read the RPC), and prints no escape", async () => {
+    const tree = parseJson(packBytes) as JsonObject;
+    at(tree, "benchmark").bounty_contract = reverter.toLowerCase();
+    rehash(tree);
+    const file = join(mkdtempSync(join(tmpdir(), "verify-rev-")), "pack.json");
+    writeFileSync(file, toBytes(tree));
+    const r = await runCli(["verify", file, "--rpc", chain.rpcUrl, "--policy", "onchain"]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(r.stdout).toMatch(/\npolicy onchain: NOT MET \(onchain_root is failed/);
+    expect(r.stdout).not.toMatch(/^policy onchain: MET$/m);
   });
 });
 

@@ -12,6 +12,7 @@ import type { ChainObservation } from "../onchain/index.js";
 import type { PackView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
 import { AnswerTooLargeError, readBodyWithin } from "../source.js";
+import { printable } from "../text.js";
 import {
   indexerNoRouteMessage,
   indexerRefusalMessage,
@@ -60,7 +61,17 @@ export interface IndexerWalk {
  */
 export type IndexerStep = (walk: IndexerWalk, found: Disagreements) => Promise<Fact | void>;
 
-/** The disagreements found so far, one reason each (`GET /bounties/3: bounty.pool is ..., the pack says ...`). */
+/** Longest value (the indexer's, or the pack's) quoted in a disagreement, characters after {@link printable}. */
+const MAX_QUOTED_VALUE_CHARS = 200;
+
+/** Longest disagreement reason, characters. */
+const MAX_REASON_CHARS = 1000;
+
+/**
+ * The disagreements found so far, one reason each (`GET /bounties/3: bounty.pool is ..., the pack says ...`).
+ * The values are the indexer's and the pack's text: each is quoted through {@link printable} (no control
+ * character reaches a terminal, probe D2-F9), and so is every reason.
+ */
 export class Disagreements {
   readonly reasons: string[] = [];
 
@@ -72,13 +83,14 @@ export class Disagreements {
     want: string | null,
     wantWhat = "the pack says",
   ): void {
-    if (got !== want)
-      this.reasons.push(`GET ${route}: ${field} is ${got ?? "null"}, ${wantWhat} ${want ?? "null"}`);
+    if (got === want) return;
+    const shown = (v: string | null): string => (v === null ? "null" : printable(v, MAX_QUOTED_VALUE_CHARS));
+    this.push(`GET ${route}: ${field} is ${shown(got)}, ${wantWhat} ${shown(want)}`);
   }
 
   /** Record a disagreement in words. */
   push(reason: string): void {
-    this.reasons.push(reason);
+    this.reasons.push(printable(reason, MAX_REASON_CHARS));
   }
 }
 
@@ -125,7 +137,7 @@ export function indexerGetter(
         signal: requestSignal(timeoutMs, signal),
       });
     } catch (e) {
-      throw new VerifierNetworkError(target, `GET ${route}: ${describeError(e)}`, { cause: e });
+      throw new VerifierNetworkError(target, `GET ${route}: ${printable(describeError(e))}`, { cause: e });
     }
     if (isIndexerRefusal(res.status)) {
       // a refusal (400 invalid_parameter: a query on the URL) is a configuration error, not retried (probe11 O9)
@@ -150,7 +162,9 @@ export function indexerGetter(
       bytes = await readBodyWithin(res, maxBytes, "indexer answer");
     } catch (e) {
       const why =
-        e instanceof AnswerTooLargeError ? e.message : `cannot read the answer (${describeError(e)})`;
+        e instanceof AnswerTooLargeError
+          ? e.message
+          : `cannot read the answer (${printable(describeError(e))})`;
       throw new VerifierNetworkError(target, `GET ${route}: ${why}`, { cause: e });
     }
     let body: Json;

@@ -5,7 +5,14 @@
  * @packageDocumentation
  */
 import { anchorRegistryAbi, benchmarkBountyAbi, type BountyRecord } from "@bench-bounty/contracts";
-import { isAddress, type Address, type Hex, type PublicClient, type TransactionReceipt } from "viem";
+import {
+  BaseError,
+  isAddress,
+  type Address,
+  type Hex,
+  type PublicClient,
+  type TransactionReceipt,
+} from "viem";
 import { VerifierNetworkError, describeError } from "../errors.js";
 import type { Fact } from "../facts.js";
 import type { OfflineDerived } from "../offline/index.js";
@@ -13,6 +20,7 @@ import type { PackView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
 import { codeProblem, type ProtocolContract } from "./code.js";
 import { AnswerTimeoutError, AnswerTooLargeError } from "../source.js";
+import { printable } from "../text.js";
 
 /** The chain facts. */
 export type ChainFactName =
@@ -115,18 +123,101 @@ export interface ChainWalkInit {
   target: string;
 }
 
-/** The RPC read wrapper: every failure becomes a {@link VerifierNetworkError} (an oversized answer says so). */
+/**
+ * A contract the pack names answered a call with a revert, with no data, or with data its ABI cannot
+ * decode (probe D2-F9): an answer of the chain, the contract is not the protocol's. It fails the facts
+ * read from that contract (exit 1); it is not an RPC that could not be read (exit 3). `answer` is
+ * already {@link printable}: the revert reason is the contract author's text.
+ */
+export class ContractAnswerError extends Error {
+  /** The contract called (lowercase). */
+  readonly address: Address;
+  /** The call, `functionName(args)`. */
+  readonly call: string;
+  /** What it answered, in words: `reverted ("reason")`, `reverted (no reason)`, `returned no data`, ... */
+  readonly answer: string;
+
+  constructor(address: Address, call: string, answer: string, options?: { cause?: unknown }) {
+    super(`${call} on ${address} ${answer}`, options);
+    this.name = "ContractAnswerError";
+    this.address = address;
+    this.call = call;
+    this.answer = answer;
+  }
+}
+
+/** Longest revert reason quoted in a fact (characters, after {@link printable}). */
+const MAX_REVERT_REASON_CHARS = 200;
+
+/** viem's errors for an answer of the contract itself (not of the RPC): what each says about the contract. */
+const CONTRACT_ANSWERS: Record<string, (e: BaseError) => string> = {
+  ContractFunctionRevertedError: (e) => {
+    const reason = (e as { reason?: unknown }).reason;
+    return typeof reason === "string" && reason !== "" && reason !== "execution reverted"
+      ? `reverted (${JSON.stringify(printable(reason, MAX_REVERT_REASON_CHARS))})`
+      : "reverted (no reason)";
+  },
+  ContractFunctionZeroDataError: () => "returned no data",
+  AbiDecodingZeroDataError: () => "returned no data",
+  AbiDecodingDataSizeTooSmallError: () => "returned data too short for the function's ABI",
+  PositionOutOfBoundsError: () => "returned data that does not decode as the function's ABI",
+  InvalidBytesBooleanError: () => "returned data that does not decode as the function's ABI",
+};
+
+/** What a contract answered, in words, when `e` is an answer of the contract (see {@link CONTRACT_ANSWERS}); else null. */
+export function contractAnswer(e: unknown): string | null {
+  if (!(e instanceof BaseError)) return null;
+  const found = e.walk(
+    (x) => typeof (x as { name?: unknown }).name === "string" && (x as Error).name in CONTRACT_ANSWERS,
+  );
+  if (found === null || !(found instanceof BaseError)) return null;
+  return CONTRACT_ANSWERS[found.name]!(found);
+}
+
+/**
+ * The RPC read wrapper: every failure becomes a {@link VerifierNetworkError} (an oversized answer says so;
+ * the RPC's text is shown through {@link printable}), but a {@link ContractAnswerError}, which is the chain's answer.
+ */
 export function rpcReader(target: string): ChainWalk["net"] {
   return async <T>(what: string, read: () => Promise<T>): Promise<T> => {
     try {
       return await read();
     } catch (e) {
+      if (e instanceof ContractAnswerError) throw e;
       const bound = AnswerTooLargeError.find(e) ?? AnswerTimeoutError.find(e);
-      throw new VerifierNetworkError(target, `${what}: ${bound?.message ?? describeError(e)}`, {
+      throw new VerifierNetworkError(target, `${what}: ${bound?.message ?? printable(describeError(e))}`, {
         cause: e,
       });
     }
   };
+}
+
+/** A contract read: an answer of the contract itself (revert, no data, undecodable data) is a {@link ContractAnswerError}. */
+async function contractRead<T>(address: Address, call: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    const answer = contractAnswer(e);
+    if (answer !== null)
+      throw new ContractAnswerError(address.toLowerCase() as Address, call, answer, { cause: e });
+    throw e;
+  }
+}
+
+/**
+ * Where the pack names `address` (its JSON path), for a fact's reason: the bounty contract, the
+ * commitment's registry or the pack's registry; `contract` when none does.
+ */
+export function namedBy(view: PackView, address: string): string {
+  const b = view.benchmark;
+  const named: [string, string | undefined][] = [
+    ["$.benchmark.bounty_contract", b.bounty_contract],
+    ["$.benchmark.commitment_anchor.registry_address", b.commitment_anchor?.registry_address],
+    ["$.pack_anchor.registry_address", view.pack_anchor?.registry_address],
+  ];
+  return (
+    named.find(([, a]) => a !== undefined && a.toLowerCase() === address.toLowerCase())?.[0] ?? "contract"
+  );
 }
 
 /** Build the context: checks the bounty contract runs the BenchmarkBounty code ({@link codeProblem}); the other reads are lazy and cached. */
@@ -149,17 +240,22 @@ export async function makeChainWalk(init: ChainWalkInit): Promise<ChainWalk> {
     bounty: { unreadable: { state: "failed", reasons: [] } },
     observation,
     net,
-    readBounty: <T>(address: Address, functionName: string, args: readonly unknown[]) =>
-      net(
-        `${functionName}(${args.join(", ")})`,
-        () =>
-          client.readContract({
-            address,
-            abi: benchmarkBountyAbi,
-            functionName,
-            args,
-          } as never) as Promise<T>,
-      ),
+    readBounty: <T>(address: Address, functionName: string, args: readonly unknown[]) => {
+      const call = `${functionName}(${args.join(", ")})`;
+      return net(call, () =>
+        contractRead(
+          address,
+          call,
+          () =>
+            client.readContract({
+              address,
+              abi: benchmarkBountyAbi,
+              functionName,
+              args,
+            } as never) as Promise<T>,
+        ),
+      );
+    },
     bountyRecord: (address) =>
       (record ??= walk.readBounty<BountyRecord>(address, "getBounty", [init.bountyId])),
     receiptOf: (hash) =>
@@ -215,16 +311,27 @@ async function readAnchor(
   registry: Address,
   digest: string,
 ): Promise<AnchorRecord> {
-  const r = (await net(`anchorOf(${digest})`, () =>
-    client.readContract({
-      address: registry,
-      abi: anchorRegistryAbi,
-      functionName: "anchorOf",
-      args: [digest as Hex],
-    } as never),
+  const call = `anchorOf(${digest})`;
+  const r = (await net(call, () =>
+    contractRead(registry, call, () =>
+      client.readContract({
+        address: registry,
+        abi: anchorRegistryAbi,
+        functionName: "anchorOf",
+        args: [digest as Hex],
+      } as never),
+    ),
   )) as readonly [Address, bigint, bigint, Hex];
   return { anchorer: r[0].toLowerCase(), blockNumber: BigInt(r[1]), kind: r[3].toLowerCase() };
 }
 
-/** A step of the on-chain walk: reads the chain through the context, returns its facts. */
-export type ChainStep = (walk: ChainWalk) => Promise<Partial<ChainFacts>>;
+/**
+ * A step of the on-chain walk: reads the chain through the context and decides `facts`. When a contract
+ * the pack names answers one of its calls with a revert (a {@link ContractAnswerError}), every fact of
+ * the step fails naming that contract and call.
+ */
+export interface ChainStep {
+  /** The facts the step decides. */
+  readonly facts: readonly ChainFactName[];
+  readonly run: (walk: ChainWalk) => Promise<Partial<ChainFacts>>;
+}

@@ -7,7 +7,9 @@
  * - `award-log.ts`: `award_log` (the `Awarded` log and `getBounty`);
  * - `anchors.ts`: `commitment_anchor`, `receipt_anchors` and `pack_anchor`.
  *
- * When the RPC serves another chain than `benchmark.chain_id`, every chain fact fails.
+ * When the RPC serves another chain than `benchmark.chain_id`, every chain fact fails. When a contract
+ * the pack names answers a call with a revert, no data or data its ABI cannot decode, the facts read
+ * from it fail (an answer of the chain, not an unreadable RPC).
  * Every answer of the RPC is read within {@link DEFAULT_MAX_RPC_ANSWER_BYTES} (streamed) and
  * within the per-request timeout, headers and body together (one retry: about twice the timeout
  * at most for a server that drips its answer).
@@ -26,11 +28,14 @@ import { pinnedRootFacts } from "./bounty.js";
 import { rootBurnedFacts } from "./root-burned.js";
 import {
   CHAIN_FACTS,
+  ContractAnswerError,
   makeChainWalk,
+  namedBy,
   rpcReader,
   type ChainFacts,
   type ChainObservation,
   type ChainStep,
+  type ChainWalk,
 } from "./context.js";
 import { credentialsToHeader, urlOrigin } from "../url.js";
 
@@ -44,12 +49,29 @@ export const DEFAULT_RPC_TIMEOUT_MS = 20_000;
 
 /** The steps of the on-chain walk (they read the chain concurrently; each decides its own facts). */
 export const CHAIN_STEPS: readonly ChainStep[] = [
-  pinnedRootFacts,
-  rootBurnedFacts,
-  awardLogFacts,
-  commitmentAnchorFacts,
-  packAnchorFacts,
+  { facts: ["onchain_root", "onchain_leaf_count"], run: pinnedRootFacts },
+  { facts: ["root_burned"], run: rootBurnedFacts },
+  { facts: ["award_log"], run: awardLogFacts },
+  { facts: ["commitment_anchor", "receipt_anchors"], run: commitmentAnchorFacts },
+  { facts: ["pack_anchor"], run: packAnchorFacts },
 ];
+
+/**
+ * Run a step; a contract the pack names that answers a call with a revert (or no data, or data its ABI
+ * cannot decode) fails every fact of the step, naming where the pack names it, the call and the answer.
+ */
+async function runStep(step: ChainStep, walk: ChainWalk): Promise<Partial<ChainFacts>> {
+  try {
+    return await step.run(walk);
+  } catch (e) {
+    if (!(e instanceof ContractAnswerError)) throw e;
+    const failed = fact(
+      "failed",
+      `${namedBy(walk.view, e.address)} ${e.address}: ${e.call} ${e.answer}: not the protocol's contract`,
+    );
+    return Object.fromEntries(step.facts.map((n) => [n, failed]));
+  }
+}
 
 /** Result of {@link verifyOnchain}. */
 export interface OnchainResult {
@@ -111,7 +133,8 @@ export function rpcClient(
 
 /**
  * Read the chain and decide the chain facts.
- * @throws VerifierNetworkError when the RPC cannot be reached, answers an unexpected error, or answers more than the limit
+ * @throws VerifierNetworkError when the RPC cannot be reached, answers an unexpected error (other than a
+ *   contract's revert, which fails that contract's facts), or answers more than the limit
  */
 export async function verifyOnchain(
   view: PackView,
@@ -142,7 +165,8 @@ export async function verifyOnchain(
     target,
   });
   const facts = {} as ChainFacts;
-  for (const part of await Promise.all(CHAIN_STEPS.map((step) => step(walk)))) Object.assign(facts, part);
+  for (const part of await Promise.all(CHAIN_STEPS.map((step) => runStep(step, walk))))
+    Object.assign(facts, part);
   for (const n of CHAIN_FACTS)
     if (facts[n] === undefined) facts[n] = fact("failed", "not decided (internal)");
   return { facts, observation: walk.observation };

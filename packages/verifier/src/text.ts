@@ -1,0 +1,48 @@
+/**
+ * Text that came from outside (the pack, the chain, an RPC, the indexer, a server's error body) as it may
+ * be shown on a terminal: the one rule for it (probe D2-F9). A terminal acts on control characters
+ * (`ESC [2K` erases a line, `ESC [8m` conceals what follows, `\r` and `\n` start lines of the sender's own),
+ * and Unicode's bidirectional overrides reorder what is shown; none of them is ever printed.
+ * @packageDocumentation
+ */
+
+/** Runs of characters a terminal acts on: C0 controls, DEL, C1 controls, line/paragraph separators, bidi overrides and isolates. */
+const CONTROL_RUNS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
+
+/** The characters JSON.stringify leaves raw that a terminal still acts on (it escapes only U+0000-U+001F). */
+const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** How many characters of an outside string a reason or message quotes (default of {@link printable}). */
+export const MAX_QUOTED_CHARS = 300;
+
+/**
+ * `s` as it may be printed: every run of control characters (see above) becomes one space, the ends are
+ * trimmed, and the result is cut to `max` UTF-16 code units (`...` included; never half of a surrogate pair).
+ * Use it wherever a reason or a message quotes a string from the pack, the chain, an RPC or the indexer.
+ */
+export function printable(s: string, max: number = MAX_QUOTED_CHARS): string {
+  const clean = s.replace(CONTROL_RUNS, " ").trim();
+  if (clean.length <= max) return clean;
+  let end = Math.max(0, max - 3);
+  const last = clean.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--; // do not keep a high surrogate without its pair
+  return `${clean.slice(0, end)}...`;
+}
+
+/**
+ * One line of ours as it may be written to a terminal (a line of the table, an error message): every run of
+ * control characters, line feeds included, becomes one space (the line is neither trimmed nor cut). The last
+ * guard: whatever a reason quotes, it cannot erase, move or conceal a line, nor start a line of its own
+ * (a forged `policy onchain: MET`). The reasons themselves quote outside strings through {@link printable}.
+ */
+export function oneLine(line: string): string {
+  return line.replace(CONTROL_RUNS, " ");
+}
+
+/**
+ * JSON text (already `JSON.stringify`d) with the characters JSON leaves raw but a terminal acts on
+ * (DEL, C1 controls, U+2028/U+2029, bidi overrides) written as `\uXXXX` escapes: the same JSON value.
+ */
+export function terminalJson(json: string): string {
+  return json.replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
