@@ -21,7 +21,7 @@ import {
   type TaskContext,
   withFromParam,
 } from "../lib/context";
-import { txLink } from "../lib/network";
+import { pasteableTask, txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
 import { formatAmount, isoSeconds, parseBountyId, parseBountyIds, parseTime } from "../lib/format";
 import { relayClaim } from "../lib/relay";
@@ -150,9 +150,7 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
       for (const [token, total] of totals)
         console.log(`  total ${formatAmount(total, await symbolOf(ctx, token))} (${token})`);
       // A command that works when pasted: the account signs (--from), all of its credit, to itself.
-      console.log(
-        `Claim with: npx hardhat bounty:claim --network ${ctx.profile.name} --from ${account} --all`,
-      );
+      console.log(`Claim with: ${pasteableTask(ctx.profile, "bounty:claim", ["--from", account, "--all"])}`);
       console.log(
         "  Paid at another address: add --to and that address. No ETH for gas: bounty:claim --relay (deploy/README.md).",
       );
