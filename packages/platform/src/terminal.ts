@@ -42,3 +42,8 @@ export function terminalJson(value: unknown): string {
   const json = JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2);
   return terminalJsonText(String(json));
 }
+
+/** Quotes one shell word (POSIX sh) unless it is plain: every command printed to paste uses it. */
+export function shellWord(w: string): string {
+  return /^[A-Za-z0-9_./:@=,+-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`;
+}

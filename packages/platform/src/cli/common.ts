@@ -17,7 +17,7 @@ import type { AgentQuota } from "../agents.js";
 import { Platform } from "../platform.js";
 import { bareOrigin, publicBaseUrlFault, publicOrigin } from "../redact.js";
 import { ensureWritableDir, requireExistingStore, STORE_DIR_MODE } from "../store.js";
-import { terminalJson, terminalText } from "../terminal.js";
+import { shellWord, terminalJson, terminalText } from "../terminal.js";
 
 export interface StoreOpts {
   store: string;
@@ -114,10 +114,7 @@ export function storeOptions(
     .addOption(new Option("--api-key <key>", API_KEY_HELP).env("BENCH_BOUNTY_API_KEY"));
 }
 
-/** Quotes one shell word (POSIX sh) unless it is plain. */
-export function shellWord(w: string): string {
-  return /^[A-Za-z0-9_./:@=,+-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`;
-}
+export { shellWord };
 
 /** The environment variable of `--rpc-url`. */
 const RPC_URL_ENV = "BENCH_BOUNTY_RPC_URL";

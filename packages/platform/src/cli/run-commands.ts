@@ -19,7 +19,7 @@ import { LocalRunBackend, type RunBackend } from "../backend.js";
 import { PlatformError } from "../errors.js";
 import { ensureWritableDir } from "../store.js";
 import { resumeRun, runBenchmark, type AgentSpec, type RunnerOptions, type RunnerResult } from "../runner.js";
-import { terminalText } from "../terminal.js";
+import { shellWord, terminalText } from "../terminal.js";
 interface RunOpts {
   agent?: string;
   agentId?: string;
@@ -68,11 +68,6 @@ function interruptible(): { signal: AbortSignal; dispose: () => void } {
       process.removeListener("SIGTERM", onSig);
     },
   };
-}
-
-/** Single-quotes a shell word unless it is plain. */
-function shellWord(w: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Where a run lives, as `resume` needs it: the store (checkpoints), and the server and key for a remote run. */
