@@ -41,8 +41,16 @@ async function idsFromIndexer(indexer: string, account: string): Promise<bigint[
     base = new URL(indexer);
   } catch (e) {
     if (!(e instanceof TypeError)) throw e;
-    throw new TaskError(`--indexer must be a URL like http://127.0.0.1:42069, got "${indexer}".`);
+    throw new TaskError(
+      `--indexer must be a URL like http://127.0.0.1:42069 (the value given is not printed).`,
+    );
   }
+  // fetch refuses a URL with userinfo and its message is the whole URL (probeD3 F12): refused here,
+  // naming the origin only
+  if (base.username !== "" || base.password !== "")
+    throw new TaskError(
+      `--indexer ${base.origin} carries credentials, which this task does not send (the value given is not printed): give the indexer's URL without user:password@.`,
+    );
   const ids: bigint[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 1000; page++) {
@@ -54,7 +62,7 @@ async function idsFromIndexer(indexer: string, account: string): Promise<bigint[
       res = await fetch(url);
     } catch (e) {
       throw new TaskError(
-        `Cannot reach the indexer at ${url.origin} (${(e as Error).message}): check --indexer, or leave it out to search the logs.`,
+        `Cannot reach the indexer at ${url.origin} (${(e as Error).message.split(url.href).join(url.origin)}): check --indexer, or leave it out to search the logs.`,
       );
     }
     if (!res.ok)

@@ -632,6 +632,17 @@ describe("bounty tasks on a local Base-profile node", function () {
         ["bounty:claim", "--from", w2, "--all", "--indexer", "http://127.0.0.1:9"],
         /Cannot reach the indexer/,
       );
+      // probeD3 F12: credentials in --indexer are never printed (fetch's message named the whole URL)
+      const secret = await run([
+        "bounty:claim",
+        "--from",
+        w2,
+        "--all",
+        "--indexer",
+        "http://u:IDXPW12@127.0.0.1:9/",
+      ]);
+      expectRefusal(secret, /^Error: --indexer http:\/\/127\.0\.0\.1:9 carries credentials/m);
+      expect(secret.stdout + secret.stderr).not.to.include("IDXPW12");
     });
 
     it("a blacklisted winner gets a decoded refusal, then claims --to a clean address", async function () {
