@@ -9,6 +9,7 @@
 import { HardhatPluginError } from "hardhat/plugins";
 import { Interface, type ErrorDescription } from "ethers";
 import { contracts } from "./packages";
+import { isoSeconds } from "./time";
 
 export const PLUGIN = "bench-bounty";
 
@@ -106,10 +107,18 @@ function statusName(v: unknown): string {
     throw e;
   }
 }
-/** Unix seconds -> `2026-01-01T00:00:00Z (1767225600)`. */
+/** Unix seconds -> `2026-01-01T00:00:00Z (1767225600)` (past a date's range: `unix N (after ...)`). */
 export function isoTime(v: unknown): string {
-  const s = Number(v);
-  return `${new Date(s * 1000).toISOString().replace(".000Z", "Z")} (${s})`;
+  let s: bigint;
+  try {
+    s = BigInt(v as bigint | number | string);
+  } catch (e) {
+    // not an integer (a malformed revert argument): shown as it is
+    if (e instanceof SyntaxError || e instanceof TypeError || e instanceof RangeError) return String(v);
+    throw e;
+  }
+  const iso = isoSeconds(s);
+  return iso.startsWith("unix ") ? iso : `${iso} (${s})`;
 }
 
 /** Finds the revert data (`0x` + selector...) in an ethers / Hardhat error, however deeply wrapped. */

@@ -1,5 +1,8 @@
 /** Parsing and printing of amounts, times and addresses for the tasks (no floats anywhere). */
 import { TaskError } from "./errors";
+import { isoSeconds, MAX_DATE_SECONDS } from "./time";
+
+export { isoSeconds, MAX_DATE_SECONDS };
 
 /** USDC has 6 decimals. */
 export const USDC_DECIMALS = 6;
@@ -25,12 +28,20 @@ export function formatAmount(baseUnits: bigint, symbol = "USDC", decimals = USDC
 }
 
 /**
- * Unix seconds ("1767225600") or ISO-8601 with a zone ("2026-01-01T00:00:00Z") -> unix seconds.
- * @throws TaskError naming the flag
+ * Unix seconds ("1767225600") or ISO-8601 with a zone ("2026-01-01T00:00:00Z") -> unix seconds, at most
+ * {@link MAX_DATE_SECONDS} (what a date can show; far inside the contracts' uint64 and uint256).
+ * @throws TaskError naming the flag, for a malformed time or one past {@link MAX_DATE_SECONDS}
  */
 export function parseTime(text: string, flag: string): bigint {
   const t = text.trim();
-  if (/^[0-9]+$/.test(t)) return BigInt(t);
+  if (/^[0-9]+$/.test(t)) {
+    const s = BigInt(t);
+    if (s > MAX_DATE_SECONDS)
+      throw new TaskError(
+        `${flag} must be at most ${MAX_DATE_SECONDS} (unix seconds of +275760-09-13T00:00:00Z), got ${t.length > 40 ? `a ${t.length}-digit number` : `"${t}"`}.`,
+      );
+    return s;
+  }
   if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(t)) {
     const ms = Date.parse(t);
     if (!Number.isNaN(ms)) {
@@ -41,11 +52,6 @@ export function parseTime(text: string, flag: string): bigint {
   throw new TaskError(
     `${flag} must be unix seconds or ISO-8601 with a zone (2026-01-31T12:00:00Z), got "${text}".`,
   );
-}
-
-/** Unix seconds -> "2026-01-31T12:00:00Z". */
-export function isoSeconds(s: bigint | number): string {
-  return new Date(Number(s) * 1000).toISOString().replace(".000Z", "Z");
 }
 
 /** "in 3d 4h" / "5m ago" relative to `now`. */

@@ -118,3 +118,40 @@ export async function checkChainId(hre: HardhatRuntimeEnvironment, profile: Netw
 export function txLink(profile: NetworkProfile, hash: string): string {
   return profile.explorer ? `${profile.explorer}/tx/${hash}` : "(local node: no explorer)";
 }
+
+/** The RPC URL of `--network localhost` when `LOCAL_RPC_URL` is not set (hardhat.config.ts). */
+export const DEFAULT_LOCAL_RPC_URL = "http://127.0.0.1:8545";
+
+/** Single-quotes a shell word unless it is plain. */
+function shellWord(w: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * `npx hardhat TASK --network NAME ARGS` as a line that works when pasted. On localhost the node and the
+ * local deployment file are this process's environment, so a `LOCAL_RPC_URL` other than
+ * {@link DEFAULT_LOCAL_RPC_URL} and a `BENCH_BOUNTY_LOCAL_DEPLOYMENT` go in front (probeD2 F4: the demo's
+ * chain listens on a free port, and its printed `check` line reached nothing, or another node on 8545).
+ * An RPC URL that is not a bare origin (a provider's key in its userinfo, path or query) is not
+ * printed: the line reads `"$LOCAL_RPC_URL"`. On Base the task needs the RPC variable set anyway.
+ */
+export function pasteableTask(profile: NetworkProfile, task: string, args: string[]): string {
+  const words = ["npx", "hardhat", task, "--network", profile.name, ...args.map(shellWord)];
+  const env: string[] = [];
+  if (profile.name === "localhost") {
+    const rpc = process.env.LOCAL_RPC_URL;
+    if (rpc !== undefined && rpc !== DEFAULT_LOCAL_RPC_URL) {
+      let origin: string | undefined;
+      try {
+        const u = new URL(rpc);
+        if (u.origin !== "null" && rpc.replace(/\/$/, "") === u.origin) origin = u.origin;
+      } catch (e) {
+        if (!(e instanceof TypeError)) throw e;
+      }
+      env.push(`LOCAL_RPC_URL=${origin ?? '"$LOCAL_RPC_URL"'}`);
+    }
+    const book = process.env.BENCH_BOUNTY_LOCAL_DEPLOYMENT;
+    if (book !== undefined) env.push(`BENCH_BOUNTY_LOCAL_DEPLOYMENT=${shellWord(book)}`);
+  }
+  return [...env, ...words].join(" ");
+}

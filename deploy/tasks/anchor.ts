@@ -9,6 +9,7 @@ import type { ConfigurableTaskDefinition } from "hardhat/types";
 import { TaskError, userAction } from "../lib/errors";
 import { simulateAndSend, taskContext, withFromParam } from "../lib/context";
 import { txLink } from "../lib/network";
+import { isoSeconds } from "../lib/time";
 import { describeError, readJsonFile } from "../lib/files";
 import { contracts, evidence } from "../lib/packages";
 
@@ -113,9 +114,7 @@ withDigestParams(task("anchor:check", "Show when and by whom a digest (or a JSON
       }
       console.log(`${digest} (${source})`);
       console.log(`  anchored by  ${rec.anchorer}`);
-      console.log(
-        `  block        ${rec.blockNumber} (${new Date(Number(rec.timestamp) * 1000).toISOString().replace(".000Z", "Z")})`,
-      );
+      console.log(`  block        ${rec.blockNumber} (${isoSeconds(rec.timestamp)})`);
       console.log(`  kind         ${kindName(rec.kind)}`);
       if (kind && kind.hash !== rec.kind.toLowerCase()) {
         throw new TaskError(`${digest} is anchored as ${kindName(rec.kind)}, not as ${kind.name}.`);

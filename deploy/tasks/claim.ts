@@ -21,7 +21,7 @@ import {
   type TaskContext,
   withFromParam,
 } from "../lib/context";
-import { txLink } from "../lib/network";
+import { pasteableTask, txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
 import { formatAmount, isoSeconds, parseBountyId, parseBountyIds, parseTime } from "../lib/format";
 import { relayClaim } from "../lib/relay";
@@ -41,8 +41,16 @@ async function idsFromIndexer(indexer: string, account: string): Promise<bigint[
     base = new URL(indexer);
   } catch (e) {
     if (!(e instanceof TypeError)) throw e;
-    throw new TaskError(`--indexer must be a URL like http://127.0.0.1:42069, got "${indexer}".`);
+    throw new TaskError(
+      `--indexer must be a URL like http://127.0.0.1:42069 (the value given is not printed).`,
+    );
   }
+  // fetch refuses a URL with userinfo and its message is the whole URL (probeD3 F12): refused here,
+  // naming the origin only
+  if (base.username !== "" || base.password !== "")
+    throw new TaskError(
+      `--indexer ${base.origin} carries credentials, which this task does not send (the value given is not printed): give the indexer's URL without user:password@.`,
+    );
   const ids: bigint[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 1000; page++) {
@@ -54,7 +62,7 @@ async function idsFromIndexer(indexer: string, account: string): Promise<bigint[
       res = await fetch(url);
     } catch (e) {
       throw new TaskError(
-        `Cannot reach the indexer at ${url.origin} (${(e as Error).message}): check --indexer, or leave it out to search the logs.`,
+        `Cannot reach the indexer at ${url.origin} (${(e as Error).message.split(url.href).join(url.origin)}): check --indexer, or leave it out to search the logs.`,
       );
     }
     if (!res.ok)
@@ -150,9 +158,7 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
       for (const [token, total] of totals)
         console.log(`  total ${formatAmount(total, await symbolOf(ctx, token))} (${token})`);
       // A command that works when pasted: the account signs (--from), all of its credit, to itself.
-      console.log(
-        `Claim with: npx hardhat bounty:claim --network ${ctx.profile.name} --from ${account} --all`,
-      );
+      console.log(`Claim with: ${pasteableTask(ctx.profile, "bounty:claim", ["--from", account, "--all"])}`);
       console.log(
         "  Paid at another address: add --to and that address. No ETH for gas: bounty:claim --relay (deploy/README.md).",
       );

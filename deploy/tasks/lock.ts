@@ -20,7 +20,7 @@ import {
   type TaskContext,
   withFromParam,
 } from "../lib/context";
-import { txLink } from "../lib/network";
+import { pasteableTask, txLink } from "../lib/network";
 import { readTermFlags, validateBountyTerms } from "../lib/terms";
 import { asObject, describeError, readJsonFile } from "../lib/files";
 import { contracts, evidence } from "../lib/packages";
@@ -321,7 +321,7 @@ withFromParam(
       console.log(`  tx     ${receipt.hash} (block ${receipt.blockNumber})`);
       console.log(`  link   ${txLink(ctx.profile, receipt.hash)}`);
       console.log(
-        `  check  npx hardhat bounty:status --network ${ctx.profile.name} --id ${created.args.bountyId}`,
+        `  check  ${pasteableTask(ctx.profile, "bounty:status", ["--id", String(created.args.bountyId)])}`,
       );
     }),
   );

@@ -632,6 +632,17 @@ describe("bounty tasks on a local Base-profile node", function () {
         ["bounty:claim", "--from", w2, "--all", "--indexer", "http://127.0.0.1:9"],
         /Cannot reach the indexer/,
       );
+      // probeD3 F12: credentials in --indexer are never printed (fetch's message named the whole URL)
+      const secret = await run([
+        "bounty:claim",
+        "--from",
+        w2,
+        "--all",
+        "--indexer",
+        "http://u:IDXPW12@127.0.0.1:9/",
+      ]);
+      expectRefusal(secret, /^Error: --indexer http:\/\/127\.0\.0\.1:9 carries credentials/m);
+      expect(secret.stdout + secret.stderr).not.to.include("IDXPW12");
     });
 
     it("a blacklisted winner gets a decoded refusal, then claims --to a clean address", async function () {
@@ -700,7 +711,12 @@ describe("bounty tasks on a local Base-profile node", function () {
       );
       // bounty:credits prints the claim command; run it as printed.
       const credits = expectOk(await run(["bounty:credits", "--account", author]));
-      const printed = /^Claim with: npx hardhat (.*)$/m.exec(credits)?.[1];
+      const printed = /^Claim with: (.*)$/m
+        .exec(credits)?.[1]
+        ?.replace(
+          `LOCAL_RPC_URL=${chain.rpcUrl} BENCH_BOUNTY_LOCAL_DEPLOYMENT=${process.env.BENCH_BOUNTY_LOCAL_DEPLOYMENT} npx hardhat `,
+          "",
+        );
       expect(printed, credits).to.equal(`bounty:claim --network localhost --from ${author} --all`);
       const argv = printed!.split(" ").filter((w, i, all) => w !== "--network" && all[i - 1] !== "--network");
       const before = await usdcBalance(author);
@@ -870,6 +886,18 @@ describe("bounty tasks on a local Base-profile node", function () {
         ],
         /^Error: claimWithSig reverted with \w+\(.*\)\. The Claim signature expired/m,
       );
+    });
+
+    it("refuses a --deadline past what a date can hold (or out of uint256) naming it, in one line (probeD3 F4)", async function () {
+      for (const deadline of ["9999999999999999", (2n ** 256n).toString()])
+        await refusedInOneLine(
+          undefined,
+          ["bounty:claim", "--relay", "--id", String(id), "--account", winner, "--from", relayer].concat([
+            "--deadline",
+            deadline,
+          ]),
+          /^Error: --deadline must be at most 8640000000000 \(unix seconds of \+275760-09-13T00:00:00Z\), got /m,
+        );
     });
 
     it("pays a winner who holds no ETH: the winner signs, the relayer sends and pays the gas", async function () {

@@ -96,8 +96,19 @@ describe("deploy/README.md walkthrough, as written", function () {
     expect(all).to.match(/winner 1 {8}0x90F79bf6EB2c4f870365E785982E1f101E93b906 {2}62\.500000 USDC/);
     expect(all).to.match(/winner 2 {8}0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65 {2}37\.500000 USDC/);
     // The claim command bounty:credits prints is the next line of the walkthrough, as pasted.
-    const printed = /Claim with: (npx hardhat .*)$/m.exec(all)?.[1];
+    // (the node listens on a free port: the line names it, as it must to work when pasted)
+    const claimLine = /Claim with: (.*)$/m.exec(all)?.[1];
+    expect(claimLine).to.match(new RegExp(`^LOCAL_RPC_URL=${node.rpcUrl} npx hardhat `));
+    const printed = claimLine!.replace(/^LOCAL_RPC_URL=\S+ /, "");
     expect(walkthroughCommands().map((c) => c.line)).to.include(printed);
+    // probeD2 F4: bounty:lock's `check` line works pasted into a shell that has no LOCAL_RPC_URL
+    const check = /^ {2}check {2}(.*)$/m.exec(all)?.[1];
+    expect(check).to.equal(
+      `LOCAL_RPC_URL=${node.rpcUrl} npx hardhat bounty:status --network localhost --id 1`,
+    );
+    const pasted = await bash(check!, { ...env, LOCAL_RPC_URL: undefined });
+    expect(pasted.code, pasted.stdout + pasted.stderr).to.equal(0);
+    expect(pasted.stdout).to.include("The lock of bounty 1 verifies.");
     expect(all).to.include(
       "Claimed bounty 1: 62.500000 USDC from 0x90F79bf6EB2c4f870365E785982E1f101E93b906 to 0x90F79bf6EB2c4f870365E785982E1f101E93b906",
     );

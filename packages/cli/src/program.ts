@@ -26,7 +26,8 @@ export function buildProgram(opts: ProgramOptions = {}): Command {
     "on-chain USDC prizes for AI-agent benchmarks: publish, run, award, and verify",
   );
   registerPlatformCommands(program, {
-    remoteBackend: (server, apiKey, checkpointDir) => new HttpRunBackend(server, apiKey, checkpointDir),
+    remoteBackend: (server, apiKey, checkpointDir, privatePaths) =>
+      new HttpRunBackend(server, apiKey, checkpointDir, privatePaths),
   });
   registerServeCommand(program, opts.faults ? { faults: opts.faults } : {});
   registerVerifierCommands(program);

@@ -68,14 +68,17 @@ const RUN_TASKS: AnswerShape<{ tasks: ServedTask[]; answered_ordinals: number[] 
     a.answered_ordinals.every((o) => Number.isSafeInteger(o)),
 };
 
-/** `RunBackend` over `bench-bounty serve`, acting as the holder of `apiKey`. */
+/**
+ * `RunBackend` over `bench-bounty serve`, acting as the holder of `apiKey`; its checkpoints and agent
+ * logs go to `checkpointDir`, and its agents must not see `privatePaths` (the `--store` directory).
+ */
 export class HttpRunBackend implements RunBackend {
-  readonly privatePaths: readonly string[] = [];
   private readonly client: BenchBountyClient;
   constructor(
     readonly server: string,
     apiKey: string,
     readonly checkpointDir: string,
+    readonly privatePaths: readonly string[],
   ) {
     this.client = new BenchBountyClient({ baseUrl: server, apiKey });
   }

@@ -35,6 +35,7 @@ import {
   publicUrlRemoved,
   type FaultHooks,
   type Platform,
+  terminalText,
 } from "@bench-bounty/platform";
 
 /** The publish quota's period in hours (help text). */
@@ -202,7 +203,7 @@ async function openForServe(
     flushMs: Number(o.anchorFlushMs),
     onError: (e: unknown) =>
       process.stderr.write(
-        `anchor: a batch of anchors stays pending (retried): ${e instanceof Error ? e.message : String(e)}\n`,
+        `anchor: a batch of anchors stays pending (retried): ${terminalText(e instanceof Error ? e.message : String(e))}\n`,
       ),
   };
   return openStore(o, {
@@ -407,7 +408,9 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
           onStep: (step) => {
             if (step.kind === "done") process.stdout.write(`verifier: ${step.slug} verified (full policy)\n`);
             else if (step.kind === "retry" || step.kind === "failed")
-              process.stderr.write(`verifier: ${step.slug || "queue"} ${step.kind}: ${step.error}\n`);
+              process.stderr.write(
+                `verifier: ${step.slug || "queue"} ${step.kind}: ${terminalText(step.error)}\n`,
+              );
           },
         });
         // The operator's RPC URL carries a provider's key: only its origin is printed (issue 13 re-probe).
@@ -438,7 +441,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         await platform.close();
       } catch (e) {
         if (!(e instanceof PlatformError)) throw e;
-        process.stderr.write(`error: ${e.message}\n`);
+        process.stderr.write(`error: ${terminalText(e.message)}\n`);
         process.exitCode = 1;
       }
     });

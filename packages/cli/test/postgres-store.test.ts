@@ -5,7 +5,7 @@
  * database fails loudly), on a fresh schema of it.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,6 +15,7 @@ import {
   freshPostgresTarget,
   seattlePublishArgs,
 } from "@bench-bounty/platform/testing";
+import { bubblewrapAvailable } from "@bench-bounty/platform";
 import { afterAll, describe, expect, it } from "vitest";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -89,6 +90,27 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL || process.env.CI))(
       // the local runner's checkpoint is the one thing kept under --store
       expect(readdirSync(join(storeB, "runs")).some((f) => f.startsWith(summary.run_id))).toBe(true);
       expect(existsSync(join(storeB, "platform.sqlite"))).toBe(false);
+
+      // probeD3 F1, nearby: --store holds only the checkpoints here, but a platform.sqlite of an earlier
+      // SQLite use may sit in it; the sandboxed agent sees the whole directory empty
+      if (bubblewrapAvailable()) {
+        const storeD = tempDir();
+        writeFileSync(join(storeD, "platform.sqlite"), "GOLD-MARKER", { mode: 0o600 });
+        const spy = `{ ls -A ${storeD}; cat ${storeD}/platform.sqlite; } >&2 2>&1; exec node ${AGENT}`;
+        const spied = await cli(
+          ["run", "seattle-pg", "--store", storeD, "--api-key", key, "--agent", spy].concat([
+            "--agent-id",
+            "pg-spy",
+            "--no-progress",
+          ]),
+          env,
+        );
+        expect(spied.code, spied.err).toBe(0);
+        const id = JSON.parse(spied.out).run_id as string;
+        const log = readFileSync(join(storeD, "runs", `${id}.agent.log`), "utf8");
+        expect(log).toMatch(/No such file/);
+        expect(log).not.toMatch(/GOLD-MARKER|^runs$/m);
+      }
 
       const storeC = tempDir();
       const lb = await cli(["leaderboard", "seattle-pg", "--store", storeC, "--json"], env);

@@ -38,6 +38,7 @@ import {
 import { PlatformError } from "./errors.js";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
+import { terminalText } from "./terminal.js";
 
 /** Environment variables copied from the runner to an agent (nothing else is). */
 export const AGENT_ENV_ALLOWLIST = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM"] as const;
@@ -264,12 +265,14 @@ export const STDERR_TAIL_CHARS = 2000;
 /**
  * The useful end of an agent's stderr: the last {@link STDERR_TAIL_LINES} non-empty lines, each cut to
  * {@link STDERR_TAIL_LINE_CHARS} characters (marked `...`), at most {@link STDERR_TAIL_CHARS} in all.
+ * The agent is somebody else's code and the tail is printed on the operator's terminal: its control
+ * characters are shown escaped ({@link terminalText}: `ESC` as `\x1b`), never sent to the terminal.
  */
 export function stderrTailOf(text: string): string {
   const lines = text
     .replace(/\r\n?/g, "\n")
     .split("\n")
-    .map((l) => l.trimEnd())
+    .map((l) => terminalText(l.trimEnd()))
     .filter((l) => l !== "")
     .map((l) => (l.length > STDERR_TAIL_LINE_CHARS ? l.slice(0, STDERR_TAIL_LINE_CHARS - 3) + "..." : l));
   const tail = lines.slice(-STDERR_TAIL_LINES).join("\n");

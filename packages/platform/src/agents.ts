@@ -121,8 +121,21 @@ export const OP_PREDEPLOY_FIRST = 0x4200000000000000000000000000000000000000n;
 export const OP_PREDEPLOY_LAST = 0x42000000000000000000000000000000000007ffn;
 
 /**
+ * The address forms the platform accepts (EIP-55), the one place: `0x` and 40 hex digits, either
+ * unchecksummed (all lower-case, or all upper-case: probeD2 F8, ethers' `getAddress` accepts it too) or
+ * mixed-case with a valid EIP-55 checksum (viem's strict `isAddress` refused all upper-case).
+ * @returns `ok`, `not_an_address` or `bad_checksum`
+ */
+export function addressForm(addr: string): "ok" | "not_an_address" | "bad_checksum" {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(addr)) return "not_an_address";
+  const hex = addr.slice(2);
+  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return "ok";
+  return isAddress(addr, { strict: true }) ? "ok" : "bad_checksum";
+}
+
+/**
  * Checks an address credit is paid to (an agent's withdrawal address, a relayed claim's `to`);
- * returns it lowercase (the form the pack uses).
+ * returns it lowercase (the form the pack uses). Its form: {@link addressForm}.
  * @param field the input's name for it, named in the refusal (`withdrawal_address`, `to`)
  * @throws PlatformError `invalid_withdrawal_address` (`details.field` the field, `details.path`
  *   `$.<field>`, `details.reason` `not_an_address` | `bad_checksum` | `zero_address` | `precompile`
@@ -140,9 +153,10 @@ export function checkWithdrawalAddress(
       reason,
     });
   };
-  if (typeof addr !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(addr))
+  const form = typeof addr === "string" ? addressForm(addr) : "not_an_address";
+  if (typeof addr !== "string" || form === "not_an_address")
     return refuse("not_an_address", "must be a 0x address of 40 hex digits");
-  if (!isAddress(addr, { strict: true }))
+  if (form === "bad_checksum")
     return refuse("bad_checksum", "mixed-case address with a wrong EIP-55 checksum (check for a typo)");
   const lower = addr.toLowerCase();
   if (lower === zeroAddress) return refuse("zero_address", "the zero address can never claim");

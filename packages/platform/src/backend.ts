@@ -23,7 +23,10 @@ export interface RunBackend {
   readonly where: string;
   /** Directory for the runner's checkpoints and agent logs. */
   readonly checkpointDir: string;
-  /** Paths a CLI agent must not see (the local store); empty for a remote backend. */
+  /**
+   * Paths a CLI agent must not see: the local store, and the directory of the checkpoints and agent
+   * logs (the CLI's `--store`, remote runs too: a `platform.sqlite` may sit there).
+   */
   readonly privatePaths: readonly string[];
   /** Starts an attempt (the wall clock starts). @throws PlatformError `run_in_progress`, `max_attempts_reached`, ... */
   start(slug: string, agentId: string): Promise<StartedRun>;
@@ -39,11 +42,16 @@ export interface RunBackend {
   run(runId: string): Promise<RunView>;
 }
 
-/** The runner's backend over a local platform, acting as `principal`. */
+/**
+ * The runner's backend over a local platform, acting as `principal`. `alsoPrivate`: more paths its
+ * agents must not see besides the store's own (the CLI's `--store` directory, which on PostgreSQL
+ * holds only the checkpoints but may hold an SQLite store's `platform.sqlite` too).
+ */
 export class LocalRunBackend implements RunBackend {
   constructor(
     readonly platform: Platform,
     readonly principal: Principal,
+    private readonly alsoPrivate: readonly string[] = [],
   ) {}
   get where(): string {
     const s = this.platform.ctx.store;
@@ -53,7 +61,7 @@ export class LocalRunBackend implements RunBackend {
     return this.platform.ctx.store.runsDir;
   }
   get privatePaths(): readonly string[] {
-    return this.platform.ctx.store.localPaths;
+    return [...this.platform.ctx.store.localPaths, ...this.alsoPrivate];
   }
   start(slug: string, agentId: string): Promise<StartedRun> {
     return this.platform.startRun(this.principal, slug, agentId);

@@ -40,7 +40,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { credentialsToHeader } from "@bench-bounty/verifier/url";
-import { redactRpc } from "./redact.js";
+import { publicOrigin, redactRpc } from "./redact.js";
 import { PlatformError } from "./errors.js";
 import { assertBountyTerms } from "./terms.js";
 
@@ -587,6 +587,12 @@ export class ChainGateway {
     const rpc = this.config.rpcUrl;
     // the URL as given, and as the transport fetches it (userinfo moved to a header): origin only
     const shown = (text: string): string => redactRpc(redactRpc(text, rpc), rpcTransportUrl(rpc).url);
+    // a failure of the RPC itself (down, refused, a bad answer): named by its origin, in the message
+    // and in `details.rpc` (viem's short message alone, "HTTP request failed.", named nothing)
+    const unreachable = (message: string): PlatformError =>
+      new PlatformError("chain_error", `${what} failed: ${message} (RPC ${publicOrigin(rpc)})`, {
+        rpc: publicOrigin(rpc),
+      });
     try {
       return await fn();
     } catch (e) {
@@ -600,10 +606,10 @@ export class ChainGateway {
             args: (revert.data?.args ?? []).map(String),
           });
         }
-        throw new PlatformError("chain_error", shown(`${what} failed: ${e.shortMessage}`), {});
+        throw unreachable(shown(e.shortMessage));
       }
       // Not viem's: its message may name the URL (fetch's), which carries a provider's key.
-      throw new PlatformError("chain_error", shown(`${what} failed: ${(e as Error).message}`), {});
+      throw unreachable(shown((e as Error).message));
     }
   }
 }

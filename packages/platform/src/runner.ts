@@ -98,6 +98,8 @@ export interface RunnerOptions {
 /** What a runner invocation returns. */
 export interface RunnerResult {
   run_id: string;
+  /** The benchmark's slug. */
+  benchmark: string;
   agent_id: string;
   attempt: number;
   /** Tasks of the run. */
@@ -329,6 +331,7 @@ async function execute(
   }
   return {
     run_id: cp.run_id,
+    benchmark: cp.benchmark,
     agent_id: cp.agent_id,
     attempt: cp.attempt,
     task_count: cp.task_count,

@@ -37,6 +37,7 @@ import {
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { PlatformError } from "./errors.js";
+import { shellWord } from "./terminal.js";
 import { AccountsTable } from "./store/accounts.js";
 import { AgentsTable } from "./store/agents.js";
 import { AnchorsTable } from "./store/anchors.js";
@@ -529,9 +530,10 @@ export function warnIfExposed(paths: readonly string[]): string[] {
     exposed.push(path);
     if (warnedExposed.has(path)) continue;
     warnedExposed.add(path);
+    // quoted (probeD3 F13: a path with a space did not paste); the file's `*` stays outside the quotes
     const fix = st.isDirectory()
-      ? `chmod ${STORE_DIR_MODE.toString(8)} ${path}`
-      : `chmod ${STORE_FILE_MODE.toString(8)} ${path}*`;
+      ? `chmod ${STORE_DIR_MODE.toString(8)} ${shellWord(path)}`
+      : `chmod ${STORE_FILE_MODE.toString(8)} ${shellWord(path)}*`;
     process.stderr.write(
       `warning: ${path} is readable by other users (mode ${(st.mode & 0o777).toString(8)}) and the store holds every benchmark's private gold: run ${fix}\n`,
     );

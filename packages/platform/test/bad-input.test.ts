@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { csvToDataset } from "../src/csv.js";
 import { Platform } from "../src/platform.js";
 import { benchmarkConfig } from "../src/publish.js";
-import { cleanup, refusal, runCli, tempDir, cliAccount } from "./helpers.js";
+import { cleanup, refusal, runCli, tempDir, cliAccount, helperAddress } from "./helpers.js";
 
 afterEach(() => {
   cleanup();
@@ -244,6 +244,26 @@ describe("an agent command that cannot start", () => {
   });
 });
 
+describe("text from others reaches the terminal escaped (probeD3 F2)", () => {
+  it("an agent's stderr tail: no ESC, BEL, C1 or bidi control reaches the operator's terminal; each is shown escaped", async () => {
+    const store = join(tempDir(), "st");
+    const pub = await publishCsv(store, "Temp {payload.temp} on {payload.date}?", "--slug", "esc");
+    expect(pub.code).toBe(0);
+    const key = await cliAccount(store, "esc-owner");
+    // the probe's agent: OSC 52 (sets the clipboard), an erased line, a fake error line; then C1 CSI and RLO
+    const hostile = String.raw`printf 'ok\033]52;c;ZWNobyBwd25lZA==\007\033[2K\rerror: fake\n\302\2332J \342\200\256dlrow\n' >&2; exit 1`;
+    const r = await runCli(
+      ...["run", "esc", "--store", store, "--api-key", key, "--agent", hostile],
+      ...["--agent-id", "esc1", "--no-progress"],
+    );
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/its stderr ends:/);
+    expect(r.err).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(r.err).toContain(String.raw`ok\x1b]52;c;ZWNobyBwd25lZA==\x07\x1b[2K`);
+    expect(r.err).toContain(String.raw`\x9b2J \u{202e}dlrow`);
+  });
+});
+
 describe("smaller input checks", () => {
   it("a CSV header that repeats a column names it", async () => {
     expect(() =>
@@ -443,6 +463,47 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
     expect(JSON.parse(listed.out).pending).toEqual([
       expect.objectContaining({ kind: "commitment", digest: b.commit_root }),
     ]);
+  });
+
+  it("run: a receipt anchor failing at finalize is reported with the chain error by origin and a retry command; anchor with the chain down prints {code, details} (probeD3 F3)", async () => {
+    vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", "0x" + "11".repeat(32));
+    const store = join(tempDir(), "store");
+    const pub = await publishCsv(
+      store,
+      "Temp {payload.temp} on {payload.date}?",
+      "--slug",
+      "rc",
+      ...UNREACHABLE_CHAIN,
+    );
+    expect(pub.code, pub.err).toBe(0);
+    const key = await cliAccount(store, "rc-owner");
+    const r = await runCli(
+      ...["run", "rc", "--store", store, "--api-key", key, "--agent", `node ${AGENT}`],
+      ...["--agent-id", "rc1", "--withdrawal-address", helperAddress("rc1"), "--no-progress"],
+      ...UNREACHABLE_CHAIN,
+    );
+    expect(r.code, r.err).toBe(0);
+    const out = JSON.parse(r.out);
+    expect(out).toMatchObject({ receipt_anchor: null, receipt_anchor_status: "pending" });
+    expect(r.err).toContain(
+      `warning: the receipt of run ${out.run_id} (${out.receipt_hash}) was not anchored: `,
+    );
+    expect(r.err).toMatch(/was not anchored: .*\(RPC http:\/\/127\.0\.0\.1:1\)/);
+    const retry = /retry it with: bench-bounty (.*)$/m.exec(r.err);
+    expect(retry, r.err).not.toBeNull();
+    expect(retry![1]).toBe(
+      `anchor rc --store ${store} --rpc-url http://127.0.0.1:1 --chain-id 8453 --bounty-contract 0x${"22".repeat(20)} --anchor-registry 0x${"33".repeat(20)}`,
+    );
+    // the printed command, as printed: the chain is still down, so a refusal naming the RPC by origin
+    const again = await runCli(...retry![1]!.split(" "));
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/^error: .*failed: .*\(RPC http:\/\/127\.0\.0\.1:1\)\n\{/m);
+    const block = JSON.parse(again.err.slice(again.err.indexOf("{")));
+    expect(block).toEqual({ code: "chain_error", details: { rpc: "http://127.0.0.1:1" } });
+    const listed = await runCli(...retry![1]!.split(" "), "--list");
+    expect(JSON.parse(listed.out).pending).toContainEqual(
+      expect.objectContaining({ kind: "receipt", digest: out.receipt_hash }),
+    );
   });
 
   it("the retry command never prints an RPC URL with a key: it reads $BENCH_BOUNTY_RPC_URL (probe10 R2)", async () => {

@@ -2,6 +2,7 @@ import { getAddress } from "viem";
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { cities, cleanup, openTemp, promptAgent, rejection, CITIES_PUBLISH } from "./helpers.js";
+import { checkWithdrawalAddress } from "../src/agents.js";
 
 afterEach(cleanup);
 
@@ -175,6 +176,11 @@ describe("owner rules (issue 13 item 5)", () => {
     // just past the refused ranges (probe11 O11): accepted
     for (const edge of ["0x" + "00".repeat(18) + "0200", "0x4200000000000000000000000000000000000800"])
       expect((await p.setWithdrawalAddress(alice, "a1", edge)).withdrawal_address).toBe(edge);
+    // all upper-case is unchecksummed, as all lower-case is (EIP-55): accepted, stored lower-case
+    // (probeD2 F8: it was refused as "mixed-case ... wrong EIP-55 checksum")
+    const upper = "0x90F79BF6EB2C4F870365E785982E1F101E93B906";
+    expect((await p.setWithdrawalAddress(alice, "a1", upper)).withdrawal_address).toBe(upper.toLowerCase());
+    expect(checkWithdrawalAddress(p.ctx, upper, "to")).toBe(upper.toLowerCase());
     const bad = good.replace("E0F7", "e0F7");
     for (const [addr, reason] of [
       [bad, "bad_checksum"],

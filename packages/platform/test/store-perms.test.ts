@@ -4,6 +4,7 @@
  * What the store creates is now its owner's only (directories 0700, files 0600), and opening a store
  * that others can reach warns on stderr naming the `chmod` that fixes it.
  */
+import { execFileSync } from "node:child_process";
 import { chmodSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -103,5 +104,24 @@ describe("the store is its owner's only (re-probe O6)", () => {
     writeFileSync(join(quiet, "x"), "");
     chmodSync(join(quiet, "x"), 0o640);
     expect(warnIfExposed([join(quiet, "x")])).toEqual([join(quiet, "x")]);
+  });
+
+  it("the chmod it names works when pasted, for a path with a space, a quote or a $ (probeD3 F13)", async () => {
+    const dir = join(tempDir(), "my store'x $HOME");
+    await (await Platform.open({ dir })).close();
+    chmodSync(dir, 0o755);
+    chmodSync(join(dir, "platform.sqlite"), 0o644);
+    const lines: string[] = [];
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    await (await Platform.open({ dir })).close();
+    vi.restoreAllMocks();
+    const commands = [...lines.join("").matchAll(/: run (chmod .*)$/gm)].map((m) => m[1]!);
+    expect(commands).toHaveLength(2);
+    for (const c of commands) execFileSync("sh", ["-c", c]);
+    expect(mode(dir)).toBe("700");
+    expect(mode(join(dir, "platform.sqlite"))).toBe("600");
   });
 });

@@ -5,8 +5,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { GRADER_TYPE_NAMES } from "@bench-bounty/evidence";
-import { LEADERBOARD_VISIBILITIES } from "@bench-bounty/platform";
-import { isAddress } from "viem";
+import { addressForm, LEADERBOARD_VISIBILITIES } from "@bench-bounty/platform";
 
 const loose = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
 
@@ -156,10 +155,11 @@ export const BountyBody = z
 const address = (what: string) =>
   z
     .string()
-    .refine((v) => isAddress(v, { strict: true }), {
+    .refine((v) => addressForm(v) === "ok", {
       message: "must be a 0x address of 40 hex digits (mixed case only with a valid EIP-55 checksum)",
     })
-    .transform((v) => v as `0x${string}`)
+    // all upper-case is unchecksummed (addressForm): lower-cased, the form viem's strict checks take
+    .transform((v) => (v.slice(2) === v.slice(2).toUpperCase() ? v.toLowerCase() : v) as `0x${string}`)
     .openapi({ description: what });
 
 export const RelayClaimBody = z

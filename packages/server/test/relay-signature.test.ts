@@ -68,4 +68,12 @@ describe("a relayed claim's signature must be low-s with v 27/28", () => {
       expect(original.json.error.code).toBe("no_chain");
     },
   );
+
+  it("an all-upper-case account or to is unchecksummed, as all-lower-case is: not refused (probeD2 F8)", async () => {
+    const upper = (a: string) => `0x${a.slice(2).toUpperCase()}`;
+    const signature = await signer.signTypedData(typed);
+    const body = { account: upper(signer.address), to: upper(to), deadline: "1900000000", signature };
+    const r = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/claims/relay`, { key, body });
+    expect(r.json.error.code, r.text).toBe("no_chain"); // past every check of the body, as the original
+  });
 });

@@ -3,10 +3,11 @@
  * the HTTP API with the CLI agent protocol; the run is the key's; another key cannot resume it.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { bubblewrapAvailable } from "@bench-bounty/platform";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, publishCities, register, useLive } from "./helpers.js";
 
@@ -104,6 +105,33 @@ describe("bench-bounty run --server", { timeout: 120_000 }, () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ run_id: m![2], attempt: 1 });
   });
+
+  // probeD3 F1: the remote runner's --store (its checkpoints and agent logs, and a platform.sqlite when
+  // it is also a local store: `serve` and `run --server` both default to ./.bench-bounty) was in sight
+  it.skipIf(!bubblewrapAvailable())(
+    "hides its --store directory from a sandboxed agent: a platform.sqlite there and other runs' logs",
+    async () => {
+      const me = await register(live.url, "remote-sandbox");
+      const store = mkdtempSync(join(tmpdir(), "bb-remote-"));
+      writeFileSync(join(store, "platform.sqlite"), "GOLD-MARKER", { mode: 0o600 });
+      mkdirSync(join(store, "runs"), { recursive: true, mode: 0o700 });
+      writeFileSync(join(store, "runs", "run-other.agent.log"), "OTHER-LOG", { mode: 0o600 });
+      const spy = `{ ls -A ${store} ${store}/runs; cat ${store}/platform.sqlite ${store}/runs/run-other.agent.log; } >&2 2>&1; exec node ${AGENT}`;
+      const r = await cli(
+        ["run", slug, "--server", live.url, "--store", store, "--no-progress", "--agent", spy].concat([
+          "--agent-id",
+          me.agent_id,
+        ]),
+        { BENCH_BOUNTY_API_KEY: me.key },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout) as { run_id: string; score_public: string };
+      expect(out.score_public).toBe("1.0000"); // the agent ran, and answered
+      const log = readFileSync(join(store, "runs", `${out.run_id}.agent.log`), "utf8");
+      expect(log).toMatch(/No such file/);
+      expect(log).not.toMatch(/GOLD-MARKER|OTHER-LOG|platform\.sqlite\n|run-other\.agent\.log\n/);
+    },
+  );
 
   it("refuses --server without --api-key, naming the option", async () => {
     const r = await cli([

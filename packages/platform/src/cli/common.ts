@@ -17,6 +17,7 @@ import type { AgentQuota } from "../agents.js";
 import { Platform } from "../platform.js";
 import { bareOrigin, publicBaseUrlFault, publicOrigin } from "../redact.js";
 import { ensureWritableDir, requireExistingStore, STORE_DIR_MODE } from "../store.js";
+import { shellWord, terminalJson, terminalText } from "../terminal.js";
 
 export interface StoreOpts {
   store: string;
@@ -113,10 +114,7 @@ export function storeOptions(
     .addOption(new Option("--api-key <key>", API_KEY_HELP).env("BENCH_BOUNTY_API_KEY"));
 }
 
-/** Quotes one shell word (POSIX sh) unless it is plain. */
-export function shellWord(w: string): string {
-  return /^[A-Za-z0-9_./:@=,+-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`;
-}
+export { shellWord };
 
 /** The environment variable of `--rpc-url`. */
 const RPC_URL_ENV = "BENCH_BOUNTY_RPC_URL";
@@ -358,13 +356,19 @@ export async function withPlatform(
   }
 }
 
+/**
+ * Prints a command's JSON result on stdout (bigints as decimal strings), terminal-safe
+ * ({@link terminalJson}: answers, names and messages of others may carry control characters).
+ */
 export function print(value: unknown): void {
-  process.stdout.write(
-    JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n",
-  );
+  process.stdout.write(terminalJson(value) + "\n");
 }
 
-/** Wraps an action: refusals print `error: ...` and details on stderr and exit 1, never a stack trace. */
+/**
+ * Wraps an action: refusals print `error: ...` and details on stderr and exit 1, never a stack trace.
+ * The message and details may carry text of others (an agent's stderr, a server's or a chain's
+ * message): both are written terminal-safe ({@link terminalText}, {@link terminalJson}).
+ */
 export function action<A extends unknown[]>(
   fn: (...args: A) => Promise<void> | void,
 ): (...args: A) => Promise<void> {
@@ -373,11 +377,11 @@ export function action<A extends unknown[]>(
       await fn(...args);
     } catch (e) {
       if (e instanceof PlatformError) {
-        process.stderr.write(`error: ${e.message}\n`);
+        process.stderr.write(`error: ${terminalText(e.message)}\n`);
         if (Object.keys(e.details).length > 0)
-          process.stderr.write(JSON.stringify({ code: e.code, details: e.details }, null, 2) + "\n");
+          process.stderr.write(terminalJson({ code: e.code, details: e.details }) + "\n");
       } else if (isEvidenceError(e)) {
-        process.stderr.write(`error: ${e.message} (${e.code})\n`);
+        process.stderr.write(`error: ${terminalText(e.message)} (${e.code})\n`);
       } else throw e;
       process.exitCode = 1;
     }

@@ -1,4 +1,5 @@
 /** The dataset commands: validate (dry run), publish, and the caller's stored datasets (list, delete). */
+import { terminalText } from "../terminal.js";
 import { Command, Option } from "commander";
 import { PlatformError } from "../errors.js";
 import {
@@ -187,7 +188,7 @@ export function registerDatasetCommands(program: Command): void {
             const r = await platform.publish(me, ds.dataset_id, opts);
             if (r.commitment_anchor_status === "pending")
               process.stderr.write(
-                `warning: the commitment of ${r.slug} (${r.commit_root}) was not anchored: ${r.commitment_anchor_error}\n` +
+                `warning: the commitment of ${r.slug} (${r.commit_root}) was not anchored: ${terminalText(r.commitment_anchor_error ?? "")}\n` +
                   `  it is pending; retry it with: ${anchorRetryCommand(r.slug, o)}\n`,
               );
             print({ dataset: ds, benchmark: r });

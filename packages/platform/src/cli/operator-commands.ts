@@ -1,6 +1,7 @@
 /** The operator commands: anchor, close, award, evidence. */
 import { Command } from "commander";
 import { action, print, principalOf, storeOptions, type StoreOpts, withPlatform } from "./common.js";
+import { terminalJsonText } from "../terminal.js";
 
 /** Registers the operator commands: anchor, close, award, evidence. */
 export function registerOperatorCommands(program: Command): void {
@@ -58,8 +59,11 @@ export function registerOperatorCommands(program: Command): void {
     action(async (slug: string, o: StoreOpts) => {
       await withPlatform(o, true, async (platform) => {
         const r = await platform.awardEvidence(slug);
-        if (r.kind === "pack") process.stdout.write(Buffer.from(r.bytes).toString("utf8") + "\n");
-        else {
+        // the exact bytes when piped (`> pack.json`); on a terminal, the agents' answers in it escaped
+        if (r.kind === "pack") {
+          const text = Buffer.from(r.bytes).toString("utf8");
+          process.stdout.write((process.stdout.isTTY ? terminalJsonText(text) : text) + "\n");
+        } else {
           print({ error: { code: "award_evidence_unavailable", reason: r.reason, message: r.message } });
           process.exitCode = 1;
         }

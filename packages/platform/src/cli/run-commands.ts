@@ -4,12 +4,22 @@
  * may import the HTTP client; the platform never speaks HTTP).
  */
 import { Command, Option } from "commander";
-import { action, int, openPlatform, print, principalOf, storeOptions, type StoreOpts } from "./common.js";
-import { dirname, join } from "node:path";
+import {
+  action,
+  anchorRetryCommand,
+  int,
+  openPlatform,
+  print,
+  principalOf,
+  storeOptions,
+  type StoreOpts,
+} from "./common.js";
+import { dirname, join, resolve } from "node:path";
 import { LocalRunBackend, type RunBackend } from "../backend.js";
 import { PlatformError } from "../errors.js";
 import { ensureWritableDir } from "../store.js";
 import { resumeRun, runBenchmark, type AgentSpec, type RunnerOptions, type RunnerResult } from "../runner.js";
+import { shellWord, terminalText } from "../terminal.js";
 interface RunOpts {
   agent?: string;
   agentId?: string;
@@ -60,11 +70,6 @@ function interruptible(): { signal: AbortSignal; dispose: () => void } {
   };
 }
 
-/** Single-quotes a shell word unless it is plain. */
-function shellWord(w: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
-}
-
 /** Where a run lives, as `resume` needs it: the store (checkpoints), and the server and key for a remote run. */
 interface ResumeWhere {
   store: string;
@@ -113,9 +118,12 @@ function withResumeCommand(e: unknown, w: ResumeWhere): unknown {
 /**
  * The printed summary of a run. On stderr: how to resume an interrupted run; for a finalized run with
  * unanswered tasks, how many, why (the first reason), where the agent's stderr is, and that the attempt
- * is used up with how many remain.
+ * is used up with how many remain; for a receipt whose immediate anchor failed (probeD3 F3: it showed
+ * as `pending` like a batched one, and with the CLI nothing retries it), the chain's error (naming the
+ * RPC by its origin) and the `bench-bounty anchor` command that retries it (a remote run: that the
+ * server's operator does).
  */
-function summarise(r: RunnerResult, w: ResumeWhere) {
+function summarise(r: RunnerResult, w: ResumeWhere, o: StoreOpts) {
   const counts: Record<string, number> = {};
   for (const o of r.outcomes) counts[o.status] = (counts[o.status] ?? 0) + 1;
   const failed = r.outcomes.filter((o) => o.status !== "answered");
@@ -126,12 +134,19 @@ function summarise(r: RunnerResult, w: ResumeWhere) {
     const log = join(dirname(r.checkpoint_file), `${r.run_id}.agent.log`);
     process.stderr.write(
       `warning: ${failed.length} of ${r.task_count} tasks of run ${r.run_id} have no answer (they score 0); ` +
-        `the first, task ${failed[0]!.ordinal}: ${failed[0]!.status}: ${failed[0]!.reason ?? "no reason"}\n` +
+        `the first, task ${failed[0]!.ordinal}: ${failed[0]!.status}: ${terminalText(failed[0]!.reason ?? "no reason")}\n` +
         `the agent's stderr is in ${log}\n` +
         `attempt ${r.attempt} is used up; attempts remaining: ${r.finalized.attempts_remaining}\n`,
     );
   }
   const f = r.finalized;
+  if (f?.receipt_anchor_error !== undefined)
+    process.stderr.write(
+      `warning: the receipt of run ${r.run_id} (${f.receipt_hash}) was not anchored: ${terminalText(f.receipt_anchor_error)}\n` +
+        (w.server
+          ? `  it is pending on the server: its operator's next anchor batch, \`bench-bounty anchor ${r.benchmark}\` or the award anchors it\n`
+          : `  it is pending; retry it with: ${anchorRetryCommand(r.benchmark, o)}\n`),
+    );
   return {
     run_id: r.run_id,
     agent_id: r.agent_id,
@@ -157,10 +172,27 @@ function summarise(r: RunnerResult, w: ResumeWhere) {
 /**
  * Hooks of `registerPlatformCommands`. `remoteBackend` (given by the `bench-bounty` bin, which may import
  * the HTTP client) makes `run`/`resume --server URL --api-key KEY` compete through the HTTP API instead
- * of a local store; checkpoints then live in `checkpointDir`.
+ * of a local store; checkpoints then live in `checkpointDir`, and its agents must not see
+ * `privatePaths` (the `--store` directory: {@link runnerPrivatePaths}).
  */
 export interface PlatformCommandHooks {
-  remoteBackend?: (server: string, apiKey: string, checkpointDir: string) => RunBackend;
+  remoteBackend?: (
+    server: string,
+    apiKey: string,
+    checkpointDir: string,
+    privatePaths: readonly string[],
+  ) => RunBackend;
+}
+
+/**
+ * What `run`/`resume` hide from a sandboxed agent besides a local store's own paths: the whole `--store`
+ * directory, local or remote run, SQLite or PostgreSQL. It holds the checkpoints and every run's agent
+ * log, and may hold a `platform.sqlite` with every gold (probeD3 F1: `serve` and `run --server` both
+ * default to `./.bench-bounty`, and a remote run hid nothing); a symlink inside it is followed
+ * (`hiddenMounts`).
+ */
+export function runnerPrivatePaths(store: string): string[] {
+  return [resolve(store)];
 }
 
 /**
@@ -211,12 +243,13 @@ async function runBackendOf(
         { field: "api-key" },
       );
     ensureWritableDir(join(o.store, "runs"), "--store");
-    const b = hooks.remoteBackend(o.server, o.apiKey, join(o.store, "runs"));
+    const b = hooks.remoteBackend(o.server, o.apiKey, join(o.store, "runs"), runnerPrivatePaths(o.store));
     return { backend: async () => b, close: () => {} };
   }
   const platform = await openPlatform(o, true, { localRuns: true });
   return {
-    backend: async () => new LocalRunBackend(platform, await principalOf(platform, o)),
+    backend: async () =>
+      new LocalRunBackend(platform, await principalOf(platform, o), runnerPrivatePaths(o.store)),
     close: () => void platform.close(),
   };
 }
@@ -272,7 +305,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
                 throw withResumeCommand(e, w);
               },
             );
-            results.push(summarise(r, w));
+            results.push(summarise(r, w, o));
             if (r.interrupted) break;
           }
           print(results.length === 1 ? results[0] : results);
@@ -308,7 +341,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
           const r = await resumeRun(backend, runId, agent, toRunnerOptions(o, signal)).catch((e: unknown) => {
             throw withResumeCommand(e, w);
           });
-          print(summarise(r, w));
+          print(summarise(r, w, o));
         } finally {
           dispose();
           where.close();

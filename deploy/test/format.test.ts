@@ -1,0 +1,33 @@
+/**
+ * Times of the tasks (deploy/lib/format.ts): a time flag is refused naming the flag when a date cannot
+ * show it (probeD3 F4: `bounty:claim --relay --deadline 9999999999999999` crashed with "RangeError:
+ * Invalid time value" and a stack trace), and a time read from the chain prints whatever its size (a
+ * stranger's bounty may close at any uint64).
+ */
+import { expect } from "chai";
+import { TaskError, isoTime } from "../lib/errors";
+import { isoSeconds, parseTime } from "../lib/format";
+
+describe("times of the tasks", function () {
+  it("parseTime refuses a time past what a date can hold, naming the flag", function () {
+    for (const text of ["9999999999999999", (2n ** 256n).toString(), "8640000000001"]) {
+      expect(() => parseTime(text, "--deadline"))
+        .to.throw(TaskError)
+        .with.property("message")
+        .that.matches(
+          /^--deadline must be at most 8640000000000 \(unix seconds of \+275760-09-13T00:00:00Z\)/,
+        );
+    }
+    expect(parseTime("8640000000000", "--deadline")).to.equal(8_640_000_000_000n);
+    expect(parseTime("9999999999", "--deadline")).to.equal(9_999_999_999n);
+    expect(parseTime("2026-01-31T12:00:00Z", "--closes-at")).to.equal(1_769_860_800n);
+  });
+
+  it("isoSeconds and isoTime print a time of any size read from the chain", function () {
+    expect(isoSeconds(1_769_860_800n)).to.equal("2026-01-31T12:00:00Z");
+    const far = 2n ** 64n - 1n;
+    expect(isoSeconds(far)).to.equal(`unix ${far} (after +275760-09-13T00:00:00Z)`);
+    expect(isoTime(far)).to.equal(`unix ${far} (after +275760-09-13T00:00:00Z)`);
+    expect(isoTime(1_769_860_800n)).to.equal("2026-01-31T12:00:00Z (1769860800)");
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * Text from others on the operator's terminal: the one place. An agent's stderr, a server's refusal
+ * (`run --server`), a chain's or an indexer's error message and an agent's answers are written by
+ * somebody else; printed raw, their control characters act on the terminal (probeD3 F2: an agent's
+ * `ESC ] 52 ; c ; ... BEL` set the operator's clipboard and `ESC [ 2K` erased the line right above the
+ * printed `resume` command). Everything the CLI prints that such text may reach goes through
+ * {@link terminalText} (plain lines) or {@link terminalJson} (JSON documents).
+ */
+
+/**
+ * What acts on a terminal: C0 controls but TAB and LF, DEL, C1 controls (U+0080-U+009F: `U+009B` is a
+ * CSI of its own), and the Unicode line/paragraph separators and bidirectional overrides/isolates
+ * (U+2028-U+2029, U+202A-U+202E, U+2066-U+2069: they reorder what is shown, so a printed command reads
+ * otherwise than it pastes).
+ */
+const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028-\u202e\u2066-\u2069]/g;
+
+const hex = (c: string, width: number): string => c.charCodeAt(0).toString(16).padStart(width, "0");
+
+/**
+ * `text` safe to write to a terminal: every {@link TERMINAL_CONTROL} character written as a visible
+ * escape, `\xNN` below U+0100 (ESC is `\x1b`, CR `\x0d`), `\u{NNNN}` above; TAB and LF kept. Nothing
+ * else changes, so plain text prints as it is.
+ */
+export function terminalText(text: string): string {
+  return text.replace(TERMINAL_CONTROL, (c) =>
+    c.charCodeAt(0) < 0x100 ? `\\x${hex(c, 2)}` : `\\u{${hex(c, 4)}}`,
+  );
+}
+
+/**
+ * JSON text (a serializer's output: C0 controls inside its strings are escaped already, the only raw
+ * LFs are its own) safe to write to a terminal: every {@link TERMINAL_CONTROL} character, only ever
+ * inside a string, written as a `\uNNNN` escape, so the text parses to the same value.
+ */
+export function terminalJsonText(json: string): string {
+  return json.replace(TERMINAL_CONTROL, (c) => `\\u${hex(c, 4)}`);
+}
+
+/** `value` as indented JSON (bigints as decimal strings), terminal-safe ({@link terminalJsonText}). */
+export function terminalJson(value: unknown): string {
+  const json = JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2);
+  return terminalJsonText(String(json));
+}
+
+/** Quotes one shell word (POSIX sh) unless it is plain: every command printed to paste uses it. */
+export function shellWord(w: string): string {
+  return /^[A-Za-z0-9_./:@=,+-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`;
+}
