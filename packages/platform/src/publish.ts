@@ -205,13 +205,16 @@ export async function storeDataset(
 }
 
 /**
- * The default bytes of dataset rows one account may keep stored: 256 MiB (probe10 R5: two accounts
+ * The default bytes of dataset rows and published test sets one account may keep stored: 256 MiB (probe10 R5: two accounts
  * stored 462 MB in 25 s, and a dataset never published is kept). `Platform.open({datasetBytesPerAccount})`
  * sets another (`serve --dataset-bytes-per-account`); null: no bound.
  */
 export const DEFAULT_DATASET_BYTES_PER_ACCOUNT = 256 * 1024 * 1024;
 
-/** What a dataset counts against its owner's quota: the UTF-8 bytes of its stored rows (`body_json`). */
+/**
+ * What a dataset counts against its owner's quota when stored: the UTF-8 bytes of its stored rows
+ * (`body_json`). Its published test set is added at publish (`chargeTestSet`).
+ */
 export function datasetBytes(d: PreparedDataset): number {
   let n = 0;
   for (const r of d.rows) n += Buffer.byteLength(r.body_json, "utf8");
@@ -267,7 +270,7 @@ function assertDatasetCount(used: number): void {
 }
 
 /**
- * The default bytes of dataset rows all accounts but the operator's may keep stored together: 8 GiB
+ * The default bytes of dataset rows and published test sets all accounts but the operator's may keep stored together: 8 GiB
  * (probe11 O5: the per-account quota times free accounts). `Platform.open({datasetBytesAllAccounts})`
  * sets another (`serve --dataset-bytes-all`); null: no bound.
  */
