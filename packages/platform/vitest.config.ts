@@ -26,6 +26,7 @@ const STORE_TESTS = [
   "test/registration.test.ts",
   "test/operator-spend.test.ts",
   "test/agent-quota.test.ts",
+  "test/template-amplify.test.ts",
 ];
 
 export default defineConfig({

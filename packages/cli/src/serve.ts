@@ -350,13 +350,13 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
     .addOption(
       new Option(
         "--dataset-bytes-per-account <bytes>",
-        `bytes of dataset rows (their stored JSON) one account but the operator's may keep stored (default: ${DEFAULT_DATASET_BYTES_PER_ACCOUNT}, 256 MiB)`,
+        `bytes of dataset rows (their stored JSON) and published test sets one account but the operator's may keep stored (default: ${DEFAULT_DATASET_BYTES_PER_ACCOUNT}, 256 MiB)`,
       ).env("BENCH_BOUNTY_DATASET_BYTES_PER_ACCOUNT"),
     )
     .addOption(
       new Option(
         "--dataset-bytes-all <bytes>",
-        `bytes of dataset rows all accounts but the operator's may keep stored together (default: ${DEFAULT_DATASET_BYTES_ALL_ACCOUNTS}, 8 GiB)`,
+        `bytes of dataset rows and published test sets all accounts but the operator's may keep stored together (default: ${DEFAULT_DATASET_BYTES_ALL_ACCOUNTS}, 8 GiB)`,
       ).env("BENCH_BOUNTY_DATASET_BYTES_ALL"),
     )
     .addOption(

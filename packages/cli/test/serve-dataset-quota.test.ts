@@ -70,7 +70,7 @@ describe("serve --dataset-bytes-all (probe11 O5)", { timeout: 90_000 }, () => {
   it("is documented in serve --help", () => {
     const r = spawnSync(process.execPath, [bin, "serve", "--help"], { encoding: "utf8" });
     expect(r.stdout.replace(/\s+/g, " ")).toMatch(
-      /--dataset-bytes-all <bytes> bytes of dataset rows all accounts but the operator's may keep stored together/,
+      /--dataset-bytes-all <bytes> bytes of dataset rows and published test sets all accounts but the operator's may keep stored together/,
     );
   });
 

@@ -64,9 +64,9 @@ export interface PlatformContext {
    * (`runs.ts`; past it the receipt stays pending for `anchor` / the award), or null for no bound.
    */
   immediateAnchorQuota: ImmediateAnchorQuota | null;
-  /** Bytes of dataset rows one account may keep stored (`publish.ts` `storeDataset`), or null for no bound. */
+  /** Bytes of dataset rows and published test sets one account may keep stored (`publish.ts` `storeDataset`, `publishBenchmark`), or null for no bound. */
   datasetBytesPerAccount: number | null;
-  /** Bytes of dataset rows all accounts but the operator's may keep stored together; null: no bound. */
+  /** Bytes of dataset rows and published test sets all accounts but the operator's may keep stored together; null: no bound. */
   datasetBytesAllAccounts: number | null;
   /** SHA-256 (hex) of the operator's key from the environment, or null (no operator key: local operator only). */
   operatorKeyHash: string | null;

@@ -145,7 +145,9 @@ export async function loadCsvDataset(
     );
   }
   // Line 1 is the header; a data row without quoted newlines sits on line row + 2.
-  const text = decodeUtf8Strict(bytes, path, "invalid_csv", (line) => (line >= 2 ? line - 2 : null));
+  const text = decodeUtf8Strict(bytes, path, "invalid_csv", {
+    rowOfLine: (line) => (line >= 2 ? line - 2 : null),
+  });
   return csvToDataset(text, mapping, meta);
 }
 

@@ -12,7 +12,10 @@ import type { DatasetSummary } from "./publish.js";
 
 /** One of the caller's datasets. */
 export interface OwnedDataset extends DatasetSummary {
-  /** UTF-8 bytes of its stored rows: what it counts against the account's dataset quota. */
+  /**
+   * UTF-8 bytes of its stored rows, plus its published test set's canonical bytes once published: what
+   * it counts against the account's dataset quota.
+   */
   stored_bytes: number;
   /** The slug of the benchmark published from it, or null (then it may be deleted). */
   benchmark: string | null;

@@ -38,7 +38,8 @@ import { isoMillis } from "./time.js";
 import { assertDatasetOwner, assertRole } from "./identity/access.js";
 import { isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "./identity/principal.js";
 import { type PublishOptions, DISCLOSURE, SLUG_RE, defaultSlug, benchmarkConfig } from "./publish/options.js";
-import { planTestSet, awardableAllowance, hex } from "./publish/plan.js";
+import { planTestSet, awardableAllowance, hex, promptBytesOf } from "./publish/plan.js";
+import { testSetPackBytes } from "./pack-budget.js";
 import { getBenchmark } from "./publish/reads.js";
 
 export {
@@ -49,7 +50,7 @@ export {
   publicCount,
   benchmarkConfig,
 } from "./publish/options.js";
-export { type PlannedTestSet, bankOrder, bankDigest, planTestSet } from "./publish/plan.js";
+export { type PlannedTestSet, bankOrder, bankDigest, planTestSet, promptBytesOf } from "./publish/plan.js";
 export {
   getBenchmark,
   answerAllowanceOf,
@@ -204,32 +205,47 @@ export async function storeDataset(
 }
 
 /**
- * The default bytes of dataset rows one account may keep stored: 256 MiB (probe10 R5: two accounts
+ * The default bytes of dataset rows and published test sets one account may keep stored: 256 MiB (probe10 R5: two accounts
  * stored 462 MB in 25 s, and a dataset never published is kept). `Platform.open({datasetBytesPerAccount})`
  * sets another (`serve --dataset-bytes-per-account`); null: no bound.
  */
 export const DEFAULT_DATASET_BYTES_PER_ACCOUNT = 256 * 1024 * 1024;
 
-/** What a dataset counts against its owner's quota: the UTF-8 bytes of its stored rows (`body_json`). */
+/**
+ * What a dataset counts against its owner's quota when stored: the UTF-8 bytes of its stored rows
+ * (`body_json`). Its published test set is added at publish (`chargeTestSet`).
+ */
 export function datasetBytes(d: PreparedDataset): number {
   let n = 0;
   for (const r of d.rows) n += Buffer.byteLength(r.body_json, "utf8");
   return n;
 }
 
+/** What a quota check counts: a dataset's rows (upload) or a benchmark's test set (publish). */
+type StoredKind = "dataset" | "test set";
+
+const STORED_AS: Record<StoredKind, { what: string; detail: string }> = {
+  dataset: { what: "this dataset is", detail: "dataset_bytes" },
+  "test set": {
+    what: "this benchmark's test set (its rendered prompts and gold) is",
+    detail: "test_set_bytes",
+  },
+};
+
 /**
- * Refuses a dataset that would take its owner past `limit` bytes of stored rows.
+ * Refuses a dataset, or a benchmark's test set, that would take its owner past `limit` bytes stored.
  * @throws PlatformError `dataset_quota_exceeded`, `details: {limit: "dataset_bytes_per_account",
- *   limit_bytes, used_bytes, dataset_bytes}`
+ *   limit_bytes, used_bytes, dataset_bytes}` (`test_set_bytes` for a test set)
  */
-function assertDatasetBytes(limit: number, used: number, bytes: number): void {
+function assertDatasetBytes(limit: number, used: number, bytes: number, kind: StoredKind = "dataset"): void {
   if (used + bytes <= limit) return;
+  const { what, detail } = STORED_AS[kind];
   throw new PlatformError(
     "dataset_quota_exceeded",
-    `dataset quota reached: an account may store ${limit} bytes of dataset rows (dataset_bytes_per_account); ` +
-      `this account stores ${used} bytes and this dataset is ${bytes} bytes. Free space by deleting a ` +
+    `dataset quota reached: an account may store ${limit} bytes of dataset rows and published test sets ` +
+      `(dataset_bytes_per_account); this account stores ${used} bytes and ${what} ${bytes} bytes. Free space by deleting a ` +
       `dataset never published (REST DELETE /api/v1/datasets/{dataset_id}; GET /api/v1/datasets/mine lists them)`,
-    { limit: "dataset_bytes_per_account", limit_bytes: limit, used_bytes: used, dataset_bytes: bytes },
+    { limit: "dataset_bytes_per_account", limit_bytes: limit, used_bytes: used, [detail]: bytes },
   );
 }
 
@@ -254,26 +270,65 @@ function assertDatasetCount(used: number): void {
 }
 
 /**
- * The default bytes of dataset rows all accounts but the operator's may keep stored together: 8 GiB
+ * The default bytes of dataset rows and published test sets all accounts but the operator's may keep stored together: 8 GiB
  * (probe11 O5: the per-account quota times free accounts). `Platform.open({datasetBytesAllAccounts})`
  * sets another (`serve --dataset-bytes-all`); null: no bound.
  */
 export const DEFAULT_DATASET_BYTES_ALL_ACCOUNTS = 8 * 1024 * 1024 * 1024;
 
 /**
- * Refuses a dataset that would take all accounts (but the operator's) past `limit` bytes of stored rows.
+ * Refuses a dataset, or a benchmark's test set, that would take all accounts (but the operator's) past
+ * `limit` bytes stored.
  * @throws PlatformError `dataset_quota_exceeded`, `details: {limit: "dataset_bytes_all_accounts",
- *   limit_bytes, used_bytes, dataset_bytes}`
+ *   limit_bytes, used_bytes, dataset_bytes}` (`test_set_bytes` for a test set)
  */
-function assertAllDatasetBytes(limit: number, used: number, bytes: number): void {
+function assertAllDatasetBytes(
+  limit: number,
+  used: number,
+  bytes: number,
+  kind: StoredKind = "dataset",
+): void {
   if (used + bytes <= limit) return;
+  const { what, detail } = STORED_AS[kind];
   throw new PlatformError(
     "dataset_quota_exceeded",
-    `dataset quota reached: all accounts together may store ${limit} bytes of dataset rows ` +
-      `(dataset_bytes_all_accounts); they store ${used} bytes and this dataset is ${bytes} bytes. ` +
+    `dataset quota reached: all accounts together may store ${limit} bytes of dataset rows and published ` +
+      `test sets (dataset_bytes_all_accounts); they store ${used} bytes and ${what} ${bytes} bytes. ` +
       `Ask the operator`,
-    { limit: "dataset_bytes_all_accounts", limit_bytes: limit, used_bytes: used, dataset_bytes: bytes },
+    { limit: "dataset_bytes_all_accounts", limit_bytes: limit, used_bytes: used, [detail]: bytes },
   );
+}
+
+/**
+ * Counts a benchmark's test set (`bytes`) against the dataset quotas of its dataset's owner (probeD3
+ * F6b: a template that repeats fields stored 243 MB of prompts from a 200 KB dataset, which counted
+ * 200 KB). Without `t`, a check before the test set is rendered (`bytes` a lower bound, nothing
+ * locked); with `t`, inside the publish transaction, the check under the owner's lock then the charge:
+ * the dataset's `stored_bytes` grows by `bytes` (a published dataset is kept, so it stays counted).
+ * The operator's account is not counted.
+ * @throws PlatformError `dataset_quota_exceeded` with `details.test_set_bytes`
+ */
+async function chargeTestSet(
+  ctx: PlatformContext,
+  ds: DatasetSummary,
+  bytes: number,
+  t?: Tables,
+): Promise<void> {
+  if (isOperatorAccount(ds.owner_account_id)) return;
+  const q = t ?? ctx.store;
+  const lock = { lock: t !== undefined };
+  const limit = ctx.datasetBytesPerAccount;
+  if (limit !== null)
+    assertDatasetBytes(limit, await q.datasets.bytesOf(ds.owner_account_id, lock), bytes, "test set");
+  const allLimit = ctx.datasetBytesAllAccounts;
+  if (allLimit !== null)
+    assertAllDatasetBytes(
+      allLimit,
+      await q.datasets.bytesOfAll(OPERATOR_ACCOUNT_ID, lock),
+      bytes,
+      "test set",
+    );
+  if (t !== undefined) await t.datasets.addStoredBytes(ds.dataset_id, bytes);
 }
 
 /** Reads a stored dataset's summary. @throws PlatformError `unknown_dataset` */
@@ -388,6 +443,8 @@ export async function publishBenchmark(
   if (stored.length !== ds.row_count)
     throw new PlatformError("unknown_dataset", `no dataset ${datasetId}`, { dataset_id: datasetId });
   const rows = stored.map((r) => fromStored<DatasetRow>(r.body_json));
+  // sized before anything is rendered (probeD3 F6): within the pack's limits and the owner's quota
+  await chargeTestSet(ctx, ds, promptBytesOf(rows, config));
   const seed = options.seed;
   const salts =
     seed !== undefined
@@ -396,7 +453,8 @@ export async function publishBenchmark(
   const plan = planTestSet(rows, config, salts);
   const slug = options.slug ?? defaultSlug(ds.name, plan.bank_digest);
   if (options.slug === undefined && (await ctx.store.benchmarks.exists(slug))) throw slugConflict(slug);
-  config.max_answer_bytes = awardableAllowance(ctx, plan, options.title.trim(), config);
+  const testSetBytes = testSetPackBytes(plan.rows);
+  config.max_answer_bytes = awardableAllowance(ctx, plan, options.title.trim(), config, testSetBytes);
   const planSeed =
     seed !== undefined
       ? keccak256Hex(`bench-bounty.plan-seed:${seed}:${plan.bank_digest}`).slice(2)
@@ -419,6 +477,7 @@ export async function publishBenchmark(
       if (raced !== null) throw benchmarkExists(datasetId, raced);
       await assertPublishQuota(ctx, author, t);
       if (await t.benchmarks.exists(slug)) throw slugConflict(slug);
+      await chargeTestSet(ctx, ds, testSetBytes, t);
       await ctx.faults.publishBeforeInsert?.(slug);
       try {
         await t.benchmarks.insert({

@@ -3,7 +3,14 @@
  * naming its byte offset and line, instead of being replaced by U+FFFD (which would change the data the
  * commitment hashes without anyone noticing).
  */
-import { appendPath, isJsonFloat, isWellFormedText } from "@bench-bounty/evidence";
+import {
+  appendPath,
+  isEvidenceError,
+  isJsonFloat,
+  isWellFormedText,
+  parseJson,
+  type ParseOptions,
+} from "@bench-bounty/evidence";
 import { PlatformError, type PlatformErrorCode } from "./errors.js";
 
 /**
@@ -43,30 +50,68 @@ export function firstInvalidUtf8(b: Uint8Array): number {
 }
 
 /**
- * Decodes `bytes` as UTF-8 or refuses them.
+ * The JSON path (`$.rows[3].payload.x`) of the value a JSON document is inside at byte `offset`: the
+ * strict parser (SPEC 2) reads the bytes before it and names where they stop. Used to place an invalid
+ * UTF-8 byte (its offset from {@link firstInvalidUtf8}: the bytes before it are well-formed) in a JSON
+ * document that is often one line (probeD3 F5). `$` when the bytes before it hold a whole value (the
+ * byte is trailing data); an earlier syntax error gives that error's path.
+ * @param options the parser's limits (a server's body limits: the read stops at the first one over, at
+ *   its path)
+ */
+export function jsonPathAtByte(bytes: Uint8Array, offset: number, options: ParseOptions = {}): string {
+  try {
+    parseJson(bytes.subarray(0, offset), options);
+    return "$";
+  } catch (e) {
+    if (!isEvidenceError(e)) throw e;
+    return e.path;
+  }
+}
+
+/** The row of a dataset document (`{name, rows: [...]}`) a JSON path is in (`$.rows[3].payload.x`: 3), or null. */
+export function datasetRowOfPath(path: string): number | null {
+  const m = /^\$\.rows\[(\d+)\]/.exec(path);
+  return m ? Number(m[1]) : null;
+}
+
+/** Where a file's invalid byte is: by line (CSV: line 2 is row 0), or by JSON path (a JSON dataset). */
+export type Utf8Locator = { rowOfLine: (line: number) => number | null } | { json: true };
+
+/**
+ * Decodes `bytes` as UTF-8 or refuses them, naming the byte offset, the line and, when `locate` says
+ * how, the dataset row (and for JSON the path of the value holding the byte).
  * @param what the file, for the message
- * @param rowOfLine maps a 1-based line number to the dataset row it holds (CSV: line 2 is row 0), or null
- * @throws PlatformError `code` with `details {reason: "invalid_utf8", byte_offset, line, row_index}`
+ * @param locate `{rowOfLine}`: maps a 1-based line number to the dataset row it holds (CSV), or null;
+ *   `{json: true}`: the file is a JSON dataset document ({@link jsonPathAtByte}, {@link datasetRowOfPath})
+ * @throws PlatformError `code` with `details {reason: "invalid_utf8", byte_offset, line, row_index, byte}`
+ *   (`path` too for JSON)
  */
 export function decodeUtf8Strict(
   bytes: Uint8Array,
   what: string,
   code: PlatformErrorCode,
-  rowOfLine: (line: number) => number | null = () => null,
+  locate: Utf8Locator = { rowOfLine: () => null },
 ): string {
   const bad = firstInvalidUtf8(bytes);
   if (bad < 0) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   let line = 1;
   for (let i = 0; i < bad; i++) if (bytes[i] === 0x0a) line++;
-  const row = rowOfLine(line);
+  let path: string | null = null;
+  let row: number | null;
+  if ("json" in locate) {
+    path = jsonPathAtByte(bytes, bad);
+    row = datasetRowOfPath(path);
+  } else row = locate.rowOfLine(line);
+  const where = [`line ${line}`, ...(row !== null ? [`row ${row}`] : []), ...(path !== null ? [path] : [])];
   throw new PlatformError(
     code,
-    `${what}: invalid UTF-8 at byte offset ${bad} (line ${line}${row !== null ? `, row ${row}` : ""}): save the file as UTF-8`,
+    `${what}: invalid UTF-8 at byte offset ${bad} (${where.join(", ")}): save the file as UTF-8`,
     {
       reason: "invalid_utf8",
       byte_offset: bad,
       line,
       row_index: row,
+      ...(path !== null ? { path } : {}),
       byte: `0x${bytes[bad]!.toString(16).padStart(2, "0")}`,
     },
   );

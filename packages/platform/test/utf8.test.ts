@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadCsvDataset } from "../src/csv.js";
-import { firstInvalidUtf8 } from "../src/utf8.js";
+import { firstInvalidUtf8, jsonPathAtByte } from "../src/utf8.js";
 import { cleanup, rejection, runCli, tempDir } from "./helpers.js";
 
 afterEach(cleanup);
@@ -47,6 +47,54 @@ describe("invalid UTF-8 in a dataset is refused naming the row and byte offset (
     );
     const r = await runCli("validate", file);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^error: .*bad\.json: invalid UTF-8 at byte offset 37 \(line 1\)/m);
+    expect(r.err).toMatch(
+      /^error: .*bad\.json: invalid UTF-8 at byte offset 37 \(line 1, row 0, \$\.rows\[0\]\.payload\.a\)/m,
+    );
+  });
+
+  it("a one-line JSON dataset names the row and the JSON path of the invalid byte, on validate and publish (probeD3 F5)", async () => {
+    const rows = [0, 1, 2, 3, 4].map((i) => ({
+      decision_ts: `2020-01-0${i + 1}T00:00:00Z`,
+      payload: { x: `r${i}` },
+      label: `a${i}`,
+    }));
+    const [head, tail] = JSON.stringify({ name: "u", rows }).split('"r3"') as [string, string];
+    const at = Buffer.byteLength(`${head}"r`);
+    const file = join(tempDir(), "rows.json");
+    writeFileSync(
+      file,
+      Buffer.concat([Buffer.from(`${head}"r`), Buffer.from([0xff]), Buffer.from(`3"${tail}`)]),
+    );
+    for (const args of [
+      ["validate", file],
+      [
+        "publish",
+        file,
+        "--title",
+        "t",
+        "--template",
+        "x {payload.x}",
+        "--grader",
+        "exact",
+        "--store",
+        tempDir(),
+      ],
+    ]) {
+      const r = await runCli(...args);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain(`invalid UTF-8 at byte offset ${at} (line 1, row 3, $.rows[3].payload.x)`);
+      expect(r.err).toMatch(/"row_index": 3/);
+      expect(r.err).toMatch(/"path": "\$\.rows\[3\]\.payload\.x"/);
+    }
+  });
+
+  it("jsonPathAtByte names the value a byte sits in: a key, a nested item, trailing data", () => {
+    const at = (doc: string, marker = "@") => {
+      const i = Buffer.byteLength(doc.slice(0, doc.indexOf(marker)));
+      return jsonPathAtByte(Buffer.from(doc), i);
+    };
+    expect(at('{"rows": [{"payload": {"k@": 1}}]}')).toBe("$.rows[0].payload");
+    expect(at('{"rows": [1, [2, "x@"]]}')).toBe("$.rows[1][1]");
+    expect(at('{"rows": []} @')).toBe("$");
   });
 });

@@ -6,7 +6,7 @@
  * needs a key refuses a request without one (401) before reading its body.
  */
 import { isEvidenceError, parseJson, type JsonValue } from "@bench-bounty/evidence";
-import { firstInvalidUtf8, requirePrincipal } from "@bench-bounty/platform";
+import { firstInvalidUtf8, jsonPathAtByte, requirePrincipal } from "@bench-bounty/platform";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -166,7 +166,8 @@ export function refuseDeclaredLength(c: Context<AppEnv>, limits: BodyLimits): vo
  * of the whole body (members and items together) and distinct member names of the whole body, counted
  * while parsing (the parse stops at the first one over).
  * @throws EdgeError 400 `invalid_json`, `details: {path, reason}` (the parser's code and JSON path;
- *   invalid UTF-8: `reason: "invalid_utf8"` and `byte_offset`, never replaced with U+FFFD)
+ *   invalid UTF-8: `reason: "invalid_utf8"`, `byte_offset` and the `path` of the value holding the byte,
+ *   never replaced with U+FFFD)
  * @throws EdgeError 413 `body_too_large`: over `limits.bytes` (`details.limit_bytes`), or over a shape
  *   limit (`details: {path, reason, limit, max}`: `reason` the parser's code, `limit` the
  *   {@link BodyLimits} field)
@@ -174,12 +175,19 @@ export function refuseDeclaredLength(c: Context<AppEnv>, limits: BodyLimits): vo
 export function strictParse(bytes: Uint8Array, limits?: BodyLimits): JsonValue {
   if (limits !== undefined && bytes.length > limits.bytes) refuseBytes(limits);
   const badByte = firstInvalidUtf8(bytes);
-  if (badByte >= 0)
-    throw new EdgeError("invalid_json", `the body is not UTF-8: invalid byte at offset ${badByte}`, {
-      path: "$",
-      reason: "invalid_utf8",
-      byte_offset: badByte,
-    });
+  if (badByte >= 0) {
+    // the value holding the byte (`$.rows[3].payload.x`): a dataset body is often one line (probeD3 F5)
+    const path = jsonPathAtByte(bytes, badByte, limits);
+    throw new EdgeError(
+      "invalid_json",
+      `the body is not UTF-8: invalid byte at offset ${badByte} (${path})`,
+      {
+        path,
+        reason: "invalid_utf8",
+        byte_offset: badByte,
+      },
+    );
+  }
   try {
     return parseJson(bytes, limits);
   } catch (e) {

@@ -9,9 +9,9 @@ import { datasetBytes, prepareDataset } from "@bench-bounty/platform";
 import { describe, expect, it } from "vitest";
 import { call, CITIES_PUBLISH, register, useLive } from "./helpers.js";
 
-const body = (name: string) => ({
+const body = (name: string, rows = 10) => ({
   name,
-  rows: Array.from({ length: 10 }, (_, i) => ({
+  rows: Array.from({ length: rows }, (_, i) => ({
     decision_ts: "2026-01-01T00:00:00Z",
     payload: { city: `c${i}` },
     label: `l${i}`,
@@ -101,7 +101,12 @@ describe("the owner lists and deletes its datasets never published", () => {
 
   it("a published dataset stays: 409 dataset_published naming its benchmark", async () => {
     const a = await register(live.url, "lib-author");
-    const d = (await up(a.key, "d-1")).json.dataset_id as string;
+    // 2 rows: their test set (salts and gold around each prompt) fits the quota with them (probeD3 F6b)
+    const small = await call(live.url, "POST", "/api/v1/datasets", {
+      key: a.key,
+      raw: JSON.stringify(body("d-1", 2)),
+    });
+    const d = small.json.dataset_id as string;
     const pub = await call(live.url, "POST", `/api/v1/datasets/${d}/benchmark`, {
       key: a.key,
       body: { ...CITIES_PUBLISH, prompt_template: "City {payload.city}" },
@@ -115,5 +120,22 @@ describe("the owner lists and deletes its datasets never published", () => {
     });
     const mine = await call(live.url, "GET", "/api/v1/datasets/mine", { key: a.key });
     expect(mine.json.datasets).toMatchObject([{ dataset_id: d, benchmark: pub.json.slug }]);
+    // its stored bytes count the published test set with the rows
+    expect(mine.json.datasets[0].stored_bytes).toBeGreaterThan(datasetBytes(prepareDataset(body("d-1", 2))));
+  });
+
+  it("a publish whose test set would pass the quota is 413 dataset_quota_exceeded naming test_set_bytes (probeD3 F6b)", async () => {
+    const a = await register(live.url, "lib-big-test-set");
+    const d = (await up(a.key, "d-1")).json.dataset_id as string;
+    const pub = await call(live.url, "POST", `/api/v1/datasets/${d}/benchmark`, {
+      key: a.key,
+      body: { ...CITIES_PUBLISH, prompt_template: "City {payload.city} {payload.city} {payload.city}" },
+    });
+    expect(pub.status).toBe(413);
+    expect(pub.json.error).toMatchObject({
+      code: "dataset_quota_exceeded",
+      details: { limit: "dataset_bytes_per_account", limit_bytes: 2 * ONE, used_bytes: ONE },
+    });
+    expect(pub.json.error.details.test_set_bytes).toBeGreaterThan(ONE);
   });
 });

@@ -85,23 +85,38 @@ describe("malformed requests", () => {
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { code: string; details: Record<string, unknown> } };
     expect(body.error.code).toBe("invalid_json");
-    expect(body.error.details).toEqual({ path: "$", reason: "invalid_utf8", byte_offset: 44 });
-  });
-  it("a dataset upload with invalid UTF-8 names the byte offset (it was silently replaced with U+FFFD)", async () => {
-    const bytes = Buffer.concat([
-      Buffer.from('{"name": "d", "rows": [{"decision_ts": "2026-01-01", "payload": {"a": "x'),
-      Buffer.from([0xc3, 0x28]),
-      Buffer.from('"}, "label": "y"}]}'),
-    ]);
-    const res = await fetch(`${live.url}/api/v1/datasets`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": key },
-      body: bytes,
+    // the path of the value holding the byte (probeD3 F5: it was "$")
+    expect(body.error.details).toEqual({
+      path: "$.answers[0].answer_text",
+      reason: "invalid_utf8",
+      byte_offset: 44,
     });
-    expect(res.status).toBe(400);
-    const body = (await res.json()) as { error: { details: Record<string, unknown> } };
-    expect(body.error.details).toMatchObject({ reason: "invalid_utf8", byte_offset: 72 });
   });
+  it.each(["/api/v1/datasets", "/api/v1/datasets/validate"])(
+    "a dataset body with invalid UTF-8 (%s) names the byte offset and the row's JSON path (it was silently replaced with U+FFFD, then named only $)",
+    async (route) => {
+      // one line, the bad byte in row 3's payload (probeD3 F5)
+      const row = (i: number, x: string) =>
+        `{"decision_ts": "2026-01-0${i + 1}T00:00:00Z", "payload": {"x": "${x}"}, "label": "a${i}"}`;
+      const rows = [0, 1, 2, 3, 4].map((i) => row(i, `r${i}`)).join(", ");
+      const [head, tail] = `{"name": "u", "rows": [${rows}]}`.split('"r3"') as [string, string];
+      const bytes = Buffer.concat([Buffer.from(`${head}"r`), Buffer.from([0xff]), Buffer.from(`3"${tail}`)]);
+      const at = Buffer.byteLength(`${head}"r`);
+      const res = await fetch(`${live.url}${route}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": key },
+        body: bytes,
+      });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { error: { message: string; details: Record<string, unknown> } };
+      expect(body.error.details).toEqual({
+        path: "$.rows[3].payload.x",
+        reason: "invalid_utf8",
+        byte_offset: at,
+      });
+      expect(body.error.message).toContain(`offset ${at} ($.rows[3].payload.x)`);
+    },
+  );
   it("a dataset upload (lossless body) with a duplicate key is refused the same way", async () => {
     const r = await call(live.url, "POST", "/api/v1/datasets", {
       key,

@@ -28,6 +28,7 @@ export {
 export {
   GOLD_DEPTH_IN_PACK,
   PACK_LIMITS,
+  stringLengthProblem,
   testSetLimitProblems,
   valueLimitProblems,
   type PackLimitName,

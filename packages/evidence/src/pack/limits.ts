@@ -55,6 +55,21 @@ export interface PackLimitProblem {
   message: string;
 }
 
+/**
+ * The `string_too_long` problem of a string of `length` UTF-16 code units at `path`, or null within
+ * `maxStringLength`. Lets a caller refuse a string from its length alone, before building it (the
+ * platform sizes rendered prompts before rendering them).
+ */
+export function stringLengthProblem(length: number, path: string): PackLimitProblem | null {
+  if (length <= PACK_LIMITS.maxStringLength) return null;
+  return {
+    path,
+    code: "string_too_long",
+    limit: "maxStringLength",
+    message: `a string of ${length} UTF-16 code units is over the limit of ${PACK_LIMITS.maxStringLength} a verifier reads`,
+  };
+}
+
 /** Options of {@link valueLimitProblems}. */
 export interface ValueLimitOptions {
   /** Path of `value` itself (default `$`; `""` gives relative paths: `label.items[3]`, `""` for the value itself). */
@@ -99,13 +114,8 @@ export function valueLimitProblems(value: unknown, options: ValueLimitOptions = 
   while (stack.length > 0 && out.length < max) {
     const { v, path, depth } = stack.pop()!;
     if (typeof v === "string") {
-      if (v.length > L.maxStringLength)
-        out.push({
-          path,
-          code: "string_too_long",
-          limit: "maxStringLength",
-          message: `a string of ${v.length} UTF-16 code units is over the limit of ${L.maxStringLength} a verifier reads`,
-        });
+      const p = stringLengthProblem(v.length, path);
+      if (p !== null) out.push(p);
     } else if (typeof v === "number") {
       if (Number.isInteger(v) && !Number.isSafeInteger(v))
         out.push({

@@ -94,7 +94,7 @@ export async function readDataset(file: string, o: DatasetOpts): Promise<Dataset
       { field: "file" },
     );
   }
-  const text = decodeUtf8Strict(bytes, file, "invalid_dataset");
+  const text = decodeUtf8Strict(bytes, file, "invalid_dataset", { json: true });
   let doc: unknown;
   try {
     doc = parseJson(text);

@@ -4,7 +4,9 @@
 import {
   canonicalHash,
   commitTestSet,
+  PACK_LIMITS,
   promptHash,
+  stringLengthProblem,
   testSetLimitProblems,
   type Hex,
   type TestSetRow,
@@ -23,7 +25,7 @@ import {
   testSetPackBytes,
   titlePackBytes,
 } from "../pack-budget.js";
-import { parseTemplate, renderTemplate } from "../template.js";
+import { parseTemplate, renderTemplate, templateSizer } from "../template.js";
 import { publicCount } from "./options.js";
 
 /** The test set a publication would commit to (pure: nothing stored). */
@@ -61,31 +63,77 @@ export function bankDigest(promptHashesInBankOrder: readonly string[]): Hex {
 }
 
 /**
+ * The UTF-8 bytes of every prompt `config.prompt_template` renders from `rows`, measured without
+ * rendering any (`templateSizer`): a lower bound of the test set's bytes in the pack and in the store.
+ * Refuses, before anything is rendered, what rendering would only refuse after building it (probeD3
+ * F6): a missing placeholder, a prompt over the verifier's `maxStringLength`, prompts that alone pass
+ * `maxTestSetBytes`. So a publish renders at most `maxTestSetBytes` of prompts, whatever the template
+ * repeats.
+ * @throws PlatformError `invalid_template`; `missing_placeholder` (the lowest row); `invalid_dataset`
+ *   naming the lowest row and `field: "prompt"` (`details.errors[].code` `string_too_long`), or the whole
+ *   test set (`details: {field: "test set", code: "test_set_too_large", limit: "maxTestSetBytes", max,
+ *   prompt_bytes}`, no row)
+ */
+export function promptBytesOf(rows: DatasetRow[], config: BenchmarkConfig): number {
+  const sizeOf = templateSizer(parseTemplate(config.prompt_template));
+  const missing: RowIssue[] = [];
+  const tooLong: RowIssue[] = [];
+  let bytes = 0;
+  rows.forEach((row, i) => {
+    const s = sizeOf(row);
+    if ("missing" in s) {
+      missing.push({
+        row_index: i,
+        field: s.missing,
+        code: "missing_placeholder",
+        message: `placeholder {${s.missing}} is not in this row`,
+      });
+      return;
+    }
+    const p = stringLengthProblem(s.chars, "prompt");
+    if (p !== null) tooLong.push({ row_index: i, field: p.path, code: p.code, message: p.message });
+    bytes += s.bytes;
+  });
+  throwRowIssues("missing_placeholder", missing, "prompt_template");
+  throwRowIssues("invalid_dataset", tooLong, "test set");
+  if (bytes > PACK_LIMITS.maxTestSetBytes)
+    throw testSetTooLarge(
+      `its prompts alone take ${bytes} bytes, over the limit of ${PACK_LIMITS.maxTestSetBytes} bytes of test set ` +
+        `(half the ${PACK_LIMITS.maxPackBytes}-byte pack a verifier reads): use fewer rows or a template that repeats less`,
+      { prompt_bytes: bytes },
+    );
+  return bytes;
+}
+
+/** The refusal of a whole test set over `maxTestSetBytes` (it names no row). */
+function testSetTooLarge(message: string, figures: Record<string, number>): PlatformError {
+  return new PlatformError("invalid_dataset", `test set: ${message}`, {
+    field: "test set",
+    code: "test_set_too_large",
+    limit: "maxTestSetBytes",
+    max: PACK_LIMITS.maxTestSetBytes,
+    ...figures,
+  });
+}
+
+/**
  * Renders prompts, shapes gold, sorts by prompt hash ({@link bankOrder}), splits and salts: the pure
- * part of publishing.
+ * part of publishing. The prompts are sized first ({@link promptBytesOf}) and rendered only within the
+ * limits.
  * @param salts salt per ordinal
- * @throws PlatformError `missing_placeholder` / `invalid_label` / `invalid_gold` naming the lowest row
+ * @throws PlatformError as {@link promptBytesOf}; `invalid_label` / `invalid_gold` naming the lowest
+ *   row; `invalid_dataset` for a test set beyond evidence's `PACK_LIMITS` (a row and field, or the
+ *   whole test set as {@link promptBytesOf})
  */
 export function planTestSet(
   rows: DatasetRow[],
   config: BenchmarkConfig,
   salts: (ordinal: number) => string,
 ): PlannedTestSet {
+  promptBytesOf(rows, config);
   const parts = parseTemplate(config.prompt_template);
-  const prompts: string[] = [];
-  const missing: RowIssue[] = [];
-  rows.forEach((row, i) => {
-    const r = renderTemplate(parts, row);
-    if (typeof r === "string") prompts.push(r);
-    else
-      missing.push({
-        row_index: i,
-        field: r.missing,
-        code: "missing_placeholder",
-        message: `placeholder {${r.missing}} is not in this row`,
-      });
-  });
-  throwRowIssues("missing_placeholder", missing, "prompt_template");
+  // every placeholder was found by promptBytesOf
+  const prompts = rows.map((row) => renderTemplate(parts, row) as string);
   const golds: JsonObject[] = [];
   const goldIssues: RowIssue[] = [];
   rows.forEach((row, i) => {
@@ -118,10 +166,18 @@ export function planTestSet(
     row_index: rowIndex,
   }));
   const beyond = testSetLimitProblems(testSet); // the pack a verifier reads (evidence's PACK_LIMITS)
+  const whole = beyond.find((p) => p.ordinal === null);
+  if (whole !== undefined)
+    throw new PlatformError("invalid_dataset", `test set: ${whole.message}`, {
+      field: "test set",
+      code: whole.code,
+      limit: whole.limit,
+      max: PACK_LIMITS[whole.limit],
+    });
   throwRowIssues(
     "invalid_dataset",
     beyond.map((p) => ({
-      row_index: p.ordinal === null ? -1 : testSet[p.ordinal]!.row_index,
+      row_index: testSet[p.ordinal!]!.row_index,
       field: p.path,
       code: p.code,
       message: p.message,
@@ -144,6 +200,7 @@ export function planTestSet(
  * fit the verifier's limit with every winner answering at {@link MIN_ANSWER_BYTES} is refused, as is a
  * test set over the budget's reserve for it (only under a test's lowered pack limit: at the real one the
  * reserve is evidence's `maxTestSetBytes`, checked before). Both refusals go to the author only.
+ * @param testSetBytes the test set's bytes in the pack (`testSetPackBytes(plan.rows)`, given when known)
  * @throws PlatformError `invalid_dataset` (`details.limit: "maxPackBytes"` and the budget's figures)
  */
 export function awardableAllowance(
@@ -151,6 +208,7 @@ export function awardableAllowance(
   plan: { rows: TestSetRow[]; public_count: number; leaf_count: number },
   title: string,
   config: BenchmarkConfig,
+  testSetBytes = testSetPackBytes(plan.rows),
 ): number {
   const budget = answerBudget({
     maxPackBytes: packByteLimit(ctx),
@@ -161,7 +219,6 @@ export function awardableAllowance(
       plan.leaf_count - plan.public_count,
     ),
   });
-  const testSetBytes = testSetPackBytes(plan.rows);
   if (budget.maxAnswerBytes < MIN_ANSWER_BYTES || testSetBytes > budget.testSetBytes)
     throw new PlatformError(
       "invalid_dataset",

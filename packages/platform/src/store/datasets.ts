@@ -124,6 +124,18 @@ export class DatasetsTable extends TableModule {
     }));
   }
 
+  /**
+   * Adds `bytes` to a dataset's `stored_bytes` (call inside a transaction): the test set of the
+   * benchmark published from it, which counts against its owner's quota with its rows.
+   */
+  async addStoredBytes(datasetId: string, bytes: number): Promise<void> {
+    await this.db
+      .updateTable("datasets")
+      .set((eb) => ({ stored_bytes: eb("stored_bytes", "+", bytes) }))
+      .where("dataset_id", "=", datasetId)
+      .execute();
+  }
+
   /** Deletes a dataset and its rows (call inside a transaction, after the checks). @returns its stored bytes */
   async remove(datasetId: string): Promise<number> {
     const r = await this.db
