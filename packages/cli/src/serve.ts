@@ -400,6 +400,10 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
           await platform.close();
           throw e;
         });
+        // One base URL for how_to_compete and receipt_url (the award pack's input): `--public-url`, else
+        // the address serve listens on (probeD1 F17: receipt_url kept the platform's default :8787). Set
+        // before any request is read: serveApp resolves in its listen callback, this runs next.
+        platform.setPublicBaseUrl(o.publicUrl ?? server.url);
         const verifier = await startVerifier(platform, {
           jobs,
           enqueueIfPacked: (slug) => domain.enqueueIfPacked(slug),

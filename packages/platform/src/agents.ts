@@ -69,8 +69,18 @@ export async function assertRoomForAccountOnBenchmark(
     );
 }
 
-/** Agent ids: 1-64 characters, letters, digits, `.`, `_`, `-`. */
-export const AGENT_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/**
+ * The rule of account names and agent ids (one namespace, see `store/accounts.ts`): 1-64 ASCII
+ * characters, letters, digits, `.`, `_`, `-`, the first a letter or digit. {@link NAME_RULE} states it in
+ * every refusal (probeD1 F15: the message left out the first character's rule).
+ */
+export const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** {@link NAME_RE} in words, for refusals and help texts. */
+export const NAME_RULE = "1-64 characters: letters, digits, '.', '_', '-', starting with a letter or digit";
+
+/** Agent ids: {@link NAME_RE}. */
+export const AGENT_ID_RE = NAME_RE;
 
 /** An agent registration. */
 export interface AgentRecord {
@@ -91,13 +101,9 @@ export interface AgentSettings {
 
 function checkAgentId(agentId: unknown): asserts agentId is string {
   if (typeof agentId !== "string" || !AGENT_ID_RE.test(agentId))
-    throw new PlatformError(
-      "invalid_option",
-      "agent_id must be 1-64 characters: letters, digits, '.', '_', '-'",
-      {
-        field: "agent_id",
-      },
-    );
+    throw new PlatformError("invalid_option", `agent_id must be ${NAME_RULE}`, {
+      field: "agent_id",
+    });
 }
 
 /** The platform's own contract addresses (lowercase) that may never receive credit. */

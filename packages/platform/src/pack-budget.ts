@@ -40,6 +40,15 @@ export const MAX_PLACES = 8;
 /** Longest accepted answer, in UTF-16 code units (a bound on what a submit reads, whatever its bytes). */
 export const MAX_ANSWER_LENGTH = 100_000;
 
+/**
+ * Most bytes of answers one agent may keep stored on one benchmark (probeD1 F20: 1,000 attempts of 40
+ * answers of 300 KB each were all kept): publish lowers `max_answer_bytes` until `max_attempts x run
+ * tasks x max_answer_bytes` fits (a stored answer's UTF-8 bytes never exceed its canonical-JSON bytes),
+ * and refuses a benchmark whose allowance would then fall under {@link MIN_ANSWER_BYTES}. One account
+ * stores at most `--agents-per-benchmark` (3) times this on a benchmark.
+ */
+export const ANSWER_BYTES_PER_AGENT = 128 * 1024 * 1024;
+
 /** Smallest per-answer allowance a benchmark may publish with, in canonical-JSON bytes. */
 export const MIN_ANSWER_BYTES = 1024;
 

@@ -97,7 +97,13 @@ import {
 import { hashKey } from "./identity/keys.js";
 import { benchmarkDetail, benchmarkList, type BenchmarkDetail, type BenchmarkListItem } from "./detail.js";
 import { datasetFormats } from "./formats.js";
-import { deleteDataset, myDatasets, type DeletedDataset, type OwnedDatasets } from "./dataset-library.js";
+import {
+  deleteDataset,
+  finishDeletions,
+  myDatasets,
+  type DeletedDataset,
+  type OwnedDatasets,
+} from "./dataset-library.js";
 import { localOperator, type Principal } from "./identity/principal.js";
 import { assertAuthor, goldVisible, requirePrincipal } from "./identity/access.js";
 import type { Receipt, Hex } from "@bench-bounty/evidence";
@@ -138,7 +144,10 @@ export interface PlatformOptions {
   randomBytes?: (n: number) => Uint8Array;
   /** Derive answer salts from this seed (reproducible runs for tests/demos; never in production). */
   answerSaltSeed?: string;
-  /** Base URL of the evidence door, used in `receipt_url` (default `http://127.0.0.1:8787`). */
+  /**
+   * Base URL of the evidence door, used in `receipt_url` (default `http://127.0.0.1:8787`; `serve` sets
+   * the address it listens on with {@link Platform.setPublicBaseUrl} when `--public-url` is not given).
+   */
   publicBaseUrl?: string;
   /** Anchor each receipt at finalize (`immediate`, default) or in batches with `anchorPending` (`batch`). */
   receiptAnchoring?: "immediate" | "batch";
@@ -262,6 +271,7 @@ export class Platform {
       ctx.anchorBatcher = batcher;
       batcher.notify(); // receipts and commitments left pending by an earlier process
     }
+    await finishDeletions(ctx); // dataset deletions an earlier process left under way (probeD1 F16)
     return new Platform(ctx);
   }
 
@@ -273,6 +283,16 @@ export class Platform {
   /** The chain gateway, or null. */
   get chain(): ChainGateway | null {
     return this.ctx.chain;
+  }
+
+  /**
+   * Sets the base URL of `receipt_url` (SPEC 8) once it is known: `serve` calls it with `--public-url`,
+   * else with the address it listens on (only known after it binds, port 0 included), so the final
+   * board, the award pack's input, names the same host as `how_to_compete` (probeD1 F17).
+   * @param url an absolute `http(s)` base URL, no trailing path needed
+   */
+  setPublicBaseUrl(url: string): void {
+    this.ctx.publicBaseUrl = url;
   }
 
   /** Stops the anchor batcher (waiting for a flush under way) and closes the store. */

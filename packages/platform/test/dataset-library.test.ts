@@ -7,6 +7,7 @@
  */
 import pg from "pg";
 import { MAX_DATASETS_PER_ACCOUNT } from "../src/publish.js";
+import { DELETE_CHUNK } from "../src/store/datasets.js";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   CITIES_PUBLISH,
@@ -166,6 +167,69 @@ describe.runIf(TEST_ENGINE === "postgres")("a deletion racing a publication (Pos
     } finally {
       await holder.end();
       await h.close();
+    }
+  });
+});
+
+describe("deleting a large dataset (probeD1 F16)", () => {
+  it("removes its rows in chunks, yielding between; readers see the dataset gone at once, never half there", async () => {
+    const h = await openTemp();
+    try {
+      const p = h.real;
+      const ann = await p.authenticate((await p.createAccount({ name: "ann-big" })).api_key);
+      const rowCount = 5 * DELETE_CHUNK + 17;
+      const big = await p.createDataset(ann, cities(rowCount, "big"));
+      const bytes = (await p.myDatasets(ann)).used_bytes;
+      // a reader polling on every turn of the event loop while the deletion runs
+      const seen: { dataset: boolean; listed: boolean; rows: number }[] = [];
+      let deleting = true;
+      const poll = async (): Promise<void> => {
+        while (deleting) {
+          await new Promise((r) => setImmediate(r));
+          if (!deleting) break;
+          seen.push({
+            dataset: (await h.ctx.store.datasets.get(big.dataset_id)) !== null,
+            listed: (await p.myDatasets(ann)).datasets.length > 0,
+            rows: (await h.ctx.store.datasets.rows(big.dataset_id)).length,
+          });
+        }
+      };
+      const polling = poll();
+      const deleted = await p.deleteDataset(ann, big.dataset_id);
+      deleting = false;
+      await polling;
+      expect(deleted).toEqual({ dataset_id: big.dataset_id, freed_bytes: bytes });
+      // the loop was yielded while rows remained, and the dataset was gone to readers meanwhile
+      const midway = seen.filter((s) => s.rows > 0 && s.rows < rowCount);
+      expect(midway.length).toBeGreaterThan(0);
+      for (const s of midway) expect(s).toMatchObject({ dataset: false, listed: false });
+      // never a dataset served with fewer rows than it has
+      for (const s of seen) if (s.dataset) expect(s.rows).toBe(rowCount);
+      expect(await h.ctx.store.datasets.rows(big.dataset_id)).toEqual([]);
+      expect((await p.myDatasets(ann)).used_bytes).toBe(0);
+      // uploaded again: a new dataset of the same id, whole
+      expect((await p.createDataset(ann, cities(rowCount, "big"))).row_count).toBe(rowCount);
+      expect((await h.ctx.store.datasets.rows(big.dataset_id)).length).toBe(rowCount);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("a deletion cut short is finished when the platform opens again", async () => {
+    const dir = tempDir();
+    const first = await openAt({ dir });
+    const ann = await first.real.authenticate((await first.real.createAccount({ name: "ann-cut" })).api_key);
+    const ds = await first.real.createDataset(ann, cities(3 * DELETE_CHUNK, "cut"));
+    await first.ctx.store.tx((t) => t.datasets.markDeleted(ds.dataset_id, "2026-12-01T00:00:00.000Z"));
+    await first.ctx.store.tx((t) => t.datasets.removeRows(ds.dataset_id, 0, DELETE_CHUNK));
+    expect((await first.ctx.store.datasets.rows(ds.dataset_id)).length).toBe(2 * DELETE_CHUNK);
+    await first.close();
+    const again = await openAt({ dir });
+    try {
+      expect(await again.ctx.store.datasets.rows(ds.dataset_id)).toEqual([]);
+      expect(await again.ctx.store.datasets.deleting()).toEqual([]);
+    } finally {
+      await again.close();
     }
   });
 });

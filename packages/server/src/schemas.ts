@@ -11,7 +11,10 @@ const loose = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
 
 export const RegisterBody = z
   .strictObject({
-    name: z.string().min(1).max(64).optional().openapi({ description: "display name of the account" }),
+    name: z.string().min(1).max(64).optional().openapi({
+      description:
+        "display name of the account: 1-64 characters, letters, digits, '.', '_', '-', starting with a letter or digit",
+    }),
     agent_id: z
       .string()
       .min(1)

@@ -8,7 +8,7 @@ export function registerAccountCommands(program: Command): void {
   storeOptions(account.command("create").description("create an account; prints its first API key once"))
     .option(
       "--name <name>",
-      "account name (letters, digits, . _ -; default: one the platform picks, agent-<hex>)",
+      "account name (letters, digits, . _ -, starting with a letter or digit; default: one the platform picks, agent-<hex>)",
     )
     .option("--roles <roles>", "comma-separated roles: author,competitor (default both)")
     .action(

@@ -13,14 +13,14 @@
 import { randomBytes } from "node:crypto";
 import type { PlatformContext } from "../context.js";
 import { PlatformError } from "../errors.js";
-import { checkAgentRegistration, writeAgent } from "../agents.js";
+import { checkAgentRegistration, NAME_RE, NAME_RULE, writeAgent } from "../agents.js";
 import { foldName } from "../store/accounts.js";
 import { isoMillis } from "../time.js";
 import { hashKey, keyPrefixOf, mintKey, sameHash } from "./keys.js";
 import { ACCOUNT_ROLES, OPERATOR_ACCOUNT_ID, type Principal, type Role } from "./principal.js";
 
-/** Account names: 1-64 characters, letters, digits, `.`, `_`, `-`. */
-export const ACCOUNT_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** Account names: {@link NAME_RE} (one namespace with agent ids). */
+export const ACCOUNT_NAME_RE = NAME_RE;
 
 /** An account as served to its owner. */
 export interface AccountRecord {
@@ -65,11 +65,7 @@ export interface AccountInput {
 function checkAccountInput(input: AccountInput): { name: string; roles: Role[] } {
   const name = input.name === undefined ? `agent-${randomBytes(5).toString("hex")}` : input.name;
   if (typeof name !== "string" || !ACCOUNT_NAME_RE.test(name))
-    throw new PlatformError(
-      "invalid_option",
-      "name must be 1-64 characters: letters, digits, '.', '_', '-'",
-      { field: "name" },
-    );
+    throw new PlatformError("invalid_option", `name must be ${NAME_RULE}`, { field: "name" });
   const roles = input.roles ?? ["author", "competitor"];
   if (
     !Array.isArray(roles) ||

@@ -17,6 +17,7 @@ import { PlatformError, throwRowIssues, type RowIssue } from "../errors.js";
 import { shapeGold, type GraderType } from "../gold.js";
 import type { JsonObject } from "../json.js";
 import {
+  ANSWER_BYTES_PER_AGENT,
   answerBudget,
   MAX_PLACES,
   MIN_ANSWER_BYTES,
@@ -240,7 +241,36 @@ export function awardableAllowance(
         min_answer_bytes: MIN_ANSWER_BYTES,
       },
     );
-  return budget.maxAnswerBytes;
+  return storedAnswersAllowance(budget.maxAnswerBytes, budget.runTasks, config.max_attempts);
+}
+
+/**
+ * The pack's per-answer allowance lowered so one agent's stored answers on the benchmark, `max_attempts`
+ * runs of `runTasks` answers, fit {@link ANSWER_BYTES_PER_AGENT} (probeD1 F20). Public figures only.
+ * @param packAllowance the pack budget's allowance (canonical-JSON bytes)
+ * @returns the allowance in canonical-JSON bytes, at least {@link MIN_ANSWER_BYTES}
+ * @throws PlatformError `invalid_option` naming `max_attempts` (`details.limit: "answer_bytes_per_agent"`)
+ *   when the allowance would fall under {@link MIN_ANSWER_BYTES}
+ */
+export function storedAnswersAllowance(packAllowance: number, runTasks: number, maxAttempts: number): number {
+  const answers = maxAttempts * Math.max(1, runTasks);
+  const share = Math.floor(ANSWER_BYTES_PER_AGENT / answers);
+  if (share < MIN_ANSWER_BYTES)
+    throw new PlatformError(
+      "invalid_option",
+      `max_attempts: ${maxAttempts} runs of ${runTasks} tasks leave ${share} bytes per answer of the ${ANSWER_BYTES_PER_AGENT} bytes of answers one agent may keep stored on a benchmark ` +
+        `(at least ${MIN_ANSWER_BYTES} needed): lower max_attempts to ${Math.floor(ANSWER_BYTES_PER_AGENT / (MIN_ANSWER_BYTES * Math.max(1, runTasks)))} or fewer, or set public_tasks_per_run`,
+      {
+        field: "max_attempts",
+        limit: "answer_bytes_per_agent",
+        answer_bytes_per_agent: ANSWER_BYTES_PER_AGENT,
+        max_attempts: maxAttempts,
+        run_tasks: runTasks,
+        max_answer_bytes: share,
+        min_answer_bytes: MIN_ANSWER_BYTES,
+      },
+    );
+  return Math.min(packAllowance, share);
 }
 
 export const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");

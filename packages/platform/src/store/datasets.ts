@@ -7,6 +7,12 @@ import type { DatasetsTable as DatasetRow } from "./schema.js";
 /** Rows per INSERT statement (well under both engines' bound-parameter limits). */
 export const INSERT_CHUNK = 500;
 
+/**
+ * Rows a deletion removes per transaction ({@link DatasetsTable.removeRows}), the event loop yielded
+ * between two (probeD1 F16: 100,000 rows in one statement held SQLite's synchronous driver 1.8 s).
+ */
+export const DELETE_CHUNK = 2000;
+
 /** Splits `xs` into chunks of {@link INSERT_CHUNK}. */
 export function chunks<T>(xs: T[]): T[][] {
   const out: T[][] = [];
@@ -25,12 +31,13 @@ const toSummary = (r: DatasetRow): DatasetSummary => ({
 
 /** The `datasets` / `dataset_rows` tables. */
 export class DatasetsTable extends TableModule {
-  /** A dataset's summary, or null. */
+  /** A dataset's summary, or null (also for one being deleted). */
   async get(datasetId: string): Promise<DatasetSummary | null> {
     const r = await this.db
       .selectFrom("datasets")
       .selectAll()
       .where("dataset_id", "=", datasetId)
+      .where("deleted_at", "is", null)
       .executeTakeFirst();
     return r ? toSummary(r) : null;
   }
@@ -47,6 +54,7 @@ export class DatasetsTable extends TableModule {
       .selectFrom("datasets")
       .select((eb) => eb.fn.sum<number | string | null>("stored_bytes").as("bytes"))
       .where("owner_account_id", "=", owner)
+      .where("deleted_at", "is", null)
       .executeTakeFirst();
     return Number(r?.bytes ?? 0); // PostgreSQL's SUM of a BIGINT is a NUMERIC (a string)
   }
@@ -57,6 +65,7 @@ export class DatasetsTable extends TableModule {
       .selectFrom("datasets")
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
       .where("owner_account_id", "=", owner)
+      .where("deleted_at", "is", null)
       .executeTakeFirst();
     return Number(r?.n ?? 0);
   }
@@ -72,6 +81,7 @@ export class DatasetsTable extends TableModule {
       .selectFrom("datasets")
       .select((eb) => eb.fn.sum<number | string | null>("stored_bytes").as("bytes"))
       .where("owner_account_id", "!=", except)
+      .where("deleted_at", "is", null)
       .executeTakeFirst();
     return Number(r?.bytes ?? 0);
   }
@@ -81,6 +91,17 @@ export class DatasetsTable extends TableModule {
    * @returns true when inserted, false when the dataset was there already (same id: same content)
    */
   async insertIfAbsent(d: DatasetRow, rows: { row_hash: string; body_json: string }[]): Promise<boolean> {
+    // the same dataset uploaded again while its deletion is under way: that deletion is finished here
+    const deleting = await this.db
+      .selectFrom("datasets")
+      .select("dataset_id")
+      .where("dataset_id", "=", d.dataset_id)
+      .where("deleted_at", "is not", null)
+      .executeTakeFirst();
+    if (deleting) {
+      await this.db.deleteFrom("dataset_rows").where("dataset_id", "=", d.dataset_id).execute();
+      await this.db.deleteFrom("datasets").where("dataset_id", "=", d.dataset_id).execute();
+    }
     const r = await this.db
       .insertInto("datasets")
       .values(d)
@@ -98,7 +119,7 @@ export class DatasetsTable extends TableModule {
    */
   async getLocked(datasetId: string): Promise<DatasetSummary | null> {
     const r = await this.rowByKey("datasets", "dataset_id", datasetId, { lock: true });
-    return r ? toSummary(r) : null;
+    return r && (r.deleted_at ?? null) === null ? toSummary(r) : null;
   }
 
   /**
@@ -114,6 +135,7 @@ export class DatasetsTable extends TableModule {
       .selectAll("d")
       .select("b.slug as benchmark")
       .where("d.owner_account_id", "=", owner)
+      .where("d.deleted_at", "is", null)
       .orderBy("d.created_at", "desc")
       .orderBy("d.dataset_id")
       .execute();
@@ -136,16 +158,53 @@ export class DatasetsTable extends TableModule {
       .execute();
   }
 
-  /** Deletes a dataset and its rows (call inside a transaction, after the checks). @returns its stored bytes */
-  async remove(datasetId: string): Promise<number> {
+  /**
+   * Begins a dataset's deletion (call inside a transaction, after the checks): sets its `deleted_at`, so
+   * every reader finds it gone at once; its rows stay until {@link removeRows} and {@link removeDeleted}.
+   * @param at ISO 8601 instant
+   * @returns its stored bytes (no longer counted by the quotas)
+   */
+  async markDeleted(datasetId: string, at: string): Promise<number> {
     const r = await this.db
       .selectFrom("datasets")
       .select("stored_bytes")
       .where("dataset_id", "=", datasetId)
       .executeTakeFirst();
-    await this.db.deleteFrom("dataset_rows").where("dataset_id", "=", datasetId).execute();
-    await this.db.deleteFrom("datasets").where("dataset_id", "=", datasetId).execute();
+    await this.db
+      .updateTable("datasets")
+      .set({ deleted_at: at })
+      .where("dataset_id", "=", datasetId)
+      .execute();
     return Number(r?.stored_bytes ?? 0);
+  }
+
+  /** The ids and row counts of the datasets whose deletion began and is not finished. */
+  async deleting(): Promise<{ dataset_id: string; row_count: number }[]> {
+    return this.db
+      .selectFrom("datasets")
+      .select(["dataset_id", "row_count"])
+      .where("deleted_at", "is not", null)
+      .execute();
+  }
+
+  /** Removes the rows `from <= row_index < to` of a dataset being deleted (one bounded statement). */
+  async removeRows(datasetId: string, from: number, to: number): Promise<void> {
+    await this.db
+      .deleteFrom("dataset_rows")
+      .where("dataset_id", "=", datasetId)
+      .where("row_index", ">=", from)
+      .where("row_index", "<", to)
+      .execute();
+  }
+
+  /** Removes a dataset being deleted, once its rows are gone (any left with it). */
+  async removeDeleted(datasetId: string): Promise<void> {
+    await this.db.deleteFrom("dataset_rows").where("dataset_id", "=", datasetId).execute();
+    await this.db
+      .deleteFrom("datasets")
+      .where("dataset_id", "=", datasetId)
+      .where("deleted_at", "is not", null)
+      .execute();
   }
 
   /** A dataset's rows in row order. */

@@ -44,6 +44,11 @@ export interface DatasetsTable {
   created_at: string;
   /** UTF-8 bytes of the rows' `body_json` (migration 0002; what the dataset quota counts). */
   stored_bytes: number;
+  /**
+   * When its deletion began, or null (migration 0004): a dataset with one is gone to every reader while
+   * its rows are removed in chunks (`DatasetsTable.markDeleted`).
+   */
+  deleted_at?: string | null;
 }
 
 /** `dataset_rows`. */
