@@ -630,7 +630,9 @@ describe("a pack naming a contract that reverts (probe D2-F9)", () => {
     const r = await verifyPack({ source: toBytes(tree), rpcUrl: chain.rpcUrl, policy: "onchain" });
     for (const n of ["commitment_anchor", "receipt_anchors", "pack_anchor"] as const) {
       expect(r.facts[n].state).toBe("failed");
-      expect(r.facts[n].reasons.join("\n")).toMatch(/does not run the AnchorRegistry code this verifier knows/);
+      expect(r.facts[n].reasons.join("\n")).toMatch(
+        /does not run the AnchorRegistry code this verifier knows/,
+      );
       for (const reason of r.facts[n].reasons) expect(reason).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     }
     expect(r.facts.onchain_root.state).toBe("verified");
