@@ -8,12 +8,21 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import {
+  JSONRPCErrorResponseSchema,
+  JSONRPCMessageSchema,
+  JSONRPCNotificationSchema,
+  JSONRPCRequestSchema,
+  JSONRPCResultResponseSchema,
+  RequestIdSchema,
+  type JSONRPCMessage,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env.js";
 import { EdgeError, MAX_DETAIL_ITEMS } from "../errors.js";
-import { assertUtf8Uncompressed, refuseDeclaredLength, strictParse } from "../route.js";
+import { assertUtf8Uncompressed, jsonPathOf, refuseDeclaredLength, strictParse } from "../route.js";
 import { readQuery } from "../query.js";
 import { ANSWERS_BODY, MCP_ANONYMOUS_BODY } from "../body-limits.js";
 import { requirePrincipal } from "@bench-bounty/platform";
@@ -51,18 +60,63 @@ const SDK_MAX_BATCH = 100;
 /** Name and version announced to MCP clients. */
 export const MCP_SERVER_INFO = { name: "bench-bounty", version: "0.1.0" } as const;
 
+/** JSON-RPC's code for a message that is JSON but not a valid request. */
+const INVALID_REQUEST = -32600;
+
 /**
- * JSON-RPC 2.0 says an empty batch (`[]`) is answered with one Invalid Request error; the SDK's
- * transport finds no request in it and answers a bare 202. Null for any other body.
+ * The JSON-RPC error of the first message of a parsed body that is not a JSON-RPC message by the MCP
+ * SDK's own schemas (`JSONRPCMessageSchema`, strict: the SDK refuses the same messages, but as -32700
+ * "Parse error: Invalid JSON-RPC message" without a path, probe D1-F1: the text was JSON). The answer
+ * is 400 `-32600` Invalid Request naming the member (`$.jsonrpc`, `$.id`, `$.method`, an unknown
+ * member, `$[1]` for a batch item that is no object), or `-32602` Invalid params naming `$.params...`
+ * when only the params do not fit (`params: []`, a `_meta.progressToken` object), with `data.path`;
+ * the message's `id` when it has a valid one (never in a batch), else null. An empty batch is
+ * -32600 too (JSON-RPC 2.0; the SDK answered a bare 202). Null when every message is valid, or the
+ * batch is over the SDK's {@link SDK_MAX_BATCH} (the SDK refuses it whole).
  */
-async function emptyBatch(c: Context<AppEnv>): Promise<Response | null> {
-  if (c.req.method !== "POST") return null;
-  const text = await c.req.raw.clone().text();
-  if (!/^\s*\[\s*\]\s*$/.test(text)) return null;
-  return c.json(
-    { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the batch is empty" } },
-    400,
-  );
+function invalidMessage(c: Context<AppEnv>, body: unknown): Response | null {
+  const refuse = (code: number, path: string, why: string, id: RequestId | null) => {
+    const kind = code === INVALID_PARAMS ? "Invalid params" : "Invalid Request";
+    const error = { code, message: `${kind}: ${path}: ${why}`, data: { path } };
+    return c.json({ jsonrpc: "2.0", id, error }, 400);
+  };
+  if (Array.isArray(body) && body.length === 0)
+    return refuse(INVALID_REQUEST, "$", "the batch is empty", null);
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  if (messages.length > SDK_MAX_BATCH) return null;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (JSONRPCMessageSchema.safeParse(m).success) continue;
+    const at = Array.isArray(body) ? `$[${i}]` : "$";
+    if (typeof m !== "object" || m === null || Array.isArray(m))
+      return refuse(INVALID_REQUEST, at, "a JSON-RPC message is an object", null);
+    const rawId = (m as { id?: unknown }).id;
+    const id = !Array.isArray(body) && RequestIdSchema.safeParse(rawId).success ? (rawId as RequestId) : null;
+    const schema =
+      "method" in m
+        ? "id" in m
+          ? JSONRPCRequestSchema
+          : JSONRPCNotificationSchema
+        : "result" in m
+          ? JSONRPCResultResponseSchema
+          : "error" in m
+            ? JSONRPCErrorResponseSchema
+            : null;
+    if (schema === null)
+      return refuse(
+        INVALID_REQUEST,
+        at,
+        "not a request, notification or response (no method, result or error)",
+        id,
+      );
+    const issue = schema.safeParse(m).error?.issues[0];
+    if (issue === undefined) continue; // valid by its own kind (the union's verdict differed): the SDK decides
+    const keys = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]!] : issue.path;
+    const path = at + jsonPathOf(keys).slice(1);
+    const why = issue.code === "unrecognized_keys" ? "unknown member" : issue.message;
+    return refuse(keys[0] === "params" ? INVALID_PARAMS : INVALID_REQUEST, path, why, id);
+  }
+  return null;
 }
 
 /** A `tools/call` of the tool `name`. */
@@ -377,8 +431,6 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   if (slug !== null) await c.var.domain.assertBenchmark(slug);
   const over = declaredTooLarge(c);
   if (over) return over;
-  const empty = await emptyBatch(c);
-  if (empty) return empty;
   const server = new McpServer(MCP_SERVER_INFO, {
     instructions:
       "Compete in five calls: register (skip with a key), benchmark_corpus, benchmark_start_run, " +
@@ -406,6 +458,8 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   transport.send = (message, options) => send(answers.fit(invalidParamsOf(message)), options);
   const parsed = c.req.method === "POST" ? await strictRpcBody(c) : undefined;
   if (parsed instanceof Response) return parsed;
+  const invalid = parsed ? invalidMessage(c, parsed.value) : null;
+  if (invalid) return invalid;
   const overParams = parsed ? largeParams(c, parsed.value) : null;
   if (overParams) return overParams;
   const reserved = parsed ? reservedArgumentName(c, parsed.value) : null;
