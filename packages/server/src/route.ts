@@ -281,7 +281,7 @@ export async function readBody(
   limits?: BodyLimits,
 ): Promise<unknown> {
   if (limits !== undefined) refuseDeclaredLength(c, limits);
-  const bytes = await bodyBytes(c);
+  const bytes = await bodyBytes(c, limits?.bytes);
   if (optional && /^[ \t\r\n]*$/.test(Buffer.from(bytes).toString("latin1"))) return {}; // JSON white space only
   assertJsonType(c);
   const exact = strictParse(bytes, limits);

@@ -20,11 +20,13 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env.js";
-import { EdgeError, MAX_DETAIL_ITEMS } from "../errors.js";
+import { EdgeError, MAX_DETAIL_ITEMS, statusOf } from "../errors.js";
+import { bodyBytes } from "../node-body.js";
 import { assertUtf8Uncompressed, jsonPathOf, refuseDeclaredLength, strictParse } from "../route.js";
 import { readQuery } from "../query.js";
-import { ANSWERS_BODY, MCP_ANONYMOUS_BODY } from "../body-limits.js";
+import { mcpBodyLimits, type BodyLimits } from "../body-limits.js";
 import { requirePrincipal } from "@bench-bounty/platform";
 import {
   addressOf,
@@ -36,6 +38,7 @@ import {
   type AccountCreationLimiter,
   type RateLimiter,
 } from "../middleware/limits.js";
+import { MCP_METHODS, MCP_ROUTES } from "./paths.js";
 import { isSkipped, KEYED_TOOLS, registerTools, toolErrorOf, WRITE_TOOLS } from "./tools.js";
 
 /** The limiters the endpoint charges (the app's own: the same buckets as REST). */
@@ -56,6 +59,8 @@ export interface McpLimiters {
  * serves; later revisions dropped it.
  */
 const SDK_MAX_BATCH = 100;
+
+export { MCP_METHODS, MCP_PATH } from "./paths.js";
 
 /** Name and version announced to MCP clients. */
 export const MCP_SERVER_INFO = { name: "bench-bounty", version: "0.1.0" } as const;
@@ -401,23 +406,6 @@ export class AnswerBudget {
   }
 }
 
-/**
- * The methods of the MCP endpoints (POST for JSON-RPC; GET and DELETE answer as the SDK's stateless
- * mode does): the one source of what is mounted, of the 405 a HEAD gets (Hono runs the GET handler for
- * a HEAD) and of what `OPTIONS` and any other method are told in `Allow` (probe8 P6: `HEAD /mcp`
- * answered `allow: GET, POST, DELETE` while `OPTIONS /mcp` advertised HEAD too).
- */
-export const MCP_METHODS = ["DELETE", "GET", "POST"] as const;
-
-/** The MCP endpoints' routes, as {@link mountMcp} mounts them: every benchmark's, and one benchmark's. */
-const MCP_ROUTES = ["/mcp", "/mcp/benchmarks/:slug/http"] as const;
-
-/**
- * The MCP endpoints' paths (no HEAD on them: see {@link MCP_METHODS}), derived from {@link MCP_ROUTES}
- * (`:slug` is one path segment; the routes hold no other pattern character).
- */
-export const MCP_PATH = new RegExp(`^(?:${MCP_ROUTES.map((r) => r.replace(":slug", "[^/]+")).join("|")})$`);
-
 async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimiters): Promise<Response> {
   if (!(MCP_METHODS as readonly string[]).includes(c.req.method))
     throw new EdgeError(
@@ -487,45 +475,68 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
  * 400 `{code: -32700, data: {path, reason}}`; one over its limits (nesting, members of an object,
  * items of an array, values, distinct member names, counted while parsing) is 413 `{code: -32600,
  * data: {path, reason, limit, max}}`, one over its bytes 413 `{code: -32600, data: {limit_bytes}}`.
- * The limits are {@link ANSWERS_BODY} with an API key, {@link MCP_ANONYMOUS_BODY} (64 KiB) without
- * one (an anonymous caller cannot submit answers). Other media types are left to the SDK (415).
+ * The limits are the caller's ({@link bodyLimitsOf}: 64 KiB without an API key, as an anonymous
+ * caller cannot submit answers); the bytes are counted while the body streams, the read stops past
+ * them (`bodyBytes`), and a client closing mid-body is `request_aborted` (never logged). Other media
+ * types are left to the SDK (415), which refuses them before reading, and the body stays unread
+ * ({@link closeIfUnread}).
  */
 async function strictRpcBody(c: Context<AppEnv>): Promise<{ value: unknown } | Response | undefined> {
   // Any media type naming application/json (a superset of what the SDK accepts): the SDK never parses
   // a body itself, and refuses the other media types (415) before it would.
   if (!/application\/json/i.test(c.req.header("content-type") ?? "")) return undefined;
+  let bytes: Uint8Array;
   try {
     assertUtf8Uncompressed(c); // as REST: a charset other than UTF-8, a Content-Encoding: 415 (probe13 C4)
-  } catch (e) {
-    if (!(e instanceof EdgeError)) throw e;
-    const error = { code: -32600, message: `Invalid Request: ${e.message}`, data: e.details };
-    return c.json({ jsonrpc: "2.0", id: null, error }, 415);
-  }
-  const bytes = new Uint8Array(await c.req.arrayBuffer());
-  try {
+    // counted as it streams: the read stops at the caller's limit (probe D1-F2: an anonymous chunked
+    // body was read up to 4 MiB), a client closing mid-body is `request_aborted` (D1-F6)
+    bytes = await bodyBytes(c);
     strictParse(bytes, bodyLimitsOf(c));
   } catch (e) {
     if (!(e instanceof EdgeError)) throw e;
     if (e.code === "body_too_large") return tooLarge(c, e);
-    const error = { code: -32700, message: `Parse error: ${e.message}`, data: e.details };
-    return c.json({ jsonrpc: "2.0", id: null, error }, 400);
+    if (e.code === "invalid_json") {
+      const error = { code: -32700, message: `Parse error: ${e.message}`, data: e.details };
+      return c.json({ jsonrpc: "2.0", id: null, error }, 400);
+    }
+    return rpcRefusal(c, e, e.code === "unsupported_media_type" ? INVALID_REQUEST : SERVER_ERROR);
   }
   return { value: JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown };
 }
 
-/** The body limits of the caller: {@link ANSWERS_BODY} with a key, {@link MCP_ANONYMOUS_BODY} without. */
-const bodyLimitsOf = (c: Context<AppEnv>) => (c.var.principal === null ? MCP_ANONYMOUS_BODY : ANSWERS_BODY);
+/** JSON-RPC's implementation-defined server error (a refusal that is not the message's fault: busy, aborted). */
+const SERVER_ERROR = -32000;
+
+/**
+ * An edge refusal as a JSON-RPC error: `{code, message, data: details}` with the status of the
+ * refusal's code (`statusOf`, the one table) and its headers (`Retry-After`, `Connection`).
+ */
+function rpcRefusal(c: Context<AppEnv>, e: EdgeError, code: number): Response {
+  const message = code === INVALID_REQUEST ? `Invalid Request: ${e.message}` : e.message;
+  const error = { code, message, data: e.details };
+  return c.json({ jsonrpc: "2.0", id: null, error }, statusOf(e.code) as ContentfulStatusCode, e.headers);
+}
+
+/**
+ * The body limits of the caller ({@link mcpBodyLimits}), their bytes at most the app's body limit for
+ * this request (the body-limit middleware's budget: `limits.bodyBytes` with a key).
+ */
+function bodyLimitsOf(c: Context<AppEnv>): BodyLimits {
+  const limits = mcpBodyLimits(c.var.principal !== null);
+  const bytes = Math.min(limits.bytes, c.var.bodyBudget?.limitBytes ?? Infinity);
+  return bytes === limits.bytes ? limits : { ...limits, bytes };
+}
 
 /** A body over a limit as JSON-RPC: 413 `{code: -32600, data: e.details}` with the refusal's headers. */
 function tooLarge(c: Context<AppEnv>, e: EdgeError): Response {
-  const error = { code: -32600, message: `Invalid Request: ${e.message}`, data: e.details };
-  return c.json({ jsonrpc: "2.0", id: null, error }, 413, e.headers);
+  return rpcRefusal(c, e, INVALID_REQUEST);
 }
 
 /**
  * A POST whose declared `Content-Length` is over the caller's limit, refused from the headers before
  * anything reads the body (probe 9 Q2: an anonymous /mcp body of 70,000 declared and never sent was
- * held until the request timeout); null otherwise.
+ * held until the request timeout; probe D1-F2: one over the app's limit was answered REST-shaped,
+ * naming 4 MiB); null otherwise.
  */
 function declaredTooLarge(c: Context<AppEnv>): Response | null {
   if (c.req.method !== "POST") return null;
@@ -568,11 +579,30 @@ function refusalOf(f: () => unknown): unknown {
   throw new Error("expected a refusal");
 }
 
+/**
+ * `res` with `Connection: close` when the request's body was never read (a 415 for another media type,
+ * a refusal from the headers): the connection cannot carry another request, and closing it means the
+ * rest of a large body is never read (probe D1-F2: a 4 MB chunked text/plain body was read whole).
+ */
+function closeIfUnread(c: Context<AppEnv>, res: Response): Response {
+  if (c.req.method !== "POST" || (c.req.bodyCache as { arrayBuffer?: unknown }).arrayBuffer !== undefined)
+    return res;
+  try {
+    res.headers.set("connection", "close");
+    return res;
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    const copy = new Response(res.body, res); // immutable headers: a mutable copy
+    copy.headers.set("connection", "close");
+    return copy;
+  }
+}
+
 /** Mounts both endpoints with the {@link MCP_METHODS}. */
 export function mountMcp(app: OpenAPIHono<AppEnv>, limiters: McpLimiters): void {
   const [all, one] = MCP_ROUTES;
   for (const method of MCP_METHODS) {
-    app.on(method, all, (c) => handle(c, null, limiters));
-    app.on(method, one, (c) => handle(c, c.req.param("slug"), limiters));
+    app.on(method, all, async (c) => closeIfUnread(c, await handle(c, null, limiters)));
+    app.on(method, one, async (c) => closeIfUnread(c, await handle(c, c.req.param("slug"), limiters)));
   }
 }
