@@ -77,7 +77,11 @@ const INVALID_REQUEST = -32600;
  * when only the params do not fit (`params: []`, a `_meta.progressToken` object), with `data.path`;
  * the message's `id` when it has a valid one (never in a batch), else null. An empty batch is
  * -32600 too (JSON-RPC 2.0; the SDK answered a bare 202). Null when every message is valid, or the
- * batch is over the SDK's {@link SDK_MAX_BATCH} (the SDK refuses it whole).
+ * batch is over the SDK's {@link SDK_MAX_BATCH} (the SDK refuses it whole). A member named
+ * `__proto__` anywhere in a message is refused the same way, naming its path (`$.params.__proto__`:
+ * -32602; REST refuses it as an unknown member): the edge reads it as an own member, the SDK's zod
+ * parse rebuilds it as the prototype, so a `tools/call`'s name or arguments hidden there passed every
+ * check of the edge (probe D1-F8: account budgets, write ids, probe13 C10's argument check).
  */
 function invalidMessage(c: Context<AppEnv>, body: unknown): Response | null {
   const refuse = (code: number, path: string, why: string, id: RequestId | null) => {
@@ -91,8 +95,18 @@ function invalidMessage(c: Context<AppEnv>, body: unknown): Response | null {
   if (messages.length > SDK_MAX_BATCH) return null;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
-    if (JSONRPCMessageSchema.safeParse(m).success) continue;
     const at = Array.isArray(body) ? `$[${i}]` : "$";
+    // a member named __proto__ anywhere (probe D1-F8): the edge reads it as an own member, the SDK's
+    // zod parse makes it the prototype (a tools/call's name and arguments hidden from every edge check)
+    const proto = protoPath(m, at);
+    if (proto !== null) {
+      const rawId = (m as { id?: unknown } | null)?.id;
+      const id =
+        !Array.isArray(body) && RequestIdSchema.safeParse(rawId).success ? (rawId as RequestId) : null;
+      const code = proto.startsWith(`${at}.params`) ? INVALID_PARAMS : INVALID_REQUEST;
+      return refuse(code, proto, 'unknown member "__proto__" (a reserved name)', id);
+    }
+    if (JSONRPCMessageSchema.safeParse(m).success) continue;
     if (typeof m !== "object" || m === null || Array.isArray(m))
       return refuse(INVALID_REQUEST, at, "a JSON-RPC message is an object", null);
     const rawId = (m as { id?: unknown }).id;
@@ -281,28 +295,6 @@ function protoPath(v: unknown, path: string): string | null {
   return null;
 }
 
-/**
- * A `tools/call` whose arguments hold a member named `__proto__` is refused, -32602 naming its path:
- * REST refuses it as an unknown member (422), but the SDK rebuilds the arguments before the tool's
- * schema sees them, and the name vanished (probe13 C10: `set_withdrawal_address` wrote). Null otherwise.
- */
-function reservedArgumentName(c: Context<AppEnv>, body: unknown): Response | null {
-  const messages = Array.isArray(body) ? body : [body];
-  for (const m of messages) {
-    if (toolOf(m) === null) continue;
-    const path = protoPath((m as { params: { arguments?: unknown } }).params.arguments, "$.params.arguments");
-    if (path === null) continue;
-    const id = Array.isArray(body) ? null : ((m as { id?: RequestId }).id ?? null);
-    const error = {
-      code: INVALID_PARAMS,
-      message: `Invalid params: ${path}: unknown member "__proto__" (a reserved name)`,
-      data: { path },
-    };
-    return c.json({ jsonrpc: "2.0", id, error }, Array.isArray(body) ? 400 : 200);
-  }
-  return null;
-}
-
 /** Where a JSON-RPC answer is refused for the {@link AnswerBudget} (an implementation-defined server error). */
 export const ANSWER_LIMIT_CODE = -32000;
 
@@ -450,8 +442,6 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   if (invalid) return invalid;
   const overParams = parsed ? largeParams(c, parsed.value) : null;
   if (overParams) return overParams;
-  const reserved = parsed ? reservedArgumentName(c, parsed.value) : null;
-  if (reserved) return reserved;
   const overBatch = parsed ? chargeBatch(c, parsed.value, limiters) : null;
   if (overBatch) return overBatch;
   if (parsed) answers.sendWhole(writeCallIds(parsed.value));
