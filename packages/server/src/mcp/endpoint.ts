@@ -247,19 +247,22 @@ export function invalidParamsOf(message: JSONRPCMessage): JSONRPCMessage {
 export const MAX_OTHER_PARAMS_BYTES = 16 * 1024;
 
 /**
- * A body with a message other than `tools/call` whose params are over {@link MAX_OTHER_PARAMS_BYTES}
- * is refused whole, 413 `-32600`, before the SDK validates it: the SDK builds every zod issue of the
- * params first (probe13 C12: an `initialize` with 100,000 wrong icons held the event loop 2 s, a batch
- * of them 4 s). Null otherwise. Tool arguments keep the body's limits (answers are large).
+ * A body whose messages other than `tools/call` have params over {@link MAX_OTHER_PARAMS_BYTES} of
+ * JSON, all of them together, is refused whole, 413 `-32600`, before the SDK validates it: the SDK
+ * builds every zod issue of the params first (probe13 C12: an `initialize` with 100,000 wrong icons
+ * held the event loop 2 s; probe D1-F12: the cap was per message, and a batch of 42 `initialize` of
+ * 14 KB each, 595 KB, held it 12-26 s). Null otherwise. Tool arguments keep the body's limits
+ * (answers are large).
  */
 function largeParams(c: Context<AppEnv>, body: unknown): Response | null {
+  let bytes = 0;
   for (const m of Array.isArray(body) ? body : [body]) {
     if (typeof m !== "object" || m === null) continue;
     const { method, params } = m as { method?: unknown; params?: unknown };
     if (method === "tools/call" || params === undefined) continue;
-    const bytes = Buffer.byteLength(JSON.stringify(params));
+    bytes += Buffer.byteLength(JSON.stringify(params));
     if (bytes > MAX_OTHER_PARAMS_BYTES) {
-      const message = `Invalid Request: the params of ${typeof method === "string" ? method.slice(0, 40) : "a message"} are ${bytes} bytes of JSON (at most ${MAX_OTHER_PARAMS_BYTES})`;
+      const message = `Invalid Request: the params of the messages other than tools/call are over ${MAX_OTHER_PARAMS_BYTES} bytes of JSON in all (at ${typeof method === "string" ? method.slice(0, 40) : "a message"}: ${bytes})`;
       return c.json(
         {
           jsonrpc: "2.0",
