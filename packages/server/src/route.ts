@@ -304,9 +304,11 @@ function assertJsonType(c: Context<AppEnv>): void {
 
 /**
  * A JSON body is UTF-8 and not compressed, on REST and MCP alike: a `charset` other than utf-8 (or
- * more than one) and a `Content-Encoding` other than identity are refused, not read as UTF-8 (a gzip
- * body was parsed raw, 400 `invalid_utf8`; `charset=utf-16` was read as UTF-8: probe13).
- * @throws EdgeError 415 `unsupported_media_type` naming `details.charset` or `details.content_encoding`
+ * more than one), a `Content-Encoding` other than identity and a `Transfer-Encoding` other than
+ * chunked are refused, not read as UTF-8 (a gzip body was parsed raw, 400 `invalid_utf8`;
+ * `charset=utf-16` was read as UTF-8: probe13; `gzip, chunked`: probe D1-F18).
+ * @throws EdgeError 415 `unsupported_media_type` naming `details.charset`, `details.content_encoding`
+ *   or `details.transfer_encoding`
  */
 export function assertUtf8Uncompressed(c: Context<AppEnv>): void {
   const type = c.req.header("content-type") ?? "";
@@ -317,6 +319,15 @@ export function assertUtf8Uncompressed(c: Context<AppEnv>): void {
       "unsupported_media_type",
       `the body must be UTF-8 JSON (charset ${bad.slice(0, 40)} is not read)`,
       { content_type: type.slice(0, 200), charset: bad.slice(0, 40) },
+    );
+  // a transfer coding other than chunked (`gzip, chunked`): Node removes only the chunking, and the
+  // body was read raw as UTF-8 (probe D1-F18)
+  const transfer = c.req.header("transfer-encoding");
+  if (transfer !== undefined && !/^\s*chunked\s*$/i.test(transfer))
+    throw new EdgeError(
+      "unsupported_media_type",
+      `send the body uncompressed: Transfer-Encoding ${transfer.slice(0, 40)} is not read (chunked is)`,
+      { transfer_encoding: transfer.slice(0, 40) },
     );
   const encoding = c.req.header("content-encoding");
   if (encoding !== undefined && !/^\s*identity\s*$/i.test(encoding))
