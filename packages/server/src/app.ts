@@ -13,7 +13,7 @@ import { HTTPException } from "hono/http-exception";
 import type { Domain } from "./domain.js";
 import type { AppEnv } from "./env.js";
 import { EdgeError, errorResponseOf, logUnexpected, type EdgeErrorCode } from "./errors.js";
-import { etagMatches, JSON_TYPE, sendError, type FrozenBody } from "./http.js";
+import { etagMatches, JSON_TYPE, notModifiedHeaders, sendError, type FrozenBody } from "./http.js";
 import { authenticate } from "./middleware/auth.js";
 import {
   AccountCreationLimiter,
@@ -302,7 +302,8 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
       openApiBody = { bytes, etag };
     }
     const { bytes, etag } = openApiBody;
-    if (etagMatches(c.req.header("if-none-match"), etag)) return c.body(null, 304, { etag });
+    if (etagMatches(c.req.header("if-none-match"), etag))
+      return c.body(null, 304, notModifiedHeaders(etag, JSON_TYPE));
     return c.body(bytes, 200, { "content-type": JSON_TYPE, etag });
   });
   mountMcp(app, {

@@ -112,3 +112,12 @@ export const DATASET_BODY: BodyLimits = Object.freeze({
   maxValues: Infinity,
   maxKeyNames: MAX_DATASET_KEY_NAMES,
 });
+
+/**
+ * The body limits of an `/mcp` message: {@link ANSWERS_BODY} for a caller with an API key,
+ * {@link MCP_ANONYMOUS_BODY} (64 KiB) without one. The one rule, read by the MCP endpoint (its parse)
+ * and by the app's body limits (what a body may stream and hold in flight).
+ */
+export function mcpBodyLimits(keyed: boolean): BodyLimits {
+  return keyed ? ANSWERS_BODY : MCP_ANONYMOUS_BODY;
+}

@@ -1,5 +1,6 @@
 /** The Hono environment of the app: what the middleware puts on the context. */
 import type { Domain, Principal } from "./domain.js";
+import type { BodyBudget } from "./node-body.js";
 
 export interface AppEnv {
   Variables: {
@@ -10,5 +11,7 @@ export interface AppEnv {
     domain: Domain;
     /** Base URL printed in `how_to_compete` (the configured public URL, else the request's origin). */
     baseUrl: string;
+    /** What the request's body may take (set by the body-limit middleware on every request but GET and HEAD). */
+    bodyBudget: BodyBudget | undefined;
   };
 }

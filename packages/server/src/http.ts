@@ -62,12 +62,28 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
 export const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
+ * The headers of a 304 Not Modified for a cached representation: its `ETag` and the `Content-Type`
+ * its 200 carries (plus `headers`). A 304 without one is sent as `text/plain; charset=UTF-8` by the
+ * node adapter, and a cache revalidating with it updates its stored 200's headers from it (RFC 9111
+ * 4.3.4), serving JSON as text afterwards (probe D1-F4).
+ * @param contentType the 200's Content-Type, e.g. {@link JSON_TYPE}
+ */
+export function notModifiedHeaders(
+  etag: string,
+  contentType: string,
+  headers: Record<string, string> = {},
+): Record<string, string> {
+  return { ...headers, etag, "content-type": contentType };
+}
+
+/**
  * A JSON response for an immutable cached value ({@link frozenBodyOf}) with its `ETag`: 304 without a
- * body when the request's `If-None-Match` names it.
+ * body (with the 200's Content-Type, {@link notModifiedHeaders}) when the request's `If-None-Match` names it.
  */
 export function sendCachedJson(c: Context, value: object) {
   const { bytes, etag } = frozenBodyOf(value);
-  if (etagMatches(c.req.header("if-none-match"), etag)) return c.body(null, 304, { etag });
+  if (etagMatches(c.req.header("if-none-match"), etag))
+    return c.body(null, 304, notModifiedHeaders(etag, JSON_TYPE));
   return c.body(bytes, 200, { "content-type": JSON_TYPE, etag });
 }
 

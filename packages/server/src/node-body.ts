@@ -3,60 +3,161 @@
  * reading `c.req.arrayBuffer()` there makes the adapter build a web `Request` with an `AbortSignal`
  * and a web stream over the node stream, per request (bench:api: the largest cost of a POST at the
  * edge after the platform's own work). Anything else (`app.request` in tests, the web wrapper's
- * forwarded request, a body some middleware already started to read) reads through Hono as before.
+ * forwarded request) reads the web body stream. Either way the bytes are counted as they come: the
+ * read stops at the request's limit ({@link BodyBudget}, set by the app's body-limit middleware, and
+ * the route's own), a body without a declared length reserves its bytes in flight only once it has
+ * passed 64 KiB, and a client closing mid-body is `request_aborted`, never an unexpected error.
  */
 import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
+import type { AppEnv } from "./env.js";
+import { SMALL_BODY } from "./body-limits.js";
 import { EdgeError } from "./errors.js";
 
 /**
- * The node request of `env` when its body has a declared length (no Transfer-Encoding: the case the
- * body limit checks from the headers alone, `limitBody`) and nobody has started reading it, else
- * undefined. A chunked body is always read through Hono: its limit counts the bytes as they stream.
+ * What the body of one request may take, set by the app's body-limit middleware (`limitBodies`) on
+ * every request but GET and HEAD, and read by {@link bodyBytes}.
  */
+export interface BodyBudget {
+  /** The most bytes of the body for this route and caller (the app's limits; a route may have a lower one). */
+  limitBytes: number;
+  /** The 413 of this request's limit (`details.limit_bytes`, and its hint): thrown when a body passes it. */
+  tooLarge(): never;
+  /**
+   * Called once when a body without a declared length passes {@link SMALL_BODY} bytes: reserves its
+   * bytes in flight (throws EdgeError 503 `server_busy` when they are not there).
+   */
+  growing(): void;
+}
+
+/** The refusal of a body read past `limitBytes` (the budget's own when it has that limit). */
+function overLimit(limitBytes: number, budget: BodyBudget | undefined): never {
+  if (budget !== undefined && budget.limitBytes === limitBytes) budget.tooLarge();
+  throw new EdgeError("body_too_large", `request body over ${limitBytes} bytes for this route`, {
+    limit_bytes: limitBytes,
+  });
+}
+
+/** The client closed the connection mid-body: its mistake (or choice), not a server fault to log. */
+function aborted(): EdgeError {
+  return new EdgeError("request_aborted", "the client closed the connection before its body was sent");
+}
+
+/** Whether a read error is the client closing its connection. */
+const isAbort = (e: unknown): boolean =>
+  (e as NodeJS.ErrnoException | null)?.code === "ECONNRESET" || (e as Error | null)?.message === "aborted";
+
+/** The node request of `env` when nobody has started reading its body, else undefined. */
 function unreadIncoming(env: unknown): IncomingMessage | undefined {
   const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (incoming === undefined) return undefined;
-  const { headers } = incoming;
-  if (headers["content-length"] === undefined || headers["transfer-encoding"] !== undefined) return undefined;
   // `readableFlowing` stays null until something reads the stream (a web stream over it sets it).
   if (incoming.readableFlowing !== null || incoming.readableEnded) return undefined;
   return incoming;
 }
 
 /**
- * The body's bytes, read once: from the node stream when it is unread (then also kept as Hono's
- * cached `arrayBuffer`, so a later `c.req.arrayBuffer()` sees the same bytes), else via Hono. The
- * size limits are the body-limit middleware's: a declared `Content-Length` (checked there) bounds
- * what Node's parser hands over; a chunked body is never read here.
+ * Reads a node request's body, each chunk counted by `onBytes` (which throws past the limit): then the
+ * read stops, the stream paused, not destroyed, so the refusal still reaches the client (it says
+ * `Connection: close`: the rest is never read).
  */
-export async function bodyBytes(c: Context): Promise<Uint8Array> {
-  const incoming = unreadIncoming(c.env);
-  if (incoming === undefined) {
-    try {
-      return new Uint8Array(await c.req.arrayBuffer());
-    } catch (e) {
-      // a chunked body past the limit: Hono's body limit has answered 413 already, and the read that
-      // it stopped is no server fault to log (it was logged as an unexpected error)
-      if ((e as Error).name === "BodyLimitError")
-        throw new EdgeError("body_too_large", "the body is larger than the limit of this route");
-      throw e;
-    }
-  }
-  const read = (async () => {
+function readIncoming(incoming: IncomingMessage, onBytes: (size: number) => void): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    try {
-      for await (const chunk of incoming) chunks.push(chunk as Buffer);
-    } catch (e) {
-      // the client closed the connection mid-body: its mistake (or choice), not a server fault to log
-      if ((e as NodeJS.ErrnoException).code === "ECONNRESET" || (e as Error).message === "aborted")
-        throw new EdgeError("request_aborted", "the client closed the connection before its body was sent");
-      throw e;
+    let size = 0;
+    const finish = (settle: () => void) => {
+      incoming.off("data", onData);
+      incoming.off("end", onEnd);
+      incoming.off("error", onError);
+      incoming.off("close", onClose);
+      settle();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      try {
+        onBytes(size);
+      } catch (e) {
+        incoming.pause();
+        finish(() => reject(e));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish(() => resolve(Buffer.concat(chunks)));
+    const onError = (e: unknown) => finish(() => reject(isAbort(e) ? aborted() : e));
+    const onClose = () => finish(() => reject(aborted())); // closed before its end
+    incoming.on("data", onData);
+    incoming.on("end", onEnd);
+    incoming.on("error", onError);
+    incoming.on("close", onClose);
+  });
+}
+
+/** Reads a web body stream, counted by `onBytes` as {@link readIncoming} (the reader is released, not cancelled, past the limit). */
+async function readStream(
+  body: ReadableStream<Uint8Array>,
+  onBytes: (size: number) => void,
+): Promise<Buffer> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      onBytes(size);
+      chunks.push(value);
     }
-    const all = Buffer.concat(chunks);
+  } catch (e) {
+    if (isAbort(e)) throw aborted();
+    throw e;
+  } finally {
+    reader.releaseLock();
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The body's bytes, read once (and kept as Hono's cached `arrayBuffer`, so a later
+ * `c.req.arrayBuffer()` sees the same bytes), counted as they come.
+ * @param routeLimitBytes the route's own limit, when lower than the app's ({@link BodyBudget.limitBytes})
+ * @throws EdgeError 413 `body_too_large` naming `limit_bytes` (with `Connection: close`: the rest is
+ *   not read) once the body passes the lower of the two limits, declared or not
+ * @throws EdgeError 503 `server_busy` when a body without a declared length passes 64 KiB and its
+ *   bytes in flight are not there ({@link BodyBudget.growing})
+ * @throws EdgeError 400 `request_aborted` when the client closes the connection mid-body
+ */
+export async function bodyBytes(c: Context<AppEnv>, routeLimitBytes = Infinity): Promise<Uint8Array> {
+  const cache = c.req.bodyCache as { arrayBuffer?: Promise<ArrayBuffer> };
+  if (cache.arrayBuffer !== undefined) return new Uint8Array(await cache.arrayBuffer);
+  const budget = c.var.bodyBudget;
+  const limitBytes = Math.min(routeLimitBytes, budget?.limitBytes ?? Infinity);
+  let grown = false;
+  const onBytes = (size: number) => {
+    try {
+      if (size > limitBytes) overLimit(limitBytes, budget);
+      if (!grown && size > SMALL_BODY.bytes) {
+        grown = true;
+        budget?.growing();
+      }
+    } catch (e) {
+      // the rest of the body is not read: the connection cannot carry another request
+      if (!(e instanceof EdgeError)) throw e;
+      throw new EdgeError(e.code, e.message, e.details, { ...e.headers, connection: "close" });
+    }
+  };
+  const incoming = unreadIncoming(c.env);
+  const read = (async () => {
+    const all =
+      incoming !== undefined
+        ? await readIncoming(incoming, onBytes)
+        : c.req.raw.body === null
+          ? Buffer.alloc(0)
+          : await readStream(c.req.raw.body, onBytes);
     return all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
   })();
   // Hono keeps the promise of each read body there (its type says the value).
-  (c.req.bodyCache as { arrayBuffer?: Promise<ArrayBuffer> }).arrayBuffer = read;
+  cache.arrayBuffer = read;
   return new Uint8Array(await read);
 }

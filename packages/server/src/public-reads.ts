@@ -17,7 +17,7 @@
 import type { IncomingMessage } from "node:http";
 import { BOARD_PAGE_SIZE, PlatformError } from "@bench-bounty/platform";
 import type { Domain } from "./domain.js";
-import { etagMatches, frozenBodyOf, JSON_TYPE } from "./http.js";
+import { etagMatches, frozenBodyOf, JSON_TYPE, notModifiedHeaders } from "./http.js";
 import { addressGroupOf, addressOf, answerTokens, type RateLimiter } from "./middleware/limits.js";
 import { CANONICAL_WHOLE } from "./query.js";
 
@@ -87,7 +87,7 @@ export function publicReads(
     }
     const { bytes, etag } = frozenBodyOf(board as object);
     if (etagMatches(headerOf(req, incoming, "if-none-match"), etag))
-      return new Response(null, { status: 304, headers: { etag, ...READ_CORS } });
+      return new Response(null, { status: 304, headers: notModifiedHeaders(etag, JSON_TYPE, READ_CORS) });
     // A large page takes more tokens, as the app's chargeAnswerBytes does (the app answers the 429).
     const extra = answerTokens(limiter, bytes.byteLength, answerBytesPerToken);
     if (extra > 0 && limiter.take(bucket, extra) > 0) return null;

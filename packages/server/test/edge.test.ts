@@ -422,7 +422,7 @@ describe("small edges", () => {
       expect(r.json).toEqual({
         jsonrpc: "2.0",
         id: null,
-        error: { code: -32600, message: "Invalid Request: the batch is empty" },
+        error: { code: -32600, message: "Invalid Request: $: the batch is empty", data: { path: "$" } },
       });
     }
   });

@@ -397,7 +397,8 @@ describe("O5: unknown members are refused naming them; nothing is written", () =
       });
       const details = r.body.result.structuredContent.error.details;
       expect(details.errors.length).toBeLessThanOrEqual(20);
-      if (n > 10) expect(details).toMatchObject({ errors_total: 2 * n, truncated: true });
+      // 30,000 answers: checked one by one, stopped past the 20 served (probe D1-F3)
+      if (n > 10) expect(details).toMatchObject({ errors_total_at_least: 22, truncated: true });
       expect(r.body.result.content[0].text).not.toContain("\n");
       expect(JSON.stringify(r.body).length).toBeLessThan(20_000); // was 9.1 MB for 60,000 answers
     }

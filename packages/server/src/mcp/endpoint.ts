@@ -8,14 +8,25 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import {
+  JSONRPCErrorResponseSchema,
+  JSONRPCMessageSchema,
+  JSONRPCNotificationSchema,
+  JSONRPCRequestSchema,
+  JSONRPCResultResponseSchema,
+  RequestIdSchema,
+  type JSONRPCMessage,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env.js";
-import { EdgeError, MAX_DETAIL_ITEMS } from "../errors.js";
-import { assertUtf8Uncompressed, refuseDeclaredLength, strictParse } from "../route.js";
+import { EdgeError, MAX_DETAIL_ITEMS, statusOf } from "../errors.js";
+import { bodyBytes } from "../node-body.js";
+import { assertUtf8Uncompressed, jsonPathOf, refuseDeclaredLength, strictParse } from "../route.js";
 import { readQuery } from "../query.js";
-import { ANSWERS_BODY, MCP_ANONYMOUS_BODY } from "../body-limits.js";
+import { mcpBodyLimits, type BodyLimits } from "../body-limits.js";
 import { requirePrincipal } from "@bench-bounty/platform";
 import {
   addressOf,
@@ -27,6 +38,7 @@ import {
   type AccountCreationLimiter,
   type RateLimiter,
 } from "../middleware/limits.js";
+import { MCP_METHODS, MCP_ROUTES } from "./paths.js";
 import { isSkipped, KEYED_TOOLS, registerTools, toolErrorOf, WRITE_TOOLS } from "./tools.js";
 
 /** The limiters the endpoint charges (the app's own: the same buckets as REST). */
@@ -48,21 +60,82 @@ export interface McpLimiters {
  */
 const SDK_MAX_BATCH = 100;
 
+export { MCP_METHODS, MCP_PATH } from "./paths.js";
+
 /** Name and version announced to MCP clients. */
 export const MCP_SERVER_INFO = { name: "bench-bounty", version: "0.1.0" } as const;
 
+/** JSON-RPC's code for a message that is JSON but not a valid request. */
+const INVALID_REQUEST = -32600;
+
 /**
- * JSON-RPC 2.0 says an empty batch (`[]`) is answered with one Invalid Request error; the SDK's
- * transport finds no request in it and answers a bare 202. Null for any other body.
+ * The JSON-RPC error of the first message of a parsed body that is not a JSON-RPC message by the MCP
+ * SDK's own schemas (`JSONRPCMessageSchema`, strict: the SDK refuses the same messages, but as -32700
+ * "Parse error: Invalid JSON-RPC message" without a path, probe D1-F1: the text was JSON). The answer
+ * is 400 `-32600` Invalid Request naming the member (`$.jsonrpc`, `$.id`, `$.method`, an unknown
+ * member, `$[1]` for a batch item that is no object), or `-32602` Invalid params naming `$.params...`
+ * when only the params do not fit (`params: []`, a `_meta.progressToken` object), with `data.path`;
+ * the message's `id` when it has a valid one (never in a batch), else null. An empty batch is
+ * -32600 too (JSON-RPC 2.0; the SDK answered a bare 202). Null when every message is valid, or the
+ * batch is over the SDK's {@link SDK_MAX_BATCH} (the SDK refuses it whole). A member named
+ * `__proto__` anywhere in a message is refused the same way, naming its path (`$.params.__proto__`:
+ * -32602; REST refuses it as an unknown member): the edge reads it as an own member, the SDK's zod
+ * parse rebuilds it as the prototype, so a `tools/call`'s name or arguments hidden there passed every
+ * check of the edge (probe D1-F8: account budgets, write ids, probe13 C10's argument check).
  */
-async function emptyBatch(c: Context<AppEnv>): Promise<Response | null> {
-  if (c.req.method !== "POST") return null;
-  const text = await c.req.raw.clone().text();
-  if (!/^\s*\[\s*\]\s*$/.test(text)) return null;
-  return c.json(
-    { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the batch is empty" } },
-    400,
-  );
+function invalidMessage(c: Context<AppEnv>, body: unknown): Response | null {
+  const refuse = (code: number, path: string, why: string, id: RequestId | null) => {
+    const kind = code === INVALID_PARAMS ? "Invalid params" : "Invalid Request";
+    const error = { code, message: `${kind}: ${path}: ${why}`, data: { path } };
+    return c.json({ jsonrpc: "2.0", id, error }, 400);
+  };
+  if (Array.isArray(body) && body.length === 0)
+    return refuse(INVALID_REQUEST, "$", "the batch is empty", null);
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  if (messages.length > SDK_MAX_BATCH) return null;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    const at = Array.isArray(body) ? `$[${i}]` : "$";
+    // a member named __proto__ anywhere (probe D1-F8): the edge reads it as an own member, the SDK's
+    // zod parse makes it the prototype (a tools/call's name and arguments hidden from every edge check)
+    const proto = protoPath(m, at);
+    if (proto !== null) {
+      const rawId = (m as { id?: unknown } | null)?.id;
+      const id =
+        !Array.isArray(body) && RequestIdSchema.safeParse(rawId).success ? (rawId as RequestId) : null;
+      const code = proto.startsWith(`${at}.params`) ? INVALID_PARAMS : INVALID_REQUEST;
+      return refuse(code, proto, 'unknown member "__proto__" (a reserved name)', id);
+    }
+    if (JSONRPCMessageSchema.safeParse(m).success) continue;
+    if (typeof m !== "object" || m === null || Array.isArray(m))
+      return refuse(INVALID_REQUEST, at, "a JSON-RPC message is an object", null);
+    const rawId = (m as { id?: unknown }).id;
+    const id = !Array.isArray(body) && RequestIdSchema.safeParse(rawId).success ? (rawId as RequestId) : null;
+    const schema =
+      "method" in m
+        ? "id" in m
+          ? JSONRPCRequestSchema
+          : JSONRPCNotificationSchema
+        : "result" in m
+          ? JSONRPCResultResponseSchema
+          : "error" in m
+            ? JSONRPCErrorResponseSchema
+            : null;
+    if (schema === null)
+      return refuse(
+        INVALID_REQUEST,
+        at,
+        "not a request, notification or response (no method, result or error)",
+        id,
+      );
+    const issue = schema.safeParse(m).error?.issues[0];
+    if (issue === undefined) continue; // valid by its own kind (the union's verdict differed): the SDK decides
+    const keys = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]!] : issue.path;
+    const path = at + jsonPathOf(keys).slice(1);
+    const why = issue.code === "unrecognized_keys" ? "unknown member" : issue.message;
+    return refuse(keys[0] === "params" ? INVALID_PARAMS : INVALID_REQUEST, path, why, id);
+  }
+  return null;
 }
 
 /** A `tools/call` of the tool `name`. */
@@ -174,19 +247,22 @@ export function invalidParamsOf(message: JSONRPCMessage): JSONRPCMessage {
 export const MAX_OTHER_PARAMS_BYTES = 16 * 1024;
 
 /**
- * A body with a message other than `tools/call` whose params are over {@link MAX_OTHER_PARAMS_BYTES}
- * is refused whole, 413 `-32600`, before the SDK validates it: the SDK builds every zod issue of the
- * params first (probe13 C12: an `initialize` with 100,000 wrong icons held the event loop 2 s, a batch
- * of them 4 s). Null otherwise. Tool arguments keep the body's limits (answers are large).
+ * A body whose messages other than `tools/call` have params over {@link MAX_OTHER_PARAMS_BYTES} of
+ * JSON, all of them together, is refused whole, 413 `-32600`, before the SDK validates it: the SDK
+ * builds every zod issue of the params first (probe13 C12: an `initialize` with 100,000 wrong icons
+ * held the event loop 2 s; probe D1-F12: the cap was per message, and a batch of 42 `initialize` of
+ * 14 KB each, 595 KB, held it 12-26 s). Null otherwise. Tool arguments keep the body's limits
+ * (answers are large).
  */
 function largeParams(c: Context<AppEnv>, body: unknown): Response | null {
+  let bytes = 0;
   for (const m of Array.isArray(body) ? body : [body]) {
     if (typeof m !== "object" || m === null) continue;
     const { method, params } = m as { method?: unknown; params?: unknown };
     if (method === "tools/call" || params === undefined) continue;
-    const bytes = Buffer.byteLength(JSON.stringify(params));
+    bytes += Buffer.byteLength(JSON.stringify(params));
     if (bytes > MAX_OTHER_PARAMS_BYTES) {
-      const message = `Invalid Request: the params of ${typeof method === "string" ? method.slice(0, 40) : "a message"} are ${bytes} bytes of JSON (at most ${MAX_OTHER_PARAMS_BYTES})`;
+      const message = `Invalid Request: the params of the messages other than tools/call are over ${MAX_OTHER_PARAMS_BYTES} bytes of JSON in all (at ${typeof method === "string" ? method.slice(0, 40) : "a message"}: ${bytes})`;
       return c.json(
         {
           jsonrpc: "2.0",
@@ -218,28 +294,6 @@ function protoPath(v: unknown, path: string): string | null {
   for (const [k, x] of Object.entries(v)) {
     const p = protoPath(x, `${path}.${k}`);
     if (p !== null) return p;
-  }
-  return null;
-}
-
-/**
- * A `tools/call` whose arguments hold a member named `__proto__` is refused, -32602 naming its path:
- * REST refuses it as an unknown member (422), but the SDK rebuilds the arguments before the tool's
- * schema sees them, and the name vanished (probe13 C10: `set_withdrawal_address` wrote). Null otherwise.
- */
-function reservedArgumentName(c: Context<AppEnv>, body: unknown): Response | null {
-  const messages = Array.isArray(body) ? body : [body];
-  for (const m of messages) {
-    if (toolOf(m) === null) continue;
-    const path = protoPath((m as { params: { arguments?: unknown } }).params.arguments, "$.params.arguments");
-    if (path === null) continue;
-    const id = Array.isArray(body) ? null : ((m as { id?: RequestId }).id ?? null);
-    const error = {
-      code: INVALID_PARAMS,
-      message: `Invalid params: ${path}: unknown member "__proto__" (a reserved name)`,
-      data: { path },
-    };
-    return c.json({ jsonrpc: "2.0", id, error }, Array.isArray(body) ? 400 : 200);
   }
   return null;
 }
@@ -347,23 +401,6 @@ export class AnswerBudget {
   }
 }
 
-/**
- * The methods of the MCP endpoints (POST for JSON-RPC; GET and DELETE answer as the SDK's stateless
- * mode does): the one source of what is mounted, of the 405 a HEAD gets (Hono runs the GET handler for
- * a HEAD) and of what `OPTIONS` and any other method are told in `Allow` (probe8 P6: `HEAD /mcp`
- * answered `allow: GET, POST, DELETE` while `OPTIONS /mcp` advertised HEAD too).
- */
-export const MCP_METHODS = ["DELETE", "GET", "POST"] as const;
-
-/** The MCP endpoints' routes, as {@link mountMcp} mounts them: every benchmark's, and one benchmark's. */
-const MCP_ROUTES = ["/mcp", "/mcp/benchmarks/:slug/http"] as const;
-
-/**
- * The MCP endpoints' paths (no HEAD on them: see {@link MCP_METHODS}), derived from {@link MCP_ROUTES}
- * (`:slug` is one path segment; the routes hold no other pattern character).
- */
-export const MCP_PATH = new RegExp(`^(?:${MCP_ROUTES.map((r) => r.replace(":slug", "[^/]+")).join("|")})$`);
-
 async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimiters): Promise<Response> {
   if (!(MCP_METHODS as readonly string[]).includes(c.req.method))
     throw new EdgeError(
@@ -377,8 +414,6 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   if (slug !== null) await c.var.domain.assertBenchmark(slug);
   const over = declaredTooLarge(c);
   if (over) return over;
-  const empty = await emptyBatch(c);
-  if (empty) return empty;
   const server = new McpServer(MCP_SERVER_INFO, {
     instructions:
       "Compete in five calls: register (skip with a key), benchmark_corpus, benchmark_start_run, " +
@@ -406,10 +441,10 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   transport.send = (message, options) => send(answers.fit(invalidParamsOf(message)), options);
   const parsed = c.req.method === "POST" ? await strictRpcBody(c) : undefined;
   if (parsed instanceof Response) return parsed;
+  const invalid = parsed ? invalidMessage(c, parsed.value) : null;
+  if (invalid) return invalid;
   const overParams = parsed ? largeParams(c, parsed.value) : null;
   if (overParams) return overParams;
-  const reserved = parsed ? reservedArgumentName(c, parsed.value) : null;
-  if (reserved) return reserved;
   const overBatch = parsed ? chargeBatch(c, parsed.value, limiters) : null;
   if (overBatch) return overBatch;
   if (parsed) answers.sendWhole(writeCallIds(parsed.value));
@@ -433,45 +468,68 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
  * 400 `{code: -32700, data: {path, reason}}`; one over its limits (nesting, members of an object,
  * items of an array, values, distinct member names, counted while parsing) is 413 `{code: -32600,
  * data: {path, reason, limit, max}}`, one over its bytes 413 `{code: -32600, data: {limit_bytes}}`.
- * The limits are {@link ANSWERS_BODY} with an API key, {@link MCP_ANONYMOUS_BODY} (64 KiB) without
- * one (an anonymous caller cannot submit answers). Other media types are left to the SDK (415).
+ * The limits are the caller's ({@link bodyLimitsOf}: 64 KiB without an API key, as an anonymous
+ * caller cannot submit answers); the bytes are counted while the body streams, the read stops past
+ * them (`bodyBytes`), and a client closing mid-body is `request_aborted` (never logged). Other media
+ * types are left to the SDK (415), which refuses them before reading, and the body stays unread
+ * ({@link closeIfUnread}).
  */
 async function strictRpcBody(c: Context<AppEnv>): Promise<{ value: unknown } | Response | undefined> {
   // Any media type naming application/json (a superset of what the SDK accepts): the SDK never parses
   // a body itself, and refuses the other media types (415) before it would.
   if (!/application\/json/i.test(c.req.header("content-type") ?? "")) return undefined;
+  let bytes: Uint8Array;
   try {
     assertUtf8Uncompressed(c); // as REST: a charset other than UTF-8, a Content-Encoding: 415 (probe13 C4)
-  } catch (e) {
-    if (!(e instanceof EdgeError)) throw e;
-    const error = { code: -32600, message: `Invalid Request: ${e.message}`, data: e.details };
-    return c.json({ jsonrpc: "2.0", id: null, error }, 415);
-  }
-  const bytes = new Uint8Array(await c.req.arrayBuffer());
-  try {
+    // counted as it streams: the read stops at the caller's limit (probe D1-F2: an anonymous chunked
+    // body was read up to 4 MiB), a client closing mid-body is `request_aborted` (D1-F6)
+    bytes = await bodyBytes(c);
     strictParse(bytes, bodyLimitsOf(c));
   } catch (e) {
     if (!(e instanceof EdgeError)) throw e;
     if (e.code === "body_too_large") return tooLarge(c, e);
-    const error = { code: -32700, message: `Parse error: ${e.message}`, data: e.details };
-    return c.json({ jsonrpc: "2.0", id: null, error }, 400);
+    if (e.code === "invalid_json") {
+      const error = { code: -32700, message: `Parse error: ${e.message}`, data: e.details };
+      return c.json({ jsonrpc: "2.0", id: null, error }, 400);
+    }
+    return rpcRefusal(c, e, e.code === "unsupported_media_type" ? INVALID_REQUEST : SERVER_ERROR);
   }
   return { value: JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown };
 }
 
-/** The body limits of the caller: {@link ANSWERS_BODY} with a key, {@link MCP_ANONYMOUS_BODY} without. */
-const bodyLimitsOf = (c: Context<AppEnv>) => (c.var.principal === null ? MCP_ANONYMOUS_BODY : ANSWERS_BODY);
+/** JSON-RPC's implementation-defined server error (a refusal that is not the message's fault: busy, aborted). */
+const SERVER_ERROR = -32000;
+
+/**
+ * An edge refusal as a JSON-RPC error: `{code, message, data: details}` with the status of the
+ * refusal's code (`statusOf`, the one table) and its headers (`Retry-After`, `Connection`).
+ */
+function rpcRefusal(c: Context<AppEnv>, e: EdgeError, code: number): Response {
+  const message = code === INVALID_REQUEST ? `Invalid Request: ${e.message}` : e.message;
+  const error = { code, message, data: e.details };
+  return c.json({ jsonrpc: "2.0", id: null, error }, statusOf(e.code) as ContentfulStatusCode, e.headers);
+}
+
+/**
+ * The body limits of the caller ({@link mcpBodyLimits}), their bytes at most the app's body limit for
+ * this request (the body-limit middleware's budget: `limits.bodyBytes` with a key).
+ */
+function bodyLimitsOf(c: Context<AppEnv>): BodyLimits {
+  const limits = mcpBodyLimits(c.var.principal !== null);
+  const bytes = Math.min(limits.bytes, c.var.bodyBudget?.limitBytes ?? Infinity);
+  return bytes === limits.bytes ? limits : { ...limits, bytes };
+}
 
 /** A body over a limit as JSON-RPC: 413 `{code: -32600, data: e.details}` with the refusal's headers. */
 function tooLarge(c: Context<AppEnv>, e: EdgeError): Response {
-  const error = { code: -32600, message: `Invalid Request: ${e.message}`, data: e.details };
-  return c.json({ jsonrpc: "2.0", id: null, error }, 413, e.headers);
+  return rpcRefusal(c, e, INVALID_REQUEST);
 }
 
 /**
  * A POST whose declared `Content-Length` is over the caller's limit, refused from the headers before
  * anything reads the body (probe 9 Q2: an anonymous /mcp body of 70,000 declared and never sent was
- * held until the request timeout); null otherwise.
+ * held until the request timeout; probe D1-F2: one over the app's limit was answered REST-shaped,
+ * naming 4 MiB); null otherwise.
  */
 function declaredTooLarge(c: Context<AppEnv>): Response | null {
   if (c.req.method !== "POST") return null;
@@ -514,11 +572,30 @@ function refusalOf(f: () => unknown): unknown {
   throw new Error("expected a refusal");
 }
 
+/**
+ * `res` with `Connection: close` when the request's body was never read (a 415 for another media type,
+ * a refusal from the headers): the connection cannot carry another request, and closing it means the
+ * rest of a large body is never read (probe D1-F2: a 4 MB chunked text/plain body was read whole).
+ */
+function closeIfUnread(c: Context<AppEnv>, res: Response): Response {
+  if (c.req.method !== "POST" || (c.req.bodyCache as { arrayBuffer?: unknown }).arrayBuffer !== undefined)
+    return res;
+  try {
+    res.headers.set("connection", "close");
+    return res;
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    const copy = new Response(res.body, res); // immutable headers: a mutable copy
+    copy.headers.set("connection", "close");
+    return copy;
+  }
+}
+
 /** Mounts both endpoints with the {@link MCP_METHODS}. */
 export function mountMcp(app: OpenAPIHono<AppEnv>, limiters: McpLimiters): void {
   const [all, one] = MCP_ROUTES;
   for (const method of MCP_METHODS) {
-    app.on(method, all, (c) => handle(c, null, limiters));
-    app.on(method, one, (c) => handle(c, c.req.param("slug"), limiters));
+    app.on(method, all, async (c) => closeIfUnread(c, await handle(c, null, limiters)));
+    app.on(method, one, async (c) => closeIfUnread(c, await handle(c, c.req.param("slug"), limiters)));
   }
 }

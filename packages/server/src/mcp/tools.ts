@@ -88,7 +88,8 @@ const REFUSED_ARGUMENTS = Symbol("refused tool arguments");
 
 /**
  * Tool arguments are validated as REST bodies are (`validateBody`: 422 `invalid_request`, the first
- * issue's path in one line, at most 20 issues in `details.errors` with `errors_total`), and a refusal is
+ * issue's path in one line, at most 20 issues in `details.errors` with `errors_total`, or
+ * `errors_total_at_least` when the check of a large array stopped there), and a refusal is
  * the tool error of {@link toolErrorOf} with the REST body as structured content. The SDK's own check
  * listed every zod issue in the text, one line each (probe13 C1: a 2 MB call got a 9 MB answer, and at
  * 100,000 items the text was "Maximum call stack size exceeded"). The SDK (1.32.2, pinned) has no option

@@ -10,12 +10,12 @@
  * socket's remote address: forwarding headers (`X-Forwarded-For`, `Forwarded`, ...) are never read.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { timeout } from "hono/timeout";
 import type { IncomingMessage } from "node:http";
 import { isIPv4, isIPv6 } from "node:net";
 import type { AppEnv } from "../env.js";
-import { SMALL_BODY } from "../body-limits.js";
+import { mcpBodyLimits, SMALL_BODY } from "../body-limits.js";
+import { MCP_PATH } from "../mcp/paths.js";
 import { EdgeError } from "../errors.js";
 
 /** The limits of a server (defaults in {@link DEFAULT_LIMITS}). */
@@ -407,22 +407,18 @@ export function chargeAnswer(limiter: RateLimiter, who: string, bytes: number, b
 }
 
 /**
- * 413 `body_too_large` past `maxBytes` (checked while streaming, and on Content-Length); `hint` is
- * added to the message.
+ * The 413 `body_too_large` of a body over `maxBytes` (`details.limit_bytes`; `hint` is added to the
+ * message), with `Connection: close`: the rest of the body is never read, so the connection cannot
+ * carry another request.
  */
-export function limitBody(maxBytes: number, hint = ""): MiddlewareHandler<AppEnv> {
-  const tooLarge = () => {
-    throw new EdgeError("body_too_large", `request body over ${maxBytes} bytes${hint}`, {
-      limit_bytes: maxBytes,
-    });
-  };
-  const streamed = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
-  // A declared length without Transfer-Encoding is checked from the headers, as Hono's limit does,
-  // without asking for the body (which would build a web Request: node-body.ts).
-  return (c, next) => {
-    const declared = c.req.header("content-length");
-    if (declared === undefined || c.req.header("transfer-encoding") !== undefined) return streamed(c, next);
-    return parseInt(declared, 10) > maxBytes ? tooLarge() : next();
+function bodyTooLarge(maxBytes: number, hint = ""): () => never {
+  return () => {
+    throw new EdgeError(
+      "body_too_large",
+      `request body over ${maxBytes} bytes${hint}`,
+      { limit_bytes: maxBytes },
+      { connection: "close" },
+    );
   };
 }
 
@@ -430,19 +426,30 @@ export function limitBody(maxBytes: number, hint = ""): MiddlewareHandler<AppEnv
 const DATASET_PATH = /^\/api\/v1\/datasets(\/validate)?$/;
 
 /**
- * The body limits of every request but GET and HEAD (they carry none): {@link Limits.bodyBytes}, and
- * on the dataset paths {@link Limits.datasetBodyBytes} for a caller with a key (anonymous: the
- * ordinary limit, the 413 saying a key lifts it). A dataset body then takes its `Content-Length` in
- * bytes (the limit when it declares none) from the caller's bucket of `datasetBytes` ({@link bucketOf}):
- * 429 with `Retry-After` when they are not there.
+ * The body limits of every request but GET and HEAD (they carry none): the most bytes of its body
+ * (the `BodyBudget` every body read honours while streaming, `node-body.ts`), checked from a
+ * declared `Content-Length` before anything is read, and the bytes it holds in flight.
+ * - The limit: {@link Limits.bodyBytes}; on the dataset paths {@link Limits.datasetBodyBytes} for a
+ *   caller with a key (anonymous: the ordinary limit, the 413 saying a key lifts it); on the MCP
+ *   endpoints the caller's ({@link mcpBodyLimits}: 64 KiB without a key), refused there as JSON-RPC
+ *   (the endpoint checks the declared length), never here (probe D1-F2).
+ * - A dataset body takes its `Content-Length` in bytes (the limit when it declares none) from the
+ *   caller's bucket of `datasetBytes` ({@link bucketOf}): 429 with `Retry-After` when they are not
+ *   there; and reserves as many of the dataset bytes in flight.
+ * - Another body over 64 KiB reserves its declared length of the body bytes in flight; one without a
+ *   declared length reserves the limit once it has passed 64 KiB while streaming, not before: a
+ *   trickling chunked body that never gets there (an anonymous `/mcp` one never may) holds nothing
+ *   (probe D1-F7: 32 anonymous trickling `/mcp` requests held the whole budget).
  */
 export function limitBodies(limits: Limits, datasetBytes: RateLimiter): MiddlewareHandler<AppEnv> {
-  const small = limitBody(limits.bodyBytes);
-  const keyless = limitBody(
+  const ordinary = bodyTooLarge(limits.bodyBytes);
+  const keyless = bodyTooLarge(
     limits.bodyBytes,
     ` (a dataset body of up to ${limits.datasetBodyBytes} bytes needs an API key)`,
   );
-  const large = limitBody(limits.datasetBodyBytes);
+  const large = bodyTooLarge(limits.datasetBodyBytes);
+  const mcpAnonymousBytes = Math.min(mcpBodyLimits(false).bytes, limits.bodyBytes);
+  const mcpAnonymous = bodyTooLarge(mcpAnonymousBytes);
   const datasetsInFlight = new BytesInFlight(
     Math.max(limits.datasetBytesInFlight, limits.datasetBodyBytes),
     limits.datasetBodyBytes,
@@ -455,31 +462,53 @@ export function limitBodies(limits: Limits, datasetBytes: RateLimiter): Middlewa
   );
   return async (c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
-    const bytes = (limitOf: number): number => {
-      if (c.req.header("transfer-encoding") !== undefined) return limitOf; // counted as it streams: the limit
-      const declared = Number(c.req.header("content-length") ?? "0");
-      return Number.isSafeInteger(declared) && declared >= 0 && declared <= limitOf ? declared : limitOf;
-    };
-    const network = networkGroupOf(addressOf(c.env));
     // a dataset body is a POST to a dataset path (another method is a 405 the router answers, unharmed:
     // probe13 C8); a request without a body reserves and is charged nothing
-    if (c.req.method !== "POST" || !DATASET_PATH.test(c.req.path))
-      return small(c, () => {
-        const n = bytes(limits.bodyBytes);
-        return n <= SMALL_BODY_BYTES ? next() : held(bodiesInFlight.reserve(n, network), next);
-      });
-    const [limit, limitOf] =
-      c.var.principal === null ? [keyless, limits.bodyBytes] : [large, limits.datasetBodyBytes];
-    return limit(c, async () => {
-      const n = bytes(limitOf);
+    const dataset = c.req.method === "POST" && DATASET_PATH.test(c.req.path);
+    const mcp = MCP_PATH.test(c.req.path);
+    const keyed = c.var.principal !== null;
+    const [limitBytes, tooLarge] = dataset
+      ? keyed
+        ? [limits.datasetBodyBytes, large]
+        : [limits.bodyBytes, keyless]
+      : mcp && !keyed
+        ? [mcpAnonymousBytes, mcpAnonymous]
+        : [limits.bodyBytes, ordinary];
+    // a declared length (without Transfer-Encoding: Node refuses both), else null: counted as it streams
+    const header = c.req.header("content-length");
+    const declared =
+      c.req.header("transfer-encoding") !== undefined
+        ? null
+        : header === undefined
+          ? 0
+          : parseInt(header, 10);
+    const network = networkGroupOf(addressOf(c.env));
+    let release: (() => void) | undefined;
+    // a dataset body without a declared length has reserved its limit already (below)
+    const growing = (): void => {
+      if (!dataset && declared === null && release === undefined)
+        release = bodiesInFlight.reserve(limitBytes, network);
+    };
+    c.set("bodyBudget", { limitBytes, tooLarge, growing });
+    if (declared !== null && declared > limitBytes) {
+      if (mcp) return next(); // the endpoint refuses it from the headers, as JSON-RPC
+      tooLarge();
+    }
+    if (dataset) {
+      const n = declared ?? limitBytes;
       if (n === 0) return next();
       // the process's share first (nothing is taken from the caller's bucket when it is refused)
-      const release = datasetsInFlight.reserve(n, network);
-      return held(release, () => {
+      return held(datasetsInFlight.reserve(n, network), () => {
         takeOrRefuse(datasetBytes, bucketOf(c), n, "dataset bytes from this caller");
         return next();
       });
-    });
+    }
+    if (declared !== null && declared > SMALL_BODY_BYTES) release = bodiesInFlight.reserve(declared, network);
+    try {
+      await next();
+    } finally {
+      release?.();
+    }
   };
 }
 

@@ -6,8 +6,11 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.js";
 import { evidenceStatusOf } from "../errors.js";
-import { etagMatches, sendJson } from "../http.js";
+import { etagMatches, notModifiedHeaders, sendJson } from "../http.js";
 import { defineRoute } from "../route.js";
+
+/** The Content-Type of the pack bytes (its 200 and its 304). */
+const PACK_TYPE = "application/json";
 
 export function doorRoutes(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
@@ -36,11 +39,9 @@ export function doorRoutes(): OpenAPIHono<AppEnv> {
         );
       const etag = `"${r.pack_hash}"`;
       const headers = { etag, "cache-control": "public, max-age=31536000, immutable" };
-      if (etagMatches(c.req.header("if-none-match"), etag)) return c.body(null, 304, headers);
-      return c.body(r.bytes as Uint8Array<ArrayBuffer>, 200, {
-        ...headers,
-        "content-type": "application/json",
-      });
+      if (etagMatches(c.req.header("if-none-match"), etag))
+        return c.body(null, 304, notModifiedHeaders(etag, PACK_TYPE, headers));
+      return c.body(r.bytes as Uint8Array<ArrayBuffer>, 200, { ...headers, "content-type": PACK_TYPE });
     },
   });
   return app;
