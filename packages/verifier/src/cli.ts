@@ -107,9 +107,9 @@ async function writeAtomic(out: string, target: string, text: string): Promise<v
 
 /**
  * Write the command's output to standard output and wait until it is written. A write that fails
- * (`> /dev/full`: ENOSPC; a closed pipe: EPIPE) is a {@link VerifierNetworkError} with `action: "write"`
- * naming standard output (exit 3), not an uncaught stream error (exit 1, the code of "policy not met",
- * with a stack).
+ * (`> /dev/full`: ENOSPC) is a {@link VerifierNetworkError} with `action: "write"` naming standard
+ * output (exit 3), not an uncaught stream error (exit 1, the code of "policy not met", with a stack).
+ * A closed pipe (EPIPE: the reader, `head`, has what it wants) ends the output quietly.
  * @throws VerifierNetworkError naming `standard output`
  */
 async function writeOutput(io: CliIo, text: string): Promise<void> {
@@ -122,6 +122,9 @@ async function writeOutput(io: CliIo, text: string): Promise<void> {
       stream.write(text, (e?: Error | null) => (e ? reject(e) : resolve()));
     });
   } catch (e) {
+    // the reader closed the pipe (`verify ... | head`): it wants no more, as SIGPIPE would end a C tool
+    // quietly; the command keeps its own exit code
+    if ((e as NodeJS.ErrnoException).code === "EPIPE") return;
     throw new VerifierNetworkError("standard output", await writeFailure(e, "."), {
       cause: e,
       action: "write",

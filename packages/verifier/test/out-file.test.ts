@@ -154,4 +154,16 @@ describe("standard output that cannot be written (D2-F10, the same class)", () =
       closeSync(full);
     }
   });
+
+  it("| a reader that closes at once (EPIPE): quiet, the command's own exit code", () => {
+    const alone = run(["verify", SMALL]);
+    const err = join(dir(), "stderr.txt");
+    const r = spawnSync(
+      "bash",
+      ["-c", 'node --import tsx "$0" verify "$1" 2>"$2" | true; echo "${PIPESTATUS[0]}"', BIN, SMALL, err],
+      { cwd: PKG, env: { ...process.env, NO_COLOR: "1" }, encoding: "utf8" },
+    );
+    expect(Number(r.stdout.trim())).toBe(alone.code);
+    expect(readFileSync(err, "utf8")).toBe("");
+  });
 });
