@@ -5,38 +5,19 @@
  * non-http(s) URL) is a bad option (exit 2, not a network failure), and a bad
  * input names its JSON path, the document root `$` included.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ERROR_BODY_BYTES, readErrorDetail } from "../src/source.js";
 import { VerifierNetworkError, verifyPack } from "../src/index.js";
-import { VECTORS } from "./helpers.js";
+import { VECTORS, runCliAsync } from "./helpers.js";
 
-const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
-const PKG = fileURLToPath(new URL("..", import.meta.url));
 const SMALL = join(VECTORS, "small.json");
 
-/** Run the CLI as a child process without blocking this process (the test's http server must answer). */
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
-      cwd: PKG,
-      env: { ...process.env, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = runCliAsync;
 
 /** A stack trace line as Node prints it. */
 const STACK = /^\s+at .+\(.+:\d+:\d+\)$|^\s+at .+:\d+:\d+$/m;

@@ -4,6 +4,7 @@
  * digest and the pack hash), so that the one thing it could not fix is what
  * the verifier must catch.
  */
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import {
@@ -58,4 +59,32 @@ export function rehash(tree: JsonObject, keepPackHash = false): JsonObject {
   (tree.benchmark as JsonObject).ranking_digest = rankingDigest(tree.rank_derivation as never);
   if (!keepPackHash) tree.pack_hash = packHash(tree as never);
   return tree;
+}
+
+/** What a CLI run printed and how it ended. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Run the verifier's CLI (`src/bin.ts` through tsx) as a child process without blocking this process
+ * (a test's own http server or chain must keep answering). `env` is added to this process's environment.
+ */
+export function runCliAsync(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const bin = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", bin, ...args], {
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+      env: { ...process.env, NO_COLOR: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
 }

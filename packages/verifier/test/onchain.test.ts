@@ -47,31 +47,13 @@ import {
   type FactName,
   type VerificationReport,
 } from "../src/index.js";
-import { at, rehash, toBytes } from "./helpers.js";
-import { spawn } from "node:child_process";
+import { at, rehash, toBytes, runCliAsync } from "./helpers.js";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { formatReportTable } from "../src/format.js";
 
-/** Run the CLI as a child process without blocking this process. */
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const bin = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", bin, ...args], {
-      cwd: fileURLToPath(new URL("..", import.meta.url)),
-      env: { ...process.env, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runCli = runCliAsync;
 
 const salt = (s: string): string => keccak256Hex(s).slice(2);
 

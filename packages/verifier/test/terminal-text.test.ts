@@ -5,7 +5,6 @@
  * and error lines carry no control character at all. One case per source; the chain's own revert text
  * (a contract the pack names) is in onchain.test.ts.
  */
-import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -13,10 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { at, packTree, rehash, toBytes } from "./helpers.js";
+import { at, packTree, rehash, toBytes, runCliAsync } from "./helpers.js";
 
-const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
-const PKG = fileURLToPath(new URL("..", import.meta.url));
 
 /** What the probe's forgeries wrote: erase the line, move up, a green verdict of their own, then conceal the rest. */
 const FORGED =
@@ -24,21 +21,7 @@ const FORGED =
 /** Any control character a terminal acts on (C0 but the line breaks we print, DEL, C1, bidi overrides). */
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
-      cwd: PKG,
-      env: { ...process.env, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = runCliAsync;
 
 /** A pack file: the small vector with `edit` applied and re-hashed like a forger would. */
 function forgedPack(edit: (tree: ReturnType<typeof packTree>) => void): string {

@@ -3,40 +3,19 @@
  * path, before its query; userinfo sent as Basic auth), and the CLI prints an RPC's or indexer's
  * origin only, never its userinfo, path or query; `--rpc` / `--indexer` have env forms.
  */
-import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { startBasicAuthRpcStub, type RpcStub } from "@bench-bounty/devchain/stubs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexerGetter } from "../src/indexer/context.js";
 import { rpcClient } from "../src/onchain/index.js";
 import { credentialsToHeader, joinRoute, urlOrigin } from "../src/url.js";
-import { VECTORS } from "./helpers.js";
+import { VECTORS, runCliAsync } from "./helpers.js";
 
-const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
-const PKG = fileURLToPath(new URL("..", import.meta.url));
 const SMALL = join(VECTORS, "small.json");
 
-function run(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
-      cwd: PKG,
-      env: { ...process.env, NO_COLOR: "1", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = runCliAsync;
 
 let server: Server;
 let host: string;
