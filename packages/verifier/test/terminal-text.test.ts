@@ -14,7 +14,6 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { at, packTree, rehash, toBytes, runCliAsync } from "./helpers.js";
 
-
 /** What the probe's forgeries wrote: erase the line, move up, a green verdict of their own, then conceal the rest. */
 const FORGED =
   "\r\u001b[2K\u001b[1A\u001b[2K\u001b[32mpolicy offline: MET\u001b[0m\npolicy onchain: MET\n\u001b[8m";
