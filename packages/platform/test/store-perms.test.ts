@@ -29,6 +29,24 @@ afterEach(() => {
 
 const mode = (path: string): string => (statSync(path).mode & 0o777).toString(8);
 
+/** A store made at `dir`, then opened to others (directory 755, database 644), as old versions left it. */
+async function exposedStore(dir: string): Promise<string> {
+  await (await Platform.open({ dir })).close();
+  chmodSync(dir, 0o755);
+  chmodSync(join(dir, "platform.sqlite"), 0o644);
+  return dir;
+}
+
+/** What this process writes on stderr from now on (until `vi.restoreAllMocks()`). */
+function captureStderr(): string[] {
+  const lines: string[] = [];
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  return lines;
+}
+
 describe("--api-key's help prefers the environment (re-probe O7)", () => {
   it("says BENCH_BOUNTY_API_KEY is preferred, and why", async () => {
     const r = await runCli("run", "--help");
@@ -80,15 +98,8 @@ describe("the store is its owner's only (re-probe O6)", () => {
   });
 
   it("opening a store others can read warns on stderr naming the chmod, and opens it", async () => {
-    const dir = join(tempDir(), "old");
-    await (await Platform.open({ dir })).close();
-    chmodSync(dir, 0o755);
-    chmodSync(join(dir, "platform.sqlite"), 0o644);
-    const lines: string[] = [];
-    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(String(chunk));
-      return true;
-    });
+    const dir = await exposedStore(join(tempDir(), "old"));
+    const lines = captureStderr();
     const p = await Platform.open({ dir });
     await p.close();
     const text = lines.join("");
@@ -107,15 +118,8 @@ describe("the store is its owner's only (re-probe O6)", () => {
   });
 
   it("the chmod it names works when pasted, for a path with a space, a quote or a $ (probeD3 F13)", async () => {
-    const dir = join(tempDir(), "my store'x $HOME");
-    await (await Platform.open({ dir })).close();
-    chmodSync(dir, 0o755);
-    chmodSync(join(dir, "platform.sqlite"), 0o644);
-    const lines: string[] = [];
-    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(String(chunk));
-      return true;
-    });
+    const dir = await exposedStore(join(tempDir(), "my store'x $HOME"));
+    const lines = captureStderr();
     await (await Platform.open({ dir })).close();
     vi.restoreAllMocks();
     const commands = [...lines.join("").matchAll(/: run (chmod .*)$/gm)].map((m) => m[1]!);
