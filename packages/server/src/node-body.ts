@@ -5,13 +5,11 @@
  * edge after the platform's own work). Anything else (`app.request` in tests, the web wrapper's
  * forwarded request) reads the web body stream. Either way the bytes are counted as they come: the
  * read stops at the request's limit ({@link BodyBudget}, set by the app's body-limit middleware, and
- * the route's own), a body without a declared length reserves its bytes in flight only once it has
- * passed 64 KiB, and a client closing mid-body is `request_aborted`, never an unexpected error.
+ * the route's own), a body without a declared length reserves its bytes in flight as they come, and a client closing mid-body is `request_aborted`, never an unexpected error.
  */
 import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 import type { AppEnv } from "./env.js";
-import { SMALL_BODY } from "./body-limits.js";
 import { EdgeError } from "./errors.js";
 
 /**
@@ -24,10 +22,11 @@ export interface BodyBudget {
   /** The 413 of this request's limit (`details.limit_bytes`, and its hint): thrown when a body passes it. */
   tooLarge(): never;
   /**
-   * Called once when a body without a declared length passes {@link SMALL_BODY} bytes: reserves its
-   * bytes in flight (throws EdgeError 503 `server_busy` when they are not there).
+   * Called with the bytes read so far after each chunk: a body without a declared length reserves its
+   * bytes in flight as they come (throws EdgeError 503 `server_busy` when they are not there, 429 when a
+   * dataset body's bytes are not in the caller's bucket).
    */
-  growing(): void;
+  grew(size: number): void;
 }
 
 /** The refusal of a body read past `limitBytes` (the budget's own when it has that limit). */
@@ -124,8 +123,8 @@ async function readStream(
  * @param routeLimitBytes the route's own limit, when lower than the app's ({@link BodyBudget.limitBytes})
  * @throws EdgeError 413 `body_too_large` naming `limit_bytes` (with `Connection: close`: the rest is
  *   not read) once the body passes the lower of the two limits, declared or not
- * @throws EdgeError 503 `server_busy` when a body without a declared length passes 64 KiB and its
- *   bytes in flight are not there ({@link BodyBudget.growing})
+ * @throws EdgeError 503 `server_busy` when a body without a declared length grows past the bytes in
+ *   flight there are ({@link BodyBudget.grew})
  * @throws EdgeError 400 `request_aborted` when the client closes the connection mid-body
  */
 export async function bodyBytes(c: Context<AppEnv>, routeLimitBytes = Infinity): Promise<Uint8Array> {
@@ -133,14 +132,10 @@ export async function bodyBytes(c: Context<AppEnv>, routeLimitBytes = Infinity):
   if (cache.arrayBuffer !== undefined) return new Uint8Array(await cache.arrayBuffer);
   const budget = c.var.bodyBudget;
   const limitBytes = Math.min(routeLimitBytes, budget?.limitBytes ?? Infinity);
-  let grown = false;
   const onBytes = (size: number) => {
     try {
       if (size > limitBytes) overLimit(limitBytes, budget);
-      if (!grown && size > SMALL_BODY.bytes) {
-        grown = true;
-        budget?.growing();
-      }
+      budget?.grew(size);
     } catch (e) {
       // the rest of the body is not read: the connection cannot carry another request
       if (!(e instanceof EdgeError)) throw e;

@@ -11,6 +11,7 @@ import { BytesInFlight } from "../src/middleware/limits.js";
 import { call, citiesDataset, holdBody, register, useLive } from "./helpers.js";
 
 const CAP = 64 * 1024;
+const MIB = 1024 * 1024;
 const logged: unknown[] = [];
 const live = useLive({
   limits: { datasetBodyBytes: CAP, datasetBytesInFlight: CAP },
@@ -38,6 +39,31 @@ describe("dataset bytes the process holds", () => {
     expect(ok.json.ok).toBe(true);
     // the client that closed mid-body is no server fault: nothing logged as unexpected
     expect(logged).toEqual([]);
+  });
+});
+
+// probe14 D1-F19: a chunked dataset body reserved its whole limit (64 MiB) at its first byte, so four
+// one-byte trickles from four networks held the whole dataset budget for a minute each.
+describe("a chunked dataset body", () => {
+  const wide = useLive({ limits: { datasetBodyBytes: 4 * MIB, datasetBytesInFlight: 4 * MIB } });
+  it("holds about what it has sent (1 MiB steps), not its limit: another upload still fits", async () => {
+    const a = await register(wide.url, "chunked-a");
+    const b = await register(wide.url, "chunked-b");
+    const trickles = [0, 1, 2].map(() =>
+      holdBody(wide.url, "/api/v1/datasets/validate", a.key, null, '{"name":"x'),
+    );
+    await new Promise((r) => setTimeout(r, 300)); // the trickles are being read
+    const body = JSON.stringify(citiesDataset(3, "chunked"));
+    const ok = await call(wide.url, "POST", "/api/v1/datasets/validate", { key: b.key, raw: body });
+    expect(ok.status, ok.text).toBe(200);
+    // a declared body of the whole budget does not fit beside the three 1 MiB steps held
+    const big = await call(wide.url, "POST", "/api/v1/datasets/validate", {
+      key: b.key,
+      raw: " ".repeat(4 * MIB - 16) + body.slice(0, 10),
+    });
+    expect(big.status, big.text).toBe(503);
+    expect(big.json.error.details.held_bytes).toBe(3 * MIB);
+    for (const t of trickles) t.abort();
   });
 });
 

@@ -233,13 +233,18 @@ export async function playCities(
 }
 
 /**
- * A POST to `base + path` with key `key` declaring `length` bytes of JSON that sends only `first` and
- * holds the connection open (a body that is not arriving); `abort` closes it.
+ * A POST to `base + path` with key `key` declaring `length` bytes of JSON (`null`: chunked, no length)
+ * that sends only `first` and holds the connection open (a body that is not arriving); `abort` closes it.
  */
-export function holdBody(base: string, path: string, key: string, length: number, first: string) {
+export function holdBody(base: string, path: string, key: string, length: number | null, first: string) {
   const req = httpRequest(`${base}${path}`, {
     method: "POST",
-    headers: { "content-type": "application/json", "content-length": String(length), "x-api-key": key },
+    // no length: the body is sent chunked
+    headers: {
+      "content-type": "application/json",
+      ...(length === null ? {} : { "content-length": String(length) }),
+      "x-api-key": key,
+    },
   });
   req.on("error", () => undefined); // the caller aborts it
   req.write(first);

@@ -433,13 +433,14 @@ const DATASET_PATH = /^\/api\/v1\/datasets(\/validate)?$/;
  *   caller with a key (anonymous: the ordinary limit, the 413 saying a key lifts it); on the MCP
  *   endpoints the caller's ({@link mcpBodyLimits}: 64 KiB without a key), refused there as JSON-RPC
  *   (the endpoint checks the declared length), never here (probe D1-F2).
- * - A dataset body takes its `Content-Length` in bytes (the limit when it declares none) from the
- *   caller's bucket of `datasetBytes` ({@link bucketOf}): 429 with `Retry-After` when they are not
- *   there; and reserves as many of the dataset bytes in flight.
- * - Another body over 64 KiB reserves its declared length of the body bytes in flight; one without a
- *   declared length reserves the limit once it has passed 64 KiB while streaming, not before: a
- *   trickling chunked body that never gets there (an anonymous `/mcp` one never may) holds nothing
- *   (probe D1-F7: 32 anonymous trickling `/mcp` requests held the whole budget).
+ * - A dataset body takes its `Content-Length` in bytes from the caller's bucket of `datasetBytes`
+ *   ({@link bucketOf}): 429 with `Retry-After` when they are not there; and reserves as many of the
+ *   dataset bytes in flight.
+ * - Another body over 64 KiB reserves its declared length of the body bytes in flight.
+ * - A body without a declared length (chunked) reserves as it streams, in 1 MiB steps: a dataset body
+ *   from its first byte (and takes each step from the caller's bucket), another once past 64 KiB. A
+ *   trickle holds about what it has sent, not its limit (probe D1-F7: 32 anonymous trickling `/mcp`
+ *   requests held the whole budget; D1-F19: four one-byte dataset trickles held the dataset budget).
  */
 export function limitBodies(limits: Limits, datasetBytes: RateLimiter): MiddlewareHandler<AppEnv> {
   const ordinary = bodyTooLarge(limits.bodyBytes);
@@ -483,34 +484,46 @@ export function limitBodies(limits: Limits, datasetBytes: RateLimiter): Middlewa
           ? 0
           : parseInt(header, 10);
     const network = networkGroupOf(addressOf(c.env));
-    let release: (() => void) | undefined;
-    // a dataset body without a declared length has reserved its limit already (below)
-    const growing = (): void => {
-      if (!dataset && declared === null && release === undefined)
-        release = bodiesInFlight.reserve(limitBytes, network);
+    const releases: (() => void)[] = [];
+    const inFlight = dataset ? datasetsInFlight : bodiesInFlight;
+    // A body without a declared length reserves its bytes as they arrive, in steps of STREAM_STEP_BYTES
+    // (a dataset one from its first byte, with as many from the caller's bucket; another past 64 KiB):
+    // a trickle holds about what it sent, not its limit (probe D1-F7: anonymous /mcp trickles, D1-F19:
+    // four dataset trickles of one byte held the whole dataset budget for 60 s each).
+    let reserved = dataset ? 0 : SMALL_BODY_BYTES;
+    const grew = (size: number): void => {
+      if (declared !== null || size <= reserved) return;
+      const target = Math.min(limitBytes, Math.ceil(size / STREAM_STEP_BYTES) * STREAM_STEP_BYTES);
+      const n = target - reserved;
+      releases.push(inFlight.reserve(n, network));
+      reserved = target;
+      if (dataset) takeOrRefuse(datasetBytes, bucketOf(c), n, "dataset bytes from this caller");
     };
-    c.set("bodyBudget", { limitBytes, tooLarge, growing });
+    c.set("bodyBudget", { limitBytes, tooLarge, grew });
     if (declared !== null && declared > limitBytes) {
       if (mcp) return next(); // the endpoint refuses it from the headers, as JSON-RPC
       tooLarge();
     }
-    if (dataset) {
-      const n = declared ?? limitBytes;
-      if (n === 0) return next();
+    if (dataset && declared !== null) {
+      if (declared === 0) return next();
       // the process's share first (nothing is taken from the caller's bucket when it is refused)
-      return held(datasetsInFlight.reserve(n, network), () => {
-        takeOrRefuse(datasetBytes, bucketOf(c), n, "dataset bytes from this caller");
+      return held(datasetsInFlight.reserve(declared, network), () => {
+        takeOrRefuse(datasetBytes, bucketOf(c), declared, "dataset bytes from this caller");
         return next();
       });
     }
-    if (declared !== null && declared > SMALL_BODY_BYTES) release = bodiesInFlight.reserve(declared, network);
+    if (declared !== null && declared > SMALL_BODY_BYTES)
+      releases.push(bodiesInFlight.reserve(declared, network));
     try {
       await next();
     } finally {
-      release?.();
+      for (const release of releases) release();
     }
   };
 }
+
+/** A body without a declared length reserves its bytes in flight in steps of this many bytes (1 MiB). */
+const STREAM_STEP_BYTES = 1024 * 1024;
 
 /** Bodies up to this many bytes are not counted in flight: the small routes' own limit. */
 const SMALL_BODY_BYTES = SMALL_BODY.bytes;
