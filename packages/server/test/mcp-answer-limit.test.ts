@@ -15,7 +15,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { TUTORIALS, type Limits } from "../src/index.js";
-import { WRITE_TOOLS } from "../src/mcp/tools.js";
+import { WRITE_TOOLS, toolListsBuilt } from "../src/mcp/tools.js";
 import { call, publishCities, register, startLive, type Live } from "./helpers.js";
 
 const lives: Live[] = [];
@@ -219,5 +219,20 @@ describe("a write tool's answer is sent whole once the tool has run (charged, wh
       "runs_mine",
     ]);
     expect(names.filter((n) => WRITE_TOOLS.has(n)).length).toBe(WRITE_TOOLS.size);
+  });
+
+  // probe14 D1-F13: each tools/list rebuilt the JSON Schema of every tool; a batch of 100 anonymous ones
+  // held the event loop up to a second
+  it("tools/list is built once per endpoint: a batch of them shares it; bad params are still refused", async () => {
+    const l = await live({});
+    const before = toolListsBuilt();
+    const batch = Array.from({ length: 30 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "tools/list" }));
+    const r = await mcp(l, batch);
+    const lists = r.json.filter((m: any) => m.result).map((m: any) => JSON.stringify(m.result.tools));
+    expect(lists.length).toBeGreaterThan(1);
+    expect(new Set(lists).size).toBe(1);
+    expect(toolListsBuilt() - before).toBeLessThanOrEqual(1);
+    const bad = await mcp(l, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { cursor: 5 } });
+    expect(bad.json.error.code).toBe(-32602);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { BOARD_PAGE_SIZE } from "@bench-bounty/platform";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Domain, Principal } from "../domain.js";
 import { errorResponseOf } from "../errors.js";
@@ -181,6 +181,46 @@ export function registerTools(server: McpServer, t: ToolContext): void {
   registerBenchmarkTools(server, t);
   registerRunTools(server, t);
   registerTutorialTools(server, t);
+  cacheToolList(server, t.slug ?? "");
+}
+
+/** `tools/list` answers by endpoint (the slug of `/mcp/benchmarks/:slug/http`, "" for `/mcp`). */
+const toolLists = new Map<string, Promise<unknown>>();
+/** Endpoints whose tool list is kept ({@link toolLists}; the oldest is dropped past it). */
+const TOOL_LISTS_KEPT = 256;
+let toolListBuilds = 0;
+
+/** How many times a tool list was built (the SDK's JSON Schemas of every tool), for tests. */
+export function toolListsBuilt(): number {
+  return toolListBuilds;
+}
+
+/**
+ * The tool list of an endpoint never changes (the tools and their schemas are the same for every caller;
+ * only the default slug in a description depends on the endpoint), so `tools/list` is answered from one
+ * list built per endpoint: the SDK rebuilt the JSON Schema of each of the 14 tools per call, and a batch
+ * of 100 anonymous `tools/list` held the event loop up to a second (probe14 D1-F13).
+ */
+function cacheToolList(server: McpServer, key: string): void {
+  const inner = server.server as unknown as {
+    _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<unknown>>;
+  };
+  const build = inner._requestHandlers.get("tools/list");
+  // an SDK upgrade that moves the handler must fail at start-up, not silently build per call
+  if (build === undefined) throw new Error("@modelcontextprotocol/sdk: no tools/list handler to cache");
+  inner._requestHandlers.set("tools/list", (request, extra) => {
+    // a request the SDK would refuse (params of the wrong shape) goes to it, for its own error
+    if (!ListToolsRequestSchema.safeParse(request).success) return build(request, extra);
+    let hit = toolLists.get(key);
+    if (hit === undefined) {
+      toolListBuilds++;
+      hit = build(request, extra);
+      hit.catch(() => toolLists.delete(key));
+      if (toolLists.size >= TOOL_LISTS_KEPT) toolLists.delete(toolLists.keys().next().value!);
+      toolLists.set(key, hit);
+    }
+    return hit;
+  });
 }
 
 /** The account tools: register (no key) and the withdrawal address. */
