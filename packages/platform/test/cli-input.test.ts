@@ -85,6 +85,25 @@ describe("lock: money options", () => {
   });
 });
 
+describe("user mistakes on run", () => {
+  // probe14 D3-F14: `--agent ""` ran `sh -c ""` (no answer, exit 0) and used up an attempt
+  it.each(["", "   "])(
+    "run and resume refuse an empty --agent %j naming it, before opening the store",
+    async (agent) => {
+      const store = join(tempDir(), "s");
+      for (const args of [
+        ["run", "g3", "--agent", agent, "--agent-id", "a1", "--store", store],
+        ["resume", "run-x", "--agent", agent, "--store", store],
+      ]) {
+        const r = await runCli(...args);
+        expect(r.code, args.join(" ")).not.toBe(0);
+        expect(r.err).toMatch(/--agent <command>.*the agent command is empty/);
+      }
+      expect(existsSync(store)).toBe(false);
+    },
+  );
+});
+
 describe("user mistakes on attach", () => {
   it("attach with a bounty id that is not an integer: one line naming <bounty-id>, exit 1", async () => {
     const r = await runCli("attach", "g3", "abc", "--store", tempDir());

@@ -44,6 +44,16 @@ export const int =
     return n;
   };
 
+/**
+ * A command line to run with `sh -c` (`--agent`): not empty or blank (probe14 D3-F14: `--agent ""` ran
+ * `sh -c ""`, which answers nothing and exits 0, and used up an attempt with every task unanswered).
+ * @throws InvalidArgumentError (commander prints it naming the option)
+ */
+export const shellCommand = (v: string): string => {
+  if (v.trim() === "") throw new InvalidArgumentError("the agent command is empty");
+  return v;
+};
+
 /** USDC decimals: `--pool` is given in USDC like the Hardhat task `bounty:lock`. */
 const USDC_DECIMALS = 6;
 

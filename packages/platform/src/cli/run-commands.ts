@@ -8,6 +8,7 @@ import {
   action,
   anchorRetryCommand,
   int,
+  shellCommand,
   openPlatform,
   print,
   principalOf,
@@ -266,7 +267,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
         .argument("<benchmark>", "benchmark slug"),
     ),
   )
-    .requiredOption("--agent <command>", "agent command (run with sh -c)")
+    .requiredOption("--agent <command>", "agent command (run with sh -c)", shellCommand)
     .requiredOption("--agent-id <id>", "agent id on the leaderboard")
     .option("--withdrawal-address <address>", "register/update the agent's withdrawal address first")
     .option("--author", "register the agent as the author's own")
@@ -324,7 +325,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
         .argument("<run-id>"),
     ),
   )
-    .option("--agent <command>", "agent command (default: the one recorded in the checkpoint)")
+    .option("--agent <command>", "agent command (default: the one recorded in the checkpoint)", shellCommand)
     .addOption(
       new Option("--server <url>", "resume through this server's HTTP API (with --api-key)").env(
         "BENCH_BOUNTY_SERVER",
