@@ -6,6 +6,8 @@
 import { createHash } from "node:crypto";
 import { execFile, execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -140,5 +142,26 @@ describe("run-benchmark.sh", { timeout: 120_000 }, () => {
       BENCH_BOUNTY_API_KEY: "bbk_wrong",
     });
     expect(unknown.code).toBe(1);
+  });
+
+  // probe14 D2-F20: a 3xx counted as success (`[123]??`): a redirected start "succeeded" with no key
+  it("a redirect is a refusal naming the status, never followed", async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(307, { location: "http://127.0.0.1:9/elsewhere" }).end();
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      // the script itself from the live server, the API calls to the redirecting one
+      const cmd = `curl -sSL ${live.url}/api/v1/scripts/run-benchmark.sh | dash -s -- http://127.0.0.1:${port} start ${slug}`;
+      const r = await run("dash", ["-c", cmd], { env: { PATH: process.env.PATH! }, encoding: "utf8" }).then(
+        () => ({ code: 0, stderr: "" }),
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/: HTTP 307, a redirect \(not followed/);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -26,7 +26,7 @@ NL='
 '
 BODY=''
 
-# api METHOD PATH [JSON]: sets BODY; exits 1 on an HTTP status of 400 or more.
+# api METHOD PATH [JSON]: sets BODY; exits 1 on an HTTP status other than 2xx (a 3xx is not followed).
 # The key goes to curl as a config line on its stdin, never in its argv (visible in ps).
 api() {
   if [ "$#" -ge 3 ]; then
@@ -39,7 +39,11 @@ api() {
   code=${resp##*"$NL"}
   BODY=${resp%"$NL"*}
   case "$code" in
-    [123]??) ;;
+    2??) ;;
+    3??)
+      echo "$1 $2: HTTP $code, a redirect (not followed: the key would go with it); use the base URL it names" >&2
+      exit 1
+      ;;
     *)
       echo "$1 $2: HTTP $code" >&2
       printf '%s\n' "$BODY" >&2
