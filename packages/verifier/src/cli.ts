@@ -10,7 +10,7 @@
  *
  * @packageDocumentation
  */
-import type { Stats } from "node:fs";
+import { fstat, type Stats } from "node:fs";
 import { lstat, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { SingleBar } from "cli-progress";
@@ -199,12 +199,12 @@ export async function outTarget(out: string): Promise<string> {
 /**
  * Refuse an `--out` report that would overwrite the pack being verified: the
  * same path once resolved, or (when both exist) the same file (device and
- * inode, so a hard link or a symbolic link is caught too). Standard input and
- * a URL are never the `--out` file.
+ * inode, so a hard link or a symbolic link is caught too); standard input
+ * redirected from a file is that file. A URL is never the `--out` file.
  * @throws VerifierInputError `bad_option` naming `--out` and the pack
  */
 export async function refuseOutOverPack(pack: string, out: string | undefined): Promise<void> {
-  if (out === undefined || pack === "-" || isHttpUrl(pack)) return;
+  if (out === undefined || isHttpUrl(pack)) return;
   const refuse = (): never => {
     throw new VerifierInputError(
       "bad_option",
@@ -212,14 +212,18 @@ export async function refuseOutOverPack(pack: string, out: string | undefined): 
       `${JSON.stringify(out)} is the pack being verified (${JSON.stringify(pack)}); writing the report there would overwrite the pack`,
     );
   };
-  if (resolve(pack) === resolve(out)) refuse();
+  if (pack !== "-" && resolve(pack) === resolve(out)) refuse();
   // a path that cannot be stat'ed (absent, unreadable) is not the same file as the other: reading or writing it reports why
   const statOrNull = (path: string) =>
     stat(path).catch((e: unknown) => {
       if (typeof (e as { code?: unknown }).code === "string") return null;
       throw e;
     });
-  const [p, o] = await Promise.all([statOrNull(pack), statOrNull(out)]);
+  // standard input redirected from the pack file (`verify - --out pack.json < pack.json`, probe14 D2-F21)
+  // is that file: its descriptor's device and inode
+  const stdinStat = () =>
+    new Promise<Stats | null>((res) => fstat(0, (e, st) => res(e ? null : st.isFile() ? st : null)));
+  const [p, o] = await Promise.all([pack === "-" ? stdinStat() : statOrNull(pack), statOrNull(out)]);
   if (p !== null && o !== null && p.dev === o.dev && p.ino === o.ino) refuse();
 }
 

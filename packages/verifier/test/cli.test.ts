@@ -4,7 +4,15 @@
  * and never a stack trace.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, linkSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  copyFileSync,
+  linkSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -67,6 +75,20 @@ describe("bench-bounty-verify CLI", () => {
     const linked = run(["verify", pack, "--out", join(dir, "link.json")]);
     expect(linked.code).toBe(2);
     expect(linked.stderr).toMatch(/--out: ".*link\.json" is the pack being verified \(".*same\.json"\)/);
+    expect(readFileSync(pack)).toEqual(before);
+    // probe14 D2-F21: `verify - --out pack.json < pack.json` replaced the pack with the report
+    const fd = openSync(pack, "r");
+    try {
+      const piped = spawnSync(process.execPath, ["--import", "tsx", BIN, "verify", "-", "--out", pack], {
+        cwd: PKG,
+        stdio: [fd, "pipe", "pipe"],
+        encoding: "utf8",
+      });
+      expect(piped.status, piped.stderr).toBe(2);
+      expect(piped.stderr).toMatch(/--out: ".*same\.json" is the pack being verified \("-"\)/);
+    } finally {
+      closeSync(fd);
+    }
     expect(readFileSync(pack)).toEqual(before);
   });
 
