@@ -275,6 +275,21 @@ export function parseHttpUrlOption(v: unknown, flag: string): string | undefined
 }
 
 /**
+ * A URL option that has an environment form (`--rpc` / `BENCH_BOUNTY_VERIFY_RPC_URL`): an empty variable
+ * counts as unset (a CI template's `export VAR=` must not block the offline check), and a refusal names
+ * where the value came from, the variable or the flag (probe14 D2-F22: a bad variable was reported as
+ * `--rpc`, an option nobody gave).
+ * @throws VerifierInputError `bad_option` naming the flag or the variable
+ */
+function urlOptionOf(cmd: Command, name: string, flag: string): string | undefined {
+  const v = cmd.getOptionValue(name) as string | undefined;
+  const env = cmd.options.find((o) => o.attributeName() === name)?.envVar;
+  if (cmd.getOptionValueSource(name) !== "env" || env === undefined) return parseHttpUrlOption(v, flag);
+  if (v === undefined || v === "") return undefined;
+  return parseHttpUrlOption(v, `${env} (the environment form of ${flag})`);
+}
+
+/**
  * A document argument (`<pack>`, `<execute>`, `--jwks`: a file path, `-` or an http(s) URL): a value
  * written like a URL (`scheme://...`) must be a well-formed http(s) URL, so
  * `ftp://x/jwks.json` or `https://` is a bad option (exit 2), not a file or URL that cannot be read (exit 3).
@@ -407,14 +422,14 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
     .option("--timeout <ms>", TIMEOUT_HELP("20000; 30000 for a pack URL"))
     .option("--deadline <ms>", DEADLINE_HELP)
     .addHelpText("after", EXIT_HELP)
-    .action(async (pack: string, opts: Record<string, unknown>) => {
+    .action(async (pack: string, opts: Record<string, unknown>, cmd: Command) => {
       const bar = progressBar(io, opts.progress as boolean | undefined);
       try {
         const maxString = parsePositiveInt(opts.maxString, "--max-string");
         const timeout = parsePositiveInt(opts.timeout, "--timeout");
         const deadline = parsePositiveInt(opts.deadline, "--deadline");
-        const rpcUrl = parseHttpUrlOption(opts.rpc, "--rpc");
-        const indexerUrl = parseHttpUrlOption(opts.indexer, "--indexer");
+        const rpcUrl = urlOptionOf(cmd, "rpc", "--rpc");
+        const indexerUrl = urlOptionOf(cmd, "indexer", "--indexer");
         const out = opts.out as string | undefined;
         await refuseOutOverPack(pack, out);
         const outPath = out === undefined ? undefined : await outTarget(out);
@@ -481,14 +496,14 @@ Exit codes:
   4  internal error (a bug)
 `,
     )
-    .action(async (execute: string, opts: Record<string, unknown>) => {
+    .action(async (execute: string, opts: Record<string, unknown>, cmd: Command) => {
       try {
         const report = await verifyComputeReceipt({
           execute: parseDocumentArgument(execute, "<execute>"),
           jwks: parseDocumentArgument(opts.jwks as string, "--jwks"),
           input: opts.input as string | undefined,
           output: opts.output as string | undefined,
-          rpcUrl: parseHttpUrlOption(opts.rpc, "--rpc"),
+          rpcUrl: urlOptionOf(cmd, "rpc", "--rpc"),
           registry: opts.registry as string | undefined,
           timeoutMs: parsePositiveInt(opts.timeout, "--timeout"),
           deadlineMs: parsePositiveInt(opts.deadline, "--deadline"),

@@ -92,6 +92,27 @@ describe("bench-bounty-verify CLI", () => {
     expect(readFileSync(pack)).toEqual(before);
   });
 
+  // probe14 D2-F22: an empty variable blocked the offline check; a bad one was reported as --rpc
+  it("the environment forms of --rpc and --indexer: empty is unset, a bad value names the variable", () => {
+    const withEnv = (env: Record<string, string>) =>
+      spawnSync(process.execPath, ["--import", "tsx", BIN, "verify", small()], {
+        cwd: PKG,
+        env: { ...process.env, NO_COLOR: "1", ...env },
+        encoding: "utf8",
+      });
+    const alone = run(["verify", small()]);
+    const empty = withEnv({ BENCH_BOUNTY_VERIFY_RPC_URL: "", BENCH_BOUNTY_VERIFY_INDEXER_URL: "" });
+    expect(empty.status, empty.stderr).toBe(alone.code);
+    const bad = withEnv({ BENCH_BOUNTY_VERIFY_RPC_URL: "ftp://k:SECRET@x" });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(
+      /BENCH_BOUNTY_VERIFY_RPC_URL \(the environment form of --rpc\): expected an http\(s\) URL/,
+    );
+    expect(bad.stderr).not.toContain("SECRET");
+    const flag = run(["verify", small(), "--rpc", "ftp://x"]);
+    expect(flag.stderr).toMatch(/: --rpc: expected an http\(s\) URL/);
+  });
+
   it("reads the pack from standard input", () => {
     const r = run(["verify", "-", "--json"], readFileSync(small()));
     expect(r.code).toBe(0);
