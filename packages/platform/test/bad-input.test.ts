@@ -408,6 +408,37 @@ describe("chain options are checked before the store or the network", () => {
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 
+  // probe14 D3-F10: without --closes-in / --closes-at the prize closed 1 hour later, a default nobody read
+  it("lock without a close time is refused naming --closes-in, before contacting the RPC", async () => {
+    vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", KEY);
+    vi.stubEnv("BENCH_BOUNTY_AUTHOR_KEY", KEY);
+    const store = tempDir();
+    const pub = await publishCsv(store, "Temp {payload.temp} on {payload.date}?", "--slug", "noclose");
+    expect(pub.code, pub.err).toBe(0);
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    const lock = [
+      "lock",
+      "noclose",
+      "--store",
+      store,
+      ...UNREACHABLE_CHAIN,
+      "--pool",
+      "10",
+      "--threshold-bps",
+      "5000",
+      "--payout-rule",
+      "winner_take_all",
+    ];
+    const r = await runCli(...lock);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /^error: give --closes-in SECONDS or --closes-at UNIX: a prize has no default close time/,
+    );
+    expect(fetchSpy).not.toHaveBeenCalled();
+    const huge = await runCli(...lock, "--closes-in", "99999999999999999999");
+    expect(huge.err).toMatch(/closes-in must be an integer in 1\.\.3153600000/);
+  });
+
   it("--receipt-anchoring immediate|batch is accepted by the commands (README), other values refused", async () => {
     const store = tempDir();
     await (await Platform.open({ dir: store })).close();

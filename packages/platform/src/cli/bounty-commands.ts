@@ -6,6 +6,11 @@ import type { Hex } from "viem";
 import { parseUsdcAmount } from "./common.js";
 
 /** Registers the bounty commands: lock and attach. */
+/** Longest `--closes-in` / `--award-window`: 100 years of seconds (a longer one is a typo). */
+const MAX_SPAN_SECONDS = 100 * 365 * 86400;
+/** Latest `--closes-at`: the year 9999 (unix seconds). */
+const MAX_UNIX_SECONDS = 253_402_300_799;
+
 export function registerBountyCommands(program: Command): void {
   storeOptions(
     program
@@ -20,12 +25,20 @@ export function registerBountyCommands(program: Command): void {
       "prize pool in USDC, decimal (e.g. 100 or 12.5; at most 6 decimals)",
       parseUsdcAmount,
     )
-    .option("--closes-at <unix>", "close time, unix seconds (in the future)", int("closes-at", 1))
-    .option("--closes-in <seconds>", "close time, seconds from the chain's latest block", int("closes-in", 1))
+    .option(
+      "--closes-at <unix>",
+      "close time, unix seconds (in the future); this or --closes-in is required",
+      int("closes-at", 1, MAX_UNIX_SECONDS),
+    )
+    .option(
+      "--closes-in <seconds>",
+      "close time, seconds from the chain's latest block; this or --closes-at is required",
+      int("closes-in", 1, MAX_SPAN_SECONDS),
+    )
     .option(
       "--award-window <seconds>",
       "seconds between close and award deadline (default 7 days)",
-      int("award-window", 1),
+      int("award-window", 1, MAX_SPAN_SECONDS),
       7 * 86400,
     )
     .requiredOption(
@@ -60,12 +73,19 @@ export function registerBountyCommands(program: Command): void {
             // An unknown slug is named before the chain is contacted.
             await platform.getBenchmark(slug);
             if (!platform.chain) throw new PlatformError("no_chain", "lock needs --rpc-url", {});
+            // a close time decides when money can move: no default (probe14 D3-F10: it was 1 hour)
+            if (o.closesAt === undefined && o.closesIn === undefined)
+              throw new PlatformError(
+                "invalid_option",
+                "give --closes-in SECONDS or --closes-at UNIX: a prize has no default close time",
+                { field: "closes-in" },
+              );
             if (o.closesAt !== undefined && o.closesIn !== undefined)
               throw new PlatformError("invalid_option", "give --closes-at or --closes-in, not both", {
                 field: "closes-at",
               });
             const now = Number(await platform.chain.latestTimestamp());
-            const closesAt = o.closesAt ?? now + (o.closesIn ?? 3600);
+            const closesAt = o.closesAt ?? now + o.closesIn!;
             if (closesAt <= now)
               throw new PlatformError(
                 "invalid_option",
