@@ -97,6 +97,18 @@ describe("verifyComputeReceipt", () => {
     expect(r.receipt_hash).toBe(keccak256Hex(canonicalJson(payload())));
   });
 
+  // probe14 D2-F14: a missing --input was passed over when the payload had no input_sha256
+  it("reads a named --input or --output file even when the payload has no digest for it", async () => {
+    const p = payload();
+    delete p.input_sha256;
+    const r = verifyComputeReceipt({
+      execute: bytes(await executeResponse(p)),
+      jwks,
+      input: "/nonexistent/input.txt",
+    });
+    await expect(r).rejects.toMatchObject({ message: expect.stringMatching(/no such file \(the input\)/) });
+  });
+
   it("fails the signature when the kid's key did not sign it, or no key has the kid", async () => {
     const wrongKey = await verifyComputeReceipt({
       execute: bytes(await executeResponse(payload(), { key: keyB, kid: "key-a" })),

@@ -41,7 +41,8 @@ async function binding(
   const claimed = walk.payload[key];
   if (src === undefined && fallback === null)
     return [fact("not-observed", `no ${flag}: nothing to hash`), null];
-  if (typeof claimed !== "string") return [fact("failed", `the signed payload has no ${key} string`), null];
+  // a file the user named is read whatever the payload holds: a missing one is bad input, never
+  // passed over (probe14 D2-F14: `--input /nonexist` was ignored when the payload had no input_sha256)
   let bytes: Uint8Array;
   let label: string;
   if (src !== undefined) {
@@ -56,6 +57,7 @@ async function binding(
     bytes = new TextEncoder().encode(fallback as string);
     label = "$.output";
   }
+  if (typeof claimed !== "string") return [fact("failed", `the signed payload has no ${key} string`), null];
   const got = sha256Envelope(bytes);
   return [
     got === claimed
