@@ -119,6 +119,18 @@ describe("MCP", () => {
       ordinal: 77,
       code: "unknown_ordinal",
     });
+    // an empty list is accepted as on REST (probe14 D1-F10: the tool refused it, REST did not)
+    const none = await ca.callTool({
+      name: "benchmark_submit_answers",
+      arguments: { run_id: run.run.id, answers: [] },
+    });
+    expect(none.isError).toBeFalsy();
+    const restNone = await call(live.url, "POST", `/api/v1/benchmarks/runs/${run.run.id}/submissions`, {
+      key: a.key,
+      body: { answers: [] },
+    });
+    expect(restNone.status).toBe(200);
+    expect((none.structuredContent as any).accepted).toBe(restNone.json.accepted);
     const rest = await call(live.url, "POST", `/api/v1/benchmarks/runs/${run.run.id}/submissions`, {
       key: a.key,
       body: { answers: [{ ordinal: 77, answer_text: "x" }] },
@@ -136,6 +148,10 @@ describe("MCP", () => {
     expect(addr.isError).toBe(true);
     const door = await ca.callTool({ name: "award_evidence", arguments: { slug } });
     expect((door.structuredContent as any).available).toBe(false);
+    // an unknown benchmark is a refusal, as REST's 404 (probe14 D1-F10: it was an answer, available: false)
+    const nobody = await ca.callTool({ name: "award_evidence", arguments: { slug: "no-such-bench" } });
+    expect(nobody.isError).toBe(true);
+    expect((nobody.structuredContent as any).error.code).toBe("unknown_benchmark");
     await ca.close();
     await cb.close();
   });

@@ -346,6 +346,8 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
     },
     (a) =>
       call(t, async () => {
+        // an unknown benchmark is a refusal (`unknown_benchmark`), as on REST; "no pack yet" is an answer
+        await d.assertBenchmark(slugOf(t, a));
         const r = await d.awardEvidence(slugOf(t, a));
         if (r.kind !== "pack")
           return {
@@ -395,7 +397,8 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
     {
       description:
         "Submit answers for a run (idempotent per ordinal). Unknown or stale ordinals and empty answers are refused, naming them.",
-      inputSchema: z.strictObject({ run_id: z.string(), answers: z.array(Answer).min(1) }),
+      // as the REST body: an empty list is accepted (0 answers), not refused here only (probe14 D1-F10)
+      inputSchema: z.strictObject({ run_id: z.string(), answers: z.array(Answer) }),
     },
     (a) =>
       write(t, async () => ({
