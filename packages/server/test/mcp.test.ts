@@ -95,6 +95,13 @@ describe("MCP", () => {
     expect((unknown.structuredContent as any).error.code).toBe("unknown_benchmark");
     const tut = await anon.callTool({ name: "read_tutorial", arguments: { slug: "nope" } });
     expect((tut.structuredContent as any).error.code).toBe("not_found");
+    // a tool nobody registered: the same refusal shape, naming $.params.name (probe14 D1-F10: bare text)
+    const ghost = await anon.callTool({ name: "no_such_tool", arguments: {} });
+    expect(ghost.isError).toBe(true);
+    expect((ghost.structuredContent as any).error).toMatchObject({
+      code: "not_found",
+      details: { path: "$.params.name" },
+    });
     await anon.close();
 
     const a = await register(live.url, "mcp-owner");

@@ -9,7 +9,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Domain, Principal } from "../domain.js";
-import { errorResponseOf } from "../errors.js";
+import { EdgeError, errorResponseOf } from "../errors.js";
 import { jsonText } from "../http.js";
 import { validateBody } from "../route.js";
 import { TUTORIALS, tutorial } from "../routes/static.js";
@@ -182,6 +182,38 @@ export function registerTools(server: McpServer, t: ToolContext): void {
   registerRunTools(server, t);
   registerTutorialTools(server, t);
   cacheToolList(server, t.slug ?? "");
+  refuseUnknownTools(server);
+}
+
+/**
+ * A call of a tool nobody registered is the refusal every tool gives (`isError` with the REST body as
+ * structured content: `not_found` naming `$.params.name`), not the SDK's bare text "MCP error -32602:
+ * Tool x not found" (probe14 D1-F10).
+ */
+function refuseUnknownTools(server: McpServer): void {
+  const inner = server as unknown as {
+    _registeredTools: Record<string, unknown>;
+    server: { _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<unknown>> };
+  };
+  const handlers = inner.server._requestHandlers;
+  const call = handlers.get("tools/call");
+  if (call === undefined) throw new Error("@modelcontextprotocol/sdk: no tools/call handler to wrap");
+  handlers.set("tools/call", (request, extra) => {
+    const name = (request as { params?: { name?: unknown } }).params?.name;
+    if (typeof name === "string" && !Object.prototype.hasOwnProperty.call(inner._registeredTools, name))
+      return Promise.resolve(
+        toolErrorOf(
+          new EdgeError(
+            "not_found",
+            `unknown tool ${JSON.stringify(name.slice(0, 64))}: tools/list names the tools`,
+            {
+              path: "$.params.name",
+            },
+          ),
+        ),
+      );
+    return call(request, extra);
+  });
 }
 
 /** `tools/list` answers by endpoint (the slug of `/mcp/benchmarks/:slug/http`, "" for `/mcp`). */
