@@ -85,7 +85,9 @@ async function readyToAward(dc: DevChain, account: number, tag: string, faults: 
   await dc.increaseTime(3700);
   clock.set((closesAt + 200) * 1000);
   const fromBlock = await dc.publicClient.getBlockNumber();
-  return { platform, open, slug, bountyId: BigInt(bounty.bounty_id), winner, fromBlock, closesAt };
+  // the same store without a chain (a read-only mirror, or the CLI without --rpc-url)
+  const offChain = () => openAt({ ...where, clock: clock.now });
+  return { platform, open, offChain, slug, bountyId: BigInt(bounty.bounty_id), winner, fromBlock, closesAt };
 }
 
 /** The platform account's award calls waiting in the node's pool. */
@@ -189,6 +191,14 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
       expect(await pooledAwards(dc)).toEqual([sent]);
       const door = await healed.awardEvidence(r.slug);
       expect(door).toMatchObject({ kind: "unavailable", reason: "award_pending" });
+      // without a chain the store's sent award is pending too, never "not awarded yet" (probe14 D3-F9)
+      const mirror = await r.offChain();
+      expect(await mirror.awardEvidence(r.slug)).toMatchObject({
+        kind: "unavailable",
+        reason: "award_pending",
+        message: expect.stringContaining(`an award transaction ${sent} was sent`),
+      });
+      await mirror.close();
       const t0 = Date.now();
       await expect(healed.award(r.slug)).rejects.toMatchObject({ code: "award_pending" });
       expect(Date.now() - t0).toBeLessThan(AWARD_WAIT_MS + 10_000); // bounded, not viem's 180 s

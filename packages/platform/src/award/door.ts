@@ -54,7 +54,18 @@ export async function awardEvidence(ctx: PlatformContext, slug: string): Promise
     );
     return { kind: "pack", bytes: packed.bytes, pack_hash: packed.pack_hash };
   }
-  if (row && ctx.chain && (row.status === "prepared" || row.status === "sent")) {
+  if (row && (row.status === "prepared" || row.status === "sent")) {
+    // without a chain nothing tells where the award is: never "not awarded yet" for one this store made
+    // (probe14 D3-F9: a store opened without --rpc-url said so for a sent award)
+    if (!ctx.chain)
+      return {
+        kind: "unavailable",
+        reason: "award_pending",
+        message:
+          row.status === "sent"
+            ? `an award transaction ${row.award_tx} was sent; its state cannot be read without a chain (--rpc-url)`
+            : "an award was prepared (it may have been sent); its state cannot be read without a chain (--rpc-url)",
+      };
     const fromChain = await awardFromChain(ctx, slug);
     if (fromChain) return fromChain;
   }
