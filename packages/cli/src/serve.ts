@@ -38,6 +38,13 @@ import {
   terminalText,
 } from "@bench-bounty/platform";
 
+/**
+ * How long `POST /award` waits for its transaction before answering `award_pending` with its hash:
+ * under the server's 60 s request limit (`handlerTimeoutMs`), so the operator learns the transaction was
+ * sent (probe14 D3-F7: the platform's 180 s wait ended in a bare 503 `request_timeout` after 60 s).
+ */
+export const SERVE_AWARD_WAIT_MS = 45_000;
+
 /** The publish quota's period in hours (help text). */
 const PERIOD_HOURS = DEFAULT_PUBLISH_QUOTA.periodMs / 3_600_000;
 
@@ -216,6 +223,7 @@ async function openForServe(
     agentQuota,
     ...(dsBytes !== undefined ? { datasetBytesPerAccount: Number(dsBytes) } : {}),
     ...(dsAll !== undefined ? { datasetBytesAllAccounts: Number(dsAll) } : {}),
+    awardWaitMs: SERVE_AWARD_WAIT_MS,
   });
 }
 

@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseUsdcAmount } from "../src/cli.js";
+import { openStore, parseUsdcAmount } from "../src/cli.js";
 import { PlatformError } from "../src/errors.js";
 import { ensureWritableDir } from "../src/store.js";
 import { cleanup, runCli, tempDir } from "./helpers.js";
@@ -102,6 +102,31 @@ describe("user mistakes on run", () => {
       expect(existsSync(store)).toBe(false);
     },
   );
+});
+
+describe("openStore", () => {
+  // probe14 D3-F7: serve's award waited the platform's 180 s for its transaction; its request ended at 60 s
+  it("hands awardWaitMs to the chain (serve keeps an award under its request limit)", async () => {
+    vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", "0x" + "11".repeat(32));
+    const { platform } = await openStore(
+      {
+        store: join(tempDir(), "s"),
+        rpcUrl: "http://127.0.0.1:1",
+        chainId: "31337",
+        bountyContract: "0x" + "22".repeat(20),
+        anchorRegistry: "0x" + "33".repeat(20),
+        usdc: "0x" + "44".repeat(20),
+        receiptAnchoring: "immediate",
+      },
+      { awardWaitMs: 1234 },
+    );
+    try {
+      expect(platform.chain?.config.awardWaitMs).toBe(1234);
+    } finally {
+      await platform.close();
+      vi.unstubAllEnvs();
+    }
+  });
 });
 
 describe("user mistakes on attach", () => {

@@ -277,6 +277,11 @@ export interface OpenPlatformOptions {
   datasetBytesPerAccount?: number;
   /** Bytes of dataset rows all accounts may keep stored together (`serve`: `--dataset-bytes-all`); default the platform's. */
   datasetBytesAllAccounts?: number;
+  /**
+   * Milliseconds `award` waits for its transaction before answering `award_pending` (chain
+   * `awardWaitMs`); `serve` keeps it under its request time limit. Default the platform's (180 s).
+   */
+  awardWaitMs?: number;
 }
 
 /**
@@ -294,7 +299,11 @@ export async function openStore(
   more: OpenPlatformOptions = {},
 ): Promise<{ platform: Platform; database: string }> {
   checkPublicUrl(o);
-  const chain = chainConfig(o);
+  const configured = chainConfig(o);
+  const chain =
+    configured && more.awardWaitMs !== undefined
+      ? { ...configured, awardWaitMs: more.awardWaitMs }
+      : configured;
   const common = {
     receiptAnchoring: o.receiptAnchoring,
     ...(chain ? { chain } : {}),
