@@ -395,4 +395,26 @@ describe("a uint256 id past 2^256 - 1 (probe13 B2: it met the offline policy, th
     const report = await verifyPack({ source: canonicalJson(tree) });
     expect(report.observed).toBeDefined();
   });
+
+  // probe14 D2-F18: 200,000 splits (a 437 KB pack) took 3.7 s of CPU
+  it.each(["splits_bps", "place_amounts_base_units"])(
+    "%s past 64 places is bad input naming it",
+    async (key) => {
+      const tree = packTree("small");
+      (tree.rank_derivation as Record<string, JsonValue>)[key] = Array(65).fill(
+        key === "splits_bps" ? 0 : "0",
+      );
+      const e = await verifyPack({ source: canonicalJson(tree) }).then(
+        () => null,
+        (x: unknown) => x,
+      );
+      expect(e).toMatchObject({ code: "out_of_range", path: `$.rank_derivation.${key}` });
+      // 9 places is read, and fails a fact (SPEC 1: 1..8), not refused
+      (tree.rank_derivation as Record<string, JsonValue>)[key] = Array(9).fill(
+        key === "splits_bps" ? 0 : "0",
+      );
+      const report = await verifyPack({ source: canonicalJson(tree) });
+      expect(report.policy_met).toBe(false);
+    },
+  );
 });
