@@ -57,6 +57,21 @@ const UNREACHABLE_CHAIN = [
   "0x" + "33".repeat(20),
 ];
 
+/** `lock SLUG` on `store` against {@link UNREACHABLE_CHAIN}: a 10 USDC winner-take-all prize, no close time. */
+const lockArgs = (slug: string, store: string): string[] => [
+  "lock",
+  slug,
+  "--store",
+  store,
+  ...UNREACHABLE_CHAIN,
+  "--pool",
+  "10",
+  "--threshold-bps",
+  "5000",
+  "--payout-rule",
+  "winner_take_all",
+];
+
 describe("a template or payload cannot show the gold", () => {
   it("publish refuses {label} (default gold), naming the placeholder, and stores nothing", async () => {
     const store = join(tempDir(), "st");
@@ -389,19 +404,7 @@ describe("chain options are checked before the store or the network", () => {
     const store = tempDir();
     await (await Platform.open({ dir: store })).close();
     const fetchSpy = vi.spyOn(globalThis, "fetch");
-    const r = await runCli(
-      "lock",
-      "nonexistent-slug",
-      "--store",
-      store,
-      ...UNREACHABLE_CHAIN,
-      "--pool",
-      "10",
-      "--threshold-bps",
-      "5000",
-      "--payout-rule",
-      "winner_take_all",
-    );
+    const r = await runCli(...lockArgs("nonexistent-slug", store));
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^error: .*nonexistent-slug/);
     expect(r.err).toContain("unknown_benchmark");
@@ -416,19 +419,7 @@ describe("chain options are checked before the store or the network", () => {
     const pub = await publishCsv(store, "Temp {payload.temp} on {payload.date}?", "--slug", "noclose");
     expect(pub.code, pub.err).toBe(0);
     const fetchSpy = vi.spyOn(globalThis, "fetch");
-    const lock = [
-      "lock",
-      "noclose",
-      "--store",
-      store,
-      ...UNREACHABLE_CHAIN,
-      "--pool",
-      "10",
-      "--threshold-bps",
-      "5000",
-      "--payout-rule",
-      "winner_take_all",
-    ];
+    const lock = lockArgs("noclose", store);
     const r = await runCli(...lock);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(

@@ -12,6 +12,7 @@ import {
   publishCities,
   register,
   useLive,
+  postMcp,
 } from "./helpers.js";
 
 type Who = "anon" | "competitor" | "other_competitor" | "author" | "other_author" | "operator";
@@ -250,18 +251,7 @@ describe("authentication before validation", () => {
   });
 
   it("MCP: an anonymous call of a keyed tool is refused unauthenticated before its arguments are validated", async () => {
-    const rpc = async (body: unknown, key?: string) => {
-      const res = await fetch(`${live.url}/mcp`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          ...(key ? { authorization: `Bearer ${key}` } : {}),
-        },
-        body: JSON.stringify(body),
-      });
-      return { status: res.status, body: (await res.json()) as any };
-    };
+    const rpc = (body: unknown, key?: string) => postMcp(live.url, JSON.stringify(body), key);
     const tools = [
       "set_withdrawal_address",
       "benchmark_corpus",

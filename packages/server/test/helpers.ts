@@ -250,3 +250,25 @@ export function holdBody(base: string, path: string, key: string, length: number
   req.write(first);
   return { abort: () => req.destroy() };
 }
+
+/**
+ * A raw MCP POST to `base + path` (default `/mcp`): `raw` is the body as sent (a JSON text, or anything
+ * a test wants to try), `key` the Bearer key. Returns the status and the parsed JSON answer.
+ */
+export async function postMcp(
+  base: string,
+  raw: string,
+  key?: string,
+  path = "/mcp",
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+    },
+    body: raw,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}

@@ -8,22 +8,11 @@
  * -32602 naming its path under `$.params`, -32600 elsewhere.
  */
 import { describe, expect, it } from "vitest";
-import { call, register, useLive } from "./helpers.js";
+import { call, register, useLive, postMcp } from "./helpers.js";
 
 const live = useLive();
 
-async function rpc(raw: string, key?: string) {
-  const res = await fetch(`${live.url}/mcp`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...(key ? { authorization: `Bearer ${key}` } : {}),
-    },
-    body: raw,
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const rpc = (raw: string, key?: string) => postMcp(live.url, raw, key);
 const accounts = async () =>
   (await live.platform.ctx.store.db.selectFrom("accounts").select("account_id").execute()).length;
 
