@@ -261,12 +261,14 @@ describe("verify and verify-receipt refuse a non-http(s) URL option without echo
 });
 
 describe("verify-receipt --rpc has the env form BENCH_BOUNTY_VERIFY_RPC_URL", () => {
-  it("is read from the environment (a bad value is refused as --rpc) and named in --help", async () => {
+  it("is read from the environment (a bad value is refused naming the variable) and named in --help", async () => {
     const r = await run(["verify-receipt", SMALL, "--jwks", "x.json"], {
       BENCH_BOUNTY_VERIFY_RPC_URL: "ftp://u:ENVPW@x/ENVPATH",
     });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^verify-receipt: bad input: --rpc: expected an http\(s\) URL/);
+    expect(r.stderr).toMatch(
+      /^verify-receipt: bad input: BENCH_BOUNTY_VERIFY_RPC_URL \(the environment form of --rpc\): expected an http\(s\) URL/,
+    );
     expect(r.stderr).not.toMatch(/ENVPW|ENVPATH/);
     const help = await run(["verify-receipt", "--help"]);
     expect(help.stdout).toContain("BENCH_BOUNTY_VERIFY_RPC_URL");
