@@ -23,6 +23,7 @@
  */
 import { Option, type Command } from "commander";
 import { openStore, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
+import type { StepOutcome } from "@bench-bounty/server";
 import {
   DEFAULT_AGENT_QUOTA,
   DEFAULT_DATASET_BYTES_ALL_ACCOUNTS,
@@ -90,6 +91,13 @@ export function startedByPackageManager(env: NodeJS.ProcessEnv = process.env): b
 
 /** How often `--exit-with-parent` looks at the parent (ms). */
 export const PARENT_POLL_MS = 500;
+
+/** The verifier worker's steps on serve's terminal: verified on stdout, retries and failures on stderr. */
+function printVerifierStep(step: StepOutcome): void {
+  if (step.kind === "done") process.stdout.write(`verifier: ${step.slug} verified (full policy)\n`);
+  else if (step.kind === "retry" || step.kind === "failed")
+    process.stderr.write(`verifier: ${step.slug || "queue"} ${step.kind}: ${terminalText(step.error)}\n`);
+}
 
 /**
  * Resolves with the reason to stop: the first of SIGINT, SIGTERM, SIGHUP, or (with `watchParent`)
@@ -412,19 +420,21 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         // the address serve listens on (probeD1 F17: receipt_url kept the platform's default :8787). Set
         // before any request is read: serveApp resolves in its listen callback, this runs next.
         platform.setPublicBaseUrl(o.publicUrl ?? server.url);
+        // a start-up step failing after the listen closes what is open: the process exits, never hangs
         const verifier = await startVerifier(platform, {
           jobs,
           enqueueIfPacked: (slug) => domain.enqueueIfPacked(slug),
           rpcUrl: platform.chain?.config.rpcUrl,
           indexerUrl: o.indexerUrl,
-          onStep: (step) => {
-            if (step.kind === "done") process.stdout.write(`verifier: ${step.slug} verified (full policy)\n`);
-            else if (step.kind === "retry" || step.kind === "failed")
-              process.stderr.write(
-                `verifier: ${step.slug || "queue"} ${step.kind}: ${terminalText(step.error)}\n`,
-              );
-          },
+          onStep: printVerifierStep,
+        }).catch(async (e: unknown) => {
+          await server.close();
+          await closeDatasetWorker();
+          await platform.close();
+          throw e;
         });
+        for (const r of verifier.refused)
+          process.stderr.write(`verifier: ${r.slug} not queued at start: ${terminalText(r.error)}\n`);
         // The operator's RPC URL carries a provider's key: only its origin is printed (issue 13 re-probe).
         const rpc = platform.chain?.config.rpcUrl;
         // the signal handlers are in place before the banner: whoever waits for "listening on" may stop

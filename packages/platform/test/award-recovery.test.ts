@@ -57,7 +57,8 @@ async function readyToAward(dc: DevChain, account: number, tag: string, faults: 
   const { now: chainNow, clock } = await chainClock(dc);
   const where = await storeLocation();
   const chain: ChainConfig = { ...chainConfig(dc, account), awardWaitMs: AWARD_WAIT_MS };
-  const open = (f: FaultHooks = {}) => openAt({ ...where, clock: clock.now, chain, faults: f });
+  const open = (f: FaultHooks = {}, publicBaseUrl?: string) =>
+    openAt({ ...where, clock: clock.now, chain, faults: f, ...(publicBaseUrl ? { publicBaseUrl } : {}) });
   const platform = await open(faults);
   const ds = await platform.createDataset(cities(4, tag));
   const { slug } = await platform.publish(ds.dataset_id, {
@@ -256,5 +257,29 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
     expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([]);
     expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(0n);
     await healed.close();
+  });
+
+  it("killed before the pack is minted, restarted on another public URL: the pack carries the prepared receipt URLs, so its ranking digest is the one on-chain", async () => {
+    const dc = devChain();
+    const r = await readyToAward(dc, 16, "moved", crashOnce("awardBeforeMint"));
+    await expect(r.platform.award(r.slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
+    const prepared = (await r.platform.ctx.store.awards.get(r.slug))!;
+    await r.platform.close();
+    // serve without --public-url takes the address it listens on: a restart may be on another port
+    const moved = await r.open({}, "http://127.0.0.1:9999");
+    const done = await moved.award(r.slug);
+    expect(done.ranking_digest).toBe(prepared.ranking_digest);
+    const door = await moved.awardEvidence(r.slug);
+    expect(door.kind).toBe("pack");
+    const pack = JSON.parse(new TextDecoder().decode((door as { bytes: Uint8Array }).bytes));
+    expect(pack.benchmark.ranking_digest).toBe(prepared.ranking_digest);
+    const urls = pack.rank_derivation.rows.map((row: { receipt_url: string }) => row.receipt_url);
+    expect(urls).toHaveLength(1);
+    expect(urls[0]).toMatch(/^http:\/\/127\.0\.0\.1:8787\/api\/v1\/benchmarks\//);
+    // the board of today links receipts at today's address
+    const board = await moved.leaderboard(r.slug);
+    expect(JSON.stringify(board)).toContain("http://127.0.0.1:9999/api/v1/benchmarks/");
+    expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([done.award_tx]);
+    await moved.close();
   });
 });

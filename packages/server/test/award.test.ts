@@ -13,7 +13,7 @@ import { zeroAddress } from "viem";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
-import { Platform } from "@bench-bounty/platform";
+import { Platform, PlatformError } from "@bench-bounty/platform";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -417,6 +417,23 @@ async function restart(slug: string) {
     expect(done.result!.policy).toBe("full");
   } finally {
     await v.stop();
+  }
+
+  // a benchmark the sweep cannot bring to the door is reported and skipped: serve still starts
+  const refusing = await startVerifier(platform, {
+    jobs: new MemoryVerificationJobs(),
+    enqueueIfPacked: (s) =>
+      s === slug
+        ? Promise.reject(new PlatformError("bounty_mismatch", "the minted pack differs", {}))
+        : Promise.resolve(false),
+    rpcUrl: dc.rpcUrl,
+    pollMs: 20,
+  });
+  try {
+    expect(refusing.queued).toEqual([]);
+    expect(refusing.refused).toEqual([{ slug, error: "the minted pack differs" }]);
+  } finally {
+    await refusing.stop();
   }
 
   const down = new MemoryVerificationJobs();

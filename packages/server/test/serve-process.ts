@@ -87,6 +87,9 @@ export function startServe(
       if (m) resolve({ url: m[1]!, proc, output: () => out, exited });
     });
     void exited.then((how) => reject(new Error(`serve exited (${how}) before listening: ${out}`)));
+    // a serve that neither listens nor exits fails the test with what it printed, not a bare timeout
+    const slow = setTimeout(() => reject(new Error(`serve not listening after 60 s: ${out}`)), 60_000);
+    slow.unref();
   });
 }
 

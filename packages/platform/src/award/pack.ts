@@ -28,8 +28,18 @@ import type { Tables } from "../store.js";
 import type { AwardRow } from "../store/awards.js";
 import { isoMillis } from "../time.js";
 
-/** Every finalized run of a benchmark as the evidence library's mint input. */
-export async function mintRuns(ctx: PlatformContext, slug: string, q: Tables): Promise<MintRun[]> {
+/**
+ * Every finalized run of a benchmark as the evidence library's mint input. A run's `receipt_url` is
+ * the one `preparedUrls` holds for it (the URLs of the prepared award's rank derivation), else the one
+ * at today's public base URL: the ranking digest sent on-chain covers the rows' URLs, so a pack minted
+ * after a restart on another address (or another `--public-url`) must carry the URLs it was prepared with.
+ */
+export async function mintRuns(
+  ctx: PlatformContext,
+  slug: string,
+  q: Tables,
+  preparedUrls: ReadonlyMap<string, string> = new Map(),
+): Promise<MintRun[]> {
   const author = (await getBenchmark(ctx, slug, q)).author_account_id;
   const out: MintRun[] = [];
   for (const r of await listRuns(ctx, slug, undefined, q)) {
@@ -43,7 +53,7 @@ export async function mintRuns(ctx: PlatformContext, slug: string, q: Tables): P
       agent_id: r.agent_id,
       is_author_agent: isAuthorAgent(agent, author),
       receipt: r.receipt as Receipt,
-      receipt_url: receiptUrl(ctx, slug, r.run_id),
+      receipt_url: preparedUrls.get(r.run_id) ?? receiptUrl(ctx, slug, r.run_id),
       rank_accuracy: r.rank_accuracy!,
       achieved_at: isoMillis(r.finalized_at_ms!),
       withdrawal_address: agent?.withdrawal_address ?? null,
@@ -94,7 +104,7 @@ export async function ensurePack(
   if (!b.bounty || !b.commitment_anchor || !row.award_tx || row.award_block === null) {
     throw new PlatformError("award_not_allowed", `award of ${b.slug} is not confirmed yet`, { slug: b.slug });
   }
-  const pack = await mintPack(ctx, b, row.award_tx, row.award_block);
+  const pack = await mintPack(ctx, b, row, row.award_tx, row.award_block);
   if (pack.benchmark.ranking_digest !== row.ranking_digest) {
     throw new PlatformError(
       "bounty_mismatch",
@@ -118,10 +128,24 @@ export async function ensurePack(
   return { pack_hash: kept.pack_hash as Hex, pack_anchor: anchor, bytes: kept.bytes };
 }
 
-/** Mints the pack of a benchmark whose award is `awardTx` in block `awardBlock` (reproducible). */
+/** The receipt URL of each ranked run as the prepared award recorded it (run id -> URL). */
+function preparedReceiptUrls(row: AwardRow): Map<string, string> {
+  const derivation = fromStored<{ rows: { run_id: string; receipt_url: string | null }[] }>(
+    row.rank_derivation_json,
+  );
+  const urls = new Map<string, string>();
+  for (const r of derivation.rows) if (r.receipt_url !== null) urls.set(r.run_id, r.receipt_url);
+  return urls;
+}
+
+/**
+ * Mints the pack of a benchmark whose prepared award `row` is `awardTx` in block `awardBlock`
+ * (reproducible: the receipt URLs are the prepared ones, see {@link mintRuns}).
+ */
 async function mintPack(
   ctx: PlatformContext,
   b: BenchmarkRecord,
+  row: AwardRow,
   awardTx: string,
   awardBlock: number,
 ): Promise<EvidencePack> {
@@ -144,7 +168,7 @@ async function mintPack(
     },
     test_set: tasks.map(testSetRowOf),
     scoring: scoringOf(b, b.bounty!),
-    runs: await mintRuns(ctx, b.slug, ctx.store),
+    runs: await mintRuns(ctx, b.slug, ctx.store, preparedReceiptUrls(row)),
   });
 }
 
@@ -155,10 +179,10 @@ async function mintPack(
  * pack would be larger is refused: no transaction is sent, the money stays in the bounty.
  * @throws PlatformError `award_not_allowed` with `reason: "pack_too_large"`, the size and the limit
  */
-export async function assertPackFits(ctx: PlatformContext, slug: string): Promise<void> {
-  const b = await getBenchmark(ctx, slug);
+export async function assertPackFits(ctx: PlatformContext, row: AwardRow): Promise<void> {
+  const b = await getBenchmark(ctx, row.slug);
   const widestTx = `0x${"f".repeat(64)}`;
-  const pack = await mintPack(ctx, b, widestTx, Number.MAX_SAFE_INTEGER);
+  const pack = await mintPack(ctx, b, row, widestTx, Number.MAX_SAFE_INTEGER);
   const anchor: AnchorEvidence = {
     registry_address: `0x${"f".repeat(40)}`,
     tx_hash: widestTx,

@@ -80,7 +80,7 @@ export async function sendOrAdoptAward(
     const settled = await settleSent(ctx, slug, bountyId, digest, inflight);
     if (settled) return settled;
   }
-  await assertPackFits(ctx, slug);
+  await assertPackFits(ctx, row);
   const winners = fromStored<PreparedWinner[]>(row.winners_json);
   const hash = await chain.sendAward(
     bountyId,

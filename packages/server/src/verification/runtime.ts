@@ -7,7 +7,7 @@
  */
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import { publicOrigin, redactRpc, type Platform } from "@bench-bounty/platform";
+import { PlatformError, publicOrigin, redactRpc, type Platform } from "@bench-bounty/platform";
 import { VerifierInputError, verifyPack } from "@bench-bounty/verifier";
 import { indexerRefusalMessage, isIndexerRefusal, joinRoute } from "@bench-bounty/verifier/url";
 import { WORKER_POLICY } from "./view.js";
@@ -148,30 +148,42 @@ export function verifierDeps(platform: Platform, o: VerifierOptions): WorkerDeps
 }
 
 /**
- * Queues every benchmark whose pack is at the door and that has no job (the startup sweep).
- * @returns the slugs queued
+ * Queues every benchmark whose pack is at the door and that has no job (the startup sweep). A
+ * benchmark whose award cannot be brought to the door (a `PlatformError`, e.g. a confirmed award whose
+ * pack cannot be minted consistently) is reported in `refused` and the sweep goes on: one benchmark
+ * never keeps `serve` from starting; any other error stops the sweep.
+ * @returns the slugs queued, and those refused with the reason
  */
 export async function enqueuePackedAwards(
   platform: Platform,
   enqueueIfPacked: (slug: string) => Promise<boolean>,
-): Promise<string[]> {
+): Promise<{ queued: string[]; refused: { slug: string; error: string }[] }> {
   const queued: string[] = [];
-  for (const b of await platform.listBenchmarks()) if (await enqueueIfPacked(b.slug)) queued.push(b.slug);
-  return queued;
+  const refused: { slug: string; error: string }[] = [];
+  for (const b of await platform.listBenchmarks()) {
+    try {
+      if (await enqueueIfPacked(b.slug)) queued.push(b.slug);
+    } catch (e) {
+      if (!(e instanceof PlatformError)) throw e;
+      refused.push({ slug: b.slug, error: e.message });
+    }
+  }
+  return { queued, refused };
 }
 
 /**
  * Sweeps, then starts the loop.
- * @returns `stop()`, resolving once the step in progress has finished, and the slugs the sweep queued
+ * @returns `stop()`, resolving once the step in progress has finished, the slugs the sweep queued and
+ *   those it could not bring to the door ({@link enqueuePackedAwards})
  */
 export async function startVerifier(
   platform: Platform,
   o: VerifierOptions & { enqueueIfPacked: (slug: string) => Promise<boolean> },
-): Promise<{ stop(): Promise<void>; queued: string[] }> {
-  const queued = await enqueuePackedAwards(platform, o.enqueueIfPacked);
+): Promise<{ stop(): Promise<void>; queued: string[]; refused: { slug: string; error: string }[] }> {
+  const { queued, refused } = await enqueuePackedAwards(platform, o.enqueueIfPacked);
   const worker = startWorker(verifierDeps(platform, o), {
     ...(o.pollMs !== undefined ? { pollMs: o.pollMs } : {}),
     ...(o.onStep ? { onStep: o.onStep } : {}),
   });
-  return { stop: () => worker.stop(), queued };
+  return { stop: () => worker.stop(), queued, refused };
 }
