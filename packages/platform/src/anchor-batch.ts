@@ -20,7 +20,7 @@
  * retried after `flushMs`; `bench-bounty anchor <slug>` lists and retries them too.
  */
 import type { Hex } from "@bench-bounty/evidence";
-import type { AnchorEvidence } from "./chain.js";
+import { squattedError, type AnchorEvidence, type AnchorSquat } from "./chain.js";
 import type { PlatformContext } from "./context.js";
 import { PlatformError } from "./errors.js";
 import type { AnchorKind } from "./store/anchors.js";
@@ -33,14 +33,34 @@ export interface AnchorBatching {
   maxBatch?: number;
   /** Told of a failed flush (its digests stay pending and are retried after `flushMs`). */
   onError?: (e: unknown) => void;
+  /**
+   * Longest a finalize or publish waits for its digest's batch before answering, in ms (>= 0; default
+   * {@link DEFAULT_REVEAL_WAIT_MS}): the digest is shown only once anchored (`reveal.ts`), so the
+   * answer carries it when the batch lands within this time, else `null` and `pending` (GET the run
+   * or the commitment later). 0: never wait.
+   */
+  revealWaitMs?: number;
 }
 
 /**
+ * What a finalize or publish waits for its batch by default, in ms: a flush interval of a few seconds
+ * plus mining, under the server's 60 s request limit.
+ */
+export const DEFAULT_REVEAL_WAIT_MS = 25_000;
+
+/** How often a waiting finalize or publish looks at the store for a flush by another process, in ms. */
+const REVEAL_POLL_MS = 500;
+
+/**
  * Anchors `digests` of one kind with one transaction (`anchor` for one, `anchorMany` for more; digests
- * already on-chain are looked up, not sent) and records the evidence of each in one store transaction
- * (a commitment's also on every benchmark with that root and no commitment anchor yet).
+ * already on-chain with this kind are looked up, not sent) and records the evidence of each in one
+ * store transaction (a commitment's also on every benchmark with that root and no commitment anchor
+ * yet; a receipt's benchmark board shows the hash from then on, `reveal.ts`). A digest someone else
+ * anchored first with another kind is recorded as squatted (no flush sends it again) after the others
+ * are recorded.
  * @returns the evidence per digest, in input order
- * @throws PlatformError `no_chain`, `chain_error` (nothing recorded: the digests stay pending)
+ * @throws PlatformError `no_chain`, `chain_error` (nothing recorded: the digests stay pending),
+ *   `anchor_squatted` naming the first squatted digest (the others are recorded)
  */
 export async function anchorDigests(
   ctx: PlatformContext,
@@ -49,17 +69,26 @@ export async function anchorDigests(
 ): Promise<AnchorEvidence[]> {
   if (!ctx.chain) throw new PlatformError("no_chain", "no chain configured", {});
   if (digests.length === 0) return [];
-  const evs =
-    digests.length === 1
-      ? [await ctx.chain.anchor(digests[0]!, kind)]
-      : await ctx.chain.anchorMany(digests, kind);
+  const outcomes = await ctx.chain.anchorMany(digests, kind);
+  const squats: [Hex, AnchorSquat][] = [];
   await ctx.store.tx(async (t) => {
+    const anchored: Hex[] = [];
     for (const [i, d] of digests.entries()) {
-      await t.anchors.markAnchored(d, evs[i]!);
-      if (kind === "commitment") await t.benchmarks.setCommitmentAnchorOfRoot(d, evs[i]!);
+      const o = outcomes[i]!;
+      if ("squatted" in o) {
+        squats.push([d, o.squatted]);
+        await t.anchors.markSquatted(d, o.squatted);
+        continue;
+      }
+      anchored.push(d);
+      await t.anchors.markAnchored(d, o);
+      if (kind === "commitment") await t.benchmarks.setCommitmentAnchorOfRoot(d, o);
     }
+    if (kind === "receipt")
+      for (const slug of await t.anchors.receiptSlugsOf(anchored)) await t.benchmarks.bumpBoard(slug);
   });
-  return evs;
+  if (squats.length > 0) throw squattedError(squats[0]![0], kind, squats[0]![1]);
+  return outcomes as AnchorEvidence[];
 }
 
 /** Digests per `anchorMany` by default: ~25,000 gas each, far under a Base block's gas limit. */
@@ -77,6 +106,8 @@ export class AnchorBatcher {
   private running: Promise<number> = Promise.resolve(0);
   private stopped = false;
   private readonly maxBatch: number;
+  /** Woken after each flush of this batcher (success or failure). */
+  private readonly flushWaiters = new Set<() => void>();
 
   constructor(
     private readonly ctx: PlatformContext,
@@ -107,7 +138,34 @@ export class AnchorBatcher {
   flush(): Promise<number> {
     const next = this.running.catch(() => 0).then(() => this.flushNow());
     this.running = next;
+    const wake = () => {
+      for (const w of [...this.flushWaiters]) w();
+    };
+    next.then(wake, wake);
     return next;
+  }
+
+  /**
+   * Waits until `digest` is anchored (by a flush of this batcher, or of another process on the store),
+   * at most `revealWaitMs` (see {@link AnchorBatching}).
+   * @returns its evidence, or null when it is still pending (a failed flush, a slow chain, a stop)
+   */
+  async anchored(digest: Hex): Promise<AnchorEvidence | null> {
+    const until = Date.now() + (this.opts.revealWaitMs ?? DEFAULT_REVEAL_WAIT_MS);
+    for (;;) {
+      const ev = await this.ctx.store.anchors.evidence(digest);
+      const left = until - Date.now();
+      if (ev !== null || this.stopped || left <= 0) return ev;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.flushWaiters.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.min(REVEAL_POLL_MS, left));
+        this.flushWaiters.add(done);
+      });
+    }
   }
 
   /**

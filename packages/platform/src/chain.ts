@@ -9,6 +9,7 @@
  */
 import {
   ANCHOR_KINDS,
+  anchorKindName,
   anchorRegistryAbi,
   benchmarkBountyAbi,
   testUsdcAbi,
@@ -79,6 +80,39 @@ export interface AnchorEvidence {
   registry_address: string;
   tx_hash: string;
   anchor_block: number;
+}
+
+/**
+ * A digest someone else anchored first with another kind (probe14 D3-F8): SPEC 1.2 keeps the first
+ * anchoring forever, so it can never carry the kind the verifier checks (SPEC 9 receipt and
+ * commitment anchors).
+ */
+export interface AnchorSquat {
+  /** The kind found on-chain (bytes32, lowercase hex). */
+  kind: Hex;
+  /** Its name when it is one of SPEC 1.2's kinds, else null. */
+  kind_name: string | null;
+  /** Who anchored it (lowercase). */
+  anchorer: Address;
+  anchor_block: number;
+}
+
+/** What anchoring one digest gave: its evidence, or the squat that keeps it from being anchored. */
+export type AnchorOutcome = AnchorEvidence | { squatted: AnchorSquat };
+
+/** The `anchor_squatted` refusal of a digest (details: digest, wanted kind, the squat). */
+export function squattedError(digest: string, kind: PlatformAnchorKind, squat: AnchorSquat): PlatformError {
+  return new PlatformError(
+    "anchor_squatted",
+    `${digest} was anchored first by ${squat.anchorer} in block ${squat.anchor_block} with kind ${squat.kind_name ?? squat.kind}, not ${kind}: the registry keeps the first anchoring, so it can never be anchored as a ${kind}`,
+    {
+      digest,
+      kind,
+      found_kind: squat.kind_name ?? squat.kind,
+      anchorer: squat.anchorer,
+      anchor_block: squat.anchor_block,
+    },
+  );
 }
 
 /**
@@ -169,55 +203,63 @@ export class ChainGateway {
 
   /**
    * Anchors one digest with `AnchorRegistry.anchor(digest, kind)`, or returns the evidence of its
-   * existing anchoring.
-   * @throws PlatformError `chain_error` when the transaction reverts or the RPC fails
+   * existing anchoring with that kind.
+   * @throws PlatformError `anchor_squatted` (details: digest, the kind found, the anchorer, the block)
+   *   when someone else anchored it first with another kind; `chain_error` when the transaction reverts
+   *   or the RPC fails
    */
-  anchor(digest: Hex, kind: PlatformAnchorKind): Promise<AnchorEvidence> {
-    return this.exclusive(() => this.anchorNow(digest, kind));
-  }
-
-  private async anchorNow(digest: Hex, kind: PlatformAnchorKind): Promise<AnchorEvidence> {
-    const existing = await this.findAnchor(digest);
-    if (existing) return existing;
-    const hash = await this.write(`anchor ${kind} ${digest}`, {
-      address: this.config.contracts.anchorRegistry,
-      abi: anchorRegistryAbi,
-      functionName: "anchor",
-      args: [digest, ANCHOR_KINDS[kind]],
-    });
-    const receipt = await this.wait(hash, `anchor ${kind}`);
-    return {
-      registry_address: lower(this.config.contracts.anchorRegistry),
-      tx_hash: hash,
-      anchor_block: Number(receipt.blockNumber),
-    };
+  async anchor(digest: Hex, kind: PlatformAnchorKind): Promise<AnchorEvidence> {
+    const [outcome] = await this.anchorMany([digest], kind);
+    if ("squatted" in outcome!) throw squattedError(digest, kind, outcome.squatted);
+    return outcome!;
   }
 
   /**
-   * Anchors several digests of one kind with one `anchorMany` transaction (digests already anchored are
-   * looked up instead of being sent again).
-   * @returns the evidence per digest, in input order
+   * Anchors several digests of one kind with one transaction (`anchor` for one, `anchorMany` for more).
+   * A digest already anchored with this kind is looked up instead of being sent again (a retry after a
+   * crash, or a stranger anchoring the same digest: the registry keeps the first anchoring and its
+   * kind, SPEC 1.2); one anchored with another kind cannot be anchored again and is returned as
+   * `{ squatted }` (probe14 D3-F8), never adopted.
+   * @returns the evidence, or the squat, per digest, in input order
+   * @throws PlatformError `chain_error`
    */
-  anchorMany(digests: Hex[], kind: PlatformAnchorKind): Promise<AnchorEvidence[]> {
+  anchorMany(digests: Hex[], kind: PlatformAnchorKind): Promise<AnchorOutcome[]> {
     return this.exclusive(() => this.anchorManyNow(digests, kind));
   }
 
-  private async anchorManyNow(digests: Hex[], kind: PlatformAnchorKind): Promise<AnchorEvidence[]> {
-    const out = new Map<string, AnchorEvidence>();
+  private async anchorManyNow(digests: Hex[], kind: PlatformAnchorKind): Promise<AnchorOutcome[]> {
+    const out = new Map<string, AnchorOutcome>();
     const todo: Hex[] = [];
     for (const d of [...new Set(digests.map(lower))] as Hex[]) {
       const existing = await this.findAnchor(d);
-      if (existing) out.set(d, existing);
-      else todo.push(d);
+      if (!existing) todo.push(d);
+      else if (lower(existing.kind) === lower(ANCHOR_KINDS[kind])) out.set(d, existing.evidence);
+      else
+        out.set(d, {
+          squatted: {
+            kind: lower(existing.kind) as Hex,
+            kind_name: anchorKindName(existing.kind),
+            anchorer: lower(existing.anchorer) as Address,
+            anchor_block: existing.evidence.anchor_block,
+          },
+        });
     }
     if (todo.length > 0) {
-      const hash = await this.write(`anchorMany ${kind} (${todo.length})`, {
-        address: this.config.contracts.anchorRegistry,
-        abi: anchorRegistryAbi,
-        functionName: "anchorMany",
-        args: [todo, ANCHOR_KINDS[kind]],
-      });
-      const receipt = await this.wait(hash, `anchorMany ${kind}`);
+      const hash =
+        todo.length === 1
+          ? await this.write(`anchor ${kind} ${todo[0]}`, {
+              address: this.config.contracts.anchorRegistry,
+              abi: anchorRegistryAbi,
+              functionName: "anchor",
+              args: [todo[0]!, ANCHOR_KINDS[kind]],
+            })
+          : await this.write(`anchorMany ${kind} (${todo.length})`, {
+              address: this.config.contracts.anchorRegistry,
+              abi: anchorRegistryAbi,
+              functionName: "anchorMany",
+              args: [todo, ANCHOR_KINDS[kind]],
+            });
+      const receipt = await this.wait(hash, todo.length === 1 ? `anchor ${kind}` : `anchorMany ${kind}`);
       for (const d of todo) {
         out.set(d, {
           registry_address: lower(this.config.contracts.anchorRegistry),
@@ -229,10 +271,14 @@ export class ChainGateway {
     return digests.map((d) => out.get(lower(d))!);
   }
 
-  /** The evidence of an existing anchoring of `digest`, or null when it was never anchored. */
-  async findAnchor(digest: Hex): Promise<AnchorEvidence | null> {
+  /**
+   * The existing anchoring of `digest` (its evidence, kind and anchorer), or null when it was never
+   * anchored.
+   * @throws PlatformError `chain_error`
+   */
+  async findAnchor(digest: Hex): Promise<{ evidence: AnchorEvidence; kind: Hex; anchorer: Address } | null> {
     const registry = this.config.contracts.anchorRegistry;
-    const [, blockNumber] = await this.call("anchorOf", () =>
+    const [anchorer, blockNumber, , kind] = await this.call("anchorOf", () =>
       this.publicClient.readContract({
         address: registry,
         abi: anchorRegistryAbi,
@@ -259,9 +305,13 @@ export class ChainGateway {
         {},
       );
     return {
-      registry_address: lower(registry),
-      tx_hash: log.transactionHash,
-      anchor_block: Number(blockNumber),
+      evidence: {
+        registry_address: lower(registry),
+        tx_hash: log.transactionHash,
+        anchor_block: Number(blockNumber),
+      },
+      kind,
+      anchorer,
     };
   }
 

@@ -14,6 +14,7 @@ import { PlatformError } from "./errors.js";
 import { BOUNTY_STATUS_NAMES } from "./chain.js";
 import { answerAllowanceOf, getBenchmark, isOpen, listBenchmarks } from "./publish.js";
 import { MAX_ANSWER_LENGTH } from "./pack-budget.js";
+import { shownDigest, withheldDigests } from "./reveal.js";
 
 /** USDC has 6 decimals: base units to a plain decimal string without trailing zeros (`50000000` -> `50`). */
 export function usdcText(baseUnits: string): string {
@@ -115,9 +116,27 @@ export interface BenchmarkDetail extends BenchmarkListItem {
   max_answer_bytes: number;
   /** Longest accepted answer, in UTF-16 code units (`MAX_ANSWER_LENGTH`, 100,000). */
   max_answer_length: number;
-  commitment: { commit_root: string; leaf_count: number; anchor: BenchmarkRecord["commitment_anchor"] };
+  commitment: Commitment;
   /** ASCII; its curls name this benchmark's own slug at `base_url`. */
   how_to_compete: string;
+}
+
+/** A benchmark's test-set commitment (SPEC 3) as served. */
+export interface Commitment {
+  /** The Merkle root; null while its anchor is pending (`reveal.ts`, probe14 D3-F8). */
+  commit_root: string | null;
+  leaf_count: number;
+  /** The commitment anchor's evidence, or null (pending, or a store without a chain). */
+  anchor: BenchmarkRecord["commitment_anchor"];
+}
+
+/** The commitment of `b` as served: its root only once anchored ({@link Commitment}). */
+export async function commitmentOf(ctx: PlatformContext, b: BenchmarkRecord): Promise<Commitment> {
+  return {
+    commit_root: shownDigest(b.commit_root, await withheldDigests(ctx.store, [b.commit_root])),
+    leaf_count: b.leaf_count,
+    anchor: b.commitment_anchor,
+  };
 }
 
 /** How to compete (ASCII), naming this slug's own endpoints at `baseUrl`. */
@@ -179,7 +198,7 @@ export async function benchmarkDetail(
     cost_budget_usdc: b.config.cost_budget_usdc,
     max_answer_bytes: await answerAllowanceOf(ctx, b),
     max_answer_length: MAX_ANSWER_LENGTH,
-    commitment: { commit_root: b.commit_root, leaf_count: b.leaf_count, anchor: b.commitment_anchor },
+    commitment: await commitmentOf(ctx, b),
     how_to_compete: howToCompete(b.slug, opts.baseUrl ?? ctx.publicBaseUrl),
   };
 }

@@ -38,6 +38,7 @@ export type PlatformErrorCode =
   | "winner_without_withdrawal_address"
   | "withdrawal_address_required"
   | "chain_error"
+  | "anchor_squatted"
   | "agent_failed"
   | "checkpoint_mismatch"
   | "invalid_checkpoint"

@@ -9,8 +9,8 @@
  *   `rank_accuracy` and `receipt_url`. It is the input of the award.
  *
  * Both keep the best row per agent (evidence `rankRows`). A board is cached per process and invalidated
- * by the store's `benchmarks.board_version`, which finalize, close, award, the bounty and the anchor
- * increase in their writes: a board read costs one indexed read of that counter until the next
+ * by the store's `benchmarks.board_version`, which finalize, close, award, the bounty and the anchors
+ * (of the commitment and of receipts: a receipt hash shows once anchored, `reveal.ts`) increase in their writes: a board read costs one indexed read of that counter until the next
  * change, in any process.
  */
 import { rankRows, type Hex, type RankedRow, type RunRow } from "@bench-bounty/evidence";
@@ -20,6 +20,7 @@ import type { Principal } from "./identity/principal.js";
 import { PlatformError } from "./errors.js";
 import { isOpen } from "./publish.js";
 import { isAuthorAgent } from "./agents.js";
+import { shownDigest, withheldDigests } from "./reveal.js";
 import { isoMillis } from "./time.js";
 
 /** One row of the public board (one per agent). */
@@ -35,7 +36,8 @@ export interface PublicBoardRow {
   achieved_at: string;
   attempts_used: number;
   usdc_spent: string;
-  receipt_hash: Hex;
+  /** Null while its anchor is pending (`reveal.ts`, probe14 D3-F8). */
+  receipt_hash: Hex | null;
 }
 
 /** One row of the final board (one per agent): the public row plus the private figures. */
@@ -45,7 +47,8 @@ export interface LeaderboardRow extends RunRow {
   score_composite_public: string;
   rank_accuracy: string;
   usdc_spent: string;
-  receipt_hash: Hex;
+  /** Null while its anchor is pending (`reveal.ts`, probe14 D3-F8). */
+  receipt_hash: Hex | null;
   receipt_url: string;
 }
 
@@ -317,6 +320,14 @@ async function buildBoard(
     leaderboard_visibility: b.config.leaderboard_visibility ?? "public",
     leaderboard_visible: true,
   };
+  // a receipt hash shows once anchored (reveal.ts): the anchoring bumps the board's version
+  const reveal = async <R extends { receipt_hash: Hex | null }>(rows: R[]): Promise<R[]> => {
+    const withheld = await withheldDigests(
+      ctx.store,
+      rows.map((r) => r.receipt_hash),
+    );
+    return rows.map((r) => ({ ...r, receipt_hash: shownDigest(r.receipt_hash, withheld) }));
+  };
   if (want === "public")
     return {
       slug: b.slug,
@@ -325,7 +336,7 @@ async function buildBoard(
       board: "public",
       ranked_on: "public_composite",
       ...seen,
-      rows: await publicBoardRows(ctx, b.slug),
+      rows: await reveal(await publicBoardRows(ctx, b.slug)),
     };
   return {
     slug: b.slug,
@@ -334,7 +345,7 @@ async function buildBoard(
     board: "final",
     ranked_on: b.private_count > 0 ? "private_composite" : "public_composite",
     ...seen,
-    rows: await rankedRuns(ctx, b.slug),
+    rows: await reveal(await rankedRuns(ctx, b.slug)),
   };
 }
 

@@ -95,7 +95,14 @@ import {
   type KeyListing,
 } from "./identity/accounts.js";
 import { hashKey } from "./identity/keys.js";
-import { benchmarkDetail, benchmarkList, type BenchmarkDetail, type BenchmarkListItem } from "./detail.js";
+import {
+  benchmarkDetail,
+  benchmarkList,
+  commitmentOf,
+  type BenchmarkDetail,
+  type BenchmarkListItem,
+  type Commitment,
+} from "./detail.js";
 import { datasetFormats } from "./formats.js";
 import {
   deleteDataset,
@@ -212,6 +219,11 @@ export class Platform {
     if (batching && !(Number.isFinite(opts.anchorBatching!.flushMs) && opts.anchorBatching!.flushMs > 0))
       throw new PlatformError("invalid_option", "anchorBatching.flushMs must be a number of ms > 0", {
         field: "flushMs",
+      });
+    const reveal = opts.anchorBatching?.revealWaitMs;
+    if (batching && reveal !== undefined && !(Number.isFinite(reveal) && reveal >= 0))
+      throw new PlatformError("invalid_option", "anchorBatching.revealWaitMs must be a number of ms >= 0", {
+        field: "revealWaitMs",
       });
     const all = opts.publishQuota?.allAccountsCount;
     if (all !== undefined && !(Number.isSafeInteger(all) && all >= 1))
@@ -372,6 +384,14 @@ export class Platform {
   /** The benchmark detail (never gold); with a chain the prize is checked on-chain ("locked at"). */
   benchmarkDetail(slug: string, opts?: { baseUrl?: string }): Promise<BenchmarkDetail> {
     return benchmarkDetail(this.ctx, slug, opts);
+  }
+
+  /**
+   * A benchmark's commitment as served: its root only once anchored (`reveal.ts`).
+   * @throws PlatformError `unknown_benchmark`
+   */
+  async commitment(slug: string): Promise<Commitment> {
+    return commitmentOf(this.ctx, await this.getBenchmark(slug));
   }
   /**
    * The caller's own datasets, newest first, each with `stored_bytes` and the `benchmark` published

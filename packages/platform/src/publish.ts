@@ -27,6 +27,7 @@
  * `publish/reads.ts` reads published benchmarks and their tasks.
  */
 import { keccak256Hex, type Hex } from "@bench-bounty/evidence";
+import { anchorDigests } from "./anchor-batch.js";
 import type { AnchorEvidence } from "./chain.js";
 import type { BenchmarkConfig, PlatformContext } from "./context.js";
 import { validateDataset, type DatasetInput, type DatasetRow, type ValidatedDataset } from "./dataset.js";
@@ -34,6 +35,7 @@ import { PlatformError } from "./errors.js";
 import { fromStored, toStored } from "./json.js";
 import type { Tables } from "./store.js";
 import { isUniqueViolation } from "./store/executor.js";
+import { shownDigest, withheldDigests } from "./reveal.js";
 import { isoMillis } from "./time.js";
 import { assertDatasetOwner, assertRole } from "./identity/access.js";
 import { isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "./identity/principal.js";
@@ -77,7 +79,8 @@ export interface PublishResult {
   title: string;
   status: "published";
   dataset_id: string;
-  commit_root: Hex;
+  /** Null while its commitment anchor is pending (`reveal.ts`: `GET .../commitment` shows it once anchored). */
+  commit_root: Hex | null;
   leaf_count: number;
   public_count: number;
   private_count: number;
@@ -513,13 +516,18 @@ export async function publishBenchmark(
   // (unless its root was anchored already: `known`, recorded above).
   if (anchor !== null || !ctx.chain) {
     // nothing to send
-  } else if (ctx.anchorBatcher) ctx.anchorBatcher.notify();
-  else if (await mayAnchorCommitmentNow(ctx, author, createdAt)) {
+  } else if (ctx.anchorBatcher) {
+    // the answer waits for the batch: the root is shown only once anchored (reveal.ts)
+    ctx.anchorBatcher.notify();
+    anchor = await ctx.anchorBatcher.anchored(plan.root);
+  } else if (await mayAnchorCommitmentNow(ctx, author, createdAt)) {
     try {
       anchor = await anchorCommitment(ctx, slug);
     } catch (e) {
-      // The benchmark is stored; its commitment stays pending (reported here; `anchor` / `award` retry it).
-      if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
+      // The benchmark is stored; its commitment stays pending (reported here; `anchor` / `award` retry
+      // it), or was anchored first by someone else with another kind (reported the same way).
+      if (!(e instanceof PlatformError && (e.code === "chain_error" || e.code === "anchor_squatted")))
+        throw e;
       anchorError = e.message;
     }
   }
@@ -528,7 +536,7 @@ export async function publishBenchmark(
     title: options.title.trim(),
     status: "published",
     dataset_id: datasetId,
-    commit_root: plan.root,
+    commit_root: shownDigest(plan.root, await withheldDigests(ctx.store, [plan.root])),
     leaf_count: plan.leaf_count,
     public_count: plan.public_count,
     private_count: plan.leaf_count - plan.public_count,
@@ -564,18 +572,16 @@ async function mayAnchorCommitmentNow(
 
 /**
  * Anchors a benchmark's commitment root (kind `commitment`) and records the evidence; idempotent.
- * @throws PlatformError `no_chain`, `chain_error`
+ * @throws PlatformError `no_chain`, `chain_error`, `anchor_squatted` (the root was anchored first by
+ *   someone else with another kind: it is recorded as squatted)
  */
 export async function anchorCommitment(ctx: PlatformContext, slug: string): Promise<AnchorEvidence> {
   const b = await getBenchmark(ctx, slug);
   if (b.commitment_anchor) return b.commitment_anchor;
   if (!ctx.chain)
     throw new PlatformError("no_chain", "no chain configured: cannot anchor the commitment", {});
-  const ev = await ctx.chain.anchor(b.commit_root, "commitment");
-  await ctx.store.tx(async (t) => {
-    await t.anchors.markAnchored(b.commit_root, ev);
-    await t.benchmarks.setCommitmentAnchor(slug, ev);
-  });
+  const [ev] = (await anchorDigests(ctx, [b.commit_root], "commitment")) as [AnchorEvidence];
+  // anchorDigests recorded it on every benchmark with this root and no anchor yet (this one included)
   return ev;
 }
 

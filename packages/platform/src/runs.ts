@@ -45,6 +45,7 @@ import { assertRoomForAccountOnBenchmark, isAuthorAgent, registerAgent } from ".
 import { answerPackBytes, MAX_ANSWER_LENGTH, maxRankedRows, packByteLimit } from "./pack-budget.js";
 import { answerAllowanceOf } from "./publish.js";
 import { gradePlan, scoreGraded, type GradedPlanTask } from "./grading.js";
+import { shownDigest, withheldDigests } from "./reveal.js";
 import { isoMillis, wallSeconds } from "./time.js";
 
 /** A task as served to an agent (no gold, ever). */
@@ -116,11 +117,14 @@ export interface FinalizeResult {
   queries_used: number;
   usdc_spent: string;
   counts: { tasks: number; answered: number; public: number; private: number };
-  /** The receipt's hash (anchored at finalize, so the receipt cannot change before it is served). */
-  receipt_hash: Hex;
-  /** The receipt payload: only once the benchmark is closed (or to its author), SPEC 6.1. */
+  /**
+   * The receipt's hash (anchored at finalize, so the receipt cannot change before it is served); null
+   * while its anchor is pending (`reveal.ts`: shown once anchored, at GET run).
+   */
+  receipt_hash: Hex | null;
+  /** The receipt payload: only once the benchmark is closed (or to its author), SPEC 6.1; never before its hash shows. */
   receipt?: Receipt;
-  /** Anchor evidence, or null when anchoring is batched, failed (retried later) or off-chain. */
+  /** Anchor evidence, or null when the batch did not land in time, anchoring failed (retried later) or off-chain. */
   receipt_anchor: AnchorEvidence | null;
   /** `anchored`, `pending` (batched or failed: `anchor` retries it), or `off_chain`. */
   receipt_anchor_status: "anchored" | "pending" | "off_chain";
@@ -629,7 +633,7 @@ export async function finalizeRun(
     if (run.status !== "in_progress")
       throw new PlatformError("already_finalized", `run ${runId} is already finalized`, {
         run_id: runId,
-        receipt_hash: run.receipt_hash,
+        receipt_hash: shownDigest(run.receipt_hash, await withheldDigests(t, [run.receipt_hash])),
       });
     if (b.status === "awarded" || (await t.awards.get(slug)) !== null) {
       throw new PlatformError("benchmark_awarded", `benchmark ${slug} is awarded; late runs are not scored`, {
@@ -657,21 +661,28 @@ export async function finalizeRun(
     const used = await t.runs.attempts(slug, run.agent_id);
     return { ...scored, run, b, used };
   });
-  // Batched: the receipt waits (pending) for the batcher's next anchorMany, within its flush interval.
-  if (ctx.chain && ctx.receiptAnchoring === "batch") ctx.anchorBatcher?.notify();
   let anchor: AnchorEvidence | null = null;
   let anchorError: string | undefined;
-  if (ctx.chain && ctx.receiptAnchoring === "immediate" && (await mayAnchorNow(ctx, p, done.finalizedMs))) {
+  if (ctx.chain && ctx.receiptAnchoring === "batch") {
+    // Batched: the receipt waits for the batcher's next anchorMany (within its flush interval); the
+    // answer waits for it too, since the hash is shown only once anchored (reveal.ts)
+    if (ctx.anchorBatcher) {
+      ctx.anchorBatcher.notify();
+      anchor = await ctx.anchorBatcher.anchored(done.hash);
+    }
+  } else if (ctx.chain && (await mayAnchorNow(ctx, p, done.finalizedMs))) {
     try {
-      anchor = await ctx.chain.anchor(done.hash, "receipt");
-      await recordAnchor(ctx, done.hash, anchor);
+      [anchor] = (await anchorDigests(ctx, [done.hash], "receipt")) as [AnchorEvidence];
     } catch (e) {
-      // A chain failure leaves the anchor pending (reported here; `anchor` and the award retry it).
-      if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
+      // A chain failure leaves the anchor pending (reported here; `anchor` and the award retry it); a
+      // squat (the hash anchored first by someone else with another kind) is reported the same way.
+      if (!(e instanceof PlatformError && (e.code === "chain_error" || e.code === "anchor_squatted")))
+        throw e;
       anchorError = e.message;
     }
   }
-  return finalizeResult(done, p, { queries, spent, anchor, anchorError, chain: ctx.chain !== null });
+  const shown = shownDigest(done.hash, await withheldDigests(ctx.store, [done.hash]));
+  return finalizeResult(done, p, { queries, spent, anchor, anchorError, chain: ctx.chain !== null, shown });
 }
 
 /**
@@ -798,7 +809,15 @@ interface FinalizedRun {
 function finalizeResult(
   done: FinalizedRun,
   p: Principal,
-  o: { queries: number; spent: string; anchor: AnchorEvidence | null; anchorError?: string; chain: boolean },
+  o: {
+    queries: number;
+    spent: string;
+    anchor: AnchorEvidence | null;
+    anchorError?: string;
+    chain: boolean;
+    /** The receipt hash, or null while it is withheld (reveal.ts). */
+    shown: Hex | null;
+  },
 ): FinalizeResult {
   const { queries, spent, anchor } = o;
   const remaining = Math.max(0, done.b.config.max_attempts - done.used);
@@ -819,7 +838,7 @@ function finalizeResult(
       public: done.graded.filter((g) => g.t.visibility === "public").length,
       private: done.graded.filter((g) => g.t.visibility === "private").length,
     },
-    receipt_hash: done.hash,
+    receipt_hash: o.shown,
     receipt_anchor: anchor,
     receipt_anchor_status: anchor ? "anchored" : o.chain ? "pending" : "off_chain",
     ...(o.anchorError !== undefined ? { receipt_anchor_error: o.anchorError } : {}),
@@ -829,7 +848,7 @@ function finalizeResult(
     result.score_composite = done.compositeScore;
     result.rank_accuracy = done.accuracyValue;
   }
-  if (receiptsVisible(p, done.b, done.open)) result.receipt = done.receipt;
+  if (receiptsVisible(p, done.b, done.open) && o.shown !== null) result.receipt = done.receipt;
   const seesAll = !done.open || isAuthorOf(p, done.b);
   if (remaining === 0 || seesAll) {
     // Public correctness once the attempts are used up; private correctness only once closed (or to the author).
@@ -850,10 +869,17 @@ export async function runView(ctx: PlatformContext, viewer: Principal, runId: st
   const b = await getBenchmark(ctx, run.slug);
   if (run.account_id !== viewer.account_id && !isAuthorOf(viewer, b) && !isOperator(viewer))
     assertRunOwner(viewer, run);
-  return toView(ctx, viewer, run, b);
+  return toView(ctx, viewer, run, b, await withheldDigests(ctx.store, [run.receipt_hash]));
 }
 
-function toView(ctx: PlatformContext, viewer: Principal | null, run: RunRecord, b: BenchmarkRecord): RunView {
+function toView(
+  ctx: PlatformContext,
+  viewer: Principal | null,
+  run: RunRecord,
+  b: BenchmarkRecord,
+  withheld: ReadonlySet<string>,
+): RunView {
+  const hash = shownDigest(run.receipt_hash, withheld);
   const open = isOpen(ctx, b);
   const view: RunView = {
     run_id: run.run_id,
@@ -868,13 +894,14 @@ function toView(ctx: PlatformContext, viewer: Principal | null, run: RunRecord, 
     score_composite_public: run.score_composite_public,
     wall_seconds: run.wall_seconds,
     queries_used: run.queries_used,
-    receipt_hash: run.receipt_hash,
+    receipt_hash: hash,
   };
   if (privateFiguresVisible(viewer, b, open)) {
     view.score_composite = run.score_composite;
     view.rank_accuracy = run.rank_accuracy;
   }
-  if (receiptsVisible(viewer, b, open)) view.receipt = run.receipt;
+  // the receipt gives its hash away: withheld with it until anchored (reveal.ts)
+  if (receiptsVisible(viewer, b, open)) view.receipt = hash === null && run.receipt_hash ? null : run.receipt;
   return view;
 }
 
@@ -883,9 +910,13 @@ export async function myRuns(ctx: PlatformContext, p: Principal): Promise<RunVie
   const runs = await ctx.store.runs.ofAccount(p.account_id);
   const benches = new Map<string, BenchmarkRecord>();
   const views: RunView[] = [];
+  const withheld = await withheldDigests(
+    ctx.store,
+    runs.map((r) => r.receipt_hash),
+  );
   for (const r of runs) {
     if (!benches.has(r.slug)) benches.set(r.slug, await getBenchmark(ctx, r.slug));
-    views.push(toView(ctx, p, r, benches.get(r.slug)!));
+    views.push(toView(ctx, p, r, benches.get(r.slug)!, withheld));
   }
   return views;
 }
@@ -893,7 +924,8 @@ export async function myRuns(ctx: PlatformContext, p: Principal): Promise<RunVie
 /**
  * A finalized run's receipt (SPEC 6.1: only once the benchmark is closed, or to its author).
  * @throws PlatformError `unknown_run` unless the run is a finalized run of `slug`;
- *   `receipt_withheld` (`details.reason` `withheld_live_contest`) while the benchmark is open, and
+ *   `receipt_withheld` (`details.reason` `withheld_live_contest`) while the benchmark is open,
+ *   (`anchor_pending`) while its hash is not anchored yet (`reveal.ts`), and
  *   (`details.reason` `buyer_only`, no hash) to anyone but the author of a `buyer_only` benchmark
  */
 export async function receiptOf(
@@ -914,13 +946,20 @@ export async function receiptOf(
       `receipts of ${slug} are served to its author only (leaderboard_visibility buyer_only)`,
       { reason: "buyer_only", run_id: runId },
     );
+  const hash = shownDigest(run.receipt_hash, await withheldDigests(ctx.store, [run.receipt_hash]));
   if (!receiptsVisible(viewer, b, isOpen(ctx, b)))
     throw new PlatformError(
       "receipt_withheld",
-      `receipts of ${slug} are served once it closes (SPEC 6.1); its hash is anchored already`,
-      { reason: "withheld_live_contest", run_id: runId, receipt_hash: run.receipt_hash },
+      `receipts of ${slug} are served once it closes (SPEC 6.1)${hash ? "; its hash is anchored already" : ""}`,
+      { reason: "withheld_live_contest", run_id: runId, receipt_hash: hash },
     );
-  return { receipt: run.receipt, receipt_hash: run.receipt_hash! };
+  if (hash === null)
+    throw new PlatformError(
+      "receipt_withheld",
+      `the receipt of run ${runId} is served once its hash is anchored (its anchor is pending)`,
+      { reason: "anchor_pending", run_id: runId },
+    );
+  return { receipt: run.receipt, receipt_hash: hash };
 }
 
 /**
@@ -962,11 +1001,6 @@ export interface PendingAnchor {
 export async function pendingAnchors(ctx: PlatformContext, slug: string): Promise<PendingAnchor[]> {
   await getBenchmark(ctx, slug);
   return ctx.store.anchors.pending(slug);
-}
-
-/** Records the anchoring evidence of a pending digest. */
-export function recordAnchor(ctx: PlatformContext, digest: string, ev: AnchorEvidence): Promise<void> {
-  return ctx.store.anchors.markAnchored(digest, ev);
 }
 
 /** The recorded anchor of a digest, or null when pending or unknown. */

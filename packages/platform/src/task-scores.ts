@@ -32,6 +32,7 @@ import { forbid, isAuthorOf, receiptsVisible } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
 import { getTasks, isOpen } from "./publish.js";
 import type { RunRecord } from "./runs.js";
+import { shownDigest, withheldDigests } from "./reveal.js";
 import { isoMillis } from "./time.js";
 
 /** The credit of one task of a run. */
@@ -51,7 +52,8 @@ export interface RunTaskScores {
   agent_id: string;
   attempt: number;
   finalized_at: string;
-  receipt_hash: Hex;
+  /** Null while its anchor is pending (`reveal.ts`). */
+  receipt_hash: Hex | null;
   /** Recomputed from `tasks` (SPEC 6); equal to the stored and served figure. */
   score_public: string;
   /** Recomputed from `tasks`: SPEC 6 `accuracy` (private tasks when the bank has any). */
@@ -142,6 +144,10 @@ async function buildScores(ctx: PlatformContext, b: BenchmarkRecord, open: boole
   const finalized = (await ctx.store.runs.ofBenchmark(b.slug)).filter((r) => r.status === "finalized");
   const answers = await ctx.store.answers.ofFinalizedRuns(b.slug);
   const none = new Map<number, string>();
+  const withheld = await withheldDigests(
+    ctx.store,
+    finalized.map((r) => r.receipt_hash),
+  );
   for (const run of finalized) {
     const graded = gradePlan(run.plan, tasks, answers.get(run.run_id) ?? none, prepared);
     const s = scoreGraded(b, graded, run.wall_seconds!, run.usdc_spent!);
@@ -151,7 +157,7 @@ async function buildScores(ctx: PlatformContext, b: BenchmarkRecord, open: boole
       agent_id: run.agent_id,
       attempt: run.attempt,
       finalized_at: isoMillis(run.finalized_at_ms!),
-      receipt_hash: run.receipt_hash!,
+      receipt_hash: shownDigest(run.receipt_hash, withheld),
       score_public: s.publicScore,
       rank_accuracy: s.accuracyValue,
       score_composite: s.compositeScore,

@@ -28,7 +28,7 @@ async function publishOne(h: Harness, name: string): Promise<{ slug: string; roo
     prompt_template: "Answer for {payload.city}?",
     grader_type: "exact",
   });
-  return { slug: pub.slug, root: pub.commit_root, leaves: pub.leaf_count };
+  return { slug: pub.slug, root: pub.commit_root!, leaves: pub.leaf_count };
 }
 
 describe("attach checks token, awarder and terms against the service", () => {

@@ -100,7 +100,7 @@ describe("award on the local Base profile", () => {
       });
       const slug = pub.slug;
       expect(pub.commitment_anchor).not.toBeNull();
-      expect(await platform.chain!.findAnchor(pub.commit_root)).toEqual(pub.commitment_anchor);
+      expect((await platform.chain!.findAnchor(pub.commit_root!))?.evidence).toEqual(pub.commitment_anchor);
       expect((await evidence(slug)).reason).toBe("not_verifiable_arm");
 
       // the author locks the prize (approve + createAndFund)
@@ -197,7 +197,7 @@ describe("award on the local Base profile", () => {
           address: dc.contracts.benchmarkBounty,
           abi: benchmarkBountyAbi,
           functionName: "rootBurned",
-          args: [author.address, pub.commit_root], // SPEC v1.1: burned per author
+          args: [author.address, pub.commit_root!], // SPEC v1.1: burned per author
         }),
       ).toBe(true);
       const awardedLogs = await dc.publicClient.getContractEvents({
@@ -232,7 +232,9 @@ describe("award on the local Base profile", () => {
       expect(c.root).toBe(pub.commit_root);
       expect(pack.winners.map((w) => w.agent_id)).toEqual(["alice", "dave", "bob"]);
       expect(pack.rank_derivation.rows.find((r) => r.agent_id === "author-bot")!.rank).toBe(1);
-      expect(pack.pack_anchor).toEqual(await platform.chain!.findAnchor(pack.pack_hash as `0x${string}`));
+      expect(pack.pack_anchor).toEqual(
+        (await platform.chain!.findAnchor(pack.pack_hash as `0x${string}`))?.evidence,
+      );
       for (const r of pack.rank_derivation.rows)
         expect(await platform.chain!.findAnchor(r.receipt_hash as `0x${string}`)).not.toBeNull();
 
@@ -388,7 +390,7 @@ describe("award on the local Base profile", () => {
       );
       for (const r of results) {
         expect(r.finalized!.receipt_anchor).not.toBeNull();
-        expect(await platform.chain!.findAnchor(r.finalized!.receipt_hash)).toEqual(
+        expect((await platform.chain!.findAnchor(r.finalized!.receipt_hash!))?.evidence).toEqual(
           r.finalized!.receipt_anchor,
         );
       }
@@ -412,20 +414,30 @@ describe("award on the local Base profile", () => {
       for (const id of ["a1", "a2", "a3"])
         finals.push((await runBenchmark(await platform.backend(id), slug, id, agent(clock, 10))).finalized!);
       expect(finals.every((f) => f.receipt_anchor === null)).toBe(true);
-      for (const f of finals) expect(await platform.chain!.findAnchor(f.receipt_hash)).toBeNull();
+      // pending: the hash is not shown (probe14 D3-F8), not even to the run's owner nor on the board
+      expect(finals.map((f) => f.receipt_hash)).toEqual([null, null, null]);
+      const boardBefore = await platform.leaderboard(slug, { board: "public" });
+      expect(boardBefore.rows.map((r) => r.receipt_hash)).toEqual([null, null, null]);
+      const hashes = await Promise.all(finals.map((f) => platform.storedReceiptHash(f.run_id)));
+      for (const h of hashes) expect(await platform.chain!.findAnchor(h)).toBeNull();
       const anchored = await platform.anchorPendingReceipts(slug);
-      const txs = new Set(finals.map((f) => anchored[f.receipt_hash]!.tx_hash));
+      const txs = new Set(hashes.map((h) => anchored[h]!.tx_hash));
       expect(txs.size).toBe(1);
-      for (const f of finals) {
+      for (const h of hashes) {
         const [anchorer, , , kind] = await dc.publicClient.readContract({
           address: dc.contracts.anchorRegistry,
           abi: anchorRegistryAbi,
           functionName: "anchorOf",
-          args: [f.receipt_hash],
+          args: [h],
         });
         expect(anchorer.toLowerCase()).toBe(dc.accounts[6]!.address.toLowerCase());
         expect(kind).toBe(ANCHOR_KINDS.receipt);
       }
+      // anchored: shown everywhere (the anchoring bumped the cached board)
+      const boardAfter = await platform.leaderboard(slug, { board: "public" });
+      expect(boardAfter.rows.map((r) => r.receipt_hash).sort()).toEqual([...hashes].sort());
+      const owner = await platform.ownerOfRun(finals[0]!.run_id);
+      expect((await platform.real.getRun(owner, finals[0]!.run_id)).receipt_hash).toBe(hashes[0]);
       expect(await platform.anchorPendingReceipts(slug)).toEqual({});
     } finally {
       await platform.close();
@@ -455,8 +467,9 @@ describe("award on the local Base profile", () => {
       const slug = finals[0]!.slug;
       const anchored = await onChain.anchorPendingReceipts(slug);
       for (const { f } of finals) {
-        expect(anchored[f.receipt_hash]).toBeDefined();
-        expect(await onChain.chain!.findAnchor(f.receipt_hash)).toEqual(anchored[f.receipt_hash]);
+        const hash = f.receipt_hash!; // off-chain: shown at once (nobody anchors it)
+        expect(anchored[hash]).toBeDefined();
+        expect((await onChain.chain!.findAnchor(hash))?.evidence).toEqual(anchored[hash]);
       }
       expect(await onChain.anchorPendingReceipts(slug)).toEqual({});
     } finally {
@@ -551,10 +564,11 @@ describe("award on the local Base profile", () => {
     expect(res.commitment_anchor).toBeNull();
     expect(res).toMatchObject({ commitment_anchor_status: "pending" }); // reported, not silent (re-probe F8)
     expect(res.commitment_anchor_error).toMatch(/failed/);
+    expect(res.commit_root).toBeNull(); // shown once anchored (probe14 D3-F8)
     const pending = await platform.ctx.store.db
       .selectFrom("anchors")
       .select(["kind", "status"])
-      .where("digest", "=", res.commit_root)
+      .where("digest", "=", await platform.storedCommitRoot(res.slug))
       .executeTakeFirst();
     expect(pending).toEqual({ kind: "commitment", status: "pending" });
     expect(await platform.awardEvidence(res.slug)).toMatchObject({

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { benchmarkBountyAbi } from "@bench-bounty/contracts";
-import { keccak256, toHex } from "viem";
+import { keccak256, toHex, type Hex } from "viem";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import { Command } from "commander";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -58,6 +58,19 @@ export class Harness {
   }
   get chain() {
     return this.real.chain;
+  }
+  /**
+   * A finalized run's receipt hash as stored (answers show it only once anchored, `reveal.ts`): what
+   * a test needs to look a pending receipt up on-chain.
+   */
+  async storedReceiptHash(runId: string): Promise<Hex> {
+    const run = await this.real.ctx.store.runs.get(runId);
+    if (!run?.receipt_hash) throw new Error(`run ${runId} has no receipt`);
+    return run.receipt_hash;
+  }
+  /** A benchmark's commit root as stored (answers show it only once anchored, `reveal.ts`). */
+  async storedCommitRoot(slug: string): Promise<Hex> {
+    return (await this.real.getBenchmark(slug)).commit_root;
   }
   /** The local operator. */
   get op(): Principal {

@@ -6,7 +6,7 @@
  * bounded per period; all accounts together are not by default (probe8 P2: free accounts filled a
  * global budget and locked every author out).
  */
-import { anchorRegistryAbi } from "@bench-bounty/contracts";
+import { ANCHOR_KINDS, anchorRegistryAbi } from "@bench-bounty/contracts";
 import { describe, expect, it } from "vitest";
 import type { Principal } from "../src/identity/principal.js";
 import type { PlatformOptions } from "../src/index.js";
@@ -64,7 +64,8 @@ async function onChain(
   const platform = await openTemp({
     clock: clock.now,
     chain: chainConfig(dc, signer),
-    ...(anchorBatching ? { anchorBatching } : {}),
+    // answers do not wait for the batch here (revealWaitMs 0): the tests flush by hand or wait themselves
+    ...(anchorBatching ? { anchorBatching: { revealWaitMs: 0, ...anchorBatching } } : {}),
     ...extra,
   });
   const address = dc.accounts[signer]!.address;
@@ -150,9 +151,9 @@ describe("receipt anchors are batched", () => {
       expect(await platform.real.pendingAnchors(pub.slug)).toEqual([]);
       const txs = new Set<string>();
       for (const f of finals) {
-        const ev = await platform.chain!.findAnchor(f.receipt_hash);
-        expect(ev).not.toBeNull();
-        txs.add(ev!.tx_hash);
+        const found = await platform.chain!.findAnchor(await platform.storedReceiptHash(f.run_id));
+        expect(found).not.toBeNull();
+        txs.add(found!.evidence.tx_hash);
       }
       expect(txs.size).toBe(1);
     });
@@ -163,6 +164,8 @@ describe("receipt anchors are batched", () => {
       const pub = await publishCities(platform, "timer");
       const f = (await runBenchmark(await platform.backend("t1"), pub.slug, "t1", agent(clock))).finalized!;
       expect(f.receipt_anchor_status).toBe("pending");
+      expect(f.receipt_hash).toBeNull(); // shown once anchored (probe14 D3-F8)
+      const hash = await platform.storedReceiptHash(f.run_id);
       // waits for the flush (no duration asserted)
       for (let i = 0; i < 600 && (await platform.real.pendingAnchors(pub.slug)).length > 0; i++)
         await new Promise((r) => setTimeout(r, 100));
@@ -171,7 +174,7 @@ describe("receipt anchors are batched", () => {
         address: dc.contracts.anchorRegistry,
         abi: anchorRegistryAbi,
         functionName: "anchorOf",
-        args: [f.receipt_hash],
+        args: [hash],
       });
       expect(anchorer.toLowerCase()).toBe(dc.accounts[8]!.address.toLowerCase());
     });
@@ -208,8 +211,9 @@ describe("receipt anchors are batched", () => {
       await platform.award(slug);
       expect(await platform.real.pendingAnchors(slug)).toEqual([]);
       const b = await platform.real.getBenchmark(slug);
-      expect(b.commitment_anchor).toEqual(await platform.chain!.findAnchor(b.commit_root));
-      for (const f of [f1, f2]) expect(await platform.chain!.findAnchor(f.receipt_hash)).not.toBeNull();
+      expect(b.commitment_anchor).toEqual((await platform.chain!.findAnchor(b.commit_root))?.evidence);
+      for (const f of [f1, f2])
+        expect(await platform.chain!.findAnchor(await platform.storedReceiptHash(f.run_id))).not.toBeNull();
     });
   }, 180_000);
 });
@@ -252,15 +256,16 @@ describe("immediate receipt anchors are budgeted per account", () => {
 async function expectPendingAnchoredLater(
   t: OnChain,
   slug: string,
-  finals: { receipt_hash: `0x${string}` }[],
+  finals: { run_id: string; receipt_hash: `0x${string}` | null }[],
   pendingAt: number,
 ): Promise<void> {
-  expect((await t.platform.real.pendingAnchors(slug)).map((a) => a.digest)).toEqual([
-    finals[pendingAt]!.receipt_hash,
-  ]);
+  const hashes = await Promise.all(finals.map((f) => t.platform.storedReceiptHash(f.run_id)));
+  // the pending one is not shown (probe14 D3-F8); the anchored ones are
+  expect(finals.map((f, i) => f.receipt_hash === hashes[i])).toEqual(finals.map((_, i) => i !== pendingAt));
+  expect((await t.platform.real.pendingAnchors(slug)).map((a) => a.digest)).toEqual([hashes[pendingAt]]);
   await t.platform.real.anchorPendingReceipts(slug);
   expect(await t.platform.real.pendingAnchors(slug)).toEqual([]);
-  for (const f of finals) expect(await t.platform.chain!.findAnchor(f.receipt_hash)).not.toBeNull();
+  for (const h of hashes) expect(await t.platform.chain!.findAnchor(h)).not.toBeNull();
 }
 
 describe("immediate receipt anchors are budgeted for all accounts together", () => {
@@ -317,12 +322,13 @@ describe("immediate receipt anchors are budgeted for all accounts together", () 
         }
         expect(await nonce()).toBe(before + 2); // N = 2 immediate anchors for both accounts, not 3
         expect(pubs.map((b) => b.commitment_anchor_status)).toEqual(["anchored", "anchored", "pending"]);
-        expect((await platform.real.pendingAnchors(pubs[2]!.slug)).map((a) => a.digest)).toEqual([
-          pubs[2]!.commit_root,
-        ]);
+        expect(pubs[2]!.commit_root).toBeNull(); // shown once anchored (probe14 D3-F8)
+        const root = await platform.storedCommitRoot(pubs[2]!.slug);
+        expect((await platform.real.pendingAnchors(pubs[2]!.slug)).map((a) => a.digest)).toEqual([root]);
         // nothing is lost: `anchor` (or the award) anchors it
         await platform.real.anchorCommitment(pubs[2]!.slug);
-        expect(await platform.chain!.findAnchor(pubs[2]!.commit_root)).not.toBeNull();
+        expect(await platform.chain!.findAnchor(root)).not.toBeNull();
+        expect((await platform.real.commitment(pubs[2]!.slug)).commit_root).toBe(root);
       },
       { receiptAnchoring: "immediate", immediateAnchorQuota: quota },
     );
@@ -361,7 +367,8 @@ describe("commitment anchors are batched", () => {
       expect(await nonce()).toBe(before + Math.ceil(9 / 4)); // one anchorMany per 4 commitments
       for (const pub of pubs) {
         const anchor = (await platform.real.benchmarkDetail(pub.slug)).commitment.anchor;
-        const onChain = await platform.chain!.findAnchor(pub.commit_root);
+        const onChain = (await platform.chain!.findAnchor(await platform.storedCommitRoot(pub.slug)))
+          ?.evidence;
         expect(anchor).not.toBeNull();
         expect(anchor).toEqual(onChain);
         expect((await platform.real.getBenchmark(pub.slug)).commitment_anchor).toEqual(onChain);
@@ -379,7 +386,9 @@ describe("commitment anchors are batched", () => {
       for (let i = 0; i < 600 && (await platform.real.getBenchmark(pub.slug)).commitment_anchor === null; i++)
         await new Promise((r) => setTimeout(r, 100));
       const anchor = (await platform.real.benchmarkDetail(pub.slug)).commitment.anchor;
-      expect(anchor).toEqual(await platform.chain!.findAnchor(pub.commit_root));
+      expect(anchor).toEqual(
+        (await platform.chain!.findAnchor(await platform.storedCommitRoot(pub.slug)))?.evidence,
+      );
       expect(anchor!.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
     });
   }, 180_000);
@@ -399,7 +408,8 @@ describe("commitment anchors are batched", () => {
       expect(anchored).not.toBeNull();
       const before = await nonce();
       const second = await publishAs("root-b", "shared-root-b");
-      expect(second.commit_root).toBe(first.commit_root);
+      expect(first.commit_root).toBeNull(); // pending at its answer: shown once anchored
+      expect(second.commit_root).toBe(await platform.storedCommitRoot(first.slug)); // anchored already
       expect(second).toMatchObject({ commitment_anchor_status: "anchored", commitment_anchor: anchored });
       expect((await platform.real.benchmarkDetail(second.slug)).commitment.anchor).toEqual(anchored);
       expect(await platform.real.pendingAnchors(second.slug)).toEqual([]);
@@ -420,7 +430,7 @@ describe("commitment anchors are batched", () => {
       ...shared,
       clock: clock.now,
       chain: chainConfig(dc, signer),
-      anchorBatching: { flushMs: 3_600_000 },
+      anchorBatching: { flushMs: 3_600_000, revealWaitMs: 0 },
     };
     const a = await openAt(opts);
     const b = await openAt(opts);
@@ -440,9 +450,10 @@ describe("commitment anchors are batched", () => {
       for (const pub of pubs) {
         expect(await a.real.pendingAnchors(pub.slug)).toEqual([]);
         const anchor = (await b.real.getBenchmark(pub.slug)).commitment_anchor;
-        expect(anchor).toEqual(await a.chain!.findAnchor(pub.commit_root));
+        expect(anchor).toEqual((await a.chain!.findAnchor(await a.storedCommitRoot(pub.slug)))?.evidence);
       }
-      for (const f of finals) expect(await a.chain!.findAnchor(f.receipt_hash)).not.toBeNull();
+      for (const f of finals)
+        expect(await a.chain!.findAnchor(await a.storedReceiptHash(f.run_id))).not.toBeNull();
       expect(await Promise.all([a.real.flushAnchors(), b.real.flushAnchors()])).toEqual([0, 0]);
       expect(await nonce()).toBe(before + 2);
     } finally {
@@ -455,7 +466,7 @@ describe("commitment anchors are batched", () => {
     await onChain(15, undefined, async ({ platform }) => {
       const pub = await publishCities(platform, "commit-inline");
       expect(pub.commitment_anchor_status).toBe("anchored");
-      expect(pub.commitment_anchor).toEqual(await platform.chain!.findAnchor(pub.commit_root));
+      expect(pub.commitment_anchor).toEqual((await platform.chain!.findAnchor(pub.commit_root!))?.evidence);
     });
   }, 180_000);
 });
@@ -601,4 +612,47 @@ describe("publish quota", () => {
       expect((await publishBy("all-c", 2)).slug).toBeTruthy();
     });
   });
+});
+
+describe("a digest anchored first by someone else with another kind (probe14 D3-F8)", () => {
+  it("is never adopted: the batch anchors the others, the squat is named and recorded, never sent again, its hash never shown", async () => {
+    await onChain(10, { flushMs: 3_600_000 }, async ({ dc, clock, platform, nonce }) => {
+      const pub = await publishCities(platform, "squat");
+      expect(await platform.real.flushAnchors()).toBe(1); // the commitment
+      const finals = [];
+      for (const id of ["squat-1", "squat-2"])
+        finals.push((await runBenchmark(await platform.backend(id), pub.slug, id, agent(clock))).finalized!);
+      expect(finals.map((f) => f.receipt_hash)).toEqual([null, null]); // pending: not shown
+      const [victim, other] = await Promise.all(finals.map((f) => platform.storedReceiptHash(f.run_id)));
+      // a stranger who learned the victim's hash anchors it first, with kind pack
+      const stranger = dc.accounts[19]!.address.toLowerCase();
+      const tx = await dc.wallet(19).writeContract({
+        address: dc.contracts.anchorRegistry,
+        abi: anchorRegistryAbi,
+        functionName: "anchor",
+        args: [victim!, ANCHOR_KINDS.pack],
+      });
+      await dc.publicClient.waitForTransactionReceipt({ hash: tx });
+      const before = await nonce();
+      const e = await platform.real.flushAnchors().catch((x: unknown) => x);
+      expect(e).toMatchObject({
+        code: "anchor_squatted",
+        details: { digest: victim, kind: "receipt", found_kind: "pack", anchorer: stranger },
+      });
+      expect(await nonce()).toBe(before + 1); // the other receipt was anchored
+      expect((await platform.chain!.findAnchor(other!))?.kind).toBe(ANCHOR_KINDS.receipt);
+      expect(await platform.real.ctx.store.anchors.squatOf(victim!)).toMatchObject({
+        kind_name: "pack",
+        anchorer: stranger,
+      });
+      // never sent again (the registry keeps the first anchoring), never shown as this platform's receipt
+      expect(await platform.real.flushAnchors()).toBe(0);
+      expect(await nonce()).toBe(before + 1);
+      const board = await platform.leaderboard(pub.slug, { board: "public" });
+      const shown = board.rows.map((r) => r.receipt_hash);
+      expect(shown).toContain(other);
+      expect(shown).toContain(null);
+      expect(shown).not.toContain(victim);
+    });
+  }, 180_000);
 });

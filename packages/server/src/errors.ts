@@ -135,6 +135,8 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   invalid_store: 503,
   no_chain: 503,
   chain_error: 502,
+  // a digest anchored first by someone else with another kind (probe14 D3-F8): never anchorable again
+  anchor_squatted: 409,
   pack_pending: 503,
   agent_failed: 502,
 };

@@ -182,12 +182,12 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
     leaderboard: async (p, slug, board, page) =>
       (await platform.leaderboard(slug, { viewer: p, board, page })) as unknown as JsonValue,
     async commitment(_p, slug) {
-      const b = await platform.getBenchmark(slug);
+      const c = await platform.commitment(slug);
       return json({
         slug,
-        commit_root: b.commit_root,
-        leaf_count: b.leaf_count,
-        commitment_anchor: b.commitment_anchor,
+        commit_root: c.commit_root,
+        leaf_count: c.leaf_count,
+        commitment_anchor: c.anchor,
       });
     },
     receipt: async (p, slug, runId) => json(await platform.receipt(p, slug, runId)),

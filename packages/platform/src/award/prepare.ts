@@ -4,6 +4,7 @@
  */
 import { buildRankDerivation } from "@bench-bounty/evidence";
 import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "../context.js";
+import { squattedError } from "../chain.js";
 import { PlatformError } from "../errors.js";
 import { toStored } from "../json.js";
 import { anchorCommitment, getBenchmark } from "../publish.js";
@@ -67,6 +68,8 @@ export async function prepareAward(
     const runs = await mintRuns(ctx, slug, t);
     for (const r of await listRuns(ctx, slug, undefined, t)) {
       if (r.status === "finalized" && !(await anchorOf(ctx, r.receipt_hash!, t))) {
+        const squat = await t.anchors.squatOf(r.receipt_hash!);
+        if (squat) throw squattedError(r.receipt_hash!, "receipt", squat);
         throw new PlatformError("award_not_allowed", `the receipt of run ${r.run_id} is not anchored yet`, {
           run_id: r.run_id,
         });

@@ -143,7 +143,7 @@ function summarise(r: RunnerResult, w: ResumeWhere, o: StoreOpts) {
   const f = r.finalized;
   if (f?.receipt_anchor_error !== undefined)
     process.stderr.write(
-      `warning: the receipt of run ${r.run_id} (${f.receipt_hash}) was not anchored: ${terminalText(f.receipt_anchor_error)}\n` +
+      `warning: the receipt of run ${r.run_id} was not anchored (its hash is shown once it is): ${terminalText(f.receipt_anchor_error)}\n` +
         (w.server
           ? `  it is pending on the server: its operator's next anchor batch, \`bench-bounty anchor ${r.benchmark}\` or the award anchors it\n`
           : `  it is pending; retry it with: ${anchorRetryCommand(r.benchmark, o)}\n`),

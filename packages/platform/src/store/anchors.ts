@@ -1,6 +1,6 @@
 /** Data access of the `anchors` table: one row per digest, pending until its evidence is recorded. */
 import type { Hex } from "@bench-bounty/evidence";
-import type { AnchorEvidence } from "../chain.js";
+import type { AnchorEvidence, AnchorSquat } from "../chain.js";
 import { TableModule } from "./executor.js";
 
 /** Kind of an anchored digest. */
@@ -72,6 +72,7 @@ export class AnchorsTable extends TableModule {
       .select(["digest", "kind", "created_at"])
       .where("slug", "=", slug)
       .where("status", "=", "pending")
+      .where("squat_json", "is", null)
       .$if(kind !== undefined, (q) => q.where("kind", "=", kind!))
       .orderBy("created_at")
       .orderBy("digest")
@@ -85,12 +86,70 @@ export class AnchorsTable extends TableModule {
       .selectFrom("anchors")
       .select("digest")
       .where("status", "=", "pending")
+      .where("squat_json", "is", null)
       .where("kind", "=", kind)
       .orderBy("created_at")
       .orderBy("digest")
       .limit(limit)
       .execute();
     return rows.map((r) => r.digest as Hex);
+  }
+
+  /**
+   * Which of `digests` are recorded and not anchored yet (pending, squatted ones included); unknown
+   * digests are not in the set.
+   */
+  async unanchoredAmong(digests: readonly string[]): Promise<Set<string>> {
+    const out = new Set<string>();
+    const unique = [...new Set(digests)];
+    // bounded IN lists (SQLite's host parameter limit)
+    for (let i = 0; i < unique.length; i += 500) {
+      const rows = await this.db
+        .selectFrom("anchors")
+        .select("digest")
+        .where("digest", "in", unique.slice(i, i + 500))
+        .where("status", "=", "pending")
+        .execute();
+      for (const r of rows) out.add(r.digest);
+    }
+    return out;
+  }
+
+  /**
+   * Records that a pending digest was found anchored on-chain with another kind by someone else
+   * (probe14 D3-F8): it stays pending, but no flush sends it again (the registry keeps the first
+   * anchoring forever) and the award names it.
+   */
+  async markSquatted(digest: string, squat: AnchorSquat): Promise<void> {
+    await this.db
+      .updateTable("anchors")
+      .set({ squat_json: JSON.stringify(squat) })
+      .where("digest", "=", digest)
+      .where("status", "=", "pending")
+      .execute();
+  }
+
+  /** The squat recorded on a digest, or null. */
+  async squatOf(digest: string): Promise<AnchorSquat | null> {
+    const r = await this.db
+      .selectFrom("anchors")
+      .select("squat_json")
+      .where("digest", "=", digest)
+      .executeTakeFirst();
+    return r?.squat_json ? (JSON.parse(r.squat_json) as AnchorSquat) : null;
+  }
+
+  /** The slugs of the benchmarks whose receipts are among `digests` (their boards show the hashes). */
+  async receiptSlugsOf(digests: readonly string[]): Promise<string[]> {
+    if (digests.length === 0) return [];
+    const rows = await this.db
+      .selectFrom("anchors")
+      .select("slug")
+      .distinct()
+      .where("digest", "in", digests)
+      .where("kind", "=", "receipt")
+      .execute();
+    return rows.map((r) => r.slug);
   }
 
   /** The recorded anchor of a digest, or null when pending or unknown. */

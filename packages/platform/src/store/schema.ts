@@ -117,6 +117,8 @@ export interface AnchorsTable {
   tx_hash: string | null;
   anchor_block: number | null;
   created_at: string;
+  /** JSON {@link AnchorSquat} of a pending digest someone else anchored first with another kind (migration 0005). */
+  squat_json: string | null;
 }
 
 /** `awards`: the award state machine, one per benchmark. */

@@ -118,7 +118,7 @@ export function submissionFacts(v: StoredVerification | null): Record<string, Js
 interface BoardRow {
   agent_id: string;
   run_id: string;
-  receipt_hash?: string;
+  receipt_hash?: string | null;
   score_composite?: string | null;
   score_composite_public?: string | null;
 }

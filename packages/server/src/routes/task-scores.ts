@@ -28,7 +28,7 @@ const RunTaskScores = z
     agent_id: z.string(),
     attempt: z.number().int(),
     finalized_at: z.string(),
-    receipt_hash: z.string(),
+    receipt_hash: z.string().nullable().openapi({ description: "null while its anchor is pending" }),
     score_public: z
       .string()
       .openapi({ description: "recomputed from the credits; equals the stored figure" }),
