@@ -73,9 +73,11 @@ export const publishPhase: DemoPhase = {
     const slug = published.slug;
     result.slug = slug;
     const { commit_root, leaf_count } = published.commitment;
-    ctx.published = { slug, commit_root, leaf_count };
     const anchor = published.commitment.anchor as { tx_hash?: string; anchor_block?: number } | null;
-    if (!anchor?.tx_hash) throw new Error("the service did not anchor the commitment at publish");
+    // the root is shown only once anchored (probe14 D3-F8)
+    if (!anchor?.tx_hash || commit_root === null)
+      throw new Error("the service did not anchor the commitment at publish");
+    ctx.published = { slug, commit_root, leaf_count };
     p.note(
       `benchmark  ${slug}: ${leaf_count} tasks, grader exact; disclosure: ${published.disclosure.split(". ")[0]}.`,
     );
