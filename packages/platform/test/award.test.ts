@@ -581,9 +581,10 @@ describe("award on the local Base profile", () => {
     const f = await platform.finalize(run);
     expect(f).toMatchObject({ receipt_anchor: null, receipt_anchor_status: "pending" });
     expect(f.receipt_anchor_error).toMatch(/failed/);
+    expect(f.receipt_hash).toBeNull(); // shown once anchored (probe14 D3-F8)
     expect((await platform.real.pendingAnchors(res.slug)).map((a) => [a.kind, a.digest])).toEqual([
-      ["commitment", res.commit_root],
-      ["receipt", f.receipt_hash],
+      ["commitment", await platform.storedCommitRoot(res.slug)],
+      ["receipt", await platform.storedReceiptHash(run)],
     ]);
     await platform.close();
   }, 60_000);

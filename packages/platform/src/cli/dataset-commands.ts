@@ -188,7 +188,7 @@ export function registerDatasetCommands(program: Command): void {
             const r = await platform.publish(me, ds.dataset_id, opts);
             if (r.commitment_anchor_status === "pending")
               process.stderr.write(
-                `warning: the commitment of ${r.slug} (${r.commit_root}) was not anchored: ${terminalText(r.commitment_anchor_error ?? "")}\n` +
+                `warning: the commitment of ${r.slug} was not anchored (its root is shown once it is): ${terminalText(r.commitment_anchor_error ?? "")}\n` +
                   `  it is pending; retry it with: ${anchorRetryCommand(r.slug, o)}\n`,
               );
             print({ dataset: ds, benchmark: r });
