@@ -261,9 +261,10 @@ export class BenchBountyClient {
   leaderboard(slug: string, page?: BoardPage): Promise<Leaderboard> {
     return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/leaderboard${pageQuery(page)}`);
   }
+  /** The commitment; `commit_root` is null while its anchor is pending (shown once anchored). */
   commitment(
     slug: string,
-  ): Promise<{ slug: string; commit_root: string; leaf_count: number; commitment_anchor: unknown }> {
+  ): Promise<{ slug: string; commit_root: string | null; leaf_count: number; commitment_anchor: unknown }> {
     return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/commitment`);
   }
   receipt(slug: string, runId: string): Promise<{ receipt: unknown; receipt_hash: string }> {

@@ -475,7 +475,9 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
     expect(b).toMatchObject({ commitment_anchor: null, commitment_anchor_status: "pending" });
     expect(b.commitment_anchor_error).toBeTruthy();
     expect(b.commit_root).toBeNull(); // shown once anchored (probe14 D3-F8)
-    expect(r.err).toContain(`warning: the commitment of ${b.slug} was not anchored (its root is shown once it is)`);
+    expect(r.err).toContain(
+      `warning: the commitment of ${b.slug} was not anchored (its root is shown once it is)`,
+    );
     expect(r.err).toContain(
       `retry it with: bench-bounty anchor ${b.slug} --store ${store} --rpc-url http://127.0.0.1:1 --chain-id 8453 --bounty-contract 0x${"22".repeat(20)} --anchor-registry 0x${"33".repeat(20)}`,
     );
@@ -513,7 +515,9 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
     expect(r.err).toContain(
       `warning: the receipt of run ${out.run_id} was not anchored (its hash is shown once it is): `,
     );
-    expect(r.err).toMatch(/was not anchored \(its hash is shown once it is\): .*\(RPC http:\/\/127\.0\.0\.1:1\)/);
+    expect(r.err).toMatch(
+      /was not anchored \(its hash is shown once it is\): .*\(RPC http:\/\/127\.0\.0\.1:1\)/,
+    );
     const retry = /retry it with: bench-bounty (.*)$/m.exec(r.err);
     expect(retry, r.err).not.toBeNull();
     expect(retry![1]).toBe(

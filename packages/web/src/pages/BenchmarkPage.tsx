@@ -47,7 +47,7 @@ function Commitment(props: { d: BenchmarkDetail; chain: ChainView | null }) {
     <dl class="facts" id="commitment">
       <dt>Commit root</dt>
       <dd>
-        <code>{c.commit_root}</code>
+        {c.commit_root === null ? "shown once anchored" : <code>{c.commit_root}</code>}
       </dd>
       <dt>Leaf count</dt>
       <dd>{c.leaf_count}</dd>
