@@ -65,8 +65,8 @@ export type Account = AccountView;
 export type { ErrorBody };
 
 /**
- * A refusal of the server; or, with status 0, a base URL that is not an http(s) URL (code
- * `invalid_base_url`, thrown by the constructor) or a transport failure (code `network_error`); or
+ * A refusal of the server; or, with status 0, a base URL that is not an http(s) URL or carries
+ * userinfo (code `invalid_base_url`, thrown by the constructor) or a transport failure (code `network_error`); or
  * an answer of status 2xx that is not JSON (code `invalid_answer`: another server at the base URL).
  * A message names the server by its origin and the route only, never the base URL's userinfo, path
  * or query.
@@ -90,8 +90,10 @@ export interface ClientOptions {
   /**
    * `http://127.0.0.1:8787` (no trailing slash needed). Each route is joined after its path and
    * before its query (`https://proxy.example/bb/?token=T` is read as
-   * `https://proxy.example/bb/api/v1/...?token=T`; the fragment is dropped), and its userinfo is
-   * sent as `Authorization: Basic`: the verifier's `joinRoute`, one rule for every base URL.
+   * `https://proxy.example/bb/api/v1/...?token=T`; the fragment is dropped): the verifier's
+   * `joinRoute`, one rule for every base URL. Userinfo (`http://user:pw@host/`) is refused: fetch
+   * would send it as `Authorization: Basic`, which bench-bounty serve answers 401 (its key is
+   * {@link ClientOptions.apiKey}); `bench-bounty run --server` refuses it alike.
    */
   baseUrl: string;
   /** The API key, sent as `X-API-Key`. */
@@ -119,16 +121,15 @@ function pageQuery(page: BoardPage | undefined): string {
 
 const enc = encodeURIComponent;
 
-/**
- * The typed client. Every method throws {@link ApiError} on a refusal. A base URL's userinfo
- * (`https://user:pw@host`) is sent as `Authorization: Basic` (fetch refuses a URL with credentials).
- */
+/** The typed client. Every method throws {@link ApiError} on a refusal. */
 export class BenchBountyClient {
-  /** The base URL as given (it may carry userinfo or a key: print {@link urlOrigin} of it, never it). */
+  /** The base URL as given (its path or query may carry a key: print {@link urlOrigin} of it, never it). */
   readonly baseUrl: string;
   /**
    * @throws ApiError status 0, `invalid_base_url`, naming the option `baseUrl` (never its value, which
-   *   may carry a password or a key), when `baseUrl` is not an absolute http(s) URL with a host
+   *   may carry a password or a key), when `baseUrl` is not an absolute http(s) URL with a host; and
+   *   with `details.part: "userinfo"` when it carries userinfo (probe14 D2-F17: sent as Basic auth,
+   *   which the server answers 401)
    */
   constructor(private readonly opts: ClientOptions) {
     let u: URL | null;
@@ -144,6 +145,14 @@ export class BenchBountyClient {
         "invalid_base_url",
         "baseUrl must be an absolute http:// or https:// URL (the value given is not printed: it may carry a key)",
         { field: "baseUrl" },
+      );
+    if (u.username !== "" || u.password !== "")
+      throw new ApiError(
+        0,
+        "invalid_base_url",
+        `baseUrl must not carry userinfo (${u.origin}: bench-bounty serve takes no Basic auth; the API key is ` +
+          `apiKey, sent as X-API-Key; the value given is not printed)`,
+        { field: "baseUrl", part: "userinfo" },
       );
     this.baseUrl = opts.baseUrl;
   }
@@ -208,13 +217,11 @@ export class BenchBountyClient {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<Response> {
-    // the route after the base's path, before its query; userinfo as Basic auth (probeD2 F3: the
-    // route was appended to the whole base, after its query or into its fragment)
+    // the route after the base's path, before its query (probeD2 F3: the route was appended to the
+    // whole base, after its query or into its fragment); the constructor refused userinfo
     const joined = joinRoute(this.baseUrl, path);
     const h: Record<string, string> = { ...headers };
     if (this.opts.apiKey) h["x-api-key"] = this.opts.apiKey;
-    if (joined.headers.authorization !== undefined && h.authorization === undefined)
-      h.authorization = joined.headers.authorization;
     if (body !== undefined) h["content-type"] = "application/json";
     try {
       return await (this.opts.fetch ?? fetch)(joined.url, {
