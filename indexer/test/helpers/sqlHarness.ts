@@ -51,13 +51,15 @@ export interface SqlHarness {
  * @param bounties - rows to seed (each with two winners and one anchor).
  * @param unsafeSqlOnPglite - serve `/sql/db` on PGlite (the indexer's `INDEXER_UNSAFE_SQL_ON_PGLITE`).
  * @param options - `role`: on PostgreSQL, a role created for the harness's schema with `SELECT`
- *   on its tables only, which statements run as (`INDEXER_SQL_ROLE`); dropped by `stop`.
+ *   on its tables only, which statements run as (`INDEXER_SQL_ROLE`); dropped by `stop`. `grants`:
+ *   what the role is given (default `USAGE` on the schema and `SELECT` on every table): `usage`
+ *   false leaves out the schema's `USAGE`, `tables` names the only tables it may read.
  */
 export async function startSqlHarness(
   databaseUrl?: string,
   bounties = 50,
   unsafeSqlOnPglite = true,
-  options: { role?: string } = {},
+  options: { role?: string; grants?: { usage?: boolean; tables?: readonly string[] } } = {},
 ): Promise<SqlHarness> {
   let stopDb: () => Promise<void>;
   if (databaseUrl === undefined) {
@@ -78,8 +80,13 @@ export async function startSqlHarness(
     if (options.role !== undefined) {
       await admin.query(`DROP ROLE IF EXISTS ${options.role}`);
       await admin.query(`CREATE ROLE ${options.role} NOLOGIN`);
-      await admin.query(`GRANT USAGE ON SCHEMA ${schema} TO ${options.role}`);
-      await admin.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${schema} TO ${options.role}`);
+      if (options.grants?.usage !== false)
+        await admin.query(`GRANT USAGE ON SCHEMA ${schema} TO ${options.role}`);
+      if (options.grants?.tables === undefined)
+        await admin.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${schema} TO ${options.role}`);
+      else
+        for (const table of options.grants.tables)
+          await admin.query(`GRANT SELECT ON ${schema}.${table} TO ${options.role}`);
     }
     // no search_path of its own: sql.ts sets it to the indexer's schema in every transaction
     const readonly = new pg.Pool({ connectionString: databaseUrl, max: 2 });
@@ -88,7 +95,10 @@ export async function startSqlHarness(
     stopDb = async () => {
       await readonly.end();
       await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-      if (options.role !== undefined) await admin.query(`DROP ROLE ${options.role}`);
+      if (options.role !== undefined) {
+        await admin.query(`DROP OWNED BY ${options.role}`);
+        await admin.query(`DROP ROLE ${options.role}`);
+      }
       await admin.end();
     };
   }
