@@ -59,7 +59,12 @@ export async function startSqlHarness(
   databaseUrl?: string,
   bounties = 50,
   unsafeSqlOnPglite = true,
-  options: { role?: string; grants?: { usage?: boolean; tables?: readonly string[] } } = {},
+  options: {
+    role?: string;
+    grants?: { usage?: boolean; tables?: readonly string[] };
+    /** false: `role` is not created (an `INDEXER_SQL_ROLE` naming no role). */
+    createRole?: boolean;
+  } = {},
 ): Promise<SqlHarness> {
   let stopDb: () => Promise<void>;
   if (databaseUrl === undefined) {
@@ -77,8 +82,9 @@ export async function startSqlHarness(
     await admin.query(`CREATE SCHEMA ${schema}`);
     await admin.query(`SET search_path = ${schema}`);
     await admin.query([...DDL, ...seed(bounties)].join(";\n"));
-    if (options.role !== undefined) {
-      await admin.query(`DROP ROLE IF EXISTS ${options.role}`);
+    const ownRole = options.role !== undefined && options.createRole !== false;
+    if (options.role !== undefined) await admin.query(`DROP ROLE IF EXISTS ${options.role}`);
+    if (ownRole) {
       await admin.query(`CREATE ROLE ${options.role} NOLOGIN`);
       if (options.grants?.usage !== false)
         await admin.query(`GRANT USAGE ON SCHEMA ${schema} TO ${options.role}`);
@@ -95,7 +101,7 @@ export async function startSqlHarness(
     stopDb = async () => {
       await readonly.end();
       await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-      if (options.role !== undefined) {
+      if (ownRole) {
         await admin.query(`DROP OWNED BY ${options.role}`);
         await admin.query(`DROP ROLE ${options.role}`);
       }
