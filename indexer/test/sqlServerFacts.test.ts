@@ -64,6 +64,37 @@ function serverFacts(label: string, databaseUrl: string | undefined) {
   });
 }
 
+/**
+ * The same class: a value's text showed the server's TimeZone (`now()::text`, `to_char(now(), 'TZ')`,
+ * `extract(timezone ...)`) and DateStyle (how `'01/02/2020'::date` is read). Every statement now runs
+ * with the PostgreSQL defaults pinned (UTC, `ISO, MDY`), whatever the server's settings.
+ */
+function pinnedSettings(label: string, databaseUrl: string | undefined) {
+  describe(`/sql/db answers the same whatever the server's TimeZone and DateStyle, on ${label}`, () => {
+    let h: SqlHarness;
+    beforeAll(async () => {
+      h = await startSqlHarness(databaseUrl, 5, true, {
+        session: { timeZone: "Asia/Kolkata", dateStyle: "SQL, DMY" },
+      });
+    });
+    afterAll(async () => {
+      await h?.stop();
+    });
+
+    it("shows UTC and reads dates month first", async () => {
+      const r = await h.sql(
+        "SELECT to_char(to_timestamp(0), 'TZ') AS tz, to_timestamp(0)::text AS t, extract(timezone from now()) AS e, '01/02/2020'::date::text AS d",
+      );
+      expect(r.status).toBe(200);
+      expect(r.body.rows[0]).toMatchObject({ tz: "UTC", t: "1970-01-01 00:00:00+00", d: "2020-01-02" });
+      expect(String(r.body.rows[0].e)).toBe("0");
+    });
+  });
+}
+
 serverFacts("PGlite", undefined);
+pinnedSettings("PGlite", undefined);
+if (TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")
+  pinnedSettings("PostgreSQL", TEST_DATABASE_URL);
 if (TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")
   serverFacts("PostgreSQL", TEST_DATABASE_URL);

@@ -88,6 +88,22 @@ function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/**
+ * The settings every statement runs with, whatever the server's (`set_config(.., true)`: this
+ * transaction only): the PostgreSQL defaults for the time zone, the date style, the interval style,
+ * the float digits and the locale of numbers and month names.
+ */
+const PINNED_SETTINGS = `SELECT ${[
+  ["TimeZone", "UTC"],
+  ["DateStyle", "ISO, MDY"],
+  ["IntervalStyle", "postgres"],
+  ["extra_float_digits", "1"],
+  ["lc_numeric", "C"],
+  ["lc_time", "C"],
+]
+  .map(([name, value]) => `pg_catalog.set_config('${name}', '${value}', true)`)
+  .join(", ")}`;
+
 const CURSOR = "bench_bounty_sql";
 const PREPARED = "bench_bounty_sql_params";
 
@@ -183,6 +199,10 @@ async function runInTransaction(
   // only the indexer's schema (pg_catalog is still searched first, implicitly: the guard's name
   // resolution, sqlScope.ts, is what keeps catalog relations out; this drops public and $user)
   await tx.query(`SET LOCAL search_path TO ${quoteIdent(indexerSchema())}`);
+  // the server's settings never show in an answer (probe14 D2-F25's class): a value's text showed
+  // its TimeZone (`now()::text`, `to_char(.., 'TZ')`) and a date's reading its DateStyle; the
+  // PostgreSQL defaults, for this transaction only
+  await tx.query(PINNED_SETTINGS);
   await tx.query("SET LOCAL enable_seqscan = on");
   await tx.query("SET LOCAL enable_nestloop = on");
   await checkParameters(tx, sql, params, dialect);

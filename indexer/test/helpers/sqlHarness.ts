@@ -64,6 +64,8 @@ export async function startSqlHarness(
     grants?: { usage?: boolean; tables?: readonly string[] };
     /** false: `role` is not created (an `INDEXER_SQL_ROLE` naming no role). */
     createRole?: boolean;
+    /** The database session's TimeZone and DateStyle (a server's settings), e.g. `Asia/Kolkata`, `SQL, DMY`. */
+    session?: { timeZone: string; dateStyle: string };
   } = {},
 ): Promise<SqlHarness> {
   let stopDb: () => Promise<void>;
@@ -71,6 +73,8 @@ export async function startSqlHarness(
     const db = new PGlite();
     // as Ponder's PGlite: sequential scans and nested loops off (sql.ts turns them on per statement)
     await db.exec("SET enable_seqscan = off; SET enable_nestloop = off");
+    if (options.session !== undefined)
+      await db.exec(`SET TimeZone = '${options.session.timeZone}'; SET DateStyle = '${options.session.dateStyle}'`);
     await db.exec([...DDL, ...seed(bounties)].join(";\n"));
     (globalThis as Record<string, unknown>).PONDER_DATABASE = { driver: { dialect: "pglite", instance: db } };
     (globalThis as Record<string, unknown>).PONDER_NAMESPACE_BUILD = { schema: "public" };
@@ -95,7 +99,15 @@ export async function startSqlHarness(
           await admin.query(`GRANT SELECT ON ${schema}.${table} TO ${options.role}`);
     }
     // no search_path of its own: sql.ts sets it to the indexer's schema in every transaction
-    const readonly = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    const readonly = new pg.Pool({
+      connectionString: databaseUrl,
+      max: 2,
+      ...(options.session === undefined
+        ? {}
+        : {
+            options: `-c TimeZone=${options.session.timeZone} -c DateStyle=${options.session.dateStyle.replace(/[ ,]+/g, "\\,")}`,
+          }),
+    });
     (globalThis as Record<string, unknown>).PONDER_DATABASE = { driver: { dialect: "postgres", readonly } };
     (globalThis as Record<string, unknown>).PONDER_NAMESPACE_BUILD = { schema };
     stopDb = async () => {
