@@ -62,6 +62,19 @@ describe.runIf(TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")(
       expect(JSON.stringify(r.body)).not.toContain(role);
     });
 
+    it("the log names the role once per problem, not once per request", async () => {
+      const h = await startSqlHarness(TEST_DATABASE_URL, 5, false, { role, grants: { tables: ["bounty"] } });
+      try {
+        for (let i = 0; i < 3; i++)
+          expect((await h.sql("SELECT count(*) AS n FROM award_winner")).status).toBe(503);
+      } finally {
+        await h.stop();
+      }
+      expect(logged).toEqual([
+        `indexer /sql/db: INDEXER_SQL_ROLE=${role}: permission denied for table award_winner (see the README, INDEXER_SQL_ROLE)`,
+      ]);
+    });
+
     it("a role that does not exist: 503 saying so, not invalid_query", async () => {
       const r = await answer("SELECT count(*) AS n FROM bounty", { role, createRole: false });
       expect(r.status).toBe(503);

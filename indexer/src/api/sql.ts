@@ -399,12 +399,18 @@ async function runBounded(
  * role, or the connection's role is not a member of it) or may not read what the statement reads
  * (SQLSTATE 42501; 42P01, an indexer table not found, when the schema lacks its USAGE): 503 `sql_misconfigured` naming the variable and the missing grant (`USAGE on
  * the indexer's schema`, `SELECT on table t`), never the role's name (a fact of the server, probe14
- * D2-F25); the operator's log (stderr) names the role and the database's message. Every statement
+ * D2-F25); the operator's log (stderr) names the role and the database's message, once per message. Every statement
  * answered 400 `invalid_query` before (probe14 D2-F12), as if the caller's SQL were wrong.
  */
+const ROLE_PROBLEMS_LOGGED = new Set<string>();
+
 function roleRefusal(e: unknown, role: string, step: "set" | "schema" | "read"): QueryRefused {
   const message = e instanceof Error ? e.message : String(e);
-  console.error(`indexer /sql/db: INDEXER_SQL_ROLE=${role}: ${message} (see the README, INDEXER_SQL_ROLE)`);
+  // logged once per distinct message: every request would otherwise add the same line
+  if (!ROLE_PROBLEMS_LOGGED.has(message) && ROLE_PROBLEMS_LOGGED.size < 100) {
+    ROLE_PROBLEMS_LOGGED.add(message);
+    console.error(`indexer /sql/db: INDEXER_SQL_ROLE=${role}: ${message} (see the README, INDEXER_SQL_ROLE)`);
+  }
   const table = /^permission denied for (?:table|relation) (\S+)$/.exec(message)?.[1];
   const what =
     step === "set"
