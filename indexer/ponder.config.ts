@@ -13,6 +13,7 @@ import { createConfig } from "ponder";
 import { fileURLToPath } from "node:url";
 import { redactedHttpTransport } from "./lib/rpcTransport";
 import { IndexerSettingsError, readIndexerSettings, type IndexerSettings } from "./lib/settings";
+import { checkSqlRoleAtStart } from "./lib/sqlRoleCheck";
 import { runSyncGuard } from "./lib/syncGuardRun";
 
 function settings(): IndexerSettings {
@@ -41,6 +42,16 @@ if (s.disableCache) {
     console.warn(
       `indexer: discarded the sync store's rows of chain ${s.chainId} from another chain (${guard.reason})`,
     );
+  }
+}
+
+// INDEXER_SQL_ROLE must name a role the connection may take, or every /sql/db statement would be
+// refused (probe14 D2-F12); its grants on the schema's tables are checked by /sql/db (503 sql_misconfigured)
+if (s.database.kind === "postgres" && s.sqlRole !== undefined) {
+  const problem = await checkSqlRoleAtStart(s.database.connectionString, s.sqlRole);
+  if (problem !== null) {
+    console.error(`indexer settings: INDEXER_SQL_ROLE: ${problem}`);
+    process.exit(1);
   }
 }
 

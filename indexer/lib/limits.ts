@@ -119,7 +119,9 @@ export class QueryRefused extends Error {
   /**
    * @param code - `limit_exceeded` (a size limit above), `not_read_only` / `invalid_query`,
    *   `query_too_expensive` (the database refused it for a limit of its own, SQLSTATE 54xxx/53400)
-   *   or `server_busy` (the database ran out of memory, disk or connections, SQLSTATE 53xxx).
+   *   or `server_busy` (the database ran out of memory, disk or connections, SQLSTATE 53xxx), or
+   *   `sql_misconfigured` (the role of `INDEXER_SQL_ROLE` cannot be taken or may not read the
+   *   indexer's tables: the operator's error, answered 503).
    * @param limit - name of the limit (e.g. `maxDepth`), when `code` is `limit_exceeded`.
    * @param max - its value.
    */
@@ -129,7 +131,8 @@ export class QueryRefused extends Error {
       | "not_read_only"
       | "invalid_query"
       | "query_too_expensive"
-      | "server_busy",
+      | "server_busy"
+      | "sql_misconfigured",
     message: string,
     readonly limit?: string,
     readonly max?: number,

@@ -17,7 +17,9 @@
  * - `INDEXER_UNSAFE_SQL_ON_PGLITE`: `true` serves `/sql/db` on PGlite too (default `false`: a
  *   statement the planner underestimates can hold PGlite, and the whole indexer, for minutes).
  * - `INDEXER_SQL_ROLE`: on PostgreSQL, the role `/sql/db` statements run as (`SET LOCAL ROLE`): one
- *   with `SELECT` on the indexer's tables and nothing else (no superuser catalog access).
+ *   with `USAGE` on the schema, `SELECT` on the indexer's tables and nothing else (no superuser
+ *   catalog access), the connection's role a member of it; without them `/sql/db` answers 503
+ *   `sql_misconfigured` naming the missing grant (`src/api/sql.ts`).
  */
 import type { Address } from "viem";
 

@@ -6,7 +6,8 @@
  * (optionally `WITH ... SELECT`) built from an allowlist of node types: no data-modifying
  * or recursive CTE, no `SELECT INTO`, no `FOR UPDATE`, no set-returning `FROM` function,
  * only the functions of {@link ALLOWED_FUNCTIONS} (pure, cheap, no sleep, no I/O, no
- * settings), and only the indexer's own tables (unqualified) and the CTEs in scope, each `x.f`
+ * settings) and the clock's value functions (no `CURRENT_ROLE`, `CURRENT_USER`, `SESSION_USER`,
+ * `CURRENT_CATALOG`, `CURRENT_SCHEMA`: {@link ALLOWED_VALUE_FUNCTIONS}), and only the indexer's own tables (unqualified) and the CTEs in scope, each `x.f`
  * a real column (`sqlScope.ts`: name resolution). Every statement is checked
  * in full on every request: nothing is cached by a hash prefix (Ponder 0.16.10 cached its
  * verdict by 10 hex digits of sha256, which let a colliding SELECT smuggle an UPDATE).
@@ -196,6 +197,24 @@ export const ALLOWED_FUNCTIONS = new Set([
   "now",
 ]);
 
+/**
+ * The SQL value functions (`SQLValueFunction`, written without parentheses) a statement may use: the
+ * clock only (`now()` is allowed too). `CURRENT_ROLE`, `CURRENT_USER`, `USER`, `SESSION_USER`,
+ * `CURRENT_CATALOG` and `CURRENT_SCHEMA` answered the database server's own facts (the role
+ * statements run as, the database's name: probe14 D2-F25); SQL over HTTP reads the indexer's tables.
+ */
+const ALLOWED_VALUE_FUNCTIONS: ReadonlySet<string> = new Set([
+  "SVFOP_CURRENT_DATE",
+  "SVFOP_CURRENT_TIME",
+  "SVFOP_CURRENT_TIME_N",
+  "SVFOP_CURRENT_TIMESTAMP",
+  "SVFOP_CURRENT_TIMESTAMP_N",
+  "SVFOP_LOCALTIME",
+  "SVFOP_LOCALTIME_N",
+  "SVFOP_LOCALTIMESTAMP",
+  "SVFOP_LOCALTIMESTAMP_N",
+]);
+
 /** The SQL words of the `GroupingSet` kinds the guard refuses. */
 const GROUPING_SET_NAMES: Readonly<Record<string, string>> = {
   GROUPING_SET_CUBE: "CUBE",
@@ -369,6 +388,15 @@ function checkNode(type: string, n: Record<string, unknown>, ctx: GuardContext):
     case "SubLink":
       if (n.subLinkType === "ARRAY_SUBLINK") countAccumulator(ctx, true);
       return;
+    case "SQLValueFunction": {
+      const op = String(n.op);
+      if (!ALLOWED_VALUE_FUNCTIONS.has(op))
+        throw new QueryRefused(
+          "not_read_only",
+          `${op.replace(/^SVFOP_/, "").replace(/_N$/, "")} is not allowed: SQL over HTTP reads the indexer's tables, not facts of the database server (its roles, database, schema or settings)`,
+        );
+      return;
+    }
     case "RangeVar":
       // resolved by resolveNames (an indexer table or an in-scope CTE); any other is refused
       if (!ctx.names.rangeVars.has(n)) {

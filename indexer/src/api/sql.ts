@@ -88,6 +88,22 @@ function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/**
+ * The settings every statement runs with, whatever the server's (`set_config(.., true)`: this
+ * transaction only): the PostgreSQL defaults for the time zone, the date style, the interval style,
+ * the float digits and the locale of numbers and month names.
+ */
+const PINNED_SETTINGS = `SELECT ${[
+  ["TimeZone", "UTC"],
+  ["DateStyle", "ISO, MDY"],
+  ["IntervalStyle", "postgres"],
+  ["extra_float_digits", "1"],
+  ["lc_numeric", "C"],
+  ["lc_time", "C"],
+]
+  .map(([name, value]) => `pg_catalog.set_config('${name}', '${value}', true)`)
+  .join(", ")}`;
+
 const CURSOR = "bench_bounty_sql";
 const PREPARED = "bench_bounty_sql_params";
 
@@ -183,6 +199,10 @@ async function runInTransaction(
   // only the indexer's schema (pg_catalog is still searched first, implicitly: the guard's name
   // resolution, sqlScope.ts, is what keeps catalog relations out; this drops public and $user)
   await tx.query(`SET LOCAL search_path TO ${quoteIdent(indexerSchema())}`);
+  // the server's settings never show in an answer (probe14 D2-F25's class): a value's text showed
+  // its TimeZone (`now()::text`, `to_char(.., 'TZ')`) and a date's reading its DateStyle; the
+  // PostgreSQL defaults, for this transaction only
+  await tx.query(PINNED_SETTINGS);
   await tx.query("SET LOCAL enable_seqscan = on");
   await tx.query("SET LOCAL enable_nestloop = on");
   await checkParameters(tx, sql, params, dialect);
@@ -350,8 +370,20 @@ async function runBounded(
   try {
     await client.query("BEGIN READ ONLY");
     await client.query(`SET LOCAL statement_timeout = ${QUERY_LIMITS.sql.statementTimeoutMs}`);
-    if (role !== undefined) await client.query(`SET LOCAL ROLE ${quoteIdent(role)}`);
-    const rows = await runInTransaction(client, sql, params, shape, "postgres");
+    if (role !== undefined)
+      await client.query(`SET LOCAL ROLE ${quoteIdent(role)}`).catch((e: unknown) => {
+        throw roleRefusal(e, role, "set");
+      });
+    const rows = await runInTransaction(client, sql, params, shape, "postgres").catch((e: unknown) => {
+      // the guard lets only the indexer's tables and public functions through, so under the role
+      // insufficient_privilege (42501) is a missing SELECT, and an undefined table (42P01) a schema
+      // its search_path skipped for want of USAGE: grants the README asks for (probe14 D2-F12)
+      const code = (e as { code?: unknown })?.code;
+      if (role === undefined) throw e;
+      if (code === "42501") throw roleRefusal(e, role, "read");
+      if (code === "42P01") throw roleRefusal(e, role, "schema");
+      throw e;
+    });
     await client.query("COMMIT");
     client.release();
     return rows;
@@ -360,6 +392,38 @@ async function runBounded(
     client.release(e instanceof Error ? e : undefined);
     throw e;
   }
+}
+
+/**
+ * The answer when the role of `INDEXER_SQL_ROLE` cannot be taken (`SET LOCAL ROLE` failed: no such
+ * role, or the connection's role is not a member of it) or may not read what the statement reads
+ * (SQLSTATE 42501; 42P01, an indexer table not found, when the schema lacks its USAGE): 503 `sql_misconfigured` naming the variable and the missing grant (`USAGE on
+ * the indexer's schema`, `SELECT on table t`), never the role's name (a fact of the server, probe14
+ * D2-F25); the operator's log (stderr) names the role and the database's message, once per message. Every statement
+ * answered 400 `invalid_query` before (probe14 D2-F12), as if the caller's SQL were wrong.
+ */
+const ROLE_PROBLEMS_LOGGED = new Set<string>();
+
+function roleRefusal(e: unknown, role: string, step: "set" | "schema" | "read"): QueryRefused {
+  const message = e instanceof Error ? e.message : String(e);
+  // logged once per distinct message: every request would otherwise add the same line
+  if (!ROLE_PROBLEMS_LOGGED.has(message) && ROLE_PROBLEMS_LOGGED.size < 100) {
+    ROLE_PROBLEMS_LOGGED.add(message);
+    console.error(`indexer /sql/db: INDEXER_SQL_ROLE=${role}: ${message} (see the README, INDEXER_SQL_ROLE)`);
+  }
+  const table = /^permission denied for (?:table|relation) (\S+)$/.exec(message)?.[1];
+  const what =
+    step === "set"
+      ? "cannot be taken (it does not exist, or the connection's role is not a member of it: GRANT <role> TO <the connection's role>)"
+      : step === "schema" || /^permission denied for schema /.test(message)
+        ? "lacks USAGE on the indexer's schema"
+        : table !== undefined
+          ? `lacks SELECT on table ${table}`
+          : "lacks a grant on the indexer's schema or tables (USAGE on the schema, SELECT on every table)";
+  return new QueryRefused(
+    "sql_misconfigured",
+    `SQL over HTTP is not available: the role of INDEXER_SQL_ROLE ${what} (an operator's configuration error, not the query's: see the indexer README, INDEXER_SQL_ROLE)`,
+  );
 }
 
 /**
@@ -426,7 +490,7 @@ export const PGLITE_NOT_SERVED = {
 /**
  * Handler of `GET /sql/db`.
  * @param options - see {@link SqlOptions}.
- * @returns 200 `{ rows }`; 501 `not_served` on PGlite without the opt-in; 400 `{ error: { code, message, limit?, max? } }` for a refused or failing statement.
+ * @returns 200 `{ rows }`; 501 `not_served` on PGlite without the opt-in; 400 `{ error: { code, message, limit?, max? } }` for a refused or failing statement; 503 `server_busy`, or `sql_misconfigured` when the role of `INDEXER_SQL_ROLE` cannot be taken or lacks a grant.
  * @throws Error for what is not the caller's fault (answered 500 by the app's error handler).
  */
 export async function sqlDb(c: Context, tables: TableColumns, options: SqlOptions): Promise<Response> {
@@ -466,7 +530,8 @@ export async function sqlDb(c: Context, tables: TableColumns, options: SqlOption
   } catch (e) {
     const refusal = refusalOf(e);
     if (refusal === undefined) throw e;
-    return c.json(queryRefusedBody(refusal), refusal.code === "server_busy" ? 503 : 400);
+    const unavailable = refusal.code === "server_busy" || refusal.code === "sql_misconfigured";
+    return c.json(queryRefusedBody(refusal), unavailable ? 503 : 400);
   }
 }
 

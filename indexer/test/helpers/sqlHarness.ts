@@ -51,19 +51,30 @@ export interface SqlHarness {
  * @param bounties - rows to seed (each with two winners and one anchor).
  * @param unsafeSqlOnPglite - serve `/sql/db` on PGlite (the indexer's `INDEXER_UNSAFE_SQL_ON_PGLITE`).
  * @param options - `role`: on PostgreSQL, a role created for the harness's schema with `SELECT`
- *   on its tables only, which statements run as (`INDEXER_SQL_ROLE`); dropped by `stop`.
+ *   on its tables only, which statements run as (`INDEXER_SQL_ROLE`); dropped by `stop`. `grants`:
+ *   what the role is given (default `USAGE` on the schema and `SELECT` on every table): `usage`
+ *   false leaves out the schema's `USAGE`, `tables` names the only tables it may read.
  */
 export async function startSqlHarness(
   databaseUrl?: string,
   bounties = 50,
   unsafeSqlOnPglite = true,
-  options: { role?: string } = {},
+  options: {
+    role?: string;
+    grants?: { usage?: boolean; tables?: readonly string[] };
+    /** false: `role` is not created (an `INDEXER_SQL_ROLE` naming no role). */
+    createRole?: boolean;
+    /** The database session's TimeZone and DateStyle (a server's settings), e.g. `Asia/Kolkata`, `SQL, DMY`. */
+    session?: { timeZone: string; dateStyle: string };
+  } = {},
 ): Promise<SqlHarness> {
   let stopDb: () => Promise<void>;
   if (databaseUrl === undefined) {
     const db = new PGlite();
     // as Ponder's PGlite: sequential scans and nested loops off (sql.ts turns them on per statement)
     await db.exec("SET enable_seqscan = off; SET enable_nestloop = off");
+    if (options.session !== undefined)
+      await db.exec(`SET TimeZone = '${options.session.timeZone}'; SET DateStyle = '${options.session.dateStyle}'`);
     await db.exec([...DDL, ...seed(bounties)].join(";\n"));
     (globalThis as Record<string, unknown>).PONDER_DATABASE = { driver: { dialect: "pglite", instance: db } };
     (globalThis as Record<string, unknown>).PONDER_NAMESPACE_BUILD = { schema: "public" };
@@ -75,20 +86,37 @@ export async function startSqlHarness(
     await admin.query(`CREATE SCHEMA ${schema}`);
     await admin.query(`SET search_path = ${schema}`);
     await admin.query([...DDL, ...seed(bounties)].join(";\n"));
-    if (options.role !== undefined) {
-      await admin.query(`DROP ROLE IF EXISTS ${options.role}`);
+    const ownRole = options.role !== undefined && options.createRole !== false;
+    if (options.role !== undefined) await admin.query(`DROP ROLE IF EXISTS ${options.role}`);
+    if (ownRole) {
       await admin.query(`CREATE ROLE ${options.role} NOLOGIN`);
-      await admin.query(`GRANT USAGE ON SCHEMA ${schema} TO ${options.role}`);
-      await admin.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${schema} TO ${options.role}`);
+      if (options.grants?.usage !== false)
+        await admin.query(`GRANT USAGE ON SCHEMA ${schema} TO ${options.role}`);
+      if (options.grants?.tables === undefined)
+        await admin.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${schema} TO ${options.role}`);
+      else
+        for (const table of options.grants.tables)
+          await admin.query(`GRANT SELECT ON ${schema}.${table} TO ${options.role}`);
     }
     // no search_path of its own: sql.ts sets it to the indexer's schema in every transaction
-    const readonly = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    const readonly = new pg.Pool({
+      connectionString: databaseUrl,
+      max: 2,
+      ...(options.session === undefined
+        ? {}
+        : {
+            options: `-c TimeZone=${options.session.timeZone} -c DateStyle=${options.session.dateStyle.replace(/[ ,]+/g, "\\,")}`,
+          }),
+    });
     (globalThis as Record<string, unknown>).PONDER_DATABASE = { driver: { dialect: "postgres", readonly } };
     (globalThis as Record<string, unknown>).PONDER_NAMESPACE_BUILD = { schema };
     stopDb = async () => {
       await readonly.end();
       await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-      if (options.role !== undefined) await admin.query(`DROP ROLE ${options.role}`);
+      if (ownRole) {
+        await admin.query(`DROP OWNED BY ${options.role}`);
+        await admin.query(`DROP ROLE ${options.role}`);
+      }
       await admin.end();
     };
   }

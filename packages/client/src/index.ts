@@ -15,6 +15,8 @@
  * @packageDocumentation
  */
 
+import { PACK_LIMITS } from "@bench-bounty/evidence";
+import { AnswerTooLargeError, readBodyWithin } from "@bench-bounty/verifier/body";
 import { joinRoute, urlOrigin } from "@bench-bounty/verifier/url";
 import type {
   AccountView,
@@ -65,9 +67,22 @@ export type Account = AccountView;
 export type { ErrorBody };
 
 /**
- * A refusal of the server; or, with status 0, a base URL that is not an http(s) URL (code
- * `invalid_base_url`, thrown by the constructor) or a transport failure (code `network_error`); or
- * an answer of status 2xx that is not JSON (code `invalid_answer`: another server at the base URL).
+ * The most bytes of a JSON answer the client reads by default ({@link ClientOptions.maxAnswerBytes}):
+ * 256 MiB, `PACK_LIMITS.maxTestSetBytes`. The largest legitimate JSON answer is a run's tasks (`POST
+ * /benchmarks/:slug/runs`, `GET /benchmarks/runs/:id/tasks`): every prompt of the test set, less than
+ * the test set's canonical bytes (no gold, no salt), which publishing keeps within that limit.
+ */
+export const MAX_ANSWER_BYTES: number = PACK_LIMITS.maxTestSetBytes;
+
+/** The most bytes of a refusal's body (a non-2xx answer) the client reads: 1 MiB (the server's are a few KiB). */
+export const MAX_ERROR_BYTES = 1024 * 1024;
+
+/**
+ * A refusal of the server; or, with status 0, a base URL that is not an http(s) URL or carries
+ * userinfo (code `invalid_base_url`, thrown by the constructor) or a transport failure (code `network_error`); or
+ * an answer of status 2xx that is not JSON (code `invalid_answer`: another server at the base URL); or an
+ * answer longer than the client reads (code `answer_too_large`, `details: {http_status, limit_bytes,
+ * option}`: the read stops at the limit, the rest is never buffered).
  * A message names the server by its origin and the route only, never the base URL's userinfo, path
  * or query.
  */
@@ -90,14 +105,26 @@ export interface ClientOptions {
   /**
    * `http://127.0.0.1:8787` (no trailing slash needed). Each route is joined after its path and
    * before its query (`https://proxy.example/bb/?token=T` is read as
-   * `https://proxy.example/bb/api/v1/...?token=T`; the fragment is dropped), and its userinfo is
-   * sent as `Authorization: Basic`: the verifier's `joinRoute`, one rule for every base URL.
+   * `https://proxy.example/bb/api/v1/...?token=T`; the fragment is dropped): the verifier's
+   * `joinRoute`, one rule for every base URL. Userinfo (`http://user:pw@host/`) is refused: fetch
+   * would send it as `Authorization: Basic`, which bench-bounty serve answers 401 (its key is
+   * {@link ClientOptions.apiKey}); `bench-bounty run --server` refuses it alike.
    */
   baseUrl: string;
   /** The API key, sent as `X-API-Key`. */
   apiKey?: string;
   /** Per-request timeout in ms (default 30000). */
   timeoutMs?: number;
+  /**
+   * Most bytes of a JSON answer (and of the verification report) read, default
+   * {@link MAX_ANSWER_BYTES} (256 MiB); past it the call fails with `answer_too_large`.
+   */
+  maxAnswerBytes?: number;
+  /**
+   * Most bytes of the door's pack ({@link BenchBountyClient.awardEvidence}) read, default
+   * `PACK_LIMITS.maxPackBytes` (512 MiB: no verifier reads a larger pack); past it `answer_too_large`.
+   */
+  maxPackBytes?: number;
   /** `fetch` to use (default the global one). */
   fetch?: typeof fetch;
 }
@@ -119,16 +146,16 @@ function pageQuery(page: BoardPage | undefined): string {
 
 const enc = encodeURIComponent;
 
-/**
- * The typed client. Every method throws {@link ApiError} on a refusal. A base URL's userinfo
- * (`https://user:pw@host`) is sent as `Authorization: Basic` (fetch refuses a URL with credentials).
- */
+/** The typed client. Every method throws {@link ApiError} on a refusal. */
 export class BenchBountyClient {
-  /** The base URL as given (it may carry userinfo or a key: print {@link urlOrigin} of it, never it). */
+  /** The base URL as given (its path or query may carry a key: print {@link urlOrigin} of it, never it). */
   readonly baseUrl: string;
   /**
    * @throws ApiError status 0, `invalid_base_url`, naming the option `baseUrl` (never its value, which
-   *   may carry a password or a key), when `baseUrl` is not an absolute http(s) URL with a host
+   *   may carry a password or a key), when `baseUrl` is not an absolute http(s) URL with a host; and
+   *   with `details.part: "userinfo"` when it carries userinfo (probe14 D2-F17: sent as Basic auth,
+   *   which the server answers 401); `invalid_option` naming `maxAnswerBytes` or `maxPackBytes` when
+   *   one is not a positive integer
    */
   constructor(private readonly opts: ClientOptions) {
     let u: URL | null;
@@ -145,6 +172,24 @@ export class BenchBountyClient {
         "baseUrl must be an absolute http:// or https:// URL (the value given is not printed: it may carry a key)",
         { field: "baseUrl" },
       );
+    if (u.username !== "" || u.password !== "")
+      throw new ApiError(
+        0,
+        "invalid_base_url",
+        `baseUrl must not carry userinfo (${u.origin}: bench-bounty serve takes no Basic auth; the API key is ` +
+          `apiKey, sent as X-API-Key; the value given is not printed)`,
+        { field: "baseUrl", part: "userinfo" },
+      );
+    for (const option of ["maxAnswerBytes", "maxPackBytes"] as const) {
+      const v = opts[option];
+      if (v !== undefined && !(Number.isSafeInteger(v) && v > 0))
+        throw new ApiError(
+          0,
+          "invalid_option",
+          `${option} must be a positive integer number of bytes, got ${String(v)}`,
+          { field: option },
+        );
+    }
     this.baseUrl = opts.baseUrl;
   }
 
@@ -161,7 +206,7 @@ export class BenchBountyClient {
     headers: Record<string, string> = {},
   ): Promise<T> {
     const res = await this.raw(method, path, body, headers);
-    const text = await this.body(res, method, path, (r) => r.text());
+    const text = await this.text(res, method, path);
     if (!res.ok) throw errorOf(res, text);
     if (text === "") return null as T;
     const answer = safeJson(text);
@@ -177,30 +222,56 @@ export class BenchBountyClient {
   }
 
   /**
-   * Reads an answer's body; a failure while reading (the timeout, a cut connection) is an ApiError
-   * `network_error` naming the origin and the route, like a failure before the headers (probeD2 F13).
+   * Reads an answer's body within its limit: a refusal's (non-2xx) within {@link MAX_ERROR_BYTES},
+   * else within the `option`'s (probe14 D2-F13: a server could make the client buffer any amount).
+   * @throws ApiError `answer_too_large` (`details: {http_status, limit_bytes, option}`) past the
+   *   limit, the rest unread; `network_error` for a failure while reading (the timeout, a cut
+   *   connection), naming the origin and the route like a failure before the headers (probeD2 F13)
    */
-  private async body<T>(
+  private async bytes(
     res: Response,
     method: string,
     path: string,
-    read: (r: Response) => Promise<T>,
-  ): Promise<T> {
+    option: "maxAnswerBytes" | "maxPackBytes" = "maxAnswerBytes",
+  ): Promise<Uint8Array> {
+    const [limit, name] = !res.ok
+      ? [MAX_ERROR_BYTES, "(error body)"]
+      : option === "maxPackBytes"
+        ? [this.opts.maxPackBytes ?? PACK_LIMITS.maxPackBytes, option]
+        : [this.opts.maxAnswerBytes ?? MAX_ANSWER_BYTES, option];
+    const where = `${method} ${urlOrigin(this.baseUrl)}${routeOf(path)}`;
     try {
-      return await read(res);
+      return await readBodyWithin(res, limit, "answer");
     } catch (e) {
+      if (e instanceof AnswerTooLargeError)
+        throw new ApiError(
+          0,
+          "answer_too_large",
+          `${where}: the answer is ${
+            e.declared === null ? "more than" : `${e.declared} bytes, more than`
+          } the client's limit of ${limit} bytes (${name === "(error body)" ? `a refusal's body, http ${res.status}` : name}${
+            e.declared === null ? "; refused while reading, the rest not read" : ""
+          }): not an answer of bench-bounty serve (check the base URL)`,
+          { http_status: res.status, limit_bytes: limit, option: name },
+        );
       throw new ApiError(
         0,
         "network_error",
-        `${method} ${urlOrigin(this.baseUrl)}${routeOf(path)}: reading the answer failed: ${transportFailure(e, "", this.opts.apiKey)}`,
+        `${where}: reading the answer failed: ${transportFailure(e, "", this.opts.apiKey)}`,
       );
     }
+  }
+
+  /** {@link bytes} as UTF-8 text (a malformed sequence becomes U+FFFD, as `Response.text()` does). */
+  private async text(res: Response, method: string, path: string): Promise<string> {
+    return new TextDecoder().decode(await this.bytes(res, method, path));
   }
 
   /**
    * One request, the Response as is (the door's bytes, 304s). A redirect is never followed (the API
    * key would go to whatever origin it names, probeD2 F19): a 3xx is returned as it is, and
-   * {@link request} refuses it naming the Location's origin.
+   * {@link request} refuses it naming the Location's origin. Its body is not read: a caller reading
+   * it bounds the read itself (the methods of this client read within {@link ClientOptions.maxAnswerBytes}).
    */
   async raw(
     method: string,
@@ -208,13 +279,11 @@ export class BenchBountyClient {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<Response> {
-    // the route after the base's path, before its query; userinfo as Basic auth (probeD2 F3: the
-    // route was appended to the whole base, after its query or into its fragment)
+    // the route after the base's path, before its query (probeD2 F3: the route was appended to the
+    // whole base, after its query or into its fragment); the constructor refused userinfo
     const joined = joinRoute(this.baseUrl, path);
     const h: Record<string, string> = { ...headers };
     if (this.opts.apiKey) h["x-api-key"] = this.opts.apiKey;
-    if (joined.headers.authorization !== undefined && h.authorization === undefined)
-      h.authorization = joined.headers.authorization;
     if (body !== undefined) h["content-type"] = "application/json";
     try {
       return await (this.opts.fetch ?? fetch)(joined.url, {
@@ -280,7 +349,8 @@ export class BenchBountyClient {
   /**
    * The door's answer as the platform gives it: `{kind: "pack", bytes, pack_hash}` (the hash from the
    * ETag), or `{kind: "unavailable", reason, message}` with the SPEC 8 reason while there is none (a 404,
-   * or the 503 `pack_pending` while a confirmed award's pack is minted). Any other refusal throws.
+   * or the 503 `pack_pending` while a confirmed award's pack is minted). Any other refusal throws;
+   * a pack over {@link ClientOptions.maxPackBytes} throws `answer_too_large`, the rest unread.
    */
   async awardEvidence(slug: string): Promise<AwardEvidenceResult> {
     const path = `/api/v1/benchmarks/${enc(slug)}/award-evidence`;
@@ -288,10 +358,10 @@ export class BenchBountyClient {
     if (res.status === 200)
       return {
         kind: "pack",
-        bytes: new Uint8Array(await this.body(res, "GET", path, (r) => r.arrayBuffer())),
+        bytes: await this.bytes(res, "GET", path, "maxPackBytes"),
         pack_hash: (res.headers.get("etag") ?? "").replace(/"/g, "") as `0x${string}`,
       };
-    const text = await this.body(res, "GET", path, (r) => r.text());
+    const text = await this.text(res, "GET", path);
     const body = safeJson(text) as Partial<AwardEvidenceRefusal> | null;
     const e = body?.error;
     if (e?.code === "award_evidence_unavailable" && typeof e.reason === "string")
@@ -359,8 +429,8 @@ export class BenchBountyClient {
   async verificationReport(slug: string): Promise<Uint8Array> {
     const path = `/api/v1/benchmarks/${enc(slug)}/verification/report`;
     const res = await this.raw("GET", path);
-    if (!res.ok) throw errorOf(res, await this.body(res, "GET", path, (r) => r.text()));
-    return new Uint8Array(await this.body(res, "GET", path, (r) => r.arrayBuffer()));
+    if (!res.ok) throw errorOf(res, await this.text(res, "GET", path));
+    return this.bytes(res, "GET", path);
   }
   /** Queues a verification again (the benchmark's author or the operator; 202). */
   requestVerification(slug: string): Promise<Verification> {

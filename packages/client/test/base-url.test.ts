@@ -40,7 +40,7 @@ describe("a malformed base URL (probeD2 F2)", () => {
   });
 
   it("a transport failure names the origin and the route only", async () => {
-    const dead = new BenchBountyClient({ baseUrl: "http://alice:S3CRETPW@127.0.0.1:1/p/?key=QSECRET" });
+    const dead = new BenchBountyClient({ baseUrl: "http://127.0.0.1:1/S3CRETPW/?key=QSECRET" });
     const e = (await dead.me().catch((x: unknown) => x)) as ApiError;
     expect(e).toMatchObject({ status: 0, code: "network_error" });
     expect(e.message.startsWith("GET http://127.0.0.1:1/api/v1/accounts/me: ")).toBe(true);
@@ -48,9 +48,37 @@ describe("a malformed base URL (probeD2 F2)", () => {
   });
 });
 
+describe("a base URL with userinfo (probe14 D2-F17)", () => {
+  // fetch sent it as Authorization: Basic, which bench-bounty serve answers 401 (its key is X-API-Key
+  // or Bearer): refused at once, as `run --server` refuses it, naming the part and never its value
+  it.each([
+    "http://alice:S3CRETPW@127.0.0.1:19751/",
+    "https://alice@bench.test/bb/?key=QSECRET",
+    "http://:S3CRETPW@bench.test",
+  ])("%j is refused by the constructor naming baseUrl's userinfo, never echoing it", (baseUrl) => {
+    const r = recorder("{}");
+    let error: unknown;
+    try {
+      new BenchBountyClient({ baseUrl, apiKey: "bbk_K", fetch: r.fetch });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: 0,
+      code: "invalid_base_url",
+      details: { field: "baseUrl", part: "userinfo" },
+    });
+    expect((error as Error).message).toMatch(/^baseUrl must not carry userinfo \(https?:\/\/[a-z0-9.:]+: /);
+    expect((error as Error).message).toContain("the API key is apiKey");
+    expect((error as Error).message).not.toMatch(/alice|S3CRETPW|QSECRET|\/bb/);
+    expect(r.urls).toEqual([]);
+  });
+});
+
 describe("a base URL with a query or a fragment (probeD2 F3)", () => {
   it.each([
-    ["http://u:p@127.0.0.1:18201/?token=T", "http://127.0.0.1:18201/api/v1/accounts/me?token=T"],
+    ["http://127.0.0.1:18201/?token=T", "http://127.0.0.1:18201/api/v1/accounts/me?token=T"],
     ["http://127.0.0.1:18201/base#frag", "http://127.0.0.1:18201/base/api/v1/accounts/me"],
     ["https://proxy.test/bb/?k=1#f", "https://proxy.test/bb/api/v1/accounts/me?k=1"],
     ["http://127.0.0.1:18201", "http://127.0.0.1:18201/api/v1/accounts/me"],
@@ -74,14 +102,14 @@ describe("a 2xx answer that is not JSON (another server at the base URL)", () =>
   it("is an ApiError invalid_answer naming the route and the origin, not a SyntaxError", async () => {
     const r = recorder("<!doctype html><html>Sign in</html>");
     const c = new BenchBountyClient({
-      baseUrl: "http://u:PW@proxy.test/KEYPATH?token=QSECRET",
+      baseUrl: "http://proxy.test/KEYPATH?token=QSECRET",
       fetch: r.fetch,
     });
     const e = (await c.runTasks("run_1").catch((x: unknown) => x)) as ApiError;
     expect(e).toBeInstanceOf(ApiError);
     expect(e).toMatchObject({ status: 0, code: "invalid_answer", details: { http_status: 200 } });
     expect(e.message).toContain("GET http://proxy.test/api/v1/benchmarks/runs/run_1/tasks: http 200");
-    expect(e.message).not.toMatch(/PW|KEYPATH|QSECRET/);
+    expect(e.message).not.toMatch(/KEYPATH|QSECRET/);
     // JSON null and an empty body are answers
     expect(
       await new BenchBountyClient({ baseUrl: "http://h.test", fetch: recorder("null").fetch }).me(),
@@ -117,7 +145,7 @@ describe("redirects, body reads and a malformed key (probeD2 F19, F13, F24)", ()
         }),
         { status: 200 },
       );
-    const e = (await new BenchBountyClient({ baseUrl: "http://u:PW@h.test/?k=Q", fetch: fake })
+    const e = (await new BenchBountyClient({ baseUrl: "http://h.test/PW/?k=Q", fetch: fake })
       .me()
       .catch((x: unknown) => x)) as ApiError;
     expect(e).toBeInstanceOf(ApiError);

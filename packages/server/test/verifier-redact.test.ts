@@ -7,6 +7,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import type { Platform } from "@bench-bounty/platform";
+import { DEFAULT_MAX_INDEXER_ANSWER_BYTES } from "@bench-bounty/verifier";
 import { verifierDeps } from "../src/verification/runtime.js";
 import { MemoryVerificationJobs } from "../src/verification/memory-jobs.js";
 
@@ -71,6 +72,36 @@ describe("verifier and the indexer URL", () => {
         expect(e.name).not.toBe("IndexerBehind");
         expect(seen).toEqual([{ url: path, auth }]);
       }
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it("an indexer answer is read within DEFAULT_MAX_INDEXER_ANSWER_BYTES, as the verifier reads it (probe14 D2-F13's class)", async () => {
+    // a body that never ends (at most 64 MiB here): it was read whole, and its status string put in the error
+    const server = createServer((_req, res) => {
+      res.setHeader("content-type", "application/json");
+      res.write('{"bounty":{"status":"');
+      const chunk = Buffer.alloc(64 * 1024, "a");
+      let sent = 0;
+      const pump = (): void => {
+        while (sent < 64 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", pump);
+        }
+        res.end('"}}');
+      };
+      res.on("close", () => res.removeAllListeners("drain"));
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(19753, "127.0.0.1", resolve));
+    try {
+      const e = await indexerBehind("http://127.0.0.1:19753");
+      expect(e.message).toContain(
+        `bounty 7 is unreachable (the indexer answer is more than the limit of ${DEFAULT_MAX_INDEXER_ANSWER_BYTES} bytes`,
+      );
+      expect(e.message.length).toBeLessThan(1000);
     } finally {
       server.closeAllConnections();
       server.close();

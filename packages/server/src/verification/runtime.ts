@@ -8,7 +8,12 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { PlatformError, publicOrigin, redactRpc, type Platform } from "@bench-bounty/platform";
-import { VerifierInputError, verifyPack } from "@bench-bounty/verifier";
+import {
+  DEFAULT_MAX_INDEXER_ANSWER_BYTES,
+  VerifierInputError,
+  readBodyWithin,
+  verifyPack,
+} from "@bench-bounty/verifier";
 import { indexerRefusalMessage, isIndexerRefusal, joinRoute } from "@bench-bounty/verifier/url";
 import { WORKER_POLICY } from "./view.js";
 import { startWorker, type StepOutcome, type VerificationQueue, type WorkerDeps } from "./worker.js";
@@ -53,7 +58,9 @@ export const INDEXER_SETTLE_ATTEMPTS = 5;
  * Throws {@link IndexerBehind} unless the indexer's `GET /bounties/:id` shows the pack's bounty
  * `awarded` (an unreachable indexer is the same: retried); a `VerifierInputError` `indexer_refused`
  * (the job fails, not retried) when the indexer refuses the request (a 4xx but 404/429: 400
- * `invalid_parameter` to a query on the URL).
+ * `invalid_parameter` to a query on the URL). The answer is read within
+ * `DEFAULT_MAX_INDEXER_ANSWER_BYTES` as the verifier reads it (a refusal within 4 KiB): an answer
+ * over it is "unreachable", the rest unread (it was read whole, however long).
  */
 async function indexerCaughtUp(indexerUrl: string, pack: Uint8Array): Promise<void> {
   let bountyId: unknown;
@@ -73,10 +80,15 @@ async function indexerCaughtUp(indexerUrl: string, pack: Uint8Array): Promise<vo
   try {
     const res = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
     if (isIndexerRefusal(res.status))
-      refusal = indexerRefusalMessage(indexerUrl, route, res.status, await res.json().catch(() => undefined));
-    status = res.ok
-      ? ((await res.json()) as { bounty?: { status?: unknown } }).bounty?.status
-      : `http ${res.status}`;
+      refusal = indexerRefusalMessage(indexerUrl, route, res.status, await refusalBody(res));
+    if (res.ok) {
+      const bytes = await readBodyWithin(res, DEFAULT_MAX_INDEXER_ANSWER_BYTES, "indexer answer");
+      status = (JSON.parse(new TextDecoder().decode(bytes)) as { bounty?: { status?: unknown } }).bounty
+        ?.status;
+    } else {
+      if (refusal === undefined) await res.body?.cancel().catch(() => undefined);
+      status = `http ${res.status}`;
+    }
   } catch (e) {
     status = `unreachable (${(e as Error).message})`;
   }
@@ -86,6 +98,15 @@ async function indexerCaughtUp(indexerUrl: string, pack: Uint8Array): Promise<vo
     throw new IndexerBehind(
       `${publicOrigin(indexerUrl)}${route}: bounty ${String(bountyId)} is ${String(status)}, not yet awarded`,
     );
+}
+
+/** A refusal's JSON body, read within 4 KiB (as the verifier reads it), or undefined: not JSON, or longer. */
+async function refusalBody(res: Response): Promise<unknown> {
+  try {
+    return JSON.parse(new TextDecoder().decode(await readBodyWithin(res, 4096, "indexer answer")));
+  } catch {
+    return undefined; // not JSON, too long or cut: the status alone is named
+  }
 }
 
 /** The secret-bearing URLs of the worker: the RPC URL and the indexer URL (`--indexer-url` may carry credentials). */
