@@ -99,6 +99,13 @@ function printVerifierStep(step: StepOutcome): void {
     process.stderr.write(`verifier: ${step.slug || "queue"} ${step.kind}: ${terminalText(step.error)}\n`);
 }
 
+/** Prints the packs another process minted that the verifier's periodic sweep queued (probe14 D3-F11). */
+function printVerifierSweep(slugs: string[]): void {
+  process.stdout.write(
+    `verifier: queued ${terminalText(slugs.join(", "))} (a pack another process minted)\n`,
+  );
+}
+
 /**
  * Resolves with the reason to stop: the first of SIGINT, SIGTERM, SIGHUP, or (with `watchParent`)
  * the death of the parent process, seen as `process.ppid` changing (the orphan is re-parented) or
@@ -427,6 +434,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
           rpcUrl: platform.chain?.config.rpcUrl,
           indexerUrl: o.indexerUrl,
           onStep: printVerifierStep,
+          onSweep: printVerifierSweep,
         }).catch(async (e: unknown) => {
           await server.close();
           await closeDatasetWorker();

@@ -545,4 +545,12 @@ export class Platform {
   awardEvidence(slug: string): Promise<AwardEvidenceResult> {
     return awardEvidence(this.ctx, slug);
   }
+  /**
+   * The slugs of every benchmark whose award evidence pack is stored, by whichever process minted it
+   * (`serve`, or the CLI's `award` on the same store): one read of the slugs, no pack bytes.
+   * @returns the slugs in ascending order
+   */
+  packedSlugs(): Promise<string[]> {
+    return this.ctx.store.packs.slugs();
+  }
 }
