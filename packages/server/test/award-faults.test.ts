@@ -297,13 +297,13 @@ describe.runIf(TEST_ENGINE === "postgres")(
   },
 );
 
-/** `bench-bounty award SLUG` of the CLI on `store` (the local operator), as an operator runs it beside serve. */
-function cliAward(
+/** `bench-bounty COMMAND...` of the CLI on `store` (the local operator), as an operator runs it beside serve. */
+function cli(
   store: ServeStore,
-  slug: string,
+  command: string[],
 ): Promise<{ code: number | null; stdout: string; out: string }> {
-  const cli = new URL("../../cli/dist/index.js", import.meta.url).pathname;
-  const proc = spawn(process.execPath, [cli, "award", slug, "--store", store.dir, ...chainArgs()], {
+  const bin = new URL("../../cli/dist/index.js", import.meta.url).pathname;
+  const proc = spawn(process.execPath, [bin, ...command, "--store", store.dir, ...chainArgs()], {
     env: {
       PATH: process.env.PATH!,
       BENCH_BOUNTY_PRIVATE_KEY: dc.accounts[0]!.privateKey,
@@ -329,7 +329,16 @@ describe("an award made by the CLI while serve runs on the same store (D3-F11)",
     ];
     const outputs = () => serves.map((x) => x.output());
     const ready = await readyToAward(s.url, "cli-award");
-    const awarded = await cliAward(store, ready.slug);
+    // serve's batched anchors of the commitment and receipts are mined first: the CLI's award would
+    // otherwise anchor them too, and the second of the two transactions reverts (already anchored)
+    for (const until = Date.now() + 30_000; ; ) {
+      const listed = await cli(store, ["anchor", ready.slug, "--list"]);
+      expect(listed.code, listed.out).toBe(0);
+      if ((JSON.parse(listed.stdout) as { pending: unknown[] }).pending.length === 0) break;
+      if (Date.now() > until) throw new Error(`anchors of ${ready.slug} still pending: ${listed.stdout}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const awarded = await cli(store, ["award", ready.slug]);
     expect(awarded.code, awarded.out).toBe(0);
     const award = JSON.parse(awarded.stdout);
     // nothing asks serve about the verification: a worker must find the pack by itself
