@@ -179,18 +179,46 @@ export class ChainGateway {
   private async anchorNow(digest: Hex, kind: PlatformAnchorKind): Promise<AnchorEvidence> {
     const existing = await this.findAnchor(digest);
     if (existing) return existing;
-    const hash = await this.write(`anchor ${kind} ${digest}`, {
-      address: this.config.contracts.anchorRegistry,
-      abi: anchorRegistryAbi,
-      functionName: "anchor",
-      args: [digest, ANCHOR_KINDS[kind]],
-    });
-    const receipt = await this.wait(hash, `anchor ${kind}`);
-    return {
-      registry_address: lower(this.config.contracts.anchorRegistry),
-      tx_hash: hash,
-      anchor_block: Number(receipt.blockNumber),
-    };
+    try {
+      const hash = await this.write(`anchor ${kind} ${digest}`, {
+        address: this.config.contracts.anchorRegistry,
+        abi: anchorRegistryAbi,
+        functionName: "anchor",
+        args: [digest, ANCHOR_KINDS[kind]],
+      });
+      const receipt = await this.wait(hash, `anchor ${kind}`);
+      return {
+        registry_address: lower(this.config.contracts.anchorRegistry),
+        tx_hash: hash,
+        anchor_block: Number(receipt.blockNumber),
+      };
+    } catch (e) {
+      const [late] = await this.anchoredMeanwhile(e, [digest]);
+      return late!;
+    }
+  }
+
+  /**
+   * After a failed anchor send: another process on the store (`serve`'s batch beside a CLI command)
+   * may have anchored the digests between the lookup and the send, and the send reverted
+   * (`AlreadyAnchored`). Looks them up again.
+   * @returns the evidence of each, when every one is anchored now
+   * @throws `e` again otherwise (or when it is not a `chain_error`)
+   */
+  private async anchoredMeanwhile(e: unknown, digests: Hex[]): Promise<AnchorEvidence[]> {
+    if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
+    const found: AnchorEvidence[] = [];
+    for (const d of digests) {
+      let evidence: AnchorEvidence | null;
+      try {
+        evidence = await this.findAnchor(d);
+      } catch {
+        throw e; // the chain cannot be read either: the send's own error says why
+      }
+      if (evidence === null) throw e;
+      found.push(evidence);
+    }
+    return found;
   }
 
   /**
@@ -211,19 +239,26 @@ export class ChainGateway {
       else todo.push(d);
     }
     if (todo.length > 0) {
-      const hash = await this.write(`anchorMany ${kind} (${todo.length})`, {
-        address: this.config.contracts.anchorRegistry,
-        abi: anchorRegistryAbi,
-        functionName: "anchorMany",
-        args: [todo, ANCHOR_KINDS[kind]],
-      });
-      const receipt = await this.wait(hash, `anchorMany ${kind}`);
-      for (const d of todo) {
-        out.set(d, {
-          registry_address: lower(this.config.contracts.anchorRegistry),
-          tx_hash: hash,
-          anchor_block: Number(receipt.blockNumber),
+      try {
+        const hash = await this.write(`anchorMany ${kind} (${todo.length})`, {
+          address: this.config.contracts.anchorRegistry,
+          abi: anchorRegistryAbi,
+          functionName: "anchorMany",
+          args: [todo, ANCHOR_KINDS[kind]],
         });
+        const receipt = await this.wait(hash, `anchorMany ${kind}`);
+        for (const d of todo) {
+          out.set(d, {
+            registry_address: lower(this.config.contracts.anchorRegistry),
+            tx_hash: hash,
+            anchor_block: Number(receipt.blockNumber),
+          });
+        }
+      } catch (e) {
+        // all anchored by another process meanwhile; else the error (the batch is retried: the
+        // digests anchored by then are looked up, the others sent)
+        const late = await this.anchoredMeanwhile(e, todo);
+        todo.forEach((d, i) => out.set(d, late[i]!));
       }
     }
     return digests.map((d) => out.get(lower(d))!);
