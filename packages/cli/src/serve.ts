@@ -16,6 +16,8 @@
  * - stored datasets: {@link DEFAULT_DATASET_BYTES_PER_ACCOUNT} bytes of rows per account
  *   (`--dataset-bytes-per-account`), {@link DEFAULT_DATASET_BYTES_ALL_ACCOUNTS} for all accounts together
  *   (`--dataset-bytes-all`);
+ * - stored answers: {@link DEFAULT_ANSWER_BYTES_PER_ACCOUNT} bytes per account (`--answer-bytes-per-account`),
+ *   {@link DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS} for all accounts together (`--answer-bytes-all`);
  * - `--host`, `--port`. It prints where it listens and which database it uses, then serves until
  *   SIGINT, SIGTERM or SIGHUP, and with `--exit-with-parent` until the process that started it dies
  *   (a wrapper killed without passing the signal on: the demo, `npx`, `npm run`); then it stops the
@@ -26,6 +28,8 @@ import { openStore, storeOptions, type StoreOpts } from "@bench-bounty/platform/
 import type { StepOutcome } from "@bench-bounty/server";
 import {
   DEFAULT_AGENT_QUOTA,
+  DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS,
+  DEFAULT_ANSWER_BYTES_PER_ACCOUNT,
   DEFAULT_DATASET_BYTES_ALL_ACCOUNTS,
   DEFAULT_DATASET_BYTES_PER_ACCOUNT,
   DEFAULT_PUBLISH_QUOTA,
@@ -73,6 +77,8 @@ interface ServeOpts extends StoreOpts {
   /** Bytes of dataset rows one account may keep stored (digits); default the platform's 256 MiB. */
   datasetBytesPerAccount?: string;
   datasetBytesAll?: string;
+  answerBytesPerAccount?: string;
+  answerBytesAll?: string;
 }
 
 /**
@@ -97,6 +103,13 @@ function printVerifierStep(step: StepOutcome): void {
   if (step.kind === "done") process.stdout.write(`verifier: ${step.slug} verified (full policy)\n`);
   else if (step.kind === "retry" || step.kind === "failed")
     process.stderr.write(`verifier: ${step.slug || "queue"} ${step.kind}: ${terminalText(step.error)}\n`);
+}
+
+/** Prints the packs another process minted that the verifier's periodic sweep queued (probe14 D3-F11). */
+function printVerifierSweep(slugs: string[]): void {
+  process.stdout.write(
+    `verifier: queued ${terminalText(slugs.join(", "))} (a pack another process minted)\n`,
+  );
 }
 
 /**
@@ -211,6 +224,16 @@ async function openForServe(
       `--dataset-bytes-all must be an integer 1..999999999999999 (bytes of dataset rows all accounts but the operator's may keep stored together), got ${JSON.stringify(dsAll)}`,
       { field: "dataset-bytes-all" },
     );
+  for (const [flag, value, what] of [
+    ["answer-bytes-per-account", o.answerBytesPerAccount, "the runs of one account"],
+    ["answer-bytes-all", o.answerBytesAll, "the runs of all accounts but the operator's together"],
+  ] as const)
+    if (value !== undefined && !/^[1-9][0-9]{0,14}$/.test(value))
+      throw new PlatformError(
+        "invalid_option",
+        `--${flag} must be an integer 1..999999999999999 (bytes of answers ${what} may keep stored), got ${JSON.stringify(value)}`,
+        { field: flag },
+      );
   // Receipts and commitments are batched: the operator's anchor transactions are one per kind per
   // flush, whatever the number of finalizes and publishes (issue 13 re-probe: one transaction per
   // finalize or publish drained the operator's gas).
@@ -231,6 +254,10 @@ async function openForServe(
     agentQuota,
     ...(dsBytes !== undefined ? { datasetBytesPerAccount: Number(dsBytes) } : {}),
     ...(dsAll !== undefined ? { datasetBytesAllAccounts: Number(dsAll) } : {}),
+    ...(o.answerBytesPerAccount !== undefined
+      ? { answerBytesPerAccount: Number(o.answerBytesPerAccount) }
+      : {}),
+    ...(o.answerBytesAll !== undefined ? { answerBytesAllAccounts: Number(o.answerBytesAll) } : {}),
     awardWaitMs: SERVE_AWARD_WAIT_MS,
   });
 }
@@ -310,11 +337,45 @@ export interface ServeCommandOptions {
   faults?: FaultHooks;
 }
 
+/**
+ * The bounds on stored bytes: dataset rows and test sets, and answers (probe14 D1-F20), per account
+ * and for all accounts but the operator's together.
+ */
+function storedBytesOptions(cmd: Command): Command {
+  return cmd
+    .addOption(
+      new Option(
+        "--dataset-bytes-per-account <bytes>",
+        `bytes of dataset rows (their stored JSON) and published test sets one account but the operator's may keep stored (default: ${DEFAULT_DATASET_BYTES_PER_ACCOUNT}, 256 MiB)`,
+      ).env("BENCH_BOUNTY_DATASET_BYTES_PER_ACCOUNT"),
+    )
+    .addOption(
+      new Option(
+        "--dataset-bytes-all <bytes>",
+        `bytes of dataset rows and published test sets all accounts but the operator's may keep stored together (default: ${DEFAULT_DATASET_BYTES_ALL_ACCOUNTS}, 8 GiB)`,
+      ).env("BENCH_BOUNTY_DATASET_BYTES_ALL"),
+    )
+    .addOption(
+      new Option(
+        "--answer-bytes-per-account <bytes>",
+        `bytes of answers (UTF-8 answer text) the runs of one account but the operator's may keep stored; past it a submit is refused, 413 answer_quota_exceeded (default: ${DEFAULT_ANSWER_BYTES_PER_ACCOUNT}, 1 GiB)`,
+      ).env("BENCH_BOUNTY_ANSWER_BYTES_PER_ACCOUNT"),
+    )
+    .addOption(
+      new Option(
+        "--answer-bytes-all <bytes>",
+        `bytes of answers the runs of all accounts but the operator's may keep stored together (default: ${DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS}, 32 GiB)`,
+      ).env("BENCH_BOUNTY_ANSWER_BYTES_ALL"),
+    );
+}
+
 /** Registers `serve` on the program: the platform over HTTP (`@bench-bounty/server`). */
 export function registerServeCommand(program: Command, opts: ServeCommandOptions = {}): void {
-  storeOptions(
-    program.command("serve").description("serve the platform over HTTP: REST API, MCP, evidence door"),
-    { receiptAnchoring: "batch" }, // serve batches receipt anchors; `--help` says so (probe11 O14)
+  storedBytesOptions(
+    storeOptions(
+      program.command("serve").description("serve the platform over HTTP: REST API, MCP, evidence door"),
+      { receiptAnchoring: "batch" }, // serve batches receipt anchors; `--help` says so (probe11 O14)
+    ),
   )
     .addOption(new Option("--port <port>", "TCP port (0: any free port)").env("PORT").default("8787"))
     .addOption(new Option("--host <host>", "bind address").env("HOST").default("127.0.0.1"))
@@ -362,18 +423,6 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         "--agents-per-benchmark <n>",
         `agents of one account that may start runs on one benchmark (default ${DEFAULT_AGENT_QUOTA.perBenchmark})`,
       ).env("BENCH_BOUNTY_AGENTS_PER_BENCHMARK"),
-    )
-    .addOption(
-      new Option(
-        "--dataset-bytes-per-account <bytes>",
-        `bytes of dataset rows (their stored JSON) and published test sets one account but the operator's may keep stored (default: ${DEFAULT_DATASET_BYTES_PER_ACCOUNT}, 256 MiB)`,
-      ).env("BENCH_BOUNTY_DATASET_BYTES_PER_ACCOUNT"),
-    )
-    .addOption(
-      new Option(
-        "--dataset-bytes-all <bytes>",
-        `bytes of dataset rows and published test sets all accounts but the operator's may keep stored together (default: ${DEFAULT_DATASET_BYTES_ALL_ACCOUNTS}, 8 GiB)`,
-      ).env("BENCH_BOUNTY_DATASET_BYTES_ALL"),
     )
     .addOption(
       new Option(
@@ -427,6 +476,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
           rpcUrl: platform.chain?.config.rpcUrl,
           indexerUrl: o.indexerUrl,
           onStep: printVerifierStep,
+          onSweep: printVerifierSweep,
         }).catch(async (e: unknown) => {
           await server.close();
           await closeDatasetWorker();

@@ -233,42 +233,84 @@ export class ChainGateway {
     for (const d of [...new Set(digests.map(lower))] as Hex[]) {
       const existing = await this.findAnchor(d);
       if (!existing) todo.push(d);
-      else if (lower(existing.kind) === lower(ANCHOR_KINDS[kind])) out.set(d, existing.evidence);
-      else
-        out.set(d, {
-          squatted: {
-            kind: lower(existing.kind) as Hex,
-            kind_name: anchorKindName(existing.kind),
-            anchorer: lower(existing.anchorer) as Address,
-            anchor_block: existing.evidence.anchor_block,
-          },
-        });
+      else out.set(d, this.outcomeOf(existing, kind));
     }
     if (todo.length > 0) {
-      const hash =
-        todo.length === 1
-          ? await this.write(`anchor ${kind} ${todo[0]}`, {
-              address: this.config.contracts.anchorRegistry,
-              abi: anchorRegistryAbi,
-              functionName: "anchor",
-              args: [todo[0]!, ANCHOR_KINDS[kind]],
-            })
-          : await this.write(`anchorMany ${kind} (${todo.length})`, {
-              address: this.config.contracts.anchorRegistry,
-              abi: anchorRegistryAbi,
-              functionName: "anchorMany",
-              args: [todo, ANCHOR_KINDS[kind]],
-            });
-      const receipt = await this.wait(hash, todo.length === 1 ? `anchor ${kind}` : `anchorMany ${kind}`);
-      for (const d of todo) {
-        out.set(d, {
-          registry_address: lower(this.config.contracts.anchorRegistry),
-          tx_hash: hash,
-          anchor_block: Number(receipt.blockNumber),
-        });
+      try {
+        const hash =
+          todo.length === 1
+            ? await this.write(`anchor ${kind} ${todo[0]}`, {
+                address: this.config.contracts.anchorRegistry,
+                abi: anchorRegistryAbi,
+                functionName: "anchor",
+                args: [todo[0]!, ANCHOR_KINDS[kind]],
+              })
+            : await this.write(`anchorMany ${kind} (${todo.length})`, {
+                address: this.config.contracts.anchorRegistry,
+                abi: anchorRegistryAbi,
+                functionName: "anchorMany",
+                args: [todo, ANCHOR_KINDS[kind]],
+              });
+        const receipt = await this.wait(hash, todo.length === 1 ? `anchor ${kind}` : `anchorMany ${kind}`);
+        for (const d of todo) {
+          out.set(d, {
+            registry_address: lower(this.config.contracts.anchorRegistry),
+            tx_hash: hash,
+            anchor_block: Number(receipt.blockNumber),
+          });
+        }
+      } catch (e) {
+        // all anchored by another process meanwhile (`serve`'s batch beside a CLI command: the send
+        // reverted AlreadyAnchored); else the error (the batch is retried: the digests anchored by
+        // then are looked up, the others sent)
+        const late = await this.anchoredMeanwhile(e, todo, kind);
+        todo.forEach((d, i) => out.set(d, late[i]!));
       }
     }
     return digests.map((d) => out.get(lower(d))!);
+  }
+
+  /** The outcome of a digest found anchored: its evidence with `kind`, else the squat. */
+  private outcomeOf(
+    found: { evidence: AnchorEvidence; kind: Hex; anchorer: Address },
+    kind: PlatformAnchorKind,
+  ): AnchorOutcome {
+    if (lower(found.kind) === lower(ANCHOR_KINDS[kind])) return found.evidence;
+    return {
+      squatted: {
+        kind: lower(found.kind) as Hex,
+        kind_name: anchorKindName(found.kind),
+        anchorer: lower(found.anchorer) as Address,
+        anchor_block: found.evidence.anchor_block,
+      },
+    };
+  }
+
+  /**
+   * After a failed anchor send: another process on the store (`serve`'s batch beside a CLI command)
+   * may have anchored the digests between the lookup and the send, and the send reverted
+   * (`AlreadyAnchored`). Looks them up again.
+   * @returns the outcome of each, when every one is anchored now
+   * @throws `e` again otherwise (or when it is not a `chain_error`)
+   */
+  private async anchoredMeanwhile(
+    e: unknown,
+    digests: Hex[],
+    kind: PlatformAnchorKind,
+  ): Promise<AnchorOutcome[]> {
+    if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
+    const found: AnchorOutcome[] = [];
+    for (const d of digests) {
+      let existing: Awaited<ReturnType<ChainGateway["findAnchor"]>>;
+      try {
+        existing = await this.findAnchor(d);
+      } catch {
+        throw e; // the chain cannot be read either: the send's own error says why
+      }
+      if (existing === null) throw e;
+      found.push(this.outcomeOf(existing, kind));
+    }
+    return found;
   }
 
   /**

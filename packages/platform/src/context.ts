@@ -68,6 +68,10 @@ export interface PlatformContext {
   datasetBytesPerAccount: number | null;
   /** Bytes of dataset rows and published test sets all accounts but the operator's may keep stored together; null: no bound. */
   datasetBytesAllAccounts: number | null;
+  /** Bytes of answers the runs of one account may keep stored (`runs.ts` `submitAnswers`), or null for no bound. */
+  answerBytesPerAccount: number | null;
+  /** Bytes of answers the runs of all accounts but the operator's may keep stored together; null: no bound. */
+  answerBytesAllAccounts: number | null;
   /** SHA-256 (hex) of the operator's key from the environment, or null (no operator key: local operator only). */
   operatorKeyHash: string | null;
   faults: FaultHooks;

@@ -57,6 +57,7 @@ export type PlatformErrorCode =
   | "agent_quota_exceeded"
   | "is_author_agent_locked"
   | "dataset_quota_exceeded"
+  | "answer_quota_exceeded"
   | "dataset_published";
 
 /** One item of a row-numbered error list: the dataset row (0-based) and the field it concerns. */

@@ -64,6 +64,8 @@ import {
   startRun,
   submitAnswers,
   DEFAULT_IMMEDIATE_ANCHOR_QUOTA,
+  DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS,
+  DEFAULT_ANSWER_BYTES_PER_ACCOUNT,
   type FinalizeOptions,
   type FinalizeResult,
   type ImmediateAnchorQuota,
@@ -195,6 +197,17 @@ export interface PlatformOptions {
    * (default {@link DEFAULT_DATASET_BYTES_ALL_ACCOUNTS}, 8 GiB; null: no bound).
    */
   datasetBytesAllAccounts?: number | null;
+  /**
+   * Bytes of answers (`answer_text`, UTF-8) the runs of one account may keep stored, an integer >= 1
+   * (default {@link DEFAULT_ANSWER_BYTES_PER_ACCOUNT}, 1 GiB; null: no bound). The operator's account
+   * is not counted.
+   */
+  answerBytesPerAccount?: number | null;
+  /**
+   * Bytes of answers the runs of all accounts but the operator's may keep stored together, an integer
+   * >= 1 (default {@link DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS}, 32 GiB; null: no bound).
+   */
+  answerBytesAllAccounts?: number | null;
   /** The operator's API key (from the environment, e.g. `BENCH_BOUNTY_OPERATOR_KEY`): kept only as its hash. */
   operatorKey?: string;
   /** Fault injection for crash tests. */
@@ -239,6 +252,13 @@ export class Platform {
     ] as const)
       if (v !== undefined && !(Number.isSafeInteger(v) && v >= 1))
         throw new PlatformError("invalid_option", `${field} must be an integer >= 1`, { field });
+    for (const field of ["answerBytesPerAccount", "answerBytesAllAccounts"] as const) {
+      const v = opts[field];
+      if (v !== undefined && v !== null && !(Number.isSafeInteger(v) && v >= 1))
+        throw new PlatformError("invalid_option", `${field} must be an integer >= 1 (bytes) or null`, {
+          field,
+        });
+    }
     const dsBytes = opts.datasetBytesPerAccount;
     if (dsBytes !== undefined && dsBytes !== null && !(Number.isSafeInteger(dsBytes) && dsBytes >= 1))
       throw new PlatformError(
@@ -275,6 +295,14 @@ export class Platform {
         opts.immediateAnchorQuota === undefined ? DEFAULT_IMMEDIATE_ANCHOR_QUOTA : opts.immediateAnchorQuota,
       datasetBytesPerAccount: dsBytes === undefined ? DEFAULT_DATASET_BYTES_PER_ACCOUNT : dsBytes,
       datasetBytesAllAccounts: dsAll === undefined ? DEFAULT_DATASET_BYTES_ALL_ACCOUNTS : dsAll,
+      answerBytesPerAccount:
+        opts.answerBytesPerAccount === undefined
+          ? DEFAULT_ANSWER_BYTES_PER_ACCOUNT
+          : opts.answerBytesPerAccount,
+      answerBytesAllAccounts:
+        opts.answerBytesAllAccounts === undefined
+          ? DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS
+          : opts.answerBytesAllAccounts,
       operatorKeyHash: opts.operatorKey ? hashKey(opts.operatorKey) : null,
       faults: opts.faults ?? {},
     };
@@ -564,5 +592,13 @@ export class Platform {
   /** The pack bytes, or the SPEC 8 reason why there is none yet. */
   awardEvidence(slug: string): Promise<AwardEvidenceResult> {
     return awardEvidence(this.ctx, slug);
+  }
+  /**
+   * The slugs of every benchmark whose award evidence pack is stored, by whichever process minted it
+   * (`serve`, or the CLI's `award` on the same store): one read of the slugs, no pack bytes.
+   * @returns the slugs in ascending order
+   */
+  packedSlugs(): Promise<string[]> {
+    return this.ctx.store.packs.slugs();
   }
 }

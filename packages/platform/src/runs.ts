@@ -524,7 +524,8 @@ function assertTakesAnswers(ctx: PlatformContext, b: BenchmarkRecord, runId: str
  * A batch holds at most as many answers as the run has tasks (checked before any item is looked at).
  * @returns how many answers the run now holds
  * @throws PlatformError `unknown_run`, `run_not_in_progress`, `benchmark_closed` (the benchmark closed
- *   or was awarded while the run was in progress), `invalid_answers` with `details.field: "answers"`
+ *   or was awarded while the run was in progress), `answer_quota_exceeded` (the account's or all
+ *   accounts' stored answer bytes, {@link assertAnswerRoom}; nothing stored), `invalid_answers` with `details.field: "answers"`
  *   and `details.limit: "run_tasks"`, `max_answers` when the batch is longer than the run, else with
  *   `details.errors: [{index, ordinal, code}]` (`code`: `not_an_object`, `bad_ordinal`, `unknown_ordinal`,
  *   `duplicate_ordinal`, `not_a_string`, `empty_answer`, `lone_surrogate`, `answer_too_long` (over `MAX_ANSWER_LENGTH` characters),
@@ -583,6 +584,15 @@ export async function submitAnswers(
         status: cur.status,
       });
     assertTakesAnswers(ctx, await getBenchmark(ctx, run.slug, t), runId);
+    // the stored-answer quotas (probe14 D1-F20): what the batch adds, over the answers it replaces
+    const added =
+      good.reduce((n, a) => n + Buffer.byteLength(a.answer_text, "utf8"), 0) -
+      (await t.answers.bytesAt(
+        runId,
+        good.map((a) => a.ordinal),
+      ));
+    await assertAnswerRoom(ctx, t, cur.account_id, added);
+    await t.runs.addAnswerBytes(runId, added);
     await t.answers.upsert(
       runId,
       good.map(({ ordinal, answer_text }) => ({ ordinal, answer_text })),
@@ -591,6 +601,65 @@ export async function submitAnswers(
     const answered = await t.answers.count(runId);
     return { run_id: runId, accepted: good.length, answered, total: n };
   });
+}
+
+/**
+ * The default bytes of answers the runs of one account (its agents together) may keep stored: 1 GiB
+ * (probe14 D1-F20: publish bounds one agent on one benchmark at 128 MiB, but not an account with many
+ * agents and benchmarks). `Platform.open({answerBytesPerAccount})` sets another
+ * (`serve --answer-bytes-per-account`); null: no bound.
+ */
+export const DEFAULT_ANSWER_BYTES_PER_ACCOUNT = 1024 * 1024 * 1024;
+
+/**
+ * The default bytes of answers the runs of all accounts but the operator's may keep stored together:
+ * 32 GiB (probe14 D1-F20). `Platform.open({answerBytesAllAccounts})` sets another
+ * (`serve --answer-bytes-all`); null: no bound.
+ */
+export const DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS = 32 * 1024 * 1024 * 1024;
+
+/**
+ * Refuses a submit whose answers would take the account, or all accounts but the operator's, past the
+ * stored-answer bounds (UTF-8 bytes of `answer_text`; a replaced answer's bytes are given back). Inside
+ * the submit's transaction, under the account's lock then the all-accounts lock, so two submits do not
+ * both pass a bound; nothing of a refused batch is stored. The operator's runs are not counted.
+ * @param added the bytes the batch adds (negative when it shrinks what is stored: never refused)
+ * @throws PlatformError `answer_quota_exceeded`, `details: {limit: "answer_bytes_per_account" |
+ *   "answer_bytes_all_accounts", limit_bytes, used_bytes, answer_bytes}`
+ */
+async function assertAnswerRoom(
+  ctx: PlatformContext,
+  t: Tables,
+  account: string,
+  added: number,
+): Promise<void> {
+  if (added <= 0 || isOperatorAccount(account)) return;
+  const refuse = (limit: string, limitBytes: number, used: number, whose: string, ask: string): never => {
+    throw new PlatformError(
+      "answer_quota_exceeded",
+      `answer quota reached: ${whose} may keep ${limitBytes} bytes of answers stored (${limit}); ` +
+        `${used} bytes are stored and these answers add ${added} bytes. ${ask}`,
+      { limit, limit_bytes: limitBytes, used_bytes: used, answer_bytes: added },
+    );
+  };
+  const perAccount = ctx.answerBytesPerAccount;
+  if (perAccount !== null) {
+    const used = await t.runs.answerBytesOf(account, { lock: true });
+    if (used + added > perAccount)
+      refuse(
+        "answer_bytes_per_account",
+        perAccount,
+        used,
+        "the runs of one account",
+        "Send shorter answers, or ask the operator",
+      );
+  }
+  const all = ctx.answerBytesAllAccounts;
+  if (all !== null) {
+    const used = await t.runs.answerBytesOfAll(OPERATOR_ACCOUNT_ID, { lock: true });
+    if (used + added > all)
+      refuse("answer_bytes_all_accounts", all, used, "all accounts together", "Ask the operator");
+  }
 }
 
 /** Options of {@link finalizeRun}: the run's resource observations. */

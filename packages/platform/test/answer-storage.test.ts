@@ -8,7 +8,18 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { ANSWER_BYTES_PER_AGENT, MAX_ANSWER_LENGTH, MIN_ANSWER_BYTES } from "../src/pack-budget.js";
-import { cities, cleanup, openTemp, rejection } from "./helpers.js";
+import { DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS, DEFAULT_ANSWER_BYTES_PER_ACCOUNT } from "../src/runs.js";
+import { sql } from "kysely";
+import {
+  cities,
+  cleanup,
+  freshPostgresTarget,
+  openAt,
+  openTemp,
+  rejection,
+  tempDir,
+  TEST_ENGINE,
+} from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -76,5 +87,117 @@ describe("stored answer bytes of one agent on one benchmark (probeD1 F20)", () =
     } finally {
       await platform.close();
     }
+  });
+});
+
+/** A 4-task benchmark (every task in every run) on a fresh store with the stored-answer bounds `o`. */
+async function quotaBench(o: {
+  answerBytesPerAccount?: number | null;
+  answerBytesAllAccounts?: number | null;
+}) {
+  const platform = await openTemp(o);
+  const ds = await platform.createDataset(cities(4, "quota"));
+  const { slug } = await platform.publish(ds.dataset_id, {
+    title: "Quota",
+    prompt_template: TEMPLATE,
+    grader_type: "exact",
+  });
+  return { platform, slug };
+}
+const answer = (ordinal: number, bytes: number) => ({ ordinal, answer_text: "x".repeat(bytes) });
+
+describe("stored answer bytes per account and for all accounts (probe14 D1-F20)", () => {
+  it("an account past --answer-bytes-per-account is refused naming the limit, nothing of the batch stored; a replaced answer gives its bytes back", async () => {
+    const { platform, slug } = await quotaBench({ answerBytesPerAccount: 2500 });
+    try {
+      const run = (await platform.startRun(slug, "alice")).run.id;
+      await platform.submit(run, [answer(0, 1000), answer(1, 1000)]);
+      const e = await rejection(platform.submit(run, [answer(2, 400), answer(3, 600)]));
+      expect(e.code).toBe("answer_quota_exceeded");
+      expect(e.details).toEqual({
+        limit: "answer_bytes_per_account",
+        limit_bytes: 2500,
+        used_bytes: 2000,
+        answer_bytes: 1000,
+      });
+      expect(e.message).toMatch(/answer_bytes_per_account/);
+      expect([...(await platform.runAnswers(run)).keys()].sort()).toEqual([0, 1]);
+      // replacing answer 0 (1000 bytes) by 100 bytes frees 900: the batch fits now (2500 exactly)
+      await platform.submit(run, [answer(0, 100)]);
+      expect((await platform.submit(run, [answer(2, 400), answer(3, 600)])).answered).toBe(4);
+      expect(
+        await platform.ctx.store.runs.answerBytesOf((await platform.principal("alice")).account_id),
+      ).toBe(2100);
+      // the bound is per account: another account stores its own
+      const other = (await platform.startRun(slug, "bob")).run.id;
+      expect((await platform.submit(other, [answer(0, 2500)])).answered).toBe(1);
+    } finally {
+      await platform.close();
+    }
+  });
+
+  it("all accounts together past --answer-bytes-all are refused naming that limit", async () => {
+    const { platform, slug } = await quotaBench({ answerBytesAllAccounts: 3000 });
+    try {
+      const a = (await platform.startRun(slug, "alice")).run.id;
+      await platform.submit(a, [answer(0, 2000)]);
+      const b = (await platform.startRun(slug, "bob")).run.id;
+      const e = await rejection(platform.submit(b, [answer(0, 1001)]));
+      expect(e.code).toBe("answer_quota_exceeded");
+      expect(e.details).toEqual({
+        limit: "answer_bytes_all_accounts",
+        limit_bytes: 3000,
+        used_bytes: 2000,
+        answer_bytes: 1001,
+      });
+      expect((await platform.runAnswers(b)).size).toBe(0);
+      expect((await platform.submit(b, [answer(0, 1000)])).answered).toBe(1);
+    } finally {
+      await platform.close();
+    }
+  });
+
+  it("migration 0005 fills in the answer bytes of the runs stored before it", async () => {
+    const where =
+      TEST_ENGINE === "postgres"
+        ? { database: await freshPostgresTarget(), runsDir: tempDir() }
+        : { dir: tempDir() };
+    const before = await openAt(where);
+    const ds = await before.createDataset(cities(4, "migrate"));
+    const { slug } = await before.publish(ds.dataset_id, {
+      title: "Migrate",
+      prompt_template: TEMPLATE,
+      grader_type: "exact",
+    });
+    const run = (await before.startRun(slug, "alice")).run.id;
+    await before.submit(run, [answer(0, 700), { ordinal: 1, answer_text: "é".repeat(50) }]);
+    const alice = (await before.principal("alice")).account_id;
+    // back to the schema before 0005: no column, 0005 (and the later 0006) not recorded
+    await sql`ALTER TABLE runs DROP COLUMN answer_bytes`.execute(before.ctx.store.db);
+    await sql`ALTER TABLE anchors DROP COLUMN squat_json`.execute(before.ctx.store.db);
+    await sql`DELETE FROM kysely_migration WHERE name IN ('0005_answer_bytes', '0006_anchor_squats')`.execute(
+      before.ctx.store.db,
+    );
+    await before.close();
+    const after = await openAt(where);
+    try {
+      expect(await after.ctx.store.runs.answerBytesOf(alice)).toBe(700 + 100);
+    } finally {
+      await after.close();
+    }
+  });
+
+  it("defaults to 1 GiB per account and 32 GiB for all; a bad option is refused naming it", async () => {
+    expect(DEFAULT_ANSWER_BYTES_PER_ACCOUNT).toBe(1024 ** 3);
+    expect(DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS).toBe(32 * 1024 ** 3);
+    const platform = await openTemp();
+    try {
+      expect(platform.ctx.answerBytesPerAccount).toBe(DEFAULT_ANSWER_BYTES_PER_ACCOUNT);
+      expect(platform.ctx.answerBytesAllAccounts).toBe(DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS);
+    } finally {
+      await platform.close();
+    }
+    for (const field of ["answerBytesPerAccount", "answerBytesAllAccounts"] as const)
+      expect((await rejection(openTemp({ [field]: 0 }))).details).toEqual({ field });
   });
 });

@@ -125,6 +125,8 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   is_author_agent_locked: 409,
   // the bytes of stored datasets an account may keep (probe10 R5): no retry frees them
   dataset_quota_exceeded: 413,
+  // the bytes of stored answers the runs of an account, or of all accounts, may keep (probe14 D1-F20)
+  answer_quota_exceeded: 413,
   // a dataset a benchmark was published from is kept
   dataset_published: 409,
   // domain: identity (the platform's principal checks)

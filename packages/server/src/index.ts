@@ -34,6 +34,8 @@ export { jobViewOf, storeVerificationQueue } from "./verification/store-jobs.js"
 export {
   startVerifier,
   enqueuePackedAwards,
+  packSweep,
+  PACK_SWEEP_MS,
   verifierDeps,
   INDEXER_SETTLE_ATTEMPTS,
   type VerifierOptions,

@@ -17,6 +17,7 @@ import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import { ChainGateway } from "@bench-bounty/platform";
 import { TEST_ENGINE } from "@bench-bounty/platform/testing";
 import { getAbiItem, toFunctionSelector, type Address, type Hex } from "viem";
+import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, citiesAnswer, citiesDataset, CITIES_PUBLISH, register } from "./helpers.js";
 import {
@@ -52,23 +53,25 @@ afterAll(async () => {
   await dc?.stop();
 });
 
+/** The chain options of serve and of the CLI's platform commands, on the devchain. */
+const chainArgs = () => [
+  "--rpc-url",
+  dc.rpcUrl,
+  "--chain-id",
+  String(dc.chainId),
+  "--bounty-contract",
+  dc.contracts.benchmarkBounty,
+  "--anchor-registry",
+  dc.contracts.anchorRegistry,
+  "--usdc",
+  dc.contracts.usdc,
+];
+
 /** Starts `serve` on the devchain (the operator's key and signer key from the environment). */
 function startChainServe(store: ServeStore, fault?: string): Promise<Serve> {
   return startServe(store, {
     ...(fault ? { fault } : {}),
-    args: [
-      "--rpc-url",
-      dc.rpcUrl,
-      "--chain-id",
-      String(dc.chainId),
-      "--bounty-contract",
-      dc.contracts.benchmarkBounty,
-      "--anchor-registry",
-      dc.contracts.anchorRegistry,
-      "--usdc",
-      dc.contracts.usdc,
-      "--local-chain",
-    ],
+    args: [...chainArgs(), "--local-chain"],
     env: { BENCH_BOUNTY_OPERATOR_KEY: OPERATOR, BENCH_BOUNTY_PRIVATE_KEY: dc.accounts[0]!.privateKey },
   });
 }
@@ -293,3 +296,67 @@ describe.runIf(TEST_ENGINE === "postgres")(
     });
   },
 );
+
+/** `bench-bounty COMMAND...` of the CLI on `store` (the local operator), as an operator runs it beside serve. */
+function cli(
+  store: ServeStore,
+  command: string[],
+): Promise<{ code: number | null; stdout: string; out: string }> {
+  const bin = new URL("../../cli/dist/index.js", import.meta.url).pathname;
+  const proc = spawn(process.execPath, [bin, ...command, "--store", store.dir, ...chainArgs()], {
+    env: {
+      PATH: process.env.PATH!,
+      BENCH_BOUNTY_PRIVATE_KEY: dc.accounts[0]!.privateKey,
+      ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let out = "";
+  proc.stdout.on("data", (d: Buffer) => ((stdout += d.toString()), (out += d.toString())));
+  proc.stderr.on("data", (d: Buffer) => (out += d.toString()));
+  return new Promise((res) => proc.once("exit", (code) => res({ code, stdout, out })));
+}
+
+describe("an award made by the CLI while serve runs on the same store (D3-F11)", { timeout: 240_000 }, () => {
+  it("serve's verifier notices the pack another process minted and verifies it once, unasked", async () => {
+    const store = await freshStore();
+    const s = await startChainServe(store);
+    // PostgreSQL: a second serve on the database sweeps the same packs; still one verification
+    const serves = [
+      s,
+      ...(TEST_ENGINE === "postgres" ? [await startChainServe({ ...store, dir: tempDir() })] : []),
+    ];
+    const outputs = () => serves.map((x) => x.output());
+    const ready = await readyToAward(s.url, "cli-award");
+    // serve's batched anchors of the commitment and receipts are mined first: the CLI's award would
+    // otherwise anchor them too, and the second of the two transactions reverts (already anchored)
+    for (const until = Date.now() + 30_000; ; ) {
+      const listed = await cli(store, ["anchor", ready.slug, "--list"]);
+      expect(listed.code, listed.out).toBe(0);
+      if ((JSON.parse(listed.stdout) as { pending: unknown[] }).pending.length === 0) break;
+      if (Date.now() > until) throw new Error(`anchors of ${ready.slug} still pending: ${listed.stdout}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const awarded = await cli(store, ["award", ready.slug]);
+    expect(awarded.code, awarded.out).toBe(0);
+    const award = JSON.parse(awarded.stdout);
+    // nothing asks serve about the verification: a worker must find the pack by itself
+    const until = Date.now() + 30_000;
+    while (verifications(outputs(), ready.slug) === 0) {
+      if (Date.now() > until) throw new Error(`serve never verified ${ready.slug}: ${outputs().join("")}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(outputs().join("")).toContain(`verifier: queued ${ready.slug} (a pack another process minted)`);
+    await expectSettledOnce(s.url, ready, award);
+    const v = await verified(s.url, ready.slug);
+    expect(v.state).toBe("done");
+    expect(v.attempts).toBe(1);
+    // later sweeps (every 5 s) leave the finished job alone: verified once
+    await new Promise((r) => setTimeout(r, 6000));
+    const v2 = await call(serves.at(-1)!.url, "GET", `/api/v1/benchmarks/${ready.slug}/verification`);
+    expect(v2.json.ran_at).toBe(v.ran_at);
+    await Promise.all(serves.map(stopServe));
+    expect(verifications(outputs(), ready.slug)).toBe(1);
+  });
+});

@@ -49,7 +49,7 @@ const read = (id: number, slug: string) => ({
 
 describe("the answers of one MCP request are bounded", () => {
   it("a batch of 40 large answers: the first whole, the rest past the limit are JSON-RPC errors naming it", async () => {
-    const limit = 16 * 1024;
+    const limit = 32 * 1024;
     const l = await live({ mcpAnswerBytes: limit });
     const slug = TUTORIALS[0]!.slug;
     const one = await mcp(l, read(1, slug));
@@ -62,8 +62,12 @@ describe("the answers of one MCP request are bounded", () => {
     expect(r.json.map((m: { id: number }) => m.id)).toEqual(batch.map((m) => m.id));
     const answered = r.json.filter((m: any) => m.result && !m.result.isError);
     const refused = r.json.filter((m: any) => m.error);
-    expect(answered.length).toBe(Math.max(1, Math.floor(limit / (size + 1))));
+    expect(answered.length).toBeGreaterThan(1);
     expect(answered.length + refused.length).toBe(40);
+    // every byte counts (D1-F13): the answers and the errors fit the limit, and one more answer would not
+    expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(limit);
+    const errorBytes = Buffer.byteLength(JSON.stringify(refused[0]));
+    expect(Buffer.byteLength(r.text) + size - errorBytes).toBeGreaterThan(limit);
     // answered first, refused after: in batch order
     expect(r.json.slice(0, answered.length)).toEqual(answered);
     expect(refused[0].error).toMatchObject({
@@ -71,7 +75,38 @@ describe("the answers of one MCP request are bounded", () => {
       data: { limit: "mcp_answer_bytes", limit_bytes: limit },
     });
     expect(refused[0].error.message).toMatch(/answer limit/);
-    expect(r.text.length).toBeLessThan(limit + 40 * 400);
+  });
+
+  it("every byte of the answer counts: the errors replacing answers past the limit are within it (D1-F13)", async () => {
+    const limit = 16 * 1024;
+    const l = await live({ mcpAnswerBytes: limit });
+    const batch = Array.from({ length: 40 }, (_, i) => read(i + 1, TUTORIALS[0]!.slug));
+    const r = await mcp(l, batch);
+    expect(r.json.map((m: { id: number }) => m.id)).toEqual(batch.map((m) => m.id));
+    expect(r.json[0].result.isError).toBeFalsy();
+    expect(r.json.at(-1).error.data.limit).toBe("mcp_answer_bytes");
+    // the whole answer, answers and the limit's errors, brackets and commas
+    expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(limit);
+  });
+
+  it("a bucket running dry mid-batch: its answer_bytes refusals count too, the whole answer within the limit (D1-F13)", async () => {
+    const limit = 40 * 1024;
+    const size = Buffer.byteLength((await mcp(await live({}), read(1, TUTORIALS[0]!.slug))).text);
+    // the request and its 99 other messages take 100 tokens; then 4 answers (a token per 512 bytes)
+    const l = await live({
+      ...SLOW,
+      rateBurst: 100 + 4 * Math.floor(size / 512),
+      answerBytesPerToken: 512,
+      mcpAnswerBytes: limit,
+    });
+    const batch = Array.from({ length: 100 }, (_, i) => read(i + 1, TUTORIALS[0]!.slug));
+    const r = await mcp(l, batch);
+    expect(r.status).toBe(200);
+    expect(r.json.length).toBe(100);
+    expect(r.json[0].result.isError).toBeFalsy();
+    const refusals = new Set(r.json.filter((m: any) => m.error).map((m: any) => m.error.data.limit));
+    expect(refusals.size).toBeGreaterThan(0);
+    expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(limit);
   });
 
   it("one call is answered whole however large (as REST answers it)", async () => {
@@ -84,12 +119,12 @@ describe("the answers of one MCP request are bounded", () => {
     expect(two.json[1].error.data.limit).toBe("mcp_answer_bytes");
   });
 
-  it("the default limit bounds the batch of the probe (100 calls: the answers stay under it)", async () => {
+  it("the default limit bounds the batch of the probe (100 calls: the answer, errors included, stays within it)", async () => {
     const l = await live({});
     const batch = Array.from({ length: 100 }, (_, i) => read(i + 1, TUTORIALS[0]!.slug));
     const r = await mcp(l, batch);
     expect(r.json.some((m: any) => m.error?.data?.limit === "mcp_answer_bytes")).toBe(true);
-    expect(r.text.length).toBeLessThan(256 * 1024 + 100 * 400 + 50_000);
+    expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(256 * 1024);
   });
 });
 

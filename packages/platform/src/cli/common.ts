@@ -277,6 +277,10 @@ export interface OpenPlatformOptions {
   datasetBytesPerAccount?: number;
   /** Bytes of dataset rows all accounts may keep stored together (`serve`: `--dataset-bytes-all`); default the platform's. */
   datasetBytesAllAccounts?: number;
+  /** Bytes of answers the runs of one account may keep stored (`serve`: `--answer-bytes-per-account`); default the platform's. */
+  answerBytesPerAccount?: number;
+  /** Bytes of answers the runs of all accounts may keep stored together (`serve`: `--answer-bytes-all`); default the platform's. */
+  answerBytesAllAccounts?: number;
   /**
    * Milliseconds `award` waits for its transaction before answering `award_pending` (chain
    * `awardWaitMs`); `serve` keeps it under its request time limit. Default the platform's (180 s).
@@ -319,6 +323,12 @@ export async function openStore(
       : {}),
     ...(more.datasetBytesAllAccounts !== undefined
       ? { datasetBytesAllAccounts: more.datasetBytesAllAccounts }
+      : {}),
+    ...(more.answerBytesPerAccount !== undefined
+      ? { answerBytesPerAccount: more.answerBytesPerAccount }
+      : {}),
+    ...(more.answerBytesAllAccounts !== undefined
+      ? { answerBytesAllAccounts: more.answerBytesAllAccounts }
       : {}),
   };
   const url = process.env.DATABASE_URL;

@@ -63,6 +63,21 @@ export class AnswersTable extends TableModule {
     }
   }
 
+  /** The UTF-8 bytes of the run's stored answers at `ordinals` (those not stored count 0). */
+  async bytesAt(runId: string, ordinals: number[]): Promise<number> {
+    let n = 0;
+    for (const part of chunks(ordinals)) {
+      const rows = await this.db
+        .selectFrom("answers")
+        .select("answer_text")
+        .where("run_id", "=", runId)
+        .where("ordinal", "in", part)
+        .execute();
+      for (const r of rows) n += Buffer.byteLength(r.answer_text, "utf8");
+    }
+    return n;
+  }
+
   /** How many answers a run holds. */
   async count(runId: string): Promise<number> {
     const { rows } = await this.compiled("answers.count", [runId], () =>

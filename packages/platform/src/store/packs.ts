@@ -20,6 +20,12 @@ export class PacksTable extends TableModule {
     return r ? { ...r, bytes: new Uint8Array(r.bytes) } : null;
   }
 
+  /** The slugs of every stored pack, ascending (the slug column only: no bytes are read). */
+  async slugs(): Promise<string[]> {
+    const rows = await this.db.selectFrom("packs").select("slug").orderBy("slug").execute();
+    return rows.map((r) => r.slug);
+  }
+
   /**
    * Stores a pack once (a second insert of the same slug is ignored: minting is reproducible, so the
    * first bytes stay the served ones).

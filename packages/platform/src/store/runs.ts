@@ -3,7 +3,10 @@ import type { Hex, Receipt } from "@bench-bounty/evidence";
 import type { RunRecord } from "../runs.js";
 import { fromStored } from "../json.js";
 import { arg, TableModule } from "./executor.js";
-import type { RunsTable as RunRow } from "./schema.js";
+import type { Selectable } from "kysely";
+import type { RunsTable as RunsSchema } from "./schema.js";
+
+type RunRow = Selectable<RunsSchema>;
 
 function toRun(r: RunRow): RunRecord {
   return {
@@ -79,6 +82,45 @@ export class RunsTable extends TableModule {
         ? q.orderBy("started_at_ms").orderBy("run_id")
         : q.where("agent_id", "=", agentId).orderBy("attempt");
     return (await q.execute()).map(toRun);
+  }
+
+  /**
+   * The bytes of answers the runs of `account` keep stored (`runs.answer_bytes`). With `lock` it first
+   * takes the lock `answer-bytes:<account>` until the transaction ends, so two submits of one account
+   * do not both pass its bound.
+   */
+  async answerBytesOf(account: string, opts: { lock?: boolean } = {}): Promise<number> {
+    if (opts.lock) await this.advisoryLock(`answer-bytes:${account}`);
+    const r = await this.db
+      .selectFrom("runs")
+      .select((eb) => eb.fn.sum<number | string | null>("answer_bytes").as("bytes"))
+      .where("account_id", "=", account)
+      .executeTakeFirst();
+    return Number(r?.bytes ?? 0); // PostgreSQL's SUM of a BIGINT is a NUMERIC (a string)
+  }
+
+  /**
+   * The bytes of answers the runs of every account but `except` (the operator's) keep stored. With
+   * `lock` it first takes the lock `answer-bytes:all` until the transaction ends.
+   */
+  async answerBytesOfAll(except: string, opts: { lock?: boolean } = {}): Promise<number> {
+    if (opts.lock) await this.advisoryLock("answer-bytes:all");
+    const r = await this.db
+      .selectFrom("runs")
+      .select((eb) => eb.fn.sum<number | string | null>("answer_bytes").as("bytes"))
+      .where("account_id", "!=", except)
+      .executeTakeFirst();
+    return Number(r?.bytes ?? 0);
+  }
+
+  /** Adds `delta` (bytes, may be negative) to the run's stored answer bytes (call inside the submit's transaction). */
+  async addAnswerBytes(runId: string, delta: number): Promise<void> {
+    if (delta === 0) return;
+    await this.db
+      .updateTable("runs")
+      .set((eb) => ({ answer_bytes: eb("answer_bytes", "+", delta) }))
+      .where("run_id", "=", runId)
+      .execute();
   }
 
   /** An account's runs, newest first. */

@@ -97,6 +97,8 @@ export interface RunsTable extends Omit<RunRecord, "plan" | "receipt" | "receipt
   plan_json: string;
   receipt_json: string | null;
   receipt_hash: string | null;
+  /** UTF-8 bytes of the run's stored answers (migration 0005): what the stored-answer quotas count. */
+  answer_bytes: Generated<number>;
 }
 
 /** `answers`: one per (run, ordinal). */
@@ -117,7 +119,7 @@ export interface AnchorsTable {
   tx_hash: string | null;
   anchor_block: number | null;
   created_at: string;
-  /** JSON {@link AnchorSquat} of a pending digest someone else anchored first with another kind (migration 0005). */
+  /** JSON {@link AnchorSquat} of a pending digest someone else anchored first with another kind (migration 0006). */
   squat_json: string | null;
 }
 

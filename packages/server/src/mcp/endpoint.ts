@@ -303,28 +303,42 @@ export const ANSWER_LIMIT_CODE = -32000;
 
 /**
  * The answers of one HTTP request may total `limitBytes` of JSON (issue 13 re-probe: a 13 KB batch of
- * `award_evidence` calls got a 1.8 MB answer). The first answer is always sent whole (one call is
- * answered as REST answers it); an answer that would take the total past the limit, and every answer
- * after it, is replaced by a JSON-RPC error naming the limit (`data.limit: "mcp_answer_bytes"`), and
- * the tool calls after it are not run ({@link AnswerBudget.serial}). Tool calls run one at a time, in
- * the batch's order, so which calls are answered does not depend on timing. Each answer sent is
- * charged by its size to the caller's request bucket (`charge`), and refused when the tokens are not
- * there (`data.limit: "answer_bytes"`).
+ * `award_evidence` calls got a 1.8 MB answer). Every byte of the answer counts (probe14 D1-F13: the
+ * errors replacing answers were not counted): each message sent, errors included, with its comma or
+ * bracket. Each request of the body still to be answered holds back the bytes of its limit error
+ * ({@link AnswerBudget.expect}), so an answer is sent only when it, the answers before it and the
+ * errors owed to the rest fit; then the total stays within the limit.
+ *
+ * The first answer is always sent whole (one call is answered as REST answers it); an answer that
+ * does not fit, and every answer after it, is replaced by a JSON-RPC error naming the limit
+ * (`data.limit: "mcp_answer_bytes"`), and the tool calls after it are not run
+ * ({@link AnswerBudget.serial}). Tool calls run one at a time, in the batch's order, so which calls
+ * are answered does not depend on timing. Each answer sent is charged by its size to the caller's
+ * request bucket (`charge`), and refused when the tokens are not there (`data.limit: "answer_bytes"`,
+ * counted like any answer; past the room left, the limit's error instead). Only where the first
+ * answer, or the errors themselves (each echoes its request's id), take more than the limit does the
+ * answer pass it: every request gets its answer.
  *
  * The answer of a write tool that ran ({@link WRITE_TOOLS}, the ids given to {@link sendWhole}) is
- * sent whole and not counted: the write has committed and its answer is the caller's only copy of it
- * (a started run's tasks, a new key). It is charged by its size all the same, as REST charges a
- * write's answer (probe10 R12: uncharged, one account pulled 90 MB of tasks in 3 s of starts): the
- * tokens not there are owed (`owe`, {@link chargeWriteAnswer}), and while they are, a later write
- * call of the batch is refused before it runs ({@link AnswerBudget.beforeWrite}) and the caller's
- * next request is 429. A write call the budget skipped was not run, and is answered with the limit's
- * error like any other.
+ * sent whole (counted, never replaced): the write has committed and its answer is the caller's only
+ * copy of it (a started run's tasks, a new key). It is charged by its size all the same, as REST
+ * charges a write's answer (probe10 R12: uncharged, one account pulled 90 MB of tasks in 3 s of
+ * starts): the tokens not there are owed (`owe`, {@link chargeWriteAnswer}), and while they are, a
+ * later write call of the batch is refused before it runs ({@link AnswerBudget.beforeWrite}) and the
+ * caller's next request is 429. A write call the budget skipped was not run, and is answered with the
+ * limit's error like any other.
  */
 export class AnswerBudget {
+  /** Bytes of the messages sent so far, each with its comma or bracket. */
   private spent = 0;
+  private sent = 0;
   private exhausted = false;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly whole = new Set<RequestId>();
+  /** The requests still to be answered (by id, with how many share it). */
+  private readonly owed = new Map<RequestId, number>();
+  /** The bytes of the limit errors owed to those requests, and the closing bracket of a batch. */
+  private reserved = 0;
   /**
    * @param charge takes an answer's bytes from the caller's request bucket as REST's answers are
    *   ({@link chargeAnswer}); throws EdgeError `rate_limited` when the tokens are not there.
@@ -337,6 +351,20 @@ export class AnswerBudget {
     private readonly owe: (bytes: number) => void = () => undefined,
     private readonly owing: () => void = () => undefined,
   ) {}
+
+  /**
+   * The ids of the body's requests (messages with a method and an id: each is answered once), called
+   * before any is answered: each holds back the bytes of its limit error until it is answered.
+   */
+  expect(ids: Iterable<RequestId>): void {
+    let n = 0;
+    for (const id of ids) {
+      this.owed.set(id, (this.owed.get(id) ?? 0) + 1);
+      this.reserved += this.limitErrorBytes(id);
+      n++;
+    }
+    if (n > 1) this.reserved += 1; // a batch's answer is an array: its closing bracket
+  }
 
   /**
    * Called by a write tool before it writes: throws EdgeError `rate_limited` (`answer_bytes`) while
@@ -368,30 +396,60 @@ export class AnswerBudget {
   /** The message to send instead of `message` (itself while the budget lasts, or for a write that ran). */
   fit(message: JSONRPCMessage): JSONRPCMessage {
     if (!("id" in message) || !("result" in message || "error" in message)) return message;
+    this.answered(message.id);
     const skipped = "result" in message && isSkipped(message.result);
-    const bytes = Buffer.byteLength(JSON.stringify(message));
+    const bytes = Buffer.byteLength(JSON.stringify(message)) + 1;
     if (!skipped && message.id !== undefined && this.whole.has(message.id)) {
-      this.owe(bytes);
-      return message;
+      this.owe(bytes - 1);
+      return this.send(message, bytes);
     }
-    if (!this.exhausted && (this.spent === 0 || this.spent + bytes <= this.limitBytes)) {
+    if (!this.exhausted && this.fits(bytes)) {
       try {
-        this.charge(bytes);
+        this.charge(bytes - 1);
+        return this.send(message, bytes);
       } catch (e) {
         if (!(e instanceof EdgeError) || e.code !== "rate_limited") throw e;
-        return {
+        const refusal: JSONRPCMessage = {
           jsonrpc: "2.0",
           id: message.id,
           error: { code: ANSWER_LIMIT_CODE, message: `${e.message} (answer_bytes)`, data: e.details },
         };
+        const refusalBytes = Buffer.byteLength(JSON.stringify(refusal)) + 1;
+        if (this.fits(refusalBytes)) return this.send(refusal, refusalBytes);
       }
-      this.spent += bytes;
-      return message;
     }
     this.exhausted = true;
+    const error = this.limitError(message.id);
+    return this.send(error, Buffer.byteLength(JSON.stringify(error)) + 1);
+  }
+
+  /** True when `bytes` more fit with the errors owed to the requests not yet answered (the first answer always does). */
+  private fits(bytes: number): boolean {
+    return this.sent === 0 || this.spent + bytes + this.reserved <= this.limitBytes;
+  }
+
+  /** Counts `message` as sent (`bytes` with its comma or bracket). */
+  private send(message: JSONRPCMessage, bytes: number): JSONRPCMessage {
+    this.spent += bytes;
+    this.sent++;
+    return message;
+  }
+
+  /** Releases what the request `id` held back: it is being answered. */
+  private answered(id: RequestId | undefined): void {
+    if (id === undefined) return;
+    const n = this.owed.get(id);
+    if (n === undefined) return;
+    if (n === 1) this.owed.delete(id);
+    else this.owed.set(id, n - 1);
+    this.reserved -= this.limitErrorBytes(id);
+  }
+
+  /** The error that replaces an answer past the limit. */
+  private limitError(id: RequestId | undefined): JSONRPCMessage {
     return {
       jsonrpc: "2.0",
-      id: message.id,
+      id: id as RequestId,
       error: {
         code: ANSWER_LIMIT_CODE,
         message: `answer limit: the answers of one request may total ${this.limitBytes} bytes (mcp_answer_bytes); send this call again in another request`,
@@ -399,6 +457,22 @@ export class AnswerBudget {
       },
     };
   }
+
+  /** The bytes of {@link limitError} for `id`, with its comma or bracket. */
+  private limitErrorBytes(id: RequestId): number {
+    return Buffer.byteLength(JSON.stringify(this.limitError(id))) + 1;
+  }
+}
+
+/** The ids of a body's requests (a method and an id): each gets one answer. */
+function requestIds(body: unknown): RequestId[] {
+  const ids: RequestId[] = [];
+  for (const m of Array.isArray(body) ? body : [body]) {
+    if (typeof m !== "object" || m === null || !("method" in m)) continue;
+    const id = (m as { id?: unknown }).id;
+    if (typeof id === "string" || typeof id === "number") ids.push(id);
+  }
+  return ids;
 }
 
 async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimiters): Promise<Response> {
@@ -447,7 +521,10 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   if (overParams) return overParams;
   const overBatch = parsed ? chargeBatch(c, parsed.value, limiters) : null;
   if (overBatch) return overBatch;
-  if (parsed) answers.sendWhole(writeCallIds(parsed.value));
+  if (parsed) {
+    answers.sendWhole(writeCallIds(parsed.value));
+    answers.expect(requestIds(parsed.value));
+  }
   const refused = parsed && c.var.principal === null ? anonymousKeyedCall(c, parsed.value) : null;
   if (refused) return refused;
   await server.connect(transport);

@@ -143,7 +143,8 @@ export const KEYED_TOOLS: ReadonlySet<string> = new Set([
 /**
  * The tools that write (an account and its key, an address, a run and its tasks, answers, a score):
  * their answer is the caller's only copy of what was done, so the endpoint sends it whole once the
- * tool has run, not counted against the request's answer limit; its bytes are charged all the same,
+ * tool has run, never replaced by the request's answer limit (its bytes count towards it, so the
+ * answers after it may be); its bytes are charged all the same,
  * the tokens the bucket lacks owed, as REST charges a write's answer (`chargeWriteAnswer`), and such a
  * tool is not run while the bucket owes (`write`). Every other answer (the read tools', `tools/list`'s,
  * ...) is charged and counted, refused when the tokens are not there (`AnswerBudget` in `endpoint.ts`);

@@ -77,8 +77,9 @@ export interface Limits {
   /** Dataset bytes per second a caller regains. */
   datasetBytesPerSecond: number;
   /**
-   * The most bytes the JSON-RPC answers of one MCP request may total (the first answer is always sent
-   * whole; later ones past the limit are JSON-RPC errors naming it).
+   * The most bytes the JSON-RPC answers of one MCP request may total, the errors replacing answers
+   * included (the first answer is always sent whole; later ones past the limit are JSON-RPC errors
+   * naming it; `AnswerBudget` in `mcp/endpoint.ts`).
    */
   mcpAnswerBytes: number;
   /**

@@ -3,7 +3,8 @@
  * benchmark whose award pack exists and has no job yet, then loops over the queue
  * ({@link startWorker}: due jobs at once, every `pollMs` when idle, a lease per attempt, backoff while
  * the chain or indexer cannot be read), verifying each pack as the door serves it under the `full`
- * policy with `verifyPack` of `@bench-bounty/verifier`.
+ * policy with `verifyPack` of `@bench-bounty/verifier`. Every `sweepMs` it also queues the packs
+ * stored since by another process on the same store (the CLI's `award`, another `serve`): probe14 D3-F11.
  */
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
@@ -16,7 +17,13 @@ import {
 } from "@bench-bounty/verifier";
 import { indexerRefusalMessage, isIndexerRefusal, joinRoute } from "@bench-bounty/verifier/url";
 import { WORKER_POLICY } from "./view.js";
-import { startWorker, type StepOutcome, type VerificationQueue, type WorkerDeps } from "./worker.js";
+import {
+  startWorker,
+  type StepOutcome,
+  type VerificationJobReader,
+  type VerificationQueue,
+  type WorkerDeps,
+} from "./worker.js";
 
 /** Options of {@link startVerifier}. */
 export interface VerifierOptions {
@@ -27,6 +34,13 @@ export interface VerifierOptions {
   indexerUrl?: string | undefined;
   /** Idle poll interval (ms, default 1000). */
   pollMs?: number;
+  /**
+   * Interval of the sweep for packs minted by another process (ms, default {@link PACK_SWEEP_MS}):
+   * such a pack is queued within it ({@link packSweep}).
+   */
+  sweepMs?: number;
+  /** Told of the slugs a periodic sweep queued (serve prints them). */
+  onSweep?: (queued: string[]) => void;
   /** Lease per attempt (ms, default 5 minutes). */
   leaseMs?: number;
   /** Unix ms. */
@@ -192,10 +206,42 @@ export async function enqueuePackedAwards(
   return { queued, refused };
 }
 
+/** Default interval of the sweep for packs minted by another process (ms): 5 s. */
+export const PACK_SWEEP_MS = 5_000;
+
 /**
- * Sweeps, then starts the loop.
- * @returns `stop()`, resolving once the step in progress has finished, the slugs the sweep queued and
- *   those it could not bring to the door ({@link enqueuePackedAwards})
+ * The periodic sweep (probe14 D3-F11): a pack minted by another process on the same store (the CLI's
+ * `bench-bounty award` beside a running `serve`) queues no job in this one, and the start-up sweep
+ * ({@link enqueuePackedAwards}) has already run. Each call reads the stored packs' slugs
+ * (`platform.packedSlugs()`, one query, no bytes) and queues those without a job through
+ * `enqueueIfPacked` (`enqueueFirst` below it: of every process sweeping one store, one queues the
+ * job, and a job once queued is never queued again by a sweep, so an award is verified once). A slug
+ * seen with a job is remembered and not read again.
+ * @returns a function that sweeps once and resolves with the slugs it queued; it rejects when the
+ *   store cannot be read
+ */
+export function packSweep(
+  platform: Platform,
+  jobs: VerificationJobReader,
+  enqueueIfPacked: (slug: string) => Promise<boolean>,
+): () => Promise<string[]> {
+  const withJob = new Set<string>();
+  return async () => {
+    const queued: string[] = [];
+    for (const slug of await platform.packedSlugs()) {
+      if (withJob.has(slug)) continue;
+      if (await enqueueIfPacked(slug)) queued.push(slug);
+      if ((await jobs.get(slug)) !== null) withJob.add(slug);
+    }
+    return queued;
+  };
+}
+
+/**
+ * Sweeps, then starts the loop and the periodic sweep ({@link packSweep}, every `sweepMs`; a failed
+ * sweep is told to `onStep` as a `retry` of the queue and tried again at the next interval).
+ * @returns `stop()`, resolving once the step and the sweep in progress have finished, the slugs the
+ *   start-up sweep queued and those it could not bring to the door ({@link enqueuePackedAwards})
  */
 export async function startVerifier(
   platform: Platform,
@@ -206,5 +252,38 @@ export async function startVerifier(
     ...(o.pollMs !== undefined ? { pollMs: o.pollMs } : {}),
     ...(o.onStep ? { onStep: o.onStep } : {}),
   });
-  return { stop: () => worker.stop(), queued, refused };
+  const sweepMs = o.sweepMs ?? PACK_SWEEP_MS;
+  const now = o.now ?? Date.now;
+  const sweep = packSweep(platform, o.jobs, o.enqueueIfPacked);
+  let stopped = false;
+  let sweeping: Promise<void> = Promise.resolve();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const tick = (): void => {
+    if (stopped) return;
+    sweeping = sweep().then(
+      (slugs) => {
+        if (slugs.length > 0) o.onSweep?.(slugs);
+      },
+      (e: unknown) =>
+        o.onStep?.({
+          kind: "retry",
+          slug: "",
+          nextAt: now() + sweepMs,
+          error: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
+        }),
+    );
+    void sweeping.then(() => {
+      if (!stopped) timer = setTimeout(tick, sweepMs);
+    });
+  };
+  timer = setTimeout(tick, sweepMs);
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await Promise.all([worker.stop(), sweeping]);
+    },
+    queued,
+    refused,
+  };
 }

@@ -1,0 +1,105 @@
+/**
+ * `serve --answer-bytes-per-account N` and `--answer-bytes-all N` (probe14 D1-F20): the bytes of
+ * answers the runs of one account, and of all accounts but the operator's, may keep stored (default
+ * 1 GiB, 32 GiB); past either a submit is 413 `answer_quota_exceeded` naming the limit, nothing of the
+ * batch stored. Bad values are refused before anything starts, naming the flag.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { post, serveUrl } from "./serve-process.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = join(here, "..", "dist", "index.js");
+
+const children: ReturnType<typeof spawn>[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGTERM");
+});
+
+describe("serve --answer-bytes-per-account, --answer-bytes-all", { timeout: 90_000 }, () => {
+  it("are documented in serve --help with their defaults", () => {
+    const r = spawnSync(process.execPath, [bin, "serve", "--help"], { encoding: "utf8" });
+    const help = r.stdout.replace(/\s+/g, " ");
+    expect(help).toMatch(/--answer-bytes-per-account <bytes> bytes of answers .* 1 GiB/);
+    expect(help).toMatch(/--answer-bytes-all <bytes> bytes of answers .* 32 GiB/);
+    expect(help).toContain("BENCH_BOUNTY_ANSWER_BYTES_PER_ACCOUNT");
+    expect(help).toContain("BENCH_BOUNTY_ANSWER_BYTES_ALL");
+  });
+
+  it.each([
+    ["--answer-bytes-per-account", "0"],
+    ["--answer-bytes-per-account", "1.5"],
+    ["--answer-bytes-all", "-1"],
+    ["--answer-bytes-all", "abc"],
+  ])("%s=%j is refused naming the flag, before it listens", (flag, bad) => {
+    const store = mkdtempSync(join(tmpdir(), "bb-cli-ansquota-"));
+    const r = spawnSync(process.execPath, [bin, "serve", "--store", store, "--port", "0", `${flag}=${bad}`], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH! },
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`${flag} must be an integer 1..999999999999999`);
+    expect(r.stdout).not.toContain("listening on");
+  });
+
+  it("N = 1000 per account: a submit past it is 413 answer_quota_exceeded, nothing of it stored", async () => {
+    const store = mkdtempSync(join(tmpdir(), "bb-cli-ansquota-"));
+    const child = spawn(
+      process.execPath,
+      [bin, "serve", "--store", store, "--port", "0", "--answer-bytes-per-account", "1000"],
+      { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH! } },
+    );
+    children.push(child);
+    const base = await serveUrl(child);
+    const author = (await post(base, "/api/v1/accounts", { name: "ansquota-author" })).json.api_key as string;
+    const rows = Array.from({ length: 4 }, (_, i) => ({
+      decision_ts: "2026-01-01T00:00:00Z",
+      payload: { city: `City${i}` },
+      label: `answer-${i}`,
+    }));
+    const ds = await post(base, "/api/v1/datasets", { name: "answers", rows }, author);
+    expect(ds.status, JSON.stringify(ds.json)).toBe(201);
+    const pub = await post(
+      base,
+      `/api/v1/datasets/${ds.json.dataset_id}/benchmark`,
+      { title: "Answers", prompt_template: "City {payload.city}", grader_type: "exact" },
+      author,
+    );
+    expect(pub.status, JSON.stringify(pub.json)).toBe(201);
+    const agent = (await post(base, "/api/v1/accounts", { name: "ansquota-agent" })).json.api_key as string;
+    const run = await post(base, `/api/v1/benchmarks/${pub.json.slug}/runs`, {}, agent);
+    expect(run.status, JSON.stringify(run.json)).toBe(201);
+    const id = run.json.run.id as string;
+    const [t0, t1] = run.json.tasks as { ordinal: number }[];
+    const ok = await post(
+      base,
+      `/api/v1/benchmarks/runs/${id}/submissions`,
+      { answers: [{ ordinal: t0!.ordinal, answer_text: "x".repeat(600) }] },
+      agent,
+    );
+    expect(ok.status, JSON.stringify(ok.json)).toBe(200);
+    const over = await post(
+      base,
+      `/api/v1/benchmarks/runs/${id}/submissions`,
+      { answers: [{ ordinal: t1!.ordinal, answer_text: "y".repeat(401) }] },
+      agent,
+    );
+    expect(over.status).toBe(413);
+    expect(over.json.error).toMatchObject({
+      code: "answer_quota_exceeded",
+      details: { limit: "answer_bytes_per_account", limit_bytes: 1000, used_bytes: 600, answer_bytes: 401 },
+    });
+    const fits = await post(
+      base,
+      `/api/v1/benchmarks/runs/${id}/submissions`,
+      { answers: [{ ordinal: t1!.ordinal, answer_text: "y".repeat(400) }] },
+      agent,
+    );
+    expect(fits.json.answered).toBe(2); // the refused batch stored nothing: 600 + 400 fit exactly
+  });
+});
