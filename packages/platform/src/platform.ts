@@ -97,6 +97,7 @@ import {
   type KeyListing,
 } from "./identity/accounts.js";
 import { hashKey } from "./identity/keys.js";
+import { withheldDigests } from "./reveal.js";
 import {
   benchmarkDetail,
   benchmarkList,
@@ -412,6 +413,11 @@ export class Platform {
   /** The benchmark detail (never gold); with a chain the prize is checked on-chain ("locked at"). */
   benchmarkDetail(slug: string, opts?: { baseUrl?: string }): Promise<BenchmarkDetail> {
     return benchmarkDetail(this.ctx, slug, opts);
+  }
+
+  /** Which of `digests` are withheld while their anchor is pending (`reveal.ts`, the one rule). */
+  withheldDigests(digests: readonly (string | null)[]): Promise<ReadonlySet<string>> {
+    return withheldDigests(this.ctx.store, digests);
   }
 
   /**

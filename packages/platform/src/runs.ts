@@ -750,8 +750,18 @@ export async function finalizeRun(
       anchorError = e.message;
     }
   }
-  const shown = shownDigest(done.hash, await withheldDigests(ctx.store, [done.hash]));
-  return finalizeResult(done, p, { queries, spent, anchor, anchorError, chain: ctx.chain !== null, shown });
+  const withheld = await withheldDigests(ctx.store, [done.hash, done.b.commit_root]);
+  const shown = shownDigest(done.hash, withheld);
+  const receiptShown = shown !== null && !withheld.has(done.b.commit_root);
+  return finalizeResult(done, p, {
+    queries,
+    spent,
+    anchor,
+    anchorError,
+    chain: ctx.chain !== null,
+    shown,
+    receiptShown,
+  });
 }
 
 /**
@@ -886,6 +896,8 @@ function finalizeResult(
     chain: boolean;
     /** The receipt hash, or null while it is withheld (reveal.ts). */
     shown: Hex | null;
+    /** Whether the receipt may be shown: its hash and its benchmark's root are anchored (reveal.ts). */
+    receiptShown: boolean;
   },
 ): FinalizeResult {
   const { queries, spent, anchor } = o;
@@ -917,7 +929,7 @@ function finalizeResult(
     result.score_composite = done.compositeScore;
     result.rank_accuracy = done.accuracyValue;
   }
-  if (receiptsVisible(p, done.b, done.open) && o.shown !== null) result.receipt = done.receipt;
+  if (receiptsVisible(p, done.b, done.open) && o.receiptShown) result.receipt = done.receipt;
   const seesAll = !done.open || isAuthorOf(p, done.b);
   if (remaining === 0 || seesAll) {
     // Public correctness once the attempts are used up; private correctness only once closed (or to the author).
@@ -938,7 +950,7 @@ export async function runView(ctx: PlatformContext, viewer: Principal, runId: st
   const b = await getBenchmark(ctx, run.slug);
   if (run.account_id !== viewer.account_id && !isAuthorOf(viewer, b) && !isOperator(viewer))
     assertRunOwner(viewer, run);
-  return toView(ctx, viewer, run, b, await withheldDigests(ctx.store, [run.receipt_hash]));
+  return toView(ctx, viewer, run, b, await withheldDigests(ctx.store, [run.receipt_hash, b.commit_root]));
 }
 
 function toView(
@@ -969,8 +981,9 @@ function toView(
     view.score_composite = run.score_composite;
     view.rank_accuracy = run.rank_accuracy;
   }
-  // the receipt gives its hash away: withheld with it until anchored (reveal.ts)
-  if (receiptsVisible(viewer, b, open)) view.receipt = hash === null && run.receipt_hash ? null : run.receipt;
+  // the receipt gives its hash and its benchmark's root away: withheld until both are anchored (reveal.ts)
+  if (receiptsVisible(viewer, b, open))
+    view.receipt = (hash === null && run.receipt_hash) || withheld.has(b.commit_root) ? null : run.receipt;
   return view;
 }
 
@@ -979,12 +992,12 @@ export async function myRuns(ctx: PlatformContext, p: Principal): Promise<RunVie
   const runs = await ctx.store.runs.ofAccount(p.account_id);
   const benches = new Map<string, BenchmarkRecord>();
   const views: RunView[] = [];
-  const withheld = await withheldDigests(
-    ctx.store,
-    runs.map((r) => r.receipt_hash),
-  );
+  for (const r of runs) if (!benches.has(r.slug)) benches.set(r.slug, await getBenchmark(ctx, r.slug));
+  const withheld = await withheldDigests(ctx.store, [
+    ...runs.map((r) => r.receipt_hash),
+    ...[...benches.values()].map((b) => b.commit_root),
+  ]);
   for (const r of runs) {
-    if (!benches.has(r.slug)) benches.set(r.slug, await getBenchmark(ctx, r.slug));
     views.push(toView(ctx, p, r, benches.get(r.slug)!, withheld));
   }
   return views;
@@ -1015,17 +1028,18 @@ export async function receiptOf(
       `receipts of ${slug} are served to its author only (leaderboard_visibility buyer_only)`,
       { reason: "buyer_only", run_id: runId },
     );
-  const hash = shownDigest(run.receipt_hash, await withheldDigests(ctx.store, [run.receipt_hash]));
+  const withheld = await withheldDigests(ctx.store, [run.receipt_hash, b.commit_root]);
+  const hash = shownDigest(run.receipt_hash, withheld);
   if (!receiptsVisible(viewer, b, isOpen(ctx, b)))
     throw new PlatformError(
       "receipt_withheld",
       `receipts of ${slug} are served once it closes (SPEC 6.1)${hash ? "; its hash is anchored already" : ""}`,
       { reason: "withheld_live_contest", run_id: runId, receipt_hash: hash },
     );
-  if (hash === null)
+  if (hash === null || withheld.has(b.commit_root))
     throw new PlatformError(
       "receipt_withheld",
-      `the receipt of run ${runId} is served once its hash is anchored (its anchor is pending)`,
+      `the receipt of run ${runId} is served once its hash and its benchmark's root are anchored (an anchor is pending)`,
       { reason: "anchor_pending", run_id: runId },
     );
   return { receipt: run.receipt, receipt_hash: hash };

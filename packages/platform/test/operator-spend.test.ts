@@ -16,6 +16,7 @@ import {
   cities,
   freshPostgresTarget,
   latestBlockTime,
+  lockPrize,
   manualClock,
   openAt,
   openTemp,
@@ -653,6 +654,43 @@ describe("a digest anchored first by someone else with another kind (probe14 D3-
       expect(shown).toContain(other);
       expect(shown).toContain(null);
       expect(shown).not.toContain(victim);
+    });
+  }, 180_000);
+});
+
+describe("a root whose anchor is pending never leaves the platform (probe15 A-F1, F2, F4)", () => {
+  it("the lock anchors it first; a receipt anchored before it is withheld; a mismatch error does not name it", async () => {
+    await onChain(11, { flushMs: 3_600_000 }, async ({ dc, clock, platform }) => {
+      const a = await publishCities(platform, "lock-pending-a");
+      const b = await publishCities(platform, "lock-pending-b");
+      expect([a.commit_root, b.commit_root]).toEqual([null, null]);
+      // a receipt anchored while its benchmark's root is pending: its payload names the root, so even
+      // the author (who reads receipts while open) gets none yet
+      const f = (await runBenchmark(await platform.backend("lp-1"), a.slug, "lp-1", agent(clock))).finalized!;
+      await platform.real.anchorPendingReceipts(a.slug);
+      const hash = await platform.storedReceiptHash(f.run_id);
+      const view = await platform.real.getRun(platform.op, f.run_id);
+      expect(view.receipt_hash).toBe(hash);
+      expect(view.receipt ?? null).toBeNull();
+      await expect(platform.real.receipt(platform.op, a.slug, f.run_id)).rejects.toMatchObject({
+        code: "receipt_withheld",
+        details: { reason: "anchor_pending" },
+      });
+      // the lock puts the root on-chain: it anchors the commitment (kind commitment) first
+      const { bounty } = await lockPrize(platform, dc, a.slug, await latestBlockTime(dc), {
+        pool: 1_000_000n,
+        author: 12,
+        payoutRule: "winner_take_all",
+      });
+      const rootA = await platform.storedCommitRoot(a.slug);
+      expect((await platform.chain!.findAnchor(rootA))?.kind).toBe(ANCHOR_KINDS.commitment);
+      expect((await platform.real.commitment(a.slug)).commit_root).toBe(rootA);
+      expect((await platform.real.receipt(platform.op, a.slug, f.run_id)).receipt_hash).toBe(hash);
+      // a's bounty offered to b (root pending): refused without naming b's root
+      const e = await platform.attachBounty(b.slug, bounty.bounty_id).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: "bounty_mismatch", details: { commit_root: null } });
+      expect((e as Error).message).not.toContain((await platform.storedCommitRoot(b.slug)).slice(2));
+      expect((e as Error).message).toContain("a root whose anchor is pending");
     });
   }, 180_000);
 });

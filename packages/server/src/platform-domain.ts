@@ -47,10 +47,11 @@ function json(v: unknown): JsonValue {
 
 /**
  * The first 8 hex digits of the commitment root, as the list's `version`: a benchmark's tasks never
- * change after publication, so its version is the test set it committed to.
+ * change after publication, so its version is the test set it committed to. Absent (undefined) while
+ * the root is withheld (its anchor pending, platform `reveal.ts`; probe15 A-F3).
  */
-export function versionOf(commitRoot: string): string {
-  return commitRoot.slice(0, 10);
+export function versionOf(commitRoot: string | null): string | undefined {
+  return commitRoot === null ? undefined : commitRoot.slice(0, 10);
 }
 
 /**
@@ -108,12 +109,11 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
     };
   };
   /** The detail as the platform builds it (prize checked on-chain; how_to_compete at this server's URL). */
-  const detail = async (slug: string, baseUrl?: string) =>
-    json({
-      ...(await platform.benchmarkDetail(slug, baseUrl ? { baseUrl } : {})),
-      version: versionOf((await platform.getBenchmark(slug)).commit_root),
-      chain,
-    });
+  const detail = async (slug: string, baseUrl?: string) => {
+    const d = await platform.benchmarkDetail(slug, baseUrl ? { baseUrl } : {});
+    const version = versionOf(d.commitment.commit_root);
+    return json({ ...d, ...(version ? { version } : {}), chain });
+  };
   /** The agent a run starts for: the one named, else the caller's first, else one named after the account. */
   const agentFor = async (p: Principal, agentId: string | undefined): Promise<string> => {
     if (agentId) return agentId;
@@ -160,10 +160,13 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
     async listBenchmarks() {
       const [items, records] = await Promise.all([platform.benchmarkList(), platform.listBenchmarks()]);
       const bySlug = new Map(records.map((b) => [b.slug, b]));
+      const withheld = await platform.withheldDigests(records.map((b) => b.commit_root));
       return json({
         benchmarks: items.map((item) => {
           const b = bySlug.get(item.slug);
-          return b ? { ...item, grader_type: b.config.grader_type, version: versionOf(b.commit_root) } : item;
+          if (!b) return item;
+          const version = versionOf(withheld.has(b.commit_root) ? null : b.commit_root);
+          return { ...item, grader_type: b.config.grader_type, ...(version ? { version } : {}) };
         }),
       });
     },

@@ -130,6 +130,11 @@ describe("commitment anchors batched over REST", () => {
     for (const { slug } of pubs) {
       const d = await call(live.url, "GET", `/api/v1/benchmarks/${slug}`);
       expect(d.json.commitment.anchor).toBeNull();
+      // not even a prefix of a pending root (probe15 A-F3)
+      expect(d.json.commitment.commit_root).toBeNull();
+      expect(d.json.version).toBeUndefined();
+      const listed = await call(live.url, "GET", `/api/v1/benchmarks`);
+      expect(listed.json.benchmarks.find((x: { slug: string }) => x.slug === slug).version).toBeUndefined();
     }
     expect(await live.platform.flushAnchors()).toBe(6);
     expect(await nonce()).toBe(before + 2);
@@ -143,6 +148,7 @@ describe("commitment anchors batched over REST", () => {
       const c = await call(live.url, "GET", `/api/v1/benchmarks/${slug}/commitment`);
       expect(c.json.commitment_anchor).toEqual(onChain);
       expect(c.json.commit_root).toBe(root);
+      expect(d.json.version).toBe(root.slice(0, 10));
     }
   }, 180_000);
 });

@@ -5,7 +5,8 @@ import type { Hex } from "@bench-bounty/evidence";
 import type { Address } from "viem";
 import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "../context.js";
 import { PlatformError } from "../errors.js";
-import { getBenchmark } from "../publish.js";
+import { anchorCommitment, getBenchmark } from "../publish.js";
+import { shownDigest, withheldDigests } from "../reveal.js";
 import {
   assertAttachableBounty,
   assertBountyTerms,
@@ -78,10 +79,12 @@ export async function attachBounty(
       bounty_id: String(bountyId),
     });
   if (onchain.testSetRoot.toLowerCase() !== b.commit_root || onchain.leafCount !== b.leaf_count) {
+    // the benchmark's root is named only once anchored (reveal.ts; probe15 A-F2)
+    const root = shownDigest(b.commit_root, await withheldDigests(ctx.store, [b.commit_root]));
     throw new PlatformError(
       "bounty_mismatch",
-      `bounty ${bountyId} commits to root ${onchain.testSetRoot} (${onchain.leafCount} leaves), the benchmark to ${b.commit_root} (${b.leaf_count})`,
-      { bounty_id: String(bountyId), on_chain_root: onchain.testSetRoot, commit_root: b.commit_root },
+      `bounty ${bountyId} commits to root ${onchain.testSetRoot} (${onchain.leafCount} leaves), the benchmark to ${root ?? "a root whose anchor is pending"} (${b.leaf_count})`,
+      { bounty_id: String(bountyId), on_chain_root: onchain.testSetRoot, commit_root: root },
     );
   }
   checkExpectations(bountyId, onchain, expect);
@@ -159,7 +162,8 @@ function checkExpectations(
  * Validates everything before sending anything: pool > 0 (and <= the author's balance, checked by the
  * gateway), threshold 0..10000, closesAt in the future (chain time), awardDeadline after closesAt, splits
  * per `validateSplits` of the evidence library: the one terms rule, `assertBountyTerms` (`terms.ts`).
- * @throws PlatformError `no_chain`, `invalid_option` (naming the field), `chain_error` (naming the contract's custom error)
+ * A commitment whose anchor is pending is anchored first (the lock reveals the root on-chain).
+ * @throws PlatformError `no_chain`, `invalid_option` (naming the field), `chain_error` (naming the contract's custom error), `anchor_squatted` (the root was anchored first with another kind: nothing sent)
  */
 export async function lockBounty(
   ctx: PlatformContext,
@@ -217,6 +221,10 @@ export async function lockBounty(
     "lock",
   );
   const terms = assertBountyTerms(unchecked, await chain.latestTimestamp());
+  // the lock puts the root on-chain for everyone: it must be anchored (kind commitment) first, or a
+  // stranger could anchor it first with another kind (probe15 A-F1; reveal.ts). Nothing is sent when
+  // the anchoring fails (chain_error) or finds the root squatted (anchor_squatted).
+  if (!b.commitment_anchor) await anchorCommitment(ctx, slug);
   const { bountyId } = await chain.lockBounty({
     authorPrivateKey: o.authorPrivateKey,
     ...(o.token ? { token: o.token } : {}),
