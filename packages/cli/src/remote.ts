@@ -9,6 +9,7 @@ import { ApiError, BenchBountyClient } from "@bench-bounty/client";
 import { urlOrigin } from "@bench-bounty/verifier/url";
 import {
   PlatformError,
+  RUN_ID_PATTERN,
   redactRpc,
   type FinalizeResult,
   type RunBackend,
@@ -88,11 +89,14 @@ export class HttpRunBackend implements RunBackend {
   start(slug: string, agentId: string): Promise<StartedRun> {
     return viaApi(this.client.startRun(slug, { agent_id: agentId }), this.server, {
       route: "POST /api/v1/benchmarks/:slug/runs",
-      what: "run (id, attempt) and tasks (ordinal, prompt)",
+      what: "run (id of the platform's form run-<16 hex>, attempt) and tasks (ordinal, prompt)",
       ok: (a) =>
         isObject(a) &&
         isObject(a.run) &&
+        // the id names the checkpoint file and the printed resume command: only the platform's form
+        // (probe15 B-F1/F2/F3/F8: a hostile server's id wrote outside --store, ran in a pasted command)
         typeof a.run.id === "string" &&
+        RUN_ID_PATTERN.test(a.run.id) &&
         Number.isSafeInteger(a.run.attempt) &&
         isTaskList(a.tasks),
     });

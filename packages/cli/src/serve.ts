@@ -241,7 +241,9 @@ async function openForServe(
     flushMs: Number(o.anchorFlushMs),
     onError: (e: unknown) =>
       process.stderr.write(
-        `anchor: a batch of anchors stays pending (retried): ${terminalText(e instanceof Error ? e.message : String(e))}\n`,
+        e instanceof PlatformError && e.code === "anchor_squatted"
+          ? `anchor: squatted, recorded and never sent again (the other anchors were recorded): ${terminalText(e.message)}\n`
+          : `anchor: a batch of anchors stays pending (retried): ${terminalText(e instanceof Error ? e.message : String(e))}\n`,
       ),
   };
   return openStore(o, {

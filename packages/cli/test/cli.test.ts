@@ -130,7 +130,15 @@ describe("bench-bounty CLI (composed)", () => {
     const stub = createHttpServer((req, res) => {
       seen.push(`${req.method} ${req.url}`);
       res.setHeader("content-type", req.url?.includes("/html/") ? "text/html" : "application/json");
-      res.end(req.url?.includes("/html/") ? "<!doctype html><p>portal</p>" : "{}");
+      // probe15 B-F1: a run id that is a path (or a shell command) must never name a file or a command
+      const hostile = { run: { id: "../../../../tmp/bb-traversed", attempt: 1 }, tasks: [] };
+      res.end(
+        req.url?.includes("/html/")
+          ? "<!doctype html><p>portal</p>"
+          : req.url?.includes("/trav/")
+            ? JSON.stringify(hostile)
+            : "{}",
+      );
     });
     await new Promise<void>((r) => stub.listen(0, "127.0.0.1", r));
     const origin = `http://127.0.0.1:${(stub.address() as { port: number }).port}`;
@@ -169,6 +177,7 @@ describe("bench-bounty CLI (composed)", () => {
           "the answer has no run",
         ],
         [`${origin}/html/KEYPATH#frag`, "/html/KEYPATH/api/v1/benchmarks/some-slug/runs", "not JSON"],
+        [`${origin}/trav/KEYPATH`, "/trav/KEYPATH/api/v1/benchmarks/some-slug/runs", "run-<16 hex>"],
       ] as const) {
         seen.length = 0;
         const r = await runAt(server);
@@ -179,6 +188,7 @@ describe("bench-bounty CLI (composed)", () => {
         expect(r.err).toContain(why);
         expect(r.err + r.out).not.toMatch(/QSECRET|KEYPATH/);
       }
+      expect(existsSync("/tmp/bb-traversed.json")).toBe(false); // nothing written outside --store
     } finally {
       stub.close();
     }

@@ -205,6 +205,12 @@ async function assertRoomForAgent(ctx: PlatformContext, t: Tables, slug: string)
     );
 }
 
+/**
+ * The form of every run id ({@link runIdOf}): what a client checks a server's run id against before it
+ * names a file or a printed command after it (probe15 B-F1).
+ */
+export const RUN_ID_PATTERN = /^run-[0-9a-f]{16}$/;
+
 /** Deterministic run id of an attempt: `run-` + 16 hex of keccak256(slug, agent, attempt). */
 export function runIdOf(slug: string, agentId: string, attempt: number): string {
   return `run-${keccak256Hex(`bench-bounty.run:${slug}\n${agentId}\n${attempt}`).slice(2, 18)}`;

@@ -74,6 +74,21 @@ function datasetOps(
   };
 }
 
+/** The benchmark list with each benchmark's grader and `version` ({@link versionOf}). */
+async function benchmarkListView(platform: Platform): Promise<JsonValue> {
+  const [items, records] = await Promise.all([platform.benchmarkList(), platform.listBenchmarks()]);
+  const bySlug = new Map(records.map((b) => [b.slug, b]));
+  const withheld = await platform.withheldDigests(records.map((b) => b.commit_root));
+  return json({
+    benchmarks: items.map((item) => {
+      const b = bySlug.get(item.slug);
+      if (!b) return item;
+      const version = versionOf(withheld.has(b.commit_root) ? null : b.commit_root);
+      return { ...item, grader_type: b.config.grader_type, ...(version ? { version } : {}) };
+    }),
+  });
+}
+
 /** The Domain over a Platform. */
 export function platformDomain(platform: Platform, opts: PlatformDomainOptions = {}): Domain {
   const verification = verificationOps(
@@ -157,19 +172,7 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
       return view(who);
     },
 
-    async listBenchmarks() {
-      const [items, records] = await Promise.all([platform.benchmarkList(), platform.listBenchmarks()]);
-      const bySlug = new Map(records.map((b) => [b.slug, b]));
-      const withheld = await platform.withheldDigests(records.map((b) => b.commit_root));
-      return json({
-        benchmarks: items.map((item) => {
-          const b = bySlug.get(item.slug);
-          if (!b) return item;
-          const version = versionOf(withheld.has(b.commit_root) ? null : b.commit_root);
-          return { ...item, grader_type: b.config.grader_type, ...(version ? { version } : {}) };
-        }),
-      });
-    },
+    listBenchmarks: () => benchmarkListView(platform),
     benchmarkDetail: (_p, slug, baseUrl) => detail(slug, baseUrl),
     async corpus(p, slug) {
       requirePrincipal(p);

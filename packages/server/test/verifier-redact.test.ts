@@ -50,7 +50,8 @@ describe("verifier and the indexer URL", () => {
     const server = createServer((req, res) => {
       seen.push({ url: req.url ?? "", auth: req.headers.authorization });
       res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ bounty: { status: "awarded" } }));
+      // as the real indexer names it, the contract's enum (probe15 B-F9: compared case-insensitively)
+      res.end(JSON.stringify({ bounty: { status: "Awarded" } }));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -67,7 +68,7 @@ describe("verifier and the indexer URL", () => {
       ];
       for (const [base, path, auth] of cases) {
         seen.length = 0;
-        // the indexer says `awarded`: the check passes and verifyPack refuses the stub pack itself
+        // the indexer says `Awarded`: the check passes and verifyPack refuses the stub pack itself
         const e = await verifyError(base);
         expect(e.name).not.toBe("IndexerBehind");
         expect(seen).toEqual([{ url: path, auth }]);

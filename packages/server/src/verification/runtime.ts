@@ -108,7 +108,9 @@ async function indexerCaughtUp(indexerUrl: string, pack: Uint8Array): Promise<vo
   }
   // a refusal (400 invalid_parameter: a query on --indexer-url) fails the job, not retried (probe11 O9)
   if (refusal !== undefined) throw new VerifierInputError("indexer_refused", "--indexer-url", refusal);
-  if (status !== "awarded")
+  // the indexer names statuses as the contract's enum does ("Awarded"): compared case-insensitively, as
+  // the verifier's own indexer facts do (probe15 B-F9)
+  if (typeof status !== "string" || status.toLowerCase() !== "awarded")
     throw new IndexerBehind(
       `${publicOrigin(indexerUrl)}${route}: bounty ${String(bountyId)} is ${String(status)}, not yet awarded`,
     );
