@@ -68,6 +68,47 @@ export function agentEnvironment(
   return { ...env, HOME: home, TMPDIR: home, ...extra };
 }
 
+/** A POSIX environment variable name. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Names of the runner's own secrets and settings, never passed to an agent even when asked for: the
+ * platform's keys and settings (`BENCH_BOUNTY_*`), database URLs, and anything named a private key; `HOME`
+ * and `TMPDIR` are the agent's own directory.
+ */
+const RUNNER_ONLY_ENV = /^(BENCH_BOUNTY_.*|DATABASE_URL|TEST_DATABASE_URL|.*PRIVATE_KEY.*|HOME|TMPDIR)$/i;
+
+/**
+ * The variables an operator passes to an agent by name (`run --agent-env NAME`, D3-F15: a model API key
+ * the agent needs): each value read from `from` (the runner's environment), never printed or stored.
+ * @param names variable names, each at most once
+ * @returns `{NAME: value}` for {@link AgentCommand.env}
+ * @throws PlatformError `invalid_option` (field `agent-env`) naming the variable when the name is not a
+ *   variable name, is one of the runner's own secrets or settings, or is not set in `from`
+ */
+export function passedAgentEnv(
+  names: readonly string[],
+  from: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of names) {
+    const refuse = (why: string) =>
+      new PlatformError("invalid_option", `--agent-env ${terminalText(name)}: ${why}`, {
+        field: "agent-env",
+        name,
+      });
+    if (!ENV_NAME.test(name)) throw refuse("not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)");
+    if (RUNNER_ONLY_ENV.test(name))
+      throw refuse(
+        "the runner's own secrets and settings (BENCH_BOUNTY_*, database URLs, private keys, HOME, TMPDIR) never reach an agent",
+      );
+    const value = from[name];
+    if (value === undefined) throw refuse("is not set in the runner's environment");
+    env[name] = value;
+  }
+  return env;
+}
+
 /** Flags of every sandbox: no capabilities (even for a root runner), a new session. */
 const SANDBOX_FLAGS = ["--cap-drop", "ALL", "--new-session"] as const;
 

@@ -48,6 +48,7 @@
  * agent for one answer; `runner/checkpoint.ts` writes and reads the checkpoint.
  */
 import { PlatformError } from "./errors.js";
+import { passedAgentEnv } from "./agent-process.js";
 import type { RunBackend } from "./backend.js";
 import type { FinalizeResult, ServedTask } from "./runs.js";
 import {
@@ -161,7 +162,12 @@ export async function runBenchmark(
     attempt: started.run.attempt,
     agent:
       agent.kind === "command"
-        ? { kind: "command", command: agent.command, ...(agent.cwd ? { cwd: agent.cwd } : {}) }
+        ? {
+            kind: "command",
+            command: agent.command,
+            ...(agent.cwd ? { cwd: agent.cwd } : {}),
+            ...(agent.env && Object.keys(agent.env).length > 0 ? { env_names: Object.keys(agent.env) } : {}),
+          }
         : { kind: "function", name: agent.name },
     options,
     backend: backend.where,
@@ -208,6 +214,10 @@ export async function resumeRun(
       );
     spec = { kind: "command", command: cp.agent.command, ...(cp.agent.cwd ? { cwd: cp.agent.cwd } : {}) };
   }
+  // the variables the run passed by name are passed again, read from this runner's environment
+  const names = cp.agent.kind === "command" ? (cp.agent.env_names ?? []) : [];
+  if (spec.kind === "command" && spec.env === undefined && names.length > 0)
+    spec = { ...spec, env: passedAgentEnv(names) };
   const merged: RunnerOptions = {
     concurrency: cp.options.concurrency,
     batchSize: cp.options.batch_size,

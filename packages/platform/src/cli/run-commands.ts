@@ -19,6 +19,7 @@ import { dirname, join, resolve } from "node:path";
 import { LocalRunBackend, type RunBackend } from "../backend.js";
 import { PlatformError } from "../errors.js";
 import { ensureWritableDir } from "../store.js";
+import { passedAgentEnv } from "../agent-process.js";
 import { resumeRun, runBenchmark, type AgentSpec, type RunnerOptions, type RunnerResult } from "../runner.js";
 import { shellWord, terminalText } from "../terminal.js";
 interface RunOpts {
@@ -269,6 +270,11 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
   )
     .requiredOption("--agent <command>", "agent command (run with sh -c)", shellCommand)
     .requiredOption("--agent-id <id>", "agent id on the leaderboard")
+    .option(
+      "--agent-env <name>",
+      "pass this variable of your environment to the agent (repeatable; e.g. a model API key; a resume passes it again)",
+      (name: string, names: string[] = []) => [...names, name],
+    )
     .option("--withdrawal-address <address>", "register/update the agent's withdrawal address first")
     .option("--author", "register the agent as the author's own")
     .option("--attempts <n>", "run this many attempts in a row (default 1)", int("attempts", 1), 1)
@@ -278,43 +284,58 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
       ),
     )
     .action(
-      action(async (slug: string, o: StoreOpts & RunOpts & { server?: string }, cmd: Command) => {
-        if (o.server && (o.withdrawalAddress || o.author))
-          throw new PlatformError(
-            "invalid_option",
-            "with --server, set the withdrawal address on the server (PUT /api/v1/accounts/me/withdrawal-address)",
-            { field: o.withdrawalAddress ? "withdrawal-address" : "author" },
-          );
-        const where = await runBackendOf(o, hooks);
-        const { signal, dispose } = interruptible();
-        try {
-          if (!o.server && (o.withdrawalAddress || o.author)) {
-            const local = (await where.backend()) as LocalRunBackend;
-            await local.platform.registerAgent(local.principal, o.agentId!, {
-              ...(o.withdrawalAddress ? { withdrawal_address: o.withdrawalAddress } : {}),
-              ...(o.author ? { is_author_agent: true } : {}),
-            });
-          }
-          const agent: AgentSpec = { kind: "command", command: o.agent! };
-          const backend = await where.backend();
-          const results: ReturnType<typeof summarise>[] = [];
-          const w = whereOf(o, cmd);
-          for (let i = 0; i < (o.attempts ?? 1) && !signal.aborted; i++) {
-            const r = await runBenchmark(backend, slug, o.agentId!, agent, toRunnerOptions(o, signal)).catch(
-              (e: unknown) => {
+      action(
+        async (
+          slug: string,
+          o: StoreOpts & RunOpts & { server?: string; agentEnv?: string[] },
+          cmd: Command,
+        ) => {
+          if (o.server && (o.withdrawalAddress || o.author))
+            throw new PlatformError(
+              "invalid_option",
+              "with --server, set the withdrawal address on the server (PUT /api/v1/accounts/me/withdrawal-address)",
+              { field: o.withdrawalAddress ? "withdrawal-address" : "author" },
+            );
+          // checked before anything is written or started
+          const agent: AgentSpec = {
+            kind: "command",
+            command: o.agent!,
+            ...(o.agentEnv ? { env: passedAgentEnv(o.agentEnv) } : {}),
+          };
+          const where = await runBackendOf(o, hooks);
+          const { signal, dispose } = interruptible();
+          try {
+            if (!o.server && (o.withdrawalAddress || o.author)) {
+              const local = (await where.backend()) as LocalRunBackend;
+              await local.platform.registerAgent(local.principal, o.agentId!, {
+                ...(o.withdrawalAddress ? { withdrawal_address: o.withdrawalAddress } : {}),
+                ...(o.author ? { is_author_agent: true } : {}),
+              });
+            }
+            const backend = await where.backend();
+            const results: ReturnType<typeof summarise>[] = [];
+            const w = whereOf(o, cmd);
+            for (let i = 0; i < (o.attempts ?? 1) && !signal.aborted; i++) {
+              const r = await runBenchmark(
+                backend,
+                slug,
+                o.agentId!,
+                agent,
+                toRunnerOptions(o, signal),
+              ).catch((e: unknown) => {
                 if (results.length > 0) print(results); // the attempts that did finish
                 throw withResumeCommand(e, w);
-              },
-            );
-            results.push(summarise(r, w, o));
-            if (r.interrupted) break;
+              });
+              results.push(summarise(r, w, o));
+              if (r.interrupted) break;
+            }
+            print(results.length === 1 ? results[0] : results);
+          } finally {
+            dispose();
+            where.close();
           }
-          print(results.length === 1 ? results[0] : results);
-        } finally {
-          dispose();
-          where.close();
-        }
-      }),
+        },
+      ),
     );
 
   runnerOptions(

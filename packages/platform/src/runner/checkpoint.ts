@@ -19,7 +19,13 @@ export interface Checkpoint {
   benchmark: string;
   agent_id: string;
   attempt: number;
-  agent: { kind: "command"; command: string; cwd?: string } | { kind: "function"; name: string };
+  /**
+   * The agent as started; `env_names` are the variables passed by name (`run --agent-env`): their values
+   * are never stored, a resume reads them again from its own environment.
+   */
+  agent:
+    | { kind: "command"; command: string; cwd?: string; env_names?: string[] }
+    | { kind: "function"; name: string };
   options: {
     concurrency: number;
     batch_size: number;
