@@ -38,7 +38,8 @@ import { assertOperator } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
 import { ensurePack } from "./award/pack.js";
 import { prepareAward } from "./award/prepare.js";
-import { sendOrAdoptAward } from "./award/send.js";
+import { awardWaitMs, sendOrAdoptAward } from "./award/send.js";
+import { LockWaitExpired } from "./store.js";
 import { awardLock, awardRow, chainOf, recordConfirmed, type PreparedWinner } from "./award/state.js";
 
 export {
@@ -77,8 +78,10 @@ export interface AwardResult {
 /**
  * Settles the award of a benchmark (see the module doc). Idempotent: once packed it returns the record.
  * Runs under the store's lock `award:<slug>`: a second caller (another process on PostgreSQL) waits,
- * then finds the award done.
- * @throws PlatformError `no_chain`, `no_bounty`, `no_commitment`-like `award_not_allowed`,
+ * then finds the award done. The call waits at most the chain's `awardWaitMs` in all (for the lock, then
+ * for its transaction).
+ * @throws PlatformError `award_in_progress` (another caller held the lock all that time), `award_pending`
+ *   (the transaction is not mined in time), `no_chain`, `no_bounty`, `no_commitment`-like `award_not_allowed`,
  *   `winner_without_withdrawal_address`, `chain_error`
  */
 export async function awardBenchmark(ctx: PlatformContext, p: Principal, slug: string): Promise<AwardResult> {
@@ -93,17 +96,35 @@ export async function awardBenchmark(ctx: PlatformContext, p: Principal, slug: s
         slug,
       },
     );
-  return ctx.store.withLock(awardLock(slug), () => settleAward(ctx, p, slug));
+  // one wait for the whole call (probe14 D3-F7): a second award waiting on the lock, then on its
+  // transaction, must not outlive serve's request limit either
+  const waitMs = awardWaitMs(ctx);
+  const deadline = Date.now() + waitMs;
+  try {
+    return await ctx.store.withLock(awardLock(slug), () => settleAward(ctx, p, slug, deadline), { waitMs });
+  } catch (e) {
+    if (!(e instanceof LockWaitExpired)) throw e;
+    throw new PlatformError(
+      "award_in_progress",
+      `another award of ${slug} is in progress (it held the award's lock for more than ${Math.round(waitMs / 1000)} s): run award again in a moment; it is never sent twice`,
+      { slug },
+    );
+  }
 }
 
 /** The award's steps, under its lock: prepare (once), send or adopt, record, mint the pack. */
-async function settleAward(ctx: PlatformContext, p: Principal, slug: string): Promise<AwardResult> {
+async function settleAward(
+  ctx: PlatformContext,
+  p: Principal,
+  slug: string,
+  deadline: number,
+): Promise<AwardResult> {
   let b = await getBenchmark(ctx, slug);
   const bountyId = BigInt(b.bounty!.bounty_id);
   let row = await awardRow(ctx, slug);
   if (!row) row = await prepareAward(ctx, p, b);
   if (row.status === "prepared" || row.status === "sent") {
-    const sent = await sendOrAdoptAward(ctx, slug, bountyId, row);
+    const sent = await sendOrAdoptAward(ctx, slug, bountyId, row, deadline);
     ctx.faults.awardBeforeRecord?.(slug);
     await recordConfirmed(ctx, slug, sent.txHash, sent.blockNumber);
     row = (await awardRow(ctx, slug))!;

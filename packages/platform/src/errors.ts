@@ -53,6 +53,7 @@ export type PlatformErrorCode =
   | "task_scores_withheld"
   | "invalid_utf8"
   | "award_pending"
+  | "award_in_progress"
   | "publish_quota_exceeded"
   | "agent_quota_exceeded"
   | "is_author_agent_locked"

@@ -21,7 +21,7 @@
  * ordinal, one award per benchmark, one anchor per digest), and a transaction that lost a
  * serialization or deadlock conflict is retried a bounded number of times.
  */
-import { sql } from "kysely";
+import { sql, type QueryExecutorProvider } from "kysely";
 import { Migrator } from "kysely/migration";
 import {
   accessSync,
@@ -266,18 +266,25 @@ export class Store extends Tables {
    * process on SQLite (one `serve` per SQLite store; every store this process opened on the same file
    * shares the locks). The award holds its benchmark's lock, an anchor flush `anchor-flush`, a publish
    * under a budget for all accounts `publish-budget`.
+   * @param opts.waitMs wait at most this long (ms) for the lock (default: as long as it takes)
+   * @throws LockWaitExpired when the lock is still held by another after `opts.waitMs`
    */
-  async withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  async withLock<T>(name: string, fn: () => Promise<T>, opts: { waitMs?: number } = {}): Promise<T> {
+    const deadline = opts.waitMs === undefined ? undefined : Date.now() + opts.waitMs;
     const prev = this.locks.get(name) ?? Promise.resolve();
     let release!: () => void;
     const mine = new Promise<void>((r) => (release = r));
     const chained = prev.then(() => mine);
     this.locks.set(name, chained);
-    await prev;
+    if (!(await settlesBy(prev, deadline))) {
+      // the followers chained after this caller wait for `prev` alone; the entry stays until it settles
+      release();
+      throw new LockWaitExpired(name, opts.waitMs!);
+    }
     try {
       if (this.engine !== "postgres") return await fn();
       return await this.db.connection().execute(async (conn) => {
-        await sql`SELECT pg_advisory_lock(hashtextextended(${name}, 0))`.execute(conn);
+        await advisoryLockBy(conn, name, deadline, opts.waitMs);
         try {
           return await fn();
         } finally {
@@ -301,6 +308,60 @@ export class Store extends Tables {
   /** Closes the database (the pool on PostgreSQL). */
   async close(): Promise<void> {
     await this.db.destroy();
+  }
+}
+
+/** {@link Store.withLock} gave up: another holder kept the lock longer than the caller would wait. */
+export class LockWaitExpired extends Error {
+  constructor(
+    /** The lock's name. */
+    readonly lock: string,
+    /** How long the caller waited, in ms. */
+    readonly waitMs: number,
+  ) {
+    super(`the lock ${lock} was held by another for more than ${waitMs} ms`);
+    this.name = "LockWaitExpired";
+  }
+}
+
+/** True once `p` settles, false if `deadline` (epoch ms; undefined: none) passes first. */
+async function settlesBy(p: Promise<unknown>, deadline: number | undefined): Promise<boolean> {
+  if (deadline === undefined) return p.then(() => true);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<boolean>(
+    (r) => (timer = setTimeout(() => r(false), Math.max(0, deadline - Date.now()))),
+  );
+  try {
+    return await Promise.race([p.then(() => true), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Takes the session advisory lock `name` on `conn`, waiting at most until `deadline` (PostgreSQL's
+ * `lock_timeout` for this one statement; SQLSTATE 55P03 when it expires).
+ * @throws LockWaitExpired when the deadline passes first
+ */
+async function advisoryLockBy(
+  conn: QueryExecutorProvider,
+  name: string,
+  deadline: number | undefined,
+  waitMs: number | undefined,
+): Promise<void> {
+  if (deadline === undefined) {
+    await sql`SELECT pg_advisory_lock(hashtextextended(${name}, 0))`.execute(conn);
+    return;
+  }
+  const left = Math.max(1, deadline - Date.now());
+  await sql`SELECT set_config('lock_timeout', ${`${left}ms`}, false)`.execute(conn);
+  try {
+    await sql`SELECT pg_advisory_lock(hashtextextended(${name}, 0))`.execute(conn);
+  } catch (e) {
+    if ((e as { code?: unknown }).code === "55P03") throw new LockWaitExpired(name, waitMs!);
+    throw e;
+  } finally {
+    await sql`SELECT set_config('lock_timeout', '0', false)`.execute(conn);
   }
 }
 

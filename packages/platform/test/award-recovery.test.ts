@@ -17,6 +17,7 @@ import type { Hash, Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import type { ChainConfig } from "../src/chain.js";
 import type { FaultHooks } from "../src/context.js";
+import { awardLock } from "../src/award/state.js";
 import { runBenchmark } from "../src/runner.js";
 import {
   chainClock,
@@ -281,5 +282,39 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
     expect(JSON.stringify(board)).toContain("http://127.0.0.1:9999/api/v1/benchmarks/");
     expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([done.award_tx]);
     await moved.close();
+  });
+
+  it("an award or a door request never waits on another award's lock past its bound (probe14 D3-F7)", async () => {
+    const dc = devChain();
+    const r = await readyToAward(dc, 1, "in-progress", crashOnce("awardBeforeMint"));
+    const second = await r.open();
+    let release!: () => void;
+    const hold = (): Promise<void> => {
+      let entered!: () => void;
+      const inside = new Promise<void>((ok) => (entered = ok));
+      void r.platform.ctx.store.withLock(awardLock(r.slug), async () => {
+        entered();
+        await new Promise<void>((done) => (release = done));
+      });
+      return inside;
+    };
+    // another award (another serve on the store) holds the lock: this one answers within its wait
+    await hold();
+    const busy = await second.award(r.slug).catch((x: unknown) => x);
+    expect(busy).toMatchObject({ code: "award_in_progress", details: { slug: r.slug } });
+    expect((busy as Error).message).toMatch(/another award of .* is in progress .* run award again/);
+    expect(await pooledAwards(dc)).toEqual([]);
+    expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([]);
+    release();
+
+    // confirmed, pack not minted (the crash); while an award holds the lock the door answers pack_pending
+    await expect(r.platform.award(r.slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
+    await hold();
+    expect(await second.awardEvidence(r.slug)).toMatchObject({ kind: "unavailable", reason: "pack_pending" });
+    release();
+    expect((await second.awardEvidence(r.slug)).kind).toBe("pack");
+    expect((await awardedTxs(dc, r.bountyId, r.fromBlock)).length).toBe(1);
+    await second.close();
+    await r.platform.close();
   });
 });

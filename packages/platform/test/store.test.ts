@@ -10,7 +10,7 @@ import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { Platform, type PlatformOptions } from "../src/platform.js";
 import { maxRankedRows } from "../src/pack-budget.js";
-import { Store } from "../src/store.js";
+import { LockWaitExpired, Store } from "../src/store.js";
 import type { StoreTarget } from "../src/store/engine.js";
 import type { Principal } from "../src/identity/principal.js";
 import {
@@ -175,6 +175,50 @@ describe(`the store on ${TEST_ENGINE}`, () => {
       expect(await s.agents.get("half")).toBeNull();
     } finally {
       await s.close();
+    }
+  });
+
+  it("withLock with waitMs gives up on a held lock (LockWaitExpired) without letting anyone in early", async () => {
+    const db = await freshDatabase();
+    // two stores on one database: two processes' views on PostgreSQL, one process's on SQLite
+    const s1 = await Store.open(db.target);
+    const s2 = await Store.open(db.target);
+    try {
+      const events: string[] = [];
+      let releaseA!: () => void;
+      const aHolds = new Promise<void>((r) => (releaseA = r));
+      let aStarted!: () => void;
+      const started = new Promise<void>((r) => (aStarted = r));
+      const a = s1.withLock("award:x", async () => {
+        events.push("a in");
+        aStarted();
+        await aHolds;
+        events.push("a out");
+      });
+      await started;
+      // b waits 150 ms, then gives up; its fn never runs
+      const b: unknown = await s2
+        .withLock("award:x", async () => void events.push("b in"), { waitMs: 150 })
+        .catch((e: unknown) => e);
+      expect(b).toBeInstanceOf(LockWaitExpired);
+      expect(b).toMatchObject({ lock: "award:x", waitMs: 150 });
+      // c waits without a bound on the store that gave up: it must still wait for a
+      const c = s2.withLock("award:x", async () => void events.push("c in"));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(events).toEqual(["a in"]);
+      releaseA();
+      await Promise.all([a, c]);
+      expect(events).toEqual(["a in", "a out", "c in"]);
+      // once free, a bounded wait takes it at once; and on PostgreSQL the session is back to no lock_timeout
+      await s2.withLock("award:x", async () => void events.push("d in"), { waitMs: 150 });
+      expect(events.at(-1)).toBe("d in");
+      if (TEST_ENGINE === "postgres") {
+        const r = await sql<{ t: string }>`SELECT current_setting('lock_timeout') AS t`.execute(s2.db);
+        expect(r.rows[0]!.t).toBe("0");
+      }
+    } finally {
+      await s1.close();
+      await s2.close();
     }
   });
 });

@@ -119,6 +119,7 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   withdrawal_address_required: 409,
   account_exists: 409,
   award_pending: 409,
+  award_in_progress: 409,
   // domain: quotas (the operator's spend per account)
   publish_quota_exceeded: 429,
   agent_quota_exceeded: 429,

@@ -8,6 +8,7 @@ import { getBenchmark, isOpen } from "../publish.js";
 import { statusName, awardRow, awardLock, recordConfirmed } from "./state.js";
 import { ensurePack } from "./pack.js";
 import { awardChainState } from "./recovery.js";
+import { LockWaitExpired } from "../store.js";
 
 /**
  * The door's answer (SPEC 8), by domain outcome: `pack`, the stored canonical bytes and their hash; or
@@ -49,9 +50,15 @@ export async function awardEvidence(ctx: PlatformContext, slug: string): Promise
         reason: "pack_pending",
         message: "the award is confirmed; its pack is being minted",
       };
-    const packed = await ctx.store.withLock(awardLock(slug), async () =>
+    const packed = await underDoorLock(ctx, slug, async () =>
       ensurePack(ctx, await getBenchmark(ctx, slug), (await awardRow(ctx, slug))!),
     );
+    if (!packed)
+      return {
+        kind: "unavailable",
+        reason: "pack_pending",
+        message: "the award is confirmed; its pack is being minted",
+      };
     return { kind: "pack", bytes: packed.bytes, pack_hash: packed.pack_hash };
   }
   if (row && (row.status === "prepared" || row.status === "sent")) {
@@ -97,12 +104,36 @@ async function awardFromChain(ctx: PlatformContext, slug: string): Promise<Award
       message: `the award transaction ${state.tx_hash} reverted: nothing was paid; the operator's next award sends a new one`,
     };
   if (state.state !== "mined") return null;
-  await ctx.store.withLock(awardLock(slug), async () => {
+  const adopted = await underDoorLock(ctx, slug, async () => {
     const fresh = (await awardRow(ctx, slug))!;
     if (fresh.status === "prepared" || fresh.status === "sent")
       await recordConfirmed(ctx, slug, state.tx_hash!, state.block!);
+    return true;
   });
+  if (!adopted)
+    return {
+      kind: "unavailable",
+      reason: "award_pending",
+      message: `the award transaction ${state.tx_hash} is mined; the award is being recorded`,
+    };
   return awardEvidence(ctx, slug);
+}
+
+/** How long (ms) a door request waits for the award's lock before answering that the award is under way. */
+export const DOOR_LOCK_WAIT_MS = 5_000;
+
+/**
+ * Runs `fn` under the award's lock for a door request: a read never waits long on an award that holds
+ * the lock while it waits for its transaction or mints its pack (probe14 D3-F7's class).
+ * @returns `fn`'s result, or null when the lock stayed held {@link DOOR_LOCK_WAIT_MS}
+ */
+async function underDoorLock<T>(ctx: PlatformContext, slug: string, fn: () => Promise<T>): Promise<T | null> {
+  try {
+    return await ctx.store.withLock(awardLock(slug), fn, { waitMs: DOOR_LOCK_WAIT_MS });
+  } catch (e) {
+    if (e instanceof LockWaitExpired) return null;
+    throw e;
+  }
 }
 
 /** The SPEC 8 reason of a benchmark without an award (yet). */

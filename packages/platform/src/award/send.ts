@@ -14,7 +14,8 @@ import { assertPackFits } from "./pack.js";
 import { findOwnAward, adoptInflightAward } from "./recovery.js";
 
 /**
- * Waits (at most `awardWaitMs`) for a sent award transaction and decides: mined, the award is the
+ * Waits (until `deadline`, epoch ms: what is left of the award's `awardWaitMs`) for a sent award
+ * transaction and decides: mined, the award is the
  * `Awarded` log carrying the prepared digest (its transaction is recorded, whichever copy was mined);
  * pending, {@link PlatformError} `award_pending`; reverted, forgotten and reported with the contract's
  * reason (unless another copy of the award was mined: it is adopted); dropped, forgotten (null: send anew;
@@ -28,14 +29,15 @@ async function settleSent(
   bountyId: bigint,
   digest: Hex,
   hash: Hash,
+  deadline: number,
 ): Promise<{ txHash: string; blockNumber: number } | null> {
   const chain = chainOf(ctx);
-  const waitMs = chain.config.awardWaitMs ?? DEFAULT_AWARD_WAIT_MS;
+  const waitMs = Math.max(0, deadline - Date.now());
   const outcome = await chain.waitWithin(hash, waitMs);
   if (outcome.state === "pending")
     throw new PlatformError(
       "award_pending",
-      `the award transaction ${hash} is pending (sent, not mined within ${Math.round(waitMs / 1000)} s): run award again once it is mined; it is never sent twice`,
+      `the award transaction ${hash} is pending (sent, not mined within the award's wait of ${Math.round(awardWaitMs(ctx) / 1000)} s): run award again once it is mined; it is never sent twice`,
       { tx_hash: hash },
     );
   const awarded = await findOwnAward(ctx, slug, bountyId, digest);
@@ -56,10 +58,16 @@ async function settleSent(
   );
 }
 
+/** How long one award call waits in all (ms): for its lock, then for its transaction (`awardWaitMs`). */
+export function awardWaitMs(ctx: PlatformContext): number {
+  return chainOf(ctx).config.awardWaitMs ?? DEFAULT_AWARD_WAIT_MS;
+}
+
 /**
  * Sends the prepared award once: adopts an award already on-chain (found by its ranking digest), or a
  * sent transaction (recorded in the store, or found in the pool after a crash before it was recorded) by
- * waiting for it ({@link settleSent}), or sends it and records its hash as `sent` before waiting.
+ * waiting for it ({@link settleSent}, until `deadline`, epoch ms), or sends it and records its hash as
+ * `sent` before waiting.
  * @throws PlatformError `award_pending` (in flight), `chain_error` (reverted, with its reason; dropped)
  */
 export async function sendOrAdoptAward(
@@ -67,6 +75,7 @@ export async function sendOrAdoptAward(
   slug: string,
   bountyId: bigint,
   row: AwardRow,
+  deadline: number,
 ): Promise<{ txHash: string; blockNumber: number }> {
   const chain = chainOf(ctx);
   const digest = row.ranking_digest as Hex;
@@ -77,7 +86,7 @@ export async function sendOrAdoptAward(
       ? (row.award_tx as Hash)
       : await adoptInflightAward(ctx, slug, bountyId, row);
   if (inflight) {
-    const settled = await settleSent(ctx, slug, bountyId, digest, inflight);
+    const settled = await settleSent(ctx, slug, bountyId, digest, inflight, deadline);
     if (settled) return settled;
   }
   await assertPackFits(ctx, row);
@@ -90,7 +99,7 @@ export async function sendOrAdoptAward(
   ctx.faults.awardBeforeMarkSent?.(slug);
   await ctx.store.awards.markSent(slug, hash);
   ctx.faults.awardAfterSend?.(slug);
-  const settled = await settleSent(ctx, slug, bountyId, digest, hash);
+  const settled = await settleSent(ctx, slug, bountyId, digest, hash, deadline);
   if (settled) return settled;
   throw new PlatformError(
     "chain_error",
