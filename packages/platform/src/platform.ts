@@ -46,6 +46,7 @@ import {
   DEFAULT_DATASET_BYTES_ALL_ACCOUNTS,
   DEFAULT_DATASET_BYTES_PER_ACCOUNT,
   type DatasetSummary,
+  type PublishHow,
   type PublishOptions,
   type PublishQuota,
   type PublishResult,
@@ -448,9 +449,17 @@ export class Platform {
 
   // ---- benchmarks ---------------------------------------------------------
 
-  /** Publishes the benchmark of `p`'s dataset (and anchors its commitment when a chain is set). */
-  publish(p: Principal, datasetId: string, options: PublishOptions): Promise<PublishResult> {
-    return publishBenchmark(this.ctx, p, datasetId, options);
+  /**
+   * Publishes the benchmark of `p`'s dataset (and anchors its commitment when a chain is set);
+   * `how.planner` runs the planning elsewhere (the server's worker thread).
+   */
+  publish(
+    p: Principal,
+    datasetId: string,
+    options: PublishOptions,
+    how?: PublishHow,
+  ): Promise<PublishResult> {
+    return publishBenchmark(this.ctx, p, datasetId, options, how);
   }
   /** Anchors a commitment left pending (a chain outage during publish). */
   anchorCommitment(slug: string) {

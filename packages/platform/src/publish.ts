@@ -30,9 +30,9 @@ import { keccak256Hex, type Hex } from "@bench-bounty/evidence";
 import { anchorDigests } from "./anchor-batch.js";
 import type { AnchorEvidence } from "./chain.js";
 import type { BenchmarkConfig, PlatformContext } from "./context.js";
-import { validateDataset, type DatasetInput, type DatasetRow, type ValidatedDataset } from "./dataset.js";
+import { validateDataset, type DatasetInput, type ValidatedDataset } from "./dataset.js";
 import { PlatformError } from "./errors.js";
-import { fromStored, toStored } from "./json.js";
+import { toStored } from "./json.js";
 import type { Tables } from "./store.js";
 import { isUniqueViolation } from "./store/executor.js";
 import { shownDigest, withheldDigests } from "./reveal.js";
@@ -40,8 +40,7 @@ import { isoMillis } from "./time.js";
 import { assertDatasetOwner, assertRole } from "./identity/access.js";
 import { isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "./identity/principal.js";
 import { type PublishOptions, DISCLOSURE, SLUG_RE, defaultSlug, benchmarkConfig } from "./publish/options.js";
-import { planTestSet, awardableAllowance, hex, promptBytesOf } from "./publish/plan.js";
-import { testSetPackBytes } from "./pack-budget.js";
+import { awardableAllowance, hex, planPublication, type TestSetPlanner } from "./publish/plan.js";
 import { getBenchmark } from "./publish/reads.js";
 
 export {
@@ -52,7 +51,18 @@ export {
   publicCount,
   benchmarkConfig,
 } from "./publish/options.js";
-export { type PlannedTestSet, bankOrder, bankDigest, planTestSet, promptBytesOf } from "./publish/plan.js";
+export {
+  type PlannedTestSet,
+  type SaltSource,
+  type TestSetPlanJob,
+  type TestSetPlanResult,
+  type TestSetPlanner,
+  bankOrder,
+  bankDigest,
+  planPublication,
+  planTestSet,
+  promptBytesOf,
+} from "./publish/plan.js";
 export {
   getBenchmark,
   answerAllowanceOf,
@@ -367,6 +377,18 @@ export interface PublishQuota {
   allAccountsCount?: number;
 }
 
+/** How a publication runs (not what it publishes). */
+export interface PublishHow {
+  /**
+   * Runs the planning job ({@link planPublication}: seconds of CPU for a large dataset) elsewhere, e.g.
+   * the server's dataset worker thread; default: inline.
+   */
+  planner?: TestSetPlanner;
+}
+
+/** {@link planPublication} on the calling thread. */
+const planInline: TestSetPlanner = async (job) => planPublication(job);
+
 /** The store lock (`Store.withLock`) a publish holds for its check and insert under a budget for all accounts. */
 export const PUBLISH_BUDGET_LOCK = "publish-budget";
 
@@ -424,6 +446,7 @@ export async function publishBenchmark(
   author: Principal,
   datasetId: string,
   options: PublishOptions,
+  how: PublishHow = {},
 ): Promise<PublishResult> {
   const config = benchmarkConfig(options);
   const ds = await getDataset(ctx, datasetId);
@@ -445,18 +468,25 @@ export async function publishBenchmark(
   // deleted meanwhile (its owner's `deleteDataset`): checked again under its lock below
   if (stored.length !== ds.row_count)
     throw new PlatformError("unknown_dataset", `no dataset ${datasetId}`, { dataset_id: datasetId });
-  const rows = stored.map((r) => fromStored<DatasetRow>(r.body_json));
-  // sized before anything is rendered (probeD3 F6): within the pack's limits and the owner's quota
-  await chargeTestSet(ctx, ds, promptBytesOf(rows, config));
   const seed = options.seed;
-  const salts =
-    seed !== undefined
-      ? (i: number) => keccak256Hex(`bench-bounty.task-salt:${seed}:${ds.content_hash}:${i}`).slice(2)
-      : () => hex(ctx.randomBytes(32));
-  const plan = planTestSet(rows, config, salts);
+  // the heavy part (parse, size, render, hash): in the caller's planner (serve: a worker thread)
+  const {
+    plan,
+    prompt_bytes,
+    test_set_bytes: testSetBytes,
+  } = await (how.planner ?? planInline)({
+    bodies: stored.map((r) => r.body_json),
+    config,
+    salts:
+      seed !== undefined
+        ? { seed, content_hash: ds.content_hash }
+        : { salts: Array.from({ length: stored.length }, () => hex(ctx.randomBytes(32))) },
+  });
+  // the owner's quota for the test set (probeD3 F6: the prompts were sized before rendering, within
+  // the pack's limits); checked again in the insert's transaction
+  await chargeTestSet(ctx, ds, prompt_bytes);
   const slug = options.slug ?? defaultSlug(ds.name, plan.bank_digest);
   if (options.slug === undefined && (await ctx.store.benchmarks.exists(slug))) throw slugConflict(slug);
-  const testSetBytes = testSetPackBytes(plan.rows);
   config.max_answer_bytes = awardableAllowance(ctx, plan, options.title.trim(), config, testSetBytes);
   const planSeed =
     seed !== undefined

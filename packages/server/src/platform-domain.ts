@@ -220,7 +220,11 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
     },
     ...datasetOps(platform),
     async publish(p, datasetId, options, baseUrl) {
-      const result = await platform.publish(requirePrincipal(p), datasetId, options as never);
+      const who = requirePrincipal(p);
+      // the planning (seconds of CPU for a large dataset) runs in the dataset worker, in the author's turn
+      const result = await platform.publish(who, datasetId, options as never, {
+        planner: (job) => datasets.plan(job, who.account_id),
+      });
       return json({ ...((await detail(result.slug, baseUrl)) as object), ...result });
     },
     async attachBounty(p, slug, input) {

@@ -5,12 +5,12 @@
  * stays on the loop): while a large one runs, a small GET is answered first. Both refuse through the
  * worker as they did inline: 400 naming the JSON position, 422 naming the path, row-numbered reports.
  */
-import type { Principal } from "@bench-bounty/platform";
+import { benchmarkConfig, planPublication, PlatformError, type Principal } from "@bench-bounty/platform";
 import type { Domain } from "../src/index.js";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { platformDomain, serveApp, type ListeningServer } from "../src/index.js";
 import { DatasetChecker, MAX_PASSED } from "../src/dataset-check.js";
-import { call, register, useLive, type Exchange } from "./helpers.js";
+import { call, publishCities, register, useLive, type Exchange } from "./helpers.js";
 
 const live = useLive();
 const servers: ListeningServer[] = [];
@@ -112,6 +112,69 @@ describe("the dataset dry run runs off the event loop", () => {
     expect(badUpload.status).toBe(422);
     expect(badUpload.json.error).toMatchObject({ code: "invalid_dataset" });
     expect(badUpload.json.error.message).toMatch(/row 0/);
+  });
+
+  it("a publication's planning runs in the worker: the same plan as inline, refusals as PlatformError", async () => {
+    const checker = new DatasetChecker();
+    try {
+      const rows = Array.from({ length: 300 }, (_, i) => ({
+        decision_ts: "2026-01-01T00:00:00Z",
+        payload: { city: `c${i}` },
+        label: `l${i}`,
+      }));
+      const config = benchmarkConfig({
+        title: "Plan",
+        prompt_template: "Where is {payload.city}?",
+        grader_type: "exact",
+        public_fraction: "0.5",
+      });
+      const job = {
+        bodies: rows.map((r) => JSON.stringify(r)),
+        config,
+        salts: { seed: "s", content_hash: "0x" + "ab".repeat(32) },
+      };
+      const inWorker = await checker.plan(job, "acct-a");
+      const inline = planPublication(job);
+      expect(inWorker).toEqual(inline);
+      expect(inWorker.plan.leaf_count).toBe(300);
+      expect(inWorker.plan.root).toMatch(/^0x[0-9a-f]{64}$/);
+      // a row without a label: the platform's refusal, naming the row, as inline
+      const bad = {
+        ...job,
+        bodies: [...job.bodies.slice(0, 299), JSON.stringify({ ...rows[299], label: null })],
+      };
+      const inlineErr = (() => {
+        try {
+          planPublication(bad);
+        } catch (e) {
+          return e;
+        }
+      })() as PlatformError;
+      expect(inlineErr).toBeInstanceOf(PlatformError);
+      const workerErr = (await checker.plan(bad, "acct-a").catch((e: unknown) => e)) as PlatformError;
+      expect(workerErr).toBeInstanceOf(PlatformError);
+      expect({ code: workerErr.code, message: workerErr.message, details: workerErr.details }).toEqual({
+        code: inlineErr.code,
+        message: inlineErr.message,
+        details: inlineErr.details,
+      });
+    } finally {
+      await checker.close();
+    }
+  }, 60_000);
+
+  it("a publish over REST plans its test set in the dataset worker, in the author's turn", async () => {
+    const plan = vi.spyOn(DatasetChecker.prototype, "plan");
+    try {
+      const { author, slug, detail } = await publishCities(live.url, 6, "worker-planned");
+      expect(slug).toBeTruthy();
+      expect(detail).toMatchObject({ leaf_count: 6 });
+      expect(plan).toHaveBeenCalledTimes(1);
+      expect(plan.mock.calls[0]![1]).toBe(author.account_id);
+      expect((await plan.mock.results[0]!.value).plan.leaf_count).toBe(6);
+    } finally {
+      plan.mockRestore();
+    }
   });
 
   it("a checker whose worker is closed refuses what is pending and starts a new worker for the next", async () => {

@@ -4,6 +4,7 @@
 import {
   canonicalHash,
   commitTestSet,
+  keccak256Hex,
   PACK_LIMITS,
   promptHash,
   stringLengthProblem,
@@ -15,7 +16,7 @@ import type { BenchmarkConfig, PlatformContext } from "../context.js";
 import type { DatasetRow } from "../dataset.js";
 import { PlatformError, throwRowIssues, type RowIssue } from "../errors.js";
 import { shapeGold, type GraderType } from "../gold.js";
-import type { JsonObject } from "../json.js";
+import { fromStored, type JsonObject } from "../json.js";
 import {
   ANSWER_BYTES_PER_AGENT,
   answerBudget,
@@ -28,6 +29,54 @@ import {
 } from "../pack-budget.js";
 import { parseTemplate, renderTemplate, templateSizer } from "../template.js";
 import { publicCount } from "./options.js";
+
+/**
+ * Where a publication's per-task salts come from (SPEC 3): derived from the publish `seed` and the
+ * dataset's content hash (reproducible), or drawn by the caller (`salts[ordinal]`, 64 hex digits each).
+ */
+export type SaltSource = { seed: string; content_hash: string } | { salts: readonly string[] };
+
+/** The salt of each ordinal of a {@link SaltSource}. */
+export function saltOf(source: SaltSource): (ordinal: number) => string {
+  if ("salts" in source) return (i) => source.salts[i]!;
+  const { seed, content_hash } = source;
+  return (i) => keccak256Hex(`bench-bounty.task-salt:${seed}:${content_hash}:${i}`).slice(2);
+}
+
+/**
+ * A publication's planning as data (plain strings and objects: it may run in a worker thread, the
+ * server's dataset worker, so a large publish does not hold the event loop).
+ */
+export interface TestSetPlanJob {
+  /** The dataset's stored rows (their `body_json`, in upload order). */
+  bodies: readonly string[];
+  config: BenchmarkConfig;
+  salts: SaltSource;
+}
+
+/** What {@link planPublication} computes. */
+export interface TestSetPlanResult {
+  plan: PlannedTestSet;
+  /** {@link promptBytesOf}: the rendered prompts' UTF-8 bytes. */
+  prompt_bytes: number;
+  /** The test set's canonical bytes in the pack (`testSetPackBytes`). */
+  test_set_bytes: number;
+}
+
+/** Runs a {@link TestSetPlanJob} (inline, or in a worker thread), as {@link planPublication}. */
+export type TestSetPlanner = (job: TestSetPlanJob) => Promise<TestSetPlanResult>;
+
+/**
+ * The CPU-heavy part of publishing (seconds for 100,000 rows): parse the rows, size the prompts, plan
+ * the test set ({@link planTestSet}), measure it in the pack. Pure.
+ * @throws PlatformError as {@link planTestSet}
+ */
+export function planPublication(job: TestSetPlanJob): TestSetPlanResult {
+  const rows = job.bodies.map((b) => fromStored<DatasetRow>(b));
+  const prompt_bytes = promptBytesOf(rows, job.config);
+  const plan = planTestSet(rows, job.config, saltOf(job.salts));
+  return { plan, prompt_bytes, test_set_bytes: testSetPackBytes(plan.rows) };
+}
 
 /** The test set a publication would commit to (pure: nothing stored). */
 export interface PlannedTestSet {
