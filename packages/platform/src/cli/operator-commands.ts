@@ -9,20 +9,28 @@ export function registerOperatorCommands(program: Command): void {
     program
       .command("anchor")
       .description(
-        "anchor what is pending for a benchmark (commitment, receipts via anchorMany); --list only lists it",
+        "the operator's (keyless; any other --api-key is refused): anchor what is pending for a benchmark (commitment, receipts via anchorMany); --list only lists it, and what was squatted",
       )
       .argument("<slug>"),
   )
-    .option("--list", "list what is pending, anchor nothing")
+    .option("--list", "list what is pending and what was squatted, anchor nothing")
     .action(
       action(async (slug: string, o: StoreOpts & { list?: boolean }) => {
         await withPlatform(o, true, async (platform) => {
-          const pending = await platform.pendingAnchors(slug);
-          if (o.list) return print({ pending });
-          process.stderr.write(`${pending.length} digest(s) pending for ${slug}\n`);
+          const p = await principalOf(platform, o);
+          const { pending, squatted } = await platform.anchorsOf(p, slug);
+          if (o.list) return print({ pending, squatted });
+          process.stderr.write(
+            `${pending.length} digest(s) pending for ${slug}` +
+              (squatted.length > 0
+                ? `; ${squatted.length} squatted (never sent again: --list names them)`
+                : "") +
+              "\n",
+          );
           const commitment = await platform.anchorCommitment(slug);
           const receipts = await platform.anchorPendingReceipts(slug);
-          print({ pending, commitment, receipts, still_pending: await platform.pendingAnchors(slug) });
+          const after = await platform.anchorsOf(p, slug);
+          print({ pending, commitment, receipts, still_pending: after.pending, squatted: after.squatted });
         });
       }),
     );
