@@ -64,3 +64,31 @@ describe("anchor: the operator's command (probe15 B-F11)", () => {
     });
   });
 });
+
+describe("a squat as the CLI shows it (probe15 B-F10)", () => {
+  it("anchor --list lists the squatted root under squatted, not pending; show says squatted", async () => {
+    const s = await pendingStore();
+    const h = await openAt({ dir: s.store });
+    const anchorer = "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc";
+    await h.ctx.store.anchors.markSquatted(s.root, {
+      kind: `0x${"ab".repeat(32)}`,
+      kind_name: "pack",
+      anchorer,
+      anchor_block: 8,
+    });
+    await h.close();
+    const squat = { found_kind: "pack", anchorer, anchor_block: 8 };
+    const listed = await runCli("anchor", s.slug, "--list", "--store", s.store);
+    expect(listed.code, listed.err).toBe(0);
+    expect(JSON.parse(listed.out)).toEqual({
+      pending: [],
+      squatted: [{ digest: s.root, kind: "commitment", ...squat }],
+    });
+    const shown = await runCli("show", s.slug, "--store", s.store);
+    expect(JSON.parse(shown.out)).toMatchObject({
+      commit_root: null,
+      commitment_anchor_status: "squatted",
+      commitment_squat: squat,
+    });
+  });
+});

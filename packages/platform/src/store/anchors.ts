@@ -67,17 +67,22 @@ export class AnchorsTable extends TableModule {
     slug: string,
     kind?: AnchorKind,
   ): Promise<{ digest: Hex; kind: AnchorKind; created_at: string }[]> {
-    const rows = await this.db
-      .selectFrom("anchors")
+    const rows = await this.pendingRowsOf(slug)
       .select(["digest", "kind", "created_at"])
-      .where("slug", "=", slug)
-      .where("status", "=", "pending")
       .where("squat_json", "is", null)
       .$if(kind !== undefined, (q) => q.where("kind", "=", kind!))
-      .orderBy("created_at")
-      .orderBy("digest")
       .execute();
     return rows.map((r) => ({ ...r, digest: r.digest as Hex }));
+  }
+
+  /** The pending rows of a benchmark (squatted ones included), oldest first: a query to select from. */
+  private pendingRowsOf(slug: string) {
+    return this.db
+      .selectFrom("anchors")
+      .where("slug", "=", slug)
+      .where("status", "=", "pending")
+      .orderBy("created_at")
+      .orderBy("digest");
   }
 
   /** Pending digests of one kind across every benchmark, oldest first, at most `limit`. */
@@ -122,14 +127,9 @@ export class AnchorsTable extends TableModule {
 
   /** Squatted digests of a benchmark (pending forever, never sent again), oldest first. */
   async squatted(slug: string): Promise<{ digest: Hex; kind: AnchorKind; squat: AnchorSquat }[]> {
-    const rows = await this.db
-      .selectFrom("anchors")
+    const rows = await this.pendingRowsOf(slug)
       .select(["digest", "kind", "squat_json"])
-      .where("slug", "=", slug)
-      .where("status", "=", "pending")
       .where("squat_json", "is not", null)
-      .orderBy("created_at")
-      .orderBy("digest")
       .execute();
     return rows.map((r) => ({
       digest: r.digest as Hex,
