@@ -60,6 +60,8 @@ import {
   pendingAnchors,
   receiptOf,
   squattedAnchors,
+  anchorBenchmark,
+  type BenchmarkAnchoring,
   type PendingAnchor,
   type SquattedAnchor,
   runTasks,
@@ -595,6 +597,14 @@ export class Platform {
   ): Promise<{ pending: PendingAnchor[]; squatted: SquattedAnchor[] }> {
     assertOperator(p, "list or send the anchors of a benchmark");
     return { pending: await pendingAnchors(this.ctx, slug), squatted: await squattedAnchors(this.ctx, slug) };
+  }
+  /**
+   * Anchors what is pending for a benchmark, past any squat ({@link anchorBenchmark}): the operator's.
+   * @throws PlatformError `forbidden` (`operator_only`), `unknown_benchmark`, `no_chain`, `chain_error`
+   */
+  async anchorBenchmark(p: Principal, slug: string): Promise<BenchmarkAnchoring> {
+    assertOperator(p, "list or send the anchors of a benchmark");
+    return anchorBenchmark(this.ctx, slug);
   }
   /** Anchors pending receipts of a benchmark in one `anchorMany`. */
   anchorPendingReceipts(slug: string) {

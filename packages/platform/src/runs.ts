@@ -30,7 +30,7 @@ import type { BenchmarkRecord, PlatformContext, TaskRecord } from "./context.js"
 import { PlatformError } from "./errors.js";
 import type { Tables } from "./store.js";
 import { isUniqueViolation } from "./store/executor.js";
-import { getBenchmark, getTasks, isOpen } from "./publish.js";
+import { anchorCommitment, getBenchmark, getTasks, isOpen } from "./publish.js";
 import {
   assertAgentOwner,
   assertMayOwnAgents,
@@ -1088,6 +1088,46 @@ export async function anchorPending(
   const digests = (await ctx.store.anchors.pending(slug, kind)).map((r) => r.digest);
   const evs = await anchorDigests(ctx, digests, kind);
   return Object.fromEntries(digests.map((d, i) => [d, evs[i]!]));
+}
+
+/** What {@link anchorBenchmark} did: the digests pending before, what it anchored, what is left. */
+export interface BenchmarkAnchoring {
+  pending: PendingAnchor[];
+  /** The commitment's anchor, or null when it is squatted. */
+  commitment: AnchorEvidence | null;
+  /** The receipts anchored now, by hash (empty when a squat was found among them: see `still_pending`). */
+  receipts: Record<string, AnchorEvidence>;
+  still_pending: PendingAnchor[];
+  squatted: SquattedAnchor[];
+}
+
+/**
+ * Anchors what is pending for a benchmark (`bench-bounty anchor SLUG`): its commitment, then its
+ * receipts (one `anchorMany`). A squat does not stop the rest (probe15 A-F6): a commitment known to
+ * be squatted is not sent again, and a squat found now is recorded and named in `squatted`, the
+ * receipts still anchored.
+ * @throws PlatformError `unknown_benchmark`, `no_chain`, `chain_error`
+ */
+export async function anchorBenchmark(ctx: PlatformContext, slug: string): Promise<BenchmarkAnchoring> {
+  const pending = await pendingAnchors(ctx, slug);
+  const squatFree = async <T>(fallback: T, send: () => Promise<T>): Promise<T> => {
+    try {
+      return await send();
+    } catch (e) {
+      if (!(e instanceof PlatformError && e.code === "anchor_squatted")) throw e;
+      return fallback; // recorded: listed in `squatted` below
+    }
+  };
+  const rootSquatted = (await squattedAnchors(ctx, slug)).some((a) => a.kind === "commitment");
+  const commitment = rootSquatted ? null : await squatFree(null, () => anchorCommitment(ctx, slug));
+  const receipts = await squatFree({}, () => anchorPending(ctx, slug, "receipt"));
+  return {
+    pending,
+    commitment,
+    receipts,
+    still_pending: await pendingAnchors(ctx, slug),
+    squatted: await squattedAnchors(ctx, slug),
+  };
 }
 
 /** Queues (as pending) the receipt of every finalized run of a benchmark that has no anchor row yet. */

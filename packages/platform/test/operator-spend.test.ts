@@ -713,6 +713,44 @@ describe("a squat is named where the pending state was shown (probe15 A-F6, B-F1
   }, 180_000);
 });
 
+describe("the operator's anchor of a benchmark goes past a squat (probe15 A-F6, the `anchor` command)", () => {
+  it("a squatted commitment is skipped and its receipts still anchored; the operator's only", async () => {
+    await onChain(5, { flushMs: 3_600_000 }, async ({ dc, clock, platform, nonce }) => {
+      const pub = await publishCities(platform, "squat-anchor");
+      const f = (await runBenchmark(await platform.backend("sa-1"), pub.slug, "sa-1", agent(clock)))
+        .finalized!;
+      const receipt = await platform.storedReceiptHash(f.run_id);
+      const root = await platform.storedCommitRoot(pub.slug);
+      const tx = await dc.wallet(19).writeContract({
+        address: dc.contracts.anchorRegistry,
+        abi: anchorRegistryAbi,
+        functionName: "anchor",
+        args: [root, ANCHOR_KINDS.pack],
+      });
+      await dc.publicClient.waitForTransactionReceipt({ hash: tx });
+      await expect(
+        platform.real.anchorBenchmark(await platform.principal("sa-1"), pub.slug),
+      ).rejects.toMatchObject({
+        code: "forbidden",
+        details: { rule: "operator_only" },
+      });
+      const first = await platform.real.anchorBenchmark(platform.op, pub.slug);
+      expect(first).toMatchObject({ commitment: null, still_pending: [] });
+      expect(Object.keys(first.receipts)).toEqual([receipt]);
+      expect(first.squatted).toEqual([expect.objectContaining({ digest: root, kind: "commitment" })]);
+      expect((await platform.chain!.findAnchor(receipt))?.kind).toBe(ANCHOR_KINDS.receipt);
+      // again: the squat is known, nothing is sent
+      const before = await nonce();
+      expect(await platform.real.anchorBenchmark(platform.op, pub.slug)).toMatchObject({
+        commitment: null,
+        receipts: {},
+        squatted: [expect.objectContaining({ digest: root })],
+      });
+      expect(await nonce()).toBe(before);
+    });
+  }, 180_000);
+});
+
 describe("a root whose anchor is pending never leaves the platform (probe15 A-F1, F2, F4)", () => {
   it("the lock anchors it first; a receipt anchored before it is withheld; a mismatch error does not name it", async () => {
     await onChain(11, { flushMs: 3_600_000 }, async ({ dc, clock, platform }) => {

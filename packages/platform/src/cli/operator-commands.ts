@@ -18,19 +18,16 @@ export function registerOperatorCommands(program: Command): void {
       action(async (slug: string, o: StoreOpts & { list?: boolean }) => {
         await withPlatform(o, true, async (platform) => {
           const p = await principalOf(platform, o);
-          const { pending, squatted } = await platform.anchorsOf(p, slug);
-          if (o.list) return print({ pending, squatted });
-          process.stderr.write(
-            `${pending.length} digest(s) pending for ${slug}` +
-              (squatted.length > 0
-                ? `; ${squatted.length} squatted (never sent again: --list names them)`
-                : "") +
-              "\n",
-          );
-          const commitment = await platform.anchorCommitment(slug);
-          const receipts = await platform.anchorPendingReceipts(slug);
-          const after = await platform.anchorsOf(p, slug);
-          print({ pending, commitment, receipts, still_pending: after.pending, squatted: after.squatted });
+          if (o.list) return print(await platform.anchorsOf(p, slug));
+          const done = await platform.anchorBenchmark(p, slug);
+          process.stderr.write(`${done.pending.length} digest(s) were pending for ${slug}\n`);
+          print(done);
+          if (done.squatted.length > 0) {
+            process.stderr.write(
+              `error: ${done.squatted.length} digest(s) of ${slug} were anchored first by someone else with another kind (squatted, listed above): never sent again; the award of ${slug} is refused while one is its commitment or a ranked receipt\n`,
+            );
+            process.exitCode = 1;
+          }
         });
       }),
     );
