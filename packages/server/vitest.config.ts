@@ -10,6 +10,7 @@ const POSTGRES_TESTS = [
   "test/publish-quota.test.ts",
   "test/dataset-quota.test.ts",
   "test/access.test.ts",
+  "test/squat.test.ts",
   "test/parallel.test.ts",
   "test/crash.test.ts",
   "test/no-leak.test.ts",

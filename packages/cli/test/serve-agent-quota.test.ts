@@ -3,52 +3,25 @@
  * (default 20 per account, 3 of them per benchmark; probe10 R9). Bad values are refused before
  * anything starts, naming the flag.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
-import { post, serveUrl } from "./serve-process.js";
+import { describe, expect, it } from "vitest";
+import { expectFlagRefused, post, serveHelp, useServe } from "./serve-process.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, "..", "dist", "index.js");
-
-const children: ReturnType<typeof spawn>[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGTERM");
-});
+const serve = useServe("bb-cli-agents-");
 
 describe("serve --agents-per-account", { timeout: 90_000 }, () => {
   it("is documented in serve --help", () => {
-    const r = spawnSync(process.execPath, [bin, "serve", "--help"], { encoding: "utf8" });
-    // commander wraps the help to the terminal's width: compare with the line breaks folded
-    const help = r.stdout.replace(/\s+/g, " ");
+    const help = serveHelp();
     expect(help).toMatch(/--agents-per-account <n> agents one account may register \(default 20\)/);
     expect(help).toMatch(/--agents-per-benchmark <n> agents of one account that may start runs/);
   });
 
   it.each(["0", "1.5", "abc"])("refuses %j naming the flag, before it listens", (bad) => {
-    const store = mkdtempSync(join(tmpdir(), "bb-cli-agents-"));
-    const r = spawnSync(
-      process.execPath,
-      [bin, "serve", "--store", store, "--port", "0", `--agents-per-account=${bad}`],
-      { encoding: "utf8", env: { PATH: process.env.PATH! }, timeout: 60_000 },
-    );
-    expect(r.status).toBe(1);
-    expect(r.stderr).toContain("--agents-per-account must be an integer 1..999999999");
-    expect(r.stdout).not.toContain("listening on");
+    const flag = "--agents-per-account";
+    expectFlagRefused("bb-cli-agents-", flag, bad, `${flag} must be an integer 1..999999999`);
   });
 
   it("N = 2: an account's third agent is 429 agent_quota_exceeded naming agents_per_account", async () => {
-    const store = mkdtempSync(join(tmpdir(), "bb-cli-agents-"));
-    const child = spawn(
-      process.execPath,
-      [bin, "serve", "--store", store, "--port", "0", "--agents-per-account", "2"],
-      { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH! } },
-    );
-    children.push(child);
-    const base = await serveUrl(child);
+    const base = await serve(["--agents-per-account", "2"]);
     const acct = await post(base, "/api/v1/accounts", { name: "agents-cli" });
     expect(acct.status, JSON.stringify(acct.json)).toBe(201);
     const key = acct.json.api_key as string;

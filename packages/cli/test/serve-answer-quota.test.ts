@@ -4,26 +4,14 @@
  * 1 GiB, 32 GiB); past either a submit is 413 `answer_quota_exceeded` naming the limit, nothing of the
  * batch stored. Bad values are refused before anything starts, naming the flag.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
-import { post, serveUrl } from "./serve-process.js";
+import { describe, expect, it } from "vitest";
+import { cityRows, expectFlagRefused, post, serveHelp, useServe } from "./serve-process.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, "..", "dist", "index.js");
-
-const children: ReturnType<typeof spawn>[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGTERM");
-});
+const serve = useServe("bb-cli-ansquota-");
 
 describe("serve --answer-bytes-per-account, --answer-bytes-all", { timeout: 90_000 }, () => {
   it("are documented in serve --help with their defaults", () => {
-    const r = spawnSync(process.execPath, [bin, "serve", "--help"], { encoding: "utf8" });
-    const help = r.stdout.replace(/\s+/g, " ");
+    const help = serveHelp();
     expect(help).toMatch(/--answer-bytes-per-account <bytes> bytes of answers .* 1 GiB/);
     expect(help).toMatch(/--answer-bytes-all <bytes> bytes of answers .* 32 GiB/);
     expect(help).toContain("BENCH_BOUNTY_ANSWER_BYTES_PER_ACCOUNT");
@@ -36,33 +24,13 @@ describe("serve --answer-bytes-per-account, --answer-bytes-all", { timeout: 90_0
     ["--answer-bytes-all", "-1"],
     ["--answer-bytes-all", "abc"],
   ])("%s=%j is refused naming the flag, before it listens", (flag, bad) => {
-    const store = mkdtempSync(join(tmpdir(), "bb-cli-ansquota-"));
-    const r = spawnSync(process.execPath, [bin, "serve", "--store", store, "--port", "0", `${flag}=${bad}`], {
-      encoding: "utf8",
-      env: { PATH: process.env.PATH! },
-      timeout: 60_000,
-    });
-    expect(r.status).toBe(1);
-    expect(r.stderr).toContain(`${flag} must be an integer 1..999999999999999`);
-    expect(r.stdout).not.toContain("listening on");
+    expectFlagRefused("bb-cli-ansquota-", flag, bad, `${flag} must be an integer 1..999999999999999`);
   });
 
   it("N = 1000 per account: a submit past it is 413 answer_quota_exceeded, nothing of it stored", async () => {
-    const store = mkdtempSync(join(tmpdir(), "bb-cli-ansquota-"));
-    const child = spawn(
-      process.execPath,
-      [bin, "serve", "--store", store, "--port", "0", "--answer-bytes-per-account", "1000"],
-      { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH! } },
-    );
-    children.push(child);
-    const base = await serveUrl(child);
+    const base = await serve(["--answer-bytes-per-account", "1000"]);
     const author = (await post(base, "/api/v1/accounts", { name: "ansquota-author" })).json.api_key as string;
-    const rows = Array.from({ length: 4 }, (_, i) => ({
-      decision_ts: "2026-01-01T00:00:00Z",
-      payload: { city: `City${i}` },
-      label: `answer-${i}`,
-    }));
-    const ds = await post(base, "/api/v1/datasets", { name: "answers", rows }, author);
+    const ds = await post(base, "/api/v1/datasets", { name: "answers", rows: cityRows(4) }, author);
     expect(ds.status, JSON.stringify(ds.json)).toBe(201);
     const pub = await post(
       base,

@@ -1,5 +1,10 @@
 /** Test helper: a spawned `bench-bounty serve` process, waited for until it prints its banner. */
-import type { ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, expect } from "vitest";
 
 /**
  * Collects `child`'s stdout and stderr (reported through `onOutput` as they grow) and resolves the URL
@@ -32,4 +37,66 @@ export async function post(base: string, path: string, body: unknown, key?: stri
     body: JSON.stringify(body),
   });
   return { status: r.status, json: (await r.json()) as Record<string, any> };
+}
+
+/** The CLI's built entry point: the tests spawn what the package builds. */
+export const CLI_BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "index.js");
+
+/** `serve --help` with its line breaks folded (commander wraps the help to the terminal's width). */
+export function serveHelp(): string {
+  return spawnSync(process.execPath, [CLI_BIN, "serve", "--help"], { encoding: "utf8" }).stdout.replace(
+    /\s+/g,
+    " ",
+  );
+}
+
+/**
+ * Runs `serve --flag=value` on a fresh store (`prefix` names its temp folder) and expects the refusal
+ * of a bad value: exit 1, `message` on stderr, never listening.
+ */
+export function expectFlagRefused(prefix: string, flag: string, value: string, message: string): void {
+  const store = mkdtempSync(join(tmpdir(), prefix));
+  const r = spawnSync(
+    process.execPath,
+    [CLI_BIN, "serve", "--store", store, "--port", "0", `${flag}=${value}`],
+    {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH! },
+      timeout: 60_000,
+    },
+  );
+  expect(r.status).toBe(1);
+  expect(r.stderr).toContain(message);
+  expect(r.stdout).not.toContain("listening on");
+}
+
+/**
+ * A starter of `serve` processes for a test file: each on a fresh store (`prefix` names its temp
+ * folder), port 0, with `args` and the environment `env` (PATH only by default); every one started is
+ * stopped (SIGTERM) after each test.
+ * @returns the starter: resolves the server's base URL once its banner is whole
+ */
+export function useServe(prefix: string): (args?: string[], env?: Record<string, string>) => Promise<string> {
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGTERM");
+  });
+  return (args = [], env = {}) => {
+    const store = mkdtempSync(join(tmpdir(), prefix));
+    const child = spawn(process.execPath, [CLI_BIN, "serve", "--store", store, "--port", "0", ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { PATH: process.env.PATH!, ...env },
+    });
+    children.push(child);
+    return serveUrl(child);
+  };
+}
+
+/** `n` labelled dataset rows `{decision_ts, payload: {city: CityI}, label: answer-I}`. */
+export function cityRows(n: number) {
+  return Array.from({ length: n }, (_, i) => ({
+    decision_ts: "2026-01-01T00:00:00Z",
+    payload: { city: `City${i}` },
+    label: `answer-${i}`,
+  }));
 }

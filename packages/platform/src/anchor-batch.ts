@@ -61,7 +61,8 @@ const REVEAL_POLL_MS = 500;
  * are recorded.
  * @returns the evidence per digest, in input order
  * @throws PlatformError `no_chain`, `chain_error` (nothing recorded: the digests stay pending),
- *   `anchor_squatted` naming the first squatted digest (the others are recorded)
+ *   `anchor_squatted` naming the first squatted digest, `details.anchored` counting the others, which
+ *   are recorded
  */
 export async function anchorDigests(
   ctx: PlatformContext,
@@ -88,7 +89,8 @@ export async function anchorDigests(
     if (kind === "receipt")
       for (const slug of await t.anchors.receiptSlugsOf(anchored)) await t.benchmarks.bumpBoard(slug);
   });
-  if (squats.length > 0) throw squattedError(squats[0]![0], kind, squats[0]![1]);
+  if (squats.length > 0)
+    throw squattedError(squats[0]![0], kind, squats[0]![1], { anchored: digests.length - squats.length });
   return outcomes as AnchorEvidence[];
 }
 
@@ -134,7 +136,8 @@ export class AnchorBatcher {
    * Anchors every pending commitment, then every pending receipt, now: one `anchorMany` per kind per
    * `maxBatch` digests (after any flush under way).
    * @returns how many digests were anchored
-   * @throws PlatformError `chain_error` (those digests stay pending)
+   * @throws PlatformError `chain_error` (those digests stay pending); `anchor_squatted` (the first squat
+   *   found, recorded; every other digest was still anchored, counted in `details.anchored`)
    */
   flush(): Promise<number> {
     const next = this.running.catch(() => 0).then(() => this.flushNow());
@@ -180,7 +183,7 @@ export class AnchorBatcher {
     if (this.ctx.chain === null) return 0;
     return this.ctx.store.withLock(ANCHOR_FLUSH_LOCK, async () => {
       let total = 0;
-      let squatted: unknown = null;
+      let squatted: PlatformError | null = null;
       for (const kind of BATCHED_ANCHOR_KINDS) {
         for (;;) {
           const digests = await this.ctx.store.anchors.pendingOfKind(kind, this.maxBatch);
@@ -192,12 +195,14 @@ export class AnchorBatcher {
             // a squat is recorded with the rest of its batch (never sent again): the flush goes on with
             // the next batches and kinds and reports it at the end (probe15 A-F6)
             if (!(e instanceof PlatformError && e.code === "anchor_squatted")) throw e;
-            squatted ??= e; // (the batch's other digests were anchored; not counted in the total)
+            squatted ??= e;
+            total += e.details.anchored as number; // the batch's other digests
           }
           if (digests.length < this.maxBatch) break;
         }
       }
-      if (squatted !== null) throw squatted;
+      if (squatted !== null)
+        throw new PlatformError(squatted.code, squatted.message, { ...squatted.details, anchored: total });
       return total;
     });
   }

@@ -100,18 +100,36 @@ export interface AnchorSquat {
 /** What anchoring one digest gave: its evidence, or the squat that keeps it from being anchored. */
 export type AnchorOutcome = AnchorEvidence | { squatted: AnchorSquat };
 
-/** The `anchor_squatted` refusal of a digest (details: digest, wanted kind, the squat). */
-export function squattedError(digest: string, kind: PlatformAnchorKind, squat: AnchorSquat): PlatformError {
+/** A squat as served (answers, refusals): the kind found (its SPEC 1.2 name, else the bytes32), who, when. */
+export interface SquatFacts {
+  found_kind: string;
+  anchorer: Address;
+  anchor_block: number;
+}
+
+/** The {@link SquatFacts} of a squat. */
+export function squatFacts(squat: AnchorSquat): SquatFacts {
+  return {
+    found_kind: squat.kind_name ?? squat.kind,
+    anchorer: squat.anchorer,
+    anchor_block: squat.anchor_block,
+  };
+}
+
+/**
+ * The `anchor_squatted` refusal of a digest (details: digest, wanted kind, the {@link SquatFacts}, and
+ * `extra`).
+ */
+export function squattedError(
+  digest: string,
+  kind: PlatformAnchorKind,
+  squat: AnchorSquat,
+  extra: Record<string, unknown> = {},
+): PlatformError {
   return new PlatformError(
     "anchor_squatted",
     `${digest} was anchored first by ${squat.anchorer} in block ${squat.anchor_block} with kind ${squat.kind_name ?? squat.kind}, not ${kind}: the registry keeps the first anchoring, so it can never be anchored as a ${kind}`,
-    {
-      digest,
-      kind,
-      found_kind: squat.kind_name ?? squat.kind,
-      anchorer: squat.anchorer,
-      anchor_block: squat.anchor_block,
-    },
+    { digest, kind, ...squatFacts(squat), ...extra },
   );
 }
 

@@ -11,10 +11,12 @@
 import { GRADER_TYPES } from "@bench-bounty/evidence";
 import type { BenchmarkRecord, PlatformContext } from "./context.js";
 import { PlatformError } from "./errors.js";
-import { BOUNTY_STATUS_NAMES } from "./chain.js";
+import { BOUNTY_STATUS_NAMES, squatFacts, type SquatFacts } from "./chain.js";
 import { answerAllowanceOf, getBenchmark, isOpen, listBenchmarks } from "./publish.js";
 import { MAX_ANSWER_LENGTH } from "./pack-budget.js";
-import { shownDigest, withheldDigests } from "./reveal.js";
+import { shownDigest, withheldDigests, type AnchorState } from "./reveal.js";
+import { isAuthorOf } from "./identity/access.js";
+import { isOperator, type Principal } from "./identity/principal.js";
 
 /** USDC has 6 decimals: base units to a plain decimal string without trailing zeros (`50000000` -> `50`). */
 export function usdcText(baseUnits: string): string {
@@ -126,17 +128,65 @@ export interface Commitment {
   /** The Merkle root; null while its anchor is pending (`reveal.ts`, probe14 D3-F8). */
   commit_root: string | null;
   leaf_count: number;
-  /** The commitment anchor's evidence, or null (pending, or a store without a chain). */
+  /** The commitment anchor's evidence, or null (pending, squatted, or a store without a chain). */
   anchor: BenchmarkRecord["commitment_anchor"];
+  /**
+   * Where its anchor stands: `anchored`, `pending`, `squatted` (the root was anchored first by someone
+   * else with another kind: it can never be anchored as a commitment, the award can never verify and no
+   * run starts), or `off_chain` (`reveal.ts`).
+   */
+  status: AnchorState;
+  /** The squat (kind found, anchorer, block) when `squatted`, else null. */
+  squat: SquatFacts | null;
 }
 
 /** The commitment of `b` as served: its root only once anchored ({@link Commitment}). */
 export async function commitmentOf(ctx: PlatformContext, b: BenchmarkRecord): Promise<Commitment> {
+  const withheld = await withheldDigests(ctx.store, [], [b]);
+  const squat = withheld.squatOf(b.commit_root);
   return {
-    commit_root: shownDigest(b.commit_root, await withheldDigests(ctx.store, [b.commit_root])),
+    commit_root: shownDigest(b.commit_root, withheld),
     leaf_count: b.leaf_count,
     anchor: b.commitment_anchor,
+    status: withheld.stateOf(b.commit_root),
+    squat: squat === null ? null : squatFacts(squat),
   };
+}
+
+/**
+ * A benchmark's stored record as `bench-bounty show` prints it (probe15 B-F14): the reveal rule of the
+ * commitment applies ({@link commitmentOf}: `commit_root` null while its anchor is pending or squatted,
+ * with `commitment_anchor_status` and `commitment_squat`), and the `plan_seed` (which orders every
+ * agent's public tasks, `runPlan`; SPEC leaves it to the platform) is shown only to the benchmark's
+ * author and the operator.
+ * @throws PlatformError `unknown_benchmark`
+ */
+export async function benchmarkRecordView(
+  ctx: PlatformContext,
+  viewer: Principal,
+  slug: string,
+): Promise<Omit<BenchmarkRecord, "commit_root" | "plan_seed"> & BenchmarkRecordReveal> {
+  const b = await getBenchmark(ctx, slug);
+  const c = await commitmentOf(ctx, b);
+  const { plan_seed, ...record } = b;
+  return {
+    ...record,
+    commit_root: c.commit_root,
+    commitment_anchor_status: c.status,
+    commitment_squat: c.squat,
+    ...(isAuthorOf(viewer, b) || isOperator(viewer) ? { plan_seed } : {}),
+    open: isOpen(ctx, b),
+  };
+}
+
+/** What {@link benchmarkRecordView} reveals of a record. */
+export interface BenchmarkRecordReveal {
+  commit_root: string | null;
+  commitment_anchor_status: AnchorState;
+  commitment_squat: SquatFacts | null;
+  /** To the author and the operator only. */
+  plan_seed?: string;
+  open: boolean;
 }
 
 /** How to compete (ASCII), naming this slug's own endpoints at `baseUrl`. */

@@ -60,6 +60,11 @@ import {
   ownRunAnswers,
   pendingAnchors,
   receiptOf,
+  squattedAnchors,
+  anchorBenchmark,
+  type BenchmarkAnchoring,
+  type PendingAnchor,
+  type SquattedAnchor,
   runTasks,
   runView,
   startRun,
@@ -98,10 +103,11 @@ import {
   type KeyListing,
 } from "./identity/accounts.js";
 import { hashKey } from "./identity/keys.js";
-import { withheldDigests } from "./reveal.js";
+import { withheldDigests, type Withheld } from "./reveal.js";
 import {
   benchmarkDetail,
   benchmarkList,
+  benchmarkRecordView,
   commitmentOf,
   type BenchmarkDetail,
   type BenchmarkListItem,
@@ -116,7 +122,7 @@ import {
   type OwnedDatasets,
 } from "./dataset-library.js";
 import { localOperator, type Principal } from "./identity/principal.js";
-import { assertAuthor, goldVisible, requirePrincipal } from "./identity/access.js";
+import { assertAuthor, assertOperator, goldVisible, requirePrincipal } from "./identity/access.js";
 import type { Receipt, Hex } from "@bench-bounty/evidence";
 import { PlatformError } from "./errors.js";
 import { Store } from "./store.js";
@@ -411,14 +417,27 @@ export class Platform {
   async benchmarkList(): Promise<BenchmarkListItem[]> {
     return benchmarkList(this.ctx);
   }
+  /**
+   * A benchmark's stored record as `show` prints it: the commitment's reveal rule, the plan seed to its
+   * author and the operator only ({@link benchmarkRecordView}). @throws PlatformError `unknown_benchmark`
+   */
+  benchmarkRecord(viewer: Principal, slug: string) {
+    return benchmarkRecordView(this.ctx, viewer, slug);
+  }
   /** The benchmark detail (never gold); with a chain the prize is checked on-chain ("locked at"). */
   benchmarkDetail(slug: string, opts?: { baseUrl?: string }): Promise<BenchmarkDetail> {
     return benchmarkDetail(this.ctx, slug, opts);
   }
 
-  /** Which of `digests` are withheld while their anchor is pending (`reveal.ts`, the one rule). */
-  withheldDigests(digests: readonly (string | null)[]): Promise<ReadonlySet<string>> {
-    return withheldDigests(this.ctx.store, digests);
+  /**
+   * The anchor states of `digests` and of the roots of `benchmarks` (`reveal.ts`, the one rule): which
+   * are withheld while their anchor is pending or squatted.
+   */
+  withheldDigests(
+    digests: readonly (string | null)[],
+    benchmarks: readonly BenchmarkRecord[] = [],
+  ): Promise<Withheld> {
+    return withheldDigests(this.ctx.store, digests, benchmarks);
   }
 
   /**
@@ -571,6 +590,30 @@ export class Platform {
   /** What is still waiting for its anchor on a benchmark (commitment, receipts, pack). */
   async pendingAnchors(slug: string) {
     return pendingAnchors(this.ctx, slug);
+  }
+  /** The digests of a benchmark anchored first by someone else with another kind (never sent again). */
+  squattedAnchors(slug: string): Promise<SquattedAnchor[]> {
+    return squattedAnchors(this.ctx, slug);
+  }
+  /**
+   * What waits for its anchor on a benchmark (digests no other answer shows yet, `reveal.ts`) and what
+   * was squatted: the operator's, who pays the anchors (probe15 B-F11).
+   * @throws PlatformError `forbidden` (`operator_only`), `unknown_benchmark`
+   */
+  async anchorsOf(
+    p: Principal,
+    slug: string,
+  ): Promise<{ pending: PendingAnchor[]; squatted: SquattedAnchor[] }> {
+    assertOperator(p, "list or send the anchors of a benchmark");
+    return { pending: await pendingAnchors(this.ctx, slug), squatted: await squattedAnchors(this.ctx, slug) };
+  }
+  /**
+   * Anchors what is pending for a benchmark, past any squat ({@link anchorBenchmark}): the operator's.
+   * @throws PlatformError `forbidden` (`operator_only`), `unknown_benchmark`, `no_chain`, `chain_error`
+   */
+  async anchorBenchmark(p: Principal, slug: string): Promise<BenchmarkAnchoring> {
+    assertOperator(p, "list or send the anchors of a benchmark");
+    return anchorBenchmark(this.ctx, slug);
   }
   /** Anchors pending receipts of a benchmark in one `anchorMany`. */
   anchorPendingReceipts(slug: string) {

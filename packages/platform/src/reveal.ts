@@ -10,22 +10,71 @@
  * shown (the rows' salts and the answer salt are the platform's random values). Digests with no
  * `anchors` row (a store without a chain) are shown as they are: nobody anchors them.
  */
+import type { AnchorSquat } from "./chain.js";
+import type { BenchmarkRecord } from "./context.js";
 import type { Tables } from "./store.js";
 
 /**
- * The subset of `digests` that must not be shown yet: recorded as pending anchors (squatted ones
- * included). Null entries are ignored.
+ * Where a digest's anchor stands: `anchored` (recorded), `pending` (recorded as pending: withheld),
+ * `squatted` (pending forever: someone else anchored it first with another kind, `anchors.squat_json`;
+ * withheld), `off_chain` (no `anchors` row: a store without a chain; shown as it is).
+ */
+export type AnchorState = "anchored" | "pending" | "squatted" | "off_chain";
+
+/** The anchor states of the digests an answer may show (read by {@link withheldDigests}). */
+export class Withheld {
+  /** @param rows per recorded digest: anchored or not, and its squat (null when none) */
+  constructor(private readonly rows: ReadonlyMap<string, { anchored: boolean; squat: AnchorSquat | null }>) {}
+
+  /** True while `digest` must not be shown: recorded and not anchored (pending or squatted). */
+  has(digest: string): boolean {
+    const row = this.rows.get(digest);
+    return row !== undefined && !row.anchored;
+  }
+
+  /** The squat recorded on `digest`, or null. */
+  squatOf(digest: string): AnchorSquat | null {
+    return this.rows.get(digest)?.squat ?? null;
+  }
+
+  /** Where `digest`'s anchor stands ({@link AnchorState}). */
+  stateOf(digest: string): AnchorState {
+    const row = this.rows.get(digest);
+    if (row === undefined) return "off_chain";
+    if (row.anchored) return "anchored";
+    return row.squat !== null ? "squatted" : "pending";
+  }
+}
+
+/**
+ * The anchor states of `digests` (receipt hashes; null entries are ignored) and of the roots of
+ * `benchmarks`, in one query at most: a root whose `commitment_anchor` is recorded is anchored without
+ * asking the `anchors` table (the hot reads: every answer about an anchored benchmark).
  */
 export async function withheldDigests(
   q: Tables,
   digests: readonly (string | null | undefined)[],
-): Promise<ReadonlySet<string>> {
-  const known = digests.filter((d): d is string => typeof d === "string");
-  if (known.length === 0) return new Set();
-  return q.anchors.unanchoredAmong(known);
+  benchmarks: readonly Pick<BenchmarkRecord, "commit_root" | "commitment_anchor">[] = [],
+): Promise<Withheld> {
+  const anchoredRoots = benchmarks.filter((b) => b.commitment_anchor !== null).map((b) => b.commit_root);
+  const asked = [
+    ...digests.filter((d): d is string => typeof d === "string"),
+    ...benchmarks.filter((b) => b.commitment_anchor === null).map((b) => b.commit_root),
+  ];
+  const rows = asked.length === 0 ? new Map() : await q.anchors.statesAmong(asked);
+  for (const root of anchoredRoots) rows.set(root, { anchored: true, squat: null });
+  return new Withheld(rows);
 }
 
 /** `digest`, or null while it is withheld ({@link withheldDigests}). */
-export function shownDigest<T extends string>(digest: T | null, withheld: ReadonlySet<string>): T | null {
+export function shownDigest<T extends string>(digest: T | null, withheld: Withheld): T | null {
   return digest !== null && withheld.has(digest) ? null : digest;
+}
+
+/**
+ * Whether a run's receipt may be shown (its payload names its hash's preimage and its benchmark's
+ * root): both its hash and the root are anchored, or off-chain (probe15 A-F4).
+ */
+export function receiptRevealed(receiptHash: string | null, commitRoot: string, withheld: Withheld): boolean {
+  return receiptHash !== null && !withheld.has(receiptHash) && !withheld.has(commitRoot);
 }

@@ -25,12 +25,12 @@ import {
   type Receipt,
 } from "@bench-bounty/evidence";
 import { anchorDigests } from "./anchor-batch.js";
-import type { AnchorEvidence } from "./chain.js";
+import { squatFacts, squattedError, type AnchorEvidence, type SquatFacts } from "./chain.js";
 import type { BenchmarkRecord, PlatformContext, TaskRecord } from "./context.js";
 import { PlatformError } from "./errors.js";
 import type { Tables } from "./store.js";
 import { isUniqueViolation } from "./store/executor.js";
-import { getBenchmark, getTasks, isOpen } from "./publish.js";
+import { anchorCommitment, getBenchmark, getTasks, isOpen } from "./publish.js";
 import {
   assertAgentOwner,
   assertMayOwnAgents,
@@ -45,7 +45,7 @@ import { assertRoomForAccountOnBenchmark, isAuthorAgent, registerAgent } from ".
 import { answerPackBytes, MAX_ANSWER_LENGTH, maxRankedRows, packByteLimit } from "./pack-budget.js";
 import { answerAllowanceOf } from "./publish.js";
 import { gradePlan, scoreGraded, type GradedPlanTask } from "./grading.js";
-import { shownDigest, withheldDigests } from "./reveal.js";
+import { receiptRevealed, shownDigest, withheldDigests, type AnchorState, type Withheld } from "./reveal.js";
 import { isoMillis, wallSeconds } from "./time.js";
 
 /** A task as served to an agent (no gold, ever). */
@@ -126,8 +126,11 @@ export interface FinalizeResult {
   receipt?: Receipt;
   /** Anchor evidence, or null when the batch did not land in time, anchoring failed (retried later) or off-chain. */
   receipt_anchor: AnchorEvidence | null;
-  /** `anchored`, `pending` (batched or failed: `anchor` retries it), or `off_chain`. */
-  receipt_anchor_status: "anchored" | "pending" | "off_chain";
+  /**
+   * `anchored`, `pending` (batched or failed: `anchor` retries it), `squatted` (anchored first by
+   * someone else with another kind: never anchored as a receipt, the award is refused), or `off_chain`.
+   */
+  receipt_anchor_status: AnchorState;
   /** Why the immediate anchoring failed (it stays pending and is retried), when it did. */
   receipt_anchor_error?: string;
   /** Public tasks' credits: only once the attempts are used up or the benchmark closed. */
@@ -154,6 +157,8 @@ export interface RunView {
   wall_seconds: string | null;
   queries_used: number | null;
   receipt_hash: Hex | null;
+  /** Where the receipt hash's anchor stands ({@link AnchorState}); null while the run is in progress. */
+  receipt_anchor_status: AnchorState | null;
   score_composite?: string | null;
   rank_accuracy?: string | null;
   receipt?: Receipt | null;
@@ -251,7 +256,9 @@ function assertPayable(
 /**
  * Starts a run for an agent (registering the agent on first sight, with the address of the account's
  * first agent).
- * @throws PlatformError `unknown_benchmark`, `benchmark_closed`, `withdrawal_address_required`
+ * @throws PlatformError `unknown_benchmark`, `benchmark_closed`, `anchor_squatted` (its commitment was
+ *   anchored first by someone else with another kind: its award can never verify, probe15 A-F6),
+ *   `withdrawal_address_required`
  *   ({@link assertPayable}), `run_in_progress`, `max_attempts_reached`, `benchmark_full` (a new agent beyond what the award pack can rank), `agent_quota_exceeded`
  *   (`agents_per_account`, or `agents_per_account_per_benchmark`: a new agent of an account that has
  *   that many agents on the benchmark already, `AgentQuota`)
@@ -269,6 +276,10 @@ export async function startRun(
       slug,
       status: b.status,
     });
+  if (b.commitment_anchor === null) {
+    const squat = await ctx.store.anchors.squatOf(b.commit_root);
+    if (squat !== null) throw squattedError(b.commit_root, "commitment", squat);
+  }
   const known = await ctx.store.agents.get(agentId);
   if (known) {
     assertAgentOwner(p, known);
@@ -756,17 +767,15 @@ export async function finalizeRun(
       anchorError = e.message;
     }
   }
-  const withheld = await withheldDigests(ctx.store, [done.hash, done.b.commit_root]);
-  const shown = shownDigest(done.hash, withheld);
-  const receiptShown = shown !== null && !withheld.has(done.b.commit_root);
+  const withheld = await withheldDigests(ctx.store, [done.hash], [done.b]);
   return finalizeResult(done, p, {
     queries,
     spent,
     anchor,
     anchorError,
-    chain: ctx.chain !== null,
-    shown,
-    receiptShown,
+    shown: shownDigest(done.hash, withheld),
+    anchorState: withheld.stateOf(done.hash),
+    receiptShown: receiptRevealed(done.hash, done.b.commit_root, withheld),
   });
 }
 
@@ -899,10 +908,11 @@ function finalizeResult(
     spent: string;
     anchor: AnchorEvidence | null;
     anchorError?: string;
-    chain: boolean;
     /** The receipt hash, or null while it is withheld (reveal.ts). */
     shown: Hex | null;
-    /** Whether the receipt may be shown: its hash and its benchmark's root are anchored (reveal.ts). */
+    /** Where the receipt hash's anchor stands (reveal.ts). */
+    anchorState: AnchorState;
+    /** Whether the receipt may be shown (`receiptRevealed`, reveal.ts). */
     receiptShown: boolean;
   },
 ): FinalizeResult {
@@ -927,7 +937,7 @@ function finalizeResult(
     },
     receipt_hash: o.shown,
     receipt_anchor: anchor,
-    receipt_anchor_status: anchor ? "anchored" : o.chain ? "pending" : "off_chain",
+    receipt_anchor_status: o.anchorState,
     ...(o.anchorError !== undefined ? { receipt_anchor_error: o.anchorError } : {}),
   };
   const privateOk = privateFiguresVisible(p, done.b, done.open);
@@ -956,7 +966,7 @@ export async function runView(ctx: PlatformContext, viewer: Principal, runId: st
   const b = await getBenchmark(ctx, run.slug);
   if (run.account_id !== viewer.account_id && !isAuthorOf(viewer, b) && !isOperator(viewer))
     assertRunOwner(viewer, run);
-  return toView(ctx, viewer, run, b, await withheldDigests(ctx.store, [run.receipt_hash, b.commit_root]));
+  return toView(ctx, viewer, run, b, await withheldDigests(ctx.store, [run.receipt_hash], [b]));
 }
 
 function toView(
@@ -964,7 +974,7 @@ function toView(
   viewer: Principal | null,
   run: RunRecord,
   b: BenchmarkRecord,
-  withheld: ReadonlySet<string>,
+  withheld: Withheld,
 ): RunView {
   const hash = shownDigest(run.receipt_hash, withheld);
   const open = isOpen(ctx, b);
@@ -982,14 +992,14 @@ function toView(
     wall_seconds: run.wall_seconds,
     queries_used: run.queries_used,
     receipt_hash: hash,
+    receipt_anchor_status: run.receipt_hash === null ? null : withheld.stateOf(run.receipt_hash),
   };
   if (privateFiguresVisible(viewer, b, open)) {
     view.score_composite = run.score_composite;
     view.rank_accuracy = run.rank_accuracy;
   }
-  // the receipt gives its hash and its benchmark's root away: withheld until both are anchored (reveal.ts)
   if (receiptsVisible(viewer, b, open))
-    view.receipt = (hash === null && run.receipt_hash) || withheld.has(b.commit_root) ? null : run.receipt;
+    view.receipt = receiptRevealed(run.receipt_hash, b.commit_root, withheld) ? run.receipt : null;
   return view;
 }
 
@@ -999,10 +1009,11 @@ export async function myRuns(ctx: PlatformContext, p: Principal): Promise<RunVie
   const benches = new Map<string, BenchmarkRecord>();
   const views: RunView[] = [];
   for (const r of runs) if (!benches.has(r.slug)) benches.set(r.slug, await getBenchmark(ctx, r.slug));
-  const withheld = await withheldDigests(ctx.store, [
-    ...runs.map((r) => r.receipt_hash),
-    ...[...benches.values()].map((b) => b.commit_root),
-  ]);
+  const withheld = await withheldDigests(
+    ctx.store,
+    runs.map((r) => r.receipt_hash),
+    [...benches.values()],
+  );
   for (const r of runs) {
     views.push(toView(ctx, p, r, benches.get(r.slug)!, withheld));
   }
@@ -1034,7 +1045,7 @@ export async function receiptOf(
       `receipts of ${slug} are served to its author only (leaderboard_visibility buyer_only)`,
       { reason: "buyer_only", run_id: runId },
     );
-  const withheld = await withheldDigests(ctx.store, [run.receipt_hash, b.commit_root]);
+  const withheld = await withheldDigests(ctx.store, [run.receipt_hash], [b]);
   const hash = shownDigest(run.receipt_hash, withheld);
   if (!receiptsVisible(viewer, b, isOpen(ctx, b)))
     throw new PlatformError(
@@ -1042,13 +1053,21 @@ export async function receiptOf(
       `receipts of ${slug} are served once it closes (SPEC 6.1)${hash ? "; its hash is anchored already" : ""}`,
       { reason: "withheld_live_contest", run_id: runId, receipt_hash: hash },
     );
-  if (hash === null || withheld.has(b.commit_root))
+  if (!receiptRevealed(run.receipt_hash, b.commit_root, withheld)) {
+    const squatted = [run.receipt_hash!, b.commit_root].find((d) => withheld.squatOf(d) !== null);
+    if (squatted !== undefined)
+      throw new PlatformError(
+        "receipt_withheld",
+        `the receipt of run ${runId} is never served: its ${squatted === b.commit_root ? "benchmark's root" : "hash"} was anchored first by someone else with another kind (squatted)`,
+        { reason: "anchor_squatted", run_id: runId, ...squatFacts(withheld.squatOf(squatted)!) },
+      );
     throw new PlatformError(
       "receipt_withheld",
       `the receipt of run ${runId} is served once its hash and its benchmark's root are anchored (an anchor is pending)`,
       { reason: "anchor_pending", run_id: runId },
     );
-  return { receipt: run.receipt, receipt_hash: hash };
+  }
+  return { receipt: run.receipt, receipt_hash: run.receipt_hash! };
 }
 
 /**
@@ -1071,6 +1090,46 @@ export async function anchorPending(
   return Object.fromEntries(digests.map((d, i) => [d, evs[i]!]));
 }
 
+/** What {@link anchorBenchmark} did: the digests pending before, what it anchored, what is left. */
+export interface BenchmarkAnchoring {
+  pending: PendingAnchor[];
+  /** The commitment's anchor, or null when it is squatted. */
+  commitment: AnchorEvidence | null;
+  /** The receipts anchored now, by hash (empty when a squat was found among them: see `still_pending`). */
+  receipts: Record<string, AnchorEvidence>;
+  still_pending: PendingAnchor[];
+  squatted: SquattedAnchor[];
+}
+
+/**
+ * Anchors what is pending for a benchmark (`bench-bounty anchor SLUG`): its commitment, then its
+ * receipts (one `anchorMany`). A squat does not stop the rest (probe15 A-F6): a commitment known to
+ * be squatted is not sent again, and a squat found now is recorded and named in `squatted`, the
+ * receipts still anchored.
+ * @throws PlatformError `unknown_benchmark`, `no_chain`, `chain_error`
+ */
+export async function anchorBenchmark(ctx: PlatformContext, slug: string): Promise<BenchmarkAnchoring> {
+  const pending = await pendingAnchors(ctx, slug);
+  const squatFree = async <T>(fallback: T, send: () => Promise<T>): Promise<T> => {
+    try {
+      return await send();
+    } catch (e) {
+      if (!(e instanceof PlatformError && e.code === "anchor_squatted")) throw e;
+      return fallback; // recorded: listed in `squatted` below
+    }
+  };
+  const rootSquatted = (await squattedAnchors(ctx, slug)).some((a) => a.kind === "commitment");
+  const commitment = rootSquatted ? null : await squatFree(null, () => anchorCommitment(ctx, slug));
+  const receipts = await squatFree({}, () => anchorPending(ctx, slug, "receipt"));
+  return {
+    pending,
+    commitment,
+    receipts,
+    still_pending: await pendingAnchors(ctx, slug),
+    squatted: await squattedAnchors(ctx, slug),
+  };
+}
+
 /** Queues (as pending) the receipt of every finalized run of a benchmark that has no anchor row yet. */
 async function queueOffChainReceipts(ctx: PlatformContext, slug: string): Promise<void> {
   const at = isoMillis(ctx.clock());
@@ -1090,6 +1149,27 @@ export interface PendingAnchor {
 export async function pendingAnchors(ctx: PlatformContext, slug: string): Promise<PendingAnchor[]> {
   await getBenchmark(ctx, slug);
   return ctx.store.anchors.pending(slug);
+}
+
+/** A digest of a benchmark someone else anchored first with another kind: pending forever, never sent again. */
+export interface SquattedAnchor extends SquatFacts {
+  digest: Hex;
+  /** The kind it was meant to be anchored with. */
+  kind: "commitment" | "receipt" | "pack";
+}
+
+/**
+ * The squatted digests of a benchmark, oldest first (probe15 B-F10: `pendingAnchors` no longer lists
+ * them, and the award is refused while one is a ranked receipt or the commitment).
+ * @throws PlatformError `unknown_benchmark`
+ */
+export async function squattedAnchors(ctx: PlatformContext, slug: string): Promise<SquattedAnchor[]> {
+  await getBenchmark(ctx, slug);
+  return (await ctx.store.anchors.squatted(slug)).map((r) => ({
+    digest: r.digest,
+    kind: r.kind,
+    ...squatFacts(r.squat),
+  }));
 }
 
 /** The recorded anchor of a digest, or null when pending or unknown. */

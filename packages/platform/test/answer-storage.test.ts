@@ -19,6 +19,7 @@ import {
   rejection,
   tempDir,
   TEST_ENGINE,
+  type Harness,
 } from "./helpers.js";
 
 afterEach(cleanup);
@@ -90,19 +91,20 @@ describe("stored answer bytes of one agent on one benchmark (probeD1 F20)", () =
   });
 });
 
-/** A 4-task benchmark (every task in every run) on a fresh store with the stored-answer bounds `o`. */
+/** Publishes a 4-task benchmark (every task in every run) titled `title` on `platform`; its slug. */
+async function publishFourTasks(platform: Harness, title: string): Promise<string> {
+  const ds = await platform.createDataset(cities(4, title.toLowerCase()));
+  const spec = { title, prompt_template: TEMPLATE, grader_type: "exact" as const };
+  return (await platform.publish(ds.dataset_id, spec)).slug;
+}
+
+/** A 4-task benchmark on a fresh store with the stored-answer bounds `o`. */
 async function quotaBench(o: {
   answerBytesPerAccount?: number | null;
   answerBytesAllAccounts?: number | null;
 }) {
   const platform = await openTemp(o);
-  const ds = await platform.createDataset(cities(4, "quota"));
-  const { slug } = await platform.publish(ds.dataset_id, {
-    title: "Quota",
-    prompt_template: TEMPLATE,
-    grader_type: "exact",
-  });
-  return { platform, slug };
+  return { platform, slug: await publishFourTasks(platform, "Quota") };
 }
 const answer = (ordinal: number, bytes: number) => ({ ordinal, answer_text: "x".repeat(bytes) });
 
@@ -163,12 +165,7 @@ describe("stored answer bytes per account and for all accounts (probe14 D1-F20)"
         ? { database: await freshPostgresTarget(), runsDir: tempDir() }
         : { dir: tempDir() };
     const before = await openAt(where);
-    const ds = await before.createDataset(cities(4, "migrate"));
-    const { slug } = await before.publish(ds.dataset_id, {
-      title: "Migrate",
-      prompt_template: TEMPLATE,
-      grader_type: "exact",
-    });
+    const slug = await publishFourTasks(before, "Migrate");
     const run = (await before.startRun(slug, "alice")).run.id;
     await before.submit(run, [answer(0, 700), { ordinal: 1, answer_text: "é".repeat(50) }]);
     const alice = (await before.principal("alice")).account_id;

@@ -7,6 +7,7 @@
  * global budget and locked every author out).
  */
 import { ANCHOR_KINDS, anchorRegistryAbi } from "@bench-bounty/contracts";
+import type { Hex } from "@bench-bounty/evidence";
 import { describe, expect, it } from "vitest";
 import type { Principal } from "../src/identity/principal.js";
 import type { PlatformOptions } from "../src/index.js";
@@ -654,6 +655,98 @@ describe("a digest anchored first by someone else with another kind (probe14 D3-
       expect(shown).toContain(other);
       expect(shown).toContain(null);
       expect(shown).not.toContain(victim);
+    });
+  }, 180_000);
+});
+
+describe("a squat is named where the pending state was shown (probe15 A-F6, B-F10)", () => {
+  /** A stranger (dev chain account 19) anchors `digest` first, with kind pack; its block. */
+  async function squat(dc: OnChain["dc"], digest: Hex): Promise<number> {
+    const tx = await dc.wallet(19).writeContract({
+      address: dc.contracts.anchorRegistry,
+      abi: anchorRegistryAbi,
+      functionName: "anchor",
+      args: [digest, ANCHOR_KINDS.pack],
+    });
+    return Number((await dc.publicClient.waitForTransactionReceipt({ hash: tx })).blockNumber);
+  }
+
+  it("a squatted commitment says squatted (detail, commitment, door) and refuses new runs; a squatted receipt says squatted and is listed", async () => {
+    await onChain(6, { flushMs: 3_600_000 }, async ({ dc, clock, platform }) => {
+      const stranger = dc.accounts[19]!.address.toLowerCase();
+      const ok = await publishCities(platform, "squat-receipt");
+      const victim = await publishCities(platform, "squat-root");
+      const block = await squat(dc, await platform.storedCommitRoot(victim.slug));
+      // the flush anchors the other commitment and counts it, and names the squat
+      const e = await platform.real.flushAnchors().catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: "anchor_squatted", details: { kind: "commitment", anchored: 1 } });
+      const named = {
+        status: "squatted",
+        squat: { found_kind: "pack", anchorer: stranger, anchor_block: block },
+      };
+      expect(await platform.real.commitment(victim.slug)).toMatchObject({ commit_root: null, ...named });
+      expect((await platform.real.benchmarkDetail(victim.slug)).commitment).toMatchObject(named);
+      expect((await platform.real.commitment(ok.slug)).status).toBe("anchored");
+      expect(await platform.awardEvidence(victim.slug)).toMatchObject({ reason: "anchor_squatted" });
+      // no run starts on a benchmark whose award can never verify
+      await expect(platform.startRun(victim.slug, "sq-late")).rejects.toMatchObject({
+        code: "anchor_squatted",
+        details: { kind: "commitment", found_kind: "pack" },
+      });
+      // a squatted receipt: squatted in the run view and the receipt door, listed by `anchor`
+      const f = (await runBenchmark(await platform.backend("sq-1"), ok.slug, "sq-1", agent(clock)))
+        .finalized!;
+      const hash = await platform.storedReceiptHash(f.run_id);
+      await squat(dc, hash);
+      await expect(platform.real.flushAnchors()).rejects.toMatchObject({ code: "anchor_squatted" });
+      const view = await platform.real.getRun(platform.op, f.run_id);
+      expect(view).toMatchObject({ receipt_hash: null, receipt_anchor_status: "squatted" });
+      await expect(platform.real.receipt(platform.op, ok.slug, f.run_id)).rejects.toMatchObject({
+        code: "receipt_withheld",
+        details: { reason: "anchor_squatted", found_kind: "pack", anchorer: stranger },
+      });
+      expect(await platform.real.pendingAnchors(ok.slug)).toEqual([]);
+      expect(await platform.real.squattedAnchors(ok.slug)).toEqual([
+        expect.objectContaining({ digest: hash, kind: "receipt", found_kind: "pack", anchorer: stranger }),
+      ]);
+    });
+  }, 180_000);
+});
+
+describe("the operator's anchor of a benchmark goes past a squat (probe15 A-F6, the `anchor` command)", () => {
+  it("a squatted commitment is skipped and its receipts still anchored; the operator's only", async () => {
+    await onChain(5, { flushMs: 3_600_000 }, async ({ dc, clock, platform, nonce }) => {
+      const pub = await publishCities(platform, "squat-anchor");
+      const f = (await runBenchmark(await platform.backend("sa-1"), pub.slug, "sa-1", agent(clock)))
+        .finalized!;
+      const receipt = await platform.storedReceiptHash(f.run_id);
+      const root = await platform.storedCommitRoot(pub.slug);
+      const tx = await dc.wallet(19).writeContract({
+        address: dc.contracts.anchorRegistry,
+        abi: anchorRegistryAbi,
+        functionName: "anchor",
+        args: [root, ANCHOR_KINDS.pack],
+      });
+      await dc.publicClient.waitForTransactionReceipt({ hash: tx });
+      await expect(
+        platform.real.anchorBenchmark(await platform.principal("sa-1"), pub.slug),
+      ).rejects.toMatchObject({
+        code: "forbidden",
+        details: { rule: "operator_only" },
+      });
+      const first = await platform.real.anchorBenchmark(platform.op, pub.slug);
+      expect(first).toMatchObject({ commitment: null, still_pending: [] });
+      expect(Object.keys(first.receipts)).toEqual([receipt]);
+      expect(first.squatted).toEqual([expect.objectContaining({ digest: root, kind: "commitment" })]);
+      expect((await platform.chain!.findAnchor(receipt))?.kind).toBe(ANCHOR_KINDS.receipt);
+      // again: the squat is known, nothing is sent
+      const before = await nonce();
+      expect(await platform.real.anchorBenchmark(platform.op, pub.slug)).toMatchObject({
+        commitment: null,
+        receipts: {},
+        squatted: [expect.objectContaining({ digest: root })],
+      });
+      expect(await nonce()).toBe(before);
     });
   }, 180_000);
 });

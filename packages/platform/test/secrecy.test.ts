@@ -129,3 +129,31 @@ process.stdout.write(JSON.stringify({ answers: input.tasks.map((t) => ({ ordinal
     }, 60_000);
   },
 );
+
+describe("SPEC 6.1's author exception (probe15 A-F10)", () => {
+  it("while open, with attempts left: the author's own finalize carries the private figures, a competitor's none", async () => {
+    const h = await openTemp();
+    const author = await h.real.authenticate((await h.real.createAccount({ name: "exc-author" })).api_key);
+    const ds = await h.real.createDataset(author, cities(6, "exc"));
+    const { slug } = await h.real.publish(author, ds.dataset_id, {
+      ...CITIES_PUBLISH,
+      public_fraction: "0.5",
+      max_attempts: 3,
+    });
+    const finalizeAs = async (name: string) => {
+      const who = name === "exc-author" ? author : await h.principal(name);
+      const run = await h.real.startRun(who, slug, name);
+      return h.real.finalize(who, run.run.id);
+    };
+    const own = await finalizeAs("exc-author");
+    expect(own.attempts_remaining).toBe(2);
+    expect(own).toMatchObject({ score_composite: expect.any(String), rank_accuracy: expect.any(String) });
+    expect(own.per_task!.some((t) => t.visibility === "private")).toBe(true);
+    const rival = await finalizeAs("exc-rival");
+    expect(rival.attempts_remaining).toBe(2);
+    expect(rival).not.toHaveProperty("score_composite");
+    expect(rival).not.toHaveProperty("rank_accuracy");
+    expect(rival).not.toHaveProperty("per_task");
+    await h.close();
+  });
+});

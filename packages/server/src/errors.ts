@@ -153,6 +153,7 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
 export const EVIDENCE_STATUS_OF: Readonly<Record<AwardEvidenceReason, 404 | 503>> = {
   unknown_benchmark: 404,
   no_commitment: 404,
+  anchor_squatted: 404,
   not_verifiable_arm: 404,
   not_awarded: 404,
   withheld_live_contest: 404,

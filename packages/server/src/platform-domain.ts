@@ -78,7 +78,7 @@ function datasetOps(
 async function benchmarkListView(platform: Platform): Promise<JsonValue> {
   const [items, records] = await Promise.all([platform.benchmarkList(), platform.listBenchmarks()]);
   const bySlug = new Map(records.map((b) => [b.slug, b]));
-  const withheld = await platform.withheldDigests(records.map((b) => b.commit_root));
+  const withheld = await platform.withheldDigests([], records);
   return json({
     benchmarks: items.map((item) => {
       const b = bySlug.get(item.slug);
@@ -194,6 +194,8 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
         commit_root: c.commit_root,
         leaf_count: c.leaf_count,
         commitment_anchor: c.anchor,
+        commitment_anchor_status: c.status,
+        commitment_squat: c.squat,
       });
     },
     receipt: async (p, slug, runId) => json(await platform.receipt(p, slug, runId)),

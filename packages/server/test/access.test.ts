@@ -3,7 +3,9 @@
  * operator}. Each cell is the status the platform's owner rules give; the body of every 401/403 names
  * its rule.
  */
+import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
+import { KEYED_TOOLS } from "../src/mcp/tools.js";
 import {
   call,
   citiesDataset,
@@ -328,5 +330,34 @@ describe("body-less routes read their body with the strict parser", () => {
         expect(ok.status, `${t.path} ${JSON.stringify(opts)}`).toBe(t.accepted);
       }
     }
+  });
+});
+
+describe("the docs name who may do what, checked against the code (probe15 A-F7, A-F10)", () => {
+  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+  /** The backticked tool names of a README cell, its parenthesised remarks left out. */
+  const names = (text: string) =>
+    new Set([...text.replace(/\([^)]*\)/g, "").matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!));
+
+  it("README: the POST /mcp row lists the tools anyone may call and the keyed ones (KEYED_TOOLS)", async () => {
+    const row = readme.split("\n").find((l) => l.startsWith("| `POST /mcp`"))!;
+    const who = row.split(" | ")[1]!;
+    const [anyone, keyed] = who.split("a key:");
+    const listed = await postMcp(live.url, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    const all = (listed.body.result.tools as { name: string }[]).map((t) => t.name).sort();
+    expect([...names(keyed ?? "")].sort()).toEqual([...KEYED_TOOLS].sort());
+    expect([...names(anyone!)].sort()).toEqual(all.filter((n) => !KEYED_TOOLS.has(n)));
+  });
+
+  it("finalize's docs (README, OpenAPI, the MCP tool) name SPEC 6.1's author exception", async () => {
+    const row = readme.split("\n").find((l) => l.startsWith("| `POST /benchmarks/runs/:run_id/finalize`"))!;
+    const openapi = await call(live.url, "GET", "/api/v1/openapi.json");
+    const op = openapi.json.paths["/api/v1/benchmarks/runs/{run_id}/finalize"].post;
+    const listed = await postMcp(live.url, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    const tool = (listed.body.result.tools as { name: string; description: string }[]).find(
+      (t) => t.name === "benchmark_finalize_run",
+    )!;
+    for (const text of [row, `${op.summary} ${op.responses["200"].description}`, tool.description])
+      expect(text).toMatch(/benchmark's author/);
   });
 });

@@ -8,6 +8,7 @@ import { boardView, taskTable } from "../src/domain/leaderboard.js";
 import { outstandingTotal, placeViews } from "../src/domain/award.js";
 import { factViews } from "../src/domain/facts.js";
 import { competeCommands, shQuote, verifyCommand } from "../src/domain/commands.js";
+import { unanchoredCommitmentText } from "../src/domain/commitment.js";
 import { parseRoute } from "../src/router.js";
 import { parseConfig } from "../src/config.js";
 import type {
@@ -366,5 +367,17 @@ describe("inlined configuration", () => {
     expect(out).not.toContain("</script><script>");
     const m = /<script id="bb-config" type="application\/json">([^<]*)<\/script>/.exec(out);
     expect(JSON.parse(m![1]!).indexerUrl).toBe("http://x/</script><script>alert(1)</script>");
+  });
+});
+
+describe("a commitment without a recorded anchor (probe15 A-F6)", () => {
+  it("names a squat with the kind found, the anchorer and the block; pending and off-chain apart", () => {
+    const squat = { found_kind: "pack", anchorer: "0x" + "99".repeat(20), anchor_block: 8 };
+    const text = unanchoredCommitmentText({ status: "squatted", squat });
+    expect(text).toMatch(/^squatted: anchored first by 0x9999.* in block 8 with kind pack/);
+    expect(text).toContain("no run starts");
+    expect(unanchoredCommitmentText({ status: "pending", squat: null })).toMatch(/^pending/);
+    expect(unanchoredCommitmentText({ status: "off_chain", squat: null })).toBe("not anchored");
+    expect(unanchoredCommitmentText({})).toBe("not anchored");
   });
 });

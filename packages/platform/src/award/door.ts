@@ -4,6 +4,7 @@
 import type { Hex } from "@bench-bounty/evidence";
 import type { BenchmarkRecord, PlatformContext } from "../context.js";
 import { PlatformError } from "../errors.js";
+import { squatFacts } from "../chain.js";
 import { getBenchmark, isOpen } from "../publish.js";
 import { statusName, awardRow, awardLock, recordConfirmed } from "./state.js";
 import { ensurePack } from "./pack.js";
@@ -25,6 +26,7 @@ export type AwardEvidenceResult =
 export type AwardEvidenceReason =
   | "unknown_benchmark"
   | "no_commitment"
+  | "anchor_squatted"
   | "not_verifiable_arm"
   | "not_awarded"
   | "withheld_live_contest"
@@ -138,6 +140,13 @@ async function underDoorLock<T>(ctx: PlatformContext, slug: string, fn: () => Pr
 
 /** The SPEC 8 reason of a benchmark without an award (yet). */
 async function notYetAwarded(ctx: PlatformContext, b: BenchmarkRecord): Promise<AwardEvidenceResult> {
+  const squat = b.commitment_anchor ? null : await ctx.store.anchors.squatOf(b.commit_root);
+  if (squat)
+    return {
+      kind: "unavailable",
+      reason: "anchor_squatted",
+      message: `the benchmark's root was anchored first by ${squat.anchorer} in block ${squat.anchor_block} with kind ${squatFacts(squat).found_kind}: it can never be anchored as a commitment, so no award can be verified`,
+    };
   if (!b.commitment_anchor)
     return {
       kind: "unavailable",

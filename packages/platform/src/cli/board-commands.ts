@@ -46,12 +46,16 @@ export function registerBoardCommands(program: Command): void {
     );
 
   storeOptions(
-    program.command("show").description("a benchmark's detail (never gold)").argument("<slug>"),
+    program
+      .command("show")
+      .description(
+        "a benchmark's stored record (never gold; its root once anchored; the plan seed to its author and the keyless operator)",
+      )
+      .argument("<slug>"),
   ).action(
     action(async (slug: string, o: StoreOpts) => {
       await withPlatform(o, true, async (platform) => {
-        const b = await platform.getBenchmark(slug);
-        print({ ...b, open: await platform.isOpen(slug) });
+        print(await platform.benchmarkRecord(await principalOf(platform, o), slug));
       });
     }),
   );

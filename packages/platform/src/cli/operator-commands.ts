@@ -9,20 +9,25 @@ export function registerOperatorCommands(program: Command): void {
     program
       .command("anchor")
       .description(
-        "anchor what is pending for a benchmark (commitment, receipts via anchorMany); --list only lists it",
+        "the operator's (keyless; any other --api-key is refused): anchor what is pending for a benchmark (commitment, receipts via anchorMany); --list only lists it, and what was squatted",
       )
       .argument("<slug>"),
   )
-    .option("--list", "list what is pending, anchor nothing")
+    .option("--list", "list what is pending and what was squatted, anchor nothing")
     .action(
       action(async (slug: string, o: StoreOpts & { list?: boolean }) => {
         await withPlatform(o, true, async (platform) => {
-          const pending = await platform.pendingAnchors(slug);
-          if (o.list) return print({ pending });
-          process.stderr.write(`${pending.length} digest(s) pending for ${slug}\n`);
-          const commitment = await platform.anchorCommitment(slug);
-          const receipts = await platform.anchorPendingReceipts(slug);
-          print({ pending, commitment, receipts, still_pending: await platform.pendingAnchors(slug) });
+          const p = await principalOf(platform, o);
+          if (o.list) return print(await platform.anchorsOf(p, slug));
+          const done = await platform.anchorBenchmark(p, slug);
+          process.stderr.write(`${done.pending.length} digest(s) were pending for ${slug}\n`);
+          print(done);
+          if (done.squatted.length > 0) {
+            process.stderr.write(
+              `error: ${done.squatted.length} digest(s) of ${slug} were anchored first by someone else with another kind (squatted, listed above): never sent again; the award of ${slug} is refused while one is its commitment or a ranked receipt\n`,
+            );
+            process.exitCode = 1;
+          }
         });
       }),
     );

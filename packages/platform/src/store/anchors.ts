@@ -67,17 +67,22 @@ export class AnchorsTable extends TableModule {
     slug: string,
     kind?: AnchorKind,
   ): Promise<{ digest: Hex; kind: AnchorKind; created_at: string }[]> {
-    const rows = await this.db
-      .selectFrom("anchors")
+    const rows = await this.pendingRowsOf(slug)
       .select(["digest", "kind", "created_at"])
-      .where("slug", "=", slug)
-      .where("status", "=", "pending")
       .where("squat_json", "is", null)
       .$if(kind !== undefined, (q) => q.where("kind", "=", kind!))
-      .orderBy("created_at")
-      .orderBy("digest")
       .execute();
     return rows.map((r) => ({ ...r, digest: r.digest as Hex }));
+  }
+
+  /** The pending rows of a benchmark (squatted ones included), oldest first: a query to select from. */
+  private pendingRowsOf(slug: string) {
+    return this.db
+      .selectFrom("anchors")
+      .where("slug", "=", slug)
+      .where("status", "=", "pending")
+      .orderBy("created_at")
+      .orderBy("digest");
   }
 
   /** Pending digests of one kind across every benchmark, oldest first, at most `limit`. */
@@ -96,23 +101,41 @@ export class AnchorsTable extends TableModule {
   }
 
   /**
-   * Which of `digests` are recorded and not anchored yet (pending, squatted ones included); unknown
-   * digests are not in the set.
+   * The recorded ones of `digests`: anchored or not, and the squat of each (null when none); unknown
+   * digests are not in the map.
    */
-  async unanchoredAmong(digests: readonly string[]): Promise<Set<string>> {
-    const out = new Set<string>();
+  async statesAmong(
+    digests: readonly string[],
+  ): Promise<Map<string, { anchored: boolean; squat: AnchorSquat | null }>> {
+    const out = new Map<string, { anchored: boolean; squat: AnchorSquat | null }>();
     const unique = [...new Set(digests)];
     // bounded IN lists (SQLite's host parameter limit)
     for (let i = 0; i < unique.length; i += 500) {
       const rows = await this.db
         .selectFrom("anchors")
-        .select("digest")
+        .select(["digest", "status", "squat_json"])
         .where("digest", "in", unique.slice(i, i + 500))
-        .where("status", "=", "pending")
         .execute();
-      for (const r of rows) out.add(r.digest);
+      for (const r of rows)
+        out.set(r.digest, {
+          anchored: r.status === "anchored",
+          squat: r.squat_json ? (JSON.parse(r.squat_json) as AnchorSquat) : null,
+        });
     }
     return out;
+  }
+
+  /** Squatted digests of a benchmark (pending forever, never sent again), oldest first. */
+  async squatted(slug: string): Promise<{ digest: Hex; kind: AnchorKind; squat: AnchorSquat }[]> {
+    const rows = await this.pendingRowsOf(slug)
+      .select(["digest", "kind", "squat_json"])
+      .where("squat_json", "is not", null)
+      .execute();
+    return rows.map((r) => ({
+      digest: r.digest as Hex,
+      kind: r.kind,
+      squat: JSON.parse(r.squat_json!) as AnchorSquat,
+    }));
   }
 
   /**

@@ -443,7 +443,7 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
     "benchmark_finalize_run",
     {
       description:
-        "Finalize a run: the clock stops; returns the score (aggregates only while attempts remain).",
+        "Finalize a run: the clock stops; returns the score (while open no figure computed from private tasks, except to the benchmark's author; per-task public credits once attempts are used up).",
       inputSchema: z.strictObject({ run_id: z.string() }),
     },
     (a) =>

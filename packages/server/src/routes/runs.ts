@@ -60,7 +60,12 @@ export function runRoutes(): OpenAPIHono<AppEnv> {
     tags: ["runs"],
     auth: "required",
     summary: "Finalize a run (the wall clock stops); a second finalize is 409",
-    ok: { status: 200, schema: AnyJson, description: "scores (aggregates only while attempts remain)" },
+    ok: {
+      status: 200,
+      schema: AnyJson,
+      description:
+        "scores (SPEC 6.1: while open nothing computed from private tasks, except to the benchmark's author; per_task public credits once attempts are used up)",
+    },
     errors: [401, 403, 404, 409],
     handler: async (c) => sendJson(c, await c.var.domain.finalize(c.var.principal, c.req.param("run_id"))),
   });

@@ -5,6 +5,7 @@ import { BenchmarkNav } from "../components/nav.js";
 import { PrizeCell, PrizeLegend } from "../components/prize.js";
 import { classifyPrize } from "../domain/prize.js";
 import { competeCommands } from "../domain/commands.js";
+import { unanchoredCommitmentText } from "../domain/commitment.js";
 import { addressUrl, blockUrl, chainName, chainViewOf, txUrl, type ChainView } from "../domain/explorer.js";
 import { statusOf } from "../domain/filters.js";
 import type { BenchmarkDetail } from "../api/types.js";
@@ -56,7 +57,7 @@ function Commitment(props: { d: BenchmarkDetail; chain: ChainView | null }) {
       <dt>Anchor</dt>
       <dd data-field="anchor">
         {a === null ? (
-          "not anchored"
+          unanchoredCommitmentText(c)
         ) : (
           <>
             tx <MaybeLink url={txUrl(chain, a.tx_hash)} value={a.tx_hash} /> in block{" "}
