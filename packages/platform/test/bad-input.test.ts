@@ -398,6 +398,34 @@ describe("chain options are checked before the store or the network", () => {
     }
   });
 
+  // probe15 B-F7: a key of the right form outside 1..n-1 was exit 4 "internal error" printing the key in decimal
+  it("a signer key of the right form but outside 1..n-1 is refused naming its variable, never printed", async () => {
+    const store = tempDir();
+    await (await Platform.open({ dir: store })).close();
+    const outOfRange = [
+      "0x" + "00".repeat(32),
+      "0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141", // n
+      "0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364142", // n + 1
+      "0x" + "ff".repeat(32),
+    ];
+    for (const variable of ["BENCH_BOUNTY_AUTHOR_KEY", "BENCH_BOUNTY_PRIVATE_KEY"])
+      for (const bad of outOfRange) {
+        vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", KEY);
+        vi.stubEnv("BENCH_BOUNTY_AUTHOR_KEY", KEY);
+        vi.stubEnv(variable, bad);
+        const r = await runCli(...lockArgs("nonexistent-slug", store), "--closes-in", "100");
+        expect(r.code, `${variable}=${bad}: ${r.err}`).toBe(1);
+        expect(r.err).toMatch(
+          new RegExp(
+            `^error: ${variable} is not a private key: .*1\\.\\.n-1.*\\(the value is not printed\\)`,
+          ),
+        );
+        expect(r.err).not.toMatch(/internal error/);
+        for (const shown of [bad.slice(2), BigInt(bad).toString(), bad.slice(-12)])
+          if (shown.length >= 8) expect(r.err + r.out).not.toContain(shown);
+      }
+  });
+
   it("lock on an unknown slug says so before contacting the RPC", async () => {
     vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", KEY);
     vi.stubEnv("BENCH_BOUNTY_AUTHOR_KEY", KEY);
