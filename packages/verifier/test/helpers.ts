@@ -132,3 +132,34 @@ export async function startRpcProxy(upstream: string, shapes: readonly unknown[]
     },
   };
 }
+
+/**
+ * An HTTP proxy on loopback in front of `upstream` (an indexer) that forwards GET requests and rewrites
+ * each JSON answer with `rewrite(path, body)` (return the body to change it in place), as a lying or
+ * broken indexer would answer.
+ */
+export async function startJsonProxy(
+  upstream: string,
+  rewrite: (path: string, body: any) => void,
+): Promise<RpcProxy> {
+  const { createServer } = await import("node:http");
+  const server = createServer((req, res) => {
+    const path = req.url ?? "/";
+    void fetch(new URL(path, upstream)).then(async (r) => {
+      const body: unknown = await r.json();
+      rewrite(path, body);
+      res.statusCode = r.status;
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify(body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}

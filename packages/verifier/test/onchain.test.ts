@@ -48,7 +48,7 @@ import {
   type FactName,
   type VerificationReport,
 } from "../src/index.js";
-import { at, rehash, toBytes, runCliAsync, startRpcProxy, type RpcProxy } from "./helpers.js";
+import { at, rehash, toBytes, runCliAsync, startJsonProxy, startRpcProxy, type RpcProxy } from "./helpers.js";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -422,6 +422,60 @@ describe("a real award on the local Base profile", () => {
       reasons: r.facts.indexer_agreement.reasons,
     }).toMatchObject({ state: "verified" });
     expect(r.policy_met).toBe(true);
+  });
+
+  // probe15 B-F13: the award history's amounts and places and an anchor record's own digest and kind were not compared
+  it("catches an indexer whose award history or anchor records disagree with the pack (indexer_agreement)", async (ctx) => {
+    if (indexer === null) ctx.skip(`indexer did not start: ${indexerError}`);
+    await indexer!.waitForHead();
+    const lies: [string, (path: string, body: any) => void, RegExp][] = [
+      [
+        "award history amount",
+        (path, body) => {
+          if (path.startsWith("/awards")) body.items[0].winners[0].amount = "12345678901234567890";
+        },
+        /GET \/awards\?winner=0x[0-9a-f]{40}&limit=100: items\[0\]\.winners\[0\]\.amount is 12345678901234567890, the pack says \d+/,
+      ],
+      [
+        "award history place",
+        (path, body) => {
+          if (path.startsWith("/awards")) body.items[0].winners[0].place = 7;
+        },
+        /GET \/awards\?winner=\S+: items\[0\]\.winners\[0\]\.place is 7, the pack says 1/,
+      ],
+      [
+        "award history pool",
+        (path, body) => {
+          if (path.startsWith("/awards")) body.items[0].pool = "1";
+        },
+        /GET \/awards\?winner=\S+: items\[0\]\.pool is 1, the pack says 100000000/,
+      ],
+      [
+        "anchor digest",
+        (path, body) => {
+          if (path.startsWith("/anchors/")) body.digest = "0x" + "ab".repeat(32);
+        },
+        /GET \/anchors\/0x[0-9a-f]{64}: digest is 0x(ab){32}, the pack says 0x[0-9a-f]{64}/,
+      ],
+      [
+        "anchor kind",
+        (path, body) => {
+          if (path.startsWith("/anchors/")) body.kind = "0x" + "cd".repeat(32);
+        },
+        /GET \/anchors\/0x[0-9a-f]{64}: kind is 0x(cd){32}, the pack says 0x[0-9a-f]{64}/,
+      ],
+    ];
+    for (const [what, rewrite, reason] of lies) {
+      const proxy = await startJsonProxy(indexer!.url, rewrite);
+      try {
+        // without --rpc: the pack alone says what the indexer must serve
+        const r = await verifyPack({ source: packBytes, indexerUrl: proxy.origin, policy: "offline" });
+        expect({ what, state: r.facts.indexer_agreement.state }).toEqual({ what, state: "failed" });
+        expect(r.facts.indexer_agreement.reasons.join("\n"), what).toMatch(reason);
+      } finally {
+        proxy.close();
+      }
+    }
   });
 
   it("catches a pack naming other winners than the on-chain award (award_log, indexer_agreement)", async () => {
