@@ -126,19 +126,31 @@ export function storeOptions(
 
 export { shellWord };
 
+/**
+ * How a printed command names this program, so that it works when pasted as printed (probe15 B-F12:
+ * `bench-bounty ...` is not on PATH in a fresh clone): the path it was invoked by, which
+ * `./bin/bench-bounty` passes in `BENCH_BOUNTY_INVOKED_AS` (its `$0`, shell-quoted), else
+ * `npx bench-bounty` (the workspace's bin, or one on PATH).
+ */
+export function invokedAs(): string {
+  const invoked = process.env.BENCH_BOUNTY_INVOKED_AS;
+  return invoked ? shellWord(invoked) : "npx bench-bounty";
+}
+
 /** The environment variable of `--rpc-url`. */
 const RPC_URL_ENV = "BENCH_BOUNTY_RPC_URL";
 
 /**
- * The command that retries what is pending for `slug` (`bench-bounty anchor <slug>`), with the store and
- * chain options of this invocation, so it works when pasted as printed. The RPC URL is printed only
+ * The command that retries what is pending for `slug` (`bench-bounty anchor <slug>`, the program named
+ * by {@link invokedAs}), with the store and chain options of this invocation, so it works when pasted
+ * as printed. The RPC URL is printed only
  * when it is a bare origin without userinfo; otherwise (a provider's key in its userinfo, path or
  * query: probe10 R2) the command reads it from `"$BENCH_BOUNTY_RPC_URL"`, never putting it in argv,
  * and when it was given as `--rpc-url` rather than in that variable a second line says to set it
  * (naming the URL by its origin only).
  */
 export function anchorRetryCommand(slug: string, o: StoreOpts): string {
-  const words = ["bench-bounty", "anchor", slug, "--store", o.store].map(shellWord);
+  const words = [invokedAs(), ...["anchor", slug, "--store", o.store].map(shellWord)];
   let note = "";
   if (o.rpcUrl !== undefined) {
     const origin = bareOrigin(o.rpcUrl);
