@@ -13,6 +13,7 @@ import { createConfig } from "ponder";
 import { fileURLToPath } from "node:url";
 import { redactedHttpTransport } from "./lib/rpcTransport";
 import { IndexerSettingsError, readIndexerSettings, type IndexerSettings } from "./lib/settings";
+import { databaseProblemAtStart } from "./lib/databaseCheck";
 import { checkSqlRoleAtStart } from "./lib/sqlRoleCheck";
 import { runSyncGuard } from "./lib/syncGuardRun";
 
@@ -33,6 +34,16 @@ function settings(): IndexerSettings {
 }
 
 const s = settings();
+
+// One line naming DATABASE_URL when PostgreSQL refuses the connection, before the sync guard or Ponder
+// connect (each printed raw pg stack traces quoting the URL's user and options: probe15 B-F5, B-F15).
+if (s.database.kind === "postgres") {
+  const problem = await databaseProblemAtStart(s.database.connectionString);
+  if (problem !== null) {
+    console.error(`indexer settings: ${problem}`);
+    process.exit(1);
+  }
+}
 
 // A local chain (cache disabled) restarted with the same chain id leaves blocks of the old
 // chain in the sync store, which would hide the new chain's events: see lib/syncGuard.ts.

@@ -52,8 +52,18 @@ export function profileOf(name: string): NetworkProfile | undefined {
   }
 }
 
-/** `0x` + 64 hex: the only private key form the tasks accept (hardhat.config.ts leaves any other out). */
-export const PRIVATE_KEY_PATTERN = /^(0x)?[0-9a-fA-F]{64}$/;
+/**
+ * Checks a private key read from the environment variable `envName` with the contracts' rule
+ * (`privateKeyProblem`: 64 hex characters, `0x` optional, a value in 1..n-1 of secp256k1).
+ * @returns the key with its `0x`
+ * @throws TaskError naming the variable and what is wrong, never the value (probe15 B-F7)
+ */
+export function checkedPrivateKey(envName: string, key: string): `0x${string}` {
+  const problem = contracts().privateKeyProblem(key, "optional");
+  if (problem !== null)
+    throw new TaskError(`${envName} is not a private key: ${problem} (the value is not printed).`);
+  return (key.startsWith("0x") ? key : `0x${key}`) as `0x${string}`;
+}
 
 /**
  * The network profile of `--network`, after checking its environment.
@@ -83,9 +93,7 @@ export function networkProfile(
         `DEPLOYER_PRIVATE_KEY is not set: export the private key (0x + 64 hex) of the account that signs on ${profile.name}.`,
       );
     }
-    if (!PRIVATE_KEY_PATTERN.test(key)) {
-      throw new TaskError("DEPLOYER_PRIVATE_KEY is malformed: it must be 0x followed by 64 hex characters.");
-    }
+    checkedPrivateKey("DEPLOYER_PRIVATE_KEY", key);
   }
   return profile;
 }

@@ -5,9 +5,8 @@
  */
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import type { Address, PublicClient } from "viem";
-import { TaskError } from "./errors";
 import type { AccountWallet } from "./relay";
-import { PRIVATE_KEY_PATTERN } from "./network";
+import { checkedPrivateKey } from "./network";
 
 type Viem = typeof import("viem");
 
@@ -30,14 +29,13 @@ export function hardhatWallet(hre: HardhatRuntimeEnvironment, address: string): 
 
 /**
  * A wallet of a private key held in an environment variable (signing stays in this process).
- * @throws TaskError naming the variable when the key is malformed
+ * @throws TaskError naming the variable when the key is not a private key (never its value)
  */
 export function keyWallet(hre: HardhatRuntimeEnvironment, envName: string, key: string): AccountWallet {
-  if (!PRIVATE_KEY_PATTERN.test(key))
-    throw new TaskError(`${envName} is malformed: it must be 0x followed by 64 hex characters.`);
+  const checked = checkedPrivateKey(envName, key);
   const { createWalletClient, custom } = viem();
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- as viem() above
   const { privateKeyToAccount } = require("viem/accounts") as typeof import("viem/accounts");
-  const account = privateKeyToAccount((key.startsWith("0x") ? key : `0x${key}`) as `0x${string}`);
+  const account = privateKeyToAccount(checked);
   return createWalletClient({ account, transport: custom(hre.network.provider) });
 }

@@ -108,8 +108,20 @@ describe("bounty:deploy (bare local node)", function () {
     it("a malformed DEPLOYER_PRIVATE_KEY", async function () {
       expectRefusal(
         await run(["--network", "base"], { BASE_RPC_URL: node.rpcUrl, DEPLOYER_PRIVATE_KEY: "0x1234" }),
-        /DEPLOYER_PRIVATE_KEY is malformed/,
+        /DEPLOYER_PRIVATE_KEY is not a private key: it must be 0x followed by 64 hex characters/,
       );
+    });
+    // probe15 B-F7: a key of the right form outside 1..n-1 was an error printing the key in decimal
+    it("a DEPLOYER_PRIVATE_KEY of the right form outside 1..n-1, never printed", async function () {
+      for (const key of [
+        "0x" + "00".repeat(32),
+        "0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364142",
+      ]) {
+        const r = await run(["--network", "base"], { BASE_RPC_URL: node.rpcUrl, DEPLOYER_PRIVATE_KEY: key });
+        expectRefusal(r, /DEPLOYER_PRIVATE_KEY is not a private key: its value is outside 1\.\.n-1/);
+        for (const shown of [key.slice(2), BigInt(key).toString(), key.slice(-12)])
+          if (shown.length >= 8) expect(r.stdout + r.stderr).not.to.include(shown);
+      }
     });
     it("a wrong chain id (a chain-8453 node given as Base Sepolia)", async function () {
       const before = await rpc<string>(node.rpcUrl, "eth_blockNumber");

@@ -269,12 +269,29 @@ function isWholeRow(n: unknown, ns: Namespace | undefined): boolean {
 }
 
 /**
+ * The system columns every PostgreSQL table has (PostgreSQL 16, "System Columns"): the transaction ids
+ * of the cluster (`xmin`, `xmax`), the command ids (`cmin`, `cmax`), the table's OID and the row's
+ * location. A reference to one, bare or qualified, is refused (probe15 B-F4): no table of the indexer has
+ * a column of these names.
+ */
+const SYSTEM_COLUMNS: ReadonlySet<string> = new Set(["tableoid", "ctid", "xmin", "xmax", "cmin", "cmax"]);
+
+/**
  * `x.f` needs `f` a column of every FROM item called `x` the point may see (PostgreSQL picks the
- * innermost, which is one of them); `x.*` needs one; three or more parts are refused.
+ * innermost, which is one of them); `x.*` needs one; three or more parts are refused; so is a system
+ * column, bare or qualified ({@link SYSTEM_COLUMNS}).
  */
 function checkColumnRef(n: Node, ns: Namespace | undefined): void {
   const fields = (n.fields as Node[] | undefined) ?? [];
   const names = fields.map((f) => str(f) ?? "*");
+  const column = names.at(-1);
+  if (column !== undefined && SYSTEM_COLUMNS.has(column)) {
+    throw new QueryRefused(
+      "not_read_only",
+      `column ${names.join(".")} is a system column of PostgreSQL (${[...SYSTEM_COLUMNS].join(", ")}): ` +
+        "SQL over HTTP reads the indexer's tables, not facts of the database server (its transaction ids, OIDs, row locations)",
+    );
+  }
   if (fields.length <= 1) return;
   if (fields.length > 2) {
     throw new QueryRefused(

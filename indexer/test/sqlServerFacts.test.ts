@@ -4,6 +4,7 @@
  * as, the database's name). SQL over HTTP reads the indexer's tables: each of these is refused 400
  * `not_read_only` naming it, on PGlite and (with TEST_DATABASE_URL) PostgreSQL, as `version()` and
  * `current_setting()` already were; the clock (`now()`, `CURRENT_TIMESTAMP`, ...) is still served.
+ * probe15 B-F4: so are the system columns (`tableoid`, `ctid`, `xmin`, `xmax`, `cmin`, `cmax`).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSqlHarness, type SqlHarness } from "./helpers/sqlHarness";
@@ -26,6 +27,14 @@ const SERVER_FACTS: [string, string][] = [
   ["SELECT current_database()", "current_database()"],
   ["SELECT system_user", "system_user()"],
   ["SELECT inet_server_addr()", "inet_server_addr()"],
+  // probe15 B-F4: the system columns (transaction ids, the table's OID, the row's location)
+  ["SELECT tableoid, ctid, xmin, xmax, cmin, cmax FROM bounty LIMIT 1", "tableoid"],
+  ["SELECT xmin FROM bounty LIMIT 1", "xmin"],
+  ["SELECT max(xmin::text::int8) AS x FROM bounty", "xmin"],
+  ["SELECT id FROM bounty WHERE xmax::text <> '' LIMIT 1", "xmax"],
+  ["SELECT id FROM bounty ORDER BY ctid LIMIT 1", "ctid"],
+  ["SELECT b.cmin FROM bounty b LIMIT 1", "cmin"],
+  ['SELECT "cmax" FROM bounty LIMIT 1', "cmax"],
 ];
 
 function serverFacts(label: string, databaseUrl: string | undefined) {

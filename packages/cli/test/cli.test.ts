@@ -5,6 +5,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { seattlePublishArgs } from "@bench-bounty/platform/testing";
 import { describe, expect, it } from "vitest";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -16,6 +17,27 @@ function cli(args: string[]) {
 }
 
 describe("bench-bounty CLI (composed)", () => {
+  // probe15 B-F12: printed commands said `bench-bounty ...`, not on PATH in a fresh clone
+  it("a printed command names the program as it was invoked (./bin/bench-bounty) and works when pasted", () => {
+    const repo = join(here, "..", "..", "..");
+    const store = mkdtempSync(join(tmpdir(), "bb-cli-paste-"));
+    const chain = ["--rpc-url", "http://127.0.0.1:1", "--chain-id", "8453"];
+    const addrs = ["--bounty-contract", `0x${"22".repeat(20)}`, "--anchor-registry", `0x${"33".repeat(20)}`];
+    const env = { ...process.env, BENCH_BOUNTY_PRIVATE_KEY: `0x${"11".repeat(32)}` };
+    const published = spawnSync(
+      "./bin/bench-bounty",
+      [...seattlePublishArgs("paste"), "--store", store, ...chain, ...addrs],
+      { cwd: repo, env, encoding: "utf8" },
+    );
+    expect(published.status, published.stderr).toBe(0);
+    const printed = /retry it with: (.*)$/m.exec(published.stderr)?.[1];
+    expect(printed, published.stderr).toMatch(/^\.\/bin\/bench-bounty anchor paste --store /);
+    // pasted into a shell in the clone, as printed
+    const pasted = spawnSync("sh", ["-c", `${printed} --list`], { cwd: repo, env, encoding: "utf8" });
+    expect(pasted.status, pasted.stderr).toBe(0);
+    expect(JSON.parse(pasted.stdout).pending).toEqual([expect.objectContaining({ kind: "commitment" })]);
+  });
+
   it("lists the platform and the verifier commands", () => {
     expect(existsSync(bin), "build the package first").toBe(true);
     const res = cli(["--help"]);

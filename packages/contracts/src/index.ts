@@ -7,7 +7,8 @@
  * - `PERMIT_TYPES`: the EIP-2612 `Permit` of USDC that `createAndFundWithPermit` spends;
  * - `ANCHOR_KINDS` / `anchorKindName`, `BountyStatus`, `BountyRecord` (the `getBounty` tuple), `CHAINS`, `BASE_USDC_ADDRESS`;
  * - `addressBook` (`deployments.json`, Base and Base Sepolia), filled in by `npx hardhat bounty:deploy`;
- * - `CREATEX_ADDRESS`, `CREATEX_ABI`, `DEPLOYMENT_SALT` (`create2.json`), `deterministicAddress`, `expectedAddresses`.
+ * - `CREATEX_ADDRESS`, `CREATEX_ABI`, `DEPLOYMENT_SALT` (`create2.json`), `deterministicAddress`, `expectedAddresses`;
+ * - `privateKeyProblem`, `SECP256K1_ORDER`: the check of a signer's private key before viem sees it.
  *
  * TypeChain (ethers-v6) types for Hardhat code: `import type { BenchmarkBounty } from "@bench-bounty/contracts/typechain"`.
  */
@@ -21,3 +22,4 @@ export * from "./addressBook.js";
 export * from "./create2.js";
 export * from "./claim.js";
 export * from "./permit.js";
+export * from "./keys.js";

@@ -6,6 +6,7 @@
  * platform's own contracts (the bounty contract, the anchor registry, the token):
  * credit sent there could never be claimed.
  */
+import { addressBook, CHAINS, CREATEX_ADDRESS, expectedAddresses } from "@bench-bounty/contracts";
 import { isAddress, zeroAddress } from "viem";
 import type { PlatformContext } from "./context.js";
 import { PlatformError } from "./errors.js";
@@ -106,14 +107,33 @@ function checkAgentId(agentId: unknown): asserts agentId is string {
     });
 }
 
-/** The platform's own contract addresses (lowercase) that may never receive credit. */
+/**
+ * The protocol's contract addresses on every chain, whatever chain is configured: the CREATE2 addresses
+ * of BenchmarkBounty and AnchorRegistry (the same on every chain), CreateX, and every address of the
+ * address book (USDC of Base and Base Sepolia, deployed contracts). None of them calls `claim` or signs
+ * a `Claim`: a credit there is lost for good (probe15 B-F16: they were refused only when a chain was
+ * configured naming them).
+ */
+const PROTOCOL_CONTRACTS: readonly string[] = (() => {
+  const { benchmarkBounty, anchorRegistry } = expectedAddresses();
+  const book = Object.values(addressBook).flatMap((e) => [e.benchmarkBounty, e.anchorRegistry, e.usdc]);
+  const chains = Object.values(CHAINS).map((c) => c.usdc);
+  const all: (string | null)[] = [benchmarkBounty, anchorRegistry, CREATEX_ADDRESS, ...book, ...chains];
+  return all.filter((a): a is string => a !== null).map((a) => a.toLowerCase());
+})();
+
+/**
+ * The contract addresses (lowercase) that may never receive credit: the configured chain's contracts
+ * and {@link PROTOCOL_CONTRACTS}.
+ */
 export function knownContracts(ctx: PlatformContext): string[] {
   const c = ctx.chain?.config.contracts;
-  return c
+  const configured = c
     ? [c.benchmarkBounty, c.anchorRegistry, c.usdc]
         .filter((a): a is `0x${string}` => !!a)
         .map((a) => a.toLowerCase())
     : [];
+  return [...new Set([...configured, ...PROTOCOL_CONTRACTS])];
 }
 
 /**
@@ -178,7 +198,10 @@ export function checkWithdrawalAddress(
       `${addr} is an OP-stack predeploy (0x4200000000000000000000000000000000000000-...07ff, e.g. WETH at ...0006 on Base): it can never claim`,
     );
   if (knownContracts(ctx).includes(lower))
-    return refuse("platform_contract", `${addr} is one of the platform's contracts; credit there is lost`);
+    return refuse(
+      "platform_contract",
+      `${addr} is one of the protocol's contracts (BenchmarkBounty, AnchorRegistry, USDC, CreateX): it can never claim, credit there is lost`,
+    );
   return lower;
 }
 

@@ -12,6 +12,7 @@ import {
   anchorKindName,
   anchorRegistryAbi,
   benchmarkBountyAbi,
+  privateKeyProblem,
   testUsdcAbi,
   type BountyRecord,
 } from "@bench-bounty/contracts";
@@ -39,7 +40,7 @@ import {
   type Transport,
   type WalletClient,
 } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { credentialsToHeader } from "@bench-bounty/verifier/url";
 import { publicOrigin, redactRpc } from "./redact.js";
 import { PlatformError } from "./errors.js";
@@ -182,6 +183,24 @@ function rpcTransport(rpcUrl: string): ReturnType<typeof http> {
   return http(url, { fetchOptions: { headers } });
 }
 
+/**
+ * The account of a private key, checked with the contracts' rule first (`privateKeyProblem`): viem's own
+ * error for a key outside 1..n-1 prints the key in decimal (probe15 B-F7).
+ * @throws PlatformError `invalid_option` naming `field`, never the value
+ */
+function signerAccount(key: Hex, field: string): PrivateKeyAccount {
+  const problem = privateKeyProblem(key);
+  if (problem !== null)
+    throw new PlatformError(
+      "invalid_option",
+      `${field} is not a private key: ${problem} (the value is not printed)`,
+      {
+        field,
+      },
+    );
+  return privateKeyToAccount(key);
+}
+
 /** Chain access for the platform. Construct with {@link ChainGateway.connect}. */
 export class ChainGateway {
   /** Serialises this gateway's writes (one nonce sequence per account, no lookup/send races). */
@@ -204,7 +223,11 @@ export class ChainGateway {
     });
     const transport = rpcTransport(config.rpcUrl);
     const publicClient = createPublicClient({ chain, transport }) as PublicClient<Transport, Chain>;
-    const wallet = createWalletClient({ account: privateKeyToAccount(config.privateKey), chain, transport });
+    const wallet = createWalletClient({
+      account: signerAccount(config.privateKey, "privateKey"),
+      chain,
+      transport,
+    });
     return new ChainGateway(config, publicClient, wallet, chain);
   }
 
@@ -409,7 +432,7 @@ export class ChainGateway {
     // The terms rule (SPEC 1.1, one place: evidence's checkBountyTerms) before anything is signed.
     assertBountyTerms(p);
     const author = createWalletClient({
-      account: privateKeyToAccount(p.authorPrivateKey),
+      account: signerAccount(p.authorPrivateKey, "authorPrivateKey"),
       chain: this.chain,
       transport: rpcTransport(this.config.rpcUrl),
     });

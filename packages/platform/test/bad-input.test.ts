@@ -238,18 +238,20 @@ describe("an agent command that cannot start", () => {
     expect(r.err).toContain("resume runs the same command again; add --agent CMD to run another");
     expect(r.err).not.toContain(key); // the key is never printed
     const m =
-      /\n {2}(bench-bounty resume (run-[0-9a-f]+) .*?) {3}\(with your API key in the environment variable BENCH_BOUNTY_API_KEY\)\n/.exec(
+      /\n {2}(npx bench-bounty resume (run-[0-9a-f]+) .*?) {3}\(with your API key in the environment variable BENCH_BOUNTY_API_KEY\)\n/.exec(
         r.err,
       );
     expect(m, r.err).not.toBeNull();
     const [, command, runId] = m!;
-    expect(command).toBe(`bench-bounty resume ${runId} --store ${store} --api-key "$BENCH_BOUNTY_API_KEY"`);
+    expect(command).toBe(
+      `npx bench-bounty resume ${runId} --store ${store} --api-key "$BENCH_BOUNTY_API_KEY"`,
+    );
     const log = join(store, "runs", `${runId}.agent.log`);
     expect(readFileSync(log, "utf8")).toMatch(/nonexistent-cmd-xyz/);
     // pasted as printed (the shell expands the variable), with a working agent: the same attempt 1
     process.env.BENCH_BOUNTY_API_KEY = key;
     try {
-      const argv = command!.replace('"$BENCH_BOUNTY_API_KEY"', key).split(" ").slice(1);
+      const argv = command!.replace('"$BENCH_BOUNTY_API_KEY"', key).split(" ").slice(2);
       const res = await runCli(...argv, "--agent", `node ${AGENT}`, "--no-progress");
       expect(res.code, res.err).toBe(0);
       expect(JSON.parse(res.out)).toMatchObject({ run_id: runId, attempt: 1, attempts_remaining: 2 });
@@ -398,6 +400,34 @@ describe("chain options are checked before the store or the network", () => {
     }
   });
 
+  // probe15 B-F7: a key of the right form outside 1..n-1 was exit 4 "internal error" printing the key in decimal
+  it("a signer key of the right form but outside 1..n-1 is refused naming its variable, never printed", async () => {
+    const store = tempDir();
+    await (await Platform.open({ dir: store })).close();
+    const outOfRange = [
+      "0x" + "00".repeat(32),
+      "0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141", // n
+      "0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364142", // n + 1
+      "0x" + "ff".repeat(32),
+    ];
+    for (const variable of ["BENCH_BOUNTY_AUTHOR_KEY", "BENCH_BOUNTY_PRIVATE_KEY"])
+      for (const bad of outOfRange) {
+        vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", KEY);
+        vi.stubEnv("BENCH_BOUNTY_AUTHOR_KEY", KEY);
+        vi.stubEnv(variable, bad);
+        const r = await runCli(...lockArgs("nonexistent-slug", store), "--closes-in", "100");
+        expect(r.code, `${variable}=${bad}: ${r.err}`).toBe(1);
+        expect(r.err).toMatch(
+          new RegExp(
+            `^error: ${variable} is not a private key: .*1\\.\\.n-1.*\\(the value is not printed\\)`,
+          ),
+        );
+        expect(r.err).not.toMatch(/internal error/);
+        for (const shown of [bad.slice(2), BigInt(bad).toString(), bad.slice(-12)])
+          if (shown.length >= 8) expect(r.err + r.out).not.toContain(shown);
+      }
+  });
+
   it("lock on an unknown slug says so before contacting the RPC", async () => {
     vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", KEY);
     vi.stubEnv("BENCH_BOUNTY_AUTHOR_KEY", KEY);
@@ -479,10 +509,10 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
       `warning: the commitment of ${b.slug} was not anchored (its root is shown once it is)`,
     );
     expect(r.err).toContain(
-      `retry it with: bench-bounty anchor ${b.slug} --store ${store} --rpc-url http://127.0.0.1:1 --chain-id 8453 --bounty-contract 0x${"22".repeat(20)} --anchor-registry 0x${"33".repeat(20)}`,
+      `retry it with: npx bench-bounty anchor ${b.slug} --store ${store} --rpc-url http://127.0.0.1:1 --chain-id 8453 --bounty-contract 0x${"22".repeat(20)} --anchor-registry 0x${"33".repeat(20)}`,
     );
     // the printed command, run as printed (minus the binary name), lists the same pending anchor
-    const retry = /retry it with: bench-bounty (.*)$/m.exec(r.err)![1]!.split(" ");
+    const retry = /retry it with: npx bench-bounty (.*)$/m.exec(r.err)![1]!.split(" ");
     const listed = await runCli(...retry, "--list");
     expect(listed.code, listed.err).toBe(0);
     // the operator's own list names the pending root (the store is theirs)
@@ -518,7 +548,7 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
     expect(r.err).toMatch(
       /was not anchored \(its hash is shown once it is\): .*\(RPC http:\/\/127\.0\.0\.1:1\)/,
     );
-    const retry = /retry it with: bench-bounty (.*)$/m.exec(r.err);
+    const retry = /retry it with: npx bench-bounty (.*)$/m.exec(r.err);
     expect(retry, r.err).not.toBeNull();
     expect(retry![1]).toBe(
       `anchor rc --store ${store} --rpc-url http://127.0.0.1:1 --chain-id 8453 --bounty-contract 0x${"22".repeat(20)} --anchor-registry 0x${"33".repeat(20)}`,
@@ -576,7 +606,7 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
     const viaEnv = await publish([]);
     expect(viaEnv.code, viaEnv.err).toBe(0);
     expect(viaEnv.err + viaEnv.out).not.toMatch(leaks);
-    const line = /retry it with: bench-bounty (.*)$/m.exec(viaEnv.err)![1]!;
+    const line = /retry it with: npx bench-bounty (.*)$/m.exec(viaEnv.err)![1]!;
     expect(line).toContain(` --rpc-url "$BENCH_BOUNTY_RPC_URL" --chain-id 8453`);
     expect(viaEnv.err).not.toContain("first set BENCH_BOUNTY_RPC_URL");
     const words = line.split(" ").map((w) => (w === '"$BENCH_BOUNTY_RPC_URL"' ? secret : w));

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { cities, cleanup, openTemp, promptAgent, rejection, CITIES_PUBLISH } from "./helpers.js";
 import { checkWithdrawalAddress } from "../src/agents.js";
+import { CHAINS, CREATEX_ADDRESS, expectedAddresses } from "@bench-bounty/contracts";
 
 afterEach(cleanup);
 
@@ -155,6 +156,30 @@ describe("owner rules (issue 13 item 5)", () => {
     expect((await rejection(p.leaderboard(slug, { viewer: alice, board: "final" }))).details.rule).toBe(
       "benchmark_author_only",
     );
+  });
+
+  // probe15 B-F16: without a chain configured, the protocol's own contracts and USDC were accepted
+  it("withdrawal addresses: never the protocol's contracts or USDC, with no chain configured", async () => {
+    const p = await openTemp().then((h) => h.real);
+    const alice = await p.authenticate((await p.createAccount({ name: "alice" })).api_key);
+    const { benchmarkBounty, anchorRegistry } = expectedAddresses();
+    for (const addr of [
+      benchmarkBounty,
+      anchorRegistry.toLowerCase(),
+      CHAINS.base.usdc,
+      CHAINS.baseSepolia.usdc.toLowerCase(),
+      CREATEX_ADDRESS,
+    ]) {
+      const refused = await rejection(p.registerAgent(alice, "a1", { withdrawal_address: addr }));
+      expect({ addr, refused }).toMatchObject({
+        addr,
+        refused: {
+          code: "invalid_withdrawal_address",
+          details: { field: "withdrawal_address", reason: "platform_contract" },
+        },
+      });
+      expect(refused.message).toMatch(/^withdrawal_address: 0x[0-9a-fA-F]{40} is .*: it can never claim/);
+    }
   });
 
   it("withdrawal addresses: EIP-55 checksum, never zero, never one of our contracts", async () => {

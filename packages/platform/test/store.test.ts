@@ -225,13 +225,40 @@ describe(`the store on ${TEST_ENGINE}`, () => {
 
 if (TEST_ENGINE === "postgres") {
   describe("the PostgreSQL store's connection errors", () => {
-    it("names the URL without its password", async () => {
-      const url = process.env.TEST_DATABASE_URL!.replace(/:[^:@/]*@/, ":wrong-secret-pw@");
-      const e = await rejection(Store.open({ engine: "postgres", url }));
-      expect(e.code).toBe("invalid_store");
-      expect(e.message).toContain("postgres:***@");
-      expect(e.message).not.toContain("wrong-secret-pw");
-      expect(JSON.stringify(e.details)).not.toContain("wrong-secret-pw");
+    // probe15 B-F15: a masked part (options=***) was quoted by PostgreSQL's own message, and the user named
+    it("names the store by host, port and database only, never the user, password or a parameter", async () => {
+      const base = new URL(process.env.TEST_DATABASE_URL!);
+      const shown = `postgresql ${base.hostname}:${base.port || "5432"}${base.pathname}`;
+      const wrongPassword = new URL(base);
+      wrongPassword.password = "wrong-secret-pw";
+      const badOptions = new URL(base);
+      badOptions.searchParams.set("options", '-c search_path="MYSECRET;x');
+      const noUser = new URL(base);
+      noUser.username = "nosuchuserxyz";
+      for (const [url, secrets, why] of [
+        [
+          wrongPassword,
+          ["wrong-secret-pw", `"${base.username}"`, `${base.username}:`],
+          /authentication failed: check the user and password \(SQLSTATE 28P01\)/,
+        ],
+        [
+          badOptions,
+          ["MYSECRET", "search_path", `"${base.username}"`, `${base.username}:`],
+          /SQLSTATE 22023|SQLSTATE 3F000|SQLSTATE 42704/,
+        ],
+        [noUser, ["nosuchuserxyz"], /authentication failed|role/],
+      ] as const) {
+        const e = await rejection(Store.open({ engine: "postgres", url: url.href }));
+        expect(e.code).toBe("invalid_store");
+        expect(e.message).toMatch(
+          new RegExp(`^cannot open the PostgreSQL store ${shown.replaceAll(".", "\\.")}: `),
+        );
+        expect(e.message).toMatch(why);
+        for (const secret of secrets) {
+          expect(e.message).not.toContain(secret);
+          expect(JSON.stringify(e.details)).not.toContain(secret);
+        }
+      }
     });
   });
 }

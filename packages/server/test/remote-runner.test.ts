@@ -95,13 +95,13 @@ describe("bench-bounty run --server", { timeout: 120_000 }, () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/the agent failed before any answer was submitted/);
     expect(r.stderr).toMatch(/status 2; its stderr ends:\n {4}Traceback: ModuleNotFoundError: openai/);
-    const m = /\n {2}(bench-bounty resume (run-[0-9a-f]+) [^\n]*)\n/.exec(r.stderr);
+    const m = /\n {2}(npx bench-bounty resume (run-[0-9a-f]+) [^\n]*)\n/.exec(r.stderr);
     expect(m, r.stderr).not.toBeNull();
     // the key came from the environment: the command needs nothing else
-    expect(m![1]).toBe(`bench-bounty resume ${m![2]} --store ${store} --server ${live.url}`);
+    expect(m![1]).toBe(`npx bench-bounty resume ${m![2]} --store ${store} --server ${live.url}`);
     const run = await call(live.url, "GET", `/api/v1/benchmarks/runs/${m![2]}`, { key: me.key });
     expect(run.json.status).toBe("in_progress");
-    const resumed = await cli([...m![1]!.split(" ").slice(1), "--agent", `node ${AGENT}`], env);
+    const resumed = await cli([...m![1]!.split(" ").slice(2), "--agent", `node ${AGENT}`], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ run_id: m![2], attempt: 1 });
   });

@@ -88,3 +88,78 @@ export function runCliAsync(args: string[], env: Record<string, string> = {}): P
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** A JSON-RPC proxy on loopback (see {@link startRpcProxy}). */
+export interface RpcProxy {
+  /** `http://127.0.0.1:PORT` */
+  readonly origin: string;
+  close(): void;
+}
+
+/**
+ * A JSON-RPC proxy on loopback in front of `upstream` that replaces the `result` of one method by any
+ * JSON value: a request to `<origin>/<method>/<k>` forwards to `upstream` (single or batched) and answers
+ * `shapes[k]` as the result of every call of `<method>`; other methods pass through unchanged.
+ */
+export async function startRpcProxy(upstream: string, shapes: readonly unknown[]): Promise<RpcProxy> {
+  const { createServer } = await import("node:http");
+  const server = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (d: string) => (body += d));
+    req.on("end", () => {
+      const [, method, k] = (req.url ?? "").split("/");
+      const asked = JSON.parse(body) as { id: unknown; method: string } | { id: unknown; method: string }[];
+      const calls = Array.isArray(asked) ? asked : [asked];
+      void fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body })
+        .then((r) => r.json())
+        .then((answer: unknown) => {
+          const replace = (m: { id: unknown; result?: unknown }): unknown =>
+            calls.find((c) => c.id === m.id)?.method === method ? { ...m, result: shapes[Number(k)] } : m;
+          const out = Array.isArray(answer) ? answer.map(replace) : replace(answer as { id: unknown });
+          res.setHeader("content-type", "application/json");
+          res.end(JSON.stringify(out));
+        });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+/**
+ * An HTTP proxy on loopback in front of `upstream` (an indexer) that forwards GET requests and rewrites
+ * each JSON answer with `rewrite(path, body)` (return the body to change it in place), as a lying or
+ * broken indexer would answer.
+ */
+export async function startJsonProxy(
+  upstream: string,
+  rewrite: (path: string, body: any) => void,
+): Promise<RpcProxy> {
+  const { createServer } = await import("node:http");
+  const server = createServer((req, res) => {
+    const path = req.url ?? "/";
+    void fetch(new URL(path, upstream)).then(async (r) => {
+      const body: unknown = await r.json();
+      rewrite(path, body);
+      res.statusCode = r.status;
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify(body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}

@@ -44,16 +44,20 @@ import {
   FACT_NAMES,
   verifyComputeReceipt,
   verifyPack,
+  VerifierNetworkError,
   type FactName,
   type VerificationReport,
 } from "../src/index.js";
-import { at, rehash, toBytes, runCliAsync } from "./helpers.js";
+import { at, rehash, toBytes, runCliAsync, startJsonProxy, startRpcProxy, type RpcProxy } from "./helpers.js";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatReportTable } from "../src/format.js";
 
 const runCli = runCliAsync;
+
+/** What an error of the verifier's own code says (a property of a value of the wrong type read). */
+const INTERNAL = /is not (iterable|a function)|Cannot read properties|Cannot convert/;
 
 const salt = (s: string): string => keccak256Hex(s).slice(2);
 
@@ -420,6 +424,60 @@ describe("a real award on the local Base profile", () => {
     expect(r.policy_met).toBe(true);
   });
 
+  // probe15 B-F13: the award history's amounts and places and an anchor record's own digest and kind were not compared
+  it("catches an indexer whose award history or anchor records disagree with the pack (indexer_agreement)", async (ctx) => {
+    if (indexer === null) ctx.skip(`indexer did not start: ${indexerError}`);
+    await indexer!.waitForHead();
+    const lies: [string, (path: string, body: any) => void, RegExp][] = [
+      [
+        "award history amount",
+        (path, body) => {
+          if (path.startsWith("/awards")) body.items[0].winners[0].amount = "12345678901234567890";
+        },
+        /GET \/awards\?winner=0x[0-9a-f]{40}&limit=100: items\[0\]\.winners\[0\]\.amount is 12345678901234567890, the pack says \d+/,
+      ],
+      [
+        "award history place",
+        (path, body) => {
+          if (path.startsWith("/awards")) body.items[0].winners[0].place = 7;
+        },
+        /GET \/awards\?winner=\S+: items\[0\]\.winners\[0\]\.place is 7, the pack says 1/,
+      ],
+      [
+        "award history pool",
+        (path, body) => {
+          if (path.startsWith("/awards")) body.items[0].pool = "1";
+        },
+        /GET \/awards\?winner=\S+: items\[0\]\.pool is 1, the pack says 100000000/,
+      ],
+      [
+        "anchor digest",
+        (path, body) => {
+          if (path.startsWith("/anchors/")) body.digest = "0x" + "ab".repeat(32);
+        },
+        /GET \/anchors\/0x[0-9a-f]{64}: digest is 0x(ab){32}, the pack says 0x[0-9a-f]{64}/,
+      ],
+      [
+        "anchor kind",
+        (path, body) => {
+          if (path.startsWith("/anchors/")) body.kind = "0x" + "cd".repeat(32);
+        },
+        /GET \/anchors\/0x[0-9a-f]{64}: kind is 0x(cd){32}, the pack says 0x[0-9a-f]{64}/,
+      ],
+    ];
+    for (const [what, rewrite, reason] of lies) {
+      const proxy = await startJsonProxy(indexer!.url, rewrite);
+      try {
+        // without --rpc: the pack alone says what the indexer must serve
+        const r = await verifyPack({ source: packBytes, indexerUrl: proxy.origin, policy: "offline" });
+        expect({ what, state: r.facts.indexer_agreement.state }).toEqual({ what, state: "failed" });
+        expect(r.facts.indexer_agreement.reasons.join("\n"), what).toMatch(reason);
+      } finally {
+        proxy.close();
+      }
+    }
+  });
+
   it("catches a pack naming other winners than the on-chain award (award_log, indexer_agreement)", async () => {
     const tree = parseJson(packBytes) as JsonObject;
     at(tree, "winners", 1).withdrawal_address = chain.accounts[9]!.address.toLowerCase();
@@ -633,6 +691,71 @@ describe("a pack naming a contract that reverts (probe D2-F9)", () => {
     expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(r.stdout).toMatch(/\npolicy onchain: NOT MET \(onchain_root is failed/);
     expect(r.stdout).not.toMatch(/^policy onchain: MET$/m);
+  });
+});
+
+/** Wrong-shape JSON-RPC results (probe15 B-F6): scalars, hex of the wrong length, arrays, objects, broken receipts. */
+const RPC_SHAPES: readonly unknown[] = [
+  null,
+  "0x",
+  "0x0",
+  `0x${"f".repeat(200)}`,
+  5,
+  -1,
+  true,
+  [],
+  [null],
+  {},
+  "zz",
+  `0x${"1".repeat(64)}`,
+  { logs: "x" },
+  { status: "0x1", logs: [{}] },
+  { status: "0x1", logs: [{ topics: "x", data: 5 }] },
+  { status: "0x1", blockNumber: "0xffffffffffffffffffff", logs: [] },
+];
+
+describe("an RPC answering results of the wrong shape (probe15 B-F6)", () => {
+  let proxy: RpcProxy;
+  beforeAll(async () => {
+    proxy = await startRpcProxy(chain.rpcUrl, RPC_SHAPES);
+  });
+  afterAll(() => proxy.close());
+
+  for (const method of ["eth_chainId", "eth_call", "eth_getTransactionReceipt", "eth_getCode"])
+    it(`${method}: every shape is a report or an RPC that cannot be read naming the call, never an internal error`, async () => {
+      const outcomes: string[] = [];
+      for (let k = 0; k < RPC_SHAPES.length; k++) {
+        const shape = JSON.stringify(RPC_SHAPES[k]);
+        try {
+          const r = await verifyPack({
+            source: packBytes,
+            rpcUrl: `${proxy.origin}/${method}/${k}`,
+            policy: "onchain",
+            timeoutMs: 5000,
+          });
+          outcomes.push(`${shape}: report, award_log ${r.facts.award_log.state}`);
+        } catch (e) {
+          const message = e instanceof Error ? e.message : String(e);
+          const named = method === "eth_call" ? /: \w+\([^)]*\): / : new RegExp(`: ${method}: `);
+          outcomes.push(
+            e instanceof VerifierNetworkError && named.test(message) && !INTERNAL.test(message)
+              ? `${shape}: cannot read the RPC`
+              : `${shape}: ${(e as Error).name} ${message}`,
+          );
+        }
+      }
+      expect(outcomes.filter((o) => !/: (report, award_log \S+|cannot read the RPC)$/.test(o))).toEqual([]);
+    });
+
+  it("the CLI exits 3 naming eth_getTransactionReceipt and what it answered, not 4", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "verify-shape-")), "pack.json");
+    writeFileSync(file, packBytes);
+    const k = RPC_SHAPES.indexOf("0x");
+    const r = await runCli(["verify", file, "--rpc", `${proxy.origin}/eth_getTransactionReceipt/${k}`]);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(
+      /^verify: cannot read rpc http:\/\/127\.0\.0\.1:\d+: eth_getTransactionReceipt: the answer is not a transaction receipt/m,
+    );
   });
 });
 

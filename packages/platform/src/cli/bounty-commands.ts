@@ -1,7 +1,16 @@
 /** The bounty commands: lock and attach. */
 import { Command, Option } from "commander";
 import { PlatformError } from "../errors.js";
-import { action, int, print, principalOf, storeOptions, type StoreOpts, withPlatform } from "./common.js";
+import {
+  action,
+  int,
+  print,
+  principalOf,
+  signerKey,
+  storeOptions,
+  type StoreOpts,
+  withPlatform,
+} from "./common.js";
 import type { Hex } from "viem";
 import { parseUsdcAmount } from "./common.js";
 
@@ -64,11 +73,7 @@ export function registerBountyCommands(program: Command): void {
             payoutRule: "winner_take_all" | "top_n_split";
           },
         ) => {
-          const key = process.env.BENCH_BOUNTY_AUTHOR_KEY;
-          if (!key || !/^0x[0-9a-fA-F]{64}$/.test(key))
-            throw new PlatformError("invalid_option", "set BENCH_BOUNTY_AUTHOR_KEY (0x + 64 hex)", {
-              field: "BENCH_BOUNTY_AUTHOR_KEY",
-            });
+          const key = signerKey("BENCH_BOUNTY_AUTHOR_KEY", "to sign the lock as the author");
           await withPlatform(o, true, async (platform) => {
             // An unknown slug is named before the chain is contacted.
             await platform.getBenchmark(slug);

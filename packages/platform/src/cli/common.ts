@@ -2,7 +2,7 @@
  * What every platform command shares: the store and chain options, `--api-key` and the caller's
  * principal, opening the platform, printing, and the refusal wrapper (one line on stderr, exit 1).
  */
-import { addressBook, addressBookEntry } from "@bench-bounty/contracts";
+import { addressBook, addressBookEntry, PRIVATE_KEY_FORM, privateKeyProblem } from "@bench-bounty/contracts";
 import { isEvidenceError } from "@bench-bounty/evidence";
 import { resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
@@ -126,19 +126,31 @@ export function storeOptions(
 
 export { shellWord };
 
+/**
+ * How a printed command names this program, so that it works when pasted as printed (probe15 B-F12:
+ * `bench-bounty ...` is not on PATH in a fresh clone): the path it was invoked by, which
+ * `./bin/bench-bounty` passes in `BENCH_BOUNTY_INVOKED_AS` (its `$0`, shell-quoted), else
+ * `npx bench-bounty` (the workspace's bin, or one on PATH).
+ */
+export function invokedAs(): string {
+  const invoked = process.env.BENCH_BOUNTY_INVOKED_AS;
+  return invoked ? shellWord(invoked) : "npx bench-bounty";
+}
+
 /** The environment variable of `--rpc-url`. */
 const RPC_URL_ENV = "BENCH_BOUNTY_RPC_URL";
 
 /**
- * The command that retries what is pending for `slug` (`bench-bounty anchor <slug>`), with the store and
- * chain options of this invocation, so it works when pasted as printed. The RPC URL is printed only
+ * The command that retries what is pending for `slug` (`bench-bounty anchor <slug>`, the program named
+ * by {@link invokedAs}), with the store and chain options of this invocation, so it works when pasted
+ * as printed. The RPC URL is printed only
  * when it is a bare origin without userinfo; otherwise (a provider's key in its userinfo, path or
  * query: probe10 R2) the command reads it from `"$BENCH_BOUNTY_RPC_URL"`, never putting it in argv,
  * and when it was given as `--rpc-url` rather than in that variable a second line says to set it
  * (naming the URL by its origin only).
  */
 export function anchorRetryCommand(slug: string, o: StoreOpts): string {
-  const words = ["bench-bounty", "anchor", slug, "--store", o.store].map(shellWord);
+  const words = [invokedAs(), ...["anchor", slug, "--store", o.store].map(shellWord)];
   let note = "";
   if (o.rpcUrl !== undefined) {
     const origin = bareOrigin(o.rpcUrl);
@@ -214,18 +226,36 @@ export function checkPublicUrl(o: Pick<StoreOpts, "publicUrl">): void {
     );
 }
 
+/**
+ * The private key held in the environment variable `variable`, checked with the contracts' one rule
+ * (`privateKeyProblem`: 0x + 64 hex, a value in 1..n-1 of secp256k1) before viem sees it.
+ * @param purpose what the key is for, in the message when the variable is unset (`to use the chain`)
+ * @throws PlatformError `invalid_option` with field `variable`, naming the variable and never its value
+ *   (probe15 B-F7: viem's own error printed the key in decimal, as an internal error)
+ */
+export function signerKey(variable: string, purpose: string): Hex {
+  const key = process.env[variable];
+  if (!key)
+    throw new PlatformError("invalid_option", `set ${variable} (${PRIVATE_KEY_FORM}) ${purpose}`, {
+      field: variable,
+    });
+  const problem = privateKeyProblem(key);
+  if (problem !== null)
+    throw new PlatformError(
+      "invalid_option",
+      `${variable} is not a private key: ${problem} (the value is not printed)`,
+      { field: variable },
+    );
+  return key as Hex;
+}
+
 export function chainConfig(o: StoreOpts): ChainConfig | undefined {
   checkChainOptions(o);
   if (!o.rpcUrl) return undefined;
   const chainId = Number(o.chainId);
   if (!Number.isSafeInteger(chainId) || chainId <= 0)
     throw new PlatformError("invalid_option", "--chain-id must be a positive integer", { field: "chain-id" });
-  const key = process.env.BENCH_BOUNTY_PRIVATE_KEY;
-  if (!key || !/^0x[0-9a-fA-F]{64}$/.test(key)) {
-    throw new PlatformError("invalid_option", "set BENCH_BOUNTY_PRIVATE_KEY (0x + 64 hex) to use the chain", {
-      field: "BENCH_BOUNTY_PRIVATE_KEY",
-    });
-  }
+  const key = signerKey("BENCH_BOUNTY_PRIVATE_KEY", "to use the chain");
   // Chains without an address book entry (a local node) name their contracts with options.
   const book: { benchmarkBounty: string | null; anchorRegistry: string | null; usdc: string } | null =
     Object.hasOwn(addressBook, String(chainId)) ? addressBookEntry(chainId) : null;

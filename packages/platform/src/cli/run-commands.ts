@@ -7,6 +7,7 @@ import { Command, Option } from "commander";
 import {
   action,
   anchorRetryCommand,
+  invokedAs,
   int,
   shellCommand,
   openPlatform,
@@ -85,7 +86,7 @@ interface ResumeWhere {
  * given with `--api-key` becomes `--api-key "$BENCH_BOUNTY_API_KEY"` and the line says to set it.
  */
 export function resumeCommand(runId: string, w: ResumeWhere): string {
-  const cmd = ["bench-bounty", "resume", runId, "--store", shellWord(w.store)];
+  const cmd = [invokedAs(), "resume", runId, "--store", shellWord(w.store)];
   if (w.server) cmd.push("--server", shellWord(w.server));
   if (w.keyOnCommandLine) cmd.push('--api-key "$BENCH_BOUNTY_API_KEY"');
   return (

@@ -41,6 +41,40 @@ export function describePostgres(url: string, schema?: string): string {
   }
 }
 
+/** What a PostgreSQL SQLSTATE or a socket error code means, in words that quote nothing of the server's text. */
+const POSTGRES_FAILURES: Readonly<Record<string, string>> = {
+  "28P01": "authentication failed: check the user and password",
+  "28000": "authentication failed: the server accepts no such user or host",
+  "3D000": "no such database",
+  "3F000": "no such schema",
+  "22023": "a connection parameter (options) has an invalid value",
+  "42704": "a connection parameter (options) is unknown",
+  "42501": "permission denied",
+  "53300": "too many connections",
+  "57P03": "the server is starting up or shutting down",
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host not found",
+  ETIMEDOUT: "timed out",
+  EHOSTUNREACH: "host unreachable",
+  ECONNRESET: "the connection was reset",
+};
+
+/**
+ * Why a PostgreSQL connection or its first queries failed, in words of this project and the error's
+ * code, never PostgreSQL's own text: the server quotes connection parameters in it (`invalid value for
+ * parameter "search_path": "..."` echoed a masked `?options=`, `password authentication failed for user
+ * "..."` the user; probe15 B-F15).
+ */
+export function postgresFailure(e: unknown): string {
+  const code = (e as { code?: unknown }).code;
+  if (typeof code !== "string")
+    return "cannot connect (the server's message is not shown: it may quote DATABASE_URL)";
+  const words = POSTGRES_FAILURES[code];
+  const kind = /^[0-9A-Z]{5}$/.test(code) ? `SQLSTATE ${code}` : code;
+  return `${words ?? "refused by the server"} (${kind})`;
+}
+
 /** The SQLite driver with IMMEDIATE transactions: the write lock is taken at BEGIN, not at the first write. */
 class ImmediateSqliteDriver extends SqliteDriver {
   constructor(
@@ -254,11 +288,15 @@ export async function openPostgres(target: {
   } catch (e) {
     await db.destroy();
     const code = (e as { code?: unknown }).code;
-    const message = String((e as Error).message ?? e).replaceAll(target.url, label);
-    throw new PlatformError("invalid_store", `cannot open the PostgreSQL store ${label}: ${message}`, {
-      field: "DATABASE_URL",
-      path: label,
-      ...(typeof code === "string" ? { pg_code: code } : {}),
-    });
+    const shown = describePostgres(target.url, target.schema);
+    throw new PlatformError(
+      "invalid_store",
+      `cannot open the PostgreSQL store ${shown}: ${postgresFailure(e)}`,
+      {
+        field: "DATABASE_URL",
+        path: shown,
+        ...(typeof code === "string" ? { pg_code: code } : {}),
+      },
+    );
   }
 }

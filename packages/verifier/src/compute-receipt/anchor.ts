@@ -17,6 +17,7 @@ import { fact, type Fact } from "../facts.js";
 import { codeProblem } from "../onchain/code.js";
 import { rpcClient } from "../onchain/index.js";
 import { rpcReader } from "../onchain/context.js";
+import { readChainId, readCode } from "../onchain/rpc-answers.js";
 import type { ComputeReceiptFacts, ReceiptWalk } from "./context.js";
 import { urlOrigin } from "../url.js";
 
@@ -45,7 +46,7 @@ async function checkAnchor(
 ): Promise<Fact> {
   const net = rpcReader(`rpc ${urlOrigin(rpcUrl)}`);
   const client = rpcClient(rpcUrl, { timeoutMs, batch: false, signal });
-  const chainId = await net("eth_chainId", () => client.getChainId());
+  const chainId = await net("eth_chainId", () => readChainId(client));
   const registry = registryOpt ?? bookRegistry(chainId);
   if (registry === null)
     return fact(
@@ -54,7 +55,7 @@ async function checkAnchor(
     );
   if (!isAddress(registry, { strict: false }))
     throw new VerifierInputError("bad_option", "--registry", `${registry} is not an address`);
-  const code = await net(`eth_getCode(${registry})`, () => client.getCode({ address: registry as Address }));
+  const code = await net(`eth_getCode(${registry})`, () => readCode(client, registry as Address));
   const problem = codeProblem(code, "AnchorRegistry", registry as Address, "the registry", chainId);
   if (problem !== null) return fact("failed", problem);
   const [anchorer, block, , kind] = (await net(`anchorOf(${digest}) on ${registry}`, () =>

@@ -1,9 +1,10 @@
 /**
  * `GET /anchors/:digest` for the commitment, every receipt the pack names and
- * the pack: kind, block and transaction as the pack says (receipts at or before the
+ * the pack: its own digest, kind (name and bytes32), block and transaction as the pack says (receipts at or before the
  * award block) and, when the chain was read, as `anchorOf` says.
  * @packageDocumentation
  */
+import { ANCHOR_KINDS, type AnchorKindName } from "@bench-bounty/contracts";
 import { s, obj, type Disagreements, type IndexerWalk } from "./context.js";
 
 /** Anchor routes read at once. */
@@ -12,7 +13,7 @@ const ANCHOR_GETS_IN_FLIGHT = 8;
 /** One anchor the indexer must know. */
 interface AnchorExpectation {
   digest: string;
-  kind: string;
+  kind: AnchorKindName;
   block?: number;
   tx?: string;
   atOrBefore?: number;
@@ -72,7 +73,9 @@ async function checkAnchor(walk: IndexerWalk, c: AnchorExpectation, found: Disag
     return;
   }
   const a = obj(r.body);
+  found.cmp(route, "digest", s(a.digest), c.digest);
   found.cmp(route, "kindName", s(a.kindName), c.kind);
+  found.cmp(route, "kind", s(a.kind), ANCHOR_KINDS[c.kind]);
   if (c.block !== undefined) found.cmp(route, "blockNumber", s(a.blockNumber), String(c.block));
   if (c.tx !== undefined) found.cmp(route, "txHash", s(a.txHash), c.tx);
   if (c.atOrBefore !== undefined && !(Number(s(a.blockNumber)) <= c.atOrBefore))

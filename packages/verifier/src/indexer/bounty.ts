@@ -1,7 +1,9 @@
 /**
  * `GET /bounties/:id`: the indexer's bounty (status, root, leaf count, pool,
  * parties, close time, threshold, splits, award) and its winners agree with the
- * pack and, when the chain was read, with the `Awarded` log.
+ * pack and, when the chain was read, with the `Awarded` log. The award's fields and
+ * winners are compared by the same functions for the award history's items
+ * (`GET /awards`, credits.ts), which state them too (probe15 B-F13).
  * @packageDocumentation
  */
 import { fact, type Fact } from "../facts.js";
@@ -17,34 +19,54 @@ export async function bountyAgreement(walk: IndexerWalk, found: Disagreements): 
   if (typeof raw !== "object" || raw === null || Array.isArray(raw))
     throw walk.notTheIndexer(route, "no bounty object");
   const bounty = obj(raw);
-  const winners = arr(obj(br.body).winners).map(obj);
-  bountyFields(walk, route, bounty, found);
-  winnerFields(walk, route, winners, found);
-  if (walk.chain?.awarded) awardedLogFields(walk, route, bounty, winners, found);
+  bountyOnlyFields(walk, route, bounty, found);
+  awardAgreement(walk, route, "bounty", bounty, arr(obj(br.body).winners).map(obj), "winners", found);
 }
 
-function bountyFields(
+/** The fields only `GET /bounties/:id` states: status, leaf count, close time, threshold, splits. */
+function bountyOnlyFields(
   walk: IndexerWalk,
   route: string,
   bounty: Record<string, Json>,
   found: Disagreements,
 ): void {
-  const { view, derived } = walk;
-  const b = view.benchmark;
-  const rd = view.rank_derivation;
-  const sum = view.winners.reduce((t, w) => t + w.amount_base_units, 0n);
+  const b = walk.view.benchmark;
+  const rd = walk.view.rank_derivation;
   const cmp = (field: string, want: string): void =>
     found.cmp(route, `bounty.${field}`, s(bounty[field]), want);
   cmp("status", "awarded");
-  cmp("testSetRoot", b.commit_root.toLowerCase());
   cmp("leafCount", String(b.leaf_count));
+  cmp("closesAt", String(b.closes_at));
+  cmp("thresholdBps", String(rd.threshold_bps));
+  cmp("splitsBps", JSON.stringify(rd.splits_bps));
+}
+
+/**
+ * An award as the indexer states it (the bounty of `GET /bounties/:id`, or an item of `GET /awards`)
+ * against the pack and, when the chain was read, the `Awarded` log: root, pool, parties, digest,
+ * transaction, block, winner count, sums, and every winner's place, account and amount.
+ * @param at how the award object is named in a reason (`bounty`, `items[0]`)
+ * @param winnersAt how its winners are named (`winners`, `items[0].winners`)
+ */
+export function awardAgreement(
+  walk: IndexerWalk,
+  route: string,
+  at: string,
+  award: Record<string, Json>,
+  winners: readonly Record<string, Json>[],
+  winnersAt: string,
+  found: Disagreements,
+): void {
+  const { view, derived } = walk;
+  const b = view.benchmark;
+  const sum = view.winners.reduce((t, w) => t + w.amount_base_units, 0n);
+  const cmp = (field: string, want: string): void =>
+    found.cmp(route, `${at}.${field}`, s(award[field]), want);
+  cmp("testSetRoot", b.commit_root.toLowerCase());
   cmp("pool", String(b.pool_base_units));
   cmp("token", b.token.toLowerCase());
   cmp("author", b.author.toLowerCase());
   cmp("awarder", b.awarder.toLowerCase());
-  cmp("closesAt", String(b.closes_at));
-  cmp("thresholdBps", String(rd.threshold_bps));
-  cmp("splitsBps", JSON.stringify(rd.splits_bps));
   cmp("rankingDigest", b.ranking_digest.toLowerCase());
   cmp("awardedTx", b.award_tx.toLowerCase());
   cmp("awardedBlock", String(b.award_block));
@@ -54,49 +76,54 @@ function bountyFields(
   if (derived.rankingDigest !== null)
     found.cmp(
       route,
-      "bounty.rankingDigest",
-      s(bounty.rankingDigest),
+      `${at}.rankingDigest`,
+      s(award.rankingDigest),
       derived.rankingDigest,
       "rank_derivation hashes to",
     );
+  winnerFields(walk, route, winners, winnersAt, found);
+  if (walk.chain?.awarded) awardedLogFields(walk, route, at, award, winners, winnersAt, found);
 }
 
 function winnerFields(
   walk: IndexerWalk,
   route: string,
   winners: readonly Record<string, Json>[],
+  winnersAt: string,
   found: Disagreements,
 ): void {
   const pack = walk.view.winners;
   if (winners.length !== pack.length)
-    found.push(`GET ${route}: ${winners.length} winners, the pack has ${pack.length}`);
+    found.push(`GET ${route}: ${winners.length} ${winnersAt}, the pack has ${pack.length}`);
   pack.forEach((w, i) => {
     const iw = winners[i];
     if (iw === undefined) return;
-    found.cmp(route, `winners[${i}].place`, s(iw.place), String(i + 1));
-    found.cmp(route, `winners[${i}].account`, s(iw.account), w.withdrawal_address.toLowerCase());
-    found.cmp(route, `winners[${i}].amount`, s(iw.amount), String(w.amount_base_units));
+    found.cmp(route, `${winnersAt}[${i}].place`, s(iw.place), String(i + 1));
+    found.cmp(route, `${winnersAt}[${i}].account`, s(iw.account), w.withdrawal_address.toLowerCase());
+    found.cmp(route, `${winnersAt}[${i}].amount`, s(iw.amount), String(w.amount_base_units));
   });
 }
 
 function awardedLogFields(
   walk: IndexerWalk,
   route: string,
-  bounty: Record<string, Json>,
+  at: string,
+  award: Record<string, Json>,
   winners: readonly Record<string, Json>[],
+  winnersAt: string,
   found: Disagreements,
 ): void {
   const a = walk.chain!.awarded!;
   const log = "the Awarded log says";
-  found.cmp(route, "bounty.rankingDigest", s(bounty.rankingDigest), a.rankingDigest, log);
-  found.cmp(route, "bounty.authorRemainder", s(bounty.authorRemainder), String(a.authorRemainder), log);
-  found.cmp(route, "bounty.awardedBlock", s(bounty.awardedBlock), String(a.blockNumber), "the chain says");
+  found.cmp(route, `${at}.rankingDigest`, s(award.rankingDigest), a.rankingDigest, log);
+  found.cmp(route, `${at}.authorRemainder`, s(award.authorRemainder), String(a.authorRemainder), log);
+  found.cmp(route, `${at}.awardedBlock`, s(award.awardedBlock), String(a.blockNumber), "the chain says");
   a.winners.forEach((acct, i) => {
     const iw = winners[i];
-    found.cmp(route, `winners[${i}].account`, iw === undefined ? null : s(iw.account), acct, log);
+    found.cmp(route, `${winnersAt}[${i}].account`, iw === undefined ? null : s(iw.account), acct, log);
     found.cmp(
       route,
-      `winners[${i}].amount`,
+      `${winnersAt}[${i}].amount`,
       iw === undefined ? null : s(iw.amount),
       String(a.amounts[i]),
       log,

@@ -1,9 +1,12 @@
 /**
  * `GET /awards?winner=` and `GET /accounts/:address/credits`, per winner
- * address: the bounty is in the account's award history, and its credit from
- * places equals the sum of the pack's amounts to that address.
+ * address: the bounty is in the account's award history, with every field of the
+ * award and its winners (places, accounts, amounts) as the pack says (probe15 B-F13:
+ * only its presence was checked), and its credit from places equals the sum of the
+ * pack's amounts to that address.
  * @packageDocumentation
  */
+import { awardAgreement } from "./bounty.js";
 import { arr, obj, s, type Disagreements, type IndexerWalk } from "./context.js";
 
 /** Award history and credits per winner address. */
@@ -18,8 +21,13 @@ export async function creditAgreement(walk: IndexerWalk, found: Disagreements): 
     const awardsRoute = `/awards?winner=${account}&limit=100`;
     const ar = await walk.get(awardsRoute);
     const items = arr(obj(ar.body).items).map(obj);
-    if (!items.some((it) => s(it.bountyId) === id))
-      found.push(`GET ${awardsRoute}: bounty ${id} is not in ${account}'s award history`);
+    const k = items.findIndex((it) => s(it.bountyId) === id);
+    if (k === -1) found.push(`GET ${awardsRoute}: bounty ${id} is not in ${account}'s award history`);
+    else {
+      const item = items[k]!;
+      const at = `items[${k}]`;
+      awardAgreement(walk, awardsRoute, at, item, arr(item.winners).map(obj), `${at}.winners`, found);
+    }
     const creditsRoute = `/accounts/${account}/credits?limit=100`;
     const cr = await walk.get(creditsRoute);
     const credit = arr(obj(cr.body).credits)

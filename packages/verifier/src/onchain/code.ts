@@ -40,18 +40,18 @@ function masked(code: Hex, ranges: readonly (readonly [number, number])[]): stri
 
 /**
  * Why the code at `address` is not the expected protocol contract, or null when it is.
- * @param code what `eth_getCode(address)` returned (`undefined` or `0x` when there is no code)
+ * @param code what `eth_getCode(address)` returned (`0x` when there is no code)
  * @param where how the pack names the address (a JSON path), for the reason
  * @returns a reason naming the address, the contract expected and both code hashes, or null
  */
 export function codeProblem(
-  code: Hex | undefined,
+  code: Hex,
   contract: ProtocolContract,
   address: Address,
   where: string,
   chainId: number,
 ): string | null {
-  if (code === undefined || code === "0x") return `no contract at ${where} ${address} on chain ${chainId}`;
+  if (code === "0x") return `no contract at ${where} ${address} on chain ${chainId}`;
   const expected = EXPECTED_CODE[contract];
   const actual = masked(code, expected.immutables) as Hex;
   if (code.length === expected.code.length && actual === expected.code.toLowerCase()) return null;

@@ -21,6 +21,7 @@ import type { ProgressCallback } from "../progress.js";
 import { codeProblem, type ProtocolContract } from "./code.js";
 import { AnswerTimeoutError, AnswerTooLargeError } from "../source.js";
 import { printable } from "../text.js";
+import { readCode, readReceipt } from "./rpc-answers.js";
 
 /** The chain facts. */
 export type ChainFactName =
@@ -228,7 +229,7 @@ export async function makeChainWalk(init: ChainWalkInit): Promise<ChainWalk> {
   const anchors = new Map<string, Promise<AnchorRecord>>();
   const observation: ChainObservation = { chainId, awarded: null, anchors: new Map() };
   let record: Promise<BountyRecord> | undefined;
-  const codes = new Map<Address, Promise<Hex | undefined>>();
+  const codes = new Map<Address, Promise<Hex>>();
   const walk: ChainWalk = {
     view,
     derived: init.derived,
@@ -258,15 +259,7 @@ export async function makeChainWalk(init: ChainWalkInit): Promise<ChainWalk> {
     },
     bountyRecord: (address) =>
       (record ??= walk.readBounty<BountyRecord>(address, "getBounty", [init.bountyId])),
-    receiptOf: (hash) =>
-      net("eth_getTransactionReceipt", async () => {
-        try {
-          return await client.getTransactionReceipt({ hash });
-        } catch (e) {
-          if ((e as { name?: string }).name === "TransactionReceiptNotFoundError") return null;
-          throw e;
-        }
-      }),
+    receiptOf: (hash) => net("eth_getTransactionReceipt", () => readReceipt(client, hash)),
     anchorOf: (registry, digest) => {
       const key = `${registry}:${digest.toLowerCase()}`;
       let p = anchors.get(key);
@@ -282,7 +275,7 @@ export async function makeChainWalk(init: ChainWalkInit): Promise<ChainWalk> {
     codeProblem: async (address, contract, where) => {
       let code = codes.get(address);
       if (code === undefined)
-        codes.set(address, (code = net("eth_getCode", () => client.getCode({ address }))));
+        codes.set(address, (code = net("eth_getCode", () => readCode(client, address))));
       return codeProblem(await code, contract, address, where, chainId);
     },
   };

@@ -26,6 +26,7 @@ import { commitmentAnchorFacts, packAnchorFacts } from "./anchors.js";
 import { awardLogFacts } from "./award-log.js";
 import { pinnedRootFacts } from "./bounty.js";
 import { rootBurnedFacts } from "./root-burned.js";
+import { readChainId } from "./rpc-answers.js";
 import {
   CHAIN_FACTS,
   ContractAnswerError,
@@ -144,7 +145,7 @@ export async function verifyOnchain(
   const b = view.benchmark;
   const target = `rpc ${urlOrigin(options.rpcUrl)}`; // a provider's key is in the path or query: only the origin is printed
   const client = options.client ?? rpcClient(options.rpcUrl, options);
-  const chainId = await rpcReader(target)("eth_chainId", () => client.getChainId());
+  const chainId = await rpcReader(target)("eth_chainId", () => readChainId(client));
   const observation: ChainObservation = { chainId, awarded: null, anchors: new Map() };
   if (chainId !== b.chain_id)
     return {

@@ -1,0 +1,38 @@
+/**
+ * The PostgreSQL connection of `DATABASE_URL`, checked once before anything else uses it (probe15 B-F5,
+ * D2-F23, B-F15): the sync guard's and Ponder's own connections let a refusal through as raw pg stack
+ * traces, and PostgreSQL's text quotes the URL's user (`password authentication failed for user "..."`)
+ * and its options' values (`invalid value for parameter "search_path": "..."`). The one line printed
+ * names the database by host, port and name only, and the error by its code.
+ */
+import pg from "pg";
+
+/** `postgresql host:port/database`: what of the URL may be printed (never the user, password or parameters). */
+export function shownDatabase(connectionString: string): string {
+  try {
+    const u = new URL(connectionString);
+    return `postgresql ${u.hostname}:${u.port || "5432"}${u.pathname}`;
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return "postgresql (a URL the URL parser refuses: not shown)";
+  }
+}
+
+/**
+ * Connects to `connectionString` once.
+ * @returns null when the connection opens, else the line to print after `indexer settings: ` (naming
+ *   `DATABASE_URL`, the database as {@link shownDatabase}, and the SQLSTATE or socket error code)
+ */
+export async function databaseProblemAtStart(connectionString: string): Promise<string | null> {
+  const client = new pg.Client({ connectionString });
+  try {
+    await client.connect();
+    return null;
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    const kind = typeof code !== "string" ? "" : /^[0-9A-Z]{5}$/.test(code) ? `SQLSTATE ${code}; ` : `${code}; `;
+    return `DATABASE_URL: cannot connect to ${shownDatabase(connectionString)} (${kind}PostgreSQL's message is not shown: it may quote the URL's user or options)`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

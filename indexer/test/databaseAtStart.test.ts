@@ -1,0 +1,37 @@
+/**
+ * probe15 B-F5 / D2-F23 / B-F15: a DATABASE_URL PostgreSQL refuses (a wrong password, a bad
+ * `?options=`) stopped the indexer with two raw pg stack traces, and PostgreSQL's own text quotes the
+ * user and the options' values. The indexer now checks the connection before anything else and stops
+ * with one line naming DATABASE_URL by host, port and database only. PostgreSQL only (TEST_DATABASE_URL).
+ */
+import { describe, expect, it } from "vitest";
+import { databaseProblemAtStart } from "../lib/databaseCheck";
+
+const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+
+describe.runIf(TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")(
+  "the indexer's DATABASE_URL checked at start (probe15 B-F5, B-F15)",
+  () => {
+    const base = new URL(TEST_DATABASE_URL ?? "postgresql://x");
+    const shown = `postgresql ${base.hostname}:${base.port || "5432"}${base.pathname}`;
+
+    it("a wrong password: one line naming DATABASE_URL, never the password or the user", async () => {
+      const url = new URL(base);
+      url.password = "wrong-secret-pw";
+      const problem = await databaseProblemAtStart(url.href);
+      expect(problem).toBe(`DATABASE_URL: cannot connect to ${shown} (SQLSTATE 28P01; PostgreSQL's message is not shown: it may quote the URL's user or options)`);
+    });
+
+    it("a bad options parameter: its value is never quoted", async () => {
+      const url = new URL(base);
+      url.searchParams.set("options", '-c search_path="MYSECRET;x');
+      const problem = await databaseProblemAtStart(url.href);
+      expect(problem).toMatch(new RegExp(`^DATABASE_URL: cannot connect to ${shown.replaceAll(".", "\\.")} \\(SQLSTATE `));
+      expect(problem).not.toMatch(/MYSECRET|search_path/);
+    });
+
+    it("a good URL: no problem", async () => {
+      expect(await databaseProblemAtStart(base.href)).toBeNull();
+    });
+  },
+);
