@@ -16,6 +16,23 @@ function cli(args: string[]) {
   return spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
 }
 
+/** `run some-slug --server SERVER --store STORE --agent true --agent-id a1` and any `extra` arguments. */
+function runServerArgs(server: string, store: string, ...extra: string[]): string[] {
+  return [
+    "run",
+    "some-slug",
+    "--server",
+    server,
+    ...extra,
+    "--store",
+    store,
+    "--agent",
+    "true",
+    "--agent-id",
+    "a1",
+  ];
+}
+
 describe("bench-bounty CLI (composed)", () => {
   // probe15 B-F12: printed commands said `bench-bounty ...`, not on PATH in a fresh clone
   it("a printed command names the program as it was invoked (./bin/bench-bounty) and works when pasted", () => {
@@ -110,21 +127,7 @@ describe("bench-bounty CLI (composed)", () => {
 
   it("run --server: a non-http(s) URL or userinfo is refused naming the flag, never echoing the value; a network error shows the origin only", () => {
     const store = mkdtempSync(join(tmpdir(), "bb-cli-server-"));
-    const runWith = (server: string) =>
-      cli([
-        "run",
-        "some-slug",
-        "--server",
-        server,
-        "--api-key",
-        "k",
-        "--store",
-        store,
-        "--agent",
-        "true",
-        "--agent-id",
-        "a1",
-      ]);
+    const runWith = (server: string) => cli(runServerArgs(server, store, "--api-key", "k"));
     for (const [server, start] of [
       ["ftp://u:SRVPW@x/SRVKEY?apikey=SRVQ", "error: --server must be an http:// or https:// URL"],
       ["not a url SRVPW", "error: --server must be an http:// or https:// URL"],
@@ -167,23 +170,9 @@ describe("bench-bounty CLI (composed)", () => {
     const store = mkdtempSync(join(tmpdir(), "bb-cli-notserve-"));
     const runAt = (server: string) =>
       new Promise<{ code: number | null; out: string; err: string }>((resolve, reject) => {
-        const child = spawn(
-          process.execPath,
-          [
-            bin,
-            "run",
-            "some-slug",
-            "--server",
-            server,
-            "--store",
-            store,
-            "--agent",
-            "true",
-            "--agent-id",
-            "a1",
-          ],
-          { env: { ...process.env, BENCH_BOUNTY_API_KEY: "bbk_x" } },
-        );
+        const child = spawn(process.execPath, [bin, ...runServerArgs(server, store)], {
+          env: { ...process.env, BENCH_BOUNTY_API_KEY: "bbk_x" },
+        });
         let out = "";
         let err = "";
         child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));

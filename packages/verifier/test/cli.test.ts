@@ -15,26 +15,10 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { VECTORS, at, packTree, toBytes } from "./helpers.js";
+import { BIN, PKG, VECTORS, at, packTree, runCliSync, toBytes } from "./helpers.js";
 
-const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
-const PKG = fileURLToPath(new URL("..", import.meta.url));
-
-function run(
-  args: string[],
-  input?: Uint8Array | string,
-): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ["--import", "tsx", BIN, ...args], {
-    cwd: PKG,
-    input,
-    maxBuffer: 256 * 1024 * 1024,
-    env: { ...process.env, NO_COLOR: "1" },
-    encoding: "utf8",
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const run = runCliSync;
 
 /** A stack trace line as Node prints it. */
 const STACK = /^\s+at .+\(.+:\d+:\d+\)$|^\s+at .+:\d+:\d+$/m;

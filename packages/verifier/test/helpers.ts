@@ -4,7 +4,7 @@
  * digest and the pack hash), so that the one thing it could not fix is what
  * the verifier must catch.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import {
@@ -69,14 +69,32 @@ export interface CliRun {
 }
 
 /**
+ * Run the verifier's CLI (`src/bin.ts` through tsx) to its end, blocking this process (a test with no
+ * server of its own to keep answering); `input` is its standard input.
+ */
+export function runCliSync(args: string[], input?: Uint8Array | string): CliRun {
+  const r = spawnSync(process.execPath, ["--import", "tsx", BIN, ...args], {
+    cwd: PKG,
+    input,
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, NO_COLOR: "1" },
+    encoding: "utf8",
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The verifier's CLI entry point and package folder, for the runners below and tests spawning it themselves. */
+export const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
+export const PKG = fileURLToPath(new URL("..", import.meta.url));
+
+/**
  * Run the verifier's CLI (`src/bin.ts` through tsx) as a child process without blocking this process
  * (a test's own http server or chain must keep answering). `env` is added to this process's environment.
  */
 export function runCliAsync(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  const bin = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", bin, ...args], {
-      cwd: fileURLToPath(new URL("..", import.meta.url)),
+    const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
+      cwd: PKG,
       env: { ...process.env, NO_COLOR: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -94,6 +112,19 @@ export interface RpcProxy {
   /** `http://127.0.0.1:PORT` */
   readonly origin: string;
   close(): void;
+}
+
+/** Listen on a free loopback port; the proxy's origin and how to close it. */
+async function listenOnLoopback(server: import("node:http").Server): Promise<RpcProxy> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }
 
 /**
@@ -122,15 +153,7 @@ export async function startRpcProxy(upstream: string, shapes: readonly unknown[]
         });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
+  return listenOnLoopback(server);
 }
 
 /**
@@ -153,13 +176,5 @@ export async function startJsonProxy(
       res.end(JSON.stringify(body));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
+  return listenOnLoopback(server);
 }

@@ -20,22 +20,12 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { VECTORS } from "./helpers.js";
+import { BIN, PKG, VECTORS, runCliSync } from "./helpers.js";
 
-const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
-const PKG = fileURLToPath(new URL("..", import.meta.url));
 const SMALL = join(VECTORS, "small.json");
 
-function run(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ["--import", "tsx", BIN, ...args], {
-    cwd: PKG,
-    env: { ...process.env, NO_COLOR: "1" },
-    encoding: "utf8",
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const run = runCliSync;
 
 const dir = (): string => mkdtempSync(join(tmpdir(), "verify-out-"));
 

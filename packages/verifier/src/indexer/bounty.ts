@@ -20,7 +20,8 @@ export async function bountyAgreement(walk: IndexerWalk, found: Disagreements): 
     throw walk.notTheIndexer(route, "no bounty object");
   const bounty = obj(raw);
   bountyOnlyFields(walk, route, bounty, found);
-  awardAgreement(walk, route, "bounty", bounty, arr(obj(br.body).winners).map(obj), "winners", found);
+  const winners = arr(obj(br.body).winners).map(obj);
+  awardAgreement(walk, { route, at: "bounty", award: bounty, winners, winnersAt: "winners" }, found);
 }
 
 /** The fields only `GET /bounties/:id` states: status, leaf count, close time, threshold, splits. */
@@ -41,22 +42,25 @@ function bountyOnlyFields(
   cmp("splitsBps", JSON.stringify(rd.splits_bps));
 }
 
+/** An award as one indexer answer states it (the bounty of `GET /bounties/:id`, or an item of `GET /awards`). */
+export interface AwardAnswer {
+  /** The route read. */
+  readonly route: string;
+  /** How the award object is named in a reason (`bounty`, `items[0]`). */
+  readonly at: string;
+  readonly award: Record<string, Json>;
+  readonly winners: readonly Record<string, Json>[];
+  /** How its winners are named (`winners`, `items[0].winners`). */
+  readonly winnersAt: string;
+}
+
 /**
- * An award as the indexer states it (the bounty of `GET /bounties/:id`, or an item of `GET /awards`)
- * against the pack and, when the chain was read, the `Awarded` log: root, pool, parties, digest,
- * transaction, block, winner count, sums, and every winner's place, account and amount.
- * @param at how the award object is named in a reason (`bounty`, `items[0]`)
- * @param winnersAt how its winners are named (`winners`, `items[0].winners`)
+ * An award as the indexer states it against the pack and, when the chain was read, the `Awarded` log:
+ * root, pool, parties, digest, transaction, block, winner count, sums, and every winner's place,
+ * account and amount.
  */
-export function awardAgreement(
-  walk: IndexerWalk,
-  route: string,
-  at: string,
-  award: Record<string, Json>,
-  winners: readonly Record<string, Json>[],
-  winnersAt: string,
-  found: Disagreements,
-): void {
+export function awardAgreement(walk: IndexerWalk, answer: AwardAnswer, found: Disagreements): void {
+  const { route, at, award } = answer;
   const { view, derived } = walk;
   const b = view.benchmark;
   const sum = view.winners.reduce((t, w) => t + w.amount_base_units, 0n);
@@ -81,17 +85,12 @@ export function awardAgreement(
       derived.rankingDigest,
       "rank_derivation hashes to",
     );
-  winnerFields(walk, route, winners, winnersAt, found);
-  if (walk.chain?.awarded) awardedLogFields(walk, route, at, award, winners, winnersAt, found);
+  winnerFields(walk, answer, found);
+  if (walk.chain?.awarded) awardedLogFields(walk, answer, found);
 }
 
-function winnerFields(
-  walk: IndexerWalk,
-  route: string,
-  winners: readonly Record<string, Json>[],
-  winnersAt: string,
-  found: Disagreements,
-): void {
+function winnerFields(walk: IndexerWalk, answer: AwardAnswer, found: Disagreements): void {
+  const { route, winners, winnersAt } = answer;
   const pack = walk.view.winners;
   if (winners.length !== pack.length)
     found.push(`GET ${route}: ${winners.length} ${winnersAt}, the pack has ${pack.length}`);
@@ -104,15 +103,8 @@ function winnerFields(
   });
 }
 
-function awardedLogFields(
-  walk: IndexerWalk,
-  route: string,
-  at: string,
-  award: Record<string, Json>,
-  winners: readonly Record<string, Json>[],
-  winnersAt: string,
-  found: Disagreements,
-): void {
+function awardedLogFields(walk: IndexerWalk, answer: AwardAnswer, found: Disagreements): void {
+  const { route, at, award, winners, winnersAt } = answer;
   const a = walk.chain!.awarded!;
   const log = "the Awarded log says";
   found.cmp(route, `${at}.rankingDigest`, s(award.rankingDigest), a.rankingDigest, log);

@@ -26,7 +26,12 @@ export async function creditAgreement(walk: IndexerWalk, found: Disagreements): 
     else {
       const item = items[k]!;
       const at = `items[${k}]`;
-      awardAgreement(walk, awardsRoute, at, item, arr(item.winners).map(obj), `${at}.winners`, found);
+      const winners = arr(item.winners).map(obj);
+      awardAgreement(
+        walk,
+        { route: awardsRoute, at, award: item, winners, winnersAt: `${at}.winners` },
+        found,
+      );
     }
     const creditsRoute = `/accounts/${account}/credits?limit=100`;
     const cr = await walk.get(creditsRoute);
