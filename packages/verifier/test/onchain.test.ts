@@ -7,7 +7,15 @@
  * than the on-chain award, and a receipt swapped (and anchored) after the award,
  * are each caught by their fact.
  */
-import { ANCHOR_KINDS, anchorRegistryAbi, benchmarkBountyAbi, testUsdcAbi } from "@bench-bounty/contracts";
+import {
+  ANCHOR_KINDS,
+  anchorRegistryAbi,
+  anchorRegistryBytecode,
+  benchmarkBountyAbi,
+  benchmarkBountyBytecode,
+  testUsdcAbi,
+} from "@bench-bounty/contracts";
+import { deploymentProblem, tokenProblem } from "../src/onchain/code.js";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import {
   buildRankDerivation,
@@ -588,6 +596,49 @@ describe("a real award on the local Base profile", () => {
       );
     }
     expect(r2.facts.onchain_root.state).toBe("verified");
+  });
+
+  // probe14 D2-F26, the rest: the code check cannot tell a genuine copy deployed elsewhere (its bounties
+  // can hold any token); on a chain of SPEC 1.3 only the address book's contracts count
+  it("fails the chain facts of a genuine copy of the contracts deployed at another address", async () => {
+    const deploy = async (data: Hex) => {
+      const hash = await chain.wallet(0).sendTransaction({ data });
+      return (await chain.publicClient.waitForTransactionReceipt({ hash })).contractAddress!.toLowerCase();
+    };
+    const bountyCopy = await deploy(benchmarkBountyBytecode);
+    const registryCopy = await deploy(anchorRegistryBytecode);
+    expect(bountyCopy).not.toBe(chain.contracts.benchmarkBounty.toLowerCase());
+    const tree = parseJson(packBytes) as JsonObject;
+    at(tree, "benchmark").bounty_contract = bountyCopy;
+    (at(tree, "benchmark").commitment_anchor as JsonObject).registry_address = registryCopy;
+    rehash(tree);
+    const r = await verifyPack({ source: toBytes(tree), rpcUrl: chain.rpcUrl, policy: "onchain" });
+    for (const n of ["onchain_root", "onchain_leaf_count", "root_burned", "award_log"] as const) {
+      expect(r.facts[n].state, n).toBe("failed");
+      expect(r.facts[n].reasons.join(" "), n).toContain(
+        `$.benchmark.bounty_contract ${bountyCopy} on chain 8453 is not the BenchmarkBounty of the address book (${chain.contracts.benchmarkBounty.toLowerCase()})`,
+      );
+    }
+    expect(r.facts.commitment_anchor.state).toBe("failed");
+    expect(r.facts.commitment_anchor.reasons.join(" ")).toContain(
+      `${registryCopy} on chain 8453 is not the AnchorRegistry of the address book`,
+    );
+    expect(r.policy_met).toBe(false);
+  });
+
+  it("fails award_log for a bounty whose token is not the chain's USDC (SPEC 1.3)", () => {
+    expect(tokenProblem(chain.contracts.usdc, "getBounty(1).token", 8453)).toBeNull();
+    expect(tokenProblem("0x00000000000000000000000000000000000000aa", "getBounty(1).token", 8453)).toBe(
+      `getBounty(1).token is 0x00000000000000000000000000000000000000aa, not the USDC of chain 8453 (${chain.contracts.usdc.toLowerCase()}, SPEC 1.3)`,
+    );
+    expect(tokenProblem("0x00000000000000000000000000000000000000aa", "t", 84532)).toMatch(
+      /not the USDC of chain 84532/,
+    );
+    // a chain SPEC 1.3 does not name (a local node with another chain id) has no address book
+    expect(tokenProblem("0x00000000000000000000000000000000000000aa", "t", 31337)).toBeNull();
+    expect(
+      deploymentProblem("BenchmarkBounty", "0x00000000000000000000000000000000000000aa", "w", 31337),
+    ).toBeNull();
   });
 
   it("reports the wrong chain on every chain fact", async () => {

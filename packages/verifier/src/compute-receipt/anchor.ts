@@ -14,7 +14,7 @@ import {
 import { isAddress, type Address, type Hex } from "viem";
 import { VerifierInputError } from "../errors.js";
 import { fact, type Fact } from "../facts.js";
-import { codeProblem } from "../onchain/code.js";
+import { codeProblem, deploymentProblem } from "../onchain/code.js";
 import { rpcClient } from "../onchain/index.js";
 import { rpcReader } from "../onchain/context.js";
 import { readChainId, readCode } from "../onchain/rpc-answers.js";
@@ -56,7 +56,9 @@ async function checkAnchor(
   if (!isAddress(registry, { strict: false }))
     throw new VerifierInputError("bad_option", "--registry", `${registry} is not an address`);
   const code = await net(`eth_getCode(${registry})`, () => readCode(client, registry as Address));
-  const problem = codeProblem(code, "AnchorRegistry", registry as Address, "the registry", chainId);
+  const problem =
+    codeProblem(code, "AnchorRegistry", registry as Address, "the registry", chainId) ??
+    deploymentProblem("AnchorRegistry", registry as Address, "the registry", chainId);
   if (problem !== null) return fact("failed", problem);
   const [anchorer, block, , kind] = (await net(`anchorOf(${digest}) on ${registry}`, () =>
     client.readContract({

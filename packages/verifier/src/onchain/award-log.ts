@@ -12,6 +12,7 @@ import { BaseError, decodeEventLog, type Address, type Hex, type TransactionRece
 import { sameHex } from "../compare.js";
 import { capReasons, factFrom, type Fact } from "../facts.js";
 import { bytes32, type ChainFacts, type ChainWalk } from "./context.js";
+import { tokenProblem } from "./code.js";
 
 /** The decoded arguments of one `Awarded` log. */
 interface AwardedArgs {
@@ -86,6 +87,8 @@ function recordProblems(walk: ChainWalk, onBounty: BountyRecord): string[] {
     );
   if (!sameHex(onBounty.token, b.token))
     problems.push(`${g}.token is ${onBounty.token.toLowerCase()}, $.benchmark.token is ${b.token}`);
+  const notUsdc = tokenProblem(onBounty.token, `${g}.token`, walk.chainId);
+  if (notUsdc !== null) problems.push(notUsdc);
   if (!sameHex(onBounty.author, b.author))
     problems.push(`${g}.author is ${onBounty.author.toLowerCase()}, $.benchmark.author is ${b.author}`);
   if (!sameHex(onBounty.awarder, b.awarder))

@@ -10,10 +10,13 @@
  * @packageDocumentation
  */
 import {
+  addressBook,
   anchorRegistryDeployedBytecode,
   anchorRegistryImmutableRanges,
   benchmarkBountyDeployedBytecode,
   benchmarkBountyImmutableRanges,
+  expectedAddresses,
+  type AddressBookKey,
 } from "@bench-bounty/contracts";
 import { keccak256, type Address, type Hex } from "viem";
 
@@ -60,4 +63,48 @@ export function codeProblem(
     `(runtime code hash ${keccak256(actual)} with immutables zeroed, expected ${keccak256(expected.code)}): ` +
     `a pack can name any contract, so its reads prove nothing`
   );
+}
+
+/** The address book entry of a chain id (Base, Base Sepolia: SPEC 1.3), or null for any other chain. */
+function bookOf(chainId: number) {
+  const key = String(chainId);
+  return key in addressBook ? addressBook[key as AddressBookKey] : null;
+}
+
+/**
+ * Why `address` is not where the protocol contract lives on a chain of SPEC 1.3, or null when it is (or
+ * the chain is not one of SPEC 1.3's: a local node on another chain id has no address book). The
+ * runtime code check ({@link codeProblem}) cannot tell a genuine copy deployed elsewhere (probe14 D2-F26):
+ * its bounties can hold any token and be awarded by anyone who created them. The address is the book's
+ * (`@bench-bounty/contracts` `deployments.json`) once filled in, else the CREATE2 address every chain
+ * gets (`expectedAddresses`: CreateX and one fixed salt).
+ * @param where how the pack names the address (a JSON path), for the reason
+ */
+export function deploymentProblem(
+  contract: ProtocolContract,
+  address: Address,
+  where: string,
+  chainId: number,
+): string | null {
+  const book = bookOf(chainId);
+  if (book === null) return null;
+  const expected =
+    (contract === "BenchmarkBounty" ? book.benchmarkBounty : book.anchorRegistry) ??
+    expectedAddresses()[contract === "BenchmarkBounty" ? "benchmarkBounty" : "anchorRegistry"];
+  if (address.toLowerCase() === expected.toLowerCase()) return null;
+  return (
+    `${where} ${address} on chain ${chainId} is not the ${contract} of the address book (${expected.toLowerCase()}): ` +
+    `a copy of its code deployed elsewhere proves nothing about this protocol's bounties`
+  );
+}
+
+/**
+ * Why `token` is not the chain's USDC (SPEC 1.3: prizes are USDC), or null when it is or the chain is not
+ * one of SPEC 1.3's (probe14 D2-F26: a bounty of a genuine copy funded with a token of its creator's).
+ * @param what how the token was read (e.g. `getBounty(7).token`), for the reason
+ */
+export function tokenProblem(token: string, what: string, chainId: number): string | null {
+  const book = bookOf(chainId);
+  if (book === null || token.toLowerCase() === book.usdc.toLowerCase()) return null;
+  return `${what} is ${token.toLowerCase()}, not the USDC of chain ${chainId} (${book.usdc.toLowerCase()}, SPEC 1.3)`;
 }

@@ -18,7 +18,7 @@ import type { Fact } from "../facts.js";
 import type { OfflineDerived } from "../offline/index.js";
 import type { PackView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
-import { codeProblem, type ProtocolContract } from "./code.js";
+import { codeProblem, deploymentProblem, type ProtocolContract } from "./code.js";
 import { AnswerTimeoutError, AnswerTooLargeError } from "../source.js";
 import { printable } from "../text.js";
 import { readCode, readReceipt } from "./rpc-answers.js";
@@ -276,7 +276,10 @@ export async function makeChainWalk(init: ChainWalkInit): Promise<ChainWalk> {
       let code = codes.get(address);
       if (code === undefined)
         codes.set(address, (code = net("eth_getCode", () => readCode(client, address))));
-      return codeProblem(await code, contract, address, where, chainId);
+      return (
+        codeProblem(await code, contract, address, where, chainId) ??
+        deploymentProblem(contract, address, where, chainId)
+      );
     },
   };
   return { ...walk, bounty: await bountyContract(walk) };
