@@ -31,6 +31,7 @@ import type {
   RelayedClaim,
   Registration,
   RunView,
+  RunsPage,
   ServedTask,
   StartedRun,
   submitAnswers,
@@ -51,6 +52,7 @@ export type {
   RelayedClaim,
   Registration,
   RunView,
+  RunsPage,
   StartedRun,
   TaskScores,
 };
@@ -129,7 +131,7 @@ export interface ClientOptions {
   fetch?: typeof fetch;
 }
 
-/** A page of a board: `offset` (0-based rank position, default 0), `limit` (rows, 1..10,000, default 100). */
+/** A page of a paged list: `offset` (0-based position, default 0), `limit` (rows: a board 1..10,000, the caller's runs 1..1,000; default 100). */
 export interface BoardPage {
   offset?: number;
   limit?: number;
@@ -384,8 +386,22 @@ export class BenchBountyClient {
   runTasks(runId: string): Promise<{ run_id: string; tasks: Task[]; answered_ordinals: number[] }> {
     return this.request("GET", `/api/v1/benchmarks/runs/${enc(runId)}/tasks`);
   }
-  runsMine(): Promise<{ runs: RunView[] }> {
-    return this.request("GET", "/api/v1/benchmarks/runs/mine");
+  /** One page of the caller's runs, newest first (`offset` default 0, `limit` 1..1,000, default 100). */
+  runsMinePage(page?: BoardPage): Promise<RunsPage> {
+    return this.request("GET", `/api/v1/benchmarks/runs/mine${pageQuery(page)}`);
+  }
+  /**
+   * Every run of the caller, newest first: the pages of {@link runsMinePage} followed by `next_offset`
+   * (1,000 runs a request). @throws ApiError as each page's request
+   */
+  async runsMine(): Promise<{ runs: RunView[] }> {
+    const runs: RunView[] = [];
+    for (let offset: number | null = 0; offset !== null; ) {
+      const page: RunsPage = await this.runsMinePage({ offset, limit: 1000 });
+      runs.push(...page.runs);
+      offset = page.next_offset;
+    }
+    return { runs };
   }
 
   validateDataset(

@@ -70,6 +70,7 @@ import {
   type FinalizeResult,
   type ImmediateAnchorQuota,
   type RunView,
+  type RunsPage,
   type ServedTask,
   type StartedRun,
 } from "./runs.js";
@@ -539,9 +540,9 @@ export class Platform {
   async getRun(p: Principal, runId: string): Promise<RunView> {
     return runView(this.ctx, p, runId);
   }
-  /** The caller's runs across all benchmarks. */
-  async myRuns(p: Principal): Promise<RunView[]> {
-    return myRuns(this.ctx, p);
+  /** One page of the caller's runs across all benchmarks, newest first (default the first 100, `RUNS_PAGE_SIZE`). */
+  async myRuns(p: Principal, page?: { offset: unknown; limit: unknown }): Promise<RunsPage> {
+    return myRuns(this.ctx, p, page);
   }
   /** The tasks of the caller's run as served. */
   async runTasks(p: Principal, runId: string): Promise<ServedTask[]> {

@@ -47,6 +47,7 @@ import { answerAllowanceOf } from "./publish.js";
 import { gradePlan, scoreGraded, type GradedPlanTask } from "./grading.js";
 import { shownDigest, withheldDigests } from "./reveal.js";
 import { isoMillis, wallSeconds } from "./time.js";
+import { checkPage, pageOfRows } from "./paging.js";
 
 /** A task as served to an agent (no gold, ever). */
 export interface ServedTask {
@@ -993,9 +994,33 @@ function toView(
   return view;
 }
 
-/** The caller's runs across all benchmarks, newest first (seed: `GET /benchmarks/runs/mine`). */
-export async function myRuns(ctx: PlatformContext, p: Principal): Promise<RunView[]> {
-  const runs = await ctx.store.runs.ofAccount(p.account_id);
+/** Runs per page of the caller's runs when the caller names no `limit` (REST and MCP). */
+export const RUNS_PAGE_SIZE = 100;
+/** Largest `limit` of one page of the caller's runs (a RunView is about 330 bytes: a page is at most ~330 KB). */
+export const RUNS_PAGE_MAX = 1000;
+
+/** One page of the caller's runs: {@link RunView}s `offset .. offset + limit - 1`, newest first. */
+export interface RunsPage {
+  runs: RunView[];
+  offset: number;
+  limit: number;
+  /** The offset of the next page, null on the last one. */
+  next_offset: number | null;
+}
+
+/**
+ * The caller's runs across all benchmarks, newest first (then by run id), one page (default the first
+ * {@link RUNS_PAGE_SIZE}; seed: `GET /benchmarks/runs/mine`, probe15 A-F8: it was every run at once).
+ * @throws PlatformError `invalid_option` naming `offset` or `limit` (`limit` at most {@link RUNS_PAGE_MAX})
+ */
+export async function myRuns(
+  ctx: PlatformContext,
+  p: Principal,
+  page: { offset: unknown; limit: unknown } = { offset: 0, limit: RUNS_PAGE_SIZE },
+): Promise<RunsPage> {
+  const asked = checkPage(page, RUNS_PAGE_MAX);
+  const read = await ctx.store.runs.ofAccount(p.account_id, { offset: asked.offset, limit: asked.limit + 1 });
+  const { rows: runs, next_offset } = pageOfRows(read, asked);
   const benches = new Map<string, BenchmarkRecord>();
   const views: RunView[] = [];
   for (const r of runs) if (!benches.has(r.slug)) benches.set(r.slug, await getBenchmark(ctx, r.slug));
@@ -1006,7 +1031,7 @@ export async function myRuns(ctx: PlatformContext, p: Principal): Promise<RunVie
   for (const r of runs) {
     views.push(toView(ctx, p, r, benches.get(r.slug)!, withheld));
   }
-  return views;
+  return { runs: views, offset: asked.offset, limit: asked.limit, next_offset };
 }
 
 /**

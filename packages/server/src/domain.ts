@@ -63,7 +63,11 @@ export interface Domain {
   getRun(p: Principal | null, runId: string): Promise<JsonValue>;
   /** The tasks of the caller's own run and the ordinals answered so far (resume). */
   runTasks(p: Principal | null, runId: string): Promise<JsonValue>;
-  runsMine(p: Principal | null): Promise<JsonValue>;
+  /**
+   * One page of the caller's runs, newest first: `{runs, offset, limit, next_offset}` (default the first
+   * 100). @throws PlatformError `invalid_option` naming `offset` or `limit` (at most 1,000)
+   */
+  runsMine(p: Principal | null, page?: { offset: number; limit: number }): Promise<JsonValue>;
 
   /**
    * The dry run of a dataset body: its JSON bytes as received (parsed, schema-checked and checked off

@@ -213,7 +213,7 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
       const answered = [...(await platform.runAnswers(who, runId)).keys()].sort((a, b) => a - b);
       return json({ run_id: runId, tasks, answered_ordinals: answered });
     },
-    runsMine: async (p) => json({ runs: await platform.myRuns(requirePrincipal(p)) }),
+    runsMine: async (p, page) => json(await platform.myRuns(requirePrincipal(p), page)),
 
     async assertBenchmark(slug) {
       await platform.getBenchmark(slug);

@@ -123,14 +123,19 @@ export class RunsTable extends TableModule {
       .execute();
   }
 
-  /** An account's runs, newest first. */
-  async ofAccount(accountId: string): Promise<RunRecord[]> {
+  /**
+   * An account's runs, newest first (then by run id: a stable order), `limit` of them from position
+   * `offset` (SQL `LIMIT`/`OFFSET` on the index `runs_by_account_started`: the work is bounded by the page).
+   */
+  async ofAccount(accountId: string, page: { offset: number; limit: number }): Promise<RunRecord[]> {
     const rows = await this.db
       .selectFrom("runs")
       .selectAll()
       .where("account_id", "=", accountId)
       .orderBy("started_at_ms", "desc")
       .orderBy("run_id")
+      .limit(page.limit)
+      .offset(page.offset)
       .execute();
     return rows.map(toRun);
   }

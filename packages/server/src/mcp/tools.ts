@@ -4,7 +4,7 @@
  * plus a short text; a refusal is a tool error whose structured content is the REST body
  * `{error: {code, message, details}}`.
  */
-import { BOARD_PAGE_SIZE } from "@bench-bounty/platform";
+import { BOARD_PAGE_SIZE, RUNS_PAGE_MAX, RUNS_PAGE_SIZE } from "@bench-bounty/platform";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -455,13 +455,22 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
   server.registerTool(
     "runs_mine",
     {
-      description: "Your runs across all benchmarks (recover a lost run id).",
-      inputSchema: z.strictObject({}),
+      description: `Your runs across all benchmarks, newest first (recover a lost run id), one page: runs offset .. offset + limit - 1 (default ${RUNS_PAGE_SIZE} from 0, at most ${RUNS_PAGE_MAX}; next_offset names the next page).`,
+      inputSchema: z.strictObject({
+        offset: z.number().int().optional(),
+        limit: z.number().int().optional(),
+      }),
     },
-    () =>
+    (a) =>
       call(t, async () => {
-        const v = (await d.runsMine(p)) as { runs: unknown[] };
-        return { value: v, text: `${v.runs.length} run(s)` };
+        const v = (await d.runsMine(p, { offset: a.offset ?? 0, limit: a.limit ?? RUNS_PAGE_SIZE })) as {
+          runs: unknown[];
+          next_offset: number | null;
+        };
+        return {
+          value: v,
+          text: `${v.runs.length} run(s)${v.next_offset === null ? "" : `; more from offset ${v.next_offset}`}`,
+        };
       }),
   );
 }
