@@ -30,6 +30,7 @@ import type { BenchmarkRecord, PlatformContext, TaskRecord } from "./context.js"
 import { PlatformError } from "./errors.js";
 import type { Tables } from "./store.js";
 import { isUniqueViolation } from "./store/executor.js";
+import { accountScope, ALL_ACCOUNTS_SCOPE } from "./store/answer-totals.js";
 import { getBenchmark, getTasks, isOpen } from "./publish.js";
 import {
   assertAgentOwner,
@@ -598,7 +599,6 @@ export async function submitAnswers(
         runId,
         good.map((a) => a.ordinal),
       ));
-    await assertAnswerRoom(ctx, t, cur.account_id, added);
     await t.runs.addAnswerBytes(runId, added);
     await t.answers.upsert(
       runId,
@@ -606,6 +606,8 @@ export async function submitAnswers(
       now,
     );
     const answered = await t.answers.count(runId);
+    // last: the counters' rows stay locked until the commit (a refusal rolls the whole batch back)
+    await countAnswerBytes(ctx, t, cur.account_id, added);
     return { run_id: runId, accepted: good.length, answered, total: n };
   });
 }
@@ -626,47 +628,55 @@ export const DEFAULT_ANSWER_BYTES_PER_ACCOUNT = 1024 * 1024 * 1024;
 export const DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS = 32 * 1024 * 1024 * 1024;
 
 /**
- * Refuses a submit whose answers would take the account, or all accounts but the operator's, past the
- * stored-answer bounds (UTF-8 bytes of `answer_text`; a replaced answer's bytes are given back). Inside
- * the submit's transaction, under the account's lock then the all-accounts lock, so two submits do not
- * both pass a bound; nothing of a refused batch is stored. The operator's runs are not counted.
+ * Counts a submit's answer bytes in the stored-answer totals (`answer_bytes_totals`: the account's,
+ * then all accounts' but the operator's; probe15 A-F5: O(1), where the sums read every run) and
+ * refuses a batch that takes either past its bound (UTF-8 bytes of `answer_text`; a replaced answer's
+ * bytes are given back). Inside the submit's transaction: each counter's row stays locked until it
+ * ends, so two submits do not both pass a bound, and a refusal rolls back the whole batch (nothing of
+ * it stored). The operator's runs are not counted. The counters are kept with or without a bound.
  * @param added the bytes the batch adds (negative when it shrinks what is stored: never refused)
  * @throws PlatformError `answer_quota_exceeded`, `details: {limit: "answer_bytes_per_account" |
  *   "answer_bytes_all_accounts", limit_bytes, used_bytes, answer_bytes}`
  */
-async function assertAnswerRoom(
+async function countAnswerBytes(
   ctx: PlatformContext,
   t: Tables,
   account: string,
   added: number,
 ): Promise<void> {
-  if (added <= 0 || isOperatorAccount(account)) return;
-  const refuse = (limit: string, limitBytes: number, used: number, whose: string, ask: string): never => {
-    throw new PlatformError(
-      "answer_quota_exceeded",
-      `answer quota reached: ${whose} may keep ${limitBytes} bytes of answers stored (${limit}); ` +
-        `${used} bytes are stored and these answers add ${added} bytes. ${ask}`,
-      { limit, limit_bytes: limitBytes, used_bytes: used, answer_bytes: added },
-    );
-  };
-  const perAccount = ctx.answerBytesPerAccount;
-  if (perAccount !== null) {
-    const used = await t.runs.answerBytesOf(account, { lock: true });
-    if (used + added > perAccount)
-      refuse(
-        "answer_bytes_per_account",
-        perAccount,
-        used,
-        "the runs of one account",
-        "Send shorter answers, or ask the operator",
+  if (added === 0 || isOperatorAccount(account)) return;
+  const count = async (
+    scope: string,
+    limitBytes: number | null,
+    limit: string,
+    whose: string,
+    ask: string,
+  ) => {
+    const total = await t.answerTotals.add(scope, added);
+    if (added > 0 && limitBytes !== null && total > limitBytes) {
+      const used = total - added;
+      throw new PlatformError(
+        "answer_quota_exceeded",
+        `answer quota reached: ${whose} may keep ${limitBytes} bytes of answers stored (${limit}); ` +
+          `${used} bytes are stored and these answers add ${added} bytes. ${ask}`,
+        { limit, limit_bytes: limitBytes, used_bytes: used, answer_bytes: added },
       );
-  }
-  const all = ctx.answerBytesAllAccounts;
-  if (all !== null) {
-    const used = await t.runs.answerBytesOfAll(OPERATOR_ACCOUNT_ID, { lock: true });
-    if (used + added > all)
-      refuse("answer_bytes_all_accounts", all, used, "all accounts together", "Ask the operator");
-  }
+    }
+  };
+  await count(
+    accountScope(account),
+    ctx.answerBytesPerAccount,
+    "answer_bytes_per_account",
+    "the runs of one account",
+    "Send shorter answers, or ask the operator",
+  );
+  await count(
+    ALL_ACCOUNTS_SCOPE,
+    ctx.answerBytesAllAccounts,
+    "answer_bytes_all_accounts",
+    "all accounts together",
+    "Ask the operator",
+  );
 }
 
 /** Options of {@link finalizeRun}: the run's resource observations. */
