@@ -146,6 +146,24 @@ function pageQuery(page: BoardPage | undefined): string {
   return text ? `?${text}` : "";
 }
 
+/**
+ * Every item of a paged list: `read` called with `{offset, limit: 1000}` from offset 0, then at each
+ * page's `next_offset` until it is null (or absent); the items under `key` of each page, in order.
+ */
+async function everyPage<K extends string, T>(
+  read: (page: { offset: number; limit: number }) => Promise<Record<K, T[]> & { next_offset: number | null }>,
+  key: K,
+): Promise<T[]> {
+  const items: T[] = [];
+  // a server that does not page (no `next_offset`) answers in one page
+  for (let offset: number | null | undefined = 0; typeof offset === "number"; ) {
+    const page = await read({ offset, limit: 1000 });
+    items.push(...page[key]);
+    offset = page.next_offset;
+  }
+  return items;
+}
+
 const enc = encodeURIComponent;
 
 /** The typed client. Every method throws {@link ApiError} on a refusal. */
@@ -319,8 +337,15 @@ export class BenchBountyClient {
     return this.request("POST", "/api/v1/accounts/me/agents", { agent_id: agentId, ...opts });
   }
 
-  listBenchmarks(): Promise<{ benchmarks: BenchmarkSummary[] }> {
-    return this.request("GET", "/api/v1/benchmarks");
+  /** One page of the benchmark list, oldest first (`offset` default 0, `limit` 1..1,000, default 100). */
+  listBenchmarksPage(
+    page?: BoardPage,
+  ): Promise<{ benchmarks: BenchmarkSummary[]; offset: number; limit: number; next_offset: number | null }> {
+    return this.request("GET", `/api/v1/benchmarks${pageQuery(page)}`);
+  }
+  /** Every benchmark, oldest first: the pages of {@link listBenchmarksPage} followed by `next_offset`. */
+  async listBenchmarks(): Promise<{ benchmarks: BenchmarkSummary[] }> {
+    return { benchmarks: await everyPage((page) => this.listBenchmarksPage(page), "benchmarks") };
   }
   benchmark(slug: string): Promise<BenchmarkDetail> {
     return this.request("GET", `/api/v1/benchmarks/${enc(slug)}`);
@@ -395,13 +420,7 @@ export class BenchBountyClient {
    * (1,000 runs a request). @throws ApiError as each page's request
    */
   async runsMine(): Promise<{ runs: RunView[] }> {
-    const runs: RunView[] = [];
-    for (let offset: number | null = 0; offset !== null; ) {
-      const page: RunsPage = await this.runsMinePage({ offset, limit: 1000 });
-      runs.push(...page.runs);
-      offset = page.next_offset;
-    }
-    return { runs };
+    return { runs: await everyPage((page) => this.runsMinePage(page), "runs") };
   }
 
   validateDataset(

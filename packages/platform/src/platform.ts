@@ -104,7 +104,7 @@ import {
   benchmarkList,
   commitmentOf,
   type BenchmarkDetail,
-  type BenchmarkListItem,
+  type BenchmarkListPage,
   type Commitment,
 } from "./detail.js";
 import { datasetFormats } from "./formats.js";
@@ -407,9 +407,9 @@ export class Platform {
   async datasetFormats() {
     return datasetFormats();
   }
-  /** The benchmark list (prize never verified: the short render). */
-  async benchmarkList(): Promise<BenchmarkListItem[]> {
-    return benchmarkList(this.ctx);
+  /** One page of the benchmark list, oldest first (prize never verified: the short render; default the first 100). */
+  async benchmarkList(page?: { offset: unknown; limit: unknown }): Promise<BenchmarkListPage> {
+    return benchmarkList(this.ctx, page);
   }
   /** The benchmark detail (never gold); with a chain the prize is checked on-chain ("locked at"). */
   benchmarkDetail(slug: string, opts?: { baseUrl?: string }): Promise<BenchmarkDetail> {

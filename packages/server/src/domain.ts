@@ -30,7 +30,11 @@ export interface Domain {
     input: { agent_id: string; is_author_agent?: boolean | undefined },
   ): Promise<AccountView>;
 
-  listBenchmarks(p: Principal | null): Promise<JsonValue>;
+  /**
+   * One page of the benchmark list, oldest first: `{benchmarks, offset, limit, next_offset}` (default the
+   * first 100). @throws PlatformError `invalid_option` naming `offset` or `limit` (at most 1,000)
+   */
+  listBenchmarks(p: Principal | null, page?: { offset: number; limit: number }): Promise<JsonValue>;
   /** The detail; `baseUrl` is this server's public URL, printed in `how_to_compete`. */
   benchmarkDetail(p: Principal | null, slug: string, baseUrl?: string): Promise<JsonValue>;
   /** Resolves when the benchmark exists (a store read only). @throws PlatformError `unknown_benchmark` */

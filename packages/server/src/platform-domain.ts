@@ -74,18 +74,22 @@ function datasetOps(
   };
 }
 
-/** The benchmark list with each benchmark's grader and `version` ({@link versionOf}). */
-async function benchmarkListView(platform: Platform): Promise<JsonValue> {
-  const [items, records] = await Promise.all([platform.benchmarkList(), platform.listBenchmarks()]);
-  const bySlug = new Map(records.map((b) => [b.slug, b]));
-  const withheld = await platform.withheldDigests(records.map((b) => b.commit_root));
+/**
+ * One page of the benchmark list (`{benchmarks, offset, limit, next_offset}`) with each benchmark's
+ * grader and `version` ({@link versionOf}). @throws PlatformError `invalid_option` naming `offset` or `limit`
+ */
+async function benchmarkListView(
+  platform: Platform,
+  page?: { offset: number; limit: number },
+): Promise<JsonValue> {
+  const { rows, ...where } = await platform.benchmarkList(page);
+  const withheld = await platform.withheldDigests(rows.map((r) => r.record.commit_root));
   return json({
-    benchmarks: items.map((item) => {
-      const b = bySlug.get(item.slug);
-      if (!b) return item;
+    benchmarks: rows.map(({ item, record: b }) => {
       const version = versionOf(withheld.has(b.commit_root) ? null : b.commit_root);
       return { ...item, grader_type: b.config.grader_type, ...(version ? { version } : {}) };
     }),
+    ...where,
   });
 }
 
@@ -172,7 +176,7 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
       return view(who);
     },
 
-    listBenchmarks: () => benchmarkListView(platform),
+    listBenchmarks: (_p, page) => benchmarkListView(platform, page),
     benchmarkDetail: (_p, slug, baseUrl) => detail(slug, baseUrl),
     async corpus(p, slug) {
       requirePrincipal(p);

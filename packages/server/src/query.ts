@@ -5,7 +5,14 @@
  * array form such as `offset[]`, a name given twice or a number not written canonically is 400
  * `invalid_query` naming the parameter); the range is the platform's rule (`checkPage`).
  */
-import { BOARD_PAGE_MAX, BOARD_PAGE_SIZE, RUNS_PAGE_MAX, RUNS_PAGE_SIZE } from "@bench-bounty/platform";
+import {
+  BENCHMARKS_PAGE_MAX,
+  BENCHMARKS_PAGE_SIZE,
+  BOARD_PAGE_MAX,
+  BOARD_PAGE_SIZE,
+  RUNS_PAGE_MAX,
+  RUNS_PAGE_SIZE,
+} from "@bench-bounty/platform";
 import { z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.js";
@@ -44,6 +51,12 @@ export const BoardPageQuery = pageQuery(
   "0-based rank position of the page's first row",
   BOARD_PAGE_SIZE,
   BOARD_PAGE_MAX,
+);
+/** The OpenAPI description of the benchmark list's page parameters (`GET /benchmarks`). */
+export const BenchmarksPageQuery = pageQuery(
+  "0-based position of the page's first benchmark (oldest first)",
+  BENCHMARKS_PAGE_SIZE,
+  BENCHMARKS_PAGE_MAX,
 );
 /** The OpenAPI description of the page parameters of the caller's runs (`GET /benchmarks/runs/mine`). */
 export const RunsPageQuery = pageQuery(

@@ -4,7 +4,13 @@
  * plus a short text; a refusal is a tool error whose structured content is the REST body
  * `{error: {code, message, details}}`.
  */
-import { BOARD_PAGE_SIZE, RUNS_PAGE_MAX, RUNS_PAGE_SIZE } from "@bench-bounty/platform";
+import {
+  BENCHMARKS_PAGE_MAX,
+  BENCHMARKS_PAGE_SIZE,
+  BOARD_PAGE_SIZE,
+  RUNS_PAGE_MAX,
+  RUNS_PAGE_SIZE,
+} from "@bench-bounty/platform";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -301,6 +307,11 @@ function registerAccountTools(server: McpServer, t: ToolContext): void {
   );
 }
 
+/** The text of a page's tail: where the next page starts, if any. */
+function moreFrom(nextOffset: number | null): string {
+  return nextOffset === null ? "" : `; more from offset ${nextOffset}`;
+}
+
 /** The read tools of a benchmark: list, detail, corpus, leaderboard, per-task scores, award evidence. */
 function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
   const d = t.domain;
@@ -309,13 +320,17 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
   server.registerTool(
     "benchmark_list",
     {
-      description: "Published benchmarks (closed ones are listed read-only).",
-      inputSchema: z.strictObject({}),
+      description: `Published benchmarks (closed ones are listed read-only), oldest first, one page: offset .. offset + limit - 1 (default ${BENCHMARKS_PAGE_SIZE} from 0, at most ${BENCHMARKS_PAGE_MAX}; next_offset names the next page).`,
+      inputSchema: z.strictObject({
+        offset: z.number().int().optional(),
+        limit: z.number().int().optional(),
+      }),
     },
-    () =>
+    (a) =>
       call(t, async () => {
-        const v = (await d.listBenchmarks(p)) as { benchmarks: unknown[] };
-        return { value: v, text: `${v.benchmarks.length} benchmark(s)` };
+        const page = { offset: a.offset ?? 0, limit: a.limit ?? BENCHMARKS_PAGE_SIZE };
+        const v = (await d.listBenchmarks(p, page)) as { benchmarks: unknown[]; next_offset: number | null };
+        return { value: v, text: `${v.benchmarks.length} benchmark(s)${moreFrom(v.next_offset)}` };
       }),
   );
   server.registerTool(
@@ -469,7 +484,7 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
         };
         return {
           value: v,
-          text: `${v.runs.length} run(s)${v.next_offset === null ? "" : `; more from offset ${v.next_offset}`}`,
+          text: `${v.runs.length} run(s)${moreFrom(v.next_offset)}`,
         };
       }),
   );
