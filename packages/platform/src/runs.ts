@@ -685,6 +685,12 @@ export interface FinalizeOptions {
   queries_used?: number;
   /** USDC spent, exactly 6 decimals (default "0.000000"). */
   usdc_spent?: string;
+  /**
+   * Latest moment (unix ms) to wait for the receipt's anchor batch before answering (default: no
+   * deadline but the batcher's `revealWaitMs`): the server gives every finalize of one request the
+   * same one, so their waits end together within its time limit (probe15 A-F9).
+   */
+  revealBy?: number;
 }
 
 /**
@@ -754,7 +760,7 @@ export async function finalizeRun(
     // answer waits for it too, since the hash is shown only once anchored (reveal.ts)
     if (ctx.anchorBatcher) {
       ctx.anchorBatcher.notify();
-      anchor = await ctx.anchorBatcher.anchored(done.hash);
+      anchor = await ctx.anchorBatcher.anchored(done.hash, opts.revealBy);
     }
   } else if (ctx.chain && (await mayAnchorNow(ctx, p, done.finalizedMs))) {
     try {

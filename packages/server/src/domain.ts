@@ -63,7 +63,11 @@ export interface Domain {
 
   startRun(p: Principal | null, slug: string, input: { agent_id?: string | undefined }): Promise<JsonValue>;
   submit(p: Principal | null, runId: string, answers: unknown): Promise<JsonValue>;
-  finalize(p: Principal | null, runId: string): Promise<JsonValue>;
+  /**
+   * Finalizes the caller's run; `opts.revealBy` (unix ms): the latest moment to wait for the receipt's
+   * anchor batch (the request's deadline for its waits, `AppEnv.revealBy`).
+   */
+  finalize(p: Principal | null, runId: string, opts?: { revealBy?: number }): Promise<JsonValue>;
   getRun(p: Principal | null, runId: string): Promise<JsonValue>;
   /** The tasks of the caller's own run and the ordinals answered so far (resume). */
   runTasks(p: Principal | null, runId: string): Promise<JsonValue>;

@@ -209,7 +209,14 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
       return json(await platform.startRun(who, slug, await agentFor(who, input.agent_id)));
     },
     submit: async (p, runId, answers) => json(await platform.submit(requirePrincipal(p), runId, answers)),
-    finalize: async (p, runId) => json(await platform.finalize(requirePrincipal(p), runId)),
+    finalize: async (p, runId, opts) =>
+      json(
+        await platform.finalize(
+          requirePrincipal(p),
+          runId,
+          opts?.revealBy === undefined ? {} : { revealBy: opts.revealBy },
+        ),
+      ),
     getRun: async (p, runId) => json(await platform.getRun(requirePrincipal(p), runId)),
     async runTasks(p, runId) {
       const who = requirePrincipal(p);

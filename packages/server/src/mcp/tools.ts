@@ -29,6 +29,8 @@ export interface ToolContext {
   /** Base URL printed in `how_to_compete`. */
   baseUrl: string;
   log?: (e: unknown) => void;
+  /** Latest moment (unix ms) the request's finalizes may wait for their anchor batch (`AppEnv.revealBy`). */
+  revealBy?: number;
   /** The request's answer budget: tool calls run one at a time through it (`endpoint.ts`). */
   answers?: { serial<T>(run: () => Promise<T>, skipped: T): Promise<T>; beforeWrite(): void };
 }
@@ -463,7 +465,13 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
     },
     (a) =>
       write(t, async () => {
-        const v = (await d.finalize(p, a.run_id)) as { score_public?: string };
+        const v = (await d.finalize(
+          p,
+          a.run_id,
+          t.revealBy === undefined ? {} : { revealBy: t.revealBy },
+        )) as {
+          score_public?: string;
+        };
         return { value: v, text: `finalized ${a.run_id}: score_public ${v.score_public ?? "?"}` };
       }),
   );

@@ -66,7 +66,11 @@ export function runRoutes(): OpenAPIHono<AppEnv> {
     summary: "Finalize a run (the wall clock stops); a second finalize is 409",
     ok: { status: 200, schema: AnyJson, description: "scores (aggregates only while attempts remain)" },
     errors: [401, 403, 404, 409],
-    handler: async (c) => sendJson(c, await c.var.domain.finalize(c.var.principal, c.req.param("run_id"))),
+    handler: async (c) =>
+      sendJson(
+        c,
+        await c.var.domain.finalize(c.var.principal, c.req.param("run_id"), { revealBy: c.var.revealBy }),
+      ),
   });
   return app;
 }
