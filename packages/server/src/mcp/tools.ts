@@ -103,8 +103,10 @@ const REFUSED_ARGUMENTS = Symbol("refused tool arguments");
  * 100,000 items the text was "Maximum call stack size exceeded"). The SDK (1.32.2, pinned) has no option
  * for this: its `validateToolInput` is replaced on this server instance (it hands the refusal to the
  * handler, which {@link registerTools} wraps), and the schemas the tools list are unchanged.
+ * Returns the names of the tools registered on `server` from then on (filled as they are registered:
+ * the SDK's private `_registeredTools` is not read).
  */
-function validateArgumentsAsRest(server: McpServer): void {
+function validateArgumentsAsRest(server: McpServer): ReadonlySet<string> {
   const sdk = server as unknown as {
     validateToolInput(tool: { inputSchema?: z.ZodType }, args: unknown, name: string): Promise<unknown>;
     registerTool: McpServer["registerTool"];
@@ -123,15 +125,19 @@ function validateArgumentsAsRest(server: McpServer): void {
     }
   };
   const register = server.registerTool.bind(server);
-  sdk.registerTool = ((name: string, config: unknown, handler: (a: unknown, extra: unknown) => unknown) =>
-    register(
+  const names = new Set<string>();
+  sdk.registerTool = ((name: string, config: unknown, handler: (a: unknown, extra: unknown) => unknown) => {
+    names.add(name);
+    return register(
       name,
       config as never,
       ((a: unknown, extra: unknown) =>
         typeof a === "object" && a !== null && REFUSED_ARGUMENTS in a
           ? toolErrorOf((a as { [REFUSED_ARGUMENTS]: unknown })[REFUSED_ARGUMENTS])
           : handler(a, extra)) as never,
-    )) as McpServer["registerTool"];
+    );
+  }) as McpServer["registerTool"];
+  return names;
 }
 
 /**
@@ -185,31 +191,32 @@ function slugOf(t: ToolContext, a: { slug?: string | undefined }): string {
 
 /** Registers every tool on `server` for one request's caller. */
 export function registerTools(server: McpServer, t: ToolContext): void {
-  validateArgumentsAsRest(server);
+  const names = validateArgumentsAsRest(server);
   registerAccountTools(server, t);
   registerBenchmarkTools(server, t);
   registerRunTools(server, t);
   registerTutorialTools(server, t);
   cacheToolList(server, t.slug ?? "");
-  refuseUnknownTools(server);
+  refuseUnknownTools(server, names);
 }
 
 /**
  * A call of a tool nobody registered is the refusal every tool gives (`isError` with the REST body as
  * structured content: `not_found` naming `$.params.name`), not the SDK's bare text "MCP error -32602:
- * Tool x not found" (probe14 D1-F10).
+ * Tool x not found" (probe14 D1-F10). `names`: the tools registered ({@link validateArgumentsAsRest}).
+ * The SDK 1.32.2 has no public way to wrap its own `tools/call` handler: its handler map is read here
+ * (an upgrade that moves it fails at start-up).
  */
-function refuseUnknownTools(server: McpServer): void {
-  const inner = server as unknown as {
-    _registeredTools: Record<string, unknown>;
-    server: { _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<unknown>> };
+function refuseUnknownTools(server: McpServer, names: ReadonlySet<string>): void {
+  const inner = server.server as unknown as {
+    _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<unknown>>;
   };
-  const handlers = inner.server._requestHandlers;
+  const handlers = inner._requestHandlers;
   const call = handlers.get("tools/call");
   if (call === undefined) throw new Error("@modelcontextprotocol/sdk: no tools/call handler to wrap");
   handlers.set("tools/call", (request, extra) => {
     const name = (request as { params?: { name?: unknown } }).params?.name;
-    if (typeof name === "string" && !Object.prototype.hasOwnProperty.call(inner._registeredTools, name))
+    if (typeof name === "string" && !names.has(name))
       return Promise.resolve(
         toolErrorOf(
           new EdgeError(
