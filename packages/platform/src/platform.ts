@@ -450,8 +450,13 @@ export class Platform {
   // ---- benchmarks ---------------------------------------------------------
 
   /** Publishes the benchmark of `p`'s dataset (and anchors its commitment when a chain is set). */
-  publish(p: Principal, datasetId: string, options: PublishOptions): Promise<PublishResult> {
-    return publishBenchmark(this.ctx, p, datasetId, options);
+  publish(
+    p: Principal,
+    datasetId: string,
+    options: PublishOptions,
+    revealBy?: number,
+  ): Promise<PublishResult> {
+    return publishBenchmark(this.ctx, p, datasetId, options, revealBy);
   }
   /** Anchors a commitment left pending (a chain outage during publish). */
   anchorCommitment(slug: string) {

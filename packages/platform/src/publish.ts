@@ -419,11 +419,17 @@ export async function assertPublishQuota(
   );
 }
 
+/**
+ * Publishes the dataset's benchmark (see the module doc). `revealBy` (unix ms): the latest moment to
+ * wait for the commitment's anchor batch before answering (default: the batcher's `revealWaitMs` only;
+ * the server passes its request's deadline for waits, probe15 A-F9).
+ */
 export async function publishBenchmark(
   ctx: PlatformContext,
   author: Principal,
   datasetId: string,
   options: PublishOptions,
+  revealBy?: number,
 ): Promise<PublishResult> {
   const config = benchmarkConfig(options);
   const ds = await getDataset(ctx, datasetId);
@@ -519,7 +525,7 @@ export async function publishBenchmark(
   } else if (ctx.anchorBatcher) {
     // the answer waits for the batch: the root is shown only once anchored (reveal.ts)
     ctx.anchorBatcher.notify();
-    anchor = await ctx.anchorBatcher.anchored(plan.root);
+    anchor = await ctx.anchorBatcher.anchored(plan.root, revealBy);
   } else if (await mayAnchorCommitmentNow(ctx, author, createdAt)) {
     try {
       anchor = await anchorCommitment(ctx, slug);

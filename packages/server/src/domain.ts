@@ -98,7 +98,14 @@ export interface Domain {
    * @throws PlatformError `unknown_dataset`, `forbidden` (`dataset_owner_only`), `dataset_published`
    */
   deleteDataset(p: Principal | null, datasetId: string): Promise<JsonValue>;
-  publish(p: Principal | null, datasetId: string, options: unknown, baseUrl?: string): Promise<JsonValue>;
+  /** `opts.revealBy` (unix ms): the latest moment to wait for the commitment's anchor batch (`AppEnv.revealBy`). */
+  publish(
+    p: Principal | null,
+    datasetId: string,
+    options: unknown,
+    baseUrl?: string,
+    opts?: { revealBy?: number },
+  ): Promise<JsonValue>;
   attachBounty(
     p: Principal | null,
     slug: string,

@@ -230,8 +230,8 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
       await platform.getBenchmark(slug);
     },
     ...datasetOps(platform),
-    async publish(p, datasetId, options, baseUrl) {
-      const result = await platform.publish(requirePrincipal(p), datasetId, options as never);
+    async publish(p, datasetId, options, baseUrl, opts) {
+      const result = await platform.publish(requirePrincipal(p), datasetId, options as never, opts?.revealBy);
       return json({ ...((await detail(result.slug, baseUrl)) as object), ...result });
     },
     async attachBounty(p, slug, input) {

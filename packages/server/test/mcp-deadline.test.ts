@@ -90,4 +90,27 @@ describe("the reveal waits of one request end together (probe15 A-F9)", () => {
     expect(body.error.message).toMatch(/took longer than 150 ms/);
     expect(body).not.toHaveProperty("error.details");
   });
+
+  it("REST publish gets the request's reveal deadline too (its commitment's wait), at half the limit", async () => {
+    const seen: (number | undefined)[] = [];
+    const app = appWith(
+      {
+        publish: async (_p: unknown, _id: string, _o: unknown, _u: unknown, opts?: { revealBy?: number }) => {
+          seen.push(opts?.revealBy);
+          return { slug: "s" };
+        },
+      } as unknown as Partial<Domain>,
+      4_000,
+    );
+    const before = Date.now();
+    const res = await app.request("/api/v1/datasets/ds-1/benchmark", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": "k" },
+      body: JSON.stringify({ title: "T", prompt_template: "Q {payload.i}", grader_type: "exact" }),
+    });
+    expect(res.status, await res.text()).toBe(201);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBeGreaterThanOrEqual(before + 2_000);
+    expect(seen[0]).toBeLessThanOrEqual(Date.now() + 2_000);
+  });
 });
