@@ -27,6 +27,8 @@ const STORE_TESTS = [
   "test/operator-spend.test.ts",
   "test/agent-quota.test.ts",
   "test/template-amplify.test.ts",
+  "test/answer-storage.test.ts",
+  "test/answer-totals.test.ts",
 ];
 
 export default defineConfig({

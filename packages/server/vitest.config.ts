@@ -23,6 +23,8 @@ const POSTGRES_TESTS = [
   "test/registration.test.ts",
   "test/public-reads.test.ts",
   "test/late-run.test.ts",
+  "test/runs-mine-page.test.ts",
+  "test/benchmarks-page.test.ts",
 ];
 
 export default defineConfig({

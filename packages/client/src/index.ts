@@ -31,6 +31,7 @@ import type {
   RelayedClaim,
   Registration,
   RunView,
+  RunsPage,
   ServedTask,
   StartedRun,
   submitAnswers,
@@ -51,6 +52,7 @@ export type {
   RelayedClaim,
   Registration,
   RunView,
+  RunsPage,
   StartedRun,
   TaskScores,
 };
@@ -129,7 +131,7 @@ export interface ClientOptions {
   fetch?: typeof fetch;
 }
 
-/** A page of a board: `offset` (0-based rank position, default 0), `limit` (rows, 1..10,000, default 100). */
+/** A page of a paged list: `offset` (0-based position, default 0), `limit` (rows: a board 1..10,000, the caller's runs 1..1,000; default 100). */
 export interface BoardPage {
   offset?: number;
   limit?: number;
@@ -142,6 +144,24 @@ function pageQuery(page: BoardPage | undefined): string {
   if (page?.limit !== undefined) q.set("limit", String(page.limit));
   const text = q.toString();
   return text ? `?${text}` : "";
+}
+
+/**
+ * Every item of a paged list: `read` called with `{offset, limit: 1000}` from offset 0, then at each
+ * page's `next_offset` until it is null (or absent); the items under `key` of each page, in order.
+ */
+async function everyPage<K extends string, T>(
+  read: (page: { offset: number; limit: number }) => Promise<Record<K, T[]> & { next_offset: number | null }>,
+  key: K,
+): Promise<T[]> {
+  const items: T[] = [];
+  // a server that does not page (no `next_offset`) answers in one page
+  for (let offset: number | null | undefined = 0; typeof offset === "number"; ) {
+    const page = await read({ offset, limit: 1000 });
+    items.push(...page[key]);
+    offset = page.next_offset;
+  }
+  return items;
 }
 
 const enc = encodeURIComponent;
@@ -317,8 +337,15 @@ export class BenchBountyClient {
     return this.request("POST", "/api/v1/accounts/me/agents", { agent_id: agentId, ...opts });
   }
 
-  listBenchmarks(): Promise<{ benchmarks: BenchmarkSummary[] }> {
-    return this.request("GET", "/api/v1/benchmarks");
+  /** One page of the benchmark list, oldest first (`offset` default 0, `limit` 1..1,000, default 100). */
+  listBenchmarksPage(
+    page?: BoardPage,
+  ): Promise<{ benchmarks: BenchmarkSummary[]; offset: number; limit: number; next_offset: number | null }> {
+    return this.request("GET", `/api/v1/benchmarks${pageQuery(page)}`);
+  }
+  /** Every benchmark, oldest first: the pages of {@link listBenchmarksPage} followed by `next_offset`. */
+  async listBenchmarks(): Promise<{ benchmarks: BenchmarkSummary[] }> {
+    return { benchmarks: await everyPage((page) => this.listBenchmarksPage(page), "benchmarks") };
   }
   benchmark(slug: string): Promise<BenchmarkDetail> {
     return this.request("GET", `/api/v1/benchmarks/${enc(slug)}`);
@@ -384,8 +411,16 @@ export class BenchBountyClient {
   runTasks(runId: string): Promise<{ run_id: string; tasks: Task[]; answered_ordinals: number[] }> {
     return this.request("GET", `/api/v1/benchmarks/runs/${enc(runId)}/tasks`);
   }
-  runsMine(): Promise<{ runs: RunView[] }> {
-    return this.request("GET", "/api/v1/benchmarks/runs/mine");
+  /** One page of the caller's runs, newest first (`offset` default 0, `limit` 1..1,000, default 100). */
+  runsMinePage(page?: BoardPage): Promise<RunsPage> {
+    return this.request("GET", `/api/v1/benchmarks/runs/mine${pageQuery(page)}`);
+  }
+  /**
+   * Every run of the caller, newest first: the pages of {@link runsMinePage} followed by `next_offset`
+   * (1,000 runs a request). @throws ApiError as each page's request
+   */
+  async runsMine(): Promise<{ runs: RunView[] }> {
+    return { runs: await everyPage((page) => this.runsMinePage(page), "runs") };
   }
 
   validateDataset(

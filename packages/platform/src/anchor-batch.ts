@@ -44,8 +44,8 @@ export interface AnchorBatching {
 
 /**
  * What a finalize or publish waits for its batch by default, in ms: `serve`'s 2 s flush interval plus
- * mining, small enough that a few waits fit the server's 60 s request limit (an MCP batch of finalizes
- * waits once per finalize: probe15 A-F9).
+ * mining. The waits of one server request (an MCP batch of finalizes waits once per finalize) also end
+ * together at its `revealBy` (`FinalizeOptions`, probe15 A-F9).
  */
 export const DEFAULT_REVEAL_WAIT_MS = 8_000;
 
@@ -151,11 +151,12 @@ export class AnchorBatcher {
 
   /**
    * Waits until `digest` is anchored (by a flush of this batcher, or of another process on the store),
-   * at most `revealWaitMs` (see {@link AnchorBatching}).
+   * at most `revealWaitMs` (see {@link AnchorBatching}), and never past `by` (unix ms, when given: the
+   * caller's request shares one deadline among its waits, probe15 A-F9).
    * @returns its evidence, or null when it is still pending (a failed flush, a slow chain, a stop)
    */
-  async anchored(digest: Hex): Promise<AnchorEvidence | null> {
-    const until = Date.now() + (this.opts.revealWaitMs ?? DEFAULT_REVEAL_WAIT_MS);
+  async anchored(digest: Hex, by = Infinity): Promise<AnchorEvidence | null> {
+    const until = Math.min(Date.now() + (this.opts.revealWaitMs ?? DEFAULT_REVEAL_WAIT_MS), by);
     for (;;) {
       const ev = await this.ctx.store.anchors.evidence(digest);
       const left = until - Date.now();

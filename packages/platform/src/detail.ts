@@ -12,7 +12,8 @@ import { GRADER_TYPES } from "@bench-bounty/evidence";
 import type { BenchmarkRecord, PlatformContext } from "./context.js";
 import { PlatformError } from "./errors.js";
 import { BOUNTY_STATUS_NAMES, squatFacts, type SquatFacts } from "./chain.js";
-import { answerAllowanceOf, getBenchmark, isOpen, listBenchmarks } from "./publish.js";
+import { answerAllowanceOf, getBenchmark, isOpen } from "./publish.js";
+import { checkPage, pageOfRows } from "./paging.js";
 import { MAX_ANSWER_LENGTH } from "./pack-budget.js";
 import { shownDigest, withheldDigests, type AnchorState } from "./reveal.js";
 import { isAuthorOf } from "./identity/access.js";
@@ -92,9 +93,39 @@ function listItemOf(
   };
 }
 
-/** The list of benchmarks (never verifies prizes on-chain: the short render). */
-export async function benchmarkList(ctx: PlatformContext): Promise<BenchmarkListItem[]> {
-  return (await listBenchmarks(ctx)).map((b) => listItemOf(ctx, b, null));
+/** Benchmarks per page of the list when the caller names no `limit` (REST and MCP). */
+export const BENCHMARKS_PAGE_SIZE = 100;
+/** Largest `limit` of one page of the benchmark list (an item is about 300 bytes: a page is at most ~300 KB). */
+export const BENCHMARKS_PAGE_MAX = 1000;
+
+/** One page of the benchmark list: each benchmark's list item with its record (for the edge's additions). */
+export interface BenchmarkListPage {
+  rows: { item: BenchmarkListItem; record: BenchmarkRecord }[];
+  offset: number;
+  limit: number;
+  /** The offset of the next page, null on the last one. */
+  next_offset: number | null;
+}
+
+/**
+ * One page of the list of benchmarks, oldest first then by slug (default the first
+ * {@link BENCHMARKS_PAGE_SIZE}; never verifies prizes on-chain: the short render). Read with SQL
+ * `LIMIT`/`OFFSET` (probe15 A-F11: the whole list was built per call).
+ * @throws PlatformError `invalid_option` naming `offset` or `limit` (`limit` at most {@link BENCHMARKS_PAGE_MAX})
+ */
+export async function benchmarkList(
+  ctx: PlatformContext,
+  page: { offset: unknown; limit: unknown } = { offset: 0, limit: BENCHMARKS_PAGE_SIZE },
+): Promise<BenchmarkListPage> {
+  const asked = checkPage(page, BENCHMARKS_PAGE_MAX);
+  const read = await ctx.store.benchmarks.list({ offset: asked.offset, limit: asked.limit + 1 });
+  const { rows, next_offset } = pageOfRows(read, asked);
+  return {
+    rows: rows.map((record) => ({ item: listItemOf(ctx, record, null), record })),
+    offset: asked.offset,
+    limit: asked.limit,
+    next_offset,
+  };
 }
 
 /** The detail of a benchmark (never gold). */

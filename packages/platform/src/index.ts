@@ -58,6 +58,7 @@ export * from "./identity/access.js";
 export type * from "./identity/account-view.js";
 export { hashKey } from "./identity/keys.js";
 export * from "./leaderboard.js";
+export * from "./paging.js";
 export * from "./grading.js";
 export * from "./task-scores.js";
 export * from "./award.js";

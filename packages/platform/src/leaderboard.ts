@@ -18,6 +18,7 @@ import type { BenchmarkRecord, LeaderboardVisibility, PlatformContext } from "./
 import { buyerOnlyHides, forbid, isAuthorOf } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
 import { PlatformError } from "./errors.js";
+import { checkPage } from "./paging.js";
 import { isOpen } from "./publish.js";
 import { isAuthorAgent } from "./agents.js";
 import { shownDigest, withheldDigests } from "./reveal.js";
@@ -198,18 +199,11 @@ const caches = new WeakMap<PlatformContext, Map<string, CacheEntry>>();
 const building = new WeakMap<PlatformContext, Map<string, Promise<CacheEntry>>>();
 
 /**
- * Checks a page request: `offset` an integer >= 0, `limit` an integer in 1..{@link BOARD_PAGE_MAX}.
+ * Checks a board page request: `offset` an integer >= 0, `limit` an integer in 1..{@link BOARD_PAGE_MAX}.
  * @throws PlatformError `invalid_option` naming the field (`offset` or `limit`)
  */
 export function checkBoardPage(page: { offset: unknown; limit: unknown }): { offset: number; limit: number } {
-  const { offset, limit } = page;
-  if (typeof offset !== "number" || !Number.isSafeInteger(offset) || offset < 0)
-    throw new PlatformError("invalid_option", "offset must be an integer >= 0", { field: "offset" });
-  if (typeof limit !== "number" || !Number.isSafeInteger(limit) || limit < 1 || limit > BOARD_PAGE_MAX)
-    throw new PlatformError("invalid_option", `limit must be an integer from 1 to ${BOARD_PAGE_MAX}`, {
-      field: "limit",
-    });
-  return { offset, limit };
+  return checkPage(page, BOARD_PAGE_MAX);
 }
 
 /** Cuts one page from a board (frozen: cached and shared like the board). */

@@ -76,6 +76,7 @@ import {
   type FinalizeResult,
   type ImmediateAnchorQuota,
   type RunView,
+  type RunsPage,
   type ServedTask,
   type StartedRun,
 } from "./runs.js";
@@ -110,7 +111,7 @@ import {
   benchmarkRecordView,
   commitmentOf,
   type BenchmarkDetail,
-  type BenchmarkListItem,
+  type BenchmarkListPage,
   type Commitment,
 } from "./detail.js";
 import { datasetFormats } from "./formats.js";
@@ -413,9 +414,9 @@ export class Platform {
   async datasetFormats() {
     return datasetFormats();
   }
-  /** The benchmark list (prize never verified: the short render). */
-  async benchmarkList(): Promise<BenchmarkListItem[]> {
-    return benchmarkList(this.ctx);
+  /** One page of the benchmark list, oldest first (prize never verified: the short render; default the first 100). */
+  async benchmarkList(page?: { offset: unknown; limit: unknown }): Promise<BenchmarkListPage> {
+    return benchmarkList(this.ctx, page);
   }
   /**
    * A benchmark's stored record as `show` prints it: the commitment's reveal rule, the plan seed to its
@@ -470,7 +471,8 @@ export class Platform {
 
   /**
    * Publishes the benchmark of `p`'s dataset (and anchors its commitment when a chain is set);
-   * `how.planner` runs the planning elsewhere (the server's worker thread).
+   * `how.planner` runs the planning elsewhere (the server's worker thread), `how.revealBy` bounds the
+   * wait for the commitment's anchor batch.
    */
   publish(
     p: Principal,
@@ -567,9 +569,9 @@ export class Platform {
   async getRun(p: Principal, runId: string): Promise<RunView> {
     return runView(this.ctx, p, runId);
   }
-  /** The caller's runs across all benchmarks. */
-  async myRuns(p: Principal): Promise<RunView[]> {
-    return myRuns(this.ctx, p);
+  /** One page of the caller's runs across all benchmarks, newest first (default the first 100, `RUNS_PAGE_SIZE`). */
+  async myRuns(p: Principal, page?: { offset: unknown; limit: unknown }): Promise<RunsPage> {
+    return myRuns(this.ctx, p, page);
   }
   /** The tasks of the caller's run as served. */
   async runTasks(p: Principal, runId: string): Promise<ServedTask[]> {

@@ -384,6 +384,11 @@ export interface PublishHow {
    * the server's dataset worker thread; default: inline.
    */
   planner?: TestSetPlanner;
+  /**
+   * The latest moment (unix ms) to wait for the commitment's anchor batch before answering (default:
+   * the batcher's `revealWaitMs` only; the server passes its request's deadline for waits, probe15 A-F9).
+   */
+  revealBy?: number;
 }
 
 /** {@link planPublication} on the calling thread. */
@@ -441,6 +446,9 @@ export async function assertPublishQuota(
   );
 }
 
+/**
+ * Publishes the dataset's benchmark (see the module doc), as {@link PublishHow} says.
+ */
 export async function publishBenchmark(
   ctx: PlatformContext,
   author: Principal,
@@ -549,7 +557,7 @@ export async function publishBenchmark(
   } else if (ctx.anchorBatcher) {
     // the answer waits for the batch: the root is shown only once anchored (reveal.ts)
     ctx.anchorBatcher.notify();
-    anchor = await ctx.anchorBatcher.anchored(plan.root);
+    anchor = await ctx.anchorBatcher.anchored(plan.root, how.revealBy);
   } else if (await mayAnchorCommitmentNow(ctx, author, createdAt)) {
     try {
       anchor = await anchorCommitment(ctx, slug);

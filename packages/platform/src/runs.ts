@@ -30,6 +30,7 @@ import type { BenchmarkRecord, PlatformContext, TaskRecord } from "./context.js"
 import { PlatformError } from "./errors.js";
 import type { Tables } from "./store.js";
 import { isUniqueViolation } from "./store/executor.js";
+import { accountScope, ALL_ACCOUNTS_SCOPE } from "./store/answer-totals.js";
 import { anchorCommitment, getBenchmark, getTasks, isOpen } from "./publish.js";
 import {
   assertAgentOwner,
@@ -47,6 +48,7 @@ import { answerAllowanceOf } from "./publish.js";
 import { gradePlan, scoreGraded, type GradedPlanTask } from "./grading.js";
 import { receiptRevealed, shownDigest, withheldDigests, type AnchorState, type Withheld } from "./reveal.js";
 import { isoMillis, wallSeconds } from "./time.js";
+import { checkPage, pageOfRows } from "./paging.js";
 
 /** A task as served to an agent (no gold, ever). */
 export interface ServedTask {
@@ -608,7 +610,6 @@ export async function submitAnswers(
         runId,
         good.map((a) => a.ordinal),
       ));
-    await assertAnswerRoom(ctx, t, cur.account_id, added);
     await t.runs.addAnswerBytes(runId, added);
     await t.answers.upsert(
       runId,
@@ -616,6 +617,8 @@ export async function submitAnswers(
       now,
     );
     const answered = await t.answers.count(runId);
+    // last: the counters' rows stay locked until the commit (a refusal rolls the whole batch back)
+    await countAnswerBytes(ctx, t, cur.account_id, added);
     return { run_id: runId, accepted: good.length, answered, total: n };
   });
 }
@@ -636,47 +639,55 @@ export const DEFAULT_ANSWER_BYTES_PER_ACCOUNT = 1024 * 1024 * 1024;
 export const DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS = 32 * 1024 * 1024 * 1024;
 
 /**
- * Refuses a submit whose answers would take the account, or all accounts but the operator's, past the
- * stored-answer bounds (UTF-8 bytes of `answer_text`; a replaced answer's bytes are given back). Inside
- * the submit's transaction, under the account's lock then the all-accounts lock, so two submits do not
- * both pass a bound; nothing of a refused batch is stored. The operator's runs are not counted.
+ * Counts a submit's answer bytes in the stored-answer totals (`answer_bytes_totals`: the account's,
+ * then all accounts' but the operator's; probe15 A-F5: O(1), where the sums read every run) and
+ * refuses a batch that takes either past its bound (UTF-8 bytes of `answer_text`; a replaced answer's
+ * bytes are given back). Inside the submit's transaction: each counter's row stays locked until it
+ * ends, so two submits do not both pass a bound, and a refusal rolls back the whole batch (nothing of
+ * it stored). The operator's runs are not counted. The counters are kept with or without a bound.
  * @param added the bytes the batch adds (negative when it shrinks what is stored: never refused)
  * @throws PlatformError `answer_quota_exceeded`, `details: {limit: "answer_bytes_per_account" |
  *   "answer_bytes_all_accounts", limit_bytes, used_bytes, answer_bytes}`
  */
-async function assertAnswerRoom(
+async function countAnswerBytes(
   ctx: PlatformContext,
   t: Tables,
   account: string,
   added: number,
 ): Promise<void> {
-  if (added <= 0 || isOperatorAccount(account)) return;
-  const refuse = (limit: string, limitBytes: number, used: number, whose: string, ask: string): never => {
-    throw new PlatformError(
-      "answer_quota_exceeded",
-      `answer quota reached: ${whose} may keep ${limitBytes} bytes of answers stored (${limit}); ` +
-        `${used} bytes are stored and these answers add ${added} bytes. ${ask}`,
-      { limit, limit_bytes: limitBytes, used_bytes: used, answer_bytes: added },
-    );
-  };
-  const perAccount = ctx.answerBytesPerAccount;
-  if (perAccount !== null) {
-    const used = await t.runs.answerBytesOf(account, { lock: true });
-    if (used + added > perAccount)
-      refuse(
-        "answer_bytes_per_account",
-        perAccount,
-        used,
-        "the runs of one account",
-        "Send shorter answers, or ask the operator",
+  if (added === 0 || isOperatorAccount(account)) return;
+  const count = async (
+    scope: string,
+    limitBytes: number | null,
+    limit: string,
+    whose: string,
+    ask: string,
+  ) => {
+    const total = await t.answerTotals.add(scope, added);
+    if (added > 0 && limitBytes !== null && total > limitBytes) {
+      const used = total - added;
+      throw new PlatformError(
+        "answer_quota_exceeded",
+        `answer quota reached: ${whose} may keep ${limitBytes} bytes of answers stored (${limit}); ` +
+          `${used} bytes are stored and these answers add ${added} bytes. ${ask}`,
+        { limit, limit_bytes: limitBytes, used_bytes: used, answer_bytes: added },
       );
-  }
-  const all = ctx.answerBytesAllAccounts;
-  if (all !== null) {
-    const used = await t.runs.answerBytesOfAll(OPERATOR_ACCOUNT_ID, { lock: true });
-    if (used + added > all)
-      refuse("answer_bytes_all_accounts", all, used, "all accounts together", "Ask the operator");
-  }
+    }
+  };
+  await count(
+    accountScope(account),
+    ctx.answerBytesPerAccount,
+    "answer_bytes_per_account",
+    "the runs of one account",
+    "Send shorter answers, or ask the operator",
+  );
+  await count(
+    ALL_ACCOUNTS_SCOPE,
+    ctx.answerBytesAllAccounts,
+    "answer_bytes_all_accounts",
+    "all accounts together",
+    "Ask the operator",
+  );
 }
 
 /** Options of {@link finalizeRun}: the run's resource observations. */
@@ -685,6 +696,12 @@ export interface FinalizeOptions {
   queries_used?: number;
   /** USDC spent, exactly 6 decimals (default "0.000000"). */
   usdc_spent?: string;
+  /**
+   * Latest moment (unix ms) to wait for the receipt's anchor batch before answering (default: no
+   * deadline but the batcher's `revealWaitMs`): the server gives every finalize of one request the
+   * same one, so their waits end together within its time limit (probe15 A-F9).
+   */
+  revealBy?: number;
 }
 
 /**
@@ -754,7 +771,7 @@ export async function finalizeRun(
     // answer waits for it too, since the hash is shown only once anchored (reveal.ts)
     if (ctx.anchorBatcher) {
       ctx.anchorBatcher.notify();
-      anchor = await ctx.anchorBatcher.anchored(done.hash);
+      anchor = await ctx.anchorBatcher.anchored(done.hash, opts.revealBy);
     }
   } else if (ctx.chain && (await mayAnchorNow(ctx, p, done.finalizedMs))) {
     try {
@@ -1003,9 +1020,33 @@ function toView(
   return view;
 }
 
-/** The caller's runs across all benchmarks, newest first (seed: `GET /benchmarks/runs/mine`). */
-export async function myRuns(ctx: PlatformContext, p: Principal): Promise<RunView[]> {
-  const runs = await ctx.store.runs.ofAccount(p.account_id);
+/** Runs per page of the caller's runs when the caller names no `limit` (REST and MCP). */
+export const RUNS_PAGE_SIZE = 100;
+/** Largest `limit` of one page of the caller's runs (a RunView is about 330 bytes: a page is at most ~330 KB). */
+export const RUNS_PAGE_MAX = 1000;
+
+/** One page of the caller's runs: {@link RunView}s `offset .. offset + limit - 1`, newest first. */
+export interface RunsPage {
+  runs: RunView[];
+  offset: number;
+  limit: number;
+  /** The offset of the next page, null on the last one. */
+  next_offset: number | null;
+}
+
+/**
+ * The caller's runs across all benchmarks, newest first (then by run id), one page (default the first
+ * {@link RUNS_PAGE_SIZE}; seed: `GET /benchmarks/runs/mine`, probe15 A-F8: it was every run at once).
+ * @throws PlatformError `invalid_option` naming `offset` or `limit` (`limit` at most {@link RUNS_PAGE_MAX})
+ */
+export async function myRuns(
+  ctx: PlatformContext,
+  p: Principal,
+  page: { offset: unknown; limit: unknown } = { offset: 0, limit: RUNS_PAGE_SIZE },
+): Promise<RunsPage> {
+  const asked = checkPage(page, RUNS_PAGE_MAX);
+  const read = await ctx.store.runs.ofAccount(p.account_id, { offset: asked.offset, limit: asked.limit + 1 });
+  const { rows: runs, next_offset } = pageOfRows(read, asked);
   const benches = new Map<string, BenchmarkRecord>();
   const views: RunView[] = [];
   for (const r of runs) if (!benches.has(r.slug)) benches.set(r.slug, await getBenchmark(ctx, r.slug));
@@ -1017,7 +1058,7 @@ export async function myRuns(ctx: PlatformContext, p: Principal): Promise<RunVie
   for (const r of runs) {
     views.push(toView(ctx, p, r, benches.get(r.slug)!, withheld));
   }
-  return views;
+  return { runs: views, offset: asked.offset, limit: asked.limit, next_offset };
 }
 
 /**

@@ -41,6 +41,7 @@ import { shellWord } from "./terminal.js";
 import { AccountsTable } from "./store/accounts.js";
 import { AgentsTable } from "./store/agents.js";
 import { AnchorsTable } from "./store/anchors.js";
+import { AnswerTotalsTable } from "./store/answer-totals.js";
 import { AnswersTable } from "./store/answers.js";
 import { AwardsTable } from "./store/awards.js";
 import { BenchmarksTable } from "./store/benchmarks.js";
@@ -92,6 +93,8 @@ export class Tables {
   readonly runs: RunsTable;
   /** The `answers` table. */
   readonly answers: AnswersTable;
+  /** The `answer_bytes_totals` table (the stored-answer quotas' counters). */
+  readonly answerTotals: AnswerTotalsTable;
   /** The `anchors` table. */
   readonly anchors: AnchorsTable;
   /** The `awards` table. */
@@ -114,6 +117,7 @@ export class Tables {
     this.tasks = new TasksTable(db, engine);
     this.runs = new RunsTable(db, engine);
     this.answers = new AnswersTable(db, engine);
+    this.answerTotals = new AnswerTotalsTable(db, engine);
     this.anchors = new AnchorsTable(db, engine);
     this.awards = new AwardsTable(db, engine);
     this.packs = new PacksTable(db, engine);

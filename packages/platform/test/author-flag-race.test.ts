@@ -57,7 +57,7 @@ describe.runIf(TEST_ENGINE === "postgres")(
         const [flipped, started] = await settled;
 
         const agent = (await p.getAgent("g"))!;
-        const runs = (await p.myRuns(bob)).filter((r) => r.agent_id === "g");
+        const runs = (await p.myRuns(bob)).runs.filter((r) => r.agent_id === "g");
         // exactly one wins, and the state is one the rules allow
         expect([flipped.status, started.status].sort()).toEqual(["fulfilled", "rejected"]);
         if (flipped.status === "fulfilled") {

@@ -24,12 +24,10 @@ import {
   chainConfig,
   crashOnce,
   cities,
-  freshPostgresTarget,
+  freshStoreLocation,
   bountyCredit,
   lockPrize,
   openAt,
-  tempDir,
-  TEST_ENGINE,
   useDevChain,
 } from "./helpers.js";
 
@@ -42,13 +40,6 @@ const rpc = (dc: DevChain, method: string, params: unknown[] = []) =>
   dc.publicClient.request({ method: method as never, params: params as never });
 
 /** Where the store lives, so a "restarted" platform opens the same one. */
-async function storeLocation(): Promise<
-  { dir: string } | { database: Awaited<ReturnType<typeof freshPostgresTarget>>; runsDir: string }
-> {
-  if (TEST_ENGINE === "postgres") return { database: await freshPostgresTarget(), runsDir: tempDir() };
-  return { dir: tempDir() };
-}
-
 /**
  * A benchmark ready to award: published (anchored), a pool locked by its author, one agent (with a
  * withdrawal address) run and finalized, the chain clock past the close. The platform signs as
@@ -56,7 +47,7 @@ async function storeLocation(): Promise<
  */
 async function readyToAward(dc: DevChain, account: number, tag: string, faults: FaultHooks) {
   const { now: chainNow, clock } = await chainClock(dc);
-  const where = await storeLocation();
+  const where = await freshStoreLocation();
   const chain: ChainConfig = { ...chainConfig(dc, account), awardWaitMs: AWARD_WAIT_MS };
   const open = (f: FaultHooks = {}, publicBaseUrl?: string) =>
     openAt({ ...where, clock: clock.now, chain, faults: f, ...(publicBaseUrl ? { publicBaseUrl } : {}) });

@@ -24,14 +24,18 @@ describe("list, detail and formats (seed: compete steps 1-2 and 8; publish forma
     expect(JSON.stringify(d, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v))).not.toContain(
       "answer-",
     );
-    expect((await h.real.benchmarkList())[0]).toMatchObject({
+    expect((await h.real.benchmarkList()).rows[0]!.item).toMatchObject({
       slug,
       open: true,
       read_only: false,
       prize: "--",
     });
     await h.closeBenchmark(slug);
-    expect((await h.real.benchmarkList())[0]).toMatchObject({ slug, open: false, read_only: true });
+    expect((await h.real.benchmarkList()).rows[0]!.item).toMatchObject({
+      slug,
+      open: false,
+      read_only: true,
+    });
     expect(howToCompete("abc", "http://x")).not.toContain("predict-the-news");
   });
 

@@ -216,6 +216,14 @@ export async function openTemp(opts: Partial<PlatformOptions> = {}): Promise<Har
   return new Harness(await Platform.open({ dir: tempDir(), ...opts }));
 }
 
+/** A fresh store of the engine under test, to open (and reopen) with {@link openAt}: a directory on SQLite, a schema on PostgreSQL. */
+export async function freshStoreLocation(): Promise<
+  { dir: string } | { database: Awaited<ReturnType<typeof freshPostgresTarget>>; runsDir: string }
+> {
+  if (TEST_ENGINE === "postgres") return { database: await freshPostgresTarget(), runsDir: tempDir() };
+  return { dir: tempDir() };
+}
+
 /** Opens a platform on `dir` (or `database`), wrapped in a {@link Harness}. */
 export async function openAt(opts: PlatformOptions): Promise<Harness> {
   return new Harness(await Platform.open(opts));

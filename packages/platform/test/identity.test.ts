@@ -129,8 +129,8 @@ describe("owner rules (issue 13 item 5)", () => {
       });
     await p.submit(alice, runId, answers);
     expect((await p.finalize(alice, runId)).counts.answered).toBe(answers.length);
-    expect((await p.myRuns(alice)).map((r) => r.run_id)).toEqual([runId]);
-    expect(await p.myRuns(mallory)).toEqual([]);
+    expect((await p.myRuns(alice)).runs.map((r) => r.run_id)).toEqual([runId]);
+    expect((await p.myRuns(mallory)).runs).toEqual([]);
   });
 
   it("only the operator awards; only the author (or operator) closes; gold only to the author", async () => {

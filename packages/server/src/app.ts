@@ -26,7 +26,7 @@ import {
   RateLimiter,
   type Limits,
 } from "./middleware/limits.js";
-import { MCP_PATH, mountMcp } from "./mcp/endpoint.js";
+import { MCP_PATH, mountMcp, rpcRefusal, SERVER_ERROR } from "./mcp/endpoint.js";
 import { readQuery, strictQuery } from "./query.js";
 import { publicReads } from "./public-reads.js";
 import { accountRoutes } from "./routes/accounts.js";
@@ -344,6 +344,9 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
     );
   });
   app.onError((e, c) => {
+    // a request on /mcp that outlived the time limit: a JSON-RPC error as the endpoint's other refusals (probe15 A-F9)
+    if (e instanceof EdgeError && e.code === "request_timeout" && MCP_PATH.test(c.req.path))
+      return rpcRefusal(c, e, SERVER_ERROR);
     const err = e instanceof HTTPException && !(e.cause instanceof EdgeError) ? fromHttpException(e) : e;
     return sendError(c, errorResponseOf(err, opts.log));
   });

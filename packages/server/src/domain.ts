@@ -30,7 +30,11 @@ export interface Domain {
     input: { agent_id: string; is_author_agent?: boolean | undefined },
   ): Promise<AccountView>;
 
-  listBenchmarks(p: Principal | null): Promise<JsonValue>;
+  /**
+   * One page of the benchmark list, oldest first: `{benchmarks, offset, limit, next_offset}` (default the
+   * first 100). @throws PlatformError `invalid_option` naming `offset` or `limit` (at most 1,000)
+   */
+  listBenchmarks(p: Principal | null, page?: { offset: number; limit: number }): Promise<JsonValue>;
   /** The detail; `baseUrl` is this server's public URL, printed in `how_to_compete`. */
   benchmarkDetail(p: Principal | null, slug: string, baseUrl?: string): Promise<JsonValue>;
   /** Resolves when the benchmark exists (a store read only). @throws PlatformError `unknown_benchmark` */
@@ -59,11 +63,19 @@ export interface Domain {
 
   startRun(p: Principal | null, slug: string, input: { agent_id?: string | undefined }): Promise<JsonValue>;
   submit(p: Principal | null, runId: string, answers: unknown): Promise<JsonValue>;
-  finalize(p: Principal | null, runId: string): Promise<JsonValue>;
+  /**
+   * Finalizes the caller's run; `opts.revealBy` (unix ms): the latest moment to wait for the receipt's
+   * anchor batch (the request's deadline for its waits, `AppEnv.revealBy`).
+   */
+  finalize(p: Principal | null, runId: string, opts?: { revealBy?: number }): Promise<JsonValue>;
   getRun(p: Principal | null, runId: string): Promise<JsonValue>;
   /** The tasks of the caller's own run and the ordinals answered so far (resume). */
   runTasks(p: Principal | null, runId: string): Promise<JsonValue>;
-  runsMine(p: Principal | null): Promise<JsonValue>;
+  /**
+   * One page of the caller's runs, newest first: `{runs, offset, limit, next_offset}` (default the first
+   * 100). @throws PlatformError `invalid_option` naming `offset` or `limit` (at most 1,000)
+   */
+  runsMine(p: Principal | null, page?: { offset: number; limit: number }): Promise<JsonValue>;
 
   /**
    * The dry run of a dataset body: its JSON bytes as received (parsed, schema-checked and checked off
@@ -86,7 +98,14 @@ export interface Domain {
    * @throws PlatformError `unknown_dataset`, `forbidden` (`dataset_owner_only`), `dataset_published`
    */
   deleteDataset(p: Principal | null, datasetId: string): Promise<JsonValue>;
-  publish(p: Principal | null, datasetId: string, options: unknown, baseUrl?: string): Promise<JsonValue>;
+  /** `opts.revealBy` (unix ms): the latest moment to wait for the commitment's anchor batch (`AppEnv.revealBy`). */
+  publish(
+    p: Principal | null,
+    datasetId: string,
+    options: unknown,
+    baseUrl?: string,
+    opts?: { revealBy?: number },
+  ): Promise<JsonValue>;
   attachBounty(
     p: Principal | null,
     slug: string,

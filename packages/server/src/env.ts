@@ -13,5 +13,11 @@ export interface AppEnv {
     baseUrl: string;
     /** What the request's body may take (set by the body-limit middleware on every request but GET and HEAD). */
     bodyBudget: BodyBudget | undefined;
+    /**
+     * Latest moment (unix ms) the request's waits for an anchor batch may last (`FinalizeOptions.revealBy`):
+     * half the request's time limit after it started, so that the rest of the request fits the other half
+     * (probe15 A-F9; set by `limitTime`).
+     */
+    revealBy: number;
   };
 }

@@ -5,7 +5,13 @@
  * `leaderboard.ts`); nothing here decides who may do what.
  */
 import type { JsonValue } from "@bench-bounty/evidence";
-import { requirePrincipal, toJsonValue, type Platform, type Principal } from "@bench-bounty/platform";
+import {
+  requirePrincipal,
+  toJsonValue,
+  type Platform,
+  type Principal,
+  type PublishHow,
+} from "@bench-bounty/platform";
 import type { AccountView, AwardEvidence, Domain, Registration } from "./domain.js";
 import { relayClaimOp } from "./claims/relay.js";
 import { DatasetChecker } from "./dataset-check.js";
@@ -74,19 +80,63 @@ function datasetOps(
   };
 }
 
-/** The benchmark list with each benchmark's grader and `version` ({@link versionOf}). */
-async function benchmarkListView(platform: Platform): Promise<JsonValue> {
-  const [items, records] = await Promise.all([platform.benchmarkList(), platform.listBenchmarks()]);
-  const bySlug = new Map(records.map((b) => [b.slug, b]));
-  const withheld = await platform.withheldDigests([], records);
+/**
+ * One page of the benchmark list (`{benchmarks, offset, limit, next_offset}`) with each benchmark's
+ * grader and `version` ({@link versionOf}). @throws PlatformError `invalid_option` naming `offset` or `limit`
+ */
+async function benchmarkListView(
+  platform: Platform,
+  page?: { offset: number; limit: number },
+): Promise<JsonValue> {
+  const { rows, ...where } = await platform.benchmarkList(page);
+  const withheld = await platform.withheldDigests(
+    [],
+    rows.map((r) => r.record),
+  );
   return json({
-    benchmarks: items.map((item) => {
-      const b = bySlug.get(item.slug);
-      if (!b) return item;
+    benchmarks: rows.map(({ item, record: b }) => {
       const version = versionOf(withheld.has(b.commit_root) ? null : b.commit_root);
       return { ...item, grader_type: b.config.grader_type, ...(version ? { version } : {}) };
     }),
+    ...where,
   });
+}
+
+/**
+ * How the server publishes: the planning (seconds of CPU for a large dataset) in the dataset worker, in
+ * the author's turn; the commitment's anchor awaited until `revealBy` (the request's deadline for waits).
+ */
+function publishHow(who: Principal, revealBy: number | undefined): PublishHow {
+  return {
+    planner: (job) => datasets.plan(job, who.account_id),
+    ...(revealBy !== undefined ? { revealBy } : {}),
+  };
+}
+
+/** The caller's account as `GET /accounts/me` serves it (agents, keys by prefix). */
+async function accountView(platform: Platform, p: Principal): Promise<AccountView> {
+  const [account, agents, keys] = await Promise.all([
+    platform.account(p),
+    platform.myAgents(p),
+    platform.listKeys(p),
+  ]);
+  return {
+    account_id: account.account_id,
+    name: account.name,
+    roles: [...account.roles],
+    withdrawal_address: agents[0]?.withdrawal_address ?? null,
+    agents: agents.map((a) => ({
+      agent_id: a.agent_id,
+      withdrawal_address: a.withdrawal_address,
+      is_author_agent: a.is_author_agent,
+    })),
+    keys: keys.map((k) => ({
+      key_prefix: k.key_prefix,
+      created_at: k.created_at,
+      revoked_at: k.revoked_at,
+    })),
+    created_at: account.created_at,
+  };
 }
 
 /** The Domain over a Platform. */
@@ -99,30 +149,7 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
   const chain = platform.chain
     ? { chain_id: platform.chain.config.chainId, local: opts.localChain === true }
     : null;
-  const view = async (p: Principal): Promise<AccountView> => {
-    const [account, agents, keys] = await Promise.all([
-      platform.account(p),
-      platform.myAgents(p),
-      platform.listKeys(p),
-    ]);
-    return {
-      account_id: account.account_id,
-      name: account.name,
-      roles: [...account.roles],
-      withdrawal_address: agents[0]?.withdrawal_address ?? null,
-      agents: agents.map((a) => ({
-        agent_id: a.agent_id,
-        withdrawal_address: a.withdrawal_address,
-        is_author_agent: a.is_author_agent,
-      })),
-      keys: keys.map((k) => ({
-        key_prefix: k.key_prefix,
-        created_at: k.created_at,
-        revoked_at: k.revoked_at,
-      })),
-      created_at: account.created_at,
-    };
-  };
+  const view = (p: Principal) => accountView(platform, p);
   /** The detail as the platform builds it (prize checked on-chain; how_to_compete at this server's URL). */
   const detail = async (slug: string, baseUrl?: string) => {
     const d = await platform.benchmarkDetail(slug, baseUrl ? { baseUrl } : {});
@@ -172,7 +199,7 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
       return view(who);
     },
 
-    listBenchmarks: () => benchmarkListView(platform),
+    listBenchmarks: (_p, page) => benchmarkListView(platform, page),
     benchmarkDetail: (_p, slug, baseUrl) => detail(slug, baseUrl),
     async corpus(p, slug) {
       requirePrincipal(p);
@@ -207,7 +234,14 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
       return json(await platform.startRun(who, slug, await agentFor(who, input.agent_id)));
     },
     submit: async (p, runId, answers) => json(await platform.submit(requirePrincipal(p), runId, answers)),
-    finalize: async (p, runId) => json(await platform.finalize(requirePrincipal(p), runId)),
+    finalize: async (p, runId, opts) =>
+      json(
+        await platform.finalize(
+          requirePrincipal(p),
+          runId,
+          opts?.revealBy === undefined ? {} : { revealBy: opts.revealBy },
+        ),
+      ),
     getRun: async (p, runId) => json(await platform.getRun(requirePrincipal(p), runId)),
     async runTasks(p, runId) {
       const who = requirePrincipal(p);
@@ -215,18 +249,20 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
       const answered = [...(await platform.runAnswers(who, runId)).keys()].sort((a, b) => a - b);
       return json({ run_id: runId, tasks, answered_ordinals: answered });
     },
-    runsMine: async (p) => json({ runs: await platform.myRuns(requirePrincipal(p)) }),
+    runsMine: async (p, page) => json(await platform.myRuns(requirePrincipal(p), page)),
 
     async assertBenchmark(slug) {
       await platform.getBenchmark(slug);
     },
     ...datasetOps(platform),
-    async publish(p, datasetId, options, baseUrl) {
+    async publish(p, datasetId, options, baseUrl, opts) {
       const who = requirePrincipal(p);
-      // the planning (seconds of CPU for a large dataset) runs in the dataset worker, in the author's turn
-      const result = await platform.publish(who, datasetId, options as never, {
-        planner: (job) => datasets.plan(job, who.account_id),
-      });
+      const result = await platform.publish(
+        who,
+        datasetId,
+        options as never,
+        publishHow(who, opts?.revealBy),
+      );
       return json({ ...((await detail(result.slug, baseUrl)) as object), ...result });
     },
     async attachBounty(p, slug, input) {

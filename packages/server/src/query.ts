@@ -1,11 +1,18 @@
 /**
- * Query parameters of the REST routes. Only the leaderboard has some: its page (`offset`, `limit`).
+ * Query parameters of the REST routes. Only the paged lists have some: their page (`offset`, `limit`).
  * Every route's query string is checked by `defineRoute` against the names its `query` schema
  * declares (none by default). The edge reads the query string strictly ({@link readQuery}: a name the route does not declare, an
  * array form such as `offset[]`, a name given twice or a number not written canonically is 400
- * `invalid_query` naming the parameter); the range is the platform's rule (`checkBoardPage`).
+ * `invalid_query` naming the parameter); the range is the platform's rule (`checkPage`).
  */
-import { BOARD_PAGE_MAX, BOARD_PAGE_SIZE } from "@bench-bounty/platform";
+import {
+  BENCHMARKS_PAGE_MAX,
+  BENCHMARKS_PAGE_SIZE,
+  BOARD_PAGE_MAX,
+  BOARD_PAGE_SIZE,
+  RUNS_PAGE_MAX,
+  RUNS_PAGE_SIZE,
+} from "@bench-bounty/platform";
 import { z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.js";
@@ -19,20 +26,44 @@ import { EdgeError } from "./errors.js";
 export const CANONICAL_WHOLE = "(?:0|[1-9][0-9]{0,14})";
 const WHOLE = new RegExp(`^${CANONICAL_WHOLE}$`);
 
+/**
+ * The OpenAPI description of a paged list's parameters (`offset`, `limit`): `first` says what `offset`
+ * counts, `size` and `max` are the default and largest `limit`.
+ */
+function pageQuery(first: string, size: number, max: number) {
+  return z.object({
+    offset: z
+      .string()
+      .optional()
+      .openapi({ description: `${first} (default 0)`, example: "0" }),
+    limit: z
+      .string()
+      .optional()
+      .openapi({
+        description: `rows per page, 1 to ${max} (default ${size}); follow next_offset for the rest`,
+        example: String(size),
+      }),
+  });
+}
+
 /** The OpenAPI description of the leaderboard's page parameters. */
-export const BoardPageQuery = z.object({
-  offset: z
-    .string()
-    .optional()
-    .openapi({ description: "0-based rank position of the page's first row (default 0)", example: "0" }),
-  limit: z
-    .string()
-    .optional()
-    .openapi({
-      description: `rows per page, 1 to ${BOARD_PAGE_MAX} (default ${BOARD_PAGE_SIZE}); follow next_offset for the rest`,
-      example: String(BOARD_PAGE_SIZE),
-    }),
-});
+export const BoardPageQuery = pageQuery(
+  "0-based rank position of the page's first row",
+  BOARD_PAGE_SIZE,
+  BOARD_PAGE_MAX,
+);
+/** The OpenAPI description of the benchmark list's page parameters (`GET /benchmarks`). */
+export const BenchmarksPageQuery = pageQuery(
+  "0-based position of the page's first benchmark (oldest first)",
+  BENCHMARKS_PAGE_SIZE,
+  BENCHMARKS_PAGE_MAX,
+);
+/** The OpenAPI description of the page parameters of the caller's runs (`GET /benchmarks/runs/mine`). */
+export const RunsPageQuery = pageQuery(
+  "0-based position of the page's first run (newest first)",
+  RUNS_PAGE_SIZE,
+  RUNS_PAGE_MAX,
+);
 
 /** 400 `invalid_query` naming the parameter. */
 function refuse(name: string, message: string, value?: string): EdgeError {
@@ -95,10 +126,16 @@ function wholeNumber(query: Record<string, string>, name: string, fallback: numb
 }
 
 /**
- * The page a leaderboard request asks for (default: the first {@link BOARD_PAGE_SIZE} rows).
+ * The page a paged list's request asks for (`offset`, `limit`; default the first `size` rows). The
+ * range is the platform's rule (`checkPage`).
  * @throws EdgeError 400 `invalid_query` naming the parameter ({@link readQuery}, {@link CANONICAL_WHOLE})
  */
+export function pageOf(c: Context<AppEnv>, size: number): { offset: number; limit: number } {
+  const query = readQuery(c, ["offset", "limit"]);
+  return { offset: wholeNumber(query, "offset", 0), limit: wholeNumber(query, "limit", size) };
+}
+
+/** The page a leaderboard request asks for (default: the first {@link BOARD_PAGE_SIZE} rows). @throws as {@link pageOf} */
 export function boardPageOf(c: Context<AppEnv>): { offset: number; limit: number } {
-  const query = readQuery(c, Object.keys(BoardPageQuery.shape)); // the parameters the route declares
-  return { offset: wholeNumber(query, "offset", 0), limit: wholeNumber(query, "limit", BOARD_PAGE_SIZE) };
+  return pageOf(c, BOARD_PAGE_SIZE);
 }

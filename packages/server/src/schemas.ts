@@ -252,7 +252,18 @@ export const BenchmarkSummary = loose({
   prize: z.string(),
 }).openapi("BenchmarkSummary");
 
-export const BenchmarkList = z.object({ benchmarks: z.array(BenchmarkSummary) }).openapi("BenchmarkList");
+export const BenchmarkList = z
+  .object({
+    benchmarks: z.array(BenchmarkSummary),
+    offset: z.number().int().openapi({ description: "0-based position of this page's first benchmark" }),
+    limit: z.number().int().openapi({ description: "benchmarks per page asked for" }),
+    next_offset: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "offset of the next page; null on the last page" }),
+  })
+  .openapi("BenchmarkList");
 export const BenchmarkDetail = loose({
   slug: z.string(),
   how_to_compete: z.string(),

@@ -90,7 +90,7 @@ describe("@bench-bounty/client base URL secrets", () => {
     ).toThrow(/^baseUrl must not carry userinfo \(https:\/\/proxy\.test: /);
     const c = new BenchBountyClient({ baseUrl: "https://proxy.test/bb/", apiKey: "k", fetch: fake });
     expect(await c.listBenchmarks()).toEqual({ benchmarks: [] });
-    expect(seen[0]!.url).toBe("https://proxy.test/bb/api/v1/benchmarks");
+    expect(seen[0]!.url).toBe("https://proxy.test/bb/api/v1/benchmarks?offset=0&limit=1000");
     expect(seen[0]!.headers.authorization).toBeUndefined();
     expect(seen[0]!.headers["x-api-key"]).toBe("k");
   });

@@ -38,3 +38,33 @@ describe("Api.indexedBounty joins the route with the verifier's joinRoute", () =
     ]);
   });
 });
+
+// probe15 A-F11: the benchmark list is paged; the list page reads every page
+describe("Api.benchmarks follows the list's pages", () => {
+  it("reads pages of 1,000 from offset 0 until next_offset is null", async () => {
+    const urls: string[] = [];
+    const paged = createServer((req, res) => {
+      const url = new URL(req.url ?? "/", "http://x");
+      urls.push(`${url.pathname}${url.search}`);
+      const offset = Number(url.searchParams.get("offset"));
+      const benchmarks = Array.from({ length: offset === 0 ? 1000 : 2 }, (_, i) => ({
+        slug: `b${offset + i}`,
+      }));
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ benchmarks, offset, limit: 1000, next_offset: offset === 0 ? 1000 : null }));
+    });
+    await new Promise<void>((resolve) => paged.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (paged.address() as AddressInfo).port;
+      const list = await new Api(`http://127.0.0.1:${port}`, null).benchmarks();
+      expect(list.map((b) => b.slug)).toEqual(Array.from({ length: 1002 }, (_, i) => `b${i}`));
+      expect(urls).toEqual([
+        "/api/v1/benchmarks?offset=0&limit=1000",
+        "/api/v1/benchmarks?offset=1000&limit=1000",
+      ]);
+    } finally {
+      paged.closeAllConnections();
+      paged.close();
+    }
+  });
+});

@@ -66,15 +66,14 @@ export class BenchmarksTable extends TableModule {
     return fresh;
   }
 
-  /** All benchmarks, oldest first. */
-  async list(): Promise<BenchmarkRecord[]> {
-    const rows = await this.db
-      .selectFrom("benchmarks")
-      .selectAll()
-      .orderBy("created_at")
-      .orderBy("slug")
-      .execute();
-    return rows.map(toRecord);
+  /**
+   * All benchmarks, oldest first (then by slug: a stable order); with `page`, `limit` of them from
+   * position `offset` (SQL `LIMIT`/`OFFSET`: the work is bounded by the page).
+   */
+  async list(page?: { offset: number; limit: number }): Promise<BenchmarkRecord[]> {
+    let q = this.db.selectFrom("benchmarks").selectAll().orderBy("created_at").orderBy("slug");
+    if (page) q = q.limit(page.limit).offset(page.offset);
+    return (await q.execute()).map(toRecord);
   }
 
   /** The slug of a dataset's benchmark, or null. */

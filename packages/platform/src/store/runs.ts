@@ -85,32 +85,16 @@ export class RunsTable extends TableModule {
   }
 
   /**
-   * The bytes of answers the runs of `account` keep stored (`runs.answer_bytes`). With `lock` it first
-   * takes the lock `answer-bytes:<account>` until the transaction ends, so two submits of one account
-   * do not both pass its bound.
+   * The bytes of answers the runs of `account` keep stored, summed from `runs.answer_bytes` (the
+   * ground truth of the counter `answer_bytes_totals` `account:<id>`, which the quota reads).
    */
-  async answerBytesOf(account: string, opts: { lock?: boolean } = {}): Promise<number> {
-    if (opts.lock) await this.advisoryLock(`answer-bytes:${account}`);
+  async answerBytesOf(account: string): Promise<number> {
     const r = await this.db
       .selectFrom("runs")
       .select((eb) => eb.fn.sum<number | string | null>("answer_bytes").as("bytes"))
       .where("account_id", "=", account)
       .executeTakeFirst();
     return Number(r?.bytes ?? 0); // PostgreSQL's SUM of a BIGINT is a NUMERIC (a string)
-  }
-
-  /**
-   * The bytes of answers the runs of every account but `except` (the operator's) keep stored. With
-   * `lock` it first takes the lock `answer-bytes:all` until the transaction ends.
-   */
-  async answerBytesOfAll(except: string, opts: { lock?: boolean } = {}): Promise<number> {
-    if (opts.lock) await this.advisoryLock("answer-bytes:all");
-    const r = await this.db
-      .selectFrom("runs")
-      .select((eb) => eb.fn.sum<number | string | null>("answer_bytes").as("bytes"))
-      .where("account_id", "!=", except)
-      .executeTakeFirst();
-    return Number(r?.bytes ?? 0);
   }
 
   /** Adds `delta` (bytes, may be negative) to the run's stored answer bytes (call inside the submit's transaction). */
@@ -123,14 +107,19 @@ export class RunsTable extends TableModule {
       .execute();
   }
 
-  /** An account's runs, newest first. */
-  async ofAccount(accountId: string): Promise<RunRecord[]> {
+  /**
+   * An account's runs, newest first (then by run id: a stable order), `limit` of them from position
+   * `offset` (SQL `LIMIT`/`OFFSET` on the index `runs_by_account_started`: the work is bounded by the page).
+   */
+  async ofAccount(accountId: string, page: { offset: number; limit: number }): Promise<RunRecord[]> {
     const rows = await this.db
       .selectFrom("runs")
       .selectAll()
       .where("account_id", "=", accountId)
       .orderBy("started_at_ms", "desc")
       .orderBy("run_id")
+      .limit(page.limit)
+      .offset(page.offset)
       .execute();
     return rows.map(toRun);
   }

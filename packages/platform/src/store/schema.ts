@@ -109,6 +109,15 @@ export interface AnswersTable {
   updated_at: string;
 }
 
+/**
+ * `answer_bytes_totals`: the stored-answer totals (migration 0008), `scope` `account:<id>` or `all`
+ * (every account but the operator's); each the sum of `runs.answer_bytes` over its scope.
+ */
+export interface AnswerBytesTotalsTable {
+  scope: string;
+  bytes: number;
+}
+
 /** `anchors`: one per digest. */
 export interface AnchorsTable {
   digest: string;
@@ -175,6 +184,7 @@ export interface Database {
   agents: AgentsTable;
   runs: RunsTable;
   answers: AnswersTable;
+  answer_bytes_totals: AnswerBytesTotalsTable;
   anchors: AnchorsTable;
   awards: AwardsTable;
   packs: PacksTable;

@@ -505,6 +505,7 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
     principal: c.var.principal,
     slug,
     baseUrl: c.var.baseUrl,
+    revealBy: c.var.revealBy,
     answers,
   });
   const transport = new WebStandardStreamableHTTPServerTransport({
@@ -574,14 +575,14 @@ async function strictRpcBody(c: Context<AppEnv>): Promise<{ value: unknown } | R
   return { value: JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown };
 }
 
-/** JSON-RPC's implementation-defined server error (a refusal that is not the message's fault: busy, aborted). */
-const SERVER_ERROR = -32000;
+/** JSON-RPC's implementation-defined server error (a refusal that is not the message's fault: busy, aborted, timed out). */
+export const SERVER_ERROR = -32000;
 
 /**
  * An edge refusal as a JSON-RPC error: `{code, message, data: details}` with the status of the
  * refusal's code (`statusOf`, the one table) and its headers (`Retry-After`, `Connection`).
  */
-function rpcRefusal(c: Context<AppEnv>, e: EdgeError, code: number): Response {
+export function rpcRefusal(c: Context<AppEnv>, e: EdgeError, code: number): Response {
   const message = code === INVALID_REQUEST ? `Invalid Request: ${e.message}` : e.message;
   const error = { code, message, data: e.details };
   return c.json({ jsonrpc: "2.0", id: null, error }, statusOf(e.code) as ContentfulStatusCode, e.headers);

@@ -4,7 +4,13 @@
  * plus a short text; a refusal is a tool error whose structured content is the REST body
  * `{error: {code, message, details}}`.
  */
-import { BOARD_PAGE_SIZE } from "@bench-bounty/platform";
+import {
+  BENCHMARKS_PAGE_MAX,
+  BENCHMARKS_PAGE_SIZE,
+  BOARD_PAGE_SIZE,
+  RUNS_PAGE_MAX,
+  RUNS_PAGE_SIZE,
+} from "@bench-bounty/platform";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -23,6 +29,8 @@ export interface ToolContext {
   /** Base URL printed in `how_to_compete`. */
   baseUrl: string;
   log?: (e: unknown) => void;
+  /** Latest moment (unix ms) the request's finalizes may wait for their anchor batch (`AppEnv.revealBy`). */
+  revealBy?: number;
   /** The request's answer budget: tool calls run one at a time through it (`endpoint.ts`). */
   answers?: { serial<T>(run: () => Promise<T>, skipped: T): Promise<T>; beforeWrite(): void };
 }
@@ -95,8 +103,10 @@ const REFUSED_ARGUMENTS = Symbol("refused tool arguments");
  * 100,000 items the text was "Maximum call stack size exceeded"). The SDK (1.32.2, pinned) has no option
  * for this: its `validateToolInput` is replaced on this server instance (it hands the refusal to the
  * handler, which {@link registerTools} wraps), and the schemas the tools list are unchanged.
+ * Returns the names of the tools registered on `server` from then on (filled as they are registered:
+ * the SDK's private `_registeredTools` is not read).
  */
-function validateArgumentsAsRest(server: McpServer): void {
+function validateArgumentsAsRest(server: McpServer): ReadonlySet<string> {
   const sdk = server as unknown as {
     validateToolInput(tool: { inputSchema?: z.ZodType }, args: unknown, name: string): Promise<unknown>;
     registerTool: McpServer["registerTool"];
@@ -115,15 +125,19 @@ function validateArgumentsAsRest(server: McpServer): void {
     }
   };
   const register = server.registerTool.bind(server);
-  sdk.registerTool = ((name: string, config: unknown, handler: (a: unknown, extra: unknown) => unknown) =>
-    register(
+  const names = new Set<string>();
+  sdk.registerTool = ((name: string, config: unknown, handler: (a: unknown, extra: unknown) => unknown) => {
+    names.add(name);
+    return register(
       name,
       config as never,
       ((a: unknown, extra: unknown) =>
         typeof a === "object" && a !== null && REFUSED_ARGUMENTS in a
           ? toolErrorOf((a as { [REFUSED_ARGUMENTS]: unknown })[REFUSED_ARGUMENTS])
           : handler(a, extra)) as never,
-    )) as McpServer["registerTool"];
+    );
+  }) as McpServer["registerTool"];
+  return names;
 }
 
 /**
@@ -177,31 +191,32 @@ function slugOf(t: ToolContext, a: { slug?: string | undefined }): string {
 
 /** Registers every tool on `server` for one request's caller. */
 export function registerTools(server: McpServer, t: ToolContext): void {
-  validateArgumentsAsRest(server);
+  const names = validateArgumentsAsRest(server);
   registerAccountTools(server, t);
   registerBenchmarkTools(server, t);
   registerRunTools(server, t);
   registerTutorialTools(server, t);
   cacheToolList(server, t.slug ?? "");
-  refuseUnknownTools(server);
+  refuseUnknownTools(server, names);
 }
 
 /**
  * A call of a tool nobody registered is the refusal every tool gives (`isError` with the REST body as
  * structured content: `not_found` naming `$.params.name`), not the SDK's bare text "MCP error -32602:
- * Tool x not found" (probe14 D1-F10).
+ * Tool x not found" (probe14 D1-F10). `names`: the tools registered ({@link validateArgumentsAsRest}).
+ * The SDK 1.32.2 has no public way to wrap its own `tools/call` handler: its handler map is read here
+ * (an upgrade that moves it fails at start-up).
  */
-function refuseUnknownTools(server: McpServer): void {
-  const inner = server as unknown as {
-    _registeredTools: Record<string, unknown>;
-    server: { _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<unknown>> };
+function refuseUnknownTools(server: McpServer, names: ReadonlySet<string>): void {
+  const inner = server.server as unknown as {
+    _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<unknown>>;
   };
-  const handlers = inner.server._requestHandlers;
+  const handlers = inner._requestHandlers;
   const call = handlers.get("tools/call");
   if (call === undefined) throw new Error("@modelcontextprotocol/sdk: no tools/call handler to wrap");
   handlers.set("tools/call", (request, extra) => {
     const name = (request as { params?: { name?: unknown } }).params?.name;
-    if (typeof name === "string" && !Object.prototype.hasOwnProperty.call(inner._registeredTools, name))
+    if (typeof name === "string" && !names.has(name))
       return Promise.resolve(
         toolErrorOf(
           new EdgeError(
@@ -301,6 +316,11 @@ function registerAccountTools(server: McpServer, t: ToolContext): void {
   );
 }
 
+/** The text of a page's tail: where the next page starts, if any. */
+function moreFrom(nextOffset: number | null): string {
+  return nextOffset === null ? "" : `; more from offset ${nextOffset}`;
+}
+
 /** The read tools of a benchmark: list, detail, corpus, leaderboard, per-task scores, award evidence. */
 function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
   const d = t.domain;
@@ -309,13 +329,17 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
   server.registerTool(
     "benchmark_list",
     {
-      description: "Published benchmarks (closed ones are listed read-only).",
-      inputSchema: z.strictObject({}),
+      description: `Published benchmarks (closed ones are listed read-only), oldest first, one page: offset .. offset + limit - 1 (default ${BENCHMARKS_PAGE_SIZE} from 0, at most ${BENCHMARKS_PAGE_MAX}; next_offset names the next page).`,
+      inputSchema: z.strictObject({
+        offset: z.number().int().optional(),
+        limit: z.number().int().optional(),
+      }),
     },
-    () =>
+    (a) =>
       call(t, async () => {
-        const v = (await d.listBenchmarks(p)) as { benchmarks: unknown[] };
-        return { value: v, text: `${v.benchmarks.length} benchmark(s)` };
+        const page = { offset: a.offset ?? 0, limit: a.limit ?? BENCHMARKS_PAGE_SIZE };
+        const v = (await d.listBenchmarks(p, page)) as { benchmarks: unknown[]; next_offset: number | null };
+        return { value: v, text: `${v.benchmarks.length} benchmark(s)${moreFrom(v.next_offset)}` };
       }),
   );
   server.registerTool(
@@ -448,20 +472,35 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
     },
     (a) =>
       write(t, async () => {
-        const v = (await d.finalize(p, a.run_id)) as { score_public?: string };
+        const v = (await d.finalize(
+          p,
+          a.run_id,
+          t.revealBy === undefined ? {} : { revealBy: t.revealBy },
+        )) as {
+          score_public?: string;
+        };
         return { value: v, text: `finalized ${a.run_id}: score_public ${v.score_public ?? "?"}` };
       }),
   );
   server.registerTool(
     "runs_mine",
     {
-      description: "Your runs across all benchmarks (recover a lost run id).",
-      inputSchema: z.strictObject({}),
+      description: `Your runs across all benchmarks, newest first (recover a lost run id), one page: runs offset .. offset + limit - 1 (default ${RUNS_PAGE_SIZE} from 0, at most ${RUNS_PAGE_MAX}; next_offset names the next page).`,
+      inputSchema: z.strictObject({
+        offset: z.number().int().optional(),
+        limit: z.number().int().optional(),
+      }),
     },
-    () =>
+    (a) =>
       call(t, async () => {
-        const v = (await d.runsMine(p)) as { runs: unknown[] };
-        return { value: v, text: `${v.runs.length} run(s)` };
+        const v = (await d.runsMine(p, { offset: a.offset ?? 0, limit: a.limit ?? RUNS_PAGE_SIZE })) as {
+          runs: unknown[];
+          next_offset: number | null;
+        };
+        return {
+          value: v,
+          text: `${v.runs.length} run(s)${moreFrom(v.next_offset)}`,
+        };
       }),
   );
 }

@@ -606,11 +606,20 @@ function busy(message: string, details: Record<string, unknown>): EdgeError {
   return new EdgeError("server_busy", message, details, { "retry-after": "5" });
 }
 
-/** 503 `request_timeout` when a handler runs longer than `ms`. */
+/**
+ * 503 `request_timeout` when a handler runs longer than `ms` (on /mcp answered as a JSON-RPC error by
+ * the app's error handler). Sets `revealBy`: the request's waits for an anchor batch end at half of
+ * `ms`, all of them together, so that what they wait after (an MCP batch's other calls) fits the rest
+ * (probe15 A-F9: each finalize of a batch waited its own reveal wait, past the limit).
+ */
 export function limitTime(ms: number): MiddlewareHandler<AppEnv> {
-  return timeout(
+  const limit = timeout(
     ms,
     () =>
       new EdgeError("request_timeout", `the request took longer than ${ms} ms`, { limit_ms: ms }) as never,
   );
+  return async (c, next) => {
+    c.set("revealBy", Date.now() + Math.floor(ms / 2));
+    return limit(c, next);
+  };
 }

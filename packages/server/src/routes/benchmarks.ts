@@ -5,7 +5,8 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.js";
 import { sendCachedJson, sendJson } from "../http.js";
-import { BoardPageQuery, boardPageOf } from "../query.js";
+import { BenchmarksPageQuery, BoardPageQuery, boardPageOf, pageOf } from "../query.js";
+import { BENCHMARKS_PAGE_SIZE } from "@bench-bounty/platform";
 import { defineRoute } from "../route.js";
 import {
   AnyJson,
@@ -25,9 +26,13 @@ export function benchmarkRoutes(): OpenAPIHono<AppEnv> {
     path: "/benchmarks",
     tags: ["benchmarks"],
     auth: "optional",
-    summary: "Published benchmarks (drafts invisible, closed ones read-only)",
-    ok: { status: 200, schema: BenchmarkList, description: "{benchmarks}" },
-    handler: async (c) => sendJson(c, await c.var.domain.listBenchmarks(c.var.principal)),
+    summary:
+      "Published benchmarks (drafts invisible, closed ones read-only), oldest first, one page at a time",
+    query: BenchmarksPageQuery,
+    ok: { status: 200, schema: BenchmarkList, description: "{benchmarks, offset, limit, next_offset}" },
+    errors: [400, 422],
+    handler: async (c) =>
+      sendJson(c, await c.var.domain.listBenchmarks(c.var.principal, pageOf(c, BENCHMARKS_PAGE_SIZE))),
   });
   defineRoute(app, {
     method: "get",

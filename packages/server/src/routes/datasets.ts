@@ -84,7 +84,9 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
     handler: async (c, body) =>
       sendJson(
         c,
-        await c.var.domain.publish(c.var.principal, c.req.param("dataset_id"), body, c.var.baseUrl),
+        await c.var.domain.publish(c.var.principal, c.req.param("dataset_id"), body, c.var.baseUrl, {
+          revealBy: c.var.revealBy,
+        }),
         201,
       ),
   });

@@ -8,6 +8,8 @@ import { sendJson } from "../http.js";
 import { defineRoute } from "../route.js";
 import { AnyJson, SubmitBody } from "../schemas.js";
 import { ANSWERS_BODY } from "../body-limits.js";
+import { pageOf, RunsPageQuery } from "../query.js";
+import { RUNS_PAGE_SIZE } from "@bench-bounty/platform";
 
 export function runRoutes(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
@@ -16,10 +18,12 @@ export function runRoutes(): OpenAPIHono<AppEnv> {
     path: "/benchmarks/runs/mine",
     tags: ["runs"],
     auth: "required",
-    summary: "The caller's runs across all benchmarks",
-    ok: { status: 200, schema: AnyJson, description: "{runs}" },
-    errors: [401, 403],
-    handler: async (c) => sendJson(c, await c.var.domain.runsMine(c.var.principal)),
+    summary: "The caller's runs across all benchmarks, newest first, one page at a time",
+    query: RunsPageQuery,
+    ok: { status: 200, schema: AnyJson, description: "{runs, offset, limit, next_offset}" },
+    errors: [400, 401, 403, 422],
+    handler: async (c) =>
+      sendJson(c, await c.var.domain.runsMine(c.var.principal, pageOf(c, RUNS_PAGE_SIZE))),
   });
   defineRoute(app, {
     method: "get",
@@ -67,7 +71,11 @@ export function runRoutes(): OpenAPIHono<AppEnv> {
         "scores (SPEC 6.1: while open nothing computed from private tasks, except to the benchmark's author; per_task public credits once attempts are used up)",
     },
     errors: [401, 403, 404, 409],
-    handler: async (c) => sendJson(c, await c.var.domain.finalize(c.var.principal, c.req.param("run_id"))),
+    handler: async (c) =>
+      sendJson(
+        c,
+        await c.var.domain.finalize(c.var.principal, c.req.param("run_id"), { revealBy: c.var.revealBy }),
+      ),
   });
   return app;
 }

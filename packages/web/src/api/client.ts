@@ -76,12 +76,23 @@ export class Api {
     return `${this.v1}/benchmarks/${encodeURIComponent(slug)}${tail}`;
   }
 
-  /** Published and closed benchmarks (drafts are invisible). Accepts `{benchmarks}` or `{items}`. */
+  /**
+   * Published and closed benchmarks (drafts are invisible), oldest first: the list's pages of 1,000
+   * followed by `next_offset` (probe15 A-F11: the list is paged; a server without `next_offset` answers
+   * in one page). Accepts `{benchmarks}` or `{items}`.
+   */
   async benchmarks(): Promise<BenchmarkSummary[]> {
-    const body = await getJson<{ benchmarks?: BenchmarkSummary[]; items?: BenchmarkSummary[] }>(
-      `${this.v1}/benchmarks`,
-    );
-    return body.benchmarks ?? body.items ?? [];
+    const all: BenchmarkSummary[] = [];
+    for (let offset: number | null | undefined = 0; typeof offset === "number"; ) {
+      const body: {
+        benchmarks?: BenchmarkSummary[];
+        items?: BenchmarkSummary[];
+        next_offset?: number | null;
+      } = await getJson(`${this.v1}/benchmarks?offset=${offset}&limit=1000`);
+      all.push(...(body.benchmarks ?? body.items ?? []));
+      offset = body.next_offset;
+    }
+    return all;
   }
 
   benchmark(slug: string): Promise<BenchmarkDetail> {
