@@ -25,6 +25,7 @@ const POSTGRES_TESTS = [
   "test/late-run.test.ts",
   "test/runs-mine-page.test.ts",
   "test/benchmarks-page.test.ts",
+  "test/nul-text.test.ts",
 ];
 
 export default defineConfig({

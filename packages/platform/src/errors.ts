@@ -8,6 +8,7 @@
 /** Machine-readable refusal codes (stable strings, used by the HTTP door and the CLI). */
 export type PlatformErrorCode =
   | "invalid_dataset"
+  | "invalid_text"
   | "invalid_csv"
   | "invalid_option"
   | "invalid_store"

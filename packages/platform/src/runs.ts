@@ -17,7 +17,6 @@
  */
 import {
   buildReceipt,
-  isWellFormedText,
   keccak256Hex,
   receiptTextAndHash,
   trimWhiteSpace,
@@ -27,6 +26,7 @@ import {
 import { anchorDigests } from "./anchor-batch.js";
 import { squatFacts, squattedError, type AnchorEvidence, type SquatFacts } from "./chain.js";
 import type { BenchmarkRecord, PlatformContext, TaskRecord } from "./context.js";
+import { textProblem, TEXT_PROBLEM_TEXT } from "./utf8.js";
 import { PlatformError } from "./errors.js";
 import type { Tables } from "./store.js";
 import { isUniqueViolation } from "./store/executor.js";
@@ -487,14 +487,15 @@ function answerIssue(
     return { index, ordinal, code: "not_a_string", message: "answer_text must be a string" };
   if (trimWhiteSpace(answer_text) === "")
     return { index, ordinal, code: "empty_answer", message: "answer_text is empty" };
-  if (!isWellFormedText(answer_text))
+  const bad = textProblem(answer_text);
+  if (bad !== null)
     return {
       index,
       ordinal,
-      code: "lone_surrogate",
+      code: bad,
       field: "answer_text",
       path: `$.answers[${index}].answer_text`,
-      message: "answer_text holds an unpaired UTF-16 surrogate (no UTF-8 form): send well-formed Unicode",
+      message: `answer_text ${TEXT_PROBLEM_TEXT[bad]}`,
     };
   if (answer_text.length > MAX_ANSWER_LENGTH)
     return {
@@ -547,7 +548,7 @@ function assertTakesAnswers(ctx: PlatformContext, b: BenchmarkRecord, runId: str
  *   accounts' stored answer bytes, {@link assertAnswerRoom}; nothing stored), `invalid_answers` with `details.field: "answers"`
  *   and `details.limit: "run_tasks"`, `max_answers` when the batch is longer than the run, else with
  *   `details.errors: [{index, ordinal, code}]` (`code`: `not_an_object`, `bad_ordinal`, `unknown_ordinal`,
- *   `duplicate_ordinal`, `not_a_string`, `empty_answer`, `lone_surrogate`, `answer_too_long` (over `MAX_ANSWER_LENGTH` characters),
+ *   `duplicate_ordinal`, `not_a_string`, `empty_answer`, `lone_surrogate`, `nul_character`, `answer_too_long` (over `MAX_ANSWER_LENGTH` characters),
  *   `answer_too_large` (over the benchmark's `max_answer_bytes`, pack-budget.ts)) and `details.valid_ordinals`
  */
 export async function submitAnswers(

@@ -117,22 +117,45 @@ export function decodeUtf8Strict(
   );
 }
 
+/** Why a text is not stored: an unpaired UTF-16 surrogate, or U+0000 (PostgreSQL cannot store it). */
+export type TextProblem = "lone_surrogate" | "nul_character";
+
 /**
- * JSON path (from `path`) of the first string or object key of `value` holding an unpaired UTF-16
- * surrogate (text with no UTF-8 form, which a store would silently turn into U+FFFD), or null.
- * Walks any depth without recursion; values that are not strings, arrays or plain objects are skipped.
+ * What the store refuses in a text (the one text rule of the platform), or null: an unpaired UTF-16
+ * surrogate (no UTF-8 form: a store would silently turn it into U+FFFD) or U+0000 (PostgreSQL's `text`
+ * cannot hold it; probe16 A-F1: a 500 on PostgreSQL, stored on SQLite).
  */
-export function firstLoneSurrogate(value: unknown, path = "$"): string | null {
+export function textProblem(s: string): TextProblem | null {
+  if (!isWellFormedText(s)) return "lone_surrogate";
+  return s.includes("\u0000") ? "nul_character" : null;
+}
+
+/** What each {@link TextProblem} means, for messages. */
+export const TEXT_PROBLEM_TEXT: Readonly<Record<TextProblem, string>> = {
+  lone_surrogate: "holds an unpaired UTF-16 surrogate (no UTF-8 form): send well-formed Unicode",
+  nul_character: "holds U+0000 (NUL), which the store cannot keep: remove it",
+};
+
+/**
+ * The JSON path (from `path`) of the first string or object key of `value` with a {@link textProblem},
+ * and the problem, or null. Walks any depth without recursion; values that are not strings, arrays or
+ * plain objects are skipped.
+ */
+export function firstTextProblem(value: unknown, path = "$"): { path: string; reason: TextProblem } | null {
   const stack: { v: unknown; path: string }[] = [{ v: value, path }];
   while (stack.length > 0) {
     const { v, path: at } = stack.pop()!;
     if (typeof v === "string") {
-      if (!isWellFormedText(v)) return at;
+      const reason = textProblem(v);
+      if (reason !== null) return { path: at, reason };
     } else if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: appendPath(at, i) });
     } else if (typeof v === "object" && v !== null && !isJsonFloat(v)) {
       const entries = Object.entries(v);
-      for (const [k] of entries) if (!isWellFormedText(k)) return appendPath(at, k);
+      for (const [k] of entries) {
+        const reason = textProblem(k);
+        if (reason !== null) return { path: appendPath(at, k), reason };
+      }
       for (let i = entries.length - 1; i >= 0; i--)
         stack.push({ v: entries[i]![1], path: appendPath(at, entries[i]![0]) });
     }
@@ -141,19 +164,20 @@ export function firstLoneSurrogate(value: unknown, path = "$"): string | null {
 }
 
 /**
- * Refuses text input with an unpaired UTF-16 surrogate (issue 13 re-probe: it was stored as U+FFFD
- * silently): the one check every text input of the platform goes through (publish options, datasets,
- * answers; names, ids, slugs and addresses are ASCII by their own rules).
+ * Refuses text input with a {@link textProblem} (an unpaired UTF-16 surrogate, issue 13 re-probe: it
+ * was stored as U+FFFD silently; U+0000, probe16 A-F1): the one check every text input of the platform
+ * goes through (publish options, datasets, answers; names, ids, slugs and addresses are ASCII by their
+ * own rules; the store refuses U+0000 in any query's text as well, `store/nul-text.ts`).
  * @param path the JSON path of `value` (`$`, `$.title`)
- * @throws PlatformError `code` with `details {field, path, reason: "lone_surrogate"}` (`field`: the
- *   path without its leading `$.`)
+ * @throws PlatformError `code` with `details {field, path, reason}` (`reason` the {@link TextProblem};
+ *   `field`: the path without its leading `$.`)
  */
 export function assertWellFormedText(value: unknown, path: string, code: PlatformErrorCode): void {
-  const bad = firstLoneSurrogate(value, path);
+  const bad = firstTextProblem(value, path);
   if (bad === null) return;
-  throw new PlatformError(
-    code,
-    `${bad}: the text holds an unpaired UTF-16 surrogate (no UTF-8 form): send well-formed Unicode`,
-    { field: bad.replace(/^\$\.?/, "") || "$", path: bad, reason: "lone_surrogate" },
-  );
+  throw new PlatformError(code, `${bad.path}: the text ${TEXT_PROBLEM_TEXT[bad.reason]}`, {
+    field: bad.path.replace(/^\$\.?/, "") || "$",
+    path: bad.path,
+    reason: bad.reason,
+  });
 }

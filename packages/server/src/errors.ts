@@ -77,6 +77,7 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   invalid_claim_signature: 422,
   // domain: bad input
   invalid_dataset: 422,
+  invalid_text: 422,
   invalid_csv: 422,
   invalid_option: 422,
   invalid_template: 422,

@@ -20,6 +20,7 @@ import type pg from "pg";
 import { PlatformError } from "../errors.js";
 import { redactUrl } from "../redact.js";
 import type { Database } from "./schema.js";
+import { NulTextRefusal } from "./nul-text.js";
 import { WalSync } from "./wal-sync.js";
 
 /** The engine of a store. */
@@ -204,7 +205,10 @@ export function openSqlite(file: string): OpenedEngine {
     const wal = new WalSync(`${realpathSync(file)}-wal`);
     return {
       engine: "sqlite",
-      db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite, wal) }),
+      db: new Kysely<Database>({
+        dialect: new ImmediateSqliteDialect(sqlite, wal),
+        plugins: [new NulTextRefusal()],
+      }),
       wal,
       tables,
       version,
@@ -263,7 +267,10 @@ export async function openPostgres(target: {
   });
   // An idle client's error (the server restarted) must not crash the process: the next query fails.
   pool.on("error", () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: [new NulTextRefusal()],
+  });
   try {
     const schema = (await pool.query<{ s: string }>("SELECT current_schema() AS s")).rows[0]?.s;
     if (!schema) throw new Error("no current schema (search_path names no existing schema)");

@@ -1,0 +1,92 @@
+/**
+ * probe16 A-F1/F2: U+0000 (NUL) in any text is refused the same on both engines, naming where it is,
+ * never a 500 (PostgreSQL's `text` cannot hold it: "invalid byte sequence for encoding UTF8: 0x00" was
+ * a 500 with a logged stack, anonymously too, while SQLite stored the same input).
+ */
+import { describe, expect, it } from "vitest";
+import { CITIES_PUBLISH, call, citiesDataset, postMcp, publishCities, register, useLive } from "./helpers.js";
+
+const live = useLive();
+
+describe("U+0000 in text (probe16 A-F1/F2)", () => {
+  it("an answer, a dataset row, a dataset name and a title holding it are refused naming the JSON path", async () => {
+    const { slug } = await publishCities(live.url, 4, "nul-a");
+    const me = await register(live.url, "nul-agent");
+    const start = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: me.key, body: {} });
+    expect(start.status, start.text).toBe(201);
+    const runId = start.json.run.id as string;
+    const submit = await call(live.url, "POST", `/api/v1/benchmarks/runs/${runId}/submissions`, {
+      key: me.key,
+      body: { answers: [{ ordinal: 0, answer_text: "a\u0000b" }] },
+    });
+    expect(submit.status, submit.text).toBe(422);
+    expect(submit.json.error.details.errors[0]).toMatchObject({
+      code: "nul_character",
+      path: "$.answers[0].answer_text",
+    });
+    // nothing was stored: the same ordinal takes a clean answer
+    const clean = await call(live.url, "POST", `/api/v1/benchmarks/runs/${runId}/submissions`, {
+      key: me.key,
+      body: { answers: [{ ordinal: 0, answer_text: "answer-0" }] },
+    });
+    expect(clean.status, clean.text).toBe(200);
+
+    const author = await register(live.url, "nul-author");
+    const rows = citiesDataset(3, "nul-rows");
+    (rows.rows[1] as { payload: Record<string, unknown> }).payload.city = "a\u0000b";
+    const ds = await call(live.url, "POST", "/api/v1/datasets", { key: author.key, body: rows });
+    expect(ds.status, ds.text).toBe(422);
+    expect(ds.json.error).toMatchObject({ code: "invalid_dataset" });
+    expect(JSON.stringify(ds.json.error.details)).toContain("nul_character");
+    expect(ds.json.error.message).toMatch(/U\+0000/);
+    const named = await call(live.url, "POST", "/api/v1/datasets", {
+      key: author.key,
+      body: { ...citiesDataset(3), name: "nul\u0000name" },
+    });
+    expect(named.status, named.text).toBe(422);
+    expect(named.json.error.details).toMatchObject({ path: "$.name", reason: "nul_character" });
+
+    const good = await call(live.url, "POST", "/api/v1/datasets", {
+      key: author.key,
+      body: citiesDataset(3, "nul-ok"),
+    });
+    expect(good.status, good.text).toBe(201);
+    const titled = await call(live.url, "POST", `/api/v1/datasets/${good.json.dataset_id}/benchmark`, {
+      key: author.key,
+      body: { ...CITIES_PUBLISH, title: "T\u0000" },
+    });
+    expect(titled.status, titled.text).toBe(422);
+    expect(titled.json.error.details).toMatchObject({ path: "$.title", reason: "nul_character" });
+  });
+
+  it("a path parameter or an MCP argument holding it is 422 invalid_text, anonymous or keyed, never a 500", async () => {
+    const me = await register(live.url, "nul-paths");
+    for (const path of [
+      "/api/v1/benchmarks/a%00b",
+      "/api/v1/benchmarks/a%00b/leaderboard",
+      "/api/v1/benchmarks/a%00b/commitment",
+      "/api/v1/benchmarks/a%00b/award-evidence",
+      "/api/v1/benchmarks/a%00b/runs/r%00/receipt",
+    ]) {
+      const r = await call(live.url, "GET", path);
+      expect(r.status, `${path}: ${r.text}`).not.toBe(500);
+      expect([404, 422], path).toContain(r.status);
+    }
+    const run = await call(live.url, "GET", "/api/v1/benchmarks/runs/r%00b", { key: me.key });
+    expect([404, 422]).toContain(run.status);
+    const start = await call(live.url, "POST", "/api/v1/benchmarks/a%00b/runs", { key: me.key, body: {} });
+    expect([404, 422]).toContain(start.status);
+    const mcp = await postMcp(
+      live.url,
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "benchmark_detail", arguments: { slug: "a\u0000b" } },
+      }),
+      me.key,
+    );
+    expect(mcp.status).toBe(200);
+    expect(JSON.stringify(mcp.body)).not.toMatch(/internal_error/);
+  });
+});
