@@ -566,6 +566,38 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
     );
   });
 
+  it("the printed anchor command drops a key exported in the shell: anchor is the keyless operator's (probe16 B-F3)", async () => {
+    vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", "0x" + "11".repeat(32));
+    const store = join(tempDir(), "store");
+    const pub = await publishCsv(
+      store,
+      "Temp {payload.temp} on {payload.date}?",
+      "--slug",
+      "rk",
+      ...UNREACHABLE_CHAIN,
+    );
+    expect(pub.code, pub.err).toBe(0);
+    vi.stubEnv("BENCH_BOUNTY_API_KEY", await cliAccount(store, "rk-owner"));
+    const r = await runCli(
+      ...["run", "rk", "--store", store, "--agent", `node ${AGENT}`],
+      ...["--agent-id", "rk1", "--withdrawal-address", helperAddress("rk1"), "--no-progress"],
+      ...UNREACHABLE_CHAIN,
+    );
+    expect(r.code, r.err).toBe(0);
+    const retry = /retry it with: env -u BENCH_BOUNTY_API_KEY npx bench-bounty (.*)$/m.exec(r.err);
+    expect(retry, r.err).not.toBeNull();
+    // without the `env -u` the exported key makes it the account's: refused
+    const keyed = await runCli(...retry![1]!.split(" "));
+    expect(keyed.code).toBe(1);
+    expect(keyed.err).toMatch(/only the operator/);
+    // as printed (the key dropped): the operator's anchor runs, and reports the chain that is down
+    vi.stubEnv("BENCH_BOUNTY_API_KEY", undefined);
+    const asPrinted = await runCli(...retry![1]!.split(" "));
+    expect(asPrinted.code).toBe(1);
+    expect(asPrinted.err).not.toMatch(/only the operator/);
+    expect(asPrinted.err).toMatch(/\(RPC http:\/\/127\.0\.0\.1:1\)/);
+  });
+
   it("the retry command never prints an RPC URL with a key: it reads $BENCH_BOUNTY_RPC_URL (probe10 R2)", async () => {
     vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", "0x" + "11".repeat(32));
     const secret = "http://u:RPCPW10@127.0.0.1:1/v3/RPCDEADPATH10?apikey=RPCDEADQ10";

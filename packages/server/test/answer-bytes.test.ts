@@ -40,4 +40,16 @@ describe("REST answers are charged by their size", () => {
     expect((await call(l.url, "GET", "/api/v1/openapi.json")).status).toBe(200);
     expect((await call(l.url, "GET", "/api/v1/openapi.json")).status).toBe(429);
   });
+
+  it("a HEAD costs what its GET costs: the handler builds the same answer (probe16 A-F10)", async () => {
+    const l = await live({ rateBurst: 25, answerBytesPerToken: 4096 });
+    // two HEADs of the large document take the bucket a third GET would need
+    for (let i = 0; i < 2; i++) expect((await call(l.url, "HEAD", "/api/v1/openapi.json")).status).toBe(200);
+    const third = await call(l.url, "HEAD", "/api/v1/openapi.json");
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    const get = await call(l.url, "GET", "/api/v1/openapi.json");
+    expect(get.status).toBe(429);
+    expect(get.json.error).toMatchObject({ code: "rate_limited", details: { limit: "answer_bytes" } });
+  });
 });

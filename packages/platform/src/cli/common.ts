@@ -121,7 +121,7 @@ export function storeOptions(
         .choices(["immediate", "batch"])
         .default(receiptAnchoring),
     )
-    .addOption(new Option("--api-key <key>", API_KEY_HELP).env("BENCH_BOUNTY_API_KEY"));
+    .addOption(new Option("--api-key <key>", API_KEY_HELP).env(API_KEY_ENV));
 }
 
 export { shellWord };
@@ -137,20 +137,26 @@ export function invokedAs(): string {
   return invoked ? shellWord(invoked) : "npx bench-bounty";
 }
 
+/** The environment variable of `--api-key`. */
+const API_KEY_ENV = "BENCH_BOUNTY_API_KEY";
+
 /** The environment variable of `--rpc-url`. */
 const RPC_URL_ENV = "BENCH_BOUNTY_RPC_URL";
 
 /**
  * The command that retries what is pending for `slug` (`bench-bounty anchor <slug>`, the program named
  * by {@link invokedAs}), with the store and chain options of this invocation, so it works when pasted
- * as printed. The RPC URL is printed only
+ * as printed (after `env -u BENCH_BOUNTY_API_KEY` when that is set: `anchor` is the keyless operator's). The RPC URL is printed only
  * when it is a bare origin without userinfo; otherwise (a provider's key in its userinfo, path or
  * query: probe10 R2) the command reads it from `"$BENCH_BOUNTY_RPC_URL"`, never putting it in argv,
  * and when it was given as `--rpc-url` rather than in that variable a second line says to set it
  * (naming the URL by its origin only).
  */
 export function anchorRetryCommand(slug: string, o: StoreOpts): string {
-  const words = [invokedAs(), ...["anchor", slug, "--store", o.store].map(shellWord)];
+  // `anchor` is the keyless operator's (probe15 B-F11): a key exported in this shell would make the
+  // pasted command refused (probe16 B-F3), so the command drops it
+  const keyless = process.env[API_KEY_ENV] !== undefined ? ["env", "-u", API_KEY_ENV] : [];
+  const words = [...keyless, invokedAs(), ...["anchor", slug, "--store", o.store].map(shellWord)];
   let note = "";
   if (o.rpcUrl !== undefined) {
     const origin = bareOrigin(o.rpcUrl);

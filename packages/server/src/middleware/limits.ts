@@ -355,17 +355,23 @@ export function answerTokens(limiter: RateLimiter, bytes: number, bytesPerToken:
  * the tokens are not there (the bucket keeps them). A write's 2xx (any other method: a started run's
  * tasks, probe10 R12) is sent whole, its write having committed, and its tokens are owed
  * ({@link chargeWriteAnswer}): the caller's next requests are refused (429) before they reach a
- * handler until the bucket has refilled. 304s and refusals are not charged.
+ * handler until the bucket has refilled. A HEAD is charged as its GET. 304s and refusals are not charged.
  */
 export function chargeAnswerBytes(limiter: RateLimiter, bytesPerToken: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
-    const method = c.req.method;
+    // a HEAD runs its GET's handler (the same answer built, its body dropped): it costs the same
+    // (probe16 A-F10: HEADs were never charged, and one account's loop stalled everyone)
+    const method = c.req.method === "HEAD" ? "GET" : c.req.method;
     const status = c.res.status;
-    if (method === "HEAD" || c.res.body === null) return;
+    if (c.res.body === null && c.res.headers.get("content-length") === null) return;
     if (method === "GET" ? status !== 200 : status < 200 || status > 299) return;
     const declared = Number(c.res.headers.get("content-length") ?? "NaN");
-    const bytes = Number.isSafeInteger(declared) ? declared : (await c.res.clone().arrayBuffer()).byteLength;
+    const bytes = Number.isSafeInteger(declared)
+      ? declared
+      : c.res.body === null
+        ? 0
+        : (await c.res.clone().arrayBuffer()).byteLength;
     if (method === "GET") chargeAnswer(limiter, bucketOf(c), bytes, bytesPerToken);
     else chargeWriteAnswer(limiter, bucketOf(c), bytes, bytesPerToken);
   };
