@@ -49,6 +49,7 @@ import { gradePlan, scoreGraded, type GradedPlanTask } from "./grading.js";
 import { receiptRevealed, shownDigest, withheldDigests, type AnchorState, type Withheld } from "./reveal.js";
 import { isoMillis, wallSeconds } from "./time.js";
 import { checkPage, pageOfRows } from "./paging.js";
+import type { RunSummary } from "./store/runs.js";
 
 /** A task as served to an agent (no gold, ever). */
 export interface ServedTask {
@@ -984,15 +985,22 @@ export async function runView(ctx: PlatformContext, viewer: Principal, runId: st
   const b = await getBenchmark(ctx, run.slug);
   if (run.account_id !== viewer.account_id && !isAuthorOf(viewer, b) && !isOperator(viewer))
     assertRunOwner(viewer, run);
-  return toView(ctx, viewer, run, b, await withheldDigests(ctx.store, [run.receipt_hash], [b]));
+  return toView(ctx, viewer, run, b, await withheldDigests(ctx.store, [run.receipt_hash], [b]), run.receipt);
 }
 
+/**
+ * A run as served to `viewer`. `receipt`: the one-run view passes the run's receipt (null before
+ * finalize) and carries it where {@link receiptsVisible} allows it; a list of runs passes none and never
+ * carries one (probe16 A-F7: a page of 1,000 closed runs carried every receipt, ~1.7 GB), only
+ * `receipt_hash` and `receipt_anchor_status`.
+ */
 function toView(
   ctx: PlatformContext,
   viewer: Principal | null,
-  run: RunRecord,
+  run: RunSummary,
   b: BenchmarkRecord,
   withheld: Withheld,
+  receipt?: Receipt | null,
 ): RunView {
   const hash = shownDigest(run.receipt_hash, withheld);
   const open = isOpen(ctx, b);
@@ -1016,8 +1024,8 @@ function toView(
     view.score_composite = run.score_composite;
     view.rank_accuracy = run.rank_accuracy;
   }
-  if (receiptsVisible(viewer, b, open))
-    view.receipt = receiptRevealed(run.receipt_hash, b.commit_root, withheld) ? run.receipt : null;
+  if (receipt !== undefined && receiptsVisible(viewer, b, open))
+    view.receipt = receiptRevealed(run.receipt_hash, b.commit_root, withheld) ? receipt : null;
   return view;
 }
 

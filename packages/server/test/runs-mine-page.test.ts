@@ -8,10 +8,11 @@ import { call, postMcp, publishCities, register, useLive } from "./helpers.js";
 
 const live = useLive();
 let key: string;
+let slug: string;
 /** The account's run ids, newest first (as started). */
 const started: string[] = [];
 beforeAll(async () => {
-  const { slug } = await publishCities(live.url, 4, "mine-paged");
+  ({ slug } = await publishCities(live.url, 4, "mine-paged"));
   const me = await register(live.url, "mine-paged-me");
   key = me.key;
   for (const agent_id of ["m2", "m3"])
@@ -89,5 +90,31 @@ describe("runs/mine pages (probe15 A-F8)", () => {
     const huge = await postMcp(live.url, tool(3, { limit: 1001 }), key);
     expect(huge.body.result.isError).toBe(true);
     expect(JSON.stringify(huge.body.result)).toMatch(/limit/);
+  });
+
+  it("carries no receipt once the benchmark is closed: the run view serves it (probe16 A-F7)", async () => {
+    // a closed benchmark's receipts are public (SPEC 6.1): the list carried each one, ~1.7 KB a run
+    await live.platform.closeBenchmark(live.platform.localOperator(), slug);
+    const runs = (await mine()).json.runs as Record<string, unknown>[];
+    const finalized = runs.filter((r) => r.status === "finalized");
+    expect(finalized.length).toBe(5);
+    for (const r of finalized) {
+      expect(r).not.toHaveProperty("receipt");
+      expect(r.receipt_hash).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(r).toHaveProperty("receipt_anchor_status");
+      const one = await call(live.url, "GET", `/api/v1/benchmarks/runs/${r.run_id}`, { key });
+      expect(one.status, one.text).toBe(200);
+      expect(one.json.receipt_hash).toBe(r.receipt_hash);
+      expect(one.json.receipt.tasks.length).toBeGreaterThan(0);
+    }
+    const rpc = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 9,
+      method: "tools/call",
+      params: { name: "runs_mine", arguments: {} },
+    });
+    const tool = (await postMcp(live.url, rpc, key)).body.result.structuredContent;
+    expect(tool.runs.length).toBe(6);
+    for (const r of tool.runs) expect(r).not.toHaveProperty("receipt");
   });
 });

@@ -8,7 +8,36 @@ import type { RunsTable as RunsSchema } from "./schema.js";
 
 type RunRow = Selectable<RunsSchema>;
 
+/** A run without its receipt: what a list of runs reads (probe16 A-F7: a receipt is ~1.7 KB per task). */
+export type RunSummary = Omit<RunRecord, "receipt">;
+
+/** Every column of `runs` but `receipt_json` (a list of runs never reads the receipts). */
+const SUMMARY_COLUMNS = [
+  "run_id",
+  "slug",
+  "agent_id",
+  "account_id",
+  "attempt",
+  "status",
+  "plan_json",
+  "started_at_ms",
+  "finalized_at_ms",
+  "answer_salt",
+  "receipt_hash",
+  "rank_accuracy",
+  "score_public",
+  "score_composite",
+  "score_composite_public",
+  "wall_seconds",
+  "queries_used",
+  "usdc_spent",
+] as const satisfies readonly (keyof RunRow)[];
+
 function toRun(r: RunRow): RunRecord {
+  return { ...toSummary(r), receipt: r.receipt_json ? fromStored<Receipt>(r.receipt_json) : null };
+}
+
+function toSummary(r: Omit<RunRow, "receipt_json" | "answer_bytes">): RunSummary {
   return {
     run_id: r.run_id,
     slug: r.slug,
@@ -20,7 +49,6 @@ function toRun(r: RunRow): RunRecord {
     started_at_ms: r.started_at_ms,
     finalized_at_ms: r.finalized_at_ms,
     answer_salt: r.answer_salt,
-    receipt: r.receipt_json ? fromStored<Receipt>(r.receipt_json) : null,
     receipt_hash: r.receipt_hash as Hex | null,
     rank_accuracy: r.rank_accuracy,
     score_public: r.score_public,
@@ -110,18 +138,19 @@ export class RunsTable extends TableModule {
   /**
    * An account's runs, newest first (then by run id: a stable order), `limit` of them from position
    * `offset` (SQL `LIMIT`/`OFFSET` on the index `runs_by_account_started`: the work is bounded by the page).
+   * Without receipts ({@link RunSummary}): the run view reads one run's receipt (probe16 A-F7).
    */
-  async ofAccount(accountId: string, page: { offset: number; limit: number }): Promise<RunRecord[]> {
+  async ofAccount(accountId: string, page: { offset: number; limit: number }): Promise<RunSummary[]> {
     const rows = await this.db
       .selectFrom("runs")
-      .selectAll()
+      .select(SUMMARY_COLUMNS)
       .where("account_id", "=", accountId)
       .orderBy("started_at_ms", "desc")
       .orderBy("run_id")
       .limit(page.limit)
       .offset(page.offset)
       .execute();
-    return rows.map(toRun);
+    return rows.map(toSummary);
   }
 
   /** The agent's run in progress on a benchmark, or null. */

@@ -485,7 +485,7 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
   server.registerTool(
     "runs_mine",
     {
-      description: `Your runs across all benchmarks, newest first (recover a lost run id), one page: runs offset .. offset + limit - 1 (default ${RUNS_PAGE_SIZE} from 0, at most ${RUNS_PAGE_MAX}; next_offset names the next page).`,
+      description: `Your runs across all benchmarks, newest first (recover a lost run id), one page: runs offset .. offset + limit - 1 (default ${RUNS_PAGE_SIZE} from 0, at most ${RUNS_PAGE_MAX}; next_offset names the next page). No receipts: each run keeps receipt_hash and receipt_anchor_status; read one run's receipt over REST (GET /api/v1/benchmarks/runs/{run_id} or /api/v1/benchmarks/{slug}/runs/{run_id}/receipt).`,
       inputSchema: z.strictObject({
         offset: z.number().int().optional(),
         limit: z.number().int().optional(),
