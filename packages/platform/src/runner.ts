@@ -166,7 +166,7 @@ export async function runBenchmark(
             kind: "command",
             command: agent.command,
             ...(agent.cwd ? { cwd: agent.cwd } : {}),
-            ...(agent.env && Object.keys(agent.env).length > 0 ? { env_names: Object.keys(agent.env) } : {}),
+            ...(agent.env_names && agent.env_names.length > 0 ? { env_names: [...agent.env_names] } : {}),
           }
         : { kind: "function", name: agent.name },
     options,

@@ -301,7 +301,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
           const agent: AgentSpec = {
             kind: "command",
             command: o.agent!,
-            ...(o.agentEnv ? { env: passedAgentEnv(o.agentEnv) } : {}),
+            ...(o.agentEnv ? { env: passedAgentEnv(o.agentEnv), env_names: o.agentEnv } : {}),
           };
           const where = await runBackendOf(o, hooks);
           const { signal, dispose } = interruptible();

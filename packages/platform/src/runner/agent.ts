@@ -27,7 +27,18 @@ export type AgentFunction = (task: AgentTask, signal: AbortSignal) => unknown;
 
 /** The agent to run. */
 export type AgentSpec =
-  | { kind: "command"; command: string; cwd?: string; env?: Record<string, string> }
+  | {
+      kind: "command";
+      command: string;
+      cwd?: string;
+      /** Extra variables, passed as given. */
+      env?: Record<string, string>;
+      /**
+       * The names of `env` read from the runner's environment (`run --agent-env`): recorded in the
+       * checkpoint (names only) so that a resume reads them again from its own environment.
+       */
+      env_names?: readonly string[];
+    }
   | { kind: "function"; name: string; answer: AgentFunction };
 
 /** ` ; its stderr ends:` and the indented tail, or nothing when the agent wrote no stderr. */
