@@ -405,17 +405,19 @@ export const DEFAULT_PUBLISH_QUOTA: PublishQuota = {
 
 /**
  * Refuses a publish past the account's {@link PublishQuota}, or past its count for all accounts
- * together when one is set (the operator, who pays, is not counted nor refused).
+ * together when one is set (the operator, who pays, is not counted nor refused). Without `t`, an early
+ * check (nothing locked); with `t`, inside the publish transaction before its insert: the account's
+ * publish lock is taken first (`lockAccountPublishes`), so concurrent publishes of one account, in one
+ * process or several, count each other (probe16 A-F4). The count for all accounts is serialised by
+ * the caller's {@link PUBLISH_BUDGET_LOCK}.
  * @throws PlatformError `publish_quota_exceeded`, `details: {limit: "publishes_per_account" or
  *   "publishes_all_accounts", count, period_seconds, retry_after_seconds}`
  */
-export async function assertPublishQuota(
-  ctx: PlatformContext,
-  p: Principal,
-  q: Tables = ctx.store,
-): Promise<void> {
+export async function assertPublishQuota(ctx: PlatformContext, p: Principal, t?: Tables): Promise<void> {
   const quota = ctx.publishQuota;
   if (quota === null || isOperatorAccount(p.account_id)) return;
+  const q = t ?? ctx.store;
+  if (t !== undefined) await t.benchmarks.lockAccountPublishes(p.account_id);
   const now = ctx.clock();
   const since = isoMillis(now - quota.periodMs);
   const period = Math.round(quota.periodMs / 1000);

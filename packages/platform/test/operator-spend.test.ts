@@ -528,6 +528,49 @@ describe("publish quota", () => {
     }
   });
 
+  it("concurrent publishes by one account on two platforms over one store under count 3: exactly 3 stored, the others refused (probe16 A-F4)", async () => {
+    const clock = manualClock(Date.parse("2026-12-01T00:00:00Z"));
+    const opts = {
+      ...(TEST_ENGINE === "postgres"
+        ? { database: await freshPostgresTarget(), runsDir: tempDir() }
+        : { dir: tempDir() }),
+      clock: clock.now,
+      publishQuota: { count: 3, periodMs: 3_600_000 },
+      // every publish waits between its quota check and its insert: without the account's lock all
+      // counted none of the others (PostgreSQL, READ COMMITTED) and all passed
+      faults: { publishBeforeInsert: () => new Promise<void>((r) => setTimeout(r, 100)) },
+    };
+    const a = await openAt(opts);
+    // SQLite: one platform (two in one process would block each other's event loop on the file lock)
+    const b = TEST_ENGINE === "postgres" ? await openAt(opts) : a;
+    try {
+      const p = await a.principal("one-racer");
+      const ready = [];
+      for (let i = 0; i < 6; i++)
+        ready.push((await a.real.createDataset(p, cities(4, `one-race-${i}`))).dataset_id);
+      const results = await Promise.allSettled(
+        ready.map((id, i) =>
+          (i % 2 ? b : a).real.publish(p, id, {
+            title: `one-race-${i}`,
+            prompt_template: TEMPLATE,
+            grader_type: "exact",
+          }),
+        ),
+      );
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+      for (const r of results)
+        if (r.status === "rejected")
+          expect(r.reason).toMatchObject({
+            code: "publish_quota_exceeded",
+            details: { limit: "publishes_per_account", count: 3 },
+          });
+      expect(await a.listBenchmarks()).toHaveLength(3);
+    } finally {
+      await a.close();
+      if (b !== a) await b.close();
+    }
+  });
+
   it("the operator is its account, one rule for the exemption and the count: the operator role on another account exempts nothing", async () => {
     await withQuota({ count: 1, periodMs: 3_600_000, allAccountsCount: 5 }, async ({ platform }) => {
       const own = await platform.principal("claims-operator");

@@ -95,6 +95,16 @@ export class BenchmarksTable extends TableModule {
   }
 
   /**
+   * Takes the lock of an account's new benchmarks until the transaction ends (PostgreSQL: an advisory
+   * lock per account; SQLite's IMMEDIATE transaction holds the write lock already): the count of its
+   * publishes in the period and the insert of a new one are one decision (`publishes_per_account`,
+   * probe16 A-F4: 25 of 25 concurrent publishes passed a quota of 20 on PostgreSQL).
+   */
+  async lockAccountPublishes(accountId: string): Promise<void> {
+    await this.advisoryLock(`account-publishes:${accountId}`);
+  }
+
+  /**
    * When the latest `limit` benchmarks published at or after `since` (ISO) were created, newest first
    * (a quota check reads no more than its count): those of the account `by.author`, or those of every
    * account but `by.notAuthor` (the operator's, `isOperatorAccount`: the one account that holds the
