@@ -19,12 +19,23 @@ export function shownDatabase(connectionString: string): string {
 }
 
 /**
- * Connects to `connectionString` once.
+ * Connects to `connectionString` once. pg parses the URL and reads the files its `sslcert`/`sslkey`/
+ * `sslrootcert` parameters name in the client's constructor, so a URL it cannot read (a port out of
+ * range, an unclosed `[`, a missing certificate file) is a problem here too, never a throw (probe16 B-F1).
  * @returns null when the connection opens, else the line to print after `indexer settings: ` (naming
- *   `DATABASE_URL`, the database as {@link shownDatabase}, and the SQLSTATE or socket error code)
+ *   `DATABASE_URL`, the database as {@link shownDatabase}, and the SQLSTATE or socket error code; an
+ *   unreadable URL is not shown at all)
  */
 export async function databaseProblemAtStart(connectionString: string): Promise<string | null> {
-  const client = new pg.Client({ connectionString });
+  let client: InstanceType<typeof pg.Client>;
+  try {
+    client = new pg.Client({ connectionString });
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    return typeof code === "string" && code.startsWith("E") && code !== "ERR_INVALID_URL"
+      ? `DATABASE_URL: a file its ssl parameters name cannot be read (${code}; the value is not shown)`
+      : "DATABASE_URL: not a PostgreSQL URL pg can read (the value is not shown)";
+  }
   try {
     await client.connect();
     return null;

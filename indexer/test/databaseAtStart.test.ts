@@ -35,3 +35,18 @@ describe.runIf(TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")(
     });
   },
 );
+
+describe("a DATABASE_URL pg cannot read (probe16 B-F1)", () => {
+  const unreadable = "DATABASE_URL: not a PostgreSQL URL pg can read (the value is not shown)";
+
+  it.each([
+    ["a port out of range", "postgresql://postgres:S3CRETPW@127.0.0.1:99999/db"],
+    ["an unclosed IPv6 bracket", "postgresql://postgres:S3CRETPW@[::1/db"],
+    ["an sslcert path that does not exist", "postgresql://postgres:S3CRETPW@127.0.0.1:5432/db?sslmode=require&sslcert=/nonexistent/x.crt"],
+  ])("%s: one line naming DATABASE_URL, no throw, nothing of the value", async (_name, url) => {
+    const problem = await databaseProblemAtStart(url);
+    expect(problem).toMatch(/^DATABASE_URL: /);
+    expect(problem).not.toMatch(/S3CRETPW|postgres:|nonexistent|99999|::1/);
+    if (!url.includes("sslcert")) expect(problem).toBe(unreadable);
+  });
+});

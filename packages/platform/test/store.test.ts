@@ -45,7 +45,8 @@ async function freshDatabase(): Promise<{
     };
     return {
       target,
-      label: /postgresql:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\//,
+      // host, port, database and schema: never the user (probe16 B-F2 addendum)
+      label: /postgresql 127\.0\.0\.1:5432\/\w+ \(schema \w+\)/,
       exec: (sql) => run(async (c) => void (await c.query(sql))),
       tables: () =>
         run(async (c) =>
@@ -89,6 +90,7 @@ describe(`the store on ${TEST_ENGINE}`, () => {
     const e = await rejection(Store.open(db.target));
     expect(e.code).toBe("invalid_store");
     expect(e.message).toMatch(db.label);
+    expect(e.message).not.toMatch(/postgres:|\*\*\*/);
     expect(e.message).toMatch(/without the store's marker meta\.schema_version \(tables: notes\)/);
     expect(await db.tables()).toEqual(["notes"]);
   });
@@ -262,6 +264,27 @@ if (TEST_ENGINE === "postgres") {
     });
   });
 }
+
+describe("a DATABASE_URL pg cannot read (probe16 B-F2)", () => {
+  // no server is contacted: the URL is refused as unreadable, never "refused by the server", never echoed
+  it.each([
+    ["a port out of range", "postgresql://postgres:S3CRETPW@127.0.0.1:99999/db"],
+    ["an unclosed IPv6 bracket", "postgresql://postgres:S3CRETPW@[::1/db"],
+  ])("%s: named as unreadable, without its user, host or password", async (_why, url) => {
+    const e = await rejection(Store.open({ engine: "postgres", url }));
+    expect(e.code).toBe("invalid_store");
+    expect(e.message).toBe("DATABASE_URL: not a PostgreSQL URL pg can read (the value is not shown)");
+    expect(JSON.stringify(e.details)).not.toMatch(/S3CRETPW|postgres:|99999|::1/);
+  });
+
+  it("an ssl file the URL names that does not exist: named as such, not as the server's refusal", async () => {
+    const url = "postgresql://postgres:S3CRETPW@127.0.0.1:5432/db?sslmode=require&sslcert=/nonexistent/x.crt";
+    const e = await rejection(Store.open({ engine: "postgres", url }));
+    expect(e.code).toBe("invalid_store");
+    expect(e.message).toMatch(/a file the URL's ssl parameters name cannot be read \(ENOENT\)/);
+    expect(e.message + JSON.stringify(e.details)).not.toMatch(/S3CRETPW|postgres:|nonexistent/);
+  });
+});
 
 /**
  * Two platforms on one fresh database, as two `serve` processes would be (PostgreSQL). On SQLite,

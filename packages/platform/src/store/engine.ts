@@ -18,7 +18,6 @@ import {
 } from "kysely";
 import type pg from "pg";
 import { PlatformError } from "../errors.js";
-import { redactUrl } from "../redact.js";
 import type { Database } from "./schema.js";
 import { NulTextRefusal } from "./nul-text.js";
 import { WalSync } from "./wal-sync.js";
@@ -31,14 +30,21 @@ export type StoreTarget =
   | { engine: "sqlite"; file: string }
   | { engine: "postgres"; url: string; schema?: string; poolSize?: number };
 
-/** `host:port/database` of a PostgreSQL URL (no user, no password): what `serve` prints. */
+/** What is printed of a PostgreSQL URL pg cannot read: nothing of it (probe16 B-F2). */
+const UNREADABLE_URL = "DATABASE_URL: not a PostgreSQL URL pg can read (the value is not shown)";
+
+/**
+ * `host:port/database` of a PostgreSQL URL (no user, no password): what `serve` prints. A URL the URL
+ * parser refuses (a port over 65535, an unclosed `[`, libpq's multi-host form) is not shown at all: its
+ * user and host would be (probe16 B-F2).
+ */
 export function describePostgres(url: string, schema?: string): string {
   try {
     const u = new URL(url);
     return `postgresql ${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}${schema ? ` (schema ${schema})` : ""}`;
   } catch (e) {
     if (!(e instanceof TypeError)) throw e;
-    return `postgresql ${redactUrl(url)}`;
+    return "postgresql (DATABASE_URL, not shown: the URL parser refuses it)";
   }
 }
 
@@ -59,6 +65,10 @@ const POSTGRES_FAILURES: Readonly<Record<string, string>> = {
   ETIMEDOUT: "timed out",
   EHOSTUNREACH: "host unreachable",
   ECONNRESET: "the connection was reset",
+  // pg reads the files of `sslcert`, `sslkey` and `sslrootcert` when it parses the URL
+  ENOENT: "a file the URL's ssl parameters name cannot be read",
+  EACCES: "a file the URL's ssl parameters name cannot be read",
+  EISDIR: "a file the URL's ssl parameters name cannot be read",
 };
 
 /**
@@ -252,7 +262,8 @@ export async function openPostgres(target: {
   schema?: string;
   poolSize?: number;
 }): Promise<OpenedEngine> {
-  const label = redactUrl(target.url);
+  // the store's name in its refusals (`cannot migrate the store ...`): never the user (probe16 B-F2)
+  const label = describePostgres(target.url, target.schema);
   if (target.schema !== undefined && !SCHEMA_RE.test(target.schema))
     throw new PlatformError("invalid_option", `schema ${target.schema} must match ${SCHEMA_RE}`, {
       field: "schema",
@@ -295,6 +306,9 @@ export async function openPostgres(target: {
   } catch (e) {
     await db.destroy();
     const code = (e as { code?: unknown }).code;
+    // pg parses the URL on the first connection: a URL it cannot read was never sent to a server
+    if (code === "ERR_INVALID_URL")
+      throw new PlatformError("invalid_store", UNREADABLE_URL, { field: "DATABASE_URL" });
     const shown = describePostgres(target.url, target.schema);
     throw new PlatformError(
       "invalid_store",
