@@ -60,7 +60,8 @@ export type PlatformErrorCode =
   | "is_author_agent_locked"
   | "dataset_quota_exceeded"
   | "answer_quota_exceeded"
-  | "dataset_published";
+  | "dataset_published"
+  | "server_busy";
 
 /** One item of a row-numbered error list: the dataset row (0-based) and the field it concerns. */
 export interface RowIssue {

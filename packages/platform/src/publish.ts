@@ -389,6 +389,26 @@ export interface PublishHow {
    * the batcher's `revealWaitMs` only; the server passes its request's deadline for waits, probe15 A-F9).
    */
   revealBy?: number;
+  /**
+   * The latest moment (unix ms) to begin writing: a publish whose planning (which may have waited in
+   * the server's dataset worker queue) ends later is refused `server_busy` with nothing written, so a
+   * write is either answered or not done (probe16 A-F5: a publish answered 503 `request_timeout` was
+   * stored after). Default: none. The server passes its request's deadline for waits.
+   */
+  writeBy?: number;
+}
+
+/**
+ * Refuses a write that would begin past `writeBy` (unix ms, wall clock; see {@link PublishHow.writeBy}).
+ * @throws PlatformError `server_busy`, `details: {retry_after_seconds: 5}` (nothing written)
+ */
+export function assertWriteInTime(writeBy: number | undefined, what: string): void {
+  if (writeBy === undefined || Date.now() <= writeBy) return;
+  throw new PlatformError(
+    "server_busy",
+    `the server is busy: ${what} waited too long for the dataset worker and nothing was ${what === "publish" ? "published" : "stored"}; retry later`,
+    { retry_after_seconds: 5 },
+  );
 }
 
 /** {@link planPublication} on the calling thread. */
@@ -492,6 +512,7 @@ export async function publishBenchmark(
         ? { seed, content_hash: ds.content_hash }
         : { salts: Array.from({ length: stored.length }, () => hex(ctx.randomBytes(32))) },
   });
+  assertWriteInTime(how.writeBy, "publish");
   // the owner's quota for the test set (probeD3 F6: the prompts were sized before rendering, within
   // the pack's limits); checked again in the insert's transaction
   await chargeTestSet(ctx, ds, prompt_bytes);

@@ -1,7 +1,7 @@
 import { commitTestSet, keccak256Hex, canonicalJsonString, promptHash } from "@bench-bounty/evidence";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DatasetInput } from "../src/dataset.js";
-import { publicCount, testSetRowOf, type PublishOptions } from "../src/publish.js";
+import { planPublication, publicCount, testSetRowOf, type PublishOptions } from "../src/publish.js";
 import { cities, cleanup, openTemp, rejection, type Harness } from "./helpers.js";
 
 afterEach(cleanup);
@@ -266,5 +266,32 @@ describe("publishing: split and commitment", () => {
     const rb = await b.publish((await b.createDataset(cities(3))).dataset_id, base({ seed: undefined }));
     expect(ra.commit_root).not.toBe(rb.commit_root);
     expect(new Set((await a.testSet(ra.slug)).map((t) => t.salt)).size).toBe(3);
+  });
+});
+
+describe("publishing: a write deadline (probe16 A-F5)", () => {
+  it("a publish whose planning ends past `writeBy` is refused server_busy and writes nothing; before it, it publishes", async () => {
+    const platform = await openTemp();
+    const p = await platform.principal("late-author");
+    const ds = await platform.real.createDataset(p, cities(4, "late"));
+    // the planner waits (as in a busy dataset worker's queue) past the deadline, then plans
+    const writeBy = Date.now();
+    const late = await rejection(
+      platform.real.publish(p, ds.dataset_id, base(), {
+        writeBy,
+        planner: async (job) => {
+          while (Date.now() <= writeBy) await new Promise((res) => setTimeout(res, 5));
+          return planPublication(job);
+        },
+      }),
+    );
+    expect(late).toMatchObject({ code: "server_busy", details: { retry_after_seconds: 5 } });
+    expect(late.message).toMatch(/nothing was published/);
+    expect(await platform.listBenchmarks()).toHaveLength(0);
+    expect(await platform.ctx.store.benchmarks.slugOfDataset(ds.dataset_id)).toBeNull();
+    // in time: published
+    const ok = await platform.real.publish(p, ds.dataset_id, base(), { writeBy: Date.now() + 600_000 });
+    expect(ok.status).toBe("published");
+    await platform.close();
   });
 });

@@ -104,12 +104,15 @@ async function benchmarkListView(
 
 /**
  * How the server publishes: the planning (seconds of CPU for a large dataset) in the dataset worker, in
- * the author's turn; the commitment's anchor awaited until `revealBy` (the request's deadline for waits).
+ * the author's turn; the commitment's anchor awaited until `revealBy` (the request's deadline for waits,
+ * half its limit), which is also its write deadline (`writeBy`): a planning that ends later, after
+ * waiting in the worker's queue, is refused 503 `server_busy` with nothing written, rather than stored
+ * after the request was answered 503 `request_timeout` (probe16 A-F5).
  */
 function publishHow(who: Principal, revealBy: number | undefined): PublishHow {
   return {
     planner: (job) => datasets.plan(job, who.account_id),
-    ...(revealBy !== undefined ? { revealBy } : {}),
+    ...(revealBy !== undefined ? { revealBy, writeBy: revealBy } : {}),
   };
 }
 
