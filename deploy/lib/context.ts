@@ -24,6 +24,7 @@ import { isError } from "ethers";
 import { TaskError, decodeRevert } from "./errors";
 import { expectedAddresses } from "./local-chain";
 import { readEntry } from "./address-book";
+import { contracts } from "./packages";
 import { checkChainId, networkProfile, type NetworkProfile } from "./network";
 
 /** Contracts and signer of a task run. */
@@ -282,4 +283,18 @@ export function withFromParam(t: ConfigurableTaskDefinition, who: string): Confi
     undefined,
     types.string,
   );
+}
+
+/**
+ * Refuses a recipient USDC paid to would be lost (`--to`, a withdrawal address): the zero address, a
+ * precompile, an OP-stack predeploy, or one of the protocol's contracts (those of every chain, and
+ * `ctx`'s when given), by the platform's one rule, `recipientProblem` of @bench-bounty/contracts
+ * (probe16 B-F8). Called before anything is sent.
+ * @param where the option or file path named in the refusal (`--to`, `--withdrawals-file f $.agent`)
+ * @throws TaskError `<where>: <address> is one of the protocol's contracts ...: it can never claim ...`
+ */
+export function refuseLostRecipient(address: string, where: string, ctx?: TaskContext): void {
+  const chainContracts = ctx ? [ctx.bountyAddress, ctx.registryAddress, ctx.profile.usdc] : [];
+  const problem = contracts().recipientProblem(address, chainContracts);
+  if (problem !== null) throw new TaskError(`${where}: ${problem.message}.`);
 }

@@ -8,7 +8,15 @@
  */
 import { task, types } from "hardhat/config";
 import { TaskError, decodeRevert, userAction } from "../lib/errors";
-import { chainNow, eventIn, simulateAndSend, taskContext, tokenDisplay, withFromParam } from "../lib/context";
+import {
+  chainNow,
+  eventIn,
+  refuseLostRecipient,
+  simulateAndSend,
+  taskContext,
+  tokenDisplay,
+  withFromParam,
+} from "../lib/context";
 import { txLink } from "../lib/network";
 import { asObject, describeError, readJsonFile } from "../lib/files";
 import { contracts, evidence } from "../lib/packages";
@@ -42,6 +50,7 @@ function readWithdrawals(
         `${where}: the withdrawal address of agent "${agent}" is not a non-zero address: ${JSON.stringify(address)}.`,
       );
     }
+    refuseLostRecipient(address, `${where}: the withdrawal address of agent "${agent}"`);
     if (map.has(agent) && map.get(agent)!.toLowerCase() !== address.toLowerCase()) {
       throw new TaskError(`${where}: agent "${agent}" has two different withdrawal addresses.`);
     }
@@ -193,6 +202,9 @@ withFromParam(
 
       // 3. The bounty on-chain must be the one the derivation was made for.
       const ctx = await taskContext(hre, { needSigner: true, from: args.from });
+      winners.forEach((address, i) =>
+        refuseLostRecipient(address, `the withdrawal address of place ${i + 1} (${source})`, ctx),
+      );
       const { BountyStatus: S, bountyStatusName } = contracts();
       const b = await ctx.bounty.getBounty(id);
       if (Number(b.status) === S.None)

@@ -20,6 +20,7 @@ import {
   tokenDisplay,
   type TaskContext,
   withFromParam,
+  refuseLostRecipient,
 } from "../lib/context";
 import { pasteableTask, txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
@@ -338,6 +339,7 @@ withFromParam(
         throw new TaskError(`--to must be a non-zero address, got "${args.to}".`);
       }
       const ctx = await taskContext(hre, { needSigner: true, from: args.from });
+      if (args.to !== undefined) refuseLostRecipient(args.to, "--to", ctx);
       if (args.relay) return relayedClaim(ctx, args, requested![0]!);
       const account = ctx.signer.address;
       const to = args.to ?? account;

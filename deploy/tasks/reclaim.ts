@@ -7,7 +7,15 @@
  */
 import { task, types } from "hardhat/config";
 import { TaskError, userAction } from "../lib/errors";
-import { chainNow, eventIn, simulateAndSend, taskContext, tokenDisplay, withFromParam } from "../lib/context";
+import {
+  chainNow,
+  eventIn,
+  refuseLostRecipient,
+  simulateAndSend,
+  taskContext,
+  tokenDisplay,
+  withFromParam,
+} from "../lib/context";
 import { txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
 import { formatAmount, isoSeconds, parseBountyId, relative } from "../lib/format";
@@ -24,6 +32,7 @@ withFromParam(
       if (args.to !== undefined && (!hre.ethers.isAddress(args.to) || BigInt(args.to) === 0n))
         throw new TaskError(`--to must be a non-zero address, got "${args.to}".`);
       const ctx = await taskContext(hre, { needSigner: true, from: args.from });
+      if (args.to !== undefined) refuseLostRecipient(args.to, "--to", ctx);
       const b = await ctx.bounty.getBounty(id);
       const { BountyStatus: S, bountyStatusName } = contracts();
       const status = Number(b.status);

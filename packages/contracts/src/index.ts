@@ -9,6 +9,7 @@
  * - `addressBook` (`deployments.json`, Base and Base Sepolia), filled in by `npx hardhat bounty:deploy`;
  * - `CREATEX_ADDRESS`, `CREATEX_ABI`, `DEPLOYMENT_SALT` (`create2.json`), `deterministicAddress`, `expectedAddresses`;
  * - `privateKeyProblem`, `SECP256K1_ORDER`: the check of a signer's private key before viem sees it.
+ * - `recipientProblem`, `PROTOCOL_CONTRACTS`: the addresses that can never receive a claim (withdrawal addresses, `--to`).
  *
  * TypeChain (ethers-v6) types for Hardhat code: `import type { BenchmarkBounty } from "@bench-bounty/contracts/typechain"`.
  */
@@ -23,3 +24,4 @@ export * from "./create2.js";
 export * from "./claim.js";
 export * from "./permit.js";
 export * from "./keys.js";
+export * from "./recipients.js";

@@ -6,8 +6,8 @@
  * platform's own contracts (the bounty contract, the anchor registry, the token):
  * credit sent there could never be claimed.
  */
-import { addressBook, CHAINS, CREATEX_ADDRESS, expectedAddresses } from "@bench-bounty/contracts";
-import { isAddress, zeroAddress } from "viem";
+import { PROTOCOL_CONTRACTS, recipientProblem } from "@bench-bounty/contracts";
+import { isAddress } from "viem";
 import type { PlatformContext } from "./context.js";
 import { PlatformError } from "./errors.js";
 import { assertAgentOwner, assertMayOwnAgents } from "./identity/access.js";
@@ -108,21 +108,6 @@ function checkAgentId(agentId: unknown): asserts agentId is string {
 }
 
 /**
- * The protocol's contract addresses on every chain, whatever chain is configured: the CREATE2 addresses
- * of BenchmarkBounty and AnchorRegistry (the same on every chain), CreateX, and every address of the
- * address book (USDC of Base and Base Sepolia, deployed contracts). None of them calls `claim` or signs
- * a `Claim`: a credit there is lost for good (probe15 B-F16: they were refused only when a chain was
- * configured naming them).
- */
-const PROTOCOL_CONTRACTS: readonly string[] = (() => {
-  const { benchmarkBounty, anchorRegistry } = expectedAddresses();
-  const book = Object.values(addressBook).flatMap((e) => [e.benchmarkBounty, e.anchorRegistry, e.usdc]);
-  const chains = Object.values(CHAINS).map((c) => c.usdc);
-  const all: (string | null)[] = [benchmarkBounty, anchorRegistry, CREATEX_ADDRESS, ...book, ...chains];
-  return all.filter((a): a is string => a !== null).map((a) => a.toLowerCase());
-})();
-
-/**
  * The contract addresses (lowercase) that may never receive credit: the configured chain's contracts
  * and {@link PROTOCOL_CONTRACTS}.
  */
@@ -135,16 +120,6 @@ export function knownContracts(ctx: PlatformContext): string[] {
     : [];
   return [...new Set([...configured, ...PROTOCOL_CONTRACTS])];
 }
-
-/**
- * The highest address refused as a precompile: 0x1-0x1ff covers Ethereum's precompiles (0x01-0x11 and
- * those to come) and the chains' own precompile ranges there (e.g. RIP-7212 P256VERIFY at 0x100). No
- * account or contract that can sign or call `claim` lives there (probe11 O11).
- */
-export const MAX_PRECOMPILE = 0x1ffn;
-/** The OP-stack predeploy range (Base, Optimism): 0x4200...0000-0x4200...07ff (WETH is ...0006). */
-export const OP_PREDEPLOY_FIRST = 0x4200000000000000000000000000000000000000n;
-export const OP_PREDEPLOY_LAST = 0x42000000000000000000000000000000000007ffn;
 
 /**
  * The address forms the platform accepts (EIP-55), the one place: `0x` and 40 hex digits, either
@@ -184,25 +159,9 @@ export function checkWithdrawalAddress(
     return refuse("not_an_address", "must be a 0x address of 40 hex digits");
   if (form === "bad_checksum")
     return refuse("bad_checksum", "mixed-case address with a wrong EIP-55 checksum (check for a typo)");
-  const lower = addr.toLowerCase();
-  if (lower === zeroAddress) return refuse("zero_address", "the zero address can never claim");
-  const n = BigInt(lower);
-  if (n <= MAX_PRECOMPILE)
-    return refuse(
-      "precompile",
-      `${addr} is a precompile address (0x1-0x${MAX_PRECOMPILE.toString(16)}): it can never claim`,
-    );
-  if (n >= OP_PREDEPLOY_FIRST && n <= OP_PREDEPLOY_LAST)
-    return refuse(
-      "predeploy",
-      `${addr} is an OP-stack predeploy (0x4200000000000000000000000000000000000000-...07ff, e.g. WETH at ...0006 on Base): it can never claim`,
-    );
-  if (knownContracts(ctx).includes(lower))
-    return refuse(
-      "platform_contract",
-      `${addr} is one of the protocol's contracts (BenchmarkBounty, AnchorRegistry, USDC, CreateX): it can never claim, credit there is lost`,
-    );
-  return lower;
+  const problem = recipientProblem(addr, knownContracts(ctx));
+  if (problem !== null) return refuse(problem.reason, problem.message);
+  return addr.toLowerCase();
 }
 
 /**

@@ -1,0 +1,70 @@
+/**
+ * probe16 B-F8: `bounty:claim --to`, `bounty:claim --relay --to`, `bounty:reclaim --to` and
+ * `bounty:award --withdrawals` accepted the protocol's own contracts as recipients (a winner's USDC
+ * sent to the AnchorRegistry, lost for good). The tasks now refuse them by the one rule the platform
+ * applies to withdrawal addresses (`recipientProblem` of @bench-bounty/contracts), naming the option,
+ * before anything is sent.
+ */
+import fs from "node:fs";
+import { expect } from "chai";
+import type { DevChain } from "@bench-bounty/devchain";
+import {
+  blockNumber,
+  expectRefusal,
+  localDeploymentFile,
+  localRunner,
+  startChain,
+  tempDir,
+  vectorPath,
+} from "./helpers";
+
+describe("a protocol contract as a recipient (probe16 B-F8)", function () {
+  let chain: DevChain;
+  let dir: string;
+  let run: ReturnType<typeof localRunner>;
+
+  before(async function () {
+    chain = await startChain();
+    dir = tempDir();
+    run = localRunner(chain, localDeploymentFile(dir, chain));
+  });
+  after(async function () {
+    await chain?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function refuses(args: string[], pattern: RegExp) {
+    const before = await blockNumber(chain);
+    expectRefusal(await run(args), pattern);
+    expect(await blockNumber(chain), "a refusal sends nothing").to.equal(before);
+  }
+
+  it("refuses the AnchorRegistry, the bounty, USDC, a precompile and a predeploy as --to / --withdrawals", async function () {
+    const { anchorRegistry, benchmarkBounty, usdc } = chain.contracts;
+    await refuses(
+      ["bounty:claim", "--id", "1", "--to", anchorRegistry],
+      /--to: .* is one of the protocol's contracts .*: it can never claim/,
+    );
+    await refuses(
+      ["bounty:claim", "--relay", "--id", "1", "--to", benchmarkBounty],
+      /--to: .* is one of the protocol's contracts/,
+    );
+    await refuses(
+      ["bounty:reclaim", "--id", "1", "--to", usdc],
+      /--to: .* is one of the protocol's contracts/,
+    );
+    await refuses(
+      ["bounty:claim", "--id", "1", "--to", "0x0000000000000000000000000000000000000100"],
+      /--to: .* is a precompile address/,
+    );
+    await refuses(
+      ["bounty:reclaim", "--id", "1", "--to", "0x4200000000000000000000000000000000000006"],
+      /--to: .* is an OP-stack predeploy/,
+    );
+    const pack = vectorPath("packs/small.json");
+    await refuses(
+      ["bounty:award", "--id", "1", "--rank-derivation", pack, "--withdrawals", `vec-a=${anchorRegistry}`],
+      /--withdrawals: the withdrawal address of agent "vec-a": .* is one of the protocol's contracts/,
+    );
+  });
+});
