@@ -57,6 +57,21 @@ const UNREACHABLE_CHAIN = [
   "0x" + "33".repeat(20),
 ];
 
+/** Publishes the weather CSV as `slug` on a new store with the chain unreachable (its anchors stay pending). */
+async function publishWithChainDown(slug: string): Promise<string> {
+  vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", "0x" + "11".repeat(32));
+  const store = join(tempDir(), "store");
+  const pub = await publishCsv(
+    store,
+    "Temp {payload.temp} on {payload.date}?",
+    "--slug",
+    slug,
+    ...UNREACHABLE_CHAIN,
+  );
+  expect(pub.code, pub.err).toBe(0);
+  return store;
+}
+
 /** `lock SLUG` on `store` against {@link UNREACHABLE_CHAIN}: a 10 USDC winner-take-all prize, no close time. */
 const lockArgs = (slug: string, store: string): string[] => [
   "lock",
@@ -522,16 +537,7 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
   });
 
   it("run: a receipt anchor failing at finalize is reported with the chain error by origin and a retry command; anchor with the chain down prints {code, details} (probeD3 F3)", async () => {
-    vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", "0x" + "11".repeat(32));
-    const store = join(tempDir(), "store");
-    const pub = await publishCsv(
-      store,
-      "Temp {payload.temp} on {payload.date}?",
-      "--slug",
-      "rc",
-      ...UNREACHABLE_CHAIN,
-    );
-    expect(pub.code, pub.err).toBe(0);
+    const store = await publishWithChainDown("rc");
     const key = await cliAccount(store, "rc-owner");
     const r = await runCli(
       ...["run", "rc", "--store", store, "--api-key", key, "--agent", `node ${AGENT}`],
@@ -567,16 +573,7 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
   });
 
   it("the printed anchor command drops a key exported in the shell: anchor is the keyless operator's (probe16 B-F3)", async () => {
-    vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", "0x" + "11".repeat(32));
-    const store = join(tempDir(), "store");
-    const pub = await publishCsv(
-      store,
-      "Temp {payload.temp} on {payload.date}?",
-      "--slug",
-      "rk",
-      ...UNREACHABLE_CHAIN,
-    );
-    expect(pub.code, pub.err).toBe(0);
+    const store = await publishWithChainDown("rk");
     vi.stubEnv("BENCH_BOUNTY_API_KEY", await cliAccount(store, "rk-owner"));
     const r = await runCli(
       ...["run", "rk", "--store", store, "--agent", `node ${AGENT}`],

@@ -130,6 +130,13 @@ async function quotaRefusal(publish: Promise<unknown>): Promise<unknown> {
   return e;
 }
 
+/** A publish race under a quota of 3: exactly 3 published, every other refused naming `limit`. */
+function expectThreePublished(results: PromiseSettledResult<unknown>[], limit: string): void {
+  expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+  for (const r of results)
+    if (r.status === "rejected")
+      expect(r.reason).toMatchObject({ code: "publish_quota_exceeded", details: { limit, count: 3 } });
+}
 describe("receipt anchors are batched", () => {
   it("12 finalizes from 12 accounts cost one operator transaction; each receipt is pending until its batch is mined", async () => {
     // a flush interval longer than the test: the batch is flushed by hand below
@@ -515,13 +522,7 @@ describe("publish quota", () => {
           }),
         ),
       );
-      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
-      for (const r of results)
-        if (r.status === "rejected")
-          expect(r.reason).toMatchObject({
-            code: "publish_quota_exceeded",
-            details: { limit: "publishes_all_accounts", count: 3 },
-          });
+      expectThreePublished(results, "publishes_all_accounts");
       expect(await platform.listBenchmarks()).toHaveLength(3);
     } finally {
       await platform.close();
@@ -557,13 +558,7 @@ describe("publish quota", () => {
           }),
         ),
       );
-      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
-      for (const r of results)
-        if (r.status === "rejected")
-          expect(r.reason).toMatchObject({
-            code: "publish_quota_exceeded",
-            details: { limit: "publishes_per_account", count: 3 },
-          });
+      expectThreePublished(results, "publishes_per_account");
       expect(await a.listBenchmarks()).toHaveLength(3);
     } finally {
       await a.close();
