@@ -73,10 +73,12 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Names of the runner's own secrets and settings, never passed to an agent even when asked for: the
- * platform's keys and settings (`BENCH_BOUNTY_*`), database URLs, and anything named a private key; `HOME`
- * and `TMPDIR` are the agent's own directory.
+ * platform's keys and settings (`BENCH_BOUNTY_*`), database URLs and libpq's connection variables (`PG*`:
+ * node-postgres logs in to the store with `PGPASSWORD` when the URL has none, probe17 B-F2), RPC URLs (they
+ * may carry a provider key), and anything named a private key; `HOME` and `TMPDIR` are the agent's own
+ * directory.
  */
-const RUNNER_ONLY_ENV = /^(BENCH_BOUNTY_.*|DATABASE_URL|TEST_DATABASE_URL|.*PRIVATE_KEY.*|HOME|TMPDIR)$/i;
+const RUNNER_ONLY_ENV = /^(BENCH_BOUNTY_.*|.*DATABASE_URL.*|PG.*|.*RPC_URL.*|.*PRIVATE_KEY.*|HOME|TMPDIR)$/i;
 
 /**
  * The variables an operator passes to an agent by name (`run --agent-env NAME`, D3-F15: a model API key
@@ -100,7 +102,7 @@ export function passedAgentEnv(
     if (!ENV_NAME.test(name)) throw refuse("not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)");
     if (RUNNER_ONLY_ENV.test(name))
       throw refuse(
-        "the runner's own secrets and settings (BENCH_BOUNTY_*, database URLs, private keys, HOME, TMPDIR) never reach an agent",
+        "the runner's own secrets and settings (BENCH_BOUNTY_*, database URLs, PG*, RPC URLs, private keys, HOME, TMPDIR) never reach an agent",
       );
     const value = from[name];
     if (value === undefined) throw refuse("is not set in the runner's environment");

@@ -154,7 +154,7 @@ export function checkDataset(input: unknown): DatasetReport {
     return { ok: true, row_count: v.rows.length, content_hash: v.content_hash, errors: [] };
   } catch (e) {
     if (e instanceof PlatformError && e.code === "invalid_dataset") {
-      const errors = (e.details.errors as RowIssue[] | undefined) ?? [];
+      const errors = (e.details.errors as RowIssue[] | undefined) ?? [refusalAsIssue(e)];
       const rows = isJsonObject(input as JsonValue) && Array.isArray((input as { rows?: unknown }).rows);
       return {
         ok: false,
@@ -165,6 +165,20 @@ export function checkDataset(input: unknown): DatasetReport {
     }
     throw e;
   }
+}
+
+/**
+ * A dataset refusal that is not a list of row issues (the text rule's, {@link assertWellFormedText}:
+ * `details {path, reason}`) as the one issue of a dry run's report, so `ok: false` always says where
+ * and why (probe17 A-F1/B-F1: the report's list was empty).
+ */
+function refusalAsIssue(e: PlatformError): RowIssue {
+  const path = typeof e.details.path === "string" ? e.details.path : "$";
+  const inRow = /^\$\.rows\[(\d+)\]\.?(.*)$/.exec(path);
+  const code = typeof e.details.reason === "string" ? e.details.reason : e.code;
+  if (inRow !== null)
+    return { row_index: Number(inRow[1]), field: inRow[2] || "$", code, message: e.message };
+  return { row_index: -1, field: path.replace(/^\$\.?/, "") || "$", code, message: e.message };
 }
 
 /**

@@ -172,6 +172,20 @@ describe("dataset validation", () => {
       [-1, "rows"],
     ]);
   });
+
+  it("checkDataset names where and why a text is refused (U+0000 in a row, a key, the name)", () => {
+    const inRow = checkDataset({ name: "d", rows: [row(), row({ label: "a\u0000b" })] });
+    expect(inRow.ok).toBe(false);
+    expect(inRow.errors).toEqual([
+      { row_index: 1, field: "label", code: "nul_character", message: expect.stringMatching(/U\+0000/) },
+    ]);
+    const inKey = checkDataset({ name: "d", rows: [row({ payload: { "k\u0000": 1 } })] });
+    expect(inKey.errors.map((e) => [e.row_index, e.field, e.code])).toEqual([
+      [0, 'payload["k\\u0000"]', "nul_character"],
+    ]);
+    const inName = checkDataset({ name: "n\u0000", rows: [row()] });
+    expect(inName.errors.map((e) => [e.row_index, e.field, e.code])).toEqual([[-1, "name", "nul_character"]]);
+  });
 });
 
 describe("CSV loader", () => {

@@ -17,6 +17,7 @@ import type { AgentQuota } from "../agents.js";
 import { Platform } from "../platform.js";
 import { bareOrigin, publicBaseUrlFault, publicOrigin } from "../redact.js";
 import { ensureWritableDir, requireExistingStore, STORE_DIR_MODE } from "../store.js";
+import { describePostgres } from "../store/engine.js";
 import { shellWord, terminalJson, terminalText } from "../terminal.js";
 
 export interface StoreOpts {
@@ -137,6 +138,18 @@ export function invokedAs(): string {
   return invoked ? shellWord(invoked) : "npx bench-bounty";
 }
 
+/**
+ * The line a printed command adds when the store is PostgreSQL (probe17 B-F3: pasted without
+ * `DATABASE_URL`, the command looked for a SQLite store in `--store`): the URL is read from the
+ * environment, never printed (it carries a password); the line names the database by host:port/db.
+ * @returns `""` when the store is SQLite (`DATABASE_URL` unset or empty)
+ */
+export function databaseUrlNote(): string {
+  const url = process.env.DATABASE_URL;
+  if (url === undefined || url === "") return "";
+  return `\n  (with DATABASE_URL set in that shell as for this command: the store is ${describePostgres(url)}; the URL is not printed, it carries a password)`;
+}
+
 /** The environment variable of `--api-key`. */
 const API_KEY_ENV = "BENCH_BOUNTY_API_KEY";
 
@@ -172,7 +185,7 @@ export function anchorRetryCommand(slug: string, o: StoreOpts): string {
   if (o.bountyContract !== undefined) rest.push("--bounty-contract", o.bountyContract);
   if (o.anchorRegistry !== undefined) rest.push("--anchor-registry", o.anchorRegistry);
   if (o.usdc !== undefined) rest.push("--usdc", o.usdc);
-  return [...words, ...rest.map(shellWord)].join(" ") + note;
+  return [...words, ...rest.map(shellWord)].join(" ") + note + databaseUrlNote();
 }
 
 /** The caller: the account of `--api-key` (env `BENCH_BOUNTY_API_KEY`), else the local operator. */

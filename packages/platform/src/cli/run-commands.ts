@@ -7,6 +7,7 @@ import { Command, Option } from "commander";
 import {
   action,
   anchorRetryCommand,
+  databaseUrlNote,
   invokedAs,
   int,
   shellCommand,
@@ -91,7 +92,8 @@ export function resumeCommand(runId: string, w: ResumeWhere): string {
   if (w.keyOnCommandLine) cmd.push('--api-key "$BENCH_BOUNTY_API_KEY"');
   return (
     cmd.join(" ") +
-    (w.keyOnCommandLine ? "   (with your API key in the environment variable BENCH_BOUNTY_API_KEY)" : "")
+    (w.keyOnCommandLine ? "   (with your API key in the environment variable BENCH_BOUNTY_API_KEY)" : "") +
+    (w.server ? "" : databaseUrlNote())
   );
 }
 

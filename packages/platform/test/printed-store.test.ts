@@ -1,0 +1,38 @@
+/**
+ * Printed commands on a PostgreSQL store (probe17 B-F3): `resume` and the receipt anchor's retry name
+ * `--store DIR`, which alone means SQLite; pasted where `DATABASE_URL` is unset they looked for a SQLite
+ * store. The printed line says `DATABASE_URL` must be set, naming the database, never the password.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { anchorRetryCommand, type StoreOpts } from "../src/cli/common.js";
+import { resumeCommand } from "../src/cli/run-commands.js";
+
+const PG = "postgresql://alice:s3cret-pw@db.example:6543/bounties";
+const opts = { store: "./.bench-bounty", chainId: "31337" } as unknown as StoreOpts;
+
+describe("printed commands on a PostgreSQL store", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("say DATABASE_URL must be set, naming host:port/db and never the password", () => {
+    vi.stubEnv("DATABASE_URL", PG);
+    vi.stubEnv("BENCH_BOUNTY_API_KEY", undefined);
+    for (const line of [
+      resumeCommand("run-1", { store: "./.bench-bounty", keyOnCommandLine: false }),
+      anchorRetryCommand("bench-1", opts),
+    ]) {
+      expect(line).toMatch(/with DATABASE_URL set .*postgresql db\.example:6543\/bounties/);
+      expect(line).not.toContain("s3cret-pw");
+      expect(line).not.toContain("alice");
+    }
+  });
+
+  it("add nothing on a SQLite store or for a remote run", () => {
+    vi.stubEnv("DATABASE_URL", undefined);
+    expect(resumeCommand("run-1", { store: "s", keyOnCommandLine: false })).not.toContain("DATABASE_URL");
+    expect(anchorRetryCommand("bench-1", opts)).not.toContain("DATABASE_URL");
+    vi.stubEnv("DATABASE_URL", PG);
+    expect(
+      resumeCommand("run-1", { store: "s", server: "http://127.0.0.1:1", keyOnCommandLine: false }),
+    ).not.toContain("DATABASE_URL");
+  });
+});
