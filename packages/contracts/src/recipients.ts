@@ -18,6 +18,29 @@ export const OP_PREDEPLOY_FIRST = 0x4200000000000000000000000000000000000000n;
 export const OP_PREDEPLOY_LAST = 0x42000000000000000000000000000000000007ffn;
 
 /**
+ * Contracts and system accounts at fixed addresses on Base and Base Sepolia (the OP stack's
+ * preinstalls, from its `Preinstalls` library, the ERC-4337 v0.7 EntryPoint and the L1-attributes
+ * depositor), by name: none of them claims for itself, and a router among them calls what it is asked
+ * to, so a credit held by Multicall3 is anyone's to claim through it (probe17 B-F5).
+ */
+export const CHAIN_FIXED_CONTRACTS: Readonly<Record<string, string>> = {
+  "0xca11bde05977b3631167028862be2a173976ca11": "Multicall3 (anyone can claim a credit it holds, through it)",
+  "0x13b0d85ccb8bf860b6b79af3029fca081ae9bef2": "Create2Deployer",
+  "0x69f4d1788e39c87893c980c06edf4b7f686e2938": "the Safe v1.3.0 singleton",
+  "0xfb1bffc9d739b8d520daf37df666da4c687191ea": "the SafeL2 v1.3.0 singleton",
+  "0xa1dabef33b3b82c7814b6d82a79e50f4ac44102b": "Safe MultiSendCallOnly v1.3.0",
+  "0x998739bfdaadde7c933b942a68053933098f9eda": "Safe MultiSend v1.3.0",
+  "0x914d7fec6aac8cd542e72bca78b30650d45643d7": "SafeSingletonFactory",
+  "0x4e59b44847b379578588920ca78fbf26c0b4956c": "the deterministic deployment proxy",
+  "0x000000000022d473030f116ddee9f6b43ac78ba3": "Permit2",
+  "0x7fc98430eaedbb6070b35b39d798725049088348": "the ERC-4337 v0.6 SenderCreator",
+  "0x5ff137d4b0fdcd49dca30c7cf57e578a026d2789": "the ERC-4337 v0.6 EntryPoint",
+  "0x0000000071727de22e5e9d8baf0edac6f37da032": "the ERC-4337 v0.7 EntryPoint",
+  "0x000f3df6d732807ef1319fb7b8bb8522d0beac02": "the EIP-4788 beacon roots contract",
+  "0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001": "the L1-attributes depositor account",
+};
+
+/**
  * The protocol's contract addresses (lowercase) on every chain: the CREATE2 addresses of
  * BenchmarkBounty and AnchorRegistry (the same on every chain), CreateX, and every address of the
  * address book (USDC of Base and Base Sepolia, deployed contracts).
@@ -32,7 +55,7 @@ export const PROTOCOL_CONTRACTS: readonly string[] = (() => {
 
 /** Why an address can never claim: the refusal's `reason` and its words (without the field's name). */
 export interface RecipientProblem {
-  reason: "zero_address" | "precompile" | "predeploy" | "platform_contract";
+  reason: "zero_address" | "precompile" | "predeploy" | "preinstall" | "platform_contract";
   message: string;
 }
 
@@ -41,8 +64,9 @@ export interface RecipientProblem {
  * @param address a 0x address of 40 hex digits (its form checked by the caller)
  * @param contracts the contract addresses of the chain at hand (any case), refused with
  *   {@link PROTOCOL_CONTRACTS}
- * @returns `zero_address`, `precompile` (0x1-0x1ff), `predeploy` (0x4200...0000-...07ff) or
- *   `platform_contract`, with a message naming the address; never throws for a well-formed address
+ * @returns `zero_address`, `precompile` (0x1-0x1ff), `predeploy` (0x4200...0000-...07ff),
+ *   `preinstall` ({@link CHAIN_FIXED_CONTRACTS}) or `platform_contract`, with a message naming the
+ *   address; never throws for a well-formed address
  */
 export function recipientProblem(
   address: string,
@@ -61,6 +85,12 @@ export function recipientProblem(
       message: `${address} is an OP-stack predeploy (0x4200000000000000000000000000000000000000-...07ff, e.g. WETH at ...0006 on Base): it can never claim`,
     };
   const lower = address.toLowerCase();
+  const fixed = CHAIN_FIXED_CONTRACTS[lower];
+  if (fixed !== undefined)
+    return {
+      reason: "preinstall",
+      message: `${address} is ${fixed}, at a fixed address on Base: it never claims for itself, a credit there is lost or anyone's`,
+    };
   if (PROTOCOL_CONTRACTS.includes(lower) || contracts.some((c) => c.toLowerCase() === lower))
     return {
       reason: "platform_contract",

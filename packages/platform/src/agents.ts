@@ -100,7 +100,12 @@ export interface AgentSettings {
   is_author_agent?: boolean;
 }
 
-function checkAgentId(agentId: unknown): asserts agentId is string {
+/**
+ * The agent-id rule ({@link AGENT_ID_RE}), for a registration and for a run's start (probe17 A-F4: a
+ * start's `agent_id` holding U+0000 reached the store and was refused there without naming the field).
+ * @throws PlatformError `invalid_option` (`details.field: "agent_id"`)
+ */
+export function checkAgentId(agentId: unknown): asserts agentId is string {
   if (typeof agentId !== "string" || !AGENT_ID_RE.test(agentId))
     throw new PlatformError("invalid_option", `agent_id must be ${NAME_RULE}`, {
       field: "agent_id",

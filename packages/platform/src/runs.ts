@@ -42,7 +42,7 @@ import {
   receiptsVisible,
 } from "./identity/access.js";
 import { isOperator, isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "./identity/principal.js";
-import { assertRoomForAccountOnBenchmark, isAuthorAgent, registerAgent } from "./agents.js";
+import { assertRoomForAccountOnBenchmark, checkAgentId, isAuthorAgent, registerAgent } from "./agents.js";
 import { answerPackBytes, MAX_ANSWER_LENGTH, maxRankedRows, packByteLimit } from "./pack-budget.js";
 import { answerAllowanceOf } from "./publish.js";
 import { gradePlan, scoreGraded, type GradedPlanTask } from "./grading.js";
@@ -259,7 +259,7 @@ function assertPayable(
 /**
  * Starts a run for an agent (registering the agent on first sight, with the address of the account's
  * first agent).
- * @throws PlatformError `unknown_benchmark`, `benchmark_closed`, `anchor_squatted` (its commitment was
+ * @throws PlatformError `invalid_option` (`agent_id` not of the agent-id rule), `unknown_benchmark`, `benchmark_closed`, `anchor_squatted` (its commitment was
  *   anchored first by someone else with another kind: its award can never verify, probe15 A-F6),
  *   `withdrawal_address_required`
  *   ({@link assertPayable}), `run_in_progress`, `max_attempts_reached`, `benchmark_full` (a new agent beyond what the award pack can rank), `agent_quota_exceeded`
@@ -272,6 +272,7 @@ export async function startRun(
   slug: string,
   agentId: string,
 ): Promise<StartedRun> {
+  checkAgentId(agentId);
   const b = await getBenchmark(ctx, slug);
   // checked before the agent is registered: a refused start leaves nothing behind
   if (!isOpen(ctx, b))

@@ -220,6 +220,11 @@ describe("owner rules (issue 13 item 5)", () => {
       ["0x4200000000000000000000000000000000000100", "predeploy"],
       ["0x42000000000000000000000000000000000007ff", "predeploy"],
       ["0x1234", "not_an_address"],
+      // the OP stack's preinstalls (probe17 B-F5: Multicall3 would let anyone claim the credit)
+      ["0xcA11bde05977b3631167028862bE2a173976CA11", "preinstall"],
+      ["0x000000000022D473030F116dDEE9F6B43aC78BA3", "preinstall"],
+      ["0x0000000071727De22E5E9d8BAf0edAc6f37da032", "preinstall"],
+      ["0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001", "preinstall"],
       [bounty, "platform_contract"],
       [getAddress(registry), "platform_contract"],
     ] as const)

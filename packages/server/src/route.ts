@@ -6,7 +6,14 @@
  * needs a key refuses a request without one (401) before reading its body.
  */
 import { isEvidenceError, parseJson, type JsonValue } from "@bench-bounty/evidence";
-import { firstInvalidUtf8, jsonPathAtByte, requirePrincipal } from "@bench-bounty/platform";
+import {
+  firstInvalidUtf8,
+  jsonPathAtByte,
+  PlatformError,
+  requirePrincipal,
+  TEXT_PROBLEM_TEXT,
+  textProblem,
+} from "@bench-bounty/platform";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -359,6 +366,24 @@ const ERROR_SCHEMA = z
  */
 const NO_BODY = z.strictObject({});
 
+/**
+ * A path parameter holding a text no store keeps (U+0000, an unpaired surrogate: the platform's one
+ * text rule, `textProblem`) is refused naming the parameter, before any handler (probe17 A-F4: the
+ * store's catch-all refused it naming nothing).
+ * @throws PlatformError 422 `invalid_text`, `details: {parameter, reason}`
+ */
+function checkPathParams(c: Context<AppEnv>, params: readonly string[]): void {
+  for (const parameter of params) {
+    const reason = textProblem(c.req.param(parameter) ?? "");
+    if (reason !== null)
+      throw new PlatformError(
+        "invalid_text",
+        `path parameter ${parameter}: the text ${TEXT_PROBLEM_TEXT[reason]}`,
+        { parameter, reason },
+      );
+  }
+}
+
 /** Registers the handler and its OpenAPI description. */
 export function defineRoute<B extends z.ZodType | undefined>(
   app: OpenAPIHono<AppEnv>,
@@ -395,6 +420,7 @@ export function defineRoute<B extends z.ZodType | undefined>(
   });
   app.on(spec.method.toUpperCase(), spec.path, async (c) => {
     if (spec.auth === "required") requirePrincipal(c.var.principal); // 401 before any body is read
+    checkPathParams(c, params);
     readQuery(c, spec.query ? Object.keys(spec.query.shape) : []); // 400 `invalid_query`: a name it does not declare
     if (!spec.body) {
       if (spec.method !== "get") validateBody(NO_BODY, await readBody(c, "json", true, SMALL_BODY));

@@ -61,21 +61,35 @@ describe("U+0000 in text (probe16 A-F1/F2)", () => {
 
   it("a path parameter or an MCP argument holding it is 422 invalid_text, anonymous or keyed, never a 500", async () => {
     const me = await register(live.url, "nul-paths");
-    for (const path of [
-      "/api/v1/benchmarks/a%00b",
-      "/api/v1/benchmarks/a%00b/leaderboard",
-      "/api/v1/benchmarks/a%00b/commitment",
-      "/api/v1/benchmarks/a%00b/award-evidence",
-      "/api/v1/benchmarks/a%00b/runs/r%00/receipt",
-    ]) {
-      const r = await call(live.url, "GET", path);
-      expect(r.status, `${path}: ${r.text}`).not.toBe(500);
-      expect([404, 422], path).toContain(r.status);
+    // probe17 A-F4: the refusal names the parameter that held it
+    for (const [method, path, parameter] of [
+      ["GET", "/api/v1/benchmarks/a%00b", "slug"],
+      ["GET", "/api/v1/benchmarks/a%00b/leaderboard", "slug"],
+      ["GET", "/api/v1/benchmarks/a%00b/commitment", "slug"],
+      ["GET", "/api/v1/benchmarks/a%00b/award-evidence", "slug"],
+      ["GET", "/api/v1/benchmarks/a%00b/task-scores", "slug"],
+      ["GET", "/api/v1/benchmarks/a%00b/runs/r%00/receipt", "slug"],
+      ["GET", "/api/v1/benchmarks/runs/r%00b", "run_id"],
+      ["POST", "/api/v1/benchmarks/a%00b/runs", "slug"],
+      ["DELETE", "/api/v1/datasets/d%00", "dataset_id"],
+    ] as const) {
+      const r = await call(live.url, method, path, {
+        key: me.key,
+        ...(method === "POST" ? { body: {} } : {}),
+      });
+      expect(r.status, `${path}: ${r.text}`).toBe(422);
+      expect(r.json.error, path).toMatchObject({
+        code: "invalid_text",
+        details: { parameter, reason: "nul_character" },
+      });
     }
-    const run = await call(live.url, "GET", "/api/v1/benchmarks/runs/r%00b", { key: me.key });
-    expect([404, 422]).toContain(run.status);
-    const start = await call(live.url, "POST", "/api/v1/benchmarks/a%00b/runs", { key: me.key, body: {} });
-    expect([404, 422]).toContain(start.status);
+    const { slug } = await publishCities(live.url, 2, "nul-start");
+    const agentId = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, {
+      key: me.key,
+      body: { agent_id: "z\u0000" },
+    });
+    expect(agentId.status, agentId.text).toBe(422);
+    expect(agentId.json.error).toMatchObject({ code: "invalid_option", details: { field: "agent_id" } });
     const mcp = await postMcp(
       live.url,
       JSON.stringify({
