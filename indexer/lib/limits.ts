@@ -67,8 +67,11 @@ export const QUERY_LIMITS = {
     /**
      * Largest estimate of what the statement's accumulating aggregates (`array_agg`,
      * `string_agg`, `json_agg`, ...) and `ARRAY(SELECT ...)` hold at once (characters):
-     * their count x the rows the executor handles x the largest value. 64 array_agg of 10 MiB
-     * values grew the indexer to 2.2 GB (PGlite's memory never shrinks back).
+     * their count x the rows the executor handles x the largest value, and apart from the
+     * planner's guesses: the rows each one's input can emit whatever its filters keep (whole
+     * tables, a join their product) x the largest value. 64 array_agg of 10 MiB values grew the
+     * indexer to 2.2 GB (PGlite's memory never shrinks back); a 5-way cross join behind filters
+     * the planner priced at 0.5 % each, 879 MB on PostgreSQL (probe16 B-F5).
      */
     maxAggregatedChars: 50_000_000,
     /** Largest answer of `/sql/db` (bytes of JSON); more is refused, not cut. */

@@ -29,7 +29,7 @@ import type { Context } from "hono";
 import superjson from "superjson";
 import { z } from "zod";
 import { QUERY_LIMITS, QueryRefused, queryRefusedBody } from "../../lib/limits";
-import { COLUMN_CHARS } from "../../lib/sqlExpressions";
+import { ACCUMULATING_FUNCTIONS, COLUMN_CHARS } from "../../lib/sqlExpressions";
 import { checkReadOnlySelect, type StatementShape } from "../../lib/sqlGuard";
 import type { TableColumns } from "../../lib/sqlScope";
 
@@ -206,23 +206,30 @@ async function runInTransaction(
   await tx.query("SET LOCAL enable_seqscan = on");
   await tx.query("SET LOCAL enable_nestloop = on");
   await checkParameters(tx, sql, params, dialect);
-  const plan = planOf((await tx.query(`EXPLAIN (FORMAT JSON) ${sql}`, params)).rows[0]);
-  const cost = plan["Total Cost"];
-  if (typeof cost !== "number") throw new Error("sql: EXPLAIN gave no total cost");
+  const plan = planOf((await tx.query(`EXPLAIN (VERBOSE, FORMAT JSON) ${sql}`, params)).rows[0]);
+  const planCost = plan["Total Cost"];
+  if (typeof planCost !== "number") throw new Error("sql: EXPLAIN gave no total cost");
+  // the planner's row counts are those of the tables' last ANALYZE: scaled to their present sizes
+  const sizes = await tableSizes(tx, new Set(scannedTables(plan)));
+  const growth = planGrowth(scannedTables(plan), sizes);
+  const cost = planCost * growth;
   // PGlite cannot interrupt a running statement: its (lower) cost limit is its time bound
   const limit = dialect === "pglite" ? "maxPlanCostPglite" : "maxPlanCost";
   const maxCost = QUERY_LIMITS.sql[limit];
   if (cost > maxCost) {
     throw new QueryRefused(
       "limit_exceeded",
-      `the planner estimates this statement at ${Math.round(cost)} cost units (at most ${maxCost}${
+      `the planner estimates this statement at ${Math.round(cost)} cost units${
+        growth > 1 ? " (at the tables' present sizes)" : ""
+      } (at most ${maxCost}${
         dialect === "pglite" ? " on the embedded PGlite, which cannot interrupt a statement" : ""
       }): add a WHERE, a LIMIT or fewer joins`,
       limit,
       maxCost,
     );
   }
-  checkWork(rowsHandled(plan), shape, dialect);
+  checkWork(rowsHandled(plan) * growth, shape, dialect);
+  checkAggregated(aggregatedChars(plan, sizes, shape), shape);
   await tx.query(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${sql}`, params);
   const maxRows = QUERY_LIMITS.sql.maxRows;
   const result = await tx.query(`FETCH ${maxRows + 1} FROM ${CURSOR}`);
@@ -244,6 +251,16 @@ interface PlanNode {
   "Parent Relationship"?: string;
   "Plan Rows"?: number;
   "Total Cost"?: number;
+  /** The table a scan node reads. */
+  "Relation Name"?: string;
+  /** The CTE a `CTE Scan` reads. */
+  "CTE Name"?: string;
+  /** `SubPlan 1`, `InitPlan 2`, `CTE name`. */
+  "Subplan Name"?: string;
+  /** An aggregate's strategy (`Plain`: one row). */
+  Strategy?: string;
+  /** What the node computes (`EXPLAIN VERBOSE`). */
+  Output?: string[];
   Plans?: PlanNode[];
 }
 
@@ -253,6 +270,138 @@ function planOf(row: Record<string, unknown> | undefined): PlanNode {
   const plan = doc?.[0]?.Plan;
   if (plan === undefined) throw new Error("sql: EXPLAIN gave no plan");
   return plan;
+}
+
+/** Most rows of one table counted to compare its size with the planner's belief (`tableGrowth`). */
+const COUNTED_ROWS_CAP = 1_000_000;
+
+/** The tables a plan reads, once per scan of them (the `Relation Name` of its nodes, subplans included). */
+export function scannedTables(node: PlanNode): string[] {
+  const own = node["Relation Name"] === undefined ? [] : [node["Relation Name"]];
+  return [...own, ...(node.Plans ?? []).flatMap(scannedTables)];
+}
+
+/** A table's rows now (counted up to {@link COUNTED_ROWS_CAP}) and how many times more than the planner believes (>= 1). */
+interface TableSize {
+  rows: number;
+  growth: number;
+}
+
+/**
+ * The size of each table a plan scans. The planner's row counts come from the table's last
+ * ANALYZE (rows per page, times its pages now): a table that has grown since, within its pages
+ * or with denser rows, is underestimated by that factor in every scan, and a join by the
+ * product of its scans' factors (probe16 B-F5: 23 anchors analyzed at 5, a 5-way cross join
+ * estimated 2,000 times too low, ran until `statement_timeout` on PostgreSQL, 1.8 GB, and out
+ * of memory on PGlite). Counts at most {@link COUNTED_ROWS_CAP} rows of each table, so past
+ * that size the growth is a lower bound.
+ * @param tables - names of the indexer's tables (in the transaction's `search_path`).
+ * @returns table name → its size.
+ */
+async function tableSizes(tx: SqlSession, tables: ReadonlySet<string>): Promise<Map<string, TableSize>> {
+  const sizes = new Map<string, TableSize>();
+  for (const table of tables) {
+    const name = quoteIdent(table);
+    const believed = planOf((await tx.query(`EXPLAIN (FORMAT JSON) SELECT FROM ${name}`)).rows[0])[
+      "Plan Rows"
+    ];
+    const { rows } = await tx.query(
+      `SELECT count(*)::float8 AS n FROM (SELECT FROM ${name} LIMIT ${COUNTED_ROWS_CAP}) AS counted`,
+    );
+    const actual = Number(rows[0]?.n ?? 0);
+    sizes.set(table, { rows: actual, growth: Math.max(1, actual / Math.max(1, believed ?? 1)) });
+  }
+  return sizes;
+}
+
+/**
+ * The factor by which a plan's row counts (and cost) are to be scaled to the tables' present
+ * sizes: the product of the growth of every table scan (a join's rows grow as the product of
+ * its inputs'), capped at 1e12 (far past every limit).
+ */
+export function planGrowth(scans: readonly string[], sizes: ReadonlyMap<string, TableSize>): number {
+  return Math.min(
+    1e12,
+    scans.reduce((product, table) => product * (sizes.get(table)?.growth ?? 1), 1),
+  );
+}
+
+/** The accumulating aggregates as `EXPLAIN VERBOSE` prints them in a node's output (`array_agg(`). */
+const ACCUMULATING_CALL = new RegExp(`\\b(?:${[...ACCUMULATING_FUNCTIONS].join("|")})\\(`, "g");
+
+/**
+ * Rows a plan node can emit whatever its filters keep: a table scan its whole table, a join the
+ * product of its inputs, a plain aggregate one row, a `VALUES` list its rows, a CTE scan its
+ * CTE's bound; anything else what its inputs can emit. The planner's estimate of a filter is a
+ * guess (`x + 0 = x` is priced at 0.5 % of the rows and keeps all), so what an accumulating
+ * aggregate holds is bounded from this, not from the estimate.
+ * @param ctes - CTE name → its plan (the `InitPlan` named `CTE name`).
+ */
+export function unfilteredRows(
+  node: PlanNode,
+  sizes: ReadonlyMap<string, TableSize>,
+  ctes: ReadonlyMap<string, PlanNode>,
+): number {
+  const table = node["Relation Name"];
+  if (table !== undefined) return sizes.get(table)?.rows ?? Math.max(1, node["Plan Rows"] ?? 1);
+  const cte = node["CTE Name"] === undefined ? undefined : ctes.get(node["CTE Name"]);
+  if (cte !== undefined) return unfilteredRows(cte, sizes, ctes);
+  if (node["Node Type"] === "Aggregate" && node.Strategy === "Plain") return 1;
+  const main = (node.Plans ?? []).filter(
+    (c) => c["Parent Relationship"] !== "SubPlan" && c["Parent Relationship"] !== "InitPlan",
+  );
+  if (main.length === 0) return Math.max(1, node["Plan Rows"] ?? 1);
+  const bounds = main.map((c) => unfilteredRows(c, sizes, ctes));
+  const joins = /Nested Loop|Join/.test(node["Node Type"] ?? "");
+  return Math.min(
+    1e15,
+    bounds.reduce((a, b) => (joins ? a * b : a + b), joins ? 1 : 0),
+  );
+}
+
+/** Every node of a plan, subplans included. */
+function planNodes(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(planNodes)];
+}
+
+/**
+ * What the accumulating aggregates of a plan can hold at once (characters), whatever its filters
+ * keep: for every `Aggregate` or `WindowAgg` node computing `array_agg`, `string_agg`,
+ * `json_agg`... (as `EXPLAIN VERBOSE` prints its output), and every `ARRAY(SubPlan n)`, the rows
+ * its input can emit ({@link unfilteredRows}) x the statement's largest value; when an
+ * aggregate is nested in a subquery, its value (the largest of these) is the value the others
+ * accumulate.
+ */
+export function aggregatedChars(
+  plan: PlanNode,
+  sizes: ReadonlyMap<string, TableSize>,
+  shape: Pick<StatementShape, "valueChars" | "nestedAccumulators">,
+): number {
+  const nodes = planNodes(plan);
+  const ctes = new Map(
+    nodes.flatMap((n) => {
+      const name = /^CTE (.+)$/.exec(n["Subplan Name"] ?? "")?.[1];
+      return name === undefined ? [] : [[name, n] as const];
+    }),
+  );
+  const arraySubplans = new Set(
+    nodes.flatMap((n) =>
+      [...JSON.stringify(n.Output ?? []).matchAll(/ARRAY\((SubPlan \d+)\)/g)].map((m) => m[1]),
+    ),
+  );
+  const inputs: number[] = [];
+  for (const n of nodes) {
+    if (n["Subplan Name"] !== undefined && arraySubplans.has(n["Subplan Name"]))
+      inputs.push(unfilteredRows(n, sizes, ctes));
+    if (n["Node Type"] !== "Aggregate" && n["Node Type"] !== "WindowAgg") continue;
+    const calls = JSON.stringify(n.Output ?? []).match(ACCUMULATING_CALL)?.length ?? 0;
+    const input = (n.Plans ?? []).find((c) => c["Parent Relationship"] === "Outer");
+    if (calls > 0 && input !== undefined)
+      for (let i = 0; i < calls; i++) inputs.push(unfilteredRows(input, sizes, ctes));
+  }
+  const held = inputs.map((rows) => rows * shape.valueChars);
+  const value = shape.nestedAccumulators > 0 ? Math.max(shape.valueChars, ...held) : shape.valueChars;
+  return inputs.reduce((sum, rows) => sum + rows * value, 0);
 }
 
 /** Nodes that read all their input before they emit a row (a LIMIT above them does not cut their input). */
@@ -338,14 +487,22 @@ function checkWork(rows: number, shape: StatementShape, dialect: Driver["dialect
       max,
     );
   }
+  checkAggregated(shape.accumulators * rows * shape.valueChars, shape);
+}
+
+/**
+ * Refuses a statement whose accumulating aggregates could hold more than `maxAggregatedChars`.
+ * @param held - characters, from the plan's estimate or whatever its filters keep ({@link aggregatedChars}).
+ * @throws QueryRefused `limit_exceeded` naming `maxAggregatedChars`.
+ */
+function checkAggregated(held: number, shape: StatementShape): void {
   const maxChars = QUERY_LIMITS.sql.maxAggregatedChars;
-  const held = shape.accumulators * rows * shape.valueChars;
   if (held > maxChars) {
     throw new QueryRefused(
       "limit_exceeded",
       `the ${shape.accumulators} accumulating aggregate(s) (array_agg, string_agg, json_agg, ARRAY(SELECT ...)) of this statement could hold about ${Math.round(
         held,
-      )} characters (about ${Math.round(rows)} rows of up to ${shape.valueChars} characters; at most ${maxChars}): aggregate fewer rows`,
+      )} characters (the rows they may read, whatever the filters keep, x values up to ${shape.valueChars} characters; at most ${maxChars}): aggregate fewer rows (a smaller table, a correlated subquery per key rather than over a join)`,
       "maxAggregatedChars",
       maxChars,
     );

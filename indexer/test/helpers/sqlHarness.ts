@@ -24,11 +24,11 @@ const DDL = [
   "CREATE TABLE anchor (digest text PRIMARY KEY, kind text NOT NULL, anchorer text NOT NULL, block_number bigint NOT NULL)",
 ];
 
-/** `count` bounties, each awarded to two winners, and one anchor per bounty. */
-function seed(count: number): string[] {
+/** Bounties `from..to`, each awarded to two winners, and one anchor per bounty. */
+function seed(to: number, from = 1): string[] {
   const hex = (n: number, len: number) => `0x${n.toString(16).padStart(len, "0")}`;
   const rows: string[] = [];
-  for (let i = 1; i <= count; i++) {
+  for (let i = from; i <= to; i++) {
     const author = hex(i % 7, 40);
     rows.push(
       `INSERT INTO bounty VALUES (${i}, '${author}', '${hex(1, 40)}', ${i * 1_000_000}, '${i % 3 === 0 ? "Funded" : "Awarded"}', ${100 + i})`,
@@ -64,18 +64,28 @@ export async function startSqlHarness(
     grants?: { usage?: boolean; tables?: readonly string[] };
     /** false: `role` is not created (an `INDEXER_SQL_ROLE` naming no role). */
     createRole?: boolean;
+    /**
+     * Stale statistics, as a live indexer has (the tables grow after the last ANALYZE): the tables
+     * are analyzed when they hold this many bounties, then the rest are inserted.
+     */
+    analyzedAt?: number;
     /** The database session's TimeZone and DateStyle (a server's settings), e.g. `Asia/Kolkata`, `SQL, DMY`. */
     session?: { timeZone: string; dateStyle: string };
   } = {},
 ): Promise<SqlHarness> {
   let stopDb: () => Promise<void>;
+  const analyzedAt = options.analyzedAt ?? 0;
+  const load =
+    options.analyzedAt === undefined
+      ? [...DDL, ...seed(bounties)]
+      : [...DDL, ...seed(analyzedAt), ...[...HARNESS_TABLES.keys()].map((t) => `ANALYZE ${t}`), ...seed(bounties, analyzedAt + 1)];
   if (databaseUrl === undefined) {
     const db = new PGlite();
     // as Ponder's PGlite: sequential scans and nested loops off (sql.ts turns them on per statement)
     await db.exec("SET enable_seqscan = off; SET enable_nestloop = off");
     if (options.session !== undefined)
       await db.exec(`SET TimeZone = '${options.session.timeZone}'; SET DateStyle = '${options.session.dateStyle}'`);
-    await db.exec([...DDL, ...seed(bounties)].join(";\n"));
+    await db.exec(load.join(";\n"));
     (globalThis as Record<string, unknown>).PONDER_DATABASE = { driver: { dialect: "pglite", instance: db } };
     (globalThis as Record<string, unknown>).PONDER_NAMESPACE_BUILD = { schema: "public" };
     stopDb = () => db.close();
@@ -85,7 +95,7 @@ export async function startSqlHarness(
     await admin.connect();
     await admin.query(`CREATE SCHEMA ${schema}`);
     await admin.query(`SET search_path = ${schema}`);
-    await admin.query([...DDL, ...seed(bounties)].join(";\n"));
+    await admin.query(load.join(";\n"));
     const ownRole = options.role !== undefined && options.createRole !== false;
     if (options.role !== undefined) await admin.query(`DROP ROLE IF EXISTS ${options.role}`);
     if (ownRole) {
