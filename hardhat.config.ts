@@ -46,9 +46,29 @@ try {
 }
 
 const forkUrl = process.env.BASE_RPC_URL;
-// A malformed key is left out here so that the tasks can name the problem (deploy/lib/context.ts).
-const deployerKey = process.env.DEPLOYER_PRIVATE_KEY ?? "";
-const accountsFromEnv = /^(0x)?[0-9a-fA-F]{64}$/.test(deployerKey) ? [deployerKey] : [];
+
+/**
+ * DEPLOYER_PRIVATE_KEY as an account of the public networks, when it is one: the one signer-key rule
+ * (`privateKeyProblem` of @bench-bounty/contracts: 64 hex characters, `0x` optional, a value in 1..n-1
+ * of secp256k1). A key that fails it is left out here, so that a task that signs names the problem
+ * (deploy/lib/network.ts, `checkedPrivateKey`) and a read-only task runs without it: in `accounts`,
+ * Hardhat's own failure on it read "Cannot reach the base RPC endpoint" (probe16 B-F7). Before the
+ * package is built (`hardhat compile` on a fresh clone) only the form is checked.
+ */
+function deployerAccounts(key: string): string[] {
+  let problem: string | null;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- an ESM workspace package, maybe not built yet: loaded lazily (require(esm)), as deploy/lib/packages.ts does
+    const { privateKeyProblem } = require("@bench-bounty/contracts") as typeof import("@bench-bounty/contracts");
+    problem = privateKeyProblem(key, "optional");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== "MODULE_NOT_FOUND" && code !== "ERR_MODULE_NOT_FOUND") throw e;
+    problem = /^(0x)?[0-9a-fA-F]{64}$/.test(key) ? null : "malformed";
+  }
+  return problem === null ? [key] : [];
+}
+const accountsFromEnv = deployerAccounts(process.env.DEPLOYER_PRIVATE_KEY ?? "");
 
 const config: HardhatUserConfig = {
   solidity: {

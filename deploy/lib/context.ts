@@ -155,29 +155,72 @@ export async function tokenAt(ctx: TaskContext, address: string): Promise<TestUS
 }
 
 /**
+ * Refuses, before anything is sent, when `address` holds no ETH on the task's chain to pay the gas of
+ * `action` (a node's own refusal is a stack trace or "Missing or invalid parameters"; probe16 B-F9).
+ * @param hint what to do instead (default: send it ETH); `bounty:claim` names the relayed claim
+ * @throws TaskError naming the address, the network and its chain id
+ */
+export async function refuseWithoutGas(
+  ctx: TaskContext,
+  address: string,
+  action: string,
+  hint = "send it ETH on that chain, then run again",
+): Promise<void> {
+  const balance = await ctx.hre.ethers.provider.getBalance(address);
+  if (balance > 0n) return;
+  throw new TaskError(noGas(ctx, address, action, "holds no ETH", hint));
+}
+
+function noGas(ctx: TaskContext, address: string, action: string, holds: string, hint: string): string {
+  return `${address} ${holds} on ${ctx.profile.name} (chain id ${ctx.profile.chainId}) to pay the gas of ${action}: ${hint}. Nothing was sent.`;
+}
+
+/** True for a node's refusal of a transaction its sender cannot pay for (Hardhat, geth, ethers' code). */
+function isInsufficientFunds(e: unknown): boolean {
+  return (
+    isError(e, "INSUFFICIENT_FUNDS") ||
+    /doesn't have enough funds|insufficient funds/i.test((e as Error)?.message ?? "")
+  );
+}
+
+/**
  * Simulates a contract call (so a revert is decoded before anything is sent),
- * then sends it and waits for the receipt.
+ * checks that the signer can pay the gas ({@link refuseWithoutGas}), then sends
+ * it and waits for the receipt.
  * @param simulate a `staticCall` of the same call
  * @param send the call itself
- * @throws TaskError with the decoded custom error and what to do
+ * @param noGasHint what to do when the signer holds no ETH (default: send it ETH)
+ * @throws TaskError with the decoded custom error and what to do, or naming the signer without gas
  */
 export async function simulateAndSend(
   ctx: TaskContext,
   action: string,
   simulate: () => Promise<unknown>,
   send: () => Promise<ContractTransactionResponse>,
+  noGasHint?: string,
 ): Promise<TransactionReceipt> {
   try {
     await simulate();
   } catch (e) {
     throw decodeRevert(e, ctx.ifaces, action);
   }
+  await refuseWithoutGas(ctx, ctx.signer.address, action, noGasHint);
   let receipt: TransactionReceipt | null;
   try {
     const tx = await send();
     console.log(`  sent ${action}: ${tx.hash}`);
     receipt = await tx.wait();
   } catch (e) {
+    if (isInsufficientFunds(e))
+      throw new TaskError(
+        noGas(
+          ctx,
+          ctx.signer.address,
+          action,
+          "holds too little ETH",
+          noGasHint ?? "send it ETH on that chain, then run again",
+        ),
+      );
     throw decodeRevert(e, ctx.ifaces, action);
   }
   if (!receipt || receipt.status !== 1)

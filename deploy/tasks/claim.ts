@@ -21,6 +21,7 @@ import {
   type TaskContext,
   withFromParam,
   refuseLostRecipient,
+  refuseWithoutGas,
 } from "../lib/context";
 import { pasteableTask, txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
@@ -269,6 +270,7 @@ async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint)
   console.log(
     `  ${formatAmount(credits[0]!.amount, await symbolOf(ctx, credits[0]!.token))}; signed by ${claimer.account.address}, valid until ${isoSeconds(deadline)}`,
   );
+  await refuseWithoutGas(ctx, relayer, "claimWithSig", "relay through an account that holds ETH (--from)");
   let receipt;
   try {
     const publicClient = publicClientOf(ctx.hre);
@@ -351,6 +353,8 @@ withFromParam(
       for (const c of credits)
         console.log(`  bounty ${c.bountyId}  ${formatAmount(c.amount, await symbolOf(ctx, c.token))}`);
       const ids = credits.map((c) => c.bountyId);
+      // a winner without ETH claims through a relayer, one bounty at a time (claimWithSig)
+      const relayHint = `claim through a relayer that pays the gas: bounty:claim --relay --id ${ids[0]} --account ${account} --from <relayer>${ids.length > 1 ? " (one bounty per relayed claim)" : ""} (deploy/README.md)`;
       const receipt =
         ids.length === 1
           ? await simulateAndSend(
@@ -358,12 +362,14 @@ withFromParam(
               "claim",
               () => ctx.bounty.claim.staticCall(ids[0]!, to),
               () => ctx.bounty.claim(ids[0]!, to),
+              relayHint,
             )
           : await simulateAndSend(
               ctx,
               "claimMany",
               () => ctx.bounty.claimMany.staticCall(ids, to),
               () => ctx.bounty.claimMany(ids, to),
+              relayHint,
             );
       await printClaimed(ctx, receipt, credits);
     }),

@@ -123,6 +123,24 @@ describe("bounty:deploy (bare local node)", function () {
           if (shown.length >= 8) expect(r.stdout + r.stderr).not.to.include(shown);
       }
     });
+    // probe16 B-F7: hardhat.config.ts put such a key in `accounts` (form only), and a read-only task failed
+    // with "Cannot reach the base RPC endpoint: Expected valid bigint: 0 < bigint < curve.n"
+    it("a read-only task with a DEPLOYER_PRIVATE_KEY outside 1..n-1 runs as without a key", async function () {
+      const args = ["bounty:status", "--network", "base", "--id", "1"];
+      const unset = await hardhat(args, { BASE_RPC_URL: node.rpcUrl });
+      expect(unset.stdout + unset.stderr).not.to.match(/Cannot reach/);
+      for (const key of [
+        "0x" + "00".repeat(32),
+        "fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141",
+      ]) {
+        const r = await hardhat(args, { BASE_RPC_URL: node.rpcUrl, DEPLOYER_PRIVATE_KEY: key });
+        expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).to.deep.equal({
+          code: unset.code,
+          stdout: unset.stdout,
+          stderr: unset.stderr,
+        });
+      }
+    });
     it("a wrong chain id (a chain-8453 node given as Base Sepolia)", async function () {
       const before = await rpc<string>(node.rpcUrl, "eth_blockNumber");
       expectRefusal(

@@ -900,6 +900,19 @@ describe("bounty tasks on a local Base-profile node", function () {
         );
     });
 
+    // probe16 B-F9: a winner without ETH claiming itself got "An unexpected error occurred" and a stack
+    it("a winner who holds no ETH claiming itself: one line naming it, the chain and --relay, sending nothing", async function () {
+      expect(await ethBalance(winner)).to.equal(0n);
+      await refusedInOneLine(
+        undefined,
+        ["bounty:claim", "--id", String(id), "--from", winner],
+        new RegExp(
+          `^Error: ${winner} holds no ETH on localhost \\(chain id 8453\\) to pay the gas of claim: .*bounty:claim --relay --id ${id}`,
+          "m",
+        ),
+      );
+    });
+
     it("pays a winner who holds no ETH: the winner signs, the relayer sends and pays the gas", async function () {
       expect(await ethBalance(winner)).to.equal(0n);
       const usdcBefore = await usdcBalance(winner);

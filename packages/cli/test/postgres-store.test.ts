@@ -139,5 +139,33 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL || process.env.CI))(
       expect(bad.err).toMatch(/^error: DATABASE_URL must be a postgresql:\/\/ URL/);
       expect(bad.err).not.toContain("secretpw");
     });
+
+    // probe16 B-F11: a read-only database (a standby, default_transaction_read_only) was
+    // `internal error: cannot execute INSERT in a read-only transaction`, exit 4, at the first write
+    it("a read-only database is one line naming it (never the password), exit 1, before anything is written", async () => {
+      const t = await freshPostgresTarget();
+      const env = { DATABASE_URL: databaseUrlWithSchema(t.url, t.schema!) };
+      const made = await cli(["account", "create", "--name", "ro-owner", "--store", tempDir()], env);
+      expect(made.code, made.err).toBe(0);
+      const readOnly = new URL(env.DATABASE_URL);
+      readOnly.searchParams.set(
+        "options",
+        `${readOnly.searchParams.get("options")} -c default_transaction_read_only=on`,
+      );
+      const shown = `${readOnly.hostname}:${readOnly.port || "5432"}${readOnly.pathname}`;
+      for (const args of [
+        ["account", "create", "--name", "ro-second"],
+        ["leaderboard", "nothing-here"],
+      ]) {
+        const r = await cli([...args, "--store", tempDir()], { DATABASE_URL: readOnly.toString() });
+        expect(r.code, r.err).toBe(1);
+        expect(r.err).toMatch(/^error: the PostgreSQL store postgresql .* is read-only/m);
+        expect(r.err).toContain(shown);
+        expect(r.err).toMatch(/DATABASE_URL must name a writable primary/);
+        expect(r.err).not.toMatch(/internal error|cannot execute INSERT/);
+        if (readOnly.password) expect(r.err).not.toContain(`:${readOnly.password}@`);
+      }
+      await dropPostgresSchema(t.schema!);
+    });
   },
 );

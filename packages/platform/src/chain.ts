@@ -28,6 +28,10 @@ import {
   TransactionReceiptNotFoundError,
   WaitForTransactionReceiptTimeoutError,
   decodeFunctionData,
+  encodeFunctionData,
+  HttpRequestError,
+  keccak256,
+  TimeoutError,
   InvalidParamsRpcError,
   MethodNotFoundRpcError,
   MethodNotSupportedRpcError,
@@ -482,6 +486,7 @@ export class ChainGateway {
         args: [this.config.contracts.benchmarkBounty, p.pool],
       },
       author,
+      "the author",
     );
     await this.wait(approve, "approve");
     const hash = await this.write(
@@ -493,6 +498,7 @@ export class ChainGateway {
         args: [bountyParams],
       },
       author,
+      "the author",
     );
     const receipt = await this.wait(hash, "createAndFund");
     const created = parseEventLogs({
@@ -692,19 +698,87 @@ export class ChainGateway {
     return run;
   }
 
+  /**
+   * Simulates a contract call (a revert is `chain_error` naming the custom error), checks that the
+   * signer can pay its gas ({@link refuseWithoutGas}), signs it here and sends it. The transaction's hash
+   * is known before it is sent: when the node's answer to the send is lost (the RPC fails at that very
+   * moment), the transaction may be on its way, and the error says so with `details.tx_hash` and
+   * `details.may_be_sent` (probe16 B-F12), so that the caller can look for it instead of giving up.
+   * `signer` names the wallet's owner in a refusal ("the author", "the platform account").
+   * @throws PlatformError `chain_error`
+   */
   private async write(
     what: string,
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one writer for every contract's ABI: viem's per-ABI generics cannot be shared here
     request: { address: Address; abi: any; functionName: string; args: readonly unknown[] },
     wallet: WalletClient<Transport, Chain, Account> = this.wallet,
+    signer = "the platform account",
   ): Promise<Hash> {
-    return this.call(what, async () => {
-      const { request: prepared } = await this.publicClient.simulateContract({
-        ...request,
+    const serialized = await this.call(what, async () => {
+      await this.publicClient.simulateContract({ ...request, account: wallet.account });
+      const balance = await this.publicClient.getBalance({ address: wallet.account.address });
+      this.refuseWithoutGas(what, signer, wallet.account.address, balance, null);
+      const prepared = await wallet.prepareTransactionRequest({
         account: wallet.account,
+        chain: this.chain,
+        to: request.address,
+        data: encodeFunctionData({
+          abi: request.abi,
+          functionName: request.functionName,
+          args: [...request.args],
+        }),
       });
-      return wallet.writeContract(prepared);
+      const fee = prepared.maxFeePerGas ?? prepared.gasPrice ?? 0n;
+      this.refuseWithoutGas(what, signer, wallet.account.address, balance, prepared.gas * fee);
+      return wallet.signTransaction(prepared as never);
     });
+    const hash = keccak256(serialized);
+    // a transport failure (no HTTP answer, a 5xx, a timeout), not a node's refusal of the transaction
+    let lost = false;
+    try {
+      return await this.call(what, () =>
+        wallet.sendRawTransaction({ serializedTransaction: serialized }).catch((e: unknown) => {
+          lost =
+            e instanceof BaseError &&
+            e.walk((x) => x instanceof HttpRequestError || x instanceof TimeoutError) !== null;
+          throw e;
+        }),
+      );
+    } catch (e) {
+      if (!lost || !(e instanceof PlatformError)) throw e;
+      throw new PlatformError(
+        "chain_error",
+        `${e.message}: transaction ${hash} may have been sent (it was signed here; the node's answer was lost)`,
+        { ...e.details, tx_hash: hash, may_be_sent: true },
+      );
+    }
+  }
+
+  /**
+   * Refuses to send when the signer cannot pay the gas: it holds no ETH, or less than `cost` wei (the
+   * prepared transaction's gas x its fee cap), on this chain. Without this check a node's refusal reads
+   * "Missing or invalid parameters" (probe16 B-F4), which points the user at the wrong thing.
+   * @throws PlatformError `chain_error` naming the address, the chain and what to do
+   */
+  private refuseWithoutGas(
+    what: string,
+    signer: string,
+    address: Address,
+    balance: bigint,
+    cost: bigint | null,
+  ): void {
+    if (balance > 0n && (cost === null || balance >= cost)) return;
+    const chainId = this.config.chainId;
+    throw new PlatformError(
+      "chain_error",
+      `${what}: ${signer} ${address} holds ${balance === 0n ? "no ETH" : `${balance} wei, less than the ${cost} wei`} on chain ${chainId} to pay the gas: send it ETH on that chain, then run again (nothing was sent)`,
+      {
+        address,
+        chain_id: chainId,
+        balance_wei: balance.toString(),
+        ...(cost === null ? {} : { gas_cost_wei: cost.toString() }),
+      },
+    );
   }
 
   private async wait(hash: Hash, what: string) {

@@ -48,6 +48,7 @@ export type PlatformErrorCode =
   | "account_exists"
   | "unknown_account"
   | "unknown_key"
+  | "last_active_key"
   | "unknown_agent"
   | "invalid_withdrawal_address"
   | "receipt_withheld"

@@ -48,6 +48,7 @@
  * agent for one answer; `runner/checkpoint.ts` writes and reads the checkpoint.
  */
 import { PlatformError } from "./errors.js";
+import { MAX_TIMER_MS } from "./time.js";
 import { passedAgentEnv } from "./agent-process.js";
 import type { RunBackend } from "./backend.js";
 import type { FinalizeResult, ServedTask } from "./runs.js";
@@ -124,10 +125,19 @@ function resolved(o: RunnerOptions) {
     });
   if (!Number.isSafeInteger(batch) || batch < 1)
     throw new PlatformError("invalid_option", "batchSize must be an integer >= 1", { field: "batchSize" });
-  if (!Number.isSafeInteger(timeout) || timeout < 1)
-    throw new PlatformError("invalid_option", "taskTimeoutMs must be an integer >= 1", {
-      field: "taskTimeoutMs",
-    });
+  if (!Number.isSafeInteger(timeout) || timeout < 1 || timeout > MAX_TIMER_MS)
+    throw new PlatformError(
+      "invalid_option",
+      `taskTimeoutMs (--timeout-ms) must be an integer in 1..${MAX_TIMER_MS} ms (a timer's maximum)`,
+      { field: "taskTimeoutMs" },
+    );
+  // a batch of a CLI agent gets one timer of taskTimeoutMs x its tasks (runner/agent.ts)
+  if (timeout * batch > MAX_TIMER_MS)
+    throw new PlatformError(
+      "invalid_option",
+      `taskTimeoutMs x batchSize (--timeout-ms ${timeout} x --batch-size ${batch}) must be at most ${MAX_TIMER_MS} ms (a timer's maximum): lower one of them`,
+      { field: "batchSize", max_ms: MAX_TIMER_MS },
+    );
   const policy = o.invalidAnswerPolicy ?? "skip";
   if (policy !== "skip" && policy !== "abort")
     throw new PlatformError("invalid_option", "invalidAnswerPolicy must be skip or abort", {

@@ -6,6 +6,13 @@
 /** A clock returning the current instant in unix milliseconds (injectable for tests and the demo). */
 export type Clock = () => number;
 
+/**
+ * The longest delay a Node timer takes, in ms (2^31-1, about 24.8 days): `setTimeout` clamps a longer
+ * one to 1 ms (with a `TimeoutOverflowWarning`), so every option that becomes a timer is bounded by it
+ * (probe16 B-F13).
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** The system clock. */
 export const systemClock: Clock = () => Date.now();
 

@@ -14,6 +14,8 @@
 import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import type { DevChain } from "@bench-bounty/devchain";
 import type { Hash, Hex } from "viem";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import type { ChainConfig } from "../src/chain.js";
 import type { FaultHooks } from "../src/context.js";
@@ -45,10 +47,14 @@ const rpc = (dc: DevChain, method: string, params: unknown[] = []) =>
  * withdrawal address) run and finalized, the chain clock past the close. The platform signs as
  * `account` (each test its own, so their nonces never mix).
  */
-async function readyToAward(dc: DevChain, account: number, tag: string, faults: FaultHooks) {
+async function readyToAward(dc: DevChain, account: number, tag: string, faults: FaultHooks, rpcUrl?: string) {
   const { now: chainNow, clock } = await chainClock(dc);
   const where = await freshStoreLocation();
-  const chain: ChainConfig = { ...chainConfig(dc, account), awardWaitMs: AWARD_WAIT_MS };
+  const chain: ChainConfig = {
+    ...chainConfig(dc, account),
+    awardWaitMs: AWARD_WAIT_MS,
+    ...(rpcUrl ? { rpcUrl } : {}),
+  };
   const open = (f: FaultHooks = {}, publicBaseUrl?: string) =>
     openAt({ ...where, clock: clock.now, chain, faults: f, ...(publicBaseUrl ? { publicBaseUrl } : {}) });
   const platform = await open(faults);
@@ -111,6 +117,75 @@ async function withAutomine<T>(dc: DevChain, on: boolean, fn: () => Promise<T>):
     await rpc(dc, "evm_setAutomine", [true]);
   }
 }
+
+/**
+ * A JSON-RPC proxy to the devchain that, once `lose` is set, forwards `eth_sendRawTransaction` and
+ * answers it with HTTP 502 (the node got the transaction, its answer is lost); with `down` set too it
+ * answers everything after that send with 502 (the RPC went away right after the send).
+ */
+async function losingProxy(target: string) {
+  const state = { lose: false, down: false, broken: false };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString();
+      if (state.broken) return void res.writeHead(502).end("bad gateway");
+      void fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body }).then(
+        async (answer) => {
+          const text = await answer.text();
+          if (state.lose && body.includes('"eth_sendRawTransaction"')) {
+            state.broken = state.down;
+            return void res.writeHead(502).end("bad gateway");
+          }
+          res.writeHead(answer.status, { "content-type": "application/json" }).end(text);
+        },
+      );
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, state, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+describe("award whose send answer is lost (probe16 B-F12)", () => {
+  it("the node got it, its answer was lost: award looks for it by its hash and adopts it, one Awarded event", async () => {
+    const dc = devChain();
+    const proxy = await losingProxy(dc.rpcUrl);
+    try {
+      const r = await readyToAward(dc, 10, "lost-answer", {}, proxy.url);
+      proxy.state.lose = true;
+      const done = await r.platform.award(r.slug);
+      expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([done.award_tx]);
+      expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(POOL);
+      await r.platform.close();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("the RPC went away right after the send: award says it may be on chain and that a rerun adopts it; the rerun does", async () => {
+    const dc = devChain();
+    const proxy = await losingProxy(dc.rpcUrl);
+    try {
+      const r = await readyToAward(dc, 13, "lost-and-down", {}, proxy.url);
+      Object.assign(proxy.state, { lose: true, down: true });
+      const e = await r.platform.award(r.slug).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: "chain_error" });
+      const [sent] = await awardedTxs(dc, r.bountyId, r.fromBlock);
+      expect(sent).toBeDefined();
+      expect((e as Error).message).toContain(`the award transaction ${sent} was sent (it may be on chain)`);
+      expect((e as Error).message).toMatch(/run award again .*adopts that transaction/);
+      Object.assign(proxy.state, { lose: false, down: false, broken: false });
+      const done = await r.platform.award(r.slug);
+      expect(done.award_tx).toBe(sent);
+      expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([sent]);
+      await r.platform.close();
+    } finally {
+      await proxy.close();
+    }
+  });
+});
 
 describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-probe)", () => {
   it("killed before markSent with the transaction pending: the door and award say pending, nothing is sent twice, the award is adopted once mined", async () => {

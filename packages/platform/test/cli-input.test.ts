@@ -104,6 +104,22 @@ describe("user mistakes on run", () => {
   );
 });
 
+describe("timer bounds", () => {
+  // probe16 B-F13: --timeout-ms over 2^31-1 was accepted, and Node's timer fired after 1 ms
+  it("run and resume refuse a --timeout-ms over a timer's maximum, naming it, before opening the store", async () => {
+    const store = join(tempDir(), "s");
+    for (const args of [
+      ["run", "g3", "--agent", "true", "--agent-id", "a1", "--timeout-ms", "2147483648", "--store", store],
+      ["resume", "run-x", "--timeout-ms", "99999999999999", "--store", store],
+    ]) {
+      const r = await runCli(...args);
+      expect(r.code, args.join(" ")).not.toBe(0);
+      expect(r.err).toMatch(/--timeout-ms <ms>.*timeout-ms must be an integer in 1\.\.2147483647/);
+    }
+    expect(existsSync(store)).toBe(false);
+  });
+});
+
 describe("openStore", () => {
   // probe14 D3-F7: serve's award waited the platform's 180 s for its transaction; its request ended at 60 s
   it("hands awardWaitMs to the chain (serve keeps an award under its request limit)", async () => {

@@ -59,6 +59,26 @@ describe("accounts and API keys", () => {
     expect((await rejection(p.createAccount({ name: "alice" }))).code).toBe("account_exists");
   });
 
+  // probe16 B-F14: revoking the last active key locked the account out for good (nothing can issue another)
+  it("the account's last active key cannot be revoked: it names why and to issue a key first", async () => {
+    const h = await openTemp();
+    const p = h.real;
+    const made = await p.createAccount({ name: "alice" });
+    const me = await p.authenticate(made.api_key);
+    const e = await rejection(p.revokeKey(me, made.key_prefix));
+    expect(e).toMatchObject({ code: "last_active_key", details: { key_prefix: made.key_prefix } });
+    expect(e.message).toMatch(/last active key.*issue-key/);
+    expect((await p.authenticate(made.api_key)).account_id).toBe(made.account_id);
+    // with a second key the first goes; then the second is the last one
+    const second = await p.issueKey(me);
+    await p.revokeKey(me, made.key_prefix);
+    const me2 = await p.authenticate(second.api_key);
+    expect((await rejection(p.revokeKey(me2, second.key_prefix))).code).toBe("last_active_key");
+    // revoking an already revoked key again stays idempotent
+    expect((await p.revokeKey(me2, made.key_prefix)).revoked_at).not.toBeNull();
+    expect((await p.authenticate(second.api_key)).account_id).toBe(made.account_id);
+  });
+
   it("the operator key from the environment authenticates as the operator", async () => {
     const h = await openTemp({ operatorKey: "operator-secret-0123456789" });
     const op = await h.real.authenticate("operator-secret-0123456789");

@@ -3,19 +3,30 @@ import { chainConfig, cities, latestBlockTime, openTemp, useDevChain } from "./h
 
 const devChain = useDevChain();
 
+/** A published 6-city benchmark and its author `dc.accounts[account]`, holding 5 USDC. */
+async function publishedWithAuthor(
+  platform: Awaited<ReturnType<typeof openTemp>>,
+  dc: ReturnType<typeof devChain>,
+  account: number,
+  tag?: string,
+) {
+  const ds = await platform.createDataset(cities(6, tag));
+  const { slug } = await platform.publish(ds.dataset_id, {
+    title: "Cities",
+    prompt_template: "Answer for {payload.city}?",
+    grader_type: "exact",
+  });
+  const author = dc.accounts[account]!;
+  await dc.mintUsdc(author.address, 5_000_000n);
+  return { slug, author };
+}
+
 describe("lockBounty validates before sending anything", () => {
   it("refuses pool 0, pool above the balance, a past close, a deadline before close, threshold 99999 and bad splits with no transaction; then locks", async () => {
     const dc = devChain();
     const platform = await openTemp({ chain: chainConfig(dc, 0) });
     try {
-      const ds = await platform.createDataset(cities(6));
-      const { slug } = await platform.publish(ds.dataset_id, {
-        title: "Cities",
-        prompt_template: "Answer for {payload.city}?",
-        grader_type: "exact",
-      });
-      const author = dc.accounts[9]!;
-      await dc.mintUsdc(author.address, 5_000_000n);
+      const { slug, author } = await publishedWithAuthor(platform, dc, 9);
       const now = await latestBlockTime(dc);
       const good = {
         authorPrivateKey: author.privateKey,
@@ -45,6 +56,40 @@ describe("lockBounty validates before sending anything", () => {
       const bounty = await platform.lockBounty(slug, good);
       expect(bounty).toMatchObject({ pool_base_units: "5000000", threshold_bps: 5000, status: "funded" });
       expect(await nonce()).toBe(before + 2); // approve + createAndFund
+    } finally {
+      await platform.close();
+    }
+  }, 120_000);
+
+  // probe16 B-F4: an author with USDC but no ETH got "approve the pool failed: Missing or invalid parameters"
+  it("an author without ETH for the gas: one refusal naming the author, the chain and the gas, nothing sent", async () => {
+    const dc = devChain();
+    const platform = await openTemp({ chain: chainConfig(dc, 0) });
+    try {
+      const { slug, author } = await publishedWithAuthor(platform, dc, 8, "no-eth");
+      await dc.publicClient.request({
+        method: "hardhat_setBalance" as never,
+        params: [author.address, "0x0"] as never,
+      });
+      const now = await latestBlockTime(dc);
+      const err = await platform
+        .lockBounty(slug, {
+          authorPrivateKey: author.privateKey,
+          pool: 5_000_000n,
+          closesAt: now + 3600,
+          awardDeadline: now + 7200,
+          thresholdBps: 5000,
+          payoutRule: "top_n_split",
+        })
+        .catch((e: unknown) => e);
+      expect(err).toMatchObject({
+        code: "chain_error",
+        details: { address: author.address, chain_id: 8453, balance_wei: "0" },
+      });
+      expect((err as Error).message).toBe(
+        `approve the pool: the author ${author.address} holds no ETH on chain 8453 to pay the gas: send it ETH on that chain, then run again (nothing was sent)`,
+      );
+      expect(await dc.publicClient.getTransactionCount({ address: author.address })).toBe(0);
     } finally {
       await platform.close();
     }

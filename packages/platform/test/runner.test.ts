@@ -212,6 +212,22 @@ describe("runner policies", () => {
     expect(r.finalized!.attempts_remaining).toBe(2);
   }, 60_000);
 
+  // probe16 B-F13: a batch's timer of taskTimeoutMs x batchSize over 2^31-1 ms fired after 1 ms (Node clamps it)
+  it("a timeout over a timer's maximum (2147483647 ms per batch) is refused before the run starts", async () => {
+    const s = await store();
+    const backend = await s.platform.backend("patient");
+    const agent: AgentSpec = { kind: "command", command: `node ${AGENT}` };
+    for (const [opts, field] of [
+      [{ taskTimeoutMs: 2 ** 31 }, "taskTimeoutMs"],
+      [{ taskTimeoutMs: 100_000_000, batchSize: 40 }, "batchSize"],
+    ] as const) {
+      const e = await runBenchmark(backend, s.slug, "patient", agent, opts).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: "invalid_option", details: { field } });
+      expect((e as Error).message).toMatch(/2147483647 ms/);
+    }
+    expect(await s.platform.ctx.store.db.selectFrom("runs").selectAll().execute()).toHaveLength(0);
+  });
+
   it("an agent that times out before any answer costs no attempt either", async () => {
     const s = await store();
     await expect(

@@ -134,6 +134,8 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   // domain: identity (the platform's principal checks)
   // (unauthenticated / forbidden above are shared by the edge and the domain)
   revoked_key: 403,
+  // the account's last active key is kept (probe16 B-F14): issue another first
+  last_active_key: 409,
   // domain: environment
   no_store: 503,
   invalid_store: 503,

@@ -426,8 +426,8 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
       const bar = progressBar(io, opts.progress as boolean | undefined);
       try {
         const maxString = parsePositiveInt(opts.maxString, "--max-string");
-        const timeout = parsePositiveInt(opts.timeout, "--timeout");
-        const deadline = parsePositiveInt(opts.deadline, "--deadline");
+        const timeout = parsePositiveInt(opts.timeout, "--timeout", MAX_TIMER_MS);
+        const deadline = parsePositiveInt(opts.deadline, "--deadline", MAX_TIMER_MS);
         const rpcUrl = urlOptionOf(cmd, "rpc", "--rpc");
         const indexerUrl = urlOptionOf(cmd, "indexer", "--indexer");
         const out = opts.out as string | undefined;
@@ -505,8 +505,8 @@ Exit codes:
           output: opts.output as string | undefined,
           rpcUrl: urlOptionOf(cmd, "rpc", "--rpc"),
           registry: opts.registry as string | undefined,
-          timeoutMs: parsePositiveInt(opts.timeout, "--timeout"),
-          deadlineMs: parsePositiveInt(opts.deadline, "--deadline"),
+          timeoutMs: parsePositiveInt(opts.timeout, "--timeout", MAX_TIMER_MS),
+          deadlineMs: parsePositiveInt(opts.deadline, "--deadline", MAX_TIMER_MS),
         });
         await writeOutput(
           io,
@@ -530,11 +530,27 @@ function jsonBigints(_k: string, v: unknown): unknown {
   return v;
 }
 
-function parsePositiveInt(v: unknown, flag: string): number | undefined {
+/**
+ * The longest delay a Node timer takes, in ms (2^31-1, about 24.8 days): a longer one fires after 1 ms,
+ * so `--timeout` and `--deadline` are bounded by it (probe16 B-F13).
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A positive integer option (`--max-string`; with `max`, the milliseconds of `--timeout` / `--deadline`).
+ * @throws VerifierInputError `bad_option` naming `flag` (exit 2)
+ */
+function parsePositiveInt(v: unknown, flag: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (v === undefined) return undefined;
   const s = String(v);
   if (!/^[1-9][0-9]{0,12}$/.test(s))
     throw new VerifierInputError("bad_option", flag, `expected a positive integer, got ${JSON.stringify(s)}`);
+  if (Number(s) > max)
+    throw new VerifierInputError(
+      "bad_option",
+      flag,
+      `expected at most ${max} ms (a timer's maximum), got ${JSON.stringify(s)}`,
+    );
   return Number(s);
 }
 

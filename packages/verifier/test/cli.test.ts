@@ -135,6 +135,24 @@ describe("bench-bounty-verify CLI", () => {
     expect(r.stderr).not.toMatch(STACK);
   });
 
+  // probe16 B-F13, nearby: a --timeout or --deadline over 2^31-1 ms was accepted, and Node's timer
+  // fires after 1 ms for a longer delay
+  it("exit 2 for a --timeout or --deadline over a timer's maximum (2147483647 ms), naming it", () => {
+    for (const [command, flag] of [
+      ["verify", "--timeout"],
+      ["verify", "--deadline"],
+      ["verify-receipt", "--timeout"],
+      ["verify-receipt", "--deadline"],
+    ] as const) {
+      const jwks = command === "verify-receipt" ? ["--jwks", small()] : [];
+      const r = run([command, small(), ...jwks, flag, "2147483648"]);
+      expect(r.code, `${command} ${flag}`).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`${flag}.*at most 2147483647`));
+    }
+    const max = run(["verify", small(), "--timeout", "2147483647", "--deadline", "2147483647"]);
+    expect(max.code, max.stderr).toBe(0);
+  });
+
   it("--help says what --timeout bounds: one request, and an RPC request is retried once", () => {
     for (const command of ["verify", "verify-receipt"]) {
       const r = run([command, "--help"]);

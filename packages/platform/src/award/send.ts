@@ -91,19 +91,58 @@ export async function sendOrAdoptAward(
   }
   await assertPackFits(ctx, row);
   const winners = fromStored<PreparedWinner[]>(row.winners_json);
-  const hash = await chain.sendAward(
-    bountyId,
-    winners.map((w) => w.withdrawal_address as Address),
-    digest,
+  const hash = await sendOrLose(ctx, slug, () =>
+    chain.sendAward(
+      bountyId,
+      winners.map((w) => w.withdrawal_address as Address),
+      digest,
+    ),
   );
   ctx.faults.awardBeforeMarkSent?.(slug);
   await ctx.store.awards.markSent(slug, hash);
   ctx.faults.awardAfterSend?.(slug);
-  const settled = await settleSent(ctx, slug, bountyId, digest, hash, deadline);
+  const settled = await settleLost(hash, () => settleSent(ctx, slug, bountyId, digest, hash, deadline));
   if (settled) return settled;
   throw new PlatformError(
     "chain_error",
     `the award transaction ${hash} was dropped before it was mined (the node no longer knows it); it is forgotten: run award again to send it anew (the contract accepts one award, so a late copy cannot pay twice)`,
     { tx_hash: hash },
   );
+}
+
+/**
+ * Sends the award; when the node's answer to the send is lost (`details.may_be_sent`: the RPC failed
+ * after the signed transaction left, probe16 B-F12), the award may be on its way: its hash (signed
+ * here) is returned as if the send had answered, so that it is recorded as sent and looked for.
+ * @throws PlatformError from the send otherwise (a revert in the simulation, a refusal, no gas)
+ */
+async function sendOrLose(ctx: PlatformContext, slug: string, send: () => Promise<Hash>): Promise<Hash> {
+  try {
+    return await send();
+  } catch (e) {
+    if (
+      !(e instanceof PlatformError && e.details.may_be_sent === true && typeof e.details.tx_hash === "string")
+    )
+      throw e;
+    return e.details.tx_hash as Hash;
+  }
+}
+
+/**
+ * Waits for a sent award ({@link settleSent}); when the chain cannot be read, the award may be sent or
+ * even mined: the error says so and that a rerun of `award` adopts it (it is recorded as sent; never sent
+ * twice), not a bare "award failed".
+ * @throws PlatformError `chain_error` naming the transaction; `award_pending` and reverts as settleSent
+ */
+async function settleLost<T>(hash: Hash, settle: () => Promise<T>): Promise<T> {
+  try {
+    return await settle();
+  } catch (e) {
+    if (!(e instanceof PlatformError && e.code === "chain_error" && e.details.rpc !== undefined)) throw e;
+    throw new PlatformError(
+      "chain_error",
+      `the award transaction ${hash} was sent (it may be on chain), but its state cannot be read: ${e.message}; it is recorded as sent: run award again once the RPC answers: it adopts that transaction (never sends a second award)`,
+      { ...e.details, tx_hash: hash },
+    );
+  }
 }

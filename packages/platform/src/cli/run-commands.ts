@@ -24,6 +24,7 @@ import { ensureWritableDir } from "../store.js";
 import { passedAgentEnv } from "../agent-process.js";
 import { resumeRun, runBenchmark, type AgentSpec, type RunnerOptions, type RunnerResult } from "../runner.js";
 import { shellWord, terminalText } from "../terminal.js";
+import { MAX_TIMER_MS } from "../time.js";
 interface RunOpts {
   agent?: string;
   agentId?: string;
@@ -41,7 +42,11 @@ function runnerOptions(cmd: Command): Command {
   return cmd
     .option("--concurrency <n>", "tasks (CLI: batches) in flight at once", int("concurrency", 1))
     .option("--batch-size <n>", "tasks per agent process (CLI agents)", int("batch-size", 1))
-    .option("--timeout-ms <ms>", "per-task timeout in milliseconds", int("timeout-ms", 1))
+    .option(
+      "--timeout-ms <ms>",
+      `per-task timeout in milliseconds (at most ${MAX_TIMER_MS}, with --batch-size: per batch)`,
+      int("timeout-ms", 1, MAX_TIMER_MS),
+    )
     .addOption(new Option("--on-invalid <policy>", "invalid-answer policy").choices(["skip", "abort"]))
     .option("--no-progress", "no progress bar");
 }

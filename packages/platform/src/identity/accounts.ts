@@ -168,15 +168,31 @@ export async function listKeys(ctx: PlatformContext, p: Principal): Promise<KeyL
 }
 
 /**
- * Revokes one of the caller's keys (idempotent: a revoked key stays revoked at its first time).
- * @throws PlatformError `unknown_key` when the prefix is not one of the caller's keys
+ * Revokes one of the caller's keys (idempotent: a revoked key stays revoked at its first time). The
+ * account's last active key is kept: nothing else can issue a key for the account, so revoking it would
+ * lock the account (its agents, datasets and benchmarks) out for good (probe16 B-F14). The check and the
+ * write are one transaction, under the account's key lock, so two revocations cannot leave none.
+ * @throws PlatformError `unknown_key` when the prefix is not one of the caller's keys; `last_active_key`
+ *   when it is the account's only active key (issue another key first)
  */
 export async function revokeKey(ctx: PlatformContext, p: Principal, keyPrefix: string): Promise<KeyListing> {
   refuseOperatorKeys(p);
-  const k = await ctx.store.accounts.revokeKey(p.account_id, keyPrefix, isoMillis(ctx.clock()));
-  if (!k)
-    throw new PlatformError("unknown_key", `no key ${keyPrefix} on this account`, { key_prefix: keyPrefix });
-  return k;
+  return ctx.store.tx(async (t) => {
+    await t.accounts.lockKeys(p.account_id);
+    const keys = await t.accounts.listKeys(p.account_id);
+    const target = keys.find((k) => k.key_prefix === keyPrefix);
+    if (!target)
+      throw new PlatformError("unknown_key", `no key ${keyPrefix} on this account`, {
+        key_prefix: keyPrefix,
+      });
+    if (target.revoked_at === null && keys.every((k) => k === target || k.revoked_at !== null))
+      throw new PlatformError(
+        "last_active_key",
+        `key ${keyPrefix} is the account's last active key: revoking it would lock the account out for good (nothing else can issue a key for it); issue a new key first (account issue-key), then revoke this one`,
+        { key_prefix: keyPrefix },
+      );
+    return (await t.accounts.revokeKey(p.account_id, keyPrefix, isoMillis(ctx.clock())))!;
+  });
 }
 
 /** The caller's account. @throws PlatformError `unknown_account` */

@@ -145,6 +145,14 @@ export class AccountsTable extends TableModule {
       .execute();
   }
 
+  /**
+   * Takes the lock of an account's keys until the transaction ends (call inside {@link Store.tx} before
+   * reading the keys a revocation is decided on).
+   */
+  async lockKeys(accountId: string): Promise<void> {
+    await this.advisoryLock(`api_keys:${accountId}`);
+  }
+
   /** Revokes a key of an account (first revocation time kept); null when the account has no such key. */
   async revokeKey(accountId: string, prefix: string, at: string): Promise<KeyListing | null> {
     await this.db

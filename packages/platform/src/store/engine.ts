@@ -253,6 +253,26 @@ const storeTypes = (types: typeof pg.types) => ({
 const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
+ * Refuses a database whose transactions are read-only (a standby, or `default_transaction_read_only`
+ * in the URL's `options` or the server's settings): every command writes (an account, a run, a
+ * migration), and the first write would fail as `cannot execute INSERT in a read-only transaction`,
+ * an internal error (probe16 B-F11). `label` names the store (no user, no password).
+ * @throws PlatformError `invalid_store` (SQLSTATE 25006, read-only SQL transaction) naming the database
+ */
+async function refuseReadOnly(pool: pg.Pool, label: string): Promise<void> {
+  const { rows } = await pool.query<{ read_only: string; standby: boolean }>(
+    "SELECT current_setting('transaction_read_only') AS read_only, pg_is_in_recovery() AS standby",
+  );
+  const row = rows[0];
+  if (row?.read_only !== "on" && row?.standby !== true) return;
+  throw new PlatformError(
+    "invalid_store",
+    `the PostgreSQL store ${label} is read-only (${row.standby ? "a standby in recovery" : "default_transaction_read_only is on"}): DATABASE_URL must name a writable primary`,
+    { field: "DATABASE_URL", path: label, pg_code: "25006" },
+  );
+}
+
+/**
  * Opens a pool on the PostgreSQL database (one `schema` of it when given: the search path of every
  * connection); reads its tables and marker. @throws PlatformError `invalid_store` (unreachable,
  * refused credentials, no such database), naming the redacted URL
@@ -285,6 +305,7 @@ export async function openPostgres(target: {
   try {
     const schema = (await pool.query<{ s: string }>("SELECT current_schema() AS s")).rows[0]?.s;
     if (!schema) throw new Error("no current schema (search_path names no existing schema)");
+    await refuseReadOnly(pool, label);
     const tables = (
       await pool.query<{ table_name: string }>(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name",
@@ -305,6 +326,7 @@ export async function openPostgres(target: {
     };
   } catch (e) {
     await db.destroy();
+    if (e instanceof PlatformError) throw e;
     const code = (e as { code?: unknown }).code;
     // pg parses the URL on the first connection: a URL it cannot read was never sent to a server
     if (code === "ERR_INVALID_URL")
