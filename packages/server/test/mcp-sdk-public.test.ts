@@ -25,3 +25,10 @@ describe("the MCP server uses the SDK's public API only", () => {
     expect(source).not.toMatch(/validateToolInput|_requestHandlers|_registeredTools/);
   });
 });
+
+describe("the validation of bodies and tool arguments uses zod's public API only", () => {
+  it("src/route.ts reads a schema's definition through its public def, not zod's internal _zod", () => {
+    const source = fs.readFileSync(new URL("../src/route.ts", import.meta.url), "utf8");
+    expect(privateMembers(source)).toEqual([]);
+  });
+});
