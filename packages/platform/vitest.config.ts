@@ -29,6 +29,7 @@ const STORE_TESTS = [
   "test/template-amplify.test.ts",
   "test/answer-storage.test.ts",
   "test/answer-totals.test.ts",
+  "test/nul-text.test.ts",
 ];
 
 export default defineConfig({

@@ -125,7 +125,7 @@ interface SchemaDef {
   innerType?: z.ZodType;
   element?: z.ZodType;
 }
-const defOf = (schema: z.ZodType): SchemaDef => (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
+const defOf = (schema: z.ZodType): SchemaDef => schema.def as unknown as SchemaDef; // zod 4's public `def`
 
 /**
  * The issues of the items of the body's large arrays, checked one item at a time, and whether the

@@ -157,6 +157,17 @@ export async function register(base: string, name: string, extra: Record<string,
   };
 }
 
+/**
+ * A new account (`name`) starts a run of `slug` over REST: `POST /api/v1/benchmarks/:slug/runs` with
+ * its key and the body `{}` (its first agent). Returns the account and the exchange, whatever its
+ * status (201 `{run, tasks}` or the refusal).
+ */
+export async function registerAndStartRun(base: string, slug: string, name: string) {
+  const agent = await register(base, name);
+  const start = await call(base, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: agent.key, body: {} });
+  return { agent, start };
+}
+
 /** The shared "cities" test set (`n` rows `{payload: {city, index}, label: answer-i}`) and its right answer. */
 export { citiesAnswer, citiesDataset };
 

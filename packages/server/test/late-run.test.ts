@@ -6,7 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
-import { call, publishCities, register, useLive } from "./helpers.js";
+import { call, publishCities, registerAndStartRun, useLive } from "./helpers.js";
 
 // on the engine under test: SQLite, and PostgreSQL in the `postgres` project (vitest.config.ts)
 const live = useLive();
@@ -14,11 +14,7 @@ const live = useLive();
 describe("a run left in progress past the close", () => {
   it("submit is 409 benchmark_closed over REST and MCP; start is refused too", async () => {
     const { slug } = await publishCities(live.url, 6, "late");
-    const agent = await register(live.url, "late-agent");
-    const rest = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, {
-      key: agent.key,
-      body: {},
-    });
+    const { agent, start: rest } = await registerAndStartRun(live.url, slug, "late-agent");
     expect(rest.status, rest.text).toBe(201);
     const runId = rest.json.run.id as string;
     const before = await call(live.url, "POST", `/api/v1/benchmarks/runs/${runId}/submissions`, {

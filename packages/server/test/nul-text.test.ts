@@ -4,15 +4,23 @@
  * a 500 with a logged stack, anonymously too, while SQLite stored the same input).
  */
 import { describe, expect, it } from "vitest";
-import { CITIES_PUBLISH, call, citiesDataset, postMcp, publishCities, register, useLive } from "./helpers.js";
+import {
+  CITIES_PUBLISH,
+  call,
+  citiesDataset,
+  postMcp,
+  publishCities,
+  register,
+  registerAndStartRun,
+  useLive,
+} from "./helpers.js";
 
 const live = useLive();
 
 describe("U+0000 in text (probe16 A-F1/F2)", () => {
   it("an answer, a dataset row, a dataset name and a title holding it are refused naming the JSON path", async () => {
     const { slug } = await publishCities(live.url, 4, "nul-a");
-    const me = await register(live.url, "nul-agent");
-    const start = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: me.key, body: {} });
+    const { agent: me, start } = await registerAndStartRun(live.url, slug, "nul-agent");
     expect(start.status, start.text).toBe(201);
     const runId = start.json.run.id as string;
     const submit = await call(live.url, "POST", `/api/v1/benchmarks/runs/${runId}/submissions`, {

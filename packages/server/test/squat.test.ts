@@ -5,7 +5,7 @@
  * operator-spend test).
  */
 import { describe, expect, it } from "vitest";
-import { call, postMcp, publishCities, register, useLive } from "./helpers.js";
+import { call, postMcp, publishCities, registerAndStartRun, useLive } from "./helpers.js";
 
 const live = useLive();
 
@@ -36,8 +36,7 @@ describe("a squatted commitment (probe15 A-F6)", () => {
       expect(r.status, path).toBe(404);
       expect(r.json.error.details.reason, path).toBe("anchor_squatted");
     }
-    const competitor = await register(live.url, "squat-competitor");
-    const start = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: competitor.key });
+    const { agent: competitor, start } = await registerAndStartRun(live.url, slug, "squat-competitor");
     expect(start.status).toBe(409);
     expect(start.json.error).toMatchObject({
       code: "anchor_squatted",

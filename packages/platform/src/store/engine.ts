@@ -19,7 +19,7 @@ import {
 import type pg from "pg";
 import { PlatformError } from "../errors.js";
 import type { Database } from "./schema.js";
-import { NulTextRefusal } from "./nul-text.js";
+import { NulTextDialect } from "./nul-text.js";
 import { WalSync } from "./wal-sync.js";
 
 /** The engine of a store. */
@@ -216,8 +216,7 @@ export function openSqlite(file: string): OpenedEngine {
     return {
       engine: "sqlite",
       db: new Kysely<Database>({
-        dialect: new ImmediateSqliteDialect(sqlite, wal),
-        plugins: [new NulTextRefusal()],
+        dialect: new NulTextDialect(new ImmediateSqliteDialect(sqlite, wal)),
       }),
       wal,
       tables,
@@ -299,8 +298,7 @@ export async function openPostgres(target: {
   // An idle client's error (the server restarted) must not crash the process: the next query fails.
   pool.on("error", () => undefined);
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
-    plugins: [new NulTextRefusal()],
+    dialect: new NulTextDialect(new PostgresDialect({ pool })),
   });
   try {
     const schema = (await pool.query<{ s: string }>("SELECT current_schema() AS s")).rows[0]?.s;

@@ -2,21 +2,21 @@
  * Text with U+0000 (NUL) never reaches the database (probe16 A-F1/F2): PostgreSQL cannot store it in a
  * `text` column (SQLSTATE 22021, "invalid byte sequence for encoding UTF8: 0x00"), so an answer, a
  * title or a path parameter holding one was a 500 on PostgreSQL while SQLite stored it. Every query of
- * the store, on both engines, goes through {@link NulTextRefusal}: a string parameter holding U+0000 is
- * refused before the query is sent, the same on both engines. The server names the JSON path of a body
- * holding one before this is reached; this is the one rule under every entry point (the CLI's options,
- * path parameters, MCP arguments).
+ * the store, on both engines, goes through a connection of {@link NulTextDialect}: a string parameter
+ * holding U+0000 is refused before the query is sent, the same on both engines, whether Kysely built it
+ * or it was compiled before (`TableModule.compiled`, `executeQuery`). The check reads the compiled
+ * query's parameters once; a Kysely plugin walked (and rebuilt) the operation tree of every built query
+ * instead (`bench:nul`). The server names the JSON path of a body holding one before this is reached;
+ * this is the one rule under every entry point (the CLI's options, path parameters, MCP arguments).
  */
-import {
-  OperationNodeTransformer,
-  type KyselyPlugin,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  type PrimitiveValueListNode,
-  type QueryResult,
-  type RootOperationNode,
-  type UnknownRow,
-  type ValueNode,
+import type {
+  AbortableOperationOptions,
+  CompiledQuery,
+  DatabaseConnection,
+  Dialect,
+  Driver,
+  QueryResult,
+  TransactionSettings,
 } from "kysely";
 import { PlatformError } from "../errors.js";
 
@@ -30,64 +30,87 @@ function nulRefused(): PlatformError {
 }
 
 /**
- * The placeholder value of a precompiled query's argument (`TableModule.compiled`): it starts with
- * U+0000, which no stored text holds, so it never collides with a value; it is let through only while
- * such a template is compiled ({@link compilingTemplate}).
+ * Refuses a compiled query whose parameters hold a string with U+0000 (exported for `bench:nul`).
+ * @throws PlatformError `invalid_text` (`details.reason: "nul_character"`)
  */
-export const ARG_MARKER = "\u0000bench-bounty.arg:";
+export function refuseNulText(query: CompiledQuery): void {
+  for (const v of query.parameters) if (typeof v === "string" && v.includes("\u0000")) throw nulRefused();
+}
 
-let templating = false;
-
-/**
- * Compiles a precompiled query's template (`q.compile()` is synchronous): its {@link ARG_MARKER}
- * placeholders pass the check; any other text holding U+0000 does not, then or ever.
- */
-export function compilingTemplate<T>(compile: () => T): T {
-  templating = true;
-  try {
-    return compile();
-  } finally {
-    templating = false;
+/** A connection of the engine's driver that checks each query ({@link refuseNulText}) before sending it. */
+class NulCheckedConnection implements DatabaseConnection {
+  constructor(readonly inner: DatabaseConnection) {}
+  async executeQuery<R>(query: CompiledQuery, options?: AbortableOperationOptions): Promise<QueryResult<R>> {
+    refuseNulText(query);
+    return this.inner.executeQuery<R>(query, options);
+  }
+  streamQuery<R>(
+    query: CompiledQuery,
+    chunkSize: number,
+    options?: AbortableOperationOptions,
+  ): AsyncIterableIterator<QueryResult<R>> {
+    refuseNulText(query);
+    return this.inner.streamQuery<R>(query, chunkSize, options);
   }
 }
 
-/** True when `v` is a string holding U+0000 (other than a template's placeholder while compiling it). */
-function holdsNul(v: unknown): boolean {
-  if (typeof v !== "string" || !v.includes("\u0000")) return false;
-  return !(templating && v.startsWith(ARG_MARKER));
+/** The engine's own connection of `c` (the engine's driver is handed its own connections back). */
+function innerOf(c: DatabaseConnection): DatabaseConnection {
+  return c instanceof NulCheckedConnection ? c.inner : c;
 }
 
 /**
- * Refuses parameters holding U+0000: the check of the store's precompiled hot queries
- * (`TableModule.compiled`, run without Kysely's plugins).
- * @throws PlatformError `invalid_text`
+ * The engine's driver, its connections wrapped in {@link NulCheckedConnection} (one wrapper per
+ * pooled connection). No savepoints: the store uses none (Kysely refuses them on this driver).
  */
-export function refuseNulText(values: readonly unknown[]): void {
-  if (values.some(holdsNul)) throw nulRefused();
-}
-
-/** Walks a query's values and refuses one holding U+0000. */
-class NulTextCheck extends OperationNodeTransformer {
-  protected override transformValue(node: ValueNode): ValueNode {
-    if (holdsNul(node.value)) throw nulRefused();
-    return super.transformValue(node);
+class NulCheckedDriver implements Driver {
+  private readonly wrappers = new WeakMap<DatabaseConnection, NulCheckedConnection>();
+  constructor(private readonly inner: Driver) {}
+  init(options?: AbortableOperationOptions): Promise<void> {
+    return this.inner.init(options);
   }
-  protected override transformPrimitiveValueList(node: PrimitiveValueListNode): PrimitiveValueListNode {
-    if (node.values.some(holdsNul)) throw nulRefused();
-    return super.transformPrimitiveValueList(node);
+  async acquireConnection(options?: AbortableOperationOptions): Promise<DatabaseConnection> {
+    const c = await this.inner.acquireConnection(options);
+    let checked = this.wrappers.get(c);
+    if (checked === undefined) this.wrappers.set(c, (checked = new NulCheckedConnection(c)));
+    return checked;
+  }
+  beginTransaction(c: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    return this.inner.beginTransaction(innerOf(c), settings);
+  }
+  commitTransaction(c: DatabaseConnection): Promise<void> {
+    return this.inner.commitTransaction(innerOf(c));
+  }
+  rollbackTransaction(c: DatabaseConnection): Promise<void> {
+    return this.inner.rollbackTransaction(innerOf(c));
+  }
+  releaseConnection(c: DatabaseConnection, options?: AbortableOperationOptions): Promise<void> {
+    return this.inner.releaseConnection(innerOf(c), options);
+  }
+  destroy(options?: AbortableOperationOptions): Promise<void> {
+    return this.inner.destroy(options);
   }
 }
 
 /**
- * The Kysely plugin of both engines (see the module doc).
+ * The dialect of both engines: `engine`'s own dialect, whose connections refuse a query holding U+0000
+ * in a parameter (see the module doc).
  * @throws PlatformError `invalid_text` (`details.reason: "nul_character"`) from the query that holds one
  */
-export class NulTextRefusal implements KyselyPlugin {
-  private readonly check = new NulTextCheck();
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return this.check.transformNode(args.node);
+export class NulTextDialect implements Dialect {
+  constructor(private readonly engine: Dialect) {}
+  createDriver(): Driver {
+    return new NulCheckedDriver(this.engine.createDriver());
   }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return args.result;
+  createQueryCompiler(): ReturnType<Dialect["createQueryCompiler"]> {
+    return this.engine.createQueryCompiler();
+  }
+  createAdapter(): ReturnType<Dialect["createAdapter"]> {
+    return this.engine.createAdapter();
+  }
+  createIntrospector(
+    db: Parameters<Dialect["createIntrospector"]>[0],
+  ): ReturnType<Dialect["createIntrospector"]> {
+    return this.engine.createIntrospector(db);
   }
 }

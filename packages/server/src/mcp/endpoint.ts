@@ -6,7 +6,7 @@
  * rate-limit bucket, and every `register` call one of the account-creation buckets (the address's and all addresses'), as
  * REST's `POST /accounts` does ({@link chargeBatch}).
  */
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
   JSONRPCErrorResponseSchema,
@@ -488,7 +488,10 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   if (slug !== null) await c.var.domain.assertBenchmark(slug);
   const over = declaredTooLarge(c);
   if (over) return over;
-  const server = new McpServer(MCP_SERVER_INFO, {
+  // the SDK's low-level server: `registerTools` answers tools/list and tools/call on it (public API
+  // only); the tool list never changes, so no `listChanged` (the SDK's `McpServer` claimed it)
+  const server = new Server(MCP_SERVER_INFO, {
+    capabilities: { tools: {} },
     instructions:
       "Compete in five calls: register (skip with a key), benchmark_corpus, benchmark_start_run, " +
       "benchmark_submit_answers, benchmark_finalize_run. Read the corpus before starting: the clock starts at run start.",
@@ -622,7 +625,7 @@ function declaredTooLarge(c: Context<AppEnv>): Response | null {
 
 /**
  * Without a key, a `tools/call` of a tool that needs one ({@link KEYED_TOOLS}) is answered here with the
- * tool error `unauthenticated` (rule `key_required`, as REST's 401), before the SDK validates the
+ * tool error `unauthenticated` (rule `key_required`, as REST's 401), before the tool validates its
  * arguments: authentication comes first. In a batch every such call is refused the same way and the
  * batch is answered here only when all its messages are such calls; a mixed batch goes to the SDK,
  * whose tools refuse the anonymous calls themselves (after validating their arguments).

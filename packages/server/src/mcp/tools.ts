@@ -11,8 +11,14 @@ import {
   RUNS_PAGE_MAX,
   RUNS_PAGE_SIZE,
 } from "@bench-bounty/platform";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type ListToolsResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Domain, Principal } from "../domain.js";
 import { EdgeError, errorResponseOf } from "../errors.js";
@@ -91,58 +97,42 @@ export function toolErrorOf(e: unknown, log?: (e: unknown) => void): CallToolRes
   };
 }
 
-/** Where {@link validateArgumentsAsRest} puts the refusal of a call's arguments. */
-const REFUSED_ARGUMENTS = Symbol("refused tool arguments");
-
-/**
- * Tool arguments are validated as REST bodies are (`validateBody`: 422 `invalid_request`, the first
- * issue's path in one line, at most 20 issues in `details.errors` with `errors_total`, or
- * `errors_total_at_least` when the check of a large array stopped there), and a refusal is
- * the tool error of {@link toolErrorOf} with the REST body as structured content. The SDK's own check
- * listed every zod issue in the text, one line each (probe13 C1: a 2 MB call got a 9 MB answer, and at
- * 100,000 items the text was "Maximum call stack size exceeded"). The SDK (1.32.2, pinned) has no option
- * for this: its `validateToolInput` is replaced on this server instance (it hands the refusal to the
- * handler, which {@link registerTools} wraps), and the schemas the tools list are unchanged.
- * Returns the names of the tools registered on `server` from then on (filled as they are registered:
- * the SDK's private `_registeredTools` is not read).
- */
-function validateArgumentsAsRest(server: McpServer): ReadonlySet<string> {
-  const sdk = server as unknown as {
-    validateToolInput(tool: { inputSchema?: z.ZodType }, args: unknown, name: string): Promise<unknown>;
-    registerTool: McpServer["registerTool"];
-  };
-  // an SDK upgrade that renames the hook must fail at start-up, not silently fall back to the dump
-  if (typeof sdk.validateToolInput !== "function")
-    throw new Error(
-      "@modelcontextprotocol/sdk no longer has McpServer.validateToolInput: re-check mcp/tools.ts",
-    );
-  sdk.validateToolInput = (tool, args) => {
-    if (tool.inputSchema === undefined) return Promise.resolve(undefined);
-    try {
-      return Promise.resolve(validateBody(tool.inputSchema, args ?? {}));
-    } catch (e) {
-      return Promise.resolve({ [REFUSED_ARGUMENTS]: e });
-    }
-  };
-  const register = server.registerTool.bind(server);
-  const names = new Set<string>();
-  sdk.registerTool = ((name: string, config: unknown, handler: (a: unknown, extra: unknown) => unknown) => {
-    names.add(name);
-    return register(
-      name,
-      config as never,
-      ((a: unknown, extra: unknown) =>
-        typeof a === "object" && a !== null && REFUSED_ARGUMENTS in a
-          ? toolErrorOf((a as { [REFUSED_ARGUMENTS]: unknown })[REFUSED_ARGUMENTS])
-          : handler(a, extra)) as never,
-    );
-  }) as McpServer["registerTool"];
-  return names;
+/** One tool: what `tools/list` says of it and its handler, given the arguments its schema parsed. */
+interface ToolEntry {
+  description: string;
+  inputSchema: z.ZodType;
+  run(args: unknown): Promise<CallToolResult>;
 }
 
 /**
+ * The tools of one request's server by name, in the order `tools/list` lists them. The server answers
+ * `tools/list` and `tools/call` itself from it (the SDK's low-level `Server` and its public
+ * `setRequestHandler`), not through the SDK's `McpServer`, so that the arguments are checked as REST
+ * bodies are ({@link callTool}): `McpServer` has no public option for that.
+ */
+class ToolRegistry {
+  readonly byName = new Map<string, ToolEntry>();
+
+  /**
+   * Adds a tool; `handler` is given the arguments `config.inputSchema` parsed (an object schema).
+   * @throws Error when a tool of that name is already registered (a programming error)
+   */
+  registerTool<S extends z.ZodType>(
+    name: string,
+    config: { description: string; inputSchema: S },
+    handler: (args: z.output<S>) => Promise<CallToolResult>,
+  ): void {
+    if (this.byName.has(name)) throw new Error(`MCP tool ${name} is registered twice`);
+    this.byName.set(name, {
+      description: config.description,
+      inputSchema: config.inputSchema,
+      run: (args) => handler(args as z.output<S>),
+    });
+  }
+}
+/**
  * The tools that need a key (the domain refuses them without one). The endpoint refuses an anonymous
- * call of one of them (`unauthenticated`, rule `key_required`) before the SDK validates its arguments,
+ * call of one of them (`unauthenticated`, rule `key_required`) before its arguments are validated,
  * so authentication comes before validation on MCP as on REST.
  */
 export const KEYED_TOOLS: ReadonlySet<string> = new Set([
@@ -189,93 +179,110 @@ function slugOf(t: ToolContext, a: { slug?: string | undefined }): string {
   return a.slug ?? t.slug ?? "";
 }
 
-/** Registers every tool on `server` for one request's caller. */
-export function registerTools(server: McpServer, t: ToolContext): void {
-  const names = validateArgumentsAsRest(server);
-  registerAccountTools(server, t);
-  registerBenchmarkTools(server, t);
-  registerRunTools(server, t);
-  registerTutorialTools(server, t);
-  cacheToolList(server, t.slug ?? "");
-  refuseUnknownTools(server, names);
+/**
+ * Registers every tool for one request's caller and answers `tools/list` and `tools/call` on `server`
+ * (the SDK's `Server`, built with the `tools` capability; it checks each request's params against the
+ * SDK's `ListToolsRequestSchema` / `CallToolRequestSchema` before the handler runs: -32602 otherwise).
+ */
+export function registerTools(server: Server, t: ToolContext): void {
+  const tools = new ToolRegistry();
+  registerAccountTools(tools, t);
+  registerBenchmarkTools(tools, t);
+  registerRunTools(tools, t);
+  registerTutorialTools(tools, t);
+  const key = t.slug ?? "";
+  server.setRequestHandler(ListToolsRequestSchema, () => toolListOf(tools, key));
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    callTool(tools, request.params.name, request.params.arguments, t),
+  );
 }
 
 /**
- * A call of a tool nobody registered is the refusal every tool gives (`isError` with the REST body as
- * structured content: `not_found` naming `$.params.name`), not the SDK's bare text "MCP error -32602:
- * Tool x not found" (probe14 D1-F10). `names`: the tools registered ({@link validateArgumentsAsRest}).
- * The SDK 1.32.2 has no public way to wrap its own `tools/call` handler: its handler map is read here
- * (an upgrade that moves it fails at start-up).
+ * One `tools/call`. A tool nobody registered is the refusal every tool gives (`isError` with the REST
+ * body as structured content: `not_found` naming `$.params.name`), not the SDK's bare text "MCP error
+ * -32602: Tool x not found" (probe14 D1-F10). Tool arguments are validated as REST bodies are
+ * (`validateBody`: 422 `invalid_request`, the first issue's path in one line, at most 20 issues in
+ * `details.errors` with `errors_total`, or `errors_total_at_least` when the check of a large array
+ * stopped there), and a refusal is the tool error of {@link toolErrorOf} with the REST body as
+ * structured content: the SDK's `McpServer` listed every zod issue in the text, one line each (probe13
+ * C1: a 2 MB call got a 9 MB answer, and at 100,000 items the text was "Maximum call stack size
+ * exceeded"). Missing `arguments` are `{}`.
  */
-function refuseUnknownTools(server: McpServer, names: ReadonlySet<string>): void {
-  const inner = server.server as unknown as {
-    _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<unknown>>;
-  };
-  const handlers = inner._requestHandlers;
-  const call = handlers.get("tools/call");
-  if (call === undefined) throw new Error("@modelcontextprotocol/sdk: no tools/call handler to wrap");
-  handlers.set("tools/call", (request, extra) => {
-    const name = (request as { params?: { name?: unknown } }).params?.name;
-    if (typeof name === "string" && !names.has(name))
-      return Promise.resolve(
-        toolErrorOf(
-          new EdgeError(
-            "not_found",
-            `unknown tool ${JSON.stringify(name.slice(0, 64))}: tools/list names the tools`,
-            {
-              path: "$.params.name",
-            },
-          ),
-        ),
-      );
-    return call(request, extra);
-  });
+async function callTool(
+  tools: ToolRegistry,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  t: ToolContext,
+): Promise<CallToolResult> {
+  const tool = tools.byName.get(name);
+  if (tool === undefined)
+    return toolErrorOf(
+      new EdgeError(
+        "not_found",
+        `unknown tool ${JSON.stringify(name.slice(0, 64))}: tools/list names the tools`,
+        {
+          path: "$.params.name",
+        },
+      ),
+    );
+  let parsed: unknown;
+  try {
+    parsed = validateBody(tool.inputSchema, args ?? {});
+  } catch (e) {
+    return toolErrorOf(e);
+  }
+  try {
+    return await tool.run(parsed);
+  } catch (e) {
+    return toolErrorOf(e, t.log); // the handlers answer their refusals (`call`); anything else: internal_error
+  }
 }
 
 /** `tools/list` answers by endpoint (the slug of `/mcp/benchmarks/:slug/http`, "" for `/mcp`). */
-const toolLists = new Map<string, Promise<unknown>>();
+const toolLists = new Map<string, ListToolsResult>();
 /** Endpoints whose tool list is kept ({@link toolLists}; the oldest is dropped past it). */
 const TOOL_LISTS_KEPT = 256;
 let toolListBuilds = 0;
 
-/** How many times a tool list was built (the SDK's JSON Schemas of every tool), for tests. */
+/** How many times a tool list was built (the JSON Schemas of every tool), for tests. */
 export function toolListsBuilt(): number {
   return toolListBuilds;
 }
 
 /**
- * The tool list of an endpoint never changes (the tools and their schemas are the same for every caller;
- * only the default slug in a description depends on the endpoint), so `tools/list` is answered from one
- * list built per endpoint: the SDK rebuilt the JSON Schema of each of the 14 tools per call, and a batch
- * of 100 anonymous `tools/list` held the event loop up to a second (probe14 D1-F13).
+ * The tool list of an endpoint (`key`: its slug, "" for `/mcp`). It never changes (the tools and their
+ * schemas are the same for every caller; only the default slug in a description depends on the
+ * endpoint), so it is built once per endpoint: building the JSON Schema of each of the 14 tools per
+ * call, a batch of 100 anonymous `tools/list` held the event loop up to a second (probe14 D1-F13).
+ * Each input schema is zod's JSON Schema (draft-07) of the arguments accepted, as the SDK's `McpServer`
+ * listed them.
  */
-function cacheToolList(server: McpServer, key: string): void {
-  const inner = server.server as unknown as {
-    _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<unknown>>;
-  };
-  const build = inner._requestHandlers.get("tools/list");
-  // an SDK upgrade that moves the handler must fail at start-up, not silently build per call
-  if (build === undefined) throw new Error("@modelcontextprotocol/sdk: no tools/list handler to cache");
-  inner._requestHandlers.set("tools/list", (request, extra) => {
-    // a request the SDK would refuse (params of the wrong shape) goes to it, for its own error
-    if (!ListToolsRequestSchema.safeParse(request).success) return build(request, extra);
-    let hit = toolLists.get(key);
-    if (hit === undefined) {
-      toolListBuilds++;
-      hit = build(request, extra);
-      hit.catch(() => toolLists.delete(key));
-      if (toolLists.size >= TOOL_LISTS_KEPT) toolLists.delete(toolLists.keys().next().value!);
-      toolLists.set(key, hit);
-    }
-    return hit;
-  });
+function toolListOf(tools: ToolRegistry, key: string): ListToolsResult {
+  let list = toolLists.get(key);
+  if (list === undefined) {
+    toolListBuilds++;
+    list = {
+      tools: [...tools.byName].map(([name, tool]) => ({
+        name,
+        description: tool.description,
+        inputSchema: z.toJSONSchema(tool.inputSchema, {
+          target: "draft-7",
+          io: "input",
+        }) as Tool["inputSchema"],
+        execution: { taskSupport: "forbidden" }, // tools run at once: a task asked for is -32602 (C9)
+      })),
+    };
+    if (toolLists.size >= TOOL_LISTS_KEPT) toolLists.delete(toolLists.keys().next().value!);
+    toolLists.set(key, list);
+  }
+  return list;
 }
 
 /** The account tools: register (no key) and the withdrawal address. */
-function registerAccountTools(server: McpServer, t: ToolContext): void {
+function registerAccountTools(tools: ToolRegistry, t: ToolContext): void {
   const d = t.domain;
   const p = t.principal;
-  server.registerTool(
+  tools.registerTool(
     "register",
     {
       description:
@@ -302,7 +309,7 @@ function registerAccountTools(server: McpServer, t: ToolContext): void {
         return { value: r, text: `registered ${r.account.account_id}; api_key ${r.api_key} (shown once)` };
       }),
   );
-  server.registerTool(
+  tools.registerTool(
     "set_withdrawal_address",
     {
       description: "Set the 0x address your prize credit goes to. Set it before you compete.",
@@ -322,11 +329,11 @@ function moreFrom(nextOffset: number | null): string {
 }
 
 /** The read tools of a benchmark: list, detail, corpus, leaderboard, per-task scores, award evidence. */
-function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
+function registerBenchmarkTools(tools: ToolRegistry, t: ToolContext): void {
   const d = t.domain;
   const p = t.principal;
   const slugArg = slugArgOf(t);
-  server.registerTool(
+  tools.registerTool(
     "benchmark_list",
     {
       description: `Published benchmarks (closed ones are listed read-only), oldest first, one page: offset .. offset + limit - 1 (default ${BENCHMARKS_PAGE_SIZE} from 0, at most ${BENCHMARKS_PAGE_MAX}; next_offset names the next page).`,
@@ -342,7 +349,7 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
         return { value: v, text: `${v.benchmarks.length} benchmark(s)${moreFrom(v.next_offset)}` };
       }),
   );
-  server.registerTool(
+  tools.registerTool(
     "benchmark_detail",
     {
       description: "One benchmark: how to compete, graders, scoring, prize facts. Never gold.",
@@ -354,7 +361,7 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
         text: `detail of ${slugOf(t, a)}`,
       })),
   );
-  server.registerTool(
+  tools.registerTool(
     "benchmark_corpus",
     {
       description: "The free corpus. Study it BEFORE starting a run: the clock starts at run start.",
@@ -363,7 +370,7 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
     (a) =>
       call(t, async () => ({ value: await d.corpus(p, slugOf(t, a)), text: `corpus of ${slugOf(t, a)}` })),
   );
-  server.registerTool(
+  tools.registerTool(
     "benchmark_leaderboard",
     {
       description: `The leaderboard (the public board while open, the final board at close), one page: rows offset .. offset + limit - 1 (default ${BOARD_PAGE_SIZE} rows from 0; next_offset names the next page).`,
@@ -382,7 +389,7 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
         text: `leaderboard of ${slugOf(t, a)}`,
       })),
   );
-  server.registerTool(
+  tools.registerTool(
     "benchmark_task_scores",
     {
       description:
@@ -395,7 +402,7 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
         text: `per-task scores of ${slugOf(t, a)}`,
       })),
   );
-  server.registerTool(
+  tools.registerTool(
     "award_evidence",
     {
       description: "The award evidence pack of a benchmark, or the reason it is not available yet.",
@@ -424,11 +431,11 @@ function registerBenchmarkTools(server: McpServer, t: ToolContext): void {
 }
 
 /** The tools of a run: start, submit answers, finalize, and the caller's runs. */
-function registerRunTools(server: McpServer, t: ToolContext): void {
+function registerRunTools(tools: ToolRegistry, t: ToolContext): void {
   const d = t.domain;
   const p = t.principal;
   const slugArg = slugArgOf(t);
-  server.registerTool(
+  tools.registerTool(
     "benchmark_start_run",
     {
       description:
@@ -449,7 +456,7 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
         return { value: v, text: `run ${v.run.id} started with ${v.tasks.length} task(s)` };
       }),
   );
-  server.registerTool(
+  tools.registerTool(
     "benchmark_submit_answers",
     {
       description:
@@ -463,7 +470,7 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
         text: `submitted ${a.answers.length} answer(s) to ${a.run_id}`,
       })),
   );
-  server.registerTool(
+  tools.registerTool(
     "benchmark_finalize_run",
     {
       description:
@@ -482,7 +489,7 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
         return { value: v, text: `finalized ${a.run_id}: score_public ${v.score_public ?? "?"}` };
       }),
   );
-  server.registerTool(
+  tools.registerTool(
     "runs_mine",
     {
       description: `Your runs across all benchmarks, newest first (recover a lost run id), one page: runs offset .. offset + limit - 1 (default ${RUNS_PAGE_SIZE} from 0, at most ${RUNS_PAGE_MAX}; next_offset names the next page). No receipts: each run keeps receipt_hash and receipt_anchor_status; read one run's receipt over REST (GET /api/v1/benchmarks/runs/{run_id} or /api/v1/benchmarks/{slug}/runs/{run_id}/receipt).`,
@@ -506,8 +513,8 @@ function registerRunTools(server: McpServer, t: ToolContext): void {
 }
 
 /** The how-to documents. */
-function registerTutorialTools(server: McpServer, t: ToolContext): void {
-  server.registerTool(
+function registerTutorialTools(tools: ToolRegistry, t: ToolContext): void {
+  tools.registerTool(
     "discover_tutorials",
     {
       description: "The project's how-to documents (competing, publishing, verifying an award).",
@@ -519,7 +526,7 @@ function registerTutorialTools(server: McpServer, t: ToolContext): void {
         text: TUTORIALS.map((x) => x.slug).join(", "),
       })),
   );
-  server.registerTool(
+  tools.registerTool(
     "read_tutorial",
     {
       description: "One how-to document as Markdown (slug from discover_tutorials).",
