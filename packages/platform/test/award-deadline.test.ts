@@ -6,9 +6,8 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import type { DevChain } from "@bench-bounty/devchain";
-import { parseTransaction, type Address, type Hash, type Hex } from "viem";
+import { parseTransaction, type Address, type Hex } from "viem";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChainConfig } from "../src/chain.js";
 import { awardLock } from "../src/award/state.js";
@@ -16,6 +15,7 @@ import {
   chainClock,
   chainConfig,
   freshStoreLocation,
+  awardedTxs,
   openAt,
   publishLockAndRun,
   useDevChain,
@@ -94,17 +94,6 @@ async function readyBehindProxy(dc: DevChain, account: number, tag: string) {
   });
   const fromBlock = await dc.publicClient.getBlockNumber();
   return { platform, proxy, slug, bountyId, fromBlock };
-}
-
-async function awardedTxs(dc: DevChain, bountyId: bigint, fromBlock: bigint): Promise<Hash[]> {
-  const logs = await dc.publicClient.getContractEvents({
-    address: dc.contracts.benchmarkBounty,
-    abi: benchmarkBountyAbi,
-    eventName: "Awarded",
-    args: { bountyId },
-    fromBlock,
-  });
-  return logs.map((l) => l.transactionHash);
 }
 
 /** Waits until the award's lock is free (the late work, if any, has ended). */

@@ -11,7 +11,6 @@
  * reported with the contract's reason, nothing paid, and the next `award` refuses by simulation
  * (nothing sent). On SQLite and PostgreSQL (`BB_TEST_ENGINE=postgres`).
  */
-import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import type { DevChain } from "@bench-bounty/devchain";
 import type { Hash } from "viem";
 import { describe, expect, it } from "vitest";
@@ -24,6 +23,7 @@ import {
   crashOnce,
   freshStoreLocation,
   bountyCredit,
+  awardedTxs,
   openAt,
   publishLockAndRun,
   useDevChain,
@@ -70,18 +70,6 @@ async function pooledAwards(dc: DevChain): Promise<Hash[]> {
   return block.transactions
     .filter((t) => t.to?.toLowerCase() === dc.contracts.benchmarkBounty.toLowerCase())
     .map((t) => t.hash);
-}
-
-/** Every `Awarded` event of the bounty since `fromBlock`, by transaction. */
-async function awardedTxs(dc: DevChain, bountyId: bigint, fromBlock: bigint): Promise<Hash[]> {
-  const logs = await dc.publicClient.getContractEvents({
-    address: dc.contracts.benchmarkBounty,
-    abi: benchmarkBountyAbi,
-    eventName: "Awarded",
-    args: { bountyId },
-    fromBlock,
-  });
-  return logs.map((l) => l.transactionHash);
 }
 
 async function withAutomine<T>(dc: DevChain, on: boolean, fn: () => Promise<T>): Promise<T> {

@@ -486,3 +486,15 @@ export async function publishLockAndRun(
   at.clock.set((closesAt + 200) * 1000);
   return { slug, bountyId: BigInt(bounty.bounty_id), winner, closesAt };
 }
+
+/** Every `Awarded` event of the bounty since `fromBlock`, by transaction. */
+export async function awardedTxs(dc: DevChain, bountyId: bigint, fromBlock: bigint): Promise<Hex[]> {
+  const logs = await dc.publicClient.getContractEvents({
+    address: dc.contracts.benchmarkBounty,
+    abi: benchmarkBountyAbi,
+    eventName: "Awarded",
+    args: { bountyId },
+    fromBlock,
+  });
+  return logs.map((l) => l.transactionHash);
+}
