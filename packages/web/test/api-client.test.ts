@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Api } from "../src/api/client.js";
+import { Api, MAX_TASK_SCORE_PAGES } from "../src/api/client.js";
 
 let server: Server;
 let host: string;
@@ -62,6 +62,46 @@ describe("Api.benchmarks follows the list's pages", () => {
         "/api/v1/benchmarks?offset=0&limit=1000",
         "/api/v1/benchmarks?offset=1000&limit=1000",
       ]);
+    } finally {
+      paged.closeAllConnections();
+      paged.close();
+    }
+  });
+});
+
+// probe16 A-F8: task-scores is paged over runs; the board's view reads the pages of its ranked runs only
+describe("Api.taskScores reads the pages of the ranked runs, bounded", () => {
+  it("stops once every wanted run is found, and after MAX_TASK_SCORE_PAGES pages", async () => {
+    const urls: string[] = [];
+    // a bank so large that the server holds one run a page: 20 finalized runs r0..r19
+    const paged = createServer((req, res) => {
+      const url = new URL(req.url ?? "/", "http://x");
+      urls.push(`${url.pathname}${url.search}`);
+      const offset = Number(url.searchParams.get("offset") ?? 0);
+      const runs = [{ run_id: `r${offset}`, tasks: [] }];
+      res.setHeader("content-type", "application/json");
+      res.end(
+        JSON.stringify({
+          slug: "s",
+          bank: [],
+          runs,
+          offset,
+          limit: 1,
+          next_offset: offset < 19 ? offset + 1 : null,
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => paged.listen(0, "127.0.0.1", resolve));
+    try {
+      const api = new Api(`http://127.0.0.1:${(paged.address() as AddressInfo).port}`, null);
+      const found = await api.taskScores("s", ["r2", "r0"]);
+      expect(found.runs.map((r) => r.run_id)).toEqual(["r0", "r2"]);
+      expect(urls).toEqual([0, 1, 2].map((o) => `/api/v1/benchmarks/s/task-scores?offset=${o}&limit=1000`));
+      urls.length = 0;
+      const far = await api.taskScores("s", ["r1", "r19"]);
+      expect(far.runs.map((r) => r.run_id)).toEqual(["r1"]);
+      expect(urls).toHaveLength(MAX_TASK_SCORE_PAGES);
+      expect(MAX_TASK_SCORE_PAGES).toBe(10);
     } finally {
       paged.closeAllConnections();
       paged.close();
