@@ -15,6 +15,9 @@ import type {
 import type { TaskScores } from "./task-scores.js";
 import { joinRoute } from "@bench-bounty/verifier/url";
 
+/** Benchmarks per page of the list page (the server's default page). */
+export const BENCHMARKS_PAGE = 100;
+
 /** Most pages of per-task credits one view of a board reads (each at most 20,000 run-task cells). */
 export const MAX_TASK_SCORE_PAGES = 10;
 
@@ -80,22 +83,23 @@ export class Api {
   }
 
   /**
-   * Published and closed benchmarks (drafts are invisible), oldest first: the list's pages of 1,000
-   * followed by `next_offset` (probe15 A-F11: the list is paged; a server without `next_offset` answers
-   * in one page). Accepts `{benchmarks}` or `{items}`.
+   * One page of the published and closed benchmarks (drafts are invisible), oldest first:
+   * {@link BENCHMARKS_PAGE} from `offset` (probe16 A-F9: the list page read every page on first load;
+   * it now reads the first and the next on demand). `next_offset` is null on the last page, and for a
+   * server without it (one page). Accepts `{benchmarks}` or `{items}`.
    */
-  async benchmarks(): Promise<BenchmarkSummary[]> {
-    const all: BenchmarkSummary[] = [];
-    for (let offset: number | null | undefined = 0; typeof offset === "number"; ) {
-      const body: {
-        benchmarks?: BenchmarkSummary[];
-        items?: BenchmarkSummary[];
-        next_offset?: number | null;
-      } = await getJson(`${this.v1}/benchmarks?offset=${offset}&limit=1000`);
-      all.push(...(body.benchmarks ?? body.items ?? []));
-      offset = body.next_offset;
-    }
-    return all;
+  async benchmarksPage(
+    offset: number,
+  ): Promise<{ benchmarks: BenchmarkSummary[]; next_offset: number | null }> {
+    const body: {
+      benchmarks?: BenchmarkSummary[];
+      items?: BenchmarkSummary[];
+      next_offset?: number | null;
+    } = await getJson(`${this.v1}/benchmarks?offset=${offset}&limit=${BENCHMARKS_PAGE}`);
+    return {
+      benchmarks: body.benchmarks ?? body.items ?? [],
+      next_offset: typeof body.next_offset === "number" ? body.next_offset : null,
+    };
   }
 
   benchmark(slug: string): Promise<BenchmarkDetail> {
