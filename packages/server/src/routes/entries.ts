@@ -188,7 +188,7 @@ interface BoardPage {
  * The board page's first `limit` rows (the cell bound of per-task credits), with the `limit` and
  * `next_offset` of the page they make.
  */
-function boundedRows(
+export function boundedRows(
   board: BoardPage,
   limit: number,
 ): { rows: BoardRow[]; limit: number; next_offset: number | null } {
