@@ -367,11 +367,13 @@ export class BenchBountyClient {
     return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/runs/${enc(runId)}/receipt`);
   }
   /**
-   * Per-task credit of every finalized run, regraded (served once closed; the author at any time;
-   * a `buyer_only` board: the author only). @throws ApiError 404 `task_scores_withheld`, 403 `forbidden`
+   * One page of per-task credit of the finalized runs, regraded (default the first 100 runs, lowered so
+   * that runs x tasks <= 20,000: the answer's `limit`; follow `next_offset` for the rest). Served once
+   * closed; the author at any time; a `buyer_only` board: the author only.
+   * @throws ApiError 404 `task_scores_withheld`, 403 `forbidden`, 422 `invalid_option` (`offset`, `limit`)
    */
-  taskScores(slug: string): Promise<TaskScores> {
-    return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/task-scores`);
+  taskScores(slug: string, page?: BoardPage): Promise<TaskScores> {
+    return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/task-scores${pageQuery(page)}`);
   }
   /**
    * The door's answer as the platform gives it: `{kind: "pack", bytes, pack_hash}` (the hash from the

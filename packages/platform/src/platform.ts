@@ -32,7 +32,7 @@ import {
   type LeaderboardOptions,
   type LeaderboardPage,
 } from "./leaderboard.js";
-import { taskScores, type TaskScores } from "./task-scores.js";
+import { taskScores, taskScoresOfRuns, type RunTaskScores, type TaskScores } from "./task-scores.js";
 import {
   anchorCommitment,
   createDataset,
@@ -639,12 +639,30 @@ export class Platform {
     return leaderboard(this.ctx, slug, opts);
   }
   /**
-   * Per-task credit of every finalized run, regraded (the per-task tables, GAOS `taskScores`): to everyone
-   * once closed, to the author at any time, and on a `buyer_only` board to the author only.
-   * @throws PlatformError `task_scores_withheld` while open, `forbidden` on a buyer_only board (see `task-scores.ts`)
+   * One page of per-task credit of the finalized runs, regraded (the per-task tables, GAOS `taskScores`):
+   * to everyone once closed, to the author at any time, and on a `buyer_only` board to the author only.
+   * Paged over runs (default the first 100, `TASK_SCORES_PAGE_SIZE`), within `MAX_TASK_SCORE_CELLS` cells.
+   * @throws PlatformError `invalid_option` naming `offset` or `limit`; `task_scores_withheld` while open,
+   *   `forbidden` on a buyer_only board (see `task-scores.ts`)
    */
-  async taskScores(viewer: Principal | null, slug: string): Promise<TaskScores> {
-    return taskScores(this.ctx, viewer, slug);
+  async taskScores(
+    viewer: Principal | null,
+    slug: string,
+    page?: { offset: unknown; limit: unknown },
+  ): Promise<TaskScores> {
+    return taskScores(this.ctx, viewer, slug, page);
+  }
+  /**
+   * The per-task credit of the finalized runs `runIds` of `slug` by run id (a page of GAOS entries; the
+   * caller bounds the ids, `taskScoresPageRuns`); the same access rule as {@link taskScores}.
+   * @throws PlatformError as {@link taskScores}
+   */
+  async taskScoresOfRuns(
+    viewer: Principal | null,
+    slug: string,
+    runIds: readonly string[],
+  ): Promise<Map<string, RunTaskScores>> {
+    return taskScoresOfRuns(this.ctx, viewer, slug, runIds);
   }
   /**
    * Settles the award on-chain, mints, anchors and stores the pack (operator only; idempotent,

@@ -25,11 +25,12 @@
  */
 import type { PreparedGold } from "@bench-bounty/evidence";
 import type { Hex } from "@bench-bounty/evidence";
-import type { BenchmarkRecord, PlatformContext } from "./context.js";
+import type { BenchmarkRecord, PlatformContext, TaskRecord } from "./context.js";
 import { PlatformError } from "./errors.js";
 import { gradePlan, scoreGraded } from "./grading.js";
 import { forbid, isAuthorOf, receiptsVisible } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
+import { checkPage, pageOfRows, type PageRequest } from "./paging.js";
 import { getTasks, isOpen } from "./publish.js";
 import type { RunRecord } from "./runs.js";
 import { shownDigest, withheldDigests } from "./reveal.js";
@@ -77,8 +78,33 @@ export interface TaskScores {
   note: string;
   /** The bank's tasks by bank ordinal: the columns of a per-task table. */
   bank: { bank_ordinal: number; visibility: "public" | "private"; grader_type: string }[];
-  /** Every finalized run, in start order. */
+  /** This page's finalized runs, in start order (then run id). */
   runs: RunTaskScores[];
+  /** The 0-based position of the page's first run among the benchmark's finalized runs. */
+  offset: number;
+  /** The runs this page may hold: the asked limit, lowered so that runs x bank tasks <= {@link MAX_TASK_SCORE_CELLS}. */
+  limit: number;
+  /** The offset of the next page, null on the last one. */
+  next_offset: number | null;
+}
+
+/** Runs per page of {@link taskScores} by default. */
+export const TASK_SCORES_PAGE_SIZE = 100;
+/** Most runs a page of {@link taskScores} may ask for. */
+export const TASK_SCORES_PAGE_MAX = 1000;
+/**
+ * Most run-task cells (runs x bank tasks) of one page of per-task credits, here and in the GAOS
+ * entries (probe16 A-F8: every run x every task was one answer, 8.2 MB for 9 runs of 10,010 tasks). A
+ * cell is about 70 bytes of JSON, so a page of runs is at most about 1.4 MB, plus the bank's columns.
+ */
+export const MAX_TASK_SCORE_CELLS = 20_000;
+
+/**
+ * How many runs one page of per-task credits holds: `limit`, lowered so that runs x `bankSize` stays
+ * within {@link MAX_TASK_SCORE_CELLS}, and at least one run (a bank is at most the publish limit of tasks).
+ */
+export function taskScoresPageRuns(limit: number, bankSize: number): number {
+  return Math.max(1, Math.min(limit, Math.floor(MAX_TASK_SCORE_CELLS / Math.max(1, bankSize))));
 }
 
 const NOTES = {
@@ -93,30 +119,17 @@ const NOTES = {
     "pack carries the test set and the winners' answers: regrade them with `bench-bounty-verify` (SPEC 9).",
 } as const;
 
-interface CacheEntry {
-  version: number;
-  open: boolean;
-  status: string;
-  scores: TaskScores;
-}
-const caches = new WeakMap<PlatformContext, Map<string, CacheEntry>>();
-
 /**
- * The per-task credits of every finalized run of `slug`, as `viewer` may see them (see the module doc).
- * Cached per process until the board changes (finalize, close and award bump `board_version`).
- * @throws PlatformError `unknown_benchmark` (404); `forbidden` (`benchmark_author_only`) on a
- *   `buyer_only` benchmark for anyone but its author; `task_scores_withheld` (reason
- *   `withheld_live_contest`) while open for anyone but its author; `invalid_store` when a regrade
- *   disagrees with the stored scores
+ * The benchmark of `slug` if `viewer` may read its per-task credits (see the module doc).
+ * @throws PlatformError as {@link taskScores}
  */
-export async function taskScores(
+async function readableBenchmark(
   ctx: PlatformContext,
   viewer: Principal | null,
   slug: string,
-): Promise<TaskScores> {
-  const versioned = await ctx.store.benchmarks.getVersioned(slug);
-  if (!versioned) throw new PlatformError("unknown_benchmark", `no benchmark ${slug}`, { slug });
-  const { record: b, board_version: version } = versioned;
+): Promise<{ b: BenchmarkRecord; open: boolean }> {
+  const b = await ctx.store.benchmarks.get(slug);
+  if (!b) throw new PlatformError("unknown_benchmark", `no benchmark ${slug}`, { slug });
   const open = isOpen(ctx, b);
   if ((b.config.leaderboard_visibility ?? "public") === "buyer_only" && !isAuthorOf(viewer, b))
     forbid("benchmark_author_only", `the per-task scores of ${slug} are for its buyer only`, { slug });
@@ -126,33 +139,94 @@ export async function taskScores(
       `per-task scores of ${slug} are served once it closes (SPEC 6.1)`,
       { reason: "withheld_live_contest", slug },
     );
-  let cache = caches.get(ctx);
-  if (!cache) caches.set(ctx, (cache = new Map()));
-  const hit = cache.get(slug);
-  if (hit && hit.version === version && hit.open === open && hit.status === b.status) return hit.scores;
-  const scores = deepFreeze(await buildScores(ctx, b, open));
-  cache.set(slug, { version, open, status: b.status, scores });
-  return scores;
+  return { b, open };
 }
 
-async function buildScores(ctx: PlatformContext, b: BenchmarkRecord, open: boolean): Promise<TaskScores> {
+/**
+ * One page of the per-task credits of the finalized runs of `slug` (start order, then run id), as
+ * `viewer` may see them (see the module doc). Paged over runs (SQL `LIMIT`/`OFFSET`; only the page's
+ * runs and answers are read and regraded): `limit` runs at most (default {@link TASK_SCORES_PAGE_SIZE},
+ * at most {@link TASK_SCORES_PAGE_MAX}), lowered so that runs x bank tasks stays within
+ * {@link MAX_TASK_SCORE_CELLS} (the answer's `limit` says how many); `next_offset` continues it.
+ * @throws PlatformError `invalid_option` naming `offset` or `limit`; `unknown_benchmark` (404);
+ *   `forbidden` (`benchmark_author_only`) on a `buyer_only` benchmark for anyone but its author;
+ *   `task_scores_withheld` (reason `withheld_live_contest`) while open for anyone but its author;
+ *   `invalid_store` when a regrade disagrees with the stored scores
+ */
+export async function taskScores(
+  ctx: PlatformContext,
+  viewer: Principal | null,
+  slug: string,
+  page: { offset: unknown; limit: unknown } = { offset: 0, limit: TASK_SCORES_PAGE_SIZE },
+): Promise<TaskScores> {
+  const asked = checkPage(page, TASK_SCORES_PAGE_MAX);
+  const { b, open } = await readableBenchmark(ctx, viewer, slug);
   const tasks = await getTasks(ctx, b.slug);
+  const request: PageRequest = { offset: asked.offset, limit: taskScoresPageRuns(asked.limit, tasks.length) };
+  // Runs first, then their answers: a run finalized in between is not on this page's read, and a
+  // finalized run's answers never change (submit refuses after finalize).
+  const read = await ctx.store.runs.finalizedOfBenchmark(b.slug, {
+    offset: request.offset,
+    limit: request.limit + 1,
+  });
+  const { rows, next_offset } = pageOfRows(read, request);
+  const stage = open ? "open" : b.status === "awarded" ? "awarded" : "closed";
+  return {
+    slug: b.slug,
+    status: b.status,
+    open,
+    stage,
+    served_to: open ? "author" : "everyone",
+    note: NOTES[stage],
+    bank: tasks.map((t) => ({
+      bank_ordinal: t.ordinal,
+      visibility: t.visibility,
+      grader_type: t.grader_type,
+    })),
+    runs: await regrade(ctx, b, tasks, rows),
+    offset: request.offset,
+    limit: request.limit,
+    next_offset,
+  };
+}
+
+/**
+ * The per-task credits of the finalized runs `runIds` of `slug` (the rows of a page of GAOS entries:
+ * at most {@link MAX_TASK_SCORE_CELLS} cells, the caller's bound), by run id; a run that is not a
+ * finalized run of `slug` is absent.
+ * @throws PlatformError as {@link taskScores}
+ */
+export async function taskScoresOfRuns(
+  ctx: PlatformContext,
+  viewer: Principal | null,
+  slug: string,
+  runIds: readonly string[],
+): Promise<Map<string, RunTaskScores>> {
+  const { b } = await readableBenchmark(ctx, viewer, slug);
+  const tasks = await getTasks(ctx, b.slug);
+  const runs = await ctx.store.runs.finalizedByIds(b.slug, runIds);
+  return new Map((await regrade(ctx, b, tasks, runs)).map((r) => [r.run_id, r]));
+}
+
+/** Regrades `runs` (finalized runs of `b`) from their stored answers, each checked against its stored scores. */
+async function regrade(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  tasks: TaskRecord[],
+  runs: RunRecord[],
+): Promise<RunTaskScores[]> {
   const prepared = new Map<number, PreparedGold>();
-  const runs: RunTaskScores[] = [];
-  // Runs first, then their answers: a run finalized in between is still in progress in the first read
-  // (skipped), and a finalized run's answers never change (submit refuses after finalize).
-  const finalized = (await ctx.store.runs.ofBenchmark(b.slug)).filter((r) => r.status === "finalized");
-  const answers = await ctx.store.answers.ofFinalizedRuns(b.slug);
+  const answers = await ctx.store.answers.ofRuns(runs.map((r) => r.run_id));
   const none = new Map<number, string>();
   const withheld = await withheldDigests(
     ctx.store,
-    finalized.map((r) => r.receipt_hash),
+    runs.map((r) => r.receipt_hash),
   );
-  for (const run of finalized) {
+  return runs.map((run) => {
     const graded = gradePlan(run.plan, tasks, answers.get(run.run_id) ?? none, prepared);
     const s = scoreGraded(b, graded, run.wall_seconds!, run.usdc_spent!);
     assertMatchesStored(run, s);
-    runs.push({
+    return {
       run_id: run.run_id,
       agent_id: run.agent_id,
       attempt: run.attempt,
@@ -167,23 +241,8 @@ async function buildScores(ctx: PlatformContext, b: BenchmarkRecord, open: boole
         visibility: g.t.visibility,
         credit: g.credit,
       })),
-    });
-  }
-  const stage = open ? "open" : b.status === "awarded" ? "awarded" : "closed";
-  return {
-    slug: b.slug,
-    status: b.status,
-    open,
-    stage,
-    served_to: open ? "author" : "everyone",
-    note: NOTES[stage],
-    bank: tasks.map((t) => ({
-      bank_ordinal: t.ordinal,
-      visibility: t.visibility,
-      grader_type: t.grader_type,
-    })),
-    runs,
-  };
+    };
+  });
 }
 
 /** A regrade that disagrees with the stored scores is a damaged store, never served. */
@@ -205,14 +264,6 @@ function assertMatchesStored(run: RunRecord, s: ReturnType<typeof scoreGraded>):
           regraded: again,
         },
       );
-}
-
-function deepFreeze<T>(v: T): T {
-  if (typeof v === "object" && v !== null && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const x of Object.values(v)) deepFreeze(x);
-  }
-  return v;
 }
 
 /**

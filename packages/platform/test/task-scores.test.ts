@@ -6,7 +6,7 @@
  * answers the test itself submitted) and behind the stored scores, and that a damaged store is refused.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { gaosTaskScores } from "../src/task-scores.js";
+import { MAX_TASK_SCORE_CELLS, gaosTaskScores, taskScoresPageRuns } from "../src/task-scores.js";
 import { cities, cleanup, manualClock, openTemp, rejection, type Harness } from "./helpers.js";
 
 afterEach(cleanup);
@@ -129,7 +129,46 @@ describe("per-task credit of finalized runs", () => {
     for (const t of mixedCredits) expect(gaos[String(t.bank_ordinal)]).toBe(t.credit === "1/1" ? 1 : 0);
   });
 
-  it("includes a run finalized after close (the cached table follows the board)", async () => {
+  // probe16 A-F8: every finalized run x every task was one answer (9 runs of 10,010 tasks: 8.2 MB)
+  it("is paged over runs (offset/limit, next_offset), a page at most MAX_TASK_SCORE_CELLS run-task cells", async () => {
+    const clock = manualClock();
+    const h = await openTemp({ clock: clock.now });
+    const slug = await bench(h);
+    const ids: string[] = [];
+    for (const agent of ["p1", "p2", "p3"]) {
+      ids.push((await play(h, slug, agent, (_i, right) => right)).runId);
+      clock.advance(1000);
+    }
+    await h.closeBenchmark(slug);
+    const first = await h.real.taskScores(null, slug, { offset: 0, limit: 2 });
+    expect(first).toMatchObject({ offset: 0, limit: 2, next_offset: 2 });
+    expect(first.runs.map((r) => r.run_id)).toEqual(ids.slice(0, 2));
+    const second = await h.real.taskScores(null, slug, { offset: 2, limit: 2 });
+    expect(second).toMatchObject({ offset: 2, limit: 2, next_offset: null });
+    expect(second.runs.map((r) => r.run_id)).toEqual(ids.slice(2));
+    expect(second.bank).toEqual(first.bank);
+    const all = await h.real.taskScores(null, slug);
+    expect(all).toMatchObject({ offset: 0, limit: 100, next_offset: null });
+    expect(all.runs.map((r) => r.run_id)).toEqual(ids);
+    for (const [page, field] of [
+      [{ offset: 0, limit: 1001 }, "limit"],
+      [{ offset: -1, limit: 10 }, "offset"],
+      [{ offset: 0, limit: 0 }, "limit"],
+    ] as const) {
+      const e = await rejection(h.real.taskScores(null, slug, page));
+      expect(e).toMatchObject({ code: "invalid_option", details: { field } });
+    }
+    // a page's runs x tasks stays within the cell bound: a bank of 10,010 tasks is one run a page
+    expect(MAX_TASK_SCORE_CELLS).toBe(20_000);
+    expect(taskScoresPageRuns(1000, 10_010)).toBe(1);
+    expect(taskScoresPageRuns(1000, 30_000)).toBe(1);
+    expect(taskScoresPageRuns(1000, 100)).toBe(200);
+    expect(taskScoresPageRuns(50, 100)).toBe(50);
+    expect(taskScoresPageRuns(1000, 8)).toBe(1000);
+    expect(taskScoresPageRuns(10, 0)).toBe(10);
+  });
+
+  it("includes a run finalized after close (each page is read afresh)", async () => {
     const h = await openTemp();
     const slug = await bench(h);
     const first = await play(h, slug, "first", (_i, right) => right);

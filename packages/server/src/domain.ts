@@ -54,11 +54,21 @@ export interface Domain {
   commitment(p: Principal | null, slug: string): Promise<JsonValue>;
   receipt(p: Principal | null, slug: string, runId: string): Promise<JsonValue>;
   /**
-   * Per-task credit of every finalized run, regraded (platform `taskScores`): once closed to everyone the
-   * board is for, to the author at any time. The platform's object as is (cached and frozen until the
-   * board changes, so the edge serialises it once). @throws PlatformError `task_scores_withheld`, `forbidden`
+   * One page of per-task credit of the finalized runs, regraded (platform `taskScores`): once closed to
+   * everyone the board is for, to the author at any time. Paged over runs (`offset`, `limit` runs, at most
+   * `MAX_TASK_SCORE_CELLS` run-task cells a page). @throws PlatformError `invalid_option`,
+   * `task_scores_withheld`, `forbidden`
    */
-  taskScores(p: Principal | null, slug: string): Promise<JsonValue>;
+  taskScores(p: Principal | null, slug: string, page?: { offset: number; limit: number }): Promise<JsonValue>;
+  /**
+   * GAOS `taskScores` (credit in [0, 1] by bank ordinal) of the finalized runs `runIds` of `slug` (a page
+   * of entries, bounded by the caller), by run id; the access rule of {@link taskScores}.
+   */
+  gaosTaskScoresOf(
+    p: Principal | null,
+    slug: string,
+    runIds: readonly string[],
+  ): Promise<Map<string, Record<string, number>>>;
   awardEvidence(slug: string): Promise<AwardEvidence>;
 
   startRun(p: Principal | null, slug: string, input: { agent_id?: string | undefined }): Promise<JsonValue>;

@@ -6,6 +6,7 @@
  */
 import type { JsonValue } from "@bench-bounty/evidence";
 import {
+  gaosTaskScores,
   requirePrincipal,
   toJsonValue,
   type Platform,
@@ -233,7 +234,11 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
       });
     },
     receipt: async (p, slug, runId) => json(await platform.receipt(p, slug, runId)),
-    taskScores: async (p, slug) => (await platform.taskScores(p, slug)) as unknown as JsonValue,
+    taskScores: async (p, slug, page) => (await platform.taskScores(p, slug, page)) as unknown as JsonValue,
+    async gaosTaskScoresOf(p, slug, runIds) {
+      const runs = await platform.taskScoresOfRuns(p, slug, runIds);
+      return new Map([...runs].map(([id, run]) => [id, gaosTaskScores(run)]));
+    },
     awardEvidence: (slug): Promise<AwardEvidence> => platform.awardEvidence(slug),
 
     async startRun(p, slug, input) {

@@ -12,6 +12,8 @@ import {
   BOARD_PAGE_SIZE,
   RUNS_PAGE_MAX,
   RUNS_PAGE_SIZE,
+  TASK_SCORES_PAGE_MAX,
+  TASK_SCORES_PAGE_SIZE,
 } from "@bench-bounty/platform";
 import { z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
@@ -63,6 +65,13 @@ export const RunsPageQuery = pageQuery(
   "0-based position of the page's first run (newest first)",
   RUNS_PAGE_SIZE,
   RUNS_PAGE_MAX,
+);
+
+/** The OpenAPI description of the page parameters of the per-task credits (`GET /benchmarks/:slug/task-scores`). */
+export const TaskScoresPageQuery = pageQuery(
+  "0-based position of the page's first finalized run (start order); a page holds at most 20,000 run-task cells",
+  TASK_SCORES_PAGE_SIZE,
+  TASK_SCORES_PAGE_MAX,
 );
 
 /** 400 `invalid_query` naming the parameter. */

@@ -9,7 +9,8 @@ import { serve } from "@hono/node-server";
 import { Platform } from "@bench-bounty/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, platformDomain } from "../src/index.js";
-import { claimState, gaosEntry, type StoredVerification } from "../src/routes/entries.js";
+import { MAX_TASK_SCORE_CELLS, taskScoresPageRuns } from "@bench-bounty/platform";
+import { boundedRows, claimState, gaosEntry, type StoredVerification } from "../src/routes/entries.js";
 import { call, citiesAnswer, publishCities, register } from "./helpers.js";
 
 const expected = JSON.parse(
@@ -186,5 +187,43 @@ describe("GET /api/v1/benchmarks/:slug/entries", () => {
     expect(entry.properties.eligibility.description).toMatch(/absent until/);
     const missing = await call(url, "GET", "/api/v1/benchmarks/no-such-bench/entries");
     expect(missing.status).toBe(404);
+  });
+});
+
+// probe16 A-F8 addendum: a closed board's entries carry every task's credit, so a page is bounded in
+// run-task cells (MAX_TASK_SCORE_CELLS), not only in rows: 10,000 rows of 10,010 tasks were ~1 GB
+describe("a closed board's entries page is bounded in run-task cells", () => {
+  const rows = (n: number, from: number) =>
+    Array.from({ length: n }, (_, i) => ({ agent_id: `a${from + i}`, run_id: `r${from + i}` }));
+  const board = (n: number, next: number | null) => ({
+    rows: rows(n, 10),
+    open: false,
+    total_rows: 100,
+    offset: 10,
+    limit: 5,
+    next_offset: next,
+  });
+
+  it("keeps the first taskScoresPageRuns(limit, leaf_count) rows, the rest on the next page", () => {
+    expect(MAX_TASK_SCORE_CELLS).toBe(20_000);
+    // a bank of 10,010 tasks: one row a page whatever the limit asked
+    expect(taskScoresPageRuns(10_000, 10_010)).toBe(1);
+    const one = boundedRows(board(5, 15), taskScoresPageRuns(5, 10_010));
+    expect(one).toEqual({ rows: rows(1, 10), limit: 1, next_offset: 11 });
+    // a bank of 8,000 tasks: two rows
+    const two = boundedRows(board(5, 15), taskScoresPageRuns(5, 8_000));
+    expect(two).toEqual({ rows: rows(2, 10), limit: 2, next_offset: 12 });
+    // a small bank: the page as the board gave it
+    expect(boundedRows(board(5, 15), taskScoresPageRuns(5, 8))).toEqual({
+      rows: rows(5, 10),
+      limit: 5,
+      next_offset: 15,
+    });
+    // the last page, shorter than the bound: it stays the last
+    expect(boundedRows(board(2, null), taskScoresPageRuns(5, 8_000))).toEqual({
+      rows: rows(2, 10),
+      limit: 2,
+      next_offset: null,
+    });
   });
 });

@@ -114,6 +114,44 @@ describe("GET /api/v1/benchmarks/:slug/task-scores", () => {
     expect((await call(live.url, "GET", "/api/v1/benchmarks/no-such/task-scores")).status).toBe(404);
   });
 
+  // probe16 A-F8: every finalized run x every task was one answer (REST and MCP)
+  it("is paged over runs: offset/limit, next_offset, the page checked (REST, MCP, the typed client)", async () => {
+    const { slug } = await publishCities(live.url, 6, "pt-page");
+    const played = [];
+    for (const name of ["pg-a", "pg-b", "pg-c"]) played.push(await play(slug, name, () => true));
+    await close(slug);
+    const path = `/api/v1/benchmarks/${slug}/task-scores`;
+    const all = await call(live.url, "GET", path);
+    expect(all.json).toMatchObject({ offset: 0, limit: 100, next_offset: null });
+    const ids = all.json.runs.map((x: any) => x.run_id);
+    expect(new Set(ids)).toEqual(new Set(played.map((x) => x.runId)));
+    const first = await call(live.url, "GET", `${path}?limit=2`);
+    expect(first.json).toMatchObject({ offset: 0, limit: 2, next_offset: 2 });
+    expect(first.json.runs.map((x: any) => x.run_id)).toEqual(ids.slice(0, 2));
+    const last = await call(live.url, "GET", `${path}?offset=2&limit=2`);
+    expect(last.json).toMatchObject({ offset: 2, limit: 2, next_offset: null });
+    expect(last.json.runs.map((x: any) => x.run_id)).toEqual(ids.slice(2));
+    const tooMany = await call(live.url, "GET", `${path}?limit=1001`);
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.json.error).toMatchObject({ code: "invalid_option", details: { field: "limit" } });
+    const notANumber = await call(live.url, "GET", `${path}?limit=two`);
+    expect(notANumber.status).toBe(400);
+    expect(notANumber.json.error).toMatchObject({ code: "invalid_query", details: { parameter: "limit" } });
+    const client = new BenchBountyClient({ baseUrl: live.url });
+    expect(await client.taskScores(slug, { offset: 2, limit: 2 })).toEqual(last.json);
+    const m = await mcp();
+    const tool = await m.callTool({
+      name: "benchmark_task_scores",
+      arguments: { slug, offset: 0, limit: 2 },
+    });
+    expect(tool.structuredContent).toEqual(first.json);
+    await m.close();
+    // the entries of a closed board: one page, its runs' taskScores
+    const entries = await call(live.url, "GET", `/api/v1/benchmarks/${slug}/entries?limit=2`);
+    expect(entries.json).toMatchObject({ offset: 0, limit: 2, next_offset: 2 });
+    for (const e of entries.json.entries) expect(Object.keys(e.taskScores)).toHaveLength(6);
+  });
+
   it("on a buyer_only board: the author only, before and after close; nobody else gets a credit", async () => {
     const { author: buyer, slug } = await publishCities(live.url, 6, "pt-bo", {
       leaderboard_visibility: "buyer_only",

@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Api } from "../src/api/client.js";
+import { Api, BENCHMARKS_PAGE, MAX_TASK_SCORE_PAGES } from "../src/api/client.js";
 
 let server: Server;
 let host: string;
@@ -39,32 +39,70 @@ describe("Api.indexedBounty joins the route with the verifier's joinRoute", () =
   });
 });
 
-// probe15 A-F11: the benchmark list is paged; the list page reads every page
-describe("Api.benchmarks follows the list's pages", () => {
-  it("reads pages of 1,000 from offset 0 until next_offset is null", async () => {
-    const urls: string[] = [];
-    const paged = createServer((req, res) => {
-      const url = new URL(req.url ?? "/", "http://x");
-      urls.push(`${url.pathname}${url.search}`);
-      const offset = Number(url.searchParams.get("offset"));
-      const benchmarks = Array.from({ length: offset === 0 ? 1000 : 2 }, (_, i) => ({
-        slug: `b${offset + i}`,
-      }));
-      res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ benchmarks, offset, limit: 1000, next_offset: offset === 0 ? 1000 : null }));
-    });
-    await new Promise<void>((resolve) => paged.listen(0, "127.0.0.1", resolve));
-    try {
-      const port = (paged.address() as AddressInfo).port;
-      const list = await new Api(`http://127.0.0.1:${port}`, null).benchmarks();
-      expect(list.map((b) => b.slug)).toEqual(Array.from({ length: 1002 }, (_, i) => `b${i}`));
-      expect(urls).toEqual([
-        "/api/v1/benchmarks?offset=0&limit=1000",
-        "/api/v1/benchmarks?offset=1000&limit=1000",
-      ]);
-    } finally {
-      paged.closeAllConnections();
-      paged.close();
-    }
+/** A loopback server answering each GET with `answer(url)` as JSON, its requests' path and query kept in `urls`. */
+async function withServer(
+  answer: (url: URL) => unknown,
+  body: (api: Api, urls: string[]) => Promise<void>,
+): Promise<void> {
+  const urls: string[] = [];
+  const paged = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    urls.push(`${url.pathname}${url.search}`);
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify(answer(url)));
+  });
+  await new Promise<void>((resolve) => paged.listen(0, "127.0.0.1", resolve));
+  try {
+    await body(new Api(`http://127.0.0.1:${(paged.address() as AddressInfo).port}`, null), urls);
+  } finally {
+    paged.closeAllConnections();
+    paged.close();
+  }
+}
+
+// probe16 A-F9 (was probe15 A-F11: every page was read): the list page reads one page at a time
+describe("Api.benchmarksPage reads one page of the list", () => {
+  it("asks for BENCHMARKS_PAGE from the offset and passes next_offset on (null without one)", async () => {
+    await withServer(
+      (url) => {
+        const offset = Number(url.searchParams.get("offset"));
+        return offset === 0
+          ? { benchmarks: [{ slug: "b0" }], offset, limit: 100, next_offset: 100 }
+          : { items: [{ slug: "b100" }] };
+      },
+      async (api, urls) => {
+        expect(BENCHMARKS_PAGE).toBe(100);
+        expect(await api.benchmarksPage(0)).toEqual({ benchmarks: [{ slug: "b0" }], next_offset: 100 });
+        expect(await api.benchmarksPage(100)).toEqual({ benchmarks: [{ slug: "b100" }], next_offset: null });
+        expect(urls).toEqual([
+          "/api/v1/benchmarks?offset=0&limit=100",
+          "/api/v1/benchmarks?offset=100&limit=100",
+        ]);
+      },
+    );
+  });
+});
+
+// probe16 A-F8: task-scores is paged over runs; the board's view reads the pages of its ranked runs only
+describe("Api.taskScores reads the pages of the ranked runs, bounded", () => {
+  it("stops once every wanted run is found, and after MAX_TASK_SCORE_PAGES pages", async () => {
+    // a bank so large that the server holds one run a page: 20 finalized runs r0..r19
+    await withServer(
+      (url) => {
+        const offset = Number(url.searchParams.get("offset") ?? 0);
+        const runs = [{ run_id: `r${offset}`, tasks: [] }];
+        return { slug: "s", bank: [], runs, offset, limit: 1, next_offset: offset < 19 ? offset + 1 : null };
+      },
+      async (api, urls) => {
+        const found = await api.taskScores("s", ["r2", "r0"]);
+        expect(found.runs.map((r) => r.run_id)).toEqual(["r0", "r2"]);
+        expect(urls).toEqual([0, 1, 2].map((o) => `/api/v1/benchmarks/s/task-scores?offset=${o}&limit=1000`));
+        urls.length = 0;
+        const far = await api.taskScores("s", ["r1", "r19"]);
+        expect(far.runs.map((r) => r.run_id)).toEqual(["r1"]);
+        expect(urls).toHaveLength(MAX_TASK_SCORE_PAGES);
+        expect(MAX_TASK_SCORE_PAGES).toBe(10);
+      },
+    );
   });
 });

@@ -91,6 +91,43 @@ describe.skipIf(!hasChromium)("web app in Chromium", () => {
     await page.close();
   });
 
+  // probe16 A-F9: the list page read every page of the list (21 requests at 20,000 benchmarks) on first load
+  it("reads one page of the list at first, and the next only on 'Load more'", async () => {
+    const template = fx.benchmarks.get("open-numeric")!.summary as Record<string, unknown>;
+    const total = 250;
+    const asked: string[] = [];
+    const page = await browser.context.newPage();
+    page.on("pageerror", (e) => consoleErrors.push(`list pages: ${e.message}`));
+    await page.route(/\/api\/v1\/benchmarks(\?.*)?$/, async (route) => {
+      const url = new URL(route.request().url());
+      asked.push(url.search);
+      const offset = Number(url.searchParams.get("offset") ?? 0);
+      const limit = Number(url.searchParams.get("limit") ?? 100);
+      const benchmarks = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => ({
+        ...template,
+        slug: `many-${offset + i}`,
+        title: `Many ${offset + i}`,
+      }));
+      const next_offset = offset + limit < total ? offset + limit : null;
+      await route.fulfill({ json: { benchmarks, offset, limit, next_offset } });
+    });
+    await page.goto(`${server.url}/#/`);
+    await page.waitForSelector("#benchmarks");
+    const rows = () => page.$$eval("#benchmarks tbody tr", (trs) => trs.length);
+    expect(asked).toEqual(["?offset=0&limit=100"]);
+    expect(await rows()).toBe(100);
+    expect(await page.textContent("#shown-count")).toBe("100 of 100 loaded shown; more to load");
+    await page.click("#more-benchmarks");
+    await page.waitForFunction(() => document.querySelectorAll("#benchmarks tbody tr").length === 200);
+    expect(asked).toEqual(["?offset=0&limit=100", "?offset=100&limit=100"]);
+    await page.click("#more-benchmarks");
+    await page.waitForFunction(() => document.querySelectorAll("#benchmarks tbody tr").length === 250);
+    expect(asked).toHaveLength(3);
+    expect(await page.$("#more-benchmarks")).toBeNull();
+    expect(await page.textContent("#shown-count")).toBe("250 of 250 shown");
+    await page.close();
+  });
+
   it("shows how to compete, the locked prize, and explorer links on Base but none on a local chain", async () => {
     const page = await open("#/b/vector-small", "#how-to-compete");
     expect(await page.getAttribute("[data-prize]", "data-prize")).toBe("locked");

@@ -222,6 +222,9 @@ describe("leaderboard rows", () => {
       stage: "closed",
       served_to: "everyone",
       note: "n",
+      offset: 0,
+      limit: 100,
+      next_offset: null,
       bank: [9, 3, 4].map((o) => ({
         bank_ordinal: o,
         visibility: o === 9 ? "private" : "public",

@@ -13,22 +13,22 @@ export class AnswersTable extends TableModule {
   }
 
   /**
-   * The answers of every finalized run of a benchmark in one query: run id -> (ordinal -> answer text).
-   * A run without any answer is absent (read it as an empty map).
+   * The answers of the runs `runIds` (one page of runs: at most a thousand), in one query per chunk of
+   * ids: run id -> (ordinal -> answer text). A run without any answer is absent (read it as an empty map).
    */
-  async ofFinalizedRuns(slug: string): Promise<Map<string, Map<number, string>>> {
-    const rows = await this.db
-      .selectFrom("answers as a")
-      .innerJoin("runs as r", "r.run_id", "a.run_id")
-      .select(["a.run_id", "a.ordinal", "a.answer_text"])
-      .where("r.slug", "=", slug)
-      .where("r.status", "=", "finalized")
-      .execute();
+  async ofRuns(runIds: readonly string[]): Promise<Map<string, Map<number, string>>> {
     const out = new Map<string, Map<number, string>>();
-    for (const r of rows) {
-      let run = out.get(r.run_id);
-      if (!run) out.set(r.run_id, (run = new Map()));
-      run.set(r.ordinal, r.answer_text);
+    for (const part of chunks(runIds)) {
+      const rows = await this.db
+        .selectFrom("answers")
+        .select(["run_id", "ordinal", "answer_text"])
+        .where("run_id", "in", part)
+        .execute();
+      for (const r of rows) {
+        let run = out.get(r.run_id);
+        if (!run) out.set(r.run_id, (run = new Map()));
+        run.set(r.ordinal, r.answer_text);
+      }
     }
     return out;
   }

@@ -14,7 +14,7 @@ export const INSERT_CHUNK = 500;
 export const DELETE_CHUNK = 2000;
 
 /** Splits `xs` into chunks of {@link INSERT_CHUNK}. */
-export function chunks<T>(xs: T[]): T[][] {
+export function chunks<T>(xs: readonly T[]): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < xs.length; i += INSERT_CHUNK) out.push(xs.slice(i, i + INSERT_CHUNK));
   return out;

@@ -1,4 +1,5 @@
 /** Data access of the `runs` table. */
+import { chunks } from "./datasets.js";
 import type { Hex, Receipt } from "@bench-bounty/evidence";
 import type { RunRecord } from "../runs.js";
 import { fromStored } from "../json.js";
@@ -110,6 +111,40 @@ export class RunsTable extends TableModule {
         ? q.orderBy("started_at_ms").orderBy("run_id")
         : q.where("agent_id", "=", agentId).orderBy("attempt");
     return (await q.execute()).map(toRun);
+  }
+
+  /**
+   * One page of a benchmark's finalized runs in start order (then run id): SQL `LIMIT`/`OFFSET`, so
+   * the read is bounded by the page (the per-task scores, probe16 A-F8).
+   */
+  async finalizedOfBenchmark(slug: string, page: { offset: number; limit: number }): Promise<RunRecord[]> {
+    const rows = await this.db
+      .selectFrom("runs")
+      .selectAll()
+      .where("slug", "=", slug)
+      .where("status", "=", "finalized")
+      .orderBy("started_at_ms")
+      .orderBy("run_id")
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    return rows.map(toRun);
+  }
+
+  /** The finalized runs of a benchmark among `runIds` (one page of GAOS entries), in no set order. */
+  async finalizedByIds(slug: string, runIds: readonly string[]): Promise<RunRecord[]> {
+    const out: RunRecord[] = [];
+    for (const part of chunks(runIds)) {
+      const rows = await this.db
+        .selectFrom("runs")
+        .selectAll()
+        .where("slug", "=", slug)
+        .where("status", "=", "finalized")
+        .where("run_id", "in", part)
+        .execute();
+      out.push(...rows.map(toRun));
+    }
+    return out;
   }
 
   /**

@@ -10,6 +10,9 @@ import {
   BOARD_PAGE_SIZE,
   RUNS_PAGE_MAX,
   RUNS_PAGE_SIZE,
+  MAX_TASK_SCORE_CELLS,
+  TASK_SCORES_PAGE_MAX,
+  TASK_SCORES_PAGE_SIZE,
 } from "@bench-bounty/platform";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
@@ -392,15 +395,25 @@ function registerBenchmarkTools(tools: ToolRegistry, t: ToolContext): void {
   tools.registerTool(
     "benchmark_task_scores",
     {
-      description:
-        "Per-task credit of every finalized run (regraded), once the benchmark has closed (its author: at any time).",
-      inputSchema: z.strictObject({ slug: slugArg }),
+      description: `Per-task credit of the finalized runs (regraded), once the benchmark has closed (its author: at any time), one page of runs in start order: offset .. offset + limit - 1 (default ${TASK_SCORES_PAGE_SIZE} from 0, at most ${TASK_SCORES_PAGE_MAX}, lowered so that runs x tasks <= ${MAX_TASK_SCORE_CELLS}: the answer's limit; next_offset names the next page).`,
+      inputSchema: z.strictObject({
+        slug: slugArg,
+        offset: z.number().int().optional(),
+        limit: z.number().int().optional(),
+      }),
     },
     (a) =>
-      call(t, async () => ({
-        value: await d.taskScores(p, slugOf(t, a)),
-        text: `per-task scores of ${slugOf(t, a)}`,
-      })),
+      call(t, async () => {
+        const page = { offset: a.offset ?? 0, limit: a.limit ?? TASK_SCORES_PAGE_SIZE };
+        const v = (await d.taskScores(p, slugOf(t, a), page)) as {
+          runs: unknown[];
+          next_offset: number | null;
+        };
+        return {
+          value: v,
+          text: `per-task scores of ${slugOf(t, a)}: ${v.runs.length} run(s)${moreFrom(v.next_offset)}`,
+        };
+      }),
   );
   tools.registerTool(
     "award_evidence",

@@ -27,9 +27,10 @@
  * | signatures | `not-required`: receipts are hash-bound and anchored, not signed |
  * | organizerReproduced, implementationOpen, modelIdentityAttested, accountIdentityAttested | `not-observed`: nothing in a pack attests them |
  *
- * `taskScores` (credit in [0, 1] by bank ordinal) come from the platform's regrade of every finalized
- * run (`taskScores`, the `task-scores` route) once the benchmark is closed; while open they are empty
- * (SPEC 6.1).
+ * `taskScores` (credit in [0, 1] by bank ordinal) come from the platform's regrade of the page's
+ * finalized runs (`taskScoresOfRuns`, the rule of the `task-scores` route) once the benchmark is closed;
+ * while open they are empty (SPEC 6.1). Once closed, a page holds at most `MAX_TASK_SCORE_CELLS` (20,000)
+ * run-task cells: its `limit` is lowered to `taskScoresPageRuns(limit, leaf_count)` rows (probe16 A-F8).
  *
  * The legacy summaries are derived from the V2 facts, never the reverse (RFC-015): `evidenceVerdict`
  * `rejected` when replay, semantics or evidenceComplete failed, `trusted` when all three are
@@ -37,7 +38,7 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { JsonValue } from "@bench-bounty/evidence";
-import { gaosTaskScores, type TaskScores } from "@bench-bounty/platform";
+import { taskScoresPageRuns } from "@bench-bounty/platform";
 import type { AppEnv } from "../env.js";
 import { sendCachedJson } from "../http.js";
 import { BoardPageQuery, boardPageOf } from "../query.js";
@@ -184,6 +185,19 @@ interface BoardPage {
 }
 
 /**
+ * The board page's first `limit` rows (the cell bound of per-task credits), with the `limit` and
+ * `next_offset` of the page they make.
+ */
+export function boundedRows(
+  board: BoardPage,
+  limit: number,
+): { rows: BoardRow[]; limit: number; next_offset: number | null } {
+  if (board.rows.length <= limit)
+    return { rows: board.rows, limit: Math.min(limit, board.limit), next_offset: board.next_offset };
+  return { rows: board.rows.slice(0, limit), limit, next_offset: board.offset + limit };
+}
+
+/**
  * Entries built per board page (the platform's page object, the same while the board's version is
  * unchanged) and stored verification (`ran_at`), so that a reader polling a large board gets the same
  * frozen answer and its ETag (probe14 D1-F14: the whole board was rebuilt per request). Weakly held: a
@@ -220,6 +234,7 @@ export function entriesRoutes(source?: VerificationSource): OpenAPIHono<AppEnv> 
         slug: string;
         version?: string;
         open: boolean;
+        commitment: { leaf_count: number };
       };
       const board = (await c.var.domain.leaderboard(p, slug, undefined, page)) as unknown as BoardPage;
       const v = await (source ? source(slug) : c.var.domain.storedVerification(slug));
@@ -227,16 +242,22 @@ export function entriesRoutes(source?: VerificationSource): OpenAPIHono<AppEnv> 
       let forPage = built.get(board);
       const hit = forPage?.get(key);
       if (hit) return sendCachedJson(c, hit);
-      // Per-task credit once closed (SPEC 6.1), regraded by the platform for every finalized run; while
-      // open every entry's taskScores is empty. A hidden (buyer_only) board has no rows to fill.
-      const perRun = new Map<string, Record<string, number>>();
-      if (!board.open && board.rows.length > 0) {
-        const scores = (await c.var.domain.taskScores(p, slug)) as unknown as TaskScores;
-        const onPage = new Set(board.rows.map((r) => r.run_id));
-        for (const run of scores.runs)
-          if (onPage.has(run.run_id)) perRun.set(run.run_id, gaosTaskScores(run));
-      }
-      const entries = board.rows.map((row) =>
+      // Per-task credit once closed (SPEC 6.1), regraded by the platform for the page's runs only; while
+      // open every entry's taskScores is empty. A hidden (buyer_only) board has no rows to fill. Once
+      // closed, a page holds at most MAX_TASK_SCORE_CELLS run-task cells (probe16 A-F8: a page of 10,000
+      // rows of a bank of 10,010 tasks was ~1 GB): the rows past that bound are the next page's.
+      const { rows, limit, next_offset } = board.open
+        ? board
+        : boundedRows(board, taskScoresPageRuns(board.limit, detail.commitment.leaf_count));
+      const perRun =
+        board.open || rows.length === 0
+          ? new Map<string, Record<string, number>>()
+          : await c.var.domain.gaosTaskScoresOf(
+              p,
+              slug,
+              rows.map((r) => r.run_id),
+            );
+      const entries = rows.map((row) =>
         gaosEntry({ ...detail, open: board.open }, row, v, perRun.get(row.run_id) ?? {}),
       );
       const answer = Object.freeze({
@@ -244,8 +265,8 @@ export function entriesRoutes(source?: VerificationSource): OpenAPIHono<AppEnv> 
         entries,
         total_rows: board.total_rows,
         offset: board.offset,
-        limit: board.limit,
-        next_offset: board.next_offset,
+        limit,
+        next_offset,
       });
       if (Object.isFrozen(board)) {
         if (!forPage) built.set(board, (forPage = new Map()));

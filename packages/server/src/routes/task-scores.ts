@@ -7,10 +7,16 @@
  * time; on a `buyer_only` board nobody but the author (403 `forbidden`, rule `benchmark_author_only`);
  * while open everyone else is answered 404 `task_scores_withheld` (`details.reason`
  * `withheld_live_contest`).
+ *
+ * Paged over runs (probe16 A-F8: every finalized run x every task was one answer, 8.2 MB for 9 runs of
+ * 10,010 tasks): `offset`, `limit` (runs, default 100, at most 1,000), lowered by the platform so that a
+ * page holds at most `MAX_TASK_SCORE_CELLS` (20,000) run-task cells, about 1.4 MB; `next_offset` continues.
  */
 import { OpenAPIHono, z } from "@hono/zod-openapi";
+import { TASK_SCORES_PAGE_SIZE } from "@bench-bounty/platform";
 import type { AppEnv } from "../env.js";
 import { sendCachedJson } from "../http.js";
+import { TaskScoresPageQuery, pageOf } from "../query.js";
 import { defineRoute } from "../route.js";
 
 const TaskCredit = z
@@ -58,7 +64,19 @@ export const TaskScores = z
         grader_type: z.string(),
       }),
     ),
-    runs: z.array(RunTaskScores).openapi({ description: "every finalized run, in start order" }),
+    runs: z
+      .array(RunTaskScores)
+      .openapi({ description: "this page's finalized runs, in start order (then run id)" }),
+    offset: z.number().int().openapi({ description: "position of the page's first run" }),
+    limit: z.number().int().openapi({
+      description:
+        "the runs this page may hold: the asked limit, lowered so that runs x bank tasks <= 20,000",
+    }),
+    next_offset: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "offset of the next page; null on the last one" }),
   })
   .openapi("TaskScores");
 
@@ -70,11 +88,23 @@ export function taskScoreRoutes(): OpenAPIHono<AppEnv> {
     tags: ["benchmarks"],
     auth: "optional",
     summary:
-      "Per-task credit of every finalized run, regraded (served once the benchmark has closed, to its author at any time; buyer_only: the author only)",
-    ok: { status: 200, schema: TaskScores, description: "{stage, note, bank, runs}" },
-    errors: [403, 404],
+      "Per-task credit of the finalized runs, regraded, one page of runs (served once the benchmark has closed, to its author at any time; buyer_only: the author only)",
+    query: TaskScoresPageQuery,
+    ok: {
+      status: 200,
+      schema: TaskScores,
+      description: "{stage, note, bank, runs, offset, limit, next_offset}",
+    },
+    errors: [400, 403, 404, 422],
     handler: async (c) =>
-      sendCachedJson(c, (await c.var.domain.taskScores(c.var.principal, c.req.param("slug")!)) as object),
+      sendCachedJson(
+        c,
+        (await c.var.domain.taskScores(
+          c.var.principal,
+          c.req.param("slug")!,
+          pageOf(c, TASK_SCORES_PAGE_SIZE),
+        )) as object,
+      ),
   });
   return app;
 }

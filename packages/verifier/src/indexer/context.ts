@@ -42,6 +42,18 @@ export function notTheIndexer(base: string, route: string, why: string): Verifie
 /** A JSON answer of the indexer. */
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
+/** One answer of the indexer: its status (200 or 404), its JSON body and its size (bytes read). */
+export interface IndexerAnswer {
+  status: number;
+  body: Json;
+  bytes: number;
+}
+
+/** What a {@link VerifierNetworkError} of the indexer at `base` names: its origin only (probe10 R2). */
+export function indexerTarget(base: string): string {
+  return `indexer ${urlOrigin(base)}`;
+}
+
 /** The shared context of the indexer cross-check. */
 export interface IndexerWalk {
   readonly view: PackView;
@@ -49,8 +61,10 @@ export interface IndexerWalk {
   /** What the chain said, or null without `--rpc`. */
   readonly chain: ChainObservation | null;
   readonly onProgress: ProgressCallback | undefined;
-  /** GET a route; 200 and 404 are answers, anything else a {@link VerifierNetworkError}. */
-  get(route: string): Promise<{ status: number; body: Json }>;
+  /** What a {@link VerifierNetworkError} of the indexer names (`indexer http://origin`: the origin only). */
+  readonly target: string;
+  /** GET a route; 200 and 404 are answers (with their size, bytes), anything else a {@link VerifierNetworkError}. */
+  get(route: string): Promise<IndexerAnswer>;
   /** The configuration error of an answer that is not the indexer's (`why`: what it lacks). */
   notTheIndexer(route: string, why: string): VerifierInputError;
 }
@@ -124,9 +138,9 @@ export function indexerGetter(
   timeoutMs: number,
   maxBytes: number,
   signal?: AbortSignal,
-): (route: string) => Promise<{ status: number; body: Json }> {
+): (route: string) => Promise<IndexerAnswer> {
   // only the origin is printed: a key may be in the userinfo, path or query (probe10 R2)
-  const target = `indexer ${urlOrigin(base)}`;
+  const target = indexerTarget(base);
   return async (route) => {
     let res: Response;
     try {
@@ -179,6 +193,6 @@ export function indexerGetter(
     }
     // a 404 is an answer only as the indexer's not_found: another (no_route, a proxy's) is a wrong URL
     if (res.status === 404 && !isIndexerNotFound(body)) throw noRoute(base, route);
-    return { status: res.status, body };
+    return { status: res.status, body, bytes: bytes.byteLength };
   };
 }

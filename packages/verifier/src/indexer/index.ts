@@ -23,6 +23,7 @@ import { bountyAgreement } from "./bounty.js";
 import {
   Disagreements,
   indexerGetter,
+  indexerTarget,
   notTheIndexer,
   type IndexerStep,
   type IndexerWalk,
@@ -63,6 +64,7 @@ export async function verifyIndexer(
     derived,
     chain,
     onProgress: options.onProgress,
+    target: indexerTarget(base),
     get: indexerGetter(
       base,
       options.timeoutMs ?? 20_000,

@@ -15,6 +15,12 @@ import type {
 import type { TaskScores } from "./task-scores.js";
 import { joinRoute } from "@bench-bounty/verifier/url";
 
+/** Benchmarks per page of the list page (the server's default page). */
+export const BENCHMARKS_PAGE = 100;
+
+/** Most pages of per-task credits one view of a board reads (each at most 20,000 run-task cells). */
+export const MAX_TASK_SCORE_PAGES = 10;
+
 /** A non-2xx answer or an unreachable API. */
 export class ApiError extends Error {
   constructor(
@@ -77,22 +83,23 @@ export class Api {
   }
 
   /**
-   * Published and closed benchmarks (drafts are invisible), oldest first: the list's pages of 1,000
-   * followed by `next_offset` (probe15 A-F11: the list is paged; a server without `next_offset` answers
-   * in one page). Accepts `{benchmarks}` or `{items}`.
+   * One page of the published and closed benchmarks (drafts are invisible), oldest first:
+   * {@link BENCHMARKS_PAGE} from `offset` (probe16 A-F9: the list page read every page on first load;
+   * it now reads the first and the next on demand). `next_offset` is null on the last page, and for a
+   * server without it (one page). Accepts `{benchmarks}` or `{items}`.
    */
-  async benchmarks(): Promise<BenchmarkSummary[]> {
-    const all: BenchmarkSummary[] = [];
-    for (let offset: number | null | undefined = 0; typeof offset === "number"; ) {
-      const body: {
-        benchmarks?: BenchmarkSummary[];
-        items?: BenchmarkSummary[];
-        next_offset?: number | null;
-      } = await getJson(`${this.v1}/benchmarks?offset=${offset}&limit=1000`);
-      all.push(...(body.benchmarks ?? body.items ?? []));
-      offset = body.next_offset;
-    }
-    return all;
+  async benchmarksPage(
+    offset: number,
+  ): Promise<{ benchmarks: BenchmarkSummary[]; next_offset: number | null }> {
+    const body: {
+      benchmarks?: BenchmarkSummary[];
+      items?: BenchmarkSummary[];
+      next_offset?: number | null;
+    } = await getJson(`${this.v1}/benchmarks?offset=${offset}&limit=${BENCHMARKS_PAGE}`);
+    return {
+      benchmarks: body.benchmarks ?? body.items ?? [],
+      next_offset: typeof body.next_offset === "number" ? body.next_offset : null,
+    };
   }
 
   benchmark(slug: string): Promise<BenchmarkDetail> {
@@ -104,11 +111,24 @@ export class Api {
   }
 
   /**
-   * Per-task credit of every finalized run (`GET .../task-scores`), regraded by the server: served
-   * once the benchmark has closed (SPEC 6.1); a `buyer_only` board's to its author only.
+   * Per-task credit of the finalized runs `runIds` (the ranked rows shown), regraded by the server
+   * (`GET .../task-scores`, paged over runs: probe16 A-F8): its pages are read until every run of
+   * `runIds` is found or the list ends, at most {@link MAX_TASK_SCORE_PAGES} pages; the answer's `runs`
+   * are the ones found (a row whose run is not among them is shown as not served). Served once the
+   * benchmark has closed (SPEC 6.1); a `buyer_only` board's to its author only.
    */
-  taskScores(slug: string): Promise<TaskScores> {
-    return getJson(this.b(slug, "/task-scores"));
+  async taskScores(slug: string, runIds: readonly string[]): Promise<TaskScores> {
+    const wanted = new Set(runIds);
+    const runs: TaskScores["runs"] = [];
+    let page: TaskScores | null = null;
+    let offset: number | null = 0;
+    for (let read = 0; offset !== null && read < MAX_TASK_SCORE_PAGES && wanted.size > 0; read++) {
+      page = await getJson<TaskScores>(this.b(slug, `/task-scores?offset=${offset}&limit=1000`));
+      for (const run of page.runs) if (wanted.delete(run.run_id)) runs.push(run);
+      offset = page.next_offset ?? null;
+    }
+    page ??= await getJson<TaskScores>(this.b(slug, "/task-scores?limit=1"));
+    return { ...page, runs };
   }
 
   /** URL of the award evidence pack at the door (SPEC 8). */

@@ -1,7 +1,7 @@
 /** The benchmarks list with its filters (status, prize, grader type, version) and prize renders. */
 import { useState } from "preact/hooks";
 import { useApp } from "../context.js";
-import { Loaded, useLoad } from "../components/ui.js";
+import { Loaded, errorText, useLoad } from "../components/ui.js";
 import { PrizeCell, PrizeLegend } from "../components/prize.js";
 import {
   NO_FILTERS,
@@ -13,6 +13,7 @@ import {
   type BenchmarkFilters,
 } from "../domain/filters.js";
 import { href } from "../router.js";
+import type { Api } from "../api/client.js";
 import type { BenchmarkSummary } from "../api/types.js";
 
 function Select(props: {
@@ -92,41 +93,76 @@ const FILTER_SELECTS: {
   { key: "version", id: "f-version", label: "Version", options: (o) => o.version },
 ];
 
-/** `#/` */
-export function BenchmarksPage() {
-  const { api } = useApp();
-  const load = useLoad(() => api.benchmarks(), [api]);
+/** The benchmarks loaded so far and the offset of the next page (null: all are loaded). */
+interface LoadedList {
+  list: BenchmarkSummary[];
+  next: number | null;
+}
+
+/**
+ * The list with its filters over the benchmarks loaded so far: the first page, then one more page per
+ * click on "Load more" (probe16 A-F9: a visit read every page of the list).
+ */
+function List(props: { api: Api; first: LoadedList }) {
+  const [loaded, setLoaded] = useState<LoadedList>(props.first);
+  const [more, setMore] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const [f, setF] = useState<BenchmarkFilters>(NO_FILTERS);
   const set = (k: keyof BenchmarkFilters) => (v: string) => setF({ ...f, [k]: v });
+  const loadMore = async (offset: number): Promise<void> => {
+    setMore({ busy: true, error: null });
+    try {
+      const page = await props.api.benchmarksPage(offset);
+      setLoaded((l) => ({ list: [...l.list, ...page.benchmarks], next: page.next_offset }));
+      setMore({ busy: false, error: null });
+    } catch (e) {
+      setMore({ busy: false, error: errorText(e) });
+    }
+  };
+  const { list, next } = loaded;
+  const opts = filterOptions(list);
+  const shown = applyFilters(list, f);
+  return (
+    <>
+      <form class="filters" onSubmit={(e) => e.preventDefault()}>
+        {FILTER_SELECTS.map((x) => (
+          <Select
+            key={x.key}
+            id={x.id}
+            label={x.label}
+            value={f[x.key]}
+            options={x.options(opts)}
+            onChange={set(x.key)}
+          />
+        ))}
+        <span class="muted" id="shown-count">
+          {next === null
+            ? `${shown.length} of ${list.length} shown`
+            : `${shown.length} of ${list.length} loaded shown; more to load`}
+        </span>
+      </form>
+      <Table list={shown} />
+      {next !== null && (
+        <p>
+          <button id="more-benchmarks" type="button" disabled={more.busy} onClick={() => void loadMore(next)}>
+            {more.busy ? "Loading..." : "Load more benchmarks"}
+          </button>
+        </p>
+      )}
+      {more.error !== null && <p class="error">More benchmarks could not be read: {more.error}</p>}
+      <PrizeLegend listOnly />
+    </>
+  );
+}
+
+/** `#/`: the first page of the list; the next ones on demand. */
+export function BenchmarksPage() {
+  const { api } = useApp();
+  const load = useLoad(() => api.benchmarksPage(0), [api]);
   return (
     <section>
       <h1>Benchmarks</h1>
       <Loaded load={load} what="the benchmarks">
-        {(list) => {
-          const opts = filterOptions(list);
-          const shown = applyFilters(list, f);
-          return (
-            <>
-              <form class="filters" onSubmit={(e) => e.preventDefault()}>
-                {FILTER_SELECTS.map((x) => (
-                  <Select
-                    key={x.key}
-                    id={x.id}
-                    label={x.label}
-                    value={f[x.key]}
-                    options={x.options(opts)}
-                    onChange={set(x.key)}
-                  />
-                ))}
-                <span class="muted" id="shown-count">
-                  {shown.length} of {list.length} shown
-                </span>
-              </form>
-              <Table list={shown} />
-              <PrizeLegend listOnly />
-            </>
-          );
-        }}
+        {(first) => <List api={api} first={{ list: first.benchmarks, next: first.next_offset }} />}
       </Loaded>
     </section>
   );

@@ -14,9 +14,9 @@ interface ScoresSide {
   scoresError: string | null;
 }
 
-async function scoresOf(api: Api, slug: string): Promise<ScoresSide> {
+async function scoresOf(api: Api, slug: string, runIds: string[]): Promise<ScoresSide> {
   try {
-    return { scores: await api.taskScores(slug), scoresError: null };
+    return { scores: await api.taskScores(slug, runIds), scoresError: null };
   } catch (e) {
     return { scores: null, scoresError: errorText(e) };
   }
@@ -27,7 +27,13 @@ async function loadBoard(api: Api, slug: string, minTasks: number) {
   // SPEC 6.1) and visible (a buyer_only board's are its buyer's), without waiting for the detail.
   const boardP = api.leaderboard(slug);
   const scoresP = boardP.then((b): ScoresSide | Promise<ScoresSide> =>
-    b.open || b.leaderboard_visible === false ? { scores: null, scoresError: null } : scoresOf(api, slug),
+    b.open || b.leaderboard_visible === false
+      ? { scores: null, scoresError: null }
+      : scoresOf(
+          api,
+          slug,
+          b.rows.map((r) => r.run_id),
+        ),
   );
   const [detail, board, side] = await Promise.all([api.benchmark(slug), boardP, scoresP]);
   const view = boardView(board, detail, minTasks);
