@@ -12,7 +12,7 @@
  * (nothing sent). On SQLite and PostgreSQL (`BB_TEST_ENGINE=postgres`).
  */
 import type { DevChain } from "@bench-bounty/devchain";
-import type { Hash, Hex } from "viem";
+import type { Hash } from "viem";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
