@@ -18,6 +18,7 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import type { ChainConfig } from "../src/chain.js";
 import type { FaultHooks } from "../src/context.js";
+import type { PlatformError } from "../src/errors.js";
 import { awardLock } from "../src/award/state.js";
 import {
   chainClock,
@@ -133,18 +134,20 @@ describe("award whose send answer is lost (probe16 B-F12)", () => {
     }
   });
 
-  it("the RPC went away right after the send: award says it may be on chain and that a rerun adopts it; the rerun does", async () => {
+  it("the RPC went away right after the send: award answers award_pending naming the transaction; a rerun adopts it", async () => {
     const dc = devChain();
     const proxy = await losingProxy(dc.rpcUrl);
     try {
       const r = await readyToAward(dc, 13, "lost-and-down", {}, proxy.url);
       Object.assign(proxy.state, { lose: true, down: true });
       const e = await r.platform.award(r.slug).catch((x: unknown) => x);
-      expect(e).toMatchObject({ code: "chain_error" });
+      // answered as an award under way (its transaction recorded as sent), not a bare failure
+      expect(e).toMatchObject({ code: "award_pending" });
       const [sent] = await awardedTxs(dc, r.bountyId, r.fromBlock);
       expect(sent).toBeDefined();
-      expect((e as Error).message).toContain(`the award transaction ${sent} was sent (it may be on chain)`);
-      expect((e as Error).message).toMatch(/run award again .*adopts that transaction/);
+      expect((e as PlatformError).details.tx_hash).toBe(sent);
+      expect((e as Error).message).toContain(`transaction ${sent}`);
+      expect((e as Error).message).toMatch(/run award again .*adopts the transaction/);
       Object.assign(proxy.state, { lose: false, down: false, broken: false });
       const done = await r.platform.award(r.slug);
       expect(done.award_tx).toBe(sent);

@@ -122,7 +122,9 @@ export async function sendOrAdoptAward(
   ctx.faults.awardBeforeMarkSent?.(slug);
   await ctx.store.awards.markSent(slug, hash);
   ctx.faults.awardAfterSend?.(slug);
-  const settled = await settleLost(hash, () => settleSent(ctx, slug, bountyId, digest, hash, deadline));
+  // an RPC failure from here on is answered `award_pending` by the caller (`lateAward`): it is recorded as
+  // sent, and a rerun adopts it (probe16 B-F12)
+  const settled = await settleSent(ctx, slug, bountyId, digest, hash, deadline);
   if (settled) return settled;
   throw new PlatformError(
     "chain_error",
@@ -146,24 +148,5 @@ async function sendOrLose(ctx: PlatformContext, slug: string, send: () => Promis
     )
       throw e;
     return e.details.tx_hash as Hash;
-  }
-}
-
-/**
- * Waits for a sent award ({@link settleSent}); when the chain cannot be read, the award may be sent or
- * even mined: the error says so and that a rerun of `award` adopts it (it is recorded as sent; never sent
- * twice), not a bare "award failed".
- * @throws PlatformError `chain_error` naming the transaction; `award_pending` and reverts as settleSent
- */
-async function settleLost<T>(hash: Hash, settle: () => Promise<T>): Promise<T> {
-  try {
-    return await settle();
-  } catch (e) {
-    if (!(e instanceof PlatformError && e.code === "chain_error" && e.details.rpc !== undefined)) throw e;
-    throw new PlatformError(
-      "chain_error",
-      `the award transaction ${hash} was sent (it may be on chain), but its state cannot be read: ${e.message}; it is recorded as sent: run award again once the RPC answers: it adopts that transaction (never sends a second award)`,
-      { ...e.details, tx_hash: hash },
-    );
   }
 }
