@@ -110,5 +110,36 @@ describe("U+0000 in text (probe16 A-F1/F2)", () => {
     );
     expect(mcp.status).toBe(200);
     expect(JSON.stringify(mcp.body)).not.toMatch(/internal_error/);
+    // probe17 A-F4: the tool error names the argument
+    for (const [name, args, path] of [
+      ["benchmark_detail", { slug: "a\u0000b" }, "$.slug"],
+      ["benchmark_finalize_run", { run_id: "r\u0000" }, "$.run_id"],
+    ] as const) {
+      const r = await postMcp(
+        live.url,
+        JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } }),
+        me.key,
+      );
+      const result = (r.body as { result: { isError: boolean; structuredContent: { error: unknown } } })
+        .result;
+      expect(result.isError, name).toBe(true);
+      expect(result.structuredContent.error, name).toMatchObject({
+        code: "invalid_text",
+        details: { path, reason: "nul_character" },
+      });
+    }
+    const endpoint = await postMcp(
+      live.url,
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "benchmark_detail", arguments: {} },
+      }),
+      me.key,
+      "/mcp/benchmarks/a%00b/http",
+    );
+    expect(JSON.stringify(endpoint.body), "a NUL in the endpoint's slug").toMatch(/invalid_text|not_found/);
+    expect(JSON.stringify(endpoint.body)).not.toMatch(/internal_error/);
   });
 });

@@ -11,8 +11,11 @@ import {
   RUNS_PAGE_MAX,
   RUNS_PAGE_SIZE,
   MAX_TASK_SCORE_CELLS,
+  PlatformError,
   TASK_SCORES_PAGE_MAX,
   TASK_SCORES_PAGE_SIZE,
+  TEXT_PROBLEM_TEXT,
+  textProblem,
 } from "@bench-bounty/platform";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
@@ -231,6 +234,7 @@ async function callTool(
   let parsed: unknown;
   try {
     parsed = validateBody(tool.inputSchema, args ?? {});
+    checkIdArguments(parsed);
   } catch (e) {
     return toolErrorOf(e);
   }
@@ -238,6 +242,26 @@ async function callTool(
     return await tool.run(parsed);
   } catch (e) {
     return toolErrorOf(e, t.log); // the handlers answer their refusals (`call`); anything else: internal_error
+  }
+}
+
+/**
+ * An identifier argument (`slug`, `run_id`, `agent_id`, `dataset_id`, ...) holding a text no store keeps
+ * (U+0000, a lone surrogate: the platform's one text rule) is refused naming its JSON path, as a REST
+ * path parameter is (probe17 A-F4: the store's catch-all refused it naming nothing). Free text (answers,
+ * titles, datasets) is checked by the platform, which names the path itself.
+ * @throws PlatformError `invalid_text`, `details: {path, reason}`
+ */
+function checkIdArguments(args: unknown): void {
+  if (typeof args !== "object" || args === null) return;
+  for (const [name, value] of Object.entries(args)) {
+    if (typeof value !== "string" || !(name === "slug" || name.endsWith("_id"))) continue;
+    const reason = textProblem(value);
+    if (reason !== null)
+      throw new PlatformError("invalid_text", `$.${name}: the text ${TEXT_PROBLEM_TEXT[reason]}`, {
+        path: `$.${name}`,
+        reason,
+      });
   }
 }
 
