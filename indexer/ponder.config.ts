@@ -13,7 +13,7 @@ import { createConfig } from "ponder";
 import { fileURLToPath } from "node:url";
 import { redactedHttpTransport } from "./lib/rpcTransport";
 import { IndexerSettingsError, readIndexerSettings, type IndexerSettings } from "./lib/settings";
-import { databaseProblemAtStart } from "./lib/databaseCheck";
+import { databaseErrorLine, databaseProblemAtStart } from "./lib/databaseCheck";
 import { checkSqlRoleAtStart } from "./lib/sqlRoleCheck";
 import { runSyncGuard } from "./lib/syncGuardRun";
 
@@ -48,7 +48,16 @@ if (s.database.kind === "postgres") {
 // A local chain (cache disabled) restarted with the same chain id leaves blocks of the old
 // chain in the sync store, which would hide the new chain's events: see lib/syncGuard.ts.
 if (s.disableCache) {
-  const guard = await runSyncGuard(s, fileURLToPath(new URL(".", import.meta.url)));
+  const guard = await runSyncGuard(s, fileURLToPath(new URL(".", import.meta.url))).catch((e: unknown) => {
+    // one line, never a stack (probe17 B-F4): a database refusal by its SQLSTATE only, an RPC error by its call
+    const pgError = s.database.kind === "postgres" && typeof (e as { severity?: unknown }).severity === "string";
+    console.error(
+      pgError && s.database.kind === "postgres"
+        ? `indexer settings: ${databaseErrorLine("the sync store check", s.database.connectionString, e)}`
+        : `indexer: the sync store check failed: ${e instanceof Error ? e.message : String(e)}`,
+    );
+    process.exit(1);
+  });
   if (guard.outcome === "discarded") {
     console.warn(
       `indexer: discarded the sync store's rows of chain ${s.chainId} from another chain (${guard.reason})`,
