@@ -15,7 +15,8 @@ import { redactedHttpTransport } from "./lib/rpcTransport";
 import { IndexerSettingsError, readIndexerSettings, type IndexerSettings } from "./lib/settings";
 import { databaseErrorLine, databaseProblemAtStart } from "./lib/databaseCheck";
 import { checkSqlRoleAtStart } from "./lib/sqlRoleCheck";
-import { runSyncGuard } from "./lib/syncGuardRun";
+import { contractsProblemAtStart } from "./lib/contractsCheck";
+import { rpcCall, runSyncGuard } from "./lib/syncGuardRun";
 
 function settings(): IndexerSettings {
   try {
@@ -39,6 +40,23 @@ const s = settings();
 // connect (each printed raw pg stack traces quoting the URL's user and options: probe15 B-F5, B-F15).
 if (s.database.kind === "postgres") {
   const problem = await databaseProblemAtStart(s.database.connectionString);
+  if (problem !== null) {
+    console.error(`indexer settings: ${problem}`);
+    process.exit(1);
+  }
+}
+
+// The addresses must run the protocol's code and START_BLOCK be reached (probe17 B-F9: an EOA, USDC or the
+// two swapped served empty histories with no word). An RPC that cannot be read now is Ponder's to retry.
+{
+  const problem = await contractsProblemAtStart(s, (method, params) => rpcCall(s.rpcUrl, method, params)).catch(
+    (e: unknown) => {
+      console.warn(
+        `indexer: the contracts were not checked at start (${e instanceof Error ? e.message : String(e)})`,
+      );
+      return null;
+    },
+  );
   if (problem !== null) {
     console.error(`indexer settings: ${problem}`);
     process.exit(1);
