@@ -19,12 +19,61 @@ export function shownDatabase(connectionString: string): string {
 }
 
 /**
+ * Shortest `statement_timeout` (milliseconds, 0 = none) the session of `DATABASE_URL` may have:
+ * Ponder's migrations, the sync guard and the backfill's batched writes run under it, and a
+ * shorter one (`?options=-c statement_timeout=1`) failed the sync guard's first query with a stack
+ * trace (probe17 B-F4).
+ */
+export const MIN_STATEMENT_TIMEOUT_MS = 10_000;
+
+/** The `(SQLSTATE x; ` / `(ECONNRESET; ` part of a line for a pg error (its message is never shown). */
+function errorCode(e: unknown): string {
+  const code = (e as { code?: unknown }).code;
+  return typeof code !== "string" ? "" : /^[0-9A-Z]{5}$/.test(code) ? `SQLSTATE ${code}; ` : `${code}; `;
+}
+
+/**
+ * The one line for an error of a statement on `connectionString` (the start-up checks, the sync
+ * guard): the database as {@link shownDatabase} and the SQLSTATE, never PostgreSQL's message (it may
+ * quote the URL's user or options).
+ * @param what - what failed (`the sync store check`).
+ */
+export function databaseErrorLine(what: string, connectionString: string, e: unknown): string {
+  return `DATABASE_URL: ${what} failed on ${shownDatabase(connectionString)} (${errorCode(e)}PostgreSQL's message is not shown: it may quote the URL's user or options)`;
+}
+
+/** The line for a session whose `statement_timeout` is under {@link MIN_STATEMENT_TIMEOUT_MS}. */
+function timeoutLine(what: string, shown: string): string {
+  return `DATABASE_URL: the session's statement_timeout ${what} in ${shown} (at least ${MIN_STATEMENT_TIMEOUT_MS} ms or 0: Ponder's migrations and writes run under it); set it in the URL's options or the role's settings`;
+}
+
+/**
+ * What the session of a connected client lacks for Ponder (probe17 B-F4): CREATE on the database
+ * (Ponder runs `CREATE SCHEMA IF NOT EXISTS`, which PostgreSQL checks before the schema's
+ * existence), a `statement_timeout` of at least {@link MIN_STATEMENT_TIMEOUT_MS}.
+ * @returns null, or the line (as {@link databaseProblemAtStart}).
+ */
+async function sessionProblem(client: InstanceType<typeof pg.Client>, connectionString: string): Promise<string | null> {
+  const shown = shownDatabase(connectionString);
+  const { rows } = (await client.query(
+    "SELECT has_database_privilege(current_database(), 'CREATE') AS can_create, (SELECT setting FROM pg_settings WHERE name = 'statement_timeout') AS timeout_ms",
+  )) as { rows: { can_create?: boolean; timeout_ms?: string }[] };
+  const timeout = Number(rows[0]?.timeout_ms ?? 0);
+  if (timeout > 0 && timeout < MIN_STATEMENT_TIMEOUT_MS) return timeoutLine(`is ${timeout} ms`, shown);
+  if (rows[0]?.can_create !== true)
+    return `DATABASE_URL: the role may not create schemas in ${shown} (SQLSTATE 42501): Ponder creates its schemas there; GRANT CREATE ON DATABASE to the role`;
+  return null;
+}
+
+/**
  * Connects to `connectionString` once. pg parses the URL and reads the files its `sslcert`/`sslkey`/
  * `sslrootcert` parameters name in the client's constructor, so a URL it cannot read (a port out of
  * range, an unclosed `[`, a missing certificate file) is a problem here too, never a throw (probe16 B-F1).
- * @returns null when the connection opens, else the line to print after `indexer settings: ` (naming
- *   `DATABASE_URL`, the database as {@link shownDatabase}, and the SQLSTATE or socket error code; an
- *   unreadable URL is not shown at all)
+ * Then checks the session can serve Ponder ({@link sessionProblem}: CREATE on the database, the
+ * `statement_timeout`).
+ * @returns null when the connection opens and the session serves, else the line to print after
+ *   `indexer settings: ` (naming `DATABASE_URL`, the database as {@link shownDatabase}, and the
+ *   SQLSTATE or socket error code; an unreadable URL is not shown at all)
  */
 export async function databaseProblemAtStart(connectionString: string): Promise<string | null> {
   let client: InstanceType<typeof pg.Client>;
@@ -38,11 +87,17 @@ export async function databaseProblemAtStart(connectionString: string): Promise<
   }
   try {
     await client.connect();
-    return null;
   } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    const kind = typeof code !== "string" ? "" : /^[0-9A-Z]{5}$/.test(code) ? `SQLSTATE ${code}; ` : `${code}; `;
-    return `DATABASE_URL: cannot connect to ${shownDatabase(connectionString)} (${kind}PostgreSQL's message is not shown: it may quote the URL's user or options)`;
+    await client.end().catch(() => undefined);
+    return `DATABASE_URL: cannot connect to ${shownDatabase(connectionString)} (${errorCode(e)}PostgreSQL's message is not shown: it may quote the URL's user or options)`;
+  }
+  try {
+    return await sessionProblem(client, connectionString);
+  } catch (e) {
+    // a statement_timeout so short that it cancels the check itself
+    if ((e as { code?: unknown }).code === "57014")
+      return timeoutLine("canceled the check (SQLSTATE 57014)", shownDatabase(connectionString));
+    return databaseErrorLine("the session check", connectionString, e);
   } finally {
     await client.end().catch(() => undefined);
   }

@@ -29,7 +29,8 @@ const PONDER_MAX_PAGE = 1000;
  * @param query - the document text.
  * @param variables - the request's variables (used to read `limit: $n`).
  * @throws QueryRefused `limit_exceeded` naming `maxTokens`, `maxDepth`, `maxAliases`,
- *   `maxExpandedFields` or `maxEstimatedRows`; `invalid_query` when the document does not parse.
+ *   `maxExpandedFields`, `maxEstimatedRows` or `maxInputDepth`; `invalid_query` when the document does not
+ *   parse or a string argument or variable holds U+0000 (naming its path).
  */
 export function checkGraphqlLimits(query: string, variables: Record<string, unknown> = {}): DocumentNode {
   const L = QUERY_LIMITS.graphql;
@@ -71,12 +72,17 @@ export function checkGraphqlLimits(query: string, variables: Record<string, unkn
       L.maxAliases,
     );
   }
-  checkInputDepth(doc, variables);
+  checkInputValues(doc, variables);
   return doc;
 }
 
-/** Refuses an argument value or a variable nested deeper than `maxInputDepth` (objects and lists). */
-function checkInputDepth(doc: DocumentNode, variables: Record<string, unknown>): void {
+/**
+ * Refuses an argument value or a variable nested deeper than `maxInputDepth` (objects and lists),
+ * and a string holding U+0000 anywhere in them (`invalid_query` naming its path, e.g.
+ * `where.digest_contains` or `$a[0]`): PostgreSQL text cannot hold it, and its own error
+ * ("invalid byte sequence for encoding UTF8: 0x00") reached the client (probe17 B-F10).
+ */
+function checkInputValues(doc: DocumentNode, variables: Record<string, unknown>): void {
   const max = QUERY_LIMITS.graphql.maxInputDepth;
   const refuse = (where: string): never => {
     throw new QueryRefused(
@@ -86,22 +92,37 @@ function checkInputDepth(doc: DocumentNode, variables: Record<string, unknown>):
       max,
     );
   };
-  const valueDepth = (v: ValueNode, depth: number): void => {
+  const checkText = (text: string, path: string): void => {
+    if (text.includes("\u0000"))
+      throw new QueryRefused(
+        "invalid_query",
+        `${path} contains U+0000 (a NUL character), which no value of this API can hold`,
+      );
+  };
+  const valueDepth = (v: ValueNode, depth: number, path: string): void => {
     if (depth > max) refuse("an argument");
-    if (v.kind === Kind.OBJECT) for (const f of v.fields) valueDepth(f.value, depth + 1);
-    else if (v.kind === Kind.LIST) for (const x of v.values) valueDepth(x, depth + 1);
+    if (v.kind === Kind.STRING) checkText(v.value, path);
+    else if (v.kind === Kind.OBJECT)
+      for (const f of v.fields) valueDepth(f.value, depth + 1, `${path}.${f.name.value}`);
+    else if (v.kind === Kind.LIST) v.values.forEach((x, i) => valueDepth(x, depth + 1, `${path}[${i}]`));
   };
   visit(doc, {
     Argument(node) {
-      valueDepth(node.value, 0);
+      valueDepth(node.value, 0, node.name.value);
     },
   });
-  const jsonDepth = (x: unknown, depth: number, name: string): void => {
+  const jsonDepth = (x: unknown, depth: number, name: string, path: string): void => {
+    if (typeof x === "string") checkText(x, path);
     if (x === null || typeof x !== "object") return;
     if (depth > max) refuse(`variable $${name}`);
-    for (const v of Array.isArray(x) ? x : Object.values(x)) jsonDepth(v, depth + 1, name);
+    if (Array.isArray(x)) x.forEach((v, i) => jsonDepth(v, depth + 1, name, `${path}[${i}]`));
+    else
+      for (const [k, v] of Object.entries(x)) {
+        checkText(k, `${path} (a field name)`);
+        jsonDepth(v, depth + 1, name, `${path}.${k}`);
+      }
   };
-  for (const [name, value] of Object.entries(variables)) jsonDepth(value, 1, name);
+  for (const [name, value] of Object.entries(variables)) jsonDepth(value, 1, name, `$${name}`);
 }
 
 /** Ponder's string filters that it turns into `LIKE` / `ILIKE` patterns around the raw value. */

@@ -42,6 +42,17 @@ export const QUERY_LIMITS = {
      * its length on every row (see `sqlExpressions.ts`).
      */
     maxGrowingOperators: 8,
+    /**
+     * Largest value one row may build, estimated before anything runs (characters, see
+     * `sqlExpressions.ts` `valueChars`): its longest leaf x, for every query level (the statement,
+     * each CTE and subquery), 1 + the arguments its building functions (`json(b)_build_array`,
+     * `json(b)_build_object`, `to_json(b)`, `concat`...), `ARRAY[...]`, `ROW(...)`, whole rows and
+     * growing operators add. A value built from values built at another level grows as the
+     * product: 90-argument `jsonb_build_array` over 4 one-row CTEs grew a PostgreSQL backend to
+     * 19 GB past `statement_timeout` (JSON building does not check for interrupts) and got it
+     * OOM-killed (probe17 B-F7).
+     */
+    maxValueChars: 500_000,
     /** Largest planner estimate (PostgreSQL cost units of `EXPLAIN`) a statement may have. */
     maxPlanCost: 2_000_000,
     /**

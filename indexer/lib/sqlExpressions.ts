@@ -110,6 +110,10 @@ export interface ExpressionTally {
   buildingArgs: number;
   /** Longest leaf value (characters): a column, a string constant or parameter, a type's length. */
   largestLeaf: number;
+  /** Growing operators and building arguments of the query level being walked (its value is 1 + this times its inputs'). */
+  levelGrowth: number;
+  /** Product over the query levels walked so far of (1 + their growth): how many times its longest leaf a value may be. */
+  valueFactor: number;
 }
 
 /** A tally with nothing counted yet. */
@@ -122,17 +126,59 @@ export function emptyTally(): ExpressionTally {
     subqueryDepth: 0,
     buildingArgs: 0,
     largestLeaf: COLUMN_CHARS,
+    levelGrowth: 0,
+    valueFactor: 1,
   };
 }
 
 /**
  * The largest value (characters) the statement can build on one row, estimated: its longest
- * leaf times (1 + the growing operators + the building arguments). Exact for a chain over one
- * level of query; a value built up through nested CTEs can be a small factor longer (at most
- * `maxRelations` levels).
+ * leaf times, for every query level walked (the statement, each CTE and subquery), 1 + the
+ * growing operators and building arguments of that level. A level's value is at most that many
+ * times its inputs', and its inputs may be values built at another level (a CTE it reads), so
+ * the factors multiply (probe17 B-F7); for levels that do not feed one another it is an
+ * overestimate. Call it once the whole statement is walked.
  */
 export function valueChars(t: ExpressionTally): number {
-  return t.largestLeaf * (1 + t.growing + t.buildingArgs);
+  return t.largestLeaf * t.valueFactor;
+}
+
+/**
+ * Counts `n` building arguments (a building function's or constructor's arguments beyond the
+ * first, a whole row's columns): each makes the value one input longer.
+ */
+export function countBuilding(tally: ExpressionTally, n: number): void {
+  tally.buildingArgs += n;
+  tally.levelGrowth += n;
+}
+
+/**
+ * Walks one query level (`walkLevel` walks its body) and multiplies the value factor by its
+ * growth; the enclosing level's count is kept for when it resumes.
+ */
+export function withLevel(tally: ExpressionTally, walkLevel: () => void): void {
+  const outer = tally.levelGrowth;
+  tally.levelGrowth = 0;
+  walkLevel();
+  tally.valueFactor = Math.min(1e15, tally.valueFactor * (1 + tally.levelGrowth));
+  tally.levelGrowth = outer;
+}
+
+/**
+ * Refuses a statement whose largest value, estimated ({@link valueChars}), is over `maxValueChars`.
+ * @throws QueryRefused `limit_exceeded` naming `maxValueChars`.
+ */
+export function checkValueChars(tally: ExpressionTally): void {
+  const max = QUERY_LIMITS.sql.maxValueChars;
+  const chars = valueChars(tally);
+  if (chars > max) {
+    throw new QueryRefused(
+      "limit_exceeded",
+      `a value of this statement may be about ${Math.round(chars)} characters (at most ${max}): values built (json_build_array, json_build_object, to_json, concat, ||, ARRAY[...], ROW(...), a whole row) from values built at another level (a CTE or subquery) grow as the product of their arguments; build once, from columns`,
+      "maxValueChars",
+      max,
+    );
+  }
 }
 
 /**
@@ -184,6 +230,7 @@ export function checkOperator(n: Record<string, unknown>, tally: ExpressionTally
 /** Counts one growing operator or function (`what`, for the message). */
 export function countGrowing(tally: ExpressionTally, what: string): void {
   const max = QUERY_LIMITS.sql.maxGrowingOperators;
+  tally.levelGrowth++;
   if (++tally.growing > max) {
     throw new QueryRefused(
       "limit_exceeded",

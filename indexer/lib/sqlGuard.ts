@@ -27,9 +27,12 @@ import {
   checkParams,
   checkScaleArgument,
   checkTypeName,
+  checkValueChars,
+  countBuilding,
   countGrowing,
   emptyTally,
   valueChars,
+  withLevel,
   type ExpressionTally,
 } from "./sqlExpressions";
 import { resolveNames, type Resolution, type TableColumns } from "./sqlScope";
@@ -236,7 +239,7 @@ interface GuardContext extends ExpressionTally {
  * @param params - the values of `$1..` (numbers and strings among them are size-checked).
  * @returns what the statement may cost per row ({@link StatementShape}).
  * @throws QueryRefused `limit_exceeded` (`maxChars`, `maxRelations`, `maxNumericDigits`,
- *   `maxTypeLength`, `maxConstantChars`, `maxGrowingOperators`), `invalid_query` (does not
+ *   `maxTypeLength`, `maxConstantChars`, `maxGrowingOperators`, `maxValueChars`), `invalid_query` (does not
  *   parse, or no statement), `not_read_only` (anything but one plain SELECT, a function or
  *   operator off the allowlist).
  */
@@ -282,6 +285,7 @@ export async function checkReadOnlySelect(
   const ctx: GuardContext = { names, relations: 0, ...emptyTally() };
   checkParams(params, ctx);
   walk(stmt, ctx, 0);
+  checkValueChars(ctx);
   if (ctx.relations > QUERY_LIMITS.sql.maxRelations) {
     const m = QUERY_LIMITS.sql.maxRelations;
     throw new QueryRefused(
@@ -348,7 +352,8 @@ function walk(node: unknown, ctx: GuardContext, depth: number): void {
       throw new QueryRefused("not_read_only", "SELECT ... FOR UPDATE/SHARE is not allowed");
     const subquery = SUBQUERY_KEYS.has(key);
     if (subquery) ctx.subqueryDepth++;
-    walk(value, ctx, depth + 1);
+    if (key === "SelectStmt") withLevel(ctx, () => walk(value, ctx, depth + 1));
+    else walk(value, ctx, depth + 1);
     if (subquery) ctx.subqueryDepth--;
   }
 }
@@ -376,13 +381,13 @@ function checkNode(type: string, n: Record<string, unknown>, ctx: GuardContext):
       ctx.expressions += checkFormatArgument(name, args); // to_char works through its format on every row
       if (GROWING_FUNCTIONS.has(name)) countGrowing(ctx, `${name}()`);
       if (ACCUMULATING_FUNCTIONS.has(name)) countAccumulator(ctx, n.over !== undefined);
-      if (BUILDING_FUNCTIONS.has(name)) ctx.buildingArgs += Math.max(1, args.length - 1);
+      if (BUILDING_FUNCTIONS.has(name)) countBuilding(ctx, Math.max(1, args.length - 1));
       return;
     }
     case "A_ArrayExpr":
     case "RowExpr": {
       const items = ((type === "RowExpr" ? n.args : n.elements) as unknown[] | undefined) ?? [];
-      ctx.buildingArgs += Math.max(1, items.length - 1);
+      countBuilding(ctx, Math.max(1, items.length - 1));
       return;
     }
     case "SubLink":
@@ -408,6 +413,8 @@ function checkNode(type: string, n: Record<string, unknown>, ctx: GuardContext):
       // checked by resolveNames in its scope (x.f a real column); any other is refused
       if (!ctx.names.columnRefs.has(n))
         throw new QueryRefused("not_read_only", "a column reference is not allowed here");
+      // a whole row is one value as long as all its columns (probe17 B-F7)
+      if (ctx.names.wholeRows.has(n)) countBuilding(ctx, ctx.names.wholeRows.get(n)!);
       return;
     case "A_Expr":
       checkOperator(n, ctx);

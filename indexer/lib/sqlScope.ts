@@ -76,6 +76,12 @@ interface Namespace {
 export interface Resolution {
   rangeVars: Set<object>;
   columnRefs: Set<object>;
+  /**
+   * The `ColumnRef` nodes that are a whole row as one value (a bare `w` naming a FROM item, `w.*`
+   * passed to a row function), each with the most columns such a row may have: a value as long as
+   * all of them (probe17 B-F7).
+   */
+  wholeRows: Map<object, number>;
 }
 
 const MAX_DEPTH = 300;
@@ -110,7 +116,7 @@ function nestedTooDeeply(depth: number): void {
 }
 
 class Resolver {
-  readonly out: Resolution = { rangeVars: new Set(), columnRefs: new Set() };
+  readonly out: Resolution = { rangeVars: new Set(), columnRefs: new Set(), wholeRows: new Map() };
   constructor(private readonly tables: TableColumns) {}
 
   /** Output names of a SELECT (a `SelectStmt` body), resolving everything inside it. */
@@ -226,10 +232,24 @@ class Resolver {
       if (key === "ColumnRef") {
         checkColumnRef(value as Node, ns);
         this.out.columnRefs.add(value as object);
+        const fields = ((value as Node).fields as unknown[] | undefined) ?? [];
+        if (fields.length === 1) this.recordWholeRow(node, ns);
       } else if (key === "A_Indirection") checkIndirection(value as Node);
-      else if (key === "FuncCall") checkRowArguments(value as Node, ns);
+      else if (key === "FuncCall") {
+        checkRowArguments(value as Node, ns);
+        for (const a of ((value as Node).args as unknown[] | undefined) ?? []) this.recordWholeRow(a, ns);
+      }
       this.expressions(value, scope, ns, depth + 1);
     }
+  }
+
+  /** Records `n` in {@link Resolution.wholeRows} when it is a whole row, with its FROM item's most columns. */
+  private recordWholeRow(n: unknown, ns: Namespace | undefined): void {
+    const columnRef = (n as { ColumnRef?: { fields?: unknown[] } })?.ColumnRef;
+    if (columnRef === undefined || !isWholeRow(n, ns)) return;
+    const name = str(columnRef.fields?.[0]) ?? "";
+    const widths = candidates(ns, name).map((cols) => cols.length);
+    this.out.wholeRows.set(columnRef, Math.max(1, ...widths));
   }
 
   /** The output name(s) of one target: `AS` name, a column reference's last name, `*` expanded; else unknown. */

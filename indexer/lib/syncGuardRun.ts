@@ -14,28 +14,25 @@ import type { IndexerSettings } from "./settings";
 export const SYNC_GUARD_RPC_TIMEOUT_MS = 15_000;
 
 /**
- * `eth_getBlockByNumber(n, false).hash` through a plain JSON-RPC call; null when there is no such block.
+ * One JSON-RPC call through a plain `fetch` (the redacting transport: errors name the RPC's origin only).
  * The whole exchange, headers and body, must end within `timeoutMs` (an RPC that drips its
  * answer would otherwise hold the indexer's start for ever).
- * @throws Error naming the call: an RPC error, an answer not in time, or not JSON
+ * @returns the call's `result`.
+ * @throws Error naming the call (`call`, e.g. `eth_getCode`): an RPC error, an answer not in time, or not JSON
  */
-export async function rpcBlockHash(
+export async function rpcCall(
   rpcUrl: string,
-  n: bigint,
+  method: string,
+  params: unknown[],
   timeoutMs: number = SYNC_GUARD_RPC_TIMEOUT_MS,
-): Promise<string | null> {
-  const call = `eth_getBlockByNumber(${n})`;
-  let body: { result?: { hash?: string } | null; error?: { message?: string } };
+  call: string = method,
+): Promise<unknown> {
+  let body: { result?: unknown; error?: { message?: string } };
   try {
     const res = await rpcFetch(rpcUrl)({
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "eth_getBlockByNumber",
-        params: [`0x${n.toString(16)}`, false],
-      }),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
       signal: AbortSignal.timeout(timeoutMs), // also aborts reading the body
     });
     body = (await res.json()) as typeof body;
@@ -49,7 +46,26 @@ export async function rpcBlockHash(
     );
   }
   if (body.error !== undefined) throw new Error(`${call}: ${body.error.message ?? "error"}`);
-  return body.result?.hash ?? null;
+  return body.result;
+}
+
+/**
+ * `eth_getBlockByNumber(n, false).hash` through {@link rpcCall}; null when there is no such block.
+ * @throws Error naming the call: an RPC error, an answer not in time, or not JSON
+ */
+export async function rpcBlockHash(
+  rpcUrl: string,
+  n: bigint,
+  timeoutMs: number = SYNC_GUARD_RPC_TIMEOUT_MS,
+): Promise<string | null> {
+  const result = (await rpcCall(
+    rpcUrl,
+    "eth_getBlockByNumber",
+    [`0x${n.toString(16)}`, false],
+    timeoutMs,
+    `eth_getBlockByNumber(${n})`,
+  )) as { hash?: string } | null | undefined;
+  return result?.hash ?? null;
 }
 
 /**

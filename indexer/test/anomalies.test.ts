@@ -79,6 +79,11 @@ describe("impossible events are logged loudly and not applied", () => {
 
   beforeAll(async () => {
     dc = await startDevChain();
+    const genuine = await Promise.all(
+      [dc.contracts.benchmarkBounty, dc.contracts.anchorRegistry].map(
+        async (address) => [address, await dc.publicClient.getCode({ address })] as const,
+      ),
+    );
     const created = {
       bountyId: 77n,
       author,
@@ -110,6 +115,9 @@ describe("impossible events are logged loudly and not applied", () => {
     await registry("Anchored", { digest: digestOf("d1"), kind: ANCHOR_KINDS.pack, anchorer: author }); // applied
     await registry("Anchored", { digest: digestOf("d1"), kind: ANCHOR_KINDS.receipt, anchorer: winner }); // second anchoring
     await registry("Anchored", { digest: digestOf("d2"), kind: digestOf("another kind"), anchorer: winner }); // applied, unknown kind
+    // the indexer starts only on the protocol's code (probe17 B-F9): the logs above stay in the chain
+    for (const [address, code] of genuine)
+      await dc.publicClient.request({ method: "hardhat_setCode", params: [address, code] } as never);
     ix = await startIndexer({ chain: dc });
   });
 

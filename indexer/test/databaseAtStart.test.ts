@@ -5,16 +5,17 @@
  * with one line naming DATABASE_URL by host, port and database only. PostgreSQL only (TEST_DATABASE_URL).
  */
 import { describe, expect, it } from "vitest";
+import pg from "pg";
 import { databaseProblemAtStart } from "../lib/databaseCheck";
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+const base = new URL(TEST_DATABASE_URL || "postgresql://x");
+/** How the start-up lines name the test database. */
+const shown = `postgresql ${base.hostname}:${base.port || "5432"}${base.pathname}`;
 
 describe.runIf(TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")(
   "the indexer's DATABASE_URL checked at start (probe15 B-F5, B-F15)",
   () => {
-    const base = new URL(TEST_DATABASE_URL ?? "postgresql://x");
-    const shown = `postgresql ${base.hostname}:${base.port || "5432"}${base.pathname}`;
-
     it("a wrong password: one line naming DATABASE_URL, never the password or the user", async () => {
       const url = new URL(base);
       url.password = "wrong-secret-pw";
@@ -50,3 +51,45 @@ describe("a DATABASE_URL pg cannot read (probe16 B-F1)", () => {
     if (!url.includes("sslcert")) expect(problem).toBe(unreadable);
   });
 });
+
+describe.runIf(TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")(
+  "a DATABASE_URL that connects but whose session cannot serve Ponder (probe17 B-F4)",
+  () => {
+    it("a role without CREATE on the database: one line naming DATABASE_URL, the database and SQLSTATE 42501", async () => {
+      const role = `idx_nocreate_${process.pid}`;
+      const admin = new pg.Client({ connectionString: base.href });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD 'ro-secret-pw'`);
+        const url = new URL(base);
+        url.username = role;
+        url.password = "ro-secret-pw";
+        const problem = await databaseProblemAtStart(url.href);
+        expect(problem).toBe(
+          `DATABASE_URL: the role may not create schemas in ${shown} (SQLSTATE 42501): Ponder creates its schemas there; GRANT CREATE ON DATABASE to the role`,
+        );
+      } finally {
+        await admin.query(`DROP ROLE IF EXISTS ${role}`);
+        await admin.end();
+      }
+    });
+
+    it("a statement_timeout in the URL's options under the floor: one line naming it", async () => {
+      const url = new URL(base);
+      url.searchParams.set("options", "-c statement_timeout=1");
+      const problem = await databaseProblemAtStart(url.href);
+      // the check itself is canceled, or reads the 1 ms
+      expect(problem).toMatch(
+        new RegExp(
+          `^DATABASE_URL: the session's statement_timeout (is 1 ms|canceled the check \\(SQLSTATE 57014\\)) in ${shown.replaceAll(".", "\\.")} \\(at least 10000 ms or 0`,
+        ),
+      );
+    });
+
+    it("a statement_timeout of 2 s: named with its value", async () => {
+      const url = new URL(base);
+      url.searchParams.set("options", "-c statement_timeout=2000");
+      expect(await databaseProblemAtStart(url.href)).toMatch(/^DATABASE_URL: the session's statement_timeout is 2000 ms in /);
+    });
+  },
+);

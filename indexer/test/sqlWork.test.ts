@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QUERY_LIMITS } from "../lib/limits";
 import { refusalOf, rowsHandled, workOf } from "../src/api/sql";
-import { startSqlHarness, type SqlHarness } from "./helpers/sqlHarness";
+import { fanoutStatement, startSqlHarness, type SqlHarness } from "./helpers/sqlHarness";
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 const values = (n: number) => Array.from({ length: n }, (_, i) => `(${i})`).join(",");
@@ -87,6 +87,10 @@ function sqlWork(label: string, databaseUrl: string | undefined) {
         [work, "maxAggregatedChars"],
       ],
       ["a long string parameter", "SELECT count(*) FROM bounty WHERE author LIKE $1", ["maxConstantChars"]],
+      // probe17 B-F7: jsonb_build_array of built values through one-row CTEs (level 4: 19 GB, OOM-killed)
+      ["the probe's jsonb_build_array fan-out over 2 CTEs", fanoutStatement(2, 90), ["maxValueChars"]],
+      ["the probe's jsonb_build_array fan-out over 3 CTEs", fanoutStatement(3, 90), ["maxValueChars"]],
+      ["the probe's jsonb_build_array fan-out over 4 CTEs", fanoutStatement(4, 90), ["maxValueChars"]],
     ])("refuses %s before it runs, naming the limit", async (_label, text, limits) => {
       const t = Date.now();
       const r = await h.sql(text, text.includes("$1") ? [`%${"a".repeat(300)}%`] : []);
@@ -117,6 +121,11 @@ function sqlWork(label: string, databaseUrl: string | undefined) {
         ],
         ["SELECT array_agg(id ORDER BY id) AS ids, string_agg(author, ',') AS authors FROM bounty", []],
         ["SELECT * FROM anchor ORDER BY block_number DESC LIMIT 3", []],
+        [fanoutStatement(1, 90), []], // one level of building: 90 digests
+        [
+          "SELECT json_build_object('id', b.id, 'winners', (SELECT json_agg(json_build_object('place', w.place, 'account', w.account, 'amount', w.amount)) FROM award_winner w WHERE w.bounty_id = b.id)) AS j FROM bounty b ORDER BY b.id LIMIT 20",
+          [],
+        ],
         [
           "SELECT a.author, count(*) FROM bounty a JOIN award_winner w ON w.bounty_id = a.id GROUP BY a.author",
           [],

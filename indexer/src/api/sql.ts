@@ -5,7 +5,7 @@
  * and cached its verdicts by a 10-hex-digit hash prefix.
  *
  * Every statement: (1) passes `checkReadOnlySelect` (one SELECT over the indexer's tables, its
- * operators, functions, constants and numeric sizes bounded before the planner folds any
+ * operators, functions, constants, numeric sizes and largest value (`maxValueChars`) bounded before the planner folds any
  * constant); (2) runs in a READ ONLY transaction; (3) is refused, before it runs, when the
  * planner's estimate exceeds `maxPlanCost`, when its work estimate (`workOf`: the plan's rows
  * x the statement's expressions x its largest value) exceeds `maxPlanWork`, or when what its

@@ -39,6 +39,18 @@ function seed(to: number, from = 1): string[] {
   return rows;
 }
 
+/**
+ * probe17 B-F7 (`python3 /tmp/probe17b/scripts/sql-fanout.py levels k`): one anchor's digest built
+ * `k` times over by `jsonb_build_array` in each of `levels` one-row CTEs (a value of 68 x k^levels
+ * characters; level 4 at k = 90 grew a PostgreSQL backend to 19 GB: never run it unguarded).
+ */
+export function fanoutStatement(levels: number, k: number): string {
+  let q = "WITH l0 AS (SELECT digest AS j FROM anchor LIMIT 1)";
+  for (let i = 1; i <= levels; i++)
+    q += `, l${i} AS (SELECT jsonb_build_array(${Array(k).fill("j").join(",")}) AS j FROM l${i - 1})`;
+  return `${q} SELECT octet_length(j::text) AS n FROM l${levels}`;
+}
+
 export interface SqlHarness {
   /** `GET /sql/db` with raw SQL, as `@ponder/client` sends it. */
   sql(text: string, params?: unknown[]): Promise<{ status: number; body: Record<string, any> }>;

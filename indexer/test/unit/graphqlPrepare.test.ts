@@ -77,3 +77,29 @@ describe("prepareGraphql", () => {
     expect(() => prepareGraphql(page(`after: "${issued}"`))).not.toThrow();
   });
 });
+
+describe("prepareGraphql: U+0000 (probe17 B-F10)", () => {
+  it.each<[string, string, Record<string, unknown> | undefined, string]>([
+    ["a literal", '{ anchors(where: {digest_contains: "\\u0000"}) { items { digest } } }', undefined, "where.digest_contains"],
+    ["a variable", "query($a: String) { anchors(where: {digest: $a}) { items { digest } } }", { a: "x\u0000" }, "$a"],
+    [
+      "a variable's list item",
+      "query($a: [String]) { awardWinners(where: {account_in: $a}) { items { account } } }",
+      { a: ["x\u0000"] },
+      "$a[0]",
+    ],
+    ["a variable's field", FILTERED, { w: { OR: [{ author: "\u0000" }] } }, "$w.OR[0].author"],
+    ["a list literal", '{ anchors(where: {digest_in: ["a", "b\\u0000"]}) { items { digest } } }', undefined, "where.digest_in[1]"],
+  ])("refuses U+0000 in %s before the database, naming where it is", (_label, query, variables, where) => {
+    const e = refusal(query, variables);
+    expect(e.code).toBe("invalid_query");
+    expect(e.message).toContain(where);
+    expect(e.message).toContain("U+0000");
+  });
+
+  it("passes other control characters and ordinary values", () => {
+    expect(() =>
+      prepareGraphql("query($a: String) { anchors(where: {digest: $a}) { items { digest } } }", { a: "x\u0001y" }),
+    ).not.toThrow();
+  });
+});

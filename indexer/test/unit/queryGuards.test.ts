@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { checkGraphqlLimits } from "../../lib/graphqlLimits";
 import { QUERY_LIMITS, QueryRefused } from "../../lib/limits";
 import { checkReadOnlySelect } from "../../lib/sqlGuard";
+import { fanoutStatement } from "../helpers/sqlHarness";
 
 const TABLES = new Map([
   ["bounty", ["id", "author", "token", "pool", "status", "created_block"]],
@@ -424,5 +425,38 @@ describe("checkReadOnlySelect: grouping sets are refused before planning (probe1
   acceptsEach([
     "SELECT count(*) FROM bounty GROUP BY ()",
     "SELECT status, token, count(*) FROM bounty GROUP BY status, token",
+  ]);
+});
+
+
+describe("checkReadOnlySelect: values built from built values (probe17 B-F7)", () => {
+  it.each([2, 3, 4, 5])(
+    "refuses the probe's jsonb_build_array fan-out over %i CTE levels, naming maxValueChars",
+    async (levels) => {
+      const e = await refusal(fanoutStatement(levels, 90));
+      expect([e.code, e.limit, e.max]).toEqual([
+        "limit_exceeded",
+        "maxValueChars",
+        QUERY_LIMITS.sql.maxValueChars,
+      ]);
+    },
+  );
+
+  it.each([
+    // the same growth through FROM subqueries, a whole row, array and row constructors, ||
+    `SELECT to_jsonb(s) FROM (SELECT ${Array.from({ length: 80 }, (_, i) => `t.j AS c${i}`).join(", ")} FROM (SELECT jsonb_build_array(${Array(80).fill("digest").join(",")}) AS j FROM anchor) t) s`,
+    `WITH a AS (SELECT ARRAY[${Array(80).fill("digest").join(",")}] AS j FROM anchor) SELECT ARRAY[${Array(80).fill("j").join(",")}] FROM a`,
+    `WITH a AS (SELECT ROW(${Array(80).fill("digest").join(",")}) AS j FROM anchor) SELECT to_json(ROW(${Array(80).fill("a.j").join(",")})) FROM a`,
+    `WITH a AS (SELECT json_build_object(${Array.from({ length: 40 }, (_, i) => `'k${i}', digest`).join(",")}) AS j FROM anchor), b AS (SELECT json_build_object(${Array.from({ length: 40 }, (_, i) => `'k${i}', j`).join(",")}) AS j FROM a) SELECT j FROM b`,
+  ])("refuses %s", async (sql) => {
+    const e = await refusal(sql);
+    expect([e.code, e.limit]).toEqual(["limit_exceeded", "maxValueChars"]);
+  });
+
+  acceptsEach([
+    fanoutStatement(1, 90),
+    fanoutStatement(2, 10),
+    "SELECT b.id, (SELECT json_agg(json_build_array(w.place, w.account, w.amount)) FROM award_winner w WHERE w.bounty_id = b.id) AS winners FROM bounty b ORDER BY b.id DESC LIMIT 20",
+    "SELECT json_build_object('id', b.id, 'winners', (SELECT json_agg(json_build_object('place', w.place, 'account', w.account, 'amount', w.amount)) FROM award_winner w WHERE w.bounty_id = b.id)) FROM bounty b",
   ]);
 });

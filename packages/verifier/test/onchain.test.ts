@@ -15,7 +15,7 @@ import {
   benchmarkBountyBytecode,
   testUsdcAbi,
 } from "@bench-bounty/contracts";
-import { deploymentProblem, tokenProblem } from "../src/onchain/code.js";
+import { deploymentProblem, tokenProblem } from "@bench-bounty/contracts";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import {
   buildRankDerivation,
@@ -579,7 +579,7 @@ describe("a real award on the local Base profile", () => {
     for (const n of ["onchain_root", "onchain_leaf_count", "root_burned", "award_log"] as const) {
       expect(r.facts[n].state, n).toBe("failed");
       expect(r.facts[n].reasons.join(" "), n).toMatch(
-        /\$\.benchmark\.bounty_contract 0x[0-9a-f]{40} on chain 8453 does not run the BenchmarkBounty code this verifier knows/,
+        /\$\.benchmark\.bounty_contract 0x[0-9a-f]{40} on chain 8453 does not run the BenchmarkBounty code of @bench-bounty\/contracts/,
       );
     }
     expect(r.facts.commitment_anchor.state).toBe("verified");
@@ -592,7 +592,7 @@ describe("a real award on the local Base profile", () => {
     for (const n of ["commitment_anchor", "receipt_anchors"] as const) {
       expect(r2.facts[n].state, n).toBe("failed");
       expect(r2.facts[n].reasons.join(" "), n).toMatch(
-        /does not run the AnchorRegistry code this verifier knows/,
+        /does not run the AnchorRegistry code of @bench-bounty\/contracts/,
       );
     }
     expect(r2.facts.onchain_root.state).toBe("verified");
@@ -722,7 +722,7 @@ describe("a pack naming a contract that reverts (probe D2-F9)", () => {
     for (const n of ["commitment_anchor", "receipt_anchors", "pack_anchor"] as const) {
       expect(r.facts[n].state).toBe("failed");
       expect(r.facts[n].reasons.join("\n")).toMatch(
-        /does not run the AnchorRegistry code this verifier knows/,
+        /does not run the AnchorRegistry code of @bench-bounty\/contracts/,
       );
       for (const reason of r.facts[n].reasons) expect(reason).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     }

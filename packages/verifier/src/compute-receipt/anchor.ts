@@ -9,12 +9,13 @@ import {
   addressBook,
   anchorKindName,
   anchorRegistryAbi,
+  codeProblem,
+  deploymentProblem,
   type AddressBookEntry,
 } from "@bench-bounty/contracts";
 import { isAddress, type Address, type Hex } from "viem";
 import { VerifierInputError } from "../errors.js";
 import { fact, type Fact } from "../facts.js";
-import { codeProblem, deploymentProblem } from "../onchain/code.js";
 import { rpcClient } from "../onchain/index.js";
 import { rpcReader } from "../onchain/context.js";
 import { readChainId, readCode } from "../onchain/rpc-answers.js";

@@ -7,12 +7,11 @@
  * `closes_at`, threshold and splits.
  * @packageDocumentation
  */
-import { benchmarkBountyAbi, BountyStatus, type BountyRecord } from "@bench-bounty/contracts";
+import { benchmarkBountyAbi, BountyStatus, tokenProblem, type BountyRecord } from "@bench-bounty/contracts";
 import { BaseError, decodeEventLog, type Address, type Hex, type TransactionReceipt } from "viem";
 import { sameHex } from "../compare.js";
 import { capReasons, factFrom, type Fact } from "../facts.js";
 import { bytes32, type ChainFacts, type ChainWalk } from "./context.js";
-import { tokenProblem } from "./code.js";
 
 /** The decoded arguments of one `Awarded` log. */
 interface AwardedArgs {

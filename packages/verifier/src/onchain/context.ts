@@ -4,7 +4,14 @@
  * record, transaction receipts, `anchorOf`, all cached).
  * @packageDocumentation
  */
-import { anchorRegistryAbi, benchmarkBountyAbi, type BountyRecord } from "@bench-bounty/contracts";
+import {
+  anchorRegistryAbi,
+  benchmarkBountyAbi,
+  codeProblem,
+  deploymentProblem,
+  type BountyRecord,
+  type ProtocolContract,
+} from "@bench-bounty/contracts";
 import {
   BaseError,
   isAddress,
@@ -18,7 +25,6 @@ import type { Fact } from "../facts.js";
 import type { OfflineDerived } from "../offline/index.js";
 import type { PackView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
-import { codeProblem, deploymentProblem, type ProtocolContract } from "./code.js";
 import { AnswerTimeoutError, AnswerTooLargeError } from "../source.js";
 import { printable } from "../text.js";
 import { readCode, readReceipt } from "./rpc-answers.js";

@@ -1,5 +1,6 @@
 /**
- * Which code runs at an address the pack names (probe14 D2-F26). A pack names its own
+ * Which code runs at an address a pack (the verifier) or a setting (the indexer's `BOUNTY_ADDRESS`,
+ * `ANCHOR_REGISTRY_ADDRESS`: probe17 B-F9) names (probe14 D2-F26). A pack names its own
  * `benchmark.bounty_contract` and registry addresses, so a forged pack can name a contract that
  * answers the verifier's reads as it likes (one that forwards reads to the real BenchmarkBounty and
  * emits an `Awarded` log on demand met the onchain policy). The chain facts therefore hold only for an
@@ -9,16 +10,15 @@
  * zero in the compiled code and set at deployment.
  * @packageDocumentation
  */
+import { keccak256, type Address, type Hex } from "viem";
+import { addressBook, type AddressBookKey } from "./addressBook.js";
+import { expectedAddresses } from "./create2.js";
 import {
-  addressBook,
   anchorRegistryDeployedBytecode,
   anchorRegistryImmutableRanges,
   benchmarkBountyDeployedBytecode,
   benchmarkBountyImmutableRanges,
-  expectedAddresses,
-  type AddressBookKey,
-} from "@bench-bounty/contracts";
-import { keccak256, type Address, type Hex } from "viem";
+} from "./generated/bytecode.js";
 
 /** The two protocol contracts a pack names (SPEC 1). */
 export type ProtocolContract = "BenchmarkBounty" | "AnchorRegistry";
@@ -45,6 +45,7 @@ function masked(code: Hex, ranges: readonly (readonly [number, number])[]): stri
  * Why the code at `address` is not the expected protocol contract, or null when it is.
  * @param code what `eth_getCode(address)` returned (`0x` when there is no code)
  * @param where how the pack names the address (a JSON path), for the reason
+ * @param consequence what follows for the caller, ending the reason (default: the verifier's)
  * @returns a reason naming the address, the contract expected and both code hashes, or null
  */
 export function codeProblem(
@@ -53,15 +54,16 @@ export function codeProblem(
   address: Address,
   where: string,
   chainId: number,
+  consequence = "a pack can name any contract, so its reads prove nothing",
 ): string | null {
   if (code === "0x") return `no contract at ${where} ${address} on chain ${chainId}`;
   const expected = EXPECTED_CODE[contract];
   const actual = masked(code, expected.immutables) as Hex;
   if (code.length === expected.code.length && actual === expected.code.toLowerCase()) return null;
   return (
-    `${where} ${address} on chain ${chainId} does not run the ${contract} code this verifier knows ` +
+    `${where} ${address} on chain ${chainId} does not run the ${contract} code of @bench-bounty/contracts ` +
     `(runtime code hash ${keccak256(actual)} with immutables zeroed, expected ${keccak256(expected.code)}): ` +
-    `a pack can name any contract, so its reads prove nothing`
+    consequence
   );
 }
 
