@@ -44,9 +44,10 @@ import {
 } from "@bench-bounty/platform";
 
 /**
- * How long `POST /award` waits for its transaction before answering `award_pending` with its hash:
- * under the server's 60 s request limit (`handlerTimeoutMs`), so the operator learns the transaction was
- * sent (probe14 D3-F7: the platform's 180 s wait ended in a bare 503 `request_timeout` after 60 s).
+ * How long an award waits in all under `serve` (the chain's `awardWaitMs`; `POST /award` also passes its
+ * request's deadline, `awardBy`, the same 45 s from the request's start): under the server's 60 s request
+ * limit (`handlerTimeoutMs`), so the operator learns where the award is (probe14 D3-F7, probe16 A-F3:
+ * it ended in a bare 503 `request_timeout` after 60 s).
  */
 export const SERVE_AWARD_WAIT_MS = 45_000;
 

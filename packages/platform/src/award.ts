@@ -38,9 +38,17 @@ import { assertOperator } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
 import { ensurePack } from "./award/pack.js";
 import { prepareAward } from "./award/prepare.js";
-import { awardWaitMs, sendOrAdoptAward } from "./award/send.js";
+import { awardWaitMs, notSentInTime, sendOrAdoptAward } from "./award/send.js";
 import { LockWaitExpired } from "./store.js";
-import { awardLock, awardRow, chainOf, recordConfirmed, type PreparedWinner } from "./award/state.js";
+import { byDeadline } from "./deadline.js";
+import {
+  awardLock,
+  awardRow,
+  chainOf,
+  recordConfirmed,
+  type AwardProgress,
+  type PreparedWinner,
+} from "./award/state.js";
 
 export {
   attachBounty,
@@ -53,6 +61,7 @@ export {
 } from "./award/bounty.js";
 export { awardEvidence, type AwardEvidenceReason, type AwardEvidenceResult } from "./award/door.js";
 export { awardChainState } from "./award/recovery.js";
+export type { AwardProgress } from "./award/state.js";
 
 /** What {@link awardBenchmark} returns. */
 export interface AwardResult {
@@ -75,16 +84,34 @@ export interface AwardResult {
   pack_size: number;
 }
 
+/** How an award call runs ({@link awardBenchmark}). */
+export interface AwardHow {
+  /**
+   * The latest moment (unix ms) the call answers, the chain's latency included (probe16 A-F3): the
+   * server passes its request's deadline for an award. Default: the chain's `awardWaitMs` after the call.
+   */
+  answerBy?: number;
+}
+
 /**
  * Settles the award of a benchmark (see the module doc). Idempotent: once packed it returns the record.
  * Runs under the store's lock `award:<slug>`: a second caller (another process on PostgreSQL) waits,
- * then finds the award done. The call waits at most the chain's `awardWaitMs` in all (for the lock, then
- * for its transaction).
- * @throws PlatformError `award_in_progress` (another caller held the lock all that time), `award_pending`
- *   (the transaction is not mined in time), `no_chain`, `no_bounty`, `no_commitment`-like `award_not_allowed`,
- *   `winner_without_withdrawal_address`, `chain_error`
+ * then finds the award done. The whole call (the wait for the lock, the chain reads before the
+ * transaction, its wait, the pack minting after) answers by one deadline: the chain's `awardWaitMs`
+ * after the call, or `how.answerBy` if sooner (probe14 D3-F7, probe16 A-F3); its work past it goes on
+ * under the lock but never sends once past it.
+ * @throws PlatformError `award_in_progress` (another caller held the lock all that time), `server_busy`
+ *   (the deadline passed before sending: nothing was sent; `details.retry_after_seconds`), `award_pending`
+ *   (it passed after: the transaction may be pending, or the pack is being minted; a rerun adopts it),
+ *   `no_chain`, `no_bounty`, `no_commitment`-like `award_not_allowed`, `winner_without_withdrawal_address`,
+ *   `chain_error`
  */
-export async function awardBenchmark(ctx: PlatformContext, p: Principal, slug: string): Promise<AwardResult> {
+export async function awardBenchmark(
+  ctx: PlatformContext,
+  p: Principal,
+  slug: string,
+  how: AwardHow = {},
+): Promise<AwardResult> {
   assertOperator(p, "award");
   chainOf(ctx);
   const b = await getBenchmark(ctx, slug);
@@ -96,20 +123,64 @@ export async function awardBenchmark(ctx: PlatformContext, p: Principal, slug: s
         slug,
       },
     );
-  // one wait for the whole call (probe14 D3-F7): a second award waiting on the lock, then on its
-  // transaction, must not outlive serve's request limit either
-  const waitMs = awardWaitMs(ctx);
-  const deadline = Date.now() + waitMs;
-  try {
-    return await ctx.store.withLock(awardLock(slug), () => settleAward(ctx, p, slug, deadline), { waitMs });
-  } catch (e) {
-    if (!(e instanceof LockWaitExpired)) throw e;
-    throw new PlatformError(
-      "award_in_progress",
-      `another award of ${slug} is in progress (it held the award's lock for more than ${Math.round(waitMs / 1000)} s): run award again in a moment; it is never sent twice`,
-      { slug },
-    );
-  }
+  // one deadline for the whole call (probe14 D3-F7, probe16 A-F3): a second award waiting on the
+  // lock, then on its chain reads and its transaction, must not outlive serve's request limit either
+  const startedAt = Date.now();
+  const deadline = Math.min(startedAt + awardWaitMs(ctx), how.answerBy ?? Number.POSITIVE_INFINITY);
+  const waitMs = deadline - startedAt;
+  const progress: AwardProgress = { step: "lock" };
+  const work = ctx.store
+    .withLock(awardLock(slug), () => settleAward(ctx, p, slug, deadline, progress), {
+      waitMs: Math.max(0, deadline - Date.now()),
+    })
+    .catch((e: unknown) => {
+      if (e instanceof LockWaitExpired) throw awardInProgress(slug, waitMs);
+      // the RPC failing once the send began says nothing of the award: it may be in flight
+      if (isRpcFailure(e) && (progress.step === "sending" || progress.step === "sent"))
+        throw lateAward(slug, progress, waitMs);
+      throw e;
+    });
+  // the steps bounded by the deadline themselves (the lock's wait, the transaction's, the send's check)
+  // answer at it with their own reason; the timer, a moment later, answers for the chain's reads
+  return byDeadline(work, deadline + AWARD_ANSWER_GRACE_MS, () => {
+    throw lateAward(slug, progress, waitMs);
+  });
+}
+
+/**
+ * How long (ms) after its deadline an award call whose work has not answered is answered from its
+ * {@link AwardProgress}: the steps that end at the deadline by themselves answer first, with their
+ * own reason (`serve`: 45 s + 1 s, within its 60 s request limit).
+ */
+export const AWARD_ANSWER_GRACE_MS = 1_000;
+
+/** 409 `award_in_progress`: another award held the lock for the whole wait. */
+function awardInProgress(slug: string, waitMs: number): PlatformError {
+  return new PlatformError(
+    "award_in_progress",
+    `another award of ${slug} is in progress (it held the award's lock for more than ${Math.round(waitMs / 1000)} s): run award again in a moment; it is never sent twice`,
+    { slug },
+  );
+}
+
+/** A `chain_error` of the RPC itself (unreachable, timed out: `details.rpc`), not a contract's answer. */
+function isRpcFailure(e: unknown): boolean {
+  return e instanceof PlatformError && e.code === "chain_error" && e.details.rpc !== undefined;
+}
+
+/**
+ * What an award call answers when its deadline passes at `progress` ({@link AwardProgress}), or when
+ * the RPC fails after the send began.
+ */
+function lateAward(slug: string, progress: AwardProgress, waitMs: number): PlatformError {
+  if (progress.step === "lock") return awardInProgress(slug, waitMs);
+  if (progress.step === "prepare") return notSentInTime(slug);
+  const tx = progress.tx_hash ?? null;
+  return new PlatformError(
+    "award_pending",
+    `the award of ${slug} is under way (${tx ? `transaction ${tx}` : "its transaction is being sent"}; the chain did not answer in time to finish by the deadline): run award again in a moment; it adopts the transaction and is never sent twice`,
+    { slug, tx_hash: tx },
+  );
 }
 
 /** The award's steps, under its lock: prepare (once), send or adopt, record, mint the pack. */
@@ -118,18 +189,22 @@ async function settleAward(
   p: Principal,
   slug: string,
   deadline: number,
+  progress: AwardProgress,
 ): Promise<AwardResult> {
+  progress.step = "prepare";
   let b = await getBenchmark(ctx, slug);
   const bountyId = BigInt(b.bounty!.bounty_id);
   let row = await awardRow(ctx, slug);
   if (!row) row = await prepareAward(ctx, p, b);
   if (row.status === "prepared" || row.status === "sent") {
-    const sent = await sendOrAdoptAward(ctx, slug, bountyId, row, deadline);
+    const sent = await sendOrAdoptAward(ctx, slug, bountyId, row, deadline, progress);
     ctx.faults.awardBeforeRecord?.(slug);
     await recordConfirmed(ctx, slug, sent.txHash, sent.blockNumber);
     row = (await awardRow(ctx, slug))!;
   }
   ctx.faults.awardBeforeMint?.(slug);
+  progress.step = "sent"; // confirmed (just now, or before): what is left is the pack
+  progress.tx_hash ??= row.award_tx ?? undefined;
   b = await getBenchmark(ctx, slug);
   const packed = await ensurePack(ctx, b, row);
   const winners = fromStored<PreparedWinner[]>(row.winners_json);

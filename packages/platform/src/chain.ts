@@ -177,10 +177,22 @@ const lower = (a: string): string => a.toLowerCase();
 export const rpcTransportUrl: (rpcUrl: string) => { url: string; headers: Record<string, string> } =
   credentialsToHeader;
 
-/** The one viem transport of the platform's chain clients ({@link rpcTransportUrl}). */
+/**
+ * How long one JSON-RPC request may take (ms), and how often a failed one is retried: every chain read
+ * ends within about 2 x 10 s (probe16 A-F3: viem's default, 3 retries of 10 s with backoff, kept a
+ * door request 41 s on a slow RPC). The calls that answer a request bound themselves further (the
+ * award's deadline, the door's `DOOR_WAIT_MS`); this bounds the work they leave running.
+ */
+export const RPC_REQUEST_LIMITS = { timeoutMs: 10_000, retryCount: 1 } as const;
+
+/** The one viem transport of the platform's chain clients ({@link rpcTransportUrl}, {@link RPC_REQUEST_LIMITS}). */
 function rpcTransport(rpcUrl: string): ReturnType<typeof http> {
   const { url, headers } = rpcTransportUrl(rpcUrl);
-  return http(url, { fetchOptions: { headers } });
+  return http(url, {
+    fetchOptions: { headers },
+    timeout: RPC_REQUEST_LIMITS.timeoutMs,
+    retryCount: RPC_REQUEST_LIMITS.retryCount,
+  });
 }
 
 /**

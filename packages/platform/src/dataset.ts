@@ -15,6 +15,7 @@
 import { GOLD_DEPTH_IN_PACK, canonicalHash, valueLimitProblems, type Hex } from "@bench-bounty/evidence";
 import { PlatformError, throwRowIssues, type RowIssue } from "./errors.js";
 import { assertWellFormedText } from "./utf8.js";
+import { textTooLong } from "./text-limits.js";
 import {
   isJsonFloat,
   isJsonObject,
@@ -201,6 +202,14 @@ export function validateDataset(input: unknown): ValidatedDataset {
     if (d[key] !== undefined && d[key] !== null && typeof d[key] !== "string") {
       issues.push(optionIssue(key, `${key} must be a string`));
     }
+  }
+  for (const [field, text] of [
+    ["name", name],
+    ["description", d.description],
+    ["label_policy", d.label_policy],
+  ] as const) {
+    const tooLong = typeof text === "string" ? textTooLong(field, text) : null;
+    if (tooLong) issues.push(optionIssue(field, tooLong.message, "text_too_long"));
   }
   if (d.sanitize !== undefined && typeof d.sanitize !== "boolean")
     issues.push(optionIssue("sanitize", "sanitize must be true or false"));

@@ -5,14 +5,15 @@
  */
 import { GRADER_TYPES } from "@bench-bounty/evidence";
 import { LEADERBOARD_VISIBILITIES } from "./context.js";
+import { TEXT_LIMITS } from "./text-limits.js";
 
 /** The row schema, the publish options and worked examples. */
 export function datasetFormats() {
   return {
     upload: {
-      name: "string, required: 1-128 characters",
-      description: "string, optional",
-      label_policy: "string, optional: how the labels were made",
+      name: `string, required: 1-${TEXT_LIMITS.name} characters (after trimming)`,
+      description: `string, optional: at most ${TEXT_LIMITS.description} characters`,
+      label_policy: `string, optional: how the labels were made, at most ${TEXT_LIMITS.label_policy} characters`,
       sanitize: "boolean, optional: NFC-normalise, strip control characters and trim strings",
       bucket_fields:
         'object, optional: payload timestamp field -> "minute" | "hour" | "day" | "month" (floored)',
@@ -28,7 +29,7 @@ export function datasetFormats() {
     },
     // Every option of POST /datasets/:id/benchmark (PublishOptions), with its values, unit and default.
     publish: {
-      title: "string, required",
+      title: `string, required: 1-${TEXT_LIMITS.title} characters (after trimming)`,
       prompt_template: "string, required: plain dotted placeholders {payload.field}; none may show the gold",
       grader_type: `one of ${Object.keys(GRADER_TYPES).join(" | ")}, required`,
       gold_field: "dotted path in the row, default label",

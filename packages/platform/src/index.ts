@@ -8,6 +8,7 @@
 export * from "./errors.js";
 export * from "./time.js";
 export * from "./dataset.js";
+export * from "./text-limits.js";
 export * from "./csv.js";
 export * from "./template.js";
 export * from "./gold.js";

@@ -47,6 +47,7 @@ import {
   DEFAULT_DATASET_BYTES_PER_ACCOUNT,
   type DatasetSummary,
   type PublishHow,
+  type StoreHow,
   type PublishOptions,
   type PublishQuota,
   type PublishResult,
@@ -140,6 +141,7 @@ import {
   lockBounty,
   type AwardEvidenceResult,
   type AttachExpectations,
+  type AwardHow,
   type AwardResult,
   type LockOptions,
 } from "./award.js";
@@ -406,9 +408,12 @@ export class Platform {
   async createDataset(p: Principal, input: DatasetInput): Promise<DatasetSummary> {
     return createDataset(this.ctx, p, input);
   }
-  /** Stores a dataset checked by `prepareDataset` (elsewhere: a worker thread), owned by `p`; idempotent as {@link createDataset}. */
-  async storeDataset(p: Principal, prepared: PreparedDataset): Promise<DatasetSummary> {
-    return storeDataset(this.ctx, p, prepared);
+  /**
+   * Stores a dataset checked by `prepareDataset` (elsewhere: a worker thread), owned by `p`; idempotent as
+   * {@link createDataset}. `how.answerBy`: refused `server_busy`, nothing stored, past it.
+   */
+  async storeDataset(p: Principal, prepared: PreparedDataset, how?: StoreHow): Promise<DatasetSummary> {
+    return storeDataset(this.ctx, p, prepared, how);
   }
   /** The row schema, publish options and worked examples (seed: `GET /datasets/formats`). */
   async datasetFormats() {
@@ -471,8 +476,8 @@ export class Platform {
 
   /**
    * Publishes the benchmark of `p`'s dataset (and anchors its commitment when a chain is set);
-   * `how.planner` runs the planning elsewhere (the server's worker thread), `how.revealBy` bounds the
-   * wait for the commitment's anchor batch.
+   * `how.planner` runs the planning elsewhere (the server's worker thread), `how.answerBy` is the
+   * latest moment to begin writing and to wait for the commitment's anchor batch.
    */
   publish(
     p: Principal,
@@ -641,9 +646,12 @@ export class Platform {
   async taskScores(viewer: Principal | null, slug: string): Promise<TaskScores> {
     return taskScores(this.ctx, viewer, slug);
   }
-  /** Settles the award on-chain, mints, anchors and stores the pack (operator only; idempotent, resumable). */
-  award(p: Principal, slug: string): Promise<AwardResult> {
-    return awardBenchmark(this.ctx, p, slug);
+  /**
+   * Settles the award on-chain, mints, anchors and stores the pack (operator only; idempotent,
+   * resumable); answers by `how.answerBy` (unix ms) if sooner than the chain's `awardWaitMs`.
+   */
+  award(p: Principal, slug: string, how?: AwardHow): Promise<AwardResult> {
+    return awardBenchmark(this.ctx, p, slug, how);
   }
   /** Where the award transaction is, read from the chain when the store says sent-but-unconfirmed (`pending`, `mined`, ...). */
   awardState(slug: string) {

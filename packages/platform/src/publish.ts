@@ -162,15 +162,18 @@ export function prepareDataset(input: unknown): PreparedDataset {
 /**
  * Stores a dataset made by {@link prepareDataset}, owned by `owner` (idempotent for the same owner, name
  * and content). Counts against the owner's {@link DEFAULT_DATASET_BYTES_PER_ACCOUNT quota} (the
- * operator's account is not counted).
- * @throws PlatformError `forbidden` (not an author); `dataset_quota_exceeded` (nothing stored)
+ * operator's account is not counted). `how.answerBy` (unix ms): the latest moment to begin (probe16 A-F5).
+ * @throws PlatformError `forbidden` (not an author); `dataset_quota_exceeded` (nothing stored);
+ *   `server_busy` (past `how.answerBy`: nothing stored)
  */
 export async function storeDataset(
   ctx: PlatformContext,
   owner: Principal,
   d: PreparedDataset,
+  how: StoreHow = {},
 ): Promise<DatasetSummary> {
   assertRole(owner, "author");
+  assertWriteInTime(how.answerBy, "upload");
   // The owner is part of the id: two authors uploading the same rows get two datasets.
   const datasetId = `ds-${keccak256Hex(`${owner.account_id}\n${d.name}\n${d.content_hash}`).slice(2, 18)}`;
   const existing = await ctx.store.datasets.get(datasetId);
@@ -385,28 +388,32 @@ export interface PublishHow {
    */
   planner?: TestSetPlanner;
   /**
-   * The latest moment (unix ms) to wait for the commitment's anchor batch before answering (default:
-   * the batcher's `revealWaitMs` only; the server passes its request's deadline for waits, probe15 A-F9).
+   * The latest moment (unix ms) the caller waits for the answer (default: none; the server passes its
+   * request's deadline for waits, `AppEnv.revealBy`). One instant serves both waits a publish has: its
+   * write begins by it (a planning that ends later, after waiting in the server's dataset worker queue,
+   * is refused `server_busy` with nothing written, probe16 A-F5: a publish answered 503
+   * `request_timeout` was stored after), and its commitment's anchor batch is awaited until it (then the
+   * answer says `pending`; without it, the batcher's `revealWaitMs` only, probe15 A-F9). Two fields
+   * would name one deadline twice: the caller's patience ends once.
    */
-  revealBy?: number;
-  /**
-   * The latest moment (unix ms) to begin writing: a publish whose planning (which may have waited in
-   * the server's dataset worker queue) ends later is refused `server_busy` with nothing written, so a
-   * write is either answered or not done (probe16 A-F5: a publish answered 503 `request_timeout` was
-   * stored after). Default: none. The server passes its request's deadline for waits.
-   */
-  writeBy?: number;
+  answerBy?: number;
+}
+
+/** How a dataset is stored ({@link storeDataset}). */
+export interface StoreHow {
+  /** As {@link PublishHow.answerBy}: the write begins by it (the upload was checked in the worker queue). */
+  answerBy?: number;
 }
 
 /**
- * Refuses a write that would begin past `writeBy` (unix ms, wall clock; see {@link PublishHow.writeBy}).
+ * Refuses a write that would begin past `answerBy` (unix ms, wall clock; see {@link PublishHow.answerBy}).
  * @throws PlatformError `server_busy`, `details: {retry_after_seconds: 5}` (nothing written)
  */
-export function assertWriteInTime(writeBy: number | undefined, what: string): void {
-  if (writeBy === undefined || Date.now() <= writeBy) return;
+export function assertWriteInTime(answerBy: number | undefined, what: "publish" | "upload"): void {
+  if (answerBy === undefined || Date.now() <= answerBy) return;
   throw new PlatformError(
     "server_busy",
-    `the server is busy: ${what} waited too long for the dataset worker and nothing was ${what === "publish" ? "published" : "stored"}; retry later`,
+    `the server is busy: the ${what} waited too long for the dataset worker and nothing was ${what === "publish" ? "published" : "stored"}; retry later`,
     { retry_after_seconds: 5 },
   );
 }
@@ -512,7 +519,7 @@ export async function publishBenchmark(
         ? { seed, content_hash: ds.content_hash }
         : { salts: Array.from({ length: stored.length }, () => hex(ctx.randomBytes(32))) },
   });
-  assertWriteInTime(how.writeBy, "publish");
+  assertWriteInTime(how.answerBy, "publish");
   // the owner's quota for the test set (probeD3 F6: the prompts were sized before rendering, within
   // the pack's limits); checked again in the insert's transaction
   await chargeTestSet(ctx, ds, prompt_bytes);
@@ -580,7 +587,7 @@ export async function publishBenchmark(
   } else if (ctx.anchorBatcher) {
     // the answer waits for the batch: the root is shown only once anchored (reveal.ts)
     ctx.anchorBatcher.notify();
-    anchor = await ctx.anchorBatcher.anchored(plan.root, how.revealBy);
+    anchor = await ctx.anchorBatcher.anchored(plan.root, how.answerBy);
   } else if (await mayAnchorCommitmentNow(ctx, author, createdAt)) {
     try {
       anchor = await anchorCommitment(ctx, slug);

@@ -13,21 +13,19 @@
  */
 import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import type { DevChain } from "@bench-bounty/devchain";
-import type { Hash, Hex } from "viem";
+import type { Hash } from "viem";
 import { describe, expect, it } from "vitest";
 import type { ChainConfig } from "../src/chain.js";
 import type { FaultHooks } from "../src/context.js";
 import { awardLock } from "../src/award/state.js";
-import { runBenchmark } from "../src/runner.js";
 import {
   chainClock,
   chainConfig,
   crashOnce,
-  cities,
   freshStoreLocation,
   bountyCredit,
-  lockPrize,
   openAt,
+  publishLockAndRun,
   useDevChain,
 } from "./helpers.js";
 
@@ -52,35 +50,18 @@ async function readyToAward(dc: DevChain, account: number, tag: string, faults: 
   const open = (f: FaultHooks = {}, publicBaseUrl?: string) =>
     openAt({ ...where, clock: clock.now, chain, faults: f, ...(publicBaseUrl ? { publicBaseUrl } : {}) });
   const platform = await open(faults);
-  const ds = await platform.createDataset(cities(4, tag));
-  const { slug } = await platform.publish(ds.dataset_id, {
+  const { slug, bountyId, winner, closesAt } = await publishLockAndRun(platform, dc, {
+    chainNow,
+    clock,
+    account,
+    tag,
     title: `Recovery ${tag}`,
-    prompt_template: "What is the answer for {payload.city} #{payload.index}?",
-    grader_type: "exact",
-    time_budget_seconds: 600,
-  });
-  const { bounty, closesAt } = await lockPrize(platform, dc, slug, chainNow, {
-    pool: POOL,
-    author: account + 1,
-    payoutRule: "winner_take_all",
-  });
-  const winner = dc.accounts[account + 2]!.address.toLowerCase() as Hex;
-  await platform.registerAgent("alice", { withdrawal_address: winner });
-  await runBenchmark(await platform.backend("alice"), slug, "alice", {
-    kind: "function",
-    name: "right",
-    answer: (task) => {
-      clock.advance(1000);
-      return `answer-${/#(\d+)/.exec(task.prompt)![1]}`;
-    },
   });
   expect(await platform.real.pendingAnchors(slug)).toEqual([]); // the award sends nothing but itself
-  await dc.increaseTime(3700);
-  clock.set((closesAt + 200) * 1000);
   const fromBlock = await dc.publicClient.getBlockNumber();
   // the same store without a chain (a read-only mirror, or the CLI without --rpc-url)
   const offChain = () => openAt({ ...where, clock: clock.now });
-  return { platform, open, offChain, slug, bountyId: BigInt(bounty.bounty_id), winner, fromBlock, closesAt };
+  return { platform, open, offChain, slug, bountyId, winner, fromBlock, closesAt };
 }
 
 /** The platform account's award calls waiting in the node's pool. */
@@ -206,6 +187,10 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
     const again = await r.open();
     expect(await again.real.awardState(r.slug)).toMatchObject({ state: "dropped", tx_hash: sent });
     expect(await again.awardEvidence(r.slug)).toMatchObject({ kind: "unavailable", reason: "not_awarded" });
+    // the wait for the dropped copy takes the call's whole deadline: it is forgotten, and the call is
+    // refused before sending anew, nothing sent (probe16 A-F3: never a send past the deadline)
+    await expect(again.award(r.slug)).rejects.toMatchObject({ code: "server_busy" });
+    expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([]);
     const done = await again.award(r.slug);
     // sent anew with the dropped copy's nonce (the same call signed again: here even the same hash)
     const events = await awardedTxs(dc, r.bountyId, r.fromBlock);

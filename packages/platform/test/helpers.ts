@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, vi } from "vitest";
-import { dropPostgresSchemas, freshPostgresTarget, TEST_ENGINE } from "../src/testing.js";
+import { citiesDataset, dropPostgresSchemas, freshPostgresTarget, TEST_ENGINE } from "../src/testing.js";
 import type { ChainConfig } from "../src/chain.js";
 import { registerPlatformCommands } from "../src/cli.js";
 import type { DatasetInput } from "../src/dataset.js";
@@ -21,6 +21,7 @@ import { getRun, listRuns } from "../src/runs.js";
 import type { LeaderboardOptions } from "../src/leaderboard.js";
 import type { LockOptions } from "../src/award.js";
 import type { FaultHooks } from "../src/context.js";
+import { runBenchmark } from "../src/runner.js";
 
 /** A manual clock (unix ms) for tests. */
 export function manualClock(startMs = Date.UTC(2026, 0, 1)): {
@@ -441,4 +442,47 @@ export async function waitForLockWaiters(c: pg.Client, n: number): Promise<void>
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`fewer than ${n} transactions waited on a lock within 10 s`);
+}
+
+/**
+ * Brings `platform` to a benchmark ready to award on `dc`: published (anchored), a pool locked by
+ * `dc.accounts[account + 1]`, one agent, "alice" (withdrawal address `dc.accounts[account + 2]`), run
+ * right and finalized, the chain clock (and `clock`) past the close.
+ */
+export async function publishLockAndRun(
+  platform: Harness,
+  dc: DevChain,
+  at: {
+    chainNow: number;
+    clock: ReturnType<typeof manualClock>;
+    account: number;
+    tag: string;
+    title: string;
+  },
+): Promise<{ slug: string; bountyId: bigint; winner: Hex; closesAt: number }> {
+  const ds = await platform.createDataset(citiesDataset(4, at.tag));
+  const { slug } = await platform.publish(ds.dataset_id, {
+    title: at.title,
+    prompt_template: "What is the answer for {payload.city} #{payload.index}?",
+    grader_type: "exact",
+    time_budget_seconds: 600,
+  });
+  const { bounty, closesAt } = await lockPrize(platform, dc, slug, at.chainNow, {
+    pool: 4_000_000n,
+    author: at.account + 1,
+    payoutRule: "winner_take_all",
+  });
+  const winner = dc.accounts[at.account + 2]!.address.toLowerCase() as Hex;
+  await platform.registerAgent("alice", { withdrawal_address: winner });
+  await runBenchmark(await platform.backend("alice"), slug, "alice", {
+    kind: "function",
+    name: "right",
+    answer: (task) => {
+      at.clock.advance(1000);
+      return `answer-${/#(\d+)/.exec(task.prompt)![1]}`;
+    },
+  });
+  await dc.increaseTime(3700);
+  at.clock.set((closesAt + 200) * 1000);
+  return { slug, bountyId: BigInt(bounty.bounty_id), winner, closesAt };
 }

@@ -1,7 +1,14 @@
 import { commitTestSet, keccak256Hex, canonicalJsonString, promptHash } from "@bench-bounty/evidence";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DatasetInput } from "../src/dataset.js";
-import { planPublication, publicCount, testSetRowOf, type PublishOptions } from "../src/publish.js";
+import {
+  planPublication,
+  prepareDataset,
+  publicCount,
+  testSetRowOf,
+  type PublishOptions,
+} from "../src/publish.js";
+import { TEXT_LIMITS } from "../src/text-limits.js";
 import { cities, cleanup, openTemp, rejection, type Harness } from "./helpers.js";
 
 afterEach(cleanup);
@@ -278,7 +285,7 @@ describe("publishing: a write deadline (probe16 A-F5)", () => {
     const writeBy = Date.now();
     const late = await rejection(
       platform.real.publish(p, ds.dataset_id, base(), {
-        writeBy,
+        answerBy: writeBy,
         planner: async (job) => {
           while (Date.now() <= writeBy) await new Promise((res) => setTimeout(res, 5));
           return planPublication(job);
@@ -290,8 +297,59 @@ describe("publishing: a write deadline (probe16 A-F5)", () => {
     expect(await platform.listBenchmarks()).toHaveLength(0);
     expect(await platform.ctx.store.benchmarks.slugOfDataset(ds.dataset_id)).toBeNull();
     // in time: published
-    const ok = await platform.real.publish(p, ds.dataset_id, base(), { writeBy: Date.now() + 600_000 });
+    const ok = await platform.real.publish(p, ds.dataset_id, base(), { answerBy: Date.now() + 600_000 });
     expect(ok.status).toBe("published");
     await platform.close();
   });
+});
+
+describe("storing a dataset: a write deadline (probe16 A-F5 rest)", () => {
+  it("an upload whose checking ends past `answerBy` is refused server_busy and stores nothing; before it, it stores", async () => {
+    const platform = await openTemp();
+    const p = await platform.principal("late-uploader");
+    // the prepared dataset came back from the (stubbed) worker after the request's deadline
+    const prepared = prepareDataset(cities(4, "late-upload"));
+    const late = await rejection(platform.real.storeDataset(p, prepared, { answerBy: Date.now() - 1 }));
+    expect(late).toMatchObject({ code: "server_busy", details: { retry_after_seconds: 5 } });
+    expect(late.message).toMatch(/nothing was stored/);
+    expect(await platform.real.myDatasets(p)).toMatchObject({ datasets: [] });
+    // in time: stored
+    const ok = await platform.real.storeDataset(p, prepared, { answerBy: Date.now() + 600_000 });
+    expect((await platform.real.myDatasets(p)).datasets.map((d) => d.dataset_id)).toEqual([ok.dataset_id]);
+    await platform.close();
+  });
+});
+
+describe("free text a list serves has a length bound (probe16 A-F11)", () => {
+  it("a title over TEXT_LIMITS.title characters is a 422 naming `title`; one at the bound publishes", async () => {
+    const platform = await openTemp();
+    const over = await rejection(
+      publishRows(platform, cities(3).rows, { title: "t".repeat(TEXT_LIMITS.title + 1) }),
+    );
+    expect(over).toMatchObject({
+      code: "invalid_option",
+      details: { field: "title", max: TEXT_LIMITS.title },
+    });
+    expect(await platform.listBenchmarks()).toHaveLength(0);
+    // counted in characters (code points), not UTF-16 units: 200 emoji fit
+    const ok = await publishRows(platform, cities(3).rows, { title: "🙂".repeat(TEXT_LIMITS.title) }, "e");
+    expect(ok.status).toBe("published");
+  });
+
+  it.each(["name", "description", "label_policy"] as const)(
+    "a dataset %s over its bound is a 422 naming the field, nothing stored",
+    async (field) => {
+      const platform = await openTemp();
+      const input = { ...cities(3), [field]: "x".repeat(TEXT_LIMITS[field] + 1) };
+      const e = await rejection(platform.createDataset(input as DatasetInput));
+      expect(e.code).toBe("invalid_dataset");
+      expect(e.message).toContain(field);
+      expect(e.details.errors).toEqual([expect.objectContaining({ field, code: "text_too_long" })]);
+      expect(await platform.real.myDatasets(platform.op)).toMatchObject({
+        datasets: [],
+      });
+      // at the bound: stored
+      await platform.createDataset({ ...cities(3), [field]: "x".repeat(TEXT_LIMITS[field]) } as DatasetInput);
+    },
+  );
 });

@@ -84,10 +84,12 @@ export interface Domain {
   validateDataset(p: Principal | null, body: Uint8Array): Promise<JsonValue>;
   datasetFormats(): Promise<JsonValue>;
   /**
-   * An upload: the body's JSON bytes as received (parsed and checked off the event loop, then stored).
-   * @throws EdgeError `invalid_json`, `invalid_request`; PlatformError `invalid_dataset`, `forbidden`
+   * An upload: the body's JSON bytes as received (parsed and checked off the event loop, then stored);
+   * `opts.answerBy` (unix ms): the latest moment to begin storing (`AppEnv.revealBy`).
+   * @throws EdgeError `invalid_json`, `invalid_request`; PlatformError `invalid_dataset`, `forbidden`,
+   *   `server_busy` (past `opts.answerBy`: nothing stored)
    */
-  createDataset(p: Principal | null, body: Uint8Array): Promise<JsonValue>;
+  createDataset(p: Principal | null, body: Uint8Array, opts?: { answerBy?: number }): Promise<JsonValue>;
   /**
    * The caller's own datasets with their stored bytes and the account's quota (platform `myDatasets`).
    * @throws PlatformError `unauthenticated`
@@ -98,20 +100,27 @@ export interface Domain {
    * @throws PlatformError `unknown_dataset`, `forbidden` (`dataset_owner_only`), `dataset_published`
    */
   deleteDataset(p: Principal | null, datasetId: string): Promise<JsonValue>;
-  /** `opts.revealBy` (unix ms): the latest moment to wait for the commitment's anchor batch (`AppEnv.revealBy`). */
+  /**
+   * `opts.answerBy` (unix ms): the latest moment to begin writing and to wait for the commitment's
+   * anchor batch (`AppEnv.revealBy`; platform `PublishHow.answerBy`).
+   */
   publish(
     p: Principal | null,
     datasetId: string,
     options: unknown,
     baseUrl?: string,
-    opts?: { revealBy?: number },
+    opts?: { answerBy?: number },
   ): Promise<JsonValue>;
   attachBounty(
     p: Principal | null,
     slug: string,
     input: { bounty_id: string; author?: string | undefined; pool_base_units?: string | undefined },
   ): Promise<JsonValue>;
-  award(p: Principal | null, slug: string): Promise<JsonValue>;
+  /**
+   * The award (platform `award`); `opts.answerBy` (unix ms): the latest moment it answers
+   * (`AppEnv.awardBy`). @throws PlatformError `award_in_progress`, `award_pending`, `server_busy`, ...
+   */
+  award(p: Principal | null, slug: string, opts?: { answerBy?: number }): Promise<JsonValue>;
 
   /**
    * The stored verification of the award pack (job state; facts, policy and versions once a report

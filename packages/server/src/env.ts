@@ -19,5 +19,12 @@ export interface AppEnv {
      * (probe15 A-F9; set by `limitTime`).
      */
     revealBy: number;
+    /**
+     * Latest moment (unix ms) an award call answers (platform `AwardHow.answerBy`): three quarters of the
+     * request's time limit after it started (45 s of 60 s), its chain reads, transaction wait and pack
+     * minting included, so it answers `award_pending` / `server_busy`, never `request_timeout` (probe16
+     * A-F3; set by `limitTime`).
+     */
+    awardBy: number;
   };
 }

@@ -71,9 +71,13 @@ function datasetOps(
   return {
     validateDataset: (p, body) => datasets.check(body, p?.account_id ?? ""),
     datasetFormats: async () => json(await platform.datasetFormats()),
-    async createDataset(p, body) {
+    async createDataset(p, body, opts) {
+      // checked in the worker (its queue may be long); stored only by the request's deadline for
+      // waits, else 503 `server_busy` with nothing stored (probe16 A-F5: stored after a 503)
       const who = requirePrincipal(p);
-      return json(await platform.storeDataset(who, await datasets.prepare(body, who.account_id)));
+      const prepared = await datasets.prepare(body, who.account_id);
+      const how = opts?.answerBy === undefined ? {} : { answerBy: opts.answerBy };
+      return json(await platform.storeDataset(who, prepared, how));
     },
     myDatasets: async (p) => json(await platform.myDatasets(requirePrincipal(p))),
     deleteDataset: async (p, datasetId) => json(await platform.deleteDataset(requirePrincipal(p), datasetId)),
@@ -104,15 +108,15 @@ async function benchmarkListView(
 
 /**
  * How the server publishes: the planning (seconds of CPU for a large dataset) in the dataset worker, in
- * the author's turn; the commitment's anchor awaited until `revealBy` (the request's deadline for waits,
- * half its limit), which is also its write deadline (`writeBy`): a planning that ends later, after
- * waiting in the worker's queue, is refused 503 `server_busy` with nothing written, rather than stored
- * after the request was answered 503 `request_timeout` (probe16 A-F5).
+ * the author's turn; `answerBy` the request's deadline for waits (half its limit): a planning that ends
+ * later, after waiting in the worker's queue, is refused 503 `server_busy` with nothing written, rather
+ * than stored after the request was answered 503 `request_timeout` (probe16 A-F5), and the commitment's
+ * anchor is awaited until then.
  */
-function publishHow(who: Principal, revealBy: number | undefined): PublishHow {
+function publishHow(who: Principal, answerBy: number | undefined): PublishHow {
   return {
     planner: (job) => datasets.plan(job, who.account_id),
-    ...(revealBy !== undefined ? { revealBy, writeBy: revealBy } : {}),
+    ...(answerBy !== undefined ? { answerBy } : {}),
   };
 }
 
@@ -264,7 +268,7 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
         who,
         datasetId,
         options as never,
-        publishHow(who, opts?.revealBy),
+        publishHow(who, opts?.answerBy),
       );
       return json({ ...((await detail(result.slug, baseUrl)) as object), ...result });
     },
@@ -275,8 +279,9 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
       };
       return json(await platform.attachBounty(requirePrincipal(p), slug, input.bounty_id, expect));
     },
-    async award(p, slug) {
-      const result = json(await platform.award(requirePrincipal(p), slug));
+    async award(p, slug, opts) {
+      const how = opts?.answerBy === undefined ? {} : { answerBy: opts.answerBy };
+      const result = json(await platform.award(requirePrincipal(p), slug, how));
       await verification.enqueueIfPacked(slug); // the pack is minted: verify it (once; again on request)
       return result;
     },

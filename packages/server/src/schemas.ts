@@ -5,7 +5,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { GRADER_TYPE_NAMES } from "@bench-bounty/evidence";
-import { addressForm, LEADERBOARD_VISIBILITIES } from "@bench-bounty/platform";
+import { addressForm, LEADERBOARD_VISIBILITIES, TEXT_LIMITS } from "@bench-bounty/platform";
 
 const loose = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
 
@@ -56,9 +56,9 @@ export const SubmitBody = z
 
 export const DatasetBody = z
   .strictObject({
-    name: z.string(),
-    description: z.string().optional(),
-    label_policy: z.string().optional(),
+    name: z.string().openapi({ description: "the dataset's name (trimmed)", maxLength: TEXT_LIMITS.name }),
+    description: z.string().optional().openapi({ maxLength: TEXT_LIMITS.description }),
+    label_policy: z.string().optional().openapi({ maxLength: TEXT_LIMITS.label_policy }),
     sanitize: z.boolean().optional(),
     bucket_fields: z.record(z.string(), z.enum(["minute", "hour", "day", "month"])).optional(),
     time_bound_fields: z.array(z.string()).optional(),
@@ -68,7 +68,9 @@ export const DatasetBody = z
 
 export const PublishBody = z
   .strictObject({
-    title: z.string(),
+    title: z
+      .string()
+      .openapi({ description: "the benchmark's title (trimmed)", maxLength: TEXT_LIMITS.title }),
     prompt_template: z
       .string()
       .openapi({ description: "plain dotted placeholders `{payload.field}`; none may show the gold" }),

@@ -95,8 +95,8 @@ describe("the reveal waits of one request end together (probe15 A-F9)", () => {
     const seen: (number | undefined)[] = [];
     const app = appWith(
       {
-        publish: async (_p: unknown, _id: string, _o: unknown, _u: unknown, opts?: { revealBy?: number }) => {
-          seen.push(opts?.revealBy);
+        publish: async (_p: unknown, _id: string, _o: unknown, _u: unknown, opts?: { answerBy?: number }) => {
+          seen.push(opts?.answerBy);
           return { slug: "s" };
         },
       } as unknown as Partial<Domain>,
@@ -112,5 +112,53 @@ describe("the reveal waits of one request end together (probe15 A-F9)", () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]).toBeGreaterThanOrEqual(before + 2_000);
     expect(seen[0]).toBeLessThanOrEqual(Date.now() + 2_000);
+  });
+
+  it("REST upload gets the request's deadline to begin storing, at half the limit (probe16 A-F5 rest)", async () => {
+    const seen: (number | undefined)[] = [];
+    const app = appWith(
+      {
+        createDataset: async (_p: unknown, _body: Uint8Array, opts?: { answerBy?: number }) => {
+          seen.push(opts?.answerBy);
+          return { dataset_id: "ds-1" };
+        },
+      } as unknown as Partial<Domain>,
+      4_000,
+    );
+    const before = Date.now();
+    const res = await app.request("/api/v1/datasets", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": "k" },
+      body: JSON.stringify({
+        name: "d",
+        rows: [{ decision_ts: "2026-01-01T00:00:00Z", payload: { i: 1 }, label: "a" }],
+      }),
+    });
+    expect(res.status, await res.text()).toBe(201);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBeGreaterThanOrEqual(before + 2_000);
+    expect(seen[0]).toBeLessThanOrEqual(Date.now() + 2_000);
+  });
+
+  it("REST award gets one deadline for the whole call, at three quarters of the limit (probe16 A-F3)", async () => {
+    const seen: (number | undefined)[] = [];
+    const app = appWith(
+      {
+        award: async (_p: unknown, _slug: string, opts?: { answerBy?: number }) => {
+          seen.push(opts?.answerBy);
+          return { slug: "s" };
+        },
+      } as unknown as Partial<Domain>,
+      4_000,
+    );
+    const before = Date.now();
+    const res = await app.request("/api/v1/benchmarks/s/award", {
+      method: "POST",
+      headers: { "x-api-key": "k" },
+    });
+    expect(res.status, await res.text()).toBe(200);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBeGreaterThanOrEqual(before + 3_000);
+    expect(seen[0]).toBeLessThanOrEqual(Date.now() + 3_000);
   });
 });

@@ -10,6 +10,7 @@ import { statusName, awardRow, awardLock, recordConfirmed } from "./state.js";
 import { ensurePack } from "./pack.js";
 import { awardChainState } from "./recovery.js";
 import { LockWaitExpired } from "../store.js";
+import { byDeadline } from "../deadline.js";
 
 /**
  * The door's answer (SPEC 8), by domain outcome: `pack`, the stored canonical bytes and their hash; or
@@ -36,9 +37,16 @@ export type AwardEvidenceReason =
 
 /**
  * The evidence door's answer for a benchmark: the stored pack bytes once awarded (minted, under the
- * award's lock, if an award was confirmed but its pack not yet stored), else the SPEC 8 reason.
+ * award's lock, if an award was confirmed but its pack not yet stored), else the SPEC 8 reason. Answers
+ * within {@link DOOR_WAIT_MS}, the chain's reads included: past it, what the store knows
+ * (`pack_pending`, `award_pending`, or the bounty's recorded status), probe16 A-F3.
  */
-export async function awardEvidence(ctx: PlatformContext, slug: string): Promise<AwardEvidenceResult> {
+export function awardEvidence(ctx: PlatformContext, slug: string): Promise<AwardEvidenceResult> {
+  return doorAnswer(ctx, slug, Date.now() + DOOR_WAIT_MS);
+}
+
+/** {@link awardEvidence} by `by` (unix ms) for what waits on the chain or the award's lock. */
+async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promise<AwardEvidenceResult> {
   const b = await ctx.store.benchmarks.get(slug);
   if (!b) return { kind: "unavailable", reason: "unknown_benchmark", message: `no benchmark ${slug}` };
   const stored = await ctx.store.packs.get(slug);
@@ -52,7 +60,7 @@ export async function awardEvidence(ctx: PlatformContext, slug: string): Promise
         reason: "pack_pending",
         message: "the award is confirmed; its pack is being minted",
       };
-    const packed = await underDoorLock(ctx, slug, async () =>
+    const packed = await underDoorLock(ctx, slug, by, async () =>
       ensurePack(ctx, await getBenchmark(ctx, slug), (await awardRow(ctx, slug))!),
     );
     if (!packed)
@@ -75,10 +83,14 @@ export async function awardEvidence(ctx: PlatformContext, slug: string): Promise
             ? `an award transaction ${row.award_tx} was sent; its state cannot be read without a chain (--rpc-url)`
             : "an award was prepared (it may have been sent); its state cannot be read without a chain (--rpc-url)",
       };
-    const fromChain = await awardFromChain(ctx, slug);
+    const fromChain = await byDeadline(awardFromChain(ctx, slug, by), by, () => ({
+      kind: "unavailable" as const,
+      reason: "award_pending" as const,
+      message: `an award was ${row.status} (${row.award_tx ? `transaction ${row.award_tx}` : "it may have been sent"}); the chain answered too slowly to say where it is: ask again in a moment`,
+    }));
     if (fromChain) return fromChain;
   }
-  return notYetAwarded(ctx, b);
+  return notYetAwarded(ctx, b, by);
 }
 
 /**
@@ -90,7 +102,11 @@ export async function awardEvidence(ctx: PlatformContext, slug: string): Promise
  * under the award's lock, never sent again) and its pack served; a reverted one is `not_awarded`, saying
  * so. Null when the chain shows no award.
  */
-async function awardFromChain(ctx: PlatformContext, slug: string): Promise<AwardEvidenceResult | null> {
+async function awardFromChain(
+  ctx: PlatformContext,
+  slug: string,
+  by: number,
+): Promise<AwardEvidenceResult | null> {
   // read the chain outside the award's lock (an `award` waiting for its transaction holds it)
   const state = await awardChainState(ctx, slug);
   if (state.state === "pending")
@@ -106,7 +122,7 @@ async function awardFromChain(ctx: PlatformContext, slug: string): Promise<Award
       message: `the award transaction ${state.tx_hash} reverted: nothing was paid; the operator's next award sends a new one`,
     };
   if (state.state !== "mined") return null;
-  const adopted = await underDoorLock(ctx, slug, async () => {
+  const adopted = await underDoorLock(ctx, slug, by, async () => {
     const fresh = (await awardRow(ctx, slug))!;
     if (fresh.status === "prepared" || fresh.status === "sent")
       await recordConfirmed(ctx, slug, state.tx_hash!, state.block!);
@@ -118,28 +134,43 @@ async function awardFromChain(ctx: PlatformContext, slug: string): Promise<Award
       reason: "award_pending",
       message: `the award transaction ${state.tx_hash} is mined; the award is being recorded`,
     };
-  return awardEvidence(ctx, slug);
+  return doorAnswer(ctx, slug, by);
 }
-
-/** How long (ms) a door request waits for the award's lock before answering that the award is under way. */
-export const DOOR_LOCK_WAIT_MS = 5_000;
 
 /**
- * Runs `fn` under the award's lock for a door request: a read never waits long on an award that holds
- * the lock while it waits for its transaction or mints its pack (probe14 D3-F7's class).
- * @returns `fn`'s result, or null when the lock stayed held {@link DOOR_LOCK_WAIT_MS}
+ * How long (ms) a door request waits in all, for the award's lock and the chain's reads together,
+ * before answering from the store that the award or its pack is under way (probe14 D3-F7, probe16
+ * A-F3: the chain's reads took a door request to 41 s on a slow RPC).
  */
-async function underDoorLock<T>(ctx: PlatformContext, slug: string, fn: () => Promise<T>): Promise<T | null> {
-  try {
-    return await ctx.store.withLock(awardLock(slug), fn, { waitMs: DOOR_LOCK_WAIT_MS });
-  } catch (e) {
-    if (e instanceof LockWaitExpired) return null;
-    throw e;
-  }
+export const DOOR_WAIT_MS = 5_000;
+
+/**
+ * Runs `fn` under the award's lock for a door request, by `by` (unix ms): a read never waits long on an
+ * award that holds the lock while it waits for its transaction or mints its pack (probe14 D3-F7's
+ * class), nor on `fn`'s chain reads (it goes on, under the lock, after the answer).
+ * @returns `fn`'s result, or null when the lock stayed held, or `fn` ran, until `by`
+ */
+async function underDoorLock<T>(
+  ctx: PlatformContext,
+  slug: string,
+  by: number,
+  fn: () => Promise<T>,
+): Promise<T | null> {
+  const locked = ctx.store
+    .withLock(awardLock(slug), fn, { waitMs: Math.max(0, by - Date.now()) })
+    .catch((e: unknown) => {
+      if (e instanceof LockWaitExpired) return null;
+      throw e;
+    });
+  return byDeadline(locked, by, () => null);
 }
 
-/** The SPEC 8 reason of a benchmark without an award (yet). */
-async function notYetAwarded(ctx: PlatformContext, b: BenchmarkRecord): Promise<AwardEvidenceResult> {
+/** The SPEC 8 reason of a benchmark without an award (yet); the chain's bounty status if read by `by`. */
+async function notYetAwarded(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  by: number,
+): Promise<AwardEvidenceResult> {
   const squat = b.commitment_anchor ? null : await ctx.store.anchors.squatOf(b.commit_root);
   if (squat)
     return {
@@ -162,7 +193,9 @@ async function notYetAwarded(ctx: PlatformContext, b: BenchmarkRecord): Promise<
   let status = b.bounty.status;
   if (ctx.chain && status !== "reclaimed" && status !== "awarded") {
     try {
-      status = statusName((await ctx.chain.getBounty(BigInt(b.bounty.bounty_id))).status);
+      // read by the door's deadline, else the recorded status (probe16 A-F3)
+      const onChain = await byDeadline(ctx.chain.getBounty(BigInt(b.bounty.bounty_id)), by, () => null);
+      if (onChain) status = statusName(onChain.status);
     } catch (e) {
       // The chain cannot be read: keep the recorded status.
       if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;

@@ -9,7 +9,7 @@ import type { PlatformContext } from "../context.js";
 import { PlatformError } from "../errors.js";
 import { fromStored } from "../json.js";
 import type { AwardRow } from "../store/awards.js";
-import { type PreparedWinner, chainOf } from "./state.js";
+import { type AwardProgress, type PreparedWinner, chainOf } from "./state.js";
 import { assertPackFits } from "./pack.js";
 import { findOwnAward, adoptInflightAward } from "./recovery.js";
 
@@ -58,6 +58,18 @@ async function settleSent(
   );
 }
 
+/**
+ * 503-shaped `server_busy`: the award's deadline passed before it was sent (the chain answered slowly);
+ * nothing was sent (probe16 A-F3).
+ */
+export function notSentInTime(slug: string): PlatformError {
+  return new PlatformError(
+    "server_busy",
+    `the chain answered too slowly: the award of ${slug} was not ready to send by its deadline and nothing was sent; retry later`,
+    { slug, retry_after_seconds: 5 },
+  );
+}
+
 /** How long one award call waits in all (ms): for its lock, then for its transaction (`awardWaitMs`). */
 export function awardWaitMs(ctx: PlatformContext): number {
   return chainOf(ctx).config.awardWaitMs ?? DEFAULT_AWARD_WAIT_MS;
@@ -67,8 +79,9 @@ export function awardWaitMs(ctx: PlatformContext): number {
  * Sends the prepared award once: adopts an award already on-chain (found by its ranking digest), or a
  * sent transaction (recorded in the store, or found in the pool after a crash before it was recorded) by
  * waiting for it ({@link settleSent}, until `deadline`, epoch ms), or sends it and records its hash as
- * `sent` before waiting.
- * @throws PlatformError `award_pending` (in flight), `chain_error` (reverted, with its reason; dropped)
+ * `sent` before waiting. Marks `progress` as it goes; never sends at or past `deadline`.
+ * @throws PlatformError `award_pending` (in flight), `chain_error` (reverted, with its reason; dropped),
+ *   `server_busy` (the deadline passed before sending: nothing sent)
  */
 export async function sendOrAdoptAward(
   ctx: PlatformContext,
@@ -76,6 +89,7 @@ export async function sendOrAdoptAward(
   bountyId: bigint,
   row: AwardRow,
   deadline: number,
+  progress: AwardProgress,
 ): Promise<{ txHash: string; blockNumber: number }> {
   const chain = chainOf(ctx);
   const digest = row.ranking_digest as Hex;
@@ -86,16 +100,23 @@ export async function sendOrAdoptAward(
       ? (row.award_tx as Hash)
       : await adoptInflightAward(ctx, slug, bountyId, row);
   if (inflight) {
+    Object.assign(progress, { step: "sent", tx_hash: inflight });
     const settled = await settleSent(ctx, slug, bountyId, digest, inflight, deadline);
     if (settled) return settled;
+    progress.step = "prepare"; // dropped and forgotten: nothing in flight
   }
   await assertPackFits(ctx, row);
   const winners = fromStored<PreparedWinner[]>(row.winners_json);
+  // the one irreversible step: never begun past the deadline (the caller was answered that nothing was
+  // sent, probe16 A-F3); the check and the step's mark are one synchronous stretch
+  if (Date.now() >= deadline) throw notSentInTime(slug);
+  progress.step = "sending";
   const hash = await chain.sendAward(
     bountyId,
     winners.map((w) => w.withdrawal_address as Address),
     digest,
   );
+  Object.assign(progress, { step: "sent", tx_hash: hash });
   ctx.faults.awardBeforeMarkSent?.(slug);
   await ctx.store.awards.markSent(slug, hash);
   ctx.faults.awardAfterSend?.(slug);

@@ -49,3 +49,14 @@ export async function recordConfirmed(
     await t.benchmarks.setBounty(slug, bounty);
   });
 }
+
+/**
+ * How far an award call got (its steps move it on: `award.ts`, `send.ts`), read when its deadline passes to say
+ * what was done: `lock` (waiting for another award's lock), `prepare` (the checks and the chain reads
+ * before sending: nothing sent), `sending` (the send began: it may be in flight), `sent` (a transaction,
+ * `tx_hash`, exists: waiting for it, recording it, minting the pack).
+ */
+export interface AwardProgress {
+  step: "lock" | "prepare" | "sending" | "sent";
+  tx_hash?: string;
+}

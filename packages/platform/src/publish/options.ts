@@ -6,6 +6,7 @@ import { LEADERBOARD_VISIBILITIES, type BenchmarkConfig, type LeaderboardVisibil
 import { PlatformError } from "../errors.js";
 import { GRADER_TYPE_NAMES, normaliseTolerance, type GraderType } from "../gold.js";
 import { parseTemplate, refuseGoldPlaceholders } from "../template.js";
+import { textTooLong } from "../text-limits.js";
 import { assertWellFormedText } from "../utf8.js";
 
 /** Options of {@link publishBenchmark} (the body of `POST /datasets/:id/benchmark` in the seed). */
@@ -139,6 +140,12 @@ export function benchmarkConfig(o: PublishOptions): BenchmarkConfig {
   assertWellFormedText(o, "$", "invalid_option"); // title, description, template, fields: no lone surrogate
   if (typeof o.title !== "string" || o.title.trim() === "")
     throw new PlatformError("invalid_option", "title is required", { field: "title" });
+  const titleTooLong = textTooLong("title", o.title.trim());
+  if (titleTooLong)
+    throw new PlatformError("invalid_option", titleTooLong.message, {
+      field: "title",
+      max: titleTooLong.max,
+    });
   if (!(GRADER_TYPE_NAMES as readonly string[]).includes(o.grader_type)) {
     throw new PlatformError("invalid_option", `grader_type must be one of ${GRADER_TYPE_NAMES.join(", ")}`, {
       field: "grader_type",

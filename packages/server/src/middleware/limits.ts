@@ -616,7 +616,8 @@ function busy(message: string, details: Record<string, unknown>): EdgeError {
  * 503 `request_timeout` when a handler runs longer than `ms` (on /mcp answered as a JSON-RPC error by
  * the app's error handler). Sets `revealBy`: the request's waits for an anchor batch end at half of
  * `ms`, all of them together, so that what they wait after (an MCP batch's other calls) fits the rest
- * (probe15 A-F9: each finalize of a batch waited its own reveal wait, past the limit).
+ * (probe15 A-F9: each finalize of a batch waited its own reveal wait, past the limit); and `awardBy`,
+ * three quarters of `ms`: an award's one deadline (probe16 A-F3).
  */
 export function limitTime(ms: number): MiddlewareHandler<AppEnv> {
   const limit = timeout(
@@ -625,7 +626,9 @@ export function limitTime(ms: number): MiddlewareHandler<AppEnv> {
       new EdgeError("request_timeout", `the request took longer than ${ms} ms`, { limit_ms: ms }) as never,
   );
   return async (c, next) => {
-    c.set("revealBy", Date.now() + Math.floor(ms / 2));
+    const startedAt = Date.now();
+    c.set("revealBy", startedAt + Math.floor(ms / 2));
+    c.set("awardBy", startedAt + Math.floor((ms * 3) / 4));
     return limit(c, next);
   };
 }

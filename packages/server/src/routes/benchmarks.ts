@@ -122,7 +122,8 @@ export function benchmarkRoutes(): OpenAPIHono<AppEnv> {
     summary: "The operator settles the award (idempotent, crash-safe)",
     ok: { status: 200, schema: AnyJson, description: "the award" },
     errors: [401, 403, 404, 409, 503],
-    handler: async (c) => sendJson(c, await c.var.domain.award(c.var.principal, slug(c))),
+    handler: async (c) =>
+      sendJson(c, await c.var.domain.award(c.var.principal, slug(c), { answerBy: c.var.awardBy })),
   });
   return app;
 }

@@ -41,10 +41,17 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
     summary: "Upload a dataset (JSON rows); the caller owns it",
     body: DatasetBody,
     ok: { status: 201, schema: AnyJson, description: "{dataset_id, content_hash, ...}" },
-    errors: [400, 401, 403, 413, 422],
-    // parsed and checked in the worker thread too; only the store's insert runs here
+    errors: [400, 401, 403, 413, 422, 503],
+    // parsed and checked in the worker thread too; only the store's insert runs here, by the
+    // request's deadline for waits (else 503 `server_busy`, nothing stored: probe16 A-F5)
     handler: async (c, bytes) =>
-      sendJson(c, await c.var.domain.createDataset(c.var.principal, bytes as unknown as Uint8Array), 201),
+      sendJson(
+        c,
+        await c.var.domain.createDataset(c.var.principal, bytes as unknown as Uint8Array, {
+          answerBy: c.var.revealBy,
+        }),
+        201,
+      ),
   });
   defineRoute(app, {
     method: "get",
@@ -80,12 +87,12 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
     summary: "Publish the dataset's benchmark (201 with the detail and a disclosure)",
     body: PublishBody,
     ok: { status: 201, schema: BenchmarkDetail, description: "the detail plus disclosure" },
-    errors: [400, 401, 403, 404, 409, 422],
+    errors: [400, 401, 403, 404, 409, 422, 503],
     handler: async (c, body) =>
       sendJson(
         c,
         await c.var.domain.publish(c.var.principal, c.req.param("dataset_id"), body, c.var.baseUrl, {
-          revealBy: c.var.revealBy,
+          answerBy: c.var.revealBy,
         }),
         201,
       ),

@@ -1,0 +1,28 @@
+/**
+ * One deadline for a call that reads a chain (probe16 A-F3): the caller is answered by it, whatever the
+ * chain's latency; the work it started goes on (its reads end by the RPC transport's own timeout) and
+ * must itself refuse any irreversible step past the deadline.
+ */
+
+/** Marks a deadline that passed before the work ended. */
+const LATE: unique symbol = Symbol("late");
+
+/**
+ * `work`'s value if it settles by `deadline` (unix ms, wall clock), else `late()`'s (called when the
+ * deadline passes, so it sees how far the work got). The work is not cancelled: it goes on, and its
+ * later failure, if any, is dropped (the caller was answered).
+ * @throws what `work` throws by the deadline, or what `late` throws
+ */
+export async function byDeadline<T, L>(work: Promise<T>, deadline: number, late: () => L): Promise<T | L> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<typeof LATE>((resolve) => {
+    timer = setTimeout(() => resolve(LATE), Math.max(0, deadline - Date.now()));
+  });
+  work.catch(() => undefined); // a failure after the answer is nobody's to hear
+  try {
+    const first = await Promise.race([work, expired]);
+    return first === LATE ? late() : first;
+  } finally {
+    clearTimeout(timer);
+  }
+}

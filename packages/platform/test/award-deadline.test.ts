@@ -1,0 +1,148 @@
+/**
+ * probe16 A-F3: with a slow chain RPC an award answers by its one deadline (`answerBy`) whatever step
+ * it is in: before sending, 503-shaped `server_busy` with nothing sent (the late work never sends);
+ * after sending, `award_pending` (a rerun adopts the transaction, never a second send). The RPC here is
+ * a delaying proxy in front of the devchain (as the probe's `rpc-proxy.mjs`).
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { benchmarkBountyAbi } from "@bench-bounty/contracts";
+import type { DevChain } from "@bench-bounty/devchain";
+import { parseTransaction, type Address, type Hash, type Hex } from "viem";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ChainConfig } from "../src/chain.js";
+import { awardLock } from "../src/award/state.js";
+import {
+  chainClock,
+  chainConfig,
+  freshStoreLocation,
+  openAt,
+  publishLockAndRun,
+  useDevChain,
+} from "./helpers.js";
+
+const devChain = useDevChain();
+
+/**
+ * A JSON-RPC proxy to `target` that delays each request by `delay.ms`, and, with `delay.holdAfterSend`,
+ * holds every request that comes after a transaction to `watched` was sent until `release()`
+ * (changeable while it runs).
+ */
+async function delayingProxy(target: string, watched: Address) {
+  const delay = { ms: 0, holdAfterSend: false, sent: false };
+  const held: (() => void)[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const forward = () =>
+        fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
+          .then(async (r) => {
+            res.writeHead(r.status, { "content-type": "application/json" });
+            res.end(Buffer.from(await r.arrayBuffer()));
+          })
+          .catch(() => {
+            res.writeHead(502);
+            res.end();
+          });
+      if (delay.sent && delay.holdAfterSend) held.push(() => void forward());
+      else setTimeout(() => void forward(), delay.ms);
+      const call = JSON.parse(body.toString()) as { method?: string; params?: Hex[] };
+      if (
+        call.method === "eth_sendRawTransaction" &&
+        parseTransaction(call.params![0]!).to?.toLowerCase() === watched.toLowerCase()
+      )
+        delay.sent = true;
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  /** From now on, hold what comes after the next transaction to `watched`. */
+  const holdAfterNextSend = () => Object.assign(delay, { holdAfterSend: true, sent: false });
+  const release = () => {
+    delay.holdAfterSend = false;
+    for (const go of held.splice(0)) go();
+  };
+  const close = () => {
+    release();
+    return new Promise<void>((ok) => server.close(() => ok()));
+  };
+  return { url, delay, holdAfterNextSend, held: () => held.length, release, close };
+}
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c();
+});
+
+/** A benchmark ready to award (as award-recovery.test.ts), its platform on the chain through a delaying proxy. */
+async function readyBehindProxy(dc: DevChain, account: number, tag: string) {
+  const proxy = await delayingProxy(dc.rpcUrl, dc.contracts.benchmarkBounty);
+  closers.push(proxy.close);
+  const { now: chainNow, clock } = await chainClock(dc);
+  const where = await freshStoreLocation();
+  const chain: ChainConfig = { ...chainConfig(dc, account), rpcUrl: proxy.url, awardWaitMs: 600_000 };
+  const platform = await openAt({ ...where, clock: clock.now, chain });
+  closers.push(() => platform.close());
+  const { slug, bountyId } = await publishLockAndRun(platform, dc, {
+    chainNow,
+    clock,
+    account,
+    tag,
+    title: `Deadline ${tag}`,
+  });
+  const fromBlock = await dc.publicClient.getBlockNumber();
+  return { platform, proxy, slug, bountyId, fromBlock };
+}
+
+async function awardedTxs(dc: DevChain, bountyId: bigint, fromBlock: bigint): Promise<Hash[]> {
+  const logs = await dc.publicClient.getContractEvents({
+    address: dc.contracts.benchmarkBounty,
+    abi: benchmarkBountyAbi,
+    eventName: "Awarded",
+    args: { bountyId },
+    fromBlock,
+  });
+  return logs.map((l) => l.transactionHash);
+}
+
+/** Waits until the award's lock is free (the late work, if any, has ended). */
+async function lockFree(r: Awaited<ReturnType<typeof readyBehindProxy>>): Promise<void> {
+  await r.platform.ctx.store.withLock(awardLock(r.slug), async () => undefined, { waitMs: 120_000 });
+}
+
+describe("an award answers by its deadline on a slow chain (probe16 A-F3)", () => {
+  it("past the deadline before sending: server_busy, and the late work never sends; a rerun awards", async () => {
+    const dc = devChain();
+    const r = await readyBehindProxy(dc, 1, "before-send");
+    r.proxy.delay.ms = 400; // each RPC answer takes 400 ms: the chain reads before sending outlast the deadline
+    const e = await r.platform.real
+      .award(r.platform.op, r.slug, { answerBy: Date.now() + 300 })
+      .catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: "server_busy", details: { retry_after_seconds: 5 } });
+    expect((e as Error).message).toMatch(/nothing was sent/);
+    await lockFree(r);
+    expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([]);
+    r.proxy.delay.ms = 0;
+    const done = await r.platform.award(r.slug);
+    expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([done.award_tx]);
+  });
+
+  it("past the deadline after sending: award_pending, and a rerun adopts the one transaction", async () => {
+    const dc = devChain();
+    const r = await readyBehindProxy(dc, 5, "after-send");
+    r.proxy.holdAfterNextSend(); // the chain answers until the award is sent, then not at all
+    const e = await r.platform.real
+      .award(r.platform.op, r.slug, { answerBy: Date.now() + 20_000 })
+      .catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: "award_pending" });
+    expect((e as Error).message).toMatch(/run award again/);
+    // answered by its deadline while the chain still held its reads (the chain's own wait is 600 s)
+    expect(r.proxy.held()).toBeGreaterThan(0);
+    r.proxy.release();
+    await lockFree(r);
+    const done = await r.platform.award(r.slug);
+    expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([done.award_tx]);
+  });
+});
