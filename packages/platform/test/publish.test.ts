@@ -4,6 +4,7 @@ import type { DatasetInput } from "../src/dataset.js";
 import {
   planPublication,
   prepareDataset,
+  PUBLISH_BUDGET_LOCK,
   publicCount,
   testSetRowOf,
   type PublishOptions,
@@ -295,6 +296,61 @@ describe("publishing: a write deadline (probe16 A-F5)", () => {
     expect(late).toMatchObject({ code: "server_busy", details: { retry_after_seconds: 5 } });
     expect(late.message).toMatch(/nothing was published/);
     expect(await platform.listBenchmarks()).toHaveLength(0);
+    expect(await platform.ctx.store.benchmarks.slugOfDataset(ds.dataset_id)).toBeNull();
+    // in time: published
+    const ok = await platform.real.publish(p, ds.dataset_id, base(), { answerBy: Date.now() + 600_000 });
+    expect(ok.status).toBe("published");
+    await platform.close();
+  });
+});
+
+describe("publishing: the write deadline covers the lock waits (probe17 A-F2)", () => {
+  /** `publish`'s refusal while `take` holds a lock (until `publish` settles, at most 3 s). */
+  async function whileHeld(
+    take: (held: Promise<unknown>) => Promise<unknown>,
+    publish: () => Promise<unknown>,
+  ): Promise<Error> {
+    let free!: () => void;
+    const gate = new Promise<void>((r) => (free = r));
+    const holder = take(gate);
+    await new Promise((r) => setTimeout(r, 50)); // the holder has its lock
+    const release = setTimeout(free, 3000);
+    const e = await rejection(publish()).finally(() => {
+      clearTimeout(release);
+      free();
+    });
+    await holder;
+    return e;
+  }
+
+  it("the budget lock (`PUBLISH_BUDGET_LOCK`) held past `answerBy`: refused server_busy, nothing written", async () => {
+    const platform = await openTemp({
+      publishQuota: { count: 20, periodMs: 86_400_000, allAccountsCount: 100 },
+    });
+    const p = await platform.principal("lock-author");
+    const ds = await platform.real.createDataset(p, cities(4, "lockwait"));
+    const e = await whileHeld(
+      (held) => platform.ctx.store.withLock(PUBLISH_BUDGET_LOCK, () => held),
+      () => platform.real.publish(p, ds.dataset_id, base(), { answerBy: Date.now() + 300 }),
+    );
+    expect(e).toMatchObject({ code: "server_busy", details: { retry_after_seconds: 5 } });
+    expect(await platform.ctx.store.benchmarks.slugOfDataset(ds.dataset_id)).toBeNull();
+    await platform.close();
+  });
+
+  it("the account's publish lock held by another transaction past `answerBy`: refused server_busy, nothing written", async () => {
+    const platform = await openTemp();
+    const p = await platform.principal("lock-author2");
+    const ds = await platform.real.createDataset(p, cities(4, "lockwait2"));
+    const e = await whileHeld(
+      (held) =>
+        platform.ctx.store.tx(async (t) => {
+          await t.benchmarks.lockAccountPublishes(p.account_id);
+          await held;
+        }),
+      () => platform.real.publish(p, ds.dataset_id, base(), { answerBy: Date.now() + 300 }),
+    );
+    expect(e).toMatchObject({ code: "server_busy", details: { retry_after_seconds: 5 } });
     expect(await platform.ctx.store.benchmarks.slugOfDataset(ds.dataset_id)).toBeNull();
     // in time: published
     const ok = await platform.real.publish(p, ds.dataset_id, base(), { answerBy: Date.now() + 600_000 });
