@@ -79,9 +79,11 @@ export interface Domain {
 
   /**
    * The dry run of a dataset body: its JSON bytes as received (parsed, schema-checked and checked off
-   * the event loop: `dataset-check.ts`). @throws EdgeError `invalid_json`, `invalid_request`
+   * the event loop: `dataset-check.ts`); `opts.answerBy` (unix ms, `AppEnv.revealBy`): a check still
+   * waiting for the worker then is dropped, not run.
+   * @throws EdgeError `invalid_json`, `invalid_request`, `server_busy` (past `opts.answerBy`)
    */
-  validateDataset(p: Principal | null, body: Uint8Array): Promise<JsonValue>;
+  validateDataset(p: Principal | null, body: Uint8Array, opts?: { answerBy?: number }): Promise<JsonValue>;
   datasetFormats(): Promise<JsonValue>;
   /**
    * An upload: the body's JSON bytes as received (parsed and checked off the event loop, then stored);

@@ -69,13 +69,13 @@ function datasetOps(
   platform: Platform,
 ): Pick<Domain, "validateDataset" | "datasetFormats" | "createDataset" | "myDatasets" | "deleteDataset"> {
   return {
-    validateDataset: (p, body) => datasets.check(body, p?.account_id ?? ""),
+    validateDataset: (p, body, opts) => datasets.check(body, p?.account_id ?? "", opts?.answerBy),
     datasetFormats: async () => json(await platform.datasetFormats()),
     async createDataset(p, body, opts) {
       // checked in the worker (its queue may be long); stored only by the request's deadline for
       // waits, else 503 `server_busy` with nothing stored (probe16 A-F5: stored after a 503)
       const who = requirePrincipal(p);
-      const prepared = await datasets.prepare(body, who.account_id);
+      const prepared = await datasets.prepare(body, who.account_id, opts?.answerBy);
       const how = opts?.answerBy === undefined ? {} : { answerBy: opts.answerBy };
       return json(await platform.storeDataset(who, prepared, how));
     },
@@ -115,7 +115,7 @@ async function benchmarkListView(
  */
 function publishHow(who: Principal, answerBy: number | undefined): PublishHow {
   return {
-    planner: (job) => datasets.plan(job, who.account_id),
+    planner: (job) => datasets.plan(job, who.account_id, answerBy),
     ...(answerBy !== undefined ? { answerBy } : {}),
   };
 }
