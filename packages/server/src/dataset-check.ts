@@ -39,6 +39,13 @@ export type DatasetJob = "check" | "prepare" | "plan";
 /** What a job works on: a body's bytes (`check`, `prepare`) or a planning job (`plan`). */
 export type JobPayload = Uint8Array | TestSetPlanJob;
 
+/** A job's size: a body's bytes, a planning's stored rows (their JSON text's length). */
+export function jobBytes(payload: JobPayload): number {
+  return payload instanceof Uint8Array
+    ? payload.byteLength
+    : payload.bodies.reduce((n, b) => n + b.length, 0);
+}
+
 /** What the worker answers for one job. */
 export type CheckAnswer = { id: number } & ({ result: unknown } | { failure: CheckFailure });
 
@@ -181,8 +188,7 @@ export class DatasetChecker {
   }
 
   private run(job: DatasetJob, payload: JobPayload, account: string, by?: number): Promise<unknown> {
-    const size =
-      payload instanceof Uint8Array ? payload.byteLength : payload.bodies.reduce((n, b) => n + b.length, 0);
+    const size = jobBytes(payload);
     return new Promise((resolve, reject) => {
       const queue = this.queues.get(account);
       const queued = { job, payload, size, by, passed: 0, resolve, reject };

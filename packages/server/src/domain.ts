@@ -104,14 +104,17 @@ export interface Domain {
   deleteDataset(p: Principal | null, datasetId: string): Promise<JsonValue>;
   /**
    * `opts.answerBy` (unix ms): the latest moment to begin writing and to wait for the commitment's
-   * anchor batch (`AppEnv.revealBy`; platform `PublishHow.answerBy`).
+   * anchor batch (`AppEnv.revealBy`; platform `PublishHow.answerBy`); `opts.chargePlanning(bytes)`:
+   * called with the stored rows' bytes before each planning, refused or not (`AppEnv.chargeDatasetBytes`,
+   * probe17 A-F3: refused plannings cost their caller nothing and held the dataset worker).
+   * @throws what `opts.chargePlanning` throws (EdgeError `rate_limited`: nothing planned)
    */
   publish(
     p: Principal | null,
     datasetId: string,
     options: unknown,
     baseUrl?: string,
-    opts?: { answerBy?: number },
+    opts?: { answerBy?: number; chargePlanning?: (bytes: number) => void },
   ): Promise<JsonValue>;
   attachBounty(
     p: Principal | null,

@@ -14,7 +14,7 @@ import {
 } from "@bench-bounty/platform";
 import type { AccountView, AwardEvidence, Domain, Registration } from "./domain.js";
 import { relayClaimOp } from "./claims/relay.js";
-import { DatasetChecker } from "./dataset-check.js";
+import { DatasetChecker, jobBytes } from "./dataset-check.js";
 import { storeVerificationQueue } from "./verification/store-jobs.js";
 import { verificationOps } from "./verification/ops.js";
 import type { VerificationQueue } from "./verification/worker.js";
@@ -113,9 +113,16 @@ async function benchmarkListView(
  * than stored after the request was answered 503 `request_timeout` (probe16 A-F5), and the commitment's
  * anchor is awaited until then.
  */
-function publishHow(who: Principal, answerBy: number | undefined): PublishHow {
+function publishHow(
+  who: Principal,
+  { answerBy, chargePlanning }: { answerBy?: number; chargePlanning?: (bytes: number) => void },
+): PublishHow {
   return {
-    planner: (job) => datasets.plan(job, who.account_id, answerBy),
+    planner: (job) => {
+      // each try costs its caller the rows it plans, refused or not (probe17 A-F3)
+      chargePlanning?.(jobBytes(job));
+      return datasets.plan(job, who.account_id, answerBy);
+    },
     ...(answerBy !== undefined ? { answerBy } : {}),
   };
 }
@@ -264,12 +271,7 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
     ...datasetOps(platform),
     async publish(p, datasetId, options, baseUrl, opts) {
       const who = requirePrincipal(p);
-      const result = await platform.publish(
-        who,
-        datasetId,
-        options as never,
-        publishHow(who, opts?.answerBy),
-      );
+      const result = await platform.publish(who, datasetId, options as never, publishHow(who, opts ?? {}));
       return json({ ...((await detail(result.slug, baseUrl)) as object), ...result });
     },
     async attachBounty(p, slug, input) {

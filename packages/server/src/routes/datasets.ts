@@ -99,6 +99,7 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
         c,
         await c.var.domain.publish(c.var.principal, c.req.param("dataset_id"), body, c.var.baseUrl, {
           answerBy: c.var.revealBy,
+          chargePlanning: c.var.chargeDatasetBytes,
         }),
         201,
       ),
