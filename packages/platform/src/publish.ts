@@ -40,7 +40,13 @@ import { isoMillis } from "./time.js";
 import { assertDatasetOwner, assertRole } from "./identity/access.js";
 import { isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "./identity/principal.js";
 import { type PublishOptions, DISCLOSURE, SLUG_RE, defaultSlug, benchmarkConfig } from "./publish/options.js";
-import { awardableAllowance, hex, planPublication, type TestSetPlanner } from "./publish/plan.js";
+import {
+  assertPackCanFit,
+  awardableAllowance,
+  hex,
+  planPublication,
+  type TestSetPlanner,
+} from "./publish/plan.js";
 import { getBenchmark } from "./publish/reads.js";
 
 export {
@@ -520,6 +526,8 @@ export async function publishBenchmark(
   if (stored.length !== ds.row_count)
     throw new PlatformError("unknown_dataset", `no dataset ${datasetId}`, { dataset_id: datasetId });
   const seed = options.seed;
+  // what the rows' count alone refuses, refused before the heavy part (probe17 A-F3)
+  assertPackCanFit(ctx, stored.length, options.title.trim(), config);
   // the heavy part (parse, size, render, hash): in the caller's planner (serve: a worker thread)
   const {
     plan,

@@ -1,9 +1,14 @@
 import { commitTestSet, keccak256Hex, canonicalJsonString, promptHash } from "@bench-bounty/evidence";
 import { afterEach, describe, expect, it } from "vitest";
-import type { DatasetInput } from "../src/dataset.js";
+import { PACK_LIMITS } from "@bench-bounty/evidence";
+import type { DatasetInput, DatasetRow } from "../src/dataset.js";
+import type { PlatformError } from "../src/errors.js";
+import { testSetMinBytes } from "../src/pack-budget.js";
 import {
+  benchmarkConfig,
   planPublication,
   prepareDataset,
+  promptBytesOf,
   PUBLISH_BUDGET_LOCK,
   publicCount,
   testSetRowOf,
@@ -356,6 +361,37 @@ describe("publishing: the write deadline covers the lock waits (probe17 A-F2)", 
     const ok = await platform.real.publish(p, ds.dataset_id, base(), { answerBy: Date.now() + 600_000 });
     expect(ok.status).toBe("published");
     await platform.close();
+  });
+});
+
+describe("the test set's least bytes refused before rendering (probe17 A-F3)", () => {
+  it("prompts within maxTestSetBytes whose rows' least overhead passes it are refused by the sizing, nothing rendered", () => {
+    const n = 100_000;
+    const config = benchmarkConfig(base({ prompt_template: "{payload.t}".repeat(26) }));
+    const least = testSetMinBytes(n, "exact");
+    // each prompt 26 copies of t: all of them together just under the limit, with the rows' least over it
+    const perRow = Math.floor((PACK_LIMITS.maxTestSetBytes - least / 2) / n);
+    const t = "t".repeat(Math.floor(perRow / 26));
+    const rows = Array.from({ length: n }, (_, i) => ({
+      decision_ts: "2026-01-01T00:00:00Z",
+      payload: { t, i },
+      label: "x",
+    })) as unknown as DatasetRow[];
+    const promptBytes = n * 26 * t.length;
+    expect(promptBytes).toBeLessThanOrEqual(PACK_LIMITS.maxTestSetBytes);
+    expect(promptBytes + least).toBeGreaterThan(PACK_LIMITS.maxTestSetBytes);
+    const e = (() => {
+      try {
+        promptBytesOf(rows, config);
+      } catch (x) {
+        return x as PlatformError;
+      }
+      throw new Error("expected a refusal");
+    })();
+    expect(e).toMatchObject({
+      code: "invalid_dataset",
+      details: { code: "test_set_too_large", limit: "maxTestSetBytes", prompt_bytes: promptBytes },
+    });
   });
 });
 
