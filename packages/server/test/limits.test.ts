@@ -205,14 +205,20 @@ describe("dataset bodies (POST /datasets/validate burned seconds of CPU per anon
     expect(keyed.json.ok).toBe(true);
   });
 
-  it("dataset bytes come from the caller's bucket: 429 with Retry-After once spent, other callers unaffected", async () => {
+  /** A server whose callers have 20 KiB of dataset bytes, regained at 1 byte/s, and the keys of two accounts. */
+  async function twoCallersOfSmallBucket(name: string): Promise<{ l: Live; a: string; b: string }> {
     const l = await live({
       datasetBodyBytes: 16 * 1024,
       datasetBytesBurst: 20 * 1024,
       datasetBytesPerSecond: 1,
     });
-    const { api_key: a } = await l.platform.createAccount({ name: "author-a" });
-    const { api_key: b } = await l.platform.createAccount({ name: "author-b" });
+    const { api_key: a } = await l.platform.createAccount({ name: `${name}-a` });
+    const { api_key: b } = await l.platform.createAccount({ name: `${name}-b` });
+    return { l, a, b };
+  }
+
+  it("dataset bytes come from the caller's bucket: 429 with Retry-After once spent, other callers unaffected", async () => {
+    const { l, a, b } = await twoCallersOfSmallBucket("author");
     const body = datasetOf(9000); // ~9 KiB: two fit in 20 KiB, a third does not
     expect((await validate(l, body, a)).status).toBe(200);
     expect((await validate(l, body, a)).status).toBe(200);
@@ -226,13 +232,7 @@ describe("dataset bodies (POST /datasets/validate burned seconds of CPU per anon
   });
 
   it("a publish's planning takes the stored rows' bytes from the caller's dataset bucket, each try, refused or not (probe17 A-F3)", async () => {
-    const l = await live({
-      datasetBodyBytes: 16 * 1024,
-      datasetBytesBurst: 20 * 1024,
-      datasetBytesPerSecond: 1,
-    });
-    const { api_key: a } = await l.platform.createAccount({ name: "planner-a" });
-    const { api_key: b } = await l.platform.createAccount({ name: "planner-b" });
+    const { l, a, b } = await twoCallersOfSmallBucket("planner");
     // ~9 KiB of stored rows, stored without the bucket: two plannings fit in 20 KiB, a third does not
     const rows = Array.from({ length: 9 }, (_, i) => ({
       decision_ts: "2026-01-01T00:00:00Z",
