@@ -1,9 +1,10 @@
 import { commitTestSet, keccak256Hex, canonicalJsonString, promptHash } from "@bench-bounty/evidence";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { PACK_LIMITS } from "@bench-bounty/evidence";
 import type { DatasetInput, DatasetRow } from "../src/dataset.js";
 import type { PlatformError } from "../src/errors.js";
 import { testSetMinBytes } from "../src/pack-budget.js";
+import { TasksTable } from "../src/store/tasks.js";
 import {
   benchmarkConfig,
   planPublication,
@@ -444,4 +445,42 @@ describe("free text a list serves has a length bound (probe16 A-F11)", () => {
       await platform.createDataset({ ...cities(3), [field]: "x".repeat(TEXT_LIMITS[field]) } as DatasetInput);
     },
   );
+});
+
+describe("the test set's insert yields to the event loop (probe17 A-F6)", () => {
+  it("a test set of several chunks is inserted with the event loop served between them, in one transaction", async () => {
+    const platform = await openTemp();
+    // 6 rows of ~400 KB prompts (a template repeating a field): over TASK_CHUNK_CHARS, so several chunks
+    const t = "t".repeat(10_000);
+    const rows = Array.from({ length: 6 }, (_, i) => r("x", { t, index: i }, i));
+    const ds = await platform.createDataset({ name: "big-prompts", rows } as DatasetInput);
+    let ticks = 0;
+    let running = true;
+    const tick = (): void => {
+      ticks++;
+      if (running) setImmediate(tick);
+    };
+    const seen: number[] = [];
+    const original = TasksTable.prototype.insertAll;
+    const spy = vi.spyOn(TasksTable.prototype, "insertAll").mockImplementation(async function (
+      this: TasksTable,
+      ...args: Parameters<TasksTable["insertAll"]>
+    ) {
+      const before = ticks;
+      setImmediate(tick);
+      await original.apply(this, args);
+      seen.push(ticks - before);
+    });
+    try {
+      const res = await platform.publish(ds.dataset_id, base({ prompt_template: "{payload.t}".repeat(40) }));
+      expect(res.status).toBe("published");
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toBeGreaterThan(0); // other work ran during the insert
+      expect(await platform.testSet(res.slug)).toHaveLength(6);
+    } finally {
+      running = false;
+      spy.mockRestore();
+      await platform.close();
+    }
+  });
 });
