@@ -224,6 +224,16 @@ export function testSetPackBytes(
   return bytes;
 }
 
+/**
+ * A lower bound of {@link testSetPackBytes} for `rowCount` rows of `graderType`, known before any
+ * prompt is rendered: each row at least as long as one with an empty prompt, an empty gold object and
+ * an empty salt at ordinal 0.
+ */
+export function testSetMinBytes(rowCount: number, graderType: string): number {
+  const least = { ordinal: 0, prompt: "", gold: {}, salt: "", visibility: "public", grader_type: graderType };
+  return 2 + rowCount * (canonicalJson(least).byteLength + 1);
+}
+
 /** Canonical bytes of a title as a JSON string. */
 export function titlePackBytes(title: string): number {
   return canonicalJson(title).byteLength;

@@ -33,14 +33,20 @@ import type { BenchmarkConfig, PlatformContext } from "./context.js";
 import { validateDataset, type DatasetInput, type ValidatedDataset } from "./dataset.js";
 import { PlatformError } from "./errors.js";
 import { toStored } from "./json.js";
-import type { Tables } from "./store.js";
+import { LockWaitExpired, type Tables } from "./store.js";
 import { isUniqueViolation } from "./store/executor.js";
 import { shownDigest, withheldDigests } from "./reveal.js";
 import { isoMillis } from "./time.js";
 import { assertDatasetOwner, assertRole } from "./identity/access.js";
 import { isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "./identity/principal.js";
 import { type PublishOptions, DISCLOSURE, SLUG_RE, defaultSlug, benchmarkConfig } from "./publish/options.js";
-import { awardableAllowance, hex, planPublication, type TestSetPlanner } from "./publish/plan.js";
+import {
+  assertPackCanFit,
+  awardableAllowance,
+  hex,
+  planPublication,
+  type TestSetPlanner,
+} from "./publish/plan.js";
 import { getBenchmark } from "./publish/reads.js";
 
 export {
@@ -191,31 +197,36 @@ export async function storeDataset(
   const operator = isOperatorAccount(owner.account_id);
   const limit = operator ? null : ctx.datasetBytesPerAccount;
   const allLimit = operator ? null : ctx.datasetBytesAllAccounts;
-  const inserted = await ctx.store.tx(async (t) => {
-    // the check and the insert in one transaction (nothing is written when refused), under the
-    // account's lock (`bytesOf` with `lock`): two uploads of one account do not both pass it
-    if (limit !== null) {
-      assertDatasetBytes(limit, await t.datasets.bytesOf(owner.account_id, { lock: true }), storedBytes);
-      assertDatasetCount(await t.datasets.countOf(owner.account_id));
-    }
-    // then all accounts but the operator together, under one lock taken after the account's (probe11 O5)
-    if (allLimit !== null)
-      assertAllDatasetBytes(
-        allLimit,
-        await t.datasets.bytesOfAll(OPERATOR_ACCOUNT_ID, { lock: true }),
-        storedBytes,
+  const inserted = await ctx.store.tx(
+    async (t) => {
+      // the check and the insert in one transaction (nothing is written when refused), under the
+      // account's lock (`bytesOf` with `lock`): two uploads of one account do not both pass it
+      if (limit !== null) {
+        assertDatasetBytes(limit, await t.datasets.bytesOf(owner.account_id, { lock: true }), storedBytes);
+        assertDatasetCount(await t.datasets.countOf(owner.account_id));
+      }
+      // then all accounts but the operator together, under one lock taken after the account's (probe11 O5)
+      if (allLimit !== null)
+        assertAllDatasetBytes(
+          allLimit,
+          await t.datasets.bytesOfAll(OPERATOR_ACCOUNT_ID, { lock: true }),
+          storedBytes,
+        );
+      // the waits for this transaction and its locks may have passed the deadline (probe17 A-F2)
+      assertWriteInTime(how.answerBy, "upload", "the store's locks");
+      return t.datasets.insertIfAbsent(
+        {
+          ...record,
+          description: d.description,
+          label_policy: d.label_policy,
+          options_json: d.options_json,
+          stored_bytes: storedBytes,
+        },
+        d.rows,
       );
-    return t.datasets.insertIfAbsent(
-      {
-        ...record,
-        description: d.description,
-        label_policy: d.label_policy,
-        options_json: d.options_json,
-        stored_bytes: storedBytes,
-      },
-      d.rows,
-    );
-  });
+    },
+    how.answerBy === undefined ? {} : { locksBy: how.answerBy },
+  );
   // Another process stored the same dataset first: same id, same content.
   return inserted ? record : (await ctx.store.datasets.get(datasetId))!;
 }
@@ -409,11 +420,20 @@ export interface StoreHow {
  * Refuses a write that would begin past `answerBy` (unix ms, wall clock; see {@link PublishHow.answerBy}).
  * @throws PlatformError `server_busy`, `details: {retry_after_seconds: 5}` (nothing written)
  */
-export function assertWriteInTime(answerBy: number | undefined, what: "publish" | "upload"): void {
+export function assertWriteInTime(
+  answerBy: number | undefined,
+  what: "publish" | "upload",
+  whom = "the dataset worker",
+): void {
   if (answerBy === undefined || Date.now() <= answerBy) return;
-  throw new PlatformError(
+  throw lateWrite(what, whom);
+}
+
+/** The refusal of a write whose waits (for `whom`) passed its deadline: nothing written. */
+function lateWrite(what: "publish" | "upload", whom: string): PlatformError {
+  return new PlatformError(
     "server_busy",
-    `the server is busy: the ${what} waited too long for the dataset worker and nothing was ${what === "publish" ? "published" : "stored"}; retry later`,
+    `the server is busy: the ${what} waited too long for ${whom} and nothing was ${what === "publish" ? "published" : "stored"}; retry later`,
     { retry_after_seconds: 5 },
   );
 }
@@ -506,6 +526,8 @@ export async function publishBenchmark(
   if (stored.length !== ds.row_count)
     throw new PlatformError("unknown_dataset", `no dataset ${datasetId}`, { dataset_id: datasetId });
   const seed = options.seed;
+  // what the rows' count alone refuses, refused before the heavy part (probe17 A-F3)
+  assertPackCanFit(ctx, stored.length, options.title.trim(), config);
   // the heavy part (parse, size, render, hash): in the caller's planner (serve: a worker thread)
   const {
     plan,
@@ -533,10 +555,18 @@ export async function publishBenchmark(
   const createdAt = isoMillis(ctx.clock());
   // With a budget for all accounts, check and insert hold its lock: on PostgreSQL (READ COMMITTED)
   // concurrent publishes by different accounts each counted the others' rows as absent and all passed.
-  const budgeted = <T>(fn: () => Promise<T>): Promise<T> =>
-    ctx.publishQuota?.allAccountsCount !== undefined && !isOperatorAccount(author.account_id)
-      ? ctx.store.withLock(PUBLISH_BUDGET_LOCK, fn)
-      : fn();
+  // Every lock wait ends by `answerBy` (probe17 A-F2: a publish answered 503 was written after it).
+  const budgeted = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (ctx.publishQuota?.allAccountsCount === undefined || isOperatorAccount(author.account_id)) return fn();
+    const wait = how.answerBy === undefined ? {} : { waitMs: Math.max(0, how.answerBy - Date.now()) };
+    try {
+      return await ctx.store.withLock(PUBLISH_BUDGET_LOCK, fn, wait);
+    } catch (e) {
+      if (e instanceof LockWaitExpired) throw lateWrite("publish", "the publish budget's lock");
+      throw e;
+    }
+  };
+  const locksBy = how.answerBy === undefined ? {} : { locksBy: how.answerBy };
   const known = await budgeted(() =>
     ctx.store.tx(async (t) => {
       // Checked again inside the transaction: another process may have published meanwhile (the
@@ -550,6 +580,8 @@ export async function publishBenchmark(
       if (await t.benchmarks.exists(slug)) throw slugConflict(slug);
       await chargeTestSet(ctx, ds, testSetBytes, t);
       await ctx.faults.publishBeforeInsert?.(slug);
+      // the waits for this transaction and its locks (SQLite: the one connection) may have passed it
+      assertWriteInTime(how.answerBy, "publish", "the store's locks");
       try {
         await t.benchmarks.insert({
           slug,
@@ -576,7 +608,7 @@ export async function publishBenchmark(
       const ev = await t.anchors.evidence(plan.root);
       if (ev !== null) await t.benchmarks.setCommitmentAnchor(slug, ev);
       return ev;
-    }),
+    }, locksBy),
   );
   let anchor: AnchorEvidence | null = known;
   let anchorError: string | undefined;

@@ -50,6 +50,7 @@ import {
   notAStore,
   openPostgres,
   openSqlite,
+  storeBusy,
   type Engine,
   type OpenedEngine,
   type StoreTarget,
@@ -250,14 +251,27 @@ export class Store extends Tables {
    * failure or a deadlock (so `fn` must only touch the store). Inside `fn` use only the given
    * `Tables`: on SQLite the store's own modules wait for the transaction's connection. Returns once
    * the commit is on disk (SQLite: the group commit's fsync, shared with concurrent transactions).
+   * @param opts.locksBy on PostgreSQL, every lock wait of the transaction ends by this time (unix ms,
+   *   wall clock; `SET LOCAL lock_timeout`): a lock another holds longer refuses the transaction
+   *   (probe17 A-F2: a publish waited past its request's deadline, then wrote)
+   * @throws PlatformError `server_busy` (nothing written) when a lock wait passes `opts.locksBy`, or
+   *   on SQLite when another process holds the write lock past the busy timeout (5 s)
    */
-  async tx<T>(fn: (t: Tables) => Promise<T>): Promise<T> {
+  async tx<T>(fn: (t: Tables) => Promise<T>, opts: { locksBy?: number } = {}): Promise<T> {
+    const bounded = opts.locksBy !== undefined && this.engine === "postgres";
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = await this.db.transaction().execute((trx) => fn(new Tables(trx, this.engine)));
+        const result = await this.db.transaction().execute(async (trx) => {
+          if (bounded) {
+            const left = Math.max(1, Math.floor(opts.locksBy! - Date.now()));
+            await sql`SELECT set_config('lock_timeout', ${`${left}ms`}, true)`.execute(trx);
+          }
+          return fn(new Tables(trx, this.engine));
+        });
         await this.wal?.flush();
         return result;
       } catch (e) {
+        if (bounded && (e as { code?: unknown }).code === LOCK_TIMEOUT) throw storeBusy();
         if (attempt >= TX_ATTEMPTS || !isRetryable(e)) throw e;
         await new Promise((r) => setTimeout(r, 5 * attempt + Math.floor(Math.random() * 10)));
       }
@@ -362,12 +376,15 @@ async function advisoryLockBy(
   try {
     await sql`SELECT pg_advisory_lock(hashtextextended(${name}, 0))`.execute(conn);
   } catch (e) {
-    if ((e as { code?: unknown }).code === "55P03") throw new LockWaitExpired(name, waitMs!);
+    if ((e as { code?: unknown }).code === LOCK_TIMEOUT) throw new LockWaitExpired(name, waitMs!);
     throw e;
   } finally {
     await sql`SELECT set_config('lock_timeout', '0', false)`.execute(conn);
   }
 }
+
+/** PostgreSQL's SQLSTATE `lock_not_available`: a lock wait passed `lock_timeout`. */
+const LOCK_TIMEOUT = "55P03";
 
 /** SQLite: {@link Store.withLock}'s holders of each database file (by real path) open in this process. */
 const SQLITE_LOCKS = new Map<string, Map<string, Promise<unknown>>>();

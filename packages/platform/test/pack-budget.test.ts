@@ -27,6 +27,7 @@ import {
   testSetReserveBytes,
 } from "../src/pack-budget.js";
 import { runBenchmark, type AgentSpec } from "../src/runner.js";
+import { planPublication } from "../src/publish.js";
 import {
   chainClock,
   chainConfig,
@@ -333,6 +334,32 @@ describe("SPEC 6.1: max_answer_bytes is computed from public figures only (re-pr
         runTasks: 200,
       }).maxAnswerBytes,
     );
+  });
+
+  it("a pack that cannot fit by the rows' count alone is refused before the test set is planned (probe17 A-F3)", async () => {
+    const platform = await openTemp({ faults: { maxPackBytes: 64 * 1024 } });
+    try {
+      const p = await platform.principal("early-author");
+      const ds = await platform.real.createDataset(p, cities(6, "nofit-early"));
+      let planned = 0;
+      const e = await rejection(
+        platform.real.publish(
+          p,
+          ds.dataset_id,
+          { title: "No fit", prompt_template: TEMPLATE, grader_type: "exact" },
+          {
+            planner: async (job) => {
+              planned++;
+              return planPublication(job);
+            },
+          },
+        ),
+      );
+      expect(e).toMatchObject({ code: "invalid_dataset", details: { limit: "maxPackBytes", run_tasks: 6 } });
+      expect(planned).toBe(0);
+    } finally {
+      await platform.close();
+    }
   });
 
   it("a test set over the budget's reserve (half a lowered pack limit) is refused at publish, so the award still fits", async () => {

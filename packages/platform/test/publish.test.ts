@@ -1,9 +1,16 @@
 import { commitTestSet, keccak256Hex, canonicalJsonString, promptHash } from "@bench-bounty/evidence";
-import { afterEach, describe, expect, it } from "vitest";
-import type { DatasetInput } from "../src/dataset.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { PACK_LIMITS } from "@bench-bounty/evidence";
+import type { DatasetInput, DatasetRow } from "../src/dataset.js";
+import type { PlatformError } from "../src/errors.js";
+import { testSetMinBytes } from "../src/pack-budget.js";
+import { TasksTable } from "../src/store/tasks.js";
 import {
+  benchmarkConfig,
   planPublication,
   prepareDataset,
+  promptBytesOf,
+  PUBLISH_BUDGET_LOCK,
   publicCount,
   testSetRowOf,
   type PublishOptions,
@@ -303,6 +310,92 @@ describe("publishing: a write deadline (probe16 A-F5)", () => {
   });
 });
 
+describe("publishing: the write deadline covers the lock waits (probe17 A-F2)", () => {
+  /** `publish`'s refusal while `take` holds a lock (until `publish` settles, at most 3 s). */
+  async function whileHeld(
+    take: (held: Promise<unknown>) => Promise<unknown>,
+    publish: () => Promise<unknown>,
+  ): Promise<Error> {
+    let free!: () => void;
+    const gate = new Promise<void>((r) => (free = r));
+    const holder = take(gate);
+    await new Promise((r) => setTimeout(r, 50)); // the holder has its lock
+    const release = setTimeout(free, 3000);
+    const e = await rejection(publish()).finally(() => {
+      clearTimeout(release);
+      free();
+    });
+    await holder;
+    return e;
+  }
+
+  it("the budget lock (`PUBLISH_BUDGET_LOCK`) held past `answerBy`: refused server_busy, nothing written", async () => {
+    const platform = await openTemp({
+      publishQuota: { count: 20, periodMs: 86_400_000, allAccountsCount: 100 },
+    });
+    const p = await platform.principal("lock-author");
+    const ds = await platform.real.createDataset(p, cities(4, "lockwait"));
+    const e = await whileHeld(
+      (held) => platform.ctx.store.withLock(PUBLISH_BUDGET_LOCK, () => held),
+      () => platform.real.publish(p, ds.dataset_id, base(), { answerBy: Date.now() + 300 }),
+    );
+    expect(e).toMatchObject({ code: "server_busy", details: { retry_after_seconds: 5 } });
+    expect(await platform.ctx.store.benchmarks.slugOfDataset(ds.dataset_id)).toBeNull();
+    await platform.close();
+  });
+
+  it("the account's publish lock held by another transaction past `answerBy`: refused server_busy, nothing written", async () => {
+    const platform = await openTemp();
+    const p = await platform.principal("lock-author2");
+    const ds = await platform.real.createDataset(p, cities(4, "lockwait2"));
+    const e = await whileHeld(
+      (held) =>
+        platform.ctx.store.tx(async (t) => {
+          await t.benchmarks.lockAccountPublishes(p.account_id);
+          await held;
+        }),
+      () => platform.real.publish(p, ds.dataset_id, base(), { answerBy: Date.now() + 300 }),
+    );
+    expect(e).toMatchObject({ code: "server_busy", details: { retry_after_seconds: 5 } });
+    expect(await platform.ctx.store.benchmarks.slugOfDataset(ds.dataset_id)).toBeNull();
+    // in time: published
+    const ok = await platform.real.publish(p, ds.dataset_id, base(), { answerBy: Date.now() + 600_000 });
+    expect(ok.status).toBe("published");
+    await platform.close();
+  });
+});
+
+describe("the test set's least bytes refused before rendering (probe17 A-F3)", () => {
+  it("prompts within maxTestSetBytes whose rows' least overhead passes it are refused by the sizing, nothing rendered", () => {
+    const n = 100_000;
+    const config = benchmarkConfig(base({ prompt_template: "{payload.t}".repeat(26) }));
+    const least = testSetMinBytes(n, "exact");
+    // each prompt 26 copies of t: all of them together just under the limit, with the rows' least over it
+    const perRow = Math.floor((PACK_LIMITS.maxTestSetBytes - least / 2) / n);
+    const t = "t".repeat(Math.floor(perRow / 26));
+    const rows = Array.from({ length: n }, (_, i) => ({
+      decision_ts: "2026-01-01T00:00:00Z",
+      payload: { t, i },
+      label: "x",
+    })) as unknown as DatasetRow[];
+    const promptBytes = n * 26 * t.length;
+    expect(promptBytes).toBeLessThanOrEqual(PACK_LIMITS.maxTestSetBytes);
+    expect(promptBytes + least).toBeGreaterThan(PACK_LIMITS.maxTestSetBytes);
+    const e = (() => {
+      try {
+        promptBytesOf(rows, config);
+      } catch (x) {
+        return x as PlatformError;
+      }
+      throw new Error("expected a refusal");
+    })();
+    expect(e).toMatchObject({
+      code: "invalid_dataset",
+      details: { code: "test_set_too_large", limit: "maxTestSetBytes", prompt_bytes: promptBytes },
+    });
+  });
+});
+
 describe("storing a dataset: a write deadline (probe16 A-F5 rest)", () => {
   it("an upload whose checking ends past `answerBy` is refused server_busy and stores nothing; before it, it stores", async () => {
     const platform = await openTemp();
@@ -352,4 +445,42 @@ describe("free text a list serves has a length bound (probe16 A-F11)", () => {
       await platform.createDataset({ ...cities(3), [field]: "x".repeat(TEXT_LIMITS[field]) } as DatasetInput);
     },
   );
+});
+
+describe("the test set's insert yields to the event loop (probe17 A-F6)", () => {
+  it("a test set of several chunks is inserted with the event loop served between them, in one transaction", async () => {
+    const platform = await openTemp();
+    // 6 rows of ~400 KB prompts (a template repeating a field): over TASK_CHUNK_CHARS, so several chunks
+    const t = "t".repeat(10_000);
+    const rows = Array.from({ length: 6 }, (_, i) => r("x", { t, index: i }, i));
+    const ds = await platform.createDataset({ name: "big-prompts", rows } as DatasetInput);
+    let ticks = 0;
+    let running = true;
+    const tick = (): void => {
+      ticks++;
+      if (running) setImmediate(tick);
+    };
+    const seen: number[] = [];
+    const original = TasksTable.prototype.insertAll;
+    const spy = vi.spyOn(TasksTable.prototype, "insertAll").mockImplementation(async function (
+      this: TasksTable,
+      ...args: Parameters<TasksTable["insertAll"]>
+    ) {
+      const before = ticks;
+      setImmediate(tick);
+      await original.apply(this, args);
+      seen.push(ticks - before);
+    });
+    try {
+      const res = await platform.publish(ds.dataset_id, base({ prompt_template: "{payload.t}".repeat(40) }));
+      expect(res.status).toBe("published");
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toBeGreaterThan(0); // other work ran during the insert
+      expect(await platform.testSet(res.slug)).toHaveLength(6);
+    } finally {
+      running = false;
+      spy.mockRestore();
+      await platform.close();
+    }
+  });
 });

@@ -408,3 +408,28 @@ describe(`concurrent requests on one ${TEST_ENGINE} database (${TEST_ENGINE === 
     }
   });
 });
+
+if (TEST_ENGINE === "sqlite") {
+  describe("the SQLite store's write lock held by another process (probe17 A-F7)", () => {
+    it("a write past the busy timeout is refused server_busy (retry_after_seconds), nothing written", async () => {
+      const dir = tempDir();
+      const platform = await Platform.open({ dir });
+      const other = new BetterSqlite3(join(dir, "platform.sqlite"));
+      try {
+        const op = platform.localOperator();
+        other.exec("BEGIN IMMEDIATE"); // a second writer (the CLI) holding the write lock
+        const e = await rejection(platform.createDataset(op, cities(3)));
+        expect(e).toMatchObject({ code: "server_busy", details: { retry_after_seconds: 5 } });
+        expect(e.message).toMatch(/nothing was written/);
+        other.exec("ROLLBACK");
+        expect((await platform.myDatasets(op)).datasets).toEqual([]);
+        // the lock released: the same write goes through
+        await platform.createDataset(op, cities(3));
+        expect((await platform.myDatasets(op)).datasets).toHaveLength(1);
+      } finally {
+        other.close();
+        await platform.close();
+      }
+    });
+  });
+}

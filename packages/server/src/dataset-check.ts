@@ -39,6 +39,13 @@ export type DatasetJob = "check" | "prepare" | "plan";
 /** What a job works on: a body's bytes (`check`, `prepare`) or a planning job (`plan`). */
 export type JobPayload = Uint8Array | TestSetPlanJob;
 
+/** A job's size: a body's bytes, a planning's stored rows (their JSON text's length). */
+export function jobBytes(payload: JobPayload): number {
+  return payload instanceof Uint8Array
+    ? payload.byteLength
+    : payload.bodies.reduce((n, b) => n + b.length, 0);
+}
+
 /** What the worker answers for one job. */
 export type CheckAnswer = { id: number } & ({ result: unknown } | { failure: CheckFailure });
 
@@ -106,6 +113,8 @@ interface QueuedJob {
   job: DatasetJob;
   payload: JobPayload;
   size: number;
+  /** Unix ms: past it, the job is dropped when its turn comes, not run (none: no deadline). */
+  by: number | undefined;
   /** How many jobs went to the worker while this one was at the head of its account's queue. */
   passed: number;
   resolve(v: unknown): void;
@@ -146,39 +155,43 @@ export class DatasetChecker {
   /**
    * The dry run of a dataset body's bytes ({@link checkDatasetBytes}) in the worker (the bytes are
    * transferred: the caller must not use them afterwards), queued under `account` (the caller's
-   * account id) for its turn.
+   * account id) for its turn; `by` (unix ms): the request's deadline, past which the job is
+   * dropped when its turn comes, not run.
    * @returns the report `{ok, row_count, content_hash, errors}`
-   * @throws what {@link checkDatasetBytes} throws; Error when the worker dies
+   * @throws what {@link checkDatasetBytes} throws; EdgeError `server_busy` (past `by`: not run);
+   *   Error when the worker dies
    */
-  check(bytes: Uint8Array, account = ""): Promise<JsonValue> {
-    return this.run("check", bytes, account) as Promise<JsonValue>;
+  check(bytes: Uint8Array, account = "", by?: number): Promise<JsonValue> {
+    return this.run("check", bytes, account, by) as Promise<JsonValue>;
   }
 
   /**
    * An upload's bytes prepared for the store ({@link prepareDatasetBytes}) in the worker (transferred),
-   * queued under `account` for its turn.
-   * @throws what {@link prepareDatasetBytes} throws; Error when the worker dies
+   * queued under `account` for its turn; `by` as {@link check}'s.
+   * @throws what {@link prepareDatasetBytes} throws; EdgeError `server_busy` (past `by`: not run);
+   *   Error when the worker dies
    */
-  prepare(bytes: Uint8Array, account = ""): Promise<PreparedDataset> {
-    return this.run("prepare", bytes, account) as Promise<PreparedDataset>;
+  prepare(bytes: Uint8Array, account = "", by?: number): Promise<PreparedDataset> {
+    return this.run("prepare", bytes, account, by) as Promise<PreparedDataset>;
   }
 
   /**
    * A publication's planning (the platform's `planPublication`) in the worker (the job is copied),
    * queued under `account` for its turn like a body of the rows' size: a large publish holds no other
-   * request (it took ~6 s of the event loop for 100,000 rows of 600 bytes).
-   * @throws what `planPublication` throws (PlatformError); Error when the worker dies
+   * request (it took ~6 s of the event loop for 100,000 rows of 600 bytes); `by` as {@link check}'s
+   * (probe17 A-F3: plannings whose request had timed out still held the worker, in full).
+   * @throws what `planPublication` throws (PlatformError); EdgeError `server_busy` (past `by`: not
+   *   run); Error when the worker dies
    */
-  plan(job: TestSetPlanJob, account = ""): Promise<TestSetPlanResult> {
-    return this.run("plan", job, account) as Promise<TestSetPlanResult>;
+  plan(job: TestSetPlanJob, account = "", by?: number): Promise<TestSetPlanResult> {
+    return this.run("plan", job, account, by) as Promise<TestSetPlanResult>;
   }
 
-  private run(job: DatasetJob, payload: JobPayload, account: string): Promise<unknown> {
-    const size =
-      payload instanceof Uint8Array ? payload.byteLength : payload.bodies.reduce((n, b) => n + b.length, 0);
+  private run(job: DatasetJob, payload: JobPayload, account: string, by?: number): Promise<unknown> {
+    const size = jobBytes(payload);
     return new Promise((resolve, reject) => {
       const queue = this.queues.get(account);
-      const queued = { job, payload, size, passed: 0, resolve, reject };
+      const queued = { job, payload, size, by, passed: 0, resolve, reject };
       if (queue) queue.push(queued);
       else this.queues.set(account, [queued]);
       this.pump();
@@ -190,7 +203,29 @@ export class DatasetChecker {
    * over {@link MAX_PASSED} times, else the smallest body; ties: the account served least recently.
    */
   private pump(): void {
-    if (this.pending.size > 0 || this.queues.size === 0) return;
+    if (this.pending.size > 0) return;
+    for (;;) {
+      const next = this.nextJob();
+      if (next === undefined) return;
+      if (next.by === undefined || Date.now() <= next.by) {
+        this.send(next);
+        return;
+      }
+      // its request's deadline passed while it waited: dropped, the worker's time goes to the next
+      next.reject(
+        new EdgeError(
+          "server_busy",
+          "the server is busy: the dataset job waited too long for the dataset worker and was not run; retry later",
+          { retry_after_seconds: 5 },
+          { "retry-after": "5" },
+        ),
+      );
+    }
+  }
+
+  /** Takes the next job off the account queues (see {@link pump}), or undefined when none waits. */
+  private nextJob(): QueuedJob | undefined {
+    if (this.queues.size === 0) return undefined;
     for (const a of this.served.keys()) if (!this.queues.has(a)) this.served.delete(a);
     let account = "";
     let best: [number, number, number] = [Infinity, Infinity, Infinity];
@@ -208,10 +243,15 @@ export class DatasetChecker {
         [account, best] = [a, key];
     }
     const queue = this.queues.get(account)!;
-    const { job, payload, resolve, reject } = queue.shift()!;
+    const next = queue.shift()!;
     if (queue.length === 0) this.queues.delete(account);
     for (const q of this.queues.values()) if (q !== queue) q[0]!.passed++;
     this.served.set(account, ++this.tick); // kept while the account has jobs waiting
+    return next;
+  }
+
+  /** Sends `next` to the worker. */
+  private send({ job, payload, resolve, reject }: QueuedJob): void {
     const w = this.started();
     const id = ++this.next;
     this.pending.set(id, { w, resolve, reject });

@@ -89,9 +89,11 @@ export interface Domain {
 
   /**
    * The dry run of a dataset body: its JSON bytes as received (parsed, schema-checked and checked off
-   * the event loop: `dataset-check.ts`). @throws EdgeError `invalid_json`, `invalid_request`
+   * the event loop: `dataset-check.ts`); `opts.answerBy` (unix ms, `AppEnv.revealBy`): a check still
+   * waiting for the worker then is dropped, not run.
+   * @throws EdgeError `invalid_json`, `invalid_request`, `server_busy` (past `opts.answerBy`)
    */
-  validateDataset(p: Principal | null, body: Uint8Array): Promise<JsonValue>;
+  validateDataset(p: Principal | null, body: Uint8Array, opts?: { answerBy?: number }): Promise<JsonValue>;
   datasetFormats(): Promise<JsonValue>;
   /**
    * An upload: the body's JSON bytes as received (parsed and checked off the event loop, then stored);
@@ -112,14 +114,17 @@ export interface Domain {
   deleteDataset(p: Principal | null, datasetId: string): Promise<JsonValue>;
   /**
    * `opts.answerBy` (unix ms): the latest moment to begin writing and to wait for the commitment's
-   * anchor batch (`AppEnv.revealBy`; platform `PublishHow.answerBy`).
+   * anchor batch (`AppEnv.revealBy`; platform `PublishHow.answerBy`); `opts.chargePlanning(bytes)`:
+   * called with the stored rows' bytes before each planning, refused or not (`AppEnv.chargeDatasetBytes`,
+   * probe17 A-F3: refused plannings cost their caller nothing and held the dataset worker).
+   * @throws what `opts.chargePlanning` throws (EdgeError `rate_limited`: nothing planned)
    */
   publish(
     p: Principal | null,
     datasetId: string,
     options: unknown,
     baseUrl?: string,
-    opts?: { answerBy?: number },
+    opts?: { answerBy?: number; chargePlanning?: (bytes: number) => void },
   ): Promise<JsonValue>;
   attachBounty(
     p: Principal | null,

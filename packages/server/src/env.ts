@@ -26,5 +26,11 @@ export interface AppEnv {
      * A-F3; set by `limitTime`).
      */
     awardBy: number;
+    /**
+     * Takes `bytes` from the caller's bucket of dataset bytes (`Limits.datasetBytesBurst`; set by the
+     * body-limit middleware): what a publish's planning costs, per try, like a dataset body (probe17
+     * A-F3). @throws EdgeError `rate_limited` (429, `details.limit: "dataset_bytes"`)
+     */
+    chargeDatasetBytes: (bytes: number) => void;
   };
 }

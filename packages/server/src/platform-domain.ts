@@ -15,7 +15,7 @@ import {
 } from "@bench-bounty/platform";
 import type { AccountView, AwardEvidence, Domain, Registration } from "./domain.js";
 import { relayClaimOp } from "./claims/relay.js";
-import { DatasetChecker } from "./dataset-check.js";
+import { DatasetChecker, jobBytes } from "./dataset-check.js";
 import { storeVerificationQueue } from "./verification/store-jobs.js";
 import { verificationOps } from "./verification/ops.js";
 import type { VerificationQueue } from "./verification/worker.js";
@@ -70,13 +70,13 @@ function datasetOps(
   platform: Platform,
 ): Pick<Domain, "validateDataset" | "datasetFormats" | "createDataset" | "myDatasets" | "deleteDataset"> {
   return {
-    validateDataset: (p, body) => datasets.check(body, p?.account_id ?? ""),
+    validateDataset: (p, body, opts) => datasets.check(body, p?.account_id ?? "", opts?.answerBy),
     datasetFormats: async () => json(await platform.datasetFormats()),
     async createDataset(p, body, opts) {
       // checked in the worker (its queue may be long); stored only by the request's deadline for
       // waits, else 503 `server_busy` with nothing stored (probe16 A-F5: stored after a 503)
       const who = requirePrincipal(p);
-      const prepared = await datasets.prepare(body, who.account_id);
+      const prepared = await datasets.prepare(body, who.account_id, opts?.answerBy);
       const how = opts?.answerBy === undefined ? {} : { answerBy: opts.answerBy };
       return json(await platform.storeDataset(who, prepared, how));
     },
@@ -114,9 +114,16 @@ async function benchmarkListView(
  * than stored after the request was answered 503 `request_timeout` (probe16 A-F5), and the commitment's
  * anchor is awaited until then.
  */
-function publishHow(who: Principal, answerBy: number | undefined): PublishHow {
+function publishHow(
+  who: Principal,
+  { answerBy, chargePlanning }: { answerBy?: number; chargePlanning?: (bytes: number) => void },
+): PublishHow {
   return {
-    planner: (job) => datasets.plan(job, who.account_id),
+    planner: (job) => {
+      // each try costs its caller the rows it plans, refused or not (probe17 A-F3)
+      chargePlanning?.(jobBytes(job));
+      return datasets.plan(job, who.account_id, answerBy);
+    },
     ...(answerBy !== undefined ? { answerBy } : {}),
   };
 }
@@ -269,12 +276,7 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
     ...datasetOps(platform),
     async publish(p, datasetId, options, baseUrl, opts) {
       const who = requirePrincipal(p);
-      const result = await platform.publish(
-        who,
-        datasetId,
-        options as never,
-        publishHow(who, opts?.answerBy),
-      );
+      const result = await platform.publish(who, datasetId, options as never, publishHow(who, opts ?? {}));
       return json({ ...((await detail(result.slug, baseUrl)) as object), ...result });
     },
     async attachBounty(p, slug, input) {

@@ -10,6 +10,7 @@ import type { Domain } from "../src/index.js";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { platformDomain, serveApp, type ListeningServer } from "../src/index.js";
 import { DatasetChecker, MAX_PASSED } from "../src/dataset-check.js";
+import type { EdgeError } from "../src/errors.js";
 import { call, publishCities, register, useLive, type Exchange } from "./helpers.js";
 
 const live = useLive();
@@ -186,6 +187,37 @@ describe("the dataset dry run runs off the event loop", () => {
     expect(next).toMatchObject({ ok: false });
     await checker.close();
   }, 60_000);
+
+  it("a job whose deadline passes while it waits for the worker is dropped, not run (probe17 A-F3)", async () => {
+    const checker = new DatasetChecker();
+    const empty = () => new TextEncoder().encode('{"name":"x","rows":[]}');
+    try {
+      // a large body holds the worker; the small jobs behind it wait
+      const big = checker.check(new TextEncoder().encode(bigDataset()), "acct-a");
+      const late = checker.check(empty(), "acct-b", Date.now() + 1);
+      const lateUpload = checker.prepare(empty(), "acct-c", Date.now() + 1);
+      const inTime = checker.check(empty(), "acct-d", Date.now() + 600_000);
+      for (const dropped of [late, lateUpload]) {
+        const e = (await dropped.catch((x: unknown) => x)) as EdgeError;
+        // run, the check would answer a report and the upload refuse the empty rows (invalid_dataset)
+        expect(e).toMatchObject({ code: "server_busy", headers: { "retry-after": "5" } });
+        expect(e.message).toMatch(/not run/);
+      }
+      expect(await inTime).toMatchObject({ ok: false });
+      expect(await big).toMatchObject({ ok: true });
+      // a planning past its deadline is dropped too
+      const job = {
+        bodies: ['{"decision_ts":"2026-01-01T00:00:00Z","payload":{"c":"a"},"label":"x"}'],
+        config: benchmarkConfig({ title: "t", prompt_template: "Q {payload.c}", grader_type: "exact" }),
+        salts: { seed: "s", content_hash: "0x" + "ab".repeat(32) },
+      };
+      await expect(checker.plan(job, "acct-e", Date.now() - 1)).rejects.toMatchObject({
+        code: "server_busy",
+      });
+    } finally {
+      await checker.close();
+    }
+  }, 120_000);
 
   it("serves the accounts in turn: with account A's queue full, account B's job runs next (probe10 R14)", async () => {
     const checker = new DatasetChecker();

@@ -205,14 +205,20 @@ describe("dataset bodies (POST /datasets/validate burned seconds of CPU per anon
     expect(keyed.json.ok).toBe(true);
   });
 
-  it("dataset bytes come from the caller's bucket: 429 with Retry-After once spent, other callers unaffected", async () => {
+  /** A server whose callers have 20 KiB of dataset bytes, regained at 1 byte/s, and the keys of two accounts. */
+  async function twoCallersOfSmallBucket(name: string): Promise<{ l: Live; a: string; b: string }> {
     const l = await live({
       datasetBodyBytes: 16 * 1024,
       datasetBytesBurst: 20 * 1024,
       datasetBytesPerSecond: 1,
     });
-    const { api_key: a } = await l.platform.createAccount({ name: "author-a" });
-    const { api_key: b } = await l.platform.createAccount({ name: "author-b" });
+    const { api_key: a } = await l.platform.createAccount({ name: `${name}-a` });
+    const { api_key: b } = await l.platform.createAccount({ name: `${name}-b` });
+    return { l, a, b };
+  }
+
+  it("dataset bytes come from the caller's bucket: 429 with Retry-After once spent, other callers unaffected", async () => {
+    const { l, a, b } = await twoCallersOfSmallBucket("author");
     const body = datasetOf(9000); // ~9 KiB: two fit in 20 KiB, a third does not
     expect((await validate(l, body, a)).status).toBe(200);
     expect((await validate(l, body, a)).status).toBe(200);
@@ -223,5 +229,38 @@ describe("dataset bodies (POST /datasets/validate burned seconds of CPU per anon
     expect((await validate(l, body, b)).status).toBe(200);
     // small requests of the same account still pass (the dataset bucket is its own)
     expect((await call(l.url, "GET", "/api/v1/accounts/me", { key: a })).status).toBe(200);
+  });
+
+  it("a publish's planning takes the stored rows' bytes from the caller's dataset bucket, each try, refused or not (probe17 A-F3)", async () => {
+    const { l, a, b } = await twoCallersOfSmallBucket("planner");
+    // ~9 KiB of stored rows, stored without the bucket: two plannings fit in 20 KiB, a third does not
+    const rows = Array.from({ length: 9 }, (_, i) => ({
+      decision_ts: "2026-01-01T00:00:00Z",
+      payload: { city: `c${i}`, pad: "p".repeat(1000) },
+      label: `l${i}`,
+    }));
+    const datasetOfKey = async (key: string) =>
+      (await l.platform.createDataset(await l.platform.authenticate(key), { name: "rows", rows })).dataset_id;
+    const publish = (key: string, id: string, template: string) =>
+      call(l.url, "POST", `/api/v1/datasets/${id}/benchmark`, {
+        key,
+        body: { title: "T", prompt_template: template, grader_type: "exact" },
+      });
+    const ds = await datasetOfKey(a);
+    // planned in full, then refused (a field no row has): the work is charged all the same
+    for (let i = 0; i < 2; i++) {
+      const refused = await publish(a, ds, "Q {payload.missing}");
+      expect(refused.status, refused.text).toBe(422);
+    }
+    const third = await publish(a, ds, "Q {payload.city}");
+    expect(third.status, third.text).toBe(429);
+    expect(third.json.error).toMatchObject({ code: "rate_limited", details: { limit: "dataset_bytes" } });
+    expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(1000); // 1 byte per second
+    expect(await l.platform.myDatasets(await l.platform.authenticate(a))).toMatchObject({
+      datasets: [{ dataset_id: ds, benchmark: null }],
+    });
+    // another account's bucket is its own
+    const other = await publish(b, await datasetOfKey(b), "Q {payload.city}");
+    expect(other.status, other.text).toBe(201);
   });
 });

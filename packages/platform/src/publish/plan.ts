@@ -24,6 +24,7 @@ import {
   MIN_ANSWER_BYTES,
   packByteLimit,
   runTaskCount,
+  testSetMinBytes,
   testSetPackBytes,
   titlePackBytes,
 } from "../pack-budget.js";
@@ -116,13 +117,13 @@ export function bankDigest(promptHashesInBankOrder: readonly string[]): Hex {
  * The UTF-8 bytes of every prompt `config.prompt_template` renders from `rows`, measured without
  * rendering any (`templateSizer`): a lower bound of the test set's bytes in the pack and in the store.
  * Refuses, before anything is rendered, what rendering would only refuse after building it (probeD3
- * F6): a missing placeholder, a prompt over the verifier's `maxStringLength`, prompts that alone pass
- * `maxTestSetBytes`. So a publish renders at most `maxTestSetBytes` of prompts, whatever the template
+ * F6): a missing placeholder, a prompt over the verifier's `maxStringLength`, prompts that with each
+ * row's least other bytes (`testSetMinBytes`) pass `maxTestSetBytes`. So a publish renders at most `maxTestSetBytes` of prompts, whatever the template
  * repeats.
  * @throws PlatformError `invalid_template`; `missing_placeholder` (the lowest row); `invalid_dataset`
  *   naming the lowest row and `field: "prompt"` (`details.errors[].code` `string_too_long`), or the whole
  *   test set (`details: {field: "test set", code: "test_set_too_large", limit: "maxTestSetBytes", max,
- *   prompt_bytes}`, no row)
+ *   prompt_bytes, least_row_bytes}`, no row)
  */
 export function promptBytesOf(rows: DatasetRow[], config: BenchmarkConfig): number {
   const sizeOf = templateSizer(parseTemplate(config.prompt_template));
@@ -146,11 +147,14 @@ export function promptBytesOf(rows: DatasetRow[], config: BenchmarkConfig): numb
   });
   throwRowIssues("missing_placeholder", missing, "prompt_template");
   throwRowIssues("invalid_dataset", tooLong, "test set");
-  if (bytes > PACK_LIMITS.maxTestSetBytes)
+  // each row's least bytes besides its prompt count too (probe17 A-F3: a test set refused only once
+  // rendered, 27 s later)
+  const least = testSetMinBytes(rows.length, config.grader_type);
+  if (bytes + least > PACK_LIMITS.maxTestSetBytes)
     throw testSetTooLarge(
-      `its prompts alone take ${bytes} bytes, over the limit of ${PACK_LIMITS.maxTestSetBytes} bytes of test set ` +
+      `its prompts take ${bytes} bytes and its ${rows.length} rows at least ${least} more, over the limit of ${PACK_LIMITS.maxTestSetBytes} bytes of test set ` +
         `(half the ${PACK_LIMITS.maxPackBytes}-byte pack a verifier reads): use fewer rows or a template that repeats less`,
-      { prompt_bytes: bytes },
+      { prompt_bytes: bytes, least_row_bytes: least },
     );
   return bytes;
 }
@@ -291,6 +295,27 @@ export function awardableAllowance(
       },
     );
   return storedAnswersAllowance(budget.maxAnswerBytes, budget.runTasks, config.max_attempts);
+}
+
+/**
+ * Refuses, before anything is planned, a benchmark of `rowCount` rows whose award pack could not fit
+ * whatever its prompts and gold ({@link awardableAllowance} with the least test set those rows make,
+ * `testSetMinBytes`): the rows' count alone decides it (probe17 A-F3: a publish planned 27 s of rows,
+ * then was refused `maxPackBytes`).
+ * @throws PlatformError as {@link awardableAllowance}
+ */
+export function assertPackCanFit(
+  ctx: PlatformContext,
+  rowCount: number,
+  title: string,
+  config: BenchmarkConfig,
+): void {
+  const counts = {
+    rows: [],
+    leaf_count: rowCount,
+    public_count: publicCount(rowCount, config.public_fraction),
+  };
+  awardableAllowance(ctx, counts, title, config, testSetMinBytes(rowCount, config.grader_type));
 }
 
 /**

@@ -86,6 +86,19 @@ export function postgresFailure(e: unknown): string {
   return `${words ?? "refused by the server"} (${kind})`;
 }
 
+/**
+ * A write refused because another writer held the store's lock too long (SQLite's busy timeout,
+ * PostgreSQL's `lock_timeout` set from a caller's deadline): nothing was written.
+ * @returns PlatformError `server_busy`, `details: {retry_after_seconds: 5}`
+ */
+export function storeBusy(): PlatformError {
+  return new PlatformError(
+    "server_busy",
+    "the store is busy: another writer held its lock too long and nothing was written; retry later",
+    { retry_after_seconds: 5 },
+  );
+}
+
 /** The SQLite driver with IMMEDIATE transactions: the write lock is taken at BEGIN, not at the first write. */
 class ImmediateSqliteDriver extends SqliteDriver {
   constructor(
@@ -96,6 +109,24 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+  /**
+   * The one connection, its statements' `SQLITE_BUSY` (another process held the write lock past the
+   * busy timeout) refused as {@link storeBusy} (probe17 A-F7: a 500 with a stack).
+   */
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const c = await super.acquireConnection();
+    return {
+      executeQuery: async (query) => {
+        try {
+          return await c.executeQuery(query);
+        } catch (e) {
+          if ((e as { code?: unknown }).code === "SQLITE_BUSY") throw storeBusy();
+          throw e;
+        }
+      },
+      streamQuery: (query, chunkSize) => c.streamQuery(query, chunkSize),
+    };
   }
   /**
    * An autocommit write (outside any transaction) is acknowledged once on disk: its fsync is waited

@@ -497,6 +497,9 @@ export function limitBodies(limits: Limits, datasetBytes: RateLimiter): Middlewa
     // (a dataset one from its first byte, with as many from the caller's bucket; another past 64 KiB):
     // a trickle holds about what it sent, not its limit (probe D1-F7: anonymous /mcp trickles, D1-F19:
     // four dataset trickles of one byte held the whole dataset budget for 60 s each).
+    const takeDatasetBytes = (n: number): void =>
+      takeOrRefuse(datasetBytes, bucketOf(c), n, "dataset bytes from this caller", "dataset_bytes");
+    c.set("chargeDatasetBytes", takeDatasetBytes);
     let reserved = dataset ? 0 : SMALL_BODY_BYTES;
     const grew = (size: number): void => {
       if (declared !== null || size <= reserved) return;
@@ -504,7 +507,7 @@ export function limitBodies(limits: Limits, datasetBytes: RateLimiter): Middlewa
       const n = target - reserved;
       releases.push(inFlight.reserve(n, network));
       reserved = target;
-      if (dataset) takeOrRefuse(datasetBytes, bucketOf(c), n, "dataset bytes from this caller");
+      if (dataset) takeDatasetBytes(n);
     };
     c.set("bodyBudget", { limitBytes, tooLarge, grew });
     if (declared !== null && declared > limitBytes) {
@@ -515,7 +518,7 @@ export function limitBodies(limits: Limits, datasetBytes: RateLimiter): Middlewa
       if (declared === 0) return next();
       // the process's share first (nothing is taken from the caller's bucket when it is refused)
       return held(datasetsInFlight.reserve(declared, network), () => {
-        takeOrRefuse(datasetBytes, bucketOf(c), declared, "dataset bytes from this caller");
+        takeDatasetBytes(declared);
         return next();
       });
     }

@@ -28,9 +28,15 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
     summary: "Dry run: row-numbered fix hints, nothing persisted",
     body: DatasetBody,
     ok: { status: 200, schema: AnyJson, description: "{ok, row_count, content_hash, errors}" },
-    errors: [400, 401, 403, 413, 422],
+    errors: [400, 401, 403, 413, 422, 503],
+    // dropped, not run, when still waiting for the worker at the request's deadline (probe17 A-F3)
     handler: async (c, bytes) =>
-      sendJson(c, await c.var.domain.validateDataset(c.var.principal, bytes as unknown as Uint8Array)),
+      sendJson(
+        c,
+        await c.var.domain.validateDataset(c.var.principal, bytes as unknown as Uint8Array, {
+          answerBy: c.var.revealBy,
+        }),
+      ),
   });
   defineRoute(app, {
     method: "post",
@@ -93,6 +99,7 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
         c,
         await c.var.domain.publish(c.var.principal, c.req.param("dataset_id"), body, c.var.baseUrl, {
           answerBy: c.var.revealBy,
+          chargePlanning: c.var.chargeDatasetBytes,
         }),
         201,
       ),
