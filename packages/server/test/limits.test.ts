@@ -180,12 +180,11 @@ describe("anonymous leaderboard reads (answered before the chain)", () => {
 });
 
 describe("dataset bodies (POST /datasets/validate burned seconds of CPU per anonymous 60 MiB)", () => {
-  /** A valid dataset body of about `bytes` bytes (its description pads it). */
+  /** A valid dataset body of about `bytes` bytes (a payload field pads it: a description is bounded). */
   const datasetOf = (bytes: number) =>
     JSON.stringify({
       name: "padded",
-      description: "x".repeat(bytes),
-      rows: [{ decision_ts: "2026-01-01", payload: { city: "C" }, label: "a" }],
+      rows: [{ decision_ts: "2026-01-01", payload: { city: "C", pad: "x".repeat(bytes) }, label: "a" }],
     });
   const validate = (l: Live, raw: string, key?: string) =>
     call(l.url, "POST", "/api/v1/datasets/validate", { raw, ...(key ? { key } : {}) });
