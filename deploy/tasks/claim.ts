@@ -21,6 +21,7 @@ import {
   type TaskContext,
   withFromParam,
   refuseLostRecipient,
+  refuseMalformedAddress,
 } from "../lib/context";
 import { pasteableTask, txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
@@ -335,9 +336,7 @@ withFromParam(
           : args.ids !== undefined
             ? parseBountyIds(args.ids, "--ids")
             : null;
-      if (args.to !== undefined && (!hre.ethers.isAddress(args.to) || BigInt(args.to) === 0n)) {
-        throw new TaskError(`--to must be a non-zero address, got "${args.to}".`);
-      }
+      if (args.to !== undefined) refuseMalformedAddress(args.to, "--to");
       const ctx = await taskContext(hre, { needSigner: true, from: args.from });
       if (args.to !== undefined) refuseLostRecipient(args.to, "--to", ctx);
       if (args.relay) return relayedClaim(ctx, args, requested![0]!);

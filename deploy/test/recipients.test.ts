@@ -67,4 +67,41 @@ describe("a protocol contract as a recipient (probe16 B-F8)", function () {
       /--withdrawals: the withdrawal address of agent "vec-a": .* is one of the protocol's contracts/,
     );
   });
+
+  it("names the option and the problem for an address without 0x or with a wrong checksum (probe17 B-F6)", async function () {
+    const noPrefix = "F646ce19E9F80a7927058CE47Bc7c8B7c00aB0B8";
+    const badChecksum = "0xF646ce19E9F80a7927058CE47Bc7c8B7c00aB0B9";
+    const notAnAddress = /not a 0x-prefixed address of 40 hex digits/;
+    const checksum = /wrong EIP-55 checksum/;
+    await refuses(
+      ["bounty:claim", "--id", "1", "--to", noPrefix],
+      new RegExp(`--to: ${notAnAddress.source}`),
+    );
+    await refuses(["bounty:claim", "--relay", "--id", "1", "--to", noPrefix], /--to: not a 0x-prefixed/);
+    await refuses(["bounty:reclaim", "--id", "1", "--to", noPrefix], /--to: not a 0x-prefixed/);
+    await refuses(
+      ["bounty:claim", "--id", "1", "--to", badChecksum],
+      new RegExp(`--to: .*${checksum.source}`),
+    );
+    await refuses(["bounty:reclaim", "--id", "1", "--to", badChecksum], /--to: .*wrong EIP-55 checksum/);
+    const pack = vectorPath("packs/small.json");
+    for (const [address, pattern] of [
+      [noPrefix, notAnAddress],
+      [badChecksum, checksum],
+    ] as const) {
+      const result = await run([
+        "bounty:award",
+        "--id",
+        "1",
+        "--rank-derivation",
+        pack,
+        "--withdrawals",
+        `vec-a=${address}`,
+      ]);
+      expectRefusal(
+        result,
+        new RegExp(`--withdrawals: the withdrawal address of agent "vec-a": .*${pattern.source}`),
+      );
+    }
+  });
 });
