@@ -134,7 +134,7 @@ async function pickSigner(
     throw new TaskError(`No signing account on ${profile.name}: export DEPLOYER_PRIVATE_KEY.`);
   }
   if (from === undefined) return signers[0]!;
-  if (!hre.ethers.isAddress(from)) throw new TaskError(`--from is not an address: ${from}`);
+  refuseMalformedAddress(from, "--from");
   const match = signers.find((s) => s.address.toLowerCase() === from.toLowerCase());
   if (!match) {
     throw new TaskError(

@@ -137,9 +137,7 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
   .setAction(
     userAction(async (args: { account?: string; indexer?: string }, hre) => {
       const ctx = await taskContext(hre, { needSigner: args.account === undefined });
-      if (args.account !== undefined && !hre.ethers.isAddress(args.account)) {
-        throw new TaskError(`--account is not an address: "${args.account}".`);
-      }
+      if (args.account !== undefined) refuseMalformedAddress(args.account, "--account");
       const account = hre.ethers.getAddress(args.account ?? ctx.signer.address);
       const credits = await findCredits(ctx, account, args.indexer);
       console.log(
@@ -248,8 +246,7 @@ function claimerWallet(ctx: TaskContext, account: string | undefined) {
  */
 async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint): Promise<void> {
   const { ethers } = ctx.hre;
-  if (args.account !== undefined && !ethers.isAddress(args.account))
-    throw new TaskError(`--account is not an address: "${args.account}".`);
+  if (args.account !== undefined) refuseMalformedAddress(args.account, "--account");
   const claimer = claimerWallet(ctx, args.account);
   if (claimer.account.type === "json-rpc") {
     const nodeAccounts = (await ctx.hre.network.provider.request({ method: "eth_accounts" })) as string[];
