@@ -654,3 +654,19 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
     );
   });
 });
+
+describe("run --server refuses the local-store options with a hint that works for a remote runner (probe17 B-F11, same class)", () => {
+  it("--author names the route that registers an author's agent, --withdrawal-address the one that sets the address", async () => {
+    const base = ["run", "b", "--server", "http://127.0.0.1:1", "--api-key", "k", "--agent", "node a.js"];
+    const author = await runCli(...base, "--agent-id", "a1", "--author");
+    expect(author.code).toBe(1);
+    expect(author.err).toContain(
+      "with --server, register the author's agent on the server (POST /api/v1/accounts/me/agents {agent_id, is_author_agent: true})",
+    );
+    const address = await runCli(...base, "--agent-id", "a1", "--withdrawal-address", `0x${"ab".repeat(20)}`);
+    expect(address.code).toBe(1);
+    expect(address.err).toContain(
+      "with --server, set the withdrawal address on the server (PUT /api/v1/accounts/me/withdrawal-address, MCP set_withdrawal_address)",
+    );
+  });
+});
