@@ -134,7 +134,7 @@ async function pickSigner(
     throw new TaskError(`No signing account on ${profile.name}: export DEPLOYER_PRIVATE_KEY.`);
   }
   if (from === undefined) return signers[0]!;
-  if (!hre.ethers.isAddress(from)) throw new TaskError(`--from is not an address: ${from}`);
+  refuseMalformedAddress(from, "--from");
   const match = signers.find((s) => s.address.toLowerCase() === from.toLowerCase());
   if (!match) {
     throw new TaskError(
@@ -326,6 +326,24 @@ export function withFromParam(t: ConfigurableTaskDefinition, who: string): Confi
     undefined,
     types.string,
   );
+}
+
+/**
+ * Refuses a recipient that is not an address by the platform's one form rule, `addressForm` of
+ * @bench-bounty/contracts (probe17 B-F6: 40 hex digits without `0x` passed ethers' `isAddress` and then
+ * threw in `BigInt`; a wrong EIP-55 checksum was called "not a non-zero address").
+ * @param where the option or file path named in the refusal (`--to`, `--withdrawals agent`)
+ * @throws TaskError `<where>: not a 0x-prefixed address of 40 hex digits: "<value>"` or
+ *   `<where>: mixed-case address with a wrong EIP-55 checksum ...`
+ */
+export function refuseMalformedAddress(address: unknown, where: string): asserts address is string {
+  const form = typeof address === "string" ? contracts().addressForm(address) : "not_an_address";
+  if (form === "not_an_address")
+    throw new TaskError(`${where}: not a 0x-prefixed address of 40 hex digits: ${JSON.stringify(address)}.`);
+  if (form === "bad_checksum")
+    throw new TaskError(
+      `${where}: mixed-case address with a wrong EIP-55 checksum (check for a typo): ${JSON.stringify(address)}.`,
+    );
 }
 
 /**

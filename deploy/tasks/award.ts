@@ -12,6 +12,7 @@ import {
   chainNow,
   eventIn,
   refuseLostRecipient,
+  refuseMalformedAddress,
   simulateAndSend,
   taskContext,
   tokenDisplay,
@@ -41,15 +42,10 @@ interface Row {
 function readWithdrawals(
   args: AwardArgs,
   doc: Record<string, unknown>,
-  isAddress: (s: string) => boolean,
 ): { map: Map<string, string>; source: string } {
   const map = new Map<string, string>();
   const put = (agent: string, address: unknown, where: string) => {
-    if (typeof address !== "string" || !isAddress(address) || BigInt(address) === 0n) {
-      throw new TaskError(
-        `${where}: the withdrawal address of agent "${agent}" is not a non-zero address: ${JSON.stringify(address)}.`,
-      );
-    }
+    refuseMalformedAddress(address, `${where}: the withdrawal address of agent "${agent}"`);
     refuseLostRecipient(address, `${where}: the withdrawal address of agent "${agent}"`);
     if (map.has(agent) && map.get(agent)!.toLowerCase() !== address.toLowerCase()) {
       throw new TaskError(`${where}: agent "${agent}" has two different withdrawal addresses.`);
@@ -188,8 +184,7 @@ withFromParam(
       const { doc, rd, rows, selection, digest } = recomputeAward(args.rankDerivation);
 
       // 2. Withdrawal addresses of the winners.
-      const { ethers } = hre;
-      const { map, source } = readWithdrawals(args, doc, (s) => ethers.isAddress(s));
+      const { map, source } = readWithdrawals(args, doc);
       const winners = selection.winners.map((w, i) => {
         const address = map.get(w.agent_id);
         if (!address) {

@@ -22,6 +22,7 @@ import {
   withFromParam,
   refuseLostRecipient,
   refuseWithoutGas,
+  refuseMalformedAddress,
 } from "../lib/context";
 import { pasteableTask, txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
@@ -137,9 +138,7 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
   .setAction(
     userAction(async (args: { account?: string; indexer?: string }, hre) => {
       const ctx = await taskContext(hre, { needSigner: args.account === undefined });
-      if (args.account !== undefined && !hre.ethers.isAddress(args.account)) {
-        throw new TaskError(`--account is not an address: "${args.account}".`);
-      }
+      if (args.account !== undefined) refuseMalformedAddress(args.account, "--account");
       const account = hre.ethers.getAddress(args.account ?? ctx.signer.address);
       const credits = await findCredits(ctx, account, args.indexer);
       console.log(
@@ -248,8 +247,7 @@ function claimerWallet(ctx: TaskContext, account: string | undefined) {
  */
 async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint): Promise<void> {
   const { ethers } = ctx.hre;
-  if (args.account !== undefined && !ethers.isAddress(args.account))
-    throw new TaskError(`--account is not an address: "${args.account}".`);
+  if (args.account !== undefined) refuseMalformedAddress(args.account, "--account");
   const claimer = claimerWallet(ctx, args.account);
   if (claimer.account.type === "json-rpc") {
     const nodeAccounts = (await ctx.hre.network.provider.request({ method: "eth_accounts" })) as string[];
@@ -337,9 +335,7 @@ withFromParam(
           : args.ids !== undefined
             ? parseBountyIds(args.ids, "--ids")
             : null;
-      if (args.to !== undefined && (!hre.ethers.isAddress(args.to) || BigInt(args.to) === 0n)) {
-        throw new TaskError(`--to must be a non-zero address, got "${args.to}".`);
-      }
+      if (args.to !== undefined) refuseMalformedAddress(args.to, "--to");
       const ctx = await taskContext(hre, { needSigner: true, from: args.from });
       if (args.to !== undefined) refuseLostRecipient(args.to, "--to", ctx);
       if (args.relay) return relayedClaim(ctx, args, requested![0]!);

@@ -6,6 +6,7 @@
  */
 import { task, types } from "hardhat/config";
 import { TaskError, userAction } from "../lib/errors";
+import { refuseMalformedAddress } from "../lib/context";
 import { checkChainId, networkProfile, txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
 import { formatAmount, isoSeconds, parseAmount } from "../lib/format";
@@ -26,7 +27,7 @@ task("local:mint-usdc", "Local node only: mint test USDC to an address")
       localOnly(hre.network.name);
       const profile = networkProfile(hre, { needSigner: true });
       await checkChainId(hre, profile);
-      if (!hre.ethers.isAddress(args.to)) throw new TaskError(`--to is not an address: "${args.to}".`);
+      refuseMalformedAddress(args.to, "--to");
       const amount = parseAmount(args.amount, "--amount");
       if (amount === 0n) throw new TaskError("--amount must be more than 0.");
       const { BASE_USDC_ADDRESS } = contracts();

@@ -19,6 +19,7 @@ import {
   tokenAt,
   type TaskContext,
   withFromParam,
+  refuseMalformedAddress,
 } from "../lib/context";
 import { pasteableTask, txLink } from "../lib/network";
 import { readTermFlags, validateBountyTerms } from "../lib/terms";
@@ -200,11 +201,10 @@ withFromParam(
       const { ethers } = hre;
       const author = ctx.signer.address;
       const awarder = args.awarder ?? author;
-      if (!ethers.isAddress(awarder) || BigInt(awarder) === 0n)
-        throw new TaskError(`--awarder must be a non-zero address, got "${awarder}".`);
+      refuseMalformedAddress(awarder, "--awarder");
+      if (BigInt(awarder) === 0n) throw new TaskError(`--awarder: the zero address can never award.`);
       const tokenAddress = args.token ?? ctx.profile.usdc;
-      if (!ethers.isAddress(tokenAddress))
-        throw new TaskError(`--token is not an address: "${tokenAddress}".`);
+      refuseMalformedAddress(tokenAddress, "--token");
       const token = await tokenAt(ctx, tokenAddress);
       const [symbol, decimals] = await Promise.all([token.symbol(), token.decimals()]);
       const now = await chainNow(ctx);

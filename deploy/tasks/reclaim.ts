@@ -11,6 +11,7 @@ import {
   chainNow,
   eventIn,
   refuseLostRecipient,
+  refuseMalformedAddress,
   simulateAndSend,
   taskContext,
   tokenDisplay,
@@ -29,8 +30,7 @@ withFromParam(
   .setAction(
     userAction(async (args: { id: string; to?: string; from?: string }, hre) => {
       const id = parseBountyId(args.id);
-      if (args.to !== undefined && (!hre.ethers.isAddress(args.to) || BigInt(args.to) === 0n))
-        throw new TaskError(`--to must be a non-zero address, got "${args.to}".`);
+      if (args.to !== undefined) refuseMalformedAddress(args.to, "--to");
       const ctx = await taskContext(hre, { needSigner: true, from: args.from });
       if (args.to !== undefined) refuseLostRecipient(args.to, "--to", ctx);
       const b = await ctx.bounty.getBounty(id);

@@ -6,7 +6,14 @@
  */
 import { task, types } from "hardhat/config";
 import { TaskError, userAction } from "../lib/errors";
-import { chainNow, queryLogs, taskContext, tokenDisplay, type TaskContext } from "../lib/context";
+import {
+  chainNow,
+  queryLogs,
+  refuseMalformedAddress,
+  taskContext,
+  tokenDisplay,
+  type TaskContext,
+} from "../lib/context";
 import { contracts } from "../lib/packages";
 import { asObject, readJsonFile } from "../lib/files";
 import { formatAmount, isoSeconds, parseBountyId, relative } from "../lib/format";
@@ -87,13 +94,11 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
     userAction(async (args: { id: string; token?: string; author?: string; commitment?: string }, hre) => {
       const id = parseBountyId(args.id);
       const ctx = await taskContext(hre, { needSigner: false });
-      const { ethers } = hre;
       for (const [flag, v] of [
         ["--token", args.token],
         ["--author", args.author],
       ] as const) {
-        if (v !== undefined && !ethers.isAddress(v))
-          throw new TaskError(`${flag} is not an address: "${v}".`);
+        if (v !== undefined) refuseMalformedAddress(v, flag);
       }
       const count = await ctx.bounty.bountyCount();
       const b = await ctx.bounty.getBounty(id);

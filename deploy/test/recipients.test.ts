@@ -10,12 +10,14 @@ import { expect } from "chai";
 import type { DevChain } from "@bench-bounty/devchain";
 import {
   blockNumber,
+  chainTime,
   expectRefusal,
   localDeploymentFile,
   localRunner,
   startChain,
   tempDir,
   vectorPath,
+  writeFile,
 } from "./helpers";
 
 describe("a protocol contract as a recipient (probe16 B-F8)", function () {
@@ -66,5 +68,65 @@ describe("a protocol contract as a recipient (probe16 B-F8)", function () {
       ["bounty:award", "--id", "1", "--rank-derivation", pack, "--withdrawals", `vec-a=${anchorRegistry}`],
       /--withdrawals: the withdrawal address of agent "vec-a": .* is one of the protocol's contracts/,
     );
+  });
+
+  it("names the option and the problem for an address without 0x or with a wrong checksum (probe17 B-F6)", async function () {
+    const noPrefix = "F646ce19E9F80a7927058CE47Bc7c8B7c00aB0B8";
+    const badChecksum = "0xF646ce19E9F80a7927058CE47Bc7c8B7c00aB0B9";
+    const notAnAddress = /not a 0x-prefixed address of 40 hex digits/;
+    const checksum = /wrong EIP-55 checksum/;
+    await refuses(
+      ["bounty:claim", "--id", "1", "--to", noPrefix],
+      new RegExp(`--to: ${notAnAddress.source}`),
+    );
+    await refuses(["bounty:claim", "--relay", "--id", "1", "--to", noPrefix], /--to: not a 0x-prefixed/);
+    await refuses(["bounty:reclaim", "--id", "1", "--to", noPrefix], /--to: not a 0x-prefixed/);
+    await refuses(
+      ["bounty:claim", "--id", "1", "--to", badChecksum],
+      new RegExp(`--to: .*${checksum.source}`),
+    );
+    await refuses(["bounty:reclaim", "--id", "1", "--to", badChecksum], /--to: .*wrong EIP-55 checksum/);
+    const pack = vectorPath("packs/small.json");
+    for (const [address, pattern] of [
+      [noPrefix, notAnAddress],
+      [badChecksum, checksum],
+    ] as const) {
+      const result = await run([
+        "bounty:award",
+        "--id",
+        "1",
+        "--rank-derivation",
+        pack,
+        "--withdrawals",
+        `vec-a=${address}`,
+      ]);
+      expectRefusal(
+        result,
+        new RegExp(`--withdrawals: the withdrawal address of agent "vec-a": .*${pattern.source}`),
+      );
+    }
+  });
+
+  it("the tasks' other address options take the same form rule: --awarder, --token, --author, --account, --from, local:mint-usdc --to (probe17 B-F6, same class)", async function () {
+    const noPrefix = "F646ce19E9F80a7927058CE47Bc7c8B7c00aB0B8";
+    const badChecksum = "0xF646ce19E9F80a7927058CE47Bc7c8B7c00aB0B9";
+    const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
+    const commitments = parseJson(fs.readFileSync(vectorPath("commitment.json"))) as {
+      test_sets: { name: string; rows: unknown }[];
+    };
+    const rows = commitments.test_sets.find((t) => t.name === "three-rows")!.rows;
+    const file = writeFile(dir, "lock-set.json", canonicalJsonString({ test_set: rows }));
+    const now = await chainTime(chain);
+    const lock = [
+      ...["bounty:lock", "--test-set", file, "--pool", "1", "--threshold-bps", "0"],
+      ...["--closes-at", String(now + 1000n), "--award-deadline", String(now + 100000n)],
+      ...["--payout-rule", "winner_take_all"],
+    ];
+    await refuses([...lock, "--awarder", noPrefix], /--awarder: not a 0x-prefixed address/);
+    await refuses([...lock, "--token", badChecksum], /--token: .*wrong EIP-55 checksum/);
+    await refuses(["bounty:status", "--id", "1", "--author", noPrefix], /--author: not a 0x-prefixed/);
+    await refuses(["bounty:credits", "--account", badChecksum], /--account: .*wrong EIP-55 checksum/);
+    await refuses(["local:mint-usdc", "--to", noPrefix, "--amount", "1"], /--to: not a 0x-prefixed/);
+    await refuses(["bounty:reclaim", "--id", "1", "--from", badChecksum], /--from: .*wrong EIP-55 checksum/);
   });
 });

@@ -4,6 +4,7 @@
  * `--to` and `--withdrawals`. None of them signs a `Claim` or calls `claim`, and USDC paid to one
  * cannot be moved again: a credit there is lost for good (the contract refuses only itself).
  */
+import { isAddress } from "viem";
 import { addressBook } from "./addressBook.js";
 import { CHAINS } from "./chains.js";
 import { CREATEX_ADDRESS, expectedAddresses } from "./create2.js";
@@ -52,6 +53,20 @@ export const PROTOCOL_CONTRACTS: readonly string[] = (() => {
   const all: (string | null)[] = [benchmarkBounty, anchorRegistry, CREATEX_ADDRESS, ...book, ...chains];
   return [...new Set(all.filter((a): a is string => a !== null).map((a) => a.toLowerCase()))];
 })();
+
+/**
+ * The address forms the platform accepts (EIP-55), the one place: `0x` and 40 hex digits, either
+ * unchecksummed (all lower-case, or all upper-case: probeD2 F8, ethers' `getAddress` accepts it too) or
+ * mixed-case with a valid EIP-55 checksum (viem's strict `isAddress` refused all upper-case). The
+ * platform checks withdrawal addresses with it, the Hardhat tasks `--to` and `--withdrawals` (probe17 B-F6).
+ * @returns `ok`, `not_an_address` or `bad_checksum`; never throws
+ */
+export function addressForm(addr: string): "ok" | "not_an_address" | "bad_checksum" {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(addr)) return "not_an_address";
+  const hex = addr.slice(2);
+  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return "ok";
+  return isAddress(addr, { strict: true }) ? "ok" : "bad_checksum";
+}
 
 /** Why an address can never claim: the refusal's `reason` and its words (without the field's name). */
 export interface RecipientProblem {

@@ -6,8 +6,7 @@
  * platform's own contracts (the bounty contract, the anchor registry, the token):
  * credit sent there could never be claimed.
  */
-import { PROTOCOL_CONTRACTS, recipientProblem } from "@bench-bounty/contracts";
-import { isAddress } from "viem";
+import { addressForm, PROTOCOL_CONTRACTS, recipientProblem } from "@bench-bounty/contracts";
 import type { PlatformContext } from "./context.js";
 import { PlatformError } from "./errors.js";
 import { assertAgentOwner, assertMayOwnAgents } from "./identity/access.js";
@@ -124,19 +123,6 @@ export function knownContracts(ctx: PlatformContext): string[] {
         .map((a) => a.toLowerCase())
     : [];
   return [...new Set([...configured, ...PROTOCOL_CONTRACTS])];
-}
-
-/**
- * The address forms the platform accepts (EIP-55), the one place: `0x` and 40 hex digits, either
- * unchecksummed (all lower-case, or all upper-case: probeD2 F8, ethers' `getAddress` accepts it too) or
- * mixed-case with a valid EIP-55 checksum (viem's strict `isAddress` refused all upper-case).
- * @returns `ok`, `not_an_address` or `bad_checksum`
- */
-export function addressForm(addr: string): "ok" | "not_an_address" | "bad_checksum" {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(addr)) return "not_an_address";
-  const hex = addr.slice(2);
-  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return "ok";
-  return isAddress(addr, { strict: true }) ? "ok" : "bad_checksum";
 }
 
 /**

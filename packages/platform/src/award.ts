@@ -163,9 +163,9 @@ function awardInProgress(slug: string, waitMs: number): PlatformError {
   );
 }
 
-/** A `chain_error` of the RPC itself (unreachable, timed out: `details.rpc`), not a contract's answer. */
+/** A `chain_error` of the RPC itself (unreachable, timed out: `details.call`), not a contract's answer. */
 function isRpcFailure(e: unknown): boolean {
-  return e instanceof PlatformError && e.code === "chain_error" && e.details.rpc !== undefined;
+  return e instanceof PlatformError && e.code === "chain_error" && e.details.call !== undefined;
 }
 
 /**

@@ -46,7 +46,7 @@ import {
 } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { credentialsToHeader } from "@bench-bounty/verifier/url";
-import { publicOrigin, redactRpc } from "./redact.js";
+import { publicOrigin, redactSecretUrl } from "./redact.js";
 import { PlatformError } from "./errors.js";
 import { assertBountyTerms } from "./terms.js";
 
@@ -68,6 +68,11 @@ export interface ChainConfig {
    * milliseconds (default {@link DEFAULT_AWARD_WAIT_MS}).
    */
   awardWaitMs?: number;
+  /**
+   * The operator's log of RPC failures, one line each naming the RPC by its origin (default: stderr,
+   * which is `serve`'s log and the CLI's output); what users are served says "the chain RPC" only.
+   */
+  log?: (line: string) => void;
 }
 
 /** Default of {@link ChainConfig.awardWaitMs}: 180 s (viem's own default wait for a receipt). */
@@ -188,6 +193,20 @@ export const rpcTransportUrl: (rpcUrl: string) => { url: string; headers: Record
  * award's deadline, the door's `DOOR_WAIT_MS`); this bounds the work they leave running.
  */
 export const RPC_REQUEST_LIMITS = { timeoutMs: 10_000, retryCount: 1 } as const;
+
+/** `text` with the RPC's host (`host:port`, or the bare host name) replaced by "the chain RPC". */
+function withoutHost(text: string, rpcUrl: string): string {
+  let u: URL;
+  try {
+    u = new URL(rpcUrl);
+  } catch (e) {
+    if (e instanceof TypeError) return text;
+    throw e;
+  }
+  return [u.host, u.hostname]
+    .filter((h) => h !== "")
+    .reduce((out, h) => out.split(h).join("the chain RPC"), text);
+}
 
 /** The one viem transport of the platform's chain clients ({@link rpcTransportUrl}, {@link RPC_REQUEST_LIMITS}). */
 function rpcTransport(rpcUrl: string): ReturnType<typeof http> {
@@ -804,14 +823,23 @@ export class ChainGateway {
 
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
     const rpc = this.config.rpcUrl;
-    // the URL as given, and as the transport fetches it (userinfo moved to a header): origin only
-    const shown = (text: string): string => redactRpc(redactRpc(text, rpc), rpcTransportUrl(rpc).url);
-    // a failure of the RPC itself (down, refused, a bad answer): named by its origin, in the message
-    // and in `details.rpc` (viem's short message alone, "HTTP request failed.", named nothing)
-    const unreachable = (message: string): PlatformError =>
-      new PlatformError("chain_error", `${what} failed: ${message} (RPC ${publicOrigin(rpc)})`, {
-        rpc: publicOrigin(rpc),
+    const origin = publicOrigin(rpc);
+    // the URL as given, and as the transport fetches it (userinfo moved to a header), replaced by `by`
+    const named = (text: string, by: string): string =>
+      redactSecretUrl(redactSecretUrl(text, rpc, by), rpcTransportUrl(rpc).url, by);
+    // A failure of the RPC itself (down, refused, a bad answer). Served (a finalize's
+    // receipt_anchor_error, a publish's commitment_anchor_error, a bounty attach's 502) as "the chain
+    // RPC": its origin, the operator's node or a provider's host that may name an account, is the
+    // operator's to see, in their log (probe17 A-F5).
+    const unreachable = (message: string): PlatformError => {
+      (this.config.log ?? ((line) => void process.stderr.write(`${line}\n`)))(
+        `bench-bounty: chain RPC ${origin}: ${what} failed: ${named(message, origin)}`,
+      );
+      const served = named(message, "the chain RPC").split(origin).join("the chain RPC");
+      return new PlatformError("chain_error", `${what} failed: ${withoutHost(served, rpc)} (the chain RPC)`, {
+        call: what,
       });
+    };
     try {
       return await fn();
     } catch (e) {
@@ -825,10 +853,10 @@ export class ChainGateway {
             args: (revert.data?.args ?? []).map(String),
           });
         }
-        throw unreachable(shown(e.shortMessage));
+        throw unreachable(e.shortMessage);
       }
       // Not viem's: its message may name the URL (fetch's), which carries a provider's key.
-      throw unreachable(shown((e as Error).message));
+      throw unreachable((e as Error).message);
     }
   }
 }

@@ -251,7 +251,7 @@ function assertPayable(
   if (!ctx.chain || agent.withdrawal_address || isAuthorAgent(agent, b.author_account_id)) return;
   throw new PlatformError(
     "withdrawal_address_required",
-    `withdrawal_address: agent ${agent.agent_id} has none, and a winner without one would block the whole award; set it first (REST PUT /api/v1/accounts/me/withdrawal-address, MCP set_withdrawal_address, CLI --withdrawal-address), then start`,
+    `withdrawal_address: agent ${agent.agent_id} has none, and a winner without one would block the whole award; set it first (through a server: REST PUT /api/v1/accounts/me/withdrawal-address or MCP set_withdrawal_address; on a local store: bench-bounty run --withdrawal-address ADDR without --server, or bench-bounty agent ID --withdrawal-address ADDR), then start`,
     { field: "withdrawal_address", path: "$.withdrawal_address", agent_id: agent.agent_id },
   );
 }

@@ -139,8 +139,11 @@ describe("award on the local Base profile", () => {
         code: "withdrawal_address_required",
         details: { field: "withdrawal_address", agent_id: "mallory-grief" },
       });
-      expect((griefer as Error).message).toMatch(
-        /PUT \/api\/v1\/accounts\/me\/withdrawal-address.*set_withdrawal_address/,
+      // probe17 B-F11: each hint names the door it works through (the CLI's option is refused with
+      // --server: a remote runner sets the address on the server)
+      expect((griefer as Error).message).toContain(
+        "set it first (through a server: REST PUT /api/v1/accounts/me/withdrawal-address or MCP set_withdrawal_address; " +
+          "on a local store: bench-bounty run --withdrawal-address ADDR without --server, or bench-bounty agent ID --withdrawal-address ADDR), then start",
       );
       expect(await platform.getAgent("mallory-grief")).toBeNull(); // nothing left behind
       // nor can an address, once set, be cleared

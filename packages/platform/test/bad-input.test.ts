@@ -551,9 +551,9 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
     expect(r.err).toContain(
       `warning: the receipt of run ${out.run_id} was not anchored (its hash is shown once it is): `,
     );
-    expect(r.err).toMatch(
-      /was not anchored \(its hash is shown once it is\): .*\(RPC http:\/\/127\.0\.0\.1:1\)/,
-    );
+    expect(r.err).toMatch(/was not anchored \(its hash is shown once it is\): .*\(the chain RPC\)/);
+    // the operator's own output names the RPC by origin (what a server serves does not: probe17 A-F5)
+    expect(r.err).toMatch(/^bench-bounty: chain RPC http:\/\/127\.0\.0\.1:1: .*failed: /m);
     const retry = /retry it with: npx bench-bounty (.*)$/m.exec(r.err);
     expect(retry, r.err).not.toBeNull();
     expect(retry![1]).toBe(
@@ -562,9 +562,10 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
     // the printed command, as printed: the chain is still down, so a refusal naming the RPC by origin
     const again = await runCli(...retry![1]!.split(" "));
     expect(again.code).toBe(1);
-    expect(again.err).toMatch(/^error: .*failed: .*\(RPC http:\/\/127\.0\.0\.1:1\)\n\{/m);
+    expect(again.err).toMatch(/^error: .*failed: .*\(the chain RPC\)\n\{/m);
+    expect(again.err).toMatch(/^bench-bounty: chain RPC http:\/\/127\.0\.0\.1:1: .*failed: /m);
     const block = JSON.parse(again.err.slice(again.err.indexOf("{")));
-    expect(block).toEqual({ code: "chain_error", details: { rpc: "http://127.0.0.1:1" } });
+    expect(block).toEqual({ code: "chain_error", details: { call: "anchorOf" } });
     const listed = await runCli(...retry![1]!.split(" "), "--list");
     // the operator's own list names the pending hash (the store is theirs)
     expect(JSON.parse(listed.out).pending).toContainEqual(
@@ -592,7 +593,7 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
     const asPrinted = await runCli(...retry![1]!.split(" "));
     expect(asPrinted.code).toBe(1);
     expect(asPrinted.err).not.toMatch(/only the operator/);
-    expect(asPrinted.err).toMatch(/\(RPC http:\/\/127\.0\.0\.1:1\)/);
+    expect(asPrinted.err).toMatch(/^bench-bounty: chain RPC http:\/\/127\.0\.0\.1:1: /m);
   });
 
   it("the retry command never prints an RPC URL with a key: it reads $BENCH_BOUNTY_RPC_URL (probe10 R2)", async () => {
@@ -650,6 +651,22 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
     expect(viaFlag.err).toContain(` --rpc-url "$BENCH_BOUNTY_RPC_URL" --chain-id 8453`);
     expect(viaFlag.err).toContain(
       "(first set BENCH_BOUNTY_RPC_URL to the --rpc-url given for http://127.0.0.1:1: it is not printed, it may carry a key)",
+    );
+  });
+});
+
+describe("run --server refuses the local-store options with a hint that works for a remote runner (probe17 B-F11, same class)", () => {
+  it("--author names the route that registers an author's agent, --withdrawal-address the one that sets the address", async () => {
+    const base = ["run", "b", "--server", "http://127.0.0.1:1", "--api-key", "k", "--agent", "node a.js"];
+    const author = await runCli(...base, "--agent-id", "a1", "--author");
+    expect(author.code).toBe(1);
+    expect(author.err).toContain(
+      "with --server, register the author's agent on the server (POST /api/v1/accounts/me/agents {agent_id, is_author_agent: true})",
+    );
+    const address = await runCli(...base, "--agent-id", "a1", "--withdrawal-address", `0x${"ab".repeat(20)}`);
+    expect(address.code).toBe(1);
+    expect(address.err).toContain(
+      "with --server, set the withdrawal address on the server (PUT /api/v1/accounts/me/withdrawal-address, MCP set_withdrawal_address)",
     );
   });
 });

@@ -14,9 +14,10 @@ beforeAll(async () => {
 });
 afterAll(() => rpc.close());
 
-const gateway = (rpcUrl: string): ChainGateway =>
+const gateway = (rpcUrl: string, log?: (line: string) => void): ChainGateway =>
   ChainGateway.connect({
     rpcUrl,
+    ...(log ? { log } : {}),
     chainId: 31337,
     contracts: {
       benchmarkBounty: "0x1000000000000000000000000000000000000001",
@@ -40,5 +41,21 @@ describe("an RPC URL with userinfo (Basic auth)", () => {
     expect(JSON.stringify({ m: (e as Error).message, d: (e as PlatformError).details })).not.toMatch(
       /WRONGPW|RPCKEY|RPCQ/,
     );
+  });
+
+  it("a refusal served to users says 'the chain RPC', never its origin; the operator's log names the origin (probe17 A-F5)", async () => {
+    const logged: string[] = [];
+    const g = gateway(`http://ru:WRONGPW@${rpc.host}/v3/RPCKEY?apikey=RPCQ`, (line) => logged.push(line));
+    const e = await g.unminedCount().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(PlatformError);
+    // the message and details are what a finalize's receipt_anchor_error, a publish's
+    // commitment_anchor_error and a bounty attach's 502 serve
+    const served = JSON.stringify({ m: (e as Error).message, d: (e as PlatformError).details });
+    expect((e as Error).message).toMatch(/ \(the chain RPC\)$/);
+    for (const part of [rpc.host, rpc.host.split(":")[1]!, "WRONGPW", "RPCKEY", "RPCQ"])
+      expect(served).not.toContain(part);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain(`chain RPC http://${rpc.host}: `);
+    expect(logged[0]).not.toMatch(/WRONGPW|RPCKEY|RPCQ/);
   });
 });

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Platform, type PlatformOptions } from "../src/platform.js";
 import { maxRankedRows } from "../src/pack-budget.js";
 import { LockWaitExpired, Store } from "../src/store.js";
-import type { StoreTarget } from "../src/store/engine.js";
+import { postgresFailure, type StoreTarget } from "../src/store/engine.js";
 import type { Principal } from "../src/identity/principal.js";
 import {
   cities,
@@ -264,6 +264,28 @@ if (TEST_ENGINE === "postgres") {
     });
   });
 }
+
+describe("what a PostgreSQL session that connects but cannot use the store is told (probe17 B-F8)", () => {
+  it("a statement timeout in the URL's options (SQLSTATE 57014) is named as what cancels the store's queries", () => {
+    expect(postgresFailure({ code: "57014" })).toBe(
+      "a statement timeout (statement_timeout in DATABASE_URL's options, or the role's or database's setting) cancels the store's queries (SQLSTATE 57014)",
+    );
+  });
+  it.runIf(TEST_ENGINE === "postgres")(
+    "a search path naming no existing schema is SQLSTATE 3F000, not 'cannot connect'",
+    async () => {
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.searchParams.set("options", "-c search_path=nope_probe17");
+      const e = await rejection(Store.open({ engine: "postgres", url: url.href }));
+      expect(e.code).toBe("invalid_store");
+      expect(e.message).toMatch(
+        /: the store's schema cannot be used: the search path \(DATABASE_URL's options, or the schema the store is opened in\) names no existing schema \(SQLSTATE 3F000\)$/,
+      );
+      expect(e.message).not.toContain("nope_probe17");
+      expect(e.details).toMatchObject({ pg_code: "3F000" });
+    },
+  );
+});
 
 describe("a DATABASE_URL pg cannot read (probe16 B-F2)", () => {
   // no server is contacted: the URL is refused as unreadable, never "refused by the server", never echoed

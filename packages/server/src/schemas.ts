@@ -5,7 +5,8 @@
  */
 import { z } from "@hono/zod-openapi";
 import { GRADER_TYPE_NAMES } from "@bench-bounty/evidence";
-import { addressForm, LEADERBOARD_VISIBILITIES, TEXT_LIMITS } from "@bench-bounty/platform";
+import { addressForm } from "@bench-bounty/contracts";
+import { LEADERBOARD_VISIBILITIES, TEXT_LIMITS } from "@bench-bounty/platform";
 
 const loose = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
 

@@ -298,10 +298,13 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
           o: StoreOpts & RunOpts & { server?: string; agentEnv?: string[] },
           cmd: Command,
         ) => {
+          // what works for a remote runner: the server's own routes (probe17 B-F11)
           if (o.server && (o.withdrawalAddress || o.author))
             throw new PlatformError(
               "invalid_option",
-              "with --server, set the withdrawal address on the server (PUT /api/v1/accounts/me/withdrawal-address)",
+              o.withdrawalAddress
+                ? "with --server, set the withdrawal address on the server (PUT /api/v1/accounts/me/withdrawal-address, MCP set_withdrawal_address)"
+                : "with --server, register the author's agent on the server (POST /api/v1/accounts/me/agents {agent_id, is_author_agent: true})",
               { field: o.withdrawalAddress ? "withdrawal-address" : "author" },
             );
           // checked before anything is written or started

@@ -53,7 +53,13 @@ const POSTGRES_FAILURES: Readonly<Record<string, string>> = {
   "28P01": "authentication failed: check the user and password",
   "28000": "authentication failed: the server accepts no such user or host",
   "3D000": "no such database",
-  "3F000": "no such schema",
+  // the session connected, but its search path (`-c search_path=` in the URL's options, or the store's `schema`)
+  // names no existing schema: nothing to read or create the store's tables in (probe17 B-F8)
+  "3F000":
+    "the store's schema cannot be used: the search path (DATABASE_URL's options, or the schema the store is opened in) names no existing schema",
+  // query_canceled: a statement timeout set for the session cancels the store's queries (probe17 B-F8)
+  "57014":
+    "a statement timeout (statement_timeout in DATABASE_URL's options, or the role's or database's setting) cancels the store's queries",
   "22023": "a connection parameter (options) has an invalid value",
   "42704": "a connection parameter (options) is unknown",
   "42501": "permission denied",
@@ -333,7 +339,8 @@ export async function openPostgres(target: {
   });
   try {
     const schema = (await pool.query<{ s: string }>("SELECT current_schema() AS s")).rows[0]?.s;
-    if (!schema) throw new Error("no current schema (search_path names no existing schema)");
+    // current_schema() is null when no schema of the search path exists: PostgreSQL's invalid_schema_name
+    if (!schema) throw Object.assign(new Error("no current schema"), { code: "3F000" });
     await refuseReadOnly(pool, label);
     const tables = (
       await pool.query<{ table_name: string }>(
