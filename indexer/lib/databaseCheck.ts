@@ -48,16 +48,19 @@ function timeoutLine(what: string, shown: string): string {
 }
 
 /**
- * What the session of a connected client lacks for Ponder (probe17 B-F4): CREATE on the database
- * (Ponder runs `CREATE SCHEMA IF NOT EXISTS`, which PostgreSQL checks before the schema's
- * existence), a `statement_timeout` of at least {@link MIN_STATEMENT_TIMEOUT_MS}.
+ * What the session of a connected client lacks for Ponder (probe17 B-F4): a writable session (probe18
+ * F1: a read-only one, a standby or `default_transaction_read_only`, was retried stack traces), CREATE
+ * on the database (Ponder runs `CREATE SCHEMA IF NOT EXISTS`, which PostgreSQL checks before the
+ * schema's existence), a `statement_timeout` of at least {@link MIN_STATEMENT_TIMEOUT_MS}.
  * @returns null, or the line (as {@link databaseProblemAtStart}).
  */
 async function sessionProblem(client: InstanceType<typeof pg.Client>, connectionString: string): Promise<string | null> {
   const shown = shownDatabase(connectionString);
   const { rows } = (await client.query(
-    "SELECT has_database_privilege(current_database(), 'CREATE') AS can_create, (SELECT setting FROM pg_settings WHERE name = 'statement_timeout') AS timeout_ms",
-  )) as { rows: { can_create?: boolean; timeout_ms?: string }[] };
+    "SELECT has_database_privilege(current_database(), 'CREATE') AS can_create, (SELECT setting FROM pg_settings WHERE name = 'statement_timeout') AS timeout_ms, current_setting('transaction_read_only') AS read_only",
+  )) as { rows: { can_create?: boolean; timeout_ms?: string; read_only?: string }[] };
+  if (rows[0]?.read_only === "on")
+    return `DATABASE_URL: the session of ${shown} is read-only (SQLSTATE 25006: a standby, or default_transaction_read_only on): Ponder writes its tables there; name a writable primary`;
   const timeout = Number(rows[0]?.timeout_ms ?? 0);
   if (timeout > 0 && timeout < MIN_STATEMENT_TIMEOUT_MS) return timeoutLine(`is ${timeout} ms`, shown);
   if (rows[0]?.can_create !== true)

@@ -86,6 +86,14 @@ describe.runIf(TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")(
       );
     });
 
+    it("a read-only session (default_transaction_read_only in the URL's options): one line, SQLSTATE 25006 (probe18 F1)", async () => {
+      const url = new URL(base);
+      url.searchParams.set("options", "-c default_transaction_read_only=on");
+      expect(await databaseProblemAtStart(url.href)).toBe(
+        `DATABASE_URL: the session of ${shown} is read-only (SQLSTATE 25006: a standby, or default_transaction_read_only on): Ponder writes its tables there; name a writable primary`,
+      );
+    });
+
     it("a statement_timeout of 2 s: named with its value", async () => {
       const url = new URL(base);
       url.searchParams.set("options", "-c statement_timeout=2000");
