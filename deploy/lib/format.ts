@@ -76,14 +76,24 @@ export function relative(at: bigint, now: bigint): string {
   return d >= 0n ? `in ${span}` : `${span} ago`;
 }
 
+/** The largest bounty id: the contract's ids are uint256. */
+const MAX_BOUNTY_ID = 2n ** 256n - 1n;
+
 /**
- * A positive bounty id ("3") -> 3n.
+ * A positive bounty id ("3") -> 3n, at most 2^256-1 (probe18 F5: a larger one reached ethers and
+ * was "value out-of-bounds" with a stack). The value is shown JSON-escaped (a control character stays
+ * visible).
  * @throws TaskError naming the flag
  */
 export function parseBountyId(text: string, flag = "--id"): bigint {
   if (!/^[1-9][0-9]*$/.test(text.trim()))
-    throw new TaskError(`${flag} must be a bounty id (1, 2, ...), got "${text}".`);
-  return BigInt(text.trim());
+    throw new TaskError(`${flag} must be a bounty id (1, 2, ...), got ${JSON.stringify(text)}.`);
+  const id = BigInt(text.trim());
+  if (id > MAX_BOUNTY_ID)
+    throw new TaskError(
+      `${flag} must be a bounty id (1 to 2^256-1: a uint256), got one of ${text.trim().length} digits.`,
+    );
+  return id;
 }
 
 /** A comma-separated list of bounty ids. */

@@ -6,7 +6,7 @@
  */
 import { expect } from "chai";
 import { TaskError, isoTime } from "../lib/errors";
-import { isoSeconds, parseTime } from "../lib/format";
+import { isoSeconds, parseBountyId, parseTime } from "../lib/format";
 
 describe("times of the tasks", function () {
   it("parseTime refuses a time past what a date can hold, naming the flag", function () {
@@ -21,6 +21,17 @@ describe("times of the tasks", function () {
     expect(parseTime("8640000000000", "--deadline")).to.equal(8_640_000_000_000n);
     expect(parseTime("9999999999", "--deadline")).to.equal(9_999_999_999n);
     expect(parseTime("2026-01-31T12:00:00Z", "--closes-at")).to.equal(1_769_860_800n);
+  });
+
+  it("parseBountyId refuses an id past uint256 and shows a control character escaped (probe18 F5)", function () {
+    expect(parseBountyId((2n ** 256n - 1n).toString())).to.equal(2n ** 256n - 1n);
+    expect(() => parseBountyId((2n ** 256n).toString()))
+      .to.throw(TaskError)
+      .with.property("message")
+      .that.matches(/^--id must be a bounty id \(1 to 2\^256-1: a uint256\), got one of 78 digits\.$/);
+    expect(() => parseBountyId("1\u0001"))
+      .to.throw(TaskError)
+      .with.property("message", '--id must be a bounty id (1, 2, ...), got "1\\u0001".');
   });
 
   it("isoSeconds and isoTime print a time of any size read from the chain", function () {

@@ -36,6 +36,9 @@ export const CHAIN_FIXED_CONTRACTS: Readonly<Record<string, string>> = {
   "0x000000000022d473030f116ddee9f6b43ac78ba3": "Permit2",
   "0x7fc98430eaedbb6070b35b39d798725049088348": "the ERC-4337 v0.6 SenderCreator",
   "0x5ff137d4b0fdcd49dca30c7cf57e578a026d2789": "the ERC-4337 v0.6 EntryPoint",
+  "0xefc2c1444ebcc4db75e7613d20c6a62ff67a167c":
+    "the ERC-4337 v0.7 SenderCreator (anyone can claim a credit it holds, through it)",
+  "0x0000f90827f1c53a10cb7a02335b175320002935": "the EIP-2935 history storage contract",
   "0x0000000071727de22e5e9d8baf0edac6f37da032": "the ERC-4337 v0.7 EntryPoint",
   "0x000f3df6d732807ef1319fb7b8bb8522d0beac02": "the EIP-4788 beacon roots contract",
   "0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001": "the L1-attributes depositor account",

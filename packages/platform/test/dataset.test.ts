@@ -2,6 +2,10 @@ import { canonicalJsonString, keccak256Hex } from "@bench-bounty/evidence";
 import { afterEach, describe, expect, it } from "vitest";
 import { csvToDataset, loadCsvDataset, seattleWeatherCsvPath } from "../src/csv.js";
 import { MAX_ROW_DEPTH, checkDataset, validateDataset } from "../src/dataset.js";
+import { readDataset } from "../src/cli/dataset-commands.js";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PlatformError } from "../src/errors.js";
 import {
   DEFAULT_DATASET_BYTES_ALL_ACCOUNTS,
@@ -185,6 +189,19 @@ describe("dataset validation", () => {
     ]);
     const inName = checkDataset({ name: "n\u0000", rows: [row()] });
     expect(inName.errors.map((e) => [e.row_index, e.field, e.code])).toEqual([[-1, "name", "nul_character"]]);
+  });
+});
+
+describe("the CLI's dataset file (readDataset)", () => {
+  it("--name and --description override a JSON file's own; without them the file's stay (probe18 F3)", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "bb-ds-")), "ds.json");
+    writeFileSync(file, JSON.stringify({ name: "own", description: "own text", rows: [row()] }));
+    expect(await readDataset(file, {})).toMatchObject({ name: "own", description: "own text" });
+    const flagged = await readDataset(file, { name: "flag", description: "flag text" });
+    expect(flagged).toMatchObject({ name: "flag", description: "flag text" });
+    // the bound then applies to the flag's text
+    const long = checkDataset(await readDataset(file, { description: "d".repeat(2_001) }));
+    expect(long.errors.map((e) => [e.field, e.code])).toEqual([["description", "text_too_long"]]);
   });
 });
 

@@ -245,6 +245,9 @@ describe("owner rules (issue 13 item 5)", () => {
       ["0x000000000022D473030F116dDEE9F6B43aC78BA3", "preinstall"],
       ["0x0000000071727De22E5E9d8BAf0edAc6f37da032", "preinstall"],
       ["0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001", "preinstall"],
+      // probe18 F2: the v0.7 SenderCreator (a router) and EIP-2935's history storage
+      ["0xEFC2c1444eBCC4Db75e7613d20C6a62fF67A167C", "preinstall"],
+      ["0x0000F90827F1C53a10cb7A02335B175320002935", "preinstall"],
       [bounty, "platform_contract"],
       [getAddress(registry), "platform_contract"],
     ] as const)

@@ -372,7 +372,7 @@ const NO_BODY = z.strictObject({});
  * store's catch-all refused it naming nothing).
  * @throws PlatformError 422 `invalid_text`, `details: {parameter, reason}`
  */
-function checkPathParams(c: Context<AppEnv>, params: readonly string[]): void {
+export function checkPathParams(c: Context<AppEnv>, params: readonly string[]): void {
   for (const parameter of params) {
     const reason = textProblem(c.req.param(parameter) ?? "");
     if (reason !== null)

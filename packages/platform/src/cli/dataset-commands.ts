@@ -38,8 +38,8 @@ interface DatasetOpts {
 export function datasetOptions(cmd: Command): Command {
   return cmd
     .option("--csv", "read FILE as CSV (default: by the .csv extension)")
-    .option("--name <name>", "dataset name (CSV; JSON files carry their own)")
-    .option("--description <text>", "dataset description")
+    .option("--name <name>", "dataset name (default: a JSON file's own, a CSV file's name)")
+    .option("--description <text>", "dataset description (default: a JSON file's own)")
     .option("--label <column>", "CSV: label column")
     .option("--decision-ts <column>", "CSV: decision_ts column")
     .option("--payload <columns>", "CSV: comma-separated payload columns (default: all but the label)")
@@ -106,7 +106,13 @@ export async function readDataset(file: string, o: DatasetOpts): Promise<Dataset
       field: "$",
     });
   const d = doc as unknown as DatasetInput;
-  return { ...d, ...(o.name ? { name: o.name } : {}), ...extra };
+  // the flags override the file's own (probe18 F3: --description was dropped for a JSON file)
+  return {
+    ...d,
+    ...(o.name ? { name: o.name } : {}),
+    ...(o.description !== undefined ? { description: o.description } : {}),
+    ...extra,
+  };
 }
 
 /** Registers the dataset commands: validate (dry run), publish, datasets and delete-dataset. */

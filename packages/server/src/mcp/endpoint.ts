@@ -24,7 +24,13 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env.js";
 import { EdgeError, MAX_DETAIL_ITEMS, statusOf } from "../errors.js";
 import { bodyBytes } from "../node-body.js";
-import { assertUtf8Uncompressed, jsonPathOf, refuseDeclaredLength, strictParse } from "../route.js";
+import {
+  assertUtf8Uncompressed,
+  checkPathParams,
+  jsonPathOf,
+  refuseDeclaredLength,
+  strictParse,
+} from "../route.js";
 import { readQuery } from "../query.js";
 import { mcpBodyLimits, type BodyLimits } from "../body-limits.js";
 import { requirePrincipal } from "@bench-bounty/platform";
@@ -677,6 +683,9 @@ export function mountMcp(app: OpenAPIHono<AppEnv>, limiters: McpLimiters): void 
   const [all, one] = MCP_ROUTES;
   for (const method of MCP_METHODS) {
     app.on(method, all, async (c) => closeIfUnread(c, await handle(c, null, limiters)));
-    app.on(method, one, async (c) => closeIfUnread(c, await handle(c, c.req.param("slug"), limiters)));
+    app.on(method, one, async (c) => {
+      checkPathParams(c, ["slug"]); // as every REST route's (probe18 F4)
+      return closeIfUnread(c, await handle(c, c.req.param("slug"), limiters));
+    });
   }
 }
