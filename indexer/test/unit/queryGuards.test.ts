@@ -306,6 +306,31 @@ describe("checkGraphqlLimits", () => {
     ).not.toThrow();
   });
 
+  it("refuses a limit under 1 (literal, variable, a variable's default) naming the field (probe18 F6)", () => {
+    const refusal = (q: string, v?: Record<string, unknown>) => {
+      try {
+        checkGraphqlLimits(q, v);
+      } catch (e) {
+        return [(e as QueryRefused).code, (e as Error).message];
+      }
+      return undefined;
+    };
+    // Ponder asks for limit + 1 rows: -2 and less were every row, and the estimate counted none
+    expect(refusal("{ anchors(limit: -2) { items { digest } } }")).toEqual([
+      "invalid_query",
+      "anchors(limit: -2): limit must be an integer from 1 to 1000",
+    ]);
+    expect(refusal("{ anchors(limit: 0) { items { digest } } }")?.[0]).toBe("invalid_query");
+    expect(refusal("query($l: Int) { anchors(limit: $l) { items { digest } } }", { l: -5 })?.[1]).toMatch(
+      /^anchors\(limit: -5\)/,
+    );
+    expect(refusal("query($l: Int = -3) { a(limit: 5) { items { b(limit: $l) { items { id } } } } }")?.[1]).toMatch(
+      /^b\(limit: -3\)/,
+    );
+    // a given variable overrides its default; 1 is the least page
+    expect(refusal("query($l: Int = -3) { anchors(limit: $l) { items { digest } } }", { l: 1 })).toBeUndefined();
+  });
+
   it("names the limit a query goes over", () => {
     const limit = (q: string, v?: Record<string, unknown>) => {
       try {
