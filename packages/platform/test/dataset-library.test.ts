@@ -180,29 +180,44 @@ describe("deleting a large dataset (probeD1 F16)", () => {
       const rowCount = 5 * DELETE_CHUNK + 17;
       const big = await p.createDataset(ann, cities(rowCount, "big"));
       const bytes = (await p.myDatasets(ann)).used_bytes;
-      // a reader polling on every turn of the event loop while the deletion runs
-      const seen: { dataset: boolean; listed: boolean; rows: number }[] = [];
+      // what a reader sees after each chunk's transaction, and the event loop's turns by then (a ticker
+      // on every turn): read in the deletion's own await, so every chunk is seen whatever the load (a
+      // free-running poller could miss them all on a busy machine: CI29)
+      const seen: { dataset: boolean; listed: boolean; rows: number; ticks: number }[] = [];
+      let ticks = 0;
       let deleting = true;
-      const poll = async (): Promise<void> => {
+      const ticker = async (): Promise<void> => {
         while (deleting) {
           await new Promise((r) => setImmediate(r));
-          if (!deleting) break;
-          seen.push({
-            dataset: (await h.ctx.store.datasets.get(big.dataset_id)) !== null,
-            listed: (await p.myDatasets(ann)).datasets.length > 0,
-            rows: (await h.ctx.store.datasets.rows(big.dataset_id)).length,
-          });
+          ticks++;
         }
       };
-      const polling = poll();
-      const deleted = await p.deleteDataset(ann, big.dataset_id);
-      deleting = false;
-      await polling;
+      const ticking = ticker();
+      const store = h.ctx.store;
+      const tx = store.tx.bind(store);
+      store.tx = (async (fn: Parameters<typeof tx>[0], o?: Parameters<typeof tx>[1]) => {
+        const out = await tx(fn, o);
+        if (deleting)
+          seen.push({
+            dataset: (await store.datasets.get(big.dataset_id)) !== null,
+            listed: (await p.myDatasets(ann)).datasets.length > 0,
+            rows: (await store.datasets.rows(big.dataset_id)).length,
+            ticks,
+          });
+        return out;
+      }) as typeof store.tx;
+      const deleted = await p.deleteDataset(ann, big.dataset_id).finally(() => {
+        store.tx = tx;
+        deleting = false;
+      });
+      await ticking;
       expect(deleted).toEqual({ dataset_id: big.dataset_id, freed_bytes: bytes });
-      // the loop was yielded while rows remained, and the dataset was gone to readers meanwhile
+      // chunk by chunk: rows remained after some, and the dataset was gone to readers meanwhile
       const midway = seen.filter((s) => s.rows > 0 && s.rows < rowCount);
-      expect(midway.length).toBeGreaterThan(0);
+      expect(midway.length).toBeGreaterThanOrEqual(4);
       for (const s of midway) expect(s).toMatchObject({ dataset: false, listed: false });
+      // the event loop turned between two chunks
+      for (let i = 1; i < midway.length; i++) expect(midway[i]!.ticks).toBeGreaterThan(midway[i - 1]!.ticks);
       // never a dataset served with fewer rows than it has
       for (const s of seen) if (s.dataset) expect(s.rows).toBe(rowCount);
       expect(await h.ctx.store.datasets.rows(big.dataset_id)).toEqual([]);
