@@ -39,6 +39,7 @@ export const CHAIN_FIXED_CONTRACTS: Readonly<Record<string, string>> = {
   "0xefc2c1444ebcc4db75e7613d20c6a62ff67a167c":
     "the ERC-4337 v0.7 SenderCreator (anyone can claim a credit it holds, through it)",
   "0x0000f90827f1c53a10cb7a02335b175320002935": "the EIP-2935 history storage contract",
+  "0x1820a4b7618bde71dce8cdc73aab6c95905fad24": "the ERC-1820 registry",
   "0x0000000071727de22e5e9d8baf0edac6f37da032": "the ERC-4337 v0.7 EntryPoint",
   "0x000f3df6d732807ef1319fb7b8bb8522d0beac02": "the EIP-4788 beacon roots contract",
   "0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001": "the L1-attributes depositor account",

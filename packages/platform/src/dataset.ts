@@ -76,9 +76,26 @@ export interface DatasetReport {
   row_count: number;
   /** Present when `ok`. */
   content_hash: Hex | null;
-  /** Sorted by `(row_index, field)`; option-level problems use `row_index: -1`. */
+  /**
+   * Sorted by `(row_index, field)`; option-level problems use `row_index: -1`. At most
+   * {@link MAX_REPORT_ERRORS} (probe18 F8: one per row x missing field made a 26 KB body a 36 MB answer).
+   */
   errors: RowIssue[];
+  /** How many problems were found (more than `errors` holds when `truncated`). */
+  errors_total: number;
+  /**
+   * Present when `errors` is cut to {@link MAX_REPORT_ERRORS}, or the check stopped after
+   * {@link MAX_COLLECTED_ISSUES} problems (then `errors_total` is a lower bound).
+   */
+  truncated?: true;
 }
+
+/** Most problems a dry run lists ({@link DatasetReport.errors}). */
+export const MAX_REPORT_ERRORS = 100;
+/** Problems after which the rows are no longer checked (each row may add its own few more). */
+export const MAX_COLLECTED_ISSUES = 1_000;
+/** Most entries of `bucket_fields` and of `time_bound_fields`. */
+export const MAX_FIELD_RULES = 100;
 
 /** Most rows accepted in one dataset. */
 export const MAX_DATASET_ROWS = 100_000;
@@ -152,16 +169,19 @@ function optionIssue(field: string, message: string, code = "invalid_option"): R
 export function checkDataset(input: unknown): DatasetReport {
   try {
     const v = validateDataset(input);
-    return { ok: true, row_count: v.rows.length, content_hash: v.content_hash, errors: [] };
+    return { ok: true, row_count: v.rows.length, content_hash: v.content_hash, errors: [], errors_total: 0 };
   } catch (e) {
     if (e instanceof PlatformError && e.code === "invalid_dataset") {
-      const errors = (e.details.errors as RowIssue[] | undefined) ?? [refusalAsIssue(e)];
+      const all = (e.details.errors as RowIssue[] | undefined) ?? [refusalAsIssue(e)];
       const rows = isJsonObject(input as JsonValue) && Array.isArray((input as { rows?: unknown }).rows);
+      const truncated = all.length > MAX_REPORT_ERRORS || e.details.stopped === true;
       return {
         ok: false,
         row_count: rows ? (input as { rows: unknown[] }).rows.length : 0,
         content_hash: null,
-        errors,
+        errors: all.slice(0, MAX_REPORT_ERRORS),
+        errors_total: all.length,
+        ...(truncated ? { truncated: true as const } : {}),
       };
     }
     throw e;
@@ -227,6 +247,18 @@ export function validateDataset(input: unknown): ValidatedDataset {
       }
     }
   }
+  for (const key of ["bucket_fields", "time_bound_fields"] as const) {
+    const rules = d[key];
+    const count = Array.isArray(rules)
+      ? rules.length
+      : isJsonObject(rules as JsonValue)
+        ? Object.keys(rules as object).length
+        : 0;
+    if (count > MAX_FIELD_RULES)
+      issues.push(
+        optionIssue(key, `${key} has ${count} entries; at most ${MAX_FIELD_RULES} (MAX_FIELD_RULES)`),
+      );
+  }
   const timeBound: string[] = [];
   if (d.time_bound_fields !== undefined && d.time_bound_fields !== null) {
     if (
@@ -249,7 +281,12 @@ export function validateDataset(input: unknown): ValidatedDataset {
   const rows: DatasetRow[] = [];
   const rowHashes: Hex[] = [];
   const seen = new Map<string, number>();
+  let stopped = false;
   rawRows.forEach((raw, i) => {
+    if (stopped || issues.length >= MAX_COLLECTED_ISSUES) {
+      stopped = true; // the rows past here are not checked: the report says so (`truncated`)
+      return;
+    }
     const before = issues.length;
     // what a verifier reads (evidence's PACK_LIMITS); a row's values sit in the pack where a gold's do
     for (const p of valueLimitProblems(raw, { path: "", depthAbove: GOLD_DEPTH_IN_PACK }))
@@ -278,7 +315,7 @@ export function validateDataset(input: unknown): ValidatedDataset {
     rows.push(row);
     rowHashes.push(h);
   });
-  throwRowIssues("invalid_dataset", issues, "dataset");
+  throwRowIssues("invalid_dataset", issues, "dataset", stopped ? { stopped: true } : {});
   return {
     name,
     description: typeof d.description === "string" ? d.description : null,

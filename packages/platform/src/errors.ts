@@ -106,7 +106,12 @@ export class PlatformError extends Error {
  * LOWEST offending row index and its field (so fixing rows top-down converges); all issues are in
  * `details.errors`. Does nothing when `issues` is empty.
  */
-export function throwRowIssues(code: PlatformErrorCode, issues: RowIssue[], what: string): void {
+export function throwRowIssues(
+  code: PlatformErrorCode,
+  issues: RowIssue[],
+  what: string,
+  more: Record<string, unknown> = {},
+): void {
   if (issues.length === 0) return;
   const sorted = [...issues].sort(
     (a, b) => a.row_index - b.row_index || (a.field < b.field ? -1 : a.field > b.field ? 1 : 0),
@@ -116,6 +121,6 @@ export function throwRowIssues(code: PlatformErrorCode, issues: RowIssue[], what
     code,
     `${what}: row ${first.row_index}, field ${first.field}: ${first.message}` +
       (sorted.length > 1 ? ` (${sorted.length - 1} more issue(s) in details.errors)` : ""),
-    { row_index: first.row_index, field: first.field, errors: sorted },
+    { row_index: first.row_index, field: first.field, errors: sorted, ...more },
   );
 }

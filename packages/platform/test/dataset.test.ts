@@ -1,7 +1,14 @@
 import { canonicalJsonString, keccak256Hex } from "@bench-bounty/evidence";
 import { afterEach, describe, expect, it } from "vitest";
 import { csvToDataset, loadCsvDataset, seattleWeatherCsvPath } from "../src/csv.js";
-import { MAX_ROW_DEPTH, checkDataset, validateDataset } from "../src/dataset.js";
+import {
+  MAX_COLLECTED_ISSUES,
+  MAX_FIELD_RULES,
+  MAX_REPORT_ERRORS,
+  MAX_ROW_DEPTH,
+  checkDataset,
+  validateDataset,
+} from "../src/dataset.js";
 import { readDataset } from "../src/cli/dataset-commands.js";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -175,6 +182,27 @@ describe("dataset validation", () => {
       [-1, "name"],
       [-1, "rows"],
     ]);
+  });
+
+  it("checkDataset's report is bounded whatever the rows x missing fields (probe18 F8)", () => {
+    // 300 rows x 100 time-bound fields no row has: 30,000 problems before the bound
+    const names = Array.from({ length: MAX_FIELD_RULES }, (_, i) => `f${i}`);
+    const r = checkDataset({
+      name: "many",
+      time_bound_fields: names,
+      rows: Array.from({ length: 300 }, (_, i) => row({ label: `l${i}` })),
+    });
+    expect(r.ok).toBe(false);
+    expect(r.errors).toHaveLength(MAX_REPORT_ERRORS);
+    expect(r.truncated).toBe(true);
+    expect(r.errors_total).toBeGreaterThanOrEqual(MAX_COLLECTED_ISSUES);
+    expect(r.errors_total).toBeLessThan(MAX_COLLECTED_ISSUES + 2 * MAX_FIELD_RULES + 10);
+    expect(r.errors[0]).toMatchObject({ row_index: 0 });
+    // more field rules than the bound: one option-level problem naming it
+    const over = checkDataset({ name: "over", time_bound_fields: [...names, "extra"], rows: [row()] });
+    expect(over.errors.map((e) => [e.row_index, e.field])).toContainEqual([-1, "time_bound_fields"]);
+    expect(over.errors_total).toBe(over.errors.length);
+    expect(over.truncated).toBeUndefined();
   });
 
   it("checkDataset names where and why a text is refused (U+0000 in a row, a key, the name)", () => {

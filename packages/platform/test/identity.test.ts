@@ -248,6 +248,7 @@ describe("owner rules (issue 13 item 5)", () => {
       // probe18 F2: the v0.7 SenderCreator (a router) and EIP-2935's history storage
       ["0xEFC2c1444eBCC4Db75e7613d20C6a62fF67A167C", "preinstall"],
       ["0x0000F90827F1C53a10cb7A02335B175320002935", "preinstall"],
+      ["0x1820a4B7618BdE71Dce8cdc73aAB6C95905faD24", "preinstall"],
       [bounty, "platform_contract"],
       [getAddress(registry), "platform_contract"],
     ] as const)
