@@ -283,3 +283,15 @@ export async function postMcp(
   });
   return { status: res.status, body: (await res.json()) as any };
 }
+
+/** One MCP `tools/call` of `name` with `args` ({@link postMcp}). */
+export async function postToolCall(
+  base: string,
+  name: string,
+  args: Record<string, unknown>,
+  key?: string,
+  path = "/mcp",
+): Promise<{ status: number; body: any }> {
+  const message = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } };
+  return postMcp(base, JSON.stringify(message), key, path);
+}

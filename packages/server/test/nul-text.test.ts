@@ -8,7 +8,7 @@ import {
   CITIES_PUBLISH,
   call,
   citiesDataset,
-  postMcp,
+  postToolCall,
   publishCities,
   register,
   registerAndStartRun,
@@ -98,16 +98,7 @@ describe("U+0000 in text (probe16 A-F1/F2)", () => {
     });
     expect(agentId.status, agentId.text).toBe(422);
     expect(agentId.json.error).toMatchObject({ code: "invalid_option", details: { field: "agent_id" } });
-    const mcp = await postMcp(
-      live.url,
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "benchmark_detail", arguments: { slug: "a\u0000b" } },
-      }),
-      me.key,
-    );
+    const mcp = await postToolCall(live.url, "benchmark_detail", { slug: "a\u0000b" }, me.key);
     expect(mcp.status).toBe(200);
     expect(JSON.stringify(mcp.body)).not.toMatch(/internal_error/);
     // probe17 A-F4: the tool error names the argument
@@ -115,11 +106,7 @@ describe("U+0000 in text (probe16 A-F1/F2)", () => {
       ["benchmark_detail", { slug: "a\u0000b" }, "$.slug"],
       ["benchmark_finalize_run", { run_id: "r\u0000" }, "$.run_id"],
     ] as const) {
-      const r = await postMcp(
-        live.url,
-        JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } }),
-        me.key,
-      );
+      const r = await postToolCall(live.url, name, args, me.key);
       const result = (r.body as { result: { isError: boolean; structuredContent: { error: unknown } } })
         .result;
       expect(result.isError, name).toBe(true);
@@ -128,14 +115,10 @@ describe("U+0000 in text (probe16 A-F1/F2)", () => {
         details: { path, reason: "nul_character" },
       });
     }
-    const endpoint = await postMcp(
+    const endpoint = await postToolCall(
       live.url,
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 3,
-        method: "tools/call",
-        params: { name: "benchmark_detail", arguments: {} },
-      }),
+      "benchmark_detail",
+      {},
       me.key,
       "/mcp/benchmarks/a%00b/http",
     );

@@ -5,7 +5,7 @@
  * operator-spend test).
  */
 import { describe, expect, it } from "vitest";
-import { call, postMcp, publishCities, registerAndStartRun, useLive } from "./helpers.js";
+import { call, postToolCall, publishCities, registerAndStartRun, useLive } from "./helpers.js";
 
 const live = useLive();
 
@@ -42,16 +42,7 @@ describe("a squatted commitment (probe15 A-F6)", () => {
       code: "anchor_squatted",
       details: { kind: "commitment", ...squat },
     });
-    const mcp = await postMcp(
-      live.url,
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "benchmark_start_run", arguments: { slug } },
-      }),
-      competitor.key,
-    );
+    const mcp = await postToolCall(live.url, "benchmark_start_run", { slug }, competitor.key);
     expect(mcp.body.result.isError).toBe(true);
     expect(mcp.body.result.structuredContent.error.code).toBe("anchor_squatted");
     expect(await store.runs.ofBenchmark(slug)).toEqual([]);

@@ -11,11 +11,9 @@ import {
   RUNS_PAGE_MAX,
   RUNS_PAGE_SIZE,
   MAX_TASK_SCORE_CELLS,
-  PlatformError,
   TASK_SCORES_PAGE_MAX,
   TASK_SCORES_PAGE_SIZE,
-  TEXT_PROBLEM_TEXT,
-  textProblem,
+  assertWellFormedText,
 } from "@bench-bounty/platform";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
@@ -250,18 +248,13 @@ async function callTool(
  * (U+0000, a lone surrogate: the platform's one text rule) is refused naming its JSON path, as a REST
  * path parameter is (probe17 A-F4: the store's catch-all refused it naming nothing). Free text (answers,
  * titles, datasets) is checked by the platform, which names the path itself.
- * @throws PlatformError `invalid_text`, `details: {path, reason}`
+ * @throws PlatformError `invalid_text`, `details: {field, path, reason}` (`assertWellFormedText`)
  */
 function checkIdArguments(args: unknown): void {
   if (typeof args !== "object" || args === null) return;
   for (const [name, value] of Object.entries(args)) {
-    if (typeof value !== "string" || !(name === "slug" || name.endsWith("_id"))) continue;
-    const reason = textProblem(value);
-    if (reason !== null)
-      throw new PlatformError("invalid_text", `$.${name}: the text ${TEXT_PROBLEM_TEXT[reason]}`, {
-        path: `$.${name}`,
-        reason,
-      });
+    if (typeof value === "string" && (name === "slug" || name.endsWith("_id")))
+      assertWellFormedText(value, `$.${name}`, "invalid_text");
   }
 }
 
