@@ -169,12 +169,13 @@ describe("stored answer bytes per account and for all accounts (probe14 D1-F20)"
     const run = (await before.startRun(slug, "alice")).run.id;
     await before.submit(run, [answer(0, 700), { ordinal: 1, answer_text: "é".repeat(50) }]);
     const alice = (await before.principal("alice")).account_id;
-    // back to the schema before 0005: no column, 0005 (and the later 0006 to 0008) not recorded
+    // back to the schema before 0005: no column, 0005 (and the later 0006 to 0009) not recorded
     await sql`ALTER TABLE runs DROP COLUMN answer_bytes`.execute(before.ctx.store.db);
     await sql`ALTER TABLE anchors DROP COLUMN squat_json`.execute(before.ctx.store.db);
     await sql`DROP INDEX runs_by_account_started`.execute(before.ctx.store.db);
     await sql`DROP TABLE answer_bytes_totals`.execute(before.ctx.store.db);
-    await sql`DELETE FROM kysely_migration WHERE name IN ('0005_answer_bytes', '0006_anchor_squats', '0007_runs_by_account_started', '0008_answer_bytes_totals')`.execute(
+    await sql`DROP INDEX runs_by_benchmark_started`.execute(before.ctx.store.db);
+    await sql`DELETE FROM kysely_migration WHERE name IN ('0005_answer_bytes', '0006_anchor_squats', '0007_runs_by_account_started', '0008_answer_bytes_totals', '0009_runs_by_benchmark_started')`.execute(
       before.ctx.store.db,
     );
     await before.close();

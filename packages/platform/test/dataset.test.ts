@@ -376,7 +376,7 @@ describe("stored dataset bytes per account (probe10 R5)", () => {
     const a = await before.principal("quota-m");
     await before.real.createDataset(a, cities(7, "m-1"));
     await before.real.createDataset(a, cities(5, "m-2"));
-    // back to the schema of 0001: no column, no index, 0002 (and the later 0003 to 0008) not recorded
+    // back to the schema of 0001: no column, no index, 0002 (and the later 0003 to 0009) not recorded
     const db = before.ctx.store.db;
     await sql`DROP INDEX datasets_by_owner`.execute(db);
     await sql`ALTER TABLE datasets DROP COLUMN stored_bytes`.execute(db);
@@ -386,7 +386,8 @@ describe("stored dataset bytes per account (probe10 R5)", () => {
     await sql`ALTER TABLE anchors DROP COLUMN squat_json`.execute(db);
     await sql`DROP INDEX runs_by_account_started`.execute(db);
     await sql`DROP TABLE answer_bytes_totals`.execute(db);
-    await sql`DELETE FROM kysely_migration WHERE name IN ('0002_dataset_bytes', '0003_runs_by_finalize', '0004_dataset_deleting', '0005_answer_bytes', '0006_anchor_squats', '0007_runs_by_account_started', '0008_answer_bytes_totals')`.execute(
+    await sql`DROP INDEX runs_by_benchmark_started`.execute(db);
+    await sql`DELETE FROM kysely_migration WHERE name IN ('0002_dataset_bytes', '0003_runs_by_finalize', '0004_dataset_deleting', '0005_answer_bytes', '0006_anchor_squats', '0007_runs_by_account_started', '0008_answer_bytes_totals', '0009_runs_by_benchmark_started')`.execute(
       db,
     );
     await before.close();

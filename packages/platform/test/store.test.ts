@@ -156,6 +156,27 @@ describe(`the store on ${TEST_ENGINE}`, () => {
     }
   });
 
+  it("a benchmark's finalized runs are paged through the index runs_by_benchmark_started (migration 0009)", async () => {
+    const db = await freshDatabase();
+    const s = await Store.open(db.target);
+    try {
+      const page =
+        "SELECT run_id FROM runs WHERE slug = 'b' AND status = 'finalized' ORDER BY started_at_ms, run_id LIMIT 10 OFFSET 5000";
+      const plan = await s.db.transaction().execute(async (trx) => {
+        if (TEST_ENGINE !== "postgres") return sql.raw(`EXPLAIN QUERY PLAN ${page}`).execute(trx);
+        await sql`SET LOCAL enable_seqscan = off`.execute(trx); // an empty table is scanned otherwise
+        return sql.raw(`EXPLAIN ${page}`).execute(trx);
+      });
+      const text = JSON.stringify(plan.rows);
+      expect(text).toContain("runs_by_benchmark_started");
+      // read in the index's order: no sort of the benchmark's runs
+      expect(text).not.toMatch(/TEMP B-TREE FOR ORDER BY|"Sort/);
+      expect(await s.runs.finalizedOfBenchmark("b", { offset: 0, limit: 10 })).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it("a transaction that fails half-way leaves nothing behind", async () => {
     const db = await freshDatabase();
     const s = await Store.open(db.target);
