@@ -13,6 +13,17 @@ export type { AccountView, Principal, Registration };
 /** The binary answer of the evidence door: the pack, or the reason it is unavailable (the domain's type). */
 export type AwardEvidence = AwardEvidenceResult;
 
+/**
+ * What a publish's planning costs its caller (`Domain.publish`): `answerBy` (unix ms) the latest moment
+ * to begin writing; `chargePlanning(bytes)` takes the stored rows' bytes before each planning;
+ * `owePlanning(bytes)` owes the test set's bytes rendered beyond them after it.
+ */
+export interface PlanningCharges {
+  answerBy?: number;
+  chargePlanning?: (bytes: number) => void;
+  owePlanning?: (bytes: number) => void;
+}
+
 /** The operations of the service. JSON results are served as returned (canonical JSON). */
 export interface Domain {
   /** The principal of an API key. @throws PlatformError `unauthenticated` for a key nobody holds */
@@ -116,7 +127,10 @@ export interface Domain {
    * `opts.answerBy` (unix ms): the latest moment to begin writing and to wait for the commitment's
    * anchor batch (`AppEnv.revealBy`; platform `PublishHow.answerBy`); `opts.chargePlanning(bytes)`:
    * called with the stored rows' bytes before each planning, refused or not (`AppEnv.chargeDatasetBytes`,
-   * probe17 A-F3: refused plannings cost their caller nothing and held the dataset worker).
+   * probe17 A-F3: refused plannings cost their caller nothing and held the dataset worker);
+   * `opts.owePlanning(bytes)`: called after a planning with the bytes of the test set it rendered beyond
+   * the stored rows charged (`AppEnv.oweDatasetBytes`: a template repeating a field renders more than the
+   * rows hold; the caller's next dataset work waits until that is paid back).
    * @throws what `opts.chargePlanning` throws (EdgeError `rate_limited`: nothing planned)
    */
   publish(
@@ -124,7 +138,7 @@ export interface Domain {
     datasetId: string,
     options: unknown,
     baseUrl?: string,
-    opts?: { answerBy?: number; chargePlanning?: (bytes: number) => void },
+    opts?: PlanningCharges,
   ): Promise<JsonValue>;
   attachBounty(
     p: Principal | null,

@@ -32,5 +32,11 @@ export interface AppEnv {
      * A-F3). @throws EdgeError `rate_limited` (429, `details.limit: "dataset_bytes"`)
      */
     chargeDatasetBytes: (bytes: number) => void;
+    /**
+     * Takes `bytes` from the same bucket whether they are there or not (what is missing is owed: the
+     * caller's next dataset body or planning waits until it is paid back, `RateLimiter.owe`): the test
+     * set a planning rendered beyond the stored rows it was charged for (a template repeating a field).
+     */
+    oweDatasetBytes: (bytes: number) => void;
   };
 }

@@ -13,7 +13,7 @@ import {
   type Principal,
   type PublishHow,
 } from "@bench-bounty/platform";
-import type { AccountView, AwardEvidence, Domain, Registration } from "./domain.js";
+import type { AccountView, AwardEvidence, Domain, PlanningCharges, Registration } from "./domain.js";
 import { relayClaimOp } from "./claims/relay.js";
 import { DatasetChecker, jobBytes } from "./dataset-check.js";
 import { storeVerificationQueue } from "./verification/store-jobs.js";
@@ -114,15 +114,16 @@ async function benchmarkListView(
  * than stored after the request was answered 503 `request_timeout` (probe16 A-F5), and the commitment's
  * anchor is awaited until then.
  */
-function publishHow(
-  who: Principal,
-  { answerBy, chargePlanning }: { answerBy?: number; chargePlanning?: (bytes: number) => void },
-): PublishHow {
+function publishHow(who: Principal, { answerBy, chargePlanning, owePlanning }: PlanningCharges): PublishHow {
   return {
-    planner: (job) => {
+    planner: async (job) => {
       // each try costs its caller the rows it plans, refused or not (probe17 A-F3)
-      chargePlanning?.(jobBytes(job));
-      return datasets.plan(job, who.account_id, answerBy);
+      const stored = jobBytes(job);
+      chargePlanning?.(stored);
+      const planned = await datasets.plan(job, who.account_id, answerBy);
+      // and the test set it rendered beyond them (a template repeating a field renders more than it stores)
+      if (planned.test_set_bytes > stored) owePlanning?.(planned.test_set_bytes - stored);
+      return planned;
     },
     ...(answerBy !== undefined ? { answerBy } : {}),
   };

@@ -262,4 +262,36 @@ describe("dataset bodies (POST /datasets/validate burned seconds of CPU per anon
     const other = await publish(b, await datasetOfKey(b), "Q {payload.city}");
     expect(other.status, other.text).toBe(201);
   });
+
+  it("a planning owes the test set it rendered beyond the stored rows: a template repeating a field (issue 13 open item)", async () => {
+    const { l, a, b } = await twoCallersOfSmallBucket("repeater");
+    // ~9 KiB of stored rows; the template renders each row's 1,000-byte pad 8 times: ~72 KiB of test set
+    const rows = Array.from({ length: 9 }, (_, i) => ({
+      decision_ts: "2026-01-01T00:00:00Z",
+      payload: { city: `c${i}`, pad: "p".repeat(1000) },
+      label: `l${i}`,
+    }));
+    const publishOf = async (key: string, template: string) => {
+      const who = await l.platform.authenticate(key);
+      const ds = (await l.platform.createDataset(who, { name: "rows", rows })).dataset_id;
+      return call(l.url, "POST", `/api/v1/datasets/${ds}/benchmark`, {
+        key,
+        body: { title: "T", prompt_template: template, grader_type: "exact" },
+      });
+    };
+    const small = JSON.stringify({
+      name: "small",
+      rows: [{ decision_ts: "2026-01-01", payload: { city: "C" }, label: "a" }],
+    });
+    const validate = (key: string) => call(l.url, "POST", "/api/v1/datasets/validate", { raw: small, key });
+    const repeated = await publishOf(a, `Q ${"{payload.pad}".repeat(8)}`);
+    expect(repeated.status, repeated.text).toBe(201);
+    // the stored rows alone (~9 KiB of 20 KiB) would leave room for a small body: the rendered rest is owed
+    const next = await validate(a);
+    expect(next.status, next.text).toBe(429);
+    expect(next.json.error).toMatchObject({ code: "rate_limited", details: { limit: "dataset_bytes" } });
+    // a template that renders no more than its rows costs only them
+    expect((await publishOf(b, "Q {payload.city}")).status).toBe(201);
+    expect((await validate(b)).status).toBe(200);
+  });
 });

@@ -500,6 +500,7 @@ export function limitBodies(limits: Limits, datasetBytes: RateLimiter): Middlewa
     const takeDatasetBytes = (n: number): void =>
       takeOrRefuse(datasetBytes, bucketOf(c), n, "dataset bytes from this caller", "dataset_bytes");
     c.set("chargeDatasetBytes", takeDatasetBytes);
+    c.set("oweDatasetBytes", (n: number) => datasetBytes.owe(bucketOf(c), n));
     let reserved = dataset ? 0 : SMALL_BODY_BYTES;
     const grew = (size: number): void => {
       if (declared !== null || size <= reserved) return;

@@ -100,6 +100,7 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
         await c.var.domain.publish(c.var.principal, c.req.param("dataset_id"), body, c.var.baseUrl, {
           answerBy: c.var.revealBy,
           chargePlanning: c.var.chargeDatasetBytes,
+          owePlanning: c.var.oweDatasetBytes,
         }),
         201,
       ),
