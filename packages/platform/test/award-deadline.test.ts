@@ -129,6 +129,11 @@ describe("an award answers by its deadline on a slow chain (probe16 A-F3)", () =
     expect((e as Error).message).toMatch(/run award again/);
     // answered by its deadline while the chain still held its reads (the chain's own wait is 600 s)
     expect(r.proxy.held()).toBeGreaterThan(0);
+    // the door, too, answers from the store within DOOR_WAIT_MS while the chain's reads are held
+    const door = await r.platform.real.awardEvidence(r.slug);
+    expect(door).toMatchObject({ kind: "unavailable", reason: "award_pending" });
+    expect(door.kind === "unavailable" && door.message).toMatch(/the chain answered too slowly/);
+    expect(r.proxy.held()).toBeGreaterThan(0);
     r.proxy.release();
     await lockFree(r);
     const done = await r.platform.award(r.slug);

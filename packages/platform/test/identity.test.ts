@@ -79,6 +79,25 @@ describe("accounts and API keys", () => {
     expect((await p.authenticate(second.api_key)).account_id).toBe(made.account_id);
   });
 
+  it("two revocations at once of an account's two keys leave one active: one passes, one is last_active_key", async () => {
+    const h = await openTemp();
+    const p = h.real;
+    for (let i = 0; i < 8; i++) {
+      const made = await p.createAccount({ name: `racer-${i}` });
+      const me = await p.authenticate(made.api_key);
+      const second = await p.issueKey(me);
+      const outcomes = await Promise.allSettled([
+        p.revokeKey(me, made.key_prefix),
+        p.revokeKey(me, second.key_prefix),
+      ]);
+      expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+      const refused = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
+      expect(refused.reason).toMatchObject({ code: "last_active_key" });
+      const active = (await p.listKeys(me)).filter((k) => k.revoked_at === null);
+      expect(active).toHaveLength(1);
+    }
+  });
+
   it("the operator key from the environment authenticates as the operator", async () => {
     const h = await openTemp({ operatorKey: "operator-secret-0123456789" });
     const op = await h.real.authenticate("operator-secret-0123456789");

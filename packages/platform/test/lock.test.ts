@@ -94,4 +94,40 @@ describe("lockBounty validates before sending anything", () => {
       await platform.close();
     }
   }, 120_000);
+
+  it("an author with some ETH but less than the gas costs: one refusal naming the balance and the cost, nothing sent", async () => {
+    const dc = devChain();
+    const platform = await openTemp({ chain: chainConfig(dc, 0) });
+    try {
+      const { slug, author } = await publishedWithAuthor(platform, dc, 9, "little-eth");
+      const before = await dc.publicClient.getTransactionCount({ address: author.address });
+      await dc.publicClient.request({
+        method: "hardhat_setBalance" as never,
+        params: [author.address, "0x3e8"] as never, // 1,000 wei
+      });
+      const now = await latestBlockTime(dc);
+      const err = await platform
+        .lockBounty(slug, {
+          authorPrivateKey: author.privateKey,
+          pool: 5_000_000n,
+          closesAt: now + 3600,
+          awardDeadline: now + 7200,
+          thresholdBps: 5000,
+          payoutRule: "top_n_split",
+        })
+        .catch((e: unknown) => e);
+      expect(err).toMatchObject({
+        code: "chain_error",
+        details: { address: author.address, chain_id: 8453, balance_wei: "1000" },
+      });
+      const cost = BigInt((err as { details: { gas_cost_wei: string } }).details.gas_cost_wei);
+      expect(cost).toBeGreaterThan(1000n);
+      expect((err as Error).message).toBe(
+        `approve the pool: the author ${author.address} holds 1000 wei, less than the ${cost} wei on chain 8453 to pay the gas: send it ETH on that chain, then run again (nothing was sent)`,
+      );
+      expect(await dc.publicClient.getTransactionCount({ address: author.address })).toBe(before);
+    } finally {
+      await platform.close();
+    }
+  }, 120_000);
 });
