@@ -13,10 +13,10 @@ import { createConfig } from "ponder";
 import { fileURLToPath } from "node:url";
 import { redactedHttpTransport } from "./lib/rpcTransport";
 import { IndexerSettingsError, readIndexerSettings, type IndexerSettings } from "./lib/settings";
-import { databaseErrorLine, databaseProblemAtStart } from "./lib/databaseCheck";
+import { databaseProblemAtStart } from "./lib/databaseCheck";
 import { checkSqlRoleAtStart } from "./lib/sqlRoleCheck";
 import { contractsProblemAtStart } from "./lib/contractsCheck";
-import { rpcCall, runSyncGuard } from "./lib/syncGuardRun";
+import { rpcCall, runSyncGuard, syncGuardFailureLine } from "./lib/syncGuardRun";
 
 function settings(): IndexerSettings {
   try {
@@ -49,14 +49,14 @@ if (s.database.kind === "postgres") {
 // The addresses must run the protocol's code and START_BLOCK be reached (probe17 B-F9: an EOA, USDC or the
 // two swapped served empty histories with no word). An RPC that cannot be read now is Ponder's to retry.
 {
-  const problem = await contractsProblemAtStart(s, (method, params) => rpcCall(s.rpcUrl, method, params)).catch(
-    (e: unknown) => {
-      console.warn(
-        `indexer: the contracts were not checked at start (${e instanceof Error ? e.message : String(e)})`,
-      );
-      return null;
-    },
-  );
+  const problem = await contractsProblemAtStart(s, (method, params) =>
+    rpcCall(s.rpcUrl, method, params),
+  ).catch((e: unknown) => {
+    console.warn(
+      `indexer: the contracts were not checked at start (${e instanceof Error ? e.message : String(e)})`,
+    );
+    return null;
+  });
   if (problem !== null) {
     console.error(`indexer settings: ${problem}`);
     process.exit(1);
@@ -67,13 +67,7 @@ if (s.database.kind === "postgres") {
 // chain in the sync store, which would hide the new chain's events: see lib/syncGuard.ts.
 if (s.disableCache) {
   const guard = await runSyncGuard(s, fileURLToPath(new URL(".", import.meta.url))).catch((e: unknown) => {
-    // one line, never a stack (probe17 B-F4): a database refusal by its SQLSTATE only, an RPC error by its call
-    const pgError = s.database.kind === "postgres" && typeof (e as { severity?: unknown }).severity === "string";
-    console.error(
-      pgError && s.database.kind === "postgres"
-        ? `indexer settings: ${databaseErrorLine("the sync store check", s.database.connectionString, e)}`
-        : `indexer: the sync store check failed: ${e instanceof Error ? e.message : String(e)}`,
-    );
+    console.error(syncGuardFailureLine(s, e));
     process.exit(1);
   });
   if (guard.outcome === "discarded") {

@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
+import { databaseErrorLine } from "./databaseCheck";
 import { rpcFetch } from "./rpcTransport";
 import { guardSyncStore, type SqlRun, type SyncGuardResult } from "./syncGuard";
 import type { IndexerSettings } from "./settings";
@@ -66,6 +67,19 @@ export async function rpcBlockHash(
     `eth_getBlockByNumber(${n})`,
   )) as { hash?: string } | null | undefined;
   return result?.hash ?? null;
+}
+
+/**
+ * The one line printed when {@link runSyncGuard} fails at start, never a stack (probe17 B-F4): a
+ * PostgreSQL refusal by its SQLSTATE only (`databaseErrorLine`: its message may quote the URL's user or
+ * options), anything else (an RPC error names its call) by its message, on one line.
+ */
+export function syncGuardFailureLine(s: IndexerSettings, e: unknown): string {
+  const pgError = typeof (e as { severity?: unknown } | null)?.severity === "string";
+  if (pgError && s.database.kind === "postgres")
+    return `indexer settings: ${databaseErrorLine("the sync store check", s.database.connectionString, e)}`;
+  const message = (e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, " ");
+  return `indexer: the sync store check failed: ${message}`;
 }
 
 /**
