@@ -88,8 +88,16 @@ beforeAll(async () => {
       const p = page(isAwards ? awards : credits, cursor);
       body = isAwards ? p : { account: WINNER, totals: [], credits: p.items, nextCursor: p.nextCursor };
     } else {
-      // a liar: 100 items of other bounties on every page, a fresh cursor each time ("forever") or the same one ("loop")
-      const next = mode === "forever" ? `${10_000_000 - ++forever}:0` : "5:0";
+      // a liar: 100 items of other bounties on every page, a fresh cursor each time ("forever"), the same one
+      // ("loop"), a lone surrogate ("surrogate") or 200 KiB ("huge")
+      const next =
+        mode === "forever"
+          ? `${10_000_000 - ++forever}:0`
+          : mode === "surrogate"
+            ? "\ud800"
+            : mode === "huge"
+              ? "x".repeat(200 * 1024)
+              : "5:0";
       const items = isAwards ? awards.slice(0, 100) : credits.slice(0, 100);
       body = isAwards
         ? { items, nextCursor: next }
@@ -172,4 +180,30 @@ describe("the award history and credits of a prolific winner are read page by pa
     );
     expect(requests.length).toBe(2);
   });
+
+  // probe19 B-F1 (a lone surrogate made `verify` exit 4 "URI malformed"), B-F2 (a 200 KiB cursor was echoed
+  // in a 200 KiB error line, and sent)
+  it.each([
+    ["surrogate", /its nextCursor ".{0,1}" \(length 1\) is not a cursor of the indexer's paging/],
+    [
+      "huge",
+      `its nextCursor "${"x".repeat(77)}..." (length ${200 * 1024}) is not a cursor of the indexer's paging`,
+    ],
+  ])(
+    "a nextCursor of another form (%s) is not the indexer (exit 2), never followed, quoted briefly",
+    async (mode, quoted) => {
+      requests.length = 0;
+      await creditAgreement(walkOf(mode), new Disagreements()).then(
+        () => expect.fail("the walk ended without an error"),
+        (e: unknown) => {
+          expect(isVerifierInputError(e)).toBe(true);
+          expect(e).toMatchObject({ code: "indexer_refused", path: "--indexer" });
+          const message = (e as Error).message;
+          expect(message).toMatch(quoted);
+          expect(message.length).toBeLessThan(1000);
+        },
+      );
+      expect(requests).toEqual([`/${mode}/awards?winner=${WINNER}&limit=100`]);
+    },
+  );
 });

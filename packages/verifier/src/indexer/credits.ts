@@ -9,7 +9,8 @@
  * last page): the bounty of an older award of a prolific winner is on a later page, so the pages are
  * followed (probe16 B-F6: only the first was read, and an honest indexer failed `indexer_agreement`),
  * within {@link MAX_INDEXER_PAGES} pages and {@link MAX_INDEXER_LIST_BYTES} bytes a list (each answer
- * also within the answer limit). A `nextCursor` that was already followed is not the indexer's paging
+ * also within the answer limit). A `nextCursor` that was already followed, or is not a short printable
+ * ASCII string, is not the indexer's paging
  * (exit 2, `indexer_refused`); a list that does not end within the bounds before the bounty is an indexer
  * that cannot be read (exit 3), never a disagreement: the bounty may be further on.
  * @packageDocumentation
@@ -25,6 +26,14 @@ export const MAX_INDEXER_PAGES = 100;
 /** Most bytes of one list read over its pages (each page is also within the answer limit). */
 export const MAX_INDEXER_LIST_BYTES = 64 * 1024 * 1024;
 
+/**
+ * The form of a `nextCursor` the verifier follows: printable ASCII, at most 128 characters. The
+ * indexer's cursors are decimal ids or `<block>:<logIndex>` (well under it); another string (a lone
+ * surrogate `encodeURIComponent` throws on, a cursor of megabytes echoed into every error line: probe19
+ * B-F1, B-F2) is not its paging.
+ */
+const CURSOR_FORM = /^[\x21-\x7e]{1,128}$/;
+
 /** The item of a list found on a page: the page's route, the item and its index there. */
 interface FoundItem {
   route: string;
@@ -35,7 +44,8 @@ interface FoundItem {
 /**
  * Follow the pages of `firstRoute` (its `key` array, `nextCursor`) until an item's `bountyId` is `id`.
  * @returns the item, or null when the list ended without it
- * @throws VerifierInputError `indexer_refused` for a `nextCursor` that is neither a string nor null, or repeats
+ * @throws VerifierInputError `indexer_refused` for a `nextCursor` that is neither a string nor null, not of
+ *   {@link CURSOR_FORM}, or repeats
  * @throws VerifierNetworkError when the list does not end (nor show the bounty) within the bounds
  */
 async function findInPages(
@@ -57,6 +67,11 @@ async function findInPages(
     const next = body.nextCursor;
     if (next === null || next === undefined) return null;
     if (typeof next !== "string") throw walk.notTheIndexer(route, "its nextCursor is not a string");
+    if (!CURSOR_FORM.test(next))
+      throw walk.notTheIndexer(
+        route,
+        `its nextCursor "${printable(next, 80)}" (length ${next.length}) is not a cursor of the indexer's paging (printable ASCII, 1 to 128 characters)`,
+      );
     if (followed.has(next))
       throw walk.notTheIndexer(route, `its nextCursor "${printable(next, 80)}" was already followed`);
     if (pages >= MAX_INDEXER_PAGES || bytes >= MAX_INDEXER_LIST_BYTES)
