@@ -20,9 +20,12 @@ export const OP_PREDEPLOY_LAST = 0x42000000000000000000000000000000000007ffn;
 
 /**
  * Contracts and system accounts at fixed addresses on Base and Base Sepolia (the OP stack's
- * preinstalls, from its `Preinstalls` library, the ERC-4337 v0.7 EntryPoint and the L1-attributes
- * depositor), by name: none of them claims for itself, and a router among them calls what it is asked
- * to, so a credit held by Multicall3 is anyone's to claim through it (probe17 B-F5).
+ * preinstalls, from its `Preinstalls` library, the ERC-4337 EntryPoints and the L1-attributes
+ * depositor; Safe's v1.3.0 to v1.5.0 singletons, factories and MultiSend routers at their deterministic
+ * addresses; Multicall and Multicall2), by name: none of them claims for itself, and a router among them
+ * calls what it is asked to, so a credit held by Multicall3 or a MultiSendCallOnly is anyone's to claim
+ * through it (probe17 B-F5, probe19 A-F1). A list, not a proof: a contract deployed elsewhere that calls
+ * for anyone is not on it (the README says so).
  */
 export const CHAIN_FIXED_CONTRACTS: Readonly<Record<string, string>> = {
   "0xca11bde05977b3631167028862be2a173976ca11": "Multicall3 (anyone can claim a credit it holds, through it)",
@@ -43,6 +46,26 @@ export const CHAIN_FIXED_CONTRACTS: Readonly<Record<string, string>> = {
   "0x0000000071727de22e5e9d8baf0edac6f37da032": "the ERC-4337 v0.7 EntryPoint",
   "0x000f3df6d732807ef1319fb7b8bb8522d0beac02": "the EIP-4788 beacon roots contract",
   "0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001": "the L1-attributes depositor account",
+  // Safe's own deployments at their deterministic addresses, beyond the OP preinstalls (probe19 A-F1): the
+  // call-only routers call what anyone asks, so a credit they hold is anyone's; the rest never claim
+  "0x40a2accbd92bca938b02010e17a5b8929b49130d":
+    "Safe MultiSendCallOnly v1.3.0 (anyone can claim a credit it holds, through it)",
+  "0x9641d764fc13c8b624c04430c7356c1c7c8102e2":
+    "Safe MultiSendCallOnly v1.4.1 (anyone can claim a credit it holds, through it)",
+  "0xa83c336b20401af773b6219ba5027174338d1836":
+    "Safe MultiSendCallOnly v1.5.0 (anyone can claim a credit it holds, through it)",
+  "0xa238cbeb142c10ef7ad8442c6d1f9e89e07e7761": "Safe MultiSend v1.3.0",
+  "0x38869bf66a61cf6bdb996a6ae40d5853fd43b526": "Safe MultiSend v1.4.1",
+  "0xd9db270c1b5e3bd161e8c8503c55ceabee709552": "the Safe v1.3.0 singleton",
+  "0x3e5c63644e683549055b9be8653de26e0b4cd36e": "the SafeL2 v1.3.0 singleton",
+  "0x41675c099f32341bf84bfc5382af534df5c7461a": "the Safe v1.4.1 singleton",
+  "0x29fcb43b46531bca003ddc8fcb67ffe91900c762": "the SafeL2 v1.4.1 singleton",
+  "0xa6b71e26c5e0845f74c812102ca7114b6a896ab2": "SafeProxyFactory v1.3.0",
+  "0x4e1dcf7ad4e460cfd30791ccc4f9c8a4f820ec67": "SafeProxyFactory v1.4.1",
+  // the older Multicall routers, where a chain has them (they call what anyone asks, as Multicall3)
+  "0x5ba1e12693dc8f9c48aad8770482f4739beed696": "Multicall2 (anyone can claim a credit it holds, through it)",
+  "0xeefba1e63905ef1d7acba5a8513c70307c1ce441": "Multicall (anyone can claim a credit it holds, through it)",
+  "0x4337084d9e255ff0702461cf8895ce9e3b5ff108": "the ERC-4337 v0.8 EntryPoint",
 };
 
 /**

@@ -268,6 +268,12 @@ describe("owner rules (issue 13 item 5)", () => {
       ["0xEFC2c1444eBCC4Db75e7613d20C6a62fF67A167C", "preinstall"],
       ["0x0000F90827F1C53a10cb7A02335B175320002935", "preinstall"],
       ["0x1820a4B7618BdE71Dce8cdc73aAB6C95905faD24", "preinstall"],
+      // probe19 A-F1: Safe's MultiSendCallOnly routers beyond the OP preinstalls, Multicall2, EntryPoint v0.8
+      ["0x9641d764fc13c8B624c04430C7356C1C7C8102e2", "preinstall"],
+      ["0x40A2aCCbd92BCA938b02010E17A5b8929b49130D", "preinstall"],
+      ["0x5BA1e12693Dc8F9c48aAD8770482f4739bEeD696", "preinstall"],
+      ["0x41675C099F32341bf84BFc5382aF534df5C7461a", "preinstall"],
+      ["0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108", "preinstall"],
       [bounty, "platform_contract"],
       [getAddress(registry), "platform_contract"],
     ] as const)
