@@ -66,6 +66,15 @@ export const CHAIN_FIXED_CONTRACTS: Readonly<Record<string, string>> = {
   "0x5ba1e12693dc8f9c48aad8770482f4739beed696": "Multicall2 (anyone can claim a credit it holds, through it)",
   "0xeefba1e63905ef1d7acba5a8513c70307c1ce441": "Multicall (anyone can claim a credit it holds, through it)",
   "0x4337084d9e255ff0702461cf8895ce9e3b5ff108": "the ERC-4337 v0.8 EntryPoint",
+  "0x449ed7c3e6fee6a97311d4b55475df59c44add33":
+    "the ERC-4337 v0.8 SenderCreator (anyone can claim a credit it holds, through it)",
+  // deterministic factories and registries, and the key-less senders of the EIP-4788 / EIP-2935 deployments
+  // (probe18 F2's "system senders", probe19 B-F4): none claims, no key exists for the senders
+  "0xce0042b868300000d44a59004da54a005ffdcf9f": "the ERC-2470 singleton factory",
+  "0x0000000000ffe8b47b3e2130213b802212439497": "ImmutableCreate2Factory",
+  "0x000000006551c19487814612e58fe06813775758": "the ERC-6551 registry",
+  "0x0b799c86a49deeb90402691f1041aa3af2d3c875": "the key-less sender of the EIP-4788 deployment",
+  "0x3462413af4609098e1e27a490f554f260213d685": "the key-less sender of the EIP-2935 deployment",
 };
 
 /**

@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { concat, keccak256, stringToHex, type Hex } from "viem";
+import { concat, getContractAddress, keccak256, stringToHex, type Hex } from "viem";
 import {
   ANCHOR_KINDS,
   BASE_USDC_ADDRESS,
   BountyStatus,
   CHAINS,
+  CHAIN_FIXED_CONTRACTS,
   CREATEX_ADDRESS,
   DEPLOYMENT_SALT,
   addressBook,
@@ -14,6 +15,7 @@ import {
   benchmarkBountyAbi,
   bountyStatusName,
   deterministicAddress,
+  recipientProblem,
 } from "../src/index.js";
 
 const hashName = (s: string) => keccak256(stringToHex(s));
@@ -167,5 +169,30 @@ describe("claimWithSig typed data (SPEC 1.1, v1.1)", () => {
     expect(await verifyTypedData({ ...typed, address: account.address, signature })).toBe(true);
     const other = { ...typed, message: { ...message, to: verifyingContract } } as const;
     expect(await verifyTypedData({ ...other, address: account.address, signature })).toBe(false);
+  });
+});
+
+describe("recipients refused at fixed addresses (CHAIN_FIXED_CONTRACTS)", () => {
+  it("each ERC-4337 SenderCreator listed is the first contract its EntryPoint created (CREATE, nonce 1)", () => {
+    const entryPoints = {
+      "v0.6": "0x5FF137D4b0FDCd49DcA30c7CF57E578a026d2789",
+      "v0.7": "0x0000000071727De22E5E9d8BAf0edAc6f37da032",
+      "v0.8": "0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108",
+    } as const;
+    for (const [version, entryPoint] of Object.entries(entryPoints)) {
+      expect(CHAIN_FIXED_CONTRACTS[entryPoint.toLowerCase()]).toBe(`the ERC-4337 ${version} EntryPoint`);
+      const creator = getContractAddress({ from: entryPoint, nonce: 1n }).toLowerCase();
+      expect(CHAIN_FIXED_CONTRACTS[creator]).toMatch(`the ERC-4337 ${version} SenderCreator`);
+    }
+  });
+
+  it("keys are lower-case addresses, each refused as a preinstall naming it", () => {
+    for (const [address, name] of Object.entries(CHAIN_FIXED_CONTRACTS)) {
+      expect(address).toMatch(/^0x[0-9a-f]{40}$/);
+      expect(recipientProblem(address)).toEqual({
+        reason: "preinstall",
+        message: `${address} is ${name}, at a fixed address on Base: it never claims for itself, a credit there is lost or anyone's`,
+      });
+    }
   });
 });

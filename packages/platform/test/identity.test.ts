@@ -274,6 +274,11 @@ describe("owner rules (issue 13 item 5)", () => {
       ["0x5BA1e12693Dc8F9c48aAD8770482f4739bEeD696", "preinstall"],
       ["0x41675C099F32341bf84BFc5382aF534df5C7461a", "preinstall"],
       ["0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108", "preinstall"],
+      // probe19 B-F4: the v0.8 SenderCreator (a router), factories, the key-less EIP-4788/2935 senders
+      ["0x449ED7C3e6Fee6a97311d4b55475DF59C44AdD33", "preinstall"],
+      ["0xce0042B868300000d44A59004Da54A005ffdcf9f", "preinstall"],
+      ["0x0B799C86a49DEeb90402691F1041aa3AF2d3C875", "preinstall"],
+      ["0x3462413Af4609098e1E27A490f554f260213D685", "preinstall"],
       [bounty, "platform_contract"],
       [getAddress(registry), "platform_contract"],
     ] as const)
