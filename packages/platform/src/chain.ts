@@ -516,8 +516,7 @@ export class ChainGateway {
         functionName: "approve",
         args: [this.config.contracts.benchmarkBounty, p.pool],
       },
-      author,
-      "the author",
+      { wallet: author, signer: "the author" },
     );
     await this.wait(approve, "approve");
     const hash = await this.write(
@@ -528,8 +527,7 @@ export class ChainGateway {
         functionName: "createAndFund",
         args: [bountyParams],
       },
-      author,
-      "the author",
+      { wallet: author, signer: "the author" },
     );
     const receipt = await this.wait(hash, "createAndFund");
     const created = parseEventLogs({
@@ -567,17 +565,29 @@ export class ChainGateway {
 
   /**
    * Sends `award(...)` and returns its hash without waiting (the caller records it as sent first, so a
-   * crash while it is pending is seen as pending, never sent twice).
-   * @throws PlatformError `chain_error` naming the custom error when the simulation reverts
+   * crash while it is pending is seen as pending, never sent twice). `opts.beforeSend` runs right before
+   * the signed transaction is handed to the node, after every read the send needs (simulation, balance,
+   * nonce, fees, gas: each up to the RPC's timeout): what it throws is thrown, and nothing is sent.
+   * @throws PlatformError `chain_error` naming the custom error when the simulation reverts; what
+   *   `opts.beforeSend` throws
    */
-  sendAward(bountyId: bigint, winners: Address[], rankingDigest: Hex): Promise<Hash> {
+  sendAward(
+    bountyId: bigint,
+    winners: Address[],
+    rankingDigest: Hex,
+    opts: { beforeSend?: () => void } = {},
+  ): Promise<Hash> {
     return this.exclusive(() =>
-      this.write("award", {
-        address: this.config.contracts.benchmarkBounty,
-        abi: benchmarkBountyAbi,
-        functionName: "award",
-        args: [bountyId, winners, rankingDigest],
-      }),
+      this.write(
+        "award",
+        {
+          address: this.config.contracts.benchmarkBounty,
+          abi: benchmarkBountyAbi,
+          functionName: "award",
+          args: [bountyId, winners, rankingDigest],
+        },
+        opts,
+      ),
     );
   }
 
@@ -735,15 +745,20 @@ export class ChainGateway {
    * is known before it is sent: when the node's answer to the send is lost (the RPC fails at that very
    * moment), the transaction may be on its way, and the error says so with `details.tx_hash` and
    * `details.may_be_sent` (probe16 B-F12), so that the caller can look for it instead of giving up.
-   * `signer` names the wallet's owner in a refusal ("the author", "the platform account").
-   * @throws PlatformError `chain_error`
+   * `opts.wallet` signs (default the platform account's); `opts.signer` names its owner in a refusal ("the
+   * author", default "the platform account"); `opts.beforeSend` runs right before the send, synchronously
+   * (a deadline's last check: probe19 A-F2, the award sent 49 s after its caller was answered).
+   * @throws PlatformError `chain_error`; what `opts.beforeSend` throws (nothing sent)
    */
   private async write(
     what: string,
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one writer for every contract's ABI: viem's per-ABI generics cannot be shared here
     request: { address: Address; abi: any; functionName: string; args: readonly unknown[] },
-    wallet: WalletClient<Transport, Chain, Account> = this.wallet,
-    signer = "the platform account",
+    {
+      wallet = this.wallet,
+      signer = "the platform account",
+      beforeSend,
+    }: { wallet?: WalletClient<Transport, Chain, Account>; signer?: string; beforeSend?: () => void } = {},
   ): Promise<Hash> {
     const serialized = await this.call(what, async () => {
       await this.publicClient.simulateContract({ ...request, account: wallet.account });
@@ -764,6 +779,7 @@ export class ChainGateway {
       return wallet.signTransaction(prepared as never);
     });
     const hash = keccak256(serialized);
+    beforeSend?.();
     // a transport failure (no HTTP answer, a 5xx, a timeout), not a node's refusal of the transaction
     let lost = false;
     try {

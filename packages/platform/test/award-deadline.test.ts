@@ -24,12 +24,13 @@ import {
 const devChain = useDevChain();
 
 /**
- * A JSON-RPC proxy to `target` that delays each request by `delay.ms`, and, with `delay.holdAfterSend`,
+ * A JSON-RPC proxy to `target` that delays each request by `delay.ms` (a method of `delay.byMethod` by its
+ * own), and, with `delay.holdAfterSend`,
  * holds every request that comes after a transaction to `watched` was sent until `release()`
  * (changeable while it runs).
  */
 async function delayingProxy(target: string, watched: Address) {
-  const delay = { ms: 0, holdAfterSend: false, sent: false };
+  const delay = { ms: 0, holdAfterSend: false, sent: false, byMethod: {} as Record<string, number> };
   const held: (() => void)[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -46,9 +47,9 @@ async function delayingProxy(target: string, watched: Address) {
             res.writeHead(502);
             res.end();
           });
-      if (delay.sent && delay.holdAfterSend) held.push(() => void forward());
-      else setTimeout(() => void forward(), delay.ms);
       const call = JSON.parse(body.toString()) as { method?: string; params?: Hex[] };
+      if (delay.sent && delay.holdAfterSend) held.push(() => void forward());
+      else setTimeout(() => void forward(), delay.byMethod[call.method ?? ""] ?? delay.ms);
       if (
         call.method === "eth_sendRawTransaction" &&
         parseTransaction(call.params![0]!).to?.toLowerCase() === watched.toLowerCase()
@@ -114,6 +115,27 @@ describe("an award answers by its deadline on a slow chain (probe16 A-F3)", () =
     await lockFree(r);
     expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([]);
     r.proxy.delay.ms = 0;
+    const done = await r.platform.award(r.slug);
+    expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([done.award_tx]);
+  });
+
+  it("the deadline passing during the reads the send needs: server_busy, and the late work never sends (probe19 A-F2)", async () => {
+    const dc = devChain();
+    const r = await readyBehindProxy(dc, 9, "pre-send-reads");
+    const platformAccount = dc.accounts[9]!.address;
+    const nonce = () => dc.publicClient.getTransactionCount({ address: platformAccount });
+    const before = await nonce();
+    // the gas estimate (the last read before signing) answers after the deadline
+    r.proxy.delay.byMethod = { eth_estimateGas: 8_000 };
+    const e = await r.platform.real
+      .award(r.platform.op, r.slug, { answerBy: Date.now() + 4_000 })
+      .catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: "server_busy", details: { retry_after_seconds: 5 } });
+    expect((e as Error).message).toMatch(/nothing was sent/);
+    await lockFree(r); // the late work has ended: it got its estimate after the deadline
+    expect(await nonce()).toBe(before);
+    expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([]);
+    r.proxy.delay.byMethod = {};
     const done = await r.platform.award(r.slug);
     expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([done.award_tx]);
   });

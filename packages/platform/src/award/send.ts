@@ -108,14 +108,24 @@ export async function sendOrAdoptAward(
   await assertPackFits(ctx, row);
   const winners = fromStored<PreparedWinner[]>(row.winners_json);
   // the one irreversible step: never begun past the deadline (the caller was answered that nothing was
-  // sent, probe16 A-F3); the check and the step's mark are one synchronous stretch
-  if (Date.now() >= deadline) throw notSentInTime(slug);
-  progress.step = "sending";
+  // sent, probe16 A-F3), checked right before the send, after the reads it needs (probe19 A-F2: checked
+  // before them, the award went out 49 s after the answer); the check and the step's mark are one
+  // synchronous stretch
+  const refuseLate = (): void => {
+    if (Date.now() >= deadline) throw notSentInTime(slug);
+  };
+  refuseLate(); // before the reads too: they may take the RPC's timeout each
   const hash = await sendOrLose(ctx, slug, () =>
     chain.sendAward(
       bountyId,
       winners.map((w) => w.withdrawal_address as Address),
       digest,
+      {
+        beforeSend: () => {
+          refuseLate();
+          progress.step = "sending";
+        },
+      },
     ),
   );
   Object.assign(progress, { step: "sent", tx_hash: hash });
