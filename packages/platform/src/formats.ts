@@ -46,7 +46,7 @@ export function datasetFormats() {
       public_tasks_per_run:
         "integer >= 1, default all: public tasks drawn (shuffled) per attempt; private tasks are always all served",
       leaderboard_visibility: `one of ${LEADERBOARD_VISIBILITIES.join(" | ")}, default public: buyer_only shows leaderboard rows and receipts to the author only (the award evidence pack stays public)`,
-      slug: "^[a-z0-9][a-z0-9-]{1,127}$, default slugified name + 8 hex of the content hash",
+      slug: '^[a-z0-9][a-z0-9-]{1,127}$ but not "runs" (a route of its own), default slugified name + 8 hex of the label-free bank digest',
       seed: "string, optional, tests and demos only: makes the task salts reproducible (anyone knowing it can brute-force private gold); default 32 random bytes per task",
     },
     grader_types: GRADER_TYPES,

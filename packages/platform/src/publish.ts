@@ -39,7 +39,14 @@ import { shownDigest, withheldDigests } from "./reveal.js";
 import { isoMillis } from "./time.js";
 import { assertDatasetOwner, assertRole } from "./identity/access.js";
 import { isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "./identity/principal.js";
-import { type PublishOptions, DISCLOSURE, SLUG_RE, defaultSlug, benchmarkConfig } from "./publish/options.js";
+import {
+  type PublishOptions,
+  DISCLOSURE,
+  RESERVED_SLUGS,
+  SLUG_RE,
+  defaultSlug,
+  benchmarkConfig,
+} from "./publish/options.js";
 import {
   assertPackCanFit,
   awardableAllowance,
@@ -519,6 +526,12 @@ export async function publishBenchmark(
         { field: "slug" },
       );
     }
+    if (RESERVED_SLUGS.includes(options.slug))
+      throw new PlatformError(
+        "invalid_slug",
+        `slug "${options.slug}" is reserved: it names a route of its own (/benchmarks/${options.slug}/...); choose another`,
+        { field: "slug", reserved: [...RESERVED_SLUGS] },
+      );
     if (await ctx.store.benchmarks.exists(options.slug)) throw slugConflict(options.slug);
   }
   const stored = await ctx.store.datasets.rows(datasetId);

@@ -163,6 +163,10 @@ describe("publishing: the seed's table of refusals", () => {
       );
       expect(e.code).toBe("invalid_slug");
     }
+    // probe19 A-F5: `runs` names the service's run routes (/benchmarks/runs/...): its board was unreachable
+    const reserved = await rejection(publishRows(platform, cities(2).rows, { slug: "runs" }, "reserved"));
+    expect(reserved).toMatchObject({ code: "invalid_slug", details: { field: "slug", reserved: ["runs"] } });
+    expect(reserved.message).toMatch(/slug "runs" is reserved/);
     await publishRows(platform, cities(2).rows, { slug: "my-bench" }, "one");
     const e = await rejection(publishRows(platform, cities(3).rows, { slug: "my-bench" }, "two"));
     expect(e).toMatchObject({ code: "slug_conflict", details: { slug: "my-bench" } });

@@ -68,6 +68,14 @@ export const DISCLOSURE =
 export const SLUG_RE = /^[a-z0-9][a-z0-9-]{1,127}$/;
 
 /**
+ * Slugs that match {@link SLUG_RE} but name a route of their own under `/benchmarks/`: the network
+ * service's run routes are `/benchmarks/runs/...`, so a benchmark `runs` would have its leaderboard,
+ * commitment, corpus and evidence door answered as runs (probe19 A-F5). A default slug never is one
+ * (it ends in 8 hex digits).
+ */
+export const RESERVED_SLUGS: readonly string[] = ["runs"];
+
+/**
  * Default slug: slugified name (ASCII letters and digits, runs of others as `-`) + `-` + 8 hex of the
  * {@link bankDigest} (label-free, SPEC 6.1: never of the content hash, which covers the labels).
  */
