@@ -79,6 +79,29 @@ describe("accounts and API keys", () => {
     expect((await p.authenticate(second.api_key)).account_id).toBe(made.account_id);
   });
 
+  // probe19 B-F6: `account revoke <the whole key>` echoed the key's secret in "no key ... on this account"
+  it("a key is revoked by its prefix or by the whole key; a refusal never echoes a secret", async () => {
+    const p = (await openTemp()).real;
+    const made = await p.createAccount({ name: "alice" });
+    const me = await p.authenticate(made.api_key);
+    const second = await p.issueKey(me);
+    const revoked = await p.revokeKey(me, made.api_key);
+    expect(revoked).toMatchObject({ key_prefix: made.key_prefix, revoked_at: expect.any(String) });
+    await expect(p.authenticate(made.api_key)).rejects.toMatchObject({ code: "unauthenticated" });
+    const me2 = await p.authenticate(second.api_key);
+    // another account's whole key: unknown here, named by its prefix only
+    const bob = await p.createAccount({ name: "bob" });
+    const other = await rejection(p.revokeKey(me2, bob.api_key));
+    expect(other).toMatchObject({ code: "unknown_key", details: { key_prefix: bob.key_prefix } });
+    expect(JSON.stringify({ m: other.message, d: other.details })).not.toContain(bob.api_key.slice(17));
+    // a text that is neither a prefix nor a key (a key mistyped): refused, not shown
+    const typo = `${second.api_key}x`;
+    const bad = await rejection(p.revokeKey(me2, typo));
+    expect(bad).toMatchObject({ code: "unknown_key", details: { field: "key_prefix" } });
+    expect(JSON.stringify({ m: bad.message, d: bad.details })).not.toContain(second.api_key.slice(17));
+    expect((await p.authenticate(bob.api_key)).account_id).toBe(bob.account_id);
+  });
+
   it("two revocations at once of an account's two keys leave one active: one passes, one is last_active_key", async () => {
     const h = await openTemp();
     const p = h.real;

@@ -40,7 +40,13 @@ export function registerAccountCommands(program: Command): void {
     }),
   );
   storeOptions(
-    account.command("revoke").description("revoke a key of --api-key's account").argument("<key-prefix>"),
+    account
+      .command("revoke")
+      .description("revoke a key of --api-key's account")
+      .argument(
+        "<key-prefix>",
+        "the key's prefix as `account keys` lists it (bbk_ and 12 hex digits), or the whole key",
+      ),
   ).action(
     action(async (prefix: string, o: StoreOpts) => {
       await withPlatform(o, true, async (platform) => {

@@ -16,7 +16,7 @@ import { PlatformError } from "../errors.js";
 import { checkAgentRegistration, NAME_RE, NAME_RULE, writeAgent } from "../agents.js";
 import { foldName } from "../store/accounts.js";
 import { isoMillis } from "../time.js";
-import { hashKey, keyPrefixOf, mintKey, sameHash } from "./keys.js";
+import { hashKey, keyPrefixOf, mintKey, namedKeyPrefix, sameHash } from "./keys.js";
 import { ACCOUNT_ROLES, OPERATOR_ACCOUNT_ID, type Principal, type Role } from "./principal.js";
 
 /** Account names: {@link NAME_RE} (one namespace with agent ids). */
@@ -172,11 +172,21 @@ export async function listKeys(ctx: PlatformContext, p: Principal): Promise<KeyL
  * account's last active key is kept: nothing else can issue a key for the account, so revoking it would
  * lock the account (its agents, datasets and benchmarks) out for good (probe16 B-F14). The check and the
  * write are one transaction, under the account's key lock, so two revocations cannot leave none.
- * @throws PlatformError `unknown_key` when the prefix is not one of the caller's keys; `last_active_key`
- *   when it is the account's only active key (issue another key first)
+ * `named` is the key's prefix as listed (`bbk_<12 hex>`), or the whole key (taken as its prefix: never
+ * echoed, probe19 B-F6).
+ * @throws PlatformError `unknown_key` when it is neither a prefix nor a key (not echoed), or not one of
+ *   the caller's keys (the prefix named); `last_active_key` when it is the account's only active key
+ *   (issue another key first)
  */
-export async function revokeKey(ctx: PlatformContext, p: Principal, keyPrefix: string): Promise<KeyListing> {
+export async function revokeKey(ctx: PlatformContext, p: Principal, named: string): Promise<KeyListing> {
   refuseOperatorKeys(p);
+  const keyPrefix = namedKeyPrefix(named);
+  if (keyPrefix === null)
+    throw new PlatformError(
+      "unknown_key",
+      "not a key prefix: give the prefix `account keys` lists (bbk_ and 12 hex digits) or the whole key (the text given is not shown)",
+      { field: "key_prefix" },
+    );
   return ctx.store.tx(async (t) => {
     await t.accounts.lockKeys(p.account_id);
     const keys = await t.accounts.listKeys(p.account_id);

@@ -35,6 +35,18 @@ export function keyPrefixOf(apiKey: string): string | null {
   return m ? `bbk_${m[1]}` : null;
 }
 
+const PREFIX_RE = /^bbk_[0-9a-f]{12}$/;
+
+/**
+ * The key prefix a caller names a key by (`account revoke`, `DELETE /accounts/me/keys/{prefix}`): a
+ * prefix as listed (`bbk_<12 hex>`), or a whole key, taken as its prefix (probe19 B-F6: a whole key was
+ * refused as an unknown prefix, its secret echoed in the refusal); null for any other text, which must
+ * not be echoed (it may be a key mistyped).
+ */
+export function namedKeyPrefix(text: string): string | null {
+  return PREFIX_RE.test(text) ? text : keyPrefixOf(text);
+}
+
 /** Constant-time comparison of two lowercase hex hashes. */
 export function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a, "hex");
