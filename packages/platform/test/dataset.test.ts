@@ -230,6 +230,10 @@ describe("the CLI's dataset file (readDataset)", () => {
     // the bound then applies to the flag's text
     const long = checkDataset(await readDataset(file, { description: "d".repeat(2_001) }));
     expect(long.errors.map((e) => [e.field, e.code])).toEqual([["description", "text_too_long"]]);
+    // an empty flag overrides too, both alike (probe19 B-F5: an empty --name was dropped, the file's used)
+    const empty = await readDataset(file, { name: "", description: "" });
+    expect(empty).toMatchObject({ name: "", description: "" });
+    expect(checkDataset(empty).errors.map((e) => e.field)).toContain("name");
   });
 });
 

@@ -80,7 +80,7 @@ export async function readDataset(file: string, o: DatasetOpts): Promise<Dataset
     const name = o.name ?? file.replace(/^.*\//, "").replace(/\.csv$/i, "");
     return loadCsvDataset(file, mapping, {
       name,
-      ...(o.description ? { description: o.description } : {}),
+      ...(o.description !== undefined ? { description: o.description } : {}),
       ...extra,
     });
   }
@@ -106,10 +106,11 @@ export async function readDataset(file: string, o: DatasetOpts): Promise<Dataset
       field: "$",
     });
   const d = doc as unknown as DatasetInput;
-  // the flags override the file's own (probe18 F3: --description was dropped for a JSON file)
+  // the flags override the file's own, an empty one too (probe18 F3: --description was dropped for a JSON
+  // file; probe19 B-F5: an empty --name was dropped, so the file's name was used: now refused as blank)
   return {
     ...d,
-    ...(o.name ? { name: o.name } : {}),
+    ...(o.name !== undefined ? { name: o.name } : {}),
     ...(o.description !== undefined ? { description: o.description } : {}),
     ...extra,
   };
