@@ -48,13 +48,58 @@ function timeoutLine(what: string, shown: string): string {
 }
 
 /**
+ * The schemas Ponder writes in a database: its sync store's (`ponder_sync`, shared by every indexer of
+ * the database) and the indexer's own (`--schema NAME` or `--schema=NAME` on Ponder's command line,
+ * else `DATABASE_SCHEMA`, else `public`, as `ponder dev` defaults).
+ */
+export function ponderSchemas(argv: readonly string[], env: Record<string, string | undefined>): string[] {
+  let own: string | undefined;
+  argv.forEach((arg, i) => {
+    if (arg === "--schema" && argv[i + 1] !== undefined) own = argv[i + 1];
+    else if (arg.startsWith("--schema=")) own = arg.slice("--schema=".length);
+  });
+  return ["ponder_sync", own ?? env.DATABASE_SCHEMA ?? "public"];
+}
+
+/**
+ * The first of `schemas` that exists and on which the session's role lacks USAGE or CREATE (probe19 B-F3:
+ * a schema made by another indexer's role was retried stack traces, "permission denied for schema"), or
+ * null; a schema that does not exist yet is Ponder's to create (CREATE on the database is checked apart).
+ */
+async function schemaProblem(
+  client: InstanceType<typeof pg.Client>,
+  schemas: readonly string[],
+  shown: string,
+): Promise<string | null> {
+  const { rows } = (await client.query(
+    "SELECT n.nspname AS name, has_schema_privilege(n.oid, 'USAGE') AS usage, has_schema_privilege(n.oid, 'CREATE') AS can_create FROM pg_catalog.pg_namespace n WHERE n.nspname = ANY($1::text[])",
+    [schemas],
+  )) as { rows: { name: string; usage: boolean; can_create: boolean }[] };
+  for (const schema of schemas) {
+    const row = rows.find((r) => r.name === schema);
+    if (row === undefined || (row.usage && row.can_create)) continue;
+    const lacks = [row.usage ? null : "USAGE", row.can_create ? null : "CREATE"]
+      .filter((x) => x !== null)
+      .join(" and ");
+    const quoted = JSON.stringify(schema);
+    return `DATABASE_URL: the role may not use schema ${quoted} in ${shown} (SQLSTATE 42501: it lacks ${lacks} on it; another role made it): Ponder writes its tables there; GRANT USAGE, CREATE ON SCHEMA ${quoted} to the role, or give the indexer a database of its own`;
+  }
+  return null;
+}
+
+/**
  * What the session of a connected client lacks for Ponder (probe17 B-F4): a writable session (probe18
  * F1: a read-only one, a standby or `default_transaction_read_only`, was retried stack traces), CREATE
  * on the database (Ponder runs `CREATE SCHEMA IF NOT EXISTS`, which PostgreSQL checks before the
- * schema's existence), a `statement_timeout` of at least {@link MIN_STATEMENT_TIMEOUT_MS}.
+ * schema's existence), a `statement_timeout` of at least {@link MIN_STATEMENT_TIMEOUT_MS}, USAGE and
+ * CREATE on the existing schemas of `schemas` ({@link schemaProblem}).
  * @returns null, or the line (as {@link databaseProblemAtStart}).
  */
-async function sessionProblem(client: InstanceType<typeof pg.Client>, connectionString: string): Promise<string | null> {
+async function sessionProblem(
+  client: InstanceType<typeof pg.Client>,
+  connectionString: string,
+  schemas: readonly string[],
+): Promise<string | null> {
   const shown = shownDatabase(connectionString);
   const { rows } = (await client.query(
     "SELECT has_database_privilege(current_database(), 'CREATE') AS can_create, (SELECT setting FROM pg_settings WHERE name = 'statement_timeout') AS timeout_ms, current_setting('transaction_read_only') AS read_only",
@@ -65,7 +110,7 @@ async function sessionProblem(client: InstanceType<typeof pg.Client>, connection
   if (timeout > 0 && timeout < MIN_STATEMENT_TIMEOUT_MS) return timeoutLine(`is ${timeout} ms`, shown);
   if (rows[0]?.can_create !== true)
     return `DATABASE_URL: the role may not create schemas in ${shown} (SQLSTATE 42501): Ponder creates its schemas there; GRANT CREATE ON DATABASE to the role`;
-  return null;
+  return schemaProblem(client, schemas, shown);
 }
 
 /**
@@ -73,12 +118,16 @@ async function sessionProblem(client: InstanceType<typeof pg.Client>, connection
  * `sslrootcert` parameters name in the client's constructor, so a URL it cannot read (a port out of
  * range, an unclosed `[`, a missing certificate file) is a problem here too, never a throw (probe16 B-F1).
  * Then checks the session can serve Ponder ({@link sessionProblem}: CREATE on the database, the
- * `statement_timeout`).
+ * `statement_timeout`, USAGE and CREATE on the existing schemas of `schemas`, default
+ * {@link ponderSchemas} of this process's command line and environment).
  * @returns null when the connection opens and the session serves, else the line to print after
  *   `indexer settings: ` (naming `DATABASE_URL`, the database as {@link shownDatabase}, and the
  *   SQLSTATE or socket error code; an unreadable URL is not shown at all)
  */
-export async function databaseProblemAtStart(connectionString: string): Promise<string | null> {
+export async function databaseProblemAtStart(
+  connectionString: string,
+  schemas: readonly string[] = ponderSchemas(process.argv, process.env),
+): Promise<string | null> {
   let client: InstanceType<typeof pg.Client>;
   try {
     client = new pg.Client({ connectionString });
@@ -95,7 +144,7 @@ export async function databaseProblemAtStart(connectionString: string): Promise<
     return `DATABASE_URL: cannot connect to ${shownDatabase(connectionString)} (${errorCode(e)}PostgreSQL's message is not shown: it may quote the URL's user or options)`;
   }
   try {
-    return await sessionProblem(client, connectionString);
+    return await sessionProblem(client, connectionString, schemas);
   } catch (e) {
     // a statement_timeout so short that it cancels the check itself
     if ((e as { code?: unknown }).code === "57014")

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import pg from "pg";
-import { databaseProblemAtStart } from "../lib/databaseCheck";
+import { databaseProblemAtStart, ponderSchemas } from "../lib/databaseCheck";
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 const base = new URL(TEST_DATABASE_URL || "postgresql://x");
@@ -20,14 +20,18 @@ describe.runIf(TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")(
       const url = new URL(base);
       url.password = "wrong-secret-pw";
       const problem = await databaseProblemAtStart(url.href);
-      expect(problem).toBe(`DATABASE_URL: cannot connect to ${shown} (SQLSTATE 28P01; PostgreSQL's message is not shown: it may quote the URL's user or options)`);
+      expect(problem).toBe(
+        `DATABASE_URL: cannot connect to ${shown} (SQLSTATE 28P01; PostgreSQL's message is not shown: it may quote the URL's user or options)`,
+      );
     });
 
     it("a bad options parameter: its value is never quoted", async () => {
       const url = new URL(base);
       url.searchParams.set("options", '-c search_path="MYSECRET;x');
       const problem = await databaseProblemAtStart(url.href);
-      expect(problem).toMatch(new RegExp(`^DATABASE_URL: cannot connect to ${shown.replaceAll(".", "\\.")} \\(SQLSTATE `));
+      expect(problem).toMatch(
+        new RegExp(`^DATABASE_URL: cannot connect to ${shown.replaceAll(".", "\\.")} \\(SQLSTATE `),
+      );
       expect(problem).not.toMatch(/MYSECRET|search_path/);
     });
 
@@ -43,7 +47,10 @@ describe("a DATABASE_URL pg cannot read (probe16 B-F1)", () => {
   it.each([
     ["a port out of range", "postgresql://postgres:S3CRETPW@127.0.0.1:99999/db"],
     ["an unclosed IPv6 bracket", "postgresql://postgres:S3CRETPW@[::1/db"],
-    ["an sslcert path that does not exist", "postgresql://postgres:S3CRETPW@127.0.0.1:5432/db?sslmode=require&sslcert=/nonexistent/x.crt"],
+    [
+      "an sslcert path that does not exist",
+      "postgresql://postgres:S3CRETPW@127.0.0.1:5432/db?sslmode=require&sslcert=/nonexistent/x.crt",
+    ],
   ])("%s: one line naming DATABASE_URL, no throw, nothing of the value", async (_name, url) => {
     const problem = await databaseProblemAtStart(url);
     expect(problem).toMatch(/^DATABASE_URL: /);
@@ -97,7 +104,60 @@ describe.runIf(TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")(
     it("a statement_timeout of 2 s: named with its value", async () => {
       const url = new URL(base);
       url.searchParams.set("options", "-c statement_timeout=2000");
-      expect(await databaseProblemAtStart(url.href)).toMatch(/^DATABASE_URL: the session's statement_timeout is 2000 ms in /);
+      expect(await databaseProblemAtStart(url.href)).toMatch(
+        /^DATABASE_URL: the session's statement_timeout is 2000 ms in /,
+      );
+    });
+  },
+);
+
+describe("the schemas Ponder writes in", () => {
+  it("ponder_sync and the indexer's --schema, else DATABASE_SCHEMA, else public", () => {
+    expect(ponderSchemas(["node", "ponder", "start", "--schema", "bench_v1"], {})).toEqual([
+      "ponder_sync",
+      "bench_v1",
+    ]);
+    expect(ponderSchemas(["ponder", "start", "--schema=b2"], { DATABASE_SCHEMA: "env" })).toEqual([
+      "ponder_sync",
+      "b2",
+    ]);
+    expect(ponderSchemas(["ponder", "start"], { DATABASE_SCHEMA: "env" })).toEqual(["ponder_sync", "env"]);
+    expect(ponderSchemas(["ponder", "dev"], {})).toEqual(["ponder_sync", "public"]);
+  });
+});
+
+describe.runIf(TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")(
+  "a role that may create schemas but not use one another role made (probe19 B-F3)",
+  () => {
+    it("one line naming the schema, what it lacks and SQLSTATE 42501; a schema not made yet is no problem", async () => {
+      const role = `idx_noschema_${process.pid}`;
+      const schema = `idx_other_${process.pid}`;
+      const admin = new pg.Client({ connectionString: base.href });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD 'sc-secret-pw'`);
+        await admin.query(`GRANT CREATE ON DATABASE "${base.pathname.slice(1)}" TO ${role}`);
+        await admin.query(`CREATE SCHEMA ${schema}`); // made by another role (the admin)
+        const url = new URL(base);
+        url.username = role;
+        url.password = "sc-secret-pw";
+        const problem = await databaseProblemAtStart(url.href, [`not_made_${process.pid}`, schema]);
+        expect(problem).toBe(
+          `DATABASE_URL: the role may not use schema "${schema}" in ${shown} (SQLSTATE 42501: it lacks USAGE and CREATE on it; another role made it): Ponder writes its tables there; GRANT USAGE, CREATE ON SCHEMA "${schema}" to the role, or give the indexer a database of its own`,
+        );
+        expect(problem).not.toMatch(/sc-secret-pw|idx_noschema/);
+        await admin.query(`GRANT USAGE ON SCHEMA ${schema} TO ${role}`);
+        expect(await databaseProblemAtStart(url.href, [schema])).toMatch(/it lacks CREATE on it/);
+        await admin.query(`GRANT CREATE ON SCHEMA ${schema} TO ${role}`);
+        expect(await databaseProblemAtStart(url.href, [schema])).toBeNull();
+      } finally {
+        await admin.query(`DROP SCHEMA IF EXISTS ${schema}`);
+        await admin
+          .query(`REVOKE ALL ON DATABASE "${base.pathname.slice(1)}" FROM ${role}`)
+          .catch(() => undefined);
+        await admin.query(`DROP ROLE IF EXISTS ${role}`);
+        await admin.end();
+      }
     });
   },
 );
