@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { AwardEvidenceReason } from "@bench-bounty/platform";
 import { createApp, type Domain } from "../src/index.js";
+import { MCP_INLINE_PACK_BYTES } from "../src/mcp/tools.js";
 
 const PACK = new TextEncoder().encode('{"benchmark":{"slug":"s"},"pack_hash":"0xabc"}');
 const HASH = `0x${"ab".repeat(32)}` as const;
@@ -62,5 +63,62 @@ describe("evidence door", () => {
       expect(r.status, reason).toBe(status);
       expect(((await r.json()) as any).error).toMatchObject({ code: "award_evidence_unavailable", reason });
     }
+  });
+});
+
+// probe19 A-F8: the MCP tool parsed and re-serialised the whole pack per call (a 23.6 MB pack: +218 MB each)
+describe("the MCP award_evidence tool", () => {
+  const small = new TextEncoder().encode('{"benchmark":{"slug":"s"},"pack_hash":"0xabc"}');
+  const large = new TextEncoder().encode(
+    JSON.stringify({ benchmark: { slug: "s" }, pad: "x".repeat(MCP_INLINE_PACK_BYTES) }),
+  );
+  function mcpApp(bytes: Uint8Array) {
+    const domain: Pick<Domain, "awardEvidence" | "assertBenchmark"> = {
+      awardEvidence: async () => ({ kind: "pack", bytes, pack_hash: HASH }),
+      assertBenchmark: async () => undefined,
+    };
+    return createApp({ domain: domain as Domain, publicBaseUrl: "https://bench.example" });
+  }
+  async function toolCall(bytes: Uint8Array): Promise<any> {
+    const r = await mcpApp(bytes).request("/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "award_evidence", arguments: { slug: "s" } },
+      }),
+    });
+    expect(r.status).toBe(200);
+    return ((await r.json()) as any).result;
+  }
+  const url = "https://bench.example/api/v1/benchmarks/s/award-evidence";
+
+  it("a pack of at most MCP_INLINE_PACK_BYTES is answered inline with its hash, size and door URL", async () => {
+    const result = await toolCall(small);
+    expect(result.structuredContent).toEqual({
+      available: true,
+      pack_hash: HASH,
+      pack_bytes: small.byteLength,
+      url,
+      inline: true,
+      pack: { benchmark: { slug: "s" }, pack_hash: "0xabc" },
+    });
+  });
+
+  it("a larger pack is named by its hash, size and door URL, never answered inline", async () => {
+    const result = await toolCall(large);
+    expect(result.structuredContent).toEqual({
+      available: true,
+      pack_hash: HASH,
+      pack_bytes: large.byteLength,
+      url,
+      inline: false,
+    });
+    expect(JSON.stringify(result).length).toBeLessThan(2_000);
+    expect(result.content[0].text).toBe(
+      `pack ${HASH} (${large.byteLength} bytes, over ${MCP_INLINE_PACK_BYTES} inline): GET ${url}`,
+    );
   });
 });

@@ -30,6 +30,13 @@ import { jsonText } from "../http.js";
 import { validateBody } from "../route.js";
 import { TUTORIALS, tutorial } from "../routes/static.js";
 
+/**
+ * The largest award evidence pack (bytes, as stored) the MCP `award_evidence` tool answers inline; a larger
+ * one is named by its hash, size and door URL (`GET /api/v1/benchmarks/{slug}/award-evidence`), so an
+ * answer never holds more than this of a pack (probe19 A-F8).
+ */
+export const MCP_INLINE_PACK_BYTES = 256 * 1024;
+
 /** What a tool call knows about its caller and endpoint. */
 export interface ToolContext {
   domain: Domain;
@@ -435,7 +442,8 @@ function registerBenchmarkTools(tools: ToolRegistry, t: ToolContext): void {
   tools.registerTool(
     "award_evidence",
     {
-      description: "The award evidence pack of a benchmark, or the reason it is not available yet.",
+      description:
+        "The award evidence pack of a benchmark (its hash, size and door URL; the pack itself inline when it is at most 256 KiB, else fetch it from the URL), or the reason it is not available yet.",
       inputSchema: z.strictObject({ slug: slugArg }),
     },
     (a) =>
@@ -448,13 +456,18 @@ function registerBenchmarkTools(tools: ToolRegistry, t: ToolContext): void {
             value: { available: false, reason: r.reason, message: r.message },
             text: `no pack: ${r.reason}`,
           };
+        const url = `${t.baseUrl}/api/v1/benchmarks/${encodeURIComponent(slugOf(t, a))}/award-evidence`;
+        const where = { available: true, pack_hash: r.pack_hash, pack_bytes: r.bytes.byteLength, url };
+        // a large pack is fetched from the door (its bytes as stored, ETag, 304), never parsed and
+        // re-serialised per call (probe19 A-F8: a 23.6 MB pack cost 218 MB per anonymous call)
+        if (r.bytes.byteLength > MCP_INLINE_PACK_BYTES)
+          return {
+            value: { ...where, inline: false },
+            text: `pack ${r.pack_hash} (${r.bytes.byteLength} bytes, over ${MCP_INLINE_PACK_BYTES} inline): GET ${url}`,
+          };
         return {
-          value: {
-            available: true,
-            pack_hash: r.pack_hash,
-            pack: JSON.parse(Buffer.from(r.bytes).toString("utf8")),
-          },
-          text: `pack ${r.pack_hash}`,
+          value: { ...where, inline: true, pack: JSON.parse(Buffer.from(r.bytes).toString("utf8")) },
+          text: `pack ${r.pack_hash} (${r.bytes.byteLength} bytes)`,
         };
       }),
   );
