@@ -6,8 +6,8 @@
  *
  * @packageDocumentation
  */
-import { createReadStream, type ReadStream, type Stats } from "node:fs";
-import { stat } from "node:fs/promises";
+import { constants, createReadStream, type ReadStream, type Stats } from "node:fs";
+import { open, stat } from "node:fs/promises";
 import { PACK_LIMITS } from "@bench-bounty/evidence";
 import { requestSignal } from "./deadline.js";
 import { VerifierInputError, VerifierNetworkError, describeError } from "./errors.js";
@@ -165,6 +165,7 @@ export async function readSource(
   }
   if (st.isFile() && st.size > maxBytes) throw tooLarge(st.size);
   let bytes: Uint8Array;
+  const release = st.isFIFO() ? releaseFifoOnAbort(source, options.signal) : () => undefined;
   try {
     const stream = createReadStream(source, { highWaterMark: 1 << 20 });
     bytes = await readStreamWithin(
@@ -180,8 +181,31 @@ export async function readSource(
   } catch (e) {
     if (e instanceof VerifierInputError) throw e;
     throw readError(e);
+  } finally {
+    release();
   }
   return { bytes, label: target };
+}
+
+/**
+ * Opening a FIFO for reading blocks (a libuv thread) until a writer opens it, and nothing aborts that:
+ * with no writer the verification's deadline was printed but the process never ended (probe19 B-F7),
+ * `process.exit` included (it waits for that thread). When `signal` aborts, the FIFO is opened for
+ * writing, without blocking, and closed at once: our own pending open returns, its read ends, and the
+ * process can end with the deadline's exit code. Nothing is written.
+ * @returns the function that stops listening (the read ended first)
+ */
+function releaseFifoOnAbort(path: string, signal: AbortSignal | undefined): () => void {
+  if (signal === undefined) return () => undefined;
+  const onAbort = (): void => {
+    // ENXIO: no reader is waiting (ours has opened already): nothing to release
+    void open(path, constants.O_WRONLY | constants.O_NONBLOCK).then(
+      (handle) => handle.close(),
+      () => undefined,
+    );
+  };
+  signal.addEventListener("abort", onAbort, { once: true });
+  return () => signal.removeEventListener("abort", onAbort);
 }
 
 /** What a path that is no document names (`a directory`, `a character device`, ...), or null for a file or FIFO. */

@@ -5,14 +5,16 @@
  * at the deadline the request in flight is aborted, no further one starts, and the command exits 3 with
  * a message naming the deadline. The slow server here answers every GET correctly shaped, late.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT_CODES, VerificationDeadlineError, verifyPack } from "../src/index.js";
-import { packBytes, VECTORS } from "./helpers.js";
+import { BIN, PKG, packBytes, VECTORS } from "./helpers.js";
 
 const LATE_MS = 250;
 let server: Server;
@@ -106,4 +108,37 @@ describe("a total deadline across the verification (--deadline)", () => {
     expect(help.stdout).toMatch(/--deadline <ms>\s+total time of the whole verification/);
     expect(help.stdout).toContain("or not within --deadline");
   }, 90_000);
+
+  // probe19 B-F7: at the deadline the message was printed but the process never ended: opening a FIFO
+  // nobody writes blocks a libuv thread until a writer comes
+  it.runIf(process.platform !== "win32")(
+    "the CLI exits 3 at the deadline even when a read it cannot abort holds the process (a FIFO nobody writes)",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "bb-fifo-"));
+      const fifo = join(dir, "pack.fifo");
+      spawnSync("mkfifo", [fifo]);
+      const child = spawn(process.execPath, ["--import", "tsx", BIN, "verify", fifo, "--deadline", "1500"], {
+        cwd: PKG,
+        env: { ...process.env, NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stderr = "";
+      child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+      const ended = await new Promise<number | null | "hung">((resolve) => {
+        const hung = setTimeout(() => {
+          child.kill("SIGKILL");
+          resolve("hung");
+        }, 45_000);
+        child.on("close", (code) => {
+          clearTimeout(hung);
+          resolve(code);
+        });
+      });
+      expect(ended, stderr).toBe(EXIT_CODES.networkOrIo);
+      expect(stderr).toContain(
+        "verify: deadline: the verification did not finish within its total deadline of 1500 ms",
+      );
+    },
+    60_000,
+  );
 });
