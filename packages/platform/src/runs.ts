@@ -42,7 +42,14 @@ import {
   receiptsVisible,
 } from "./identity/access.js";
 import { isOperator, isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "./identity/principal.js";
-import { assertRoomForAccountOnBenchmark, checkAgentId, isAuthorAgent, registerAgent } from "./agents.js";
+import {
+  assertRoomForAccountOnBenchmark,
+  checkAgentId,
+  checkAgentRegistration,
+  isAuthorAgent,
+  writeAgent,
+  type AgentSettings,
+} from "./agents.js";
 import { answerPackBytes, MAX_ANSWER_LENGTH, maxRankedRows, packByteLimit } from "./pack-budget.js";
 import { answerAllowanceOf } from "./publish.js";
 import { gradePlan, scoreGraded, type GradedPlanTask } from "./grading.js";
@@ -285,6 +292,9 @@ export async function startRun(
     if (squat !== null) throw squattedError(b.commit_root, "commitment", squat);
   }
   const known = await ctx.store.agents.get(agentId);
+  // a new agent is registered in the start's own transaction (probe19 A-F11: registered apart, the agents
+  // of starts refused by the checks under the transaction's locks were left behind)
+  let fresh: AgentSettings | null = null;
   if (known) {
     assertAgentOwner(p, known);
     assertPayable(ctx, b, known);
@@ -300,13 +310,11 @@ export async function startRun(
     });
     await assertRoomForAgent(ctx, ctx.store, slug); // again in the transaction below
     await assertRoomForAccountOnBenchmark(ctx, ctx.store, slug, p.account_id); // likewise
-    assertAgentOwner(
-      p,
-      await registerAgent(ctx, p, agentId, inherited ? { withdrawal_address: inherited } : {}),
-    );
+    fresh = checkAgentRegistration(ctx, p, agentId, inherited ? { withdrawal_address: inherited } : {});
   }
   const tasks = await getTasks(ctx, slug);
   const started = await ctx.store.tx(async (t) => {
+    if (fresh !== null) assertAgentOwner(p, await writeAgent(ctx, t, p, agentId, fresh));
     // The agent's row is locked (PostgreSQL) so two processes starting its runs take turns; the
     // partial unique index (one run in progress per agent) decides any race left. The row read under
     // the lock is checked again: a concurrent change of is_author_agent (which takes the same lock,

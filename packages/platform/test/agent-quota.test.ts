@@ -95,6 +95,27 @@ describe("agents per account", () => {
     });
   });
 
+  // probe19 A-F11: the agents of concurrent starts refused by the check under the start's locks were left
+  // registered (each agent was written in its own transaction before the start's)
+  it("concurrent starts naming new agents past the per-benchmark bound: the refused ones register nothing", async () => {
+    await withPlatform({ perAccount: 20, perBenchmark: 2 }, async (platform) => {
+      const slug = await publish(platform, "race");
+      const p = await account(platform, "racer");
+      const ids = Array.from({ length: 8 }, (_, i) => `race-${i}`);
+      const outcomes = await Promise.allSettled(ids.map((id) => platform.real.startRun(p, slug, id)));
+      const started = outcomes.filter((o) => o.status === "fulfilled");
+      expect(started).toHaveLength(2);
+      for (const o of outcomes)
+        if (o.status === "rejected") expect(o.reason).toMatchObject({ code: "agent_quota_exceeded" });
+      // exactly the agents that started runs exist
+      const mine = (await platform.real.myAgents(p)).map((a) => a.agent_id).sort();
+      const ran = started.map(
+        (o) => (o as PromiseFulfilledResult<{ run: { agent_id: string } }>).value.run.agent_id,
+      );
+      expect(mine).toEqual(ran.sort());
+    });
+  });
+
   it("null lifts both bounds; a quota that is not an integer >= 1 is refused", async () => {
     await withPlatform(null, async (platform) => {
       const p = await account(platform, "free");
