@@ -99,9 +99,22 @@ export function startedByPackageManager(env: NodeJS.ProcessEnv = process.env): b
 /** How often `--exit-with-parent` looks at the parent (ms). */
 export const PARENT_POLL_MS = 500;
 
-/** The verifier worker's steps on serve's terminal: verified on stdout, retries and failures on stderr. */
+/**
+ * The verifier worker's steps on serve's terminal: a verification on stdout, saying whether its policy
+ * was met and, if not, which facts kept it from it (probe19 B-F8: "verified (full policy)" was printed
+ * for a report whose policy was not met); retries and failures on stderr.
+ */
+export function verifierStepLine(step: StepOutcome): string | null {
+  if (step.kind === "done")
+    return step.unmet.length === 0
+      ? `verifier: ${step.slug} ${step.policy} policy met`
+      : `verifier: ${step.slug} ${step.policy} policy NOT met (${step.unmet.join(", ")}: see GET /api/v1/benchmarks/${step.slug}/verification)`;
+  return null;
+}
+
 function printVerifierStep(step: StepOutcome): void {
-  if (step.kind === "done") process.stdout.write(`verifier: ${step.slug} verified (full policy)\n`);
+  const line = verifierStepLine(step);
+  if (line !== null) process.stdout.write(`${line}\n`);
   else if (step.kind === "retry" || step.kind === "failed")
     process.stderr.write(`verifier: ${step.slug || "queue"} ${step.kind}: ${terminalText(step.error)}\n`);
 }

@@ -243,7 +243,7 @@ async function verification(slug: string, pack: Buffer, keys: { author: string; 
       return b;
     },
   });
-  expect(step).toEqual({ kind: "done", slug });
+  expect(step).toMatchObject({ kind: "done", slug, policy: "full" });
   expect(readPacks).toEqual([pack.toString("hex")]); // the door's bytes were verified
 
   const v = await call(u, "GET", `/api/v1/benchmarks/${slug}/verification`);
@@ -287,7 +287,7 @@ async function verification(slug: string, pack: Buffer, keys: { author: string; 
   expect(again.json).toMatchObject({ state: "queued", ran_at: v.json.ran_at }); // the old report stays shown
   const op = await call(u, "POST", `/api/v1/benchmarks/${slug}/verification`, { key: OPERATOR_KEY });
   expect(op.status).toBe(202);
-  expect(await runOnce(deps)).toEqual({ kind: "done", slug });
+  expect(await runOnce(deps)).toMatchObject({ kind: "done", slug, policy: "full" });
   expect((await runOnce(deps)).kind).toBe("idle"); // queued twice, verified once
 }
 
@@ -500,7 +500,7 @@ async function indexerLag(slug: string, bountyId: bigint) {
     }
     clock.t = (await lag.get(slug))!.nextAt!;
     const last = await runOnce(deps);
-    expect(last).toEqual({ kind: "done", slug });
+    expect(last).toMatchObject({ kind: "done", slug, policy: "full" });
     const facts = (await platformDomain(platform, { jobs: lag }).verification(null, slug)) as {
       facts: Record<string, { state: string; reasons: string[] }>;
     };

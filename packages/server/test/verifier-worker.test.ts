@@ -11,6 +11,8 @@ const named = (name: string, message: string) => Object.assign(new Error(message
 const REPORT = {
   schema: "bench-bounty.verification.v1",
   policy: "full",
+  policy_met: false,
+  policy_unmet: ["award_log"],
   verifier: { version: "0.1.0" },
   facts: {},
 };
@@ -41,7 +43,12 @@ describe("verifier worker", () => {
     const jobs = new MemoryVerificationJobs();
     const clock = { t: Date.parse("2026-03-02T10:00:00Z") };
     await jobs.enqueue("s", clock.t);
-    expect(await runOnce(deps(jobs, clock, async () => REPORT))).toEqual({ kind: "done", slug: "s" });
+    expect(await runOnce(deps(jobs, clock, async () => REPORT))).toEqual({
+      kind: "done",
+      slug: "s",
+      policy: "full",
+      unmet: ["award_log"],
+    });
     const r = jobs.rows.get("s")!;
     expect(r.state).toBe("done");
     expect(new TextDecoder().decode(r.result!.reportBytes)).toBe(JSON.stringify(REPORT, null, 2) + "\n");
@@ -74,7 +81,12 @@ describe("verifier worker", () => {
     clock.t = 1_005_000;
     expect(await runOnce(deps(jobs, clock, verify))).toMatchObject({ kind: "retry", nextAt: 1_015_000 });
     clock.t = 1_015_000;
-    expect(await runOnce(deps(jobs, clock, verify))).toEqual({ kind: "done", slug: "s" });
+    expect(await runOnce(deps(jobs, clock, verify))).toEqual({
+      kind: "done",
+      slug: "s",
+      policy: "full",
+      unmet: ["award_log"],
+    });
     expect(jobs.rows.get("s")).toMatchObject({ state: "done", attempts: 3 });
   });
 
@@ -100,7 +112,12 @@ describe("verifier worker", () => {
     expect(await runOnce(deps(jobs, clock, async () => REPORT, "b"))).toEqual({ kind: "idle" });
     // a stalls past its lease; b takes the job and finishes it; a's late result is refused
     clock.t = 60_000;
-    expect(await runOnce(deps(jobs, clock, async () => REPORT, "b"))).toEqual({ kind: "done", slug: "s" });
+    expect(await runOnce(deps(jobs, clock, async () => REPORT, "b"))).toEqual({
+      kind: "done",
+      slug: "s",
+      policy: "full",
+      unmet: ["award_log"],
+    });
     release();
     expect(await a).toEqual({ kind: "lease-lost", slug: "s" });
     expect(jobs.rows.get("s")).toMatchObject({ state: "done", attempts: 1 });

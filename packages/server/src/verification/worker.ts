@@ -78,7 +78,7 @@ export function backoffMs(attempts: number): number {
 /** What one step did. */
 export type StepOutcome =
   | { kind: "idle" }
-  | { kind: "done"; slug: string }
+  | { kind: "done"; slug: string; policy: string; unmet: string[] }
   | { kind: "retry"; slug: string; nextAt: number; error: string }
   | { kind: "failed"; slug: string; error: string }
   | { kind: "lease-lost"; slug: string };
@@ -103,7 +103,7 @@ export async function runOnce(deps: WorkerDeps): Promise<StepOutcome> {
       ranAt: new Date(deps.now()).toISOString(),
     };
     return (await deps.jobs.complete(slug, deps.worker, result))
-      ? { kind: "done", slug }
+      ? { kind: "done", slug, policy: report.policy, unmet: [...report.policy_unmet] }
       : { kind: "lease-lost", slug };
   } catch (e) {
     const error = messageOf(e);
