@@ -62,6 +62,12 @@ export function normaliseTolerance(t: unknown): number | string | { error: strin
   if (t === undefined || t === null) return 0;
   if (typeof t === "number") {
     if (!Number.isFinite(t) || t < 0) return { error: "tolerance must be a finite number >= 0" };
+    // a JSON number past 2^53-1 has lost its digits before it is read, and a pack cannot carry it
+    // (probe19 A-F6: refused once per row at gold.tolerance, as "an integer")
+    if (Number.isInteger(t) && !Number.isSafeInteger(t))
+      return {
+        error: `tolerance ${t} is a number above 2^53-1 (9007199254740991), which loses digits: send it as a plain decimal string (e.g. "12345678901234567890")`,
+      };
     return Number.isInteger(t) ? t : plainDecimal(String(t));
   }
   if (typeof t === "string" && PLAIN_DECIMAL_RE.test(t.trim())) return t.trim();

@@ -113,6 +113,26 @@ describe("publish options a pack carries are refused beyond PACK_LIMITS (issue 1
     expect(e.message).toMatch(new RegExp(`^${field} is a decimal of \\d+ characters`));
   });
 
+  // probe19 A-F6: refused once per row as a dataset error at gold.tolerance, "the integer 1e+308"
+  it.each([1e308, 1e16, 2 ** 53])(
+    "a tolerance given as a JSON number above 2^53-1 (%s) is one invalid_option naming tolerance",
+    async (tolerance) => {
+      const platform = await openTemp();
+      const rows = [row({ label: "1.5" }, 0), row({ label: "2.5" }, 1)];
+      const ds = await platform.createDataset({ name: "d", rows } as DatasetInput);
+      const e = await rejection(
+        platform.publish(ds.dataset_id, {
+          title: "t",
+          prompt_template: "Q {payload.city} #{payload.n}",
+          grader_type: "numeric",
+          tolerance,
+        } as never),
+      );
+      expect(e).toMatchObject({ code: "invalid_option", details: { field: "tolerance" } });
+      expect(e.message).toMatch(/above 2\^53-1 .*send it as a plain decimal string/);
+    },
+  );
+
   it("a title over maxStringLength is refused; a speed_weight of exactly maxDecimalLength is published", async () => {
     const platform = await openTemp();
     const ds = await platform.createDataset({ name: "d", rows: [row({}, 0), row({}, 1)] } as DatasetInput);
