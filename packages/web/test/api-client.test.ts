@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Api, BENCHMARKS_PAGE, MAX_TASK_SCORE_PAGES } from "../src/api/client.js";
+import { Api, BENCHMARKS_PAGE, LEADERBOARD_PAGE, MAX_TASK_SCORE_PAGES } from "../src/api/client.js";
 
 let server: Server;
 let host: string;
@@ -60,26 +60,52 @@ async function withServer(
   }
 }
 
-// probe16 A-F9 (was probe15 A-F11: every page was read): the list page reads one page at a time
-describe("Api.benchmarksPage reads one page of the list", () => {
-  it("asks for BENCHMARKS_PAGE from the offset and passes next_offset on (null without one)", async () => {
-    await withServer(
-      (url) => {
-        const offset = Number(url.searchParams.get("offset"));
-        return offset === 0
-          ? { benchmarks: [{ slug: "b0" }], offset, limit: 100, next_offset: 100 }
-          : { items: [{ slug: "b100" }] };
-      },
-      async (api, urls) => {
-        expect(BENCHMARKS_PAGE).toBe(100);
-        expect(await api.benchmarksPage(0)).toEqual({ benchmarks: [{ slug: "b0" }], next_offset: 100 });
-        expect(await api.benchmarksPage(100)).toEqual({ benchmarks: [{ slug: "b100" }], next_offset: null });
-        expect(urls).toEqual([
-          "/api/v1/benchmarks?offset=0&limit=100",
-          "/api/v1/benchmarks?offset=100&limit=100",
-        ]);
-      },
-    );
+// probe16 A-F9 (was probe15 A-F11: every page was read): the list page reads one page at a time;
+// probe19 A-F4: the leaderboard page read the server's default page only and said nothing of the rest
+describe("Api reads one page of the list and of the board (one paging rule)", () => {
+  /** A first page with `next_offset` 100, a second without one, from the list or the board by path. */
+  const pages = (url: URL) => {
+    const first = url.searchParams.get("offset") === "0";
+    if (url.pathname === "/api/v1/benchmarks")
+      return first
+        ? { benchmarks: [{ slug: "b0" }], offset: 0, limit: 100, next_offset: 100 }
+        : { items: [{ slug: "b100" }] };
+    return first
+      ? {
+          slug: "s",
+          open: false,
+          rows: [{ rank: 1 }],
+          total_rows: 101,
+          offset: 0,
+          limit: 100,
+          next_offset: 100,
+        }
+      : { slug: "s", open: false, rows: [{ rank: 101 }] };
+  };
+
+  it("the list: BENCHMARKS_PAGE from the offset, next_offset passed on (null without one)", async () => {
+    await withServer(pages, async (api, urls) => {
+      expect(BENCHMARKS_PAGE).toBe(100);
+      expect(await api.benchmarksPage(0)).toEqual({ benchmarks: [{ slug: "b0" }], next_offset: 100 });
+      expect(await api.benchmarksPage(100)).toEqual({ benchmarks: [{ slug: "b100" }], next_offset: null });
+      expect(urls).toEqual([
+        "/api/v1/benchmarks?offset=0&limit=100",
+        "/api/v1/benchmarks?offset=100&limit=100",
+      ]);
+    });
+  });
+
+  it("the board: LEADERBOARD_PAGE rows from the offset, total_rows and next_offset passed on", async () => {
+    await withServer(pages, async (api, urls) => {
+      expect(LEADERBOARD_PAGE).toBe(100);
+      const first = await api.leaderboardPage("s", 0);
+      expect([first.rows, first.total_rows, first.next_offset]).toEqual([[{ rank: 1 }], 101, 100]);
+      expect((await api.leaderboardPage("s", 100)).next_offset).toBeNull();
+      expect(urls).toEqual([
+        "/api/v1/benchmarks/s/leaderboard?offset=0&limit=100",
+        "/api/v1/benchmarks/s/leaderboard?offset=100&limit=100",
+      ]);
+    });
   });
 });
 

@@ -128,6 +128,77 @@ describe.skipIf(!hasChromium)("web app in Chromium", () => {
     await page.close();
   });
 
+  // probe19 A-F4: the leaderboard page showed the board's first page (100 rows) and said nothing of the rest
+  it("reads one page of the board at first, the next on 'Load more rows', with the per-task rows following", async () => {
+    const small = fx.benchmarks.get("vector-small")!;
+    const template = (small.leaderboard.rows as Record<string, unknown>[])[0]!;
+    const scores = small.taskScores as { bank: unknown[]; runs: Record<string, unknown>[] };
+    const total = 250;
+    const rowAt = (i: number) => ({ ...template, rank: i + 1, agent_id: `agent-${i}`, run_id: `run-${i}` });
+    const asked: string[] = [];
+    const page = await browser.context.newPage();
+    page.on("pageerror", (e) => consoleErrors.push(`board pages: ${e.message}`));
+    await page.route(/\/api\/v1\/benchmarks\/many-rows(\/[a-z-]+)?(\?.*)?$/, async (route) => {
+      const url = new URL(route.request().url());
+      const tail = url.pathname.replace(/^.*\/many-rows/, "");
+      const offset = Number(url.searchParams.get("offset") ?? 0);
+      const asks = Number(url.searchParams.get("limit") ?? 100);
+      if (tail === "") return route.fulfill({ json: { ...small.detail, slug: "many-rows" } });
+      if (tail === "/leaderboard") {
+        asked.push(url.search);
+        const rows = Array.from({ length: Math.max(0, Math.min(asks, total - offset)) }, (_, i) =>
+          rowAt(offset + i),
+        );
+        const next_offset = offset + asks < total ? offset + asks : null;
+        return route.fulfill({
+          json: {
+            ...small.leaderboard,
+            slug: "many-rows",
+            rows,
+            total_rows: total,
+            offset,
+            limit: asks,
+            next_offset,
+          },
+        });
+      }
+      // task-scores: pages of at most 100 runs in start order, the reverse of rank order here
+      const limit = Math.min(asks, 100);
+      const runs = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => {
+        const rank = total - 1 - (offset + i);
+        return { ...scores.runs[0]!, run_id: `run-${rank}`, agent_id: `agent-${rank}` };
+      });
+      const next_offset = offset + limit < total ? offset + limit : null;
+      return route.fulfill({ json: { ...scores, slug: "many-rows", runs, offset, limit, next_offset } });
+    });
+    await page.goto(`${server.url}/#/b/many-rows/leaderboard`);
+    await page.waitForSelector("#per-task");
+    const count = (table: string) => page.$$eval(`${table} tbody tr`, (trs) => trs.length);
+    const notServed = () => page.$$eval('#per-task [data-col="not-served"]', (tds) => tds.length);
+    expect(asked).toEqual(["?offset=0&limit=100"]);
+    expect(await count("#leaderboard")).toBe(100);
+    expect(await count("#per-task")).toBe(100);
+    expect(await notServed()).toBe(0);
+    expect(await page.textContent("#board-count")).toBe("100 of 250 rows");
+    await page.click("#more-rows");
+    await page.waitForFunction(() => document.querySelectorAll("#leaderboard tbody tr").length === 200);
+    expect(asked).toEqual(["?offset=0&limit=100", "?offset=100&limit=100"]);
+    expect(await page.textContent("#board-count")).toBe("200 of 250 rows");
+    expect(await count("#per-task")).toBe(200);
+    await page.click("#more-rows");
+    await page.waitForFunction(() => document.querySelectorAll("#leaderboard tbody tr").length === 250);
+    expect(asked).toHaveLength(3);
+    expect(await page.$("#more-rows")).toBeNull();
+    expect(await page.textContent("#board-count")).toBe("250 of 250 rows");
+    expect(await cells(page, "#leaderboard", "rank")).toEqual(
+      Array.from({ length: total }, (_, i) => String(i + 1)),
+    );
+    expect(await count("#per-task")).toBe(250);
+    expect(await notServed()).toBe(0);
+    expect(await page.getAttribute("#per-task tbody tr:last-child", "data-run")).toBe("run-249");
+    await page.close();
+  });
+
   it("shows how to compete, the locked prize, and explorer links on Base but none on a local chain", async () => {
     const page = await open("#/b/vector-small", "#how-to-compete");
     expect(await page.getAttribute("[data-prize]", "data-prize")).toBe("locked");

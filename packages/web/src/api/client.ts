@@ -18,6 +18,9 @@ import { joinRoute } from "@bench-bounty/verifier/url";
 /** Benchmarks per page of the list page (the server's default page). */
 export const BENCHMARKS_PAGE = 100;
 
+/** Rows per page of the leaderboard page (the server's default page; it allows up to 10,000). */
+export const LEADERBOARD_PAGE = 100;
+
 /** Most pages of per-task credits one view of a board reads (each at most 20,000 run-task cells). */
 export const MAX_TASK_SCORE_PAGES = 10;
 
@@ -63,6 +66,20 @@ async function getJson<T>(url: string, headers?: Record<string, string>): Promis
   return (await (await request(url, headers)).json()) as T;
 }
 
+/**
+ * One page of a paged API route (the list, a leaderboard, task-scores): `?offset=N&limit=L`, and the
+ * answer with `next_offset` the offset of the next page, null on the last page and for a server that
+ * sends none (one page). The one paging rule of the app's reads.
+ */
+async function getPage<T extends { next_offset?: number | null }>(
+  url: string,
+  offset: number,
+  limit: number,
+): Promise<T & { next_offset: number | null }> {
+  const body = await getJson<T>(`${url}?offset=${offset}&limit=${limit}`);
+  return { ...body, next_offset: typeof body.next_offset === "number" ? body.next_offset : null };
+}
+
 /** The exact bytes of a response (pack, report downloads). */
 async function getBytes(url: string): Promise<Uint8Array> {
   return new Uint8Array(await (await request(url)).arrayBuffer());
@@ -91,23 +108,26 @@ export class Api {
   async benchmarksPage(
     offset: number,
   ): Promise<{ benchmarks: BenchmarkSummary[]; next_offset: number | null }> {
-    const body: {
+    const body = await getPage<{
       benchmarks?: BenchmarkSummary[];
       items?: BenchmarkSummary[];
       next_offset?: number | null;
-    } = await getJson(`${this.v1}/benchmarks?offset=${offset}&limit=${BENCHMARKS_PAGE}`);
-    return {
-      benchmarks: body.benchmarks ?? body.items ?? [],
-      next_offset: typeof body.next_offset === "number" ? body.next_offset : null,
-    };
+    }>(`${this.v1}/benchmarks`, offset, BENCHMARKS_PAGE);
+    return { benchmarks: body.benchmarks ?? body.items ?? [], next_offset: body.next_offset };
   }
 
   benchmark(slug: string): Promise<BenchmarkDetail> {
     return getJson(this.b(slug));
   }
 
-  leaderboard(slug: string): Promise<Leaderboard> {
-    return getJson(this.b(slug, "/leaderboard"));
+  /**
+   * One page of the board: {@link LEADERBOARD_PAGE} rows in rank order from `offset`, with
+   * `total_rows` (when the API sends it) and `next_offset` (null on the last page, and for a server
+   * without it). probe19 A-F4: the page read the server's default page only and said nothing of the
+   * rest; it now reads the first and the next on demand, as the list does.
+   */
+  leaderboardPage(slug: string, offset: number): Promise<Leaderboard & { next_offset: number | null }> {
+    return getPage<Leaderboard>(this.b(slug, "/leaderboard"), offset, LEADERBOARD_PAGE);
   }
 
   /**
@@ -123,11 +143,11 @@ export class Api {
     let page: TaskScores | null = null;
     let offset: number | null = 0;
     for (let read = 0; offset !== null && read < MAX_TASK_SCORE_PAGES && wanted.size > 0; read++) {
-      page = await getJson<TaskScores>(this.b(slug, `/task-scores?offset=${offset}&limit=1000`));
+      page = await getPage<TaskScores>(this.b(slug, "/task-scores"), offset, 1000);
       for (const run of page.runs) if (wanted.delete(run.run_id)) runs.push(run);
-      offset = page.next_offset ?? null;
+      offset = page.next_offset;
     }
-    page ??= await getJson<TaskScores>(this.b(slug, "/task-scores?limit=1"));
+    page ??= await getPage<TaskScores>(this.b(slug, "/task-scores"), 0, 1);
     return { ...page, runs };
   }
 

@@ -13,7 +13,7 @@ import type {
   AttachedBounty,
   BenchmarkDetail as PlatformBenchmarkDetail,
   BenchmarkListItem,
-  Leaderboard as PlatformLeaderboard,
+  LeaderboardPage as PlatformLeaderboardPage,
   LeaderboardRow as FinalBoardRow,
   PublicBoardRow,
   VerificationRecord,
@@ -83,8 +83,12 @@ export type LeaderboardRow = Lenient<
     rank_tasks_scored?: number;
   };
 
-/** `GET /api/v1/benchmarks/:slug/leaderboard`: the platform's board (`buyer_only` boards: `leaderboard_visible: false`, no rows). */
-export type Leaderboard = Lenient<Omit<PlatformLeaderboard, "rows">, "slug" | "status" | "open"> & {
+/**
+ * `GET /api/v1/benchmarks/:slug/leaderboard?offset=N&limit=L`: one page of the platform's board, with
+ * `total_rows`, `offset`, `limit` and `next_offset` (`buyer_only` boards: `leaderboard_visible: false`,
+ * no rows).
+ */
+export type Leaderboard = Lenient<Omit<PlatformLeaderboardPage, "rows">, "slug" | "status" | "open"> & {
   rows: LeaderboardRow[];
 };
 

@@ -1,7 +1,8 @@
 /** The benchmarks list with its filters (status, prize, grader type, version) and prize renders. */
 import { useState } from "preact/hooks";
 import { useApp } from "../context.js";
-import { Loaded, errorText, useLoad } from "../components/ui.js";
+import { Loaded, useLoad } from "../components/ui.js";
+import { LoadMore, usePages } from "../components/paging.js";
 import { PrizeCell, PrizeLegend } from "../components/prize.js";
 import {
   NO_FILTERS,
@@ -93,32 +94,19 @@ const FILTER_SELECTS: {
   { key: "version", id: "f-version", label: "Version", options: (o) => o.version },
 ];
 
-/** The benchmarks loaded so far and the offset of the next page (null: all are loaded). */
-interface LoadedList {
-  list: BenchmarkSummary[];
-  next: number | null;
-}
+/** One page of the list as `Api.benchmarksPage` reads it. */
+type ListPage = Awaited<ReturnType<Api["benchmarksPage"]>>;
 
 /**
  * The list with its filters over the benchmarks loaded so far: the first page, then one more page per
  * click on "Load more" (probe16 A-F9: a visit read every page of the list).
  */
-function List(props: { api: Api; first: LoadedList }) {
-  const [loaded, setLoaded] = useState<LoadedList>(props.first);
-  const [more, setMore] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+function List(props: { api: Api; first: ListPage }) {
+  const more = usePages(props.first, (offset) => props.api.benchmarksPage(offset));
   const [f, setF] = useState<BenchmarkFilters>(NO_FILTERS);
   const set = (k: keyof BenchmarkFilters) => (v: string) => setF({ ...f, [k]: v });
-  const loadMore = async (offset: number): Promise<void> => {
-    setMore({ busy: true, error: null });
-    try {
-      const page = await props.api.benchmarksPage(offset);
-      setLoaded((l) => ({ list: [...l.list, ...page.benchmarks], next: page.next_offset }));
-      setMore({ busy: false, error: null });
-    } catch (e) {
-      setMore({ busy: false, error: errorText(e) });
-    }
-  };
-  const { list, next } = loaded;
+  const list = more.pages.flatMap((p) => p.benchmarks);
+  const next = more.next;
   const opts = filterOptions(list);
   const shown = applyFilters(list, f);
   return (
@@ -141,14 +129,7 @@ function List(props: { api: Api; first: LoadedList }) {
         </span>
       </form>
       <Table list={shown} />
-      {next !== null && (
-        <p>
-          <button id="more-benchmarks" type="button" disabled={more.busy} onClick={() => void loadMore(next)}>
-            {more.busy ? "Loading..." : "Load more benchmarks"}
-          </button>
-        </p>
-      )}
-      {more.error !== null && <p class="error">More benchmarks could not be read: {more.error}</p>}
+      <LoadMore pages={more} id="more-benchmarks" what="benchmarks" />
       <PrizeLegend listOnly />
     </>
   );
@@ -162,7 +143,7 @@ export function BenchmarksPage() {
     <section>
       <h1>Benchmarks</h1>
       <Loaded load={load} what="the benchmarks">
-        {(first) => <List api={api} first={{ list: first.benchmarks, next: first.next_offset }} />}
+        {(first) => <List api={api} first={first} />}
       </Loaded>
     </section>
   );

@@ -2,8 +2,10 @@
 import type { ComponentChildren } from "preact";
 import { useApp } from "../context.js";
 import { Loaded, errorText, useLoad } from "../components/ui.js";
+import { LoadMore, usePages } from "../components/paging.js";
 import { BenchmarkNav } from "../components/nav.js";
 import { boardView, taskTable, type BoardView, type TaskTable } from "../domain/leaderboard.js";
+import type { BenchmarkDetail, Leaderboard } from "../api/types.js";
 import { formatInterval } from "../domain/wilson.js";
 import type { Api } from "../api/client.js";
 import type { TaskScores } from "../api/task-scores.js";
@@ -22,22 +24,52 @@ async function scoresOf(api: Api, slug: string, runIds: string[]): Promise<Score
   }
 }
 
-async function loadBoard(api: Api, slug: string, minTasks: number) {
-  // The per-task credits are asked for as soon as the board says it is closed (served only then,
-  // SPEC 6.1) and visible (a buyer_only board's are its buyer's), without waiting for the detail.
-  const boardP = api.leaderboard(slug);
-  const scoresP = boardP.then((b): ScoresSide | Promise<ScoresSide> =>
-    b.open || b.leaderboard_visible === false
-      ? { scores: null, scoresError: null }
-      : scoresOf(
-          api,
-          slug,
-          b.rows.map((r) => r.run_id),
-        ),
-  );
-  const [detail, board, side] = await Promise.all([api.benchmark(slug), boardP, scoresP]);
-  const view = boardView(board, detail, minTasks);
-  return { detail, board, view, scores: side.scores, scoresError: side.scoresError };
+/** One page of the board and the per-task credits of its rows' runs (none while open or hidden). */
+interface BoardPage extends ScoresSide {
+  board: Leaderboard;
+  next_offset: number | null;
+}
+
+/**
+ * The board's page at `offset` and, once closed and visible (served only then, SPEC 6.1; a
+ * `buyer_only` board's are its buyer's), the per-task credits of its rows' runs, asked for as soon as
+ * the page says so. `scoresFailing`: "show" keeps a failed credits read as the page's error (the
+ * first page: the board still shows), "throw" fails the page (a later page is loaded whole or not).
+ */
+async function boardPage(
+  api: Api,
+  slug: string,
+  offset: number,
+  scoresFailing: "show" | "throw",
+): Promise<BoardPage> {
+  const board = await api.leaderboardPage(slug, offset);
+  const page = { board, next_offset: board.next_offset };
+  if (board.open || board.leaderboard_visible === false) return { ...page, scores: null, scoresError: null };
+  const runIds = board.rows.map((r) => r.run_id);
+  if (scoresFailing === "throw")
+    return { ...page, scores: await api.taskScores(slug, runIds), scoresError: null };
+  return { ...page, ...(await scoresOf(api, slug, runIds)) };
+}
+
+async function loadBoard(api: Api, slug: string) {
+  // the board's first page and its per-task credits, in parallel with the detail
+  const [detail, first] = await Promise.all([api.benchmark(slug), boardPage(api, slug, 0, "show")]);
+  return { detail, first };
+}
+
+/** The board over the pages loaded so far: its rows, and the per-task credits of their runs. */
+function loadedBoard(pages: BoardPage[]): { board: Leaderboard; scores: TaskScores | null } {
+  const first = pages[0]!;
+  const board = { ...first.board, rows: pages.flatMap((p) => p.board.rows) };
+  const scores =
+    first.scores === null ? null : { ...first.scores, runs: pages.flatMap((p) => p.scores?.runs ?? []) };
+  return { board, scores };
+}
+
+/** "N of M rows" (M the board's `total_rows` on its latest page read), or "N rows" when the API sends no total. */
+function rowCount(pages: BoardPage[], loaded: number): string {
+  const total = pages[pages.length - 1]!.board.total_rows;
+  return typeof total === "number" ? `${loaded} of ${total} rows` : `${loaded} rows`;
 }
 
 function Board(props: { view: BoardView; minTasks: number }) {
@@ -174,43 +206,63 @@ function PerTask(props: {
   );
 }
 
-/** `#/b/SLUG/leaderboard` */
+/** The board's pages loaded so far (the first, then one per "Load more rows"), its notes and per-task tables. */
+function BoardBody(props: { api: Api; slug: string; detail: BenchmarkDetail; first: BoardPage; minTasks: number }) {
+  const { detail, minTasks } = props;
+  const more = usePages(props.first, (offset) => boardPage(props.api, props.slug, offset, "throw"));
+  const { board, scores } = loadedBoard(more.pages);
+  const view = boardView(board, detail, minTasks);
+  const visible = board.leaderboard_visible !== false;
+  return (
+    <>
+      <h1>Leaderboard: {detail.title}</h1>
+      <p id="board-kind">
+        {view.final
+          ? "Final board: ranked on the private composite (SPEC 7.1)."
+          : (detail.private_tasks ?? 0) > 0
+            ? "Public board while the benchmark is open: ranked on the composite of public tasks; nothing shown is computed from private tasks (SPEC 6.1)."
+            : "Open board: this benchmark has no private tasks, so its composite is public."}
+      </p>
+      {visible ? (
+        <>
+          <p class="muted" id="board-count">
+            {rowCount(more.pages, board.rows.length)}
+          </p>
+          <Board view={view} minTasks={minTasks} />
+          <LoadMore pages={more} id="more-rows" what="rows" />
+        </>
+      ) : (
+        <p>This leaderboard is visible to its buyer only.</p>
+      )}
+      <p class="note" id="interval-note">
+        The interval is a 95% Wilson score interval on the {view.accuracyLabel} of each row's run, over its n
+        scored tasks (fractional credit counts as a fractional success). It is computed for display in
+        floating point and plays no part in ranking or payouts. Rows scored on fewer than {minTasks} tasks are
+        marked provisional.
+      </p>
+      <h2>Per-task scores</h2>
+      <PerTask view={view} visible={visible} scores={scores} scoresError={props.first.scoresError} />
+    </>
+  );
+}
+
+/** `#/b/SLUG/leaderboard`: the board's first page; the next ones on demand (probe19 A-F4). */
 export function LeaderboardPage(props: { slug: string }) {
   const { api, config } = useApp();
-  const load = useLoad(() => loadBoard(api, props.slug, config.minTasks), [api, props.slug]);
+  const load = useLoad(() => loadBoard(api, props.slug), [api, props.slug]);
   return (
     <section>
       <BenchmarkNav slug={props.slug} current="leaderboard" />
       <Loaded load={load} what="the leaderboard">
-        {({ detail, board, view, scores, scoresError }) => (
-          <>
-            <h1>Leaderboard: {detail.title}</h1>
-            <p id="board-kind">
-              {view.final
-                ? "Final board: ranked on the private composite (SPEC 7.1)."
-                : (detail.private_tasks ?? 0) > 0
-                  ? "Public board while the benchmark is open: ranked on the composite of public tasks; nothing shown is computed from private tasks (SPEC 6.1)."
-                  : "Open board: this benchmark has no private tasks, so its composite is public."}
-            </p>
-            {board.leaderboard_visible === false ? (
-              <p>This leaderboard is visible to its buyer only.</p>
-            ) : (
-              <Board view={view} minTasks={config.minTasks} />
-            )}
-            <p class="note" id="interval-note">
-              The interval is a 95% Wilson score interval on the {view.accuracyLabel} of each row's run, over
-              its n scored tasks (fractional credit counts as a fractional success). It is computed for
-              display in floating point and plays no part in ranking or payouts. Rows scored on fewer than{" "}
-              {config.minTasks} tasks are marked provisional.
-            </p>
-            <h2>Per-task scores</h2>
-            <PerTask
-              view={view}
-              visible={board.leaderboard_visible !== false}
-              scores={scores}
-              scoresError={scoresError}
-            />
-          </>
+        {({ detail, first }) => (
+          <BoardBody
+            key={props.slug}
+            api={api}
+            slug={props.slug}
+            detail={detail}
+            first={first}
+            minTasks={config.minTasks}
+          />
         )}
       </Loaded>
     </section>
