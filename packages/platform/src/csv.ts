@@ -12,13 +12,13 @@
  * }, { name: "seattle-weather" });
  * ```
  */
-import { readFile } from "node:fs/promises";
 import { decodeUtf8Strict } from "./utf8.js";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { parse } from "csv-parse/sync";
 import type { DatasetInput } from "./dataset.js";
 import { PlatformError } from "./errors.js";
+import { readDatasetFile } from "./dataset-file.js";
 import type { JsonObject } from "./json.js";
 
 /** How CSV columns become dataset rows. */
@@ -134,16 +134,7 @@ export async function loadCsvDataset(
   mapping: CsvMapping,
   meta: CsvDatasetMeta,
 ): Promise<DatasetInput> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(path);
-  } catch (e) {
-    throw new PlatformError(
-      "invalid_csv",
-      `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-      { field: "path" },
-    );
-  }
+  const bytes = await readDatasetFile(path, "invalid_csv", "path");
   // Line 1 is the header; a data row without quoted newlines sits on line row + 2.
   const text = decodeUtf8Strict(bytes, path, "invalid_csv", {
     rowOfLine: (line) => (line >= 2 ? line - 2 : null),

@@ -10,6 +10,8 @@ import {
   validateDataset,
 } from "../src/dataset.js";
 import { readDataset } from "../src/cli/dataset-commands.js";
+import { readDatasetFile } from "../src/dataset-file.js";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -221,6 +223,47 @@ describe("dataset validation", () => {
 });
 
 describe("the CLI's dataset file (readDataset)", () => {
+  // probe19 B-F12: `validate /dev/zero` read the device whole (2.3 GB in 15 s, no word)
+  it("a dataset file is a file or a pipe: a device or a directory is refused unread, naming it", async () => {
+    for (const [path, kind] of [
+      ["/dev/zero", "a character device"],
+      [tmpdir(), "a directory"],
+    ] as const) {
+      await expect(readDataset(path, {})).rejects.toMatchObject({
+        code: "invalid_dataset",
+        details: { field: "file" },
+        message: `cannot read ${path}: ${kind}, not a file (give a JSON or CSV file, or a pipe)`,
+      });
+      await expect(readDataset(path, { csv: true, label: "y", decisionTs: "d" })).rejects.toMatchObject({
+        code: "invalid_csv",
+        details: { field: "path" },
+      });
+    }
+    await expect(readDataset("/no/such/file.json", {})).rejects.toMatchObject({
+      code: "invalid_dataset",
+      message: "cannot read /no/such/file.json: ENOENT",
+    });
+  });
+
+  it("a dataset file over the bound is refused: a file by its size, a pipe while it is read", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bb-dsfile-"));
+    const file = join(dir, "big.json");
+    writeFileSync(file, "x".repeat(100));
+    const over = "larger than 64 bytes, the most a dataset file may be (MAX_DATASET_FILE_BYTES)";
+    await expect(readDatasetFile(file, "invalid_dataset", "file", 64)).rejects.toMatchObject({
+      details: { field: "file" },
+      message: `cannot read ${file}: ${over}`,
+    });
+    expect((await readDatasetFile(file, "invalid_dataset", "file", 100)).byteLength).toBe(100);
+    const fifo = join(dir, "pipe");
+    execFileSync("mkfifo", [fifo]);
+    const writer = execFile("sh", ["-c", `head -c 100000 /dev/zero > ${fifo}`]);
+    await expect(readDatasetFile(fifo, "invalid_dataset", "file", 64)).rejects.toMatchObject({
+      message: `cannot read ${fifo}: ${over}`,
+    });
+    writer.kill();
+  });
+
   it("--name and --description override a JSON file's own; without them the file's stay (probe18 F3)", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "bb-ds-")), "ds.json");
     writeFileSync(file, JSON.stringify({ name: "own", description: "own text", rows: [row()] }));

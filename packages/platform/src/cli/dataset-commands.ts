@@ -14,7 +14,7 @@ import {
 } from "./common.js";
 import { isJsonObject } from "../json.js";
 import { parseJson } from "@bench-bounty/evidence";
-import { readFileSync } from "node:fs";
+import { readDatasetFile } from "../dataset-file.js";
 import { loadCsvDataset, type CsvMapping } from "../csv.js";
 import { checkDataset, type DatasetInput } from "../dataset.js";
 import { benchmarkConfig, type PublishOptions } from "../publish.js";
@@ -84,16 +84,7 @@ export async function readDataset(file: string, o: DatasetOpts): Promise<Dataset
       ...extra,
     });
   }
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (e) {
-    throw new PlatformError(
-      "invalid_dataset",
-      `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-      { field: "file" },
-    );
-  }
+  const bytes = await readDatasetFile(file, "invalid_dataset", "file");
   const text = decodeUtf8Strict(bytes, file, "invalid_dataset", { json: true });
   let doc: unknown;
   try {
