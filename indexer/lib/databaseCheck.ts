@@ -102,12 +102,28 @@ async function sessionProblem(
 ): Promise<string | null> {
   const shown = shownDatabase(connectionString);
   const { rows } = (await client.query(
-    "SELECT has_database_privilege(current_database(), 'CREATE') AS can_create, (SELECT setting FROM pg_settings WHERE name = 'statement_timeout') AS timeout_ms, current_setting('transaction_read_only') AS read_only",
-  )) as { rows: { can_create?: boolean; timeout_ms?: string; read_only?: string }[] };
+    "SELECT has_database_privilege(current_database(), 'CREATE') AS can_create, (SELECT setting FROM pg_settings WHERE name = 'statement_timeout') AS timeout_ms, current_setting('transaction_read_only') AS read_only, current_setting('idle_session_timeout') AS idle_session, current_setting('idle_in_transaction_session_timeout') AS idle_in_tx",
+  )) as {
+    rows: {
+      can_create?: boolean;
+      timeout_ms?: string;
+      read_only?: string;
+      idle_session?: string;
+      idle_in_tx?: string;
+    }[];
+  };
   if (rows[0]?.read_only === "on")
     return `DATABASE_URL: the session of ${shown} is read-only (SQLSTATE 25006: a standby, or default_transaction_read_only on): Ponder writes its tables there; name a writable primary`;
   const timeout = Number(rows[0]?.timeout_ms ?? 0);
   if (timeout > 0 && timeout < MIN_STATEMENT_TIMEOUT_MS) return timeoutLine(`is ${timeout} ms`, shown);
+  // Ponder keeps pooled connections idle between polls: a server that closes idle sessions broke them
+  // with retried stack traces (probe19 B-F3)
+  for (const [name, value] of [
+    ["idle_session_timeout", rows[0]?.idle_session],
+    ["idle_in_transaction_session_timeout", rows[0]?.idle_in_tx],
+  ] as const)
+    if (value !== undefined && value !== "0")
+      return `DATABASE_URL: the session's ${name} is ${value} in ${shown}: Ponder keeps its pooled connections open between polls and PostgreSQL would close them; set it to 0 for the indexer's role or in the URL's options`;
   if (rows[0]?.can_create !== true)
     return `DATABASE_URL: the role may not create schemas in ${shown} (SQLSTATE 42501): Ponder creates its schemas there; GRANT CREATE ON DATABASE to the role`;
   return schemaProblem(client, schemas, shown);

@@ -101,6 +101,17 @@ describe.runIf(TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")(
       );
     });
 
+    it.each(["idle_session_timeout", "idle_in_transaction_session_timeout"])(
+      "an %s that would close Ponder's pooled connections: one line naming it (probe19 B-F3)",
+      async (name) => {
+        const url = new URL(base);
+        url.searchParams.set("options", `-c ${name}=500`);
+        expect(await databaseProblemAtStart(url.href)).toBe(
+          `DATABASE_URL: the session's ${name} is 500ms in ${shown}: Ponder keeps its pooled connections open between polls and PostgreSQL would close them; set it to 0 for the indexer's role or in the URL's options`,
+        );
+      },
+    );
+
     it("a statement_timeout of 2 s: named with its value", async () => {
       const url = new URL(base);
       url.searchParams.set("options", "-c statement_timeout=2000");
