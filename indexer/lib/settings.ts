@@ -21,6 +21,7 @@
  *   catalog access), the connection's role a member of it; without them `/sql/db` answers 503
  *   `sql_misconfigured` naming the missing grant (`src/api/sql.ts`).
  */
+import { addressForm } from "@bench-bounty/contracts";
 import type { Address } from "viem";
 
 /** Where the two contracts are, as an address book entry gives it. */
@@ -63,12 +64,18 @@ export class IndexerSettingsError extends Error {
   }
 }
 
-const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 function parseAddress(variable: string, value: string): Address {
-  if (!ADDRESS_RE.test(value))
+  // the platform's one address rule (EIP-55: unchecksummed, or mixed case with a valid checksum)
+  const form = addressForm(value);
+  if (form === "not_an_address")
     throw new IndexerSettingsError(variable, `expected a 0x-prefixed 20-byte hex address, got "${value}"`);
+  if (form === "bad_checksum")
+    throw new IndexerSettingsError(
+      variable,
+      `"${value}" is mixed-case with a wrong EIP-55 checksum (a mistyped address?): give it checksummed or all lower-case`,
+    );
   if (value.toLowerCase() === ZERO_ADDRESS)
     throw new IndexerSettingsError(variable, "the zero address is not a contract");
   return value.toLowerCase() as Address;

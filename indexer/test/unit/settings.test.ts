@@ -70,6 +70,14 @@ describe("indexer settings", () => {
     expect(variableOf(() => readIndexerSettings({ ...local, BOUNTY_ADDRESS: "0x12" }, emptyBook))).toBe(
       "BOUNTY_ADDRESS",
     );
+    // a mixed-case address with a wrong EIP-55 checksum (a mistyped one), probe19 B nit
+    const badChecksum = "0x52908400098527886e0F7030069857D2E4169EE7";
+    expect(
+      variableOf(() => readIndexerSettings({ ...local, ANCHOR_REGISTRY_ADDRESS: badChecksum }, emptyBook)),
+    ).toBe("ANCHOR_REGISTRY_ADDRESS");
+    expect(
+      readIndexerSettings({ ...local, BOUNTY_ADDRESS: badChecksum.toLowerCase() }, emptyBook).bountyAddress,
+    ).toBe(badChecksum.toLowerCase());
     expect(variableOf(() => readIndexerSettings({ ...local, START_BLOCK: "-1" }, emptyBook))).toBe(
       "START_BLOCK",
     );
@@ -83,9 +91,9 @@ describe("indexer settings", () => {
     expect(
       variableOf(() => readIndexerSettings({ ...local, INDEXER_UNSAFE_SQL_ON_PGLITE: "yes" }, emptyBook)),
     ).toBe("INDEXER_UNSAFE_SQL_ON_PGLITE");
-    expect(
-      variableOf(() => readIndexerSettings({ ...local, INDEXER_SQL_ROLE: 'x"; DROP' }, emptyBook)),
-    ).toBe("INDEXER_SQL_ROLE");
+    expect(variableOf(() => readIndexerSettings({ ...local, INDEXER_SQL_ROLE: 'x"; DROP' }, emptyBook))).toBe(
+      "INDEXER_SQL_ROLE",
+    );
     // An undeployed address book entry (null addresses) is not guessed around.
     expect(
       variableOf(() => readIndexerSettings({ PONDER_RPC_URL_8453: "https://base.example/rpc" }, emptyBook)),
@@ -102,12 +110,18 @@ describe("indexer settings", () => {
       }
       throw new Error("did not throw");
     };
-    expect(messageOf({ PONDER_RPC_URL_8453: "base-rpc/v2/PROVIDER_SECRET" })).not.toContain("PROVIDER_SECRET");
+    expect(messageOf({ PONDER_RPC_URL_8453: "base-rpc/v2/PROVIDER_SECRET" })).not.toContain(
+      "PROVIDER_SECRET",
+    );
     expect(messageOf({ DATABASE_URL: "mysql://u:DB_PASSWORD@h/db" })).not.toContain("DB_PASSWORD");
   });
 
   it("refuses a ws:// or wss:// RPC URL naming the variable, never the URL (probe11 O2)", () => {
-    for (const url of ["ws://127.0.0.1:1/v3/WSPATHKEY/?apikey=WSQKEY", "wss://base.example/v2/WSPATHKEY", "ftp://x/WSPATHKEY"]) {
+    for (const url of [
+      "ws://127.0.0.1:1/v3/WSPATHKEY/?apikey=WSQKEY",
+      "wss://base.example/v2/WSPATHKEY",
+      "ftp://x/WSPATHKEY",
+    ]) {
       let err: unknown;
       try {
         readIndexerSettings({ ...local, PONDER_RPC_URL_8453: url }, emptyBook);
