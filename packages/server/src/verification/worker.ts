@@ -55,8 +55,11 @@ export interface WorkerDeps {
   jobs: VerificationJobs;
   /** The pack's bytes as the door serves them. */
   readPack(slug: string): Promise<Uint8Array>;
-  /** Verifies under the `full` policy; returns the report object (`bench-bounty.verification.v1`). */
-  verify(pack: Uint8Array, job: VerificationJob): Promise<{ policy: string; verifier: { version: string } }>;
+  /** Verifies under the `full` policy; returns the report object (`bench-bounty.verification.v1`: its policy, the facts that kept it from being met, the verifier). */
+  verify(
+    pack: Uint8Array,
+    job: VerificationJob,
+  ): Promise<{ policy: string; policy_unmet: readonly string[]; verifier: { version: string } }>;
   /** Unix ms. */
   now(): number;
   /** This process's worker id (host:pid:random). */
