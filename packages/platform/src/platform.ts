@@ -339,6 +339,15 @@ export class Platform {
     return this.ctx.store.verificationJobs;
   }
 
+  /**
+   * Queues the verification of `slug` again on request (`VerificationJobsTable.enqueue`, `now` unix ms)
+   * in one transaction whose lock waits end by `how.answerBy` ({@link WriteHow}; probe19 A-F3).
+   * @throws PlatformError `server_busy` (past `how.answerBy`: nothing written)
+   */
+  enqueueVerification(slug: string, now: number, how: WriteHow = {}): Promise<void> {
+    return this.ctx.store.tx((t) => t.verificationJobs.enqueue(slug, now), { locksBy: how.answerBy });
+  }
+
   /** The chain gateway, or null. */
   get chain(): ChainGateway | null {
     return this.ctx.chain;
@@ -381,7 +390,8 @@ export class Platform {
    * Creates an account (and with `input.agent` its first agent, in the same transaction); its first key
    * is in the answer, shown once. Writes of a request take `how` ({@link WriteHow}): here and in
    * `issueKey`, `revokeKey`, `registerAgent`, `setWithdrawalAddress`, `setAccountWithdrawalAddress`,
-   * `deleteDataset`, `attachBounty`, `startRun`, `submit`, and `finalize` (its `revealBy`): a lock wait
+   * `deleteDataset`, `attachBounty`, `startRun`, `submit`, `enqueueVerification`, and `finalize` (its
+   * `revealBy`): a lock wait
    * past `how.answerBy` refuses the write `server_busy`, nothing written (probe19 A-F3).
    * @throws PlatformError `invalid_option`, `account_exists`, `invalid_withdrawal_address`, `forbidden`,
    *   `server_busy`

@@ -181,7 +181,7 @@ export interface Domain {
   /** The stored report's exact bytes. @throws EdgeError `verification_pending` (404) before one is stored */
   verificationReport(slug: string): Promise<Uint8Array>;
   /** Queues a verification again (the benchmark's author or the operator). */
-  requestVerification(p: Principal | null, slug: string): Promise<JsonValue>;
+  requestVerification(p: Principal | null, slug: string, opts?: WriteHow): Promise<JsonValue>;
   /** Queues a verification of `slug` when its pack exists and it has no job yet (award, startup). True when queued. */
   enqueueIfPacked(slug: string): Promise<boolean>;
   /** The stored verification as the GAOS entries read it, or null. */

@@ -158,11 +158,7 @@ async function accountView(platform: Platform, p: Principal): Promise<AccountVie
 
 /** The Domain over a Platform. */
 export function platformDomain(platform: Platform, opts: PlatformDomainOptions = {}): Domain {
-  const verification = verificationOps(
-    platform,
-    opts.jobs ?? storeVerificationQueue(platform.verificationJobs),
-    opts.now,
-  );
+  const verification = verificationOps(platform, opts.jobs ?? storeVerificationQueue(platform), opts.now);
   const chain = platform.chain
     ? { chain_id: platform.chain.config.chainId, local: opts.localChain === true }
     : null;
