@@ -26,6 +26,7 @@ const POSTGRES_TESTS = [
   "test/runs-mine-page.test.ts",
   "test/benchmarks-page.test.ts",
   "test/nul-text.test.ts",
+  "test/write-lock-wait.test.ts",
 ];
 
 export default defineConfig({

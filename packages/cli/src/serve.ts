@@ -464,7 +464,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
           webMiddleware,
         } = await import("@bench-bounty/server");
         // The verification queue lives in the store (verification_jobs), shared by every serve process.
-        const jobs = storeVerificationQueue(platform.verificationJobs);
+        const jobs = storeVerificationQueue(platform);
         const domain = platformDomain(platform, { jobs, localChain: o.localChain === true });
         const web = webMiddleware({
           ...(shownIndexer ? { indexerUrl: shownIndexer } : {}),

@@ -7,7 +7,7 @@
  * credit sent there could never be claimed.
  */
 import { addressForm, PROTOCOL_CONTRACTS, recipientProblem } from "@bench-bounty/contracts";
-import type { PlatformContext } from "./context.js";
+import type { PlatformContext, WriteHow } from "./context.js";
 import { PlatformError } from "./errors.js";
 import { assertAgentOwner, assertMayOwnAgents } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
@@ -254,25 +254,33 @@ export async function registerAgent(
   p: Principal,
   agentId: string,
   settings: AgentSettings = {},
+  how: WriteHow = {},
 ): Promise<AgentRecord> {
   const checked = checkAgentRegistration(ctx, p, agentId, settings);
-  return ctx.store.tx((t) => writeAgent(ctx, t, p, agentId, checked));
+  return ctx.store.tx((t) => writeAgent(ctx, t, p, agentId, checked), { locksBy: how.answerBy });
 }
 
 /**
- * Sets the withdrawal address of the caller's agent.
- * @throws PlatformError `unknown_agent`, `forbidden` (`agent_owner_only`), `invalid_withdrawal_address`
+ * Sets the withdrawal address of the caller's agent; `how.answerBy` bounds its lock waits ({@link WriteHow}).
+ * @throws PlatformError `unknown_agent`, `forbidden` (`agent_owner_only`), `invalid_withdrawal_address`,
+ *   `server_busy` (past `how.answerBy`: nothing written)
  */
 export async function setWithdrawalAddress(
   ctx: PlatformContext,
   p: Principal,
   agentId: string,
   address: string,
+  how: WriteHow = {},
 ): Promise<AgentRecord> {
   const agent = await requireAgent(ctx, agentId);
   assertAgentOwner(p, agent);
   const lower = checkWithdrawalAddress(ctx, address);
-  return (await ctx.store.agents.update(agentId, p.account_id, { withdrawal_address: lower }))!;
+  return ctx.store.tx(
+    async (t) => (await t.agents.update(agentId, p.account_id, { withdrawal_address: lower }))!,
+    {
+      locksBy: how.answerBy,
+    },
+  );
 }
 
 /** An agent. @throws PlatformError `unknown_agent` */

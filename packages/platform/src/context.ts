@@ -28,6 +28,18 @@ export interface FaultHooks {
   publishBeforeInsert?: (slug: string) => void | Promise<void>;
 }
 
+/**
+ * How a write answering a request is bounded: `answerBy` (unix ms, wall clock) is the request's deadline
+ * for waits (the server's `AppEnv.revealBy`, half its time limit). On PostgreSQL every lock wait of the
+ * write's transaction ends by it (`Store.tx` `locksBy`): a row another session holds longer refuses the
+ * write `server_busy` with nothing written, rather than the write committing after the request was
+ * answered 503 `request_timeout` (probe19 A-F3). Absent: no bound (the CLI, background work). Only the
+ * transaction that answers the request is bounded, never work after it (anchoring, the award's steps).
+ */
+export interface WriteHow {
+  answerBy?: number | undefined;
+}
+
 /** Everything an operation needs. */
 export interface PlatformContext {
   store: Store;

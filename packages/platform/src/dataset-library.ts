@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
-import type { PlatformContext } from "./context.js";
+import type { PlatformContext, WriteHow } from "./context.js";
 import { PlatformError } from "./errors.js";
 import { assertDatasetOwner } from "./identity/access.js";
 import { isOperatorAccount, type Principal } from "./identity/principal.js";
@@ -63,28 +63,33 @@ export interface DeletedDataset {
  * yielded between two (probeD1 F16: 100,000 rows in one statement held the loop 1.8 s), and its row last.
  * @throws PlatformError `unknown_dataset` (404); `forbidden` (`dataset_owner_only`) for another
  *   account's; `dataset_published` (409, `details: {dataset_id, slug}`) when a benchmark was published
- *   from it (it stays)
+ *   from it (it stays); `server_busy` when the mark's lock waits pass `how.answerBy` ({@link WriteHow}:
+ *   nothing written; the removal after the mark is not bounded)
  */
 export async function deleteDataset(
   ctx: PlatformContext,
   p: Principal,
   datasetId: string,
+  how: WriteHow = {},
 ): Promise<DeletedDataset> {
-  const deleted = await ctx.store.tx(async (t) => {
-    const ds = await t.datasets.getLocked(datasetId);
-    if (ds === null)
-      throw new PlatformError("unknown_dataset", `no dataset ${datasetId}`, { dataset_id: datasetId });
-    assertDatasetOwner(p, ds);
-    const slug = await t.benchmarks.slugOfDataset(datasetId);
-    if (slug !== null)
-      throw new PlatformError(
-        "dataset_published",
-        `dataset ${datasetId} is the test set of benchmark ${slug}: a published dataset is kept`,
-        { dataset_id: datasetId, slug },
-      );
-    const freed = await t.datasets.markDeleted(datasetId, isoMillis(ctx.clock()));
-    return { freed, rowCount: ds.row_count };
-  });
+  const deleted = await ctx.store.tx(
+    async (t) => {
+      const ds = await t.datasets.getLocked(datasetId);
+      if (ds === null)
+        throw new PlatformError("unknown_dataset", `no dataset ${datasetId}`, { dataset_id: datasetId });
+      assertDatasetOwner(p, ds);
+      const slug = await t.benchmarks.slugOfDataset(datasetId);
+      if (slug !== null)
+        throw new PlatformError(
+          "dataset_published",
+          `dataset ${datasetId} is the test set of benchmark ${slug}: a published dataset is kept`,
+          { dataset_id: datasetId, slug },
+        );
+      const freed = await t.datasets.markDeleted(datasetId, isoMillis(ctx.clock()));
+      return { freed, rowCount: ds.row_count };
+    },
+    { locksBy: how.answerBy },
+  );
   await removeDeletedDataset(ctx, datasetId, deleted.rowCount);
   return { dataset_id: datasetId, freed_bytes: deleted.freed };
 }

@@ -24,7 +24,14 @@
 import { randomBytes as nodeRandomBytes } from "node:crypto";
 import { AnchorBatcher, type AnchorBatching } from "./anchor-batch.js";
 import { ChainGateway, type ChainConfig } from "./chain.js";
-import type { AttachedBounty, BenchmarkRecord, FaultHooks, PlatformContext, TaskRecord } from "./context.js";
+import type {
+  AttachedBounty,
+  BenchmarkRecord,
+  FaultHooks,
+  PlatformContext,
+  TaskRecord,
+  WriteHow,
+} from "./context.js";
 import { checkDataset, type DatasetInput, type DatasetReport } from "./dataset.js";
 import {
   leaderboard,
@@ -97,6 +104,7 @@ import {
   createAccount,
   getAccount,
   issueKey,
+  setAccountWithdrawalAddress,
   listKeys,
   revokeKey,
   type AccountInput,
@@ -331,6 +339,15 @@ export class Platform {
     return this.ctx.store.verificationJobs;
   }
 
+  /**
+   * Queues the verification of `slug` again on request (`VerificationJobsTable.enqueue`, `now` unix ms)
+   * in one transaction whose lock waits end by `how.answerBy` ({@link WriteHow}; probe19 A-F3).
+   * @throws PlatformError `server_busy` (past `how.answerBy`: nothing written)
+   */
+  enqueueVerification(slug: string, now: number, how: WriteHow = {}): Promise<void> {
+    return this.ctx.store.tx((t) => t.verificationJobs.enqueue(slug, now), { locksBy: how.answerBy });
+  }
+
   /** The chain gateway, or null. */
   get chain(): ChainGateway | null {
     return this.ctx.chain;
@@ -371,11 +388,16 @@ export class Platform {
   }
   /**
    * Creates an account (and with `input.agent` its first agent, in the same transaction); its first key
-   * is in the answer, shown once.
-   * @throws PlatformError `invalid_option`, `account_exists`, `invalid_withdrawal_address`, `forbidden`
+   * is in the answer, shown once. Writes of a request take `how` ({@link WriteHow}): here and in
+   * `issueKey`, `revokeKey`, `registerAgent`, `setWithdrawalAddress`, `setAccountWithdrawalAddress`,
+   * `deleteDataset`, `attachBounty`, `startRun`, `submit`, `enqueueVerification`, and `finalize` (its
+   * `revealBy`): a lock wait
+   * past `how.answerBy` refuses the write `server_busy`, nothing written (probe19 A-F3).
+   * @throws PlatformError `invalid_option`, `account_exists`, `invalid_withdrawal_address`, `forbidden`,
+   *   `server_busy`
    */
-  createAccount(input: AccountInput): Promise<{ account: AccountRecord } & IssuedKey> {
-    return createAccount(this.ctx, input);
+  createAccount(input: AccountInput, how?: WriteHow): Promise<{ account: AccountRecord } & IssuedKey> {
+    return createAccount(this.ctx, input, how);
   }
   /** The principal of an API key. @throws PlatformError `unauthenticated` */
   authenticate(apiKey: unknown): Promise<Principal> {
@@ -385,17 +407,17 @@ export class Platform {
   account(p: Principal): Promise<AccountRecord> {
     return getAccount(this.ctx, p);
   }
-  /** Issues another key for the caller (shown once). */
-  issueKey(p: Principal): Promise<IssuedKey> {
-    return issueKey(this.ctx, p);
+  /** Issues another key for the caller (shown once). `how`: {@link WriteHow} (`server_busy` past it). */
+  issueKey(p: Principal, how?: WriteHow): Promise<IssuedKey> {
+    return issueKey(this.ctx, p, how);
   }
   /** The caller's keys, by prefix. */
   listKeys(p: Principal): Promise<KeyListing[]> {
     return listKeys(this.ctx, p);
   }
   /** Revokes one of the caller's keys by prefix. @throws PlatformError `unknown_key` */
-  revokeKey(p: Principal, keyPrefix: string): Promise<KeyListing> {
-    return revokeKey(this.ctx, p, keyPrefix);
+  revokeKey(p: Principal, keyPrefix: string, how?: WriteHow): Promise<KeyListing> {
+    return revokeKey(this.ctx, p, keyPrefix, how);
   }
 
   // ---- datasets -----------------------------------------------------------
@@ -464,8 +486,8 @@ export class Platform {
    * Deletes the caller's dataset never published, freeing its bytes (`freed_bytes`) of the quota.
    * @throws PlatformError `unknown_dataset`, `forbidden` (`dataset_owner_only`), `dataset_published`
    */
-  deleteDataset(p: Principal, datasetId: string): Promise<DeletedDataset> {
-    return deleteDataset(this.ctx, p, datasetId);
+  deleteDataset(p: Principal, datasetId: string, how?: WriteHow): Promise<DeletedDataset> {
+    return deleteDataset(this.ctx, p, datasetId, how);
   }
   /** A stored dataset's summary. @throws PlatformError `unknown_dataset` */
   async getDataset(datasetId: string): Promise<DatasetSummary> {
@@ -522,8 +544,9 @@ export class Platform {
     slug: string,
     bountyId: bigint | string | number,
     expect?: AttachExpectations,
+    how?: WriteHow,
   ): Promise<AttachedBounty> {
-    return attachBounty(this.ctx, p, slug, parseBountyId(bountyId), expect);
+    return attachBounty(this.ctx, p, slug, parseBountyId(bountyId), expect, how);
   }
   /** Closes a benchmark to new runs (the operator or its author; the award closes it too). */
   async closeBenchmark(p: Principal, slug: string): Promise<BenchmarkRecord> {
@@ -533,8 +556,13 @@ export class Platform {
   // ---- agents and runs ----------------------------------------------------
 
   /** Registers the caller's agent, or updates it (owner only). */
-  registerAgent(p: Principal, agentId: string, settings: AgentSettings = {}): Promise<AgentRecord> {
-    return registerAgent(this.ctx, p, agentId, settings);
+  registerAgent(
+    p: Principal,
+    agentId: string,
+    settings: AgentSettings = {},
+    how?: WriteHow,
+  ): Promise<AgentRecord> {
+    return registerAgent(this.ctx, p, agentId, settings, how);
   }
   /**
    * The withdrawal-address rule (not an address, zero address, one of this platform's contracts: all
@@ -547,8 +575,15 @@ export class Platform {
   }
 
   /** Sets the withdrawal address of the caller's agent (checked; owner only). */
-  setWithdrawalAddress(p: Principal, agentId: string, address: string): Promise<AgentRecord> {
-    return setWithdrawalAddress(this.ctx, p, agentId, address);
+  setWithdrawalAddress(p: Principal, agentId: string, address: string, how?: WriteHow): Promise<AgentRecord> {
+    return setWithdrawalAddress(this.ctx, p, agentId, address, how);
+  }
+  /**
+   * Sets the withdrawal address of all the caller's agents in one transaction (an account without any
+   * gets its default agent, named after it). @returns the agents written
+   */
+  setAccountWithdrawalAddress(p: Principal, address: string, how?: WriteHow): Promise<AgentRecord[]> {
+    return setAccountWithdrawalAddress(this.ctx, p, address, how);
   }
   /** An agent, or null. */
   getAgent(agentId: string): Promise<AgentRecord | null> {
@@ -559,12 +594,12 @@ export class Platform {
     return myAgents(this.ctx, p);
   }
   /** Starts a run of the caller's agent (registered on first sight; the wall clock starts now). */
-  startRun(p: Principal, slug: string, agentId: string): Promise<StartedRun> {
-    return startRun(this.ctx, p, slug, agentId);
+  startRun(p: Principal, slug: string, agentId: string, how?: WriteHow): Promise<StartedRun> {
+    return startRun(this.ctx, p, slug, agentId, how);
   }
   /** Submits answers to the caller's run (idempotent upserts). */
-  async submit(p: Principal, runId: string, answers: unknown) {
-    return submitAnswers(this.ctx, p, runId, answers);
+  async submit(p: Principal, runId: string, answers: unknown, how?: WriteHow) {
+    return submitAnswers(this.ctx, p, runId, answers, how);
   }
   /** Finalizes the caller's run: scores, receipt, anchor (SPEC 6.1 shape). */
   finalize(p: Principal, runId: string, opts?: FinalizeOptions): Promise<FinalizeResult> {

@@ -25,7 +25,7 @@ import {
 } from "@bench-bounty/evidence";
 import { anchorDigests } from "./anchor-batch.js";
 import { squatFacts, squattedError, type AnchorEvidence, type SquatFacts } from "./chain.js";
-import type { BenchmarkRecord, PlatformContext, TaskRecord } from "./context.js";
+import type { BenchmarkRecord, PlatformContext, TaskRecord, WriteHow } from "./context.js";
 import { textProblem, TEXT_PROBLEM_TEXT } from "./utf8.js";
 import { PlatformError } from "./errors.js";
 import type { Tables } from "./store.js";
@@ -278,6 +278,7 @@ export async function startRun(
   p: Principal,
   slug: string,
   agentId: string,
+  how: WriteHow = {},
 ): Promise<StartedRun> {
   checkAgentId(agentId);
   const b = await getBenchmark(ctx, slug);
@@ -292,9 +293,7 @@ export async function startRun(
     if (squat !== null) throw squattedError(b.commit_root, "commitment", squat);
   }
   const known = await ctx.store.agents.get(agentId);
-  // a new agent is registered in the start's own transaction (probe19 A-F11: registered apart, the agents
-  // of starts refused by the checks under the transaction's locks were left behind)
-  let fresh: AgentSettings | null = null;
+  let newAgent: AgentSettings | null = null;
   if (known) {
     assertAgentOwner(p, known);
     assertPayable(ctx, b, known);
@@ -310,56 +309,60 @@ export async function startRun(
     });
     await assertRoomForAgent(ctx, ctx.store, slug); // again in the transaction below
     await assertRoomForAccountOnBenchmark(ctx, ctx.store, slug, p.account_id); // likewise
-    fresh = checkAgentRegistration(ctx, p, agentId, inherited ? { withdrawal_address: inherited } : {});
+    newAgent = checkAgentRegistration(ctx, p, agentId, inherited ? { withdrawal_address: inherited } : {});
   }
   const tasks = await getTasks(ctx, slug);
-  const started = await ctx.store.tx(async (t) => {
-    if (fresh !== null) assertAgentOwner(p, await writeAgent(ctx, t, p, agentId, fresh));
-    // The agent's row is locked (PostgreSQL) so two processes starting its runs take turns; the
-    // partial unique index (one run in progress per agent) decides any race left. The row read under
-    // the lock is checked again: a concurrent change of is_author_agent (which takes the same lock,
-    // `writeAgent`) either committed before, and is seen here, or waits and then sees this run.
-    const locked = await t.agents.get(agentId, { lock: true });
-    if (locked !== null) {
-      assertAgentOwner(p, locked);
-      assertPayable(ctx, b, locked);
-    }
-    const open = await t.runs.inProgress(slug, agentId);
-    if (open !== null) throw runInProgress(agentId, open);
-    const used = await t.runs.attempts(slug, agentId);
-    if (used >= b.config.max_attempts) {
-      throw new PlatformError(
-        "max_attempts_reached",
-        `agent ${agentId} used all ${b.config.max_attempts} attempts on ${slug}`,
-        { max_attempts: b.config.max_attempts },
-      );
-    }
-    if (used === 0) {
-      // the count and the insert are one decision: first starts of this benchmark take turns
-      await t.runs.lockNewAgents(slug);
-      await assertRoomForAgent(ctx, t, slug);
-      await assertRoomForAccountOnBenchmark(ctx, t, slug, p.account_id);
-    }
-    const attempt = used + 1;
-    const plan = runPlan(b, tasks, agentId, attempt);
-    const runId = runIdOf(slug, agentId, attempt);
-    const now = ctx.clock();
-    try {
-      await t.runs.insert({
-        run_id: runId,
-        slug,
-        agent_id: agentId,
-        account_id: p.account_id,
-        attempt,
-        plan,
-        started_at_ms: now,
-      });
-    } catch (e) {
-      if (!isUniqueViolation(e)) throw e;
-      throw runInProgress(agentId, runId);
-    }
-    return { attempt, plan, runId, now };
-  });
+  const started = await ctx.store.tx(
+    async (t) => {
+      // a new agent is registered in the run's transaction: a start refused (or busy) leaves no agent
+      if (newAgent !== null) assertAgentOwner(p, await writeAgent(ctx, t, p, agentId, newAgent));
+      // The agent's row is locked (PostgreSQL) so two processes starting its runs take turns; the
+      // partial unique index (one run in progress per agent) decides any race left. The row read under
+      // the lock is checked again: a concurrent change of is_author_agent (which takes the same lock,
+      // `writeAgent`) either committed before, and is seen here, or waits and then sees this run.
+      const locked = await t.agents.get(agentId, { lock: true });
+      if (locked !== null) {
+        assertAgentOwner(p, locked);
+        assertPayable(ctx, b, locked);
+      }
+      const open = await t.runs.inProgress(slug, agentId);
+      if (open !== null) throw runInProgress(agentId, open);
+      const used = await t.runs.attempts(slug, agentId);
+      if (used >= b.config.max_attempts) {
+        throw new PlatformError(
+          "max_attempts_reached",
+          `agent ${agentId} used all ${b.config.max_attempts} attempts on ${slug}`,
+          { max_attempts: b.config.max_attempts },
+        );
+      }
+      if (used === 0) {
+        // the count and the insert are one decision: first starts of this benchmark take turns
+        await t.runs.lockNewAgents(slug);
+        await assertRoomForAgent(ctx, t, slug);
+        await assertRoomForAccountOnBenchmark(ctx, t, slug, p.account_id);
+      }
+      const attempt = used + 1;
+      const plan = runPlan(b, tasks, agentId, attempt);
+      const runId = runIdOf(slug, agentId, attempt);
+      const now = ctx.clock();
+      try {
+        await t.runs.insert({
+          run_id: runId,
+          slug,
+          agent_id: agentId,
+          account_id: p.account_id,
+          attempt,
+          plan,
+          started_at_ms: now,
+        });
+      } catch (e) {
+        if (!isUniqueViolation(e)) throw e;
+        throw runInProgress(agentId, runId);
+      }
+      return { attempt, plan, runId, now };
+    },
+    { locksBy: how.answerBy },
+  );
   const { attempt, plan, runId, now } = started;
   return {
     run: {
@@ -566,6 +569,7 @@ export async function submitAnswers(
   p: Principal,
   runId: string,
   answers: unknown,
+  how: WriteHow = {},
 ): Promise<{ run_id: string; accepted: number; answered: number; total: number }> {
   const run = await getRun(ctx, runId);
   assertRunOwner(p, run);
@@ -605,33 +609,36 @@ export async function submitAnswers(
     });
   }
   const now = isoMillis(ctx.clock());
-  return ctx.store.tx(async (t) => {
-    // The run's row is locked (PostgreSQL): a finalize in another process waits, or has finished.
-    const cur = await getRun(ctx, runId, t, { lock: true });
-    if (cur.status !== "in_progress")
-      throw new PlatformError("run_not_in_progress", `run ${runId} is ${cur.status}`, {
-        run_id: runId,
-        status: cur.status,
-      });
-    assertTakesAnswers(ctx, await getBenchmark(ctx, run.slug, t), runId);
-    // the stored-answer quotas (probe14 D1-F20): what the batch adds, over the answers it replaces
-    const added =
-      good.reduce((n, a) => n + Buffer.byteLength(a.answer_text, "utf8"), 0) -
-      (await t.answers.bytesAt(
+  return ctx.store.tx(
+    async (t) => {
+      // The run's row is locked (PostgreSQL): a finalize in another process waits, or has finished.
+      const cur = await getRun(ctx, runId, t, { lock: true });
+      if (cur.status !== "in_progress")
+        throw new PlatformError("run_not_in_progress", `run ${runId} is ${cur.status}`, {
+          run_id: runId,
+          status: cur.status,
+        });
+      assertTakesAnswers(ctx, await getBenchmark(ctx, run.slug, t), runId);
+      // the stored-answer quotas (probe14 D1-F20): what the batch adds, over the answers it replaces
+      const added =
+        good.reduce((n, a) => n + Buffer.byteLength(a.answer_text, "utf8"), 0) -
+        (await t.answers.bytesAt(
+          runId,
+          good.map((a) => a.ordinal),
+        ));
+      await t.runs.addAnswerBytes(runId, added);
+      await t.answers.upsert(
         runId,
-        good.map((a) => a.ordinal),
-      ));
-    await t.runs.addAnswerBytes(runId, added);
-    await t.answers.upsert(
-      runId,
-      good.map(({ ordinal, answer_text }) => ({ ordinal, answer_text })),
-      now,
-    );
-    const answered = await t.answers.count(runId);
-    // last: the counters' rows stay locked until the commit (a refusal rolls the whole batch back)
-    await countAnswerBytes(ctx, t, cur.account_id, added);
-    return { run_id: runId, accepted: good.length, answered, total: n };
-  });
+        good.map(({ ordinal, answer_text }) => ({ ordinal, answer_text })),
+        now,
+      );
+      const answered = await t.answers.count(runId);
+      // last: the counters' rows stay locked until the commit (a refusal rolls the whole batch back)
+      await countAnswerBytes(ctx, t, cur.account_id, added);
+      return { run_id: runId, accepted: good.length, answered, total: n };
+    },
+    { locksBy: how.answerBy },
+  );
 }
 
 /**
@@ -710,7 +717,8 @@ export interface FinalizeOptions {
   /**
    * Latest moment (unix ms) to wait for the receipt's anchor batch before answering (default: no
    * deadline but the batcher's `revealWaitMs`): the server gives every finalize of one request the
-   * same one, so their waits end together within its time limit (probe15 A-F9).
+   * same one, so their waits end together within its time limit (probe15 A-F9). The transaction's lock
+   * waits end by it too (`WriteHow.answerBy`; probe19 A-F3): past it, `server_busy` with nothing written.
    */
   revealBy?: number;
 }
@@ -739,42 +747,49 @@ export async function finalizeRun(
       field: "usdc_spent",
     });
   const tasks = await getTasks(ctx, slug);
-  const done = await ctx.store.tx(async (t) => {
-    // Lock order: the benchmark, then the run (the award's preparation locks the benchmark too, so a
-    // finalize either commits before the award ranks the runs or sees the award and is refused).
-    const b = await getBenchmark(ctx, slug, t, { lock: true });
-    const run = await getRun(ctx, runId, t, { lock: true });
-    if (run.status !== "in_progress")
-      throw new PlatformError("already_finalized", `run ${runId} is already finalized`, {
-        run_id: runId,
-        receipt_hash: shownDigest(run.receipt_hash, await withheldDigests(t, [run.receipt_hash])),
+  const done = await ctx.store.tx(
+    async (t) => {
+      // Lock order: the benchmark, then the run (the award's preparation locks the benchmark too, so a
+      // finalize either commits before the award ranks the runs or sees the award and is refused).
+      const b = await getBenchmark(ctx, slug, t, { lock: true });
+      const run = await getRun(ctx, runId, t, { lock: true });
+      if (run.status !== "in_progress")
+        throw new PlatformError("already_finalized", `run ${runId} is already finalized`, {
+          run_id: runId,
+          receipt_hash: shownDigest(run.receipt_hash, await withheldDigests(t, [run.receipt_hash])),
+        });
+      if (b.status === "awarded" || (await t.awards.get(slug)) !== null) {
+        throw new PlatformError(
+          "benchmark_awarded",
+          `benchmark ${slug} is awarded; late runs are not scored`,
+          {
+            slug,
+          },
+        );
+      }
+      const answers = await runAnswers(ctx, runId, t);
+      const scored = scoreRun(ctx, b, run, tasks, answers, { queries, spent });
+      await t.runs.finalize(runId, {
+        finalized_at_ms: scored.finalizedMs,
+        answer_salt: scored.salt,
+        receipt_json: scored.receiptJson,
+        receipt_hash: scored.hash,
+        rank_accuracy: scored.accuracyValue,
+        score_public: scored.publicScore,
+        score_composite: scored.compositeScore,
+        score_composite_public: scored.compositePublic,
+        wall_seconds: scored.wall,
+        queries_used: queries,
+        usdc_spent: spent,
       });
-    if (b.status === "awarded" || (await t.awards.get(slug)) !== null) {
-      throw new PlatformError("benchmark_awarded", `benchmark ${slug} is awarded; late runs are not scored`, {
-        slug,
-      });
-    }
-    const answers = await runAnswers(ctx, runId, t);
-    const scored = scoreRun(ctx, b, run, tasks, answers, { queries, spent });
-    await t.runs.finalize(runId, {
-      finalized_at_ms: scored.finalizedMs,
-      answer_salt: scored.salt,
-      receipt_json: scored.receiptJson,
-      receipt_hash: scored.hash,
-      rank_accuracy: scored.accuracyValue,
-      score_public: scored.publicScore,
-      score_composite: scored.compositeScore,
-      score_composite_public: scored.compositePublic,
-      wall_seconds: scored.wall,
-      queries_used: queries,
-      usdc_spent: spent,
-    });
-    if (ctx.chain) await t.anchors.addPending(scored.hash, "receipt", slug, isoMillis(scored.finalizedMs));
-    await t.benchmarks.bumpBoard(slug);
-    ctx.faults.finalizeBeforeCommit?.(runId);
-    const used = await t.runs.attempts(slug, run.agent_id);
-    return { ...scored, run, b, used };
-  });
+      if (ctx.chain) await t.anchors.addPending(scored.hash, "receipt", slug, isoMillis(scored.finalizedMs));
+      await t.benchmarks.bumpBoard(slug);
+      ctx.faults.finalizeBeforeCommit?.(runId);
+      const used = await t.runs.attempts(slug, run.agent_id);
+      return { ...scored, run, b, used };
+    },
+    { locksBy: opts.revealBy },
+  );
   let anchor: AnchorEvidence | null = null;
   let anchorError: string | undefined;
   if (ctx.chain && ctx.receiptAnchoring === "batch") {

@@ -253,11 +253,12 @@ export class Store extends Tables {
    * the commit is on disk (SQLite: the group commit's fsync, shared with concurrent transactions).
    * @param opts.locksBy on PostgreSQL, every lock wait of the transaction ends by this time (unix ms,
    *   wall clock; `SET LOCAL lock_timeout`): a lock another holds longer refuses the transaction
-   *   (probe17 A-F2: a publish waited past its request's deadline, then wrote)
+   *   (probe17 A-F2: a publish waited past its request's deadline, then wrote; probe19 A-F3: every
+   *   other write of a request, `WriteHow.answerBy`); undefined: no bound (background work, the award)
    * @throws PlatformError `server_busy` (nothing written) when a lock wait passes `opts.locksBy`, or
    *   on SQLite when another process holds the write lock past the busy timeout (5 s)
    */
-  async tx<T>(fn: (t: Tables) => Promise<T>, opts: { locksBy?: number } = {}): Promise<T> {
+  async tx<T>(fn: (t: Tables) => Promise<T>, opts: { locksBy?: number | undefined } = {}): Promise<T> {
     const bounded = opts.locksBy !== undefined && this.engine === "postgres";
     for (let attempt = 1; ; attempt++) {
       try {

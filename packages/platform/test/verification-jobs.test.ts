@@ -4,10 +4,11 @@
  * as two processes, race for it), an expired lease is taken again, and a worker that lost its lease
  * changes nothing.
  */
+import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import type { VerificationResult } from "../src/store/verification-jobs.js";
 import { Store } from "../src/store.js";
-import { cleanup, freshPostgresTarget, tempDir, TEST_ENGINE } from "./helpers.js";
+import { cleanup, freshPostgresTarget, openTemp, rejection, tempDir, TEST_ENGINE } from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -154,6 +155,43 @@ describe(`verification_jobs (${TEST_ENGINE})`, () => {
       expect(await q.claim(1e12, 1000, "w")).toBeNull();
     } finally {
       await s.close();
+    }
+  });
+});
+
+describe.skipIf(TEST_ENGINE !== "postgres")("a requested verification's lock waits (probe19 A-F3)", () => {
+  it("the job's row held by another transaction past `answerBy`: enqueueVerification is server_busy, nothing written", async () => {
+    const h = await openTemp();
+    try {
+      const q = h.ctx.store.verificationJobs;
+      await q.enqueue("v", 1000);
+      expect(await q.claim(1000, 500, "w")).toEqual({ slug: "v", attempts: 0 });
+      expect(await q.complete("v", "w", result("first"))).toBe(true);
+      let free!: () => void;
+      const gate = new Promise<void>((r) => (free = r));
+      let held!: () => void;
+      const locked = new Promise<void>((r) => (held = r));
+      const holder = h.ctx.store.tx(async (t) => {
+        await sql`SELECT 1 FROM verification_jobs WHERE slug = 'v' FOR UPDATE`.execute(t.db);
+        held();
+        await gate;
+      });
+      await locked;
+      const release = setTimeout(free, 5000);
+      const e = await rejection(
+        h.real.enqueueVerification("v", 2000, { answerBy: Date.now() + 300 }),
+      ).finally(() => {
+        clearTimeout(release);
+        free();
+      });
+      await holder;
+      expect(e).toMatchObject({ code: "server_busy", details: { retry_after_seconds: 5 } });
+      expect(await q.get("v")).toMatchObject({ status: "done", next_at: 1000 });
+      // in time: queued again
+      await h.real.enqueueVerification("v", 3000, { answerBy: Date.now() + 60_000 });
+      expect(await q.get("v")).toMatchObject({ status: "queued", next_at: 3000 });
+    } finally {
+      await h.close();
     }
   });
 });

@@ -5,10 +5,16 @@
  * every rule (ownership, secrecy, idempotence) lives. The edge only maps codes to statuses.
  */
 import type { JsonValue } from "@bench-bounty/evidence";
-import type { AccountView, AwardEvidenceResult, Principal, Registration } from "@bench-bounty/platform";
+import type {
+  AccountView,
+  AwardEvidenceResult,
+  Principal,
+  Registration,
+  WriteHow,
+} from "@bench-bounty/platform";
 import type { StoredVerification } from "./verification/view.js";
 
-export type { AccountView, Principal, Registration };
+export type { AccountView, Principal, Registration, WriteHow };
 
 /** The binary answer of the evidence door: the pack, or the reason it is unavailable (the domain's type). */
 export type AwardEvidence = AwardEvidenceResult;
@@ -24,21 +30,31 @@ export interface PlanningCharges {
   owePlanning?: (bytes: number) => void;
 }
 
-/** The operations of the service. JSON results are served as returned (canonical JSON). */
+/**
+ * The operations of the service. JSON results are served as returned (canonical JSON). Every write of a
+ * request takes `opts` ({@link WriteHow}: `answerBy`, the request's deadline for waits, `AppEnv.revealBy`;
+ * finalize its `revealBy`): on PostgreSQL a lock wait past it refuses the write 503 `server_busy`, nothing
+ * written (probe19 A-F3), never a `request_timeout` followed by the write. The award has its own deadline.
+ */
 export interface Domain {
   /** The principal of an API key. @throws PlatformError `unauthenticated` for a key nobody holds */
   authenticate(apiKey: string): Promise<Principal>;
   /** Creates an account with one API key and one agent (no key needed). */
-  register(input: {
-    name?: string | undefined;
-    agent_id?: string | undefined;
-    withdrawal_address?: string | null | undefined;
-  }): Promise<Registration>;
+  register(
+    input: {
+      name?: string | undefined;
+      agent_id?: string | undefined;
+      withdrawal_address?: string | null | undefined;
+    },
+    opts?: WriteHow,
+  ): Promise<Registration>;
   me(p: Principal | null): Promise<AccountView>;
-  setWithdrawalAddress(p: Principal | null, address: string): Promise<AccountView>;
+  /** Sets the address of all the caller's agents in one transaction (platform `setAccountWithdrawalAddress`). */
+  setWithdrawalAddress(p: Principal | null, address: string, opts?: WriteHow): Promise<AccountView>;
   registerAgent(
     p: Principal | null,
     input: { agent_id: string; is_author_agent?: boolean | undefined },
+    opts?: WriteHow,
   ): Promise<AccountView>;
 
   /**
@@ -82,11 +98,16 @@ export interface Domain {
   ): Promise<Map<string, Record<string, number>>>;
   awardEvidence(slug: string): Promise<AwardEvidence>;
 
-  startRun(p: Principal | null, slug: string, input: { agent_id?: string | undefined }): Promise<JsonValue>;
-  submit(p: Principal | null, runId: string, answers: unknown): Promise<JsonValue>;
+  startRun(
+    p: Principal | null,
+    slug: string,
+    input: { agent_id?: string | undefined },
+    opts?: WriteHow,
+  ): Promise<JsonValue>;
+  submit(p: Principal | null, runId: string, answers: unknown, opts?: WriteHow): Promise<JsonValue>;
   /**
    * Finalizes the caller's run; `opts.revealBy` (unix ms): the latest moment to wait for the receipt's
-   * anchor batch (the request's deadline for its waits, `AppEnv.revealBy`).
+   * anchor batch and for the transaction's locks (the request's deadline for its waits, `AppEnv.revealBy`).
    */
   finalize(p: Principal | null, runId: string, opts?: { revealBy?: number }): Promise<JsonValue>;
   getRun(p: Principal | null, runId: string): Promise<JsonValue>;
@@ -122,7 +143,7 @@ export interface Domain {
    * Deletes the caller's dataset never published (platform `deleteDataset`).
    * @throws PlatformError `unknown_dataset`, `forbidden` (`dataset_owner_only`), `dataset_published`
    */
-  deleteDataset(p: Principal | null, datasetId: string): Promise<JsonValue>;
+  deleteDataset(p: Principal | null, datasetId: string, opts?: WriteHow): Promise<JsonValue>;
   /**
    * `opts.answerBy` (unix ms): the latest moment to begin writing and to wait for the commitment's
    * anchor batch (`AppEnv.revealBy`; platform `PublishHow.answerBy`); `opts.chargePlanning(bytes)`:
@@ -144,6 +165,7 @@ export interface Domain {
     p: Principal | null,
     slug: string,
     input: { bounty_id: string; author?: string | undefined; pool_base_units?: string | undefined },
+    opts?: WriteHow,
   ): Promise<JsonValue>;
   /**
    * The award (platform `award`); `opts.answerBy` (unix ms): the latest moment it answers
@@ -159,7 +181,7 @@ export interface Domain {
   /** The stored report's exact bytes. @throws EdgeError `verification_pending` (404) before one is stored */
   verificationReport(slug: string): Promise<Uint8Array>;
   /** Queues a verification again (the benchmark's author or the operator). */
-  requestVerification(p: Principal | null, slug: string): Promise<JsonValue>;
+  requestVerification(p: Principal | null, slug: string, opts?: WriteHow): Promise<JsonValue>;
   /** Queues a verification of `slug` when its pack exists and it has no job yet (award, startup). True when queued. */
   enqueueIfPacked(slug: string): Promise<boolean>;
   /** The stored verification as the GAOS entries read it, or null. */

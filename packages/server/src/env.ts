@@ -16,7 +16,8 @@ export interface AppEnv {
     /**
      * Latest moment (unix ms) the request's waits for an anchor batch may last (`FinalizeOptions.revealBy`):
      * half the request's time limit after it started, so that the rest of the request fits the other half
-     * (probe15 A-F9; set by `limitTime`).
+     * (probe15 A-F9; set by `limitTime`). Every write of the request ends its lock waits by it too (platform
+     * `WriteHow.answerBy`; probe19 A-F3): past it 503 `server_busy`, nothing written.
      */
     revealBy: number;
     /**

@@ -81,7 +81,8 @@ function datasetOps(
       return json(await platform.storeDataset(who, prepared, how));
     },
     myDatasets: async (p) => json(await platform.myDatasets(requirePrincipal(p))),
-    deleteDataset: async (p, datasetId) => json(await platform.deleteDataset(requirePrincipal(p), datasetId)),
+    deleteDataset: async (p, datasetId, opts) =>
+      json(await platform.deleteDataset(requirePrincipal(p), datasetId, opts)),
   };
 }
 
@@ -157,11 +158,7 @@ async function accountView(platform: Platform, p: Principal): Promise<AccountVie
 
 /** The Domain over a Platform. */
 export function platformDomain(platform: Platform, opts: PlatformDomainOptions = {}): Domain {
-  const verification = verificationOps(
-    platform,
-    opts.jobs ?? storeVerificationQueue(platform.verificationJobs),
-    opts.now,
-  );
+  const verification = verificationOps(platform, opts.jobs ?? storeVerificationQueue(platform), opts.now);
   const chain = platform.chain
     ? { chain_id: platform.chain.config.chainId, local: opts.localChain === true }
     : null;
@@ -181,37 +178,39 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
 
   return {
     authenticate: (apiKey) => platform.authenticate(apiKey),
-    async register(input): Promise<Registration> {
+    async register(input, opts): Promise<Registration> {
       // one transaction: a refused agent id or address leaves no account behind (issue 13 re-probe);
       // without a name the platform picks one, and the agent id defaults to it (`createAccount`)
-      const created = await platform.createAccount({
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        agent: {
-          ...(input.agent_id !== undefined ? { agent_id: input.agent_id } : {}),
-          ...(input.withdrawal_address !== undefined ? { withdrawal_address: input.withdrawal_address } : {}),
+      const created = await platform.createAccount(
+        {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          agent: {
+            ...(input.agent_id !== undefined ? { agent_id: input.agent_id } : {}),
+            ...(input.withdrawal_address !== undefined
+              ? { withdrawal_address: input.withdrawal_address }
+              : {}),
+          },
         },
-      });
+        opts,
+      );
       const p = await platform.authenticate(created.api_key);
       return { account: await view(p), api_key: created.api_key, key_prefix: created.key_prefix };
     },
     me: async (p) => view(requirePrincipal(p)),
-    async setWithdrawalAddress(p, address) {
+    async setWithdrawalAddress(p, address, opts) {
       const who = requirePrincipal(p);
-      const agents = await platform.myAgents(who);
-      for (const a of agents) await platform.setWithdrawalAddress(who, a.agent_id, address);
-      if (agents.length === 0)
-        await platform.registerAgent(who, (await platform.account(who)).name, {
-          withdrawal_address: address,
-        });
+      // all the account's agents in one transaction (all or none), its default agent if it has none
+      await platform.setAccountWithdrawalAddress(who, address, opts);
       return view(who);
     },
-    async registerAgent(p, input) {
+    async registerAgent(p, input, opts) {
       const who = requirePrincipal(p);
       const first = (await platform.myAgents(who))[0];
-      await platform.registerAgent(who, input.agent_id, {
+      const settings = {
         ...(first?.withdrawal_address ? { withdrawal_address: first.withdrawal_address } : {}),
         ...(input.is_author_agent !== undefined ? { is_author_agent: input.is_author_agent } : {}),
-      });
+      };
+      await platform.registerAgent(who, input.agent_id, settings, opts);
       return view(who);
     },
 
@@ -249,11 +248,12 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
     },
     awardEvidence: (slug): Promise<AwardEvidence> => platform.awardEvidence(slug),
 
-    async startRun(p, slug, input) {
+    async startRun(p, slug, input, opts) {
       const who = requirePrincipal(p);
-      return json(await platform.startRun(who, slug, await agentFor(who, input.agent_id)));
+      return json(await platform.startRun(who, slug, await agentFor(who, input.agent_id), opts));
     },
-    submit: async (p, runId, answers) => json(await platform.submit(requirePrincipal(p), runId, answers)),
+    submit: async (p, runId, answers, opts) =>
+      json(await platform.submit(requirePrincipal(p), runId, answers, opts)),
     finalize: async (p, runId, opts) =>
       json(
         await platform.finalize(
@@ -280,12 +280,12 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
       const result = await platform.publish(who, datasetId, options as never, publishHow(who, opts ?? {}));
       return json({ ...((await detail(result.slug, baseUrl)) as object), ...result });
     },
-    async attachBounty(p, slug, input) {
+    async attachBounty(p, slug, input, opts) {
       const expect = {
         ...(input.author ? { author: input.author } : {}),
         ...(input.pool_base_units ? { pool_base_units: input.pool_base_units } : {}),
       };
-      return json(await platform.attachBounty(requirePrincipal(p), slug, input.bounty_id, expect));
+      return json(await platform.attachBounty(requirePrincipal(p), slug, input.bounty_id, expect, opts));
     },
     async award(p, slug, opts) {
       const how = opts?.answerBy === undefined ? {} : { answerBy: opts.answerBy };

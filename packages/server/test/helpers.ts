@@ -31,6 +31,8 @@ export interface Live {
   platform: Platform;
   dir: string;
   server: ListeningServer;
+  /** The PostgreSQL schema of the store (another session reaches its rows there), null on SQLite. */
+  schema: string | null;
   stop(): Promise<void>;
 }
 
@@ -71,6 +73,7 @@ export async function startLive(
     platform,
     dir,
     server,
+    schema: database?.schema ?? null,
     async stop() {
       await server.close();
       await platform.close();
@@ -109,6 +112,9 @@ export function useLive(opts: Parameters<typeof startLive>[0] = {}): Live {
     },
     get server() {
       return running().server;
+    },
+    get schema() {
+      return running().schema;
     },
     stop: () => running().stop(),
   };

@@ -3,7 +3,7 @@
  */
 import type { Hex } from "@bench-bounty/evidence";
 import type { Address } from "viem";
-import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "../context.js";
+import type { AttachedBounty, BenchmarkRecord, PlatformContext, WriteHow } from "../context.js";
 import { PlatformError } from "../errors.js";
 import { anchorCommitment, getBenchmark } from "../publish.js";
 import { shownDigest, withheldDigests } from "../reveal.js";
@@ -54,7 +54,8 @@ export function serviceParties(chain: NonNullable<PlatformContext["chain"]>): Se
  * the one terms rule (`assertAttachableBounty`). The bounty's `closesAt` becomes the benchmark's close.
  * @throws PlatformError `invalid_option` (`bounty_id`), `no_chain`, `bounty_mismatch` (root, leaf
  *   count, declared author or pool, another bounty attached), `invalid_bounty` (token, awarder or a
- *   term, with `details.expected` / `details.actual`), `chain_error`
+ *   term, with `details.expected` / `details.actual`), `chain_error`, `server_busy` (a lock wait past
+ *   `how.answerBy`, {@link WriteHow}: nothing written)
  */
 export async function attachBounty(
   ctx: PlatformContext,
@@ -62,6 +63,7 @@ export async function attachBounty(
   slug: string,
   bountyId: bigint,
   expect: AttachExpectations = {},
+  how: WriteHow = {},
 ): Promise<AttachedBounty> {
   if (bountyId < 1n || bountyId >= 2n ** 256n)
     throw new PlatformError(
@@ -108,7 +110,7 @@ export async function attachBounty(
     splits_bps: [...onchain.splitsBps],
     status: statusName(onchain.status),
   };
-  await ctx.store.benchmarks.setBounty(slug, attached);
+  await ctx.store.tx((t) => t.benchmarks.setBounty(slug, attached), { locksBy: how.answerBy });
   return attached;
 }
 

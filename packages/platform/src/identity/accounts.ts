@@ -11,9 +11,16 @@
  * kept as written.
  */
 import { randomBytes } from "node:crypto";
-import type { PlatformContext } from "../context.js";
+import type { PlatformContext, WriteHow } from "../context.js";
 import { PlatformError } from "../errors.js";
-import { checkAgentRegistration, NAME_RE, NAME_RULE, writeAgent } from "../agents.js";
+import {
+  checkAgentRegistration,
+  checkWithdrawalAddress,
+  NAME_RE,
+  NAME_RULE,
+  writeAgent,
+  type AgentRecord,
+} from "../agents.js";
 import { foldName } from "../store/accounts.js";
 import { isoMillis } from "../time.js";
 import { hashKey, keyPrefixOf, mintKey, namedKeyPrefix, sameHash } from "./keys.js";
@@ -94,6 +101,7 @@ function checkAccountInput(input: AccountInput): { name: string; roles: Role[] }
 export async function createAccount(
   ctx: PlatformContext,
   input: AccountInput,
+  how: WriteHow = {},
 ): Promise<{ account: AccountRecord } & IssuedKey> {
   const { name, roles } = checkAccountInput(input);
   const account: AccountRecord = {
@@ -113,20 +121,23 @@ export async function createAccount(
             : {}),
         })
       : null;
-  await ctx.store.tx(async (t) => {
-    // both names locked in one order, so two registrations naming each other cannot deadlock
-    const names = [name, ...(typeof agentId === "string" ? [agentId] : [])].map(foldName);
-    for (const n of [...new Set(names)].sort()) await t.accounts.lockName(n);
-    const agentNamed = await t.agents.getFolded(name);
-    if (agentNamed)
-      throw new PlatformError(
-        "account_exists",
-        `account name ${name} is taken: it is the id of an agent${agentNamed.agent_id === name ? "" : ` (as ${agentNamed.agent_id}: names are compared without regard to case)`}, and an account's name is the id of its default agent`,
-        { field: "name", reason: "agent_id", existing: agentNamed.agent_id },
-      );
-    await t.accounts.insertWithKey(account, key);
-    if (agent !== null) await writeAgent(ctx, t, owner, agentId as string, agent);
-  });
+  await ctx.store.tx(
+    async (t) => {
+      // both names locked in one order, so two registrations naming each other cannot deadlock
+      const names = [name, ...(typeof agentId === "string" ? [agentId] : [])].map(foldName);
+      for (const n of [...new Set(names)].sort()) await t.accounts.lockName(n);
+      const agentNamed = await t.agents.getFolded(name);
+      if (agentNamed)
+        throw new PlatformError(
+          "account_exists",
+          `account name ${name} is taken: it is the id of an agent${agentNamed.agent_id === name ? "" : ` (as ${agentNamed.agent_id}: names are compared without regard to case)`}, and an account's name is the id of its default agent`,
+          { field: "name", reason: "agent_id", existing: agentNamed.agent_id },
+        );
+      await t.accounts.insertWithKey(account, key);
+      if (agent !== null) await writeAgent(ctx, t, owner, agentId as string, agent);
+    },
+    { locksBy: how.answerBy },
+  );
   return { account, account_id: account.account_id, key_prefix: key.key_prefix, api_key: key.api_key };
 }
 
@@ -155,10 +166,12 @@ export async function authenticate(ctx: PlatformContext, apiKey: unknown): Promi
 }
 
 /** Issues another key for the caller's account. @throws PlatformError `forbidden` for the operator */
-export async function issueKey(ctx: PlatformContext, p: Principal): Promise<IssuedKey> {
+export async function issueKey(ctx: PlatformContext, p: Principal, how: WriteHow = {}): Promise<IssuedKey> {
   refuseOperatorKeys(p);
   const key = mintKey();
-  await ctx.store.accounts.insertKey(p.account_id, key, isoMillis(ctx.clock()));
+  await ctx.store.tx((t) => t.accounts.insertKey(p.account_id, key, isoMillis(ctx.clock())), {
+    locksBy: how.answerBy,
+  });
   return { account_id: p.account_id, key_prefix: key.key_prefix, api_key: key.api_key };
 }
 
@@ -178,7 +191,12 @@ export async function listKeys(ctx: PlatformContext, p: Principal): Promise<KeyL
  *   the caller's keys (the prefix named); `last_active_key` when it is the account's only active key
  *   (issue another key first)
  */
-export async function revokeKey(ctx: PlatformContext, p: Principal, named: string): Promise<KeyListing> {
+export async function revokeKey(
+  ctx: PlatformContext,
+  p: Principal,
+  named: string,
+  how: WriteHow = {},
+): Promise<KeyListing> {
   refuseOperatorKeys(p);
   const keyPrefix = namedKeyPrefix(named);
   if (keyPrefix === null)
@@ -187,22 +205,25 @@ export async function revokeKey(ctx: PlatformContext, p: Principal, named: strin
       "not a key prefix: give the prefix `account keys` lists (bbk_ and 12 hex digits) or the whole key (the text given is not shown)",
       { field: "key_prefix" },
     );
-  return ctx.store.tx(async (t) => {
-    await t.accounts.lockKeys(p.account_id);
-    const keys = await t.accounts.listKeys(p.account_id);
-    const target = keys.find((k) => k.key_prefix === keyPrefix);
-    if (!target)
-      throw new PlatformError("unknown_key", `no key ${keyPrefix} on this account`, {
-        key_prefix: keyPrefix,
-      });
-    if (target.revoked_at === null && keys.every((k) => k === target || k.revoked_at !== null))
-      throw new PlatformError(
-        "last_active_key",
-        `key ${keyPrefix} is the account's last active key: revoking it would lock the account out for good (nothing else can issue a key for it); issue a new key first (account issue-key), then revoke this one`,
-        { key_prefix: keyPrefix },
-      );
-    return (await t.accounts.revokeKey(p.account_id, keyPrefix, isoMillis(ctx.clock())))!;
-  });
+  return ctx.store.tx(
+    async (t) => {
+      await t.accounts.lockKeys(p.account_id);
+      const keys = await t.accounts.listKeys(p.account_id);
+      const target = keys.find((k) => k.key_prefix === keyPrefix);
+      if (!target)
+        throw new PlatformError("unknown_key", `no key ${keyPrefix} on this account`, {
+          key_prefix: keyPrefix,
+        });
+      if (target.revoked_at === null && keys.every((k) => k === target || k.revoked_at !== null))
+        throw new PlatformError(
+          "last_active_key",
+          `key ${keyPrefix} is the account's last active key: revoking it would lock the account out for good (nothing else can issue a key for it); issue a new key first (account issue-key), then revoke this one`,
+          { key_prefix: keyPrefix },
+        );
+      return (await t.accounts.revokeKey(p.account_id, keyPrefix, isoMillis(ctx.clock())))!;
+    },
+    { locksBy: how.answerBy },
+  );
 }
 
 /** The caller's account. @throws PlatformError `unknown_account` */
@@ -219,4 +240,37 @@ function refuseOperatorKeys(p: Principal): void {
       "the operator's key comes from the environment; it has no account keys",
       { rule: "operator_key_from_environment" },
     );
+}
+
+/**
+ * Sets the withdrawal address of every agent of the caller's account in one transaction (all or none);
+ * an account without agents gets its default agent (named after the account) with that address.
+ * `how.answerBy` bounds its lock waits ({@link WriteHow}).
+ * @returns the account's agents as written
+ * @throws PlatformError `invalid_withdrawal_address`, `forbidden` (`operator_owns_no_agents`),
+ *   `server_busy` (past `how.answerBy`: nothing written), and those of {@link writeAgent}
+ */
+export async function setAccountWithdrawalAddress(
+  ctx: PlatformContext,
+  p: Principal,
+  address: string,
+  how: WriteHow = {},
+): Promise<AgentRecord[]> {
+  const lower = checkWithdrawalAddress(ctx, address);
+  const settings = { withdrawal_address: lower };
+  const none = (await ctx.store.agents.ofAccount(p.account_id)).length === 0;
+  // checked before the transaction, as `registerAgent` does (the operator owns no agents)
+  const fallback = none ? (await getAccount(ctx, p)).name : null;
+  const checked = fallback === null ? null : checkAgentRegistration(ctx, p, fallback, settings);
+  return ctx.store.tx(
+    async (t) => {
+      const agents = await t.agents.ofAccount(p.account_id);
+      if (agents.length === 0 && fallback !== null && checked !== null)
+        return [await writeAgent(ctx, t, p, fallback, checked)];
+      const written: AgentRecord[] = [];
+      for (const a of agents) written.push((await t.agents.update(a.agent_id, p.account_id, settings))!);
+      return written;
+    },
+    { locksBy: how.answerBy },
+  );
 }

@@ -24,7 +24,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { Domain, Principal } from "../domain.js";
+import type { Domain, Principal, WriteHow } from "../domain.js";
 import { EdgeError, errorResponseOf } from "../errors.js";
 import { jsonText } from "../http.js";
 import { validateBody } from "../route.js";
@@ -46,10 +46,18 @@ export interface ToolContext {
   /** Base URL printed in `how_to_compete`. */
   baseUrl: string;
   log?: (e: unknown) => void;
-  /** Latest moment (unix ms) the request's finalizes may wait for their anchor batch (`AppEnv.revealBy`). */
+  /**
+   * Latest moment (unix ms) the request's finalizes may wait for their anchor batch, and every write's
+   * lock waits end (`AppEnv.revealBy`; `WriteHow.answerBy`, probe19 A-F3).
+   */
   revealBy?: number;
   /** The request's answer budget: tool calls run one at a time through it (`endpoint.ts`). */
   answers?: { serial<T>(run: () => Promise<T>, skipped: T): Promise<T>; beforeWrite(): void };
+}
+
+/** The request's bound on a tool's write ({@link WriteHow}): its lock waits end by `revealBy`. */
+function writeBy(t: ToolContext): WriteHow {
+  return { answerBy: t.revealBy };
 }
 
 function ok(value: unknown, text: string): CallToolResult {
@@ -332,7 +340,7 @@ function registerAccountTools(tools: ToolRegistry, t: ToolContext): void {
     },
     (a) =>
       write(t, async () => {
-        const r = await d.register(a);
+        const r = await d.register(a, writeBy(t));
         return { value: r, text: `registered ${r.account.account_id}; api_key ${r.api_key} (shown once)` };
       }),
   );
@@ -344,7 +352,7 @@ function registerAccountTools(tools: ToolRegistry, t: ToolContext): void {
     },
     (a) =>
       write(t, async () => ({
-        value: await d.setWithdrawalAddress(p, a.withdrawal_address),
+        value: await d.setWithdrawalAddress(p, a.withdrawal_address, writeBy(t)),
         text: "withdrawal address set",
       })),
   );
@@ -490,9 +498,12 @@ function registerRunTools(tools: ToolRegistry, t: ToolContext): void {
     },
     (a) =>
       write(t, async () => {
-        const v = (await d.startRun(p, slugOf(t, a), {
-          ...(a.agent_id ? { agent_id: a.agent_id } : {}),
-        })) as {
+        const v = (await d.startRun(
+          p,
+          slugOf(t, a),
+          { ...(a.agent_id ? { agent_id: a.agent_id } : {}) },
+          writeBy(t),
+        )) as {
           run: { id: string };
           tasks: unknown[];
         };
@@ -509,7 +520,7 @@ function registerRunTools(tools: ToolRegistry, t: ToolContext): void {
     },
     (a) =>
       write(t, async () => ({
-        value: await d.submit(p, a.run_id, a.answers),
+        value: await d.submit(p, a.run_id, a.answers, writeBy(t)),
         text: `submitted ${a.answers.length} answer(s) to ${a.run_id}`,
       })),
   );

@@ -16,8 +16,9 @@ export function accountRoutes(): OpenAPIHono<AppEnv> {
     summary: "Register an account (its API key is in this answer only)",
     body: RegisterBody,
     ok: { status: 201, schema: Registration, description: "the account and its key" },
-    errors: [400, 409, 422, 429],
-    handler: async (c, body) => sendJson(c, await c.var.domain.register(body), 201),
+    errors: [400, 409, 422, 429, 503],
+    handler: async (c, body) =>
+      sendJson(c, await c.var.domain.register(body, { answerBy: c.var.revealBy }), 201),
   });
   defineRoute(app, {
     method: "get",
@@ -37,9 +38,14 @@ export function accountRoutes(): OpenAPIHono<AppEnv> {
     summary: "Set the withdrawal address credited when this account's agents win",
     body: WithdrawalBody,
     ok: { status: 200, schema: Account, description: "the account" },
-    errors: [401, 403, 422],
+    errors: [401, 403, 422, 503],
     handler: async (c, body) =>
-      sendJson(c, await c.var.domain.setWithdrawalAddress(c.var.principal, body.withdrawal_address)),
+      sendJson(
+        c,
+        await c.var.domain.setWithdrawalAddress(c.var.principal, body.withdrawal_address, {
+          answerBy: c.var.revealBy,
+        }),
+      ),
   });
   defineRoute(app, {
     method: "post",
@@ -49,8 +55,9 @@ export function accountRoutes(): OpenAPIHono<AppEnv> {
     summary: "Register one more agent under this account",
     body: AgentBody,
     ok: { status: 201, schema: Account, description: "the account" },
-    errors: [401, 403, 409, 422, 429],
-    handler: async (c, body) => sendJson(c, await c.var.domain.registerAgent(c.var.principal, body), 201),
+    errors: [401, 403, 409, 422, 429, 503],
+    handler: async (c, body) =>
+      sendJson(c, await c.var.domain.registerAgent(c.var.principal, body, { answerBy: c.var.revealBy }), 201),
   });
   return app;
 }

@@ -64,8 +64,13 @@ export function benchmarkRoutes(): OpenAPIHono<AppEnv> {
     summary: "Start a run: this attempt's tasks (no gold); the wall clock starts now",
     body: StartRunBody,
     ok: { status: 201, schema: StartedRun, description: "{run, tasks}" },
-    errors: [401, 403, 404, 409, 429],
-    handler: async (c, body) => sendJson(c, await c.var.domain.startRun(c.var.principal, slug(c), body), 201),
+    errors: [401, 403, 404, 409, 429, 503],
+    handler: async (c, body) =>
+      sendJson(
+        c,
+        await c.var.domain.startRun(c.var.principal, slug(c), body, { answerBy: c.var.revealBy }),
+        201,
+      ),
   });
   defineRoute(app, {
     method: "get",
@@ -112,7 +117,11 @@ export function benchmarkRoutes(): OpenAPIHono<AppEnv> {
     body: BountyBody,
     ok: { status: 200, schema: AnyJson, description: "the attached bounty" },
     errors: [401, 403, 404, 409, 422, 503],
-    handler: async (c, body) => sendJson(c, await c.var.domain.attachBounty(c.var.principal, slug(c), body)),
+    handler: async (c, body) =>
+      sendJson(
+        c,
+        await c.var.domain.attachBounty(c.var.principal, slug(c), body, { answerBy: c.var.revealBy }),
+      ),
   });
   defineRoute(app, {
     method: "post",

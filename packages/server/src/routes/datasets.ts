@@ -81,9 +81,14 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
     auth: "required",
     summary: "Delete the caller's dataset never published, freeing its bytes of the quota",
     ok: { status: 200, schema: AnyJson, description: "{dataset_id, freed_bytes}" },
-    errors: [401, 403, 404, 409],
+    errors: [401, 403, 404, 409, 503],
     handler: async (c) =>
-      sendJson(c, await c.var.domain.deleteDataset(c.var.principal, c.req.param("dataset_id"))),
+      sendJson(
+        c,
+        await c.var.domain.deleteDataset(c.var.principal, c.req.param("dataset_id"), {
+          answerBy: c.var.revealBy,
+        }),
+      ),
   });
   defineRoute(app, {
     method: "post",

@@ -54,9 +54,14 @@ export function runRoutes(): OpenAPIHono<AppEnv> {
     body: SubmitBody,
     bodyLimits: ANSWERS_BODY,
     ok: { status: 200, schema: AnyJson, description: "what was stored" },
-    errors: [400, 401, 403, 404, 409, 413, 422],
+    errors: [400, 401, 403, 404, 409, 413, 422, 503],
     handler: async (c, body) =>
-      sendJson(c, await c.var.domain.submit(c.var.principal, c.req.param("run_id"), body.answers)),
+      sendJson(
+        c,
+        await c.var.domain.submit(c.var.principal, c.req.param("run_id"), body.answers, {
+          answerBy: c.var.revealBy,
+        }),
+      ),
   });
   defineRoute(app, {
     method: "post",
@@ -70,7 +75,7 @@ export function runRoutes(): OpenAPIHono<AppEnv> {
       description:
         "scores (SPEC 6.1: while open nothing computed from private tasks, except to the benchmark's author; per_task public credits once attempts are used up)",
     },
-    errors: [401, 403, 404, 409],
+    errors: [401, 403, 404, 409, 503],
     handler: async (c) =>
       sendJson(
         c,

@@ -47,9 +47,15 @@ export function verificationRoutes(): OpenAPIHono<AppEnv> {
     auth: "required",
     summary: "Verify the award pack again (the benchmark's author or the operator)",
     ok: { status: 202, schema: Verification, description: "the queued verification" },
-    errors: [401, 403, 404],
+    errors: [401, 403, 404, 503],
     handler: async (c) =>
-      sendJson(c, await c.var.domain.requestVerification(c.var.principal, c.req.param("slug")), 202),
+      sendJson(
+        c,
+        await c.var.domain.requestVerification(c.var.principal, c.req.param("slug"), {
+          answerBy: c.var.revealBy,
+        }),
+        202,
+      ),
   });
   return app;
 }

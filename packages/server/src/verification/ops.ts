@@ -12,6 +12,7 @@ import {
   requirePrincipal,
   type Platform,
   type Principal,
+  type WriteHow,
 } from "@bench-bounty/platform";
 import type { JsonValue } from "@bench-bounty/evidence";
 import { EdgeError } from "../errors.js";
@@ -27,7 +28,7 @@ export function reportPath(slug: string): string {
 export interface VerificationOps {
   verification(p: Principal | null, slug: string): Promise<JsonValue>;
   verificationReport(slug: string): Promise<Uint8Array>;
-  requestVerification(p: Principal | null, slug: string): Promise<JsonValue>;
+  requestVerification(p: Principal | null, slug: string, opts?: WriteHow): Promise<JsonValue>;
   storedVerification(slug: string): Promise<StoredVerification | null>;
   /** Queues `slug` when its pack exists and it has no job yet (after an award). True when queued. */
   enqueueIfPacked(slug: string): Promise<boolean>;
@@ -73,7 +74,7 @@ export function verificationOps(
         );
       return job.result.reportBytes;
     },
-    async requestVerification(p, slug) {
+    async requestVerification(p, slug, opts) {
       const who = requirePrincipal(p);
       const b = await platform.getBenchmark(slug);
       if (!isAuthorOf(who, b) && !isOperator(who))
@@ -85,7 +86,7 @@ export function verificationOps(
           },
         );
       await jobOf(slug);
-      await jobs.enqueue(slug, now());
+      await jobs.enqueue(slug, now(), opts);
       return verificationView((await jobs.get(slug))!, reportPath(slug));
     },
     async storedVerification(slug) {

@@ -4,7 +4,7 @@
  * stored row to the view the routes serve. Every `serve` process on one database shares it, and a
  * job's lease keeps two processes from running it at once (the table's `claim` is atomic).
  */
-import type { VerificationJobState as StoredJob, VerificationJobsTable } from "@bench-bounty/platform";
+import type { Platform, VerificationJobState as StoredJob } from "@bench-bounty/platform";
 import type { VerificationJobView, VerificationQueue } from "./worker.js";
 
 /** The stored row as the routes' view (`nextAt` only while retrying). */
@@ -19,10 +19,16 @@ export function jobViewOf(r: StoredJob): VerificationJobView {
   };
 }
 
-/** The store's `verification_jobs` table as a {@link VerificationQueue}. */
-export function storeVerificationQueue(table: VerificationJobsTable): VerificationQueue {
+/**
+ * The store's `verification_jobs` table (`platform.verificationJobs`) as a {@link VerificationQueue}; a
+ * request's enqueue is the platform's `enqueueVerification` (its lock waits bounded by `how`).
+ */
+export function storeVerificationQueue(
+  platform: Pick<Platform, "verificationJobs" | "enqueueVerification">,
+): VerificationQueue {
+  const table = platform.verificationJobs;
   return {
-    enqueue: (slug, now) => table.enqueue(slug, now),
+    enqueue: (slug, now, how) => platform.enqueueVerification(slug, now, how),
     enqueueFirst: (slug, now) => table.enqueueFirst(slug, now),
     claim: (now, leaseMs, worker) => table.claim(now, leaseMs, worker),
     complete: (slug, worker, result) => table.complete(slug, worker, result),

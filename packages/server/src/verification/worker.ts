@@ -16,7 +16,7 @@
  * with its message stored; any other error is a bug and is retried too, so nothing is lost.
  */
 
-import type { VerificationJob, VerificationJobs, VerificationResult } from "@bench-bounty/platform";
+import type { VerificationJob, VerificationJobs, VerificationResult, WriteHow } from "@bench-bounty/platform";
 
 /** The port's types live with the store (`store/verification-jobs.ts` of the platform, which implements it). */
 export type { VerificationJob, VerificationJobs, VerificationResult } from "@bench-bounty/platform";
@@ -47,8 +47,12 @@ export interface VerificationJobReader {
   get(slug: string): Promise<VerificationJobView | null>;
 }
 
-/** The whole queue: the worker's side and the read side. */
-export type VerificationQueue = VerificationJobs & VerificationJobReader;
+/**
+ * The whole queue: the worker's side and the read side; a request's `enqueue` takes its bound
+ * (`WriteHow`: the store's lock waits end by `how.answerBy`, probe19 A-F3).
+ */
+export type VerificationQueue = Omit<VerificationJobs, "enqueue"> &
+  VerificationJobReader & { enqueue(slug: string, now: number, how?: WriteHow): Promise<void> };
 
 /** What the worker needs. */
 export interface WorkerDeps {
