@@ -3,13 +3,14 @@
  * and 8): the list item, the detail, the prize facts with their three renders, the dataset formats. The
  * HTTP edge serves these shapes as they are (it only fills `base_url`).
  *
- * Prize renders (seed step 8): `"Prize: 50 USDC, locked at 0x..."` only on the detail and only after this
- * read checked the pool on-chain (bounty funded, token, author and pool as attached, token the configured
- * USDC, awarder the service); `"Prize: 50 USDC"`
+ * Prize renders (seed step 8): `"Prize: 50 USDC, locked at 0x..."` only on the detail and only after the
+ * pool was checked on-chain for this read (bounty funded, token, author and pool as attached, token the
+ * configured USDC, awarder the service; the chain's answer at most 5 s old, `bounty-read.ts`); `"Prize: 50 USDC"`
  * for a declared pool this read did not verify (the list never verifies); `"--"` for no pool.
  */
 import { GRADER_TYPES } from "@bench-bounty/evidence";
-import type { BenchmarkRecord, PlatformContext } from "./context.js";
+import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "./context.js";
+import { bountyForRead, isFinalBountyStatus } from "./bounty-read.js";
 import { PlatformError } from "./errors.js";
 import { BOUNTY_STATUS_NAMES, squatFacts, type SquatFacts } from "./chain.js";
 import { answerAllowanceOf, getBenchmark, isOpen } from "./publish.js";
@@ -36,8 +37,17 @@ export interface PrizeFacts {
   /** Unix seconds. */
   prize_closes_at: number | null;
   prize_contract: string | null;
-  /** True only when this read checked the pool on-chain. */
+  /**
+   * True only when the pool was checked on-chain for this read (funded, and as attached): the chain's
+   * answer at most `BOUNTY_READ_TTL_MS` (5 s) old.
+   */
   prize_verified: boolean;
+  /**
+   * Whether `bounty_status` and `prize_verified` come from the chain (at most `BOUNTY_READ_TTL_MS` old);
+   * false: the store's recorded status, unchecked (the list; no chain; a bounty recorded awarded or
+   * reclaimed, final on-chain; or the chain did not answer within `BOUNTY_READ_WAIT_MS`).
+   */
+  prize_checked_on_chain: boolean;
 }
 
 function prizeFacts(b: BenchmarkRecord, verified: { status: string } | null): PrizeFacts {
@@ -50,6 +60,7 @@ function prizeFacts(b: BenchmarkRecord, verified: { status: string } | null): Pr
       prize_closes_at: null,
       prize_contract: null,
       prize_verified: false,
+      prize_checked_on_chain: false,
     };
   const usdc = usdcText(bounty.pool_base_units);
   const locked = verified !== null && verified.status === "funded";
@@ -60,6 +71,7 @@ function prizeFacts(b: BenchmarkRecord, verified: { status: string } | null): Pr
     prize_closes_at: bounty.closes_at,
     prize_contract: bounty.bounty_contract,
     prize_verified: locked,
+    prize_checked_on_chain: verified !== null,
   };
 }
 
@@ -240,9 +252,37 @@ export function howToCompete(slug: string, baseUrl: string): string {
 }
 
 /**
- * The detail of a benchmark. With a chain, the bounty is read on-chain and checked against the attached
- * one (token, author, pool, root) and the service (token = the configured USDC, awarder = the platform
- * account): only then does the prize render "locked at".
+ * The prize of `b` as the chain shows it for this read: its status name when token, author, pool and
+ * root match the attached bounty and token and awarder are the service's, else `mismatch`; null when not
+ * checked (no chain, a final recorded status, or no answer from the chain in time: `bountyForRead`).
+ */
+async function checkedOnChain(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  bounty: AttachedBounty,
+): Promise<{ status: string } | null> {
+  if (!ctx.chain || isFinalBountyStatus(bounty.status)) return null;
+  const on = await bountyForRead(ctx, BigInt(bounty.bounty_id));
+  if (!on) return null;
+  const usdc = ctx.chain.config.contracts.usdc?.toLowerCase();
+  // a bounty attached before attach checked token and awarder is never shown "locked" either
+  const matches =
+    on.token.toLowerCase() === bounty.token &&
+    on.token.toLowerCase() === usdc &&
+    on.awarder.toLowerCase() === ctx.chain.address &&
+    on.author.toLowerCase() === bounty.author &&
+    on.pool.toString() === bounty.pool_base_units &&
+    on.testSetRoot.toLowerCase() === b.commit_root;
+  return matches ? { status: BOUNTY_STATUS_NAMES[on.status] ?? "unknown" } : { status: "mismatch" };
+}
+
+/**
+ * The detail of a benchmark. With a chain, the bounty is read on-chain (shared and short-lived:
+ * `bountyForRead`) and checked against the attached one (token, author, pool, root) and the service
+ * (token = the configured USDC, awarder = the platform account): only then does the prize render
+ * "locked at". A bounty recorded as awarded or reclaimed (final on-chain) is not read again, and a chain
+ * that does not answer within `BOUNTY_READ_WAIT_MS` (or fails) is not waited for: the prize is then the
+ * store's, `prize_checked_on_chain: false` (probe19 A-F7).
  * @throws PlatformError `unknown_benchmark`
  */
 export async function benchmarkDetail(
@@ -251,20 +291,7 @@ export async function benchmarkDetail(
   opts: { baseUrl?: string } = {},
 ): Promise<BenchmarkDetail> {
   const b = await getBenchmark(ctx, slug);
-  let verified: { status: string } | null = null;
-  if (b.bounty && ctx.chain) {
-    const on = await ctx.chain.getBounty(BigInt(b.bounty.bounty_id));
-    const usdc = ctx.chain.config.contracts.usdc?.toLowerCase();
-    // a bounty attached before attach checked token and awarder is never shown "locked" either
-    const matches =
-      on.token.toLowerCase() === b.bounty.token &&
-      on.token.toLowerCase() === usdc &&
-      on.awarder.toLowerCase() === ctx.chain.address &&
-      on.author.toLowerCase() === b.bounty.author &&
-      on.pool.toString() === b.bounty.pool_base_units &&
-      on.testSetRoot.toLowerCase() === b.commit_root;
-    verified = matches ? { status: BOUNTY_STATUS_NAMES[on.status] ?? "unknown" } : { status: "mismatch" };
-  }
+  const verified = b.bounty ? await checkedOnChain(ctx, b, b.bounty) : null;
   return {
     ...listItemOf(ctx, b, verified),
     created_at: b.created_at,

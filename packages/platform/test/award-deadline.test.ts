@@ -4,88 +4,21 @@
  * after sending, `award_pending` (a rerun adopts the transaction, never a second send). The RPC here is
  * a delaying proxy in front of the devchain (as the probe's `rpc-proxy.mjs`).
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { DevChain } from "@bench-bounty/devchain";
-import { parseTransaction, type Address, type Hex } from "viem";
-import { afterEach, describe, expect, it } from "vitest";
-import type { ChainConfig } from "../src/chain.js";
+import { describe, expect, it } from "vitest";
 import { awardLock } from "../src/award/state.js";
-import {
-  chainClock,
-  chainConfig,
-  freshStoreLocation,
-  awardedTxs,
-  openAt,
-  publishLockAndRun,
-  useDevChain,
-} from "./helpers.js";
+import { awardedTxs, publishLockAndRun, useDevChain } from "./helpers.js";
+import { platformBehindProxy, useClosers } from "./rpc-proxy.js";
 
 const devChain = useDevChain();
 
-/**
- * A JSON-RPC proxy to `target` that delays each request by `delay.ms` (a method of `delay.byMethod` by its
- * own), and, with `delay.holdAfterSend`,
- * holds every request that comes after a transaction to `watched` was sent until `release()`
- * (changeable while it runs).
- */
-async function delayingProxy(target: string, watched: Address) {
-  const delay = { ms: 0, holdAfterSend: false, sent: false, byMethod: {} as Record<string, number> };
-  const held: (() => void)[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      const forward = () =>
-        fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
-          .then(async (r) => {
-            res.writeHead(r.status, { "content-type": "application/json" });
-            res.end(Buffer.from(await r.arrayBuffer()));
-          })
-          .catch(() => {
-            res.writeHead(502);
-            res.end();
-          });
-      const call = JSON.parse(body.toString()) as { method?: string; params?: Hex[] };
-      if (delay.sent && delay.holdAfterSend) held.push(() => void forward());
-      else setTimeout(() => void forward(), delay.byMethod[call.method ?? ""] ?? delay.ms);
-      if (
-        call.method === "eth_sendRawTransaction" &&
-        parseTransaction(call.params![0]!).to?.toLowerCase() === watched.toLowerCase()
-      )
-        delay.sent = true;
-    });
-  });
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  /** From now on, hold what comes after the next transaction to `watched`. */
-  const holdAfterNextSend = () => Object.assign(delay, { holdAfterSend: true, sent: false });
-  const release = () => {
-    delay.holdAfterSend = false;
-    for (const go of held.splice(0)) go();
-  };
-  const close = () => {
-    release();
-    return new Promise<void>((ok) => server.close(() => ok()));
-  };
-  return { url, delay, holdAfterNextSend, held: () => held.length, release, close };
-}
-
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of closers.splice(0)) await c();
-});
+const closers = useClosers();
 
 /** A benchmark ready to award (as award-recovery.test.ts), its platform on the chain through a delaying proxy. */
 async function readyBehindProxy(dc: DevChain, account: number, tag: string) {
-  const proxy = await delayingProxy(dc.rpcUrl, dc.contracts.benchmarkBounty);
-  closers.push(proxy.close);
-  const { now: chainNow, clock } = await chainClock(dc);
-  const where = await freshStoreLocation();
-  const chain: ChainConfig = { ...chainConfig(dc, account), rpcUrl: proxy.url, awardWaitMs: 600_000 };
-  const platform = await openAt({ ...where, clock: clock.now, chain });
-  closers.push(() => platform.close());
+  const { proxy, platform, clock, chainNow } = await platformBehindProxy(dc, account, closers, {
+    awardWaitMs: 600_000,
+  });
   const { slug, bountyId } = await publishLockAndRun(platform, dc, {
     chainNow,
     clock,

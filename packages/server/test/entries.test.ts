@@ -161,8 +161,11 @@ describe("GET /api/v1/benchmarks/:slug/entries", () => {
     expect(r.status).toBe(200);
     expect(r.json.schema).toBe("gaos.leaderboard-entry.v2");
     expect(r.json.entries).toHaveLength(1);
+    const detail = await call(url, "GET", `/api/v1/benchmarks/${slug}`);
+    expect(detail.json.version).toMatch(/^0x[0-9a-f]{8}$/);
     expect(r.json.entries[0]).toMatchObject({
       benchmarkId: slug,
+      benchmarkVersion: detail.json.version,
       submissionId: start.json.run.id,
       aggregateScore: Number(board.json.rows[0].score_composite_public),
       taskScores: {},
@@ -187,6 +190,22 @@ describe("GET /api/v1/benchmarks/:slug/entries", () => {
     expect(entry.properties.eligibility.description).toMatch(/absent until/);
     const missing = await call(url, "GET", "/api/v1/benchmarks/no-such-bench/entries");
     expect(missing.status).toBe(404);
+  });
+
+  // probe19 A-F7: entries read the detail (whose prize check waits on the chain RPC) for its slug,
+  // version and leaf count only; they read the commitment instead, which needs no chain
+  it("entries never wait on the prize's on-chain check: served while the detail cannot be read", async () => {
+    const { slug } = await publishCities(url, 4, "entries-nochain");
+    const domain = platformDomain(platform);
+    const app = createApp({
+      domain: {
+        ...domain,
+        benchmarkDetail: () => Promise.reject(new Error("the detail waited on the chain RPC")),
+      },
+    });
+    const r = await app.request(`/api/v1/benchmarks/${slug}/entries`);
+    expect(r.status).toBe(200);
+    expect(await r.json()).toMatchObject({ schema: "gaos.leaderboard-entry.v2", entries: [] });
   });
 });
 

@@ -3,7 +3,6 @@
  */
 import type { Hex } from "@bench-bounty/evidence";
 import type { BenchmarkRecord, PlatformContext } from "../context.js";
-import { PlatformError } from "../errors.js";
 import { squatFacts } from "../chain.js";
 import { getBenchmark, isOpen } from "../publish.js";
 import { statusName, awardRow, awardLock, recordConfirmed } from "./state.js";
@@ -11,6 +10,7 @@ import { ensurePack } from "./pack.js";
 import { awardChainState } from "./recovery.js";
 import { LockWaitExpired } from "../store.js";
 import { byDeadline } from "../deadline.js";
+import { bountyForRead, isFinalBountyStatus } from "../bounty-read.js";
 
 /**
  * The door's answer (SPEC 8), by domain outcome: `pack`, the stored canonical bytes and their hash; or
@@ -165,7 +165,10 @@ async function underDoorLock<T>(
   return byDeadline(locked, by, () => null);
 }
 
-/** The SPEC 8 reason of a benchmark without an award (yet); the chain's bounty status if read by `by`. */
+/**
+ * The SPEC 8 reason of a benchmark without an award (yet); the chain's bounty status if read by `by`
+ * (`bountyForRead`: shared with the detail's reads, at most 5 s old), else the recorded one.
+ */
 async function notYetAwarded(
   ctx: PlatformContext,
   b: BenchmarkRecord,
@@ -191,15 +194,11 @@ async function notYetAwarded(
       message: "no on-chain bounty binds this benchmark's root: it never reveals",
     };
   let status = b.bounty.status;
-  if (ctx.chain && status !== "reclaimed" && status !== "awarded") {
-    try {
-      // read by the door's deadline, else the recorded status (probe16 A-F3)
-      const onChain = await byDeadline(ctx.chain.getBounty(BigInt(b.bounty.bounty_id)), by, () => null);
-      if (onChain) status = statusName(onChain.status);
-    } catch (e) {
-      // The chain cannot be read: keep the recorded status.
-      if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
-    }
+  if (!isFinalBountyStatus(status)) {
+    // the chain's view shared with the other reads (probe19 A-F7), by the door's deadline (probe16
+    // A-F3); else (no answer in time, or the chain cannot be read) the recorded status
+    const onChain = await bountyForRead(ctx, BigInt(b.bounty.bounty_id), by);
+    if (onChain) status = statusName(onChain.status);
   }
   if (status === "reclaimed")
     return {

@@ -44,6 +44,7 @@ import { sendCachedJson } from "../http.js";
 import { BoardPageQuery, boardPageOf } from "../query.js";
 import { defineRoute } from "../route.js";
 import { Entries } from "../schemas.js";
+import { versionOf } from "../platform-domain.js";
 import type { FactState, StoredVerification } from "../verification/view.js";
 
 export type { FactState, StoredVerification };
@@ -230,15 +231,15 @@ export function entriesRoutes(source?: VerificationSource): OpenAPIHono<AppEnv> 
       const slug = c.req.param("slug")!;
       const p = c.var.principal;
       const page = boardPageOf(c);
-      const detail = (await c.var.domain.benchmarkDetail(p, slug)) as unknown as {
-        slug: string;
-        version?: string;
-        open: boolean;
-        commitment: { leaf_count: number };
+      // the commitment, not the detail: the detail's prize check reads the chain (probe19 A-F7)
+      const commitment = (await c.var.domain.commitment(p, slug)) as unknown as {
+        commit_root: string | null;
+        leaf_count: number;
       };
+      const version = versionOf(commitment.commit_root);
       const board = (await c.var.domain.leaderboard(p, slug, undefined, page)) as unknown as BoardPage;
       const v = await (source ? source(slug) : c.var.domain.storedVerification(slug));
-      const key = `${detail.version ?? ""}|${v?.ran_at ?? ""}|${v?.verifier_version ?? ""}`;
+      const key = `${version ?? ""}|${v?.ran_at ?? ""}|${v?.verifier_version ?? ""}`;
       let forPage = built.get(board);
       const hit = forPage?.get(key);
       if (hit) return sendCachedJson(c, hit);
@@ -248,7 +249,7 @@ export function entriesRoutes(source?: VerificationSource): OpenAPIHono<AppEnv> 
       // rows of a bank of 10,010 tasks was ~1 GB): the rows past that bound are the next page's.
       const { rows, limit, next_offset } = board.open
         ? board
-        : boundedRows(board, taskScoresPageRuns(board.limit, detail.commitment.leaf_count));
+        : boundedRows(board, taskScoresPageRuns(board.limit, commitment.leaf_count));
       const perRun =
         board.open || rows.length === 0
           ? new Map<string, Record<string, number>>()
@@ -258,7 +259,12 @@ export function entriesRoutes(source?: VerificationSource): OpenAPIHono<AppEnv> 
               rows.map((r) => r.run_id),
             );
       const entries = rows.map((row) =>
-        gaosEntry({ ...detail, open: board.open }, row, v, perRun.get(row.run_id) ?? {}),
+        gaosEntry(
+          { slug, ...(version ? { version } : {}), open: board.open },
+          row,
+          v,
+          perRun.get(row.run_id) ?? {},
+        ),
       );
       const answer = Object.freeze({
         schema: "gaos.leaderboard-entry.v2",

@@ -1,0 +1,92 @@
+/**
+ * The chain's view of a bounty for READS: the detail's prize check ("locked at") and the evidence door's
+ * bounty status before an award (`award/door.ts`). One `getBounty` per bounty is in flight at a time,
+ * shared by every concurrent reader (single flight); its answer, a failure included, is reused for
+ * {@link BOUNTY_READ_TTL_MS}; a reader waits for it at most {@link BOUNTY_READ_WAIT_MS} (or its own
+ * deadline) and then answers from the store, saying so. So reads cost the operator's RPC at most one
+ * eth_call per bounty per TTL plus the RPC's own latency, whatever their rate (probe19 A-F7: every
+ * anonymous detail, entries page, door and verification read made one, and a 9.5 s RPC held the detail
+ * 9.5 s).
+ *
+ * Nothing that moves money or records an award reads through here: attaching a bounty, the award's
+ * checks and its recovery read the chain fresh (`ChainGateway.getBounty`).
+ */
+import type { PlatformContext } from "./context.js";
+import type { ChainGateway, OnChainBounty } from "./chain.js";
+import { PlatformError } from "./errors.js";
+import { byDeadline } from "./deadline.js";
+
+/**
+ * How long (ms, on the platform's clock) a read reuses the chain's answer about a bounty, counted from
+ * the moment that answer came: a prize funded on-chain a moment ago may still read as before for this
+ * long (a status never goes back: awarded and reclaimed are final, {@link isFinalBountyStatus}).
+ */
+export const BOUNTY_READ_TTL_MS = 5_000;
+
+/**
+ * How long (ms, wall clock) a read waits for the chain's view of a bounty before answering from the
+ * store (the door's `DOOR_WAIT_MS` is the same 5 s); the read it waited for goes on and serves the
+ * next readers for {@link BOUNTY_READ_TTL_MS}.
+ */
+export const BOUNTY_READ_WAIT_MS = 5_000;
+
+/** Bounties whose view is kept before the expired ones are dropped (ids come from the store's records). */
+const PRUNE_AT = 1_024;
+
+/** One bounty's read: in flight (`settledAt` null) or answered at `settledAt` (platform clock, ms). */
+interface SharedRead {
+  read: Promise<OnChainBounty>;
+  settledAt: number | null;
+}
+
+const reads = new WeakMap<ChainGateway, Map<string, SharedRead>>();
+
+/** Whether a recorded bounty status is final on-chain (the contract never moves a bounty out of it). */
+export function isFinalBountyStatus(status: string): boolean {
+  return status === "awarded" || status === "reclaimed";
+}
+
+/** A read of `bountyId` answered before `now - BOUNTY_READ_TTL_MS` (or in the clock's future) is stale. */
+function stale(r: SharedRead, now: number): boolean {
+  return r.settledAt !== null && (now - r.settledAt >= BOUNTY_READ_TTL_MS || now < r.settledAt);
+}
+
+/** The shared read of `bountyId` on `chain`: the one in flight or fresh, else a new one. */
+function sharedRead(ctx: PlatformContext, chain: ChainGateway, bountyId: bigint): SharedRead {
+  let byBounty = reads.get(chain);
+  if (!byBounty) reads.set(chain, (byBounty = new Map()));
+  const key = bountyId.toString();
+  const now = ctx.clock();
+  const kept = byBounty.get(key);
+  if (kept && !stale(kept, now)) return kept;
+  if (byBounty.size >= PRUNE_AT) for (const [k, r] of byBounty) if (stale(r, now)) byBounty.delete(k);
+  const fresh: SharedRead = { read: chain.getBounty(bountyId), settledAt: null };
+  const settle = () => void (fresh.settledAt = ctx.clock());
+  fresh.read.then(settle, settle);
+  byBounty.set(key, fresh);
+  return fresh;
+}
+
+/**
+ * The chain's view of bounty `bountyId` for a read (never for a step that moves money: those call
+ * `ChainGateway.getBounty`): the shared read's answer, at most {@link BOUNTY_READ_TTL_MS} old, if it
+ * comes by `by`.
+ * @param by unix ms (wall clock); default {@link BOUNTY_READ_WAIT_MS} from now
+ * @returns the bounty as read on-chain, or null when there is no chain, the chain did not answer by `by`,
+ *   or the read failed (`chain_error`, served from the cache for the TTL too): the caller answers from
+ *   what the store recorded, saying the chain was not checked
+ * @throws what the read throws other than `chain_error` (a bug)
+ */
+export async function bountyForRead(
+  ctx: PlatformContext,
+  bountyId: bigint,
+  by: number = Date.now() + BOUNTY_READ_WAIT_MS,
+): Promise<OnChainBounty | null> {
+  if (!ctx.chain) return null;
+  try {
+    return await byDeadline(sharedRead(ctx, ctx.chain, bountyId).read, by, () => null);
+  } catch (e) {
+    if (e instanceof PlatformError && e.code === "chain_error") return null;
+    throw e;
+  }
+}
