@@ -747,7 +747,9 @@ export class ChainGateway {
    * `details.may_be_sent` (probe16 B-F12), so that the caller can look for it instead of giving up.
    * `opts.wallet` signs (default the platform account's); `opts.signer` names its owner in a refusal ("the
    * author", default "the platform account"); `opts.beforeSend` runs right before the send, synchronously
-   * (a deadline's last check: probe19 A-F2, the award sent 49 s after its caller was answered).
+   * (a deadline's last check: probe19 A-F2, the award sent 49 s after its caller was answered). A gas
+   * estimate that fails is followed by a second simulation, so a revert since the first (the contract's
+   * state changed meanwhile) is named as the contract's refusal, not as a failure of the RPC.
    * @throws PlatformError `chain_error`; what `opts.beforeSend` throws (nothing sent)
    */
   private async write(
@@ -761,19 +763,28 @@ export class ChainGateway {
     }: { wallet?: WalletClient<Transport, Chain, Account>; signer?: string; beforeSend?: () => void } = {},
   ): Promise<Hash> {
     const serialized = await this.call(what, async () => {
-      await this.publicClient.simulateContract({ ...request, account: wallet.account });
+      const simulate = () => this.publicClient.simulateContract({ ...request, account: wallet.account });
+      await simulate();
       const balance = await this.publicClient.getBalance({ address: wallet.account.address });
       this.refuseWithoutGas(what, signer, wallet.account.address, balance, null);
-      const prepared = await wallet.prepareTransactionRequest({
-        account: wallet.account,
-        chain: this.chain,
-        to: request.address,
-        data: encodeFunctionData({
-          abi: request.abi,
-          functionName: request.functionName,
-          args: [...request.args],
-        }),
-      });
+      const prepared = await wallet
+        .prepareTransactionRequest({
+          account: wallet.account,
+          chain: this.chain,
+          to: request.address,
+          data: encodeFunctionData({
+            abi: request.abi,
+            functionName: request.functionName,
+            args: [...request.args],
+          }),
+        })
+        .catch(async (e: unknown) => {
+          // the gas estimate reverts undecoded ("An internal error was received"): the contract's state
+          // may have changed since the simulation (probe19 A-F9: the bounty awarded meanwhile by another
+          // process); simulated again, the contract's refusal is named, else the estimate's error stands
+          await simulate();
+          throw e;
+        });
       const fee = prepared.maxFeePerGas ?? prepared.gasPrice ?? 0n;
       this.refuseWithoutGas(what, signer, wallet.account.address, balance, prepared.gas * fee);
       return wallet.signTransaction(prepared as never);

@@ -56,6 +56,7 @@ import {
   type StoreTarget,
 } from "./store/engine.js";
 import type { Executor } from "./store/executor.js";
+import { lockDirOf, takeFileLock } from "./store/file-lock.js";
 import type { WalSync } from "./store/wal-sync.js";
 import { migrationsFor } from "./store/migrations/index.js";
 import { PacksTable } from "./store/packs.js";
@@ -144,6 +145,8 @@ export class Store extends Tables {
   private readonly sqliteFile: string | null;
   /** {@link withLock}'s holders by name: shared by every store of this process on one SQLite file. */
   private readonly locks: Map<string, Promise<unknown>>;
+  /** SQLite: the directory of {@link withLock}'s lock files, across processes (null: `:memory:`, PostgreSQL). */
+  private readonly lockDir: string | null;
   /** SQLite: the group commit (a transaction returns once its commit is on disk). */
   private readonly wal: WalSync | undefined;
 
@@ -154,6 +157,10 @@ export class Store extends Tables {
     this.localDir = dir;
     this.sqliteFile = opened.engine === "sqlite" ? opened.label : null;
     this.locks = sqliteLocksOf(this.sqliteFile);
+    this.lockDir =
+      this.sqliteFile === null || this.sqliteFile === ":memory:"
+        ? null
+        : lockDirOf(realFileOrSelf(this.sqliteFile));
     this.checkpoints = runsDir ?? (dir === null ? null : join(dir, "runs"));
   }
 
@@ -280,11 +287,14 @@ export class Store extends Tables {
   }
 
   /**
-   * Runs `fn` while holding the named lock, one holder at a time: across processes on PostgreSQL (a
-   * session advisory lock, released when `fn` ends or the holder's connection dies), within the
-   * process on SQLite (one `serve` per SQLite store; every store this process opened on the same file
-   * shares the locks). The award holds its benchmark's lock, an anchor flush `anchor-flush`, a publish
-   * under a budget for all accounts `publish-budget`.
+   * Runs `fn` while holding the named lock, one holder at a time across processes: on PostgreSQL a
+   * session advisory lock, released when `fn` ends or the holder's connection dies; on SQLite a lock
+   * file of `<database file>-locks/` held by SQLite's own file lock (`store/file-lock.ts`, probe19
+   * A-F9: it held only within the process, so the CLI's `award` beside a `serve` ran at the same time),
+   * released when `fn` ends or the holder's process dies. Within the process the callers take their
+   * turns in order first (every store this process opened on the same SQLite file shares them). The
+   * award holds its benchmark's lock, an anchor flush `anchor-flush`, a publish under a budget for all
+   * accounts `publish-budget`.
    * @param opts.waitMs wait at most this long (ms) for the lock (default: as long as it takes)
    * @throws LockWaitExpired when the lock is still held by another after `opts.waitMs`
    */
@@ -301,7 +311,7 @@ export class Store extends Tables {
       throw new LockWaitExpired(name, opts.waitMs!);
     }
     try {
-      if (this.engine !== "postgres") return await fn();
+      if (this.engine !== "postgres") return await this.underLockFile(name, fn, deadline, opts.waitMs);
       return await this.db.connection().execute(async (conn) => {
         await advisoryLockBy(conn, name, deadline, opts.waitMs);
         try {
@@ -313,6 +323,26 @@ export class Store extends Tables {
     } finally {
       release();
       if (this.locks.get(name) === chained) this.locks.delete(name);
+    }
+  }
+
+  /** SQLite: runs `fn` holding the lock file `name` (none for `:memory:`). @throws LockWaitExpired */
+  private async underLockFile<T>(
+    name: string,
+    fn: () => Promise<T>,
+    deadline: number | undefined,
+    waitMs: number | undefined,
+  ): Promise<T> {
+    if (this.lockDir === null) return fn();
+    const held = await takeFileLock(this.lockDir, name, deadline, {
+      dirMode: STORE_DIR_MODE,
+      fileMode: STORE_FILE_MODE,
+    });
+    if (held === null) throw new LockWaitExpired(name, waitMs!);
+    try {
+      return await fn();
+    } finally {
+      held.release();
     }
   }
 

@@ -12,7 +12,7 @@
  * (nothing sent). On SQLite and PostgreSQL (`BB_TEST_ENGINE=postgres`).
  */
 import type { DevChain } from "@bench-bounty/devchain";
-import type { Hash } from "viem";
+import type { Hash, Hex } from "viem";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
@@ -26,6 +26,7 @@ import {
   crashOnce,
   freshStoreLocation,
   bountyCredit,
+  holdLockInChild,
   awardedTxs,
   openAt,
   publishLockAndRun,
@@ -68,7 +69,7 @@ async function readyToAward(dc: DevChain, account: number, tag: string, faults: 
   const fromBlock = await dc.publicClient.getBlockNumber();
   // the same store without a chain (a read-only mirror, or the CLI without --rpc-url)
   const offChain = () => openAt({ ...where, clock: clock.now });
-  return { platform, open, offChain, slug, bountyId, winner, fromBlock, closesAt };
+  return { platform, open, offChain, where, slug, bountyId, winner, fromBlock, closesAt };
 }
 
 /** The platform account's award calls waiting in the node's pool. */
@@ -88,28 +89,43 @@ async function withAutomine<T>(dc: DevChain, on: boolean, fn: () => Promise<T>):
   }
 }
 
+/** One JSON-RPC request as a proxy sees it. */
+interface RpcCall {
+  method: string;
+  params: unknown[];
+}
+
 /**
  * A JSON-RPC proxy to the devchain that, once `lose` is set, forwards `eth_sendRawTransaction` and
  * answers it with HTTP 502 (the node got the transaction, its answer is lost); with `down` set too it
- * answers everything after that send with 502 (the RPC went away right after the send).
+ * answers everything after that send with 502 (the RPC went away right after the send). `before`, when
+ * set, runs before each request is forwarded (to change the chain under the caller's feet).
  */
 async function losingProxy(target: string) {
-  const state = { lose: false, down: false, broken: false };
+  const state: {
+    lose: boolean;
+    down: boolean;
+    broken: boolean;
+    before?: ((call: RpcCall) => Promise<void>) | undefined;
+  } = { lose: false, down: false, broken: false };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const body = Buffer.concat(chunks).toString();
       if (state.broken) return void res.writeHead(502).end("bad gateway");
-      void fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body }).then(
-        async (answer) => {
-          const text = await answer.text();
-          if (state.lose && body.includes('"eth_sendRawTransaction"')) {
-            state.broken = state.down;
-            return void res.writeHead(502).end("bad gateway");
-          }
-          res.writeHead(answer.status, { "content-type": "application/json" }).end(text);
-        },
+      const before = state.before?.(JSON.parse(body) as RpcCall) ?? Promise.resolve();
+      void before.then(() =>
+        fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body }).then(
+          async (answer) => {
+            const text = await answer.text();
+            if (state.lose && body.includes('"eth_sendRawTransaction"')) {
+              state.broken = state.down;
+              return void res.writeHead(502).end("bad gateway");
+            }
+            res.writeHead(answer.status, { "content-type": "application/json" }).end(text);
+          },
+        ),
       );
     });
   });
@@ -152,6 +168,37 @@ describe("award whose send answer is lost (probe16 B-F12)", () => {
       const done = await r.platform.award(r.slug);
       expect(done.award_tx).toBe(sent);
       expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([sent]);
+      await r.platform.close();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("the bounty awarded between the simulation and the gas estimate: the contract's refusal, never award_pending; a rerun adopts the award (probe19 A-F9)", async () => {
+    const dc = devChain();
+    const proxy = await losingProxy(dc.rpcUrl);
+    try {
+      const r = await readyToAward(dc, 10, "awarded-meanwhile", {}, proxy.url);
+      // another process sends this very award (the same signer, winners and digest) and it is mined
+      // after this call's simulation, before its gas estimate (as the probe's CLI beside serve)
+      let raced: Hash | undefined;
+      proxy.state.before = async (call) => {
+        if (raced !== undefined || call.method !== "eth_estimateGas") return;
+        const tx = call.params[0] as { to?: Hex; data?: Hex; input?: Hex };
+        if (tx.to?.toLowerCase() !== dc.contracts.benchmarkBounty.toLowerCase()) return;
+        raced = await dc.wallet(10).sendTransaction({ to: tx.to, data: tx.data ?? tx.input! });
+        await dc.publicClient.waitForTransactionReceipt({ hash: raced });
+      };
+      const e = await r.platform.award(r.slug).catch((x: unknown) => x);
+      expect(raced).toBeDefined();
+      // the contract's answer (not a failure of the RPC, not "its transaction is being sent")
+      expect(e).toMatchObject({ code: "chain_error" });
+      expect((e as Error).message).toBe("award reverted: BountyNotFunded");
+      expect((e as PlatformError).details.call).toBeUndefined();
+      expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([raced]); // this call sent nothing
+      proxy.state.before = undefined;
+      const done = await r.platform.award(r.slug);
+      expect(done.award_tx).toBe(raced);
       await r.platform.close();
     } finally {
       await proxy.close();
@@ -340,6 +387,14 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
       });
       return inside;
     };
+    // another process holds the award's lock (the CLI's award beside a serve, probe19 A-F9: on SQLite
+    // the lock held only within the process, and both took the award's steps): this one answers
+    // award_in_progress within its wait, nothing sent
+    const cli = await holdLockInChild(r.where, awardLock(r.slug));
+    const beside = await second.award(r.slug).catch((x: unknown) => x);
+    expect(beside).toMatchObject({ code: "award_in_progress", details: { slug: r.slug } });
+    expect(await pooledAwards(dc)).toEqual([]);
+    await cli.release();
     // another award (another serve on the store) holds the lock: this one answers within its wait
     await hold();
     const busy = await second.award(r.slug).catch((x: unknown) => x);

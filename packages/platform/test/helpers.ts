@@ -3,11 +3,14 @@ import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import { keccak256, toHex, type Hex } from "viem";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import { Command } from "commander";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, vi } from "vitest";
 import { citiesDataset, dropPostgresSchemas, freshPostgresTarget, TEST_ENGINE } from "../src/testing.js";
+import type { StoreTarget } from "../src/store/engine.js";
 import type { ChainConfig } from "../src/chain.js";
 import { registerPlatformCommands } from "../src/cli.js";
 import type { DatasetInput } from "../src/dataset.js";
@@ -223,6 +226,62 @@ export async function freshStoreLocation(): Promise<
 > {
   if (TEST_ENGINE === "postgres") return { database: await freshPostgresTarget(), runsDir: tempDir() };
   return { dir: tempDir() };
+}
+
+/** A lock held by another process: {@link holdLockInChild}. */
+export interface LockInChild {
+  /** Lets the lock go (the child then exits); resolves once it did. */
+  release(): Promise<void>;
+  /** Kills the child (SIGKILL) while it holds the lock; resolves once it is gone. */
+  kill(): Promise<void>;
+}
+
+/**
+ * Spawns a node process (test/fixtures/hold-lock.ts, through tsx) that opens the store at `where` and
+ * holds `Store.withLock(name)`; resolves once it holds it. Another process's view of the store on
+ * both engines (probe19 A-F9: on SQLite the lock was only per process).
+ */
+export async function holdLockInChild(
+  where: { dir: string } | { database: StoreTarget },
+  name: string,
+): Promise<LockInChild> {
+  // node itself with tsx's loader (not the tsx wrapper, whose own child would outlive a SIGKILL)
+  const tsx = new URL("../../../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
+  const fixture = fileURLToPath(new URL("./fixtures/hold-lock.ts", import.meta.url));
+  const location = "dir" in where ? where : where.database;
+  const child = spawn(process.execPath, ["--import", tsx, fixture, JSON.stringify(location), name], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stderr.on("data", (b: Buffer) => (err += b.toString()));
+  const exited = new Promise<void>((done) => child.on("exit", () => done()));
+  const printed = (line: string) =>
+    new Promise<void>((ok, fail) => {
+      const check = () => {
+        if (out.split("\n").includes(line)) ok();
+      };
+      child.stdout.on("data", (b: Buffer) => {
+        out += b.toString();
+        check();
+      });
+      void exited.then(() =>
+        out.split("\n").includes(line) ? ok() : fail(new Error(`hold-lock exited: ${out} ${err}`)),
+      );
+      check();
+    });
+  await printed("held");
+  return {
+    release: async () => {
+      child.stdin.write("release\n");
+      await printed("released");
+      await exited;
+    },
+    kill: async () => {
+      child.kill("SIGKILL");
+      await exited;
+    },
+  };
 }
 
 /** Opens a platform on `dir` (or `database`), wrapped in a {@link Harness}. */

@@ -17,6 +17,7 @@ import {
   cities,
   cleanup,
   freshPostgresTarget,
+  holdLockInChild,
   promptAgent,
   rejection,
   tempDir,
@@ -242,6 +243,58 @@ describe(`the store on ${TEST_ENGINE}`, () => {
     } finally {
       await s1.close();
       await s2.close();
+    }
+  });
+});
+
+describe("withLock across processes (probe19 A-F9: on SQLite it held only within the process)", () => {
+  it("another process holding a lock makes this one wait (LockWaitExpired past waitMs) until it lets go or dies", async () => {
+    const db = await freshDatabase();
+    const where = "dir" in db.target ? db.target : { database: db.target };
+    const store = await Store.open(db.target);
+    try {
+      const other = await holdLockInChild(where, "award:x");
+      const early = await store
+        .withLock("award:x", async () => "entered", { waitMs: 300 })
+        .catch((e: unknown) => e);
+      expect(early).toBeInstanceOf(LockWaitExpired);
+      expect(early).toMatchObject({ lock: "award:x", waitMs: 300 });
+      // another name is free meanwhile
+      expect(await store.withLock("award:y", async () => "y", { waitMs: 300 })).toBe("y");
+      // a caller without a bound waits until the other process lets go
+      let entered = false;
+      const waiting = store.withLock("award:x", async () => void (entered = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(entered).toBe(false);
+      await other.release();
+      await waiting;
+      expect(entered).toBe(true);
+      // a holder that dies (SIGKILL, no release) lets the lock go with it
+      const dying = await holdLockInChild(where, "award:x");
+      expect(
+        await store.withLock("award:x", async () => "in", { waitMs: 200 }).catch((e: unknown) => e),
+      ).toBeInstanceOf(LockWaitExpired);
+      await dying.kill();
+      expect(await store.withLock("award:x", async () => "in", { waitMs: 20_000 })).toBe("in");
+      // and this process's hold keeps another process out
+      let releaseMine!: () => void;
+      let mineHeld!: () => void;
+      const held = new Promise<void>((r) => (mineHeld = r));
+      const mine = store.withLock("award:x", async () => {
+        mineHeld();
+        await new Promise<void>((r) => (releaseMine = r));
+      });
+      await held;
+      const third = holdLockInChild(where, "award:x");
+      let thirdHeld = false;
+      void third.then(() => (thirdHeld = true));
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(thirdHeld).toBe(false);
+      releaseMine();
+      await mine;
+      await (await third).release();
+    } finally {
+      await store.close();
     }
   });
 });

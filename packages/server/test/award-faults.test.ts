@@ -318,6 +318,45 @@ function cli(
   return new Promise((res) => proc.once("exit", (code) => res({ code, stdout, out })));
 }
 
+/**
+ * Waits until serve's batched anchors of `slug`'s commitment and receipts are mined: the CLI's award
+ * would otherwise anchor them too, and the second of the two transactions reverts (already anchored).
+ */
+async function anchorsMined(store: ServeStore, slug: string): Promise<void> {
+  for (const until = Date.now() + 30_000; ; ) {
+    const listed = await cli(store, ["anchor", slug, "--list"]);
+    expect(listed.code, listed.out).toBe(0);
+    if ((JSON.parse(listed.stdout) as { pending: unknown[] }).pending.length === 0) return;
+    if (Date.now() > until) throw new Error(`anchors of ${slug} still pending: ${listed.stdout}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+describe(
+  "the CLI's award and serve's award of one benchmark at once (probe19 A-F9)",
+  { timeout: 240_000 },
+  () => {
+    it("they take the award's lock in turn (SQLite too): one award transaction, both answer the same award", async () => {
+      const store = await freshStore();
+      const s = await startChainServe(store);
+      const ready = await readyToAward(s.url, "cli-race");
+      await anchorsMined(store, ready.slug);
+      const [byCli, byServe] = await Promise.all([
+        cli(store, ["award", ready.slug]),
+        // the CLI's start-up first: both award calls then overlap
+        new Promise((r) => setTimeout(r, 700)).then(() =>
+          call(s.url, "POST", `/api/v1/benchmarks/${ready.slug}/award`, { key: OPERATOR }),
+        ),
+      ]);
+      expect(byCli.code, byCli.out).toBe(0);
+      expect(byServe.status, byServe.text).toBe(200);
+      expect((JSON.parse(byCli.stdout) as { award_tx: string }).award_tx).toBe(byServe.json.award_tx);
+      await expectSettledOnce(s.url, ready, byServe.json);
+      await stopServe(s);
+    });
+  },
+);
+
 describe("an award made by the CLI while serve runs on the same store (D3-F11)", { timeout: 240_000 }, () => {
   it("serve's verifier notices the pack another process minted and verifies it once, unasked", async () => {
     const store = await freshStore();
@@ -329,15 +368,7 @@ describe("an award made by the CLI while serve runs on the same store (D3-F11)",
     ];
     const outputs = () => serves.map((x) => x.output());
     const ready = await readyToAward(s.url, "cli-award");
-    // serve's batched anchors of the commitment and receipts are mined first: the CLI's award would
-    // otherwise anchor them too, and the second of the two transactions reverts (already anchored)
-    for (const until = Date.now() + 30_000; ; ) {
-      const listed = await cli(store, ["anchor", ready.slug, "--list"]);
-      expect(listed.code, listed.out).toBe(0);
-      if ((JSON.parse(listed.stdout) as { pending: unknown[] }).pending.length === 0) break;
-      if (Date.now() > until) throw new Error(`anchors of ${ready.slug} still pending: ${listed.stdout}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await anchorsMined(store, ready.slug);
     const awarded = await cli(store, ["award", ready.slug]);
     expect(awarded.code, awarded.out).toBe(0);
     const award = JSON.parse(awarded.stdout);
