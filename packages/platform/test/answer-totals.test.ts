@@ -159,9 +159,10 @@ describe("stored-answer totals kept as counters (probe15 A-F5)", () => {
     await before.submit(a, [answer(0, 700), { ordinal: 1, answer_text: "é".repeat(50) }]);
     await before.submit(b, [answer(3, 42)]);
     const expected = (await totals(before)).summed;
-    // back to the schema before 0008: no table, 0008 not recorded
+    // back to the schema before 0008: no table, no later index, 0008 (and the later 0009) not recorded
     await sql`DROP TABLE answer_bytes_totals`.execute(before.ctx.store.db);
-    await sql`DELETE FROM kysely_migration WHERE name = '0008_answer_bytes_totals'`.execute(
+    await sql`DROP INDEX runs_by_benchmark_started`.execute(before.ctx.store.db);
+    await sql`DELETE FROM kysely_migration WHERE name IN ('0008_answer_bytes_totals', '0009_runs_by_benchmark_started')`.execute(
       before.ctx.store.db,
     );
     await before.close();
