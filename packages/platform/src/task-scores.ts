@@ -284,9 +284,12 @@ function cacheOf<V>(
   return cache;
 }
 
-/** Drops what {@link taskScores} keeps for `ctx` (tests: the cold path to compare the cached one with). */
-export function forgetTaskScores(ctx: PlatformContext): void {
-  gradedCaches.delete(ctx);
+/**
+ * Drops what {@link taskScores} keeps for `ctx`: every kept page and, unless `what` is `"pages"`, every
+ * kept grading (tests and the bench: the cold path to compare the cached one with).
+ */
+export function forgetTaskScores(ctx: PlatformContext, what: "all" | "pages" = "all"): void {
+  if (what === "all") gradedCaches.delete(ctx);
   pageCaches.delete(ctx);
 }
 
