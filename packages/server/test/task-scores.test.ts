@@ -118,8 +118,18 @@ describe("GET /api/v1/benchmarks/:slug/task-scores", () => {
   // probe19 A-F10: each request regraded its page (a 304 included); now a page is kept per board version
   it("answers a repeat with the same ETag and a 304, other pages and entries limits alike, and shows the award", async () => {
     const { slug } = await publishCities(live.url, 6, "pt-cache");
-    for (const name of ["pc-a", "pc-b", "pc-c"]) await play(slug, name, (i) => i % 3 !== 0);
+    const runs = [];
+    for (const name of ["pc-a", "pc-b", "pc-c"]) runs.push(await play(slug, name, (i) => i % 3 !== 0));
     await close(slug);
+    // the same class (probe19 A-F10, related): a closed run's receipt is hash-bound, its ETag its hash
+    const receiptPath = `/api/v1/benchmarks/${slug}/runs/${runs[0]!.runId}/receipt`;
+    const receipt = await call(live.url, "GET", receiptPath);
+    expect(receipt.status).toBe(200);
+    expect(receipt.headers.get("etag")).toBe(`"${receipt.json.receipt_hash}"`);
+    const receiptAgain = await call(live.url, "GET", receiptPath, {
+      headers: { "if-none-match": receipt.headers.get("etag")! },
+    });
+    expect(receiptAgain.status).toBe(304);
     const path = `/api/v1/benchmarks/${slug}/task-scores`;
     const first = await call(live.url, "GET", `${path}?limit=2`);
     const etag = first.headers.get("etag")!;
