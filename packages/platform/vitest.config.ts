@@ -22,6 +22,7 @@ const STORE_TESTS = [
   "test/runs.test.ts",
   "test/secrecy.test.ts",
   "test/task-scores.test.ts",
+  "test/task-scores-cache.test.ts",
   "test/pack-budget.test.ts",
   "test/registration.test.ts",
   "test/operator-spend.test.ts",

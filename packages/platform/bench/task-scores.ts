@@ -1,8 +1,10 @@
 /**
  * Benchmark: per-task credit after close (`taskScores`, issue 17) at RUNS finalized runs of a 12-task
- * bank: the cold build (regrade every run from its stored answers, recompute and check its scores)
+ * bank (TASKS, default 12): the cold build (regrade every run from its stored answers, recompute and check its scores)
  * against the baseline of rebuilding the public leaderboard from the same store in the same run, and
- * the cached read (invalidated by `board_version`).
+ * the cached reads (probe19 A-F10): the same page again (kept whole until `board_version` moves) and a
+ * new page of runs already graded (each finalized run is graded once and its credits kept): the
+ * page cache dropped before each call.
  *
  *   npx pnpm@12.4.2 --filter @bench-bounty/platform exec tsx bench/task-scores.ts
  *
@@ -13,11 +15,11 @@ import { rmSync } from "node:fs";
 import { gradePlan, scoreGraded } from "../src/grading.js";
 import { publicBoardRows } from "../src/leaderboard.js";
 import { benchBenchmark, cpuTimed, insertBenchAgents, insertBenchRun } from "./agents.js";
-import { taskScores } from "../src/task-scores.js";
+import { forgetTaskScores, taskScores } from "../src/task-scores.js";
 
 const RUNS = Number(process.env.RUNS ?? 2_000);
 const SECONDS = Number(process.env.SECONDS_PER_CASE ?? 2);
-const TASKS = 12;
+const TASKS = Number(process.env.TASKS ?? 12);
 
 const { dir, platform, op, slug } = await benchBenchmark("bb-bench-ts-", TASKS, { public_fraction: "0.67" });
 const b = await platform.getBenchmark(slug);
@@ -63,7 +65,7 @@ async function measure(label: string, fn: () => Promise<unknown>): Promise<numbe
   const { calls: n, cpuMs } = await cpuTimed(fn, SECONDS);
   const msPerCall = cpuMs / n;
   console.log(
-    `${label.padEnd(58)} ${String(n).padStart(7)} calls  ${msPerCall.toFixed(3).padStart(10)} CPU-ms/call`,
+    `${label.padEnd(66)} ${String(n).padStart(7)} calls  ${msPerCall.toFixed(3).padStart(10)} CPU-ms/call`,
   );
   return msPerCall;
 }
@@ -72,10 +74,21 @@ console.log(`taskScores at ${RUNS} finalized runs x ${TASKS} tasks, closed, ${SE
 const board = await measure("baseline: rebuild the public board every call", () =>
   publicBoardRows(platform.ctx, slug),
 );
-// One page is regraded per call (probe16 A-F8: no cache; the page is bounded in runs and cells).
-const page = await measure("taskScores: one page of 1,000 runs (regrade, check its scores)", () =>
+// The uncached path: every kept grading and page dropped before each call (what every request cost
+// before probe19 A-F10), against the cached ones.
+const cold = await measure("uncached: one page of 1,000 runs (regrade, check its scores)", () => {
+  forgetTaskScores(platform.ctx);
+  return taskScores(platform.ctx, null, slug, { offset: 0, limit: 1000 });
+});
+const repeat = await measure("cached: the same page again (a repeat, a 304)", () =>
   taskScores(platform.ctx, null, slug, { offset: 0, limit: 1000 }),
 );
-console.log(`page of 1,000 runs / board rebuild: ${(page / board).toFixed(1)}x`);
+const other = await measure("cached grading: the page rebuilt from kept credits (no regrade)", () => {
+  forgetTaskScores(platform.ctx, "pages");
+  return taskScores(platform.ctx, null, slug, { offset: 0, limit: 1000 });
+});
+console.log(`uncached page / board rebuild: ${(cold / board).toFixed(1)}x`);
+console.log(`uncached page / repeated page: ${(cold / repeat).toFixed(0)}x`);
+console.log(`uncached page / new page of graded runs: ${(cold / other).toFixed(1)}x`);
 await platform.close();
 rmSync(dir, { recursive: true, force: true });

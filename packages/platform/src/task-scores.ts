@@ -27,11 +27,12 @@ import type { PreparedGold } from "@bench-bounty/evidence";
 import type { Hex } from "@bench-bounty/evidence";
 import type { BenchmarkRecord, PlatformContext, TaskRecord } from "./context.js";
 import { PlatformError } from "./errors.js";
-import { gradePlan, scoreGraded } from "./grading.js";
+import { gradePlan, scoreGraded, type RunScores } from "./grading.js";
 import { forbid, isAuthorOf, receiptsVisible } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
 import { checkPage, pageOfRows, type PageRequest } from "./paging.js";
 import { getTasks, isOpen } from "./publish.js";
+import { deepFreeze } from "./publish/reads.js";
 import type { RunRecord } from "./runs.js";
 import { shownDigest, withheldDigests } from "./reveal.js";
 import { isoMillis } from "./time.js";
@@ -127,9 +128,10 @@ async function readableBenchmark(
   ctx: PlatformContext,
   viewer: Principal | null,
   slug: string,
-): Promise<{ b: BenchmarkRecord; open: boolean }> {
-  const b = await ctx.store.benchmarks.get(slug);
-  if (!b) throw new PlatformError("unknown_benchmark", `no benchmark ${slug}`, { slug });
+): Promise<{ b: BenchmarkRecord; open: boolean; version: number }> {
+  const versioned = await ctx.store.benchmarks.getVersioned(slug);
+  if (!versioned) throw new PlatformError("unknown_benchmark", `no benchmark ${slug}`, { slug });
+  const { record: b, board_version: version } = versioned;
   const open = isOpen(ctx, b);
   if ((b.config.leaderboard_visibility ?? "public") === "buyer_only" && !isAuthorOf(viewer, b))
     forbid("benchmark_author_only", `the per-task scores of ${slug} are for its buyer only`, { slug });
@@ -139,15 +141,18 @@ async function readableBenchmark(
       `per-task scores of ${slug} are served once it closes (SPEC 6.1)`,
       { reason: "withheld_live_contest", slug },
     );
-  return { b, open };
+  return { b, open, version };
 }
 
 /**
  * One page of the per-task credits of the finalized runs of `slug` (start order, then run id), as
  * `viewer` may see them (see the module doc). Paged over runs (SQL `LIMIT`/`OFFSET`; only the page's
- * runs and answers are read and regraded): `limit` runs at most (default {@link TASK_SCORES_PAGE_SIZE},
+ * runs are read, and the answers of those not graded yet: each finalized run is graded once and kept,
+ * {@link GRADED_CELLS_KEPT}): `limit` runs at most (default {@link TASK_SCORES_PAGE_SIZE},
  * at most {@link TASK_SCORES_PAGE_MAX}), lowered so that runs x bank tasks stays within
  * {@link MAX_TASK_SCORE_CELLS} (the answer's `limit` says how many); `next_offset` continues it.
+ * The answer is frozen and the same object until the benchmark's `board_version` moves (finalize,
+ * close, award, an anchor; {@link PAGE_CELLS_KEPT}), so the edge serialises and hashes it once.
  * @throws PlatformError `invalid_option` naming `offset` or `limit`; `unknown_benchmark` (404);
  *   `forbidden` (`benchmark_author_only`) on a `buyer_only` benchmark for anyone but its author;
  *   `task_scores_withheld` (reason `withheld_live_contest`) while open for anyone but its author;
@@ -160,9 +165,15 @@ export async function taskScores(
   page: { offset: unknown; limit: unknown } = { offset: 0, limit: TASK_SCORES_PAGE_SIZE },
 ): Promise<TaskScores> {
   const asked = checkPage(page, TASK_SCORES_PAGE_MAX);
-  const { b, open } = await readableBenchmark(ctx, viewer, slug);
+  const { b, open, version } = await readableBenchmark(ctx, viewer, slug);
   const tasks = await getTasks(ctx, b.slug);
   const request: PageRequest = { offset: asked.offset, limit: taskScoresPageRuns(asked.limit, tasks.length) };
+  // The page is the same until the board's version moves (finalize, close, award, a receipt anchor):
+  // who may read it was checked above, and the answer itself names no viewer.
+  const key = `${b.slug}|${version}|${open}|${b.status}|${request.offset}|${request.limit}`;
+  const pages = cacheOf(pageCaches, ctx, PAGE_CELLS_KEPT);
+  const hit = pages.get(key);
+  if (hit) return hit;
   // Runs first, then their answers: a run finalized in between is not on this page's read, and a
   // finalized run's answers never change (submit refuses after finalize).
   const read = await ctx.store.runs.finalizedOfBenchmark(b.slug, {
@@ -171,7 +182,8 @@ export async function taskScores(
   });
   const { rows, next_offset } = pageOfRows(read, request);
   const stage = open ? "open" : b.status === "awarded" ? "awarded" : "closed";
-  return {
+  const runs = await regrade(ctx, b, tasks, rows);
+  const answer = deepFreeze({
     slug: b.slug,
     status: b.status,
     open,
@@ -183,11 +195,13 @@ export async function taskScores(
       visibility: t.visibility,
       grader_type: t.grader_type,
     })),
-    runs: await regrade(ctx, b, tasks, rows),
+    runs,
     offset: request.offset,
     limit: request.limit,
     next_offset,
-  };
+  } satisfies TaskScores);
+  pages.set(key, answer, Math.max(1, rows.length * tasks.length));
+  return answer;
 }
 
 /**
@@ -208,23 +222,123 @@ export async function taskScoresOfRuns(
   return new Map((await regrade(ctx, b, tasks, runs)).map((r) => [r.run_id, r]));
 }
 
-/** Regrades `runs` (finalized runs of `b`) from their stored answers, each checked against its stored scores. */
+/**
+ * Most run-task credits kept graded per platform (probe19 A-F10): a finalized run's grading never
+ * changes (its answers are frozen at finalize, the gold at publish), so each run is graded once and its
+ * credits kept, least recently used dropped first. A credit is a pointer to a short string, about 40
+ * bytes kept, so this is about 20 MB: 100 runs of a 5,000-task bank.
+ */
+export const GRADED_CELLS_KEPT = 500_000;
+/**
+ * Most run-task cells of the {@link taskScores} pages kept per platform (whole frozen answers, so a
+ * repeated page, and its ETag at the edge, costs no rebuild): five pages of {@link MAX_TASK_SCORE_CELLS},
+ * about 7 MB of JSON, least recently used dropped first; a page of a moved board version is never hit.
+ */
+export const PAGE_CELLS_KEPT = 5 * MAX_TASK_SCORE_CELLS;
+
+/** A finalized run's grading as kept: its credits in run order and the scores recomputed from them. */
+interface GradedRun {
+  credits: readonly string[];
+  scores: RunScores;
+}
+
+/** A map bounded by the total `cells` of its values, least recently used dropped first. */
+class CellBoundedCache<V> {
+  private readonly entries = new Map<string, { value: V; cells: number }>();
+  private cells = 0;
+  constructor(private readonly maxCells: number) {}
+
+  get(key: string): V | undefined {
+    const e = this.entries.get(key);
+    if (e === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, e);
+    return e.value;
+  }
+
+  set(key: string, value: V, cells: number): void {
+    if (cells > this.maxCells) return;
+    const old = this.entries.get(key);
+    if (old) this.cells -= old.cells;
+    this.entries.delete(key);
+    for (const [k, e] of this.entries) {
+      if (this.cells + cells <= this.maxCells) break;
+      this.entries.delete(k);
+      this.cells -= e.cells;
+    }
+    this.entries.set(key, { value, cells });
+    this.cells += cells;
+  }
+}
+
+const gradedCaches = new WeakMap<PlatformContext, CellBoundedCache<GradedRun>>();
+const pageCaches = new WeakMap<PlatformContext, CellBoundedCache<TaskScores>>();
+
+function cacheOf<V>(
+  caches: WeakMap<PlatformContext, CellBoundedCache<V>>,
+  ctx: PlatformContext,
+  maxCells: number,
+): CellBoundedCache<V> {
+  let cache = caches.get(ctx);
+  if (!cache) caches.set(ctx, (cache = new CellBoundedCache<V>(maxCells)));
+  return cache;
+}
+
+/**
+ * Drops what {@link taskScores} keeps for `ctx`: every kept page and, unless `what` is `"pages"`, every
+ * kept grading (tests and the bench: the cold path to compare the cached one with).
+ */
+export function forgetTaskScores(ctx: PlatformContext, what: "all" | "pages" = "all"): void {
+  if (what === "all") gradedCaches.delete(ctx);
+  pageCaches.delete(ctx);
+}
+
+/**
+ * The grading of `runs` (finalized runs of `b`): kept ones as kept, the others graded from their
+ * stored answers (read for those runs only) and kept.
+ */
+async function gradingOf(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  tasks: TaskRecord[],
+  runs: RunRecord[],
+): Promise<GradedRun[]> {
+  const kept = cacheOf(gradedCaches, ctx, GRADED_CELLS_KEPT);
+  const out = runs.map((run) => kept.get(`${b.slug}|${run.run_id}`));
+  const missing = runs.filter((_r, i) => out[i] === undefined);
+  if (missing.length === 0) return out as GradedRun[];
+  const prepared = new Map<number, PreparedGold>();
+  const answers = await ctx.store.answers.ofRuns(missing.map((r) => r.run_id));
+  const none = new Map<number, string>();
+  return runs.map((run, i) => {
+    if (out[i] !== undefined) return out[i];
+    const graded = gradePlan(run.plan, tasks, answers.get(run.run_id) ?? none, prepared);
+    const fresh: GradedRun = {
+      credits: graded.map((g) => g.credit),
+      scores: scoreGraded(b, graded, run.wall_seconds!, run.usdc_spent!),
+    };
+    kept.set(`${b.slug}|${run.run_id}`, fresh, Math.max(1, fresh.credits.length));
+    return fresh;
+  });
+}
+
+/**
+ * The per-task credits of `runs` (finalized runs of `b`), each checked against its stored scores
+ * (graded once per run: {@link gradingOf}).
+ */
 async function regrade(
   ctx: PlatformContext,
   b: BenchmarkRecord,
   tasks: TaskRecord[],
   runs: RunRecord[],
 ): Promise<RunTaskScores[]> {
-  const prepared = new Map<number, PreparedGold>();
-  const answers = await ctx.store.answers.ofRuns(runs.map((r) => r.run_id));
-  const none = new Map<number, string>();
+  const grading = await gradingOf(ctx, b, tasks, runs);
   const withheld = await withheldDigests(
     ctx.store,
     runs.map((r) => r.receipt_hash),
   );
-  return runs.map((run) => {
-    const graded = gradePlan(run.plan, tasks, answers.get(run.run_id) ?? none, prepared);
-    const s = scoreGraded(b, graded, run.wall_seconds!, run.usdc_spent!);
+  return runs.map((run, k) => {
+    const { credits, scores: s } = grading[k]!;
     assertMatchesStored(run, s);
     return {
       run_id: run.run_id,
@@ -235,11 +349,11 @@ async function regrade(
       score_public: s.publicScore,
       rank_accuracy: s.accuracyValue,
       score_composite: s.compositeScore,
-      tasks: graded.map((g, i) => ({
+      tasks: run.plan.map((bankOrdinal, i) => ({
         ordinal: i,
-        bank_ordinal: g.bankOrdinal,
-        visibility: g.t.visibility,
-        credit: g.credit,
+        bank_ordinal: bankOrdinal,
+        visibility: tasks[bankOrdinal]!.visibility,
+        credit: credits[i]!,
       })),
     };
   });

@@ -77,6 +77,16 @@ export function notModifiedHeaders(
 }
 
 /**
+ * A JSON response whose `etag` is known without serialising it (a hash-bound value: a receipt's ETag
+ * is its `receipt_hash`): 304 without a body when `If-None-Match` names it, else the JSON with it.
+ */
+export function sendTaggedJson(c: Context, value: unknown, etag: string) {
+  if (etagMatches(c.req.header("if-none-match"), etag))
+    return c.body(null, 304, notModifiedHeaders(etag, JSON_TYPE));
+  return sendJson(c, value, 200, { etag });
+}
+
+/**
  * A JSON response for an immutable cached value ({@link frozenBodyOf}) with its `ETag`: 304 without a
  * body (with the 200's Content-Type, {@link notModifiedHeaders}) when the request's `If-None-Match` names it.
  */

@@ -115,6 +115,49 @@ describe("GET /api/v1/benchmarks/:slug/task-scores", () => {
   });
 
   // probe16 A-F8: every finalized run x every task was one answer (REST and MCP)
+  // probe19 A-F10: each request regraded its page (a 304 included); now a page is kept per board version
+  it("answers a repeat with the same ETag and a 304, other pages and entries limits alike, and shows the award", async () => {
+    const { slug } = await publishCities(live.url, 6, "pt-cache");
+    const runs = [];
+    for (const name of ["pc-a", "pc-b", "pc-c"]) runs.push(await play(slug, name, (i) => i % 3 !== 0));
+    await close(slug);
+    // the same class (probe19 A-F10, related): a closed run's receipt is hash-bound, its ETag its hash
+    const receiptPath = `/api/v1/benchmarks/${slug}/runs/${runs[0]!.runId}/receipt`;
+    const receipt = await call(live.url, "GET", receiptPath);
+    expect(receipt.status).toBe(200);
+    expect(receipt.headers.get("etag")).toBe(`"${receipt.json.receipt_hash}"`);
+    const receiptAgain = await call(live.url, "GET", receiptPath, {
+      headers: { "if-none-match": receipt.headers.get("etag")! },
+    });
+    expect(receiptAgain.status).toBe(304);
+    const path = `/api/v1/benchmarks/${slug}/task-scores`;
+    const first = await call(live.url, "GET", `${path}?limit=2`);
+    const etag = first.headers.get("etag")!;
+    expect(first.status).toBe(200);
+    const again = await call(live.url, "GET", `${path}?limit=2`);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get("etag")).toBe(etag);
+    const notModified = await call(live.url, "GET", `${path}?limit=2`, {
+      headers: { "if-none-match": etag },
+    });
+    expect(notModified.status).toBe(304);
+    const all = await call(live.url, "GET", path);
+    expect(all.json.runs.slice(0, 2)).toEqual(first.json.runs);
+    // entries: every limit is a slice of the same board, with the same taskScores
+    const pages = [];
+    for (const limit of [1, 2, 3])
+      pages.push(await call(live.url, "GET", `/api/v1/benchmarks/${slug}/entries?limit=${limit}`));
+    for (const p of pages)
+      expect(p.json.entries).toEqual(pages[2]!.json.entries.slice(0, p.json.entries.length));
+    // the award moves the board's version: the page (and its ETag) is built again
+    await live.platform.ctx.store.benchmarks.markAwarded(slug);
+    const awarded = await call(live.url, "GET", `${path}?limit=2`, { headers: { "if-none-match": etag } });
+    expect(awarded.status).toBe(200);
+    expect(awarded.json).toMatchObject({ stage: "awarded", status: "awarded" });
+    expect(awarded.json.runs).toEqual(first.json.runs);
+    expect(awarded.headers.get("etag")).not.toBe(etag);
+  });
+
   it("is paged over runs: offset/limit, next_offset, the page checked (REST, MCP, the typed client)", async () => {
     const { slug } = await publishCities(live.url, 6, "pt-page");
     const played = [];

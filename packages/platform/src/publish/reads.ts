@@ -66,7 +66,8 @@ const TASKS_CACHED_TOTAL = 200_000;
 
 const taskCaches = new WeakMap<PlatformContext, Map<string, readonly TaskRecord[]>>();
 
-function deepFreeze<T>(v: T): T {
+/** Freezes `v` and every object reachable from it (a value cached and shared by every caller). */
+export function deepFreeze<T>(v: T): T {
   if (typeof v === "object" && v !== null && !Object.isFrozen(v)) {
     Object.freeze(v);
     for (const x of Object.values(v)) deepFreeze(x);

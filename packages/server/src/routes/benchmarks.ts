@@ -4,7 +4,7 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.js";
-import { sendCachedJson, sendJson } from "../http.js";
+import { sendCachedJson, sendJson, sendTaggedJson } from "../http.js";
 import { BenchmarksPageQuery, BoardPageQuery, boardPageOf, pageOf } from "../query.js";
 import { BENCHMARKS_PAGE_SIZE } from "@bench-bounty/platform";
 import { defineRoute } from "../route.js";
@@ -105,8 +105,11 @@ export function benchmarkRoutes(): OpenAPIHono<AppEnv> {
     summary: "A finalized run's receipt (served once the benchmark has closed, SPEC 6.1)",
     ok: { status: 200, schema: AnyJson, description: "{receipt, receipt_hash}" },
     errors: [404],
-    handler: async (c) =>
-      sendJson(c, await c.var.domain.receipt(c.var.principal, slug(c), c.req.param("run_id"))),
+    // hash-bound (SPEC 4): the answer {receipt, receipt_hash} never changes, its hash is its ETag
+    handler: async (c) => {
+      const served = await c.var.domain.receipt(c.var.principal, slug(c), c.req.param("run_id"));
+      return sendTaggedJson(c, served, `"${(served as { receipt_hash: string }).receipt_hash}"`);
+    },
   });
   defineRoute(app, {
     method: "post",
