@@ -38,10 +38,12 @@ function fileKind(stat: fs.Stats): string {
 /**
  * The bytes of `file`: opened without blocking (a FIFO with no writer would hang), checked to be a
  * regular file of at most the bound, then read (never more than the bound, should it grow meanwhile).
+ * The tasks' file options ({@link readJsonFile}) and the address book files read it.
+ * @param flag the option or variable named in the refusal (`--commitment`, `BENCH_BOUNTY_LOCAL_DEPLOYMENT`)
  * @throws TaskError `<flag>: <file> is a character device, not a regular file.`,
  *   `<flag>: <file> holds <n> bytes, over the limit of <bound> (512 MiB).` or `<flag>: cannot read ...`
  */
-function readBoundedFile(file: string, flag: string): Buffer {
+export function readBoundedFile(file: string, flag: string): Buffer {
   const limit = evidence().PACK_LIMITS.maxPackBytes;
   const cannotRead = (e: unknown) =>
     new TaskError(

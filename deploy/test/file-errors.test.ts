@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
-import { expectRefusal, hardhat, tempDir, vector, writeFile } from "./helpers";
+import { expectRefusal, hardhat, localRunner, startChain, tempDir, vector, writeFile } from "./helpers";
 
 interface Pack {
   rank_derivation: { rows: Record<string, unknown>[] };
@@ -139,6 +139,28 @@ describe("bad input files: the JSON path is printed once, after the file name", 
       expect(errorLine(run.stderr)).to.equal(
         `${flag}: ${big} holds ${PACK_LIMITS.maxPackBytes + 1} bytes, over the limit of ${PACK_LIMITS.maxPackBytes} (512 MiB).`,
       );
+    }
+  });
+});
+
+describe("the address book file, by the same reader (probe19 B-F11, same class)", function () {
+  it("refuses a directory or a device as BENCH_BOUNTY_LOCAL_DEPLOYMENT in one line", async function () {
+    const chain = await startChain();
+    const dir = tempDir();
+    try {
+      for (const [file, kind] of [
+        [dir, "a directory"],
+        ["/dev/null", "a character device"],
+      ] as const) {
+        const run = await localRunner(chain, file)(["bounty:status", "--id", "1"]);
+        expectRefusal(run, /^Error: BENCH_BOUNTY_LOCAL_DEPLOYMENT: /m);
+        expect(errorLine(run.stderr)).to.equal(
+          `BENCH_BOUNTY_LOCAL_DEPLOYMENT: ${file} is ${kind}, not a regular file.`,
+        );
+      }
+    } finally {
+      await chain.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
