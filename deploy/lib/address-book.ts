@@ -14,6 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { AddressBookEntry } from "@bench-bounty/contracts";
 import { TaskError } from "./errors";
+import { readBoundedFile } from "./files";
 import { contracts } from "./packages";
 import type { NetworkProfile } from "./network";
 
@@ -26,13 +27,23 @@ export function entryFile(profile: NetworkProfile): string {
   return process.env.BENCH_BOUNTY_ADDRESS_BOOK ?? contracts().ADDRESS_BOOK_FILE;
 }
 
-/** The recorded entry of a network, or undefined when nothing was recorded (no local file yet). */
+/** The variable naming the address book file of a network (for a refusal). */
+function entryVariable(profile: NetworkProfile): string {
+  return profile.bookKey === "local" ? "BENCH_BOUNTY_LOCAL_DEPLOYMENT" : "BENCH_BOUNTY_ADDRESS_BOOK";
+}
+
+/**
+ * The recorded entry of a network, or undefined when nothing was recorded (no local file yet).
+ * @throws TaskError naming the file's variable for a directory, device, FIFO or file over the bound
+ *   ({@link readBoundedFile}); `Cannot read the address book ...` for a file that does not parse
+ */
 export function readEntry(profile: NetworkProfile): AddressBookEntry | undefined {
   const file = entryFile(profile);
   if (profile.bookKey === "local" && !fs.existsSync(file)) return undefined;
+  const bytes = readBoundedFile(file, entryVariable(profile));
   let doc: unknown;
   try {
-    doc = JSON.parse(fs.readFileSync(file, "utf8"));
+    doc = JSON.parse(bytes.toString("utf8"));
   } catch (e) {
     throw new TaskError(`Cannot read the address book ${file}: ${(e as Error).message.split("\n")[0]}`);
   }
@@ -49,7 +60,10 @@ export function writeEntry(profile: NetworkProfile, entry: AddressBookEntry): st
   const file = entryFile(profile);
   let doc: unknown = entry;
   if (profile.bookKey !== "local") {
-    const book = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, AddressBookEntry>;
+    const book = JSON.parse(readBoundedFile(file, entryVariable(profile)).toString("utf8")) as Record<
+      string,
+      AddressBookEntry
+    >;
     book[profile.bookKey] = entry;
     doc = book;
   }

@@ -146,12 +146,36 @@ async function pickSigner(
   return match;
 }
 
-/** An ERC-20 (with the USDC surface where present) at `address`, connected to the signer. */
-export async function tokenAt(ctx: TaskContext, address: string): Promise<TestUSDC> {
+/**
+ * An ERC-20 (with the USDC surface where present) at `address`, connected to the signer, with its
+ * `symbol()` and `decimals()`; `balanceOf(signer)` is read too, so a contract that is not a token is
+ * refused here in one line, not by a ProviderError and a stack trace later (probe19 B-F10). The permit
+ * surface is optional (`permitDomain` of `bounty:lock` falls back to approve).
+ * @param flag the option named in the refusal (`--token`)
+ * @throws TaskError `<flag>: <address> on <network> is not an ERC-20 token (...) reverts). Nothing was sent.`
+ */
+export async function tokenAt(
+  ctx: TaskContext,
+  address: string,
+  flag: string,
+): Promise<{ token: TestUSDC; symbol: string; decimals: number }> {
   if ((await ctx.hre.ethers.provider.getCode(address)) === "0x") {
-    throw new TaskError(`No token contract at ${address} on ${ctx.profile.name}.`);
+    throw new TaskError(`${flag}: no token contract at ${address} on ${ctx.profile.name}. Nothing was sent.`);
   }
-  return (await ctx.hre.ethers.getContractAt("TestUSDC", address, ctx.signer)) as unknown as TestUSDC;
+  const token = (await ctx.hre.ethers.getContractAt("TestUSDC", address, ctx.signer)) as unknown as TestUSDC;
+  try {
+    const [symbol, decimals] = await Promise.all([
+      token.symbol(),
+      token.decimals(),
+      token.balanceOf(ctx.signer.address),
+    ]);
+    return { token, symbol, decimals: Number(decimals) };
+  } catch (e) {
+    if (!isMissingFunction(e)) throw e;
+    throw new TaskError(
+      `${flag}: ${address} on ${ctx.profile.name} is not an ERC-20 token (symbol(), decimals() or balanceOf() reverts). Nothing was sent.`,
+    );
+  }
 }
 
 /**
@@ -355,7 +379,28 @@ export function refuseMalformedAddress(address: unknown, where: string): asserts
  * @throws TaskError `<where>: <address> is one of the protocol's contracts ...: it can never claim ...`
  */
 export function refuseLostRecipient(address: string, where: string, ctx?: TaskContext): void {
-  const chainContracts = ctx ? [ctx.bountyAddress, ctx.registryAddress, ctx.profile.usdc] : [];
-  const problem = contracts().recipientProblem(address, chainContracts);
+  const problem = recipientProblemOn(address, ctx);
   if (problem !== null) throw new TaskError(`${where}: ${problem.message}.`);
+}
+
+function recipientProblemOn(address: string, ctx?: TaskContext) {
+  const chainContracts = ctx ? [ctx.bountyAddress, ctx.registryAddress, ctx.profile.usdc] : [];
+  return contracts().recipientProblem(address, chainContracts);
+}
+
+/**
+ * Refuses `bounty:lock --awarder` by the same rule as a recipient ({@link refuseLostRecipient},
+ * `recipientProblem` of @bench-bounty/contracts; probe19 B-F9): a router (Multicall3, a
+ * MultiSendCallOnly) would let anyone award the pool to themselves through it after the close; the zero
+ * address, a precompile, a predeploy or a protocol contract never calls `award`. Called before anything
+ * is sent, after {@link refuseMalformedAddress}.
+ * @throws TaskError `--awarder: <address> is Multicall3 ...: anyone could award through it. Nothing was sent.`
+ */
+export function refuseUnfitAwarder(address: string, ctx: TaskContext): void {
+  const problem = recipientProblemOn(address, ctx);
+  if (problem === null) return;
+  const why = problem.router
+    ? "anyone could award through it"
+    : "it can never award, only a reclaim would return the pool";
+  throw new TaskError(`--awarder: ${problem.what}: ${why}. Nothing was sent.`);
 }

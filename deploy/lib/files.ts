@@ -9,22 +9,75 @@ import { TaskError } from "./errors";
 import { evidence } from "./packages";
 
 /**
- * Reads and parses a JSON file (duplicate keys refused, integers exact).
- * @throws TaskError naming the flag, the file and the JSON path
+ * Reads and parses a JSON file (duplicate keys refused, integers exact), the one reader of the tasks'
+ * file options: a regular file of at most `PACK_LIMITS.maxPackBytes` of @bench-bounty/evidence (512 MiB,
+ * what a verifier reads; a rank derivation or a test set of 100,000 tasks is well under it), checked
+ * before it is read (probe19 B-F11: `/dev/zero` grew the task to GBs and never ended).
+ * @throws TaskError naming the flag, the file and the JSON path; a device, FIFO, socket or directory,
+ *   or a file over the bound, before it is read
  */
 export function readJsonFile(file: string, flag: string): unknown {
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch (e) {
-    throw new TaskError(
-      `${flag}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
-    );
-  }
+  const bytes = readBoundedFile(file, flag);
   try {
     return evidence().parseJson(new Uint8Array(bytes));
   } catch (e) {
     throw new TaskError(`${flag}: ${file} is not valid JSON: ${describeError(e)}`);
+  }
+}
+
+/** What a file that is not a regular file is, for the refusal. */
+function fileKind(stat: fs.Stats): string {
+  if (stat.isDirectory()) return "a directory";
+  if (stat.isCharacterDevice()) return "a character device";
+  if (stat.isBlockDevice()) return "a block device";
+  if (stat.isFIFO()) return "a FIFO";
+  if (stat.isSocket()) return "a socket";
+  return "not a file";
+}
+
+/**
+ * The bytes of `file`: opened without blocking (a FIFO with no writer would hang), checked to be a
+ * regular file of at most the bound, then read (never more than the bound, should it grow meanwhile).
+ * The tasks' file options ({@link readJsonFile}) and the address book files read it.
+ * @param flag the option or variable named in the refusal (`--commitment`, `BENCH_BOUNTY_LOCAL_DEPLOYMENT`)
+ * @throws TaskError `<flag>: <file> is a character device, not a regular file.`,
+ *   `<flag>: <file> holds <n> bytes, over the limit of <bound> (512 MiB).` or `<flag>: cannot read ...`
+ */
+export function readBoundedFile(file: string, flag: string): Buffer {
+  const limit = evidence().PACK_LIMITS.maxPackBytes;
+  const cannotRead = (e: unknown) =>
+    new TaskError(
+      `${flag}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+    );
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EISDIR" || (e as NodeJS.ErrnoException).code === "ENXIO") {
+      const stat = fs.statSync(file, { throwIfNoEntry: false });
+      if (stat && !stat.isFile())
+        throw new TaskError(`${flag}: ${file} is ${fileKind(stat)}, not a regular file.`);
+    }
+    throw cannotRead(e);
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new TaskError(`${flag}: ${file} is ${fileKind(stat)}, not a regular file.`);
+    if (stat.size > limit)
+      throw new TaskError(
+        `${flag}: ${file} holds ${stat.size} bytes, over the limit of ${limit} (${limit / 1024 / 1024} MiB).`,
+      );
+    const buffer = Buffer.alloc(stat.size + 1);
+    let length = 0;
+    for (let n = 1; n > 0 && length < buffer.length; length += n)
+      n = fs.readSync(fd, buffer, length, buffer.length - length, null);
+    if (length > stat.size) throw new TaskError(`${flag}: ${file} grew while it was read; run again.`);
+    return buffer.subarray(0, length);
+  } catch (e) {
+    if (e instanceof TaskError) throw e;
+    throw cannotRead(e);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

@@ -20,6 +20,7 @@ import {
   type TaskContext,
   withFromParam,
   refuseMalformedAddress,
+  refuseUnfitAwarder,
 } from "../lib/context";
 import { pasteableTask, txLink } from "../lib/network";
 import { readTermFlags, validateBountyTerms } from "../lib/terms";
@@ -89,7 +90,7 @@ function readCommitment(args: LockArgs): { root: string; leafCount: number; sour
 /** The token's EIP-712 domain when its DOMAIN_SEPARATOR matches EIP-2612 with name() and version(); else null. */
 async function permitDomain(
   ctx: TaskContext,
-  token: Awaited<ReturnType<typeof tokenAt>>,
+  token: TestUSDC,
 ): Promise<{ name: string; version: string; chainId: number; verifyingContract: string } | null> {
   try {
     const [name, version, separator] = await Promise.all([
@@ -202,11 +203,10 @@ withFromParam(
       const author = ctx.signer.address;
       const awarder = args.awarder ?? author;
       refuseMalformedAddress(awarder, "--awarder");
-      if (BigInt(awarder) === 0n) throw new TaskError(`--awarder: the zero address can never award.`);
+      refuseUnfitAwarder(awarder, ctx);
       const tokenAddress = args.token ?? ctx.profile.usdc;
       refuseMalformedAddress(tokenAddress, "--token");
-      const token = await tokenAt(ctx, tokenAddress);
-      const [symbol, decimals] = await Promise.all([token.symbol(), token.decimals()]);
+      const { token, symbol, decimals } = await tokenAt(ctx, tokenAddress, "--token");
       const now = await chainNow(ctx);
       const terms = validateBountyTerms(
         { ...flagTerms, pool: parseAmount(args.pool, "--pool", Number(decimals)) },

@@ -5,9 +5,11 @@
  * EvidenceError's message already starts with its path): deploy/lib/files.ts
  * `describeError`.
  */
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import { expect } from "chai";
-import { expectRefusal, hardhat, tempDir, vector, writeFile } from "./helpers";
+import { expectRefusal, hardhat, localRunner, startChain, tempDir, vector, writeFile } from "./helpers";
 
 interface Pack {
   rank_derivation: { rows: Record<string, unknown>[] };
@@ -79,5 +81,86 @@ describe("bad input files: the JSON path is printed once, after the file name", 
     expect(errorLine(run2.stderr)).to.equal(
       `--test-set ${badSalt}: $.test_set[1].salt: salt must be 64 lowercase hex characters`,
     );
+  });
+
+  /** The file options of the tasks, each run with `file` (valid flags otherwise). */
+  const fileOptions = (file: string): [string, string[]][] => [
+    ["--rank-derivation", ["bounty:award", "--id", "1", "--rank-derivation", file]],
+    [
+      "--withdrawals-file",
+      ["bounty:award", "--id", "1", "--rank-derivation", "x.json", "--withdrawals-file", file],
+    ],
+    ["--commitment", ["bounty:lock", "--commitment", ...lockWithTestSet(file).slice(2)]],
+    ["--test-set", lockWithTestSet(file)],
+    ["--file", ["anchor:check", "--file", file]],
+  ];
+
+  it("refuses a device, a FIFO and a directory by every file option, one line naming it (probe19 B-F11)", async function () {
+    const fifo = path.join(dir, "fifo.json");
+    execFileSync("mkfifo", [fifo]);
+    for (const [file, kind] of [
+      ["/dev/zero", "a character device"],
+      [fifo, "a FIFO"],
+      [dir, "a directory"],
+    ] as const) {
+      for (const [flag, args] of fileOptions(file)) {
+        if (flag === "--withdrawals-file") continue; // read after --rank-derivation: below
+        const run = await hardhat(args);
+        expectRefusal(run, new RegExp(`^Error: ${flag}: `, "m"));
+        expect(errorLine(run.stderr)).to.equal(`${flag}: ${file} is ${kind}, not a regular file.`);
+      }
+    }
+    const pack = vector<Pack>("packs/small.json");
+    const rd = writeFile(dir, "rd.json", pack.rank_derivation);
+    const run = await hardhat([
+      "bounty:award",
+      "--id",
+      "1",
+      "--rank-derivation",
+      rd,
+      "--withdrawals-file",
+      "/dev/zero",
+    ]);
+    expectRefusal(run, /^Error: --withdrawals-file: /m);
+    expect(errorLine(run.stderr)).to.equal(
+      `--withdrawals-file: /dev/zero is a character device, not a regular file.`,
+    );
+  });
+
+  it("refuses a file over the bound before reading it, naming the option and the bound (probe19 B-F11)", async function () {
+    const { PACK_LIMITS } = await import("@bench-bounty/evidence");
+    const big = path.join(dir, "big.json");
+    fs.writeFileSync(big, "");
+    fs.truncateSync(big, PACK_LIMITS.maxPackBytes + 1); // sparse: no disk used
+    for (const [flag, args] of fileOptions(big)) {
+      if (flag === "--withdrawals-file") continue;
+      const run = await hardhat(args);
+      expectRefusal(run, new RegExp(`^Error: ${flag}: `, "m"));
+      expect(errorLine(run.stderr)).to.equal(
+        `${flag}: ${big} holds ${PACK_LIMITS.maxPackBytes + 1} bytes, over the limit of ${PACK_LIMITS.maxPackBytes} (512 MiB).`,
+      );
+    }
+  });
+});
+
+describe("the address book file, by the same reader (probe19 B-F11, same class)", function () {
+  it("refuses a directory or a device as BENCH_BOUNTY_LOCAL_DEPLOYMENT in one line", async function () {
+    const chain = await startChain();
+    const dir = tempDir();
+    try {
+      for (const [file, kind] of [
+        [dir, "a directory"],
+        ["/dev/null", "a character device"],
+      ] as const) {
+        const run = await localRunner(chain, file)(["bounty:status", "--id", "1"]);
+        expectRefusal(run, /^Error: BENCH_BOUNTY_LOCAL_DEPLOYMENT: /m);
+        expect(errorLine(run.stderr)).to.equal(
+          `BENCH_BOUNTY_LOCAL_DEPLOYMENT: ${file} is ${kind}, not a regular file.`,
+        );
+      }
+    } finally {
+      await chain.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -35,6 +35,22 @@ describe("a protocol contract as a recipient (probe16 B-F8)", function () {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  /** A valid `bounty:lock` command line (a three-row test set, closing in 1000 s) to add one option to. */
+  async function lockCommand(): Promise<string[]> {
+    const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
+    const commitments = parseJson(fs.readFileSync(vectorPath("commitment.json"))) as {
+      test_sets: { name: string; rows: unknown }[];
+    };
+    const rows = commitments.test_sets.find((t) => t.name === "three-rows")!.rows;
+    const file = writeFile(dir, "lock-set.json", canonicalJsonString({ test_set: rows }));
+    const now = await chainTime(chain);
+    return [
+      ...["bounty:lock", "--test-set", file, "--pool", "1", "--threshold-bps", "0"],
+      ...["--closes-at", String(now + 1000n), "--award-deadline", String(now + 100000n)],
+      ...["--payout-rule", "winner_take_all"],
+    ];
+  }
+
   async function refuses(args: string[], pattern: RegExp) {
     const before = await blockNumber(chain);
     expectRefusal(await run(args), pattern);
@@ -110,23 +126,55 @@ describe("a protocol contract as a recipient (probe16 B-F8)", function () {
   it("the tasks' other address options take the same form rule: --awarder, --token, --author, --account, --from, local:mint-usdc --to (probe17 B-F6, same class)", async function () {
     const noPrefix = "F646ce19E9F80a7927058CE47Bc7c8B7c00aB0B8";
     const badChecksum = "0xF646ce19E9F80a7927058CE47Bc7c8B7c00aB0B9";
-    const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
-    const commitments = parseJson(fs.readFileSync(vectorPath("commitment.json"))) as {
-      test_sets: { name: string; rows: unknown }[];
-    };
-    const rows = commitments.test_sets.find((t) => t.name === "three-rows")!.rows;
-    const file = writeFile(dir, "lock-set.json", canonicalJsonString({ test_set: rows }));
-    const now = await chainTime(chain);
-    const lock = [
-      ...["bounty:lock", "--test-set", file, "--pool", "1", "--threshold-bps", "0"],
-      ...["--closes-at", String(now + 1000n), "--award-deadline", String(now + 100000n)],
-      ...["--payout-rule", "winner_take_all"],
-    ];
+    const lock = await lockCommand();
     await refuses([...lock, "--awarder", noPrefix], /--awarder: not a 0x-prefixed address/);
     await refuses([...lock, "--token", badChecksum], /--token: .*wrong EIP-55 checksum/);
     await refuses(["bounty:status", "--id", "1", "--author", noPrefix], /--author: not a 0x-prefixed/);
     await refuses(["bounty:credits", "--account", badChecksum], /--account: .*wrong EIP-55 checksum/);
     await refuses(["local:mint-usdc", "--to", noPrefix, "--amount", "1"], /--to: not a 0x-prefixed/);
     await refuses(["bounty:reclaim", "--id", "1", "--from", badChecksum], /--from: .*wrong EIP-55 checksum/);
+  });
+
+  it("refuses a router, a precompile and the protocol's contracts as --awarder by the recipient rule (probe19 B-F9)", async function () {
+    const lock = await lockCommand();
+    const { anchorRegistry, benchmarkBounty } = chain.contracts;
+    const multicall3 = "0xcA11bde05977b3631167028862bE2a173976CA11";
+    await refuses(
+      [...lock, "--awarder", multicall3],
+      new RegExp(
+        `^Error: --awarder: ${multicall3} is Multicall3 .*: anyone could award through it\\. Nothing was sent\\.$`,
+        "m",
+      ),
+    );
+    await refuses(
+      [...lock, "--awarder", "0xa83c336b20401af773b6219ba5027174338d1836"],
+      /^Error: --awarder: .* is Safe MultiSendCallOnly v1\.5\.0 .*: anyone could award through it/m,
+    );
+    await refuses(
+      [...lock, "--awarder", "0x0000000000000000000000000000000000000001"],
+      /^Error: --awarder: 0x0+1 is a precompile address .*: it can never award, only a reclaim would return the pool\. Nothing was sent\.$/m,
+    );
+    for (const contract of [benchmarkBounty, anchorRegistry])
+      await refuses(
+        [...lock, "--awarder", contract],
+        /^Error: --awarder: .* is one of the protocol's contracts .*: it can never award/m,
+      );
+    await refuses(
+      [...lock, "--awarder", "0x0000000000000000000000000000000000000000"],
+      /^Error: --awarder: the zero address: it can never award/m,
+    );
+  });
+
+  it("refuses a contract that is not a token as --token in one line before anything is sent (probe19 B-F10)", async function () {
+    const lock = await lockCommand();
+    const { anchorRegistry, benchmarkBounty } = chain.contracts;
+    for (const contract of [anchorRegistry, benchmarkBounty])
+      await refuses(
+        [...lock, "--token", contract],
+        new RegExp(
+          `^Error: --token: ${contract} on localhost is not an ERC-20 token \\(symbol\\(\\), decimals\\(\\) or balanceOf\\(\\) reverts\\)\\. Nothing was sent\\.$`,
+          "m",
+        ),
+      );
   });
 });

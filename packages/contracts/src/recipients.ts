@@ -104,48 +104,72 @@ export function addressForm(addr: string): "ok" | "not_an_address" | "bad_checks
   return isAddress(addr, { strict: true }) ? "ok" : "bad_checksum";
 }
 
+/** The words of {@link CHAIN_FIXED_CONTRACTS} marking a router: it calls what anyone asks it to. */
+const ROUTER_NOTE = "(anyone can claim a credit it holds, through it)";
+
 /** Why an address can never claim: the refusal's `reason` and its words (without the field's name). */
 export interface RecipientProblem {
   reason: "zero_address" | "precompile" | "predeploy" | "preinstall" | "platform_contract";
   message: string;
+  /** What the address is, without the consequence: `0x... is a precompile address (0x1-0x1ff)`. */
+  what: string;
+  /** True for a router (Multicall3, a MultiSendCallOnly, ...): it calls what anyone asks it to. */
+  router: boolean;
 }
 
 /**
- * Why USDC paid to `address` would be lost, or null when it may receive a claim.
+ * Why USDC paid to `address` would be lost, or null when it may receive a claim. The same addresses can
+ * never be a bounty's awarder either (the Hardhat `bounty:lock --awarder`, probe19 B-F9): a router would
+ * let anyone award through it, the others never call `award`.
  * @param address a 0x address of 40 hex digits (its form checked by the caller)
  * @param contracts the contract addresses of the chain at hand (any case), refused with
  *   {@link PROTOCOL_CONTRACTS}
  * @returns `zero_address`, `precompile` (0x1-0x1ff), `predeploy` (0x4200...0000-...07ff),
  *   `preinstall` ({@link CHAIN_FIXED_CONTRACTS}) or `platform_contract`, with a message naming the
- *   address; never throws for a well-formed address
+ *   address, what it is, and whether it is a router; never throws for a well-formed address
  */
 export function recipientProblem(
   address: string,
   contracts: readonly string[] = [],
 ): RecipientProblem | null {
   const n = BigInt(address);
-  if (n === 0n) return { reason: "zero_address", message: "the zero address can never claim" };
+  const problem = (reason: RecipientProblem["reason"], what: string, why: string, router = false) => ({
+    reason,
+    message: `${what}: ${why}`,
+    what,
+    router,
+  });
+  if (n === 0n)
+    return {
+      ...problem("zero_address", "the zero address", ""),
+      message: "the zero address can never claim",
+    };
   if (n <= MAX_PRECOMPILE)
-    return {
-      reason: "precompile",
-      message: `${address} is a precompile address (0x1-0x${MAX_PRECOMPILE.toString(16)}): it can never claim`,
-    };
+    return problem(
+      "precompile",
+      `${address} is a precompile address (0x1-0x${MAX_PRECOMPILE.toString(16)})`,
+      "it can never claim",
+    );
   if (n >= OP_PREDEPLOY_FIRST && n <= OP_PREDEPLOY_LAST)
-    return {
-      reason: "predeploy",
-      message: `${address} is an OP-stack predeploy (0x4200000000000000000000000000000000000000-...07ff, e.g. WETH at ...0006 on Base): it can never claim`,
-    };
+    return problem(
+      "predeploy",
+      `${address} is an OP-stack predeploy (0x4200000000000000000000000000000000000000-...07ff, e.g. WETH at ...0006 on Base)`,
+      "it can never claim",
+    );
   const lower = address.toLowerCase();
   const fixed = CHAIN_FIXED_CONTRACTS[lower];
   if (fixed !== undefined)
-    return {
-      reason: "preinstall",
-      message: `${address} is ${fixed}, at a fixed address on Base: it never claims for itself, a credit there is lost or anyone's`,
-    };
+    return problem(
+      "preinstall",
+      `${address} is ${fixed}, at a fixed address on Base`,
+      "it never claims for itself, a credit there is lost or anyone's",
+      fixed.includes(ROUTER_NOTE),
+    );
   if (PROTOCOL_CONTRACTS.includes(lower) || contracts.some((c) => c.toLowerCase() === lower))
-    return {
-      reason: "platform_contract",
-      message: `${address} is one of the protocol's contracts (BenchmarkBounty, AnchorRegistry, USDC, CreateX): it can never claim, credit there is lost`,
-    };
+    return problem(
+      "platform_contract",
+      `${address} is one of the protocol's contracts (BenchmarkBounty, AnchorRegistry, USDC, CreateX)`,
+      "it can never claim, credit there is lost",
+    );
   return null;
 }

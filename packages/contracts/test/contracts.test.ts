@@ -186,12 +186,18 @@ describe("recipients refused at fixed addresses (CHAIN_FIXED_CONTRACTS)", () => 
     }
   });
 
-  it("keys are lower-case addresses, each refused as a preinstall naming it", () => {
+  it("keys are lower-case addresses, each refused as a preinstall naming it; the routers marked (probe19 B-F9)", () => {
+    const routers = Object.keys(CHAIN_FIXED_CONTRACTS).filter((a) => recipientProblem(a)!.router);
+    expect(routers).toContain("0xca11bde05977b3631167028862be2a173976ca11"); // Multicall3
+    expect(routers).toContain("0xa83c336b20401af773b6219ba5027174338d1836"); // MultiSendCallOnly v1.5.0
+    expect(recipientProblem("0x0000000000000000000000000000000000000001")).toMatchObject({ router: false });
     for (const [address, name] of Object.entries(CHAIN_FIXED_CONTRACTS)) {
       expect(address).toMatch(/^0x[0-9a-f]{40}$/);
       expect(recipientProblem(address)).toEqual({
         reason: "preinstall",
         message: `${address} is ${name}, at a fixed address on Base: it never claims for itself, a credit there is lost or anyone's`,
+        what: `${address} is ${name}, at a fixed address on Base`,
+        router: name.includes("anyone can claim a credit it holds, through it"),
       });
     }
   });
