@@ -4,7 +4,10 @@
  * one database (two processes' views of it) racing the steps where a race could double something.
  */
 import BetterSqlite3 from "better-sqlite3";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { takeFileLock } from "../src/store/file-lock.js";
 import { sql } from "kysely";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
@@ -529,3 +532,24 @@ if (TEST_ENGINE === "sqlite") {
     });
   });
 }
+
+describe("SQLite lock files", () => {
+  // probe20 F2: a lock file something wrote into made every operation under its lock a 500 "file is not a database"
+  it("a lock file that is not empty is replaced and taken; another process is still kept out", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bb-locks-"));
+    const modes = { dirMode: 0o700, fileMode: 0o600 };
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, `${encodeURIComponent("publish-budget")}.lock`),
+      "not a database, a stray write\n".repeat(4),
+    );
+    const held = await takeFileLock(dir, "publish-budget", Date.now() + 1_000, modes);
+    expect(held).not.toBeNull();
+    // held: a second taker (its own connection, as another process) waits and gives up at its deadline
+    expect(await takeFileLock(dir, "publish-budget", Date.now() + 200, modes)).toBeNull();
+    held!.release();
+    const again = await takeFileLock(dir, "publish-budget", Date.now() + 1_000, modes);
+    expect(again).not.toBeNull();
+    again!.release();
+  });
+});

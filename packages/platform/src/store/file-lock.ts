@@ -11,7 +11,7 @@
  */
 import BetterSqlite3 from "better-sqlite3";
 import { basename, dirname, join } from "node:path";
-import { closeSync, constants as fsConstants, mkdirSync, openSync } from "node:fs";
+import { closeSync, constants as fsConstants, mkdirSync, openSync, renameSync } from "node:fs";
 
 /** Longest pause (ms) between two tries while another process holds the lock. */
 const MAX_POLL_MS = 100;
@@ -47,6 +47,24 @@ export async function takeFileLock(
   const file = join(dir, `${encodeURIComponent(name)}.lock`);
   // created with the store's file mode (SQLite would create it 0644); an existing one is left as it is
   closeSync(openSync(file, fsConstants.O_CREAT | fsConstants.O_WRONLY, modes.fileMode));
+  try {
+    return await holdWithin(file, deadline);
+  } catch (e) {
+    // a lock file something else wrote into (probe20 F2: every publish was a 500 "file is not a
+    // database"): nobody can hold a lock on it, so it is replaced by an empty one (an atomic rename: a
+    // taker sees the old file or the new one) and taken again
+    if ((e as { code?: unknown }).code !== "SQLITE_NOTADB") throw e;
+    const fresh = `${file}.${process.pid}.fresh`;
+    closeSync(
+      openSync(fresh, fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_WRONLY, modes.fileMode),
+    );
+    renameSync(fresh, file);
+    return holdWithin(file, deadline);
+  }
+}
+
+/** {@link takeFileLock} on the lock file `file`, which exists. */
+async function holdWithin(file: string, deadline: number | undefined): Promise<HeldFileLock | null> {
   // timeout 0: a busy lock answers SQLITE_BUSY at once (a busy timeout would block the event loop)
   const conn = new BetterSqlite3(file, { timeout: 0 });
   try {
