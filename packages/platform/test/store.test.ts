@@ -530,6 +530,35 @@ if (TEST_ENGINE === "sqlite") {
         await platform.close();
       }
     });
+
+    // probe20 F3: SQLite's busy timeout waited synchronously: every other request waited with it
+    it("a write waiting for the lock leaves the event loop free, and goes through once the lock is let go", async () => {
+      const dir = tempDir();
+      const platform = await Platform.open({ dir });
+      const other = new BetterSqlite3(join(dir, "platform.sqlite"));
+      try {
+        const op = platform.localOperator();
+        other.exec("BEGIN IMMEDIATE");
+        let ticks = 0;
+        const ticker = setInterval(() => void ticks++, 20);
+        const write = platform.createDataset(op, cities(3));
+        // the other writer lets go after 1 s, from a timer: it can fire only if the wait does not block
+        const released = new Promise<number>((r) =>
+          setTimeout(() => {
+            other.exec("ROLLBACK");
+            r(ticks);
+          }, 1_000),
+        );
+        const ticksWhileHeld = await released;
+        await write;
+        clearInterval(ticker);
+        expect(ticksWhileHeld).toBeGreaterThan(5);
+        expect((await platform.myDatasets(op)).datasets).toHaveLength(1);
+      } finally {
+        other.close();
+        await platform.close();
+      }
+    });
   });
 }
 

@@ -105,6 +105,13 @@ export function storeBusy(): PlatformError {
   );
 }
 
+/**
+ * How long (ms) a SQLite statement waits in all for the write lock another process holds, the event loop
+ * free, before it is refused `server_busy` (the busy timeout of opening the store, synchronous, is the
+ * same 5 s: it runs once, before anything is served).
+ */
+export const SQLITE_BUSY_WAIT_MS = 5_000;
+
 /** The SQLite driver with IMMEDIATE transactions: the write lock is taken at BEGIN, not at the first write. */
 class ImmediateSqliteDriver extends SqliteDriver {
   constructor(
@@ -117,18 +124,26 @@ class ImmediateSqliteDriver extends SqliteDriver {
     await connection.executeQuery(CompiledQuery.raw("begin immediate"));
   }
   /**
-   * The one connection, its statements' `SQLITE_BUSY` (another process held the write lock past the
-   * busy timeout) refused as {@link storeBusy} (probe17 A-F7: a 500 with a stack).
+   * The one connection. A statement that finds the write lock held by another process (`SQLITE_BUSY`
+   * at once: the busy timeout is 0 once the store is open) is tried again after a pause that grows to
+   * 100 ms, the event loop free meanwhile (probe20 F3: SQLite's own busy timeout waited synchronously,
+   * and an unrelated read waited 23 s), for {@link SQLITE_BUSY_WAIT_MS} in all; then it is refused as
+   * {@link storeBusy} (probe17 A-F7: a 500 with a stack). A statement refused busy did nothing, so trying
+   * it again is safe; in a transaction only its `begin immediate` meets the lock.
    */
   override async acquireConnection(): Promise<DatabaseConnection> {
     const c = await super.acquireConnection();
     return {
       executeQuery: async (query) => {
-        try {
-          return await c.executeQuery(query);
-        } catch (e) {
-          if ((e as { code?: unknown }).code === "SQLITE_BUSY") throw storeBusy();
-          throw e;
+        const giveUpAt = Date.now() + SQLITE_BUSY_WAIT_MS;
+        for (let pause = 5; ; pause = Math.min(100, pause * 2)) {
+          try {
+            return await c.executeQuery(query);
+          } catch (e) {
+            if ((e as { code?: unknown }).code !== "SQLITE_BUSY") throw e;
+            if (Date.now() >= giveUpAt) throw storeBusy();
+            await new Promise((r) => setTimeout(r, pause));
+          }
         }
       },
       streamQuery: (query, chunkSize) => c.streamQuery(query, chunkSize),
@@ -248,6 +263,9 @@ export function openSqlite(file: string): OpenedEngine {
             | undefined
         )?.value
       : undefined;
+    // from here on a statement meets a held write lock at once and waits for it without blocking the
+    // event loop (ImmediateSqliteDriver, SQLITE_BUSY_WAIT_MS)
+    sqlite.pragma("busy_timeout = 0");
     // SQLite keeps the -wal beside the real file when platform.sqlite is a symlink
     const wal = new WalSync(`${realpathSync(file)}-wal`);
     return {
