@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chainConfig, cities, latestBlockTime, openTemp, useDevChain } from "./helpers.js";
+import { chainConfig, cities, latestBlockTime, openTemp, rejection, useDevChain } from "./helpers.js";
 
 const devChain = useDevChain();
 
@@ -61,73 +61,62 @@ describe("lockBounty validates before sending anything", () => {
     }
   }, 120_000);
 
-  // probe16 B-F4: an author with USDC but no ETH got "approve the pool failed: Missing or invalid parameters"
-  it("an author without ETH for the gas: one refusal naming the author, the chain and the gas, nothing sent", async () => {
+  /**
+   * An author `dc.accounts[account]` holding `balanceWei` of ETH tries to lock a published benchmark's
+   * prize: the refusal, the author, and its nonces before and after.
+   */
+  async function lockWithBalance(account: number, tag: string, balanceWei: bigint) {
     const dc = devChain();
     const platform = await openTemp({ chain: chainConfig(dc, 0) });
     try {
-      const { slug, author } = await publishedWithAuthor(platform, dc, 8, "no-eth");
+      const { slug, author } = await publishedWithAuthor(platform, dc, account, tag);
+      const nonce = () => dc.publicClient.getTransactionCount({ address: author.address });
+      const before = await nonce();
       await dc.publicClient.request({
         method: "hardhat_setBalance" as never,
-        params: [author.address, "0x0"] as never,
+        params: [author.address, `0x${balanceWei.toString(16)}`] as never,
       });
       const now = await latestBlockTime(dc);
-      const err = await platform
-        .lockBounty(slug, {
+      const err = await rejection(
+        platform.lockBounty(slug, {
           authorPrivateKey: author.privateKey,
           pool: 5_000_000n,
           closesAt: now + 3600,
           awardDeadline: now + 7200,
           thresholdBps: 5000,
           payoutRule: "top_n_split",
-        })
-        .catch((e: unknown) => e);
-      expect(err).toMatchObject({
-        code: "chain_error",
-        details: { address: author.address, chain_id: 8453, balance_wei: "0" },
-      });
-      expect((err as Error).message).toBe(
-        `approve the pool: the author ${author.address} holds no ETH on chain 8453 to pay the gas: send it ETH on that chain, then run again (nothing was sent)`,
+        }),
       );
-      expect(await dc.publicClient.getTransactionCount({ address: author.address })).toBe(0);
+      return { err, author, before, after: await nonce() };
     } finally {
       await platform.close();
     }
+  }
+
+  // probe16 B-F4: an author with USDC but no ETH got "approve the pool failed: Missing or invalid parameters"
+  it("an author without ETH for the gas: one refusal naming the author, the chain and the gas, nothing sent", async () => {
+    const { err, author, before, after } = await lockWithBalance(8, "no-eth", 0n);
+    expect(err).toMatchObject({
+      code: "chain_error",
+      details: { address: author.address, chain_id: 8453, balance_wei: "0" },
+    });
+    expect(err.message).toBe(
+      `approve the pool: the author ${author.address} holds no ETH on chain 8453 to pay the gas: send it ETH on that chain, then run again (nothing was sent)`,
+    );
+    expect(after).toBe(before);
   }, 120_000);
 
   it("an author with some ETH but less than the gas costs: one refusal naming the balance and the cost, nothing sent", async () => {
-    const dc = devChain();
-    const platform = await openTemp({ chain: chainConfig(dc, 0) });
-    try {
-      const { slug, author } = await publishedWithAuthor(platform, dc, 9, "little-eth");
-      const before = await dc.publicClient.getTransactionCount({ address: author.address });
-      await dc.publicClient.request({
-        method: "hardhat_setBalance" as never,
-        params: [author.address, "0x3e8"] as never, // 1,000 wei
-      });
-      const now = await latestBlockTime(dc);
-      const err = await platform
-        .lockBounty(slug, {
-          authorPrivateKey: author.privateKey,
-          pool: 5_000_000n,
-          closesAt: now + 3600,
-          awardDeadline: now + 7200,
-          thresholdBps: 5000,
-          payoutRule: "top_n_split",
-        })
-        .catch((e: unknown) => e);
-      expect(err).toMatchObject({
-        code: "chain_error",
-        details: { address: author.address, chain_id: 8453, balance_wei: "1000" },
-      });
-      const cost = BigInt((err as { details: { gas_cost_wei: string } }).details.gas_cost_wei);
-      expect(cost).toBeGreaterThan(1000n);
-      expect((err as Error).message).toBe(
-        `approve the pool: the author ${author.address} holds 1000 wei, less than the ${cost} wei on chain 8453 to pay the gas: send it ETH on that chain, then run again (nothing was sent)`,
-      );
-      expect(await dc.publicClient.getTransactionCount({ address: author.address })).toBe(before);
-    } finally {
-      await platform.close();
-    }
+    const { err, author, before, after } = await lockWithBalance(9, "little-eth", 1_000n);
+    expect(err).toMatchObject({
+      code: "chain_error",
+      details: { address: author.address, chain_id: 8453, balance_wei: "1000" },
+    });
+    const cost = BigInt(err.details.gas_cost_wei as string);
+    expect(cost).toBeGreaterThan(1000n);
+    expect(err.message).toBe(
+      `approve the pool: the author ${author.address} holds 1000 wei, less than the ${cost} wei on chain 8453 to pay the gas: send it ETH on that chain, then run again (nothing was sent)`,
+    );
+    expect(after).toBe(before);
   }, 120_000);
 });

@@ -89,16 +89,12 @@ describe("publish options a pack carries are refused beyond PACK_LIMITS (issue 1
   const over = `0.${"1".repeat(PACK_LIMITS.maxDecimalLength - 1)}`; // maxDecimalLength + 1 characters
   const at = `0.${"1".repeat(PACK_LIMITS.maxDecimalLength - 2)}`; // exactly the limit
 
-  it.each<[string, Record<string, unknown>]>([
-    ["speed_weight", { speed_weight: over }],
-    ["cost_weight", { cost_weight: over }],
-    ["cost_budget_usdc", { cost_weight: "0.1", cost_budget_usdc: `1${over}` }],
-    ["tolerance", { grader_type: "numeric", tolerance: over }],
-  ])("%s of more than maxDecimalLength characters names the field", async (field, opts) => {
+  /** The refusal of publishing a two-row numeric-labelled dataset with the publish options `opts`. */
+  async function publishRefusal(opts: Record<string, unknown>) {
     const platform = await openTemp();
     const rows = [row({ label: "1.5" }, 0), row({ label: "2.5" }, 1)];
     const ds = await platform.createDataset({ name: "d", rows } as DatasetInput);
-    const e = await rejection(
+    return rejection(
       platform.publish(ds.dataset_id, {
         title: "t",
         prompt_template: "Q {payload.city} #{payload.n}",
@@ -106,6 +102,15 @@ describe("publish options a pack carries are refused beyond PACK_LIMITS (issue 1
         ...opts,
       } as never),
     );
+  }
+
+  it.each<[string, Record<string, unknown>]>([
+    ["speed_weight", { speed_weight: over }],
+    ["cost_weight", { cost_weight: over }],
+    ["cost_budget_usdc", { cost_weight: "0.1", cost_budget_usdc: `1${over}` }],
+    ["tolerance", { grader_type: "numeric", tolerance: over }],
+  ])("%s of more than maxDecimalLength characters names the field", async (field, opts) => {
+    const e = await publishRefusal(opts);
     expect(e).toMatchObject({
       code: "invalid_option",
       details: { field, limit: "maxDecimalLength", max: PACK_LIMITS.maxDecimalLength },
@@ -117,17 +122,7 @@ describe("publish options a pack carries are refused beyond PACK_LIMITS (issue 1
   it.each([1e308, 1e16, 2 ** 53])(
     "a tolerance given as a JSON number above 2^53-1 (%s) is one invalid_option naming tolerance",
     async (tolerance) => {
-      const platform = await openTemp();
-      const rows = [row({ label: "1.5" }, 0), row({ label: "2.5" }, 1)];
-      const ds = await platform.createDataset({ name: "d", rows } as DatasetInput);
-      const e = await rejection(
-        platform.publish(ds.dataset_id, {
-          title: "t",
-          prompt_template: "Q {payload.city} #{payload.n}",
-          grader_type: "numeric",
-          tolerance,
-        } as never),
-      );
+      const e = await publishRefusal({ grader_type: "numeric", tolerance });
       expect(e).toMatchObject({ code: "invalid_option", details: { field: "tolerance" } });
       expect(e.message).toMatch(/above 2\^53-1 .*send it as a plain decimal string/);
     },
