@@ -376,20 +376,23 @@ export class BenchBountyClient {
     return this.request("GET", `/api/v1/benchmarks/${enc(slug)}/task-scores${pageQuery(page)}`);
   }
   /**
-   * The door's answer as the platform gives it: `{kind: "pack", bytes, pack_hash}` (the hash from the
-   * ETag), or `{kind: "unavailable", reason, message}` with the SPEC 8 reason while there is none (a 404,
+   * The door's answer as the platform gives it: `{kind: "pack", bytes, pack_hash, pack_size}` (the hash
+   * from the ETag, the size in bytes), or `{kind: "unavailable", reason, message}` with the SPEC 8 reason while there is none (a 404,
    * or the 503 `pack_pending` while a confirmed award's pack is minted). Any other refusal throws;
    * a pack over {@link ClientOptions.maxPackBytes} throws `answer_too_large`, the rest unread.
    */
   async awardEvidence(slug: string): Promise<AwardEvidenceResult> {
     const path = `/api/v1/benchmarks/${enc(slug)}/award-evidence`;
     const res = await this.raw("GET", path);
-    if (res.status === 200)
+    if (res.status === 200) {
+      const bytes = await this.bytes(res, "GET", path, "maxPackBytes");
       return {
         kind: "pack",
-        bytes: await this.bytes(res, "GET", path, "maxPackBytes"),
+        bytes,
         pack_hash: (res.headers.get("etag") ?? "").replace(/"/g, "") as `0x${string}`,
+        pack_size: bytes.byteLength,
       };
+    }
     const text = await this.text(res, "GET", path);
     const body = safeJson(text) as Partial<AwardEvidenceRefusal> | null;
     const e = body?.error;

@@ -59,7 +59,14 @@ export {
   type AttachExpectations,
   type LockOptions,
 } from "./award/bounty.js";
-export { awardEvidence, type AwardEvidenceReason, type AwardEvidenceResult } from "./award/door.js";
+export {
+  awardEvidence,
+  awardEvidenceHead,
+  type AwardEvidenceHead,
+  type AwardEvidenceReason,
+  type AwardEvidenceResult,
+  type AwardEvidenceUnavailable,
+} from "./award/door.js";
 export { awardChainState } from "./award/recovery.js";
 export type { AwardProgress } from "./award/state.js";
 

@@ -145,8 +145,10 @@ import {
   awardBenchmark,
   awardChainState,
   awardEvidence,
+  awardEvidenceHead,
   closeBenchmark,
   lockBounty,
+  type AwardEvidenceHead,
   type AwardEvidenceResult,
   type AttachExpectations,
   type AwardHow,
@@ -710,9 +712,13 @@ export class Platform {
   awardState(slug: string) {
     return awardChainState(this.ctx, slug);
   }
-  /** The pack bytes, or the SPEC 8 reason why there is none yet. */
+  /** The pack bytes, hash and size (bytes), or the SPEC 8 reason why there is none yet. */
   awardEvidence(slug: string): Promise<AwardEvidenceResult> {
     return awardEvidence(this.ctx, slug);
+  }
+  /** {@link awardEvidence} without the pack's bytes: its hash and size (bytes), or the SPEC 8 reason (probe20 F4). */
+  awardEvidenceHead(slug: string): Promise<AwardEvidenceHead> {
+    return awardEvidenceHead(this.ctx, slug);
   }
   /**
    * The slugs of every benchmark whose award evidence pack is stored, by whichever process minted it

@@ -217,6 +217,13 @@ describe("award on the local Base profile", () => {
       if (stored.kind !== "pack") throw new Error(`no pack: ${stored.reason}`);
       const bytes = Buffer.from(stored.bytes);
       expect(result.pack_size).toBe(bytes.length);
+      // the head: the hash and the stored size read without the bytes (probe20 F4)
+      expect(await platform.awardEvidenceHead(slug)).toEqual({
+        kind: "pack",
+        pack_hash: result.pack_hash,
+        pack_size: bytes.length,
+      });
+      expect(stored.pack_size).toBe(bytes.length);
       const pack = parseEvidencePack(bytes);
       expect(Buffer.from(evidencePackBytes(pack)).equals(bytes)).toBe(true);
       expect(healedBytes.equals(bytes)).toBe(true);

@@ -197,6 +197,9 @@ export class Harness {
   awardEvidence(slug: string) {
     return this.real.awardEvidence(slug);
   }
+  awardEvidenceHead(slug: string) {
+    return this.real.awardEvidenceHead(slug);
+  }
   anchorCommitment(slug: string) {
     return this.real.anchorCommitment(slug);
   }

@@ -7,6 +7,7 @@
 import type { JsonValue } from "@bench-bounty/evidence";
 import type {
   AccountView,
+  AwardEvidenceHead,
   AwardEvidenceResult,
   Principal,
   Registration,
@@ -18,6 +19,9 @@ export type { AccountView, Principal, Registration, WriteHow };
 
 /** The binary answer of the evidence door: the pack, or the reason it is unavailable (the domain's type). */
 export type AwardEvidence = AwardEvidenceResult;
+
+/** The evidence door's answer without the pack's bytes: its hash and size (bytes), or the reason. */
+export type { AwardEvidenceHead };
 
 /**
  * What a publish's planning costs its caller (`Domain.publish`): `answerBy` (unix ms) the latest moment
@@ -96,7 +100,10 @@ export interface Domain {
     slug: string,
     runIds: readonly string[],
   ): Promise<Map<string, Record<string, number>>>;
+  /** The door's pack (bytes, hash, size) or the SPEC 8 reason; reads the bytes: only for a 200. */
   awardEvidence(slug: string): Promise<AwardEvidence>;
+  /** {@link awardEvidence} without reading the bytes (a 304, a metadata answer: probe20 F4). */
+  awardEvidenceHead(slug: string): Promise<AwardEvidenceHead>;
 
   startRun(
     p: Principal | null,

@@ -247,6 +247,7 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
       return new Map([...runs].map(([id, run]) => [id, gaosTaskScores(run)]));
     },
     awardEvidence: (slug): Promise<AwardEvidence> => platform.awardEvidence(slug),
+    awardEvidenceHead: (slug) => platform.awardEvidenceHead(slug),
 
     async startRun(p, slug, input, opts) {
       const who = requirePrincipal(p);

@@ -3,21 +3,22 @@
  * If-None-Match (strong, weak, list, *), 200 on a stale one, and the SPEC 8 reason as a 404 before.
  */
 import { describe, expect, it } from "vitest";
-import type { AwardEvidenceReason } from "@bench-bounty/platform";
+import type { AwardEvidenceReason, AwardEvidenceResult } from "@bench-bounty/platform";
 import { createApp, type Domain } from "../src/index.js";
 import { MCP_INLINE_PACK_BYTES } from "../src/mcp/tools.js";
+import { doorOf } from "./helpers.js";
 
 const PACK = new TextEncoder().encode('{"benchmark":{"slug":"s"},"pack_hash":"0xabc"}');
 const HASH = `0x${"ab".repeat(32)}` as const;
 
 function app(awarded: boolean, reason: AwardEvidenceReason = "not_awarded") {
-  const domain: Pick<Domain, "awardEvidence"> = {
-    awardEvidence: async (slug: string) =>
+  const door = doorOf(
+    (slug): AwardEvidenceResult =>
       awarded && slug === "s"
-        ? { kind: "pack", bytes: PACK, pack_hash: HASH }
+        ? { kind: "pack", bytes: PACK, pack_hash: HASH, pack_size: PACK.byteLength }
         : { kind: "unavailable", reason, message: "the award has not been settled yet" },
-  };
-  return createApp({ domain: domain as Domain });
+  );
+  return Object.assign(createApp({ domain: door.domain as Domain }), { bytesReads: () => door.bytesReads });
 }
 
 describe("evidence door", () => {
@@ -34,10 +35,13 @@ describe("evidence door", () => {
       expect(await n.text()).toBe("");
       expect(n.headers.get("etag")).toBe(`"${HASH}"`);
     }
+    // probe20 F4: a 304 never reads the pack's bytes (only the 200s did: the first GET)
+    expect(a.bytesReads()).toBe(1);
     const stale = await a.request("/api/v1/benchmarks/s/award-evidence", {
       headers: { "if-none-match": '"0xold"' },
     });
     expect(stale.status).toBe(200);
+    expect(a.bytesReads()).toBe(2);
     const head = await a.request("/api/v1/benchmarks/s/award-evidence", { method: "HEAD" });
     expect(head.status).toBe(200);
   });
@@ -72,15 +76,11 @@ describe("the MCP award_evidence tool", () => {
   const large = new TextEncoder().encode(
     JSON.stringify({ benchmark: { slug: "s" }, pad: "x".repeat(MCP_INLINE_PACK_BYTES) }),
   );
-  function mcpApp(bytes: Uint8Array) {
-    const domain: Pick<Domain, "awardEvidence" | "assertBenchmark"> = {
-      awardEvidence: async () => ({ kind: "pack", bytes, pack_hash: HASH }),
-      assertBenchmark: async () => undefined,
-    };
-    return createApp({ domain: domain as Domain, publicBaseUrl: "https://bench.example" });
-  }
-  async function toolCall(bytes: Uint8Array): Promise<any> {
-    const r = await mcpApp(bytes).request("/mcp", {
+  async function toolCall(bytes: Uint8Array): Promise<{ result: any; bytesReads: number }> {
+    const door = doorOf(() => ({ kind: "pack", bytes, pack_hash: HASH, pack_size: bytes.byteLength }));
+    const domain = { ...door.domain, assertBenchmark: async () => undefined };
+    const app = createApp({ domain: domain as unknown as Domain, publicBaseUrl: "https://bench.example" });
+    const r = await app.request("/mcp", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify({
@@ -91,12 +91,12 @@ describe("the MCP award_evidence tool", () => {
       }),
     });
     expect(r.status).toBe(200);
-    return ((await r.json()) as any).result;
+    return { result: ((await r.json()) as any).result, bytesReads: door.bytesReads };
   }
   const url = "https://bench.example/api/v1/benchmarks/s/award-evidence";
 
   it("a pack of at most MCP_INLINE_PACK_BYTES is answered inline with its hash, size and door URL", async () => {
-    const result = await toolCall(small);
+    const { result, bytesReads } = await toolCall(small);
     expect(result.structuredContent).toEqual({
       available: true,
       pack_hash: HASH,
@@ -105,10 +105,11 @@ describe("the MCP award_evidence tool", () => {
       inline: true,
       pack: { benchmark: { slug: "s" }, pack_hash: "0xabc" },
     });
+    expect(bytesReads).toBe(1);
   });
 
   it("a larger pack is named by its hash, size and door URL, never answered inline", async () => {
-    const result = await toolCall(large);
+    const { result, bytesReads } = await toolCall(large);
     expect(result.structuredContent).toEqual({
       available: true,
       pack_hash: HASH,
@@ -117,6 +118,8 @@ describe("the MCP award_evidence tool", () => {
       inline: false,
     });
     expect(JSON.stringify(result).length).toBeLessThan(2_000);
+    // probe20 F4: the metadata answer never reads the pack's bytes
+    expect(bytesReads).toBe(0);
     expect(result.content[0].text).toBe(
       `pack ${HASH} (${large.byteLength} bytes, over ${MCP_INLINE_PACK_BYTES} inline): GET ${url}`,
     );

@@ -6,7 +6,7 @@ import { request as httpRequest } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Platform, type PlatformOptions } from "@bench-bounty/platform";
+import { Platform, type AwardEvidenceResult, type PlatformOptions } from "@bench-bounty/platform";
 import {
   citiesAnswer,
   citiesDataset,
@@ -18,6 +18,7 @@ import { afterAll, beforeAll } from "vitest";
 import {
   platformDomain,
   serveApp,
+  type Domain,
   type Limits,
   type ListeningServer,
   type ServerTimeouts,
@@ -300,4 +301,25 @@ export async function postToolCall(
 ): Promise<{ status: number; body: any }> {
   const message = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } };
   return postMcp(base, JSON.stringify(message), key, path);
+}
+
+/**
+ * A fake evidence door over `answer(slug)`: `awardEvidenceHead` answers without the bytes, and
+ * `bytesReads` counts the calls that read them (`awardEvidence`), probe20 F4.
+ */
+export function doorOf(answer: (slug: string) => AwardEvidenceResult) {
+  const door = {
+    bytesReads: 0,
+    domain: {
+      awardEvidence: async (slug: string) => {
+        door.bytesReads += 1;
+        return answer(slug);
+      },
+      awardEvidenceHead: async (slug: string) => {
+        const r = answer(slug);
+        return r.kind === "pack" ? { kind: r.kind, pack_hash: r.pack_hash, pack_size: r.pack_size } : r;
+      },
+    } satisfies Pick<Domain, "awardEvidence" | "awardEvidenceHead">,
+  };
+  return door;
 }

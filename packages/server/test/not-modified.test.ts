@@ -8,7 +8,7 @@
 import type { AwardEvidenceReason } from "@bench-bounty/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveApp, type Domain, type ListeningServer } from "../src/index.js";
-import { call, publishCities, register, useLive } from "./helpers.js";
+import { call, doorOf, publishCities, register, useLive } from "./helpers.js";
 
 const PACK = new TextEncoder().encode('{"benchmark":{"slug":"s"},"pack_hash":"0xabc"}');
 const HASH = `0x${"ab".repeat(32)}` as const;
@@ -29,13 +29,12 @@ async function revalidate(base: string, path: string, key?: string) {
 describe("304 answers carry the 200's Content-Type (probe D1-F4)", () => {
   let door: ListeningServer;
   beforeAll(async () => {
-    const domain: Pick<Domain, "awardEvidence"> = {
-      awardEvidence: async (slug: string) =>
-        slug === "s"
-          ? { kind: "pack", bytes: PACK, pack_hash: HASH }
-          : { kind: "unavailable", reason: "not_awarded" as AwardEvidenceReason, message: "not yet" },
-    };
-    door = await serveApp({ domain: domain as Domain, port: 0, host: "127.0.0.1" });
+    const fake = doorOf((slug) =>
+      slug === "s"
+        ? { kind: "pack", bytes: PACK, pack_hash: HASH, pack_size: PACK.byteLength }
+        : { kind: "unavailable", reason: "not_awarded" as AwardEvidenceReason, message: "not yet" },
+    );
+    door = await serveApp({ domain: fake.domain as Domain, port: 0, host: "127.0.0.1" });
   });
   afterAll(async () => {
     await door.close();

@@ -12,13 +12,29 @@ import { LockWaitExpired } from "../store.js";
 import { byDeadline } from "../deadline.js";
 import { bountyForRead, isFinalBountyStatus } from "../bounty-read.js";
 
+/** The door's "no pack (yet)" answer: the SPEC 8 reason and a sentence for people. */
+export interface AwardEvidenceUnavailable {
+  kind: "unavailable";
+  reason: AwardEvidenceReason;
+  message: string;
+}
+
 /**
- * The door's answer (SPEC 8), by domain outcome: `pack`, the stored canonical bytes and their hash; or
- * `unavailable`, with the reason there is none (yet). The HTTP edge maps each reason to its status.
+ * The door's answer without the pack's bytes ({@link awardEvidenceHead}): `pack`, the stored pack's hash
+ * and size (bytes); or `unavailable`, with the reason there is none (yet).
+ */
+export type AwardEvidenceHead =
+  | { kind: "pack"; pack_hash: Hex; pack_size: number }
+  | AwardEvidenceUnavailable;
+
+/**
+ * The door's answer (SPEC 8), by domain outcome: `pack`, the stored canonical bytes, their hash and size
+ * (bytes); or `unavailable`, with the reason there is none (yet). The HTTP edge maps each reason to its
+ * status.
  */
 export type AwardEvidenceResult =
-  | { kind: "pack"; bytes: Uint8Array; pack_hash: Hex }
-  | { kind: "unavailable"; reason: AwardEvidenceReason; message: string };
+  | { kind: "pack"; bytes: Uint8Array; pack_hash: Hex; pack_size: number }
+  | AwardEvidenceUnavailable;
 
 /**
  * The SPEC 8 reasons (plus `unknown_benchmark`, and the transient `pack_pending` and `award_pending`:
@@ -41,18 +57,32 @@ export type AwardEvidenceReason =
  * within {@link DOOR_WAIT_MS}, the chain's reads included: past it, what the store knows
  * (`pack_pending`, `award_pending`, or the bounty's recorded status), probe16 A-F3.
  */
-export function awardEvidence(ctx: PlatformContext, slug: string): Promise<AwardEvidenceResult> {
+export async function awardEvidence(ctx: PlatformContext, slug: string): Promise<AwardEvidenceResult> {
+  const head = await awardEvidenceHead(ctx, slug);
+  if (head.kind !== "pack") return head;
+  // a stored pack is never changed nor removed (`PacksTable.insertIfAbsent`): the head's bytes
+  const bytes = await ctx.store.packs.bytes(slug);
+  if (!bytes) throw new Error(`the pack of ${slug} vanished from the store after its head was read`);
+  return { ...head, bytes };
+}
+
+/**
+ * {@link awardEvidence} without reading the pack's bytes: its hash and size, or the SPEC 8 reason. A 304
+ * of the door or a metadata answer costs the same whatever the pack's size (probe20 F4); the award's
+ * recovery and minting run as for {@link awardEvidence}.
+ */
+export function awardEvidenceHead(ctx: PlatformContext, slug: string): Promise<AwardEvidenceHead> {
   return doorAnswer(ctx, slug, Date.now() + DOOR_WAIT_MS);
 }
 
-/** {@link awardEvidence} by `by` (unix ms) for what waits on the chain or the award's lock. */
-async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promise<AwardEvidenceResult> {
+/** {@link awardEvidenceHead} by `by` (unix ms) for what waits on the chain or the award's lock. */
+async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promise<AwardEvidenceHead> {
   const b = await ctx.store.benchmarks.get(slug);
   if (!b) return { kind: "unavailable", reason: "unknown_benchmark", message: `no benchmark ${slug}` };
-  const stored = await ctx.store.packs.get(slug);
+  const stored = await ctx.store.packs.head(slug);
   const row = await awardRow(ctx, slug);
   if (stored && row?.status === "packed")
-    return { kind: "pack", bytes: stored.bytes, pack_hash: stored.pack_hash as Hex };
+    return { kind: "pack", pack_hash: stored.pack_hash as Hex, pack_size: stored.size };
   if (row && (row.status === "packed" || row.status === "confirmed")) {
     if (!ctx.chain)
       return {
@@ -69,7 +99,7 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
         reason: "pack_pending",
         message: "the award is confirmed; its pack is being minted",
       };
-    return { kind: "pack", bytes: packed.bytes, pack_hash: packed.pack_hash };
+    return { kind: "pack", pack_hash: packed.pack_hash, pack_size: packed.bytes.byteLength };
   }
   if (row && (row.status === "prepared" || row.status === "sent")) {
     // without a chain nothing tells where the award is: never "not awarded yet" for one this store made
@@ -106,7 +136,7 @@ async function awardFromChain(
   ctx: PlatformContext,
   slug: string,
   by: number,
-): Promise<AwardEvidenceResult | null> {
+): Promise<AwardEvidenceHead | null> {
   // read the chain outside the award's lock (an `award` waiting for its transaction holds it)
   const state = await awardChainState(ctx, slug);
   if (state.state === "pending")
@@ -173,7 +203,7 @@ async function notYetAwarded(
   ctx: PlatformContext,
   b: BenchmarkRecord,
   by: number,
-): Promise<AwardEvidenceResult> {
+): Promise<AwardEvidenceUnavailable> {
   const squat = b.commitment_anchor ? null : await ctx.store.anchors.squatOf(b.commit_root);
   if (squat)
     return {

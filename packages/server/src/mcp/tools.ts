@@ -14,6 +14,7 @@ import {
   TASK_SCORES_PAGE_MAX,
   TASK_SCORES_PAGE_SIZE,
   assertWellFormedText,
+  type AwardEvidenceUnavailable,
 } from "@bench-bounty/platform";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
@@ -458,27 +459,31 @@ function registerBenchmarkTools(tools: ToolRegistry, t: ToolContext): void {
       call(t, async () => {
         // an unknown benchmark is a refusal (`unknown_benchmark`), as on REST; "no pack yet" is an answer
         await d.assertBenchmark(slugOf(t, a));
-        const r = await d.awardEvidence(slugOf(t, a));
-        if (r.kind !== "pack")
-          return {
-            value: { available: false, reason: r.reason, message: r.message },
-            text: `no pack: ${r.reason}`,
-          };
+        // the hash and size first; the bytes only when answered inline (probe20 F4)
+        const head = await d.awardEvidenceHead(slugOf(t, a));
+        if (head.kind !== "pack") return noPack(head);
         const url = `${t.baseUrl}/api/v1/benchmarks/${encodeURIComponent(slugOf(t, a))}/award-evidence`;
-        const where = { available: true, pack_hash: r.pack_hash, pack_bytes: r.bytes.byteLength, url };
-        // a large pack is fetched from the door (its bytes as stored, ETag, 304), never parsed and
+        const where = { available: true, pack_hash: head.pack_hash, pack_bytes: head.pack_size, url };
+        // a large pack is fetched from the door (its bytes as stored, ETag, 304), never read, parsed and
         // re-serialised per call (probe19 A-F8: a 23.6 MB pack cost 218 MB per anonymous call)
-        if (r.bytes.byteLength > MCP_INLINE_PACK_BYTES)
+        if (head.pack_size > MCP_INLINE_PACK_BYTES)
           return {
             value: { ...where, inline: false },
-            text: `pack ${r.pack_hash} (${r.bytes.byteLength} bytes, over ${MCP_INLINE_PACK_BYTES} inline): GET ${url}`,
+            text: `pack ${head.pack_hash} (${head.pack_size} bytes, over ${MCP_INLINE_PACK_BYTES} inline): GET ${url}`,
           };
+        const r = await d.awardEvidence(slugOf(t, a));
+        if (r.kind !== "pack") return noPack(r);
         return {
           value: { ...where, inline: true, pack: JSON.parse(Buffer.from(r.bytes).toString("utf8")) },
-          text: `pack ${r.pack_hash} (${r.bytes.byteLength} bytes)`,
+          text: `pack ${r.pack_hash} (${r.pack_size} bytes)`,
         };
       }),
   );
+}
+
+/** `award_evidence`'s answer when there is no pack (yet): the SPEC 8 reason. */
+function noPack(r: AwardEvidenceUnavailable) {
+  return { value: { available: false, reason: r.reason, message: r.message }, text: `no pack: ${r.reason}` };
 }
 
 /** The tools of a run: start, submit answers, finalize, and the caller's runs. */

@@ -51,7 +51,7 @@ export function verificationOps(
     await platform.getBenchmark(slug);
     const job = await jobs.get(slug);
     if (job) return job;
-    const door = await platform.awardEvidence(slug);
+    const door = await platform.awardEvidenceHead(slug);
     if (door.kind !== "pack")
       throw new EdgeError(
         "verification_unavailable",
@@ -95,7 +95,7 @@ export function verificationOps(
     },
     async enqueueIfPacked(slug) {
       if ((await jobs.get(slug)) !== null) return false;
-      if ((await platform.awardEvidence(slug)).kind !== "pack") return false;
+      if ((await platform.awardEvidenceHead(slug)).kind !== "pack") return false;
       return jobs.enqueueFirst(slug, now());
     },
   };
