@@ -39,7 +39,13 @@ import {
   type LeaderboardOptions,
   type LeaderboardPage,
 } from "./leaderboard.js";
-import { taskScores, taskScoresOfRuns, type RunTaskScores, type TaskScores } from "./task-scores.js";
+import {
+  taskScores,
+  taskScoresOfIds,
+  taskScoresOfRuns,
+  type RunTaskScores,
+  type TaskScores,
+} from "./task-scores.js";
 import {
   anchorCommitment,
   createDataset,
@@ -688,6 +694,15 @@ export class Platform {
     page?: { offset: unknown; limit: unknown },
   ): Promise<TaskScores> {
     return taskScores(this.ctx, viewer, slug, page);
+  }
+  /**
+   * The per-task credits of the runs `runIds` of `slug` in the order asked (a leaderboard page's rows),
+   * as many as the cell bound lets one answer hold (`next_offset` names the first id left): the
+   * platform's `taskScoresOfIds`; the same access rule as {@link taskScores}.
+   * @throws PlatformError `invalid_option` naming `run_ids` or `run_ids[i]`; the rest as {@link taskScores}
+   */
+  async taskScoresOfIds(viewer: Principal | null, slug: string, runIds: unknown): Promise<TaskScores> {
+    return taskScoresOfIds(this.ctx, viewer, slug, runIds);
   }
   /**
    * The per-task credit of the finalized runs `runIds` of `slug` by run id (a page of GAOS entries; the

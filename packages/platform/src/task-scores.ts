@@ -33,7 +33,7 @@ import type { Principal } from "./identity/principal.js";
 import { checkPage, pageOfRows, type PageRequest } from "./paging.js";
 import { getTasks, isOpen } from "./publish.js";
 import { deepFreeze } from "./publish/reads.js";
-import type { RunRecord } from "./runs.js";
+import { RUN_ID_PATTERN, type RunRecord } from "./runs.js";
 import { shownDigest, withheldDigests } from "./reveal.js";
 import { isoMillis } from "./time.js";
 
@@ -79,13 +79,16 @@ export interface TaskScores {
   note: string;
   /** The bank's tasks by bank ordinal: the columns of a per-task table. */
   bank: { bank_ordinal: number; visibility: "public" | "private"; grader_type: string }[];
-  /** This page's finalized runs, in start order (then run id). */
+  /** This page's finalized runs, in start order (then run id); asked by id: in the order asked. */
   runs: RunTaskScores[];
-  /** The 0-based position of the page's first run among the benchmark's finalized runs. */
+  /** The 0-based position of the page's first run among the benchmark's finalized runs (asked by id: 0). */
   offset: number;
-  /** The runs this page may hold: the asked limit, lowered so that runs x bank tasks <= {@link MAX_TASK_SCORE_CELLS}. */
+  /**
+   * The runs this page may hold: the asked limit (asked by id: the number of ids), lowered so that runs
+   * x bank tasks <= {@link MAX_TASK_SCORE_CELLS}.
+   */
   limit: number;
-  /** The offset of the next page, null on the last one. */
+  /** The offset of the next page (asked by id: of the first id not covered), null on the last one. */
   next_offset: number | null;
 }
 
@@ -181,9 +184,26 @@ export async function taskScores(
     limit: request.limit + 1,
   });
   const { rows, next_offset } = pageOfRows(read, request);
-  const stage = open ? "open" : b.status === "awarded" ? "awarded" : "closed";
   const runs = await regrade(ctx, b, tasks, rows);
-  const answer = deepFreeze({
+  const answer = answerOf(b, open, tasks, runs, {
+    offset: request.offset,
+    limit: request.limit,
+    next_offset,
+  });
+  pages.set(key, answer, Math.max(1, rows.length * tasks.length));
+  return answer;
+}
+
+/** The frozen {@link TaskScores} answer of `runs` (graded) at `b`'s stage, with its paging fields. */
+function answerOf(
+  b: BenchmarkRecord,
+  open: boolean,
+  tasks: TaskRecord[],
+  runs: RunTaskScores[],
+  paging: Pick<TaskScores, "offset" | "limit" | "next_offset">,
+): TaskScores {
+  const stage = open ? "open" : b.status === "awarded" ? "awarded" : "closed";
+  return deepFreeze({
     slug: b.slug,
     status: b.status,
     open,
@@ -196,12 +216,61 @@ export async function taskScores(
       grader_type: t.grader_type,
     })),
     runs,
-    offset: request.offset,
-    limit: request.limit,
-    next_offset,
+    ...paging,
   } satisfies TaskScores);
-  pages.set(key, answer, Math.max(1, rows.length * tasks.length));
-  return answer;
+}
+
+/** Most run ids one {@link taskScoresOfIds} request may name: a page of the leaderboard's rows. */
+export const TASK_SCORES_IDS_MAX = 100;
+
+/**
+ * The per-task credits of the runs `runIds` of `slug` (the rows of a leaderboard page, so a board shows
+ * the credits of exactly the rows it shows, probe20 F1), as {@link taskScores} serves them, in the order
+ * asked; an id that is not a finalized run of `slug` is absent. The answer covers the first `limit` ids
+ * asked, `limit` lowered so that runs x bank tasks stays within {@link MAX_TASK_SCORE_CELLS}; `offset` is
+ * 0 and `next_offset` the position in `runIds` of the first id not covered (ask again from there), null
+ * when all are.
+ * @param runIds 1 to {@link TASK_SCORES_IDS_MAX} distinct run ids (`run-` and 16 hex digits)
+ * @throws PlatformError `invalid_option` naming `run_ids` or `run_ids[i]`; the rest as {@link taskScores}
+ */
+export async function taskScoresOfIds(
+  ctx: PlatformContext,
+  viewer: Principal | null,
+  slug: string,
+  runIds: unknown,
+): Promise<TaskScores> {
+  const ids = checkRunIds(runIds);
+  const { b, open } = await readableBenchmark(ctx, viewer, slug);
+  const tasks = await getTasks(ctx, b.slug);
+  const limit = taskScoresPageRuns(ids.length, tasks.length);
+  const asked = ids.slice(0, limit);
+  const found = new Map((await ctx.store.runs.finalizedByIds(b.slug, asked)).map((r) => [r.run_id, r]));
+  const rows = asked.flatMap((id) => found.get(id) ?? []);
+  const runs = await regrade(ctx, b, tasks, rows);
+  return answerOf(b, open, tasks, runs, { offset: 0, limit, next_offset: limit < ids.length ? limit : null });
+}
+
+/** `runIds` as {@link taskScoresOfIds} takes them. @throws PlatformError `invalid_option` naming the field */
+function checkRunIds(runIds: unknown): string[] {
+  if (!Array.isArray(runIds) || runIds.length < 1 || runIds.length > TASK_SCORES_IDS_MAX)
+    throw new PlatformError(
+      "invalid_option",
+      `run_ids must be a list of 1 to ${TASK_SCORES_IDS_MAX} run ids`,
+      { field: "run_ids" },
+    );
+  const seen = new Set<string>();
+  runIds.forEach((id, i) => {
+    if (typeof id !== "string" || !RUN_ID_PATTERN.test(id))
+      throw new PlatformError("invalid_option", `run_ids[${i}] must be a run id (run- and 16 hex digits)`, {
+        field: `run_ids[${i}]`,
+      });
+    if (seen.has(id))
+      throw new PlatformError("invalid_option", `run_ids[${i}] names ${id} twice`, {
+        field: `run_ids[${i}]`,
+      });
+    seen.add(id);
+  });
+  return [...seen];
 }
 
 /**

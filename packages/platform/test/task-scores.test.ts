@@ -168,6 +168,56 @@ describe("per-task credit of finalized runs", () => {
     expect(taskScoresPageRuns(10, 0)).toBe(10);
   });
 
+  // probe20 F1: the web board found its rows' credits by reading pages from offset 0 (start order, at
+  // most 10 pages), so on a large bank most rows showed "not served"
+  it("is served by run id (a board page's rows), in the order asked, under the same rule and cell bound", async () => {
+    const clock = manualClock();
+    const h = await openTemp({ clock: clock.now });
+    const slug = await bench(h);
+    const ids: string[] = [];
+    for (const agent of ["q1", "q2", "q3"]) {
+      ids.push((await play(h, slug, agent, (i, right) => (i % 2 ? right : "no"))).runId);
+      clock.advance(1000);
+    }
+    const stranger = "run-0123456789abcdef";
+    for (const viewer of [await h.principal("q1"), null]) {
+      const e = await rejection(h.real.taskScoresOfIds(viewer, slug, [ids[0]]));
+      expect(e).toMatchObject({ code: "task_scores_withheld", details: { reason: "withheld_live_contest" } });
+    }
+    await h.closeBenchmark(slug);
+    const byId = await h.real.taskScoresOfIds(null, slug, [ids[2], stranger, ids[0]]);
+    expect(byId).toMatchObject({ slug, stage: "closed", offset: 0, limit: 3, next_offset: null });
+    expect(byId.runs.map((r) => r.run_id)).toEqual([ids[2], ids[0]]);
+    const paged = new Map((await h.real.taskScores(null, slug)).runs.map((r) => [r.run_id, r]));
+    for (const run of byId.runs) expect(run).toEqual(paged.get(run.run_id));
+    for (const [runIds, field] of [
+      [[], "run_ids"],
+      ["run-0123456789abcdef", "run_ids"],
+      [Array.from({ length: 101 }, (_, i) => `run-${i.toString(16).padStart(16, "0")}`), "run_ids"],
+      [[ids[0], "run-XYZ"], "run_ids[1]"],
+      [[ids[0], 7], "run_ids[1]"],
+      [[ids[1], ids[0], ids[1]], "run_ids[2]"],
+    ] as const) {
+      const e = await rejection(h.real.taskScoresOfIds(null, slug, runIds));
+      expect(e, JSON.stringify(runIds).slice(0, 40)).toMatchObject({
+        code: "invalid_option",
+        details: { field },
+      });
+    }
+    // a bank of 201 tasks holds 99 runs an answer (99 x 201 <= 20,000): the 100th id is left for the next ask
+    const wide = (
+      await h.publish((await h.createDataset(cities(201))).dataset_id, { ...OPTIONS, seed: "wide" })
+    ).slug;
+    await h.closeBenchmark(wide);
+    const hundred = Array.from({ length: 100 }, (_, i) => `run-${i.toString(16).padStart(16, "0")}`);
+    expect(await h.real.taskScoresOfIds(null, wide, hundred)).toMatchObject({
+      runs: [],
+      offset: 0,
+      limit: 99,
+      next_offset: 99,
+    });
+  });
+
   it("includes a run finalized after close (each page is read afresh)", async () => {
     const h = await openTemp();
     const slug = await bench(h);

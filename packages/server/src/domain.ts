@@ -92,6 +92,13 @@ export interface Domain {
    */
   taskScores(p: Principal | null, slug: string, page?: { offset: number; limit: number }): Promise<JsonValue>;
   /**
+   * The per-task credit of the runs `runIds` of `slug` (a leaderboard page's rows), in the order asked,
+   * as many as the cell bound lets one answer hold (platform `taskScoresOfIds`); the rule of
+   * {@link taskScores}. @throws PlatformError `invalid_option` naming `run_ids` or `run_ids[i]`, as
+   * {@link taskScores}
+   */
+  taskScoresOfIds(p: Principal | null, slug: string, runIds: unknown): Promise<JsonValue>;
+  /**
    * GAOS `taskScores` (credit in [0, 1] by bank ordinal) of the finalized runs `runIds` of `slug` (a page
    * of entries, bounded by the caller), by run id; the access rule of {@link taskScores}.
    */

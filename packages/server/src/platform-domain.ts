@@ -242,6 +242,8 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
     },
     receipt: async (p, slug, runId) => json(await platform.receipt(p, slug, runId)),
     taskScores: async (p, slug, page) => (await platform.taskScores(p, slug, page)) as unknown as JsonValue,
+    taskScoresOfIds: async (p, slug, runIds) =>
+      (await platform.taskScoresOfIds(p, slug, runIds)) as unknown as JsonValue,
     async gaosTaskScoresOf(p, slug, runIds) {
       const runs = await platform.taskScoresOfRuns(p, slug, runIds);
       return new Map([...runs].map(([id, run]) => [id, gaosTaskScores(run)]));

@@ -12,6 +12,7 @@ import {
   BOARD_PAGE_SIZE,
   RUNS_PAGE_MAX,
   RUNS_PAGE_SIZE,
+  TASK_SCORES_IDS_MAX,
   TASK_SCORES_PAGE_MAX,
   TASK_SCORES_PAGE_SIZE,
 } from "@bench-bounty/platform";
@@ -67,12 +68,45 @@ export const RunsPageQuery = pageQuery(
   RUNS_PAGE_MAX,
 );
 
-/** The OpenAPI description of the page parameters of the per-task credits (`GET /benchmarks/:slug/task-scores`). */
+/**
+ * The OpenAPI description of the per-task credits' parameters (`GET /benchmarks/:slug/task-scores`): a
+ * page (`offset`, `limit`), or the runs of a leaderboard page by id (`run_ids`).
+ */
 export const TaskScoresPageQuery = pageQuery(
   "0-based position of the page's first finalized run (start order); a page holds at most 20,000 run-task cells",
   TASK_SCORES_PAGE_SIZE,
   TASK_SCORES_PAGE_MAX,
-);
+).extend({
+  run_ids: z
+    .string()
+    .optional()
+    .openapi({
+      description: `instead of a page: up to ${TASK_SCORES_IDS_MAX} run ids, comma-separated (a leaderboard page's rows), answered in the order asked, as many as 20,000 run-task cells hold (the answer's limit); next_offset is the position in the list of the first id left`,
+      example: "run-0123456789abcdef,run-fedcba9876543210",
+    }),
+});
+
+/**
+ * What a per-task credits request asks for: a page (`offset`, `limit`, as {@link pageOf}) or the runs
+ * `run_ids` (comma-separated; their form and count are the platform's rule, `taskScoresOfIds`).
+ * @throws EdgeError 400 `invalid_query` naming the parameter ({@link readQuery}), `run_ids` given with
+ *   `offset` or `limit`
+ */
+export function taskScoresQueryOf(
+  c: Context<AppEnv>,
+): { page: { offset: number; limit: number } } | { run_ids: string[] } {
+  const query = readQuery(c, ["offset", "limit", "run_ids"]);
+  if (query.run_ids === undefined)
+    return {
+      page: {
+        offset: wholeNumber(query, "offset", 0),
+        limit: wholeNumber(query, "limit", TASK_SCORES_PAGE_SIZE),
+      },
+    };
+  if (query.offset !== undefined || query.limit !== undefined)
+    throw refuse("run_ids", "query parameter run_ids names the runs: it takes no offset or limit");
+  return { run_ids: query.run_ids.split(",") };
+}
 
 /** 400 `invalid_query` naming the parameter. */
 function refuse(name: string, message: string, value?: string): EdgeError {

@@ -195,6 +195,54 @@ describe("GET /api/v1/benchmarks/:slug/task-scores", () => {
     for (const e of entries.json.entries) expect(Object.keys(e.taskScores)).toHaveLength(6);
   });
 
+  // probe20 F1: the web board looked for its rows' runs by reading pages from offset 0
+  it("serves the runs named by run_ids in the order asked (REST, MCP), under the page's rule", async () => {
+    const { author, slug } = await publishCities(live.url, 6, "pt-ids");
+    const played = [];
+    for (const name of ["id-a", "id-b", "id-c"]) played.push(await play(slug, name, (i) => i % 2 === 0));
+    const path = `/api/v1/benchmarks/${slug}/task-scores`;
+    const asked = `${path}?run_ids=${played[2]!.runId},${played[0]!.runId}`;
+    // open: anonymous and a competitor (the run's own agent) refused; the author served
+    for (const key of [null, played[0]!.key]) {
+      const r = await call(live.url, "GET", asked, { key });
+      expect(r.status).toBe(404);
+      expect(r.json.error).toMatchObject({ code: "task_scores_withheld" });
+      expect(r.text).not.toMatch(/"credit"/);
+    }
+    expect((await call(live.url, "GET", asked, { key: author.key })).json.runs).toHaveLength(2);
+    await close(slug);
+    const byId = await call(live.url, "GET", asked);
+    expect(byId.status).toBe(200);
+    expect(byId.json).toMatchObject({ offset: 0, limit: 2, next_offset: null, stage: "closed" });
+    expect(byId.json.runs.map((x: any) => x.run_id)).toEqual([played[2]!.runId, played[0]!.runId]);
+    expect(byId.json.runs[1].tasks.map((x: any) => x.credit)).toEqual(played[0]!.expected);
+    for (const [query, status, detail] of [
+      [`run_ids=${played[0]!.runId}&limit=2`, 400, { parameter: "run_ids" }],
+      [`run_ids=${played[0]!.runId},nope`, 422, { field: "run_ids[1]" }],
+      [`run_ids=`, 422, { field: "run_ids[0]" }],
+      [`run_ids=${played[0]!.runId},${played[0]!.runId}`, 422, { field: "run_ids[1]" }],
+    ] as const) {
+      const r = await call(live.url, "GET", `${path}?${query}`);
+      expect(r.status, query).toBe(status);
+      expect(r.json.error.details, query).toMatchObject(detail);
+    }
+    const m = await mcp();
+    const tool = await m.callTool({
+      name: "benchmark_task_scores",
+      arguments: { slug, run_ids: [played[2]!.runId, played[0]!.runId] },
+    });
+    expect(tool.structuredContent).toEqual(byId.json);
+    const both = await m.callTool({
+      name: "benchmark_task_scores",
+      arguments: { slug, run_ids: [played[0]!.runId], limit: 1 },
+    });
+    expect(both.isError).toBe(true);
+    expect(both.structuredContent).toMatchObject({
+      error: { code: "invalid_option", details: { field: "run_ids" } },
+    });
+    await m.close();
+  });
+
   it("on a buyer_only board: the author only, before and after close; nobody else gets a credit", async () => {
     const { author: buyer, slug } = await publishCities(live.url, 6, "pt-bo", {
       leaderboard_visibility: "buyer_only",

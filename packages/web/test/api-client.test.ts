@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Api, BENCHMARKS_PAGE, LEADERBOARD_PAGE, MAX_TASK_SCORE_PAGES } from "../src/api/client.js";
+import { Api, BENCHMARKS_PAGE, LEADERBOARD_PAGE } from "../src/api/client.js";
 
 let server: Server;
 let host: string;
@@ -109,25 +109,39 @@ describe("Api reads one page of the list and of the board (one paging rule)", ()
   });
 });
 
-// probe16 A-F8: task-scores is paged over runs; the board's view reads the pages of its ranked runs only
-describe("Api.taskScores reads the pages of the ranked runs, bounded", () => {
-  it("stops once every wanted run is found, and after MAX_TASK_SCORE_PAGES pages", async () => {
-    // a bank so large that the server holds one run a page: 20 finalized runs r0..r19
+// probe20 F1: the board's view read task-scores pages from offset 0 (start order, at most 10 pages), so on
+// a large bank most rows were "not served"; it now asks for its rows' runs by id
+describe("Api.taskScores asks for the board rows' runs by id, again for the ids an answer left", () => {
+  it("one ask when the answer covers every id; as many as the cell bound needs otherwise", async () => {
+    let perAnswer = 100;
     await withServer(
       (url) => {
-        const offset = Number(url.searchParams.get("offset") ?? 0);
-        const runs = [{ run_id: `r${offset}`, tasks: [] }];
-        return { slug: "s", bank: [], runs, offset, limit: 1, next_offset: offset < 19 ? offset + 1 : null };
+        const ids = (url.searchParams.get("run_ids") ?? "").split(",");
+        const covered = ids.slice(0, perAnswer);
+        const runs = covered.filter((id) => id !== "r-missing").map((run_id) => ({ run_id, tasks: [] }));
+        return {
+          slug: "s",
+          bank: [],
+          runs,
+          offset: 0,
+          limit: covered.length,
+          next_offset: ids.length > perAnswer ? perAnswer : null,
+        };
       },
       async (api, urls) => {
-        const found = await api.taskScores("s", ["r2", "r0"]);
-        expect(found.runs.map((r) => r.run_id)).toEqual(["r0", "r2"]);
-        expect(urls).toEqual([0, 1, 2].map((o) => `/api/v1/benchmarks/s/task-scores?offset=${o}&limit=1000`));
+        const found = await api.taskScores("s", ["r2", "r-missing", "r0"]);
+        expect(found.runs.map((r) => r.run_id)).toEqual(["r2", "r0"]);
+        expect(urls).toEqual(["/api/v1/benchmarks/s/task-scores?run_ids=r2,r-missing,r0"]);
         urls.length = 0;
-        const far = await api.taskScores("s", ["r1", "r19"]);
-        expect(far.runs.map((r) => r.run_id)).toEqual(["r1"]);
-        expect(urls).toHaveLength(MAX_TASK_SCORE_PAGES);
-        expect(MAX_TASK_SCORE_PAGES).toBe(10);
+        perAnswer = 2; // a bank of over 6,666 tasks: two runs an answer
+        const rows = ["a", "b", "c", "d", "e"];
+        const all = await api.taskScores("s", rows);
+        expect(all.runs.map((r) => r.run_id)).toEqual(rows);
+        expect(urls).toEqual([
+          "/api/v1/benchmarks/s/task-scores?run_ids=a,b,c,d,e",
+          "/api/v1/benchmarks/s/task-scores?run_ids=c,d,e",
+          "/api/v1/benchmarks/s/task-scores?run_ids=e",
+        ]);
       },
     );
   });

@@ -136,6 +136,7 @@ describe.skipIf(!hasChromium)("web app in Chromium", () => {
     const total = 250;
     const rowAt = (i: number) => ({ ...template, rank: i + 1, agent_id: `agent-${i}`, run_id: `run-${i}` });
     const asked: string[] = [];
+    const scoreAsks: number[] = [];
     const page = await browser.context.newPage();
     page.on("pageerror", (e) => consoleErrors.push(`board pages: ${e.message}`));
     await page.route(/\/api\/v1\/benchmarks\/many-rows(\/[a-z-]+)?(\?.*)?$/, async (route) => {
@@ -162,14 +163,19 @@ describe.skipIf(!hasChromium)("web app in Chromium", () => {
           },
         });
       }
-      // task-scores: pages of at most 100 runs in start order, the reverse of rank order here
-      const limit = Math.min(asks, 100);
-      const runs = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => {
-        const rank = total - 1 - (offset + i);
-        return { ...scores.runs[0]!, run_id: `run-${rank}`, agent_id: `agent-${rank}` };
+      // task-scores by run id: a large bank's cell bound holds 40 runs an answer (probe20 F1)
+      const ids = (url.searchParams.get("run_ids") ?? "").split(",");
+      scoreAsks.push(ids.length);
+      const covered = ids.slice(0, 40);
+      const runs = covered.map((run_id) => ({
+        ...scores.runs[0]!,
+        run_id,
+        agent_id: run_id.replace("run", "agent"),
+      }));
+      const next_offset = ids.length > 40 ? 40 : null;
+      return route.fulfill({
+        json: { ...scores, slug: "many-rows", runs, offset: 0, limit: 40, next_offset },
       });
-      const next_offset = offset + limit < total ? offset + limit : null;
-      return route.fulfill({ json: { ...scores, slug: "many-rows", runs, offset, limit, next_offset } });
     });
     await page.goto(`${server.url}/#/b/many-rows/leaderboard`);
     await page.waitForSelector("#per-task");
@@ -179,6 +185,8 @@ describe.skipIf(!hasChromium)("web app in Chromium", () => {
     expect(await count("#leaderboard")).toBe(100);
     expect(await count("#per-task")).toBe(100);
     expect(await notServed()).toBe(0);
+    // the page's 100 run ids, then the 60 and the 20 each answer left
+    expect(scoreAsks).toEqual([100, 60, 20]);
     expect(await page.textContent("#board-count")).toBe("100 of 250 rows");
     await page.click("#more-rows");
     await page.waitForFunction(() => document.querySelectorAll("#leaderboard tbody tr").length === 200);

@@ -11,9 +11,11 @@ import {
   RUNS_PAGE_MAX,
   RUNS_PAGE_SIZE,
   MAX_TASK_SCORE_CELLS,
+  TASK_SCORES_IDS_MAX,
   TASK_SCORES_PAGE_MAX,
   TASK_SCORES_PAGE_SIZE,
   assertWellFormedText,
+  PlatformError,
   type AwardEvidenceUnavailable,
 } from "@bench-bounty/platform";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -433,12 +435,24 @@ function registerBenchmarkTools(tools: ToolRegistry, t: ToolContext): void {
         slug: slugArg,
         offset: z.number().int().optional(),
         limit: z.number().int().optional(),
+        run_ids: z
+          .array(z.string())
+          .optional()
+          .describe(
+            `instead of offset/limit: up to ${TASK_SCORES_IDS_MAX} run ids (a leaderboard page's rows), answered in the order asked; next_offset is the position of the first id left`,
+          ),
       }),
     },
     (a) =>
       call(t, async () => {
+        if (a.run_ids !== undefined && (a.offset !== undefined || a.limit !== undefined))
+          throw new PlatformError("invalid_option", "run_ids names the runs: it takes no offset or limit", {
+            field: "run_ids",
+          });
         const page = { offset: a.offset ?? 0, limit: a.limit ?? TASK_SCORES_PAGE_SIZE };
-        const v = (await d.taskScores(p, slugOf(t, a), page)) as {
+        const v = (await (a.run_ids !== undefined
+          ? d.taskScoresOfIds(p, slugOf(t, a), a.run_ids)
+          : d.taskScores(p, slugOf(t, a), page))) as {
           runs: unknown[];
           next_offset: number | null;
         };

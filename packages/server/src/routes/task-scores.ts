@@ -11,12 +11,13 @@
  * Paged over runs (probe16 A-F8: every finalized run x every task was one answer, 8.2 MB for 9 runs of
  * 10,010 tasks): `offset`, `limit` (runs, default 100, at most 1,000), lowered by the platform so that a
  * page holds at most `MAX_TASK_SCORE_CELLS` (20,000) run-task cells, about 1.4 MB; `next_offset` continues.
+ * Or by run id (`run_ids`, comma-separated, up to 100: a leaderboard page's rows, probe20 F1), in the
+ * order asked, as many as the cell bound holds (`limit`); `next_offset` the position of the first id left.
  */
 import { OpenAPIHono, z } from "@hono/zod-openapi";
-import { TASK_SCORES_PAGE_SIZE } from "@bench-bounty/platform";
 import type { AppEnv } from "../env.js";
 import { sendCachedJson } from "../http.js";
-import { TaskScoresPageQuery, pageOf } from "../query.js";
+import { TaskScoresPageQuery, taskScoresQueryOf } from "../query.js";
 import { defineRoute } from "../route.js";
 
 const TaskCredit = z
@@ -88,7 +89,7 @@ export function taskScoreRoutes(): OpenAPIHono<AppEnv> {
     tags: ["benchmarks"],
     auth: "optional",
     summary:
-      "Per-task credit of the finalized runs, regraded, one page of runs (served once the benchmark has closed, to its author at any time; buyer_only: the author only)",
+      "Per-task credit of the finalized runs, regraded, one page of runs or the runs named by run_ids (served once the benchmark has closed, to its author at any time; buyer_only: the author only)",
     query: TaskScoresPageQuery,
     ok: {
       status: 200,
@@ -96,15 +97,16 @@ export function taskScoreRoutes(): OpenAPIHono<AppEnv> {
       description: "{stage, note, bank, runs, offset, limit, next_offset}",
     },
     errors: [400, 403, 404, 422],
-    handler: async (c) =>
-      sendCachedJson(
-        c,
-        (await c.var.domain.taskScores(
-          c.var.principal,
-          c.req.param("slug")!,
-          pageOf(c, TASK_SCORES_PAGE_SIZE),
-        )) as object,
-      ),
+    handler: async (c) => {
+      const asked = taskScoresQueryOf(c);
+      const slug = c.req.param("slug")!;
+      const d = c.var.domain;
+      const answer =
+        "run_ids" in asked
+          ? await d.taskScoresOfIds(c.var.principal, slug, asked.run_ids)
+          : await d.taskScores(c.var.principal, slug, asked.page);
+      return sendCachedJson(c, answer as object);
+    },
   });
   return app;
 }

@@ -21,9 +21,6 @@ export const BENCHMARKS_PAGE = 100;
 /** Rows per page of the leaderboard page (the server's default page; it allows up to 10,000). */
 export const LEADERBOARD_PAGE = 100;
 
-/** Most pages of per-task credits one view of a board reads (each at most 20,000 run-task cells). */
-export const MAX_TASK_SCORE_PAGES = 10;
-
 /** A non-2xx answer or an unreachable API. */
 export class ApiError extends Error {
   constructor(
@@ -131,24 +128,29 @@ export class Api {
   }
 
   /**
-   * Per-task credit of the finalized runs `runIds` (the ranked rows shown), regraded by the server
-   * (`GET .../task-scores`, paged over runs: probe16 A-F8): its pages are read until every run of
-   * `runIds` is found or the list ends, at most {@link MAX_TASK_SCORE_PAGES} pages; the answer's `runs`
-   * are the ones found (a row whose run is not among them is shown as not served). Served once the
-   * benchmark has closed (SPEC 6.1); a `buyer_only` board's to its author only.
+   * Per-task credit of the finalized runs `runIds` (the ranked rows shown: at most a board page,
+   * {@link LEADERBOARD_PAGE}), regraded by the server: `GET .../task-scores?run_ids=...`, asked again
+   * for the ids an answer left (`next_offset`: a large bank's cell bound holds fewer runs an answer), so
+   * the credits are those of exactly the rows shown (probe20 F1: pages read from offset 0 in start order
+   * missed most rows of a large bank). The answer's `runs` are the ones found (a row whose run is not
+   * among them is shown as not served). Served once the benchmark has closed (SPEC 6.1); a `buyer_only`
+   * board's to its author only.
    */
   async taskScores(slug: string, runIds: readonly string[]): Promise<TaskScores> {
-    const wanted = new Set(runIds);
+    if (runIds.length === 0)
+      return { ...(await getPage<TaskScores>(this.b(slug, "/task-scores"), 0, 1)), runs: [] };
     const runs: TaskScores["runs"] = [];
-    let page: TaskScores | null = null;
-    let offset: number | null = 0;
-    for (let read = 0; offset !== null && read < MAX_TASK_SCORE_PAGES && wanted.size > 0; read++) {
-      page = await getPage<TaskScores>(this.b(slug, "/task-scores"), offset, 1000);
-      for (const run of page.runs) if (wanted.delete(run.run_id)) runs.push(run);
-      offset = page.next_offset;
-    }
-    page ??= await getPage<TaskScores>(this.b(slug, "/task-scores"), 0, 1);
-    return { ...page, runs };
+    let left = runIds;
+    let answer: TaskScores;
+    do {
+      const ids = left.map(encodeURIComponent).join(",");
+      answer = await getJson<TaskScores>(`${this.b(slug, "/task-scores")}?run_ids=${ids}`);
+      runs.push(...answer.runs);
+      // each answer covers at least one id (the server's rule); anything else ends the asking
+      const next = answer.next_offset;
+      left = typeof next === "number" && next > 0 ? left.slice(next) : [];
+    } while (left.length > 0);
+    return { ...answer, runs };
   }
 
   /** URL of the award evidence pack at the door (SPEC 8). */
