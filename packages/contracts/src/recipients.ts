@@ -22,7 +22,7 @@ export const OP_PREDEPLOY_LAST = 0x42000000000000000000000000000000000007ffn;
  * Contracts and system accounts at fixed addresses on Base and Base Sepolia (the OP stack's
  * preinstalls, from its `Preinstalls` library, the ERC-4337 EntryPoints and the L1-attributes
  * depositor; Safe's v1.3.0 to v1.5.0 singletons, factories and MultiSend routers at their deterministic
- * addresses; Multicall and Multicall2), by name: none of them claims for itself, and a router among them
+ * addresses; Multicall, Multicall2 and Uniswap's interface multicall; the 0x...dEaD burn address), by name: none of them claims for itself, and a router among them
  * calls what it is asked to, so a credit held by Multicall3 or a MultiSendCallOnly is anyone's to claim
  * through it (probe17 B-F5, probe19 A-F1). A list, not a proof: a contract deployed elsewhere that calls
  * for anyone is not on it (the README says so).
@@ -65,6 +65,12 @@ export const CHAIN_FIXED_CONTRACTS: Readonly<Record<string, string>> = {
   // the older Multicall routers, where a chain has them (they call what anyone asks, as Multicall3)
   "0x5ba1e12693dc8f9c48aad8770482f4739beed696": "Multicall2 (anyone can claim a credit it holds, through it)",
   "0xeefba1e63905ef1d7acba5a8513c70307c1ce441": "Multicall (anyone can claim a credit it holds, through it)",
+  // Uniswap's interface multicall on Base, a fork of Multicall2 (probe21 A-F3): it calls what anyone asks
+  "0x091e99cb1c49331a94dd62755d168e941abd0693":
+    "Uniswap's UniswapInterfaceMulticall (anyone can claim a credit it holds, through it)",
+  // the conventional burn address: nobody holds its key (probe21 A-F3; the zero address is refused above)
+  "0x000000000000000000000000000000000000dead":
+    "the conventional burn address 0x...dEaD (nobody holds its key)",
   "0x4337084d9e255ff0702461cf8895ce9e3b5ff108": "the ERC-4337 v0.8 EntryPoint",
   "0x449ed7c3e6fee6a97311d4b55475df59c44add33":
     "the ERC-4337 v0.8 SenderCreator (anyone can claim a credit it holds, through it)",

@@ -190,6 +190,7 @@ describe("recipients refused at fixed addresses (CHAIN_FIXED_CONTRACTS)", () => 
     const routers = Object.keys(CHAIN_FIXED_CONTRACTS).filter((a) => recipientProblem(a)!.router);
     expect(routers).toContain("0xca11bde05977b3631167028862be2a173976ca11"); // Multicall3
     expect(routers).toContain("0xa83c336b20401af773b6219ba5027174338d1836"); // MultiSendCallOnly v1.5.0
+    expect(routers).toContain("0x091e99cb1c49331a94dd62755d168e941abd0693"); // UniswapInterfaceMulticall (probe21 A-F3)
     expect(recipientProblem("0x0000000000000000000000000000000000000001")).toMatchObject({ router: false });
     for (const [address, name] of Object.entries(CHAIN_FIXED_CONTRACTS)) {
       expect(address).toMatch(/^0x[0-9a-f]{40}$/);

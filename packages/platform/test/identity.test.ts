@@ -302,6 +302,9 @@ describe("owner rules (issue 13 item 5)", () => {
       ["0xce0042B868300000d44A59004Da54A005ffdcf9f", "preinstall"],
       ["0x0B799C86a49DEeb90402691F1041aa3AF2d3C875", "preinstall"],
       ["0x3462413Af4609098e1E27A490f554f260213D685", "preinstall"],
+      // probe21 A-F3: Uniswap's interface multicall on Base (a router), the 0x...dEaD burn address
+      ["0x091e99cb1C49331a94dD62755D168E941AbD0693", "preinstall"],
+      ["0x000000000000000000000000000000000000dEaD", "preinstall"],
       [bounty, "platform_contract"],
       [getAddress(registry), "platform_contract"],
     ] as const)
