@@ -13,6 +13,7 @@ import { assertAgentOwner, assertMayOwnAgents } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
 import type { Tables } from "./store.js";
 import { isoMillis } from "./time.js";
+import { fromStored } from "./json.js";
 
 /**
  * The agents one account may hold (probe10 R9: free accounts registered agents without bound and
@@ -237,7 +238,44 @@ export async function writeAgent(
       { field: "is_author_agent", agent_id: agentId, is_author_agent: current.is_author_agent },
     );
   }
-  return (await t.agents.update(agentId, p.account_id, checked))!;
+  return updateAgent(t, p, current, checked);
+}
+
+/**
+ * Updates the caller's agent `agent` (its row read in `t`) with `fields`, the one place an agent's
+ * settings change. A withdrawal address is never changed under an award that pays it and is not
+ * confirmed yet (prepared or sent: the transaction pays the address frozen at preparation, probe21
+ * A-F11): the row is written first (locked on PostgreSQL, as the award's preparation reads it), then
+ * the in-flight awards are read, so a change either lands before the preparation or is refused.
+ * @throws PlatformError `award_in_progress` (`details.reason: "award_in_flight"`, the award's `slug`,
+ *   the `agent_id`, the address it pays): nothing written
+ */
+export async function updateAgent(
+  t: Tables,
+  p: Principal,
+  agent: AgentRecord,
+  fields: { withdrawal_address?: string | null; is_author_agent?: boolean },
+): Promise<AgentRecord> {
+  const written = (await t.agents.update(agent.agent_id, p.account_id, fields))!;
+  if (fields.withdrawal_address !== undefined && fields.withdrawal_address !== agent.withdrawal_address)
+    for (const award of await t.awards.inFlight()) {
+      const paid = fromStored<{ agent_id: string; withdrawal_address: string }[]>(award.winners_json).find(
+        (w) => w.agent_id === agent.agent_id,
+      );
+      if (paid)
+        throw new PlatformError(
+          "award_in_progress",
+          `agent ${agent.agent_id} is a winner of the award of ${award.slug}, ${award.status} and not confirmed yet: it pays ${paid.withdrawal_address}; change the withdrawal address once that award is confirmed`,
+          {
+            reason: "award_in_flight",
+            field: "withdrawal_address",
+            slug: award.slug,
+            agent_id: agent.agent_id,
+            withdrawal_address: paid.withdrawal_address,
+          },
+        );
+    }
+  return written;
 }
 
 /**
@@ -263,7 +301,8 @@ export async function registerAgent(
 /**
  * Sets the withdrawal address of the caller's agent; `how.answerBy` bounds its lock waits ({@link WriteHow}).
  * @throws PlatformError `unknown_agent`, `forbidden` (`agent_owner_only`), `invalid_withdrawal_address`,
- *   `server_busy` (past `how.answerBy`: nothing written)
+ *   `award_in_progress` (a winner of an award not confirmed yet, {@link updateAgent}), `server_busy` (past
+ *   `how.answerBy`: nothing written)
  */
 export async function setWithdrawalAddress(
   ctx: PlatformContext,
@@ -276,7 +315,7 @@ export async function setWithdrawalAddress(
   assertAgentOwner(p, agent);
   const lower = checkWithdrawalAddress(ctx, address);
   return ctx.store.tx(
-    async (t) => (await t.agents.update(agentId, p.account_id, { withdrawal_address: lower }))!,
+    async (t) => updateAgent(t, p, (await t.agents.get(agentId)) ?? agent, { withdrawal_address: lower }),
     {
       locksBy: how.answerBy,
     },

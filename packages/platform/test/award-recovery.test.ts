@@ -16,6 +16,7 @@ import type { Hash, Hex } from "viem";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { verifyPack } from "@bench-bounty/verifier";
 import type { ChainConfig } from "../src/chain.js";
 import type { FaultHooks } from "../src/context.js";
 import type { PlatformError } from "../src/errors.js";
@@ -412,6 +413,56 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
     expect((await second.awardEvidence(r.slug)).kind).toBe("pack");
     expect((await awardedTxs(dc, r.bountyId, r.fromBlock)).length).toBe(1);
     await second.close();
+    await r.platform.close();
+  });
+});
+
+// probe21 A-F11: the award pays the addresses frozen at preparation, but the pack read today's: a winner's
+// address changed in between was paid the old one on-chain and named the new one in the pack (never verifies)
+describe("a winner's withdrawal address changed under an award (probe21 A-F11)", () => {
+  it("while the award is prepared or sent, not confirmed: the change is refused award_in_progress, nothing written", async () => {
+    const dc = devChain();
+    const r = await readyToAward(dc, 16, "addr-inflight", crashOnce("awardBeforeMarkSent"));
+    await expect(r.platform.award(r.slug)).rejects.toThrow(/injected crash at awardBeforeMarkSent/);
+    expect((await r.platform.ctx.store.awards.get(r.slug))!.status).toBe("prepared");
+    const alice = await r.platform.principal("alice");
+    const other = dc.accounts[19]!.address.toLowerCase();
+    for (const change of [
+      () => r.platform.real.setWithdrawalAddress(alice, "alice", other),
+      () => r.platform.real.setAccountWithdrawalAddress(alice, other),
+      () => r.platform.real.registerAgent(alice, "alice", { withdrawal_address: other }),
+    ])
+      expect(await change().catch((x: unknown) => x)).toMatchObject({
+        code: "award_in_progress",
+        details: { reason: "award_in_flight", slug: r.slug, agent_id: "alice", withdrawal_address: r.winner },
+      });
+    expect((await r.platform.ctx.store.agents.get("alice"))!.withdrawal_address).toBe(r.winner);
+    // the same address again is no change: allowed
+    await r.platform.real.setWithdrawalAddress(alice, "alice", r.winner);
+    const done = await r.platform.award(r.slug);
+    expect(done.winners.map((w) => w.withdrawal_address)).toEqual([r.winner]);
+    // confirmed: the credit is the old address's on-chain; a change now is for later awards
+    await r.platform.real.setWithdrawalAddress(alice, "alice", other);
+    expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(POOL);
+    await r.platform.close();
+  });
+
+  it("changed after the award is confirmed but before its pack is minted: the pack names the address paid, and verifies", async () => {
+    const dc = devChain();
+    const r = await readyToAward(dc, 1, "addr-mint", crashOnce("awardBeforeMint"));
+    await expect(r.platform.award(r.slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
+    expect((await r.platform.ctx.store.awards.get(r.slug))!.status).toBe("confirmed");
+    const other = dc.accounts[19]!.address.toLowerCase();
+    await r.platform.real.setWithdrawalAddress(await r.platform.principal("alice"), "alice", other);
+    await r.platform.award(r.slug);
+    const door = await r.platform.awardEvidence(r.slug);
+    if (door.kind !== "pack") throw new Error(`no pack: ${door.reason}`);
+    const pack = JSON.parse(new TextDecoder().decode(door.bytes));
+    expect(pack.winners.map((w: { withdrawal_address: string }) => w.withdrawal_address)).toEqual([r.winner]);
+    expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(POOL);
+    const report = await verifyPack({ source: door.bytes, rpcUrl: dc.rpcUrl, policy: "onchain" });
+    expect(Object.entries(report.facts).filter(([, f]) => f.state === "failed")).toEqual([]);
+    expect(report.policy_met).toBe(true);
     await r.platform.close();
   });
 });

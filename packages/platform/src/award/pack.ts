@@ -26,37 +26,78 @@ import { listRuns, runAnswers } from "../runs.js";
 import { packByteLimit, rowReceiptsFit } from "../pack-budget.js";
 import type { Tables } from "../store.js";
 import type { AwardRow } from "../store/awards.js";
+import type { PreparedWinner } from "./state.js";
 import { isoMillis } from "../time.js";
 
 /**
- * Every finalized run of a benchmark as the evidence library's mint input. A run's `receipt_url` is
- * the one `preparedUrls` holds for it (the URLs of the prepared award's rank derivation), else the one
- * at today's public base URL: the ranking digest sent on-chain covers the rows' URLs, so a pack minted
- * after a restart on another address (or another `--public-url`) must carry the URLs it was prepared with.
+ * What a prepared award froze of each ranked run, by run id: its receipt URL, its author flag (both
+ * covered by the ranking digest sent on-chain) and, for a winner, the withdrawal address the award
+ * transaction pays. A pack minted later carries these, never today's values (probe21 A-F11: a winner's
+ * address changed between prepare and mint was paid the old one on-chain while the pack named the new
+ * one, so the pack could never verify).
+ */
+export interface PreparedRunFacts {
+  receipt_url: string | null;
+  is_author_agent: boolean;
+  /** Set for a winner only: the address the award pays (lower-case). */
+  withdrawal_address?: string;
+}
+
+/** The {@link PreparedRunFacts} of a prepared award row, by run id. */
+export function preparedRunFacts(row: AwardRow): Map<string, PreparedRunFacts> {
+  const derivation = fromStored<{
+    rows: { run_id: string; receipt_url: string | null; is_author_agent: boolean }[];
+  }>(row.rank_derivation_json);
+  const facts = new Map<string, PreparedRunFacts>();
+  for (const r of derivation.rows)
+    facts.set(r.run_id, { receipt_url: r.receipt_url, is_author_agent: r.is_author_agent });
+  for (const w of fromStored<PreparedWinner[]>(row.winners_json)) {
+    const f = facts.get(w.run_id);
+    if (!f)
+      throw new PlatformError(
+        "invalid_store",
+        `the prepared award's winner run ${w.run_id} is not in its rank derivation`,
+        {
+          run_id: w.run_id,
+        },
+      );
+    f.withdrawal_address = w.withdrawal_address;
+  }
+  return facts;
+}
+
+/**
+ * Every finalized run of a benchmark as the evidence library's mint input. With `prepared` (a pack of a
+ * prepared award): each ranked run's receipt URL, author flag and a winner's withdrawal address as the
+ * award froze them ({@link PreparedRunFacts}); else today's (the receipt URL at today's public base URL).
+ * `lockAgents` (the award's preparation): the agents' rows are read locked, so an address change
+ * either lands before the award is prepared or sees it (and is refused, `award_in_flight`).
  */
 export async function mintRuns(
   ctx: PlatformContext,
   slug: string,
   q: Tables,
-  preparedUrls: ReadonlyMap<string, string> = new Map(),
+  prepared: ReadonlyMap<string, PreparedRunFacts> = new Map(),
+  lockAgents = false,
 ): Promise<MintRun[]> {
   const author = (await getBenchmark(ctx, slug, q)).author_account_id;
   const out: MintRun[] = [];
   for (const r of await listRuns(ctx, slug, undefined, q)) {
     if (r.status !== "finalized") continue;
-    const agent = await q.agents.get(r.agent_id);
+    const agent = await q.agents.get(r.agent_id, lockAgents ? { lock: true } : undefined);
     const answers = await runAnswers(ctx, r.run_id, q);
     const revealed: RevealedAnswer[] = r.plan
       .map((bank, i) => ({ ordinal: i, bank_ordinal: bank, answer_text: answers.get(i) }))
       .filter((a): a is RevealedAnswer => a.answer_text !== undefined);
+    const frozen = prepared.get(r.run_id);
     out.push({
       agent_id: r.agent_id,
-      is_author_agent: isAuthorAgent(agent, author),
+      is_author_agent: frozen?.is_author_agent ?? isAuthorAgent(agent, author),
       receipt: r.receipt as Receipt,
-      receipt_url: preparedUrls.get(r.run_id) ?? receiptUrl(ctx, slug, r.run_id),
+      receipt_url: frozen?.receipt_url ?? receiptUrl(ctx, slug, r.run_id),
       rank_accuracy: r.rank_accuracy!,
       achieved_at: isoMillis(r.finalized_at_ms!),
-      withdrawal_address: agent?.withdrawal_address ?? null,
+      withdrawal_address: frozen ? (frozen.withdrawal_address ?? null) : (agent?.withdrawal_address ?? null),
       answer_salt: r.answer_salt!,
       answers: revealed,
     });
@@ -128,19 +169,10 @@ export async function ensurePack(
   return { pack_hash: kept.pack_hash as Hex, pack_anchor: anchor, bytes: kept.bytes };
 }
 
-/** The receipt URL of each ranked run as the prepared award recorded it (run id -> URL). */
-function preparedReceiptUrls(row: AwardRow): Map<string, string> {
-  const derivation = fromStored<{ rows: { run_id: string; receipt_url: string | null }[] }>(
-    row.rank_derivation_json,
-  );
-  const urls = new Map<string, string>();
-  for (const r of derivation.rows) if (r.receipt_url !== null) urls.set(r.run_id, r.receipt_url);
-  return urls;
-}
-
 /**
  * Mints the pack of a benchmark whose prepared award `row` is `awardTx` in block `awardBlock`
- * (reproducible: the receipt URLs are the prepared ones, see {@link mintRuns}).
+ * (reproducible: the runs' receipt URLs, author flags and winners' addresses are the prepared ones,
+ * {@link preparedRunFacts}).
  */
 async function mintPack(
   ctx: PlatformContext,
@@ -168,7 +200,7 @@ async function mintPack(
     },
     test_set: tasks.map(testSetRowOf),
     scoring: scoringOf(b, b.bounty!),
-    runs: await mintRuns(ctx, b.slug, ctx.store, preparedReceiptUrls(row)),
+    runs: await mintRuns(ctx, b.slug, ctx.store, preparedRunFacts(row)),
   });
 }
 

@@ -65,7 +65,8 @@ export async function prepareAward(
   await ctx.store.tx(async (t) => {
     const fresh = await getBenchmark(ctx, slug, t, { lock: true });
     if ((await t.awards.get(slug)) !== null) return;
-    const runs = await mintRuns(ctx, slug, t);
+    // the agents' rows read locked: an address change lands before this or sees the award (`updateAgent`)
+    const runs = await mintRuns(ctx, slug, t, new Map(), true);
     for (const r of await listRuns(ctx, slug, undefined, t)) {
       if (r.status === "finalized" && !(await anchorOf(ctx, r.receipt_hash!, t))) {
         const squat = await t.anchors.squatOf(r.receipt_hash!);

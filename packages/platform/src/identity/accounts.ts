@@ -18,6 +18,7 @@ import {
   checkWithdrawalAddress,
   NAME_RE,
   NAME_RULE,
+  updateAgent,
   writeAgent,
   type AgentRecord,
 } from "../agents.js";
@@ -268,7 +269,7 @@ export async function setAccountWithdrawalAddress(
       if (agents.length === 0 && fallback !== null && checked !== null)
         return [await writeAgent(ctx, t, p, fallback, checked)];
       const written: AgentRecord[] = [];
-      for (const a of agents) written.push((await t.agents.update(a.agent_id, p.account_id, settings))!);
+      for (const a of agents) written.push(await updateAgent(t, p, a, settings));
       return written;
     },
     { locksBy: how.answerBy },

@@ -11,6 +11,11 @@ export class AwardsTable extends TableModule {
     return (await this.rowByKey("awards", "slug", slug)) ?? null;
   }
 
+  /** The awards prepared or sent and not confirmed yet: their transactions pay the frozen `winners_json`. */
+  async inFlight(): Promise<AwardRow[]> {
+    return this.db.selectFrom("awards").selectAll().where("status", "in", ["prepared", "sent"]).execute();
+  }
+
   /** Inserts the prepared award (the primary key refuses a second award of the benchmark). */
   async insertPrepared(
     a: Pick<AwardRow, "slug" | "rank_derivation_json" | "ranking_digest" | "winners_json" | "created_at">,

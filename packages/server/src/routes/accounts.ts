@@ -38,7 +38,7 @@ export function accountRoutes(): OpenAPIHono<AppEnv> {
     summary: "Set the withdrawal address credited when this account's agents win",
     body: WithdrawalBody,
     ok: { status: 200, schema: Account, description: "the account" },
-    errors: [401, 403, 422, 503],
+    errors: [401, 403, 409, 422, 503],
     handler: async (c, body) =>
       sendJson(
         c,
