@@ -14,6 +14,7 @@
 import { GRADER_TYPE_NAMES, isEvidenceError, validateGold, type GraderType } from "@bench-bounty/evidence";
 import type { RowIssue } from "./errors.js";
 import { getPath, isJsonFloat, isJsonObject, jsonTypeName, type JsonObject, type JsonValue } from "./json.js";
+import type { JsonFloat } from "@bench-bounty/evidence";
 import { renderValue } from "./template.js";
 
 export { GRADER_TYPE_NAMES, type GraderType };
@@ -53,22 +54,61 @@ export function plainDecimal(text: string): string {
   return (sign === "-" && /[1-9]/.test(out) ? "-" : "") + out;
 }
 
+/** Significant digits a double keeps for any decimal (DBL_DIG): a decimal of at most 15 reads back as written. */
+const DOUBLE_DIGITS = 15;
+
+/** A number's text for a message: as sent, cut to 40 characters (`...` marks the cut). */
+export function shownNumber(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
+}
+
+/**
+ * The plain decimal of a JSON number option exactly as its author sent it, or why it cannot be kept
+ * (probe21 A-F2; probe19 A-F6 for big integers): the one rule of a publish option given as a JSON
+ * number. `v` is a JS number (its text unknown: judged from the double) or a {@link JsonFloat} from
+ * the lossless parser (its lexeme is the text sent). Refused, each "send it as a decimal string": an
+ * integer above 2^53-1; a number whose text is not the double it reads as (`1.0000000000000001` reads
+ * as 1, `1e-400` as 0); a non-integer of more than 15 significant digits, which a double does not keep
+ * as written (`0.30000000000000004`). A non-finite number is refused too.
+ * @param field the option, named in the message (`tolerance`, `public_fraction`)
+ * @returns the plain decimal text (`1e-7` -> `"0.0000001"`), or an error message naming `field`
+ */
+export function sentNumberText(field: string, v: number | JsonFloat): string | { error: string } {
+  const value = typeof v === "number" ? v : v.value;
+  const sent = typeof v === "number" ? String(v) : v.lexeme;
+  if (!Number.isFinite(value)) return { error: `${field} must be a finite number` };
+  if (Number.isInteger(value) && !Number.isSafeInteger(value))
+    return {
+      error: `${field} ${shownNumber(sent)} is a number above 2^53-1 (9007199254740991), which loses digits: send it as a plain decimal string (e.g. "12345678901234567890")`,
+    };
+  const asSent = plainDecimal(sent);
+  const read = String(value);
+  if (asSent !== plainDecimal(read))
+    return {
+      error: `${field} ${shownNumber(sent)} is not the number a JSON reader keeps (it reads as ${read}): send it as a decimal string, e.g. "${shownNumber(asSent)}"`,
+    };
+  const digits = asSent.replace(/[-.]/g, "").replace(/^0+/, "").length;
+  if (!Number.isInteger(value) && digits > DOUBLE_DIGITS)
+    return {
+      error: `${field} ${shownNumber(sent)} has ${digits} significant digits, more than the ${DOUBLE_DIGITS} a JSON number keeps as written: send it as a decimal string, e.g. "${shownNumber(asSent)}"`,
+    };
+  return asSent;
+}
+
 /**
  * Normalises a tolerance option: a non-negative integer stays a number, anything else becomes a plain
- * decimal string.
+ * decimal string. A JSON number (a JS number or a {@link JsonFloat} with the text sent) is kept only
+ * as sent ({@link sentNumberText}).
  * @returns the tolerance, or an error message
  */
 export function normaliseTolerance(t: unknown): number | string | { error: string } {
   if (t === undefined || t === null) return 0;
-  if (typeof t === "number") {
-    if (!Number.isFinite(t) || t < 0) return { error: "tolerance must be a finite number >= 0" };
-    // a JSON number past 2^53-1 has lost its digits before it is read, and a pack cannot carry it
-    // (probe19 A-F6: refused once per row at gold.tolerance, as "an integer")
-    if (Number.isInteger(t) && !Number.isSafeInteger(t))
-      return {
-        error: `tolerance ${t} is a number above 2^53-1 (9007199254740991), which loses digits: send it as a plain decimal string (e.g. "12345678901234567890")`,
-      };
-    return Number.isInteger(t) ? t : plainDecimal(String(t));
+  if (typeof t === "number" || isJsonFloat(t)) {
+    const value = typeof t === "number" ? t : t.value;
+    if (!Number.isFinite(value) || value < 0) return { error: "tolerance must be a finite number >= 0" };
+    const text = sentNumberText("tolerance", t);
+    if (typeof text === "object") return text;
+    return Number.isInteger(value) ? Math.abs(value) : text;
   }
   if (typeof t === "string" && PLAIN_DECIMAL_RE.test(t.trim())) return t.trim();
   return { error: 'tolerance must be a number or a plain decimal string >= 0 (e.g. 0.5 or "0.5")' };

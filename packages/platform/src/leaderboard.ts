@@ -55,6 +55,7 @@ export interface LeaderboardRow extends RunRow {
 
 /** A leaderboard of a benchmark. */
 export type Leaderboard = BoardVisibility &
+  BoardVersion &
   (
     | {
         slug: string;
@@ -82,6 +83,24 @@ export type Leaderboard = BoardVisibility &
 export interface BoardVisibility {
   leaderboard_visibility: LeaderboardVisibility;
   leaderboard_visible: boolean;
+}
+
+/**
+ * Which board a page was cut from (probe21 A-F6: a reader appending pages showed an agent twice after a
+ * finalize between two reads, and final rows under a public board's header after the close).
+ */
+export interface BoardVersion {
+  /**
+   * Opaque; the same on every page of one board, and another once the board may have changed (a
+   * finalize, the close, the award, an anchor: the store's `board_version`; the board's kind and the
+   * open flag). Compare for equality only: a reader reads the next page only while it stays the same.
+   */
+  board_version: string;
+}
+
+/** The {@link BoardVersion} of the `want` board of a benchmark at the store's `version`. */
+function boardVersionOf(version: number, want: "public" | "final", open: boolean): string {
+  return `${want}-${open ? "open" : "closed"}-${version}`;
 }
 
 /** URL of a run's receipt at the evidence door (SPEC 8 `receipt_url`). */
@@ -266,7 +285,7 @@ export async function leaderboard(
     });
   }
   if (buyerOnlyHides(opts.viewer, b)) {
-    const hidden = hiddenBoard(b, open, want);
+    const hidden = hiddenBoard(b, open, want, version);
     return page ? cutPage(hidden, page.offset, page.limit) : hidden;
   }
   let cache = caches.get(ctx);
@@ -297,7 +316,7 @@ async function freshEntry(
   want: "public" | "final",
   version: number,
 ): Promise<CacheEntry> {
-  const board = await buildBoard(ctx, b, open, want);
+  const board = await buildBoard(ctx, b, open, want, version);
   for (const r of board.rows) Object.freeze(r);
   Object.freeze(board.rows);
   Object.freeze(board);
@@ -309,10 +328,12 @@ async function buildBoard(
   b: BenchmarkRecord,
   open: boolean,
   want: "public" | "final",
+  version: number,
 ): Promise<Leaderboard> {
   const seen = {
     leaderboard_visibility: b.config.leaderboard_visibility ?? "public",
     leaderboard_visible: true,
+    board_version: boardVersionOf(version, want, open),
   };
   // a receipt hash shows once anchored (reveal.ts): the anchoring bumps the board's version
   const reveal = async <R extends { receipt_hash: Hex | null }>(rows: R[]): Promise<R[]> => {
@@ -344,8 +365,18 @@ async function buildBoard(
 }
 
 /** The board of a `buyer_only` benchmark as everyone but its author sees it: no rows. */
-function hiddenBoard(b: BenchmarkRecord, open: boolean, want: "public" | "final"): Leaderboard {
-  const hidden = { leaderboard_visibility: "buyer_only" as const, leaderboard_visible: false, rows: [] };
+function hiddenBoard(
+  b: BenchmarkRecord,
+  open: boolean,
+  want: "public" | "final",
+  version: number,
+): Leaderboard {
+  const hidden = {
+    leaderboard_visibility: "buyer_only" as const,
+    leaderboard_visible: false,
+    board_version: boardVersionOf(version, want, open),
+    rows: [],
+  };
   return want === "public"
     ? { slug: b.slug, status: b.status, open, board: "public", ranked_on: "public_composite", ...hidden }
     : {

@@ -78,3 +78,23 @@ describe("leaderboard pages (issue 13 item 9: 10,000 rows are not one response)"
     await a.close();
   });
 });
+
+// probe21 A-F6: a reader appending pages could not tell that the board moved between two reads
+describe("every page names its board's version, so a reader can tell that two pages are of one board", () => {
+  it("pages of one board carry the same board_version; a finalize or the close moves it", async () => {
+    const { a, slug } = await publishedCities();
+    for (const agent of ["alice", "bob", "carol"]) await a.play(slug, agent);
+    const page = (offset: number) => a.real.leaderboard(slug, { page: { offset, limit: 2 } });
+    const first = await page(0);
+    expect(typeof first.board_version).toBe("string");
+    expect((await page(2)).board_version).toBe(first.board_version);
+    await a.play(slug, "dave");
+    const moved = await page(2);
+    expect(moved.board_version).not.toBe(first.board_version);
+    await a.closeBenchmark(slug);
+    const closed = await page(0);
+    expect(closed.board).toBe("final");
+    expect(closed.board_version).not.toBe(moved.board_version);
+    await a.close();
+  });
+});

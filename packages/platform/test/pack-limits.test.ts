@@ -5,7 +5,7 @@
  * one is refused at publish, each with a PlatformError naming the row and the field, so no prize
  * is locked behind a pack no verifier can read.
  */
-import { MAX_JSON_DEPTH, PACK_LIMITS } from "@bench-bounty/evidence";
+import { JsonFloat, MAX_JSON_DEPTH, PACK_LIMITS } from "@bench-bounty/evidence";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DatasetInput } from "../src/dataset.js";
 import { validateDataset } from "../src/dataset.js";
@@ -115,7 +115,7 @@ describe("publish options a pack carries are refused beyond PACK_LIMITS (issue 1
       code: "invalid_option",
       details: { field, limit: "maxDecimalLength", max: PACK_LIMITS.maxDecimalLength },
     });
-    expect(e.message).toMatch(new RegExp(`^${field} is a decimal of \\d+ characters`));
+    expect(e.message).toMatch(new RegExp(`^${field} is a decimal of \\d+ characters;`));
   });
 
   // probe19 A-F6: refused once per row as a dataset error at gold.tolerance, "the integer 1e+308"
@@ -127,6 +127,91 @@ describe("publish options a pack carries are refused beyond PACK_LIMITS (issue 1
       expect(e.message).toMatch(/above 2\^53-1 .*send it as a plain decimal string/);
     },
   );
+
+  // probe21 A-F2: a JSON number the reader does not keep as sent was stored rounded, without a word
+  it.each<[string, number | JsonFloat]>([
+    ["123456789.123456789 (as a double: more than 15 significant digits)", Number("123456789.123456789")],
+    ["0.30000000000000004 (as a double)", 0.30000000000000004],
+    ["123456789.123456789", new JsonFloat("123456789.123456789")],
+    ["1.0000000000000001 (reads as 1)", new JsonFloat("1.0000000000000001")],
+    ["1e-400 (reads as 0)", new JsonFloat("1e-400")],
+    [
+      "0.1000000000000000055511151231257827 (reads as 0.1)",
+      new JsonFloat("0.1000000000000000055511151231257827"),
+    ],
+  ])(
+    "a tolerance sent as the JSON number %s is one invalid_option naming tolerance",
+    async (_what, tolerance) => {
+      const e = await publishRefusal({ grader_type: "numeric", tolerance });
+      expect(e).toMatchObject({ code: "invalid_option", details: { field: "tolerance" } });
+      expect(e.message).toMatch(/^tolerance .*send it as a decimal string/);
+    },
+  );
+
+  it.each<[string, number | JsonFloat]>([
+    ["0.1000000000000000055511151231257827", new JsonFloat("0.1000000000000000055511151231257827")],
+    ["1e-400", new JsonFloat("1e-400")],
+    ["0.30000000000000004", 0.30000000000000004],
+  ])(
+    "a public_fraction sent as the JSON number %s is refused the same way",
+    async (_what, public_fraction) => {
+      const e = await publishRefusal({ public_fraction });
+      expect(e).toMatchObject({ code: "invalid_option", details: { field: "public_fraction" } });
+      expect(e.message).toMatch(/^public_fraction .*send it as a decimal string/);
+    },
+  );
+
+  it.each(["max_attempts", "time_budget_seconds", "public_tasks_per_run"])(
+    "an integer option %s sent as 3.0000000000000001 (reads as 3) is refused; 3.0 is 3",
+    async (field) => {
+      const e = await publishRefusal({ [field]: new JsonFloat("3.0000000000000001") });
+      expect(e).toMatchObject({ code: "invalid_option", details: { field } });
+      expect(e.message).toMatch(new RegExp(`^${field} .*send it as a decimal string`));
+      const platform = await openTemp();
+      const rows = [row({ label: "1.5" }, 0), row({ label: "2.5" }, 1), row({ label: "3.5" }, 2), row({}, 3)];
+      const ds = await platform.createDataset({ name: "d", rows } as DatasetInput);
+      const base = {
+        title: "t",
+        prompt_template: "Q {payload.city} #{payload.n}",
+        grader_type: "exact",
+      } as const;
+      const r = await platform.publish(ds.dataset_id, { ...base, [field]: new JsonFloat("3.0") } as never);
+      expect((r.config as unknown as Record<string, unknown>)[field]).toBe(3);
+    },
+  );
+
+  it.each(["5e-324", "2.5e-320"])(
+    "a tolerance %s kept by a double but too long written out is refused naming the value as sent",
+    async (lexeme) => {
+      const e = await publishRefusal({ grader_type: "numeric", tolerance: new JsonFloat(lexeme) });
+      expect(e).toMatchObject({
+        code: "invalid_option",
+        details: { field: "tolerance", limit: "maxDecimalLength" },
+      });
+      expect(e.message).toContain(`tolerance ${lexeme} is a decimal of`);
+    },
+  );
+
+  it("JSON numbers kept as sent are published as their plain decimal", async () => {
+    const platform = await openTemp();
+    const rows = [row({ label: "1.5" }, 0), row({ label: "2.5" }, 1)];
+    const base = {
+      title: "t",
+      prompt_template: "Q {payload.city} #{payload.n}",
+      grader_type: "numeric",
+    } as const;
+    const sent: [number | JsonFloat, number | string][] = [
+      [new JsonFloat("1.50"), "1.5"],
+      [new JsonFloat("1E2"), 100],
+      [1e-7, "0.0000001"],
+      [new JsonFloat("123456789.123456"), "123456789.123456"],
+    ];
+    for (const [i, [tolerance, stored]] of sent.entries()) {
+      const ds = await platform.createDataset({ name: `d${i}`, rows } as DatasetInput);
+      const r = await platform.publish(ds.dataset_id, { ...base, tolerance } as never);
+      expect(r.config.tolerance).toBe(stored);
+    }
+  });
 
   it("a title over maxStringLength is refused; a speed_weight of exactly maxDecimalLength is published", async () => {
     const platform = await openTemp();

@@ -5,7 +5,14 @@
  * naming the JSON path (`$.answers[0].ordinal`), and every other refusal is the domain's. A route that
  * needs a key refuses a request without one (401) before reading its body.
  */
-import { isEvidenceError, parseJson, type JsonValue } from "@bench-bounty/evidence";
+import {
+  isEvidenceError,
+  isJsonFloat,
+  isJsonObject,
+  parseJson,
+  type JsonFloat,
+  type JsonValue,
+} from "@bench-bounty/evidence";
 import {
   firstInvalidUtf8,
   jsonPathAtByte,
@@ -59,7 +66,15 @@ export interface RouteSpec<B extends z.ZodType | undefined> {
   ok: { status: number; schema?: z.ZodType; description: string; contentType?: string };
   /** Error statuses this route may answer (documentation). */
   errors?: number[];
-  handler: (c: Context<AppEnv>, body: B extends z.ZodType ? z.infer<B> : undefined) => Promise<Response>;
+  /**
+   * `sent`: the strict parser's exact value of the body (`json` and `lossless` modes; else undefined),
+   * whose numbers keep the text sent ({@link numbersAsSent}).
+   */
+  handler: (
+    c: Context<AppEnv>,
+    body: B extends z.ZodType ? z.infer<B> : undefined,
+    sent?: JsonValue,
+  ) => Promise<Response>;
 }
 
 /** The `$.a[0].b` form of a zod issue path. */
@@ -286,7 +301,8 @@ export function strictParse(bytes: Uint8Array, limits?: BodyLimits): JsonValue {
  * Reads and parses the body. Every JSON body's bytes are read by the strict parser of SPEC 2
  * (invalid UTF-8, a duplicate key, a lone surrogate, NaN, trailing data: 400 `invalid_json` with
  * `details.path` and `details.reason`, the parser's code); `json` mode then hands the handler what
- * `JSON.parse` makes of the same (valid) text, `lossless` mode the parser's exact value.
+ * `JSON.parse` makes of the same (valid) text, `lossless` mode the parser's exact value. `exact` is
+ * the parser's value in both modes (a number with its text sent: {@link numbersAsSent}).
  * @throws 415 `unsupported_media_type`, 400 `invalid_json`
  */
 export async function readBody(
@@ -294,13 +310,30 @@ export async function readBody(
   mode: Exclude<BodyMode, "bytes">,
   optional: boolean,
   limits?: BodyLimits,
-): Promise<unknown> {
+): Promise<{ value: unknown; exact: JsonValue }> {
   if (limits !== undefined) refuseDeclaredLength(c, limits);
   const bytes = await bodyBytes(c, limits?.bytes);
-  if (optional && /^[ \t\r\n]*$/.test(Buffer.from(bytes).toString("latin1"))) return {}; // JSON white space only
+  if (optional && /^[ \t\r\n]*$/.test(Buffer.from(bytes).toString("latin1"))) return { value: {}, exact: {} }; // JSON white space only
   assertJsonType(c);
   const exact = strictParse(bytes, limits);
-  return mode === "lossless" ? exact : (JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown);
+  return {
+    value: mode === "lossless" ? exact : (JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown),
+    exact,
+  };
+}
+
+/**
+ * The members `names` of a body's top-level object that are JSON numbers with a fraction or an
+ * exponent, as the strict parser read them ({@link JsonFloat}: the text sent), for a `json`-mode
+ * handler whose domain keeps a number only as sent (publish's `tolerance` and `public_fraction`,
+ * probe21 A-F2: `JSON.parse` reads `1e-400` as 0). The zod schema has checked the members' types.
+ */
+export function numbersAsSent(
+  sent: JsonValue | undefined,
+  names: readonly string[],
+): Record<string, JsonFloat> {
+  if (!isJsonObject(sent)) return {};
+  return Object.fromEntries(names.flatMap((n) => (isJsonFloat(sent[n]) ? [[n, sent[n]]] : [])));
 }
 
 /** @throws EdgeError 415 `unsupported_media_type` unless the request says it sends JSON ({@link assertUtf8Uncompressed} too) */
@@ -423,22 +456,19 @@ export function defineRoute<B extends z.ZodType | undefined>(
     checkPathParams(c, params);
     readQuery(c, spec.query ? Object.keys(spec.query.shape) : []); // 400 `invalid_query`: a name it does not declare
     if (!spec.body) {
-      if (spec.method !== "get") validateBody(NO_BODY, await readBody(c, "json", true, SMALL_BODY));
+      if (spec.method !== "get") validateBody(NO_BODY, (await readBody(c, "json", true, SMALL_BODY)).value);
       return spec.handler(c, undefined as never);
     }
     if (spec.bodyMode === "bytes") {
       assertJsonType(c);
       return spec.handler(c, (await bodyBytes(c)) as never);
     }
-    const body = validateBody(
-      spec.body,
-      await readBody(
-        c,
-        spec.bodyMode ?? "json",
-        spec.bodyOptional === true,
-        spec.bodyMode === "lossless" ? undefined : (spec.bodyLimits ?? SMALL_BODY),
-      ),
+    const { value, exact } = await readBody(
+      c,
+      spec.bodyMode ?? "json",
+      spec.bodyOptional === true,
+      spec.bodyMode === "lossless" ? undefined : (spec.bodyLimits ?? SMALL_BODY),
     );
-    return spec.handler(c, body as never);
+    return spec.handler(c, validateBody(spec.body, value) as never, exact);
   });
 }

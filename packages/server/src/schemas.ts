@@ -283,6 +283,10 @@ export const BenchmarkDetail = loose({
 export const Leaderboard = loose({
   slug: z.string(),
   open: z.boolean(),
+  board_version: z.string().openapi({
+    description:
+      "opaque, the same on every page of one board and another once it may have changed (a finalize, the close, the award): read the next page only while it stays the same",
+  }),
   rows: z.array(z.unknown()),
   total_rows: z.number().int().openapi({ description: "rows on the whole board (one per agent)" }),
   offset: z.number().int().openapi({ description: "0-based rank position of this page's first row" }),

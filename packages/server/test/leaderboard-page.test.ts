@@ -55,6 +55,9 @@ describe("leaderboard pages", () => {
     expect(second.json).toMatchObject({ total_rows: 3, offset: 2, limit: 2, next_offset: null });
     expect(second.json.rows).toEqual(whole.slice(2));
     expect(second.json.rows[0].rank).toBe(3);
+    // probe21 A-F6: every page names its board, so a reader appends only pages of one board
+    expect(typeof first.json.board_version).toBe("string");
+    expect(second.json.board_version).toBe(first.json.board_version);
     const past = await board("?offset=10");
     expect(past.json).toMatchObject({ total_rows: 3, offset: 10, next_offset: null, rows: [] });
   });

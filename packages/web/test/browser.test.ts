@@ -207,6 +207,102 @@ describe.skipIf(!hasChromium)("web app in Chromium", () => {
     await page.close();
   });
 
+  // probe21 A-F6: the pages were appended whatever happened between two reads: after a finalize an
+  // agent showed twice and the new one nowhere; after a close, final rows under the public header
+  it("reads the next page only from the same board: one that moved is read again from its top, and the page says so", async () => {
+    const small = fx.benchmarks.get("vector-small")!;
+    const template = (small.leaderboard.rows as Record<string, unknown>[])[0]!;
+    const scores = small.taskScores as { bank: unknown[]; runs: Record<string, unknown>[] };
+    // the board as served now: its version, kind and agents in rank order
+    let board = {
+      version: "7:public",
+      kind: "public",
+      agents: Array.from({ length: 150 }, (_, i) => `agent-${i}`),
+    };
+    const asked: string[] = [];
+    const page = await browser.context.newPage();
+    page.on("pageerror", (e) => consoleErrors.push(`moving board: ${e.message}`));
+    await page.route(/\/api\/v1\/benchmarks\/moving(\/[a-z-]+)?(\?.*)?$/, async (route) => {
+      const url = new URL(route.request().url());
+      const tail = url.pathname.replace(/^.*\/moving/, "");
+      const offset = Number(url.searchParams.get("offset") ?? 0);
+      const asks = Number(url.searchParams.get("limit") ?? 100);
+      if (tail === "") return route.fulfill({ json: { ...small.detail, slug: "moving" } });
+      if (tail === "/leaderboard") {
+        asked.push(`${board.version} ${url.search}`);
+        const rows = board.agents.slice(offset, offset + asks).map((agent_id, i) => ({
+          ...template,
+          rank: offset + i + 1,
+          agent_id,
+          run_id: agent_id.replace("agent", "run"),
+        }));
+        const total = board.agents.length;
+        const final = board.kind === "final";
+        return route.fulfill({
+          json: {
+            ...small.leaderboard,
+            slug: "moving",
+            open: !final,
+            status: final ? "closed" : "open",
+            board: board.kind,
+            ranked_on: final ? "private_composite" : "public_composite",
+            board_version: board.version,
+            rows,
+            total_rows: total,
+            offset,
+            limit: asks,
+            next_offset: offset + asks < total ? offset + asks : null,
+          },
+        });
+      }
+      const ids = (url.searchParams.get("run_ids") ?? "").split(",");
+      const runs = ids.map((run_id) => ({
+        ...scores.runs[0]!,
+        run_id,
+        agent_id: run_id.replace("run", "agent"),
+      }));
+      return route.fulfill({
+        json: { ...scores, slug: "moving", runs, offset: 0, limit: 100, next_offset: null },
+      });
+    });
+    await page.goto(`${server.url}/#/b/moving/leaderboard`);
+    await page.waitForSelector("#leaderboard");
+    const agents = () =>
+      page.$$eval("#leaderboard tbody tr", (trs) => trs.map((tr) => tr.getAttribute("data-agent")));
+    expect(await page.textContent("#board-count")).toBe("100 of 150 rows");
+    expect(await page.$("#more-rows-restarted")).toBeNull();
+    // a new agent finalizes on top between the two reads
+    board = { ...board, version: "8:public", agents: ["agent-new", ...board.agents] };
+    await page.click("#more-rows");
+    await page.waitForSelector("#more-rows-restarted");
+    expect(asked).toEqual([
+      "7:public ?offset=0&limit=100",
+      "8:public ?offset=100&limit=100",
+      "8:public ?offset=0&limit=100",
+    ]);
+    expect((await agents())[0]).toBe("agent-new");
+    expect(await page.textContent("#board-count")).toBe("100 of 151 rows");
+    expect(await page.textContent("#more-rows-restarted")).toMatch(/changed/);
+    // the benchmark closes between two reads: the final board is read from its top, under its own header
+    expect(await page.textContent("#board-kind")).toMatch(/^Public board/);
+    board = { version: "9:final", kind: "final", agents: [...board.agents, "agent-late"] };
+    await page.click("#more-rows");
+    await page.waitForFunction(() =>
+      /^Final board/.test(document.querySelector("#board-kind")?.textContent ?? ""),
+    );
+    expect(asked.slice(3)).toEqual(["9:final ?offset=100&limit=100", "9:final ?offset=0&limit=100"]);
+    expect(await page.textContent("#board-count")).toBe("100 of 152 rows");
+    expect(await page.$("#more-rows-restarted")).not.toBeNull();
+    // the same board: the next page is appended, each agent once, and the note goes
+    await page.click("#more-rows");
+    await page.waitForFunction(() => document.querySelectorAll("#leaderboard tbody tr").length === 152);
+    expect(new Set(await agents()).size).toBe(152);
+    expect(await page.textContent("#board-count")).toBe("152 of 152 rows");
+    expect(await page.$("#more-rows-restarted")).toBeNull();
+    expect(await page.$("#more-rows")).toBeNull();
+    await page.close();
+  });
+
   it("shows how to compete, the locked prize, and explorer links on Base but none on a local chain", async () => {
     const page = await open("#/b/vector-small", "#how-to-compete");
     expect(await page.getAttribute("[data-prize]", "data-prize")).toBe("locked");

@@ -1,10 +1,23 @@
 /**
  * Publish options (SPEC 3, 6): checking and normalising them into the benchmark's config, the slug rule and the default slug, and the public share of the bank.
  */
-import { composite, isEvidenceError, PACK_LIMITS, valueLimitProblems } from "@bench-bounty/evidence";
+import {
+  composite,
+  isEvidenceError,
+  isJsonFloat,
+  PACK_LIMITS,
+  valueLimitProblems,
+  type JsonFloat,
+} from "@bench-bounty/evidence";
 import { LEADERBOARD_VISIBILITIES, type BenchmarkConfig, type LeaderboardVisibility } from "../context.js";
 import { PlatformError } from "../errors.js";
-import { GRADER_TYPE_NAMES, normaliseTolerance, type GraderType } from "../gold.js";
+import {
+  GRADER_TYPE_NAMES,
+  normaliseTolerance,
+  sentNumberText,
+  shownNumber,
+  type GraderType,
+} from "../gold.js";
 import { parseTemplate, refuseGoldPlaceholders } from "../template.js";
 import { textTooLong } from "../text-limits.js";
 import { assertWellFormedText } from "../utf8.js";
@@ -17,12 +30,15 @@ export interface PublishOptions {
   grader_type: GraderType;
   /** Dotted path of the gold in each row (default `label`). */
   gold_field?: string;
-  /** `numeric`: tolerance (number or decimal string, default 0). */
-  tolerance?: number | string;
+  /**
+   * `numeric`: tolerance (number or decimal string, default 0). A JSON number may come as a
+   * {@link JsonFloat} carrying the text sent (the REST body's): it is kept only as sent (`sentNumberText`).
+   */
+  tolerance?: number | string | JsonFloat;
   /** `exact`: dotted path of a list of alternative answers. */
   alternatives_field?: string;
-  /** Share of rows that become public tasks, 0..1 (number or decimal string; default 0.5). */
-  public_fraction?: number | string;
+  /** Share of rows that become public tasks, 0..1 (number, {@link JsonFloat} or decimal string; default 0.5). */
+  public_fraction?: number | string | JsonFloat;
   /** Attempts per agent (default 3). */
   max_attempts?: number;
   /** Time budget of the speed term, integer seconds > 0 (default 900). */
@@ -109,8 +125,12 @@ export function publicCount(n: number, publicFraction: string): number {
 
 function normaliseFraction(v: unknown): string {
   let s: string;
-  if (typeof v === "number" && Number.isFinite(v)) s = String(v);
-  else if (typeof v === "string") s = v.trim();
+  if (typeof v === "number" || isJsonFloat(v)) {
+    const text = sentNumberText("public_fraction", v);
+    if (typeof text === "object")
+      throw new PlatformError("invalid_option", text.error, { field: "public_fraction" });
+    s = text;
+  } else if (typeof v === "string") s = v.trim();
   else
     throw new PlatformError("invalid_option", "public_fraction must be a number between 0 and 1", {
       field: "public_fraction",
@@ -133,6 +153,12 @@ function intOption(
   max = Number.MAX_SAFE_INTEGER,
 ): number {
   if (v === undefined) return dflt;
+  if (isJsonFloat(v)) {
+    // `3.0` is 3; `3.0000000000000001` reads as 3 but is not what was sent (probe21 A-F2)
+    const text = sentNumberText(field, v);
+    if (typeof text === "object") throw new PlatformError("invalid_option", text.error, { field });
+    v = v.value;
+  }
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min || v > max) {
     throw new PlatformError("invalid_option", `${field} must be an integer between ${min} and ${max}`, {
       field,
@@ -204,7 +230,7 @@ export function benchmarkConfig(o: PublishOptions): BenchmarkConfig {
         : intOption(o.public_tasks_per_run, "public_tasks_per_run", 0, 1),
     leaderboard_visibility: visibilityOption(o.leaderboard_visibility),
   };
-  assertPackLimits(o.title, config);
+  assertPackLimits(o, config);
   // The scoring settings are checked by the evidence library's composite (SPEC 6), on a sample run.
   try {
     composite({
@@ -233,23 +259,27 @@ export function benchmarkConfig(o: PublishOptions): BenchmarkConfig {
  * characters), refused here, at publish, rather than found by a verifier after the award.
  * @throws PlatformError `invalid_option` naming the field and the limit
  */
-function assertPackLimits(title: string, config: BenchmarkConfig): void {
-  const [tooLong] = valueLimitProblems(title, { path: "title", maxProblems: 1 });
+function assertPackLimits(o: PublishOptions, config: BenchmarkConfig): void {
+  const [tooLong] = valueLimitProblems(o.title, { path: "title", maxProblems: 1 });
   if (tooLong) throw new PlatformError("invalid_option", `title: ${tooLong.message}`, { field: "title" });
-  const decimals: [string, string | number | null][] = [
-    ["speed_weight", config.speed_weight],
-    ["cost_weight", config.cost_weight],
-    ["cost_budget_usdc", config.cost_budget_usdc],
-    ["tolerance", config.tolerance],
+  const decimals: [string, string | number | null, unknown][] = [
+    ["speed_weight", config.speed_weight, o.speed_weight],
+    ["cost_weight", config.cost_weight, o.cost_weight],
+    ["cost_budget_usdc", config.cost_budget_usdc, o.cost_budget_usdc],
+    ["tolerance", config.tolerance, o.tolerance],
   ];
-  for (const [field, v] of decimals) {
+  for (const [field, v, sent] of decimals) {
     const text = v === null ? "" : String(v);
-    if (text.length > PACK_LIMITS.maxDecimalLength)
+    if (text.length > PACK_LIMITS.maxDecimalLength) {
+      // named as sent: `5e-324` is a decimal of 326 characters once written out (probe21 A-F2)
+      const sentText = isJsonFloat(sent) ? sent.lexeme : String(sent);
+      const shown = sentText === text ? "" : ` ${shownNumber(sentText)}`;
       throw new PlatformError(
         "invalid_option",
-        `${field} is a decimal of ${text.length} characters; the pack a verifier reads carries at most ${PACK_LIMITS.maxDecimalLength} (PACK_LIMITS.maxDecimalLength)`,
+        `${field}${shown} is a decimal of ${text.length} characters${shown ? " written out plainly" : ""}; the pack a verifier reads carries at most ${PACK_LIMITS.maxDecimalLength} (PACK_LIMITS.maxDecimalLength)`,
         { field, limit: "maxDecimalLength", max: PACK_LIMITS.maxDecimalLength },
       );
+    }
   }
 }
 

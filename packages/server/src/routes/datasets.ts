@@ -2,8 +2,17 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.js";
 import { sendJson } from "../http.js";
-import { defineRoute } from "../route.js";
+import { defineRoute, numbersAsSent } from "../route.js";
 import { AnyJson, BenchmarkDetail, DatasetBody, PublishBody } from "../schemas.js";
+
+/** Publish options given as JSON numbers, which the platform keeps only as sent (probe21 A-F2). */
+const PUBLISH_NUMBERS = [
+  "tolerance",
+  "public_fraction",
+  "max_attempts",
+  "time_budget_seconds",
+  "public_tasks_per_run",
+];
 
 export function datasetRoutes(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
@@ -99,14 +108,21 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
     body: PublishBody,
     ok: { status: 201, schema: BenchmarkDetail, description: "the detail plus disclosure" },
     errors: [400, 401, 403, 404, 409, 422, 503],
-    handler: async (c, body) =>
+    handler: async (c, body, sent) =>
       sendJson(
         c,
-        await c.var.domain.publish(c.var.principal, c.req.param("dataset_id"), body, c.var.baseUrl, {
-          answerBy: c.var.revealBy,
-          chargePlanning: c.var.chargeDatasetBytes,
-          owePlanning: c.var.oweDatasetBytes,
-        }),
+        await c.var.domain.publish(
+          c.var.principal,
+          c.req.param("dataset_id"),
+          // a JSON number is kept only as sent (probe21 A-F2): the platform reads the text of these
+          { ...body, ...numbersAsSent(sent, PUBLISH_NUMBERS) },
+          c.var.baseUrl,
+          {
+            answerBy: c.var.revealBy,
+            chargePlanning: c.var.chargeDatasetBytes,
+            owePlanning: c.var.oweDatasetBytes,
+          },
+        ),
         201,
       ),
   });

@@ -23,30 +23,53 @@ export interface Pages<P extends Paged> {
   busy: boolean;
   /** Why the last read of the next page failed (the pages loaded stay), else null. */
   error: string | null;
+  /**
+   * The list moved between two reads (`sameList` said so): the pages shown were read again from its
+   * first page, which the page should say; false once a next page is appended.
+   */
+  restarted: boolean;
   /** Reads the next page and appends it (nothing when all are loaded or a read is under way). */
   loadMore: () => void;
 }
 
 /**
  * The pages of a paged read, from `first`; `read(offset)` reads the page at `offset`. A page whose
- * read fails is not appended (the error is kept for the page to show; a click reads it again).
+ * read fails is not appended (the error is kept for the page to show; a click reads it again). With
+ * `sameList(first, next)`, a next page is appended only when it says both pages are of the same list
+ * (the leaderboard's `board_version`); else the list is read again from offset 0 and replaces the
+ * pages shown (`restarted`), so no page of another list is appended (probe21 A-F6: after a finalize
+ * between two reads an agent showed twice and the new one nowhere).
  */
-export function usePages<P extends Paged>(first: P, read: (offset: number) => Promise<P>): Pages<P> {
+export function usePages<P extends Paged>(
+  first: P,
+  read: (offset: number) => Promise<P>,
+  sameList?: (first: P, next: P) => boolean,
+): Pages<P> {
   const [pages, setPages] = useState<P[]>([first]);
-  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const [state, setState] = useState<{ busy: boolean; error: string | null; restarted: boolean }>({
+    busy: false,
+    error: null,
+    restarted: false,
+  });
   const next = pages[pages.length - 1]!.next_offset;
   const loadMore = (): void => {
     if (next === null || state.busy) return;
-    setState({ busy: true, error: null });
-    read(next).then(
-      (page) => {
-        setPages((p) => [...p, page]);
-        setState({ busy: false, error: null });
+    setState({ ...state, busy: true, error: null });
+    const readNext = async (): Promise<{ pages: P[]; restarted: boolean }> => {
+      const page = await read(next);
+      if (sameList === undefined || sameList(pages[0]!, page))
+        return { pages: [...pages, page], restarted: false };
+      return { pages: [await read(0)], restarted: true };
+    };
+    readNext().then(
+      (r) => {
+        setPages(r.pages);
+        setState({ busy: false, error: null, restarted: r.restarted });
       },
-      (e: unknown) => setState({ busy: false, error: errorText(e) }),
+      (e: unknown) => setState({ ...state, busy: false, error: errorText(e) }),
     );
   };
-  return { pages, next, busy: state.busy, error: state.error, loadMore };
+  return { pages, next, busy: state.busy, error: state.error, restarted: state.restarted, loadMore };
 }
 
 /**

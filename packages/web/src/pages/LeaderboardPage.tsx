@@ -66,6 +66,15 @@ function loadedBoard(pages: BoardPage[]): { board: Leaderboard; scores: TaskScor
   return { board, scores };
 }
 
+/**
+ * Whether a next page is of the board the pages shown were read from: the same `board_version` (the
+ * API's, equal on every page of one board), kind and open flag (probe21 A-F6).
+ */
+function sameBoard(first: BoardPage, next: BoardPage): boolean {
+  const [a, b] = [first.board, next.board];
+  return a.board_version === b.board_version && a.board === b.board && a.open === b.open;
+}
+
 /** "N of M rows" (M the board's `total_rows` on its latest page read), or "N rows" when the API sends no total. */
 function rowCount(pages: BoardPage[], loaded: number): string {
   const total = pages[pages.length - 1]!.board.total_rows;
@@ -207,9 +216,19 @@ function PerTask(props: {
 }
 
 /** The board's pages loaded so far (the first, then one per "Load more rows"), its notes and per-task tables. */
-function BoardBody(props: { api: Api; slug: string; detail: BenchmarkDetail; first: BoardPage; minTasks: number }) {
+function BoardBody(props: {
+  api: Api;
+  slug: string;
+  detail: BenchmarkDetail;
+  first: BoardPage;
+  minTasks: number;
+}) {
   const { detail, minTasks } = props;
-  const more = usePages(props.first, (offset) => boardPage(props.api, props.slug, offset, "throw"));
+  const more = usePages(
+    props.first,
+    (offset) => boardPage(props.api, props.slug, offset, "throw"),
+    sameBoard,
+  );
   const { board, scores } = loadedBoard(more.pages);
   const view = boardView(board, detail, minTasks);
   const visible = board.leaderboard_visible !== false;
@@ -225,6 +244,12 @@ function BoardBody(props: { api: Api; slug: string; detail: BenchmarkDetail; fir
       </p>
       {visible ? (
         <>
+          {more.restarted && (
+            <p class="note" id="more-rows-restarted">
+              The board changed between two reads (a run was finalized, or the benchmark closed): it was read
+              again from its first row.
+            </p>
+          )}
           <p class="muted" id="board-count">
             {rowCount(more.pages, board.rows.length)}
           </p>
@@ -241,7 +266,7 @@ function BoardBody(props: { api: Api; slug: string; detail: BenchmarkDetail; fir
         marked provisional.
       </p>
       <h2>Per-task scores</h2>
-      <PerTask view={view} visible={visible} scores={scores} scoresError={props.first.scoresError} />
+      <PerTask view={view} visible={visible} scores={scores} scoresError={more.pages[0]!.scoresError} />
     </>
   );
 }
