@@ -559,6 +559,78 @@ if (TEST_ENGINE === "sqlite") {
         await platform.close();
       }
     });
+
+    // probe21 A-F1/B-F3: a waiting write kept the store's one connection for its whole busy wait, so every
+    // read queued behind it (and behind each queued write's wait in turn: 3 waiting writes, a read 19.6 s)
+    const agentNamed = (agent_id: string) => ({
+      agent_id,
+      owner_account_id: "acct_operator",
+      withdrawal_address: null,
+      is_author_agent: false,
+    });
+    /** Two writes of `s` started while `other` holds the write lock: each is in its busy wait on return. */
+    async function twoWaitingWrites(s: Store, order: string[]): Promise<Promise<unknown>[]> {
+      const writes = ["w1", "w2"].map((id) =>
+        s
+          .tx((t) => t.agents.insertIfAbsent(agentNamed(id), "2026-01-01T00:00:00Z"))
+          .then(
+            () => void order.push(`${id} written`),
+            (e: unknown) => {
+              order.push(`${id} refused`);
+              throw e;
+            },
+          ),
+      );
+      // the writes' `begin immediate` ran (microtasks only) and met the lock: they wait on timers now
+      await new Promise((r) => setImmediate(r));
+      return writes;
+    }
+
+    /** Runs `fn` on a fresh store while a second connection (another process, the CLI) holds its write lock. */
+    async function whileAnotherHoldsTheLock(
+      fn: (s: Store, letGo: () => void) => Promise<void>,
+    ): Promise<void> {
+      const dir = tempDir();
+      const s = await Store.open({ dir });
+      const other = new BetterSqlite3(join(dir, "platform.sqlite"));
+      try {
+        other.exec("BEGIN IMMEDIATE");
+        await fn(s, () => other.exec("ROLLBACK"));
+      } finally {
+        other.close();
+        await s.close();
+      }
+    }
+
+    it("reads answer while writes wait for the lock; the writes go through once it is let go", async () => {
+      await whileAnotherHoldsTheLock(async (s, letGo) => {
+        const order: string[] = [];
+        const writes = await twoWaitingWrites(s, order);
+        await Promise.all(
+          [1, 2, 3].map((n) => s.agents.get("w1").then((a) => void order.push(`read ${n}: ${a === null}`))),
+        );
+        // every read answered while both writes still waited for the other process's lock
+        expect(order).toEqual(["read 1: true", "read 2: true", "read 3: true"]);
+        letGo();
+        await Promise.all(writes);
+        expect(order.slice(3).sort()).toEqual(["w1 written", "w2 written"]);
+        expect(await s.agents.get("w2")).not.toBeNull();
+      });
+    });
+
+    it("writes kept waiting past the bound are each refused server_busy, nothing written; reads went on", async () => {
+      await whileAnotherHoldsTheLock(async (s, letGo) => {
+        const order: string[] = [];
+        const writes = (await twoWaitingWrites(s, order)).map((w) => rejection(w));
+        await s.agents.get("w1");
+        order.push("read");
+        for (const e of await Promise.all(writes)) expect(e).toMatchObject({ code: "server_busy" });
+        expect(order[0]).toBe("read");
+        letGo();
+        expect(await s.agents.get("w1")).toBeNull();
+        expect(await s.agents.get("w2")).toBeNull();
+      });
+    });
   });
 }
 
