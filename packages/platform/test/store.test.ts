@@ -4,7 +4,8 @@
  * one database (two processes' views of it) racing the steps where a race could double something.
  */
 import BetterSqlite3 from "better-sqlite3";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { takeFileLock } from "../src/store/file-lock.js";
@@ -559,6 +560,78 @@ if (TEST_ENGINE === "sqlite") {
         await platform.close();
       }
     });
+
+    // probe21 A-F1/B-F3: a waiting write kept the store's one connection for its whole busy wait, so every
+    // read queued behind it (and behind each queued write's wait in turn: 3 waiting writes, a read 19.6 s)
+    const agentNamed = (agent_id: string) => ({
+      agent_id,
+      owner_account_id: "acct_operator",
+      withdrawal_address: null,
+      is_author_agent: false,
+    });
+    /** Two writes of `s` started while `other` holds the write lock: each is in its busy wait on return. */
+    async function twoWaitingWrites(s: Store, order: string[]): Promise<Promise<unknown>[]> {
+      const writes = ["w1", "w2"].map((id) =>
+        s
+          .tx((t) => t.agents.insertIfAbsent(agentNamed(id), "2026-01-01T00:00:00Z"))
+          .then(
+            () => void order.push(`${id} written`),
+            (e: unknown) => {
+              order.push(`${id} refused`);
+              throw e;
+            },
+          ),
+      );
+      // the writes' `begin immediate` ran (microtasks only) and met the lock: they wait on timers now
+      await new Promise((r) => setImmediate(r));
+      return writes;
+    }
+
+    /** Runs `fn` on a fresh store while a second connection (another process, the CLI) holds its write lock. */
+    async function whileAnotherHoldsTheLock(
+      fn: (s: Store, letGo: () => void) => Promise<void>,
+    ): Promise<void> {
+      const dir = tempDir();
+      const s = await Store.open({ dir });
+      const other = new BetterSqlite3(join(dir, "platform.sqlite"));
+      try {
+        other.exec("BEGIN IMMEDIATE");
+        await fn(s, () => other.exec("ROLLBACK"));
+      } finally {
+        other.close();
+        await s.close();
+      }
+    }
+
+    it("reads answer while writes wait for the lock; the writes go through once it is let go", async () => {
+      await whileAnotherHoldsTheLock(async (s, letGo) => {
+        const order: string[] = [];
+        const writes = await twoWaitingWrites(s, order);
+        await Promise.all(
+          [1, 2, 3].map((n) => s.agents.get("w1").then((a) => void order.push(`read ${n}: ${a === null}`))),
+        );
+        // every read answered while both writes still waited for the other process's lock
+        expect(order).toEqual(["read 1: true", "read 2: true", "read 3: true"]);
+        letGo();
+        await Promise.all(writes);
+        expect(order.slice(3).sort()).toEqual(["w1 written", "w2 written"]);
+        expect(await s.agents.get("w2")).not.toBeNull();
+      });
+    });
+
+    it("writes kept waiting past the bound are each refused server_busy, nothing written; reads went on", async () => {
+      await whileAnotherHoldsTheLock(async (s, letGo) => {
+        const order: string[] = [];
+        const writes = (await twoWaitingWrites(s, order)).map((w) => rejection(w));
+        await s.agents.get("w1");
+        order.push("read");
+        for (const e of await Promise.all(writes)) expect(e).toMatchObject({ code: "server_busy" });
+        expect(order[0]).toBe("read");
+        letGo();
+        expect(await s.agents.get("w1")).toBeNull();
+        expect(await s.agents.get("w2")).toBeNull();
+      });
+    });
   });
 }
 
@@ -580,5 +653,74 @@ describe("SQLite lock files", () => {
     const again = await takeFileLock(dir, "publish-budget", Date.now() + 1_000, modes);
     expect(again).not.toBeNull();
     again!.release();
+  });
+
+  // probe21 A-F4/B-F2: a lock path that is not a usable file made every operation under its lock a 500
+  // internal_error with a stack trace (EISDIR, EEXIST, ENOENT)
+  const modes = { dirMode: 0o700, fileMode: 0o600 };
+  const lockFileIn = (dir: string) => join(dir, `${encodeURIComponent("publish-budget")}.lock`);
+
+  it("a directory at the lock file's path is refused invalid_store naming it and what to do; left as it is", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "bb-locks-")), "platform.sqlite-locks");
+    mkdirSync(join(lockFileIn(dir), "inside"), { recursive: true });
+    const e = await rejection(takeFileLock(dir, "publish-budget", Date.now() + 1_000, modes));
+    expect(e).toMatchObject({
+      code: "invalid_store",
+      details: { field: "store", path: "platform.sqlite-locks/publish-budget.lock" },
+    });
+    expect(e.message).toMatch(/platform\.sqlite-locks\/publish-budget\.lock .*is a directory: remove it/);
+    expect(lstatSync(join(lockFileIn(dir), "inside")).isDirectory()).toBe(true);
+  });
+
+  it("a regular file where the lock directory should be is refused invalid_store naming it", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "bb-locks-")), "platform.sqlite-locks");
+    writeFileSync(dir, "a stray file\n");
+    const e = await rejection(takeFileLock(dir, "publish-budget", Date.now() + 1_000, modes));
+    expect(e).toMatchObject({ code: "invalid_store", details: { path: "platform.sqlite-locks" } });
+    expect(e.message).toMatch(/platform\.sqlite-locks .*is not a directory: remove it/);
+  });
+
+  it("a symlink at the lock file's path (dangling or not) is replaced by an empty file, never followed", async () => {
+    const root = mkdtempSync(join(tmpdir(), "bb-locks-"));
+    const dir = join(root, "platform.sqlite-locks");
+    mkdirSync(dir);
+    mkdirSync(join(root, "elsewhere"));
+    // a link to a file not there yet (O_CREAT would create it there), then a link to nowhere
+    for (const target of [join(root, "elsewhere", "created"), join(root, "nowhere", "x")]) {
+      symlinkSync(target, lockFileIn(dir));
+      const held = await takeFileLock(dir, "publish-budget", Date.now() + 1_000, modes);
+      expect(held).not.toBeNull();
+      expect(lstatSync(lockFileIn(dir)).isFile()).toBe(true);
+      expect(existsSync(join(root, "elsewhere", "created"))).toBe(false);
+      // still a lock: a second taker gives up at its deadline
+      expect(await takeFileLock(dir, "publish-budget", Date.now() + 200, modes)).toBeNull();
+      held!.release();
+      rmSync(lockFileIn(dir));
+    }
+  });
+
+  it("a FIFO at the lock file's path is replaced by an empty file (opening it never blocks)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bb-locks-"));
+    execFileSync("mkfifo", [lockFileIn(dir)]);
+    const held = await takeFileLock(dir, "publish-budget", Date.now() + 1_000, modes);
+    expect(held).not.toBeNull();
+    expect(lstatSync(lockFileIn(dir)).isFile()).toBe(true);
+    held!.release();
+  });
+
+  it("a store whose award lock path is a directory refuses withLock invalid_store, and serves the rest", async () => {
+    if (TEST_ENGINE !== "sqlite") return;
+    const dir = tempDir();
+    const store = await Store.open({ dir });
+    try {
+      mkdirSync(join(dir, "platform.sqlite-locks", `${encodeURIComponent("award:x")}.lock`), {
+        recursive: true,
+      });
+      const e = await rejection(store.withLock("award:x", async () => "in"));
+      expect(e).toMatchObject({ code: "invalid_store" });
+      expect(await store.withLock("award:y", async () => "in")).toBe("in");
+    } finally {
+      await store.close();
+    }
   });
 });

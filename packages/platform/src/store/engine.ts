@@ -11,6 +11,7 @@ import {
   CompiledQuery,
   Kysely,
   PostgresDialect,
+  SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
@@ -112,10 +113,42 @@ export function storeBusy(): PlatformError {
  */
 export const SQLITE_BUSY_WAIT_MS = 5_000;
 
+/**
+ * The turns of a SQLite store's one connection, first asked first served: Kysely's own mutex (off:
+ * {@link OwnTurnsSqliteAdapter}) is held from acquiring the connection to releasing it, so a write waiting
+ * for another process's lock kept every read out for its whole wait (probe21 A-F1/B-F3).
+ */
+class ConnectionTurns {
+  private held = false;
+  private readonly waiting: (() => void)[] = [];
+  /** Resolves once the caller has the connection (after those who asked before). */
+  take(): Promise<void> {
+    if (!this.held) {
+      this.held = true;
+      return Promise.resolve();
+    }
+    return new Promise((r) => this.waiting.push(r));
+  }
+  /** Hands the connection to the next who asked, or frees it. */
+  give(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.held = false;
+  }
+}
+
+/** SQLite's adapter, with the one connection's turns kept by {@link ImmediateSqliteDriver}, not Kysely. */
+class OwnTurnsSqliteAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true; // not so: the driver hands its one connection out in turns itself (ConnectionTurns)
+  }
+}
+
 /** The SQLite driver with IMMEDIATE transactions: the write lock is taken at BEGIN, not at the first write. */
 class ImmediateSqliteDriver extends SqliteDriver {
+  private readonly turns = new ConnectionTurns();
   constructor(
-    database: ReturnType<typeof withStatementCache>,
+    private readonly database: ReturnType<typeof withStatementCache>,
     private readonly wal: WalSync,
   ) {
     super({ database });
@@ -124,14 +157,18 @@ class ImmediateSqliteDriver extends SqliteDriver {
     await connection.executeQuery(CompiledQuery.raw("begin immediate"));
   }
   /**
-   * The one connection. A statement that finds the write lock held by another process (`SQLITE_BUSY`
-   * at once: the busy timeout is 0 once the store is open) is tried again after a pause that grows to
-   * 100 ms, the event loop free meanwhile (probe20 F3: SQLite's own busy timeout waited synchronously,
-   * and an unrelated read waited 23 s), for {@link SQLITE_BUSY_WAIT_MS} in all; then it is refused as
-   * {@link storeBusy} (probe17 A-F7: a 500 with a stack). A statement refused busy did nothing, so trying
-   * it again is safe; in a transaction only its `begin immediate` meets the lock.
+   * The one connection, in turn ({@link ConnectionTurns}). A statement that finds the write lock held by
+   * another process (`SQLITE_BUSY` at once: the busy timeout is 0 once the store is open) is tried again
+   * after a pause that grows to 100 ms, the event loop free meanwhile (probe20 F3: SQLite's own busy
+   * timeout waited synchronously, and an unrelated read waited 23 s), for {@link SQLITE_BUSY_WAIT_MS}
+   * from its first try; then it is refused as {@link storeBusy} (probe17 A-F7: a 500 with a stack). A
+   * statement refused busy did nothing, so trying it again is safe; in a transaction only its `begin
+   * immediate` meets the lock. Outside a transaction (a `begin immediate` refused busy opened none) the
+   * connection is handed on during each pause (probe21 A-F1/B-F3): reads (WAL: they never need the
+   * lock) answer while writes wait, and the writes waiting wait side by side, not one after the other.
    */
   override async acquireConnection(): Promise<DatabaseConnection> {
+    await this.turns.take();
     const c = await super.acquireConnection();
     return {
       executeQuery: async (query) => {
@@ -142,12 +179,22 @@ class ImmediateSqliteDriver extends SqliteDriver {
           } catch (e) {
             if ((e as { code?: unknown }).code !== "SQLITE_BUSY") throw e;
             if (Date.now() >= giveUpAt) throw storeBusy();
-            await new Promise((r) => setTimeout(r, pause));
+            await this.pauseBetweenTries(pause);
           }
         }
       },
       streamQuery: (query, chunkSize) => c.streamQuery(query, chunkSize),
     };
+  }
+  /** Waits `ms`, handing the connection on meanwhile unless a transaction is open on it. */
+  private async pauseBetweenTries(ms: number): Promise<void> {
+    const handOn = !this.database.inTransaction;
+    if (handOn) this.turns.give();
+    try {
+      await new Promise((r) => setTimeout(r, ms));
+    } finally {
+      if (handOn) await this.turns.take();
+    }
   }
   /**
    * An autocommit write (outside any transaction) is acknowledged once on disk: its fsync is waited
@@ -155,7 +202,11 @@ class ImmediateSqliteDriver extends SqliteDriver {
    * is waited for by `Store.tx` once the connection is free, so concurrent commits share an fsync.
    */
   override async releaseConnection(): Promise<void> {
-    if (this.wal.takeAutocommit()) await this.wal.flush();
+    try {
+      if (this.wal.takeAutocommit()) await this.wal.flush();
+    } finally {
+      this.turns.give();
+    }
   }
 }
 
@@ -194,6 +245,10 @@ function withStatementCache(sqlite: BetterSqlite3.Database, wal: WalSync) {
       else if (hit.effect === "write" && !sqlite.inTransaction) wal.wrote({ autocommit: true });
       return hit.stmt;
     },
+    /** True while a transaction is open on the connection. */
+    get inTransaction(): boolean {
+      return sqlite.inTransaction;
+    },
     close(): void {
       statements.clear();
       sqlite.close();
@@ -214,6 +269,9 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.sqlite, this.wal);
+  }
+  override createAdapter(): SqliteAdapter {
+    return new OwnTurnsSqliteAdapter();
   }
 }
 

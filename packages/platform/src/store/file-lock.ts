@@ -7,11 +7,13 @@
  * store's writes across processes. The operating system drops it when its holder's process ends, a
  * crash or a SIGKILL included, so a dead process never holds a lock; a live one holds it until it lets
  * go. Nothing is ever written to a lock file (it stays empty) and a lock file is never removed (a
- * waiter holding the old file open would then lock another file than the next taker).
+ * waiter holding the old file open would then lock another file than the next taker); only a lock path
+ * nobody can lock is replaced ({@link takeFileLock}).
  */
 import BetterSqlite3 from "better-sqlite3";
 import { basename, dirname, join } from "node:path";
-import { closeSync, constants as fsConstants, mkdirSync, openSync, renameSync } from "node:fs";
+import { closeSync, constants as fsConstants, fstatSync, mkdirSync, openSync, renameSync } from "node:fs";
+import { PlatformError } from "../errors.js";
 
 /** Longest pause (ms) between two tries while another process holds the lock. */
 const MAX_POLL_MS = 100;
@@ -34,8 +36,14 @@ export function lockDirOf(realFile: string): string {
  * Takes the lock `name` in `dir` (created with `dirMode`, its files with `fileMode`, when missing),
  * trying again (every few ms, up to {@link MAX_POLL_MS}) while another process holds it, until
  * `deadline` (epoch ms; undefined: as long as it takes). No order among the processes that wait.
+ * A lock path nobody can hold a lock on is repaired where that loses nothing: a lock file something
+ * wrote into (probe20 F2), a symlink (never followed: serve creates no file elsewhere) or a FIFO or
+ * socket there is replaced by an empty file; one that cannot be replaced is refused (probe21 A-F4/B-F2:
+ * each was a 500 with a stack trace).
  * @returns the held lock, or null when another process still held it at `deadline`
- * @throws the file system's error when `dir` or the lock file cannot be created or opened
+ * @throws PlatformError `invalid_store` naming the lock path (relative to the database file's directory)
+ *   and what to do: `dir` is not a directory or cannot be created, the lock file's path is a directory,
+ *   or the lock file cannot be opened or locked (permissions, a read-only file system)
  */
 export async function takeFileLock(
   dir: string,
@@ -43,24 +51,92 @@ export async function takeFileLock(
   deadline: number | undefined,
   modes: { dirMode: number; fileMode: number },
 ): Promise<HeldFileLock | null> {
-  mkdirSync(dir, { recursive: true, mode: modes.dirMode });
   const file = join(dir, `${encodeURIComponent(name)}.lock`);
-  // created with the store's file mode (SQLite would create it 0644); an existing one is left as it is
-  closeSync(openSync(file, fsConstants.O_CREAT | fsConstants.O_WRONLY, modes.fileMode));
+  ensureLockFile(dir, file, modes);
   try {
     return await holdWithin(file, deadline);
   } catch (e) {
+    const code = (e as { code?: unknown }).code;
     // a lock file something else wrote into (probe20 F2: every publish was a 500 "file is not a
-    // database"): nobody can hold a lock on it, so it is replaced by an empty one (an atomic rename: a
-    // taker sees the old file or the new one) and taken again
-    if ((e as { code?: unknown }).code !== "SQLITE_NOTADB") throw e;
-    const fresh = `${file}.${process.pid}.fresh`;
-    closeSync(
-      openSync(fresh, fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_WRONLY, modes.fileMode),
-    );
-    renameSync(fresh, file);
-    return holdWithin(file, deadline);
+    // database"): nobody can hold a lock on it, so it is replaced by an empty one and taken again
+    if (code === "SQLITE_NOTADB") {
+      replaceWithEmptyFile(dir, file, modes.fileMode);
+      return holdWithin(file, deadline);
+    }
+    if (typeof code === "string" && code.startsWith("SQLITE_"))
+      throw unusableLockPath(dir, file, `cannot be locked (${code}): check that it is a writable file`);
+    throw e;
   }
+}
+
+/**
+ * Creates `dir` and the empty lock file `file` in it when missing (an existing one is left as it is),
+ * never following a symlink at `file` and never blocking on a FIFO there (both are replaced).
+ * @throws PlatformError `invalid_store` ({@link unusableLockPath}) for a path that cannot be used
+ */
+function ensureLockFile(dir: string, file: string, modes: { dirMode: number; fileMode: number }): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: modes.dirMode });
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (code === "EEXIST" || code === "ENOTDIR")
+      throw unusableLockPath(dir, dir, "is not a directory: remove it (the store creates the directory)");
+    throw unusableLockPath(dir, dir, `cannot be created (${String(code)}): check its permissions`);
+  }
+  let fd: number;
+  try {
+    // O_NOFOLLOW: a symlink there fails ELOOP (with O_CREAT alone it was followed, creating its target);
+    // O_NONBLOCK: a FIFO with no reader fails ENXIO, rather than blocking the event loop forever
+    fd = openSync(file, OPEN_FLAGS, modes.fileMode);
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (code === "ELOOP" || code === "ENXIO") return replaceWithEmptyFile(dir, file, modes.fileMode);
+    if (code === "EISDIR")
+      throw unusableLockPath(dir, file, "is a directory: remove it (the store creates an empty file there)");
+    throw unusableLockPath(dir, file, `cannot be opened (${String(code)}): check its permissions`);
+  }
+  let regular: boolean;
+  try {
+    regular = fstatSync(fd).isFile();
+  } finally {
+    closeSync(fd);
+  }
+  if (!regular) replaceWithEmptyFile(dir, file, modes.fileMode);
+}
+
+const OPEN_FLAGS =
+  fsConstants.O_CREAT | fsConstants.O_WRONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
+
+/**
+ * Puts an empty lock file at `file` (in `dir`) in place of what is there (not a directory): an atomic
+ * rename, so a taker sees the old entry or the new file.
+ * @throws PlatformError `invalid_store` ({@link unusableLockPath}) when it cannot be replaced
+ */
+function replaceWithEmptyFile(dir: string, file: string, fileMode: number): void {
+  const fresh = `${file}.${process.pid}.fresh`;
+  try {
+    closeSync(openSync(fresh, FRESH_FLAGS, fileMode));
+    renameSync(fresh, file);
+  } catch (e) {
+    const code = String((e as { code?: unknown }).code);
+    throw unusableLockPath(dir, file, `cannot be replaced by an empty file (${code}): remove it`);
+  }
+}
+
+const FRESH_FLAGS = fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_WRONLY | fsConstants.O_NOFOLLOW;
+
+/**
+ * The refusal of a lock path the store cannot use: `invalid_store`, `details.path` the path from the
+ * database file's directory (`platform.sqlite-locks/publish-budget.lock`: the server's own paths are
+ * not served), `why` what is wrong and what to do.
+ */
+function unusableLockPath(dir: string, path: string, why: string): PlatformError {
+  const shown = path === dir ? basename(dir) : `${basename(dir)}/${basename(path)}`;
+  return new PlatformError(
+    "invalid_store",
+    `the store's lock path ${shown} (beside its database file) ${why}; the operations under this lock are refused until then, nothing was written`,
+    { field: "store", path: shown },
+  );
 }
 
 /** {@link takeFileLock} on the lock file `file`, which exists. */
