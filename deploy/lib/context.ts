@@ -24,6 +24,7 @@ import { isError } from "ethers";
 import { TaskError, decodeRevert } from "./errors";
 import { expectedAddresses } from "./local-chain";
 import { readEntry } from "./address-book";
+import { tokenSymbolText } from "./text";
 import { contracts } from "./packages";
 import { checkChainId, networkProfile, type NetworkProfile } from "./network";
 
@@ -148,7 +149,7 @@ async function pickSigner(
 
 /**
  * An ERC-20 (with the USDC surface where present) at `address`, connected to the signer, with its
- * `symbol()` and `decimals()`; `balanceOf(signer)` is read too, so a contract that is not a token is
+ * `symbol()` (as printed: {@link tokenSymbolText}) and `decimals()`; `balanceOf(signer)` is read too, so a contract that is not a token is
  * refused here in one line, not by a ProviderError and a stack trace later (probe19 B-F10). The permit
  * surface is optional (`permitDomain` of `bounty:lock` falls back to approve).
  * @param flag the option named in the refusal (`--token`)
@@ -169,7 +170,7 @@ export async function tokenAt(
       token.decimals(),
       token.balanceOf(ctx.signer.address),
     ]);
-    return { token, symbol, decimals: Number(decimals) };
+    return { token, symbol: tokenSymbolText(symbol), decimals: Number(decimals) };
   } catch (e) {
     if (!isMissingFunction(e)) throw e;
     throw new TaskError(
@@ -323,7 +324,8 @@ export function isMissingFunction(e: unknown): boolean {
 }
 
 /**
- * A token's `symbol()` and `decimals()` for printing amounts; a token without
+ * A token's `symbol()` and `decimals()` for printing amounts, the symbol as printed
+ * ({@link tokenSymbolText}: a stranger's token chooses it); a token without
  * them is shown as "tokens" with 6 decimals (amounts stay exact in base units).
  */
 export async function tokenDisplay(
@@ -332,7 +334,7 @@ export async function tokenDisplay(
 ): Promise<{ symbol: string; decimals: number }> {
   const token = await ctx.hre.ethers.getContractAt("TestUSDC", address);
   try {
-    return { symbol: await token.symbol(), decimals: Number(await token.decimals()) };
+    return { symbol: tokenSymbolText(await token.symbol()), decimals: Number(await token.decimals()) };
   } catch (e) {
     if (!isMissingFunction(e)) throw e;
     return { symbol: "tokens", decimals: 6 };

@@ -10,6 +10,7 @@ import { HardhatPluginError } from "hardhat/plugins";
 import { Interface, type ErrorDescription } from "ethers";
 import { contracts } from "./packages";
 import { isoSeconds } from "./time";
+import { chainText, MAX_CHAIN_TEXT_CHARS } from "./text";
 
 export const PLUGIN = "bench-bounty";
 
@@ -149,7 +150,8 @@ function reasonFromMessage(e: unknown): string | undefined {
 
 /**
  * Turns a failed call or transaction into a TaskError naming the custom error,
- * its arguments and what to do. `ifaces` are the ABIs that may have reverted.
+ * its arguments and what to do (a revert reason string, which the token chose, shown through
+ * {@link chainText}). `ifaces` are the ABIs that may have reverted.
  * Errors that are not reverts (network down, user mistakes already TaskErrors) pass through.
  */
 export function decodeRevert(e: unknown, ifaces: readonly Interface[], action: string): Error {
@@ -166,8 +168,9 @@ export function decodeRevert(e: unknown, ifaces: readonly Interface[], action: s
       }
       if (!parsed) continue;
       if (parsed.name === "Error") {
+        const reason = String(parsed.args[0]);
         return new TaskError(
-          `${action} reverted: ${String(parsed.args[0])}. ${tokenAdvice(String(parsed.args[0]))}`,
+          `${action} reverted: ${chainText(reason, MAX_CHAIN_TEXT_CHARS)}. ${tokenAdvice(reason)}`,
         );
       }
       if (parsed.name === "Panic") {
@@ -183,7 +186,10 @@ export function decodeRevert(e: unknown, ifaces: readonly Interface[], action: s
     return new TaskError(`${action} reverted with unknown data ${data.slice(0, 74)}.`);
   }
   const reason = reasonFromMessage(e);
-  if (reason !== undefined) return new TaskError(`${action} reverted: ${reason}. ${tokenAdvice(reason)}`);
+  if (reason !== undefined)
+    return new TaskError(
+      `${action} reverted: ${chainText(reason, MAX_CHAIN_TEXT_CHARS)}. ${tokenAdvice(reason)}`,
+    );
   const msg = (e as Error)?.message ?? String(e);
   if (/ECONNREFUSED|could not detect network|connect ECONN|fetch failed/i.test(msg)) {
     return new TaskError(

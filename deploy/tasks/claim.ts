@@ -27,6 +27,7 @@ import {
 import { pasteableTask, txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
 import { formatAmount, isoSeconds, parseBountyId, parseBountyIds, parseTime } from "../lib/format";
+import { chainText, MAX_CHAIN_TEXT_CHARS } from "../lib/text";
 import { relayClaim } from "../lib/relay";
 import { hardhatWallet, keyWallet, publicClientOf } from "../lib/wallets";
 
@@ -70,7 +71,7 @@ async function idsFromIndexer(indexer: string, account: string): Promise<bigint[
     }
     if (!res.ok)
       throw new TaskError(
-        `The indexer answered ${res.status} for ${url.pathname}: ${(await res.text()).slice(0, 200)}`,
+        `The indexer answered ${res.status} for ${url.pathname}: ${chainText(await res.text(), MAX_CHAIN_TEXT_CHARS)}`,
       );
     const body = (await res.json()) as {
       credits?: { bountyId?: unknown; outstanding?: unknown }[];

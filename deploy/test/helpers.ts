@@ -145,6 +145,25 @@ export async function chainTime(chain: DevChain): Promise<bigint> {
 }
 
 /**
+ * A valid `bounty:lock` command line (the `three-rows` test set of the shared vectors, written to `dir`;
+ * a pool of 1, closing in 1000 s) to add options to.
+ */
+export async function lockCommand(chain: DevChain, dir: string): Promise<string[]> {
+  const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
+  const commitments = parseJson(fs.readFileSync(vectorPath("commitment.json"))) as {
+    test_sets: { name: string; rows: unknown }[];
+  };
+  const rows = commitments.test_sets.find((t) => t.name === "three-rows")!.rows;
+  const file = writeFile(dir, "lock-set.json", canonicalJsonString({ test_set: rows }));
+  const now = await chainTime(chain);
+  return [
+    ...["bounty:lock", "--test-set", file, "--pool", "1", "--threshold-bps", "0"],
+    ...["--closes-at", String(now + 1000n), "--award-deadline", String(now + 100000n)],
+    ...["--payout-rule", "winner_take_all"],
+  ];
+}
+
+/**
  * A bare `hardhat node` (chain id 8453, nothing deployed), for the deployment
  * tests; with `profile`, the local Base profile (test USDC at the Base USDC
  * address, `BENCH_BOUNTY_DEVCHAIN=profile`). Resolves with its URL and a stop function.

@@ -10,14 +10,13 @@ import { expect } from "chai";
 import type { DevChain } from "@bench-bounty/devchain";
 import {
   blockNumber,
-  chainTime,
   expectRefusal,
   localDeploymentFile,
   localRunner,
+  lockCommand,
   startChain,
   tempDir,
   vectorPath,
-  writeFile,
 } from "./helpers";
 
 describe("a protocol contract as a recipient (probe16 B-F8)", function () {
@@ -34,22 +33,6 @@ describe("a protocol contract as a recipient (probe16 B-F8)", function () {
     await chain?.stop();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
-
-  /** A valid `bounty:lock` command line (a three-row test set, closing in 1000 s) to add one option to. */
-  async function lockCommand(): Promise<string[]> {
-    const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
-    const commitments = parseJson(fs.readFileSync(vectorPath("commitment.json"))) as {
-      test_sets: { name: string; rows: unknown }[];
-    };
-    const rows = commitments.test_sets.find((t) => t.name === "three-rows")!.rows;
-    const file = writeFile(dir, "lock-set.json", canonicalJsonString({ test_set: rows }));
-    const now = await chainTime(chain);
-    return [
-      ...["bounty:lock", "--test-set", file, "--pool", "1", "--threshold-bps", "0"],
-      ...["--closes-at", String(now + 1000n), "--award-deadline", String(now + 100000n)],
-      ...["--payout-rule", "winner_take_all"],
-    ];
-  }
 
   async function refuses(args: string[], pattern: RegExp) {
     const before = await blockNumber(chain);
@@ -126,7 +109,7 @@ describe("a protocol contract as a recipient (probe16 B-F8)", function () {
   it("the tasks' other address options take the same form rule: --awarder, --token, --author, --account, --from, local:mint-usdc --to (probe17 B-F6, same class)", async function () {
     const noPrefix = "F646ce19E9F80a7927058CE47Bc7c8B7c00aB0B8";
     const badChecksum = "0xF646ce19E9F80a7927058CE47Bc7c8B7c00aB0B9";
-    const lock = await lockCommand();
+    const lock = await lockCommand(chain, dir);
     await refuses([...lock, "--awarder", noPrefix], /--awarder: not a 0x-prefixed address/);
     await refuses([...lock, "--token", badChecksum], /--token: .*wrong EIP-55 checksum/);
     await refuses(["bounty:status", "--id", "1", "--author", noPrefix], /--author: not a 0x-prefixed/);
@@ -136,7 +119,7 @@ describe("a protocol contract as a recipient (probe16 B-F8)", function () {
   });
 
   it("refuses a router, a precompile and the protocol's contracts as --awarder by the recipient rule (probe19 B-F9)", async function () {
-    const lock = await lockCommand();
+    const lock = await lockCommand(chain, dir);
     const { anchorRegistry, benchmarkBounty } = chain.contracts;
     const multicall3 = "0xcA11bde05977b3631167028862bE2a173976CA11";
     await refuses(
@@ -166,7 +149,7 @@ describe("a protocol contract as a recipient (probe16 B-F8)", function () {
   });
 
   it("refuses a contract that is not a token as --token in one line before anything is sent (probe19 B-F10)", async function () {
-    const lock = await lockCommand();
+    const lock = await lockCommand(chain, dir);
     const { anchorRegistry, benchmarkBounty } = chain.contracts;
     for (const contract of [anchorRegistry, benchmarkBounty])
       await refuses(

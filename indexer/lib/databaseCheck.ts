@@ -88,11 +88,46 @@ async function schemaProblem(
 }
 
 /**
+ * The first object Ponder alters at start (its migrations) in an existing schema of `schemas` that a
+ * role the session cannot act as owns (probe21 B-F5: after `GRANT USAGE, CREATE ON SCHEMA`, the advice of
+ * {@link schemaProblem}, Ponder retried "permission denied for table kysely_migration_lock" stack traces
+ * for as long as it ran: a GRANT on a schema gives no right to alter its tables), or null. The first of
+ * `schemas` is the sync store's (`ponder_sync`: every relation and function in it is Ponder's); in the
+ * others, the indexer's own, Ponder's are those named `_ponder_*` (`_ponder_meta`: another indexer's
+ * schema), and other tables there are not its business.
+ */
+async function ownershipProblem(
+  client: InstanceType<typeof pg.Client>,
+  schemas: readonly string[],
+  shown: string,
+): Promise<string | null> {
+  const [sync, ...own] = schemas;
+  const { rows } = (await client.query(
+    `SELECT n.nspname AS schema, o.name, o.kind FROM (
+       SELECT c.relnamespace AS ns, c.relname AS name, CASE c.relkind WHEN 'S' THEN 'sequence' WHEN 'v' THEN 'view' WHEN 'm' THEN 'view' ELSE 'table' END AS kind, c.relowner AS owner
+         FROM pg_catalog.pg_class c WHERE c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
+       UNION ALL
+       SELECT p.pronamespace, p.proname, 'function', p.proowner FROM pg_catalog.pg_proc p
+     ) o JOIN pg_catalog.pg_namespace n ON n.oid = o.ns
+     WHERE NOT pg_catalog.pg_has_role(o.owner, 'USAGE')
+       AND (n.nspname = $1 OR (n.nspname = ANY($2::text[]) AND starts_with(o.name, '_ponder_')))
+     ORDER BY n.nspname <> $1, n.nspname, o.name`,
+    [sync ?? "", own],
+  )) as { rows: { schema: string; name: string; kind: string }[] };
+  const first = rows[0];
+  if (first === undefined) return null;
+  const more = rows.filter((r) => r.schema === first.schema).length - 1;
+  const them = more === 0 ? "it" : "them";
+  return `DATABASE_URL: the role does not own ${first.kind} ${JSON.stringify(first.schema)}.${JSON.stringify(first.name)}${more === 0 ? "" : ` (and ${more} more of schema ${JSON.stringify(first.schema)})`} in ${shown} (SQLSTATE 42501: another role made ${them}; Ponder's migrations alter ${them}, which only ${more === 0 ? "its" : "their"} owner may, so a GRANT on the schema is not enough): give the indexer a database of its own (CREATE DATABASE <name> OWNER <the indexer's role>, and name it in DATABASE_URL), or run it as the role that owns them`;
+}
+
+/**
  * What the session of a connected client lacks for Ponder (probe17 B-F4): a writable session (probe18
  * F1: a read-only one, a standby or `default_transaction_read_only`, was retried stack traces), CREATE
  * on the database (Ponder runs `CREATE SCHEMA IF NOT EXISTS`, which PostgreSQL checks before the
- * schema's existence), a `statement_timeout` of at least {@link MIN_STATEMENT_TIMEOUT_MS}, USAGE and
- * CREATE on the existing schemas of `schemas` ({@link schemaProblem}).
+ * schema's existence), a `statement_timeout` of at least {@link MIN_STATEMENT_TIMEOUT_MS}, the ownership
+ * of Ponder's objects in them ({@link ownershipProblem}), USAGE and CREATE on the existing schemas of
+ * `schemas` ({@link schemaProblem}).
  * @returns null, or the line (as {@link databaseProblemAtStart}).
  */
 async function sessionProblem(
@@ -126,7 +161,7 @@ async function sessionProblem(
       return `DATABASE_URL: the session's ${name} is ${value} in ${shown}: Ponder keeps its pooled connections open between polls and PostgreSQL would close them; set it to 0 for the indexer's role or in the URL's options`;
   if (rows[0]?.can_create !== true)
     return `DATABASE_URL: the role may not create schemas in ${shown} (SQLSTATE 42501): Ponder creates its schemas there; GRANT CREATE ON DATABASE to the role`;
-  return schemaProblem(client, schemas, shown);
+  return (await ownershipProblem(client, schemas, shown)) ?? schemaProblem(client, schemas, shown);
 }
 
 /**
@@ -134,8 +169,9 @@ async function sessionProblem(
  * `sslrootcert` parameters name in the client's constructor, so a URL it cannot read (a port out of
  * range, an unclosed `[`, a missing certificate file) is a problem here too, never a throw (probe16 B-F1).
  * Then checks the session can serve Ponder ({@link sessionProblem}: CREATE on the database, the
- * `statement_timeout`, USAGE and CREATE on the existing schemas of `schemas`, default
- * {@link ponderSchemas} of this process's command line and environment).
+ * `statement_timeout`, the ownership of Ponder's objects and USAGE and CREATE on the existing schemas of
+ * `schemas`, the sync store's first, default {@link ponderSchemas} of this process's command line and
+ * environment).
  * @returns null when the connection opens and the session serves, else the line to print after
  *   `indexer settings: ` (naming `DATABASE_URL`, the database as {@link shownDatabase}, and the
  *   SQLSTATE or socket error code; an unreadable URL is not shown at all)

@@ -13,6 +13,16 @@ const base = new URL(TEST_DATABASE_URL || "postgresql://x");
 /** How the start-up lines name the test database. */
 const shown = `postgresql ${base.hostname}:${base.port || "5432"}${base.pathname}`;
 
+/** Makes a login role with CREATE on the test database (as an indexer's own role); resolves its URL. */
+async function indexerRole(admin: InstanceType<typeof pg.Client>, role: string, password: string): Promise<URL> {
+  await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+  await admin.query(`GRANT CREATE ON DATABASE "${base.pathname.slice(1)}" TO ${role}`);
+  const url = new URL(base);
+  url.username = role;
+  url.password = password;
+  return url;
+}
+
 describe.runIf(TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")(
   "the indexer's DATABASE_URL checked at start (probe15 B-F5, B-F15)",
   () => {
@@ -146,12 +156,8 @@ describe.runIf(TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")(
       const admin = new pg.Client({ connectionString: base.href });
       await admin.connect();
       try {
-        await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD 'sc-secret-pw'`);
-        await admin.query(`GRANT CREATE ON DATABASE "${base.pathname.slice(1)}" TO ${role}`);
+        const url = await indexerRole(admin, role, "sc-secret-pw");
         await admin.query(`CREATE SCHEMA ${schema}`); // made by another role (the admin)
-        const url = new URL(base);
-        url.username = role;
-        url.password = "sc-secret-pw";
         const problem = await databaseProblemAtStart(url.href, [`not_made_${process.pid}`, schema]);
         expect(problem).toBe(
           `DATABASE_URL: the role may not use schema "${schema}" in ${shown} (SQLSTATE 42501: it lacks USAGE and CREATE on it; another role made it): Ponder writes its tables there; GRANT USAGE, CREATE ON SCHEMA "${schema}" to the role, or give the indexer a database of its own`,
@@ -163,6 +169,59 @@ describe.runIf(TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")(
         expect(await databaseProblemAtStart(url.href, [schema])).toBeNull();
       } finally {
         await admin.query(`DROP SCHEMA IF EXISTS ${schema}`);
+        await admin
+          .query(`REVOKE ALL ON DATABASE "${base.pathname.slice(1)}" FROM ${role}`)
+          .catch(() => undefined);
+        await admin.query(`DROP ROLE IF EXISTS ${role}`);
+        await admin.end();
+      }
+    });
+  },
+);
+
+describe.runIf(TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== "")(
+  "schemas whose tables another role owns (probe21 B-F5)",
+  () => {
+    // Ponder's migrations alter the tables of the sync store and the indexer's `_ponder_*` tables, which only
+    // their owner may: the GRANT the schema line advised passed the check and then gave 45 s of retried
+    // "permission denied for table kysely_migration_lock" stack traces.
+    it("refuses after the GRANT on the schemas, in one line whose advice (a database of its own) then passes", async () => {
+      const role = `idx_notowner_${process.pid}`;
+      const sync = `idx_sync_${process.pid}`; // stands for ponder_sync (the first schema checked)
+      const own = `idx_own_${process.pid}`;
+      const ownDatabase = `idx_own_db_${process.pid}`;
+      const admin = new pg.Client({ connectionString: base.href });
+      await admin.connect();
+      try {
+        const url = await indexerRole(admin, role, "own-secret-pw");
+        // another role's indexer ran here first: its sync store and its own schema
+        await admin.query(`CREATE SCHEMA ${sync}`);
+        await admin.query(`CREATE TABLE ${sync}.kysely_migration_lock (id text PRIMARY KEY)`);
+        await admin.query(`CREATE TABLE ${sync}.blocks (number bigint)`);
+        await admin.query(`CREATE SCHEMA ${own}`);
+        await admin.query(`CREATE TABLE ${own}._ponder_meta (key text PRIMARY KEY)`);
+        await admin.query(`CREATE TABLE ${own}.unrelated (x int)`); // not Ponder's: not counted
+        // what the schema line advised (probe19 B-F3)
+        await admin.query(`GRANT USAGE, CREATE ON SCHEMA ${sync}, ${own} TO ${role}`);
+        const advice = `give the indexer a database of its own (CREATE DATABASE <name> OWNER <the indexer's role>, and name it in DATABASE_URL), or run it as the role that owns them`;
+        const problem = await databaseProblemAtStart(url.href, [sync, own]);
+        expect(problem).toBe(
+          `DATABASE_URL: the role does not own table "${sync}"."blocks" (and 1 more of schema "${sync}") in ${shown} (SQLSTATE 42501: another role made them; Ponder's migrations alter them, which only their owner may, so a GRANT on the schema is not enough): ${advice}`,
+        );
+        expect(problem).not.toMatch(/own-secret-pw|idx_notowner|GRANT USAGE/);
+        expect(await databaseProblemAtStart(url.href, [`not_made_${process.pid}`, own])).toBe(
+          `DATABASE_URL: the role does not own table "${own}"."_ponder_meta" in ${shown} (SQLSTATE 42501: another role made it; Ponder's migrations alter it, which only its owner may, so a GRANT on the schema is not enough): ${advice}`,
+        );
+        // the advice, followed: a database the role owns; the same schemas are Ponder's to make there
+        await admin.query(`CREATE DATABASE ${ownDatabase} OWNER ${role}`);
+        const ownUrl = new URL(url);
+        ownUrl.pathname = `/${ownDatabase}`;
+        expect(await databaseProblemAtStart(ownUrl.href, [sync, own])).toBeNull();
+        // or the owner's role (the admin) runs it
+        expect(await databaseProblemAtStart(base.href, [sync, own])).toBeNull();
+      } finally {
+        await admin.query(`DROP SCHEMA IF EXISTS ${sync}, ${own} CASCADE`);
+        await admin.query(`DROP DATABASE IF EXISTS ${ownDatabase}`);
         await admin
           .query(`REVOKE ALL ON DATABASE "${base.pathname.slice(1)}" FROM ${role}`)
           .catch(() => undefined);

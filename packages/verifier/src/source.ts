@@ -6,8 +6,10 @@
  *
  * @packageDocumentation
  */
-import { constants, createReadStream, type ReadStream, type Stats } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import { closeSync, constants, createReadStream, openSync, type Stats } from "node:fs";
+import { stat } from "node:fs/promises";
+import { Socket } from "node:net";
+import { addAbortSignal, Readable } from "node:stream";
 import { PACK_LIMITS } from "@bench-bounty/evidence";
 import { requestSignal } from "./deadline.js";
 import { VerifierInputError, VerifierNetworkError, describeError } from "./errors.js";
@@ -98,8 +100,12 @@ export async function readSource(
   if (source === "-") {
     const chunks: Uint8Array[] = [];
     let total = 0;
+    // standard input (a pipe, a terminal) is destroyed at the deadline: a silent writer kept the
+    // process alive after the deadline was printed (probe21 B-F1)
+    const input = options.stdin ?? process.stdin;
+    if (options.signal !== undefined && input instanceof Readable) addAbortSignal(options.signal, input);
     try {
-      for await (const chunk of options.stdin ?? process.stdin) {
+      for await (const chunk of input) {
         const b = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
         total += b.byteLength;
         if (total > maxBytes) throw tooLarge(total);
@@ -165,9 +171,10 @@ export async function readSource(
   }
   if (st.isFile() && st.size > maxBytes) throw tooLarge(st.size);
   let bytes: Uint8Array;
-  const release = st.isFIFO() ? releaseFifoOnAbort(source, options.signal) : () => undefined;
   try {
-    const stream = createReadStream(source, { highWaterMark: 1 << 20 });
+    const stream = st.isFIFO()
+      ? openFifo(source, options.signal)
+      : createReadStream(source, { highWaterMark: 1 << 20 });
     bytes = await readStreamWithin(
       stream,
       maxBytes,
@@ -181,31 +188,30 @@ export async function readSource(
   } catch (e) {
     if (e instanceof VerifierInputError) throw e;
     throw readError(e);
-  } finally {
-    release();
   }
   return { bytes, label: target };
 }
 
 /**
- * Opening a FIFO for reading blocks (a libuv thread) until a writer opens it, and nothing aborts that:
- * with no writer the verification's deadline was printed but the process never ended (probe19 B-F7),
- * `process.exit` included (it waits for that thread). When `signal` aborts, the FIFO is opened for
- * writing, without blocking, and closed at once: our own pending open returns, its read ends, and the
- * process can end with the deadline's exit code. Nothing is written.
- * @returns the function that stops listening (the read ended first)
+ * A FIFO (`mkfifo`, `<(curl ...)`, `/dev/stdin` when it is a pipe) read through a pipe handle that the event
+ * loop polls, never by a thread-pool thread blocked in `open()` or `read()`: nothing else could end such a
+ * thread, and the process waited for it after the deadline was printed, `process.exit` included (probe19
+ * B-F7: no writer yet; probe21 B-F1: a writer that holds the FIFO open and writes nothing, or half a
+ * pack). The FIFO is opened with `O_NONBLOCK` (returns at once, writer or not; on Linux the handle reads
+ * nothing, and no end, until a writer has come and gone) and `signal` (the verification's deadline)
+ * destroys the stream, closing the descriptor, whatever the writer does.
+ * @throws the `open()` error (ENOENT, EACCES, ...), for the caller's `readError`
  */
-function releaseFifoOnAbort(path: string, signal: AbortSignal | undefined): () => void {
-  if (signal === undefined) return () => undefined;
-  const onAbort = (): void => {
-    // ENXIO: no reader is waiting (ours has opened already): nothing to release
-    void open(path, constants.O_WRONLY | constants.O_NONBLOCK).then(
-      (handle) => handle.close(),
-      () => undefined,
-    );
-  };
-  signal.addEventListener("abort", onAbort, { once: true });
-  return () => signal.removeEventListener("abort", onAbort);
+function openFifo(path: string, signal: AbortSignal | undefined): Readable {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  let socket: Socket;
+  try {
+    socket = new Socket({ fd, readable: true, writable: false });
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+  return signal === undefined ? socket : addAbortSignal(signal, socket);
 }
 
 /** What a path that is no document names (`a directory`, `a character device`, ...), or null for a file or FIFO. */
@@ -223,7 +229,7 @@ function nonDocumentKind(st: Stats): string | null {
  * never read) and `tooLarge()` is thrown.
  */
 async function readStreamWithin(
-  stream: ReadStream,
+  stream: Readable,
   max: number,
   tooLarge: () => VerifierInputError,
 ): Promise<Uint8Array> {

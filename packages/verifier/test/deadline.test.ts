@@ -110,30 +110,57 @@ describe("a total deadline across the verification (--deadline)", () => {
   }, 90_000);
 
   // probe19 B-F7: at the deadline the message was printed but the process never ended: opening a FIFO
-  // nobody writes blocks a libuv thread until a writer comes
-  it.runIf(process.platform !== "win32")(
-    "the CLI exits 3 at the deadline even when a read it cannot abort holds the process (a FIFO nobody writes)",
-    async () => {
+  // nobody writes blocked a libuv thread until a writer came. probe21 B-F1: the same when the FIFO's
+  // writer holds it open and writes nothing, or half a pack: a blocking read() held the thread; and
+  // `verify -` from a pipe whose writer stays silent (the stdin stream kept the process alive). Both are
+  // now read through a non-blocking pipe handle that the deadline destroys, whatever the writer does.
+  /** [case, what `verify` reads, the FIFO's writer (a shell script given the FIFO's path) or stdin's bytes]. */
+  const writers: Array<[string, "fifo" | "-", string | null]> = [
+    ["a FIFO nobody writes", "fifo", null],
+    ["a FIFO whose writer holds it open and writes nothing", "fifo", 'exec sleep 60 > "$1"'],
+    [
+      "a FIFO whose writer writes half a pack and stays",
+      "fifo",
+      `exec 3> "$1"; printf '{"benchmark":' >&3; exec sleep 60`,
+    ],
+    ["standard input from a pipe whose writer writes nothing", "-", ""],
+    ["standard input from a pipe whose writer writes half a pack", "-", '{"benchmark":'],
+  ];
+  it.runIf(process.platform !== "win32").each(writers)(
+    "the CLI exits 3 at the deadline whatever the writer does: %s",
+    async (_name, from, writing) => {
       const dir = mkdtempSync(join(tmpdir(), "bb-fifo-"));
       const fifo = join(dir, "pack.fifo");
       spawnSync("mkfifo", [fifo]);
-      const child = spawn(process.execPath, ["--import", "tsx", BIN, "verify", fifo, "--deadline", "1500"], {
-        cwd: PKG,
-        env: { ...process.env, NO_COLOR: "1" },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const writer =
+        from === "fifo" && writing !== null
+          ? spawn("sh", ["-c", writing, "sh", fifo], { stdio: "ignore" })
+          : null;
+      const source = from === "fifo" ? fifo : "-";
+      const child = spawn(
+        process.execPath,
+        ["--import", "tsx", BIN, "verify", source, "--deadline", "1500"],
+        {
+          cwd: PKG,
+          env: { ...process.env, NO_COLOR: "1" },
+          stdio: [from === "-" ? "pipe" : "ignore", "pipe", "pipe"],
+        },
+      );
+      if (from === "-") child.stdin?.write(writing ?? ""); // and the pipe is kept open
       let stderr = "";
-      child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+      child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
       const ended = await new Promise<number | null | "hung">((resolve) => {
         const hung = setTimeout(() => {
           child.kill("SIGKILL");
           resolve("hung");
-        }, 45_000);
+        }, 30_000);
         child.on("close", (code) => {
           clearTimeout(hung);
           resolve(code);
         });
       });
+      writer?.kill("SIGKILL");
+      child.stdin?.destroy();
       expect(ended, stderr).toBe(EXIT_CODES.networkOrIo);
       expect(stderr).toContain(
         "verify: deadline: the verification did not finish within its total deadline of 1500 ms",

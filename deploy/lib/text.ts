@@ -1,0 +1,45 @@
+/**
+ * Text from others on the terminal of the tasks' user: what a contract or an RPC chose (a token's
+ * `symbol()`, a revert reason, an indexer's error body) is printed through {@link chainText}, the one
+ * rule for it here.
+ */
+
+/**
+ * What a terminal acts on: C0 controls (TAB and LF included: a task's line is one line), DEL, C1 controls
+ * (U+0080-U+009F: `U+009B` is a CSI of its own), the line/paragraph separators and the bidirectional
+ * overrides/isolates (U+2028-U+202E, U+2066-U+2069: they reorder what is shown). The classes of the
+ * platform's `terminalText`, which the CLI applies to an agent's stderr.
+ */
+const TERMINAL_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028-\u202e\u2066-\u2069]/g;
+
+/** How many characters of a token's `symbol()` the tasks show (USDC's is 4; the rest is cut). */
+export const MAX_SYMBOL_CHARS = 40;
+
+/** How many characters of a longer text from a contract or an RPC (a revert reason, an answer's body) are shown. */
+export const MAX_CHAIN_TEXT_CHARS = 200;
+
+/**
+ * Text a contract or an RPC chose (a token's `symbol()`, a revert reason, an indexer's error body) as
+ * the tasks print it, the one rule for it (probe21 B-F4: a stranger's token symbol erased the winner's
+ * line, painted a fake credit with a fake claim command, set the window title and concealed the rest):
+ * every {@link TERMINAL_CONTROL} character is written as a visible escape (`\x1b`, `\x0d`, `\u{202e}`),
+ * and the result is cut to `max` UTF-16 code units, `...` included (never half of a surrogate pair).
+ * Plain text prints as it is.
+ */
+export function chainText(text: string, max: number): string {
+  const hex = (c: string, width: number): string => c.charCodeAt(0).toString(16).padStart(width, "0");
+  const long = text.length > max;
+  const shown = (long ? text.slice(0, max) : text).replace(TERMINAL_CONTROL, (c) =>
+    c.charCodeAt(0) < 0x100 ? `\\x${hex(c, 2)}` : `\\u{${hex(c, 4)}}`,
+  );
+  if (!long && shown.length <= max) return shown;
+  let end = Math.max(0, max - 3);
+  const last = shown.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--; // do not keep a high surrogate without its pair
+  return `${shown.slice(0, end)}...`;
+}
+
+/** A token's on-chain `symbol()` as the tasks print it ({@link chainText}, at most {@link MAX_SYMBOL_CHARS}); "tokens" when empty. */
+export function tokenSymbolText(symbol: string): string {
+  return symbol === "" ? "tokens" : chainText(symbol, MAX_SYMBOL_CHARS);
+}
