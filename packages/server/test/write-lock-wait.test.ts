@@ -145,3 +145,64 @@ describe.skipIf(TEST_ENGINE !== "postgres")(
     });
   },
 );
+
+/** A session of the store's schema holding the rows `lock` locks, in a transaction, until it rolls back. */
+async function holdRows(schema: string, lock: string, params: unknown[]): Promise<pg.Client> {
+  const holder = new pg.Client({ connectionString: testDatabaseUrl() });
+  await holder.connect();
+  await holder.query(`SET search_path TO ${schema}`);
+  await holder.query("BEGIN");
+  await holder.query(lock, params);
+  return holder;
+}
+
+describe.skipIf(TEST_ENGINE !== "postgres")(
+  "the lock waits of one write end by the request's deadline in total (probe21 A-F5)",
+  () => {
+    // waits end at half the limit (4 s); each row is held 3 s longer than the one before
+    const live = useLive({ limits: { handlerTimeoutMs: 8_000 } });
+
+    it("three agent rows released in turn, each wait shorter than the deadline: 503 server_busy, nothing written after the rows go", async () => {
+      const base = live.url;
+      const me = await register(base, "staggered");
+      for (const agent_id of ["staggeredx1", "staggeredx2"]) {
+        const r = await call(base, "POST", "/api/v1/accounts/me/agents", { key: me.key, body: { agent_id } });
+        expect(r.status, r.text).toBe(201);
+      }
+      // the address is written agent by agent in agent_id order: each row is held by its own session
+      const ids = [me.agent_id, "staggeredx1", "staggeredx2"];
+      const holders = await Promise.all(
+        ids.map((id) => holdRows(live.schema!, "SELECT 1 FROM agents WHERE agent_id = $1 FOR UPDATE", [id])),
+      );
+      const sent = Date.now();
+      const released = holders.map(
+        (h, i) =>
+          new Promise<void>((resolve, reject) =>
+            setTimeout(
+              () => h.query("ROLLBACK").then(() => resolve(), reject),
+              sent + 3_000 * (i + 1) - Date.now(),
+            ),
+          ),
+      );
+      try {
+        const address = await call(base, "PUT", "/api/v1/accounts/me/withdrawal-address", {
+          key: me.key,
+          body: { withdrawal_address: ADDRESS },
+        });
+        expectBusy("address", address);
+        await Promise.all(released);
+        await quiet(holders[0]!);
+      } finally {
+        await Promise.allSettled(released);
+        await Promise.all(holders.map((h) => h.end()));
+      }
+      const account = await call(base, "GET", "/api/v1/accounts/me", { key: me.key });
+      expect(
+        account.json.agents.map((a: { agent_id: string; withdrawal_address: string | null }) => [
+          a.agent_id,
+          a.withdrawal_address,
+        ]),
+      ).toEqual(ids.map((id) => [id, null]));
+    });
+  },
+);
