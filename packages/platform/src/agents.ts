@@ -257,7 +257,10 @@ export async function registerAgent(
   how: WriteHow = {},
 ): Promise<AgentRecord> {
   const checked = checkAgentRegistration(ctx, p, agentId, settings);
-  return ctx.store.tx((t) => writeAgent(ctx, t, p, agentId, checked), { locksBy: how.answerBy });
+  return ctx.store.tx((t) => writeAgent(ctx, t, p, agentId, checked), {
+    locksBy: how.answerBy,
+    account: p.account_id,
+  });
 }
 
 /**
@@ -279,6 +282,7 @@ export async function setWithdrawalAddress(
     async (t) => (await t.agents.update(agentId, p.account_id, { withdrawal_address: lower }))!,
     {
       locksBy: how.answerBy,
+      account: p.account_id,
     },
   );
 }

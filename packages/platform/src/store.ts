@@ -59,6 +59,7 @@ import type { Executor } from "./store/executor.js";
 import { lockDirOf, takeFileLock } from "./store/file-lock.js";
 import type { WalSync } from "./store/wal-sync.js";
 import { TxDeadlinePassed, withTxDeadline } from "./store/tx-deadline.js";
+import { WriteSlots } from "./store/write-slots.js";
 import { migrationsFor } from "./store/migrations/index.js";
 import { PacksTable } from "./store/packs.js";
 import { RunsTable } from "./store/runs.js";
@@ -150,10 +151,13 @@ export class Store extends Tables {
   private readonly lockDir: string | null;
   /** SQLite: the group commit (a transaction returns once its commit is on disk). */
   private readonly wal: WalSync | undefined;
+  /** PostgreSQL: the pool's connections a request's write may hold (`store/write-slots.ts`). */
+  private readonly writeSlots: WriteSlots | null;
 
   private constructor(opened: OpenedEngine, dir: string | null, runsDir: string | null) {
     super(opened.db, opened.engine);
     this.wal = opened.wal;
+    this.writeSlots = opened.poolSize === undefined ? null : new WriteSlots(opened.poolSize);
     this.description = opened.description;
     this.localDir = dir;
     this.sqliteFile = opened.engine === "sqlite" ? opened.label : null;
@@ -264,15 +268,25 @@ export class Store extends Tables {
    *   `statement_timeout` are the time left, and the time is checked again right before COMMIT
    *   (`store/tx-deadline.ts`; probe17 A-F2, probe19 A-F3: a write waited past its request's
    *   deadline, then wrote; probe21 A-F5: a `lock_timeout` set once bounded each of three waits, not
-   *   their sum). Undefined: no bound (background work, the award, the CLI)
+   *   their sum). It first takes, by then, a write slot of `opts.account` and one of the pool
+   *   (`store/write-slots.ts`, probe21 A-F7: writes parked on a held row took every connection).
+   *   Undefined: no bound (background work, the award, the CLI)
+   * @param opts.account the account whose request writes (with `locksBy`; undefined: anonymous)
    * @throws PlatformError `server_busy` (nothing written) when `opts.locksBy` passes first (a lock wait,
-   *   a statement, the COMMIT), or on SQLite when another process holds the write lock past the busy
-   *   wait (5 s)
+   *   a slot, a statement, the COMMIT), or on SQLite when another process holds the write lock past the
+   *   busy wait (5 s)
    */
-  async tx<T>(fn: (t: Tables) => Promise<T>, opts: { locksBy?: number | undefined } = {}): Promise<T> {
+  async tx<T>(
+    fn: (t: Tables) => Promise<T>,
+    opts: { locksBy?: number | undefined; account?: string | undefined } = {},
+  ): Promise<T> {
     const deadline = this.engine === "postgres" ? opts.locksBy : undefined;
-    if (deadline === undefined) return this.txAttempts(fn, deadline);
-    return withTxDeadline(deadline, () => this.txAttempts(fn, deadline));
+    if (deadline === undefined || this.writeSlots === null) return this.txAttempts(fn, deadline);
+    const slotted = await this.writeSlots.run(opts.account, deadline, () =>
+      withTxDeadline(deadline, () => this.txAttempts(fn, deadline)),
+    );
+    if (!slotted.ran) throw storeBusy();
+    return slotted.result;
   }
 
   /** {@link tx}'s transaction, tried again after a serialization failure or a deadlock. */

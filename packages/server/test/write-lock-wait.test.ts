@@ -156,6 +156,19 @@ async function holdRows(schema: string, lock: string, params: unknown[]): Promis
   return holder;
 }
 
+/** Waits until `n` sessions of the database wait on a lock (the writes under test are parked). */
+async function lockWaiters(c: pg.Client, n: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    await c.query("SELECT pg_stat_clear_snapshot()");
+    const r = await c.query<{ n: string }>(
+      "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+    );
+    if (Number(r.rows[0]!.n) >= n) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`fewer than ${n} sessions waiting on a lock after 10 s`);
+}
+
 describe.skipIf(TEST_ENGINE !== "postgres")(
   "the lock waits of one write end by the request's deadline in total (probe21 A-F5)",
   () => {
@@ -203,6 +216,60 @@ describe.skipIf(TEST_ENGINE !== "postgres")(
           a.withdrawal_address,
         ]),
       ).toEqual(ids.map((id) => [id, null]));
+    });
+  },
+);
+
+describe.skipIf(TEST_ENGINE !== "postgres")(
+  "writes parked on a held lock leave the pool to others (probe21 A-F7)",
+  () => {
+    // serve's pool (10 connections); the parked writes end at half the limit (5 s)
+    const live = useLive({ limits: { handlerTimeoutMs: 10_000 }, poolSize: 10 });
+
+    it("12 writes of one account wait on its held rows: an anonymous read, a registration and another account's write answer before any of them", async () => {
+      const base = live.url;
+      const parked = await register(base, "parked");
+      const other = await register(base, "bystander");
+      const holder = await holdRows(
+        live.schema!,
+        "SELECT 1 FROM agents WHERE owner_account_id = $1 FOR UPDATE",
+        [parked.account_id],
+      );
+      const order: string[] = [];
+      const seen = (label: string) => (r: Exchange) => {
+        order.push(label);
+        return r;
+      };
+      try {
+        const writes = Array.from({ length: 12 }, () =>
+          call(base, "PUT", "/api/v1/accounts/me/withdrawal-address", {
+            key: parked.key,
+            body: { withdrawal_address: ADDRESS },
+          }).then(seen("parked write")),
+        );
+        await lockWaiters(holder, 1);
+        // the other writes reach the pool meanwhile (each took a connection of its own before the fix)
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const [read, registration, write] = await Promise.all([
+          call(base, "GET", "/api/v1/benchmarks?limit=1").then(seen("read")),
+          call(base, "POST", "/api/v1/accounts", { body: {} }).then(seen("registration")),
+          call(base, "PUT", "/api/v1/accounts/me/withdrawal-address", {
+            key: other.key,
+            body: { withdrawal_address: ADDRESS },
+          }).then(seen("other write")),
+        ]);
+        expect(read.status, read.text).toBe(200);
+        expect(registration.status, registration.text).toBe(201);
+        expect(write.status, write.text).toBe(200);
+        expect(order).not.toContain("parked write");
+        for (const r of await Promise.all(writes)) expectBusy("parked write", r);
+      } finally {
+        await holder.query("ROLLBACK");
+        await quiet(holder);
+        await holder.end();
+      }
+      const account = await call(base, "GET", "/api/v1/accounts/me", { key: parked.key });
+      expect(account.json.withdrawal_address).toBeNull();
     });
   },
 );
