@@ -7,7 +7,7 @@
  * nothing written, over REST and MCP alike.
  */
 import pg from "pg";
-import { testDatabaseUrl, TEST_ENGINE } from "@bench-bounty/platform/testing";
+import { testDatabaseUrl, TEST_ENGINE, waitForLockWaiters } from "@bench-bounty/platform/testing";
 import { describe, expect, it } from "vitest";
 import {
   call,
@@ -156,19 +156,6 @@ async function holdRows(schema: string, lock: string, params: unknown[]): Promis
   return holder;
 }
 
-/** Waits until `n` sessions of the database wait on a lock (the writes under test are parked). */
-async function lockWaiters(c: pg.Client, n: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    await c.query("SELECT pg_stat_clear_snapshot()");
-    const r = await c.query<{ n: string }>(
-      "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
-    );
-    if (Number(r.rows[0]!.n) >= n) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`fewer than ${n} sessions waiting on a lock after 10 s`);
-}
-
 describe.skipIf(TEST_ENGINE !== "postgres")(
   "the lock waits of one write end by the request's deadline in total (probe21 A-F5)",
   () => {
@@ -247,7 +234,7 @@ describe.skipIf(TEST_ENGINE !== "postgres")(
             body: { withdrawal_address: ADDRESS },
           }).then(seen("parked write")),
         );
-        await lockWaiters(holder, 1);
+        await waitForLockWaiters(holder, 1);
         // the other writes reach the pool meanwhile (each took a connection of its own before the fix)
         await new Promise((resolve) => setTimeout(resolve, 500));
         const [read, registration, write] = await Promise.all([
