@@ -295,7 +295,10 @@ export async function registerAgent(
   how: WriteHow = {},
 ): Promise<AgentRecord> {
   const checked = checkAgentRegistration(ctx, p, agentId, settings);
-  return ctx.store.tx((t) => writeAgent(ctx, t, p, agentId, checked), { locksBy: how.answerBy });
+  return ctx.store.tx((t) => writeAgent(ctx, t, p, agentId, checked), {
+    locksBy: how.answerBy,
+    account: p.account_id,
+  });
 }
 
 /**
@@ -318,6 +321,7 @@ export async function setWithdrawalAddress(
     async (t) => updateAgent(t, p, (await t.agents.get(agentId)) ?? agent, { withdrawal_address: lower }),
     {
       locksBy: how.answerBy,
+      account: p.account_id,
     },
   );
 }

@@ -88,7 +88,7 @@ export async function deleteDataset(
       const freed = await t.datasets.markDeleted(datasetId, isoMillis(ctx.clock()));
       return { freed, rowCount: ds.row_count };
     },
-    { locksBy: how.answerBy },
+    { locksBy: how.answerBy, account: p.account_id },
   );
   await removeDeletedDataset(ctx, datasetId, deleted.rowCount);
   return { dataset_id: datasetId, freed_bytes: deleted.freed };

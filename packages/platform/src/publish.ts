@@ -232,7 +232,7 @@ export async function storeDataset(
         d.rows,
       );
     },
-    { locksBy: how.answerBy },
+    { locksBy: how.answerBy, account: owner.account_id },
   );
   // Another process stored the same dataset first: same id, same content.
   return inserted ? record : (await ctx.store.datasets.get(datasetId))!;
@@ -579,7 +579,7 @@ export async function publishBenchmark(
       throw e;
     }
   };
-  const locksBy = { locksBy: how.answerBy };
+  const locksBy = { locksBy: how.answerBy, account: author.account_id };
   const known = await budgeted(() =>
     ctx.store.tx(async (t) => {
       // Checked again inside the transaction: another process may have published meanwhile (the

@@ -361,7 +361,7 @@ export async function startRun(
       }
       return { attempt, plan, runId, now };
     },
-    { locksBy: how.answerBy },
+    { locksBy: how.answerBy, account: p.account_id },
   );
   const { attempt, plan, runId, now } = started;
   return {
@@ -637,7 +637,7 @@ export async function submitAnswers(
       await countAnswerBytes(ctx, t, cur.account_id, added);
       return { run_id: runId, accepted: good.length, answered, total: n };
     },
-    { locksBy: how.answerBy },
+    { locksBy: how.answerBy, account: p.account_id },
   );
 }
 
@@ -788,7 +788,7 @@ export async function finalizeRun(
       const used = await t.runs.attempts(slug, run.agent_id);
       return { ...scored, run, b, used };
     },
-    { locksBy: opts.revealBy },
+    { locksBy: opts.revealBy, account: p.account_id },
   );
   let anchor: AnchorEvidence | null = null;
   let anchorError: string | undefined;

@@ -58,6 +58,8 @@ import {
 import type { Executor } from "./store/executor.js";
 import { lockDirOf, takeFileLock } from "./store/file-lock.js";
 import type { WalSync } from "./store/wal-sync.js";
+import { TxDeadlinePassed, withTxDeadline } from "./store/tx-deadline.js";
+import { WriteSlots } from "./store/write-slots.js";
 import { migrationsFor } from "./store/migrations/index.js";
 import { PacksTable } from "./store/packs.js";
 import { RunsTable } from "./store/runs.js";
@@ -149,10 +151,13 @@ export class Store extends Tables {
   private readonly lockDir: string | null;
   /** SQLite: the group commit (a transaction returns once its commit is on disk). */
   private readonly wal: WalSync | undefined;
+  /** PostgreSQL: the pool's connections a request's write may hold (`store/write-slots.ts`). */
+  private readonly writeSlots: WriteSlots | null;
 
   private constructor(opened: OpenedEngine, dir: string | null, runsDir: string | null) {
     super(opened.db, opened.engine);
     this.wal = opened.wal;
+    this.writeSlots = opened.poolSize === undefined ? null : new WriteSlots(opened.poolSize);
     this.description = opened.description;
     this.localDir = dir;
     this.sqliteFile = opened.engine === "sqlite" ? opened.label : null;
@@ -258,28 +263,41 @@ export class Store extends Tables {
    * failure or a deadlock (so `fn` must only touch the store). Inside `fn` use only the given
    * `Tables`: on SQLite the store's own modules wait for the transaction's connection. Returns once
    * the commit is on disk (SQLite: the group commit's fsync, shared with concurrent transactions).
-   * @param opts.locksBy on PostgreSQL, every lock wait of the transaction ends by this time (unix ms,
-   *   wall clock; `SET LOCAL lock_timeout`): a lock another holds longer refuses the transaction
-   *   (probe17 A-F2: a publish waited past its request's deadline, then wrote; probe19 A-F3: every
-   *   other write of a request, `WriteHow.answerBy`); undefined: no bound (background work, the award)
-   * @throws PlatformError `server_busy` (nothing written) when a lock wait passes `opts.locksBy`, or
-   *   on SQLite when another process holds the write lock past the busy timeout (5 s)
+   * @param opts.locksBy on PostgreSQL, a request's write: the transaction ends by this time (unix ms,
+   *   wall clock), committed or not at all. Before each statement its `lock_timeout` and
+   *   `statement_timeout` are the time left, and the time is checked again right before COMMIT
+   *   (`store/tx-deadline.ts`; probe17 A-F2, probe19 A-F3: a write waited past its request's
+   *   deadline, then wrote; probe21 A-F5: a `lock_timeout` set once bounded each of three waits, not
+   *   their sum). It first takes, by then, a write slot of `opts.account` and one of the pool
+   *   (`store/write-slots.ts`, probe21 A-F7: writes parked on a held row took every connection).
+   *   Undefined: no bound (background work, the award, the CLI)
+   * @param opts.account the account whose request writes (with `locksBy`; undefined: anonymous)
+   * @throws PlatformError `server_busy` (nothing written) when `opts.locksBy` passes first (a lock wait,
+   *   a slot, a statement, the COMMIT), or on SQLite when another process holds the write lock past the
+   *   busy wait (5 s)
    */
-  async tx<T>(fn: (t: Tables) => Promise<T>, opts: { locksBy?: number | undefined } = {}): Promise<T> {
-    const bounded = opts.locksBy !== undefined && this.engine === "postgres";
+  async tx<T>(
+    fn: (t: Tables) => Promise<T>,
+    opts: { locksBy?: number | undefined; account?: string | undefined } = {},
+  ): Promise<T> {
+    const deadline = this.engine === "postgres" ? opts.locksBy : undefined;
+    if (deadline === undefined || this.writeSlots === null) return this.txAttempts(fn, deadline);
+    const slotted = await this.writeSlots.run(opts.account, deadline, () =>
+      withTxDeadline(deadline, () => this.txAttempts(fn, deadline)),
+    );
+    if (!slotted.ran) throw storeBusy();
+    return slotted.result;
+  }
+
+  /** {@link tx}'s transaction, tried again after a serialization failure or a deadlock. */
+  private async txAttempts<T>(fn: (t: Tables) => Promise<T>, deadline: number | undefined): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = await this.db.transaction().execute(async (trx) => {
-          if (bounded) {
-            const left = Math.max(1, Math.floor(opts.locksBy! - Date.now()));
-            await sql`SELECT set_config('lock_timeout', ${`${left}ms`}, true)`.execute(trx);
-          }
-          return fn(new Tables(trx, this.engine));
-        });
+        const result = await this.db.transaction().execute((trx) => fn(new Tables(trx, this.engine)));
         await this.wal?.flush();
         return result;
       } catch (e) {
-        if (bounded && (e as { code?: unknown }).code === LOCK_TIMEOUT) throw storeBusy();
+        if (deadline !== undefined && pastDeadline(e)) throw storeBusy();
         if (attempt >= TX_ATTEMPTS || !isRetryable(e)) throw e;
         await new Promise((r) => setTimeout(r, 5 * attempt + Math.floor(Math.random() * 10)));
       }
@@ -416,6 +434,15 @@ async function advisoryLockBy(
 
 /** PostgreSQL's SQLSTATE `lock_not_available`: a lock wait passed `lock_timeout`. */
 const LOCK_TIMEOUT = "55P03";
+
+/** PostgreSQL's SQLSTATE `query_canceled`: here, a statement of a bounded transaction passed its `statement_timeout`. */
+const QUERY_CANCELED = "57014";
+
+/** A bounded transaction's refusal at its deadline: a lock wait, a statement, or its COMMIT ({@link Store.tx}). */
+function pastDeadline(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  return e instanceof TxDeadlinePassed || code === LOCK_TIMEOUT || code === QUERY_CANCELED;
+}
 
 /** SQLite: {@link Store.withLock}'s holders of each database file (by real path) open in this process. */
 const SQLITE_LOCKS = new Map<string, Map<string, Promise<unknown>>>();

@@ -171,3 +171,20 @@ export function seattlePublishArgs(slug: string): string[] {
     "t",
   ];
 }
+
+/**
+ * Waits until `n` backends of `c`'s database wait on a lock (bounded: 10 s), for race tests that hold a
+ * row from a second connection while the platform's transactions queue behind it. `c` may be inside
+ * its transaction, where PostgreSQL keeps one snapshot of the statistics: it is cleared before each look.
+ */
+export async function waitForLockWaiters(c: pg.Client, n: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    await c.query("SELECT pg_stat_clear_snapshot()");
+    const r = await c.query<{ n: string }>(
+      "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+    );
+    if (Number(r.rows[0]!.n) >= n) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`fewer than ${n} transactions waited on a lock within 10 s`);
+}

@@ -1,4 +1,3 @@
-import pg from "pg";
 import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import { keccak256, toHex, type Hex } from "viem";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
@@ -10,6 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, vi } from "vitest";
 import { citiesDataset, dropPostgresSchemas, freshPostgresTarget, TEST_ENGINE } from "../src/testing.js";
+
+// shared with the server's tests through @bench-bounty/platform/testing
+export { waitForLockWaiters } from "../src/testing.js";
 import type { StoreTarget } from "../src/store/engine.js";
 import type { ChainConfig } from "../src/chain.js";
 import { registerPlatformCommands } from "../src/cli.js";
@@ -487,23 +489,6 @@ export async function cliAccount(store: string, name: string): Promise<string> {
 /** A withdrawal address of a test account, derived from its name (never a refused range). */
 export function helperAddress(name: string): string {
   return `0x${keccak256(toHex(`helper-address:${name}`)).slice(-40)}`;
-}
-
-/**
- * Waits until `n` backends of `c`'s database wait on a lock (bounded: 10 s), for race tests that hold a
- * row from a second connection while the platform's transactions queue behind it. `c` may be inside
- * its transaction, where PostgreSQL keeps one snapshot of the statistics: it is cleared before each look.
- */
-export async function waitForLockWaiters(c: pg.Client, n: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    await c.query("SELECT pg_stat_clear_snapshot()");
-    const r = await c.query<{ n: string }>(
-      "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
-    );
-    if (Number(r.rows[0]!.n) >= n) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`fewer than ${n} transactions waited on a lock within 10 s`);
 }
 
 /**

@@ -206,6 +206,43 @@ describe(`the store on ${TEST_ENGINE}`, () => {
     }
   });
 
+  it.skipIf(TEST_ENGINE !== "postgres")(
+    "a bounded transaction whose deadline passes after its last statement is rolled back at COMMIT: server_busy, nothing written (probe21 A-F5)",
+    async () => {
+      const db = await freshDatabase();
+      const s = await Store.open(db.target);
+      const agent = (agent_id: string) => ({
+        agent_id,
+        owner_account_id: "acct_operator",
+        withdrawal_address: null,
+        is_author_agent: false,
+      });
+      try {
+        const locksBy = Date.now() + 1_000;
+        const late = s.tx(
+          async (t) => {
+            await t.agents.insertIfAbsent(agent("late"), "2026-01-01T00:00:00Z");
+            // no statement meets the deadline: only the check before COMMIT can
+            await new Promise((resolve) => setTimeout(resolve, locksBy - Date.now() + 50));
+          },
+          { locksBy },
+        );
+        await expect(late).rejects.toMatchObject({
+          code: "server_busy",
+          details: { retry_after_seconds: 5 },
+        });
+        expect(await s.agents.get("late")).toBeNull();
+        // before its deadline the same write commits
+        await s.tx((t) => t.agents.insertIfAbsent(agent("in-time"), "2026-01-01T00:00:00Z"), {
+          locksBy: Date.now() + 30_000,
+        });
+        expect(await s.agents.get("in-time")).not.toBeNull();
+      } finally {
+        await s.close();
+      }
+    },
+  );
+
   it("withLock with waitMs gives up on a held lock (LockWaitExpired) without letting anyone in early", async () => {
     const db = await freshDatabase();
     // two stores on one database: two processes' views on PostgreSQL, one process's on SQLite

@@ -48,11 +48,19 @@ export async function startLive(
     now?: () => number;
     /** The HTTP server's deadlines. */
     timeouts?: Partial<ServerTimeouts>;
+    /** PostgreSQL: the store's pool size (default {@link freshPostgresTarget}'s, 4; `serve`'s is 10). */
+    poolSize?: number;
   } = {},
 ): Promise<Live> {
   const dir = mkdtempSync(join(tmpdir(), "bb-server-"));
   // The engine under test (BB_TEST_ENGINE): SQLite in `dir`, or a fresh PostgreSQL schema.
-  const database = TEST_ENGINE === "postgres" ? await freshPostgresTarget() : undefined;
+  const database =
+    TEST_ENGINE === "postgres"
+      ? {
+          ...(await freshPostgresTarget()),
+          ...(opts.poolSize !== undefined ? { poolSize: opts.poolSize } : {}),
+        }
+      : undefined;
   const platform = await Platform.open({
     ...(database ? { database, runsDir: join(dir, "runs") } : { dir }),
     operatorKey: OPERATOR_KEY,

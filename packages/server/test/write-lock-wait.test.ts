@@ -7,7 +7,7 @@
  * nothing written, over REST and MCP alike.
  */
 import pg from "pg";
-import { testDatabaseUrl, TEST_ENGINE } from "@bench-bounty/platform/testing";
+import { testDatabaseUrl, TEST_ENGINE, waitForLockWaiters } from "@bench-bounty/platform/testing";
 import { describe, expect, it } from "vitest";
 import {
   call,
@@ -142,6 +142,121 @@ describe.skipIf(TEST_ENGINE !== "postgres")(
       const fin = await call(base, "POST", `/api/v1/benchmarks/runs/${runId}/finalize`, { key: me.key });
       expect(fin.status, fin.text).toBe(200);
       expect((await call(base, "DELETE", `/api/v1/datasets/${spareId}`, { key: me.key })).status).toBe(200);
+    });
+  },
+);
+
+/** A session of the store's schema holding the rows `lock` locks, in a transaction, until it rolls back. */
+async function holdRows(schema: string, lock: string, params: unknown[]): Promise<pg.Client> {
+  const holder = new pg.Client({ connectionString: testDatabaseUrl() });
+  await holder.connect();
+  await holder.query(`SET search_path TO ${schema}`);
+  await holder.query("BEGIN");
+  await holder.query(lock, params);
+  return holder;
+}
+
+describe.skipIf(TEST_ENGINE !== "postgres")(
+  "the lock waits of one write end by the request's deadline in total (probe21 A-F5)",
+  () => {
+    // waits end at half the limit (4 s); each row is held 3 s longer than the one before
+    const live = useLive({ limits: { handlerTimeoutMs: 8_000 } });
+
+    it("three agent rows released in turn, each wait shorter than the deadline: 503 server_busy, nothing written after the rows go", async () => {
+      const base = live.url;
+      const me = await register(base, "staggered");
+      for (const agent_id of ["staggeredx1", "staggeredx2"]) {
+        const r = await call(base, "POST", "/api/v1/accounts/me/agents", { key: me.key, body: { agent_id } });
+        expect(r.status, r.text).toBe(201);
+      }
+      // the address is written agent by agent in agent_id order: each row is held by its own session
+      const ids = [me.agent_id, "staggeredx1", "staggeredx2"];
+      const holders = await Promise.all(
+        ids.map((id) => holdRows(live.schema!, "SELECT 1 FROM agents WHERE agent_id = $1 FOR UPDATE", [id])),
+      );
+      const sent = Date.now();
+      const released = holders.map(
+        (h, i) =>
+          new Promise<void>((resolve, reject) =>
+            setTimeout(
+              () => h.query("ROLLBACK").then(() => resolve(), reject),
+              sent + 3_000 * (i + 1) - Date.now(),
+            ),
+          ),
+      );
+      try {
+        const address = await call(base, "PUT", "/api/v1/accounts/me/withdrawal-address", {
+          key: me.key,
+          body: { withdrawal_address: ADDRESS },
+        });
+        expectBusy("address", address);
+        await Promise.all(released);
+        await quiet(holders[0]!);
+      } finally {
+        await Promise.allSettled(released);
+        await Promise.all(holders.map((h) => h.end()));
+      }
+      const account = await call(base, "GET", "/api/v1/accounts/me", { key: me.key });
+      expect(
+        account.json.agents.map((a: { agent_id: string; withdrawal_address: string | null }) => [
+          a.agent_id,
+          a.withdrawal_address,
+        ]),
+      ).toEqual(ids.map((id) => [id, null]));
+    });
+  },
+);
+
+describe.skipIf(TEST_ENGINE !== "postgres")(
+  "writes parked on a held lock leave the pool to others (probe21 A-F7)",
+  () => {
+    // serve's pool (10 connections); the parked writes end at half the limit (5 s)
+    const live = useLive({ limits: { handlerTimeoutMs: 10_000 }, poolSize: 10 });
+
+    it("12 writes of one account wait on its held rows: an anonymous read, a registration and another account's write answer before any of them", async () => {
+      const base = live.url;
+      const parked = await register(base, "parked");
+      const other = await register(base, "bystander");
+      const holder = await holdRows(
+        live.schema!,
+        "SELECT 1 FROM agents WHERE owner_account_id = $1 FOR UPDATE",
+        [parked.account_id],
+      );
+      const order: string[] = [];
+      const seen = (label: string) => (r: Exchange) => {
+        order.push(label);
+        return r;
+      };
+      try {
+        const writes = Array.from({ length: 12 }, () =>
+          call(base, "PUT", "/api/v1/accounts/me/withdrawal-address", {
+            key: parked.key,
+            body: { withdrawal_address: ADDRESS },
+          }).then(seen("parked write")),
+        );
+        await waitForLockWaiters(holder, 1);
+        // the other writes reach the pool meanwhile (each took a connection of its own before the fix)
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const [read, registration, write] = await Promise.all([
+          call(base, "GET", "/api/v1/benchmarks?limit=1").then(seen("read")),
+          call(base, "POST", "/api/v1/accounts", { body: {} }).then(seen("registration")),
+          call(base, "PUT", "/api/v1/accounts/me/withdrawal-address", {
+            key: other.key,
+            body: { withdrawal_address: ADDRESS },
+          }).then(seen("other write")),
+        ]);
+        expect(read.status, read.text).toBe(200);
+        expect(registration.status, registration.text).toBe(201);
+        expect(write.status, write.text).toBe(200);
+        expect(order).not.toContain("parked write");
+        for (const r of await Promise.all(writes)) expectBusy("parked write", r);
+      } finally {
+        await holder.query("ROLLBACK");
+        await quiet(holder);
+        await holder.end();
+      }
+      const account = await call(base, "GET", "/api/v1/accounts/me", { key: parked.key });
+      expect(account.json.withdrawal_address).toBeNull();
     });
   },
 );

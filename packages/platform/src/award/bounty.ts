@@ -110,7 +110,10 @@ export async function attachBounty(
     splits_bps: [...onchain.splitsBps],
     status: statusName(onchain.status),
   };
-  await ctx.store.tx((t) => t.benchmarks.setBounty(slug, attached), { locksBy: how.answerBy });
+  await ctx.store.tx((t) => t.benchmarks.setBounty(slug, attached), {
+    locksBy: how.answerBy,
+    account: p.account_id,
+  });
   return attached;
 }
 

@@ -172,6 +172,7 @@ export async function issueKey(ctx: PlatformContext, p: Principal, how: WriteHow
   const key = mintKey();
   await ctx.store.tx((t) => t.accounts.insertKey(p.account_id, key, isoMillis(ctx.clock())), {
     locksBy: how.answerBy,
+    account: p.account_id,
   });
   return { account_id: p.account_id, key_prefix: key.key_prefix, api_key: key.api_key };
 }
@@ -223,7 +224,7 @@ export async function revokeKey(
         );
       return (await t.accounts.revokeKey(p.account_id, keyPrefix, isoMillis(ctx.clock())))!;
     },
-    { locksBy: how.answerBy },
+    { locksBy: how.answerBy, account: p.account_id },
   );
 }
 
@@ -272,6 +273,6 @@ export async function setAccountWithdrawalAddress(
       for (const a of agents) written.push(await updateAgent(t, p, a, settings));
       return written;
     },
-    { locksBy: how.answerBy },
+    { locksBy: how.answerBy, account: p.account_id },
   );
 }

@@ -291,6 +291,8 @@ export interface OpenedEngine {
   schema?: string;
   /** SQLite: the group commit of its WAL (`Store.tx` waits for its flush before returning). */
   wal?: WalSync;
+  /** PostgreSQL: the pool's size (connections), which `Store.tx` shares out (`write-slots.ts`). */
+  poolSize?: number;
 }
 
 /** The refusal of a target that is not a bench-bounty store. */
@@ -364,6 +366,9 @@ const storeTypes = (types: typeof pg.types) => ({
 
 const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/** Connections of a PostgreSQL store's pool unless its target names another size. */
+export const DEFAULT_POOL_SIZE = 10;
+
 /**
  * Refuses a database whose transactions are read-only (a standby, or `default_transaction_read_only`
  * in the URL's `options` or the server's settings): every command writes (an account, a run, a
@@ -404,7 +409,7 @@ export async function openPostgres(target: {
   const { default: pgm } = await import("pg");
   const pool = new pgm.Pool({
     connectionString: target.url,
-    max: target.poolSize ?? 10,
+    max: target.poolSize ?? DEFAULT_POOL_SIZE,
     types: storeTypes(pgm.types),
     ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
   });
@@ -435,6 +440,7 @@ export async function openPostgres(target: {
       label,
       description: describePostgres(target.url, target.schema),
       schema,
+      poolSize: target.poolSize ?? DEFAULT_POOL_SIZE,
     };
   } catch (e) {
     await db.destroy();

@@ -8,6 +8,10 @@
  * query's parameters once; a Kysely plugin walked (and rebuilt) the operation tree of every built query
  * instead (`bench:nul`). The server names the JSON path of a body holding one before this is reached;
  * this is the one rule under every entry point (the CLI's options, path parameters, MCP arguments).
+ *
+ * The same wrapper ends a bounded transaction by its deadline (`tx-deadline.ts`, probe21 A-F5): each of
+ * its statements is preceded by the time left as its `lock_timeout` and `statement_timeout`, and its
+ * COMMIT is refused past the deadline.
  */
 import type {
   AbortableOperationOptions,
@@ -19,6 +23,7 @@ import type {
   TransactionSettings,
 } from "kysely";
 import { PlatformError } from "../errors.js";
+import { assertBeforeDeadline, boundNextStatement, txDeadlineHere } from "./tx-deadline.js";
 
 /** The refusal: `invalid_text` naming U+0000 (no value is echoed). */
 function nulRefused(): PlatformError {
@@ -37,11 +42,17 @@ export function refuseNulText(query: CompiledQuery): void {
   for (const v of query.parameters) if (typeof v === "string" && v.includes("\u0000")) throw nulRefused();
 }
 
-/** A connection of the engine's driver that checks each query ({@link refuseNulText}) before sending it. */
+/**
+ * A connection of the engine's driver that checks each query ({@link refuseNulText}) before sending it,
+ * and in a bounded transaction sets the time left before it ({@link boundNextStatement}).
+ */
 class NulCheckedConnection implements DatabaseConnection {
+  /** The deadline (unix ms) of the bounded transaction this connection runs, if any. */
+  deadline: number | undefined;
   constructor(readonly inner: DatabaseConnection) {}
   async executeQuery<R>(query: CompiledQuery, options?: AbortableOperationOptions): Promise<QueryResult<R>> {
     refuseNulText(query);
+    if (this.deadline !== undefined) await boundNextStatement(this.inner, this.deadline);
     return this.inner.executeQuery<R>(query, options);
   }
   streamQuery<R>(
@@ -75,16 +86,24 @@ class NulCheckedDriver implements Driver {
     if (checked === undefined) this.wrappers.set(c, (checked = new NulCheckedConnection(c)));
     return checked;
   }
-  beginTransaction(c: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.inner.beginTransaction(innerOf(c), settings);
+  async beginTransaction(c: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await this.inner.beginTransaction(innerOf(c), settings);
+    if (c instanceof NulCheckedConnection) c.deadline = txDeadlineHere();
   }
-  commitTransaction(c: DatabaseConnection): Promise<void> {
+  /** @throws TxDeadlinePassed past a bounded transaction's deadline (Kysely then rolls it back) */
+  async commitTransaction(c: DatabaseConnection): Promise<void> {
+    if (c instanceof NulCheckedConnection && c.deadline !== undefined) {
+      assertBeforeDeadline(c.deadline);
+      c.deadline = undefined;
+    }
     return this.inner.commitTransaction(innerOf(c));
   }
   rollbackTransaction(c: DatabaseConnection): Promise<void> {
+    if (c instanceof NulCheckedConnection) c.deadline = undefined;
     return this.inner.rollbackTransaction(innerOf(c));
   }
   releaseConnection(c: DatabaseConnection, options?: AbortableOperationOptions): Promise<void> {
+    if (c instanceof NulCheckedConnection) c.deadline = undefined;
     return this.inner.releaseConnection(innerOf(c), options);
   }
   destroy(options?: AbortableOperationOptions): Promise<void> {
