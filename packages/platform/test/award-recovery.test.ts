@@ -410,7 +410,14 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
     await hold();
     expect(await second.awardEvidence(r.slug)).toMatchObject({ kind: "unavailable", reason: "pack_pending" });
     release();
-    expect((await second.awardEvidence(r.slug)).kind).toBe("pack");
+    // the lock let go: the door mints and serves the pack (a door answer is bounded by DOOR_WAIT_MS, so on
+    // a loaded machine the mint may outlast one answer, pack_pending, and be served by the next)
+    let door = await second.awardEvidence(r.slug);
+    for (let ask = 1; ask < 3 && door.kind !== "pack"; ask++) {
+      expect(door).toMatchObject({ kind: "unavailable", reason: "pack_pending" });
+      door = await second.awardEvidence(r.slug);
+    }
+    expect(door.kind).toBe("pack");
     expect((await awardedTxs(dc, r.bountyId, r.fromBlock)).length).toBe(1);
     await second.close();
     await r.platform.close();
