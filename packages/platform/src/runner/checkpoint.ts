@@ -8,7 +8,7 @@ import { keccak256Hex, schemaProblems } from "@bench-bounty/evidence";
 import { z } from "zod";
 import { terminalText } from "../terminal.js";
 import type { RunBackend } from "../backend.js";
-import type { ServedTask } from "../runs.js";
+import { RUN_ID_PATTERN, type ServedTask } from "../runs.js";
 import { writeFileDurably } from "../store.js";
 import type { TaskOutcome } from "../runner.js";
 
@@ -23,7 +23,7 @@ const positiveInt = z.number().int().positive();
  */
 const checkpointSchema = z.object({
   schema: z.literal(CHECKPOINT_SCHEMA),
-  run_id: z.string().regex(/^run-[0-9a-f]{16}$/, "expected a run id (run-<16 hex>)"),
+  run_id: z.string().regex(RUN_ID_PATTERN, "expected a run id (run-<16 hex>)"),
   benchmark: z.string().min(1),
   agent_id: z.string().min(1),
   attempt: positiveInt,
