@@ -160,7 +160,10 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
       for (const [token, total] of totals)
         console.log(`  total ${formatAmount(total, await symbolOf(ctx, token))} (${token})`);
       // A command that works when pasted: the account signs (--from), all of its credit, to itself.
-      console.log(`Claim with: ${pasteableTask(ctx.profile, "bounty:claim", ["--from", account, "--all"])}`);
+      // the command alone on its line, so the line pastes (probe21 B-F9 class)
+      console.log(
+        `Claim with:\n  ${pasteableTask(ctx.profile, "bounty:claim", ["--from", account, "--all"])}`,
+      );
       console.log(
         "  Paid at another address: add --to and that address. No ETH for gas: bounty:claim --relay (deploy/README.md).",
       );
@@ -291,6 +294,63 @@ async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint)
   );
 }
 
+/** A credit whose claim does not simulate, with the decoded reason (`claim reverted: ...`). */
+interface RefusedCredit {
+  credit: Credit;
+  reason: string;
+}
+
+/**
+ * Simulates the claim of each credit on its own (`claim(id, to)`, nothing sent): a bounty whose
+ * token refuses the transfer (a stranger can award a credit in any token, probe21 B-F10) is set
+ * apart, so the others are claimed. An error that is not a revert (the RPC down) is thrown.
+ */
+async function splitRefused(
+  ctx: TaskContext,
+  credits: Credit[],
+  to: string,
+): Promise<{ claimable: Credit[]; refused: RefusedCredit[] }> {
+  const claimable: Credit[] = [];
+  const refused: RefusedCredit[] = [];
+  for (const credit of credits) {
+    try {
+      await ctx.bounty.claim.staticCall(credit.bountyId, to);
+      claimable.push(credit);
+    } catch (e) {
+      const decoded = decodeRevert(e, ctx.ifaces, "claim");
+      if (!(decoded instanceof TaskError)) throw decoded;
+      refused.push({ credit, reason: decoded.message });
+    }
+  }
+  return { claimable, refused };
+}
+
+/**
+ * The refusal of the credits {@link splitRefused} set apart: each named by its bounty id and
+ * token with the reason, then for each the `bounty:claim --id` command that retries it alone, on
+ * its own line (it works when pasted).
+ */
+function refusedReport(
+  ctx: TaskContext,
+  account: string,
+  to: string,
+  refused: RefusedCredit[],
+  nothingSent: boolean,
+): string {
+  const lines = [
+    nothingSent
+      ? `No credit of ${account} can be claimed now; nothing was sent:`
+      : `${refused.length} credit${refused.length > 1 ? "s" : ""} of ${account} could not be claimed (the others are claimed above):`,
+    ...refused.map((r) => `  bounty ${r.credit.bountyId} (token ${r.credit.token}): ${r.reason}`),
+    `Retry ${refused.length > 1 ? "each" : "it"} alone (once its token transfers again) with:`,
+    ...refused.map(
+      (r) =>
+        `  ${pasteableTask(ctx.profile, "bounty:claim", ["--from", account, "--id", String(r.credit.bountyId), ...(to === account ? [] : ["--to", to])])}`,
+    ),
+  ];
+  return lines.join("\n");
+}
+
 withFromParam(
   task("bounty:claim", "Claim credit: one bounty (--id), several (--ids) or all with credit (--all)"),
   "Winner account, or with --relay the relayer paying the gas",
@@ -349,7 +409,12 @@ withFromParam(
       );
       for (const c of credits)
         console.log(`  bounty ${c.bountyId}  ${formatAmount(c.amount, await symbolOf(ctx, c.token))}`);
-      const ids = credits.map((c) => c.bountyId);
+      // each credit of a multi-bounty claim on its own (probe21 B-F10): one token refusing its
+      // transfer no longer stops the claim of the others
+      const { claimable, refused } =
+        credits.length > 1 ? await splitRefused(ctx, credits, to) : { claimable: credits, refused: [] };
+      if (claimable.length === 0) throw new TaskError(refusedReport(ctx, account, to, refused, true));
+      const ids = claimable.map((c) => c.bountyId);
       // a winner without ETH claims through a relayer, one bounty at a time (claimWithSig)
       const relayHint = `claim through a relayer that pays the gas: bounty:claim --relay --id ${ids[0]} --account ${account} --from <relayer>${ids.length > 1 ? " (one bounty per relayed claim)" : ""} (deploy/README.md)`;
       const receipt =
@@ -368,6 +433,7 @@ withFromParam(
               () => ctx.bounty.claimMany(ids, to),
               relayHint,
             );
-      await printClaimed(ctx, receipt, credits);
+      await printClaimed(ctx, receipt, claimable);
+      if (refused.length > 0) throw new TaskError(refusedReport(ctx, account, to, refused, false));
     }),
   );

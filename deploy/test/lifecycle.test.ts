@@ -196,7 +196,9 @@ describe("bounty tasks on a local Base-profile node", function () {
    * Deploys the test token `contracts/test/<name>.sol` from its artifact and
    * mints 10 tokens (10^19 base units) to the author; returns its address.
    */
-  async function deployTestToken(name: "ReentrantToken" | "FeeOnTransferToken"): Promise<string> {
+  async function deployTestToken(
+    name: "ReentrantToken" | "FeeOnTransferToken" | "RefusingToken",
+  ): Promise<string> {
     const artifact = JSON.parse(
       fs.readFileSync(`${REPO_ROOT}/artifacts/contracts/test/${name}.sol/${name}.json`, "utf8"),
     ) as { abi: readonly unknown[]; bytecode: `0x${string}` };
@@ -655,7 +657,10 @@ describe("bounty tasks on a local Base-profile node", function () {
       await chain.publicClient.waitForTransactionReceipt({ hash });
       await refuses(
         ["bounty:claim", "--from", w3, "--all"],
-        /claimMany reverted: .*blacklisted.*claim with --to a clean address/,
+        // each credit is simulated on its own (probe21 B-F10): both named, with the token's advice
+        new RegExp(
+          `No credit of ${w3} can be claimed now; nothing was sent:\n {2}bounty ${a} \\(token \\S+\\): claim reverted: .*blacklisted.*claim with --to a clean address\\.\n {2}bounty ${b} `,
+        ),
       );
       const before = await usdcBalance(other);
       const out = expectOk(await run(["bounty:claim", "--from", w3, "--all", "--to", other]));
@@ -676,6 +681,25 @@ describe("bounty tasks on a local Base-profile node", function () {
   });
 
   describe("zero-winner award and the author's credit", function () {
+    /**
+     * Locks a bounty of 5 tokens (USDC unless `token`) from the author, closing in 60 s, that
+     * packs/zero-winner.json awards (its threshold), and returns its id.
+     */
+    async function lockZeroWinner(thresholdBps: number, token?: string): Promise<bigint> {
+      const now = await chainTime(chain);
+      return lockBounty({
+        from: author,
+        commitment: commitmentFile(),
+        pool: "5",
+        closesAt: now + 60n,
+        awardDeadline: now + 3600n,
+        payoutRule: "winner_take_all",
+        thresholdBps,
+        awarder,
+        ...(token ? { token } : {}),
+      });
+    }
+
     it("credits the whole pool to the author and lets the author claim it (--all from logs)", async function () {
       const zero = vector<Pack>("packs/zero-winner.json");
       const rd = zero.rank_derivation as unknown as {
@@ -684,17 +708,7 @@ describe("bounty tasks on a local Base-profile node", function () {
         threshold_bps: number;
       };
       expect(rd.splits_bps).to.deep.equal([10000]);
-      const now = await chainTime(chain);
-      const id = await lockBounty({
-        from: author,
-        commitment: commitmentFile(),
-        pool: "5",
-        closesAt: now + 60n,
-        awardDeadline: now + 3600n,
-        payoutRule: "winner_take_all",
-        thresholdBps: rd.threshold_bps,
-        awarder,
-      });
+      const id = await lockZeroWinner(rd.threshold_bps);
       await chain.increaseTime(61);
       const award = expectOk(
         await run(awardArgs({ from: awarder, id, rankDerivation: writeFile(dir, "zero.json", zero) })),
@@ -711,7 +725,7 @@ describe("bounty tasks on a local Base-profile node", function () {
       );
       // bounty:credits prints the claim command; run it as printed.
       const credits = expectOk(await run(["bounty:credits", "--account", author]));
-      const printed = /^Claim with: (.*)$/m
+      const printed = /^Claim with:\n {2}(.*)$/m
         .exec(credits)?.[1]
         ?.replace(
           `LOCAL_RPC_URL=${chain.rpcUrl} BENCH_BOUNTY_LOCAL_DEPLOYMENT=${process.env.BENCH_BOUNTY_LOCAL_DEPLOYMENT} npx hardhat `,
@@ -729,6 +743,55 @@ describe("bounty tasks on a local Base-profile node", function () {
       );
       expect(paidOut).not.to.include("the pool is locked");
       expect(paidOut).to.include(`${author}  5.000000 USDC (5000000 base units) (remainder; claimed)`);
+    });
+
+    it("--all claims each credit on its own: a token refusing transfers is named with its --id retry, the USDC credit is still claimed (probe21 B-F10)", async function () {
+      const zero = vector<Pack>("packs/zero-winner.json");
+      const rdFile = writeFile(dir, "zero-again.json", zero);
+      const junk = await deployTestToken("RefusingToken");
+      const threshold = (zero.rank_derivation as unknown as { threshold_bps: number }).threshold_bps;
+      const junkId = await lockZeroWinner(threshold, junk);
+      const usdcId = await lockZeroWinner(threshold);
+      await chain.increaseTime(61);
+      for (const id of [junkId, usdcId])
+        expectOk(await run(awardArgs({ from: awarder, id, rankDerivation: rdFile })));
+      const refuse = async (on: boolean) =>
+        chain.publicClient.waitForTransactionReceipt({
+          hash: await chain.wallet(0).writeContract({
+            address: junk as `0x${string}`,
+            abi: [
+              {
+                type: "function",
+                name: "refuse",
+                stateMutability: "nonpayable",
+                inputs: [{ name: "on", type: "bool" }],
+                outputs: [],
+              },
+            ] as const,
+            functionName: "refuse",
+            args: [on],
+          }),
+        });
+      await refuse(true);
+      const before = await usdcBalance(author);
+      const claim = await run(["bounty:claim", "--from", author, "--all"]);
+      // the USDC credit is claimed; the refused one is named (bounty id, token) with the --id retry; exit 1
+      expect(claim.stdout, claim.stderr).to.include(`Claimed bounty ${usdcId}: 5.000000 USDC`);
+      expect(await usdcBalance(author)).to.equal(before + 5_000_000n);
+      expect(await creditOf(junkId, author)).to.equal(5_000_000n);
+      expectRefusal(claim, new RegExp(`bounty ${junkId} \\(token ${junk}\\): claim reverted: no\\b`, "i"));
+      const retry = /^ {2}(.*bounty:claim.* --id .*)$/m.exec(claim.stderr)?.[1];
+      expect(retry, claim.stderr).to.match(
+        new RegExp(`npx hardhat bounty:claim --network localhost --from ${author} --id ${junkId}$`),
+      );
+      // the retry, pasted once the token transfers again, claims the rest
+      await refuse(false);
+      const argv = retry!
+        .replace(/^.*npx hardhat /, "")
+        .split(" ")
+        .filter((w, i, all) => w !== "--network" && all[i - 1] !== "--network");
+      expect(expectOk(await run(argv))).to.include(`Claimed bounty ${junkId}: 5.000000 JUNK`);
+      expect(await creditOf(junkId, author)).to.equal(0n);
     });
   });
 

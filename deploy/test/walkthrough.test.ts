@@ -97,7 +97,7 @@ describe("deploy/README.md walkthrough, as written", function () {
     expect(all).to.match(/winner 2 {8}0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65 {2}37\.500000 USDC/);
     // The claim command bounty:credits prints is the next line of the walkthrough, as pasted.
     // (the node listens on a free port: the line names it, as it must to work when pasted)
-    const claimLine = /Claim with: (.*)$/m.exec(all)?.[1];
+    const claimLine = /^Claim with:\n {2}(.*)$/m.exec(all)?.[1];
     expect(claimLine).to.match(new RegExp(`^LOCAL_RPC_URL=${node.rpcUrl} npx hardhat `));
     const printed = claimLine!.replace(/^LOCAL_RPC_URL=\S+ /, "");
     expect(walkthroughCommands().map((c) => c.line)).to.include(printed);

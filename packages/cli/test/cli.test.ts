@@ -47,7 +47,8 @@ describe("bench-bounty CLI (composed)", () => {
       { cwd: repo, env, encoding: "utf8" },
     );
     expect(published.status, published.stderr).toBe(0);
-    const printed = /retry it with: (.*)$/m.exec(published.stderr)?.[1];
+    // the command alone on its line (probe21 B-F9 class)
+    const printed = /retry it with:\n {4}(.*)$/m.exec(published.stderr)?.[1];
     expect(printed, published.stderr).toMatch(/^\.\/bin\/bench-bounty anchor paste --store /);
     // pasted into a shell in the clone, as printed
     const pasted = spawnSync("sh", ["-c", `${printed} --list`], { cwd: repo, env, encoding: "utf8" });

@@ -1,4 +1,5 @@
 import Database from "better-sqlite3";
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -192,8 +193,126 @@ describe("a corrupt run checkpoint is refused in one line", () => {
   });
 });
 
+/**
+ * Publishes {@link goodCsv} as `slug` and starts, as a new account given by `--api-key`, a run whose
+ * agent cannot start (`nonexistent-cmd-xyz`): the run stays in progress with its checkpoint.
+ */
+async function runThatCannotStart(slug: string, ...extra: string[]) {
+  const store = join(tempDir(), "st");
+  const pub = await publishCsv(store, "Temp {payload.temp} on {payload.date}?", "--slug", slug);
+  expect(pub.code).toBe(0);
+  const key = await cliAccount(store, `${slug}-owner`);
+  const r = await runCli(
+    ...["run", slug, "--store", store, "--api-key", key, "--agent", "nonexistent-cmd-xyz"],
+    ...["--agent-id", `${slug}1`, ...extra, "--no-progress"],
+  );
+  return { store, key, r };
+}
+
+/** Every member of a run checkpoint and values of the wrong JSON type for it (probe21 B-F8). */
+const CHECKPOINT_FUZZ: Array<[path: string[], bad: unknown[]]> = [
+  [["schema"], [[1], null, 1, "bench-bounty.runner-checkpoint.v0"]],
+  [["run_id"], [[1], null, 1, {}, "run-ffffffffffffffff"]],
+  [["benchmark"], [[1], null, 1, true, ""]],
+  [["agent_id"], [[1], null, 1, {}]],
+  [["attempt"], ["1", [1], null, 1.5, 0, -1]],
+  [["agent"], ["x", [1], null]],
+  [
+    ["agent", "kind"],
+    [[1], null, "shell"],
+  ],
+  [
+    ["agent", "command"],
+    [[1], null, 7],
+  ],
+  [
+    ["agent", "cwd"],
+    [[1], 7],
+  ],
+  [
+    ["agent", "env_names"],
+    ["HOME", [1], {}],
+  ],
+  [["options"], ["x", [1], null]],
+  [
+    ["options", "concurrency"],
+    ["1", [1], null, 0, 1.5],
+  ],
+  [
+    ["options", "batch_size"],
+    ["1", null, -2],
+  ],
+  [
+    ["options", "task_timeout_ms"],
+    ["60000", null, {}],
+  ],
+  [
+    ["options", "invalid_answer_policy"],
+    [[1], null, "ignore"],
+  ],
+  [["backend"], [[1], null, 1]],
+  [["task_count"], ["4", null, -1, 0.5]],
+  [["tasks_digest"], [[1], null, 1, "0x12"]],
+  [["outcomes"], ["x", [1], null]],
+  [
+    ["outcomes", "0"],
+    ["x", [1], null, { ordinal: "0", status: "answered" }, { ordinal: 0, status: "done" }],
+  ],
+];
+
+describe("a run checkpoint whose members have the wrong JSON types is refused naming the JSON path (probe21 B-F8)", () => {
+  it("resume refuses each damaged member in one line (exit 1, never an internal error) and resumes from the intact file", async () => {
+    const { store, key, r: failed } = await runThatCannotStart("ckpt");
+    expect(failed.code, failed.err).toBe(1);
+    const runId = /resume (run-[0-9a-f]{16})/.exec(failed.err)![1]!;
+    const file = join(store, "runs", `${runId}.json`);
+    const intact = readFileSync(file, "utf8");
+    const original = JSON.parse(intact) as Record<string, unknown>;
+    original.outcomes = { "0": { ordinal: 0, status: "error", reason: "r" } };
+    original.agent = { kind: "command", command: "x", cwd: "/tmp" };
+    for (const [path, values] of CHECKPOINT_FUZZ)
+      for (const bad of [...values, undefined]) {
+        if (
+          bad === undefined &&
+          (path.at(-1) === "cwd" || path.at(-1) === "env_names" || path.at(-1) === "0")
+        )
+          continue; // optional members
+        const doc = structuredClone(original);
+        let at = doc as Record<string, unknown>;
+        for (const k of path.slice(0, -1)) at = at[k] as Record<string, unknown>;
+        if (bad === undefined) delete at[path.at(-1)!];
+        else at[path.at(-1)!] = bad;
+        writeFileSync(file, JSON.stringify(doc));
+        const r = await runCli("resume", runId, "--store", store, "--api-key", key);
+        const label = `${path.join(".")} = ${JSON.stringify(bad)}`;
+        // `$.options.concurrency`, `$.outcomes["0"]`, as a pattern
+        const jsonPath = ("$" + path.map((k) => (/^\d+$/.test(k) ? `["${k}"]` : `.${k}`)).join("")).replace(
+          /[$.[\]"]/g,
+          "\\$&",
+        );
+        expect(r.code, `${label}: ${r.err}`).toBe(1);
+        expect(r.err, label).toMatch(
+          new RegExp(`^error: checkpoint ${file} is not a run checkpoint.*: ${jsonPath}(?![\\w])`),
+        );
+        // one line, then the {code, details} naming the JSON path
+        expect(JSON.parse(r.err.slice(r.err.indexOf("\n") + 1)), label).toMatchObject({
+          code: "invalid_checkpoint",
+          details: { json_path: expect.stringMatching(new RegExp(`^${jsonPath}`)) },
+        });
+        expect(r.err, label).not.toMatch(/internal error|SQLite3|at .*\.[jt]s:\d+/);
+      }
+    writeFileSync(file, intact);
+    const resumed = await runCli(
+      ...["resume", runId, "--store", store, "--api-key", key],
+      ...["--agent", `node ${AGENT}`, "--no-progress"],
+    );
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(JSON.parse(resumed.out)).toMatchObject({ run_id: runId, attempt: 1 });
+  });
+});
+
 describe("commands that read refuse a store that does not exist and create nothing", () => {
-  it("show, leaderboard, evidence, close, resume on a missing store: no store at ..., nothing written", async () => {
+  it("show, leaderboard, evidence, close, resume, datasets, delete-dataset, account keys on a missing store: no store at ..., nothing written", async () => {
     const root = tempDir();
     const store = join(root, "deep", "a", "b", "c");
     for (const args of [
@@ -202,6 +321,12 @@ describe("commands that read refuse a store that does not exist and create nothi
       ["evidence", "x"],
       ["close", "x"],
       ["resume", "run-0123456789abcdef"],
+      // probe21 B-F7: these created an empty store and answered `[]` / `no dataset`
+      ["datasets"],
+      ["delete-dataset", "ds-x"],
+      ["account", "keys"],
+      ["account", "issue-key"],
+      ["anchor", "x", "--list"],
     ]) {
       const r = await runCli(...args, "--store", store);
       expect(r.code, args[0]).toBe(1);
@@ -224,25 +349,7 @@ describe("commands that read refuse a store that does not exist and create nothi
 
 describe("an agent command that cannot start", () => {
   it("run says no attempt was used, shows the stderr tail and the exact resume command, which works as printed", async () => {
-    const store = join(tempDir(), "st");
-    const pub = await publishCsv(store, "Temp {payload.temp} on {payload.date}?", "--slug", "probe");
-    expect(pub.code).toBe(0);
-    const key = await cliAccount(store, "bad1-owner");
-    const r = await runCli(
-      "run",
-      "probe",
-      "--store",
-      store,
-      "--api-key",
-      key,
-      "--agent",
-      "nonexistent-cmd-xyz",
-      "--agent-id",
-      "bad1",
-      "--attempts",
-      "2",
-      "--no-progress",
-    );
+    const { store, key, r } = await runThatCannotStart("probe", "--attempts", "2");
     expect(r.code).toBe(1);
     expect(r.out).toBe(""); // nothing finalized, no summary
     expect(r.err).toMatch(
@@ -252,21 +359,25 @@ describe("an agent command that cannot start", () => {
     // the printed command reruns the stored agent: the message says how to run another (probe13 B4 note)
     expect(r.err).toContain("resume runs the same command again; add --agent CMD to run another");
     expect(r.err).not.toContain(key); // the key is never printed
-    const m =
-      /\n {2}(npx bench-bounty resume (run-[0-9a-f]+) .*?) {3}\(with your API key in the environment variable BENCH_BOUNTY_API_KEY\)\n/.exec(
-        r.err,
-      );
+    // the command alone on its line (probe21 B-F9: a note on the same line made the pasted line a
+    // shell syntax error); the note on the next line
+    const m = /^ {2}(npx bench-bounty resume (run-[0-9a-f]+) .*)\n(.*)$/m.exec(r.err);
     expect(m, r.err).not.toBeNull();
-    const [, command, runId] = m!;
-    expect(command).toBe(
-      `npx bench-bounty resume ${runId} --store ${store} --api-key "$BENCH_BOUNTY_API_KEY"`,
-    );
+    const [, command, runId, next] = m!;
+    expect(next).toMatch(/^ {2}\(first set BENCH_BOUNTY_API_KEY to your API key/);
     const log = join(store, "runs", `${runId}.agent.log`);
     expect(readFileSync(log, "utf8")).toMatch(/nonexistent-cmd-xyz/);
-    // pasted as printed (the shell expands the variable), with a working agent: the same attempt 1
+    // pasted as printed into a shell (the shell expands the variable; \`npx\` there prints its words),
+    // then run with a working agent: the same attempt 1
+    const pasted = spawnSync("bash", ["-c", `npx() { printf '%s\\0' "$@"; }\n${command}`], {
+      env: { ...process.env, BENCH_BOUNTY_API_KEY: key },
+      encoding: "utf8",
+    });
+    expect(pasted.status, pasted.stderr).toBe(0);
+    const argv = pasted.stdout.split("\0").slice(1, -1);
+    expect(argv).toEqual(["resume", runId, "--store", store, "--api-key", key]);
     process.env.BENCH_BOUNTY_API_KEY = key;
     try {
-      const argv = command!.replace('"$BENCH_BOUNTY_API_KEY"', key).split(" ").slice(2);
       const res = await runCli(...argv, "--agent", `node ${AGENT}`, "--no-progress");
       expect(res.code, res.err).toBe(0);
       expect(JSON.parse(res.out)).toMatchObject({ run_id: runId, attempt: 1, attempts_remaining: 2 });
@@ -524,10 +635,10 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
       `warning: the commitment of ${b.slug} was not anchored (its root is shown once it is)`,
     );
     expect(r.err).toContain(
-      `retry it with: npx bench-bounty anchor ${b.slug} --store ${store} --rpc-url http://127.0.0.1:1 --chain-id 8453 --bounty-contract 0x${"22".repeat(20)} --anchor-registry 0x${"33".repeat(20)}`,
+      `retry it with:\n    npx bench-bounty anchor ${b.slug} --store ${store} --rpc-url http://127.0.0.1:1 --chain-id 8453 --bounty-contract 0x${"22".repeat(20)} --anchor-registry 0x${"33".repeat(20)}`,
     );
     // the printed command, run as printed (minus the binary name), lists the same pending anchor
-    const retry = /retry it with: npx bench-bounty (.*)$/m.exec(r.err)![1]!.split(" ");
+    const retry = /retry it with:\n {4}npx bench-bounty (.*)$/m.exec(r.err)![1]!.split(" ");
     const listed = await runCli(...retry, "--list");
     expect(listed.code, listed.err).toBe(0);
     // the operator's own list names the pending root (the store is theirs)
@@ -554,7 +665,7 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
     expect(r.err).toMatch(/was not anchored \(its hash is shown once it is\): .*\(the chain RPC\)/);
     // the operator's own output names the RPC by origin (what a server serves does not: probe17 A-F5)
     expect(r.err).toMatch(/^bench-bounty: chain RPC http:\/\/127\.0\.0\.1:1: .*failed: /m);
-    const retry = /retry it with: npx bench-bounty (.*)$/m.exec(r.err);
+    const retry = /retry it with:\n {4}npx bench-bounty (.*)$/m.exec(r.err);
     expect(retry, r.err).not.toBeNull();
     expect(retry![1]).toBe(
       `anchor rc --store ${store} --rpc-url http://127.0.0.1:1 --chain-id 8453 --bounty-contract 0x${"22".repeat(20)} --anchor-registry 0x${"33".repeat(20)}`,
@@ -582,7 +693,7 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
       ...UNREACHABLE_CHAIN,
     );
     expect(r.code, r.err).toBe(0);
-    const retry = /retry it with: env -u BENCH_BOUNTY_API_KEY npx bench-bounty (.*)$/m.exec(r.err);
+    const retry = /retry it with:\n {4}env -u BENCH_BOUNTY_API_KEY npx bench-bounty (.*)$/m.exec(r.err);
     expect(retry, r.err).not.toBeNull();
     // without the `env -u` the exported key makes it the account's: refused
     const keyed = await runCli(...retry![1]!.split(" "));
@@ -636,7 +747,7 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
     const viaEnv = await publish([]);
     expect(viaEnv.code, viaEnv.err).toBe(0);
     expect(viaEnv.err + viaEnv.out).not.toMatch(leaks);
-    const line = /retry it with: npx bench-bounty (.*)$/m.exec(viaEnv.err)![1]!;
+    const line = /retry it with:\n {4}npx bench-bounty (.*)$/m.exec(viaEnv.err)![1]!;
     expect(line).toContain(` --rpc-url "$BENCH_BOUNTY_RPC_URL" --chain-id 8453`);
     expect(viaEnv.err).not.toContain("first set BENCH_BOUNTY_RPC_URL");
     const words = line.split(" ").map((w) => (w === '"$BENCH_BOUNTY_RPC_URL"' ? secret : w));

@@ -187,7 +187,7 @@ export function registerDatasetCommands(program: Command): void {
             if (r.commitment_anchor_status === "pending")
               process.stderr.write(
                 `warning: the commitment of ${r.slug} was not anchored (its root is shown once it is): ${terminalText(r.commitment_anchor_error ?? "")}\n` +
-                  `  it is pending; retry it with: ${anchorRetryCommand(r.slug, o)}\n`,
+                  `  it is pending; retry it with:\n    ${anchorRetryCommand(r.slug, o)}\n`,
               );
             print({ dataset: ds, benchmark: r });
           });
@@ -203,7 +203,8 @@ export function registerDatasetCommands(program: Command): void {
       ),
   ).action(
     action(async (o: StoreOpts) => {
-      await withPlatform(o, false, async (platform) => {
+      // reads an existing store: a mistyped --store is refused `no_store`, nothing created (probe21 B-F7)
+      await withPlatform(o, true, async (platform) => {
         print(await platform.myDatasets(await principalOf(platform, o)));
       });
     }),
@@ -216,7 +217,7 @@ export function registerDatasetCommands(program: Command): void {
       .argument("<dataset-id>"),
   ).action(
     action(async (datasetId: string, o: StoreOpts) => {
-      await withPlatform(o, false, async (platform) => {
+      await withPlatform(o, true, async (platform) => {
         print(await platform.deleteDataset(await principalOf(platform, o), datasetId));
       });
     }),

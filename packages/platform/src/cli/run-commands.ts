@@ -88,8 +88,10 @@ interface ResumeWhere {
 }
 
 /**
- * The `bench-bounty resume` command of a run, paste-able as printed: the key is never printed, so a key
- * given with `--api-key` becomes `--api-key "$BENCH_BOUNTY_API_KEY"` and the line says to set it.
+ * The `bench-bounty resume` command of a run, paste-able as printed: the command alone on its line
+ * (probe21 B-F9: a note on the same line made the pasted line a shell syntax error), each note on a
+ * line of its own after it. The key is never printed, so a key given with `--api-key` becomes
+ * `--api-key "$BENCH_BOUNTY_API_KEY"` and the next line says to set it.
  */
 export function resumeCommand(runId: string, w: ResumeWhere): string {
   const cmd = [invokedAs(), "resume", runId, "--store", shellWord(w.store)];
@@ -97,7 +99,9 @@ export function resumeCommand(runId: string, w: ResumeWhere): string {
   if (w.keyOnCommandLine) cmd.push('--api-key "$BENCH_BOUNTY_API_KEY"');
   return (
     cmd.join(" ") +
-    (w.keyOnCommandLine ? "   (with your API key in the environment variable BENCH_BOUNTY_API_KEY)" : "") +
+    (w.keyOnCommandLine
+      ? "\n  (first set BENCH_BOUNTY_API_KEY to your API key in that shell: the key is not printed)"
+      : "") +
     (w.server ? "" : databaseUrlNote())
   );
 }
@@ -155,7 +159,7 @@ function summarise(r: RunnerResult, w: ResumeWhere, o: StoreOpts) {
       `warning: the receipt of run ${r.run_id} was not anchored (its hash is shown once it is): ${terminalText(f.receipt_anchor_error)}\n` +
         (w.server
           ? `  it is pending on the server: its operator's next anchor batch, \`bench-bounty anchor ${r.benchmark}\` or the award anchors it\n`
-          : `  it is pending; retry it with: ${anchorRetryCommand(r.benchmark, o)}\n`),
+          : `  it is pending; retry it with:\n    ${anchorRetryCommand(r.benchmark, o)}\n`),
     );
   return {
     run_id: r.run_id,

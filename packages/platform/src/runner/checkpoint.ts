@@ -4,40 +4,64 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PlatformError } from "../errors.js";
-import { keccak256Hex } from "@bench-bounty/evidence";
+import { keccak256Hex, schemaProblems } from "@bench-bounty/evidence";
+import { z } from "zod";
+import { terminalText } from "../terminal.js";
 import type { RunBackend } from "../backend.js";
-import type { ServedTask } from "../runs.js";
+import { RUN_ID_PATTERN, type ServedTask } from "../runs.js";
 import { writeFileDurably } from "../store.js";
 import type { TaskOutcome } from "../runner.js";
 
 /** Checkpoint schema tag. */
 export const CHECKPOINT_SCHEMA = "bench-bounty.runner-checkpoint.v1";
 
-export interface Checkpoint {
-  schema: typeof CHECKPOINT_SCHEMA;
-  run_id: string;
-  benchmark: string;
-  agent_id: string;
-  attempt: number;
+const positiveInt = z.number().int().positive();
+
+/**
+ * The checkpoint's shape: every member `resume` uses is checked when the file is read, so a damaged
+ * file is refused naming its JSON path (probe21 B-F8) rather than reaching the store.
+ */
+const checkpointSchema = z.object({
+  schema: z.literal(CHECKPOINT_SCHEMA),
+  run_id: z.string().regex(RUN_ID_PATTERN, "expected a run id (run-<16 hex>)"),
+  benchmark: z.string().min(1),
+  agent_id: z.string().min(1),
+  attempt: positiveInt,
   /**
    * The agent as started; `env_names` are the variables passed by name (`run --agent-env`): their values
    * are never stored, a resume reads them again from its own environment.
    */
-  agent:
-    | { kind: "command"; command: string; cwd?: string; env_names?: string[] }
-    | { kind: "function"; name: string };
-  options: {
-    concurrency: number;
-    batch_size: number;
-    task_timeout_ms: number;
-    invalid_answer_policy: "skip" | "abort";
-  };
+  agent: z.discriminatedUnion("kind", [
+    z.object({
+      kind: z.literal("command"),
+      command: z.string().min(1),
+      cwd: z.string().optional(),
+      env_names: z.array(z.string()).optional(),
+    }),
+    z.object({ kind: z.literal("function"), name: z.string() }),
+  ]),
+  options: z.object({
+    concurrency: positiveInt,
+    batch_size: positiveInt,
+    task_timeout_ms: positiveInt,
+    invalid_answer_policy: z.enum(["skip", "abort"]),
+  }),
   /** Where the run lives (`local store DIR`, a server URL). */
-  backend: string;
-  task_count: number;
-  tasks_digest: string;
-  outcomes: Record<string, TaskOutcome>;
-}
+  backend: z.string(),
+  task_count: z.number().int().nonnegative(),
+  tasks_digest: z.string().regex(/^0x[0-9a-f]{64}$/, "expected a keccak256 digest (0x + 64 hex)"),
+  outcomes: z.record(
+    z.string(),
+    z.object({
+      ordinal: z.number().int().nonnegative(),
+      status: z.enum(["answered", "invalid", "timeout", "error"]),
+      reason: z.string().optional(),
+    }),
+  ),
+});
+
+/** A run's checkpoint (`runs/<run_id>.json`), as written by the runner. */
+export type Checkpoint = z.infer<typeof checkpointSchema> & { outcomes: Record<string, TaskOutcome> };
 
 export function checkpointFile(backend: RunBackend, runId: string): string {
   return join(backend.checkpointDir, `${runId}.json`);
@@ -55,7 +79,8 @@ export function tasksDigest(tasks: ServedTask[]): string {
 /**
  * Reads a run's checkpoint.
  * @throws PlatformError `unknown_run` when there is none; `invalid_checkpoint` naming the
- *   file when it is not valid JSON or has no plan
+ *   file when it is not valid JSON, and the file and the first JSON path (`json_path`) whose member
+ *   does not fit the checkpoint's schema (a wrong type, a missing member) or names another run
  */
 export function readCheckpoint(backend: RunBackend, runId: string): Checkpoint {
   const file = checkpointFile(backend, runId);
@@ -74,17 +99,27 @@ export function readCheckpoint(backend: RunBackend, runId: string): Checkpoint {
       { run_id: runId, path: file },
     );
   }
-  if (
-    typeof doc !== "object" ||
-    doc === null ||
-    typeof (doc as { tasks_digest?: unknown }).tasks_digest !== "string"
-  )
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc))
     throw new PlatformError(
       "invalid_checkpoint",
       `checkpoint ${file} is not a run checkpoint (expected a JSON object with a tasks_digest)`,
       { run_id: runId, path: file },
     );
-  return doc as Checkpoint;
+  const problem = schemaProblems(checkpointSchema, doc)[0];
+  if (problem !== undefined)
+    throw new PlatformError(
+      "invalid_checkpoint",
+      `checkpoint ${file} is not a run checkpoint: ${problem.path} ${terminalText(problem.message)}`,
+      { run_id: runId, path: file, json_path: problem.path },
+    );
+  const cp = doc as Checkpoint;
+  if (cp.run_id !== runId)
+    throw new PlatformError(
+      "invalid_checkpoint",
+      `checkpoint ${file} is not a run checkpoint of ${runId}: $.run_id is ${cp.run_id}`,
+      { run_id: runId, path: file, json_path: "$.run_id" },
+    );
+  return cp;
 }
 
 /** True when the run has at least one stored answer (as far as the checkpoint knows). */
