@@ -262,14 +262,19 @@ export class Store extends Tables {
    *   wall clock; `SET LOCAL lock_timeout`): a lock another holds longer refuses the transaction
    *   (probe17 A-F2: a publish waited past its request's deadline, then wrote; probe19 A-F3: every
    *   other write of a request, `WriteHow.answerBy`); undefined: no bound (background work, the award)
-   * @throws PlatformError `server_busy` (nothing written) when a lock wait passes `opts.locksBy`, or
-   *   on SQLite when another process holds the write lock past the busy timeout (5 s)
+   * @throws PlatformError `server_busy` (nothing written) when a lock wait passes `opts.locksBy`, when
+   *   the transaction begins (gets its connection and, on SQLite, the write lock) at or past
+   *   `opts.locksBy` (probe21 A-F10: a write queued past its request's answer committed), or on SQLite
+   *   when another process holds the write lock past the busy timeout (5 s)
    */
   async tx<T>(fn: (t: Tables) => Promise<T>, opts: { locksBy?: number | undefined } = {}): Promise<T> {
     const bounded = opts.locksBy !== undefined && this.engine === "postgres";
     for (let attempt = 1; ; attempt++) {
       try {
         const result = await this.db.transaction().execute(async (trx) => {
+          // begun past the deadline (SQLite: queued for the one connection, or the busy wait, behind
+          // other writes): refused, rolled back, nothing written (probe21 A-F10)
+          if (opts.locksBy !== undefined && Date.now() >= opts.locksBy) throw storeBusy();
           if (bounded) {
             const left = Math.max(1, Math.floor(opts.locksBy! - Date.now()));
             await sql`SELECT set_config('lock_timeout', ${`${left}ms`}, true)`.execute(trx);

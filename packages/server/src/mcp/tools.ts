@@ -57,8 +57,14 @@ export interface ToolContext {
    * lock waits end (`AppEnv.revealBy`; `WriteHow.answerBy`, probe19 A-F3).
    */
   revealBy?: number;
-  /** The request's answer budget: tool calls run one at a time through it (`endpoint.ts`). */
-  answers?: { serial<T>(run: () => Promise<T>, skipped: T): Promise<T>; beforeWrite(): void };
+  /**
+   * The request's answer budget: tool calls run one at a time through it (`endpoint.ts`); a call whose
+   * turn comes past the request's deadline is answered `late()`, not begun.
+   */
+  answers?: {
+    serial<T>(run: () => Promise<T>, skipped: T, late: () => T): Promise<T>;
+    beforeWrite(): void;
+  };
 }
 
 /** The request's bound on a tool's write ({@link WriteHow}): its lock waits end by `revealBy`. */
@@ -101,7 +107,23 @@ async function call(
       return toolErrorOf(e, t.log);
     }
   };
-  return t.answers ? t.answers.serial(run, SKIPPED) : run();
+  return t.answers ? t.answers.serial(run, SKIPPED, notBegun) : run();
+}
+
+/**
+ * The answer of a tool call whose turn came at or after the request's deadline (`ToolContext.revealBy`,
+ * half the request's time limit; the deadline its writes' lock waits end by, `WriteHow.answerBy`), the
+ * calls before it having taken the time: it was not begun (`answers.serial`, probe21 A-F10). A tool
+ * error `server_busy`, `details: {limit: "request_deadline", retry_after_seconds: 5}`.
+ */
+function notBegun(): CallToolResult {
+  return toolErrorOf(
+    new EdgeError(
+      "server_busy",
+      "not begun: the calls before this one took the request's time (half its time limit); nothing of this call was done, send it again in another request",
+      { limit: "request_deadline", retry_after_seconds: 5 },
+    ),
+  );
 }
 
 /**
