@@ -17,6 +17,7 @@ import {
   TASK_SCORES_PAGE_SIZE,
 } from "@bench-bounty/platform";
 import { beforeAll, describe, expect, it } from "vitest";
+import { platformDomain } from "../src/platform-domain.js";
 import { call, postMcp, postToolCall, publishCities, register, useLive } from "./helpers.js";
 
 const live = useLive();
@@ -83,6 +84,18 @@ describe("MCP identifier arguments: an empty one is refused as on REST (probe21 
     ];
     for (const [tool, args, path, endpoint] of cases)
       expectNamed(await postToolCall(live.url, tool, args, me.key, endpoint ?? "/mcp"), path);
+    const mine = await call(live.url, "GET", "/api/v1/benchmarks/runs/mine", { key: me.key });
+    expect(mine.json.runs, mine.text).toEqual([]);
+  });
+
+  it('the domain itself takes an empty agent id as a value, not as "absent": refused, no run started', async () => {
+    // behind the edge's schemas (REST body, MCP arguments), the same rule (the CLI, another edge)
+    const me = await register(live.url, "empty-domain");
+    const p = await live.platform.authenticate(me.key);
+    const domain = platformDomain(live.platform);
+    await expect(domain.startRun(p, slug, { agent_id: "" })).rejects.toMatchObject({
+      details: { field: "agent_id" },
+    });
     const mine = await call(live.url, "GET", "/api/v1/benchmarks/runs/mine", { key: me.key });
     expect(mine.json.runs, mine.text).toEqual([]);
   });
