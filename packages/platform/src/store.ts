@@ -273,31 +273,41 @@ export class Store extends Tables {
    *   Undefined: no bound (background work, the award, the CLI)
    * @param opts.account the account whose request writes (with `locksBy`; undefined: anonymous)
    * @throws PlatformError `server_busy` (nothing written) when `opts.locksBy` passes first (a lock wait,
-   *   a slot, a statement, the COMMIT), or on SQLite when another process holds the write lock past the
-   *   busy wait (5 s)
+   *   a slot, a statement, the COMMIT); on both engines when the transaction begins (gets its connection
+   *   and, on SQLite, the write lock) at or past `opts.locksBy` (probe21 A-F10: a write queued past its
+   *   request's answer committed); or on SQLite when another process holds the write lock past the busy
+   *   wait (5 s)
    */
   async tx<T>(
     fn: (t: Tables) => Promise<T>,
     opts: { locksBy?: number | undefined; account?: string | undefined } = {},
   ): Promise<T> {
     const deadline = this.engine === "postgres" ? opts.locksBy : undefined;
-    if (deadline === undefined || this.writeSlots === null) return this.txAttempts(fn, deadline);
+    if (deadline === undefined || this.writeSlots === null) return this.txAttempts(fn, opts.locksBy);
     const slotted = await this.writeSlots.run(opts.account, deadline, () =>
-      withTxDeadline(deadline, () => this.txAttempts(fn, deadline)),
+      withTxDeadline(deadline, () => this.txAttempts(fn, opts.locksBy)),
     );
     if (!slotted.ran) throw storeBusy();
     return slotted.result;
   }
 
-  /** {@link tx}'s transaction, tried again after a serialization failure or a deadlock. */
-  private async txAttempts<T>(fn: (t: Tables) => Promise<T>, deadline: number | undefined): Promise<T> {
+  /**
+   * {@link tx}'s transaction, tried again after a serialization failure or a deadlock; refused
+   * `server_busy` when it begins at or past `beginBy` (unix ms).
+   */
+  private async txAttempts<T>(fn: (t: Tables) => Promise<T>, beginBy: number | undefined): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = await this.db.transaction().execute((trx) => fn(new Tables(trx, this.engine)));
+        const result = await this.db.transaction().execute((trx) => {
+          // begun past the deadline (SQLite: queued for the one connection, or the busy wait, behind
+          // other writes): refused, rolled back, nothing written (probe21 A-F10)
+          if (beginBy !== undefined && Date.now() >= beginBy) throw storeBusy();
+          return fn(new Tables(trx, this.engine));
+        });
         await this.wal?.flush();
         return result;
       } catch (e) {
-        if (deadline !== undefined && pastDeadline(e)) throw storeBusy();
+        if (this.engine === "postgres" && beginBy !== undefined && pastDeadline(e)) throw storeBusy();
         if (attempt >= TX_ATTEMPTS || !isRetryable(e)) throw e;
         await new Promise((r) => setTimeout(r, 5 * attempt + Math.floor(Math.random() * 10)));
       }

@@ -169,9 +169,13 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
     const version = versionOf(d.commitment.commit_root);
     return json({ ...d, ...(version ? { version } : {}), chain });
   };
-  /** The agent a run starts for: the one named, else the caller's first, else one named after the account. */
+  /**
+   * The agent a run starts for: the one named (an empty name too, which the platform refuses naming
+   * `agent_id`: never taken for "absent", probe21 A-F8), else the caller's first, else one named after
+   * the account.
+   */
   const agentFor = async (p: Principal, agentId: string | undefined): Promise<string> => {
-    if (agentId) return agentId;
+    if (agentId !== undefined) return agentId;
     const mine = await platform.myAgents(p);
     return mine[0]?.agent_id ?? (await platform.account(p)).name;
   };

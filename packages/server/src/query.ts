@@ -34,19 +34,30 @@ const WHOLE = new RegExp(`^${CANONICAL_WHOLE}$`);
  * counts, `size` and `max` are the default and largest `limit`.
  */
 function pageQuery(first: string, size: number, max: number) {
+  const text = pageDescriptions(first, size, max);
   return z.object({
-    offset: z
-      .string()
-      .optional()
-      .openapi({ description: `${first} (default 0)`, example: "0" }),
+    offset: z.string().optional().openapi({ description: text.offset, example: "0" }),
     limit: z
       .string()
       .optional()
-      .openapi({
-        description: `rows per page, 1 to ${max} (default ${size}); follow next_offset for the rest`,
-        example: String(size),
-      }),
+      .openapi({ description: text.limit, example: String(size) }),
   });
+}
+
+/**
+ * The descriptions of a paged list's `offset` and `limit` (the REST query's and the MCP tools'
+ * arguments): `first` says what `offset` counts, `size` and `max` are the default and largest `limit`
+ * (the platform's page constants, `checkPage`).
+ */
+export function pageDescriptions(
+  first: string,
+  size: number,
+  max: number,
+): { offset: string; limit: string } {
+  return {
+    offset: `${first} (default 0)`,
+    limit: `rows per page, 1 to ${max} (default ${size}); follow next_offset for the rest`,
+  };
 }
 
 /** The OpenAPI description of the leaderboard's page parameters. */

@@ -2,11 +2,13 @@
  * probe15 A-F9: an MCP batch of finalize calls outlived the 60 s request limit (each finalize waited
  * up to the reveal wait for its receipt's anchor batch, one call after another): the client got a
  * REST-shaped 503 while every finalize had run. Now the reveal waits of one request end together at
- * half the request limit (`revealBy`), so every write that ran is answered; and a request on /mcp
+ * half the request limit (`revealBy`), so every write that ran is answered, and a call whose turn comes
+ * after that deadline is not begun (probe21 A-F10: answered `server_busy`); and a request on /mcp
  * that does time out is answered as a JSON-RPC error. A fake domain stands in for the platform: its
  * finalize waits as the platform's does (the reveal wait, cut at `revealBy`).
  */
 import { describe, expect, it } from "vitest";
+import { PlatformError } from "@bench-bounty/platform";
 import { createApp, type Domain } from "../src/index.js";
 
 const REVEAL_WAIT_MS = 1_500;
@@ -39,7 +41,7 @@ const finalizeCall = (id: number) => ({
 });
 
 describe("the reveal waits of one request end together (probe15 A-F9)", () => {
-  it("a batch of 3 finalizes, each waiting 1.5 s, under a 2 s request limit: every one answered", async () => {
+  it("a batch of 3 finalizes, each waiting 1.5 s, under a 2 s request limit: every one answered, by its id", async () => {
     const ran: string[] = [];
     const app = appWith(
       {
@@ -59,9 +61,15 @@ describe("the reveal waits of one request end together (probe15 A-F9)", () => {
       id: number;
       result?: { structuredContent?: { status?: string } };
     }[];
-    expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 3]);
-    for (const a of answers) expect(a.result?.structuredContent?.status).toBe("finalized");
-    expect(ran).toEqual(["run-1", "run-2", "run-3"]);
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
+    // the first waits its reveal until the request's deadline; the calls whose turn comes after it are
+    // not begun (probe21 A-F10), each answered server_busy
+    expect(answers[0]!.result?.structuredContent?.status).toBe("finalized");
+    for (const a of answers.slice(1))
+      expect(a.result?.structuredContent, JSON.stringify(a)).toMatchObject({
+        error: { code: "server_busy", details: { limit: "request_deadline" } },
+      });
+    expect(ran).toEqual(["run-1"]);
   });
 
   it("a timeout on /mcp is a JSON-RPC error (503), not the REST body", async () => {
@@ -160,5 +168,61 @@ describe("the reveal waits of one request end together (probe15 A-F9)", () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]).toBeGreaterThanOrEqual(before + 3_000);
     expect(seen[0]).toBeLessThanOrEqual(Date.now() + 3_000);
+  });
+
+  it("a batch's calls not begun by the request's deadline are not begun: each answered server_busy by its id, nothing written after the answer (probe21 A-F10)", async () => {
+    // SQLite as the probe met it: each write waits its busy wait (WAIT_MS) for a lock another process
+    // holds (HOLD_MS), whatever its `answerBy`; a write whose wait ends after the release writes
+    const WAIT_MS = 300;
+    const HOLD_MS = 2_300;
+    const began: { id: string; at: number; answerBy: number | undefined }[] = [];
+    const written: { address: string; at: number }[] = [];
+    const t0 = Date.now();
+    const app = appWith(
+      {
+        setWithdrawalAddress: async (_p: unknown, address: string, opts?: { answerBy?: number }) => {
+          began.push({ id: address, at: Date.now(), answerBy: opts?.answerBy });
+          await sleep(WAIT_MS);
+          if (Date.now() < t0 + HOLD_MS) throw new PlatformError("server_busy", "the store is busy");
+          written.push({ address, at: Date.now() });
+          return { account_id: "acct_a", withdrawal_address: address };
+        },
+      } as unknown as Partial<Domain>,
+      2_000,
+    );
+    const calls = Array.from({ length: 12 }, (_, i) => ({
+      jsonrpc: "2.0",
+      id: i + 1,
+      method: "tools/call",
+      params: { name: "set_withdrawal_address", arguments: { withdrawal_address: `0x${i}` } },
+    }));
+    const res = await mcpPost(app, calls);
+    const answeredAt = Date.now();
+    const text = await res.text();
+    expect(res.status, text).toBe(200);
+    const answers = JSON.parse(text) as { id: number; result?: any; error?: unknown }[];
+    // every call its own answer, by its id: the client knows which ran
+    expect(answers.map((a) => a.id)).toEqual(calls.map((c) => c.id));
+    const codes = answers.map((a) => a.result?.structuredContent?.error?.code);
+    expect(
+      codes.every((c) => c === "server_busy"),
+      text,
+    ).toBe(true);
+    // the deadline is the request's (half its limit): no call began after it, each bounded by it
+    expect(began.length).toBeGreaterThan(0);
+    expect(began.length).toBeLessThan(calls.length);
+    for (const b of began) {
+      expect(b.answerBy).toBeDefined();
+      expect(b.at).toBeLessThan(b.answerBy!);
+    }
+    const notBegun = answers.slice(began.length);
+    for (const a of notBegun)
+      expect(a.result.structuredContent.error.details, JSON.stringify(a)).toMatchObject({
+        limit: "request_deadline",
+      });
+    // nothing is written after the answer, even once the lock is free
+    await sleep(HOLD_MS + WAIT_MS * calls.length - (Date.now() - t0));
+    expect(written.filter((w) => w.at > answeredAt)).toEqual([]);
+    expect(written).toEqual([]);
   });
 });

@@ -345,7 +345,11 @@ export class AnswerBudget {
   private readonly owed = new Map<RequestId, number>();
   /** The bytes of the limit errors owed to those requests, and the closing bracket of a batch. */
   private reserved = 0;
+  /** Tool calls begun so far ({@link serial}). */
+  private begun = 0;
   /**
+   * @param beginBy the request's deadline (unix ms, `AppEnv.revealBy`): a tool call whose turn comes
+   *   at or after it, once another call of the request has begun, is not begun ({@link serial})
    * @param charge takes an answer's bytes from the caller's request bucket as REST's answers are
    *   ({@link chargeAnswer}); throws EdgeError `rate_limited` when the tokens are not there.
    * @param owe charges a write's answer, owing what the bucket lacks ({@link chargeWriteAnswer}).
@@ -353,6 +357,7 @@ export class AnswerBudget {
    */
   constructor(
     readonly limitBytes: number,
+    private readonly beginBy: number | undefined = undefined,
     private readonly charge: (bytes: number) => void = () => undefined,
     private readonly owe: (bytes: number) => void = () => undefined,
     private readonly owing: () => void = () => undefined,
@@ -384,12 +389,22 @@ export class AnswerBudget {
    * Runs a tool call after the previous one; once the budget is spent it is not run (`skipped`). It
    * waits a turn of the event loop first: the SDK sends the previous call's answer (and {@link fit}
    * spends the budget on it) a few microtasks after that call returns, and a call decided before then
-   * ran past a spent budget (a write committed, its answer refused).
+   * ran past a spent budget (a write committed, its answer refused). A call whose turn comes at or
+   * after the request's deadline (`beginBy`), the calls before it having taken the time, is not begun
+   * either: it is answered `late()` (its own refusal, by its id), so a batch is answered call by call
+   * within the request's limit and nothing of it runs after its answer (probe21 A-F10: a batch of 16
+   * writes on a locked SQLite store was answered 503 as a whole, no call's answer, and its calls went
+   * on writing after it). The first call is always begun, as a single call is.
    */
-  serial<T>(run: () => Promise<T>, skipped: T): Promise<T> {
+  serial<T>(run: () => Promise<T>, skipped: T, late: () => T): Promise<T> {
     const next = this.queue
       .then(() => new Promise((resolve) => setImmediate(resolve)))
-      .then(() => (this.exhausted ? skipped : run()));
+      .then(() => {
+        if (this.exhausted) return skipped;
+        if (this.begun > 0 && this.beginBy !== undefined && Date.now() >= this.beginBy) return late();
+        this.begun++;
+        return run();
+      });
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -505,6 +520,7 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   const who = bucketOf(c);
   const answers = new AnswerBudget(
     limiters.answerBytes,
+    c.var.revealBy,
     (bytes) => chargeAnswer(limiters.requests, who, bytes, limiters.answerBytesPerToken),
     (bytes) => chargeWriteAnswer(limiters.requests, who, bytes, limiters.answerBytesPerToken),
     () => refuseWhileOwing(limiters.requests, who),

@@ -7,6 +7,7 @@
 import {
   BENCHMARKS_PAGE_MAX,
   BENCHMARKS_PAGE_SIZE,
+  BOARD_PAGE_MAX,
   BOARD_PAGE_SIZE,
   RUNS_PAGE_MAX,
   RUNS_PAGE_SIZE,
@@ -30,7 +31,9 @@ import { z } from "zod";
 import type { Domain, Principal, WriteHow } from "../domain.js";
 import { EdgeError, errorResponseOf } from "../errors.js";
 import { jsonText } from "../http.js";
+import { pageDescriptions } from "../query.js";
 import { validateBody } from "../route.js";
+import { RegisterBody, StartRunBody } from "../schemas.js";
 import { TUTORIALS, tutorial } from "../routes/static.js";
 
 /**
@@ -54,8 +57,14 @@ export interface ToolContext {
    * lock waits end (`AppEnv.revealBy`; `WriteHow.answerBy`, probe19 A-F3).
    */
   revealBy?: number;
-  /** The request's answer budget: tool calls run one at a time through it (`endpoint.ts`). */
-  answers?: { serial<T>(run: () => Promise<T>, skipped: T): Promise<T>; beforeWrite(): void };
+  /**
+   * The request's answer budget: tool calls run one at a time through it (`endpoint.ts`); a call whose
+   * turn comes past the request's deadline is answered `late()`, not begun.
+   */
+  answers?: {
+    serial<T>(run: () => Promise<T>, skipped: T, late: () => T): Promise<T>;
+    beforeWrite(): void;
+  };
 }
 
 /** The request's bound on a tool's write ({@link WriteHow}): its lock waits end by `revealBy`. */
@@ -98,7 +107,23 @@ async function call(
       return toolErrorOf(e, t.log);
     }
   };
-  return t.answers ? t.answers.serial(run, SKIPPED) : run();
+  return t.answers ? t.answers.serial(run, SKIPPED, notBegun) : run();
+}
+
+/**
+ * The answer of a tool call whose turn came at or after the request's deadline (`ToolContext.revealBy`,
+ * half the request's time limit; the deadline its writes' lock waits end by, `WriteHow.answerBy`), the
+ * calls before it having taken the time: it was not begun (`answers.serial`, probe21 A-F10). A tool
+ * error `server_busy`, `details: {limit: "request_deadline", retry_after_seconds: 5}`.
+ */
+function notBegun(): CallToolResult {
+  return toolErrorOf(
+    new EdgeError(
+      "server_busy",
+      "not begun: the calls before this one took the request's time (half its time limit); nothing of this call was done, send it again in another request",
+      { limit: "request_deadline", retry_after_seconds: 5 },
+    ),
+  );
 }
 
 /**
@@ -192,8 +217,30 @@ const Answer = z.strictObject({
 /** The slug argument of a tool: optional on a per-benchmark endpoint (it defaults to that benchmark). */
 function slugArgOf(t: ToolContext): z.ZodString | z.ZodOptional<z.ZodString> {
   return t.slug
-    ? z.string().optional().describe(`benchmark slug (default ${t.slug})`)
-    : z.string().describe("benchmark slug (from benchmark_list)");
+    ? identifier().optional().describe(`benchmark slug (default ${t.slug})`)
+    : identifier().describe("benchmark slug (from benchmark_list)");
+}
+
+/**
+ * An identifier argument (a slug, a run id): a text of at least one character. An empty one is an
+ * invalid value (422 `invalid_request` naming its path, as REST refuses it), never taken for "absent"
+ * (probe21 A-F8: `benchmark_start_run {agent_id: ""}` started a run as the account's default agent).
+ */
+function identifier(): z.ZodString {
+  return z.string().min(1);
+}
+
+/**
+ * The page arguments of a paged tool (`offset`, `limit`): the bounds the platform checks (`checkPage`,
+ * `max` its page maximum) and the REST query's descriptions ({@link pageDescriptions}), so the listed
+ * schema states them (probe21 A-F9: any safe integer was listed, no description).
+ */
+function pageArgs(first: string, size: number, max: number) {
+  const text = pageDescriptions(first, size, max);
+  return {
+    offset: z.number().int().min(0).optional().describe(text.offset),
+    limit: z.number().int().min(1).max(max).optional().describe(text.limit),
+  };
 }
 
 /** The benchmark a tool call is about: the argument, else the endpoint's benchmark. */
@@ -326,15 +373,10 @@ function registerAccountTools(tools: ToolRegistry, t: ToolContext): void {
       description:
         "Create an account and get its API key (no key needed). Send the key afterwards as 'Authorization: Bearer <key>'. Shown once: keep it.",
       inputSchema: z.strictObject({
-        name: z.string().min(1).max(64).optional().describe("display name"),
-        agent_id: z
-          .string()
-          .min(1)
-          .max(64)
-          .optional()
-          .describe(
-            "id of your agent (default: the account's name); a refused id or address creates no account",
-          ),
+        name: RegisterBody.shape.name.describe("display name"),
+        agent_id: RegisterBody.shape.agent_id.describe(
+          "id of your agent (default: the account's name); a refused id or address creates no account",
+        ),
         withdrawal_address: z
           .string()
           .optional()
@@ -375,10 +417,13 @@ function registerBenchmarkTools(tools: ToolRegistry, t: ToolContext): void {
     "benchmark_list",
     {
       description: `Published benchmarks (closed ones are listed read-only), oldest first, one page: offset .. offset + limit - 1 (default ${BENCHMARKS_PAGE_SIZE} from 0, at most ${BENCHMARKS_PAGE_MAX}; next_offset names the next page).`,
-      inputSchema: z.strictObject({
-        offset: z.number().int().optional(),
-        limit: z.number().int().optional(),
-      }),
+      inputSchema: z.strictObject(
+        pageArgs(
+          "0-based position of the page's first benchmark (oldest first)",
+          BENCHMARKS_PAGE_SIZE,
+          BENCHMARKS_PAGE_MAX,
+        ),
+      ),
     },
     (a) =>
       call(t, async () => {
@@ -414,8 +459,7 @@ function registerBenchmarkTools(tools: ToolRegistry, t: ToolContext): void {
       description: `The leaderboard (the public board while open, the final board at close), one page: rows offset .. offset + limit - 1 (default ${BOARD_PAGE_SIZE} rows from 0; next_offset names the next page).`,
       inputSchema: z.strictObject({
         slug: slugArg,
-        offset: z.number().int().optional(),
-        limit: z.number().int().optional(),
+        ...pageArgs("0-based rank position of the page's first row", BOARD_PAGE_SIZE, BOARD_PAGE_MAX),
       }),
     },
     (a) =>
@@ -433,10 +477,13 @@ function registerBenchmarkTools(tools: ToolRegistry, t: ToolContext): void {
       description: `Per-task credit of the finalized runs (regraded), once the benchmark has closed (its author: at any time), one page of runs in start order: offset .. offset + limit - 1 (default ${TASK_SCORES_PAGE_SIZE} from 0, at most ${TASK_SCORES_PAGE_MAX}, lowered so that runs x tasks <= ${MAX_TASK_SCORE_CELLS}: the answer's limit; next_offset names the next page).`,
       inputSchema: z.strictObject({
         slug: slugArg,
-        offset: z.number().int().optional(),
-        limit: z.number().int().optional(),
+        ...pageArgs(
+          "0-based position of the page's first finalized run (start order)",
+          TASK_SCORES_PAGE_SIZE,
+          TASK_SCORES_PAGE_MAX,
+        ),
         run_ids: z
-          .array(z.string())
+          .array(identifier())
           .optional()
           .describe(
             `instead of offset/limit: up to ${TASK_SCORES_IDS_MAX} run ids (a leaderboard page's rows), answered in the order asked; next_offset is the position of the first id left`,
@@ -512,7 +559,7 @@ function registerRunTools(tools: ToolRegistry, t: ToolContext): void {
         "Start a run: returns run.id and the tasks (ordinal, prompt, visibility, grader_type). The wall clock starts now.",
       inputSchema: z.strictObject({
         slug: slugArg,
-        agent_id: z.string().optional().describe("one of your agents (default: your first)"),
+        agent_id: StartRunBody.shape.agent_id.describe("one of your agents (default: your first)"),
       }),
     },
     (a) =>
@@ -520,7 +567,7 @@ function registerRunTools(tools: ToolRegistry, t: ToolContext): void {
         const v = (await d.startRun(
           p,
           slugOf(t, a),
-          { ...(a.agent_id ? { agent_id: a.agent_id } : {}) },
+          { ...(a.agent_id !== undefined ? { agent_id: a.agent_id } : {}) },
           writeBy(t),
         )) as {
           run: { id: string };
@@ -535,7 +582,7 @@ function registerRunTools(tools: ToolRegistry, t: ToolContext): void {
       description:
         "Submit answers for a run (idempotent per ordinal). Unknown or stale ordinals and empty answers are refused, naming them.",
       // as the REST body: an empty list is accepted (0 answers), not refused here only (probe14 D1-F10)
-      inputSchema: z.strictObject({ run_id: z.string(), answers: z.array(Answer) }),
+      inputSchema: z.strictObject({ run_id: identifier(), answers: z.array(Answer) }),
     },
     (a) =>
       write(t, async () => ({
@@ -548,7 +595,7 @@ function registerRunTools(tools: ToolRegistry, t: ToolContext): void {
     {
       description:
         "Finalize a run: the clock stops; returns the score (while open no figure computed from private tasks, except to the benchmark's author; per-task public credits once attempts are used up).",
-      inputSchema: z.strictObject({ run_id: z.string() }),
+      inputSchema: z.strictObject({ run_id: identifier() }),
     },
     (a) =>
       write(t, async () => {
@@ -566,10 +613,9 @@ function registerRunTools(tools: ToolRegistry, t: ToolContext): void {
     "runs_mine",
     {
       description: `Your runs across all benchmarks, newest first (recover a lost run id), one page: runs offset .. offset + limit - 1 (default ${RUNS_PAGE_SIZE} from 0, at most ${RUNS_PAGE_MAX}; next_offset names the next page). No receipts: each run keeps receipt_hash and receipt_anchor_status; read one run's receipt over REST (GET /api/v1/benchmarks/runs/{run_id} or /api/v1/benchmarks/{slug}/runs/{run_id}/receipt).`,
-      inputSchema: z.strictObject({
-        offset: z.number().int().optional(),
-        limit: z.number().int().optional(),
-      }),
+      inputSchema: z.strictObject(
+        pageArgs("0-based position of the page's first run (newest first)", RUNS_PAGE_SIZE, RUNS_PAGE_MAX),
+      ),
     },
     (a) =>
       call(t, async () => {
@@ -603,7 +649,7 @@ function registerTutorialTools(tools: ToolRegistry, t: ToolContext): void {
     "read_tutorial",
     {
       description: "One how-to document as Markdown (slug from discover_tutorials).",
-      inputSchema: z.strictObject({ slug: z.string() }),
+      inputSchema: z.strictObject({ slug: identifier() }),
     },
     (a) =>
       call(t, async () => {

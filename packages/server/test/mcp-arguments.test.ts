@@ -1,0 +1,167 @@
+/**
+ * The MCP tools' arguments take the REST rules and their published schemas say them.
+ * - probe21 A-F8: `benchmark_start_run {agent_id: ""}` started a run as the account's default agent
+ *   (an attempt of another agent than meant), while REST refuses the same body 422 naming `$.agent_id`:
+ *   an empty identifier is an invalid value, not "absent", in every tool.
+ * - probe21 A-F9: `offset`/`limit` were listed as any safe integer without a description, while the
+ *   tools take offset >= 0 and limit 1..the page's maximum: the listed schemas state the bounds.
+ */
+import {
+  BENCHMARKS_PAGE_MAX,
+  BENCHMARKS_PAGE_SIZE,
+  BOARD_PAGE_MAX,
+  BOARD_PAGE_SIZE,
+  RUNS_PAGE_MAX,
+  RUNS_PAGE_SIZE,
+  TASK_SCORES_PAGE_MAX,
+  TASK_SCORES_PAGE_SIZE,
+} from "@bench-bounty/platform";
+import { beforeAll, describe, expect, it } from "vitest";
+import { platformDomain } from "../src/platform-domain.js";
+import { call, postMcp, postToolCall, publishCities, register, useLive } from "./helpers.js";
+
+const live = useLive();
+let slug: string;
+beforeAll(async () => {
+  slug = (await publishCities(live.url, 4, "mcpargs")).slug;
+});
+
+/** The tools' listed input schemas by tool name (`path`: the endpoint). */
+async function listedSchemas(path = "/mcp"): Promise<Map<string, any>> {
+  const raw = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+  const r = await postMcp(live.url, raw, undefined, path);
+  expect(r.status).toBe(200);
+  return new Map(r.body.result.tools.map((t: any) => [t.name, t.inputSchema]));
+}
+
+function expectNamed(r: { status: number; body: any }, path: string): void {
+  expect(r.status).toBe(200);
+  expect(r.body.result?.isError, JSON.stringify(r.body)).toBe(true);
+  expect(r.body.result.structuredContent.error, JSON.stringify(r.body)).toMatchObject({
+    code: "invalid_request",
+    details: { path },
+  });
+}
+
+describe("MCP identifier arguments: an empty one is refused as on REST (probe21 A-F8)", () => {
+  it('benchmark_start_run {agent_id: ""} is refused naming $.agent_id, as REST; no run is started', async () => {
+    const me = await register(live.url, "empty-agent");
+    const rest = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/runs`, {
+      key: me.key,
+      body: { agent_id: "" },
+    });
+    expect(rest.status, rest.text).toBe(422);
+    expect(rest.json.error.details.path).toBe("$.agent_id");
+    expectNamed(
+      await postToolCall(live.url, "benchmark_start_run", { slug, agent_id: "" }, me.key),
+      "$.agent_id",
+    );
+    const onEndpoint = `/mcp/benchmarks/${slug}/http`;
+    expectNamed(
+      await postToolCall(live.url, "benchmark_start_run", { agent_id: "" }, me.key, onEndpoint),
+      "$.agent_id",
+    );
+    const mine = await call(live.url, "GET", "/api/v1/benchmarks/runs/mine", { key: me.key });
+    expect(mine.json.runs, mine.text).toEqual([]);
+  });
+
+  it("every other identifier argument: an empty one is refused naming its path, never defaulted", async () => {
+    const me = await register(live.url, "empty-ids");
+    const onEndpoint = `/mcp/benchmarks/${slug}/http`;
+    const cases: [string, Record<string, unknown>, string, string?][] = [
+      ["benchmark_detail", { slug: "" }, "$.slug"],
+      ["benchmark_detail", { slug: "" }, "$.slug", onEndpoint],
+      ["benchmark_corpus", { slug: "" }, "$.slug", onEndpoint],
+      ["benchmark_leaderboard", { slug: "" }, "$.slug", onEndpoint],
+      ["benchmark_task_scores", { slug: "" }, "$.slug", onEndpoint],
+      ["benchmark_task_scores", { slug, run_ids: [""] }, "$.run_ids[0]"],
+      ["award_evidence", { slug: "" }, "$.slug", onEndpoint],
+      ["benchmark_start_run", { slug: "" }, "$.slug", onEndpoint],
+      ["benchmark_submit_answers", { run_id: "", answers: [] }, "$.run_id"],
+      ["benchmark_finalize_run", { run_id: "" }, "$.run_id"],
+      ["read_tutorial", { slug: "" }, "$.slug"],
+      ["register", { agent_id: "" }, "$.agent_id"],
+    ];
+    for (const [tool, args, path, endpoint] of cases)
+      expectNamed(await postToolCall(live.url, tool, args, me.key, endpoint ?? "/mcp"), path);
+    const mine = await call(live.url, "GET", "/api/v1/benchmarks/runs/mine", { key: me.key });
+    expect(mine.json.runs, mine.text).toEqual([]);
+  });
+
+  it('the domain itself takes an empty agent id as a value, not as "absent": refused, no run started', async () => {
+    // behind the edge's schemas (REST body, MCP arguments), the same rule (the CLI, another edge)
+    const me = await register(live.url, "empty-domain");
+    const p = await live.platform.authenticate(me.key);
+    const domain = platformDomain(live.platform);
+    await expect(domain.startRun(p, slug, { agent_id: "" })).rejects.toMatchObject({
+      details: { field: "agent_id" },
+    });
+    const mine = await call(live.url, "GET", "/api/v1/benchmarks/runs/mine", { key: me.key });
+    expect(mine.json.runs, mine.text).toEqual([]);
+  });
+
+  it("the listed schemas say it: every identifier argument has minLength 1", async () => {
+    for (const path of ["/mcp", `/mcp/benchmarks/${slug}/http`])
+      for (const [tool, schema] of await listedSchemas(path))
+        for (const [name, prop] of Object.entries<any>(schema.properties ?? {})) {
+          if (name !== "slug" && !name.endsWith("_id") && name !== "run_ids") continue;
+          const s = prop.type === "array" ? prop.items : prop;
+          expect({ tool, name, minLength: s.minLength }).toEqual({ tool, name, minLength: 1 });
+        }
+  });
+});
+
+describe("MCP page arguments: the listed schemas state the tools' bounds (probe21 A-F9)", () => {
+  it("offset >= 0, limit 1..the page's maximum, each with a description naming the default", async () => {
+    const tools = await listedSchemas();
+    const pages: [string, number, number][] = [
+      ["benchmark_list", BENCHMARKS_PAGE_SIZE, BENCHMARKS_PAGE_MAX],
+      ["benchmark_leaderboard", BOARD_PAGE_SIZE, BOARD_PAGE_MAX],
+      ["benchmark_task_scores", TASK_SCORES_PAGE_SIZE, TASK_SCORES_PAGE_MAX],
+      ["runs_mine", RUNS_PAGE_SIZE, RUNS_PAGE_MAX],
+    ];
+    for (const [tool, size, max] of pages) {
+      const { offset, limit } = tools.get(tool).properties;
+      expect({ tool, type: offset.type, minimum: offset.minimum }).toEqual({
+        tool,
+        type: "integer",
+        minimum: 0,
+      });
+      expect(offset.description, tool).toMatch(/default 0/);
+      expect({ tool, type: limit.type, minimum: limit.minimum, maximum: limit.maximum }).toEqual({
+        tool,
+        type: "integer",
+        minimum: 1,
+        maximum: max,
+      });
+      expect(limit.description, tool).toContain(`default ${size}`);
+    }
+  });
+
+  it("a call outside the listed bounds is refused naming the argument; the bounds themselves pass", async () => {
+    const me = await register(live.url, "page-bounds");
+    for (const [args, path] of [
+      [{ offset: -1 }, "$.offset"],
+      [{ limit: 0 }, "$.limit"],
+      [{ limit: BENCHMARKS_PAGE_MAX + 1 }, "$.limit"],
+    ] as const) {
+      const r = await postToolCall(live.url, "benchmark_list", args, me.key);
+      expect(r.body.result?.isError, JSON.stringify(r.body)).toBe(true);
+      expect(JSON.stringify(r.body.result.structuredContent), JSON.stringify(args)).toContain(path.slice(2));
+    }
+    const board = await postToolCall(
+      live.url,
+      "benchmark_leaderboard",
+      { slug, offset: 0, limit: BOARD_PAGE_MAX },
+      me.key,
+    );
+    expect(board.body.result?.isError, JSON.stringify(board.body)).toBeUndefined();
+    const list = await postToolCall(
+      live.url,
+      "benchmark_list",
+      { offset: 0, limit: BENCHMARKS_PAGE_MAX },
+      me.key,
+    );
+    expect(list.body.result?.isError, JSON.stringify(list.body)).toBeUndefined();
+  });
+});
