@@ -3,14 +3,13 @@
  * `symbol()`, a revert reason, an indexer's error body) is printed through {@link chainText}, the one
  * rule for it here.
  */
+import { terminalControlPattern } from "@bench-bounty/evidence";
 
 /**
- * What a terminal acts on: C0 controls (TAB and LF included: a task's line is one line), DEL, C1 controls
- * (U+0080-U+009F: `U+009B` is a CSI of its own), the line/paragraph separators and the bidirectional
- * overrides/isolates (U+2028-U+202E, U+2066-U+2069: they reorder what is shown). The classes of the
- * platform's `terminalText`, which the CLI applies to an agent's stderr.
+ * What a terminal acts on, TAB and LF included (a task's line is one line): `TERMINAL_CONTROL_RANGES` of
+ * `@bench-bounty/evidence`, the one definition the platform's `terminalText` and the verifier use too.
  */
-const TERMINAL_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028-\u202e\u2066-\u2069]/g;
+const TERMINAL_CONTROL = terminalControlPattern();
 
 /** How many characters of a token's `symbol()` the tasks show (USDC's is 4; the rest is cut). */
 export const MAX_SYMBOL_CHARS = 40;

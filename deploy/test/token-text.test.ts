@@ -136,4 +136,12 @@ describe("other text a contract or an RPC chose (probe21 B-F4, the same class)",
     expect(tokenSymbolText("")).to.equal("tokens");
     expect(tokenSymbolText("USDC")).to.equal("USDC");
   });
+
+  // probe22: the direction marks and invisible format characters were printed raw (they reorder or hide
+  // what a line shows)
+  it("direction marks, zero-width and soft-hyphen characters are escaped too", function () {
+    expect(tokenSymbolText("US\u200fDC\u200e\u061c")).to.equal("US\\u{200f}DC\\u{200e}\\u{061c}");
+    expect(tokenSymbolText("U\u200bS\ufeffD\u00adC")).to.equal("U\\u{200b}S\\u{feff}D\\xadC");
+    expect(tokenSymbolText("USDC \u{1F600}")).to.equal("USDC \u{1F600}");
+  });
 });

@@ -21,6 +21,7 @@ export * from "./fraction.js";
 export * from "./payouts.js";
 export * from "./terms.js";
 export * from "./graders.js";
+export * from "./terminal-chars.js";
 export * from "./scores.js";
 export * from "./formats.js";
 export * from "./receipts.js";

@@ -62,6 +62,11 @@ export function shownNumber(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}...` : text;
 }
 
+/** The refusal of an integer JSON number beyond 2^53-1, quoting `sent` (its digits as sent). */
+function bigIntegerError(field: string, sent: string): string {
+  return `${field} ${shownNumber(sent)} is a number above 2^53-1 (9007199254740991), which loses digits: send it as a plain decimal string (e.g. "${shownNumber(sent)}")`;
+}
+
 /**
  * The plain decimal of a JSON number option exactly as its author sent it, or why it cannot be kept
  * (probe21 A-F2; probe19 A-F6 for big integers): the one rule of a publish option given as a JSON
@@ -73,14 +78,16 @@ export function shownNumber(text: string): string {
  * @param field the option, named in the message (`tolerance`, `public_fraction`)
  * @returns the plain decimal text (`1e-7` -> `"0.0000001"`), or an error message naming `field`
  */
-export function sentNumberText(field: string, v: number | JsonFloat): string | { error: string } {
+export function sentNumberText(field: string, v: number | bigint | JsonFloat): string | { error: string } {
+  // the lossless parser gives an integer beyond 2^53-1 as a bigint: its digits are the text sent (probe22)
+  if (typeof v === "bigint") {
+    if (v >= -BigInt(Number.MAX_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER)) return String(v);
+    return { error: bigIntegerError(field, String(v)) };
+  }
   const value = typeof v === "number" ? v : v.value;
   const sent = typeof v === "number" ? String(v) : v.lexeme;
   if (!Number.isFinite(value)) return { error: `${field} must be a finite number` };
-  if (Number.isInteger(value) && !Number.isSafeInteger(value))
-    return {
-      error: `${field} ${shownNumber(sent)} is a number above 2^53-1 (9007199254740991), which loses digits: send it as a plain decimal string (e.g. "12345678901234567890")`,
-    };
+  if (Number.isInteger(value) && !Number.isSafeInteger(value)) return { error: bigIntegerError(field, sent) };
   const asSent = plainDecimal(sent);
   const read = String(value);
   if (asSent !== plainDecimal(read))
@@ -103,6 +110,11 @@ export function sentNumberText(field: string, v: number | JsonFloat): string | {
  */
 export function normaliseTolerance(t: unknown): number | string | { error: string } {
   if (t === undefined || t === null) return 0;
+  if (typeof t === "bigint") {
+    const text = sentNumberText("tolerance", t);
+    if (typeof text === "object") return text;
+    return t < 0n ? { error: "tolerance must be a finite number >= 0" } : Number(t);
+  }
   if (typeof t === "number" || isJsonFloat(t)) {
     const value = typeof t === "number" ? t : t.value;
     if (!Number.isFinite(value) || value < 0) return { error: "tolerance must be a finite number >= 0" };

@@ -6,14 +6,15 @@
  * printed `resume` command). Everything the CLI prints that such text may reach goes through
  * {@link terminalText} (plain lines) or {@link terminalJson} (JSON documents).
  */
+import { terminalControlPattern } from "@bench-bounty/evidence";
 
 /**
- * What acts on a terminal: C0 controls but TAB and LF, DEL, C1 controls (U+0080-U+009F: `U+009B` is a
- * CSI of its own), and the Unicode line/paragraph separators and bidirectional overrides/isolates
- * (U+2028-U+2029, U+202A-U+202E, U+2066-U+2069: they reorder what is shown, so a printed command reads
- * otherwise than it pastes).
+ * What acts on a terminal, TAB and LF kept: `TERMINAL_CONTROL_RANGES` of `@bench-bounty/evidence`, the one
+ * definition (C0 and C1 controls, DEL, the line/paragraph separators, bidirectional overrides, isolates
+ * and marks, zero-width and soft-hyphen characters: they act on, reorder or hide what is shown, so a
+ * printed command reads otherwise than it pastes).
  */
-const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028-\u202e\u2066-\u2069]/g;
+const TERMINAL_CONTROL = terminalControlPattern({ except: "\\t\\n" });
 
 const hex = (c: string, width: number): string => c.charCodeAt(0).toString(16).padStart(width, "0");
 

@@ -324,16 +324,20 @@ export async function readBody(
 
 /**
  * The members `names` of a body's top-level object that are JSON numbers with a fraction or an
- * exponent, as the strict parser read them ({@link JsonFloat}: the text sent), for a `json`-mode
+ * exponent, or integers beyond 2^53-1, as the strict parser read them ({@link JsonFloat}: the text
+ * sent; a bigint: the digits sent, probe22), for a `json`-mode
  * handler whose domain keeps a number only as sent (publish's `tolerance` and `public_fraction`,
  * probe21 A-F2: `JSON.parse` reads `1e-400` as 0). The zod schema has checked the members' types.
  */
 export function numbersAsSent(
   sent: JsonValue | undefined,
   names: readonly string[],
-): Record<string, JsonFloat> {
+): Record<string, JsonFloat | bigint> {
   if (!isJsonObject(sent)) return {};
-  return Object.fromEntries(names.flatMap((n) => (isJsonFloat(sent[n]) ? [[n, sent[n]]] : [])));
+  // a JsonFloat carries the text sent; a bigint is an integer beyond 2^53-1, its digits as sent
+  return Object.fromEntries(
+    names.flatMap((n) => (isJsonFloat(sent[n]) || typeof sent[n] === "bigint" ? [[n, sent[n]]] : [])),
+  );
 }
 
 /** @throws EdgeError 415 `unsupported_media_type` unless the request says it sends JSON ({@link assertUtf8Uncompressed} too) */

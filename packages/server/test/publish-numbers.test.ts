@@ -51,6 +51,18 @@ describe("a JSON number not kept as sent is refused, naming the option (probe21 
     expect(r.json.error.message).toContain(`tolerance ${n} is a decimal of`);
   });
 
+  // probe22: an integer beyond 2^53-1 was quoted as the double it reads as (9007199254740993 as ...992)
+  it.each([
+    ["tolerance", "9007199254740993"],
+    ["public_fraction", "9007199254740993"],
+  ])("%s %s (an integer beyond 2^53-1): refused quoting its digits as sent", async (field, n) => {
+    const extra = field === "tolerance" ? `"tolerance":${n}` : `"tolerance":0.5,"${field}":${n}`;
+    const r = await publishRaw(extra);
+    expect(r.status).toBe(422);
+    expect(r.json.error).toMatchObject({ code: "invalid_option", details: { field } });
+    expect(r.json.error.message).toContain(`${field} ${n} is a number above 2^53-1`);
+  });
+
   it.each(["1e-400", "0.1000000000000000055511151231257827"])(
     "public_fraction %s: 422 invalid_option naming public_fraction",
     async (n) => {

@@ -5,12 +5,13 @@
  * and Unicode's bidirectional overrides reorder what is shown; none of them is ever printed.
  * @packageDocumentation
  */
+import { terminalControlPattern } from "@bench-bounty/evidence";
 
-/** Runs of characters a terminal acts on: C0 controls, DEL, C1 controls, line/paragraph separators, bidi overrides and isolates. */
-const CONTROL_RUNS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
+/** Runs of characters a terminal acts on (`TERMINAL_CONTROL_RANGES` of `@bench-bounty/evidence`, the one definition). */
+const CONTROL_RUNS = terminalControlPattern({ runs: true });
 
 /** The characters JSON.stringify leaves raw that a terminal still acts on (it escapes only U+0000-U+001F). */
-const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const RAW_IN_JSON = terminalControlPattern({ except: "\\u0000-\\u001f" });
 
 /** How many characters of an outside string a reason or message quotes (default of {@link printable}). */
 export const MAX_QUOTED_CHARS = 300;

@@ -125,7 +125,7 @@ export function publicCount(n: number, publicFraction: string): number {
 
 function normaliseFraction(v: unknown): string {
   let s: string;
-  if (typeof v === "number" || isJsonFloat(v)) {
+  if (typeof v === "number" || typeof v === "bigint" || isJsonFloat(v)) {
     const text = sentNumberText("public_fraction", v);
     if (typeof text === "object")
       throw new PlatformError("invalid_option", text.error, { field: "public_fraction" });
@@ -153,11 +153,12 @@ function intOption(
   max = Number.MAX_SAFE_INTEGER,
 ): number {
   if (v === undefined) return dflt;
-  if (isJsonFloat(v)) {
-    // `3.0` is 3; `3.0000000000000001` reads as 3 but is not what was sent (probe21 A-F2)
+  if (isJsonFloat(v) || typeof v === "bigint") {
+    // `3.0` is 3; `3.0000000000000001` reads as 3 but is not what was sent (probe21 A-F2); a bigint is
+    // an integer beyond 2^53-1, refused quoting its digits (probe22)
     const text = sentNumberText(field, v);
     if (typeof text === "object") throw new PlatformError("invalid_option", text.error, { field });
-    v = v.value;
+    v = Number(text);
   }
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min || v > max) {
     throw new PlatformError("invalid_option", `${field} must be an integer between ${min} and ${max}`, {
