@@ -226,7 +226,7 @@ describe("a write tool's answer is sent whole once the tool has run (charged, wh
     expect(mine.json.result.structuredContent.runs.length).toBe(1);
   });
 
-  it("an id shared with a read does not carry the read past the limit", async () => {
+  it("an id shared with a read does not carry the read past the limit: the batch is refused whole (probe23 F2)", async () => {
     const l = await live({ mcpAnswerBytes: 100 });
     const { slug, key } = await competitor(l, 2);
     const r = await mcp(
@@ -234,7 +234,11 @@ describe("a write tool's answer is sent whole once the tool has run (charged, wh
       [read(1, TUTORIALS[0]!.slug), tool(2, "benchmark_start_run", { slug }), read(2, TUTORIALS[0]!.slug)],
       key,
     );
-    expect(r.json.find((m: any) => m.id === 2 && m.error)?.error.data.limit).toBe("mcp_answer_bytes");
+    expect(r.status).toBe(400);
+    expect(r.json).toMatchObject({ id: null, error: { code: -32600, data: { path: "$[2].id" } } });
+    // nothing ran: the agent has no run
+    const runs = await mcp(l, tool(3, "runs_mine", {}), key);
+    expect(runs.json.result.structuredContent.runs).toEqual([]);
   });
 
   it("every tool is a read (charged) or a write (sent whole): a new tool is classified here", async () => {

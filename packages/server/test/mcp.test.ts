@@ -235,6 +235,28 @@ describe("MCP request bodies are strict JSON", () => {
     },
   );
 
+  // probe23 F2: a batch whose requests shared an id ran every call and answered one (two accounts, one key)
+  it("a batch in which two requests share an id is refused whole (-32600 naming $[i].id), nothing run", async () => {
+    const register = (id: unknown, name: string) =>
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "register", arguments: { name } },
+      });
+    const r = await rawRpc(`[${register(1, "dup-id-a")},${register(1, "dup-id-b")}]`);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ id: null, error: { code: -32600, data: { path: "$[1].id" } } });
+    expect(r.body.error.message).toMatch(/also the id of \$\[0\].*nothing of the batch was run/);
+    // neither name was taken: both register now; ids 1 and "1" are distinct
+    const ok = await rawRpc(`[${register(1, "dup-id-a")},${register("1", "dup-id-b")}]`);
+    expect(ok.status).toBe(200);
+    expect(ok.body.map((m: any) => m.result?.structuredContent?.account?.name ?? m.error)).toEqual([
+      "dup-id-a",
+      "dup-id-b",
+    ]);
+  });
+
   // probe13 A1: the SDK answered these -32603 "internal error" with its zod issues pretty-printed
   it.each([
     [

@@ -83,7 +83,8 @@ const INVALID_REQUEST = -32600;
  * when only the params do not fit (`params: []`, a `_meta.progressToken` object), with `data.path`;
  * the message's `id` when it has a valid one (never in a batch), else null. An empty batch is
  * -32600 too (JSON-RPC 2.0; the SDK answered a bare 202). Null when every message is valid, or the
- * batch is over the SDK's {@link SDK_MAX_BATCH} (the SDK refuses it whole). A member named
+ * batch is over the SDK's {@link SDK_MAX_BATCH} (the SDK refuses it whole). A batch in which two requests
+ * share an id is -32600 naming the second's `$[i].id` ({@link sharedRequestId}). A member named
  * `__proto__` anywhere in a message is refused the same way, naming its path (`$.params.__proto__`:
  * -32602; REST refuses it as an unknown member): the edge reads it as an own member, the SDK's zod
  * parse rebuilds it as the prototype, so a `tools/call`'s name or arguments hidden there passed every
@@ -140,6 +141,32 @@ function invalidMessage(c: Context<AppEnv>, body: unknown): Response | null {
     const path = at + jsonPathOf(keys).slice(1);
     const why = issue.code === "unrecognized_keys" ? "unknown member" : issue.message;
     return refuse(keys[0] === "params" ? INVALID_PARAMS : INVALID_REQUEST, path, why, id);
+  }
+  const twice = Array.isArray(body) ? sharedRequestId(body) : null;
+  if (twice !== null)
+    return refuse(
+      INVALID_REQUEST,
+      `$[${twice.at}].id`,
+      `id ${JSON.stringify(twice.id)} is also the id of $[${twice.first}]: each request of a batch needs its own id (its answer is matched by it); nothing of the batch was run`,
+      null,
+    );
+  return null;
+}
+
+/**
+ * The first request of a batch whose id an earlier request has (`1` and `"1"` are distinct ids), or
+ * null. Every call of such a batch ran and only one answer per id came back (probe23 F2: two `register`
+ * calls with id 1 made two accounts and answered one key), so the batch is refused whole.
+ */
+function sharedRequestId(batch: readonly unknown[]): { id: RequestId; at: number; first: number } | null {
+  const seen = new Map<string, number>();
+  for (let i = 0; i < batch.length; i++) {
+    const m = batch[i] as { id?: unknown; method?: unknown } | null;
+    if (typeof m?.method !== "string" || (typeof m.id !== "string" && typeof m.id !== "number")) continue;
+    const key = `${typeof m.id}:${String(m.id)}`;
+    const first = seen.get(key);
+    if (first !== undefined) return { id: m.id, at: i, first };
+    seen.set(key, i);
   }
   return null;
 }
