@@ -1,6 +1,14 @@
 import Database from "better-sqlite3";
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -308,6 +316,30 @@ describe("a run checkpoint whose members have the wrong JSON types is refused na
     );
     expect(resumed.code, resumed.err).toBe(0);
     expect(JSON.parse(resumed.out)).toMatchObject({ run_id: runId, attempt: 1 });
+  });
+});
+
+// probe23 F4: a checkpoint that was a symlink to /dev/zero grew resume to 16.8 GB; a FIFO there blocked it
+describe("a run checkpoint that is not a regular file is refused unread", () => {
+  it("resume on a checkpoint that is a symlink to /dev/zero, a FIFO or a directory: one line, exit 1", async () => {
+    const { store, key, r: failed } = await runThatCannotStart("ckptfile");
+    const runId = /resume (run-[0-9a-f]{16})/.exec(failed.err)![1]!;
+    const file = join(store, "runs", `${runId}.json`);
+    const make: [string, () => void][] = [
+      ["a symlink to /dev/zero", () => symlinkSync("/dev/zero", file)],
+      ["a FIFO", () => execFileSync("mkfifo", [file])],
+      ["a directory", () => mkdirSync(file)],
+    ];
+    for (const [what, put] of make) {
+      rmSync(file, { recursive: true, force: true });
+      put();
+      const r = await runCli("resume", runId, "--store", store, "--api-key", key);
+      expect(r.code, `${what}: ${r.err}`).toBe(1);
+      expect(r.err, what).toMatch(new RegExp(`^error: checkpoint .* is not a regular file`));
+      expect(JSON.parse(r.err.slice(r.err.indexOf("\n") + 1)), what).toMatchObject({
+        code: "invalid_checkpoint",
+      });
+    }
   });
 });
 

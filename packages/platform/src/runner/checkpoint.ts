@@ -1,10 +1,10 @@
 /**
  * The runner's checkpoint (one JSON file per run in the backend's checkpoint folder, written durably after every outcome): what a resume reads back and checks against the served tasks.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PlatformError } from "../errors.js";
-import { keccak256Hex, schemaProblems } from "@bench-bounty/evidence";
+import { PACK_LIMITS, keccak256Hex, schemaProblems } from "@bench-bounty/evidence";
 import { z } from "zod";
 import { terminalText } from "../terminal.js";
 import type { RunBackend } from "../backend.js";
@@ -90,8 +90,9 @@ export function readCheckpoint(backend: RunBackend, runId: string): Checkpoint {
     });
   let doc: unknown;
   try {
-    doc = JSON.parse(readFileSync(file, "utf8"));
+    doc = JSON.parse(checkpointText(file, runId));
   } catch (e) {
+    if (e instanceof PlatformError) throw e;
     throw new PlatformError(
       "invalid_checkpoint",
       // One line: the parser quotes the start of the text, newlines included.
@@ -120,6 +121,40 @@ export function readCheckpoint(backend: RunBackend, runId: string): Checkpoint {
       { run_id: runId, path: file, json_path: "$.run_id" },
     );
   return cp;
+}
+
+/**
+ * Most bytes of a checkpoint read (bytes): a pack's limit (`PACK_LIMITS.maxPackBytes`, 512 MiB); a
+ * checkpoint holds one run's tasks and answers, fewer than the pack that reveals them.
+ */
+export const MAX_CHECKPOINT_BYTES = PACK_LIMITS.maxPackBytes;
+
+/**
+ * The text of the checkpoint `file`: a regular file (symlinks followed) of at most
+ * {@link MAX_CHECKPOINT_BYTES}, opened non-blocking (probe23 F4: a checkpoint that was a symlink to
+ * /dev/zero grew `resume` to 16.8 GB and a native crash; a FIFO there blocked it for good).
+ * @throws PlatformError `invalid_checkpoint` naming the file: not a regular file, too large, unreadable
+ */
+function checkpointText(file: string, runId: string): string {
+  const refuse = (why: string) =>
+    new PlatformError("invalid_checkpoint", `checkpoint ${file} ${why}`, { run_id: runId, path: file });
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    throw refuse(`cannot be opened (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw refuse("is not a regular file (the runner writes one; remove what is there)");
+    if (st.size > MAX_CHECKPOINT_BYTES)
+      throw refuse(
+        `is ${st.size} bytes, over the ${MAX_CHECKPOINT_BYTES} a checkpoint may be (MAX_CHECKPOINT_BYTES)`,
+      );
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** True when the run has at least one stored answer (as far as the checkpoint knows). */
