@@ -73,14 +73,14 @@ export interface PlatformContext {
   agentQuota: AgentQuota | null;
   /**
    * Finalizes per account per period that anchor their receipt at once in `immediate` mode
-   * (`runs.ts`; past it the receipt stays pending for `anchor` / the award), or null for no bound.
+   * (`runs/finalize.ts`; past it the receipt stays pending for `anchor` / the award), or null for no bound.
    */
   immediateAnchorQuota: ImmediateAnchorQuota | null;
   /** Bytes of dataset rows and published test sets one account may keep stored (`publish.ts` `storeDataset`, `publishBenchmark`), or null for no bound. */
   datasetBytesPerAccount: number | null;
   /** Bytes of dataset rows and published test sets all accounts but the operator's may keep stored together; null: no bound. */
   datasetBytesAllAccounts: number | null;
-  /** Bytes of answers the runs of one account may keep stored (`runs.ts` `submitAnswers`), or null for no bound. */
+  /** Bytes of answers the runs of one account may keep stored (`runs/submit.ts` `submitAnswers`), or null for no bound. */
   answerBytesPerAccount: number | null;
   /** Bytes of answers the runs of all accounts but the operator's may keep stored together; null: no bound. */
   answerBytesAllAccounts: number | null;

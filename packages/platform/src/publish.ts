@@ -664,7 +664,7 @@ export async function publishBenchmark(
 /**
  * Whether a publish (committed, created at `createdAt`) may send its commitment anchor at once in
  * `immediate` mode: the benchmarks published by all accounts but the operator's within the period of
- * the `ImmediateAnchorQuota` (`runs.ts`), this one included, are at most its `allAccountsCount` (the
+ * the `ImmediateAnchorQuota` (`runs/finalize.ts`), this one included, are at most its `allAccountsCount` (the
  * account's own count is bounded by the publish quota). Past it the commitment stays pending, as
  * after a failed anchor: the next `anchor <slug>` or the award anchors it (probe12 P3: 20 publishes
  * per account times free accounts, one operator transaction each).

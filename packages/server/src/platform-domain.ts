@@ -1,7 +1,7 @@
 /**
  * The {@link Domain} port over `@bench-bounty/platform`: each function is a call (or two) into the
  * async Platform API with the caller's principal, plus the shaping of payloads for the wire. Owner
- * rules, SPEC 6.1 secrecy and idempotence are the platform's (`identity/access.ts`, `runs.ts`,
+ * rules, SPEC 6.1 secrecy and idempotence are the platform's (`identity/access.ts`, `runs/`,
  * `leaderboard.ts`); nothing here decides who may do what.
  */
 import type { JsonValue } from "@bench-bounty/evidence";

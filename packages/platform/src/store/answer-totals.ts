@@ -1,6 +1,6 @@
 /**
  * Data access of the `answer_bytes_totals` table (migration 0008, probe15 A-F5): the stored-answer
- * totals the quotas check (`runs.ts` `countAnswerBytes`), one counter row per scope, updated in the
+ * totals the quotas check (`runs/submit.ts` `countAnswerBytes`), one counter row per scope, updated in the
  * submit's transaction: O(1) per submit, where summing `runs.answer_bytes` read every run ever stored.
  * Each row equals the sum of `runs.answer_bytes` over its scope (the operator's runs in none).
  */

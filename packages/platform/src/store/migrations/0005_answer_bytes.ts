@@ -1,6 +1,6 @@
 /**
  * Migration 0005: `runs.answer_bytes`, the UTF-8 bytes of a run's stored answers (`answers.answer_text`),
- * what the stored-answer quotas count (`runs.ts` `submitAnswers`, probe14 D1-F20), filled in for the
+ * what the stored-answer quotas count (`runs/submit.ts` `submitAnswers`, probe14 D1-F20), filled in for the
  * runs already stored. The sums by account use `runs_by_account`. Additive: the schema version stays.
  */
 import { sql, type Kysely } from "kysely";

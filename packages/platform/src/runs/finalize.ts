@@ -1,0 +1,356 @@
+/**
+ * Finalizing a run (seed "Compete on Benchmarks", step 6; SPEC 4 and 6): grades every task (evidence
+ * `grade`), computes `rank_accuracy`, `score_public` and the composite with the wall clock from start to
+ * finalize in milliseconds, builds the receipt (credits null while the benchmark is open), stores it in
+ * one transaction and anchors its hash (kind `receipt`). While attempts remain it returns aggregate
+ * numbers only; per-task public correctness once the attempts are used up or the benchmark is closed;
+ * private correctness only once closed (SPEC 6.1). A second finalize is `already_finalized`.
+ */
+import {
+  buildReceipt,
+  keccak256Hex,
+  receiptTextAndHash,
+  type Hex,
+  type Receipt,
+} from "@bench-bounty/evidence";
+import { anchorDigests } from "../anchor-batch.js";
+import { type AnchorEvidence } from "../chain.js";
+import type { BenchmarkRecord, PlatformContext, TaskRecord } from "../context.js";
+import { PlatformError } from "../errors.js";
+import { getBenchmark, getTasks, isOpen } from "../publish.js";
+import { assertRunOwner, isAuthorOf, privateFiguresVisible, receiptsVisible } from "../identity/access.js";
+import { isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "../identity/principal.js";
+import { gradePlan, scoreGraded, type GradedPlanTask } from "../grading.js";
+import { receiptRevealed, shownDigest, withheldDigests, type AnchorState } from "../reveal.js";
+import { isoMillis, wallSeconds } from "../time.js";
+import { getRun, type RunRecord, runAnswers } from "./record.js";
+
+/** The response of {@link finalizeRun}. */
+export interface FinalizeResult {
+  run_id: string;
+  status: "finalized";
+  attempt: number;
+  attempts_used: number;
+  attempts_remaining: number;
+  score_public: string;
+  /** SPEC 6.1: the composite over the public accuracy; always served. */
+  score_composite_public: string;
+  /** The ranking composite (private accuracy when the bank has private tasks): only when SPEC 6.1 allows
+   * it (the benchmark is closed, or has no private tasks, or the caller is its author). */
+  score_composite?: string;
+  wall_seconds: string;
+  queries_used: number;
+  usdc_spent: string;
+  counts: { tasks: number; answered: number; public: number; private: number };
+  /**
+   * The receipt's hash (anchored at finalize, so the receipt cannot change before it is served); null
+   * while its anchor is pending (`reveal.ts`: shown once anchored, at GET run).
+   */
+  receipt_hash: Hex | null;
+  /** The receipt payload: only once the benchmark is closed (or to its author), SPEC 6.1; never before its hash shows. */
+  receipt?: Receipt;
+  /** Anchor evidence, or null when the batch did not land in time, anchoring failed (retried later) or off-chain. */
+  receipt_anchor: AnchorEvidence | null;
+  /**
+   * `anchored`, `pending` (batched or failed: `anchor` retries it), `squatted` (anchored first by
+   * someone else with another kind: never anchored as a receipt, the award is refused), or `off_chain`.
+   */
+  receipt_anchor_status: AnchorState;
+  /** Why the immediate anchoring failed (it stays pending and is retried), when it did. */
+  receipt_anchor_error?: string;
+  /** Public tasks' credits: only once the attempts are used up or the benchmark closed. */
+  per_task?: { ordinal: number; visibility: "public" | "private"; credit: string }[];
+  /** Private accuracy: only once the benchmark is closed (or to its author). */
+  rank_accuracy?: string;
+}
+
+/** Options of {@link finalizeRun}: the run's resource observations. */
+export interface FinalizeOptions {
+  /** Paid data queries the agent made (default 0: the free flow). */
+  queries_used?: number;
+  /** USDC spent, exactly 6 decimals (default "0.000000"). */
+  usdc_spent?: string;
+  /**
+   * Latest moment (unix ms) to wait for the receipt's anchor batch before answering (default: no
+   * deadline but the batcher's `revealWaitMs`): the server gives every finalize of one request the
+   * same one, so their waits end together within its time limit (probe15 A-F9). The transaction's lock
+   * waits end by it too (`WriteHow.answerBy`; probe19 A-F3): past it, `server_busy` with nothing written.
+   */
+  revealBy?: number;
+}
+
+/**
+ * Finalizes a run (see the module doc).
+ * @throws PlatformError `unknown_run`, `already_finalized`, `benchmark_awarded`, `invalid_option`
+ */
+export async function finalizeRun(
+  ctx: PlatformContext,
+  p: Principal,
+  runId: string,
+  opts: FinalizeOptions = {},
+): Promise<FinalizeResult> {
+  const owned = await getRun(ctx, runId);
+  assertRunOwner(p, owned);
+  const slug = owned.slug; // read once: the transaction reads the run again, locked
+  const queries = opts.queries_used ?? 0;
+  const spent = opts.usdc_spent ?? "0.000000";
+  if (!Number.isSafeInteger(queries) || queries < 0)
+    throw new PlatformError("invalid_option", "queries_used must be an integer >= 0", {
+      field: "queries_used",
+    });
+  if (!/^(0|[1-9][0-9]*)\.[0-9]{6}$/.test(spent))
+    throw new PlatformError("invalid_option", "usdc_spent must have exactly 6 decimals", {
+      field: "usdc_spent",
+    });
+  const tasks = await getTasks(ctx, slug);
+  const done = await ctx.store.tx(
+    async (t) => {
+      // Lock order: the benchmark, then the run (the award's preparation locks the benchmark too, so a
+      // finalize either commits before the award ranks the runs or sees the award and is refused).
+      const b = await getBenchmark(ctx, slug, t, { lock: true });
+      const run = await getRun(ctx, runId, t, { lock: true });
+      if (run.status !== "in_progress")
+        throw new PlatformError("already_finalized", `run ${runId} is already finalized`, {
+          run_id: runId,
+          receipt_hash: shownDigest(run.receipt_hash, await withheldDigests(t, [run.receipt_hash])),
+        });
+      if (b.status === "awarded" || (await t.awards.get(slug)) !== null) {
+        throw new PlatformError(
+          "benchmark_awarded",
+          `benchmark ${slug} is awarded; late runs are not scored`,
+          {
+            slug,
+          },
+        );
+      }
+      const answers = await runAnswers(ctx, runId, t);
+      const scored = scoreRun(ctx, b, run, tasks, answers, { queries, spent });
+      await t.runs.finalize(runId, {
+        finalized_at_ms: scored.finalizedMs,
+        answer_salt: scored.salt,
+        receipt_json: scored.receiptJson,
+        receipt_hash: scored.hash,
+        rank_accuracy: scored.accuracyValue,
+        score_public: scored.publicScore,
+        score_composite: scored.compositeScore,
+        score_composite_public: scored.compositePublic,
+        wall_seconds: scored.wall,
+        queries_used: queries,
+        usdc_spent: spent,
+      });
+      if (ctx.chain) await t.anchors.addPending(scored.hash, "receipt", slug, isoMillis(scored.finalizedMs));
+      await t.benchmarks.bumpBoard(slug);
+      ctx.faults.finalizeBeforeCommit?.(runId);
+      const used = await t.runs.attempts(slug, run.agent_id);
+      return { ...scored, run, b, used };
+    },
+    { locksBy: opts.revealBy, account: p.account_id },
+  );
+  let anchor: AnchorEvidence | null = null;
+  let anchorError: string | undefined;
+  if (ctx.chain && ctx.receiptAnchoring === "batch") {
+    // Batched: the receipt waits for the batcher's next anchorMany (within its flush interval); the
+    // answer waits for it too, since the hash is shown only once anchored (reveal.ts)
+    if (ctx.anchorBatcher) {
+      ctx.anchorBatcher.notify();
+      anchor = await ctx.anchorBatcher.anchored(done.hash, opts.revealBy);
+    }
+  } else if (ctx.chain && (await mayAnchorNow(ctx, p, done.finalizedMs))) {
+    try {
+      [anchor] = (await anchorDigests(ctx, [done.hash], "receipt")) as [AnchorEvidence];
+    } catch (e) {
+      // A chain failure leaves the anchor pending (reported here; `anchor` and the award retry it); a
+      // squat (the hash anchored first by someone else with another kind) is reported the same way.
+      if (!(e instanceof PlatformError && (e.code === "chain_error" || e.code === "anchor_squatted")))
+        throw e;
+      anchorError = e.message;
+    }
+  }
+  const withheld = await withheldDigests(ctx.store, [done.hash], [done.b]);
+  return finalizeResult(done, p, {
+    queries,
+    spent,
+    anchor,
+    anchorError,
+    shown: shownDigest(done.hash, withheld),
+    anchorState: withheld.stateOf(done.hash),
+    receiptShown: receiptRevealed(done.hash, done.b.commit_root, withheld),
+  });
+}
+
+/**
+ * Finalizes of one account that anchor their receipt at once (`receiptAnchoring: "immediate"`): one
+ * operator transaction each (probe10 R13). Past `count` within `periodMs` the receipt is left pending,
+ * as a failed immediate anchor is: the next `anchor <slug>` or the award anchors it (nothing is lost).
+ */
+export interface ImmediateAnchorQuota {
+  /** Finalizes per period that anchor at once (an integer >= 1). */
+  count: number;
+  /** The period, in ms. */
+  periodMs: number;
+  /**
+   * Finalizes per period by all accounts but the operator's together that anchor at once (an integer
+   * >= 1; absent: no bound for all accounts). Probe11 O4: the per-account count times free accounts.
+   */
+  allAccountsCount?: number;
+}
+
+/**
+ * The default {@link ImmediateAnchorQuota}: 20 immediate anchors per account and 200 for all accounts
+ * together per 24 hours.
+ */
+export const DEFAULT_IMMEDIATE_ANCHOR_QUOTA: ImmediateAnchorQuota = {
+  count: 20,
+  periodMs: 24 * 3600 * 1000,
+  allAccountsCount: 200,
+};
+
+/**
+ * Whether a finalize (committed, at `finalizedMs`) may send its immediate anchor: the account's runs
+ * finalized within the period, this one included, are at most the quota's count. Counted after the
+ * commit, so concurrent finalizes each see the others: never more than `count` immediate anchors.
+ */
+async function mayAnchorNow(ctx: PlatformContext, p: Principal, finalizedMs: number): Promise<boolean> {
+  const quota = ctx.immediateAnchorQuota;
+  if (quota === null || isOperatorAccount(p.account_id)) return true;
+  const since = finalizedMs - quota.periodMs + 1;
+  if ((await ctx.store.runs.finalizedSince(p.account_id, since)) > quota.count) return false;
+  // all accounts but the operator's together (probe11 O4), counted the same way
+  if (quota.allAccountsCount === undefined) return true;
+  return (await ctx.store.runs.finalizedSinceAll(OPERATOR_ACCOUNT_ID, since)) <= quota.allAccountsCount;
+}
+
+/**
+ * Grades a run and builds its receipt (pure: the finalize transaction stores the result). The wall
+ * clock runs from start to now in milliseconds; credits stay out of the receipt while the benchmark is open.
+ */
+function scoreRun(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  run: RunRecord,
+  tasks: TaskRecord[],
+  answers: Map<number, string>,
+  o: { queries: number; spent: string },
+) {
+  const { queries, spent } = o;
+  const runId = run.run_id;
+  const open = isOpen(ctx, b);
+  const graded = gradePlan(run.plan, tasks, answers);
+  const finalizedMs = Math.max(ctx.clock(), run.started_at_ms);
+  const wall = wallSeconds(finalizedMs - run.started_at_ms);
+  const { accuracyValue, publicScore, compositeScore, compositePublic } = scoreGraded(b, graded, wall, spent);
+  const salt =
+    ctx.answerSaltSeed !== null
+      ? keccak256Hex(`bench-bounty.answer-salt:${ctx.answerSaltSeed}:${runId}`).slice(2)
+      : Buffer.from(ctx.randomBytes(32)).toString("hex");
+  const receipt = buildReceipt({
+    run_id: runId,
+    benchmark_slug: run.slug,
+    commit_root: b.commit_root,
+    agent_id: run.agent_id,
+    attempt: run.attempt,
+    started_at: isoMillis(run.started_at_ms),
+    finalized_at: isoMillis(finalizedMs),
+    wall_seconds: wall,
+    queries_used: queries,
+    usdc_spent: spent,
+    score_public: publicScore,
+    score_composite: compositeScore,
+    answer_salt: salt,
+    tasks: graded.map((g) => ({
+      bank_ordinal: g.bankOrdinal,
+      prompt_hash: g.t.prompt_hash,
+      visibility: g.t.visibility,
+      answer_text: g.answer,
+      credit: open ? null : g.credit,
+    })),
+  });
+  const { text: receiptJson, hash } = receiptTextAndHash(receipt); // stored as is: serialised once
+  return {
+    open,
+    graded,
+    receipt,
+    receiptJson,
+    hash,
+    accuracyValue,
+    publicScore,
+    compositeScore,
+    compositePublic,
+    wall,
+    finalizedMs,
+    salt,
+  };
+}
+
+/** Everything the finalize transaction computed. */
+interface FinalizedRun {
+  run: RunRecord;
+  b: BenchmarkRecord;
+  open: boolean;
+  graded: GradedPlanTask[];
+  receipt: Receipt;
+  hash: Hex;
+  accuracyValue: string;
+  publicScore: string;
+  compositeScore: string;
+  compositePublic: string;
+  wall: string;
+  used: number;
+}
+
+/** The finalize response, shaped by SPEC 6.1 and the seed's step 6 (see {@link FinalizeResult}). */
+function finalizeResult(
+  done: FinalizedRun,
+  p: Principal,
+  o: {
+    queries: number;
+    spent: string;
+    anchor: AnchorEvidence | null;
+    anchorError?: string;
+    /** The receipt hash, or null while it is withheld (reveal.ts). */
+    shown: Hex | null;
+    /** Where the receipt hash's anchor stands (reveal.ts). */
+    anchorState: AnchorState;
+    /** Whether the receipt may be shown (`receiptRevealed`, reveal.ts). */
+    receiptShown: boolean;
+  },
+): FinalizeResult {
+  const { queries, spent, anchor } = o;
+  const remaining = Math.max(0, done.b.config.max_attempts - done.used);
+  const result: FinalizeResult = {
+    run_id: done.run.run_id,
+    status: "finalized",
+    attempt: done.run.attempt,
+    attempts_used: done.used,
+    attempts_remaining: remaining,
+    score_public: done.publicScore,
+    score_composite_public: done.compositePublic,
+    wall_seconds: done.wall,
+    queries_used: queries,
+    usdc_spent: spent,
+    counts: {
+      tasks: done.graded.length,
+      answered: done.graded.filter((g) => g.answer !== null).length,
+      public: done.graded.filter((g) => g.t.visibility === "public").length,
+      private: done.graded.filter((g) => g.t.visibility === "private").length,
+    },
+    receipt_hash: o.shown,
+    receipt_anchor: anchor,
+    receipt_anchor_status: o.anchorState,
+    ...(o.anchorError !== undefined ? { receipt_anchor_error: o.anchorError } : {}),
+  };
+  const privateOk = privateFiguresVisible(p, done.b, done.open);
+  if (privateOk) {
+    result.score_composite = done.compositeScore;
+    result.rank_accuracy = done.accuracyValue;
+  }
+  if (receiptsVisible(p, done.b, done.open) && o.receiptShown) result.receipt = done.receipt;
+  const seesAll = !done.open || isAuthorOf(p, done.b);
+  if (remaining === 0 || seesAll) {
+    // Public correctness once the attempts are used up; private correctness only once closed (or to the author).
+    result.per_task = done.graded
+      .map((g, i) => ({ ordinal: i, visibility: g.t.visibility, credit: g.credit }))
+      .filter((x) => x.visibility === "public" || seesAll);
+  }
+  return result;
+}

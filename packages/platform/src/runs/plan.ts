@@ -1,0 +1,48 @@
+/**
+ * A run's identity and task plan (SPEC 4): the run id of an attempt and the deterministic plan of its
+ * tasks: the private tasks in bank order (fixed) followed by a seeded shuffle of a subset of the public
+ * tasks ({@link runPlan}); ordinal `i` of the run is position `i`.
+ */
+import { keccak256Hex } from "@bench-bounty/evidence";
+import type { BenchmarkRecord, TaskRecord } from "../context.js";
+
+/**
+ * The task plan of an attempt: private bank ordinals ascending (fixed), then the public bank ordinals
+ * ordered by `keccak256("bench-bounty.plan:" + plan_seed + ":" + agent_id + ":" + attempt + ":" + ordinal)`
+ * and cut to `public_tasks_per_run`. Deterministic: the same benchmark, agent and attempt always give
+ * the same plan, and different attempts draw different shuffles.
+ */
+export function runPlan(
+  b: Pick<BenchmarkRecord, "plan_seed" | "config">,
+  tasks: Pick<TaskRecord, "ordinal" | "visibility">[],
+  agentId: string,
+  attempt: number,
+): number[] {
+  const priv = tasks
+    .filter((t) => t.visibility === "private")
+    .map((t) => t.ordinal)
+    .sort((a, c) => a - c);
+  const keyed = tasks
+    .filter((t) => t.visibility === "public")
+    .map((t) => ({
+      o: t.ordinal,
+      k: keccak256Hex(`bench-bounty.plan:${b.plan_seed}:${agentId}:${attempt}:${t.ordinal}`),
+    }))
+    .sort((x, y) => (x.k < y.k ? -1 : x.k > y.k ? 1 : x.o - y.o));
+  const k =
+    b.config.public_tasks_per_run === null
+      ? keyed.length
+      : Math.min(b.config.public_tasks_per_run, keyed.length);
+  return [...priv, ...keyed.slice(0, k).map((x) => x.o)];
+}
+
+/**
+ * The form of every run id ({@link runIdOf}): what a client checks a server's run id against before it
+ * names a file or a printed command after it (probe15 B-F1).
+ */
+export const RUN_ID_PATTERN = /^run-[0-9a-f]{16}$/;
+
+/** Deterministic run id of an attempt: `run-` + 16 hex of keccak256(slug, agent, attempt). */
+export function runIdOf(slug: string, agentId: string, attempt: number): string {
+  return `run-${keccak256Hex(`bench-bounty.run:${slug}\n${agentId}\n${attempt}`).slice(2, 18)}`;
+}

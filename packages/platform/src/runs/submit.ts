@@ -1,0 +1,281 @@
+/**
+ * Submitting answers (seed "Compete on Benchmarks", step 5): `[{ordinal, answer_text}]`, idempotent
+ * upserts per ordinal; the whole batch is refused (`invalid_answers`, one entry per bad item in
+ * `details.errors`) when an ordinal is unknown (stale ordinals of an earlier attempt included), an
+ * answer is empty or not a string; the stored-answer quotas bound what accounts keep.
+ */
+import { trimWhiteSpace } from "@bench-bounty/evidence";
+import type { BenchmarkRecord, PlatformContext, WriteHow } from "../context.js";
+import { textProblem, TEXT_PROBLEM_TEXT } from "../utf8.js";
+import { PlatformError } from "../errors.js";
+import type { Tables } from "../store.js";
+import { accountScope, ALL_ACCOUNTS_SCOPE } from "../store/answer-totals.js";
+import { getBenchmark, isOpen } from "../publish.js";
+import { assertRunOwner } from "../identity/access.js";
+import { isOperatorAccount, type Principal } from "../identity/principal.js";
+import { answerPackBytes, MAX_ANSWER_LENGTH } from "../pack-budget.js";
+import { answerAllowanceOf } from "../publish.js";
+import { isoMillis } from "../time.js";
+import { getRun } from "./record.js";
+
+/** One submitted answer. */
+export interface SubmittedAnswer {
+  ordinal: number;
+  answer_text: string;
+}
+
+/** One refused item of a submitted batch (`details.errors` of `invalid_answers`). */
+export interface AnswerIssue {
+  index: number;
+  ordinal: unknown;
+  code: string;
+  message: string;
+  [k: string]: unknown;
+}
+
+/**
+ * What is wrong with answer `index` of a batch over `n` tasks, or null when it is good (then its
+ * ordinal is added to `seen`: a later item with the same ordinal is `duplicate_ordinal`, in O(1)).
+ */
+function answerIssue(
+  a: unknown,
+  index: number,
+  n: number,
+  maxBytes: number,
+  seen: Set<number>,
+): AnswerIssue | null {
+  if (typeof a !== "object" || a === null || Array.isArray(a))
+    return {
+      index,
+      ordinal: null,
+      code: "not_an_object",
+      message: "each answer must be {ordinal, answer_text}",
+    };
+  const { ordinal, answer_text } = a as { ordinal?: unknown; answer_text?: unknown };
+  if (typeof ordinal !== "number" || !Number.isSafeInteger(ordinal))
+    return { index, ordinal: ordinal ?? null, code: "bad_ordinal", message: "ordinal must be an integer" };
+  if (ordinal < 0 || ordinal >= n)
+    return {
+      index,
+      ordinal,
+      code: "unknown_ordinal",
+      message: `ordinal ${ordinal} is not a task of this run (0..${n - 1}); ordinals of earlier attempts do not carry over`,
+    };
+  if (seen.has(ordinal))
+    return {
+      index,
+      ordinal,
+      code: "duplicate_ordinal",
+      message: `ordinal ${ordinal} appears twice in this batch`,
+    };
+  if (typeof answer_text !== "string")
+    return { index, ordinal, code: "not_a_string", message: "answer_text must be a string" };
+  if (trimWhiteSpace(answer_text) === "")
+    return { index, ordinal, code: "empty_answer", message: "answer_text is empty" };
+  const bad = textProblem(answer_text);
+  if (bad !== null)
+    return {
+      index,
+      ordinal,
+      code: bad,
+      field: "answer_text",
+      path: `$.answers[${index}].answer_text`,
+      message: `answer_text ${TEXT_PROBLEM_TEXT[bad]}`,
+    };
+  if (answer_text.length > MAX_ANSWER_LENGTH)
+    return {
+      index,
+      ordinal,
+      code: "answer_too_long",
+      message: `answer_text is longer than ${MAX_ANSWER_LENGTH} characters`,
+    };
+  const bytes = answerPackBytes(answer_text);
+  if (bytes > maxBytes)
+    return {
+      index,
+      ordinal,
+      code: "answer_too_large",
+      field: "answer_text",
+      limit: "max_answer_bytes",
+      max_answer_bytes: maxBytes,
+      answer_bytes: bytes,
+      message: `answer_text takes ${bytes} bytes in canonical JSON (UTF-8; an escaped control character such as \\u000b counts 6), over this benchmark's max_answer_bytes of ${maxBytes}`,
+    };
+  seen.add(ordinal);
+  return null;
+}
+
+/**
+ * Refuses answers to a benchmark that no longer takes them (closed, awarded, reclaimed): a run left
+ * in progress past the close must not change what the award was computed from.
+ * @throws PlatformError `benchmark_closed` (`details.rule: "benchmark_closed"`)
+ */
+function assertTakesAnswers(ctx: PlatformContext, b: BenchmarkRecord, runId: string): void {
+  if (!isOpen(ctx, b))
+    throw new PlatformError(
+      "benchmark_closed",
+      `benchmark ${b.slug} is closed: run ${runId} takes no more answers`,
+      {
+        rule: "benchmark_closed",
+        slug: b.slug,
+        status: b.status,
+        run_id: runId,
+      },
+    );
+}
+
+/**
+ * Stores answers (idempotent upserts per ordinal; the whole batch or nothing).
+ * A batch holds at most as many answers as the run has tasks (checked before any item is looked at).
+ * @returns how many answers the run now holds
+ * @throws PlatformError `unknown_run`, `run_not_in_progress`, `benchmark_closed` (the benchmark closed
+ *   or was awarded while the run was in progress), `answer_quota_exceeded` (the account's or all
+ *   accounts' stored answer bytes, {@link assertAnswerRoom}; nothing stored), `invalid_answers` with `details.field: "answers"`
+ *   and `details.limit: "run_tasks"`, `max_answers` when the batch is longer than the run, else with
+ *   `details.errors: [{index, ordinal, code}]` (`code`: `not_an_object`, `bad_ordinal`, `unknown_ordinal`,
+ *   `duplicate_ordinal`, `not_a_string`, `empty_answer`, `lone_surrogate`, `nul_character`, `answer_too_long` (over `MAX_ANSWER_LENGTH` characters),
+ *   `answer_too_large` (over the benchmark's `max_answer_bytes`, pack-budget.ts)) and `details.valid_ordinals`
+ */
+export async function submitAnswers(
+  ctx: PlatformContext,
+  p: Principal,
+  runId: string,
+  answers: unknown,
+  how: WriteHow = {},
+): Promise<{ run_id: string; accepted: number; answered: number; total: number }> {
+  const run = await getRun(ctx, runId);
+  assertRunOwner(p, run);
+  if (run.status !== "in_progress") {
+    throw new PlatformError("run_not_in_progress", `run ${runId} is ${run.status}; start a new attempt`, {
+      run_id: runId,
+      status: run.status,
+    });
+  }
+  const b = await getBenchmark(ctx, run.slug);
+  assertTakesAnswers(ctx, b, runId);
+  if (!Array.isArray(answers))
+    throw new PlatformError("invalid_answers", "answers must be a list of {ordinal, answer_text}", {
+      field: "answers",
+    });
+  const n = run.plan.length;
+  if (answers.length > n)
+    throw new PlatformError(
+      "invalid_answers",
+      `answers holds ${answers.length} items; this run has ${n} tasks, so at most ${n} answers per submit`,
+      { field: "answers", path: "$.answers", limit: "run_tasks", max_answers: n, answers: answers.length },
+    );
+  const maxBytes = await answerAllowanceOf(ctx, b);
+  const errors: AnswerIssue[] = [];
+  const seen = new Set<number>();
+  const good: SubmittedAnswer[] = [];
+  answers.forEach((a: unknown, index) => {
+    const issue = answerIssue(a, index, n, maxBytes, seen);
+    if (issue) errors.push(issue);
+    else good.push(a as SubmittedAnswer);
+  });
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    throw new PlatformError("invalid_answers", `answers[${first.index}]: ${first.message}`, {
+      errors,
+      valid_ordinals: { min: 0, max: n - 1 },
+    });
+  }
+  const now = isoMillis(ctx.clock());
+  return ctx.store.tx(
+    async (t) => {
+      // The run's row is locked (PostgreSQL): a finalize in another process waits, or has finished.
+      const cur = await getRun(ctx, runId, t, { lock: true });
+      if (cur.status !== "in_progress")
+        throw new PlatformError("run_not_in_progress", `run ${runId} is ${cur.status}`, {
+          run_id: runId,
+          status: cur.status,
+        });
+      assertTakesAnswers(ctx, await getBenchmark(ctx, run.slug, t), runId);
+      // the stored-answer quotas (probe14 D1-F20): what the batch adds, over the answers it replaces
+      const added =
+        good.reduce((n, a) => n + Buffer.byteLength(a.answer_text, "utf8"), 0) -
+        (await t.answers.bytesAt(
+          runId,
+          good.map((a) => a.ordinal),
+        ));
+      await t.runs.addAnswerBytes(runId, added);
+      await t.answers.upsert(
+        runId,
+        good.map(({ ordinal, answer_text }) => ({ ordinal, answer_text })),
+        now,
+      );
+      const answered = await t.answers.count(runId);
+      // last: the counters' rows stay locked until the commit (a refusal rolls the whole batch back)
+      await countAnswerBytes(ctx, t, cur.account_id, added);
+      return { run_id: runId, accepted: good.length, answered, total: n };
+    },
+    { locksBy: how.answerBy, account: p.account_id },
+  );
+}
+
+/**
+ * The default bytes of answers the runs of one account (its agents together) may keep stored: 1 GiB
+ * (probe14 D1-F20: publish bounds one agent on one benchmark at 128 MiB, but not an account with many
+ * agents and benchmarks). `Platform.open({answerBytesPerAccount})` sets another
+ * (`serve --answer-bytes-per-account`); null: no bound.
+ */
+export const DEFAULT_ANSWER_BYTES_PER_ACCOUNT = 1024 * 1024 * 1024;
+
+/**
+ * The default bytes of answers the runs of all accounts but the operator's may keep stored together:
+ * 32 GiB (probe14 D1-F20). `Platform.open({answerBytesAllAccounts})` sets another
+ * (`serve --answer-bytes-all`); null: no bound.
+ */
+export const DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS = 32 * 1024 * 1024 * 1024;
+
+/**
+ * Counts a submit's answer bytes in the stored-answer totals (`answer_bytes_totals`: the account's,
+ * then all accounts' but the operator's; probe15 A-F5: O(1), where the sums read every run) and
+ * refuses a batch that takes either past its bound (UTF-8 bytes of `answer_text`; a replaced answer's
+ * bytes are given back). Inside the submit's transaction: each counter's row stays locked until it
+ * ends, so two submits do not both pass a bound, and a refusal rolls back the whole batch (nothing of
+ * it stored). The operator's runs are not counted. The counters are kept with or without a bound.
+ * @param added the bytes the batch adds (negative when it shrinks what is stored: never refused)
+ * @throws PlatformError `answer_quota_exceeded`, `details: {limit: "answer_bytes_per_account" |
+ *   "answer_bytes_all_accounts", limit_bytes, used_bytes, answer_bytes}`
+ */
+async function countAnswerBytes(
+  ctx: PlatformContext,
+  t: Tables,
+  account: string,
+  added: number,
+): Promise<void> {
+  if (added === 0 || isOperatorAccount(account)) return;
+  const count = async (
+    scope: string,
+    limitBytes: number | null,
+    limit: string,
+    whose: string,
+    ask: string,
+  ) => {
+    const total = await t.answerTotals.add(scope, added);
+    if (added > 0 && limitBytes !== null && total > limitBytes) {
+      const used = total - added;
+      throw new PlatformError(
+        "answer_quota_exceeded",
+        `answer quota reached: ${whose} may keep ${limitBytes} bytes of answers stored (${limit}); ` +
+          `${used} bytes are stored and these answers add ${added} bytes. ${ask}`,
+        { limit, limit_bytes: limitBytes, used_bytes: used, answer_bytes: added },
+      );
+    }
+  };
+  await count(
+    accountScope(account),
+    ctx.answerBytesPerAccount,
+    "answer_bytes_per_account",
+    "the runs of one account",
+    "Send shorter answers, or ask the operator",
+  );
+  await count(
+    ALL_ACCOUNTS_SCOPE,
+    ctx.answerBytesAllAccounts,
+    "answer_bytes_all_accounts",
+    "all accounts together",
+    "Ask the operator",
+  );
+}
