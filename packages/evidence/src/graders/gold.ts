@@ -1,0 +1,184 @@
+/**
+ * SPEC 5 gold validation at publish time: each grader type's gold shape, prepared once for grading
+ * ({@link prepareGold}); a bad gold throws `EvidenceError` naming its JSON path.
+ * @packageDocumentation
+ */
+import { EvidenceError, appendPath } from "../errors.js";
+import { Fraction, decimalToFraction } from "../fraction.js";
+import {
+  JsonFloat,
+  canonicalJsonString,
+  isJsonObject,
+  pyFloatRepr,
+  type JsonObject,
+  type JsonValue,
+} from "../json/index.js";
+import { GRADER_TYPE_NAMES, isGraderType } from "./names.js";
+import { norm, NUMERIC_ANSWER_RE } from "./norm.js";
+
+function bad(path: string, message: string): never {
+  throw new EvidenceError("malformed_gold", path, message);
+}
+
+function onlyKeys(gold: JsonObject, allowed: readonly string[], path: string, grader: string): void {
+  for (const k of Object.keys(gold)) {
+    if (!allowed.includes(k))
+      bad(
+        appendPath(path, k),
+        `unknown key ${JSON.stringify(k)} in ${grader} gold (allowed: ${allowed.join(", ")})`,
+      );
+  }
+}
+
+/** Exact value of a gold number: a JSON integer, a decimal string, or a JSON float read as the exact decimal of its canonical rendering. */
+function goldNumber(v: unknown, path: string, what: string): Fraction {
+  if (typeof v === "number") {
+    if (Number.isSafeInteger(v)) return new Fraction(BigInt(v));
+    if (Number.isFinite(v)) return decimalToFraction(pyFloatRepr(v), path, true);
+    bad(path, `${what} must be a finite number`);
+  }
+  if (typeof v === "bigint") return new Fraction(v);
+  if (v instanceof JsonFloat) return decimalToFraction(pyFloatRepr(v.value), path, true);
+  if (typeof v === "string") {
+    if (!NUMERIC_ANSWER_RE.test(v))
+      bad(
+        path,
+        `${what} must be a number or a plain decimal string (no exponent, no spaces), got ${JSON.stringify(v.slice(0, 80))}`,
+      );
+    return decimalToFraction(v, path);
+  }
+  bad(
+    path,
+    `${what} must be a number or a decimal string, got ${v === null ? "null" : Array.isArray(v) ? "an array" : typeof v}`,
+  );
+}
+
+interface ExactGold {
+  kind: "exact";
+  targets: Set<string>;
+}
+interface NumericGold {
+  kind: "numeric";
+  value: Fraction;
+  tolerance: Fraction;
+}
+interface ContainsAllGold {
+  kind: "contains_all";
+  terms: string[];
+}
+interface JsonFieldsGold {
+  kind: "json_fields";
+  fields: [string, FieldExpectation][];
+}
+type FieldExpectation =
+  | { t: "string"; norm: string }
+  | { t: "number"; value: Fraction }
+  | { t: "canonical"; text: string };
+/** Gold prepared for grading (validated, normalised once). */
+export type PreparedGold = ExactGold | NumericGold | ContainsAllGold | JsonFieldsGold;
+
+/**
+ * Validate gold for a grader and prepare it for grading (SPEC 5; shapes of
+ * `seeds/publish-benchmark-from-data.txt`). Gold that a grader could never
+ * match (an empty or blank `exact` value or alternative, no usable
+ * `contains_all` terms, no `json_fields` fields), a wrong type, an exponent
+ * or text in a numeric value, a negative tolerance, or an unknown key is
+ * refused.
+ *
+ * @param path JSON path of the gold (for error messages), e.g. `$.test_set[3].gold`
+ * @throws EvidenceError `malformed_gold` (or `unknown_grader`) naming the path
+ */
+export function prepareGold(graderType: string, gold: unknown, path = "$"): PreparedGold {
+  if (!isGraderType(graderType))
+    throw new EvidenceError(
+      "unknown_grader",
+      path,
+      `unknown grader_type ${JSON.stringify(graderType)} (known: ${GRADER_TYPE_NAMES.join(", ")})`,
+    );
+  if (!isJsonObject(gold)) bad(path, `${graderType} gold must be a JSON object`);
+  switch (graderType) {
+    case "exact": {
+      onlyKeys(gold, ["value", "alternatives"], path, "exact");
+      const value = gold["value"];
+      if (typeof value !== "string") bad(appendPath(path, "value"), "exact gold value must be a string");
+      const targets = new Set<string>();
+      const nv = norm(value);
+      if (nv === "")
+        bad(
+          appendPath(path, "value"),
+          "exact gold value is empty after normalisation (no answer could match it)",
+        );
+      targets.add(nv);
+      if ("alternatives" in gold) {
+        const alts = gold["alternatives"];
+        const ap = appendPath(path, "alternatives");
+        if (!Array.isArray(alts)) bad(ap, "alternatives must be an array of strings");
+        alts.forEach((a, i) => {
+          if (typeof a !== "string") bad(appendPath(ap, i), "an alternative must be a string");
+          const na = norm(a);
+          if (na === "") bad(appendPath(ap, i), "an alternative is empty after normalisation");
+          targets.add(na);
+        });
+      }
+      return { kind: "exact", targets };
+    }
+    case "numeric": {
+      onlyKeys(gold, ["value", "tolerance"], path, "numeric");
+      if (!("value" in gold)) bad(path, "numeric gold needs a value");
+      const value = goldNumber(gold["value"], appendPath(path, "value"), "numeric gold value");
+      let tolerance = Fraction.ZERO;
+      if ("tolerance" in gold) {
+        tolerance = goldNumber(gold["tolerance"], appendPath(path, "tolerance"), "tolerance");
+        if (tolerance.num < 0n) bad(appendPath(path, "tolerance"), "tolerance must be >= 0");
+      }
+      return { kind: "numeric", value, tolerance };
+    }
+    case "contains_all": {
+      onlyKeys(gold, ["terms"], path, "contains_all");
+      const terms = gold["terms"];
+      const tp = appendPath(path, "terms");
+      if (!Array.isArray(terms)) bad(tp, "terms must be an array of strings");
+      if (terms.length === 0) bad(tp, "terms is empty (no usable terms)");
+      const out = terms.map((t, i) => {
+        if (typeof t !== "string") bad(appendPath(tp, i), "a term must be a string");
+        const nt = norm(t);
+        if (nt === "") bad(appendPath(tp, i), "a term is empty after normalisation");
+        return nt;
+      });
+      return { kind: "contains_all", terms: out };
+    }
+    case "json_fields": {
+      onlyKeys(gold, ["fields"], path, "json_fields");
+      const fields = gold["fields"];
+      const fp = appendPath(path, "fields");
+      if (!isJsonObject(fields)) bad(fp, "fields must be a JSON object {name: expected}");
+      const names = Object.keys(fields);
+      if (names.length === 0) bad(fp, "fields is empty (nothing to grade)");
+      return {
+        kind: "json_fields",
+        fields: names.map((name) => {
+          const exp = fields[name] as JsonValue;
+          const p = appendPath(fp, name);
+          if (typeof exp === "string") return [name, { t: "string", norm: norm(exp) }];
+          if (typeof exp === "number" || typeof exp === "bigint" || exp instanceof JsonFloat)
+            return [name, { t: "number", value: goldNumber(exp, p, "expected value") }];
+          let text: string;
+          try {
+            text = canonicalJsonString(exp);
+          } catch (e) {
+            bad(p, `expected value is not canonical JSON: ${(e as Error).message}`);
+          }
+          return [name, { t: "canonical", text }];
+        }),
+      };
+    }
+  }
+}
+
+/**
+ * Validate gold at publish time (SPEC 5).
+ * @throws EvidenceError `malformed_gold` / `unknown_grader` naming the path
+ */
+export function validateGold(graderType: string, gold: unknown, path = "$"): void {
+  prepareGold(graderType, gold, path);
+}

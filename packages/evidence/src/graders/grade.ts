@@ -1,0 +1,87 @@
+/**
+ * SPEC 5 grading: the credit (0..1, an exact fraction) of an answer against a prepared gold.
+ * @packageDocumentation
+ */
+import { EvidenceError } from "../errors.js";
+import { Fraction, decimalToFraction, type Credit } from "../fraction.js";
+import { JsonFloat, canonicalJsonString, isJsonObject, parseJson, type JsonValue } from "../json/index.js";
+import { norm, trimWhiteSpace, NUMERIC_ANSWER_RE } from "./norm.js";
+import { type PreparedGold, prepareGold } from "./gold.js";
+
+const ONE = new Fraction(1n);
+const ZERO = new Fraction(0n);
+
+/** Exact value of a number in a parsed json_fields answer: the exact decimal of its own JSON text. */
+function answerNumber(v: JsonValue): Fraction | null {
+  if (typeof v === "number") return Number.isSafeInteger(v) ? new Fraction(BigInt(v)) : null;
+  if (typeof v === "bigint") return new Fraction(v);
+  if (v instanceof JsonFloat) {
+    try {
+      return decimalToFraction(v.lexeme, "$", true);
+    } catch (e) {
+      // An exponent beyond +-100000 (e.g. 1e-200000): no gold value can equal it.
+      if (e instanceof EvidenceError) return null;
+      throw e;
+    }
+  }
+  return null;
+}
+
+/**
+ * Grade one answer with prepared gold (see {@link prepareGold}).
+ * @param answer the answer text; `null` (no answer) scores 0
+ */
+export function gradePrepared(gold: PreparedGold, answer: string | null): Credit {
+  if (answer === null) return ZERO;
+  switch (gold.kind) {
+    case "exact":
+      return gold.targets.has(norm(answer)) ? ONE : ZERO;
+    case "numeric": {
+      const t = trimWhiteSpace(answer);
+      if (!NUMERIC_ANSWER_RE.test(t)) return ZERO;
+      const a = decimalToFraction(t);
+      return a.sub(gold.value).abs().cmp(gold.tolerance) <= 0 ? ONE : ZERO;
+    }
+    case "contains_all": {
+      const na = norm(answer);
+      return gold.terms.every((term) => na.includes(term)) ? ONE : ZERO;
+    }
+    case "json_fields": {
+      let parsed: JsonValue;
+      try {
+        parsed = parseJson(answer);
+      } catch (e) {
+        if (e instanceof EvidenceError) return ZERO;
+        throw e;
+      }
+      if (!isJsonObject(parsed)) return ZERO;
+      let hits = 0;
+      for (const [name, exp] of gold.fields) {
+        if (!Object.prototype.hasOwnProperty.call(parsed, name)) continue;
+        const got = parsed[name] as JsonValue;
+        if (exp.t === "string") {
+          if (typeof got === "string" && norm(got) === exp.norm) hits++;
+        } else if (exp.t === "number") {
+          const g = answerNumber(got);
+          if (g !== null && g.eq(exp.value)) hits++;
+        } else if (canonicalJsonString(got) === exp.text) {
+          hits++;
+        }
+      }
+      return new Fraction(BigInt(hits), BigInt(gold.fields.length));
+    }
+  }
+}
+
+/**
+ * Grade one answer (SPEC 5).
+ *
+ * @param graderType `exact` | `numeric` | `contains_all` | `json_fields`
+ * @param gold the task's gold (validated first)
+ * @param answer the answer text, or `null` for an unanswered task (scores 0)
+ * @returns the credit, a reduced fraction (`toString()` -> `"1/1"`, `"0/1"`, `"2/3"`)
+ * @throws EvidenceError `malformed_gold` / `unknown_grader` for bad gold (never a silent 0)
+ */
+export function grade(graderType: string, gold: unknown, answer: string | null): Credit {
+  return gradePrepared(prepareGold(graderType, gold), answer);
+}
