@@ -13,7 +13,7 @@ import { HTTPException } from "hono/http-exception";
 import type { Domain } from "./domain.js";
 import type { AppEnv } from "./env.js";
 import { EdgeError, errorResponseOf, logUnexpected, type EdgeErrorCode } from "./errors.js";
-import { etagMatches, JSON_TYPE, notModifiedHeaders, sendError, type FrozenBody } from "./http.js";
+import { etagMatches, JSON_TYPE, KEY_VARY, notModifiedHeaders, sendError, type FrozenBody } from "./http.js";
 import { authenticate } from "./middleware/auth.js";
 import {
   AccountCreationLimiter,
@@ -153,14 +153,19 @@ const publicCors = cors({
   maxAge: 600,
 });
 /**
- * The CORS headers of a GET or HEAD, set on the final response (what `publicCors` sets on a simple
+ * The CORS and caching headers of a GET or HEAD, set on the final response (what `publicCors` sets on a simple
  * request with origin `*`). Set after the handler: Hono's cors touches `c.res` before it, which turns
  * every read's response into a copied web stream (a fifth of the leaderboard's cost, bench:api).
  */
 function setReadCors(c: Context<AppEnv>): void {
+  const keyed = c.req.header("x-api-key") !== undefined || c.req.header("authorization") !== undefined;
   const set = (h: Headers) => {
     h.set("access-control-allow-origin", "*");
     h.set("access-control-expose-headers", "ETag,Retry-After");
+    h.set("vary", KEY_VARY);
+    // an answer to a key is that key holder's (the author's private view of an open benchmark, SPEC 6.1):
+    // never stored by a shared cache in front of serve (probe24 A-F1)
+    if (keyed) h.set("cache-control", "private");
   };
   try {
     set(c.res.headers);

@@ -27,6 +27,13 @@ export function sendJson(c: Context, value: unknown, status = 200, headers: Reco
   });
 }
 
+/**
+ * The `Vary` of every read under `/api/*` (probe24 A-F1): an answer may depend on the caller's key
+ * (the author's view of an open benchmark, SPEC 6.1), so a cache keys a stored read on both key
+ * headers; an answer to a request that carried a key is also `Cache-Control: private`.
+ */
+export const KEY_VARY = "Authorization, X-API-Key";
+
 /** The wire form of an immutable cached value: its canonical JSON bytes and their ETag. */
 export interface FrozenBody {
   bytes: Uint8Array<ArrayBuffer>;

@@ -17,7 +17,7 @@
 import type { IncomingMessage } from "node:http";
 import { BOARD_PAGE_SIZE, PlatformError } from "@bench-bounty/platform";
 import type { Domain } from "./domain.js";
-import { etagMatches, frozenBodyOf, JSON_TYPE, notModifiedHeaders } from "./http.js";
+import { etagMatches, frozenBodyOf, JSON_TYPE, KEY_VARY, notModifiedHeaders } from "./http.js";
 import { addressGroupOf, addressOf, answerTokens, type RateLimiter } from "./middleware/limits.js";
 import { CANONICAL_WHOLE } from "./query.js";
 
@@ -27,10 +27,11 @@ const LEADERBOARD_URL =
 /** A query the fast path reads as the route does: `offset` and `limit`, each at most once, canonical digits. */
 const PAGE_PARAM = new RegExp(`^(offset|limit)=(${CANONICAL_WHOLE})$`);
 
-/** The CORS headers of a read (what the app's `setReadCors` sets). */
+/** The CORS and caching headers of an anonymous read (what the app's `setReadCors` sets). */
 const READ_CORS = {
   "access-control-allow-origin": "*",
   "access-control-expose-headers": "ETag,Retry-After",
+  vary: KEY_VARY,
 } as const;
 
 /** The page a query names, or null when the route must read it (another parameter, a repeat, no digits). */
