@@ -68,6 +68,7 @@ describe("the verifier's retry names why the indexer did not confirm the award (
     const line = await retryLine(url);
     expect(line).toContain(`IndexerUnavailable: ${url}/bounties/7: the indexer is unreachable: `);
     expect(line).toMatch(/\(will retry\)$/);
+    expect(line).toMatch(/unreachable: fetch failed: connect ECONNREFUSED 127\.0\.0\.1:\d+ \(will retry\)$/); // the cause
     expect(line).not.toMatch(/not yet awarded/);
   });
 
