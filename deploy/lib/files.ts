@@ -36,12 +36,28 @@ function fileKind(stat: fs.Stats): string {
 }
 
 /**
+ * The refusal of a regular file that held more bytes than its size said (`size`): a size of 0 is a
+ * file whose size is not known before it is read (a /proc or /sys file, `/proc/self/environ`:
+ * probe24, which was said to have "grown"); any other, a file written while it was read.
+ */
+function changedSize(file: string, flag: string, size: number): TaskError {
+  if (size === 0)
+    return new TaskError(
+      `${flag}: ${file} is not a regular file of known size (its size reads 0 but it holds data, as a /proc or /sys file): copy it to a file first.`,
+    );
+  return new TaskError(
+    `${flag}: ${file} changed size while it was read (it was ${size} bytes): run again once nothing writes to it.`,
+  );
+}
+
+/**
  * The bytes of `file`: opened without blocking (a FIFO with no writer would hang), checked to be a
  * regular file of at most the bound, then read (never more than the bound, should it grow meanwhile).
  * The tasks' file options ({@link readJsonFile}) and the address book files read it.
  * @param flag the option or variable named in the refusal (`--commitment`, `BENCH_BOUNTY_LOCAL_DEPLOYMENT`)
  * @throws TaskError `<flag>: <file> is a character device, not a regular file.`,
- *   `<flag>: <file> holds <n> bytes, over the limit of <bound> (512 MiB).` or `<flag>: cannot read ...`
+ *   `<flag>: <file> holds <n> bytes, over the limit of <bound> (512 MiB).`, a file holding more than
+ *   its size says ({@link changedSize}) or `<flag>: cannot read ...`
  */
 export function readBoundedFile(file: string, flag: string): Buffer {
   const limit = evidence().PACK_LIMITS.maxPackBytes;
@@ -71,7 +87,7 @@ export function readBoundedFile(file: string, flag: string): Buffer {
     let length = 0;
     for (let n = 1; n > 0 && length < buffer.length; length += n)
       n = fs.readSync(fd, buffer, length, buffer.length - length, null);
-    if (length > stat.size) throw new TaskError(`${flag}: ${file} grew while it was read; run again.`);
+    if (length > stat.size) throw changedSize(file, flag, stat.size);
     return buffer.subarray(0, length);
   } catch (e) {
     if (e instanceof TaskError) throw e;

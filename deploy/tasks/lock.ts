@@ -320,8 +320,10 @@ withFromParam(
       );
       console.log(`  tx     ${receipt.hash} (block ${receipt.blockNumber})`);
       console.log(`  link   ${txLink(ctx.profile, receipt.hash)}`);
+      // the command alone on its line, pasteable as printed (a `check` word in front of it on the same
+      // line made the pasted line a shell error, as probe21 B-F9's resume line)
       console.log(
-        `  check  ${pasteableTask(ctx.profile, "bounty:status", ["--id", String(created.args.bountyId)])}`,
+        `Check it with:\n  ${pasteableTask(ctx.profile, "bounty:status", ["--id", String(created.args.bountyId)])}`,
       );
     }),
   );

@@ -127,6 +127,17 @@ describe("bad input files: the JSON path is printed once, after the file name", 
     );
   });
 
+  it("refuses a file of unknown size (/proc/self/environ) by every file option, saying so, not that it grew (probe24)", async function () {
+    for (const [flag, args] of fileOptions("/proc/self/environ")) {
+      if (flag === "--withdrawals-file") continue; // read after --rank-derivation
+      const run = await hardhat(args);
+      expectRefusal(run, new RegExp(`^Error: ${flag}: `, "m"));
+      expect(errorLine(run.stderr)).to.equal(
+        `${flag}: /proc/self/environ is not a regular file of known size (its size reads 0 but it holds data, as a /proc or /sys file): copy it to a file first.`,
+      );
+    }
+  });
+
   it("refuses a file over the bound before reading it, naming the option and the bound (probe19 B-F11)", async function () {
     const { PACK_LIMITS } = await import("@bench-bounty/evidence");
     const big = path.join(dir, "big.json");

@@ -10,6 +10,7 @@
  * implementation): the commitment root of `three-rows`, the place amounts and
  * ranking digest of `packs/small.json`, the receipt hash of `receipts.json`.
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -260,6 +261,21 @@ describe("bounty tasks on a local Base-profile node", function () {
       expect(out).to.match(/Bounty 1 locked: Funded with 250\.000000 USDC/);
       expect(out).to.match(/tx\s+0x[0-9a-f]{64}/);
       expect(out).to.include("(local node: no explorer)");
+      // probe24: the printed status command, its line pasted whole into a shell (the shell's `npx`
+      // prints its words), runs that command: it stands alone on its line (was `  check  npx ...`)
+      const line = out.split("\n").find((l) => l.includes("bounty:status"));
+      const pasted = spawnSync("bash", ["-c", `npx() { printf '%s\\0' "$@"; }\n${line}`], {
+        encoding: "utf8",
+      });
+      expect(pasted.status, `${line}\n${pasted.stderr}`).to.equal(0);
+      expect(pasted.stdout.split("\0").slice(0, -1)).to.deep.equal([
+        "hardhat",
+        "bounty:status",
+        "--network",
+        "localhost",
+        "--id",
+        "1",
+      ]);
       expect(await blockNumber(chain)).to.equal(blockBefore + 1n); // one transaction
       const b = await bounty(1n);
       expect(b.testSetRoot).to.equal(three.root);

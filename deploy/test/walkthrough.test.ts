@@ -102,7 +102,7 @@ describe("deploy/README.md walkthrough, as written", function () {
     const printed = claimLine!.replace(/^LOCAL_RPC_URL=\S+ /, "");
     expect(walkthroughCommands().map((c) => c.line)).to.include(printed);
     // probeD2 F4: bounty:lock's `check` line works pasted into a shell that has no LOCAL_RPC_URL
-    const check = /^ {2}check {2}(.*)$/m.exec(all)?.[1];
+    const check = /^Check it with:\n {2}(.*)$/m.exec(all)?.[1];
     expect(check).to.equal(
       `LOCAL_RPC_URL=${node.rpcUrl} npx hardhat bounty:status --network localhost --id 1`,
     );

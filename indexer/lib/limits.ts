@@ -12,6 +12,12 @@ export const QUERY_LIMITS = {
     /** Most relations (tables, CTEs, subqueries in FROM) one statement may read. */
     maxRelations: 6,
     /**
+     * Highest placeholder `$n` a statement may use: the most parameters PostgreSQL's protocol binds
+     * (a 16-bit count). The parser wraps a larger `n` to 32 bits (`$99999999999` read as $1215752191,
+     * `$2147483648` as a negative number), so the placeholder is read from the SQL text (probe24).
+     */
+    maxParameterIndex: 65_535,
+    /**
      * Most digits of a numeric written out (`1e1000` has 1,001): literals, numeric-looking
      * strings, parameters, `numeric(p, s)`, the `n` of `round`/`trunc(x, n)`. A uint256 has 78.
      */

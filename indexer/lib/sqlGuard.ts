@@ -238,7 +238,7 @@ interface GuardContext extends ExpressionTally {
  * @param tables - the tables it may read (the indexer's schema): SQL name → SQL column names.
  * @param params - the values of `$1..` (numbers and strings among them are size-checked).
  * @returns what the statement may cost per row ({@link StatementShape}).
- * @throws QueryRefused `limit_exceeded` (`maxChars`, `maxRelations`, `maxNumericDigits`,
+ * @throws QueryRefused `limit_exceeded` (`maxChars`, `maxRelations`, `maxParameterIndex`, `maxNumericDigits`,
  *   `maxTypeLength`, `maxConstantChars`, `maxGrowingOperators`, `maxValueChars`), `invalid_query` (does not
  *   parse, or no statement), `not_read_only` (anything but one plain SELECT, a function or
  *   operator off the allowlist).
@@ -300,15 +300,45 @@ export async function checkReadOnlySelect(
     accumulators: ctx.accumulators,
     nestedAccumulators: ctx.nestedAccumulators,
     valueChars: valueChars(ctx),
-    parameters: highestParameter(stmt),
+    parameters: highestParameter(stmt, sql),
   };
 }
 
-/** The highest `$n` of a parsed statement (its `ParamRef` nodes), 0 when it uses none. */
-function highestParameter(stmt: unknown): number {
-  let n = 0;
-  for (const m of JSON.stringify(stmt).matchAll(/"ParamRef":\{"number":(\d+)/g)) n = Math.max(n, Number(m[1]));
-  return n;
+/**
+ * The highest `$n` of a parsed statement (0 when it uses none), each `n` read from the SQL text at its
+ * `ParamRef`'s location (a byte offset): the parser keeps it in 32 bits, so `$99999999999` read as
+ * `$1215752191` and the refusal quoted that (probe24).
+ * @throws QueryRefused `limit_exceeded` (`maxParameterIndex`) for an `n` over it; `invalid_query` for `$0`
+ */
+function highestParameter(stmt: unknown, sql: string): number {
+  const bytes = Buffer.from(sql, "utf8");
+  const max = QUERY_LIMITS.sql.maxParameterIndex;
+  let highest = 0;
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (typeof node !== "object" || node === null) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "ParamRef" && typeof value === "object" && value !== null) {
+        const at = (value as { location?: unknown }).location;
+        const digits =
+          typeof at === "number" ? /^\$([0-9]+)/.exec(bytes.toString("latin1", at, at + 40))?.[1] : undefined;
+        if (digits === undefined) continue; // not a `$n` written out: never so in a parsed SELECT
+        const shown = digits.length > 20 ? `${digits.slice(0, 20)}...` : digits;
+        if (/^0+$/.test(digits))
+          throw new QueryRefused("invalid_query", `parameter $${shown}: parameters are numbered from $1`);
+        if (digits.replace(/^0+/, "").length > String(max).length || Number(digits) > max)
+          throw new QueryRefused(
+            "limit_exceeded",
+            `parameter $${shown} is over $${max}, the highest parameter number (maxParameterIndex)`,
+            "maxParameterIndex",
+            max,
+          );
+        highest = Math.max(highest, Number(digits));
+      } else visit(value);
+    }
+  };
+  visit(stmt);
+  return highest;
 }
 
 /** `UpdateStmt` → `UPDATE`, for messages. */

@@ -39,6 +39,30 @@ function refusesEach(cases: string[], message: RegExp): void {
 }
 
 describe("checkReadOnlySelect", () => {
+  // probe24: the parser keeps `$n` in 32 bits: `$99999999999` was refused as "parameters up to
+  // $1215752191", and `$2147483648` (read as a negative number) counted as no parameter at all
+  it.each(["$99999999999", "$2147483648", "$65536", "$000000000000000000000000000065536"])(
+    "refuses %s in one line naming it and the maxParameterIndex limit",
+    async (placeholder) => {
+      const e = await refusal(`SELECT id FROM bounty WHERE id = ${placeholder}`);
+      expect(e.code).toBe("limit_exceeded");
+      expect(e.limit).toBe("maxParameterIndex");
+      expect(e.max).toBe(65_535);
+      const shown = placeholder.length > 21 ? `${placeholder.slice(0, 21)}...` : placeholder;
+      expect(e.message).toBe(
+        `parameter ${shown} is over $65535, the highest parameter number (maxParameterIndex)`,
+      );
+    },
+  );
+
+  it("refuses $0 naming it, and counts $65535 as written", async () => {
+    const e = await refusal("SELECT id FROM bounty WHERE id = $0");
+    expect(e.code).toBe("invalid_query");
+    expect(e.message).toBe("parameter $0: parameters are numbered from $1");
+    const shape = await checkReadOnlySelect("SELECT 'é' AS x, id FROM bounty WHERE id = $65535", TABLES);
+    expect(shape.parameters).toBe(65_535);
+  });
+
   acceptsEach([
     "SELECT id, status FROM bounty WHERE status = $1 ORDER BY id DESC LIMIT 5",
     'select "bounty"."id", count(*) from "bounty" left join "award_winner" on "award_winner"."bounty_id" = "bounty"."id" group by 1',
@@ -246,7 +270,11 @@ describe("checkReadOnlySelect: what the planner folds or misprices (issue 13 re-
       parameters: 0,
     });
     // the highest $n used, which the route requires as many parameters as (probe13 C5)
-    const params = await checkReadOnlySelect("SELECT id FROM bounty WHERE id = $2 OR id = $1", TABLES, [1, 2]);
+    const params = await checkReadOnlySelect(
+      "SELECT id FROM bounty WHERE id = $2 OR id = $1",
+      TABLES,
+      [1, 2],
+    );
     expect(params.parameters).toBe(2);
     const window = await checkReadOnlySelect("SELECT array_agg(id) OVER () FROM bounty", TABLES);
     expect([window.accumulators, window.nestedAccumulators]).toEqual([1, 1]); // the whole array on every row
@@ -324,11 +352,13 @@ describe("checkGraphqlLimits", () => {
     expect(refusal("query($l: Int) { anchors(limit: $l) { items { digest } } }", { l: -5 })?.[1]).toMatch(
       /^anchors\(limit: -5\)/,
     );
-    expect(refusal("query($l: Int = -3) { a(limit: 5) { items { b(limit: $l) { items { id } } } } }")?.[1]).toMatch(
-      /^b\(limit: -3\)/,
-    );
+    expect(
+      refusal("query($l: Int = -3) { a(limit: 5) { items { b(limit: $l) { items { id } } } } }")?.[1],
+    ).toMatch(/^b\(limit: -3\)/);
     // a given variable overrides its default; 1 is the least page
-    expect(refusal("query($l: Int = -3) { anchors(limit: $l) { items { digest } } }", { l: 1 })).toBeUndefined();
+    expect(
+      refusal("query($l: Int = -3) { anchors(limit: $l) { items { digest } } }", { l: 1 }),
+    ).toBeUndefined();
   });
 
   it("names the limit a query goes over", () => {
@@ -452,7 +482,6 @@ describe("checkReadOnlySelect: grouping sets are refused before planning (probe1
     "SELECT status, token, count(*) FROM bounty GROUP BY status, token",
   ]);
 });
-
 
 describe("checkReadOnlySelect: values built from built values (probe17 B-F7)", () => {
   it.each([2, 3, 4, 5])(

@@ -12,7 +12,13 @@
  * Validation is pure and persists nothing (the dry run); errors are row-numbered and sorted so that the
  * first one names the LOWEST offending `row_index` and its field.
  */
-import { GOLD_DEPTH_IN_PACK, canonicalHash, valueLimitProblems, type Hex } from "@bench-bounty/evidence";
+import {
+  GOLD_DEPTH_IN_PACK,
+  canonicalHash,
+  terminalControlPattern,
+  valueLimitProblems,
+  type Hex,
+} from "@bench-bounty/evidence";
 import { PlatformError, throwRowIssues, type RowIssue } from "./errors.js";
 import { assertWellFormedText } from "./utf8.js";
 import { textTooLong } from "./text-limits.js";
@@ -158,6 +164,9 @@ function sanitizeValue(v: JsonValue): JsonValue {
   return v;
 }
 
+/** A character a terminal acts on, or that hides or reorders text (evidence's one definition), in a dataset name. */
+const NAME_CONTROL = new RegExp(terminalControlPattern().source);
+
 function optionIssue(field: string, message: string, code = "invalid_option"): RowIssue {
   return { row_index: -1, field, code, message };
 }
@@ -218,6 +227,16 @@ export function validateDataset(input: unknown): ValidatedDataset {
   const d = input as Record<string, unknown>;
   const name = typeof d.name === "string" ? d.name.trim() : "";
   if (name === "") issues.push(optionIssue("name", "name is required (a non-empty string)"));
+  // a name is one line of plain text, printed by lists and the CLI: a character a terminal acts on or
+  // that hides or reorders text (ESC, a newline, U+202E; evidence's one definition) is refused (probe24)
+  const control = NAME_CONTROL.exec(name);
+  if (control !== null)
+    issues.push(
+      optionIssue(
+        "name",
+        `name holds the control character U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")} at position ${control.index} (a name is one line of plain text)`,
+      ),
+    );
   for (const key of ["description", "label_policy"] as const) {
     if (d[key] !== undefined && d[key] !== null && typeof d[key] !== "string") {
       issues.push(optionIssue(key, `${key} must be a string`));

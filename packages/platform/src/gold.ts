@@ -62,9 +62,22 @@ export function shownNumber(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}...` : text;
 }
 
-/** The refusal of an integer JSON number beyond 2^53-1, quoting `sent` (its digits as sent). */
-function bigIntegerError(field: string, sent: string): string {
-  return `${field} ${shownNumber(sent)} is a number above 2^53-1 (9007199254740991), which loses digits: send it as a plain decimal string (e.g. "${shownNumber(sent)}")`;
+/**
+ * The refusal of an integer JSON number beyond 2^53-1, quoting `sent` (its digits as sent); the advice
+ * to send a decimal string only where the field takes one (`asString`).
+ */
+function bigIntegerError(field: string, sent: string, asString: boolean): string {
+  return `${field} ${shownNumber(sent)} is a number above 2^53-1 (9007199254740991), which loses digits${asString ? `: send it as a plain decimal string (e.g. "${shownNumber(sent)}")` : ""}`;
+}
+
+/** How {@link sentNumberText} words its refusal. */
+export interface SentNumberOptions {
+  /**
+   * The field also takes a decimal string (default true): the refusal says to send one. False for a
+   * field that takes only a JSON number (a submission's `ordinal`): the refusal then says what was
+   * wrong and gives no advice it could not follow.
+   */
+  asString?: boolean;
 }
 
 /**
@@ -75,29 +88,39 @@ function bigIntegerError(field: string, sent: string): string {
  * integer above 2^53-1; a number whose text is not the double it reads as (`1.0000000000000001` reads
  * as 1, `1e-400` as 0); a non-integer of more than 15 significant digits, which a double does not keep
  * as written (`0.30000000000000004`). A non-finite number is refused too.
- * @param field the option, named in the message (`tolerance`, `public_fraction`)
+ * @param field the option, named in the message (`tolerance`, `public_fraction`, a JSON path
+ *   `$.answers[0].ordinal`)
+ * @param opts {@link SentNumberOptions}: whether the message advises a decimal string (default yes)
  * @returns the plain decimal text (`1e-7` -> `"0.0000001"`), or an error message naming `field`
  */
-export function sentNumberText(field: string, v: number | bigint | JsonFloat): string | { error: string } {
+export function sentNumberText(
+  field: string,
+  v: number | bigint | JsonFloat,
+  opts: SentNumberOptions = {},
+): string | { error: string } {
+  const asString = opts.asString ?? true;
+  const advice = (text: string) =>
+    asString ? `: send it as a decimal string, e.g. "${shownNumber(text)}"` : "";
   // the lossless parser gives an integer beyond 2^53-1 as a bigint: its digits are the text sent (probe22)
   if (typeof v === "bigint") {
     if (v >= -BigInt(Number.MAX_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER)) return String(v);
-    return { error: bigIntegerError(field, String(v)) };
+    return { error: bigIntegerError(field, String(v), asString) };
   }
   const value = typeof v === "number" ? v : v.value;
   const sent = typeof v === "number" ? String(v) : v.lexeme;
   if (!Number.isFinite(value)) return { error: `${field} must be a finite number` };
-  if (Number.isInteger(value) && !Number.isSafeInteger(value)) return { error: bigIntegerError(field, sent) };
+  if (Number.isInteger(value) && !Number.isSafeInteger(value))
+    return { error: bigIntegerError(field, sent, asString) };
   const asSent = plainDecimal(sent);
   const read = String(value);
   if (asSent !== plainDecimal(read))
     return {
-      error: `${field} ${shownNumber(sent)} is not the number a JSON reader keeps (it reads as ${read}): send it as a decimal string, e.g. "${shownNumber(asSent)}"`,
+      error: `${field} ${shownNumber(sent)} is not the number a JSON reader keeps (it reads as ${read})${advice(asSent)}`,
     };
   const digits = asSent.replace(/[-.]/g, "").replace(/^0+/, "").length;
   if (!Number.isInteger(value) && digits > DOUBLE_DIGITS)
     return {
-      error: `${field} ${shownNumber(sent)} has ${digits} significant digits, more than the ${DOUBLE_DIGITS} a JSON number keeps as written: send it as a decimal string, e.g. "${shownNumber(asSent)}"`,
+      error: `${field} ${shownNumber(sent)} has ${digits} significant digits, more than the ${DOUBLE_DIGITS} a JSON number keeps as written${advice(asSent)}`,
     };
   return asSent;
 }

@@ -18,6 +18,7 @@ import {
   jsonPathAtByte,
   PlatformError,
   requirePrincipal,
+  sentNumberText,
   TEXT_PROBLEM_TEXT,
   textProblem,
 } from "@bench-bounty/platform";
@@ -180,6 +181,98 @@ function largeArrayIssues(
   return { issues, stopped: false };
 }
 
+/** The zod definition members {@link sentIntegerError} walks (zod 4's public `def`, by type). */
+interface WalkDef extends SchemaDef {
+  options?: z.ZodType[];
+  in?: z.ZodType;
+  valueType?: z.ZodType;
+  left?: z.ZodType;
+  right?: z.ZodType;
+  items?: z.ZodType[];
+  rest?: z.ZodType | null;
+}
+
+/** zod types whose `innerType` is the schema of the same value. */
+const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"]);
+
+/**
+ * The first integer member of a body written as a number that is not the integer it reads as, and
+ * why: the fields of `schema` that are integers (`z.number().int()`, at any depth: objects, arrays,
+ * records, unions, optional) are looked up in `exact`, the strict parser's value of the same body, and
+ * a {@link JsonFloat} or bigint there (a number written with a fraction or exponent, or an integer
+ * beyond 2^53-1) is judged by the platform's one rule of a number as sent (`sentNumberText`):
+ * `2.0000000000000001` reads as 2 and `9007199254740993` as ...992 under `JSON.parse` (probe24 num:
+ * a submission's ordinal was taken as 2), while `2.0` and `1E2` are the integers they read as. A
+ * member of a union also taking a string (a `bounty_id`) is told to send a decimal string.
+ * @returns `{path, message}` (`path` as `$.answers[0].ordinal`), or null
+ */
+export function sentIntegerError(
+  schema: z.ZodType,
+  exact: JsonValue | undefined,
+  path: readonly PropertyKey[] = [],
+  asString = false,
+): { path: string; message: string } | null {
+  if (exact === undefined) return null;
+  const def = defOf(schema) as WalkDef;
+  if (WRAPPERS.has(def.type) && def.innerType) return sentIntegerError(def.innerType, exact, path, asString);
+  switch (def.type) {
+    case "number": {
+      const format = (schema as z.ZodNumber).format;
+      if (format === null || !format.includes("int")) return null;
+      if (!isJsonFloat(exact) && typeof exact !== "bigint") return null;
+      const where = jsonPathOf(path);
+      const text = sentNumberText(where, exact, { asString });
+      return typeof text === "object" ? { path: where, message: text.error } : null;
+    }
+    case "pipe":
+      return def.in ? sentIntegerError(def.in, exact, path, asString) : null;
+    case "union": {
+      const options = def.options ?? [];
+      const strings = options.some((o) => defOf(o).type === "string");
+      for (const o of options) {
+        const found = sentIntegerError(o, exact, path, strings);
+        if (found) return found;
+      }
+      return null;
+    }
+    case "intersection":
+      return (
+        (def.left && sentIntegerError(def.left, exact, path)) ??
+        (def.right && sentIntegerError(def.right, exact, path)) ??
+        null
+      );
+    case "object": {
+      if (!isJsonObject(exact)) return null;
+      for (const [key, member] of Object.entries(def.shape ?? {})) {
+        if (!Object.hasOwn(exact, key)) continue;
+        const found = sentIntegerError(member, exact[key], [...path, key]);
+        if (found) return found;
+      }
+      return null;
+    }
+    case "record": {
+      if (!isJsonObject(exact) || !def.valueType) return null;
+      for (const [key, value] of Object.entries(exact)) {
+        const found = sentIntegerError(def.valueType, value, [...path, key]);
+        if (found) return found;
+      }
+      return null;
+    }
+    case "array":
+    case "tuple": {
+      if (!Array.isArray(exact)) return null;
+      for (let i = 0; i < exact.length; i++) {
+        const item = def.type === "array" ? def.element : (def.items?.[i] ?? def.rest ?? undefined);
+        const found = item ? sentIntegerError(item, exact[i], [...path, i]) : null;
+        if (found) return found;
+      }
+      return null;
+    }
+    default:
+      return null;
+  }
+}
+
 /**
  * Validates a parsed body; 422 `invalid_request` naming the first JSON path (an unknown member's own
  * path), the first {@link MAX_DETAIL_ITEMS} issues in `details.errors` (more: their count in
@@ -187,9 +280,17 @@ function largeArrayIssues(
  * a large array member are checked one by one first, and the check stops once more issues are found
  * than the answer serves (probe D1-F3): the answer then lists the first of them and says
  * `errors_total_at_least` (the issues found; the rest were not looked for) instead of `errors_total`.
+ * Given `exact` (the strict parser's value of the same body), an integer field written as a number
+ * that is not the integer it reads as is refused first, naming its path ({@link sentIntegerError}).
  * @throws EdgeError 422 `invalid_request`, `details: {path, errors, errors_total? | errors_total_at_least?, truncated?}`
  */
-export function validateBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+export function validateBody<S extends z.ZodType>(schema: S, value: unknown, exact?: JsonValue): z.infer<S> {
+  const inexact = sentIntegerError(schema, exact);
+  if (inexact !== null)
+    throw new EdgeError("invalid_request", inexact.message, {
+      path: inexact.path,
+      errors: [{ path: inexact.path, code: "inexact_number", message: inexact.message }],
+    });
   const early = largeArrayIssues(schema, value, MAX_DETAIL_ITEMS);
   if (early.stopped) {
     const { issues: errors, total } = issuesOf(early.issues, MAX_DETAIL_ITEMS);
@@ -473,6 +574,6 @@ export function defineRoute<B extends z.ZodType | undefined>(
       spec.bodyOptional === true,
       spec.bodyMode === "lossless" ? undefined : (spec.bodyLimits ?? SMALL_BODY),
     );
-    return spec.handler(c, validateBody(spec.body, value) as never, exact);
+    return spec.handler(c, validateBody(spec.body, value, exact) as never, exact);
   });
 }

@@ -74,11 +74,14 @@ describe("a JSON number not kept as sent is refused, naming the option (probe21 
   );
 
   it.each(["max_attempts", "time_budget_seconds", "public_tasks_per_run"])(
-    "%s 3.0000000000000001 (reads as 3): 422 invalid_option naming it",
+    "%s 3.0000000000000001 (reads as 3): 422 naming it (an integer field of a body, probe24)",
     async (field) => {
       const r = await publishRaw(`"tolerance":0.5,"${field}":3.0000000000000001`);
       expect(r.status).toBe(422);
-      expect(r.json.error).toMatchObject({ code: "invalid_option", details: { field } });
+      expect(r.json.error).toMatchObject({ code: "invalid_request", details: { path: `$.${field}` } });
+      expect(r.json.error.message).toContain(
+        `$.${field} 3.0000000000000001 is not the number a JSON reader keeps`,
+      );
     },
   );
 

@@ -88,11 +88,34 @@ export function isVerifierNetworkError(e: unknown): e is VerifierNetworkError {
   );
 }
 
-/** A short description of an unknown thrown value, for reasons and messages (never a stack). */
+/**
+ * A short description of an unknown thrown value, for reasons and messages (never a stack). `fetch`'s
+ * own "fetch failed" says nothing of what failed: the cause it carries is added (probe24: a redirect
+ * loop, a redirect to a `file:` URL and a refused connection all read "fetch failed"), as
+ * `fetch failed: redirect count exceeded`, `fetch failed: connect ECONNREFUSED 127.0.0.1:9`.
+ */
 export function describeError(e: unknown): string {
   if (e instanceof Error) {
     const short = (e as { shortMessage?: unknown }).shortMessage;
-    return typeof short === "string" && short.length > 0 ? short : (e.message.split("\n")[0] ?? e.name);
+    const text = typeof short === "string" && short.length > 0 ? short : (e.message.split("\n")[0] ?? e.name);
+    const cause = text === "fetch failed" ? causeText(e.cause) : "";
+    return cause === "" ? text : `${text}: ${cause}`;
   }
   return String(e);
+}
+
+/**
+ * One line of a `fetch` failure's cause: its message (first line), else its code; an AggregateError
+ * (each address of a host refused) its errors' messages, distinct, joined by "; "; "" when none.
+ */
+function causeText(cause: unknown): string {
+  if (!(cause instanceof Error)) return "";
+  if (cause instanceof AggregateError && cause.errors.length > 0) {
+    const each = cause.errors.map((x: unknown) => causeText(x)).filter((t) => t !== "");
+    if (each.length > 0) return [...new Set(each)].join("; ");
+  }
+  const line = cause.message.split("\n")[0] ?? "";
+  if (line !== "") return line.slice(0, 300);
+  const code = (cause as { code?: unknown }).code;
+  return typeof code === "string" ? code : cause.name;
 }

@@ -10,13 +10,24 @@ import { packBytes } from "./helpers.js";
 
 let server: Server;
 let base: string;
+/** A URL nothing listens on (a port bound, then closed). */
+let closed: string;
 
 beforeAll(async () => {
+  const gone = createServer();
+  await new Promise<void>((resolve) => gone.listen(0, "127.0.0.1", resolve));
+  closed = `http://127.0.0.1:${(gone.address() as AddressInfo).port}/pack.json`;
+  await new Promise<void>((resolve) => gone.close(() => resolve()));
   const small = packBytes("small");
   server = createServer((req, res) => {
     res.setHeader("content-type", "application/json");
     if (req.url === "/api/v1/benchmarks/vector-small/award-evidence") res.end(small);
-    else {
+    else if (req.url === "/loop" || req.url === "/to-file" || req.url === "/to-closed") {
+      res.statusCode = 302;
+      const to = { "/loop": "/loop", "/to-file": "file:///etc/passwd", "/to-closed": closed }[req.url]!;
+      res.setHeader("location", to);
+      res.end();
+    } else {
       res.statusCode = 404;
       res.end(JSON.stringify({ reason: "not_awarded", message: "the prize is not awarded yet" }));
     }
@@ -51,5 +62,28 @@ describe("a pack served over http", () => {
         limits: { maxBytes: 1000 },
       }),
     ).rejects.toThrow(/the pack is \d+ bytes, more than the limit of 1000 bytes/);
+  });
+});
+
+// probe24: a failed redirect, or a refused connection, said only "fetch failed"
+describe("a pack URL that cannot be fetched names the URL and the cause", () => {
+  it.each([
+    ["/loop", "redirect count exceeded"],
+    ["/to-file", "URL scheme must be a HTTP(S) scheme"],
+  ])("%s: cannot fetch: fetch failed: %s", async (path, cause) => {
+    await expect(verifyPack({ source: `${base}${path}` })).rejects.toThrow(
+      `url ${base}${path}: cannot fetch: fetch failed: ${cause}`,
+    );
+  });
+
+  it("a redirect to a closed port, and a closed port: connection refused", async () => {
+    await expect(verifyPack({ source: `${base}/to-closed` })).rejects.toThrow(
+      new RegExp(
+        `^url ${base}/to-closed: cannot fetch: fetch failed: connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+$`,
+      ),
+    );
+    await expect(verifyPack({ source: closed })).rejects.toThrow(
+      new RegExp(`^url ${closed}: cannot fetch: fetch failed: connect ECONNREFUSED`),
+    );
   });
 });

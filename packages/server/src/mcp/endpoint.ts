@@ -18,6 +18,7 @@ import {
   type JSONRPCMessage,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
+import { isJsonObject, type JsonValue } from "@bench-bounty/evidence";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -45,7 +46,14 @@ import {
   type RateLimiter,
 } from "../middleware/limits.js";
 import { MCP_METHODS, MCP_ROUTES } from "./paths.js";
-import { isSkipped, KEYED_TOOLS, registerTools, toolErrorOf, WRITE_TOOLS } from "./tools.js";
+import {
+  isSkipped,
+  KEYED_TOOLS,
+  registerTools,
+  toolErrorOf,
+  WRITE_TOOLS,
+  type ToolContext,
+} from "./tools.js";
 
 /** The limiters the endpoint charges (the app's own: the same buckets as REST). */
 export interface McpLimiters {
@@ -552,14 +560,15 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
     (bytes) => chargeWriteAnswer(limiters.requests, who, bytes, limiters.answerBytesPerToken),
     () => refuseWhileOwing(limiters.requests, who),
   );
-  registerTools(server, {
+  const tools: ToolContext = {
     domain: c.var.domain,
     principal: c.var.principal,
     slug,
     baseUrl: c.var.baseUrl,
     revealBy: c.var.revealBy,
     answers,
-  });
+  };
+  registerTools(server, tools);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -568,6 +577,7 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   transport.send = (message, options) => send(answers.fit(invalidParamsOf(message)), options);
   const parsed = c.req.method === "POST" ? await strictRpcBody(c) : undefined;
   if (parsed instanceof Response) return parsed;
+  if (parsed) tools.sentArguments = (id) => sentArgumentsOf(parsed.value, parsed.exact, id);
   const invalid = parsed ? invalidMessage(c, parsed.value) : null;
   if (invalid) return invalid;
   const overParams = parsed ? largeParams(c, parsed.value) : null;
@@ -604,17 +614,20 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
  * types are left to the SDK (415), which refuses them before reading, and the body stays unread
  * ({@link closeIfUnread}).
  */
-async function strictRpcBody(c: Context<AppEnv>): Promise<{ value: unknown } | Response | undefined> {
+async function strictRpcBody(
+  c: Context<AppEnv>,
+): Promise<{ value: unknown; exact: JsonValue } | Response | undefined> {
   // Any media type naming application/json (a superset of what the SDK accepts): the SDK never parses
   // a body itself, and refuses the other media types (415) before it would.
   if (!/application\/json/i.test(c.req.header("content-type") ?? "")) return undefined;
   let bytes: Uint8Array;
+  let exact: JsonValue;
   try {
     assertUtf8Uncompressed(c); // as REST: a charset other than UTF-8, a Content-Encoding: 415 (probe13 C4)
     // counted as it streams: the read stops at the caller's limit (probe D1-F2: an anonymous chunked
     // body was read up to 4 MiB), a client closing mid-body is `request_aborted` (D1-F6)
     bytes = await bodyBytes(c);
-    strictParse(bytes, bodyLimitsOf(c));
+    exact = strictParse(bytes, bodyLimitsOf(c));
   } catch (e) {
     if (!(e instanceof EdgeError)) throw e;
     if (e.code === "body_too_large") return tooLarge(c, e);
@@ -624,7 +637,26 @@ async function strictRpcBody(c: Context<AppEnv>): Promise<{ value: unknown } | R
     }
     return rpcRefusal(c, e, e.code === "unsupported_media_type" ? INVALID_REQUEST : SERVER_ERROR);
   }
-  return { value: JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown };
+  return { value: JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown, exact };
+}
+
+/**
+ * The `params.arguments` of the `tools/call` request `id` of a body as the strict parser read them
+ * (`exact`: numbers with the text sent), found by its position in `value` (what `JSON.parse` made of
+ * the same bytes, which the SDK was handed; the ids of a batch are unique, `invalidMessage`).
+ */
+function sentArgumentsOf(value: unknown, exact: JsonValue, id: RequestId): JsonValue | undefined {
+  const messages = Array.isArray(value) ? value : [value];
+  const sent = Array.isArray(exact) ? exact : [exact];
+  const i = messages.findIndex(
+    (m) =>
+      isJsonObject(m as JsonValue) &&
+      (m as { id?: unknown }).id === id &&
+      (m as { method?: unknown }).method === "tools/call",
+  );
+  const message = i < 0 ? undefined : sent[i];
+  const params = isJsonObject(message) ? message.params : undefined;
+  return isJsonObject(params) ? params.arguments : undefined;
 }
 
 /** JSON-RPC's implementation-defined server error (a refusal that is not the message's fault: busy, aborted, timed out). */

@@ -25,8 +25,10 @@ import {
   ListToolsRequestSchema,
   type CallToolResult,
   type ListToolsResult,
+  type RequestId,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { JsonValue } from "@bench-bounty/evidence";
 import { z } from "zod";
 import type { Domain, Principal, WriteHow } from "../domain.js";
 import { EdgeError, errorResponseOf } from "../errors.js";
@@ -65,6 +67,11 @@ export interface ToolContext {
     serial<T>(run: () => Promise<T>, skipped: T, late: () => T): Promise<T>;
     beforeWrite(): void;
   };
+  /**
+   * The arguments of the `tools/call` request `id` as the strict parser read them (numbers with the
+   * text sent), so an integer argument is kept only as sent (`validateBody`); undefined: not known.
+   */
+  sentArguments?: (id: RequestId) => JsonValue | undefined;
 }
 
 /** The request's bound on a tool's write ({@link WriteHow}): its lock waits end by `revealBy`. */
@@ -261,8 +268,8 @@ export function registerTools(server: Server, t: ToolContext): void {
   registerTutorialTools(tools, t);
   const key = t.slug ?? "";
   server.setRequestHandler(ListToolsRequestSchema, () => toolListOf(tools, key));
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(tools, request.params.name, request.params.arguments, t),
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    callTool(tools, request.params.name, request.params.arguments, t, t.sentArguments?.(extra.requestId)),
   );
 }
 
@@ -275,13 +282,15 @@ export function registerTools(server: Server, t: ToolContext): void {
  * stopped there), and a refusal is the tool error of {@link toolErrorOf} with the REST body as
  * structured content: the SDK's `McpServer` listed every zod issue in the text, one line each (probe13
  * C1: a 2 MB call got a 9 MB answer, and at 100,000 items the text was "Maximum call stack size
- * exceeded"). Missing `arguments` are `{}`.
+ * exceeded"). Missing `arguments` are `{}`. `sent`: the arguments as the strict parser read them (an
+ * integer argument is kept only as sent: `2.0000000000000001` is refused naming its path).
  */
 async function callTool(
   tools: ToolRegistry,
   name: string,
   args: Record<string, unknown> | undefined,
   t: ToolContext,
+  sent?: JsonValue,
 ): Promise<CallToolResult> {
   const tool = tools.byName.get(name);
   if (tool === undefined)
@@ -296,7 +305,7 @@ async function callTool(
     );
   let parsed: unknown;
   try {
-    parsed = validateBody(tool.inputSchema, args ?? {});
+    parsed = validateBody(tool.inputSchema, args ?? {}, sent);
     checkIdArguments(parsed);
   } catch (e) {
     return toolErrorOf(e);

@@ -8,9 +8,10 @@
  */
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import { PlatformError, publicOrigin, redactRpc, type Platform } from "@bench-bounty/platform";
+import { PlatformError, publicOrigin, redactRpc, terminalText, type Platform } from "@bench-bounty/platform";
 import {
   DEFAULT_MAX_INDEXER_ANSWER_BYTES,
+  describeError,
   VerifierInputError,
   readBodyWithin,
   verifyPack,
@@ -60,6 +61,15 @@ class IndexerBehind extends Error {
 }
 
 /**
+ * The indexer could not say whether the award is indexed (unreachable, a 5xx or 429 answer, an
+ * answer that is not a bounty): retried as {@link IndexerBehind} is, but told apart from it in the
+ * log (probe24: `serve` logged "http 500, not yet awarded" for an indexer that was down).
+ */
+class IndexerUnavailable extends Error {
+  override readonly name = "IndexerUnavailable";
+}
+
+/**
  * Attempts during which an indexer that has not caught up with the award is waited for (5 s + 10 s +
  * 20 s + 40 s + 80 s of backoff). A pack is verified right after it is minted, usually before the
  * indexer has seen the `Awarded` log; verifying then would store `indexer_agreement` failed for
@@ -70,7 +80,9 @@ export const INDEXER_SETTLE_ATTEMPTS = 5;
 
 /**
  * Throws {@link IndexerBehind} unless the indexer's `GET /bounties/:id` shows the pack's bounty
- * `awarded` (an unreachable indexer is the same: retried); a `VerifierInputError` `indexer_refused`
+ * `awarded` ("bounty 7 is funded, not yet awarded"; a 404: "has not indexed bounty 7 yet"), or
+ * {@link IndexerUnavailable} when the indexer cannot tell (unreachable, an answer other than 2xx, 404
+ * or a refusal, an answer that is not a bounty): both retried; a `VerifierInputError` `indexer_refused`
  * (the job fails, not retried) when the indexer refuses the request (a 4xx but 404/429: 400
  * `invalid_parameter` to a query on the URL). The answer is read within
  * `DEFAULT_MAX_INDEXER_ANSWER_BYTES` as the verifier reads it (a refusal within 4 KiB): an answer
@@ -89,30 +101,43 @@ async function indexerCaughtUp(indexerUrl: string, pack: Uint8Array): Promise<vo
   const route = `/bounties/${encodeURIComponent(String(bountyId))}`;
   // the route joins the URL's path, before its query; userinfo becomes a Basic header (probe10 R3)
   const { url, headers } = joinRoute(indexerUrl, route);
-  let status: unknown;
-  let refusal: string | undefined;
+  const where = `${publicOrigin(indexerUrl)}${route}`;
+  const unavailable = (why: string) => new IndexerUnavailable(`${where}: ${why} (will retry)`);
+  let res: Response;
   try {
-    const res = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
-    if (isIndexerRefusal(res.status))
-      refusal = indexerRefusalMessage(indexerUrl, route, res.status, await refusalBody(res));
-    if (res.ok) {
-      const bytes = await readBodyWithin(res, DEFAULT_MAX_INDEXER_ANSWER_BYTES, "indexer answer");
-      status = (JSON.parse(new TextDecoder().decode(bytes)) as { bounty?: { status?: unknown } }).bounty
-        ?.status;
-    } else {
-      if (refusal === undefined) await res.body?.cancel().catch(() => undefined);
-      status = `http ${res.status}`;
-    }
+    res = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
   } catch (e) {
-    status = `unreachable (${(e as Error).message})`;
+    throw unavailable(`the indexer is unreachable: ${describeError(e)}`);
   }
   // a refusal (400 invalid_parameter: a query on --indexer-url) fails the job, not retried (probe11 O9)
-  if (refusal !== undefined) throw new VerifierInputError("indexer_refused", "--indexer-url", refusal);
+  if (isIndexerRefusal(res.status))
+    throw new VerifierInputError(
+      "indexer_refused",
+      "--indexer-url",
+      indexerRefusalMessage(indexerUrl, route, res.status, await refusalBody(res)),
+    );
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => undefined);
+    if (res.status === 404)
+      throw new IndexerBehind(
+        `${where}: the indexer has not indexed bounty ${String(bountyId)} yet (http 404)`,
+      );
+    throw unavailable(`the indexer answered http ${res.status}, not the bounty`);
+  }
+  let status: unknown;
+  try {
+    const bytes = await readBodyWithin(res, DEFAULT_MAX_INDEXER_ANSWER_BYTES, "indexer answer");
+    status = (JSON.parse(new TextDecoder().decode(bytes)) as { bounty?: { status?: unknown } }).bounty
+      ?.status;
+  } catch (e) {
+    throw unavailable(`the indexer's answer cannot be read: ${describeError(e)}`);
+  }
+  if (typeof status !== "string") throw unavailable("the indexer's answer names no bounty status");
   // the indexer names statuses as the contract's enum does ("Awarded"): compared case-insensitively, as
   // the verifier's own indexer facts do (probe15 B-F9)
-  if (typeof status !== "string" || status.toLowerCase() !== "awarded")
+  if (status.toLowerCase() !== "awarded")
     throw new IndexerBehind(
-      `${publicOrigin(indexerUrl)}${route}: bounty ${String(bountyId)} is ${String(status)}, not yet awarded`,
+      `${where}: bounty ${String(bountyId)} is ${terminalText(status.slice(0, 40))}, not yet awarded`,
     );
 }
 
