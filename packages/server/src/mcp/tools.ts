@@ -31,7 +31,7 @@ import { z } from "zod";
 import type { Domain, Principal, WriteHow } from "../domain.js";
 import { EdgeError, errorResponseOf } from "../errors.js";
 import { jsonText } from "../http.js";
-import { pageDescriptions } from "../query.js";
+import { MAX_WHOLE, pageDescriptions } from "../query.js";
 import { validateBody } from "../route.js";
 import { RegisterBody, StartRunBody } from "../schemas.js";
 import { TUTORIALS, tutorial } from "../routes/static.js";
@@ -233,14 +233,34 @@ function identifier(): z.ZodString {
 /**
  * The page arguments of a paged tool (`offset`, `limit`): the bounds the platform checks (`checkPage`,
  * `max` its page maximum) and the REST query's descriptions ({@link pageDescriptions}), so the listed
- * schema states them (probe21 A-F9: any safe integer was listed, no description).
+ * schema states them (probe21 A-F9: any safe integer was listed, no description). `offset` is at most
+ * {@link MAX_WHOLE}, the REST query's bound (probe23 F3: MCP took any safe integer, REST 15 digits).
  */
 function pageArgs(first: string, size: number, max: number) {
   const text = pageDescriptions(first, size, max);
   return {
-    offset: z.number().int().min(0).optional().describe(text.offset),
-    limit: z.number().int().min(1).max(max).optional().describe(text.limit),
+    offset: wholeArg(0, MAX_WHOLE).optional().describe(text.offset),
+    limit: wholeArg(1, max).optional().describe(text.limit),
   };
+}
+
+/**
+ * A whole-number argument from `min` to `max`, both inclusive (listed as `minimum`/`maximum`). A value
+ * out of range is refused with one issue whose message states the bound as it is, `<=max` or `>=min`:
+ * zod's own check of the safe-integer range came first and said "expected int to be <9007199254740991"
+ * of a bound it takes (probe23 F3).
+ */
+function wholeArg(min: number, max: number): z.ZodNumber {
+  const over = `Too big: expected int to be <=${max}`;
+  const under = `Too small: expected int to be >=${min}`;
+  return z
+    .number()
+    .int({
+      abort: true,
+      error: (issue) => (issue.code === "too_big" ? over : issue.code === "too_small" ? under : undefined),
+    })
+    .min(min, under)
+    .max(max, over);
 }
 
 /** The benchmark a tool call is about: the argument, else the endpoint's benchmark. */
