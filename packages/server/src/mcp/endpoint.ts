@@ -582,13 +582,30 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   if (refused) return refused;
   await server.connect(transport);
   try {
-    return await transport.handleRequest(
+    const res = await transport.handleRequest(
       c.req.raw,
       parsed === undefined ? undefined : { parsedBody: parsed.value },
     );
+    return Array.isArray(parsed?.value) ? batchAnswerOf(res) : res;
   } finally {
     void server.close();
   }
+}
+
+/**
+ * The answer to a batch (a JSON array of messages) as JSON-RPC 2.0 (section 6) has it: an array of the
+ * responses, however many there are. The SDK answers a batch whose requests make one response with
+ * that bare object (its JSON mode sends `responses[0]` when there is one); such an answer is put in
+ * an array here (mcp nit: `[{one tools/call}]` was answered `{...}`). Any other answer is `res` itself:
+ * 202 without a body (notifications only), a refusal of the whole body (one object, `id: null`),
+ * an array already. A single message (no array) is answered with an object, as before.
+ */
+async function batchAnswerOf(res: Response): Promise<Response> {
+  if (res.status !== 200 || !/application\/json/i.test(res.headers.get("content-type") ?? "")) return res;
+  const text = await res.text();
+  const headers = new Headers(res.headers);
+  headers.delete("content-length");
+  return new Response(text.startsWith("{") ? `[${text}]` : text, { status: res.status, headers });
 }
 
 /**
