@@ -22,7 +22,8 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env.js";
-import { EdgeError, MAX_DETAIL_ITEMS, statusOf } from "../errors.js";
+import { EdgeError, errorResponseOf, MAX_DETAIL_ITEMS, statusOf } from "../errors.js";
+import { BEARER_CHALLENGE } from "../middleware/auth.js";
 import { bodyBytes } from "../node-body.js";
 import {
   assertUtf8Uncompressed,
@@ -512,15 +513,9 @@ export class AnswerBudget {
   }
 }
 
-/** The ids of a body's requests (a method and an id): each gets one answer. */
+/** The ids of a body's requests ({@link isRequest}): each gets one answer. */
 function requestIds(body: unknown): RequestId[] {
-  const ids: RequestId[] = [];
-  for (const m of Array.isArray(body) ? body : [body]) {
-    if (typeof m !== "object" || m === null || !("method" in m)) continue;
-    const id = (m as { id?: unknown }).id;
-    if (typeof id === "string" || typeof id === "number") ids.push(id);
-  }
-  return ids;
+  return (Array.isArray(body) ? body : [body]).filter(isRequest).map((m) => m.id);
 }
 
 async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimiters): Promise<Response> {
@@ -693,20 +688,49 @@ function declaredTooLarge(c: Context<AppEnv>): Response | null {
  * Without a key, a `tools/call` of a tool that needs one ({@link KEYED_TOOLS}) is answered here with the
  * tool error `unauthenticated` (rule `key_required`, as REST's 401), before the tool validates its
  * arguments: authentication comes first. In a batch every such call is refused the same way and the
- * batch is answered here only when all its messages are such calls; a mixed batch goes to the SDK,
- * whose tools refuse the anonymous calls themselves (after validating their arguments).
+ * batch is answered here only when all its messages are such calls, each request by its id (a
+ * notification gets no response, JSON-RPC 2.0); a mixed batch goes to the SDK, whose tools refuse the
+ * anonymous calls themselves (after validating their arguments).
+ *
+ * Input without a request (notifications and responses only) has no id to answer by: the MCP
+ * Streamable HTTP transport answers it 202 without a body when it is accepted (the SDK does, and runs
+ * no tool: `tools/call` is no notification), an HTTP error status when it is not. Anonymous input of
+ * that kind carrying a keyed `tools/call` is refused whole: 401 with `WWW-Authenticate` and a
+ * JSON-RPC error `-32000` without an id (`data`: the refusal's details, rule `key_required`), nothing
+ * run (mcp nit: it was answered 200 with a tool error whose id was null).
  */
 function anonymousKeyedCall(c: Context<AppEnv>, body: unknown): Response | null {
   const keyed = (m: unknown): m is { id?: unknown } => {
-    if (typeof m !== "object" || m === null) return false;
-    const { method, params } = m as { method?: unknown; params?: { name?: unknown } };
-    return method === "tools/call" && typeof params?.name === "string" && KEYED_TOOLS.has(params.name);
+    const tool = toolOf(m);
+    return tool !== null && KEYED_TOOLS.has(tool);
   };
-  const messages = Array.isArray(body) ? body : [body];
-  if (messages.length === 0 || !messages.every(keyed)) return null;
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  const requests = messages.filter(isRequest);
+  if (requests.length === 0) {
+    const first = messages.find(keyed);
+    if (first === undefined) return null; // accepted: the SDK answers 202
+    const refusal = errorResponseOf(refusalOf(() => requirePrincipal(null)));
+    const error = {
+      code: SERVER_ERROR,
+      message: `${refusal.body.error.message}: ${toolOf(first)} needs one (send 'Authorization: Bearer <key>'); a notification, nothing was run`,
+      data: refusal.body.error.details,
+    };
+    return c.json({ jsonrpc: "2.0", id: null, error }, refusal.status as ContentfulStatusCode, {
+      ...refusal.headers,
+      "www-authenticate": BEARER_CHALLENGE,
+    });
+  }
+  if (!messages.every(keyed)) return null;
   const result = toolErrorOf(refusalOf(() => requirePrincipal(null)));
-  const answers = messages.map((m) => ({ jsonrpc: "2.0", id: m.id ?? null, result }));
+  const answers = requests.map((m) => ({ jsonrpc: "2.0", id: m.id, result }));
   return c.json(Array.isArray(body) ? answers : answers[0], 200);
+}
+
+/** A JSON-RPC request (a method and an id), as {@link invalidMessage} let it through. */
+function isRequest(m: unknown): m is { id: RequestId } {
+  if (typeof m !== "object" || m === null || !("method" in m)) return false;
+  const id = (m as { id?: unknown }).id;
+  return typeof id === "string" || typeof id === "number";
 }
 
 /** What `f` throws (the refusal of a rule that lives elsewhere). */
