@@ -185,20 +185,17 @@ function toolOf(m: unknown): string | null {
 }
 
 /**
- * The ids of a body's calls of {@link WRITE_TOOLS} that no other request of the body shares (an id
- * shared with a read could otherwise carry the read's answer past the {@link AnswerBudget}).
+ * The ids of a body's requests that call one of the {@link WRITE_TOOLS}: their answers are sent whole
+ * ({@link AnswerBudget}). Each such id is its call's alone: a batch in which two requests share an id
+ * is refused before anything runs ({@link sharedRequestId}), and a notification or a response is never
+ * answered (the server sends no request of its own, so a response in the body matches none). The
+ * guard that dropped a write's id another message had was left with responses only, and took a
+ * write that ran out of "sent whole" (review, mcp24: a started run's tasks replaced by the limit's error).
  */
-function writeCallIds(body: unknown): Set<RequestId> {
-  const writes = new Set<RequestId>();
-  const others = new Set<RequestId>();
-  for (const m of Array.isArray(body) ? body : [body]) {
-    const id = (m as { id?: unknown } | null)?.id;
-    if (typeof id !== "string" && typeof id !== "number") continue;
-    const tool = toolOf(m);
-    (tool !== null && WRITE_TOOLS.has(tool) ? writes : others).add(id);
-  }
-  for (const id of others) writes.delete(id);
-  return writes;
+function writeCallIds(body: unknown): RequestId[] {
+  return requestsOf(body)
+    .filter((m) => WRITE_TOOLS.has(toolOf(m) ?? ""))
+    .map((m) => m.id);
 }
 
 /**
@@ -513,9 +510,14 @@ export class AnswerBudget {
   }
 }
 
-/** The ids of a body's requests ({@link isRequest}): each gets one answer. */
+/** A body's requests ({@link isRequest}), in order. */
+function requestsOf(body: unknown): { id: RequestId }[] {
+  return (Array.isArray(body) ? body : [body]).filter(isRequest);
+}
+
+/** The ids of a body's requests: each gets one answer. */
 function requestIds(body: unknown): RequestId[] {
-  return (Array.isArray(body) ? body : [body]).filter(isRequest).map((m) => m.id);
+  return requestsOf(body).map((m) => m.id);
 }
 
 async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimiters): Promise<Response> {
