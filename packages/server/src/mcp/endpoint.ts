@@ -554,6 +554,7 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
     principal: c.var.principal,
     slug,
     baseUrl: c.var.baseUrl,
+    answerBytes: limiters.answerBytes,
     revealBy: c.var.revealBy,
     answers,
   });

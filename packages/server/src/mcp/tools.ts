@@ -30,6 +30,7 @@ import {
 import { z } from "zod";
 import type { Domain, Principal, WriteHow } from "../domain.js";
 import { EdgeError, errorResponseOf } from "../errors.js";
+import { DEFAULT_LIMITS } from "../middleware/limits.js";
 import { jsonText } from "../http.js";
 import { MAX_WHOLE, pageDescriptions } from "../query.js";
 import { validateBody } from "../route.js";
@@ -37,11 +38,24 @@ import { RegisterBody, StartRunBody } from "../schemas.js";
 import { TUTORIALS, tutorial } from "../routes/static.js";
 
 /**
- * The largest award evidence pack (bytes, as stored) the MCP `award_evidence` tool answers inline; a larger
- * one is named by its hash, size and door URL (`GET /api/v1/benchmarks/{slug}/award-evidence`), so an
- * answer never holds more than this of a pack (probe19 A-F8).
+ * The bytes an inline `award_evidence` answer holds besides the pack: the JSON-RPC envelope, the text,
+ * the hash, size and door URL (a slug is at most 128 characters); an id of kilobytes is the client's
+ * own, as with every answer.
  */
-export const MCP_INLINE_PACK_BYTES = 256 * 1024;
+export const PACK_ANSWER_OVERHEAD_BYTES = 4 * 1024;
+
+/**
+ * The largest award evidence pack (bytes, as stored: canonical JSON, served as they are) the MCP
+ * `award_evidence` tool answers inline under an answer limit of `answerBytes` (`Limits.mcpAnswerBytes`,
+ * the most bytes the answers of one MCP request may total): the limit less
+ * {@link PACK_ANSWER_OVERHEAD_BYTES}, 0 at least, so an inline answer fits the limit (review mcp24: a
+ * fixed 256 KiB, the default limit, inlined packs a server with a smaller limit could not answer). A
+ * larger pack is named by its hash, size and door URL (`GET /api/v1/benchmarks/{slug}/award-evidence`),
+ * unread, so an answer never holds more than this of a pack (probe19 A-F8).
+ */
+export function inlinePackBytesOf(answerBytes: number): number {
+  return Math.max(0, answerBytes - PACK_ANSWER_OVERHEAD_BYTES);
+}
 
 /** What a tool call knows about its caller and endpoint. */
 export interface ToolContext {
@@ -51,6 +65,11 @@ export interface ToolContext {
   slug: string | null;
   /** Base URL printed in `how_to_compete`. */
   baseUrl: string;
+  /**
+   * The most bytes the answers of one MCP request may total (`Limits.mcpAnswerBytes`): `award_evidence`
+   * answers a pack inline only within it ({@link inlinePackBytesOf}).
+   */
+  answerBytes: number;
   log?: (e: unknown) => void;
   /**
    * Latest moment (unix ms) the request's finalizes may wait for their anchor batch, and every write's
@@ -532,8 +551,7 @@ function registerBenchmarkTools(tools: ToolRegistry, t: ToolContext): void {
   tools.registerTool(
     "award_evidence",
     {
-      description:
-        "The award evidence pack of a benchmark (its hash, size and door URL; the pack itself inline when it is at most 256 KiB, else fetch it from the URL), or the reason it is not available yet.",
+      description: `The award evidence pack of a benchmark (its hash, size and door URL; the pack itself inline when it fits one answer, at most the server's MCP answer limit less ${PACK_ANSWER_OVERHEAD_BYTES / 1024} KiB (${inlinePackBytesOf(DEFAULT_LIMITS.mcpAnswerBytes) / 1024} KiB by default), else fetch it from the URL), or the reason it is not available yet.`,
       inputSchema: z.strictObject({ slug: slugArg }),
     },
     (a) =>
@@ -547,10 +565,11 @@ function registerBenchmarkTools(tools: ToolRegistry, t: ToolContext): void {
         const where = { available: true, pack_hash: head.pack_hash, pack_bytes: head.pack_size, url };
         // a large pack is fetched from the door (its bytes as stored, ETag, 304), never read, parsed and
         // re-serialised per call (probe19 A-F8: a 23.6 MB pack cost 218 MB per anonymous call)
-        if (head.pack_size > MCP_INLINE_PACK_BYTES)
+        const inlineBytes = inlinePackBytesOf(t.answerBytes);
+        if (head.pack_size > inlineBytes)
           return {
             value: { ...where, inline: false },
-            text: `pack ${head.pack_hash} (${head.pack_size} bytes, over ${MCP_INLINE_PACK_BYTES} inline): GET ${url}`,
+            text: `pack ${head.pack_hash} (${head.pack_size} bytes, over ${inlineBytes} inline): GET ${url}`,
           };
         const r = await d.awardEvidence(slugOf(t, a));
         if (r.kind !== "pack") return noPack(r);
