@@ -22,11 +22,22 @@ import type { AppEnv } from "./env.js";
 import { EdgeError } from "./errors.js";
 
 /**
- * A whole number as the query string must write it: decimal digits without a sign, a leading zero
- * (but `0` itself), an exponent, a base prefix or white space, at most 15 digits (a safe integer).
- * The one definition: the anonymous leaderboard fast path (`public-reads.ts`) reads pages with it too.
+ * The most digits of a whole number in a query string (a page's `offset`, `limit`): 15, so every one is
+ * a safe integer (2^53-1 has 16 digits). The one bound of a page argument: the REST query
+ * ({@link CANONICAL_WHOLE}) and the MCP tools' arguments ({@link MAX_WHOLE}) take the same numbers.
  */
-export const CANONICAL_WHOLE = "(?:0|[1-9][0-9]{0,14})";
+export const MAX_WHOLE_DIGITS = 15;
+
+/** The largest whole number a page argument takes, REST or MCP: 999,999,999,999,999 ({@link MAX_WHOLE_DIGITS} nines), inclusive. */
+export const MAX_WHOLE = 10 ** MAX_WHOLE_DIGITS - 1;
+
+/**
+ * A whole number as the query string must write it: decimal digits without a sign, a leading zero
+ * (but `0` itself), an exponent, a base prefix or white space, at most {@link MAX_WHOLE_DIGITS} digits
+ * (a safe integer, at most {@link MAX_WHOLE}). The one definition: the anonymous leaderboard fast path
+ * (`public-reads.ts`) reads pages with it too.
+ */
+export const CANONICAL_WHOLE = `(?:0|[1-9][0-9]{0,${MAX_WHOLE_DIGITS - 1}})`;
 const WHOLE = new RegExp(`^${CANONICAL_WHOLE}$`);
 
 /**
@@ -172,7 +183,7 @@ function wholeNumber(query: Record<string, string>, name: string, fallback: numb
     throw refuse(
       name,
       /^[1-9][0-9]*$/.test(raw)
-        ? `query parameter ${name} is too large (at most 15 digits)` // canonical, but past a safe integer (probe14 D1-F9)
+        ? `query parameter ${name} is too large (at most ${MAX_WHOLE_DIGITS} digits)` // canonical, but past the bound (probe14 D1-F9)
         : `query parameter ${name} must be a whole number in decimal digits (no sign, leading zero, exponent or space)`,
       raw,
     );

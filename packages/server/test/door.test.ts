@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AwardEvidenceReason, AwardEvidenceResult } from "@bench-bounty/platform";
-import { createApp, type Domain } from "../src/index.js";
-import { MCP_INLINE_PACK_BYTES } from "../src/mcp/tools.js";
+import { createApp, DEFAULT_LIMITS, type Domain, type Limits } from "../src/index.js";
+import { inlinePackBytesOf, PACK_ANSWER_OVERHEAD_BYTES } from "../src/mcp/tools.js";
 import { doorOf } from "./helpers.js";
 
 const PACK = new TextEncoder().encode('{"benchmark":{"slug":"s"},"pack_hash":"0xabc"}');
@@ -72,14 +72,23 @@ describe("evidence door", () => {
 
 // probe19 A-F8: the MCP tool parsed and re-serialised the whole pack per call (a 23.6 MB pack: +218 MB each)
 describe("the MCP award_evidence tool", () => {
+  /** The default limit's inline bound. */
+  const MCP_INLINE_PACK_BYTES = inlinePackBytesOf(DEFAULT_LIMITS.mcpAnswerBytes);
   const small = new TextEncoder().encode('{"benchmark":{"slug":"s"},"pack_hash":"0xabc"}');
   const large = new TextEncoder().encode(
     JSON.stringify({ benchmark: { slug: "s" }, pad: "x".repeat(MCP_INLINE_PACK_BYTES) }),
   );
-  async function toolCall(bytes: Uint8Array): Promise<{ result: any; bytesReads: number }> {
+  async function toolCall(
+    bytes: Uint8Array,
+    limits: Partial<Limits> = {},
+  ): Promise<{ result: any; bytesReads: number; answerBytes: number }> {
     const door = doorOf(() => ({ kind: "pack", bytes, pack_hash: HASH, pack_size: bytes.byteLength }));
     const domain = { ...door.domain, assertBenchmark: async () => undefined };
-    const app = createApp({ domain: domain as unknown as Domain, publicBaseUrl: "https://bench.example" });
+    const app = createApp({
+      domain: domain as unknown as Domain,
+      publicBaseUrl: "https://bench.example",
+      limits,
+    });
     const r = await app.request("/mcp", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
@@ -91,7 +100,12 @@ describe("the MCP award_evidence tool", () => {
       }),
     });
     expect(r.status).toBe(200);
-    return { result: ((await r.json()) as any).result, bytesReads: door.bytesReads };
+    const text = await r.text();
+    return {
+      result: JSON.parse(text).result,
+      bytesReads: door.bytesReads,
+      answerBytes: Buffer.byteLength(text),
+    };
   }
   const url = "https://bench.example/api/v1/benchmarks/s/award-evidence";
 
@@ -123,5 +137,44 @@ describe("the MCP award_evidence tool", () => {
     expect(result.content[0].text).toBe(
       `pack ${HASH} (${large.byteLength} bytes, over ${MCP_INLINE_PACK_BYTES} inline): GET ${url}`,
     );
+  });
+
+  /** A pack of exactly `size` bytes (canonical JSON: its keys in order, no white space). */
+  function packOf(size: number): Uint8Array {
+    const empty = '{"benchmark":{"slug":"s"},"pad":""}';
+    return new TextEncoder().encode(empty.replace('""', `"${"x".repeat(size - empty.length)}"`));
+  }
+
+  // review (mcp24): the inline bound was a fixed 256 KiB, the default answer limit, whatever the
+  // server's mcpAnswerBytes: a server with a smaller limit inlined packs it could not answer
+  it("under a smaller mcpAnswerBytes a pack over it is answered by its URL, unread; the same pack is inline by default", async () => {
+    const limits = { mcpAnswerBytes: 8 * 1024 };
+    const pack = packOf(16 * 1024);
+    const { result, bytesReads } = await toolCall(pack, limits);
+    expect(result.structuredContent).toEqual({
+      available: true,
+      pack_hash: HASH,
+      pack_bytes: pack.byteLength,
+      url,
+      inline: false,
+    });
+    expect(bytesReads).toBe(0);
+    expect(result.content[0].text).toContain(`over ${inlinePackBytesOf(8 * 1024)} inline`);
+    expect((await toolCall(pack)).result.structuredContent.inline).toBe(true);
+  });
+
+  it("the bound is the limit less the answer's overhead: a pack at it is inline and its answer within the limit, one byte more is not", async () => {
+    const limit = 16 * 1024;
+    const bound = inlinePackBytesOf(limit);
+    expect(bound).toBe(limit - PACK_ANSWER_OVERHEAD_BYTES);
+    const at = await toolCall(packOf(bound), { mcpAnswerBytes: limit });
+    expect(at.result.structuredContent.inline).toBe(true);
+    expect(at.answerBytes).toBeLessThanOrEqual(limit);
+    const over = await toolCall(packOf(bound + 1), { mcpAnswerBytes: limit });
+    expect(over.result.structuredContent.inline).toBe(false);
+    expect(over.bytesReads).toBe(0);
+    // a limit under the overhead inlines nothing
+    expect(inlinePackBytesOf(100)).toBe(0);
+    expect((await toolCall(small, { mcpAnswerBytes: 100 })).result.structuredContent.inline).toBe(false);
   });
 });

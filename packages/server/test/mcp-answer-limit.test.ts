@@ -241,6 +241,29 @@ describe("a write tool's answer is sent whole once the tool has run (charged, wh
     expect(runs.json.result.structuredContent.runs).toEqual([]);
   });
 
+  // review (mcp24): writeCallIds dropped a write's id that another message of the body had; since a
+  // batch whose requests share an id is refused whole (probe23 F2), only a response could have it, and
+  // a response is never answered: the guard only took the write's answer out of "sent whole"
+  it("a write's answer is sent whole even when a response message in the batch carries its id", async () => {
+    const l = await live({ mcpAnswerBytes: 100 });
+    const { slug, key } = await competitor(l, 2);
+    const r = await mcp(
+      l,
+      [
+        read(1, TUTORIALS[0]!.slug),
+        tool(2, "benchmark_start_run", { slug }),
+        { jsonrpc: "2.0", id: 2, result: {} }, // a response (to no request of the server's): no answer
+      ],
+      key,
+    );
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.map((m: { id: number }) => m.id)).toEqual([1, 2]);
+    // the run has started: its answer, the tasks, is sent whole past the limit
+    expect(r.json[1].result?.structuredContent?.tasks?.length, JSON.stringify(r.json[1])).toBe(2);
+    const runs = await mcp(l, tool(3, "runs_mine", {}), key);
+    expect(runs.json.result.structuredContent.runs.length).toBe(1);
+  });
+
   it("every tool is a read (charged) or a write (sent whole): a new tool is classified here", async () => {
     const l = await live({});
     const listed = await mcp(l, { jsonrpc: "2.0", id: 1, method: "tools/list" });

@@ -5,6 +5,9 @@
  *   an empty identifier is an invalid value, not "absent", in every tool.
  * - probe21 A-F9: `offset`/`limit` were listed as any safe integer without a description, while the
  *   tools take offset >= 0 and limit 1..the page's maximum: the listed schemas state the bounds.
+ * - probe23 F3: `offset` took any safe integer (up to 2^53-1) over MCP while REST's query takes at most
+ *   15 digits, and the refusal of 2^53 said "<9007199254740991" of a bound it takes: one bound
+ *   (`MAX_WHOLE`) for both, and the message says "<=".
  */
 import {
   BENCHMARKS_PAGE_MAX,
@@ -18,6 +21,7 @@ import {
 } from "@bench-bounty/platform";
 import { beforeAll, describe, expect, it } from "vitest";
 import { platformDomain } from "../src/platform-domain.js";
+import { MAX_WHOLE } from "../src/query.js";
 import { call, postMcp, postToolCall, publishCities, register, useLive } from "./helpers.js";
 
 const live = useLive();
@@ -163,5 +167,61 @@ describe("MCP page arguments: the listed schemas state the tools' bounds (probe2
       me.key,
     );
     expect(list.body.result?.isError, JSON.stringify(list.body)).toBeUndefined();
+  });
+});
+
+describe("MCP page arguments take the REST query's bound (probe23 F3)", () => {
+  /** The paged tools, each with its REST route. */
+  const paged = (): [string, Record<string, unknown>, string][] => [
+    ["benchmark_list", {}, "/api/v1/benchmarks"],
+    ["benchmark_leaderboard", { slug }, `/api/v1/benchmarks/${slug}/leaderboard`],
+    ["benchmark_task_scores", { slug }, `/api/v1/benchmarks/${slug}/task-scores`],
+    ["runs_mine", {}, "/api/v1/benchmarks/runs/mine"],
+  ];
+
+  /** The bound, written out: 15 digits, inclusive (what REST's query has always taken). */
+  const TOP = 999_999_999_999_999;
+
+  it("one definition: the REST query's bound, exported", () => {
+    expect(MAX_WHOLE).toBe(TOP);
+  });
+
+  it("offset 999999999999999 passes over MCP and REST; 10^15 and 2^53-1 are refused by both, saying <=", async () => {
+    const me = await register(live.url, "offset-bound");
+    for (const [tool, args, route] of paged()) {
+      // the largest accepted: no refusal of the argument over MCP (a refusal of another kind, e.g.
+      // task_scores_withheld before close, is the same over REST), REST the same status
+      const top = await postToolCall(live.url, tool, { ...args, offset: TOP }, me.key);
+      const restTop = await call(live.url, "GET", `${route}?offset=${TOP}`, { key: me.key });
+      expect(restTop.status, `${route} ${restTop.text}`).not.toBe(400);
+      const topCode = top.body.result?.structuredContent?.error?.code;
+      expect(topCode, `${tool} ${JSON.stringify(top.body)}`).not.toBe("invalid_request");
+      expect(topCode ?? null, tool).toBe(restTop.json?.error?.code ?? null);
+      for (const offset of [TOP + 1, Number.MAX_SAFE_INTEGER]) {
+        const r = await postToolCall(live.url, tool, { ...args, offset }, me.key);
+        expect(r.body.result?.isError, `${tool} ${offset} ${JSON.stringify(r.body)}`).toBe(true);
+        const error = r.body.result.structuredContent.error;
+        expect(error, `${tool} ${offset}`).toMatchObject({
+          code: "invalid_request",
+          details: { path: "$.offset" },
+        });
+        expect(error.message, `${tool} ${offset}`).toBe(`$.offset: Too big: expected int to be <=${TOP}`);
+        expect(error.details.errors, `${tool} ${offset}`).toHaveLength(1);
+        const rest = await call(live.url, "GET", `${route}?offset=${offset}`, { key: me.key });
+        expect(rest.status, `${route} ${offset} ${rest.text}`).toBe(400);
+        expect(rest.json.error).toMatchObject({ code: "invalid_query", details: { parameter: "offset" } });
+        expect(rest.json.error.message).toContain("too large (at most 15 digits)");
+      }
+    }
+  });
+
+  it("the listed schema says the bound; limit past the safe integers names its own maximum with <=", async () => {
+    const tools = await listedSchemas();
+    for (const [tool] of paged()) expect(tools.get(tool).properties.offset.maximum, tool).toBe(TOP);
+    const me = await register(live.url, "limit-bound");
+    const r = await postToolCall(live.url, "benchmark_list", { limit: Number.MAX_SAFE_INTEGER + 1 }, me.key);
+    expect(r.body.result.structuredContent.error.message).toBe(
+      `$.limit: Too big: expected int to be <=${BENCHMARKS_PAGE_MAX}`,
+    );
   });
 });

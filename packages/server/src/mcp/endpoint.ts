@@ -23,7 +23,8 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env.js";
-import { EdgeError, MAX_DETAIL_ITEMS, statusOf } from "../errors.js";
+import { EdgeError, errorResponseOf, MAX_DETAIL_ITEMS, statusOf } from "../errors.js";
+import { BEARER_CHALLENGE } from "../middleware/auth.js";
 import { bodyBytes } from "../node-body.js";
 import {
   assertUtf8Uncompressed,
@@ -192,20 +193,17 @@ function toolOf(m: unknown): string | null {
 }
 
 /**
- * The ids of a body's calls of {@link WRITE_TOOLS} that no other request of the body shares (an id
- * shared with a read could otherwise carry the read's answer past the {@link AnswerBudget}).
+ * The ids of a body's requests that call one of the {@link WRITE_TOOLS}: their answers are sent whole
+ * ({@link AnswerBudget}). Each such id is its call's alone: a batch in which two requests share an id
+ * is refused before anything runs ({@link sharedRequestId}), and a notification or a response is never
+ * answered (the server sends no request of its own, so a response in the body matches none). The
+ * guard that dropped a write's id another message had was left with responses only, and took a
+ * write that ran out of "sent whole" (review, mcp24: a started run's tasks replaced by the limit's error).
  */
-function writeCallIds(body: unknown): Set<RequestId> {
-  const writes = new Set<RequestId>();
-  const others = new Set<RequestId>();
-  for (const m of Array.isArray(body) ? body : [body]) {
-    const id = (m as { id?: unknown } | null)?.id;
-    if (typeof id !== "string" && typeof id !== "number") continue;
-    const tool = toolOf(m);
-    (tool !== null && WRITE_TOOLS.has(tool) ? writes : others).add(id);
-  }
-  for (const id of others) writes.delete(id);
-  return writes;
+function writeCallIds(body: unknown): RequestId[] {
+  return requestsOf(body)
+    .filter((m) => WRITE_TOOLS.has(toolOf(m) ?? ""))
+    .map((m) => m.id);
 }
 
 /**
@@ -520,15 +518,14 @@ export class AnswerBudget {
   }
 }
 
-/** The ids of a body's requests (a method and an id): each gets one answer. */
+/** A body's requests ({@link isRequest}), in order. */
+function requestsOf(body: unknown): { id: RequestId }[] {
+  return (Array.isArray(body) ? body : [body]).filter(isRequest);
+}
+
+/** The ids of a body's requests: each gets one answer. */
 function requestIds(body: unknown): RequestId[] {
-  const ids: RequestId[] = [];
-  for (const m of Array.isArray(body) ? body : [body]) {
-    if (typeof m !== "object" || m === null || !("method" in m)) continue;
-    const id = (m as { id?: unknown }).id;
-    if (typeof id === "string" || typeof id === "number") ids.push(id);
-  }
-  return ids;
+  return requestsOf(body).map((m) => m.id);
 }
 
 async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimiters): Promise<Response> {
@@ -565,6 +562,7 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
     principal: c.var.principal,
     slug,
     baseUrl: c.var.baseUrl,
+    answerBytes: limiters.answerBytes,
     revealBy: c.var.revealBy,
     answers,
   };
@@ -592,13 +590,30 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   if (refused) return refused;
   await server.connect(transport);
   try {
-    return await transport.handleRequest(
+    const res = await transport.handleRequest(
       c.req.raw,
       parsed === undefined ? undefined : { parsedBody: parsed.value },
     );
+    return Array.isArray(parsed?.value) ? batchAnswerOf(res) : res;
   } finally {
     void server.close();
   }
+}
+
+/**
+ * The answer to a batch (a JSON array of messages) as JSON-RPC 2.0 (section 6) has it: an array of the
+ * responses, however many there are. The SDK answers a batch whose requests make one response with
+ * that bare object (its JSON mode sends `responses[0]` when there is one); such an answer is put in
+ * an array here (mcp nit: `[{one tools/call}]` was answered `{...}`). Any other answer is `res` itself:
+ * 202 without a body (notifications only), a refusal of the whole body (one object, `id: null`),
+ * an array already. A single message (no array) is answered with an object, as before.
+ */
+async function batchAnswerOf(res: Response): Promise<Response> {
+  if (res.status !== 200 || !/application\/json/i.test(res.headers.get("content-type") ?? "")) return res;
+  const text = await res.text();
+  const headers = new Headers(res.headers);
+  headers.delete("content-length");
+  return new Response(text.startsWith("{") ? `[${text}]` : text, { status: res.status, headers });
 }
 
 /**
@@ -708,20 +723,49 @@ function declaredTooLarge(c: Context<AppEnv>): Response | null {
  * Without a key, a `tools/call` of a tool that needs one ({@link KEYED_TOOLS}) is answered here with the
  * tool error `unauthenticated` (rule `key_required`, as REST's 401), before the tool validates its
  * arguments: authentication comes first. In a batch every such call is refused the same way and the
- * batch is answered here only when all its messages are such calls; a mixed batch goes to the SDK,
- * whose tools refuse the anonymous calls themselves (after validating their arguments).
+ * batch is answered here only when all its messages are such calls, each request by its id (a
+ * notification gets no response, JSON-RPC 2.0); a mixed batch goes to the SDK, whose tools refuse the
+ * anonymous calls themselves (after validating their arguments).
+ *
+ * Input without a request (notifications and responses only) has no id to answer by: the MCP
+ * Streamable HTTP transport answers it 202 without a body when it is accepted (the SDK does, and runs
+ * no tool: `tools/call` is no notification), an HTTP error status when it is not. Anonymous input of
+ * that kind carrying a keyed `tools/call` is refused whole: 401 with `WWW-Authenticate` and a
+ * JSON-RPC error `-32000` without an id (`data`: the refusal's details, rule `key_required`), nothing
+ * run (mcp nit: it was answered 200 with a tool error whose id was null).
  */
 function anonymousKeyedCall(c: Context<AppEnv>, body: unknown): Response | null {
   const keyed = (m: unknown): m is { id?: unknown } => {
-    if (typeof m !== "object" || m === null) return false;
-    const { method, params } = m as { method?: unknown; params?: { name?: unknown } };
-    return method === "tools/call" && typeof params?.name === "string" && KEYED_TOOLS.has(params.name);
+    const tool = toolOf(m);
+    return tool !== null && KEYED_TOOLS.has(tool);
   };
-  const messages = Array.isArray(body) ? body : [body];
-  if (messages.length === 0 || !messages.every(keyed)) return null;
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  const requests = messages.filter(isRequest);
+  if (requests.length === 0) {
+    const first = messages.find(keyed);
+    if (first === undefined) return null; // accepted: the SDK answers 202
+    const refusal = errorResponseOf(refusalOf(() => requirePrincipal(null)));
+    const error = {
+      code: SERVER_ERROR,
+      message: `${refusal.body.error.message}: ${toolOf(first)} needs one (send 'Authorization: Bearer <key>'); a notification, nothing was run`,
+      data: refusal.body.error.details,
+    };
+    return c.json({ jsonrpc: "2.0", id: null, error }, refusal.status as ContentfulStatusCode, {
+      ...refusal.headers,
+      "www-authenticate": BEARER_CHALLENGE,
+    });
+  }
+  if (!messages.every(keyed)) return null;
   const result = toolErrorOf(refusalOf(() => requirePrincipal(null)));
-  const answers = messages.map((m) => ({ jsonrpc: "2.0", id: m.id ?? null, result }));
+  const answers = requests.map((m) => ({ jsonrpc: "2.0", id: m.id, result }));
   return c.json(Array.isArray(body) ? answers : answers[0], 200);
+}
+
+/** A JSON-RPC request (a method and an id), as {@link invalidMessage} let it through. */
+function isRequest(m: unknown): m is { id: RequestId } {
+  if (typeof m !== "object" || m === null || !("method" in m)) return false;
+  const id = (m as { id?: unknown }).id;
+  return typeof id === "string" || typeof id === "number";
 }
 
 /** What `f` throws (the refusal of a rule that lives elsewhere). */

@@ -32,18 +32,32 @@ import type { JsonValue } from "@bench-bounty/evidence";
 import { z } from "zod";
 import type { Domain, Principal, WriteHow } from "../domain.js";
 import { EdgeError, errorResponseOf } from "../errors.js";
+import { DEFAULT_LIMITS } from "../middleware/limits.js";
 import { jsonText } from "../http.js";
-import { pageDescriptions } from "../query.js";
+import { MAX_WHOLE, pageDescriptions } from "../query.js";
 import { validateBody } from "../route.js";
 import { RegisterBody, StartRunBody } from "../schemas.js";
 import { TUTORIALS, tutorial } from "../routes/static.js";
 
 /**
- * The largest award evidence pack (bytes, as stored) the MCP `award_evidence` tool answers inline; a larger
- * one is named by its hash, size and door URL (`GET /api/v1/benchmarks/{slug}/award-evidence`), so an
- * answer never holds more than this of a pack (probe19 A-F8).
+ * The bytes an inline `award_evidence` answer holds besides the pack: the JSON-RPC envelope, the text,
+ * the hash, size and door URL (a slug is at most 128 characters); an id of kilobytes is the client's
+ * own, as with every answer.
  */
-export const MCP_INLINE_PACK_BYTES = 256 * 1024;
+export const PACK_ANSWER_OVERHEAD_BYTES = 4 * 1024;
+
+/**
+ * The largest award evidence pack (bytes, as stored: canonical JSON, served as they are) the MCP
+ * `award_evidence` tool answers inline under an answer limit of `answerBytes` (`Limits.mcpAnswerBytes`,
+ * the most bytes the answers of one MCP request may total): the limit less
+ * {@link PACK_ANSWER_OVERHEAD_BYTES}, 0 at least, so an inline answer fits the limit (review mcp24: a
+ * fixed 256 KiB, the default limit, inlined packs a server with a smaller limit could not answer). A
+ * larger pack is named by its hash, size and door URL (`GET /api/v1/benchmarks/{slug}/award-evidence`),
+ * unread, so an answer never holds more than this of a pack (probe19 A-F8).
+ */
+export function inlinePackBytesOf(answerBytes: number): number {
+  return Math.max(0, answerBytes - PACK_ANSWER_OVERHEAD_BYTES);
+}
 
 /** What a tool call knows about its caller and endpoint. */
 export interface ToolContext {
@@ -53,6 +67,11 @@ export interface ToolContext {
   slug: string | null;
   /** Base URL printed in `how_to_compete`. */
   baseUrl: string;
+  /**
+   * The most bytes the answers of one MCP request may total (`Limits.mcpAnswerBytes`): `award_evidence`
+   * answers a pack inline only within it ({@link inlinePackBytesOf}).
+   */
+  answerBytes: number;
   log?: (e: unknown) => void;
   /**
    * Latest moment (unix ms) the request's finalizes may wait for their anchor batch, and every write's
@@ -240,14 +259,34 @@ function identifier(): z.ZodString {
 /**
  * The page arguments of a paged tool (`offset`, `limit`): the bounds the platform checks (`checkPage`,
  * `max` its page maximum) and the REST query's descriptions ({@link pageDescriptions}), so the listed
- * schema states them (probe21 A-F9: any safe integer was listed, no description).
+ * schema states them (probe21 A-F9: any safe integer was listed, no description). `offset` is at most
+ * {@link MAX_WHOLE}, the REST query's bound (probe23 F3: MCP took any safe integer, REST 15 digits).
  */
 function pageArgs(first: string, size: number, max: number) {
   const text = pageDescriptions(first, size, max);
   return {
-    offset: z.number().int().min(0).optional().describe(text.offset),
-    limit: z.number().int().min(1).max(max).optional().describe(text.limit),
+    offset: wholeArg(0, MAX_WHOLE).optional().describe(text.offset),
+    limit: wholeArg(1, max).optional().describe(text.limit),
   };
+}
+
+/**
+ * A whole-number argument from `min` to `max`, both inclusive (listed as `minimum`/`maximum`). A value
+ * out of range is refused with one issue whose message states the bound as it is, `<=max` or `>=min`:
+ * zod's own check of the safe-integer range came first and said "expected int to be <9007199254740991"
+ * of a bound it takes (probe23 F3).
+ */
+function wholeArg(min: number, max: number): z.ZodNumber {
+  const over = `Too big: expected int to be <=${max}`;
+  const under = `Too small: expected int to be >=${min}`;
+  return z
+    .number()
+    .int({
+      abort: true,
+      error: (issue) => (issue.code === "too_big" ? over : issue.code === "too_small" ? under : undefined),
+    })
+    .min(min, under)
+    .max(max, over);
 }
 
 /** The benchmark a tool call is about: the argument, else the endpoint's benchmark. */
@@ -521,8 +560,7 @@ function registerBenchmarkTools(tools: ToolRegistry, t: ToolContext): void {
   tools.registerTool(
     "award_evidence",
     {
-      description:
-        "The award evidence pack of a benchmark (its hash, size and door URL; the pack itself inline when it is at most 256 KiB, else fetch it from the URL), or the reason it is not available yet.",
+      description: `The award evidence pack of a benchmark (its hash, size and door URL; the pack itself inline when it fits one answer, at most the server's MCP answer limit less ${PACK_ANSWER_OVERHEAD_BYTES / 1024} KiB (${inlinePackBytesOf(DEFAULT_LIMITS.mcpAnswerBytes) / 1024} KiB by default), else fetch it from the URL), or the reason it is not available yet.`,
       inputSchema: z.strictObject({ slug: slugArg }),
     },
     (a) =>
@@ -536,10 +574,11 @@ function registerBenchmarkTools(tools: ToolRegistry, t: ToolContext): void {
         const where = { available: true, pack_hash: head.pack_hash, pack_bytes: head.pack_size, url };
         // a large pack is fetched from the door (its bytes as stored, ETag, 304), never read, parsed and
         // re-serialised per call (probe19 A-F8: a 23.6 MB pack cost 218 MB per anonymous call)
-        if (head.pack_size > MCP_INLINE_PACK_BYTES)
+        const inlineBytes = inlinePackBytesOf(t.answerBytes);
+        if (head.pack_size > inlineBytes)
           return {
             value: { ...where, inline: false },
-            text: `pack ${head.pack_hash} (${head.pack_size} bytes, over ${MCP_INLINE_PACK_BYTES} inline): GET ${url}`,
+            text: `pack ${head.pack_hash} (${head.pack_size} bytes, over ${inlineBytes} inline): GET ${url}`,
           };
         const r = await d.awardEvidence(slugOf(t, a));
         if (r.kind !== "pack") return noPack(r);

@@ -9,6 +9,12 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env.js";
 import { EdgeError } from "../errors.js";
 
+/**
+ * The `WWW-Authenticate` challenge of a 401 for want of a key or for a malformed `Authorization`
+ * (RFC 6750: the key is a Bearer token).
+ */
+export const BEARER_CHALLENGE = 'Bearer realm="bench-bounty"';
+
 /** The key of a request, or null; refuses two different keys and a malformed Authorization header. */
 export function apiKeyOf(headers: { get(name: string): string | null | undefined }): string | null {
   const x = headers.get("x-api-key")?.trim() || null;
@@ -24,7 +30,7 @@ export function apiKeyOf(headers: { get(name: string): string | null | undefined
           rule: "bearer_scheme",
           header: "Authorization",
         },
-        { "www-authenticate": 'Bearer realm="bench-bounty"' },
+        { "www-authenticate": BEARER_CHALLENGE },
       );
     bearer = m[1]!;
   }
