@@ -215,13 +215,24 @@ describe("MCP page arguments take the REST query's bound (probe23 F3)", () => {
     }
   });
 
-  it("the listed schema says the bound; limit past the safe integers names its own maximum with <=", async () => {
+  it("the listed schema says the bound; a limit past it names its maximum with <=, one past the safe integers the digits it loses", async () => {
     const tools = await listedSchemas();
     for (const [tool] of paged()) expect(tools.get(tool).properties.offset.maximum, tool).toBe(TOP);
     const me = await register(live.url, "limit-bound");
-    const r = await postToolCall(live.url, "benchmark_list", { limit: Number.MAX_SAFE_INTEGER + 1 }, me.key);
-    expect(r.body.result.structuredContent.error.message).toBe(
+    const over = await postToolCall(live.url, "benchmark_list", { limit: BENCHMARKS_PAGE_MAX + 1 }, me.key);
+    expect(over.body.result.structuredContent.error.message).toBe(
       `$.limit: Too big: expected int to be <=${BENCHMARKS_PAGE_MAX}`,
     );
+    // past 2^53-1 the integer rule of every body (sent-integers.test) refuses it first, quoting the digits sent
+    const unsafe = await postToolCall(
+      live.url,
+      "benchmark_list",
+      { limit: Number.MAX_SAFE_INTEGER + 1 },
+      me.key,
+    );
+    expect(unsafe.body.result.structuredContent.error).toMatchObject({
+      code: "invalid_request",
+      message: "$.limit 9007199254740992 is a number above 2^53-1 (9007199254740991), which loses digits",
+    });
   });
 });
