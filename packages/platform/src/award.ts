@@ -61,6 +61,7 @@ export {
 } from "./award/bounty.js";
 export {
   awardEvidence,
+  awardEvidenceBytes,
   awardEvidenceHead,
   type AwardEvidenceHead,
   type AwardEvidenceReason,
