@@ -5,7 +5,7 @@ import type { Hex } from "@bench-bounty/evidence";
 import type { BenchmarkRecord, PlatformContext } from "../context.js";
 import { squatFacts } from "../chain.js";
 import { getBenchmark, isOpen } from "../publish.js";
-import { statusName, awardRow, awardLock, recordConfirmed } from "./state.js";
+import { statusName, awardRow, awardLock, preparedAward, recordConfirmed } from "./state.js";
 import { ensurePack } from "./pack.js";
 import { awardChainState } from "./recovery.js";
 import { LockWaitExpired } from "../store.js";
@@ -108,9 +108,11 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
         reason: "pack_pending",
         message: "the award is confirmed; its pack is being minted",
       };
-    const packed = await underDoorLock(ctx, slug, by, async () =>
-      ensurePack(ctx, await getBenchmark(ctx, slug), (await awardRow(ctx, slug))!),
-    );
+    const packed = await underDoorLock(ctx, slug, by, async () => {
+      const bench = await getBenchmark(ctx, slug);
+      const fresh = (await awardRow(ctx, slug))!;
+      return ensurePack(ctx, bench, fresh, preparedAward(fresh));
+    });
     if (!packed)
       return {
         kind: "unavailable",
