@@ -32,7 +32,6 @@ import type { Hex } from "@bench-bounty/evidence";
 import type { AnchorEvidence } from "./chain.js";
 import type { PlatformContext } from "./context.js";
 import { PlatformError } from "./errors.js";
-import { fromStored } from "./json.js";
 import { getBenchmark } from "./publish.js";
 import { assertOperator } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
@@ -45,9 +44,9 @@ import {
   awardLock,
   awardRow,
   chainOf,
+  preparedAward,
   recordConfirmed,
   type AwardProgress,
-  type PreparedWinner,
 } from "./award/state.js";
 
 export {
@@ -61,6 +60,7 @@ export {
 } from "./award/bounty.js";
 export {
   awardEvidence,
+  awardEvidenceBytes,
   awardEvidenceHead,
   type AwardEvidenceHead,
   type AwardEvidenceReason,
@@ -203,8 +203,10 @@ async function settleAward(
   const bountyId = BigInt(b.bounty!.bounty_id);
   let row = await awardRow(ctx, slug);
   if (!row) row = await prepareAward(ctx, p, b);
+  // what the preparation froze, read once: the send pays its winners, the pack names its runs' facts
+  const prepared = preparedAward(row);
   if (row.status === "prepared" || row.status === "sent") {
-    const sent = await sendOrAdoptAward(ctx, slug, bountyId, row, deadline, progress);
+    const sent = await sendOrAdoptAward(ctx, slug, bountyId, row, prepared, deadline, progress);
     ctx.faults.awardBeforeRecord?.(slug);
     await recordConfirmed(ctx, slug, sent.txHash, sent.blockNumber);
     row = (await awardRow(ctx, slug))!;
@@ -213,17 +215,15 @@ async function settleAward(
   progress.step = "sent"; // confirmed (just now, or before): what is left is the pack
   progress.tx_hash ??= row.award_tx ?? undefined;
   b = await getBenchmark(ctx, slug);
-  const packed = await ensurePack(ctx, b, row);
-  const winners = fromStored<PreparedWinner[]>(row.winners_json);
-  const rd = fromStored<{ zero_winner_reason: string | null }>(row.rank_derivation_json);
+  const packed = await ensurePack(ctx, b, row, prepared);
   return {
     slug,
     bounty_id: b.bounty!.bounty_id,
     award_tx: row.award_tx!,
     award_block: row.award_block!,
     ranking_digest: row.ranking_digest as Hex,
-    winners,
-    zero_winner_reason: rd.zero_winner_reason,
+    winners: prepared.winners,
+    zero_winner_reason: prepared.zero_winner_reason,
     pack_hash: packed.pack_hash,
     pack_anchor: packed.pack_anchor,
     pack_size: packed.bytes.length,

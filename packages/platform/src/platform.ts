@@ -151,6 +151,7 @@ import {
   awardBenchmark,
   awardChainState,
   awardEvidence,
+  awardEvidenceBytes,
   awardEvidenceHead,
   closeBenchmark,
   lockBounty,
@@ -734,6 +735,14 @@ export class Platform {
   /** {@link awardEvidence} without the pack's bytes: its hash and size (bytes), or the SPEC 8 reason (probe20 F4). */
   awardEvidenceHead(slug: string): Promise<AwardEvidenceHead> {
     return awardEvidenceHead(this.ctx, slug);
+  }
+  /**
+   * The bytes of the stored pack of `slug` whose hash is `packHash` (an {@link awardEvidenceHead} `pack`
+   * answer's): a 200 of the door reads them so, the door's logic run once (by the head).
+   * @throws Error when no pack of `slug` with that hash is stored (a fault: a head of this store answered it)
+   */
+  awardEvidenceBytes(slug: string, packHash: Hex): Promise<Uint8Array> {
+    return awardEvidenceBytes(this.ctx, slug, packHash);
   }
   /**
    * The slugs of every benchmark whose award evidence pack is stored, by whichever process minted it

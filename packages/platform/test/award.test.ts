@@ -224,6 +224,11 @@ describe("award on the local Base profile", () => {
         pack_size: bytes.length,
       });
       expect(stored.pack_size).toBe(bytes.length);
+      // the bytes by the head's hash (a 200 of the door), and only by it
+      expect(Buffer.from(await platform.awardEvidenceBytes(slug, result.pack_hash)).equals(bytes)).toBe(true);
+      await expect(platform.awardEvidenceBytes(slug, `0x${"0".repeat(64)}`)).rejects.toThrow(
+        /no pack 0x0{64} of .* is stored/,
+      );
       const pack = parseEvidencePack(bytes);
       expect(Buffer.from(evidencePackBytes(pack)).equals(bytes)).toBe(true);
       expect(healedBytes.equals(bytes)).toBe(true);

@@ -202,6 +202,9 @@ export class Harness {
   awardEvidenceHead(slug: string) {
     return this.real.awardEvidenceHead(slug);
   }
+  awardEvidenceBytes(slug: string, packHash: Hex) {
+    return this.real.awardEvidenceBytes(slug, packHash);
+  }
   anchorCommitment(slug: string) {
     return this.real.anchorCommitment(slug);
   }

@@ -4,11 +4,10 @@
  * nothing else; {@link platformDomain} implements them as calls into `@bench-bounty/platform`, where
  * every rule (ownership, secrecy, idempotence) lives. The edge only maps codes to statuses.
  */
-import type { JsonValue } from "@bench-bounty/evidence";
+import type { Hex, JsonValue } from "@bench-bounty/evidence";
 import type {
   AccountView,
   AwardEvidenceHead,
-  AwardEvidenceResult,
   Principal,
   Registration,
   WriteHow,
@@ -16,9 +15,6 @@ import type {
 import type { StoredVerification } from "./verification/view.js";
 
 export type { AccountView, Principal, Registration, WriteHow };
-
-/** The binary answer of the evidence door: the pack, or the reason it is unavailable (the domain's type). */
-export type AwardEvidence = AwardEvidenceResult;
 
 /** The evidence door's answer without the pack's bytes: its hash and size (bytes), or the reason. */
 export type { AwardEvidenceHead };
@@ -107,10 +103,18 @@ export interface Domain {
     slug: string,
     runIds: readonly string[],
   ): Promise<Map<string, Record<string, number>>>;
-  /** The door's pack (bytes, hash, size) or the SPEC 8 reason; reads the bytes: only for a 200. */
-  awardEvidence(slug: string): Promise<AwardEvidence>;
-  /** {@link awardEvidence} without reading the bytes (a 304, a metadata answer: probe20 F4). */
+  /**
+   * The door's answer without the pack's bytes (SPEC 8): its hash and size (bytes), or the SPEC 8 reason.
+   * The door's logic (the benchmark and award rows, the award's recovery and minting) runs here, once
+   * per answer: a 304 or a metadata answer reads nothing more (probe20 F4).
+   */
   awardEvidenceHead(slug: string): Promise<AwardEvidenceHead>;
+  /**
+   * The bytes of the stored pack of `slug` whose hash is `packHash`, the `pack_hash` of an
+   * {@link awardEvidenceHead} `pack` answer (a 200, an inline MCP answer): the pack's bytes only, the
+   * door's logic not run again. @throws Error when no such pack is stored (a fault: 500)
+   */
+  awardEvidenceBytes(slug: string, packHash: Hex): Promise<Uint8Array>;
 
   startRun(
     p: Principal | null,

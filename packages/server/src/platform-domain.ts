@@ -13,7 +13,7 @@ import {
   type Principal,
   type PublishHow,
 } from "@bench-bounty/platform";
-import type { AccountView, AwardEvidence, Domain, PlanningCharges, Registration } from "./domain.js";
+import type { AccountView, Domain, PlanningCharges, Registration } from "./domain.js";
 import { relayClaimOp } from "./claims/relay.js";
 import { DatasetChecker, jobBytes } from "./dataset-check.js";
 import { storeVerificationQueue } from "./verification/store-jobs.js";
@@ -252,8 +252,8 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
       const runs = await platform.taskScoresOfRuns(p, slug, runIds);
       return new Map([...runs].map(([id, run]) => [id, gaosTaskScores(run)]));
     },
-    awardEvidence: (slug): Promise<AwardEvidence> => platform.awardEvidence(slug),
     awardEvidenceHead: (slug) => platform.awardEvidenceHead(slug),
+    awardEvidenceBytes: (slug, packHash) => platform.awardEvidenceBytes(slug, packHash),
 
     async startRun(p, slug, input, opts) {
       const who = requirePrincipal(p);

@@ -18,7 +18,10 @@ function app(awarded: boolean, reason: AwardEvidenceReason = "not_awarded") {
         ? { kind: "pack", bytes: PACK, pack_hash: HASH, pack_size: PACK.byteLength }
         : { kind: "unavailable", reason, message: "the award has not been settled yet" },
   );
-  return Object.assign(createApp({ domain: door.domain as Domain }), { bytesReads: () => door.bytesReads });
+  return Object.assign(createApp({ domain: door.domain as Domain }), {
+    bytesReads: () => door.bytesReads,
+    doorRuns: () => door.doorRuns,
+  });
 }
 
 describe("evidence door", () => {
@@ -27,6 +30,10 @@ describe("evidence door", () => {
     const r = await a.request("/api/v1/benchmarks/s/award-evidence");
     expect(r.status).toBe(200);
     expect(new Uint8Array(await r.arrayBuffer())).toEqual(PACK);
+    // the door's logic (its reads of the benchmark and award rows) runs once for a 200: the bytes are
+    // read by the head's hash, not by running the door again
+    expect(a.doorRuns()).toBe(1);
+    expect(a.bytesReads()).toBe(1);
     expect(r.headers.get("etag")).toBe(`"${HASH}"`);
     expect(r.headers.get("cache-control")).toMatch(/immutable/);
     for (const inm of [`"${HASH}"`, `W/"${HASH}"`, `"0xother", "${HASH}"`, "*"]) {
@@ -35,13 +42,15 @@ describe("evidence door", () => {
       expect(await n.text()).toBe("");
       expect(n.headers.get("etag")).toBe(`"${HASH}"`);
     }
-    // probe20 F4: a 304 never reads the pack's bytes (only the 200s did: the first GET)
+    // probe20 F4: a 304 never reads the pack's bytes (only the 200s did: the first GET); one run each
     expect(a.bytesReads()).toBe(1);
+    expect(a.doorRuns()).toBe(5);
     const stale = await a.request("/api/v1/benchmarks/s/award-evidence", {
       headers: { "if-none-match": '"0xold"' },
     });
     expect(stale.status).toBe(200);
     expect(a.bytesReads()).toBe(2);
+    expect(a.doorRuns()).toBe(6);
     const head = await a.request("/api/v1/benchmarks/s/award-evidence", { method: "HEAD" });
     expect(head.status).toBe(200);
   });
@@ -81,7 +90,7 @@ describe("the MCP award_evidence tool", () => {
   async function toolCall(
     bytes: Uint8Array,
     limits: Partial<Limits> = {},
-  ): Promise<{ result: any; bytesReads: number; answerBytes: number }> {
+  ): Promise<{ result: any; bytesReads: number; doorRuns: number; answerBytes: number }> {
     const door = doorOf(() => ({ kind: "pack", bytes, pack_hash: HASH, pack_size: bytes.byteLength }));
     const domain = { ...door.domain, assertBenchmark: async () => undefined };
     const app = createApp({
@@ -104,13 +113,14 @@ describe("the MCP award_evidence tool", () => {
     return {
       result: JSON.parse(text).result,
       bytesReads: door.bytesReads,
+      doorRuns: door.doorRuns,
       answerBytes: Buffer.byteLength(text),
     };
   }
   const url = "https://bench.example/api/v1/benchmarks/s/award-evidence";
 
   it("a pack of at most MCP_INLINE_PACK_BYTES is answered inline with its hash, size and door URL", async () => {
-    const { result, bytesReads } = await toolCall(small);
+    const { result, bytesReads, doorRuns } = await toolCall(small);
     expect(result.structuredContent).toEqual({
       available: true,
       pack_hash: HASH,
@@ -120,6 +130,8 @@ describe("the MCP award_evidence tool", () => {
       pack: { benchmark: { slug: "s" }, pack_hash: "0xabc" },
     });
     expect(bytesReads).toBe(1);
+    // the door's logic ran once: the inline bytes are read by the head's hash
+    expect(doorRuns).toBe(1);
   });
 
   it("a larger pack is named by its hash, size and door URL, never answered inline", async () => {

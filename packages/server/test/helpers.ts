@@ -312,22 +312,27 @@ export async function postToolCall(
 }
 
 /**
- * A fake evidence door over `answer(slug)`: `awardEvidenceHead` answers without the bytes, and
- * `bytesReads` counts the calls that read them (`awardEvidence`), probe20 F4.
+ * A fake evidence door over `answer(slug)`, the door's logic (a real door reads the benchmark and award
+ * rows each time it runs): `doorRuns` counts its runs, `bytesReads` the reads of the pack's bytes
+ * (`awardEvidenceBytes`, by the head's hash), probe20 F4.
  */
 export function doorOf(answer: (slug: string) => AwardEvidenceResult) {
   const door = {
+    doorRuns: 0,
     bytesReads: 0,
     domain: {
-      awardEvidence: async (slug: string) => {
-        door.bytesReads += 1;
-        return answer(slug);
-      },
       awardEvidenceHead: async (slug: string) => {
+        door.doorRuns += 1;
         const r = answer(slug);
         return r.kind === "pack" ? { kind: r.kind, pack_hash: r.pack_hash, pack_size: r.pack_size } : r;
       },
-    } satisfies Pick<Domain, "awardEvidence" | "awardEvidenceHead">,
+      awardEvidenceBytes: async (slug: string, packHash: string) => {
+        door.bytesReads += 1;
+        const r = answer(slug);
+        if (r.kind !== "pack" || r.pack_hash !== packHash) throw new Error(`no pack ${packHash} of ${slug}`);
+        return r.bytes;
+      },
+    } satisfies Pick<Domain, "awardEvidenceHead" | "awardEvidenceBytes">,
   };
   return door;
 }

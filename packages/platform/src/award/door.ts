@@ -5,7 +5,7 @@ import type { Hex } from "@bench-bounty/evidence";
 import type { BenchmarkRecord, PlatformContext } from "../context.js";
 import { squatFacts } from "../chain.js";
 import { getBenchmark, isOpen } from "../publish.js";
-import { statusName, awardRow, awardLock, recordConfirmed } from "./state.js";
+import { statusName, awardRow, awardLock, preparedAward, recordConfirmed } from "./state.js";
 import { ensurePack } from "./pack.js";
 import { awardChainState } from "./recovery.js";
 import { LockWaitExpired } from "../store.js";
@@ -55,24 +55,42 @@ export type AwardEvidenceReason =
  * The evidence door's answer for a benchmark: the stored pack bytes once awarded (minted, under the
  * award's lock, if an award was confirmed but its pack not yet stored), else the SPEC 8 reason. Answers
  * within {@link DOOR_WAIT_MS}, the chain's reads included: past it, what the store knows
- * (`pack_pending`, `award_pending`, or the bounty's recorded status), probe16 A-F3.
+ * (`pack_pending`, `award_pending`, or the bounty's recorded status), probe16 A-F3. The door's logic
+ * runs once ({@link awardEvidenceHead}), then the bytes are read by the head's hash
+ * ({@link awardEvidenceBytes}).
  */
 export async function awardEvidence(ctx: PlatformContext, slug: string): Promise<AwardEvidenceResult> {
   const head = await awardEvidenceHead(ctx, slug);
   if (head.kind !== "pack") return head;
-  // a stored pack is never changed nor removed (`PacksTable.insertIfAbsent`): the head's bytes
-  const bytes = await ctx.store.packs.bytes(slug);
-  if (!bytes) throw new Error(`the pack of ${slug} vanished from the store after its head was read`);
-  return { ...head, bytes };
+  return { ...head, bytes: await awardEvidenceBytes(ctx, slug, head.pack_hash) };
 }
 
 /**
  * {@link awardEvidence} without reading the pack's bytes: its hash and size, or the SPEC 8 reason. A 304
  * of the door or a metadata answer costs the same whatever the pack's size (probe20 F4); the award's
- * recovery and minting run as for {@link awardEvidence}.
+ * recovery and minting run as for {@link awardEvidence}. A 200 then reads the bytes by the hash
+ * answered ({@link awardEvidenceBytes}), without running the door's logic again.
  */
 export function awardEvidenceHead(ctx: PlatformContext, slug: string): Promise<AwardEvidenceHead> {
   return doorAnswer(ctx, slug, Date.now() + DOOR_WAIT_MS);
+}
+
+/**
+ * The stored bytes of the pack of `slug` whose hash is `packHash`, the `pack_hash` of an
+ * {@link awardEvidenceHead} `pack` answer: one read of the pack's bytes, none of the benchmark's or the
+ * award's rows (the door's logic ran for the head). A stored pack is never changed nor removed
+ * (`PacksTable.insertIfAbsent`), so the head's pack is there.
+ * @throws Error when this store holds no pack of `slug` with that hash (a hash no head of this store
+ *   answered): a fault, never a domain outcome
+ */
+export async function awardEvidenceBytes(
+  ctx: PlatformContext,
+  slug: string,
+  packHash: Hex,
+): Promise<Uint8Array> {
+  const bytes = await ctx.store.packs.bytes(slug, packHash);
+  if (!bytes) throw new Error(`no pack ${packHash} of ${slug} is stored (a hash its door never answered)`);
+  return bytes;
 }
 
 /** {@link awardEvidenceHead} by `by` (unix ms) for what waits on the chain or the award's lock. */
@@ -90,9 +108,11 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
         reason: "pack_pending",
         message: "the award is confirmed; its pack is being minted",
       };
-    const packed = await underDoorLock(ctx, slug, by, async () =>
-      ensurePack(ctx, await getBenchmark(ctx, slug), (await awardRow(ctx, slug))!),
-    );
+    const packed = await underDoorLock(ctx, slug, by, async () => {
+      const bench = await getBenchmark(ctx, slug);
+      const fresh = (await awardRow(ctx, slug))!;
+      return ensurePack(ctx, bench, fresh, preparedAward(fresh));
+    });
     if (!packed)
       return {
         kind: "unavailable",

@@ -26,70 +26,54 @@ import { listRuns, runAnswers } from "../runs.js";
 import { packByteLimit, rowReceiptsFit } from "../pack-budget.js";
 import type { Tables } from "../store.js";
 import type { AwardRow } from "../store/awards.js";
-import type { PreparedWinner } from "./state.js";
+import type { PreparedAward } from "./state.js";
 import { isoMillis } from "../time.js";
 
 /**
- * What a prepared award froze of each ranked run, by run id: its receipt URL, its author flag (both
- * covered by the ranking digest sent on-chain) and, for a winner, the withdrawal address the award
- * transaction pays. A pack minted later carries these, never today's values (probe21 A-F11: a winner's
- * address changed between prepare and mint was paid the old one on-chain while the pack named the new
- * one, so the pack could never verify).
+ * Every finalized run of a benchmark as the evidence library's mint input, as the award's preparation
+ * ranks it: today's author flags, withdrawal addresses and receipt URLs (at today's public base URL),
+ * the agents' rows read locked in `t` (the preparation's transaction), so an address change either
+ * lands before the award is prepared or sees it (and is refused, `award_in_flight`).
  */
-export interface PreparedRunFacts {
-  receipt_url: string | null;
-  is_author_agent: boolean;
-  /** Set for a winner only: the address the award pays (lower-case). */
-  withdrawal_address?: string;
-}
-
-/** The {@link PreparedRunFacts} of a prepared award row, by run id. */
-export function preparedRunFacts(row: AwardRow): Map<string, PreparedRunFacts> {
-  const derivation = fromStored<{
-    rows: { run_id: string; receipt_url: string | null; is_author_agent: boolean }[];
-  }>(row.rank_derivation_json);
-  const facts = new Map<string, PreparedRunFacts>();
-  for (const r of derivation.rows)
-    facts.set(r.run_id, { receipt_url: r.receipt_url, is_author_agent: r.is_author_agent });
-  for (const w of fromStored<PreparedWinner[]>(row.winners_json)) {
-    const f = facts.get(w.run_id);
-    if (!f)
-      throw new PlatformError(
-        "invalid_store",
-        `the prepared award's winner run ${w.run_id} is not in its rank derivation`,
-        {
-          run_id: w.run_id,
-        },
-      );
-    f.withdrawal_address = w.withdrawal_address;
-  }
-  return facts;
+export function mintRunsToPrepare(ctx: PlatformContext, slug: string, t: Tables): Promise<MintRun[]> {
+  return mintRuns(ctx, slug, t, null);
 }
 
 /**
- * Every finalized run of a benchmark as the evidence library's mint input. With `prepared` (a pack of a
- * prepared award): each ranked run's receipt URL, author flag and a winner's withdrawal address as the
- * award froze them ({@link PreparedRunFacts}); else today's (the receipt URL at today's public base URL).
- * `lockAgents` (the award's preparation): the agents' rows are read locked, so an address change
- * either lands before the award is prepared or sees it (and is refused, `award_in_flight`).
+ * Every finalized run of a benchmark as the evidence library's mint input for the pack of `prepared`:
+ * each ranked run's receipt URL, author flag and a winner's withdrawal address as the award froze them
+ * ({@link PreparedAward}), never today's (probe21 A-F11).
  */
-export async function mintRuns(
+export function mintRunsAsPrepared(
   ctx: PlatformContext,
   slug: string,
   q: Tables,
-  prepared: ReadonlyMap<string, PreparedRunFacts> = new Map(),
-  lockAgents = false,
+  prepared: PreparedAward,
+): Promise<MintRun[]> {
+  return mintRuns(ctx, slug, q, prepared);
+}
+
+/**
+ * The mint input of {@link mintRunsToPrepare} (`prepared` null: today's facts, the agents' rows read
+ * locked) and of {@link mintRunsAsPrepared} (the frozen facts of `prepared`; a run it does not rank,
+ * today's).
+ */
+async function mintRuns(
+  ctx: PlatformContext,
+  slug: string,
+  q: Tables,
+  prepared: PreparedAward | null,
 ): Promise<MintRun[]> {
   const author = (await getBenchmark(ctx, slug, q)).author_account_id;
   const out: MintRun[] = [];
   for (const r of await listRuns(ctx, slug, undefined, q)) {
     if (r.status !== "finalized") continue;
-    const agent = await q.agents.get(r.agent_id, lockAgents ? { lock: true } : undefined);
+    const agent = await q.agents.get(r.agent_id, prepared ? undefined : { lock: true });
     const answers = await runAnswers(ctx, r.run_id, q);
     const revealed: RevealedAnswer[] = r.plan
       .map((bank, i) => ({ ordinal: i, bank_ordinal: bank, answer_text: answers.get(i) }))
       .filter((a): a is RevealedAnswer => a.answer_text !== undefined);
-    const frozen = prepared.get(r.run_id);
+    const frozen = prepared?.runs.get(r.run_id);
     out.push({
       agent_id: r.agent_id,
       is_author_agent: frozen?.is_author_agent ?? isAuthorAgent(agent, author),
@@ -124,14 +108,15 @@ export function scoringOf(b: BenchmarkRecord, bounty: AttachedBounty): MintScori
 }
 
 /**
- * Mints, anchors and stores the pack of a confirmed award (or returns the stored one).
- * Minting is reproducible, and anchoring is idempotent, so a retry after a crash gives the same bytes.
- * Callers hold the award's lock.
+ * Mints, anchors and stores the pack of a confirmed award `row` (or returns the stored one), its runs
+ * as `prepared` froze them (`preparedAward` of the row). Minting is reproducible, and anchoring is
+ * idempotent, so a retry after a crash gives the same bytes. Callers hold the award's lock.
  */
 export async function ensurePack(
   ctx: PlatformContext,
   b: BenchmarkRecord,
   row: AwardRow,
+  prepared: PreparedAward,
 ): Promise<{ pack_hash: Hex; pack_anchor: AnchorEvidence | null; bytes: Uint8Array }> {
   const stored = await ctx.store.packs.get(b.slug);
   if (stored) {
@@ -145,7 +130,7 @@ export async function ensurePack(
   if (!b.bounty || !b.commitment_anchor || !row.award_tx || row.award_block === null) {
     throw new PlatformError("award_not_allowed", `award of ${b.slug} is not confirmed yet`, { slug: b.slug });
   }
-  const pack = await mintPack(ctx, b, row, row.award_tx, row.award_block);
+  const pack = await mintPack(ctx, b, prepared, row.award_tx, row.award_block);
   if (pack.benchmark.ranking_digest !== row.ranking_digest) {
     throw new PlatformError(
       "bounty_mismatch",
@@ -170,14 +155,14 @@ export async function ensurePack(
 }
 
 /**
- * Mints the pack of a benchmark whose prepared award `row` is `awardTx` in block `awardBlock`
+ * Mints the pack of a benchmark whose award `prepared` is `awardTx` in block `awardBlock`
  * (reproducible: the runs' receipt URLs, author flags and winners' addresses are the prepared ones,
- * {@link preparedRunFacts}).
+ * {@link mintRunsAsPrepared}).
  */
 async function mintPack(
   ctx: PlatformContext,
   b: BenchmarkRecord,
-  row: AwardRow,
+  prepared: PreparedAward,
   awardTx: string,
   awardBlock: number,
 ): Promise<EvidencePack> {
@@ -200,21 +185,25 @@ async function mintPack(
     },
     test_set: tasks.map(testSetRowOf),
     scoring: scoringOf(b, b.bounty!),
-    runs: await mintRuns(ctx, b.slug, ctx.store, preparedRunFacts(row)),
+    runs: await mintRunsAsPrepared(ctx, b.slug, ctx.store, prepared),
   });
 }
 
 /**
- * Before the award is sent: the pack it will publish must be readable by the default verifier (issue 13
- * item 8; `PACK_LIMITS.maxPackBytes`, 512 MiB). The pack is minted with the widest award transaction,
+ * Before the award `prepared` of `slug` is sent: the pack it will publish must be readable by the
+ * default verifier (issue 13 item 8; `PACK_LIMITS.maxPackBytes`, 512 MiB). The pack is minted with the widest award transaction,
  * block and pack anchor it can carry (their bytes are the only ones not known yet), and an award whose
  * pack would be larger is refused: no transaction is sent, the money stays in the bounty.
  * @throws PlatformError `award_not_allowed` with `reason: "pack_too_large"`, the size and the limit
  */
-export async function assertPackFits(ctx: PlatformContext, row: AwardRow): Promise<void> {
-  const b = await getBenchmark(ctx, row.slug);
+export async function assertPackFits(
+  ctx: PlatformContext,
+  slug: string,
+  prepared: PreparedAward,
+): Promise<void> {
+  const b = await getBenchmark(ctx, slug);
   const widestTx = `0x${"f".repeat(64)}`;
-  const pack = await mintPack(ctx, b, row, widestTx, Number.MAX_SAFE_INTEGER);
+  const pack = await mintPack(ctx, b, prepared, widestTx, Number.MAX_SAFE_INTEGER);
   const anchor: AnchorEvidence = {
     registry_address: `0x${"f".repeat(40)}`,
     tx_hash: widestTx,

@@ -14,7 +14,7 @@ import type { AwardRow } from "../store/awards.js";
 import { isoMillis } from "../time.js";
 import { type PreparedWinner, chainOf, statusName, awardRow } from "./state.js";
 import { closeBenchmark } from "./bounty.js";
-import { mintRuns, scoringOf } from "./pack.js";
+import { mintRunsToPrepare, scoringOf } from "./pack.js";
 
 /**
  * Step 1 and 2 of the award: the on-chain checks, closing, flushing the receipt anchors, then one
@@ -66,7 +66,7 @@ export async function prepareAward(
     const fresh = await getBenchmark(ctx, slug, t, { lock: true });
     if ((await t.awards.get(slug)) !== null) return;
     // the agents' rows read locked: an address change lands before this or sees the award (`updateAgent`)
-    const runs = await mintRuns(ctx, slug, t, new Map(), true);
+    const runs = await mintRunsToPrepare(ctx, slug, t);
     for (const r of await listRuns(ctx, slug, undefined, t)) {
       if (r.status === "finalized" && !(await anchorOf(ctx, r.receipt_hash!, t))) {
         const squat = await t.anchors.squatOf(r.receipt_hash!);

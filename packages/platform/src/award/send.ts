@@ -7,9 +7,8 @@ import type { Address, Hash } from "viem";
 import { DEFAULT_AWARD_WAIT_MS } from "../chain.js";
 import type { PlatformContext } from "../context.js";
 import { PlatformError } from "../errors.js";
-import { fromStored } from "../json.js";
 import type { AwardRow } from "../store/awards.js";
-import { type AwardProgress, type PreparedWinner, chainOf } from "./state.js";
+import { type AwardProgress, type PreparedAward, chainOf } from "./state.js";
 import { assertPackFits } from "./pack.js";
 import { findOwnAward, adoptInflightAward } from "./recovery.js";
 
@@ -88,6 +87,7 @@ export async function sendOrAdoptAward(
   slug: string,
   bountyId: bigint,
   row: AwardRow,
+  prepared: PreparedAward,
   deadline: number,
   progress: AwardProgress,
 ): Promise<{ txHash: string; blockNumber: number }> {
@@ -105,8 +105,8 @@ export async function sendOrAdoptAward(
     if (settled) return settled;
     progress.step = "prepare"; // dropped and forgotten: nothing in flight
   }
-  await assertPackFits(ctx, row);
-  const winners = fromStored<PreparedWinner[]>(row.winners_json);
+  await assertPackFits(ctx, slug, prepared);
+  const winners = prepared.winners;
   // the one irreversible step: never begun past the deadline (the caller was answered that nothing was
   // sent, probe16 A-F3), checked right before the send, after the reads it needs (probe19 A-F2: checked
   // before them, the award went out 49 s after the answer); the check and the step's mark are one

@@ -4,6 +4,7 @@
 import { BOUNTY_STATUS_NAMES } from "../chain.js";
 import type { PlatformContext } from "../context.js";
 import { PlatformError } from "../errors.js";
+import { fromStored } from "../json.js";
 import { getBenchmark } from "../publish.js";
 import type { AwardRow } from "../store/awards.js";
 
@@ -14,6 +15,60 @@ export interface PreparedWinner {
   withdrawal_address: string;
   amount_base_units: string;
   run_id: string;
+}
+
+/**
+ * What a prepared award froze of each ranked run, by run id: its receipt URL, its author flag (both
+ * covered by the ranking digest sent on-chain) and, for a winner, the withdrawal address the award
+ * transaction pays. A pack minted later carries these, never today's values (probe21 A-F11: a winner's
+ * address changed between prepare and mint was paid the old one on-chain while the pack named the new
+ * one, so the pack could never verify).
+ */
+export interface PreparedRunFacts {
+  receipt_url: string | null;
+  is_author_agent: boolean;
+  /** Set for a winner only: the address the award pays (lower-case). */
+  withdrawal_address?: string;
+}
+
+/**
+ * What a prepared award froze (SPEC 7), read once from its row ({@link preparedAward}) and passed between
+ * the award's steps: the send pays `winners`; the pack's size check and its minting name each ranked
+ * run's frozen facts (`runs`); the award's answer reports both.
+ */
+export interface PreparedAward {
+  /** Each ranked run's {@link PreparedRunFacts}, by run id. */
+  runs: ReadonlyMap<string, PreparedRunFacts>;
+  /** The winners the award pays, by place (none for a zero-winner award). */
+  winners: PreparedWinner[];
+  /** Why no run wins (`no_runs`, `none_at_or_above_threshold`, `only_author_agents`), or null. */
+  zero_winner_reason: string | null;
+}
+
+/**
+ * The {@link PreparedAward} of a prepared award row (its `rank_derivation_json` and `winners_json`).
+ * @throws PlatformError `invalid_store` when a winner's run is not in the rank derivation
+ */
+export function preparedAward(row: AwardRow): PreparedAward {
+  const derivation = fromStored<{
+    rows: { run_id: string; receipt_url: string | null; is_author_agent: boolean }[];
+    zero_winner_reason: string | null;
+  }>(row.rank_derivation_json);
+  const runs = new Map<string, PreparedRunFacts>();
+  for (const r of derivation.rows)
+    runs.set(r.run_id, { receipt_url: r.receipt_url, is_author_agent: r.is_author_agent });
+  const winners = fromStored<PreparedWinner[]>(row.winners_json);
+  for (const w of winners) {
+    const f = runs.get(w.run_id);
+    if (!f)
+      throw new PlatformError(
+        "invalid_store",
+        `the prepared award's winner run ${w.run_id} is not in its rank derivation`,
+        { run_id: w.run_id },
+      );
+    f.withdrawal_address = w.withdrawal_address;
+  }
+  return { runs, winners, zero_winner_reason: derivation.zero_winner_reason };
 }
 
 /** The configured chain. @throws PlatformError `no_chain` when the platform runs without one */

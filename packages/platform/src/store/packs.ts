@@ -42,9 +42,17 @@ export class PacksTable extends TableModule {
     return r ? { pack_hash: r.pack_hash, size: Number(r.size) } : null;
   }
 
-  /** The stored bytes of a benchmark's pack, or null (the bytes column only). */
-  async bytes(slug: string): Promise<Uint8Array | null> {
-    const r = await this.db.selectFrom("packs").select("bytes").where("slug", "=", slug).executeTakeFirst();
+  /**
+   * The stored bytes of a benchmark's pack whose hash is `packHash` (one read by its {@link head}), or
+   * null when no such pack is stored (the bytes column only).
+   */
+  async bytes(slug: string, packHash: string): Promise<Uint8Array | null> {
+    const r = await this.db
+      .selectFrom("packs")
+      .select("bytes")
+      .where("slug", "=", slug)
+      .where("pack_hash", "=", packHash)
+      .executeTakeFirst();
     return r ? new Uint8Array(r.bytes) : null;
   }
 
