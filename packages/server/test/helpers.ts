@@ -279,14 +279,14 @@ export function holdBody(base: string, path: string, key: string, length: number
 
 /**
  * A raw MCP POST to `base + path` (default `/mcp`): `raw` is the body as sent (a JSON text, or anything
- * a test wants to try), `key` the Bearer key. Returns the status and the parsed JSON answer.
+ * a test wants to try), `key` the Bearer key. Returns the status, the headers and the body's text.
  */
-export async function postMcp(
+export async function postMcpText(
   base: string,
   raw: string,
   key?: string,
   path = "/mcp",
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; headers: Headers; text: string }> {
   const res = await fetch(`${base}${path}`, {
     method: "POST",
     headers: {
@@ -296,7 +296,18 @@ export async function postMcp(
     },
     body: raw,
   });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+/** {@link postMcpText} with the answer parsed as JSON: the status and the parsed body. */
+export async function postMcp(
+  base: string,
+  raw: string,
+  key?: string,
+  path = "/mcp",
+): Promise<{ status: number; body: any }> {
+  const { status, text } = await postMcpText(base, raw, key, path);
+  return { status, body: JSON.parse(text) as any };
 }
 
 /** One MCP `tools/call` of `name` with `args` ({@link postMcp}). */

@@ -11,23 +11,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { createApp, type Domain } from "../src/index.js";
-import { call, publishCities, register, useLive } from "./helpers.js";
+import { call, postMcpText, publishCities, register, useLive } from "./helpers.js";
 
 const live = useLive();
 
 /** POSTs `raw` to `/mcp` (with `key` as Bearer); the status, headers and body text. */
-async function post(raw: string, key?: string) {
-  const res = await fetch(`${live.url}/mcp`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...(key ? { authorization: `Bearer ${key}` } : {}),
-    },
-    body: raw,
-  });
-  return { status: res.status, headers: res.headers, text: await res.text() };
-}
+const post = (raw: string, key?: string) => postMcpText(live.url, raw, key);
 
 /** A `tools/call` of `name` with `args`; without `id` a notification. */
 function toolCall(name: string, args: Record<string, unknown>, id?: number | string) {
