@@ -1,8 +1,10 @@
 /**
- * Values the tasks cannot take, refused in one line naming the flag (probe24 B-F2):
+ * Values the tasks cannot take, refused in one line naming the flag (probe24 B-F2, B-F3):
  * - a date that does not exist (`2027-02-30`, `2027-04-31`, `T24:00:00Z`): `Date.parse` rolled it over,
  *   and `bounty:lock` would have locked a prize closing on March 2 (`--closes-at`, `--award-deadline`,
- *   `bounty:claim --deadline`).
+ *   `bounty:claim --deadline`);
+ * - a `local:mint-usdc --amount` past uint256 or past what the test token mints: ethers' "value
+ *   out-of-bounds" and Hardhat's ProviderError were printed with their stacks.
  */
 import fs from "node:fs";
 import { expect } from "chai";
@@ -11,6 +13,7 @@ import { TaskError } from "../lib/errors";
 import { parseTime } from "../lib/format";
 import {
   blockNumber,
+  expectOk,
   expectRefusal,
   localDeploymentFile,
   localRunner,
@@ -19,7 +22,7 @@ import {
   tempDir,
 } from "./helpers";
 
-describe("impossible values (probe24 B-F2)", function () {
+describe("impossible values (probe24 B-F2, B-F3)", function () {
   it("parseTime refuses a date or time that does not exist, naming the flag; real ones still parse", function () {
     for (const text of [
       "2027-02-30T00:00:00Z",
@@ -86,6 +89,24 @@ describe("impossible values (probe24 B-F2)", function () {
       await refuses(
         ["bounty:claim", "--relay", "--id", "1", "--deadline", "2027-01-01T24:00:00Z"],
         /^Error: --deadline names a date or time that does not exist: "2027-01-01T24:00:00Z"/m,
+      );
+    });
+
+    it("local:mint-usdc: an --amount past uint256 or refused by the token is one line naming it, no stack", async function () {
+      const to = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+      // 81 digits of USDC: 87 digits of base units, past 2^256-1
+      await refuses(
+        ["local:mint-usdc", "--to", to, "--amount", "9".repeat(81)],
+        /^Error: --amount is out of the uint256 range: 87 digits of base units, more than 2\^256-1/m,
+      );
+      // within uint256, past the test token's supply limit (2^255): its revert reason
+      await refuses(
+        ["local:mint-usdc", "--to", to, "--amount", "6" + "0".repeat(70)],
+        /^Error: mint reverted: FiatToken: total supply too large\. The token refused the operation\./m,
+      );
+      // a mint the token takes still mints
+      expect(expectOk(await run(["local:mint-usdc", "--to", to, "--amount", "5"]))).to.match(
+        /^Minted 5\.000000 USDC to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC/m,
       );
     });
   });
