@@ -1,5 +1,6 @@
 /** Parsing and printing of amounts, times and addresses for the tasks (no floats anywhere). */
 import { TaskError } from "./errors";
+import { evidence } from "./packages";
 import { isoSeconds, MAX_DATE_SECONDS } from "./time";
 
 export { isoSeconds, MAX_DATE_SECONDS };
@@ -29,8 +30,11 @@ export function formatAmount(baseUnits: bigint, symbol = "USDC", decimals = USDC
 
 /**
  * Unix seconds ("1767225600") or ISO-8601 with a zone ("2026-01-01T00:00:00Z") -> unix seconds, at most
- * {@link MAX_DATE_SECONDS} (what a date can show; far inside the contracts' uint64 and uint256).
- * @throws TaskError naming the flag, for a malformed time or one past {@link MAX_DATE_SECONDS}
+ * {@link MAX_DATE_SECONDS} (what a date can show; far inside the contracts' uint64 and uint256). A date
+ * or time that does not exist (`2027-02-30`, `T24:00:00Z`: `isExistingDateTime` of @bench-bounty/evidence)
+ * is refused, never rolled over to the next day as `Date.parse` would.
+ * @throws TaskError naming the flag, for a malformed time, one that does not exist, or one past
+ *   {@link MAX_DATE_SECONDS}
  */
 export function parseTime(text: string, flag: string): bigint {
   const t = text.trim();
@@ -42,7 +46,26 @@ export function parseTime(text: string, flag: string): bigint {
       );
     return s;
   }
-  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(t)) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/.exec(
+    t,
+  );
+  if (m) {
+    const n = m.slice(1).map((g) => Number(g ?? 0)); // an absent second or offset is 0
+    const fields = {
+      year: n[0]!,
+      month: n[1]!,
+      day: n[2]!,
+      hour: n[3]!,
+      minute: n[4]!,
+      second: n[5]!,
+      offsetHours: n[6]!,
+      offsetMinutes: n[7]!,
+    };
+    // Date.parse rolls these over (2027-02-30 to March 2) instead of refusing them (probe24 B-F2)
+    if (!evidence().isExistingDateTime(fields))
+      throw new TaskError(
+        `${flag} names a date or time that does not exist: "${text}" (a day past the end of its month, hour 24, or minute or second 60; it is not rolled over).`,
+      );
     const ms = Date.parse(t);
     if (!Number.isNaN(ms)) {
       if (ms % 1000 !== 0) throw new TaskError(`${flag} must be a whole second: "${text}".`);

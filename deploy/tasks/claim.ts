@@ -252,6 +252,7 @@ function claimerWallet(ctx: TaskContext, account: string | undefined) {
 async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint): Promise<void> {
   const { ethers } = ctx.hre;
   if (args.account !== undefined) refuseMalformedAddress(args.account, "--account");
+  const givenDeadline = args.deadline === undefined ? undefined : parseTime(args.deadline, "--deadline");
   const claimer = claimerWallet(ctx, args.account);
   if (claimer.account.type === "json-rpc") {
     const nodeAccounts = (await ctx.hre.network.provider.request({ method: "eth_accounts" })) as string[];
@@ -264,7 +265,7 @@ async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint)
   const to = ethers.getAddress(args.to ?? account);
   const credits = await creditsToClaim(ctx, account, [bountyId], undefined);
   const now = await chainNow(ctx);
-  const deadline = args.deadline === undefined ? now + 3600n : parseTime(args.deadline, "--deadline");
+  const deadline = givenDeadline ?? now + 3600n;
   const relayer = ctx.signer.address;
   console.log(
     `Relayed claim of bounty ${bountyId} for ${account}, paid to ${to}; gas paid by ${relayer} (--from).`,

@@ -5,10 +5,10 @@
  * award window or an award deadline without waiting.
  */
 import { task, types } from "hardhat/config";
-import { TaskError, userAction } from "../lib/errors";
+import { TaskError, decodeRevert, userAction } from "../lib/errors";
 import { refuseMalformedAddress } from "../lib/context";
 import { checkChainId, networkProfile, txLink } from "../lib/network";
-import { contracts } from "../lib/packages";
+import { contracts, evidence } from "../lib/packages";
 import { formatAmount, isoSeconds, parseAmount } from "../lib/format";
 
 function localOnly(name: string): void {
@@ -30,6 +30,11 @@ task("local:mint-usdc", "Local node only: mint test USDC to an address")
       refuseMalformedAddress(args.to, "--to");
       const amount = parseAmount(args.amount, "--amount");
       if (amount === 0n) throw new TaskError("--amount must be more than 0.");
+      // probe24 B-F3: past uint256 ethers threw "value out-of-bounds" with a stack trace
+      if (amount > evidence().UINT256_MAX)
+        throw new TaskError(
+          `--amount is out of the uint256 range: ${amount.toString().length} digits of base units, more than 2^256-1 (mint takes a uint256).`,
+        );
       const { BASE_USDC_ADDRESS } = contracts();
       if ((await hre.ethers.provider.getCode(BASE_USDC_ADDRESS)) === "0x") {
         throw new TaskError(
@@ -38,8 +43,17 @@ task("local:mint-usdc", "Local node only: mint test USDC to an address")
       }
       const [signer] = await hre.ethers.getSigners();
       const usdc = await hre.ethers.getContractAt("TestUSDC", BASE_USDC_ADDRESS, signer);
-      const tx = await usdc.mint(args.to, amount);
-      const receipt = await tx.wait();
+      let tx: Awaited<ReturnType<typeof usdc.mint>>;
+      let receipt: Awaited<ReturnType<typeof tx.wait>>;
+      try {
+        // simulated first: a mint the token refuses is named without sending a reverting transaction
+        await usdc.mint.staticCall(args.to, amount);
+        tx = await usdc.mint(args.to, amount);
+        receipt = await tx.wait();
+      } catch (e) {
+        // a refusal of the token (total supply too large, a blacklisted address): its reason in one line
+        throw decodeRevert(e, [usdc.interface], "mint");
+      }
       console.log(
         `Minted ${formatAmount(amount)} to ${args.to} (tx ${receipt?.hash}, ${txLink(profile, tx.hash)}).`,
       );

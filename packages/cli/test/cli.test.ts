@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createServer as createHttpServer } from "node:http";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -146,6 +146,16 @@ describe("bench-bounty CLI (composed)", () => {
       expect(r.stderr.startsWith(start)).toBe(true);
       expect(r.stderr + r.stdout).not.toMatch(/SRVPW|SRVKEY|SRVQ/);
     }
+  }, 60_000);
+
+  // probe24 B-F4: the remote runner made --store and --store/runs 0755, the local runner 0700
+  it("run --server --store DIR makes DIR, the levels above it and DIR/runs 0700, as the local runner", () => {
+    const top = join(mkdtempSync(join(tmpdir(), "bb-cli-remote-store-")), "a");
+    const store = join(top, "store");
+    const r = cli(runServerArgs("http://127.0.0.1:1", store, "--api-key", "k"));
+    expect(r.stderr).toMatch(/^error: POST http:\/\/127\.0\.0\.1:1\/api\/v1\/benchmarks\/some-slug\/runs: /);
+    const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);
+    expect([top, store, join(store, "runs")].map(mode)).toEqual(["700", "700", "700"]);
   }, 60_000);
 
   // probeD2 F3: another server at --server answering 200 JSON that is not a run ended in

@@ -26,6 +26,55 @@ export const FRACTION_STRING = /^(0|[1-9][0-9]*)\/([1-9][0-9]*)$/;
 /** ISO-8601 UTC with millisecond precision and `Z` (SPEC 4). */
 export const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+/** The fields of a written date and time of day (in UTC, or local to the `offset`), as numbers. */
+export interface DateTimeFields {
+  /** 0-9999 (four digits as written). */
+  year: number;
+  /** 1-12. */
+  month: number;
+  /** 1 to the month's last day. */
+  day: number;
+  /** 0-23 (default 0). */
+  hour?: number;
+  /** 0-59 (default 0). */
+  minute?: number;
+  /** 0-59 (default 0): no leap second. */
+  second?: number;
+  /** Hours of a `±HH:MM` zone offset, 0-23 (default 0). */
+  offsetHours?: number;
+  /** Minutes of a `±HH:MM` zone offset, 0-59 (default 0). */
+  offsetMinutes?: number;
+}
+
+/** Days in `month` (1-12) of `year`, proleptic Gregorian (computed, not by `Date`: years 0-99 are not 19xx). */
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/**
+ * Whether written date and time fields name a moment that exists: a month of 1-12, a day within its
+ * month (leap years counted), hours 0-23, minutes and seconds 0-59 (no `24:00`, no leap second `:60`),
+ * a zone offset of at most 23:59. `Date.parse` and `Date.UTC` roll the others over
+ * (`2027-02-30` to March 2, `T24:00:00Z` to the next day) instead of refusing them, so every parser of
+ * a written date checks its fields here first: the platform's dataset timestamps, the Hardhat tasks'
+ * `--closes-at`, `--award-deadline` and `--deadline` (probe24 B-F2). Non-integers are not fields.
+ */
+export function isExistingDateTime(f: DateTimeFields): boolean {
+  const { year, month, day, hour = 0, minute = 0, second = 0, offsetHours = 0, offsetMinutes = 0 } = f;
+  const within = (v: number, lo: number, hi: number) => Number.isInteger(v) && v >= lo && v <= hi;
+  return (
+    within(year, 0, 9999) &&
+    within(month, 1, 12) &&
+    within(day, 1, daysInMonth(year, month)) &&
+    within(hour, 0, 23) &&
+    within(minute, 0, 59) &&
+    within(second, 0, 59) &&
+    within(offsetHours, 0, 23) &&
+    within(offsetMinutes, 0, 59)
+  );
+}
+
 /** True for a real instant written as `YYYY-MM-DDTHH:MM:SS.mmmZ`. */
 export function isIsoMsZ(s: unknown): s is string {
   if (typeof s !== "string" || !ISO_MS_Z.test(s)) return false;

@@ -25,16 +25,8 @@
  * machine. Strangers' agents belong on the network service, not on the operator's machine.
  */
 import { execFileSync, spawn } from "node:child_process";
-import {
-  appendFileSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  realpathSync,
-  rmSync,
-  statSync,
-} from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from "node:fs";
+import { AgentLogWriter } from "./agent-log.js";
 import { PlatformError } from "./errors.js";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
@@ -337,7 +329,8 @@ export type AgentProcessResult =
 
 /**
  * Runs an agent once: writes `input` to its stdin, collects stdout (up to 16 MiB), appends stderr to
- * `logFile`, kills its process group at `timeoutMs` or when `signal` aborts.
+ * `logFile` (the run's agent log, bounded: {@link AgentLogWriter}, `MAX_AGENT_LOG_BYTES`), kills
+ * its process group at `timeoutMs` or when `signal` aborts.
  */
 export async function runAgentProcess(
   agent: AgentCommand,
@@ -373,15 +366,6 @@ export async function runAgentProcess(
   }
 }
 
-function log(file: string, data: string | Buffer): void {
-  try {
-    appendFileSync(file, data, { mode: 0o600 }); // beside the checkpoints, the owner's only
-  } catch (e) {
-    // Logging is best effort: a full disk or a removed store must not fail the run.
-    if (!(e instanceof Error)) throw e;
-  }
-}
-
 function spawnAgent(
   file: string,
   args: string[],
@@ -399,6 +383,7 @@ function spawnAgent(
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     });
+    const log = new AgentLogWriter(logFile);
     const out: Buffer[] = [];
     let outLen = 0;
     let errTail = "";
@@ -427,20 +412,22 @@ function spawnAgent(
     child.stderr.on("data", (d: Buffer) => {
       // kept a little longer than the shown tail, so the last lines survive a long final line
       errTail = (errTail + d.toString("utf8")).slice(-4 * STDERR_TAIL_CHARS);
-      log(logFile, d);
+      log.append(d);
     });
     child.stdin.on("error", (e: NodeJS.ErrnoException) => {
       // The agent may exit without reading stdin (EPIPE); anything else goes to the agent log.
-      if (e.code !== "EPIPE") log(logFile, `stdin: ${e.message}\n`);
+      if (e.code !== "EPIPE") log.append(`stdin: ${e.message}\n`);
     });
     child.on("error", (e) => {
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
-      log(logFile, `the agent could not be started: ${e.message}\n`);
+      log.append(`the agent could not be started: ${e.message}\n`);
+      log.close();
       resolve({ kind: "exit", code: 127, signal: null, stdout: "", stderrTail: e.message });
     });
     child.on("close", (code, sig) => {
       clearTimeout(timer);
+      log.close();
       signal.removeEventListener("abort", onAbort);
       if (settled === "aborted") resolve({ kind: "aborted" });
       else if (settled === "timeout") resolve({ kind: "timeout", stderrTail: stderrTailOf(errTail) });

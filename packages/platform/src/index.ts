@@ -51,6 +51,7 @@ export * from "./detail.js";
 export * from "./formats.js";
 export * from "./utf8.js";
 export * from "./backend.js";
+export * from "./agent-log.js";
 export * from "./agent-process.js";
 export * from "./terminal.js";
 export * from "./identity/principal.js";

@@ -15,7 +15,8 @@
  * {"answers": [{"ordinal": 0, "answer_text": "rain"}]}
  * ```
  * (a bare array of answers is accepted too). `ordinal` is the run's task ordinal as given. stderr is
- * appended to `<store>/runs/<run_id>.agent.log`. A batch gets `taskTimeoutMs * tasks` milliseconds,
+ * appended to `<store>/runs/<run_id>.agent.log`, its first `MAX_AGENT_LOG_BYTES` over the run (then a
+ * note of the bytes dropped: `agent-log.ts`). A batch gets `taskTimeoutMs * tasks` milliseconds,
  * then the process group is killed. Gold never reaches an agent.
  *
  * ## Invalid answers
@@ -31,7 +32,7 @@
  * leaves the run in progress (the failed tasks are not recorded) and throws `agent_failed` with
  * `details.attempt_used: false`: a broken agent command does not use up an attempt, and `resume`
  * with a fixed agent continues the same attempt. The error and the outcome reasons show the useful
- * tail of the agent's stderr (`stderrTailOf`: its last lines, bounded); the whole stderr is in the log.
+ * tail of the agent's stderr (`stderrTailOf`: its last lines, bounded); the log has its start (up to its bound).
  *
  * ## Determinism
  * The plan (which tasks, in which order) is fixed by the platform at start; answers are stored per

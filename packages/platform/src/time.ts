@@ -3,6 +3,8 @@
  * `wall_seconds` rendering (SPEC 6: exactly 3 decimals) and the injectable clock.
  */
 
+import { isExistingDateTime } from "@bench-bounty/evidence";
+
 /** A clock returning the current instant in unix milliseconds (injectable for tests and the demo). */
 export type Clock = () => number;
 
@@ -21,8 +23,10 @@ const ISO_RE =
 
 /**
  * Parses a strict ISO-8601 instant: `YYYY-MM-DD` (midnight UTC) or `YYYY-MM-DDTHH:MM[:SS[.fff]]` followed
- * by `Z` or a `±HH:MM` offset. A time without a zone is ambiguous and refused.
- * @returns unix milliseconds, or `null` when the text is not such an instant (or names an impossible date)
+ * by `Z` or a `±HH:MM` offset. A time without a zone is ambiguous and refused, and so is a date or time
+ * that does not exist (`isExistingDateTime` of @bench-bounty/evidence: `2026-02-30`, `24:00`, `:60`)
+ * and a year before 100.
+ * @returns unix milliseconds, or `null` when the text is not such an instant
  */
 export function parseInstant(text: string): number | null {
   const m = ISO_RE.exec(text);
@@ -35,20 +39,17 @@ export function parseInstant(text: string): number | null {
   const hour = h === undefined ? 0 : Number(h);
   const minute = mi === undefined ? 0 : Number(mi);
   const second = s === undefined ? 0 : Number(s);
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return null;
-  const ms = frac === undefined ? 0 : Math.floor(Number(`0.${frac}`) * 1000 + 1e-9);
-  let t = Date.UTC(year, month - 1, day, hour, minute, second, ms);
-  const check = new Date(Date.UTC(year, month - 1, day));
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day)
+  const offset = zone !== undefined && zone !== "Z" ? zone : null;
+  const offsetHours = offset === null ? 0 : Number(offset.slice(1, 3));
+  const offsetMinutes = offset === null ? 0 : Number(offset.slice(4, 6));
+  if (!isExistingDateTime({ year, month, day, hour, minute, second, offsetHours, offsetMinutes }))
     return null;
-  if (zone !== undefined && zone !== "Z") {
-    const sign = zone[0] === "-" ? -1 : 1;
-    const oh = Number(zone.slice(1, 3));
-    const om = Number(zone.slice(4, 6));
-    if (oh > 23 || om > 59) return null;
-    t -= sign * (oh * 60 + om) * 60_000;
-  }
-  return t;
+  // Date.UTC reads the years 0-99 as 1900-1999: such a year is not taken
+  if (year < 100) return null;
+  const ms = frac === undefined ? 0 : Math.floor(Number(`0.${frac}`) * 1000 + 1e-9);
+  const t = Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  const sign = offset?.[0] === "-" ? -1 : 1;
+  return t - sign * (offsetHours * 60 + offsetMinutes) * 60_000;
 }
 
 /** SPEC 4 rendering of an instant: ISO-8601 UTC with millisecond precision and `Z`. */

@@ -16,6 +16,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PlatformError } from "../src/errors.js";
+import { parseInstant } from "../src/time.js";
 import {
   DEFAULT_DATASET_BYTES_ALL_ACCOUNTS,
   DEFAULT_DATASET_BYTES_PER_ACCOUNT,
@@ -153,7 +154,25 @@ describe("dataset validation", () => {
     expect(
       validateDataset({ name: "d", rows: [row({ decision_ts: "2012-01-01", knowable_at: undefined })] }).rows,
     ).toHaveLength(1);
-    for (const ts of ["2026-09-01T00:00:00", "2026-02-30", "2026-13-01T00:00:00Z"]) {
+    for (const [ts, ms] of [
+      ["2028-02-29T00:00:00Z", 1_835_395_200_000],
+      ["2026-01-01T01:30:00+01:30", 1_767_225_600_000],
+      ["2025-12-31T22:30:00-01:30", 1_767_225_600_000],
+    ] as const)
+      expect(parseInstant(ts)).toBe(ms);
+    // the calendar rule is @bench-bounty/evidence's isExistingDateTime (probe24 B-F2): no 24:00, :60,
+    // offset of 24 hours, February 29 of a common year; a year before 100 (Date.UTC reads it as 19xx)
+    for (const ts of [
+      "2026-09-01T00:00:00",
+      "2026-02-30",
+      "2026-13-01T00:00:00Z",
+      "2026-01-01T24:00:00Z",
+      "2026-01-01T23:60:00Z",
+      "2026-01-01T23:59:60Z",
+      "2026-01-01T00:00:00+24:00",
+      "2100-02-29",
+      "0050-01-01",
+    ]) {
       expect(
         refusal(() =>
           validateDataset({ name: "d", rows: [row({ decision_ts: ts, knowable_at: undefined })] }),

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { agentLogDroppedNote, MAX_AGENT_LOG_BYTES } from "../src/agent-log.js";
 import { PlatformError } from "../src/errors.js";
 import { readCheckpoint, resumeRun, runBenchmark, type AgentSpec, type RunnerResult } from "../src/runner.js";
 import { cities, cleanup, manualClock, promptAgent, tempDir, openAt, type Harness } from "./helpers.js";
@@ -323,4 +324,29 @@ describe("runner policies", () => {
       code: "run_not_in_progress",
     });
   });
+});
+
+// probe24 B-F1: an agent's stderr was copied whole into the run's agent log (2 GB from one task)
+describe("the agent log is bounded (probe24 B-F1)", () => {
+  it("keeps the first MAX_AGENT_LOG_BYTES of a run's stderr over its processes, then one note of the bytes dropped; the run completes", async () => {
+    const s = await store();
+    const perProcess = 6_000_000; // 4 processes of 4 tasks: 24 MB in all, beyond the 16 MiB bound
+    const r = await runBenchmark(
+      await s.platform.backend("flood"),
+      s.slug,
+      "flood",
+      {
+        kind: "command",
+        command: `head -c ${perProcess} /dev/zero | tr '\\0' e >&2; node ${AGENT}`,
+      },
+      { concurrency: 2, batchSize: 4 },
+    );
+    expect(r.finalized).not.toBeNull();
+    expect(r.outcomes.every((o) => o.status === "answered")).toBe(true);
+    const log = readFileSync(join(s.dir, "runs", `${r.run_id}.agent.log`));
+    const note = agentLogDroppedNote(4 * perProcess - MAX_AGENT_LOG_BYTES);
+    expect(log.length).toBe(MAX_AGENT_LOG_BYTES + Buffer.byteLength(note));
+    expect(log.subarray(MAX_AGENT_LOG_BYTES).toString("utf8")).toBe(note);
+    expect(log.subarray(0, MAX_AGENT_LOG_BYTES).every((b) => b === 0x65)).toBe(true); // all of it "e"
+  }, 120_000);
 });

@@ -250,6 +250,67 @@ describe("verifyComputeReceipt", () => {
     );
   });
 
+  // probe24 B-F5: `output: 1` was read as absent ("no --output: nothing to hash"), `invocation_id: 5` as "(none)"
+  it("refuses a wrong-typed output or invocation_id at its path; null or absent is read as absent", async () => {
+    const good = await executeResponse();
+    for (const [key, value, found] of [
+      ["output", 1, "the number 1"],
+      ["output", { a: 1 }, "an object"],
+      ["output", ["x"], "an array"],
+      ["output", true, "boolean"],
+      ["invocation_id", 5, "the number 5"],
+    ] as const) {
+      const r = verifyComputeReceipt({ execute: bytes({ ...good, [key]: value }), jwks });
+      await expect(r).rejects.toThrow(VerifierInputError);
+      await expect(verifyComputeReceipt({ execute: bytes({ ...good, [key]: value }), jwks })).rejects.toThrow(
+        `$.${key}: expected a string or null, found ${found}`,
+      );
+    }
+    const absent = await verifyComputeReceipt({
+      execute: bytes({ ...good, invocation_id: null, output: null }),
+      jwks,
+    });
+    expect(absent.invocation_id).toBeNull();
+    expect(absent.facts.output_binding.state).toBe("not-observed");
+  });
+
+  // probe24 B-F5: `--registry 0x12` was refused only once the RPC answered (exit 3 when it was down)
+  it("CLI: a --registry that is not an address is exit 2 before anything is read, the RPC down or not", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "receipt-"));
+    const execute = join(dir, "EXECUTE.json");
+    writeFileSync(execute, JSON.stringify(await executeResponse()));
+    writeFileSync(join(dir, "jwks.json"), JSON.stringify(jwks));
+    const bin = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, ["--import", "tsx", bin, "verify-receipt", ...args], {
+        cwd: fileURLToPath(new URL("..", import.meta.url)),
+        encoding: "utf8",
+      });
+    const expected = "verify-receipt: bad input: --registry: 0x12 is not an address\n";
+    // an RPC nobody listens on: reading it would be exit 3
+    const down = run([
+      execute,
+      "--jwks",
+      join(dir, "jwks.json"),
+      "--rpc",
+      "http://127.0.0.1:1",
+      "--registry",
+      "0x12",
+    ]);
+    expect([down.status, down.stderr]).toEqual([2, expected]);
+    // nothing is read: not even the execute response, which does not exist
+    const unread = run([
+      join(dir, "none.json"),
+      "--jwks",
+      join(dir, "jwks.json"),
+      "--rpc",
+      "http://127.0.0.1:1",
+      "--registry",
+      "0x12",
+    ]);
+    expect([unread.status, unread.stderr]).toEqual([2, expected]);
+  });
+
   it("CLI: verify-receipt exits 0 for a good receipt and 1 for a swapped output", async () => {
     const dir = mkdtempSync(join(tmpdir(), "receipt-"));
     writeFileSync(join(dir, "EXECUTE.json"), JSON.stringify(await executeResponse()));

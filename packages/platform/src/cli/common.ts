@@ -338,6 +338,19 @@ export interface OpenPlatformOptions {
 }
 
 /**
+ * Makes `<store>/runs`, the runner's directory of checkpoints and agent logs, when the SQLite store does
+ * not (PostgreSQL, `run --server`): it and every missing level above it {@link STORE_DIR_MODE}, as the
+ * store's own (probe24 B-F4: `run --server --store DIR` made them 0755).
+ * @returns the directory, absolute
+ * @throws PlatformError `invalid_option` naming `--store` ({@link ensureWritableDir})
+ */
+export function ensureRunsDir(store: string): string {
+  const runsDir = resolve(store, "runs");
+  ensureWritableDir(runsDir, "--store", STORE_DIR_MODE);
+  return runsDir;
+}
+
+/**
  * Opens the store the flags and the environment name, the same way for every command (`serve`
  * included): PostgreSQL when `DATABASE_URL` is set (`postgresql://user:password@host:5432/db`; `--store`
  * then holds only the local runner's checkpoints), else the SQLite store in `--store DIR`.
@@ -390,7 +403,7 @@ export async function openStore(
         { field: "DATABASE_URL" },
       );
     const runsDir = resolve(o.store, "runs");
-    if (more.localRuns) ensureWritableDir(runsDir, "--store", STORE_DIR_MODE);
+    if (more.localRuns) ensureRunsDir(o.store);
     const platform = await Platform.open({
       ...common,
       database: { engine: "postgres", url },

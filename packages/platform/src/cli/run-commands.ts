@@ -8,6 +8,7 @@ import {
   action,
   anchorRetryCommand,
   databaseUrlNote,
+  ensureRunsDir,
   invokedAs,
   int,
   shellCommand,
@@ -20,7 +21,6 @@ import {
 import { dirname, join, resolve } from "node:path";
 import { LocalRunBackend, type RunBackend } from "../backend.js";
 import { PlatformError } from "../errors.js";
-import { ensureWritableDir } from "../store.js";
 import { passedAgentEnv } from "../agent-process.js";
 import { resumeRun, runBenchmark, type AgentSpec, type RunnerOptions, type RunnerResult } from "../runner.js";
 import { shellWord, terminalText } from "../terminal.js";
@@ -256,7 +256,7 @@ async function runBackendOf(
         "--server needs --api-key (or BENCH_BOUNTY_API_KEY): the run belongs to that key",
         { field: "api-key" },
       );
-    ensureWritableDir(join(o.store, "runs"), "--store");
+    ensureRunsDir(o.store);
     const b = hooks.remoteBackend(o.server, o.apiKey, join(o.store, "runs"), runnerPrivatePaths(o.store));
     return { backend: async () => b, close: () => {} };
   }

@@ -13,8 +13,7 @@ import {
   deploymentProblem,
   type AddressBookEntry,
 } from "@bench-bounty/contracts";
-import { isAddress, type Address, type Hex } from "viem";
-import { VerifierInputError } from "../errors.js";
+import type { Address, Hex } from "viem";
 import { fact, type Fact } from "../facts.js";
 import { rpcClient } from "../onchain/index.js";
 import { rpcReader } from "../onchain/context.js";
@@ -54,8 +53,7 @@ async function checkAnchor(
       "not-observed",
       `no --registry and no AnchorRegistry in the address book for chain ${chainId}`,
     );
-  if (!isAddress(registry, { strict: false }))
-    throw new VerifierInputError("bad_option", "--registry", `${registry} is not an address`);
+  // a --registry given was checked to be an address before anything was read (read.ts)
   const code = await net(`eth_getCode(${registry})`, () => readCode(client, registry as Address));
   const problem =
     codeProblem(code, "AnchorRegistry", registry as Address, "the registry", chainId) ??

@@ -11,7 +11,9 @@ import {
   type JsonValue,
 } from "@bench-bounty/evidence";
 import { decodeProtectedHeader } from "jose";
+import { isAddress } from "viem";
 import { VerifierInputError, describeError } from "../errors.js";
+import { typeName } from "../pack/fields.js";
 import { readSource } from "../source.js";
 import { b64urlDecode, loadJwks } from "./jwks.js";
 import type { ReceiptWalk, VerifyComputeReceiptOptions } from "./context.js";
@@ -30,12 +32,14 @@ function parseDoc(bytes: Uint8Array, what: string): JsonValue {
 }
 
 /**
- * Read the execute response, decode its JWS and read the JWKS: the context of the walk.
- * @throws VerifierInputError the response, the JWS or the JWKS is not readable (exit code 2)
+ * Check the options, read the execute response, decode its JWS and read the JWKS: the context of the
+ * walk. The response's `invocation_id` and `output` are strings when present (null is taken as absent).
+ * @throws VerifierInputError a bad option, or the response (a member of the wrong type named by its
+ *   path, `$.output: expected a string or null, found the number 1`), the JWS or the JWKS is not readable (exit code 2)
  * @throws VerifierNetworkError a file or URL cannot be read (exit code 3)
  */
 export async function startReceiptWalk(options: VerifyComputeReceiptOptions): Promise<ReceiptWalk> {
-  refuseStdinTwice(options);
+  refuseBadOptions(options);
   const exec = await readSource(options.execute, {
     what: "execute response",
     timeoutMs: options.timeoutMs,
@@ -45,6 +49,16 @@ export async function startReceiptWalk(options: VerifyComputeReceiptOptions): Pr
   const doc = parseDoc(exec.bytes, "execute response");
   if (!isJsonObject(doc))
     throw new VerifierInputError("wrong_type", "$", "the execute response must be a JSON object");
+  // probe24 B-F5: a wrong-typed member was taken as absent (`output: 1` read as "no --output")
+  for (const key of ["invocation_id", "output"] as const) {
+    const v = doc[key];
+    if (v !== undefined && v !== null && typeof v !== "string")
+      throw new VerifierInputError(
+        "wrong_type",
+        `$.${key}`,
+        `expected a string or null, found ${typeName(v)}`,
+      );
+  }
   const jws = doc.receipt_jws;
   if (jws === undefined)
     throw new VerifierInputError(
@@ -101,6 +115,18 @@ function jwsHeader(jws: string): { kid: string | null; alg: string | null } {
       `the JWS header cannot be decoded: ${describeError(e)}`,
     );
   }
+}
+
+/**
+ * Every option checked before anything is read (probe24 B-F5: `--registry 0x12` was refused only after
+ * the RPC answered, exit 3 when it was down): standard input named twice, and a `--registry` that is
+ * not an address.
+ * @throws VerifierInputError `bad_option` naming the option (exit code 2)
+ */
+function refuseBadOptions(options: VerifyComputeReceiptOptions): void {
+  refuseStdinTwice(options);
+  if (options.registry !== undefined && !isAddress(options.registry, { strict: false }))
+    throw new VerifierInputError("bad_option", "--registry", `${options.registry} is not an address`);
 }
 
 /**

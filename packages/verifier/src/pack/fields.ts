@@ -26,7 +26,8 @@ export function bad(code: string, path: string, message: string): never {
   throw new VerifierInputError(code, path, message);
 }
 
-function typeName(v: unknown): string {
+/** How a wrong-typed JSON value is named in a message (`an array`, `the number 1.5`), never in full. */
+export function typeName(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
   if (isJsonFloat(v)) return `the number ${v.lexeme.length > 40 ? v.lexeme.slice(0, 40) + "..." : v.lexeme}`;
