@@ -4,7 +4,6 @@
  * @bench-bounty/evidence, so a bad file is refused with its path and the JSON
  * path of the problem, never half-read.
  */
-import fs from "node:fs";
 import { TaskError } from "./errors";
 import { evidence } from "./packages";
 
@@ -25,75 +24,40 @@ export function readJsonFile(file: string, flag: string): unknown {
   }
 }
 
-/** What a file that is not a regular file is, for the refusal. */
-function fileKind(stat: fs.Stats): string {
-  if (stat.isDirectory()) return "a directory";
-  if (stat.isCharacterDevice()) return "a character device";
-  if (stat.isBlockDevice()) return "a block device";
-  if (stat.isFIFO()) return "a FIFO";
-  if (stat.isSocket()) return "a socket";
-  return "not a file";
-}
-
 /**
- * The refusal of a regular file that held more bytes than its size said (`size`): a size of 0 is a
- * file whose size is not known before it is read (a /proc or /sys file, `/proc/self/environ`:
- * probe24, which was said to have "grown"); any other, a file written while it was read.
- */
-function changedSize(file: string, flag: string, size: number): TaskError {
-  if (size === 0)
-    return new TaskError(
-      `${flag}: ${file} is not a regular file of known size (its size reads 0 but it holds data, as a /proc or /sys file): copy it to a file first.`,
-    );
-  return new TaskError(
-    `${flag}: ${file} changed size while it was read (it was ${size} bytes): run again once nothing writes to it.`,
-  );
-}
-
-/**
- * The bytes of `file`: opened without blocking (a FIFO with no writer would hang), checked to be a
- * regular file of at most the bound, then read (never more than the bound, should it grow meanwhile).
- * The tasks' file options ({@link readJsonFile}) and the address book files read it.
+ * The bytes of `file` by @bench-bounty/evidence's `readBoundedFile`: opened without blocking (a FIFO
+ * with no writer would hang), checked to be a regular file of at most `PACK_LIMITS.maxPackBytes` (512
+ * MiB), then read (never more than that, nor more than its size should it grow meanwhile). The tasks'
+ * file options ({@link readJsonFile}) and the address book files read it.
  * @param flag the option or variable named in the refusal (`--commitment`, `BENCH_BOUNTY_LOCAL_DEPLOYMENT`)
  * @throws TaskError `<flag>: <file> is a character device, not a regular file.`,
- *   `<flag>: <file> holds <n> bytes, over the limit of <bound> (512 MiB).`, a file holding more than
- *   its size says ({@link changedSize}) or `<flag>: cannot read ...`
+ *   `<flag>: <file> holds <n> bytes, over the limit of <bound> (512 MiB).`,
+ *   `<flag>: <file> grew while it was read; run again.`, `<flag>: <file> is not a regular file of known
+ *   size ...` (a /proc file) or `<flag>: cannot read <file> (<code>).`
  */
 export function readBoundedFile(file: string, flag: string): Buffer {
-  const limit = evidence().PACK_LIMITS.maxPackBytes;
-  const cannotRead = (e: unknown) =>
-    new TaskError(
-      `${flag}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
-    );
-  let fd: number;
+  const ev = evidence();
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    const bytes = ev.readBoundedFile(file);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EISDIR" || (e as NodeJS.ErrnoException).code === "ENXIO") {
-      const stat = fs.statSync(file, { throwIfNoEntry: false });
-      if (stat && !stat.isFile())
-        throw new TaskError(`${flag}: ${file} is ${fileKind(stat)}, not a regular file.`);
+    if (!(e instanceof ev.BoundedFileError)) throw e;
+    const p = e.problem;
+    const limit = e.maxBytes;
+    switch (p.reason) {
+      case "not_regular":
+        throw new TaskError(`${flag}: ${file} is ${p.kind}, not a regular file.`);
+      case "too_large":
+        throw new TaskError(
+          `${flag}: ${file} holds ${p.size} bytes, over the limit of ${limit} (${limit / 1024 / 1024} MiB).`,
+        );
+      case "grew":
+        throw new TaskError(`${flag}: ${file} grew while it was read; run again.`);
+      case "size_unknown":
+        throw new TaskError(`${flag}: ${file} ${ev.SIZE_UNKNOWN_TEXT}.`);
+      case "unreadable":
+        throw new TaskError(`${flag}: cannot read ${file} (${p.code}).`);
     }
-    throw cannotRead(e);
-  }
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) throw new TaskError(`${flag}: ${file} is ${fileKind(stat)}, not a regular file.`);
-    if (stat.size > limit)
-      throw new TaskError(
-        `${flag}: ${file} holds ${stat.size} bytes, over the limit of ${limit} (${limit / 1024 / 1024} MiB).`,
-      );
-    const buffer = Buffer.alloc(stat.size + 1);
-    let length = 0;
-    for (let n = 1; n > 0 && length < buffer.length; length += n)
-      n = fs.readSync(fd, buffer, length, buffer.length - length, null);
-    if (length > stat.size) throw changedSize(file, flag, stat.size);
-    return buffer.subarray(0, length);
-  } catch (e) {
-    if (e instanceof TaskError) throw e;
-    throw cannotRead(e);
-  } finally {
-    fs.closeSync(fd);
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * `@bench-bounty/evidence`: the bench-bounty protocol core (`spec/SPEC.md`
- * sections 2-8), pure functions and schemas, no I/O, no chain. Throughout this
+ * sections 2-8), pure functions and schemas, no chain, and no I/O but one bounded
+ * local-file reader the tools share (`readBoundedFile`). Throughout this
  * package's docs, "SPEC n" is section n of `spec/SPEC.md` (the normative
  * protocol, in the repository).
  *
@@ -29,3 +30,4 @@ export * from "./ranking.js";
 export * from "./schemas.js";
 export * from "./checks.js";
 export * from "./pack/index.js";
+export * from "./bounded-file.js";

@@ -4,9 +4,7 @@
  * file larger than {@link MAX_DATASET_FILE_BYTES} is refused by its size, and a pipe (`<(cat data.json)`)
  * is read only up to the bound (probe19 B-F12: `validate /dev/zero` grew to 2.3 GB with no word).
  */
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
-import { PACK_LIMITS } from "@bench-bounty/evidence";
+import { BoundedFileError, PACK_LIMITS, readBoundedFile, SIZE_UNKNOWN_TEXT } from "@bench-bounty/evidence";
 import { PlatformError, type PlatformErrorCode } from "./errors.js";
 
 /**
@@ -16,12 +14,14 @@ import { PlatformError, type PlatformErrorCode } from "./errors.js";
 export const MAX_DATASET_FILE_BYTES = PACK_LIMITS.maxPackBytes;
 
 /**
- * The bytes of the dataset file at `path`.
+ * The bytes of the dataset file at `path` (evidence's `readBoundedFile`, pipes accepted: read
+ * synchronously, waiting for a pipe's writer).
  * @param code the refusal's code (`invalid_dataset` for JSON, `invalid_csv` for CSV)
  * @param field the refusal's `details.field` (`file`, `path`)
- * @param maxBytes the bound (default {@link MAX_DATASET_FILE_BYTES})
+ * @param maxBytes the bound in bytes (default {@link MAX_DATASET_FILE_BYTES})
  * @throws PlatformError `code` naming `field`: no such file, not a file (a device, a directory, a
- *   socket), over {@link MAX_DATASET_FILE_BYTES}, or a read error (its code)
+ *   socket), over `maxBytes` (a file by its size, a pipe while it is read), a file that grew while it
+ *   was read, or a read error (its code)
  */
 export async function readDatasetFile(
   path: string,
@@ -29,35 +29,26 @@ export async function readDatasetFile(
   field: string,
   maxBytes: number = MAX_DATASET_FILE_BYTES,
 ): Promise<Uint8Array> {
-  const refuse = (why: string): PlatformError =>
-    new PlatformError(code, `cannot read ${path}: ${why}`, { field });
-  const st = await stat(path).catch((e: unknown) => {
-    throw refuse((e as NodeJS.ErrnoException).code ?? (e as Error).message);
-  });
-  if (!st.isFile() && !st.isFIFO())
-    throw refuse(`${kindOf(st)}, not a file (give a JSON or CSV file, or a pipe)`);
-  const tooLarge = (): PlatformError =>
-    refuse(`larger than ${maxBytes} bytes, the most a dataset file may be (MAX_DATASET_FILE_BYTES)`);
-  if (st.size > maxBytes) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let total = 0;
   try {
-    for await (const chunk of createReadStream(path)) {
-      total += (chunk as Buffer).byteLength;
-      if (total > maxBytes) throw tooLarge(); // a pipe, or a file that grew
-      chunks.push(chunk as Buffer);
-    }
+    return readBoundedFile(path, { maxBytes, pipes: true });
   } catch (e) {
-    if (e instanceof PlatformError) throw e;
-    throw refuse((e as NodeJS.ErrnoException).code ?? (e as Error).message);
+    if (!(e instanceof BoundedFileError)) throw e;
+    const refuse = (why: string): PlatformError =>
+      new PlatformError(code, `cannot read ${path}: ${why}`, { field });
+    const p = e.problem;
+    switch (p.reason) {
+      case "unreadable":
+        throw refuse(p.code);
+      case "not_regular":
+        throw refuse(`${p.kind}, not a file (give a JSON or CSV file, or a pipe)`);
+      case "too_large":
+        throw refuse(
+          `larger than ${maxBytes} bytes, the most a dataset file may be (MAX_DATASET_FILE_BYTES)`,
+        );
+      case "grew":
+        throw refuse(`it grew while it was read (from ${p.size} bytes); run again`);
+      case "size_unknown":
+        throw refuse(`it ${SIZE_UNKNOWN_TEXT}`);
+    }
   }
-  return Buffer.concat(chunks, total);
-}
-
-function kindOf(st: import("node:fs").Stats): string {
-  if (st.isDirectory()) return "a directory";
-  if (st.isCharacterDevice()) return "a character device";
-  if (st.isBlockDevice()) return "a block device";
-  if (st.isSocket()) return "a socket";
-  return "not a regular file";
 }

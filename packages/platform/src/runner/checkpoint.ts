@@ -1,10 +1,17 @@
 /**
  * The runner's checkpoint (one JSON file per run in the backend's checkpoint folder, written durably after every outcome): what a resume reads back and checks against the served tasks.
  */
-import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PlatformError } from "../errors.js";
-import { PACK_LIMITS, keccak256Hex, schemaProblems } from "@bench-bounty/evidence";
+import {
+  BoundedFileError,
+  SIZE_UNKNOWN_TEXT,
+  PACK_LIMITS,
+  keccak256Hex,
+  readBoundedFile,
+  schemaProblems,
+} from "@bench-bounty/evidence";
 import { z } from "zod";
 import { terminalText } from "../terminal.js";
 import type { RunBackend } from "../backend.js";
@@ -130,30 +137,35 @@ export function readCheckpoint(backend: RunBackend, runId: string): Checkpoint {
 export const MAX_CHECKPOINT_BYTES = PACK_LIMITS.maxPackBytes;
 
 /**
- * The text of the checkpoint `file`: a regular file (symlinks followed) of at most
- * {@link MAX_CHECKPOINT_BYTES}, opened non-blocking (probe23 F4: a checkpoint that was a symlink to
- * /dev/zero grew `resume` to 16.8 GB and a native crash; a FIFO there blocked it for good).
- * @throws PlatformError `invalid_checkpoint` naming the file: not a regular file, too large, unreadable
+ * The text of the checkpoint `file` (evidence's `readBoundedFile`): a regular file (symlinks followed)
+ * of at most {@link MAX_CHECKPOINT_BYTES}, opened non-blocking (probe23 F4: a checkpoint that was a
+ * symlink to /dev/zero grew `resume` to 16.8 GB and a native crash; a FIFO there blocked it for good).
+ * @throws PlatformError `invalid_checkpoint` naming the file: not a regular file, too large, grown
+ *   while read, unreadable
  */
 function checkpointText(file: string, runId: string): string {
-  const refuse = (why: string) =>
-    new PlatformError("invalid_checkpoint", `checkpoint ${file} ${why}`, { run_id: runId, path: file });
-  let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const bytes = readBoundedFile(file, { maxBytes: MAX_CHECKPOINT_BYTES });
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   } catch (e) {
-    throw refuse(`cannot be opened (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw refuse("is not a regular file (the runner writes one; remove what is there)");
-    if (st.size > MAX_CHECKPOINT_BYTES)
-      throw refuse(
-        `is ${st.size} bytes, over the ${MAX_CHECKPOINT_BYTES} a checkpoint may be (MAX_CHECKPOINT_BYTES)`,
-      );
-    return readFileSync(fd, "utf8");
-  } finally {
-    closeSync(fd);
+    if (!(e instanceof BoundedFileError)) throw e;
+    const refuse = (why: string) =>
+      new PlatformError("invalid_checkpoint", `checkpoint ${file} ${why}`, { run_id: runId, path: file });
+    const p = e.problem;
+    switch (p.reason) {
+      case "unreadable":
+        throw refuse(`cannot be read (${p.code})`);
+      case "not_regular":
+        throw refuse("is not a regular file (the runner writes one; remove what is there)");
+      case "too_large":
+        throw refuse(
+          `is ${p.size} bytes, over the ${MAX_CHECKPOINT_BYTES} a checkpoint may be (MAX_CHECKPOINT_BYTES)`,
+        );
+      case "grew":
+        throw refuse(`grew past its ${p.size} bytes while it was read; run again`);
+      case "size_unknown":
+        throw refuse(SIZE_UNKNOWN_TEXT);
+    }
   }
 }
 
