@@ -591,6 +591,34 @@ export class ChainGateway {
     );
   }
 
+  /**
+   * Simulates, signs and sends a winner's relayed claim, `claimWithSig(bountyId, account, to, deadline,
+   * signature)` on the BenchmarkBounty at `bounty` (SPEC 1.1), from the platform account, which pays the
+   * gas; the caller waits for it ({@link waitWithin}). Not ordered with this gateway's own writes (the
+   * server's relay keeps its own queue). `opts.beforeSend` runs right before the signed transaction is
+   * handed to the node, after every read the send needs: what it throws is thrown, and nothing is sent
+   * (the relay's deadline, probe24 C-F2).
+   * @throws PlatformError `chain_error` naming the contract's error when the simulation reverts
+   *   (`details.revert`), the signer lacking gas, the RPC failing (`details.may_be_sent` with `tx_hash`
+   *   when the node's answer to the send was lost); what `opts.beforeSend` throws
+   */
+  sendClaimWithSig(
+    bounty: Address,
+    claim: { bountyId: bigint; account: Address; to: Address; deadline: bigint; signature: Hex },
+    opts: { beforeSend?: () => void } = {},
+  ): Promise<Hash> {
+    return this.write(
+      "claimWithSig",
+      {
+        address: bounty,
+        abi: benchmarkBountyAbi,
+        functionName: "claimWithSig",
+        args: [claim.bountyId, claim.account, claim.to, claim.deadline, claim.signature],
+      },
+      opts,
+    );
+  }
+
   /** Waits for a sent transaction. @throws PlatformError `chain_error` when it reverted */
   async waitMined(hash: Hash, what: string): Promise<number> {
     return Number((await this.wait(hash, what)).blockNumber);
@@ -631,7 +659,10 @@ export class ChainGateway {
    */
   async waitWithin(hash: Hash, timeoutMs: number): Promise<WaitOutcome> {
     try {
-      const r = await this.publicClient.waitForTransactionReceipt({ hash, timeout: timeoutMs });
+      // viem reads a timeout of 0 as none at all (it would wait for ever): what is left of a deadline
+      // that has passed is one millisecond, a look at the receipt
+      const timeout = Math.max(1, Math.floor(timeoutMs));
+      const r = await this.publicClient.waitForTransactionReceipt({ hash, timeout });
       const block = Number(r.blockNumber);
       return r.status === "success" ? { state: "mined", block } : { state: "reverted" };
     } catch (e) {
