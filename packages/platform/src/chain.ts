@@ -29,6 +29,8 @@ import {
   WaitForTransactionReceiptTimeoutError,
   decodeFunctionData,
   encodeFunctionData,
+  getAddress,
+  isAddress,
   HttpRequestError,
   keccak256,
   TimeoutError,
@@ -44,7 +46,7 @@ import {
   type Transport,
   type WalletClient,
 } from "viem";
-import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { privateKeyToAccount, toAccount, type PrivateKeyAccount } from "viem/accounts";
 import { credentialsToHeader } from "@bench-bounty/verifier/url";
 import { publicOrigin, redactSecretUrl } from "./redact.js";
 import { PlatformError } from "./errors.js";
@@ -61,8 +63,18 @@ export interface ChainConfig {
   chainId: number;
   /** Deployed contract addresses. */
   contracts: { benchmarkBounty: Address; anchorRegistry: Address; usdc?: Address };
-  /** Private key of the platform's account: it anchors digests and, as the bounty's awarder, sends `award`. */
-  privateKey: Hex;
+  /**
+   * Private key of the platform's account: it anchors digests and, as the bounty's awarder, sends `award`.
+   * Without it the chain is read-only ({@link ChainConfig.readAs}).
+   */
+  privateKey?: Hex;
+  /**
+   * The platform account's address when no `privateKey` is given: the chain is opened read-only (the CLI's
+   * `evidence` without `BENCH_BOUNTY_PRIVATE_KEY`, probe24 C-F4), its state read as that account's (its
+   * pending transactions, the bounty's awarder); every write of the platform account is refused, nothing
+   * sent. Ignored when `privateKey` is given.
+   */
+  readAs?: Address;
   /**
    * How long `award` waits for its transaction to be mined before answering that it is pending,
    * milliseconds (default {@link DEFAULT_AWARD_WAIT_MS}).
@@ -223,6 +235,38 @@ function rpcTransport(rpcUrl: string): ReturnType<typeof http> {
  * error for a key outside 1..n-1 prints the key in decimal (probe15 B-F7).
  * @throws PlatformError `invalid_option` naming `field`, never the value
  */
+/**
+ * The platform account of a read-only chain ({@link ChainConfig.readAs}): its address, and signing that
+ * refuses (the gateway refuses its writes before they sign: {@link ChainGateway.write}).
+ * @throws PlatformError `invalid_option` (field `privateKey`) when there is no address either
+ */
+function readOnlyAccount(address: Address | undefined): Account {
+  if (address === undefined || !isAddress(address, { strict: false }))
+    throw new PlatformError(
+      "invalid_option",
+      "the chain needs the platform account's privateKey, or its address (readAs) to be read only",
+      { field: "privateKey" },
+    );
+  const refuse = (): never => {
+    throw readOnlyRefusal("sign", getAddress(address));
+  };
+  return toAccount({
+    address: getAddress(address),
+    signMessage: refuse,
+    signTransaction: refuse,
+    signTypedData: refuse,
+  });
+}
+
+/** `chain_error` (`details.read_only`): `what` needs the platform account's key; nothing was sent. */
+function readOnlyRefusal(what: string, address: string): PlatformError {
+  return new PlatformError(
+    "chain_error",
+    `${what} needs the platform account's signing key: the chain was opened read-only (as ${address.toLowerCase()}), so nothing was sent`,
+    { read_only: true, address: address.toLowerCase() },
+  );
+}
+
 function signerAccount(key: Hex, field: string): PrivateKeyAccount {
   const problem = privateKeyProblem(key);
   if (problem !== null)
@@ -259,11 +303,19 @@ export class ChainGateway {
     const transport = rpcTransport(config.rpcUrl);
     const publicClient = createPublicClient({ chain, transport }) as PublicClient<Transport, Chain>;
     const wallet = createWalletClient({
-      account: signerAccount(config.privateKey, "privateKey"),
+      account:
+        config.privateKey !== undefined
+          ? signerAccount(config.privateKey, "privateKey")
+          : readOnlyAccount(config.readAs),
       chain,
       transport,
     });
     return new ChainGateway(config, publicClient, wallet, chain);
+  }
+
+  /** True when the chain was opened without the platform account's key ({@link ChainConfig.readAs}). */
+  get readOnly(): boolean {
+    return this.config.privateKey === undefined;
   }
 
   /** The platform account's address (lowercase). */
@@ -591,6 +643,34 @@ export class ChainGateway {
     );
   }
 
+  /**
+   * Simulates, signs and sends a winner's relayed claim, `claimWithSig(bountyId, account, to, deadline,
+   * signature)` on the BenchmarkBounty at `bounty` (SPEC 1.1), from the platform account, which pays the
+   * gas; the caller waits for it ({@link waitWithin}). Not ordered with this gateway's own writes (the
+   * server's relay keeps its own queue). `opts.beforeSend` runs right before the signed transaction is
+   * handed to the node, after every read the send needs: what it throws is thrown, and nothing is sent
+   * (the relay's deadline, probe24 C-F2).
+   * @throws PlatformError `chain_error` naming the contract's error when the simulation reverts
+   *   (`details.revert`), the signer lacking gas, the RPC failing (`details.may_be_sent` with `tx_hash`
+   *   when the node's answer to the send was lost); what `opts.beforeSend` throws
+   */
+  sendClaimWithSig(
+    bounty: Address,
+    claim: { bountyId: bigint; account: Address; to: Address; deadline: bigint; signature: Hex },
+    opts: { beforeSend?: () => void } = {},
+  ): Promise<Hash> {
+    return this.write(
+      "claimWithSig",
+      {
+        address: bounty,
+        abi: benchmarkBountyAbi,
+        functionName: "claimWithSig",
+        args: [claim.bountyId, claim.account, claim.to, claim.deadline, claim.signature],
+      },
+      opts,
+    );
+  }
+
   /** Waits for a sent transaction. @throws PlatformError `chain_error` when it reverted */
   async waitMined(hash: Hash, what: string): Promise<number> {
     return Number((await this.wait(hash, what)).blockNumber);
@@ -631,7 +711,10 @@ export class ChainGateway {
    */
   async waitWithin(hash: Hash, timeoutMs: number): Promise<WaitOutcome> {
     try {
-      const r = await this.publicClient.waitForTransactionReceipt({ hash, timeout: timeoutMs });
+      // viem reads a timeout of 0 as none at all (it would wait for ever): what is left of a deadline
+      // that has passed is one millisecond, a look at the receipt
+      const timeout = Math.max(1, Math.floor(timeoutMs));
+      const r = await this.publicClient.waitForTransactionReceipt({ hash, timeout });
       const block = Number(r.blockNumber);
       return r.status === "success" ? { state: "mined", block } : { state: "reverted" };
     } catch (e) {
@@ -762,6 +845,7 @@ export class ChainGateway {
       beforeSend,
     }: { wallet?: WalletClient<Transport, Chain, Account>; signer?: string; beforeSend?: () => void } = {},
   ): Promise<Hash> {
+    if (wallet === this.wallet && this.readOnly) throw readOnlyRefusal(what, this.address);
     const serialized = await this.call(what, async () => {
       const simulate = () => this.publicClient.simulateContract({ ...request, account: wallet.account });
       await simulate();

@@ -208,8 +208,16 @@ export interface Domain {
    * Submits a winner's signed claim (SPEC 1.1 `claimWithSig`) from the operator's account, which pays
    * the gas; the credit goes to the signed `to`. Checked before any gas is spent: the signature
    * recovers to `account` for the current nonce, the deadline has not passed, `account` has credit.
+   * `opts.answerBy` (unix ms, `AppEnv.awardBy`): the latest moment the claim is sent and waited for
+   * (probe24 C-F2). @throws EdgeError `server_busy` (not sent by then: nothing sent), `claim_pending`
+   * (sent, not mined by then: `details.tx_hash`), ...
    */
-  relayClaim(p: Principal | null, slug: string, input: RelayClaimInput): Promise<JsonValue>;
+  relayClaim(
+    p: Principal | null,
+    slug: string,
+    input: RelayClaimInput,
+    opts?: { answerBy?: number },
+  ): Promise<JsonValue>;
 }
 
 /** The body of a relayed claim, as validated at the edge (addresses and signature as hex). */

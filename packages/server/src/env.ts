@@ -24,7 +24,8 @@ export interface AppEnv {
      * Latest moment (unix ms) an award call answers (platform `AwardHow.answerBy`): three quarters of the
      * request's time limit after it started (45 s of 60 s), its chain reads, transaction wait and pack
      * minting included, so it answers `award_pending` / `server_busy`, never `request_timeout` (probe16
-     * A-F3; set by `limitTime`).
+     * A-F3; set by `limitTime`). A relayed claim has the same deadline for its turn, its send and its
+     * receipt wait (`claim_pending` / `server_busy`, probe24 C-F2).
      */
     awardBy: number;
     /**

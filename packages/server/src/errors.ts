@@ -30,6 +30,7 @@ export type EdgeErrorCode =
   | "verification_unavailable"
   | "verification_pending"
   | "claim_expired"
+  | "claim_pending"
   | "no_credit"
   | "invalid_claim_signature";
 
@@ -73,6 +74,8 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   verification_unavailable: 404,
   verification_pending: 404,
   claim_expired: 422,
+  // a relayed claim sent and not mined by the request's deadline (details.tx_hash), like award_pending
+  claim_pending: 409,
   no_credit: 409,
   invalid_claim_signature: 422,
   // domain: bad input

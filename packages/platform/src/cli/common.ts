@@ -166,12 +166,37 @@ const RPC_URL_ENV = "BENCH_BOUNTY_RPC_URL";
  * (naming the URL by its origin only).
  */
 export function anchorRetryCommand(slug: string, o: StoreOpts): string {
+  return storeCommand("anchor", slug, o);
+}
+
+/**
+ * The command that reads where the award of `slug` is on the chain (`bench-bounty evidence <slug>`
+ * with `--rpc-url`), printed by `evidence` when it answered `award_pending` without a chain (probe24
+ * C-F4): the store and contract options of this invocation, the RPC URL from `"$BENCH_BOUNTY_RPC_URL"`
+ * (a second line says to set it); it needs no signing key (the chain is opened read-only).
+ */
+export function evidenceChainCommand(slug: string, o: StoreOpts): string {
+  return storeCommand("evidence", slug, o);
+}
+
+/**
+ * `<program> <command> <slug> --store ...` with this invocation's chain options ({@link anchorRetryCommand}):
+ * without `--rpc-url`, it reads the URL from `"$BENCH_BOUNTY_RPC_URL"`, with a line saying to set it.
+ */
+function storeCommand(command: "anchor" | "evidence", slug: string, o: StoreOpts): string {
   // `anchor` is the keyless operator's (probe15 B-F11): a key exported in this shell would make the
   // pasted command refused (probe16 B-F3), so the command drops it
-  const keyless = process.env[API_KEY_ENV] !== undefined ? ["env", "-u", API_KEY_ENV] : [];
-  const words = [...keyless, invokedAs(), ...["anchor", slug, "--store", o.store].map(shellWord)];
+  const keyless =
+    command === "anchor" && process.env[API_KEY_ENV] !== undefined ? ["env", "-u", API_KEY_ENV] : [];
+  const words = [...keyless, invokedAs(), ...[command, slug, "--store", o.store].map(shellWord)];
   let note = "";
-  if (o.rpcUrl !== undefined) {
+  if (o.rpcUrl === undefined) {
+    // `evidence` is printed to be run with a chain (`anchor` without one lists what it cannot anchor)
+    if (command === "evidence") {
+      words.push("--rpc-url", `"$${RPC_URL_ENV}"`);
+      note = `\n  (first set ${RPC_URL_ENV} to the chain's JSON-RPC URL; on a chain without an address book entry add --bounty-contract and --anchor-registry)`;
+    }
+  } else {
     const origin = bareOrigin(o.rpcUrl);
     if (origin !== undefined && !/^[^:/?#]+:\/\/[^/?#]*@/.test(o.rpcUrl))
       words.push("--rpc-url", shellWord(origin));
@@ -268,13 +293,22 @@ export function signerKey(variable: string, purpose: string): Hex {
   return key as Hex;
 }
 
-export function chainConfig(o: StoreOpts): ChainConfig | undefined {
+/**
+ * The chain of a command's flags, or undefined without `--rpc-url`. The platform account signs with
+ * `BENCH_BOUNTY_PRIVATE_KEY`; a command that only reads (`evidence`, probe24 C-F4) passes `readAs`, the
+ * platform account's address, and the chain opens read-only when that variable is unset.
+ * @throws PlatformError `invalid_option` naming the option or the variable
+ */
+export function chainConfig(o: StoreOpts, readAs?: Address): ChainConfig | undefined {
   checkChainOptions(o);
   if (!o.rpcUrl) return undefined;
   const chainId = Number(o.chainId);
   if (!Number.isSafeInteger(chainId) || chainId <= 0)
     throw new PlatformError("invalid_option", "--chain-id must be a positive integer", { field: "chain-id" });
-  const key = signerKey("BENCH_BOUNTY_PRIVATE_KEY", "to use the chain");
+  const key =
+    readAs !== undefined && !process.env.BENCH_BOUNTY_PRIVATE_KEY
+      ? undefined
+      : signerKey("BENCH_BOUNTY_PRIVATE_KEY", "to use the chain");
   // Chains without an address book entry (a local node) name their contracts with options.
   const book: { benchmarkBounty: string | null; anchorRegistry: string | null; usdc: string } | null =
     Object.hasOwn(addressBook, String(chainId)) ? addressBookEntry(chainId) : null;
@@ -299,7 +333,7 @@ export function chainConfig(o: StoreOpts): ChainConfig | undefined {
       anchorRegistry: registry as Address,
       ...(usdc ? { usdc: usdc as Address } : {}),
     },
-    privateKey: key as Hex,
+    ...(key !== undefined ? { privateKey: key } : { readAs: readAs! }),
   };
 }
 
@@ -335,6 +369,11 @@ export interface OpenPlatformOptions {
    * `awardWaitMs`); `serve` keeps it under its request time limit. Default the platform's (180 s).
    */
   awardWaitMs?: number;
+  /**
+   * The platform account's address for a command that only reads the chain (`evidence`): without
+   * `BENCH_BOUNTY_PRIVATE_KEY` the chain opens read-only as this account ({@link chainConfig}).
+   */
+  readAs?: Address;
 }
 
 /**
@@ -365,7 +404,7 @@ export async function openStore(
   more: OpenPlatformOptions = {},
 ): Promise<{ platform: Platform; database: string }> {
   checkPublicUrl(o);
-  const configured = chainConfig(o);
+  const configured = chainConfig(o, more.readAs);
   const chain =
     configured && more.awardWaitMs !== undefined
       ? { ...configured, awardWaitMs: more.awardWaitMs }

@@ -1,6 +1,16 @@
 /** The operator commands: anchor, close, award, evidence. */
 import { Command } from "commander";
-import { action, print, principalOf, storeOptions, type StoreOpts, withPlatform } from "./common.js";
+import type { Address } from "viem";
+import { PlatformError } from "../errors.js";
+import {
+  action,
+  evidenceChainCommand,
+  print,
+  principalOf,
+  storeOptions,
+  type StoreOpts,
+  withPlatform,
+} from "./common.js";
 import { terminalJsonText } from "../terminal.js";
 
 /** Registers the operator commands: anchor, close, award, evidence. */
@@ -58,21 +68,55 @@ export function registerOperatorCommands(program: Command): void {
   storeOptions(
     program
       .command("evidence")
-      .description("print the stored award evidence pack (or why there is none)")
+      .description(
+        "print the stored award evidence pack (or why there is none); with --rpc-url it reads where the award is on-chain, needing no BENCH_BOUNTY_PRIVATE_KEY (which minting a confirmed award's pack needs)",
+      )
       .argument("<slug>"),
   ).action(
     action(async (slug: string, o: StoreOpts) => {
-      await withPlatform(o, true, async (platform) => {
-        const r = await platform.awardEvidence(slug);
-        // the exact bytes when piped (`> pack.json`); on a terminal, the agents' answers in it escaped
-        if (r.kind === "pack") {
-          const text = Buffer.from(r.bytes).toString("utf8");
-          process.stdout.write((process.stdout.isTTY ? terminalJsonText(text) : text) + "\n");
-        } else {
-          print({ error: { code: "award_evidence_unavailable", reason: r.reason, message: r.message } });
-          process.exitCode = 1;
-        }
-      });
+      // reading where an award is needs no signing key (probe24 C-F4): without BENCH_BOUNTY_PRIVATE_KEY the
+      // chain opens read-only as the bounty's awarder, the platform account recorded at its attach
+      const readAs = o.rpcUrl !== undefined ? await awarderOf(slug, o) : undefined;
+      const chainless = o.rpcUrl !== undefined && readAs === null;
+      await withPlatform(
+        chainless ? { ...o, rpcUrl: undefined } : o,
+        true,
+        async (platform) => {
+          const r = await platform.awardEvidence(slug);
+          // the exact bytes when piped (`> pack.json`); on a terminal, the agents' answers in it escaped
+          if (r.kind === "pack") {
+            const text = Buffer.from(r.bytes).toString("utf8");
+            process.stdout.write((process.stdout.isTTY ? terminalJsonText(text) : text) + "\n");
+          } else {
+            print({ error: { code: "award_evidence_unavailable", reason: r.reason, message: r.message } });
+            if (r.reason === "award_pending" && !platform.chain)
+              process.stderr.write(
+                `read where it is on the chain (no signing key needed) with:\n    ${evidenceChainCommand(slug, o)}\n`,
+              );
+            process.exitCode = 1;
+          }
+        },
+        readAs ? { readAs } : {},
+      );
     }),
   );
+}
+
+/**
+ * The awarder of the bounty attached to `slug` as recorded in the store (the platform account that
+ * attached it: `attach` checks that the awarder is this platform's), read without a chain; null when the
+ * benchmark is unknown or has no bounty (nothing on-chain to read), undefined when
+ * `BENCH_BOUNTY_PRIVATE_KEY` is set (the chain opens with it as for every command).
+ */
+async function awarderOf(slug: string, o: StoreOpts): Promise<Address | null | undefined> {
+  if (process.env.BENCH_BOUNTY_PRIVATE_KEY) return undefined;
+  let awarder: Address | null = null;
+  await withPlatform({ ...o, rpcUrl: undefined }, true, async (platform) => {
+    const b = await platform.getBenchmark(slug).catch((e: unknown) => {
+      if (e instanceof PlatformError && e.code === "unknown_benchmark") return null;
+      throw e;
+    });
+    awarder = (b?.bounty?.awarder as Address | undefined) ?? null;
+  });
+  return awarder;
 }

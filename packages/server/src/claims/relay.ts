@@ -19,18 +19,35 @@
  * won the race since the credit check, is `no_credit`, and so is a reasonless revert while the
  * credit at the `pending` block is 0: the winner's own claim not yet mined), sent and awaited.
  * Submissions are serialised in this process so the operator's nonce sequence has one writer here.
+ *
+ * Each relay is bounded by its request's deadline (`answerBy`, the award's: `AppEnv.awardBy`, probe24
+ * C-F2: one slow claim held every relay of the process for viem's 180 s and a queued claim was sent
+ * after its caller had been answered 503): a claim whose turn has not come by then is answered 503
+ * `server_busy` and never sent; the deadline is checked again right before the signed transaction goes
+ * to the node (past it, `server_busy`, nothing sent); the receipt wait ends at it, answering 409
+ * `claim_pending` with the transaction's hash. An answer given before the send means nothing was sent.
  */
 import { benchmarkBountyAbi, CLAIM_PRIMARY_TYPE, CLAIM_TYPES, claimDomain } from "@bench-bounty/contracts";
 import type { JsonValue } from "@bench-bounty/evidence";
-import { PlatformError, requirePrincipal, type Platform, type RelayedClaim } from "@bench-bounty/platform";
-import { BaseError, ContractFunctionRevertedError, type Address } from "viem";
+import {
+  DEFAULT_AWARD_WAIT_MS,
+  PlatformError,
+  requirePrincipal,
+  type Platform,
+  type RelayedClaim,
+} from "@bench-bounty/platform";
+import { BaseError, ContractFunctionRevertedError, type Address, type Hash } from "viem";
 import type { RelayClaimInput } from "../domain.js";
 import { EdgeError } from "../errors.js";
 
 export type { RelayedClaim };
 
-/** A chain failure as the platform names it (a revert names the contract's custom error). */
+/**
+ * A chain failure as the platform names it (a revert names the contract's custom error); the
+ * platform's own error (the chain gateway's, which already names it) as it is.
+ */
 function chainError(what: string, e: unknown): PlatformError {
+  if (e instanceof PlatformError) return e;
   if (e instanceof BaseError) {
     const revert = e.walk((x) => x instanceof ContractFunctionRevertedError);
     if (revert instanceof ContractFunctionRevertedError) {
@@ -94,6 +111,7 @@ export async function relayRead<T>(
   try {
     return await fn();
   } catch (e) {
+    if (e instanceof EdgeError) throw e; // the relay's own refusal (its deadline), as it is
     const err = chainError(what, e);
     const noCredit = (why: string) =>
       new EdgeError("no_credit", `${account} has no credit in bounty ${bountyId} (${why})`, {
@@ -110,20 +128,111 @@ export async function relayRead<T>(
   }
 }
 
-/** The `relayClaim` operation of the Domain over a platform with a chain. */
-export function relayClaimOp(platform: Platform) {
+/**
+ * 503 `server_busy` (`Retry-After: 5`): the relay of `account`'s claim was not begun, or not sent, by its
+ * deadline (another claim was being sent or mined, or the chain answered slowly); nothing was sent.
+ */
+function notSentInTime(account: string, why: string): EdgeError {
+  return new EdgeError(
+    "server_busy",
+    `the claim of ${account} was not relayed: ${why}; nothing was sent: post the same signed claim again`,
+    { account, retry_after_seconds: 5 },
+    { "retry-after": "5" },
+  );
+}
+
+/**
+ * One relay at a time, in arrival order: `run(account, deadline, fn)` runs `fn` once the relays before it
+ * are done, unless `deadline` (unix ms) comes first: then the caller is answered `server_busy` at once
+ * and `fn` never runs (its turn finds it refused).
+ */
+function deadlineQueue() {
   let queue: Promise<unknown> = Promise.resolve();
-  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = queue.then(fn, fn);
+  return <T>(account: string, deadline: number, fn: () => Promise<T>): Promise<T> => {
+    let state: "waiting" | "running" | "refused" = "waiting";
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const turn = (): Promise<T> => {
+      clearTimeout(timer);
+      if (state === "refused" || Date.now() >= deadline) {
+        state = "refused";
+        throw notSentInTime(account, "its turn came after the request's deadline");
+      }
+      state = "running";
+      return fn();
+    };
+    const run = queue.then(turn, turn);
     queue = run.catch(() => undefined);
-    return run;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => {
+          if (state !== "waiting") return;
+          state = "refused";
+          reject(notSentInTime(account, "the relays before it took until the request's deadline"));
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+    });
+    late.catch(() => undefined); // answered through the race below, or never settled
+    return Promise.race([run, late]);
   };
+}
+
+/**
+ * Waits for a sent claim until `deadline` (unix ms) and returns its block.
+ * @throws EdgeError `claim_pending` (not mined by then: `details.tx_hash`); PlatformError `chain_error`
+ *   (reverted, or dropped: nothing claimed)
+ */
+async function minedBy(
+  chain: NonNullable<Platform["chain"]>,
+  hash: Hash,
+  deadline: number,
+  input: RelayClaimInput,
+  bountyId: bigint,
+): Promise<number> {
+  const outcome = await chain.waitWithin(hash, deadline - Date.now());
+  if (outcome.state === "pending")
+    throw new EdgeError(
+      "claim_pending",
+      `claimWithSig transaction ${hash} was sent and is not mined yet (the request's time ran out): do not sign again; once it is mined the credit goes to ${input.to.toLowerCase()}`,
+      {
+        tx_hash: hash,
+        account: input.account.toLowerCase(),
+        to: input.to.toLowerCase(),
+        bounty_id: bountyId.toString(),
+      },
+    );
+  if (outcome.state !== "mined")
+    throw new PlatformError(
+      "chain_error",
+      outcome.state === "reverted"
+        ? `claimWithSig: transaction ${hash} reverted`
+        : `claimWithSig: transaction ${hash} was dropped before it was mined (the node no longer knows it): nothing was claimed; post the signed claim again`,
+      { tx_hash: hash },
+    );
+  return outcome.block;
+}
+
+/**
+ * The `relayClaim` operation of the Domain over a platform with a chain: `(principal, slug, input,
+ * opts)`, `opts.answerBy` (unix ms) the request's deadline (`AppEnv.awardBy`; default 180 s from the call,
+ * `DEFAULT_AWARD_WAIT_MS`). One relay at a time per process, in arrival order; see the module's comment
+ * for what the deadline bounds.
+ * @returns the {@link RelayedClaim} once mined
+ * @throws EdgeError `server_busy` (the deadline came before the relay's turn or its send: nothing sent),
+ *   `claim_pending` (sent, not mined by the deadline: `details.tx_hash`), `claim_expired`, `no_credit`,
+ *   `invalid_claim_signature`, `invalid_withdrawal_address`; PlatformError `no_chain`, `no_bounty`,
+ *   `chain_error`
+ */
+export function relayClaimOp(platform: Platform) {
+  const exclusive = deadlineQueue();
 
   return async (
     p: Parameters<typeof requirePrincipal>[0],
     slug: string,
     input: RelayClaimInput,
+    opts: { answerBy?: number } = {},
   ): Promise<JsonValue> => {
+    const deadline = opts.answerBy ?? Date.now() + DEFAULT_AWARD_WAIT_MS;
     requirePrincipal(p);
     // The credit goes to `to`: the zero address or one of our contracts (the USDC token, the bounty)
     // would lose it for good, so the rule of withdrawal addresses holds here too (422 naming $.to).
@@ -143,7 +252,7 @@ export function relayClaimOp(platform: Platform) {
         throw chainError(what, e);
       }
     };
-    return exclusive(async () => {
+    return exclusive(input.account, deadline, async () => {
       const block = await read("read the latest block", () => client.getBlock());
       if (input.deadline < block.timestamp)
         throw new EdgeError(
@@ -202,21 +311,32 @@ export function relayClaimOp(platform: Platform) {
             bounty_id: bountyId.toString(),
           },
         );
-      const receipt = await relayRead(
+      const hash = await relayRead(
         "claimWithSig",
         input.account,
         bountyId,
-        async () => {
-          const { request } = await client.simulateContract({
-            account: chain.wallet.account,
-            address: bounty,
-            abi: benchmarkBountyAbi,
-            functionName: "claimWithSig",
-            args: [bountyId, input.account, input.to, input.deadline, input.signature],
-          });
-          const hash = await chain.wallet.writeContract(request);
-          return client.waitForTransactionReceipt({ hash });
-        },
+        () =>
+          chain.sendClaimWithSig(
+            bounty,
+            {
+              bountyId,
+              account: input.account,
+              to: input.to,
+              deadline: input.deadline,
+              signature: input.signature,
+            },
+            {
+              // the one irreversible step: never begun at or past the deadline (its caller is answered
+              // that nothing was sent), checked after every read the send needs
+              beforeSend: () => {
+                if (Date.now() >= deadline)
+                  throw notSentInTime(
+                    input.account,
+                    "the chain answered too slowly to send it by the request's deadline",
+                  );
+              },
+            },
+          ),
         () =>
           client.readContract({
             address: bounty,
@@ -226,20 +346,15 @@ export function relayClaimOp(platform: Platform) {
             blockTag: "pending",
           }),
       );
-      if (receipt.status !== "success")
-        throw new PlatformError(
-          "chain_error",
-          `claimWithSig: transaction ${receipt.transactionHash} reverted`,
-          { tx_hash: receipt.transactionHash },
-        );
+      const mined = await minedBy(chain, hash, deadline, input, bountyId);
       const out: RelayedClaim = {
         slug,
         bounty_id: bountyId.toString(),
         account: input.account.toLowerCase(),
         to: input.to.toLowerCase(),
         amount_base_units: credit.toString(),
-        tx_hash: receipt.transactionHash,
-        block_number: receipt.blockNumber.toString(),
+        tx_hash: hash,
+        block_number: String(mined),
         relayer: chain.address,
       };
       return out as unknown as JsonValue;

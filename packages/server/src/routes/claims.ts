@@ -21,9 +21,16 @@ export function claimRoutes(): OpenAPIHono<AppEnv> {
       "Relay a winner's signed claim (claimWithSig): the operator pays the gas, the credit goes to `to`",
     body: RelayClaimBody,
     ok: { status: 200, schema: RelayedClaim, description: "the mined claim" },
+    // 409 also claim_pending (sent, not mined by the deadline); 503 server_busy (not sent by it)
     errors: [401, 403, 404, 409, 422, 429, 502, 503],
     handler: async (c, body) =>
-      sendJson(c, await c.var.domain.relayClaim(c.var.principal, c.req.param("slug"), body)),
+      sendJson(
+        c,
+        // bounded like the award (probe24 C-F2): sent and awaited by three quarters of the time limit
+        await c.var.domain.relayClaim(c.var.principal, c.req.param("slug"), body, {
+          answerBy: c.var.awardBy,
+        }),
+      ),
   });
   return app;
 }

@@ -1,0 +1,113 @@
+/**
+ * probe24 C-F4: `bench-bounty evidence` said a prepared award's state "cannot be read without a chain
+ * (--rpc-url)"; run again with `--rpc-url` as told, it demanded BENCH_BOUNTY_PRIVATE_KEY (the operator's
+ * signing key) just to read where the award is. Now it prints the command that reads the chain, and that
+ * command, pasted through bash with no key in the environment, answers the chain's state (the bounty
+ * reclaimed: `reclaimed_never_reveals`).
+ */
+import { benchmarkBountyAbi } from "@bench-bounty/contracts";
+import { execFile } from "node:child_process";
+import { resolve } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { ChainGateway } from "../src/chain.js";
+import {
+  chainClock,
+  chainConfig,
+  openAt,
+  publishLockAndRun,
+  runCli,
+  tempDir,
+  useDevChain,
+} from "./helpers.js";
+
+const devChain = useDevChain();
+const BIN = resolve(__dirname, "../../../bin/bench-bounty");
+
+describe("evidence reads the chain without the operator's key (probe24 C-F4)", { timeout: 180_000 }, () => {
+  it("an award prepared, the bounty reclaimed: the printed command, pasted without a key, says reclaimed_never_reveals", async () => {
+    const dc = devChain();
+    const operator = 10;
+    const { now: chainNow, clock } = await chainClock(dc);
+    const dir = tempDir("bb-evidence-ro-");
+    const platform = await openAt({ dir, clock: clock.now, chain: chainConfig(dc, operator) });
+    const { slug, bountyId } = await publishLockAndRun(platform, dc, {
+      chainNow,
+      clock,
+      account: operator,
+      tag: "evidence-ro",
+      title: "Evidence read-only",
+    });
+    // the award is prepared, then refused for want of gas: nothing sent, the row stays `prepared`
+    const op = dc.accounts[operator]!.address;
+    await dc.publicClient.request({ method: "hardhat_setBalance" as never, params: [op, "0x0"] as never });
+    const refused = await platform.award(slug).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: "chain_error" });
+    await dc.publicClient.request({
+      method: "hardhat_setBalance" as never,
+      params: [op, "0x3635C9ADC5DEA00000"] as never,
+    });
+    await platform.close();
+    // past the award deadline the author takes the pool back
+    await dc.increaseTime(86_400 + 3_600);
+    const author = dc.wallet(operator + 1);
+    const hash = await author.writeContract({
+      address: dc.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      functionName: "reclaim",
+      args: [bountyId, author.account.address],
+    });
+    await dc.publicClient.waitForTransactionReceipt({ hash });
+
+    const contracts = [
+      "--bounty-contract",
+      dc.contracts.benchmarkBounty,
+      "--anchor-registry",
+      dc.contracts.anchorRegistry,
+    ];
+    const saved = { ...process.env };
+    delete process.env.BENCH_BOUNTY_PRIVATE_KEY;
+    delete process.env.BENCH_BOUNTY_RPC_URL;
+    process.env.BENCH_BOUNTY_INVOKED_AS = BIN;
+    let first;
+    try {
+      first = await runCli("evidence", slug, "--store", dir, ...contracts);
+    } finally {
+      process.env = saved;
+    }
+    expect(first.code).toBe(1);
+    expect(JSON.parse(first.out).error.reason).toBe("award_pending");
+    const printed = /no signing key needed\) with:\n {4}(.+)\n/.exec(first.err)?.[1];
+    expect(printed, first.err).toBeDefined();
+    expect(printed).toContain('--rpc-url "$BENCH_BOUNTY_RPC_URL"');
+    expect(first.err).toMatch(/first set BENCH_BOUNTY_RPC_URL/);
+
+    // pasted through bash as printed, the RPC URL set as told and no key anywhere
+    const env: NodeJS.ProcessEnv = { ...process.env, BENCH_BOUNTY_RPC_URL: dc.rpcUrl };
+    delete env.BENCH_BOUNTY_PRIVATE_KEY;
+    delete env.DATABASE_URL;
+    const run = await promisify(execFile)("bash", ["-c", printed!], { env }).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+    expect(run.stderr).not.toMatch(/PRIVATE_KEY/);
+    expect(run.code).toBe(1); // no pack: the bounty was reclaimed
+    expect(JSON.parse(run.stdout).error).toMatchObject({
+      code: "award_evidence_unavailable",
+      reason: "reclaimed_never_reveals",
+    });
+  });
+
+  it("a chain opened read-only refuses every write of the platform account before it signs, nothing sent", async () => {
+    const dc = devChain();
+    const { privateKey: _, ...rest } = chainConfig(dc, 12);
+    const chain = ChainGateway.connect({ ...rest, readAs: dc.accounts[12]!.address });
+    expect(chain.readOnly).toBe(true);
+    expect(chain.address).toBe(dc.accounts[12]!.address.toLowerCase());
+    const before = await dc.publicClient.getTransactionCount({ address: dc.accounts[12]!.address });
+    const e = await chain.anchor(`0x${"ab".repeat(32)}`, "pack").catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: "chain_error", details: { read_only: true } });
+    expect((e as Error).message).toMatch(/needs the platform account's signing key.*nothing was sent/);
+    expect(await dc.publicClient.getTransactionCount({ address: dc.accounts[12]!.address })).toBe(before);
+  });
+});

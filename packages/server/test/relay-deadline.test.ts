@@ -1,0 +1,172 @@
+/**
+ * probe24 C-F2: the relay ran every claim through one queue per process and waited for its transaction
+ * with viem's 180 s default, neither bounded by the request: one slow claim blocked every other relayed
+ * claim, both callers were answered 503 `request_timeout` at 60 s, and the queued claim's `claimWithSig`
+ * was sent about 2 s after its caller's answer. On the devchain with automine off (a chain slow to mine):
+ * two winners' claims queued with a short deadline; the first is sent and answered `claim_pending` with
+ * its transaction's hash when its wait ends at the deadline, the second is answered `server_busy` and is
+ * never sent (the node's pool holds one claim, and still does after both answers).
+ */
+import { benchmarkBountyAbi, CLAIM_PRIMARY_TYPE, CLAIM_TYPES, claimDomain } from "@bench-bounty/contracts";
+import { startDevChain, type DevChain } from "@bench-bounty/devchain";
+import { ChainGateway, type Platform } from "@bench-bounty/platform";
+import type { Address, Hash } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { relayClaimOp } from "../src/claims/relay.js";
+
+let dc: DevChain;
+let gateway: ChainGateway;
+let bountyId: bigint;
+let relay: ReturnType<typeof relayClaimOp>;
+
+const rpc = async (method: string, params: unknown[] = []): Promise<unknown> => {
+  const r = await fetch(dc.rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  return ((await r.json()) as { result: unknown }).result;
+};
+
+/** The operator's claimWithSig transactions in the node's pool (sent, not mined). */
+async function pooledClaims(): Promise<Hash[]> {
+  const block = await dc.publicClient.getBlock({ blockTag: "pending", includeTransactions: true });
+  return block.transactions
+    .filter(
+      (t) =>
+        t.from.toLowerCase() === dc.accounts[0]!.address.toLowerCase() &&
+        t.to?.toLowerCase() === dc.contracts.benchmarkBounty.toLowerCase(),
+    )
+    .map((t) => t.hash);
+}
+
+const creditOf = (account: Address) =>
+  dc.publicClient.readContract({
+    address: dc.contracts.benchmarkBounty,
+    abi: benchmarkBountyAbi,
+    functionName: "creditOf",
+    args: [bountyId, account],
+  });
+
+beforeAll(async () => {
+  dc = await startDevChain();
+  gateway = ChainGateway.connect({
+    rpcUrl: dc.rpcUrl,
+    chainId: dc.chainId,
+    contracts: dc.contracts,
+    privateKey: dc.accounts[0]!.privateKey,
+  });
+  const author = dc.accounts[1]!;
+  const pool = 10_000_000n;
+  await dc.mintUsdc(author.address, pool);
+  const now = (await dc.publicClient.getBlock()).timestamp;
+  const closesAt = now + 100n;
+  ({ bountyId } = await gateway.lockBounty({
+    authorPrivateKey: author.privateKey,
+    pool,
+    testSetRoot: `0x${"11".repeat(32)}`,
+    leafCount: 4,
+    closesAt,
+    awardDeadline: closesAt + 86_400n,
+    thresholdBps: 5000,
+    splitsBps: [5000, 5000],
+  }));
+  await dc.increaseTime(200);
+  await gateway.award(bountyId, [dc.accounts[2]!.address, dc.accounts[3]!.address], `0x${"22".repeat(32)}`);
+  // the relay's view of the platform: the benchmark's bounty and the operator's chain
+  const platform = {
+    chain: gateway,
+    checkWithdrawalAddress: () => undefined,
+    getBenchmark: () =>
+      Promise.resolve({
+        bounty: {
+          bounty_contract: dc.contracts.benchmarkBounty,
+          bounty_id: bountyId.toString(),
+          chain_id: dc.chainId,
+        },
+      }),
+  } as unknown as Platform;
+  relay = relayClaimOp(platform);
+}, 240_000);
+afterAll(async () => {
+  await dc?.stop();
+});
+
+async function signedClaim(i: number, to: Address) {
+  const account = dc.accounts[i]!.address;
+  const deadline = (await dc.publicClient.getBlock()).timestamp + 3600n;
+  const signature = await dc.wallet(i).signTypedData({
+    domain: claimDomain(dc.chainId, dc.contracts.benchmarkBounty),
+    types: CLAIM_TYPES,
+    primaryType: CLAIM_PRIMARY_TYPE,
+    message: { bountyId, account, to, nonce: 0n, deadline },
+  });
+  return { account, to, deadline, signature };
+}
+
+const principal = { account_id: "acct-relay", role: "user" } as never;
+
+describe("a relayed claim is bounded by its request's deadline (probe24 C-F2)", { timeout: 120_000 }, () => {
+  it("two claims queued on a chain that does not mine: the first answers claim_pending with its hash, the second server_busy and is never sent", async () => {
+    const a = await signedClaim(2, dc.accounts[5]!.address);
+    const b = await signedClaim(3, dc.accounts[6]!.address);
+    await rpc("evm_setAutomine", [false]);
+    try {
+      const answerBy = Date.now() + 3_000;
+      const started = Date.now();
+      const answered: Record<string, number> = {};
+      const settle = (name: string, p: Promise<unknown>) =>
+        p.then(
+          (v) => ((answered[name] = Date.now() - started), { ok: v }),
+          (e: unknown) => ((answered[name] = Date.now() - started), { error: e }),
+        );
+      const [first, second] = await Promise.all([
+        settle("a", relay(principal, "slug", a, { answerBy })),
+        settle("b", relay(principal, "slug", b, { answerBy })),
+      ]);
+      expect(first).toMatchObject({ error: { code: "claim_pending" } });
+      const hash = (first as { error: { details: { tx_hash: Hash } } }).error.details.tx_hash;
+      expect((first as { error: Error }).error.message).toMatch(
+        /sent and is not mined yet.*do not sign again/,
+      );
+      expect(second).toMatchObject({ error: { code: "server_busy" } });
+      expect((second as { error: Error }).error.message).toMatch(/nothing was sent/);
+      // both answered by the deadline (with the slack of a receipt poll), not at viem's 180 s
+      expect(answered.a!).toBeLessThan(3_000 + 2_500);
+      expect(answered.b!).toBeLessThan(3_000 + 2_500);
+      expect(await pooledClaims()).toEqual([hash]);
+      // nothing runs after the answers: the second claim is still not sent a while later
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect(await pooledClaims()).toEqual([hash]);
+      await dc.mine();
+      expect(await creditOf(a.account)).toBe(0n); // the first claim was paid once mined
+      expect(await creditOf(b.account)).toBe(5_000_000n); // the second never was
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+  });
+
+  it("a claim whose deadline has passed when its turn comes is never sent; one in time is relayed", async () => {
+    const b = await signedClaim(3, dc.accounts[6]!.address);
+    const before = await dc.publicClient.getTransactionCount({ address: dc.accounts[0]!.address });
+    const late = await relay(principal, "slug", b, { answerBy: Date.now() - 1 }).catch((e: unknown) => e);
+    expect(late).toMatchObject({ code: "server_busy", headers: { "retry-after": "5" } });
+    expect(await dc.publicClient.getTransactionCount({ address: dc.accounts[0]!.address })).toBe(before);
+    const paid = await relay(principal, "slug", b, { answerBy: Date.now() + 30_000 });
+    expect(paid).toMatchObject({ account: b.account.toLowerCase(), amount_base_units: "5000000" });
+    expect(await creditOf(b.account)).toBe(0n);
+  });
+
+  it("a wait whose deadline has passed looks once at the receipt, never waits for ever (viem reads 0 as no timeout)", async () => {
+    await rpc("evm_setAutomine", [false]);
+    try {
+      const hash = await dc.wallet(7).sendTransaction({ to: dc.accounts[8]!.address, value: 1n });
+      const started = Date.now();
+      expect(await gateway.waitWithin(hash, 0)).toEqual({ state: "pending" });
+      expect(await gateway.waitWithin(hash, -5)).toEqual({ state: "pending" });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+  });
+});
