@@ -504,7 +504,7 @@ describe("a winner's withdrawal address changed under an award (probe21 A-F11)",
     }
   });
 
-  it("prepared here, then the bounty awarded on-chain with another ranking digest: the change is allowed (probe24 C-F1)", async () => {
+  it("prepared here, then the bounty awarded on-chain with another ranking digest: the change is allowed; the door answers 404 not_awarded (probe24 C-F1, C-F3)", async () => {
     const dc = devChain();
     const r = await readyToAward(dc, 4, "addr-elsewhere", {});
     const account = dc.accounts[4]!.address;
@@ -527,6 +527,12 @@ describe("a winner's withdrawal address changed under an award (probe21 A-F11)",
     });
     await r.platform.real.setWithdrawalAddress(alice, "alice", other);
     expect((await r.platform.ctx.store.agents.get("alice"))!.withdrawal_address).toBe(other);
+    // the door: SPEC 8's 404 reason, not a 409 (C-F3); the operator's award keeps its bounty_mismatch
+    const door = await r.platform.awardEvidence(r.slug);
+    expect(door).toMatchObject({ kind: "unavailable", reason: "not_awarded" });
+    expect((door as { message: string }).message).toMatch(/another ranking digest.*no pack/);
+    expect(await r.platform.real.awardEvidenceHead(r.slug)).toMatchObject({ reason: "not_awarded" });
+    await expect(r.platform.award(r.slug)).rejects.toMatchObject({ code: "bounty_mismatch" });
     await r.platform.close();
   });
 
