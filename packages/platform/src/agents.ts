@@ -14,6 +14,7 @@ import type { Principal } from "./identity/principal.js";
 import type { Tables } from "./store.js";
 import { isoMillis } from "./time.js";
 import { fromStored } from "./json.js";
+import { awardMayStillPay } from "./award/recovery.js";
 
 /**
  * The agents one account may hold (probe10 R9: free accounts registered agents without bound and
@@ -191,7 +192,8 @@ export function checkAgentRegistration(
  * @throws PlatformError `forbidden` (`agent_owner_only`) for another account's agent or name (in any
  *   case); `invalid_option` (`agent_id`) for an id that differs only in case from the caller's own agent;
  *   `agent_quota_exceeded` (`agents_per_account`); `is_author_agent_locked` for a change of
- *   `is_author_agent` once the agent has any run (probe12 P1)
+ *   `is_author_agent` once the agent has any run (probe12 P1); `award_in_progress` ({@link updateAgent},
+ *   past the awards of `settled`)
  */
 export async function writeAgent(
   ctx: PlatformContext,
@@ -199,6 +201,7 @@ export async function writeAgent(
   p: Principal,
   agentId: string,
   checked: AgentSettings,
+  settled: ReadonlySet<string> = NONE_SETTLED,
 ): Promise<AgentRecord> {
   await t.accounts.lockName(agentId);
   const named = await t.accounts.idByName(agentId);
@@ -238,15 +241,20 @@ export async function writeAgent(
       { field: "is_author_agent", agent_id: agentId, is_author_agent: current.is_author_agent },
     );
   }
-  return updateAgent(t, p, current, checked);
+  return updateAgent(t, p, current, checked, settled);
 }
+
+/** No award found settled on-chain (the default of {@link updateAgent}: every in-flight award locks). */
+const NONE_SETTLED: ReadonlySet<string> = new Set();
 
 /**
  * Updates the caller's agent `agent` (its row read in `t`) with `fields`, the one place an agent's
- * settings change. A withdrawal address is never changed under an award that pays it and is not
- * confirmed yet (prepared or sent: the transaction pays the address frozen at preparation, probe21
+ * settings change. A withdrawal address is never changed under an award that may still pay it and is
+ * not confirmed yet (prepared or sent: the transaction pays the address frozen at preparation, probe21
  * A-F11): the row is written first (locked on PostgreSQL, as the award's preparation reads it), then
- * the in-flight awards are read, so a change either lands before the preparation or is refused.
+ * the in-flight awards are read, so a change either lands before the preparation or is refused. The
+ * awards of `settled` (slugs the chain showed can never pay any more, `awardMayStillPay`; read outside
+ * the transaction by {@link pastSettledAwards}) no longer lock (probe24 C-F1).
  * @throws PlatformError `award_in_progress` (`details.reason: "award_in_flight"`, the award's `slug`,
  *   the `agent_id`, the address it pays): nothing written
  */
@@ -255,17 +263,19 @@ export async function updateAgent(
   p: Principal,
   agent: AgentRecord,
   fields: { withdrawal_address?: string | null; is_author_agent?: boolean },
+  settled: ReadonlySet<string> = NONE_SETTLED,
 ): Promise<AgentRecord> {
   const written = (await t.agents.update(agent.agent_id, p.account_id, fields))!;
   if (fields.withdrawal_address !== undefined && fields.withdrawal_address !== agent.withdrawal_address)
     for (const award of await t.awards.inFlight()) {
+      if (settled.has(award.slug)) continue;
       const paid = fromStored<{ agent_id: string; withdrawal_address: string }[]>(award.winners_json).find(
         (w) => w.agent_id === agent.agent_id,
       );
       if (paid)
         throw new PlatformError(
           "award_in_progress",
-          `agent ${agent.agent_id} is a winner of the award of ${award.slug}, ${award.status} and not confirmed yet: it pays ${paid.withdrawal_address}; change the withdrawal address once that award is confirmed`,
+          `agent ${agent.agent_id} is a winner of the award of ${award.slug}, ${award.status} and not confirmed yet: it pays ${paid.withdrawal_address}; change the withdrawal address once that award is confirmed, or once the chain shows it can no longer be sent (its bounty reclaimed or awarded otherwise, or its award deadline passed)`,
           {
             reason: "award_in_flight",
             field: "withdrawal_address",
@@ -276,6 +286,38 @@ export async function updateAgent(
         );
     }
   return written;
+}
+
+/**
+ * Runs `write`, a transaction changing agents' settings given the awards found settled, and when it is
+ * refused `award_in_progress` (`award_in_flight`) asks the chain, outside the transaction (no store lock
+ * held across an RPC read), whether that award may still pay (`awardMayStillPay`, probe24 C-F1). One that
+ * never can is settled for good (a bounty's final state never changes back), so `write` runs again past
+ * it; one that still may, or a chain that cannot be read (never guessed), keeps the refusal.
+ * @throws PlatformError those of `write`; `award_in_progress` as {@link updateAgent}
+ */
+export async function pastSettledAwards<T>(
+  ctx: PlatformContext,
+  write: (settled: ReadonlySet<string>) => Promise<T>,
+): Promise<T> {
+  const settled = new Set<string>();
+  for (;;) {
+    try {
+      return await write(settled);
+    } catch (e) {
+      const slug =
+        e instanceof PlatformError && e.code === "award_in_progress" && e.details.reason === "award_in_flight"
+          ? String(e.details.slug)
+          : null;
+      if (slug === null || settled.has(slug)) throw e;
+      const mayPay = await awardMayStillPay(ctx, slug).catch((c: unknown) => {
+        if (c instanceof PlatformError && c.code === "chain_error") return true;
+        throw c;
+      });
+      if (mayPay) throw e;
+      settled.add(slug);
+    }
+  }
 }
 
 /**
@@ -295,10 +337,12 @@ export async function registerAgent(
   how: WriteHow = {},
 ): Promise<AgentRecord> {
   const checked = checkAgentRegistration(ctx, p, agentId, settings);
-  return ctx.store.tx((t) => writeAgent(ctx, t, p, agentId, checked), {
-    locksBy: how.answerBy,
-    account: p.account_id,
-  });
+  return pastSettledAwards(ctx, (settled) =>
+    ctx.store.tx((t) => writeAgent(ctx, t, p, agentId, checked, settled), {
+      locksBy: how.answerBy,
+      account: p.account_id,
+    }),
+  );
 }
 
 /**
@@ -317,12 +361,12 @@ export async function setWithdrawalAddress(
   const agent = await requireAgent(ctx, agentId);
   assertAgentOwner(p, agent);
   const lower = checkWithdrawalAddress(ctx, address);
-  return ctx.store.tx(
-    async (t) => updateAgent(t, p, (await t.agents.get(agentId)) ?? agent, { withdrawal_address: lower }),
-    {
-      locksBy: how.answerBy,
-      account: p.account_id,
-    },
+  return pastSettledAwards(ctx, (settled) =>
+    ctx.store.tx(
+      async (t) =>
+        updateAgent(t, p, (await t.agents.get(agentId)) ?? agent, { withdrawal_address: lower }, settled),
+      { locksBy: how.answerBy, account: p.account_id },
+    ),
   );
 }
 

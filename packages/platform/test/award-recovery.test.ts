@@ -11,6 +11,7 @@
  * reported with the contract's reason, nothing paid, and the next `award` refuses by simulation
  * (nothing sent). On SQLite and PostgreSQL (`BB_TEST_ENGINE=postgres`).
  */
+import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import type { DevChain } from "@bench-bounty/devchain";
 import type { Hash, Hex } from "viem";
 import { createServer } from "node:http";
@@ -79,6 +80,11 @@ async function pooledAwards(dc: DevChain): Promise<Hash[]> {
   return block.transactions
     .filter((t) => t.to?.toLowerCase() === dc.contracts.benchmarkBounty.toLowerCase())
     .map((t) => t.hash);
+}
+
+/** Sets the ETH balance (wei) of `address` on the devchain. */
+async function setBalance(dc: DevChain, address: string, wei: bigint): Promise<void> {
+  await rpc(dc, "hardhat_setBalance", [address, `0x${wei.toString(16)}`]);
 }
 
 async function withAutomine<T>(dc: DevChain, on: boolean, fn: () => Promise<T>): Promise<T> {
@@ -451,6 +457,82 @@ describe("a winner's withdrawal address changed under an award (probe21 A-F11)",
     // confirmed: the credit is the old address's on-chain; a change now is for later awards
     await r.platform.real.setWithdrawalAddress(alice, "alice", other);
     expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(POOL);
+    await r.platform.close();
+  });
+
+  // probe24 C-F1: the lock held for good once the award could never be sent (prize reclaimed, awarded
+  // elsewhere, the award deadline passed unsent); the chain says when it can still pay
+  it("prepared, nothing sent (the platform account has no ETH): locked while it can be sent; past the award deadline, and once reclaimed, the change is allowed (probe24 C-F1)", async () => {
+    const dc = devChain();
+    const r = await readyToAward(dc, 7, "addr-noeth", {});
+    const account = dc.accounts[7]!.address;
+    await setBalance(dc, account, 0n);
+    try {
+      const e = await r.platform.award(r.slug).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: "chain_error" });
+      expect((e as Error).message).toMatch(/holds no ETH.*nothing was sent/);
+      expect((await r.platform.ctx.store.awards.get(r.slug))!.status).toBe("prepared");
+      const alice = await r.platform.principal("alice");
+      const other = dc.accounts[19]!.address.toLowerCase();
+      const third = dc.accounts[18]!.address.toLowerCase();
+      // the bounty Funded, within its award deadline: the next award pays the frozen address
+      expect(
+        await r.platform.real.setWithdrawalAddress(alice, "alice", other).catch((x: unknown) => x),
+      ).toMatchObject({
+        code: "award_in_progress",
+        details: { reason: "award_in_flight", slug: r.slug, withdrawal_address: r.winner },
+      });
+      expect((await r.platform.ctx.store.agents.get("alice"))!.withdrawal_address).toBe(r.winner);
+      // past the award deadline the contract refuses any award: it can never be sent
+      await dc.increaseTime(86_400 + 60);
+      await r.platform.real.setWithdrawalAddress(alice, "alice", other);
+      expect((await r.platform.ctx.store.agents.get("alice"))!.withdrawal_address).toBe(other);
+      // the author reclaims: final on-chain, every way of changing the address is allowed
+      await dc.wallet(8).writeContract({
+        address: dc.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        functionName: "reclaim",
+        args: [r.bountyId, dc.accounts[8]!.address],
+      });
+      await r.platform.real.setAccountWithdrawalAddress(alice, third);
+      await r.platform.real.registerAgent(alice, "alice", { withdrawal_address: other });
+      expect((await r.platform.ctx.store.agents.get("alice"))!.withdrawal_address).toBe(other);
+      expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([]);
+    } finally {
+      await setBalance(dc, account, 10n ** 22n);
+      await r.platform.close();
+    }
+  });
+
+  it("prepared here, then the bounty awarded on-chain with another ranking digest: the change is allowed; the door answers 404 not_awarded (probe24 C-F1, C-F3)", async () => {
+    const dc = devChain();
+    const r = await readyToAward(dc, 4, "addr-elsewhere", {});
+    const account = dc.accounts[4]!.address;
+    await setBalance(dc, account, 0n);
+    await expect(r.platform.award(r.slug)).rejects.toThrow(/nothing was sent/);
+    await setBalance(dc, account, 10n ** 22n);
+    expect((await r.platform.ctx.store.awards.get(r.slug))!.status).toBe("prepared");
+    const alice = await r.platform.principal("alice");
+    const other = dc.accounts[19]!.address.toLowerCase();
+    await expect(r.platform.real.setWithdrawalAddress(alice, "alice", other)).rejects.toMatchObject({
+      code: "award_in_progress",
+    });
+    // the awarder key awards elsewhere (another digest): this store's award can never be sent
+    const elsewhere = `0x${"ab".repeat(32)}` as Hex;
+    await dc.wallet(4).writeContract({
+      address: dc.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      functionName: "award",
+      args: [r.bountyId, [dc.accounts[17]!.address], elsewhere],
+    });
+    await r.platform.real.setWithdrawalAddress(alice, "alice", other);
+    expect((await r.platform.ctx.store.agents.get("alice"))!.withdrawal_address).toBe(other);
+    // the door: SPEC 8's 404 reason, not a 409 (C-F3); the operator's award keeps its bounty_mismatch
+    const door = await r.platform.awardEvidence(r.slug);
+    expect(door).toMatchObject({ kind: "unavailable", reason: "not_awarded" });
+    expect((door as { message: string }).message).toMatch(/another ranking digest.*no pack/);
+    expect(await r.platform.real.awardEvidenceHead(r.slug)).toMatchObject({ reason: "not_awarded" });
+    await expect(r.platform.award(r.slug)).rejects.toMatchObject({ code: "bounty_mismatch" });
     await r.platform.close();
   });
 

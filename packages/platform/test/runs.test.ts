@@ -317,3 +317,39 @@ describe("leaderboard", () => {
     expect(final.board === "final" && final.rows[0]!.rank_accuracy).toBe("1.0000");
   });
 });
+
+// probe24 C-F5: a finalize after the award was only prepared (nothing sent) was told the benchmark "is awarded"
+describe("finalize after the award's ranking is frozen", () => {
+  it("says the award is prepared, sent, or awarded, as it is (benchmark_awarded, details.award_status)", async () => {
+    const { platform, slug } = await setup({ n: 4 });
+    const run = await platform.startRun(slug, "alice");
+    await answerAll(platform, run.run.id);
+    const awards = platform.ctx.store.awards;
+    await awards.insertPrepared({
+      slug,
+      rank_derivation_json: "{}",
+      ranking_digest: `0x${"0".repeat(64)}`,
+      winners_json: "[]",
+      created_at: "2026-01-01T00:00:00.000Z",
+    });
+    const refusal = () => rejection(platform.finalize(run.run.id));
+    const prepared = await refusal();
+    expect(prepared).toMatchObject({
+      code: "benchmark_awarded",
+      details: { slug, award_status: "prepared" },
+    });
+    expect(prepared.message).toBe(
+      `the award of benchmark ${slug} is prepared (not sent yet): its ranking is fixed, so late runs are not scored`,
+    );
+    expect(prepared.message).not.toMatch(/is awarded/);
+    await awards.markSent(slug, `0x${"1".repeat(64)}`);
+    expect((await refusal()).message).toMatch(/is sent and not confirmed yet: its ranking is fixed/);
+    await awards.markConfirmed(slug, `0x${"1".repeat(64)}`, 7);
+    expect(await refusal()).toMatchObject({
+      code: "benchmark_awarded",
+      message: `benchmark ${slug} is awarded; late runs are not scored`,
+      details: { award_status: "confirmed" },
+    });
+    expect((await platform.getRun(run.run.id)).status).toBe("in_progress");
+  });
+});

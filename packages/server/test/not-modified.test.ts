@@ -28,12 +28,14 @@ async function revalidate(base: string, path: string, key?: string) {
 
 describe("304 answers carry the 200's Content-Type (probe D1-F4)", () => {
   let door: ListeningServer;
+  let bytesReads: () => number = () => 0;
   beforeAll(async () => {
     const fake = doorOf((slug) =>
       slug === "s"
         ? { kind: "pack", bytes: PACK, pack_hash: HASH, pack_size: PACK.byteLength }
         : { kind: "unavailable", reason: "not_awarded" as AwardEvidenceReason, message: "not yet" },
     );
+    bytesReads = () => fake.bytesReads;
     door = await serveApp({ domain: fake.domain as Domain, port: 0, host: "127.0.0.1" });
   });
   afterAll(async () => {
@@ -50,6 +52,19 @@ describe("304 answers carry the 200's Content-Type (probe D1-F4)", () => {
     expect(again.headers.get("content-type")).toBe("application/json");
     expect(head.status).toBe(304);
     expect(head.headers.get("content-type")).toBe("application/json");
+  });
+
+  it("the evidence door's HEAD carries the pack's Content-Length, as its GET does, and reads no bytes (probe24 C-F6)", async () => {
+    const readsBefore = bytesReads();
+    const get = await fetch(door.url + "/api/v1/benchmarks/s/award-evidence");
+    expect(get.headers.get("content-length")).toBe(String(PACK.byteLength));
+    const head = await fetch(door.url + "/api/v1/benchmarks/s/award-evidence", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(String(PACK.byteLength));
+    expect(head.headers.get("content-type")).toBe("application/json");
+    expect(head.headers.get("etag")).toBe(`"${HASH}"`);
+    expect(await head.text()).toBe("");
+    expect(bytesReads()).toBe(readsBefore + 1); // the GET only
   });
 
   it("the OpenAPI document and the leaderboard (anonymous fast path and keyed chain): 304 with the 200's type", async () => {

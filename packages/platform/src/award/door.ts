@@ -10,6 +10,7 @@ import { ensurePack } from "./pack.js";
 import { awardChainState } from "./recovery.js";
 import { LockWaitExpired } from "../store.js";
 import { byDeadline } from "../deadline.js";
+import { PlatformError } from "../errors.js";
 import { bountyForRead, isFinalBountyStatus } from "../bounty-read.js";
 
 /** The door's "no pack (yet)" answer: the SPEC 8 reason and a sentence for people. */
@@ -150,7 +151,8 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
  * waiting in the pool after a crash before it was recorded) answers `award_pending`; a mined one, or an
  * `Awarded` log of the bounty carrying the prepared ranking digest, is adopted (recorded as confirmed,
  * under the award's lock, never sent again) and its pack served; a reverted one is `not_awarded`, saying
- * so. Null when the chain shows no award.
+ * so, as is a bounty awarded on-chain with another ranking digest than the prepared one (awarded
+ * elsewhere: no pack here; SPEC 8 has no closer reason, probe24 C-F3). Null when the chain shows no award.
  */
 async function awardFromChain(
   ctx: PlatformContext,
@@ -158,7 +160,17 @@ async function awardFromChain(
   by: number,
 ): Promise<AwardEvidenceHead | null> {
   // read the chain outside the award's lock (an `award` waiting for its transaction holds it)
-  const state = await awardChainState(ctx, slug);
+  const state = await awardChainState(ctx, slug).catch((e: unknown) => {
+    // awarded on-chain with another digest (probe24 C-F3): SPEC 8's 404 `not_awarded`, not the
+    // operator's 409 `bounty_mismatch` (the award still answers that)
+    if (!(e instanceof PlatformError && e.code === "bounty_mismatch")) throw e;
+    return {
+      state: "elsewhere" as const,
+      message: `${e.message} (${String(e.details.ranking_digest)}, prepared here): that award is not this store's, so it has no pack to serve`,
+    };
+  });
+  if (state.state === "elsewhere")
+    return { kind: "unavailable", reason: "not_awarded", message: state.message };
   if (state.state === "pending")
     return {
       kind: "unavailable",

@@ -50,6 +50,39 @@ export async function findOwnAward(ctx: PlatformContext, slug: string, bountyId:
 }
 
 /**
+ * Whether the award of `slug`, recorded `prepared` or `sent` (not confirmed), may still pay the winners it
+ * froze (`winners_json`), read from the chain, the truth (probe24 C-F1). False, for good (a bounty's final
+ * state never changes back), when its bounty is Reclaimed; Awarded with another ranking digest than the
+ * prepared one (awarded elsewhere: this award never will be); or still Funded with the chain's clock past
+ * its award deadline (SPEC 1.1: `award` needs `block.timestamp <= awardDeadline`, so nothing sent or
+ * pending can pay any more). False too when no award of `slug` is prepared or sent. True otherwise: the
+ * award may still be sent (the next `award` pays the frozen winners), is in flight, or is mined with the
+ * prepared digest and not recorded yet; and without a chain, where nothing tells (never guessed).
+ * @throws PlatformError `chain_error` when the RPC fails
+ */
+export async function awardMayStillPay(ctx: PlatformContext, slug: string): Promise<boolean> {
+  const row = await awardRow(ctx, slug);
+  if (!row || (row.status !== "prepared" && row.status !== "sent")) return false;
+  if (!ctx.chain) return true;
+  const bounty = (await getBenchmark(ctx, slug)).bounty;
+  if (!bounty) return true;
+  const bountyId = BigInt(bounty.bounty_id);
+  const onchain = await ctx.chain.getBounty(bountyId);
+  if (onchain.status === 4) return false; // Reclaimed
+  if (onchain.status === 3) {
+    try {
+      await findOwnAward(ctx, slug, bountyId, row.ranking_digest as Hex);
+      return true; // mined with the prepared digest: recorded by the next award or door read
+    } catch (e) {
+      if (e instanceof PlatformError && e.code === "bounty_mismatch") return false;
+      throw e;
+    }
+  }
+  if (onchain.status === 2) return (await ctx.chain.latestTimestamp()) <= onchain.awardDeadline;
+  return true;
+}
+
+/**
  * Where the award transaction is (issue 13 item 7), read from the chain when the store is not sure (the
  * award prepared, or sent but not confirmed): `none` (not prepared, or not sent: no Awarded log carries the
  * prepared ranking digest and no award of the platform account waits in the node's pool), `pending`

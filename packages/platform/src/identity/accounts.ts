@@ -18,6 +18,7 @@ import {
   checkWithdrawalAddress,
   NAME_RE,
   NAME_RULE,
+  pastSettledAwards,
   updateAgent,
   writeAgent,
   type AgentRecord,
@@ -250,7 +251,9 @@ function refuseOperatorKeys(p: Principal): void {
  * `how.answerBy` bounds its lock waits ({@link WriteHow}).
  * @returns the account's agents as written
  * @throws PlatformError `invalid_withdrawal_address`, `forbidden` (`operator_owns_no_agents`),
- *   `server_busy` (past `how.answerBy`: nothing written), and those of {@link writeAgent}
+ *   `server_busy` (past `how.answerBy`: nothing written), `award_in_progress` (an agent is a winner of
+ *   an award that may still pay, `updateAgent`: an award the chain shows settled is passed,
+ *   `pastSettledAwards`), and those of {@link writeAgent}
  */
 export async function setAccountWithdrawalAddress(
   ctx: PlatformContext,
@@ -264,15 +267,17 @@ export async function setAccountWithdrawalAddress(
   // checked before the transaction, as `registerAgent` does (the operator owns no agents)
   const fallback = none ? (await getAccount(ctx, p)).name : null;
   const checked = fallback === null ? null : checkAgentRegistration(ctx, p, fallback, settings);
-  return ctx.store.tx(
-    async (t) => {
-      const agents = await t.agents.ofAccount(p.account_id);
-      if (agents.length === 0 && fallback !== null && checked !== null)
-        return [await writeAgent(ctx, t, p, fallback, checked)];
-      const written: AgentRecord[] = [];
-      for (const a of agents) written.push(await updateAgent(t, p, a, settings));
-      return written;
-    },
-    { locksBy: how.answerBy, account: p.account_id },
+  return pastSettledAwards(ctx, (settled) =>
+    ctx.store.tx(
+      async (t) => {
+        const agents = await t.agents.ofAccount(p.account_id);
+        if (agents.length === 0 && fallback !== null && checked !== null)
+          return [await writeAgent(ctx, t, p, fallback, checked, settled)];
+        const written: AgentRecord[] = [];
+        for (const a of agents) written.push(await updateAgent(t, p, a, settings, settled));
+        return written;
+      },
+      { locksBy: how.answerBy, account: p.account_id },
+    ),
   );
 }

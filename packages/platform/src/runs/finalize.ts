@@ -81,7 +81,9 @@ export interface FinalizeOptions {
 
 /**
  * Finalizes a run (see the module doc).
- * @throws PlatformError `unknown_run`, `already_finalized`, `benchmark_awarded`, `invalid_option`
+ * @throws PlatformError `unknown_run`, `already_finalized`, `benchmark_awarded` (an award of the benchmark
+ *   is prepared, sent or confirmed: its ranking is fixed; `details.award_status` is the award row's
+ *   status, the message says which), `invalid_option`
  */
 export async function finalizeRun(
   ctx: PlatformContext,
@@ -114,13 +116,17 @@ export async function finalizeRun(
           run_id: runId,
           receipt_hash: shownDigest(run.receipt_hash, await withheldDigests(t, [run.receipt_hash])),
         });
-      if (b.status === "awarded" || (await t.awards.get(slug)) !== null) {
+      const award = await t.awards.get(slug);
+      if (b.status === "awarded" || award !== null) {
+        // the award's ranking is frozen once prepared, sent or not (probe24 C-F5: said "is awarded"
+        // while nothing was sent yet)
+        const settled = b.status === "awarded" || award?.status === "confirmed" || award?.status === "packed";
         throw new PlatformError(
           "benchmark_awarded",
-          `benchmark ${slug} is awarded; late runs are not scored`,
-          {
-            slug,
-          },
+          settled
+            ? `benchmark ${slug} is awarded; late runs are not scored`
+            : `the award of benchmark ${slug} is ${award!.status === "sent" ? "sent and not confirmed yet" : "prepared (not sent yet)"}: its ranking is fixed, so late runs are not scored`,
+          { slug, award_status: award?.status ?? null },
         );
       }
       const answers = await runAnswers(ctx, runId, t);

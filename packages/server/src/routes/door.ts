@@ -1,7 +1,8 @@
 /**
  * The evidence door (SPEC 8), moved here from the platform: `GET /benchmarks/:slug/award-evidence`
  * serves the stored pack bytes with `ETag` = the pack hash (the same bytes forever, so 304 on a
- * matching `If-None-Match`), or 404 with the SPEC 8 reason until the award.
+ * matching `If-None-Match`), or 404 with the SPEC 8 reason until the award. HEAD answers the GET's
+ * headers, its Content-Length included, without reading the bytes.
  */
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -50,6 +51,14 @@ export function doorRoutes(): OpenAPIHono<AppEnv> {
       const headers = { etag, "cache-control": "public, max-age=31536000, immutable" };
       if (etagMatches(c.req.header("if-none-match"), etag))
         return c.body(null, 304, notModifiedHeaders(etag, PACK_TYPE, headers));
+      // HEAD (answered by this GET route): the size is known from the head, so its Content-Length is
+      // the GET's, and no bytes are read (probe24 C-F6)
+      if (c.req.method === "HEAD")
+        return c.body(null, 200, {
+          ...headers,
+          "content-type": PACK_TYPE,
+          "content-length": String(head.pack_size),
+        });
       const bytes = await c.var.domain.awardEvidenceBytes(slug, head.pack_hash);
       return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { ...headers, "content-type": PACK_TYPE });
     },
