@@ -138,6 +138,14 @@ describe("a relayed claim is bounded by its request's deadline (probe24 C-F2)", 
       // nothing runs after the answers: the second claim is still not sent a while later
       await new Promise((r) => setTimeout(r, 2_000));
       expect(await pooledClaims()).toEqual([hash]);
+      // the same signed claim posted again while the first is pending (probe25 A-F3: 502 chain_error
+      // "internal error (the chain RPC)"): 409 no_credit naming the pending claim, nothing more sent
+      const again = await relay(principal, "slug", a, { answerBy: Date.now() + 5_000 }).catch(
+        (e: unknown) => e,
+      );
+      expect(again).toMatchObject({ code: "no_credit" });
+      expect((again as Error).message).toMatch(/a claim of it is pending, not yet mined/);
+      expect(await pooledClaims()).toEqual([hash]);
       await dc.mine();
       expect(await creditOf(a.account)).toBe(0n); // the first claim was paid once mined
       expect(await creditOf(b.account)).toBe(5_000_000n); // the second never was

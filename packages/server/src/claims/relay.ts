@@ -96,8 +96,9 @@ export function assertLowS(signature: `0x${string}`, account: string): void {
 /**
  * Runs the `claimWithSig` simulation and send: a `NothingToClaim` revert is 409 `no_credit`, the code
  * of the credit check before it (a claim of the winner's own, mined between that check and the
- * simulation, took the credit: probe11 O13). A revert without a reason (`unknown`) re-reads the
- * credit at the `pending` block through `pendingCredit`: 0 there means the winner's own claim is in
+ * simulation, took the credit: probe11 O13). A failure without a decoded reason (a revert `unknown`,
+ * or the gateway's failed gas estimate at the pending block) re-reads the credit at the `pending` block
+ * through `pendingCredit`: 0 there means the winner's own claim is in
  * the mempool, not yet mined (probe12 P7), and is 409 `no_credit` too. Any other failure (or a failing
  * re-read) is `chain_error` naming it.
  */
@@ -120,7 +121,10 @@ export async function relayRead<T>(
         bounty_id: bountyId.toString(),
       });
     if (err.details.revert === "NothingToClaim") throw noCredit("claimed while this relay was checked");
-    if (err.details.revert === "unknown" && pendingCredit) {
+    // undecoded: a revert without a reason, or (since the send goes through the gateway's writer) a gas
+    // estimate that failed at the pending block: the credit there says whether a claim is pending (probe25 A-F3)
+    const undecoded = err.details.revert === undefined || err.details.revert === "unknown";
+    if (undecoded && pendingCredit) {
       const pending = await pendingCredit().catch(() => undefined);
       if (pending === 0n) throw noCredit("a claim of it is pending, not yet mined");
     }
