@@ -679,12 +679,14 @@ export class ChainGateway {
   /**
    * The chain's state of a sent transaction: `mined` (with its block), `reverted`, `pending` (known to the
    * node, not mined) or `unknown` (dropped, or never reached this node).
+   * @param what the transaction's name in a refusal (default `award`: `read the award transaction`)
    * @throws PlatformError `chain_error` when the RPC fails
    */
   async transactionState(
     hash: Hash,
+    what = "award",
   ): Promise<{ state: "mined"; block: number } | { state: "reverted" | "pending" | "unknown" }> {
-    return this.call("read the award transaction", async () => {
+    return this.call(`read the ${what} transaction`, async () => {
       try {
         const r = await this.publicClient.getTransactionReceipt({ hash });
         return r.status === "success"
@@ -707,9 +709,10 @@ export class ChainGateway {
    * Waits up to `timeoutMs` for a sent transaction: `mined` (with its block) or `reverted` once in a
    * block, else where it is then: `pending` (the node has it, not mined) or `unknown` (dropped, or
    * never reached this node).
+   * @param what the transaction's name in a refusal (default `award`: `wait for award`)
    * @throws PlatformError `chain_error` when the RPC fails
    */
-  async waitWithin(hash: Hash, timeoutMs: number): Promise<WaitOutcome> {
+  async waitWithin(hash: Hash, timeoutMs: number, what = "award"): Promise<WaitOutcome> {
     try {
       // viem reads a timeout of 0 as none at all (it would wait for ever): what is left of a deadline
       // that has passed is one millisecond, a look at the receipt
@@ -719,9 +722,9 @@ export class ChainGateway {
       return r.status === "success" ? { state: "mined", block } : { state: "reverted" };
     } catch (e) {
       if (!(e instanceof WaitForTransactionReceiptTimeoutError))
-        return this.call("wait for award", () => Promise.reject(e));
+        return this.call(`wait for ${what}`, () => Promise.reject(e));
     }
-    return this.transactionState(hash);
+    return this.transactionState(hash, what);
   }
 
   /**

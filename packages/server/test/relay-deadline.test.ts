@@ -9,7 +9,7 @@
  */
 import { benchmarkBountyAbi, CLAIM_PRIMARY_TYPE, CLAIM_TYPES, claimDomain } from "@bench-bounty/contracts";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
-import { ChainGateway, type Platform } from "@bench-bounty/platform";
+import { ChainGateway, PlatformError, type Platform } from "@bench-bounty/platform";
 import type { Address, Hash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { relayClaimOp } from "../src/claims/relay.js";
@@ -18,6 +18,7 @@ let dc: DevChain;
 let gateway: ChainGateway;
 let bountyId: bigint;
 let relay: ReturnType<typeof relayClaimOp>;
+let relayFailingWait: ReturnType<typeof relayClaimOp>;
 
 const rpc = async (method: string, params: unknown[] = []): Promise<unknown> => {
   const r = await fetch(dc.rpcUrl, {
@@ -69,13 +70,35 @@ beforeAll(async () => {
     closesAt,
     awardDeadline: closesAt + 86_400n,
     thresholdBps: 5000,
-    splitsBps: [5000, 5000],
+    splitsBps: [5000, 2500, 2500],
   }));
   await dc.increaseTime(200);
-  await gateway.award(bountyId, [dc.accounts[2]!.address, dc.accounts[3]!.address], `0x${"22".repeat(32)}`);
-  // the relay's view of the platform: the benchmark's bounty and the operator's chain
-  const platform = {
-    chain: gateway,
+  await gateway.award(
+    bountyId,
+    [dc.accounts[2]!.address, dc.accounts[3]!.address, dc.accounts[4]!.address],
+    `0x${"22".repeat(32)}`,
+  );
+  // the same gateway whose receipt reads fail once a claim is sent (an RPC down during the wait)
+  const failingWait = Object.create(gateway, {
+    waitWithin: {
+      value: () =>
+        Promise.reject(
+          new PlatformError(
+            "chain_error",
+            "wait for claimWithSig failed: HTTP request failed. (the chain RPC)",
+            {},
+          ),
+        ),
+    },
+  }) as ChainGateway;
+  relayFailingWait = relayClaimOp({ ...platformOf(gateway), chain: failingWait } as unknown as Platform);
+  relay = relayClaimOp(platformOf(gateway));
+}, 240_000);
+
+/** The relay's view of the platform: the benchmark's bounty and the operator's chain `chain`. */
+function platformOf(chain: ChainGateway): Platform {
+  return {
+    chain,
     checkWithdrawalAddress: () => undefined,
     getBenchmark: () =>
       Promise.resolve({
@@ -86,8 +109,7 @@ beforeAll(async () => {
         },
       }),
   } as unknown as Platform;
-  relay = relayClaimOp(platform);
-}, 240_000);
+}
 afterAll(async () => {
   await dc?.stop();
 });
@@ -148,7 +170,7 @@ describe("a relayed claim is bounded by its request's deadline (probe24 C-F2)", 
       expect(await pooledClaims()).toEqual([hash]);
       await dc.mine();
       expect(await creditOf(a.account)).toBe(0n); // the first claim was paid once mined
-      expect(await creditOf(b.account)).toBe(5_000_000n); // the second never was
+      expect(await creditOf(b.account)).toBe(2_500_000n); // the second never was
     } finally {
       await rpc("evm_setAutomine", [true]);
     }
@@ -161,8 +183,21 @@ describe("a relayed claim is bounded by its request's deadline (probe24 C-F2)", 
     expect(late).toMatchObject({ code: "server_busy", headers: { "retry-after": "5" } });
     expect(await dc.publicClient.getTransactionCount({ address: dc.accounts[0]!.address })).toBe(before);
     const paid = await relay(principal, "slug", b, { answerBy: Date.now() + 30_000 });
-    expect(paid).toMatchObject({ account: b.account.toLowerCase(), amount_base_units: "5000000" });
+    expect(paid).toMatchObject({ account: b.account.toLowerCase(), amount_base_units: "2500000" });
     expect(await creditOf(b.account)).toBe(0n);
+  });
+
+  it("a claim sent while the chain then cannot be read is answered claim_pending with its hash, never a bare chain_error (probe25 A-F7)", async () => {
+    const c = await signedClaim(4, dc.accounts[9]!.address);
+    const answer = await relayFailingWait(principal, "slug", c, { answerBy: Date.now() + 30_000 }).catch(
+      (e: unknown) => e,
+    );
+    expect(answer).toMatchObject({ code: "claim_pending" });
+    expect((answer as Error).message).toMatch(/was sent and is not mined yet \(the chain could not be read/);
+    const hash = (answer as { details: { tx_hash: Hash } }).details.tx_hash;
+    // the hash is the claim's: mined (automine), it paid the credit
+    expect((await dc.publicClient.getTransactionReceipt({ hash })).status).toBe("success");
+    expect(await creditOf(c.account)).toBe(0n);
   });
 
   it("a wait whose deadline has passed looks once at the receipt, never waits for ever (viem reads 0 as no timeout)", async () => {

@@ -183,8 +183,8 @@ function deadlineQueue() {
 
 /**
  * Waits for a sent claim until `deadline` (unix ms) and returns its block.
- * @throws EdgeError `claim_pending` (not mined by then: `details.tx_hash`); PlatformError `chain_error`
- *   (reverted, or dropped: nothing claimed)
+ * @throws EdgeError `claim_pending` (not mined by then, or the chain could not be read after the send:
+ *   `details.tx_hash`); PlatformError `chain_error` (reverted, or dropped: nothing claimed)
  */
 async function minedBy(
   chain: NonNullable<Platform["chain"]>,
@@ -193,11 +193,10 @@ async function minedBy(
   input: RelayClaimInput,
   bountyId: bigint,
 ): Promise<number> {
-  const outcome = await chain.waitWithin(hash, deadline - Date.now());
-  if (outcome.state === "pending")
-    throw new EdgeError(
+  const pending = (why: string) =>
+    new EdgeError(
       "claim_pending",
-      `claimWithSig transaction ${hash} was sent and is not mined yet (the request's time ran out): do not sign again; once it is mined the credit goes to ${input.to.toLowerCase()}`,
+      `claimWithSig transaction ${hash} was sent and is not mined yet (${why}): do not sign again; once it is mined the credit goes to ${input.to.toLowerCase()}`,
       {
         tx_hash: hash,
         account: input.account.toLowerCase(),
@@ -205,6 +204,16 @@ async function minedBy(
         bounty_id: bountyId.toString(),
       },
     );
+  let outcome: Awaited<ReturnType<typeof chain.waitWithin>>;
+  try {
+    outcome = await chain.waitWithin(hash, deadline - Date.now(), "claimWithSig");
+  } catch (e) {
+    // sent: whatever the chain's reads say now, the answer names the transaction (probe25 A-F7: an RPC
+    // failure during the wait was a 502 without the hash, and the claim was mined afterwards)
+    if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
+    throw pending(`the chain could not be read to see whether it is mined: ${e.message}`);
+  }
+  if (outcome.state === "pending") throw pending("the request's time ran out");
   if (outcome.state !== "mined")
     throw new PlatformError(
       "chain_error",
