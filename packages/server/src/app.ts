@@ -153,6 +153,19 @@ const publicCors = cors({
   maxAge: 600,
 });
 /**
+ * A route's `Cache-Control` for an answer to a key holder: `private` in place of `public`, the route's
+ * other directives kept (the verification report's `no-cache`, the door's `max-age` and `immutable`:
+ * probe25 A-F6, they were replaced by `private` alone).
+ */
+export function privateCacheControl(routeValue: string | null): string {
+  const kept = (routeValue ?? "")
+    .split(",")
+    .map((d) => d.trim())
+    .filter((d) => d !== "" && !/^(public|private)$/i.test(d));
+  return ["private", ...kept].join(", ");
+}
+
+/**
  * The CORS and caching headers of a GET or HEAD, set on the final response (what `publicCors` sets on a simple
  * request with origin `*`). Set after the handler: Hono's cors touches `c.res` before it, which turns
  * every read's response into a copied web stream (a fifth of the leaderboard's cost, bench:api).
@@ -165,7 +178,7 @@ function setReadCors(c: Context<AppEnv>): void {
     h.set("vary", KEY_VARY);
     // an answer to a key is that key holder's (the author's private view of an open benchmark, SPEC 6.1):
     // never stored by a shared cache in front of serve (probe24 A-F1)
-    if (keyed) h.set("cache-control", "private");
+    if (keyed) h.set("cache-control", privateCacheControl(h.get("cache-control")));
   };
   try {
     set(c.res.headers);

@@ -6,6 +6,7 @@
  * and an answer to a request that carried a key is `Cache-Control: private`.
  */
 import { describe, expect, it } from "vitest";
+import { privateCacheControl } from "../src/app.js";
 import { call, publishCities, useLive } from "./helpers.js";
 
 describe("key-dependent reads are never stored by a shared cache (probe24 A-F1)", () => {
@@ -57,5 +58,16 @@ describe("key-dependent reads are never stored by a shared cache (probe24 A-F1)"
     });
     expect(again.status).toBe(304);
     expect(again.headers.get("vary")).toBe("Authorization, X-API-Key");
+  });
+});
+
+describe("a key holder's answer keeps the route's own caching directives (probe25 A-F6)", () => {
+  it("private takes the place of public; no-cache, max-age and immutable are kept", () => {
+    expect(privateCacheControl(null)).toBe("private");
+    expect(privateCacheControl("no-cache")).toBe("private, no-cache");
+    expect(privateCacheControl("public, max-age=31536000, immutable")).toBe(
+      "private, max-age=31536000, immutable",
+    );
+    expect(privateCacheControl("Private")).toBe("private");
   });
 });
