@@ -28,11 +28,12 @@ export const MAX_CHAIN_TEXT_CHARS = 200;
  * Plain text prints as it is.
  */
 export function chainText(text: string, max: number): string {
-  const hex = (c: string, width: number): string => c.charCodeAt(0).toString(16).padStart(width, "0");
+  const hex = (n: number, width: number): string => n.toString(16).padStart(width, "0");
   const long = text.length > max;
-  const shown = (long ? text.slice(0, max) : text).replace(controlPattern(), (c) =>
-    c.charCodeAt(0) < 0x100 ? `\\x${hex(c, 2)}` : `\\u{${hex(c, 4)}}`,
-  );
+  const shown = (long ? text.slice(0, max) : text).replace(controlPattern(), (c) => {
+    const cp = c.codePointAt(0)!;
+    return cp < 0x100 ? `\\x${hex(cp, 2)}` : `\\u{${hex(cp, 4)}}`;
+  });
   if (!long && shown.length <= max) return shown;
   let end = Math.max(0, max - 3);
   const last = shown.charCodeAt(end - 1);

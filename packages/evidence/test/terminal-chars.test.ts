@@ -17,6 +17,30 @@ describe("terminalControlPattern", () => {
     expect(matched(terminalControlPattern(), plain)).toEqual([]);
   });
 
+  it("matches the other characters that show nothing, one code point per match (probe25 B-F2)", () => {
+    const invisible = [
+      "\u034f",
+      "\u115f",
+      "\u17b4",
+      "\u180e",
+      "\u2060",
+      "\u2061",
+      "\u2064",
+      "\u206a",
+      "\u3164",
+      "\uffa0",
+      "\ufff9",
+      "\u{1d173}",
+      "\u{e0041}",
+      "\u{e007f}",
+    ];
+    expect(matched(terminalControlPattern(), `a${invisible.join("b")}c`)).toEqual(invisible);
+    // emoji with their joiners and variation selectors, and a flag, stay plain
+    expect(
+      matched(terminalControlPattern(), "\u{1F468}\u200d\u{1F469} \u2764\ufe0f \u{1F1EB}\u{1F1F7}"),
+    ).toEqual([]);
+  });
+
   it("keeps what `except` names, and matches runs when asked", () => {
     expect(matched(terminalControlPattern({ except: "\\t\\n" }), "a\tb\nc\rd")).toEqual(["\r"]);
     expect(matched(terminalControlPattern({ except: "\\u0000-\\u001f" }), "\u001b\u009b\u200f")).toEqual([

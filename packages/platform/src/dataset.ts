@@ -165,7 +165,7 @@ function sanitizeValue(v: JsonValue): JsonValue {
 }
 
 /** A character a terminal acts on, or that hides or reorders text (evidence's one definition), in a dataset name. */
-const NAME_CONTROL = new RegExp(terminalControlPattern().source);
+const NAME_CONTROL = new RegExp(terminalControlPattern().source, "u");
 
 function optionIssue(field: string, message: string, code = "invalid_option"): RowIssue {
   return { row_index: -1, field, code, message };

@@ -16,7 +16,7 @@ import { terminalControlPattern } from "@bench-bounty/evidence";
  */
 const TERMINAL_CONTROL = terminalControlPattern({ except: "\\t\\n" });
 
-const hex = (c: string, width: number): string => c.charCodeAt(0).toString(16).padStart(width, "0");
+const hex = (n: number, width: number): string => n.toString(16).padStart(width, "0");
 
 /**
  * `text` safe to write to a terminal: every {@link TERMINAL_CONTROL} character written as a visible
@@ -24,9 +24,10 @@ const hex = (c: string, width: number): string => c.charCodeAt(0).toString(16).p
  * else changes, so plain text prints as it is.
  */
 export function terminalText(text: string): string {
-  return text.replace(TERMINAL_CONTROL, (c) =>
-    c.charCodeAt(0) < 0x100 ? `\\x${hex(c, 2)}` : `\\u{${hex(c, 4)}}`,
-  );
+  return text.replace(TERMINAL_CONTROL, (c) => {
+    const cp = c.codePointAt(0)!;
+    return cp < 0x100 ? `\\x${hex(cp, 2)}` : `\\u{${hex(cp, 4)}}`;
+  });
 }
 
 /**
@@ -35,7 +36,10 @@ export function terminalText(text: string): string {
  * inside a string, written as a `\uNNNN` escape, so the text parses to the same value.
  */
 export function terminalJsonText(json: string): string {
-  return json.replace(TERMINAL_CONTROL, (c) => `\\u${hex(c, 4)}`);
+  // a character beyond U+FFFF (a tag character) is two UTF-16 code units: one `\\uNNNN` each, as JSON writes it
+  return json.replace(TERMINAL_CONTROL, (c) =>
+    Array.from({ length: c.length }, (_, i) => `\\u${hex(c.charCodeAt(i), 4)}`).join(""),
+  );
 }
 
 /** `value` as indented JSON (bigints as decimal strings), terminal-safe ({@link terminalJsonText}). */

@@ -45,5 +45,10 @@ export function oneLine(line: string): string {
  * (DEL, C1 controls, U+2028/U+2029, bidi overrides) written as `\uXXXX` escapes: the same JSON value.
  */
 export function terminalJson(json: string): string {
-  return json.replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  // a character beyond U+FFFF (a tag character) is two UTF-16 code units: one `\\uNNNN` each, as JSON writes it
+  return json.replace(RAW_IN_JSON, (c) =>
+    Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`).join(
+      "",
+    ),
+  );
 }
