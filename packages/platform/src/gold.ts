@@ -67,7 +67,10 @@ export function shownNumber(text: string): string {
  * to send a decimal string only where the field takes one (`asString`).
  */
 function bigIntegerError(field: string, sent: string, asString: boolean): string {
-  return `${field} ${shownNumber(sent)} is a number above 2^53-1 (9007199254740991), which loses digits${asString ? `: send it as a plain decimal string (e.g. "${shownNumber(sent)}")` : ""}`;
+  const beyond = sent.startsWith("-")
+    ? "below -(2^53-1) (-9007199254740991)"
+    : "above 2^53-1 (9007199254740991)";
+  return `${field} ${shownNumber(sent)} is a number ${beyond}, which loses digits${asString ? `: send it as a plain decimal string (e.g. "${shownNumber(sent)}")` : ""}`;
 }
 
 /** How {@link sentNumberText} words its refusal. */
@@ -78,6 +81,12 @@ export interface SentNumberOptions {
    * wrong and gives no advice it could not follow.
    */
   asString?: boolean;
+  /**
+   * The field takes only whole numbers (an integer field of a request body): a number sent with a
+   * fraction (`1.0000000000000001`) is refused as not a whole number, with no decimal-string advice
+   * (the field's string form takes whole numbers too; probe25 A-F4).
+   */
+  integer?: boolean;
 }
 
 /**
@@ -112,6 +121,8 @@ export function sentNumberText(
   if (Number.isInteger(value) && !Number.isSafeInteger(value))
     return { error: bigIntegerError(field, sent, asString) };
   const asSent = plainDecimal(sent);
+  if (opts.integer && /\.[0-9]*[1-9]/.test(asSent))
+    return { error: `${field} ${shownNumber(sent)} is not a whole number` };
   const read = String(value);
   if (asSent !== plainDecimal(read))
     return {

@@ -221,7 +221,7 @@ export function sentIntegerError(
       if (format === null || !format.includes("int")) return null;
       if (!isJsonFloat(exact) && typeof exact !== "bigint") return null;
       const where = jsonPathOf(path);
-      const text = sentNumberText(where, exact, { asString });
+      const text = sentNumberText(where, exact, { asString, integer: true });
       return typeof text === "object" ? { path: where, message: text.error } : null;
     }
     case "pipe":

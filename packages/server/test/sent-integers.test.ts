@@ -32,8 +32,18 @@ async function startRun(name: string) {
 
 describe("REST: an integer field is kept as written", () => {
   it.each([
-    ["1.0000000000000001 more than the ordinal", (o: number) => `${o}.0000000000000001`, /reads as/],
+    [
+      "1.0000000000000001 more than the ordinal",
+      (o: number) => `${o}.0000000000000001`,
+      /is not a whole number/,
+    ],
     ["an ordinal beyond 2^53-1", () => "9007199254740993", /9007199254740993 is a number above 2\^53-1/],
+    // probe25 A-F1: a negative one is said to be below, not above
+    [
+      "an ordinal below -(2^53-1)",
+      () => "-9007199254740993",
+      /-9007199254740993 is a number below -\(2\^53-1\)/,
+    ],
   ])("answers[0].ordinal as %s: 422 naming $.answers[0].ordinal, nothing stored", async (_, sent, says) => {
     const run = await startRun(`ord-${Math.random()}`);
     const raw = `{"answers":[{"ordinal":${sent(run.ordinal)},"answer_text":"x"}]}`;
@@ -62,18 +72,25 @@ describe("REST: an integer field is kept as written", () => {
     expect(r.status, r.text).toBe(200);
   });
 
-  it.each([
-    ["1.0000000000000001", /bounty_id 1\.0000000000000001 is not the number a JSON reader keeps/],
-    ["9007199254740993", /bounty_id 9007199254740993 is a number above 2\^53-1/],
-  ])("bounty_id %s: 422 naming $.bounty_id, quoting it as sent", async (sent, says) => {
+  it("bounty_id 9007199254740993: 422 naming $.bounty_id, quoting it as sent, advising its decimal string", async () => {
     const r = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/bounty`, {
       key: author,
-      raw: `{"bounty_id":${sent}}`,
+      raw: `{"bounty_id":9007199254740993}`,
     });
     expect(r.status, r.text).toBe(422);
     expect(r.json.error).toMatchObject({ code: "invalid_request", details: { path: "$.bounty_id" } });
-    expect(r.json.error.message).toMatch(says);
-    expect(r.json.error.message).toMatch(/send it as a (plain )?decimal string/); // bounty_id takes one
+    expect(r.json.error.message).toMatch(/bounty_id 9007199254740993 is a number above 2\^53-1/);
+    expect(r.json.error.message).toMatch(/send it as a plain decimal string \(e\.g\. "9007199254740993"\)/); // bounty_id takes one
+  });
+
+  it("bounty_id 1.0000000000000001: not a whole number, with no advice the field would refuse (probe25 A-F4)", async () => {
+    const r = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/bounty`, {
+      key: author,
+      raw: `{"bounty_id":1.0000000000000001}`,
+    });
+    expect(r.status, r.text).toBe(422);
+    expect(r.json.error).toMatchObject({ code: "invalid_request", details: { path: "$.bounty_id" } });
+    expect(r.json.error.message).toBe("$.bounty_id 1.0000000000000001 is not a whole number");
   });
 });
 
@@ -92,7 +109,7 @@ describe("MCP: an integer argument is kept as written", () => {
       code: "invalid_request",
       details: { path: "$.answers[0].ordinal" },
     });
-    expect(answer.result.structuredContent.error.message).toMatch(/reads as/);
+    expect(answer.result.structuredContent.error.message).toMatch(/is not a whole number/);
   });
 
   it("benchmark_submit_answers ordinal beyond 2^53-1: refused quoting its digits", async () => {
