@@ -12,16 +12,11 @@
  * Validation is pure and persists nothing (the dry run); errors are row-numbered and sorted so that the
  * first one names the LOWEST offending `row_index` and its field.
  */
-import {
-  GOLD_DEPTH_IN_PACK,
-  canonicalHash,
-  terminalControlPattern,
-  valueLimitProblems,
-  type Hex,
-} from "@bench-bounty/evidence";
+import { GOLD_DEPTH_IN_PACK, canonicalHash, valueLimitProblems, type Hex } from "@bench-bounty/evidence";
 import { PlatformError, throwRowIssues, type RowIssue } from "./errors.js";
 import { assertWellFormedText } from "./utf8.js";
 import { textTooLong } from "./text-limits.js";
+import { controlCharacterProblem } from "./terminal.js";
 import {
   isJsonFloat,
   isJsonObject,
@@ -164,9 +159,6 @@ function sanitizeValue(v: JsonValue): JsonValue {
   return v;
 }
 
-/** A character a terminal acts on, or that hides or reorders text (evidence's one definition), in a dataset name. */
-const NAME_CONTROL = new RegExp(terminalControlPattern().source, "u");
-
 function optionIssue(field: string, message: string, code = "invalid_option"): RowIssue {
   return { row_index: -1, field, code, message };
 }
@@ -229,17 +221,15 @@ export function validateDataset(input: unknown): ValidatedDataset {
   if (name === "") issues.push(optionIssue("name", "name is required (a non-empty string)"));
   // a name is one line of plain text, printed by lists and the CLI: a character a terminal acts on or
   // that hides or reorders text (ESC, a newline, U+202E; evidence's one definition) is refused (probe24)
-  const control = NAME_CONTROL.exec(name);
-  if (control !== null)
-    issues.push(
-      optionIssue(
-        "name",
-        `name holds the control character U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")} at position ${control.index} (a name is one line of plain text)`,
-      ),
-    );
+  const control = controlCharacterProblem("name", name);
+  if (control !== null) issues.push(optionIssue("name", control));
   for (const key of ["description", "label_policy"] as const) {
     if (d[key] !== undefined && d[key] !== null && typeof d[key] !== "string") {
       issues.push(optionIssue(key, `${key} must be a string`));
+    } else if (typeof d[key] === "string") {
+      // free text shown to others: lines and tabs kept, nothing a terminal acts on (probe25 B-F3)
+      const problem = controlCharacterProblem(key, d[key] as string, { multiline: true });
+      if (problem !== null) issues.push(optionIssue(key, problem));
     }
   }
   for (const [field, text] of [

@@ -52,3 +52,24 @@ export function terminalJson(value: unknown): string {
 export function shellWord(w: string): string {
   return /^[A-Za-z0-9_./:@=,+-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`;
 }
+
+/** One control character of a one-line text (none kept), and of a multi-line one (TAB and LF kept). */
+const LINE_CONTROL = new RegExp(terminalControlPattern().source, "u");
+const TEXT_CONTROL = new RegExp(terminalControlPattern({ except: "\\t\\n" }).source, "u");
+
+/**
+ * Why `text`, a field people read in lists and on terminals (a dataset's name or description, a
+ * benchmark's title), is refused: the first character a terminal acts on or that hides or reorders text
+ * (`TERMINAL_CONTROL_RANGES`, the one definition; a one-line field keeps none, a `multiline` one keeps TAB
+ * and LF), named by its code point and position; null when there is none (probe24, probe25 B-F3).
+ */
+export function controlCharacterProblem(
+  field: string,
+  text: string,
+  opts: { multiline?: boolean } = {},
+): string | null {
+  const found = (opts.multiline ? TEXT_CONTROL : LINE_CONTROL).exec(text);
+  if (found === null) return null;
+  const cp = found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+  return `${field} holds the control character U+${cp} at position ${found.index} (${opts.multiline ? "text shown to others takes no character a terminal acts on or that hides or reorders text" : "a " + field + " is one line of plain text"})`;
+}

@@ -488,3 +488,37 @@ describe("the test set's insert yields to the event loop (probe17 A-F6)", () => 
     }
   });
 });
+
+// probe25 B-F3: a benchmark's title (served to everyone) and a dataset's description held ESC and U+202E
+describe("text shown to others holds no character a terminal acts on", () => {
+  it.each([
+    ["ESC", "Cities\u001b[2J", "U+001B at position 6"],
+    ["a right-to-left override", "Ci\u202eties", "U+202E at position 2"],
+    ["a word joiner", "Cit\u2060ies", "U+2060 at position 3"],
+  ])("a title with %s is refused naming title, nothing published", async (_, title, where) => {
+    const platform = await openTemp();
+    const e = await rejection(publishRows(platform, [r("a"), r("b", undefined, 1)], { title }));
+    expect(e).toMatchObject({ code: "invalid_option", details: { field: "title", path: "$.title" } });
+    expect(e.message).toBe(`title holds the control character ${where} (a title is one line of plain text)`);
+    expect(await platform.listBenchmarks()).toEqual([]);
+  });
+
+  it("a dataset description keeps its lines and tabs, and is refused with ESC or U+202E, naming description", async () => {
+    const platform = await openTemp();
+    const rows = [r("a"), r("b", undefined, 1)];
+    await platform.createDataset({ name: "ok", description: "two lines\n\tindented", rows } as DatasetInput);
+    for (const [description, where] of [
+      ["a\u001b[31mred", "U+001B at position 1"],
+      ["line\n\u202eevil", "U+202E at position 5"],
+    ]) {
+      const e = await rejection(platform.createDataset({ name: "bad", description, rows } as DatasetInput));
+      expect(e.details.errors).toEqual([
+        expect.objectContaining({
+          field: "description",
+          code: "invalid_option",
+          message: `description holds the control character ${where} (text shown to others takes no character a terminal acts on or that hides or reorders text)`,
+        }),
+      ]);
+    }
+  });
+});

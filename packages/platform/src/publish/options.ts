@@ -20,6 +20,7 @@ import {
 } from "../gold.js";
 import { parseTemplate, refuseGoldPlaceholders } from "../template.js";
 import { textTooLong } from "../text-limits.js";
+import { controlCharacterProblem } from "../terminal.js";
 import { assertWellFormedText } from "../utf8.js";
 
 /** Options of {@link publishBenchmark} (the body of `POST /datasets/:id/benchmark` in the seed). */
@@ -175,6 +176,9 @@ export function benchmarkConfig(o: PublishOptions): BenchmarkConfig {
   assertWellFormedText(o, "$", "invalid_option"); // title, description, template, fields: no lone surrogate
   if (typeof o.title !== "string" || o.title.trim() === "")
     throw new PlatformError("invalid_option", "title is required", { field: "title" });
+  const titleControl = controlCharacterProblem("title", o.title); // shown to everyone: one line of plain text
+  if (titleControl !== null)
+    throw new PlatformError("invalid_option", titleControl, { field: "title", path: "$.title" });
   const titleTooLong = textTooLong("title", o.title.trim());
   if (titleTooLong)
     throw new PlatformError("invalid_option", titleTooLong.message, {
