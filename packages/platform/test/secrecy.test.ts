@@ -157,3 +157,25 @@ describe("SPEC 6.1's author exception (probe15 A-F10)", () => {
     await h.close();
   });
 });
+
+// probe25 A-F2: an off-chain store shows a receipt's hash (nothing to anchor it with) and said of it
+// "its hash is anchored already" while the run said receipt_anchor_status off_chain
+describe("the withheld receipt's message on a store without a chain", () => {
+  it("says the receipt comes at close and never that its hash is anchored", async () => {
+    const h = await openTemp();
+    const author = await h.real.authenticate((await h.real.createAccount({ name: "oc-author" })).api_key);
+    const ds = await h.real.createDataset(author, cities(4, "oc"));
+    const { slug } = await h.real.publish(author, ds.dataset_id, { ...CITIES_PUBLISH, max_attempts: 1 });
+    const rival = await h.principal("oc-rival");
+    const run = await h.real.startRun(rival, slug, "oc-rival");
+    const done = await h.real.finalize(rival, run.run.id);
+    expect(done.receipt_anchor_status).toBe("off_chain");
+    const refusal = await h.real.receipt(rival, slug, run.run.id).then(
+      () => null,
+      (e: Error & { code?: string }) => e,
+    );
+    expect(refusal).toMatchObject({ code: "receipt_withheld", details: { reason: "withheld_live_contest" } });
+    expect(refusal!.message).toBe(`receipts of ${slug} are served once it closes (SPEC 6.1)`);
+    await h.close();
+  });
+});

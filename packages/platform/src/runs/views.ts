@@ -195,7 +195,8 @@ export async function receiptOf(
   if (!receiptsVisible(viewer, b, isOpen(ctx, b)))
     throw new PlatformError(
       "receipt_withheld",
-      `receipts of ${slug} are served once it closes (SPEC 6.1)${hash ? "; its hash is anchored already" : ""}`,
+      // "anchored" only when it is (probe25 A-F2: an off-chain store's hash is shown, never anchored)
+      `receipts of ${slug} are served once it closes (SPEC 6.1)${hash !== null && withheld.stateOf(hash) === "anchored" ? "; its hash is anchored already" : ""}`,
       { reason: "withheld_live_contest", run_id: runId, receipt_hash: hash },
     );
   if (!receiptRevealed(run.receipt_hash, b.commit_root, withheld)) {
