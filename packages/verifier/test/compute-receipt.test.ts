@@ -214,6 +214,37 @@ describe("verifyComputeReceipt", () => {
     expect(r.ok).toBe(false);
   });
 
+  it("fails the sums of a signed receipt with a negative token count or cost, and quotes long amounts cut (probe25 B-F4, B-F5)", async () => {
+    const tokens = await verifyComputeReceipt({
+      execute: bytes(await executeResponse(payload({ prompt_tokens: -1, completion_tokens: 1501 }))),
+      jwks,
+    });
+    expect(tokens.facts.signature.state).toBe("verified");
+    expect(tokens.facts.token_sum).toMatchObject({
+      state: "failed",
+      reasons: ["prompt_tokens, completion_tokens and total_tokens must be integers >= 0"],
+    });
+    expect(tokens.ok).toBe(false);
+    const cost = await verifyComputeReceipt({
+      execute: bytes(
+        await executeResponse(payload({ base_cost_usdc: "-5.00", margin_usdc: "5.01", total_usdc: "0.01" })),
+      ),
+      jwks,
+    });
+    expect(cost.facts.cost_sum).toMatchObject({
+      state: "failed",
+      reasons: ["base_cost_usdc -5.00 is negative: a cost is a USDC amount >= 0"],
+    });
+    expect(cost.ok).toBe(false);
+    const long = "1".repeat(100_001);
+    const quoted = await verifyComputeReceipt({
+      execute: bytes(await executeResponse(payload({ base_cost_usdc: long, total_usdc: long }))),
+      jwks,
+    });
+    expect(quoted.facts.cost_sum.state).toBe("failed");
+    expect(quoted.facts.cost_sum.reasons[0]!.length).toBeLessThan(300);
+  });
+
   it("fails receipt_hash when the stated hash is not the keccak of the canonical payload", async () => {
     const r = await verifyComputeReceipt({
       execute: bytes(await executeResponse(payload(), { receiptHash: `0x${"00".repeat(32)}` })),
