@@ -25,7 +25,7 @@ const ISO_RE =
  * Parses a strict ISO-8601 instant: `YYYY-MM-DD` (midnight UTC) or `YYYY-MM-DDTHH:MM[:SS[.fff]]` followed
  * by `Z` or a `±HH:MM` offset. A time without a zone is ambiguous and refused, and so is a date or time
  * that does not exist (`isExistingDateTime` of @bench-bounty/evidence: `2026-02-30`, `24:00`, `:60`)
- * and a year before 100.
+ * and an instant (after its offset) before year 100 or after 9999.
  * @returns unix milliseconds, or `null` when the text is not such an instant
  */
 export function parseInstant(text: string): number | null {
@@ -49,7 +49,11 @@ export function parseInstant(text: string): number | null {
   const ms = frac === undefined ? 0 : Math.floor(Number(`0.${frac}`) * 1000 + 1e-9);
   const t = Date.UTC(year, month - 1, day, hour, minute, second, ms);
   const sign = offset?.[0] === "-" ? -1 : 1;
-  return t - sign * (offsetHours * 60 + offsetMinutes) * 60_000;
+  const instant = t - sign * (offsetHours * 60 + offsetMinutes) * 60_000;
+  // the year rule holds for the instant too: an offset may move it to year 99 or 10000 (probe25 B-F1:
+  // `0100-01-01T00:30:00+01:00` bucketed to 1999, `9999-12-31T23:59:59-23:59` to +010000)
+  const instantYear = new Date(instant).getUTCFullYear();
+  return instantYear < 100 || instantYear > 9999 ? null : instant;
 }
 
 /** SPEC 4 rendering of an instant: ISO-8601 UTC with millisecond precision and `Z`. */

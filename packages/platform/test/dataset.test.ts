@@ -150,6 +150,20 @@ describe("dataset validation", () => {
     expect(e.details).toMatchObject({ row_index: 2, field: "$" });
   });
 
+  it("a bucketed payload time whose offset moves it out of years 100..9999 is refused, never rewritten (probe25 B-F1)", () => {
+    for (const t of ["0100-01-01T00:30:00+01:00", "9999-12-31T23:59:59-23:59"]) {
+      const r = checkDataset({
+        name: "d",
+        bucket_fields: { t: "day" },
+        rows: [row({ payload: { t }, knowable_at: undefined })],
+      });
+      expect(r.ok, t).toBe(false);
+      expect(JSON.stringify(r.errors), t).not.toMatch(/1999|\+010000/);
+    }
+    // the first instant of year 100 is still taken
+    expect(parseInstant("0100-01-01T01:00:00+01:00")).toBe(new Date("0100-01-01T00:00:00Z").getTime());
+  });
+
   it("accepts date-only decision_ts but refuses zone-less times and impossible dates", () => {
     expect(
       validateDataset({ name: "d", rows: [row({ decision_ts: "2012-01-01", knowable_at: undefined })] }).rows,
@@ -172,6 +186,9 @@ describe("dataset validation", () => {
       "2026-01-01T00:00:00+24:00",
       "2100-02-29",
       "0050-01-01",
+      // probe25 B-F1: the year rule holds for the instant after its offset (year 99, year 10000)
+      "0100-01-01T00:30:00+01:00",
+      "9999-12-31T23:59:59-23:59",
     ]) {
       expect(
         refusal(() =>
