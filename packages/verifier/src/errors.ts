@@ -92,13 +92,15 @@ export function isVerifierNetworkError(e: unknown): e is VerifierNetworkError {
  * A short description of an unknown thrown value, for reasons and messages (never a stack). `fetch`'s
  * own "fetch failed" says nothing of what failed: the cause it carries is added (probe24: a redirect
  * loop, a redirect to a `file:` URL and a refused connection all read "fetch failed"), as
- * `fetch failed: redirect count exceeded`, `fetch failed: connect ECONNREFUSED 127.0.0.1:9`.
+ * `fetch failed: redirect count exceeded`, `fetch failed: connect ECONNREFUSED 127.0.0.1:9`; likewise a body
+ * read cut short, `terminated: other side closed`.
  */
 export function describeError(e: unknown): string {
   if (e instanceof Error) {
     const short = (e as { shortMessage?: unknown }).shortMessage;
     const text = typeof short === "string" && short.length > 0 ? short : (e.message.split("\n")[0] ?? e.name);
-    const cause = text === "fetch failed" ? causeText(e.cause) : "";
+    // undici's bare words: "fetch failed" (the request) and "terminated" (a body cut short, probe25 B-F9)
+    const cause = text === "fetch failed" || text === "terminated" ? causeText(e.cause) : "";
     return cause === "" ? text : `${text}: ${cause}`;
   }
   return String(e);

@@ -27,6 +27,11 @@ beforeAll(async () => {
       const to = { "/loop": "/loop", "/to-file": "file:///etc/passwd", "/to-closed": closed }[req.url]!;
       res.setHeader("location", to);
       res.end();
+    } else if (req.url === "/cut") {
+      // a body cut short: the length promised, half of it sent, the connection destroyed
+      res.setHeader("content-length", "1000");
+      res.write("{".repeat(500));
+      setTimeout(() => res.destroy(), 50);
     } else {
       res.statusCode = 404;
       res.end(JSON.stringify({ reason: "not_awarded", message: "the prize is not awarded yet" }));
@@ -74,6 +79,10 @@ describe("a pack URL that cannot be fetched names the URL and the cause", () => 
     await expect(verifyPack({ source: `${base}${path}` })).rejects.toThrow(
       `url ${base}${path}: cannot fetch: fetch failed: ${cause}`,
     );
+  });
+
+  it("a body cut short names its cause (probe25 B-F9: 'terminated' alone)", async () => {
+    await expect(verifyPack({ source: `${base}/cut` })).rejects.toThrow(/terminated: other side closed/);
   });
 
   it("a redirect to a closed port, and a closed port: connection refused", async () => {
