@@ -79,6 +79,8 @@ export function readBoundedFile(path: string, options: BoundedFileOptions = {}):
   const refuse = (problem: BoundedFileProblem, cause?: unknown) =>
     new BoundedFileError(path, maxBytes, problem, cause === undefined ? undefined : { cause });
   const unreadable = (e: unknown) => refuse({ reason: "unreadable", code: errorCode(e) }, e);
+  // an empty name reads as ENOENT of nothing (probe25 B-F8: "cannot read : ENOENT"): say what it is
+  if (path === "") throw refuse({ reason: "unreadable", code: "the file name is empty" });
   // a FIFO asked for as a pipe is opened blocking (its open waits for a writer, as its reads will);
   // anything else non-blocking (a FIFO then opens at once, and is refused)
   const pipe = options.pipes === true && isFifo(path);

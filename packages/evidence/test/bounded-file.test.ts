@@ -26,6 +26,12 @@ function problemOf(path: string, options?: Parameters<typeof readBoundedFile>[1]
 }
 
 describe("readBoundedFile", () => {
+  it("names an empty file name as such (probe25 B-F8), not as ENOENT", () => {
+    expect(problemOf("")).toMatchObject({
+      problem: { reason: "unreadable", code: "the file name is empty" },
+    });
+  });
+
   it.runIf(process.platform === "linux")(
     "refuses a file whose size reads 0 but holds data (/proc/self/environ) as size_unknown, never as grown",
     () => {
