@@ -413,6 +413,14 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
 
     // confirmed, pack not minted (the crash); while an award holds the lock the door answers pack_pending
     await expect(r.platform.award(r.slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
+    // a store opened without a chain cannot mint it, and never says it is being minted (probe25 B-F6)
+    const chainless = await r.offChain();
+    const told = await chainless.awardEvidence(r.slug);
+    expect(told).toMatchObject({ kind: "unavailable", reason: "pack_pending" });
+    expect((told as { message: string }).message).toBe(
+      `the award is confirmed and its pack is not minted yet: a process with the chain and the platform account's key mints it (a running serve, or award ${r.slug})`,
+    );
+    await chainless.close();
     await hold();
     expect(await second.awardEvidence(r.slug)).toMatchObject({ kind: "unavailable", reason: "pack_pending" });
     release();

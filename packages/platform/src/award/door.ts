@@ -103,11 +103,12 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
   if (stored && row?.status === "packed")
     return { kind: "pack", pack_hash: stored.pack_hash as Hex, pack_size: stored.size };
   if (row && (row.status === "packed" || row.status === "confirmed")) {
+    // nothing mints it without a chain: never "being minted" (probe25 B-F6)
     if (!ctx.chain)
       return {
         kind: "unavailable",
         reason: "pack_pending",
-        message: "the award is confirmed; its pack is being minted",
+        message: `the award is confirmed and its pack is not minted yet: a process with the chain and the platform account's key mints it (a running serve, or award ${slug})`,
       };
     const packed = await underDoorLock(ctx, slug, by, async () => {
       const bench = await getBenchmark(ctx, slug);

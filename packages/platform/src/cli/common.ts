@@ -180,10 +180,20 @@ export function evidenceChainCommand(slug: string, o: StoreOpts): string {
 }
 
 /**
+ * The command that mints (and anchors) a confirmed award's pack (`bench-bounty award <slug>` with the
+ * chain options), printed by `evidence` when the pack is not minted and it has no key to mint it with
+ * (probe25 B-F6): it needs `BENCH_BOUNTY_PRIVATE_KEY` (a line says so), and the RPC URL as
+ * {@link evidenceChainCommand} gives it.
+ */
+export function awardMintCommand(slug: string, o: StoreOpts): string {
+  return `${storeCommand("award", slug, o)}\n  (with BENCH_BOUNTY_PRIVATE_KEY set to the platform account's key: minting signs the pack's anchor)`;
+}
+
+/**
  * `<program> <command> <slug> --store ...` with this invocation's chain options ({@link anchorRetryCommand}):
  * without `--rpc-url`, it reads the URL from `"$BENCH_BOUNTY_RPC_URL"`, with a line saying to set it.
  */
-function storeCommand(command: "anchor" | "evidence", slug: string, o: StoreOpts): string {
+function storeCommand(command: "anchor" | "evidence" | "award", slug: string, o: StoreOpts): string {
   // `anchor` is the keyless operator's (probe15 B-F11): a key exported in this shell would make the
   // pasted command refused (probe16 B-F3), so the command drops it
   const keyless =
@@ -191,8 +201,8 @@ function storeCommand(command: "anchor" | "evidence", slug: string, o: StoreOpts
   const words = [...keyless, invokedAs(), ...[command, slug, "--store", o.store].map(shellWord)];
   let note = "";
   if (o.rpcUrl === undefined) {
-    // `evidence` is printed to be run with a chain (`anchor` without one lists what it cannot anchor)
-    if (command === "evidence") {
+    // `evidence` and `award` are printed to be run with a chain (`anchor` without one lists what it cannot anchor)
+    if (command !== "anchor") {
       words.push("--rpc-url", `"$${RPC_URL_ENV}"`);
       note = `\n  (first set ${RPC_URL_ENV} to the chain's JSON-RPC URL; on a chain without an address book entry add --bounty-contract and --anchor-registry)`;
     }

@@ -4,6 +4,7 @@ import type { Address } from "viem";
 import { PlatformError } from "../errors.js";
 import {
   action,
+  awardMintCommand,
   evidenceChainCommand,
   print,
   principalOf,
@@ -82,7 +83,16 @@ export function registerOperatorCommands(program: Command): void {
         chainless ? { ...o, rpcUrl: undefined } : o,
         true,
         async (platform) => {
-          const r = await platform.awardEvidence(slug);
+          const r = await platform.awardEvidence(slug).catch((e: unknown) => {
+            // read-only (no key): a confirmed award's pack cannot be minted here (probe25 B-F6)
+            if (e instanceof PlatformError && e.code === "chain_error" && e.details.read_only === true)
+              return {
+                kind: "unavailable" as const,
+                reason: "pack_pending" as const,
+                message: `the award is confirmed and its pack is not minted yet: minting it needs the platform account's key (${e.message})`,
+              };
+            throw e;
+          });
           // the exact bytes when piped (`> pack.json`); on a terminal, the agents' answers in it escaped
           if (r.kind === "pack") {
             const text = Buffer.from(r.bytes).toString("utf8");
@@ -93,6 +103,8 @@ export function registerOperatorCommands(program: Command): void {
               process.stderr.write(
                 `read where it is on the chain (no signing key needed) with:\n    ${evidenceChainCommand(slug, o)}\n`,
               );
+            if (r.reason === "pack_pending" && (!platform.chain || platform.chain.readOnly))
+              process.stderr.write(`mint its pack with:\n    ${awardMintCommand(slug, o)}\n`);
             process.exitCode = 1;
           }
         },
