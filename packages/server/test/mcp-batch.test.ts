@@ -162,3 +162,34 @@ describe("MCP: notifications (no id) run nothing; anonymous ones of a keyed tool
     expect(made.status, made.text).toBe(201);
   });
 });
+
+// probe25 A-F5: an id 2^53 was refused with zod's "<9007199254740991" (which 2^53-1 passes), and an id
+// 1.0000000000000001 answered as 1: a number id is held to the integer rule of every body
+describe("a JSON-RPC number id is an integer as sent (probe25 A-F5)", () => {
+  it.each([
+    ["9007199254740992", "9007199254740992 is a number above 2^53-1 (9007199254740991), which loses digits"],
+    [
+      "-9007199254740992",
+      "-9007199254740992 is a number below -(2^53-1) (-9007199254740991), which loses digits",
+    ],
+    ["1.0000000000000001", "1.0000000000000001 is not a whole number"],
+  ])("id %s: 400 -32600 naming $.id", async (id, says) => {
+    const r = await post(`{"jsonrpc":"2.0","id":${id},"method":"tools/list"}`);
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.text)).toMatchObject({
+      id: null,
+      error: {
+        code: -32600,
+        message: `Invalid Request: $.id: ${says} (an id is a string or an integer)`,
+        data: { path: "$.id" },
+      },
+    });
+  });
+
+  it("ids 2^53-1 and 2.0 are taken", async () => {
+    const top = await post(`{"jsonrpc":"2.0","id":9007199254740991,"method":"tools/list"}`);
+    expect(top.status).toBe(200);
+    expect(top.text).toContain('"id":9007199254740991');
+    expect((await post(`{"jsonrpc":"2.0","id":2.0,"method":"tools/list"}`)).status).toBe(200);
+  });
+});

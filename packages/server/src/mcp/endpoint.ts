@@ -35,7 +35,7 @@ import {
 } from "../route.js";
 import { readQuery } from "../query.js";
 import { mcpBodyLimits, type BodyLimits } from "../body-limits.js";
-import { requirePrincipal } from "@bench-bounty/platform";
+import { requirePrincipal, sentNumberText } from "@bench-bounty/platform";
 import {
   addressOf,
   bucketOf,
@@ -99,7 +99,7 @@ const INVALID_REQUEST = -32600;
  * parse rebuilds it as the prototype, so a `tools/call`'s name or arguments hidden there passed every
  * check of the edge (probe D1-F8: account budgets, write ids, probe13 C10's argument check).
  */
-function invalidMessage(c: Context<AppEnv>, body: unknown): Response | null {
+function invalidMessage(c: Context<AppEnv>, body: unknown, exact?: JsonValue): Response | null {
   const refuse = (code: number, path: string, why: string, id: RequestId | null) => {
     const kind = code === INVALID_PARAMS ? "Invalid params" : "Invalid Request";
     const error = { code, message: `${kind}: ${path}: ${why}`, data: { path } };
@@ -121,6 +121,26 @@ function invalidMessage(c: Context<AppEnv>, body: unknown): Response | null {
         !Array.isArray(body) && RequestIdSchema.safeParse(rawId).success ? (rawId as RequestId) : null;
       const code = proto.startsWith(`${at}.params`) ? INVALID_PARAMS : INVALID_REQUEST;
       return refuse(code, proto, 'unknown member "__proto__" (a reserved name)', id);
+    }
+    // a number id is an integer as sent, within 2^53-1 (probe25 A-F5: 1.0000000000000001 was answered as
+    // id 1, and 2^53 refused with zod's "<9007199254740991", a bound 2^53-1 passes): the one rule of the
+    // integers of a body (`sentNumberText`), as the params' integers
+    const exactId = (Array.isArray(exact) ? exact[i] : exact) as { id?: unknown } | undefined;
+    const sentId = isJsonObject(exactId as JsonValue) ? exactId!.id : undefined;
+    if (
+      sentId !== undefined &&
+      typeof sentId !== "string" &&
+      sentId !== null &&
+      typeof sentId !== "boolean"
+    ) {
+      const text = sentNumberText(`${at}.id`, sentId as number, { asString: false, integer: true });
+      if (typeof text === "object")
+        return refuse(
+          INVALID_REQUEST,
+          `${at}.id`,
+          `${text.error.slice(`${at}.id `.length)} (an id is a string or an integer)`,
+          null,
+        );
     }
     if (JSONRPCMessageSchema.safeParse(m).success) continue;
     if (typeof m !== "object" || m === null || Array.isArray(m))
@@ -576,7 +596,7 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   const parsed = c.req.method === "POST" ? await strictRpcBody(c) : undefined;
   if (parsed instanceof Response) return parsed;
   if (parsed) tools.sentArguments = (id) => sentArgumentsOf(parsed.value, parsed.exact, id);
-  const invalid = parsed ? invalidMessage(c, parsed.value) : null;
+  const invalid = parsed ? invalidMessage(c, parsed.value, parsed.exact) : null;
   if (invalid) return invalid;
   const overParams = parsed ? largeParams(c, parsed.value) : null;
   if (overParams) return overParams;
