@@ -307,3 +307,33 @@ export function inProcessRunner(chain: DevChain, localDeployment: string) {
     }
   };
 }
+
+/**
+ * A local chain for one describe block's task runs (mocha `before`/`after`): `chain`, `dir` (its
+ * deployment file's folder, removed after), `run` (the tasks against it) and `refuses` (a task refused
+ * with a line matching `pattern`, and no block mined: nothing sent).
+ */
+export function useTaskChain(): {
+  chain: DevChain;
+  dir: string;
+  run: ReturnType<typeof localRunner>;
+  refuses: (args: string[], pattern: RegExp) => Promise<void>;
+} {
+  const local = {
+    refuses: async (args: string[], pattern: RegExp) => {
+      const before = await blockNumber(local.chain);
+      expectRefusal(await local.run(args), pattern);
+      expect(await blockNumber(local.chain), "a refusal sends nothing").to.equal(before);
+    },
+  } as ReturnType<typeof useTaskChain>;
+  before(async function () {
+    local.chain = await startChain();
+    local.dir = tempDir();
+    local.run = localRunner(local.chain, localDeploymentFile(local.dir, local.chain));
+  });
+  after(async function () {
+    await local.chain?.stop();
+    if (local.dir) fs.rmSync(local.dir, { recursive: true, force: true });
+  });
+  return local;
+}

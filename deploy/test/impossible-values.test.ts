@@ -6,21 +6,10 @@
  * - a `local:mint-usdc --amount` past uint256 or past what the test token mints: ethers' "value
  *   out-of-bounds" and Hardhat's ProviderError were printed with their stacks.
  */
-import fs from "node:fs";
 import { expect } from "chai";
-import type { DevChain } from "@bench-bounty/devchain";
 import { TaskError } from "../lib/errors";
 import { parseTime } from "../lib/format";
-import {
-  blockNumber,
-  expectOk,
-  expectRefusal,
-  localDeploymentFile,
-  localRunner,
-  lockCommand,
-  startChain,
-  tempDir,
-} from "./helpers";
+import { expectOk, lockCommand, useTaskChain } from "./helpers";
 
 describe("impossible values (probe24 B-F2, B-F3)", function () {
   it("parseTime refuses a date or time that does not exist, naming the flag; real ones still parse", function () {
@@ -50,25 +39,7 @@ describe("impossible values (probe24 B-F2, B-F3)", function () {
   });
 
   describe("task runs", function () {
-    let chain: DevChain;
-    let dir: string;
-    let run: ReturnType<typeof localRunner>;
-
-    before(async function () {
-      chain = await startChain();
-      dir = tempDir();
-      run = localRunner(chain, localDeploymentFile(dir, chain));
-    });
-    after(async function () {
-      await chain?.stop();
-      if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    });
-
-    async function refuses(args: string[], pattern: RegExp) {
-      const before = await blockNumber(chain);
-      expectRefusal(await run(args), pattern);
-      expect(await blockNumber(chain), "a refusal sends nothing").to.equal(before);
-    }
+    const local = useTaskChain();
 
     /** `lock` with `flag` set to `value` (replacing the helper's own value). */
     function withFlag(lock: string[], flag: string, value: string): string[] {
@@ -77,16 +48,16 @@ describe("impossible values (probe24 B-F2, B-F3)", function () {
     }
 
     it("bounty:lock and bounty:claim refuse a date that does not exist, naming the flag, before anything is sent", async function () {
-      const lock = await lockCommand(chain, dir);
-      await refuses(
+      const lock = await lockCommand(local.chain, local.dir);
+      await local.refuses(
         [...withFlag(lock, "--closes-at", "2027-02-30T00:00:00Z"), "--dry-run"],
         /^Error: --closes-at names a date or time that does not exist: "2027-02-30T00:00:00Z"/m,
       );
-      await refuses(
+      await local.refuses(
         withFlag(lock, "--award-deadline", "2027-04-31T00:00:00Z"),
         /^Error: --award-deadline names a date or time that does not exist: "2027-04-31T00:00:00Z"/m,
       );
-      await refuses(
+      await local.refuses(
         ["bounty:claim", "--relay", "--id", "1", "--deadline", "2027-01-01T24:00:00Z"],
         /^Error: --deadline names a date or time that does not exist: "2027-01-01T24:00:00Z"/m,
       );
@@ -95,17 +66,17 @@ describe("impossible values (probe24 B-F2, B-F3)", function () {
     it("local:mint-usdc: an --amount past uint256 or refused by the token is one line naming it, no stack", async function () {
       const to = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
       // 81 digits of USDC: 87 digits of base units, past 2^256-1
-      await refuses(
+      await local.refuses(
         ["local:mint-usdc", "--to", to, "--amount", "9".repeat(81)],
         /^Error: --amount is out of the uint256 range: 87 digits of base units, more than 2\^256-1/m,
       );
       // within uint256, past the test token's supply limit (2^255): its revert reason
-      await refuses(
+      await local.refuses(
         ["local:mint-usdc", "--to", to, "--amount", "6" + "0".repeat(70)],
         /^Error: mint reverted: FiatToken: total supply too large\. The token refused the operation\./m,
       );
       // a mint the token takes still mints
-      expect(expectOk(await run(["local:mint-usdc", "--to", to, "--amount", "5"]))).to.match(
+      expect(expectOk(await local.run(["local:mint-usdc", "--to", to, "--amount", "5"]))).to.match(
         /^Minted 5\.000000 USDC to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC/m,
       );
     });

@@ -5,65 +5,35 @@
  * applies to withdrawal addresses (`recipientProblem` of @bench-bounty/contracts), naming the option,
  * before anything is sent.
  */
-import fs from "node:fs";
-import { expect } from "chai";
-import type { DevChain } from "@bench-bounty/devchain";
-import {
-  blockNumber,
-  expectRefusal,
-  localDeploymentFile,
-  localRunner,
-  lockCommand,
-  startChain,
-  tempDir,
-  vectorPath,
-} from "./helpers";
+import { expectRefusal, lockCommand, useTaskChain, vectorPath } from "./helpers";
 
 describe("a protocol contract as a recipient (probe16 B-F8)", function () {
-  let chain: DevChain;
-  let dir: string;
-  let run: ReturnType<typeof localRunner>;
-
-  before(async function () {
-    chain = await startChain();
-    dir = tempDir();
-    run = localRunner(chain, localDeploymentFile(dir, chain));
-  });
-  after(async function () {
-    await chain?.stop();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function refuses(args: string[], pattern: RegExp) {
-    const before = await blockNumber(chain);
-    expectRefusal(await run(args), pattern);
-    expect(await blockNumber(chain), "a refusal sends nothing").to.equal(before);
-  }
+  const local = useTaskChain();
 
   it("refuses the AnchorRegistry, the bounty, USDC, a precompile and a predeploy as --to / --withdrawals", async function () {
-    const { anchorRegistry, benchmarkBounty, usdc } = chain.contracts;
-    await refuses(
+    const { anchorRegistry, benchmarkBounty, usdc } = local.chain.contracts;
+    await local.refuses(
       ["bounty:claim", "--id", "1", "--to", anchorRegistry],
       /--to: .* is one of the protocol's contracts .*: it can never claim/,
     );
-    await refuses(
+    await local.refuses(
       ["bounty:claim", "--relay", "--id", "1", "--to", benchmarkBounty],
       /--to: .* is one of the protocol's contracts/,
     );
-    await refuses(
+    await local.refuses(
       ["bounty:reclaim", "--id", "1", "--to", usdc],
       /--to: .* is one of the protocol's contracts/,
     );
-    await refuses(
+    await local.refuses(
       ["bounty:claim", "--id", "1", "--to", "0x0000000000000000000000000000000000000100"],
       /--to: .* is a precompile address/,
     );
-    await refuses(
+    await local.refuses(
       ["bounty:reclaim", "--id", "1", "--to", "0x4200000000000000000000000000000000000006"],
       /--to: .* is an OP-stack predeploy/,
     );
     const pack = vectorPath("packs/small.json");
-    await refuses(
+    await local.refuses(
       ["bounty:award", "--id", "1", "--rank-derivation", pack, "--withdrawals", `vec-a=${anchorRegistry}`],
       /--withdrawals: the withdrawal address of agent "vec-a": .* is one of the protocol's contracts/,
     );
@@ -74,23 +44,29 @@ describe("a protocol contract as a recipient (probe16 B-F8)", function () {
     const badChecksum = "0xF646ce19E9F80a7927058CE47Bc7c8B7c00aB0B9";
     const notAnAddress = /not a 0x-prefixed address of 40 hex digits/;
     const checksum = /wrong EIP-55 checksum/;
-    await refuses(
+    await local.refuses(
       ["bounty:claim", "--id", "1", "--to", noPrefix],
       new RegExp(`--to: ${notAnAddress.source}`),
     );
-    await refuses(["bounty:claim", "--relay", "--id", "1", "--to", noPrefix], /--to: not a 0x-prefixed/);
-    await refuses(["bounty:reclaim", "--id", "1", "--to", noPrefix], /--to: not a 0x-prefixed/);
-    await refuses(
+    await local.refuses(
+      ["bounty:claim", "--relay", "--id", "1", "--to", noPrefix],
+      /--to: not a 0x-prefixed/,
+    );
+    await local.refuses(["bounty:reclaim", "--id", "1", "--to", noPrefix], /--to: not a 0x-prefixed/);
+    await local.refuses(
       ["bounty:claim", "--id", "1", "--to", badChecksum],
       new RegExp(`--to: .*${checksum.source}`),
     );
-    await refuses(["bounty:reclaim", "--id", "1", "--to", badChecksum], /--to: .*wrong EIP-55 checksum/);
+    await local.refuses(
+      ["bounty:reclaim", "--id", "1", "--to", badChecksum],
+      /--to: .*wrong EIP-55 checksum/,
+    );
     const pack = vectorPath("packs/small.json");
     for (const [address, pattern] of [
       [noPrefix, notAnAddress],
       [badChecksum, checksum],
     ] as const) {
-      const result = await run([
+      const result = await local.run([
         "bounty:award",
         "--id",
         "1",
@@ -109,50 +85,53 @@ describe("a protocol contract as a recipient (probe16 B-F8)", function () {
   it("the tasks' other address options take the same form rule: --awarder, --token, --author, --account, --from, local:mint-usdc --to (probe17 B-F6, same class)", async function () {
     const noPrefix = "F646ce19E9F80a7927058CE47Bc7c8B7c00aB0B8";
     const badChecksum = "0xF646ce19E9F80a7927058CE47Bc7c8B7c00aB0B9";
-    const lock = await lockCommand(chain, dir);
-    await refuses([...lock, "--awarder", noPrefix], /--awarder: not a 0x-prefixed address/);
-    await refuses([...lock, "--token", badChecksum], /--token: .*wrong EIP-55 checksum/);
-    await refuses(["bounty:status", "--id", "1", "--author", noPrefix], /--author: not a 0x-prefixed/);
-    await refuses(["bounty:credits", "--account", badChecksum], /--account: .*wrong EIP-55 checksum/);
-    await refuses(["local:mint-usdc", "--to", noPrefix, "--amount", "1"], /--to: not a 0x-prefixed/);
-    await refuses(["bounty:reclaim", "--id", "1", "--from", badChecksum], /--from: .*wrong EIP-55 checksum/);
+    const lock = await lockCommand(local.chain, local.dir);
+    await local.refuses([...lock, "--awarder", noPrefix], /--awarder: not a 0x-prefixed address/);
+    await local.refuses([...lock, "--token", badChecksum], /--token: .*wrong EIP-55 checksum/);
+    await local.refuses(["bounty:status", "--id", "1", "--author", noPrefix], /--author: not a 0x-prefixed/);
+    await local.refuses(["bounty:credits", "--account", badChecksum], /--account: .*wrong EIP-55 checksum/);
+    await local.refuses(["local:mint-usdc", "--to", noPrefix, "--amount", "1"], /--to: not a 0x-prefixed/);
+    await local.refuses(
+      ["bounty:reclaim", "--id", "1", "--from", badChecksum],
+      /--from: .*wrong EIP-55 checksum/,
+    );
   });
 
   it("refuses a router, a precompile and the protocol's contracts as --awarder by the recipient rule (probe19 B-F9)", async function () {
-    const lock = await lockCommand(chain, dir);
-    const { anchorRegistry, benchmarkBounty } = chain.contracts;
+    const lock = await lockCommand(local.chain, local.dir);
+    const { anchorRegistry, benchmarkBounty } = local.chain.contracts;
     const multicall3 = "0xcA11bde05977b3631167028862bE2a173976CA11";
-    await refuses(
+    await local.refuses(
       [...lock, "--awarder", multicall3],
       new RegExp(
         `^Error: --awarder: ${multicall3} is Multicall3 .*: anyone could award through it\\. Nothing was sent\\.$`,
         "m",
       ),
     );
-    await refuses(
+    await local.refuses(
       [...lock, "--awarder", "0xa83c336b20401af773b6219ba5027174338d1836"],
       /^Error: --awarder: .* is Safe MultiSendCallOnly v1\.5\.0 .*: anyone could award through it/m,
     );
-    await refuses(
+    await local.refuses(
       [...lock, "--awarder", "0x0000000000000000000000000000000000000001"],
       /^Error: --awarder: 0x0+1 is a precompile address .*: it can never award, only a reclaim would return the pool\. Nothing was sent\.$/m,
     );
     for (const contract of [benchmarkBounty, anchorRegistry])
-      await refuses(
+      await local.refuses(
         [...lock, "--awarder", contract],
         /^Error: --awarder: .* is one of the protocol's contracts .*: it can never award/m,
       );
-    await refuses(
+    await local.refuses(
       [...lock, "--awarder", "0x0000000000000000000000000000000000000000"],
       /^Error: --awarder: the zero address: it can never award/m,
     );
   });
 
   it("refuses a contract that is not a token as --token in one line before anything is sent (probe19 B-F10)", async function () {
-    const lock = await lockCommand(chain, dir);
-    const { anchorRegistry, benchmarkBounty } = chain.contracts;
+    const lock = await lockCommand(local.chain, local.dir);
+    const { anchorRegistry, benchmarkBounty } = local.chain.contracts;
     for (const contract of [anchorRegistry, benchmarkBounty])
-      await refuses(
+      await local.refuses(
         [...lock, "--token", contract],
         new RegExp(
           `^Error: --token: ${contract} on localhost is not an ERC-20 token \\(symbol\\(\\), decimals\\(\\) or balanceOf\\(\\) reverts\\)\\. Nothing was sent\\.$`,
