@@ -1,9 +1,9 @@
 /** Parsing and printing of amounts, times and addresses for the tasks (no floats anywhere). */
 import { TaskError } from "./errors";
 import { evidence } from "./packages";
-import { isoSeconds, MAX_DATE_SECONDS } from "./time";
+import { isoSeconds } from "./time";
 
-export { isoSeconds, MAX_DATE_SECONDS };
+export { isoSeconds };
 
 /** USDC has 6 decimals. */
 export const USDC_DECIMALS = 6;
@@ -30,22 +30,28 @@ export function formatAmount(baseUnits: bigint, symbol = "USDC", decimals = USDC
 
 /**
  * Unix seconds ("1767225600") or ISO-8601 with a zone ("2026-01-01T00:00:00Z") -> unix seconds, at most
- * {@link MAX_DATE_SECONDS} (what a date can show; far inside the contracts' uint64 and uint256). A date
- * or time that does not exist (`2027-02-30`, `T24:00:00Z`: `isExistingDateTime` of @bench-bounty/evidence)
- * is refused, never rolled over to the next day as `Date.parse` would.
- * @throws TaskError naming the flag, for a malformed time, one that does not exist, or one past
- *   {@link MAX_DATE_SECONDS}
+ * `MAX_LOCK_UNIX_SECONDS` of @bench-bounty/evidence (9999-12-31T23:59:59Z: the bound `bench-bounty lock`
+ * holds too, far inside the contracts' uint64 and uint256). A date or time that does not exist
+ * (`2027-02-30`, `T24:00:00Z`: `isExistingDateTime`) is refused, never rolled over to the next day as
+ * `Date.parse` would.
+ * @throws TaskError naming the flag, for a malformed time, one that does not exist, or one past the bound
  */
 export function parseTime(text: string, flag: string): bigint {
-  const t = text.trim();
-  if (/^[0-9]+$/.test(t)) {
-    const s = BigInt(t);
-    if (s > MAX_DATE_SECONDS)
-      throw new TaskError(
-        `${flag} must be at most ${MAX_DATE_SECONDS} (unix seconds of +275760-09-13T00:00:00Z), got ${t.length > 40 ? `a ${t.length}-digit number` : `"${t}"`}.`,
-      );
-    return s;
+  const s = parseSeconds(text, flag);
+  const max = BigInt(evidence().MAX_LOCK_UNIX_SECONDS);
+  if (s > max) {
+    const t = text.trim();
+    throw new TaskError(
+      `${flag} must be at most ${max} (unix seconds of ${isoSeconds(max)}), got ${t.length > 40 ? `a ${t.length}-character time` : `"${t}"`}.`,
+    );
   }
+  return s;
+}
+
+/** {@link parseTime} before its bound. */
+function parseSeconds(text: string, flag: string): bigint {
+  const t = text.trim();
+  if (/^[0-9]+$/.test(t)) return BigInt(t);
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/.exec(
     t,
   );

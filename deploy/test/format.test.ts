@@ -9,16 +9,21 @@ import { TaskError, isoTime } from "../lib/errors";
 import { isoSeconds, parseBountyId, parseTime } from "../lib/format";
 
 describe("times of the tasks", function () {
-  it("parseTime refuses a time past what a date can hold, naming the flag", function () {
-    for (const text of ["9999999999999999", (2n ** 256n).toString(), "8640000000001"]) {
-      expect(() => parseTime(text, "--deadline"))
+  it("parseTime refuses a time past the year 9999, naming the flag: the bound of `bench-bounty lock` too (probe25 B-F7)", function () {
+    for (const text of [
+      "9999999999999999",
+      (2n ** 256n).toString(),
+      "8640000000000",
+      "253402300800",
+      "9999-12-31T23:59:59-00:01",
+    ]) {
+      expect(() => parseTime(text, "--closes-at"))
         .to.throw(TaskError)
         .with.property("message")
-        .that.matches(
-          /^--deadline must be at most 8640000000000 \(unix seconds of \+275760-09-13T00:00:00Z\)/,
-        );
+        .that.matches(/^--closes-at must be at most 253402300799 \(unix seconds of 9999-12-31T23:59:59Z\)/);
     }
-    expect(parseTime("8640000000000", "--deadline")).to.equal(8_640_000_000_000n);
+    expect(parseTime("253402300799", "--closes-at")).to.equal(253_402_300_799n);
+    expect(parseTime("9999-12-31T23:59:59Z", "--award-deadline")).to.equal(253_402_300_799n);
     expect(parseTime("9999999999", "--deadline")).to.equal(9_999_999_999n);
     expect(parseTime("2026-01-31T12:00:00Z", "--closes-at")).to.equal(1_769_860_800n);
   });

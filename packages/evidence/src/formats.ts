@@ -26,6 +26,14 @@ export const FRACTION_STRING = /^(0|[1-9][0-9]*)\/([1-9][0-9]*)$/;
 /** ISO-8601 UTC with millisecond precision and `Z` (SPEC 4). */
 export const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+/**
+ * The last unix second a four-digit-year date-time names (`9999-12-31T23:59:59Z`): the latest close time,
+ * award deadline or claim deadline the project's tools lock or sign (`bench-bounty lock`, `hardhat
+ * bounty:lock`, `bounty:claim --deadline`), so every such time prints as an ISO date. The contracts take any
+ * uint64; a stranger's bounty attached from the chain keeps what the chain holds (probe25 B-F7).
+ */
+export const MAX_LOCK_UNIX_SECONDS = 253_402_300_799;
+
 /** The fields of a written date and time of day (in UTC, or local to the `offset`), as numbers. */
 export interface DateTimeFields {
   /** 0-9999 (four digits as written). */

@@ -12,6 +12,7 @@ import {
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { MAX_LOCK_UNIX_SECONDS } from "@bench-bounty/evidence";
 import { csvToDataset } from "../src/csv.js";
 import { Platform } from "../src/platform.js";
 import { benchmarkConfig } from "../src/publish.js";
@@ -616,6 +617,11 @@ describe("chain options are checked before the store or the network", () => {
     expect(fetchSpy).not.toHaveBeenCalled();
     const huge = await runCli(...lock, "--closes-in", "99999999999999999999");
     expect(huge.err).toMatch(/closes-in must be an integer in 1\.\.3153600000/);
+    // probe25 B-F7: the one bound of the Hardhat task bounty:lock too (MAX_LOCK_UNIX_SECONDS)
+    const late = await runCli(...lock, "--closes-at", String(MAX_LOCK_UNIX_SECONDS + 1));
+    expect(late.code).not.toBe(0);
+    expect(late.err).toMatch(/closes-at must be an integer in 1\.\.253402300799/);
+    expect(fetchSpy).not.toHaveBeenCalled();
   });
 
   it("--receipt-anchoring immediate|batch is accepted by the commands (README), other values refused", async () => {

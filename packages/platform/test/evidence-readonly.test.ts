@@ -14,6 +14,7 @@ import { ChainGateway } from "../src/chain.js";
 import {
   chainClock,
   chainConfig,
+  crashOnce,
   openAt,
   publishLockAndRun,
   runCli,
@@ -96,6 +97,71 @@ describe("evidence reads the chain without the operator's key (probe24 C-F4)", {
       code: "award_evidence_unavailable",
       reason: "reclaimed_never_reveals",
     });
+  });
+
+  it("a confirmed award whose pack is not minted: the printed award command, pasted with the key, mints it (probe25 B-F6)", async () => {
+    const dc = devChain();
+    const operator = 13;
+    const { now: chainNow, clock } = await chainClock(dc);
+    const dir = tempDir("bb-evidence-mint-");
+    const platform = await openAt({
+      dir,
+      clock: clock.now,
+      chain: chainConfig(dc, operator),
+      faults: crashOnce("awardBeforeMint"),
+    });
+    const { slug } = await publishLockAndRun(platform, dc, {
+      chainNow,
+      clock,
+      account: operator,
+      tag: "evidence-mint",
+      title: "Evidence mint",
+    });
+    // the award is confirmed on the chain, then the process dies before it mints the pack
+    await expect(platform.award(slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
+    await platform.close();
+
+    const contracts = [
+      "--bounty-contract",
+      dc.contracts.benchmarkBounty,
+      "--anchor-registry",
+      dc.contracts.anchorRegistry,
+    ];
+    const saved = { ...process.env };
+    delete process.env.BENCH_BOUNTY_PRIVATE_KEY;
+    delete process.env.BENCH_BOUNTY_RPC_URL;
+    process.env.BENCH_BOUNTY_INVOKED_AS = BIN;
+    let first;
+    try {
+      first = await runCli("evidence", slug, "--store", dir, "--rpc-url", dc.rpcUrl, ...contracts);
+    } finally {
+      process.env = saved;
+    }
+    expect(first.code).toBe(1);
+    expect(JSON.parse(first.out).error.reason).toBe("pack_pending");
+    const printed = /mint its pack with:\n {4}(.+)\n/.exec(first.err)?.[1];
+    expect(printed, first.err).toBeDefined();
+    expect(first.err).toMatch(/with BENCH_BOUNTY_PRIVATE_KEY set to the platform account's key/);
+
+    // pasted through bash as printed, with the platform account's key set as the line says
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      BENCH_BOUNTY_PRIVATE_KEY: dc.accounts[operator]!.privateKey,
+    };
+    delete env.BENCH_BOUNTY_RPC_URL;
+    delete env.DATABASE_URL;
+    const minted = await promisify(execFile)("bash", ["-c", printed!], { env }).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+    expect(minted.code, minted.stderr).toBe(0);
+
+    // the pack is served now, without a key
+    const after = await runCli("evidence", slug, "--store", dir, "--rpc-url", dc.rpcUrl, ...contracts);
+    expect(after.code, after.err).toBe(0);
+    const pack = JSON.parse(after.out) as { benchmark: { slug: string }; pack_hash: string };
+    expect(pack.benchmark.slug).toBe(slug);
+    expect(pack.pack_hash).toMatch(/^0x[0-9a-f]{64}$/);
   });
 
   it("a chain opened read-only refuses every write of the platform account before it signs, nothing sent", async () => {

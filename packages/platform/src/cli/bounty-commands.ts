@@ -1,5 +1,6 @@
 /** The bounty commands: lock and attach. */
 import { Command, Option } from "commander";
+import { MAX_LOCK_UNIX_SECONDS } from "@bench-bounty/evidence";
 import { PlatformError } from "../errors.js";
 import {
   action,
@@ -17,8 +18,6 @@ import { parseUsdcAmount } from "./common.js";
 /** Registers the bounty commands: lock and attach. */
 /** Longest `--closes-in` / `--award-window`: 100 years of seconds (a longer one is a typo). */
 const MAX_SPAN_SECONDS = 100 * 365 * 86400;
-/** Latest `--closes-at`: the year 9999 (unix seconds). */
-const MAX_UNIX_SECONDS = 253_402_300_799;
 
 export function registerBountyCommands(program: Command): void {
   storeOptions(
@@ -37,7 +36,7 @@ export function registerBountyCommands(program: Command): void {
     .option(
       "--closes-at <unix>",
       "close time, unix seconds (in the future); this or --closes-in is required",
-      int("closes-at", 1, MAX_UNIX_SECONDS),
+      int("closes-at", 1, MAX_LOCK_UNIX_SECONDS),
     )
     .option(
       "--closes-in <seconds>",
