@@ -19,6 +19,7 @@ export type FileKind =
   | "a block device"
   | "a FIFO"
   | "a socket"
+  | "a symbolic link"
   | "an unknown kind of file";
 
 /**
@@ -147,13 +148,17 @@ function isFifo(path: string): boolean {
   return statOrNull(path)?.isFIFO() === true;
 }
 
-/** What a path that is not a regular file is, for the refusal. */
-function fileKind(st: Stats): FileKind {
+/**
+ * What a path that is not a regular file is, as every refusal of one words it (this reader's, the
+ * verifier's pack source and `--out`): `st` from `stat` (links followed) or `lstat` ("a symbolic link").
+ */
+export function fileKind(st: Stats): FileKind {
   if (st.isDirectory()) return "a directory";
   if (st.isCharacterDevice()) return "a character device";
   if (st.isBlockDevice()) return "a block device";
   if (st.isFIFO()) return "a FIFO";
   if (st.isSocket()) return "a socket";
+  if (st.isSymbolicLink()) return "a symbolic link";
   return "an unknown kind of file";
 }
 

@@ -13,6 +13,7 @@
 import { fstat, type Stats } from "node:fs";
 import { lstat, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { fileKind } from "@bench-bounty/evidence";
 import { SingleBar } from "cli-progress";
 import { Command, Option, type CommanderError } from "commander";
 import { verifyComputeReceipt, type ComputeReceiptReport } from "./compute-receipt/index.js";
@@ -134,17 +135,6 @@ async function writeOutput(io: CliIo, text: string): Promise<void> {
   }
 }
 
-/** What a file system node is, in words (`a FIFO`), for a refused `--out`. */
-function nodeKind(st: Stats): string {
-  if (st.isDirectory()) return "a directory";
-  if (st.isFIFO()) return "a FIFO";
-  if (st.isCharacterDevice()) return "a character device";
-  if (st.isBlockDevice()) return "a block device";
-  if (st.isSocket()) return "a socket";
-  if (st.isSymbolicLink()) return "a symbolic link";
-  return "not a file";
-}
-
 /**
  * Where the `--out` report goes, checked before the pack is read (probe D2-F10: the report was renamed over
  * whatever was at the path, so a symbolic link, a FIFO or a device node, `/dev/full` as root, became a JSON
@@ -175,7 +165,7 @@ export async function outTarget(out: string): Promise<string> {
     return out; // nothing there (or not examinable): the write creates it or says why
   }
   if (link.isFile()) return out;
-  if (!link.isSymbolicLink()) return refuse(`${nodeKind(link)}, not a regular file`);
+  if (!link.isSymbolicLink()) return refuse(`${fileKind(link)}, not a regular file`);
   let target: Stats;
   try {
     target = await stat(out); // follows the link, /proc/self/fd/N to a pipe included
@@ -186,7 +176,7 @@ export async function outTarget(out: string): Promise<string> {
     if (c === "ELOOP") return refuse("a loop of symbolic links");
     return out;
   }
-  if (!target.isFile()) return refuse(`a symbolic link to ${nodeKind(target)}, not a regular file`);
+  if (!target.isFile()) return refuse(`a symbolic link to ${fileKind(target)}, not a regular file`);
   try {
     return await realpath(out);
   } catch (e) {

@@ -6,11 +6,11 @@
  *
  * @packageDocumentation
  */
-import { closeSync, constants, createReadStream, openSync, type Stats } from "node:fs";
+import { closeSync, constants, createReadStream, openSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Socket } from "node:net";
 import { addAbortSignal, Readable } from "node:stream";
-import { PACK_LIMITS } from "@bench-bounty/evidence";
+import { fileKind, PACK_LIMITS } from "@bench-bounty/evidence";
 import { requestSignal } from "./deadline.js";
 import { VerifierInputError, VerifierNetworkError, describeError } from "./errors.js";
 import { printable } from "./text.js";
@@ -164,8 +164,8 @@ export async function readSource(
   const st = await stat(source).catch((e: unknown) => {
     throw readError(e);
   });
-  const kind = nonDocumentKind(st);
-  if (kind !== null) {
+  if (!st.isFile() && !st.isFIFO()) {
+    const kind = fileKind(st);
     const hint = st.isDirectory() ? "" : "; give a file, a pipe or - for standard input";
     throw new VerifierInputError("not_a_file", target, `is ${kind}, not a file (the ${what}${hint})`);
   }
@@ -212,16 +212,6 @@ function openFifo(path: string, signal: AbortSignal | undefined): Readable {
     throw e;
   }
   return signal === undefined ? socket : addAbortSignal(signal, socket);
-}
-
-/** What a path that is no document names (`a directory`, `a character device`, ...), or null for a file or FIFO. */
-function nonDocumentKind(st: Stats): string | null {
-  if (st.isFile() || st.isFIFO()) return null;
-  if (st.isDirectory()) return "a directory";
-  if (st.isCharacterDevice()) return "a character device";
-  if (st.isBlockDevice()) return "a block device";
-  if (st.isSocket()) return "a socket";
-  return "not a regular file";
 }
 
 /**
