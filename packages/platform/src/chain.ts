@@ -51,6 +51,7 @@ import { credentialsToHeader } from "@bench-bounty/verifier/url";
 import { publicOrigin, redactSecretUrl } from "./redact.js";
 import { PlatformError } from "./errors.js";
 import { assertBountyTerms } from "./terms.js";
+import { turnQueue, type TurnBound, type Turns } from "./turns.js";
 
 /** The anchor kinds the platform writes (SPEC 1.2). */
 export type PlatformAnchorKind = "commitment" | "receipt" | "pack";
@@ -282,8 +283,11 @@ function signerAccount(key: Hex, field: string): PrivateKeyAccount {
 
 /** Chain access for the platform. Construct with {@link ChainGateway.connect}. */
 export class ChainGateway {
-  /** Serialises this gateway's writes (one nonce sequence per account, no lookup/send races). */
-  private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Serialises this gateway's writes, the relayed claims' sends included (one nonce sequence per
+   * account, no lookup/send races).
+   */
+  private readonly turns: Turns = turnQueue();
 
   private constructor(
     readonly config: ChainConfig,
@@ -646,10 +650,12 @@ export class ChainGateway {
   /**
    * Simulates, signs and sends a winner's relayed claim, `claimWithSig(bountyId, account, to, deadline,
    * signature)` on the BenchmarkBounty at `bounty` (SPEC 1.1), from the platform account, which pays the
-   * gas; the caller waits for it ({@link waitWithin}). Not ordered with this gateway's own writes (the
-   * server's relay keeps its own queue). `opts.beforeSend` runs right before the signed transaction is
-   * handed to the node, after every read the send needs: what it throws is thrown, and nothing is sent
-   * (the relay's deadline, probe24 C-F2).
+   * gas; the caller waits for it ({@link waitWithin}). It takes its turn among this gateway's own writes
+   * (anchors, locks, the award), so the platform account's nonces have one writer in this process (two
+   * sends prepared at once took the same nonce and one failed); `opts.turn` bounds the wait for that turn
+   * ({@link TurnBound}: past its deadline its `late` error is thrown and nothing is sent).
+   * `opts.beforeSend` runs right before the signed transaction is handed to the node, after every read
+   * the send needs: what it throws is thrown, and nothing is sent (the relay's deadline, probe24 C-F2).
    * @throws PlatformError `chain_error` naming the contract's error when the simulation reverts
    *   (`details.revert`), the signer lacking gas, the RPC failing (`details.may_be_sent` with `tx_hash`
    *   when the node's answer to the send was lost); what `opts.beforeSend` throws
@@ -657,17 +663,22 @@ export class ChainGateway {
   sendClaimWithSig(
     bounty: Address,
     claim: { bountyId: bigint; account: Address; to: Address; deadline: bigint; signature: Hex },
-    opts: { beforeSend?: () => void } = {},
+    opts: { beforeSend?: () => void; turn?: TurnBound } = {},
   ): Promise<Hash> {
-    return this.write(
-      "claimWithSig",
-      {
-        address: bounty,
-        abi: benchmarkBountyAbi,
-        functionName: "claimWithSig",
-        args: [claim.bountyId, claim.account, claim.to, claim.deadline, claim.signature],
-      },
-      opts,
+    const { turn, ...write } = opts;
+    return this.exclusive(
+      () =>
+        this.write(
+          "claimWithSig",
+          {
+            address: bounty,
+            abi: benchmarkBountyAbi,
+            functionName: "claimWithSig",
+            args: [claim.bountyId, claim.account, claim.to, claim.deadline, claim.signature],
+          },
+          write,
+        ),
+      turn,
     );
   }
 
@@ -818,11 +829,9 @@ export class ChainGateway {
 
   // ---------------------------------------------------------------------------
 
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn, fn);
-    // The queue only orders writes: `run`'s own error reaches this call's caller, the next write still runs.
-    this.queue = run.catch(() => undefined);
-    return run;
+  /** Runs `fn` in this gateway's turn of writes ({@link Turns}: `bound` ends a wait for it). */
+  private exclusive<T>(fn: () => Promise<T>, bound?: TurnBound): Promise<T> {
+    return this.turns(fn, bound);
   }
 
   /**

@@ -7,6 +7,7 @@
  */
 export * from "./errors.js";
 export * from "./time.js";
+export * from "./turns.js";
 export * from "./dataset.js";
 export * from "./text-limits.js";
 export * from "./csv.js";

@@ -200,6 +200,70 @@ describe("a relayed claim is bounded by its request's deadline (probe24 C-F2)", 
     expect(await creditOf(c.account)).toBe(0n);
   });
 
+  it("a relayed claim takes its turn among the gateway's own writes: it waits for an anchor being mined, and past its deadline is never sent", async () => {
+    // a second bounty whose one winner is account 7 (the first bounty's credits are all claimed above)
+    const author = dc.accounts[1]!;
+    await dc.mintUsdc(author.address, 1_000_000n);
+    const closesAt = (await dc.publicClient.getBlock()).timestamp + 100n;
+    const second = await gateway.lockBounty({
+      authorPrivateKey: author.privateKey,
+      pool: 1_000_000n,
+      testSetRoot: `0x${"33".repeat(32)}`,
+      leafCount: 4,
+      closesAt,
+      awardDeadline: closesAt + 86_400n,
+      thresholdBps: 5000,
+      splitsBps: [10_000],
+    });
+    await dc.increaseTime(200);
+    await gateway.award(second.bountyId, [dc.accounts[7]!.address], `0x${"44".repeat(32)}`);
+    const previous = bountyId;
+    bountyId = second.bountyId;
+    try {
+      const d = await signedClaim(7, dc.accounts[8]!.address);
+      const operator = dc.accounts[0]!.address;
+      await rpc("evm_setAutomine", [false]);
+      let anchored: Promise<unknown> | undefined;
+      try {
+        // the platform's own write: sent, then waited for while the chain does not mine
+        anchored = gateway.anchorMany([`0x${"5a".repeat(32)}`], "receipt");
+        const sentBy = Date.now() + 20_000;
+        while (
+          (await dc.publicClient.getTransactionCount({ address: operator, blockTag: "pending" })) ===
+            (await dc.publicClient.getTransactionCount({ address: operator })) &&
+          Date.now() < sentBy
+        )
+          await new Promise((r) => setTimeout(r, 100));
+        const nonceAfterAnchor = await dc.publicClient.getTransactionCount({
+          address: operator,
+          blockTag: "pending",
+        });
+        const late = await relay(principal, "slug", d, { answerBy: Date.now() + 3_000 }).catch(
+          (e: unknown) => e,
+        );
+        expect(late).toMatchObject({ code: "server_busy" });
+        expect((late as Error).message).toMatch(
+          /the platform's own chain writes before it took until the request's deadline; nothing was sent/,
+        );
+        expect(await pooledClaims()).toEqual([]);
+        expect(await dc.publicClient.getTransactionCount({ address: operator, blockTag: "pending" })).toBe(
+          nonceAfterAnchor,
+        );
+        await dc.mine();
+        expect(await anchored).toHaveLength(1);
+      } finally {
+        await rpc("evm_setAutomine", [true]);
+        await anchored?.catch(() => undefined);
+      }
+      // once the anchor's turn has ended, the claim in time is sent and paid
+      const paid = await relay(principal, "slug", d, { answerBy: Date.now() + 30_000 });
+      expect(paid).toMatchObject({ account: d.account.toLowerCase(), amount_base_units: "1000000" });
+      expect(await creditOf(d.account)).toBe(0n);
+    } finally {
+      bountyId = previous;
+    }
+  });
+
   it("a wait whose deadline has passed looks once at the receipt, never waits for ever (viem reads 0 as no timeout)", async () => {
     await rpc("evm_setAutomine", [false]);
     try {

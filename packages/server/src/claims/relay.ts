@@ -18,7 +18,8 @@
  * simulated (a revert is `chain_error` naming the contract's error, but `NothingToClaim`, a claim that
  * won the race since the credit check, is `no_credit`, and so is a reasonless revert while the
  * credit at the `pending` block is 0: the winner's own claim not yet mined), sent and awaited.
- * Submissions are serialised in this process so the operator's nonce sequence has one writer here.
+ * Relays take turns in this process (`turnQueue` of the platform), and each send takes its turn among
+ * the chain gateway's own writes (anchors, the award), so the operator's nonce sequence has one writer here.
  *
  * Each relay is bounded by its request's deadline (`answerBy`, the award's: `AppEnv.awardBy`, probe24
  * C-F2: one slow claim held every relay of the process for viem's 180 s and a queued claim was sent
@@ -33,6 +34,8 @@ import {
   DEFAULT_AWARD_WAIT_MS,
   PlatformError,
   requirePrincipal,
+  turnQueue,
+  type LateTurn,
   type Platform,
   type RelayedClaim,
 } from "@bench-bounty/platform";
@@ -146,42 +149,6 @@ function notSentInTime(account: string, why: string): EdgeError {
 }
 
 /**
- * One relay at a time, in arrival order: `run(account, deadline, fn)` runs `fn` once the relays before it
- * are done, unless `deadline` (unix ms) comes first: then the caller is answered `server_busy` at once
- * and `fn` never runs (its turn finds it refused).
- */
-function deadlineQueue() {
-  let queue: Promise<unknown> = Promise.resolve();
-  return <T>(account: string, deadline: number, fn: () => Promise<T>): Promise<T> => {
-    let state: "waiting" | "running" | "refused" = "waiting";
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const turn = (): Promise<T> => {
-      clearTimeout(timer);
-      if (state === "refused" || Date.now() >= deadline) {
-        state = "refused";
-        throw notSentInTime(account, "its turn came after the request's deadline");
-      }
-      state = "running";
-      return fn();
-    };
-    const run = queue.then(turn, turn);
-    queue = run.catch(() => undefined);
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => {
-          if (state !== "waiting") return;
-          state = "refused";
-          reject(notSentInTime(account, "the relays before it took until the request's deadline"));
-        },
-        Math.max(0, deadline - Date.now()),
-      );
-    });
-    late.catch(() => undefined); // answered through the race below, or never settled
-    return Promise.race([run, late]);
-  };
-}
-
-/**
  * Waits for a sent claim until `deadline` (unix ms) and returns its block.
  * @throws EdgeError `claim_pending` (not mined by then, or the chain could not be read after the send:
  *   `details.tx_hash`); PlatformError `chain_error` (reverted, or dropped: nothing claimed)
@@ -226,6 +193,80 @@ async function minedBy(
 }
 
 /**
+ * The checks of a relayed claim before anything is sent (the module's comment): its deadline against the
+ * latest block, `account`'s credit, and the signature over the current nonce.
+ * @returns the credit (base units)
+ * @throws EdgeError `claim_expired`, `no_credit`, `invalid_claim_signature`; PlatformError `chain_error`
+ */
+async function checkRelayable(
+  client: NonNullable<Platform["chain"]>["publicClient"],
+  read: <T>(what: string, fn: () => Promise<T>) => Promise<T>,
+  input: RelayClaimInput,
+  domain: ReturnType<typeof claimDomain>,
+  bountyId: bigint,
+): Promise<bigint> {
+  const block = await read("read the latest block", () => client.getBlock());
+  if (input.deadline < block.timestamp)
+    throw new EdgeError(
+      "claim_expired",
+      `$.deadline: ${input.deadline} is before the latest block's time ${block.timestamp}`,
+      {
+        path: "$.deadline",
+        deadline: input.deadline.toString(),
+        block_timestamp: block.timestamp.toString(),
+      },
+    );
+  const credit = await read("read creditOf", () =>
+    client.readContract({
+      address: domain.verifyingContract,
+      abi: benchmarkBountyAbi,
+      functionName: "creditOf",
+      args: [bountyId, input.account],
+    }),
+  );
+  if (credit === 0n)
+    throw new EdgeError(
+      "no_credit",
+      `${input.account} has no credit in bounty ${bountyId} (never won, or already claimed)`,
+      {
+        path: "$.account",
+        account: input.account,
+        bounty_id: bountyId.toString(),
+      },
+    );
+  const nonce = await read("read nonces", () =>
+    client.readContract({
+      address: domain.verifyingContract,
+      abi: benchmarkBountyAbi,
+      functionName: "nonces",
+      args: [input.account],
+    }),
+  );
+  const signed = await read("check the signature", () =>
+    client.verifyTypedData({
+      address: input.account,
+      domain,
+      types: CLAIM_TYPES,
+      primaryType: CLAIM_PRIMARY_TYPE,
+      message: { bountyId, account: input.account, to: input.to, nonce, deadline: input.deadline },
+      signature: input.signature,
+    }),
+  );
+  if (!signed)
+    throw new EdgeError(
+      "invalid_claim_signature",
+      `$.signature: not ${input.account}'s signature of Claim(bounty ${bountyId}, to ${input.to}, nonce ${nonce}, deadline ${input.deadline})`,
+      {
+        path: "$.signature",
+        account: input.account,
+        nonce: nonce.toString(),
+        bounty_id: bountyId.toString(),
+      },
+    );
+  return credit;
+}
+
+/**
  * The `relayClaim` operation of the Domain over a platform with a chain: `(principal, slug, input,
  * opts)`, `opts.answerBy` (unix ms) the request's deadline (`AppEnv.awardBy`; default 180 s from the call,
  * `DEFAULT_AWARD_WAIT_MS`). One relay at a time per process, in arrival order; see the module's comment
@@ -237,7 +278,7 @@ async function minedBy(
  *   `chain_error`
  */
 export function relayClaimOp(platform: Platform) {
-  const exclusive = deadlineQueue();
+  const exclusive = turnQueue();
 
   return async (
     p: Parameters<typeof requirePrincipal>[0],
@@ -265,112 +306,81 @@ export function relayClaimOp(platform: Platform) {
         throw chainError(what, e);
       }
     };
-    return exclusive(input.account, deadline, async () => {
-      const block = await read("read the latest block", () => client.getBlock());
-      if (input.deadline < block.timestamp)
-        throw new EdgeError(
-          "claim_expired",
-          `$.deadline: ${input.deadline} is before the latest block's time ${block.timestamp}`,
-          {
-            path: "$.deadline",
-            deadline: input.deadline.toString(),
-            block_timestamp: block.timestamp.toString(),
-          },
-        );
-      const credit = await read("read creditOf", () =>
-        client.readContract({
-          address: bounty,
-          abi: benchmarkBountyAbi,
-          functionName: "creditOf",
-          args: [bountyId, input.account],
-        }),
-      );
-      if (credit === 0n)
-        throw new EdgeError(
-          "no_credit",
-          `${input.account} has no credit in bounty ${bountyId} (never won, or already claimed)`,
-          {
-            path: "$.account",
-            account: input.account,
-            bounty_id: bountyId.toString(),
-          },
-        );
-      const nonce = await read("read nonces", () =>
-        client.readContract({
-          address: bounty,
-          abi: benchmarkBountyAbi,
-          functionName: "nonces",
-          args: [input.account],
-        }),
-      );
-      const signed = await read("check the signature", () =>
-        client.verifyTypedData({
-          address: input.account,
-          domain: claimDomain(b.bounty!.chain_id, bounty),
-          types: CLAIM_TYPES,
-          primaryType: CLAIM_PRIMARY_TYPE,
-          message: { bountyId, account: input.account, to: input.to, nonce, deadline: input.deadline },
-          signature: input.signature,
-        }),
-      );
-      if (!signed)
-        throw new EdgeError(
-          "invalid_claim_signature",
-          `$.signature: not ${input.account}'s signature of Claim(bounty ${bountyId}, to ${input.to}, nonce ${nonce}, deadline ${input.deadline})`,
-          {
-            path: "$.signature",
-            account: input.account,
-            nonce: nonce.toString(),
-            bounty_id: bountyId.toString(),
-          },
-        );
-      const hash = await relayRead(
-        "claimWithSig",
+    // one relay at a time, in arrival order: a claim whose turn has not come by the deadline is never sent
+    const late = (when: LateTurn) =>
+      notSentInTime(
         input.account,
-        bountyId,
-        () =>
-          chain.sendClaimWithSig(
-            bounty,
-            {
-              bountyId,
-              account: input.account,
-              to: input.to,
-              deadline: input.deadline,
-              signature: input.signature,
-            },
-            {
-              // the one irreversible step: never begun at or past the deadline (its caller is answered
-              // that nothing was sent), checked after every read the send needs
-              beforeSend: () => {
-                if (Date.now() >= deadline)
-                  throw notSentInTime(
-                    input.account,
-                    "the chain answered too slowly to send it by the request's deadline",
-                  );
-              },
-            },
-          ),
-        () =>
-          client.readContract({
-            address: bounty,
-            abi: benchmarkBountyAbi,
-            functionName: "creditOf",
-            args: [bountyId, input.account],
-            blockTag: "pending",
-          }),
+        when === "at_turn"
+          ? "its turn came after the request's deadline"
+          : "the relays before it took until the request's deadline",
       );
-      const mined = await minedBy(chain, hash, deadline, input, bountyId);
-      const out: RelayedClaim = {
-        slug,
-        bounty_id: bountyId.toString(),
-        account: input.account.toLowerCase(),
-        to: input.to.toLowerCase(),
-        amount_base_units: credit.toString(),
-        tx_hash: hash,
-        block_number: String(mined),
-        relayer: chain.address,
-      };
-      return out as unknown as JsonValue;
-    });
+    return exclusive(
+      async () => {
+        const credit = await checkRelayable(
+          client,
+          read,
+          input,
+          claimDomain(b.bounty!.chain_id, bounty),
+          bountyId,
+        );
+        const hash = await relayRead(
+          "claimWithSig",
+          input.account,
+          bountyId,
+          () =>
+            chain.sendClaimWithSig(
+              bounty,
+              {
+                bountyId,
+                account: input.account,
+                to: input.to,
+                deadline: input.deadline,
+                signature: input.signature,
+              },
+              {
+                // the platform's own chain writes (anchors, an award) take turns with it: one nonce sequence
+                turn: {
+                  deadline,
+                  late: () =>
+                    notSentInTime(
+                      input.account,
+                      "the platform's own chain writes before it took until the request's deadline",
+                    ),
+                },
+                // the one irreversible step: never begun at or past the deadline (its caller is answered
+                // that nothing was sent), checked after every read the send needs
+                beforeSend: () => {
+                  if (Date.now() >= deadline)
+                    throw notSentInTime(
+                      input.account,
+                      "the chain answered too slowly to send it by the request's deadline",
+                    );
+                },
+              },
+            ),
+          () =>
+            client.readContract({
+              address: bounty,
+              abi: benchmarkBountyAbi,
+              functionName: "creditOf",
+              args: [bountyId, input.account],
+              blockTag: "pending",
+            }),
+        );
+        const mined = await minedBy(chain, hash, deadline, input, bountyId);
+        const out: RelayedClaim = {
+          slug,
+          bounty_id: bountyId.toString(),
+          account: input.account.toLowerCase(),
+          to: input.to.toLowerCase(),
+          amount_base_units: credit.toString(),
+          tx_hash: hash,
+          block_number: String(mined),
+          relayer: chain.address,
+        };
+        return out as unknown as JsonValue;
+      },
+      { deadline, late },
+    );
   };
 }
