@@ -25,6 +25,33 @@ import {
 const devChain = useDevChain();
 const BIN = resolve(__dirname, "../../../bin/bench-bounty");
 
+/**
+ * `bench-bounty evidence SLUG --store DIR` with the devchain's contract addresses and `extra`, run with no
+ * signing key nor RPC URL in the environment and the program named as `bin/bench-bounty` (what it prints).
+ */
+async function keylessEvidence(
+  dc: ReturnType<typeof devChain>,
+  slug: string,
+  dir: string,
+  ...extra: string[]
+) {
+  const contracts = [
+    "--bounty-contract",
+    dc.contracts.benchmarkBounty,
+    "--anchor-registry",
+    dc.contracts.anchorRegistry,
+  ];
+  const saved = { ...process.env };
+  delete process.env.BENCH_BOUNTY_PRIVATE_KEY;
+  delete process.env.BENCH_BOUNTY_RPC_URL;
+  process.env.BENCH_BOUNTY_INVOKED_AS = BIN;
+  try {
+    return await runCli("evidence", slug, "--store", dir, ...extra, ...contracts);
+  } finally {
+    process.env = saved;
+  }
+}
+
 describe("evidence reads the chain without the operator's key (probe24 C-F4)", { timeout: 180_000 }, () => {
   it("an award prepared, the bounty reclaimed: the printed command, pasted without a key, says reclaimed_never_reveals", async () => {
     const dc = devChain();
@@ -60,22 +87,7 @@ describe("evidence reads the chain without the operator's key (probe24 C-F4)", {
     });
     await dc.publicClient.waitForTransactionReceipt({ hash });
 
-    const contracts = [
-      "--bounty-contract",
-      dc.contracts.benchmarkBounty,
-      "--anchor-registry",
-      dc.contracts.anchorRegistry,
-    ];
-    const saved = { ...process.env };
-    delete process.env.BENCH_BOUNTY_PRIVATE_KEY;
-    delete process.env.BENCH_BOUNTY_RPC_URL;
-    process.env.BENCH_BOUNTY_INVOKED_AS = BIN;
-    let first;
-    try {
-      first = await runCli("evidence", slug, "--store", dir, ...contracts);
-    } finally {
-      process.env = saved;
-    }
+    const first = await keylessEvidence(dc, slug, dir);
     expect(first.code).toBe(1);
     expect(JSON.parse(first.out).error.reason).toBe("award_pending");
     const printed = /no signing key needed\) with:\n {4}(.+)\n/.exec(first.err)?.[1];
@@ -121,22 +133,7 @@ describe("evidence reads the chain without the operator's key (probe24 C-F4)", {
     await expect(platform.award(slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
     await platform.close();
 
-    const contracts = [
-      "--bounty-contract",
-      dc.contracts.benchmarkBounty,
-      "--anchor-registry",
-      dc.contracts.anchorRegistry,
-    ];
-    const saved = { ...process.env };
-    delete process.env.BENCH_BOUNTY_PRIVATE_KEY;
-    delete process.env.BENCH_BOUNTY_RPC_URL;
-    process.env.BENCH_BOUNTY_INVOKED_AS = BIN;
-    let first;
-    try {
-      first = await runCli("evidence", slug, "--store", dir, "--rpc-url", dc.rpcUrl, ...contracts);
-    } finally {
-      process.env = saved;
-    }
+    const first = await keylessEvidence(dc, slug, dir, "--rpc-url", dc.rpcUrl);
     expect(first.code).toBe(1);
     expect(JSON.parse(first.out).error.reason).toBe("pack_pending");
     const printed = /mint its pack with:\n {4}(.+)\n/.exec(first.err)?.[1];
@@ -157,7 +154,7 @@ describe("evidence reads the chain without the operator's key (probe24 C-F4)", {
     expect(minted.code, minted.stderr).toBe(0);
 
     // the pack is served now, without a key
-    const after = await runCli("evidence", slug, "--store", dir, "--rpc-url", dc.rpcUrl, ...contracts);
+    const after = await keylessEvidence(dc, slug, dir, "--rpc-url", dc.rpcUrl);
     expect(after.code, after.err).toBe(0);
     const pack = JSON.parse(after.out) as { benchmark: { slug: string }; pack_hash: string };
     expect(pack.benchmark.slug).toBe(slug);

@@ -319,27 +319,20 @@ describe("verifyComputeReceipt", () => {
       });
     const expected = "verify-receipt: bad input: --registry: 0x12 is not an address\n";
     // an RPC nobody listens on: reading it would be exit 3
-    const down = run([
-      execute,
-      "--jwks",
-      join(dir, "jwks.json"),
-      "--rpc",
-      "http://127.0.0.1:1",
-      "--registry",
-      "0x12",
-    ]);
-    expect([down.status, down.stderr]).toEqual([2, expected]);
-    // nothing is read: not even the execute response, which does not exist
-    const unread = run([
-      join(dir, "none.json"),
-      "--jwks",
-      join(dir, "jwks.json"),
-      "--rpc",
-      "http://127.0.0.1:1",
-      "--registry",
-      "0x12",
-    ]);
-    expect([unread.status, unread.stderr]).toEqual([2, expected]);
+    // an RPC nobody listens on (reading it would be exit 3), and an execute response that does not
+    // exist: nothing is read
+    for (const response of [execute, join(dir, "none.json")]) {
+      const r = run([
+        response,
+        "--jwks",
+        join(dir, "jwks.json"),
+        "--rpc",
+        "http://127.0.0.1:1",
+        "--registry",
+        "0x12",
+      ]);
+      expect([r.status, r.stderr], response).toEqual([2, expected]);
+    }
   });
 
   it("CLI: verify-receipt exits 0 for a good receipt and 1 for a swapped output", async () => {
