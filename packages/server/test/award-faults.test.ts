@@ -14,12 +14,12 @@
  */
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import { benchmarkBountyAbi } from "@bench-bounty/contracts";
-import { ChainGateway } from "@bench-bounty/platform";
+import type { ChainGateway } from "@bench-bounty/platform";
 import { TEST_ENGINE } from "@bench-bounty/platform/testing";
 import { getAbiItem, toFunctionSelector, type Address, type Hex } from "viem";
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, citiesAnswer, citiesDataset, CITIES_PUBLISH, register } from "./helpers.js";
+import { call, citiesAnswer, citiesDataset, CITIES_PUBLISH, gatewayOf, register } from "./helpers.js";
 import {
   cleanupServes,
   freshStore,
@@ -41,12 +41,7 @@ let gateway: ChainGateway;
 
 beforeAll(async () => {
   dc = await startDevChain();
-  gateway = ChainGateway.connect({
-    rpcUrl: dc.rpcUrl,
-    chainId: dc.chainId,
-    contracts: dc.contracts,
-    privateKey: dc.accounts[0]!.privateKey,
-  });
+  gateway = gatewayOf(dc);
 });
 afterAll(async () => {
   await cleanupServes();

@@ -6,7 +6,13 @@ import { request as httpRequest } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Platform, type AwardEvidenceResult, type PlatformOptions } from "@bench-bounty/platform";
+import type { DevChain } from "@bench-bounty/devchain";
+import {
+  ChainGateway,
+  Platform,
+  type AwardEvidenceResult,
+  type PlatformOptions,
+} from "@bench-bounty/platform";
 import {
   citiesAnswer,
   citiesDataset,
@@ -346,4 +352,14 @@ export function doorOf(answer: (slug: string) => AwardEvidenceResult) {
     } satisfies Pick<Domain, "awardEvidenceHead" | "awardEvidenceBytes">,
   };
   return door;
+}
+
+/** A chain gateway on the devchain signing as account `index` (0: the operator `serve` signs with). */
+export function gatewayOf(dc: DevChain, index = 0): ChainGateway {
+  return ChainGateway.connect({
+    rpcUrl: dc.rpcUrl,
+    chainId: dc.chainId,
+    contracts: dc.contracts,
+    privateKey: dc.accounts[index]!.privateKey,
+  });
 }

@@ -13,6 +13,7 @@ import { ChainGateway, PlatformError, type Platform } from "@bench-bounty/platfo
 import type { Address, Hash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { relayClaimOp } from "../src/claims/relay.js";
+import { gatewayOf } from "./helpers.js";
 
 let dc: DevChain;
 let gateway: ChainGateway;
@@ -51,12 +52,7 @@ const creditOf = (account: Address) =>
 
 beforeAll(async () => {
   dc = await startDevChain();
-  gateway = ChainGateway.connect({
-    rpcUrl: dc.rpcUrl,
-    chainId: dc.chainId,
-    contracts: dc.contracts,
-    privateKey: dc.accounts[0]!.privateKey,
-  });
+  gateway = gatewayOf(dc);
   const author = dc.accounts[1]!;
   const pool = 10_000_000n;
   await dc.mintUsdc(author.address, pool);
