@@ -8,7 +8,9 @@
  *     JSON, Merkle pairs); target (issue 19): within 1.3x;
  *  2. minting and hashing a 10,000-task pack with 3 winners (SPEC 8): the pack
  *     hash against bare keccak of the same canonical bytes, target (issue 19):
- *     within 3x; plus parsing + schema of that pack.
+ *     within 3x; plus parsing + schema of that pack;
+ *  3. grading a 100,000-digit numeric answer (SPEC 5) as exact decimals, against
+ *     the reduced-fraction arithmetic it replaced, on a tenth of the digits.
  *
  * A ratio is measured in pairs: each run times the measured code and then its
  * baseline, back to back, and the printed ratio is the median of the per-run
@@ -47,6 +49,10 @@ import {
   utf8,
   validateEvidencePack,
   parseJson,
+  prepareGold,
+  gradePrepared,
+  decimalToFraction,
+  Fraction,
 } from "../dist/index.js";
 import { makeMintInputs, makeTestSet } from "./fixtures.js";
 
@@ -222,5 +228,30 @@ console.log(
   );
   console.log(
     `   parseEvidencePack             ${fmt(parse)}   (lossless parse ${json.cpu.toFixed(1)} ms CPU + schema ${schema.cpu.toFixed(1)} ms CPU)`,
+  );
+}
+
+{
+  // probe26 B-F1: a long numeric answer was graded by reducing fractions (Euclid's gcd, quadratic in
+  // the digits: 143 s for 100,000 digits); exact decimals are compared at one scale. The baseline is the
+  // old way on a tenth of the digits (the full length would take minutes).
+  const DIGITS = 100_000;
+  let seed = 12345; // a fixed pseudo-random sequence of digits (a periodic one reduces fast)
+  const digits = (n: number) =>
+    Array.from({ length: n }, () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return String(Math.floor(seed / 65536) % 10);
+    }).join("");
+  const answer = `0.${digits(DIGITS)}1`;
+  const gold = prepareGold("numeric", { value: "9007199254740993", tolerance: "0.5" });
+  const graded = time(() => gradePrepared(gold, answer));
+  const shortAnswer = `0.${digits(DIGITS / 10)}1`;
+  const reduced = time(() => decimalToFraction(shortAnswer).sub(new Fraction(9007199254740993n)), 1);
+  console.log(
+    `\n3. grading a numeric answer of ${answer.length.toLocaleString("en-US")} characters (credit ${graded.result.toString()})`,
+  );
+  console.log(`   gradePrepared (exact decimals) ${fmt(graded)}${runsOf(graded)}`);
+  console.log(
+    `   baseline: reduced fractions of ${shortAnswer.length.toLocaleString("en-US")} characters ${fmt(reduced)}   (the way before probe26 B-F1; quadratic)`,
   );
 }

@@ -3,6 +3,7 @@
  * scoring path) and the decimal-string conversions of SPEC 6.
  * @packageDocumentation
  */
+import { parseExactDecimal } from "./decimal.js";
 import { EvidenceError } from "./errors.js";
 
 function gcd(a: bigint, b: bigint): bigint {
@@ -17,7 +18,9 @@ function gcd(a: bigint, b: bigint): bigint {
 }
 
 /**
- * An exact rational number `num/den`, always reduced, `den > 0`.
+ * An exact rational number `num/den`, always reduced, `den > 0`. The reduction is Euclid's gcd, fast
+ * while one of the two is short (credits, scores, amounts); long decimals (numeric gold and answers) are
+ * compared as `ExactDecimal`s (decimal.ts) instead, never reduced (probe26 B-F1).
  * `toString()` is the SPEC 6 credit form: `"2/3"`, `"1/1"`, `"0/1"`.
  */
 export class Fraction {
@@ -116,8 +119,6 @@ export function parseFraction(s: string, path = "$", strict = false): Fraction {
   return f;
 }
 
-const DECIMAL_RE = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
-
 /**
  * Exact value of a decimal text: plain (`"-12.50"`, `".5"`, `"12."`) or, with
  * `allowExponent`, scientific (`"1e-07"`, `"1E2"`; used for JSON number
@@ -125,22 +126,8 @@ const DECIMAL_RE = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
  * @throws EvidenceError `schema` for anything else
  */
 export function decimalToFraction(s: string, path = "$", allowExponent = false): Fraction {
-  const m = typeof s === "string" ? DECIMAL_RE.exec(s) : null;
-  const intPart = m?.[2] ?? "";
-  const fracPart = m?.[3] ?? "";
-  if (m === null || intPart.length + fracPart.length === 0 || (!allowExponent && m[4] !== undefined))
-    throw new EvidenceError(
-      "schema",
-      path,
-      `not a decimal number: ${JSON.stringify(typeof s === "string" ? s.slice(0, 80) : s)}`,
-    );
-  let exp = m[4] === undefined ? 0 : Number(m[4]);
-  if (!Number.isSafeInteger(exp) || Math.abs(exp) > 100_000)
-    throw new EvidenceError("schema", path, "decimal exponent out of range");
-  exp -= fracPart.length;
-  let n = BigInt((intPart + fracPart).replace(/^0+(?=.)/, "") || "0");
-  if (m[1] === "-") n = -n;
-  return exp >= 0 ? new Fraction(n * 10n ** BigInt(exp)) : new Fraction(n, 10n ** BigInt(-exp));
+  const d = parseExactDecimal(s, path, allowExponent);
+  return new Fraction(d.coef, 10n ** BigInt(d.scale));
 }
 
 /**

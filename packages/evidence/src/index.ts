@@ -18,6 +18,7 @@ export {
   type KeccakBackendName,
 } from "./keccak.js";
 export * from "./commitment.js";
+export * from "./decimal.js";
 export * from "./fraction.js";
 export * from "./payouts.js";
 export * from "./terms.js";

@@ -110,6 +110,37 @@ describe("grading details beyond the vectors", () => {
     );
   });
 
+  // probe26 B-F1: a 100,000-digit answer was graded by reducing fractions (Euclid's gcd: 143 s); exact
+  // decimals at one scale give the same credits, exactly, at any length
+  it("numeric and json_fields grade long decimals exactly: equal, within and just past the tolerance", () => {
+    const long = "3".repeat(50_000);
+    const value = `1.${long}`; // 1.333... (50,000 threes)
+    expect(grade("numeric", { value }, `${value}000`).toString()).toBe("1/1");
+    expect(grade("numeric", { value }, `+${value}`).toString()).toBe("1/1");
+    expect(grade("numeric", { value }, `${value}1`).toString()).toBe("0/1");
+    const tolerance = `0.${"0".repeat(49_999)}1`; // 10^-50000
+    expect(grade("numeric", { value, tolerance }, `1.${"3".repeat(49_999)}4`).toString()).toBe("1/1");
+    expect(grade("numeric", { value, tolerance }, `1.${"3".repeat(49_999)}2`).toString()).toBe("1/1");
+    expect(grade("numeric", { value, tolerance }, `1.${"3".repeat(49_999)}45`).toString()).toBe("0/1");
+    expect(grade("numeric", { value, tolerance }, `1.${"3".repeat(49_999)}15`).toString()).toBe("0/1");
+    expect(grade("numeric", { value: "-0.5", tolerance: "0.25" }, "-.75").toString()).toBe("1/1");
+    expect(grade("numeric", { value: "-0.5", tolerance: "0.25" }, "-0.750001").toString()).toBe("0/1");
+    let seed = 7; // pseudo-random digits: Euclid's gcd took 143 s on such an answer
+    const random = Array.from({ length: 99_990 }, () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return String(Math.floor(seed / 65536) % 10);
+    }).join("");
+    const answer = `0.${random}1`;
+    expect(grade("numeric", { value: 9007199254740992n }, answer).toString()).toBe("0/1");
+    expect(grade("numeric", { value: answer, tolerance: "0" }, ` ${answer}0 `).toString()).toBe("1/1");
+    const zeros = "0".repeat(50_000);
+    const fields = { fields: { a: 2, b: "x" } };
+    expect(grade("json_fields", fields, `{"a": 2.${zeros}, "b": "x"}`).toString()).toBe("1/1");
+    expect(grade("json_fields", fields, `{"a": 2.${zeros}1, "b": "x"}`).toString()).toBe("1/2");
+    expect(grade("json_fields", fields, `{"a": 1.${"9".repeat(50_000)}, "b": "x"}`).toString()).toBe("1/2");
+    expect(grade("json_fields", { fields: { a: 1500 } }, '{"a": 1.5e3}').toString()).toBe("1/1");
+  });
+
   it("numeric trims only White_Space (not U+200B) before matching", () => {
     expect(grade("numeric", { value: 12 }, "\u200b12").toString()).toBe("0/1");
     expect(grade("numeric", { value: 12 }, "\u0085 12 \u2029").toString()).toBe("1/1");

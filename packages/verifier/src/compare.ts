@@ -3,7 +3,7 @@
  * indexer says: digests by value, decimals by value, and errors as one line.
  * @packageDocumentation
  */
-import { decimalToFraction, isEvidenceError } from "@bench-bounty/evidence";
+import { compareDecimals, isEvidenceError, parseExactDecimal } from "@bench-bounty/evidence";
 import { describeError } from "./errors.js";
 
 /** Compare two digests by value (case-insensitive hex). */
@@ -15,7 +15,7 @@ export function sameHex(a: string | null | undefined, b: string | null | undefin
 export function sameDecimal(a: string, b: string): boolean {
   if (a === b) return true;
   try {
-    return decimalToFraction(a, "$", true).eq(decimalToFraction(b, "$", true));
+    return compareDecimals(parseExactDecimal(a, "$", true), parseExactDecimal(b, "$", true)) === 0;
   } catch (e) {
     if (isEvidenceError(e)) return false; // not a decimal: not the same value
     throw e;

@@ -19,7 +19,7 @@ export class VerificationDeadlineError extends VerifierNetworkError {
   constructor(deadlineMs: number) {
     super(
       "deadline",
-      `the verification did not finish within its total deadline of ${deadlineMs} ms (--deadline; every read of the pack, RPC and indexer counted); raise --deadline, or use a faster RPC or indexer`,
+      `the verification did not finish within its total deadline of ${deadlineMs} ms (--deadline; reading the pack, the RPC and the indexer, and computing the facts, all count); raise --deadline, or use a faster RPC or indexer`,
     );
     this.name = "VerificationDeadlineError";
     this.deadlineMs = deadlineMs;
@@ -37,14 +37,21 @@ export function isVerificationDeadlineError(e: unknown): e is VerificationDeadli
 /**
  * Runs `work` within `deadlineMs` (default {@link DEFAULT_DEADLINE_MS}): `work` gets a signal that
  * aborts at the deadline (pass it to every request), and the returned promise rejects with
- * {@link VerificationDeadlineError} then, even if `work` is still computing.
+ * {@link VerificationDeadlineError} then. A timer cannot fire while `work` computes without yielding (the
+ * off-chain walk of a pack), so `work` also gets `overdue`, which throws that error once the deadline has
+ * passed: call it between computing steps (probe26 B-F1: a pack whose walk took minutes ran past
+ * `--deadline 5000`).
  * @throws VerificationDeadlineError at the deadline; whatever `work` throws before it
  */
 export async function withinDeadline<T>(
   deadlineMs: number | undefined,
-  work: (signal: AbortSignal) => Promise<T>,
+  work: (signal: AbortSignal, overdue: () => void) => Promise<T>,
 ): Promise<T> {
   const ms = deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const endsAt = Date.now() + ms;
+  const overdue = (): void => {
+    if (Date.now() >= endsAt) throw new VerificationDeadlineError(ms);
+  };
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
@@ -55,7 +62,7 @@ export async function withinDeadline<T>(
     }, ms);
   });
   try {
-    return await Promise.race([work(controller.signal), expired]);
+    return await Promise.race([work(controller.signal, overdue), expired]);
   } finally {
     clearTimeout(timer);
   }

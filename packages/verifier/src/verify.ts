@@ -87,12 +87,13 @@ export function parsePackBytes(bytes: Uint8Array, spans?: Map<object, CanonicalS
  * @throws VerificationDeadlineError (a VerifierNetworkError) the verification did not end within `deadlineMs`
  */
 export function verifyPack(options: VerifyPackOptions): Promise<VerificationReport> {
-  return withinDeadline(options.deadlineMs, (signal) => verifyPackWithin(options, signal));
+  return withinDeadline(options.deadlineMs, (signal, overdue) => verifyPackWithin(options, signal, overdue));
 }
 
 async function verifyPackWithin(
   options: VerifyPackOptions,
   signal: AbortSignal,
+  overdue: () => void,
 ): Promise<VerificationReport> {
   const policy = options.policy ?? "offline";
   if (parsePolicy(policy) === null)
@@ -112,6 +113,7 @@ async function verifyPackWithin(
   options.onProgress?.({ phase: "parse", done: 0, total: kib });
   const spans = new Map<object, CanonicalSpan>();
   const doc = parsePackBytes(src.bytes, spans);
+  overdue();
   options.onProgress?.({ phase: "parse", done: kib, total: kib });
   const view = readPack(doc, { limits: { maxStringLength: options.limits?.maxStringLength } });
   view.canonical = { bytes: src.bytes, spans };
@@ -121,6 +123,7 @@ async function verifyPackWithin(
     sourceLabel: src.label,
     sourceBytes: src.bytes.byteLength,
     signal,
+    overdue,
   });
 }
 
@@ -135,10 +138,12 @@ export async function verifyPackView(
     sourceBytes?: number;
     /** Aborts every request (the total deadline of {@link verifyPack}). */
     signal?: AbortSignal;
+    /** Throws `VerificationDeadlineError` once the total deadline has passed (checked between steps). */
+    overdue?: () => void;
   },
 ): Promise<VerificationReport> {
   const policy = options.policy ?? "offline";
-  const offline = verifyOffline(view, options.onProgress);
+  const offline = verifyOffline(view, options.onProgress, options.overdue);
 
   let chainFacts = chainNotObserved();
   let observation: ChainObservation | null = null;

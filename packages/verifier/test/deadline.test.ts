@@ -13,8 +13,16 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT_CODES, VerificationDeadlineError, verifyPack } from "../src/index.js";
-import { BIN, PKG, packBytes, VECTORS } from "./helpers.js";
+import {
+  EXIT_CODES,
+  OFFLINE_STEPS,
+  VerificationDeadlineError,
+  readPack,
+  verifyOffline,
+  verifyPack,
+  withinDeadline,
+} from "../src/index.js";
+import { BIN, PKG, packBytes, packTree, VECTORS } from "./helpers.js";
 
 const LATE_MS = 250;
 let server: Server;
@@ -168,4 +176,35 @@ describe("a total deadline across the verification (--deadline)", () => {
     },
     60_000,
   );
+});
+
+// probe26 B-F1: the off-chain walk computes without yielding, so the deadline's timer could not end it
+// (a pack whose regrade took minutes ran past --deadline 5000); the walk checks the clock between steps
+describe("the deadline holds while the facts are computed", () => {
+  it("withinDeadline's overdue throws once the deadline has passed during synchronous work", async () => {
+    const e = await withinDeadline(50, async (_signal, overdue) => {
+      overdue(); // in time: nothing
+      const end = Date.now() + 120;
+      while (Date.now() < end); // computing, the timer cannot fire
+      overdue();
+      return "finished";
+    }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(VerificationDeadlineError);
+    expect((e as Error).message).toMatch(/within its total deadline of 50 ms .*computing the facts/);
+  });
+
+  it("the off-chain walk checks the deadline before each step and stops at the first overdue check", () => {
+    const view = readPack(packTree("small"));
+    let checks = 0;
+    const result = verifyOffline(view, undefined, () => void checks++);
+    expect(Object.keys(result.facts).length).toBeGreaterThan(0);
+    expect(checks).toBeGreaterThanOrEqual(OFFLINE_STEPS.length);
+    let seenSteps = 0;
+    expect(() =>
+      verifyOffline(readPack(packTree("small")), undefined, () => {
+        if (++seenSteps > 2) throw new VerificationDeadlineError(1);
+      }),
+    ).toThrow(VerificationDeadlineError);
+    expect(seenSteps).toBe(3);
+  });
 });

@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 import { EvidenceError, appendPath } from "../errors.js";
-import { Fraction, decimalToFraction } from "../fraction.js";
+import { integerDecimal, parseExactDecimal, type ExactDecimal } from "../decimal.js";
 import {
   JsonFloat,
   canonicalJsonString,
@@ -31,21 +31,21 @@ function onlyKeys(gold: JsonObject, allowed: readonly string[], path: string, gr
 }
 
 /** Exact value of a gold number: a JSON integer, a decimal string, or a JSON float read as the exact decimal of its canonical rendering. */
-function goldNumber(v: unknown, path: string, what: string): Fraction {
+function goldNumber(v: unknown, path: string, what: string): ExactDecimal {
   if (typeof v === "number") {
-    if (Number.isSafeInteger(v)) return new Fraction(BigInt(v));
-    if (Number.isFinite(v)) return decimalToFraction(pyFloatRepr(v), path, true);
+    if (Number.isSafeInteger(v)) return integerDecimal(BigInt(v));
+    if (Number.isFinite(v)) return parseExactDecimal(pyFloatRepr(v), path, true);
     bad(path, `${what} must be a finite number`);
   }
-  if (typeof v === "bigint") return new Fraction(v);
-  if (v instanceof JsonFloat) return decimalToFraction(pyFloatRepr(v.value), path, true);
+  if (typeof v === "bigint") return integerDecimal(v);
+  if (v instanceof JsonFloat) return parseExactDecimal(pyFloatRepr(v.value), path, true);
   if (typeof v === "string") {
     if (!NUMERIC_ANSWER_RE.test(v))
       bad(
         path,
         `${what} must be a number or a plain decimal string (no exponent, no spaces), got ${JSON.stringify(v.slice(0, 80))}`,
       );
-    return decimalToFraction(v, path);
+    return parseExactDecimal(v, path);
   }
   bad(
     path,
@@ -59,8 +59,8 @@ interface ExactGold {
 }
 interface NumericGold {
   kind: "numeric";
-  value: Fraction;
-  tolerance: Fraction;
+  value: ExactDecimal;
+  tolerance: ExactDecimal;
 }
 interface ContainsAllGold {
   kind: "contains_all";
@@ -72,7 +72,7 @@ interface JsonFieldsGold {
 }
 type FieldExpectation =
   | { t: "string"; norm: string }
-  | { t: "number"; value: Fraction }
+  | { t: "number"; value: ExactDecimal }
   | { t: "canonical"; text: string };
 /** Gold prepared for grading (validated, normalised once). */
 export type PreparedGold = ExactGold | NumericGold | ContainsAllGold | JsonFieldsGold;
@@ -126,10 +126,10 @@ export function prepareGold(graderType: string, gold: unknown, path = "$"): Prep
       onlyKeys(gold, ["value", "tolerance"], path, "numeric");
       if (!("value" in gold)) bad(path, "numeric gold needs a value");
       const value = goldNumber(gold["value"], appendPath(path, "value"), "numeric gold value");
-      let tolerance = Fraction.ZERO;
+      let tolerance = integerDecimal(0n);
       if ("tolerance" in gold) {
         tolerance = goldNumber(gold["tolerance"], appendPath(path, "tolerance"), "tolerance");
-        if (tolerance.num < 0n) bad(appendPath(path, "tolerance"), "tolerance must be >= 0");
+        if (tolerance.coef < 0n) bad(appendPath(path, "tolerance"), "tolerance must be >= 0");
       }
       return { kind: "numeric", value, tolerance };
     }

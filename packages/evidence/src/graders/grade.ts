@@ -3,7 +3,14 @@
  * @packageDocumentation
  */
 import { EvidenceError } from "../errors.js";
-import { Fraction, decimalToFraction, type Credit } from "../fraction.js";
+import {
+  compareDecimals,
+  integerDecimal,
+  parseExactDecimal,
+  withinTolerance,
+  type ExactDecimal,
+} from "../decimal.js";
+import { Fraction, type Credit } from "../fraction.js";
 import { JsonFloat, canonicalJsonString, isJsonObject, parseJson, type JsonValue } from "../json/index.js";
 import { norm, trimWhiteSpace, NUMERIC_ANSWER_RE } from "./norm.js";
 import { type PreparedGold, prepareGold } from "./gold.js";
@@ -12,12 +19,12 @@ const ONE = new Fraction(1n);
 const ZERO = new Fraction(0n);
 
 /** Exact value of a number in a parsed json_fields answer: the exact decimal of its own JSON text. */
-function answerNumber(v: JsonValue): Fraction | null {
-  if (typeof v === "number") return Number.isSafeInteger(v) ? new Fraction(BigInt(v)) : null;
-  if (typeof v === "bigint") return new Fraction(v);
+function answerNumber(v: JsonValue): ExactDecimal | null {
+  if (typeof v === "number") return Number.isSafeInteger(v) ? integerDecimal(BigInt(v)) : null;
+  if (typeof v === "bigint") return integerDecimal(v);
   if (v instanceof JsonFloat) {
     try {
-      return decimalToFraction(v.lexeme, "$", true);
+      return parseExactDecimal(v.lexeme, "$", true);
     } catch (e) {
       // An exponent beyond +-100000 (e.g. 1e-200000): no gold value can equal it.
       if (e instanceof EvidenceError) return null;
@@ -39,8 +46,7 @@ export function gradePrepared(gold: PreparedGold, answer: string | null): Credit
     case "numeric": {
       const t = trimWhiteSpace(answer);
       if (!NUMERIC_ANSWER_RE.test(t)) return ZERO;
-      const a = decimalToFraction(t);
-      return a.sub(gold.value).abs().cmp(gold.tolerance) <= 0 ? ONE : ZERO;
+      return withinTolerance(parseExactDecimal(t), gold.value, gold.tolerance) ? ONE : ZERO;
     }
     case "contains_all": {
       const na = norm(answer);
@@ -63,7 +69,7 @@ export function gradePrepared(gold: PreparedGold, answer: string | null): Credit
           if (typeof got === "string" && norm(got) === exp.norm) hits++;
         } else if (exp.t === "number") {
           const g = answerNumber(got);
-          if (g !== null && g.eq(exp.value)) hits++;
+          if (g !== null && compareDecimals(g, exp.value) === 0) hits++;
         } else if (canonicalJsonString(got) === exp.text) {
           hits++;
         }

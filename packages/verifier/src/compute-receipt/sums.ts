@@ -3,7 +3,13 @@
  * arithmetic; `token_sum`: `prompt_tokens + completion_tokens == total_tokens`.
  * @packageDocumentation
  */
-import { decimalToFraction, isEvidenceError, type JsonValue } from "@bench-bounty/evidence";
+import {
+  addDecimals,
+  compareDecimals,
+  isEvidenceError,
+  parseExactDecimal,
+  type JsonValue,
+} from "@bench-bounty/evidence";
 import { describeError } from "../errors.js";
 import { fact, type Fact } from "../facts.js";
 import { printable } from "../text.js";
@@ -54,8 +60,8 @@ function costSum(
   if (negative)
     return fact("failed", `${negative[0]} ${shown(negative[1])} is negative: a cost is a USDC amount >= 0`);
   try {
-    const sum = decimalToFraction(base).add(decimalToFraction(margin));
-    return sum.eq(decimalToFraction(total))
+    const sum = addDecimals(parseExactDecimal(base), parseExactDecimal(margin));
+    return compareDecimals(sum, parseExactDecimal(total)) === 0
       ? fact("verified", `${shown(base)} + ${shown(margin)} == ${shown(total)} USDC`)
       : fact(
           "failed",

@@ -54,11 +54,25 @@ export const OFFLINE_STEPS: readonly OfflineStep[] = [
 /**
  * Walk the pack off-chain and decide the pack facts.
  * Never throws for a wrong award (that is a failed fact).
+ * @param overdue throws once the verification's total deadline has passed (`withinDeadline`)
+ * @throws what `overdue` throws
  */
-export function verifyOffline(view: PackView, onProgress?: ProgressCallback): OfflineResult {
-  const walk = startWalk(view, onProgress);
+export function verifyOffline(
+  view: PackView,
+  onProgress?: ProgressCallback,
+  overdue: () => void = () => undefined,
+): OfflineResult {
+  // the deadline is checked before each step and at each progress point within one (a long walk
+  // computes without yielding, so no timer can end it)
+  const walk = startWalk(view, (p) => {
+    overdue();
+    onProgress?.(p);
+  });
   const facts = {} as OfflineFacts;
-  for (const step of OFFLINE_STEPS) Object.assign(facts, step(walk));
+  for (const step of OFFLINE_STEPS) {
+    overdue();
+    Object.assign(facts, step(walk));
+  }
   return { facts, values: recomputedValues(walk), derived: derivedForChecks(walk) };
 }
 
