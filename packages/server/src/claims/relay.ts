@@ -299,13 +299,9 @@ export function relayClaimOp(platform: Platform) {
     const bounty = b.bounty.bounty_contract as Address;
     const bountyId = BigInt(b.bounty.bounty_id);
     const client = chain.publicClient;
-    const read = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
-      try {
-        return await fn();
-      } catch (e) {
-        throw chainError(what, e);
-      }
-    };
+    // the gateway's own wording, details and operator's log for a failing read (probe26 A-F7: a bare
+    // 502 `details: {}` and nothing logged)
+    const read = <T>(what: string, fn: () => Promise<T>): Promise<T> => chain.read(what, fn);
     // one relay at a time, in arrival order: a claim whose turn has not come by the deadline is never sent
     const late = (when: LateTurn) =>
       notSentInTime(
