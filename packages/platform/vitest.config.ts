@@ -31,6 +31,7 @@ const STORE_TESTS = [
   "test/answer-storage.test.ts",
   "test/answer-totals.test.ts",
   "test/nul-text.test.ts",
+  "test/chainless-on-chain-store.test.ts",
 ];
 
 export default defineConfig({

@@ -512,7 +512,9 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
             `  chain: ${rpc ? `chain id ${o.chainId} via ${publicOrigin(rpc)}` : "none (off-chain: no anchors, no award)"}\n` +
             `  receipt anchors: ${!rpc ? "none (off-chain)" : platform.ctx.anchorBatcher ? `batched (one anchorMany within ${o.anchorFlushMs} ms of a finalize; commitments likewise, of a publish)` : "one transaction per finalize and per publish (--receipt-anchoring immediate)"}\n` +
             `  operator key: ${process.env.BENCH_BOUNTY_OPERATOR_KEY ? "set (BENCH_BOUNTY_OPERATOR_KEY)" : "not set (nobody may award over the API)"}\n` +
-            `  verifier: full policy, chain ${rpc ? publicOrigin(rpc) : "not set"}, indexer ${o.indexerUrl ? publicOrigin(o.indexerUrl) : "not set"}` +
+            (rpc
+              ? `  verifier: full policy, chain ${publicOrigin(rpc)}, indexer ${o.indexerUrl ? publicOrigin(o.indexerUrl) : "not set (takes no job a worker with one verified)"}`
+              : "  verifier: takes no job here (no chain: awards are verified by a serve with one on this store)") +
             `${verifier.queued.length ? ` (queued at start: ${verifier.queued.join(", ")})` : ""}\n` +
             `  web: ${server.url}/  (${webIndexerLine(o, shownIndexer)})\n` +
             (shownRpc

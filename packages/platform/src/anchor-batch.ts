@@ -40,7 +40,16 @@ export interface AnchorBatching {
    * or the commitment later). 0: never wait.
    */
   revealWaitMs?: number;
+  /**
+   * How often the batcher looks for digests another process left pending (a process without a chain on
+   * this store, probe26 A-F5; an immediate anchor that failed), in ms (> 0; default
+   * {@link DEFAULT_ANCHOR_SWEEP_MS}): one read per kind, and a flush when one is found.
+   */
+  sweepMs?: number;
 }
+
+/** Default {@link AnchorBatching.sweepMs}: 10 s. */
+export const DEFAULT_ANCHOR_SWEEP_MS = 10_000;
 
 /**
  * What a finalize or publish waits for its batch by default, in ms: `serve`'s 2 s flush interval plus
@@ -106,6 +115,7 @@ export const ANCHOR_FLUSH_LOCK = "anchor-flush";
 /** Flushes pending commitment and receipt anchors in `anchorMany` batches (see the module doc). */
 export class AnchorBatcher {
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private sweeper: ReturnType<typeof setInterval> | null = null;
   private running: Promise<number> = Promise.resolve(0);
   private stopped = false;
   private readonly maxBatch: number;
@@ -117,6 +127,22 @@ export class AnchorBatcher {
     private readonly opts: AnchorBatching,
   ) {
     this.maxBatch = opts.maxBatch ?? DEFAULT_ANCHOR_BATCH;
+  }
+
+  /**
+   * Starts the sweep ({@link AnchorBatching.sweepMs}): digests left pending by another process on the
+   * store are flushed within it. A failed read is reported through `onError` and tried at the next tick.
+   */
+  startSweep(): void {
+    if (this.sweeper !== null || this.stopped) return;
+    this.sweeper = setInterval(() => {
+      if (this.timer !== null) return; // a flush is due anyway
+      void (async () => {
+        for (const kind of BATCHED_ANCHOR_KINDS)
+          if ((await this.ctx.store.anchors.pendingOfKind(kind, 1)).length > 0) return this.notify();
+      })().catch((e: unknown) => this.opts.onError?.(e));
+    }, this.opts.sweepMs ?? DEFAULT_ANCHOR_SWEEP_MS);
+    this.sweeper.unref?.();
   }
 
   /** A receipt or commitment is pending: a flush runs within `flushMs` (one timer for any number of calls). */
@@ -211,6 +237,8 @@ export class AnchorBatcher {
   /** Stops the timer and waits for a flush under way (pending digests stay for the next start or the award). */
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.sweeper !== null) clearInterval(this.sweeper);
+    this.sweeper = null;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     await this.running.catch(() => 0);

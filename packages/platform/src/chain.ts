@@ -944,6 +944,18 @@ export class ChainGateway {
     return receipt;
   }
 
+  /**
+   * Runs one chain read `fn` (on {@link publicClient}) named `what` as this gateway runs its own: a revert
+   * is `chain_error` "`what` reverted: <the contract's error>" (`details.revert`, `details.args`); a
+   * failure of the RPC is `chain_error` "`what` failed: ... (the chain RPC)" with `details.call`, its
+   * origin written to the operator's log ({@link ChainConfig.log}). For reads made outside the gateway
+   * (the relay's, probe26 A-F7), so that every chain failure is worded, detailed and logged alike.
+   * @throws PlatformError `chain_error`; a PlatformError `fn` throws, as it is
+   */
+  read<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    return this.call(what, fn);
+  }
+
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
     const rpc = this.config.rpcUrl;
     const origin = publicOrigin(rpc);

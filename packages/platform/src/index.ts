@@ -38,6 +38,7 @@ export type {
   VerificationJobs,
   VerificationJobState,
   VerificationResult,
+  WorkerObservers,
 } from "./store/verification-jobs.js";
 export { VerificationJobsTable } from "./store/verification-jobs.js";
 export type { VerificationRecord } from "./verification-record.js";

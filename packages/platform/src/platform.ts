@@ -261,6 +261,11 @@ export class Platform {
       throw new PlatformError("invalid_option", "anchorBatching.flushMs must be a number of ms > 0", {
         field: "flushMs",
       });
+    const sweep = opts.anchorBatching?.sweepMs;
+    if (batching && sweep !== undefined && !(Number.isFinite(sweep) && sweep > 0))
+      throw new PlatformError("invalid_option", "anchorBatching.sweepMs must be a number of ms > 0", {
+        field: "sweepMs",
+      });
     const reveal = opts.anchorBatching?.revealWaitMs;
     if (batching && reveal !== undefined && !(Number.isFinite(reveal) && reveal >= 0))
       throw new PlatformError("invalid_option", "anchorBatching.revealWaitMs must be a number of ms >= 0", {
@@ -334,10 +339,17 @@ export class Platform {
       operatorKeyHash: opts.operatorKey ? hashKey(opts.operatorKey) : null,
       faults: opts.faults ?? {},
     };
+    // every process on this store records its digests pending from now on (reveal.ts anchoredHere)
+    if (chain !== null && opts.existingStore !== true)
+      await ctx.store.anchors.markOnChain(chain.config.chainId).catch(async (e: unknown) => {
+        await ctx.store.close();
+        throw e;
+      });
     if (batching) {
       const batcher = new AnchorBatcher(ctx, opts.anchorBatching!);
       ctx.anchorBatcher = batcher;
       batcher.notify(); // receipts and commitments left pending by an earlier process
+      batcher.startSweep(); // and those another process on the store leaves pending (probe26 A-F5)
     }
     await finishDeletions(ctx); // dataset deletions an earlier process left under way (probeD1 F16)
     return new Platform(ctx);

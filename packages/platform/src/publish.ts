@@ -35,7 +35,7 @@ import { PlatformError } from "./errors.js";
 import { toStored } from "./json.js";
 import { LockWaitExpired, type Tables } from "./store.js";
 import { isUniqueViolation } from "./store/executor.js";
-import { shownDigest, withheldDigests } from "./reveal.js";
+import { anchoredHere, NO_CHAIN_HERE, shownDigest, withheldDigests } from "./reveal.js";
 import { isoMillis } from "./time.js";
 import { assertDatasetOwner, assertRole } from "./identity/access.js";
 import { isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "./identity/principal.js";
@@ -114,7 +114,9 @@ export interface PublishResult {
   commitment_anchor: AnchorEvidence | null;
   /**
    * `anchored`, `pending` (batched: the next flush anchors it, the detail shows it once mined; or the
-   * chain failed: `anchor <slug>` or `award` retries it) or `off_chain` (no chain configured).
+   * chain failed: `anchor <slug>` or `award` retries it; or published by a process without a chain on a
+   * store anchored on one, `reveal.ts` `anchoredHere`: a process with the chain anchors it) or `off_chain`
+   * (a store no process with a chain has opened).
    */
   commitment_anchor_status: "anchored" | "pending" | "off_chain";
   /** Why the anchoring failed, when `pending`. */
@@ -614,7 +616,7 @@ export async function publishBenchmark(
         throw e;
       }
       await t.tasks.insertAll(slug, plan.rows);
-      if (!ctx.chain) return null;
+      if (!(await anchoredHere(ctx, t))) return null;
       await t.anchors.addPending(plan.root, "commitment", slug, createdAt);
       // A root already anchored (another benchmark of the same rows and seed): addPending left its
       // row as it was, so no flush would record it here; its evidence is this benchmark's anchor too.
@@ -644,17 +646,20 @@ export async function publishBenchmark(
       anchorError = e.message;
     }
   }
+  const withheld = await withheldDigests(ctx.store, [plan.root]);
+  const anchorState = withheld.stateOf(plan.root);
+  if (!ctx.chain && anchorState === "pending") anchorError = NO_CHAIN_HERE;
   return {
     slug,
     title: options.title.trim(),
     status: "published",
     dataset_id: datasetId,
-    commit_root: shownDigest(plan.root, await withheldDigests(ctx.store, [plan.root])),
+    commit_root: shownDigest(plan.root, withheld),
     leaf_count: plan.leaf_count,
     public_count: plan.public_count,
     private_count: plan.leaf_count - plan.public_count,
     commitment_anchor: anchor,
-    commitment_anchor_status: anchor ? "anchored" : ctx.chain ? "pending" : "off_chain",
+    commitment_anchor_status: anchor ? "anchored" : anchorState === "off_chain" ? "off_chain" : "pending",
     ...(anchorError !== undefined ? { commitment_anchor_error: anchorError } : {}),
     config,
     disclosure: DISCLOSURE,

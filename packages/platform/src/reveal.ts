@@ -9,9 +9,16 @@
  * is `null` and the anchor status says `pending`. Both digests are unpredictable before they are
  * shown (the rows' salts and the answer salt are the platform's random values). Digests with no
  * `anchors` row (a store without a chain) are shown as they are: nobody anchors them.
+ *
+ * Whether a digest gets a pending row is one rule ({@link anchoredHere}): on a store some process
+ * anchors for, every process records its digests pending, its own chain or not (probe26 A-F5: a
+ * finalize through a `serve` without a chain on a chain store left its receipt `off_chain`, served
+ * by every process; a stranger anchored it first with another kind and the prize could never be
+ * awarded). A process without a chain leaves them for a process with one (its batcher's sweep,
+ * `anchor <slug>`, the award).
  */
 import type { AnchorSquat } from "./chain.js";
-import type { BenchmarkRecord } from "./context.js";
+import type { BenchmarkRecord, PlatformContext } from "./context.js";
 import type { Tables } from "./store.js";
 
 /**
@@ -20,6 +27,23 @@ import type { Tables } from "./store.js";
  * withheld), `off_chain` (no `anchors` row: a store without a chain; shown as it is).
  */
 export type AnchorState = "anchored" | "pending" | "squatted" | "off_chain";
+
+/**
+ * Whether the digests this process writes now (a publish's commit root, a finalize's receipt hash) are
+ * recorded as pending anchors, withheld until anchored: when it has a chain, or when any process opened
+ * the store with one (`meta.anchoring_chain_id`, `AnchorsTable.markOnChain`); else they are `off_chain`
+ * and shown. Read in the write's transaction `q`.
+ */
+export async function anchoredHere(ctx: Pick<PlatformContext, "chain">, q: Tables): Promise<boolean> {
+  return ctx.chain !== null || (await q.anchors.onChain());
+}
+
+/**
+ * Why a digest written by a process without a chain on a chain store ({@link anchoredHere}) is pending:
+ * the `receipt_anchor_error` / `commitment_anchor_error` of its finalize or publish.
+ */
+export const NO_CHAIN_HERE =
+  "this service has no chain, and the store's digests are anchored on one: it stays pending (withheld) until a process with the chain anchors it (its anchor batcher, `bench-bounty anchor <slug>`, or the award)";
 
 /** The anchor states of the digests an answer may show (read by {@link withheldDigests}). */
 export class Withheld {

@@ -175,7 +175,8 @@ describe("stored answer bytes per account and for all accounts (probe14 D1-F20)"
     await sql`DROP INDEX runs_by_account_started`.execute(before.ctx.store.db);
     await sql`DROP TABLE answer_bytes_totals`.execute(before.ctx.store.db);
     await sql`DROP INDEX runs_by_benchmark_started`.execute(before.ctx.store.db);
-    await sql`DELETE FROM kysely_migration WHERE name IN ('0005_answer_bytes', '0006_anchor_squats', '0007_runs_by_account_started', '0008_answer_bytes_totals', '0009_runs_by_benchmark_started')`.execute(
+    await sql`ALTER TABLE verification_jobs DROP COLUMN observed_indexer`.execute(before.ctx.store.db);
+    await sql`DELETE FROM kysely_migration WHERE name IN ('0005_answer_bytes', '0006_anchor_squats', '0007_runs_by_account_started', '0008_answer_bytes_totals', '0009_runs_by_benchmark_started', '0010_verification_observers')`.execute(
       before.ctx.store.db,
     );
     await before.close();

@@ -162,7 +162,8 @@ describe("stored-answer totals kept as counters (probe15 A-F5)", () => {
     // back to the schema before 0008: no table, no later index, 0008 (and the later 0009) not recorded
     await sql`DROP TABLE answer_bytes_totals`.execute(before.ctx.store.db);
     await sql`DROP INDEX runs_by_benchmark_started`.execute(before.ctx.store.db);
-    await sql`DELETE FROM kysely_migration WHERE name IN ('0008_answer_bytes_totals', '0009_runs_by_benchmark_started')`.execute(
+    await sql`ALTER TABLE verification_jobs DROP COLUMN observed_indexer`.execute(before.ctx.store.db);
+    await sql`DELETE FROM kysely_migration WHERE name IN ('0008_answer_bytes_totals', '0009_runs_by_benchmark_started', '0010_verification_observers')`.execute(
       before.ctx.store.db,
     );
     await before.close();

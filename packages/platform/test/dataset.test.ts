@@ -470,7 +470,8 @@ describe("stored dataset bytes per account (probe10 R5)", () => {
     await sql`DROP INDEX runs_by_account_started`.execute(db);
     await sql`DROP TABLE answer_bytes_totals`.execute(db);
     await sql`DROP INDEX runs_by_benchmark_started`.execute(db);
-    await sql`DELETE FROM kysely_migration WHERE name IN ('0002_dataset_bytes', '0003_runs_by_finalize', '0004_dataset_deleting', '0005_answer_bytes', '0006_anchor_squats', '0007_runs_by_account_started', '0008_answer_bytes_totals', '0009_runs_by_benchmark_started')`.execute(
+    await sql`ALTER TABLE verification_jobs DROP COLUMN observed_indexer`.execute(db);
+    await sql`DELETE FROM kysely_migration WHERE name IN ('0002_dataset_bytes', '0003_runs_by_finalize', '0004_dataset_deleting', '0005_answer_bytes', '0006_anchor_squats', '0007_runs_by_account_started', '0008_answer_bytes_totals', '0009_runs_by_benchmark_started', '0010_verification_observers')`.execute(
       db,
     );
     await before.close();

@@ -157,6 +157,48 @@ describe(`verification_jobs (${TEST_ENGINE})`, () => {
       await s.close();
     }
   });
+  // probe26 A-F6: a serve without a chain (or without --indexer-url) took a re-verification of an award
+  // and replaced the chain-verified report for every process
+  it("a worker takes only the work it can observe: none without the chain, and without the indexer none a report read it for", async () => {
+    const [a, b] = await twoStores();
+    try {
+      const chainOnly = { chain: true, indexer: false };
+      const both = { chain: true, indexer: true };
+      await a.verificationJobs.enqueue("w", 0);
+      // no chain: never a job (every pack is an on-chain award's)
+      expect(
+        await b.verificationJobs.claim(10, 1000, "chainless", { chain: false, indexer: true }),
+      ).toBeNull();
+      // first verified by a worker reading the indexer
+      expect(await a.verificationJobs.claim(10, 1000, "full", both)).toEqual({ slug: "w", attempts: 0 });
+      expect(
+        await a.verificationJobs.complete("w", "full", { ...result("strong"), observedIndexer: true }),
+      ).toBe(true);
+      // queued again (a re-verification asked through any process): a worker without the indexer leaves it
+      await b.verificationJobs.enqueue("w", 20);
+      expect(await b.verificationJobs.claim(30, 1000, "no-indexer", chainOnly)).toBeNull();
+      expect(
+        await b.verificationJobs.claim(30, 1000, "chainless", { chain: false, indexer: false }),
+      ).toBeNull();
+      expect(await a.verificationJobs.get("w")).toMatchObject({ status: "queued" });
+      expect(await b.verificationJobs.claim(30, 1000, "full-2", both)).toEqual({ slug: "w", attempts: 0 });
+      // a job no worker with the indexer has verified stays open to one without
+      await a.verificationJobs.enqueue("x", 40);
+      expect(await b.verificationJobs.claim(50, 1000, "no-indexer", chainOnly)).toEqual({
+        slug: "x",
+        attempts: 0,
+      });
+      expect(await b.verificationJobs.complete("x", "no-indexer", result("weak"))).toBe(true);
+      await a.verificationJobs.enqueue("x", 60);
+      expect(await b.verificationJobs.claim(70, 1000, "no-indexer", chainOnly)).toEqual({
+        slug: "x",
+        attempts: 0,
+      });
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
 });
 
 describe.skipIf(TEST_ENGINE !== "postgres")("a requested verification's lock waits (probe19 A-F3)", () => {

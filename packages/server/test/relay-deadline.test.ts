@@ -110,9 +110,9 @@ afterAll(async () => {
   await dc?.stop();
 });
 
-async function signedClaim(i: number, to: Address) {
+async function signedClaim(i: number, to: Address, deadline?: bigint) {
   const account = dc.accounts[i]!.address;
-  const deadline = (await dc.publicClient.getBlock()).timestamp + 3600n;
+  deadline ??= (await dc.publicClient.getBlock()).timestamp + 3600n;
   const signature = await dc.wallet(i).signTypedData({
     domain: claimDomain(dc.chainId, dc.contracts.benchmarkBounty),
     types: CLAIM_TYPES,
@@ -123,6 +123,42 @@ async function signedClaim(i: number, to: Address) {
 }
 
 const principal = { account_id: "acct-relay", role: "user" } as never;
+
+// probe26 C-F1: a claim whose deadline passes between the latest block and the next one was answered 502
+// chain_error "An internal error was received. (the chain RPC)": the gas estimate at the pending block
+// reverted ClaimSignatureExpired undecoded
+describe(
+  "a relayed claim whose deadline passes before the next block (probe26 C-F1)",
+  { timeout: 120_000 },
+  () => {
+    it("a deadline equal to the latest block's time is 422 claim_expired, nothing sent", async () => {
+      const latest = (await dc.publicClient.getBlock()).timestamp;
+      const c = await signedClaim(2, dc.accounts[5]!.address, latest);
+      const before = await dc.publicClient.getTransactionCount({ address: dc.accounts[0]!.address });
+      const e = await relay(principal, "slug", c, { answerBy: Date.now() + 30_000 }).catch((x: unknown) => x);
+      expect(e).toMatchObject({
+        code: "claim_expired",
+        details: { path: "$.deadline", deadline: latest.toString(), block: "latest" },
+      });
+      expect(await dc.publicClient.getTransactionCount({ address: dc.accounts[0]!.address })).toBe(before);
+    });
+
+    it("a deadline after the latest block but before the pending block's time is 422 claim_expired naming the pending block, nothing sent", async () => {
+      const latest = (await dc.publicClient.getBlock()).timestamp;
+      const c = await signedClaim(2, dc.accounts[5]!.address, latest + 3n);
+      await rpc("evm_increaseTime", [10]); // the next block's time moves on, no block mined
+      const before = await dc.publicClient.getTransactionCount({ address: dc.accounts[0]!.address });
+      const e = await relay(principal, "slug", c, { answerBy: Date.now() + 30_000 }).catch((x: unknown) => x);
+      expect(e).toMatchObject({
+        code: "claim_expired",
+        details: { path: "$.deadline", deadline: (latest + 3n).toString(), block: "pending" },
+      });
+      expect((e as Error).message).toMatch(/the pending block/);
+      expect(await dc.publicClient.getTransactionCount({ address: dc.accounts[0]!.address })).toBe(before);
+      expect(await creditOf(c.account)).toBe(5_000_000n); // untouched
+    });
+  },
+);
 
 describe("a relayed claim is bounded by its request's deadline (probe24 C-F2)", { timeout: 120_000 }, () => {
   it("two claims queued on a chain that does not mine: the first answers claim_pending with its hash, the second server_busy and is never sent", async () => {

@@ -21,7 +21,9 @@ async function retryLine(indexerUrl: string): Promise<string> {
   const platform = {
     awardEvidence: () => Promise.resolve({ kind: "pack", bytes: PACK }),
   } as unknown as Platform;
-  const step = await runOnce({ ...verifierDeps(platform, { jobs, indexerUrl }), now: () => 1 });
+  // a worker with a chain (never read: the indexer is asked first), which takes jobs (probe26 A-F6)
+  const deps = verifierDeps(platform, { jobs, indexerUrl, rpcUrl: "http://127.0.0.1:9" });
+  const step = await runOnce({ ...deps, now: () => 1 });
   expect(step.kind, JSON.stringify(step)).toBe("retry");
   return (step as { error: string }).error;
 }

@@ -4,7 +4,9 @@
  * chain or indexer, give up on bad input, one job to one worker, a crashed worker's job taken again.
  */
 import { describe, expect, it } from "vitest";
+import type { Platform } from "@bench-bounty/platform";
 import { MemoryVerificationJobs } from "../src/verification/memory-jobs.js";
+import { verifierDeps } from "../src/verification/runtime.js";
 import { backoffMs, runOnce, type WorkerDeps } from "../src/verification/worker.js";
 
 const named = (name: string, message: string) => Object.assign(new Error(message), { name });
@@ -34,6 +36,32 @@ function deps(
 }
 
 describe("verifier worker", () => {
+  // probe26 A-F6: a serve without a chain (or without --indexer-url) took a re-verification on the shared
+  // queue and replaced the report of a worker that observed the chain and the indexer, for every process
+  it("a serve's worker takes only what it can observe: without a chain nothing, without the indexer no job a worker with it verified", async () => {
+    const jobs = new MemoryVerificationJobs();
+    const clock = { t: 1_000 };
+    const platform = {} as Platform; // never read: nothing is claimed
+    await jobs.enqueue("s", clock.t);
+    expect(await runOnce({ ...verifierDeps(platform, { jobs }), now: () => clock.t })).toEqual({
+      kind: "idle",
+    });
+    // verified by a worker with the chain and the indexer
+    const strong = {
+      ...deps(jobs, clock, async () => REPORT, "full"),
+      observes: { chain: true, indexer: true },
+    };
+    expect(await runOnce(strong)).toMatchObject({ kind: "done", slug: "s" });
+    const stored = jobs.rows.get("s")!.result;
+    await jobs.enqueue("s", (clock.t += 1_000)); // a re-verification asked through any process
+    for (const o of [{}, { rpcUrl: "http://127.0.0.1:9" }])
+      expect(await runOnce({ ...verifierDeps(platform, { jobs, ...o }), now: () => clock.t })).toEqual({
+        kind: "idle",
+      });
+    expect(jobs.rows.get("s")).toMatchObject({ state: "queued", result: stored });
+    expect(await runOnce(strong)).toMatchObject({ kind: "done", slug: "s" });
+  });
+
   it("backs off 5 s, 10 s, 20 s ... up to 15 minutes", () => {
     expect([1, 2, 3, 4].map(backoffMs)).toEqual([5000, 10000, 20000, 40000]);
     expect(backoffMs(40)).toBe(15 * 60_000);

@@ -21,7 +21,14 @@ import { getBenchmark, getTasks, isOpen } from "../publish.js";
 import { assertRunOwner, isAuthorOf, privateFiguresVisible, receiptsVisible } from "../identity/access.js";
 import { isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "../identity/principal.js";
 import { gradePlan, scoreGraded, type GradedPlanTask } from "../grading.js";
-import { receiptRevealed, shownDigest, withheldDigests, type AnchorState } from "../reveal.js";
+import {
+  anchoredHere,
+  NO_CHAIN_HERE,
+  receiptRevealed,
+  shownDigest,
+  withheldDigests,
+  type AnchorState,
+} from "../reveal.js";
 import { isoMillis, wallSeconds } from "../time.js";
 import { getRun, type RunRecord, runAnswers } from "./record.js";
 
@@ -144,7 +151,8 @@ export async function finalizeRun(
         queries_used: queries,
         usdc_spent: spent,
       });
-      if (ctx.chain) await t.anchors.addPending(scored.hash, "receipt", slug, isoMillis(scored.finalizedMs));
+      if (await anchoredHere(ctx, t))
+        await t.anchors.addPending(scored.hash, "receipt", slug, isoMillis(scored.finalizedMs));
       await t.benchmarks.bumpBoard(slug);
       ctx.faults.finalizeBeforeCommit?.(runId);
       const used = await t.runs.attempts(slug, run.agent_id);
@@ -173,6 +181,7 @@ export async function finalizeRun(
     }
   }
   const withheld = await withheldDigests(ctx.store, [done.hash], [done.b]);
+  if (!ctx.chain && withheld.stateOf(done.hash) === "pending") anchorError = NO_CHAIN_HERE;
   return finalizeResult(done, p, {
     queries,
     spent,

@@ -6,8 +6,37 @@ import { TableModule } from "./executor.js";
 /** Kind of an anchored digest. */
 export type AnchorKind = "commitment" | "receipt" | "pack";
 
+/**
+ * The `meta` key marking a store whose digests are anchored on a chain (probe26 A-F5): written by every
+ * process that opens the store with a chain (its value the chain id), never removed.
+ */
+export const ON_CHAIN_MARKER = "anchoring_chain_id";
+
 /** The `anchors` table. */
 export class AnchorsTable extends TableModule {
+  /**
+   * Marks the store as anchored on chain `chainId` (`meta.anchoring_chain_id`, {@link ON_CHAIN_MARKER}):
+   * from then on every process on it, with a chain or not, records the digests it writes as pending
+   * (`reveal.ts`). Idempotent: the first chain id written stays.
+   */
+  async markOnChain(chainId: number): Promise<void> {
+    await this.db
+      .insertInto("meta")
+      .values({ key: ON_CHAIN_MARKER, value: String(chainId) })
+      .onConflict((oc) => oc.column("key").doNothing())
+      .execute();
+  }
+
+  /** Whether some process opened the store with a chain ({@link markOnChain}). */
+  async onChain(): Promise<boolean> {
+    const r = await this.db
+      .selectFrom("meta")
+      .select("value")
+      .where("key", "=", ON_CHAIN_MARKER)
+      .executeTakeFirst();
+    return r !== undefined;
+  }
+
   /** Records a digest as pending (idempotent: an existing digest is left as it is). */
   async addPending(digest: string, kind: AnchorKind, slug: string, at: string): Promise<void> {
     await this.db

@@ -170,6 +170,8 @@ export interface VerificationJobsTable {
   verifier_version: string | null;
   ran_at: string | null;
   updated_at_ms: number;
+  /** 1 once a stored report was made by a worker reading the indexer (migration 0010), else 0. */
+  observed_indexer: Generated<number>;
 }
 
 /** Every table of the store. */

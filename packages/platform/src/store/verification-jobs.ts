@@ -10,7 +10,7 @@
  * `retry` and `fail` change the row only while `worker` holds it (`status = 'running' AND worker = ?`),
  * so a worker whose lease expired and was taken over changes nothing.
  */
-import type { Expression, ExpressionBuilder, SqlBool } from "kysely";
+import type { Expression, ExpressionBuilder, SqlBool, Updateable } from "kysely";
 import { TableModule } from "./executor.js";
 import type { Database, VerificationJobsTable as VerificationJobsRow } from "./schema.js";
 
@@ -31,6 +31,19 @@ export interface VerificationResult {
   verifierVersion: string;
   /** ISO 8601 instant the verifier finished. */
   ranAt: string;
+  /** The worker that made it reads the indexer (`--indexer-url`): recorded on the job (probe26 A-F6). */
+  observedIndexer?: boolean;
+}
+
+/**
+ * What a worker can observe of the `full` policy's sources (probe26 A-F6): the chain (its RPC) and the
+ * indexer. Every pack is an on-chain award's, so a worker without the chain takes no job; one without
+ * the indexer takes no job whose stored report was made by a worker reading it: a weaker report never
+ * replaces a stronger one for every process on the store.
+ */
+export interface WorkerObservers {
+  chain: boolean;
+  indexer: boolean;
 }
 
 /** The queue in the store. Every method is one transaction; `worker` must hold the job's lease. */
@@ -45,10 +58,20 @@ export interface VerificationJobs {
   enqueueFirst(slug: string, now: number): Promise<boolean>;
   /**
    * Atomically claims one due job: queued, retrying with `next_at <= now`, or running with an
-   * expired lease; sets `lease_until = now + leaseMs` and `worker`. Null when none is due.
+   * expired lease; sets `lease_until = now + leaseMs` and `worker`. Null when none is due. With
+   * `observes`, only a job that worker can do ({@link WorkerObservers}): none without the chain, and
+   * without the indexer none whose stored report was made reading it.
    */
-  claim(now: number, leaseMs: number, worker: string): Promise<VerificationJob | null>;
-  /** Stores the result; the job is done. A no-op returning false when `worker` lost the lease. */
+  claim(
+    now: number,
+    leaseMs: number,
+    worker: string,
+    observes?: WorkerObservers,
+  ): Promise<VerificationJob | null>;
+  /**
+   * Stores the result; the job is done (and, when `result.observedIndexer`, marked as verified reading the
+   * indexer, for good). A no-op returning false when `worker` lost the lease.
+   */
   complete(slug: string, worker: string, result: VerificationResult): Promise<boolean>;
   /** Schedules the next attempt at `nextAt` (unix ms) with the error text. False when the lease was lost. */
   retry(slug: string, worker: string, nextAt: number, error: string): Promise<boolean>;
@@ -114,7 +137,15 @@ export class VerificationJobsTable extends TableModule implements VerificationJo
     return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
   }
 
-  async claim(now: number, leaseMs: number, worker: string): Promise<VerificationJob | null> {
+  async claim(
+    now: number,
+    leaseMs: number,
+    worker: string,
+    observes?: WorkerObservers,
+  ): Promise<VerificationJob | null> {
+    if (observes && !observes.chain) return null;
+    const mayTake = (eb: Eb): Expression<SqlBool> =>
+      observes && !observes.indexer ? eb.and([due(now)(eb), eb("observed_indexer", "=", 0)]) : due(now)(eb);
     const r = await this.db
       .updateTable("verification_jobs")
       .set({ status: "running", lease_until: now + leaseMs, worker, updated_at_ms: now })
@@ -122,13 +153,13 @@ export class VerificationJobsTable extends TableModule implements VerificationJo
         eb
           .selectFrom("verification_jobs")
           .select("slug")
-          .where(due(now))
+          .where(mayTake)
           .orderBy("next_at")
           .orderBy("slug")
           .limit(1)
           .$if(this.locks, (q) => q.forUpdate().skipLocked()),
       )
-      .where(due(now))
+      .where(mayTake)
       .returning(["slug", "attempts"])
       .executeTakeFirst();
     return r ?? null;
@@ -138,7 +169,7 @@ export class VerificationJobsTable extends TableModule implements VerificationJo
   private async settle(
     slug: string,
     worker: string,
-    set: Partial<Omit<Database["verification_jobs"], "slug">>,
+    set: Omit<Updateable<Database["verification_jobs"]>, "slug">,
   ): Promise<boolean> {
     const r = await this.db
       .updateTable("verification_jobs")
@@ -159,6 +190,7 @@ export class VerificationJobsTable extends TableModule implements VerificationJo
       policy_version: result.policyVersion,
       verifier_version: result.verifierVersion,
       ran_at: result.ranAt,
+      ...(result.observedIndexer ? { observed_indexer: 1 } : {}),
     });
   }
 

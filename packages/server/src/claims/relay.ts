@@ -11,8 +11,8 @@
  * y-parity 0/1 (`reason: "v_not_27_28"`, likewise: probe11 O12); `to` passes the withdrawal-address
  * rule (`invalid_withdrawal_address` naming `$.to`: not the zero address nor one of this platform's
  * contracts); the benchmark has a bounty on
- * this service's chain (`no_bounty`, `no_chain`); the deadline has not passed at the latest block
- * (`claim_expired`); `account` has credit (`no_credit`: a second submission of a used claim ends
+ * this service's chain (`no_bounty`, `no_chain`); the deadline is after the latest block's time
+ * (`claim_expired`; also when the send fails for a deadline at or before the pending block's time); `account` has credit (`no_credit`: a second submission of a used claim ends
  * here); the signature is `account`'s over the current nonce (`invalid_claim_signature`; ECDSA for
  * an EOA, ERC-1271 for a contract wallet, through viem's `verifyTypedData`). Then the call is
  * simulated (a revert is `chain_error` naming the contract's error, but `NothingToClaim`, a claim that
@@ -97,13 +97,37 @@ export function assertLowS(signature: `0x${string}`, account: string): void {
 }
 
 /**
+ * 422 `claim_expired` naming `$.deadline`: the claim's `deadline` (unix seconds) is not after `timestamp`,
+ * the latest block's time (every block it could be mined in is later, and the contract refuses a claim
+ * mined after its deadline: `ClaimSignatureExpired`) or the pending block's (`block`), where the send's
+ * gas estimate failed.
+ */
+function claimExpired(deadline: bigint, timestamp: bigint, block: "latest" | "pending"): EdgeError {
+  return new EdgeError(
+    "claim_expired",
+    block === "latest"
+      ? `$.deadline: ${deadline} is not after the latest block's time ${timestamp}: every block it could be mined in is later`
+      : `$.deadline: ${deadline} is not after the time ${timestamp} of the block it would be mined in (the pending block): it has expired`,
+    {
+      path: "$.deadline",
+      deadline: deadline.toString(),
+      block_timestamp: timestamp.toString(),
+      block,
+    },
+  );
+}
+
+/**
  * Runs the `claimWithSig` simulation and send: a `NothingToClaim` revert is 409 `no_credit`, the code
  * of the credit check before it (a claim of the winner's own, mined between that check and the
  * simulation, took the credit: probe11 O13). A failure without a decoded reason (a revert `unknown`,
  * or the gateway's failed gas estimate at the pending block) re-reads the credit at the `pending` block
  * through `pendingCredit`: 0 there means the winner's own claim is in
- * the mempool, not yet mined (probe12 P7), and is 409 `no_credit` too. Any other failure (or a failing
- * re-read) is `chain_error` naming it.
+ * the mempool, not yet mined (probe12 P7), and is 409 `no_credit` too. Such a failure of a claim whose
+ * `expiry.deadline` (unix seconds) is at or before the pending block's time (`expiry.pendingTime`) is 422
+ * `claim_expired`: its deadline passed between the latest block and the next (probe26 C-F1: the estimate at
+ * the pending block reverted `ClaimSignatureExpired` undecoded, answered 502 `chain_error` blaming the
+ * RPC). Any other failure (or a failing re-read) is `chain_error` naming it.
  */
 export async function relayRead<T>(
   what: string,
@@ -111,6 +135,7 @@ export async function relayRead<T>(
   bountyId: bigint,
   fn: () => Promise<T>,
   pendingCredit?: () => Promise<bigint>,
+  expiry?: { deadline: bigint; pendingTime: () => Promise<bigint> },
 ): Promise<T> {
   try {
     return await fn();
@@ -130,6 +155,10 @@ export async function relayRead<T>(
     if (undecoded && pendingCredit) {
       const pending = await pendingCredit().catch(() => undefined);
       if (pending === 0n) throw noCredit("a claim of it is pending, not yet mined");
+    }
+    if (undecoded && expiry) {
+      const at = await expiry.pendingTime().catch(() => undefined);
+      if (at !== undefined && expiry.deadline <= at) throw claimExpired(expiry.deadline, at, "pending");
     }
     throw err;
   }
@@ -206,16 +235,8 @@ async function checkRelayable(
   bountyId: bigint,
 ): Promise<bigint> {
   const block = await read("read the latest block", () => client.getBlock());
-  if (input.deadline < block.timestamp)
-    throw new EdgeError(
-      "claim_expired",
-      `$.deadline: ${input.deadline} is before the latest block's time ${block.timestamp}`,
-      {
-        path: "$.deadline",
-        deadline: input.deadline.toString(),
-        block_timestamp: block.timestamp.toString(),
-      },
-    );
+  // mined in a later block, whose time is after the latest's (probe26 C-F1: a deadline equal to it passed)
+  if (input.deadline <= block.timestamp) throw claimExpired(input.deadline, block.timestamp, "latest");
   const credit = await read("read creditOf", () =>
     client.readContract({
       address: domain.verifyingContract,
@@ -299,13 +320,9 @@ export function relayClaimOp(platform: Platform) {
     const bounty = b.bounty.bounty_contract as Address;
     const bountyId = BigInt(b.bounty.bounty_id);
     const client = chain.publicClient;
-    const read = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
-      try {
-        return await fn();
-      } catch (e) {
-        throw chainError(what, e);
-      }
-    };
+    // the gateway's own wording, details and operator's log for a failing read (probe26 A-F7: a bare
+    // 502 `details: {}` and nothing logged)
+    const read = <T>(what: string, fn: () => Promise<T>): Promise<T> => chain.read(what, fn);
     // one relay at a time, in arrival order: a claim whose turn has not come by the deadline is never sent
     const late = (when: LateTurn) =>
       notSentInTime(
@@ -366,6 +383,10 @@ export function relayClaimOp(platform: Platform) {
               args: [bountyId, input.account],
               blockTag: "pending",
             }),
+          {
+            deadline: input.deadline,
+            pendingTime: async () => (await client.getBlock({ blockTag: "pending" })).timestamp,
+          },
         );
         const mined = await minedBy(chain, hash, deadline, input, bountyId);
         const out: RelayedClaim = {

@@ -12,6 +12,7 @@ import type {
   VerificationJobView,
   VerificationQueue,
   VerificationResult,
+  WorkerObservers,
 } from "./worker.js";
 
 interface Row {
@@ -22,6 +23,8 @@ interface Row {
   worker: string | null;
   error: string | null;
   result: VerificationResult | null;
+  /** A stored result was made reading the indexer (the table's `observed_indexer`). */
+  observedIndexer: boolean;
 }
 
 /** The queue in a Map (one process). */
@@ -40,6 +43,7 @@ export class MemoryVerificationJobs implements VerificationQueue {
       worker: null,
       error: null,
       result: r?.result ?? null,
+      observedIndexer: r?.observedIndexer ?? false,
     });
   }
 
@@ -49,8 +53,15 @@ export class MemoryVerificationJobs implements VerificationQueue {
     return true;
   }
 
-  async claim(now: number, leaseMs: number, worker: string): Promise<VerificationJob | null> {
+  async claim(
+    now: number,
+    leaseMs: number,
+    worker: string,
+    observes?: WorkerObservers,
+  ): Promise<VerificationJob | null> {
+    if (observes && !observes.chain) return null;
     for (const [slug, r] of this.rows) {
+      if (observes && !observes.indexer && r.observedIndexer) continue;
       const due =
         r.state === "queued" ||
         (r.state === "retrying" && r.nextAt <= now) ||
@@ -70,7 +81,14 @@ export class MemoryVerificationJobs implements VerificationQueue {
   async complete(slug: string, worker: string, result: VerificationResult): Promise<boolean> {
     const r = this.held(slug, worker);
     if (!r) return false;
-    Object.assign(r, { state: "done", attempts: r.attempts + 1, result, error: null, worker: null });
+    Object.assign(r, {
+      state: "done",
+      attempts: r.attempts + 1,
+      result,
+      error: null,
+      worker: null,
+      observedIndexer: r.observedIndexer || result.observedIndexer === true,
+    });
     return true;
   }
 

@@ -185,6 +185,9 @@ export function verifierDeps(platform: Platform, o: VerifierOptions): WorkerDeps
   return {
     jobs: o.jobs,
     worker: `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`,
+    // only the work it can do (probe26 A-F6: a serve without a chain re-verified an award and replaced
+    // the chain-verified report for every process)
+    observes: { chain: Boolean(o.rpcUrl), indexer: Boolean(o.indexerUrl) },
     now: o.now ?? Date.now,
     ...(o.leaseMs !== undefined ? { leaseMs: o.leaseMs } : {}),
     async readPack(slug) {

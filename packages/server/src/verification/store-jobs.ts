@@ -30,7 +30,7 @@ export function storeVerificationQueue(
   return {
     enqueue: (slug, now, how) => platform.enqueueVerification(slug, now, how),
     enqueueFirst: (slug, now) => table.enqueueFirst(slug, now),
-    claim: (now, leaseMs, worker) => table.claim(now, leaseMs, worker),
+    claim: (now, leaseMs, worker, observes) => table.claim(now, leaseMs, worker, observes),
     complete: (slug, worker, result) => table.complete(slug, worker, result),
     retry: (slug, worker, nextAt, error) => table.retry(slug, worker, nextAt, error),
     fail: (slug, worker, error) => table.fail(slug, worker, error),

@@ -16,10 +16,21 @@
  * with its message stored; any other error is a bug and is retried too, so nothing is lost.
  */
 
-import type { VerificationJob, VerificationJobs, VerificationResult, WriteHow } from "@bench-bounty/platform";
+import type {
+  VerificationJob,
+  VerificationJobs,
+  VerificationResult,
+  WorkerObservers,
+  WriteHow,
+} from "@bench-bounty/platform";
 
 /** The port's types live with the store (`store/verification-jobs.ts` of the platform, which implements it). */
-export type { VerificationJob, VerificationJobs, VerificationResult } from "@bench-bounty/platform";
+export type {
+  VerificationJob,
+  VerificationJobs,
+  VerificationResult,
+  WorkerObservers,
+} from "@bench-bounty/platform";
 
 /** States of a job: queued, running (leased), retrying (waiting for `next_at`), done, failed (for good). */
 export type VerificationJobState = "queued" | "running" | "retrying" | "done" | "failed";
@@ -68,6 +79,12 @@ export interface WorkerDeps {
   now(): number;
   /** This process's worker id (host:pid:random). */
   worker: string;
+  /**
+   * What this worker observes (its chain RPC, its indexer: probe26 A-F6): it claims only the jobs it can
+   * do ({@link WorkerObservers}: none without the chain; without the indexer, none whose stored report
+   * read it), and its result records whether it read the indexer. Omitted: any job (tests).
+   */
+  observes?: WorkerObservers;
   /** Lease per attempt (ms); default 5 minutes, longer than one full verification. */
   leaseMs?: number;
 }
@@ -96,7 +113,7 @@ function messageOf(e: unknown): string {
 
 /** Claims and runs at most one job. */
 export async function runOnce(deps: WorkerDeps): Promise<StepOutcome> {
-  const job = await deps.jobs.claim(deps.now(), deps.leaseMs ?? 5 * 60_000, deps.worker);
+  const job = await deps.jobs.claim(deps.now(), deps.leaseMs ?? 5 * 60_000, deps.worker, deps.observes);
   if (job === null) return { kind: "idle" };
   const { slug } = job;
   try {
@@ -108,6 +125,7 @@ export async function runOnce(deps: WorkerDeps): Promise<StepOutcome> {
       policyVersion: report.verifier.version,
       verifierVersion: report.verifier.version,
       ranAt: new Date(deps.now()).toISOString(),
+      ...(deps.observes?.indexer ? { observedIndexer: true } : {}),
     };
     return (await deps.jobs.complete(slug, deps.worker, result))
       ? { kind: "done", slug, policy: report.policy, unmet: [...report.policy_unmet] }
