@@ -164,7 +164,8 @@ async function awardFromChain(
   const state = await awardChainState(ctx, slug).catch((e: unknown) => {
     // awarded on-chain with another digest (probe24 C-F3): SPEC 8's 404 `not_awarded`, not the
     // operator's 409 `bounty_mismatch` (the award still answers that)
-    if (!(e instanceof PlatformError && e.code === "bounty_mismatch")) throw e;
+    // (another chain or contract configured, `details.field`, is the operator's problem, not this)
+    if (!(e instanceof PlatformError && e.code === "bounty_mismatch" && e.details.ranking_digest)) throw e;
     return {
       state: "elsewhere" as const,
       message: `${e.message} (${String(e.details.ranking_digest)}, prepared here): that award is not this store's, so it has no pack to serve`,

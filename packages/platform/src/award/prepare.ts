@@ -4,7 +4,7 @@
  */
 import { buildRankDerivation } from "@bench-bounty/evidence";
 import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "../context.js";
-import { squattedError } from "../chain.js";
+import { squattedError, type OnChainBounty } from "../chain.js";
 import { PlatformError } from "../errors.js";
 import { toStored } from "../json.js";
 import { anchorCommitment, getBenchmark } from "../publish.js";
@@ -19,16 +19,18 @@ import { mintRunsToPrepare, scoringOf } from "./pack.js";
 /**
  * Step 1 and 2 of the award: the on-chain checks, closing, flushing the receipt anchors, then one
  * transaction from reading the runs to recording the derivation (`prepared`).
+ * @param onchain the attached bounty as read just before, known to be the attached one
+ *   (`attachedBountyOnChain`: probe26 C-F5)
  */
 export async function prepareAward(
   ctx: PlatformContext,
   p: Principal,
   b: BenchmarkRecord,
+  onchain: OnChainBounty,
 ): Promise<AwardRow> {
   const chain = chainOf(ctx);
   const slug = b.slug;
   const bountyId = BigInt(b.bounty!.bounty_id);
-  const onchain = await chain.getBounty(bountyId);
   if (onchain.status !== 2) {
     throw new PlatformError(
       "award_not_allowed",

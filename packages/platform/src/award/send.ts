@@ -39,7 +39,7 @@ async function settleSent(
       `the award transaction ${hash} is pending (sent, not mined within the award's wait of ${Math.round(awardWaitMs(ctx) / 1000)} s): run award again once it is mined; it is never sent twice`,
       { tx_hash: hash },
     );
-  const awarded = await findOwnAward(ctx, slug, bountyId, digest);
+  const awarded = await findOwnAward(ctx, slug, digest);
   if (awarded) return awarded;
   if (outcome.state === "mined")
     throw new PlatformError(
@@ -93,7 +93,7 @@ export async function sendOrAdoptAward(
 ): Promise<{ txHash: string; blockNumber: number }> {
   const chain = chainOf(ctx);
   const digest = row.ranking_digest as Hex;
-  const adopted = await findOwnAward(ctx, slug, bountyId, digest);
+  const adopted = await findOwnAward(ctx, slug, digest);
   if (adopted) return adopted;
   const inflight =
     row.status === "sent" && row.award_tx
