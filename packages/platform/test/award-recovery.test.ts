@@ -349,7 +349,11 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
     );
     expect((await healed.ctx.store.awards.get(r.slug))!.status).toBe("prepared"); // forgotten
     const before = await dc.publicClient.getBlockNumber();
-    await expect(healed.award(r.slug)).rejects.toThrow(/award reverted: AwardAfterDeadline/); // by simulation
+    // the chain's clock is past the award deadline: refused before anything is sent (probe26 C-F4)
+    await expect(healed.award(r.slug)).rejects.toMatchObject({
+      code: "award_not_allowed",
+      message: expect.stringMatching(/the award deadline \d+ has passed/),
+    });
     expect(await dc.publicClient.getBlockNumber()).toBe(before); // nothing sent
     expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([]);
     expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(0n);

@@ -193,3 +193,59 @@ describe("the award pays only the attached bounty (probe26 C-F5)", () => {
     await h.close();
   });
 });
+
+describe("the award is sent only by the bounty's awarder, only while it can pay (probe26 C-F6, C-F4)", () => {
+  it("a key that is not the bounty's awarder: award_not_allowed naming both addresses, nothing closed, prepared or sent; the awarder's key then awards", async () => {
+    const dc = devChain();
+    const r = await ready(dc, 10, "not-awarder");
+    const awarder = dc.accounts[10]!.address.toLowerCase();
+    const stranger = dc.accounts[13]!.address.toLowerCase();
+    const nonce = (a: string) => dc.publicClient.getTransactionCount({ address: a as Address });
+    const before = [await nonce(awarder), await nonce(stranger)];
+    let h = await r.reopen(chainConfig(dc, 13));
+    const e = await h.real.award(h.op, r.slug).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: "award_not_allowed", details: { signer: stranger, awarder } });
+    expect((e as Error).message).toContain(stranger);
+    expect((e as Error).message).toContain(awarder);
+    expect(await h.ctx.store.awards.get(r.slug)).toBeNull();
+    expect((await h.real.getBenchmark(r.slug)).status).toBe("published");
+    expect([await nonce(awarder), await nonce(stranger)]).toEqual(before);
+    expect(await bountyStatus(dc, r.bountyId)).toBe(2);
+    h = await r.reopen(chainConfig(dc, 10));
+    await h.award(r.slug);
+    expect(await bountyStatus(dc, r.bountyId)).toBe(3);
+    await h.close();
+  });
+
+  it("a prepared award whose bounty was reclaimed: 409 award_not_allowed with the bounty's status (it can never be sent), not a revert", async () => {
+    const dc = devChain();
+    const r = await ready(dc, 14, "reclaimed");
+    const b = await r.platform.real.getBenchmark(r.slug);
+    const { prepareAward } = await import("../src/award/prepare.js");
+    const { attachedBountyOnChain } = await import("../src/award/bounty.js");
+    await prepareAward(r.platform.ctx, r.platform.op, b, await attachedBountyOnChain(r.platform.ctx, b));
+    await dc.increaseTime(86_400 + 60);
+    const author = dc.accounts[15]!;
+    await dc.publicClient.waitForTransactionReceipt({
+      hash: await dc.wallet(15).writeContract({
+        address: dc.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        functionName: "reclaim",
+        args: [r.bountyId, author.address],
+      }),
+    });
+    expect(await bountyStatus(dc, r.bountyId)).toBe(4);
+    const nonce = () => dc.publicClient.getTransactionCount({ address: dc.accounts[14]!.address });
+    const before = await nonce();
+    for (let call = 0; call < 2; call++) {
+      const e = await r.platform.real.award(r.platform.op, r.slug).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: "award_not_allowed", details: { bounty_status: "reclaimed" } });
+      expect((e as Error).message).toMatch(
+        /reclaimed on-chain, not funded: the prepared award can never be sent/,
+      );
+    }
+    expect(await nonce()).toBe(before);
+    expect((await r.platform.ctx.store.awards.get(r.slug))!.status).toBe("prepared");
+    await r.platform.close();
+  });
+});

@@ -11,6 +11,9 @@ import type { AwardRow } from "../store/awards.js";
 import { type AwardProgress, type PreparedAward, chainOf } from "./state.js";
 import { assertPackFits } from "./pack.js";
 import { findOwnAward, adoptInflightAward } from "./recovery.js";
+import { assertSendable } from "./prepare.js";
+import { attachedBountyOnChain } from "./bounty.js";
+import { getBenchmark } from "../publish.js";
 
 /**
  * Waits (until `deadline`, epoch ms: what is left of the award's `awardWaitMs`) for a sent award
@@ -80,7 +83,8 @@ export function awardWaitMs(ctx: PlatformContext): number {
  * waiting for it ({@link settleSent}, until `deadline`, epoch ms), or sends it and records its hash as
  * `sent` before waiting. Marks `progress` as it goes; never sends at or past `deadline`.
  * @throws PlatformError `award_pending` (in flight), `chain_error` (reverted, with its reason; dropped),
- *   `server_busy` (the deadline passed before sending: nothing sent)
+ *   `server_busy` (the deadline passed before sending: nothing sent), `award_not_allowed` (the bounty is
+ *   not sendable now: `assertSendable`), `bounty_mismatch` (not the attached bounty)
  */
 export async function sendOrAdoptAward(
   ctx: PlatformContext,
@@ -105,6 +109,14 @@ export async function sendOrAdoptAward(
     if (settled) return settled;
     progress.step = "prepare"; // dropped and forgotten: nothing in flight
   }
+  // the bounty as it is now, the attached one (probe26 C-F5): reclaimed, past its deadline, or awarded
+  // by another key is answered as such before the send (probe26 C-F4, C-F6), never as a revert
+  await assertSendable(
+    ctx,
+    bountyId,
+    await attachedBountyOnChain(ctx, await getBenchmark(ctx, slug)),
+    "prepared award",
+  );
   await assertPackFits(ctx, slug, prepared);
   const winners = prepared.winners;
   // the one irreversible step: never begun past the deadline (the caller was answered that nothing was
