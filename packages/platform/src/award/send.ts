@@ -4,7 +4,7 @@
  */
 import type { Hex } from "@bench-bounty/evidence";
 import type { Address, Hash } from "viem";
-import { DEFAULT_AWARD_WAIT_MS } from "../chain.js";
+import { DEFAULT_AWARD_WAIT_MS, type WaitOutcome } from "../chain.js";
 import type { PlatformContext } from "../context.js";
 import { PlatformError } from "../errors.js";
 import type { AwardRow } from "../store/awards.js";
@@ -22,7 +22,8 @@ import { getBenchmark } from "../publish.js";
  * pending, {@link PlatformError} `award_pending`; reverted, forgotten and reported with the contract's
  * reason (unless another copy of the award was mined: it is adopted); dropped, forgotten (null: send anew;
  * a late copy of it cannot pay twice, the contract accepts one award, and a copy mined later is adopted by
- * its log).
+ * its log). With `lookFirst` (a hash recorded by an earlier call) the transaction's state is read
+ * before waiting: only a pending one is waited for.
  * @throws PlatformError `award_pending`, `chain_error` (reverted, naming the reason; the RPC failing)
  */
 async function settleSent(
@@ -32,10 +33,15 @@ async function settleSent(
   digest: Hex,
   hash: Hash,
   deadline: number,
+  lookFirst = false,
 ): Promise<{ txHash: string; blockNumber: number } | null> {
   const chain = chainOf(ctx);
   const waitMs = Math.max(0, deadline - Date.now());
-  const outcome = await chain.waitWithin(hash, waitMs);
+  // a hash recorded by an earlier call is looked at first: one the node no longer knows (dropped) is
+  // not waited for until the deadline, it is forgotten and the award sent anew in this call (probe26
+  // C-F9: the call spent its whole budget on it, then answered server_busy "the chain answered too slowly")
+  const seen = lookFirst ? await chain.transactionState(hash) : null;
+  const outcome: WaitOutcome = seen && seen.state !== "pending" ? seen : await chain.waitWithin(hash, waitMs);
   if (outcome.state === "pending")
     throw new PlatformError(
       "award_pending",
@@ -105,7 +111,7 @@ export async function sendOrAdoptAward(
       : await adoptInflightAward(ctx, slug, bountyId, row);
   if (inflight) {
     Object.assign(progress, { step: "sent", tx_hash: inflight });
-    const settled = await settleSent(ctx, slug, bountyId, digest, inflight, deadline);
+    const settled = await settleSent(ctx, slug, bountyId, digest, inflight, deadline, true);
     if (settled) return settled;
     progress.step = "prepare"; // dropped and forgotten: nothing in flight
   }
