@@ -11,11 +11,13 @@ import type { DevChain } from "@bench-bounty/devchain";
 import type { Address, Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import { ChainGateway, type ChainConfig } from "../src/chain.js";
+import type { FaultHooks } from "../src/context.js";
 import {
   bountyCredit,
   bountyStatus,
   chainClock,
   chainConfig,
+  crashOnce,
   freshStoreLocation,
   latestBlockTime,
   openAt,
@@ -27,10 +29,15 @@ import {
 const devChain = useDevChain();
 
 /** A benchmark ready to award, its platform account `dc.accounts[account]`, on a store reopenable with another chain config. */
-async function ready(dc: DevChain, account: number, tag: string) {
+async function ready(dc: DevChain, account: number, tag: string, faults: FaultHooks = {}) {
   const loc = await freshStoreLocation();
   const { now, clock } = await chainClock(dc);
-  const platform = await openAt({ ...loc, chain: chainConfig(dc, account), clock: () => clock.now() });
+  const platform = await openAt({
+    ...loc,
+    chain: chainConfig(dc, account),
+    clock: () => clock.now(),
+    faults,
+  });
   const r = await publishLockAndRun(platform, dc, {
     chainNow: now,
     clock,
@@ -247,5 +254,48 @@ describe("the award is sent only by the bounty's awarder, only while it can pay 
     expect(await nonce()).toBe(before);
     expect((await r.platform.ctx.store.awards.get(r.slug))!.status).toBe("prepared");
     await r.platform.close();
+  });
+});
+
+describe("the evidence door keeps the operator's chain problems to the operator's log (probe26 C-F2)", () => {
+  it("a confirmed award whose pack cannot be anchored (no ETH), and a prepared award with the RPC down: pack_pending / award_pending naming no account; the detail goes to the log", async () => {
+    const dc = devChain();
+    const r = await ready(dc, 16, "door-no-eth", crashOnce("awardBeforeMint"));
+    await expect(r.platform.award(r.slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
+    const account = dc.accounts[16]!.address;
+    const setBalance = (wei: bigint) =>
+      dc.publicClient.request({
+        method: "hardhat_setBalance",
+        params: [account, `0x${wei.toString(16)}`],
+      } as never);
+    const lines: string[] = [];
+    await setBalance(0n);
+    try {
+      let h = await r.reopen({ ...chainConfig(dc, 16), log: (l) => lines.push(l) });
+      const door = await h.real.awardEvidence(r.slug);
+      expect(door).toMatchObject({ kind: "unavailable", reason: "pack_pending" });
+      const told = (door as { message: string }).message;
+      expect(told).not.toMatch(/ETH|0x/i);
+      expect(lines.join("\n")).toMatch(new RegExp(`door-no-eth.*holds no ETH`, "i"));
+      await setBalance(10n ** 22n);
+      expect((await h.real.awardEvidence(r.slug)).kind).toBe("pack");
+
+      // a prepared award (another benchmark), the chain RPC refusing connections
+      const p = await ready(dc, 11, "door-rpc-down");
+      const b = await p.platform.real.getBenchmark(p.slug);
+      const { prepareAward } = await import("../src/award/prepare.js");
+      const { attachedBountyOnChain } = await import("../src/award/bounty.js");
+      await prepareAward(p.platform.ctx, p.platform.op, b, await attachedBountyOnChain(p.platform.ctx, b));
+      lines.length = 0;
+      h = await p.reopen({ ...chainConfig(dc, 11), rpcUrl: "http://127.0.0.1:9", log: (l) => lines.push(l) });
+      const pending = await h.real.awardEvidence(p.slug);
+      expect(pending).toMatchObject({ kind: "unavailable", reason: "award_pending" });
+      expect((pending as { message: string }).message).not.toMatch(/RPC|failed|0x/);
+      expect(lines.join("\n")).toMatch(/evidence door door-rpc-down.*chain_error/);
+      await h.close();
+    } finally {
+      await setBalance(10n ** 22n);
+      await r.reopen(chainConfig(dc, 16)).then((x) => x.close());
+    }
   });
 });
