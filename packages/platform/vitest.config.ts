@@ -14,6 +14,7 @@ const STORE_TESTS = [
   "test/dataset-library.test.ts",
   "test/award.test.ts",
   "test/award-recovery.test.ts",
+  "test/award-target.test.ts",
   "test/dataset.test.ts",
   "test/detail.test.ts",
   "test/identity.test.ts",

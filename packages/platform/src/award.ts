@@ -37,6 +37,7 @@ import { assertOperator } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
 import { ensurePack } from "./award/pack.js";
 import { prepareAward } from "./award/prepare.js";
+import { attachedBountyOnChain } from "./award/bounty.js";
 import { awardWaitMs, notSentInTime, sendOrAdoptAward } from "./award/send.js";
 import { LockWaitExpired } from "./store.js";
 import { byDeadline } from "./deadline.js";
@@ -202,7 +203,11 @@ async function settleAward(
   let b = await getBenchmark(ctx, slug);
   const bountyId = BigInt(b.bounty!.bounty_id);
   let row = await awardRow(ctx, slug);
-  if (!row) row = await prepareAward(ctx, p, b);
+  // before anything is closed, prepared or sent: the configured chain and contract hold the attached
+  // bounty (probe26 C-F5)
+  const onchain =
+    !row || row.status === "prepared" || row.status === "sent" ? await attachedBountyOnChain(ctx, b) : null;
+  if (!row) row = await prepareAward(ctx, p, b, onchain!);
   // what the preparation froze, read once: the send pays its winners, the pack names its runs' facts
   const prepared = preparedAward(row);
   if (row.status === "prepared" || row.status === "sent") {

@@ -13,6 +13,7 @@ import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "./context
 import { bountyForRead, isFinalBountyStatus } from "./bounty-read.js";
 import { PlatformError } from "./errors.js";
 import { BOUNTY_STATUS_NAMES, squatFacts, type SquatFacts } from "./chain.js";
+import { attachedBountyDifference } from "./award/bounty.js";
 import { answerAllowanceOf, getBenchmark, isOpen } from "./publish.js";
 import { checkPage, pageOfRows } from "./paging.js";
 import { MAX_ANSWER_LENGTH } from "./pack-budget.js";
@@ -266,13 +267,12 @@ async function checkedOnChain(
   if (!on) return null;
   const usdc = ctx.chain.config.contracts.usdc?.toLowerCase();
   // a bounty attached before attach checked token and awarder is never shown "locked" either
+  // the attached bounty (one rule: attachedBountyDifference, the configured chain and contract included)
+  // and the service's terms
   const matches =
-    on.token.toLowerCase() === bounty.token &&
+    attachedBountyDifference(ctx.chain, b, bounty, on) === null &&
     on.token.toLowerCase() === usdc &&
-    on.awarder.toLowerCase() === ctx.chain.address &&
-    on.author.toLowerCase() === bounty.author &&
-    on.pool.toString() === bounty.pool_base_units &&
-    on.testSetRoot.toLowerCase() === b.commit_root;
+    on.awarder.toLowerCase() === ctx.chain.address;
   return matches ? { status: BOUNTY_STATUS_NAMES[on.status] ?? "unknown" } : { status: "mismatch" };
 }
 

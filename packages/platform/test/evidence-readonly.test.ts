@@ -30,17 +30,15 @@ const BIN = resolve(__dirname, "../../../bin/bench-bounty");
  * signing key nor RPC URL in the environment and the program named as `bin/bench-bounty` (what it prints).
  */
 async function keylessEvidence(
-  dc: ReturnType<typeof devChain>,
+  dc: ReturnType<typeof devChain> | null,
   slug: string,
   dir: string,
   ...extra: string[]
 ) {
-  const contracts = [
-    "--bounty-contract",
-    dc.contracts.benchmarkBounty,
-    "--anchor-registry",
-    dc.contracts.anchorRegistry,
-  ];
+  // null: no contract options at all (the store's own read, as the probe ran it: probe26 C-F8)
+  const contracts = dc
+    ? ["--bounty-contract", dc.contracts.benchmarkBounty, "--anchor-registry", dc.contracts.anchorRegistry]
+    : [];
   const saved = { ...process.env };
   delete process.env.BENCH_BOUNTY_PRIVATE_KEY;
   delete process.env.BENCH_BOUNTY_RPC_URL;
@@ -87,12 +85,19 @@ describe("evidence reads the chain without the operator's key (probe24 C-F4)", {
     });
     await dc.publicClient.waitForTransactionReceipt({ hash });
 
-    const first = await keylessEvidence(dc, slug, dir);
+    // without any chain option: the printed command names the attached bounty's chain and contract and the
+    // commitment's registry from the store (probe26 C-F8: pasted, it was refused "no contract addresses
+    // for chain id 8453")
+    const first = await keylessEvidence(null, slug, dir);
     expect(first.code).toBe(1);
     expect(JSON.parse(first.out).error.reason).toBe("award_pending");
     const printed = /no signing key needed\) with:\n {4}(.+)\n/.exec(first.err)?.[1];
     expect(printed, first.err).toBeDefined();
     expect(printed).toContain('--rpc-url "$BENCH_BOUNTY_RPC_URL"');
+    expect(printed).toContain(
+      `--chain-id 8453 --bounty-contract ${dc.contracts.benchmarkBounty.toLowerCase()}`,
+    );
+    expect(printed).toContain(`--anchor-registry ${dc.contracts.anchorRegistry.toLowerCase()}`);
     expect(first.err).toMatch(/first set BENCH_BOUNTY_RPC_URL/);
 
     // pasted through bash as printed, the RPC URL set as told and no key anywhere

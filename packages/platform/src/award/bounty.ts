@@ -4,6 +4,7 @@
 import type { Hex } from "@bench-bounty/evidence";
 import type { Address } from "viem";
 import type { AttachedBounty, BenchmarkRecord, PlatformContext, WriteHow } from "../context.js";
+import type { OnChainBounty } from "../chain.js";
 import { PlatformError } from "../errors.js";
 import { anchorCommitment, getBenchmark } from "../publish.js";
 import { shownDigest, withheldDigests } from "../reveal.js";
@@ -115,6 +116,90 @@ export async function attachBounty(
     account: p.account_id,
   });
   return attached;
+}
+
+/**
+ * The first fact in which the bounty read on-chain differs from the one attached to `b` (SPEC 1.1, 7):
+ * the chain id and BenchmarkBounty contract of `chain` against the attached bounty's recorded `chain_id` and
+ * `bounty_contract` (the same id names another prize on another contract or chain), then, when `onchain` is
+ * given, its test-set root and leaf count against the benchmark's commitment and its token, author, awarder
+ * and pool against the attached record. The one rule of "this is the attached bounty": the award checks it
+ * before anything is written or sent ({@link attachedBountyOnChain}), the detail before it shows "locked at".
+ * @returns null when they agree, else the differing `field` with the attached value and the configured or
+ *   on-chain one (addresses lower-case, amounts base-unit strings)
+ */
+export function attachedBountyDifference(
+  chain: NonNullable<PlatformContext["chain"]>,
+  b: BenchmarkRecord,
+  attached: AttachedBounty,
+  onchain?: OnChainBounty,
+): { field: string; attached: string; actual: string } | null {
+  const facts: [string, string, string][] = [
+    ["chain_id", String(attached.chain_id), String(chain.config.chainId)],
+    ["bounty_contract", attached.bounty_contract, chain.config.contracts.benchmarkBounty.toLowerCase()],
+  ];
+  if (onchain)
+    facts.push(
+      ["test_set_root", b.commit_root.toLowerCase(), onchain.testSetRoot.toLowerCase()],
+      ["leaf_count", String(b.leaf_count), String(onchain.leafCount)],
+      ["token", attached.token, onchain.token.toLowerCase()],
+      ["author", attached.author, onchain.author.toLowerCase()],
+      ["awarder", attached.awarder, onchain.awarder.toLowerCase()],
+      ["pool_base_units", attached.pool_base_units, onchain.pool.toString()],
+    );
+  for (const [field, want, actual] of facts) if (want !== actual) return { field, attached: want, actual };
+  return null;
+}
+
+/**
+ * The attached bounty of `b` read fresh on-chain, once it is known to be the one attached
+ * ({@link attachedBountyDifference}): the configured chain and contract are the recorded ones, and the
+ * bounty there still carries the benchmark's root and leaf count and the attached token, author, awarder
+ * and pool. Every step of the award that writes or sends reads the bounty through here (probe26 C-F5: an
+ * award configured with another BenchmarkBounty paid that contract's bounty of the same id).
+ * @throws PlatformError `no_chain`, `no_bounty`, `bounty_mismatch` (nothing read or written: `details.field`,
+ *   `details.attached`, `details.configured` or `details.on_chain`, both chains and contracts), `chain_error`
+ */
+export async function attachedBountyOnChain(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+): Promise<OnChainBounty> {
+  const chain = chainOf(ctx);
+  const attached = b.bounty;
+  if (!attached)
+    throw new PlatformError(
+      "no_bounty",
+      `benchmark ${b.slug} has no bounty attached (lock or attach one first)`,
+      {
+        slug: b.slug,
+      },
+    );
+  const where = {
+    bounty_id: attached.bounty_id,
+    attached: { chain_id: attached.chain_id, bounty_contract: attached.bounty_contract },
+    configured: {
+      chain_id: chain.config.chainId,
+      bounty_contract: chain.config.contracts.benchmarkBounty.toLowerCase(),
+    },
+  };
+  const place = (x: { chain_id: number; bounty_contract: string }) =>
+    `BenchmarkBounty ${x.bounty_contract} on chain ${x.chain_id}`;
+  const elsewhere = attachedBountyDifference(chain, b, attached);
+  if (elsewhere)
+    throw new PlatformError(
+      "bounty_mismatch",
+      `benchmark ${b.slug}'s bounty ${attached.bounty_id} is attached on ${place(where.attached)}, but this process is configured with ${place(where.configured)}: nothing was read, written or sent; configure the attached chain and contract (--chain-id, --bounty-contract)`,
+      { ...where, field: elsewhere.field },
+    );
+  const onchain = await chain.getBounty(BigInt(attached.bounty_id));
+  const differs = attachedBountyDifference(chain, b, attached, onchain);
+  if (differs)
+    throw new PlatformError(
+      "bounty_mismatch",
+      `bounty ${attached.bounty_id} on ${place(where.configured)} is not the one attached to ${b.slug}: its ${differs.field} is ${differs.actual} on-chain, ${differs.attached} attached; nothing was written or sent`,
+      { ...where, field: differs.field, on_chain: differs.actual, attached_value: differs.attached },
+    );
+  return onchain;
 }
 
 /**

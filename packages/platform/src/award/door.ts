@@ -114,7 +114,13 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
       const bench = await getBenchmark(ctx, slug);
       const fresh = (await awardRow(ctx, slug))!;
       return ensurePack(ctx, bench, fresh, preparedAward(fresh));
-    });
+    }).catch((e: unknown) => operatorsProblem(ctx, slug, e));
+    if (packed === "operator")
+      return {
+        kind: "unavailable",
+        reason: "pack_pending",
+        message: "the award is confirmed; its pack could not be minted just now: ask again later",
+      };
     if (!packed)
       return {
         kind: "unavailable",
@@ -135,11 +141,23 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
             ? `an award transaction ${row.award_tx} was sent; its state cannot be read without a chain (--rpc-url)`
             : "an award was prepared (it may have been sent); its state cannot be read without a chain (--rpc-url)",
       };
-    const fromChain = await byDeadline(awardFromChain(ctx, slug, by), by, () => ({
-      kind: "unavailable" as const,
-      reason: "award_pending" as const,
-      message: `an award was ${row.status} (${row.award_tx ? `transaction ${row.award_tx}` : "it may have been sent"}); the chain answered too slowly to say where it is: ask again in a moment`,
-    }));
+    const fromChain = await byDeadline(
+      awardFromChain(ctx, slug, by).catch((e: unknown) =>
+        operatorsProblem(ctx, slug, e) === "operator"
+          ? {
+              kind: "unavailable" as const,
+              reason: "award_pending" as const,
+              message: `an award was ${row.status}; where it is could not be read from the chain just now: ask again later`,
+            }
+          : null,
+      ),
+      by,
+      () => ({
+        kind: "unavailable" as const,
+        reason: "award_pending" as const,
+        message: `an award was ${row.status} (${row.award_tx ? `transaction ${row.award_tx}` : "it may have been sent"}); the chain answered too slowly to say where it is: ask again in a moment`,
+      }),
+    );
     if (fromChain) return fromChain;
   }
   return notYetAwarded(ctx, b, by);
@@ -164,7 +182,8 @@ async function awardFromChain(
   const state = await awardChainState(ctx, slug).catch((e: unknown) => {
     // awarded on-chain with another digest (probe24 C-F3): SPEC 8's 404 `not_awarded`, not the
     // operator's 409 `bounty_mismatch` (the award still answers that)
-    if (!(e instanceof PlatformError && e.code === "bounty_mismatch")) throw e;
+    // (another chain or contract configured, `details.field`, is the operator's problem, not this)
+    if (!(e instanceof PlatformError && e.code === "bounty_mismatch" && e.details.ranking_digest)) throw e;
     return {
       state: "elsewhere" as const,
       message: `${e.message} (${String(e.details.ranking_digest)}, prepared here): that award is not this store's, so it has no pack to serve`,
@@ -198,6 +217,28 @@ async function awardFromChain(
       message: `the award transaction ${state.tx_hash} is mined; the award is being recorded`,
     };
   return doorAnswer(ctx, slug, by);
+}
+
+/**
+ * The errors of the door's chain work (recovering a sent award, minting its pack) that are the operator's
+ * to fix, not a reader's (probe26 C-F2): the chain RPC failing, the platform account without ETH for the
+ * pack's anchor (`chain_error`, naming the account and its balance), a chain or contract configured other
+ * than the attached bounty's (`bounty_mismatch` with `details.field`). The door answers them from the
+ * store like a chain that answers slowly (`award_pending` / `pack_pending`), and they go to the
+ * operator's log (`ChainConfig.log`, default stderr: serve's log), never to the reader.
+ * @returns `"operator"` when `e` is one (logged)
+ * @throws `e` otherwise
+ */
+function operatorsProblem(ctx: PlatformContext, slug: string, e: unknown): "operator" {
+  // a read-only process (no key: the CLI's `evidence`) is told it cannot mint, as before (its caller says how)
+  const theirs =
+    e instanceof PlatformError &&
+    ((e.code === "chain_error" && e.details.read_only !== true) ||
+      (e.code === "bounty_mismatch" && e.details.field !== undefined));
+  if (!theirs) throw e;
+  const log = ctx.chain?.config.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  log(`bench-bounty: evidence door ${slug}: ${e.code}: ${e.message}`);
+  return "operator";
 }
 
 /**

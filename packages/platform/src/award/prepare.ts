@@ -4,7 +4,7 @@
  */
 import { buildRankDerivation } from "@bench-bounty/evidence";
 import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "../context.js";
-import { squattedError } from "../chain.js";
+import { squattedError, type OnChainBounty } from "../chain.js";
 import { PlatformError } from "../errors.js";
 import { toStored } from "../json.js";
 import { anchorCommitment, getBenchmark } from "../publish.js";
@@ -17,25 +17,37 @@ import { closeBenchmark } from "./bounty.js";
 import { mintRunsToPrepare, scoringOf } from "./pack.js";
 
 /**
- * Step 1 and 2 of the award: the on-chain checks, closing, flushing the receipt anchors, then one
- * transaction from reading the runs to recording the derivation (`prepared`).
+ * What the award's send needs of the attached bounty as read on-chain (SPEC 1.1 `award`), checked before
+ * anything is closed or prepared and again right before a prepared award is sent: Funded (a prepared
+ * award whose bounty was reclaimed can never be sent: probe26 C-F4), the chain's clock within
+ * `[closesAt, awardDeadline]`, and the bounty's awarder the platform account that signs (probe26 C-F6:
+ * another key closed the benchmark and froze the winners before the send was refused `NotAwarder`).
+ * @param what `award` (before preparing) or `prepared award` (before sending one), for the messages
+ * @throws PlatformError `award_not_allowed` (`details.bounty_status`; `closes_at` / `award_deadline` and
+ *   `chain_time`; `signer` and `awarder`), `chain_error`
  */
-export async function prepareAward(
+export async function assertSendable(
   ctx: PlatformContext,
-  p: Principal,
-  b: BenchmarkRecord,
-): Promise<AwardRow> {
+  bountyId: bigint,
+  onchain: OnChainBounty,
+  what: "award" | "prepared award",
+): Promise<void> {
   const chain = chainOf(ctx);
-  const slug = b.slug;
-  const bountyId = BigInt(b.bounty!.bounty_id);
-  const onchain = await chain.getBounty(bountyId);
   if (onchain.status !== 2) {
+    const status = statusName(onchain.status);
     throw new PlatformError(
       "award_not_allowed",
-      `bounty ${bountyId} is ${statusName(onchain.status)} on-chain, not funded`,
-      {
-        bounty_status: statusName(onchain.status),
-      },
+      what === "award"
+        ? `bounty ${bountyId} is ${status} on-chain, not funded`
+        : `bounty ${bountyId} is ${status} on-chain, not funded: the prepared award can never be sent (nothing was sent)`,
+      { bounty_status: status },
+    );
+  }
+  if (onchain.awarder.toLowerCase() !== chain.address) {
+    throw new PlatformError(
+      "award_not_allowed",
+      `bounty ${bountyId} can be awarded only by its awarder ${onchain.awarder.toLowerCase()}, and this process signs as ${chain.address} (BENCH_BOUNTY_PRIVATE_KEY): nothing was closed, prepared or sent; run award with the awarder's key`,
+      { signer: chain.address, awarder: onchain.awarder.toLowerCase() },
     );
   }
   const now = await chain.latestTimestamp();
@@ -56,6 +68,23 @@ export async function prepareAward(
       { award_deadline: Number(onchain.awardDeadline), chain_time: Number(now) },
     );
   }
+}
+
+/**
+ * Step 1 and 2 of the award: the on-chain checks, closing, flushing the receipt anchors, then one
+ * transaction from reading the runs to recording the derivation (`prepared`).
+ * @param onchain the attached bounty as read just before, known to be the attached one
+ *   (`attachedBountyOnChain`: probe26 C-F5)
+ */
+export async function prepareAward(
+  ctx: PlatformContext,
+  p: Principal,
+  b: BenchmarkRecord,
+  onchain: OnChainBounty,
+): Promise<AwardRow> {
+  const slug = b.slug;
+  const bountyId = BigInt(b.bounty!.bounty_id);
+  await assertSendable(ctx, bountyId, onchain, "award");
   if (!b.commitment_anchor) await anchorCommitment(ctx, slug);
   await closeBenchmark(ctx, p, slug);
   await anchorPending(ctx, slug, "receipt");

@@ -7,21 +7,26 @@ import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import type { Hex } from "@bench-bounty/evidence";
 import { encodeFunctionData, type Address, type Hash } from "viem";
 import type { PlatformContext } from "../context.js";
+import type { OnChainBounty } from "../chain.js";
+import { attachedBountyOnChain } from "./bounty.js";
 import { PlatformError } from "../errors.js";
 import { fromStored } from "../json.js";
 import { getBenchmark } from "../publish.js";
 import type { AwardRow } from "../store/awards.js";
 import { type PreparedWinner, chainOf, awardRow } from "./state.js";
 
-/** Finds an `Awarded` log of the bounty carrying `digest` from block `fromBlock` (recovery after a crash between send and record). */
+/**
+ * Finds an `Awarded` log of the bounty carrying `digest` from block `fromBlock` (recovery after a crash
+ * between send and record); `onchain` is the bounty as read, known to be the attached one.
+ */
 async function findAwardTx(
   ctx: PlatformContext,
-  bountyId: bigint,
+  onchain: OnChainBounty,
   digest: Hex,
   fromBlock: bigint,
 ): Promise<{ txHash: Hex; blockNumber: number } | null> {
   const chain = chainOf(ctx);
-  const onchain = await chain.getBounty(bountyId);
+  const bountyId = onchain.bountyId;
   if (onchain.status !== 3) return null;
   const logs = await chain.publicClient.getContractEvents({
     address: chain.config.contracts.benchmarkBounty,
@@ -43,10 +48,16 @@ async function findAwardTx(
   return { txHash: log.transactionHash, blockNumber: Number(log.blockNumber) };
 }
 
-/** {@link findAwardTx} from the block of the benchmark's commitment anchor (the bounty was created after it). */
-export async function findOwnAward(ctx: PlatformContext, slug: string, bountyId: bigint, digest: Hex) {
-  const since = BigInt((await getBenchmark(ctx, slug)).commitment_anchor?.anchor_block ?? 0);
-  return findAwardTx(ctx, bountyId, digest, since);
+/**
+ * {@link findAwardTx} from the block of the benchmark's commitment anchor (the bounty was created after it),
+ * on the attached bounty only (`attachedBountyOnChain`: a process configured with another chain or
+ * contract adopts nothing, probe26 C-F5).
+ * @throws PlatformError `bounty_mismatch` (another bounty, or awarded with another digest), `chain_error`
+ */
+export async function findOwnAward(ctx: PlatformContext, slug: string, digest: Hex) {
+  const b = await getBenchmark(ctx, slug);
+  const onchain = await attachedBountyOnChain(ctx, b);
+  return findAwardTx(ctx, onchain, digest, BigInt(b.commitment_anchor?.anchor_block ?? 0));
 }
 
 /**
@@ -58,20 +69,21 @@ export async function findOwnAward(ctx: PlatformContext, slug: string, bountyId:
  * pending can pay any more). False too when no award of `slug` is prepared or sent. True otherwise: the
  * award may still be sent (the next `award` pays the frozen winners), is in flight, or is mined with the
  * prepared digest and not recorded yet; and without a chain, where nothing tells (never guessed).
- * @throws PlatformError `chain_error` when the RPC fails
+ * @throws PlatformError `chain_error` when the RPC fails, `bounty_mismatch` when the configured chain or
+ *   contract is not the attached bounty's (`attachedBountyOnChain`)
  */
 export async function awardMayStillPay(ctx: PlatformContext, slug: string): Promise<boolean> {
   const row = await awardRow(ctx, slug);
   if (!row || (row.status !== "prepared" && row.status !== "sent")) return false;
   if (!ctx.chain) return true;
-  const bounty = (await getBenchmark(ctx, slug)).bounty;
-  if (!bounty) return true;
-  const bountyId = BigInt(bounty.bounty_id);
-  const onchain = await ctx.chain.getBounty(bountyId);
+  const b = await getBenchmark(ctx, slug);
+  if (!b.bounty) return true;
+  // the attached bounty only: another contract's bounty of the same id says nothing of this award
+  const onchain = await attachedBountyOnChain(ctx, b);
   if (onchain.status === 4) return false; // Reclaimed
   if (onchain.status === 3) {
     try {
-      await findOwnAward(ctx, slug, bountyId, row.ranking_digest as Hex);
+      await findOwnAward(ctx, slug, row.ranking_digest as Hex);
       return true; // mined with the prepared digest: recorded by the next award or door read
     } catch (e) {
       if (e instanceof PlatformError && e.code === "bounty_mismatch") return false;
@@ -88,8 +100,10 @@ export async function awardMayStillPay(ctx: PlatformContext, slug: string): Prom
  * prepared ranking digest and no award of the platform account waits in the node's pool), `pending`
  * (sent, not mined: recorded as sent, or found in the pool after a crash before it was recorded),
  * `mined` (mined, not yet recorded: the next `award` or door read records it), `reverted` or `dropped`
- * (the next `award` sends again), `confirmed` (recorded).
- * @throws PlatformError `unknown_benchmark`, `chain_error` when the RPC fails
+ * (the next `award` sends again), `confirmed` (recorded). Read only on the attached bounty's chain and
+ * contract (`attachedBountyOnChain`).
+ * @throws PlatformError `unknown_benchmark`, `chain_error` when the RPC fails, `bounty_mismatch` (another
+ *   chain or contract configured; `details.field`), or awarded with another digest (`details.ranking_digest`)
  */
 export async function awardChainState(
   ctx: PlatformContext,
@@ -107,7 +121,7 @@ export async function awardChainState(
     // ranking digest is the award, mined and not yet recorded; the same call waiting in the pool is it, pending.
     if (!ctx.chain) return { state: "none", tx_hash: null, block: null };
     const bountyId = BigInt(b.bounty!.bounty_id);
-    const found = await findOwnAward(ctx, slug, bountyId, row.ranking_digest as Hex);
+    const found = await findOwnAward(ctx, slug, row.ranking_digest as Hex);
     if (found) return { state: "mined", tx_hash: found.txHash, block: found.blockNumber };
     const inflight = await pendingAwardCall(ctx, bountyId, row);
     return inflight
@@ -115,11 +129,13 @@ export async function awardChainState(
       : { state: "none", tx_hash: null, block: null };
   }
   if (row.status !== "sent") return { state: "confirmed", tx_hash: row.award_tx, block: row.award_block };
+  // a sent award is read, and adopted, only where its bounty is attached (probe26 C-F5)
+  await attachedBountyOnChain(ctx, b);
   const t = await chainOf(ctx).transactionState(row.award_tx as Hash);
   if (t.state === "mined") return { state: "mined", tx_hash: row.award_tx, block: t.block };
   if (t.state !== "pending") {
     // reverted or dropped, but another copy of the award (sent before a crash) may have been mined
-    const found = await findOwnAward(ctx, slug, BigInt(b.bounty!.bounty_id), row.ranking_digest as Hex);
+    const found = await findOwnAward(ctx, slug, row.ranking_digest as Hex);
     if (found) return { state: "mined", tx_hash: found.txHash, block: found.blockNumber };
   }
   return { state: t.state === "unknown" ? "dropped" : t.state, tx_hash: row.award_tx, block: null };

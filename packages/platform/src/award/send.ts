@@ -4,13 +4,16 @@
  */
 import type { Hex } from "@bench-bounty/evidence";
 import type { Address, Hash } from "viem";
-import { DEFAULT_AWARD_WAIT_MS } from "../chain.js";
+import { DEFAULT_AWARD_WAIT_MS, type WaitOutcome } from "../chain.js";
 import type { PlatformContext } from "../context.js";
 import { PlatformError } from "../errors.js";
 import type { AwardRow } from "../store/awards.js";
 import { type AwardProgress, type PreparedAward, chainOf } from "./state.js";
 import { assertPackFits } from "./pack.js";
 import { findOwnAward, adoptInflightAward } from "./recovery.js";
+import { assertSendable } from "./prepare.js";
+import { attachedBountyOnChain } from "./bounty.js";
+import { getBenchmark } from "../publish.js";
 
 /**
  * Waits (until `deadline`, epoch ms: what is left of the award's `awardWaitMs`) for a sent award
@@ -19,7 +22,8 @@ import { findOwnAward, adoptInflightAward } from "./recovery.js";
  * pending, {@link PlatformError} `award_pending`; reverted, forgotten and reported with the contract's
  * reason (unless another copy of the award was mined: it is adopted); dropped, forgotten (null: send anew;
  * a late copy of it cannot pay twice, the contract accepts one award, and a copy mined later is adopted by
- * its log).
+ * its log). With `lookFirst` (a hash recorded by an earlier call) the transaction's state is read
+ * before waiting: only a pending one is waited for.
  * @throws PlatformError `award_pending`, `chain_error` (reverted, naming the reason; the RPC failing)
  */
 async function settleSent(
@@ -29,17 +33,22 @@ async function settleSent(
   digest: Hex,
   hash: Hash,
   deadline: number,
+  lookFirst = false,
 ): Promise<{ txHash: string; blockNumber: number } | null> {
   const chain = chainOf(ctx);
   const waitMs = Math.max(0, deadline - Date.now());
-  const outcome = await chain.waitWithin(hash, waitMs);
+  // a hash recorded by an earlier call is looked at first: one the node no longer knows (dropped) is
+  // not waited for until the deadline, it is forgotten and the award sent anew in this call (probe26
+  // C-F9: the call spent its whole budget on it, then answered server_busy "the chain answered too slowly")
+  const seen = lookFirst ? await chain.transactionState(hash) : null;
+  const outcome: WaitOutcome = seen && seen.state !== "pending" ? seen : await chain.waitWithin(hash, waitMs);
   if (outcome.state === "pending")
     throw new PlatformError(
       "award_pending",
       `the award transaction ${hash} is pending (sent, not mined within the award's wait of ${Math.round(awardWaitMs(ctx) / 1000)} s): run award again once it is mined; it is never sent twice`,
       { tx_hash: hash },
     );
-  const awarded = await findOwnAward(ctx, slug, bountyId, digest);
+  const awarded = await findOwnAward(ctx, slug, digest);
   if (awarded) return awarded;
   if (outcome.state === "mined")
     throw new PlatformError(
@@ -80,7 +89,8 @@ export function awardWaitMs(ctx: PlatformContext): number {
  * waiting for it ({@link settleSent}, until `deadline`, epoch ms), or sends it and records its hash as
  * `sent` before waiting. Marks `progress` as it goes; never sends at or past `deadline`.
  * @throws PlatformError `award_pending` (in flight), `chain_error` (reverted, with its reason; dropped),
- *   `server_busy` (the deadline passed before sending: nothing sent)
+ *   `server_busy` (the deadline passed before sending: nothing sent), `award_not_allowed` (the bounty is
+ *   not sendable now: `assertSendable`), `bounty_mismatch` (not the attached bounty)
  */
 export async function sendOrAdoptAward(
   ctx: PlatformContext,
@@ -93,7 +103,7 @@ export async function sendOrAdoptAward(
 ): Promise<{ txHash: string; blockNumber: number }> {
   const chain = chainOf(ctx);
   const digest = row.ranking_digest as Hex;
-  const adopted = await findOwnAward(ctx, slug, bountyId, digest);
+  const adopted = await findOwnAward(ctx, slug, digest);
   if (adopted) return adopted;
   const inflight =
     row.status === "sent" && row.award_tx
@@ -101,10 +111,18 @@ export async function sendOrAdoptAward(
       : await adoptInflightAward(ctx, slug, bountyId, row);
   if (inflight) {
     Object.assign(progress, { step: "sent", tx_hash: inflight });
-    const settled = await settleSent(ctx, slug, bountyId, digest, inflight, deadline);
+    const settled = await settleSent(ctx, slug, bountyId, digest, inflight, deadline, true);
     if (settled) return settled;
     progress.step = "prepare"; // dropped and forgotten: nothing in flight
   }
+  // the bounty as it is now, the attached one (probe26 C-F5): reclaimed, past its deadline, or awarded
+  // by another key is answered as such before the send (probe26 C-F4, C-F6), never as a revert
+  await assertSendable(
+    ctx,
+    bountyId,
+    await attachedBountyOnChain(ctx, await getBenchmark(ctx, slug)),
+    "prepared award",
+  );
   await assertPackFits(ctx, slug, prepared);
   const winners = prepared.winners;
   // the one irreversible step: never begun past the deadline (the caller was answered that nothing was

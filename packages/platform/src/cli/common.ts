@@ -9,7 +9,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { isAddress, type Address, type Hex } from "viem";
 import type { AnchorBatching } from "../anchor-batch.js";
 import type { ChainConfig } from "../chain.js";
-import type { FaultHooks } from "../context.js";
+import type { BenchmarkRecord, FaultHooks } from "../context.js";
 import { PlatformError } from "../errors.js";
 import type { Principal } from "../identity/principal.js";
 import type { PublishQuota } from "../publish.js";
@@ -175,8 +175,28 @@ export function anchorRetryCommand(slug: string, o: StoreOpts): string {
  * C-F4): the store and contract options of this invocation, the RPC URL from `"$BENCH_BOUNTY_RPC_URL"`
  * (a second line says to set it); it needs no signing key (the chain is opened read-only).
  */
-export function evidenceChainCommand(slug: string, o: StoreOpts): string {
-  return storeCommand("evidence", slug, o);
+export function evidenceChainCommand(slug: string, o: StoreOpts, known: KnownChain = {}): string {
+  return storeCommand("evidence", slug, o, known);
+}
+
+/**
+ * What the store knows of a benchmark's chain (`knownChainOf`): the attached bounty's recorded chain id and
+ * BenchmarkBounty contract, the registry its commitment was anchored in. A printed command carries them
+ * where the invocation gave none (probe26 C-F8: `evidence` printed a command without them, refused on a
+ * chain without an address book entry, "no contract addresses for chain id 8453").
+ */
+export interface KnownChain {
+  chainId?: number;
+  bountyContract?: string;
+  anchorRegistry?: string;
+}
+
+/** The {@link KnownChain} of benchmark `b` as stored. */
+export function knownChainOf(b: BenchmarkRecord): KnownChain {
+  return {
+    ...(b.bounty ? { chainId: b.bounty.chain_id, bountyContract: b.bounty.bounty_contract } : {}),
+    ...(b.commitment_anchor ? { anchorRegistry: b.commitment_anchor.registry_address } : {}),
+  };
 }
 
 /**
@@ -185,15 +205,20 @@ export function evidenceChainCommand(slug: string, o: StoreOpts): string {
  * (probe25 B-F6): it needs `BENCH_BOUNTY_PRIVATE_KEY` (a line says so), and the RPC URL as
  * {@link evidenceChainCommand} gives it.
  */
-export function awardMintCommand(slug: string, o: StoreOpts): string {
-  return `${storeCommand("award", slug, o)}\n  (with BENCH_BOUNTY_PRIVATE_KEY set to the platform account's key: minting signs the pack's anchor)`;
+export function awardMintCommand(slug: string, o: StoreOpts, known: KnownChain = {}): string {
+  return `${storeCommand("award", slug, o, known)}\n  (with BENCH_BOUNTY_PRIVATE_KEY set to the platform account's key: minting signs the pack's anchor)`;
 }
 
 /**
  * `<program> <command> <slug> --store ...` with this invocation's chain options ({@link anchorRetryCommand}):
  * without `--rpc-url`, it reads the URL from `"$BENCH_BOUNTY_RPC_URL"`, with a line saying to set it.
  */
-function storeCommand(command: "anchor" | "evidence" | "award", slug: string, o: StoreOpts): string {
+function storeCommand(
+  command: "anchor" | "evidence" | "award",
+  slug: string,
+  o: StoreOpts,
+  known: KnownChain = {},
+): string {
   // `anchor` is the keyless operator's (probe15 B-F11): a key exported in this shell would make the
   // pasted command refused (probe16 B-F3), so the command drops it
   const keyless =
@@ -216,9 +241,13 @@ function storeCommand(command: "anchor" | "evidence" | "award", slug: string, o:
         note = `\n  (first set ${RPC_URL_ENV} to the --rpc-url given for ${publicOrigin(o.rpcUrl)}: it is not printed, it may carry a key)`;
     }
   }
-  const rest = ["--chain-id", o.chainId];
-  if (o.bountyContract !== undefined) rest.push("--bounty-contract", o.bountyContract);
-  if (o.anchorRegistry !== undefined) rest.push("--anchor-registry", o.anchorRegistry);
+  // the invocation's options, else what the store recorded (the bounty's chain and contract, the
+  // commitment's registry): the command works as printed where no address book entry exists
+  const rest = ["--chain-id", known.chainId !== undefined ? String(known.chainId) : o.chainId];
+  const bountyContract = o.bountyContract ?? known.bountyContract;
+  const anchorRegistry = o.anchorRegistry ?? known.anchorRegistry;
+  if (bountyContract !== undefined) rest.push("--bounty-contract", bountyContract);
+  if (anchorRegistry !== undefined) rest.push("--anchor-registry", anchorRegistry);
   if (o.usdc !== undefined) rest.push("--usdc", o.usdc);
   return [...words, ...rest.map(shellWord)].join(" ") + note + databaseUrlNote();
 }

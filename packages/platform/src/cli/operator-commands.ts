@@ -6,6 +6,7 @@ import {
   action,
   awardMintCommand,
   evidenceChainCommand,
+  knownChainOf,
   print,
   principalOf,
   storeOptions,
@@ -101,10 +102,12 @@ export function registerOperatorCommands(program: Command): void {
             print({ error: { code: "award_evidence_unavailable", reason: r.reason, message: r.message } });
             if (r.reason === "award_pending" && !platform.chain)
               process.stderr.write(
-                `read where it is on the chain (no signing key needed) with:\n    ${evidenceChainCommand(slug, o)}\n`,
+                `read where it is on the chain (no signing key needed) with:\n    ${evidenceChainCommand(slug, o, knownChainOf(await platform.getBenchmark(slug)))}\n`,
               );
             if (r.reason === "pack_pending" && (!platform.chain || platform.chain.readOnly))
-              process.stderr.write(`mint its pack with:\n    ${awardMintCommand(slug, o)}\n`);
+              process.stderr.write(
+                `mint its pack with:\n    ${awardMintCommand(slug, o, knownChainOf(await platform.getBenchmark(slug)))}\n`,
+              );
             process.exitCode = 1;
           }
         },

@@ -1,0 +1,301 @@
+/**
+ * probe26 C-F5, C-F6, C-F4: the award checks what it pays before anything is closed, prepared or sent.
+ * It pays only the attached bounty (the configured chain id and BenchmarkBounty contract are the ones
+ * recorded at attach, and the bounty there carries the attached root, leaf count, author and awarder):
+ * another deployment's bounty of the same id, or another chain, is refused `bounty_mismatch` naming both.
+ * It is sent only by the bounty's awarder (`award_not_allowed` naming both addresses). A prepared award
+ * whose bounty was reclaimed is answered with the bounty's state, never as a gateway failure.
+ */
+import { benchmarkBountyAbi, benchmarkBountyBytecode } from "@bench-bounty/contracts";
+import type { DevChain } from "@bench-bounty/devchain";
+import type { Address, Hex } from "viem";
+import { describe, expect, it } from "vitest";
+import { ChainGateway, type ChainConfig } from "../src/chain.js";
+import type { FaultHooks } from "../src/context.js";
+import {
+  bountyCredit,
+  bountyStatus,
+  chainClock,
+  chainConfig,
+  crashOnce,
+  freshStoreLocation,
+  latestBlockTime,
+  openAt,
+  publishLockAndRun,
+  useDevChain,
+  type Harness,
+} from "./helpers.js";
+
+const devChain = useDevChain();
+
+/** A benchmark ready to award, its platform account `dc.accounts[account]`, on a store reopenable with another chain config. */
+async function ready(dc: DevChain, account: number, tag: string, faults: FaultHooks = {}) {
+  const loc = await freshStoreLocation();
+  const { now, clock } = await chainClock(dc);
+  const platform = await openAt({
+    ...loc,
+    chain: chainConfig(dc, account),
+    clock: () => clock.now(),
+    faults,
+  });
+  const r = await publishLockAndRun(platform, dc, {
+    chainNow: now,
+    clock,
+    account,
+    tag,
+    title: `Target ${tag}`,
+  });
+  let current = platform;
+  /** Closes the store's current platform and opens it again on `chain`. */
+  const reopen = async (chain: ChainConfig): Promise<Harness> => {
+    await current.close();
+    return (current = await openAt({ ...loc, chain, clock: () => clock.now() }));
+  };
+  return { ...r, platform, reopen, clock };
+}
+
+/**
+ * A second BenchmarkBounty deployed by `dc.accounts[funder]`, funding bounties (1 base unit each, the last
+ * `pool`) up to id `upTo`, awarder `awarder`, another test-set root: the same id names another prize there.
+ */
+async function secondDeployment(
+  dc: DevChain,
+  funder: number,
+  awarder: string,
+  upTo: bigint,
+  pool: bigint,
+): Promise<Address> {
+  const w = dc.wallet(funder);
+  const wait = (hash: Hex) => dc.publicClient.waitForTransactionReceipt({ hash });
+  const address = (
+    await wait(await w.deployContract({ abi: benchmarkBountyAbi, bytecode: benchmarkBountyBytecode }))
+  ).contractAddress as Address;
+  await dc.mintUsdc(dc.accounts[funder]!.address, pool + upTo);
+  const gateway = ChainGateway.connect({
+    ...chainConfig(dc, funder),
+    contracts: { ...dc.contracts, benchmarkBounty: address },
+  });
+  const now = await latestBlockTime(dc);
+  for (let id = 1n; id <= upTo; id++) {
+    const { bountyId } = await gateway.lockBounty({
+      authorPrivateKey: dc.accounts[funder]!.privateKey,
+      awarder: awarder as Address,
+      pool: id === upTo ? pool : 1n,
+      testSetRoot: `0x${id.toString(16).padStart(64, "7")}`,
+      leafCount: 4,
+      closesAt: BigInt(now + 60),
+      awardDeadline: BigInt(now + 86_400),
+      thresholdBps: 0,
+      splitsBps: [10000],
+    });
+    expect(bountyId).toBe(id);
+  }
+  await dc.increaseTime(120);
+  return address;
+}
+
+describe("the award pays only the attached bounty (probe26 C-F5)", () => {
+  it("refuses another BenchmarkBounty, another chain id, or a bounty whose facts changed: bounty_mismatch naming both, nothing closed, prepared or sent; the right one then awards", async () => {
+    const dc = devChain();
+    const r = await ready(dc, 1, "other-contract");
+    const platformAccount = dc.accounts[1]!.address;
+    const other = await secondDeployment(dc, 6, platformAccount, r.bountyId, 50_000_000n);
+    r.clock.set((await latestBlockTime(dc)) * 1000);
+    const nonce = () => dc.publicClient.getTransactionCount({ address: platformAccount });
+    const before = await nonce();
+    const otherStatus = () =>
+      dc.publicClient.readContract({
+        address: other,
+        abi: benchmarkBountyAbi,
+        functionName: "statusOf",
+        args: [r.bountyId],
+      });
+    const attached = (await r.platform.real.getBenchmark(r.slug)).bounty!;
+
+    let h = await r.reopen({ ...chainConfig(dc, 1), contracts: { ...dc.contracts, benchmarkBounty: other } });
+    let e = await h.real.award(h.op, r.slug).catch((x: unknown) => x);
+    expect(e).toMatchObject({
+      code: "bounty_mismatch",
+      details: {
+        field: "bounty_contract",
+        attached: { chain_id: 8453, bounty_contract: dc.contracts.benchmarkBounty.toLowerCase() },
+        configured: { chain_id: 8453, bounty_contract: other.toLowerCase() },
+      },
+    });
+    expect((e as Error).message).toContain(other.toLowerCase());
+    expect((e as Error).message).toContain(dc.contracts.benchmarkBounty.toLowerCase());
+    const untouched = async (hh: Harness) => {
+      expect(await hh.ctx.store.awards.get(r.slug)).toBeNull();
+      const b = await hh.real.getBenchmark(r.slug);
+      expect(b.status).toBe("published");
+      expect(b.bounty).toEqual(attached);
+      expect(await nonce()).toBe(before);
+      expect(await otherStatus()).toBe(2);
+      expect(await bountyStatus(dc, r.bountyId)).toBe(2);
+    };
+    await untouched(h);
+
+    // a wrong chain id (the same CREATE2 addresses on every chain): refused before any read
+    h = await r.reopen({ ...chainConfig(dc, 1), chainId: 84532 });
+    e = await h.real.award(h.op, r.slug).catch((x: unknown) => x);
+    expect(e).toMatchObject({
+      code: "bounty_mismatch",
+      details: { field: "chain_id", attached: { chain_id: 8453 }, configured: { chain_id: 84532 } },
+    });
+    await untouched(h);
+
+    // the right contract, but the bounty there no longer carries the attached facts (here: the record's author)
+    h = await r.reopen(chainConfig(dc, 1));
+    await h.ctx.store.tx((t) =>
+      t.benchmarks.setBounty(r.slug, { ...attached, author: dc.accounts[7]!.address.toLowerCase() }),
+    );
+    e = await h.real.award(h.op, r.slug).catch((x: unknown) => x);
+    expect(e).toMatchObject({
+      code: "bounty_mismatch",
+      details: { field: "author", on_chain: dc.accounts[2]!.address.toLowerCase() },
+    });
+    expect(await h.ctx.store.awards.get(r.slug)).toBeNull();
+    expect(await nonce()).toBe(before);
+    await h.ctx.store.tx((t) => t.benchmarks.setBounty(r.slug, attached));
+
+    const done = await h.award(r.slug);
+    expect(await bountyStatus(dc, r.bountyId)).toBe(3);
+    expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(4_000_000n);
+    expect(await otherStatus()).toBe(2);
+    expect((await h.real.getBenchmark(r.slug)).bounty).toMatchObject({
+      bounty_contract: dc.contracts.benchmarkBounty.toLowerCase(),
+      pool_base_units: "4000000",
+      status: "awarded",
+    });
+    expect(done.winners.map((w) => w.amount_base_units)).toEqual(["4000000"]);
+    await h.close();
+  });
+
+  it("a prepared award is never sent on another contract: bounty_mismatch, the row stays prepared", async () => {
+    const dc = devChain();
+    const r = await ready(dc, 3, "prepared-other");
+    const other = await secondDeployment(dc, 8, dc.accounts[3]!.address, r.bountyId, 30_000_000n);
+    r.clock.set((await latestBlockTime(dc)) * 1000);
+    // prepared with the right contract (a send that never happened)
+    const b = await r.platform.real.getBenchmark(r.slug);
+    const { prepareAward } = await import("../src/award/prepare.js");
+    const { attachedBountyOnChain } = await import("../src/award/bounty.js");
+    await prepareAward(r.platform.ctx, r.platform.op, b, await attachedBountyOnChain(r.platform.ctx, b));
+    expect((await r.platform.ctx.store.awards.get(r.slug))!.status).toBe("prepared");
+    const h = await r.reopen({
+      ...chainConfig(dc, 3),
+      contracts: { ...dc.contracts, benchmarkBounty: other },
+    });
+    const e = await h.real.award(h.op, r.slug).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: "bounty_mismatch", details: { field: "bounty_contract" } });
+    expect((await h.ctx.store.awards.get(r.slug))!.status).toBe("prepared");
+    expect(
+      await dc.publicClient.readContract({
+        address: other,
+        abi: benchmarkBountyAbi,
+        functionName: "statusOf",
+        args: [r.bountyId],
+      }),
+    ).toBe(2);
+    await h.close();
+  });
+});
+
+describe("the award is sent only by the bounty's awarder, only while it can pay (probe26 C-F6, C-F4)", () => {
+  it("a key that is not the bounty's awarder: award_not_allowed naming both addresses, nothing closed, prepared or sent; the awarder's key then awards", async () => {
+    const dc = devChain();
+    const r = await ready(dc, 10, "not-awarder");
+    const awarder = dc.accounts[10]!.address.toLowerCase();
+    const stranger = dc.accounts[13]!.address.toLowerCase();
+    const nonce = (a: string) => dc.publicClient.getTransactionCount({ address: a as Address });
+    const before = [await nonce(awarder), await nonce(stranger)];
+    let h = await r.reopen(chainConfig(dc, 13));
+    const e = await h.real.award(h.op, r.slug).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: "award_not_allowed", details: { signer: stranger, awarder } });
+    expect((e as Error).message).toContain(stranger);
+    expect((e as Error).message).toContain(awarder);
+    expect(await h.ctx.store.awards.get(r.slug)).toBeNull();
+    expect((await h.real.getBenchmark(r.slug)).status).toBe("published");
+    expect([await nonce(awarder), await nonce(stranger)]).toEqual(before);
+    expect(await bountyStatus(dc, r.bountyId)).toBe(2);
+    h = await r.reopen(chainConfig(dc, 10));
+    await h.award(r.slug);
+    expect(await bountyStatus(dc, r.bountyId)).toBe(3);
+    await h.close();
+  });
+
+  it("a prepared award whose bounty was reclaimed: 409 award_not_allowed with the bounty's status (it can never be sent), not a revert", async () => {
+    const dc = devChain();
+    const r = await ready(dc, 14, "reclaimed");
+    const b = await r.platform.real.getBenchmark(r.slug);
+    const { prepareAward } = await import("../src/award/prepare.js");
+    const { attachedBountyOnChain } = await import("../src/award/bounty.js");
+    await prepareAward(r.platform.ctx, r.platform.op, b, await attachedBountyOnChain(r.platform.ctx, b));
+    await dc.increaseTime(86_400 + 60);
+    const author = dc.accounts[15]!;
+    await dc.publicClient.waitForTransactionReceipt({
+      hash: await dc.wallet(15).writeContract({
+        address: dc.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        functionName: "reclaim",
+        args: [r.bountyId, author.address],
+      }),
+    });
+    expect(await bountyStatus(dc, r.bountyId)).toBe(4);
+    const nonce = () => dc.publicClient.getTransactionCount({ address: dc.accounts[14]!.address });
+    const before = await nonce();
+    for (let call = 0; call < 2; call++) {
+      const e = await r.platform.real.award(r.platform.op, r.slug).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: "award_not_allowed", details: { bounty_status: "reclaimed" } });
+      expect((e as Error).message).toMatch(
+        /reclaimed on-chain, not funded: the prepared award can never be sent/,
+      );
+    }
+    expect(await nonce()).toBe(before);
+    expect((await r.platform.ctx.store.awards.get(r.slug))!.status).toBe("prepared");
+    await r.platform.close();
+  });
+});
+
+describe("the evidence door keeps the operator's chain problems to the operator's log (probe26 C-F2)", () => {
+  it("a confirmed award whose pack cannot be anchored (no ETH), and a prepared award with the RPC down: pack_pending / award_pending naming no account; the detail goes to the log", async () => {
+    const dc = devChain();
+    const r = await ready(dc, 16, "door-no-eth", crashOnce("awardBeforeMint"));
+    await expect(r.platform.award(r.slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
+    const account = dc.accounts[16]!.address;
+    const setBalance = (wei: bigint) =>
+      dc.publicClient.request({
+        method: "hardhat_setBalance",
+        params: [account, `0x${wei.toString(16)}`],
+      } as never);
+    const lines: string[] = [];
+    await setBalance(0n);
+    try {
+      let h = await r.reopen({ ...chainConfig(dc, 16), log: (l) => lines.push(l) });
+      const door = await h.real.awardEvidence(r.slug);
+      expect(door).toMatchObject({ kind: "unavailable", reason: "pack_pending" });
+      const told = (door as { message: string }).message;
+      expect(told).not.toMatch(/ETH|0x/i);
+      expect(lines.join("\n")).toMatch(new RegExp(`door-no-eth.*holds no ETH`, "i"));
+      await setBalance(10n ** 22n);
+      expect((await h.real.awardEvidence(r.slug)).kind).toBe("pack");
+
+      // a prepared award (another benchmark), the chain RPC refusing connections
+      const p = await ready(dc, 11, "door-rpc-down");
+      const b = await p.platform.real.getBenchmark(p.slug);
+      const { prepareAward } = await import("../src/award/prepare.js");
+      const { attachedBountyOnChain } = await import("../src/award/bounty.js");
+      await prepareAward(p.platform.ctx, p.platform.op, b, await attachedBountyOnChain(p.platform.ctx, b));
+      lines.length = 0;
+      h = await p.reopen({ ...chainConfig(dc, 11), rpcUrl: "http://127.0.0.1:9", log: (l) => lines.push(l) });
+      const pending = await h.real.awardEvidence(p.slug);
+      expect(pending).toMatchObject({ kind: "unavailable", reason: "award_pending" });
+      expect((pending as { message: string }).message).not.toMatch(/RPC|failed|0x/);
+      expect(lines.join("\n")).toMatch(/evidence door door-rpc-down.*chain_error/);
+      await h.close();
+    } finally {
+      await setBalance(10n ** 22n);
+      await r.reopen(chainConfig(dc, 16)).then((x) => x.close());
+    }
+  });
+});
