@@ -91,7 +91,10 @@ function readWithdrawals(
  * Step 1 of an award: reads the rank derivation of `file` (bare, or under
  * `rank_derivation`) and recomputes ordering, selection, amounts and the ranking
  * digest with @bench-bounty/evidence (SPEC 7-8), refusing any disagreement with
- * the file (the file, then the JSON path in it, named once).
+ * the file (the file, then the JSON path in it, named once), and any break of the
+ * pack's rules for the block (`rankDerivationProblems`: schema, payout rule,
+ * composites, embedded receipts), so `award()` never commits the digest of a block
+ * no pack can carry.
  */
 function recomputeAward(file: string) {
   const ev = evidence();
@@ -158,6 +161,17 @@ function recomputeAward(file: string) {
   if ((rd.zero_winner_reason ?? null) !== selection.zero_winner_reason) {
     throw new TaskError(
       `${where(".zero_winner_reason")} is ${JSON.stringify(rd.zero_winner_reason)} but recomputed it is ${JSON.stringify(selection.zero_winner_reason)}. Refusing to award.`,
+    );
+  }
+  // 2. The whole block by the pack's rules (SPEC 8), before its digest is committed for good: a
+  // derivation the schema refuses (a weight `true`, a null receipt hash, a `-1` time budget), a payout
+  // rule other than its splits' or a composite other than its inputs' can never verify (probe26 B-F3).
+  const problems = ev.rankDerivationProblems(rd, rdRoot);
+  const first = problems[0];
+  if (first !== undefined) {
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : "";
+    throw new TaskError(
+      `--rank-derivation ${file}: ${first.path}: ${first.message}${more}. No evidence pack carrying it could verify: refusing to award; nothing was sent.`,
     );
   }
   const digest = ev.rankingDigest(rd);
