@@ -12,6 +12,7 @@ import {
   chainNow,
   eventIn,
   refuseLostRecipient,
+  refuseLostRecipientOnChain,
   refuseMalformedAddress,
   simulateAndSend,
   taskContext,
@@ -211,9 +212,12 @@ withFromParam(
 
       // 3. The bounty on-chain must be the one the derivation was made for.
       const ctx = await taskContext(hre, { needSigner: true, from: args.from });
-      winners.forEach((address, i) =>
-        refuseLostRecipient(address, `the withdrawal address of place ${i + 1} (${source})`, ctx),
-      );
+      for (const [i, address] of winners.entries())
+        await refuseLostRecipientOnChain(
+          address,
+          `the withdrawal address of place ${i + 1} (${source})`,
+          ctx,
+        );
       const { BountyStatus: S, bountyStatusName } = contracts();
       const b = await ctx.bounty.getBounty(id);
       if (Number(b.status) === S.None)

@@ -20,7 +20,7 @@ import {
   tokenDisplay,
   type TaskContext,
   withFromParam,
-  refuseLostRecipient,
+  refuseLostRecipientOnChain,
   refuseWithoutGas,
   refuseMalformedAddress,
 } from "../lib/context";
@@ -399,7 +399,7 @@ withFromParam(
             : null;
       if (args.to !== undefined) refuseMalformedAddress(args.to, "--to");
       const ctx = await taskContext(hre, { needSigner: true, from: args.from });
-      if (args.to !== undefined) refuseLostRecipient(args.to, "--to", ctx);
+      if (args.to !== undefined) await refuseLostRecipientOnChain(args.to, "--to", ctx);
       if (args.relay) return relayedClaim(ctx, args, requested![0]!);
       const account = ctx.signer.address;
       const to = args.to ?? account;
