@@ -385,6 +385,25 @@ export function refuseLostRecipient(address: string, where: string, ctx?: TaskCo
   if (problem !== null) throw new TaskError(`${where}: ${problem.message}.`);
 }
 
+/**
+ * {@link refuseLostRecipient} with the chain at hand, then the code the address runs
+ * (`recipientCodeProblem` of @bench-bounty/contracts on `eth_getCode`): a BenchmarkBounty or an
+ * AnchorRegistry deployed at any other address, where a claim's USDC would be lost for good (probe26
+ * C-F7). Any other code (a smart-contract wallet, a Safe) passes. Called before anything is sent.
+ * @throws TaskError `<where>: <address> runs the protocol's BenchmarkBounty code (a deployment at another
+ *   address): it can never claim, credit there is lost.`, or {@link refuseLostRecipient}'s
+ */
+export async function refuseLostRecipientOnChain(
+  address: string,
+  where: string,
+  ctx: TaskContext,
+): Promise<void> {
+  refuseLostRecipient(address, where, ctx);
+  const code = (await ctx.hre.ethers.provider.getCode(address)) as `0x${string}`;
+  const problem = contracts().recipientCodeProblem(address, code);
+  if (problem !== null) throw new TaskError(`${where}: ${problem.message}.`);
+}
+
 function recipientProblemOn(address: string, ctx?: TaskContext) {
   const chainContracts = ctx ? [ctx.bountyAddress, ctx.registryAddress, ctx.profile.usdc] : [];
   return contracts().recipientProblem(address, chainContracts);

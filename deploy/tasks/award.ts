@@ -12,6 +12,7 @@ import {
   chainNow,
   eventIn,
   refuseLostRecipient,
+  refuseLostRecipientOnChain,
   refuseMalformedAddress,
   simulateAndSend,
   taskContext,
@@ -91,7 +92,10 @@ function readWithdrawals(
  * Step 1 of an award: reads the rank derivation of `file` (bare, or under
  * `rank_derivation`) and recomputes ordering, selection, amounts and the ranking
  * digest with @bench-bounty/evidence (SPEC 7-8), refusing any disagreement with
- * the file (the file, then the JSON path in it, named once).
+ * the file (the file, then the JSON path in it, named once), and any break of the
+ * pack's rules for the block (`rankDerivationProblems`: schema, payout rule,
+ * composites, embedded receipts), so `award()` never commits the digest of a block
+ * no pack can carry.
  */
 function recomputeAward(file: string) {
   const ev = evidence();
@@ -160,6 +164,17 @@ function recomputeAward(file: string) {
       `${where(".zero_winner_reason")} is ${JSON.stringify(rd.zero_winner_reason)} but recomputed it is ${JSON.stringify(selection.zero_winner_reason)}. Refusing to award.`,
     );
   }
+  // 2. The whole block by the pack's rules (SPEC 8), before its digest is committed for good: a
+  // derivation the schema refuses (a weight `true`, a null receipt hash, a `-1` time budget), a payout
+  // rule other than its splits' or a composite other than its inputs' can never verify (probe26 B-F3).
+  const problems = ev.rankDerivationProblems(rd, rdRoot);
+  const first = problems[0];
+  if (first !== undefined) {
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : "";
+    throw new TaskError(
+      `--rank-derivation ${file}: ${first.path}: ${first.message}${more}. No evidence pack carrying it could verify: refusing to award; nothing was sent.`,
+    );
+  }
   const digest = ev.rankingDigest(rd);
   return { doc, rd, rows, selection, digest };
 }
@@ -197,9 +212,12 @@ withFromParam(
 
       // 3. The bounty on-chain must be the one the derivation was made for.
       const ctx = await taskContext(hre, { needSigner: true, from: args.from });
-      winners.forEach((address, i) =>
-        refuseLostRecipient(address, `the withdrawal address of place ${i + 1} (${source})`, ctx),
-      );
+      for (const [i, address] of winners.entries())
+        await refuseLostRecipientOnChain(
+          address,
+          `the withdrawal address of place ${i + 1} (${source})`,
+          ctx,
+        );
       const { BountyStatus: S, bountyStatusName } = contracts();
       const b = await ctx.bounty.getBounty(id);
       if (Number(b.status) === S.None)

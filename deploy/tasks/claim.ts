@@ -20,7 +20,7 @@ import {
   tokenDisplay,
   type TaskContext,
   withFromParam,
-  refuseLostRecipient,
+  refuseLostRecipientOnChain,
   refuseWithoutGas,
   refuseMalformedAddress,
 } from "../lib/context";
@@ -267,12 +267,6 @@ async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint)
   const now = await chainNow(ctx);
   const deadline = givenDeadline ?? now + 3600n;
   const relayer = ctx.signer.address;
-  console.log(
-    `Relayed claim of bounty ${bountyId} for ${account}, paid to ${to}; gas paid by ${relayer} (--from).`,
-  );
-  console.log(
-    `  ${formatAmount(credits[0]!.amount, await symbolOf(ctx, credits[0]!.token))}; signed by ${claimer.account.address}, valid until ${isoSeconds(deadline)}`,
-  );
   await refuseWithoutGas(ctx, relayer, "claimWithSig", "relay through an account that holds ETH (--from)");
   let receipt;
   try {
@@ -288,6 +282,13 @@ async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint)
   } catch (e) {
     throw decodeRevert(e, ctx.ifaces, "claimWithSig");
   }
+  // only now, past the receipt: printed before the send, a refused claim left a payment on stdout (probe26 C-F3)
+  console.log(
+    `Relayed claim of bounty ${bountyId} for ${account}, paid to ${to}; gas paid by ${relayer} (--from).`,
+  );
+  console.log(
+    `  ${formatAmount(credits[0]!.amount, await symbolOf(ctx, credits[0]!.token))}; signed by ${claimer.account.address}, valid until ${isoSeconds(deadline)}`,
+  );
   await printClaimed(
     ctx,
     await ctx.hre.ethers.provider.getTransactionReceipt(receipt.transactionHash).then((r) => r!),
@@ -399,7 +400,7 @@ withFromParam(
             : null;
       if (args.to !== undefined) refuseMalformedAddress(args.to, "--to");
       const ctx = await taskContext(hre, { needSigner: true, from: args.from });
-      if (args.to !== undefined) refuseLostRecipient(args.to, "--to", ctx);
+      if (args.to !== undefined) await refuseLostRecipientOnChain(args.to, "--to", ctx);
       if (args.relay) return relayedClaim(ctx, args, requested![0]!);
       const account = ctx.signer.address;
       const to = args.to ?? account;

@@ -10,7 +10,7 @@ import { TaskError, userAction } from "../lib/errors";
 import {
   chainNow,
   eventIn,
-  refuseLostRecipient,
+  refuseLostRecipientOnChain,
   refuseMalformedAddress,
   simulateAndSend,
   taskContext,
@@ -32,7 +32,7 @@ withFromParam(
       const id = parseBountyId(args.id);
       if (args.to !== undefined) refuseMalformedAddress(args.to, "--to");
       const ctx = await taskContext(hre, { needSigner: true, from: args.from });
-      if (args.to !== undefined) refuseLostRecipient(args.to, "--to", ctx);
+      if (args.to !== undefined) await refuseLostRecipientOnChain(args.to, "--to", ctx);
       const b = await ctx.bounty.getBounty(id);
       const { BountyStatus: S, bountyStatusName } = contracts();
       const status = Number(b.status);

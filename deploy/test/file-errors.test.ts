@@ -64,6 +64,59 @@ describe("bad input files: the JSON path is printed once, after the file name", 
     );
   });
 
+  it("bounty:award refuses a rank derivation that breaks the pack's rules, naming the JSON path, before any chain is read (probe26 B-F3)", async function () {
+    // each of these simulated fine and was sent: award() committed the digest of a block no pack can carry
+    const cases: [
+      string,
+      (rd: Record<string, unknown> & { rows: Record<string, unknown>[] }) => void,
+      string,
+    ][] = [
+      ["speed_weight", (rd) => (rd.speed_weight = true), "$.speed_weight: expected string"],
+      ["payout_rule", (rd) => (rd.payout_rule = null), "$.payout_rule: "],
+      ["time_budget", (rd) => (rd.time_budget_seconds = -1), "$.time_budget_seconds: must be > 0"],
+      [
+        "receipt_hash",
+        (rd) => (rd.rows[0]!.receipt_hash = null),
+        "$.rows[0].receipt_hash: expected string, got null",
+      ],
+      ["attempts", (rd) => (rd.rows[0]!.attempts_used = "1e3"), "$.rows[0].attempts_used: expected number"],
+      [
+        "accuracy",
+        (rd) => (rd.rows[0]!.rank_accuracy = null),
+        "$.rows[0].rank_accuracy: expected string, got null",
+      ],
+      [
+        "spend",
+        (rd) => (rd.rows[0]!.usdc_spent = "0.1"),
+        "$.rows[0].usdc_spent: must be a USDC decimal string",
+      ],
+      [
+        "rule",
+        (rd) => (rd.payout_rule = rd.payout_rule === "winner_take_all" ? "top_n_split" : "winner_take_all"),
+        "$.splits_bps: payout_rule ",
+      ],
+      [
+        "composite",
+        (rd) => (rd.rows[0]!.wall_seconds = `${Number(rd.rows[0]!.wall_seconds) + 1}.000`),
+        "$.rows[0].score_composite: row says ",
+      ],
+    ];
+    for (const [name, mutate, expected] of cases) {
+      const rd = pack().rank_derivation as unknown as Record<string, unknown> & {
+        rows: Record<string, unknown>[];
+      };
+      delete rd.rows[0]!.receipt; // the composite case: the embedded receipt would be named first
+      mutate(rd);
+      const file = writeFile(dir, `rd-${name}.json`, { rank_derivation: rd });
+      const run = await hardhat(["bounty:award", "--id", "1", "--rank-derivation", file]);
+      expectRefusal(run, /^Error: --rank-derivation /m);
+      const line = errorLine(run.stderr);
+      const at = expected.replace(/^\$/, "$.rank_derivation");
+      expect(line, name).to.contain(`--rank-derivation ${file}: ${at}`);
+      expect(line, name).to.contain("refusing to award; nothing was sent");
+    }
+  });
+
   it("bounty:lock --test-set with a truncated file, and with a bad salt", async function () {
     const text = JSON.stringify(pack().test_set);
     const trunc = writeFile(dir, "trunc.json", text.slice(0, text.indexOf('"gold"') + 20));

@@ -907,6 +907,8 @@ describe("bounty tasks on a local Base-profile node", function () {
       expectRefusal(r, pattern);
       expect(r.stderr.trim().split("\n"), r.stderr).to.have.length(1);
       expect(await blockNumber(chain), "a refusal sends nothing").to.equal(before);
+      // probe26 C-F3: "Relayed claim ... paid to X" was printed before the send and stayed when refused
+      expect(r.stdout, "no payment on stdout when refused").not.to.match(/Relayed claim|Claimed bounty/);
     }
 
     before(async function () {

@@ -5,7 +5,7 @@
  * applies to withdrawal addresses (`recipientProblem` of @bench-bounty/contracts), naming the option,
  * before anything is sent.
  */
-import { expectRefusal, lockCommand, useTaskChain, vectorPath } from "./helpers";
+import { expectRefusal, lockCommand, rpc, useTaskChain, vectorPath } from "./helpers";
 
 describe("a protocol contract as a recipient (probe16 B-F8)", function () {
   const local = useTaskChain();
@@ -36,6 +36,36 @@ describe("a protocol contract as a recipient (probe16 B-F8)", function () {
     await local.refuses(
       ["bounty:award", "--id", "1", "--rank-derivation", pack, "--withdrawals", `vec-a=${anchorRegistry}`],
       /--withdrawals: the withdrawal address of agent "vec-a": .* is one of the protocol's contracts/,
+    );
+  });
+
+  it("refuses a BenchmarkBounty or AnchorRegistry deployed at another address as --to, by its code (probe26 C-F7)", async function () {
+    const { anchorRegistry, benchmarkBounty } = local.chain.contracts;
+    const url = local.chain.rpcUrl;
+    const bountyCopy = "0x00000000000000000000000000000000000B0B01";
+    const registryCopy = "0x00000000000000000000000000000000000b0b02";
+    await rpc(url, "hardhat_setCode", [
+      bountyCopy,
+      await rpc(url, "eth_getCode", [benchmarkBounty, "latest"]),
+    ]);
+    await rpc(url, "hardhat_setCode", [
+      registryCopy,
+      await rpc(url, "eth_getCode", [anchorRegistry, "latest"]),
+    ]);
+    await local.refuses(
+      ["bounty:claim", "--id", "1", "--to", bountyCopy],
+      new RegExp(
+        `^Error: --to: ${bountyCopy} runs the protocol's BenchmarkBounty code \\(a deployment at another address\\): it can never claim, credit there is lost\\.$`,
+        "m",
+      ),
+    );
+    await local.refuses(
+      ["bounty:claim", "--relay", "--id", "1", "--to", registryCopy],
+      /--to: .* runs the protocol's AnchorRegistry code/,
+    );
+    await local.refuses(
+      ["bounty:reclaim", "--id", "1", "--to", bountyCopy],
+      /--to: .* runs the protocol's BenchmarkBounty code/,
     );
   });
 

@@ -9,7 +9,8 @@
  * - `BOUNTY_ADDRESS`, `ANCHOR_REGISTRY_ADDRESS`, `START_BLOCK`: override the address book.
  * - `ADDRESS_BOOK`: which entry of the address book to read (`8453`, `84532` or `local`; default the chain id).
  * - `DATABASE_URL`: PostgreSQL connection string; without it the embedded PGlite is used.
- * - `PONDER_PGLITE_DIR`: PGlite directory (default `.ponder/pglite` in the indexer folder).
+ * - `PONDER_PGLITE_DIR`: PGlite directory (default `.ponder/pglite` in the indexer folder); a path
+ *   that exists and is not a directory is refused.
  * - `PONDER_POLLING_INTERVAL_MS`: head polling interval (default 1000, 250 on a loopback RPC).
  * - `PONDER_DISABLE_CACHE`: `true`/`false`; default `true` on a loopback RPC (a restarted local
  *   chain reuses chain id 8453, so cached RPC answers would be stale), else `false`.
@@ -21,6 +22,7 @@
  *   catalog access), the connection's role a member of it; without them `/sql/db` answers 503
  *   `sql_misconfigured` naming the missing grant (`src/api/sql.ts`).
  */
+import fs from "node:fs";
 import { addressForm } from "@bench-bounty/contracts";
 import type { Address } from "viem";
 
@@ -65,6 +67,33 @@ export class IndexerSettingsError extends Error {
 }
 
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
+
+/**
+ * Refuses a path that exists and is not a directory (`PONDER_PGLITE_DIR=/dev/null` stopped the
+ * indexer with "ENOTDIR: not a directory, scandir '/dev/null'", naming no variable: probe26 B-F7).
+ * A path that does not exist yet is PGlite's to create.
+ * @throws IndexerSettingsError `<variable>: <path> is not a directory (a file, a device ...)`
+ */
+function refuseNonDirectory(variable: string, directory: string): void {
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.statSync(directory);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return;
+    if (code === "ENOTDIR")
+      throw new IndexerSettingsError(
+        variable,
+        `${directory} is not a directory (a part of its path is a file)`,
+      );
+    throw new IndexerSettingsError(variable, `${directory} cannot be read (${code ?? "error"})`);
+  }
+  if (!stat.isDirectory())
+    throw new IndexerSettingsError(
+      variable,
+      `${directory} is not a directory (${stat.isFile() ? "a file" : "a device, FIFO or socket"})`,
+    );
+}
 
 function parseAddress(variable: string, value: string): Address {
   // the platform's one address rule (EIP-55: unchecksummed, or mixed case with a valid checksum)
@@ -241,7 +270,9 @@ export function readIndexerSettings(
     }
     database = { kind: "postgres", connectionString: databaseUrl };
   } else {
-    database = { kind: "pglite", directory: get("PONDER_PGLITE_DIR") };
+    const directory = get("PONDER_PGLITE_DIR");
+    if (directory !== undefined) refuseNonDirectory("PONDER_PGLITE_DIR", directory);
+    database = { kind: "pglite", directory };
   }
 
   return {

@@ -288,7 +288,10 @@ function querySafety(label: string, databaseUrl: string | undefined) {
       const url = `${ix.url}/sql/db?sql=${encodeURIComponent(superjson.stringify({ sql: text, params: [] }))}`;
       const answers = await Promise.all(Array.from({ length: 24 }, () => fetch(url)));
       const statuses = answers.map((r) => r.status);
-      expect(statuses.every((st) => st === 200 || st === 429), statuses.join(",")).toBe(true);
+      expect(
+        statuses.every((st) => st === 200 || st === 429),
+        statuses.join(","),
+      ).toBe(true);
       expect(statuses.filter((st) => st === 200).length, statuses.join(",")).toBeGreaterThanOrEqual(4);
       const limited = answers.filter((r) => r.status === 429);
       // PGlite runs a statement on the indexer's own thread: requests do not overlap there, so
@@ -379,6 +382,19 @@ function querySafety(label: string, databaseUrl: string | undefined) {
         expect({ type, status: r.status }).toEqual({ type, status: 415 });
         expect(answer.errors[0].extensions.code).toBe("unsupported_media_type");
       }
+      // probe26 B-F6: bytes that are not UTF-8 (0xff) in the body were read as U+FFFD and the query ran
+      const notUtf8 = await fetch(`${ix.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: Buffer.concat([
+          Buffer.from('{"query":"{ bountyRecords(where: {author: \\"'),
+          Buffer.from([0xff]),
+          Buffer.from('\\"}) { totalCount } }"}'),
+        ]),
+      });
+      const refusedBody = JSON.parse(await notUtf8.text());
+      expect(notUtf8.status).toBe(400);
+      expect(refusedBody.errors[0].message).toMatch(/the body is not UTF-8/);
       // the JSON a client sends, with a charset and an operation name, still runs
       const ok = await fetch(`${ix.url}/graphql`, {
         method: "POST",

@@ -217,7 +217,18 @@ async function guardedGraphql(c: Context, next: Next) {
       415,
     );
   }
-  const text = await c.req.raw.clone().text();
+  // decoded strictly: a lossy decode turned bytes that are not UTF-8 into U+FFFD and ran the query
+  // with that text (probe26 B-F6); refused 400 like a body that is not JSON
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(await c.req.raw.clone().arrayBuffer());
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return graphqlError(
+      c,
+      new QueryRefused("invalid_query", "the body is not UTF-8: send the JSON body encoded as UTF-8"),
+    );
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);

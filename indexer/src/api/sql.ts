@@ -368,9 +368,11 @@ function planNodes(node: PlanNode): PlanNode[] {
  * What the accumulating aggregates of a plan can hold at once (characters), whatever its filters
  * keep: for every `Aggregate` or `WindowAgg` node computing `array_agg`, `string_agg`,
  * `json_agg`... (as `EXPLAIN VERBOSE` prints its output), and every `ARRAY(SubPlan n)`, the rows
- * its input can emit ({@link unfilteredRows}) x the statement's largest value; when an
- * aggregate is nested in a subquery, its value (the largest of these) is the value the others
- * accumulate.
+ * its input can emit ({@link unfilteredRows}) x the longest value that input can carry
+ * ({@link valueCharsOf}): the statement's largest value for a plain row, and for a row carrying
+ * an aggregate built below it that aggregate's own bound, so an aggregate of aggregates is bounded
+ * by the product (probe26 B-F2: a string_agg of a string_agg over a join with `VALUES` built 107,824,200
+ * characters when each inner value was counted as the statement's largest column value).
  */
 export function aggregatedChars(
   plan: PlanNode,
@@ -389,19 +391,56 @@ export function aggregatedChars(
       [...JSON.stringify(n.Output ?? []).matchAll(/ARRAY\((SubPlan \d+)\)/g)].map((m) => m[1]),
     ),
   );
-  const inputs: number[] = [];
+  const valueOf = valueCharsOf(sizes, ctes, shape.valueChars);
+  let held = 0;
   for (const n of nodes) {
     if (n["Subplan Name"] !== undefined && arraySubplans.has(n["Subplan Name"]))
-      inputs.push(unfilteredRows(n, sizes, ctes));
-    if (n["Node Type"] !== "Aggregate" && n["Node Type"] !== "WindowAgg") continue;
-    const calls = JSON.stringify(n.Output ?? []).match(ACCUMULATING_CALL)?.length ?? 0;
+      held += unfilteredRows(n, sizes, ctes) * valueOf(n);
+    const calls = accumulatingCalls(n);
     const input = (n.Plans ?? []).find((c) => c["Parent Relationship"] === "Outer");
-    if (calls > 0 && input !== undefined)
-      for (let i = 0; i < calls; i++) inputs.push(unfilteredRows(input, sizes, ctes));
+    if (calls > 0 && input !== undefined) held += calls * unfilteredRows(input, sizes, ctes) * valueOf(input);
   }
-  const held = inputs.map((rows) => rows * shape.valueChars);
-  const value = shape.nestedAccumulators > 0 ? Math.max(shape.valueChars, ...held) : shape.valueChars;
-  return inputs.reduce((sum, rows) => sum + rows * value, 0);
+  return held;
+}
+
+/** How many accumulating calls an `Aggregate` or `WindowAgg` node computes (0 for any other node). */
+function accumulatingCalls(n: PlanNode): number {
+  if (n["Node Type"] !== "Aggregate" && n["Node Type"] !== "WindowAgg") return 0;
+  return JSON.stringify(n.Output ?? []).match(ACCUMULATING_CALL)?.length ?? 0;
+}
+
+/**
+ * The longest value (characters) a row of a plan node can carry, bounded from below: a scan's
+ * column, `plainChars` (the statement's largest value); an accumulating aggregate's result, the rows
+ * its input can emit x its input's longest value (each call); any node, plus the sum of the longer
+ * values its inputs (subplans and a CTE's plan included) carry, as an expression may join them.
+ * @param plainChars - the statement's largest value for a column or expression ({@link StatementShape.valueChars}).
+ */
+function valueCharsOf(
+  sizes: ReadonlyMap<string, TableSize>,
+  ctes: ReadonlyMap<string, PlanNode>,
+  plainChars: number,
+): (node: PlanNode) => number {
+  const memo = new Map<PlanNode, number>();
+  const seen = new Set<PlanNode>();
+  const valueOf = (node: PlanNode): number => {
+    const known = memo.get(node);
+    if (known !== undefined) return known;
+    if (seen.has(node)) return plainChars; // a recursive CTE's own scan: its rows are bounded elsewhere
+    seen.add(node);
+    const cte = node["CTE Name"] === undefined ? undefined : ctes.get(node["CTE Name"]);
+    const inputs = [...(node.Plans ?? []), ...(cte !== undefined ? [cte] : [])];
+    // what the inputs carry beyond a plain value: aggregates built below, which an expression may join
+    const below = inputs.reduce((sum, c) => sum + (valueOf(c) > plainChars ? valueOf(c) : 0), 0);
+    const calls = accumulatingCalls(node);
+    const input = (node.Plans ?? []).find((c) => c["Parent Relationship"] === "Outer");
+    const built =
+      calls > 0 && input !== undefined ? calls * unfilteredRows(input, sizes, ctes) * valueOf(input) : 0;
+    const value = Math.min(1e18, Math.max(plainChars, built + below));
+    memo.set(node, value);
+    return value;
+  };
+  return valueOf;
 }
 
 /** Nodes that read all their input before they emit a row (a LIMIT above them does not cut their input). */

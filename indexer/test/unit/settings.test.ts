@@ -23,6 +23,31 @@ describe("indexer settings", () => {
     START_BLOCK: "3",
   };
 
+  it("PONDER_PGLITE_DIR that is not a directory is refused naming the variable (probe26 B-F7)", () => {
+    for (const dir of ["/dev/null", "/etc/hostname", "/etc/hostname/pglite"]) {
+      let message = "";
+      expect(
+        variableOf(() => {
+          try {
+            return readIndexerSettings({ ...local, PONDER_PGLITE_DIR: dir }, emptyBook);
+          } catch (e) {
+            message = (e as Error).message;
+            throw e;
+          }
+        }),
+      ).toBe("PONDER_PGLITE_DIR");
+      expect(message).toMatch(new RegExp(`^PONDER_PGLITE_DIR: ${dir} is not a directory`));
+    }
+    // a directory, or one PGlite will create, is taken
+    expect(readIndexerSettings({ ...local, PONDER_PGLITE_DIR: "/tmp" }, emptyBook).database).toEqual({
+      kind: "pglite",
+      directory: "/tmp",
+    });
+    expect(
+      readIndexerSettings({ ...local, PONDER_PGLITE_DIR: "/tmp/no-such-dir-probe26" }, emptyBook).database,
+    ).toMatchObject({ kind: "pglite" });
+  });
+
   it("a loopback RPC gets the local defaults: cache off, fast polling, PGlite", () => {
     expect(readIndexerSettings(local, emptyBook)).toEqual({
       chainId: 8453,

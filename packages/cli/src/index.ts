@@ -13,8 +13,24 @@
  *
  * @packageDocumentation
  */
+import { readFileSync } from "node:fs";
 import { reportError } from "@bench-bounty/verifier/cli";
-import { buildProgram } from "./program.js";
+import { argvEncodingProblem, buildProgram } from "./program.js";
+
+// Node decodes argv lossily (a byte that is not UTF-8 becomes U+FFFD): the raw bytes, where Linux
+// shows them, are checked first, so `--title $'T\xffx'` is refused naming it (probe26 B-F6)
+const cmdline = (() => {
+  try {
+    return readFileSync("/proc/self/cmdline");
+  } catch {
+    return null; // not Linux: Node's decoding stands
+  }
+})();
+const argvProblem = cmdline === null ? null : argvEncodingProblem(cmdline, process.argv.slice(2));
+if (argvProblem !== null) {
+  process.stderr.write(`error: ${argvProblem}\n`);
+  process.exit(1);
+}
 
 buildProgram()
   .parseAsync(process.argv)

@@ -33,6 +33,32 @@ function runServerArgs(server: string, store: string, ...extra: string[]): strin
   ];
 }
 
+describe("arguments that are not UTF-8 (probe26 B-F6)", () => {
+  /** The bin through bash, so the argument's raw bytes reach it (spawn takes only strings). */
+  const viaShell = (title: string) =>
+    spawnSync(
+      "bash",
+      ["-c", `"$0" "$1" publish no-such-file.json --title "$(printf '${title}')"`, process.execPath, bin],
+      {
+        encoding: "utf8",
+      },
+    );
+
+  it("refuses --title whose bytes are not UTF-8 naming the option; UTF-8 text, U+FFFD typed in, passes this check", () => {
+    for (const bad of ["T\\xffx", "T\\xed\\xa0\\x80x"]) {
+      const r = viaShell(bad);
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toBe(
+        "error: the value of --title is not UTF-8: pass text encoded as UTF-8 (its bytes would be stored as U+FFFD)\n",
+      );
+    }
+    for (const good of ["T\\xc3\\xa9x", "T\\xef\\xbf\\xbdx"]) {
+      const r = viaShell(good);
+      expect(r.stderr).not.toMatch(/not UTF-8/);
+    }
+  });
+});
+
 describe("bench-bounty CLI (composed)", () => {
   // probe15 B-F12: printed commands said `bench-bounty ...`, not on PATH in a fresh clone
   it("a printed command names the program as it was invoked (./bin/bench-bounty) and works when pasted", () => {

@@ -67,6 +67,23 @@ export function codeProblem(
   );
 }
 
+/**
+ * Which protocol contract `code` (what `eth_getCode` returned) is, by the same comparison as
+ * {@link codeProblem} (the compiled runtime code, immutables zeroed): a BenchmarkBounty or an
+ * AnchorRegistry deployed at any address, or null for any other code (a wallet, a Safe, no code).
+ */
+export function protocolContractOfCode(code: Hex): ProtocolContract | null {
+  for (const contract of Object.keys(EXPECTED_CODE) as ProtocolContract[]) {
+    const expected = EXPECTED_CODE[contract];
+    if (
+      code.length === expected.code.length &&
+      masked(code, expected.immutables) === expected.code.toLowerCase()
+    )
+      return contract;
+  }
+  return null;
+}
+
 /** The address book entry of a chain id (Base, Base Sepolia: SPEC 1.3), or null for any other chain. */
 function bookOf(chainId: number) {
   const key = String(chainId);

@@ -7,6 +7,7 @@
 import { isAddress } from "viem";
 import { addressBook } from "./addressBook.js";
 import { CHAINS } from "./chains.js";
+import { protocolContractOfCode } from "./code.js";
 import { CREATEX_ADDRESS, expectedAddresses } from "./create2.js";
 
 /**
@@ -178,4 +179,26 @@ export function recipientProblem(
       "it can never claim, credit there is lost",
     );
   return null;
+}
+
+/**
+ * Why USDC paid to `address` would be lost, judged by the code it runs (probe26 C-F7): a
+ * BenchmarkBounty or an AnchorRegistry deployed at any address (an earlier or a test deployment; the
+ * address list of {@link recipientProblem} knows only the protocol's own), recognised by
+ * {@link protocolContractOfCode}. Neither claims a credit for itself nor moves a token it holds. Any
+ * other code (a smart-contract wallet, a Safe) is allowed: only what is certain is refused. Where a
+ * chain is at hand, callers run it after {@link recipientProblem} on `eth_getCode(address)`.
+ * @param code what `eth_getCode(address)` returned (`0x` for none)
+ * @returns a `platform_contract` problem naming the address and the contract, or null; never throws
+ */
+export function recipientCodeProblem(address: string, code: `0x${string}`): RecipientProblem | null {
+  const contract = protocolContractOfCode(code);
+  if (contract === null) return null;
+  const what = `${address} runs the protocol's ${contract} code (a deployment at another address)`;
+  return {
+    reason: "platform_contract",
+    message: `${what}: it can never claim, credit there is lost`,
+    what,
+    router: false,
+  };
 }

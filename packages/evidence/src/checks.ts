@@ -12,7 +12,13 @@ import { gradePrepared, prepareGold, type PreparedGold } from "./graders.js";
 import { PAYOUT_RULES, validateSplits } from "./payouts.js";
 import { rankOrder, selectWinners } from "./ranking.js";
 import { matchAnswers, receiptHash, type Problem, type Receipt, type RevealedAnswer } from "./receipts.js";
-import type { RankDerivation, RankRow, Winner } from "./schemas.js";
+import {
+  rankDerivationSchema,
+  schemaProblems,
+  type RankDerivation,
+  type RankRow,
+  type Winner,
+} from "./schemas.js";
 import { accuracy, composite } from "./scores.js";
 
 function toProblem(e: unknown, fallbackPath: string): Problem {
@@ -267,6 +273,50 @@ export function checkOrdering(rows: readonly RankRow[], path = "$.rank_derivatio
 }
 
 /**
+ * A named `payout_rule` whose splits are not `splits_bps` (`custom` names any splits), or null.
+ * @param rdp the path of the rank derivation (`$.rank_derivation`); the problem names its `.splits_bps`
+ */
+export function payoutRuleProblem(
+  rd: Pick<RankDerivation, "payout_rule" | "splits_bps">,
+  rdp = "$.rank_derivation",
+): Problem | null {
+  if (rd.payout_rule === "custom") return null;
+  const named = PAYOUT_RULES[rd.payout_rule];
+  if (named.length === rd.splits_bps.length && named.every((v, i) => v === rd.splits_bps[i])) return null;
+  return {
+    code: "payout_rule_mismatch",
+    path: `${rdp}.splits_bps`,
+    message: `payout_rule ${rd.payout_rule} means [${named.join(", ")}], splits_bps is [${rd.splits_bps.join(", ")}]`,
+  };
+}
+
+/**
+ * Every problem of a `rank_derivation` block (SPEC 8) that the block shows by itself: its schema
+ * ({@link rankDerivationSchema}: decimals of their format, integers in range, receipt hashes bytes32,
+ * strict keys), then, when the schema holds, the payout rule against `splits_bps`
+ * ({@link payoutRuleProblem}), each row's composite recomputed from the weights and budgets
+ * ({@link checkComposites}) and each embedded receipt against its row ({@link checkRowReceipt}). The
+ * awarder's tool runs it before `award()` commits the block's digest for good (probe26 B-F3): a block
+ * that fails it can never be part of a pack that verifies. Never throws.
+ * @param value the parsed block ({@link parseJson} output)
+ * @param root the path of the block (default `$.rank_derivation`), prefixed to every problem's path
+ * @returns the problems with their JSON paths (codes `schema`, `payout_rule_mismatch`,
+ *   `composite_mismatch`, `receipt_hash_mismatch`, `row_receipt_mismatch`, ...); empty when none
+ */
+export function rankDerivationProblems(value: unknown, root = "$.rank_derivation"): Problem[] {
+  const schema = schemaProblems(rankDerivationSchema, value, root);
+  if (schema.length > 0) return schema;
+  const rd = value as RankDerivation;
+  const problems: Problem[] = [];
+  const rule = payoutRuleProblem(rd, root);
+  if (rule !== null) problems.push(rule);
+  const rows = `${root}.rows`;
+  problems.push(...checkComposites(rd.rows, rd, rows));
+  rd.rows.forEach((row, i) => problems.push(...checkRowReceipt(row, appendPath(rows, i))));
+  return problems;
+}
+
+/**
  * Re-select winners and amounts (SPEC 7.2-7.3) from the rows in their
  * given order and compare with the pack: winners (place, agent, run,
  * amount), `place_amounts_base_units`, `zero_winner_reason`, and the payout
@@ -285,15 +335,8 @@ export function checkSelection(
   } catch (e) {
     return [toProblem(e, `${rdp}.splits_bps`)];
   }
-  if (rd.payout_rule !== "custom") {
-    const named = PAYOUT_RULES[rd.payout_rule];
-    if (named.length !== rd.splits_bps.length || named.some((v, i) => v !== rd.splits_bps[i]))
-      problems.push({
-        code: "payout_rule_mismatch",
-        path: `${rdp}.splits_bps`,
-        message: `payout_rule ${rd.payout_rule} means [${named.join(", ")}], splits_bps is [${rd.splits_bps.join(", ")}]`,
-      });
-  }
+  const rule = payoutRuleProblem(rd, rdp);
+  if (rule !== null) problems.push(rule);
   if (poolBaseUnits !== undefined && poolBaseUnits !== rd.pool_base_units)
     problems.push({
       code: "pool_mismatch",

@@ -6,7 +6,12 @@
  * platform's own contracts (the bounty contract, the anchor registry, the token):
  * credit sent there could never be claimed.
  */
-import { addressForm, PROTOCOL_CONTRACTS, recipientProblem } from "@bench-bounty/contracts";
+import {
+  addressForm,
+  PROTOCOL_CONTRACTS,
+  recipientCodeProblem,
+  recipientProblem,
+} from "@bench-bounty/contracts";
 import type { PlatformContext, WriteHow } from "./context.js";
 import { PlatformError } from "./errors.js";
 import { assertAgentOwner, assertMayOwnAgents } from "./identity/access.js";
@@ -155,6 +160,39 @@ export function checkWithdrawalAddress(
   const problem = recipientProblem(addr, knownContracts(ctx));
   if (problem !== null) return refuse(problem.reason, problem.message);
   return addr.toLowerCase();
+}
+
+/**
+ * {@link checkWithdrawalAddress}, then, with a chain configured, the code the address runs
+ * (`recipientCodeProblem` of @bench-bounty/contracts): a BenchmarkBounty or an AnchorRegistry deployed
+ * at any other address is refused, as USDC paid there is lost for good (probe26 C-F7). A smart-contract
+ * wallet (any other code) is allowed. Without a chain, or when its RPC fails, only the address rule
+ * applies (the code rule refuses only what it sees).
+ * @returns the address lowercase
+ * @throws PlatformError `invalid_withdrawal_address` (`details.reason` `platform_contract` for such code,
+ *   or {@link checkWithdrawalAddress}'s)
+ */
+export async function checkWithdrawalAddressOnChain(
+  ctx: PlatformContext,
+  addr: unknown,
+  field: string = "withdrawal_address",
+): Promise<string> {
+  const lower = checkWithdrawalAddress(ctx, addr, field);
+  if (ctx.chain === null) return lower;
+  // a chain that cannot be read leaves the address rule alone: the code rule refuses only what it sees
+  const code = await ctx.chain.codeAt(lower as `0x${string}`).catch((e: unknown) => {
+    if (e instanceof PlatformError && e.code === "chain_error") return null;
+    throw e;
+  });
+  if (code === null) return lower;
+  const problem = recipientCodeProblem(lower, code);
+  if (problem !== null)
+    throw new PlatformError("invalid_withdrawal_address", `${field}: ${problem.message}`, {
+      field,
+      path: `$.${field}`,
+      reason: problem.reason,
+    });
+  return lower;
 }
 
 /**
@@ -337,6 +375,8 @@ export async function registerAgent(
   how: WriteHow = {},
 ): Promise<AgentRecord> {
   const checked = checkAgentRegistration(ctx, p, agentId, settings);
+  if (checked.withdrawal_address !== undefined)
+    await checkWithdrawalAddressOnChain(ctx, checked.withdrawal_address);
   return pastSettledAwards(ctx, (settled) =>
     ctx.store.tx((t) => writeAgent(ctx, t, p, agentId, checked, settled), {
       locksBy: how.answerBy,
@@ -360,7 +400,7 @@ export async function setWithdrawalAddress(
 ): Promise<AgentRecord> {
   const agent = await requireAgent(ctx, agentId);
   assertAgentOwner(p, agent);
-  const lower = checkWithdrawalAddress(ctx, address);
+  const lower = await checkWithdrawalAddressOnChain(ctx, address);
   return pastSettledAwards(ctx, (settled) =>
     ctx.store.tx(
       async (t) =>

@@ -327,6 +327,15 @@ export class ChainGateway {
     return lower(this.wallet.account.address);
   }
 
+  /**
+   * The runtime code at `address` (`0x` for an account without code), at the latest block.
+   * @throws PlatformError `chain_error` when the RPC fails
+   */
+  async codeAt(address: Address): Promise<Hex> {
+    const code = await this.call("read an address's code", () => this.publicClient.getCode({ address }));
+    return code ?? "0x";
+  }
+
   /** Timestamp (unix seconds) of the latest block. */
   async latestTimestamp(): Promise<bigint> {
     const block = await this.call("read the latest block", () => this.publicClient.getBlock());

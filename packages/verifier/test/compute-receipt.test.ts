@@ -245,6 +245,33 @@ describe("verifyComputeReceipt", () => {
     expect(quoted.facts.cost_sum.reasons[0]!.length).toBeLessThan(300);
   });
 
+  it("a cost of 7 decimals is no USDC amount, and -0 is 0, not negative (probe26 B-F5)", async () => {
+    const sum = async (base: string, margin: string, total: string) =>
+      (
+        await verifyComputeReceipt({
+          execute: bytes(
+            await executeResponse(payload({ base_cost_usdc: base, margin_usdc: margin, total_usdc: total })),
+          ),
+          jwks,
+        })
+      ).facts.cost_sum;
+    expect(await sum("0.0000001", "0", "0.0000001")).toMatchObject({
+      state: "failed",
+      reasons: [
+        "base_cost_usdc 0.0000001 is not a USDC amount: USDC has 6 decimals (0.000001 is its smallest unit)",
+      ],
+    });
+    // a trailing zero is the same amount
+    expect((await sum("0.0100000", "0.002075", "0.012075")).state).toBe("verified");
+    expect(await sum("-0", "0.012075", "0.012075")).toMatchObject({
+      state: "verified",
+      reasons: ["-0 + 0.012075 == 0.012075 USDC"],
+    });
+    expect((await sum("-0.000001", "0.012076", "0.012075")).reasons[0]).toBe(
+      "base_cost_usdc -0.000001 is negative: a cost is a USDC amount >= 0",
+    );
+  });
+
   it("fails receipt_hash when the stated hash is not the keccak of the canonical payload", async () => {
     const r = await verifyComputeReceipt({
       execute: bytes(await executeResponse(payload(), { receiptHash: `0x${"00".repeat(32)}` })),

@@ -15,7 +15,7 @@ import type { PlatformContext, WriteHow } from "../context.js";
 import { PlatformError } from "../errors.js";
 import {
   checkAgentRegistration,
-  checkWithdrawalAddress,
+  checkWithdrawalAddressOnChain,
   NAME_RE,
   NAME_RULE,
   pastSettledAwards,
@@ -261,7 +261,7 @@ export async function setAccountWithdrawalAddress(
   address: string,
   how: WriteHow = {},
 ): Promise<AgentRecord[]> {
-  const lower = checkWithdrawalAddress(ctx, address);
+  const lower = await checkWithdrawalAddressOnChain(ctx, address);
   const settings = { withdrawal_address: lower };
   const none = (await ctx.store.agents.ofAccount(p.account_id)).length === 0;
   // checked before the transaction, as `registerAgent` does (the operator owns no agents)

@@ -1,6 +1,6 @@
 /**
  * `cost_sum`: `base_cost_usdc + margin_usdc == total_usdc` in exact decimal
- * arithmetic; `token_sum`: `prompt_tokens + completion_tokens == total_tokens`.
+ * arithmetic, each a USDC amount (>= 0 by value, at most 6 decimals by value); `token_sum`: `prompt_tokens + completion_tokens == total_tokens`.
  * @packageDocumentation
  */
 import {
@@ -8,8 +8,10 @@ import {
   compareDecimals,
   isEvidenceError,
   parseExactDecimal,
+  type ExactDecimal,
   type JsonValue,
 } from "@bench-bounty/evidence";
+import { USDC_DECIMALS } from "@bench-bounty/contracts";
 import { describeError } from "../errors.js";
 import { fact, type Fact } from "../facts.js";
 import { printable } from "../text.js";
@@ -42,6 +44,20 @@ export function sumFacts(walk: ReceiptWalk): Pick<ComputeReceiptFacts, "cost_sum
   };
 }
 
+/** A cost's text read as a USDC amount: its exact value, or why it is none (a sign, more than 6 decimals). */
+function usdcAmount(name: string, text: string): { value: ExactDecimal } | { problem: string } {
+  const value = parseExactDecimal(text, name);
+  // by value: "-0" is 0 (as a token count -0 is), "-5.00" is negative (probe25 B-F4, probe26 B-F5)
+  if (value.coef < 0n) return { problem: `${name} ${shown(text)} is negative: a cost is a USDC amount >= 0` };
+  // USDC has USDC_DECIMALS (6) decimals: 0.0000001 is no amount of it, though "0.0100000" is 0.01
+  const excess = value.scale - USDC_DECIMALS;
+  if (excess > 0 && value.coef % 10n ** BigInt(excess) !== 0n)
+    return {
+      problem: `${name} ${shown(text)} is not a USDC amount: USDC has ${USDC_DECIMALS} decimals (0.000001 is its smallest unit)`,
+    };
+  return { value };
+}
+
 function costSum(
   base: JsonValue | undefined,
   margin: JsonValue | undefined,
@@ -49,19 +65,19 @@ function costSum(
 ): Fact {
   if (typeof base !== "string" || typeof margin !== "string" || typeof total !== "string")
     return fact("failed", "base_cost_usdc, margin_usdc and total_usdc must be decimal strings");
-  // USDC amounts: a cost is never negative (probe25 B-F4: `-5.00 + 5.01 == 0.01` was verified)
-  const negative = (
-    [
+  try {
+    const amounts: ExactDecimal[] = [];
+    for (const [name, text] of [
       ["base_cost_usdc", base],
       ["margin_usdc", margin],
       ["total_usdc", total],
-    ] as const
-  ).find(([, v]) => v.trim().startsWith("-"));
-  if (negative)
-    return fact("failed", `${negative[0]} ${shown(negative[1])} is negative: a cost is a USDC amount >= 0`);
-  try {
-    const sum = addDecimals(parseExactDecimal(base), parseExactDecimal(margin));
-    return compareDecimals(sum, parseExactDecimal(total)) === 0
+    ] as const) {
+      const a = usdcAmount(name, text);
+      if ("problem" in a) return fact("failed", a.problem);
+      amounts.push(a.value);
+    }
+    const [b, m, t] = amounts as [ExactDecimal, ExactDecimal, ExactDecimal];
+    return compareDecimals(addDecimals(b, m), t) === 0
       ? fact("verified", `${shown(base)} + ${shown(margin)} == ${shown(total)} USDC`)
       : fact(
           "failed",

@@ -1,0 +1,61 @@
+/**
+ * probe26 C-F7: a BenchmarkBounty (or an AnchorRegistry) deployed at another address than the
+ * protocol's was taken as a withdrawal address, so an award's USDC went into a contract that can never
+ * move it. With a chain configured, the address's runtime code is compared with the protocol's
+ * (`recipientCodeProblem`); a smart-contract wallet (any other code) stays allowed.
+ */
+import type { DevChain } from "@bench-bounty/devchain";
+import { describe, expect, it } from "vitest";
+import { chainConfig, openTemp, rejection, useDevChain } from "./helpers.js";
+
+const devChain = useDevChain();
+
+const rpc = (dc: DevChain, method: string, params: unknown[] = []) =>
+  dc.publicClient.request({ method: method as never, params: params as never });
+
+describe("withdrawal addresses running the protocol's code (probe26 C-F7)", () => {
+  it("refuses a copy of BenchmarkBounty or AnchorRegistry at another address, allows other code", async () => {
+    const dc = devChain();
+    const p = await openTemp({ chain: chainConfig(dc, 1) }).then((h) => h.real);
+    const alice = await p.authenticate((await p.createAccount({ name: "alice" })).api_key);
+    const copies = {
+      BenchmarkBounty: "0x00000000000000000000000000000000000b0b01",
+      AnchorRegistry: "0x00000000000000000000000000000000000b0b02",
+    } as const;
+    await rpc(dc, "hardhat_setCode", [
+      copies.BenchmarkBounty,
+      await rpc(dc, "eth_getCode", [dc.contracts.benchmarkBounty, "latest"]),
+    ]);
+    await rpc(dc, "hardhat_setCode", [
+      copies.AnchorRegistry,
+      await rpc(dc, "eth_getCode", [dc.contracts.anchorRegistry, "latest"]),
+    ]);
+    for (const [contract, address] of Object.entries(copies)) {
+      for (const attempt of [
+        () => p.registerAgent(alice, "a1", { withdrawal_address: address }),
+        () => p.setAccountWithdrawalAddress(alice, address),
+      ]) {
+        const refused = await rejection(attempt());
+        expect(refused).toMatchObject({
+          code: "invalid_withdrawal_address",
+          details: { field: "withdrawal_address", reason: "platform_contract" },
+        });
+        expect(refused.message).toBe(
+          `withdrawal_address: ${address} runs the protocol's ${contract} code (a deployment at another address): it can never claim, credit there is lost`,
+        );
+      }
+    }
+    // nothing was written: alice has no agent
+    expect(await p.myAgents(alice)).toEqual([]);
+    // a smart-contract wallet (other code) and a plain account are allowed
+    const wallet = "0x00000000000000000000000000000000000b0b03";
+    await rpc(dc, "hardhat_setCode", [wallet, "0x6080604052348015600f57600080fd5b00"]);
+    expect((await p.registerAgent(alice, "a1", { withdrawal_address: wallet })).withdrawal_address).toBe(
+      wallet,
+    );
+    const refusedSet = await rejection(p.setWithdrawalAddress(alice, "a1", copies.BenchmarkBounty));
+    expect(refusedSet.details).toMatchObject({ reason: "platform_contract" });
+    const plain = dc.accounts[5]!.address.toLowerCase();
+    expect((await p.setWithdrawalAddress(alice, "a1", plain)).withdrawal_address).toBe(plain);
+  });
+});
