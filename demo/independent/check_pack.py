@@ -15,7 +15,9 @@ chain id, testSetRoots, leafCountOf, rootBurned, the Awarded log of award_tx (wi
 remainder, ranking digest), and the anchors of the commitment, the pack and the winners' receipts
 (AnchorRegistry.anchorOf, kinds, receipts at or before the award block) (1, 9).
 
-Prints one line per check; exits 0 when every check passes, 1 when one fails, 2 on unreadable input.
+Prints one line per check; exits 0 when every check passes, 1 when one fails, 2 on unreadable input
+(a pack that cannot be read or parsed, or an --rpc that is not an http(s) URL or does not answer:
+one line naming it and the cause, no traceback).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ import json
 import re
 import sys
 import unicodedata
+import urllib.error
+import urllib.parse
 import urllib.request
 from datetime import datetime
 from decimal import Decimal
@@ -260,8 +264,36 @@ def instant(iso: str) -> datetime:
 # JSON-RPC (with --rpc)
 
 
+class RpcError(Exception):
+    """The RPC could not be read: the message names the URL (its origin when it carries more) and the cause."""
+
+
+def rpc_label(url: str) -> str:
+    """The URL as printed: as given when it is a bare origin, else its origin (a path or query may hold a key)."""
+    try:
+        u = urllib.parse.urlsplit(url)
+        if u.scheme and u.hostname and (u.username or u.password or u.path not in ("", "/") or u.query or u.fragment):
+            port = f":{u.port}" if u.port else ""
+            return f"{u.scheme}://{u.hostname}{port} (path not shown)"
+    except ValueError:
+        pass
+    return url
+
+
+def require_http_url(url: str) -> None:
+    """Refuses (RpcError) an --rpc that is not an http(s) URL with a host."""
+    try:
+        u = urllib.parse.urlsplit(url)
+        ok = u.scheme in ("http", "https") and bool(u.hostname)
+    except ValueError:
+        ok = False
+    if not ok:
+        raise RpcError(f"--rpc must be an http(s) URL like http://127.0.0.1:8545, got {url!r}")
+
+
 class Rpc:
     def __init__(self, url: str):
+        require_http_url(url)
         self.url = url
         self.n = 0
 
@@ -269,15 +301,38 @@ class Rpc:
         self.n += 1
         body = json.dumps({"jsonrpc": "2.0", "id": self.n, "method": method, "params": params}).encode()
         req = urllib.request.Request(self.url, data=body, headers={"content-type": "application/json"})
-        with urllib.request.urlopen(req, timeout=30) as res:
-            doc = json.loads(res.read())
+        where = f"cannot read rpc {rpc_label(self.url)}"
+        try:
+            with urllib.request.urlopen(req, timeout=30) as res:
+                raw = res.read(64 * 1024 * 1024 + 1)
+        except urllib.error.HTTPError as e:
+            raise RpcError(f"{where}: HTTP {e.code} to {method}") from None
+        except urllib.error.URLError as e:
+            reason = e.reason
+            cause = reason.strerror if isinstance(reason, OSError) and reason.strerror else str(reason)
+            raise RpcError(f"{where}: {cause.lower()}") from None
+        except TimeoutError:
+            raise RpcError(f"{where}: no answer to {method} within 30 s") from None
+        except (OSError, ValueError) as e:
+            raise RpcError(f"{where}: {e}") from None
+        if len(raw) > 64 * 1024 * 1024:
+            raise RpcError(f"{where}: the answer to {method} is more than 64 MiB")
+        try:
+            doc = json.loads(raw)
+        except ValueError:
+            raise RpcError(f"{where}: the answer to {method} is not JSON (is this a JSON-RPC node?)") from None
+        if not isinstance(doc, dict) or ("error" not in doc and "result" not in doc):
+            raise RpcError(f"{where}: the answer to {method} is not a JSON-RPC answer")
         if "error" in doc:
-            raise RuntimeError(f"{method}: {doc['error']}")
+            raise RpcError(f"{where}: {method} refused: {str(doc['error'])[:200]!r}")
         return doc["result"]
 
     def eth_call(self, to: str, signature: str, *words: bytes) -> bytes:
         data = keccak256(signature.encode())[:4] + b"".join(words)
-        return bytes.fromhex(self.call("eth_call", [{"to": to, "data": hx(data)}, "latest"])[2:])
+        out = self.call("eth_call", [{"to": to, "data": hx(data)}, "latest"])
+        if not isinstance(out, str) or not re.fullmatch(r"0x(?:[0-9a-fA-F]{2})*", out):
+            raise RpcError(f"cannot read rpc {rpc_label(self.url)}: eth_call answered {str(out)[:80]!r}, not hex data")
+        return bytes.fromhex(out[2:])
 
 
 def word_uint(n: int) -> bytes:
@@ -538,6 +593,12 @@ def main(argv: list[str]) -> int:
     elif len(argv) != 1:
         print("usage: check_pack.py PACK.json [--rpc URL]", file=sys.stderr)
         return 2
+    if rpc is not None:
+        try:
+            require_http_url(rpc)
+        except RpcError as e:
+            print(f"check_pack: {e}", file=sys.stderr)
+            return 2
     try:
         with open(path, "rb") as f:
             pack = json.loads(f.read().decode("utf-8"), object_pairs_hook=_no_duplicates)
@@ -546,6 +607,9 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         results = check(pack, rpc)
+    except RpcError as e:
+        print(f"check_pack: {e}", file=sys.stderr)
+        return 2
     except (KeyError, TypeError, IndexError) as e:
         print(f"check_pack: malformed pack: {type(e).__name__} {e}", file=sys.stderr)
         return 2

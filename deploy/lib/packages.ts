@@ -7,6 +7,8 @@ import { TaskError } from "./errors";
 
 type Contracts = typeof import("@bench-bounty/contracts");
 type Evidence = typeof import("@bench-bounty/evidence");
+/** `@bench-bounty/verifier/body` (typed from the package's main entry, which re-exports it). */
+type VerifierBody = Pick<typeof import("@bench-bounty/verifier"), "readBodyWithin" | "AnswerTooLargeError">;
 
 const loaded = new Map<string, unknown>();
 
@@ -34,4 +36,12 @@ export function contracts(): Contracts {
 /** @bench-bounty/evidence: the strict JSON parser, commitments, payout rules, selection. */
 export function evidence(): Evidence {
   return load<Evidence>("@bench-bounty/evidence");
+}
+
+/**
+ * `@bench-bounty/verifier/body`: the bounded read of an http answer (`readBodyWithin`,
+ * `AnswerTooLargeError`), the one the verifier and the client use; the tasks read the indexer with it.
+ */
+export function verifierBody(): VerifierBody {
+  return load<VerifierBody>("@bench-bounty/verifier/body");
 }

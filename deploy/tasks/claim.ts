@@ -27,7 +27,7 @@ import {
 import { pasteableTask, txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
 import { formatAmount, isoSeconds, parseBountyId, parseBountyIds, parseTime } from "../lib/format";
-import { chainText, MAX_CHAIN_TEXT_CHARS } from "../lib/text";
+import { creditIdsFromIndexer, DEFAULT_INDEXER_TIMEOUT_MS, parseIndexerTimeout } from "../lib/indexer";
 import { relayClaim } from "../lib/relay";
 import { hardhatWallet, keyWallet, publicClientOf } from "../lib/wallets";
 
@@ -36,58 +36,6 @@ interface Credit {
   bountyId: bigint;
   token: string;
   amount: bigint;
-}
-
-/** Bounty ids the indexer lists with outstanding credit for `account` (all pages). */
-async function idsFromIndexer(indexer: string, account: string): Promise<bigint[]> {
-  let base: URL;
-  try {
-    base = new URL(indexer);
-  } catch (e) {
-    if (!(e instanceof TypeError)) throw e;
-    throw new TaskError(
-      `--indexer must be a URL like http://127.0.0.1:42069 (the value given is not printed).`,
-    );
-  }
-  // fetch refuses a URL with userinfo and its message is the whole URL (probeD3 F12): refused here,
-  // naming the origin only
-  if (base.username !== "" || base.password !== "")
-    throw new TaskError(
-      `--indexer ${base.origin} carries credentials, which this task does not send (the value given is not printed): give the indexer's URL without user:password@.`,
-    );
-  const ids: bigint[] = [];
-  let cursor: string | null = null;
-  for (let page = 0; page < 1000; page++) {
-    const url = new URL(`accounts/${account}/credits`, base.href.endsWith("/") ? base.href : `${base.href}/`);
-    url.searchParams.set("limit", "100");
-    if (cursor) url.searchParams.set("cursor", cursor);
-    let res: Response;
-    try {
-      res = await fetch(url);
-    } catch (e) {
-      throw new TaskError(
-        `Cannot reach the indexer at ${url.origin} (${(e as Error).message.split(url.href).join(url.origin)}): check --indexer, or leave it out to search the logs.`,
-      );
-    }
-    if (!res.ok)
-      throw new TaskError(
-        `The indexer answered ${res.status} for ${url.pathname}: ${chainText(await res.text(), MAX_CHAIN_TEXT_CHARS)}`,
-      );
-    const body = (await res.json()) as {
-      credits?: { bountyId?: unknown; outstanding?: unknown }[];
-      nextCursor?: unknown;
-    };
-    if (!Array.isArray(body.credits))
-      throw new TaskError(`The indexer's answer for ${url.pathname} has no "credits" list.`);
-    for (const c of body.credits) {
-      if (typeof c.bountyId !== "string" && typeof c.bountyId !== "number") continue;
-      if (c.outstanding !== undefined && String(c.outstanding) === "0") continue;
-      ids.push(BigInt(c.bountyId));
-    }
-    cursor = typeof body.nextCursor === "string" ? body.nextCursor : null;
-    if (!cursor) break;
-  }
-  return ids;
 }
 
 /** Bounty ids whose `Awarded` log credits `account` (a place, or the author's remainder). */
@@ -106,13 +54,30 @@ async function idsFromLogs(ctx: TaskContext, account: string): Promise<bigint[]>
   return ids;
 }
 
+/** Where the credits are looked up: the indexer's REST base URL and the bound of each request, or none (the logs). */
+interface IndexerOption {
+  url: string;
+  timeoutMs: number;
+}
+
+/** `--indexer` and `--indexer-timeout` (only with `--indexer`). @throws TaskError naming the flag */
+function indexerOption(indexer: string | undefined, timeout: string | undefined): IndexerOption | undefined {
+  if (indexer === undefined) {
+    if (timeout !== undefined) throw new TaskError("--indexer-timeout is only used with --indexer.");
+    return undefined;
+  }
+  return { url: indexer, timeoutMs: parseIndexerTimeout(timeout) };
+}
+
 /** Outstanding credit of `account`, re-read with `creditOf`, in bounty id order. */
 async function findCredits(
   ctx: TaskContext,
   account: string,
-  indexer: string | undefined,
+  indexer: IndexerOption | undefined,
 ): Promise<Credit[]> {
-  const ids = indexer ? await idsFromIndexer(indexer, account) : await idsFromLogs(ctx, account);
+  const ids = indexer
+    ? await creditIdsFromIndexer(indexer.url, account, indexer.timeoutMs)
+    : await idsFromLogs(ctx, account);
   const unique = [...new Set(ids.map(String))].map(BigInt).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const out: Credit[] = [];
   for (const bountyId of unique) {
@@ -128,6 +93,8 @@ async function symbolOf(ctx: TaskContext, token: string): Promise<string> {
   return (await tokenDisplay(ctx, token)).symbol;
 }
 
+const INDEXER_TIMEOUT_HELP = `With --indexer: the bound of each request to it, headers and body together, ms (default ${DEFAULT_INDEXER_TIMEOUT_MS})`;
+
 task("bounty:credits", "List the outstanding credit of an account (what it can claim)")
   .addOptionalParam("account", "Account (default: the signer)", undefined, types.string)
   .addOptionalParam(
@@ -136,12 +103,14 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
     undefined,
     types.string,
   )
+  .addOptionalParam("indexerTimeout", INDEXER_TIMEOUT_HELP, undefined, types.string)
   .setAction(
-    userAction(async (args: { account?: string; indexer?: string }, hre) => {
+    userAction(async (args: { account?: string; indexer?: string; indexerTimeout?: string }, hre) => {
+      const indexer = indexerOption(args.indexer, args.indexerTimeout);
       const ctx = await taskContext(hre, { needSigner: args.account === undefined });
       if (args.account !== undefined) refuseMalformedAddress(args.account, "--account");
       const account = hre.ethers.getAddress(args.account ?? ctx.signer.address);
-      const credits = await findCredits(ctx, account, args.indexer);
+      const credits = await findCredits(ctx, account, indexer);
       console.log(
         `Outstanding credit of ${account} on ${ctx.profile.name} (found via ${args.indexer ? `the indexer ${args.indexer}` : "the Awarded logs"}, amounts read on-chain):`,
       );
@@ -176,6 +145,7 @@ interface ClaimArgs {
   all: boolean;
   to?: string;
   indexer?: string;
+  indexerTimeout?: string;
   from?: string;
   relay: boolean;
   account?: string;
@@ -187,7 +157,7 @@ async function creditsToClaim(
   ctx: TaskContext,
   account: string,
   requested: bigint[] | null,
-  indexer: string | undefined,
+  indexer: IndexerOption | undefined,
 ): Promise<Credit[]> {
   if (!requested) {
     const credits = await findCredits(ctx, account, indexer);
@@ -367,6 +337,7 @@ withFromParam(
     undefined,
     types.string,
   )
+  .addOptionalParam("indexerTimeout", INDEXER_TIMEOUT_HELP, undefined, types.string)
   .addFlag(
     "relay",
     "The winner signs an EIP-712 Claim; --from submits claimWithSig and pays the gas (--id only)",
@@ -388,6 +359,7 @@ withFromParam(
       const chosen = [args.id !== undefined, args.ids !== undefined, args.all].filter(Boolean).length;
       if (chosen !== 1) throw new TaskError("Give exactly one of --id <n>, --ids <n,m,...> or --all.");
       if (args.indexer !== undefined && !args.all) throw new TaskError("--indexer is only used with --all.");
+      const indexer = indexerOption(args.indexer, args.indexerTimeout);
       if (args.relay && args.id === undefined)
         throw new TaskError("--relay claims one bounty: give --id (claimWithSig takes one bounty).");
       if (!args.relay && (args.account !== undefined || args.deadline !== undefined))
@@ -404,7 +376,7 @@ withFromParam(
       if (args.relay) return relayedClaim(ctx, args, requested![0]!);
       const account = ctx.signer.address;
       const to = args.to ?? account;
-      const credits = await creditsToClaim(ctx, account, requested, args.indexer);
+      const credits = await creditsToClaim(ctx, account, requested, indexer);
 
       console.log(
         `Claiming for ${account} on ${ctx.profile.name}, paid to ${to}${to === account ? "" : " (--to)"}:`,

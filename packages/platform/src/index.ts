@@ -60,7 +60,7 @@ export * from "./identity/principal.js";
 export * from "./identity/accounts.js";
 export * from "./identity/access.js";
 export type * from "./identity/account-view.js";
-export { hashKey } from "./identity/keys.js";
+export { hashKey, keyPrefixOf, mintKey, type MintedKey } from "./identity/keys.js";
 export * from "./leaderboard.js";
 export * from "./paging.js";
 export * from "./grading.js";

@@ -5,13 +5,15 @@
  */
 import { createHash } from "node:crypto";
 import { execFile, execFileSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { keyPrefixOf, mintKey } from "@bench-bounty/platform";
 import { beforeAll, describe, expect, it } from "vitest";
+import { RUN_BENCHMARK_SH } from "../src/routes/static.js";
 import { call, citiesAnswer, publishCities, register, useLive } from "./helpers.js";
 
 const run = promisify(execFile);
@@ -22,6 +24,38 @@ beforeAll(async () => {
 });
 
 /** Runs the served script the way the seed prints it: `curl -sSL URL | dash -s -- ARGS`. */
+/** A key of the form the platform issues that no account holds (the server refuses it, the script does not). */
+const UNKNOWN_KEY = `bbk_000000000000_${"A".repeat(43)}`;
+
+/** Runs the served script against `apiBase` (another server than the one serving the script), in `cwd`. */
+async function scriptAgainst(apiBase: string, args: string[], env: Record<string, string>, cwd: string) {
+  const cmd = `curl -sSL ${live.url}/api/v1/scripts/run-benchmark.sh | dash -s -- ${apiBase} ${args.join(" ")}`;
+  return run("dash", ["-c", cmd], { env: { PATH: process.env.PATH!, ...env }, encoding: "utf8", cwd }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => e,
+  );
+}
+
+/** A server answering every request with `answer(method, url)` (status 200/201), logging each request line. */
+async function fakeServer(answer: (method: string, url: string) => string) {
+  const seen: string[] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    seen.push(`${req.method} ${req.url}`);
+    req.resume();
+    req.on("end", () =>
+      res
+        .writeHead(req.method === "POST" ? 201 : 200, { "content-type": "application/json" })
+        .end(answer(req.method!, req.url!)),
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => server.close(),
+  };
+}
+
 async function viaCurl(args: string[], env: Record<string, string> = {}) {
   const cmd = `curl -sSL ${live.url}/api/v1/scripts/run-benchmark.sh | dash -s -- ${args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ")}`;
   return run("dash", ["-c", cmd], { env: { PATH: process.env.PATH!, ...env }, encoding: "utf8" }).then(
@@ -57,7 +91,7 @@ describe("run-benchmark.sh", { timeout: 120_000 }, () => {
     );
 
     const stranger = await viaCurl([live.url, "submit", started.run.id, answers], {
-      BENCH_BOUNTY_API_KEY: "bbk_wrong",
+      BENCH_BOUNTY_API_KEY: UNKNOWN_KEY,
     });
     expect(stranger.code).toBe(1);
     expect(stranger.stderr).toMatch(/HTTP 403/);
@@ -139,7 +173,7 @@ describe("run-benchmark.sh", { timeout: 120_000 }, () => {
     expect((await viaCurl([live.url, "start"])).code).toBe(2);
     expect((await viaCurl([live.url, "start", "Bad Slug"])).code).toBe(2);
     const unknown = await viaCurl([live.url, "start", "no-such-benchmark"], {
-      BENCH_BOUNTY_API_KEY: "bbk_wrong",
+      BENCH_BOUNTY_API_KEY: UNKNOWN_KEY,
     });
     expect(unknown.code).toBe(1);
   });
@@ -163,5 +197,121 @@ describe("run-benchmark.sh", { timeout: 120_000 }, () => {
     } finally {
       server.close();
     }
+  });
+
+  // probe26 B-F9: the api_key a server answered went into curl's --config unchecked: a key holding
+  // newlines set any curl option (`output = PATH` wrote the server's answer to a file it chose)
+  it("refuses a server's api_key that is not a key: nothing used, printed or written (probe26 B-F9)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bb-evil-key-"));
+    const pwned = join(dir, "pwned.sh");
+    const keys = [
+      `bbk_x\noutput = ${pwned}\nreferer = x`,
+      `bbk_000000000000_${"A".repeat(42)}\\`,
+      `bbk_000000000000_${"A".repeat(42)}\nurl = http://127.0.0.1:9/`,
+      `bbk_00000000000g_${"A".repeat(43)}`,
+      `bbk_000000000000_${"A".repeat(44)}`,
+      `bbk_000000000000_${"A".repeat(42)} `,
+    ];
+    for (const key of keys) {
+      const evil = await fakeServer((_m, url) =>
+        url === "/api/v1/accounts"
+          ? `{"account_id":"acct_1","api_key":"${key}"}` // raw, as a hostile server sends it (not JSON-escaped)
+          : '{"run":{"id":"run-1"},"tasks":[]}',
+      );
+      try {
+        const r = await scriptAgainst(evil.url, ["start", slug], {}, dir);
+        expect(r.code, JSON.stringify(key)).toBe(1);
+        expect(r.stderr).toContain("POST /api/v1/accounts: the server's api_key is not a bench-bounty key");
+        expect(r.stderr).not.toContain("export BENCH_BOUNTY_API_KEY");
+        expect(r.stderr).not.toContain("output =");
+        expect(r.stdout).toBe("");
+        expect(evil.seen).toEqual(["POST /api/v1/accounts"]);
+        expect(existsSync(pwned)).toBe(false);
+      } finally {
+        evil.close();
+      }
+    }
+  });
+
+  it("refuses a server's benchmark that is not a slug before using it in a URL (probe26 B-F9)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bb-evil-slug-"));
+    const evil = await fakeServer((_m, url) =>
+      url === "/api/v1/benchmarks/runs/run-1"
+        ? JSON.stringify({ benchmark: "../accounts/me?x=1" })
+        : '{"score_public":"1.0000"}',
+    );
+    try {
+      const r = await scriptAgainst(
+        evil.url,
+        ["submit", "run-1", "'[]'"],
+        { BENCH_BOUNTY_API_KEY: UNKNOWN_KEY },
+        dir,
+      );
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("the server's benchmark is not a slug");
+      expect(evil.seen).toEqual([
+        "POST /api/v1/benchmarks/runs/run-1/submissions",
+        "POST /api/v1/benchmarks/runs/run-1/finalize",
+        "GET /api/v1/benchmarks/runs/run-1",
+      ]);
+    } finally {
+      evil.close();
+    }
+  });
+
+  it("a BENCH_BOUNTY_API_KEY that is not a key is exit 2 before anything is sent, the value not shown (probe26 B-F9)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bb-bad-key-"));
+    const evil = await fakeServer(() => "{}");
+    try {
+      for (const [bad, args] of [
+        ["bbk_wrong", ["start", slug]],
+        [`${UNKNOWN_KEY}"\nreferer = x`, ["start", slug]],
+        [`${UNKNOWN_KEY}\\`, ["submit", "run-1", "'[]'"]],
+      ] as const) {
+        const r = await scriptAgainst(evil.url, [...args], { BENCH_BOUNTY_API_KEY: bad }, dir);
+        expect(r.code, bad).toBe(2);
+        expect(r.stderr).toContain("bad BENCH_BOUNTY_API_KEY (not shown)");
+        expect(r.stderr).not.toContain(bad);
+      }
+      expect(evil.seen).toEqual([]);
+    } finally {
+      evil.close();
+    }
+  });
+
+  it("the script's is_key accepts exactly the keys the platform issues and parses (probe26 B-F9)", () => {
+    const fn = /^is_key\(\) \{\n[\s\S]*?\n\}\n/m.exec(RUN_BENCHMARK_SH.toString("utf8"))![0];
+    const minted = Array.from({ length: 40 }, () => mintKey().api_key);
+    const k = minted[0]!;
+    const candidates = [
+      ...minted,
+      k.slice(0, -1),
+      `${k}A`,
+      k.replace("bbk_", "bbk-"),
+      k.replace(/^bbk_./, "bbk_G"),
+      `${k.slice(0, 17)}${k.slice(18)}=`,
+      `${k.slice(0, -1)}\n`,
+      `${k.slice(0, -1)}"`,
+      `${k.slice(0, -1)}\\`,
+      `${k.slice(0, -1)}é`,
+      `${k.slice(0, -1)} `,
+      `${k.slice(0, 16)}-${k.slice(17)}`,
+      "bbk_wrong",
+      "",
+    ];
+    const verdicts = execFileSync(
+      "dash",
+      [
+        "-c",
+        `${fn}for k in "$@"; do if is_key "$k"; then echo y; else echo n; fi; done`,
+        "sh",
+        ...candidates,
+      ],
+      { encoding: "utf8" },
+    )
+      .trim()
+      .split("\n");
+    expect(verdicts).toEqual(candidates.map((c) => (keyPrefixOf(c) !== null ? "y" : "n")));
+    expect(verdicts.filter((v) => v === "y").length).toBe(minted.length);
   });
 });

@@ -4,11 +4,13 @@
  * listed and revoked by prefix.
  *
  * Format: `bbk_<prefix>_<secret>`, where `<prefix>` is 12 lowercase hex characters (its own random id,
- * the primary key of the stored key) and `<secret>` 43 base64url characters.
+ * the primary key of the stored key) and `<secret>` 43 base64url characters. The byte-static
+ * `run-benchmark.sh` (packages/server/assets/scripts) checks the same form in sh (`is_key`: it cannot
+ * import this), before a key goes into curl's config; the server's script test holds the two equal.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
-/** A newly made key: the text (shown once) and what is stored. */
+/** A newly made key: the text (shown once, `bbk_<12 hex>_<43 base64url>`), its listed prefix and its SHA-256 (hex). */
 export interface MintedKey {
   api_key: string;
   key_prefix: string;
@@ -22,7 +24,7 @@ export function hashKey(apiKey: string): string {
   return createHash("sha256").update(apiKey, "utf8").digest("hex");
 }
 
-/** Makes a new random key. */
+/** Makes a new random key (`bbk_<12 hex>_<43 base64url>`, 6 + 32 random bytes). */
 export function mintKey(): MintedKey {
   const prefix = randomBytes(6).toString("hex");
   const apiKey = `bbk_${prefix}_${randomBytes(32).toString("base64url")}`;

@@ -13,7 +13,11 @@
 #       ANSWERS_JSON is '[{"ordinal":0,"answer_text":"..."}]'. Submits, finalizes, prints the
 #       score JSON, then the benchmark's leaderboard JSON. Needs the key that started the run.
 #
-# Exit status: 0 done, 1 the server refused (its JSON error is printed on stderr), 2 bad usage.
+# Exit status: 0 done, 1 the server refused (its JSON error is printed on stderr) or answered a
+# value this script will not use, 2 bad usage.
+# What the server answers goes into curl's config or argv only when it has the strict form checked
+# here (a key: bbk_, 12 hex digits, _, 43 of A-Z a-z 0-9 _ -; a slug: a-z 0-9 -): anything else is
+# refused before it is used or printed, so a server cannot set curl options (output = PATH ...).
 set -eu
 
 usage() {
@@ -59,6 +63,30 @@ field() {
   printf '%s' "${v%%\"*}"
 }
 
+# is_key VALUE: true when VALUE has the form of the keys the platform issues (packages/platform
+# src/identity/keys.ts): bbk_, 12 lowercase hex digits, _, 43 of A-Z a-z 0-9 _ -. Only such a
+# value goes into curl's config (no newline, quote or backslash can reach it).
+is_key() {
+  case "$1" in bbk_????????????_*) ;; *) return 1 ;; esac
+  k=${1#bbk_}
+  case "${k%%_*}" in *[!0-9a-f]*) return 1 ;; esac
+  [ "${#k}" -eq 56 ] || return 1
+  case "${k#????????????_}" in *[!A-Za-z0-9_-]*) return 1 ;; esac
+}
+
+# is_slug VALUE: true when VALUE is a benchmark slug (a-z 0-9 -, not empty).
+is_slug() {
+  case "$1" in *[!a-z0-9-]* | '') return 1 ;; esac
+}
+
+# refuse_key: exits 2 when BENCH_BOUNTY_API_KEY is set but is not a key (the value is not printed).
+refuse_key() {
+  [ -z "${BENCH_BOUNTY_API_KEY:-}" ] || is_key "$BENCH_BOUNTY_API_KEY" || {
+    echo "bad BENCH_BOUNTY_API_KEY (not shown): a key is bbk_, 12 hex digits, _ and 43 of A-Z a-z 0-9 _ -" >&2
+    exit 2
+  }
+}
+
 [ "$#" -ge 3 ] || usage
 BASE=${1%/}
 PHASE=$2
@@ -67,17 +95,22 @@ case "$PHASE" in
   start)
     [ "$#" -eq 3 ] || usage
     SLUG=$3
-    case "$SLUG" in *[!a-z0-9-]* | '') echo "bad slug: $SLUG" >&2; exit 2 ;; esac
+    is_slug "$SLUG" || { echo "bad slug: $SLUG" >&2; exit 2; }
     ADDR=${BENCH_BOUNTY_WITHDRAWAL_ADDRESS:-}
     case "$ADDR" in
       '') ;;
       0x????????????????????????????????????????) case "${ADDR#0x}" in *[!0-9a-fA-F]*) echo "bad BENCH_BOUNTY_WITHDRAWAL_ADDRESS: $ADDR" >&2; exit 2 ;; esac ;;
       *) echo "bad BENCH_BOUNTY_WITHDRAWAL_ADDRESS: $ADDR (0x and 40 hex digits)" >&2; exit 2 ;;
     esac
+    refuse_key
     if [ -z "${BENCH_BOUNTY_API_KEY:-}" ]; then
       if [ -n "$ADDR" ]; then api POST /api/v1/accounts "{\"withdrawal_address\":\"$ADDR\"}"
       else api POST /api/v1/accounts '{}'; fi
       BENCH_BOUNTY_API_KEY=$(field api_key)
+      is_key "$BENCH_BOUNTY_API_KEY" || {
+        echo "POST /api/v1/accounts: the server's api_key is not a bench-bounty key (bbk_, 12 hex digits, _, 43 of A-Z a-z 0-9 _ -); refused, not used (not shown)" >&2
+        exit 1
+      }
       echo "registered a new account; for submit run: export BENCH_BOUNTY_API_KEY=$BENCH_BOUNTY_API_KEY" >&2
     elif [ -n "$ADDR" ]; then
       api PUT /api/v1/accounts/me/withdrawal-address "{\"withdrawal_address\":\"$ADDR\"}"
@@ -90,11 +123,13 @@ case "$PHASE" in
     RUN_ID=$3
     case "$RUN_ID" in *[!A-Za-z0-9_-]* | '') echo "bad run id: $RUN_ID" >&2; exit 2 ;; esac
     [ -n "${BENCH_BOUNTY_API_KEY:-}" ] || { echo "BENCH_BOUNTY_API_KEY must be the key that started the run" >&2; exit 2; }
+    refuse_key
     api POST "/api/v1/benchmarks/runs/$RUN_ID/submissions" "{\"answers\":$4}"
     api POST "/api/v1/benchmarks/runs/$RUN_ID/finalize"
     printf '%s\n' "$BODY"
     api GET "/api/v1/benchmarks/runs/$RUN_ID"
     SLUG=$(field benchmark)
+    is_slug "$SLUG" || { echo "GET /api/v1/benchmarks/runs/$RUN_ID: the server's benchmark is not a slug (a-z 0-9 -); refused, not used (not shown)" >&2; exit 1; }
     api GET "/api/v1/benchmarks/$SLUG/leaderboard"
     printf '%s\n' "$BODY"
     ;;
