@@ -191,6 +191,31 @@ function lateAward(slug: string, progress: AwardProgress, waitMs: number): Platf
   );
 }
 
+/**
+ * The refusal of an award call whose award is confirmed (the prize paid) but whose pack could not be
+ * minted or anchored (probe26 C-F11: the answer was a bare `chain_error` "... (nothing was sent)",
+ * without the award): the award's facts first (`award_tx`, `award_block`), then why the pack waits. A
+ * chain that failed is `pack_pending` (run award again, or let a door read mint it); another refusal
+ * (a squatted pack hash) keeps its code, the award's facts added to its details. Anything else (a bug)
+ * is rethrown as is.
+ */
+function packNotMinted(
+  slug: string,
+  row: { award_tx: string | null; award_block: number | null },
+  e: unknown,
+): unknown {
+  if (!(e instanceof PlatformError)) return e;
+  const facts = { slug, award_tx: row.award_tx, award_block: row.award_block, awarded: true };
+  const message = `the award of ${slug} is confirmed (transaction ${row.award_tx}, block ${row.award_block}): the prize is paid; its evidence pack is not minted yet: ${e.message}`;
+  return e.code === "chain_error"
+    ? new PlatformError(
+        "pack_pending",
+        `${message}. Run award again once that is mended (it mints the pack and never sends the award twice)`,
+        { ...facts, cause: { code: e.code, details: e.details }, retry_after_seconds: 10 },
+      )
+    : new PlatformError(e.code, message, { ...e.details, ...facts });
+}
+
 /** The award's steps, under its lock: prepare (once), send or adopt, record, mint the pack. */
 async function settleAward(
   ctx: PlatformContext,
@@ -220,7 +245,9 @@ async function settleAward(
   progress.step = "sent"; // confirmed (just now, or before): what is left is the pack
   progress.tx_hash ??= row.award_tx ?? undefined;
   b = await getBenchmark(ctx, slug);
-  const packed = await ensurePack(ctx, b, row, prepared);
+  const packed = await ensurePack(ctx, b, row, prepared).catch((e: unknown) => {
+    throw packNotMinted(slug, row!, e);
+  });
   return {
     slug,
     bounty_id: b.bounty!.bounty_id,

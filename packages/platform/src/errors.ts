@@ -55,6 +55,7 @@ export type PlatformErrorCode =
   | "task_scores_withheld"
   | "invalid_utf8"
   | "award_pending"
+  | "pack_pending"
   | "award_in_progress"
   | "publish_quota_exceeded"
   | "agent_quota_exceeded"

@@ -567,4 +567,35 @@ describe("a winner's withdrawal address changed under an award (probe21 A-F11)",
     expect(report.policy_met).toBe(true);
     await r.platform.close();
   });
+
+  it("an award confirmed whose pack cannot be anchored answers pack_pending with the award's transaction, never 'nothing was sent' (probe26 C-F11)", async () => {
+    const dc = devChain();
+    const r = await readyToAward(dc, 17, "pack-unpaid", crashOnce("awardBeforeMint"));
+    // the award is sent and confirmed, then the process dies before the pack
+    await expect(r.platform.award(r.slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
+    const [tx] = await awardedTxs(dc, r.bountyId, r.fromBlock);
+    expect(tx).toBeDefined();
+    // the platform account cannot pay for the pack's anchor: the rerun mints nothing, and says the prize is paid
+    const operator = dc.accounts[17]!.address;
+    await setBalance(dc, operator, 0n);
+    try {
+      const e = await r.platform.award(r.slug).catch((x: unknown) => x);
+      expect(e).toMatchObject({
+        code: "pack_pending",
+        details: { slug: r.slug, award_tx: tx, awarded: true, cause: { code: "chain_error" } },
+      });
+      expect((e as Error).message).toMatch(
+        /is confirmed \(transaction 0x[0-9a-f]{64}, block \d+\): the prize is paid/,
+      );
+      expect((e as Error).message).toMatch(/holds no ETH/);
+    } finally {
+      await setBalance(dc, operator, 10n ** 22n);
+    }
+    // once the account can pay, the same call mints the pack; the award was sent once
+    const done = await r.platform.award(r.slug);
+    expect(done.award_tx).toBe(tx);
+    expect(done.pack_anchor).not.toBeNull();
+    expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([tx]);
+    await r.platform.close();
+  });
 });
