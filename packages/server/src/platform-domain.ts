@@ -254,6 +254,7 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
     },
     awardEvidenceHead: (slug) => platform.awardEvidenceHead(slug),
     awardEvidenceBytes: (slug, packHash) => platform.awardEvidenceBytes(slug, packHash),
+    awardEvidenceChunks: (slug, packHash, size) => platform.awardEvidenceChunks(slug, packHash, size),
 
     async startRun(p, slug, input, opts) {
       const who = requirePrincipal(p);
