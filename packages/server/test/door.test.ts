@@ -80,6 +80,10 @@ describe("evidence door", () => {
     const refused = await a.request("/api/v1/benchmarks/s/award-evidence");
     expect(refused.status).toBe(429);
     expect(((await refused.json()) as any).error.details.limit).toBe("answer_bytes");
+    // the refusal describes its own body, not the refused pack's (Content-Length, ETag, Cache-Control)
+    expect(refused.headers.get("content-length")).not.toBe(String(pack.byteLength));
+    expect(refused.headers.get("etag")).toBeNull();
+    expect(refused.headers.get("cache-control") ?? "").not.toMatch(/immutable/);
     expect(door.chunkReads).toBe(1);
   });
   it("answers 404 with the SPEC 8 reason before the award", async () => {
