@@ -353,7 +353,11 @@ export function doorOf(answer: (slug: string) => AwardEvidenceResult) {
         if (r.kind !== "pack" || r.pack_hash !== packHash) throw new Error(`no pack ${packHash} of ${slug}`);
         return r.bytes;
       },
-      awardEvidenceChunks: async function* (slug: string, packHash: string, size: number) {
+      awardEvidenceChunks: async function* (
+        slug: string,
+        packHash: string,
+        size: number,
+      ): AsyncIterable<Uint8Array> {
         door.chunkReads += 1;
         const r = answer(slug);
         if (r.kind !== "pack" || r.pack_hash !== packHash || r.pack_size !== size)
