@@ -62,6 +62,9 @@ export {
 export {
   awardEvidence,
   awardEvidenceBytes,
+  awardEvidenceChunks,
+  PACK_CHUNK_BYTES,
+  PACK_CACHE_BYTES,
   awardEvidenceHead,
   type AwardEvidenceHead,
   type AwardEvidenceReason,

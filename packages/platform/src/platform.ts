@@ -152,6 +152,7 @@ import {
   awardChainState,
   awardEvidence,
   awardEvidenceBytes,
+  awardEvidenceChunks,
   awardEvidenceHead,
   closeBenchmark,
   lockBounty,
@@ -755,6 +756,21 @@ export class Platform {
    */
   awardEvidenceBytes(slug: string, packHash: Hex): Promise<Uint8Array> {
     return awardEvidenceBytes(this.ctx, slug, packHash);
+  }
+  /**
+   * The bytes of the stored pack of `slug` whose hash is `packHash` and size `size` (bytes), an
+   * {@link awardEvidenceHead} `pack` answer's, in chunks of at most `chunkBytes`: read from the store
+   * when the first is asked for, once per process for all readers (the door's 200 streams them: no copy
+   * per reader, probe26 A-F2).
+   * @throws Error when no pack of `slug` with that hash and size is stored (a fault)
+   */
+  awardEvidenceChunks(
+    slug: string,
+    packHash: Hex,
+    size: number,
+    chunkBytes?: number,
+  ): AsyncIterable<Uint8Array> {
+    return awardEvidenceChunks(this.ctx, slug, packHash, size, chunkBytes);
   }
   /**
    * The slugs of every benchmark whose award evidence pack is stored, by whichever process minted it

@@ -214,16 +214,9 @@ export async function storeDataset(
         assertDatasetBytes(limit, await t.datasets.bytesOf(owner.account_id, { lock: true }), storedBytes);
         assertDatasetCount(await t.datasets.countOf(owner.account_id));
       }
-      // then all accounts but the operator together, under one lock taken after the account's (probe11 O5)
-      if (allLimit !== null)
-        assertAllDatasetBytes(
-          allLimit,
-          await t.datasets.bytesOfAll(OPERATOR_ACCOUNT_ID, { lock: true }),
-          storedBytes,
-        );
       // the waits for this transaction and its locks may have passed the deadline (probe17 A-F2)
       assertWriteInTime(how.answerBy, "upload", "the store's locks");
-      return t.datasets.insertIfAbsent(
+      const fresh = await t.datasets.insertIfAbsent(
         {
           ...record,
           description: d.description,
@@ -233,6 +226,11 @@ export async function storeDataset(
         },
         d.rows,
       );
+      // then all accounts but the operator together (probe11 O5), last: the lock every account's
+      // uploads and publishes take is held from the check to the commit, not through the rows' insert
+      // (probe26 A-F1); the sum counts this dataset now, and a refusal rolls the insert back
+      if (fresh) await chargeAllAccounts(t, allLimit, storedBytes);
+      return fresh;
     },
     { locksBy: how.answerBy, account: owner.account_id },
   );
@@ -356,15 +354,33 @@ async function chargeTestSet(
   const limit = ctx.datasetBytesPerAccount;
   if (limit !== null)
     assertDatasetBytes(limit, await q.datasets.bytesOf(ds.owner_account_id, lock), bytes, "test set");
+  // inside the transaction the bound of all accounts is checked last ({@link chargeAllAccounts}, after
+  // the test set's insert); before it, without a lock
   const allLimit = ctx.datasetBytesAllAccounts;
-  if (allLimit !== null)
-    assertAllDatasetBytes(
-      allLimit,
-      await q.datasets.bytesOfAll(OPERATOR_ACCOUNT_ID, lock),
-      bytes,
-      "test set",
-    );
+  if (allLimit !== null && t === undefined)
+    assertAllDatasetBytes(allLimit, await q.datasets.bytesOfAll(OPERATOR_ACCOUNT_ID), bytes, "test set");
   if (t !== undefined) await t.datasets.addStoredBytes(ds.dataset_id, bytes);
+}
+
+/**
+ * The bound of all accounts but the operator's together (probe11 O5) on `bytes` just stored in `t`
+ * (a dataset inserted, or a test set charged to its dataset's `stored_bytes`): takes the lock
+ * `dataset-bytes:all` (every account's uploads and publishes take it) and checks the sum, which counts
+ * those bytes already. Call it last in the transaction, right before its commit: the lock is then held
+ * for the check, not for the rows' insert (probe26 A-F1: one publish's 240 MB test-set insert held it
+ * ~4 s, and every other account's upload waited); the caller's transaction rolls back on a refusal.
+ * `allLimit` null: no bound, nothing locked.
+ * @throws PlatformError `dataset_quota_exceeded` (`details.limit: "dataset_bytes_all_accounts"`)
+ */
+async function chargeAllAccounts(
+  t: Tables,
+  allLimit: number | null,
+  bytes: number,
+  kind: StoredKind = "dataset",
+): Promise<void> {
+  if (allLimit === null) return;
+  const used = await t.datasets.bytesOfAll(OPERATOR_ACCOUNT_ID, { lock: true });
+  assertAllDatasetBytes(allLimit, used - bytes, bytes, kind);
 }
 
 /** Reads a stored dataset's summary. @throws PlatformError `unknown_dataset` */
@@ -616,6 +632,9 @@ export async function publishBenchmark(
         throw e;
       }
       await t.tasks.insertAll(slug, plan.rows);
+      // the bound of all accounts last, its lock held from here to the commit (probe26 A-F1)
+      if (!isOperatorAccount(ds.owner_account_id))
+        await chargeAllAccounts(t, ctx.datasetBytesAllAccounts, testSetBytes, "test set");
       if (!(await anchoredHere(ctx, t))) return null;
       await t.anchors.addPending(plan.root, "commitment", slug, createdAt);
       // A root already anchored (another benchmark of the same rows and seed): addPending left its

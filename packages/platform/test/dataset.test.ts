@@ -26,6 +26,7 @@ import {
 import { sql } from "kysely";
 import {
   cities,
+  CITIES_PUBLISH,
   cleanup,
   freshPostgresTarget,
   openAt,
@@ -520,6 +521,68 @@ describe("stored dataset bytes per account (probe10 R5)", () => {
     for (let i = 0; i < 5; i++) ps.push(await h.principal(`all-k${i}`));
     const results = await Promise.allSettled(ps.map((p, i) => h.real.createDataset(p, cities(10, `k-${i}`))));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(2);
+  });
+
+  // probe26 A-F1: a publish took the all-accounts lock before inserting its whole test set, so every
+  // other account's upload (and publish) waited for that insert; the lock is taken last, for the check
+  it.runIf(TEST_ENGINE === "postgres")(
+    "another account's upload is not held by a publish inserting its test set, and the bound still holds",
+    async () => {
+      let release!: () => void;
+      let paused!: () => void;
+      const inInsert = new Promise<void>((r) => (paused = r));
+      const held = new Promise<void>((r) => (release = r));
+      const one = bytesOf("p-0", 10);
+      const h = await open({
+        datasetBytesAllAccounts: one * 100,
+        faults: {
+          publishBeforeInsert: async () => {
+            paused();
+            await held;
+          },
+        },
+      });
+      const author = await h.principal("pub-a");
+      const other = await h.principal("pub-b");
+      const ds = await h.real.createDataset(author, cities(10, "p-0"));
+      const publishing = h.real.publish(author, ds.dataset_id, CITIES_PUBLISH);
+      await inInsert; // the publish's transaction is open, its test set being inserted
+      const upload = h.real.createDataset(other, cities(10, "p-1"));
+      const first = await Promise.race([
+        upload.then(() => "upload"),
+        new Promise((r) => setTimeout(() => r("still waiting"), 3000)),
+      ]);
+      release();
+      expect(first).toBe("upload");
+      await publishing;
+      expect(await h.ctx.store.datasets.bytesOf(other.account_id)).toBe(bytesOf("p-1", 10));
+    },
+  );
+
+  it("a publish's test set and uploads of other accounts, at once, do not pass the all-accounts bound together", async () => {
+    const one = bytesOf("q-0", 10);
+    const h0 = await open();
+    // the test set the publish charges (on top of the dataset's own bytes)
+    const author0 = await h0.principal("q-a");
+    const d0 = await h0.real.createDataset(author0, cities(10, "q-0"));
+    await h0.real.publish(author0, d0.dataset_id, CITIES_PUBLISH);
+    const testSet = (await h0.ctx.store.datasets.bytesOf(author0.account_id)) - one;
+    // room for the author's dataset and either its test set or one more upload, not both
+    const h = await open({ datasetBytesAllAccounts: 2 * one + testSet - 1 });
+    const author = await h.principal("q-a");
+    const ds = await h.real.createDataset(author, cities(10, "q-0"));
+    const uploader = await h.principal("q-b");
+    const [pub, up] = await Promise.allSettled([
+      h.real.publish(author, ds.dataset_id, CITIES_PUBLISH),
+      h.real.createDataset(uploader, cities(10, "q-1")),
+    ]);
+    expect([pub.status, up.status].filter((s) => s === "fulfilled")).toHaveLength(1);
+    const refused = (
+      pub.status === "rejected" ? pub.reason : (up as PromiseRejectedResult).reason
+    ) as PlatformError;
+    expect(refused.details).toMatchObject({ limit: "dataset_bytes_all_accounts" });
+    const total = await h.ctx.store.datasets.bytesOfAll("acct_operator");
+    expect(total).toBeLessThanOrEqual(2 * one + testSet - 1);
   });
 
   it("defaults to 8 GiB for all accounts and refuses a bad option", async () => {

@@ -19,9 +19,11 @@ import { postgresFailure, type StoreTarget } from "../src/store/engine.js";
 import type { Principal } from "../src/identity/principal.js";
 import {
   cities,
+  CITIES_PUBLISH,
   cleanup,
   freshPostgresTarget,
   holdLockInChild,
+  openTemp,
   promptAgent,
   rejection,
   tempDir,
@@ -182,6 +184,66 @@ describe(`the store on ${TEST_ENGINE}`, () => {
     }
   });
 
+  // probe26 A-F2: the door's 200 read the whole pack per request (~69 MB held per reader of a 60 MB pack)
+  it("a stored pack is read once for all its readers, when one first asks, and handed out in chunks", async () => {
+    const h = await openTemp();
+    try {
+      const op = h.real.localOperator();
+      const ds = await h.real.createDataset(op, cities(3));
+      const { slug } = await h.real.publish(op, ds.dataset_id, CITIES_PUBLISH);
+      // every byte value, and a size that is not a multiple of the chunk
+      const bytes = new Uint8Array(10_000 + 7).map((_, i) => (i * 31 + 7) % 256);
+      const hash = `0x${"cd".repeat(32)}` as const;
+      await h.ctx.store.packs.insertIfAbsent({
+        slug,
+        bytes,
+        pack_hash: hash,
+        created_at: "2026-01-01T00:00:00Z",
+      });
+      let reads = 0;
+      const read = h.ctx.store.packs.bytes.bind(h.ctx.store.packs);
+      h.ctx.store.packs.bytes = (s, ph) => {
+        reads += 1;
+        return read(s, ph);
+      };
+      const readers = Array.from({ length: 5 }, () =>
+        h.real.awardEvidenceChunks(slug, hash, bytes.byteLength, 4096)[Symbol.asyncIterator](),
+      );
+      expect(reads).toBe(0); // nothing read before a chunk is asked for (a refused answer reads nothing)
+      const all = await Promise.all(
+        readers.map(async (it) => {
+          const parts: Uint8Array[] = [];
+          for (let next = await it.next(); !next.done; next = await it.next()) parts.push(next.value);
+          return parts;
+        }),
+      );
+      expect(reads).toBe(1); // five concurrent readers, one read of the store
+      for (const parts of all) {
+        expect(parts.map((p) => p.byteLength)).toEqual([4096, 4096, 1815]);
+        expect(Buffer.concat(parts).equals(Buffer.from(bytes))).toBe(true);
+        // views of the one copy, not copies of it
+        expect(new Set(parts.map((p) => p.buffer)).size).toBe(1);
+      }
+      expect(all[0]![0]!.buffer).toBe(all[4]![0]!.buffer);
+      // a later reader takes the kept copy; the default chunk (1 MiB) hands this small pack at once
+      const whole: Uint8Array[] = [];
+      for await (const p of h.real.awardEvidenceChunks(slug, hash, bytes.byteLength)) whole.push(p);
+      expect(reads).toBe(1);
+      expect(whole).toHaveLength(1);
+      expect(Buffer.from(whole[0]!).equals(Buffer.from(bytes))).toBe(true);
+      // another hash: a fault, never other bytes, and not kept (asked again, read again)
+      for (const n of [2, 3]) {
+        const other = h.real.awardEvidenceChunks(slug, `0x${"00".repeat(32)}`, 10);
+        await expect(other[Symbol.asyncIterator]().next()).rejects.toThrow(/no pack 0x0{64} of .* is stored/);
+        expect(reads).toBe(n);
+      }
+      // a size the stored bytes do not have: a fault
+      const longer = h.real.awardEvidenceChunks(slug, hash, bytes.byteLength + 5);
+      await expect(longer[Symbol.asyncIterator]().next()).rejects.toThrow(/has 10007 bytes, not 10012/);
+    } finally {
+      await h.close();
+    }
+  });
   it("a transaction that fails half-way leaves nothing behind", async () => {
     const db = await freshDatabase();
     const s = await Store.open(db.target);

@@ -80,9 +80,13 @@ function fromHttpException(e: HTTPException): EdgeError {
 }
 
 /** The routes' methods and path patterns, compiled once per app (on its first request: all routes are registered by then). */
-const routeMatchers = new WeakMap<OpenAPIHono<AppEnv>, { method: string; re: RegExp }[]>();
+const routeMatchers = new WeakMap<OpenAPIHono<AppEnv>, { method: string; literal: boolean; re: RegExp }[]>();
 
-/** Paths and methods registered on the app (for 405 `Allow`). */
+/**
+ * Paths and methods registered on the app (for 405 `Allow`). A path some route names literally (no
+ * `:param`) is served by those routes only: `/datasets/mine` is not a `:dataset_id` of
+ * `DELETE /datasets/:dataset_id` (probe26 A-F4), see {@link refuseShadowedMethods}.
+ */
 function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
   let matchers = routeMatchers.get(app);
   if (!matchers) {
@@ -90,6 +94,7 @@ function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
       .filter((r) => r.method !== "ALL" && !r.path.includes("*"))
       .map((r) => ({
         method: r.method,
+        literal: !r.path.includes(":"),
         re: new RegExp(
           "^" + r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+/g, "[^/]+") + "$",
         ),
@@ -97,7 +102,9 @@ function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
     routeMatchers.set(app, matchers);
   }
   const methods = new Set<string>();
-  for (const m of matchers) if (m.re.test(path)) methods.add(m.method);
+  const matched = matchers.filter((m) => m.re.test(path));
+  const literal = matched.filter((m) => m.literal);
+  for (const m of literal.length > 0 ? literal : matched) methods.add(m.method);
   if (methods.has("GET") && !MCP_PATH.test(path)) methods.add("HEAD"); // MCP: its own MCP_METHODS
   return [...methods].sort();
 }
@@ -247,6 +254,32 @@ function authenticateLimited(limiter: RateLimiter): MiddlewareHandler<AppEnv> {
   };
 }
 
+/** The 405 `method_not_allowed` of `method` on `path`, naming the methods served there (`details.allow`, `Allow`). */
+function methodNotAllowed(method: string, path: string, allow: string[]): EdgeError {
+  return new EdgeError(
+    "method_not_allowed",
+    `${method} is not allowed on ${path}`,
+    { allow },
+    { allow: allow.join(", ") },
+  );
+}
+
+/**
+ * 405 with `Allow` for a method a literal path does not serve but a `:param` route of that method would
+ * take it as its parameter (probe26 A-F4: `DELETE /api/v1/datasets/mine` reached
+ * `DELETE /datasets/:dataset_id` and answered 404 "no dataset mine", while `Allow` listed DELETE):
+ * a literal path is served by its own routes only ({@link allowedMethods}). OPTIONS is left to CORS.
+ */
+function refuseShadowedMethods(methodsOf: (path: string) => string[]): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.req.method === "OPTIONS") return next();
+    const allow = methodsOf(c.req.path);
+    if (allow.length > 0 && !allow.includes(c.req.method))
+      throw methodNotAllowed(c.req.method, c.req.path, allow);
+    return next();
+  };
+}
+
 /** Builds the app (no listening; see `serve.ts`). */
 export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...opts.limits };
@@ -282,6 +315,10 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
     opts.now,
   );
   app.use("*", limitBodies(limits, datasetBytes));
+  app.use(
+    "/api/*",
+    refuseShadowedMethods((path) => allowedMethods(app, path)),
+  );
 
   // Order matters: /benchmarks/runs/* before /benchmarks/:slug.
   app.route("/api/v1", runRoutes());
@@ -345,17 +382,7 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   app.notFound((c: Context<AppEnv>) => {
     const allow = opts.web && WEB_PATH.test(c.req.path) ? ["GET", "HEAD"] : allowedMethods(app, c.req.path);
     if (allow.length > 0 && !allow.includes(c.req.method))
-      return sendError(
-        c,
-        errorResponseOf(
-          new EdgeError(
-            "method_not_allowed",
-            `${c.req.method} is not allowed on ${c.req.path}`,
-            { allow },
-            { allow: allow.join(", ") },
-          ),
-        ),
-      );
+      return sendError(c, errorResponseOf(methodNotAllowed(c.req.method, c.req.path, allow)));
     return sendError(
       c,
       errorResponseOf(new EdgeError("not_found", "no such endpoint", { path: c.req.path })),

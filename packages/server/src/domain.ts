@@ -115,6 +115,14 @@ export interface Domain {
    * door's logic not run again. @throws Error when no such pack is stored (a fault: 500)
    */
   awardEvidenceBytes(slug: string, packHash: Hex): Promise<Uint8Array>;
+  /**
+   * The bytes of the stored pack of `slug` whose hash is `packHash` and size `size` (bytes), both an
+   * {@link awardEvidenceHead} `pack` answer's, in order, in chunks: the pack read when the first is
+   * asked for, once per process for all readers (the door's 200 streams them: no copy per reader,
+   * probe26 A-F2).
+   * @throws Error while iterating when no such pack is stored (a fault)
+   */
+  awardEvidenceChunks(slug: string, packHash: Hex, size: number): AsyncIterable<Uint8Array>;
 
   startRun(
     p: Principal | null,

@@ -19,12 +19,30 @@ export function jsonText(value: unknown): string {
   }
 }
 
-/** A JSON response with `status`. */
+/** The byte length of each answer {@link sendJson} made, by response: {@link answerByteLength}. */
+const answerSizes = new WeakMap<Response, number>();
+
+/**
+ * The byte length of `res`'s body when {@link sendJson} made it (the bytes are encoded once, there), else
+ * undefined: what the answer-bytes charge counts without copying and reading the body again (probe26
+ * A-F3: a 240 MB run's tasks were encoded and copied twice more to be counted).
+ */
+export function answerByteLength(res: Response): number | undefined {
+  return answerSizes.get(res);
+}
+
+/**
+ * A JSON response with `status`: its UTF-8 bytes, encoded once here (the Node adapter declares their
+ * `Content-Length`, a HEAD's included), their length kept for {@link answerByteLength}.
+ */
 export function sendJson(c: Context, value: unknown, status = 200, headers: Record<string, string> = {}) {
-  return c.body(jsonText(value), status as ContentfulStatusCode, {
+  const bytes = Buffer.from(jsonText(value), "utf8");
+  const res = c.body(bytes as Uint8Array<ArrayBuffer>, status as ContentfulStatusCode, {
     ...headers,
     "content-type": JSON_TYPE,
   });
+  answerSizes.set(res, bytes.byteLength);
+  return res;
 }
 
 /**

@@ -4,7 +4,7 @@
  * rules, SPEC 6.1 secrecy and idempotence are the platform's (`identity/access.ts`, `runs/`,
  * `leaderboard.ts`); nothing here decides who may do what.
  */
-import type { JsonValue } from "@bench-bounty/evidence";
+import type { JsonObject, JsonValue } from "@bench-bounty/evidence";
 import {
   gaosTaskScores,
   requirePrincipal,
@@ -12,6 +12,7 @@ import {
   type Platform,
   type Principal,
   type PublishHow,
+  type ServedTask,
 } from "@bench-bounty/platform";
 import type { AccountView, Domain, PlanningCharges, Registration } from "./domain.js";
 import { relayClaimOp } from "./claims/relay.js";
@@ -50,6 +51,21 @@ function json(v: unknown): JsonValue {
   return toJsonValue(
     JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x))),
   );
+}
+
+/**
+ * A run's served tasks as they go on the wire: each already a JSON value (numbers and strings), so not
+ * copied through {@link json} (probe26 A-F3: a 240 MB test set's tasks were stringified, parsed and
+ * walked per run start and per `GET /runs/:id/tasks`, ~1.6 s of the event loop and their size again
+ * in memory each).
+ */
+function servedTasks(tasks: readonly ServedTask[]): JsonValue {
+  return tasks.map((t) => ({
+    ordinal: t.ordinal,
+    prompt: t.prompt,
+    visibility: t.visibility,
+    grader_type: t.grader_type,
+  }));
 }
 
 /**
@@ -254,10 +270,17 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
     },
     awardEvidenceHead: (slug) => platform.awardEvidenceHead(slug),
     awardEvidenceBytes: (slug, packHash) => platform.awardEvidenceBytes(slug, packHash),
+    awardEvidenceChunks: (slug, packHash, size) => platform.awardEvidenceChunks(slug, packHash, size),
 
     async startRun(p, slug, input, opts) {
       const who = requirePrincipal(p);
-      return json(await platform.startRun(who, slug, await agentFor(who, input.agent_id), opts));
+      const { tasks, ...started } = await platform.startRun(
+        who,
+        slug,
+        await agentFor(who, input.agent_id),
+        opts,
+      );
+      return { ...(json(started) as JsonObject), tasks: servedTasks(tasks) };
     },
     submit: async (p, runId, answers, opts) =>
       json(await platform.submit(requirePrincipal(p), runId, answers, opts)),
@@ -274,7 +297,7 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
       const who = requirePrincipal(p);
       const tasks = await platform.runTasks(who, runId);
       const answered = [...(await platform.runAnswers(who, runId)).keys()].sort((a, b) => a - b);
-      return json({ run_id: runId, tasks, answered_ordinals: answered });
+      return { run_id: runId, tasks: servedTasks(tasks), answered_ordinals: answered };
     },
     runsMine: async (p, page) => json(await platform.myRuns(requirePrincipal(p), page)),
 

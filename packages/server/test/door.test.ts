@@ -19,7 +19,7 @@ function app(awarded: boolean, reason: AwardEvidenceReason = "not_awarded") {
         : { kind: "unavailable", reason, message: "the award has not been settled yet" },
   );
   return Object.assign(createApp({ domain: door.domain as Domain }), {
-    bytesReads: () => door.bytesReads,
+    bytesReads: () => door.chunkReads + door.bytesReads,
     doorRuns: () => door.doorRuns,
   });
 }
@@ -49,10 +49,42 @@ describe("evidence door", () => {
       headers: { "if-none-match": '"0xold"' },
     });
     expect(stale.status).toBe(200);
+    expect(new Uint8Array(await stale.arrayBuffer())).toEqual(PACK); // read as it is sent
     expect(a.bytesReads()).toBe(2);
     expect(a.doorRuns()).toBe(6);
     const head = await a.request("/api/v1/benchmarks/s/award-evidence", { method: "HEAD" });
     expect(head.status).toBe(200);
+  });
+  // probe26 A-F2: each 200 read the whole pack into memory (and a 429 of the answer-bytes charge read it
+  // too, before refusing it): the bytes are streamed a chunk at a time, read only when sent
+  it("streams the pack's exact bytes in chunks, read when sent, and a refused answer reads none", async () => {
+    const pack = new TextEncoder().encode(
+      JSON.stringify({ benchmark: { slug: "s" }, pad: "é".repeat(2600) }),
+    );
+    const door = doorOf(() => ({ kind: "pack", bytes: pack, pack_hash: HASH, pack_size: pack.byteLength }));
+    // a burst of 4 requests; the pack takes 2 more tokens (one per full 2,000 bytes)
+    const limits: Limits = {
+      ...DEFAULT_LIMITS,
+      rateBurst: 4,
+      ratePerSecond: 0.001,
+      answerBytesPerToken: 2000,
+    };
+    const a = createApp({ domain: door.domain as Domain, limits });
+    const r = await a.request("/api/v1/benchmarks/s/award-evidence");
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-length")).toBe(String(pack.byteLength));
+    expect(Buffer.from(await r.arrayBuffer()).equals(Buffer.from(pack))).toBe(true);
+    expect(door.bytesReads).toBe(0); // never the whole pack at once
+    expect(door.chunkReads).toBe(1);
+    // one token left: the request's own passes, the answer's two are not there
+    const refused = await a.request("/api/v1/benchmarks/s/award-evidence");
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as any).error.details.limit).toBe("answer_bytes");
+    // the refusal describes its own body, not the refused pack's (Content-Length, ETag, Cache-Control)
+    expect(refused.headers.get("content-length")).not.toBe(String(pack.byteLength));
+    expect(refused.headers.get("etag")).toBeNull();
+    expect(refused.headers.get("cache-control") ?? "").not.toMatch(/immutable/);
+    expect(door.chunkReads).toBe(1);
   });
   it("answers 404 with the SPEC 8 reason before the award", async () => {
     const r = await app(false).request("/api/v1/benchmarks/s/award-evidence", {

@@ -224,6 +224,31 @@ describe("malformed requests", () => {
     expect(n.status).toBe(404);
     expect(n.json.error.code).toBe("not_found");
   });
+  // probe26 A-F4: DELETE /datasets/:dataset_id took the literal segments of the other dataset routes as
+  // ids (404 "no dataset mine"), and their Allow listed DELETE
+  it("a literal dataset path is served by its own routes only: 405 with its Allow, never a dataset id", async () => {
+    for (const [path, allow] of [
+      ["/api/v1/datasets/mine", "GET, HEAD"],
+      ["/api/v1/datasets/formats", "GET, HEAD"],
+      ["/api/v1/datasets/validate", "POST"],
+    ] as const)
+      for (const method of ["DELETE", "PUT", allow === "POST" ? "GET" : "POST"]) {
+        const r = await call(live.url, method, path, { key });
+        expect(r.status, `${method} ${path}`).toBe(405);
+        expect(r.headers.get("allow"), `${method} ${path}`).toBe(allow);
+        expect(r.json.error).toMatchObject({
+          code: "method_not_allowed",
+          details: { allow: allow.split(", ") },
+        });
+      }
+    // an id is still an id: DELETE of one that does not exist is 404 naming it
+    const gone = await call(live.url, "DELETE", "/api/v1/datasets/ds-0000000000000000", { key });
+    expect(gone.status).toBe(404);
+    expect(gone.json.error.details).toMatchObject({ dataset_id: "ds-0000000000000000" });
+    // OPTIONS names the same methods
+    const o = await call(live.url, "OPTIONS", "/api/v1/datasets/mine");
+    expect(o.headers.get("allow")).toBe("GET, HEAD");
+  });
 });
 
 describe("identity headers", () => {

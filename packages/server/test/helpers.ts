@@ -331,12 +331,16 @@ export async function postToolCall(
 /**
  * A fake evidence door over `answer(slug)`, the door's logic (a real door reads the benchmark and award
  * rows each time it runs): `doorRuns` counts its runs, `bytesReads` the reads of the pack's bytes
- * (`awardEvidenceBytes`, by the head's hash), probe20 F4.
+ * (`awardEvidenceBytes`, by the head's hash), probe20 F4, `chunkReads` the door's streamed reads
+ * (`awardEvidenceChunks`, `chunkBytes` a chunk), probe26 A-F2.
  */
 export function doorOf(answer: (slug: string) => AwardEvidenceResult) {
   const door = {
     doorRuns: 0,
     bytesReads: 0,
+    /** Streamed reads of the pack (`awardEvidenceChunks`), and the bytes of each of their chunks. */
+    chunkReads: 0,
+    chunkBytes: 1024,
     domain: {
       awardEvidenceHead: async (slug: string) => {
         door.doorRuns += 1;
@@ -349,7 +353,18 @@ export function doorOf(answer: (slug: string) => AwardEvidenceResult) {
         if (r.kind !== "pack" || r.pack_hash !== packHash) throw new Error(`no pack ${packHash} of ${slug}`);
         return r.bytes;
       },
-    } satisfies Pick<Domain, "awardEvidenceHead" | "awardEvidenceBytes">,
+      awardEvidenceChunks: async function* (
+        slug: string,
+        packHash: string,
+        size: number,
+      ): AsyncIterable<Uint8Array> {
+        door.chunkReads += 1;
+        const r = answer(slug);
+        if (r.kind !== "pack" || r.pack_hash !== packHash || r.pack_size !== size)
+          throw new Error(`no pack ${packHash} of ${slug}`);
+        for (let at = 0; at < size; at += door.chunkBytes) yield r.bytes.slice(at, at + door.chunkBytes);
+      },
+    } satisfies Pick<Domain, "awardEvidenceHead" | "awardEvidenceBytes" | "awardEvidenceChunks">,
   };
   return door;
 }

@@ -35,7 +35,7 @@ describe("304 answers carry the 200's Content-Type (probe D1-F4)", () => {
         ? { kind: "pack", bytes: PACK, pack_hash: HASH, pack_size: PACK.byteLength }
         : { kind: "unavailable", reason: "not_awarded" as AwardEvidenceReason, message: "not yet" },
     );
-    bytesReads = () => fake.bytesReads;
+    bytesReads = () => fake.bytesReads + fake.chunkReads; // whole, or streamed (probe26 A-F2)
     door = await serveApp({ domain: fake.domain as Domain, port: 0, host: "127.0.0.1" });
   });
   afterAll(async () => {
@@ -58,6 +58,7 @@ describe("304 answers carry the 200's Content-Type (probe D1-F4)", () => {
     const readsBefore = bytesReads();
     const get = await fetch(door.url + "/api/v1/benchmarks/s/award-evidence");
     expect(get.headers.get("content-length")).toBe(String(PACK.byteLength));
+    expect(new Uint8Array(await get.arrayBuffer())).toEqual(PACK); // streamed over HTTP, the same bytes
     const head = await fetch(door.url + "/api/v1/benchmarks/s/award-evidence", { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(head.headers.get("content-length")).toBe(String(PACK.byteLength));

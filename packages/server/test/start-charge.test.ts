@@ -71,6 +71,42 @@ const startCall = (id: number, slug: string, agent_id: string) => ({
   params: { name: "benchmark_start_run", arguments: { slug, agent_id } },
 });
 
+// probe26 A-F3: a run's tasks (240 MB for a large test set) were copied through JSON twice and encoded
+// twice more to be counted, and a 429 of the answer-bytes charge kept the refused answer's
+// Content-Length (a 156-byte body declared 240 MB: the client's read failed)
+describe("a run's tasks are answered with their Content-Length, and a refusal with its own", () => {
+  // (a HEAD is answered by the GET's handler, its body dropped by Hono before the Node adapter counts it: no length)
+  it("GET /runs/:id/tasks carries the answer's byte length; the 429 that refuses it declares its own body", async () => {
+    const { l, slug, key, agents, refill } = await setUp();
+    const started = await start(l, slug, key, agents[0]!);
+    expect(started.status, started.text).toBe(201);
+    expect(started.headers.get("content-length")).toBe(String(Buffer.byteLength(started.text)));
+    const runId = started.json.run.id as string;
+    refill();
+    const tasks = await call(l.url, "GET", `/api/v1/benchmarks/runs/${runId}/tasks`, { key });
+    expect(tasks.status, tasks.text).toBe(200);
+    expect(tasks.headers.get("content-length")).toBe(String(Buffer.byteLength(tasks.text)));
+    expect(tasks.json.tasks).toEqual(started.json.tasks); // the same tasks, as the start served them
+    expect(tasks.json.tasks[0]).toEqual({
+      ordinal: 0,
+      prompt: expect.any(String),
+      visibility: expect.stringMatching(/^(public|private)$/),
+      grader_type: "exact",
+    });
+    refill();
+    const head = await call(l.url, "HEAD", `/api/v1/benchmarks/runs/${runId}/tasks`, { key });
+    expect(head.status).toBe(200);
+    refill();
+    // a small read leaves fewer tokens than the tasks' answer takes: that answer is refused, and its 429
+    // says so in a body its Content-Length describes (fetch fails on a body shorter than declared)
+    expect((await call(l.url, "GET", `/api/v1/benchmarks/runs/${runId}`, { key })).status).toBe(200);
+    const refused = await call(l.url, "GET", `/api/v1/benchmarks/runs/${runId}/tasks`, { key });
+    expect(refused.status).toBe(429);
+    expect(refused.json.error).toMatchObject({ code: "rate_limited", details: { limit: "answer_bytes" } });
+    expect(refused.headers.get("content-length")).toBe(String(Buffer.byteLength(refused.text)));
+  });
+});
+
 describe("a run start is charged by its answer's bytes (probe10 R12)", () => {
   it("REST: the start is sent whole, the next one is 429 before any run is created; a fresh account still reads", async () => {
     const { l, slug, key, agents, refill } = await setUp();

@@ -17,6 +17,7 @@ import type { AppEnv } from "../env.js";
 import { mcpBodyLimits, SMALL_BODY } from "../body-limits.js";
 import { MCP_PATH } from "../mcp/paths.js";
 import { EdgeError } from "../errors.js";
+import { answerByteLength } from "../http.js";
 
 /** The limits of a server (defaults in {@link DEFAULT_LIMITS}). */
 export interface Limits {
@@ -366,16 +367,28 @@ export function chargeAnswerBytes(limiter: RateLimiter, bytesPerToken: number): 
     const status = c.res.status;
     if (c.res.body === null && c.res.headers.get("content-length") === null) return;
     if (method === "GET" ? status !== 200 : status < 200 || status > 299) return;
-    const declared = Number(c.res.headers.get("content-length") ?? "NaN");
+    // the length `sendJson` encoded, else a declared one, else the body read from a copy
+    const declared = answerByteLength(c.res) ?? Number(c.res.headers.get("content-length") ?? "NaN");
     const bytes = Number.isSafeInteger(declared)
       ? declared
       : c.res.body === null
         ? 0
         : (await c.res.clone().arrayBuffer()).byteLength;
-    if (method === "GET") chargeAnswer(limiter, bucketOf(c), bytes, bytesPerToken);
-    else chargeWriteAnswer(limiter, bucketOf(c), bytes, bytesPerToken);
+    if (method !== "GET") return chargeWriteAnswer(limiter, bucketOf(c), bytes, bytesPerToken);
+    try {
+      chargeAnswer(limiter, bucketOf(c), bytes, bytesPerToken);
+    } catch (e) {
+      // the 429 replaces this answer, and Hono copies the replaced answer's headers onto it: those that
+      // describe the refused body are dropped (the door's Content-Length on a 156-byte 429 would break
+      // the connection, probe26 A-F2; its ETag and immutable Cache-Control would let a cache keep the 429)
+      for (const h of REFUSED_BODY_HEADERS) c.res.headers.delete(h);
+      throw e;
+    }
   };
 }
+
+/** The headers of an answer that describe its body: not carried over to the 429 that replaces it. */
+const REFUSED_BODY_HEADERS = ["content-length", "etag", "cache-control", "last-modified"] as const;
 
 /**
  * Charges the answer of a write that has run (REST: a POST's 2xx; MCP: a write tool's answer) like a

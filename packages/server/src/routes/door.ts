@@ -2,7 +2,8 @@
  * The evidence door (SPEC 8), moved here from the platform: `GET /benchmarks/:slug/award-evidence`
  * serves the stored pack bytes with `ETag` = the pack hash (the same bytes forever, so 304 on a
  * matching `If-None-Match`), or 404 with the SPEC 8 reason until the award. HEAD answers the GET's
- * headers, its Content-Length included, without reading the bytes.
+ * headers, its Content-Length included, without reading the bytes; a 200 streams them in chunks from
+ * one copy per process (probe26 A-F2).
  */
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -28,6 +29,28 @@ function unavailable(c: Context<AppEnv>, r: AwardEvidenceUnavailable): Response 
       },
     },
     evidenceStatusOf(r.reason),
+  );
+}
+
+/**
+ * A byte stream over `chunks`, pulled one chunk at a time when the reader wants more (high-water mark
+ * 0: nothing is read before the first pull, so an answer replaced before it is sent reads nothing);
+ * cancelling it (a client gone) ends the iteration.
+ */
+function streamOf(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  const it = chunks[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await it.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      async cancel() {
+        await it.return?.();
+      },
+    },
+    { highWaterMark: 0 },
   );
 }
 
@@ -59,8 +82,15 @@ export function doorRoutes(): OpenAPIHono<AppEnv> {
           "content-type": PACK_TYPE,
           "content-length": String(head.pack_size),
         });
-      const bytes = await c.var.domain.awardEvidenceBytes(slug, head.pack_hash);
-      return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { ...headers, "content-type": PACK_TYPE });
+      // the bytes streamed a chunk at a time from one copy per process, read when the first chunk is
+      // sent (probe26 A-F2: each 200 read and held the whole pack); the Content-Length is the head's, so
+      // the answer-bytes charge refuses a 429 before anything is read
+      const body = streamOf(c.var.domain.awardEvidenceChunks(slug, head.pack_hash, head.pack_size));
+      return c.body(body, 200, {
+        ...headers,
+        "content-type": PACK_TYPE,
+        "content-length": String(head.pack_size),
+      });
     },
   });
   return app;
