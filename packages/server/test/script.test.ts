@@ -211,6 +211,9 @@ describe("run-benchmark.sh", { timeout: 120_000 }, () => {
       `bbk_00000000000g_${"A".repeat(43)}`,
       `bbk_000000000000_${"A".repeat(44)}`,
       `bbk_000000000000_${"A".repeat(42)} `,
+      // review: the hex part was checked only up to its first `_`: `bbk__` then a newline passed
+      `bbk__\noutput=xyz_${"A".repeat(43)}`,
+      `bbk__\noutput=../_${"A".repeat(43)}`,
     ];
     for (const key of keys) {
       const evil = await fakeServer((_m, url) =>

@@ -67,9 +67,11 @@ field() {
 # src/identity/keys.ts): bbk_, 12 lowercase hex digits, _, 43 of A-Z a-z 0-9 _ -. Only such a
 # value goes into curl's config (no newline, quote or backslash can reach it).
 is_key() {
-  case "$1" in bbk_????????????_*) ;; *) return 1 ;; esac
+  case "$1" in
+    bbk_[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]_*) ;;
+    *) return 1 ;;
+  esac
   k=${1#bbk_}
-  case "${k%%_*}" in *[!0-9a-f]*) return 1 ;; esac
   [ "${#k}" -eq 56 ] || return 1
   case "${k#????????????_}" in *[!A-Za-z0-9_-]*) return 1 ;; esac
 }
