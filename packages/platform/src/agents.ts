@@ -348,8 +348,12 @@ export async function pastSettledAwards<T>(
           ? String(e.details.slug)
           : null;
       if (slug === null || settled.has(slug)) throw e;
+      // a chain that cannot be read, or a process configured with another chain or contract than the
+      // award's bounty (`bounty_mismatch`, the operator's problem: review of probe26 C-F5), tells nothing:
+      // the award may still pay, the refusal stands (never guessed)
       const mayPay = await awardMayStillPay(ctx, slug).catch((c: unknown) => {
-        if (c instanceof PlatformError && c.code === "chain_error") return true;
+        if (c instanceof PlatformError && (c.code === "chain_error" || c.code === "bounty_mismatch"))
+          return true;
         throw c;
       });
       if (mayPay) throw e;

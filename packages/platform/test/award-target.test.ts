@@ -201,6 +201,53 @@ describe("the award pays only the attached bounty (probe26 C-F5)", () => {
   });
 });
 
+describe("the pack and the address lock of an award on another chain (review of probe26 C-F5)", () => {
+  it("a confirmed award's pack is never anchored on another chain: bounty_mismatch with the award's facts, no pack stored; the attached chain then mints it", async () => {
+    const dc = devChain();
+    const r = await ready(dc, 1, "pack-other", crashOnce("awardBeforeMint"));
+    await expect(r.platform.award(r.slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
+    const confirmed = (await r.platform.ctx.store.awards.get(r.slug))!;
+    expect(confirmed.status).toBe("confirmed");
+    let h = await r.reopen({ ...chainConfig(dc, 1), chainId: 84532 });
+    const e = await h.real.award(h.op, r.slug).catch((x: unknown) => x);
+    expect(e).toMatchObject({
+      code: "bounty_mismatch",
+      details: { field: "chain_id", award_tx: confirmed.award_tx, awarded: true },
+    });
+    expect(await h.ctx.store.packs.get(r.slug)).toBeFalsy();
+    h = await r.reopen(chainConfig(dc, 1));
+    const done = await h.real.award(h.op, r.slug);
+    expect(done.award_tx).toBe(confirmed.award_tx);
+    expect(done.pack_anchor).not.toBeNull();
+    await h.close();
+  });
+
+  it("a winner's address change under a prepared award, on a process configured with another contract: award_in_progress, not the operator's bounty_mismatch", async () => {
+    const dc = devChain();
+    const r = await ready(dc, 3, "lock-other");
+    const other = await secondDeployment(dc, 8, dc.accounts[3]!.address, r.bountyId, 1_000_000n);
+    r.clock.set((await latestBlockTime(dc)) * 1000);
+    const b = await r.platform.real.getBenchmark(r.slug);
+    const { prepareAward } = await import("../src/award/prepare.js");
+    const { attachedBountyOnChain } = await import("../src/award/bounty.js");
+    await prepareAward(r.platform.ctx, r.platform.op, b, await attachedBountyOnChain(r.platform.ctx, b));
+    const alice = await r.platform.principal("alice"); // the winner's owner, as the store knows it
+    const h = await r.reopen({
+      ...chainConfig(dc, 3),
+      contracts: { ...dc.contracts, benchmarkBounty: other },
+    });
+    const change = await h.real
+      .setWithdrawalAddress(alice, "alice", dc.accounts[19]!.address.toLowerCase())
+      .catch((x: unknown) => x);
+    expect(change).toMatchObject({
+      code: "award_in_progress",
+      details: { reason: "award_in_flight", slug: r.slug },
+    });
+    expect((await h.ctx.store.agents.get("alice"))!.withdrawal_address).toBe(r.winner);
+    await h.close();
+  });
+});
+
 describe("the award is sent only by the bounty's awarder, only while it can pay (probe26 C-F6, C-F4)", () => {
   it("a key that is not the bounty's awarder: award_not_allowed naming both addresses, nothing closed, prepared or sent; the awarder's key then awards", async () => {
     const dc = devChain();

@@ -152,18 +152,14 @@ export function attachedBountyDifference(
 }
 
 /**
- * The attached bounty of `b` read fresh on-chain, once it is known to be the one attached
- * ({@link attachedBountyDifference}): the configured chain and contract are the recorded ones, and the
- * bounty there still carries the benchmark's root and leaf count and the attached token, author, awarder
- * and pool. Every step of the award that writes or sends reads the bounty through here (probe26 C-F5: an
- * award configured with another BenchmarkBounty paid that contract's bounty of the same id).
- * @throws PlatformError `no_chain`, `no_bounty`, `bounty_mismatch` (nothing read or written: `details.field`,
- *   `details.attached`, `details.configured` or `details.on_chain`, both chains and contracts), `chain_error`
+ * The attached bounty of `b` and the chain of `ctx`, once the configured chain id and BenchmarkBounty
+ * contract are the bounty's recorded ones (the first two facts of {@link attachedBountyDifference}, read
+ * from no chain): what the award's steps check before they read the bounty, and the pack's minting before
+ * it anchors (review of probe26 C-F5: a confirmed award's pack was anchored on whatever chain the process
+ * was configured with, and stored for good).
+ * @throws PlatformError `no_chain`, `no_bounty`, `bounty_mismatch` (`details.field`, both chains and contracts)
  */
-export async function attachedBountyOnChain(
-  ctx: PlatformContext,
-  b: BenchmarkRecord,
-): Promise<OnChainBounty> {
+export function attachedChainOf(ctx: PlatformContext, b: BenchmarkRecord) {
   const chain = chainOf(ctx);
   const attached = b.bounty;
   if (!attached)
@@ -191,6 +187,23 @@ export async function attachedBountyOnChain(
       `benchmark ${b.slug}'s bounty ${attached.bounty_id} is attached on ${place(where.attached)}, but this process is configured with ${place(where.configured)}: nothing was read, written or sent; configure the attached chain and contract (--chain-id, --bounty-contract)`,
       { ...where, field: elsewhere.field },
     );
+  return { chain, attached, where, place };
+}
+
+/**
+ * The attached bounty of `b` read fresh on-chain, once it is known to be the one attached
+ * ({@link attachedBountyDifference}): the configured chain and contract are the recorded ones, and the
+ * bounty there still carries the benchmark's root and leaf count and the attached token, author, awarder
+ * and pool. Every step of the award that writes or sends reads the bounty through here (probe26 C-F5: an
+ * award configured with another BenchmarkBounty paid that contract's bounty of the same id).
+ * @throws PlatformError `no_chain`, `no_bounty`, `bounty_mismatch` (nothing read or written: `details.field`,
+ *   `details.attached`, `details.configured` or `details.on_chain`, both chains and contracts), `chain_error`
+ */
+export async function attachedBountyOnChain(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+): Promise<OnChainBounty> {
+  const { chain, attached, where, place } = attachedChainOf(ctx, b);
   const onchain = await chain.getBounty(BigInt(attached.bounty_id));
   const differs = attachedBountyDifference(chain, b, attached, onchain);
   if (differs)

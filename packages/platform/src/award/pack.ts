@@ -27,6 +27,7 @@ import { packByteLimit, rowReceiptsFit } from "../pack-budget.js";
 import type { Tables } from "../store.js";
 import type { AwardRow } from "../store/awards.js";
 import type { PreparedAward } from "./state.js";
+import { attachedChainOf } from "./bounty.js";
 import { isoMillis } from "../time.js";
 
 /**
@@ -139,6 +140,8 @@ export async function ensurePack(
     );
   }
   const hash = packHash(pack);
+  // anchored on the attached bounty's chain only: a stored pack is for good
+  if (ctx.chain) attachedChainOf(ctx, b);
   const anchor = ctx.chain ? await ctx.chain.anchor(hash, "pack") : null;
   const bytes = evidencePackBytes(withPackAnchor(pack, anchor));
   await ctx.store.tx(async (t) => {
