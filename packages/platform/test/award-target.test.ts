@@ -12,6 +12,8 @@ import type { Address, Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import { ChainGateway, type ChainConfig } from "../src/chain.js";
 import type { FaultHooks } from "../src/context.js";
+import { attachedBountyOnChain } from "../src/award/bounty.js";
+import { prepareAward } from "../src/award/prepare.js";
 import {
   bountyCredit,
   bountyStatus,
@@ -52,6 +54,12 @@ async function ready(dc: DevChain, account: number, tag: string, faults: FaultHo
     return (current = await openAt({ ...loc, chain, clock: () => clock.now() }));
   };
   return { ...r, platform, reopen, clock };
+}
+
+/** Prepares the award of `slug` (its winners frozen) and sends nothing: an award whose send never happened. */
+async function prepareOnly(platform: Harness, slug: string): Promise<void> {
+  const b = await platform.real.getBenchmark(slug);
+  await prepareAward(platform.ctx, platform.op, b, await attachedBountyOnChain(platform.ctx, b));
 }
 
 /**
@@ -177,10 +185,7 @@ describe("the award pays only the attached bounty (probe26 C-F5)", () => {
     const other = await secondDeployment(dc, 8, dc.accounts[3]!.address, r.bountyId, 30_000_000n);
     r.clock.set((await latestBlockTime(dc)) * 1000);
     // prepared with the right contract (a send that never happened)
-    const b = await r.platform.real.getBenchmark(r.slug);
-    const { prepareAward } = await import("../src/award/prepare.js");
-    const { attachedBountyOnChain } = await import("../src/award/bounty.js");
-    await prepareAward(r.platform.ctx, r.platform.op, b, await attachedBountyOnChain(r.platform.ctx, b));
+    await prepareOnly(r.platform, r.slug);
     expect((await r.platform.ctx.store.awards.get(r.slug))!.status).toBe("prepared");
     const h = await r.reopen({
       ...chainConfig(dc, 3),
@@ -227,10 +232,7 @@ describe("the pack and the address lock of an award on another chain (review of 
     const r = await ready(dc, 3, "lock-other");
     const other = await secondDeployment(dc, 8, dc.accounts[3]!.address, r.bountyId, 1_000_000n);
     r.clock.set((await latestBlockTime(dc)) * 1000);
-    const b = await r.platform.real.getBenchmark(r.slug);
-    const { prepareAward } = await import("../src/award/prepare.js");
-    const { attachedBountyOnChain } = await import("../src/award/bounty.js");
-    await prepareAward(r.platform.ctx, r.platform.op, b, await attachedBountyOnChain(r.platform.ctx, b));
+    await prepareOnly(r.platform, r.slug);
     const alice = await r.platform.principal("alice"); // the winner's owner, as the store knows it
     const h = await r.reopen({
       ...chainConfig(dc, 3),
@@ -274,10 +276,7 @@ describe("the award is sent only by the bounty's awarder, only while it can pay 
   it("a prepared award whose bounty was reclaimed: 409 award_not_allowed with the bounty's status (it can never be sent), not a revert", async () => {
     const dc = devChain();
     const r = await ready(dc, 14, "reclaimed");
-    const b = await r.platform.real.getBenchmark(r.slug);
-    const { prepareAward } = await import("../src/award/prepare.js");
-    const { attachedBountyOnChain } = await import("../src/award/bounty.js");
-    await prepareAward(r.platform.ctx, r.platform.op, b, await attachedBountyOnChain(r.platform.ctx, b));
+    await prepareOnly(r.platform, r.slug);
     await dc.increaseTime(86_400 + 60);
     const author = dc.accounts[15]!;
     await dc.publicClient.waitForTransactionReceipt({
@@ -329,10 +328,7 @@ describe("the evidence door keeps the operator's chain problems to the operator'
 
       // a prepared award (another benchmark), the chain RPC refusing connections
       const p = await ready(dc, 11, "door-rpc-down");
-      const b = await p.platform.real.getBenchmark(p.slug);
-      const { prepareAward } = await import("../src/award/prepare.js");
-      const { attachedBountyOnChain } = await import("../src/award/bounty.js");
-      await prepareAward(p.platform.ctx, p.platform.op, b, await attachedBountyOnChain(p.platform.ctx, b));
+      await prepareOnly(p.platform, p.slug);
       lines.length = 0;
       h = await p.reopen({ ...chainConfig(dc, 11), rpcUrl: "http://127.0.0.1:9", log: (l) => lines.push(l) });
       const pending = await h.real.awardEvidence(p.slug);
