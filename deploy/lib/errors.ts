@@ -301,3 +301,23 @@ export function endArgumentErrorsWithoutStack(): void {
     return report(error);
   };
 }
+
+/**
+ * A reader that closes standard output early (`npx hardhat bounty:status ... | head -1`: EPIPE) ends the
+ * task's output quietly, as SIGPIPE ends a C tool: later writes are dropped and the task finishes with its
+ * own exit code (probe26 B-F4: an Awarded bounty's status, printed between chain reads, ended in an
+ * unhandled 'error' event with a stack). Any other output error stays what it was. Under the `hardhat`
+ * command line only.
+ */
+export function endOutputQuietlyOnClosedPipe(stream: NodeJS.WriteStream = process.stdout): void {
+  if (!underHardhatCli()) return;
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code !== "EPIPE") throw e;
+    // dropped, each write's callback still called (a writer awaiting it goes on)
+    stream.write = ((_chunk: unknown, encOrDone?: unknown, done?: unknown) => {
+      const callback = typeof encOrDone === "function" ? encOrDone : done;
+      if (typeof callback === "function") process.nextTick(callback as () => void);
+      return true;
+    }) as typeof stream.write;
+  });
+}

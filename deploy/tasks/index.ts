@@ -4,7 +4,7 @@
  * artifacts, TypeChain factories) are loaded inside the task actions, and only
  * types are imported at the top of the task files.
  */
-import { endArgumentErrorsWithoutStack } from "../lib/errors";
+import { endArgumentErrorsWithoutStack, endOutputQuietlyOnClosedPipe } from "../lib/errors";
 import "./devchain";
 import "./deploy";
 import "./lock";
@@ -17,3 +17,5 @@ import "./local";
 
 // A wrong command line (unknown --network, missing or malformed parameter) is one line, no stack trace.
 endArgumentErrorsWithoutStack();
+// `| head`: a closed standard output ends the output quietly, the task keeps its exit code.
+endOutputQuietlyOnClosedPipe();

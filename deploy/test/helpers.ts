@@ -75,9 +75,14 @@ function taskEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
 
 /** Runs `hardhat <args>` in the repo with the given environment. */
 export function hardhat(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+  return execRun(HARDHAT, args, env);
+}
+
+/** Runs `file <args>` in the repo with the tasks' environment ({@link taskEnv}): its exit code and output. */
+function execRun(file: string, args: string[], env: Record<string, string | undefined>): Promise<Run> {
   return new Promise((resolve, reject) => {
     execFile(
-      HARDHAT,
+      file,
       args,
       { cwd: REPO_ROOT, env: taskEnv(env), maxBuffer: 16 * 1024 * 1024, timeout: 240_000 },
       (error, stdout, stderr) => {
@@ -108,11 +113,24 @@ export function expectRefusal(run: Run, pattern: RegExp): void {
 /** A runner bound to a devchain: `--network localhost` and its RPC URL, its local deployment file. */
 export function localRunner(chain: DevChain, localDeployment: string) {
   return (args: string[], env: Record<string, string | undefined> = {}) =>
-    hardhat([...args, "--network", "localhost"], {
-      LOCAL_RPC_URL: chain.rpcUrl,
-      BENCH_BOUNTY_LOCAL_DEPLOYMENT: localDeployment,
-      ...env,
-    });
+    hardhat([...args, "--network", "localhost"], localEnv(chain, localDeployment, env));
+}
+
+function localEnv(chain: DevChain, localDeployment: string, env: Record<string, string | undefined>) {
+  return { LOCAL_RPC_URL: chain.rpcUrl, BENCH_BOUNTY_LOCAL_DEPLOYMENT: localDeployment, ...env };
+}
+
+/**
+ * {@link localRunner}'s run with standard output piped into `head -1` (a reader that closes the pipe after
+ * one line): the task's own exit code, `head`'s line as stdout.
+ */
+export function localRunnerIntoHead(chain: DevChain, localDeployment: string) {
+  return (args: string[]): Promise<Run> =>
+    execRun(
+      "bash",
+      ["-c", '"$0" "$@" | head -1; exit "${PIPESTATUS[0]}"', HARDHAT, ...args, "--network", "localhost"],
+      localEnv(chain, localDeployment, {}),
+    );
 }
 
 /**

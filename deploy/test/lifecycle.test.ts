@@ -25,6 +25,7 @@ import {
   expectRefusal,
   inProcessRunner,
   localRunner,
+  localRunnerIntoHead,
   REPO_ROOT,
   rpc,
   startChain,
@@ -120,6 +121,7 @@ describe("bounty tasks on a local Base-profile node", function () {
   let dir: string;
   let run: (args: string[]) => Promise<Run>;
   let cli: (args: string[]) => Promise<Run>;
+  let cliIntoHead: (args: string[]) => Promise<Run>;
   let author: string, awarder: string, w1: string, w2: string, w3: string, other: string, stranger: string;
   let small: Pack;
   let smallText: string;
@@ -221,6 +223,7 @@ describe("bounty tasks on a local Base-profile node", function () {
     const book = localDeploymentFile(dir, chain);
     run = inProcessRunner(chain, book);
     cli = localRunner(chain, book);
+    cliIntoHead = localRunnerIntoHead(chain, book);
     [author, awarder, w1, w2, w3, other] = chain.accounts.slice(1, 7).map((a) => a.address);
     stranger = chain.accounts[9]!.address;
     await chain.mintUsdc(author as `0x${string}`, 1_000_000_000n); // 1,000 USDC
@@ -759,6 +762,12 @@ describe("bounty tasks on a local Base-profile node", function () {
       );
       expect(paidOut).not.to.include("the pool is locked");
       expect(paidOut).to.include(`${author}  5.000000 USDC (5000000 base units) (remainder; claimed)`);
+      // probe26 B-F4: piped into a reader that closes after one line (its lines come between chain reads):
+      // no 'error' event with a stack, the task's own exit code
+      const headed = await cliIntoHead(["bounty:status", "--id", String(id)]);
+      expect(headed.stdout.split("\n").filter(Boolean), headed.stderr).to.have.length(1);
+      expect(headed.stderr).not.to.match(/EPIPE|^\s+at /m);
+      expect(headed.code, headed.stderr).to.equal(0);
     });
 
     it("--all claims each credit on its own: a token refusing transfers is named with its --id retry, the USDC credit is still claimed (probe21 B-F10)", async function () {

@@ -14,7 +14,7 @@
  * @packageDocumentation
  */
 import { readFileSync } from "node:fs";
-import { reportError } from "@bench-bounty/verifier/cli";
+import { endOutputQuietlyOnClosedPipe, reportError } from "@bench-bounty/verifier/cli";
 import { argvEncodingProblem, buildProgram } from "./program.js";
 
 // Node decodes argv lossily (a byte that is not UTF-8 becomes U+FFFD): the raw bytes, where Linux
@@ -31,6 +31,8 @@ if (argvProblem !== null) {
   process.stderr.write(`error: ${argvProblem}\n`);
   process.exit(1);
 }
+
+endOutputQuietlyOnClosedPipe(); // `| head`: the rest of the output is dropped, the exit code stays
 
 buildProgram()
   .parseAsync(process.argv)

@@ -163,6 +163,25 @@ import {
   type AwardResult,
   type LockOptions,
 } from "./award.js";
+import { attachedChainOf } from "./award/bounty.js";
+
+/**
+ * Holds a store to one chain (the review of probe26 A-F5): a process with a chain marks the store
+ * (`meta.anchoring_chain_id`; every process on it then records its digests pending, reveal.ts), unless
+ * it opens it read-only (`mark` false), and a store marked with another chain is refused: its pending
+ * digests would be anchored, and its anchors looked up, on the wrong chain.
+ * @throws PlatformError `invalid_store` naming both chain ids (`details.store_chain_id`, `details.chain_id`)
+ */
+async function assertAnchoringChain(store: Store, chainId: number, mark: boolean): Promise<void> {
+  const marked = mark ? await store.anchors.markOnChain(chainId) : await store.anchors.anchoringChainId();
+  if (marked !== null && marked !== chainId)
+    throw new PlatformError(
+      "invalid_store",
+      `this store's digests are anchored on chain ${marked}, and this process is configured with chain ${chainId}: ` +
+        `configure chain ${marked}, or use a store of its own for chain ${chainId}`,
+      { store_chain_id: marked, chain_id: chainId },
+    );
+}
 
 /** Options of {@link Platform.open}. */
 export interface PlatformOptions {
@@ -340,12 +359,13 @@ export class Platform {
       operatorKeyHash: opts.operatorKey ? hashKey(opts.operatorKey) : null,
       faults: opts.faults ?? {},
     };
-    // every process on this store records its digests pending from now on (reveal.ts anchoredHere)
-    if (chain !== null && opts.existingStore !== true)
-      await ctx.store.anchors.markOnChain(chain.config.chainId).catch(async (e: unknown) => {
-        await ctx.store.close();
-        throw e;
-      });
+    if (chain !== null)
+      await assertAnchoringChain(ctx.store, chain.config.chainId, opts.existingStore !== true).catch(
+        async (e: unknown) => {
+          await ctx.store.close();
+          throw e;
+        },
+      );
     if (batching) {
       const batcher = new AnchorBatcher(ctx, opts.anchorBatching!);
       ctx.anchorBatcher = batcher;
@@ -538,6 +558,17 @@ export class Platform {
   /** A benchmark record (no gold). @throws PlatformError `unknown_benchmark` */
   async getBenchmark(slug: string): Promise<BenchmarkRecord> {
     return getBenchmark(this.ctx, slug);
+  }
+
+  /**
+   * The attached bounty of `slug` and this process's chain, once the configured chain id and
+   * BenchmarkBounty contract are the ones recorded at attach (award `attachedChainOf`, read from no
+   * chain): what a relayed claim checks before it reads or sends anything.
+   * @throws PlatformError `unknown_benchmark`, `no_chain`, `no_bounty`, `bounty_mismatch` (both chains and contracts)
+   */
+  async attachedChain(slug: string): Promise<{ chain: ChainGateway; bounty: AttachedBounty }> {
+    const { chain, attached } = attachedChainOf(this.ctx, await getBenchmark(this.ctx, slug));
+    return { chain, bounty: attached };
   }
   /** All benchmarks. */
   async listBenchmarks(): Promise<BenchmarkRecord[]> {

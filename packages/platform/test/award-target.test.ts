@@ -14,6 +14,7 @@ import { ChainGateway, type ChainConfig } from "../src/chain.js";
 import type { FaultHooks } from "../src/context.js";
 import { attachedBountyOnChain } from "../src/award/bounty.js";
 import { prepareAward } from "../src/award/prepare.js";
+import { ON_CHAIN_MARKER } from "../src/store/anchors.js";
 import {
   bountyCredit,
   bountyStatus,
@@ -54,6 +55,11 @@ async function ready(dc: DevChain, account: number, tag: string, faults: FaultHo
     return (current = await openAt({ ...loc, chain, clock: () => clock.now() }));
   };
   return { ...r, platform, reopen, clock };
+}
+
+/** Removes the store's chain mark (`meta.anchoring_chain_id`): a store as it was before the mark existed. */
+async function unmark(h: Harness): Promise<void> {
+  await h.ctx.store.db.deleteFrom("meta").where("key", "=", ON_CHAIN_MARKER).execute();
 }
 
 /** Prepares the award of `slug` (its winners frozen) and sends nothing: an award whose send never happened. */
@@ -143,8 +149,17 @@ describe("the award pays only the attached bounty (probe26 C-F5)", () => {
     };
     await untouched(h);
 
-    // a wrong chain id (the same CREATE2 addresses on every chain): refused before any read
+    // a wrong chain id (the same CREATE2 addresses on every chain): the store, anchored on 8453, is refused
+    // at open (review of probe26 A-F5); on a store without the mark (an older one), the award refuses it
+    // itself, before any read
+    await expect(r.reopen({ ...chainConfig(dc, 1), chainId: 84532 })).rejects.toMatchObject({
+      code: "invalid_store",
+      details: { store_chain_id: 8453, chain_id: 84532 },
+    });
+    h = await r.reopen(chainConfig(dc, 1));
+    await unmark(h);
     h = await r.reopen({ ...chainConfig(dc, 1), chainId: 84532 });
+    await unmark(h);
     e = await h.real.award(h.op, r.slug).catch((x: unknown) => x);
     expect(e).toMatchObject({
       code: "bounty_mismatch",
@@ -194,6 +209,11 @@ describe("the award pays only the attached bounty (probe26 C-F5)", () => {
     const e = await h.real.award(h.op, r.slug).catch((x: unknown) => x);
     expect(e).toMatchObject({ code: "bounty_mismatch", details: { field: "bounty_contract" } });
     expect((await h.ctx.store.awards.get(r.slug))!.status).toBe("prepared");
+    // what a relayed claim asks first: the same refusal, nothing read
+    await expect(h.real.attachedChain(r.slug)).rejects.toMatchObject({
+      code: "bounty_mismatch",
+      details: { field: "bounty_contract", configured: { bounty_contract: other.toLowerCase() } },
+    });
     expect(
       await dc.publicClient.readContract({
         address: other,
@@ -213,7 +233,10 @@ describe("the pack and the address lock of an award on another chain (review of 
     await expect(r.platform.award(r.slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
     const confirmed = (await r.platform.ctx.store.awards.get(r.slug))!;
     expect(confirmed.status).toBe("confirmed");
-    let h = await r.reopen({ ...chainConfig(dc, 1), chainId: 84532 });
+    let h = await r.reopen(chainConfig(dc, 1));
+    await unmark(h); // a store without the chain mark (else refused at open: invalid_store)
+    h = await r.reopen({ ...chainConfig(dc, 1), chainId: 84532 });
+    await unmark(h);
     const e = await h.real.award(h.op, r.slug).catch((x: unknown) => x);
     expect(e).toMatchObject({
       code: "bounty_mismatch",

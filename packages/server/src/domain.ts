@@ -137,8 +137,16 @@ export interface Domain {
    */
   finalize(p: Principal | null, runId: string, opts?: { revealBy?: number }): Promise<JsonValue>;
   getRun(p: Principal | null, runId: string): Promise<JsonValue>;
-  /** The tasks of the caller's own run and the ordinals answered so far (resume). */
-  runTasks(p: Principal | null, runId: string): Promise<JsonValue>;
+  /**
+   * The tasks of the caller's own run and the ordinals answered so far (resume). `opts.admit` is called
+   * with a lower bound of the answer's canonical-JSON bytes once the caller is known to own the run and
+   * before the answer is built (it throws to refuse it: the edge's answer-bytes charge).
+   */
+  runTasks(
+    p: Principal | null,
+    runId: string,
+    opts?: { admit?: (minBytes: number) => void },
+  ): Promise<JsonValue>;
   /**
    * One page of the caller's runs, newest first: `{runs, offset, limit, next_offset}` (default the first
    * 100). @throws PlatformError `invalid_option` naming `offset` or `limit` (at most 1,000)

@@ -40,5 +40,13 @@ export interface AppEnv {
      * set a planning rendered beyond the stored rows it was charged for (a template repeating a field).
      */
     oweDatasetBytes: (bytes: number) => void;
+    /**
+     * Refuses a read at once when its answer, at least `minBytes` long, would be refused by the
+     * answer-bytes charge (`chargeAnswerBytes`): called by a handler before it builds a large answer, so a
+     * caller out of tokens costs no build (probe26 A-F3: a refused 240 MB tasks read built it, ~2.2 s).
+     * A no-op for writes (their answers are owed, never refused). Set by `chargeAnswerBytes`.
+     * @throws EdgeError `rate_limited` (429, `details.limit: "answer_bytes"`)
+     */
+    admitAnswer: (minBytes: number) => void;
   };
 }

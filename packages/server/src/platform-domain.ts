@@ -69,6 +69,17 @@ function servedTasks(tasks: readonly ServedTask[]): JsonValue {
 }
 
 /**
+ * A lower bound of the canonical-JSON bytes of {@link servedTasks}' answer, without serialising it: each
+ * string's UTF-16 length (never more than its UTF-8 bytes; escapes only add) plus each entry's fixed
+ * characters (`{"grader_type":"","ordinal":0,"prompt":"","visibility":""}` and a comma: 59).
+ */
+export function servedTasksMinBytes(tasks: readonly ServedTask[]): number {
+  let n = 0;
+  for (const t of tasks) n += 59 + t.prompt.length + t.grader_type.length + t.visibility.length;
+  return n;
+}
+
+/**
  * The first 8 hex digits of the commitment root, as the list's `version`: a benchmark's tasks never
  * change after publication, so its version is the test set it committed to. Absent (undefined) while
  * the root is withheld (its anchor pending, platform `reveal.ts`; probe15 A-F3).
@@ -293,9 +304,10 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
         ),
       ),
     getRun: async (p, runId) => json(await platform.getRun(requirePrincipal(p), runId)),
-    async runTasks(p, runId) {
+    async runTasks(p, runId, opts) {
       const who = requirePrincipal(p);
       const tasks = await platform.runTasks(who, runId);
+      opts?.admit?.(servedTasksMinBytes(tasks));
       const answered = [...(await platform.runAnswers(who, runId)).keys()].sort((a, b) => a - b);
       return { run_id: runId, tasks: servedTasks(tasks), answered_ordinals: answered };
     },

@@ -56,6 +56,8 @@ export async function startLive(
     timeouts?: Partial<ServerTimeouts>;
     /** PostgreSQL: the store's pool size (default {@link freshPostgresTarget}'s, 4; `serve`'s is 10). */
     poolSize?: number;
+    /** Wraps the platform's domain before the server takes it (to watch what the edge asks of it). */
+    wrapDomain?: (domain: Domain) => Domain;
   } = {},
 ): Promise<Live> {
   const dir = mkdtempSync(join(tmpdir(), "bb-server-"));
@@ -72,7 +74,7 @@ export async function startLive(
     operatorKey: OPERATOR_KEY,
     ...opts.platform,
   });
-  const domain = platformDomain(platform);
+  const domain = opts.wrapDomain ? opts.wrapDomain(platformDomain(platform)) : platformDomain(platform);
   const server = await serveApp({
     domain,
     port: 0,

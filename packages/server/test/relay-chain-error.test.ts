@@ -26,8 +26,8 @@ describe("a relayed claim on a chain that cannot be read (probe26 A-F7)", () => 
     const platform = {
       chain,
       checkWithdrawalAddress: () => undefined,
-      getBenchmark: () =>
-        Promise.resolve({ bounty: { bounty_contract: BOUNTY, bounty_id: "1", chain_id: 8453 } }),
+      attachedChain: () =>
+        Promise.resolve({ chain, bounty: { bounty_contract: BOUNTY, bounty_id: "1", chain_id: 8453 } }),
     } as unknown as Platform;
     const e = await relayClaimOp(platform)({ account_id: "acct-x" } as never, "slug", {
       account: winner,
@@ -44,5 +44,31 @@ describe("a relayed claim on a chain that cannot be read (probe26 A-F7)", () => 
       /^bench-bounty: chain RPC http:\/\/127\.0\.0\.1:9: read the latest block failed/,
     );
     expect(logged[0]).not.toMatch(/secret-key/);
+  });
+});
+
+describe("a relayed claim for a bounty attached on another contract or chain (review of probe26 C-F5)", () => {
+  it("is refused with the platform's bounty_mismatch before any chain read", async () => {
+    let reads = 0;
+    const chain = { read: () => (reads++, Promise.reject(new Error("read"))), publicClient: {} };
+    const platform = {
+      chain,
+      checkWithdrawalAddress: () => undefined,
+      attachedChain: () =>
+        Promise.reject(
+          new PlatformError("bounty_mismatch", "attached elsewhere", { field: "bounty_contract" }),
+        ),
+      // what the relay read before: a benchmark whose bounty names another contract than the chain's
+      getBenchmark: () =>
+        Promise.resolve({ bounty: { bounty_contract: BOUNTY, bounty_id: "1", chain_id: 8453 } }),
+    } as unknown as Platform;
+    const e = await relayClaimOp(platform)({ account_id: "acct-x" } as never, "slug", {
+      account: winner,
+      to: winner,
+      deadline: 9_999_999_999n,
+      signature: `0x${"11".repeat(64)}1b`,
+    }).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: "bounty_mismatch", details: { field: "bounty_contract" } });
+    expect(reads).toBe(0);
   });
 });

@@ -8,6 +8,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { Limits } from "../src/index.js";
+import { jsonText } from "../src/http.js";
+import { servedTasksMinBytes } from "../src/platform-domain.js";
 import { call, publishCities, register, startLive, type Live } from "./helpers.js";
 
 const lives: Live[] = [];
@@ -104,6 +106,89 @@ describe("a run's tasks are answered with their Content-Length, and a refusal wi
     expect(refused.status).toBe(429);
     expect(refused.json.error).toMatchObject({ code: "rate_limited", details: { limit: "answer_bytes" } });
     expect(refused.headers.get("content-length")).toBe(String(Buffer.byteLength(refused.text)));
+  });
+});
+
+// probe26 A-F3 (the rest): a tasks read refused by the answer-bytes charge was built first (~2.2 s for a
+// 240 MB test set, per refused GET or HEAD); it is now refused on a lower bound of its bytes, unbuilt
+describe("a run's tasks read is refused before its answer is built when the caller lacks its tokens", () => {
+  it("GET and HEAD: 429 answer_bytes, the domain refused it before building (no answer came back); after a refill it is served", async () => {
+    let clock = 1_000_000;
+    const built: string[] = [];
+    const l = await startLive({
+      limits: LIMITS,
+      now: () => clock,
+      wrapDomain: (d) => ({
+        ...d,
+        runTasks: async (p, runId, opts) => {
+          try {
+            const answer = await d.runTasks(p, runId, opts);
+            built.push("built");
+            return answer;
+          } catch (e) {
+            built.push(`refused: ${(e as { code?: string }).code}`);
+            throw e;
+          }
+        },
+      }),
+    });
+    lives.push(l);
+    const { slug } = await publishCities(l.url, 80, "admit");
+    const me = await register(l.url, "admit-competitor");
+    clock += 60_000;
+    const started = await start(l, slug, me.key, me.agent_id);
+    expect(started.status, started.text).toBe(201);
+    const runId = started.json.run.id as string;
+    clock += 60_000;
+    // one small read: the bucket now holds less than the tasks' answer takes
+    expect((await call(l.url, "GET", `/api/v1/benchmarks/runs/${runId}`, { key: me.key })).status).toBe(200);
+    for (const method of ["GET", "HEAD"] as const) {
+      const refused = await call(l.url, method, `/api/v1/benchmarks/runs/${runId}/tasks`, { key: me.key });
+      expect(refused.status).toBe(429);
+      if (method === "GET")
+        expect(refused.json.error).toMatchObject({
+          code: "rate_limited",
+          details: { limit: "answer_bytes" },
+        });
+    }
+    expect(built).toEqual(["refused: rate_limited", "refused: rate_limited"]);
+    clock += 60_000;
+    const served = await call(l.url, "GET", `/api/v1/benchmarks/runs/${runId}/tasks`, { key: me.key });
+    expect(served.status, served.text).toBe(200);
+    expect(served.json.tasks).toEqual(started.json.tasks);
+    expect(built.at(-1)).toBe("built");
+    // another account is refused as not the run's owner before any bound is asked of its bucket
+    const other = await register(l.url, "admit-other");
+    const foreign = await call(l.url, "GET", `/api/v1/benchmarks/runs/${runId}/tasks`, { key: other.key });
+    expect(foreign.status).toBe(403);
+    expect(built.at(-1)).toBe("refused: forbidden");
+  });
+});
+
+describe("servedTasksMinBytes is a lower bound of the tasks' canonical JSON", () => {
+  it("holds for escapes, non-ASCII, astral characters and empty prompts, and is close for plain text", () => {
+    const prompts = [
+      'say "hi"\n\t\\',
+      "é".repeat(100),
+      "😀".repeat(50),
+      "",
+      "\u0001\u001f",
+      "plain ".repeat(40),
+    ];
+    const tasks = prompts.map((prompt, i) => ({
+      ordinal: i,
+      prompt,
+      visibility: i % 2 ? ("private" as const) : ("public" as const),
+      grader_type: "exact",
+    }));
+    for (let n = 0; n <= tasks.length; n++) {
+      const some = tasks.slice(0, n);
+      expect(servedTasksMinBytes(some)).toBeLessThanOrEqual(Buffer.byteLength(jsonText(some)));
+    }
+    const plain = [
+      { ordinal: 0, prompt: "plain ".repeat(1000), visibility: "public" as const, grader_type: "exact" },
+    ];
+    expect(servedTasksMinBytes(plain)).toBeGreaterThan(Buffer.byteLength(jsonText(plain)) - 10);
   });
 });
 

@@ -136,6 +136,24 @@ async function writeOutput(io: CliIo, text: string): Promise<void> {
 }
 
 /**
+ * A reader that closes `stream` early (`bench-bounty leaderboard ... | head -1`: EPIPE) ends the command's
+ * output quietly, as SIGPIPE ends a C tool: later writes are dropped and the command finishes with its own
+ * exit code (probe26 B-F4: a write after an await ended in an unhandled 'error' event with a stack). Any
+ * other output error is thrown as before. For a program's entry point (`bench-bounty`).
+ */
+export function endOutputQuietlyOnClosedPipe(stream: NodeJS.WriteStream = process.stdout): void {
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code !== "EPIPE") throw e;
+    // dropped, each write's callback still called (a writer awaiting it goes on)
+    stream.write = ((_chunk: unknown, encOrDone?: unknown, done?: unknown) => {
+      const callback = typeof encOrDone === "function" ? encOrDone : done;
+      if (typeof callback === "function") process.nextTick(callback as () => void);
+      return true;
+    }) as typeof stream.write;
+  });
+}
+
+/**
  * Where the `--out` report goes, checked before the pack is read (probe D2-F10: the report was renamed over
  * whatever was at the path, so a symbolic link, a FIFO or a device node, `/dev/full` as root, became a JSON
  * file). Nothing there, or a regular file: `out` itself (replaced atomically). A symbolic link to a regular

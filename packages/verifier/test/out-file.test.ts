@@ -156,4 +156,27 @@ describe("standard output that cannot be written (D2-F10, the same class)", () =
     expect(Number(r.stdout.trim())).toBe(alone.code);
     expect(readFileSync(err, "utf8")).toBe("");
   });
+
+  // probe26 B-F4: a program that writes after an await, once `head` has closed the pipe, ended in an
+  // unhandled 'error' event (EPIPE) with a stack and exit 1 (`bench-bounty`'s entry point installs this)
+  it("endOutputQuietlyOnClosedPipe: later writes are dropped (their callbacks still called), the program's own exit code", () => {
+    const script = [
+      `import { endOutputQuietlyOnClosedPipe } from ${JSON.stringify(join(PKG, "src", "cli.ts"))};`,
+      "endOutputQuietlyOnClosedPipe();",
+      "const line = (s) => new Promise((r) => process.stdout.write(s + '\\n', r));",
+      "await line('first');",
+      "await new Promise((r) => setTimeout(r, 300));",
+      "for (let i = 0; i < 3; i++) { await line('later ' + i); await new Promise((r) => setTimeout(r, 50)); }",
+      "process.stderr.write('done\\n');",
+      "process.exitCode = 7;",
+    ].join("\n");
+    const file = join(dir(), "writer.mjs");
+    writeFileSync(file, script);
+    const r = spawnSync("bash", ["-c", 'node --import tsx "$0" | head -1; echo "${PIPESTATUS[0]}"', file], {
+      cwd: PKG,
+      encoding: "utf8",
+    });
+    expect(r.stdout).toBe("first\n7\n");
+    expect(r.stderr).toBe("done\n");
+  });
 });

@@ -18,23 +18,30 @@ export class AnchorsTable extends TableModule {
    * Marks the store as anchored on chain `chainId` (`meta.anchoring_chain_id`, {@link ON_CHAIN_MARKER}):
    * from then on every process on it, with a chain or not, records the digests it writes as pending
    * (`reveal.ts`). Idempotent: the first chain id written stays.
+   * @returns the chain id the store is marked with (the first written: `chainId` or an earlier process's)
    */
-  async markOnChain(chainId: number): Promise<void> {
+  async markOnChain(chainId: number): Promise<number> {
     await this.db
       .insertInto("meta")
       .values({ key: ON_CHAIN_MARKER, value: String(chainId) })
       .onConflict((oc) => oc.column("key").doNothing())
       .execute();
+    return (await this.anchoringChainId()) ?? chainId;
   }
 
-  /** Whether some process opened the store with a chain ({@link markOnChain}). */
-  async onChain(): Promise<boolean> {
+  /** The chain id the store is marked with ({@link markOnChain}), or null when no process opened it with a chain. */
+  async anchoringChainId(): Promise<number | null> {
     const r = await this.db
       .selectFrom("meta")
       .select("value")
       .where("key", "=", ON_CHAIN_MARKER)
       .executeTakeFirst();
-    return r !== undefined;
+    return r === undefined ? null : Number(r.value);
+  }
+
+  /** Whether some process opened the store with a chain ({@link markOnChain}). */
+  async onChain(): Promise<boolean> {
+    return (await this.anchoringChainId()) !== null;
   }
 
   /** Records a digest as pending (idempotent: an existing digest is left as it is). */

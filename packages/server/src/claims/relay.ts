@@ -11,7 +11,7 @@
  * y-parity 0/1 (`reason: "v_not_27_28"`, likewise: probe11 O12); `to` passes the withdrawal-address
  * rule (`invalid_withdrawal_address` naming `$.to`: not the zero address nor one of this platform's
  * contracts); the benchmark has a bounty on
- * this service's chain (`no_bounty`, `no_chain`); the deadline is after the latest block's time
+ * this service's chain and contract, the ones recorded at attach (`no_bounty`, `no_chain`, `bounty_mismatch`); the deadline is after the latest block's time
  * (`claim_expired`; also when the send fails for a deadline at or before the pending block's time); `account` has credit (`no_credit`: a second submission of a used claim ends
  * here); the signature is `account`'s over the current nonce (`invalid_claim_signature`; ECDSA for
  * an EOA, ERC-1271 for a contract wallet, through viem's `verifyTypedData`). Then the call is
@@ -295,8 +295,8 @@ async function checkRelayable(
  * @returns the {@link RelayedClaim} once mined
  * @throws EdgeError `server_busy` (the deadline came before the relay's turn or its send: nothing sent),
  *   `claim_pending` (sent, not mined by the deadline: `details.tx_hash`), `claim_expired`, `no_credit`,
- *   `invalid_claim_signature`, `invalid_withdrawal_address`; PlatformError `no_chain`, `no_bounty`,
- *   `chain_error`
+ *   `invalid_claim_signature`, `invalid_withdrawal_address`; PlatformError `unknown_benchmark`, `no_chain`,
+ *   `no_bounty`, `bounty_mismatch`, `chain_error`
  */
 export function relayClaimOp(platform: Platform) {
   const exclusive = turnQueue();
@@ -313,12 +313,10 @@ export function relayClaimOp(platform: Platform) {
     // would lose it for good, so the rule of withdrawal addresses holds here too (422 naming $.to).
     platform.checkWithdrawalAddress(input.to, "to");
     assertLowS(input.signature, input.account); // before any chain call (probe10 R8)
-    const b = await platform.getBenchmark(slug);
-    const chain = platform.chain;
-    if (!chain) throw new PlatformError("no_chain", "this service has no chain: it cannot relay claims", {});
-    if (!b.bounty) throw new PlatformError("no_bounty", `${slug} has no bounty attached`, { slug });
-    const bounty = b.bounty.bounty_contract as Address;
-    const bountyId = BigInt(b.bounty.bounty_id);
+    // the attached bounty, on this process's chain and contract (else bounty_mismatch, nothing read)
+    const { chain, bounty: attached } = await platform.attachedChain(slug);
+    const bounty = attached.bounty_contract as Address;
+    const bountyId = BigInt(attached.bounty_id);
     const client = chain.publicClient;
     // the gateway's own wording, details and operator's log for a failing read (probe26 A-F7: a bare
     // 502 `details: {}` and nothing logged)
@@ -337,7 +335,7 @@ export function relayClaimOp(platform: Platform) {
           client,
           read,
           input,
-          claimDomain(b.bounty!.chain_id, bounty),
+          claimDomain(attached.chain_id, bounty),
           bountyId,
         );
         const hash = await relayRead(

@@ -137,12 +137,9 @@ export class RateLimiter {
    * `n` tokens are there. `n` over {@link RateLimiter.capacity} never passes (the caller refuses it).
    */
   take(who: string, n = 1): number {
-    const b = this.refilled(who);
-    if (b.tokens >= n) {
-      b.tokens -= n;
-      return 0;
-    }
-    return Math.max(1, Math.ceil((n - b.tokens) / this.perSecond));
+    const wait = this.waitFor(who, n);
+    if (wait === 0) this.refilled(who).tokens -= n;
+    return wait;
   }
 
   /**
@@ -153,6 +150,12 @@ export class RateLimiter {
   owe(who: string, n: number): void {
     const b = this.refilled(who);
     b.tokens = Math.max(-this.burst, b.tokens - n);
+  }
+
+  /** Seconds to wait (0: none) until `n` tokens are in `who`'s bucket, taking none ({@link RateLimiter.take}'s answer). */
+  waitFor(who: string, n: number): number {
+    const b = this.refilled(who);
+    return b.tokens >= n ? 0 : Math.max(1, Math.ceil((n - b.tokens) / this.perSecond));
   }
 
   /** Seconds until `who`'s bucket owes nothing (0: it owes nothing now; else at least 1). */
@@ -357,9 +360,17 @@ export function answerTokens(limiter: RateLimiter, bytes: number, bytesPerToken:
  * tasks, probe10 R12) is sent whole, its write having committed, and its tokens are owed
  * ({@link chargeWriteAnswer}): the caller's next requests are refused (429) before they reach a
  * handler until the bucket has refilled. A HEAD is charged as its GET. 304s and refusals are not charged.
+ * A handler about to build a large read answer asks `c.var.admitAnswer` first (a lower bound of its bytes):
+ * refused then, before the build, with the same 429.
  */
 export function chargeAnswerBytes(limiter: RateLimiter, bytesPerToken: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    const reads = c.req.method === "GET" || c.req.method === "HEAD";
+    c.set("admitAnswer", (minBytes: number) => {
+      if (!reads) return;
+      const wait = limiter.waitFor(bucketOf(c), answerTokens(limiter, minBytes, bytesPerToken));
+      if (wait > 0) throw rateLimited(wait, "answer bytes for this caller", "answer_bytes");
+    });
     await next();
     // a HEAD runs its GET's handler (the same answer built, its body dropped): it costs the same
     // (probe16 A-F10: HEADs were never charged, and one account's loop stalled everyone)

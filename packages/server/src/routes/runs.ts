@@ -43,7 +43,11 @@ export function runRoutes(): OpenAPIHono<AppEnv> {
     summary: "The tasks of the caller's own run and the ordinals answered so far (resume)",
     ok: { status: 200, schema: AnyJson, description: "{run_id, tasks, answered_ordinals}" },
     errors: [401, 403, 404],
-    handler: async (c) => sendJson(c, await c.var.domain.runTasks(c.var.principal, c.req.param("run_id"))),
+    handler: async (c) =>
+      sendJson(
+        c,
+        await c.var.domain.runTasks(c.var.principal, c.req.param("run_id"), { admit: c.var.admitAnswer }),
+      ),
   });
   defineRoute(app, {
     method: "post",
