@@ -166,11 +166,11 @@ export function checkWithdrawalAddress(
  * {@link checkWithdrawalAddress}, then, with a chain configured, the code the address runs
  * (`recipientCodeProblem` of @bench-bounty/contracts): a BenchmarkBounty or an AnchorRegistry deployed
  * at any other address is refused, as USDC paid there is lost for good (probe26 C-F7). A smart-contract
- * wallet (any other code) is allowed. Without a chain, or when its RPC fails, only the address rule
- * applies (the code rule refuses only what it sees).
+ * wallet (any other code) is allowed. Without a chain only the address rule applies; with a chain whose
+ * RPC fails the address is refused (`chain_error`: nothing is written, try again).
  * @returns the address lowercase
  * @throws PlatformError `invalid_withdrawal_address` (`details.reason` `platform_contract` for such code,
- *   or {@link checkWithdrawalAddress}'s)
+ *   or {@link checkWithdrawalAddress}'s), `chain_error` (the code could not be read)
  */
 export async function checkWithdrawalAddressOnChain(
   ctx: PlatformContext,
@@ -179,12 +179,9 @@ export async function checkWithdrawalAddressOnChain(
 ): Promise<string> {
   const lower = checkWithdrawalAddress(ctx, addr, field);
   if (ctx.chain === null) return lower;
-  // a chain that cannot be read leaves the address rule alone: the code rule refuses only what it sees
-  const code = await ctx.chain.codeAt(lower as `0x${string}`).catch((e: unknown) => {
-    if (e instanceof PlatformError && e.code === "chain_error") return null;
-    throw e;
-  });
-  if (code === null) return lower;
+  // a chain that cannot be read refuses the address (chain_error, nothing written): a money path never
+  // guesses that code it could not read is harmless (the review of probe26 C-F7)
+  const code = await ctx.chain.codeAt(lower as `0x${string}`);
   const problem = recipientCodeProblem(lower, code);
   if (problem !== null)
     throw new PlatformError("invalid_withdrawal_address", `${field}: ${problem.message}`, {

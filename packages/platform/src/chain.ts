@@ -651,7 +651,7 @@ export class ChainGateway {
           functionName: "award",
           args: [bountyId, winners, rankingDigest],
         },
-        opts,
+        { ...opts, pendingReason: true },
       ),
     );
   }
@@ -864,11 +864,23 @@ export class ChainGateway {
       wallet = this.wallet,
       signer = "the platform account",
       beforeSend,
-    }: { wallet?: WalletClient<Transport, Chain, Account>; signer?: string; beforeSend?: () => void } = {},
+      pendingReason = false,
+    }: {
+      wallet?: WalletClient<Transport, Chain, Account>;
+      signer?: string;
+      beforeSend?: () => void;
+      /** On a failed gas estimate, simulate at the pending block too to name the contract's error (the award). */
+      pendingReason?: boolean;
+    } = {},
   ): Promise<Hash> {
     if (wallet === this.wallet && this.readOnly) throw readOnlyRefusal(what, this.address);
     const serialized = await this.call(what, async () => {
-      const simulate = () => this.publicClient.simulateContract({ ...request, account: wallet.account });
+      const simulate = (blockTag?: "pending") =>
+        this.publicClient.simulateContract({
+          ...request,
+          account: wallet.account,
+          ...(blockTag ? { blockTag } : {}),
+        });
       await simulate();
       const balance = await this.publicClient.getBalance({ address: wallet.account.address });
       this.refuseWithoutGas(what, signer, wallet.account.address, balance, null);
@@ -886,8 +898,12 @@ export class ChainGateway {
         .catch(async (e: unknown) => {
           // the gas estimate reverts undecoded ("An internal error was received"): the contract's state
           // may have changed since the simulation (probe19 A-F9: the bounty awarded meanwhile by another
-          // process); simulated again, the contract's refusal is named, else the estimate's error stands
+          // process), or (`pendingReason`, the award) the pending block the estimate runs in is later than
+          // the latest one (probe26 C-F1: an award at its deadline's last second, `AwardAfterDeadline`);
+          // simulated again, the contract's refusal is named, else the estimate's error stands (the relay
+          // reads the pending block's credit and time itself: `relayRead`)
           await simulate();
+          if (pendingReason) await simulate("pending");
           throw e;
         });
       const fee = prepared.maxFeePerGas ?? prepared.gasPrice ?? 0n;

@@ -365,3 +365,32 @@ describe("the evidence door keeps the operator's chain problems to the operator'
     }
   });
 });
+
+describe("the award window's last second (probe26 C-F1, the award half)", () => {
+  it("the latest block at the award deadline: the send's simulation in the next block reverts AwardAfterDeadline, answered award_not_allowed naming the deadline, nothing sent", async () => {
+    const dc = devChain();
+    const r = await ready(dc, 1, "deadline-second");
+    const onchain = await attachedBountyOnChain(r.platform.ctx, await r.platform.real.getBenchmark(r.slug));
+    const deadline = Number(onchain.awardDeadline);
+    await dc.publicClient.request({
+      method: "evm_setNextBlockTimestamp" as never,
+      params: [deadline] as never,
+    });
+    await dc.publicClient.request({ method: "evm_mine" as never, params: [] as never });
+    expect(await latestBlockTime(dc)).toBe(deadline); // the window's last second: assertSendable lets it through
+    r.clock.set(deadline * 1000);
+    const nonce = () =>
+      dc.publicClient.getTransactionCount({ address: dc.accounts[1]!.address, blockTag: "pending" });
+    const before = await nonce();
+    const e = await r.platform.real.award(r.platform.op, r.slug).catch((x: unknown) => x);
+    expect(e).toMatchObject({
+      code: "award_not_allowed",
+      details: { award_deadline: deadline, revert: "AwardAfterDeadline" },
+    });
+    expect((e as { details: { chain_time: number } }).details.chain_time).toBeGreaterThan(deadline);
+    expect((e as Error).message).toMatch(/^the award deadline \d+ passes before the award can be mined/);
+    expect(await nonce()).toBe(before);
+    expect(await bountyStatus(dc, r.bountyId)).toBe(2);
+    await r.platform.close();
+  });
+});

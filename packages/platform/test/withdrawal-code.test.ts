@@ -58,4 +58,27 @@ describe("withdrawal addresses running the protocol's code (probe26 C-F7)", () =
     const plain = dc.accounts[5]!.address.toLowerCase();
     expect((await p.setWithdrawalAddress(alice, "a1", plain)).withdrawal_address).toBe(plain);
   });
+
+  it("with a chain that cannot be read, an address is refused chain_error and nothing is written (review of probe26 C-F7)", async () => {
+    const dc = devChain();
+    const p = await openTemp({ chain: { ...chainConfig(dc, 1), rpcUrl: "http://127.0.0.1:9" } }).then(
+      (h) => h.real,
+    );
+    const alice = await p.authenticate((await p.createAccount({ name: "alice" })).api_key);
+    const plain = dc.accounts[5]!.address;
+    for (const attempt of [
+      () => p.registerAgent(alice, "a1", { withdrawal_address: plain }),
+      () => p.setAccountWithdrawalAddress(alice, plain),
+    ]) {
+      const refused = await rejection(attempt());
+      expect(refused).toMatchObject({ code: "chain_error" });
+      expect(refused.message).toMatch(/read an address's code/);
+    }
+    expect(await p.myAgents(alice)).toEqual([]);
+    // an agent without an address needs no chain read
+    expect((await p.registerAgent(alice, "a2")).agent_id).toBe("a2");
+    const refusedSet = await rejection(p.setWithdrawalAddress(alice, "a2", plain));
+    expect(refusedSet.code).toBe("chain_error");
+    expect((await p.myAgents(alice)).map((a) => a.withdrawal_address ?? null)).toEqual([null]);
+  });
 });

@@ -87,17 +87,19 @@ beforeAll(async () => {
         ),
     },
   }) as ChainGateway;
-  relayFailingWait = relayClaimOp({ ...platformOf(gateway), chain: failingWait } as unknown as Platform);
+  relayFailingWait = relayClaimOp(platformOf(failingWait));
   relay = relayClaimOp(platformOf(gateway));
 }, 240_000);
 
-/** The relay's view of the platform: the benchmark's bounty and the operator's chain `chain`. */
+/** The relay's view of the platform: the benchmark's attached bounty on the operator's chain `chain`. */
 function platformOf(chain: ChainGateway): Platform {
   return {
     chain,
     checkWithdrawalAddress: () => undefined,
-    getBenchmark: () =>
+    // read at each call: a test moves `bountyId` to another bounty
+    attachedChain: () =>
       Promise.resolve({
+        chain,
         bounty: {
           bounty_contract: dc.contracts.benchmarkBounty,
           bounty_id: bountyId.toString(),

@@ -90,7 +90,8 @@ export function awardWaitMs(ctx: PlatformContext): number {
  * `sent` before waiting. Marks `progress` as it goes; never sends at or past `deadline`.
  * @throws PlatformError `award_pending` (in flight), `chain_error` (reverted, with its reason; dropped),
  *   `server_busy` (the deadline passed before sending: nothing sent), `award_not_allowed` (the bounty is
- *   not sendable now: `assertSendable`), `bounty_mismatch` (not the attached bounty)
+ *   not sendable now: `assertSendable`; or the next block leaves the award window: {@link outOfWindow}),
+ *   `bounty_mismatch` (not the attached bounty)
  */
 export async function sendOrAdoptAward(
   ctx: PlatformContext,
@@ -174,7 +175,34 @@ async function sendOrLose(ctx: PlatformContext, slug: string, send: () => Promis
     if (
       !(e instanceof PlatformError && e.details.may_be_sent === true && typeof e.details.tx_hash === "string")
     )
-      throw e;
+      throw outOfWindow(e) ?? e;
     return e.details.tx_hash as Hash;
   }
+}
+
+/**
+ * The send's simulation runs in the next block, whose time may leave `[closesAt, awardDeadline]` though
+ * the latest block's was in it (`assertSendable`): at the deadline's last second it reverts
+ * `AwardAfterDeadline(awardDeadline, timestamp)`. That is the award window closing, answered as
+ * `assertSendable` answers it (409 `award_not_allowed` with `award_deadline` / `closes_at` and the next
+ * block's `chain_time`), never as a chain failure (probe26 C-F1, the award half). Nothing was sent.
+ * @returns the refusal, or null for any other error
+ */
+function outOfWindow(e: unknown): PlatformError | null {
+  if (!(e instanceof PlatformError) || e.code !== "chain_error") return null;
+  const [bound, time] = Array.isArray(e.details.args) ? (e.details.args as string[]) : [];
+  if (bound === undefined || time === undefined) return null;
+  if (e.details.revert === "AwardAfterDeadline")
+    return new PlatformError(
+      "award_not_allowed",
+      `the award deadline ${bound} passes before the award can be mined (the next block's time is ${time}); nothing was sent: the author may reclaim`,
+      { award_deadline: Number(bound), chain_time: Number(time), revert: e.details.revert },
+    );
+  if (e.details.revert === "AwardBeforeClose")
+    return new PlatformError(
+      "award_not_allowed",
+      `the contest closes at ${bound}; the next block's time is ${time}: nothing was sent`,
+      { closes_at: Number(bound), chain_time: Number(time), revert: e.details.revert },
+    );
+  return null;
 }
