@@ -24,6 +24,11 @@ export interface DemoOptions {
   readonly prizeUsdc: number;
   /** Directory for pack.json, verification.json and report.md (absolute). */
   readonly outDir: string;
+  /**
+   * First of three consecutive loopback ports (`--base-port`): the chain on it, the indexer on the next,
+   * the service (and the web leaderboard) on the one after; null: ports the system picks.
+   */
+  readonly basePort: number | null;
   /** Keep the chain, the indexer and the services up after the run until Ctrl-C. */
   readonly keepRunning: boolean;
   /** Print the children's own log lines (hardhat node, ponder). */

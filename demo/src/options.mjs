@@ -57,6 +57,12 @@ const SPEC = {
     arg: "<dir>",
     help: "output directory for pack.json, verification.json, report.md",
   },
+  "base-port": {
+    type: "string",
+    default: "",
+    arg: "<port>",
+    help: "listen on fixed loopback ports: the chain on <port>, the indexer on <port>+1, the service and web leaderboard on <port>+2 (1024..65533; default: ports the system picks)",
+  },
   "keep-running": {
     type: "boolean",
     short: "k",
@@ -76,7 +82,7 @@ const SPEC = {
 export function helpText() {
   const rows = Object.entries(SPEC).map(([name, o]) => {
     const flag = `${o.short ? `-${o.short}, ` : "    "}--${name}${o.arg ? ` ${o.arg}` : ""}`;
-    const dflt = o.type === "string" ? ` (default: ${o.default})` : "";
+    const dflt = o.type === "string" && o.default !== "" ? ` (default: ${o.default})` : "";
     return `  ${flag.padEnd(30)} ${o.help}${dflt}`;
   });
   return [
@@ -93,6 +99,7 @@ export function helpText() {
     "  npm run demo",
     "  npm run demo -- --size 400 --attempts 2",
     "  npm run demo -- --agents always-sun,precipitation-rule,author-baseline --keep-running",
+    "  npm run demo -- --base-port 43000 --keep-running",
     "",
     "Outputs: <out>/pack.json, <out>/verification.json, <out>/report.md. DEMO_SKIP_SETUP=1 skips the install and build.",
   ].join("\n");
@@ -103,6 +110,15 @@ function positiveInt(name, value, max) {
   const n = Number(value);
   if (n < 1 || n > max) throw new DemoOptionError(`--${name} must be between 1 and ${max}.`);
   return n;
+}
+
+/** `--base-port`: the first of three consecutive loopback ports (the chain, the indexer, the service). */
+function basePort(value) {
+  if (!/^\d+$/.test(value) || Number(value) < 1024 || Number(value) > 65533)
+    throw new DemoOptionError(
+      "--base-port must be a whole number between 1024 and 65533 (it and the next two ports are used).",
+    );
+  return Number(value);
 }
 
 function fraction(value) {
@@ -158,6 +174,7 @@ export function parseOptions(argv) {
     attempts: positiveInt("attempts", values.attempts, 10),
     prizeUsdc: positiveInt("prize", values.prize, 1_000_000),
     outDir: resolve(values.out),
+    basePort: values["base-port"] === "" ? null : basePort(values["base-port"]),
     keepRunning: values["keep-running"],
     verbose: values.verbose,
   };

@@ -9,6 +9,7 @@ import { anchorRegistryAbi, ANCHOR_KINDS, benchmarkBountyAbi, testUsdcAbi } from
 import { parseEvidencePack, packHash } from "@bench-bounty/evidence";
 import { FACT_NAMES, verifyPack } from "@bench-bounty/verifier";
 import { spawnSync } from "node:child_process";
+import { createServer } from "node:net";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,13 +21,30 @@ import { INDEPENDENT_CHECK, PHASES, runDemo, type DemoResult } from "../src/run.
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
+/** A port p such that p, p+1 and p+2 are free on 127.0.0.1 now (for `--base-port`; probe27 B-F7). */
+async function threeFreePorts(): Promise<number> {
+  const free = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const srv = createServer();
+      srv.once("error", () => resolve(false));
+      srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
+    });
+  for (let i = 0; i < 50; i++) {
+    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    if ((await free(base)) && (await free(base + 1)) && (await free(base + 2))) return base;
+  }
+  throw new Error("no three consecutive free ports found");
+}
+
 describe("npm run demo, end to end", () => {
   let outDir: string;
   let result: DemoResult;
+  let basePort: number;
   const lines: string[] = [];
 
   beforeAll(async () => {
     outDir = mkdtempSync(join(tmpdir(), "bench-bounty-demo-test-"));
+    basePort = await threeFreePorts();
     result = await runDemo(
       {
         size: 24,
@@ -38,6 +56,7 @@ describe("npm run demo, end to end", () => {
         outDir,
         keepRunning: false,
         verbose: false,
+        basePort,
       },
       { log: (l) => lines.push(l), hold: true },
     );
@@ -51,6 +70,12 @@ describe("npm run demo, end to end", () => {
 
   const client = () => createPublicClient({ transport: http(result.rpcUrl!) });
   const pack = () => parseEvidencePack(readFileSync(join(outDir, "pack.json")));
+
+  it("--base-port: the chain, the indexer and the service listen on the three ports asked for (probe27 B-F7)", () => {
+    expect(new URL(result.rpcUrl!).port).toBe(String(basePort));
+    expect(new URL(result.indexerUrl!).port).toBe(String(basePort + 1));
+    expect(new URL(result.serviceUrl!).port).toBe(String(basePort + 2));
+  });
 
   it("runs every phase and writes pack.json, verification.json and report.md", () => {
     expect(result.phases.map((p) => [p.name, p.status])).toEqual(PHASES.map((n) => [n, "ok"]));

@@ -144,7 +144,9 @@ describe("options", () => {
       keepRunning: true,
       attempts: 2,
       prizeUsdc: 5,
+      basePort: null,
     });
+    expect(parseOptions(["--base-port", "43000"]).basePort).toBe(43000);
   });
 
   it("refuses bad values naming the option (exit status 1, no stack trace)", () => {
@@ -163,6 +165,9 @@ describe("options", () => {
       [["--public-fraction", "1"], "--public-fraction must be a decimal strictly between 0 and 1"],
       [["--attempts", "x"], "--attempts must be a whole number"],
       [["--agents", "always-sun,always-sun"], "an agent is listed twice"],
+      [["--base-port", "80"], "--base-port must be a whole number between 1024 and 65533"],
+      [["--base-port", "65534"], "--base-port must be a whole number between 1024 and 65533"],
+      [["--base-port", "4e4"], "--base-port must be a whole number between 1024 and 65533"],
     ] as const) {
       const r = run([...args]);
       expect(r.status).toBe(1);

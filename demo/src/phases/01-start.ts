@@ -20,7 +20,9 @@ export const startPhase: DemoPhase = {
   async run(ctx, p) {
     const { options, registry, result, storeDir } = ctx;
     p.note("starting hardhat node (chain id 8453) and deploying with the Ignition module ...");
-    const c = await startDevChain({ log: options.verbose });
+    // --base-port: the chain, the indexer and the service on three fixed ports, else ports the system picks
+    const fixed = (offset: number) => (options.basePort === null ? {} : { port: options.basePort + offset });
+    const c = await startDevChain({ log: options.verbose, ...fixed(0) });
     ctx.chain = c;
     registry.addStop("devchain (hardhat node)", () => c.stop());
     result.rpcUrl = c.rpcUrl;
@@ -41,6 +43,7 @@ export const startPhase: DemoPhase = {
       wait: "none",
       logLevel: "warn",
       ...(options.verbose ? { log: true } : {}),
+      ...fixed(1),
     });
     ctx.indexer = ix;
     registry.addStop("indexer (ponder)", async () => {
@@ -49,7 +52,7 @@ export const startPhase: DemoPhase = {
     result.indexerUrl = ix.url;
     p.note(`indexer    ${ix.url} (pid ${ix.pid})`);
 
-    const port = await freePort();
+    const port = options.basePort === null ? await freePort() : options.basePort + 2;
     const publicUrl = `http://127.0.0.1:${port}`;
     ctx.operatorKey = `bb_operator_${randomBytes(24).toString("hex")}`;
     const serve = await startServe(
