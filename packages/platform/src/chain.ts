@@ -82,6 +82,13 @@ export interface ChainConfig {
    */
   awardWaitMs?: number;
   /**
+   * Blocks an award transaction's block must have on top of it, itself included, before the award is
+   * recorded `confirmed` and its pack (which reveals the test set) minted (default 1: the block it is
+   * mined in). On a chain whose recent blocks may be reorganised (an L2's unsafe head) more: a mined award
+   * not deep enough yet is answered `award_pending`, and the next `award` or door read records it once deep.
+   */
+  awardConfirmations?: number;
+  /**
    * The operator's log of RPC failures, one line each naming the RPC by its origin (default: stderr,
    * which is `serve`'s log and the CLI's output); what users are served says "the chain RPC" only.
    */
@@ -334,6 +341,16 @@ export class ChainGateway {
   async codeAt(address: Address): Promise<Hex> {
     const code = await this.call("read an address's code", () => this.publicClient.getCode({ address }));
     return code ?? "0x";
+  }
+
+  /** Number of the latest block. @throws PlatformError `chain_error` when the RPC fails */
+  async latestBlockNumber(): Promise<number> {
+    // uncached: viem keeps a block number for its polling interval (4 s), a depth read must see now
+    return Number(
+      await this.call("read the latest block number", () =>
+        this.publicClient.getBlockNumber({ cacheTime: 0 }),
+      ),
+    );
   }
 
   /** Timestamp (unix seconds) of the latest block. */

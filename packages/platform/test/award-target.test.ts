@@ -394,3 +394,38 @@ describe("the award window's last second (probe26 C-F1, the award half)", () => 
     await r.platform.close();
   });
 });
+
+describe("an award's confirmation depth (probe26 C-F10)", () => {
+  it("with awardConfirmations 3 a mined award is award_pending (nothing recorded, the door pending) until two more blocks are on top; then recorded with the same transaction", async () => {
+    const dc = devChain();
+    const r = await ready(dc, 1, "depth");
+    r.clock.set((await latestBlockTime(dc)) * 1000);
+    const h = await r.reopen({ ...chainConfig(dc, 1), awardConfirmations: 3 });
+    const e = await h.real.award(h.op, r.slug).catch((x: unknown) => x);
+    expect(e).toMatchObject({
+      code: "award_pending",
+      details: { confirmations: 1, confirmations_required: 3 },
+    });
+    const minedIn = (e as { details: { award_block: number; tx_hash: string } }).details;
+    expect(await bountyStatus(dc, r.bountyId)).toBe(3); // on-chain: awarded
+    expect((await h.ctx.store.awards.get(r.slug))!.status).not.toBe("confirmed"); // the store waits
+    expect(await h.ctx.store.packs.get(r.slug)).toBeFalsy(); // the test set is not revealed yet
+    expect(await h.real.awardEvidence(r.slug)).toMatchObject({
+      kind: "unavailable",
+      reason: "award_pending",
+    });
+    await dc.mine(1);
+    const second = await h.real.award(h.op, r.slug).catch((x: unknown) => x);
+    expect(second).toMatchObject({
+      code: "award_pending",
+      details: { confirmations: 2 },
+    });
+    await dc.mine(1);
+    const done = await h.real.award(h.op, r.slug);
+    expect(done.award_tx).toBe(minedIn.tx_hash);
+    expect(done.award_block).toBe(minedIn.award_block);
+    expect(done.pack_anchor).not.toBeNull();
+    expect((await h.real.awardEvidence(r.slug)).kind).toBe("pack");
+    await h.close();
+  });
+});

@@ -67,6 +67,14 @@ const UNREACHABLE_CHAIN = [
   "0x" + "33".repeat(20),
 ];
 
+/** Registers `agentId` of the account of `key` with its withdrawal address, on no chain (nothing to read). */
+async function agentWithAddress(store: string, key: string, agentId: string): Promise<void> {
+  const r = await runCli(
+    ...["agent", agentId, "--store", store, "--api-key", key, "--withdrawal-address", helperAddress(agentId)],
+  );
+  expect(r.code, r.err).toBe(0);
+}
+
 /** Publishes the weather CSV as `slug` on a new store with the chain unreachable (its anchors stay pending). */
 async function publishWithChainDown(slug: string): Promise<string> {
   vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", "0x" + "11".repeat(32));
@@ -491,6 +499,16 @@ describe("chain options are checked before the store or the network", () => {
     expect(existsSync(store)).toBe(false);
   });
 
+  it("--award-confirmations outside 1..1000 is refused naming the option, nothing created (probe26 C-F10)", async () => {
+    const store = join(tempDir(), "st");
+    for (const n of ["0", "1001", "x", "2.5"]) {
+      const r = await runCli("agent", "a1", "--store", store, "--award-confirmations", n);
+      expect(r.code, n).toBe(1);
+      expect(r.err, n).toContain("--award-confirmations must be an integer in 1..1000");
+    }
+    expect(existsSync(store)).toBe(false);
+  });
+
   it("--public-url with userinfo, a query or a fragment is refused naming the part, never the value (probe11 O10)", async () => {
     const store = join(tempDir(), "st");
     for (const [url, part] of [
@@ -688,9 +706,11 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
   it("run: a receipt anchor failing at finalize is reported with the chain error by origin and a retry command; anchor with the chain down prints {code, details} (probeD3 F3)", async () => {
     const store = await publishWithChainDown("rc");
     const key = await cliAccount(store, "rc-owner");
+    // the address is set without the chain: with it down, the address's code cannot be read (refused)
+    await agentWithAddress(store, key, "rc1");
     const r = await runCli(
       ...["run", "rc", "--store", store, "--api-key", key, "--agent", `node ${AGENT}`],
-      ...["--agent-id", "rc1", "--withdrawal-address", helperAddress("rc1"), "--no-progress"],
+      ...["--agent-id", "rc1", "--no-progress"],
       ...UNREACHABLE_CHAIN,
     );
     expect(r.code, r.err).toBe(0);
@@ -724,10 +744,12 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
 
   it("the printed anchor command drops a key exported in the shell: anchor is the keyless operator's (probe16 B-F3)", async () => {
     const store = await publishWithChainDown("rk");
-    vi.stubEnv("BENCH_BOUNTY_API_KEY", await cliAccount(store, "rk-owner"));
+    const key = await cliAccount(store, "rk-owner");
+    await agentWithAddress(store, key, "rk1");
+    vi.stubEnv("BENCH_BOUNTY_API_KEY", key);
     const r = await runCli(
       ...["run", "rk", "--store", store, "--agent", `node ${AGENT}`],
-      ...["--agent-id", "rk1", "--withdrawal-address", helperAddress("rk1"), "--no-progress"],
+      ...["--agent-id", "rk1", "--no-progress"],
       ...UNREACHABLE_CHAIN,
     );
     expect(r.code, r.err).toBe(0);

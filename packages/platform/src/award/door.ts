@@ -281,12 +281,19 @@ async function awardFromChain(
       message: `the award transaction ${state.tx_hash} reverted: nothing was paid; the operator's next award sends a new one`,
     };
   if (state.state !== "mined") return null;
+  // mined, but not as deep as the service waits for (`awardConfirmations`): still pending to the reader
+  const shallow: { message: string | null } = { message: null };
   const adopted = await underDoorLock(ctx, slug, by, async () => {
     const fresh = (await awardRow(ctx, slug))!;
     if (fresh.status === "prepared" || fresh.status === "sent")
-      await recordConfirmed(ctx, slug, state.tx_hash!, state.block!);
+      await recordConfirmed(ctx, slug, state.tx_hash!, state.block!).catch((e: unknown) => {
+        if (!(e instanceof PlatformError && e.code === "award_pending")) throw e;
+        shallow.message = e.message;
+      });
     return true;
   });
+  if (shallow.message !== null)
+    return { kind: "unavailable", reason: "award_pending", message: shallow.message };
   if (!adopted)
     return {
       kind: "unavailable",

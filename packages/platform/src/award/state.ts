@@ -91,13 +91,34 @@ export function awardRow(ctx: PlatformContext, slug: string): Promise<AwardRow |
 /** The name of the store lock a benchmark's award holds. */
 export const awardLock = (slug: string) => `bench-bounty.award:${slug}`;
 
-/** Records a mined award transaction: the award `confirmed`, the benchmark's bounty `awarded` (one transaction). */
+/**
+ * Records a mined award transaction: the award `confirmed`, the benchmark's bounty `awarded` (one
+ * transaction), once its block is {@link ChainConfig.awardConfirmations} deep (probe26 C-F10: recorded on
+ * its first block, a reorg that dropped it left the store awarded and the test set revealed).
+ * @throws PlatformError `award_pending` (mined in `block`, not deep enough yet: nothing recorded;
+ *   `details.tx_hash`, `award_block`, `confirmations`, `confirmations_required`), `chain_error`
+ */
 export async function recordConfirmed(
   ctx: PlatformContext,
   slug: string,
   txHash: string,
   block: number,
 ): Promise<void> {
+  const required = ctx.chain?.config.awardConfirmations ?? 1;
+  if (required > 1) {
+    const depth = (await ctx.chain!.latestBlockNumber()) - block + 1;
+    if (depth < required)
+      throw new PlatformError(
+        "award_pending",
+        `the award transaction ${txHash} is mined in block ${block} with ${depth} of the ${required} confirmations this service waits for: run award again once ${required - depth} more block(s) are on top of it (it is never sent twice)`,
+        {
+          tx_hash: txHash,
+          award_block: block,
+          confirmations: depth,
+          confirmations_required: required,
+        },
+      );
+  }
   await ctx.store.tx(async (t) => {
     await t.awards.markConfirmed(slug, txHash, block);
     const bounty = { ...(await getBenchmark(ctx, slug, t)).bounty!, status: "awarded" };

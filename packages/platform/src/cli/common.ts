@@ -30,6 +30,8 @@ export interface StoreOpts {
   usdc?: string;
   publicUrl?: string;
   receiptAnchoring: "immediate" | "batch";
+  /** Blocks an award's block must have on top of it, itself included, before it is recorded (chain `awardConfirmations`). */
+  awardConfirmations?: number;
 }
 
 export const int =
@@ -112,6 +114,14 @@ export function storeOptions(
       new Option("--anchor-registry <address>", "AnchorRegistry address").env("BENCH_BOUNTY_ANCHOR_REGISTRY"),
     )
     .addOption(new Option("--usdc <address>", "USDC token address").env("BENCH_BOUNTY_USDC"))
+    .addOption(
+      new Option(
+        "--award-confirmations <n>",
+        "blocks an award's block must have on top of it, itself included, before the award is recorded and its pack minted (1..1000; more on a chain that may reorganise recent blocks)",
+      )
+        .env("BENCH_BOUNTY_AWARD_CONFIRMATIONS")
+        .argParser(int("--award-confirmations", 1, 1000)),
+    )
     .addOption(
       new Option("--public-url <url>", "public base URL of the evidence door (receipt_url)").env(
         "BENCH_BOUNTY_PUBLIC_URL",
@@ -249,6 +259,7 @@ function storeCommand(
   if (bountyContract !== undefined) rest.push("--bounty-contract", bountyContract);
   if (anchorRegistry !== undefined) rest.push("--anchor-registry", anchorRegistry);
   if (o.usdc !== undefined) rest.push("--usdc", o.usdc);
+  if (o.awardConfirmations !== undefined) rest.push("--award-confirmations", String(o.awardConfirmations));
   return [...words, ...rest.map(shellWord)].join(" ") + note + databaseUrlNote();
 }
 
@@ -373,6 +384,7 @@ export function chainConfig(o: StoreOpts, readAs?: Address): ChainConfig | undef
       ...(usdc ? { usdc: usdc as Address } : {}),
     },
     ...(key !== undefined ? { privateKey: key } : { readAs: readAs! }),
+    ...(o.awardConfirmations !== undefined ? { awardConfirmations: o.awardConfirmations } : {}),
   };
 }
 
