@@ -163,8 +163,40 @@ export interface BenchmarkDetail extends BenchmarkListItem {
   /** Longest accepted answer, in UTF-16 code units (`MAX_ANSWER_LENGTH`, 100,000). */
   max_answer_length: number;
   commitment: Commitment;
+  /**
+   * The attached bounty as recorded at attach, null without one: public facts of the chain (SPEC 1.1
+   * `getBounty`), what an agent checks before spending a run (`npx hardhat bounty:status --id <bounty_id>
+   * --author <author>`; probe27 A-F8: nothing served before the award named the bounty).
+   */
+  bounty: BountyFacts | null;
   /** ASCII; its curls name this benchmark's own slug at `base_url`. */
   how_to_compete: string;
+}
+
+/** The attached bounty in a detail ({@link BenchmarkDetail.bounty}): addresses lower-case, amounts base units. */
+export interface BountyFacts {
+  chain_id: number;
+  /** The BenchmarkBounty contract. */
+  bounty_contract: string;
+  /** Decimal. */
+  bounty_id: string;
+  /** The address that locked the pool (on-chain `author`). */
+  author: string;
+  token: string;
+  /** The pool in token base units (USDC: 6 decimals), decimal. */
+  pool_base_units: string;
+}
+
+/** The served facts of an attached bounty (SPEC 1.1; probe27 A-F8). */
+export function bountyFacts(b: AttachedBounty): BountyFacts {
+  return {
+    chain_id: b.chain_id,
+    bounty_contract: b.bounty_contract,
+    bounty_id: b.bounty_id,
+    author: b.author,
+    token: b.token,
+    pool_base_units: b.pool_base_units,
+  };
 }
 
 /** A benchmark's test-set commitment (SPEC 3) as served. */
@@ -307,6 +339,7 @@ export async function benchmarkDetail(
     max_answer_bytes: await answerAllowanceOf(ctx, b),
     max_answer_length: MAX_ANSWER_LENGTH,
     commitment: await commitmentOf(ctx, b),
+    bounty: b.bounty ? bountyFacts(b.bounty) : null,
     how_to_compete: howToCompete(b.slug, opts.baseUrl ?? ctx.publicBaseUrl),
   };
 }

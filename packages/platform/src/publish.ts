@@ -2,7 +2,9 @@
  * Datasets and publishing (seed "Publish a Benchmark from Your Data"; SPEC 3).
  *
  * Publishing, in order: options are checked; one benchmark per dataset (`benchmark_exists` with
- * `details.existing_slug`); an explicit slug (`^[a-z0-9][a-z0-9-]{1,127}$`, taken: 409
+ * `details.existing_slug`); one benchmark per test-set root (the same rows and `seed` as a published
+ * benchmark: `benchmark_exists` with `details.existing_slug` and `details.field: "seed"`, checked under
+ * the root's lock in the insert's transaction; probe27 A-F2); an explicit slug (`^[a-z0-9][a-z0-9-]{1,127}$`, taken: 409
  * `slug_conflict`); prompts rendered for every row (a missing placeholder names the lowest row index
  * and the field); gold shaped per grader (lowest offending row index); the bank: rows sorted by
  * `prompt_hash` ascending (ties, identical prompts, by the row's position in the uploaded dataset), the
@@ -392,7 +394,7 @@ export async function getDataset(ctx: PlatformContext, datasetId: string): Promi
 
 /**
  * Publishes a benchmark from a stored dataset (see the module doc for the order of checks).
- * @throws PlatformError `unknown_dataset`, `benchmark_exists` / `slug_conflict`,
+ * @throws PlatformError `unknown_dataset`, `benchmark_exists` (the dataset's, or a test set with a published root: `details.field: "seed"`) / `slug_conflict`,
  *   `invalid_option`, `invalid_slug`, `invalid_template`, `missing_placeholder`, `invalid_label`,
  *   `invalid_gold`
  */
@@ -609,6 +611,11 @@ export async function publishBenchmark(
       if (raced !== null) throw benchmarkExists(datasetId, raced);
       await assertPublishQuota(ctx, author, t);
       if (await t.benchmarks.exists(slug)) throw slugConflict(slug);
+      // one benchmark per test-set root, under the root's lock (probe27 A-F2): a bounty's root names one
+      // benchmark, so nobody's bounty attaches to a copy of it published from the same rows and seed
+      await t.benchmarks.lockRoot(plan.root);
+      const sameRoot = await t.benchmarks.slugOfRoot(plan.root);
+      if (sameRoot !== null) throw sameTestSet(sameRoot);
       await chargeTestSet(ctx, ds, testSetBytes, t);
       await ctx.faults.publishBeforeInsert?.(slug);
       // the waits for this transaction and its locks (SQLite: the one connection) may have passed it
@@ -637,8 +644,9 @@ export async function publishBenchmark(
         await chargeAllAccounts(t, ctx.datasetBytesAllAccounts, testSetBytes, "test set");
       if (!(await anchoredHere(ctx, t))) return null;
       await t.anchors.addPending(plan.root, "commitment", slug, createdAt);
-      // A root already anchored (another benchmark of the same rows and seed): addPending left its
-      // row as it was, so no flush would record it here; its evidence is this benchmark's anchor too.
+      // A root already anchored (a store from before the one-root rule, or an anchor row left by an
+      // earlier benchmark): addPending left its row as it was, so no flush would record it here; its
+      // evidence is this benchmark's anchor too.
       const ev = await t.anchors.evidence(plan.root);
       if (ev !== null) await t.benchmarks.setCommitmentAnchor(slug, ev);
       return ev;
@@ -727,6 +735,19 @@ function benchmarkExists(datasetId: string, slug: string): PlatformError {
     "benchmark_exists",
     `dataset ${datasetId} already has benchmark ${slug} (one benchmark per dataset)`,
     { existing_slug: slug },
+  );
+}
+
+/**
+ * The refusal of a test set whose root is an existing benchmark's (the same rows published with the same
+ * `seed`; probe27 A-F2): one root names one benchmark, so an on-chain bounty locked on it is attachable
+ * to that benchmark only. Another seed (or none: random salts) gives another root.
+ */
+function sameTestSet(slug: string): PlatformError {
+  return new PlatformError(
+    "benchmark_exists",
+    `benchmark ${slug} already commits to this test set (the same rows and seed give the same root, and a bounty locked on a root pays one benchmark): publish with another seed, or none`,
+    { existing_slug: slug, field: "seed" },
   );
 }
 

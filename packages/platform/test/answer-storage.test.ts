@@ -20,6 +20,7 @@ import {
   tempDir,
   TEST_ENGINE,
   type Harness,
+  undoMigration0011,
 } from "./helpers.js";
 
 afterEach(cleanup);
@@ -170,6 +171,7 @@ describe("stored answer bytes per account and for all accounts (probe14 D1-F20)"
     await before.submit(run, [answer(0, 700), { ordinal: 1, answer_text: "é".repeat(50) }]);
     const alice = (await before.principal("alice")).account_id;
     // back to the schema before 0005: no column, 0005 (and the later 0006 to 0009) not recorded
+    await undoMigration0011(before.ctx.store.db);
     await sql`ALTER TABLE runs DROP COLUMN answer_bytes`.execute(before.ctx.store.db);
     await sql`ALTER TABLE anchors DROP COLUMN squat_json`.execute(before.ctx.store.db);
     await sql`DROP INDEX runs_by_account_started`.execute(before.ctx.store.db);

@@ -17,6 +17,7 @@ import {
   rejection,
   TEST_ENGINE,
   type Harness,
+  undoMigration0011,
 } from "./helpers.js";
 
 afterEach(cleanup);
@@ -160,6 +161,7 @@ describe("stored-answer totals kept as counters (probe15 A-F5)", () => {
     await before.submit(b, [answer(3, 42)]);
     const expected = (await totals(before)).summed;
     // back to the schema before 0008: no table, no later index, 0008 (and the later 0009) not recorded
+    await undoMigration0011(before.ctx.store.db);
     await sql`DROP TABLE answer_bytes_totals`.execute(before.ctx.store.db);
     await sql`DROP INDEX runs_by_benchmark_started`.execute(before.ctx.store.db);
     await sql`ALTER TABLE verification_jobs DROP COLUMN observed_indexer`.execute(before.ctx.store.db);

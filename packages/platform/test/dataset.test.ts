@@ -36,6 +36,7 @@ import {
   tempDir,
   TEST_ENGINE,
   type Harness,
+  undoMigration0011,
 } from "./helpers.js";
 
 afterEach(cleanup);
@@ -462,6 +463,7 @@ describe("stored dataset bytes per account (probe10 R5)", () => {
     await before.real.createDataset(a, cities(5, "m-2"));
     // back to the schema of 0001: no column, no index, 0002 (and the later 0003 to 0009) not recorded
     const db = before.ctx.store.db;
+    await undoMigration0011(db);
     await sql`DROP INDEX datasets_by_owner`.execute(db);
     await sql`ALTER TABLE datasets DROP COLUMN stored_bytes`.execute(db);
     await sql`DROP INDEX runs_by_finalize`.execute(db);

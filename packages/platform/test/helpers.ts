@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, vi } from "vitest";
+import { sql, type QueryExecutorProvider } from "kysely";
 import { citiesDataset, dropPostgresSchemas, freshPostgresTarget, TEST_ENGINE } from "../src/testing.js";
 
 // shared with the server's tests through @bench-bounty/platform/testing
@@ -547,4 +548,16 @@ export async function awardedTxs(dc: DevChain, bountyId: bigint, fromBlock: bigi
     fromBlock,
   });
   return logs.map((l) => l.transactionHash);
+}
+
+/**
+ * Takes a store back to the schema before migration 0011 (no `benchmarks.bounty_key`, no index on it or
+ * on `commit_root`, 0011 not recorded): the tests of older migrations call it first, so that reopening
+ * runs 0011 again too.
+ */
+export async function undoMigration0011(db: QueryExecutorProvider): Promise<void> {
+  await sql`DROP INDEX benchmarks_one_per_bounty`.execute(db);
+  await sql`DROP INDEX benchmarks_by_root`.execute(db);
+  await sql`ALTER TABLE benchmarks DROP COLUMN bounty_key`.execute(db);
+  await sql`DELETE FROM kysely_migration WHERE name = '0011_bounty_attached_once'`.execute(db);
 }

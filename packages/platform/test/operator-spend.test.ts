@@ -21,6 +21,7 @@ import {
   manualClock,
   openAt,
   openTemp,
+  rejection,
   tempDir,
   TEST_ENGINE,
   useDevChain,
@@ -402,7 +403,7 @@ describe("commitment anchors are batched", () => {
     });
   }, 180_000);
 
-  it("a benchmark sharing a root anchored already (same rows, same seed) gets that anchor at its publish, batched", async () => {
+  it("a second benchmark of the same rows and seed (the same root, anchored already) is refused at publish: nothing sent (probe27 A-F2)", async () => {
     await onChain(16, { flushMs: 3_600_000 }, async ({ platform, nonce }) => {
       const data = cities(4, "shared-root");
       const spec = { title: "Shared", prompt_template: TEMPLATE, grader_type: "exact" as const, seed: "s1" };
@@ -413,15 +414,13 @@ describe("commitment anchors are batched", () => {
       };
       const first = await publishAs("root-a", "shared-root-a");
       expect(await platform.real.flushAnchors()).toBe(1);
-      const anchored = (await platform.real.getBenchmark(first.slug)).commitment_anchor;
-      expect(anchored).not.toBeNull();
+      expect((await platform.real.getBenchmark(first.slug)).commitment_anchor).not.toBeNull();
       const before = await nonce();
-      const second = await publishAs("root-b", "shared-root-b");
-      expect(first.commit_root).toBeNull(); // pending at its answer: shown once anchored
-      expect(second.commit_root).toBe(await platform.storedCommitRoot(first.slug)); // anchored already
-      expect(second).toMatchObject({ commitment_anchor_status: "anchored", commitment_anchor: anchored });
-      expect((await platform.real.benchmarkDetail(second.slug)).commitment.anchor).toEqual(anchored);
-      expect(await platform.real.pendingAnchors(second.slug)).toEqual([]);
+      expect(await rejection(publishAs("root-b", "shared-root-b"))).toMatchObject({
+        code: "benchmark_exists",
+        details: { existing_slug: first.slug, field: "seed" },
+      });
+      expect(await platform.real.listBenchmarks()).toHaveLength(1);
       expect(await platform.real.flushAnchors()).toBe(0);
       expect(await nonce()).toBe(before); // nothing sent for it
     });

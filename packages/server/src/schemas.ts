@@ -279,6 +279,20 @@ export const BenchmarkDetail = loose({
     description:
       "longest accepted answer_text in UTF-16 code units (100,000); a longer answer is 422 answer_too_long",
   }),
+  bounty: z
+    .object({
+      chain_id: z.number().int(),
+      bounty_contract: z.string(),
+      bounty_id: z.string(),
+      author: z.string(),
+      token: z.string(),
+      pool_base_units: z.string(),
+    })
+    .nullable()
+    .openapi({
+      description:
+        "the attached bounty (public on-chain facts, as recorded at attach), null without one: verify the lock before spending a run with `npx hardhat bounty:status --id <bounty_id> --author <author>`",
+    }),
 }).openapi("BenchmarkDetail");
 export const Leaderboard = loose({
   slug: z.string(),

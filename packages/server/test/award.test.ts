@@ -35,7 +35,15 @@ import {
   verifierDeps,
   type ListeningServer,
 } from "../src/index.js";
-import { call, citiesAnswer, citiesDataset, CITIES_PUBLISH, OPERATOR_KEY, register } from "./helpers.js";
+import {
+  call,
+  citiesAnswer,
+  citiesDataset,
+  CITIES_PUBLISH,
+  OPERATOR_KEY,
+  postToolCall,
+  register,
+} from "./helpers.js";
 
 let dc: DevChain;
 let server: ListeningServer;
@@ -120,6 +128,18 @@ describe("award over HTTP on the devchain", { timeout: 120_000 }, () => {
     expect(attached.status).toBe(200);
     const detail = await call(u, "GET", `/api/v1/benchmarks/${slug}`);
     expect(detail.json.prize).toBe(`Prize: 10 USDC, locked at ${dc.contracts.benchmarkBounty.toLowerCase()}`);
+    // probe27 A-F8: the detail (REST and MCP) names what `bounty:status --id --author` needs
+    const named = {
+      chain_id: dc.chainId,
+      bounty_contract: dc.contracts.benchmarkBounty.toLowerCase(),
+      bounty_id: String(bountyId),
+      author: authorWallet.address.toLowerCase(),
+      token: dc.contracts.usdc.toLowerCase(),
+      pool_base_units: String(pool),
+    };
+    expect(detail.json.bounty).toEqual(named);
+    const mcpDetail = await postToolCall(u, "benchmark_detail", { slug });
+    expect(mcpDetail.body.result.structuredContent.bounty, JSON.stringify(mcpDetail.body)).toEqual(named);
     const list = await call(u, "GET", "/api/v1/benchmarks");
     expect(list.json.benchmarks.find((b: any) => b.slug === slug).prize).toBe("Prize: 10 USDC");
 

@@ -18,6 +18,8 @@ import { assertAuthorOrOperator } from "../identity/access.js";
 import type { Principal } from "../identity/principal.js";
 import { isoMillis } from "../time.js";
 import { chainOf, statusName } from "./state.js";
+import { bountyKey } from "../store/bounty-key.js";
+import { isUniqueViolation } from "../store/executor.js";
 
 /** Options of {@link lockBounty}. Amounts in base units, times in unix seconds. */
 export interface LockOptions {
@@ -53,10 +55,16 @@ export function serviceParties(chain: NonNullable<PlatformContext["chain"]>): Se
  * Attaches an on-chain bounty to a benchmark after checking that it commits to the same root and leaf
  * count, that its token is the configured USDC and its awarder the service's, and that its terms pass
  * the one terms rule (`assertAttachableBounty`). The bounty's `closesAt` becomes the benchmark's close.
+ * Only a funded bounty is attached (an awarded or reclaimed one is final), and a bounty (chain id,
+ * contract, id) is attached to at most one benchmark of the store (unique `bounty_key`, migration 0011):
+ * the benchmark whose root it commits to, which is one benchmark since a publish refuses a root already
+ * published (probe27 A-F2). The store's checks and the write are one transaction under the benchmark's
+ * row lock: of concurrent attaches exactly one wins (probe27 A-F5).
  * @throws PlatformError `invalid_option` (`bounty_id`), `no_chain`, `bounty_mismatch` (root, leaf
- *   count, declared author or pool, another bounty attached), `invalid_bounty` (token, awarder or a
- *   term, with `details.expected` / `details.actual`), `chain_error`, `server_busy` (a lock wait past
- *   `how.answerBy`, {@link WriteHow}: nothing written)
+ *   count, declared author or pool, another bounty attached to the benchmark, the bounty attached to
+ *   another benchmark: `details.attached_to`), `invalid_bounty` (token, awarder, a term, or a status
+ *   other than funded: `details.field: "status"`; with `details.expected` / `details.actual`),
+ *   `chain_error`, `server_busy` (a lock wait past `how.answerBy`, {@link WriteHow}: nothing written)
  */
 export async function attachBounty(
   ctx: PlatformContext,
@@ -91,12 +99,15 @@ export async function attachBounty(
     );
   }
   checkExpectations(bountyId, onchain, expect);
+  // only a funded bounty pays: an awarded or reclaimed one is final on-chain (probe27 A-F2 variant)
+  const status = statusName(onchain.status);
+  if (status !== "funded")
+    throw new PlatformError(
+      "invalid_bounty",
+      `bounty ${bountyId} is ${status} on-chain, not funded: only a funded bounty can be attached`,
+      { bounty_id: String(bountyId), field: "status", expected: "funded", actual: status },
+    );
   assertAttachableBounty(serviceParties(chain), bountyId, onchain);
-  if (b.bounty && b.bounty.bounty_id !== String(bountyId)) {
-    throw new PlatformError("bounty_mismatch", `benchmark ${slug} already has bounty ${b.bounty.bounty_id}`, {
-      bounty_id: b.bounty.bounty_id,
-    });
-  }
   const attached: AttachedBounty = {
     chain_id: chain.config.chainId,
     bounty_contract: chain.config.contracts.benchmarkBounty.toLowerCase(),
@@ -111,11 +122,52 @@ export async function attachBounty(
     splits_bps: [...onchain.splitsBps],
     status: statusName(onchain.status),
   };
-  await ctx.store.tx((t) => t.benchmarks.setBounty(slug, attached), {
-    locksBy: how.answerBy,
-    account: p.account_id,
-  });
+  // The chain was read before; the rules are checked again and the bounty written in one transaction
+  // under the benchmark's row lock (probe27 A-F5: two concurrent attaches both passed the check, the
+  // later silently replaced the earlier); the unique bounty key decides a race with another benchmark.
+  try {
+    await ctx.store.tx(
+      async (t) => {
+        const now = await getBenchmark(ctx, slug, t, { lock: true });
+        assertAttachable(now, attached, await t.benchmarks.slugOfBounty(attached));
+        await t.benchmarks.setBounty(slug, attached);
+      },
+      { locksBy: how.answerBy, account: p.account_id },
+    );
+  } catch (e) {
+    if (!isUniqueViolation(e)) throw e;
+    throw attachedElsewhere(
+      attached,
+      (await ctx.store.benchmarks.slugOfBounty(attached)) ?? "another benchmark",
+    );
+  }
   return attached;
+}
+
+/**
+ * The store's half of the attach rule (probe27 A-F2, A-F5), checked under the benchmark's row lock: a
+ * benchmark has one bounty (another attached is `bounty_mismatch`, the same bounty again refreshes its
+ * facts), and a bounty (chain id, contract, id) is attached to one benchmark (`holder`: the benchmark it
+ * is attached to in this store, or null).
+ * @throws PlatformError `bounty_mismatch` (`details.bounty_id`; `details.attached_to` for another benchmark's)
+ */
+function assertAttachable(b: BenchmarkRecord, attached: AttachedBounty, holder: string | null): void {
+  if (b.bounty && bountyKey(b.bounty) !== bountyKey(attached))
+    throw new PlatformError(
+      "bounty_mismatch",
+      `benchmark ${b.slug} already has bounty ${b.bounty.bounty_id}`,
+      { bounty_id: b.bounty.bounty_id },
+    );
+  if (holder !== null && holder !== b.slug) throw attachedElsewhere(attached, holder);
+}
+
+/** The refusal of a bounty attached to another benchmark: it pays that benchmark's competitors only. */
+function attachedElsewhere(attached: AttachedBounty, holder: string): PlatformError {
+  return new PlatformError(
+    "bounty_mismatch",
+    `bounty ${attached.bounty_id} is attached to benchmark ${holder}: a bounty pays the competitors of one benchmark`,
+    { bounty_id: attached.bounty_id, attached_to: holder },
+  );
 }
 
 /**

@@ -4,6 +4,7 @@ import type { AnchorEvidence } from "../chain.js";
 import type { AttachedBounty, BenchmarkConfig, BenchmarkRecord } from "../context.js";
 import { fromStored, toStored } from "../json.js";
 import { arg, TableModule } from "./executor.js";
+import { bountyKey } from "./bounty-key.js";
 import type { BenchmarksTable as BenchmarkRow } from "./schema.js";
 
 type StoredRow = Omit<BenchmarkRow, "board_version"> & { board_version: number };
@@ -160,7 +161,8 @@ export class BenchmarksTable extends TableModule {
 
   /**
    * Records a batched commitment anchor on every benchmark with this root and no anchor yet (two
-   * benchmarks share a root only when published with the same seed); bumps their versions.
+   * benchmarks share a root only in a store from before the one-root rule of publish, probe27 A-F2:
+   * the same rows published with the same seed); bumps their versions.
    */
   async setCommitmentAnchorOfRoot(root: string, ev: AnchorEvidence): Promise<void> {
     await this.db
@@ -171,13 +173,58 @@ export class BenchmarksTable extends TableModule {
       .execute();
   }
 
-  /** Records the attached bounty (or its refreshed on-chain facts); bumps the row's version (its close time moves the board's `open`). */
+  /**
+   * Records the attached bounty (or its refreshed on-chain facts) and its {@link bountyKey}; bumps the
+   * row's version (its close time moves the board's `open`).
+   * @throws the engine's unique violation (`isUniqueViolation`) when the bounty is attached to another
+   *   benchmark (index `benchmarks_one_per_bounty`, migration 0011: decided by the store, whatever process
+   *   attaches; probe27 A-F2)
+   */
   async setBounty(slug: string, bounty: AttachedBounty): Promise<void> {
     await this.db
       .updateTable("benchmarks")
-      .set((eb) => ({ bounty_json: toStored(bounty), board_version: eb("board_version", "+", 1) }))
+      .set((eb) => ({
+        bounty_json: toStored(bounty),
+        bounty_key: bountyKey(bounty),
+        board_version: eb("board_version", "+", 1),
+      }))
       .where("slug", "=", slug)
       .execute();
+  }
+
+  /** The slug of the benchmark the bounty is attached to ({@link bountyKey}), or null. */
+  async slugOfBounty(bounty: Parameters<typeof bountyKey>[0]): Promise<string | null> {
+    const r = await this.db
+      .selectFrom("benchmarks")
+      .select("slug")
+      .where("bounty_key", "=", bountyKey(bounty))
+      .executeTakeFirst();
+    return r?.slug ?? null;
+  }
+
+  /**
+   * The slug of a benchmark whose test set commits to `root` (SPEC 3), or null. Published benchmarks
+   * have distinct roots (`publishBenchmark` refuses a duplicate under {@link lockRoot}), so a bounty's
+   * root names one benchmark (probe27 A-F2); a store from before may hold two: the oldest is named.
+   */
+  async slugOfRoot(root: string): Promise<string | null> {
+    const r = await this.db
+      .selectFrom("benchmarks")
+      .select("slug")
+      .where("commit_root", "=", root)
+      .orderBy("created_at")
+      .orderBy("slug")
+      .executeTakeFirst();
+    return r?.slug ?? null;
+  }
+
+  /**
+   * Takes the lock of a test-set root until the transaction ends (PostgreSQL: an advisory lock per root;
+   * SQLite's IMMEDIATE transaction holds the write lock already): the check that no benchmark commits to
+   * it and the insert of one that does are one decision, whatever process publishes (probe27 A-F2).
+   */
+  async lockRoot(root: string): Promise<void> {
+    await this.advisoryLock(`benchmark-root:${root.toLowerCase()}`);
   }
 
   /** Closes a published benchmark at `at` (no-op otherwise); bumps its board version. */

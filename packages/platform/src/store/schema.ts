@@ -66,6 +66,11 @@ export interface BenchmarksTable
   commit_root: string;
   commitment_anchor_json: string | null;
   bounty_json: string | null;
+  /**
+   * The attached bounty's `bountyKey` (`<chain id>:<contract>:<bounty id>`), null without one (migration
+   * 0011): unique, so a bounty is attached to at most one benchmark (probe27 A-F2).
+   */
+  bounty_key?: string | null;
   /** Change counter of the row and of its board: every update of the row and every finalize increase it. */
   board_version: Generated<number>;
 }

@@ -483,7 +483,8 @@ function registerBenchmarkTools(tools: ToolRegistry, t: ToolContext): void {
   tools.registerTool(
     "benchmark_detail",
     {
-      description: "One benchmark: how to compete, graders, scoring, prize facts. Never gold.",
+      description:
+        "One benchmark: how to compete, graders, scoring, prize facts, the attached bounty (bounty_id, author: verify the lock on-chain before a run). Never gold.",
       inputSchema: z.strictObject({ slug: slugArg }),
     },
     (a) =>

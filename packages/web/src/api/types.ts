@@ -56,13 +56,13 @@ export type BenchmarkSummary = Lenient<BenchmarkListItem, "slug" | "title" | "st
 };
 
 /**
- * `GET /api/v1/benchmarks/:slug`: the platform's detail (`detail.ts`), plus the server's `version` and
- * `chain`; `bounty` and `time_budget_minutes` are read when an API sends them (the fixture API does).
+ * `GET /api/v1/benchmarks/:slug`: the platform's detail (`detail.ts`: its `bounty` names the attached
+ * bounty's chain, contract, id, author, token and pool), plus the server's `version` and `chain`;
+ * `time_budget_minutes` is read when an API sends it (the fixture API does).
  */
 export type BenchmarkDetail = BenchmarkSummary &
   Lenient<Omit<PlatformBenchmarkDetail, keyof BenchmarkListItem | "grader_type">, never> & {
     chain?: ChainInfo | null;
-    bounty?: Pick<AttachedBounty, "chain_id" | "bounty_contract" | "bounty_id" | "pool_base_units"> | null;
     time_budget_minutes?: number;
   };
 
