@@ -24,7 +24,7 @@
  *   verifier, the listener and the store, and exits.
  */
 import { Option, type Command } from "commander";
-import { openStore, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
+import { openStore, SERVE_API_KEY_REFUSAL, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
 import type { StepOutcome } from "@bench-bounty/server";
 import {
   DEFAULT_AGENT_QUOTA,
@@ -189,6 +189,8 @@ async function openForServe(
   faults: FaultHooks | undefined,
   batched: boolean,
 ): Promise<{ platform: Platform; database: string }> {
+  if (o.apiKey !== undefined)
+    throw new PlatformError("invalid_option", SERVE_API_KEY_REFUSAL, { field: "api-key" });
   const operatorKey = process.env.BENCH_BOUNTY_OPERATOR_KEY;
   // Whoever holds the operator key may award: a placeholder or a short key pasted from an example
   // would hand that power to anyone who guesses it. The key itself is never echoed.
@@ -385,12 +387,25 @@ function storedBytesOptions(cmd: Command): Command {
     );
 }
 
+/**
+ * The banner's `receipt anchors:` line of a chainless serve on a store marked with chain `chainId`
+ * (`meta.anchoring_chain_id`): its receipts and commitments stay pending (withheld: no receipt hash, no
+ * commit root served) until a process with that chain anchors them (probe27 A-F3: it said "none (off-chain)").
+ */
+export function pendingForChainLine(chainId: number): string {
+  return (
+    `pending until a process with chain ${chainId} anchors them ` +
+    `(the store is marked with chain ${chainId}: receipts and commitments written here are withheld until then)`
+  );
+}
+
 /** Registers `serve` on the program: the platform over HTTP (`@bench-bounty/server`). */
 export function registerServeCommand(program: Command, opts: ServeCommandOptions = {}): void {
   storedBytesOptions(
     storeOptions(
       program.command("serve").description("serve the platform over HTTP: REST API, MCP, evidence door"),
-      { receiptAnchoring: "batch" }, // serve batches receipt anchors; `--help` says so (probe11 O14)
+      // serve batches receipt anchors; `--help` says so (probe11 O14); it acts as no account (probe27 A-F7)
+      { receiptAnchoring: "batch", actsAsAccount: false },
     ),
   )
     .addOption(new Option("--port <port>", "TCP port (0: any free port)").env("PORT").default("8787"))
@@ -505,12 +520,15 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         const rpc = platform.chain?.config.rpcUrl;
         // the signal handlers are in place before the banner: whoever waits for "listening on" may stop
         // it at once (a SIGINT between the banner and the handlers killed it with the default action)
+        // a chainless process on a store a chain process marked keeps its digests pending for that chain
+        // (reveal.ts): the banner says so rather than "off-chain" (probe27 A-F3)
+        const markedChain = rpc ? null : await platform.ctx.store.anchors.anchoringChainId();
         const stopped = untilStopped(o.exitWithParent === true || startedByPackageManager());
         process.stdout.write(
           `bench-bounty serve: listening on ${server.url}\n` +
             `  database: ${database}\n` +
-            `  chain: ${rpc ? `chain id ${o.chainId} via ${publicOrigin(rpc)}` : "none (off-chain: no anchors, no award)"}\n` +
-            `  receipt anchors: ${!rpc ? "none (off-chain)" : platform.ctx.anchorBatcher ? `batched (one anchorMany within ${o.anchorFlushMs} ms of a finalize; commitments likewise, of a publish)` : "one transaction per finalize and per publish (--receipt-anchoring immediate)"}\n` +
+            `  chain: ${rpc ? `chain id ${o.chainId} via ${publicOrigin(rpc)}` : markedChain !== null ? `none here (no anchors, no award from this process; the store is anchored on chain ${markedChain})` : "none (off-chain: no anchors, no award)"}\n` +
+            `  receipt anchors: ${!rpc ? (markedChain !== null ? pendingForChainLine(markedChain) : "none (off-chain)") : platform.ctx.anchorBatcher ? `batched (one anchorMany within ${o.anchorFlushMs} ms of a finalize; commitments likewise, of a publish)` : "one transaction per finalize and per publish (--receipt-anchoring immediate)"}\n` +
             `  operator key: ${process.env.BENCH_BOUNTY_OPERATOR_KEY ? "set (BENCH_BOUNTY_OPERATOR_KEY)" : "not set (nobody may award over the API)"}\n` +
             (rpc
               ? `  verifier: full policy, chain ${publicOrigin(rpc)}, indexer ${o.indexerUrl ? publicOrigin(o.indexerUrl) : "not set (takes no job a worker with one verified)"}`

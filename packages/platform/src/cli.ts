@@ -29,6 +29,7 @@ export {
   openPlatform,
   openStore,
   parseUsdcAmount,
+  SERVE_API_KEY_REFUSAL,
   storeOptions,
   type OpenPlatformOptions,
   type StoreOpts,

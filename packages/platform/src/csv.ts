@@ -19,9 +19,14 @@ import { parse } from "csv-parse/sync";
 import type { DatasetInput } from "./dataset.js";
 import { PlatformError } from "./errors.js";
 import { readDatasetFile } from "./dataset-file.js";
-import type { JsonObject } from "./json.js";
+import { setOwn, type JsonObject } from "./json.js";
 
-/** How CSV columns become dataset rows. */
+/**
+ * How CSV columns become dataset rows. A column's name is its header cell trimmed (`date, x` has the
+ * columns `date` and `x`), and every name below is trimmed the same way. Any name is a payload key as it
+ * is, `__proto__`, `constructor` and `prototype` included (kept as plain data, so in the row's canonical
+ * JSON and its hash, SPEC 2 / 6.1).
+ */
 export interface CsvMapping {
   /** Column holding the label (what the grader checks). */
   label: string;
@@ -47,7 +52,10 @@ export type CsvDatasetMeta = Omit<DatasetInput, "rows">;
 
 /**
  * Maps CSV text into a dataset upload.
- * @throws PlatformError `invalid_csv` naming the column or line (1-based, header is line 1)
+ * @returns `{...meta, rows}`: each row `{decision_ts, payload: {column: cell}, label, knowable_at?}`, cells
+ *   as their exact text, payload keys the trimmed column names
+ * @throws PlatformError `invalid_csv` naming the column or line (1-based, header is line 1): `details
+ *   {field, column, columns}` for a name no header column has (`columns`: the trimmed header names)
  */
 export function csvToDataset(text: string, mapping: CsvMapping, meta: CsvDatasetMeta): DatasetInput {
   let records: string[][];
@@ -61,9 +69,11 @@ export function csvToDataset(text: string, mapping: CsvMapping, meta: CsvDataset
     throw new PlatformError("invalid_csv", "CSV: the file is empty (expected a header row)", {
       field: "csv",
     });
+  // One rule for a column's name (probe27 B-F4): its header cell trimmed, for the lookup, the default
+  // payload list and the payload's keys alike; a name in the mapping is trimmed the same way.
+  const names = header.map(columnName);
   const col = new Map<string, number>();
-  for (const [i, h] of header.entries()) {
-    const name = h.trim();
+  for (const [i, name] of names.entries()) {
     const first = col.get(name);
     if (first !== undefined)
       throw new PlatformError(
@@ -73,16 +83,17 @@ export function csvToDataset(text: string, mapping: CsvMapping, meta: CsvDataset
       );
     col.set(name, i);
   }
-  const need = (name: string, field: string): number => {
+  const need = (column: string, field: string): number => {
+    const name = columnName(column);
     const i = col.get(name);
     if (i === undefined) {
       throw new PlatformError(
         "invalid_csv",
-        `CSV mapping ${field}: no column ${JSON.stringify(name)} (columns: ${header.join(", ")})`,
+        `CSV mapping ${field}: no column ${JSON.stringify(name)} (columns: ${names.map((n) => JSON.stringify(n)).join(", ")})`,
         {
           field,
           column: name,
-          columns: header,
+          columns: names,
         },
       );
     }
@@ -90,14 +101,15 @@ export function csvToDataset(text: string, mapping: CsvMapping, meta: CsvDataset
   };
   const labelCol = need(mapping.label, "label");
   const tsCol = need(mapping.decision_ts, "decision_ts");
-  if (mapping.payload?.some((name) => name.trim() === mapping.label.trim()))
+  const label = columnName(mapping.label);
+  if (mapping.payload?.some((name) => columnName(name) === label))
     throw new PlatformError(
       "invalid_csv",
-      `CSV mapping payload: column ${JSON.stringify(mapping.label)} is the label column; ` +
+      `CSV mapping payload: column ${JSON.stringify(label)} is the label column; ` +
         "a payload column is shown in every prompt and would give the answer away",
-      { field: "payload", column: mapping.label },
+      { field: "payload", column: label },
     );
-  const payloadCols = (mapping.payload ?? header.filter((h) => h.trim() !== mapping.label)).map(
+  const payloadCols = (mapping.payload?.map(columnName) ?? names.filter((name) => name !== label)).map(
     (name) => [name, need(name, "payload")] as const,
   );
   if (payloadCols.length === 0)
@@ -112,12 +124,13 @@ export function csvToDataset(text: string, mapping: CsvMapping, meta: CsvDataset
   const rows: unknown[] = [];
   for (let r = 1 + offset; r < records.length && rows.length < limit; r += every) {
     const rec = records[r]!;
+    // a column may be named `__proto__`: set as an own member, it is kept (probe27 B-F3: assigned, it was dropped)
     const payload: JsonObject = {};
-    for (const [name, i] of payloadCols) payload[name] = rec[i]!;
+    for (const [name, i] of payloadCols) setOwn(payload, name, rec[i]!);
     const row: JsonObject = { decision_ts: rec[tsCol]!, payload, label: rec[labelCol]! };
     if (knowCols.length > 0) {
       const ka: JsonObject = {};
-      for (const [field, i] of knowCols) ka[field] = rec[i]!;
+      for (const [field, i] of knowCols) setOwn(ka, field, rec[i]!);
       row.knowable_at = ka;
     }
     rows.push(row);
@@ -140,6 +153,14 @@ export async function loadCsvDataset(
     rowOfLine: (line) => (line >= 2 ? line - 2 : null),
   });
   return csvToDataset(text, mapping, meta);
+}
+
+/**
+ * A CSV column's name: its header cell (or a mapping's name for it) trimmed, so `date, x, label` has the
+ * columns `date`, `x` and `label` (probe27 B-F4).
+ */
+function columnName(text: string): string {
+  return text.trim();
 }
 
 function intOption(v: number | undefined, field: string, dflt: number, min: number): number {

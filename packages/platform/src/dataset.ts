@@ -21,6 +21,7 @@ import {
   isJsonFloat,
   isJsonObject,
   jsonTypeName,
+  setOwn,
   toJsonValue,
   type JsonObject,
   type JsonValue,
@@ -147,12 +148,7 @@ function sanitizeValue(v: JsonValue): JsonValue {
   if (isJsonObject(v)) {
     const out: JsonObject = {};
     for (const [k, x] of Object.entries(v)) {
-      Object.defineProperty(out, k, {
-        value: sanitizeValue(x),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      setOwn(out, k, sanitizeValue(x));
     }
     return out;
   }
@@ -252,7 +248,7 @@ export function validateDataset(input: unknown): ValidatedDataset {
       for (const [f, unit] of Object.entries(d.bucket_fields as Record<string, unknown>)) {
         if (!(BUCKET_UNITS as readonly unknown[]).includes(unit)) {
           issues.push(optionIssue(`bucket_fields.${f}`, `unit must be one of ${BUCKET_UNITS.join(", ")}`));
-        } else bucket[f] = unit as BucketUnit;
+        } else setOwn(bucket, f, unit as BucketUnit);
       }
     }
   }
@@ -391,7 +387,8 @@ function normaliseRow(
   if (label === undefined || label === null)
     issue("label", "missing", "label is required (what the grader checks)");
   // knowable_at
-  const knowable: Record<string, number> = {};
+  // payload field -> its knowable_at instant (ms); a Map: a field may be named `constructor` (probe27 B-F3)
+  const knowable = new Map<string, number>();
   const ka = row.knowable_at;
   if (ka !== undefined && ka !== null) {
     if (!isJsonObject(ka))
@@ -407,7 +404,7 @@ function normaliseRow(
           issue(`knowable_at.${f}`, "unknown_payload_field", `names ${f}, which is not a payload field`);
           continue;
         }
-        knowable[f] = ms;
+        knowable.set(f, ms);
         if (decisionMs !== null && ms > decisionMs) {
           issue(
             `payload.${f}`,
@@ -422,7 +419,7 @@ function normaliseRow(
   for (const f of opts.timeBound) {
     if (!Object.prototype.hasOwnProperty.call(payload, f)) {
       issue(`payload.${f}`, "missing", `time-bound field ${f} is missing from the payload`);
-    } else if (!(f in knowable) && !(isJsonObject(ka) && f in ka)) {
+    } else if (!knowable.has(f) && !(isJsonObject(ka) && Object.prototype.hasOwnProperty.call(ka, f))) {
       issue(
         `knowable_at.${f}`,
         "missing",

@@ -17,6 +17,17 @@ export type { JsonObject, JsonValue };
 export { isJsonFloat, isJsonObject };
 
 /**
+ * Sets `obj[key] = value` as an own, enumerable data member, whatever the key: a user-named key such as
+ * `__proto__` is plain data, never the prototype setter (which ignores a string value, so the member
+ * was silently dropped: probe27 B-F3). Every object the platform builds from user-named keys (CSV
+ * columns, `bucket_fields`, ...) is written through this, so its canonical JSON (SPEC 2) carries every
+ * key it was given, `__proto__`, `constructor` and `prototype` included.
+ */
+export function setOwn<T>(obj: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
  * Converts a JavaScript value (as built in code: plain objects, arrays, strings, numbers, booleans, null)
  * into a lossless evidence `JsonValue`. A non-integer JS number becomes a `JsonFloat` whose lexeme is
  * JavaScript's shortest round-trip rendering. Values that are already `JsonValue`s (bigint, `JsonFloat`)
@@ -50,12 +61,7 @@ export function toJsonValue(value: unknown, path = "$"): JsonValue {
     const out: JsonObject = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
       if (v === undefined) continue;
-      Object.defineProperty(out, k, {
-        value: toJsonValue(v, `${path}.${k}`),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      setOwn(out, k, toJsonValue(v, `${path}.${k}`));
     }
     return out;
   }

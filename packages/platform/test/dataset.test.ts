@@ -356,6 +356,88 @@ describe("CSV loader", () => {
     }
   });
 
+  // probe27 B-F3: a column named __proto__ was assigned through the prototype setter and dropped from
+  // every payload (the content hash was that of the file without it; `--payload __proto__` was "empty")
+  it("keeps a column named __proto__, constructor or prototype as a payload field, in the row hash", () => {
+    const text = "date,__proto__,constructor,prototype,label\n2020-01-01,a,b,c,yes\n";
+    const d = csvToDataset(text, { decision_ts: "date", label: "label" }, { name: "t" });
+    const payload = (d.rows[0] as { payload: object }).payload;
+    expect(Object.keys(payload)).toEqual(["date", "__proto__", "constructor", "prototype"]);
+    expect(Object.getPrototypeOf(payload)).toBe(Object.prototype);
+    expect(canonicalJsonString(d.rows[0])).toContain('"__proto__":"a"');
+    const without = csvToDataset(
+      "date,label\n2020-01-01,yes\n",
+      { decision_ts: "date", label: "label" },
+      { name: "t" },
+    );
+    expect(validateDataset(d).content_hash).not.toBe(validateDataset(without).content_hash);
+    const only = csvToDataset(
+      text,
+      { decision_ts: "date", label: "label", payload: ["__proto__"] },
+      { name: "t" },
+    );
+    expect(checkDataset(only)).toMatchObject({ ok: true, row_count: 1 });
+    expect(canonicalJsonString((only.rows[0] as { payload: object }).payload)).toBe('{"__proto__":"a"}');
+  });
+
+  it("keeps a bucket field named __proto__, from --bucket to the rows (probe27 B-F3, the same class)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "csv-proto-"));
+    const file = join(dir, "p.csv");
+    writeFileSync(file, "date,__proto__,label\n2020-01-01,2020-01-01T10:11:12Z,yes\n");
+    const input = await readDataset(file, { label: "label", decisionTs: "date", bucket: ["__proto__=day"] });
+    expect(Object.keys(input.bucket_fields ?? {})).toEqual(["__proto__"]);
+    const v = validateDataset(input);
+    expect(canonicalJsonString(v.rows[0]!.payload)).toBe(
+      '{"__proto__":"2020-01-01T00:00:00Z","date":"2020-01-01"}',
+    );
+    expect(Object.keys(v.bucket_fields)).toEqual(["__proto__"]);
+  });
+
+  it("a time-bound field named constructor needs its knowable_at entry like any other (probe27 B-F3, the same class)", () => {
+    const tb = checkDataset({
+      name: "tb",
+      time_bound_fields: ["constructor"],
+      rows: [{ decision_ts: "2020-01-02", payload: { constructor: "x" }, label: "y" }],
+    });
+    expect(tb.errors).toEqual([
+      expect.objectContaining({ field: "knowable_at.constructor", code: "missing" }),
+    ]);
+  });
+
+  // probe27 B-F4: `date, x, label` was refused 'no column " x"' while listing that very column
+  it("reads a header with spaces after the commas by the trimmed names, the default payload too", () => {
+    const d = csvToDataset(
+      "date, x, label\n2020-01-01,a,yes\n",
+      { decision_ts: "date", label: "label" },
+      { name: "t" },
+    );
+    expect(d.rows).toEqual([
+      { decision_ts: "2020-01-01", payload: { date: "2020-01-01", x: "a" }, label: "yes" },
+    ]);
+    const named = csvToDataset(
+      "date, x, label\n2020-01-01,a,yes\n",
+      { decision_ts: " date ", label: "label ", payload: [" x"] },
+      { name: "t" },
+    );
+    expect(named.rows).toEqual([{ decision_ts: "2020-01-01", payload: { x: "a" }, label: "yes" }]);
+    expect(() =>
+      csvToDataset(
+        "date, x, label\n2020-01-01,a,yes\n",
+        { decision_ts: "date", label: "label", payload: [" label"] },
+        { name: "t" },
+      ),
+    ).toThrow(/is the label column/);
+    try {
+      csvToDataset("date, x, label\n2020-01-01,a,yes\n", { decision_ts: "date", label: "y" }, { name: "t" });
+      throw new Error("expected a refusal");
+    } catch (e) {
+      expect(e).toMatchObject({
+        code: "invalid_csv",
+        details: { field: "label", column: "y", columns: ["date", "x", "label"] },
+      });
+    }
+  });
+
   it("refuses ragged CSV", () => {
     expect(() => csvToDataset("a,b\n1\n", { decision_ts: "a", label: "b" }, { name: "t" })).toThrow(
       PlatformError,

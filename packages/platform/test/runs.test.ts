@@ -1,6 +1,7 @@
 import { composite, parseJson, receiptHash } from "@bench-bounty/evidence";
 import { afterEach, describe, expect, it } from "vitest";
 import { runPlan } from "../src/runs.js";
+import { MAX_ANSWER_LENGTH } from "../src/pack-budget.js";
 import { citiesAnswer } from "../src/testing.js";
 import { cities, cleanup, manualClock, openTemp, promptAgent, rejection, type Harness } from "./helpers.js";
 
@@ -111,6 +112,47 @@ describe("start / submit / finalize", () => {
       [3, "duplicate_ordinal"],
       [4, "bad_ordinal"],
       [5, "not_a_string"],
+    ]);
+    expect((await platform.runAnswers(run)).size).toBe(0);
+  });
+
+  it("every refused answer names its JSON path and field; answer_too_long names its limit (probe27 A-F4)", async () => {
+    const { platform, slug } = await setup({ n: 12, publicPerRun: 1 });
+    const run = (await platform.startRun(slug, "alice")).run.id;
+    const n = (await platform.runTasks(run)).length;
+    const e = await rejection(
+      platform.submit(run, [
+        { ordinal: 0, answer_text: "fine" },
+        { ordinal: 1, answer_text: "a".repeat(MAX_ANSWER_LENGTH + 1) },
+        { ordinal: n, answer_text: "stale" },
+        { ordinal: 2, answer_text: "" },
+        "not an object",
+      ]),
+    );
+    expect(e.code).toBe("invalid_answers");
+    expect(e.details.errors).toEqual([
+      expect.objectContaining({
+        index: 1,
+        code: "answer_too_long",
+        field: "answer_text",
+        path: "$.answers[1].answer_text",
+        limit: "max_answer_length",
+        max_answer_length: MAX_ANSWER_LENGTH,
+        answer_length: MAX_ANSWER_LENGTH + 1,
+      }),
+      expect.objectContaining({
+        index: 2,
+        code: "unknown_ordinal",
+        field: "ordinal",
+        path: "$.answers[2].ordinal",
+      }),
+      expect.objectContaining({
+        index: 3,
+        code: "empty_answer",
+        field: "answer_text",
+        path: "$.answers[3].answer_text",
+      }),
+      expect.objectContaining({ index: 4, code: "not_an_object", path: "$.answers[4]" }),
     ]);
     expect((await platform.runAnswers(run)).size).toBe(0);
   });

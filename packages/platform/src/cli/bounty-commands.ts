@@ -45,7 +45,7 @@ export function registerBountyCommands(program: Command): void {
     )
     .option(
       "--award-window <seconds>",
-      "seconds between close and award deadline (default 7 days)",
+      "seconds between close and award deadline (604800 s is 7 days)",
       int("award-window", 1, MAX_SPAN_SECONDS),
       7 * 86400,
     )

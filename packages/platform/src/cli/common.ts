@@ -89,13 +89,20 @@ export function parseUsdcAmount(v: string): bigint {
 /**
  * The store, chain and key options of a command. `receiptAnchoring` is the `--receipt-anchoring`
  * default this command really uses, shown by its `--help` (one source: `serve` batches, the others
- * anchor each receipt at once; probe11 O14).
+ * anchor each receipt at once; probe11 O14). `actsAsAccount: false` (`serve`, which acts as no
+ * account: each request carries its own key) leaves `--api-key` out of the help and does not read
+ * `BENCH_BOUNTY_API_KEY`; the option is still parsed, so that the command can refuse it with
+ * {@link SERVE_API_KEY_REFUSAL} rather than commander's bare "unknown option" (probe27 A-F7: `serve
+ * --api-key junk` started silently, the key never used).
  */
 export function storeOptions(
   cmd: Command,
-  { receiptAnchoring = "immediate" }: { receiptAnchoring?: "immediate" | "batch" } = {},
+  {
+    receiptAnchoring = "immediate",
+    actsAsAccount = true,
+  }: { receiptAnchoring?: "immediate" | "batch"; actsAsAccount?: boolean } = {},
 ): Command {
-  return cmd
+  const withStore = cmd
     .addOption(
       new Option("--store <dir>", "store directory").env("BENCH_BOUNTY_STORE").default("./.bench-bounty"),
     )
@@ -131,9 +138,19 @@ export function storeOptions(
       new Option("--receipt-anchoring <mode>", "anchor each receipt at finalize, or batch them (anchor)")
         .choices(["immediate", "batch"])
         .default(receiptAnchoring),
-    )
-    .addOption(new Option("--api-key <key>", API_KEY_HELP).env(API_KEY_ENV));
+    );
+  return actsAsAccount
+    ? withStore.addOption(new Option("--api-key <key>", API_KEY_HELP).env(API_KEY_ENV))
+    : withStore.addOption(new Option("--api-key <key>").hideHelp());
 }
+
+/**
+ * Why a command that acts as no account (`serve`) refuses `--api-key`: the message of its
+ * `invalid_option` (field `api-key`), naming the variable that does set the operator's key.
+ */
+export const SERVE_API_KEY_REFUSAL =
+  "serve takes no --api-key: it acts as no account (each request carries its own key); the operator's key " +
+  "(who may award over the API) is read from the environment variable BENCH_BOUNTY_OPERATOR_KEY only";
 
 export { shellWord };
 

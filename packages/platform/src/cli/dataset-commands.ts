@@ -12,7 +12,7 @@ import {
   type StoreOpts,
   withPlatform,
 } from "./common.js";
-import { isJsonObject } from "../json.js";
+import { isJsonObject, setOwn } from "../json.js";
 import { parseJson } from "@bench-bounty/evidence";
 import { readDatasetFile } from "../dataset-file.js";
 import { loadCsvDataset, type CsvMapping } from "../csv.js";
@@ -62,7 +62,7 @@ export async function readDataset(file: string, o: DatasetOpts): Promise<Dataset
         throw new PlatformError("invalid_option", `--bucket ${spec}: expected field=unit`, {
           field: "bucket",
         });
-      b[f] = u as BucketUnit;
+      setOwn(b, f, u as BucketUnit); // `--bucket __proto__=day` is a field too (probe27 B-F3)
     }
     extra.bucket_fields = b;
   }

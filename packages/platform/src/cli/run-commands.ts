@@ -289,7 +289,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
     )
     .option("--withdrawal-address <address>", "register/update the agent's withdrawal address first")
     .option("--author", "register the agent as the author's own")
-    .option("--attempts <n>", "run this many attempts in a row (default 1)", int("attempts", 1), 1)
+    .option("--attempts <n>", "run this many attempts in a row", int("attempts", 1), 1)
     .addOption(
       new Option("--server <url>", "compete through this server's HTTP API (with --api-key)").env(
         "BENCH_BOUNTY_SERVER",

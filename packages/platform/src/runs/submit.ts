@@ -36,6 +36,8 @@ export interface AnswerIssue {
 /**
  * What is wrong with answer `index` of a batch over `n` tasks, or null when it is good (then its
  * ordinal is added to `seen`: a later item with the same ordinal is `duplicate_ordinal`, in O(1)).
+ * Every issue names its JSON `path` (`$.answers[i]`, or `$.answers[i].<field>` with `field` for a bad
+ * member) and a bound's issue its limit (probe27 A-F4: `answer_too_long` named neither).
  */
 function answerIssue(
   a: unknown,
@@ -44,63 +46,64 @@ function answerIssue(
   maxBytes: number,
   seen: Set<number>,
 ): AnswerIssue | null {
+  const at = `$.answers[${index}]`;
   if (typeof a !== "object" || a === null || Array.isArray(a))
     return {
       index,
       ordinal: null,
       code: "not_an_object",
+      path: at,
       message: "each answer must be {ordinal, answer_text}",
     };
   const { ordinal, answer_text } = a as { ordinal?: unknown; answer_text?: unknown };
+  const issue = (
+    field: "ordinal" | "answer_text",
+    code: string,
+    message: string,
+    more: Record<string, unknown> = {},
+  ): AnswerIssue => ({
+    index,
+    ordinal: ordinal ?? null,
+    code,
+    field,
+    path: `${at}.${field}`,
+    ...more,
+    message,
+  });
   if (typeof ordinal !== "number" || !Number.isSafeInteger(ordinal))
-    return { index, ordinal: ordinal ?? null, code: "bad_ordinal", message: "ordinal must be an integer" };
+    return issue("ordinal", "bad_ordinal", "ordinal must be an integer");
   if (ordinal < 0 || ordinal >= n)
-    return {
-      index,
-      ordinal,
-      code: "unknown_ordinal",
-      message: `ordinal ${ordinal} is not a task of this run (0..${n - 1}); ordinals of earlier attempts do not carry over`,
-    };
+    return issue(
+      "ordinal",
+      "unknown_ordinal",
+      `ordinal ${ordinal} is not a task of this run (0..${n - 1}); ordinals of earlier attempts do not carry over`,
+    );
   if (seen.has(ordinal))
-    return {
-      index,
-      ordinal,
-      code: "duplicate_ordinal",
-      message: `ordinal ${ordinal} appears twice in this batch`,
-    };
+    return issue("ordinal", "duplicate_ordinal", `ordinal ${ordinal} appears twice in this batch`);
   if (typeof answer_text !== "string")
-    return { index, ordinal, code: "not_a_string", message: "answer_text must be a string" };
-  if (trimWhiteSpace(answer_text) === "")
-    return { index, ordinal, code: "empty_answer", message: "answer_text is empty" };
+    return issue("answer_text", "not_a_string", "answer_text must be a string");
+  if (trimWhiteSpace(answer_text) === "") return issue("answer_text", "empty_answer", "answer_text is empty");
   const bad = textProblem(answer_text);
-  if (bad !== null)
-    return {
-      index,
-      ordinal,
-      code: bad,
-      field: "answer_text",
-      path: `$.answers[${index}].answer_text`,
-      message: `answer_text ${TEXT_PROBLEM_TEXT[bad]}`,
-    };
+  if (bad !== null) return issue("answer_text", bad, `answer_text ${TEXT_PROBLEM_TEXT[bad]}`);
   if (answer_text.length > MAX_ANSWER_LENGTH)
-    return {
-      index,
-      ordinal,
-      code: "answer_too_long",
-      message: `answer_text is longer than ${MAX_ANSWER_LENGTH} characters`,
-    };
+    return issue(
+      "answer_text",
+      "answer_too_long",
+      `answer_text is ${answer_text.length} characters (UTF-16 code units), over the limit of ${MAX_ANSWER_LENGTH} (max_answer_length)`,
+      {
+        limit: "max_answer_length",
+        max_answer_length: MAX_ANSWER_LENGTH,
+        answer_length: answer_text.length,
+      },
+    );
   const bytes = answerPackBytes(answer_text);
   if (bytes > maxBytes)
-    return {
-      index,
-      ordinal,
-      code: "answer_too_large",
-      field: "answer_text",
-      limit: "max_answer_bytes",
-      max_answer_bytes: maxBytes,
-      answer_bytes: bytes,
-      message: `answer_text takes ${bytes} bytes in canonical JSON (UTF-8; an escaped control character such as \\u000b counts 6), over this benchmark's max_answer_bytes of ${maxBytes}`,
-    };
+    return issue(
+      "answer_text",
+      "answer_too_large",
+      `answer_text takes ${bytes} bytes in canonical JSON (UTF-8; an escaped control character such as \\u000b counts 6), over this benchmark's max_answer_bytes of ${maxBytes}`,
+      { limit: "max_answer_bytes", max_answer_bytes: maxBytes, answer_bytes: bytes },
+    );
   seen.add(ordinal);
   return null;
 }

@@ -1,0 +1,87 @@
+/**
+ * What `serve` says about its options and its store (probe27): it refuses `--api-key` (it acts as no
+ * account; the operator's key is BENCH_BOUNTY_OPERATOR_KEY) and does not offer it; a chainless serve on
+ * a store a chain process marked says its receipts stay pending for that chain; every command's help
+ * states a default once.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Platform } from "@bench-bounty/platform";
+import type { Command } from "commander";
+import { afterEach, describe, expect, it } from "vitest";
+import { buildProgram } from "../src/program.js";
+import { CLI_BIN, serveHelp, serveUrl } from "./serve-process.js";
+
+const children: ReturnType<typeof spawn>[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGTERM");
+});
+
+describe("serve's options and banner (probe27)", { timeout: 60_000 }, () => {
+  // A-F7: `serve --api-key junk` started without a word; the key was never used
+  it("refuses --api-key naming BENCH_BOUNTY_OPERATOR_KEY, never echoing the key, and its help does not offer it", () => {
+    const store = mkdtempSync(join(tmpdir(), "bb-serve-apikey-"));
+    const r = spawnSync(
+      process.execPath,
+      [CLI_BIN, "serve", "--store", store, "--port", "0", "--api-key", "junk-key-xyz"],
+      { encoding: "utf8", env: { PATH: process.env.PATH! }, timeout: 60_000 },
+    );
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^error: serve takes no --api-key: .*BENCH_BOUNTY_OPERATOR_KEY/);
+    expect(r.stdout).not.toContain("listening on");
+    expect(r.stderr + r.stdout).not.toContain("junk-key-xyz");
+    expect(serveHelp()).not.toContain("--api-key");
+  });
+
+  it("starts with BENCH_BOUNTY_API_KEY in its environment (a runner's key is not the server's)", async () => {
+    const store = mkdtempSync(join(tmpdir(), "bb-serve-apikey-env-"));
+    const child = spawn(process.execPath, [CLI_BIN, "serve", "--store", store, "--port", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { PATH: process.env.PATH!, BENCH_BOUNTY_API_KEY: "bb_some_runner_key" },
+    });
+    children.push(child);
+    expect(await serveUrl(child)).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  // A-F3: the banner said "receipt anchors: none (off-chain)" while every receipt stayed pending
+  it("a chainless serve on a store marked with a chain says its receipts stay pending until that chain's process anchors them", async () => {
+    const store = mkdtempSync(join(tmpdir(), "bb-serve-marked-"));
+    const p = await Platform.open({ dir: store });
+    await p.ctx.store.anchors.markOnChain(31337);
+    await p.close();
+    const child = spawn(process.execPath, [CLI_BIN, "serve", "--store", store, "--port", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { PATH: process.env.PATH! },
+    });
+    children.push(child);
+    let out = "";
+    await serveUrl(child, (o) => (out = o));
+    expect(out).toContain("receipt anchors: pending until a process with chain 31337 anchors them");
+    expect(out).not.toContain("none (off-chain)");
+    // an unmarked store is off-chain, as before
+    const fresh = mkdtempSync(join(tmpdir(), "bb-serve-unmarked-"));
+    const plain = spawn(process.execPath, [CLI_BIN, "serve", "--store", fresh, "--port", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { PATH: process.env.PATH! },
+    });
+    children.push(plain);
+    let plainOut = "";
+    await serveUrl(plain, (o) => (plainOut = o));
+    expect(plainOut).toContain("receipt anchors: none (off-chain)");
+  });
+
+  // B-F8: `run --help` said "(default 1) (default: 1)"
+  it("every command's help states each default once", () => {
+    const walk = (cmd: Command): Command[] => [cmd, ...cmd.commands.flatMap(walk)];
+    const twice: string[] = [];
+    for (const cmd of walk(buildProgram())) {
+      for (const opt of cmd.options) {
+        const help = cmd.createHelp().optionDescription(opt);
+        if ((help.match(/\(default/g) ?? []).length > 1) twice.push(`${cmd.name()} ${opt.flags}: ${help}`);
+      }
+    }
+    expect(twice).toEqual([]);
+  });
+});
