@@ -34,6 +34,7 @@ const STORE_TESTS = [
   "test/nul-text.test.ts",
   "test/chainless-on-chain-store.test.ts",
   "test/attach-once.test.ts",
+  "test/lock-recovery.test.ts",
 ];
 
 export default defineConfig({

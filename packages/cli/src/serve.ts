@@ -498,8 +498,9 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         });
         // One base URL for how_to_compete and receipt_url (the award pack's input): `--public-url`, else
         // the address serve listens on (probeD1 F17: receipt_url kept the platform's default :8787). Set
-        // before any request is read: serveApp resolves in its listen callback, this runs next.
-        platform.setPublicBaseUrl(o.publicUrl ?? server.url);
+        // before any request is read: serveApp resolves in its listen callback, this runs next (the
+        // base is set at once, then recorded in the store for the CLI's award: probe27 C-F6).
+        await platform.recordPublicBaseUrl(o.publicUrl ?? server.url);
         // a start-up step failing after the listen closes what is open: the process exits, never hangs
         const verifier = await startVerifier(platform, {
           jobs,

@@ -1,7 +1,8 @@
 /**
  * `serve` without `--public-url`: the final board's `receipt_url` (the award pack's input, SPEC 8) is on
  * the address serve listens on, like `how_to_compete` (probeD1 F17: it pointed at the platform's own
- * default, http://127.0.0.1:8787, where nothing listened).
+ * default, http://127.0.0.1:8787, where nothing listened); and the CLI's award on that store takes that
+ * base (probe27 C-F6: it froze the placeholder into the pack and the on-chain ranking digest).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -69,5 +70,16 @@ describe("serve without --public-url", { timeout: 90_000 }, () => {
     expect(board.rows[0].receipt_url).toBe(`${base}/api/v1/benchmarks/${slug}/runs/${run}/receipt`);
     const receipt = await fetch(board.rows[0].receipt_url as string);
     expect(receipt.status).toBe(200);
+
+    // probe27 C-F6: serve records that base on the store, and the CLI's award (no --public-url) takes it
+    // rather than the placeholder http://127.0.0.1:8787 (here it then stops: no chain)
+    const award = spawnSync(process.execPath, [bin, "award", slug], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH!, BENCH_BOUNTY_STORE: store },
+    });
+    expect(award.stderr).toContain(
+      `receipt URLs of the award of ${slug}: ${base}/api/v1/benchmarks/${slug}/runs/<run>/receipt (the base serve recorded on this store`,
+    );
+    expect(award.stderr).not.toMatch(/--public-url is required/);
   });
 });

@@ -215,6 +215,46 @@ export const rpcTransportUrl: (rpcUrl: string) => { url: string; headers: Record
 export const RPC_REQUEST_LIMITS = { timeoutMs: 10_000, retryCount: 1 } as const;
 
 /** `text` with the RPC's host (`host:port`, or the bare host name) replaced by "the chain RPC". */
+/**
+ * A decoded contract revert: `name` the custom error's name (`"Error"` for Solidity's `Error(string)`,
+ * `"Panic"` for a panic, `"unknown"` when the data could not be decoded), `reason` the `Error(string)`
+ * text (a token's own refusal bubbled up through SafeERC20, e.g. USDC's "Blacklistable: account is
+ * blacklisted"), `args` the error's arguments as strings.
+ */
+export interface DecodedRevert {
+  name: string;
+  reason?: string;
+  args: string[];
+}
+
+/**
+ * The revert inside viem error `e` (a `ContractFunctionRevertedError` anywhere in its cause chain),
+ * or `undefined` when `e` is not a revert (an RPC failure). The one decoding of reverts of the
+ * platform and the server (probe27 C-F7: `Error(string)` was named "Error", its reason left in `args`).
+ */
+export function revertOf(e: unknown): DecodedRevert | undefined {
+  if (!(e instanceof BaseError)) return undefined;
+  const revert = e.walk((x) => x instanceof ContractFunctionRevertedError);
+  if (!(revert instanceof ContractFunctionRevertedError)) return undefined;
+  const name = revert.data?.errorName ?? (revert.reason === undefined ? "unknown" : "Error");
+  const args = (revert.data?.args ?? []).map(String);
+  const reason = name === "Error" ? (revert.reason ?? args[0]) : undefined;
+  return reason === undefined ? { name, args } : { name, reason, args };
+}
+
+/**
+ * PlatformError `chain_error` "`what` reverted: <the custom error's name, or the `Error(string)`
+ * reason>", `details.revert` the error's name, `details.reason` the reason (when `Error(string)`),
+ * `details.args`.
+ */
+export function revertError(what: string, r: DecodedRevert): PlatformError {
+  return new PlatformError("chain_error", `${what} reverted: ${r.reason ?? r.name}`, {
+    revert: r.name,
+    ...(r.reason === undefined ? {} : { reason: r.reason }),
+    args: r.args,
+  });
+}
+
 function withoutHost(text: string, rpcUrl: string): string {
   let u: URL;
   try {
@@ -530,8 +570,9 @@ export class ChainGateway {
 
   /**
    * The author locks a prize: `approve(pool)` then `createAndFund(params)` signed with the author's key.
-   * Before anything is sent: the author's token balance must cover the pool (`invalid_option`, field
-   * `pool`) and `createBounty(params)` is simulated (a revert is `chain_error` naming the custom error).
+   * Before anything is sent: `createBounty(params)` is simulated (a revert is `chain_error` naming the
+   * custom error, `details.args` its arguments: `RootBoundToLiveBounty` names the author's live bounty on
+   * the root), then the author's token balance must cover the pool (`invalid_option`, field `pool`).
    * @returns the new bounty id and the creation transaction
    */
   lockBounty(p: LockBountyParams): Promise<{ bountyId: bigint; txHash: Hash }> {
@@ -566,7 +607,18 @@ export class ChainGateway {
       thresholdBps: p.thresholdBps,
       splitsBps: p.splitsBps,
     };
-    // Nothing is sent until the pool is covered and the bounty's parameters pass the contract's checks.
+    // Nothing is sent until the bounty's parameters pass the contract's checks and the pool is covered.
+    // The simulation first (probe27 C-F4): a root already bound to the author's live bounty (the pool it
+    // moved gone from the balance) is named by its RootBoundToLiveBounty, not by a short balance.
+    await this.call("createBounty (simulated)", () =>
+      this.publicClient.simulateContract({
+        address: this.config.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        functionName: "createBounty",
+        args: [bountyParams],
+        account: author.account,
+      }),
+    );
     const balance = await this.call("read the author's balance", () =>
       this.publicClient.readContract({
         address: token,
@@ -581,15 +633,6 @@ export class ChainGateway {
         `pool ${p.pool} base units exceeds the author's balance ${balance} base units (${authorAddress})`,
         { field: "pool", balance: balance.toString(), pool: p.pool.toString() },
       );
-    await this.call("createBounty (simulated)", () =>
-      this.publicClient.simulateContract({
-        address: this.config.contracts.benchmarkBounty,
-        abi: benchmarkBountyAbi,
-        functionName: "createBounty",
-        args: [bountyParams],
-        account: author.account,
-      }),
-    );
     const approve = await this.write(
       "approve the pool",
       {
@@ -1022,14 +1065,8 @@ export class ChainGateway {
     } catch (e) {
       if (e instanceof PlatformError) throw e;
       if (e instanceof BaseError) {
-        const revert = e.walk((x) => x instanceof ContractFunctionRevertedError);
-        if (revert instanceof ContractFunctionRevertedError) {
-          const name = revert.data?.errorName ?? revert.reason ?? "unknown";
-          throw new PlatformError("chain_error", `${what} reverted: ${name}`, {
-            revert: name,
-            args: (revert.data?.args ?? []).map(String),
-          });
-        }
+        const revert = revertOf(e);
+        if (revert) throw revertError(what, revert);
         throw unreachable(e.shortMessage);
       }
       // Not viem's: its message may name the URL (fetch's), which carries a provider's key.

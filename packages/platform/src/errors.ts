@@ -34,6 +34,7 @@ export type PlatformErrorCode =
   | "no_chain"
   | "no_bounty"
   | "bounty_mismatch"
+  | "bounty_exists"
   | "invalid_bounty"
   | "award_not_allowed"
   | "winner_without_withdrawal_address"

@@ -405,6 +405,25 @@ export class Platform {
     this.ctx.publicBaseUrl = url;
   }
 
+  /**
+   * {@link setPublicBaseUrl}, and records `url` in the store (`meta.public_base_url`): `serve` calls it, so
+   * that an award prepared by another process on the store (the CLI's `bench-bounty award` without
+   * `--public-url`) names the same receipt URLs as one prepared by `serve` (probe27 C-F6).
+   * @param url an absolute `http(s)` base URL
+   */
+  async recordPublicBaseUrl(url: string): Promise<void> {
+    this.ctx.publicBaseUrl = url;
+    await this.ctx.store.awards.recordPublicBaseUrl(url);
+  }
+
+  /**
+   * The public base URL a `serve` on this store recorded ({@link recordPublicBaseUrl}), or null when
+   * none did (a store never served).
+   */
+  recordedPublicBaseUrl(): Promise<string | null> {
+    return this.ctx.store.awards.recordedPublicBaseUrl();
+  }
+
   /** Stops the anchor batcher (waiting for a flush under way) and closes the store. */
   async close(): Promise<void> {
     await this.ctx.anchorBatcher?.stop();
@@ -765,6 +784,13 @@ export class Platform {
    * Settles the award on-chain, mints, anchors and stores the pack (operator only; idempotent,
    * resumable); answers by `how.answerBy` (unix ms) if sooner than the chain's `awardWaitMs`.
    */
+  /**
+   * Whether an award of `slug` is recorded (prepared, sent or confirmed): its rank derivation, receipt
+   * URLs included, is frozen, and resuming it builds nothing new.
+   */
+  async awardPrepared(slug: string): Promise<boolean> {
+    return (await this.ctx.store.awards.get(slug)) !== null;
+  }
   award(p: Principal, slug: string, how?: AwardHow): Promise<AwardResult> {
     return awardBenchmark(this.ctx, p, slug, how);
   }

@@ -4,6 +4,7 @@
  * address, a gold-safe template) are the domain's and are not restated here.
  */
 import { z } from "@hono/zod-openapi";
+import { maxUint256 } from "viem";
 import { GRADER_TYPE_NAMES } from "@bench-bounty/evidence";
 import { addressForm } from "@bench-bounty/contracts";
 import { LEADERBOARD_VISIBILITIES, TEXT_LIMITS } from "@bench-bounty/platform";
@@ -174,7 +175,14 @@ export const RelayClaimBody = z
     to: address("where the credit is paid"),
     deadline: z
       .union([
-        z.string().regex(/^[0-9]{1,20}$/, "must be unix seconds as a decimal string"),
+        // the contract's deadline is a uint256: type(uint256).max, a common "never expires", is accepted
+        // (probe27 C-F3: a 20-digit cap the message did not name refused it)
+        z
+          .string()
+          .regex(/^[0-9]{1,78}$/, "must be unix seconds as a decimal string of at most 78 digits")
+          .refine((v) => BigInt(v) <= maxUint256, {
+            message: `must be at most 2^256 - 1 (${maxUint256}), the contract's uint256`,
+          }),
         z.number().int().nonnegative(),
       ])
       .transform((v) => BigInt(v))

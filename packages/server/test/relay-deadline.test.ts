@@ -7,7 +7,13 @@
  * its transaction's hash when its wait ends at the deadline, the second is answered `server_busy` and is
  * never sent (the node's pool holds one claim, and still does after both answers).
  */
-import { benchmarkBountyAbi, CLAIM_PRIMARY_TYPE, CLAIM_TYPES, claimDomain } from "@bench-bounty/contracts";
+import {
+  benchmarkBountyAbi,
+  CLAIM_PRIMARY_TYPE,
+  CLAIM_TYPES,
+  claimDomain,
+  testUsdcAbi,
+} from "@bench-bounty/contracts";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import { ChainGateway, PlatformError, type Platform } from "@bench-bounty/platform";
 import type { Address, Hash } from "viem";
@@ -104,6 +110,7 @@ function platformOf(chain: ChainGateway): Platform {
           bounty_contract: dc.contracts.benchmarkBounty,
           bounty_id: bountyId.toString(),
           chain_id: dc.chainId,
+          token: dc.contracts.usdc,
         },
       }),
   } as unknown as Platform;
@@ -161,6 +168,39 @@ describe(
     });
   },
 );
+
+// probe27 C-F7: a claim to an address the token blacklists was answered 502 chain_error "claimWithSig
+// reverted: Error", the token's reason only in details.args and no `$.to`
+describe("a relayed claim to an address the token blacklists (probe27 C-F7)", { timeout: 120_000 }, () => {
+  it("is 422 invalid_withdrawal_address naming $.to and the token's reason, nothing sent", async () => {
+    const blacklisted = "0x00000000000000000000000000000000000b1ac0" as Address;
+    const hash = await dc.wallet(0).writeContract({
+      address: dc.contracts.usdc,
+      abi: testUsdcAbi,
+      functionName: "blacklist",
+      args: [blacklisted],
+    });
+    await dc.publicClient.waitForTransactionReceipt({ hash });
+    const c = await signedClaim(2, blacklisted);
+    const before = await dc.publicClient.getTransactionCount({ address: dc.accounts[0]!.address });
+    const e = await relay(principal, "slug", c, { answerBy: Date.now() + 30_000 }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(PlatformError);
+    expect(e).toMatchObject({
+      code: "invalid_withdrawal_address",
+      details: {
+        path: "$.to",
+        reason: "token_blacklisted",
+        token_reason: "Blacklistable: account is blacklisted",
+        to: blacklisted,
+      },
+    });
+    expect((e as Error).message).toMatch(
+      /^to: .*blacklists 0x0+b1ac0.*Blacklistable: account is blacklisted/,
+    );
+    expect(await dc.publicClient.getTransactionCount({ address: dc.accounts[0]!.address })).toBe(before);
+    expect(await creditOf(c.account)).toBe(5_000_000n); // untouched
+  });
+});
 
 describe("a relayed claim is bounded by its request's deadline (probe24 C-F2)", { timeout: 120_000 }, () => {
   it("two claims queued on a chain that does not mine: the first answers claim_pending with its hash, the second server_busy and is never sent", async () => {

@@ -77,3 +77,38 @@ describe("a relayed claim's signature must be low-s with v 27/28", () => {
     expect(r.json.error.code, r.text).toBe("no_chain"); // past every check of the body, as the original
   });
 });
+
+// probe27 C-F3: a deadline of more than 20 digits (type(uint256).max, a common "never expires") was refused
+// "must be unix seconds as a decimal string", a cap the message did not name and the contract does not have
+describe("a relayed claim's deadline is the contract's uint256 (probe27 C-F3)", () => {
+  const MAX = (2n ** 256n - 1n).toString();
+  let own = ""; // a key of its own: the relay's rate limit is per account (burst 5)
+  beforeAll(async () => {
+    own = (await register(live.url, "relay-deadline-cap")).key;
+  });
+  const post = async (deadline: string) => {
+    const signature = await signer.signTypedData(typed);
+    const body = { account: signer.address, to, deadline, signature };
+    return call(live.url, "POST", `/api/v1/benchmarks/${slug}/claims/relay`, { key: own, body });
+  };
+
+  it("type(uint256).max (78 digits) passes the body's check", async () => {
+    const r = await post(MAX);
+    expect(r.json.error.code, r.text).toBe("no_chain"); // past every check of the body
+  });
+
+  it.each([
+    [
+      "2^256 (78 digits)",
+      (2n ** 256n).toString(),
+      /at most 2\^256 - 1 \(115792089237316195423570985008687907853269984665640564039457584007913129639935\)/,
+    ],
+    ["79 digits", "1".repeat(79), /decimal string of at most 78 digits/],
+  ])("%s is 422 naming $.deadline and the cap", async (_, deadline, says) => {
+    const r = await post(deadline);
+    expect(r.status, r.text).toBe(422);
+    expect(r.json.error.code).toBe("invalid_request");
+    expect(r.json.error.message).toMatch(/\$\.deadline/);
+    expect(r.json.error.message).toMatch(says);
+  });
+});

@@ -380,18 +380,108 @@ export async function lockBounty(
   // stranger could anchor it first with another kind (probe15 A-F1; reveal.ts). Nothing is sent when
   // the anchoring fails (chain_error) or finds the root squatted (anchor_squatted).
   if (!b.commitment_anchor) await anchorCommitment(ctx, slug);
-  const { bountyId } = await chain.lockBounty({
-    authorPrivateKey: o.authorPrivateKey,
-    ...(o.token ? { token: o.token } : {}),
-    ...(o.awarder ? { awarder: o.awarder } : {}),
+  const wanted: LockTerms = {
+    token: (o.token ?? parties.usdc ?? "").toLowerCase(),
+    awarder: (o.awarder ?? parties.awarder).toLowerCase(),
     pool,
-    testSetRoot: b.commit_root,
     leafCount: b.leaf_count,
     closesAt: terms.closesAt,
     awardDeadline: terms.awardDeadline,
     thresholdBps: terms.thresholdBps,
     splitsBps: terms.splitsBps,
-  });
+  };
+  let bountyId: bigint;
+  try {
+    ({ bountyId } = await chain.lockBounty({
+      authorPrivateKey: o.authorPrivateKey,
+      ...(o.token ? { token: o.token } : {}),
+      ...(o.awarder ? { awarder: o.awarder } : {}),
+      pool,
+      testSetRoot: b.commit_root,
+      leafCount: b.leaf_count,
+      closesAt: terms.closesAt,
+      awardDeadline: terms.awardDeadline,
+      thresholdBps: terms.thresholdBps,
+      splitsBps: terms.splitsBps,
+    }));
+  } catch (e) {
+    const live = liveBountyOfRoot(e);
+    if (live === undefined) throw e;
+    return adoptLiveBounty(ctx, p, slug, live, wanted);
+  }
+  return attachBounty(ctx, p, slug, bountyId);
+}
+
+/** The terms a lock asks for, as {@link adoptLiveBounty} compares them (addresses lower-case). */
+interface LockTerms {
+  token: string;
+  awarder: string;
+  pool: bigint;
+  leafCount: number;
+  closesAt: bigint;
+  awardDeadline: bigint;
+  thresholdBps: number;
+  splitsBps: readonly number[];
+}
+
+/**
+ * The bounty id of a `RootBoundToLiveBounty(author, root, bountyId)` refusal of the lock's simulation (the
+ * author already has a live bounty on this root: SPEC 1.1, per author), else undefined.
+ */
+function liveBountyOfRoot(e: unknown): bigint | undefined {
+  if (!(e instanceof PlatformError) || e.code !== "chain_error") return undefined;
+  if (e.details.revert !== "RootBoundToLiveBounty") return undefined;
+  const args = e.details.args;
+  const id = Array.isArray(args) ? args[2] : undefined;
+  return typeof id === "string" && /^[1-9][0-9]*$/.test(id) ? BigInt(id) : undefined;
+}
+
+/**
+ * A lock refused because the author's own live bounty `bountyId` holds the benchmark's root (probe27
+ * C-F4: a `lock` killed while its `createAndFund` was pending funded a bounty nothing recorded, and its
+ * re-run answered a raw `RootBoundToLiveBounty` revert): when that bounty is Funded with exactly the
+ * terms `wanted` (token, awarder, pool, leaf count, closes_at, award_deadline, threshold, splits), it is
+ * the lock's own and is attached ({@link attachBounty}: every attach check applies) and returned; nothing
+ * is sent. Otherwise 409 `bounty_exists` naming it and the first term that differs (or its status), so
+ * that its author attaches it (`bench-bounty attach SLUG ID`) or reclaims it: never a second guess.
+ * @throws PlatformError `bounty_exists` (`details.bounty_id`, `status`, and `field`, `on_chain`, `requested`
+ *   for a differing term), and {@link attachBounty}'s
+ */
+async function adoptLiveBounty(
+  ctx: PlatformContext,
+  p: Principal,
+  slug: string,
+  bountyId: bigint,
+  wanted: LockTerms,
+): Promise<AttachedBounty> {
+  const onchain = await chainOf(ctx).getBounty(bountyId);
+  const status = statusName(onchain.status);
+  const facts: [string, string, string][] = [
+    ["token", onchain.token.toLowerCase(), wanted.token],
+    ["awarder", onchain.awarder.toLowerCase(), wanted.awarder],
+    ["pool_base_units", onchain.pool.toString(), wanted.pool.toString()],
+    ["leaf_count", String(onchain.leafCount), String(wanted.leafCount)],
+    ["closes_at", onchain.closesAt.toString(), wanted.closesAt.toString()],
+    ["award_deadline", onchain.awardDeadline.toString(), wanted.awardDeadline.toString()],
+    ["threshold_bps", String(onchain.thresholdBps), String(wanted.thresholdBps)],
+    ["splits_bps", onchain.splitsBps.join(","), wanted.splitsBps.join(",")],
+  ];
+  const differs = facts.find(([, a, w]) => a !== w);
+  const base = { bounty_id: bountyId.toString(), status };
+  if (differs !== undefined) {
+    const [field, actual, requested] = differs;
+    throw new PlatformError(
+      "bounty_exists",
+      `the benchmark's root is already bound to your live bounty ${bountyId} (${status}) with other terms (${field}: ${actual} on-chain, ${requested} in this lock): attach it, or reclaim it first; nothing was sent`,
+      { ...base, field, on_chain: actual, requested },
+    );
+  }
+  if (status !== "funded")
+    throw new PlatformError(
+      "bounty_exists",
+      `the benchmark's root is already bound to your bounty ${bountyId} with these terms, ${status}, not funded: attach it (and fund it), or reclaim it first; nothing was sent`,
+      base,
+    );
   return attachBounty(ctx, p, slug, bountyId);
 }
 

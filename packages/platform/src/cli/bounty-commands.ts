@@ -4,6 +4,7 @@ import { MAX_LOCK_UNIX_SECONDS } from "@bench-bounty/evidence";
 import { PlatformError } from "../errors.js";
 import {
   action,
+  attachCommand,
   int,
   print,
   principalOf,
@@ -96,16 +97,29 @@ export function registerBountyCommands(program: Command): void {
                 `--closes-at ${closesAt} is not in the future (chain time ${now})`,
                 { field: "closes-at" },
               );
-            print(
-              await platform.lockBounty(await principalOf(platform, o), slug, {
+            const attached = await platform
+              .lockBounty(await principalOf(platform, o), slug, {
                 authorPrivateKey: key as Hex,
                 pool: o.pool,
                 closesAt,
                 awardDeadline: closesAt + o.awardWindow,
                 thresholdBps: o.thresholdBps,
                 payoutRule: o.payoutRule,
-              }),
-            );
+              })
+              .catch((e: unknown) => {
+                // the root is bound to the author's live bounty with other terms (probe27 C-F4): the way
+                // out, to paste
+                if (e instanceof PlatformError && e.code === "bounty_exists") {
+                  const id = String(e.details.bounty_id);
+                  throw new PlatformError(
+                    e.code,
+                    `${e.message}. To attach bounty ${id} to ${slug}:\n  ${attachCommand(slug, id, o)}`,
+                    e.details,
+                  );
+                }
+                throw e;
+              });
+            print(attached);
           });
         },
       ),

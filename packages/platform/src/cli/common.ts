@@ -237,23 +237,34 @@ export function awardMintCommand(slug: string, o: StoreOpts, known: KnownChain =
 }
 
 /**
+ * The command that attaches the author's live bounty `bountyId` to `slug` (`bench-bounty attach <slug>
+ * <id>`), printed by `lock` when the benchmark's root is already bound to that bounty with other terms
+ * (probe27 C-F4): the store and chain options of this invocation, the RPC URL as
+ * {@link anchorRetryCommand} gives it, so it works when pasted.
+ */
+export function attachCommand(slug: string, bountyId: string, o: StoreOpts): string {
+  return storeCommand("attach", slug, o, {}, [bountyId]);
+}
+
+/**
  * `<program> <command> <slug> --store ...` with this invocation's chain options ({@link anchorRetryCommand}):
  * without `--rpc-url`, it reads the URL from `"$BENCH_BOUNTY_RPC_URL"`, with a line saying to set it.
  */
 function storeCommand(
-  command: "anchor" | "evidence" | "award",
+  command: "anchor" | "evidence" | "award" | "attach",
   slug: string,
   o: StoreOpts,
   known: KnownChain = {},
+  args: string[] = [],
 ): string {
   // `anchor` is the keyless operator's (probe15 B-F11): a key exported in this shell would make the
   // pasted command refused (probe16 B-F3), so the command drops it
   const keyless =
     command === "anchor" && process.env[API_KEY_ENV] !== undefined ? ["env", "-u", API_KEY_ENV] : [];
-  const words = [...keyless, invokedAs(), ...[command, slug, "--store", o.store].map(shellWord)];
+  const words = [...keyless, invokedAs(), ...[command, slug, ...args, "--store", o.store].map(shellWord)];
   let note = "";
   if (o.rpcUrl === undefined) {
-    // `evidence` and `award` are printed to be run with a chain (`anchor` without one lists what it cannot anchor)
+    // `evidence`, `award` and `attach` are printed to be run with a chain (`anchor` without one lists what it cannot anchor)
     if (command !== "anchor") {
       words.push("--rpc-url", `"$${RPC_URL_ENV}"`);
       note = `\n  (first set ${RPC_URL_ENV} to the chain's JSON-RPC URL; on a chain without an address book entry add --bounty-contract and --anchor-registry)`;

@@ -2,6 +2,7 @@
 import { Command } from "commander";
 import type { Address } from "viem";
 import { PlatformError } from "../errors.js";
+import type { Platform } from "../platform.js";
 import {
   action,
   awardMintCommand,
@@ -14,6 +15,31 @@ import {
   withPlatform,
 } from "./common.js";
 import { terminalJsonText } from "../terminal.js";
+
+/**
+ * The base of the receipt URLs a new award of `slug` freezes into its pack and its on-chain ranking
+ * digest (SPEC 7.4, 8 `rows[].receipt_url`: they can never be corrected), probe27 C-F6: `--public-url`
+ * (env `BENCH_BOUNTY_PUBLIC_URL`), else the one `serve` recorded on this store (the base its own awards
+ * use: `--public-url`, else the address it listens on), which it sets on `platform` and names on stderr.
+ * An award already prepared (its URLs frozen) needs none. Never the library's placeholder
+ * `http://127.0.0.1:8787`, which the award used to bake in silently.
+ * @throws PlatformError `invalid_option` (`field: "public-url"`): no URL given, none recorded, and no award prepared
+ */
+async function useAwardBaseUrl(platform: Platform, slug: string, o: StoreOpts): Promise<void> {
+  if (o.publicUrl !== undefined) return; // given, checked at open and set on the platform
+  if (await platform.awardPrepared(slug)) return;
+  const recorded = await platform.recordedPublicBaseUrl();
+  if (recorded === null)
+    throw new PlatformError(
+      "invalid_option",
+      `--public-url is required for an award (or set BENCH_BOUNTY_PUBLIC_URL): the service's public base URL, as given to serve; the award freezes every receipt_url into its pack and its on-chain ranking digest, and no serve recorded its URL on this store; nothing was prepared or sent`,
+      { field: "public-url" },
+    );
+  platform.setPublicBaseUrl(recorded);
+  process.stderr.write(
+    `receipt URLs of the award of ${slug}: ${recorded.replace(/\/+$/, "")}/api/v1/benchmarks/${slug}/runs/<run>/receipt (the base serve recorded on this store; --public-url to use another)\n`,
+  );
+}
 
 /** Registers the operator commands: anchor, close, award, evidence. */
 export function registerOperatorCommands(program: Command): void {
@@ -62,7 +88,9 @@ export function registerOperatorCommands(program: Command): void {
   ).action(
     action(async (slug: string, o: StoreOpts) => {
       await withPlatform(o, true, async (platform) => {
-        print(await platform.award(await principalOf(platform, o), slug));
+        const p = await principalOf(platform, o);
+        await useAwardBaseUrl(platform, slug, o);
+        print(await platform.award(p, slug));
       });
     }),
   );

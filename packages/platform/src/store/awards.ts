@@ -4,8 +4,34 @@ import type { AwardsTable as AwardRow } from "./schema.js";
 
 export type { AwardRow };
 
+/**
+ * The `meta` key holding the service's public base URL (the base of every `receipt_url`, SPEC 8), as the
+ * last `serve` on the store used it (`--public-url`, else the address it listens on): what the CLI's
+ * `award` builds a new award's receipt URLs from when it is given no `--public-url` (probe27 C-F6).
+ */
+export const PUBLIC_BASE_URL_KEY = "public_base_url";
+
 /** The `awards` table. */
 export class AwardsTable extends TableModule {
+  /** Records the service's public base URL ({@link PUBLIC_BASE_URL_KEY}); the last one written stays. */
+  async recordPublicBaseUrl(url: string): Promise<void> {
+    await this.db
+      .insertInto("meta")
+      .values({ key: PUBLIC_BASE_URL_KEY, value: url })
+      .onConflict((oc) => oc.column("key").doUpdateSet({ value: url }))
+      .execute();
+  }
+
+  /** The public base URL a `serve` recorded ({@link recordPublicBaseUrl}), or null when none did. */
+  async recordedPublicBaseUrl(): Promise<string | null> {
+    const r = await this.db
+      .selectFrom("meta")
+      .select("value")
+      .where("key", "=", PUBLIC_BASE_URL_KEY)
+      .executeTakeFirst();
+    return r === undefined ? null : r.value;
+  }
+
   /** The award of a benchmark, or null. */
   async get(slug: string): Promise<AwardRow | null> {
     return (await this.rowByKey("awards", "slug", slug)) ?? null;

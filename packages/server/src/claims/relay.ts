@@ -15,7 +15,9 @@
  * (`claim_expired`; also when the send fails for a deadline at or before the pending block's time); `account` has credit (`no_credit`: a second submission of a used claim ends
  * here); the signature is `account`'s over the current nonce (`invalid_claim_signature`; ECDSA for
  * an EOA, ERC-1271 for a contract wallet, through viem's `verifyTypedData`). Then the call is
- * simulated (a revert is `chain_error` naming the contract's error, but `NothingToClaim`, a claim that
+ * simulated (a revert is `chain_error` naming the contract's error, or the token's `Error(string)` reason; a
+ * transfer the token refuses while its `isBlacklisted(to)` says so is 422 `invalid_withdrawal_address` naming
+ * `$.to`, probe27 C-F7; but `NothingToClaim`, a claim that
  * won the race since the credit check, is `no_credit`, and so is a reasonless revert while the
  * credit at the `pending` block is 0: the winner's own claim not yet mined), sent and awaited.
  * Relays take turns in this process (`turnQueue` of the platform), and each send takes its turn among
@@ -34,32 +36,68 @@ import {
   DEFAULT_AWARD_WAIT_MS,
   PlatformError,
   requirePrincipal,
+  revertError,
+  revertOf,
   turnQueue,
   type LateTurn,
   type Platform,
   type RelayedClaim,
 } from "@bench-bounty/platform";
-import { BaseError, ContractFunctionRevertedError, type Address, type Hash } from "viem";
+import { BaseError, parseAbi, type Address, type Hash } from "viem";
 import type { RelayClaimInput } from "../domain.js";
 import { EdgeError } from "../errors.js";
 
 export type { RelayedClaim };
 
 /**
- * A chain failure as the platform names it (a revert names the contract's custom error); the
+ * A chain failure as the platform names it (a revert names the contract's custom error, or the
+ * `Error(string)` reason a token's refusal bubbles up with: `revertOf`, the platform's one decoding); the
  * platform's own error (the chain gateway's, which already names it) as it is.
  */
 function chainError(what: string, e: unknown): PlatformError {
   if (e instanceof PlatformError) return e;
-  if (e instanceof BaseError) {
-    const revert = e.walk((x) => x instanceof ContractFunctionRevertedError);
-    if (revert instanceof ContractFunctionRevertedError) {
-      const name = revert.data?.errorName ?? revert.reason ?? "unknown";
-      return new PlatformError("chain_error", `${what} reverted: ${name}`, { revert: name });
-    }
+  const revert = revertOf(e);
+  if (revert) return revertError(what, revert);
+  if (e instanceof BaseError)
     return new PlatformError("chain_error", `${what} failed: ${e.shortMessage}`, {});
-  }
   return new PlatformError("chain_error", `${what} failed: ${(e as Error).message}`, {});
+}
+
+/** FiatToken's (USDC's) blacklist view: the one read that says a refusal is the recipient's. */
+const BLACKLIST_ABI = parseAbi(["function isBlacklisted(address account) view returns (bool)"]);
+
+/**
+ * The refusal of a `claimWithSig` that the token reverted with an `Error(string)` reason (`err.details.reason`,
+ * bubbled up through the bounty's SafeERC20 transfer): when the token's own blacklist says `to` is blacklisted
+ * (FiatToken `isBlacklisted(to)`, read, never guessed from the reason's wording), 422
+ * `invalid_withdrawal_address` naming `$.to` with the token's reason (probe27 C-F7: answered 502 `chain_error`
+ * "claimWithSig reverted: Error"); otherwise (a paused token, a token without that view, a failing read) `err`
+ * as it is, whose message carries the token's reason.
+ */
+async function recipientRefusal(
+  err: PlatformError,
+  client: NonNullable<Platform["chain"]>["publicClient"],
+  token: Address,
+  to: Address,
+): Promise<PlatformError> {
+  const reason = err.details.reason;
+  if (err.code !== "chain_error" || typeof reason !== "string") return err;
+  const blacklisted = await client
+    .readContract({ address: token, abi: BLACKLIST_ABI, functionName: "isBlacklisted", args: [to] })
+    .catch(() => undefined);
+  if (blacklisted !== true) return err;
+  return new PlatformError(
+    "invalid_withdrawal_address",
+    `to: the token ${token.toLowerCase()} blacklists ${to.toLowerCase()} and refused the transfer ("${reason}"): sign the claim again with another \`to\`; nothing was sent`,
+    {
+      field: "to",
+      path: "$.to",
+      reason: "token_blacklisted",
+      token_reason: reason,
+      to: to.toLowerCase(),
+      token: token.toLowerCase(),
+    },
+  );
 }
 
 /**
@@ -295,7 +333,8 @@ async function checkRelayable(
  * @returns the {@link RelayedClaim} once mined
  * @throws EdgeError `server_busy` (the deadline came before the relay's turn or its send: nothing sent),
  *   `claim_pending` (sent, not mined by the deadline: `details.tx_hash`), `claim_expired`, `no_credit`,
- *   `invalid_claim_signature`, `invalid_withdrawal_address`; PlatformError `unknown_benchmark`, `no_chain`,
+ *   `invalid_claim_signature`; PlatformError `invalid_withdrawal_address` (`to` refused by the address rule,
+ *   or blacklisted by the token: `reason: "token_blacklisted"`), `unknown_benchmark`, `no_chain`,
  *   `no_bounty`, `bounty_mismatch`, `chain_error`
  */
 export function relayClaimOp(platform: Platform) {
@@ -385,7 +424,12 @@ export function relayClaimOp(platform: Platform) {
             deadline: input.deadline,
             pendingTime: async () => (await client.getBlock({ blockTag: "pending" })).timestamp,
           },
-        );
+        ).catch(async (e: unknown) => {
+          // the token refused the transfer: the recipient's fault when its blacklist says so (probe27 C-F7)
+          if (e instanceof PlatformError)
+            throw await recipientRefusal(e, client, attached.token as Address, input.to);
+          throw e;
+        });
         const mined = await minedBy(chain, hash, deadline, input, bountyId);
         const out: RelayedClaim = {
           slug,
