@@ -90,6 +90,10 @@ function scenario(label: string, db: Db) {
         ["/awards?to=2026-13-45", "to"],
         ["/awards?winner=bob", "winner"],
         ["/awards?cursor=12", "cursor"],
+        ["/awards?bounty=0", "bounty"],
+        ["/awards?winner=0x0000000000000000000000000000000000000001&bounty=07", "bounty"],
+        ["/accounts/0x0000000000000000000000000000000000000001/credits?bounty=abc", "bounty"],
+        ["/accounts/0x0000000000000000000000000000000000000001/credits?bounty=1&bounty=2", "bounty"],
       ];
       for (const [path, parameter] of cases) {
         const { status, body } = await getJson(ix!.url, path);

@@ -7,9 +7,11 @@
  * - REST (JSON; amounts, ids, blocks and times as decimal strings):
  *   - `GET /bounties?status=&author=&token=&awarder=&limit=&cursor=` (newest id first)
  *   - `GET /bounties/:id`: the bounty with its winners, credits, claims and reclaim
- *   - `GET /accounts/:address/credits?limit=&cursor=`: credited / claimed / outstanding per bounty, totals per token
+ *   - `GET /accounts/:address/credits?token=&bounty=&limit=&cursor=`: credited / claimed / outstanding per
+ *     bounty, totals per token; with `bounty` the one credit of that bounty (a keyed read)
  *   - `GET /anchors/:digest`
- *   - `GET /awards?winner=&from=&to=&limit=&cursor=`: award history, newest first
+ *   - `GET /awards?winner=&bounty=&from=&to=&token=&limit=&cursor=`: award history, newest first; with
+ *     `bounty` at most that bounty's award (a keyed read: its cost does not grow with a winner's history)
  *   - `GET /anomalies`: events the indexer refused (impossible transitions)
  *
  * A bad parameter answers 400 `{ error: { code: "invalid_parameter", parameter, message } }`;
@@ -81,9 +83,17 @@ const ROUTES: readonly { pattern: RegExp; allow: string; params: readonly string
     params: ["status", "author", "token", "awarder", "limit", "cursor"],
   },
   { pattern: /^\/bounties\/[^/]+$/, allow: "GET", params: [] },
-  { pattern: /^\/accounts\/[^/]+\/credits$/, allow: "GET", params: ["limit", "cursor", "token"] },
+  {
+    pattern: /^\/accounts\/[^/]+\/credits$/,
+    allow: "GET",
+    params: ["limit", "cursor", "token", "bounty"],
+  },
   { pattern: /^\/anchors\/[^/]+$/, allow: "GET", params: [] },
-  { pattern: /^\/awards$/, allow: "GET", params: ["winner", "from", "to", "token", "limit", "cursor"] },
+  {
+    pattern: /^\/awards$/,
+    allow: "GET",
+    params: ["winner", "bounty", "from", "to", "token", "limit", "cursor"],
+  },
   { pattern: /^\/anomalies$/, allow: "GET", params: [] },
 ];
 
@@ -372,12 +382,19 @@ app.get("/bounties/:id", async (c) => {
   });
 });
 
+/**
+ * An account's credits, newest bounty first. With `bounty`, the credit of that one bounty (a read by the
+ * table's key `(bountyId, account)`: a verifier finds a pack's credit without paging through a history that
+ * anyone can grow with dust awards to the account, probe27 C-F8); `totals` are the account's either way.
+ */
 app.get("/accounts/:address/credits", async (c) => {
-  const q = readQuery(c.req.queries(), ["limit", "cursor", "token"], c.req.url);
+  const q = readQuery(c.req.queries(), ["limit", "cursor", "token", "bounty"], c.req.url);
   const account = parseAddress("address", c.req.param("address"));
   const limit = parseLimit("limit", q.limit);
   const token = q.token === undefined ? undefined : parseAddress("token", q.token);
+  const bountyId = q.bounty === undefined ? undefined : parseBountyId("bounty", q.bounty);
   const where = and(
+    bountyId === undefined ? undefined : eq(credit.bountyId, bountyId),
     eq(credit.account, account),
     token === undefined ? undefined : eq(credit.token, token),
     q.cursor === undefined ? undefined : lt(credit.bountyId, parseIdCursor("cursor", q.cursor)),
@@ -418,8 +435,18 @@ app.get("/anchors/:digest", async (c) => {
   return json(c, row);
 });
 
+/**
+ * Award history, newest first (award block, then log index), filtered by winner, bounty, time and token.
+ * With `bounty`, at most that bounty's award: a read by the bounty's key, and with `winner` too by the
+ * winners' key `(bountyId, place)`, so its cost does not grow with the winner's history (a verifier looks
+ * a pack's award up this way; paging `?winner=` alone could be buried under dust awards, probe27 C-F8).
+ */
 app.get("/awards", async (c) => {
-  const q = readQuery(c.req.queries(), ["winner", "from", "to", "token", "limit", "cursor"], c.req.url);
+  const q = readQuery(
+    c.req.queries(),
+    ["winner", "bounty", "from", "to", "token", "limit", "cursor"],
+    c.req.url,
+  );
   const limit = parseLimit("limit", q.limit);
   const from = q.from === undefined ? undefined : parseTime("from", q.from);
   const to = q.to === undefined ? undefined : parseTime("to", q.to);
@@ -427,10 +454,12 @@ app.get("/awards", async (c) => {
     throw new ParamError("from", `"from" (${from}) is after "to" (${to})`);
   }
   const winner = q.winner === undefined ? undefined : parseAddress("winner", q.winner);
+  const bountyId = q.bounty === undefined ? undefined : parseBountyId("bounty", q.bounty);
   const token = q.token === undefined ? undefined : parseAddress("token", q.token);
   const cursor = q.cursor === undefined ? undefined : parseAwardCursor("cursor", q.cursor);
   const where = and(
     eq(bounty.status, "Awarded"),
+    bountyId === undefined ? undefined : eq(bounty.id, bountyId),
     from === undefined ? undefined : gte(bounty.awardedAt, from),
     to === undefined ? undefined : lte(bounty.awardedAt, to),
     token === undefined ? undefined : eq(bounty.token, token),
@@ -438,7 +467,16 @@ app.get("/awards", async (c) => {
       ? undefined
       : inArray(
           bounty.id,
-          db.select({ id: awardWinner.bountyId }).from(awardWinner).where(eq(awardWinner.account, winner)),
+          db
+            .select({ id: awardWinner.bountyId })
+            .from(awardWinner)
+            .where(
+              and(
+                // with the bounty named, the winners of that bounty only (its key's prefix), not the account's
+                bountyId === undefined ? undefined : eq(awardWinner.bountyId, bountyId),
+                eq(awardWinner.account, winner),
+              ),
+            ),
         ),
     cursor === undefined
       ? undefined

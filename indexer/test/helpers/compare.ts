@@ -377,6 +377,18 @@ export async function expectIndexerMatchesChain(
       });
       if (lc(byId.get(aw.bountyId)!.author) === a) credited += aw.authorRemainder;
     }
+    // ?bounty= (a keyed read, probe27 C-F8): exactly that bounty's credit row of the list, or none, and
+    // the same totals; for every bounty, credited or not
+    for (const b of st.bounties) {
+      const keyed = await getJson(url, `/accounts/${account}/credits?bounty=${b.id}`);
+      expect(keyed.status, `credits of ${a} on bounty ${b.id}`).toBe(200);
+      expect(keyed.body, `credits of ${a} on bounty ${b.id}`).toEqual({
+        account: a,
+        totals: d.totals,
+        credits: (d.credits as Json[]).filter((c) => c.bountyId === s(b.id)),
+        nextCursor: null,
+      });
+    }
     const claimed = st.claimed.filter((c) => lc(c.account) === a).reduce((x, c) => x + c.amount, 0n);
     const received = st.claimed.filter((c) => lc(c.to) === a).reduce((x, c) => x + c.amount, 0n);
     const outstanding = wantCredits.reduce((x, c) => x + BigInt(c.outstanding), 0n);
@@ -441,6 +453,23 @@ export async function expectIndexerMatchesChain(
       got.map((a) => a.bountyId),
       `awards won by ${w}`,
     ).toEqual(newestFirst.filter((a) => a.winners.map(lc).includes(w)).map((a) => s(a.bountyId)));
+  }
+  // ?bounty= (a keyed read, probe27 C-F8): with or without a winner, exactly that bounty's item of the
+  // history (the same object), or none when it was not awarded or the winner holds no place in it
+  const winnersAndOthers = [
+    ...new Set([...st.awarded.flatMap((aw) => aw.winners.map(lc)), ...accounts.map(lc)]),
+  ];
+  for (const b of st.bounties) {
+    const item = awards.filter((aw) => aw.bountyId === s(b.id));
+    const alone = await getJson(url, `/awards?bounty=${b.id}`);
+    expect(alone.status, `award of bounty ${b.id}`).toBe(200);
+    expect(alone.body, `award of bounty ${b.id}`).toEqual({ items: item, nextCursor: null });
+    for (const w of winnersAndOthers) {
+      const won = item.filter((aw) => (aw.winners as Json[]).some((x) => x.account === w));
+      const keyed = await getJson(url, `/awards?winner=${w}&bounty=${b.id}`);
+      expect(keyed.status, `award of bounty ${b.id} to ${w}`).toBe(200);
+      expect(keyed.body, `award of bounty ${b.id} to ${w}`).toEqual({ items: won, nextCursor: null });
+    }
   }
   if (newestFirst.length >= 2) {
     const t = st.blockTime.get(newestFirst[Math.floor(newestFirst.length / 2)]!.blockNumber)!;

@@ -134,15 +134,22 @@ function shownName(v: unknown): string | undefined {
 }
 
 /**
+ * The error code and parameter name an indexer's refusal `{ error: { code, parameter } }` names, each only
+ * when it is an identifier-like name (else undefined: nothing else of the answer is ever printed or used).
+ */
+export function indexerRefusalNames(body: unknown): { code?: string; parameter?: string } {
+  const error = typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined;
+  const e = typeof error === "object" && error !== null ? (error as Record<string, unknown>) : {};
+  return { code: shownName(e.code), parameter: shownName(e.parameter) };
+}
+
+/**
  * The indexer's refusal in words for an operator: the origin, the route, the status and, from the
  * answer `{ error: { code, parameter } }`, the code and the parameter's NAME (never a value, never
  * the URL's path or query).
  */
 export function indexerRefusalMessage(base: string, route: string, status: number, body: unknown): string {
-  const error = typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined;
-  const e = typeof error === "object" && error !== null ? (error as Record<string, unknown>) : {};
-  const code = shownName(e.code);
-  const parameter = shownName(e.parameter);
+  const { code, parameter } = indexerRefusalNames(body);
   const what = `${code ? ` ${code}` : ""}${parameter ? ` (parameter ${parameter})` : ""}`;
   return (
     `the indexer ${urlOrigin(base)} refuses GET ${route}: http ${status}${what}; a configuration error, ` +

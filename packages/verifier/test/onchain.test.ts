@@ -442,7 +442,7 @@ describe("a real award on the local Base profile", () => {
         (path, body) => {
           if (path.startsWith("/awards")) body.items[0].winners[0].amount = "12345678901234567890";
         },
-        /GET \/awards\?winner=0x[0-9a-f]{40}&limit=100: items\[0\]\.winners\[0\]\.amount is 12345678901234567890, the pack says \d+/,
+        /GET \/awards\?winner=0x[0-9a-f]{40}&bounty=\d+: items\[0\]\.winners\[0\]\.amount is 12345678901234567890, the pack says \d+/,
       ],
       [
         "award history place",

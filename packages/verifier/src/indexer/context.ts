@@ -16,11 +16,31 @@ import { printable } from "../text.js";
 import {
   indexerNoRouteMessage,
   indexerRefusalMessage,
+  indexerRefusalNames,
   isIndexerNotFound,
   isIndexerRefusal,
   joinRoute,
   urlOrigin,
 } from "../url.js";
+
+/**
+ * The indexer refused a request (a 4xx other than 404 and 429, {@link isIndexerRefusal}): a
+ * {@link VerifierInputError} `indexer_refused` at `--indexer` (exit 2), with the status and the name of the
+ * parameter the indexer's `{ error: { parameter } }` named (only a short identifier is kept, else undefined),
+ * so a step can tell an indexer that does not know a parameter from a bad URL.
+ */
+export class IndexerRefusedError extends VerifierInputError {
+  /** The HTTP status of the refusal (400 for the indexer's `invalid_parameter`). */
+  readonly status: number;
+  /** The parameter the refusal named (`bounty`, `token`), when it named one as a short identifier. */
+  readonly parameter: string | undefined;
+
+  constructor(base: string, route: string, status: number, body: unknown) {
+    super("indexer_refused", "--indexer", indexerRefusalMessage(base, route, status, body));
+    this.status = status;
+    this.parameter = indexerRefusalNames(body).parameter;
+  }
+}
 
 /** The configuration error of a base URL that is not the indexer's API (a 404 other than `not_found`). */
 function noRoute(base: string, route: string): VerifierInputError {
@@ -82,12 +102,16 @@ const MAX_QUOTED_VALUE_CHARS = 200;
 const MAX_REASON_CHARS = 1000;
 
 /**
- * The disagreements found so far, one reason each (`GET /bounties/3: bounty.pool is ..., the pack says ...`).
+ * The disagreements found so far, one reason each (`GET /bounties/3: bounty.pool is ..., the pack says ...`),
+ * and the parts of the check the indexer could not answer ({@link Disagreements.unobservable}: the fact is
+ * then `unverified`, not a walk that stops, probe27 C-F8).
  * The values are the indexer's and the pack's text: each is quoted through {@link printable} (no control
  * character reaches a terminal, probe D2-F9), and so is every reason.
  */
 export class Disagreements {
   readonly reasons: string[] = [];
+  /** Why a part of the check could not be observed (one reason each, naming the route). */
+  readonly unobserved: string[] = [];
 
   /** Record that `route`'s `field` is `got` where `want` was expected. */
   cmp(
@@ -105,6 +129,14 @@ export class Disagreements {
   /** Record a disagreement in words. */
   push(reason: string): void {
     this.reasons.push(printable(reason, MAX_REASON_CHARS));
+  }
+
+  /**
+   * Record a part of the check the indexer could not answer (not a disagreement): `indexer_agreement` is
+   * then `unverified` with this reason, unless something disagrees (then `failed`, this reason listed too).
+   */
+  unobservable(reason: string): void {
+    this.unobserved.push(printable(reason, MAX_REASON_CHARS));
   }
 }
 
@@ -128,8 +160,9 @@ export function arr(v: Json | undefined): Json[] {
 
 /**
  * One GET of the indexer's API, the answer read within `maxBytes` (streamed).
- * @throws VerifierInputError `indexer_refused` for a 4xx other than 404/429 ({@link isIndexerRefusal}),
- *   and for a 404 that is not the indexer's `not_found` ({@link isIndexerNotFound}: the URL's path is wrong)
+ * @throws IndexerRefusedError (a VerifierInputError `indexer_refused`) for a 4xx other than 404/429
+ *   ({@link isIndexerRefusal})
+ * @throws VerifierInputError `indexer_refused` for a 404 that is not the indexer's `not_found` ({@link isIndexerNotFound}: the URL's path is wrong)
  * @throws VerifierInputError `indexer_refused` for a 200 whose body is not JSON (another server at the URL)
  * @throws VerifierNetworkError unreachable, another status other than 200/404, an answer over the limit
  */
@@ -161,11 +194,7 @@ export function indexerGetter(
       } catch {
         body = undefined; // not JSON, or too long: the status alone is named
       }
-      throw new VerifierInputError(
-        "indexer_refused",
-        "--indexer",
-        indexerRefusalMessage(base, route, res.status, body),
-      );
+      throw new IndexerRefusedError(base, route, res.status, body);
     }
     if (res.status !== 200 && res.status !== 404) {
       await res.body?.cancel().catch(() => undefined);

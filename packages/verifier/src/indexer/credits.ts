@@ -1,40 +1,33 @@
 /**
- * `GET /awards?winner=` and `GET /accounts/:address/credits`, per winner
- * address: the bounty is in the account's award history, with every field of the
- * award and its winners (places, accounts, amounts) as the pack says (probe15 B-F13:
- * only its presence was checked), and its credit from places equals the sum of the
- * pack's amounts to that address.
+ * `GET /awards?winner=&bounty=` and `GET /accounts/:address/credits?bounty=`, per winner address: the
+ * bounty is in the account's award history, with every field of the award and its winners (places,
+ * accounts, amounts) as the pack says (probe15 B-F13: only its presence was checked), and its credit
+ * from places equals the sum of the pack's amounts to that address.
  *
- * Both lists are paged by the indexer (at most 100 items a page, newest first, `nextCursor` null on the
- * last page): the bounty of an older award of a prolific winner is on a later page, so the pages are
- * followed (probe16 B-F6: only the first was read, and an honest indexer failed `indexer_agreement`),
- * within {@link MAX_INDEXER_PAGES} pages and {@link MAX_INDEXER_LIST_BYTES} bytes a list (each answer
- * also within the answer limit). A `nextCursor` that was already followed, or is not a short printable
- * ASCII string, is not the indexer's paging
- * (exit 2, `indexer_refused`); a list that does not end within the bounds before the bounty is an indexer
- * that cannot be read (exit 3), never a disagreement: the bounty may be further on.
+ * Both are **keyed reads**: the bounty is named (`bounty=<id>`), so the indexer answers at most that
+ * bounty's item, whatever the length of the account's history. Anyone can award any address (SPEC 1.1:
+ * a bounty of one base unit of any token), so a history is a list a stranger can grow: the pages of
+ * `?winner=` were followed until the bounty (probe16 B-F6), within 100 pages, and ~10,000 dust awards to a
+ * winner made every `--policy full` verification of its earlier packs exit 3 with no fact printed
+ * (probe27 C-F8). An indexer that refuses the `bounty` parameter (one older than this verifier: 400
+ * `invalid_parameter` naming `bounty`) leaves that part unobserved ({@link Disagreements.unobservable}:
+ * `indexer_agreement` is then `unverified`, every other fact printed); any other refusal is the
+ * configuration error it always was (exit 2, `indexer_refused`).
  * @packageDocumentation
  */
-import { VerifierNetworkError } from "../errors.js";
 import { printable } from "../text.js";
 import { awardAgreement } from "./bounty.js";
-import { arr, obj, s, type Disagreements, type IndexerWalk, type Json } from "./context.js";
+import {
+  IndexerRefusedError,
+  arr,
+  obj,
+  s,
+  type Disagreements,
+  type IndexerWalk,
+  type Json,
+} from "./context.js";
 
-/** Most pages of one list (a winner's awards, or credits) read looking for the bounty: 10,000 items of 100. */
-export const MAX_INDEXER_PAGES = 100;
-
-/** Most bytes of one list read over its pages (each page is also within the answer limit). */
-export const MAX_INDEXER_LIST_BYTES = 64 * 1024 * 1024;
-
-/**
- * The form of a `nextCursor` the verifier follows: printable ASCII, at most 128 characters. The
- * indexer's cursors are decimal ids or `<block>:<logIndex>` (well under it); another string (a lone
- * surrogate `encodeURIComponent` throws on, a cursor of megabytes echoed into every error line: probe19
- * B-F1, B-F2) is not its paging.
- */
-const CURSOR_FORM = /^[\x21-\x7e]{1,128}$/;
-
-/** The item of a list found on a page: the page's route, the item and its index there. */
+/** The item of a keyed answer: the route, the item and its index in the answer's list. */
 interface FoundItem {
   route: string;
   item: Record<string, Json>;
@@ -42,49 +35,49 @@ interface FoundItem {
 }
 
 /**
- * Follow the pages of `firstRoute` (its `key` array, `nextCursor`) until an item's `bountyId` is `id`.
- * @returns the item, or null when the list ended without it
- * @throws VerifierInputError `indexer_refused` for a `nextCursor` that is neither a string nor null, not of
- *   {@link CURSOR_FORM}, or repeats
- * @throws VerifierNetworkError when the list does not end (nor show the bounty) within the bounds
+ * GET `route`, a keyed read of bounty `id` (`bounty=<id>` in its query), and find its item in the
+ * answer's `key` array. Items of other bounties in the answer are a disagreement (the read asked for one).
+ * @param what what the read checks, for the reason of an indexer that refuses the parameter
+ * @returns the item; null when the answer has none of bounty `id`; undefined when the indexer refuses the
+ *   `bounty` parameter (recorded as unobservable)
+ * @throws IndexerRefusedError another refusal (a parameter other than `bounty`, another status)
+ * @throws VerifierNetworkError the indexer cannot be read
  */
-async function findInPages(
+async function keyedItem(
   walk: IndexerWalk,
-  firstRoute: string,
+  route: string,
   key: string,
   id: string,
-): Promise<FoundItem | null> {
-  const followed = new Set<string>();
-  let route = firstRoute;
-  let bytes = 0;
-  for (let pages = 1; ; pages++) {
-    const answer = await walk.get(route);
-    bytes += answer.bytes;
-    const body = obj(answer.body);
-    const items = arr(body[key]).map(obj);
-    const index = items.findIndex((it) => s(it.bountyId) === id);
-    if (index !== -1) return { route, item: items[index]!, index };
-    const next = body.nextCursor;
-    if (next === null || next === undefined) return null;
-    if (typeof next !== "string") throw walk.notTheIndexer(route, "its nextCursor is not a string");
-    if (!CURSOR_FORM.test(next))
-      throw walk.notTheIndexer(
-        route,
-        `its nextCursor "${printable(next, 80)}" (length ${next.length}) is not a cursor of the indexer's paging (printable ASCII, 1 to 128 characters)`,
+  found: Disagreements,
+  what: string,
+): Promise<FoundItem | null | undefined> {
+  let answer;
+  try {
+    answer = await walk.get(route);
+  } catch (e) {
+    if (e instanceof IndexerRefusedError && e.status === 400 && e.parameter === "bounty") {
+      found.unobservable(
+        `GET ${route}: the indexer refuses the parameter bounty (http 400: an indexer older than this ` +
+          `verifier, without the keyed read): ${what} could not be checked`,
       );
-    if (followed.has(next))
-      throw walk.notTheIndexer(route, `its nextCursor "${printable(next, 80)}" was already followed`);
-    if (pages >= MAX_INDEXER_PAGES || bytes >= MAX_INDEXER_LIST_BYTES)
-      throw new VerifierNetworkError(
-        walk.target,
-        `GET ${firstRoute}: bounty ${id} is not within the first ${pages} pages (${bytes} bytes) of the list, the verifier's bound (${MAX_INDEXER_PAGES} pages, ${MAX_INDEXER_LIST_BYTES} bytes): cannot check it`,
-      );
-    followed.add(next);
-    route = `${firstRoute}&cursor=${encodeURIComponent(next)}`;
+      return undefined;
+    }
+    throw e;
   }
+  const items = arr(obj(answer.body)[key]).map(obj);
+  const others = items.filter((it) => s(it.bountyId) !== id);
+  if (others.length > 0)
+    found.push(
+      `GET ${route}: ${others.length} of its ${key} are of another bounty (${printable(String(s(others[0]!.bountyId)), 80)}), asked for bounty ${id} only`,
+    );
+  const index = items.findIndex((it) => s(it.bountyId) === id);
+  return index === -1 ? null : { route, item: items[index]!, index };
 }
 
-/** Award history and credits per winner address. */
+/**
+ * Award history and credits per winner address, each read by the bounty's key (two GETs per distinct
+ * winner address, whatever its history).
+ */
 export async function creditAgreement(walk: IndexerWalk, found: Disagreements): Promise<void> {
   const id = walk.view.benchmark.bounty_id;
   const perAccount = new Map<string, bigint>();
@@ -93,10 +86,11 @@ export async function creditAgreement(walk: IndexerWalk, found: Disagreements): 
     perAccount.set(account, (perAccount.get(account) ?? 0n) + w.amount_base_units);
   }
   for (const [account, amount] of perAccount) {
-    const awardsRoute = `/awards?winner=${account}&limit=100`;
-    const award = await findInPages(walk, awardsRoute, "items", id);
-    if (award === null) found.push(`GET ${awardsRoute}: bounty ${id} is not in ${account}'s award history`);
-    else {
+    const awardsRoute = `/awards?winner=${account}&bounty=${id}`;
+    const history = `${account}'s award history`;
+    const award = await keyedItem(walk, awardsRoute, "items", id, found, history);
+    if (award === null) found.push(`GET ${awardsRoute}: bounty ${id} is not in ${history}`);
+    else if (award !== undefined) {
       const at = `items[${award.index}]`;
       const winners = arr(award.item.winners).map(obj);
       awardAgreement(
@@ -105,10 +99,10 @@ export async function creditAgreement(walk: IndexerWalk, found: Disagreements): 
         found,
       );
     }
-    const creditsRoute = `/accounts/${account}/credits?limit=100`;
-    const credit = await findInPages(walk, creditsRoute, "credits", id);
+    const creditsRoute = `/accounts/${account}/credits?bounty=${id}`;
+    const credit = await keyedItem(walk, creditsRoute, "credits", id, found, `${account}'s credits`);
     if (credit === null) found.push(`GET ${creditsRoute}: no credit on bounty ${id}`);
-    else
+    else if (credit !== undefined)
       found.cmp(credit.route, `credits[bounty ${id}].fromPlaces`, s(credit.item.fromPlaces), String(amount));
   }
 }

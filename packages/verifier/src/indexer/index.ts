@@ -6,14 +6,16 @@
  *
  * One module per route family, each a step of {@link INDEXER_STEPS}:
  * - `bounty.ts`: `GET /bounties/:id` (the bounty, its award and winners);
- * - `credits.ts`: `GET /awards?winner=` and `GET /accounts/:address/credits` per winner address;
+ * - `credits.ts`: `GET /awards?winner=&bounty=` and `GET /accounts/:address/credits?bounty=` per winner
+ *   address (keyed reads: their cost does not grow with the winner's history, probe27 C-F8);
  * - `anchors.ts`: `GET /anchors/:digest` (commitment, every receipt, the pack).
  *
- * Every answer is read within {@link DEFAULT_MAX_INDEXER_ANSWER_BYTES} (streamed).
+ * Every answer is read within {@link DEFAULT_MAX_INDEXER_ANSWER_BYTES} (streamed). Every read is keyed (a
+ * bounty id, a digest): none pages through a list an outsider can grow (a winner's history, credits).
  *
  * @packageDocumentation
  */
-import { fact, factFrom, type Fact } from "../facts.js";
+import { capReasons, fact, factFrom, type Fact } from "../facts.js";
 import type { OfflineDerived } from "../offline/index.js";
 import type { ChainObservation } from "../onchain/index.js";
 import type { PackView } from "../pack.js";
@@ -50,7 +52,11 @@ export const INDEXER_STEPS: readonly IndexerStep[] = [bountyAgreement, creditAgr
 
 /**
  * Cross-check the indexer against the pack (and the chain when observed).
+ * @returns `indexer_agreement`: `failed` with one reason per disagreement (and any part not observed),
+ *   `unverified` when nothing disagrees but a part could not be observed (an indexer that refuses a keyed
+ *   read's `bounty` parameter), else `verified`
  * @throws VerifierNetworkError when the indexer cannot be reached, answers neither 200 nor 404, or answers more than the limit
+ * @throws VerifierInputError `indexer_refused` when the URL is not the indexer's API or the indexer refuses a query
  */
 export async function verifyIndexer(
   view: PackView,
@@ -78,10 +84,21 @@ export async function verifyIndexer(
     const decided = await step(walk, found);
     if (decided !== undefined) return decided;
   }
+  const against = chain ? " (pack and chain)" : " (pack only: no --rpc)";
+  const disagreements = [...new Set(found.reasons)];
+  const unobserved = [...new Set(found.unobserved)];
+  // a disagreement fails the fact; the parts not observed are listed after the disagreements
+  if (disagreements.length > 0) return factFrom([...disagreements, ...unobserved], "");
+  if (unobserved.length > 0)
+    return fact(
+      "unverified",
+      ...capReasons(unobserved),
+      `the rest agrees: the bounty, its award and ${expectedAnchors(walk).length} anchors${against}`,
+    );
   return factFrom(
-    [...new Set(found.reasons)],
+    [],
     `the indexer agrees on bounty ${view.benchmark.bounty_id}, its award (${view.winners.length} winners), credits and ${expectedAnchors(walk).length} anchors` +
-      (chain ? " (pack and chain)" : " (pack only: no --rpc)"),
+      against,
   );
 }
 
