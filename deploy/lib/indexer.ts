@@ -104,10 +104,9 @@ export function indexerBase(indexer: string): URL {
  *   limit, or one that is not JSON
  */
 export async function getIndexerJson(url: URL, timeoutMs: number, maxBytes: number): Promise<unknown> {
-  const { readBodyWithin, AnswerTooLargeError } = verifierBody();
+  const { fetchWithin, readBodyWithin, AnswerTimeoutError, AnswerTooLargeError } = verifierBody();
   const where = `the indexer at ${url.origin}`;
   const Where = `The indexer at ${url.origin}`;
-  const signal = AbortSignal.timeout(timeoutMs);
   const late = () =>
     new TaskError(
       `${Where} did not answer GET ${url.pathname} within ${timeoutMs} ms (--indexer-timeout): check --indexer, or leave it out to search the logs.`,
@@ -116,7 +115,7 @@ export async function getIndexerJson(url: URL, timeoutMs: number, maxBytes: numb
     try {
       return await readBodyWithin(res, max, what);
     } catch (e) {
-      if (signal.aborted) throw late();
+      if (AnswerTimeoutError.find(e) !== undefined) throw late();
       if (e instanceof AnswerTooLargeError)
         throw new TaskError(`${Where} answered GET ${url.pathname} with too much: ${e.message}.`);
       throw new TaskError(`${Where} broke off its answer to GET ${url.pathname}: ${(e as Error).message}.`);
@@ -124,9 +123,11 @@ export async function getIndexerJson(url: URL, timeoutMs: number, maxBytes: numb
   };
   let res: Response;
   try {
-    res = await fetch(url, { signal });
+    // the timeout runs to the body's last byte (fetchWithin: a dripped body is cut off at it; the
+    // AbortSignal.timeout used before could be lost to a garbage collection, probe27 B-F6)
+    res = await fetchWithin(url, undefined, { what: "indexer answer", timeoutMs });
   } catch (e) {
-    if (signal.aborted) throw late();
+    if (AnswerTimeoutError.find(e) !== undefined) throw late();
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     const why = cause?.code ?? cause?.message ?? (e as Error).message;
     throw new TaskError(
@@ -138,7 +139,7 @@ export async function getIndexerJson(url: URL, timeoutMs: number, maxBytes: numb
     try {
       text = new TextDecoder().decode(await readBodyWithin(res, MAX_INDEXER_ERROR_BYTES, "error answer"));
     } catch (e) {
-      if (signal.aborted) throw late();
+      if (AnswerTimeoutError.find(e) !== undefined) throw late();
       text =
         e instanceof AnswerTooLargeError
           ? `(a body of more than ${MAX_INDEXER_ERROR_BYTES} bytes, not shown)`

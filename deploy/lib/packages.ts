@@ -8,7 +8,10 @@ import { TaskError } from "./errors";
 type Contracts = typeof import("@bench-bounty/contracts");
 type Evidence = typeof import("@bench-bounty/evidence");
 /** `@bench-bounty/verifier/body` (typed from the package's main entry, which re-exports it). */
-type VerifierBody = Pick<typeof import("@bench-bounty/verifier"), "readBodyWithin" | "AnswerTooLargeError">;
+type VerifierBody = Pick<
+  typeof import("@bench-bounty/verifier"),
+  "fetchWithin" | "readBodyWithin" | "AnswerTimeoutError" | "AnswerTooLargeError"
+>;
 
 const loaded = new Map<string, unknown>();
 
@@ -39,8 +42,9 @@ export function evidence(): Evidence {
 }
 
 /**
- * `@bench-bounty/verifier/body`: the bounded read of an http answer (`readBodyWithin`,
- * `AnswerTooLargeError`), the one the verifier and the client use; the tasks read the indexer with it.
+ * `@bench-bounty/verifier/body`: the bounded http exchange (`fetchWithin`: the timeout to the body's
+ * last byte, `AnswerTimeoutError`) and the bounded read of an answer (`readBodyWithin`,
+ * `AnswerTooLargeError`), the ones the verifier and the client use; the tasks read the indexer with them.
  */
 export function verifierBody(): VerifierBody {
   return load<VerifierBody>("@bench-bounty/verifier/body");

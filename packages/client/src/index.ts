@@ -16,7 +16,7 @@
  */
 
 import { PACK_LIMITS } from "@bench-bounty/evidence";
-import { AnswerTooLargeError, readBodyWithin } from "@bench-bounty/verifier/body";
+import { AnswerTooLargeError, fetchWithin, readBodyWithin } from "@bench-bounty/verifier/body";
 import { joinRoute, urlOrigin } from "@bench-bounty/verifier/url";
 import type {
   AccountView,
@@ -115,7 +115,10 @@ export interface ClientOptions {
   baseUrl: string;
   /** The API key, sent as `X-API-Key`. */
   apiKey?: string;
-  /** Per-request timeout in ms (default 30000). */
+  /**
+   * Per-request timeout in ms (default 30000), from the request's start to the last byte of its answer,
+   * headers and body together: a server that drips its body is cut off at it (`network_error`).
+   */
   timeoutMs?: number;
   /**
    * Most bytes of a JSON answer (and of the verification report) read, default
@@ -292,6 +295,8 @@ export class BenchBountyClient {
    * key would go to whatever origin it names, probeD2 F19): a 3xx is returned as it is, and
    * {@link request} refuses it naming the Location's origin. Its body is not read: a caller reading
    * it bounds the read itself (the methods of this client read within {@link ClientOptions.maxAnswerBytes}).
+   * The whole exchange, headers and body, ends within {@link ClientOptions.timeoutMs}: past it the body
+   * errors with the verifier's `AnswerTimeoutError` (`@bench-bounty/verifier/body`, `fetchWithin`).
    */
   async raw(
     method: string,
@@ -306,13 +311,19 @@ export class BenchBountyClient {
     if (this.opts.apiKey) h["x-api-key"] = this.opts.apiKey;
     if (body !== undefined) h["content-type"] = "application/json";
     try {
-      return await (this.opts.fetch ?? fetch)(joined.url, {
-        method,
-        headers: h,
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
-        redirect: "manual",
-      });
+      // the timeout runs to the body's last byte (fetchWithin: a dripped body is cut off at it, and
+      // a garbage collection cannot lose it as it lost AbortSignal.timeout's, probe27 B-F6)
+      return await fetchWithin(
+        joined.url,
+        {
+          method,
+          headers: h,
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+          redirect: "manual",
+        },
+        { what: "answer", timeoutMs: this.opts.timeoutMs ?? 30_000 },
+        this.opts.fetch ?? fetch,
+      );
     } catch (e) {
       throw new ApiError(
         0,

@@ -47,6 +47,7 @@ import {
   type WalletClient,
 } from "viem";
 import { privateKeyToAccount, toAccount, type PrivateKeyAccount } from "viem/accounts";
+import { AnswerTimeoutError, AnswerTooLargeError, boundedFetch } from "@bench-bounty/verifier/body";
 import { credentialsToHeader } from "@bench-bounty/verifier/url";
 import { publicOrigin, redactSecretUrl } from "./redact.js";
 import { PlatformError } from "./errors.js";
@@ -93,6 +94,11 @@ export interface ChainConfig {
    * which is `serve`'s log and the CLI's output); what users are served says "the chain RPC" only.
    */
   log?: (line: string) => void;
+  /**
+   * The bounds of one JSON-RPC request, each default {@link RPC_REQUEST_LIMITS}'s: `timeoutMs` (from the
+   * request's start to its answer's last byte) and `maxAnswerBytes` (one answer's bytes).
+   */
+  rpcLimits?: { timeoutMs?: number; maxAnswerBytes?: number };
 }
 
 /** Default of {@link ChainConfig.awardWaitMs}: 180 s (viem's own default wait for a receipt). */
@@ -207,14 +213,28 @@ export const rpcTransportUrl: (rpcUrl: string) => { url: string; headers: Record
   credentialsToHeader;
 
 /**
- * How long one JSON-RPC request may take (ms), and how often a failed one is retried: every chain read
- * ends within about 2 x 10 s (probe16 A-F3: viem's default, 3 retries of 10 s with backoff, kept a
- * door request 41 s on a slow RPC). The calls that answer a request bound themselves further (the
- * award's deadline, the door's `DOOR_WAIT_MS`); this bounds the work they leave running.
+ * The bounds of one JSON-RPC request of the platform's chain clients (every chain read and send:
+ * serve, lock, attach, award, evidence, the relay, the door's reads):
+ * - `timeoutMs`: from the request's start to the **last byte of its answer**, headers and body together
+ *   (probe27 B-F5: viem's own `timeout` stops at the headers, and an RPC that sent its headers and then
+ *   dripped the body hung `attach` for ever);
+ * - `maxAnswerBytes`: the most bytes of one answer, 64 MiB, the verifier's `DEFAULT_MAX_RPC_ANSWER_BYTES`
+ *   (a longer answer is cut off at the limit, never read whole nor decoded: a 400 MiB answer was read
+ *   into 1.7 GB of memory and misread as "bounty 1 does not exist");
+ * - `retryCount`: a failed request is retried once (probe16 A-F3: viem's default, 3 retries of 10 s
+ *   with backoff, kept a door request 41 s on a slow RPC).
+ *
+ * So every chain read ends within about 2 x 10 s, whatever the RPC sends. Past a bound the read is
+ * `chain_error` naming it ({@link ChainGateway.read}). The calls that answer a request bound
+ * themselves further (the award's deadline, the door's `DOOR_WAIT_MS`); this bounds the work they
+ * leave running.
  */
-export const RPC_REQUEST_LIMITS = { timeoutMs: 10_000, retryCount: 1 } as const;
+export const RPC_REQUEST_LIMITS = {
+  timeoutMs: 10_000,
+  maxAnswerBytes: 64 * 1024 * 1024,
+  retryCount: 1,
+} as const;
 
-/** `text` with the RPC's host (`host:port`, or the bare host name) replaced by "the chain RPC". */
 /**
  * A decoded contract revert: `name` the custom error's name (`"Error"` for Solidity's `Error(string)`,
  * `"Panic"` for a panic, `"unknown"` when the data could not be decoded), `reason` the `Error(string)`
@@ -255,6 +275,7 @@ export function revertError(what: string, r: DecodedRevert): PlatformError {
   });
 }
 
+/** `text` with the RPC's host (`host:port`, or the bare host name) replaced by "the chain RPC". */
 function withoutHost(text: string, rpcUrl: string): string {
   let u: URL;
   try {
@@ -268,13 +289,23 @@ function withoutHost(text: string, rpcUrl: string): string {
     .reduce((out, h) => out.split(h).join("the chain RPC"), text);
 }
 
-/** The one viem transport of the platform's chain clients ({@link rpcTransportUrl}, {@link RPC_REQUEST_LIMITS}). */
-function rpcTransport(rpcUrl: string): ReturnType<typeof http> {
-  const { url, headers } = rpcTransportUrl(rpcUrl);
+/**
+ * The one viem transport of the platform's chain clients ({@link rpcTransportUrl}, {@link RPC_REQUEST_LIMITS}):
+ * each request's answer is read through the verifier's `boundedFetch` (`@bench-bounty/verifier/body`),
+ * which ends it at the timeout, headers and body together, and at the size limit.
+ */
+function rpcTransport(config: Pick<ChainConfig, "rpcUrl" | "rpcLimits">): ReturnType<typeof http> {
+  const { url, headers } = rpcTransportUrl(config.rpcUrl);
+  const timeoutMs = config.rpcLimits?.timeoutMs ?? RPC_REQUEST_LIMITS.timeoutMs;
   return http(url, {
     fetchOptions: { headers },
-    timeout: RPC_REQUEST_LIMITS.timeoutMs,
+    timeout: timeoutMs,
     retryCount: RPC_REQUEST_LIMITS.retryCount,
+    fetchFn: boundedFetch({
+      what: "RPC answer",
+      timeoutMs,
+      maxBytes: config.rpcLimits?.maxAnswerBytes ?? RPC_REQUEST_LIMITS.maxAnswerBytes,
+    }),
   });
 }
 
@@ -351,7 +382,7 @@ export class ChainGateway {
       nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
       rpcUrls: { default: { http: [rpcTransportUrl(config.rpcUrl).url] } },
     });
-    const transport = rpcTransport(config.rpcUrl);
+    const transport = rpcTransport(config);
     const publicClient = createPublicClient({ chain, transport }) as PublicClient<Transport, Chain>;
     const wallet = createWalletClient({
       account:
@@ -592,7 +623,7 @@ export class ChainGateway {
     const author = createWalletClient({
       account: signerAccount(p.authorPrivateKey, "authorPrivateKey"),
       chain: this.chain,
-      transport: rpcTransport(this.config.rpcUrl),
+      transport: rpcTransport(this.config),
     });
     const authorAddress = author.account.address;
     const awarder = p.awarder ?? this.wallet.account.address;
@@ -1067,6 +1098,9 @@ export class ChainGateway {
       if (e instanceof BaseError) {
         const revert = revertOf(e);
         if (revert) throw revertError(what, revert);
+        // an answer cut off at a bound of RPC_REQUEST_LIMITS: named, never a bare "HTTP request failed"
+        const bound = AnswerTooLargeError.find(e) ?? AnswerTimeoutError.find(e);
+        if (bound !== undefined) throw unreachable(bound.message);
         throw unreachable(e.shortMessage);
       }
       // Not viem's: its message may name the URL (fetch's), which carries a provider's key.

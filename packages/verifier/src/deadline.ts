@@ -67,9 +67,3 @@ export async function withinDeadline<T>(
     clearTimeout(timer);
   }
 }
-
-/** `signal` combined with a per-request timeout: aborted by whichever comes first. */
-export function requestSignal(timeoutMs: number, signal: AbortSignal | undefined): AbortSignal {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
-}

@@ -11,14 +11,20 @@ import { stat } from "node:fs/promises";
 import { Socket } from "node:net";
 import { addAbortSignal, Readable } from "node:stream";
 import { fileKind, PACK_LIMITS } from "@bench-bounty/evidence";
-import { requestSignal } from "./deadline.js";
 import { VerifierInputError, VerifierNetworkError, describeError } from "./errors.js";
 import { printable } from "./text.js";
-import { AnswerTooLargeError, concat, readBodyWithin } from "./body.js";
+import {
+  AnswerTimeoutError,
+  AnswerTooLargeError,
+  boundedFetch,
+  concat,
+  fetchWithin,
+  readBodyWithin,
+} from "./body.js";
 import { credentialsToHeader } from "./url.js";
 
 // the bounded read of an http answer lives in body.ts (browser-safe, `@bench-bounty/verifier/body`)
-export { AnswerTooLargeError, readBodyWithin };
+export { AnswerTimeoutError, AnswerTooLargeError, boundedFetch, fetchWithin, readBodyWithin };
 
 /**
  * What of a pack's URL is printed (errors, the report's source): its origin and path, never its
@@ -126,10 +132,12 @@ export async function readSource(
     const scrub = (text: string): string => text.split(source).join(shown).split(url).join(shown);
     let res: Response;
     try {
-      res = await fetch(url, {
-        headers: { ...headers, accept: "application/json" },
-        signal: requestSignal(options.timeoutMs ?? 30_000, options.signal),
-      });
+      // the timeout runs to the body's last byte (fetchWithin: a dripped body is cut off at it)
+      res = await fetchWithin(
+        url,
+        { headers: { ...headers, accept: "application/json" } },
+        { what, timeoutMs: options.timeoutMs ?? 30_000, signal: options.signal },
+      );
     } catch (e) {
       throw new VerifierNetworkError(target, `cannot fetch: ${scrub(describeError(e))}`, { cause: e });
     }
@@ -235,91 +243,6 @@ async function readStreamWithin(
     stream.destroy();
   }
   return concat(chunks, total);
-}
-
-/**
- * An http answer that did not arrive in full (headers and body) within its deadline:
- * a server that sends its headers and then drips the body is cut off here.
- */
-export class AnswerTimeoutError extends Error {
-  /** The deadline, milliseconds from the request's start. */
-  readonly deadlineMs: number;
-
-  constructor(what: string, deadlineMs: number) {
-    super(`the ${what} did not arrive in full within ${deadlineMs} ms (headers and body)`);
-    this.name = "AnswerTimeoutError";
-    this.deadlineMs = deadlineMs;
-  }
-
-  /** The {@link AnswerTimeoutError} in `e` or its chain of causes (viem wraps what `fetch` throws). */
-  static find(e: unknown): AnswerTimeoutError | undefined {
-    for (let c = e, depth = 0; c !== undefined && c !== null && depth < 8; depth++) {
-      if (c instanceof AnswerTimeoutError) return c;
-      c = (c as { cause?: unknown }).cause;
-    }
-    return undefined;
-  }
-}
-
-/**
- * A `fetch` for clients that read the body themselves (viem's JSON-RPC transport), with two
- * bounds on every answer: its body errors with {@link AnswerTooLargeError} once more than
- * `max` bytes arrive (or the declared `content-length` says so; the source is cancelled at
- * the limit), and the whole exchange, headers **and body**, is aborted with
- * {@link AnswerTimeoutError} `deadlineMs` milliseconds after the request starts (viem's own
- * `timeout` stops at the headers: a body dripped one byte at a time used to hang the verifier).
- * `stop` (the verification's total deadline) aborts it too.
- */
-export function boundedFetch(
-  max: number,
-  what: string,
-  deadlineMs: number,
-  stop?: AbortSignal,
-): typeof fetch {
-  return async (input, init) => {
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new AnswerTimeoutError(what, deadlineMs)), deadlineMs);
-    timer.unref();
-    const signals = [deadline.signal, init?.signal ?? undefined, stop].filter(
-      (x): x is AbortSignal => x !== undefined && x !== null,
-    );
-    const signal = signals.length === 1 ? deadline.signal : AbortSignal.any(signals);
-    let res: Response;
-    try {
-      res = await fetch(input, { ...init, signal });
-    } catch (e) {
-      clearTimeout(timer);
-      throw AnswerTimeoutError.find(signal.reason) ?? e;
-    }
-    if (res.body === null) {
-      clearTimeout(timer);
-      return res;
-    }
-    const declared = Number(res.headers.get("content-length") ?? "NaN");
-    if (Number.isFinite(declared) && declared > max) {
-      clearTimeout(timer);
-      await res.body.cancel().catch(() => undefined);
-      throw new AnswerTooLargeError(what, max, declared);
-    }
-    let total = 0;
-    const limit = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        total += chunk.byteLength;
-        if (total > max) {
-          clearTimeout(timer);
-          controller.error(new AnswerTooLargeError(what, max, null));
-        } else controller.enqueue(chunk);
-      },
-      flush() {
-        clearTimeout(timer);
-      },
-    });
-    return new Response(res.body.pipeThrough(limit), {
-      status: res.status,
-      statusText: res.statusText,
-      headers: res.headers,
-    });
-  };
 }
 
 /** How many bytes of an error answer's body are read to find its reason (the rest is discarded). */

@@ -13,6 +13,7 @@ import {
   DEFAULT_MAX_INDEXER_ANSWER_BYTES,
   describeError,
   VerifierInputError,
+  fetchWithin,
   readBodyWithin,
   verifyPack,
 } from "@bench-bounty/verifier";
@@ -86,7 +87,8 @@ export const INDEXER_SETTLE_ATTEMPTS = 5;
  * (the job fails, not retried) when the indexer refuses the request (a 4xx but 404/429: 400
  * `invalid_parameter` to a query on the URL). The answer is read within
  * `DEFAULT_MAX_INDEXER_ANSWER_BYTES` as the verifier reads it (a refusal within 4 KiB): an answer
- * over it is "unreachable", the rest unread (it was read whole, however long).
+ * over it is "unreachable", the rest unread (it was read whole, however long); the whole exchange,
+ * headers and body, within 10 s (an answer not in full by then is "unreachable").
  */
 async function indexerCaughtUp(indexerUrl: string, pack: Uint8Array): Promise<void> {
   let bountyId: unknown;
@@ -105,7 +107,9 @@ async function indexerCaughtUp(indexerUrl: string, pack: Uint8Array): Promise<vo
   const unavailable = (why: string) => new IndexerUnavailable(`${where}: ${why} (will retry)`);
   let res: Response;
   try {
-    res = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
+    // 10 s to the body's last byte (fetchWithin: a dripped body is cut off at it; the
+    // AbortSignal.timeout used before could be lost to a garbage collection, probe27 B-F6)
+    res = await fetchWithin(url, { headers }, { what: "indexer answer", timeoutMs: 10_000 });
   } catch (e) {
     throw unavailable(`the indexer is unreachable: ${describeError(e)}`);
   }

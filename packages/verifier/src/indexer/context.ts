@@ -4,14 +4,13 @@
  * REST API (`indexer/src/api/index.ts`).
  * @packageDocumentation
  */
-import { requestSignal } from "../deadline.js";
 import { VerifierInputError, VerifierNetworkError, describeError } from "../errors.js";
 import type { Fact } from "../facts.js";
 import type { OfflineDerived } from "../offline/index.js";
 import type { ChainObservation } from "../onchain/index.js";
 import type { PackView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
-import { AnswerTooLargeError, readBodyWithin } from "../source.js";
+import { AnswerTooLargeError, fetchWithin, readBodyWithin } from "../source.js";
 import { printable } from "../text.js";
 import {
   indexerNoRouteMessage,
@@ -179,10 +178,12 @@ export function indexerGetter(
     try {
       // the route joins the base's path, before its query; userinfo becomes a Basic header (probe10 R3)
       const { url, headers } = joinRoute(base, route);
-      res = await fetch(url, {
-        headers: { ...headers, accept: "application/json" },
-        signal: requestSignal(timeoutMs, signal),
-      });
+      // the timeout runs to the body's last byte (fetchWithin: a dripped body is cut off at it)
+      res = await fetchWithin(
+        url,
+        { headers: { ...headers, accept: "application/json" } },
+        { what: "indexer answer", timeoutMs, signal },
+      );
     } catch (e) {
       throw new VerifierNetworkError(target, `GET ${route}: ${printable(describeError(e))}`, { cause: e });
     }

@@ -122,12 +122,12 @@ export function rpcClient(
       timeout: timeoutMs,
       retryCount: 1,
       batch: options.batch === false ? false : { batchSize: 200 },
-      fetchFn: boundedFetch(
-        options.maxAnswerBytes ?? DEFAULT_MAX_RPC_ANSWER_BYTES,
-        "RPC answer",
+      fetchFn: boundedFetch({
+        what: "RPC answer",
         timeoutMs,
-        options.signal,
-      ),
+        maxBytes: options.maxAnswerBytes ?? DEFAULT_MAX_RPC_ANSWER_BYTES,
+        signal: options.signal,
+      }),
     }),
   }) as PublicClient;
 }
