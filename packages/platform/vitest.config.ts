@@ -33,6 +33,7 @@ const STORE_TESTS = [
   "test/answer-totals.test.ts",
   "test/nul-text.test.ts",
   "test/chainless-on-chain-store.test.ts",
+  "test/grade-slices.test.ts",
 ];
 
 export default defineConfig({
