@@ -108,6 +108,22 @@ describe("grading a run gives the event loop a turn between answers (probe27 A-F
     expect(page.runs[0]!.tasks.filter((t) => t.credit === "1/1")).toHaveLength(tasks / 2);
   });
 
+  it("finalize's transaction reuses a credit only for the same answer (a submission racing finalize is regraded)", async () => {
+    const h = await openTemp({ gradeSliceMs: 0 });
+    const { slug, runId } = await exactRun(h, 8);
+    const run = (await h.ctx.store.runs.get(runId))!;
+    const bank = await getTasks(h.ctx, slug);
+    const before = await h.ctx.store.answers.ofRun(runId);
+    const known = gradePlan(run.plan, bank, before);
+    // every answer changed after the credits were graded: right ones wrong, wrong ones right
+    const gold = new Map(
+      (await h.testSet(slug)).map((t) => [t.ordinal, (t.gold as { value: string }).value]),
+    );
+    const after = new Map(run.plan.map((b, i) => [i, before.get(i) === ANSWER ? gold.get(b)! : ANSWER]));
+    expect(gradePlan(run.plan, bank, after, undefined, known)).toEqual(gradePlan(run.plan, bank, after));
+    expect(gradePlan(run.plan, bank, before, undefined, known)).toEqual(known);
+  });
+
   it("refuses a gradeSliceMs that is not a number >= 0, naming it", async () => {
     await expect(openTemp({ gradeSliceMs: -1 })).rejects.toMatchObject({
       code: "invalid_option",

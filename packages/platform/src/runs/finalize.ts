@@ -236,17 +236,13 @@ async function mayAnchorNow(ctx: PlatformContext, p: Principal, finalizedMs: num
   return (await ctx.store.runs.finalizedSinceAll(OPERATOR_ACCOUNT_ID, since)) <= quota.allAccountsCount;
 }
 
-/** Rounds of {@link gradeBeforeTx}: answers submitted while a round graded are graded by the next. */
-const GRADE_ROUNDS = 3;
-
 /**
  * The run's answers graded before the finalize transaction, in slices that give the event loop a turn
- * (probe27 A-F6: grading 140 answers of U+FDFA in the transaction held `serve` 6.7 s). Answers
- * submitted while a round grades (submissions may race finalize) are graded by the next round, up to
- * {@link GRADE_ROUNDS}; the transaction reuses every credit whose answer it reads unchanged and grades
- * at once only those submitted after the last round (as it graded every answer before). Nothing is
- * graded for a run that is not in progress or a benchmark whose award is under way (the transaction
- * refuses those).
+ * (probe27 A-F6: grading 140 answers of U+FDFA in the transaction held `serve` 6.7 s). Answers are
+ * read once more than before (here, and in the transaction, as before): the transaction reuses every
+ * credit whose answer it reads unchanged and grades at once only answers submitted meanwhile
+ * (submissions may race finalize), as it graded every answer before. Nothing is graded for a run that
+ * is not in progress or a benchmark whose award is under way (the transaction refuses those).
  */
 async function gradeBeforeTx(
   ctx: PlatformContext,
@@ -254,13 +250,7 @@ async function gradeBeforeTx(
   tasks: TaskRecord[],
 ): Promise<GradedPlanTask[] | undefined> {
   if (run.status !== "in_progress" || (await ctx.store.awards.get(run.slug)) !== null) return undefined;
-  let known: GradedPlanTask[] | undefined;
-  for (let round = 0; round < GRADE_ROUNDS; round++) {
-    const answers = await runAnswers(ctx, run.run_id);
-    if (known?.every((k, i) => k.answer === (answers.get(i) ?? null))) break;
-    known = await gradePlanSliced(ctx.gradeSliceMs, run.plan, tasks, answers, undefined, known);
-  }
-  return known;
+  return gradePlanSliced(ctx.gradeSliceMs, run.plan, tasks, await runAnswers(ctx, run.run_id));
 }
 
 /**
