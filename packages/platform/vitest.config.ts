@@ -35,6 +35,7 @@ const STORE_TESTS = [
   "test/chainless-on-chain-store.test.ts",
   "test/attach-once.test.ts",
   "test/lock-recovery.test.ts",
+  "test/grade-slices.test.ts",
 ];
 
 export default defineConfig({

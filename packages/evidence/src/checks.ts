@@ -20,6 +20,7 @@ import {
   type Winner,
 } from "./schemas.js";
 import { accuracy, composite } from "./scores.js";
+import { runSteps, type Steps } from "./slices.js";
 
 function toProblem(e: unknown, fallbackPath: string): Problem {
   if (e instanceof EvidenceError)
@@ -107,6 +108,20 @@ export function regradeRun(
   answerSalt: string,
   options: RegradeOptions = {},
 ): RegradeResult {
+  return runSteps(regradeRunSteps(testSet, receipt, answers, answerSalt, options));
+}
+
+/**
+ * {@link regradeRun} in steps (one per graded task, `slices.ts`): `runStepsSliced` runs it without
+ * holding the event loop for the whole run (probe27 A-F6); the same result.
+ */
+export function* regradeRunSteps(
+  testSet: readonly TestSetRow[],
+  receipt: Receipt,
+  answers: readonly RevealedAnswer[],
+  answerSalt: string,
+  options: RegradeOptions = {},
+): Steps<RegradeResult> {
   const base = options.path ?? "$";
   const prepared = options.prepared ?? prepareTestSetGold(testSet);
   const promptHashes = options.promptHashes ?? testSet.map((r) => promptHash(r.prompt));
@@ -124,7 +139,8 @@ export function regradeRun(
   ];
   // the receipt's tasks with their matched answers (as checkAnswersAgainstReceipt lists them)
   const receiptTasks = Array.isArray(receipt?.tasks) ? receipt.tasks : [];
-  const tasks: RegradedTask[] = receiptTasks.map((rt, i) => {
+  const tasks: RegradedTask[] = [];
+  for (const [i, rt] of receiptTasks.entries()) {
     const bank = rt.bank_ordinal;
     const answerText = check.texts[i] ?? null;
     const gold = Number.isSafeInteger(bank) ? prepared[bank] : undefined;
@@ -140,14 +156,15 @@ export function regradeRun(
         problems.push(toProblem(e, `${base}.answers`));
       }
     }
-    return {
+    tasks.push({
       ordinal: i,
       bank_ordinal: bank,
       visibility: rt.visibility,
       answer_text: answerText,
       credit,
-    };
-  });
+    });
+    yield;
+  }
   const bankHasPrivate = testSet.some((r) => r.visibility === "private");
   const graded = tasks.every((t) => t.credit !== null);
   let rank_accuracy: string | null = null;

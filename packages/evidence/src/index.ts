@@ -32,3 +32,4 @@ export * from "./schemas.js";
 export * from "./checks.js";
 export * from "./pack/index.js";
 export * from "./bounded-file.js";
+export * from "./slices.js";

@@ -10,6 +10,7 @@ import {
   commitTestSet,
   evidencePackBytes,
   mintEvidencePack,
+  mintEvidencePackSteps,
   packHash,
   packHashes,
   parseEvidencePack,
@@ -18,6 +19,7 @@ import {
   rankingDigest,
   receiptHash,
   regradeRun,
+  runStepsSliced,
   validateEvidencePack,
   withPackAnchor,
   type EvidencePack,
@@ -145,6 +147,28 @@ for (const name of PACKS) {
       expect(
         Buffer.from(evidencePackBytes(minted)).equals(Buffer.from(canonicalJson(parseJson(bytes)))),
       ).toBe(true);
+    });
+
+    it("minting in slices (serve, probe27 A-F6) gives the same bytes and lets the event loop run between winner tasks", async () => {
+      const parts = partsOf(pack);
+      const graded = pack.winners.reduce((n, w) => n + w.receipt.tasks.length, 0);
+      let turns = 0;
+      let ticking = true;
+      const tick = () => {
+        if (!ticking) return;
+        turns++;
+        setImmediate(tick);
+      };
+      setImmediate(tick);
+      const minted = await runStepsSliced(mintEvidencePackSteps(parts), { sliceMs: 0 });
+      ticking = false;
+      expect(
+        Buffer.from(evidencePackBytes(minted)).equals(
+          Buffer.from(evidencePackBytes(mintEvidencePack(parts))),
+        ),
+      ).toBe(true);
+      // one turn of the event loop per graded winner task (at least), none when there is none to grade
+      expect(turns).toBeGreaterThanOrEqual(graded);
     });
 
     it("minting is reproducible and independent of run order", () => {

@@ -86,6 +86,11 @@ export interface PlatformContext {
   answerBytesAllAccounts: number | null;
   /** SHA-256 (hex) of the operator's key from the environment, or null (no operator key: local operator only). */
   operatorKeyHash: string | null;
+  /**
+   * Milliseconds of grading per slice before the event loop gets a turn (`grading.ts`
+   * {@link gradePlanSliced}, the award's pack minting; probe27 A-F6); 0 yields after every answer.
+   */
+  gradeSliceMs: number;
   faults: FaultHooks;
 }
 

@@ -139,7 +139,7 @@ import {
 } from "./dataset-library.js";
 import { localOperator, type Principal } from "./identity/principal.js";
 import { assertAuthor, assertOperator, goldVisible, requirePrincipal } from "./identity/access.js";
-import type { Receipt, Hex } from "@bench-bounty/evidence";
+import { DEFAULT_SLICE_MS, type Receipt, type Hex } from "@bench-bounty/evidence";
 import { PlatformError } from "./errors.js";
 import { Store } from "./store.js";
 import type { StoreTarget } from "./store/engine.js";
@@ -258,6 +258,12 @@ export interface PlatformOptions {
   answerBytesAllAccounts?: number | null;
   /** The operator's API key (from the environment, e.g. `BENCH_BOUNTY_OPERATOR_KEY`): kept only as its hash. */
   operatorKey?: string;
+  /**
+   * Milliseconds of grading (finalize, the per-task regrades after close, the award's pack minting) per
+   * slice before the event loop gets a turn, a number >= 0 (default evidence's `DEFAULT_SLICE_MS`, 10;
+   * 0: after every answer). One answer is never cut (probe27 A-F6).
+   */
+  gradeSliceMs?: number;
   /** Fault injection for crash tests. */
   faults?: FaultHooks;
 }
@@ -330,6 +336,11 @@ export class Platform {
           field: "datasetBytesAllAccounts",
         },
       );
+    const slice = opts.gradeSliceMs;
+    if (slice !== undefined && !(typeof slice === "number" && Number.isFinite(slice) && slice >= 0))
+      throw new PlatformError("invalid_option", "gradeSliceMs must be a number >= 0 (milliseconds)", {
+        field: "gradeSliceMs",
+      });
     const ctx: PlatformContext = {
       store: await Store.open(opts.database ?? { dir: opts.dir! }, {
         existing: opts.existingStore === true,
@@ -357,6 +368,7 @@ export class Platform {
           ? DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS
           : opts.answerBytesAllAccounts,
       operatorKeyHash: opts.operatorKey ? hashKey(opts.operatorKey) : null,
+      gradeSliceMs: opts.gradeSliceMs ?? DEFAULT_SLICE_MS,
       faults: opts.faults ?? {},
     };
     if (chain !== null)

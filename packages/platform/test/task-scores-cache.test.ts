@@ -1,7 +1,7 @@
 /**
  * Per-task credit is graded once per finalized run (probe19 A-F10: every `task-scores` request, a 304
  * included, regraded its whole page, ~0.3 s of event loop for a 5,000-task run; the entries route did
- * the same for every new `limit`/`offset`). The grader is counted through a spy on `gradePlan`; the
+ * the same for every new `limit`/`offset`). The grader is counted through a spy on `gradePlanSliced`; the
  * cached answers must equal, byte for byte, a cold build, and a finalize or an award must show.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -11,10 +11,10 @@ import { cities, cleanup, manualClock, openTemp, type Harness } from "./helpers.
 
 vi.mock("../src/grading.js", async (original) => {
   const real = await original<typeof import("../src/grading.js")>();
-  return { ...real, gradePlan: vi.fn(real.gradePlan) };
+  return { ...real, gradePlanSliced: vi.fn(real.gradePlanSliced) };
 });
 
-const graded = vi.mocked(grading.gradePlan);
+const graded = vi.mocked(grading.gradePlanSliced);
 
 afterEach(cleanup);
 beforeEach(() => {

@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 import { EvidenceError, appendPath } from "../errors.js";
-import { integerDecimal, parseExactDecimal, type ExactDecimal } from "../decimal.js";
+import { addDecimals, integerDecimal, parseExactDecimal, type ExactDecimal } from "../decimal.js";
 import {
   JsonFloat,
   canonicalJsonString,
@@ -14,7 +14,7 @@ import {
   type JsonValue,
 } from "../json/index.js";
 import { GRADER_TYPE_NAMES, isGraderType } from "./names.js";
-import { norm, NUMERIC_ANSWER_RE } from "./norm.js";
+import { isAscii, norm, NUMERIC_ANSWER_RE } from "./norm.js";
 
 function bad(path: string, message: string): never {
   throw new EvidenceError("malformed_gold", path, message);
@@ -56,11 +56,22 @@ function goldNumber(v: unknown, path: string, what: string): ExactDecimal {
 interface ExactGold {
   kind: "exact";
   targets: Set<string>;
+  /**
+   * Every target is all ASCII: an answer whose `norm` certainly holds a non-ASCII character
+   * (`normKeepsNonAscii`) scores 0 unnormalised (probe27 A-F6).
+   */
+  asciiTargets: boolean;
 }
 interface NumericGold {
   kind: "numeric";
   value: ExactDecimal;
   tolerance: ExactDecimal;
+  /**
+   * Digits of the integer part of `|value| + tolerance` (0 when it is below 1): an answer whose integer
+   * part has more digits (leading zeros aside) is beyond gold +- tolerance and scores 0 unparsed
+   * (probe27 A-F1: a 56,816-digit answer was parsed whole to score 0).
+   */
+  maxIntDigits: number;
 }
 interface ContainsAllGold {
   kind: "contains_all";
@@ -76,6 +87,16 @@ type FieldExpectation =
   | { t: "canonical"; text: string };
 /** Gold prepared for grading (validated, normalised once). */
 export type PreparedGold = ExactGold | NumericGold | ContainsAllGold | JsonFieldsGold;
+
+/** Digits of the integer part of `|value| + tolerance` (`tolerance >= 0`), 0 when it is below 1. */
+function intDigits(value: ExactDecimal, tolerance: ExactDecimal): number {
+  const sum = addDecimals(
+    { coef: value.coef < 0n ? -value.coef : value.coef, scale: value.scale },
+    tolerance,
+  );
+  const int = sum.coef / 10n ** BigInt(sum.scale);
+  return int === 0n ? 0 : int.toString().length;
+}
 
 /**
  * Validate gold for a grader and prepare it for grading (SPEC 5; shapes of
@@ -120,7 +141,7 @@ export function prepareGold(graderType: string, gold: unknown, path = "$"): Prep
           targets.add(na);
         });
       }
-      return { kind: "exact", targets };
+      return { kind: "exact", targets, asciiTargets: [...targets].every(isAscii) };
     }
     case "numeric": {
       onlyKeys(gold, ["value", "tolerance"], path, "numeric");
@@ -131,7 +152,7 @@ export function prepareGold(graderType: string, gold: unknown, path = "$"): Prep
         tolerance = goldNumber(gold["tolerance"], appendPath(path, "tolerance"), "tolerance");
         if (tolerance.coef < 0n) bad(appendPath(path, "tolerance"), "tolerance must be >= 0");
       }
-      return { kind: "numeric", value, tolerance };
+      return { kind: "numeric", value, tolerance, maxIntDigits: intDigits(value, tolerance) };
     }
     case "contains_all": {
       onlyKeys(gold, ["terms"], path, "contains_all");

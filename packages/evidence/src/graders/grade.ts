@@ -12,7 +12,7 @@ import {
 } from "../decimal.js";
 import { Fraction, type Credit } from "../fraction.js";
 import { JsonFloat, canonicalJsonString, isJsonObject, parseJson, type JsonValue } from "../json/index.js";
-import { norm, trimWhiteSpace, NUMERIC_ANSWER_RE } from "./norm.js";
+import { isAscii, norm, normKeepsNonAscii, trimWhiteSpace, NUMERIC_ANSWER_RE } from "./norm.js";
 import { type PreparedGold, prepareGold } from "./gold.js";
 
 const ONE = new Fraction(1n);
@@ -35,6 +35,19 @@ function answerNumber(v: JsonValue): ExactDecimal | null {
 }
 
 /**
+ * Digits of the integer part of a numeric answer `t` (matching `NUMERIC_ANSWER_RE`), leading zeros
+ * aside: with `L` of them `|a| >= 10^(L-1)`; the gold's `maxIntDigits` `D` bounds
+ * `|value| + tolerance < 10^D`, so `L > D` gives `|a - value| >= |a| - |value| > tolerance`: a 0
+ * without parsing the answer (the same credit the exact comparison gives, in time linear in its length).
+ */
+function answerIntDigits(t: string): number {
+  let i = t.charCodeAt(0) === 0x2b || t.charCodeAt(0) === 0x2d ? 1 : 0; // + or -
+  while (i < t.length && t.charCodeAt(i) === 0x30) i++; // leading zeros
+  const dot = t.indexOf(".", i);
+  return (dot === -1 ? t.length : dot) - i;
+}
+
+/**
  * Grade one answer with prepared gold (see {@link prepareGold}).
  * @param answer the answer text; `null` (no answer) scores 0
  */
@@ -42,10 +55,13 @@ export function gradePrepared(gold: PreparedGold, answer: string | null): Credit
   if (answer === null) return ZERO;
   switch (gold.kind) {
     case "exact":
+      // an answer that keeps a non-ASCII character under norm matches no all-ASCII target (probe27 A-F6)
+      if (gold.asciiTargets && normKeepsNonAscii(answer)) return ZERO;
       return gold.targets.has(norm(answer)) ? ONE : ZERO;
     case "numeric": {
       const t = trimWhiteSpace(answer);
       if (!NUMERIC_ANSWER_RE.test(t)) return ZERO;
+      if (answerIntDigits(t) > gold.maxIntDigits) return ZERO;
       return withinTolerance(parseExactDecimal(t), gold.value, gold.tolerance) ? ONE : ZERO;
     }
     case "contains_all": {
@@ -66,7 +82,12 @@ export function gradePrepared(gold: PreparedGold, answer: string | null): Credit
         if (!Object.prototype.hasOwnProperty.call(parsed, name)) continue;
         const got = parsed[name] as JsonValue;
         if (exp.t === "string") {
-          if (typeof got === "string" && norm(got) === exp.norm) hits++;
+          if (
+            typeof got === "string" &&
+            !(isAscii(exp.norm) && normKeepsNonAscii(got)) &&
+            norm(got) === exp.norm
+          )
+            hits++;
         } else if (exp.t === "number") {
           const g = answerNumber(got);
           if (g !== null && compareDecimals(g, exp.value) === 0) hits++;

@@ -18,6 +18,7 @@ export {
   VERIFY_HINTS,
   buildRankDerivation,
   mintEvidencePack,
+  mintEvidencePackSteps,
   withPackAnchor,
   type MintBenchmark,
   type MintInputs,

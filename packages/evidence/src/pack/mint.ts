@@ -5,7 +5,8 @@
  * same pack and the same `canonicalJson(pack)` bytes; nothing partial is returned.
  * @packageDocumentation
  */
-import { checkComposites, prepareTestSetGold, regradeRun } from "../checks.js";
+import { checkComposites, prepareTestSetGold, regradeRunSteps } from "../checks.js";
+import { runSteps, type Steps } from "../slices.js";
 import { commitTestSet, type TestSetRow } from "../commitment.js";
 import { EvidenceError, appendPath } from "../errors.js";
 import { UINT_STRING, isIsoMsZ } from "../formats.js";
@@ -336,6 +337,15 @@ function buildRankDerivationCached(
  * @throws EvidenceError (`bad_pack_inputs`, `schema`, `malformed_gold`, ...) naming the input path; nothing partial is returned
  */
 export function mintEvidencePack(inputs: MintInputs): EvidencePack {
+  return runSteps(mintEvidencePackSteps(inputs));
+}
+
+/**
+ * {@link mintEvidencePack} in steps (one per regraded winner task, `slices.ts`): `serve` mints with
+ * `runStepsSliced`, so the award's regrade of the winners does not hold the event loop (probe27 A-F6).
+ * The same pack, the same errors.
+ */
+export function* mintEvidencePackSteps(inputs: MintInputs): Steps<EvidencePack> {
   const b = inputs.benchmark;
   if (typeof b !== "object" || b === null) fail("$.benchmark", "benchmark is required");
   inputs.test_set.forEach((row, i) => assertSchema(testSetRowSchema, row, appendPath("$.test_set", i)));
@@ -358,7 +368,8 @@ export function mintEvidencePack(inputs: MintInputs): EvidencePack {
   );
   const rd = derivation.rank_derivation;
 
-  const winners: Winner[] = derivation.winning_runs.map((run, i) => {
+  const winners: Winner[] = [];
+  for (const [i, run] of derivation.winning_runs.entries()) {
     const idx = inputs.runs.indexOf(run);
     const p = appendPath("$.runs", idx);
     if (run.withdrawal_address === undefined || run.withdrawal_address === null)
@@ -374,7 +385,7 @@ export function mintEvidencePack(inputs: MintInputs): EvidencePack {
       bank_ordinal: a.bank_ordinal,
       answer_text: a.answer_text,
     }));
-    const regrade = regradeRun(inputs.test_set, run.receipt, answers, run.answer_salt, {
+    const regrade = yield* regradeRunSteps(inputs.test_set, run.receipt, answers, run.answer_salt, {
       commitRoot: commitment.root,
       prepared,
       promptHashes,
@@ -387,7 +398,7 @@ export function mintEvidencePack(inputs: MintInputs): EvidencePack {
         `${p}.rank_accuracy`,
         `regrading the revealed answers gives ${String(regrade.rank_accuracy)}, the run says ${run.rank_accuracy}`,
       );
-    return {
+    winners.push({
       place: i + 1,
       agent_id: run.agent_id,
       withdrawal_address: withdrawal,
@@ -397,8 +408,8 @@ export function mintEvidencePack(inputs: MintInputs): EvidencePack {
       receipt_hash: cachedReceiptHash(hashes, run.receipt),
       answer_salt: run.answer_salt,
       answers,
-    };
-  });
+    });
+  }
 
   const benchmark: Benchmark = {
     slug: b.slug,

@@ -4,12 +4,14 @@
  */
 import {
   evidencePackBytes,
-  mintEvidencePack,
+  mintEvidencePackSteps,
   packHash,
   ruleOfSplits,
+  runStepsSliced,
   withPackAnchor,
   type EvidencePack,
   type Hex,
+  type MintInputs,
   type MintRun,
   type MintScoring,
   type Receipt,
@@ -170,7 +172,8 @@ async function mintPack(
   awardBlock: number,
 ): Promise<EvidencePack> {
   const tasks = await getTasks(ctx, b.slug);
-  return mintEvidencePack({
+  // in slices: minting regrades the winners' answers (probe27 A-F6: the award held the event loop)
+  const inputs: MintInputs = {
     benchmark: {
       slug: b.slug,
       title: b.title,
@@ -189,7 +192,8 @@ async function mintPack(
     test_set: tasks.map(testSetRowOf),
     scoring: scoringOf(b, b.bounty!),
     runs: await mintRunsAsPrepared(ctx, b.slug, ctx.store, prepared),
-  });
+  };
+  return runStepsSliced(mintEvidencePackSteps(inputs), { sliceMs: ctx.gradeSliceMs });
 }
 
 /**

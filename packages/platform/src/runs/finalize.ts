@@ -20,7 +20,7 @@ import { PlatformError } from "../errors.js";
 import { getBenchmark, getTasks, isOpen } from "../publish.js";
 import { assertRunOwner, isAuthorOf, privateFiguresVisible, receiptsVisible } from "../identity/access.js";
 import { isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "../identity/principal.js";
-import { gradePlan, scoreGraded, type GradedPlanTask } from "../grading.js";
+import { gradePlan, gradePlanSliced, scoreGraded, type GradedPlanTask } from "../grading.js";
 import {
   anchoredHere,
   NO_CHAIN_HERE,
@@ -112,6 +112,7 @@ export async function finalizeRun(
       field: "usdc_spent",
     });
   const tasks = await getTasks(ctx, slug);
+  const known = await gradeBeforeTx(ctx, owned, tasks);
   const done = await ctx.store.tx(
     async (t) => {
       // Lock order: the benchmark, then the run (the award's preparation locks the benchmark too, so a
@@ -137,7 +138,7 @@ export async function finalizeRun(
         );
       }
       const answers = await runAnswers(ctx, runId, t);
-      const scored = scoreRun(ctx, b, run, tasks, answers, { queries, spent });
+      const scored = scoreRun(ctx, b, run, tasks, answers, { queries, spent, known });
       await t.runs.finalize(runId, {
         finalized_at_ms: scored.finalizedMs,
         answer_salt: scored.salt,
@@ -236,8 +237,26 @@ async function mayAnchorNow(ctx: PlatformContext, p: Principal, finalizedMs: num
 }
 
 /**
+ * The run's answers graded before the finalize transaction, in slices that give the event loop a turn
+ * (probe27 A-F6: grading 140 answers of U+FDFA in the transaction held `serve` 6.7 s). Answers are
+ * read once more than before (here, and in the transaction, as before): the transaction reuses every
+ * credit whose answer it reads unchanged and grades at once only answers submitted meanwhile
+ * (submissions may race finalize), as it graded every answer before. Nothing is graded for a run that
+ * is not in progress or a benchmark whose award is under way (the transaction refuses those).
+ */
+async function gradeBeforeTx(
+  ctx: PlatformContext,
+  run: RunRecord,
+  tasks: TaskRecord[],
+): Promise<GradedPlanTask[] | undefined> {
+  if (run.status !== "in_progress" || (await ctx.store.awards.get(run.slug)) !== null) return undefined;
+  return gradePlanSliced(ctx.gradeSliceMs, run.plan, tasks, await runAnswers(ctx, run.run_id));
+}
+
+/**
  * Grades a run and builds its receipt (pure: the finalize transaction stores the result). The wall
- * clock runs from start to now in milliseconds; credits stay out of the receipt while the benchmark is open.
+ * clock runs from start to now in milliseconds; credits stay out of the receipt while the benchmark is
+ * open. `known`: credits graded before the transaction ({@link gradeBeforeTx}), reused for unchanged answers.
  */
 function scoreRun(
   ctx: PlatformContext,
@@ -245,12 +264,12 @@ function scoreRun(
   run: RunRecord,
   tasks: TaskRecord[],
   answers: Map<number, string>,
-  o: { queries: number; spent: string },
+  o: { queries: number; spent: string; known: GradedPlanTask[] | undefined },
 ) {
   const { queries, spent } = o;
   const runId = run.run_id;
   const open = isOpen(ctx, b);
-  const graded = gradePlan(run.plan, tasks, answers);
+  const graded = gradePlan(run.plan, tasks, answers, undefined, o.known);
   const finalizedMs = Math.max(ctx.clock(), run.started_at_ms);
   const wall = wallSeconds(finalizedMs - run.started_at_ms);
   const { accuracyValue, publicScore, compositeScore, compositePublic } = scoreGraded(b, graded, wall, spent);
