@@ -6,6 +6,7 @@ padding); nothing is shared with the TypeScript packages, so agreement between t
 `@bench-bounty/verifier` is agreement between two implementations of the protocol.
 
     python3 demo/independent/check_pack.py out/pack.json [--rpc http://127.0.0.1:8545]
+        [--rpc-timeout SECONDS (30)] [--deadline SECONDS (1800)]
 
 Checks (SPEC section): pack hash (8); commitment root and leaf count from the revealed rows (3);
 ranking digest (8); receipt hashes and answer digests of the winners (4); regrade of the winners'
@@ -15,22 +16,42 @@ chain id, testSetRoots, leafCountOf, rootBurned, the Awarded log of award_tx (wi
 remainder, ranking digest), and the anchors of the commitment, the pack and the winners' receipts
 (AnchorRegistry.anchorOf, kinds, receipts at or before the award block) (1, 9).
 
-Prints one line per check; exits 0 when every check passes, 1 when one fails, 2 on unreadable input
-(a pack that cannot be read or parsed, or an --rpc that is not an http(s) URL or does not answer:
-one line naming it and the cause, no traceback).
+Prints one line per check. Exit codes: 0 every check passed; 1 one failed; 2 unreadable input: a pack
+that cannot be read or parsed, or whose shape or values are outside what the checks compute with
+(`check_pack: malformed pack: $.winners[0].answer_salt: ...`, naming the JSON path), or a bad option
+(an --rpc that is not an http(s) URL); 3 the RPC could not be read (down, no whole answer within
+--rpc-timeout, more than 64 MiB, not JSON-RPC, a refusal, an answer of the wrong shape: one line
+naming the RPC by its origin, the method and the cause), the whole check did not finish within
+--deadline, or standard output could not be written; 4 an internal error (a bug in this script: one
+line; CHECK_PACK_DEBUG=1 prints the traceback). Never a traceback otherwise.
+
+Limits (those of the TypeScript verifier, `PACK_LIMITS`): a pack of at most 512 MiB (a device, socket
+or directory is refused unread), strings and keys of at most 4 Mi UTF-16 code units, nesting of at
+most 10,000 levels, integers of at most 78 digits, counts / indexes / blocks / times in 0..2^53-1,
+amounts and bounty_id in 0..2^256-1, decimals of at most 100 characters, at most 64 places; one RPC
+answer of at most 64 MiB, arriving whole (headers and body) within --rpc-timeout (30 s).
 """
 
 from __future__ import annotations
 
+import argparse
+import http.client
 import json
+import math
+import os
 import re
+import reprlib
+import stat
 import sys
+import threading
+import time
+import traceback
 import unicodedata
 import urllib.error
 import urllib.parse
 import urllib.request
 from datetime import datetime
-from decimal import Decimal
+from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, localcontext
 from fractions import Fraction
 
 # ---------------------------------------------------------------------------------------------------
@@ -182,6 +203,9 @@ def _gold_decimal(v) -> Decimal:
     return Decimal(v)
 
 
+_EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN)
+
+
 def _refuse_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
@@ -195,8 +219,11 @@ def grade(grader: str, gold: dict, answer: str) -> Fraction:
         text = _trim_ws(answer)
         if not _NUMBER.match(text):
             return Fraction(0)
-        tol = _gold_decimal(gold.get("tolerance", 0))
-        return Fraction(1) if abs(Decimal(text) - _gold_decimal(gold["value"])) <= tol else Fraction(0)
+        # exact decimal arithmetic: the default context rounds to 28 digits (a Fraction of a 4 Mi digit
+        # answer takes minutes), so the difference is taken at the largest precision, which is exact here
+        with localcontext(_EXACT):
+            diff = abs(Decimal(text) - _gold_decimal(gold["value"]))
+            return Fraction(1) if diff <= _gold_decimal(gold.get("tolerance", 0)) else Fraction(0)
     if grader == "contains_all":
         a = norm(answer)
         return Fraction(1) if all(norm(t) in a for t in gold["terms"]) else Fraction(0)
@@ -209,10 +236,12 @@ def grade(grader: str, gold: dict, answer: str) -> Fraction:
                 parse_int=Decimal,
                 parse_constant=_refuse_constant,
             )
-            plain = json.loads(answer, object_pairs_hook=_no_duplicates, parse_constant=_refuse_constant)
-        except ValueError:
+            plain = strict_loads(answer)
+        except (ValueError, RecursionError):
             return Fraction(0)
-        if not isinstance(exact, dict):
+        # SPEC 2's parser refuses what json_problem names (a lone surrogate, 79 digits, 10,001 levels);
+        # a float beyond binary64 is read (it equals no gold number)
+        if not isinstance(exact, dict) or json_problem(plain, floats=False):
             return Fraction(0)
         fields = gold["fields"]
         hits = 0
@@ -248,10 +277,11 @@ def clamp(x: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
 def composite(rd: dict, row: dict) -> str:
     sw = dec(rd["speed_weight"])
     cw = dec(rd["cost_weight"]) if rd["cost_budget_usdc"] is not None else Fraction(0)
+    # SPEC 6: a budget of 0 is malformed only with cw > 0 (validate_pack); with cw = 0 the term weighs nothing
     acc = dec(row["rank_accuracy"])
     speed = clamp(1 - dec(row["wall_seconds"]) / Fraction(rd["time_budget_seconds"]), Fraction(0), Fraction(1))
     cost = Fraction(0)
-    if rd["cost_budget_usdc"] is not None:
+    if cw > 0:
         cost = clamp(1 - dec(row["usdc_spent"]) / dec(rd["cost_budget_usdc"]), Fraction(0), Fraction(1))
     return half_up_4(clamp((1 - sw - cw) * acc + sw * speed + cw * cost, Fraction(0), Fraction(1)))
 
@@ -259,6 +289,409 @@ def composite(rd: dict, row: dict) -> str:
 def instant(iso: str) -> datetime:
     return datetime.fromisoformat(iso.replace("Z", "+00:00"))
 
+
+# ---------------------------------------------------------------------------------------------------
+# Reading the pack: limits, parsing and the domain of every value the checks compute with (one place)
+
+# The TypeScript verifier's limits (PACK_LIMITS of @bench-bounty/evidence; the verifier README's "Limits").
+MAX_PACK_BYTES = 512 * 1024 * 1024
+MAX_STRING_UNITS = 4 * 1024 * 1024  # UTF-16 code units, as the verifier counts
+MAX_DEPTH = 10_000  # nested arrays and objects, the outermost one is level 1
+MAX_SAFE_INT = 2**53 - 1
+MAX_INT_DIGITS = 78  # SPEC 2: more digits than uint256 is an error
+MAX_DECIMAL_CHARS = 100
+MAX_PLACES = 64  # entries of splits_bps / place_amounts_base_units read (SPEC 1 allows 1..8)
+
+
+class InputError(Exception):
+    """The pack cannot be read or parsed (exit 2): the message names the file and the cause."""
+
+
+class PackError(Exception):
+    """The pack is outside what the checks compute with: `path` is its JSON path ($.winners[0].answer_salt)."""
+
+    def __init__(self, path: str, message: str):
+        super().__init__(f"{path}: {message}")
+        self.path = path
+
+
+class _TooManyDigits:
+    """An integer literal of more than 78 digits, kept by the parser so the walk can name its path."""
+
+    def __init__(self, text: str):
+        self.digits = len(text.lstrip("-"))
+
+
+class _Constant:
+    """NaN, Infinity or -Infinity, which Python's json reads and SPEC 2 refuses."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+
+def _parse_int(text: str):
+    return int(text) if len(text.lstrip("-")) <= MAX_INT_DIGITS else _TooManyDigits(text)
+
+
+def strict_loads(text: str):
+    """SPEC 2's parser as far as Python's json goes: duplicate keys refused (ValueError); integers of more
+    than 78 digits and NaN / Infinity kept as markers for json_problem to name; nesting beyond Python's
+    recursion limit raises RecursionError."""
+    return json.loads(text, object_pairs_hook=_no_duplicates, parse_int=_parse_int, parse_constant=_Constant)
+
+
+def _step(path: str, key) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) else f"{path}[{json.dumps(key)}]"
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _string_problem(s: str) -> str | None:
+    if len(s) > MAX_STRING_UNITS // 2 and len(s.encode("utf-16-le", "surrogatepass")) // 2 > MAX_STRING_UNITS:
+        return f"a string of more than {MAX_STRING_UNITS} UTF-16 code units (the limit)"
+    if _SURROGATE.search(s):
+        return "a string with a lone surrogate (SPEC 2)"
+    return None
+
+
+def json_problem(root, root_path: str = "$", floats: bool = True) -> tuple[str, str] | None:
+    """The first value under `root` that SPEC 2 or the limits refuse, as (JSON path, what is wrong), or None:
+    nesting deeper than MAX_DEPTH, a string or key beyond MAX_STRING_UNITS or with a lone surrogate, an
+    integer of more than 78 digits, NaN / Infinity, and (with `floats`) a number beyond binary64 (1e400).
+    Iterative, so any depth Python's parser read is walked; a path is built only for the value named."""
+
+    def path_of(node) -> str:
+        keys = []
+        while node is not None:
+            node, key = node
+            keys.append(key)
+        path = root_path
+        for key in reversed(keys):
+            path = _step(path, key)
+        return path
+
+    stack = [(root, None, 1)]  # (value, its (parent node, key) chain or None for the root, depth)
+    while stack:
+        v, node, depth = stack.pop()
+        why = None
+        if isinstance(v, str):
+            why = _string_problem(v)
+        elif isinstance(v, _TooManyDigits):
+            why = f"an integer of {v.digits} digits (more than {MAX_INT_DIGITS}, SPEC 2)"
+        elif isinstance(v, _Constant):
+            why = f"{v.name} is not JSON (SPEC 2)"
+        elif isinstance(v, float):
+            if floats and not math.isfinite(v):
+                why = "a number beyond binary64 (SPEC 2)"
+        elif isinstance(v, (dict, list)):
+            if depth > MAX_DEPTH:
+                why = f"nesting deeper than {MAX_DEPTH} levels (the limit)"
+            else:
+                for k, item in v.items() if isinstance(v, dict) else enumerate(v):
+                    if isinstance(k, str):
+                        key_why = _string_problem(k)
+                        if key_why:
+                            return path_of(node), f"a key: {key_why}"
+                    if isinstance(item, (dict, list, str, float, _TooManyDigits, _Constant)):
+                        stack.append((item, (node, k), depth + 1))
+        if why:
+            return path_of(node), why
+    return None
+
+
+def _shown(v) -> str:
+    """A wrong value as named in a message: its type, or a short quoted string."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return json.dumps(v if len(v) <= 40 else v[:40] + "...")
+    if isinstance(v, dict):
+        return "an object"
+    if isinstance(v, list):
+        return "an array"
+    if isinstance(v, int):
+        t = str(v)
+        return f"the integer {t if len(t) <= 24 else t[:12] + '...'}"
+    return f"the number {v!r}"
+
+
+class _Reader:
+    """Field readers: each returns the value at `path`.`key` when it is in its domain, else raises PackError."""
+
+    @staticmethod
+    def get(o: dict, key: str, path: str):
+        if key not in o:
+            raise PackError(_step(path, key), f'missing key "{key}"')
+        return o[key]
+
+    def obj(self, v, path: str) -> dict:
+        if not isinstance(v, dict):
+            raise PackError(path, f"expected an object, found {_shown(v)}")
+        return v
+
+    def arr(self, v, path: str, max_len: int | None = None, min_len: int = 0) -> list:
+        if not isinstance(v, list):
+            raise PackError(path, f"expected an array, found {_shown(v)}")
+        if max_len is not None and len(v) > max_len:
+            raise PackError(path, f"{len(v)} entries, more than the {max_len} read")
+        if len(v) < min_len:
+            raise PackError(path, f"expected at least {min_len} entries, found {len(v)}")
+        return v
+
+    def string(self, v, path: str) -> str:
+        if not isinstance(v, str):
+            raise PackError(path, f"expected a string, found {_shown(v)}")
+        return v
+
+    def integer(self, v, path: str, lo: int = 0, hi: int = MAX_SAFE_INT) -> int:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise PackError(path, f"expected an integer, found {_shown(v)}")
+        if not lo <= v <= hi:
+            raise PackError(path, f"integer {v} is outside {lo}..{hi}")
+        return v
+
+    def uint256(self, v, path: str, what: str) -> int:
+        """An integer string of 1..78 digits or a JSON integer, in 0..2^256-1 (an amount or bounty_id)."""
+        if isinstance(v, str) and re.fullmatch(r"[0-9]{1,78}", v):
+            n = int(v)
+        elif isinstance(v, int) and not isinstance(v, bool):
+            n = v
+        else:
+            raise PackError(path, f"expected {what} (an integer string), found {_shown(v)}")
+        if not 0 <= n < 2**256:
+            raise PackError(path, f"{what} is outside 0..2^256-1")
+        return n
+
+    def decimal(self, v, path: str) -> Fraction:
+        """A decimal string in plain notation (SPEC 6: no exponent) of at most 100 characters, exactly."""
+        if not isinstance(v, str) or len(v) > MAX_DECIMAL_CHARS or not _NUMBER.match(v):
+            raise PackError(path, f"expected a decimal string such as \"0.5000\", found {_shown(v)}")
+        return dec(v)
+
+    def hexstr(self, v, path: str, digits: int, what: str) -> str:
+        if not isinstance(v, str) or not re.fullmatch(f"0x[0-9a-fA-F]{{{digits}}}", v):
+            raise PackError(path, f"expected {what} (0x and {digits} hex digits), found {_shown(v)}")
+        return v
+
+    def one_of(self, v, path: str, allowed: tuple) -> str:
+        if v not in allowed or not isinstance(v, str):
+            raise PackError(path, f"expected one of {', '.join(allowed)}, found {_shown(v)}")
+        return v
+
+    def instant(self, v, path: str) -> datetime:
+        """SPEC 4's ISO-8601 UTC with milliseconds and Z (2026-03-01T09:05:00.000Z), a real date and time."""
+        if isinstance(v, str) and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z", v):
+            try:
+                return instant(v)
+            except ValueError:
+                pass
+        raise PackError(path, f"expected an ISO-8601 UTC time such as \"2026-03-01T09:05:00.000Z\", found {_shown(v)}")
+
+    # fields
+    def f(self, o, key, path, kind, *args):
+        return getattr(self, kind)(self.get(o, key, path), _step(path, key), *args)
+
+
+GRADERS = ("exact", "numeric", "contains_all", "json_fields")
+VISIBILITIES = ("private", "public")
+
+
+def _gold_number(r: _Reader, v, path: str) -> None:
+    if isinstance(v, float) or (isinstance(v, int) and not isinstance(v, bool)):
+        return
+    if isinstance(v, str) and _NUMBER.match(v):
+        return
+    raise PackError(path, f"expected a number or a decimal string, found {_shown(v)}")
+
+
+def _validate_gold(r: _Reader, grader: str, gold, path: str) -> None:
+    """SPEC 5's gold shapes (malformed gold is refused at publish, so a pack carrying one is malformed)."""
+    gold = r.obj(gold, path)
+    if grader == "exact":
+        r.f(gold, "value", path, "string")
+        if "alternatives" in gold:
+            alts = r.f(gold, "alternatives", path, "arr")
+            for i, a in enumerate(alts):
+                r.string(a, _step(_step(path, "alternatives"), i))
+    elif grader == "numeric":
+        _gold_number(r, r.get(gold, "value", path), _step(path, "value"))
+        if "tolerance" in gold:
+            _gold_number(r, gold["tolerance"], _step(path, "tolerance"))
+    elif grader == "contains_all":
+        terms = r.f(gold, "terms", path, "arr")
+        for i, t in enumerate(terms):
+            r.string(t, _step(_step(path, "terms"), i))
+    else:
+        r.arr(list(r.f(gold, "fields", path, "obj")), _step(path, "fields"), None, 1)
+
+
+def _validate_receipt(r: _Reader, rec, path: str, full: bool) -> None:
+    rec = r.obj(rec, path)
+    r.f(rec, "score_composite", path, "string")
+    if not full:
+        return
+    r.f(rec, "commit_root", path, "string")
+    r.f(rec, "score_public", path, "string")
+    tasks_path = _step(path, "tasks")
+    tasks = r.f(rec, "tasks", path, "arr")
+    if not tasks:
+        raise PackError(tasks_path, "a receipt without tasks (its accuracy over zero tasks is undefined, SPEC 6)")
+    for i, t in enumerate(tasks):
+        tp = _step(tasks_path, i)
+        t = r.obj(t, tp)
+        r.f(t, "ordinal", tp, "integer")
+        r.f(t, "bank_ordinal", tp, "integer")
+        r.f(t, "prompt_hash", tp, "string")
+        r.f(t, "visibility", tp, "one_of", VISIBILITIES)
+        if r.get(t, "answer_digest", tp) is not None:
+            r.f(t, "answer_digest", tp, "string")
+
+
+def _validate_anchor(r: _Reader, a, path: str, nullable: bool) -> None:
+    if a is None and nullable:
+        return
+    a = r.obj(a, path)
+    r.f(a, "registry_address", path, "hexstr", 40, "an address")
+    r.f(a, "anchor_block", path, "integer")
+
+
+def validate_pack(pack) -> None:
+    """Refuses (PackError, naming the JSON path) a pack outside what the checks compute with, before any
+    check runs: SPEC 2 and the limits (json_problem), then SPEC 3, 4, 6 and 8's shapes and value domains
+    of every field the checks read. What is in its domain but wrong (a hash that differs, an unordered
+    row, a task bound to no test-set row) is a failed check, not an error."""
+    problem = json_problem(pack)
+    if problem:
+        raise PackError(*problem)
+    r = _Reader()
+    r.obj(pack, "$")
+    b = r.f(pack, "benchmark", "$", "obj")
+    bp = "$.benchmark"
+    for key in ("commit_root", "award_tx", "ranking_digest"):
+        r.f(b, key, bp, "hexstr", 64, "a digest")
+    for key in ("leaf_count", "chain_id", "award_block"):
+        r.f(b, key, bp, "integer")
+    for key in ("bounty_contract", "author"):
+        r.f(b, key, bp, "hexstr", 40, "an address")
+    r.f(b, "bounty_id", bp, "uint256", "a bounty id")
+    r.f(b, "pool_base_units", bp, "uint256", "an amount in base units")
+    _validate_anchor(r, r.get(b, "commitment_anchor", bp), _step(bp, "commitment_anchor"), True)
+
+    ts = r.f(pack, "test_set", "$", "arr")
+    for i, row in enumerate(ts):
+        rp = f"$.test_set[{i}]"
+        row = r.obj(row, rp)
+        r.f(row, "ordinal", rp, "integer")
+        r.f(row, "prompt", rp, "string")
+        r.f(row, "salt", rp, "string")
+        r.f(row, "visibility", rp, "one_of", VISIBILITIES)
+        grader = r.f(row, "grader_type", rp, "one_of", GRADERS)
+        _validate_gold(r, grader, r.get(row, "gold", rp), _step(rp, "gold"))
+
+    for i, w in enumerate(r.f(pack, "winners", "$", "arr")):
+        wp = f"$.winners[{i}]"
+        w = r.obj(w, wp)
+        r.f(w, "place", wp, "integer", 1)
+        r.f(w, "agent_id", wp, "string")
+        r.f(w, "withdrawal_address", wp, "string")
+        r.f(w, "amount_base_units", wp, "uint256", "an amount in base units")
+        r.f(w, "run_id", wp, "string")
+        r.f(w, "receipt_hash", wp, "string")
+        salt = r.get(w, "answer_salt", wp)
+        if not isinstance(salt, str) or not re.fullmatch(r"[0-9a-fA-F]{64}", salt):
+            raise PackError(_step(wp, "answer_salt"), f"expected 64 hex digits (32 bytes, SPEC 4), found {_shown(salt)}")
+        _validate_receipt(r, r.get(w, "receipt", wp), _step(wp, "receipt"), True)
+        for j, a in enumerate(r.f(w, "answers", wp, "arr")):
+            ap = f"{wp}.answers[{j}]"
+            a = r.obj(a, ap)
+            r.f(a, "ordinal", ap, "integer")
+            r.f(a, "bank_ordinal", ap, "integer")
+            r.f(a, "answer_text", ap, "string")
+
+    rd = r.f(pack, "rank_derivation", "$", "obj")
+    rdp = "$.rank_derivation"
+    sw = r.f(rd, "speed_weight", rdp, "decimal")
+    cw = r.f(rd, "cost_weight", rdp, "decimal")
+    r.f(rd, "time_budget_seconds", rdp, "integer", 1)
+    budget = None
+    if r.get(rd, "cost_budget_usdc", rdp) is not None:
+        budget = r.f(rd, "cost_budget_usdc", rdp, "decimal")
+    # SPEC 6: 0 <= sw, cw and sw + cw <= 1 (cw taken as 0 without a budget); a budget of 0 with cw > 0
+    cw_used = cw if budget is not None else Fraction(0)
+    if sw < 0 or cw < 0 or sw + cw_used > 1:
+        raise PackError(rdp, f"speed_weight {rd['speed_weight']} and cost_weight {rd['cost_weight']} are not 0 <= sw, cw and sw + cw <= 1 (SPEC 6)")
+    if budget is not None and (budget < 0 or (budget == 0 and cw > 0)):
+        raise PackError(_step(rdp, "cost_budget_usdc"), f"a budget of {rd['cost_budget_usdc']} with cost_weight {rd['cost_weight']} (SPEC 6)")
+    r.f(rd, "threshold_bps", rdp, "integer")
+    for i, s in enumerate(r.f(rd, "splits_bps", rdp, "arr", MAX_PLACES)):
+        r.integer(s, f"{rdp}.splits_bps[{i}]", 1, 10000)  # SPEC 1: each > 0, summing to 10000
+    r.f(rd, "pool_base_units", rdp, "uint256", "an amount in base units")
+    for i, a in enumerate(r.f(rd, "place_amounts_base_units", rdp, "arr", MAX_PLACES)):
+        r.uint256(a, f"{rdp}.place_amounts_base_units[{i}]", "an amount in base units")
+    if r.get(rd, "zero_winner_reason", rdp) is not None:
+        r.f(rd, "zero_winner_reason", rdp, "string")
+    for i, row in enumerate(r.f(rd, "rows", rdp, "arr")):
+        rp = f"{rdp}.rows[{i}]"
+        row = r.obj(row, rp)
+        r.f(row, "rank", rp, "integer", 1)
+        r.f(row, "agent_id", rp, "string")
+        if not isinstance(r.get(row, "is_author_agent", rp), bool):
+            raise PackError(_step(rp, "is_author_agent"), f"expected true or false, found {_shown(row['is_author_agent'])}")
+        r.f(row, "run_id", rp, "string")
+        r.f(row, "receipt_hash", rp, "hexstr", 64, "a digest")
+        if row.get("receipt") is not None:
+            _validate_receipt(r, row["receipt"], _step(rp, "receipt"), False)
+        r.f(row, "achieved_at", rp, "instant")
+        for key in ("rank_accuracy", "score_public", "score_composite", "wall_seconds", "usdc_spent"):
+            r.f(row, key, rp, "decimal")
+        r.f(row, "queries_used", rp, "integer")
+
+    r.f(pack, "pack_hash", "$", "hexstr", 64, "a digest")
+    _validate_anchor(r, pack.get("pack_anchor"), "$.pack_anchor", True)
+
+
+def read_pack(path: str):
+    """The pack at `path`, parsed and validated. Raises InputError (cannot be read or parsed: a missing
+    file, a device, more than MAX_PACK_BYTES, not UTF-8, not JSON, a duplicate key, nesting Python's parser
+    cannot follow) or PackError (validate_pack)."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {e.strerror or e}") from None
+    kind = (
+        "a directory" if stat.S_ISDIR(st.st_mode)
+        else "a character device" if stat.S_ISCHR(st.st_mode)
+        else "a block device" if stat.S_ISBLK(st.st_mode)
+        else "a socket" if stat.S_ISSOCK(st.st_mode)
+        else None
+    )
+    if kind:
+        raise InputError(f"cannot read {path}: it is {kind}, not a file (give the pack file or a pipe)")
+    too_big = f"cannot read {path}: the pack is more than the limit of {MAX_PACK_BYTES} bytes"
+    if stat.S_ISREG(st.st_mode) and st.st_size > MAX_PACK_BYTES:
+        raise InputError(too_big)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_PACK_BYTES + 1)  # a pipe or a /proc file is counted while read
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {e.strerror or e}") from None
+    if len(data) > MAX_PACK_BYTES:
+        raise InputError(too_big)
+    try:
+        text = data.decode("utf-8")
+        del data
+        pack = strict_loads(text)
+    except RecursionError:
+        raise InputError(f"cannot read {path}: nesting deeper than this Python's JSON parser reads (the limit is {MAX_DEPTH} levels)") from None
+    except ValueError as e:
+        raise InputError(f"cannot read {path}: {e}") from None
+    validate_pack(pack)
+    return pack
 
 # ---------------------------------------------------------------------------------------------------
 # JSON-RPC (with --rpc)
@@ -291,48 +724,132 @@ def require_http_url(url: str) -> None:
         raise RpcError(f"--rpc must be an http(s) URL like http://127.0.0.1:8545, got {url!r}")
 
 
+MAX_RPC_ANSWER_BYTES = 64 * 1024 * 1024  # the verifier's DEFAULT_MAX_RPC_ANSWER_BYTES
+DEFAULT_RPC_TIMEOUT_S = 30.0
+_QUANTITY = re.compile(r"0x[0-9a-fA-F]{1,64}")
+_DATA = re.compile(r"0x(?:[0-9a-fA-F]{2})*")
+_WORD = re.compile(r"0x[0-9a-fA-F]{64}")
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
+
+
 class Rpc:
-    def __init__(self, url: str):
+    """A JSON-RPC endpoint. Every failure to read it is an RpcError naming the RPC (its origin), the method
+    and the cause: down, an HTTP error, no whole answer (headers and body) within `timeout_s` seconds
+    (a node that drips its answer is cut off like one that never answers), an answer of more than
+    MAX_RPC_ANSWER_BYTES, not JSON-RPC, a refusal, or a result of the wrong shape (with its JSON path)."""
+
+    def __init__(self, url: str, timeout_s: float = DEFAULT_RPC_TIMEOUT_S):
         require_http_url(url)
         self.url = url
+        self.timeout_s = timeout_s
         self.n = 0
+        self.where = f"cannot read rpc {rpc_label(url)}"
+
+    def _fetch(self, method: str, req: urllib.request.Request) -> bytes:
+        """The answer's bytes, read whole within timeout_s: urlopen's timeout bounds each socket read only,
+        so the request runs on a daemon thread abandoned at the deadline (the run then ends)."""
+        box: dict = {}
+
+        def fetch() -> None:
+            try:
+                with urllib.request.urlopen(req, timeout=self.timeout_s) as res:
+                    box["raw"] = res.read(MAX_RPC_ANSWER_BYTES + 1)
+            except BaseException as e:  # handed to the caller's thread
+                box["error"] = e
+
+        worker = threading.Thread(target=fetch, name=f"rpc {method}", daemon=True)
+        worker.start()
+        worker.join(self.timeout_s)
+        where = self.where
+        if worker.is_alive():
+            raise RpcError(f"{where}: {method}: the answer did not arrive in full within {self.timeout_s:g} s (headers and body)")
+        e = box.get("error")
+        if isinstance(e, urllib.error.HTTPError):
+            raise RpcError(f"{where}: HTTP {e.code} to {method}")
+        if isinstance(e, urllib.error.URLError):
+            reason = e.reason
+            cause = reason.strerror if isinstance(reason, OSError) and reason.strerror else str(reason)
+            raise RpcError(f"{where}: {method}: {cause.lower()}")
+        if isinstance(e, TimeoutError):
+            raise RpcError(f"{where}: {method}: the answer did not arrive in full within {self.timeout_s:g} s (headers and body)")
+        if isinstance(e, (OSError, ValueError, http.client.HTTPException)):
+            raise RpcError(f"{where}: {method}: {type(e).__name__} {e}")
+        if e is not None:
+            raise e
+        raw = box["raw"]
+        if len(raw) > MAX_RPC_ANSWER_BYTES:
+            raise RpcError(f"{where}: the answer to {method} is more than {MAX_RPC_ANSWER_BYTES} bytes (64 MiB, the limit)")
+        return raw
 
     def call(self, method: str, params: list):
         self.n += 1
         body = json.dumps({"jsonrpc": "2.0", "id": self.n, "method": method, "params": params}).encode()
         req = urllib.request.Request(self.url, data=body, headers={"content-type": "application/json"})
-        where = f"cannot read rpc {rpc_label(self.url)}"
-        try:
-            with urllib.request.urlopen(req, timeout=30) as res:
-                raw = res.read(64 * 1024 * 1024 + 1)
-        except urllib.error.HTTPError as e:
-            raise RpcError(f"{where}: HTTP {e.code} to {method}") from None
-        except urllib.error.URLError as e:
-            reason = e.reason
-            cause = reason.strerror if isinstance(reason, OSError) and reason.strerror else str(reason)
-            raise RpcError(f"{where}: {cause.lower()}") from None
-        except TimeoutError:
-            raise RpcError(f"{where}: no answer to {method} within 30 s") from None
-        except (OSError, ValueError) as e:
-            raise RpcError(f"{where}: {e}") from None
-        if len(raw) > 64 * 1024 * 1024:
-            raise RpcError(f"{where}: the answer to {method} is more than 64 MiB")
+        raw = self._fetch(method, req)
         try:
             doc = json.loads(raw)
-        except ValueError:
-            raise RpcError(f"{where}: the answer to {method} is not JSON (is this a JSON-RPC node?)") from None
+        except (ValueError, RecursionError):
+            raise RpcError(f"{self.where}: the answer to {method} is not JSON (is this a JSON-RPC node?)") from None
         if not isinstance(doc, dict) or ("error" not in doc and "result" not in doc):
-            raise RpcError(f"{where}: the answer to {method} is not a JSON-RPC answer")
+            raise RpcError(f"{self.where}: the answer to {method} is not a JSON-RPC answer")
         if "error" in doc:
-            raise RpcError(f"{where}: {method} refused: {str(doc['error'])[:200]!r}")
+            raise RpcError(f"{self.where}: {method} refused: {reprlib.repr(doc['error'])[:200]}")
         return doc["result"]
+
+    def _wrong(self, method: str, path: str, wanted: str, v) -> RpcError:
+        return RpcError(f"{self.where}: {method}: the answer is not {wanted} ({path}: found {_shown(v)})")
+
+    def quantity(self, method: str, params: list) -> int:
+        """A hex quantity answer (eth_chainId), as an integer."""
+        out = self.call(method, params)
+        if not isinstance(out, str) or not _QUANTITY.fullmatch(out):
+            raise self._wrong(method, "$.result", "a hex quantity", out)
+        return int(out, 16)
 
     def eth_call(self, to: str, signature: str, *words: bytes) -> bytes:
         data = keccak256(signature.encode())[:4] + b"".join(words)
         out = self.call("eth_call", [{"to": to, "data": hx(data)}, "latest"])
-        if not isinstance(out, str) or not re.fullmatch(r"0x(?:[0-9a-fA-F]{2})*", out):
-            raise RpcError(f"cannot read rpc {rpc_label(self.url)}: eth_call answered {str(out)[:80]!r}, not hex data")
+        if not isinstance(out, str) or not _DATA.fullmatch(out):
+            raise self._wrong(f"eth_call {signature}", "$.result", "hex data", out)
         return bytes.fromhex(out[2:])
+
+    def tx_receipt(self, tx: str) -> dict | None:
+        """eth_getTransactionReceipt: null (not mined) or {status, blockNumber, logs: [{address, topics, data}]}
+        with hex values (quantities as integers, data as bytes, addresses and topics lowercase)."""
+        method = "eth_getTransactionReceipt"
+        out = self.call(method, [tx])
+        if out is None:
+            return None
+        if not isinstance(out, dict):
+            raise self._wrong(method, "$.result", "a transaction receipt", out)
+        receipt = {}
+        for key in ("status", "blockNumber"):
+            v = out.get(key)
+            if not isinstance(v, str) or not _QUANTITY.fullmatch(v):
+                raise self._wrong(method, f"$.result.{key}", "a transaction receipt (a hex quantity)", v)
+            receipt[key] = int(v, 16)
+        logs = out.get("logs")
+        if not isinstance(logs, list):
+            raise self._wrong(method, "$.result.logs", "a transaction receipt (an array of logs)", logs)
+        receipt["logs"] = []
+        for i, lg in enumerate(logs):
+            lp = f"$.result.logs[{i}]"
+            if not isinstance(lg, dict):
+                raise self._wrong(method, lp, "a transaction receipt (a log object)", lg)
+            address, topics, data = lg.get("address"), lg.get("topics"), lg.get("data")
+            if not isinstance(address, str) or not _ADDRESS.fullmatch(address):
+                raise self._wrong(method, f"{lp}.address", "a transaction receipt (an address)", address)
+            if not isinstance(topics, list):
+                raise self._wrong(method, f"{lp}.topics", "a transaction receipt (an array of topics)", topics)
+            for j, t in enumerate(topics):
+                if not isinstance(t, str) or not _WORD.fullmatch(t):
+                    raise self._wrong(method, f"{lp}.topics[{j}]", "a transaction receipt (a 32-byte topic)", t)
+            if not isinstance(data, str) or not _DATA.fullmatch(data):
+                raise self._wrong(method, f"{lp}.data", "a transaction receipt (hex data)", data)
+            receipt["logs"].append(
+                {"address": address.lower(), "topics": [t.lower() for t in topics], "data": bytes.fromhex(data[2:])}
+            )
+        return receipt
 
 
 def word_uint(n: int) -> bytes:
@@ -350,7 +867,9 @@ def read_words(data: bytes) -> list[int]:
 # ---------------------------------------------------------------------------------------------------
 
 
-def check(pack: dict, rpc_url: str | None) -> list[tuple[str, bool, str]]:
+def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TIMEOUT_S) -> list[tuple[str, bool, str]]:
+    """Runs the checks on a pack that validate_pack accepted: (name, passed, one line) per check.
+    Raises RpcError when the RPC cannot be read."""
     results: list[tuple[str, bool, str]] = []
 
     def record(name: str, problems: list[str], ok_text: str) -> None:
@@ -404,6 +923,10 @@ def check(pack: dict, rpc_url: str | None) -> list[tuple[str, bool, str]]:
         answers = {a["ordinal"]: a for a in w["answers"]}
         credits: dict[int, Fraction] = {}
         for t in tasks:
+            if t["bank_ordinal"] >= len(ts):
+                problems.append(f"winner {w['place']}: task {t['ordinal']} names bank_ordinal {t['bank_ordinal']}, beyond the test set")
+                credits[t["ordinal"]] = Fraction(0)
+                continue
             bank = ts[t["bank_ordinal"]]
             if t["prompt_hash"] != prompt_hashes[t["bank_ordinal"]] or t["visibility"] != bank["visibility"]:
                 problems.append(f"winner {w['place']}: task {t['ordinal']} not bound to test_set[{t['bank_ordinal']}]")
@@ -413,13 +936,16 @@ def check(pack: dict, rpc_url: str | None) -> list[tuple[str, bool, str]]:
                     problems.append(f"winner {w['place']}: task {t['ordinal']} has a digest but no revealed answer")
                 credits[t["ordinal"]] = Fraction(0)
                 continue
-            digest = hx(keccak256(a["answer_text"].encode() + bytes.fromhex(w["answer_salt"])))
+            digest = hx(keccak256(a["answer_text"].encode("utf-8") + bytes.fromhex(w["answer_salt"])))
             if digest != t["answer_digest"] or a["bank_ordinal"] != t["bank_ordinal"]:
                 problems.append(f"winner {w['place']}: answer {t['ordinal']} does not match its digest")
             credits[t["ordinal"]] = grade(bank["grader_type"], bank["gold"], a["answer_text"])
             graded += 1
         ranked = [t for t in tasks if t["visibility"] == ("private" if has_private else "public")]
         public = [t for t in tasks if t["visibility"] == "public"]
+        if not ranked:  # SPEC 6: the accuracy is over the run's private tasks when the bank has any
+            problems.append(f"winner {w['place']}: the receipt has no {'private' if has_private else 'public'} task to rank on")
+            continue
         acc = half_up_4(sum((credits[t["ordinal"]] for t in ranked), Fraction(0)) / len(ranked))
         pub = half_up_4(sum((credits[t["ordinal"]] for t in public), Fraction(0)) / len(public)) if public else None
         row = rows_by_run.get(w["run_id"])
@@ -501,51 +1027,58 @@ def check(pack: dict, rpc_url: str | None) -> list[tuple[str, bool, str]]:
     if rpc_url is None:
         return results
 
-    # SPEC 1 + 9: the chain
-    rpc = Rpc(rpc_url)
-    bounty, bid = b["bounty_contract"], int(b["bounty_id"])
-    chain_id = int(rpc.call("eth_chainId", []), 16)
+    # SPEC 1 + 9: the chain. An answer of the wrong shape is an RPC that cannot be read (RpcError); hex data
+    # that does not decode as the ABI value (0x from an address without code) fails that check.
+    rpc = Rpc(rpc_url, rpc_timeout_s)
+    bounty, bid = b["bounty_contract"].lower(), int(b["bounty_id"])
+    chain_id = rpc.quantity("eth_chainId", [])
     record("chain_id", [] if chain_id == b["chain_id"] else [f"RPC serves {chain_id}"], str(chain_id))
-    onchain_root = hx(rpc.eth_call(bounty, "testSetRoots(uint256)", word_uint(bid)))
-    leaf_count = read_words(rpc.eth_call(bounty, "leafCountOf(uint256)", word_uint(bid)))[0]
-    # SPEC v1.1: the root is burned per author, rootBurned(author, root), with author = getBounty(id).author
-    author = int(b["author"], 16)
-    burned = read_words(
-        rpc.eth_call(bounty, "rootBurned(address,bytes32)", word_uint(author) + word_bytes32(b["commit_root"]))
-    )[0]
-    # getBounty returns a tuple with a dynamic array: word 0 is its offset, word 1 the author
-    onchain_author = read_words(rpc.eth_call(bounty, "getBounty(uint256)", word_uint(bid)))[1]
-    problems = []
-    if onchain_author != author:
-        problems.append(f"getBounty({bid}).author is {onchain_author:#042x}, not benchmark.author")
-    if onchain_root != b["commit_root"]:
-        problems.append(f"testSetRoots = {onchain_root}")
-    if leaf_count != b["leaf_count"]:
-        problems.append(f"leafCountOf = {leaf_count}")
-    if burned != 1:
-        problems.append("root not burned")
-    record("onchain_commitment", problems, f"testSetRoots, leafCountOf ({leaf_count}), getBounty.author and rootBurned(author, root) agree")
 
-    receipt = rpc.call("eth_getTransactionReceipt", [b["award_tx"]])
+    def call_words(to: str, signature: str, at_least: int, *args: bytes) -> tuple[bytes, list[int]] | None:
+        """The answer and its 32-byte words, or None (a problem recorded) when it is shorter than at_least words."""
+        data = rpc.eth_call(to, signature, *args)
+        if len(data) < 32 * at_least:
+            problems.append(f"{signature} at {to} answered {len(data)} bytes, not an ABI value (no contract there?)")
+            return None
+        return data, read_words(data[: 32 * (len(data) // 32)])
+
+    problems: list[str] = []
+    author = int(b["author"], 16)
+    root = call_words(bounty, "testSetRoots(uint256)", 1, word_uint(bid))
+    count = call_words(bounty, "leafCountOf(uint256)", 1, word_uint(bid))
+    # SPEC v1.1: the root is burned per author, rootBurned(author, root), with author = getBounty(id).author
+    burned = call_words(bounty, "rootBurned(address,bytes32)", 1, word_uint(author), word_bytes32(b["commit_root"]))
+    # getBounty returns a tuple with a dynamic array: word 0 is its offset, word 1 the author
+    got = call_words(bounty, "getBounty(uint256)", 2, word_uint(bid))
+    if got and got[1][1] != author:
+        problems.append(f"getBounty({bid}).author is {got[1][1]:#042x}, not benchmark.author")
+    if root and hx(root[0][:32]) != b["commit_root"].lower():
+        problems.append(f"testSetRoots = {hx(root[0][:32])}")
+    if count and count[1][0] != b["leaf_count"]:
+        problems.append(f"leafCountOf = {count[1][0]}")
+    if burned and burned[1][0] != 1:
+        problems.append("root not burned")
+    leaf_text = count[1][0] if count else "?"
+    record("onchain_commitment", problems, f"testSetRoots, leafCountOf ({leaf_text}), getBounty.author and rootBurned(author, root) agree")
+
+    receipt = rpc.tx_receipt(b["award_tx"])
     topic0 = hx(keccak256(b"Awarded(uint256,bytes32,address[],uint256[],uint256,bytes32)"))
     logs = [
         lg
         for lg in (receipt or {}).get("logs", [])
-        if lg["address"].lower() == bounty and lg["topics"][0] == topic0 and int(lg["topics"][1], 16) == bid
+        if lg["address"] == bounty and len(lg["topics"]) == 3 and lg["topics"][0] == topic0 and int(lg["topics"][1], 16) == bid
     ]
     problems = []
-    if receipt is None or receipt["status"] != "0x1" or len(logs) != 1:
+    awarded = decode_awarded(logs[0]["data"]) if receipt and len(logs) == 1 else None
+    if receipt is None or receipt["status"] != 1 or len(logs) != 1:
         problems.append("no single successful Awarded log of this bounty in award_tx")
+    elif awarded is None:
+        problems.append("the Awarded log's data does not decode as (address[], uint256[], uint256, bytes32)")
     else:
-        lg = logs[0]
-        data = bytes.fromhex(lg["data"][2:])
-        words = read_words(data)
-        off_w, off_a, remainder, digest = words[0] // 32, words[1] // 32, words[2], hx(data[96:128])
-        ws = ["0x%040x" % words[off_w + 1 + i] for i in range(words[off_w])]
-        am = [str(words[off_a + 1 + i]) for i in range(words[off_a])]
-        if lg["topics"][2] != b["commit_root"]:
+        ws, am, remainder, digest = awarded
+        if int(logs[0]["topics"][2], 16) != int(b["commit_root"], 16):
             problems.append("Awarded root differs")
-        if int(receipt["blockNumber"], 16) != b["award_block"]:
+        if receipt["blockNumber"] != b["award_block"]:
             problems.append("award_block differs")
         if ws != [w["withdrawal_address"] for w in winners]:
             problems.append(f"Awarded winners {ws}")
@@ -558,66 +1091,180 @@ def check(pack: dict, rpc_url: str | None) -> list[tuple[str, bool, str]]:
             problems.append(f"author remainder {remainder}, expected {expected_remainder}")
     record("award_log", problems, "winners, amounts, remainder and ranking digest as in the pack")
 
-    registry = b["commitment_anchor"]["registry_address"]
-
-    def anchor_of(digest: str) -> tuple[int, str]:
-        w = rpc.eth_call(registry, "anchorOf(bytes32)", word_bytes32(digest))
-        return read_words(w)[1], hx(w[96:128])
-
     kind = lambda name: hx(keccak256(f"bench-bounty.anchor.{name}".encode()))
     problems = []
-    block, k_ = anchor_of(b["commit_root"])
-    if block != b["commitment_anchor"]["anchor_block"] or k_ != kind("commitment"):
-        problems.append(f"commitment anchored at block {block} kind {k_}")
+    anchor = b["commitment_anchor"]
+    if anchor is None:
+        problems.append("the pack has no commitment_anchor")
+        record("anchors", problems, "")
+        return results
+    registry = anchor["registry_address"]
+
+    def anchor_of(digest: str) -> tuple[int, str] | None:
+        got = call_words(registry, "anchorOf(bytes32)", 4, word_bytes32(digest))
+        return (got[1][1], hx(got[0][96:128])) if got else None
+
+    got = anchor_of(b["commit_root"])
+    if got and (got[0] != anchor["anchor_block"] or got[1] != kind("commitment")):
+        problems.append(f"commitment anchored at block {got[0]} kind {got[1]}")
     if pack.get("pack_anchor"):
-        block, k_ = anchor_of(pack["pack_hash"])
-        if block != pack["pack_anchor"]["anchor_block"] or k_ != kind("pack"):
-            problems.append(f"pack anchored at block {block} kind {k_}")
+        got = anchor_of(pack["pack_hash"])
+        if got and (got[0] != pack["pack_anchor"]["anchor_block"] or got[1] != kind("pack")):
+            problems.append(f"pack anchored at block {got[0]} kind {got[1]}")
     else:
         problems.append("the pack has no pack_anchor")
     for r in rows:
-        block, k_ = anchor_of(r["receipt_hash"])
-        if block == 0 or block > b["award_block"] or k_ != kind("receipt"):
-            problems.append(f"receipt of {r['agent_id']} anchored at block {block} kind {k_}")
+        got = anchor_of(r["receipt_hash"])
+        if got and (got[0] == 0 or got[0] > b["award_block"] or got[1] != kind("receipt")):
+            problems.append(f"receipt of {r['agent_id']} anchored at block {got[0]} kind {got[1]}")
     record("anchors", problems, f"commitment, pack and {len(rows)} receipt anchors (at or before the award)")
     return results
 
 
-def main(argv: list[str]) -> int:
-    if not argv or argv[0] in ("-h", "--help"):
-        print(__doc__)
-        return 0 if argv else 2
-    path, rpc = argv[0], None
-    if len(argv) == 3 and argv[1] == "--rpc":
-        rpc = argv[2]
-    elif len(argv) != 1:
-        print("usage: check_pack.py PACK.json [--rpc URL]", file=sys.stderr)
-        return 2
-    if rpc is not None:
+def decode_awarded(data: bytes) -> tuple[list[str], list[str], int, str] | None:
+    """The Awarded event's data (address[] winners, uint256[] amounts, uint256 remainder, bytes32 digest) as
+    (lowercase addresses, amount strings, remainder, 0x digest), or None when it does not decode."""
+    if len(data) % 32 or len(data) < 128:
+        return None
+    words = read_words(data)
+
+    def array(offset: int) -> list[int] | None:
+        if offset % 32 or offset // 32 >= len(words):
+            return None
+        at = offset // 32
+        n = words[at]
+        return words[at + 1 : at + 1 + n] if at + 1 + n <= len(words) else None
+
+    ws, am = array(words[0]), array(words[1])
+    if ws is None or am is None or any(w >= 1 << 160 for w in ws):
+        return None
+    return ["0x%040x" % w for w in ws], [str(a) for a in am], words[2], hx(data[96:128])
+
+
+EXIT_PASSED, EXIT_FAILED, EXIT_INPUT, EXIT_IO, EXIT_INTERNAL = 0, 1, 2, 3, 4
+DEFAULT_DEADLINE_S = 1800.0  # the verifier's --deadline default (30 minutes)
+WORKER_STACK_BYTES = 64 * 1024 * 1024  # Python's JSON parser and encoder recurse once per level (10,000)
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def one_line(s: str) -> str:
+    """A line as printed: control, line-separator and bidi characters (from a pack's agent ids, an RPC's
+    answer, a path) escaped, so every message stays one line on a terminal."""
+    return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", s)
+
+
+def _seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = math.nan
+    if not (0 < v <= 10**7):
+        raise argparse.ArgumentTypeError(f"expected seconds, a number above 0 and at most 10000000, got {text!r}")
+    return v
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The options (argparse: a bad one prints the usage and its error, exit 2)."""
+    p = argparse.ArgumentParser(
+        prog="check_pack.py",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+    )
+    p.add_argument("pack", metavar="PACK.json", help="the evidence pack (a file or a pipe)")
+    p.add_argument("--rpc", metavar="URL", help="a JSON-RPC node of the pack's chain: also check the chain")
+    p.add_argument(
+        "--rpc-timeout",
+        type=_seconds,
+        default=DEFAULT_RPC_TIMEOUT_S,
+        metavar="SECONDS",
+        help=f"most seconds for one RPC answer, from the request to its last byte (default {DEFAULT_RPC_TIMEOUT_S:g})",
+    )
+    p.add_argument(
+        "--deadline",
+        type=_seconds,
+        default=DEFAULT_DEADLINE_S,
+        metavar="SECONDS",
+        help=f"most seconds for the whole check, reading the pack included (default {DEFAULT_DEADLINE_S:g})",
+    )
+    return p.parse_args(argv)
+
+
+def _run(args: argparse.Namespace) -> tuple[int, list[str], list[str]]:
+    """Reads and checks the pack on a thread with a deep enough stack, within args.deadline:
+    (exit code, stdout lines, stderr lines)."""
+    outcome: dict = {}
+
+    def work() -> None:
         try:
-            require_http_url(rpc)
-        except RpcError as e:
-            print(f"check_pack: {e}", file=sys.stderr)
-            return 2
-    try:
-        with open(path, "rb") as f:
-            pack = json.loads(f.read().decode("utf-8"), object_pairs_hook=_no_duplicates)
-    except (OSError, ValueError) as e:
-        print(f"check_pack: cannot read {path}: {e}", file=sys.stderr)
-        return 2
-    try:
-        results = check(pack, rpc)
-    except RpcError as e:
-        print(f"check_pack: {e}", file=sys.stderr)
-        return 2
-    except (KeyError, TypeError, IndexError) as e:
-        print(f"check_pack: malformed pack: {type(e).__name__} {e}", file=sys.stderr)
-        return 2
-    for name, ok, text in results:
-        print(f"{'ok  ' if ok else 'FAIL'} {name:22} {text}")
+            outcome["results"] = check(read_pack(args.pack), args.rpc, args.rpc_timeout)
+        except BaseException as e:  # handed to the main thread, which names it
+            outcome["error"] = e
+            outcome["trace"] = traceback.format_exc()
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), MAX_DEPTH + 1000))
+    threading.stack_size(WORKER_STACK_BYTES)
+    worker = threading.Thread(target=work, name="check", daemon=True)
+    worker.start()
+    threading.stack_size(0)
+    worker.join(args.deadline)
+    if worker.is_alive():  # a pipe that never ends, a slow RPC answering many calls
+        return EXIT_IO, [], [f"check_pack: deadline: the check did not finish within {args.deadline:g} s (--deadline)"]
+    e = outcome.get("error")
+    if isinstance(e, InputError):
+        return EXIT_INPUT, [], [f"check_pack: {e}"]
+    if isinstance(e, PackError):
+        return EXIT_INPUT, [], [f"check_pack: malformed pack: {e}"]
+    if isinstance(e, RpcError):
+        return EXIT_IO, [], [f"check_pack: {e}"]
+    if isinstance(e, MemoryError):
+        return EXIT_IO, [], ["check_pack: out of memory while checking the pack"]
+    if e is not None:
+        lines = [f"check_pack: internal error: {type(e).__name__}: {str(e)[:300]} (a bug in check_pack.py; CHECK_PACK_DEBUG=1 prints the traceback)"]
+        if os.environ.get("CHECK_PACK_DEBUG") == "1":
+            lines += outcome["trace"].rstrip("\n").split("\n")
+        return EXIT_INTERNAL, [], lines
+    results = outcome["results"]
+    out = [f"{'ok  ' if ok else 'FAIL'} {name:22} {text}" for name, ok, text in results]
     failed = [n for n, ok, _ in results if not ok]
-    print(f"independent check: {len(results) - len(failed)}/{len(results)} passed" + (f", FAILED: {', '.join(failed)}" if failed else ""))
-    return 1 if failed else 0
+    out.append(f"independent check: {len(results) - len(failed)}/{len(results)} passed" + (f", FAILED: {', '.join(failed)}" if failed else ""))
+    return (EXIT_FAILED if failed else EXIT_PASSED), out, []
+
+
+def main(argv: list[str]) -> int:
+    """The command line: prints one line per check (stdout) or one line naming what stopped it (stderr),
+    and returns the exit code (0 passed, 1 a check failed, 2 unreadable input or a bad option, 3 the RPC
+    could not be read, the deadline passed or standard output could not be written, 4 internal error)."""
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(errors="backslashreplace")
+    try:
+        args = parse_args(argv)
+    except SystemExit as e:  # argparse: --help (0) or a bad option (2, usage printed)
+        return e.code if isinstance(e.code, int) else EXIT_INPUT
+    if args.rpc is not None:
+        try:
+            require_http_url(args.rpc)
+        except RpcError as e:
+            print(one_line(f"check_pack: {e}"), file=sys.stderr)
+            return EXIT_INPUT
+    try:
+        code, out, err = _run(args)
+    except KeyboardInterrupt:
+        print("check_pack: interrupted", file=sys.stderr)
+        return 130
+    for line in err:
+        print(one_line(line), file=sys.stderr)
+    try:
+        for line in out:
+            print(one_line(line))
+        sys.stdout.flush()
+    except BrokenPipeError:  # `| head -1`: the reader has gone; end quietly with the checks' code
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError as e:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"check_pack: cannot write standard output: {e.strerror or e}", file=sys.stderr)
+        return EXIT_IO
+    return code
 
 
 if __name__ == "__main__":

@@ -1,0 +1,389 @@
+/**
+ * The independent Python check (`demo/independent/check_pack.py`) on odd input: mutated copies of the
+ * shared vector pack and a fake JSON-RPC node. Whatever it is given, it answers with its documented
+ * exit code (0 passed, 1 a check failed, 2 unreadable input naming the JSON path, 3 the RPC could not
+ * be read, 4 internal error) and one line, never a Python traceback (probe27 B-F1, B-F2).
+ * Skipped, with a printed message, when python3 is not installed.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { type AddressInfo } from "node:net";
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INDEPENDENT_CHECK } from "../src/independent.js";
+
+const hasPython = spawnSync("python3", ["--version"]).status === 0;
+if (!hasPython) console.log("check-pack.test.ts: skipped, python3 is not installed");
+
+const VECTOR = fileURLToPath(new URL("../../spec/vectors/packs/small.json", import.meta.url));
+type Pack = Record<string, any>;
+
+interface Outcome {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the check without blocking the event loop (the fake RPC answers from this process). */
+function check(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("python3", [INDEPENDENT_CHECK, ...args], { env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** Exit code `status` and exactly one stderr line matching `line`, nothing on stdout, no traceback. */
+function expectOneLine(r: Outcome, status: number, line: RegExp): void {
+  expect(r.stderr).not.toContain("Traceback");
+  expect({ status: r.status, stdout: r.stdout }).toEqual({ status, stdout: "" });
+  expect(r.stderr.endsWith("\n")).toBe(true);
+  const lines = r.stderr.slice(0, -1).split("\n");
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(line);
+}
+
+describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
+  let dir = "";
+  const base = (): Pack => JSON.parse(readFileSync(VECTOR, "utf8")) as Pack;
+  const write = (name: string, text: string): string => {
+    const file = join(dir, name);
+    writeFileSync(file, text);
+    return file;
+  };
+  const mutated = (name: string, change: (p: Pack) => void): string => {
+    const p = base();
+    change(p);
+    return write(`${name}.json`, JSON.stringify(p));
+  };
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "check-pack-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("passes the vector pack (exit 0)", async () => {
+    const r = await check([VECTOR]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim().split("\n").at(-1)).toBe("independent check: 7/7 passed");
+  });
+
+  // B-F1: each was a traceback with Python's exit 1 ("a check failed"), or exit 2 blaming a TypeError
+  const malformed: [string, (p: Pack) => void, RegExp][] = [
+    [
+      "an integer prompt",
+      (p) => (p.test_set[0].prompt = 5),
+      /^check_pack: malformed pack: \$\.test_set\[0\]\.prompt: expected a string, found the integer 5$/,
+    ],
+    [
+      "an answer salt that is not hex",
+      (p) => (p.winners[0].answer_salt = "zz"),
+      /^check_pack: malformed pack: \$\.winners\[0\]\.answer_salt: expected 64 hex digits \(32 bytes, SPEC 4\), found "zz"$/,
+    ],
+    [
+      "a time budget of 0",
+      (p) => (p.rank_derivation.time_budget_seconds = 0),
+      /^check_pack: malformed pack: \$\.rank_derivation\.time_budget_seconds: integer 0 is outside 1\.\./,
+    ],
+    [
+      "a speed weight that is not a decimal",
+      (p) => (p.rank_derivation.speed_weight = "abc"),
+      /^check_pack: malformed pack: \$\.rank_derivation\.speed_weight: expected a decimal string/,
+    ],
+    [
+      "weights summing to more than 1",
+      (p) => (p.rank_derivation.speed_weight = "1.5"),
+      /^check_pack: malformed pack: \$\.rank_derivation: speed_weight 1\.5 and cost_weight 0 are not 0 <= sw, cw and sw \+ cw <= 1 \(SPEC 6\)$/,
+    ],
+    [
+      "an unknown grader",
+      (p) => (p.test_set[0].grader_type = "regex"),
+      /^check_pack: malformed pack: \$\.test_set\[0\]\.grader_type: expected one of exact, numeric, contains_all, json_fields, found "regex"$/,
+    ],
+    [
+      "json_fields gold without fields",
+      (p) => {
+        const i = (p.test_set as Pack[]).findIndex((t) => t.grader_type === "json_fields");
+        p.test_set[i].gold = { fields: {} };
+      },
+      /^check_pack: malformed pack: \$\.test_set\[\d+\]\.gold\.fields: expected at least 1 entries, found 0$/,
+    ],
+    [
+      "a date that is not one",
+      (p) => (p.rank_derivation.rows[0].achieved_at = "yesterday"),
+      /^check_pack: malformed pack: \$\.rank_derivation\.rows\[0\]\.achieved_at: expected an ISO-8601 UTC time/,
+    ],
+    [
+      "a receipt with no tasks",
+      (p) => (p.winners[0].receipt.tasks = []),
+      /^check_pack: malformed pack: \$\.winners\[0\]\.receipt\.tasks: a receipt without tasks/,
+    ],
+    [
+      "an integer answer text",
+      (p) => (p.winners[0].answers[0].answer_text = 7),
+      /^check_pack: malformed pack: \$\.winners\[0\]\.answers\[0\]\.answer_text: expected a string, found the integer 7$/,
+    ],
+    [
+      "a negative bank ordinal (read from the end of the test set)",
+      (p) => (p.winners[0].receipt.tasks[0].bank_ordinal = -1),
+      /^check_pack: malformed pack: \$\.winners\[0\]\.receipt\.tasks\[0\]\.bank_ordinal: integer -1 is outside 0\.\./,
+    ],
+    [
+      "a lone surrogate",
+      (p) => (p.test_set[1].prompt = "\ud800"),
+      /^check_pack: malformed pack: \$\.test_set\[1\]\.prompt: a string with a lone surrogate \(SPEC 2\)$/,
+    ],
+    [
+      "a missing key",
+      (p) => delete p.rank_derivation.rows[2].usdc_spent,
+      /^check_pack: malformed pack: \$\.rank_derivation\.rows\[2\]\.usdc_spent: missing key "usdc_spent"$/,
+    ],
+    [
+      "an object for an array",
+      (p) => (p.winners = {}),
+      /^check_pack: malformed pack: \$\.winners: expected an array, found an object$/,
+    ],
+  ];
+
+  it.each(malformed)("refuses %s: exit 2 naming the JSON path", async (name, change, line) => {
+    expectOneLine(await check([mutated(name.replace(/\W+/g, "-"), change)]), 2, line);
+  });
+
+  it("refuses SPEC 2's errors that Python's json reads (79 digits, NaN, 1e400) at their path", async () => {
+    const text = JSON.stringify({ ...base(), extra: "HERE" });
+    const cases: [string, RegExp][] = [
+      [
+        "1".repeat(79),
+        /^check_pack: malformed pack: \$\.extra: an integer of 79 digits \(more than 78, SPEC 2\)$/,
+      ],
+      ["NaN", /^check_pack: malformed pack: \$\.extra: NaN is not JSON \(SPEC 2\)$/],
+      ["1e400", /^check_pack: malformed pack: \$\.extra: a number beyond binary64 \(SPEC 2\)$/],
+    ];
+    for (const [value, line] of cases) {
+      expectOneLine(await check([write("spec2.json", text.replace('"HERE"', value))]), 2, line);
+    }
+  });
+
+  it("reads 10,000 levels of nesting (the verifier's limit) and refuses 10,001 and 100,000", async () => {
+    // $ (1) > test_set (2) > row (3) > gold (4) > deep (5..): the gold changes, so the pack is read and fails
+    const nested = (levels: number): string => {
+      const p = base();
+      p.test_set[0].gold.deep = "DEEP";
+      return JSON.stringify(p).replace('"DEEP"', "[".repeat(levels - 4) + "]".repeat(levels - 4));
+    };
+    const within = await check([write("deep-10000.json", nested(10_000))]);
+    expect(within.stderr).toBe("");
+    expect(within.status).toBe(1);
+    expect(within.stdout).toMatch(/^FAIL pack_hash /m);
+    expectOneLine(
+      await check([write("deep-10001.json", nested(10_001))]),
+      2,
+      /^check_pack: malformed pack: \$\.test_set\[0\]\.gold\.deep(\[0\])+: nesting deeper than 10000 levels \(the limit\)$/,
+    );
+    expectOneLine(
+      await check([write("deep-100000.json", "[".repeat(100_000) + "]".repeat(100_000))]),
+      2,
+      /^check_pack: cannot read .*deep-100000\.json: nesting deeper than this Python's JSON parser reads \(the limit is 10000 levels\)$/,
+    );
+  });
+
+  // B-F2: the pack was read whole (/dev/zero grew until MemoryError)
+  it("refuses a device, a directory and a file over 512 MiB unread (exit 2)", async () => {
+    expectOneLine(
+      await check(["/dev/zero"]),
+      2,
+      /^check_pack: cannot read \/dev\/zero: it is a character device, not a file/,
+    );
+    expectOneLine(await check([dir]), 2, /^check_pack: cannot read .*: it is a directory, not a file/);
+    const big = join(dir, "big.json");
+    writeFileSync(big, "");
+    truncateSync(big, 512 * 1024 * 1024 + 1); // sparse
+    expectOneLine(
+      await check([big]),
+      2,
+      /^check_pack: cannot read .*big\.json: the pack is more than the limit of 536870912 bytes$/,
+    );
+  });
+
+  it("stops at --deadline on a pipe nobody writes: exit 3", async () => {
+    const fifo = join(dir, "pipe.json");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    expectOneLine(
+      await check([fifo, "--deadline", "1"]),
+      3,
+      /^check_pack: deadline: the check did not finish within 1 s \(--deadline\)$/,
+    );
+  });
+
+  it("prints every line as one line (an agent id with a newline and an escape)", async () => {
+    const file = mutated("agent-id", (p) => {
+      p.rank_derivation.rows[0].agent_id = "vec\nok   forged\u001b[2J";
+      p.rank_derivation.rows[0].score_composite = "0.0001";
+    });
+    const r = await check([file]);
+    expect(r.status).toBe(1);
+    for (const line of r.stdout.trim().split("\n"))
+      expect(line).toMatch(/^(ok {3}|FAIL |independent check: )/);
+    expect(r.stdout).toContain("vec\\u000aok   forged\\u001b[2J: composite 0.9700 != 0.0001");
+  });
+
+  it("ends quietly when its reader has gone (| true)", () => {
+    const r = spawnSync(
+      "bash",
+      ["-c", 'python3 "$0" "$1" | true; echo "exit=${PIPESTATUS[0]}"', INDEPENDENT_CHECK, VECTOR],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("exit=0\n");
+  });
+
+  it("grades numeric answers exactly beyond 28 digits, and json_fields answers SPEC 2 refuses score 0", () => {
+    const py = [
+      "import sys, json",
+      "sys.path.insert(0, sys.argv[1])",
+      "from check_pack import grade",
+      "big = '1' + '0' * 30",
+      "print(grade('numeric', {'value': '0', 'tolerance': big}, big + '.5'))",
+      "print(grade('numeric', {'value': '0', 'tolerance': big}, big))",
+      `print(grade('json_fields', {'fields': {'a': 1}}, '{"a": 1, "b": "\\\\ud800"}'))`,
+      "print(grade('json_fields', {'fields': {'a': 1}}, '{\"a\": 1, \"b\": ' + '[' * 20000 + ']' * 20000 + '}'))",
+      "print(grade('json_fields', {'fields': {'a': 1}}, '{\"a\": 1}'))",
+    ].join("\n");
+    const r = spawnSync(
+      "python3",
+      ["-B", "-c", py, fileURLToPath(new URL("../independent", import.meta.url))],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(r.stderr).toBe("");
+    expect(r.stdout.split("\n")).toEqual(["0", "1", "0", "0", "1", ""]);
+  });
+
+  describe("with --rpc", () => {
+    let server: Server;
+    let url = "";
+    let answer: (method: string, res: ServerResponse) => void = () => {};
+    const result = (res: ServerResponse, value: unknown): void => {
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, result: value });
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+      res.end(body);
+    };
+    const byMethod =
+      (results: Record<string, unknown>) =>
+      (method: string, res: ServerResponse): void =>
+        result(res, results[method] ?? null);
+
+    beforeAll(async () => {
+      server = createServer((req: IncomingMessage, res: ServerResponse) => {
+        let body = "";
+        req.on("data", (d: Buffer) => (body += d.toString()));
+        req.on("end", () => answer((JSON.parse(body) as { method: string }).method, res));
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    afterAll(async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
+
+    // B-F1: a traceback with exit 1, or exit 2 "malformed pack" blaming the pack
+    const odd: [string, Record<string, unknown>, RegExp][] = [
+      [
+        "a chain id that is not hex",
+        { eth_chainId: "0xzz" },
+        /eth_chainId: the answer is not a hex quantity \(\$\.result: found "0xzz"\)$/,
+      ],
+      [
+        "an object for every answer",
+        { eth_chainId: { a: 1 } },
+        /eth_chainId: the answer is not a hex quantity \(\$\.result: found an object\)$/,
+      ],
+      [
+        "a string for the transaction receipt",
+        { eth_chainId: "0x2105", eth_call: "0x2105", eth_getTransactionReceipt: "0x2105" },
+        /eth_getTransactionReceipt: the answer is not a transaction receipt \(\$\.result: found "0x2105"\)$/,
+      ],
+      [
+        "a log without an address",
+        {
+          eth_chainId: "0x2105",
+          eth_call: "0x",
+          eth_getTransactionReceipt: {
+            status: "0x1",
+            blockNumber: "0x1",
+            logs: [{ topics: [], data: "0x" }],
+          },
+        },
+        /eth_getTransactionReceipt: the answer is not a transaction receipt \(an address\) \(\$\.result\.logs\[0\]\.address: found null\)$/,
+      ],
+    ];
+    it.each(odd)("blames the RPC for %s: exit 3, one line", async (_name, results, line) => {
+      answer = byMethod(results);
+      const origin = url.replace(/[.:/]/g, "\\$&");
+      expectOneLine(
+        await check([VECTOR, "--rpc", url]),
+        3,
+        new RegExp(`^check_pack: cannot read rpc ${origin}: ${line.source}`),
+      );
+    });
+
+    it("fails the chain's checks (exit 1) on empty call data, no receipt and a log without topics", async () => {
+      answer = byMethod({ eth_chainId: "0x2105", eth_call: "0x", eth_getTransactionReceipt: null });
+      const r = await check([VECTOR, "--rpc", url]);
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(1);
+      expect(r.stdout).toMatch(
+        /^FAIL onchain_commitment +testSetRoots\(uint256\) at 0x\w+ answered 0 bytes, not an ABI value/m,
+      );
+      expect(r.stdout).toMatch(/^FAIL award_log +no single successful Awarded log/m);
+      expect(r.stdout).toMatch(/^FAIL anchors +anchorOf\(bytes32\)/m);
+      const bounty = base().benchmark.bounty_contract as string;
+      answer = byMethod({
+        eth_chainId: "0x2105",
+        eth_call: "0x",
+        eth_getTransactionReceipt: {
+          status: "0x1",
+          blockNumber: "0x1",
+          logs: [{ address: bounty, topics: [], data: "0x" }],
+        },
+      });
+      const again = await check([VECTOR, "--rpc", url]);
+      expect(again.stderr).toBe("");
+      expect(again.status).toBe(1);
+      expect(again.stdout).toMatch(/^FAIL award_log +no single successful Awarded log/m);
+    });
+
+    // B-F2: urllib's timeout bounds each socket read, so a node dripping its answer held it for hours
+    it("cuts off an answer that drips past --rpc-timeout: exit 3", async () => {
+      const timers: NodeJS.Timeout[] = [];
+      answer = (_method, res) => {
+        res.writeHead(200, { "content-type": "application/json", "content-length": 100_000 });
+        const drip = setInterval(() => res.write(" "), 200);
+        timers.push(drip);
+        res.on("close", () => clearInterval(drip));
+      };
+      try {
+        expectOneLine(
+          await check([VECTOR, "--rpc", url, "--rpc-timeout", "1.5"]),
+          3,
+          /^check_pack: cannot read rpc http:\/\/127\.0\.0\.1:\d+: eth_chainId: the answer did not arrive in full within 1\.5 s \(headers and body\)$/,
+        );
+      } finally {
+        timers.forEach(clearInterval);
+        server.closeAllConnections();
+      }
+    });
+  });
+});
