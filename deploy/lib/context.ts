@@ -24,9 +24,9 @@ import { isError } from "ethers";
 import { TaskError, decodeRevert } from "./errors";
 import { expectedAddresses } from "./local-chain";
 import { readEntry } from "./address-book";
-import { tokenSymbolText } from "./text";
+import { chainText, MAX_CHAIN_TEXT_CHARS, tokenSymbolText } from "./text";
 import { contracts } from "./packages";
-import { checkChainId, networkProfile, type NetworkProfile } from "./network";
+import { checkChainId, networkProfile, pasteableTask, type NetworkProfile } from "./network";
 
 /** Contracts and signer of a task run. */
 export interface TaskContext {
@@ -118,7 +118,7 @@ async function resolveAddresses(
   ] as const) {
     if (!(await hasCode(hre, address))) {
       throw new TaskError(
-        `No ${what} at ${address} on ${profile.name}: deploy first with \`npx hardhat bounty:deploy --network ${profile.name}\`.`,
+        `No ${what} at ${address} on ${profile.name}: deploy first with: ${pasteableTask(profile, "bounty:deploy", [])}`,
       );
     }
   }
@@ -196,8 +196,13 @@ export async function refuseWithoutGas(
   throw new TaskError(noGas(ctx, address, action, "holds no ETH", hint));
 }
 
+/**
+ * The refusal of a sender without gas; a `hint` that already says "Nothing was sent." (one that ends
+ * with a command to paste, which nothing may follow on its line) is used as it is.
+ */
 function noGas(ctx: TaskContext, address: string, action: string, holds: string, hint: string): string {
-  return `${address} ${holds} on ${ctx.profile.name} (chain id ${ctx.profile.chainId}) to pay the gas of ${action}: ${hint}. Nothing was sent.`;
+  const end = hint.includes("Nothing was sent.") ? "" : ". Nothing was sent.";
+  return `${address} ${holds} on ${ctx.profile.name} (chain id ${ctx.profile.chainId}) to pay the gas of ${action}: ${hint}${end}`;
 }
 
 /** True for a node's refusal of a transaction its sender cannot pay for (Hardhat, geth, ethers' code). */
@@ -260,9 +265,60 @@ export async function chainNow(ctx: TaskContext): Promise<bigint> {
   return BigInt(block.timestamp);
 }
 
+/** Logs per `eth_getLogs` answer above which {@link queryLogs} halves its next window (an answer of ~1 MB). */
+export const LOGS_PER_WINDOW_TARGET = 1000;
+
 /**
- * Logs of one event filter from the deployment block to the head, read in
- * windows of LOG_BLOCK_RANGE blocks (default 10000; public RPCs cap eth_getLogs ranges).
+ * True for a failure of the RPC connection itself (refused, unknown host, no network): retrying a
+ * smaller log window cannot help, so it is reported at once.
+ */
+function isUnreachable(e: unknown): boolean {
+  return /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|could not detect network/i.test(errorText(e));
+}
+
+/** The first line of an error's message and of its causes, for a one-line report. */
+function errorText(e: unknown): string {
+  const parts: string[] = [];
+  let x: unknown = e;
+  for (let depth = 0; x !== undefined && x !== null && depth < 4; depth++) {
+    const o = x as { message?: unknown; code?: unknown; cause?: unknown };
+    const line = typeof o.message === "string" ? o.message.split("\n")[0]! : String(x);
+    const part = typeof o.code === "string" && !line.includes(o.code) ? `${line} (${o.code})` : line;
+    // wrappers repeat their cause's words (viem, Hardhat): each said once
+    if (!parts.some((p) => p.includes(part))) parts.push(part);
+    x = o.cause;
+  }
+  return parts.join(": ");
+}
+
+/**
+ * A failed read of the chain (the RPC broke off an answer, was unreachable or refused the request) as
+ * one line naming what was read and the RPC's own words (probe27 C-F8: an undici `SocketError: other side
+ * closed` ended `bounty:credits` in a stack trace). A TaskError passes through.
+ * @param what what was being read, e.g. `the logs of blocks 0..9999`
+ * @param advice what to do, a sentence without its capital and period
+ */
+export function rpcFailure(
+  ctx: TaskContext,
+  e: unknown,
+  what: string,
+  advice = "check the endpoint and run again",
+): TaskError {
+  if (e instanceof TaskError) return e;
+  return new TaskError(
+    `Reading ${what} from the ${ctx.profile.name} RPC endpoint (${ctx.profile.rpcEnv}) failed: ${chainText(errorText(e), MAX_CHAIN_TEXT_CHARS)}. ${advice[0]!.toUpperCase()}${advice.slice(1)}.`,
+  );
+}
+
+/**
+ * Logs of one event filter from the deployment block to the head, read in windows of at most
+ * LOG_BLOCK_RANGE blocks (default 10000; public RPCs cap eth_getLogs ranges) that adapt to the answers
+ * (probe27 C-F8: a stranger's ~10,000 awards made one window's answer ~10 MB, which the connection broke
+ * off): a window that fails is read again as two halves, down to one block; the next window is halved
+ * after an answer of more than {@link LOGS_PER_WINDOW_TARGET} logs and doubled (up to the limit) after
+ * one of less than a quarter of it.
+ * @throws TaskError naming the blocks and the RPC's error ({@link rpcFailure}) when even a one-block
+ *   window fails, or at once when the endpoint is unreachable
  */
 export async function queryLogs<E extends TypedContractEvent>(
   ctx: TaskContext,
@@ -271,13 +327,37 @@ export async function queryLogs<E extends TypedContractEvent>(
   },
   filter: TypedDeferredTopicFilter<E>,
 ): Promise<TypedEventLog<E>[]> {
-  const head = await ctx.hre.ethers.provider.getBlockNumber();
-  const range = Number(process.env.LOG_BLOCK_RANGE ?? "10000");
-  if (!Number.isSafeInteger(range) || range < 1)
+  const maxRange = Number(process.env.LOG_BLOCK_RANGE ?? "10000");
+  if (!Number.isSafeInteger(maxRange) || maxRange < 1)
     throw new TaskError("LOG_BLOCK_RANGE must be a positive integer.");
+  let head: number;
+  try {
+    head = await ctx.hre.ethers.provider.getBlockNumber();
+  } catch (e) {
+    throw rpcFailure(ctx, e, "the latest block number");
+  }
   const out: TypedEventLog<E>[] = [];
-  for (let from = ctx.startBlock; from <= head; from += range) {
-    out.push(...(await contract.queryFilter(filter, from, Math.min(head, from + range - 1))));
+  let range = maxRange;
+  for (let from = ctx.startBlock; from <= head; ) {
+    const to = Math.min(head, from + range - 1);
+    let logs: TypedEventLog<E>[];
+    try {
+      logs = await contract.queryFilter(filter, from, to);
+    } catch (e) {
+      if (to === from || isUnreachable(e))
+        throw rpcFailure(
+          ctx,
+          e,
+          `the logs of blocks ${from}..${to}`,
+          "check the endpoint (or use one that answers eth_getLogs in full), then run again",
+        );
+      range = Math.max(1, Math.floor((to - from + 1) / 2));
+      continue;
+    }
+    out.push(...logs);
+    from = to + 1;
+    if (logs.length > LOGS_PER_WINDOW_TARGET) range = Math.max(1, Math.floor(range / 2));
+    else if (logs.length < LOGS_PER_WINDOW_TARGET / 4) range = Math.min(maxRange, range * 2);
   }
   return out;
 }
@@ -326,9 +406,26 @@ export function isMissingFunction(e: unknown): boolean {
 /**
  * A token's `symbol()` and `decimals()` for printing amounts, the symbol as printed
  * ({@link tokenSymbolText}: a stranger's token chooses it); a token without
- * them is shown as "tokens" with 6 decimals (amounts stay exact in base units).
+ * them is shown as "tokens" with 6 decimals (amounts stay exact in base units). Read once per token
+ * and task run.
  */
 export async function tokenDisplay(
+  ctx: TaskContext,
+  address: string,
+): Promise<{ symbol: string; decimals: number }> {
+  // one lookup per token and task run (probe27 C-F8: a lookup per credited bounty)
+  let cache = displayCache.get(ctx);
+  if (!cache) displayCache.set(ctx, (cache = new Map()));
+  const key = address.toLowerCase();
+  let found = cache.get(key);
+  if (!found) cache.set(key, (found = readTokenDisplay(ctx, address)));
+  return found;
+}
+
+/** {@link tokenDisplay}'s answers, per task run and token (lower-case address). */
+const displayCache = new WeakMap<TaskContext, Map<string, Promise<{ symbol: string; decimals: number }>>>();
+
+async function readTokenDisplay(
   ctx: TaskContext,
   address: string,
 ): Promise<{ symbol: string; decimals: number }> {

@@ -1,8 +1,9 @@
 /**
  * `anchor` records a digest in the AnchorRegistry (SPEC 1.2) with a kind;
  * `anchor:check` reads the record back. A digest is given directly, or as a
- * JSON file whose digest is keccak256 of its canonical JSON (SPEC 2), as for
- * receipts and packs.
+ * JSON file: an evidence pack gives its `pack_hash` (SPEC 8), a served receipt
+ * answer its `receipt_hash` (SPEC 4), any other document keccak256 of its
+ * canonical JSON (SPEC 2) (see `readDigest`).
  */
 import { task, types } from "hardhat/config";
 import type { ConfigurableTaskDefinition } from "hardhat/types";
@@ -28,8 +29,24 @@ function kindName(hash: string): string {
   return contracts().anchorKindName(hash) ?? `unknown kind ${hash}`;
 }
 
-/** The digest of --digest, or keccak256(canonical JSON) of --file. */
-function readDigest(args: { digest?: string; file?: string }): { digest: string; source: string } {
+/** The blocks of a served receipt answer (`GET .../receipt`: `{receipt, receipt_hash}`). */
+const RECEIPT_ANSWER_KEYS = ["receipt", "receipt_hash"];
+
+/**
+ * The digest of --digest, or of the JSON document of --file by what the document is (one rule per
+ * kind, the evidence library's): an evidence pack (it has `pack_hash`, or `--kind pack`) gives its
+ * `pack_hash` recomputed with `packHash` (SPEC 8: keccak256 of the canonical JSON of its four hashed
+ * blocks, not of the whole file; probe27 C-F5: a correctly anchored pack was reported NOT anchored); the
+ * server's receipt answer `{receipt, receipt_hash}` gives `receiptHash(receipt)` (SPEC 4); any other
+ * document (a bare receipt, a commitment) keccak256 of its canonical JSON (SPEC 2). A `pack_hash` or
+ * `receipt_hash` in the file that differs from the recomputed one is refused, naming both.
+ * @param kind `--kind` as given (a pack kind with a document that is not a pack is refused)
+ * @throws TaskError naming `--digest`, or `--file` and the JSON path of what is wrong
+ */
+function readDigest(
+  args: { digest?: string; file?: string },
+  kind?: string,
+): { digest: string; source: string } {
   if ((args.digest === undefined) === (args.file === undefined)) {
     throw new TaskError("Give exactly one of --digest 0x<64 hex> or --file <json file>.");
   }
@@ -40,11 +57,46 @@ function readDigest(args: { digest?: string; file?: string }): { digest: string;
       throw new TaskError("--digest is zero: the zero digest cannot be anchored.");
     return { digest: args.digest.toLowerCase(), source: "--digest" };
   }
-  const value = readJsonFile(args.file!, "--file");
+  const file = args.file!;
+  const value = readJsonFile(file, "--file");
+  const ev = evidence();
+  const obj =
+    typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  /** The recomputed digest, refusing a declared one (`$.<declared>`) that differs. */
+  const checked = (digest: string, declared: string, source: string) => {
+    const stated = obj?.[declared];
+    if (stated !== undefined && (typeof stated !== "string" || stated.toLowerCase() !== digest))
+      throw new TaskError(
+        `--file ${file} $.${declared} is ${JSON.stringify(stated)} but recomputed it is ${digest}: the file was edited, or is not what it says. Nothing to compare it with on-chain.`,
+      );
+    return { digest, source };
+  };
   try {
-    return { digest: evidence().canonicalHash(value), source: `keccak256(canonical JSON of ${args.file})` };
+    const isPack = obj !== undefined && obj.pack_hash !== undefined;
+    if (isPack && kind !== undefined && kind !== "pack")
+      throw new TaskError(
+        `--file ${file} is an evidence pack: anchor it with --kind pack (its pack_hash), or give --digest.`,
+      );
+    if (kind === "pack" || isPack)
+      return checked(
+        ev.packHash(value as Parameters<typeof ev.packHash>[0]),
+        "pack_hash",
+        `pack_hash of ${file}, recomputed (SPEC 8)`,
+      );
+    if (obj !== undefined && RECEIPT_ANSWER_KEYS.every((k) => obj[k] !== undefined))
+      return checked(
+        ev.receiptHash(obj.receipt as Record<string, unknown>),
+        "receipt_hash",
+        `receipt_hash of ${file} $.receipt, recomputed (SPEC 4)`,
+      );
+    return { digest: ev.canonicalHash(value), source: `keccak256(canonical JSON of ${file})` };
   } catch (e) {
-    throw new TaskError(`--file ${args.file}: ${describeError(e)}`);
+    if (e instanceof TaskError) throw e;
+    throw new TaskError(
+      `--file ${file}: ${describeError(e)}${kind === "pack" ? " (--kind pack: the file must be an evidence pack, SPEC 8)" : ""}`,
+    );
   }
 }
 
@@ -54,7 +106,7 @@ function withDigestParams(t: ConfigurableTaskDefinition): ConfigurableTaskDefini
     .addOptionalParam("digest", "0x + 64 hex", undefined, types.string)
     .addOptionalParam(
       "file",
-      "JSON file; its digest is keccak256 of its canonical JSON",
+      "JSON file: a pack gives its pack_hash, a {receipt, receipt_hash} answer its receipt_hash, else keccak256 of its canonical JSON",
       undefined,
       types.string,
     );
@@ -69,8 +121,8 @@ withFromParam(
   .addParam("kind", "commitment | receipt | pack | compute-receipt", undefined, types.string)
   .setAction(
     userAction(async (args: { digest?: string; file?: string; kind: string; from?: string }, hre) => {
-      const { digest, source } = readDigest(args);
       const kind = parseKind(args.kind);
+      const { digest, source } = readDigest(args, kind.name);
       const ctx = await taskContext(hre, { needSigner: true, from: args.from });
       const existing = await ctx.registry.anchorOf(digest);
       if (existing.anchorer !== hre.ethers.ZeroAddress) {
@@ -103,8 +155,8 @@ withDigestParams(task("anchor:check", "Show when and by whom a digest (or a JSON
   )
   .setAction(
     userAction(async (args: { digest?: string; file?: string; kind?: string; atOrBefore?: number }, hre) => {
-      const { digest, source } = readDigest(args);
       const kind = args.kind === undefined ? undefined : parseKind(args.kind);
+      const { digest, source } = readDigest(args, kind?.name);
       const ctx = await taskContext(hre, { needSigner: false });
       const rec = await ctx.registry.anchorOf(digest);
       if (rec.anchorer === hre.ethers.ZeroAddress) {

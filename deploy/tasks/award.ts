@@ -39,21 +39,43 @@ interface Row {
   [k: string]: unknown;
 }
 
-/** agent_id -> withdrawal address, from --withdrawals-file, --withdrawals, or the pack's winners. */
+/**
+ * agent_id -> withdrawal address of the winners. A pack's own `winners[].withdrawal_address` (SPEC 8:
+ * the pack's `award_log` fact compares them with `Awarded.winners`) come first and are binding:
+ * `--withdrawals-file` / `--withdrawals` may add an agent the pack does not name, never name another
+ * address for one it does (probe27 C-F1: the file silently replaced them, so the award paid addresses the
+ * evidence does not name and the pack could never verify). Without a pack, the flags give the addresses.
+ * @throws TaskError naming the agent, both sources and both addresses of a disagreement, or a malformed
+ *   or lost address (its file and JSON path)
+ */
 function readWithdrawals(
   args: AwardArgs,
   doc: Record<string, unknown>,
 ): { map: Map<string, string>; source: string } {
-  const map = new Map<string, string>();
+  const map = new Map<string, { address: string; where: string }>();
   const put = (agent: string, address: unknown, where: string) => {
     refuseMalformedAddress(address, `${where}: the withdrawal address of agent "${agent}"`);
     refuseLostRecipient(address, `${where}: the withdrawal address of agent "${agent}"`);
-    if (map.has(agent) && map.get(agent)!.toLowerCase() !== address.toLowerCase()) {
-      throw new TaskError(`${where}: agent "${agent}" has two different withdrawal addresses.`);
+    const known = map.get(agent);
+    if (known && known.address.toLowerCase() !== address.toLowerCase()) {
+      throw new TaskError(
+        `${where}: agent "${agent}" has withdrawal address ${address} but ${known.where} says ${known.address}: refusing to award (an award must pay the addresses its pack names); nothing was sent.`,
+      );
     }
-    map.set(agent, address);
+    if (!known) map.set(agent, { address, where });
   };
   const sources: string[] = [];
+  if (Array.isArray(doc.winners)) {
+    doc.winners.forEach((w, i) => {
+      const o = asObject(w, `--rank-derivation ${args.rankDerivation} $.winners[${i}]`);
+      put(
+        String(o.agent_id),
+        o.withdrawal_address,
+        `--rank-derivation ${args.rankDerivation} $.winners[${i}].withdrawal_address`,
+      );
+    });
+    sources.push(`${args.rankDerivation} (winners)`);
+  }
   if (args.withdrawalsFile !== undefined) {
     const obj = asObject(
       readJsonFile(args.withdrawalsFile, "--withdrawals-file"),
@@ -74,18 +96,72 @@ function readWithdrawals(
     }
     sources.push("--withdrawals");
   }
-  if (sources.length === 0 && Array.isArray(doc.winners)) {
-    doc.winners.forEach((w, i) => {
-      const o = asObject(w, `$.winners[${i}]`);
-      put(
-        String(o.agent_id),
-        o.withdrawal_address,
-        `${args.rankDerivation} $.winners[${i}].withdrawal_address`,
-      );
-    });
-    sources.push(`${args.rankDerivation} (winners)`);
-  }
-  return { map, source: sources.join(" + ") || "(none given)" };
+  const addresses = new Map([...map].map(([agent, v]) => [agent, v.address]));
+  return { map: addresses, source: sources.join(" + ") || "(none given)" };
+}
+
+/**
+ * When the `--rank-derivation` file is an evidence pack (it has a `benchmark` block, SPEC 8), the
+ * bounty it names must be the one being awarded: `bounty_id` is `--id`, `chain_id` and
+ * `bounty_contract` are the network's, `commit_root` and `leaf_count` are the bounty's on-chain
+ * (`getBounty(id)`), and its `winners[]` are the recomputed winners, place by place (probe27 C-F1: the
+ * pack of another bounty with the same terms awarded bounty `--id` to that pack's winners and burned its
+ * root). Called before anything is sent; a bare rank derivation names no bounty and is not checked here.
+ * @throws TaskError `--rank-derivation <file> $.benchmark.<field> is <pack value> but <what> is <value>: ...`
+ */
+function refusePackOfAnotherBounty(
+  file: string,
+  doc: Record<string, unknown>,
+  id: bigint,
+  onChain: { testSetRoot: string; leafCount: bigint },
+  network: { name: string; chainId: number; bountyAddress: string },
+  selected: readonly { agent_id: string }[],
+): void {
+  if (doc.benchmark === undefined) return;
+  const where = `--rank-derivation ${file}`;
+  const bench = asObject(doc.benchmark, `${where} $.benchmark`);
+  const refuse = (field: string, packValue: unknown, what: string, value: string) =>
+    new TaskError(
+      `${where} $.benchmark.${field} is ${JSON.stringify(packValue) ?? "missing"} but ${what} is ${value}: this pack is not bounty ${id}'s. Refusing to award; nothing was sent.`,
+    );
+  const lower = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v);
+  if (bench.bounty_id !== String(id)) throw refuse("bounty_id", bench.bounty_id, "--id", String(id));
+  if (bench.chain_id !== network.chainId)
+    throw refuse(
+      "chain_id",
+      bench.chain_id,
+      `the chain id of --network ${network.name}`,
+      String(network.chainId),
+    );
+  if (lower(bench.bounty_contract) !== network.bountyAddress.toLowerCase())
+    throw refuse(
+      "bounty_contract",
+      bench.bounty_contract,
+      `the BenchmarkBounty of ${network.name}`,
+      network.bountyAddress,
+    );
+  if (lower(bench.commit_root) !== onChain.testSetRoot.toLowerCase())
+    throw refuse(
+      "commit_root",
+      bench.commit_root,
+      `bounty ${id}'s test-set root on-chain`,
+      onChain.testSetRoot,
+    );
+  if (bench.leaf_count !== Number(onChain.leafCount))
+    throw refuse(
+      "leaf_count",
+      bench.leaf_count,
+      `bounty ${id}'s leaf count on-chain`,
+      String(onChain.leafCount),
+    );
+  if (doc.winners === undefined) return;
+  if (!Array.isArray(doc.winners)) throw new TaskError(`${where} $.winners must be an array.`);
+  const named = doc.winners.map((w) => (w as { agent_id?: unknown } | null)?.agent_id);
+  const recomputed = selected.map((w) => w.agent_id);
+  if (JSON.stringify(named) !== JSON.stringify(recomputed))
+    throw new TaskError(
+      `${where} $.winners name ${JSON.stringify(named)} but the rank derivation selects ${JSON.stringify(recomputed)} (in place order): no pack carrying them could verify. Refusing to award; nothing was sent.`,
+    );
 }
 
 /**
@@ -235,6 +311,14 @@ withFromParam(
       if (Number(b.thresholdBps) !== rd.threshold_bps) {
         mismatches.push(`threshold ${b.thresholdBps} bps on-chain vs threshold_bps ${rd.threshold_bps}`);
       }
+      refusePackOfAnotherBounty(
+        args.rankDerivation,
+        doc,
+        id,
+        b,
+        { name: ctx.profile.name, chainId: ctx.profile.chainId, bountyAddress: ctx.bountyAddress },
+        selection.winners,
+      );
       if (mismatches.length > 0) {
         throw new TaskError(
           `The rank derivation does not match bounty ${id}: ${mismatches.join("; ")}. Refusing to award.`,

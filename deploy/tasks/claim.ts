@@ -23,6 +23,7 @@ import {
   refuseLostRecipientOnChain,
   refuseWithoutGas,
   refuseMalformedAddress,
+  rpcFailure,
 } from "../lib/context";
 import { pasteableTask, txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
@@ -38,20 +39,82 @@ interface Credit {
   amount: bigint;
 }
 
-/** Bounty ids whose `Awarded` log credits `account` (a place, or the author's remainder). */
+/**
+ * Bounty ids whose `Awarded` log credits `account`: a place, or the author's remainder of one of the
+ * account's own bounties (its `BountyCreated` logs, filtered by the indexed author: no read per award).
+ */
 async function idsFromLogs(ctx: TaskContext, account: string): Promise<bigint[]> {
   const ids: bigint[] = [];
   const lower = account.toLowerCase();
+  const withRemainder: bigint[] = [];
   for (const log of await queryLogs(ctx, ctx.bounty, ctx.bounty.filters.Awarded())) {
     const id = log.args.bountyId;
     const winners = (log.args.winners as string[]).map((w) => w.toLowerCase());
     if (winners.includes(lower)) ids.push(id);
-    else if (log.args.authorRemainder > 0n) {
-      const b = await ctx.bounty.getBounty(id);
-      if (b.author.toLowerCase() === lower) ids.push(id);
-    }
+    else if (log.args.authorRemainder > 0n) withRemainder.push(id);
+  }
+  if (withRemainder.length > 0) {
+    const own = new Set(
+      (await queryLogs(ctx, ctx.bounty, ctx.bounty.filters.BountyCreated(undefined, account))).map((l) =>
+        String(l.args.bountyId),
+      ),
+    );
+    for (const id of withRemainder) if (own.has(String(id))) ids.push(id);
   }
   return ids;
+}
+
+/**
+ * Views per `eth_call` of {@link readBatched}. A deployless call is a contract creation: its code, ~256
+ * bytes per view, must stay under the 48 KiB initcode limit (EIP-3860), and its answer, returned as the
+ * created code, under the 24 KiB code limit (EIP-170): ~130 bytes per `creditOf`, ~800 per `getBounty`.
+ */
+const CALLS_PER_BATCH = { creditOf: 100, getBounty: 20 } as const;
+
+/** `eth_call`s of {@link readBatched} in flight at once. */
+const BATCHES_IN_FLIGHT = 4;
+
+/**
+ * The same view of BenchmarkBounty for many bounties in few `eth_call`s: viem's deployless multicall
+ * (Multicall3's code run in the call, so no contract need be deployed), {@link CALLS_PER_BATCH} views
+ * per call, at most {@link BATCHES_IN_FLIGHT} calls at a time (probe27 C-F8: one `creditOf` + one
+ * `getBounty` per bounty, one after another, took minutes for a stranger's 10,000 awards).
+ * @returns the answers in the order of `ids`
+ * @throws TaskError naming what was read ({@link rpcFailure}) when a call fails
+ */
+async function readBatched<T>(
+  ctx: TaskContext,
+  functionName: "creditOf" | "getBounty",
+  argsOf: (id: bigint) => readonly unknown[],
+  ids: readonly bigint[],
+): Promise<T[]> {
+  const { benchmarkBountyAbi } = contracts();
+  const client = publicClientOf(ctx.hre);
+  const size = CALLS_PER_BATCH[functionName];
+  const slices: bigint[][] = [];
+  for (let i = 0; i < ids.length; i += size) slices.push(ids.slice(i, i + size));
+  const read = async (slice: bigint[]): Promise<T[]> => {
+    try {
+      return (await client.multicall({
+        contracts: slice.map((id) => ({
+          address: ctx.bountyAddress as `0x${string}`,
+          abi: benchmarkBountyAbi,
+          functionName,
+          args: argsOf(id),
+        })) as never,
+        allowFailure: false,
+        deployless: true,
+        batchSize: 0,
+      })) as T[];
+    } catch (e) {
+      throw rpcFailure(ctx, e, `${functionName} of bounties ${slice[0]}..${slice[slice.length - 1]}`);
+    }
+  };
+  const out: T[] = [];
+  for (let i = 0; i < slices.length; i += BATCHES_IN_FLIGHT)
+    for (const answers of await Promise.all(slices.slice(i, i + BATCHES_IN_FLIGHT).map(read)))
+      out.push(...answers);
+  return out;
 }
 
 /** Where the credits are looked up: the indexer's REST base URL and the bound of each request, or none (the logs). */
@@ -69,7 +132,10 @@ function indexerOption(indexer: string | undefined, timeout: string | undefined)
   return { url: indexer, timeoutMs: parseIndexerTimeout(timeout) };
 }
 
-/** Outstanding credit of `account`, re-read with `creditOf`, in bounty id order. */
+/**
+ * Outstanding credit of `account`, re-read with `creditOf`, in bounty id order; the token of each from
+ * `getBounty`. Both read in batches ({@link readBatched}).
+ */
 async function findCredits(
   ctx: TaskContext,
   account: string,
@@ -79,14 +145,54 @@ async function findCredits(
     ? await creditIdsFromIndexer(indexer.url, account, indexer.timeoutMs)
     : await idsFromLogs(ctx, account);
   const unique = [...new Set(ids.map(String))].map(BigInt).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const out: Credit[] = [];
-  for (const bountyId of unique) {
-    const amount = await ctx.bounty.creditOf(bountyId, account);
-    if (amount === 0n) continue;
-    const b = await ctx.bounty.getBounty(bountyId);
-    out.push({ bountyId, token: b.token, amount });
-  }
-  return out;
+  const amounts = await readBatched<bigint>(ctx, "creditOf", (id) => [id, account], unique);
+  const credited = unique.filter((_, i) => amounts[i]! > 0n);
+  const amountOf = new Map(unique.map((id, i) => [id, amounts[i]!]));
+  const bounties = await readBatched<{ token: string }>(ctx, "getBounty", (id) => [id], credited);
+  return credited.map((bountyId, i) => ({
+    bountyId,
+    token: bounties[i]!.token,
+    amount: amountOf.get(bountyId)!,
+  }));
+}
+
+/** `--token`: the credits of one token (an address), or of every token (`all`). */
+type TokenChoice = { all: true } | { all: false; address: string };
+
+/**
+ * `--token` of `bounty:credits` and `bounty:claim --all`: an address, or `all`; by default the
+ * network's USDC (anyone can award a credit in any token, so a stranger's tokens are not mixed into a
+ * winner's prizes unless asked for; probe27 C-F8).
+ * @throws TaskError naming `--token` for a value that is neither
+ */
+function tokenChoice(ctx: TaskContext, token: string | undefined): TokenChoice {
+  if (token === "all") return { all: true };
+  if (token === undefined) return { all: false, address: ctx.profile.usdc };
+  refuseMalformedAddress(token, "--token");
+  return { all: false, address: ctx.hre.ethers.getAddress(token) };
+}
+
+/** The credits `choice` selects, and how many credits (in how many tokens) it leaves out. */
+function splitByToken(
+  credits: Credit[],
+  choice: TokenChoice,
+): { chosen: Credit[]; others: number; otherTokens: number } {
+  if (choice.all) return { chosen: credits, others: 0, otherTokens: 0 };
+  const want = choice.address.toLowerCase();
+  const chosen = credits.filter((c) => c.token.toLowerCase() === want);
+  const rest = credits.filter((c) => c.token.toLowerCase() !== want);
+  return { chosen, others: rest.length, otherTokens: new Set(rest.map((c) => c.token.toLowerCase())).size };
+}
+
+/** Largest amount first (then the lower bounty id): a winner's prizes before a stranger's dust. */
+function byAmount(a: Credit, b: Credit): number {
+  if (a.amount !== b.amount) return a.amount > b.amount ? -1 : 1;
+  return a.bountyId < b.bountyId ? -1 : a.bountyId > b.bountyId ? 1 : 0;
+}
+
+/** The line naming the credits `--token` left out, with the command that lists them. */
+function othersLine(ctx: TaskContext, account: string, others: number, otherTokens: number): string {
+  return `  ${others} credit${others === 1 ? "" : "s"} in ${otherTokens} other token${otherTokens === 1 ? "" : "s"} not listed (anyone can award a credit in any token); list them with:\n  ${pasteableTask(ctx.profile, "bounty:credits", ["--account", account, "--token", "all"])}`;
 }
 
 async function symbolOf(ctx: TaskContext, token: string): Promise<string> {
@@ -94,6 +200,16 @@ async function symbolOf(ctx: TaskContext, token: string): Promise<string> {
 }
 
 const INDEXER_TIMEOUT_HELP = `With --indexer: the bound of each request to it, headers and body together, ms (default ${DEFAULT_INDEXER_TIMEOUT_MS})`;
+
+/** Lines `bounty:credits` prints by default; the rest is summed up on one line. */
+const DEFAULT_CREDIT_LINES = 20;
+
+/** `--limit` of `bounty:credits`: a positive integer, or 0 for every line. @throws TaskError naming it */
+function parseLimit(text: string | undefined, flag: string, fallback: number): number {
+  if (text === undefined) return fallback;
+  if (!/^[0-9]{1,6}$/.test(text)) throw new TaskError(`${flag} must be an integer 0..999999, got "${text}".`);
+  return Number(text);
+}
 
 task("bounty:credits", "List the outstanding credit of an account (what it can claim)")
   .addOptionalParam("account", "Account (default: the signer)", undefined, types.string)
@@ -104,39 +220,86 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
     types.string,
   )
   .addOptionalParam("indexerTimeout", INDEXER_TIMEOUT_HELP, undefined, types.string)
+  .addOptionalParam(
+    "token",
+    "Token whose credits are listed: an address, or all (default: the network's USDC)",
+    undefined,
+    types.string,
+  )
+  .addOptionalParam(
+    "limit",
+    `Credits listed, largest first; the rest is summed up (default ${DEFAULT_CREDIT_LINES}; 0: all)`,
+    undefined,
+    types.string,
+  )
   .setAction(
-    userAction(async (args: { account?: string; indexer?: string; indexerTimeout?: string }, hre) => {
-      const indexer = indexerOption(args.indexer, args.indexerTimeout);
-      const ctx = await taskContext(hre, { needSigner: args.account === undefined });
-      if (args.account !== undefined) refuseMalformedAddress(args.account, "--account");
-      const account = hre.ethers.getAddress(args.account ?? ctx.signer.address);
-      const credits = await findCredits(ctx, account, indexer);
-      console.log(
-        `Outstanding credit of ${account} on ${ctx.profile.name} (found via ${args.indexer ? `the indexer ${args.indexer}` : "the Awarded logs"}, amounts read on-chain):`,
-      );
-      if (credits.length === 0) {
-        console.log("  none");
-        return;
-      }
-      const totals = new Map<string, bigint>();
-      for (const c of credits) {
-        const symbol = await symbolOf(ctx, c.token);
-        console.log(
-          `  bounty ${c.bountyId}  ${formatAmount(c.amount, symbol)}  (${c.amount} base units of ${c.token})`,
+    userAction(
+      async (
+        args: { account?: string; indexer?: string; indexerTimeout?: string; token?: string; limit?: string },
+        hre,
+      ) => {
+        const indexer = indexerOption(args.indexer, args.indexerTimeout);
+        const limit = parseLimit(args.limit, "--limit", DEFAULT_CREDIT_LINES);
+        const ctx = await taskContext(hre, { needSigner: args.account === undefined });
+        if (args.account !== undefined) refuseMalformedAddress(args.account, "--account");
+        const choice = tokenChoice(ctx, args.token);
+        const account = hre.ethers.getAddress(args.account ?? ctx.signer.address);
+        const { chosen, others, otherTokens } = splitByToken(
+          await findCredits(ctx, account, indexer),
+          choice,
         );
-        totals.set(c.token, (totals.get(c.token) ?? 0n) + c.amount);
-      }
-      for (const [token, total] of totals)
-        console.log(`  total ${formatAmount(total, await symbolOf(ctx, token))} (${token})`);
-      // A command that works when pasted: the account signs (--from), all of its credit, to itself.
-      // the command alone on its line, so the line pastes (probe21 B-F9 class)
-      console.log(
-        `Claim with:\n  ${pasteableTask(ctx.profile, "bounty:claim", ["--from", account, "--all"])}`,
-      );
-      console.log(
-        "  Paid at another address: add --to and that address. No ETH for gas: bounty:claim --relay (deploy/README.md).",
-      );
-    }),
+        const which = choice.all
+          ? "every token"
+          : choice.address.toLowerCase() === ctx.profile.usdc.toLowerCase()
+            ? "USDC"
+            : `token ${choice.address}`;
+        console.log(
+          `Outstanding credit of ${account} on ${ctx.profile.name} in ${which} (found via ${args.indexer ? `the indexer ${args.indexer}` : "the Awarded logs"}, amounts read on-chain):`,
+        );
+        if (chosen.length === 0) {
+          console.log("  none");
+          if (others > 0) console.log(othersLine(ctx, account, others, otherTokens));
+          return;
+        }
+        // the chosen token's credits, largest first, the rest summed up (one token lookup per token)
+        const sorted = [...chosen].sort(byAmount);
+        const shown = limit === 0 ? sorted : sorted.slice(0, limit);
+        for (const c of shown) {
+          const symbol = await symbolOf(ctx, c.token);
+          console.log(
+            `  bounty ${c.bountyId}  ${formatAmount(c.amount, symbol)}  (${c.amount} base units of ${c.token})`,
+          );
+        }
+        const totals = new Map<string, { total: bigint; count: number }>();
+        for (const c of chosen) {
+          const t = totals.get(c.token) ?? { total: 0n, count: 0 };
+          totals.set(c.token, { total: t.total + c.amount, count: t.count + 1 });
+        }
+        const hidden = sorted.length - shown.length;
+        if (hidden > 0)
+          console.log(
+            `  ... and ${hidden} smaller credit${hidden === 1 ? "" : "s"} (--limit 0 lists every one)`,
+          );
+        const shownTokens = new Set(shown.map((c) => c.token));
+        for (const [token, { total, count }] of totals) {
+          // a token with no line shown is summed without its symbol (no lookup for a stranger's tokens)
+          const amount = shownTokens.has(token)
+            ? formatAmount(total, await symbolOf(ctx, token))
+            : `${total} base units`;
+          console.log(`  total ${amount} in ${count} bount${count === 1 ? "y" : "ies"} (${token})`);
+        }
+        if (others > 0) console.log(othersLine(ctx, account, others, otherTokens));
+        // A command that works when pasted: the account signs (--from), all of its credit, to itself.
+        // the command alone on its line, so the line pastes (probe21 B-F9 class)
+        const tokenArgs = args.token === undefined ? [] : ["--token", args.token];
+        console.log(
+          `Claim with:\n  ${pasteableTask(ctx.profile, "bounty:claim", ["--from", account, "--all", ...tokenArgs])}`,
+        );
+        console.log(
+          `  It claims the ${DEFAULT_MAX_CLAIMS} largest credits per run (--max-claims). Paid at another address: add --to and that address. No ETH for gas: bounty:claim --relay (deploy/README.md).`,
+        );
+      },
+    ),
   );
 
 interface ClaimArgs {
@@ -150,23 +313,59 @@ interface ClaimArgs {
   relay: boolean;
   account?: string;
   deadline?: string;
+  token?: string;
+  maxClaims?: string;
 }
 
-/** The credits a claim takes: the requested bounties (each must hold credit), or all found. */
+/** Credits `bounty:claim --all` claims per run by default (one claimMany; the largest first). */
+const DEFAULT_MAX_CLAIMS = 50;
+
+/** What `--all` takes: the `--token` choice and at most `--max-claims` credits. */
+interface AllOptions {
+  choice: TokenChoice;
+  maxClaims: number;
+}
+
+/**
+ * The credits a claim takes: the requested bounties (each must hold credit), or with `--all` the
+ * `--token` credits found, the largest first, at most `--max-claims` of them (probe27 C-F8: a stranger's
+ * 10,000 dust awards were each listed and simulated before one claimMany of all of them); what is left
+ * is named with the command that claims it.
+ */
 async function creditsToClaim(
   ctx: TaskContext,
   account: string,
   requested: bigint[] | null,
   indexer: IndexerOption | undefined,
-): Promise<Credit[]> {
+  all?: AllOptions,
+): Promise<{ credits: Credit[]; left: string[] }> {
   if (!requested) {
-    const credits = await findCredits(ctx, account, indexer);
-    if (credits.length === 0) {
+    const found = await findCredits(ctx, account, indexer);
+    const { chosen, others, otherTokens } = splitByToken(found, all!.choice);
+    if (chosen.length === 0) {
+      const why =
+        others > 0
+          ? ` in ${all!.choice.all ? "any token" : "this token"} (${others} in other tokens: --token all)`
+          : "";
       throw new TaskError(
-        `${account} has no outstanding credit on ${ctx.profile.name}${indexer ? " (as far as the indexer knows)" : ""}: nothing to claim.`,
+        `${account} has no outstanding credit on ${ctx.profile.name}${why}${indexer ? " (as far as the indexer knows)" : ""}: nothing to claim.`,
       );
     }
-    return credits;
+    const sorted = [...chosen].sort(byAmount);
+    const take = sorted.slice(0, all!.maxClaims);
+    const left: string[] = [];
+    if (sorted.length > take.length)
+      left.push(
+        `${sorted.length - take.length} smaller credit${sorted.length - take.length === 1 ? "" : "s"} left for another run of the same command (--max-claims ${all!.maxClaims})`,
+      );
+    if (others > 0)
+      left.push(
+        `${others} credit${others === 1 ? "" : "s"} in ${otherTokens} other token${otherTokens === 1 ? "" : "s"} not claimed (--token all, or --token <address>)`,
+      );
+    return {
+      credits: take.sort((a, b) => (a.bountyId < b.bountyId ? -1 : a.bountyId > b.bountyId ? 1 : 0)),
+      left,
+    };
   }
   const { BountyStatus: S } = contracts();
   const credits: Credit[] = [];
@@ -182,7 +381,7 @@ async function creditsToClaim(
     }
     credits.push({ bountyId, token: b.token, amount });
   }
-  return credits;
+  return { credits, left: [] };
 }
 
 /** Prints the `Claimed` events of a claim transaction. */
@@ -233,7 +432,7 @@ async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint)
   }
   const account = ethers.getAddress(args.account ?? claimer.account.address);
   const to = ethers.getAddress(args.to ?? account);
-  const credits = await creditsToClaim(ctx, account, [bountyId], undefined);
+  const { credits } = await creditsToClaim(ctx, account, [bountyId], undefined);
   const now = await chainNow(ctx);
   const deadline = givenDeadline ?? now + 3600n;
   const relayer = ctx.signer.address;
@@ -323,6 +522,34 @@ function refusedReport(
   return lines.join("\n");
 }
 
+/**
+ * What a winner without ETH does instead of `claim` / `claimMany`: the relayed claim of the first bounty,
+ * as a command that works when pasted ({@link pasteableTask}: `--network`, and on localhost the
+ * `LOCAL_RPC_URL=` of this run) and keeps the user's `--to` (probe27 C-F2: the printed command dropped it,
+ * and a relayed claim pasted as printed paid the winner's own address). It ends the line, so the tail
+ * from `npx` pastes. The relayer is `--from` (default: the first signer; on Base DEPLOYER_PRIVATE_KEY,
+ * the winner's key then in CLAIMER_PRIVATE_KEY).
+ */
+function relayCommandHint(ctx: TaskContext, account: string, to: string, ids: bigint[]): string {
+  const command = pasteableTask(ctx.profile, "bounty:claim", [
+    "--relay",
+    "--id",
+    String(ids[0]!),
+    "--account",
+    account,
+    ...(to.toLowerCase() === account.toLowerCase() ? [] : ["--to", to]),
+  ]);
+  const keys =
+    ctx.profile.name === "localhost"
+      ? "a node account with ETH relays: add --from <it> if the first one holds none"
+      : "export the winner's key as CLAIMER_PRIVATE_KEY and the relayer's (it pays the gas) as DEPLOYER_PRIVATE_KEY";
+  const more =
+    ids.length > 1
+      ? `, one bounty per relayed claim (then the same with the --id of each of the ${ids.length - 1} other bounties)`
+      : "";
+  return `claim through a relayer that pays the gas (deploy/README.md; ${keys})${more}. Nothing was sent. Run: ${command}`;
+}
+
 withFromParam(
   task("bounty:claim", "Claim credit: one bounty (--id), several (--ids) or all with credit (--all)"),
   "Winner account, or with --relay the relayer paying the gas",
@@ -338,6 +565,18 @@ withFromParam(
     types.string,
   )
   .addOptionalParam("indexerTimeout", INDEXER_TIMEOUT_HELP, undefined, types.string)
+  .addOptionalParam(
+    "token",
+    "With --all: the token whose credits are claimed, an address or all (default: the network's USDC)",
+    undefined,
+    types.string,
+  )
+  .addOptionalParam(
+    "maxClaims",
+    `With --all: credits claimed in this run, the largest first (default ${DEFAULT_MAX_CLAIMS})`,
+    undefined,
+    types.string,
+  )
   .addFlag(
     "relay",
     "The winner signs an EIP-712 Claim; --from submits claimWithSig and pays the gas (--id only)",
@@ -359,6 +598,13 @@ withFromParam(
       const chosen = [args.id !== undefined, args.ids !== undefined, args.all].filter(Boolean).length;
       if (chosen !== 1) throw new TaskError("Give exactly one of --id <n>, --ids <n,m,...> or --all.");
       if (args.indexer !== undefined && !args.all) throw new TaskError("--indexer is only used with --all.");
+      for (const [flag, value] of [
+        ["--token", args.token],
+        ["--max-claims", args.maxClaims],
+      ] as const)
+        if (value !== undefined && !args.all) throw new TaskError(`${flag} is only used with --all.`);
+      const maxClaims = parseLimit(args.maxClaims, "--max-claims", DEFAULT_MAX_CLAIMS);
+      if (maxClaims === 0) throw new TaskError("--max-claims must be at least 1.");
       const indexer = indexerOption(args.indexer, args.indexerTimeout);
       if (args.relay && args.id === undefined)
         throw new TaskError("--relay claims one bounty: give --id (claimWithSig takes one bounty).");
@@ -376,13 +622,17 @@ withFromParam(
       if (args.relay) return relayedClaim(ctx, args, requested![0]!);
       const account = ctx.signer.address;
       const to = args.to ?? account;
-      const credits = await creditsToClaim(ctx, account, requested, indexer);
+      const { credits, left } = await creditsToClaim(ctx, account, requested, indexer, {
+        choice: tokenChoice(ctx, args.token),
+        maxClaims,
+      });
 
       console.log(
         `Claiming for ${account} on ${ctx.profile.name}, paid to ${to}${to === account ? "" : " (--to)"}:`,
       );
       for (const c of credits)
         console.log(`  bounty ${c.bountyId}  ${formatAmount(c.amount, await symbolOf(ctx, c.token))}`);
+      for (const line of left) console.log(`  (${line})`);
       // each credit of a multi-bounty claim on its own (probe21 B-F10): one token refusing its
       // transfer no longer stops the claim of the others
       const { claimable, refused } =
@@ -390,7 +640,7 @@ withFromParam(
       if (claimable.length === 0) throw new TaskError(refusedReport(ctx, account, to, refused, true));
       const ids = claimable.map((c) => c.bountyId);
       // a winner without ETH claims through a relayer, one bounty at a time (claimWithSig)
-      const relayHint = `claim through a relayer that pays the gas: bounty:claim --relay --id ${ids[0]} --account ${account} --from <relayer>${ids.length > 1 ? " (one bounty per relayed claim)" : ""} (deploy/README.md)`;
+      const relayHint = relayCommandHint(ctx, account, to, ids);
       const receipt =
         ids.length === 1
           ? await simulateAndSend(

@@ -35,8 +35,13 @@ subtask(TASK_NODE_SERVER_READY).setAction(async (args: { address: string; port: 
     const { placeCreateX, placeTestUsdc, deployWithIgnition } = await import("../lib/local-chain");
     if (mode === "profile") {
       const usdc = await placeTestUsdc(hre);
+      // the next command as it pastes: a node on another port than the default needs LOCAL_RPC_URL (probe27
+      // C-F2 class: printed commands must work when pasted)
+      const { DEFAULT_LOCAL_RPC_URL } = await import("../lib/network");
+      const url = `http://${args.address}:${args.port}`;
+      const env = url === DEFAULT_LOCAL_RPC_URL ? "" : `LOCAL_RPC_URL=${url} `;
       console.log(
-        `Local Base profile: test USDC placed at ${usdc}. Next: npx hardhat bounty:deploy --network localhost`,
+        `Local Base profile: test USDC placed at ${usdc}. Next: ${env}npx hardhat bounty:deploy --network localhost`,
       );
       return;
     }

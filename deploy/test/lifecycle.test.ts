@@ -41,6 +41,13 @@ type Pack = {
   rank_derivation: Record<string, unknown> & { rows: unknown[] };
 };
 
+/** `{rank_derivation}` of a pack's text, written losslessly: a document that names no bounty (no `benchmark`). */
+async function rankDerivationOnly(packText: string): Promise<string> {
+  const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
+  const pack = parseJson(packText) as unknown as { rank_derivation: unknown };
+  return canonicalJsonString({ rank_derivation: pack.rank_derivation });
+}
+
 /**
  * The parameters of one `bounty:lock` run, named as the task names them. Each
  * field given becomes `--flag value` (in the order of this interface); a field
@@ -194,6 +201,33 @@ describe("bounty tasks on a local Base-profile node", function () {
       thresholdBps: 5000,
       awarder,
     });
+  }
+  /**
+   * packs/small.json made the pack of bounty `id` on this chain (its `benchmark` naming the bounty, the
+   * chain's contract, the bounty's root and leaf count) with `winners` paid at `addresses`, written
+   * losslessly (canonical JSON of the SPEC 2 parse); `edit` changes the benchmark block further.
+   */
+  async function packOf(
+    id: bigint,
+    addresses: string[],
+    edit: (benchmark: Record<string, unknown>) => void = () => {},
+  ): Promise<string> {
+    const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
+    const pack = parseJson(smallText) as unknown as {
+      benchmark: Record<string, unknown>;
+      winners: { withdrawal_address: string }[];
+    };
+    const b = await bounty(id);
+    Object.assign(pack.benchmark, {
+      bounty_id: String(id),
+      bounty_contract: chain.contracts.benchmarkBounty.toLowerCase(),
+      commit_root: b.testSetRoot,
+      leaf_count: b.leafCount,
+    });
+    edit(pack.benchmark);
+    pack.winners.forEach((w, i) => (w.withdrawal_address = addresses[i]!.toLowerCase()));
+    rootCounter++;
+    return writeFile(dir, `pack-${id}-${rootCounter}.json`, canonicalJsonString(pack));
   }
   /**
    * Deploys the test token `contracts/test/<name>.sol` from its artifact and
@@ -469,7 +503,7 @@ describe("bounty tasks on a local Base-profile node", function () {
     before(async function () {
       a = await lockSmall(600n, 7200n);
       b = await lockSmall(600n, 7200n);
-      rdFile = writeFile(dir, "small-pack.json", smallText);
+      rdFile = writeFile(dir, "small-rd.json", await rankDerivationOnly(smallText));
       withdrawals = writeFile(dir, "withdrawals.json", { "vec-a": w1, "vec-c": w2, "vec-d": w3 });
     });
     /**
@@ -509,13 +543,90 @@ describe("bounty tasks on a local Base-profile node", function () {
       otherPool.rank_derivation.pool_base_units = "12345680";
       otherPool.rank_derivation.place_amounts_base_units = ["6172840", "3703704", "2469136"]; // SPEC 7.3 by hand
       await refuses(
-        awardSmallArgs(a, { rankDerivation: writeFile(dir, "t3.json", otherPool) }),
+        // the rank derivation alone: a pack's own winners would disagree with the withdrawals file first
+        awardSmallArgs(a, {
+          rankDerivation: writeFile(dir, "t3.json", { rank_derivation: otherPool.rank_derivation }),
+        }),
         /does not match bounty \d+: pool 12345679 on-chain vs pool_base_units 12345680/,
       );
     });
 
     it("refuses a signer that is not the awarder", async function () {
       await refuses(awardSmallArgs(a, { from: stranger }), /is not the awarder of bounty \d+/);
+    });
+
+    // probe27 C-F1: the pack of another bounty with the same terms awarded --id to that pack's winners
+    it("refuses a pack of another bounty, chain or contract, naming the field and both values (probe27 C-F1)", async function () {
+      const rootOfB = (await bounty(b)).testSetRoot;
+      const rootOfA = (await bounty(a)).testSetRoot;
+      await refuses(
+        awardSmallArgs(a, { rankDerivation: await packOf(b, [w1, w2, w3]), withdrawalsFile: undefined }),
+        new RegExp(
+          `^Error: --rank-derivation \\S+ \\$\\.benchmark\\.bounty_id is "${b}" but --id is ${a}: this pack is not bounty ${a}'s\\. Refusing to award; nothing was sent\\.$`,
+          "m",
+        ),
+      );
+      const cases: [string, (bench: Record<string, unknown>) => void, RegExp][] = [
+        [
+          "commit_root",
+          (bench) => (bench.commit_root = rootOfB),
+          new RegExp(`commit_root is "${rootOfB}" but bounty ${a}'s test-set root on-chain is ${rootOfA}`),
+        ],
+        [
+          "leaf_count",
+          (bench) => (bench.leaf_count = 13),
+          /leaf_count is 13 but bounty \d+'s leaf count on-chain is 12/,
+        ],
+        [
+          "chain_id",
+          (bench) => (bench.chain_id = 84532),
+          /chain_id is 84532 but the chain id of --network localhost is 8453/,
+        ],
+        [
+          "bounty_contract",
+          (bench) => (bench.bounty_contract = "0x" + "11".repeat(20)),
+          new RegExp(
+            `bounty_contract is "0x${"11".repeat(20)}" but the BenchmarkBounty of localhost is ${chain.contracts.benchmarkBounty}`,
+          ),
+        ],
+      ];
+      for (const [, edit, pattern] of cases)
+        await refuses(
+          awardSmallArgs(a, {
+            rankDerivation: await packOf(a, [w1, w2, w3], edit),
+            withdrawalsFile: undefined,
+          }),
+          pattern,
+        );
+    });
+
+    it("a pack's own winner addresses bind: --withdrawals(-file) may not name others (probe27 C-F1)", async function () {
+      const pack = await packOf(a, [w1, w2, w3]);
+      await refuses(
+        awardSmallArgs(a, {
+          rankDerivation: pack,
+          withdrawalsFile: writeFile(dir, "other-withdrawals.json", { "vec-a": other, "vec-c": w2 }),
+        }),
+        new RegExp(
+          `\\$\\.vec-a: agent "vec-a" has withdrawal address ${other} but --rank-derivation \\S+ \\$\\.winners\\[0\\]\\.withdrawal_address says ${w1.toLowerCase()}: refusing to award`,
+        ),
+      );
+      await refuses(
+        awardSmallArgs(a, {
+          rankDerivation: pack,
+          withdrawalsFile: undefined,
+          withdrawals: `vec-d=${other}`,
+        }),
+        /--withdrawals: agent "vec-d" has withdrawal address .* but .*\$\.winners\[2\]\.withdrawal_address says/,
+      );
+      // the pack of this bounty, with or without agreeing flags, simulates (and pays its own addresses)
+      for (const flags of [{ withdrawalsFile: undefined }, {}]) {
+        const out = expectOk(
+          await run([...awardSmallArgs(a, { rankDerivation: pack, ...flags }), "--dry-run"]),
+        );
+        expect(out).to.include(`place 1       vec-a -> ${w1.toLowerCase()}  6.172841 USDC`);
+        expect(out).to.include("Dry run: the award simulates fine; nothing sent.");
+      }
     });
 
     it("--dry-run recomputes, checks and simulates the award and sends nothing", async function () {
@@ -730,7 +841,13 @@ describe("bounty tasks on a local Base-profile node", function () {
       const id = await lockZeroWinner(rd.threshold_bps);
       await chain.increaseTime(61);
       const award = expectOk(
-        await run(awardArgs({ from: awarder, id, rankDerivation: writeFile(dir, "zero.json", zero) })),
+        await run(
+          awardArgs({
+            from: awarder,
+            id,
+            rankDerivation: writeFile(dir, "zero.json", { rank_derivation: zero.rank_derivation }),
+          }),
+        ),
       );
       expect(award).to.include(
         "no winner     none_at_or_above_threshold: the whole pool returns to the author",
@@ -772,7 +889,7 @@ describe("bounty tasks on a local Base-profile node", function () {
 
     it("--all claims each credit on its own: a token refusing transfers is named with its --id retry, the USDC credit is still claimed (probe21 B-F10)", async function () {
       const zero = vector<Pack>("packs/zero-winner.json");
-      const rdFile = writeFile(dir, "zero-again.json", zero);
+      const rdFile = writeFile(dir, "zero-again.json", { rank_derivation: zero.rank_derivation });
       const junk = await deployTestToken("RefusingToken");
       const threshold = (zero.rank_derivation as unknown as { threshold_bps: number }).threshold_bps;
       const junkId = await lockZeroWinner(threshold, junk);
@@ -799,7 +916,8 @@ describe("bounty tasks on a local Base-profile node", function () {
         });
       await refuse(true);
       const before = await usdcBalance(author);
-      const claim = await run(["bounty:claim", "--from", author, "--all"]);
+      // every token's credits (--token all; by default only USDC's, probe27 C-F8)
+      const claim = await run(["bounty:claim", "--from", author, "--all", "--token", "all"]);
       // the USDC credit is claimed; the refused one is named (bounty id, token) with the --id retry; exit 1
       expect(claim.stdout, claim.stderr).to.include(`Claimed bounty ${usdcId}: 5.000000 USDC`);
       expect(await usdcBalance(author)).to.equal(before + 5_000_000n);
@@ -929,7 +1047,7 @@ describe("bounty tasks on a local Base-profile node", function () {
         "vec-c": second,
         "vec-d": third,
       });
-      const rd = writeFile(dir, "relay-pack.json", smallText);
+      const rd = writeFile(dir, "relay-rd.json", await rankDerivationOnly(smallText));
       expectOk(await run(awardArgs({ from: awarder, id, rankDerivation: rd, withdrawalsFile: withdrawals })));
       await rpc(chain.rpcUrl, "hardhat_setBalance", [winner, "0x0"]);
     });
@@ -997,10 +1115,40 @@ describe("bounty tasks on a local Base-profile node", function () {
         undefined,
         ["bounty:claim", "--id", String(id), "--from", winner],
         new RegExp(
-          `^Error: ${winner} holds no ETH on localhost \\(chain id 8453\\) to pay the gas of claim: .*bounty:claim --relay --id ${id}`,
+          `^Error: ${winner} holds no ETH on localhost \\(chain id 8453\\) to pay the gas of claim: .*Nothing was sent\\. Run: .*npx hardhat bounty:claim --network localhost --relay --id ${id} --account ${winner}$`,
           "m",
         ),
       );
+    });
+
+    // probe27 C-F2: the printed relay command dropped --to (and --network): pasted, it paid the winner itself
+    it("a winner without ETH claiming --to X is told a relay command that keeps --to and --network; pasted, it pays X", async function () {
+      const fresh = await lockSmall(60n, 7200n);
+      await chain.increaseTime(61);
+      const withdrawals = writeFile(dir, "relay-to-withdrawals.json", {
+        "vec-a": winner,
+        "vec-c": second,
+        "vec-d": third,
+      });
+      const rd = writeFile(dir, "relay-to-rd.json", await rankDerivationOnly(smallText));
+      expectOk(
+        await run(awardArgs({ from: awarder, id: fresh, rankDerivation: rd, withdrawalsFile: withdrawals })),
+      );
+      const r = await run(["bounty:claim", "--id", String(fresh), "--from", winner, "--to", other]);
+      expectRefusal(r, /holds no ETH on localhost \(chain id 8453\) to pay the gas of claim: /);
+      const printed = / Run: (.*)$/m.exec(r.stderr)?.[1];
+      expect(printed, r.stderr).to.equal(
+        `LOCAL_RPC_URL=${chain.rpcUrl} BENCH_BOUNTY_LOCAL_DEPLOYMENT=${process.env.BENCH_BOUNTY_LOCAL_DEPLOYMENT} npx hardhat bounty:claim --network localhost --relay --id ${fresh} --account ${winner} --to ${other}`,
+      );
+      const argv = printed!
+        .replace(/^.*npx hardhat /, "")
+        .split(" ")
+        .filter((w, i, all) => w !== "--network" && all[i - 1] !== "--network");
+      const before = await usdcBalance(other);
+      const out = expectOk(await run(argv));
+      expect(out).to.include(`Claimed bounty ${fresh}: 6.172841 USDC from ${winner} to ${other}`);
+      expect(await usdcBalance(other)).to.equal(before + 6_172_841n);
+      expect(await creditOf(fresh, winner)).to.equal(0n);
     });
 
     it("pays a winner who holds no ETH: the winner signs, the relayer sends and pays the gas", async function () {
@@ -1129,6 +1277,38 @@ describe("bounty tasks on a local Base-profile node", function () {
       expectRefusal(
         await run(["anchor:check", "--digest", "0x" + "12".repeat(32)]),
         /is NOT anchored in AnchorRegistry/,
+      );
+    });
+
+    // probe27 C-F5: the whole file's keccak was compared, never the pack's pack_hash (SPEC 8)
+    it("a pack file is checked by its pack_hash, a served receipt answer by its receipt_hash (probe27 C-F5)", async function () {
+      const packFile = writeFile(dir, "anchored-pack.json", smallText);
+      const packHash = (JSON.parse(smallText) as { pack_hash: string }).pack_hash;
+      expectOk(await run(["anchor", "--from", w2, "--digest", packHash, "--kind", "pack"]));
+      const out = expectOk(await run(["anchor:check", "--file", packFile, "--kind", "pack"]));
+      expect(out).to.include(`${packHash} (pack_hash of ${packFile}, recomputed (SPEC 8))`);
+      expect(out).to.include("Anchor check passed.");
+      expect(expectOk(await run(["anchor:check", "--file", packFile]))).to.include("Anchor check passed.");
+      // a pack whose pack_hash field was edited: refused naming both digests
+      const edited = writeFile(dir, "edited-pack.json", smallText.replace(packHash, "0x" + "ab".repeat(32)));
+      expectRefusal(
+        await run(["anchor:check", "--file", edited, "--kind", "pack"]),
+        new RegExp(`\\$\\.pack_hash is "0x${"ab".repeat(32)}" but recomputed it is ${packHash}`),
+      );
+      // the server's receipt answer {receipt, receipt_hash}: its receipt_hash, anchored above
+      const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
+      const receipt = parseJson(fs.readFileSync(receiptFile));
+      const answer = writeFile(
+        dir,
+        "receipt-answer.json",
+        canonicalJsonString({ receipt, receipt_hash: receiptHash } as never),
+      );
+      expect(expectOk(await run(["anchor:check", "--file", answer, "--kind", "receipt"]))).to.include(
+        "Anchor check passed.",
+      );
+      await refuses(
+        ["anchor", "--from", w2, "--file", packFile, "--kind", "receipt"],
+        /--file .* is an evidence pack: anchor it with --kind pack/,
       );
     });
 

@@ -1,0 +1,300 @@
+/**
+ * probe27 C-F8: a stranger's dust awards to a winner's address must not break the winner's tools.
+ * A stranger (node account #9) creates and awards 300 bounties of one base unit of USDC and 30 of
+ * another token to the winner, who also holds one real 5 USDC prize. Through an RPC endpoint that
+ * breaks off any `eth_getLogs` answer over 64 KiB (as the probe's node did with its ~10 MB answer),
+ * `bounty:credits` and `bounty:claim --all` must still answer: the real prize first, the dust summed
+ * up, the other token's credits counted and not mixed in, at most `--max-claims` credits claimed; and
+ * an endpoint that breaks every `eth_getLogs` answer is one `Error:` line, not a stack trace.
+ */
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect } from "chai";
+import type { DevChain } from "@bench-bounty/devchain";
+import { benchmarkBountyAbi, testUsdcAbi } from "@bench-bounty/contracts";
+import { encodeFunctionData, keccak256, parseAbi, toHex, type Abi } from "viem";
+import {
+  chainTime,
+  expectOk,
+  expectRefusal,
+  hardhat,
+  localDeploymentFile,
+  REPO_ROOT,
+  startChain,
+  tempDir,
+  type Run,
+} from "./helpers";
+
+const DUST_USDC = 300;
+const DUST_OTHER = 30;
+const REAL_POOL = 5_000_000n;
+/** The answer size above which the proxy breaks off an `eth_getLogs` answer. */
+const MAX_LOGS_ANSWER = 64 * 1024;
+
+/**
+ * A JSON-RPC proxy in front of `target`: in mode `big`, an `eth_getLogs` answer over
+ * {@link MAX_LOGS_ANSWER} bytes is broken off (the socket destroyed); in mode `all`, every one is.
+ */
+async function startProxy(
+  target: string,
+  mode: "big" | "all",
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      void fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
+        .then(async (r) => {
+          const answer = Buffer.from(await r.arrayBuffer());
+          const getLogs = body.toString().includes('"eth_getLogs"');
+          if (getLogs && (mode === "all" || answer.length > MAX_LOGS_ANSWER)) {
+            req.socket.destroy();
+            return;
+          }
+          res.writeHead(r.status, { "content-type": "application/json" });
+          res.end(answer);
+        })
+        .catch(() => req.socket.destroy());
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+describe("a stranger's dust awards to a winner (probe27 C-F8)", function () {
+  let chain: DevChain;
+  let dir: string;
+  let book: string;
+  let victim: `0x${string}`;
+  let realId: bigint;
+  let nextId = 1;
+
+  /** Sends transactions from the node's unlocked accounts in one JSON-RPC batch (automine: one block each). */
+  async function send(txs: { from: string; to: string; data: `0x${string}` }[]): Promise<void> {
+    const body = txs.map((t, i) => ({
+      jsonrpc: "2.0",
+      id: nextId + i,
+      method: "eth_sendTransaction",
+      params: [{ ...t, gas: toHex(500_000) }],
+    }));
+    nextId += txs.length;
+    const res = await fetch(chain.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const out = (await res.json()) as { error?: { message: string } }[];
+    const failed = out.find((o) => o.error);
+    if (failed) throw new Error(failed.error!.message);
+  }
+  const bountyCount = async () =>
+    chain.publicClient.readContract({
+      address: chain.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      functionName: "bountyCount",
+    });
+  const creditOf = (id: bigint) =>
+    chain.publicClient.readContract({
+      address: chain.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      functionName: "creditOf",
+      args: [id, victim],
+    });
+  const usdcOf = (a: `0x${string}`) =>
+    chain.publicClient.readContract({
+      address: chain.contracts.usdc,
+      abi: testUsdcAbi,
+      functionName: "balanceOf",
+      args: [a],
+    });
+
+  /** `count` bounties of `pool` base units of `token` by `author`, closing at `closesAt`, awarder `author`. */
+  function creations(
+    author: string,
+    token: string,
+    pool: bigint,
+    count: number,
+    closesAt: bigint,
+    tag: string,
+  ) {
+    const txs = [];
+    for (let j = 0; j < count; j++) {
+      const params = {
+        token: token as `0x${string}`,
+        awarder: author as `0x${string}`,
+        pool,
+        testSetRoot: keccak256(toHex(`${tag}-${j}`)),
+        leafCount: 1,
+        closesAt,
+        awardDeadline: closesAt + 100_000n,
+        thresholdBps: 0,
+        splitsBps: [10000],
+      };
+      txs.push({
+        from: author,
+        to: chain.contracts.benchmarkBounty,
+        data: encodeFunctionData({ abi: benchmarkBountyAbi, functionName: "createAndFund", args: [params] }),
+      });
+    }
+    return txs;
+  }
+  const erc20 = parseAbi([
+    "function approve(address,uint256) returns (bool)",
+    "function mint(address,uint256)",
+  ]);
+
+  /** `hardhat <args> --network localhost` against `rpcUrl` (the devchain, or a proxy in front of it). */
+  const runVia = (rpcUrl: string, args: string[]): Promise<Run> =>
+    hardhat([...args, "--network", "localhost"], {
+      LOCAL_RPC_URL: rpcUrl,
+      BENCH_BOUNTY_LOCAL_DEPLOYMENT: book,
+    });
+
+  before(async function () {
+    chain = await startChain();
+    dir = tempDir();
+    book = localDeploymentFile(dir, chain);
+    victim = chain.accounts[5]!.address;
+    const author = chain.accounts[2]!.address;
+    const stranger = chain.accounts[9]!.address;
+    // the other token: a test token deployed by the stranger (anyone can award in any token)
+    const artifact = JSON.parse(
+      fs.readFileSync(`${REPO_ROOT}/artifacts/contracts/test/RefusingToken.sol/RefusingToken.json`, "utf8"),
+    ) as { abi: Abi; bytecode: `0x${string}` };
+    const hash = await chain.wallet(9).deployContract({ abi: artifact.abi, bytecode: artifact.bytecode });
+    const other = (await chain.publicClient.waitForTransactionReceipt({ hash })).contractAddress!;
+    await chain.mintUsdc(author, REAL_POOL);
+    await chain.mintUsdc(stranger, BigInt(DUST_USDC));
+    const bounty = chain.contracts.benchmarkBounty;
+    await send([
+      {
+        from: author,
+        to: chain.contracts.usdc,
+        data: encodeFunctionData({ abi: erc20, functionName: "approve", args: [bounty, REAL_POOL] }),
+      },
+      {
+        from: stranger,
+        to: chain.contracts.usdc,
+        data: encodeFunctionData({ abi: erc20, functionName: "approve", args: [bounty, BigInt(DUST_USDC)] }),
+      },
+      {
+        from: stranger,
+        to: other,
+        data: encodeFunctionData({ abi: erc20, functionName: "mint", args: [stranger, BigInt(DUST_OTHER)] }),
+      },
+      {
+        from: stranger,
+        to: other,
+        data: encodeFunctionData({ abi: erc20, functionName: "approve", args: [bounty, BigInt(DUST_OTHER)] }),
+      },
+    ]);
+    const closesAt = (await chainTime(chain)) + 100_000n;
+    const first = (await bountyCount()) + 1n;
+    // the real prize first (the lowest id: the dust comes after it, as after a real award)
+    await send(creations(author, chain.contracts.usdc, REAL_POOL, 1, closesAt, "real"));
+    realId = first;
+    const dust = [
+      ...creations(stranger, chain.contracts.usdc, 1n, DUST_USDC, closesAt, "dust"),
+      ...creations(stranger, other, 1n, DUST_OTHER, closesAt, "other"),
+    ];
+    for (let i = 0; i < dust.length; i += 100) await send(dust.slice(i, i + 100));
+    expect(await bountyCount()).to.equal(first + BigInt(DUST_USDC + DUST_OTHER));
+    await chain.increaseTime(100_001);
+    const award = (from: string, id: bigint) => ({
+      from,
+      to: bounty,
+      data: encodeFunctionData({
+        abi: benchmarkBountyAbi,
+        functionName: "award",
+        args: [id, [victim], keccak256(toHex(`digest-${id}`))],
+      }),
+    });
+    // the real bounty's awarder is its author (creations() makes the author the awarder)
+    const awards = [award(author, realId)];
+    for (let k = 1; k <= DUST_USDC + DUST_OTHER; k++) awards.push(award(stranger, first + BigInt(k)));
+    for (let i = 0; i < awards.length; i += 100) await send(awards.slice(i, i + 100));
+    expect(await creditOf(realId)).to.equal(REAL_POOL);
+  });
+  after(async function () {
+    await chain?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("bounty:credits through an RPC that breaks off big eth_getLogs answers: the real prize first, the dust summed up, the other token counted", async function () {
+    const proxy = await startProxy(chain.rpcUrl, "big");
+    try {
+      const out = expectOk(await runVia(proxy.url, ["bounty:credits", "--account", victim]));
+      const lines = out.split("\n");
+      expect(lines[1], out).to.equal(
+        `  bounty ${realId}  5.000000 USDC  (5000000 base units of ${chain.contracts.usdc})`,
+      );
+      expect(
+        lines.filter((l) => l.startsWith("  bounty ")),
+        out,
+      ).to.have.length(20);
+      expect(out).to.include(`  ... and ${DUST_USDC + 1 - 20} smaller credits (--limit 0 lists every one)`);
+      expect(out).to.include(`  total 5.000300 USDC in ${DUST_USDC + 1} bounties (${chain.contracts.usdc})`);
+      expect(out).to.include(`  ${DUST_OTHER} credits in 1 other token not listed`);
+      expect(out).to.match(/bounty:credits --network localhost --account 0x[0-9a-fA-F]{40} --token all$/m);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("bounty:credits --token all --limit 0 lists every credit", async function () {
+    const out = expectOk(
+      await runVia(chain.rpcUrl, ["bounty:credits", "--account", victim, "--token", "all", "--limit", "0"]),
+    );
+    expect(
+      out.split("\n").filter((l) => l.startsWith("  bounty ")),
+      out,
+    ).to.have.length(1 + DUST_USDC + DUST_OTHER);
+  });
+
+  it("an RPC that breaks off every eth_getLogs answer: one Error line naming the blocks, no stack trace", async function () {
+    const proxy = await startProxy(chain.rpcUrl, "all");
+    try {
+      const r = await runVia(proxy.url, ["bounty:credits", "--account", victim]);
+      expectRefusal(
+        r,
+        /^Error: Reading the logs of blocks \d+\.\.\d+ from the localhost RPC endpoint \(LOCAL_RPC_URL\) failed: /m,
+      );
+      expect(r.stderr.trim().split("\n"), r.stderr).to.have.length(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("bounty:claim --all claims the 50 largest USDC credits in one transaction, the real prize among them, and says what is left", async function () {
+    const proxy = await startProxy(chain.rpcUrl, "big");
+    try {
+      const before = await usdcOf(victim);
+      const out = expectOk(await runVia(proxy.url, ["bounty:claim", "--from", victim, "--all"]));
+      expect(out).to.include(`Claimed bounty ${realId}: 5.000000 USDC`);
+      expect(
+        out.split("\n").filter((l) => l.startsWith("Claimed bounty ")),
+        out,
+      ).to.have.length(50);
+      expect(out).to.include(
+        `(${DUST_USDC - 49} smaller credits left for another run of the same command (--max-claims 50))`,
+      );
+      expect(out).to.include(
+        `(${DUST_OTHER} credits in 1 other token not claimed (--token all, or --token <address>))`,
+      );
+      expect(await usdcOf(victim)).to.equal(before + REAL_POOL + 49n);
+      expect(await creditOf(realId)).to.equal(0n);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
