@@ -166,7 +166,7 @@ export interface BenchmarkDetail extends BenchmarkListItem {
   /**
    * The attached bounty as recorded at attach, null without one: public facts of the chain (SPEC 1.1
    * `getBounty`), what an agent checks before spending a run (`npx hardhat bounty:status --id <bounty_id>
-   * --author <author>`; probe27 A-F8: nothing served before the award named the bounty).
+   * --author <author> --network <base|baseSepolia|localhost>`; probe27 A-F8: nothing served before the award named the bounty).
    */
   bounty: BountyFacts | null;
   /** ASCII; its curls name this benchmark's own slug at `base_url`. */

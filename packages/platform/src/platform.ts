@@ -282,6 +282,11 @@ export class Platform {
         : opts.chain instanceof ChainGateway
           ? opts.chain
           : ChainGateway.connect(opts.chain);
+    const depth = chain?.config.awardConfirmations;
+    if (depth !== undefined && !(Number.isInteger(depth) && depth >= 1 && depth <= 1000))
+      throw new PlatformError("invalid_option", "chain.awardConfirmations must be an integer in 1..1000", {
+        field: "awardConfirmations",
+      });
     const batching = chain !== null && opts.anchorBatching !== undefined;
     if (batching && !(Number.isFinite(opts.anchorBatching!.flushMs) && opts.anchorBatching!.flushMs > 0))
       throw new PlatformError("invalid_option", "anchorBatching.flushMs must be a number of ms > 0", {

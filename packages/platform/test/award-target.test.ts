@@ -400,6 +400,11 @@ describe("an award's confirmation depth (probe26 C-F10)", () => {
     const dc = devChain();
     const r = await ready(dc, 1, "depth");
     r.clock.set((await latestBlockTime(dc)) * 1000);
+    for (const bad of [0, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 1001])
+      await expect(r.reopen({ ...chainConfig(dc, 1), awardConfirmations: bad })).rejects.toMatchObject({
+        code: "invalid_option",
+        details: { field: "awardConfirmations" },
+      });
     const h = await r.reopen({ ...chainConfig(dc, 1), awardConfirmations: 3 });
     const e = await h.real.award(h.op, r.slug).catch((x: unknown) => x);
     expect(e).toMatchObject({

@@ -299,7 +299,7 @@ export const BenchmarkDetail = loose({
     .nullable()
     .openapi({
       description:
-        "the attached bounty (public on-chain facts, as recorded at attach), null without one: verify the lock before spending a run with `npx hardhat bounty:status --id <bounty_id> --author <author>`",
+        "the attached bounty (public on-chain facts, as recorded at attach), null without one: verify the lock before spending a run with `npx hardhat bounty:status --id <bounty_id> --author <author> --network <base|baseSepolia|localhost>`",
     }),
 }).openapi("BenchmarkDetail");
 export const Leaderboard = loose({
