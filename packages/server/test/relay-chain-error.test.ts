@@ -13,6 +13,16 @@ import { relayClaimOp } from "../src/claims/relay.js";
 const winner = privateKeyToAccount(`0x${"44".repeat(32)}`).address;
 const BOUNTY = "0x00000000000000000000000000000000000000b0";
 
+/** One relayed claim of `winner` to itself through `platform`: what it answered (or threw). */
+function relayOnce(platform: Platform): Promise<unknown> {
+  return relayClaimOp(platform)({ account_id: "acct-x" } as never, "slug", {
+    account: winner,
+    to: winner,
+    deadline: 9_999_999_999n,
+    signature: `0x${"11".repeat(64)}1b`,
+  }).catch((x: unknown) => x);
+}
+
 describe("a relayed claim on a chain that cannot be read (probe26 A-F7)", () => {
   it("answers chain_error '(the chain RPC)' naming the call, and logs the RPC's origin for the operator", async () => {
     const logged: string[] = [];
@@ -29,12 +39,7 @@ describe("a relayed claim on a chain that cannot be read (probe26 A-F7)", () => 
       attachedChain: () =>
         Promise.resolve({ chain, bounty: { bounty_contract: BOUNTY, bounty_id: "1", chain_id: 8453 } }),
     } as unknown as Platform;
-    const e = await relayClaimOp(platform)({ account_id: "acct-x" } as never, "slug", {
-      account: winner,
-      to: winner,
-      deadline: 9_999_999_999n,
-      signature: `0x${"11".repeat(64)}1b`,
-    }).catch((x: unknown) => x);
+    const e = await relayOnce(platform);
     expect(e).toBeInstanceOf(PlatformError);
     expect(e).toMatchObject({ code: "chain_error", details: { call: "read the latest block" } });
     expect((e as Error).message).toMatch(/^read the latest block failed: .*\(the chain RPC\)$/);
@@ -62,12 +67,7 @@ describe("a relayed claim for a bounty attached on another contract or chain (re
       getBenchmark: () =>
         Promise.resolve({ bounty: { bounty_contract: BOUNTY, bounty_id: "1", chain_id: 8453 } }),
     } as unknown as Platform;
-    const e = await relayClaimOp(platform)({ account_id: "acct-x" } as never, "slug", {
-      account: winner,
-      to: winner,
-      deadline: 9_999_999_999n,
-      signature: `0x${"11".repeat(64)}1b`,
-    }).catch((x: unknown) => x);
+    const e = await relayOnce(platform);
     expect(e).toMatchObject({ code: "bounty_mismatch", details: { field: "bounty_contract" } });
     expect(reads).toBe(0);
   });
