@@ -61,6 +61,11 @@ async function exactRun(h: Harness, tasks: number) {
     max_attempts: 2,
     seed: "grade-slices",
   });
+  return answeredRun(h, slug);
+}
+
+/** A run of `slug` by agent `slicer` with every other answer right and the rest U+FDFA. */
+async function answeredRun(h: Harness, slug: string) {
   const gold = new Map((await h.testSet(slug)).map((t) => [t.prompt, (t.gold as { value: string }).value]));
   const s = await h.startRun(slug, "slicer");
   // every other answer right, the rest U+FDFA
@@ -122,6 +127,24 @@ describe("grading a run gives the event loop a turn between answers (probe27 A-F
     const after = new Map(run.plan.map((b, i) => [i, before.get(i) === ANSWER ? gold.get(b)! : ANSWER]));
     expect(gradePlan(run.plan, bank, after, undefined, known)).toEqual(gradePlan(run.plan, bank, after));
     expect(gradePlan(run.plan, bank, before, undefined, known)).toEqual(known);
+  });
+
+  it("concurrent finalizes of one run grade its answers once, as one finalize does (review27 R-F6)", async () => {
+    const h = await openTemp({ gradeSliceMs: 0 });
+    const one = await exactRun(h, 12);
+    log.length = 0;
+    await h.finalize(one.runId);
+    const alone = log.filter((e) => e === "grade").length;
+    expect(alone).toBeGreaterThanOrEqual(one.tasks);
+    const { runId } = await answeredRun(h, one.slug);
+    log.length = 0;
+    const results = await Promise.allSettled([h.finalize(runId), h.finalize(runId), h.finalize(runId)]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const refused = results.flatMap((r) =>
+      r.status === "rejected" ? [(r.reason as { code: string }).code] : [],
+    );
+    expect(refused).toEqual(["already_finalized", "already_finalized"]);
+    expect(log.filter((e) => e === "grade").length).toBe(alone);
   });
 
   it("refuses a gradeSliceMs that is not a number >= 0, naming it", async () => {

@@ -112,55 +112,59 @@ export async function finalizeRun(
       field: "usdc_spent",
     });
   const tasks = await getTasks(ctx, slug);
-  const known = await gradeBeforeTx(ctx, owned, tasks);
-  const done = await ctx.store.tx(
-    async (t) => {
-      // Lock order: the benchmark, then the run (the award's preparation locks the benchmark too, so a
-      // finalize either commits before the award ranks the runs or sees the award and is refused).
-      const b = await getBenchmark(ctx, slug, t, { lock: true });
-      const run = await getRun(ctx, runId, t, { lock: true });
-      if (run.status !== "in_progress")
-        throw new PlatformError("already_finalized", `run ${runId} is already finalized`, {
-          run_id: runId,
-          receipt_hash: shownDigest(run.receipt_hash, await withheldDigests(t, [run.receipt_hash])),
+  const done = await oneRunAtATime(ctx, runId, async () => {
+    // the run read again: a finalize queued behind another finds it finalized and grades nothing
+    const known = await gradeBeforeTx(ctx, await getRun(ctx, runId), tasks);
+    return ctx.store.tx(
+      async (t) => {
+        // Lock order: the benchmark, then the run (the award's preparation locks the benchmark too, so a
+        // finalize either commits before the award ranks the runs or sees the award and is refused).
+        const b = await getBenchmark(ctx, slug, t, { lock: true });
+        const run = await getRun(ctx, runId, t, { lock: true });
+        if (run.status !== "in_progress")
+          throw new PlatformError("already_finalized", `run ${runId} is already finalized`, {
+            run_id: runId,
+            receipt_hash: shownDigest(run.receipt_hash, await withheldDigests(t, [run.receipt_hash])),
+          });
+        const award = await t.awards.get(slug);
+        if (b.status === "awarded" || award !== null) {
+          // the award's ranking is frozen once prepared, sent or not (probe24 C-F5: said "is awarded"
+          // while nothing was sent yet)
+          const settled =
+            b.status === "awarded" || award?.status === "confirmed" || award?.status === "packed";
+          throw new PlatformError(
+            "benchmark_awarded",
+            settled
+              ? `benchmark ${slug} is awarded; late runs are not scored`
+              : `the award of benchmark ${slug} is ${award!.status === "sent" ? "sent and not confirmed yet" : "prepared (not sent yet)"}: its ranking is fixed, so late runs are not scored`,
+            { slug, award_status: award?.status ?? null },
+          );
+        }
+        const answers = await runAnswers(ctx, runId, t);
+        const scored = scoreRun(ctx, b, run, tasks, answers, { queries, spent, known });
+        await t.runs.finalize(runId, {
+          finalized_at_ms: scored.finalizedMs,
+          answer_salt: scored.salt,
+          receipt_json: scored.receiptJson,
+          receipt_hash: scored.hash,
+          rank_accuracy: scored.accuracyValue,
+          score_public: scored.publicScore,
+          score_composite: scored.compositeScore,
+          score_composite_public: scored.compositePublic,
+          wall_seconds: scored.wall,
+          queries_used: queries,
+          usdc_spent: spent,
         });
-      const award = await t.awards.get(slug);
-      if (b.status === "awarded" || award !== null) {
-        // the award's ranking is frozen once prepared, sent or not (probe24 C-F5: said "is awarded"
-        // while nothing was sent yet)
-        const settled = b.status === "awarded" || award?.status === "confirmed" || award?.status === "packed";
-        throw new PlatformError(
-          "benchmark_awarded",
-          settled
-            ? `benchmark ${slug} is awarded; late runs are not scored`
-            : `the award of benchmark ${slug} is ${award!.status === "sent" ? "sent and not confirmed yet" : "prepared (not sent yet)"}: its ranking is fixed, so late runs are not scored`,
-          { slug, award_status: award?.status ?? null },
-        );
-      }
-      const answers = await runAnswers(ctx, runId, t);
-      const scored = scoreRun(ctx, b, run, tasks, answers, { queries, spent, known });
-      await t.runs.finalize(runId, {
-        finalized_at_ms: scored.finalizedMs,
-        answer_salt: scored.salt,
-        receipt_json: scored.receiptJson,
-        receipt_hash: scored.hash,
-        rank_accuracy: scored.accuracyValue,
-        score_public: scored.publicScore,
-        score_composite: scored.compositeScore,
-        score_composite_public: scored.compositePublic,
-        wall_seconds: scored.wall,
-        queries_used: queries,
-        usdc_spent: spent,
-      });
-      if (await anchoredHere(ctx, t))
-        await t.anchors.addPending(scored.hash, "receipt", slug, isoMillis(scored.finalizedMs));
-      await t.benchmarks.bumpBoard(slug);
-      ctx.faults.finalizeBeforeCommit?.(runId);
-      const used = await t.runs.attempts(slug, run.agent_id);
-      return { ...scored, run, b, used };
-    },
-    { locksBy: opts.revealBy, account: p.account_id },
-  );
+        if (await anchoredHere(ctx, t))
+          await t.anchors.addPending(scored.hash, "receipt", slug, isoMillis(scored.finalizedMs));
+        await t.benchmarks.bumpBoard(slug);
+        ctx.faults.finalizeBeforeCommit?.(runId);
+        const used = await t.runs.attempts(slug, run.agent_id);
+        return { ...scored, run, b, used };
+      },
+      { locksBy: opts.revealBy, account: p.account_id },
+    );
+  });
   let anchor: AnchorEvidence | null = null;
   let anchorError: string | undefined;
   if (ctx.chain && ctx.receiptAnchoring === "batch") {
@@ -234,6 +238,33 @@ async function mayAnchorNow(ctx: PlatformContext, p: Principal, finalizedMs: num
   // all accounts but the operator's together (probe11 O4), counted the same way
   if (quota.allAccountsCount === undefined) return true;
   return (await ctx.store.runs.finalizedSinceAll(OPERATOR_ACCOUNT_ID, since)) <= quota.allAccountsCount;
+}
+
+/** Per platform, the tail of each run's queue of finalizes in this process ({@link oneRunAtATime}). */
+const finalizing = new WeakMap<PlatformContext, Map<string, Promise<void>>>();
+
+/**
+ * Runs `work` (one finalize's grading and transaction) after every earlier finalize of the same run in
+ * this process has settled (review27 R-F6: grading moved before the transaction, so concurrent finalizes
+ * of one run each graded all its answers; queued, the later ones find the run finalized and grade
+ * nothing). Only the owner's calls are queued (the owner rule is checked before), and the anchor wait
+ * after the commit is outside the queue. Finalizes in other processes on a shared database are not
+ * queued: each may grade once, and the transaction's row lock still lets only one commit.
+ * @returns what `work` returns; throws what it throws
+ */
+async function oneRunAtATime<T>(ctx: PlatformContext, runId: string, work: () => Promise<T>): Promise<T> {
+  let queues = finalizing.get(ctx);
+  if (!queues) finalizing.set(ctx, (queues = new Map()));
+  const mine = (queues.get(runId) ?? Promise.resolve()).then(work);
+  const settled = mine.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(runId, settled);
+  void settled.then(() => {
+    if (queues.get(runId) === settled) queues.delete(runId);
+  });
+  return mine;
 }
 
 /**
