@@ -323,7 +323,7 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
     await again.close();
   });
 
-  it("a sent transaction that reverts: award reports the contract's reason, nothing is paid, the next award sends nothing", async () => {
+  it("a sent transaction that reverts past the deadline: award and door say the reason and that no award can be sent any more (probe28 C-F5), nothing is paid, the next award sends nothing", async () => {
     const dc = devChain();
     const r = await readyToAward(dc, 7, "reverted", crashOnce("awardAfterSend"));
     let sent = "0x" as Hash;
@@ -340,14 +340,28 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
     expect(await healed.real.awardState(r.slug)).toMatchObject({ state: "reverted", tx_hash: sent });
     const door = await healed.awardEvidence(r.slug);
     expect(door).toMatchObject({ kind: "unavailable", reason: "not_awarded" });
-    expect((door as { message: string }).message).toContain(`${sent} reverted`);
-    const e = await healed.award(r.slug).catch((x: unknown) => x);
-    expect(e).toMatchObject({ code: "chain_error" });
-    expect((e as Error).message).toMatch(
+    expect((door as { message: string }).message).toMatch(
       new RegExp(
-        `the award transaction ${sent} reverted: AwardAfterDeadline\\(\\d+, \\d+\\); nothing was paid`,
+        `^the award transaction ${sent} reverted: nothing was paid, and no award can be sent any more: the award deadline \\d+ has passed`,
       ),
     );
+    expect((door as { message: string }).message).not.toMatch(/next award/);
+    const e = await healed.award(r.slug).catch((x: unknown) => x);
+    // the window is closed: a refusal (409), not a chain failure, and never "run award again"
+    expect(e).toMatchObject({
+      code: "award_not_allowed",
+      details: {
+        tx_hash: sent,
+        revert: expect.stringMatching(/^AwardAfterDeadline/),
+        award_deadline: expect.any(Number),
+      },
+    });
+    expect((e as Error).message).toMatch(
+      new RegExp(
+        `the award transaction ${sent} reverted: AwardAfterDeadline\\(\\d+, \\d+\\); nothing was paid, and no award can be sent any more: the award deadline \\d+ has passed`,
+      ),
+    );
+    expect((e as Error).message).not.toMatch(/run award again/);
     expect((await healed.ctx.store.awards.get(r.slug))!.status).toBe("prepared"); // forgotten
     const before = await dc.publicClient.getBlockNumber();
     // the chain's clock is past the award deadline: refused before anything is sent (probe26 C-F4)

@@ -8,6 +8,7 @@ import { getBenchmark, isOpen } from "../publish.js";
 import { statusName, awardRow, awardLock, preparedAward, recordConfirmed } from "./state.js";
 import { ensurePack } from "./pack.js";
 import { awardChainState } from "./recovery.js";
+import { noNewAward } from "./send.js";
 import { LockWaitExpired } from "../store.js";
 import { byDeadline } from "../deadline.js";
 import { PlatformError } from "../errors.js";
@@ -274,12 +275,17 @@ async function awardFromChain(
       reason: "award_pending",
       message: `the award transaction ${state.tx_hash} is pending (sent, not mined yet)`,
     };
-  if (state.state === "reverted")
+  if (state.state === "reverted") {
+    const b = await getBenchmark(ctx, slug);
+    const never = b.bounty ? await noNewAward(ctx, slug, BigInt(b.bounty.bounty_id)) : null;
     return {
       kind: "unavailable",
       reason: "not_awarded",
-      message: `the award transaction ${state.tx_hash} reverted: nothing was paid; the operator's next award sends a new one`,
+      message: never
+        ? `the award transaction ${state.tx_hash} reverted: nothing was paid, and no award can be sent any more: ${never.message}`
+        : `the award transaction ${state.tx_hash} reverted: nothing was paid; the operator's next award sends a new one`,
     };
+  }
   if (state.state !== "mined") return null;
   // mined, but not as deep as the service waits for (`awardConfirmations`): still pending to the reader
   const shallow: { message: string | null } = { message: null };

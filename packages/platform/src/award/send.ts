@@ -59,11 +59,41 @@ async function settleSent(
   await ctx.store.awards.forgetSent(slug);
   if (outcome.state === "unknown") return null;
   const reason = await chain.revertReason(hash);
+  const never = await noNewAward(ctx, slug, bountyId);
+  if (never)
+    throw new PlatformError(
+      "award_not_allowed",
+      `the award transaction ${hash} reverted: ${reason}; nothing was paid, and no award can be sent any more: ${never.message}`,
+      { ...never.details, tx_hash: hash, revert: reason },
+    );
   throw new PlatformError(
     "chain_error",
     `the award transaction ${hash} reverted: ${reason}; nothing was paid and it is forgotten: fix the cause, then run award again (it sends a new transaction)`,
     { tx_hash: hash, revert: reason },
   );
+}
+
+/**
+ * Why no award of `slug`'s attached bounty can be sent now (`assertSendable` on the bounty as it is:
+ * past its award deadline, reclaimed, awarded, another awarder), or null when one can. For a reverted
+ * award's answers (the award's and the door's, probe28 C-F5: an award mined past the deadline was
+ * answered "run award again" / "the operator's next award sends a new one", which could never work).
+ * A chain read that fails is null (the answer then stays the plain revert's, which guesses nothing).
+ * @returns the `award_not_allowed` refusal a new award would get, or null
+ */
+export async function noNewAward(
+  ctx: PlatformContext,
+  slug: string,
+  bountyId: bigint,
+): Promise<PlatformError | null> {
+  try {
+    const onchain = await attachedBountyOnChain(ctx, await getBenchmark(ctx, slug));
+    await assertSendable(ctx, bountyId, onchain, "prepared award");
+    return null;
+  } catch (e) {
+    if (e instanceof PlatformError && e.code === "award_not_allowed") return e;
+    return null;
+  }
 }
 
 /**
