@@ -6,6 +6,7 @@
  * (`GET /awards`, credits.ts), which state them too (probe15 B-F13).
  * @packageDocumentation
  */
+import { BountyStatus } from "@bench-bounty/contracts";
 import { fact, type Fact } from "../facts.js";
 import { arr, obj, s, type Disagreements, type IndexerWalk, type Json } from "./context.js";
 
@@ -20,8 +21,42 @@ export async function bountyAgreement(walk: IndexerWalk, found: Disagreements): 
     throw walk.notTheIndexer(route, "no bounty object");
   const bounty = obj(raw);
   bountyOnlyFields(walk, route, bounty, found);
+  chainBountyFields(walk, route, bounty, found);
   const winners = arr(obj(br.body).winners).map(obj);
   awardAgreement(walk, { route, at: "bounty", award: bounty, winners, winnersAt: "winners" }, found);
+}
+
+/**
+ * The indexer's bounty against `getBounty` as the chain was read (probe28 C-F2: read against another
+ * chain whose bounty of that id was Funded with another root, the indexer's Awarded bounty was
+ * `verified`, as it was compared with the pack only): status, root, leaf count, parties, token, close
+ * time, threshold and splits, and, for an Awarded indexer bounty, the chain's `Awarded` log of the
+ * pack's transaction (`award_log` found none: a disagreement).
+ */
+function chainBountyFields(
+  walk: IndexerWalk,
+  route: string,
+  bounty: Record<string, Json>,
+  found: Disagreements,
+): void {
+  const onChain = walk.chain?.bounty;
+  if (!onChain) return;
+  const says = "getBounty says";
+  const cmp = (field: string, want: string): void =>
+    found.cmp(route, `bounty.${field}`, s(bounty[field]), want.toLowerCase(), says);
+  cmp("status", BountyStatus[Number(onChain.status)] ?? String(onChain.status));
+  cmp("testSetRoot", onChain.testSetRoot);
+  cmp("leafCount", String(onChain.leafCount));
+  cmp("author", onChain.author);
+  cmp("awarder", onChain.awarder);
+  cmp("token", onChain.token);
+  cmp("closesAt", String(onChain.closesAt));
+  cmp("thresholdBps", String(onChain.thresholdBps));
+  cmp("splitsBps", JSON.stringify(onChain.splitsBps.map(Number)));
+  if (walk.chain!.awarded === null && s(bounty.status) === "awarded")
+    found.push(
+      `GET ${route}: the indexer says bounty ${walk.view.benchmark.bounty_id} is Awarded (awardedTx ${s(bounty.awardedTx)}), the chain shows no Awarded log of it in $.benchmark.award_tx`,
+    );
 }
 
 /** The fields only `GET /bounties/:id` states: status, leaf count, close time, threshold, splits. */

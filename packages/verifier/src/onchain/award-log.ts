@@ -31,6 +31,7 @@ export async function awardLogFacts(walk: ChainWalk): Promise<Pick<ChainFacts, "
     walk.bountyRecord(address),
     tx === null ? Promise.resolve(null) : walk.receiptOf(tx),
   ]);
+  walk.observation.bounty = record;
   return { award_log: awardLog(walk, address, record, receipt) };
 }
 

@@ -74,6 +74,11 @@ export interface ChainObservation {
   } | null;
   /** anchorOf results by digest (lowercase). */
   anchors: Map<string, AnchorRecord>;
+  /**
+   * `getBounty(bounty_id)` as the award-log step read it, or null when the bounty contract was not read
+   * (the indexer's bounty is compared with it, probe28 C-F2).
+   */
+  bounty: BountyRecord | null;
 }
 
 /** The shared context of the on-chain walk (built once the RPC serves the pack's chain). */
@@ -233,7 +238,7 @@ export async function makeChainWalk(init: ChainWalkInit): Promise<ChainWalk> {
   const net = rpcReader(init.target);
   const b = view.benchmark;
   const anchors = new Map<string, Promise<AnchorRecord>>();
-  const observation: ChainObservation = { chainId, awarded: null, anchors: new Map() };
+  const observation: ChainObservation = { chainId, awarded: null, anchors: new Map(), bounty: null };
   let record: Promise<BountyRecord> | undefined;
   const codes = new Map<Address, Promise<Hex>>();
   const walk: ChainWalk = {

@@ -146,7 +146,7 @@ export async function verifyOnchain(
   const target = `rpc ${urlOrigin(options.rpcUrl)}`; // a provider's key is in the path or query: only the origin is printed
   const client = options.client ?? rpcClient(options.rpcUrl, options);
   const chainId = await rpcReader(target)("eth_chainId", () => readChainId(client));
-  const observation: ChainObservation = { chainId, awarded: null, anchors: new Map() };
+  const observation: ChainObservation = { chainId, awarded: null, anchors: new Map(), bounty: null };
   if (chainId !== b.chain_id)
     return {
       facts: allFacts(

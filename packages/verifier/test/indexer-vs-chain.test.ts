@@ -1,0 +1,195 @@
+/**
+ * probe28 C-F2: `indexer_agreement` compared the indexer with the chain only through the `Awarded` log.
+ * Verified against another chain (the same CREATE2 addresses, its bounty of the same id Funded with
+ * another root, no Awarded log, no anchors), an indexer stating the pack's award was `verified` while
+ * every chain fact failed. The indexer's bounty is now compared with `getBounty` as read (status, root,
+ * leaf count, parties, token, close time, threshold, splits), an Awarded indexer bounty with the chain's
+ * Awarded log, and an indexer anchor with `anchorOf`.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ANCHOR_KINDS, BountyStatus, type BountyRecord } from "@bench-bounty/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyIndexer } from "../src/indexer/index.js";
+import type { OfflineDerived } from "../src/offline/index.js";
+import type { ChainObservation } from "../src/onchain/context.js";
+import type { PackView } from "../src/pack.js";
+
+const WINNER = "0x" + "99".repeat(20);
+const AMOUNT = 60_000_000n;
+const POOL = 100_000_000n;
+const RECEIPT = "0x" + "ab".repeat(32);
+const benchmark = {
+  bounty_id: "7",
+  commit_root: "0x" + "11".repeat(32),
+  pool_base_units: POOL,
+  token: "0x" + "22".repeat(20),
+  author: "0x" + "33".repeat(20),
+  awarder: "0x" + "44".repeat(20),
+  ranking_digest: "0x" + "55".repeat(32),
+  award_tx: "0x" + "66".repeat(32),
+  award_block: 5000,
+  leaf_count: 12,
+  closes_at: 1_700_000_000,
+  commitment_anchor: null,
+};
+const view = {
+  benchmark,
+  winners: [{ withdrawal_address: WINNER, amount_base_units: AMOUNT }],
+  rank_derivation: { threshold_bps: 0, splits_bps: [10000] },
+  pack_anchor: null,
+} as unknown as PackView;
+const derived = {
+  rankingDigest: null,
+  receiptHashes: [RECEIPT],
+  packHash: null,
+} as unknown as OfflineDerived;
+
+/** The indexer's award, as the pack states it. */
+const award = {
+  bountyId: "7",
+  token: benchmark.token,
+  author: benchmark.author,
+  awarder: benchmark.awarder,
+  pool: String(POOL),
+  testSetRoot: benchmark.commit_root,
+  rankingDigest: benchmark.ranking_digest,
+  authorRemainder: String(POOL - AMOUNT),
+  paidToWinners: String(AMOUNT),
+  winnerCount: 1,
+  awardedBlock: "5000",
+  awardedTx: benchmark.award_tx,
+  winners: [{ place: 1, account: WINNER, amount: String(AMOUNT) }],
+};
+
+let base: string;
+let closeServer: () => void;
+
+beforeAll(async () => {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    const bodyOf = (): unknown => {
+      if (url.pathname === "/bounties/7")
+        return {
+          bounty: {
+            ...award,
+            status: "Awarded",
+            leafCount: "12",
+            closesAt: String(benchmark.closes_at),
+            thresholdBps: 0,
+            splitsBps: [10000],
+          },
+          winners: award.winners,
+        };
+      if (url.pathname === "/awards") return { items: [award], nextCursor: null };
+      if (url.pathname === `/accounts/${WINNER}/credits`)
+        return {
+          account: WINNER,
+          totals: [],
+          credits: [{ bountyId: "7", fromPlaces: String(AMOUNT) }],
+          nextCursor: null,
+        };
+      if (url.pathname === `/anchors/${RECEIPT}`)
+        return {
+          digest: RECEIPT,
+          kindName: "receipt",
+          kind: ANCHOR_KINDS.receipt,
+          blockNumber: "4000",
+          txHash: "0x" + "77".repeat(32),
+          anchorer: benchmark.awarder,
+        };
+      return null;
+    };
+    const body = bodyOf();
+    res.statusCode = body === null ? 404 : 200;
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify(body ?? { error: { code: "not_found" } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  closeServer = () => {
+    server.closeAllConnections();
+    server.close();
+  };
+});
+
+afterAll(() => closeServer());
+
+/** `getBounty(7)` as the pack's chain holds it (Awarded, the pack's terms), with `over` replacing fields. */
+function record(over: Partial<Record<keyof BountyRecord, unknown>> = {}): BountyRecord {
+  return {
+    author: benchmark.author,
+    awarder: benchmark.awarder,
+    token: benchmark.token,
+    pool: POOL,
+    testSetRoot: benchmark.commit_root,
+    leafCount: 12,
+    closesAt: BigInt(benchmark.closes_at),
+    awardDeadline: BigInt(benchmark.closes_at + 86_400),
+    thresholdBps: 0,
+    status: BountyStatus.Awarded,
+    splitsBps: [10000],
+    ...over,
+  } as unknown as BountyRecord;
+}
+
+/** The pack's own chain: Awarded, its Awarded log, the receipt anchored at block 4000. */
+function packChain(): ChainObservation {
+  return {
+    chainId: 8453,
+    bounty: record(),
+    awarded: {
+      winners: [WINNER],
+      amounts: [AMOUNT],
+      authorRemainder: POOL - AMOUNT,
+      rankingDigest: benchmark.ranking_digest,
+      blockNumber: 5000n,
+      txHash: benchmark.award_tx,
+    },
+    anchors: new Map([
+      [RECEIPT, { anchorer: benchmark.awarder, blockNumber: 4000n, kind: ANCHOR_KINDS.receipt }],
+    ]),
+  };
+}
+
+describe("indexer_agreement compares the indexer with the chain as read (probe28 C-F2)", () => {
+  it("the pack's own chain and an indexer of it: verified against pack and chain", async () => {
+    const f = await verifyIndexer(view, derived, packChain(), { indexerUrl: base });
+    expect(f).toEqual({
+      state: "verified",
+      reasons: [
+        "the indexer agrees on bounty 7, its award (1 winners), credits and 1 anchors (pack and chain)",
+      ],
+    });
+  });
+
+  it("another chain (bounty 7 Funded, another root and terms, no Awarded log, nothing anchored): failed, naming each field", async () => {
+    const other: ChainObservation = {
+      chainId: 8453,
+      bounty: record({
+        status: BountyStatus.Funded,
+        testSetRoot: "0x" + "b2".repeat(32),
+        leafCount: 8,
+        thresholdBps: 5000,
+        splitsBps: [6000, 4000],
+      }),
+      awarded: null,
+      anchors: new Map([
+        [RECEIPT, { anchorer: "0x" + "00".repeat(20), blockNumber: 0n, kind: "0x" + "00".repeat(32) }],
+      ]),
+    };
+    const f = await verifyIndexer(view, derived, other, { indexerUrl: base });
+    expect(f.state).toBe("failed");
+    expect(f.reasons).toEqual(
+      expect.arrayContaining([
+        "GET /bounties/7: bounty.status is awarded, getBounty says funded",
+        `GET /bounties/7: bounty.testSetRoot is ${benchmark.commit_root}, getBounty says 0x${"b2".repeat(32)}`,
+        "GET /bounties/7: bounty.leafCount is 12, getBounty says 8",
+        "GET /bounties/7: bounty.thresholdBps is 0, getBounty says 5000",
+        "GET /bounties/7: bounty.splitsBps is [10000], getBounty says [6000,4000]",
+        `GET /bounties/7: the indexer says bounty 7 is Awarded (awardedTx ${benchmark.award_tx}), the chain shows no Awarded log of it in $.benchmark.award_tx`,
+        `GET /anchors/${RECEIPT}: the indexer has a receipt anchor in block 4000, anchorOf says the digest is not anchored`,
+      ]),
+    );
+  });
+});
