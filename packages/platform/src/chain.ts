@@ -35,6 +35,7 @@ import {
   keccak256,
   TimeoutError,
   InvalidParamsRpcError,
+  RpcError,
   MethodNotFoundRpcError,
   MethodNotSupportedRpcError,
   type Account,
@@ -1072,7 +1073,64 @@ export class ChainGateway {
     return this.call(what, fn);
   }
 
+  /**
+   * The one `Awarded` log of bounty `bountyId` (a bounty is awarded once), searched newest first in windows
+   * of at most {@link LOG_BLOCK_RANGE} blocks down to `fromBlock`: hosted RPCs refuse wider `eth_getLogs`
+   * ranges (probe28 C-F7: one unwindowed search from the commitment's block answered every award 500 and
+   * stopped `serve` at start), and a window an RPC refuses all the same (an error answer, not a transport
+   * failure) is halved, down to {@link MIN_LOG_BLOCK_RANGE}. An award is read just after it is made, so the
+   * first window usually holds it.
+   * @returns the log's ranking digest, transaction and block, or null when no Awarded log is found
+   * @throws PlatformError `chain_error` (through the gateway's wording: no part of the RPC's URL)
+   */
+  async findAwardedLog(
+    bountyId: bigint,
+    fromBlock: bigint,
+  ): Promise<{ rankingDigest: Hex; txHash: Hash; blockNumber: number } | null> {
+    const what = "read Awarded logs";
+    let to = BigInt(await this.latestBlockNumber());
+    let span = LOG_BLOCK_RANGE;
+    while (to >= fromBlock) {
+      const from = to - span + 1n > fromBlock ? to - span + 1n : fromBlock;
+      let logs;
+      try {
+        logs = await this.publicClient.getContractEvents({
+          address: this.config.contracts.benchmarkBounty,
+          abi: benchmarkBountyAbi,
+          eventName: "Awarded",
+          args: { bountyId },
+          fromBlock: from,
+          toBlock: to,
+        });
+      } catch (e) {
+        if (span > MIN_LOG_BLOCK_RANGE && refusedByRpc(e)) {
+          span /= 2n;
+          continue;
+        }
+        throw this.failure(what, e);
+      }
+      const log = logs.find((l) => l.transactionHash !== null && l.blockNumber !== null);
+      if (log)
+        return {
+          rankingDigest: (log.args as { rankingDigest: Hex }).rankingDigest,
+          txHash: log.transactionHash!,
+          blockNumber: Number(log.blockNumber),
+        };
+      to = from - 1n;
+    }
+    return null;
+  }
+
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      throw this.failure(what, e);
+    }
+  }
+
+  /** What {@link call} throws for an error `e` of the read `what` (see {@link read}). */
+  private failure(what: string, e: unknown): unknown {
     const rpc = this.config.rpcUrl;
     const origin = publicOrigin(rpc);
     // the URL as given, and as the transport fetches it (userinfo moved to a header), replaced by `by`
@@ -1091,20 +1149,26 @@ export class ChainGateway {
         call: what,
       });
     };
-    try {
-      return await fn();
-    } catch (e) {
-      if (e instanceof PlatformError) throw e;
-      if (e instanceof BaseError) {
-        const revert = revertOf(e);
-        if (revert) throw revertError(what, revert);
-        // an answer cut off at a bound of RPC_REQUEST_LIMITS: named, never a bare "HTTP request failed"
-        const bound = AnswerTooLargeError.find(e) ?? AnswerTimeoutError.find(e);
-        if (bound !== undefined) throw unreachable(bound.message);
-        throw unreachable(e.shortMessage);
-      }
-      // Not viem's: its message may name the URL (fetch's), which carries a provider's key.
-      throw unreachable((e as Error).message);
+    if (e instanceof PlatformError) return e;
+    if (e instanceof BaseError) {
+      const revert = revertOf(e);
+      if (revert) return revertError(what, revert);
+      // an answer cut off at a bound of RPC_REQUEST_LIMITS: named, never a bare "HTTP request failed"
+      const bound = AnswerTooLargeError.find(e) ?? AnswerTimeoutError.find(e);
+      if (bound !== undefined) return unreachable(bound.message);
+      return unreachable(e.shortMessage);
     }
+    // Not viem's: its message may name the URL (fetch's), which carries a provider's key.
+    return unreachable((e as Error).message);
   }
+}
+
+/** Blocks per `eth_getLogs` of a log search ({@link ChainGateway.findAwardedLog}): what hosted Base RPCs allow. */
+export const LOG_BLOCK_RANGE = 10_000n;
+/** The narrowest window a log search halves to when the RPC refuses a range. */
+export const MIN_LOG_BLOCK_RANGE = 100n;
+
+/** Whether `e` is the RPC's own error answer (a refused request, e.g. a range over its cap), not a transport failure. */
+function refusedByRpc(e: unknown): boolean {
+  return e instanceof BaseError && e.walk((x) => x instanceof RpcError) !== null;
 }

@@ -25,27 +25,17 @@ async function findAwardTx(
   digest: Hex,
   fromBlock: bigint,
 ): Promise<{ txHash: Hex; blockNumber: number } | null> {
-  const chain = chainOf(ctx);
   const bountyId = onchain.bountyId;
   if (onchain.status !== 3) return null;
-  const logs = await chain.publicClient.getContractEvents({
-    address: chain.config.contracts.benchmarkBounty,
-    abi: benchmarkBountyAbi,
-    eventName: "Awarded",
-    args: { bountyId },
-    fromBlock,
-  });
-  const log = logs.find(
-    (l) => (l.args as { rankingDigest?: string }).rankingDigest?.toLowerCase() === digest,
-  );
-  if (!log?.transactionHash || log.blockNumber === null) {
+  const log = await chainOf(ctx).findAwardedLog(bountyId, fromBlock);
+  if (log === null || log.rankingDigest.toLowerCase() !== digest) {
     throw new PlatformError(
       "bounty_mismatch",
       `bounty ${bountyId} was awarded on-chain with another ranking digest than the one recorded here`,
       { ranking_digest: digest },
     );
   }
-  return { txHash: log.transactionHash, blockNumber: Number(log.blockNumber) };
+  return { txHash: log.txHash, blockNumber: log.blockNumber };
 }
 
 /**
