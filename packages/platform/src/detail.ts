@@ -233,24 +233,25 @@ export async function commitmentOf(ctx: PlatformContext, b: BenchmarkRecord): Pr
  * A benchmark's stored record as `bench-bounty show` prints it (probe15 B-F14): the reveal rule of the
  * commitment applies ({@link commitmentOf}: `commit_root` null while its anchor is pending or squatted,
  * with `commitment_anchor_status` and `commitment_squat`), and the `plan_seed` (which orders every
- * agent's public tasks, `runPlan`; SPEC leaves it to the platform) is shown only to the benchmark's
- * author and the operator.
+ * agent's public tasks, `runPlan`; SPEC leaves it to the platform) and the `dataset_id` (a hash over the
+ * labels, probe28 B-F5) are shown only to the benchmark's author and the operator.
  * @throws PlatformError `unknown_benchmark`
  */
 export async function benchmarkRecordView(
   ctx: PlatformContext,
   viewer: Principal,
   slug: string,
-): Promise<Omit<BenchmarkRecord, "commit_root" | "plan_seed"> & BenchmarkRecordReveal> {
+): Promise<Omit<BenchmarkRecord, "commit_root" | "plan_seed" | "dataset_id"> & BenchmarkRecordReveal> {
   const b = await getBenchmark(ctx, slug);
   const c = await commitmentOf(ctx, b);
-  const { plan_seed, ...record } = b;
+  const { plan_seed, dataset_id, ...record } = b;
+  const theirs = isAuthorOf(viewer, b) || isOperator(viewer);
   return {
     ...record,
     commit_root: c.commit_root,
     commitment_anchor_status: c.status,
     commitment_squat: c.squat,
-    ...(isAuthorOf(viewer, b) || isOperator(viewer) ? { plan_seed } : {}),
+    ...(theirs ? { plan_seed, dataset_id } : {}),
     open: isOpen(ctx, b),
   };
 }
@@ -262,6 +263,11 @@ export interface BenchmarkRecordReveal {
   commitment_squat: SquatFacts | null;
   /** To the author and the operator only. */
   plan_seed?: string;
+  /**
+   * To the author and the operator only: the id is a hash over the dataset's content hash, which covers
+   * the labels, so a stranger could test candidate label vectors against it offline (probe28 B-F5).
+   */
+  dataset_id?: string;
   open: boolean;
 }
 

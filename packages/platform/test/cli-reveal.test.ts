@@ -1,6 +1,6 @@
 /**
  * The CLI's reads and `anchor` follow the reveal rule and the owner rules (probe15 B-F11, B-F14): `show`
- * names no root whose anchor is pending and the plan seed only to the author or the operator; `anchor`
+ * names no root whose anchor is pending, and the plan seed and dataset id only to the author or the operator; `anchor`
  * is the operator's (the store's holder, keyless) and refuses any other account's key.
  */
 import { afterEach, describe, expect, it } from "vitest";
@@ -21,7 +21,15 @@ async function pendingStore() {
     const b = await h.getBenchmark(slug);
     // what a publish on a chain that did not answer records: the root waits for its anchor
     await h.ctx.store.anchors.addPending(b.commit_root, "commitment", slug, b.created_at);
-    return { store, slug, authorKey, otherKey, root: b.commit_root, seed: b.plan_seed };
+    return {
+      store,
+      slug,
+      authorKey,
+      otherKey,
+      root: b.commit_root,
+      seed: b.plan_seed,
+      datasetId: b.dataset_id,
+    };
   } finally {
     await h.close();
   }
@@ -34,6 +42,8 @@ describe("show: the reveal rule and the plan seed (probe15 B-F14)", () => {
     expect(asOther.code, asOther.err).toBe(0);
     expect(asOther.out).not.toContain(s.root.slice(2));
     expect(asOther.out).not.toContain(s.seed);
+    // nor the dataset id: a hash over the labels (probe28 B-F5: a stranger recovered every private label from it)
+    expect(asOther.out).not.toContain(s.datasetId.slice(3));
     expect(JSON.parse(asOther.out)).toMatchObject({
       slug: s.slug,
       commit_root: null,
@@ -42,7 +52,11 @@ describe("show: the reveal rule and the plan seed (probe15 B-F14)", () => {
     for (const who of [["--api-key", s.authorKey], []]) {
       const r = await runCli("show", s.slug, "--store", s.store, ...who);
       expect(r.code, r.err).toBe(0);
-      expect(JSON.parse(r.out)).toMatchObject({ commit_root: null, plan_seed: s.seed });
+      expect(JSON.parse(r.out)).toMatchObject({
+        commit_root: null,
+        plan_seed: s.seed,
+        dataset_id: s.datasetId,
+      });
     }
   });
 });
