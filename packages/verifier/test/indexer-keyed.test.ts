@@ -127,6 +127,16 @@ function answer(mode: string, url: URL): { status: number; body: unknown } {
   const bounty = q.get("bounty");
   if (bounty !== null) list = list.filter((it) => it.bountyId === bounty);
   if (mode === "liar" && bounty !== null) list = [path === "/awards" ? awards[0]! : credits[0]!];
+  // a second record of the same bounty, every amount changed (probe28 C-F13)
+  if (mode === "twice" && bounty !== null)
+    list = [
+      ...list,
+      ...list.map((it) =>
+        path === "/awards"
+          ? { ...it, winners: [{ place: 1, account: WINNER, amount: "99999999" }], paidToWinners: "99999999" }
+          : { ...it, fromPlaces: "99999999" },
+      ),
+    ];
   const limit = Number(q.get("limit") ?? 50);
   const start = Number(q.get("cursor") ?? 0);
   const items = list.slice(start, start + limit);
@@ -202,6 +212,15 @@ describe("a winner's award and credit are read by the bounty's key (probe27 C-F8
     expect(found.reasons).toEqual([
       `GET /awards?winner=${STRANGER}&bounty=${BOUNTY}: bounty ${BOUNTY} is not in ${STRANGER}'s award history`,
       `GET /accounts/${STRANGER}/credits?bounty=${BOUNTY}: no credit on bounty ${BOUNTY}`,
+    ]);
+  });
+
+  it("a keyed answer holding a second, contradicting record of the bounty is a disagreement (probe28 C-F13)", async () => {
+    const found = new Disagreements();
+    await creditAgreement(walkOf("twice"), found);
+    expect(found.reasons).toEqual([
+      `GET /awards?winner=${WINNER}&bounty=${BOUNTY}: 2 of its items are of bounty ${BOUNTY}, one was expected (a bounty is awarded once)`,
+      `GET /accounts/${WINNER}/credits?bounty=${BOUNTY}: 2 of its credits are of bounty ${BOUNTY}, one was expected (a bounty is awarded once)`,
     ]);
   });
 

@@ -36,7 +36,8 @@ interface FoundItem {
 
 /**
  * GET `route`, a keyed read of bounty `id` (`bounty=<id>` in its query), and find its item in the
- * answer's `key` array. Items of other bounties in the answer are a disagreement (the read asked for one).
+ * answer's `key` array. Items of other bounties in the answer are a disagreement (the read asked for one),
+ * and so are several items of bounty `id` (one award per bounty, one credit record per account and bounty).
  * @param what what the read checks, for the reason of an indexer that refuses the parameter
  * @returns the item; null when the answer has none of bounty `id`; undefined when the indexer refuses the
  *   `bounty` parameter (recorded as unobservable)
@@ -71,6 +72,13 @@ async function keyedItem(
       `GET ${route}: ${others.length} of its ${key} are of another bounty (${printable(String(s(others[0]!.bountyId)), 80)}), asked for bounty ${id} only`,
     );
   const index = items.findIndex((it) => s(it.bountyId) === id);
+  // one item of the bounty: it is awarded once, and an account's credit in it is one record (probe28
+  // C-F13: a second, contradicting record after the first was never looked at, and the fact was verified)
+  const ofBounty = items.length - others.length;
+  if (ofBounty > 1)
+    found.push(
+      `GET ${route}: ${ofBounty} of its ${key} are of bounty ${id}, one was expected (a bounty is awarded once)`,
+    );
   return index === -1 ? null : { route, item: items[index]!, index };
 }
 
