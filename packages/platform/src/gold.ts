@@ -70,7 +70,9 @@ function bigIntegerError(field: string, sent: string, asString: boolean): string
   const beyond = sent.startsWith("-")
     ? "below -(2^53-1) (-9007199254740991)"
     : "above 2^53-1 (9007199254740991)";
-  return `${field} ${shownNumber(sent)} is a number ${beyond}, which loses digits${asString ? `: send it as a plain decimal string (e.g. "${shownNumber(sent)}")` : ""}`;
+  // the advice's example is the number's plain digits: `1e21` as sent is "1000000000000000000000" (probe28
+  // C-F6: the example quoted "1e+21", which the decimal-string fields refuse)
+  return `${field} ${shownNumber(sent)} is a number ${beyond}, which loses digits${asString ? `: send it as a plain decimal string (e.g. "${shownNumber(plainDecimal(sent))}")` : ""}`;
 }
 
 /** How {@link sentNumberText} words its refusal. */

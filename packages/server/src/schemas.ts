@@ -180,7 +180,8 @@ export const RelayClaimBody = z
         z
           .string()
           .regex(/^[0-9]{1,78}$/, "must be unix seconds as a decimal string of at most 78 digits")
-          .refine((v) => BigInt(v) <= maxUint256, {
+          // zod runs a refinement even after the regex refused (probe28 C-F6: BigInt("abc") threw, a 500)
+          .refine((v) => !/^[0-9]{1,78}$/.test(v) || BigInt(v) <= maxUint256, {
             message: `must be at most 2^256 - 1 (${maxUint256}), the contract's uint256`,
           }),
         z.number().int().nonnegative(),

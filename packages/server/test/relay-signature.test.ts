@@ -8,7 +8,7 @@
 import { CLAIM_PRIMARY_TYPE, CLAIM_TYPES, claimDomain } from "@bench-bounty/contracts";
 import { recoverTypedDataAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call, publishCities, register, useLive } from "./helpers.js";
 
 const live = useLive();
@@ -82,9 +82,10 @@ describe("a relayed claim's signature must be low-s with v 27/28", () => {
 // "must be unix seconds as a decimal string", a cap the message did not name and the contract does not have
 describe("a relayed claim's deadline is the contract's uint256 (probe27 C-F3)", () => {
   const MAX = (2n ** 256n - 1n).toString();
-  let own = ""; // a key of its own: the relay's rate limit is per account (burst 5)
-  beforeAll(async () => {
-    own = (await register(live.url, "relay-deadline-cap")).key;
+  let own = ""; // a key of its own per test: the relay's rate limit is per account (burst 5)
+  let n = 0;
+  beforeEach(async () => {
+    own = (await register(live.url, `relay-deadline-cap-${n++}`)).key;
   });
   const post = async (deadline: string) => {
     const signature = await signer.signTypedData(typed);
@@ -104,11 +105,29 @@ describe("a relayed claim's deadline is the contract's uint256 (probe27 C-F3)", 
       /at most 2\^256 - 1 \(115792089237316195423570985008687907853269984665640564039457584007913129639935\)/,
     ],
     ["79 digits", "1".repeat(79), /decimal string of at most 78 digits/],
+    // not digits at all (probe28 C-F6: each was a 500, BigInt() throwing in the cap's check)
+    ["abc", "abc", /decimal string of at most 78 digits/],
+    ["1.5", "1.5", /decimal string of at most 78 digits/],
+    ["1e+21", "1e+21", /decimal string of at most 78 digits/],
+    ["an Arabic-Indic digit", "\u0663", /decimal string of at most 78 digits/],
+    ["12_3", "12_3", /decimal string of at most 78 digits/],
   ])("%s is 422 naming $.deadline and the cap", async (_, deadline, says) => {
     const r = await post(deadline);
     expect(r.status, r.text).toBe(422);
     expect(r.json.error.code).toBe("invalid_request");
     expect(r.json.error.message).toMatch(/\$\.deadline/);
     expect(r.json.error.message).toMatch(says);
+  });
+
+  it("a JSON number over 2^53-1 is 422 advising the plain decimal string that passes (probe28 C-F6)", async () => {
+    const signature = await signer.signTypedData(typed);
+    const body = { account: signer.address, to, deadline: 1e21, signature }; // sent as 1e+21
+    const r = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/claims/relay`, { key: own, body });
+    expect(r.status, r.text).toBe(422);
+    expect(r.json.error.message).toContain(
+      'send it as a plain decimal string (e.g. "1000000000000000000000")',
+    );
+    const advised = await post("1000000000000000000000");
+    expect(advised.json.error.code, advised.text).toBe("no_chain"); // the advice, followed, passes the body's check
   });
 });
