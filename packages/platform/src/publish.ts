@@ -191,8 +191,12 @@ export async function storeDataset(
 ): Promise<DatasetSummary> {
   assertRole(owner, "author");
   assertWriteInTime(how.answerBy, "upload");
-  // The owner is part of the id: two authors uploading the same rows get two datasets.
-  const datasetId = `ds-${keccak256Hex(`${owner.account_id}\n${d.name}\n${d.content_hash}`).slice(2, 18)}`;
+  // The owner is part of the id: two authors uploading the same rows get two datasets. The store's
+  // secret key is too: the content hash covers the labels, and an id anyone could recompute from candidate
+  // labels let a stranger recover private labels from `show`, or test them against the 403/404 of another
+  // account's dataset routes (probe28 B-F5). Same owner, name and content: the same id (idempotent).
+  const key = await ctx.store.datasets.idKey(Buffer.from(ctx.randomBytes(32)).toString("hex"));
+  const datasetId = `ds-${keccak256Hex(`${key}\n${owner.account_id}\n${d.name}\n${d.content_hash}`).slice(2, 18)}`;
   const existing = await ctx.store.datasets.get(datasetId);
   if (existing) return existing;
   const createdAt = isoMillis(ctx.clock());

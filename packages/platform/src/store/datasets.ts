@@ -4,6 +4,9 @@ import type { DatasetSummary } from "../publish.js";
 import { TableModule } from "./executor.js";
 import type { DatasetsTable as DatasetRow } from "./schema.js";
 
+/** The `meta` key of the store's secret key of dataset ids ({@link DatasetsTable.idKey}). */
+export const DATASET_ID_KEY = "dataset_id_key";
+
 /** Rows per INSERT statement (well under both engines' bound-parameter limits). */
 export const INSERT_CHUNK = 500;
 
@@ -31,6 +34,26 @@ const toSummary = (r: DatasetRow): DatasetSummary => ({
 
 /** The `datasets` / `dataset_rows` tables. */
 export class DatasetsTable extends TableModule {
+  /**
+   * The store's secret key of dataset ids (`meta.dataset_id_key`, {@link DATASET_ID_KEY}): written once
+   * with `fresh` (random hex) by the first caller, read by every later one, never served. Dataset ids are
+   * keyed with it so that they say nothing of the labels their content hash covers (probe28 B-F5).
+   * @returns the key (hex)
+   */
+  async idKey(fresh: string): Promise<string> {
+    await this.db
+      .insertInto("meta")
+      .values({ key: DATASET_ID_KEY, value: fresh })
+      .onConflict((oc) => oc.column("key").doNothing())
+      .execute();
+    const r = await this.db
+      .selectFrom("meta")
+      .select("value")
+      .where("key", "=", DATASET_ID_KEY)
+      .executeTakeFirstOrThrow();
+    return r.value;
+  }
+
   /** A dataset's summary, or null (also for one being deleted). */
   async get(datasetId: string): Promise<DatasetSummary | null> {
     const r = await this.db
