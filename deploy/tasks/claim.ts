@@ -192,11 +192,25 @@ function splitByToken(
   return { chosen, others: rest.length, otherTokens: new Set(rest.map((c) => c.token.toLowerCase())).size };
 }
 
-/** Largest amount first (then the lower bounty id): a winner's prizes before a stranger's dust. */
-function byAmount(a: Credit, b: Credit): number {
-  if (a.amount !== b.amount) return a.amount > b.amount ? -1 : 1;
-  return a.bountyId < b.bountyId ? -1 : a.bountyId > b.bountyId ? 1 : 0;
+/**
+ * The order in which `bounty:credits` lists and `bounty:claim --all` takes credits (`--limit` and
+ * `--max-claims` cut it): grouped by token, the network's USDC (`usdc`) first, then the other tokens by
+ * address (lower-case); within a token the largest amount first (a winner's prizes before a stranger's
+ * dust), then the lower bounty id. Amounts of different tokens are never compared (review28 R-F7: raw
+ * base units put 0.000001 of an 18-decimal token before 1 USDC).
+ */
+function creditOrder(usdc: string): (a: Credit, b: Credit) => number {
+  const group = (c: Credit) => (c.token.toLowerCase() === usdc.toLowerCase() ? "" : c.token.toLowerCase());
+  return (a, b) => {
+    const [ga, gb] = [group(a), group(b)];
+    if (ga !== gb) return ga < gb ? -1 : 1;
+    if (a.amount !== b.amount) return a.amount > b.amount ? -1 : 1;
+    return a.bountyId < b.bountyId ? -1 : a.bountyId > b.bountyId ? 1 : 0;
+  };
 }
+
+/** Help text of `--limit` / `--max-claims`: the order {@link creditOrder} cuts. */
+const CREDIT_ORDER_HELP = "USDC first, then by token; the largest first within a token";
 
 /** The line naming the credits `--token` left out, with the command that lists them. */
 function othersLine(ctx: TaskContext, account: string, others: number, otherTokens: number): string {
@@ -236,7 +250,7 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
   )
   .addOptionalParam(
     "limit",
-    `Credits listed, largest first; the rest is summed up (default ${DEFAULT_CREDIT_LINES}; 0: all)`,
+    `Credits listed (${CREDIT_ORDER_HELP}); the rest is summed up (default ${DEFAULT_CREDIT_LINES}; 0: all)`,
     undefined,
     types.string,
   )
@@ -269,8 +283,8 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
           if (others > 0) console.log(othersLine(ctx, account, others, otherTokens));
           return;
         }
-        // the chosen token's credits, largest first, the rest summed up (one token lookup per token)
-        const sorted = [...chosen].sort(byAmount);
+        // the chosen credits in claim order, the rest summed up (one token lookup per token)
+        const sorted = [...chosen].sort(creditOrder(ctx.profile.usdc));
         const shown = limit === 0 ? sorted : sorted.slice(0, limit);
         for (const c of shown) {
           const symbol = await symbolOf(ctx, c.token);
@@ -286,7 +300,7 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
         const hidden = sorted.length - shown.length;
         if (hidden > 0)
           console.log(
-            `  ... and ${hidden} smaller credit${hidden === 1 ? "" : "s"} (--limit 0 lists every one)`,
+            `  ... and ${hidden} ${choice.all ? "more" : "smaller"} credit${hidden === 1 ? "" : "s"} (--limit 0 lists every one)`,
           );
         const shownTokens = new Set(shown.map((c) => c.token));
         for (const [token, { total, count }] of totals) {
@@ -304,7 +318,7 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
           `Claim with:\n  ${pasteableTask(ctx.profile, "bounty:claim", ["--from", account, "--all", ...tokenArgs])}`,
         );
         console.log(
-          `  It claims the ${DEFAULT_MAX_CLAIMS} largest credits per run (--max-claims). Paid at another address: add --to and that address. No ETH for gas: bounty:claim --relay (deploy/README.md).`,
+          `  It claims the ${DEFAULT_MAX_CLAIMS} ${choice.all ? "first credits in this order" : "largest credits"} per run (--max-claims). Paid at another address: add --to and that address. No ETH for gas: bounty:claim --relay (deploy/README.md).`,
         );
       },
     ),
@@ -336,7 +350,7 @@ interface AllOptions {
 
 /**
  * The credits a claim takes: the requested bounties (each must hold credit), or with `--all` the
- * `--token` credits found, the largest first, at most `--max-claims` of them (probe27 C-F8: a stranger's
+ * `--token` credits found, in {@link creditOrder}, at most `--max-claims` of them (probe27 C-F8: a stranger's
  * 10,000 dust awards were each listed and simulated before one claimMany of all of them); what is left
  * is named with the command that claims it.
  */
@@ -359,12 +373,12 @@ async function creditsToClaim(
         `${account} has no outstanding credit on ${ctx.profile.name}${why}${indexer ? " (as far as the indexer knows)" : ""}: nothing to claim.`,
       );
     }
-    const sorted = [...chosen].sort(byAmount);
+    const sorted = [...chosen].sort(creditOrder(ctx.profile.usdc));
     const take = sorted.slice(0, all!.maxClaims);
     const left: string[] = [];
     if (sorted.length > take.length)
       left.push(
-        `${sorted.length - take.length} smaller credit${sorted.length - take.length === 1 ? "" : "s"} left for another run of the same command (--max-claims ${all!.maxClaims})`,
+        `${sorted.length - take.length} ${all!.choice.all ? "more" : "smaller"} credit${sorted.length - take.length === 1 ? "" : "s"} left for another run of the same command (--max-claims ${all!.maxClaims})`,
       );
     if (others > 0)
       left.push(
@@ -581,7 +595,7 @@ withFromParam(
   )
   .addOptionalParam(
     "maxClaims",
-    `With --all: credits claimed in this run, the largest first (default ${DEFAULT_MAX_CLAIMS})`,
+    `With --all: credits claimed in this run (${CREDIT_ORDER_HELP}; default ${DEFAULT_MAX_CLAIMS})`,
     undefined,
     types.string,
   )

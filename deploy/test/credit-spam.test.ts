@@ -447,4 +447,80 @@ describe("a stranger's dust awards to a winner (probe27 C-F8)", function () {
       expect(await usdcOf(victim)).to.equal(before + 1n);
     });
   });
+
+  it("--token all orders the credits by token, USDC first, then by amount within a token, not by raw base units (review28 R-F7)", async function () {
+    // a stranger's 18-decimal token: 10^12 base units (0.000001 REENT) outnumber any USDC dust
+    const stranger = chain.accounts[9]!.address;
+    const artifact = JSON.parse(
+      fs.readFileSync(`${REPO_ROOT}/artifacts/contracts/test/ReentrantToken.sol/ReentrantToken.json`, "utf8"),
+    ) as { abi: Abi; bytecode: `0x${string}` };
+    const hash = await chain.wallet(9).deployContract({ abi: artifact.abi, bytecode: artifact.bytecode });
+    const reent = (await chain.publicClient.waitForTransactionReceipt({ hash })).contractAddress!;
+    const big = 10n ** 12n;
+    const bounty = chain.contracts.benchmarkBounty;
+    await send([
+      {
+        from: stranger,
+        to: reent,
+        data: encodeFunctionData({ abi: erc20, functionName: "mint", args: [stranger, big] }),
+      },
+      {
+        from: stranger,
+        to: reent,
+        data: encodeFunctionData({ abi: erc20, functionName: "approve", args: [bounty, big] }),
+      },
+    ]);
+    const closesAt = (await chainTime(chain)) + 100n;
+    const id = (await bountyCount()) + 1n;
+    await send(creations(stranger, reent, big, 1, closesAt, "reent"));
+    await chain.increaseTime(101);
+    await send([
+      {
+        from: stranger,
+        to: bounty,
+        data: encodeFunctionData({
+          abi: benchmarkBountyAbi,
+          functionName: "award",
+          args: [id, [victim], keccak256(toHex(`digest-${id}`))],
+        }),
+      },
+    ]);
+    expect(await creditOf(id)).to.equal(big);
+
+    const listed = expectOk(
+      await runVia(chain.rpcUrl, ["bounty:credits", "--account", victim, "--token", "all", "--limit", "0"]),
+    );
+    const tokens = listed
+      .split("\n")
+      .filter((l) => l.startsWith("  bounty "))
+      .map((l) => /base units of (0x[0-9a-fA-F]{40})\)$/.exec(l)![1]!.toLowerCase());
+    // one run per token, USDC's first
+    const runs = tokens.filter((t, i) => i === 0 || tokens[i - 1] !== t);
+    expect(runs[0], listed).to.equal(chain.contracts.usdc.toLowerCase());
+    expect(new Set(runs).size, listed).to.equal(runs.length);
+    expect(runs.slice(1).sort(), listed).to.deep.equal([other.toLowerCase(), reent.toLowerCase()].sort());
+
+    // --max-claims cuts the same order: USDC's credits first, the big REENT credit left
+    const before = await usdcOf(victim);
+    const out = expectOk(
+      await runVia(chain.rpcUrl, [
+        "bounty:claim",
+        "--from",
+        victim,
+        "--all",
+        "--token",
+        "all",
+        "--max-claims",
+        "3",
+      ]),
+    );
+    expect(
+      out.split("\n").filter((l) => l.startsWith("Claimed bounty ")),
+      out,
+    ).to.have.length(3);
+    expect(out, out).to.match(/^Claimed bounty \d+: 0\.000001 USDC/m);
+    expect(out).not.to.include("REENT");
+    expect(await usdcOf(victim)).to.equal(before + 3n);
+    expect(await creditOf(id)).to.equal(big);
+  });
 });
