@@ -217,8 +217,14 @@ function othersLine(ctx: TaskContext, account: string, others: number, otherToke
   return `  ${others} credit${others === 1 ? "" : "s"} in ${otherTokens} other token${otherTokens === 1 ? "" : "s"} not listed (anyone can award a credit in any token); list them with:\n  ${pasteableTask(ctx.profile, "bounty:credits", ["--account", account, "--token", "all"])}`;
 }
 
-async function symbolOf(ctx: TaskContext, token: string): Promise<string> {
-  return (await tokenDisplay(ctx, token)).symbol;
+/**
+ * `amount` base units of `token` as printed: with the token's decimals and symbol ({@link tokenDisplay},
+ * read once per token and run), so 10^12 base units of an 18-decimal token read 0.000001000000000000, not
+ * 1000000.000000 (the 6 decimals of USDC were used for every token).
+ */
+async function amountText(ctx: TaskContext, token: string, amount: bigint): Promise<string> {
+  const { symbol, decimals } = await tokenDisplay(ctx, token);
+  return formatAmount(amount, symbol, decimals);
 }
 
 const INDEXER_TIMEOUT_HELP = `With --indexer: the bound of each request to it, headers and body together, ms (default ${DEFAULT_INDEXER_TIMEOUT_MS})`;
@@ -287,9 +293,8 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
         const sorted = [...chosen].sort(creditOrder(ctx.profile.usdc));
         const shown = limit === 0 ? sorted : sorted.slice(0, limit);
         for (const c of shown) {
-          const symbol = await symbolOf(ctx, c.token);
           console.log(
-            `  bounty ${c.bountyId}  ${formatAmount(c.amount, symbol)}  (${c.amount} base units of ${c.token})`,
+            `  bounty ${c.bountyId}  ${await amountText(ctx, c.token, c.amount)}  (${c.amount} base units of ${c.token})`,
           );
         }
         const totals = new Map<string, { total: bigint; count: number }>();
@@ -305,9 +310,7 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
         const shownTokens = new Set(shown.map((c) => c.token));
         for (const [token, { total, count }] of totals) {
           // a token with no line shown is summed without its symbol (no lookup for a stranger's tokens)
-          const amount = shownTokens.has(token)
-            ? formatAmount(total, await symbolOf(ctx, token))
-            : `${total} base units`;
+          const amount = shownTokens.has(token) ? await amountText(ctx, token, total) : `${total} base units`;
           console.log(`  total ${amount} in ${count} bount${count === 1 ? "y" : "ies"} (${token})`);
         }
         if (others > 0) console.log(othersLine(ctx, account, others, otherTokens));
@@ -410,9 +413,9 @@ async function creditsToClaim(
 async function printClaimed(ctx: TaskContext, receipt: TransactionReceipt, credits: Credit[]): Promise<void> {
   for (const parsed of eventsIn(receipt, ctx.bounty, "Claimed")) {
     const credit = credits.find((c) => c.bountyId === parsed.args.bountyId);
-    const symbol = credit ? await symbolOf(ctx, credit.token) : "tokens";
+    const amount = parsed.args.amount as bigint;
     console.log(
-      `Claimed bounty ${parsed.args.bountyId}: ${formatAmount(parsed.args.amount as bigint, symbol)} from ${parsed.args.account} to ${parsed.args.to}`,
+      `Claimed bounty ${parsed.args.bountyId}: ${credit ? await amountText(ctx, credit.token, amount) : formatAmount(amount, "tokens")} from ${parsed.args.account} to ${parsed.args.to}`,
     );
   }
   console.log(`  tx   ${receipt.hash} (block ${receipt.blockNumber})`);
@@ -478,7 +481,7 @@ async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint)
     `Relayed claim of bounty ${bountyId} for ${account}, paid to ${to}; gas paid by ${relayer} (--from).`,
   );
   console.log(
-    `  ${formatAmount(credits[0]!.amount, await symbolOf(ctx, credits[0]!.token))}; signed by ${claimer.account.address}, valid until ${isoSeconds(deadline)}`,
+    `  ${await amountText(ctx, credits[0]!.token, credits[0]!.amount)}; signed by ${claimer.account.address}, valid until ${isoSeconds(deadline)}`,
   );
   await printClaimed(
     ctx,
@@ -653,7 +656,7 @@ withFromParam(
         `Claiming for ${account} on ${ctx.profile.name}, paid to ${to}${to === account ? "" : " (--to)"}:`,
       );
       for (const c of credits)
-        console.log(`  bounty ${c.bountyId}  ${formatAmount(c.amount, await symbolOf(ctx, c.token))}`);
+        console.log(`  bounty ${c.bountyId}  ${await amountText(ctx, c.token, c.amount)}`);
       for (const line of left) console.log(`  (${line})`);
       // each credit of a multi-bounty claim on its own (probe21 B-F10): one token refusing its
       // transfer no longer stops the claim of the others

