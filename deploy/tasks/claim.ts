@@ -372,8 +372,14 @@ async function creditsToClaim(
         others > 0
           ? ` in ${all!.choice.all ? "any token" : "this token"} (${others} in other tokens: --token all)`
           : "";
+      // asked for one token, the indexer named no other (review28 R-F5): the line says so
+      const source = !indexer
+        ? ""
+        : all!.choice.all
+          ? " (as far as the indexer knows)"
+          : " (as far as the indexer knows; it was asked for this token only: --token all for every token)";
       throw new TaskError(
-        `${account} has no outstanding credit on ${ctx.profile.name}${why}${indexer ? " (as far as the indexer knows)" : ""}: nothing to claim.`,
+        `${account} has no outstanding credit on ${ctx.profile.name}${why}${source}: nothing to claim.`,
       );
     }
     const sorted = [...chosen].sort(creditOrder(ctx.profile.usdc));

@@ -454,6 +454,26 @@ describe("a stranger's dust awards to a winner (probe27 C-F8)", function () {
       for (const q of indexer.requests) expect(q.get("token")?.toLowerCase(), q.toString()).to.equal(usdc());
       expect(await usdcOf(victim)).to.equal(before + 1n);
     });
+    it("bounty:claim --all --indexer with no credit in the token says the indexer was asked for that token only", async function () {
+      const empty = await startIndexer(() => []);
+      try {
+        const r = await runVia(proxy.url, [
+          "bounty:claim",
+          "--from",
+          victim,
+          "--all",
+          "--indexer",
+          empty.url,
+        ]);
+        expectRefusal(
+          r,
+          /has no outstanding credit on localhost \(as far as the indexer knows; it was asked for this token only: --token all for every token\): nothing to claim\./,
+        );
+        expect(empty.requests.map((q) => q.get("token")?.toLowerCase())).to.deep.equal([usdc()]);
+      } finally {
+        await empty.close();
+      }
+    });
   });
 
   it("--token all orders the credits by token, USDC first, then by amount within a token, not by raw base units (review28 R-F7)", async function () {
