@@ -164,6 +164,8 @@ export async function getIndexerJson(url: URL, timeoutMs: number, maxBytes: numb
  * every page, at most {@link MAX_CREDIT_PAGES}); the tasks re-read each amount on-chain.
  * @param indexer `--indexer`, the REST base URL
  * @param timeoutMs the bound of each request (`--indexer-timeout`)
+ * @param token when given, only that token's credits are asked for (the route's `token=` filter): a
+ *   stranger's credits in other tokens are then neither paged nor read on-chain (review28 R-F5)
  * @throws TaskError as {@link getIndexerJson}; for a page of another shape, naming the JSON path
  *   (`$.credits[0].bountyId: expected a bounty id ...`); for a `nextCursor` that does not go down
  */
@@ -171,6 +173,7 @@ export async function creditIdsFromIndexer(
   indexer: string,
   account: string,
   timeoutMs: number,
+  token?: string,
 ): Promise<bigint[]> {
   const base = indexerBase(indexer);
   const schema = creditsPageSchema();
@@ -179,6 +182,7 @@ export async function creditIdsFromIndexer(
   for (let page = 0; page < MAX_CREDIT_PAGES; page++) {
     const url = new URL(`accounts/${account}/credits`, base.href.endsWith("/") ? base.href : `${base.href}/`);
     url.searchParams.set("limit", "100");
+    if (token !== undefined) url.searchParams.set("token", token);
     if (cursor) url.searchParams.set("cursor", cursor);
     const value = await getIndexerJson(url, timeoutMs, MAX_INDEXER_PAGE_BYTES);
     let body: CreditsPage;

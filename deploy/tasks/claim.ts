@@ -134,15 +134,23 @@ function indexerOption(indexer: string | undefined, timeout: string | undefined)
 
 /**
  * Outstanding credit of `account`, re-read with `creditOf`, in bounty id order; the token of each from
- * `getBounty`. Both read in batches ({@link readBatched}).
+ * `getBounty`. Both read in batches ({@link readBatched}). With `--indexer` and one token chosen, only
+ * that token's credits are asked of the indexer (review28 R-F5: a stranger's dust in other tokens cost
+ * a page and two reads per credit); the token is still read on-chain, so {@link splitByToken} decides.
  */
 async function findCredits(
   ctx: TaskContext,
   account: string,
   indexer: IndexerOption | undefined,
+  choice: TokenChoice,
 ): Promise<Credit[]> {
   const ids = indexer
-    ? await creditIdsFromIndexer(indexer.url, account, indexer.timeoutMs)
+    ? await creditIdsFromIndexer(
+        indexer.url,
+        account,
+        indexer.timeoutMs,
+        choice.all ? undefined : choice.address,
+      )
     : await idsFromLogs(ctx, account);
   const unique = [...new Set(ids.map(String))].map(BigInt).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const amounts = await readBatched<bigint>(ctx, "creditOf", (id) => [id, account], unique);
@@ -184,19 +192,39 @@ function splitByToken(
   return { chosen, others: rest.length, otherTokens: new Set(rest.map((c) => c.token.toLowerCase())).size };
 }
 
-/** Largest amount first (then the lower bounty id): a winner's prizes before a stranger's dust. */
-function byAmount(a: Credit, b: Credit): number {
-  if (a.amount !== b.amount) return a.amount > b.amount ? -1 : 1;
-  return a.bountyId < b.bountyId ? -1 : a.bountyId > b.bountyId ? 1 : 0;
+/**
+ * The order in which `bounty:credits` lists and `bounty:claim --all` takes credits (`--limit` and
+ * `--max-claims` cut it): grouped by token, the network's USDC (`usdc`) first, then the other tokens by
+ * address (lower-case); within a token the largest amount first (a winner's prizes before a stranger's
+ * dust), then the lower bounty id. Amounts of different tokens are never compared (review28 R-F7: raw
+ * base units put 0.000001 of an 18-decimal token before 1 USDC).
+ */
+function creditOrder(usdc: string): (a: Credit, b: Credit) => number {
+  const group = (c: Credit) => (c.token.toLowerCase() === usdc.toLowerCase() ? "" : c.token.toLowerCase());
+  return (a, b) => {
+    const [ga, gb] = [group(a), group(b)];
+    if (ga !== gb) return ga < gb ? -1 : 1;
+    if (a.amount !== b.amount) return a.amount > b.amount ? -1 : 1;
+    return a.bountyId < b.bountyId ? -1 : a.bountyId > b.bountyId ? 1 : 0;
+  };
 }
+
+/** Help text of `--limit` / `--max-claims`: the order {@link creditOrder} cuts. */
+const CREDIT_ORDER_HELP = "USDC first, then by token; the largest first within a token";
 
 /** The line naming the credits `--token` left out, with the command that lists them. */
 function othersLine(ctx: TaskContext, account: string, others: number, otherTokens: number): string {
   return `  ${others} credit${others === 1 ? "" : "s"} in ${otherTokens} other token${otherTokens === 1 ? "" : "s"} not listed (anyone can award a credit in any token); list them with:\n  ${pasteableTask(ctx.profile, "bounty:credits", ["--account", account, "--token", "all"])}`;
 }
 
-async function symbolOf(ctx: TaskContext, token: string): Promise<string> {
-  return (await tokenDisplay(ctx, token)).symbol;
+/**
+ * `amount` base units of `token` as printed: with the token's decimals and symbol ({@link tokenDisplay},
+ * read once per token and run), so 10^12 base units of an 18-decimal token read 0.000001000000000000, not
+ * 1000000.000000 (the 6 decimals of USDC were used for every token).
+ */
+async function amountText(ctx: TaskContext, token: string, amount: bigint): Promise<string> {
+  const { symbol, decimals } = await tokenDisplay(ctx, token);
+  return formatAmount(amount, symbol, decimals);
 }
 
 const INDEXER_TIMEOUT_HELP = `With --indexer: the bound of each request to it, headers and body together, ms (default ${DEFAULT_INDEXER_TIMEOUT_MS})`;
@@ -228,7 +256,7 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
   )
   .addOptionalParam(
     "limit",
-    `Credits listed, largest first; the rest is summed up (default ${DEFAULT_CREDIT_LINES}; 0: all)`,
+    `Credits listed (${CREDIT_ORDER_HELP}); the rest is summed up (default ${DEFAULT_CREDIT_LINES}; 0: all)`,
     undefined,
     types.string,
   )
@@ -245,7 +273,7 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
         const choice = tokenChoice(ctx, args.token);
         const account = hre.ethers.getAddress(args.account ?? ctx.signer.address);
         const { chosen, others, otherTokens } = splitByToken(
-          await findCredits(ctx, account, indexer),
+          await findCredits(ctx, account, indexer, choice),
           choice,
         );
         const which = choice.all
@@ -254,20 +282,19 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
             ? "USDC"
             : `token ${choice.address}`;
         console.log(
-          `Outstanding credit of ${account} on ${ctx.profile.name} in ${which} (found via ${args.indexer ? `the indexer ${args.indexer}` : "the Awarded logs"}, amounts read on-chain):`,
+          `Outstanding credit of ${account} on ${ctx.profile.name} in ${which} (found via ${args.indexer ? `the indexer ${args.indexer}${choice.all ? "" : ", asked for this token only: --token all for every token;"}` : "the Awarded logs,"} amounts read on-chain):`,
         );
         if (chosen.length === 0) {
           console.log("  none");
           if (others > 0) console.log(othersLine(ctx, account, others, otherTokens));
           return;
         }
-        // the chosen token's credits, largest first, the rest summed up (one token lookup per token)
-        const sorted = [...chosen].sort(byAmount);
+        // the chosen credits in claim order, the rest summed up (one token lookup per token)
+        const sorted = [...chosen].sort(creditOrder(ctx.profile.usdc));
         const shown = limit === 0 ? sorted : sorted.slice(0, limit);
         for (const c of shown) {
-          const symbol = await symbolOf(ctx, c.token);
           console.log(
-            `  bounty ${c.bountyId}  ${formatAmount(c.amount, symbol)}  (${c.amount} base units of ${c.token})`,
+            `  bounty ${c.bountyId}  ${await amountText(ctx, c.token, c.amount)}  (${c.amount} base units of ${c.token})`,
           );
         }
         const totals = new Map<string, { total: bigint; count: number }>();
@@ -278,14 +305,12 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
         const hidden = sorted.length - shown.length;
         if (hidden > 0)
           console.log(
-            `  ... and ${hidden} smaller credit${hidden === 1 ? "" : "s"} (--limit 0 lists every one)`,
+            `  ... and ${hidden} ${choice.all ? "more" : "smaller"} credit${hidden === 1 ? "" : "s"} (--limit 0 lists every one)`,
           );
         const shownTokens = new Set(shown.map((c) => c.token));
         for (const [token, { total, count }] of totals) {
           // a token with no line shown is summed without its symbol (no lookup for a stranger's tokens)
-          const amount = shownTokens.has(token)
-            ? formatAmount(total, await symbolOf(ctx, token))
-            : `${total} base units`;
+          const amount = shownTokens.has(token) ? await amountText(ctx, token, total) : `${total} base units`;
           console.log(`  total ${amount} in ${count} bount${count === 1 ? "y" : "ies"} (${token})`);
         }
         if (others > 0) console.log(othersLine(ctx, account, others, otherTokens));
@@ -296,7 +321,7 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
           `Claim with:\n  ${pasteableTask(ctx.profile, "bounty:claim", ["--from", account, "--all", ...tokenArgs])}`,
         );
         console.log(
-          `  It claims the ${DEFAULT_MAX_CLAIMS} largest credits per run (--max-claims). Paid at another address: add --to and that address. No ETH for gas: bounty:claim --relay (deploy/README.md).`,
+          `  It claims the ${DEFAULT_MAX_CLAIMS} ${choice.all ? "first credits in this order" : "largest credits"} per run (--max-claims). Paid at another address: add --to and that address. No ETH for gas: bounty:claim --relay (deploy/README.md).`,
         );
       },
     ),
@@ -328,7 +353,7 @@ interface AllOptions {
 
 /**
  * The credits a claim takes: the requested bounties (each must hold credit), or with `--all` the
- * `--token` credits found, the largest first, at most `--max-claims` of them (probe27 C-F8: a stranger's
+ * `--token` credits found, in {@link creditOrder}, at most `--max-claims` of them (probe27 C-F8: a stranger's
  * 10,000 dust awards were each listed and simulated before one claimMany of all of them); what is left
  * is named with the command that claims it.
  */
@@ -340,23 +365,29 @@ async function creditsToClaim(
   all?: AllOptions,
 ): Promise<{ credits: Credit[]; left: string[] }> {
   if (!requested) {
-    const found = await findCredits(ctx, account, indexer);
+    const found = await findCredits(ctx, account, indexer, all!.choice);
     const { chosen, others, otherTokens } = splitByToken(found, all!.choice);
     if (chosen.length === 0) {
       const why =
         others > 0
           ? ` in ${all!.choice.all ? "any token" : "this token"} (${others} in other tokens: --token all)`
           : "";
+      // asked for one token, the indexer named no other (review28 R-F5): the line says so
+      const source = !indexer
+        ? ""
+        : all!.choice.all
+          ? " (as far as the indexer knows)"
+          : " (as far as the indexer knows; it was asked for this token only: --token all for every token)";
       throw new TaskError(
-        `${account} has no outstanding credit on ${ctx.profile.name}${why}${indexer ? " (as far as the indexer knows)" : ""}: nothing to claim.`,
+        `${account} has no outstanding credit on ${ctx.profile.name}${why}${source}: nothing to claim.`,
       );
     }
-    const sorted = [...chosen].sort(byAmount);
+    const sorted = [...chosen].sort(creditOrder(ctx.profile.usdc));
     const take = sorted.slice(0, all!.maxClaims);
     const left: string[] = [];
     if (sorted.length > take.length)
       left.push(
-        `${sorted.length - take.length} smaller credit${sorted.length - take.length === 1 ? "" : "s"} left for another run of the same command (--max-claims ${all!.maxClaims})`,
+        `${sorted.length - take.length} ${all!.choice.all ? "more" : "smaller"} credit${sorted.length - take.length === 1 ? "" : "s"} left for another run of the same command (--max-claims ${all!.maxClaims})`,
       );
     if (others > 0)
       left.push(
@@ -388,9 +419,9 @@ async function creditsToClaim(
 async function printClaimed(ctx: TaskContext, receipt: TransactionReceipt, credits: Credit[]): Promise<void> {
   for (const parsed of eventsIn(receipt, ctx.bounty, "Claimed")) {
     const credit = credits.find((c) => c.bountyId === parsed.args.bountyId);
-    const symbol = credit ? await symbolOf(ctx, credit.token) : "tokens";
+    const amount = parsed.args.amount as bigint;
     console.log(
-      `Claimed bounty ${parsed.args.bountyId}: ${formatAmount(parsed.args.amount as bigint, symbol)} from ${parsed.args.account} to ${parsed.args.to}`,
+      `Claimed bounty ${parsed.args.bountyId}: ${credit ? await amountText(ctx, credit.token, amount) : formatAmount(amount, "tokens")} from ${parsed.args.account} to ${parsed.args.to}`,
     );
   }
   console.log(`  tx   ${receipt.hash} (block ${receipt.blockNumber})`);
@@ -456,7 +487,7 @@ async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint)
     `Relayed claim of bounty ${bountyId} for ${account}, paid to ${to}; gas paid by ${relayer} (--from).`,
   );
   console.log(
-    `  ${formatAmount(credits[0]!.amount, await symbolOf(ctx, credits[0]!.token))}; signed by ${claimer.account.address}, valid until ${isoSeconds(deadline)}`,
+    `  ${await amountText(ctx, credits[0]!.token, credits[0]!.amount)}; signed by ${claimer.account.address}, valid until ${isoSeconds(deadline)}`,
   );
   await printClaimed(
     ctx,
@@ -573,7 +604,7 @@ withFromParam(
   )
   .addOptionalParam(
     "maxClaims",
-    `With --all: credits claimed in this run, the largest first (default ${DEFAULT_MAX_CLAIMS})`,
+    `With --all: credits claimed in this run (${CREDIT_ORDER_HELP}; default ${DEFAULT_MAX_CLAIMS})`,
     undefined,
     types.string,
   )
@@ -631,7 +662,7 @@ withFromParam(
         `Claiming for ${account} on ${ctx.profile.name}, paid to ${to}${to === account ? "" : " (--to)"}:`,
       );
       for (const c of credits)
-        console.log(`  bounty ${c.bountyId}  ${formatAmount(c.amount, await symbolOf(ctx, c.token))}`);
+        console.log(`  bounty ${c.bountyId}  ${await amountText(ctx, c.token, c.amount)}`);
       for (const line of left) console.log(`  (${line})`);
       // each credit of a multi-bounty claim on its own (probe21 B-F10): one token refusing its
       // transfer no longer stops the claim of the others

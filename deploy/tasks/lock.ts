@@ -321,9 +321,12 @@ withFromParam(
       console.log(`  tx     ${receipt.hash} (block ${receipt.blockNumber})`);
       console.log(`  link   ${txLink(ctx.profile, receipt.hash)}`);
       // the command alone on its line, pasteable as printed (a `check` word in front of it on the same
-      // line made the pasted line a shell error, as probe21 B-F9's resume line)
-      console.log(
-        `Check it with:\n  ${pasteableTask(ctx.profile, "bounty:status", ["--id", String(created.args.bountyId)])}`,
-      );
+      // line made the pasted line a shell error, as probe21 B-F9's resume line); it declares the author
+      // (without --author bounty:status does not check it, review28 A-F8) and a token other than USDC
+      // (bounty:status declares USDC by default), so run as printed the lock verifies
+      const declared = ["--id", String(created.args.bountyId), "--author", author];
+      if (tokenAddress.toLowerCase() !== ctx.profile.usdc.toLowerCase())
+        declared.push("--token", tokenAddress);
+      console.log(`Check it with:\n  ${pasteableTask(ctx.profile, "bounty:status", declared)}`);
     }),
   );

@@ -13,7 +13,15 @@ import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import type { DevChain } from "@bench-bounty/devchain";
 import { benchmarkBountyAbi, testUsdcAbi } from "@bench-bounty/contracts";
-import { encodeFunctionData, keccak256, parseAbi, toHex, type Abi } from "viem";
+import {
+  encodeFunctionData,
+  getAddress,
+  keccak256,
+  parseAbi,
+  toFunctionSelector,
+  toHex,
+  type Abi,
+} from "viem";
 import {
   chainTime,
   expectOk,
@@ -34,22 +42,25 @@ const MAX_LOGS_ANSWER = 64 * 1024;
 
 /**
  * A JSON-RPC proxy in front of `target`: in mode `big`, an `eth_getLogs` answer over
- * {@link MAX_LOGS_ANSWER} bytes is broken off (the socket destroyed); in mode `all`, every one is.
+ * {@link MAX_LOGS_ANSWER} bytes is broken off (the socket destroyed); in mode `all`, every one is; in
+ * mode `none`, none. `observe` sees every request's body.
  */
 async function startProxy(
   target: string,
-  mode: "big" | "all",
+  mode: "big" | "all" | "none",
+  observe: (body: string) => void = () => {},
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const body = Buffer.concat(chunks);
+      observe(body.toString());
       void fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
         .then(async (r) => {
           const answer = Buffer.from(await r.arrayBuffer());
           const getLogs = body.toString().includes('"eth_getLogs"');
-          if (getLogs && (mode === "all" || answer.length > MAX_LOGS_ANSWER)) {
+          if (getLogs && (mode === "all" || (mode === "big" && answer.length > MAX_LOGS_ANSWER))) {
             req.socket.destroy();
             return;
           }
@@ -71,12 +82,71 @@ async function startProxy(
   };
 }
 
+/** One credit a fake indexer lists: its bounty and token (lower-case, as the indexer stores addresses). */
+interface IndexedCredit {
+  bountyId: bigint;
+  token: string;
+}
+
+/**
+ * A fake indexer's `GET /accounts/:address/credits` (indexer/src/api: `token`, `limit`, `cursor`; the
+ * credits newest first, `nextCursor` the last id of a full page), listing `credits` with 1 base unit
+ * outstanding each (the tasks re-read every amount on-chain). Each request's query is kept in
+ * `requests`, and `served` counts the credits answered.
+ */
+async function startIndexer(credits: () => IndexedCredit[]): Promise<{
+  url: string;
+  requests: URLSearchParams[];
+  served: () => number;
+  close: () => Promise<void>;
+}> {
+  const requests: URLSearchParams[] = [];
+  let served = 0;
+  const server = http.createServer((req, res) => {
+    const q = new URL(req.url ?? "/", "http://x").searchParams;
+    requests.push(q);
+    const token = q.get("token")?.toLowerCase();
+    const cursor = q.get("cursor");
+    const limit = Number(q.get("limit") ?? "50");
+    const rows = credits()
+      .filter((c) => token === undefined || c.token === token)
+      .filter((c) => cursor === null || c.bountyId < BigInt(cursor))
+      .sort((a, b) => (a.bountyId > b.bountyId ? -1 : 1));
+    const page = rows.slice(0, limit);
+    served += page.length;
+    res.writeHead(200, { "content-type": "application/json" }).end(
+      JSON.stringify({
+        account: "0x",
+        totals: [],
+        credits: page.map((c) => ({ bountyId: String(c.bountyId), token: c.token, outstanding: "1" })),
+        nextCursor: rows.length > limit ? String(page.at(-1)!.bountyId) : null,
+      }),
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    served: () => served,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
 describe("a stranger's dust awards to a winner (probe27 C-F8)", function () {
   let chain: DevChain;
   let dir: string;
   let book: string;
   let victim: `0x${string}`;
   let realId: bigint;
+  /** The stranger's other token (RefusingToken, 6 decimals). */
+  let other: `0x${string}`;
+  /** The id before the first dust bounty (the real prize's). */
+  let first: bigint;
   let nextId = 1;
 
   /** Sends transactions from the node's unlocked accounts in one JSON-RPC batch (automine: one block each). */
@@ -172,7 +242,7 @@ describe("a stranger's dust awards to a winner (probe27 C-F8)", function () {
       fs.readFileSync(`${REPO_ROOT}/artifacts/contracts/test/RefusingToken.sol/RefusingToken.json`, "utf8"),
     ) as { abi: Abi; bytecode: `0x${string}` };
     const hash = await chain.wallet(9).deployContract({ abi: artifact.abi, bytecode: artifact.bytecode });
-    const other = (await chain.publicClient.waitForTransactionReceipt({ hash })).contractAddress!;
+    other = (await chain.publicClient.waitForTransactionReceipt({ hash })).contractAddress!;
     await chain.mintUsdc(author, REAL_POOL);
     await chain.mintUsdc(stranger, BigInt(DUST_USDC));
     const bounty = chain.contracts.benchmarkBounty;
@@ -199,7 +269,7 @@ describe("a stranger's dust awards to a winner (probe27 C-F8)", function () {
       },
     ]);
     const closesAt = (await chainTime(chain)) + 100_000n;
-    const first = (await bountyCount()) + 1n;
+    first = (await bountyCount()) + 1n;
     // the real prize first (the lowest id: the dust comes after it, as after a real award)
     await send(creations(author, chain.contracts.usdc, REAL_POOL, 1, closesAt, "real"));
     realId = first;
@@ -296,5 +366,190 @@ describe("a stranger's dust awards to a winner (probe27 C-F8)", function () {
     } finally {
       await proxy.close();
     }
+  });
+
+  describe("--indexer with one token asks the indexer for that token only (review28 R-F5)", function () {
+    let indexer: Awaited<ReturnType<typeof startIndexer>>;
+    let proxy: Awaited<ReturnType<typeof startProxy>>;
+    /** `creditOf(id, victim)` views sent to the chain (each a call inside a multicall's data). */
+    let creditReads = 0;
+    const usdc = () => chain.contracts.usdc.toLowerCase();
+    before(async function () {
+      // the indexer lists what the chain holds: the real prize and the USDC dust, then the other token's
+      const credits: IndexedCredit[] = [];
+      for (let k = 0; k <= DUST_USDC + DUST_OTHER; k++)
+        credits.push({ bountyId: first + BigInt(k), token: k <= DUST_USDC ? usdc() : other.toLowerCase() });
+      indexer = await startIndexer(() => credits);
+      const creditOfCall = new RegExp(
+        `${toFunctionSelector("creditOf(uint256,address)").slice(2)}[0-9a-f]{64}0{24}${victim.slice(2).toLowerCase()}`,
+        "g",
+      );
+      proxy = await startProxy(chain.rpcUrl, "none", (body) => {
+        creditReads += body.match(creditOfCall)?.length ?? 0;
+      });
+    });
+    after(async function () {
+      await indexer?.close();
+      await proxy?.close();
+    });
+    beforeEach(function () {
+      indexer.requests.length = 0;
+      creditReads = 0;
+    });
+    const servedBefore = () => indexer.served();
+
+    it("bounty:credits --indexer: every request carries token=USDC; no other token's credit is paged or read", async function () {
+      const served = servedBefore();
+      const out = expectOk(
+        await runVia(proxy.url, ["bounty:credits", "--account", victim, "--indexer", indexer.url]),
+      );
+      expect(indexer.requests.length, out).to.be.greaterThan(0);
+      expect(indexer.served() - served).to.equal(DUST_USDC + 1);
+      expect(creditReads).to.equal(DUST_USDC + 1);
+      for (const q of indexer.requests) expect(q.get("token")?.toLowerCase(), q.toString()).to.equal(usdc());
+      expect(out).to.include(
+        `(found via the indexer ${indexer.url}, asked for this token only: --token all for every token; amounts read on-chain)`,
+      );
+    });
+
+    it("bounty:credits --indexer --token all asks for every token", async function () {
+      const served = servedBefore();
+      expectOk(
+        await runVia(proxy.url, [
+          "bounty:credits",
+          "--account",
+          victim,
+          "--indexer",
+          indexer.url,
+          "--token",
+          "all",
+        ]),
+      );
+      for (const q of indexer.requests) expect(q.has("token"), q.toString()).to.equal(false);
+      expect(indexer.served() - served).to.equal(1 + DUST_USDC + DUST_OTHER);
+      expect(creditReads).to.equal(1 + DUST_USDC + DUST_OTHER);
+    });
+
+    it("bounty:claim --all --indexer: the same, and the claim is of USDC", async function () {
+      const served = servedBefore();
+      const before = await usdcOf(victim);
+      const out = expectOk(
+        await runVia(proxy.url, [
+          "bounty:claim",
+          "--from",
+          victim,
+          "--all",
+          "--indexer",
+          indexer.url,
+          "--max-claims",
+          "1",
+        ]),
+      );
+      expect(
+        out.split("\n").filter((l) => l.startsWith("Claimed bounty ")),
+        out,
+      ).to.have.length(1);
+      expect(indexer.served() - served).to.equal(DUST_USDC + 1);
+      expect(creditReads).to.equal(DUST_USDC + 1);
+      for (const q of indexer.requests) expect(q.get("token")?.toLowerCase(), q.toString()).to.equal(usdc());
+      expect(await usdcOf(victim)).to.equal(before + 1n);
+    });
+    it("bounty:claim --all --indexer with no credit in the token says the indexer was asked for that token only", async function () {
+      const empty = await startIndexer(() => []);
+      try {
+        const r = await runVia(proxy.url, [
+          "bounty:claim",
+          "--from",
+          victim,
+          "--all",
+          "--indexer",
+          empty.url,
+        ]);
+        expectRefusal(
+          r,
+          /has no outstanding credit on localhost \(as far as the indexer knows; it was asked for this token only: --token all for every token\): nothing to claim\./,
+        );
+        expect(empty.requests.map((q) => q.get("token")?.toLowerCase())).to.deep.equal([usdc()]);
+      } finally {
+        await empty.close();
+      }
+    });
+  });
+
+  it("--token all orders the credits by token, USDC first, then by amount within a token, not by raw base units (review28 R-F7)", async function () {
+    // a stranger's 18-decimal token: 10^12 base units (0.000001 REENT) outnumber any USDC dust
+    const stranger = chain.accounts[9]!.address;
+    const artifact = JSON.parse(
+      fs.readFileSync(`${REPO_ROOT}/artifacts/contracts/test/ReentrantToken.sol/ReentrantToken.json`, "utf8"),
+    ) as { abi: Abi; bytecode: `0x${string}` };
+    const hash = await chain.wallet(9).deployContract({ abi: artifact.abi, bytecode: artifact.bytecode });
+    const reent = (await chain.publicClient.waitForTransactionReceipt({ hash })).contractAddress!;
+    const big = 10n ** 12n;
+    const bounty = chain.contracts.benchmarkBounty;
+    await send([
+      {
+        from: stranger,
+        to: reent,
+        data: encodeFunctionData({ abi: erc20, functionName: "mint", args: [stranger, big] }),
+      },
+      {
+        from: stranger,
+        to: reent,
+        data: encodeFunctionData({ abi: erc20, functionName: "approve", args: [bounty, big] }),
+      },
+    ]);
+    const closesAt = (await chainTime(chain)) + 100n;
+    const id = (await bountyCount()) + 1n;
+    await send(creations(stranger, reent, big, 1, closesAt, "reent"));
+    await chain.increaseTime(101);
+    await send([
+      {
+        from: stranger,
+        to: bounty,
+        data: encodeFunctionData({
+          abi: benchmarkBountyAbi,
+          functionName: "award",
+          args: [id, [victim], keccak256(toHex(`digest-${id}`))],
+        }),
+      },
+    ]);
+    expect(await creditOf(id)).to.equal(big);
+
+    const listed = expectOk(
+      await runVia(chain.rpcUrl, ["bounty:credits", "--account", victim, "--token", "all", "--limit", "0"]),
+    );
+    const tokens = listed
+      .split("\n")
+      .filter((l) => l.startsWith("  bounty "))
+      .map((l) => /base units of (0x[0-9a-fA-F]{40})\)$/.exec(l)![1]!.toLowerCase());
+    // each amount with its token's decimals (was 6 for every token: "1000000.000000 REENT")
+    expect(listed).to.include(
+      `  bounty ${id}  0.000001000000000000 REENT  (${big} base units of ${getAddress(reent)})`,
+    );
+    // one run per token, USDC's first
+    const runs = tokens.filter((t, i) => i === 0 || tokens[i - 1] !== t);
+    expect(runs[0], listed).to.equal(chain.contracts.usdc.toLowerCase());
+    expect(new Set(runs).size, listed).to.equal(runs.length);
+    expect(runs.slice(1).sort(), listed).to.deep.equal([other.toLowerCase(), reent.toLowerCase()].sort());
+
+    // --max-claims cuts the same order: USDC's credits first, the big REENT credit left
+    const before = await usdcOf(victim);
+    const out = expectOk(
+      await runVia(chain.rpcUrl, [
+        "bounty:claim",
+        "--from",
+        victim,
+        "--all",
+        "--token",
+        "all",
+        "--max-claims",
+        "3",
+      ]),
+    );
+    const claimed = out.split("\n").filter((l) => l.startsWith("Claimed bounty "));
+    expect(claimed, out).to.have.length(3);
+    for (const l of claimed) expect(l, out).to.match(/^Claimed bounty \d+: \d+\.\d{6} USDC from /);
+    expect((await usdcOf(victim)) > before).to.equal(true);
+    expect(await creditOf(id)).to.equal(big);
   });
 });

@@ -184,6 +184,17 @@ describe("bounty tasks on a local Base-profile node", function () {
       ...flags,
     });
   }
+  /**
+   * Runs the `bounty:status` command `bounty:lock` printed (its words from `hardhat` on, `--network`
+   * dropped: the runner adds it) and expects the lock of bounty `id` to verify, author and token checked.
+   */
+  async function expectPrintedStatusVerifies(words: string[], id: bigint): Promise<void> {
+    const argv = words.slice(1).filter((w, i, all) => w !== "--network" && all[i - 1] !== "--network");
+    const status = expectOk(await run(argv));
+    expect(status).to.include(`✓ author is the declared ${author}`);
+    expect(status).not.to.include("author not checked");
+    expect(status).to.include(`The lock of bounty ${id} verifies.`);
+  }
   /** Runs `bounty:lock` with `flags`, expects it to succeed, and returns the new bounty's id. */
   async function lockBounty(flags: LockFlags): Promise<bigint> {
     return lockedId(expectOk(await run(lockArgs(flags))));
@@ -305,14 +316,19 @@ describe("bounty tasks on a local Base-profile node", function () {
         encoding: "utf8",
       });
       expect(pasted.status, `${line}\n${pasted.stderr}`).to.equal(0);
-      expect(pasted.stdout.split("\0").slice(0, -1)).to.deep.equal([
+      const words = pasted.stdout.split("\0").slice(0, -1);
+      expect(words).to.deep.equal([
         "hardhat",
         "bounty:status",
         "--network",
         "localhost",
         "--id",
         "1",
+        "--author",
+        author,
       ]);
+      // review28 A-F8: run as printed, it checks the lock, the author included (was: "author not checked")
+      await expectPrintedStatusVerifies(words, 1n);
       expect(await blockNumber(chain)).to.equal(blockBefore + 1n); // one transaction
       const b = await bounty(1n);
       expect(b.testSetRoot).to.equal(three.root);
@@ -367,6 +383,14 @@ describe("bounty tasks on a local Base-profile node", function () {
       expect(await blockNumber(chain)).to.equal(before + 2n);
       const id = lockedId(out);
       expect((await bounty(id)).token.toLowerCase()).to.equal(token.toLowerCase());
+      // review28 A-F8: the printed check declares the lock's token (bounty:status defaults to USDC)
+      const line = /^Check it with:\n {2}(.*)$/m.exec(out)?.[1];
+      expect(line, out).to.match(
+        new RegExp(
+          `npx hardhat bounty:status --network localhost --id ${id} --author ${author} --token ${token}$`,
+        ),
+      );
+      await expectPrintedStatusVerifies(line!.replace(/^.*?npx /, "").split(" "), id);
     });
 
     it("decodes FundingShortfall for a fee-on-transfer token", async function () {

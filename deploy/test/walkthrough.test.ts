@@ -103,11 +103,14 @@ describe("deploy/README.md walkthrough, as written", function () {
     expect(walkthroughCommands().map((c) => c.line)).to.include(printed);
     // probeD2 F4: bounty:lock's `check` line works pasted into a shell that has no LOCAL_RPC_URL
     const check = /^Check it with:\n {2}(.*)$/m.exec(all)?.[1];
+    // review28 A-F8: it declares the author, so the author is checked too
     expect(check).to.equal(
-      `LOCAL_RPC_URL=${node.rpcUrl} npx hardhat bounty:status --network localhost --id 1`,
+      `LOCAL_RPC_URL=${node.rpcUrl} npx hardhat bounty:status --network localhost --id 1 --author 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC`,
     );
     const pasted = await bash(check!, { ...env, LOCAL_RPC_URL: undefined });
     expect(pasted.code, pasted.stdout + pasted.stderr).to.equal(0);
+    expect(pasted.stdout).to.include("✓ author is the declared 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC");
+    expect(pasted.stdout).not.to.include("author not checked");
     expect(pasted.stdout).to.include("The lock of bounty 1 verifies.");
     expect(all).to.include(
       "Claimed bounty 1: 62.500000 USDC from 0x90F79bf6EB2c4f870365E785982E1f101E93b906 to 0x90F79bf6EB2c4f870365E785982E1f101E93b906",
