@@ -151,6 +151,21 @@ describe("a template or payload cannot show the gold", () => {
   });
 });
 
+describe("publish flags a typo or an unset variable would pass are refused, naming them (probe28)", () => {
+  // B-F2: `--seed "$UNSET"` published with the seed everybody knows
+  it.each([
+    ["empty", ""],
+    ["whitespace only", " \t "],
+  ])("--seed %s: refused naming --seed, nothing stored", async (_, seed) => {
+    const store = join(tempDir(), "st");
+    const r = await publishCsv(store, "Temp {payload.temp}?", "--seed", seed);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: --seed is empty or only whitespace/);
+    expect(r.err).toContain('"field": "seed"');
+    expect(existsSync(store)).toBe(false);
+  });
+});
+
 describe("a store file that is not the platform's is refused in one line", () => {
   it("junk in platform.sqlite: show names the file, exit 1, no stack", async () => {
     const store = tempDir();

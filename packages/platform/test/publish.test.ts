@@ -522,3 +522,25 @@ describe("text shown to others holds no character a terminal acts on", () => {
     }
   });
 });
+
+// probe28 B-F2: an empty seed is the one seed everybody knows: salts and plan public, private labels
+// brute-forcible from the anchored root
+describe("an empty or whitespace-only seed is refused naming seed (probe28 B-F2)", () => {
+  it.each([
+    ["empty", ""],
+    ["spaces", "   "],
+    ["a tab and a newline", "\t\n"],
+  ])("%s: invalid_option naming seed, nothing published", async (_, seed) => {
+    expect(() => benchmarkConfig(base({ seed }))).toThrow(/^seed is empty or only whitespace/);
+    const platform = await openTemp();
+    const e = await rejection(publishRows(platform, cities(3).rows, { seed }));
+    expect(e).toMatchObject({ code: "invalid_option", details: { field: "seed" } });
+    expect(e.message).toMatch(/^seed is empty or only whitespace/);
+    expect(await platform.listBenchmarks()).toEqual([]);
+  });
+
+  it("a seed with text around spaces is kept as given", async () => {
+    const platform = await openTemp();
+    expect((await publishRows(platform, cities(3).rows, { seed: " s " })).status).toBe("published");
+  });
+});
