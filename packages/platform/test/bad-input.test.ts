@@ -164,6 +164,18 @@ describe("publish flags a typo or an unset variable would pass are refused, nami
     expect(r.err).toContain('"field": "seed"');
     expect(existsSync(store)).toBe(false);
   });
+
+  // B-F3: a field of the dataset itself was `row -1`
+  it("--name '': refused naming the field, no row", async () => {
+    const r = await publishCsv(join(tempDir(), "st"), "Temp {payload.temp}?", "--name", "");
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: dataset: field name: name is required \(a non-empty string\)\n/);
+    expect(r.err).not.toContain("row -1");
+    // no row named; the list keeps its documented -1 for a field of the dataset (DatasetReport.errors)
+    const { details } = JSON.parse(r.err.slice(r.err.indexOf("\n") + 1)) as { details: object };
+    expect(details).not.toHaveProperty("row_index");
+    expect(details).toMatchObject({ field: "name", errors: [{ row_index: -1, field: "name" }] });
+  });
 });
 
 describe("a store file that is not the platform's is refused in one line", () => {

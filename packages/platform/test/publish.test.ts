@@ -544,3 +544,32 @@ describe("an empty or whitespace-only seed is refused naming seed (probe28 B-F2)
     expect((await publishRows(platform, cities(3).rows, { seed: " s " })).status).toBe("published");
   });
 });
+
+// probe28 B-F3: a field of the dataset itself was reported as `row -1`
+describe("a dataset-level field error names the field, no row (probe28 B-F3)", () => {
+  it.each([
+    ["name", { name: "" }, "dataset: field name: name is required (a non-empty string)"],
+    ["description", { description: "a".repeat(TEXT_LIMITS.description + 1) }, "dataset: field description: "],
+  ])("%s", async (field, over, start) => {
+    const platform = await openTemp();
+    const e = await rejection(platform.createDataset({ ...cities(3), ...over } as DatasetInput));
+    expect(e.code).toBe("invalid_dataset");
+    expect(e.message.startsWith(start), e.message).toBe(true);
+    expect(e.message).not.toMatch(/row -1/);
+    expect(e.details.field).toBe(field);
+    expect(e.details).not.toHaveProperty("row_index");
+  });
+
+  it("a row's error still names its row", async () => {
+    const platform = await openTemp();
+    const rows = cities(3).rows as object[];
+    const e = await rejection(
+      platform.createDataset({
+        name: "d",
+        rows: [rows[0], { ...rows[1], decision_ts: "nope" }],
+      } as DatasetInput),
+    );
+    expect(e.message).toMatch(/^dataset: row 1, field decision_ts: /);
+    expect(e.details.row_index).toBe(1);
+  });
+});
