@@ -176,6 +176,23 @@ describe("publish flags a typo or an unset variable would pass are refused, nami
     expect(details).not.toHaveProperty("row_index");
     expect(details).toMatchObject({ field: "name", errors: [{ row_index: -1, field: "name" }] });
   });
+
+  // B-F4: its --gold-field twin was refused, the alternatives field published
+  it("--alternatives-field naming a field no row has: refused naming row 0 and the field, as --gold-field is", async () => {
+    const store = join(tempDir(), "st");
+    const alt = await publishCsv(store, "Temp {payload.temp}?", "--alternatives-field", "nope");
+    expect(alt.code).toBe(1);
+    expect(alt.err).toMatch(
+      /^error: gold: row 0, field nope: alternatives field nope is missing from the row/,
+    );
+    const gold = await publishCsv(store, "Temp {payload.temp}?", "--gold-field", "nope");
+    expect(gold.code).toBe(1);
+    expect(gold.err).toMatch(/^error: gold: row 0, field nope: gold field nope is missing from the row/);
+    // the dataset is stored (as for --gold-field), no benchmark published from it
+    const list = await runCli("datasets", "--store", store);
+    expect(list.code, list.err).toBe(0);
+    expect(JSON.parse(list.out).datasets).toEqual([expect.objectContaining({ benchmark: null })]);
+  });
 });
 
 describe("a store file that is not the platform's is refused in one line", () => {

@@ -573,3 +573,38 @@ describe("a dataset-level field error names the field, no row (probe28 B-F3)", (
     expect(e.details.row_index).toBe(1);
   });
 });
+
+// probe28 B-F4: `--alternatives-field nope` published a benchmark whose exact grader has no alternatives
+describe("an alternatives_field no row has is refused, as a gold_field is (probe28 B-F4)", () => {
+  it("refused naming row 0 and the field, every row listed, nothing published", async () => {
+    const platform = await openTemp();
+    const e = await rejection(publishRows(platform, cities(3).rows, { alternatives_field: "nope" }));
+    expect(e.code).toBe("invalid_label");
+    expect(e.message).toMatch(
+      /^gold: row 0, field nope: alternatives field nope is missing from the row \(as from every row\b.*\(2 more issue\(s\) in details\.errors\)$/,
+    );
+    expect(e.details).toMatchObject({ row_index: 0, field: "nope" });
+    expect(e.details.errors).toEqual(
+      [0, 1, 2].map((i) => expect.objectContaining({ row_index: i, field: "nope", code: "missing" })),
+    );
+    expect(await platform.listBenchmarks()).toEqual([]);
+  });
+
+  it("a field some rows have (null or missing in the others) publishes", async () => {
+    const platform = await openTemp();
+    const alts = [["a", "b"], null, undefined];
+    const rows = (cities(3).rows as { label: string }[]).map((row, i) => ({
+      ...row,
+      label: { v: row.label, ...(alts[i] !== undefined ? { alts: alts[i] } : {}) },
+    }));
+    const res = await publishRows(platform, rows, {
+      gold_field: "label.v",
+      alternatives_field: "label.alts",
+    });
+    expect(res.status).toBe("published");
+    const golds = (await platform.testSet(res.slug)).map((t) => t.gold);
+    expect(golds.filter((g) => "alternatives" in (g as object))).toEqual([
+      expect.objectContaining({ alternatives: ["a", "b"] }),
+    ]);
+  });
+});
