@@ -5,6 +5,8 @@ import type { DatasetInput, DatasetRow } from "../src/dataset.js";
 import type { PlatformError } from "../src/errors.js";
 import { testSetMinBytes } from "../src/pack-budget.js";
 import { TasksTable } from "../src/store/tasks.js";
+import { INSERT_CHUNK } from "../src/store/datasets.js";
+import { Kysely } from "kysely";
 import {
   benchmarkConfig,
   planPublication,
@@ -454,7 +456,7 @@ describe("free text a list serves has a length bound (probe16 A-F11)", () => {
 describe("the test set's insert yields to the event loop (probe17 A-F6)", () => {
   it("a test set of several chunks is inserted with the event loop served between them, in one transaction", async () => {
     const platform = await openTemp();
-    // 6 rows of ~400 KB prompts (a template repeating a field): over TASK_CHUNK_CHARS, so several chunks
+    // 6 rows of ~400 KB prompts (a template repeating a field): over INSERT_CHUNK_CHARS, so several chunks
     const t = "t".repeat(10_000);
     const rows = Array.from({ length: 6 }, (_, i) => r("x", { t, index: i }, i));
     const ds = await platform.createDataset({ name: "big-prompts", rows } as DatasetInput);
@@ -606,5 +608,42 @@ describe("an alternatives_field no row has is refused, as a gold_field is (probe
     expect(golds.filter((g) => "alternatives" in (g as object))).toEqual([
       expect.objectContaining({ alternatives: ["a", "b"] }),
     ]);
+  });
+});
+
+// probe28 A-F2: a 100,000-row upload's insert held SQLite `serve`'s event loop 2.1-2.6 s: the chunks'
+// awaits on better-sqlite3 resolve without a macrotask turn. Asserted by order, never by time.
+describe("a dataset upload's row insert yields to the event loop between chunks (probe28 A-F2)", () => {
+  it("a turn of a setImmediate ticker lies between any two row inserts; every row is stored", async () => {
+    const platform = await openTemp();
+    const log: string[] = [];
+    const original = Kysely.prototype.insertInto;
+    const spy = vi.spyOn(Kysely.prototype, "insertInto").mockImplementation(function (
+      this: Kysely<unknown>,
+      table: string,
+    ) {
+      if (table === "dataset_rows") log.push("insert");
+      return original.call(this, table as never);
+    });
+    let on = true;
+    const tick = (): void => {
+      if (!on) return;
+      if (log.at(-1) !== "turn") log.push("turn"); // consecutive turns logged once
+      setImmediate(tick);
+    };
+    try {
+      const input = cities(3 * INSERT_CHUNK + 1, "many");
+      setImmediate(tick);
+      const ds = await platform.createDataset(input);
+      on = false;
+      const inserts = log.filter((e) => e === "insert").length;
+      expect(inserts).toBe(4);
+      const seq = log.join(",");
+      expect(seq.slice(seq.indexOf("insert"))).not.toContain("insert,insert");
+      expect(await platform.real.ctx.store.datasets.rows(ds.dataset_id)).toHaveLength(3 * INSERT_CHUNK + 1);
+    } finally {
+      on = false;
+      spy.mockRestore();
+    }
   });
 });
