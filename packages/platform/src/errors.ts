@@ -68,7 +68,10 @@ export type PlatformErrorCode =
 
 /** One item of a row-numbered error list: the dataset row (0-based) and the field it concerns. */
 export interface RowIssue {
-  /** 0-based index of the row in the dataset as uploaded. */
+  /**
+   * 0-based index of the row in the dataset as uploaded; -1 for a field of the dataset itself (`name`,
+   * `description`, `rows`, an option), which no message names as a row ({@link throwRowIssues}).
+   */
   row_index: number;
   /** Dotted field path inside the row (`payload.price`, `label`, `decision_ts`). */
   field: string;
@@ -106,7 +109,10 @@ export class PlatformError extends Error {
 /**
  * Sorts row issues by `(row_index, field)` and throws one {@link PlatformError} whose message names the
  * LOWEST offending row index and its field (so fixing rows top-down converges); all issues are in
- * `details.errors`. Does nothing when `issues` is empty.
+ * `details.errors`. An issue of the dataset itself (`row_index` -1) comes first and is named by its
+ * field alone (`dataset: field name: ...`, no `details.row_index`; probe28 B-F3: the message said
+ * `row -1`). Does nothing when `issues` is empty.
+ * @throws PlatformError `code`, `details: {row_index?, field, errors, ...more}`
  */
 export function throwRowIssues(
   code: PlatformErrorCode,
@@ -119,10 +125,11 @@ export function throwRowIssues(
     (a, b) => a.row_index - b.row_index || (a.field < b.field ? -1 : a.field > b.field ? 1 : 0),
   );
   const first = sorted[0]!;
+  const row = first.row_index >= 0 ? { row_index: first.row_index } : {};
   throw new PlatformError(
     code,
-    `${what}: row ${first.row_index}, field ${first.field}: ${first.message}` +
+    `${what}: ${first.row_index >= 0 ? `row ${first.row_index}, ` : ""}field ${first.field}: ${first.message}` +
       (sorted.length > 1 ? ` (${sorted.length - 1} more issue(s) in details.errors)` : ""),
-    { row_index: first.row_index, field: first.field, errors: sorted, ...more },
+    { ...row, field: first.field, errors: sorted, ...more },
   );
 }

@@ -163,6 +163,26 @@ export function normaliseTolerance(t: unknown): number | string | { error: strin
 }
 
 /**
+ * The gold field's twin for the whole test set (probe28 B-F4: a typo in `alternatives_field` published a
+ * benchmark whose exact grader had no alternatives, its commitment anchored): a row may go without
+ * alternatives (the field absent or null), but a field that no row has is refused as a gold field
+ * missing from a row is, one issue per row (code `missing`; {@link shapeGold} checks the rows that
+ * have it).
+ * @param rows the stored row bodies
+ * @param field the `alternatives_field` option, or undefined (nothing to check)
+ * @returns an issue for every row when no row has `field`, else none
+ */
+export function alternativesIssues(rows: readonly JsonValue[], field: string | undefined): RowIssue[] {
+  if (field === undefined || rows.some((row) => getPath(row, field).found)) return [];
+  return rows.map((_, i) => ({
+    row_index: i,
+    field,
+    code: "missing",
+    message: `alternatives field ${field} is missing from the row (as from every row: a row may go without alternatives, but a field no row has is a typo)`,
+  }));
+}
+
+/**
  * Shapes the gold of one row for a grader.
  * @param row the stored row body
  * @param rowIndex dataset row index, for the error

@@ -65,6 +65,7 @@ export {
   defaultSlug,
   publicCount,
   benchmarkConfig,
+  assertSeed,
 } from "./publish/options.js";
 export {
   type PlannedTestSet,

@@ -151,6 +151,50 @@ describe("a template or payload cannot show the gold", () => {
   });
 });
 
+describe("publish flags a typo or an unset variable would pass are refused, naming them (probe28)", () => {
+  // B-F2: `--seed "$UNSET"` published with the seed everybody knows
+  it.each([
+    ["empty", ""],
+    ["whitespace only", " \t "],
+  ])("--seed %s: refused naming --seed, nothing stored", async (_, seed) => {
+    const store = join(tempDir(), "st");
+    const r = await publishCsv(store, "Temp {payload.temp}?", "--seed", seed);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: --seed is empty or only whitespace/);
+    expect(r.err).toContain('"field": "seed"');
+    expect(existsSync(store)).toBe(false);
+  });
+
+  // B-F3: a field of the dataset itself was `row -1`
+  it("--name '': refused naming the field, no row", async () => {
+    const r = await publishCsv(join(tempDir(), "st"), "Temp {payload.temp}?", "--name", "");
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: dataset: field name: name is required \(a non-empty string\)\n/);
+    expect(r.err).not.toContain("row -1");
+    // no row named; the list keeps its documented -1 for a field of the dataset (DatasetReport.errors)
+    const { details } = JSON.parse(r.err.slice(r.err.indexOf("\n") + 1)) as { details: object };
+    expect(details).not.toHaveProperty("row_index");
+    expect(details).toMatchObject({ field: "name", errors: [{ row_index: -1, field: "name" }] });
+  });
+
+  // B-F4: its --gold-field twin was refused, the alternatives field published
+  it("--alternatives-field naming a field no row has: refused naming row 0 and the field, as --gold-field is", async () => {
+    const store = join(tempDir(), "st");
+    const alt = await publishCsv(store, "Temp {payload.temp}?", "--alternatives-field", "nope");
+    expect(alt.code).toBe(1);
+    expect(alt.err).toMatch(
+      /^error: gold: row 0, field nope: alternatives field nope is missing from the row/,
+    );
+    const gold = await publishCsv(store, "Temp {payload.temp}?", "--gold-field", "nope");
+    expect(gold.code).toBe(1);
+    expect(gold.err).toMatch(/^error: gold: row 0, field nope: gold field nope is missing from the row/);
+    // the dataset is stored (as for --gold-field), no benchmark published from it
+    const list = await runCli("datasets", "--store", store);
+    expect(list.code, list.err).toBe(0);
+    expect(JSON.parse(list.out).datasets).toEqual([expect.objectContaining({ benchmark: null })]);
+  });
+});
+
 describe("a store file that is not the platform's is refused in one line", () => {
   it("junk in platform.sqlite: show names the file, exit 1, no stack", async () => {
     const store = tempDir();

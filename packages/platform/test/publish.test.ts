@@ -5,6 +5,8 @@ import type { DatasetInput, DatasetRow } from "../src/dataset.js";
 import type { PlatformError } from "../src/errors.js";
 import { testSetMinBytes } from "../src/pack-budget.js";
 import { TasksTable } from "../src/store/tasks.js";
+import { INSERT_CHUNK } from "../src/store/datasets.js";
+import { Kysely } from "kysely";
 import {
   benchmarkConfig,
   planPublication,
@@ -454,7 +456,7 @@ describe("free text a list serves has a length bound (probe16 A-F11)", () => {
 describe("the test set's insert yields to the event loop (probe17 A-F6)", () => {
   it("a test set of several chunks is inserted with the event loop served between them, in one transaction", async () => {
     const platform = await openTemp();
-    // 6 rows of ~400 KB prompts (a template repeating a field): over TASK_CHUNK_CHARS, so several chunks
+    // 6 rows of ~400 KB prompts (a template repeating a field): over INSERT_CHUNK_CHARS, so several chunks
     const t = "t".repeat(10_000);
     const rows = Array.from({ length: 6 }, (_, i) => r("x", { t, index: i }, i));
     const ds = await platform.createDataset({ name: "big-prompts", rows } as DatasetInput);
@@ -519,6 +521,129 @@ describe("text shown to others holds no character a terminal acts on", () => {
           message: `description holds the control character ${where} (text shown to others takes no character a terminal acts on or that hides or reorders text)`,
         }),
       ]);
+    }
+  });
+});
+
+// probe28 B-F2: an empty seed is the one seed everybody knows: salts and plan public, private labels
+// brute-forcible from the anchored root
+describe("an empty or whitespace-only seed is refused naming seed (probe28 B-F2)", () => {
+  it.each([
+    ["empty", ""],
+    ["spaces", "   "],
+    ["a tab and a newline", "\t\n"],
+  ])("%s: invalid_option naming seed, nothing published", async (_, seed) => {
+    expect(() => benchmarkConfig(base({ seed }))).toThrow(/^seed is empty or only whitespace/);
+    const platform = await openTemp();
+    const e = await rejection(publishRows(platform, cities(3).rows, { seed }));
+    expect(e).toMatchObject({ code: "invalid_option", details: { field: "seed" } });
+    expect(e.message).toMatch(/^seed is empty or only whitespace/);
+    expect(await platform.listBenchmarks()).toEqual([]);
+  });
+
+  it("a seed with text around spaces is kept as given", async () => {
+    const platform = await openTemp();
+    expect((await publishRows(platform, cities(3).rows, { seed: " s " })).status).toBe("published");
+  });
+});
+
+// probe28 B-F3: a field of the dataset itself was reported as `row -1`
+describe("a dataset-level field error names the field, no row (probe28 B-F3)", () => {
+  it.each([
+    ["name", { name: "" }, "dataset: field name: name is required (a non-empty string)"],
+    ["description", { description: "a".repeat(TEXT_LIMITS.description + 1) }, "dataset: field description: "],
+  ])("%s", async (field, over, start) => {
+    const platform = await openTemp();
+    const e = await rejection(platform.createDataset({ ...cities(3), ...over } as DatasetInput));
+    expect(e.code).toBe("invalid_dataset");
+    expect(e.message.startsWith(start), e.message).toBe(true);
+    expect(e.message).not.toMatch(/row -1/);
+    expect(e.details.field).toBe(field);
+    expect(e.details).not.toHaveProperty("row_index");
+  });
+
+  it("a row's error still names its row", async () => {
+    const platform = await openTemp();
+    const rows = cities(3).rows as object[];
+    const e = await rejection(
+      platform.createDataset({
+        name: "d",
+        rows: [rows[0], { ...rows[1], decision_ts: "nope" }],
+      } as DatasetInput),
+    );
+    expect(e.message).toMatch(/^dataset: row 1, field decision_ts: /);
+    expect(e.details.row_index).toBe(1);
+  });
+});
+
+// probe28 B-F4: `--alternatives-field nope` published a benchmark whose exact grader has no alternatives
+describe("an alternatives_field no row has is refused, as a gold_field is (probe28 B-F4)", () => {
+  it("refused naming row 0 and the field, every row listed, nothing published", async () => {
+    const platform = await openTemp();
+    const e = await rejection(publishRows(platform, cities(3).rows, { alternatives_field: "nope" }));
+    expect(e.code).toBe("invalid_label");
+    expect(e.message).toMatch(
+      /^gold: row 0, field nope: alternatives field nope is missing from the row \(as from every row\b.*\(2 more issue\(s\) in details\.errors\)$/,
+    );
+    expect(e.details).toMatchObject({ row_index: 0, field: "nope" });
+    expect(e.details.errors).toEqual(
+      [0, 1, 2].map((i) => expect.objectContaining({ row_index: i, field: "nope", code: "missing" })),
+    );
+    expect(await platform.listBenchmarks()).toEqual([]);
+  });
+
+  it("a field some rows have (null or missing in the others) publishes", async () => {
+    const platform = await openTemp();
+    const alts = [["a", "b"], null, undefined];
+    const rows = (cities(3).rows as { label: string }[]).map((row, i) => ({
+      ...row,
+      label: { v: row.label, ...(alts[i] !== undefined ? { alts: alts[i] } : {}) },
+    }));
+    const res = await publishRows(platform, rows, {
+      gold_field: "label.v",
+      alternatives_field: "label.alts",
+    });
+    expect(res.status).toBe("published");
+    const golds = (await platform.testSet(res.slug)).map((t) => t.gold);
+    expect(golds.filter((g) => "alternatives" in (g as object))).toEqual([
+      expect.objectContaining({ alternatives: ["a", "b"] }),
+    ]);
+  });
+});
+
+// probe28 A-F2: a 100,000-row upload's insert held SQLite `serve`'s event loop 2.1-2.6 s: the chunks'
+// awaits on better-sqlite3 resolve without a macrotask turn. Asserted by order, never by time.
+describe("a dataset upload's row insert yields to the event loop between chunks (probe28 A-F2)", () => {
+  it("a turn of a setImmediate ticker lies between any two row inserts; every row is stored", async () => {
+    const platform = await openTemp();
+    const log: string[] = [];
+    const original = Kysely.prototype.insertInto;
+    const spy = vi.spyOn(Kysely.prototype, "insertInto").mockImplementation(function (
+      this: Kysely<unknown>,
+      table: string,
+    ) {
+      if (table === "dataset_rows") log.push("insert");
+      return original.call(this, table as never);
+    });
+    let on = true;
+    const tick = (): void => {
+      if (!on) return;
+      if (log.at(-1) !== "turn") log.push("turn"); // consecutive turns logged once
+      setImmediate(tick);
+    };
+    try {
+      const input = cities(3 * INSERT_CHUNK + 1, "many");
+      setImmediate(tick);
+      const ds = await platform.createDataset(input);
+      on = false;
+      const inserts = log.filter((e) => e === "insert").length;
+      expect(inserts).toBe(4);
+      const seq = log.join(",");
+      expect(seq.slice(seq.indexOf("insert"))).not.toContain("insert,insert");
+      expect(await platform.real.ctx.store.datasets.rows(ds.dataset_id)).toHaveLength(3 * INSERT_CHUNK + 1);
+    } finally {
+      on = false;
+      spy.mockRestore();
     }
   });
 });

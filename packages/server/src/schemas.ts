@@ -127,7 +127,8 @@ export const PublishBody = z
       .optional()
       .openapi({ description: "`^[a-z0-9][a-z0-9-]{1,127}$` (default: from the dataset name)" }),
     seed: z.string().optional().openapi({
-      description: "tests and demos only: reproducible task salts (default: 32 random bytes per task)",
+      description:
+        "tests and demos only: reproducible task salts (default: 32 random bytes per task); empty or whitespace only: 422 invalid_option",
     }),
   })
   .openapi("PublishBody");

@@ -17,7 +17,7 @@ import { parseJson } from "@bench-bounty/evidence";
 import { readDatasetFile } from "../dataset-file.js";
 import { loadCsvDataset, type CsvMapping } from "../csv.js";
 import { checkDataset, type DatasetInput } from "../dataset.js";
-import { benchmarkConfig, type PublishOptions } from "../publish.js";
+import { assertSeed, benchmarkConfig, type PublishOptions } from "../publish.js";
 import { BUCKET_UNITS, type BucketUnit } from "../time.js";
 import { decodeUtf8Strict } from "../utf8.js";
 interface DatasetOpts {
@@ -155,7 +155,7 @@ export function registerDatasetCommands(program: Command): void {
     .option("--slug <slug>", "explicit slug")
     .option(
       "--seed <seed>",
-      "reproducible salts and plans (tests/demos only: reveals nothing to you, everything to anyone who knows it)",
+      "reproducible salts and plans (tests/demos only: reveals nothing to you, everything to anyone who knows it; not empty)",
     )
     .action(
       action(
@@ -177,7 +177,10 @@ export function registerDatasetCommands(program: Command): void {
           if (o.leaderboardVisibility !== undefined)
             opts.leaderboard_visibility = String(o.leaderboardVisibility);
           if (o.slug !== undefined) opts.slug = String(o.slug);
-          if (o.seed !== undefined) opts.seed = String(o.seed);
+          if (o.seed !== undefined) {
+            assertSeed(o.seed, "--seed"); // the one rule, naming the flag
+            opts.seed = String(o.seed);
+          }
           // The options (template included) are checked before the store is opened: nothing is stored.
           benchmarkConfig(opts);
           await withPlatform(o, false, async (platform) => {

@@ -62,7 +62,7 @@ export interface PublishOptions {
    * before the award) and so is the plan seed (`keccak256("bench-bounty.plan-seed:" + seed + ":" +
    * bank_digest)`, label-free: it orders the public tasks a run serves), which is for tests and demos
    * only: anyone knowing the seed can brute-force private gold from the root. Absent: 32 crypto-random
-   * bytes per task and for the plan seed.
+   * bytes per task and for the plan seed. Empty or whitespace only: refused ({@link assertSeed}).
    */
   seed?: string;
 }
@@ -169,7 +169,33 @@ function intOption(
   return v;
 }
 
-/** Checks publish options and returns the stored configuration. */
+/**
+ * The seed rule (probe28 B-F2): a publish `seed`, when given, is a string holding something besides
+ * whitespace. An empty or whitespace-only seed (`--seed "$UNSET"`, a body's `seed: ""`) is the one
+ * seed everybody knows: the salts and the plan seed would be public, and the private labels could be
+ * brute-forced from the anchored root. It is never trimmed: the seed given is the one the salts use.
+ * @param seed the option as given (undefined: no seed, random salts)
+ * @param name how the caller names the option in the message (`seed`; the CLI's `--seed`)
+ * @throws PlatformError `invalid_option`, `details.field: "seed"`, the message naming `name`
+ */
+export function assertSeed(seed: unknown, name = "seed"): void {
+  if (seed === undefined) return;
+  if (typeof seed !== "string")
+    throw new PlatformError("invalid_option", `${name} must be a string`, { field: "seed" });
+  if (seed.trim() !== "") return;
+  throw new PlatformError(
+    "invalid_option",
+    `${name} is empty or only whitespace: that seed is known to everybody, so the salts and the plan would be public and the private labels could be brute-forced from the root; give a secret seed, or none for random salts`,
+    { field: "seed" },
+  );
+}
+
+/**
+ * Checks publish options and returns the stored configuration (the seed is checked, {@link assertSeed},
+ * not stored).
+ * @throws PlatformError `invalid_option` naming the field (`details.field`), `invalid_template`,
+ *   `missing_placeholder`
+ */
 export function benchmarkConfig(o: PublishOptions): BenchmarkConfig {
   if (typeof o !== "object" || o === null)
     throw new PlatformError("invalid_option", "publish options must be an object", { field: "$" });
@@ -185,6 +211,7 @@ export function benchmarkConfig(o: PublishOptions): BenchmarkConfig {
       field: "title",
       max: titleTooLong.max,
     });
+  assertSeed(o.seed);
   if (!(GRADER_TYPE_NAMES as readonly string[]).includes(o.grader_type)) {
     throw new PlatformError("invalid_option", `grader_type must be one of ${GRADER_TYPE_NAMES.join(", ")}`, {
       field: "grader_type",

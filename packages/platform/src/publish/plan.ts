@@ -15,7 +15,7 @@ import {
 import type { BenchmarkConfig, PlatformContext } from "../context.js";
 import type { DatasetRow } from "../dataset.js";
 import { PlatformError, throwRowIssues, type RowIssue } from "../errors.js";
-import { shapeGold, type GraderType } from "../gold.js";
+import { alternativesIssues, shapeGold, type GraderType } from "../gold.js";
 import { fromStored, type JsonObject } from "../json.js";
 import {
   ANSWER_BYTES_PER_AGENT,
@@ -176,7 +176,7 @@ function testSetTooLarge(message: string, figures: Record<string, number>): Plat
  * limits.
  * @param salts salt per ordinal
  * @throws PlatformError as {@link promptBytesOf}; `invalid_label` / `invalid_gold` naming the lowest
- *   row; `invalid_dataset` for a test set beyond evidence's `PACK_LIMITS` (a row and field, or the
+ *   row (an `alternatives_field` no row has: every row, {@link alternativesIssues}); `invalid_dataset` for a test set beyond evidence's `PACK_LIMITS` (a row and field, or the
  *   whole test set as {@link promptBytesOf})
  */
 export function planTestSet(
@@ -199,6 +199,8 @@ export function planTestSet(
     if ("issue" in g) goldIssues.push(g.issue);
     else golds.push(g.gold);
   });
+  for (const issue of alternativesIssues(rows, config.alternatives_field ?? undefined))
+    goldIssues.push(issue);
   if (goldIssues.length > 0) {
     const code =
       goldIssues.sort((a, b) => a.row_index - b.row_index)[0]!.code === "invalid_gold"
