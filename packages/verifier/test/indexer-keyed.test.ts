@@ -76,7 +76,10 @@ const awards = [
 ];
 const credits = awards.map((a) => ({
   bountyId: a.bountyId,
+  credited: (a.winners as { amount: string }[])[0]!.amount,
   fromPlaces: (a.winners as { amount: string }[])[0]!.amount,
+  fromRemainder: "0",
+  places: [1],
 }));
 
 let base: string;
@@ -127,6 +130,9 @@ function answer(mode: string, url: URL): { status: number; body: unknown } {
   const bounty = q.get("bounty");
   if (bounty !== null) list = list.filter((it) => it.bountyId === bounty);
   if (mode === "liar" && bounty !== null) list = [path === "/awards" ? awards[0]! : credits[0]!];
+  // the credit record names another place, credited amount and a remainder (probe28 B-F13)
+  if (mode === "credit-lies" && path !== "/awards")
+    list = list.map((it) => ({ ...it, places: [9], credited: "999999999999", fromRemainder: "7" }));
   // a second record of the same bounty, every amount changed (probe28 C-F13)
   if (mode === "twice" && bounty !== null)
     list = [
@@ -221,6 +227,17 @@ describe("a winner's award and credit are read by the bounty's key (probe27 C-F8
     expect(found.reasons).toEqual([
       `GET /awards?winner=${WINNER}&bounty=${BOUNTY}: 2 of its items are of bounty ${BOUNTY}, one was expected (a bounty is awarded once)`,
       `GET /accounts/${WINNER}/credits?bounty=${BOUNTY}: 2 of its credits are of bounty ${BOUNTY}, one was expected (a bounty is awarded once)`,
+    ]);
+  });
+
+  it("a credit record naming another place, credited amount or remainder is a disagreement (probe28 B-F13)", async () => {
+    const found = new Disagreements();
+    await creditAgreement(walkOf("credit-lies"), found);
+    const route = `GET /accounts/${WINNER}/credits?bounty=${BOUNTY}`;
+    expect(found.reasons).toEqual([
+      `${route}: credits[bounty ${BOUNTY}].fromRemainder is 7, the pack says 0`,
+      `${route}: credits[bounty ${BOUNTY}].credited is 999999999999, the pack says ${AMOUNT}`,
+      `${route}: credits[bounty ${BOUNTY}].places is [9], the pack says [1]`,
     ]);
   });
 

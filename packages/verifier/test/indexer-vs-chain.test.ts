@@ -86,7 +86,15 @@ beforeAll(async () => {
         return {
           account: WINNER,
           totals: [],
-          credits: [{ bountyId: "7", fromPlaces: String(AMOUNT) }],
+          credits: [
+            {
+              bountyId: "7",
+              credited: String(AMOUNT),
+              fromPlaces: String(AMOUNT),
+              fromRemainder: "0",
+              places: [1],
+            },
+          ],
           nextCursor: null,
         };
       if (url.pathname === `/anchors/${RECEIPT}`)

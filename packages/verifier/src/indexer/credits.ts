@@ -2,7 +2,8 @@
  * `GET /awards?winner=&bounty=` and `GET /accounts/:address/credits?bounty=`, per winner address: the
  * bounty is in the account's award history, with every field of the award and its winners (places,
  * accounts, amounts) as the pack says (probe15 B-F13: only its presence was checked), and its credit
- * from places equals the sum of the pack's amounts to that address.
+ * record as the pack implies it: places held, credit from places (the sum of the pack's amounts to that
+ * address), from the author's remainder (the author only) and credited in all (probe28 B-F13).
  *
  * Both are **keyed reads**: the bounty is named (`bounty=<id>`), so the indexer answers at most that
  * bounty's item, whatever the length of the account's history. Anyone can award any address (SPEC 1.1:
@@ -87,13 +88,17 @@ async function keyedItem(
  * winner address, whatever its history).
  */
 export async function creditAgreement(walk: IndexerWalk, found: Disagreements): Promise<void> {
-  const id = walk.view.benchmark.bounty_id;
-  const perAccount = new Map<string, bigint>();
-  for (const w of walk.view.winners) {
+  const b = walk.view.benchmark;
+  const id = b.bounty_id;
+  const perAccount = new Map<string, { amount: bigint; places: number[] }>();
+  walk.view.winners.forEach((w, i) => {
     const account = w.withdrawal_address.toLowerCase();
-    perAccount.set(account, (perAccount.get(account) ?? 0n) + w.amount_base_units);
-  }
-  for (const [account, amount] of perAccount) {
+    const held = perAccount.get(account) ?? { amount: 0n, places: [] };
+    perAccount.set(account, { amount: held.amount + w.amount_base_units, places: [...held.places, i + 1] });
+  });
+  // the author's remainder (pool - paid to winners) is credited to the author (SPEC 7.3)
+  const remainder = b.pool_base_units - walk.view.winners.reduce((t, w) => t + w.amount_base_units, 0n);
+  for (const [account, { amount, places }] of perAccount) {
     const awardsRoute = `/awards?winner=${account}&bounty=${id}`;
     const history = `${account}'s award history`;
     const award = await keyedItem(walk, awardsRoute, "items", id, found, history);
@@ -110,7 +115,15 @@ export async function creditAgreement(walk: IndexerWalk, found: Disagreements): 
     const creditsRoute = `/accounts/${account}/credits?bounty=${id}`;
     const credit = await keyedItem(walk, creditsRoute, "credits", id, found, `${account}'s credits`);
     if (credit === null) found.push(`GET ${creditsRoute}: no credit on bounty ${id}`);
-    else if (credit !== undefined)
-      found.cmp(credit.route, `credits[bounty ${id}].fromPlaces`, s(credit.item.fromPlaces), String(amount));
+    else if (credit !== undefined) {
+      // every field of the credit record the pack states (probe28 B-F13: only fromPlaces was compared, and a
+      // record naming place 9, another credited amount or a remainder was verified)
+      const fromRemainder = account === b.author.toLowerCase() ? remainder : 0n;
+      const field = (name: string): string => `credits[bounty ${id}].${name}`;
+      found.cmp(credit.route, field("fromPlaces"), s(credit.item.fromPlaces), String(amount));
+      found.cmp(credit.route, field("fromRemainder"), s(credit.item.fromRemainder), String(fromRemainder));
+      found.cmp(credit.route, field("credited"), s(credit.item.credited), String(amount + fromRemainder));
+      found.cmp(credit.route, field("places"), s(credit.item.places), JSON.stringify(places));
+    }
   }
 }
