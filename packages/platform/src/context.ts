@@ -24,6 +24,8 @@ export interface FaultHooks {
   maxPackBytes?: number;
   /** Called after the award transaction is confirmed and recorded, before the pack is minted. */
   awardBeforeMint?: (slug: string) => void;
+  /** Awaited after the pack is minted, before its hash is anchored (a test front-runs the anchor). */
+  packBeforeAnchor?: (slug: string, packHash: string) => void | Promise<void>;
   /** Awaited inside the publish transaction after its checks, before the insert (a test widens a race). */
   publishBeforeInsert?: (slug: string) => void | Promise<void>;
 }

@@ -144,7 +144,8 @@ export async function ensurePack(
   const hash = packHash(pack);
   // anchored on the attached bounty's chain only: a stored pack is for good
   if (ctx.chain) attachedChainOf(ctx, b);
-  const anchor = ctx.chain ? await ctx.chain.anchor(hash, "pack") : null;
+  await ctx.faults.packBeforeAnchor?.(b.slug, hash);
+  const anchor = ctx.chain ? await anchorPack(ctx, b.slug, hash) : null;
   const bytes = evidencePackBytes(withPackAnchor(pack, anchor));
   await ctx.store.tx(async (t) => {
     await t.packs.insertIfAbsent({
@@ -157,6 +158,27 @@ export async function ensurePack(
   });
   const kept = (await ctx.store.packs.get(b.slug))!;
   return { pack_hash: kept.pack_hash as Hex, pack_anchor: anchor, bytes: kept.bytes };
+}
+
+/**
+ * Anchors the pack's hash (kind `pack`). A hash anchored first by someone else with another kind (a
+ * front-run of the pending anchor: probe28 C-F10, the award was paid and its pack never served, 409
+ * `anchor_squatted` for good) cannot be anchored as a pack: the pack is then minted with `pack_anchor`
+ * null (SPEC 8 allows it; the pack's content is bound on-chain by the award's ranking digest and the
+ * committed root, and the verifier reports the squat as `pack_anchor` unverified) and the squat goes to
+ * the operator's log.
+ * @returns the anchor's evidence, or null for a squatted hash
+ * @throws PlatformError `chain_error`
+ */
+async function anchorPack(ctx: PlatformContext, slug: string, hash: Hex): Promise<AnchorEvidence | null> {
+  try {
+    return await ctx.chain!.anchor(hash, "pack");
+  } catch (e) {
+    if (!(e instanceof PlatformError && e.code === "anchor_squatted")) throw e;
+    const log = ctx.chain!.config.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+    log(`bench-bounty: award ${slug}: ${e.message}; the pack is served with pack_anchor null`);
+    return null;
+  }
 }
 
 /**

@@ -164,7 +164,10 @@ async function packAnchor(walk: ChainWalk): Promise<Fact> {
   );
 }
 
-/** `pack_anchor: null`: an anchor of kind pack found on the commitment's registry verifies; none is `unverified`. */
+/**
+ * `pack_anchor: null`: an anchor of kind pack found on the commitment's registry verifies; none, or one of
+ * another kind (a squat), is `unverified`.
+ */
 async function unnamedPackAnchor(walk: ChainWalk, ph: string): Promise<Fact> {
   const ref = walk.view.benchmark.commitment_anchor;
   const registry = ref === null ? null : addr(ref.registry_address);
@@ -178,8 +181,14 @@ async function unnamedPackAnchor(walk: ChainWalk, ph: string): Promise<Fact> {
   const a = await walk.anchorOf(registry, ph);
   if (a.blockNumber === 0n)
     return fact("unverified", `$.pack_anchor is null and anchorOf(${ph}) on ${registry}: not anchored`);
+  // anchored first with another kind: a front-run of the platform's pending pack anchor (probe28 C-F10),
+  // after which it can never be anchored as a pack; the pack says so by naming no anchor. The pack's
+  // content stands on the award's ranking digest and the committed root, checked by their own facts.
   if (a.kind !== ANCHOR_KINDS.pack)
-    return fact("failed", `anchorOf(${ph}) is ${describeAnchor(a)}, expected kind pack`);
+    return fact(
+      "unverified",
+      `$.pack_anchor is null and anchorOf(${ph}) is ${describeAnchor(a)}: anchored first with another kind (a squat), so it can never be anchored as a pack`,
+    );
   return fact(
     "verified",
     `$.pack_anchor is null, but ${ph} is anchored with kind pack in block ${a.blockNumber}`,
