@@ -183,6 +183,19 @@ async function assertAnchoringChain(store: Store, chainId: number, mark: boolean
     );
 }
 
+/**
+ * Records the award confirmation depth a process sets (`chain.awardConfirmations`, blocks) as the
+ * store's (`meta.award_confirmations`, read by every award on the store: `award/state.ts` `awardDepth`;
+ * store28 R-F2), and writes a change to the operator's log (the chain's `log`, default stderr).
+ */
+async function recordAwardDepth(store: Store, chain: ChainGateway, depth: number): Promise<void> {
+  const was = await store.awards.recordAwardConfirmations(depth);
+  if ((was ?? 1) !== depth)
+    (chain.config.log ?? ((line) => void process.stderr.write(`${line}\n`)))(
+      `bench-bounty: this store's awards now wait for ${depth} confirmation(s) (was ${was ?? "1, the default"}): every process on the store uses it unless it sets its own`,
+    );
+}
+
 /** Options of {@link Platform.open}. */
 export interface PlatformOptions {
   /** SQLite store directory (created if missing): `platform.sqlite` and the runner's `runs/`. */
@@ -383,6 +396,11 @@ export class Platform {
           throw e;
         },
       );
+    if (chain !== null && depth !== undefined && opts.existingStore !== true)
+      await recordAwardDepth(ctx.store, chain, depth).catch(async (e: unknown) => {
+        await ctx.store.close();
+        throw e;
+      });
     if (batching) {
       const batcher = new AnchorBatcher(ctx, opts.anchorBatching!);
       ctx.anchorBatcher = batcher;

@@ -395,8 +395,8 @@ describe("the award window's last second (probe26 C-F1, the award half)", () => 
   });
 });
 
-describe("an award's confirmation depth (probe26 C-F10)", () => {
-  it("with awardConfirmations 3 a mined award is award_pending (nothing recorded, the door pending) until two more blocks are on top; then recorded with the same transaction", async () => {
+describe("an award's confirmation depth (probe26 C-F10, store28 R-F2)", () => {
+  it("with awardConfirmations 3, kept by the store when reopened without it, a mined award is award_pending (nothing recorded, the door pending) until two more blocks are on top; then recorded with the same transaction", async () => {
     const dc = devChain();
     const r = await ready(dc, 1, "depth");
     r.clock.set((await latestBlockTime(dc)) * 1000);
@@ -405,7 +405,13 @@ describe("an award's confirmation depth (probe26 C-F10)", () => {
         code: "invalid_option",
         details: { field: "awardConfirmations" },
       });
-    const h = await r.reopen({ ...chainConfig(dc, 1), awardConfirmations: 3 });
+    const lines: string[] = [];
+    await r.reopen({ ...chainConfig(dc, 1), awardConfirmations: 3, log: (l) => lines.push(l) });
+    expect(lines.join("\n")).toContain("awards now wait for 3 confirmation(s) (was 1, the default)");
+    // store28 R-F2: the depth is the store's: a process that does not set it (the CLI's award at the
+    // default) waits as long as the one that set it
+    const h = await r.reopen(chainConfig(dc, 1));
+    expect(h.ctx.chain!.config.awardConfirmations).toBeUndefined();
     const e = await h.real.award(h.op, r.slug).catch((x: unknown) => x);
     expect(e).toMatchObject({
       code: "award_pending",
