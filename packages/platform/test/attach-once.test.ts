@@ -244,7 +244,9 @@ describe("one bounty, one benchmark", () => {
       expect(msg).toContain(`${paid.slugs[1]!} (award confirmed, tx 0x${"77".repeat(32)})`);
       expect(msg).toContain(`to keep it on ${paid.slugs[1]!} (the one with an award)`);
       const repair = msg.match(/UPDATE benchmarks SET bounty_json = NULL WHERE slug IN \([^)]*\);/g) ?? [];
-      expect(repair).toEqual([`UPDATE benchmarks SET bounty_json = NULL WHERE slug IN ('${paid.slugs[0]!}');`]);
+      expect(repair).toEqual([
+        `UPDATE benchmarks SET bounty_json = NULL WHERE slug IN ('${paid.slugs[0]!}');`,
+      ]);
       await sql.raw(repair[0]!).execute(paid.h.ctx.store.db);
     } finally {
       await paid.h.close();
