@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { seattlePublishArgs } from "@bench-bounty/platform/testing";
 import { describe, expect, it } from "vitest";
+import { startGenesisRpc } from "./genesis-rpc.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = join(here, "..", "dist", "index.js");
@@ -61,10 +62,11 @@ describe("arguments that are not UTF-8 (probe26 B-F6)", () => {
 
 describe("bench-bounty CLI (composed)", () => {
   // probe15 B-F12: printed commands said `bench-bounty ...`, not on PATH in a fresh clone
-  it("a printed command names the program as it was invoked (./bin/bench-bounty) and works when pasted", () => {
+  it("a printed command names the program as it was invoked (./bin/bench-bounty) and works when pasted", async () => {
     const repo = join(here, "..", "..", "..");
     const store = mkdtempSync(join(tmpdir(), "bb-cli-paste-"));
-    const chain = ["--rpc-url", "http://127.0.0.1:1", "--chain-id", "8453"];
+    // a chain that answers the open's genesis read only (store28 R-F1): the commitment's anchor fails
+    const chain = ["--rpc-url", await startGenesisRpc(), "--chain-id", "8453"];
     const addrs = ["--bounty-contract", `0x${"22".repeat(20)}`, "--anchor-registry", `0x${"33".repeat(20)}`];
     const env = { ...process.env, BENCH_BOUNTY_PRIVATE_KEY: `0x${"11".repeat(32)}` };
     const published = spawnSync(

@@ -425,6 +425,19 @@ export class ChainGateway {
     );
   }
 
+  /**
+   * Hash of the chain's genesis block (block 0, lowercase hex): with the chain id, what tells one chain
+   * from another (a fresh devchain has chain id 8453, Base's, and a genesis of its own; store28 R-F1).
+   * One read, bounded as every other ({@link RPC_REQUEST_LIMITS}).
+   * @throws PlatformError `chain_error` when the RPC fails
+   */
+  async genesisHash(): Promise<Hex> {
+    const block = await this.call("read the genesis block", () =>
+      this.publicClient.getBlock({ blockNumber: 0n }),
+    );
+    return lower(block.hash) as Hex;
+  }
+
   /** Timestamp (unix seconds) of the latest block. */
   async latestTimestamp(): Promise<bigint> {
     const block = await this.call("read the latest block", () => this.publicClient.getBlock());

@@ -166,13 +166,22 @@ import {
 import { attachedChainOf } from "./award/bounty.js";
 
 /**
- * Holds a store to one chain (the review of probe26 A-F5): a process with a chain marks the store
- * (`meta.anchoring_chain_id`; every process on it then records its digests pending, reveal.ts), unless
- * it opens it read-only (`mark` false), and a store marked with another chain is refused: its pending
- * digests would be anchored, and its anchors looked up, on the wrong chain.
- * @throws PlatformError `invalid_store` naming both chain ids (`details.store_chain_id`, `details.chain_id`)
+ * Holds a store to one chain (the review of probe26 A-F5; store28 R-F1): a process with a chain marks
+ * the store with the chain id (`meta.anchoring_chain_id`; every process on it then records its digests
+ * pending, reveal.ts) and its genesis block hash (`meta.anchoring_genesis_hash`, read once here:
+ * {@link ChainGateway.genesisHash}; a store marked before the hash existed gets it now), unless it opens
+ * it read-only (`mark` false); a store marked with another chain id or another genesis is refused: its
+ * pending digests would be anchored, and its anchors and award looked up, on the wrong chain (a devchain,
+ * chain id 8453 as Base, and Base mainnet; or a devchain started anew, its anchors gone). A read-only
+ * process compares the hash when the store has one and the chain answers, and skips it otherwise.
+ * @throws PlatformError `invalid_store` naming both chain ids (`details.store_chain_id`,
+ *   `details.chain_id`) and, for another genesis, both hashes (`details.store_genesis_hash`,
+ *   `details.genesis_hash`); `chain_error` when the genesis block cannot be read (not read-only)
  */
-async function assertAnchoringChain(store: Store, chainId: number, mark: boolean): Promise<void> {
+async function assertAnchoringChain(store: Store, chain: ChainGateway, mark: boolean): Promise<void> {
+  const chainId = chain.config.chainId;
+  // read before anything is written: a process whose chain does not answer marks nothing
+  const read = mark ? await chain.genesisHash() : undefined;
   const marked = mark ? await store.anchors.markOnChain(chainId) : await store.anchors.anchoringChainId();
   if (marked !== null && marked !== chainId)
     throw new PlatformError(
@@ -180,6 +189,43 @@ async function assertAnchoringChain(store: Store, chainId: number, mark: boolean
       `this store's digests are anchored on chain ${marked}, and this process is configured with chain ${chainId}: ` +
         `configure chain ${marked}, or use a store of its own for chain ${chainId}`,
       { store_chain_id: marked, chain_id: chainId },
+    );
+  const storeGenesis = await store.anchors.anchoringGenesisHash();
+  if (!mark && storeGenesis === null) return;
+  const genesis =
+    read ??
+    (await chain.genesisHash().catch((e: unknown) => {
+      if (e instanceof PlatformError && e.code === "chain_error") return null; // read-only: as before
+      throw e;
+    }));
+  if (genesis === null) return;
+  const markedGenesis = mark ? await store.anchors.markGenesis(genesis) : storeGenesis!;
+  if (markedGenesis !== genesis)
+    throw new PlatformError(
+      "invalid_store",
+      `this store's digests are anchored on chain ${marked ?? chainId} with genesis block ${markedGenesis}, and ` +
+        `this process's chain ${chainId} has genesis block ${genesis}: another chain with the same id (a ` +
+        `devchain beside Base, or a devchain started anew, whose anchors are gone); configure the store's ` +
+        `chain, or use a store of its own for this one`,
+      {
+        store_chain_id: marked ?? chainId,
+        chain_id: chainId,
+        store_genesis_hash: markedGenesis,
+        genesis_hash: genesis,
+      },
+    );
+}
+
+/**
+ * Records the award confirmation depth a process sets (`chain.awardConfirmations`, blocks) as the
+ * store's (`meta.award_confirmations`, read by every award on the store: `award/state.ts` `awardDepth`;
+ * store28 R-F2), and writes a change to the operator's log (the chain's `log`, default stderr).
+ */
+async function recordAwardDepth(store: Store, chain: ChainGateway, depth: number): Promise<void> {
+  const was = await store.awards.recordAwardConfirmations(depth);
+  if ((was ?? 1) !== depth)
+    (chain.config.log ?? ((line) => void process.stderr.write(`${line}\n`)))(
+      `bench-bounty: this store's awards now wait for ${depth} confirmation(s) (was ${was ?? "1, the default"}): every process on the store uses it unless it sets its own`,
     );
 }
 
@@ -377,12 +423,15 @@ export class Platform {
       faults: opts.faults ?? {},
     };
     if (chain !== null)
-      await assertAnchoringChain(ctx.store, chain.config.chainId, opts.existingStore !== true).catch(
-        async (e: unknown) => {
-          await ctx.store.close();
-          throw e;
-        },
-      );
+      await assertAnchoringChain(ctx.store, chain, opts.existingStore !== true).catch(async (e: unknown) => {
+        await ctx.store.close();
+        throw e;
+      });
+    if (chain !== null && depth !== undefined && opts.existingStore !== true)
+      await recordAwardDepth(ctx.store, chain, depth).catch(async (e: unknown) => {
+        await ctx.store.close();
+        throw e;
+      });
     if (batching) {
       const batcher = new AnchorBatcher(ctx, opts.anchorBatching!);
       ctx.anchorBatcher = batcher;

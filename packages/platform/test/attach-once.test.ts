@@ -190,8 +190,11 @@ describe("one bounty, one benchmark", () => {
       splits_bps: [10000],
       status: "funded",
     };
-    /** A store before 0011 with benchmarks a, b, c; the bounty recorded on `on` (as a build before 0011 wrote it). */
-    const before = async (on: string[]) => {
+    /**
+     * A store before 0011 with benchmarks a, b; the bounty recorded on `on` (as a build before 0011 wrote
+     * it), an award recorded on `awarded`. Left open when `keepOpen` (to repair it after a refusal).
+     */
+    const before = async (on: string[], awarded: string[] = [], keepOpen = false) => {
       const where = await freshStoreLocation();
       const h = await openAt(where);
       const slugs: string[] = [];
@@ -205,8 +208,13 @@ describe("one bounty, one benchmark", () => {
         await sql`UPDATE benchmarks SET bounty_json = ${toStored(attached)} WHERE slug = ${slugs[Number(i)]!}`.execute(
           db,
         );
-      await h.close();
-      return { where, slugs };
+      for (const i of awarded)
+        await sql`INSERT INTO awards (slug, status, rank_derivation_json, ranking_digest, winners_json, award_tx, award_block, pack_hash, created_at)
+          VALUES (${slugs[Number(i)]!}, 'confirmed', '{}', ${"0x" + "00".repeat(32)}, '[]', ${"0x" + "77".repeat(32)}, 5, NULL, '2026-01-01T00:00:00Z')`.execute(
+          db,
+        );
+      if (!keepOpen) await h.close();
+      return { where, slugs, h };
     };
     const one = await before(["0"]);
     const h = await openAt(one.where);
@@ -226,6 +234,28 @@ describe("one bounty, one benchmark", () => {
     expect(refused.message).toContain(
       `bounty 8453:${attached.bounty_contract}:7 is attached to 2 benchmarks`,
     );
-    for (const slug of two.slugs) expect(refused.message).toContain(slug);
+    for (const slug of two.slugs) expect(refused.message).toContain(`${slug} (no award)`);
+    expect(refused.message).toContain(`WHERE slug IN ('${two.slugs[1]!}');`);
+    // store28 R-F3: which benchmark has an award, and the SQL that detaches the others, run as printed
+    const paid = await before(["0", "1"], ["1"], true);
+    try {
+      const msg = (await rejection(openAt(paid.where))).message;
+      expect(msg).toContain(`${paid.slugs[0]!} (no award)`);
+      expect(msg).toContain(`${paid.slugs[1]!} (award confirmed, tx 0x${"77".repeat(32)})`);
+      expect(msg).toContain(`to keep it on ${paid.slugs[1]!} (the one with an award)`);
+      const repair = msg.match(/UPDATE benchmarks SET bounty_json = NULL WHERE slug IN \([^)]*\);/g) ?? [];
+      expect(repair).toEqual([
+        `UPDATE benchmarks SET bounty_json = NULL WHERE slug IN ('${paid.slugs[0]!}');`,
+      ]);
+      await sql.raw(repair[0]!).execute(paid.h.ctx.store.db);
+    } finally {
+      await paid.h.close();
+    }
+    const repaired = await openAt(paid.where);
+    try {
+      expect(await repaired.ctx.store.benchmarks.slugOfBounty(attached)).toBe(paid.slugs[1]);
+    } finally {
+      await repaired.close();
+    }
   }, 120_000);
 });

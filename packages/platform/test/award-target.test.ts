@@ -14,7 +14,7 @@ import { ChainGateway, type ChainConfig } from "../src/chain.js";
 import type { FaultHooks } from "../src/context.js";
 import { attachedBountyOnChain } from "../src/award/bounty.js";
 import { prepareAward } from "../src/award/prepare.js";
-import { ON_CHAIN_MARKER } from "../src/store/anchors.js";
+import { ON_CHAIN_GENESIS_MARKER, ON_CHAIN_MARKER } from "../src/store/anchors.js";
 import {
   bountyCredit,
   bountyStatus,
@@ -22,7 +22,9 @@ import {
   chainConfig,
   crashOnce,
   freshStoreLocation,
+  genesisOf,
   latestBlockTime,
+  openedBeforeOutage,
   openAt,
   publishLockAndRun,
   useDevChain,
@@ -54,7 +56,7 @@ async function ready(dc: DevChain, account: number, tag: string, faults: FaultHo
     await current.close();
     return (current = await openAt({ ...loc, chain, clock: () => clock.now() }));
   };
-  return { ...r, platform, reopen, clock };
+  return { ...r, platform, reopen, clock, loc };
 }
 
 /** Removes the store's chain mark (`meta.anchoring_chain_id`): a store as it was before the mark existed. */
@@ -353,7 +355,10 @@ describe("the evidence door keeps the operator's chain problems to the operator'
       const p = await ready(dc, 11, "door-rpc-down");
       await prepareOnly(p.platform, p.slug);
       lines.length = 0;
-      h = await p.reopen({ ...chainConfig(dc, 11), rpcUrl: "http://127.0.0.1:9", log: (l) => lines.push(l) });
+      const genesis = await genesisOf(dc);
+      h = await openedBeforeOutage(genesis, () =>
+        p.reopen({ ...chainConfig(dc, 11), rpcUrl: "http://127.0.0.1:9", log: (l) => lines.push(l) }),
+      );
       const pending = await h.real.awardEvidence(p.slug);
       expect(pending).toMatchObject({ kind: "unavailable", reason: "award_pending" });
       expect((pending as { message: string }).message).not.toMatch(/RPC|failed|0x/);
@@ -363,6 +368,63 @@ describe("the evidence door keeps the operator's chain problems to the operator'
       await setBalance(10n ** 22n);
       await r.reopen(chainConfig(dc, 16)).then((x) => x.close());
     }
+  });
+});
+
+describe("the store's chain: its id and its genesis block (store28 R-F1)", () => {
+  it("a store marked with another genesis of the same chain id (a devchain beside Base, a devchain started anew) is refused invalid_store naming both ids and hashes; a store marked by chain id only gets the hash; an RPC that does not answer is chain_error (read-only: as before)", async () => {
+    const dc = devChain();
+    const genesis = await genesisOf(dc);
+    const r = await ready(dc, 1, "genesis");
+    const meta = (h: Harness, key: string) =>
+      h.ctx.store.db
+        .selectFrom("meta")
+        .select("value")
+        .where("key", "=", key)
+        .executeTakeFirst()
+        .then((x) => x?.value ?? null);
+    expect(await meta(r.platform, ON_CHAIN_GENESIS_MARKER)).toBe(genesis);
+    // the store as another chain with chain id 8453 left it (its anchors are not on this one)
+    const other = "0x" + "11".repeat(32);
+    await r.platform.ctx.store.db
+      .updateTable("meta")
+      .set({ value: other })
+      .where("key", "=", ON_CHAIN_GENESIS_MARKER)
+      .execute();
+    const refused = await r.reopen(chainConfig(dc, 1)).then(
+      () => null,
+      (e: unknown) => e as { code: string; message: string; details: unknown },
+    );
+    expect(refused).toMatchObject({
+      code: "invalid_store",
+      details: { store_chain_id: 8453, chain_id: 8453, store_genesis_hash: other, genesis_hash: genesis },
+    });
+    expect(refused!.message).toContain(other);
+    expect(refused!.message).toContain(genesis);
+    // read-only: compared too when the chain answers
+    await expect(
+      openAt({ ...r.loc, existingStore: true, chain: chainConfig(dc, 1) }).then((h) => h.close()),
+    ).rejects.toMatchObject({ code: "invalid_store", details: { store_genesis_hash: other } });
+
+    // a store marked before the hash existed (chain id only): the first process with a chain adds it
+    const h = await openAt({ ...r.loc });
+    await h.ctx.store.db.deleteFrom("meta").where("key", "=", ON_CHAIN_GENESIS_MARKER).execute();
+    await h.close();
+    // the RPC down: refused chain_error, nothing written; read-only opens as before
+    const dead = { ...chainConfig(dc, 1), rpcUrl: "http://127.0.0.1:9", log: () => {} };
+    await expect(r.reopen(dead)).rejects.toMatchObject({
+      code: "chain_error",
+      details: { call: "read the genesis block" },
+    });
+    const unread = await openAt({ ...r.loc });
+    expect(await meta(unread, ON_CHAIN_GENESIS_MARKER)).toBeNull();
+    await unread.close();
+    const back = await r.reopen(chainConfig(dc, 1));
+    expect(await meta(back, ON_CHAIN_GENESIS_MARKER)).toBe(genesis);
+    await back.close();
+    const ro = await openAt({ ...r.loc, existingStore: true, chain: dead });
+    expect(await meta(ro, ON_CHAIN_GENESIS_MARKER)).toBe(genesis);
+    await ro.close();
   });
 });
 
@@ -395,8 +457,8 @@ describe("the award window's last second (probe26 C-F1, the award half)", () => 
   });
 });
 
-describe("an award's confirmation depth (probe26 C-F10)", () => {
-  it("with awardConfirmations 3 a mined award is award_pending (nothing recorded, the door pending) until two more blocks are on top; then recorded with the same transaction", async () => {
+describe("an award's confirmation depth (probe26 C-F10, store28 R-F2)", () => {
+  it("with awardConfirmations 3, kept by the store when reopened without it, a mined award is award_pending (nothing recorded, the door pending) until two more blocks are on top; then recorded with the same transaction", async () => {
     const dc = devChain();
     const r = await ready(dc, 1, "depth");
     r.clock.set((await latestBlockTime(dc)) * 1000);
@@ -405,7 +467,13 @@ describe("an award's confirmation depth (probe26 C-F10)", () => {
         code: "invalid_option",
         details: { field: "awardConfirmations" },
       });
-    const h = await r.reopen({ ...chainConfig(dc, 1), awardConfirmations: 3 });
+    const lines: string[] = [];
+    await r.reopen({ ...chainConfig(dc, 1), awardConfirmations: 3, log: (l) => lines.push(l) });
+    expect(lines.join("\n")).toContain("awards now wait for 3 confirmation(s) (was 1, the default)");
+    // store28 R-F2: the depth is the store's: a process that does not set it (the CLI's award at the
+    // default) waits as long as the one that set it
+    const h = await r.reopen(chainConfig(dc, 1));
+    expect(h.ctx.chain!.config.awardConfirmations).toBeUndefined();
     const e = await h.real.award(h.op, r.slug).catch((x: unknown) => x);
     expect(e).toMatchObject({
       code: "award_pending",

@@ -21,7 +21,9 @@ import {
   bountyCredit,
   bountyStatus,
   lockPrize,
+  genesisOf,
   openAt,
+  openedBeforeOutage,
   openTemp,
   tempDir,
   TEST_ENGINE,
@@ -572,9 +574,11 @@ describe("award on the local Base profile", () => {
 
   it("a chain outage at publish leaves the commitment pending; the benchmark is stored and the door says no_commitment", async () => {
     // the devchain's contracts and account 0, behind an RPC URL nothing listens on
-    const platform = await openTemp({
-      chain: { ...chainConfig(devChain(), 0), rpcUrl: "http://127.0.0.1:9", chainId: 8453 },
-    });
+    const platform = await openedBeforeOutage(await genesisOf(devChain()), () =>
+      openTemp({
+        chain: { ...chainConfig(devChain(), 0), rpcUrl: "http://127.0.0.1:9", chainId: 8453 },
+      }),
+    );
     const res = await publishCities(platform, 3, "outage", "Outage");
     expect(res.commitment_anchor).toBeNull();
     expect(res).toMatchObject({ commitment_anchor_status: "pending" }); // reported, not silent (re-probe F8)

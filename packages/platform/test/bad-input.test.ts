@@ -13,10 +13,21 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MAX_LOCK_UNIX_SECONDS } from "@bench-bounty/evidence";
+import { ChainGateway } from "../src/chain.js";
 import { csvToDataset } from "../src/csv.js";
 import { Platform } from "../src/platform.js";
 import { benchmarkConfig } from "../src/publish.js";
-import { cleanup, refusal, runCli, tempDir, cliAccount, helperAddress } from "./helpers.js";
+import { cleanup, refusal, runCli as runCliOf, tempDir, cliAccount, helperAddress } from "./helpers.js";
+
+/**
+ * The helpers' `runCli` with the open's genesis read answered (store28 R-F1): the chain of
+ * {@link UNREACHABLE_CHAIN} answers it and is down for the rest, the outage these tests are about
+ * (`runCli` restores every mock when it ends: the answer is set again for each command).
+ */
+const runCli = (...args: string[]) => {
+  vi.spyOn(ChainGateway.prototype, "genesisHash").mockResolvedValue(`0x${"ab".repeat(32)}`);
+  return runCliOf(...args);
+};
 
 afterEach(() => {
   cleanup();

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { openStore, parseUsdcAmount } from "../src/cli.js";
 import { PlatformError } from "../src/errors.js";
 import { ensureWritableDir } from "../src/store.js";
-import { cleanup, runCli, tempDir } from "./helpers.js";
+import { cleanup, openedBeforeOutage, runCli, tempDir } from "./helpers.js";
 
 afterEach(() => {
   cleanup();
@@ -124,17 +124,20 @@ describe("openStore", () => {
   // probe14 D3-F7: serve's award waited the platform's 180 s for its transaction; its request ended at 60 s
   it("hands awardWaitMs to the chain (serve keeps an award under its request limit)", async () => {
     vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", "0x" + "11".repeat(32));
-    const { platform } = await openStore(
-      {
-        store: join(tempDir(), "s"),
-        rpcUrl: "http://127.0.0.1:1",
-        chainId: "31337",
-        bountyContract: "0x" + "22".repeat(20),
-        anchorRegistry: "0x" + "33".repeat(20),
-        usdc: "0x" + "44".repeat(20),
-        receiptAnchoring: "immediate",
-      },
-      { awardWaitMs: 1234 },
+    // a made-up chain: its genesis read at open answered (store28 R-F1)
+    const { platform } = await openedBeforeOutage(`0x${"ab".repeat(32)}`, () =>
+      openStore(
+        {
+          store: join(tempDir(), "s"),
+          rpcUrl: "http://127.0.0.1:1",
+          chainId: "31337",
+          bountyContract: "0x" + "22".repeat(20),
+          anchorRegistry: "0x" + "33".repeat(20),
+          usdc: "0x" + "44".repeat(20),
+          receiptAnchoring: "immediate",
+        },
+        { awardWaitMs: 1234 },
+      ),
     );
     try {
       expect(platform.chain?.config.awardWaitMs).toBe(1234);

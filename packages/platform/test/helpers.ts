@@ -14,7 +14,7 @@ import { citiesDataset, dropPostgresSchemas, freshPostgresTarget, TEST_ENGINE } 
 // shared with the server's tests through @bench-bounty/platform/testing
 export { waitForLockWaiters } from "../src/testing.js";
 import type { StoreTarget } from "../src/store/engine.js";
-import type { ChainConfig } from "../src/chain.js";
+import { ChainGateway, type ChainConfig } from "../src/chain.js";
 import { registerPlatformCommands } from "../src/cli.js";
 import type { DatasetInput } from "../src/dataset.js";
 import { PlatformError } from "../src/errors.js";
@@ -339,6 +339,27 @@ export function useDevChain(): () => DevChain {
     if (dc === undefined) throw new Error("the devchain is not running (call the getter inside a test)");
     return dc;
   };
+}
+
+/**
+ * Runs `open` (a `Platform.open` on a chain whose RPC does not answer) with the open's genesis read
+ * (`ChainGateway.genesisHash`, store28 R-F1) answered `genesis`: a chain that goes down after the open,
+ * which is what the tests of chain outages are about (an open on a chain that does not answer is refused
+ * `chain_error`: award-target.test.ts).
+ * @param genesis the chain's genesis hash (a devchain's real one, or any 32 bytes for a made-up chain)
+ */
+export async function openedBeforeOutage<T>(genesis: Hex, open: () => Promise<T>): Promise<T> {
+  const spy = vi.spyOn(ChainGateway.prototype, "genesisHash").mockResolvedValue(genesis);
+  try {
+    return await open();
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/** The genesis block hash of `dc` (lowercase). */
+export async function genesisOf(dc: DevChain): Promise<Hex> {
+  return (await dc.publicClient.getBlock({ blockNumber: 0n })).hash.toLowerCase() as Hex;
 }
 
 /** The platform's chain settings on `dc`, sending as the funded account `accountIndex`. */

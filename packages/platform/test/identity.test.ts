@@ -1,7 +1,15 @@
 import { getAddress } from "viem";
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { cities, cleanup, openTemp, promptAgent, rejection, CITIES_PUBLISH } from "./helpers.js";
+import {
+  cities,
+  cleanup,
+  openedBeforeOutage,
+  openTemp,
+  promptAgent,
+  rejection,
+  CITIES_PUBLISH,
+} from "./helpers.js";
 import { checkWithdrawalAddress } from "../src/agents.js";
 import { CHAINS, CREATEX_ADDRESS, expectedAddresses } from "@bench-bounty/contracts";
 
@@ -250,14 +258,17 @@ describe("owner rules (issue 13 item 5)", () => {
     // chain settings only name our contracts here: the RPC never answers, so an address that passes the
     // address rules is then refused chain_error by the code rule (withdrawal-code.test.ts): the accepted
     // ones are checked by the address rules alone (checkWithdrawalAddress), the refused ones end there
-    const p = await openTemp({
-      chain: {
-        rpcUrl: "http://127.0.0.1:9",
-        chainId: 8453,
-        contracts: { benchmarkBounty: bounty as `0x${string}`, anchorRegistry: registry as `0x${string}` },
-        privateKey: ("0x" + "01".repeat(32)) as `0x${string}`,
-      },
-    }).then((h) => h.real);
+    // (a made-up chain: its genesis read at open answered, store28 R-F1)
+    const p = await openedBeforeOutage(`0x${"ab".repeat(32)}`, () =>
+      openTemp({
+        chain: {
+          rpcUrl: "http://127.0.0.1:9",
+          chainId: 8453,
+          contracts: { benchmarkBounty: bounty as `0x${string}`, anchorRegistry: registry as `0x${string}` },
+          privateKey: ("0x" + "01".repeat(32)) as `0x${string}`,
+        },
+      }),
+    ).then((h) => h.real);
     const alice = await p.authenticate((await p.createAccount({ name: "alice" })).api_key);
     const lower = "0x52908400098527886e0f7030069857d2e4169ee7";
     const good = "0x52908400098527886E0F7030069857D2E4169EE7";

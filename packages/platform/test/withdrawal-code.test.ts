@@ -6,7 +6,7 @@
  */
 import type { DevChain } from "@bench-bounty/devchain";
 import { describe, expect, it } from "vitest";
-import { chainConfig, openTemp, rejection, useDevChain } from "./helpers.js";
+import { chainConfig, genesisOf, openedBeforeOutage, openTemp, rejection, useDevChain } from "./helpers.js";
 
 const devChain = useDevChain();
 
@@ -61,9 +61,9 @@ describe("withdrawal addresses running the protocol's code (probe26 C-F7)", () =
 
   it("with a chain that cannot be read, an address is refused chain_error and nothing is written (review of probe26 C-F7)", async () => {
     const dc = devChain();
-    const p = await openTemp({ chain: { ...chainConfig(dc, 1), rpcUrl: "http://127.0.0.1:9" } }).then(
-      (h) => h.real,
-    );
+    const p = await openedBeforeOutage(await genesisOf(dc), () =>
+      openTemp({ chain: { ...chainConfig(dc, 1), rpcUrl: "http://127.0.0.1:9" } }),
+    ).then((h) => h.real);
     const alice = await p.authenticate((await p.createAccount({ name: "alice" })).api_key);
     const plain = dc.accounts[5]!.address;
     for (const attempt of [

@@ -92,9 +92,20 @@ export function awardRow(ctx: PlatformContext, slug: string): Promise<AwardRow |
 export const awardLock = (slug: string) => `bench-bounty.award:${slug}`;
 
 /**
+ * The award confirmation depth (blocks, 1..1000) every award on the store waits for: the store's
+ * (`meta.award_confirmations`, written by the last process that set {@link ChainConfig.awardConfirmations},
+ * `Platform.open`), else this process's setting, else 1 (store28 R-F2: the depth is the store's, not the
+ * process's, so a CLI `award` beside a `serve --award-confirmations 12` waits as long).
+ */
+export async function awardDepth(ctx: PlatformContext): Promise<number> {
+  return (await ctx.store.awards.recordedAwardConfirmations()) ?? ctx.chain?.config.awardConfirmations ?? 1;
+}
+
+/**
  * Records a mined award transaction: the award `confirmed`, the benchmark's bounty `awarded` (one
- * transaction), once its block is {@link ChainConfig.awardConfirmations} deep (probe26 C-F10: recorded on
- * its first block, a reorg that dropped it left the store awarded and the test set revealed).
+ * transaction), once its block is as deep as the store's award confirmation depth ({@link awardDepth})
+ * (probe26 C-F10: recorded on its first block, a reorg that dropped it left the store awarded and the
+ * test set revealed).
  * @throws PlatformError `award_pending` (mined in `block`, not deep enough yet: nothing recorded;
  *   `details.tx_hash`, `award_block`, `confirmations`, `confirmations_required`), `chain_error`
  */
@@ -104,7 +115,7 @@ export async function recordConfirmed(
   txHash: string,
   block: number,
 ): Promise<void> {
-  const required = ctx.chain?.config.awardConfirmations ?? 1;
+  const required = await awardDepth(ctx);
   if (required > 1) {
     const depth = (await ctx.chain!.latestBlockNumber()) - block + 1;
     if (depth < required)

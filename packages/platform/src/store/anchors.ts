@@ -12,6 +12,13 @@ export type AnchorKind = "commitment" | "receipt" | "pack";
  */
 export const ON_CHAIN_MARKER = "anchoring_chain_id";
 
+/**
+ * The `meta` key holding the genesis block hash of the chain the store's digests are anchored on (store28
+ * R-F1): written beside {@link ON_CHAIN_MARKER} by a process with a chain (a store marked before it
+ * existed gets it from the first such process), never removed.
+ */
+export const ON_CHAIN_GENESIS_MARKER = "anchoring_genesis_hash";
+
 /** The `anchors` table. */
 export class AnchorsTable extends TableModule {
   /**
@@ -37,6 +44,30 @@ export class AnchorsTable extends TableModule {
       .where("key", "=", ON_CHAIN_MARKER)
       .executeTakeFirst();
     return r === undefined ? null : Number(r.value);
+  }
+
+  /**
+   * Marks the store with the genesis block hash of its chain ({@link ON_CHAIN_GENESIS_MARKER}, lowercase
+   * hex). Idempotent: the first hash written stays.
+   * @returns the hash the store is marked with (the first written: `hash` or an earlier process's)
+   */
+  async markGenesis(hash: string): Promise<string> {
+    await this.db
+      .insertInto("meta")
+      .values({ key: ON_CHAIN_GENESIS_MARKER, value: hash.toLowerCase() })
+      .onConflict((oc) => oc.column("key").doNothing())
+      .execute();
+    return (await this.anchoringGenesisHash()) ?? hash.toLowerCase();
+  }
+
+  /** The genesis block hash the store is marked with ({@link markGenesis}), or null. */
+  async anchoringGenesisHash(): Promise<string | null> {
+    const r = await this.db
+      .selectFrom("meta")
+      .select("value")
+      .where("key", "=", ON_CHAIN_GENESIS_MARKER)
+      .executeTakeFirst();
+    return r === undefined ? null : r.value;
   }
 
   /** Whether some process opened the store with a chain ({@link markOnChain}). */

@@ -11,8 +11,40 @@ export type { AwardRow };
  */
 export const PUBLIC_BASE_URL_KEY = "public_base_url";
 
+/**
+ * The `meta` key holding the store's award confirmation depth ({@link ChainConfig.awardConfirmations}):
+ * written by a process that sets the depth (`--award-confirmations`), read by every award on the store
+ * (store28 R-F2: a CLI `award` at the default 1 recorded and minted while `serve` waited for 12).
+ */
+export const AWARD_CONFIRMATIONS_KEY = "award_confirmations";
+
 /** The `awards` table. */
 export class AwardsTable extends TableModule {
+  /**
+   * Records the store's award confirmation depth ({@link AWARD_CONFIRMATIONS_KEY}, blocks, 1..1000); the
+   * last one written stays.
+   * @returns the depth recorded before, or null when none was
+   */
+  async recordAwardConfirmations(depth: number): Promise<number | null> {
+    const was = await this.recordedAwardConfirmations();
+    await this.db
+      .insertInto("meta")
+      .values({ key: AWARD_CONFIRMATIONS_KEY, value: String(depth) })
+      .onConflict((oc) => oc.column("key").doUpdateSet({ value: String(depth) }))
+      .execute();
+    return was;
+  }
+
+  /** The award confirmation depth recorded in the store ({@link recordAwardConfirmations}), or null. */
+  async recordedAwardConfirmations(): Promise<number | null> {
+    const r = await this.db
+      .selectFrom("meta")
+      .select("value")
+      .where("key", "=", AWARD_CONFIRMATIONS_KEY)
+      .executeTakeFirst();
+    return r === undefined ? null : Number(r.value);
+  }
+
   /** Records the service's public base URL ({@link PUBLIC_BASE_URL_KEY}); the last one written stays. */
   async recordPublicBaseUrl(url: string): Promise<void> {
     await this.db
