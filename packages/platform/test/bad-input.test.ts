@@ -126,6 +126,31 @@ describe("a template or payload cannot show the gold", () => {
     expect(existsSync(store)).toBe(false);
   });
 
+  it("an empty --payload (or an empty name in it) is refused, not read as every column (probe28 B-F12)", async () => {
+    for (const payload of ["", "date,,temp", " "]) {
+      const store = join(tempDir(), "st");
+      const r = await publishCsv(store, "Temp {payload.temp}?", "--payload", payload);
+      expect(r.code, payload).toBe(1);
+      expect(r.err).toMatch(/^error: --payload .*: an empty column name/);
+      expect(existsSync(store)).toBe(false);
+    }
+  });
+
+  it("a field given twice to --bucket is refused naming both units (probe28 B-F12)", async () => {
+    const store = join(tempDir(), "st");
+    const r = await publishCsv(
+      store,
+      "Temp {payload.temp}?",
+      "--bucket",
+      "date=day",
+      "--bucket",
+      "date=hour",
+    );
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: --bucket date is given twice \(day and hour\)/);
+    expect(existsSync(store)).toBe(false);
+  });
+
   it("publish refuses --payload listing the label column, naming the column", async () => {
     const r = await publishCsv(join(tempDir(), "st"), "{payload.weather}", "--payload", "date,weather");
     expect(r.code).toBe(1);

@@ -62,6 +62,15 @@ export async function readDataset(file: string, o: DatasetOpts): Promise<Dataset
         throw new PlatformError("invalid_option", `--bucket ${spec}: expected field=unit`, {
           field: "bucket",
         });
+      // one unit per field: a repeated field is refused, never the last silently kept (probe28 B-F12)
+      if (Object.prototype.hasOwnProperty.call(b, f))
+        throw new PlatformError(
+          "invalid_option",
+          `--bucket ${f} is given twice (${b[f]} and ${u}): give one unit per field`,
+          {
+            field: "bucket",
+          },
+        );
       setOwn(b, f, u as BucketUnit); // `--bucket __proto__=day` is a field too (probe27 B-F3)
     }
     extra.bucket_fields = b;
@@ -73,7 +82,20 @@ export async function readDataset(file: string, o: DatasetOpts): Promise<Dataset
         field: "label",
       });
     const mapping: CsvMapping = { label: o.label, decision_ts: o.decisionTs };
-    if (o.payload) mapping.payload = o.payload.split(",").map((s) => s.trim());
+    if (o.payload !== undefined) {
+      // an empty list is refused, not read as the default "every column but the label" (probe28 B-F12:
+      // a script passing --payload "$COLS" with COLS unset published every column into the prompts)
+      const columns = o.payload.split(",").map((s) => s.trim());
+      if (columns.some((c) => c === ""))
+        throw new PlatformError(
+          "invalid_option",
+          `--payload ${JSON.stringify(o.payload)}: an empty column name; give comma-separated column names, or leave --payload out for every column but the label`,
+          {
+            field: "payload",
+          },
+        );
+      mapping.payload = columns;
+    }
     if (o.offset !== undefined) mapping.offset = o.offset;
     if (o.every !== undefined) mapping.every = o.every;
     if (o.limit !== undefined) mapping.limit = o.limit;
