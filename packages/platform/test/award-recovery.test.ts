@@ -271,6 +271,27 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
     await r.platform.close();
   });
 
+  it("killed with the award pending; mined after the restart while the pack's anchor is pending: the door says the award is confirmed and its pack being minted, never 'the chain answered too slowly' (probe28 C-F9)", async () => {
+    const dc = devChain();
+    const r = await readyToAward(dc, 17, "door-reached", crashOnce("awardAfterSend"));
+    await withAutomine(dc, false, async () => {
+      await expect(r.platform.award(r.slug)).rejects.toThrow(/injected crash at awardAfterSend/);
+      await r.platform.close();
+      const healed = await r.open();
+      const sent = (await healed.ctx.store.awards.get(r.slug))!.award_tx as Hash;
+      await rpc(dc, "evm_mine"); // the award is mined; the pack's anchor, sent by the door, will wait
+      const door = await healed.awardEvidence(r.slug);
+      expect(door).toMatchObject({
+        kind: "unavailable",
+        reason: "pack_pending",
+        message: `the award is confirmed (transaction ${sent}); its pack is being minted: ask again in a moment`,
+      });
+      expect((await healed.ctx.store.awards.get(r.slug))!.status).toBe("confirmed");
+      await rpc(dc, "evm_mine"); // the pack's anchor is mined
+      await healed.close();
+    });
+  });
+
   it("killed after markSent with the transaction pending, then the transaction dropped: pending first, then sent anew with its nonce, one Awarded event, the mined transaction recorded", async () => {
     const dc = devChain();
     const r = await readyToAward(dc, 4, "pending-after", crashOnce("awardAfterSend"));

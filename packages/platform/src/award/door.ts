@@ -219,8 +219,11 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
             ? `an award transaction ${row.award_tx} was sent; its state cannot be read without a chain (--rpc-url)`
             : "an award was prepared (it may have been sent); its state cannot be read without a chain (--rpc-url)",
       };
+    // how far the chain's reading got when the deadline came (probe28 C-F9: an award mined and recorded,
+    // its pack's anchor pending, was answered "the chain answered too slowly to say where it is")
+    const reached: { recorded?: string } = {};
     const fromChain = await byDeadline(
-      awardFromChain(ctx, slug, by).catch((e: unknown) =>
+      awardFromChain(ctx, slug, by, reached).catch((e: unknown) =>
         operatorsProblem(ctx, slug, e) === "operator"
           ? {
               kind: "unavailable" as const,
@@ -230,11 +233,18 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
           : null,
       ),
       by,
-      () => ({
-        kind: "unavailable" as const,
-        reason: "award_pending" as const,
-        message: `an award was ${row.status} (${row.award_tx ? `transaction ${row.award_tx}` : "it may have been sent"}); the chain answered too slowly to say where it is: ask again in a moment`,
-      }),
+      () =>
+        reached.recorded !== undefined
+          ? {
+              kind: "unavailable" as const,
+              reason: "pack_pending" as const,
+              message: `the award is confirmed (transaction ${reached.recorded}); its pack is being minted: ask again in a moment`,
+            }
+          : {
+              kind: "unavailable" as const,
+              reason: "award_pending" as const,
+              message: `an award was ${row.status} (${row.award_tx ? `transaction ${row.award_tx}` : "it may have been sent"}); the chain answered too slowly to say where it is: ask again in a moment`,
+            },
     );
     if (fromChain) return fromChain;
   }
@@ -250,11 +260,13 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
  * under the award's lock, never sent again) and its pack served; a reverted one is `not_awarded`, saying
  * so, as is a bounty awarded on-chain with another ranking digest than the prepared one (awarded
  * elsewhere: no pack here; SPEC 8 has no closer reason, probe24 C-F3). Null when the chain shows no award.
+ * `reached.recorded` is set to the transaction once the award is recorded (the caller's deadline answer).
  */
 async function awardFromChain(
   ctx: PlatformContext,
   slug: string,
   by: number,
+  reached: { recorded?: string } = {},
 ): Promise<AwardEvidenceHead | null> {
   // read the chain outside the award's lock (an `award` waiting for its transaction holds it)
   const state = await awardChainState(ctx, slug).catch((e: unknown) => {
@@ -306,6 +318,7 @@ async function awardFromChain(
       reason: "award_pending",
       message: `the award transaction ${state.tx_hash} is mined; the award is being recorded`,
     };
+  reached.recorded = state.tx_hash!;
   return doorAnswer(ctx, slug, by);
 }
 
