@@ -1,6 +1,6 @@
 import { commitTestSet, keccak256Hex, canonicalJsonString, promptHash } from "@bench-bounty/evidence";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { PACK_LIMITS } from "@bench-bounty/evidence";
+import { NUMERIC_GOLD_MAX_INT_DIGITS, PACK_LIMITS } from "@bench-bounty/evidence";
 import type { DatasetInput, DatasetRow } from "../src/dataset.js";
 import type { PlatformError } from "../src/errors.js";
 import { testSetMinBytes } from "../src/pack-budget.js";
@@ -106,6 +106,32 @@ describe("publishing: the seed's table of refusals", () => {
     const e = await rejection(publishRows(platform, rows, { grader_type: "numeric" }));
     expect(e).toMatchObject({ code: "invalid_label", details: { row_index: 2, field: "label" } });
     expect((e.details.errors as { row_index: number }[]).map((x) => x.row_index)).toEqual([2, 3]);
+  });
+
+  it("numeric: a gold past the published bound on integer digits names the row and the field (probe28 A-F6)", async () => {
+    const platform = await openTemp();
+    const rows = [
+      r("9".repeat(NUMERIC_GOLD_MAX_INT_DIGITS), undefined, 0),
+      r("-" + "9".repeat(NUMERIC_GOLD_MAX_INT_DIGITS - 1) + ".5", undefined, 1),
+      r("1" + "0".repeat(NUMERIC_GOLD_MAX_INT_DIGITS), undefined, 2),
+    ];
+    let e = await rejection(publishRows(platform, rows, { grader_type: "numeric" }, "n1"));
+    expect(e).toMatchObject({ code: "invalid_gold", details: { row_index: 2, field: "label" } });
+    expect(e.message).toContain("$.value");
+    expect(e.message).toContain(`more than the ${NUMERIC_GOLD_MAX_INT_DIGITS}`);
+    // value + tolerance is what the bound counts: 99...9 + 1 has one digit more
+    e = await rejection(
+      publishRows(platform, rows.slice(0, 1), { grader_type: "numeric", tolerance: 1 }, "n2"),
+    );
+    expect(e).toMatchObject({ code: "invalid_gold", details: { row_index: 0, field: "label" } });
+    // a tolerance alone over the bound is the option's fault
+    e = await rejection(
+      publishRows(platform, [r(1)], { grader_type: "numeric", tolerance: "1" + "0".repeat(100) }, "n3"),
+    );
+    expect(e).toMatchObject({ code: "invalid_option", details: { field: "tolerance" } });
+    expect(e.message).toContain("$.tolerance");
+    // at the bound: published
+    await publishRows(platform, rows.slice(0, 2), { grader_type: "numeric", tolerance: "0.5" }, "n4");
   });
 
   it("contains_all: any other type, or no usable terms, names the row index", async () => {

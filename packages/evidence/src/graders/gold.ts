@@ -14,7 +14,7 @@ import {
   type JsonValue,
 } from "../json/index.js";
 import { GRADER_TYPE_NAMES, isGraderType } from "./names.js";
-import { isAscii, norm, NUMERIC_ANSWER_RE } from "./norm.js";
+import { norm, NUMERIC_ANSWER_RE } from "./norm.js";
 
 function bad(path: string, message: string): never {
   throw new EvidenceError("malformed_gold", path, message);
@@ -56,20 +56,15 @@ function goldNumber(v: unknown, path: string, what: string): ExactDecimal {
 interface ExactGold {
   kind: "exact";
   targets: Set<string>;
-  /**
-   * Every target is all ASCII: an answer whose `norm` certainly holds a non-ASCII character
-   * (`normKeepsNonAscii`) scores 0 unnormalised (probe27 A-F6).
-   */
-  asciiTargets: boolean;
 }
 interface NumericGold {
   kind: "numeric";
   value: ExactDecimal;
   tolerance: ExactDecimal;
   /**
-   * Digits of the integer part of `|value| + tolerance` (0 when it is below 1): an answer whose integer
-   * part has more digits (leading zeros aside) is beyond gold +- tolerance and scores 0 unparsed
-   * (probe27 A-F1: a 56,816-digit answer was parsed whole to score 0).
+   * Digits of the integer part of `|value| + tolerance` (0 when it is below 1). At most
+   * {@link NUMERIC_GOLD_MAX_INT_DIGITS} for any gold {@link validateGold} accepts; grading reads it only
+   * through that bound (`max(bound, maxIntDigits)`), so its work never depends on a published gold.
    */
   maxIntDigits: number;
 }
@@ -87,6 +82,16 @@ type FieldExpectation =
   | { t: "canonical"; text: string };
 /** Gold prepared for grading (validated, normalised once). */
 export type PreparedGold = ExactGold | NumericGold | ContainsAllGold | JsonFieldsGold;
+
+/**
+ * The most integer digits `|value| + tolerance` of a `numeric` gold may have at publish
+ * ({@link validateGold}; SPEC 5 sets no bound, the vectors' largest has 20). Grading gives 0 without
+ * parsing to an answer whose integer part has more digits than this (leading zeros aside): such an
+ * answer is beyond every published gold +- tolerance, and the bound is the same for every gold, so the
+ * grader's work tells nothing of a private gold's magnitude (probe28 A-F6: the gold's own digit count
+ * was the bound, and finalize's latency gave it away while open; probe27 A-F1 for the unparsed 0).
+ */
+export const NUMERIC_GOLD_MAX_INT_DIGITS = 100;
 
 /** Digits of the integer part of `|value| + tolerance` (`tolerance >= 0`), 0 when it is below 1. */
 function intDigits(value: ExactDecimal, tolerance: ExactDecimal): number {
@@ -141,7 +146,7 @@ export function prepareGold(graderType: string, gold: unknown, path = "$"): Prep
           targets.add(na);
         });
       }
-      return { kind: "exact", targets, asciiTargets: [...targets].every(isAscii) };
+      return { kind: "exact", targets };
     }
     case "numeric": {
       onlyKeys(gold, ["value", "tolerance"], path, "numeric");
@@ -197,9 +202,20 @@ export function prepareGold(graderType: string, gold: unknown, path = "$"): Prep
 }
 
 /**
- * Validate gold at publish time (SPEC 5).
- * @throws EvidenceError `malformed_gold` / `unknown_grader` naming the path
+ * Validate gold at publish time (SPEC 5): {@link prepareGold}'s rules, and a `numeric` gold whose
+ * `|value| + tolerance` has at most {@link NUMERIC_GOLD_MAX_INT_DIGITS} integer digits (a publish rule,
+ * not a SPEC 5 one: `prepareGold`, which grades and verifies packs, accepts more).
+ * @throws EvidenceError `malformed_gold` / `unknown_grader` naming the path (`$.tolerance` when the
+ *   tolerance alone is over the bound, else `$.value`)
  */
 export function validateGold(graderType: string, gold: unknown, path = "$"): void {
-  prepareGold(graderType, gold, path);
+  const g = prepareGold(graderType, gold, path);
+  if (g.kind === "numeric" && g.maxIntDigits > NUMERIC_GOLD_MAX_INT_DIGITS) {
+    const field =
+      intDigits(integerDecimal(0n), g.tolerance) > NUMERIC_GOLD_MAX_INT_DIGITS ? "tolerance" : "value";
+    bad(
+      appendPath(path, field),
+      `numeric gold |value| + tolerance has ${g.maxIntDigits} integer digits, more than the ${NUMERIC_GOLD_MAX_INT_DIGITS} a published gold may have`,
+    );
+  }
 }

@@ -12,8 +12,8 @@ import {
 } from "../decimal.js";
 import { Fraction, type Credit } from "../fraction.js";
 import { JsonFloat, canonicalJsonString, isJsonObject, parseJson, type JsonValue } from "../json/index.js";
-import { isAscii, norm, normKeepsNonAscii, trimWhiteSpace, NUMERIC_ANSWER_RE } from "./norm.js";
-import { type PreparedGold, prepareGold } from "./gold.js";
+import { norm, trimWhiteSpace, NUMERIC_ANSWER_RE } from "./norm.js";
+import { NUMERIC_GOLD_MAX_INT_DIGITS, type PreparedGold, prepareGold } from "./gold.js";
 
 const ONE = new Fraction(1n);
 const ZERO = new Fraction(0n);
@@ -34,11 +34,27 @@ function answerNumber(v: JsonValue): ExactDecimal | null {
   return null;
 }
 
+/** A json_fields answer value as it is compared: a string's `norm`, a number's value, else canonical JSON. */
+type AnswerSide =
+  | { t: "string"; norm: string }
+  | { t: "number"; value: ExactDecimal | null }
+  | { t: "canonical"; text: string };
+
+/** The comparable side of one json_fields answer value (SPEC 5), computed from the value alone. */
+function answerSide(v: JsonValue): AnswerSide {
+  if (typeof v === "string") return { t: "string", norm: norm(v) };
+  if (typeof v === "number" || typeof v === "bigint" || v instanceof JsonFloat)
+    return { t: "number", value: answerNumber(v) };
+  return { t: "canonical", text: canonicalJsonString(v) };
+}
+
 /**
  * Digits of the integer part of a numeric answer `t` (matching `NUMERIC_ANSWER_RE`), leading zeros
- * aside: with `L` of them `|a| >= 10^(L-1)`; the gold's `maxIntDigits` `D` bounds
+ * aside: with `L` of them `|a| >= 10^(L-1)`; with `D = max(NUMERIC_GOLD_MAX_INT_DIGITS, maxIntDigits)`,
  * `|value| + tolerance < 10^D`, so `L > D` gives `|a - value| >= |a| - |value| > tolerance`: a 0
  * without parsing the answer (the same credit the exact comparison gives, in time linear in its length).
+ * For every gold `validateGold` accepts `D` is the constant, so whether an answer is parsed depends on
+ * the answer alone (probe28 A-F6).
  */
 function answerIntDigits(t: string): number {
   let i = t.charCodeAt(0) === 0x2b || t.charCodeAt(0) === 0x2d ? 1 : 0; // + or -
@@ -48,25 +64,30 @@ function answerIntDigits(t: string): number {
 }
 
 /**
- * Grade one answer with prepared gold (see {@link prepareGold}).
+ * Grade one answer with prepared gold (see {@link prepareGold}). Which work is done (parsing a numeric
+ * answer, normalising a text) is decided from the answer alone, never from a published gold, so a
+ * grading's duration tells nothing of a private task's gold while the benchmark is open (SPEC 6.1;
+ * probe28 A-F6): a numeric answer with more than {@link NUMERIC_GOLD_MAX_INT_DIGITS} integer digits is 0
+ * unparsed, an ASCII text takes `norm`'s ASCII path and any other is normalised whatever the targets.
  * @param answer the answer text; `null` (no answer) scores 0
  */
 export function gradePrepared(gold: PreparedGold, answer: string | null): Credit {
   if (answer === null) return ZERO;
   switch (gold.kind) {
     case "exact":
-      // an answer that keeps a non-ASCII character under norm matches no all-ASCII target (probe27 A-F6)
-      if (gold.asciiTargets && normKeepsNonAscii(answer)) return ZERO;
       return gold.targets.has(norm(answer)) ? ONE : ZERO;
     case "numeric": {
       const t = trimWhiteSpace(answer);
       if (!NUMERIC_ANSWER_RE.test(t)) return ZERO;
-      if (answerIntDigits(t) > gold.maxIntDigits) return ZERO;
+      if (answerIntDigits(t) > Math.max(NUMERIC_GOLD_MAX_INT_DIGITS, gold.maxIntDigits)) return ZERO;
       return withinTolerance(parseExactDecimal(t), gold.value, gold.tolerance) ? ONE : ZERO;
     }
     case "contains_all": {
       const na = norm(answer);
-      return gold.terms.every((term) => na.includes(term)) ? ONE : ZERO;
+      // every term is looked for, also after a missing one: how many searches ran tells nothing
+      let all = true;
+      for (const term of gold.terms) all = na.includes(term) && all;
+      return all ? ONE : ZERO;
     }
     case "json_fields": {
       let parsed: JsonValue;
@@ -77,21 +98,20 @@ export function gradePrepared(gold: PreparedGold, answer: string | null): Credit
         throw e;
       }
       if (!isJsonObject(parsed)) return ZERO;
+      // every member of the answer is read by its own type, named by the gold or not, and whatever the
+      // expected value's type (which fields a private gold names, and their types, would otherwise be
+      // told by the time taken: probe28 A-F6)
+      const got = new Map<string, AnswerSide>();
+      for (const name of Object.keys(parsed)) got.set(name, answerSide(parsed[name] as JsonValue));
       let hits = 0;
       for (const [name, exp] of gold.fields) {
-        if (!Object.prototype.hasOwnProperty.call(parsed, name)) continue;
-        const got = parsed[name] as JsonValue;
+        const g = got.get(name);
+        if (g === undefined) continue;
         if (exp.t === "string") {
-          if (
-            typeof got === "string" &&
-            !(isAscii(exp.norm) && normKeepsNonAscii(got)) &&
-            norm(got) === exp.norm
-          )
-            hits++;
+          if (g.t === "string" && g.norm === exp.norm) hits++;
         } else if (exp.t === "number") {
-          const g = answerNumber(got);
-          if (g !== null && compareDecimals(g, exp.value) === 0) hits++;
-        } else if (canonicalJsonString(got) === exp.text) {
+          if (g.t === "number" && g.value !== null && compareDecimals(g.value, exp.value) === 0) hits++;
+        } else if (g.t === "canonical" && g.text === exp.text) {
           hits++;
         }
       }

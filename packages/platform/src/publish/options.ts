@@ -6,6 +6,7 @@ import {
   isEvidenceError,
   isJsonFloat,
   PACK_LIMITS,
+  validateGold,
   valueLimitProblems,
   type JsonFloat,
 } from "@bench-bounty/evidence";
@@ -225,6 +226,19 @@ export function benchmarkConfig(o: PublishOptions): BenchmarkConfig {
   }
   const tol = normaliseTolerance(o.tolerance);
   if (typeof tol === "object") throw new PlatformError("invalid_option", tol.error, { field: "tolerance" });
+  if (o.tolerance !== undefined) {
+    // a published gold's bound (evidence validateGold: NUMERIC_GOLD_MAX_INT_DIGITS) holds for the tolerance
+    // alone: refused here, naming it, rather than on every row (probe28 A-F6)
+    try {
+      validateGold("numeric", { value: 0, tolerance: tol });
+    } catch (e) {
+      if (isEvidenceError(e))
+        throw new PlatformError("invalid_option", `tolerance refused by the grader rules: ${e.message}`, {
+          field: "tolerance",
+        });
+      throw e;
+    }
+  }
   if (o.alternatives_field !== undefined && o.grader_type !== "exact") {
     throw new PlatformError("invalid_option", "alternatives_field applies to the exact grader only", {
       field: "alternatives_field",
