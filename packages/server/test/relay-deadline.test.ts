@@ -15,7 +15,13 @@ import {
   testUsdcAbi,
 } from "@bench-bounty/contracts";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
-import { ChainGateway, PlatformError, type Platform } from "@bench-bounty/platform";
+import {
+  ChainGateway,
+  checkWithdrawalAddressOnChain,
+  PlatformError,
+  type Platform,
+  type PlatformContext,
+} from "@bench-bounty/platform";
 import type { Address, Hash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { relayClaimOp } from "../src/claims/relay.js";
@@ -99,9 +105,13 @@ beforeAll(async () => {
 
 /** The relay's view of the platform: the benchmark's attached bounty on the operator's chain `chain`. */
 function platformOf(chain: ChainGateway): Platform {
+  const ctx = { chain } as unknown as PlatformContext;
   return {
     chain,
     checkWithdrawalAddress: () => undefined,
+    // the platform's own rule (the code at `to`, probe28 C-F3)
+    checkWithdrawalAddressOnChain: (a: unknown, field?: string) =>
+      checkWithdrawalAddressOnChain(ctx, a, field),
     // read at each call: a test moves `bountyId` to another bounty
     attachedChain: () =>
       Promise.resolve({

@@ -10,7 +10,9 @@
  * OpenZeppelin `ECDSA` refused it at simulation, 502 `chain_error`) and ends in v 27/28, not the
  * y-parity 0/1 (`reason: "v_not_27_28"`, likewise: probe11 O12); `to` passes the withdrawal-address
  * rule (`invalid_withdrawal_address` naming `$.to`: not the zero address nor one of this platform's
- * contracts); the benchmark has a bounty on
+ * contracts, before any chain call; and, once the claim's own checks pass, its code rule: not a
+ * BenchmarkBounty or AnchorRegistry deployed elsewhere, `reason: "platform_contract"`, probe28 C-F3, the
+ * platform's `checkWithdrawalAddressOnChain`); the benchmark has a bounty on
  * this service's chain and contract, the ones recorded at attach (`no_bounty`, `no_chain`, `bounty_mismatch`); the deadline is after the latest block's time
  * (`claim_expired`; also when the send fails for a deadline at or before the pending block's time); `account` has credit (`no_credit`: a second submission of a used claim ends
  * here); the signature is `account`'s over the current nonce (`invalid_claim_signature`; ECDSA for
@@ -377,6 +379,9 @@ export function relayClaimOp(platform: Platform) {
           claimDomain(attached.chain_id, bounty),
           bountyId,
         );
+        // the code `to` runs: a BenchmarkBounty or AnchorRegistry deployed elsewhere could never claim the
+        // credit (the withdrawal address's whole rule, one eth_getCode; probe28 C-F3: it was paid)
+        await platform.checkWithdrawalAddressOnChain(input.to, "to");
         const hash = await relayRead(
           "claimWithSig",
           input.account,
