@@ -34,6 +34,8 @@ let dc: DevChain;
 let gateway: ChainGateway;
 let bountyId: bigint;
 let relay: ReturnType<typeof relayClaimOp>;
+/** Called when a claim of `relay` has passed its checks and asks for its turn. */
+let turnAsked = (): void => undefined;
 let relayFailingWait: ReturnType<typeof relayClaimOp>;
 
 const rpc = async (method: string, params: unknown[] = []): Promise<unknown> => {
@@ -103,7 +105,12 @@ beforeAll(async () => {
     },
   }) as ChainGateway;
   relayFailingWait = relayClaimOp(platformOf(failingWait));
-  relay = relayClaimOp(platformOf(gateway));
+  // the relays' turns, told to a test waiting for a claim past its checks (`turnAsked`)
+  const turns = turnQueue();
+  relay = relayClaimOp(platformOf(gateway), (fn, bound) => {
+    turnAsked();
+    return turns(fn, bound);
+  });
 }, 240_000);
 
 /**
@@ -253,8 +260,13 @@ describe("a relayed claim is bounded by its request's deadline (probe24 C-F2)", 
           (v) => ((answered[name] = Date.now() - started), { ok: v }),
           (e: unknown) => ((answered[name] = Date.now() - started), { error: e }),
         );
+      // a past its checks and queued first (turns go in the order the checks end, probe28 A-F3), then b
+      const asked = new Promise<void>((r) => (turnAsked = r));
+      const settledA = settle("a", relay(principal, "slug", a, { answerBy }));
+      await asked;
+      turnAsked = () => undefined;
       const [first, second] = await Promise.all([
-        settle("a", relay(principal, "slug", a, { answerBy })),
+        settledA,
         settle("b", relay(principal, "slug", b, { answerBy })),
       ]);
       expect(first).toMatchObject({ error: { code: "claim_pending" } });
@@ -468,18 +480,22 @@ describe("a refused relay never takes the relay's turn (probe28 A-F3)", { timeou
     const operator = dc.accounts[0]!.address;
     const sent = await dc.publicClient.getTransactionCount({ address: operator });
     const answerBy = Date.now() + 60_000;
-    const [first, second] = await Promise.all([
+    const answers = await Promise.all([
       relayX(principal, "slug", cx, { answerBy }).catch((e: unknown) => e),
       relayY(principal, "slug", cy, { answerBy }).catch((e: unknown) => e),
     ]);
-    expect(first).toMatchObject({ bounty_id: x.toString(), amount_base_units: "1000000" });
-    expect(second).toMatchObject({
+    // turns go in the order the checks end: whichever came first is paid, the other refused in its turn
+    const paidIndex = answers.findIndex((a) => !(a instanceof Error));
+    const [paidId, refusedId] = paidIndex === 0 ? [x, y] : [y, x];
+    expect(answers[paidIndex]).toMatchObject({ bounty_id: paidId.toString(), amount_base_units: "1000000" });
+    const refused = answers[1 - paidIndex];
+    expect(refused).toMatchObject({
       code: "invalid_claim_signature",
-      details: { path: "$.signature", nonce: "0", current_nonce: "1", bounty_id: y.toString() },
+      details: { path: "$.signature", nonce: "0", current_nonce: "1", bounty_id: refusedId.toString() },
     });
-    expect((second as Error).message).toMatch(/sign the claim again over nonce 1; nothing was sent/);
+    expect((refused as Error).message).toMatch(/sign the claim again over nonce 1; nothing was sent/);
     expect(taken()).toBe(2);
     expect(await dc.publicClient.getTransactionCount({ address: operator })).toBe(sent + 1);
-    expect(await creditOf(winner, y)).toBe(1_000_000n); // untouched: claimable with a new signature
+    expect(await creditOf(winner, refusedId)).toBe(1_000_000n); // untouched: claimable with a new signature
   });
 });

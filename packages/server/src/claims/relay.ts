@@ -383,7 +383,8 @@ async function recheckAtTurn(
  * opts)`, `opts.answerBy` (unix ms) the request's deadline (`AppEnv.awardBy`; default 180 s from the call,
  * `DEFAULT_AWARD_WAIT_MS`). The read-only checks (block, credit, nonce, signature, the code `to` runs) run
  * before the relay takes its turn, so a refused claim never takes one (probe28 A-F3); inside the turn, one
- * relay at a time per process in arrival order, only the credit and nonce are read again before the send.
+ * relay at a time per process in the order their checks end, only the credit and nonce are read again
+ * before the send.
  * See the module's comment for what the deadline bounds.
  * @param exclusive the turns the relays of this operation take (a new queue by default; a test counts them)
  * @returns the {@link RelayedClaim} once mined
@@ -428,7 +429,8 @@ export function relayClaimOp(platform: Platform, exclusive: Turns = turnQueue())
     // the code `to` runs: a BenchmarkBounty or AnchorRegistry deployed elsewhere could never claim the
     // credit (the withdrawal address's whole rule, one eth_getCode; probe28 C-F3: it was paid)
     await platform.checkWithdrawalAddressOnChain(input.to, "to");
-    // one relay at a time, in arrival order: a claim whose turn has not come by the deadline is never sent
+    // one relay at a time, in the order the checks end: a claim whose turn has not come by the deadline is
+    // never sent
     const late = (when: LateTurn) =>
       notSentInTime(
         input.account,
