@@ -96,6 +96,7 @@ import {
 } from "./runs.js";
 import {
   checkWithdrawalAddress,
+  checkWithdrawalAddressOnChain,
   DEFAULT_AGENT_QUOTA,
   getAgent,
   myAgents,
@@ -710,6 +711,20 @@ export class Platform {
    */
   checkWithdrawalAddress(address: unknown, field?: string): string {
     return checkWithdrawalAddress(this.ctx, address, field);
+  }
+  /**
+   * The whole withdrawal-address rule, the one a withdrawal address is set by: {@link checkWithdrawalAddress},
+   * then, with a chain configured, the code the address runs (a BenchmarkBounty or AnchorRegistry
+   * deployed at any other address is refused: `recipientCodeProblem` on `eth_getCode`, probe26 C-F7),
+   * applied to any address credit is paid to, e.g. a relayed claim's `to` (probe28 C-F3: it was paid).
+   * One `eth_getCode` read; without a chain, the address rule only.
+   * @returns the address lowercase
+   * @throws PlatformError `invalid_withdrawal_address` naming `field` (`details.path` `$.<field>`,
+   *   `details.reason` `platform_contract` for such code, or the address rule's), `chain_error` (the code
+   *   could not be read: refused, never guessed harmless)
+   */
+  checkWithdrawalAddressOnChain(address: unknown, field?: string): Promise<string> {
+    return checkWithdrawalAddressOnChain(this.ctx, address, field);
   }
 
   /** Sets the withdrawal address of the caller's agent (checked; owner only). */

@@ -34,6 +34,9 @@ describe("withdrawal addresses running the protocol's code (probe26 C-F7)", () =
       for (const attempt of [
         () => p.registerAgent(alice, "a1", { withdrawal_address: address }),
         () => p.setAccountWithdrawalAddress(alice, address),
+        // probe28 C-F3's audit: an account created with its first agent's address (REST `POST /accounts`,
+        // MCP `register`) recorded such a payee on the address rule alone
+        () => p.createAccount({ name: "bob", agent: { withdrawal_address: address } }),
       ]) {
         const refused = await rejection(attempt());
         expect(refused).toMatchObject({
@@ -45,8 +48,9 @@ describe("withdrawal addresses running the protocol's code (probe26 C-F7)", () =
         );
       }
     }
-    // nothing was written: alice has no agent
+    // nothing was written: alice has no agent, no account bob was created (the name is free)
     expect(await p.myAgents(alice)).toEqual([]);
+    expect((await p.createAccount({ name: "bob" })).account.name).toBe("bob");
     // a smart-contract wallet (other code) and a plain account are allowed
     const wallet = "0x00000000000000000000000000000000000b0b03";
     await rpc(dc, "hardhat_setCode", [wallet, "0x6080604052348015600f57600080fd5b00"]);
@@ -69,6 +73,7 @@ describe("withdrawal addresses running the protocol's code (probe26 C-F7)", () =
     for (const attempt of [
       () => p.registerAgent(alice, "a1", { withdrawal_address: plain }),
       () => p.setAccountWithdrawalAddress(alice, plain),
+      () => p.createAccount({ name: "bob", agent: { withdrawal_address: plain } }),
     ]) {
       const refused = await rejection(attempt());
       expect(refused).toMatchObject({ code: "chain_error" });

@@ -67,7 +67,7 @@ beforeAll(async () => {
   server = await serveApp({
     domain: platformDomain(platform, { jobs, localChain: true }),
     port: 0,
-    limits: { relayBurst: 9 }, // the nine keyed relay calls below, then 429
+    limits: { relayBurst: 11 }, // the eleven keyed relay calls below, then 429
   });
 }, 240_000);
 afterAll(async () => {
@@ -362,11 +362,25 @@ async function relay(slug: string, bountyId: bigint, key: string) {
   });
   expect(expired.json.error.code).toBe("claim_expired");
   // probe4 money.mts: a claim signed to the USDC contract was paid (credit stuck in the token);
-  // `to` follows the withdrawal-address rule: zero address and the platform's contracts refused
-  for (const [target, reason] of [
-    [dc.contracts.usdc, "platform_contract"],
-    [bounty, "platform_contract"],
-    [zeroAddress, "zero_address"],
+  // `to` follows the withdrawal-address rule: zero address and the platform's contracts refused.
+  // probe28 C-F3: a BenchmarkBounty (or AnchorRegistry) deployed at another address was paid (5 USDC stuck
+  // in a contract that can never claim): the rule's code part holds too, as for a withdrawal address
+  const cloneCode = async (of: `0x${string}`, at: `0x${string}`) => {
+    const code = await dc.publicClient.getCode({ address: of });
+    await dc.publicClient.request({ method: "hardhat_setCode", params: [at, code] } as never);
+    return at;
+  };
+  const bountyClone = await cloneCode(bounty, "0x00000000000000000000000000000000000a1234");
+  const registryClone = await cloneCode(
+    dc.contracts.anchorRegistry,
+    "0x00000000000000000000000000000000000a1235",
+  );
+  for (const [target, reason, runs] of [
+    [dc.contracts.usdc, "platform_contract", undefined],
+    [bounty, "platform_contract", undefined],
+    [zeroAddress, "zero_address", undefined],
+    [bountyClone, "platform_contract", /runs the protocol's BenchmarkBounty code/],
+    [registryClone, "platform_contract", /runs the protocol's AnchorRegistry code/],
   ] as const) {
     const signed = { ...(await body(2)), to: target, signature: await sign(2, { to: target, deadline }) };
     const refused = await call(u, "POST", path, { key, body: signed });
@@ -375,6 +389,7 @@ async function relay(slug: string, bountyId: bigint, key: string) {
       code: "invalid_withdrawal_address",
       details: { field: "to", path: "$.to", reason },
     });
+    if (runs) expect(refused.json.error.message).toMatch(runs);
   }
   expect(await dc.publicClient.getTransactionCount({ address: operator })).toBe(sent); // no gas spent
 

@@ -15,8 +15,17 @@ import {
   testUsdcAbi,
 } from "@bench-bounty/contracts";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
-import { ChainGateway, PlatformError, type Platform } from "@bench-bounty/platform";
-import type { Address, Hash } from "viem";
+import {
+  ChainGateway,
+  checkWithdrawalAddressOnChain,
+  PlatformError,
+  turnQueue,
+  type Platform,
+  type PlatformContext,
+  type Turns,
+} from "@bench-bounty/platform";
+import type { Address, Hash, Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { relayClaimOp } from "../src/claims/relay.js";
 import { gatewayOf } from "./helpers.js";
@@ -25,6 +34,8 @@ let dc: DevChain;
 let gateway: ChainGateway;
 let bountyId: bigint;
 let relay: ReturnType<typeof relayClaimOp>;
+/** Called when a claim of `relay` has passed its checks and asks for its turn. */
+let turnAsked = (): void => undefined;
 let relayFailingWait: ReturnType<typeof relayClaimOp>;
 
 const rpc = async (method: string, params: unknown[] = []): Promise<unknown> => {
@@ -48,12 +59,12 @@ async function pooledClaims(): Promise<Hash[]> {
     .map((t) => t.hash);
 }
 
-const creditOf = (account: Address) =>
+const creditOf = (account: Address, id = bountyId) =>
   dc.publicClient.readContract({
     address: dc.contracts.benchmarkBounty,
     abi: benchmarkBountyAbi,
     functionName: "creditOf",
-    args: [bountyId, account],
+    args: [id, account],
   });
 
 beforeAll(async () => {
@@ -94,39 +105,72 @@ beforeAll(async () => {
     },
   }) as ChainGateway;
   relayFailingWait = relayClaimOp(platformOf(failingWait));
-  relay = relayClaimOp(platformOf(gateway));
+  // the relays' turns, told to a test waiting for a claim past its checks (`turnAsked`)
+  const turns = turnQueue();
+  relay = relayClaimOp(platformOf(gateway), (fn, bound) => {
+    turnAsked();
+    return turns(fn, bound);
+  });
 }, 240_000);
 
-/** The relay's view of the platform: the benchmark's attached bounty on the operator's chain `chain`. */
-function platformOf(chain: ChainGateway): Platform {
+/**
+ * The relay's view of the platform: the benchmark's attached bounty (`id()`, by default the current
+ * `bountyId`) on the operator's chain `chain`, and the platform's own withdrawal-address rule.
+ */
+function platformOf(chain: ChainGateway, id: () => bigint = () => bountyId): Platform {
+  const ctx = { chain } as unknown as PlatformContext;
   return {
     chain,
     checkWithdrawalAddress: () => undefined,
+    checkWithdrawalAddressOnChain: (a: unknown, field?: string) =>
+      checkWithdrawalAddressOnChain(ctx, a, field),
     // read at each call: a test moves `bountyId` to another bounty
     attachedChain: () =>
       Promise.resolve({
         chain,
         bounty: {
           bounty_contract: dc.contracts.benchmarkBounty,
-          bounty_id: bountyId.toString(),
+          bounty_id: id().toString(),
           chain_id: dc.chainId,
           token: dc.contracts.usdc,
         },
       }),
   } as unknown as Platform;
 }
+
+let roots = 0;
+/** A new bounty of 1 USDC (its own test-set root) awarded to `winner` alone; its id. */
+async function awardedTo(winner: Address): Promise<bigint> {
+  roots++;
+  const author = dc.accounts[1]!;
+  await dc.mintUsdc(author.address, 1_000_000n);
+  const closesAt = (await dc.publicClient.getBlock()).timestamp + 100n;
+  const locked = await gateway.lockBounty({
+    authorPrivateKey: author.privateKey,
+    pool: 1_000_000n,
+    testSetRoot: `0x${"66".repeat(31)}${roots.toString(16).padStart(2, "0")}`,
+    leafCount: 4,
+    closesAt,
+    awardDeadline: closesAt + 86_400n,
+    thresholdBps: 5000,
+    splitsBps: [10_000],
+  });
+  await dc.increaseTime(200);
+  await gateway.award(locked.bountyId, [winner], `0x${"77".repeat(32)}`);
+  return locked.bountyId;
+}
 afterAll(async () => {
   await dc?.stop();
 });
 
-async function signedClaim(i: number, to: Address, deadline?: bigint) {
+async function signedClaim(i: number, to: Address, deadline?: bigint, bounty = bountyId) {
   const account = dc.accounts[i]!.address;
   deadline ??= (await dc.publicClient.getBlock()).timestamp + 3600n;
   const signature = await dc.wallet(i).signTypedData({
     domain: claimDomain(dc.chainId, dc.contracts.benchmarkBounty),
     types: CLAIM_TYPES,
     primaryType: CLAIM_PRIMARY_TYPE,
-    message: { bountyId, account, to, nonce: 0n, deadline },
+    message: { bountyId: bounty, account, to, nonce: 0n, deadline },
   });
   return { account, to, deadline, signature };
 }
@@ -216,8 +260,13 @@ describe("a relayed claim is bounded by its request's deadline (probe24 C-F2)", 
           (v) => ((answered[name] = Date.now() - started), { ok: v }),
           (e: unknown) => ((answered[name] = Date.now() - started), { error: e }),
         );
+      // a past its checks and queued first (turns go in the order the checks end, probe28 A-F3), then b
+      const asked = new Promise<void>((r) => (turnAsked = r));
+      const settledA = settle("a", relay(principal, "slug", a, { answerBy }));
+      await asked;
+      turnAsked = () => undefined;
       const [first, second] = await Promise.all([
-        settle("a", relay(principal, "slug", a, { answerBy })),
+        settledA,
         settle("b", relay(principal, "slug", b, { answerBy })),
       ]);
       expect(first).toMatchObject({ error: { code: "claim_pending" } });
@@ -349,5 +398,104 @@ describe("a relayed claim is bounded by its request's deadline (probe24 C-F2)", 
     } finally {
       await rpc("evm_setAutomine", [true]);
     }
+  });
+});
+
+// probe28 A-F3: the read-only checks (block, creditOf, nonces, signature) ran inside the relay's turn, so
+// fifty claims of free accounts that had no credit were answered one after another, each holding the
+// process's one turn, and a winner's claim posted after them waited behind them all
+describe("a refused relay never takes the relay's turn (probe28 A-F3)", { timeout: 120_000 }, () => {
+  /**
+   * A turn queue that counts the turns asked for, and runs none before the second is asked for (both
+   * relays of a pair past their checks before anything is sent: the test does not race the chain).
+   */
+  function countedTurns(): { turns: Turns; taken: () => number } {
+    const inner = turnQueue();
+    let taken = 0;
+    let open = (): void => undefined;
+    const two = new Promise<void>((r) => (open = r));
+    return {
+      turns: (fn, bound) => {
+        if (++taken === 2) open();
+        return inner(async () => (await two, fn()), bound);
+      },
+      taken: () => taken,
+    };
+  }
+
+  it("twenty claims without credit posted before a winner's take no turn; the winner's is paid, its duplicate refused in its turn", async () => {
+    const winner = dc.accounts[10]!.address;
+    const id = await awardedTo(winner);
+    const { turns, taken } = countedTurns();
+    const relayHere = relayClaimOp(
+      platformOf(gateway, () => id),
+      turns,
+    );
+    const deadline = (await dc.publicClient.getBlock()).timestamp + 3600n;
+    // accounts that never won, a well-formed low-s signature (the probe's)
+    const junk = Array.from({ length: 20 }, (_, i) => ({
+      account: privateKeyToAccount(`0x${(i + 1).toString(16).padStart(64, "0")}`).address,
+      to: dc.accounts[11]!.address,
+      deadline,
+      signature: `0x${"11".repeat(32)}${"22".repeat(32)}1b` as Hex,
+    }));
+    const good = await signedClaim(10, dc.accounts[11]!.address, deadline, id);
+    const operator = dc.accounts[0]!.address;
+    const sent = await dc.publicClient.getTransactionCount({ address: operator });
+    const answerBy = Date.now() + 60_000;
+    const answers = await Promise.all(
+      [...junk, good, good].map((c) =>
+        relayHere(principal, "slug", c, { answerBy }).catch((e: unknown) => e),
+      ),
+    );
+    for (const a of answers.slice(0, 20)) expect(a).toMatchObject({ code: "no_credit" });
+    // the winner's claim and its duplicate, in the order their checks ended: one paid, the other passed
+    // the checks before the turns and its turn re-read the credit: 0, nothing sent
+    const pair = answers.slice(20);
+    const paid = pair.find((a) => !(a instanceof Error));
+    const again = pair.find((a) => a instanceof Error);
+    expect(paid).toMatchObject({ account: winner.toLowerCase(), amount_base_units: "1000000" });
+    expect(again).toMatchObject({ code: "no_credit", details: { path: "$.account" } });
+    expect(taken()).toBe(2); // the winner's claim and its duplicate; no refused claim took a turn
+    expect(await dc.publicClient.getTransactionCount({ address: operator })).toBe(sent + 1);
+    expect(await creditOf(winner, id)).toBe(0n);
+  });
+
+  it("a claim whose nonce a claim relayed before its turn used is refused in its turn, nothing sent", async () => {
+    const winner = dc.accounts[12]!.address;
+    const [x, y] = [await awardedTo(winner), await awardedTo(winner)];
+    const { turns, taken } = countedTurns();
+    // two benchmarks' relays, one process's turns
+    const relayX = relayClaimOp(
+      platformOf(gateway, () => x),
+      turns,
+    );
+    const relayY = relayClaimOp(
+      platformOf(gateway, () => y),
+      turns,
+    );
+    const deadline = (await dc.publicClient.getBlock()).timestamp + 3600n;
+    const cx = await signedClaim(12, dc.accounts[13]!.address, deadline, x);
+    const cy = await signedClaim(12, dc.accounts[13]!.address, deadline, y); // both over nonce 0
+    const operator = dc.accounts[0]!.address;
+    const sent = await dc.publicClient.getTransactionCount({ address: operator });
+    const answerBy = Date.now() + 60_000;
+    const answers = await Promise.all([
+      relayX(principal, "slug", cx, { answerBy }).catch((e: unknown) => e),
+      relayY(principal, "slug", cy, { answerBy }).catch((e: unknown) => e),
+    ]);
+    // turns go in the order the checks end: whichever came first is paid, the other refused in its turn
+    const paidIndex = answers.findIndex((a) => !(a instanceof Error));
+    const [paidId, refusedId] = paidIndex === 0 ? [x, y] : [y, x];
+    expect(answers[paidIndex]).toMatchObject({ bounty_id: paidId.toString(), amount_base_units: "1000000" });
+    const refused = answers[1 - paidIndex];
+    expect(refused).toMatchObject({
+      code: "invalid_claim_signature",
+      details: { path: "$.signature", nonce: "0", current_nonce: "1", bounty_id: refusedId.toString() },
+    });
+    expect((refused as Error).message).toMatch(/sign the claim again over nonce 1; nothing was sent/);
+    expect(taken()).toBe(2);
+    expect(await dc.publicClient.getTransactionCount({ address: operator })).toBe(sent + 1);
+    expect(await creditOf(winner, refusedId)).toBe(1_000_000n); // untouched: claimable with a new signature
   });
 });

@@ -96,7 +96,8 @@ function checkAccountInput(input: AccountInput): { name: string; roles: Role[] }
  * first, then written in one transaction (all or nothing), with the name locked so that a concurrent
  * agent registration of the same name (`agents.ts`) waits and then sees it.
  * @throws PlatformError `invalid_option` naming `name`, `roles` or `agent_id`;
- *   `invalid_withdrawal_address`; `account_exists` (naming `name`) for a name another account has, or
+ *   `invalid_withdrawal_address` (the whole rule, `checkWithdrawalAddressOnChain`: with a chain, the code
+ *   the address runs too); `chain_error` (that code could not be read: nothing written); `account_exists` (naming `name`) for a name another account has, or
  *   that is an agent's id (see the module doc); `forbidden` (`agent_owner_only`) for an agent id that is
  *   another account's name or agent
  */
@@ -123,6 +124,10 @@ export async function createAccount(
             : {}),
         })
       : null;
+  // the whole rule of a payee, its code included, as registerAgent (probe28 C-F3's audit: an account
+  // created with its first agent's address took a BenchmarkBounty deployed elsewhere)
+  if (agent?.withdrawal_address !== undefined)
+    await checkWithdrawalAddressOnChain(ctx, agent.withdrawal_address);
   await ctx.store.tx(
     async (t) => {
       // both names locked in one order, so two registrations naming each other cannot deadlock

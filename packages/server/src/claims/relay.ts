@@ -10,7 +10,9 @@
  * OpenZeppelin `ECDSA` refused it at simulation, 502 `chain_error`) and ends in v 27/28, not the
  * y-parity 0/1 (`reason: "v_not_27_28"`, likewise: probe11 O12); `to` passes the withdrawal-address
  * rule (`invalid_withdrawal_address` naming `$.to`: not the zero address nor one of this platform's
- * contracts); the benchmark has a bounty on
+ * contracts, before any chain call; and, once the claim's own checks pass, its code rule: not a
+ * BenchmarkBounty or AnchorRegistry deployed elsewhere, `reason: "platform_contract"`, probe28 C-F3, the
+ * platform's `checkWithdrawalAddressOnChain`); the benchmark has a bounty on
  * this service's chain and contract, the ones recorded at attach (`no_bounty`, `no_chain`, `bounty_mismatch`); the deadline is after the latest block's time
  * (`claim_expired`; also when the send fails for a deadline at or before the pending block's time); `account` has credit (`no_credit`: a second submission of a used claim ends
  * here); the signature is `account`'s over the current nonce (`invalid_claim_signature`; ECDSA for
@@ -20,8 +22,13 @@
  * `$.to`, probe27 C-F7; but `NothingToClaim`, a claim that
  * won the race since the credit check, is `no_credit`, and so is a reasonless revert while the
  * credit at the `pending` block is 0: the winner's own claim not yet mined), sent and awaited.
- * Relays take turns in this process (`turnQueue` of the platform), and each send takes its turn among
- * the chain gateway's own writes (anchors, the award), so the operator's nonce sequence has one writer here.
+ * These checks only read, and run before the relay takes its turn: a refused claim never takes one
+ * (probe28 A-F3: fifty claims without credit, checked inside the turn, were answered one after another
+ * ahead of a winner's). Relays take turns in this process (`turnQueue` of the platform); inside its turn a
+ * relay reads the credit and nonce again (a relay before it may have claimed the credit or used the
+ * nonce: `no_credit`, `invalid_claim_signature` with `details.current_nonce`), and each send takes its
+ * turn among the chain gateway's own writes (anchors, the award), so the operator's nonce sequence has
+ * one writer here.
  *
  * Each relay is bounded by its request's deadline (`answerBy`, the award's: `AppEnv.awardBy`, probe24
  * C-F2: one slow claim held every relay of the process for viem's 180 s and a queued claim was sent
@@ -42,6 +49,7 @@ import {
   type LateTurn,
   type Platform,
   type RelayedClaim,
+  type Turns,
 } from "@bench-bounty/platform";
 import { BaseError, parseAbi, type Address, type Hash } from "viem";
 import type { RelayClaimInput } from "../domain.js";
@@ -180,12 +188,7 @@ export async function relayRead<T>(
   } catch (e) {
     if (e instanceof EdgeError) throw e; // the relay's own refusal (its deadline), as it is
     const err = chainError(what, e);
-    const noCredit = (why: string) =>
-      new EdgeError("no_credit", `${account} has no credit in bounty ${bountyId} (${why})`, {
-        path: "$.account",
-        account,
-        bounty_id: bountyId.toString(),
-      });
+    const noCredit = (why: string) => noCreditFor(account, bountyId, why);
     if (err.details.revert === "NothingToClaim") throw noCredit("claimed while this relay was checked");
     // undecoded: a revert without a reason, or (since the send goes through the gateway's writer) a gas
     // estimate that failed at the pending block: the credit there says whether a claim is pending (probe25 A-F3)
@@ -259,10 +262,52 @@ async function minedBy(
   return outcome.block;
 }
 
+/** The EdgeError `no_credit` of a relay: `account` has no credit in `bountyId`; `why` says what was seen. */
+function noCreditFor(account: string, bountyId: bigint, why: string): EdgeError {
+  return new EdgeError("no_credit", `${account} has no credit in bounty ${bountyId} (${why})`, {
+    path: "$.account",
+    account,
+    bounty_id: bountyId.toString(),
+  });
+}
+
 /**
- * The checks of a relayed claim before anything is sent (the module's comment): its deadline against the
- * latest block, `account`'s credit, and the signature over the current nonce.
- * @returns the credit (base units)
+ * `account`'s credit in `bountyId` and its claim nonce, as the latest block has them (two reads).
+ * @returns the credit (base units, never 0) and `nonces(account)`
+ * @throws EdgeError `no_credit` (credit 0: never won, or already claimed); PlatformError `chain_error`
+ */
+async function creditAndNonce(
+  client: NonNullable<Platform["chain"]>["publicClient"],
+  read: <T>(what: string, fn: () => Promise<T>) => Promise<T>,
+  input: RelayClaimInput,
+  bounty: Address,
+  bountyId: bigint,
+): Promise<{ credit: bigint; nonce: bigint }> {
+  const credit = await read("read creditOf", () =>
+    client.readContract({
+      address: bounty,
+      abi: benchmarkBountyAbi,
+      functionName: "creditOf",
+      args: [bountyId, input.account],
+    }),
+  );
+  if (credit === 0n) throw noCreditFor(input.account, bountyId, "never won, or already claimed");
+  const nonce = await read("read nonces", () =>
+    client.readContract({
+      address: bounty,
+      abi: benchmarkBountyAbi,
+      functionName: "nonces",
+      args: [input.account],
+    }),
+  );
+  return { credit, nonce };
+}
+
+/**
+ * The read-only checks of a relayed claim (the module's comment), run before its turn is taken so that a
+ * refusal never takes it (probe28 A-F3): its deadline against the latest block, `account`'s credit, and the
+ * signature over the current nonce.
+ * @returns the credit (base units) and the nonce the signature was checked over
  * @throws EdgeError `claim_expired`, `no_credit`, `invalid_claim_signature`; PlatformError `chain_error`
  */
 async function checkRelayable(
@@ -271,36 +316,11 @@ async function checkRelayable(
   input: RelayClaimInput,
   domain: ReturnType<typeof claimDomain>,
   bountyId: bigint,
-): Promise<bigint> {
+): Promise<{ credit: bigint; nonce: bigint }> {
   const block = await read("read the latest block", () => client.getBlock());
   // mined in a later block, whose time is after the latest's (probe26 C-F1: a deadline equal to it passed)
   if (input.deadline <= block.timestamp) throw claimExpired(input.deadline, block.timestamp, "latest");
-  const credit = await read("read creditOf", () =>
-    client.readContract({
-      address: domain.verifyingContract,
-      abi: benchmarkBountyAbi,
-      functionName: "creditOf",
-      args: [bountyId, input.account],
-    }),
-  );
-  if (credit === 0n)
-    throw new EdgeError(
-      "no_credit",
-      `${input.account} has no credit in bounty ${bountyId} (never won, or already claimed)`,
-      {
-        path: "$.account",
-        account: input.account,
-        bounty_id: bountyId.toString(),
-      },
-    );
-  const nonce = await read("read nonces", () =>
-    client.readContract({
-      address: domain.verifyingContract,
-      abi: benchmarkBountyAbi,
-      functionName: "nonces",
-      args: [input.account],
-    }),
-  );
+  const { credit, nonce } = await creditAndNonce(client, read, input, domain.verifyingContract, bountyId);
   const signed = await read("check the signature", () =>
     client.verifyTypedData({
       address: input.account,
@@ -322,24 +342,61 @@ async function checkRelayable(
         bounty_id: bountyId.toString(),
       },
     );
+  return { credit, nonce };
+}
+
+/**
+ * Inside the relay's turn, right before the send: the credit and nonce again, as the relays before it in
+ * the queue may have changed them since {@link checkRelayable} (the same claim relayed twice: its credit is
+ * 0 now; another claim of `account`'s, of another bounty, relayed first: its nonce moved and the checked
+ * signature no longer holds, which the contract would refuse).
+ * @returns the credit (base units)
+ * @throws EdgeError `no_credit`, `invalid_claim_signature` (`details.nonce` the checked nonce,
+ *   `details.current_nonce` the one now); PlatformError `chain_error`
+ */
+async function recheckAtTurn(
+  client: NonNullable<Platform["chain"]>["publicClient"],
+  read: <T>(what: string, fn: () => Promise<T>) => Promise<T>,
+  input: RelayClaimInput,
+  bounty: Address,
+  bountyId: bigint,
+  checkedNonce: bigint,
+): Promise<bigint> {
+  const { credit, nonce } = await creditAndNonce(client, read, input, bounty, bountyId);
+  if (nonce !== checkedNonce)
+    throw new EdgeError(
+      "invalid_claim_signature",
+      `$.signature: signed over nonce ${checkedNonce} of ${input.account}, which a claim relayed before it used (the nonce is now ${nonce}): sign the claim again over nonce ${nonce}; nothing was sent`,
+      {
+        path: "$.signature",
+        account: input.account,
+        nonce: checkedNonce.toString(),
+        current_nonce: nonce.toString(),
+        bounty_id: bountyId.toString(),
+      },
+    );
   return credit;
 }
 
 /**
  * The `relayClaim` operation of the Domain over a platform with a chain: `(principal, slug, input,
  * opts)`, `opts.answerBy` (unix ms) the request's deadline (`AppEnv.awardBy`; default 180 s from the call,
- * `DEFAULT_AWARD_WAIT_MS`). One relay at a time per process, in arrival order; see the module's comment
- * for what the deadline bounds.
+ * `DEFAULT_AWARD_WAIT_MS`). The read-only checks (block, credit, nonce, signature, the code `to` runs) run
+ * before the relay takes its turn, so a refused claim never takes one (probe28 A-F3); inside the turn, one
+ * relay at a time per process in the order their checks end, only the credit and nonce are read again
+ * before the send.
+ * See the module's comment for what the deadline bounds.
+ * @param exclusive the turns the relays of this operation take (a new queue by default; a test counts them)
  * @returns the {@link RelayedClaim} once mined
  * @throws EdgeError `server_busy` (the deadline came before the relay's turn or its send: nothing sent),
  *   `claim_pending` (sent, not mined by the deadline: `details.tx_hash`), `claim_expired`, `no_credit`,
- *   `invalid_claim_signature`; PlatformError `invalid_withdrawal_address` (`to` refused by the address rule,
- *   or blacklisted by the token: `reason: "token_blacklisted"`), `unknown_benchmark`, `no_chain`,
+ *   `invalid_claim_signature` (also a nonce used by a claim relayed before its turn: `details.current_nonce`);
+ *   PlatformError `invalid_withdrawal_address` naming `$.to` (the withdrawal-address rule, its code rule
+ *   included: `reason: "platform_contract"` for a BenchmarkBounty or AnchorRegistry deployed elsewhere; or
+ *   blacklisted by the token: `reason: "token_blacklisted"`), `unknown_benchmark`, `no_chain`,
  *   `no_bounty`, `bounty_mismatch`, `chain_error`
  */
-export function relayClaimOp(platform: Platform) {
-  const exclusive = turnQueue();
-
+export function relayClaimOp(platform: Platform, exclusive: Turns = turnQueue()) {
   return async (
     p: Parameters<typeof requirePrincipal>[0],
     slug: string,
@@ -360,7 +417,20 @@ export function relayClaimOp(platform: Platform) {
     // the gateway's own wording, details and operator's log for a failing read (probe26 A-F7: a bare
     // 502 `details: {}` and nothing logged)
     const read = <T>(what: string, fn: () => Promise<T>): Promise<T> => chain.read(what, fn);
-    // one relay at a time, in arrival order: a claim whose turn has not come by the deadline is never sent
+    // the read-only checks before the turn: a refusal never takes it, so claims that can never be sent
+    // (no credit, a wrong signature) do not queue a winner's claim behind them (probe28 A-F3)
+    const checked = await checkRelayable(
+      client,
+      read,
+      input,
+      claimDomain(attached.chain_id, bounty),
+      bountyId,
+    );
+    // the code `to` runs: a BenchmarkBounty or AnchorRegistry deployed elsewhere could never claim the
+    // credit (the withdrawal address's whole rule, one eth_getCode; probe28 C-F3: it was paid)
+    await platform.checkWithdrawalAddressOnChain(input.to, "to");
+    // one relay at a time, in the order the checks end: a claim whose turn has not come by the deadline is
+    // never sent
     const late = (when: LateTurn) =>
       notSentInTime(
         input.account,
@@ -370,13 +440,8 @@ export function relayClaimOp(platform: Platform) {
       );
     return exclusive(
       async () => {
-        const credit = await checkRelayable(
-          client,
-          read,
-          input,
-          claimDomain(attached.chain_id, bounty),
-          bountyId,
-        );
+        // what the relays before it may have changed: the credit and the nonce, right before the send
+        const credit = await recheckAtTurn(client, read, input, bounty, bountyId, checked.nonce);
         const hash = await relayRead(
           "claimWithSig",
           input.account,
