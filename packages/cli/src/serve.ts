@@ -11,6 +11,10 @@
  *   sends one transaction per finalize and per publish);
  * - publishes: {@link DEFAULT_PUBLISH_QUOTA} per account; `--publish-budget-all N` also caps all accounts but the
  *   operator's together (default none: free accounts would fill it and lock every author out);
+ * - batched receipt anchors: {@link DEFAULT_BATCH_ANCHOR_QUOTA} (the receipts of 200 finalizes per account and
+ *   5,000 of all accounts but the operator's together per 24 h go into the batches; past it a receipt stays
+ *   pending for `anchor <slug>` or the award); `--anchor-budget-per-account N`, `--anchor-budget-all N`
+ *   change it;
  * - agents: {@link DEFAULT_AGENT_QUOTA} (20 per account, 3 of them per benchmark);
  *   `--agents-per-account N`, `--agents-per-benchmark N` change it;
  * - stored datasets: {@link DEFAULT_DATASET_BYTES_PER_ACCOUNT} bytes of rows per account
@@ -30,6 +34,7 @@ import {
   DEFAULT_AGENT_QUOTA,
   DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS,
   DEFAULT_ANSWER_BYTES_PER_ACCOUNT,
+  DEFAULT_BATCH_ANCHOR_QUOTA,
   DEFAULT_DATASET_BYTES_ALL_ACCOUNTS,
   DEFAULT_DATASET_BYTES_PER_ACCOUNT,
   DEFAULT_PUBLISH_QUOTA,
@@ -54,6 +59,9 @@ export const SERVE_AWARD_WAIT_MS = 45_000;
 /** The publish quota's period in hours (help text). */
 const PERIOD_HOURS = DEFAULT_PUBLISH_QUOTA.periodMs / 3_600_000;
 
+/** The batched-anchoring budget's period in hours (help text). */
+const BATCH_PERIOD_HOURS = DEFAULT_BATCH_ANCHOR_QUOTA.periodMs / 3_600_000;
+
 interface ServeOpts extends StoreOpts {
   port: string;
   host: string;
@@ -71,6 +79,10 @@ interface ServeOpts extends StoreOpts {
   anchorFlushMs: string;
   /** Publishes per 24 h by all accounts but the operator's together (digits); default none. */
   publishBudgetAll?: string;
+  /** Finalizes per 24 h of one account whose receipt the batches anchor (digits); default {@link DEFAULT_BATCH_ANCHOR_QUOTA}. */
+  anchorBudgetPerAccount?: string;
+  /** The same for all accounts but the operator's together (digits); default {@link DEFAULT_BATCH_ANCHOR_QUOTA}. */
+  anchorBudgetAll?: string;
   /** Agents one account may register (digits); default {@link DEFAULT_AGENT_QUOTA}. */
   agentsPerAccount?: string;
   /** Agents of one account that may start runs on one benchmark (digits); default {@link DEFAULT_AGENT_QUOTA}. */
@@ -212,6 +224,20 @@ async function openForServe(
       `--publish-budget-all must be an integer 1..999999999 (publishes per 24 h by all accounts together), got ${JSON.stringify(budgetAll)}`,
       { field: "publish-budget-all" },
     );
+  const batchAnchorQuota = { ...DEFAULT_BATCH_ANCHOR_QUOTA };
+  for (const [flag, key, value] of [
+    ["anchor-budget-per-account", "count", o.anchorBudgetPerAccount],
+    ["anchor-budget-all", "allAccountsCount", o.anchorBudgetAll],
+  ] as const) {
+    if (value === undefined) continue;
+    if (!/^[1-9][0-9]{0,8}$/.test(value))
+      throw new PlatformError(
+        "invalid_option",
+        `--${flag} must be an integer 1..999999999 (finalizes per ${PERIOD_HOURS} h whose receipt the batches anchor), got ${JSON.stringify(value)}`,
+        { field: flag },
+      );
+    batchAnchorQuota[key] = Number(value);
+  }
   const agentQuota = { ...DEFAULT_AGENT_QUOTA };
   for (const [flag, key, value] of [
     ["agents-per-account", "perAccount", o.agentsPerAccount],
@@ -269,6 +295,7 @@ async function openForServe(
     ...(budgetAll !== undefined
       ? { publishQuota: { ...DEFAULT_PUBLISH_QUOTA, allAccountsCount: Number(budgetAll) } }
       : {}),
+    batchAnchorQuota,
     agentQuota,
     ...(dsBytes !== undefined ? { datasetBytesPerAccount: Number(dsBytes) } : {}),
     ...(dsAll !== undefined ? { datasetBytesAllAccounts: Number(dsAll) } : {}),
@@ -356,6 +383,26 @@ export interface ServeCommandOptions {
 }
 
 /**
+ * The batched-anchoring budget (the platform's `batchAnchorQuota`, probe28 A-F1): finalizes per period
+ * whose receipt the anchor batches carry, per account and for all accounts but the operator's together.
+ */
+function anchorBudgetOptions(cmd: Command): Command {
+  return cmd
+    .addOption(
+      new Option(
+        "--anchor-budget-per-account <n>",
+        `finalizes per ${BATCH_PERIOD_HOURS} h of one account whose receipt the batches anchor (~32,000 operator gas each); past it the receipt stays pending for \`anchor <slug>\` or the award (default ${DEFAULT_BATCH_ANCHOR_QUOTA.count}; the operator is not counted)`,
+      ).env("BENCH_BOUNTY_ANCHOR_BUDGET_PER_ACCOUNT"),
+    )
+    .addOption(
+      new Option(
+        "--anchor-budget-all <n>",
+        `finalizes per ${BATCH_PERIOD_HOURS} h of all accounts but the operator's together whose receipt the batches anchor; past it the receipt stays pending likewise (default ${DEFAULT_BATCH_ANCHOR_QUOTA.allAccountsCount})`,
+      ).env("BENCH_BOUNTY_ANCHOR_BUDGET_ALL"),
+    );
+}
+
+/**
  * The bounds on stored bytes: dataset rows and test sets, and answers (probe14 D1-F20), per account
  * and for all accounts but the operator's together.
  */
@@ -401,11 +448,13 @@ export function pendingForChainLine(chainId: number): string {
 
 /** Registers `serve` on the program: the platform over HTTP (`@bench-bounty/server`). */
 export function registerServeCommand(program: Command, opts: ServeCommandOptions = {}): void {
-  storedBytesOptions(
-    storeOptions(
-      program.command("serve").description("serve the platform over HTTP: REST API, MCP, evidence door"),
-      // serve batches receipt anchors; `--help` says so (probe11 O14); it acts as no account (probe27 A-F7)
-      { receiptAnchoring: "batch", actsAsAccount: false },
+  anchorBudgetOptions(
+    storedBytesOptions(
+      storeOptions(
+        program.command("serve").description("serve the platform over HTTP: REST API, MCP, evidence door"),
+        // serve batches receipt anchors; `--help` says so (probe11 O14); it acts as no account (probe27 A-F7)
+        { receiptAnchoring: "batch", actsAsAccount: false },
+      ),
     ),
   )
     .addOption(new Option("--port <port>", "TCP port (0: any free port)").env("PORT").default("8787"))

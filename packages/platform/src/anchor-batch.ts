@@ -18,6 +18,11 @@
  * every receipt still pending before it ranks (`anchorPending` in `award.ts`), and refuses while one
  * is not anchored. A failed flush leaves the digests pending (reported through `onError`) and is
  * retried after `flushMs`; `bench-bounty anchor <slug>` lists and retries them too.
+ *
+ * Batching bounds the transactions, not the gas: each digest is ~32,000 gas in its `anchorMany`. So a
+ * flush sends only the receipts a finalize released within the batched-anchoring budget
+ * (`batchAnchorQuota`, `runs/finalize.ts`; probe28 A-F1): a receipt past it stays pending and held
+ * (`AnchorsTable.pendingOfKind` skips it) for `anchor <slug>` or the award, which send it as any other.
  */
 import type { Hex } from "@bench-bounty/evidence";
 import { squattedError, type AnchorEvidence, type AnchorSquat } from "./chain.js";

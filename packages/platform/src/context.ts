@@ -5,7 +5,7 @@ import type { Hex } from "@bench-bounty/evidence";
 import type { AnchorBatcher } from "./anchor-batch.js";
 import type { PublishQuota } from "./publish.js";
 import type { AgentQuota } from "./agents.js";
-import type { ImmediateAnchorQuota } from "./runs.js";
+import type { AnchorQuota, ImmediateAnchorQuota } from "./runs.js";
 import type { AnchorEvidence, ChainGateway } from "./chain.js";
 import type { Store } from "./store.js";
 import type { Clock } from "./time.js";
@@ -78,6 +78,12 @@ export interface PlatformContext {
    * (`runs/finalize.ts`; past it the receipt stays pending for `anchor` / the award), or null for no bound.
    */
   immediateAnchorQuota: ImmediateAnchorQuota | null;
+  /**
+   * Finalizes per account per period, and for all accounts together, whose receipt the batcher's
+   * flushes anchor (`runs/finalize.ts`, probe28 A-F1; past it the receipt stays pending, held, for
+   * `anchor` / the award), or null for no bound.
+   */
+  batchAnchorQuota: AnchorQuota | null;
   /** Bytes of dataset rows and published test sets one account may keep stored (`publish.ts` `storeDataset`, `publishBenchmark`), or null for no bound. */
   datasetBytesPerAccount: number | null;
   /** Bytes of dataset rows and published test sets all accounts but the operator's may keep stored together; null: no bound. */

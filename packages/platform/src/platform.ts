@@ -83,11 +83,13 @@ import {
   runView,
   startRun,
   submitAnswers,
+  DEFAULT_BATCH_ANCHOR_QUOTA,
   DEFAULT_IMMEDIATE_ANCHOR_QUOTA,
   DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS,
   DEFAULT_ANSWER_BYTES_PER_ACCOUNT,
   type FinalizeOptions,
   type FinalizeResult,
+  type AnchorQuota,
   type ImmediateAnchorQuota,
   type RunView,
   type RunsPage,
@@ -282,6 +284,14 @@ export interface PlatformOptions {
    */
   immediateAnchorQuota?: ImmediateAnchorQuota | null;
   /**
+   * Finalizes per account per period whose receipt the batcher's flushes anchor, and with
+   * `allAccountsCount` of all accounts but the operator's together (default
+   * {@link DEFAULT_BATCH_ANCHOR_QUOTA}: 200 per account and 5,000 for all accounts together per 24 h;
+   * past either the receipt stays pending, held from the flushes, for `anchor` / the award; null:
+   * none). Probe28 A-F1: each batched receipt costs the operator ~32,000 gas.
+   */
+  batchAnchorQuota?: AnchorQuota | null;
+  /**
    * Bytes of dataset rows (their stored JSON, UTF-8) one account may keep stored, an integer >= 1
    * (default {@link DEFAULT_DATASET_BYTES_PER_ACCOUNT}, 256 MiB; null: no bound). The operator's
    * account is not counted.
@@ -360,6 +370,8 @@ export class Platform {
       ["agentQuota.perBenchmark", aq?.perBenchmark],
       ["immediateAnchorQuota.count", opts.immediateAnchorQuota?.count],
       ["immediateAnchorQuota.allAccountsCount", opts.immediateAnchorQuota?.allAccountsCount],
+      ["batchAnchorQuota.count", opts.batchAnchorQuota?.count],
+      ["batchAnchorQuota.allAccountsCount", opts.batchAnchorQuota?.allAccountsCount],
     ] as const)
       if (v !== undefined && !(Number.isSafeInteger(v) && v >= 1))
         throw new PlatformError("invalid_option", `${field} must be an integer >= 1`, { field });
@@ -409,6 +421,8 @@ export class Platform {
       agentQuota: opts.agentQuota === undefined ? DEFAULT_AGENT_QUOTA : opts.agentQuota,
       immediateAnchorQuota:
         opts.immediateAnchorQuota === undefined ? DEFAULT_IMMEDIATE_ANCHOR_QUOTA : opts.immediateAnchorQuota,
+      batchAnchorQuota:
+        opts.batchAnchorQuota === undefined ? DEFAULT_BATCH_ANCHOR_QUOTA : opts.batchAnchorQuota,
       datasetBytesPerAccount: dsBytes === undefined ? DEFAULT_DATASET_BYTES_PER_ACCOUNT : dsBytes,
       datasetBytesAllAccounts: dsAll === undefined ? DEFAULT_DATASET_BYTES_ALL_ACCOUNTS : dsAll,
       answerBytesPerAccount:

@@ -572,11 +572,22 @@ export async function awardedTxs(dc: DevChain, bountyId: bigint, fromBlock: bigi
 }
 
 /**
+ * Takes a store back to the schema before migration 0012 (no `anchors.held`, no index on what a flush
+ * reads, 0012 not recorded): {@link undoMigration0011} calls it first.
+ */
+export async function undoMigration0012(db: QueryExecutorProvider): Promise<void> {
+  await sql`DROP INDEX anchors_to_flush`.execute(db);
+  await sql`ALTER TABLE anchors DROP COLUMN held`.execute(db);
+  await sql`DELETE FROM kysely_migration WHERE name = '0012_anchor_held'`.execute(db);
+}
+
+/**
  * Takes a store back to the schema before migration 0011 (no `benchmarks.bounty_key`, no index on it or
- * on `commit_root`, 0011 not recorded): the tests of older migrations call it first, so that reopening
- * runs 0011 again too.
+ * on `commit_root`, 0011 not recorded; and before 0012, {@link undoMigration0012}): the tests of older
+ * migrations call it first, so that reopening runs 0011 and 0012 again too.
  */
 export async function undoMigration0011(db: QueryExecutorProvider): Promise<void> {
+  await undoMigration0012(db);
   await sql`DROP INDEX benchmarks_one_per_bounty`.execute(db);
   await sql`DROP INDEX benchmarks_by_root`.execute(db);
   await sql`ALTER TABLE benchmarks DROP COLUMN bounty_key`.execute(db);

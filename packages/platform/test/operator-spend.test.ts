@@ -228,6 +228,105 @@ describe("receipt anchors are batched", () => {
   }, 180_000);
 });
 
+describe("batched receipt anchors are budgeted (probe28 A-F1)", () => {
+  it("past an account's budget the batcher sends no more of its digests; the held receipt stays pending and `anchor` anchors it", async () => {
+    const quota = { count: 2, periodMs: 3_600_000 };
+    await onChain(
+      7,
+      { flushMs: 3_600_000 },
+      async (t) => {
+        const { clock, platform, nonce } = t;
+        const { slug } = await publishCities(platform, "batch-budget");
+        expect(await platform.real.flushAnchors()).toBe(1); // the commitment
+        const p = await platform.principal("bb-p");
+        const q = await platform.principal("bb-q");
+        const finals = [];
+        for (const id of ["bb-a", "bb-b", "bb-c"]) finals.push(await finalizeAs(t, slug, p, id));
+        expect(finals.map((f) => f.receipt_anchor_status)).toEqual(["pending", "pending", "pending"]);
+        const before = await nonce();
+        expect(await platform.real.flushAnchors()).toBe(2); // N = 2 digests of the account, not 3
+        expect(await nonce()).toBe(before + 1);
+        // nothing more of that account: a flush (or the sweep's) sends nothing
+        expect(await platform.real.flushAnchors()).toBe(0);
+        expect(await nonce()).toBe(before + 1);
+        // another account is unaffected
+        const o = await finalizeAs(t, slug, q, "bb-o");
+        expect(await platform.real.flushAnchors()).toBe(1);
+        expect(await platform.chain!.findAnchor(await platform.storedReceiptHash(o.run_id))).not.toBeNull();
+        const held = await platform.storedReceiptHash(finals[2]!.run_id);
+        expect(await platform.chain!.findAnchor(held)).toBeNull();
+        expect((await platform.real.getRun(p, finals[2]!.run_id)).receipt_hash).toBeNull(); // shown once anchored
+        // nothing is lost: `anchor <slug>` anchors it, and then every one of them is on chain
+        expect((await platform.real.pendingAnchors(slug)).map((a) => a.digest)).toEqual([held]);
+        await platform.real.anchorPendingReceipts(slug);
+        expect(await platform.real.pendingAnchors(slug)).toEqual([]);
+        for (const f of finals)
+          expect(await platform.chain!.findAnchor(await platform.storedReceiptHash(f.run_id))).not.toBeNull();
+        expect((await platform.real.getRun(p, finals[2]!.run_id)).receipt_hash).toBe(held);
+        // once the period has passed, the account's receipts go into the batches again
+        clock.advance(3_600_000);
+        await finalizeAs(t, slug, p, "bb-a");
+        expect(await platform.real.flushAnchors()).toBe(1);
+      },
+      { batchAnchorQuota: quota },
+    );
+  }, 180_000);
+
+  it("past the all-accounts budget the batcher sends no more digests; the award anchors the held receipt before it ranks", async () => {
+    const quota = { count: 20, periodMs: 3_600_000, allAccountsCount: 1 };
+    await onChain(
+      9,
+      { flushMs: 3_600_000 },
+      async ({ dc, clock, platform }) => {
+        const chainNow = Math.floor(clock.now() / 1000);
+        const { slug } = await publishCities(platform, "award-budget", { rows: 6, time_budget_seconds: 600 });
+        const author = dc.accounts[10]!;
+        const pool = 1_000_000n;
+        await dc.mintUsdc(author.address, pool);
+        const closesAt = chainNow + 3600;
+        await platform.lockBounty(slug, {
+          authorPrivateKey: author.privateKey,
+          pool,
+          closesAt,
+          awardDeadline: closesAt + 86400,
+          thresholdBps: 5000,
+          payoutRule: "winner_take_all",
+        });
+        await platform.registerAgent("wb1", { withdrawal_address: dc.accounts[11]!.address });
+        await platform.registerAgent("wb2", { withdrawal_address: dc.accounts[12]!.address });
+        const f1 = (await runBenchmark(await platform.backend("wb1"), slug, "wb1", agent(clock))).finalized!;
+        const f2 = (await runBenchmark(await platform.backend("wb2"), slug, "wb2", agent(clock))).finalized!;
+        expect(await platform.real.flushAnchors()).toBe(1); // N = 1 for both accounts, not 2
+        const held = await platform.storedReceiptHash(f2.run_id);
+        expect(await platform.chain!.findAnchor(held)).toBeNull();
+        expect((await platform.real.pendingAnchors(slug)).map((a) => a.digest)).toEqual([held]);
+        await dc.increaseTime(3700);
+        clock.set((closesAt + 200) * 1000);
+        await platform.award(slug);
+        expect(await platform.real.pendingAnchors(slug)).toEqual([]);
+        for (const f of [f1, f2])
+          expect(await platform.chain!.findAnchor(await platform.storedReceiptHash(f.run_id))).not.toBeNull();
+      },
+      { batchAnchorQuota: quota },
+    );
+  }, 180_000);
+
+  it("defaults to 200 per account and 5,000 for all accounts; a bad count is refused at open, naming it", async () => {
+    const { DEFAULT_BATCH_ANCHOR_QUOTA } = await import("../src/runs.js");
+    expect(DEFAULT_BATCH_ANCHOR_QUOTA).toMatchObject({ count: 200, allAccountsCount: 5_000 });
+    for (const [bad, field] of [
+      [{ count: 0, periodMs: 1000 }, "batchAnchorQuota.count"],
+      [{ count: 2, periodMs: 1000, allAccountsCount: 1.5 }, "batchAnchorQuota.allAccountsCount"],
+    ] as const) {
+      const e = await openTemp({ batchAnchorQuota: bad }).then(
+        (h) => h.close().then(() => null),
+        (x: unknown) => x,
+      );
+      expect(e).toMatchObject({ code: "invalid_option", details: { field } });
+    }
+  });
+});
+
 describe("immediate receipt anchors are budgeted per account", () => {
   it("N+1 finalizes by one account in immediate mode send N operator transactions; the last receipt stays pending and is anchored later (probe10 R13)", async () => {
     const quota = { count: 2, periodMs: 3_600_000 };

@@ -13,6 +13,7 @@ import type { BenchmarkRecord, FaultHooks } from "../context.js";
 import { PlatformError } from "../errors.js";
 import type { Principal } from "../identity/principal.js";
 import type { PublishQuota } from "../publish.js";
+import type { AnchorQuota } from "../runs.js";
 import type { AgentQuota } from "../agents.js";
 import { Platform } from "../platform.js";
 import { bareOrigin, publicBaseUrlFault, publicOrigin } from "../redact.js";
@@ -433,6 +434,8 @@ export interface OpenPlatformOptions {
   anchorBatching?: AnchorBatching;
   /** The publish quota (`serve`: `--publish-budget-all`); default the platform's. */
   publishQuota?: PublishQuota;
+  /** The batched-anchoring budget (`serve`: `--anchor-budget-per-account`, `--anchor-budget-all`); default the platform's. */
+  batchAnchorQuota?: AnchorQuota;
   /** The agent quota (`serve`: `--agents-per-account`, `--agents-per-benchmark`); default the platform's. */
   agentQuota?: AgentQuota;
   /** Bytes of dataset rows one account may keep stored (`serve`: `--dataset-bytes-per-account`); default the platform's. */
@@ -497,6 +500,7 @@ export async function openStore(
     ...(more.existing ? { existingStore: true } : {}),
     ...(more.anchorBatching ? { anchorBatching: more.anchorBatching } : {}),
     ...(more.publishQuota ? { publishQuota: more.publishQuota } : {}),
+    ...(more.batchAnchorQuota ? { batchAnchorQuota: more.batchAnchorQuota } : {}),
     ...(more.agentQuota ? { agentQuota: more.agentQuota } : {}),
     ...(more.datasetBytesPerAccount !== undefined
       ? { datasetBytesPerAccount: more.datasetBytesPerAccount }

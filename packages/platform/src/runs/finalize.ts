@@ -112,6 +112,7 @@ export async function finalizeRun(
       field: "usdc_spent",
     });
   const tasks = await getTasks(ctx, slug);
+  const budgeted = ctx.batchAnchorQuota !== null && !isOperatorAccount(p.account_id);
   const done = await oneRunAtATime(ctx, runId, async () => {
     // the run read again: a finalize queued behind another finds it finalized and grades nothing
     const known = await gradeBeforeTx(ctx, await getRun(ctx, runId), tasks);
@@ -155,26 +156,37 @@ export async function finalizeRun(
           queries_used: queries,
           usdc_spent: spent,
         });
-        if (await anchoredHere(ctx, t))
-          await t.anchors.addPending(scored.hash, "receipt", slug, isoMillis(scored.finalizedMs));
+        // held until the batched-anchoring budget is counted, after the commit (see below)
+        const queued = await anchoredHere(ctx, t);
+        if (queued)
+          await t.anchors.addPending(scored.hash, "receipt", slug, isoMillis(scored.finalizedMs), {
+            held: budgeted,
+          });
         await t.benchmarks.bumpBoard(slug);
         ctx.faults.finalizeBeforeCommit?.(runId);
         const used = await t.runs.attempts(slug, run.agent_id);
-        return { ...scored, run, b, used };
+        return { ...scored, run, b, used, queued };
       },
       { locksBy: opts.revealBy, account: p.account_id },
     );
   });
+  // The batched-anchoring budget (probe28 A-F1), counted after the commit as the immediate one is, so
+  // concurrent finalizes each count the others: within it the receipt is released to the batcher's
+  // flushes; past it, it stays held and pending for `anchor <slug>` or the award (nothing is lost).
+  // Counted whatever the mode: any batcher on the store (another process's sweep) honours it.
+  const batchable =
+    !budgeted || (done.queued && (await withinAnchorQuota(ctx, ctx.batchAnchorQuota, p, done.finalizedMs)));
+  if (budgeted && batchable) await ctx.store.anchors.release(done.hash);
   let anchor: AnchorEvidence | null = null;
   let anchorError: string | undefined;
   if (ctx.chain && ctx.receiptAnchoring === "batch") {
     // Batched: the receipt waits for the batcher's next anchorMany (within its flush interval); the
     // answer waits for it too, since the hash is shown only once anchored (reveal.ts)
-    if (ctx.anchorBatcher) {
+    if (ctx.anchorBatcher && batchable) {
       ctx.anchorBatcher.notify();
       anchor = await ctx.anchorBatcher.anchored(done.hash, opts.revealBy);
     }
-  } else if (ctx.chain && (await mayAnchorNow(ctx, p, done.finalizedMs))) {
+  } else if (ctx.chain && (await withinAnchorQuota(ctx, ctx.immediateAnchorQuota, p, done.finalizedMs))) {
     try {
       [anchor] = (await anchorDigests(ctx, [done.hash], "receipt")) as [AnchorEvidence];
     } catch (e) {
@@ -199,39 +211,64 @@ export async function finalizeRun(
 }
 
 /**
- * Finalizes of one account that anchor their receipt at once (`receiptAnchoring: "immediate"`): one
- * operator transaction each (probe10 R13). Past `count` within `periodMs` the receipt is left pending,
- * as a failed immediate anchor is: the next `anchor <slug>` or the award anchors it (nothing is lost).
+ * A budget of the receipt anchors the operator pays for, per account and for all accounts but the
+ * operator's together (the operator's own finalizes are never counted nor held). One rule for both
+ * modes ({@link withinAnchorQuota}): a finalize past it is not refused, its receipt stays pending (its
+ * hash shown once anchored, `reveal.ts`) and the next `anchor <slug>` or the award anchors it, so no
+ * receipt is lost. `immediateAnchorQuota`: finalizes that send their own transaction (probe10 R13,
+ * probe11 O4); `batchAnchorQuota`: receipts the batcher's flushes send (probe28 A-F1: one digest of an
+ * `anchorMany` costs ~32,000 gas, and an empty run makes one).
  */
-export interface ImmediateAnchorQuota {
-  /** Finalizes per period that anchor at once (an integer >= 1). */
+export interface AnchorQuota {
+  /** Finalizes of one account per period whose receipt is anchored this way (an integer >= 1). */
   count: number;
   /** The period, in ms. */
   periodMs: number;
   /**
-   * Finalizes per period by all accounts but the operator's together that anchor at once (an integer
-   * >= 1; absent: no bound for all accounts). Probe11 O4: the per-account count times free accounts.
+   * Finalizes per period by all accounts but the operator's together whose receipt is anchored this
+   * way (an integer >= 1; absent: no bound for all accounts). Probe11 O4: the per-account count times
+   * free accounts.
    */
   allAccountsCount?: number;
 }
 
+/** Finalizes of one account that anchor their receipt at once (`receiptAnchoring: "immediate"`): see {@link AnchorQuota}. */
+export type ImmediateAnchorQuota = AnchorQuota;
+
 /**
- * The default {@link ImmediateAnchorQuota}: 20 immediate anchors per account and 200 for all accounts
- * together per 24 hours.
+ * The default `immediateAnchorQuota` ({@link AnchorQuota}): 20 immediate anchors per account and 200 for
+ * all accounts together per 24 hours (one operator transaction each).
  */
-export const DEFAULT_IMMEDIATE_ANCHOR_QUOTA: ImmediateAnchorQuota = {
+export const DEFAULT_IMMEDIATE_ANCHOR_QUOTA: AnchorQuota = {
   count: 20,
   periodMs: 24 * 3600 * 1000,
   allAccountsCount: 200,
 };
 
 /**
- * Whether a finalize (committed, at `finalizedMs`) may send its immediate anchor: the account's runs
- * finalized within the period, this one included, are at most the quota's count. Counted after the
- * commit, so concurrent finalizes each see the others: never more than `count` immediate anchors.
+ * The default `batchAnchorQuota` ({@link AnchorQuota}): the batcher anchors the receipts of 200
+ * finalizes per account and 5,000 of all accounts together per 24 hours, at ~32,000 gas each at most
+ * 160 M gas a day (the operator's own uncounted).
  */
-async function mayAnchorNow(ctx: PlatformContext, p: Principal, finalizedMs: number): Promise<boolean> {
-  const quota = ctx.immediateAnchorQuota;
+export const DEFAULT_BATCH_ANCHOR_QUOTA: AnchorQuota = {
+  count: 200,
+  periodMs: 24 * 3600 * 1000,
+  allAccountsCount: 5_000,
+};
+
+/**
+ * Whether a finalize (committed, at `finalizedMs`, unix ms) is within `quota` ({@link AnchorQuota}):
+ * the account's runs finalized within the period, this one included, are at most its `count`, and
+ * those of all accounts but the operator's at most its `allAccountsCount`. Counted after the commit,
+ * so concurrent finalizes each see the others: never more than `count`. Always true for the operator's
+ * account and for a null quota.
+ */
+async function withinAnchorQuota(
+  ctx: PlatformContext,
+  quota: AnchorQuota | null,
+  p: Principal,
+  finalizedMs: number,
+): Promise<boolean> {
   if (quota === null || isOperatorAccount(p.account_id)) return true;
   const since = finalizedMs - quota.periodMs + 1;
   if ((await ctx.store.runs.finalizedSince(p.account_id, since)) > quota.count) return false;
@@ -361,6 +398,8 @@ interface FinalizedRun {
   compositePublic: string;
   wall: string;
   used: number;
+  /** Whether the receipt got a pending anchor row (`anchoredHere`). */
+  queued: boolean;
 }
 
 /** The finalize response, shaped by SPEC 6.1 and the seed's step 6 (see {@link FinalizeResult}). */

@@ -75,13 +75,28 @@ export class AnchorsTable extends TableModule {
     return (await this.anchoringChainId()) !== null;
   }
 
-  /** Records a digest as pending (idempotent: an existing digest is left as it is). */
-  async addPending(digest: string, kind: AnchorKind, slug: string, at: string): Promise<void> {
+  /**
+   * Records a digest as pending (idempotent: an existing digest is left as it is). `held`: no flush of
+   * the batcher sends it ({@link pendingOfKind} skips it) until {@link release}; `anchor <slug>` and the
+   * award send it all the same (the batched-anchoring budget, `batchAnchorQuota` in `runs/finalize.ts`).
+   */
+  async addPending(
+    digest: string,
+    kind: AnchorKind,
+    slug: string,
+    at: string,
+    o: { held?: boolean } = {},
+  ): Promise<void> {
     await this.db
       .insertInto("anchors")
-      .values({ digest, kind, slug, status: "pending", created_at: at })
+      .values({ digest, kind, slug, status: "pending", created_at: at, held: o.held === true ? 1 : 0 })
       .onConflict((oc) => oc.column("digest").doNothing())
       .execute();
+  }
+
+  /** Lets the batcher's flushes send a digest {@link addPending} recorded held (no-op for any other). */
+  async release(digest: string): Promise<void> {
+    await this.db.updateTable("anchors").set({ held: 0 }).where("digest", "=", digest).execute();
   }
 
   /** Records the evidence of a digest (pending or not yet known). */
@@ -152,12 +167,16 @@ export class AnchorsTable extends TableModule {
       .orderBy("digest");
   }
 
-  /** Pending digests of one kind across every benchmark, oldest first, at most `limit`. */
+  /**
+   * Pending digests of one kind across every benchmark that a flush of the batcher may send (neither
+   * squatted nor held: {@link addPending}), oldest first, at most `limit`.
+   */
   async pendingOfKind(kind: AnchorKind, limit: number): Promise<Hex[]> {
     const rows = await this.db
       .selectFrom("anchors")
       .select("digest")
       .where("status", "=", "pending")
+      .where("held", "=", 0)
       .where("squat_json", "is", null)
       .where("kind", "=", kind)
       .orderBy("created_at")

@@ -135,6 +135,11 @@ export interface AnchorsTable {
   created_at: string;
   /** JSON {@link AnchorSquat} of a pending digest someone else anchored first with another kind (migration 0006). */
   squat_json: string | null;
+  /**
+   * 1 on a pending receipt past the batched-anchoring budget (`batchAnchorQuota`, migration 0012): no
+   * flush sends it, `anchor <slug>` and the award do; 0 otherwise.
+   */
+  held: Generated<number>;
 }
 
 /** `awards`: the award state machine, one per benchmark. */
