@@ -206,28 +206,48 @@ function linksInside(dir: string): string[] {
 export const DATABASE_SOCKET_DIRS = ["/run/postgresql", "/var/run/postgresql"] as const;
 
 /**
- * The parent of the agents' own working directories: `bb-agents-<uid>` in the system temp dir (mode
- * 0700, created once and kept), emptied in every sandbox, so an agent sees no other agent's directory,
- * of this runner or another, present or future. Refused when that path is not a directory of this user
- * (a link or a directory planted by another user); the agents' directories then go to the temp dir.
+ * The parent of the agents' own working directories: `bb-agents-<uid>` in the system temp dir
+ * (`os.tmpdir()`: `$TMPDIR`, else `/tmp`), mode 0700, created once and kept, and emptied in every
+ * sandbox, so an agent sees no other agent's directory, of this runner or another, present or future.
+ * It is checked with `lstat` every time: a directory (not a symlink) owned by this user with no group or
+ * other permission bits. Anything else (a directory or link planted by another user in a shared `/tmp`,
+ * probe28 B-F9) is refused: the agents' directories never fall back to the shared temp dir, which the
+ * sandbox does not empty (one agent read another's files there).
+ * @returns the real path of the directory
+ * @throws PlatformError `invalid_option` (field `TMPDIR`, `details.path`) naming the path, what is
+ *   wrong with it (its owner's uid, its mode, a symlink) and the fix
  */
-export function agentWorkRoot(): string | null {
-  const root = join(tmpdir(), `bb-agents-${process.getuid?.() ?? "user"}`);
+export function agentWorkRoot(): string {
+  const uid = process.getuid?.();
+  const root = join(tmpdir(), `bb-agents-${uid ?? "user"}`);
   try {
     mkdirSync(root, { mode: 0o700 });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
   }
   const st = lstatSync(root);
-  if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid())) return null;
+  const why = st.isSymbolicLink()
+    ? "it is a symbolic link"
+    : !st.isDirectory()
+      ? "it is not a directory"
+      : uid !== undefined && st.uid !== uid
+        ? `it is owned by uid ${st.uid}, not by this user (uid ${uid})`
+        : (st.mode & 0o077) !== 0
+          ? `its mode is ${(st.mode & 0o777).toString(8)}, not 700`
+          : null;
+  if (why !== null)
+    throw new PlatformError(
+      "invalid_option",
+      `the agents' directory ${root} is not safe: ${why}; another user may have planted it, and agents in it would not be kept from each other's files. Remove it (or, if it is yours, chmod 700 it), or set TMPDIR to a directory of your own`,
+      { field: "TMPDIR", path: root, reason: why },
+    );
   return realpathSync(root);
 }
 
 /** Directories emptied (a tmpfs) in every sandbox when they exist: the database sockets, the agents' root. */
 function emptiedDirs(): string[] {
   const out = new Set<string>();
-  const root = agentWorkRoot();
-  for (const d of [...DATABASE_SOCKET_DIRS, ...(root ? [root] : [])]) {
+  for (const d of [...DATABASE_SOCKET_DIRS, agentWorkRoot()]) {
     try {
       const real = realpathSync(d);
       if (real !== sep && statSync(real).isDirectory()) out.add(real);
@@ -314,6 +334,9 @@ export function stderrTailOf(text: string): string {
   return tail.length > STDERR_TAIL_CHARS ? "..." + tail.slice(-(STDERR_TAIL_CHARS - 3)) : tail;
 }
 
+/** Most bytes of an agent's stdout kept (16 MiB): one JSON document of a batch's answers. */
+export const MAX_AGENT_STDOUT_BYTES = 16 * 1024 * 1024;
+
 /** The result of one agent process. */
 export type AgentProcessResult =
   | { kind: "aborted" }
@@ -322,13 +345,20 @@ export type AgentProcessResult =
       kind: "exit";
       code: number | null;
       signal: NodeJS.Signals | null;
-      stdout: string;
+      /**
+       * The bytes of its stdout, as written (not decoded here: the runner refuses bytes that are not
+       * UTF-8, naming the offset, rather than reading U+FFFD), its first {@link MAX_AGENT_STDOUT_BYTES}.
+       */
+      stdout: Uint8Array;
+      /** Bytes it wrote to stdout in all (more than {@link MAX_AGENT_STDOUT_BYTES}: `stdout` is cut). */
+      stdoutBytes: number;
       /** {@link stderrTailOf} the agent's stderr. */
       stderrTail: string;
     };
 
 /**
- * Runs an agent once: writes `input` to its stdin, collects stdout (up to 16 MiB), appends stderr to
+ * Runs an agent once: writes `input` to its stdin, collects stdout's bytes (up to
+ * {@link MAX_AGENT_STDOUT_BYTES}), appends stderr to
  * `logFile` (the run's agent log, bounded: {@link AgentLogWriter}, `MAX_AGENT_LOG_BYTES`), kills
  * its process group at `timeoutMs` or when `signal` aborts.
  */
@@ -340,7 +370,7 @@ export async function runAgentProcess(
   logFile: string,
 ): Promise<AgentProcessResult> {
   if (signal.aborted) return { kind: "aborted" };
-  const own = agent.cwd === undefined ? mkdtempSync(join(agentWorkRoot() ?? tmpdir(), "bb-agent-")) : null;
+  const own = agent.cwd === undefined ? mkdtempSync(join(agentWorkRoot(), "bb-agent-")) : null;
   const cwd = agent.cwd ?? own!;
   const sandbox = bubblewrapAvailable();
   if (!sandbox && !warned) {
@@ -406,8 +436,8 @@ function spawnAgent(
     };
     signal.addEventListener("abort", onAbort);
     child.stdout.on("data", (d: Buffer) => {
+      if (outLen < MAX_AGENT_STDOUT_BYTES) out.push(d.subarray(0, MAX_AGENT_STDOUT_BYTES - outLen));
       outLen += d.length;
-      if (outLen <= 16 * 1024 * 1024) out.push(d);
     });
     child.stderr.on("data", (d: Buffer) => {
       // kept a little longer than the shown tail, so the last lines survive a long final line
@@ -423,7 +453,14 @@ function spawnAgent(
       signal.removeEventListener("abort", onAbort);
       log.append(`the agent could not be started: ${e.message}\n`);
       log.close();
-      resolve({ kind: "exit", code: 127, signal: null, stdout: "", stderrTail: e.message });
+      resolve({
+        kind: "exit",
+        code: 127,
+        signal: null,
+        stdout: new Uint8Array(0),
+        stdoutBytes: 0,
+        stderrTail: e.message,
+      });
     });
     child.on("close", (code, sig) => {
       clearTimeout(timer);
@@ -436,7 +473,8 @@ function spawnAgent(
           kind: "exit",
           code,
           signal: sig,
-          stdout: Buffer.concat(out).toString("utf8"),
+          stdout: Buffer.concat(out),
+          stdoutBytes: outLen,
           stderrTail: stderrTailOf(errTail),
         });
     });

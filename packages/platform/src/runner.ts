@@ -21,7 +21,8 @@
  *
  * ## Invalid answers
  * A task whose answer is missing, not a string, empty (White_Space only), refused by submit, timed out,
- * or whose process failed (non-zero exit, unparseable stdout) is *invalid*. Policy `skip` (default):
+ * or whose process failed (non-zero exit, unparseable stdout: not UTF-8, naming the byte offset, or not
+ * JSON), or whose ordinal the answer list names twice, is *invalid*. Policy `skip` (default):
  * the task stays unanswered (it scores 0, `answer_digest: null`) and the run goes on. Policy `abort`:
  * the runner stops, leaves the run in progress and throws `agent_failed`; `resume` continues it and
  * asks the failed task again.
@@ -43,14 +44,16 @@
  * ## Checkpoints
  * `<store>/runs/<run_id>.json` (fsync'd, atomic rename) records the agent, the options, the plan and the
  * outcome of every finished task; answers live in the store. `resume` re-runs only the tasks with no
- * recorded outcome and no stored answer.
+ * recorded outcome and no stored answer. While a runner drives a run, `<run_id>.lock` beside the
+ * checkpoint names its process (`runner/lock.ts`): a second `resume` of a run a live process still
+ * runs is refused before any agent starts; a killed runner's lock is taken over.
  *
  * Files: this module runs the plan (batches, submit, finalize, resume); `runner/agent.ts` asks an
  * agent for one answer; `runner/checkpoint.ts` writes and reads the checkpoint.
  */
 import { PlatformError } from "./errors.js";
 import { MAX_TIMER_MS } from "./time.js";
-import { passedAgentEnv } from "./agent-process.js";
+import { agentWorkRoot, passedAgentEnv } from "./agent-process.js";
 import type { RunBackend } from "./backend.js";
 import type { FinalizeResult, ServedTask } from "./runs.js";
 import {
@@ -63,6 +66,7 @@ import {
   hasAnswer,
 } from "./runner/checkpoint.js";
 import { type AgentSpec, askAgent } from "./runner/agent.js";
+import { acquireRunLock } from "./runner/lock.js";
 
 export { CHECKPOINT_SCHEMA, tasksDigest, readCheckpoint } from "./runner/checkpoint.js";
 export { AGENT_PROTOCOL, type AgentTask, type AgentFunction, type AgentSpec } from "./runner/agent.js";
@@ -154,7 +158,9 @@ function resolved(o: RunnerOptions) {
 
 /**
  * Starts a new attempt of `agentId` on `slug` and runs it to the end (or until interrupted).
- * @throws PlatformError from start (`run_in_progress`, `max_attempts_reached`, ...) or `agent_failed` (policy abort)
+ * @throws PlatformError from start (`run_in_progress`, `max_attempts_reached`, ...), `agent_failed` (policy
+ *   abort), `invalid_option` (field `TMPDIR`) before the attempt starts when a CLI agent's directories
+ *   cannot be kept apart ({@link agentWorkRoot})
  */
 export async function runBenchmark(
   backend: RunBackend,
@@ -164,6 +170,7 @@ export async function runBenchmark(
   opts: RunnerOptions = {},
 ): Promise<RunnerResult> {
   const options = resolved(opts);
+  if (agent.kind === "command") agentWorkRoot(); // refused before the attempt starts, not at its first task
   const started = await backend.start(slug, agentId);
   const cp: Checkpoint = {
     schema: CHECKPOINT_SCHEMA,
@@ -186,21 +193,46 @@ export async function runBenchmark(
     tasks_digest: tasksDigest(started.tasks),
     outcomes: {},
   };
-  saveCheckpoint(backend, cp);
-  return execute(backend, cp, agent, opts);
+  const lock = acquireRunLock(backend.checkpointDir, cp.run_id);
+  try {
+    saveCheckpoint(backend, cp);
+    return await execute(backend, cp, agent, opts);
+  } finally {
+    lock.release();
+  }
 }
 
 /**
  * Resumes an interrupted run from its checkpoint: only tasks without an outcome or a stored answer are
  * asked again, with the checkpoint's options (overridable) and agent (a CLI agent's command is reused;
  * an in-process agent must be passed again).
- * @throws PlatformError `unknown_run`, `checkpoint_mismatch`, `run_not_in_progress`
+ * One runner per run: while it runs, the run's lock (`<run_id>.lock` beside the checkpoint,
+ * `runner/lock.ts`) names this process; a run that a live process still runs is refused at once.
+ * @throws PlatformError `unknown_run`, `checkpoint_mismatch`, `run_not_in_progress`, `run_in_progress`
+ *   (`details.rule: "one_runner_per_run"`, `pid`, `lock_file`) while another live runner drives the run
  */
 export async function resumeRun(
   backend: RunBackend,
   runId: string,
   agent?: AgentSpec,
   opts: RunnerOptions = {},
+): Promise<RunnerResult> {
+  readCheckpoint(backend, runId); // an unknown or damaged checkpoint is refused before anything is locked
+  if (agent?.kind !== "function") agentWorkRoot(); // a CLI agent's directory, checked before it is asked
+  const lock = acquireRunLock(backend.checkpointDir, runId);
+  try {
+    return await resumeLocked(backend, runId, agent, opts);
+  } finally {
+    lock.release();
+  }
+}
+
+/** {@link resumeRun} once its lock is held: the checkpoint is read again (its last runner may have written it since). */
+async function resumeLocked(
+  backend: RunBackend,
+  runId: string,
+  agent: AgentSpec | undefined,
+  opts: RunnerOptions,
 ): Promise<RunnerResult> {
   const cp = readCheckpoint(backend, runId);
   const run = await backend.run(runId);

@@ -7,12 +7,15 @@
  * PostgreSQL store is no local file to hide.
  */
 import {
+  chmodSync,
+  chownSync,
   existsSync,
   linkSync,
   mkdirSync,
   mkdtempSync,
   realpathSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -52,7 +55,7 @@ async function agentOutput(cmd: string, hide: string[], cwd?: string): Promise<s
   );
   if (r.kind !== "exit") throw new Error(`agent ${r.kind}`);
   expect(r.code, r.stderrTail).toBe(0);
-  return r.stdout;
+  return Buffer.from(r.stdout).toString("utf8");
 }
 
 describe.skipIf(!bubblewrapAvailable() || TEST_ENGINE !== "sqlite")(
@@ -341,7 +344,7 @@ describe("links out of hidden directories, /proc and other agents (issue 13 gap)
       });
 
       it("another agent's working directory is empty to it, and so is PostgreSQL's socket directory", async () => {
-        const other = mkdtempSync(join(agentWorkRoot()!, "bb-agent-"));
+        const other = mkdtempSync(join(agentWorkRoot(), "bb-agent-"));
         try {
           writeFileSync(join(other, "answers.txt"), "THEIRS");
           expect(await agentSays(`cat '${join(other, "answers.txt")}' 2>/dev/null; true`, [])).toBe("");
@@ -353,4 +356,83 @@ describe("links out of hidden directories, /proc and other agents (issue 13 gap)
       });
     },
   );
+});
+
+// probe28 B-F9: a `bb-agents-<uid>` planted by another user made the runner put the agents' directories
+// straight into the shared temp dir, which no sandbox empties: one agent read another's files
+describe("the agents' directory is this user's own or refused (probe28 B-F9)", () => {
+  const uid = process.getuid!();
+  /** Runs `body` with `TMPDIR` set to a fresh directory, passing the path of `bb-agents-<uid>` there. */
+  function withTmp(body: (root: string) => void): void {
+    const saved = process.env.TMPDIR;
+    const tmp = realpathSync(tempDir());
+    process.env.TMPDIR = tmp;
+    try {
+      body(join(tmp, `bb-agents-${uid}`));
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  }
+  const refusal = (root: string, reason: string) => ({
+    code: "invalid_option",
+    details: { field: "TMPDIR", path: root, reason },
+    message: expect.stringContaining(`the agents' directory ${root} is not safe: ${reason}`),
+  });
+
+  it("creates it with mode 700 and returns it", () => {
+    withTmp((root) => {
+      expect(agentWorkRoot()).toBe(root);
+      expect(statSync(root).mode & 0o777).toBe(0o700);
+      expect(agentWorkRoot()).toBe(root); // kept
+    });
+  });
+
+  it("refuses a symlink, a directory others may enter, and a file, naming the path", () => {
+    withTmp((root) => {
+      const elsewhere = mkdtempSync(join(tempDir(), "planted-"));
+      chmodSync(elsewhere, 0o700);
+      symlinkSync(elsewhere, root);
+      expect(() => agentWorkRoot()).toThrow(expect.objectContaining(refusal(root, "it is a symbolic link")));
+    });
+    withTmp((root) => {
+      mkdirSync(root, { mode: 0o755 });
+      chmodSync(root, 0o755);
+      expect(() => agentWorkRoot()).toThrow(
+        expect.objectContaining(refusal(root, "its mode is 755, not 700")),
+      );
+    });
+    withTmp((root) => {
+      writeFileSync(root, "");
+      expect(() => agentWorkRoot()).toThrow(expect.objectContaining(refusal(root, "it is not a directory")));
+    });
+  });
+
+  it.skipIf(uid !== 0)("refuses a directory another user planted, before the attempt starts", async () => {
+    const h = await openTemp({ clock: manualClock().now });
+    const ds = await h.createDataset(cities(2));
+    const { slug } = await h.publish(ds.dataset_id, { ...CITIES_PUBLISH });
+    const backend = await h.backend("planted");
+    const saved = process.env.TMPDIR;
+    const tmp = realpathSync(tempDir());
+    process.env.TMPDIR = tmp;
+    try {
+      const root = join(tmp, `bb-agents-${uid}`);
+      mkdirSync(root, { mode: 0o700 });
+      chownSync(root, 65534, 65534);
+      await expect(
+        runBenchmark(backend, slug, "planted", { kind: "command", command: "true" }),
+      ).rejects.toMatchObject(refusal(root, `it is owned by uid 65534, not by this user (uid ${uid})`));
+      // nothing was started: the attempt is not used up
+      rmSync(root, { recursive: true });
+      const r = await runBenchmark(backend, slug, "planted", {
+        kind: "command",
+        command: `printf '{"answers":[{"ordinal":0,"answer_text":"x"},{"ordinal":1,"answer_text":"x"}]}'`,
+      });
+      expect(r.attempt).toBe(1);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  });
 });

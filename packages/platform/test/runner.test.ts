@@ -1,11 +1,13 @@
 import { answerDigest } from "@bench-bounty/evidence";
-import { readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentLogDroppedNote, MAX_AGENT_LOG_BYTES } from "../src/agent-log.js";
 import { PlatformError } from "../src/errors.js";
 import { readCheckpoint, resumeRun, runBenchmark, type AgentSpec, type RunnerResult } from "../src/runner.js";
+import { acquireRunLock, runLockFile } from "../src/runner/lock.js";
 import { cities, cleanup, manualClock, promptAgent, tempDir, openAt, type Harness } from "./helpers.js";
 
 afterEach(cleanup);
@@ -349,4 +351,119 @@ describe("the agent log is bounded (probe24 B-F1)", () => {
     expect(log.subarray(MAX_AGENT_LOG_BYTES).toString("utf8")).toBe(note);
     expect(log.subarray(0, MAX_AGENT_LOG_BYTES).every((b) => b === 0x65)).toBe(true); // all of it "e"
   }, 120_000);
+});
+
+// probe28 B-F6, B-F7: odd stdout of a CLI agent is an invalid answer naming what is wrong, never a guess
+describe("an agent's stdout is read strictly (probe28 B-F6, B-F7)", () => {
+  it("stdout that is not UTF-8 is an invalid answer naming the byte offset, not U+FFFD graded as the answer", async () => {
+    const s = await store();
+    const r = await runBenchmark(
+      await s.platform.backend("bytes"),
+      s.slug,
+      "bytes",
+      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "bad-utf8" } },
+      { concurrency: 4 },
+    );
+    for (const o of r.outcomes) {
+      expect(o.status).toBe("invalid");
+      const at = `{"answers":[{"ordinal":${o.ordinal},"answer_text":"`.length;
+      expect(o.reason).toBe(
+        `stdout is not UTF-8: invalid byte sequence at byte offset ${at} ($.answers[0].answer_text)`,
+      );
+    }
+    expect(r.finalized!.counts.answered).toBe(0);
+    expect(await s.platform.runAnswers(r.run_id)).toHaveProperty("size", 0);
+  }, 60_000);
+
+  it("an answer list naming one ordinal twice is an invalid answer naming the ordinal and both entries", async () => {
+    const s = await store();
+    const r = await runBenchmark(
+      await s.platform.backend("twice"),
+      s.slug,
+      "twice",
+      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "dup-ordinal" } },
+      { batchSize: 4, concurrency: 2 },
+    );
+    const tasks = await s.platform.runTasks(r.run_id);
+    for (const o of r.outcomes) {
+      const i = tasks.findIndex((t) => t.ordinal === o.ordinal) % 4; // its place in its batch of 4
+      expect(o).toEqual({
+        ordinal: o.ordinal,
+        status: "invalid",
+        reason: `ordinal ${o.ordinal} is answered more than once ($.answers[${2 * i}] and $.answers[${2 * i + 1}])`,
+      });
+    }
+    expect(r.finalized!.counts.answered).toBe(0);
+  }, 60_000);
+});
+
+// probe28 B-F1: a resume of a run that another live runner drives ran the agent twice on every task
+describe("one runner per run (probe28 B-F1)", () => {
+  it("a resume while the run is being run is refused before its agent starts, naming the live process", async () => {
+    const s = await store();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let first!: (runId: string) => void;
+    const started = new Promise<string>((r) => (first = r));
+    const running = runBenchmark(
+      await s.platform.backend("live"),
+      s.slug,
+      "live",
+      {
+        kind: "function",
+        name: "held",
+        answer: async (t) => {
+          first(t.run_id);
+          await gate;
+          return promptAgent(t.prompt);
+        },
+      },
+      { concurrency: 1 },
+    );
+    const runId = await started;
+    let asked = 0;
+    const second: AgentSpec = {
+      kind: "function",
+      name: "second",
+      answer: (t) => (asked++, promptAgent(t.prompt)),
+    };
+    const backend = await s.platform.backendOfRun(runId);
+    await expect(resumeRun(backend, runId, second)).rejects.toMatchObject({
+      code: "run_in_progress",
+      details: { run_id: runId, rule: "one_runner_per_run", pid: process.pid },
+      message: expect.stringContaining(`run ${runId} is being run by process ${process.pid}`),
+    });
+    expect(asked).toBe(0);
+    release();
+    const r = await running;
+    expect(r.finalized).not.toBeNull();
+    expect(existsSync(runLockFile(backend.checkpointDir, runId))).toBe(false);
+  }, 60_000);
+
+  it("the lock of a runner killed with SIGKILL does not block resume: its process is gone", async () => {
+    const s = await store();
+    const ac = new AbortController();
+    const cut = await runBenchmark(await s.platform.backend("killed"), s.slug, "killed", inProcess(s.clock), {
+      signal: ac.signal,
+      onOutcome: (_o, done) => {
+        if (done === 3) ac.abort();
+      },
+    });
+    expect(cut.interrupted).toBe(true);
+    const backend = await s.platform.backendOfRun(cut.run_id);
+    // a runner process holding the lock: refused while it lives, taken over once it is killed -9
+    const runner = spawn("sleep", ["60"], { stdio: "ignore" });
+    const gone = new Promise((r) => runner.once("exit", r));
+    acquireRunLock(backend.checkpointDir, cut.run_id, runner.pid!);
+    await expect(resumeRun(backend, cut.run_id, inProcess(s.clock))).rejects.toMatchObject({
+      code: "run_in_progress",
+      details: { pid: runner.pid },
+    });
+    runner.kill("SIGKILL");
+    await gone;
+    const r = await resumeRun(backend, cut.run_id, inProcess(s.clock));
+    expect(r.finalized).not.toBeNull();
+    expect(r.outcomes.every((o) => o.status === "answered")).toBe(true);
+    expect(existsSync(runLockFile(backend.checkpointDir, cut.run_id))).toBe(false);
+  }, 60_000);
 });

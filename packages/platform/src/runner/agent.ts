@@ -5,7 +5,8 @@ import { trimWhiteSpace } from "@bench-bounty/evidence";
 import { join } from "node:path";
 import type { RunBackend } from "../backend.js";
 import type { ServedTask } from "../runs.js";
-import { runAgentProcess } from "../agent-process.js";
+import { MAX_AGENT_STDOUT_BYTES, runAgentProcess } from "../agent-process.js";
+import { firstInvalidUtf8, jsonPathAtByte } from "../utf8.js";
 import type { Checkpoint } from "./checkpoint.js";
 import type { TaskOutcome } from "../runner.js";
 
@@ -132,9 +133,21 @@ export async function askAgent(
       "error",
       `agent exited with ${res.signal ?? `status ${res.code}`}${stderrNote(res.stderrTail)}`,
     );
+  if (res.stdoutBytes > res.stdout.length)
+    return failAll(
+      "invalid",
+      `stdout has ${res.stdoutBytes} bytes; at most ${MAX_AGENT_STDOUT_BYTES} (MAX_AGENT_STDOUT_BYTES) are read`,
+    );
+  // strict: bytes that are not UTF-8 are no JSON text, never U+FFFD graded as the answer (probe28 B-F6)
+  const bad = firstInvalidUtf8(res.stdout);
+  if (bad >= 0)
+    return failAll(
+      "invalid",
+      `stdout is not UTF-8: invalid byte sequence at byte offset ${bad} (${jsonPathAtByte(res.stdout, bad)})`,
+    );
   let doc: unknown;
   try {
-    doc = JSON.parse(res.stdout);
+    doc = JSON.parse(Buffer.from(res.stdout).toString("utf8"));
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;
     return failAll("invalid", "stdout is not one JSON document");
@@ -147,11 +160,23 @@ export async function askAgent(
   if (!Array.isArray(list))
     return failAll("invalid", 'stdout must be {"answers": [{"ordinal", "answer_text"}]}');
   const wanted = new Set(batch.map((t) => t.ordinal));
-  for (const a of list) {
+  const base = Array.isArray(doc) ? "$" : "$.answers";
+  const firstAt = new Map<number, number>(); // ordinal -> index of its first answer in the list
+  for (const [i, a] of list.entries()) {
     if (typeof a !== "object" || a === null) continue;
     const { ordinal, answer_text } = a as { ordinal?: unknown; answer_text?: unknown };
-    if (typeof ordinal !== "number" || !wanted.has(ordinal) || out.has(ordinal)) continue;
-    out.set(ordinal, check(answer_text));
+    if (typeof ordinal !== "number" || !wanted.has(ordinal)) continue;
+    const first = firstAt.get(ordinal);
+    if (first === undefined) {
+      firstAt.set(ordinal, i);
+      out.set(ordinal, check(answer_text));
+    } else {
+      // an ambiguous answer is not resolved by a guess (probe28 B-F7)
+      out.set(ordinal, {
+        status: "invalid",
+        reason: `ordinal ${ordinal} is answered more than once (${base}[${first}] and ${base}[${i}])`,
+      });
+    }
   }
   return out;
 }
