@@ -141,6 +141,14 @@ function platformOf(chain: ChainGateway, id: () => bigint = () => bountyId): Pla
 let roots = 0;
 /** A new bounty of 1 USDC (its own test-set root) awarded to `winner` alone; its id. */
 async function awardedTo(winner: Address): Promise<bigint> {
+  const bountyId = await fundedBounty();
+  await dc.increaseTime(200);
+  await gateway.award(bountyId, [winner], `0x${"77".repeat(32)}`);
+  return bountyId;
+}
+
+/** A bounty locked by account 1 (1 USDC, closing in 100 s), Funded, not awarded. */
+async function fundedBounty(): Promise<bigint> {
   roots++;
   const author = dc.accounts[1]!;
   await dc.mintUsdc(author.address, 1_000_000n);
@@ -155,8 +163,6 @@ async function awardedTo(winner: Address): Promise<bigint> {
     thresholdBps: 5000,
     splitsBps: [10_000],
   });
-  await dc.increaseTime(200);
-  await gateway.award(locked.bountyId, [winner], `0x${"77".repeat(32)}`);
   return locked.bountyId;
 }
 afterAll(async () => {
@@ -459,6 +465,25 @@ describe("a refused relay never takes the relay's turn (probe28 A-F3)", { timeou
     expect(taken()).toBe(2); // the winner's claim and its duplicate; no refused claim took a turn
     expect(await dc.publicClient.getTransactionCount({ address: operator })).toBe(sent + 1);
     expect(await creditOf(winner, id)).toBe(0n);
+  });
+
+  it("a claim on a bounty not awarded yet says so, not 'never won, or already claimed' (probe28 C-F12)", async () => {
+    const id = await fundedBounty();
+    const relayHere = relayClaimOp(platformOf(gateway, () => id));
+    const claim = await signedClaim(14, dc.accounts[11]!.address, undefined, id);
+    const early = await relayHere(principal, "slug", claim, { answerBy: Date.now() + 60_000 }).catch(
+      (e: unknown) => e,
+    );
+    expect(early).toMatchObject({ code: "no_credit" });
+    expect((early as Error).message).toMatch(/is Funded on-chain, not awarded yet: its award may be pending/);
+    expect((early as Error).message).not.toMatch(/never won/);
+    // once awarded to someone else, the same claim is the plain case
+    await dc.increaseTime(200);
+    await gateway.award(id, [dc.accounts[15]!.address], `0x${"77".repeat(32)}`);
+    const late = await relayHere(principal, "slug", claim, { answerBy: Date.now() + 60_000 }).catch(
+      (e: unknown) => e,
+    );
+    expect((late as Error).message).toMatch(/never won, or already claimed/);
   });
 
   it("a claim whose nonce a claim relayed before its turn used is refused in its turn, nothing sent", async () => {

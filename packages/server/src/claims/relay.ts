@@ -37,7 +37,13 @@
  * to the node (past it, `server_busy`, nothing sent); the receipt wait ends at it, answering 409
  * `claim_pending` with the transaction's hash. An answer given before the send means nothing was sent.
  */
-import { benchmarkBountyAbi, CLAIM_PRIMARY_TYPE, CLAIM_TYPES, claimDomain } from "@bench-bounty/contracts";
+import {
+  benchmarkBountyAbi,
+  BountyStatus,
+  CLAIM_PRIMARY_TYPE,
+  CLAIM_TYPES,
+  claimDomain,
+} from "@bench-bounty/contracts";
 import type { JsonValue } from "@bench-bounty/evidence";
 import {
   DEFAULT_AWARD_WAIT_MS,
@@ -291,7 +297,27 @@ async function creditAndNonce(
       args: [bountyId, input.account],
     }),
   );
-  if (credit === 0n) throw noCreditFor(input.account, bountyId, "never won, or already claimed");
+  if (credit === 0n) {
+    // why there is none, from the bounty's status (probe28 C-F12: a winner whose award was one block away
+    // was told "never won, or already claimed")
+    const status = await read("read statusOf", () =>
+      client.readContract({
+        address: bounty,
+        abi: benchmarkBountyAbi,
+        functionName: "statusOf",
+        args: [bountyId],
+      }),
+    );
+    throw noCreditFor(
+      input.account,
+      bountyId,
+      Number(status) === BountyStatus.Awarded
+        ? "never won, or already claimed"
+        : Number(status) === BountyStatus.Reclaimed
+          ? "the bounty was reclaimed by its author: nothing was awarded"
+          : `the bounty is ${BountyStatus[Number(status)] ?? status} on-chain, not awarded yet: its award may be pending; post the claim again once it is mined`,
+    );
+  }
   const nonce = await read("read nonces", () =>
     client.readContract({
       address: bounty,
