@@ -126,7 +126,11 @@ async function storedBytesOf(platform: Harness, account: string): Promise<number
     .execute();
   let n = 0;
   for (const r of runs) {
-    const answers = await db.selectFrom("answers").select("answer_text").where("run_id", "=", r.run_id).execute();
+    const answers = await db
+      .selectFrom("answers")
+      .select("answer_text")
+      .where("run_id", "=", r.run_id)
+      .execute();
     for (const a of answers) n += Buffer.byteLength(a.answer_text, "utf8");
     n += Buffer.byteLength(r.plan_json, "utf8");
     n +=

@@ -81,10 +81,7 @@ describe("stored-answer totals kept as counters (probe15 A-F5)", () => {
     const limits = { answerBytesAllAccounts: 8 * R + 5000, answerBytesPerAccount: R + 2000 };
     const h = await openAt({ ...where, ...limits });
     // PostgreSQL: a second platform on the same database, as a second `serve` process
-    const h2 =
-      TEST_ENGINE === "postgres"
-        ? await openAt({ ...where, ...limits })
-        : h;
+    const h2 = TEST_ENGINE === "postgres" ? await openAt({ ...where, ...limits }) : h;
     try {
       const slug = await bench(h, "race");
       const runs: { h: Harness; run: string }[] = [];
@@ -107,7 +104,11 @@ describe("stored-answer totals kept as counters (probe15 A-F5)", () => {
       // one account racing itself over 3 runs of its agents: 3 starts and 2 x 1000 = its limit exactly
       const me = await h.principal("solo");
       for (const agent of ["solo-2", "solo-3"]) await h.real.registerAgent(me, agent);
-      const room = await openAt({ ...where, answerBytesAllAccounts: null, answerBytesPerAccount: 3 * R + 2000 });
+      const room = await openAt({
+        ...where,
+        answerBytesAllAccounts: null,
+        answerBytesPerAccount: 3 * R + 2000,
+      });
       try {
         const mine = [];
         for (const agent of ["solo", "solo-2", "solo-3"])

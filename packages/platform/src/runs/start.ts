@@ -190,7 +190,13 @@ export async function startRun(
       }
       // last: the plan and the receipt's reserve count in the stored-answer quotas (probe28 A-F4), so a
       // refused start stores nothing and the finalize never fails on a quota
-      await countStoredBytes(ctx, t, { run_id: runId, account_id: p.account_id }, runStartBytes(plan), "run_start");
+      await countStoredBytes(
+        ctx,
+        t,
+        { run_id: runId, account_id: p.account_id },
+        runStartBytes(plan),
+        "run_start",
+      );
       return { attempt, plan, runId, now };
     },
     { locksBy: how.answerBy, account: p.account_id },
