@@ -423,7 +423,7 @@ function storedBytesOptions(cmd: Command): Command {
     .addOption(
       new Option(
         "--answer-bytes-per-account <bytes>",
-        `bytes of answers (UTF-8 answer text) the runs of one account but the operator's may keep stored; past it a submit is refused, 413 answer_quota_exceeded (default: ${DEFAULT_ANSWER_BYTES_PER_ACCOUNT}, 1 GiB)`,
+        `bytes of answers (UTF-8 answer text) and run records (plan, receipt) the runs of one account but the operator's may keep stored; past it a submit or a run start is refused, 413 answer_quota_exceeded (default: ${DEFAULT_ANSWER_BYTES_PER_ACCOUNT}, 1 GiB)`,
       ).env("BENCH_BOUNTY_ANSWER_BYTES_PER_ACCOUNT"),
     )
     .addOption(

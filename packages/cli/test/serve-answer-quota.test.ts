@@ -2,8 +2,10 @@
  * `serve --answer-bytes-per-account N` and `--answer-bytes-all N` (probe14 D1-F20): the bytes of
  * answers the runs of one account, and of all accounts but the operator's, may keep stored (default
  * 1 GiB, 32 GiB); past either a submit is 413 `answer_quota_exceeded` naming the limit, nothing of the
- * batch stored. Bad values are refused before anything starts, naming the flag.
+ * batch stored. A run's plan and receipt count too (probe28 A-F4): a start past the bound is 413 as well.
+ * Bad values are refused before anything starts, naming the flag.
  */
+import { runStartBytes } from "@bench-bounty/platform";
 import { describe, expect, it } from "vitest";
 import { cityRows, expectFlagRefused, post, serveHelp, useServe } from "./serve-process.js";
 
@@ -27,8 +29,9 @@ describe("serve --answer-bytes-per-account, --answer-bytes-all", { timeout: 90_0
     expectFlagRefused("bb-cli-ansquota-", flag, bad, `${flag} must be an integer 1..999999999999999`);
   });
 
-  it("N = 1000 per account: a submit past it is 413 answer_quota_exceeded, nothing of it stored", async () => {
-    const base = await serve(["--answer-bytes-per-account", "1000"]);
+  it("N = R + 1000 per account (R: a 4-task run's plan and receipt reserve): a submit past it is 413 answer_quota_exceeded, nothing of it stored; so is a start", async () => {
+    const R = runStartBytes([0, 1, 2, 3]);
+    const base = await serve(["--answer-bytes-per-account", String(R + 1000)]);
     const author = (await post(base, "/api/v1/accounts", { name: "ansquota-author" })).json.api_key as string;
     const ds = await post(base, "/api/v1/datasets", { name: "answers", rows: cityRows(4) }, author);
     expect(ds.status, JSON.stringify(ds.json)).toBe(201);
@@ -60,7 +63,12 @@ describe("serve --answer-bytes-per-account, --answer-bytes-all", { timeout: 90_0
     expect(over.status).toBe(413);
     expect(over.json.error).toMatchObject({
       code: "answer_quota_exceeded",
-      details: { limit: "answer_bytes_per_account", limit_bytes: 1000, used_bytes: 600, answer_bytes: 401 },
+      details: {
+        limit: "answer_bytes_per_account",
+        limit_bytes: R + 1000,
+        used_bytes: R + 600,
+        answer_bytes: 401,
+      },
     });
     const fits = await post(
       base,
@@ -69,5 +77,15 @@ describe("serve --answer-bytes-per-account, --answer-bytes-all", { timeout: 90_0
       agent,
     );
     expect(fits.json.answered).toBe(2); // the refused batch stored nothing: 600 + 400 fit exactly
+    // the finalize is never refused (its receipt replaces the reserve); the receipt and the answers leave
+    // no room for another run's R
+    const fin = await post(base, `/api/v1/benchmarks/runs/${id}/finalize`, {}, agent);
+    expect(fin.status, JSON.stringify(fin.json)).toBe(200);
+    const again = await post(base, `/api/v1/benchmarks/${pub.json.slug}/runs`, {}, agent);
+    expect(again.status).toBe(413);
+    expect(again.json.error).toMatchObject({
+      code: "answer_quota_exceeded",
+      details: { limit: "answer_bytes_per_account", limit_bytes: R + 1000, run_start_bytes: R },
+    });
   });
 });

@@ -103,6 +103,23 @@ export const MAX_FIELD_RULES = 100;
 export const MAX_DATASET_ROWS = 100_000;
 
 /**
+ * The one rule for a dataset's row count ({@link MAX_DATASET_ROWS}), for a whole list of rows (the
+ * validator) and for a loader that counts rows while it reads (the CSV loader stops at row
+ * `MAX_DATASET_ROWS + 1` rather than reading the rest, probe28 B-F8).
+ * @param count the rows counted (the whole list, or those read so far)
+ * @param stopped true when reading stopped at `count` (the file may hold more)
+ * @returns an issue on field `rows` naming the limit and the count, or null when `count` is within it
+ */
+export function rowCountIssue(count: number, stopped: boolean): RowIssue | null {
+  if (count <= MAX_DATASET_ROWS) return null;
+  return optionIssue(
+    "rows",
+    `at most ${MAX_DATASET_ROWS} rows per dataset (MAX_DATASET_ROWS; ` +
+      (stopped ? `reading stopped at row ${count})` : `got ${count})`),
+  );
+}
+
+/**
  * Deepest nesting of objects and arrays in one row, the row object counting as level 1 (so a
  * `label` or `payload` value may nest 62 levels below its own). Far inside the pack's limit
  * (`PACK_LIMITS.maxDepth`, 10,000, with {@link GOLD_DEPTH_IN_PACK} levels above a row's values), so
@@ -277,8 +294,9 @@ export function validateDataset(input: unknown): ValidatedDataset {
   }
   if (!Array.isArray(d.rows) || d.rows.length === 0) {
     issues.push(optionIssue("rows", "rows must be a non-empty list"));
-  } else if (d.rows.length > MAX_DATASET_ROWS) {
-    issues.push(optionIssue("rows", `at most ${MAX_DATASET_ROWS} rows per dataset (got ${d.rows.length})`));
+  } else {
+    const tooMany = rowCountIssue(d.rows.length, false);
+    if (tooMany) issues.push(tooMany);
   }
   throwRowIssues("invalid_dataset", issues, "dataset");
 

@@ -8,7 +8,12 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { ANSWER_BYTES_PER_AGENT, MAX_ANSWER_LENGTH, MIN_ANSWER_BYTES } from "../src/pack-budget.js";
-import { DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS, DEFAULT_ANSWER_BYTES_PER_ACCOUNT } from "../src/runs.js";
+import {
+  DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS,
+  DEFAULT_ANSWER_BYTES_PER_ACCOUNT,
+  runStartBytes,
+} from "../src/runs.js";
+import { receiptReserveBytes } from "../src/store/answer-totals.js";
 import { sql } from "kysely";
 import {
   cities,
@@ -108,10 +113,132 @@ async function quotaBench(o: {
   return { platform, slug: await publishFourTasks(platform, "Quota") };
 }
 const answer = (ordinal: number, bytes: number) => ({ ordinal, answer_text: "x".repeat(bytes) });
+/** What the start of a run of 4 tasks charges the stored-answer quotas (its plan and receipt reserve). */
+const R = runStartBytes([0, 1, 2, 3]);
+
+/** Sum of the bytes the runs of `account` store: answers, plan_json and receipt_json (or its reserve). */
+async function storedBytesOf(platform: Harness, account: string): Promise<number> {
+  const db = platform.ctx.store.db;
+  const runs = await db
+    .selectFrom("runs")
+    .select(["run_id", "plan_json", "receipt_json"])
+    .where("account_id", "=", account)
+    .execute();
+  let n = 0;
+  for (const r of runs) {
+    const answers = await db
+      .selectFrom("answers")
+      .select("answer_text")
+      .where("run_id", "=", r.run_id)
+      .execute();
+    for (const a of answers) n += Buffer.byteLength(a.answer_text, "utf8");
+    n += Buffer.byteLength(r.plan_json, "utf8");
+    n +=
+      r.receipt_json === null
+        ? receiptReserveBytes((JSON.parse(r.plan_json) as number[]).length)
+        : Buffer.byteLength(r.receipt_json, "utf8");
+  }
+  return n;
+}
+
+// probe28 A-F4: receipts (~175 bytes per task, answered or not) and plans were in no storage bound: an
+// empty run of a 12,000-task benchmark stored 2.1 MB, uncounted. They count in the answer budget now:
+// the plan and a reserve for the receipt at start (refused past a bound, nothing stored), the receipt's
+// real bytes in place of the reserve at finalize (never refused: the run is not lost).
+describe("a run's plan and receipt count in the stored-answer quotas (probe28 A-F4)", () => {
+  it("runs that store receipts count against the budget; past it the start is refused naming the limit", async () => {
+    // room for one start (R) and 500 bytes more: the first run's receipt (over 1000 bytes) leaves no
+    // room for a second start
+    const { platform, slug } = await quotaBench({ answerBytesPerAccount: R + 500 });
+    try {
+      const alice = (await platform.principal("alice")).account_id;
+      const first = (await platform.startRun(slug, "alice")).run.id;
+      expect(await platform.ctx.store.runs.answerBytesOf(alice)).toBe(R);
+      await platform.finalize(first); // no answer: the receipt alone
+      const receipt = (
+        await platform.ctx.store.db
+          .selectFrom("runs")
+          .select("receipt_json")
+          .where("run_id", "=", first)
+          .executeTakeFirstOrThrow()
+      ).receipt_json!;
+      const used = R - receiptReserveBytes(4) + Buffer.byteLength(receipt, "utf8");
+      expect(Buffer.byteLength(receipt, "utf8")).toBeGreaterThan(1000); // stored, and counted:
+      expect(await platform.ctx.store.runs.answerBytesOf(alice)).toBe(used);
+      expect(await platform.ctx.store.answerTotals.get(`account:${alice}`)).toBe(used);
+      expect(await platform.ctx.store.answerTotals.get("all")).toBe(used);
+      expect(await storedBytesOf(platform, alice)).toBe(used);
+      const e = await rejection(platform.startRun(slug, "alice"));
+      expect(e.code).toBe("answer_quota_exceeded"); // REST/MCP: 413 (server errors.ts)
+      expect(e.details).toEqual({
+        limit: "answer_bytes_per_account",
+        limit_bytes: R + 500,
+        used_bytes: used,
+        run_start_bytes: R,
+      });
+      expect(e.message).toMatch(/answer_bytes_per_account/);
+      // nothing of the refused start is stored: one run, the counters unchanged
+      expect(await platform.listRuns(slug, "alice")).toHaveLength(1);
+      expect(await platform.ctx.store.answerTotals.get(`account:${alice}`)).toBe(used);
+      // another account has its own budget
+      expect((await platform.startRun(slug, "bob")).run.attempt).toBe(1);
+    } finally {
+      await platform.close();
+    }
+  });
+
+  it("migration 0013 counts the plans and receipts (or reserves) of the runs stored before it", async () => {
+    const where =
+      TEST_ENGINE === "postgres"
+        ? { database: await freshPostgresTarget(), runsDir: tempDir() }
+        : { dir: tempDir() };
+    const before = await openAt(where);
+    const slug = await publishFourTasks(before, "Records");
+    const done = (await before.startRun(slug, "alice")).run.id;
+    await before.submit(done, [answer(0, 700)]);
+    await before.finalize(done);
+    await before.submit((await before.startRun(slug, "alice")).run.id, [answer(1, 30)]);
+    const alice = (await before.principal("alice")).account_id;
+    const stored = await storedBytesOf(before, alice);
+    expect(stored).toBeGreaterThan(700 + 30 + R); // a receipt and a plan besides the answers
+    // back to the schema before 0013: answer_bytes of the answers alone, the counters too
+    await undoMigration0011(before.ctx.store.db);
+    expect(await before.ctx.store.runs.answerBytesOf(alice)).toBe(730);
+    await sql`UPDATE answer_bytes_totals SET bytes = 730`.execute(before.ctx.store.db);
+    await before.close();
+    const after = await openAt(where);
+    try {
+      expect(await after.ctx.store.runs.answerBytesOf(alice)).toBe(stored);
+      expect(await after.ctx.store.answerTotals.get(`account:${alice}`)).toBe(stored);
+      expect(await after.ctx.store.answerTotals.get("all")).toBe(stored);
+    } finally {
+      await after.close();
+    }
+  });
+
+  it("all accounts together: a start past --answer-bytes-all is refused naming that limit", async () => {
+    const { platform, slug } = await quotaBench({ answerBytesAllAccounts: R + 100 });
+    try {
+      await platform.startRun(slug, "alice");
+      const e = await rejection(platform.startRun(slug, "bob"));
+      expect(e.code).toBe("answer_quota_exceeded");
+      expect(e.details).toEqual({
+        limit: "answer_bytes_all_accounts",
+        limit_bytes: R + 100,
+        used_bytes: R,
+        run_start_bytes: R,
+      });
+      expect(await platform.listRuns(slug, "bob")).toHaveLength(0);
+    } finally {
+      await platform.close();
+    }
+  });
+});
 
 describe("stored answer bytes per account and for all accounts (probe14 D1-F20)", () => {
   it("an account past --answer-bytes-per-account is refused naming the limit, nothing of the batch stored; a replaced answer gives its bytes back", async () => {
-    const { platform, slug } = await quotaBench({ answerBytesPerAccount: 2500 });
+    // a run's start counts its plan and receipt reserve too (probe28 A-F4): R bytes per 4-task run
+    const { platform, slug } = await quotaBench({ answerBytesPerAccount: R + 2500 });
     try {
       const run = (await platform.startRun(slug, "alice")).run.id;
       await platform.submit(run, [answer(0, 1000), answer(1, 1000)]);
@@ -119,8 +246,8 @@ describe("stored answer bytes per account and for all accounts (probe14 D1-F20)"
       expect(e.code).toBe("answer_quota_exceeded");
       expect(e.details).toEqual({
         limit: "answer_bytes_per_account",
-        limit_bytes: 2500,
-        used_bytes: 2000,
+        limit_bytes: R + 2500,
+        used_bytes: R + 2000,
         answer_bytes: 1000,
       });
       expect(e.message).toMatch(/answer_bytes_per_account/);
@@ -130,7 +257,7 @@ describe("stored answer bytes per account and for all accounts (probe14 D1-F20)"
       expect((await platform.submit(run, [answer(2, 400), answer(3, 600)])).answered).toBe(4);
       expect(
         await platform.ctx.store.runs.answerBytesOf((await platform.principal("alice")).account_id),
-      ).toBe(2100);
+      ).toBe(R + 2100);
       // the bound is per account: another account stores its own
       const other = (await platform.startRun(slug, "bob")).run.id;
       expect((await platform.submit(other, [answer(0, 2500)])).answered).toBe(1);
@@ -140,7 +267,7 @@ describe("stored answer bytes per account and for all accounts (probe14 D1-F20)"
   });
 
   it("all accounts together past --answer-bytes-all are refused naming that limit", async () => {
-    const { platform, slug } = await quotaBench({ answerBytesAllAccounts: 3000 });
+    const { platform, slug } = await quotaBench({ answerBytesAllAccounts: 2 * R + 3000 });
     try {
       const a = (await platform.startRun(slug, "alice")).run.id;
       await platform.submit(a, [answer(0, 2000)]);
@@ -149,8 +276,8 @@ describe("stored answer bytes per account and for all accounts (probe14 D1-F20)"
       expect(e.code).toBe("answer_quota_exceeded");
       expect(e.details).toEqual({
         limit: "answer_bytes_all_accounts",
-        limit_bytes: 3000,
-        used_bytes: 2000,
+        limit_bytes: 2 * R + 3000,
+        used_bytes: 2 * R + 2000,
         answer_bytes: 1001,
       });
       expect((await platform.runAnswers(b)).size).toBe(0);
@@ -184,7 +311,7 @@ describe("stored answer bytes per account and for all accounts (probe14 D1-F20)"
     await before.close();
     const after = await openAt(where);
     try {
-      expect(await after.ctx.store.runs.answerBytesOf(alice)).toBe(700 + 100);
+      expect(await after.ctx.store.runs.answerBytesOf(alice)).toBe(R + 700 + 100); // 0013 ran again too
     } finally {
       await after.close();
     }

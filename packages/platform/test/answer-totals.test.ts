@@ -9,6 +9,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { sql } from "kysely";
+import { runStartBytes } from "../src/runs.js";
 import {
   cities,
   cleanup,
@@ -24,6 +25,8 @@ afterEach(cleanup);
 
 const TEMPLATE = "What is the answer for {payload.city} #{payload.index}?";
 const answer = (ordinal: number, bytes: number) => ({ ordinal, answer_text: "x".repeat(bytes) });
+/** What a 4-task run's start counts besides answers: its plan and receipt reserve (probe28 A-F4). */
+const R = runStartBytes([0, 1, 2, 3]);
 
 /** A 4-task benchmark on `h` (every task in every run, 3 attempts). */
 async function bench(h: Harness, name: string): Promise<string> {
@@ -67,7 +70,7 @@ describe("stored-answer totals kept as counters (probe15 A-F5)", () => {
       await h.submit(b, [answer(1, 5), answer(2, 6)]);
       const { counted, summed } = await totals(h);
       expect(counted).toEqual(summed);
-      expect(summed.get("all")).toBe(10 + 100 + 300 + 11);
+      expect(summed.get("all")).toBe(2 * R + 10 + 100 + 300 + 11);
     } finally {
       await h.close();
     }
@@ -75,12 +78,10 @@ describe("stored-answer totals kept as counters (probe15 A-F5)", () => {
 
   it("racing submits of many accounts: exactly the limit passes, the counters agree with the runs", async () => {
     const where = await freshStoreLocation();
-    const h = await openAt({ ...where, answerBytesAllAccounts: 5000, answerBytesPerAccount: 2000 });
+    const limits = { answerBytesAllAccounts: 8 * R + 5000, answerBytesPerAccount: R + 2000 };
+    const h = await openAt({ ...where, ...limits });
     // PostgreSQL: a second platform on the same database, as a second `serve` process
-    const h2 =
-      TEST_ENGINE === "postgres"
-        ? await openAt({ ...where, answerBytesAllAccounts: 5000, answerBytesPerAccount: 2000 })
-        : h;
+    const h2 = TEST_ENGINE === "postgres" ? await openAt({ ...where, ...limits }) : h;
     try {
       const slug = await bench(h, "race");
       const runs: { h: Harness; run: string }[] = [];
@@ -90,7 +91,7 @@ describe("stored-answer totals kept as counters (probe15 A-F5)", () => {
       }
       const results = await Promise.allSettled(runs.map((r) => r.h.submit(r.run, [answer(0, 1000)])));
       const passed = results.filter((r) => r.status === "fulfilled").length;
-      expect(passed).toBe(5); // 5 x 1000 = the all-accounts limit exactly
+      expect(passed).toBe(5); // 8 starts and 5 x 1000 = the all-accounts limit exactly
       for (const r of results)
         if (r.status === "rejected")
           expect((r.reason as { details?: { limit?: string } }).details?.limit).toBe(
@@ -98,12 +99,16 @@ describe("stored-answer totals kept as counters (probe15 A-F5)", () => {
           );
       const { counted, summed } = await totals(h);
       expect(counted).toEqual(summed);
-      expect(summed.get("all")).toBe(5000);
+      expect(summed.get("all")).toBe(8 * R + 5000);
 
-      // one account racing itself over 3 runs of its agents: 2 x 1000 = its limit exactly
+      // one account racing itself over 3 runs of its agents: 3 starts and 2 x 1000 = its limit exactly
       const me = await h.principal("solo");
       for (const agent of ["solo-2", "solo-3"]) await h.real.registerAgent(me, agent);
-      const room = await openAt({ ...where, answerBytesAllAccounts: null, answerBytesPerAccount: 2000 });
+      const room = await openAt({
+        ...where,
+        answerBytesAllAccounts: null,
+        answerBytesPerAccount: 3 * R + 2000,
+      });
       try {
         const mine = [];
         for (const agent of ["solo", "solo-2", "solo-3"])
@@ -113,12 +118,12 @@ describe("stored-answer totals kept as counters (probe15 A-F5)", () => {
         const refused = own.find((r) => r.status === "rejected") as PromiseRejectedResult;
         expect(refused.reason.details).toMatchObject({
           limit: "answer_bytes_per_account",
-          limit_bytes: 2000,
-          used_bytes: 2000,
+          limit_bytes: 3 * R + 2000,
+          used_bytes: 3 * R + 2000,
         });
         const after = await totals(h);
         expect(after.counted).toEqual(after.summed);
-        expect(after.summed.get(`account:${me.account_id}`)).toBe(2000);
+        expect(after.summed.get(`account:${me.account_id}`)).toBe(3 * R + 2000);
       } finally {
         await room.close();
       }
@@ -129,7 +134,7 @@ describe("stored-answer totals kept as counters (probe15 A-F5)", () => {
   });
 
   it("a refused batch changes no counter, and the next one at the limit exactly passes", async () => {
-    const h = await openAt({ ...(await freshStoreLocation()), answerBytesAllAccounts: 3000 });
+    const h = await openAt({ ...(await freshStoreLocation()), answerBytesAllAccounts: 2 * R + 3000 });
     try {
       const slug = await bench(h, "exact");
       const a = (await h.startRun(slug, "alice")).run.id;
@@ -138,14 +143,14 @@ describe("stored-answer totals kept as counters (probe15 A-F5)", () => {
       const e = await rejection(h.submit(b, [answer(0, 1001)]));
       expect(e.details).toMatchObject({
         limit: "answer_bytes_all_accounts",
-        used_bytes: 2000,
+        used_bytes: 2 * R + 2000,
         answer_bytes: 1001,
       });
-      expect((await totals(h)).counted.get("all")).toBe(2000);
+      expect((await totals(h)).counted.get("all")).toBe(2 * R + 2000);
       expect((await h.submit(b, [answer(0, 1000)])).answered).toBe(1);
       const { counted, summed } = await totals(h);
       expect(counted).toEqual(summed);
-      expect(counted.get("all")).toBe(3000);
+      expect(counted.get("all")).toBe(2 * R + 3000);
     } finally {
       await h.close();
     }
@@ -174,7 +179,7 @@ describe("stored-answer totals kept as counters (probe15 A-F5)", () => {
       const { counted, summed } = await totals(after);
       expect(summed).toEqual(expected);
       expect(counted).toEqual(expected);
-      expect(counted.get("all")).toBe(800 + 42);
+      expect(counted.get("all")).toBe(2 * R + 800 + 42);
     } finally {
       await after.close();
     }

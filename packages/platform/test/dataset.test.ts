@@ -6,6 +6,7 @@ import {
   MAX_FIELD_RULES,
   MAX_REPORT_ERRORS,
   MAX_ROW_DEPTH,
+  MAX_DATASET_ROWS,
   checkDataset,
   validateDataset,
 } from "../src/dataset.js";
@@ -442,6 +443,41 @@ describe("CSV loader", () => {
     expect(() => csvToDataset("a,b\n1\n", { decision_ts: "a", label: "b" }, { name: "t" })).toThrow(
       PlatformError,
     );
+  });
+
+  // probe28 B-F8: the row limit was checked only after every record was parsed and mapped (a 209 MB CSV:
+  // 391 s, 4.5 GB). Now the 100,001st kept row is refused as it is read: the ragged line after it (which a
+  // whole parse refuses as bad CSV) is never reached, so the refusal's count is the parse's progress.
+  it("refuses a CSV over MAX_DATASET_ROWS at the first row over it, the rest unread", async () => {
+    const lines = ["d,x,y"];
+    for (let i = 0; i <= MAX_DATASET_ROWS; i++) lines.push(`2020-01-01,${i},a`);
+    const text = lines.join("\n") + "\nragged\n";
+    const mapping = { decision_ts: "d", label: "y" };
+    let err: unknown;
+    try {
+      csvToDataset(text, mapping, { name: "t" });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(PlatformError);
+    expect(err).toMatchObject({
+      code: "invalid_dataset",
+      details: { field: "rows", limit: MAX_DATASET_ROWS, rows_read: MAX_DATASET_ROWS + 1 },
+    });
+    expect((err as Error).message).toContain(`at most ${MAX_DATASET_ROWS} rows per dataset`);
+    expect((err as Error).message).toContain(`reading stopped at row ${MAX_DATASET_ROWS + 1}`);
+    // the same file through the CLI's loader
+    const file = join(mkdtempSync(join(tmpdir(), "bb-csv-rows-")), "big.csv");
+    writeFileSync(file, text);
+    await expect(loadCsvDataset(file, mapping, { name: "t" })).rejects.toMatchObject({
+      code: "invalid_dataset",
+      details: { field: "rows", rows_read: MAX_DATASET_ROWS + 1 },
+    });
+    // the limit counts kept rows: every other record of the same records is within it, and `limit`
+    // stops reading too (the ragged line is not reached)
+    const half = csvToDataset(lines.join("\n") + "\n", { ...mapping, every: 2 }, { name: "t" });
+    expect(half.rows).toHaveLength(MAX_DATASET_ROWS / 2 + 1);
+    expect(csvToDataset(text, { ...mapping, limit: 3 }, { name: "t" }).rows).toHaveLength(3);
   });
 });
 

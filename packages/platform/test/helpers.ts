@@ -28,6 +28,7 @@ import type { LeaderboardOptions } from "../src/leaderboard.js";
 import type { LockOptions } from "../src/award.js";
 import type { FaultHooks } from "../src/context.js";
 import { runBenchmark } from "../src/runner.js";
+import { runRecordBytesSql } from "../src/store/migrations/0013_run_record_bytes.js";
 
 /** A manual clock (unix ms) for tests. */
 export function manualClock(startMs = Date.UTC(2026, 0, 1)): {
@@ -583,10 +584,15 @@ export async function undoMigration0012(db: QueryExecutorProvider): Promise<void
 
 /**
  * Takes a store back to the schema before migration 0011 (no `benchmarks.bounty_key`, no index on it or
- * on `commit_root`, 0011 not recorded; and before 0012, {@link undoMigration0012}): the tests of older
- * migrations call it first, so that reopening runs 0011 and 0012 again too.
+ * on `commit_root`, 0011 not recorded; and before 0012, {@link undoMigration0012}, and 0013: each run's
+ * `answer_bytes` without its plan and receipt, 0013 not recorded, the counters it sums again left as they
+ * are): the tests of older migrations call it first, so that reopening runs 0011 to 0013 again too.
  */
 export async function undoMigration0011(db: QueryExecutorProvider): Promise<void> {
+  await sql
+    .raw(`UPDATE runs SET answer_bytes = answer_bytes - ${runRecordBytesSql(TEST_ENGINE)}`)
+    .execute(db);
+  await sql`DELETE FROM kysely_migration WHERE name = '0013_run_record_bytes'`.execute(db);
   await undoMigration0012(db);
   await sql`DROP INDEX benchmarks_one_per_bounty`.execute(db);
   await sql`DROP INDEX benchmarks_by_root`.execute(db);

@@ -31,6 +31,8 @@ import {
 } from "../reveal.js";
 import { isoMillis, wallSeconds } from "../time.js";
 import { getRun, type RunRecord, runAnswers } from "./record.js";
+import { receiptReserveBytes } from "../store/answer-totals.js";
+import { countStoredBytes } from "./submit.js";
 
 /** The response of {@link finalizeRun}. */
 export interface FinalizeResult {
@@ -165,6 +167,9 @@ export async function finalizeRun(
         await t.benchmarks.bumpBoard(slug);
         ctx.faults.finalizeBeforeCommit?.(runId);
         const used = await t.runs.attempts(slug, run.agent_id);
+        // last: the receipt's bytes in place of the reserve charged at start (probe28 A-F4); never refused
+        const receiptBytes = Buffer.byteLength(scored.receiptJson, "utf8");
+        await countStoredBytes(ctx, t, run, receiptBytes - receiptReserveBytes(run.plan.length), "finalize");
         return { ...scored, run, b, used, queued };
       },
       { locksBy: opts.revealBy, account: p.account_id },

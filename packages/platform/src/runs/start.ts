@@ -23,6 +23,7 @@ import { maxRankedRows, packByteLimit } from "../pack-budget.js";
 import { isoMillis } from "../time.js";
 import { runIdOf, runPlan } from "./plan.js";
 import { type ServedTask } from "./record.js";
+import { countStoredBytes, runStartBytes } from "./submit.js";
 
 /** The response of {@link startRun}. */
 export interface StartedRun {
@@ -97,7 +98,9 @@ function assertPayable(
  *   `withdrawal_address_required`
  *   ({@link assertPayable}), `run_in_progress`, `max_attempts_reached`, `benchmark_full` (a new agent beyond what the award pack can rank), `agent_quota_exceeded`
  *   (`agents_per_account`, or `agents_per_account_per_benchmark`: a new agent of an account that has
- *   that many agents on the benchmark already, `AgentQuota`)
+ *   that many agents on the benchmark already, `AgentQuota`), `answer_quota_exceeded` (the run's plan
+ *   and receipt reserve, `runStartBytes`, would take the account's or all accounts' stored bytes past
+ *   their bound, `countStoredBytes`; nothing stored, no attempt used)
  */
 export async function startRun(
   ctx: PlatformContext,
@@ -185,6 +188,15 @@ export async function startRun(
         if (!isUniqueViolation(e)) throw e;
         throw runInProgress(agentId, runId);
       }
+      // last: the plan and the receipt's reserve count in the stored-answer quotas (probe28 A-F4), so a
+      // refused start stores nothing and the finalize never fails on a quota
+      await countStoredBytes(
+        ctx,
+        t,
+        { run_id: runId, account_id: p.account_id },
+        runStartBytes(plan),
+        "run_start",
+      );
       return { attempt, plan, runId, now };
     },
     { locksBy: how.answerBy, account: p.account_id },

@@ -9,7 +9,7 @@ import type { BenchmarkRecord, PlatformContext, WriteHow } from "../context.js";
 import { textProblem, TEXT_PROBLEM_TEXT } from "../utf8.js";
 import { PlatformError } from "../errors.js";
 import type { Tables } from "../store.js";
-import { accountScope, ALL_ACCOUNTS_SCOPE } from "../store/answer-totals.js";
+import { accountScope, ALL_ACCOUNTS_SCOPE, receiptReserveBytes } from "../store/answer-totals.js";
 import { getBenchmark, isOpen } from "../publish.js";
 import { assertRunOwner } from "../identity/access.js";
 import { isOperatorAccount, type Principal } from "../identity/principal.js";
@@ -133,7 +133,7 @@ function assertTakesAnswers(ctx: PlatformContext, b: BenchmarkRecord, runId: str
  * @returns how many answers the run now holds
  * @throws PlatformError `unknown_run`, `run_not_in_progress`, `benchmark_closed` (the benchmark closed
  *   or was awarded while the run was in progress), `answer_quota_exceeded` (the account's or all
- *   accounts' stored answer bytes, {@link assertAnswerRoom}; nothing stored), `invalid_answers` with `details.field: "answers"`
+ *   accounts' stored answer bytes, {@link countStoredBytes}; nothing stored), `invalid_answers` with `details.field: "answers"`
  *   and `details.limit: "run_tasks"`, `max_answers` when the batch is longer than the run, else with
  *   `details.errors: [{index, ordinal, code}]` (`code`: `not_an_object`, `bad_ordinal`, `unknown_ordinal`,
  *   `duplicate_ordinal`, `not_a_string`, `empty_answer`, `lone_surrogate`, `nul_character`, `answer_too_long` (over `MAX_ANSWER_LENGTH` characters),
@@ -201,7 +201,6 @@ export async function submitAnswers(
           runId,
           good.map((a) => a.ordinal),
         ));
-      await t.runs.addAnswerBytes(runId, added);
       await t.answers.upsert(
         runId,
         good.map(({ ordinal, answer_text }) => ({ ordinal, answer_text })),
@@ -209,7 +208,7 @@ export async function submitAnswers(
       );
       const answered = await t.answers.count(runId);
       // last: the counters' rows stay locked until the commit (a refusal rolls the whole batch back)
-      await countAnswerBytes(ctx, t, cur.account_id, added);
+      await countStoredBytes(ctx, t, cur, added, "answers");
       return { run_id: runId, accepted: good.length, answered, total: n };
     },
     { locksBy: how.answerBy, account: p.account_id },
@@ -232,23 +231,52 @@ export const DEFAULT_ANSWER_BYTES_PER_ACCOUNT = 1024 * 1024 * 1024;
 export const DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS = 32 * 1024 * 1024 * 1024;
 
 /**
- * Counts a submit's answer bytes in the stored-answer totals (`answer_bytes_totals`: the account's,
- * then all accounts' but the operator's; probe15 A-F5: O(1), where the sums read every run) and
- * refuses a batch that takes either past its bound (UTF-8 bytes of `answer_text`; a replaced answer's
- * bytes are given back). Inside the submit's transaction: each counter's row stays locked until it
- * ends, so two submits do not both pass a bound, and a refusal rolls back the whole batch (nothing of
- * it stored). The operator's runs are not counted. The counters are kept with or without a bound.
- * @param added the bytes the batch adds (negative when it shrinks what is stored: never refused)
- * @throws PlatformError `answer_quota_exceeded`, `details: {limit: "answer_bytes_per_account" |
- *   "answer_bytes_all_accounts", limit_bytes, used_bytes, answer_bytes}`
+ * What a run start charges the stored-answer quotas (bytes): its plan as stored (`runs.plan_json`, the
+ * JSON of the bank ordinals) and its receipt's reserve ({@link receiptReserveBytes}). Charged at start,
+ * where it is known, so that the finalize never fails on a quota (probe28 A-F4).
+ * @param plan the run's plan (bank ordinals, one per task)
  */
-async function countAnswerBytes(
+export function runStartBytes(plan: readonly number[]): number {
+  return Buffer.byteLength(JSON.stringify(plan), "utf8") + receiptReserveBytes(plan.length);
+}
+
+/**
+ * What a charge of {@link countStoredBytes} is for: a submit's `answers` (refused past a bound), a
+ * `run_start`'s plan and receipt reserve (refused past a bound: the run is not started), or a
+ * `finalize`'s receipt in place of its reserve (never refused: the run is not lost; the reserve is
+ * sized so that this is rarely more than was reserved).
+ */
+export type StoredBytesCharge = "answers" | "run_start" | "finalize";
+
+/**
+ * Counts bytes a run stores in the stored-answer totals (`answer_bytes_totals`: the account's, then all
+ * accounts' but the operator's; probe15 A-F5: O(1), where the sums read every run) and in the run's own
+ * `runs.answer_bytes` (their ground truth): a submit's answers (UTF-8 bytes of `answer_text`; a replaced
+ * answer's bytes are given back), a run start's plan and receipt reserve ({@link runStartBytes}) and a
+ * finalize's receipt (its bytes less the reserve; probe28 A-F4: receipts and plans were in no bound).
+ * Refuses an `answers` or `run_start` charge that takes either total past its bound. Call it last in the
+ * transaction: each counter's row stays locked until it ends, so two writes do not both pass a bound,
+ * and a refusal rolls back the whole write (nothing of it stored). The operator's runs are not counted
+ * in the totals. The counters are kept with or without a bound.
+ * @param added the bytes added (negative when what is stored shrinks: never refused)
+ * @throws PlatformError `answer_quota_exceeded`, `details: {limit: "answer_bytes_per_account" |
+ *   "answer_bytes_all_accounts", limit_bytes, used_bytes}` and `answer_bytes` (a submit) or
+ *   `run_start_bytes` (a run start) the bytes refused
+ */
+export async function countStoredBytes(
   ctx: PlatformContext,
   t: Tables,
-  account: string,
+  run: { run_id: string; account_id: string },
   added: number,
+  charge: StoredBytesCharge,
 ): Promise<void> {
-  if (added === 0 || isOperatorAccount(account)) return;
+  await t.runs.addAnswerBytes(run.run_id, added);
+  if (added === 0 || isOperatorAccount(run.account_id)) return;
+  const refusable = charge !== "finalize";
+  const what =
+    charge === "answers"
+      ? `these answers add ${added} bytes`
+      : `this run's plan and receipt reserve take ${added} bytes`;
   const count = async (
     scope: string,
     limitBytes: number | null,
@@ -257,22 +285,27 @@ async function countAnswerBytes(
     ask: string,
   ) => {
     const total = await t.answerTotals.add(scope, added);
-    if (added > 0 && limitBytes !== null && total > limitBytes) {
+    if (refusable && added > 0 && limitBytes !== null && total > limitBytes) {
       const used = total - added;
       throw new PlatformError(
         "answer_quota_exceeded",
-        `answer quota reached: ${whose} may keep ${limitBytes} bytes of answers stored (${limit}); ` +
-          `${used} bytes are stored and these answers add ${added} bytes. ${ask}`,
-        { limit, limit_bytes: limitBytes, used_bytes: used, answer_bytes: added },
+        `answer quota reached: ${whose} may keep ${limitBytes} bytes of answers and run records stored (${limit}); ` +
+          `${used} bytes are stored and ${what}. ${ask}`,
+        {
+          limit,
+          limit_bytes: limitBytes,
+          used_bytes: used,
+          ...(charge === "answers" ? { answer_bytes: added } : { run_start_bytes: added }),
+        },
       );
     }
   };
   await count(
-    accountScope(account),
+    accountScope(run.account_id),
     ctx.answerBytesPerAccount,
     "answer_bytes_per_account",
     "the runs of one account",
-    "Send shorter answers, or ask the operator",
+    charge === "answers" ? "Send shorter answers, or ask the operator" : "Ask the operator",
   );
   await count(
     ALL_ACCOUNTS_SCOPE,

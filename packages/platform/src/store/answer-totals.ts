@@ -1,7 +1,7 @@
 /**
  * Data access of the `answer_bytes_totals` table (migration 0008, probe15 A-F5): the stored-answer
- * totals the quotas check (`runs/submit.ts` `countAnswerBytes`), one counter row per scope, updated in the
- * submit's transaction: O(1) per submit, where summing `runs.answer_bytes` read every run ever stored.
+ * totals the quotas check (`runs/submit.ts` `countStoredBytes`: answers, and since probe28 A-F4 each run's plan and receipt), one counter row per scope, updated in the
+ * submit's, start's and finalize's transaction: O(1) per write, where summing `runs.answer_bytes` read every run ever stored.
  * Each row equals the sum of `runs.answer_bytes` over its scope (the operator's runs in none).
  */
 import { arg, TableModule } from "./executor.js";
@@ -13,6 +13,23 @@ export function accountScope(accountId: string): string {
 
 /** The scope of the total of every account but the operator's. */
 export const ALL_ACCOUNTS_SCOPE = "all";
+
+/**
+ * The bytes a finalize's receipt is reserved at run start (UTF-8 bytes of `runs.receipt_json`, what
+ * `runs/submit.ts` `countStoredBytes` charges): {@link RECEIPT_RESERVE_FIXED_BYTES} plus
+ * {@link RECEIPT_RESERVE_BYTES_PER_TASK} per task of the run's plan. A receipt lists every task whether
+ * answered or not (~175 bytes each unanswered, ~240 with an answer digest; probe28 A-F4: 2.1 MB for an
+ * empty run of 12,000 tasks); the finalize counts the receipt's real bytes in place of the reserve.
+ * @param tasks the run's tasks (its plan's length)
+ */
+export function receiptReserveBytes(tasks: number): number {
+  return RECEIPT_RESERVE_FIXED_BYTES + RECEIPT_RESERVE_BYTES_PER_TASK * tasks;
+}
+
+/** A receipt's reserve per task (bytes), {@link receiptReserveBytes}. */
+export const RECEIPT_RESERVE_BYTES_PER_TASK = 256;
+/** A receipt's reserve for its fields other than the tasks (bytes), {@link receiptReserveBytes}. */
+export const RECEIPT_RESERVE_FIXED_BYTES = 2048;
 
 /** The `answer_bytes_totals` table. */
 export class AnswerTotalsTable extends TableModule {

@@ -102,7 +102,11 @@ export interface RunsTable extends Omit<RunRecord, "plan" | "receipt" | "receipt
   plan_json: string;
   receipt_json: string | null;
   receipt_hash: string | null;
-  /** UTF-8 bytes of the run's stored answers (migration 0005): what the stored-answer quotas count. */
+  /**
+   * What the stored-answer quotas count of this run (bytes): the UTF-8 bytes of its stored answers
+   * (migration 0005), of its `plan_json`, and of its `receipt_json` or, in progress, the receipt's
+   * reserve (`receiptReserveBytes`; migration 0013, probe28 A-F4).
+   */
   answer_bytes: Generated<number>;
 }
 
