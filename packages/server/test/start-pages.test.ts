@@ -5,6 +5,10 @@
  * at most `RUN_TASKS_PAGE_BYTES` of tasks, `next_offset` naming the next page; and a write's answer
  * that spends an MCP request's answer budget stops the calls after it. Bytes are counted, not time.
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BenchBountyClient } from "@bench-bounty/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { RUN_TASKS_PAGE_BYTES } from "../src/domain.js";
 import { call, CITIES_PUBLISH, postMcpText, register, startLive, type Live } from "./helpers.js";
@@ -140,5 +144,40 @@ describe("a run's tasks are served a page at a time (probe28 A-F5)", () => {
       next = v.next_offset;
     }
     expectEveryTask(tasks, ROWS);
+  });
+
+  it("the typed client (restOfTasks) and the remote runner's backend (start, tasks) read every task", async () => {
+    const l = await startLive();
+    lives.push(l);
+    const slug = await publishLarge(l.url);
+    const me = await register(l.url, "large-client");
+    const client = new BenchBountyClient({ baseUrl: l.url, apiKey: me.key });
+    const started = await client.startRun(slug);
+    expect(typeof started.next_offset).toBe("number");
+    expectEveryTask(
+      [...started.tasks, ...(await client.restOfTasks(started.run.id, started.next_offset!))],
+      ROWS,
+    );
+    const cli = new URL("../../cli/dist/remote.js", import.meta.url).href;
+    // the cli's backend of `bench-bounty run --server` (built; the server does not depend on the cli)
+    const { HttpRunBackend } = (await import(cli)) as {
+      HttpRunBackend: new (
+        server: string,
+        key: string,
+        dir: string,
+        privatePaths: string[],
+      ) => {
+        tasks(runId: string): Promise<Task[]>;
+        start(slug: string, agentId: string): Promise<{ tasks: Task[] }>;
+      };
+    };
+    const backend = new HttpRunBackend(l.url, me.key, mkdtempSync(join(tmpdir(), "bb-pages-")), []);
+    expectEveryTask(await backend.tasks(started.run.id), ROWS);
+    const agent = await call(l.url, "POST", "/api/v1/accounts/me/agents", {
+      key: me.key,
+      body: { agent_id: "c2" },
+    });
+    expect(agent.status, agent.text).toBe(201);
+    expectEveryTask((await backend.start(slug, "c2")).tasks, ROWS);
   });
 });
