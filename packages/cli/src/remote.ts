@@ -59,7 +59,11 @@ async function viaApi<T>(p: Promise<T>, server: string, shape: AnswerShape<T>): 
 }
 
 /** `GET /benchmarks/runs/:id/tasks`: the tasks and the ordinals already answered. */
-const RUN_TASKS: AnswerShape<{ tasks: ServedTask[]; answered_ordinals: number[] }> = {
+const RUN_TASKS: AnswerShape<{
+  tasks: ServedTask[];
+  answered_ordinals: number[];
+  next_offset?: number | null;
+}> = {
   route: "GET /api/v1/benchmarks/runs/:id/tasks",
   what: "tasks (ordinal, prompt) and answered_ordinals",
   ok: (a) =>
@@ -67,6 +71,13 @@ const RUN_TASKS: AnswerShape<{ tasks: ServedTask[]; answered_ordinals: number[] 
     isTaskList(a.tasks) &&
     Array.isArray(a.answered_ordinals) &&
     a.answered_ordinals.every((o) => Number.isSafeInteger(o)),
+};
+
+/** The pages of `GET /benchmarks/runs/:id/tasks?offset=` after the first: their tasks. */
+const RUN_TASK_PAGES: AnswerShape<ServedTask[]> = {
+  route: RUN_TASKS.route,
+  what: "tasks (ordinal, prompt)",
+  ok: isTaskList,
 };
 
 /**
@@ -86,8 +97,9 @@ export class HttpRunBackend implements RunBackend {
   get where(): string {
     return this.server;
   }
-  start(slug: string, agentId: string): Promise<StartedRun> {
-    return viaApi(this.client.startRun(slug, { agent_id: agentId }), this.server, {
+  /** Starts the run and reads every task: the start's first page, then the rest from its `next_offset` on. */
+  async start(slug: string, agentId: string): Promise<StartedRun> {
+    const started = await viaApi(this.client.startRun(slug, { agent_id: agentId }), this.server, {
       route: "POST /api/v1/benchmarks/:slug/runs",
       what: "run (id of the platform's form run-<16 hex>, attempt) and tasks (ordinal, prompt)",
       ok: (a) =>
@@ -100,9 +112,20 @@ export class HttpRunBackend implements RunBackend {
         Number.isSafeInteger(a.run.attempt) &&
         isTaskList(a.tasks),
     });
+    const next = started.next_offset;
+    if (typeof next !== "number") return started;
+    const rest = await viaApi(this.client.restOfTasks(started.run.id, next), this.server, RUN_TASK_PAGES);
+    return { run: started.run, tasks: [...started.tasks, ...rest] };
   }
+  /** Every task of the run, page by page. */
   async tasks(runId: string): Promise<ServedTask[]> {
-    return (await viaApi(this.client.runTasks(runId), this.server, RUN_TASKS)).tasks;
+    const first = await viaApi(this.client.runTasks(runId), this.server, RUN_TASKS);
+    const next = first.next_offset;
+    if (typeof next !== "number") return first.tasks;
+    return [
+      ...first.tasks,
+      ...(await viaApi(this.client.restOfTasks(runId, next), this.server, RUN_TASK_PAGES)),
+    ];
   }
   async answeredOrdinals(runId: string): Promise<number[]> {
     return (await viaApi(this.client.runTasks(runId), this.server, RUN_TASKS)).answered_ordinals;

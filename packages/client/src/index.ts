@@ -33,7 +33,7 @@ import type {
   RunView,
   RunsPage,
   ServedTask,
-  StartedRun,
+  StartedRun as StartedRunAll,
   submitAnswers,
   TaskScores,
   VerificationRecord,
@@ -53,11 +53,32 @@ export type {
   Registration,
   RunView,
   RunsPage,
-  StartedRun,
   TaskScores,
 };
 /** A task as served (never gold). */
 export type Task = ServedTask;
+
+/**
+ * `POST /benchmarks/:slug/runs`: the run and the first page of its tasks (at most 4 MiB of them, the
+ * server's `RUN_TASKS_PAGE_BYTES`); `next_offset` the ordinal of the next page
+ * ({@link BenchBountyClient.restOfTasks}), null when `tasks` holds every task (absent from servers
+ * before pages: every task).
+ */
+export type StartedRun = StartedRunAll & { task_count?: number; next_offset?: number | null };
+
+/** `GET /benchmarks/runs/:id/tasks?offset=`: one page of a run's tasks and the ordinals answered so far. */
+export interface RunTasksPage {
+  run_id: string;
+  tasks: Task[];
+  answered_ordinals: number[];
+  task_count?: number;
+  offset?: number;
+  /** The ordinal of the next page's first task; null (or absent) on the last page. */
+  next_offset?: number | null;
+}
+
+/** The most times {@link BenchBountyClient.restOfTasks} waits out a 429 `rate_limited` per page. */
+const PAGE_RETRIES = 10;
 /** `POST /benchmarks/runs/:id/submissions`. */
 export type SubmitResult = Awaited<ReturnType<typeof submitAnswers>>;
 /** An item of `GET /benchmarks`. */
@@ -424,8 +445,50 @@ export class BenchBountyClient {
   run(runId: string): Promise<RunView> {
     return this.request("GET", `/api/v1/benchmarks/runs/${enc(runId)}`);
   }
-  runTasks(runId: string): Promise<{ run_id: string; tasks: Task[]; answered_ordinals: number[] }> {
-    return this.request("GET", `/api/v1/benchmarks/runs/${enc(runId)}/tasks`);
+  /** One page of the tasks of the caller's run from ordinal `offset` (default 0) on, and the ordinals answered. */
+  runTasks(runId: string, offset = 0): Promise<RunTasksPage> {
+    return this.request(
+      "GET",
+      `/api/v1/benchmarks/runs/${enc(runId)}/tasks${offset === 0 ? "" : `?offset=${offset}`}`,
+    );
+  }
+  /**
+   * The tasks of the caller's run from ordinal `from` to the last, page by page (`runTasks` while
+   * `next_offset` is a number): what a start's `next_offset` leaves to read. A 429 `rate_limited` (the
+   * answer bytes' charge, `Retry-After`) is waited out, at most 10 times per page.
+   * @throws ApiError as `runTasks`; `invalid_answer` when a page does not start at the offset asked or
+   *   names a `next_offset` that does not move on (a server that would page for ever)
+   */
+  async restOfTasks(runId: string, from: number): Promise<Task[]> {
+    const out: Task[] = [];
+    let offset: number | null = from;
+    while (offset !== null) {
+      const page = await this.withRetries(() => this.runTasks(runId, offset!));
+      const next = page.next_offset ?? null;
+      if (
+        !Array.isArray(page.tasks) ||
+        (next !== null && (!Number.isSafeInteger(next) || next <= offset || page.tasks.length === 0))
+      )
+        throw new ApiError(
+          0,
+          "invalid_answer",
+          `GET ${urlOrigin(this.baseUrl)}/api/v1/benchmarks/runs/:id/tasks: next_offset ${String(next)} does not follow offset ${offset}`,
+        );
+      out.push(...page.tasks);
+      offset = next;
+    }
+    return out;
+  }
+  /** `read()`, waiting out each 429 `rate_limited` by its `Retry-After` (at most {@link PAGE_RETRIES} times). */
+  private async withRetries<T>(read: () => Promise<T>): Promise<T> {
+    for (let i = 0; ; i++) {
+      try {
+        return await read();
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.code !== "rate_limited" || i >= PAGE_RETRIES) throw e;
+        await new Promise((r) => setTimeout(r, 1000 * Math.min(Math.max(e.retryAfter ?? 1, 1), 60)));
+      }
+    }
   }
   /** One page of the caller's runs, newest first (`offset` default 0, `limit` 1..1,000, default 100). */
   runsMinePage(page?: BoardPage): Promise<RunsPage> {

@@ -14,6 +14,18 @@ import type {
 } from "@bench-bounty/platform";
 import type { StoredVerification } from "./verification/view.js";
 
+/**
+ * The most bytes of tasks one answer carries (`POST /benchmarks/:slug/runs`, `GET
+ * /benchmarks/runs/:id/tasks`, MCP `benchmark_start_run`, `benchmark_run_tasks`): 4 MiB, each task
+ * counted as its JSON text and a comma. A run whose tasks take more is served a page at a time: the
+ * answer's `next_offset` names the ordinal of the next page (null on the last one), `task_count` the
+ * run's tasks (probe28 A-F5: a start served every task, 100 MB in one answer, the event loop held ~2 s).
+ */
+export const RUN_TASKS_PAGE_BYTES = 4 * 1024 * 1024;
+
+/** {@link RUN_TASKS_PAGE_BYTES} in MiB, as the route and tool descriptions state it. */
+export const RUN_TASKS_PAGE_MIB = RUN_TASKS_PAGE_BYTES / (1024 * 1024);
+
 export type { AccountView, Principal, Registration, WriteHow };
 
 /** The evidence door's answer without the pack's bytes: its hash and size (bytes), or the reason. */
@@ -124,6 +136,11 @@ export interface Domain {
    */
   awardEvidenceChunks(slug: string, packHash: Hex, size: number): AsyncIterable<Uint8Array>;
 
+  /**
+   * Starts a run: `{run, tasks, task_count, next_offset}`, `tasks` the first page of the run's tasks
+   * (at most `RUN_TASKS_PAGE_BYTES`, 4 MiB: `tasksPage`), `next_offset` the ordinal the next page of
+   * {@link runTasks} starts at, null when every task is in this answer.
+   */
   startRun(
     p: Principal | null,
     slug: string,
@@ -138,14 +155,16 @@ export interface Domain {
   finalize(p: Principal | null, runId: string, opts?: { revealBy?: number }): Promise<JsonValue>;
   getRun(p: Principal | null, runId: string): Promise<JsonValue>;
   /**
-   * The tasks of the caller's own run and the ordinals answered so far (resume). `opts.admit` is called
-   * with a lower bound of the answer's canonical-JSON bytes once the caller is known to own the run and
-   * before the answer is built (it throws to refuse it: the edge's answer-bytes charge).
+   * One page of the tasks of the caller's own run, from ordinal `opts.offset` (default 0) on, and the
+   * ordinals answered so far (resume): `{run_id, tasks, task_count, offset, next_offset,
+   * answered_ordinals}`, at most `RUN_TASKS_PAGE_BYTES` (4 MiB) of tasks (`tasksPage`). `opts.admit`
+   * is called with the page's bytes once the caller is known to own the run and before the answer is
+   * built (it throws to refuse it: the edge's answer-bytes charge).
    */
   runTasks(
     p: Principal | null,
     runId: string,
-    opts?: { admit?: (minBytes: number) => void },
+    opts?: { admit?: (minBytes: number) => void; offset?: number },
   ): Promise<JsonValue>;
   /**
    * One page of the caller's runs, newest first: `{runs, offset, limit, next_offset}` (default the first

@@ -14,7 +14,13 @@ import {
   type PublishHow,
   type ServedTask,
 } from "@bench-bounty/platform";
-import type { AccountView, Domain, PlanningCharges, Registration } from "./domain.js";
+import {
+  RUN_TASKS_PAGE_BYTES,
+  type AccountView,
+  type Domain,
+  type PlanningCharges,
+  type Registration,
+} from "./domain.js";
 import { relayClaimOp } from "./claims/relay.js";
 import { DatasetChecker, jobBytes } from "./dataset-check.js";
 import { storeVerificationQueue } from "./verification/store-jobs.js";
@@ -68,15 +74,38 @@ function servedTasks(tasks: readonly ServedTask[]): JsonValue {
   }));
 }
 
+/** One page of a run's tasks ({@link tasksPage}). */
+export interface TasksPage {
+  tasks: JsonValue;
+  task_count: number;
+  offset: number;
+  /** The ordinal of the first task not in this page, null when it holds the last one. */
+  next_offset: number | null;
+}
+
 /**
- * A lower bound of the canonical-JSON bytes of {@link servedTasks}' answer, without serialising it: each
- * string's UTF-16 length (never more than its UTF-8 bytes; escapes only add) plus each entry's fixed
- * characters (`{"grader_type":"","ordinal":0,"prompt":"","visibility":""}` and a comma: 59).
+ * The run's tasks from ordinal `offset` on, as many as fit in {@link RUN_TASKS_PAGE_BYTES} (at least
+ * one, so that every task is served: a single task larger than the page is served alone). The one rule
+ * of a tasks answer's size; the work is bounded by the page, not by the run. An `offset` at or past the
+ * last task gives an empty last page. `bytes`: the page's tasks as counted (their JSON text and commas).
  */
-export function servedTasksMinBytes(tasks: readonly ServedTask[]): number {
-  let n = 0;
-  for (const t of tasks) n += 59 + t.prompt.length + t.grader_type.length + t.visibility.length;
-  return n;
+export function tasksPage(
+  tasks: readonly ServedTask[],
+  offset: number,
+  maxBytes: number = RUN_TASKS_PAGE_BYTES,
+): { page: TasksPage; bytes: number } {
+  const page: ServedTask[] = [];
+  let bytes = 0;
+  let i = offset;
+  for (; i < tasks.length; i++) {
+    const t = tasks[i]!;
+    const size = Buffer.byteLength(JSON.stringify(t)) + 1;
+    if (page.length > 0 && bytes + size > maxBytes) break;
+    page.push(t);
+    bytes += size;
+  }
+  const next_offset = i < tasks.length ? i : null;
+  return { page: { tasks: servedTasks(page), task_count: tasks.length, offset, next_offset }, bytes };
 }
 
 /**
@@ -291,7 +320,9 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
         await agentFor(who, input.agent_id),
         opts,
       );
-      return { ...(json(started) as JsonObject), tasks: servedTasks(tasks) };
+      // the first page of the tasks (the rest by `GET /runs/:id/tasks?offset=`, MCP `benchmark_run_tasks`)
+      const { tasks: first, task_count, next_offset } = tasksPage(tasks, 0).page;
+      return { ...(json(started) as JsonObject), tasks: first, task_count, next_offset };
     },
     submit: async (p, runId, answers, opts) =>
       json(await platform.submit(requirePrincipal(p), runId, answers, opts)),
@@ -307,9 +338,12 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
     async runTasks(p, runId, opts) {
       const who = requirePrincipal(p);
       const tasks = await platform.runTasks(who, runId);
-      opts?.admit?.(servedTasksMinBytes(tasks));
+      const offset = opts?.offset ?? 0;
+      // the page is measured (at most RUN_TASKS_PAGE_BYTES of work) and admitted before it is served
+      const { page, bytes } = tasksPage(tasks, offset);
+      opts?.admit?.(bytes);
       const answered = [...(await platform.runAnswers(who, runId)).keys()].sort((a, b) => a - b);
-      return { run_id: runId, tasks: servedTasks(tasks), answered_ordinals: answered };
+      return { run_id: runId, ...page, answered_ordinals: answered } as unknown as JsonValue;
     },
     runsMine: async (p, page) => json(await platform.myRuns(requirePrincipal(p), page)),
 

@@ -19,6 +19,7 @@ import {
 import { z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.js";
+import { RUN_TASKS_PAGE_MIB as PAGE_MIB } from "./domain.js";
 import { EdgeError } from "./errors.js";
 
 /**
@@ -188,6 +189,25 @@ function wholeNumber(query: Record<string, string>, name: string, fallback: numb
       raw,
     );
   return Number(raw);
+}
+
+/**
+ * The OpenAPI description of `GET /benchmarks/runs/:id/tasks`' parameter: the ordinal of the page's
+ * first task (a page holds at most `RUN_TASKS_PAGE_BYTES` of tasks, so it takes no `limit`).
+ */
+export const RunTasksQuery = z.object({
+  offset: z
+    .string()
+    .optional()
+    .openapi({
+      description: `ordinal of the page's first task (default 0); a page holds at most ${PAGE_MIB} MiB of tasks, follow next_offset for the rest`,
+      example: "0",
+    }),
+});
+
+/** The `offset` a tasks page's request asks for (default 0). @throws EdgeError 400 `invalid_query` naming it */
+export function offsetOf(c: Context<AppEnv>): number {
+  return wholeNumber(readQuery(c, ["offset"]), "offset", 0);
 }
 
 /**

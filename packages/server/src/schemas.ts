@@ -4,6 +4,7 @@
  * address, a gold-safe template) are the domain's and are not restated here.
  */
 import { z } from "@hono/zod-openapi";
+import { RUN_TASKS_PAGE_MIB as PAGE_MIB } from "./domain.js";
 import { maxUint256 } from "viem";
 import { GRADER_TYPE_NAMES } from "@bench-bounty/evidence";
 import { addressForm } from "@bench-bounty/contracts";
@@ -254,7 +255,14 @@ export const StartedRun = loose({
     attempt: z.number(),
     clock_note: z.string(),
   }),
-  tasks: z.array(Task),
+  tasks: z.array(Task).openapi({
+    description: `the first page of the run's tasks: at most ${PAGE_MIB} MiB of them; the rest by GET /benchmarks/runs/{run_id}/tasks?offset={next_offset}`,
+  }),
+  task_count: z.number().openapi({ description: "the run's tasks, all pages" }),
+  next_offset: z
+    .number()
+    .nullable()
+    .openapi({ description: "ordinal of the next page's first task; null when tasks holds every task" }),
 }).openapi("StartedRun");
 
 export const BenchmarkSummary = loose({

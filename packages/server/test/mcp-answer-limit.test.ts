@@ -275,6 +275,7 @@ describe("a write tool's answer is sent whole once the tool has run (charged, wh
       "benchmark_detail",
       "benchmark_leaderboard",
       "benchmark_list",
+      "benchmark_run_tasks",
       "benchmark_task_scores",
       "discover_tutorials",
       "read_tutorial",

@@ -30,6 +30,7 @@ const TOOLS = [
   "benchmark_finalize_run",
   "benchmark_leaderboard",
   "benchmark_list",
+  "benchmark_run_tasks",
   "benchmark_start_run",
   "benchmark_submit_answers",
   "benchmark_task_scores",

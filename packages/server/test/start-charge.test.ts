@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Limits } from "../src/index.js";
 import { jsonText } from "../src/http.js";
-import { servedTasksMinBytes } from "../src/platform-domain.js";
+import { tasksPage } from "../src/platform-domain.js";
 import { call, publishCities, register, startLive, type Live } from "./helpers.js";
 
 const lives: Live[] = [];
@@ -110,7 +110,8 @@ describe("a run's tasks are answered with their Content-Length, and a refusal wi
 });
 
 // probe26 A-F3 (the rest): a tasks read refused by the answer-bytes charge was built first (~2.2 s for a
-// 240 MB test set, per refused GET or HEAD); it is now refused on a lower bound of its bytes, unbuilt
+// 240 MB test set, per refused GET or HEAD); it is now refused on its page's bytes (at most
+// RUN_TASKS_PAGE_BYTES measured, probe28 A-F5), before the answer is built
 describe("a run's tasks read is refused before its answer is built when the caller lacks its tokens", () => {
   it("GET and HEAD: 429 answer_bytes, the domain refused it before building (no answer came back); after a refill it is served", async () => {
     let clock = 1_000_000;
@@ -165,8 +166,8 @@ describe("a run's tasks read is refused before its answer is built when the call
   });
 });
 
-describe("servedTasksMinBytes is a lower bound of the tasks' canonical JSON", () => {
-  it("holds for escapes, non-ASCII, astral characters and empty prompts, and is close for plain text", () => {
+describe("tasksPage counts the bytes of the tasks' canonical JSON (probe28 A-F5)", () => {
+  it("holds for escapes, non-ASCII, astral characters and empty prompts; a page stops at the bound, at least one task", () => {
     const prompts = [
       'say "hi"\n\t\\',
       "é".repeat(100),
@@ -181,14 +182,19 @@ describe("servedTasksMinBytes is a lower bound of the tasks' canonical JSON", ()
       visibility: i % 2 ? ("private" as const) : ("public" as const),
       grader_type: "exact",
     }));
-    for (let n = 0; n <= tasks.length; n++) {
+    for (let n = 1; n <= tasks.length; n++) {
       const some = tasks.slice(0, n);
-      expect(servedTasksMinBytes(some)).toBeLessThanOrEqual(Buffer.byteLength(jsonText(some)));
+      // the array's text is its items, a comma after each but the last, and two brackets
+      expect(tasksPage(some, 0).bytes).toBe(Buffer.byteLength(jsonText(some)) - 1);
     }
-    const plain = [
-      { ordinal: 0, prompt: "plain ".repeat(1000), visibility: "public" as const, grader_type: "exact" },
-    ];
-    expect(servedTasksMinBytes(plain)).toBeGreaterThan(Buffer.byteLength(jsonText(plain)) - 10);
+    const all = tasksPage(tasks, 0).bytes;
+    const cut = tasksPage(tasks, 0, all - 1).page;
+    expect(cut.next_offset).toBe(tasks.length - 1);
+    expect(tasksPage(tasks, 2, 1).page).toMatchObject({
+      offset: 2,
+      next_offset: 3,
+      task_count: tasks.length,
+    });
   });
 });
 

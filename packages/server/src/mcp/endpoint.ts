@@ -384,7 +384,9 @@ export const ANSWER_LIMIT_CODE = -32000;
  * charges a write's answer (probe10 R12: uncharged, one account pulled 90 MB of tasks in 3 s of
  * starts): the tokens not there are owed (`owe`, {@link chargeWriteAnswer}), and while they are, a
  * later write call of the batch is refused before it runs ({@link AnswerBudget.beforeWrite}) and the
- * caller's next request is 429. A write call the budget skipped was not run, and is answered with the
+ * caller's next request is 429. A write's answer that leaves no room in the budget spends it: the calls
+ * after it are not run (probe28 A-F5: a batch of 5 run starts ran all 5, 50 MB in one answer), so a
+ * batch's answer passes the limit by at most one write's answer (a run start's: one page of tasks). A write call the budget skipped was not run, and is answered with the
  * limit's error like any other.
  */
 export class AnswerBudget {
@@ -475,7 +477,11 @@ export class AnswerBudget {
     const bytes = Buffer.byteLength(JSON.stringify(message)) + 1;
     if (!skipped && message.id !== undefined && this.whole.has(message.id)) {
       this.owe(bytes - 1);
-      return this.send(message, bytes);
+      this.send(message, bytes);
+      // a write's answer past the budget spends it: the calls after it are not run (probe28 A-F5: a
+      // batch of 5 run starts ran all 5, each answer sent whole, 50 MB in one answer)
+      if (this.spent + this.reserved >= this.limitBytes) this.exhausted = true;
+      return message;
     }
     if (!this.exhausted && this.fits(bytes)) {
       try {

@@ -30,7 +30,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonValue } from "@bench-bounty/evidence";
 import { z } from "zod";
-import type { Domain, Principal, WriteHow } from "../domain.js";
+import { RUN_TASKS_PAGE_MIB as PAGE_MIB, type Domain, type Principal, type WriteHow } from "../domain.js";
 import { EdgeError, errorResponseOf } from "../errors.js";
 import { DEFAULT_LIMITS } from "../middleware/limits.js";
 import { jsonText } from "../http.js";
@@ -214,6 +214,7 @@ export const KEYED_TOOLS: ReadonlySet<string> = new Set([
   "benchmark_start_run",
   "benchmark_submit_answers",
   "benchmark_finalize_run",
+  "benchmark_run_tasks",
   "runs_mine",
 ]);
 
@@ -604,8 +605,7 @@ function registerRunTools(tools: ToolRegistry, t: ToolContext): void {
   tools.registerTool(
     "benchmark_start_run",
     {
-      description:
-        "Start a run: returns run.id and the tasks (ordinal, prompt, visibility, grader_type). The wall clock starts now.",
+      description: `Start a run: returns run.id and the first page of its tasks (ordinal, prompt, visibility, grader_type; at most ${PAGE_MIB} MiB of tasks), task_count, and next_offset: null when every task is there, else read the rest with benchmark_run_tasks from that offset. The wall clock starts now.`,
       inputSchema: z.strictObject({
         slug: slugArg,
         agent_id: StartRunBody.shape.agent_id.describe("one of your agents (default: your first)"),
@@ -621,8 +621,31 @@ function registerRunTools(tools: ToolRegistry, t: ToolContext): void {
         )) as {
           run: { id: string };
           tasks: unknown[];
+          task_count: number;
+          next_offset: number | null;
         };
-        return { value: v, text: `run ${v.run.id} started with ${v.tasks.length} task(s)` };
+        return {
+          value: v,
+          text: `run ${v.run.id} started with ${v.task_count} task(s), ${v.tasks.length} here${moreFrom(v.next_offset)}`,
+        };
+      }),
+  );
+  tools.registerTool(
+    "benchmark_run_tasks",
+    {
+      description: `One page of the tasks of your own run (at most ${PAGE_MIB} MiB of tasks from ordinal offset; next_offset names the next page, null on the last) and the ordinals answered so far (resume).`,
+      inputSchema: z.strictObject({
+        run_id: identifier(),
+        offset: wholeArg(0, MAX_WHOLE).optional().describe("ordinal of the page's first task (default 0)"),
+      }),
+    },
+    (a) =>
+      call(t, async () => {
+        const v = (await d.runTasks(p, a.run_id, { offset: a.offset ?? 0 })) as {
+          tasks: unknown[];
+          next_offset: number | null;
+        };
+        return { value: v, text: `${v.tasks.length} task(s) of ${a.run_id}${moreFrom(v.next_offset)}` };
       }),
   );
   tools.registerTool(

@@ -4,11 +4,12 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.js";
+import { RUN_TASKS_PAGE_MIB as PAGE_MIB } from "../domain.js";
 import { sendJson } from "../http.js";
 import { defineRoute } from "../route.js";
 import { AnyJson, SubmitBody } from "../schemas.js";
 import { ANSWERS_BODY } from "../body-limits.js";
-import { pageOf, RunsPageQuery } from "../query.js";
+import { offsetOf, pageOf, RunsPageQuery, RunTasksQuery } from "../query.js";
 import { RUNS_PAGE_SIZE } from "@bench-bounty/platform";
 
 export function runRoutes(): OpenAPIHono<AppEnv> {
@@ -40,13 +41,21 @@ export function runRoutes(): OpenAPIHono<AppEnv> {
     path: "/benchmarks/runs/:run_id/tasks",
     tags: ["runs"],
     auth: "required",
-    summary: "The tasks of the caller's own run and the ordinals answered so far (resume)",
-    ok: { status: 200, schema: AnyJson, description: "{run_id, tasks, answered_ordinals}" },
-    errors: [401, 403, 404],
+    summary: `One page of the tasks of the caller's own run (at most ${PAGE_MIB} MiB of tasks from ordinal offset; next_offset names the next page, null on the last) and the ordinals answered so far (resume)`,
+    query: RunTasksQuery,
+    ok: {
+      status: 200,
+      schema: AnyJson,
+      description: "{run_id, tasks, task_count, offset, next_offset, answered_ordinals}",
+    },
+    errors: [400, 401, 403, 404, 429],
     handler: async (c) =>
       sendJson(
         c,
-        await c.var.domain.runTasks(c.var.principal, c.req.param("run_id"), { admit: c.var.admitAnswer }),
+        await c.var.domain.runTasks(c.var.principal, c.req.param("run_id"), {
+          admit: c.var.admitAnswer,
+          offset: offsetOf(c),
+        }),
       ),
   });
   defineRoute(app, {
