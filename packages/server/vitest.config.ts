@@ -27,6 +27,7 @@ const POSTGRES_TESTS = [
   "test/benchmarks-page.test.ts",
   "test/nul-text.test.ts",
   "test/write-lock-wait.test.ts",
+  "test/account-keys.test.ts",
 ];
 
 export default defineConfig({
