@@ -236,13 +236,17 @@ export const Account = loose({
   agents: z.array(z.object({ agent_id: z.string(), is_author_agent: z.boolean() })),
   keys: z
     .array(z.object({ key_prefix: z.string(), created_at: z.string(), revoked_at: z.string().nullable() }))
-    .openapi({ description: "the account's API keys by prefix (never the key), revoked_at null while it works" }),
+    .openapi({
+      description: "the account's API keys by prefix (never the key), revoked_at null while it works",
+    }),
 }).openapi("Account");
 
 export const Registration = z
   .object({
     account: Account,
-    api_key: z.string().openapi({ description: "the key: shown in this answer only, the platform keeps its hash" }),
+    api_key: z
+      .string()
+      .openapi({ description: "the key: shown in this answer only, the platform keeps its hash" }),
     key_prefix: z.string(),
   })
   .openapi("Registration");

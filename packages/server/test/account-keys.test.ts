@@ -120,8 +120,9 @@ describe("MCP: issue_key and revoke_key", () => {
     const revoked = await postToolCall(live.url, "revoke_key", { key_prefix: old!.key_prefix }, fresh);
     expect(revoked.body.result.isError).toBeFalsy();
     expect(
-      revoked.body.result.structuredContent.keys.find((k: { key_prefix: string }) => k.key_prefix === old!.key_prefix)
-        .revoked_at,
+      revoked.body.result.structuredContent.keys.find(
+        (k: { key_prefix: string }) => k.key_prefix === old!.key_prefix,
+      ).revoked_at,
     ).toBeTypeOf("string");
 
     const anon = await postToolCall(live.url, "issue_key", {});
