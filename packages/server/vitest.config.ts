@@ -28,6 +28,7 @@ const POSTGRES_TESTS = [
   "test/nul-text.test.ts",
   "test/write-lock-wait.test.ts",
   "test/start-pages.test.ts",
+  "test/account-keys.test.ts",
 ];
 
 export default defineConfig({

@@ -68,6 +68,19 @@ export interface Domain {
     input: { agent_id: string; is_author_agent?: boolean | undefined },
     opts?: WriteHow,
   ): Promise<AccountView>;
+  /**
+   * Issues another API key for the caller's account (platform `issueKey`): the account as it is then and
+   * the new key, shown this once (`Registration`'s shape). @throws PlatformError `unauthenticated` without
+   * a key; `forbidden` (`operator_key_from_environment`) for the operator key; `server_busy`
+   */
+  issueKey(p: Principal | null, opts?: WriteHow): Promise<Registration>;
+  /**
+   * Revokes one of the caller's keys by its prefix (platform `revokeKey`; idempotent), the key in use too,
+   * never the account's last active key: the account as it is then. @throws PlatformError `unknown_key`
+   * (not a prefix, or not one of the caller's keys: `key_prefix`), `last_active_key`, `forbidden` for the
+   * operator key, `unauthenticated` without a key, `server_busy`
+   */
+  revokeKey(p: Principal | null, keyPrefix: string, opts?: WriteHow): Promise<AccountView>;
 
   /**
    * One page of the benchmark list, oldest first: `{benchmarks, offset, limit, next_offset}` (default the

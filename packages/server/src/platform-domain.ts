@@ -273,6 +273,16 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
       await platform.registerAgent(who, input.agent_id, settings, opts);
       return view(who);
     },
+    async issueKey(p, opts) {
+      const who = requirePrincipal(p);
+      const issued = await platform.issueKey(who, opts);
+      return { account: await view(who), api_key: issued.api_key, key_prefix: issued.key_prefix };
+    },
+    async revokeKey(p, keyPrefix, opts) {
+      const who = requirePrincipal(p);
+      await platform.revokeKey(who, keyPrefix, opts);
+      return view(who);
+    },
 
     listBenchmarks: (_p, page) => benchmarkListView(platform, page),
     benchmarkDetail: (_p, slug, baseUrl) => detail(slug, baseUrl),

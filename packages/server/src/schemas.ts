@@ -235,10 +235,22 @@ export const Account = loose({
   name: z.string(),
   withdrawal_address: z.string().nullable(),
   agents: z.array(z.object({ agent_id: z.string(), is_author_agent: z.boolean() })),
-  key_prefixes: z.array(z.string()),
+  keys: z
+    .array(z.object({ key_prefix: z.string(), created_at: z.string(), revoked_at: z.string().nullable() }))
+    .openapi({
+      description: "the account's API keys by prefix (never the key), revoked_at null while it works",
+    }),
 }).openapi("Account");
 
-export const Registration = z.object({ account: Account, api_key: z.string() }).openapi("Registration");
+export const Registration = z
+  .object({
+    account: Account,
+    api_key: z
+      .string()
+      .openapi({ description: "the key: shown in this answer only, the platform keeps its hash" }),
+    key_prefix: z.string(),
+  })
+  .openapi("Registration");
 
 const Task = z.object({
   ordinal: z.number(),

@@ -117,6 +117,8 @@ const MATRIX: Row[] = [
   { method: "GET", path: () => "/api/v1/scripts/run-benchmark.sh", expect: all(200) },
   { method: "GET", path: () => "/api/v1/content/compete-on-benchmarks.md", expect: all(200) },
   { method: "GET", path: () => "/api/v1/accounts/me", expect: keyed(200) },
+  // probe28 A-F7: one more key for the caller's own account; the operator's key owns none
+  { method: "POST", path: () => "/api/v1/accounts/me/keys", expect: keyed(201, { operator: 403 }) },
   { method: "GET", path: () => "/api/v1/benchmarks/runs/mine", expect: keyed(200) },
   {
     method: "POST",

@@ -35,8 +35,10 @@ const TOOLS = [
   "benchmark_submit_answers",
   "benchmark_task_scores",
   "discover_tutorials",
+  "issue_key",
   "read_tutorial",
   "register",
+  "revoke_key",
   "runs_mine",
   "set_withdrawal_address",
 ];

@@ -210,6 +210,8 @@ class ToolRegistry {
  */
 export const KEYED_TOOLS: ReadonlySet<string> = new Set([
   "set_withdrawal_address",
+  "issue_key",
+  "revoke_key",
   "benchmark_corpus",
   "benchmark_start_run",
   "benchmark_submit_answers",
@@ -231,6 +233,8 @@ export const KEYED_TOOLS: ReadonlySet<string> = new Set([
 export const WRITE_TOOLS: ReadonlySet<string> = new Set([
   "register",
   "set_withdrawal_address",
+  "issue_key",
+  "revoke_key",
   "benchmark_start_run",
   "benchmark_submit_answers",
   "benchmark_finalize_run",
@@ -412,7 +416,7 @@ function toolListOf(tools: ToolRegistry, key: string): ListToolsResult {
   return list;
 }
 
-/** The account tools: register (no key) and the withdrawal address. */
+/** The account tools: register (no key), the withdrawal address, and the account's keys (issue, revoke). */
 function registerAccountTools(tools: ToolRegistry, t: ToolContext): void {
   const d = t.domain;
   const p = t.principal;
@@ -448,6 +452,34 @@ function registerAccountTools(tools: ToolRegistry, t: ToolContext): void {
       write(t, async () => ({
         value: await d.setWithdrawalAddress(p, a.withdrawal_address, writeBy(t)),
         text: "withdrawal address set",
+      })),
+  );
+  tools.registerTool(
+    "issue_key",
+    {
+      description:
+        "Issue one more API key for your account (REST POST /api/v1/accounts/me/keys). Shown once: keep it. To replace a leaked key: issue a new one, then revoke_key the leaked one.",
+      inputSchema: z.strictObject({}),
+    },
+    () =>
+      write(t, async () => {
+        const r = await d.issueKey(p, writeBy(t));
+        return { value: r, text: `issued key ${r.key_prefix}; api_key ${r.api_key} (shown once)` };
+      }),
+  );
+  tools.registerTool(
+    "revoke_key",
+    {
+      description:
+        "Revoke one of your account's API keys by its prefix (account keys[].key_prefix; the key in use too), never the last active one: issue_key first.",
+      inputSchema: z.strictObject({
+        key_prefix: identifier().describe("the key's prefix as listed (bbk_ and 12 hex digits)"),
+      }),
+    },
+    (a) =>
+      write(t, async () => ({
+        value: await d.revokeKey(p, a.key_prefix, writeBy(t)),
+        text: `key ${a.key_prefix} revoked`,
       })),
   );
 }

@@ -1,4 +1,7 @@
-/** `/api/v1/accounts`: register (no key; the key is shown once), me, withdrawal address, agents. */
+/**
+ * `/api/v1/accounts`: register (no key; the key is shown once), me, withdrawal address, agents, and the
+ * account's API keys (issue one more, shown once; revoke one by prefix, never the last active one).
+ */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.js";
 import { sendJson } from "../http.js";
@@ -58,6 +61,34 @@ export function accountRoutes(): OpenAPIHono<AppEnv> {
     errors: [401, 403, 409, 422, 429, 503],
     handler: async (c, body) =>
       sendJson(c, await c.var.domain.registerAgent(c.var.principal, body, { answerBy: c.var.revealBy }), 201),
+  });
+  defineRoute(app, {
+    method: "post",
+    path: "/accounts/me/keys",
+    tags: ["accounts"],
+    auth: "required",
+    summary: "Issue one more API key for this account (the key is in this answer only)",
+    ok: { status: 201, schema: Registration, description: "the account and the new key" },
+    errors: [401, 403, 422, 503],
+    handler: async (c) =>
+      sendJson(c, await c.var.domain.issueKey(c.var.principal, { answerBy: c.var.revealBy }), 201),
+  });
+  defineRoute(app, {
+    method: "delete",
+    path: "/accounts/me/keys/:key_prefix",
+    tags: ["accounts"],
+    auth: "required",
+    summary:
+      "Revoke one of this account's keys by its prefix (the key in use too), never the last active one: issue a new key first",
+    ok: { status: 200, schema: Account, description: "the account, the key listed with its revoked_at" },
+    errors: [401, 403, 404, 409, 422, 503],
+    handler: async (c) =>
+      sendJson(
+        c,
+        await c.var.domain.revokeKey(c.var.principal, c.req.param("key_prefix"), {
+          answerBy: c.var.revealBy,
+        }),
+      ),
   });
   return app;
 }
