@@ -15,6 +15,7 @@ import {
   chainNow,
   eventsIn,
   queryLogs,
+  SIMULATE_AT,
   simulateAndSend,
   taskContext,
   tokenDisplay,
@@ -516,7 +517,7 @@ async function splitRefused(
   const refused: RefusedCredit[] = [];
   for (const credit of credits) {
     try {
-      await ctx.bounty.claim.staticCall(credit.bountyId, to);
+      await ctx.bounty.claim.staticCall(credit.bountyId, to, SIMULATE_AT);
       claimable.push(credit);
     } catch (e) {
       const decoded = decodeRevert(e, ctx.ifaces, "claim");
@@ -677,14 +678,14 @@ withFromParam(
           ? await simulateAndSend(
               ctx,
               "claim",
-              () => ctx.bounty.claim.staticCall(ids[0]!, to),
+              (o) => ctx.bounty.claim.staticCall(ids[0]!, to, o),
               () => ctx.bounty.claim(ids[0]!, to),
               relayHint,
             )
           : await simulateAndSend(
               ctx,
               "claimMany",
-              () => ctx.bounty.claimMany.staticCall(ids, to),
+              (o) => ctx.bounty.claimMany.staticCall(ids, to, o),
               () => ctx.bounty.claimMany(ids, to),
               relayHint,
             );

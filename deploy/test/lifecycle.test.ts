@@ -823,6 +823,22 @@ describe("bounty tasks on a local Base-profile node", function () {
       expect(await usdcBalance(other)).to.equal(before + 2n * 2_469_135n);
     });
 
+    it("refuses an award at the deadline's last second, --dry-run too: the send lands in the next block; nothing sent (probe28c C-F1)", async function () {
+      const c = await lockSmall(60n, 120n);
+      const cDeadline = (await bounty(c)).awardDeadline;
+      // the latest block's time is the award deadline: no block to come can carry the award
+      await rpc(chain.rpcUrl, "evm_setNextBlockTimestamp", [Number(cDeadline)]);
+      await rpc(chain.rpcUrl, "evm_mine");
+      expect(await chainTime(chain)).to.equal(cDeadline);
+      const nonce = await chain.publicClient.getTransactionCount({ address: awarder as `0x${string}` });
+      for (const extra of [["--dry-run"], []])
+        await refuses([...awardSmallArgs(c), ...extra], /award reverted with AwardAfterDeadline\(/);
+      expect(
+        await chain.publicClient.getTransactionCount({ address: awarder as `0x${string}` }),
+        "nonce unchanged: nothing sent",
+      ).to.equal(nonce);
+    });
+
     it("refuses an award after the deadline", async function () {
       const c = await lockSmall(60n, 120n);
       const cDeadline = (await bounty(c)).awardDeadline;
