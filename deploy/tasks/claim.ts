@@ -14,6 +14,7 @@ import type { TransactionReceipt } from "ethers";
 import {
   chainNow,
   eventsIn,
+  isMissingFunction,
   queryLogs,
   SIMULATE_AT,
   simulateAndSend,
@@ -497,10 +498,31 @@ async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint)
   );
 }
 
-/** A credit whose claim does not simulate, with the decoded reason (`claim reverted: ...`). */
+/**
+ * A credit whose claim does not simulate, with the decoded reason (`claim reverted: ...`), and whether
+ * the token blacklists the recipient (then only another `--to` claims it; waiting does not help).
+ */
 interface RefusedCredit {
   credit: Credit;
   reason: string;
+  recipientBlacklisted: boolean;
+}
+
+/** The placeholder of the retry commands of a blacklisted recipient, filled with the address to pay. */
+const CLEAN_ADDRESS_PLACEHOLDER = "<clean address>";
+
+/**
+ * True when `token` answers `isBlacklisted(to)` (USDC's FiatToken surface) with true; false for a token
+ * without it. An error that is not a revert (the RPC down) is thrown.
+ */
+async function blacklists(ctx: TaskContext, token: string, to: string): Promise<boolean> {
+  const usdc = await ctx.hre.ethers.getContractAt("TestUSDC", token);
+  try {
+    return await usdc.isBlacklisted(to);
+  } catch (e) {
+    if (!isMissingFunction(e)) throw e;
+    return false;
+  }
 }
 
 /**
@@ -522,7 +544,9 @@ async function splitRefused(
     } catch (e) {
       const decoded = decodeRevert(e, ctx.ifaces, "claim");
       if (!(decoded instanceof TaskError)) throw decoded;
-      refused.push({ credit, reason: decoded.message });
+      const recipientBlacklisted =
+        /blacklist/i.test(decoded.message) && (await blacklists(ctx, credit.token, to));
+      refused.push({ credit, reason: decoded.message, recipientBlacklisted });
     }
   }
   return { claimable, refused };
@@ -531,7 +555,9 @@ async function splitRefused(
 /**
  * The refusal of the credits {@link splitRefused} set apart: each named by its bounty id and
  * token with the reason, then for each the `bounty:claim --id` command that retries it alone, on
- * its own line (it works when pasted).
+ * its own line (it works when pasted). A credit refused because the token blacklists the recipient is
+ * retried `--to` {@link CLEAN_ADDRESS_PLACEHOLDER}, to be filled in (probe28c C-F4: pasted without a new
+ * `--to`, the retry failed the same way; waiting "until the token transfers again" never helps).
  */
 function refusedReport(
   ctx: TaskContext,
@@ -540,15 +566,24 @@ function refusedReport(
   refused: RefusedCredit[],
   nothingSent: boolean,
 ): string {
+  const blacklisted = refused.filter((r) => r.recipientBlacklisted).length;
+  const when =
+    blacklisted === 0
+      ? "once its token transfers again"
+      : blacklisted === refused.length
+        ? `the token blacklists ${to}: replace ${CLEAN_ADDRESS_PLACEHOLDER} with an address it does not blacklist`
+        : `once its token transfers again; where the token blacklists ${to}, replace ${CLEAN_ADDRESS_PLACEHOLDER} with an address it does not blacklist`;
+  const toArgs = (r: RefusedCredit) =>
+    r.recipientBlacklisted ? ["--to", CLEAN_ADDRESS_PLACEHOLDER] : to === account ? [] : ["--to", to];
   const lines = [
     nothingSent
       ? `No credit of ${account} can be claimed now; nothing was sent:`
       : `${refused.length} credit${refused.length > 1 ? "s" : ""} of ${account} could not be claimed (the others are claimed above):`,
     ...refused.map((r) => `  bounty ${r.credit.bountyId} (token ${r.credit.token}): ${r.reason}`),
-    `Retry ${refused.length > 1 ? "each" : "it"} alone (once its token transfers again) with:`,
+    `Retry ${refused.length > 1 ? "each" : "it"} alone (${when}) with:`,
     ...refused.map(
       (r) =>
-        `  ${pasteableTask(ctx.profile, "bounty:claim", ["--from", account, "--id", String(r.credit.bountyId), ...(to === account ? [] : ["--to", to])])}`,
+        `  ${pasteableTask(ctx.profile, "bounty:claim", ["--from", account, "--id", String(r.credit.bountyId), ...toArgs(r)])}`,
     ),
   ];
   return lines.join("\n");
