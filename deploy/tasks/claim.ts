@@ -30,7 +30,12 @@ import {
 import { pasteableTask, txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
 import { formatAmount, isoSeconds, parseBountyId, parseBountyIds, parseTime } from "../lib/format";
-import { creditIdsFromIndexer, DEFAULT_INDEXER_TIMEOUT_MS, parseIndexerTimeout } from "../lib/indexer";
+import {
+  creditIdsFromIndexer,
+  DEFAULT_INDEXER_TIMEOUT_MS,
+  indexerLagNotice,
+  parseIndexerTimeout,
+} from "../lib/indexer";
 import { relayClaim } from "../lib/relay";
 import { hardhatWallet, keyWallet, publicClientOf } from "../lib/wallets";
 
@@ -135,6 +140,21 @@ function indexerOption(indexer: string | undefined, timeout: string | undefined)
 }
 
 /**
+ * Says on stderr, before anything is listed or claimed, when the indexer's list of credits may be
+ * incomplete ({@link indexerLagNotice}: its head behind the chain's latest block, or unknown).
+ */
+async function warnIfIndexerBehind(ctx: TaskContext, indexer: IndexerOption): Promise<void> {
+  let chainHead: number;
+  try {
+    chainHead = await ctx.hre.ethers.provider.getBlockNumber();
+  } catch (e) {
+    throw rpcFailure(ctx, e, "the latest block number");
+  }
+  const notice = await indexerLagNotice(indexer.url, indexer.timeoutMs, ctx.profile.chainId, chainHead);
+  if (notice !== null) console.error(notice);
+}
+
+/**
  * Outstanding credit of `account`, re-read with `creditOf`, in bounty id order; the token of each from
  * `getBounty`. Both read in batches ({@link readBatched}). With `--indexer` and one token chosen, only
  * that token's credits are asked of the indexer (review28 R-F5: a stranger's dust in other tokens cost
@@ -154,6 +174,7 @@ async function findCredits(
         choice.all ? undefined : choice.address,
       )
     : await idsFromLogs(ctx, account);
+  if (indexer) await warnIfIndexerBehind(ctx, indexer);
   const unique = [...new Set(ids.map(String))].map(BigInt).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const amounts = await readBatched<bigint>(ctx, "creditOf", (id) => [id, account], unique);
   const credited = unique.filter((_, i) => amounts[i]! > 0n);
