@@ -214,27 +214,41 @@ function isInsufficientFunds(e: unknown): boolean {
 }
 
 /**
- * Simulates a contract call (so a revert is decoded before anything is sent),
- * checks that the signer can pay the gas ({@link refuseWithoutGas}), then sends
- * it and waits for the receipt.
- * @param simulate a `staticCall` of the same call
+ * The block a simulation runs in: the pending one, whose time is the next block's (`eth_call` at
+ * `"pending"`), as the platform's award simulates (probe28c C-F1: simulated at the latest block, an award at
+ * the deadline's last second "simulated fine" and was then mined reverted in the next block, gas spent).
+ */
+export const SIMULATE_AT = { blockTag: "pending" } as const;
+
+/** The overrides a `staticCall` of {@link simulateAndSend} takes: {@link SIMULATE_AT}. */
+export type SimulateOverrides = typeof SIMULATE_AT;
+
+/**
+ * Simulates a contract call in the pending block ({@link SIMULATE_AT}: the next block's time, where the
+ * transaction lands), so a revert is decoded before anything is sent, checks that the signer can pay
+ * the gas ({@link refuseWithoutGas}), then sends it and waits for the receipt. A transaction mined
+ * reverted all the same (the chain moved between the simulation and the send) is reported as sent: its
+ * hash, block and gas used ({@link minedRevert}).
+ * @param simulate a `staticCall` of the same call, given the overrides to pass on
  * @param send the call itself
  * @param noGasHint what to do when the signer holds no ETH (default: send it ETH)
- * @throws TaskError with the decoded custom error and what to do, or naming the signer without gas
+ * @throws TaskError with the decoded custom error and what to do, or naming the signer without gas, or
+ *   `<action> transaction <hash> was mined reverted in block <n> (gas used <g> paid): ...`
  */
 export async function simulateAndSend(
   ctx: TaskContext,
   action: string,
-  simulate: () => Promise<unknown>,
+  simulate: (overrides: SimulateOverrides) => Promise<unknown>,
   send: () => Promise<ContractTransactionResponse>,
   noGasHint?: string,
 ): Promise<TransactionReceipt> {
   try {
-    await simulate();
+    await simulate(SIMULATE_AT);
   } catch (e) {
     throw decodeRevert(e, ctx.ifaces, action);
   }
   await refuseWithoutGas(ctx, ctx.signer.address, action, noGasHint);
+  const nonce = await ctx.hre.ethers.provider.getTransactionCount(ctx.signer.address, "latest");
   let receipt: TransactionReceipt | null;
   try {
     const tx = await send();
@@ -251,11 +265,39 @@ export async function simulateAndSend(
           noGasHint ?? "send it ETH on that chain, then run again",
         ),
       );
-    throw decodeRevert(e, ctx.ifaces, action);
+    const decoded = decodeRevert(e, ctx.ifaces, action);
+    const mined = await minedRevert(ctx, e, nonce).catch(() => null);
+    if (mined === null) throw decoded;
+    throw new TaskError(
+      `${action} transaction ${mined.hash} was mined reverted in block ${mined.blockNumber} (gas used ${mined.gasUsed} paid by ${ctx.signer.address}): ${decoded.message}`,
+    );
   }
   if (!receipt || receipt.status !== 1)
     throw new TaskError(`${action} failed on-chain (tx ${receipt?.hash ?? "?"}).`);
   return receipt;
+}
+
+/**
+ * The receipt of the signer's transaction of nonce `nonce` when it was mined and reverted: the one ethers'
+ * `wait()` threw with (a key signer), else the one a node's unlocked signer (`eth_sendTransaction`, which
+ * mines a failing transaction and answers with its revert) mined in the latest block; null when none was.
+ */
+async function minedRevert(
+  ctx: TaskContext,
+  e: unknown,
+  nonce: number,
+): Promise<{ hash: string; blockNumber: number; gasUsed: bigint } | null> {
+  const carried = (e as { receipt?: TransactionReceipt | null }).receipt;
+  if (carried && carried.status === 0) return carried;
+  const provider = ctx.hre.ethers.provider;
+  if ((await provider.getTransactionCount(ctx.signer.address, "latest")) <= nonce) return null;
+  const block = await provider.getBlock("latest", true);
+  const tx = block?.prefetchedTransactions.find(
+    (t) => t.from.toLowerCase() === ctx.signer.address.toLowerCase() && t.nonce === nonce,
+  );
+  if (!tx) return null;
+  const receipt = await provider.getTransactionReceipt(tx.hash);
+  return receipt && receipt.status === 0 ? receipt : null;
 }
 
 /** Latest block timestamp (the chain's "now", which a local node may have moved). */

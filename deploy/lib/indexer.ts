@@ -206,3 +206,66 @@ export async function creditIdsFromIndexer(
     `The indexer at ${base.origin} lists more than ${MAX_CREDIT_PAGES} pages of 100 credits for ${account}: leave --indexer out to search the logs.`,
   );
 }
+
+/** The most bytes read of the indexer's `GET /status` (one entry per chain, a few hundred bytes). */
+export const MAX_INDEXER_STATUS_BYTES = 64 * 1024;
+
+/**
+ * Blocks the indexer may be behind the chain's latest block before the tasks say its list is incomplete
+ * (it follows the head a poll or two late).
+ */
+export const MAX_INDEXER_LAG_BLOCKS = 5;
+
+/**
+ * The block the indexer has indexed on the chain of id `chainId`: Ponder's `GET /status` answers
+ * `{ <chain name>: { id: <chain id>, block: { number, timestamp } } }` (indexer/README.md), read within
+ * {@link MAX_INDEXER_STATUS_BYTES} and `timeoutMs`.
+ * @param indexer `--indexer`, the REST base URL (`/status` is beside its `/accounts` routes)
+ * @throws TaskError as {@link getIndexerJson}, or naming the JSON path when no entry of that chain id
+ *   carries a whole block number
+ */
+export async function indexerHead(indexer: string, chainId: number, timeoutMs: number): Promise<number> {
+  const base = indexerBase(indexer);
+  const url = new URL("status", base.href.endsWith("/") ? base.href : `${base.href}/`);
+  const value = await getIndexerJson(url, timeoutMs, MAX_INDEXER_STATUS_BYTES);
+  const entries =
+    value !== null && typeof value === "object" && !Array.isArray(value) ? Object.entries(value) : [];
+  for (const [name, entry] of entries) {
+    const e = entry as { id?: unknown; block?: { number?: unknown } | null } | null;
+    if (e === null || typeof e !== "object" || Number(e.id) !== chainId) continue;
+    const n = e.block?.number;
+    const block = typeof n === "bigint" ? Number(n) : n;
+    if (typeof block === "number" && Number.isSafeInteger(block) && block >= 0) return block;
+    throw new TaskError(
+      `The indexer at ${url.origin} answered GET ${url.pathname} without a block number at ${JSON.stringify(`$.${name}.block.number`)}.`,
+    );
+  }
+  throw new TaskError(
+    `The indexer at ${url.origin} answered GET ${url.pathname} without an entry of chain id ${chainId} ($.<chain>.id).`,
+  );
+}
+
+/**
+ * What `bounty:credits --indexer` / `bounty:claim --all --indexer` print on stderr when the indexer's list
+ * may be incomplete (probe28c C-F11: an indexer stopped at block 68 of 51,312 listed 2 of 6 credits, with
+ * nothing said): its head ({@link indexerHead}) more than {@link MAX_INDEXER_LAG_BLOCKS} blocks behind
+ * `chainHead`, both numbers named; or an indexer that cannot say its head. Null when it is caught up.
+ * @param chainHead the chain's latest block number, read by the task
+ */
+export async function indexerLagNotice(
+  indexer: string,
+  timeoutMs: number,
+  chainId: number,
+  chainHead: number,
+): Promise<string | null> {
+  const origin = indexerBase(indexer).origin;
+  let head: number;
+  try {
+    head = await indexerHead(indexer, chainId, timeoutMs);
+  } catch (e) {
+    if (!(e instanceof TaskError)) throw e;
+    return `Warning: the indexer at ${origin} cannot say which block it has indexed (${e.message.replace(/\.$/, "")}): credits it has not indexed are not listed, so this list may be incomplete; leave --indexer out to search the logs.`;
+  }
+  if (chainHead - head <= MAX_INDEXER_LAG_BLOCKS) return null;
+  return `Warning: the indexer at ${origin} has indexed up to block ${head}, the chain is at block ${chainHead} (${chainHead - head} blocks behind): credits awarded after block ${head} are not listed, so this list may be incomplete; leave --indexer out to search the logs, or wait for the indexer.`;
+}

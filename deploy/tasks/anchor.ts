@@ -134,7 +134,7 @@ withFromParam(
       const receipt = await simulateAndSend(
         ctx,
         "anchor",
-        () => ctx.registry.anchor.staticCall(digest, kind.hash),
+        (o) => ctx.registry.anchor.staticCall(digest, kind.hash, o),
         () => ctx.registry.anchor(digest, kind.hash),
       );
       console.log(

@@ -14,6 +14,7 @@ import {
   refuseLostRecipient,
   refuseLostRecipientOnChain,
   refuseMalformedAddress,
+  SIMULATE_AT,
   simulateAndSend,
   taskContext,
   tokenDisplay,
@@ -369,7 +370,7 @@ withFromParam(
       console.log(`  ranking digest ${digest}`);
       if (args.dryRun) {
         try {
-          await ctx.bounty.award.staticCall(id, winners, digest);
+          await ctx.bounty.award.staticCall(id, winners, digest, SIMULATE_AT);
         } catch (e) {
           throw decodeRevert(e, ctx.ifaces, "award");
         }
@@ -379,7 +380,7 @@ withFromParam(
       const receipt = await simulateAndSend(
         ctx,
         "award",
-        () => ctx.bounty.award.staticCall(id, winners, digest),
+        (o) => ctx.bounty.award.staticCall(id, winners, digest, o),
         () => ctx.bounty.award(id, winners, digest),
       );
       const awarded = eventIn(receipt, ctx.bounty, "Awarded");

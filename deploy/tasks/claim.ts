@@ -14,7 +14,9 @@ import type { TransactionReceipt } from "ethers";
 import {
   chainNow,
   eventsIn,
+  isMissingFunction,
   queryLogs,
+  SIMULATE_AT,
   simulateAndSend,
   taskContext,
   tokenDisplay,
@@ -28,7 +30,12 @@ import {
 import { pasteableTask, txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
 import { formatAmount, isoSeconds, parseBountyId, parseBountyIds, parseTime } from "../lib/format";
-import { creditIdsFromIndexer, DEFAULT_INDEXER_TIMEOUT_MS, parseIndexerTimeout } from "../lib/indexer";
+import {
+  creditIdsFromIndexer,
+  DEFAULT_INDEXER_TIMEOUT_MS,
+  indexerLagNotice,
+  parseIndexerTimeout,
+} from "../lib/indexer";
 import { relayClaim } from "../lib/relay";
 import { hardhatWallet, keyWallet, publicClientOf } from "../lib/wallets";
 
@@ -133,6 +140,21 @@ function indexerOption(indexer: string | undefined, timeout: string | undefined)
 }
 
 /**
+ * Says on stderr, before anything is listed or claimed, when the indexer's list of credits may be
+ * incomplete ({@link indexerLagNotice}: its head behind the chain's latest block, or unknown).
+ */
+async function warnIfIndexerBehind(ctx: TaskContext, indexer: IndexerOption): Promise<void> {
+  let chainHead: number;
+  try {
+    chainHead = await ctx.hre.ethers.provider.getBlockNumber();
+  } catch (e) {
+    throw rpcFailure(ctx, e, "the latest block number");
+  }
+  const notice = await indexerLagNotice(indexer.url, indexer.timeoutMs, ctx.profile.chainId, chainHead);
+  if (notice !== null) console.error(notice);
+}
+
+/**
  * Outstanding credit of `account`, re-read with `creditOf`, in bounty id order; the token of each from
  * `getBounty`. Both read in batches ({@link readBatched}). With `--indexer` and one token chosen, only
  * that token's credits are asked of the indexer (review28 R-F5: a stranger's dust in other tokens cost
@@ -152,6 +174,7 @@ async function findCredits(
         choice.all ? undefined : choice.address,
       )
     : await idsFromLogs(ctx, account);
+  if (indexer) await warnIfIndexerBehind(ctx, indexer);
   const unique = [...new Set(ids.map(String))].map(BigInt).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const amounts = await readBatched<bigint>(ctx, "creditOf", (id) => [id, account], unique);
   const credited = unique.filter((_, i) => amounts[i]! > 0n);
@@ -496,10 +519,31 @@ async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint)
   );
 }
 
-/** A credit whose claim does not simulate, with the decoded reason (`claim reverted: ...`). */
+/**
+ * A credit whose claim does not simulate, with the decoded reason (`claim reverted: ...`), and whether
+ * the token blacklists the recipient (then only another `--to` claims it; waiting does not help).
+ */
 interface RefusedCredit {
   credit: Credit;
   reason: string;
+  recipientBlacklisted: boolean;
+}
+
+/** The placeholder of the retry commands of a blacklisted recipient, filled with the address to pay. */
+const CLEAN_ADDRESS_PLACEHOLDER = "<clean address>";
+
+/**
+ * True when `token` answers `isBlacklisted(to)` (USDC's FiatToken surface) with true; false for a token
+ * without it. An error that is not a revert (the RPC down) is thrown.
+ */
+async function blacklists(ctx: TaskContext, token: string, to: string): Promise<boolean> {
+  const usdc = await ctx.hre.ethers.getContractAt("TestUSDC", token);
+  try {
+    return await usdc.isBlacklisted(to);
+  } catch (e) {
+    if (!isMissingFunction(e)) throw e;
+    return false;
+  }
 }
 
 /**
@@ -516,12 +560,14 @@ async function splitRefused(
   const refused: RefusedCredit[] = [];
   for (const credit of credits) {
     try {
-      await ctx.bounty.claim.staticCall(credit.bountyId, to);
+      await ctx.bounty.claim.staticCall(credit.bountyId, to, SIMULATE_AT);
       claimable.push(credit);
     } catch (e) {
       const decoded = decodeRevert(e, ctx.ifaces, "claim");
       if (!(decoded instanceof TaskError)) throw decoded;
-      refused.push({ credit, reason: decoded.message });
+      const recipientBlacklisted =
+        /blacklist/i.test(decoded.message) && (await blacklists(ctx, credit.token, to));
+      refused.push({ credit, reason: decoded.message, recipientBlacklisted });
     }
   }
   return { claimable, refused };
@@ -530,7 +576,9 @@ async function splitRefused(
 /**
  * The refusal of the credits {@link splitRefused} set apart: each named by its bounty id and
  * token with the reason, then for each the `bounty:claim --id` command that retries it alone, on
- * its own line (it works when pasted).
+ * its own line (it works when pasted). A credit refused because the token blacklists the recipient is
+ * retried `--to` {@link CLEAN_ADDRESS_PLACEHOLDER}, to be filled in (probe28c C-F4: pasted without a new
+ * `--to`, the retry failed the same way; waiting "until the token transfers again" never helps).
  */
 function refusedReport(
   ctx: TaskContext,
@@ -539,15 +587,24 @@ function refusedReport(
   refused: RefusedCredit[],
   nothingSent: boolean,
 ): string {
+  const blacklisted = refused.filter((r) => r.recipientBlacklisted).length;
+  const when =
+    blacklisted === 0
+      ? "once its token transfers again"
+      : blacklisted === refused.length
+        ? `the token blacklists ${to}: replace ${CLEAN_ADDRESS_PLACEHOLDER} with an address it does not blacklist`
+        : `once its token transfers again; where the token blacklists ${to}, replace ${CLEAN_ADDRESS_PLACEHOLDER} with an address it does not blacklist`;
+  const toArgs = (r: RefusedCredit) =>
+    r.recipientBlacklisted ? ["--to", CLEAN_ADDRESS_PLACEHOLDER] : to === account ? [] : ["--to", to];
   const lines = [
     nothingSent
       ? `No credit of ${account} can be claimed now; nothing was sent:`
       : `${refused.length} credit${refused.length > 1 ? "s" : ""} of ${account} could not be claimed (the others are claimed above):`,
     ...refused.map((r) => `  bounty ${r.credit.bountyId} (token ${r.credit.token}): ${r.reason}`),
-    `Retry ${refused.length > 1 ? "each" : "it"} alone (once its token transfers again) with:`,
+    `Retry ${refused.length > 1 ? "each" : "it"} alone (${when}) with:`,
     ...refused.map(
       (r) =>
-        `  ${pasteableTask(ctx.profile, "bounty:claim", ["--from", account, "--id", String(r.credit.bountyId), ...(to === account ? [] : ["--to", to])])}`,
+        `  ${pasteableTask(ctx.profile, "bounty:claim", ["--from", account, "--id", String(r.credit.bountyId), ...toArgs(r)])}`,
     ),
   ];
   return lines.join("\n");
@@ -677,14 +734,14 @@ withFromParam(
           ? await simulateAndSend(
               ctx,
               "claim",
-              () => ctx.bounty.claim.staticCall(ids[0]!, to),
+              (o) => ctx.bounty.claim.staticCall(ids[0]!, to, o),
               () => ctx.bounty.claim(ids[0]!, to),
               relayHint,
             )
           : await simulateAndSend(
               ctx,
               "claimMany",
-              () => ctx.bounty.claimMany.staticCall(ids, to),
+              (o) => ctx.bounty.claimMany.staticCall(ids, to, o),
               () => ctx.bounty.claimMany(ids, to),
               relayHint,
             );

@@ -14,6 +14,7 @@ import {
   chainNow,
   eventIn,
   isMissingFunction,
+  SIMULATE_AT,
   simulateAndSend,
   taskContext,
   tokenAt,
@@ -135,7 +136,7 @@ async function lockWithPermit(
   const { v, r, s } = ctx.hre.ethers.Signature.from(signature);
   if (dryRun) {
     try {
-      await ctx.bounty.createAndFundWithPermit.staticCall(params, deadline, v, r, s);
+      await ctx.bounty.createAndFundWithPermit.staticCall(params, deadline, v, r, s, SIMULATE_AT);
     } catch (e) {
       throw decodeRevert(e, ctx.ifaces, "createAndFundWithPermit");
     }
@@ -145,7 +146,7 @@ async function lockWithPermit(
   return simulateAndSend(
     ctx,
     "createAndFundWithPermit",
-    () => ctx.bounty.createAndFundWithPermit.staticCall(params, deadline, v, r, s),
+    (o) => ctx.bounty.createAndFundWithPermit.staticCall(params, deadline, v, r, s, o),
     () => ctx.bounty.createAndFundWithPermit(params, deadline, v, r, s),
   );
 }
@@ -288,7 +289,7 @@ withFromParam(
         if (args.dryRun) {
           if (allowance >= pool) {
             try {
-              await ctx.bounty.createAndFund.staticCall(params);
+              await ctx.bounty.createAndFund.staticCall(params, SIMULATE_AT);
             } catch (e) {
               throw decodeRevert(e, ctx.ifaces, "createAndFund");
             }
@@ -302,14 +303,14 @@ withFromParam(
           await simulateAndSend(
             ctx,
             "approve",
-            () => token.approve.staticCall(ctx.bountyAddress, pool),
+            (o) => token.approve.staticCall(ctx.bountyAddress, pool, o),
             () => token.approve(ctx.bountyAddress, pool),
           );
         }
         receipt = await simulateAndSend(
           ctx,
           "createAndFund",
-          () => ctx.bounty.createAndFund.staticCall(params),
+          (o) => ctx.bounty.createAndFund.staticCall(params, o),
           () => ctx.bounty.createAndFund(params),
         );
       }

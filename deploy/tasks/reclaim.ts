@@ -63,7 +63,7 @@ withFromParam(
       const receipt = await simulateAndSend(
         ctx,
         "reclaim",
-        () => ctx.bounty.reclaim.staticCall(id, to),
+        (o) => ctx.bounty.reclaim.staticCall(id, to, o),
         () => ctx.bounty.reclaim(id, to),
       );
       const ev = eventIn(receipt, ctx.bounty, "Reclaimed");

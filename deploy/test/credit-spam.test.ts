@@ -30,6 +30,8 @@ import {
   localDeploymentFile,
   REPO_ROOT,
   startChain,
+  startIndexer,
+  type IndexedCredit,
   tempDir,
   type Run,
 } from "./helpers";
@@ -74,61 +76,6 @@ async function startProxy(
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
-
-/** One credit a fake indexer lists: its bounty and token (lower-case, as the indexer stores addresses). */
-interface IndexedCredit {
-  bountyId: bigint;
-  token: string;
-}
-
-/**
- * A fake indexer's `GET /accounts/:address/credits` (indexer/src/api: `token`, `limit`, `cursor`; the
- * credits newest first, `nextCursor` the last id of a full page), listing `credits` with 1 base unit
- * outstanding each (the tasks re-read every amount on-chain). Each request's query is kept in
- * `requests`, and `served` counts the credits answered.
- */
-async function startIndexer(credits: () => IndexedCredit[]): Promise<{
-  url: string;
-  requests: URLSearchParams[];
-  served: () => number;
-  close: () => Promise<void>;
-}> {
-  const requests: URLSearchParams[] = [];
-  let served = 0;
-  const server = http.createServer((req, res) => {
-    const q = new URL(req.url ?? "/", "http://x").searchParams;
-    requests.push(q);
-    const token = q.get("token")?.toLowerCase();
-    const cursor = q.get("cursor");
-    const limit = Number(q.get("limit") ?? "50");
-    const rows = credits()
-      .filter((c) => token === undefined || c.token === token)
-      .filter((c) => cursor === null || c.bountyId < BigInt(cursor))
-      .sort((a, b) => (a.bountyId > b.bountyId ? -1 : 1));
-    const page = rows.slice(0, limit);
-    served += page.length;
-    res.writeHead(200, { "content-type": "application/json" }).end(
-      JSON.stringify({
-        account: "0x",
-        totals: [],
-        credits: page.map((c) => ({ bountyId: String(c.bountyId), token: c.token, outstanding: "1" })),
-        nextCursor: rows.length > limit ? String(page.at(-1)!.bountyId) : null,
-      }),
-    );
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    served: () => served,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

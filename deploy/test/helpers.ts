@@ -5,6 +5,8 @@
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
@@ -354,4 +356,72 @@ export function useTaskChain(): {
     if (local.dir) fs.rmSync(local.dir, { recursive: true, force: true });
   });
   return local;
+}
+
+/** One credit a fake indexer ({@link startIndexer}) lists: its bounty and token (lower-case, as the indexer stores addresses). */
+export interface IndexedCredit {
+  bountyId: bigint;
+  token: string;
+}
+
+/**
+ * A fake indexer's `GET /accounts/:address/credits` (indexer/src/api: `token`, `limit`, `cursor`; the
+ * credits newest first, `nextCursor` the last id of a full page), listing `credits` with 1 base unit
+ * outstanding each (the tasks re-read every amount on-chain). Each request's query is kept in
+ * `requests`, and `served` counts the credits answered. `GET /status` answers `status()` (Ponder's
+ * `{ <chain>: { id, block: { number, timestamp } } }`, see {@link indexerStatus}), or 404 without it.
+ */
+export async function startIndexer(
+  credits: () => IndexedCredit[],
+  status?: () => unknown,
+): Promise<{
+  url: string;
+  requests: URLSearchParams[];
+  served: () => number;
+  close: () => Promise<void>;
+}> {
+  const requests: URLSearchParams[] = [];
+  let served = 0;
+  const server = http.createServer((req, res) => {
+    const { pathname, searchParams: q } = new URL(req.url ?? "/", "http://x");
+    if (pathname === "/status") {
+      if (!status) return void res.writeHead(404, { "content-type": "application/json" }).end("{}");
+      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(status()));
+    }
+    requests.push(q);
+    const token = q.get("token")?.toLowerCase();
+    const cursor = q.get("cursor");
+    const limit = Number(q.get("limit") ?? "50");
+    const rows = credits()
+      .filter((c) => token === undefined || c.token === token)
+      .filter((c) => cursor === null || c.bountyId < BigInt(cursor))
+      .sort((a, b) => (a.bountyId > b.bountyId ? -1 : 1));
+    const page = rows.slice(0, limit);
+    served += page.length;
+    res.writeHead(200, { "content-type": "application/json" }).end(
+      JSON.stringify({
+        account: "0x",
+        totals: [],
+        credits: page.map((c) => ({ bountyId: String(c.bountyId), token: c.token, outstanding: "1" })),
+        nextCursor: rows.length > limit ? String(page.at(-1)!.bountyId) : null,
+      }),
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    served: () => served,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+/** Ponder's `GET /status` answer of an indexer at block `number` of chain `id` (named `base`). */
+export function indexerStatus(id: number, number: number | bigint): unknown {
+  return { base: { id, block: { number: Number(number), timestamp: 0 } } };
 }

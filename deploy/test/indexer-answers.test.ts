@@ -9,8 +9,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import { MAX_INDEXER_PAGE_BYTES } from "../lib/indexer";
-import { expectRefusal, useTaskChain } from "./helpers";
+import { MAX_INDEXER_LAG_BLOCKS, MAX_INDEXER_PAGE_BYTES } from "../lib/indexer";
+import { blockNumber, expectRefusal, indexerStatus, startIndexer, useTaskChain } from "./helpers";
 
 /** A winner-to-be: the devchain's fourth account (no credit: the indexer's answer is what is tested). */
 const ACCOUNT = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
@@ -167,5 +167,77 @@ describe("bounty:credits / bounty:claim --indexer: bounded, timed, checked answe
       await local.run(["bounty:credits", "--account", ACCOUNT, "--indexer-timeout", "1000"]),
       /--indexer-timeout is only used with --indexer\./,
     );
+  });
+});
+
+/**
+ * probe28c C-F11: a lagging indexer's credits were listed (and claimed) as if complete. The tasks now
+ * read its head (`GET /status`) and, when it is more than MAX_INDEXER_LAG_BLOCKS behind the chain, say
+ * so on stderr with both block numbers, before anything is listed or claimed; an indexer that cannot
+ * say its head is named as such.
+ */
+describe("bounty:credits / bounty:claim --all --indexer: a lagging indexer is said to lag (probe28c C-F11)", function () {
+  this.timeout(300_000);
+  const local = useTaskChain();
+  let indexed: number | null = 1;
+  let indexer: Awaited<ReturnType<typeof startIndexer>>;
+  let plain: Awaited<ReturnType<typeof startIndexer>>;
+
+  before(async function () {
+    await local.chain.mine(MAX_INDEXER_LAG_BLOCKS + 5);
+    indexer = await startIndexer(
+      () => [],
+      () =>
+        indexed === null
+          ? { base: { id: local.chain.chainId } }
+          : indexerStatus(local.chain.chainId, indexed),
+    );
+    plain = await startIndexer(() => []); // no /status
+  });
+  after(async function () {
+    await indexer?.close();
+    await plain?.close();
+  });
+
+  const credits = (url: string) => local.run(["bounty:credits", "--account", ACCOUNT, "--indexer", url]);
+
+  it("an indexer behind the chain: both block numbers, and what is not listed", async function () {
+    indexed = 1;
+    const head = Number(await local.chain.publicClient.getBlockNumber());
+    expect(head - indexed).to.be.greaterThan(MAX_INDEXER_LAG_BLOCKS);
+    const r = await credits(indexer.url);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stderr).to.include(
+      `Warning: the indexer at ${indexer.url} has indexed up to block 1, the chain is at block ${head} (${head - 1} blocks behind): credits awarded after block 1 are not listed`,
+    );
+  });
+
+  it("bounty:claim --all --indexer says the same before it claims (here: refuses, nothing sent)", async function () {
+    indexed = 1;
+    const before = await blockNumber(local.chain);
+    const r = await local.run(["bounty:claim", "--from", ACCOUNT, "--all", "--indexer", indexer.url]);
+    expectRefusal(r, /has no outstanding credit on localhost/);
+    expect(r.stderr).to.match(
+      /^Warning: the indexer at \S+ has indexed up to block 1, the chain is at block \d+ .*credits awarded after block 1 are not listed[^\n]*\nError: /m,
+    );
+    expect(await blockNumber(local.chain)).to.equal(before);
+  });
+
+  it("an indexer at the head: no warning", async function () {
+    indexed = Number(await local.chain.publicClient.getBlockNumber());
+    const r = await credits(indexer.url);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stderr).to.equal("");
+  });
+
+  it("an indexer that cannot say its head is reported as such", async function () {
+    const r = await credits(plain.url);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stderr).to.match(
+      /^Warning: the indexer at \S+ cannot say which block it has indexed \(The indexer answered 404 for \/status: \{\}\): credits it has not indexed are not listed/m,
+    );
+    indexed = null;
+    const noBlock = await credits(indexer.url);
+    expect(noBlock.stderr).to.include('without a block number at "$.base.block.number"');
   });
 });

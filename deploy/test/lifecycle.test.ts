@@ -816,11 +816,49 @@ describe("bounty tasks on a local Base-profile node", function () {
           `No credit of ${w3} can be claimed now; nothing was sent:\n {2}bounty ${a} \\(token \\S+\\): claim reverted: .*blacklisted.*claim with --to a clean address\\.\n {2}bounty ${b} `,
         ),
       );
+      // probe28c C-F4: the retry lines carry --to <clean address> (pasted without it, they failed the
+      // same way), and the header does not tell the winner to wait for the token
+      const refused = await run(["bounty:claim", "--from", w3, "--all"]);
+      expect(refused.stderr).not.to.include("once its token transfers again");
+      expect(refused.stderr).to.include(
+        `Retry each alone (the token blacklists ${w3}: replace <clean address> with an address it does not blacklist) with:`,
+      );
+      const retries = [...refused.stderr.matchAll(/^ {2}(.*bounty:claim.* --id .*)$/gm)].map((m) => m[1]!);
+      expect(retries, refused.stderr).to.have.length(2);
+      expect(retries[0]).to.match(
+        new RegExp(
+          `npx hardhat bounty:claim --network localhost --from ${w3} --id ${a} --to '<clean address>'$`,
+        ),
+      );
       const before = await usdcBalance(other);
+      // the first retry, filled with a clean address, claims that bounty
+      const argv = retries[0]!
+        .replace(/^.*npx hardhat /, "")
+        .replace("'<clean address>'", other)
+        .split(" ")
+        .filter((w, i, all) => w !== "--network" && all[i - 1] !== "--network");
+      expect(expectOk(await run(argv))).to.include(
+        `Claimed bounty ${a}: 2.469135 USDC from ${w3} to ${other}`,
+      );
       const out = expectOk(await run(["bounty:claim", "--from", w3, "--all", "--to", other]));
-      expect(out).to.include(`Claimed bounty ${a}: 2.469135 USDC from ${w3} to ${other}`);
       expect(out).to.include(`Claimed bounty ${b}: 2.469135 USDC from ${w3} to ${other}`);
       expect(await usdcBalance(other)).to.equal(before + 2n * 2_469_135n);
+    });
+
+    it("refuses an award at the deadline's last second, --dry-run too: the send lands in the next block; nothing sent (probe28c C-F1)", async function () {
+      const c = await lockSmall(60n, 120n);
+      const cDeadline = (await bounty(c)).awardDeadline;
+      // the latest block's time is the award deadline: no block to come can carry the award
+      await rpc(chain.rpcUrl, "evm_setNextBlockTimestamp", [Number(cDeadline)]);
+      await rpc(chain.rpcUrl, "evm_mine");
+      expect(await chainTime(chain)).to.equal(cDeadline);
+      const nonce = await chain.publicClient.getTransactionCount({ address: awarder as `0x${string}` });
+      for (const extra of [["--dry-run"], []])
+        await refuses([...awardSmallArgs(c), ...extra], /award reverted with AwardAfterDeadline\(/);
+      expect(
+        await chain.publicClient.getTransactionCount({ address: awarder as `0x${string}` }),
+        "nonce unchanged: nothing sent",
+      ).to.equal(nonce);
     });
 
     it("refuses an award after the deadline", async function () {
