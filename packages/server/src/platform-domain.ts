@@ -212,30 +212,14 @@ async function accountView(platform: Platform, p: Principal): Promise<AccountVie
   };
 }
 
-/** The Domain over a Platform. */
-export function platformDomain(platform: Platform, opts: PlatformDomainOptions = {}): Domain {
-  const verification = verificationOps(platform, opts.jobs ?? storeVerificationQueue(platform), opts.now);
-  const chain = platform.chain
-    ? { chain_id: platform.chain.config.chainId, local: opts.localChain === true }
-    : null;
+/** The account routes' operations (registration, the caller's account, its keys, agents and address). */
+function accountOps(
+  platform: Platform,
+): Pick<
+  Domain,
+  "authenticate" | "register" | "me" | "setWithdrawalAddress" | "registerAgent" | "issueKey" | "revokeKey"
+> {
   const view = (p: Principal) => accountView(platform, p);
-  /** The detail as the platform builds it (prize checked on-chain; how_to_compete at this server's URL). */
-  const detail = async (slug: string, baseUrl?: string) => {
-    const d = await platform.benchmarkDetail(slug, baseUrl ? { baseUrl } : {});
-    const version = versionOf(d.commitment.commit_root);
-    return json({ ...d, ...(version ? { version } : {}), chain });
-  };
-  /**
-   * The agent a run starts for: the one named (an empty name too, which the platform refuses naming
-   * `agent_id`: never taken for "absent", probe21 A-F8), else the caller's first, else one named after
-   * the account.
-   */
-  const agentFor = async (p: Principal, agentId: string | undefined): Promise<string> => {
-    if (agentId !== undefined) return agentId;
-    const mine = await platform.myAgents(p);
-    return mine[0]?.agent_id ?? (await platform.account(p)).name;
-  };
-
   return {
     authenticate: (apiKey) => platform.authenticate(apiKey),
     async register(input, opts): Promise<Registration> {
@@ -283,6 +267,34 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
       await platform.revokeKey(who, keyPrefix, opts);
       return view(who);
     },
+  };
+}
+
+/** The Domain over a Platform. */
+export function platformDomain(platform: Platform, opts: PlatformDomainOptions = {}): Domain {
+  const verification = verificationOps(platform, opts.jobs ?? storeVerificationQueue(platform), opts.now);
+  const chain = platform.chain
+    ? { chain_id: platform.chain.config.chainId, local: opts.localChain === true }
+    : null;
+  /** The detail as the platform builds it (prize checked on-chain; how_to_compete at this server's URL). */
+  const detail = async (slug: string, baseUrl?: string) => {
+    const d = await platform.benchmarkDetail(slug, baseUrl ? { baseUrl } : {});
+    const version = versionOf(d.commitment.commit_root);
+    return json({ ...d, ...(version ? { version } : {}), chain });
+  };
+  /**
+   * The agent a run starts for: the one named (an empty name too, which the platform refuses naming
+   * `agent_id`: never taken for "absent", probe21 A-F8), else the caller's first, else one named after
+   * the account.
+   */
+  const agentFor = async (p: Principal, agentId: string | undefined): Promise<string> => {
+    if (agentId !== undefined) return agentId;
+    const mine = await platform.myAgents(p);
+    return mine[0]?.agent_id ?? (await platform.account(p)).name;
+  };
+
+  return {
+    ...accountOps(platform),
 
     listBenchmarks: (_p, page) => benchmarkListView(platform, page),
     benchmarkDetail: (_p, slug, baseUrl) => detail(slug, baseUrl),
