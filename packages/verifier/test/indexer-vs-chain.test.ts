@@ -13,32 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyIndexer } from "../src/indexer/index.js";
 import type { OfflineDerived } from "../src/offline/index.js";
 import type { ChainObservation } from "../src/onchain/context.js";
-import type { PackView } from "../src/pack.js";
+import { AMOUNT, POOL, WINNER, benchmark, view } from "./fixtures/one-winner-view.js";
 
-const WINNER = "0x" + "99".repeat(20);
-const AMOUNT = 60_000_000n;
-const POOL = 100_000_000n;
 const RECEIPT = "0x" + "ab".repeat(32);
-const benchmark = {
-  bounty_id: "7",
-  commit_root: "0x" + "11".repeat(32),
-  pool_base_units: POOL,
-  token: "0x" + "22".repeat(20),
-  author: "0x" + "33".repeat(20),
-  awarder: "0x" + "44".repeat(20),
-  ranking_digest: "0x" + "55".repeat(32),
-  award_tx: "0x" + "66".repeat(32),
-  award_block: 5000,
-  leaf_count: 12,
-  closes_at: 1_700_000_000,
-  commitment_anchor: null,
-};
-const view = {
-  benchmark,
-  winners: [{ withdrawal_address: WINNER, amount_base_units: AMOUNT }],
-  rank_derivation: { threshold_bps: 0, splits_bps: [10000] },
-  pack_anchor: null,
-} as unknown as PackView;
 const derived = {
   rankingDigest: null,
   receiptHashes: [RECEIPT],
