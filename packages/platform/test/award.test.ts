@@ -9,7 +9,8 @@ import {
 } from "@bench-bounty/evidence";
 import type { DevChain } from "@bench-bounty/devchain";
 import { verifyPack } from "@bench-bounty/verifier";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { ChainGateway } from "../src/chain.js";
 import { PlatformError } from "../src/errors.js";
 import { runBenchmark, type AgentSpec } from "../src/runner.js";
 import {
@@ -595,6 +596,14 @@ describe("award on the local Base profile", () => {
       reason: "no_commitment",
     });
     await expect(platform.anchorCommitment(res.slug)).rejects.toMatchObject({ code: "chain_error" });
+    // alice's account was made before the outage: its withdrawal address's code read answered (an account
+    // without code); made during it, it is refused chain_error (relay28: the code rule at account creation)
+    const codeRead = vi.spyOn(ChainGateway.prototype, "codeAt").mockResolvedValue("0x");
+    try {
+      await platform.principal("alice");
+    } finally {
+      codeRead.mockRestore();
+    }
     // a receipt whose anchoring fails is reported at finalize, stays pending, and is listed (issue 13 item 9)
     const run = (await platform.startRun(res.slug, "alice")).run.id;
     const f = await platform.finalize(run);
