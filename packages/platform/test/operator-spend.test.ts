@@ -138,6 +138,39 @@ function expectThreePublished(results: PromiseSettledResult<unknown>[], limit: s
     if (r.status === "rejected")
       expect(r.reason).toMatchObject({ code: "publish_quota_exceeded", details: { limit, count: 3 } });
 }
+/**
+ * Publishes `tag` (6 rows), locks a 1 USDC winner-take-all prize by account 10 closing in an hour, and runs
+ * `agents` (withdrawal addresses accounts 11 and 12) to the end: the finalized runs, their receipts pending.
+ */
+async function lockedWithTwoRuns(
+  dc: OnChain["dc"],
+  clock: OnChain["clock"],
+  platform: OnChain["platform"],
+  tag: string,
+  agents: [string, string],
+) {
+  const chainNow = Math.floor(clock.now() / 1000);
+  const { slug } = await publishCities(platform, tag, { rows: 6, time_budget_seconds: 600 });
+  const author = dc.accounts[10]!;
+  const pool = 1_000_000n;
+  await dc.mintUsdc(author.address, pool);
+  const closesAt = chainNow + 3600;
+  await platform.lockBounty(slug, {
+    authorPrivateKey: author.privateKey,
+    pool,
+    closesAt,
+    awardDeadline: closesAt + 86400,
+    thresholdBps: 5000,
+    payoutRule: "winner_take_all",
+  });
+  const [a, b] = agents;
+  await platform.registerAgent(a, { withdrawal_address: dc.accounts[11]!.address });
+  await platform.registerAgent(b, { withdrawal_address: dc.accounts[12]!.address });
+  const f1 = (await runBenchmark(await platform.backend(a), slug, a, agent(clock))).finalized!;
+  const f2 = (await runBenchmark(await platform.backend(b), slug, b, agent(clock))).finalized!;
+  return { slug, closesAt, f1, f2 };
+}
+
 describe("receipt anchors are batched", () => {
   it("12 finalizes from 12 accounts cost one operator transaction; each receipt is pending until its batch is mined", async () => {
     // a flush interval longer than the test: the batch is flushed by hand below
@@ -192,24 +225,10 @@ describe("receipt anchors are batched", () => {
 
   it("the award anchors every receipt still pending before it ranks (the lock anchored the commitment)", async () => {
     await onChain(9, { flushMs: 3_600_000 }, async ({ dc, clock, platform }) => {
-      const chainNow = Math.floor(clock.now() / 1000);
-      const { slug } = await publishCities(platform, "award-batch", { rows: 6, time_budget_seconds: 600 });
-      const author = dc.accounts[10]!;
-      const pool = 1_000_000n;
-      await dc.mintUsdc(author.address, pool);
-      const closesAt = chainNow + 3600;
-      await platform.lockBounty(slug, {
-        authorPrivateKey: author.privateKey,
-        pool,
-        closesAt,
-        awardDeadline: closesAt + 86400,
-        thresholdBps: 5000,
-        payoutRule: "winner_take_all",
-      });
-      await platform.registerAgent("w1", { withdrawal_address: dc.accounts[11]!.address });
-      await platform.registerAgent("w2", { withdrawal_address: dc.accounts[12]!.address });
-      const f1 = (await runBenchmark(await platform.backend("w1"), slug, "w1", agent(clock))).finalized!;
-      const f2 = (await runBenchmark(await platform.backend("w2"), slug, "w2", agent(clock))).finalized!;
+      const { slug, closesAt, f1, f2 } = await lockedWithTwoRuns(dc, clock, platform, "award-batch", [
+        "w1",
+        "w2",
+      ]);
       // the two receipts (never flushed here); the lock anchored the commitment before putting its
       // root on-chain (probe15 A-F1)
       expect((await platform.real.pendingAnchors(slug)).map((a) => a.kind).sort()).toEqual([
@@ -278,24 +297,10 @@ describe("batched receipt anchors are budgeted (probe28 A-F1)", () => {
       9,
       { flushMs: 3_600_000 },
       async ({ dc, clock, platform }) => {
-        const chainNow = Math.floor(clock.now() / 1000);
-        const { slug } = await publishCities(platform, "award-budget", { rows: 6, time_budget_seconds: 600 });
-        const author = dc.accounts[10]!;
-        const pool = 1_000_000n;
-        await dc.mintUsdc(author.address, pool);
-        const closesAt = chainNow + 3600;
-        await platform.lockBounty(slug, {
-          authorPrivateKey: author.privateKey,
-          pool,
-          closesAt,
-          awardDeadline: closesAt + 86400,
-          thresholdBps: 5000,
-          payoutRule: "winner_take_all",
-        });
-        await platform.registerAgent("wb1", { withdrawal_address: dc.accounts[11]!.address });
-        await platform.registerAgent("wb2", { withdrawal_address: dc.accounts[12]!.address });
-        const f1 = (await runBenchmark(await platform.backend("wb1"), slug, "wb1", agent(clock))).finalized!;
-        const f2 = (await runBenchmark(await platform.backend("wb2"), slug, "wb2", agent(clock))).finalized!;
+        const { slug, closesAt, f1, f2 } = await lockedWithTwoRuns(dc, clock, platform, "award-budget", [
+          "wb1",
+          "wb2",
+        ]);
         expect(await platform.real.flushAnchors()).toBe(1); // N = 1 for both accounts, not 2
         const held = await platform.storedReceiptHash(f2.run_id);
         expect(await platform.chain!.findAnchor(held)).toBeNull();
