@@ -199,12 +199,7 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
         reason: "pack_pending",
         message: "the award is confirmed; its pack could not be minted just now: ask again later",
       };
-    if (!packed)
-      return {
-        kind: "unavailable",
-        reason: "pack_pending",
-        message: "the award is confirmed; its pack is being minted",
-      };
+    if (!packed) return packBeingMinted(row.award_tx);
     return { kind: "pack", pack_hash: packed.pack_hash, pack_size: packed.bytes.byteLength };
   }
   if (row && (row.status === "prepared" || row.status === "sent")) {
@@ -235,11 +230,7 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
       by,
       () =>
         reached.recorded !== undefined
-          ? {
-              kind: "unavailable" as const,
-              reason: "pack_pending" as const,
-              message: `the award is confirmed (transaction ${reached.recorded}); its pack is being minted: ask again in a moment`,
-            }
+          ? packBeingMinted(reached.recorded)
           : {
               kind: "unavailable" as const,
               reason: "award_pending" as const,
@@ -249,6 +240,19 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
     if (fromChain) return fromChain;
   }
   return notYetAwarded(ctx, b, by);
+}
+
+/**
+ * The door's one answer for a confirmed award whose pack is not minted by the deadline, whichever wait
+ * ran out (the pack's own, or the chain's reading that recorded the award: CI29 saw both race).
+ * @param awardTx the confirmed award's transaction hash, if recorded
+ */
+function packBeingMinted(awardTx: string | null | undefined): AwardEvidenceHead {
+  return {
+    kind: "unavailable",
+    reason: "pack_pending",
+    message: `the award is confirmed${awardTx ? ` (transaction ${awardTx})` : ""}; its pack is being minted: ask again in a moment`,
+  };
 }
 
 /**
