@@ -93,6 +93,22 @@ describe("numeric grading of answers far beyond every published gold (probe27 A-
     expect(() => validateGold("numeric", { value: 1, tolerance: "1" + "0".repeat(BOUND) }, "$.gold")).toThrow(
       /^\$\.gold\.tolerance: /,
     );
+    // fractional digits as written: at most FRAC each, the value's and the tolerance's
+    const FRAC = evidence.NUMERIC_GOLD_MAX_FRAC_DIGITS;
+    const frac = (n: number): string => "0." + "0".repeat(n - 1) + "1";
+    expect(() =>
+      validateGold("numeric", { value: frac(FRAC), tolerance: frac(FRAC) }, "$.gold"),
+    ).not.toThrow();
+    expect(() => validateGold("numeric", { value: frac(FRAC + 1) }, "$.gold")).toThrow(
+      /^\$\.gold\.value: numeric gold value has 101 fractional digits, more than the 100/,
+    );
+    expect(() => validateGold("numeric", { value: "1." + "0".repeat(FRAC + 1) }, "$.gold")).toThrow(
+      /^\$\.gold\.value: /,
+    );
+    expect(() => validateGold("numeric", { value: 1, tolerance: frac(FRAC + 1) }, "$.gold")).toThrow(
+      /^\$\.gold\.tolerance: numeric gold tolerance has 101 fractional digits/,
+    );
+    expect(grade("numeric", { value: frac(FRAC + 1) }, frac(FRAC + 1)).toString()).toBe("1/1");
     // prepareGold (what grades, and what the verifier regrades a pack with) keeps SPEC 5 as written
     const big = "1" + "0".repeat(150);
     expect(grade("numeric", { value: big }, big + ".0").toString()).toBe("1/1");

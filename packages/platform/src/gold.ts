@@ -7,7 +7,7 @@
  * | grader | gold | refused |
  * |---|---|---|
  * | `exact` | `{"value": str(label), "alternatives"?: [...]}` | a label with no letter or digit; an object/array/null label |
- * | `numeric` | `{"value": number or decimal string, "tolerance": t}` (t defaults to 0) | a label that is not a plain decimal number; `|value| + t` past 100 integer digits (evidence `NUMERIC_GOLD_MAX_INT_DIGITS`) |
+ * | `numeric` | `{"value": number or decimal string, "tolerance": t}` (t defaults to 0) | a label that is not a plain decimal number; `|value| + t` past 100 integer digits (evidence `NUMERIC_GOLD_MAX_INT_DIGITS`); a value or t past 100 fractional digits (`NUMERIC_GOLD_MAX_FRAC_DIGITS`) |
  * | `contains_all` | `{"terms": [...]}` (a list label as is; a string label split on commas) | any other type, no usable term |
  * | `json_fields` | `{"fields": label}` | a label that is not a non-empty object |
  */

@@ -130,8 +130,19 @@ describe("publishing: the seed's table of refusals", () => {
     );
     expect(e).toMatchObject({ code: "invalid_option", details: { field: "tolerance" } });
     expect(e.message).toContain("$.tolerance");
+    // fractional digits as written: a label or a tolerance past the bound (probe28 A-F6's rest)
+    e = await rejection(
+      publishRows(platform, [r(1), r("0." + "0".repeat(100) + "1")], { grader_type: "numeric" }, "n5"),
+    );
+    expect(e).toMatchObject({ code: "invalid_gold", details: { row_index: 1, field: "label" } });
+    expect(e.message).toContain("101 fractional digits");
+    e = await rejection(
+      publishRows(platform, [r(1)], { grader_type: "numeric", tolerance: "0." + "0".repeat(101) }, "n6"),
+    );
+    expect(e).toMatchObject({ code: "invalid_option", details: { field: "tolerance" } });
     // at the bound: published
     await publishRows(platform, rows.slice(0, 2), { grader_type: "numeric", tolerance: "0.5" }, "n4");
+    await publishRows(platform, [r("0." + "0".repeat(99) + "1")], { grader_type: "numeric" }, "n7");
   });
 
   it("contains_all: any other type, or no usable terms, names the row index", async () => {

@@ -93,6 +93,14 @@ export type PreparedGold = ExactGold | NumericGold | ContainsAllGold | JsonField
  */
 export const NUMERIC_GOLD_MAX_INT_DIGITS = 100;
 
+/**
+ * The most fractional digits, as written, a `numeric` gold's value or tolerance may have at publish
+ * ({@link validateGold}; SPEC 5 sets no bound). Grading aligns the answer and the gold to the larger
+ * scale, so a gold's scale sets part of the grader's work: bounded, it tells nothing an answer's own
+ * digits would not (probe28 A-F6, the fractional half of the integer-digit bound).
+ */
+export const NUMERIC_GOLD_MAX_FRAC_DIGITS = 100;
+
 /** Digits of the integer part of `|value| + tolerance` (`tolerance >= 0`), 0 when it is below 1. */
 function intDigits(value: ExactDecimal, tolerance: ExactDecimal): number {
   const sum = addDecimals(
@@ -203,13 +211,24 @@ export function prepareGold(graderType: string, gold: unknown, path = "$"): Prep
 
 /**
  * Validate gold at publish time (SPEC 5): {@link prepareGold}'s rules, and a `numeric` gold whose
- * `|value| + tolerance` has at most {@link NUMERIC_GOLD_MAX_INT_DIGITS} integer digits (a publish rule,
- * not a SPEC 5 one: `prepareGold`, which grades and verifies packs, accepts more).
+ * `|value| + tolerance` has at most {@link NUMERIC_GOLD_MAX_INT_DIGITS} integer digits, and whose value and
+ * tolerance have at most {@link NUMERIC_GOLD_MAX_FRAC_DIGITS} fractional digits each, as written (publish
+ * rules, not SPEC 5 ones: `prepareGold`, which grades and verifies packs, accepts more).
  * @throws EvidenceError `malformed_gold` / `unknown_grader` naming the path (`$.tolerance` when the
- *   tolerance alone is over the bound, else `$.value`)
+ *   tolerance alone is over a bound, else `$.value`)
  */
 export function validateGold(graderType: string, gold: unknown, path = "$"): void {
   const g = prepareGold(graderType, gold, path);
+  if (g.kind === "numeric")
+    for (const [field, d] of [
+      ["value", g.value],
+      ["tolerance", g.tolerance],
+    ] as const)
+      if (d.scale > NUMERIC_GOLD_MAX_FRAC_DIGITS)
+        bad(
+          appendPath(path, field),
+          `numeric gold ${field} has ${d.scale} fractional digits, more than the ${NUMERIC_GOLD_MAX_FRAC_DIGITS} a published gold may have`,
+        );
   if (g.kind === "numeric" && g.maxIntDigits > NUMERIC_GOLD_MAX_INT_DIGITS) {
     const field =
       intDigits(integerDecimal(0n), g.tolerance) > NUMERIC_GOLD_MAX_INT_DIGITS ? "tolerance" : "value";
