@@ -119,6 +119,15 @@ function querySafety(label: string, databaseUrl: string | undefined) {
       expect(rows[0]!.place).toBe(1);
     });
 
+    it("serves a float JSON cannot hold as PostgreSQL's text of it, never null (probe28 B-F11)", async () => {
+      const r = await sql(
+        ix.url,
+        "SELECT 'Infinity'::float8 AS a, '-Infinity'::float8 AS b, 'NaN'::float8 AS c, 1.5::float8 AS d, NULL::float8 AS e",
+      );
+      expect(r.status).toBe(200);
+      expect(r.body.rows).toEqual([{ a: "Infinity", b: "-Infinity", c: "NaN", d: 1.5, e: null }]);
+    });
+
     it("runs the README's GraphQL query and SQL-over-HTTP call as printed", async () => {
       const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
       const block = (marker: string) => {

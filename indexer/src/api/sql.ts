@@ -741,11 +741,15 @@ function parseSuperjson(raw: string): unknown {
 }
 
 /**
- * The answer's JSON (bigint → decimal string).
+ * The answer's JSON: a bigint as its decimal string, and a number JSON cannot hold (a float8 or float4
+ * `Infinity`, `-Infinity`, `NaN`) as PostgreSQL's own text of it, as `to_json` writes it, never `null`
+ * (probe28 B-F11: `SELECT 'NaN'::float8` answered `null`, a value the row does not hold).
  * @throws QueryRefused `limit_exceeded` (`maxAnswerBytes`) for a longer answer.
  */
 function answerJson(v: Rows): string {
-  const text = JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x));
+  const text = JSON.stringify(v, (_k, x: unknown) =>
+    typeof x === "bigint" || (typeof x === "number" && !Number.isFinite(x)) ? String(x) : x,
+  );
   const max = QUERY_LIMITS.sql.maxAnswerBytes;
   const bytes = Buffer.byteLength(text);
   if (bytes > max)
