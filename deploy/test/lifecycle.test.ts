@@ -861,6 +861,42 @@ describe("bounty tasks on a local Base-profile node", function () {
       ).to.equal(nonce);
     });
 
+    it("says so when the award it sent is mined reverted: its hash, block and gas, not a bare revert (probe28c C-F1)", async function () {
+      const c = await lockSmall(60n, 120n);
+      const { awardDeadline: cDeadline, status: funded } = await bounty(c);
+      await chain.increaseTime(61); // the window is open: the simulation on the pending block passes
+      await rpc(chain.rpcUrl, "evm_setAutomine", [false]);
+      try {
+        const awarding = run(awardSmallArgs(c));
+        // the award waits in the pool; the block that carries it comes after the deadline
+        const deadline = Date.now() + 60_000;
+        let pending: { hash: string }[] = [];
+        while (pending.length === 0 && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 100));
+          const block = await rpc<{ transactions: { hash: string; from: string }[] }>(
+            chain.rpcUrl,
+            "eth_getBlockByNumber",
+            ["pending", true],
+          );
+          pending = block.transactions.filter((t) => t.from.toLowerCase() === awarder.toLowerCase());
+        }
+        expect(pending, "the award was sent").to.have.length(1);
+        await rpc(chain.rpcUrl, "evm_setNextBlockTimestamp", [Number(cDeadline) + 1]);
+        await rpc(chain.rpcUrl, "evm_mine");
+        const r = await awarding;
+        expectRefusal(
+          r,
+          new RegExp(
+            `award transaction ${pending[0]!.hash} was mined reverted in block \\d+ \\(gas used \\d+ paid by ${awarder}\\)`,
+            "i",
+          ),
+        );
+        expect((await bounty(c)).status, "still funded: not awarded").to.equal(funded);
+      } finally {
+        await rpc(chain.rpcUrl, "evm_setAutomine", [true]);
+      }
+    });
+
     it("refuses an award after the deadline", async function () {
       const c = await lockSmall(60n, 120n);
       const cDeadline = (await bounty(c)).awardDeadline;
