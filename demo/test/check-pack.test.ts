@@ -247,6 +247,40 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
     expect(r.stdout).toBe("exit=0\n");
   });
 
+  it("answers a bug of its own with exit 4 and one line naming it; CHECK_PACK_DEBUG=1 adds the traceback", () => {
+    // a check that raises what no input rule names (a bug), on the vector pack
+    const py = [
+      "import sys",
+      "sys.path.insert(0, sys.argv[1])",
+      "import check_pack",
+      "def broken(*args):",
+      "    raise KeyError('no such leaf')",
+      "check_pack.check = broken",
+      "sys.exit(check_pack.main([sys.argv[2]]))",
+    ].join("\n");
+    const run = (env: NodeJS.ProcessEnv) =>
+      spawnSync(
+        "python3",
+        ["-B", "-c", py, fileURLToPath(new URL("../independent", import.meta.url)), VECTOR],
+        {
+          encoding: "utf8",
+          env,
+        },
+      );
+    const quiet = run({ ...process.env, CHECK_PACK_DEBUG: "" });
+    expectOneLine(
+      { status: quiet.status, stdout: quiet.stdout, stderr: quiet.stderr },
+      4,
+      /^check_pack: internal error: KeyError: 'no such leaf' \(a bug in check_pack\.py; CHECK_PACK_DEBUG=1 prints the traceback\)$/,
+    );
+    const debug = run({ ...process.env, CHECK_PACK_DEBUG: "1" });
+    expect(debug.status).toBe(4);
+    expect(debug.stdout).toBe("");
+    expect(debug.stderr).toMatch(/^check_pack: internal error: KeyError/);
+    expect(debug.stderr).toContain("Traceback (most recent call last):");
+    expect(debug.stderr).toContain("in broken");
+  });
+
   it("grades numeric answers exactly beyond 28 digits, and json_fields answers SPEC 2 refuses score 0", () => {
     const py = [
       "import sys, json",
