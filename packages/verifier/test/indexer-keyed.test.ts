@@ -20,6 +20,9 @@ import type { PackView } from "../src/pack.js";
 import { AMOUNT, BOUNTY, POOL, WINNER, benchmark, view } from "./fixtures/one-winner-view.js";
 
 const STRANGER = "0x" + "77".repeat(20);
+/** Another token (a JUNK token on the same chain) and a burn address, as a lying indexer names them. */
+const OTHER_TOKEN = "0x" + "2b".repeat(20);
+const DEAD = "0x000000000000000000000000000000000000dead";
 /** Dust awards to the winner after bounty 7's: 101 pages of 100 before it, past the old bound of 100. */
 const DUST = 10_050;
 
@@ -53,6 +56,8 @@ const awards = [
 ];
 const credits = awards.map((a) => ({
   bountyId: a.bountyId,
+  account: WINNER,
+  token: benchmark.token,
   credited: (a.winners as { amount: string }[])[0]!.amount,
   fromPlaces: (a.winners as { amount: string }[])[0]!.amount,
   fromRemainder: "0",
@@ -78,6 +83,7 @@ function answer(mode: string, url: URL): { status: number; body: unknown } {
       body: {
         bounty: {
           ...a,
+          id: mode === "other-bounty" ? "2" : String(BOUNTY),
           // one disagreement on demand, so a failed fact can be told from an unverified one
           pool: q.has("x") ? "1" : a.pool,
           status: "Awarded",
@@ -86,7 +92,14 @@ function answer(mode: string, url: URL): { status: number; body: unknown } {
           thresholdBps: 0,
           splitsBps: [10000],
         },
-        winners: a.winners,
+        // the bounty's own winner rows state the bounty, the token and the award (probe29 C-F2)
+        winners: (a.winners as Record<string, unknown>[]).map((w) => ({
+          ...w,
+          bountyId: mode === "other-bounty" ? "2" : String(BOUNTY),
+          token: mode === "token-lies" ? OTHER_TOKEN : benchmark.token,
+          awardedTx: a.awardedTx,
+          awardedBlock: a.awardedBlock,
+        })),
       },
     };
   }
@@ -110,6 +123,20 @@ function answer(mode: string, url: URL): { status: number; body: unknown } {
   // the credit record names another place, credited amount and a remainder (probe28 B-F13)
   if (mode === "credit-lies" && path !== "/awards")
     list = list.map((it) => ({ ...it, places: [9], credited: "999999999999", fromRemainder: "7" }));
+  // the award history's winners and the credit record name another token, the record another account
+  // (probe29 C-F2)
+  if (mode === "token-lies")
+    list = list.map((it) =>
+      path === "/awards"
+        ? {
+            ...it,
+            winners: (it as unknown as { winners: object[] }).winners.map((w) => ({
+              ...w,
+              token: OTHER_TOKEN,
+            })),
+          }
+        : { ...it, token: OTHER_TOKEN, account: DEAD },
+    );
   // a second record of the same bounty, every amount changed (probe28 C-F13)
   if (mode === "twice" && bounty !== null)
     list = [
@@ -216,6 +243,31 @@ describe("a winner's award and credit are read by the bounty's key (probe27 C-F8
       `${route}: credits[bounty ${BOUNTY}].credited is 999999999999, the pack says ${AMOUNT}`,
       `${route}: credits[bounty ${BOUNTY}].places is [9], the pack says [1]`,
     ]);
+  });
+
+  it("winner records and a credit record naming another token, or another account, are disagreements (probe29 C-F2)", async () => {
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/token-lies/` });
+    expect(f.state).toBe("failed");
+    const credits = `GET /accounts/${WINNER}/credits?bounty=${BOUNTY}`;
+    for (const reason of [
+      `GET /bounties/${BOUNTY}: winners[0].token is ${OTHER_TOKEN}, the pack says ${benchmark.token.toLowerCase()}`,
+      `GET /awards?winner=${WINNER}&bounty=${BOUNTY}: items[0].winners[0].token is ${OTHER_TOKEN}, the pack says ${benchmark.token.toLowerCase()}`,
+      `${credits}: credits[bounty ${BOUNTY}].account is ${DEAD}, the pack says ${WINNER.toLowerCase()}`,
+      `${credits}: credits[bounty ${BOUNTY}].token is ${OTHER_TOKEN}, the pack says ${benchmark.token.toLowerCase()}`,
+    ])
+      expect(f.reasons).toContain(reason);
+  });
+
+  it("a /bounties/:id answer of another bounty, its winners of that bounty, is a disagreement (probe29 C-F2)", async () => {
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/other-bounty/` });
+    expect(f.state).toBe("failed");
+    expect(f.reasons).toContain(`GET /bounties/${BOUNTY}: bounty.id is 2, the pack says ${BOUNTY}`);
+    expect(f.reasons).toContain(`GET /bounties/${BOUNTY}: winners[0].bountyId is 2, the pack says ${BOUNTY}`);
+  });
+
+  it("the current indexer's answers, every stated field as the pack says: verified", async () => {
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/current/` });
+    expect([f.state, f.reasons]).toEqual(["verified", [expect.stringMatching(/^the indexer agrees/)]]);
   });
 
   it("a keyed answer holding another bounty's item is a disagreement, not the pack's award", async () => {

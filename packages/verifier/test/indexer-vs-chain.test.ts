@@ -50,6 +50,7 @@ beforeAll(async () => {
         return {
           bounty: {
             ...award,
+            id: "7",
             status: "Awarded",
             leafCount: "12",
             closesAt: String(benchmark.closes_at),
@@ -66,6 +67,8 @@ beforeAll(async () => {
           credits: [
             {
               bountyId: "7",
+              account: WINNER,
+              token: benchmark.token,
               credited: String(AMOUNT),
               fromPlaces: String(AMOUNT),
               fromRemainder: "0",

@@ -20,6 +20,9 @@ export async function bountyAgreement(walk: IndexerWalk, found: Disagreements): 
   if (typeof raw !== "object" || raw === null || Array.isArray(raw))
     throw walk.notTheIndexer(route, "no bounty object");
   const bounty = obj(raw);
+  // the answer is of the bounty asked for (probe29 C-F2: a bounty "2" and its winners answering
+  // `/bounties/1` was verified)
+  found.cmp(route, "bounty.id", s(bounty.id), b.bounty_id);
   bountyOnlyFields(walk, route, bounty, found);
   chainBountyFields(walk, route, bounty, found);
   const winners = arr(obj(br.body).winners).map(obj);
@@ -124,17 +127,32 @@ export function awardAgreement(walk: IndexerWalk, answer: AwardAnswer, found: Di
   if (walk.chain?.awarded) awardedLogFields(walk, answer, found);
 }
 
+/**
+ * Every winner as the pack says: place, account and amount, which every answer states, and the fields
+ * of the award a winner record may state too (`GET /bounties/:id` serves them, `GET /awards` does not):
+ * the bounty, the token, the award's transaction and block, compared whenever stated (probe29 C-F2: a
+ * winner record naming another token was verified).
+ */
 function winnerFields(walk: IndexerWalk, answer: AwardAnswer, found: Disagreements): void {
   const { route, winners, winnersAt } = answer;
+  const b = walk.view.benchmark;
   const pack = walk.view.winners;
   if (winners.length !== pack.length)
     found.push(`GET ${route}: ${winners.length} ${winnersAt}, the pack has ${pack.length}`);
+  const stated: [string, string][] = [
+    ["bountyId", b.bounty_id],
+    ["token", b.token.toLowerCase()],
+    ["awardedTx", b.award_tx.toLowerCase()],
+    ["awardedBlock", String(b.award_block)],
+  ];
   pack.forEach((w, i) => {
     const iw = winners[i];
     if (iw === undefined) return;
     found.cmp(route, `${winnersAt}[${i}].place`, s(iw.place), String(i + 1));
     found.cmp(route, `${winnersAt}[${i}].account`, s(iw.account), w.withdrawal_address.toLowerCase());
     found.cmp(route, `${winnersAt}[${i}].amount`, s(iw.amount), String(w.amount_base_units));
+    for (const [field, want] of stated)
+      if (iw[field] !== undefined) found.cmp(route, `${winnersAt}[${i}].${field}`, s(iw[field]), want);
   });
 }
 

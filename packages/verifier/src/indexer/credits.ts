@@ -2,8 +2,9 @@
  * `GET /awards?winner=&bounty=` and `GET /accounts/:address/credits?bounty=`, per winner address: the
  * bounty is in the account's award history, with every field of the award and its winners (places,
  * accounts, amounts) as the pack says (probe15 B-F13: only its presence was checked), and its credit
- * record as the pack implies it: places held, credit from places (the sum of the pack's amounts to that
- * address), from the author's remainder (the author only) and credited in all (probe28 B-F13).
+ * record as the pack implies it: its account and token, places held, credit from places (the sum of the
+ * pack's amounts to that address), from the author's remainder (the author only) and credited in all
+ * (probe28 B-F13, probe29 C-F2).
  *
  * Both are **keyed reads**: the bounty is named (`bounty=<id>`), so the indexer answers at most that
  * bounty's item, whatever the length of the account's history. Anyone can award any address (SPEC 1.1:
@@ -120,6 +121,10 @@ export async function creditAgreement(walk: IndexerWalk, found: Disagreements): 
       // record naming place 9, another credited amount or a remainder was verified)
       const fromRemainder = account === b.author.toLowerCase() ? remainder : 0n;
       const field = (name: string): string => `credits[bounty ${id}].${name}`;
+      // the record is this account's, in the bounty's token (probe29 C-F2: a record naming 0x...dead, or
+      // another token, was verified)
+      found.cmp(credit.route, field("account"), s(credit.item.account), account);
+      found.cmp(credit.route, field("token"), s(credit.item.token), b.token.toLowerCase());
       found.cmp(credit.route, field("fromPlaces"), s(credit.item.fromPlaces), String(amount));
       found.cmp(credit.route, field("fromRemainder"), s(credit.item.fromRemainder), String(fromRemainder));
       found.cmp(credit.route, field("credited"), s(credit.item.credited), String(amount + fromRemainder));
