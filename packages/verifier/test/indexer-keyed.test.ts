@@ -92,6 +92,20 @@ function answer(mode: string, url: URL): { status: number; body: unknown } {
           thresholdBps: 0,
           splitsBps: [10000],
         },
+        // the bounty's credit records: the winner's and the author's remainder (SPEC 7.3)
+        credits: [
+          { account: WINNER, fromPlaces: String(AMOUNT), fromRemainder: "0", places: [1] },
+          { account: benchmark.author, fromPlaces: "0", fromRemainder: String(POOL - AMOUNT), places: [] },
+          ...(mode === "bounty-credits-lie"
+            ? [{ account: DEAD, fromPlaces: "5", fromRemainder: "0", places: [] }]
+            : []),
+        ].map((c) => ({
+          bountyId: String(BOUNTY),
+          token: benchmark.token,
+          credited: String(BigInt(c.fromPlaces) + BigInt(c.fromRemainder)),
+          ...c,
+          ...(mode === "bounty-credits-lie" && c.account === WINNER ? { fromPlaces: "1", places: [2] } : {}),
+        })),
         // the bounty's own winner rows state the bounty, the token and the award (probe29 C-F2)
         winners: (a.winners as Record<string, unknown>[]).map((w) => ({
           ...w,
@@ -263,6 +277,18 @@ describe("a winner's award and credit are read by the bounty's key (probe27 C-F8
     expect(f.state).toBe("failed");
     expect(f.reasons).toContain(`GET /bounties/${BOUNTY}: bounty.id is 2, the pack says ${BOUNTY}`);
     expect(f.reasons).toContain(`GET /bounties/${BOUNTY}: winners[0].bountyId is 2, the pack says ${BOUNTY}`);
+  });
+
+  it("the bounty's credit records as the pack implies them: an extra account or another amount is a disagreement", async () => {
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/bounty-credits-lie/` });
+    expect(f.state).toBe("failed");
+    const route = `GET /bounties/${BOUNTY}`;
+    expect(f.reasons).toEqual([
+      `${route}: 3 credits, the pack implies 2`,
+      `${route}: credits[0].fromPlaces is 1, the pack says ${AMOUNT}`,
+      `${route}: credits[0].places is [2], the pack says [1]`,
+      `${route}: credits[2].account is ${DEAD}, not an account the pack credits`,
+    ]);
   });
 
   it("the current indexer's answers, every stated field as the pack says: verified", async () => {

@@ -8,7 +8,9 @@
  */
 import { BountyStatus } from "@bench-bounty/contracts";
 import { fact, type Fact } from "../facts.js";
+import { printable } from "../text.js";
 import { arr, obj, s, type Disagreements, type IndexerWalk, type Json } from "./context.js";
+import { creditRecordFields, packCredits } from "./credit-records.js";
 
 /** The bounty and its award; a 404 decides the fact (the indexer has no such bounty). */
 export async function bountyAgreement(walk: IndexerWalk, found: Disagreements): Promise<Fact | void> {
@@ -27,6 +29,27 @@ export async function bountyAgreement(walk: IndexerWalk, found: Disagreements): 
   chainBountyFields(walk, route, bounty, found);
   const winners = arr(obj(br.body).winners).map(obj);
   awardAgreement(walk, { route, at: "bounty", award: bounty, winners, winnersAt: "winners" }, found);
+  if (obj(br.body).credits !== undefined) bountyCredits(walk, route, arr(obj(br.body).credits), found);
+}
+
+/**
+ * The bounty's credit records (`credits` of `GET /bounties/:id`) as the pack implies them: one per winner
+ * account and, when the author's remainder is above zero, the author's, every field equal (probe29 C-F2's
+ * class: the records the bounty's page lists were never compared).
+ */
+function bountyCredits(walk: IndexerWalk, route: string, listed: Json[], found: Disagreements): void {
+  const want = packCredits(walk.view);
+  if (listed.length !== want.size)
+    found.push(`GET ${route}: ${listed.length} credits, the pack implies ${want.size}`);
+  listed.map(obj).forEach((item, i) => {
+    const account = s(item.account);
+    const expected = account === null ? undefined : want.get(account);
+    if (expected === undefined)
+      found.push(
+        `GET ${route}: credits[${i}].account is ${account === null ? "null" : printable(account, 80)}, not an account the pack credits`,
+      );
+    else creditRecordFields(walk, route, `credits[${i}]`, item, account!, expected, found);
+  });
 }
 
 /**

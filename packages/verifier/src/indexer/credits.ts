@@ -19,6 +19,7 @@
  */
 import { printable } from "../text.js";
 import { awardAgreement } from "./bounty.js";
+import { creditRecordFields, packCredits } from "./credit-records.js";
 import {
   IndexerRefusedError,
   arr,
@@ -89,17 +90,9 @@ async function keyedItem(
  * winner address, whatever its history).
  */
 export async function creditAgreement(walk: IndexerWalk, found: Disagreements): Promise<void> {
-  const b = walk.view.benchmark;
-  const id = b.bounty_id;
-  const perAccount = new Map<string, { amount: bigint; places: number[] }>();
-  walk.view.winners.forEach((w, i) => {
-    const account = w.withdrawal_address.toLowerCase();
-    const held = perAccount.get(account) ?? { amount: 0n, places: [] };
-    perAccount.set(account, { amount: held.amount + w.amount_base_units, places: [...held.places, i + 1] });
-  });
-  // the author's remainder (pool - paid to winners) is credited to the author (SPEC 7.3)
-  const remainder = b.pool_base_units - walk.view.winners.reduce((t, w) => t + w.amount_base_units, 0n);
-  for (const [account, { amount, places }] of perAccount) {
+  const id = walk.view.benchmark.bounty_id;
+  for (const [account, want] of packCredits(walk.view)) {
+    if (want.places.length === 0) continue; // the author's remainder alone: not a winner address
     const awardsRoute = `/awards?winner=${account}&bounty=${id}`;
     const history = `${account}'s award history`;
     const award = await keyedItem(walk, awardsRoute, "items", id, found, history);
@@ -116,19 +109,7 @@ export async function creditAgreement(walk: IndexerWalk, found: Disagreements): 
     const creditsRoute = `/accounts/${account}/credits?bounty=${id}`;
     const credit = await keyedItem(walk, creditsRoute, "credits", id, found, `${account}'s credits`);
     if (credit === null) found.push(`GET ${creditsRoute}: no credit on bounty ${id}`);
-    else if (credit !== undefined) {
-      // every field of the credit record the pack states (probe28 B-F13: only fromPlaces was compared, and a
-      // record naming place 9, another credited amount or a remainder was verified)
-      const fromRemainder = account === b.author.toLowerCase() ? remainder : 0n;
-      const field = (name: string): string => `credits[bounty ${id}].${name}`;
-      // the record is this account's, in the bounty's token (probe29 C-F2: a record naming 0x...dead, or
-      // another token, was verified)
-      found.cmp(credit.route, field("account"), s(credit.item.account), account);
-      found.cmp(credit.route, field("token"), s(credit.item.token), b.token.toLowerCase());
-      found.cmp(credit.route, field("fromPlaces"), s(credit.item.fromPlaces), String(amount));
-      found.cmp(credit.route, field("fromRemainder"), s(credit.item.fromRemainder), String(fromRemainder));
-      found.cmp(credit.route, field("credited"), s(credit.item.credited), String(amount + fromRemainder));
-      found.cmp(credit.route, field("places"), s(credit.item.places), JSON.stringify(places));
-    }
+    else if (credit !== undefined)
+      creditRecordFields(walk, credit.route, `credits[bounty ${id}]`, credit.item, account, want, found);
   }
 }
