@@ -360,6 +360,18 @@ function signerAccount(key: Hex, field: string): PrivateKeyAccount {
   return privateKeyToAccount(key);
 }
 
+/** The digests an `AnchorRegistry` call anchors (`anchor`, `anchorMany`), lowercase; none for other input. */
+function anchoredDigests(input: Hex): string[] {
+  try {
+    const call = decodeFunctionData({ abi: anchorRegistryAbi, data: input });
+    if (call.functionName === "anchor") return [lower(call.args[0])];
+    if (call.functionName === "anchorMany") return call.args[0].map(lower);
+  } catch {
+    // not a registry call this gateway makes: it anchors nothing
+  }
+  return [];
+}
+
 /** Chain access for the platform. Construct with {@link ChainGateway.connect}. */
 export class ChainGateway {
   /**
@@ -472,12 +484,21 @@ export class ChainGateway {
 
   private async anchorManyNow(digests: Hex[], kind: PlatformAnchorKind): Promise<AnchorOutcome[]> {
     const out = new Map<string, AnchorOutcome>();
-    const todo: Hex[] = [];
-    for (const d of [...new Set(digests.map(lower))] as Hex[]) {
-      const existing = await this.findAnchor(d);
-      if (!existing) todo.push(d);
-      else out.set(d, this.outcomeOf(existing, kind));
-    }
+    const lookUp = async (ds: Hex[]): Promise<Hex[]> => {
+      const missing: Hex[] = [];
+      for (const d of ds) {
+        const existing = await this.findAnchor(d);
+        if (!existing) missing.push(d);
+        else out.set(d, this.outcomeOf(existing, kind));
+      }
+      return missing;
+    };
+    let todo = await lookUp([...new Set(digests.map(lower))] as Hex[]);
+    // this account's own anchoring of them may wait in the pool (sent by a process killed while it waited,
+    // or by another process on the store): waited for, then looked up again, never sent twice (probe29
+    // C-F1: the send's simulation reverted AlreadyAnchored in the pending block, an undecoded "internal
+    // error", and the door said the pack "could not be minted")
+    if (todo.length > 0 && (await this.awaitOwnPendingAnchors(todo))) todo = await lookUp(todo);
     if (todo.length > 0) {
       try {
         const hash =
@@ -511,6 +532,25 @@ export class ChainGateway {
       }
     }
     return digests.map((d) => out.get(lower(d))!);
+  }
+
+  /**
+   * Waits for the platform account's transactions in the node's pool that anchor any of `digests`
+   * (`anchor` or `anchorMany` calls to the registry), mined or reverted. Only read when the account has
+   * unmined transactions; a node without a pending block shows none.
+   * @returns whether any was waited for (the digests are then to be looked up again)
+   * @throws PlatformError `chain_error` when the RPC fails
+   */
+  private async awaitOwnPendingAnchors(digests: Hex[]): Promise<boolean> {
+    if ((await this.unminedCount()) === 0) return false;
+    const pool = await this.pendingTransactionsTo(this.config.contracts.anchorRegistry);
+    const wanted = new Set(digests.map(lower));
+    const inflight = (pool ?? []).filter((t) => anchoredDigests(t.input).some((d) => wanted.has(d)));
+    for (const t of inflight)
+      await this.call("wait for this account's pending anchor", () =>
+        this.publicClient.waitForTransactionReceipt({ hash: t.hash }),
+      );
+    return inflight.length > 0;
   }
 
   /** The outcome of a digest found anchored: its evidence with `kind`, else the squat. */

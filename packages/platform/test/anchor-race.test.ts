@@ -40,3 +40,44 @@ describe("a digest another process anchored between the lookup and the send", { 
     expect(await lateGateway(1).anchorMany(digests, "receipt")).toEqual(first);
   });
 });
+
+describe(
+  "the account's own anchor of the digest waiting in the pool (probe29 C-F1)",
+  { timeout: 120_000 },
+  () => {
+    it("a restarted process waits for it and returns its anchor: nothing sent twice, no simulated revert", async () => {
+      const dc = chain();
+      const rpc = (method: string, params: unknown[] = []) =>
+        dc.publicClient.request({ method: method as never, params: params as never });
+      const digest = keccak256(toHex("anchor-pending-own"));
+      const account = dc.accounts[2]!.address;
+      const sent = () => dc.publicClient.getTransactionCount({ address: account, blockTag: "pending" });
+      const before = await sent();
+      await rpc("evm_setAutomine", [false]);
+      try {
+        // the first process sends the pack's anchor, which waits in the pool (it is killed while it waits)
+        const first = ChainGateway.connect(chainConfig(dc, 2)).anchor(digest, "pack");
+        while ((await sent()) === before) await new Promise((r) => setTimeout(r, 50));
+        // the restarted process anchors the same digest: it finds its own transaction in the pool
+        const restarted = ChainGateway.connect(chainConfig(dc, 2));
+        let looked!: () => void;
+        const lookedInPool = new Promise<void>((r) => (looked = r));
+        const pendingTransactionsTo = restarted.pendingTransactionsTo.bind(restarted);
+        restarted.pendingTransactionsTo = async (to) => {
+          const pool = await pendingTransactionsTo(to);
+          looked();
+          return pool;
+        };
+        const second = restarted.anchor(digest, "pack");
+        const early = await Promise.race([lookedInPool.then(() => null), second.catch((e: unknown) => e)]);
+        expect(early).toBeNull(); // before: chain_error, the send's simulation reverted AlreadyAnchored
+        await rpc("evm_mine");
+        const [a, b] = await Promise.all([first, second]);
+        expect(b).toEqual(a);
+        expect(await sent(), "one transaction sent in all").toBe(before + 1);
+      } finally {
+        await rpc("evm_setAutomine", [true]);
+      }
+    });
+  },
+);
