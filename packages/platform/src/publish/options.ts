@@ -226,19 +226,6 @@ export function benchmarkConfig(o: PublishOptions): BenchmarkConfig {
   }
   const tol = normaliseTolerance(o.tolerance);
   if (typeof tol === "object") throw new PlatformError("invalid_option", tol.error, { field: "tolerance" });
-  if (o.tolerance !== undefined) {
-    // a published gold's bound (evidence validateGold: NUMERIC_GOLD_MAX_INT_DIGITS) holds for the tolerance
-    // alone: refused here, naming it, rather than on every row (probe28 A-F6)
-    try {
-      validateGold("numeric", { value: 0, tolerance: tol });
-    } catch (e) {
-      if (isEvidenceError(e))
-        throw new PlatformError("invalid_option", `tolerance refused by the grader rules: ${e.message}`, {
-          field: "tolerance",
-        });
-      throw e;
-    }
-  }
   if (o.alternatives_field !== undefined && o.grader_type !== "exact") {
     throw new PlatformError("invalid_option", "alternatives_field applies to the exact grader only", {
       field: "alternatives_field",
@@ -277,6 +264,20 @@ export function benchmarkConfig(o: PublishOptions): BenchmarkConfig {
     leaderboard_visibility: visibilityOption(o.leaderboard_visibility),
   };
   assertPackLimits(o, config);
+  if (o.tolerance !== undefined) {
+    // a published gold's bounds (evidence validateGold: NUMERIC_GOLD_MAX_INT_DIGITS, _FRAC_DIGITS) hold for
+    // the tolerance alone: refused here, naming it, rather than on every row (probe28 A-F6); after the pack's
+    // own limits, which name the value as sent (`5e-324`, probe21 A-F2)
+    try {
+      validateGold("numeric", { value: 0, tolerance: tol });
+    } catch (e) {
+      if (isEvidenceError(e))
+        throw new PlatformError("invalid_option", `tolerance refused by the grader rules: ${e.message}`, {
+          field: "tolerance",
+        });
+      throw e;
+    }
+  }
   // The scoring settings are checked by the evidence library's composite (SPEC 6), on a sample run.
   try {
     composite({
