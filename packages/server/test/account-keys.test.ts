@@ -95,10 +95,36 @@ describe("REST: the account's keys", () => {
     expect(bad.json.error.details.field).toBe("key_prefix");
   });
 
+  // keys29 item 4: one account issued keys without end
+  it("at most 20 active keys: the next POST is 409 too_many_keys naming the cap; a revoked key frees a place", async () => {
+    const hank = await register(live.url, "keys-hank");
+    let last: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 1; i < 20; i++) {
+      last = await call(live.url, "POST", KEYS, { key: hank.key });
+      expect(last.status).toBe(201);
+    }
+    const refused = await call(live.url, "POST", KEYS, { key: hank.key });
+    expect(refused.status).toBe(409);
+    expect(refused.json.error).toMatchObject({
+      code: "too_many_keys",
+      details: { max_active_keys: 20, active_keys: 20 },
+    });
+    expect(refused.json.error.message).toContain("revoke one first");
+    // MCP answers the same code
+    const tool = await postToolCall(live.url, "issue_key", {}, hank.key);
+    expect(tool.body.result.isError).toBe(true);
+    expect(JSON.stringify(tool.body.result.structuredContent)).toContain('"too_many_keys"');
+    expect(
+      (await call(live.url, "DELETE", `${KEYS}/${last!.json.key_prefix}`, { key: hank.key })).status,
+    ).toBe(200);
+    expect((await call(live.url, "POST", KEYS, { key: hank.key })).status).toBe(201);
+  });
+
   it("the OpenAPI document describes both routes", async () => {
     const doc = (await call(live.url, "GET", "/api/v1/openapi.json")).json;
     expect(doc.paths["/api/v1/accounts/me/keys"].post.responses["201"]).toBeDefined();
     expect(doc.paths["/api/v1/accounts/me/keys/{key_prefix}"].delete.responses["200"]).toBeDefined();
+    expect(doc.paths["/api/v1/accounts/me/keys"].post.responses["409"]).toBeDefined();
   });
 });
 

@@ -3,6 +3,7 @@
  * account's API keys (issue one more, shown once; revoke one by prefix, never the last active one).
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { MAX_ACTIVE_KEYS } from "@bench-bounty/platform";
 import type { AppEnv } from "../env.js";
 import { sendJson } from "../http.js";
 import { defineRoute } from "../route.js";
@@ -67,9 +68,9 @@ export function accountRoutes(): OpenAPIHono<AppEnv> {
     path: "/accounts/me/keys",
     tags: ["accounts"],
     auth: "required",
-    summary: "Issue one more API key for this account (the key is in this answer only)",
+    summary: `Issue one more API key for this account (the key is in this answer only); at most ${MAX_ACTIVE_KEYS} active keys, past them 409 too_many_keys: revoke one first`,
     ok: { status: 201, schema: Registration, description: "the account and the new key" },
-    errors: [401, 403, 422, 503],
+    errors: [401, 403, 409, 422, 503],
     handler: async (c) =>
       sendJson(c, await c.var.domain.issueKey(c.var.principal, { answerBy: c.var.revealBy }), 201),
   });
