@@ -215,6 +215,24 @@ export async function listKeys(ctx: PlatformContext, p: Principal): Promise<KeyL
 }
 
 /**
+ * The prefix of the key a caller names (`namedKeyPrefix`): the prefix as listed (`bbk_<12 hex>`), or a
+ * whole key taken as its prefix. The CLI's `account revoke --server` sends this, never the whole key, in
+ * the server's URL.
+ * @throws PlatformError `unknown_key` (`details.field: "key_prefix"`) for any other text, not echoed (it
+ *   may be a key mistyped)
+ */
+export function keyPrefixNamed(named: string): string {
+  const keyPrefix = namedKeyPrefix(named);
+  if (keyPrefix === null)
+    throw new PlatformError(
+      "unknown_key",
+      "not a key prefix: give the prefix `account keys` lists (bbk_ and 12 hex digits) or the whole key (the text given is not shown)",
+      { field: "key_prefix" },
+    );
+  return keyPrefix;
+}
+
+/**
  * Revokes one of the caller's keys (idempotent: a revoked key stays revoked at its first time). The
  * account's last active key is kept: nothing else can issue a key for the account, so revoking it would
  * lock the account (its agents, datasets and benchmarks) out for good (probe16 B-F14). The check and the
@@ -232,13 +250,7 @@ export async function revokeKey(
   how: WriteHow = {},
 ): Promise<KeyListing> {
   refuseOperatorKeys(p);
-  const keyPrefix = namedKeyPrefix(named);
-  if (keyPrefix === null)
-    throw new PlatformError(
-      "unknown_key",
-      "not a key prefix: give the prefix `account keys` lists (bbk_ and 12 hex digits) or the whole key (the text given is not shown)",
-      { field: "key_prefix" },
-    );
+  const keyPrefix = keyPrefixNamed(named);
   return ctx.store.tx(
     async (t) => {
       await t.accounts.lockKeys(p.account_id);
