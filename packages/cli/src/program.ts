@@ -7,7 +7,7 @@ import { Command } from "commander";
 import type { FaultHooks } from "@bench-bounty/platform";
 import { registerPlatformCommands } from "@bench-bounty/platform/cli";
 import { registerVerifierCommands } from "@bench-bounty/verifier/cli";
-import { HttpRunBackend } from "./remote.js";
+import { HttpAccountKeys, HttpRunBackend } from "./remote.js";
 import { registerServeCommand } from "./serve.js";
 
 /** Options of {@link buildProgram}. */
@@ -28,6 +28,7 @@ export function buildProgram(opts: ProgramOptions = {}): Command {
   registerPlatformCommands(program, {
     remoteBackend: (server, apiKey, checkpointDir, privatePaths) =>
       new HttpRunBackend(server, apiKey, checkpointDir, privatePaths),
+    remoteAccountKeys: (server, apiKey) => new HttpAccountKeys(server, apiKey),
   });
   registerServeCommand(program, opts.faults ? { faults: opts.faults } : {});
   registerVerifierCommands(program);

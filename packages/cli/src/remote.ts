@@ -2,6 +2,7 @@
  * The runner's remote backend: {@link HttpRunBackend} implements the platform's `RunBackend` over the
  * HTTP API with `@bench-bounty/client`, so `bench-bounty run SLUG --server URL --api-key KEY --agent CMD`
  * competes like a stranger's agent (same agent protocol, progress, timeouts, checkpoints, resume).
+ * {@link HttpAccountKeys} is `account keys | issue-key | revoke --server URL --api-key KEY`'s.
  * A refusal of the server becomes the PlatformError of the same code, so the runner treats it exactly
  * as a local refusal (an `invalid_answers` marks the task invalid, a `run_in_progress` stops).
  */
@@ -11,6 +12,8 @@ import {
   PlatformError,
   RUN_ID_PATTERN,
   redactRpc,
+  type IssuedKey,
+  type KeyListing,
   type FinalizeResult,
   type RunBackend,
   type RunView,
@@ -18,6 +21,7 @@ import {
   type StartedRun,
   type SubmitResult,
 } from "@bench-bounty/platform";
+import type { RemoteAccountKeys } from "@bench-bounty/platform/cli";
 
 /** What the runner reads of one answer: the route (for the message) and the check of its shape. */
 interface AnswerShape<T> {
@@ -150,5 +154,63 @@ export class HttpRunBackend implements RunBackend {
       what: "status",
       ok: (a) => isObject(a) && typeof a.status === "string",
     });
+  }
+}
+
+const isKeyList = (v: unknown): v is KeyListing[] =>
+  Array.isArray(v) &&
+  v.every(
+    (k) =>
+      isObject(k) &&
+      typeof k.key_prefix === "string" &&
+      typeof k.created_at === "string" &&
+      (k.revoked_at === null || typeof k.revoked_at === "string"),
+  );
+
+/**
+ * The caller's API keys on `bench-bounty serve` (`account keys | issue-key | revoke --server URL
+ * --api-key KEY`), acting as the holder of `apiKey`, through the typed client; answers in the local
+ * commands' shapes, a refusal as the PlatformError of the server's code (`too_many_keys`,
+ * `last_active_key`, `unknown_key`, ...), an answer without what is read as `invalid_answer`.
+ */
+export class HttpAccountKeys implements RemoteAccountKeys {
+  private readonly client: BenchBountyClient;
+  constructor(
+    readonly server: string,
+    apiKey: string,
+  ) {
+    this.client = new BenchBountyClient({ baseUrl: server, apiKey });
+  }
+  /** `GET /api/v1/accounts/me`'s `keys`. */
+  async keys(): Promise<KeyListing[]> {
+    const me = await viaApi(this.client.me(), this.server, {
+      route: "GET /api/v1/accounts/me",
+      what: "keys (key_prefix, created_at, revoked_at)",
+      ok: (a) => isObject(a) && isKeyList(a.keys),
+    });
+    return me.keys;
+  }
+  /** `POST /api/v1/accounts/me/keys`: the new key, as `account issue-key` prints it locally. */
+  async issueKey(): Promise<IssuedKey> {
+    const r = await viaApi(this.client.issueKey(), this.server, {
+      route: "POST /api/v1/accounts/me/keys",
+      what: "account.account_id, api_key and key_prefix",
+      ok: (a) =>
+        isObject(a) &&
+        isObject(a.account) &&
+        typeof a.account.account_id === "string" &&
+        typeof a.api_key === "string" &&
+        typeof a.key_prefix === "string",
+    });
+    return { account_id: r.account.account_id, key_prefix: r.key_prefix, api_key: r.api_key };
+  }
+  /** `DELETE /api/v1/accounts/me/keys/{key_prefix}`: the key's listing, as `account revoke` prints it locally. */
+  async revokeKey(keyPrefix: string): Promise<KeyListing> {
+    const account = await viaApi(this.client.revokeKey(keyPrefix), this.server, {
+      route: "DELETE /api/v1/accounts/me/keys/:key_prefix",
+      what: "keys listing the key revoked",
+      ok: (a) => isObject(a) && isKeyList(a.keys) && a.keys.some((k) => k.key_prefix === keyPrefix),
+    });
+    return account.keys.find((k) => k.key_prefix === keyPrefix)!;
   }
 }

@@ -368,6 +368,28 @@ export class BenchBountyClient {
   registerAgent(agentId: string, opts: { is_author_agent?: boolean } = {}): Promise<Account> {
     return this.request("POST", "/api/v1/accounts/me/agents", { agent_id: agentId, ...opts });
   }
+  /**
+   * Issues one more API key for the caller's account (`POST /api/v1/accounts/me/keys`, no body): the
+   * account (its `keys[]` listing the new one) and the new key, `api_key`, in this answer only (the server
+   * keeps its hash). An account holds at most 20 active keys (`MAX_ACTIVE_KEYS`).
+   * @throws ApiError 409 `too_many_keys` (`details.max_active_keys`: revoke one first), 403 `forbidden`
+   *   for the operator key (it has no account keys), 401 `unauthenticated` without a key
+   */
+  issueKey(): Promise<Registration> {
+    return this.request("POST", "/api/v1/accounts/me/keys");
+  }
+  /**
+   * Revokes one of the caller's keys by its prefix as `me().keys[].key_prefix` lists it (`DELETE
+   * /api/v1/accounts/me/keys/{key_prefix}`, the segment encoded; idempotent): the account, the key listed
+   * with its `revoked_at`. The key in use may go while another is active. Give the prefix, never the whole
+   * key: a URL is logged, and the server refuses a whole key (422).
+   * @throws ApiError 404 `unknown_key` (not one of the caller's keys: `details.key_prefix`; not a prefix:
+   *   `details.field`), 409 `last_active_key` (issue a key first), 422 `invalid_request` for a whole key
+   *   (`details.field: "key_prefix"`), 403 for the operator key, 401 without a key
+   */
+  revokeKey(keyPrefix: string): Promise<Account> {
+    return this.request("DELETE", `/api/v1/accounts/me/keys/${enc(keyPrefix)}`);
+  }
 
   /** One page of the benchmark list, oldest first (`offset` default 0, `limit` 1..1,000, default 100). */
   listBenchmarksPage(

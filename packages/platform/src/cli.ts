@@ -35,6 +35,7 @@ export {
   type StoreOpts,
 } from "./cli/common.js";
 export type { PlatformCommandHooks } from "./cli/run-commands.js";
+export type { RemoteAccountKeys } from "./cli/account-commands.js";
 
 /**
  * Adds the platform commands to a commander program, one module per command group under `cli/`:
@@ -42,7 +43,7 @@ export type { PlatformCommandHooks } from "./cli/run-commands.js";
  * `anchor`, `close`, `award`, `evidence` (`serve` is added by the `bench-bounty` bin of packages/cli). The commands parse and print; the library decides.
  */
 export function registerPlatformCommands(program: Command, hooks: PlatformCommandHooks = {}): Command {
-  registerAccountCommands(program);
+  registerAccountCommands(program, hooks);
   registerDatasetCommands(program);
   registerAgentCommands(program);
   registerBountyCommands(program);

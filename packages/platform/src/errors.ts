@@ -50,6 +50,7 @@ export type PlatformErrorCode =
   | "unknown_account"
   | "unknown_key"
   | "last_active_key"
+  | "too_many_keys"
   | "unknown_agent"
   | "invalid_withdrawal_address"
   | "receipt_withheld"

@@ -549,7 +549,10 @@ export class Platform {
   account(p: Principal): Promise<AccountRecord> {
     return getAccount(this.ctx, p);
   }
-  /** Issues another key for the caller (shown once). `how`: {@link WriteHow} (`server_busy` past it). */
+  /**
+   * Issues another key for the caller (shown once), at most `MAX_ACTIVE_KEYS` active. `how`: {@link WriteHow}
+   * (`server_busy` past it). @throws PlatformError `too_many_keys` (revoke one first), `forbidden` for the operator
+   */
   issueKey(p: Principal, how?: WriteHow): Promise<IssuedKey> {
     return issueKey(this.ctx, p, how);
   }

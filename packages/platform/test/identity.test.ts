@@ -11,6 +11,7 @@ import {
   CITIES_PUBLISH,
 } from "./helpers.js";
 import { checkWithdrawalAddress } from "../src/agents.js";
+import { MAX_ACTIVE_KEYS } from "../src/identity/accounts.js";
 import { CHAINS, CREATEX_ADDRESS, expectedAddresses } from "@bench-bounty/contracts";
 
 afterEach(cleanup);
@@ -127,6 +128,36 @@ describe("accounts and API keys", () => {
       const active = (await p.listKeys(me)).filter((k) => k.revoked_at === null);
       expect(active).toHaveLength(1);
     }
+  });
+
+  // keys29 item 4: one account issued keys without end (a row each, all under its key lock)
+  it("an account holds at most 20 active keys: the next is too_many_keys naming the cap; a revoked key frees a place", async () => {
+    const CAP = 20;
+    const p = (await openTemp()).real;
+    const made = await p.createAccount({ name: "alice" });
+    const me = await p.authenticate(made.api_key);
+    const issued = [];
+    for (let i = 1; i < CAP; i++) issued.push(await p.issueKey(me));
+    const e = await rejection(p.issueKey(me));
+    expect(e).toMatchObject({ code: "too_many_keys", details: { max_active_keys: CAP, active_keys: CAP } });
+    expect(e.message).toMatch(/\(20\): revoke one first/);
+    expect((await p.listKeys(me)).filter((k) => k.revoked_at === null)).toHaveLength(CAP);
+    await p.revokeKey(me, issued[0]!.key_prefix);
+    expect((await p.issueKey(me)).api_key).toMatch(/^bbk_/);
+    expect((await rejection(p.issueKey(me))).code).toBe("too_many_keys");
+    expect(MAX_ACTIVE_KEYS).toBe(CAP);
+  });
+
+  it("issues at once near the cap: the count and the insert are one decision, never past the cap", async () => {
+    const p = (await openTemp()).real;
+    const made = await p.createAccount({ name: "racer" });
+    const me = await p.authenticate(made.api_key);
+    for (let i = 1; i < 17; i++) await p.issueKey(me); // 17 active
+    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => p.issueKey(me)));
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(3);
+    for (const o of outcomes.filter((x) => x.status === "rejected"))
+      expect((o as PromiseRejectedResult).reason).toMatchObject({ code: "too_many_keys" });
+    expect((await p.listKeys(me)).filter((k) => k.revoked_at === null)).toHaveLength(20);
   });
 
   it("the operator key from the environment authenticates as the operator", async () => {

@@ -71,7 +71,8 @@ export interface Domain {
   /**
    * Issues another API key for the caller's account (platform `issueKey`): the account as it is then and
    * the new key, shown this once (`Registration`'s shape). @throws PlatformError `unauthenticated` without
-   * a key; `forbidden` (`operator_key_from_environment`) for the operator key; `server_busy`
+   * a key; `forbidden` (`operator_key_from_environment`) for the operator key; `too_many_keys` when the
+   * account holds `MAX_ACTIVE_KEYS` active keys already (revoke one first); `server_busy`
    */
   issueKey(p: Principal | null, opts?: WriteHow): Promise<Registration>;
   /**

@@ -139,6 +139,8 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   revoked_key: 403,
   // the account's last active key is kept (probe16 B-F14): issue another first
   last_active_key: 409,
+  // an account holds at most MAX_ACTIVE_KEYS active keys (keys29): revoke one first
+  too_many_keys: 409,
   // domain: environment
   no_store: 503,
   invalid_store: 503,

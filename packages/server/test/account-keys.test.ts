@@ -95,10 +95,50 @@ describe("REST: the account's keys", () => {
     expect(bad.json.error.details.field).toBe("key_prefix");
   });
 
+  // keys29 item 3: a whole key in the DELETE URL was accepted (its secret then sits in access logs, proxies)
+  it("a whole key in the DELETE URL is refused 422 naming key_prefix, never echoed, nothing revoked", async () => {
+    const gina = await register(live.url, "keys-gina");
+    const second = (await call(live.url, "POST", KEYS, { key: gina.key })).json.api_key as string;
+    const r = await call(live.url, "DELETE", `${KEYS}/${gina.key}`, { key: second });
+    expect(r.status).toBe(422);
+    expect(r.json.error).toMatchObject({ code: "invalid_request", details: { field: "key_prefix" } });
+    expect(r.json.error.message).toContain("give the prefix, never the whole key, in a URL");
+    expect(r.text).not.toContain(gina.key.slice(17));
+    expect((await prefixes(second)).every((k) => k.revoked_at === null)).toBe(true);
+    expect((await call(live.url, "GET", "/api/v1/accounts/me", { key: gina.key })).status).toBe(200);
+  });
+
+  // keys29 item 4: one account issued keys without end
+  it("at most 20 active keys: the next POST is 409 too_many_keys naming the cap; a revoked key frees a place", async () => {
+    const hank = await register(live.url, "keys-hank");
+    let last: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 1; i < 20; i++) {
+      last = await call(live.url, "POST", KEYS, { key: hank.key });
+      expect(last.status).toBe(201);
+    }
+    const refused = await call(live.url, "POST", KEYS, { key: hank.key });
+    expect(refused.status).toBe(409);
+    expect(refused.json.error).toMatchObject({
+      code: "too_many_keys",
+      details: { max_active_keys: 20, active_keys: 20 },
+    });
+    expect(refused.json.error.message).toContain("revoke one first");
+    // MCP answers the same code
+    const tool = await postToolCall(live.url, "issue_key", {}, hank.key);
+    expect(tool.body.result.isError).toBe(true);
+    expect(JSON.stringify(tool.body.result.structuredContent)).toContain('"too_many_keys"');
+    expect(
+      (await call(live.url, "DELETE", `${KEYS}/${last!.json.key_prefix}`, { key: hank.key })).status,
+    ).toBe(200);
+    expect((await call(live.url, "POST", KEYS, { key: hank.key })).status).toBe(201);
+  });
+
   it("the OpenAPI document describes both routes", async () => {
     const doc = (await call(live.url, "GET", "/api/v1/openapi.json")).json;
     expect(doc.paths["/api/v1/accounts/me/keys"].post.responses["201"]).toBeDefined();
     expect(doc.paths["/api/v1/accounts/me/keys/{key_prefix}"].delete.responses["200"]).toBeDefined();
+    expect(doc.paths["/api/v1/accounts/me/keys"].post.responses["409"]).toBeDefined();
+    expect(doc.paths["/api/v1/accounts/me/keys/{key_prefix}"].delete.responses["422"]).toBeDefined();
   });
 });
 
@@ -122,6 +162,16 @@ describe("MCP: issue_key and revoke_key", () => {
     expect(
       revoked.body.result.structuredContent.keys.find(
         (k: { key_prefix: string }) => k.key_prefix === old!.key_prefix,
+      ).revoked_at,
+    ).toBeTypeOf("string");
+
+    // MCP's argument is not a URL: the whole key is taken as its prefix (keys29 item 3)
+    const third = (await postToolCall(live.url, "issue_key", {}, fresh)).body.result.structuredContent;
+    const whole = await postToolCall(live.url, "revoke_key", { key_prefix: third.api_key }, fresh);
+    expect(whole.body.result.isError).toBeFalsy();
+    expect(
+      whole.body.result.structuredContent.keys.find(
+        (k: { key_prefix: string }) => k.key_prefix === third.key_prefix,
       ).revoked_at,
     ).toBeTypeOf("string");
 

@@ -35,6 +35,31 @@ describe("@bench-bounty/client", () => {
     expect(await anon.entries(slug, { offset: 1 })).toMatchObject({ entries: [], offset: 1, total_rows: 1 });
     expect(await anon.awardEvidence(slug)).toMatchObject({ kind: "unavailable", reason: "no_commitment" });
   });
+  // keys29 item 1: the client had no key methods
+  it("issues a key and revokes the old one by its prefix; the last active key and a whole key are refused", async () => {
+    const anon = new BenchBountyClient({ baseUrl: live.url });
+    const reg = await anon.register({ name: "client-keys" });
+    const old = anon.withKey(reg.api_key);
+    const issued = await old.issueKey();
+    expect(issued.api_key).toMatch(/^bbk_/);
+    expect(issued.account.keys.map((k) => k.key_prefix).sort()).toEqual(
+      [reg.key_prefix, issued.key_prefix].sort(),
+    );
+    const fresh = anon.withKey(issued.api_key);
+    await expect(fresh.revokeKey(issued.api_key)).rejects.toMatchObject({
+      status: 422,
+      code: "invalid_request",
+      details: { field: "key_prefix" },
+    });
+    const after = await fresh.revokeKey(reg.key_prefix);
+    expect(after.keys.find((k) => k.key_prefix === reg.key_prefix)?.revoked_at).toBeTypeOf("string");
+    await expect(old.me()).rejects.toBeInstanceOf(ApiError);
+    await expect(fresh.revokeKey(issued.key_prefix)).rejects.toMatchObject({
+      status: 409,
+      code: "last_active_key",
+    });
+    expect((await fresh.me()).account_id).toBe(reg.account.account_id);
+  });
   it("throws ApiError with the server's code, status and details", async () => {
     const anon = new BenchBountyClient({ baseUrl: live.url });
     const e1 = await anon.startRun(slug).catch((e: unknown) => e);

@@ -20,6 +20,7 @@ import {
 } from "./common.js";
 import { dirname, join, resolve } from "node:path";
 import { LocalRunBackend, type RunBackend } from "../backend.js";
+import type { RemoteAccountKeys } from "./account-commands.js";
 import { PlatformError } from "../errors.js";
 import { passedAgentEnv } from "../agent-process.js";
 import { resumeRun, runBenchmark, type AgentSpec, type RunnerOptions, type RunnerResult } from "../runner.js";
@@ -184,10 +185,12 @@ function summarise(r: RunnerResult, w: ResumeWhere, o: StoreOpts) {
 }
 
 /**
- * Hooks of `registerPlatformCommands`. `remoteBackend` (given by the `bench-bounty` bin, which may import
- * the HTTP client) makes `run`/`resume --server URL --api-key KEY` compete through the HTTP API instead
- * of a local store; checkpoints then live in `checkpointDir`, and its agents must not see
- * `privatePaths` (the `--store` directory: {@link runnerPrivatePaths}).
+ * Hooks of `registerPlatformCommands`, given by the `bench-bounty` bin, which may import the HTTP client
+ * (the platform never speaks HTTP). `remoteBackend` makes `run`/`resume --server URL --api-key KEY`
+ * compete through the HTTP API instead of a local store; checkpoints then live in `checkpointDir`, and
+ * its agents must not see `privatePaths` (the `--store` directory: {@link runnerPrivatePaths}).
+ * `remoteAccountKeys` makes `account keys | issue-key | revoke --server URL --api-key KEY` act on the
+ * key's account on that server.
  */
 export interface PlatformCommandHooks {
   remoteBackend?: (
@@ -196,6 +199,7 @@ export interface PlatformCommandHooks {
     checkpointDir: string,
     privatePaths: readonly string[],
   ) => RunBackend;
+  remoteAccountKeys?: (server: string, apiKey: string) => RemoteAccountKeys;
 }
 
 /**
@@ -237,27 +241,57 @@ export function checkServerUrl(server: string): void {
 }
 
 /**
+ * The `--server <url>` option (env `BENCH_BOUNTY_SERVER`) of every command that also works through a
+ * server's HTTP API (`run`, `resume`, `account keys | issue-key | revoke`); its value is checked by
+ * {@link remoteOf}.
+ * @param what what the command does there, for the help (`compete` reads "compete through this
+ *   server's HTTP API (with --api-key)")
+ */
+export function serverOption(what: string): Option {
+  return new Option("--server <url>", `${what} through this server's HTTP API (with --api-key)`).env(
+    "BENCH_BOUNTY_SERVER",
+  );
+}
+
+/**
+ * The checks of `--server` shared by every command that takes it (the one place of that rule): the URL
+ * ({@link checkServerUrl}), the bin's hook that speaks HTTP (the platform never does), and `--api-key`,
+ * whose holder the command acts as.
+ * @param why what belongs to the key, for the refusal without one (`the run belongs to that key`)
+ * @returns the hook and the key
+ * @throws PlatformError `invalid_option` naming `server` (not an http(s) URL, userinfo, or no hook in this
+ *   binary) or `api-key` (none given)
+ */
+export function remoteOf<H>(
+  server: string,
+  apiKey: string | undefined,
+  hook: H | undefined,
+  why: string,
+): { hook: H; apiKey: string } {
+  checkServerUrl(server);
+  if (!hook)
+    throw new PlatformError("invalid_option", "--server is not available in this binary", {
+      field: "server",
+    });
+  if (!apiKey)
+    throw new PlatformError("invalid_option", `--server needs --api-key (or BENCH_BOUNTY_API_KEY): ${why}`, {
+      field: "api-key",
+    });
+  return { hook, apiKey };
+}
+
+/**
  * The backend of `run`/`resume`: remote with `--server`, else the local store (and its platform).
- * @throws PlatformError `invalid_option` for `--server` without a hook or without `--api-key`
+ * @throws PlatformError `invalid_option` for `--server` without a hook or without `--api-key` ({@link remoteOf})
  */
 async function runBackendOf(
   o: StoreOpts & { server?: string },
   hooks: PlatformCommandHooks,
 ): Promise<{ backend: () => Promise<RunBackend>; close: () => void }> {
   if (o.server) {
-    checkServerUrl(o.server);
-    if (!hooks.remoteBackend)
-      throw new PlatformError("invalid_option", "--server is not available in this binary", {
-        field: "server",
-      });
-    if (!o.apiKey)
-      throw new PlatformError(
-        "invalid_option",
-        "--server needs --api-key (or BENCH_BOUNTY_API_KEY): the run belongs to that key",
-        { field: "api-key" },
-      );
+    const { hook, apiKey } = remoteOf(o.server, o.apiKey, hooks.remoteBackend, "the run belongs to that key");
     ensureRunsDir(o.store);
-    const b = hooks.remoteBackend(o.server, o.apiKey, join(o.store, "runs"), runnerPrivatePaths(o.store));
+    const b = hook(o.server, apiKey, join(o.store, "runs"), runnerPrivatePaths(o.store));
     return { backend: async () => b, close: () => {} };
   }
   const platform = await openPlatform(o, true, { localRuns: true });
@@ -290,11 +324,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
     .option("--withdrawal-address <address>", "register/update the agent's withdrawal address first")
     .option("--author", "register the agent as the author's own")
     .option("--attempts <n>", "run this many attempts in a row", int("attempts", 1), 1)
-    .addOption(
-      new Option("--server <url>", "compete through this server's HTTP API (with --api-key)").env(
-        "BENCH_BOUNTY_SERVER",
-      ),
-    )
+    .addOption(serverOption("compete"))
     .action(
       action(
         async (
@@ -362,11 +392,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
     ),
   )
     .option("--agent <command>", "agent command (default: the one recorded in the checkpoint)", shellCommand)
-    .addOption(
-      new Option("--server <url>", "resume through this server's HTTP API (with --api-key)").env(
-        "BENCH_BOUNTY_SERVER",
-      ),
-    )
+    .addOption(serverOption("resume"))
     .action(
       action(async (runId: string, o: StoreOpts & RunOpts & { server?: string }, cmd: Command) => {
         const where = await runBackendOf(o, hooks);

@@ -172,20 +172,64 @@ export async function authenticate(ctx: PlatformContext, apiKey: unknown): Promi
   return { account_id: row.account_id, roles: row.roles, via: "key", key_prefix: prefix };
 }
 
-/** Issues another key for the caller's account. @throws PlatformError `forbidden` for the operator */
+/**
+ * The most active (not revoked) API keys an account holds at once: 20. An account issues keys to replace
+ * leaked ones and to give its runners their own; past this, {@link issueKey} is refused `too_many_keys`
+ * until one is revoked (probe29 keys29 item 4: without a cap one account issued keys without end, each a
+ * row, all under its key lock). Revoked keys do not count.
+ */
+export const MAX_ACTIVE_KEYS = 20;
+
+/**
+ * Issues another key for the caller's account, at most {@link MAX_ACTIVE_KEYS} active at once. The count
+ * and the insert are one transaction under the account's key lock (as {@link revokeKey}), so two issues
+ * at once cannot pass the cap together.
+ * @returns the new key, shown this once
+ * @throws PlatformError `forbidden` (`operator_key_from_environment`) for the operator key;
+ *   `too_many_keys` (`details.max_active_keys`, `details.active_keys`) when the account already holds
+ *   the most active keys (revoke one first); `server_busy` past `how.answerBy` (nothing written)
+ */
 export async function issueKey(ctx: PlatformContext, p: Principal, how: WriteHow = {}): Promise<IssuedKey> {
   refuseOperatorKeys(p);
   const key = mintKey();
-  await ctx.store.tx((t) => t.accounts.insertKey(p.account_id, key, isoMillis(ctx.clock())), {
-    locksBy: how.answerBy,
-    account: p.account_id,
-  });
+  await ctx.store.tx(
+    async (t) => {
+      await t.accounts.lockKeys(p.account_id);
+      const active = await t.accounts.countActiveKeys(p.account_id);
+      if (active >= MAX_ACTIVE_KEYS)
+        throw new PlatformError(
+          "too_many_keys",
+          `the account already holds ${active} active API keys, the most it may (${MAX_ACTIVE_KEYS}): revoke one first (account revoke), then issue another`,
+          { max_active_keys: MAX_ACTIVE_KEYS, active_keys: active },
+        );
+      await t.accounts.insertKey(p.account_id, key, isoMillis(ctx.clock()));
+    },
+    { locksBy: how.answerBy, account: p.account_id },
+  );
   return { account_id: p.account_id, key_prefix: key.key_prefix, api_key: key.api_key };
 }
 
 /** The caller's keys by prefix, oldest first. */
 export async function listKeys(ctx: PlatformContext, p: Principal): Promise<KeyListing[]> {
   return ctx.store.accounts.listKeys(p.account_id);
+}
+
+/**
+ * The prefix of the key a caller names (`namedKeyPrefix`): the prefix as listed (`bbk_<12 hex>`), or a
+ * whole key taken as its prefix. The CLI's `account revoke --server` sends this, never the whole key, in
+ * the server's URL.
+ * @throws PlatformError `unknown_key` (`details.field: "key_prefix"`) for any other text, not echoed (it
+ *   may be a key mistyped)
+ */
+export function keyPrefixNamed(named: string): string {
+  const keyPrefix = namedKeyPrefix(named);
+  if (keyPrefix === null)
+    throw new PlatformError(
+      "unknown_key",
+      "not a key prefix: give the prefix `account keys` lists (bbk_ and 12 hex digits) or the whole key (the text given is not shown)",
+      { field: "key_prefix" },
+    );
+  return keyPrefix;
 }
 
 /**
@@ -206,13 +250,7 @@ export async function revokeKey(
   how: WriteHow = {},
 ): Promise<KeyListing> {
   refuseOperatorKeys(p);
-  const keyPrefix = namedKeyPrefix(named);
-  if (keyPrefix === null)
-    throw new PlatformError(
-      "unknown_key",
-      "not a key prefix: give the prefix `account keys` lists (bbk_ and 12 hex digits) or the whole key (the text given is not shown)",
-      { field: "key_prefix" },
-    );
+  const keyPrefix = keyPrefixNamed(named);
   return ctx.store.tx(
     async (t) => {
       await t.accounts.lockKeys(p.account_id);

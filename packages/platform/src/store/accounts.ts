@@ -145,9 +145,20 @@ export class AccountsTable extends TableModule {
       .execute();
   }
 
+  /** How many keys of an account are active (not revoked). */
+  async countActiveKeys(accountId: string): Promise<number> {
+    const r = await this.db
+      .selectFrom("api_keys")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("account_id", "=", accountId)
+      .where("revoked_at", "is", null)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
   /**
    * Takes the lock of an account's keys until the transaction ends (call inside {@link Store.tx} before
-   * reading the keys a revocation is decided on).
+   * reading the keys an issue or a revocation is decided on).
    */
   async lockKeys(accountId: string): Promise<void> {
     await this.advisoryLock(`api_keys:${accountId}`);

@@ -11,6 +11,7 @@ import {
   BOARD_PAGE_SIZE,
   RUNS_PAGE_MAX,
   RUNS_PAGE_SIZE,
+  MAX_ACTIVE_KEYS,
   MAX_TASK_SCORE_CELLS,
   TASK_SCORES_IDS_MAX,
   TASK_SCORES_PAGE_MAX,
@@ -457,8 +458,7 @@ function registerAccountTools(tools: ToolRegistry, t: ToolContext): void {
   tools.registerTool(
     "issue_key",
     {
-      description:
-        "Issue one more API key for your account (REST POST /api/v1/accounts/me/keys). Shown once: keep it. To replace a leaked key: issue a new one, then revoke_key the leaked one.",
+      description: `Issue one more API key for your account (REST POST /api/v1/accounts/me/keys). Shown once: keep it. To replace a leaked key: issue a new one, then revoke_key the leaked one. At most ${MAX_ACTIVE_KEYS} active keys: past them too_many_keys, revoke_key one first.`,
       inputSchema: z.strictObject({}),
     },
     () =>
