@@ -11,6 +11,8 @@ declare module "pg" {
     connect(): Promise<Client & { release(error?: Error): void }>;
     end(): Promise<void>;
   }
-  const pg: { Client: typeof Client; Pool: typeof Pool };
+  /** node-postgres's type parsers by oid (`text` format). */
+  export const types: { getTypeParser(oid: number, format?: "text" | "binary"): (text: string) => unknown };
+  const pg: { Client: typeof Client; Pool: typeof Pool; types: typeof types };
   export default pg;
 }

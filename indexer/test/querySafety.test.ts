@@ -128,6 +128,18 @@ function querySafety(label: string, databaseUrl: string | undefined) {
       expect(r.body.rows).toEqual([{ a: "Infinity", b: "-Infinity", c: "NaN", d: 1.5, e: null }]);
     });
 
+    it("serves json and jsonb values as PostgreSQL's text of them: no number rounded, no key dropped (probe29 B-F3)", async () => {
+      const r = await sql(
+        ix.url,
+        "SELECT json_build_object('pool', 9007199254740993::numeric) AS j, '{\"a\":1,\"a\":2}'::json AS d, '{\"b\": 123456789012345678901234567890}'::jsonb AS jb",
+      );
+      expect(r.status).toBe(200);
+      const [row] = r.body.rows as { j: unknown; d: unknown; jb: unknown }[];
+      expect(row!.d).toBe('{"a":1,"a":2}');
+      expect(row!.j).toMatch(/^\{"pool" ?: 9007199254740993\}$/);
+      expect(row!.jb).toBe('{"b": 123456789012345678901234567890}');
+    });
+
     it("runs the README's GraphQL query and SQL-over-HTTP call as printed", async () => {
       const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
       const block = (marker: string) => {

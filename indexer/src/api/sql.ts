@@ -26,6 +26,7 @@
  */
 import { types as pgliteTypes } from "@electric-sql/pglite";
 import type { Context } from "hono";
+import pg from "pg";
 import superjson from "superjson";
 import { z } from "zod";
 import { QUERY_LIMITS, QueryRefused, queryRefusedBody } from "../../lib/limits";
@@ -59,7 +60,18 @@ interface Rows {
   rows: Record<string, unknown>[];
 }
 interface SqlSession {
-  query(sql: string, params?: unknown[]): Promise<Rows>;
+  query(
+    sql: string,
+    params?: unknown[],
+    options?: { parsers?: Record<number, (text: string) => unknown> },
+  ): Promise<Rows>;
+}
+/** A node-postgres session's query with its own type parsers (`types` of a query config). */
+interface PgQueryWithTypes {
+  query(config: {
+    text: string;
+    types: { getTypeParser(oid: number, format?: string): (text: string) => unknown };
+  }): Promise<Rows>;
 }
 /** The parts of Ponder's database handle this module uses (`globalThis.PONDER_DATABASE.driver`). */
 type Driver =
@@ -232,7 +244,7 @@ async function runInTransaction(
   checkAggregated(aggregatedChars(plan, sizes, shape), shape);
   await tx.query(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${sql}`, params);
   const maxRows = QUERY_LIMITS.sql.maxRows;
-  const result = await tx.query(`FETCH ${maxRows + 1} FROM ${CURSOR}`);
+  const result = await fetchExact(tx, `FETCH ${maxRows + 1} FROM ${CURSOR}`, dialect);
   if (result.rows.length > maxRows) {
     throw new QueryRefused(
       "limit_exceeded",
@@ -243,6 +255,29 @@ async function runInTransaction(
   }
   await tx.query(`CLOSE ${CURSOR}`);
   return { rows: result.rows };
+}
+
+/**
+ * The type oids of `json`, `jsonb` and their arrays: their values are served as PostgreSQL's text of
+ * them, never parsed here (probe29 B-F3: parsed with `JSON.parse`, a uint256 amount inside
+ * `row_to_json` / `json_build_object` came back rounded to a double, and a duplicate key dropped).
+ */
+const JSON_TEXT_OIDS = new Set([114, 3802, 199, 3807]);
+
+/** Runs `sql` (the cursor's FETCH) with the JSON types read as text ({@link JSON_TEXT_OIDS}). */
+function fetchExact(tx: SqlSession, sql: string, dialect: Driver["dialect"]): Promise<Rows> {
+  const asText = (text: string): string => text;
+  if (dialect === "pglite")
+    return tx.query(sql, [], {
+      parsers: Object.fromEntries([...JSON_TEXT_OIDS].map((oid) => [oid, asText])),
+    });
+  return (tx as unknown as PgQueryWithTypes).query({
+    text: sql,
+    types: {
+      getTypeParser: (oid, format) =>
+        JSON_TEXT_OIDS.has(oid) ? asText : pg.types.getTypeParser(oid, format as "text"),
+    },
+  });
 }
 
 /** A node of `EXPLAIN (FORMAT JSON)` (the fields read here). */

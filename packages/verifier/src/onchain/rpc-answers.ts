@@ -36,8 +36,8 @@ const receiptAnswer = z.looseObject({
  * `VerifierNetworkError` naming the RPC and the method.
  */
 export class RpcAnswerShapeError extends Error {
-  constructor(what: string, answer: unknown, schema: z.ZodType) {
-    const first = schemaProblems(schema, answer)[0];
+  /** @param first the first problem found: its JSON path and what is wrong there */
+  constructor(what: string, first: { path: string; message: string } | undefined) {
     super(`the answer is not ${what}${first === undefined ? "" : ` (${first.path}: ${first.message})`}`);
     this.name = "RpcAnswerShapeError";
   }
@@ -45,7 +45,8 @@ export class RpcAnswerShapeError extends Error {
 
 /** The answer checked against `schema`. @throws RpcAnswerShapeError naming `what` was expected */
 function shaped<T extends z.ZodType>(schema: T, answer: unknown, what: string): z.infer<T> {
-  if (!schema.safeParse(answer).success) throw new RpcAnswerShapeError(what, answer, schema);
+  if (!schema.safeParse(answer).success)
+    throw new RpcAnswerShapeError(what, schemaProblems(schema, answer)[0]);
   return answer as z.infer<T>;
 }
 
@@ -56,7 +57,8 @@ function shaped<T extends z.ZodType>(schema: T, answer: unknown, what: string): 
 export async function readChainId(client: PublicClient): Promise<number> {
   const answer: unknown = await client.request({ method: "eth_chainId" });
   const id = hexToNumber(shaped(quantity, answer, "a chain id") as Hex);
-  if (!Number.isSafeInteger(id)) throw new RpcAnswerShapeError("a chain id (too large)", answer, quantity);
+  if (!Number.isSafeInteger(id))
+    throw new RpcAnswerShapeError("a chain id (too large)", schemaProblems(quantity, answer)[0]);
   return id;
 }
 
@@ -72,10 +74,43 @@ export async function readCode(client: PublicClient, at: Address): Promise<Hex> 
 /**
  * `eth_getTransactionReceipt(hash)`, formatted by viem, or null when the transaction is not mined.
  * @throws RpcAnswerShapeError when the answer is neither null nor a receipt (status, block number,
- *   transaction hash, logs with address, topics and data)
+ *   transaction hash, logs with address, topics and data), or a receipt that contradicts itself or the
+ *   question ({@link receiptContradiction})
  */
 export async function readReceipt(client: PublicClient, hash: Hex): Promise<TransactionReceipt | null> {
   const answer: unknown = await client.request({ method: "eth_getTransactionReceipt", params: [hash] });
   if (answer === null) return null;
-  return formatTransactionReceipt(shaped(receiptAnswer, answer, "a transaction receipt") as never);
+  const receipt = shaped(receiptAnswer, answer, "a transaction receipt");
+  const contradiction = receiptContradiction(receipt, hash);
+  if (contradiction) throw new RpcAnswerShapeError(`a receipt of transaction ${hash}`, contradiction);
+  return formatTransactionReceipt(receipt as never);
+}
+
+/**
+ * What makes a receipt no evidence of transaction `hash` (probe29 B-F4: a proxy's receipt of another
+ * transaction, logs of another block, and logs a reorg removed were all read as the award's): its
+ * `transactionHash` another; a log stating another transaction, block number or block hash than the
+ * receipt; a log flagged `removed`. Null when none.
+ */
+function receiptContradiction(
+  r: z.infer<typeof receiptAnswer>,
+  hash: Hex,
+): { path: string; message: string } | null {
+  const same = (a: unknown, b: unknown): boolean => String(a).toLowerCase() === String(b).toLowerCase();
+  if (!same(r.transactionHash, hash))
+    return {
+      path: "$.transactionHash",
+      message: `is ${r.transactionHash}, the transaction asked is ${hash}`,
+    };
+  for (const [i, log] of r.logs.entries()) {
+    const at = `$.logs[${i}]`;
+    if (log.removed === true) return { path: `${at}.removed`, message: "the log was removed by a reorg" };
+    for (const field of ["transactionHash", "blockNumber", "blockHash"] as const) {
+      const own = log[field];
+      const receipts = field === "transactionHash" ? hash : r[field];
+      if (own !== undefined && own !== null && receipts !== undefined && !same(own, receipts))
+        return { path: `${at}.${field}`, message: `is ${String(own)}, the receipt's is ${String(receipts)}` };
+    }
+  }
+  return null;
 }
