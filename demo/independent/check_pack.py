@@ -420,6 +420,32 @@ def _shown(v) -> str:
     return f"the number {v!r}"
 
 
+# The members of each object of the pack (SPEC 8, and the receipt of SPEC 4): an object with another member
+# is refused, as the reference verifier's schema does (probe29 B-F6: unhashed text beside the hashed blocks,
+# `$.winners_note` or `$.pack_anchor.note`, passed here while the verifier failed `schema`).
+_RECEIPT_KEYS = ("schema", "run_id", "benchmark_slug", "commit_root", "agent_id", "attempt", "started_at",
+                 "finalized_at", "wall_seconds", "queries_used", "usdc_spent", "score_public", "score_composite", "tasks")
+PACK_LAYOUT = {
+    "pack": ("benchmark", "test_set", "winners", "rank_derivation", "pack_hash", "pack_anchor", "verify_hints"),
+    "benchmark": ("slug", "title", "commit_root", "leaf_count", "chain_id", "bounty_contract", "bounty_id", "token",
+                  "author", "awarder", "pool_base_units", "closes_at", "award_tx", "award_block", "ranking_digest",
+                  "commitment_anchor", "grader_types"),
+    "anchor": ("registry_address", "tx_hash", "anchor_block"),
+    "test_row": ("ordinal", "prompt", "gold", "salt", "visibility", "grader_type"),
+    "winner": ("place", "agent_id", "withdrawal_address", "amount_base_units", "run_id", "receipt", "receipt_hash",
+               "answer_salt", "answers"),
+    "answer": ("ordinal", "bank_ordinal", "answer_text"),
+    "receipt": _RECEIPT_KEYS,
+    "receipt_task": ("ordinal", "bank_ordinal", "prompt_hash", "visibility", "answer_digest", "credit"),
+    "rank_derivation": ("speed_weight", "cost_weight", "time_budget_seconds", "cost_budget_usdc", "threshold_bps",
+                        "payout_rule", "splits_bps", "pool_base_units", "place_amounts_base_units",
+                        "zero_winner_reason", "rows"),
+    "rank_row": ("rank", "agent_id", "is_author_agent", "run_id", "receipt_hash", "receipt_url", "receipt",
+                 "achieved_at", "attempts_used", "rank_accuracy", "score_public", "score_composite", "wall_seconds",
+                 "queries_used", "usdc_spent"),
+}
+
+
 class _Reader:
     """Field readers: each returns the value at `path`.`key` when it is in its domain, else raises PackError."""
 
@@ -429,9 +455,14 @@ class _Reader:
             raise PackError(_step(path, key), f'missing key "{key}"')
         return o[key]
 
-    def obj(self, v, path: str) -> dict:
+    def obj(self, v, path: str, layout: str | None = None) -> dict:
+        """An object; with `layout`, one of PACK_LAYOUT's objects: a member SPEC 8 does not name is refused."""
         if not isinstance(v, dict):
             raise PackError(path, f"expected an object, found {_shown(v)}")
+        if layout is not None:
+            for key in v:
+                if key not in PACK_LAYOUT[layout]:
+                    raise PackError(path, f"unknown key {_shown(key)} (not a member SPEC 8 names)")
         return v
 
     def arr(self, v, path: str, max_len: int | None = None, min_len: int = 0) -> list:
@@ -531,7 +562,7 @@ def _validate_gold(r: _Reader, grader: str, gold, path: str) -> None:
 
 
 def _validate_receipt(r: _Reader, rec, path: str, full: bool) -> None:
-    rec = r.obj(rec, path)
+    rec = r.obj(rec, path, "receipt")
     r.f(rec, "score_composite", path, "string")
     if not full:
         return
@@ -543,7 +574,7 @@ def _validate_receipt(r: _Reader, rec, path: str, full: bool) -> None:
         raise PackError(tasks_path, "a receipt without tasks (its accuracy over zero tasks is undefined, SPEC 6)")
     for i, t in enumerate(tasks):
         tp = _step(tasks_path, i)
-        t = r.obj(t, tp)
+        t = r.obj(t, tp, "receipt_task")
         r.f(t, "ordinal", tp, "integer")
         r.f(t, "bank_ordinal", tp, "integer")
         r.f(t, "prompt_hash", tp, "string")
@@ -555,7 +586,7 @@ def _validate_receipt(r: _Reader, rec, path: str, full: bool) -> None:
 def _validate_anchor(r: _Reader, a, path: str, nullable: bool) -> None:
     if a is None and nullable:
         return
-    a = r.obj(a, path)
+    a = r.obj(a, path, "anchor")
     r.f(a, "registry_address", path, "hexstr", 40, "an address")
     r.f(a, "anchor_block", path, "integer")
 
@@ -569,8 +600,8 @@ def validate_pack(pack) -> None:
     if problem:
         raise PackError(*problem)
     r = _Reader()
-    r.obj(pack, "$")
-    b = r.f(pack, "benchmark", "$", "obj")
+    r.obj(pack, "$", "pack")
+    b = r.obj(r.f(pack, "benchmark", "$", "obj"), "$.benchmark", "benchmark")
     bp = "$.benchmark"
     for key in ("commit_root", "award_tx", "ranking_digest"):
         r.f(b, key, bp, "hexstr", 64, "a digest")
@@ -585,7 +616,7 @@ def validate_pack(pack) -> None:
     ts = r.f(pack, "test_set", "$", "arr")
     for i, row in enumerate(ts):
         rp = f"$.test_set[{i}]"
-        row = r.obj(row, rp)
+        row = r.obj(row, rp, "test_row")
         r.f(row, "ordinal", rp, "integer")
         r.f(row, "prompt", rp, "string")
         r.f(row, "salt", rp, "string")
@@ -595,7 +626,7 @@ def validate_pack(pack) -> None:
 
     for i, w in enumerate(r.f(pack, "winners", "$", "arr")):
         wp = f"$.winners[{i}]"
-        w = r.obj(w, wp)
+        w = r.obj(w, wp, "winner")
         r.f(w, "place", wp, "integer", 1)
         r.f(w, "agent_id", wp, "string")
         r.f(w, "withdrawal_address", wp, "string")
@@ -608,13 +639,13 @@ def validate_pack(pack) -> None:
         _validate_receipt(r, r.get(w, "receipt", wp), _step(wp, "receipt"), True)
         for j, a in enumerate(r.f(w, "answers", wp, "arr")):
             ap = f"{wp}.answers[{j}]"
-            a = r.obj(a, ap)
+            a = r.obj(a, ap, "answer")
             r.f(a, "ordinal", ap, "integer")
             r.f(a, "bank_ordinal", ap, "integer")
             r.f(a, "answer_text", ap, "string")
 
-    rd = r.f(pack, "rank_derivation", "$", "obj")
     rdp = "$.rank_derivation"
+    rd = r.obj(r.f(pack, "rank_derivation", "$", "obj"), rdp, "rank_derivation")
     sw = r.f(rd, "speed_weight", rdp, "decimal")
     cw = r.f(rd, "cost_weight", rdp, "decimal")
     r.f(rd, "time_budget_seconds", rdp, "integer", 1)
@@ -637,7 +668,7 @@ def validate_pack(pack) -> None:
         r.f(rd, "zero_winner_reason", rdp, "string")
     for i, row in enumerate(r.f(rd, "rows", rdp, "arr")):
         rp = f"{rdp}.rows[{i}]"
-        row = r.obj(row, rp)
+        row = r.obj(row, rp, "rank_row")
         r.f(row, "rank", rp, "integer", 1)
         r.f(row, "agent_id", rp, "string")
         if not isinstance(r.get(row, "is_author_agent", rp), bool):

@@ -172,6 +172,27 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
     }
   });
 
+  it("refuses a member SPEC 8 does not name, as the verifier's schema does: unhashed text beside the hashed blocks (probe29 B-F6)", async () => {
+    const cases: [string, (p: Pack) => void, string][] = [
+      ["top", (p) => (p.winners_note = "place 1 is 0xdead"), '$: unknown key "winners_note"'],
+      [
+        "anchor",
+        (p) => (p.benchmark.commitment_anchor.note = "trust me"),
+        '$.benchmark.commitment_anchor: unknown key "note"',
+      ],
+      ["winner", (p) => (p.winners[0].bonus = "1"), '$.winners[0]: unknown key "bonus"'],
+      ["row", (p) => (p.rank_derivation.rows[0].note = "x"), '$.rank_derivation.rows[0]: unknown key "note"'],
+    ];
+    for (const [name, change, named] of cases)
+      expectOneLine(
+        await check([mutated(`unknown-${name}`, change)]),
+        2,
+        new RegExp(
+          `^check_pack: malformed pack: ${named.replace(/[$.[\]]/g, "\\$&")} \\(not a member SPEC 8 names\\)$`,
+        ),
+      );
+  });
+
   it("reads 10,000 levels of nesting (the verifier's limit) and refuses 10,001 and 100,000", async () => {
     // $ (1) > test_set (2) > row (3) > gold (4) > deep (5..): the gold changes, so the pack is read and fails
     const nested = (levels: number): string => {
