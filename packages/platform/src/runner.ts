@@ -51,11 +51,12 @@
  * Files: this module runs the plan (batches, submit, finalize, resume); `runner/agent.ts` asks an
  * agent for one answer; `runner/checkpoint.ts` writes and reads the checkpoint.
  */
+import { existsSync } from "node:fs";
 import { PlatformError } from "./errors.js";
 import { MAX_TIMER_MS } from "./time.js";
 import { agentWorkRoot, passedAgentEnv } from "./agent-process.js";
 import type { RunBackend } from "./backend.js";
-import type { FinalizeResult, ServedTask } from "./runs.js";
+import type { FinalizeResult, RunView, ServedTask } from "./runs.js";
 import {
   CHECKPOINT_SCHEMA,
   type Checkpoint,
@@ -172,12 +173,36 @@ export async function runBenchmark(
   const options = resolved(opts);
   if (agent.kind === "command") agentWorkRoot(); // refused before the attempt starts, not at its first task
   const started = await backend.start(slug, agentId);
-  const cp: Checkpoint = {
+  const cp = newCheckpoint(
+    backend,
+    { run_id: started.run.id, benchmark: slug, agent_id: agentId, attempt: started.run.attempt },
+    started.tasks,
+    agent,
+    options,
+  );
+  const lock = acquireRunLock(backend.checkpointDir, cp.run_id);
+  try {
+    saveCheckpoint(backend, cp);
+    return await execute(backend, cp, agent, opts);
+  } finally {
+    lock.release();
+  }
+}
+
+/** The first checkpoint of a run: its identity, the agent as started, the options, no outcome yet. */
+function newCheckpoint(
+  backend: RunBackend,
+  run: Pick<RunView, "run_id" | "benchmark" | "agent_id" | "attempt">,
+  tasks: ServedTask[],
+  agent: AgentSpec,
+  options: Checkpoint["options"],
+): Checkpoint {
+  return {
     schema: CHECKPOINT_SCHEMA,
-    run_id: started.run.id,
-    benchmark: slug,
-    agent_id: agentId,
-    attempt: started.run.attempt,
+    run_id: run.run_id,
+    benchmark: run.benchmark,
+    agent_id: run.agent_id,
+    attempt: run.attempt,
     agent:
       agent.kind === "command"
         ? {
@@ -189,23 +214,17 @@ export async function runBenchmark(
         : { kind: "function", name: agent.name },
     options,
     backend: backend.where,
-    task_count: started.tasks.length,
-    tasks_digest: tasksDigest(started.tasks),
+    task_count: tasks.length,
+    tasks_digest: tasksDigest(tasks),
     outcomes: {},
   };
-  const lock = acquireRunLock(backend.checkpointDir, cp.run_id);
-  try {
-    saveCheckpoint(backend, cp);
-    return await execute(backend, cp, agent, opts);
-  } finally {
-    lock.release();
-  }
 }
 
 /**
  * Resumes an interrupted run from its checkpoint: only tasks without an outcome or a stored answer are
  * asked again, with the checkpoint's options (overridable) and agent (a CLI agent's command is reused;
- * an in-process agent must be passed again).
+ * an in-process agent must be passed again). A run of the caller without a checkpoint here is adopted
+ * when `agent` is given (a first checkpoint is written from the stored run, its answered tasks kept).
  * One runner per run: while it runs, the run's lock (`<run_id>.lock` beside the checkpoint,
  * `runner/lock.ts`) names this process; a run that a live process still runs is refused at once.
  * @throws PlatformError `unknown_run`, `checkpoint_mismatch`, `run_not_in_progress`, `run_in_progress`
@@ -217,10 +236,17 @@ export async function resumeRun(
   agent?: AgentSpec,
   opts: RunnerOptions = {},
 ): Promise<RunnerResult> {
-  readCheckpoint(backend, runId); // an unknown or damaged checkpoint is refused before anything is locked
+  // a run without a checkpoint here (started by another runner killed before writing it, or by an HTTP
+  // client) is adopted when an agent is given: its answered tasks are read from the store (probe29 B-F7)
+  const adopt = agent !== undefined && !existsSync(checkpointFile(backend, runId));
+  if (!adopt) readCheckpoint(backend, runId); // an unknown or damaged checkpoint is refused before anything is locked
   if (agent?.kind !== "function") agentWorkRoot(); // a CLI agent's directory, checked before it is asked
   const lock = acquireRunLock(backend.checkpointDir, runId);
   try {
+    if (adopt && !existsSync(checkpointFile(backend, runId))) {
+      const run = await backend.run(runId);
+      saveCheckpoint(backend, newCheckpoint(backend, run, await backend.tasks(runId), agent, resolved(opts)));
+    }
     return await resumeLocked(backend, runId, agent, opts);
   } finally {
     lock.release();

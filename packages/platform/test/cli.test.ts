@@ -1,8 +1,10 @@
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { seattleWeatherCsvPath } from "../src/csv.js";
+import { Platform } from "../src/platform.js";
 import { seattlePublishArgs } from "../src/testing.js";
 import { cleanup, cliAccount, runCli, tempDir } from "./helpers.js";
 
@@ -128,4 +130,54 @@ describe("CLI", () => {
     expect(resume.code).toBe(1);
     expect(resume.err).toMatch(/^error: run .* is already finalized/m);
   }, 60_000);
+
+  it("run for an agent with a run in progress prints the resume command, which finishes it when pasted (probe29 B-F7)", async () => {
+    const store = tempDir();
+    expect((await runCli(...seattlePublishArgs("seattle"), "--store", store)).code).toBe(0);
+    const key = await cliAccount(store, "bot-owner");
+    // the run started by another process (an HTTP client, a runner killed before its checkpoint)
+    const platform = await Platform.open({ dir: store });
+    const started = await platform.startRun(await platform.authenticate(key), "seattle", "bot");
+    await platform.close();
+    const again = await runCli(
+      ...[
+        "run",
+        "seattle",
+        "--store",
+        store,
+        "--api-key",
+        key,
+        "--agent",
+        `node ${AGENT}`,
+        "--agent-id",
+        "bot",
+      ],
+    );
+    expect(again.code).toBe(1);
+    expect(again.err).toContain(`agent bot already has run ${started.run.id} in progress`);
+    expect(again.err).not.toContain("finalize it first");
+    expect(again.err).not.toContain(key);
+    const m = /^ {2}(npx bench-bounty resume .*)$/m.exec(again.err);
+    expect(m, again.err).not.toBeNull();
+    // pasted as printed into a shell (the shell expands the variable; `npx` there prints its words)
+    const pasted = spawnSync("bash", ["-c", `npx() { printf '%s\\0' "$@"; }\n${m![1]}`], {
+      env: { ...process.env, BENCH_BOUNTY_API_KEY: key },
+      encoding: "utf8",
+    });
+    expect(pasted.status, pasted.stderr).toBe(0);
+    const argv = pasted.stdout.split("\0").slice(1, -1);
+    expect(argv).toEqual([
+      "resume",
+      started.run.id,
+      "--store",
+      store,
+      "--api-key",
+      key,
+      "--agent",
+      `node ${AGENT}`,
+    ]);
+    const resumed = await runCli(...argv, "--no-progress");
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(JSON.parse(resumed.out)).toMatchObject({ run_id: started.run.id, attempt: 1 });
+  });
 });

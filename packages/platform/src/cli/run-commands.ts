@@ -86,6 +86,8 @@ interface ResumeWhere {
   server?: string;
   /** Whether `--api-key` was given on the command line (not through `BENCH_BOUNTY_API_KEY`). */
   keyOnCommandLine: boolean;
+  /** The agent command to name (`--agent`): a run another process started may have no checkpoint here. */
+  agent?: string;
 }
 
 /**
@@ -98,6 +100,7 @@ export function resumeCommand(runId: string, w: ResumeWhere): string {
   const cmd = [invokedAs(), "resume", runId, "--store", shellWord(w.store)];
   if (w.server) cmd.push("--server", shellWord(w.server));
   if (w.keyOnCommandLine) cmd.push('--api-key "$BENCH_BOUNTY_API_KEY"');
+  if (w.agent !== undefined) cmd.push("--agent", shellWord(w.agent));
   return (
     cmd.join(" ") +
     (w.keyOnCommandLine
@@ -116,18 +119,25 @@ function whereOf(o: StoreOpts & { server?: string }, cmd: Command): ResumeWhere 
 }
 
 /**
- * An `agent_failed` of the runner with the exact `resume` command appended (the runner does not know
- * the command line).
+ * An `agent_failed` of the runner, or a `run_in_progress` of a run start (the agent's unfinished run:
+ * `resume` finishes it; probe29 B-F7: "finalize it first" named no command the CLI has), with the exact
+ * `resume` command appended (the runner does not know the command line).
  */
 function withResumeCommand(e: unknown, w: ResumeWhere): unknown {
-  if (!(e instanceof PlatformError) || e.code !== "agent_failed" || typeof e.details.run_id !== "string")
+  if (
+    !(e instanceof PlatformError) ||
+    (e.code !== "agent_failed" && e.code !== "run_in_progress") ||
+    typeof e.details.run_id !== "string"
+  )
     return e;
   const runId = e.details.run_id;
-  return new PlatformError(
-    "agent_failed",
-    `${e.message.replace(/ \(resume \S+\)$/, "")}:\n  ${resumeCommand(runId, w)}`,
-    e.details,
-  );
+  const message = e.message.replace(/ \(resume \S+\)$/, "").replace(/; finish it first.*$/, "");
+  // an agent that failed is rerun from its checkpoint; an unfinished run of another process may have none
+  const { agent, ...where } = w;
+  const inProgress = e.code === "run_in_progress";
+  const how = inProgress ? "; resume it (it answers the rest and finalizes the run)" : "";
+  const command = resumeCommand(runId, inProgress && agent !== undefined ? { ...where, agent } : where);
+  return new PlatformError(e.code, `${message}${how}:\n  ${command}`, e.details);
 }
 
 /**
@@ -369,7 +379,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
                 toRunnerOptions(o, signal),
               ).catch((e: unknown) => {
                 if (results.length > 0) print(results); // the attempts that did finish
-                throw withResumeCommand(e, w);
+                throw withResumeCommand(e, { ...w, agent: o.agent! });
               });
               results.push(summarise(r, w, o));
               if (r.interrupted) break;

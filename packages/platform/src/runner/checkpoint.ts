@@ -92,9 +92,13 @@ export function tasksDigest(tasks: ServedTask[]): string {
 export function readCheckpoint(backend: RunBackend, runId: string): Checkpoint {
   const file = checkpointFile(backend, runId);
   if (!existsSync(file))
-    throw new PlatformError("unknown_run", `no checkpoint for run ${runId} in ${backend.checkpointDir}`, {
-      run_id: runId,
-    });
+    throw new PlatformError(
+      "unknown_run",
+      `no checkpoint for run ${runId} in ${backend.checkpointDir} (a run of yours started elsewhere: give --agent CMD to answer the rest of it from here)`,
+      {
+        run_id: runId,
+      },
+    );
   let doc: unknown;
   try {
     doc = JSON.parse(checkpointText(file, runId));

@@ -225,7 +225,7 @@ export async function startRun(
 function runInProgress(agentId: string, runId: string): PlatformError {
   return new PlatformError(
     "run_in_progress",
-    `agent ${agentId} already has run ${runId} in progress; finalize it first`,
+    `agent ${agentId} already has run ${runId} in progress; finish it first (answer its tasks, then finalize it)`,
     { run_id: runId },
   );
 }
