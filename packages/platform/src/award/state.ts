@@ -71,6 +71,25 @@ export function preparedAward(row: AwardRow): PreparedAward {
   return { runs, winners, zero_winner_reason: derivation.zero_winner_reason };
 }
 
+/**
+ * Whether the award window of a bounty is over by the chain's clock (SPEC 1.1 `award`: the contract
+ * refuses an award after `awardDeadline`): the one rule the award's checks (`assertSendable`), the
+ * evidence door and the detail's prize line read (probe29 C-F5: the door said "not awarded yet" and the
+ * prize "locked" once no award could come any more).
+ * @param awardDeadline the bounty's award deadline, unix seconds (`getBounty`)
+ * @param chainTime the latest block's time, unix seconds
+ * @returns the `award_not_allowed` refusal a new award gets (`details.award_deadline`, `chain_time`: unix
+ *   seconds; "the author may reclaim"), or null while an award can still be mined
+ */
+export function awardWindowPassed(awardDeadline: bigint, chainTime: bigint): PlatformError | null {
+  if (chainTime <= awardDeadline) return null;
+  return new PlatformError(
+    "award_not_allowed",
+    `the award deadline ${awardDeadline} has passed (chain clock ${chainTime}); the author may reclaim`,
+    { award_deadline: Number(awardDeadline), chain_time: Number(chainTime) },
+  );
+}
+
 /** The configured chain. @throws PlatformError `no_chain` when the platform runs without one */
 export function chainOf(ctx: PlatformContext) {
   if (!ctx.chain)
