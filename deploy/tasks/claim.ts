@@ -317,7 +317,7 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
         const shown = limit === 0 ? sorted : sorted.slice(0, limit);
         for (const c of shown) {
           console.log(
-            `  bounty ${c.bountyId}  ${await amountText(ctx, c.token, c.amount)}  (${c.amount} base units of ${c.token})`,
+            `  bounty ${c.bountyId}  ${await amountText(ctx, c.token, c.amount)}  (${c.amount} base unit${c.amount === 1n ? "" : "s"} of ${c.token})`,
           );
         }
         const totals = new Map<string, { total: bigint; count: number }>();
@@ -333,7 +333,9 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
         const shownTokens = new Set(shown.map((c) => c.token));
         for (const [token, { total, count }] of totals) {
           // a token with no line shown is summed without its symbol (no lookup for a stranger's tokens)
-          const amount = shownTokens.has(token) ? await amountText(ctx, token, total) : `${total} base units`;
+          const amount = shownTokens.has(token)
+            ? await amountText(ctx, token, total)
+            : `${total} base unit${total === 1n ? "" : "s"}`;
           console.log(`  total ${amount} in ${count} bount${count === 1 ? "y" : "ies"} (${token})`);
         }
         if (others > 0) console.log(othersLine(ctx, account, others, otherTokens));

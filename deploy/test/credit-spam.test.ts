@@ -276,6 +276,9 @@ describe("a stranger's dust awards to a winner (probe27 C-F8)", function () {
       out.split("\n").filter((l) => l.startsWith("  bounty ")),
       out,
     ).to.have.length(1 + DUST_USDC + DUST_OTHER);
+    // a credit of 1 base unit is "1 base unit", singular (probe29 C-F4's nit: "(1 base units of ...)")
+    expect(out).to.include(`  bounty ${first + 1n}  0.000001 USDC  (1 base unit of ${chain.contracts.usdc})`);
+    expect(out).not.to.include("(1 base units");
   });
 
   it("an RPC that breaks off every eth_getLogs answer: one Error line naming the blocks, no stack trace", async function () {
@@ -468,7 +471,7 @@ describe("a stranger's dust awards to a winner (probe27 C-F8)", function () {
     const tokens = listed
       .split("\n")
       .filter((l) => l.startsWith("  bounty "))
-      .map((l) => /base units of (0x[0-9a-fA-F]{40})\)$/.exec(l)![1]!.toLowerCase());
+      .map((l) => /base units? of (0x[0-9a-fA-F]{40})\)$/.exec(l)![1]!.toLowerCase());
     // each amount with its token's decimals (was 6 for every token: "1000000.000000 REENT")
     expect(listed).to.include(
       `  bounty ${id}  0.000001000000000000 REENT  (${big} base units of ${getAddress(reent)})`,

@@ -33,6 +33,7 @@ const STORE_TESTS = [
   "test/answer-totals.test.ts",
   "test/nul-text.test.ts",
   "test/chainless-on-chain-store.test.ts",
+  "test/award-window-read.test.ts",
   "test/attach-once.test.ts",
   "test/lock-recovery.test.ts",
   "test/grade-slices.test.ts",

@@ -166,11 +166,16 @@ export function checkWithdrawalAddress(
  * {@link checkWithdrawalAddress}, then, with a chain configured, the code the address runs
  * (`recipientCodeProblem` of @bench-bounty/contracts): a BenchmarkBounty or an AnchorRegistry deployed
  * at any other address is refused, as USDC paid there is lost for good (probe26 C-F7). A smart-contract
- * wallet (any other code) is allowed. Without a chain only the address rule applies; with a chain whose
- * RPC fails the address is refused (`chain_error`: nothing is written, try again).
+ * wallet (any other code) is allowed. Without a chain only the address rule applies, on a store no
+ * process opened with a chain; a store marked with a chain (`meta.anchoring_chain_id`, probe26 A-F5) is
+ * paid on that chain, so a process without one cannot judge the address and refuses it (`no_chain`,
+ * `details.reason: "chain_marked"`, nothing written: probe29 C-F8, a chainless CLI set an address running
+ * BenchmarkBounty's code). With a chain whose RPC fails the address is refused (`chain_error`: nothing is
+ * written, try again).
  * @returns the address lowercase
  * @throws PlatformError `invalid_withdrawal_address` (`details.reason` `platform_contract` for such code,
- *   or {@link checkWithdrawalAddress}'s), `chain_error` (the code could not be read)
+ *   or {@link checkWithdrawalAddress}'s), `chain_error` (the code could not be read), `no_chain` (a
+ *   chain-marked store and no chain here: `details.chain_id`, `field`, `path`)
  */
 export async function checkWithdrawalAddressOnChain(
   ctx: PlatformContext,
@@ -178,7 +183,16 @@ export async function checkWithdrawalAddressOnChain(
   field: string = "withdrawal_address",
 ): Promise<string> {
   const lower = checkWithdrawalAddress(ctx, addr, field);
-  if (ctx.chain === null) return lower;
+  if (ctx.chain === null) {
+    // never guessed harmless: the store's payouts are on the chain it is marked with (probe29 C-F8)
+    const marked = await ctx.store.anchors.anchoringChainId();
+    if (marked === null) return lower;
+    throw new PlatformError(
+      "no_chain",
+      `${field}: this store is used on chain ${marked} (a process with a chain opened it), and this process has no chain, so the code ${lower} runs cannot be checked: nothing was written; pass --rpc-url (with the contracts) to set it, or set it through serve`,
+      { field, path: `$.${field}`, reason: "chain_marked", chain_id: marked },
+    );
+  }
   // a chain that cannot be read refuses the address (chain_error, nothing written): a money path never
   // guesses that code it could not read is harmless (the review of probe26 C-F7)
   const code = await ctx.chain.codeAt(lower as `0x${string}`);

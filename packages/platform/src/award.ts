@@ -72,7 +72,7 @@ export {
   type AwardEvidenceUnavailable,
 } from "./award/door.js";
 export { awardChainState } from "./award/recovery.js";
-export type { AwardProgress } from "./award/state.js";
+export type { AwardProgress, AwardedPlace } from "./award/state.js";
 
 /** What {@link awardBenchmark} returns. */
 export interface AwardResult {

@@ -33,13 +33,17 @@ export const BOUNTY_READ_WAIT_MS = 5_000;
 /** Bounties whose view is kept before the expired ones are dropped (ids come from the store's records). */
 const PRUNE_AT = 1_024;
 
-/** One bounty's read: in flight (`settledAt` null) or answered at `settledAt` (platform clock, ms). */
-interface SharedRead {
-  read: Promise<OnChainBounty>;
+/** One read (a bounty's, or the chain's clock): in flight (`settledAt` null) or answered at `settledAt` (platform clock, ms). */
+interface SharedRead<T = unknown> {
+  read: Promise<T>;
   settledAt: number | null;
 }
 
+/** The shared reads of each chain, by key: a bounty id, or {@link CLOCK_KEY}. */
 const reads = new WeakMap<ChainGateway, Map<string, SharedRead>>();
+
+/** The key of the chain clock's shared read ({@link chainTimeForRead}); bounty ids are decimal digits. */
+const CLOCK_KEY = "latest-block-time";
 
 /** Whether a recorded bounty status is final on-chain (the contract never moves a bounty out of it). */
 export function isFinalBountyStatus(status: string): boolean {
@@ -51,16 +55,20 @@ function stale(r: SharedRead, now: number): boolean {
   return r.settledAt !== null && (now - r.settledAt >= BOUNTY_READ_TTL_MS || now < r.settledAt);
 }
 
-/** The shared read of `bountyId` on `chain`: the one in flight or fresh, else a new one. */
-function sharedRead(ctx: PlatformContext, chain: ChainGateway, bountyId: bigint): SharedRead {
+/** The shared read `key` on `chain` (`fetch` makes a new one): the one in flight or fresh, else a new one. */
+function sharedRead<T>(
+  ctx: PlatformContext,
+  chain: ChainGateway,
+  key: string,
+  fetch: () => Promise<T>,
+): SharedRead<T> {
   let byBounty = reads.get(chain);
   if (!byBounty) reads.set(chain, (byBounty = new Map()));
-  const key = bountyId.toString();
   const now = ctx.clock();
-  const kept = byBounty.get(key);
+  const kept = byBounty.get(key) as SharedRead<T> | undefined;
   if (kept && !stale(kept, now)) return kept;
   if (byBounty.size >= PRUNE_AT) for (const [k, r] of byBounty) if (stale(r, now)) byBounty.delete(k);
-  const fresh: SharedRead = { read: chain.getBounty(bountyId), settledAt: null };
+  const fresh: SharedRead<T> = { read: fetch(), settledAt: null };
   const settle = () => void (fresh.settledAt = ctx.clock());
   fresh.read.then(settle, settle);
   byBounty.set(key, fresh);
@@ -84,7 +92,34 @@ export async function bountyForRead(
 ): Promise<OnChainBounty | null> {
   if (!ctx.chain) return null;
   try {
-    return await byDeadline(sharedRead(ctx, ctx.chain, bountyId).read, by, () => null);
+    const chain = ctx.chain;
+    const shared = sharedRead(ctx, chain, bountyId.toString(), () => chain.getBounty(bountyId));
+    return await byDeadline(shared.read, by, () => null);
+  } catch (e) {
+    if (e instanceof PlatformError && e.code === "chain_error") return null;
+    throw e;
+  }
+}
+
+/**
+ * The chain's clock for a read (the latest block's time, unix seconds), shared as {@link bountyForRead}'s
+ * answers are: one `eth_getBlock` per chain in flight, reused for {@link BOUNTY_READ_TTL_MS}. For the
+ * door's and the detail's "no award can come any more" (`awardWindowPassed`, probe29 C-F5); never for a
+ * step that moves money (the award reads `ChainGateway.latestTimestamp` fresh).
+ * @param by unix ms (wall clock); default {@link BOUNTY_READ_WAIT_MS} from now
+ * @returns the time, or null (no chain, no answer by `by`, or the read failed): the caller then says
+ *   nothing about the chain's clock
+ * @throws what the read throws other than `chain_error` (a bug)
+ */
+export async function chainTimeForRead(
+  ctx: PlatformContext,
+  by: number = Date.now() + BOUNTY_READ_WAIT_MS,
+): Promise<bigint | null> {
+  if (!ctx.chain) return null;
+  try {
+    const chain = ctx.chain;
+    const shared = sharedRead(ctx, chain, CLOCK_KEY, () => chain.latestTimestamp());
+    return await byDeadline(shared.read, by, () => null);
   } catch (e) {
     if (e instanceof PlatformError && e.code === "chain_error") return null;
     throw e;

@@ -5,12 +5,15 @@
  *
  * Prize renders (seed step 8): `"Prize: 50 USDC, locked at 0x..."` only on the detail and only after the
  * pool was checked on-chain for this read (bounty funded, token, author and pool as attached, token the
- * configured USDC, awarder the service; the chain's answer at most 5 s old, `bounty-read.ts`); `"Prize: 50 USDC"`
+ * configured USDC, awarder the service; the chain's answer at most 5 s old, `bounty-read.ts`) and, by the
+ * chain's clock, still within its award window (past it no award can come and the author may reclaim:
+ * `prize_note` says so, probe29 C-F5); `"Prize: 50 USDC"`
  * for a declared pool this read did not verify (the list never verifies); `"--"` for no pool.
  */
 import { GRADER_TYPES } from "@bench-bounty/evidence";
 import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "./context.js";
-import { bountyForRead, isFinalBountyStatus } from "./bounty-read.js";
+import { bountyForRead, chainTimeForRead, isFinalBountyStatus } from "./bounty-read.js";
+import { awardWindowPassed } from "./award/state.js";
 import { PlatformError } from "./errors.js";
 import { BOUNTY_STATUS_NAMES, squatFacts, type SquatFacts } from "./chain.js";
 import { attachedBountyDifference } from "./award/bounty.js";
@@ -49,9 +52,23 @@ export interface PrizeFacts {
    * reclaimed, final on-chain; or the chain did not answer within `BOUNTY_READ_WAIT_MS`).
    */
   prize_checked_on_chain: boolean;
+  /**
+   * Why a funded pool this read checked is not "locked" for competitors, or null: past its award deadline by
+   * the chain's clock no award can come any more and the author may reclaim it (`awardWindowPassed`,
+   * probe29 C-F5: the detail said "locked" then). The prize then renders `"Prize: 10 USDC"`,
+   * `prize_verified: false`.
+   */
+  prize_note: string | null;
 }
 
-function prizeFacts(b: BenchmarkRecord, verified: { status: string } | null): PrizeFacts {
+/** A prize as checked on-chain for a read ({@link checkedOnChain}): its status, and a funded one past its window. */
+interface CheckedPrize {
+  status: string;
+  /** The award window's end by the chain's clock (`awardWindowPassed`), or null. */
+  windowPassed?: PlatformError | null;
+}
+
+function prizeFacts(b: BenchmarkRecord, verified: CheckedPrize | null): PrizeFacts {
   const bounty = b.bounty;
   if (!bounty)
     return {
@@ -62,9 +79,11 @@ function prizeFacts(b: BenchmarkRecord, verified: { status: string } | null): Pr
       prize_contract: null,
       prize_verified: false,
       prize_checked_on_chain: false,
+      prize_note: null,
     };
   const usdc = usdcText(bounty.pool_base_units);
-  const locked = verified !== null && verified.status === "funded";
+  const passed = verified?.windowPassed ?? null;
+  const locked = verified !== null && verified.status === "funded" && passed === null;
   return {
     prize_pool_usdc: usdc,
     prize: locked ? `Prize: ${usdc} USDC, locked at ${bounty.bounty_contract}` : `Prize: ${usdc} USDC`,
@@ -73,6 +92,7 @@ function prizeFacts(b: BenchmarkRecord, verified: { status: string } | null): Pr
     prize_contract: bounty.bounty_contract,
     prize_verified: locked,
     prize_checked_on_chain: verified !== null,
+    prize_note: passed === null ? null : `no award can come any more: ${passed.message}`,
   };
 }
 
@@ -91,7 +111,7 @@ export interface BenchmarkListItem extends PrizeFacts {
 function listItemOf(
   ctx: PlatformContext,
   b: BenchmarkRecord,
-  verified: { status: string } | null,
+  verified: CheckedPrize | null,
 ): BenchmarkListItem {
   const open = isOpen(ctx, b);
   return {
@@ -294,12 +314,14 @@ export function howToCompete(slug: string, baseUrl: string): string {
  * The prize of `b` as the chain shows it for this read: its status name when token, author, pool and
  * root match the attached bounty and token and awarder are the service's, else `mismatch`; null when not
  * checked (no chain, a final recorded status, or no answer from the chain in time: `bountyForRead`).
+ * A funded one past its award deadline by the chain's clock (`chainTimeForRead`, shared) carries
+ * `windowPassed` (probe29 C-F5).
  */
 async function checkedOnChain(
   ctx: PlatformContext,
   b: BenchmarkRecord,
   bounty: AttachedBounty,
-): Promise<{ status: string } | null> {
+): Promise<CheckedPrize | null> {
   if (!ctx.chain || isFinalBountyStatus(bounty.status)) return null;
   const on = await bountyForRead(ctx, BigInt(bounty.bounty_id));
   if (!on) return null;
@@ -311,7 +333,11 @@ async function checkedOnChain(
     attachedBountyDifference(ctx.chain, b, bounty, on) === null &&
     on.token.toLowerCase() === usdc &&
     on.awarder.toLowerCase() === ctx.chain.address;
-  return matches ? { status: BOUNTY_STATUS_NAMES[on.status] ?? "unknown" } : { status: "mismatch" };
+  if (!matches) return { status: "mismatch" };
+  const status = BOUNTY_STATUS_NAMES[on.status] ?? "unknown";
+  if (status !== "funded") return { status };
+  const chainTime = await chainTimeForRead(ctx);
+  return { status, windowPassed: chainTime === null ? null : awardWindowPassed(on.awardDeadline, chainTime) };
 }
 
 /**

@@ -167,6 +167,7 @@ import {
   type LockOptions,
 } from "./award.js";
 import { attachedChainOf } from "./award/bounty.js";
+import { awardedPlaces, type AwardedPlace } from "./award/state.js";
 
 /**
  * Holds a store to one chain (the review of probe26 A-F5; store28 R-F1): a process with a chain marks
@@ -891,6 +892,13 @@ export class Platform {
   }
   award(p: Principal, slug: string, how?: AwardHow): Promise<AwardResult> {
     return awardBenchmark(this.ctx, p, slug, how);
+  }
+  /**
+   * The places `address` holds in `slug`'s award as mined here, each with the base units it credited
+   * (`awardedPlaces`: none when no award of this store is mined, or `address` won none).
+   */
+  awardedPlaces(slug: string, address: string): Promise<AwardedPlace[]> {
+    return awardedPlaces(this.ctx, slug, address);
   }
   /** Where the award transaction is, read from the chain when the store says sent-but-unconfirmed (`pending`, `mined`, ...). */
   awardState(slug: string) {

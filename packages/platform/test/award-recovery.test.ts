@@ -406,6 +406,11 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
     const moved = await r.open({}, "http://127.0.0.1:9999");
     const done = await moved.award(r.slug);
     expect(done.ranking_digest).toBe(prepared.ranking_digest);
+    // the places as mined, with their amounts, for a relayed claim's no_credit reason (probe29 C-F4); any case
+    expect(await moved.real.awardedPlaces(r.slug, r.winner.toUpperCase().replace("0X", "0x"))).toEqual([
+      { place: 1, amount_base_units: POOL.toString() },
+    ]);
+    expect(await moved.real.awardedPlaces(r.slug, "0x00000000000000000000000000000000000a11ce")).toEqual([]);
     const door = await moved.awardEvidence(r.slug);
     expect(door.kind).toBe("pack");
     const pack = JSON.parse(new TextDecoder().decode((door as { bytes: Uint8Array }).bytes));

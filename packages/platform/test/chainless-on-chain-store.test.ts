@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import {
   chainConfig,
   cities,
+  rejection,
   CITIES_PUBLISH,
   freshStoreLocation,
   openAt,
@@ -85,3 +86,74 @@ describe("a process without a chain on a store anchored on one (probe26 A-F5)", 
     }
   });
 });
+
+// probe29 C-F8: the CLI without --rpc-url on serve's store set a withdrawal address running BenchmarkBounty's
+// code (the code rule needs the chain; serve and --rpc-url refused it)
+describe(
+  "a process without a chain on a store anchored on one: withdrawal addresses (probe29 C-F8)",
+  { timeout: 120_000 },
+  () => {
+    it("refuses every address change no_chain naming --rpc-url, nothing written; a store never opened with a chain takes it", async () => {
+      const address = "0x1234567890123456789012345678901234567891";
+      const at = await freshStoreLocation();
+      const withChain = await openAt({ ...at, chain: chainConfig(chain(), 0) });
+      const chainless = await openAt({ ...at });
+      try {
+        const p = chainless.real;
+        const alice = await p.authenticate((await p.createAccount({ name: "alice" })).api_key);
+        await p.registerAgent(alice, "a0");
+        const chainId = chain().chainId;
+        for (const attempt of [
+          () => p.registerAgent(alice, "a1", { withdrawal_address: address }),
+          () => p.setWithdrawalAddress(alice, "a0", address),
+          () => p.setAccountWithdrawalAddress(alice, address),
+          () => p.createAccount({ name: "bob", agent: { withdrawal_address: address } }),
+        ]) {
+          const refused = await rejection(attempt());
+          expect(refused).toMatchObject({
+            code: "no_chain",
+            details: {
+              field: "withdrawal_address",
+              path: "$.withdrawal_address",
+              reason: "chain_marked",
+              chain_id: chainId,
+            },
+          });
+          expect(refused.message).toMatch(
+            new RegExp(`^withdrawal_address: this store is used on chain ${chainId} .*pass --rpc-url`),
+          );
+        }
+        // nothing written: alice's one agent has no address, no account bob (the name is free)
+        expect((await p.myAgents(alice)).map((a) => [a.agent_id, a.withdrawal_address ?? null])).toEqual([
+          ["a0", null],
+        ]);
+        expect((await p.createAccount({ name: "bob" })).account.name).toBe("bob");
+        // an agent without an address needs no chain; the process with the chain sets the address
+        expect((await p.registerAgent(alice, "a2")).agent_id).toBe("a2");
+        const viaChain = await withChain.real.authenticate(
+          (await withChain.real.createAccount({ name: "carol" })).api_key,
+        );
+        expect(
+          (await withChain.real.setAccountWithdrawalAddress(viaChain, address)).map(
+            (a) => a.withdrawal_address,
+          ),
+        ).toEqual([address]);
+      } finally {
+        await chainless.close();
+        await withChain.close();
+      }
+      // a store never opened with a chain: the address rule alone, as before
+      const plain = await openAt({ ...(await freshStoreLocation()) });
+      try {
+        const dave = await plain.real.authenticate(
+          (await plain.real.createAccount({ name: "dave" })).api_key,
+        );
+        expect(
+          (await plain.real.setAccountWithdrawalAddress(dave, address)).map((a) => a.withdrawal_address),
+        ).toEqual([address]);
+      } finally {
+        await plain.close();
+      }
+    });
+  },
+);

@@ -171,23 +171,36 @@ const address = (what: string) =>
     .transform((v) => (v.slice(2) === v.slice(2).toUpperCase() ? v.toLowerCase() : v) as `0x${string}`)
     .openapi({ description: what });
 
+/**
+ * The one sentence of a relayed claim's `$.deadline` refused (probe29 C-F10: a wrong JSON type was zod's
+ * "Invalid input", -1 its "Too small"): every wrong value gets it, a too-large decimal string its cap.
+ */
+const DEADLINE_RULE =
+  "must be unix seconds: a JSON integer from 0 to 2^53-1, or a decimal string of at most 78 digits (up to 2^256-1)";
+
 export const RelayClaimBody = z
   .strictObject({
     account: address("the winner credited in the bounty: the signer of the claim"),
     to: address("where the credit is paid"),
     deadline: z
-      .union([
-        // the contract's deadline is a uint256: type(uint256).max, a common "never expires", is accepted
-        // (probe27 C-F3: a 20-digit cap the message did not name refused it)
-        z
-          .string()
-          .regex(/^[0-9]{1,78}$/, "must be unix seconds as a decimal string of at most 78 digits")
-          // zod runs a refinement even after the regex refused (probe28 C-F6: BigInt("abc") threw, a 500)
-          .refine((v) => !/^[0-9]{1,78}$/.test(v) || BigInt(v) <= maxUint256, {
-            message: `must be at most 2^256 - 1 (${maxUint256}), the contract's uint256`,
-          }),
-        z.number().int().nonnegative(),
-      ])
+      .union(
+        [
+          // the contract's deadline is a uint256: type(uint256).max, a common "never expires", is accepted
+          // (probe27 C-F3: a 20-digit cap the message did not name refused it)
+          z
+            .string()
+            .regex(/^[0-9]{1,78}$/, DEADLINE_RULE)
+            // zod runs a refinement even after the regex refused (probe28 C-F6: BigInt("abc") threw, a 500)
+            .refine((v) => !/^[0-9]{1,78}$/.test(v) || BigInt(v) <= maxUint256, {
+              message: `must be at most 2^256 - 1 (${maxUint256}), the contract's uint256`,
+            }),
+          // a number written with a fraction or exponent is judged first by its text (`sentIntegerError`):
+          // 1.5 is refused, 1.0 and 1e3 are the integers 1 and 1000 they exactly are
+          z.number().int(DEADLINE_RULE).nonnegative(DEADLINE_RULE),
+        ],
+        // null, a boolean, an array, an object (probe29 C-F10: zod's "Invalid input")
+        { error: DEADLINE_RULE },
+      )
       .transform((v) => BigInt(v))
       .openapi({ description: "unix seconds, the last second the signature is valid" }),
     signature: z

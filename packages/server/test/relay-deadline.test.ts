@@ -20,6 +20,7 @@ import {
   checkWithdrawalAddressOnChain,
   PlatformError,
   turnQueue,
+  type AwardedPlace,
   type Platform,
   type PlatformContext,
   type Turns,
@@ -121,6 +122,8 @@ function platformOf(chain: ChainGateway, id: () => bigint = () => bountyId): Pla
   const ctx = { chain } as unknown as PlatformContext;
   return {
     chain,
+    // the store's award as mined: a test sets `placesOf` (none by default)
+    awardedPlaces: (_slug: string, address: string) => Promise.resolve(placesOf(address)),
     checkWithdrawalAddress: () => undefined,
     checkWithdrawalAddressOnChain: (a: unknown, field?: string) =>
       checkWithdrawalAddressOnChain(ctx, a, field),
@@ -137,6 +140,9 @@ function platformOf(chain: ChainGateway, id: () => bigint = () => bountyId): Pla
       }),
   } as unknown as Platform;
 }
+
+/** The places an account holds in the store's award as mined (`Platform.awardedPlaces`), as a test sets them. */
+let placesOf = (_address: string): AwardedPlace[] => [];
 
 let roots = 0;
 /** A new bounty of 1 USDC (its own test-set root) awarded to `winner` alone; its id. */
@@ -484,6 +490,53 @@ describe("a refused relay never takes the relay's turn (probe28 A-F3)", { timeou
       (e: unknown) => e,
     );
     expect((late as Error).message).toMatch(/never won, or already claimed/);
+  });
+
+  it("a winner whose place was credited 0 base units (a 1-unit pool) is told so, not 'never won' (probe29 C-F4)", async () => {
+    roots++;
+    const author = dc.accounts[1]!;
+    await dc.mintUsdc(author.address, 1n);
+    const closesAt = (await dc.publicClient.getBlock()).timestamp + 100n;
+    const { bountyId: id } = await gateway.lockBounty({
+      authorPrivateKey: author.privateKey,
+      pool: 1n,
+      testSetRoot: `0x${"66".repeat(31)}${roots.toString(16).padStart(2, "0")}`,
+      leafCount: 4,
+      closesAt,
+      awardDeadline: closesAt + 86_400n,
+      thresholdBps: 5000,
+      splitsBps: [5000, 3000, 2000],
+    });
+    await dc.increaseTime(200);
+    const [first, second] = [dc.accounts[16]!.address, dc.accounts[17]!.address];
+    await gateway.award(id, [first, second], `0x${"78".repeat(32)}`);
+    expect([await creditOf(first, id), await creditOf(second, id)]).toEqual([1n, 0n]);
+    // the store's award as mined names place 2 with 0 base units
+    placesOf = (a) =>
+      a.toLowerCase() === second.toLowerCase()
+        ? [{ place: 2, amount_base_units: "0" }]
+        : a.toLowerCase() === first.toLowerCase()
+          ? [{ place: 1, amount_base_units: "1" }]
+          : [];
+    try {
+      const relayHere = relayClaimOp(platformOf(gateway, () => id));
+      const claim = await signedClaim(17, dc.accounts[18]!.address, undefined, id);
+      const e = await relayHere(principal, "slug", claim, { answerBy: Date.now() + 60_000 }).catch(
+        (x: unknown) => x,
+      );
+      expect(e).toMatchObject({ code: "no_credit", details: { path: "$.account" } });
+      expect((e as Error).message).toBe(
+        `${second} has no credit in bounty ${id} (its place 2 of the award was credited 0 base units (the pool's split rounds it down, SPEC 6): there is nothing to claim)`,
+      );
+      // a winner paid more than 0 who claimed, or an account that never won: the plain case
+      placesOf = () => [];
+      const stranger = await relayHere(principal, "slug", claim, { answerBy: Date.now() + 60_000 }).catch(
+        (x: unknown) => x,
+      );
+      expect((stranger as Error).message).toMatch(/never won, or already claimed/);
+    } finally {
+      placesOf = () => [];
+    }
   });
 
   it("a claim whose nonce a claim relayed before its turn used is refused in its turn, nothing sent", async () => {

@@ -119,6 +119,36 @@ describe("a relayed claim's deadline is the contract's uint256 (probe27 C-F3)", 
     expect(r.json.error.message).toMatch(says);
   });
 
+  // probe29 C-F10: a wrong JSON type was "$.deadline: Invalid input", -1 zod's "Too small"
+  const RULE =
+    "$.deadline: must be unix seconds: a JSON integer from 0 to 2^53-1, or a decimal string of at most 78 digits (up to 2^256-1)";
+  const postRaw = async (deadline: string) => {
+    const signature = await signer.signTypedData(typed);
+    const raw = `{"account":"${signer.address}","to":"${to}","deadline":${deadline},"signature":"${signature}"}`;
+    return call(live.url, "POST", `/api/v1/benchmarks/${slug}/claims/relay`, { key: own, raw });
+  };
+  it.each(["null", "true", "[]", '{"a":1}', "-1", '"abc"', '""'])(
+    "deadline %s is 422 naming $.deadline with the field's own sentence (probe29 C-F10)",
+    async (deadline) => {
+      const r = await postRaw(deadline);
+      expect(r.status, r.text).toBe(422);
+      expect(r.json.error).toMatchObject({
+        code: "invalid_request",
+        message: RULE,
+        details: { path: "$.deadline" },
+      });
+    },
+  );
+  it("a fraction is refused by its text; 1.0 and 1e3 are the integers they exactly are (the server's one integer rule)", async () => {
+    const r = await postRaw("1.5");
+    expect(r.status, r.text).toBe(422);
+    expect(r.json.error.message).toMatch(/^\$\.deadline 1\.5 is not a whole number/);
+    for (const exact of ["1.0", "1e3"]) {
+      const taken = await postRaw(exact);
+      expect(taken.json.error.code, taken.text).toBe("no_chain"); // past every check of the body
+    }
+  });
+
   it("a JSON number over 2^53-1 is 422 advising the plain decimal string that passes (probe28 C-F6)", async () => {
     const signature = await signer.signTypedData(typed);
     const body = { account: signer.address, to, deadline: 1e21, signature }; // sent as 1e+21

@@ -5,14 +5,21 @@ import type { Hex } from "@bench-bounty/evidence";
 import type { BenchmarkRecord, PlatformContext } from "../context.js";
 import { squatFacts } from "../chain.js";
 import { getBenchmark, isOpen } from "../publish.js";
-import { statusName, awardRow, awardLock, preparedAward, recordConfirmed } from "./state.js";
+import {
+  statusName,
+  awardRow,
+  awardLock,
+  awardWindowPassed,
+  preparedAward,
+  recordConfirmed,
+} from "./state.js";
 import { ensurePack } from "./pack.js";
 import { awardChainState } from "./recovery.js";
 import { noNewAward } from "./send.js";
 import { LockWaitExpired } from "../store.js";
 import { byDeadline } from "../deadline.js";
 import { PlatformError } from "../errors.js";
-import { bountyForRead, isFinalBountyStatus } from "../bounty-read.js";
+import { bountyForRead, chainTimeForRead, isFinalBountyStatus } from "../bounty-read.js";
 
 /** The door's "no pack (yet)" answer: the SPEC 8 reason and a sentence for people. */
 export interface AwardEvidenceUnavailable {
@@ -405,11 +412,15 @@ async function notYetAwarded(
       message: "no on-chain bounty binds this benchmark's root: it never reveals",
     };
   let status = b.bounty.status;
+  let awardDeadline = BigInt(b.bounty.award_deadline);
   if (!isFinalBountyStatus(status)) {
     // the chain's view shared with the other reads (probe19 A-F7), by the door's deadline (probe16
     // A-F3); else (no answer in time, or the chain cannot be read) the recorded status
     const onChain = await bountyForRead(ctx, BigInt(b.bounty.bounty_id), by);
-    if (onChain) status = statusName(onChain.status);
+    if (onChain) {
+      status = statusName(onChain.status);
+      awardDeadline = onChain.awardDeadline;
+    }
   }
   if (status === "reclaimed")
     return {
@@ -429,6 +440,16 @@ async function notYetAwarded(
       kind: "unavailable",
       reason: "withheld_live_contest",
       message: `the contest is live until ${b.bounty.closes_at} (unix seconds)`,
+    };
+  // past the award window by the chain's clock (shared, by the door's deadline), no award can come any
+  // more (probe29 C-F5: "not awarded yet" was said to competitors waiting for a prize the author may reclaim)
+  const chainTime = status === "funded" ? await chainTimeForRead(ctx, by) : null;
+  const passed = chainTime === null ? null : awardWindowPassed(awardDeadline, chainTime);
+  if (passed)
+    return {
+      kind: "unavailable",
+      reason: "not_awarded",
+      message: `the contest is closed and no award can come any more: ${passed.message}`,
     };
   return { kind: "unavailable", reason: "not_awarded", message: "the contest is closed but not awarded yet" };
 }

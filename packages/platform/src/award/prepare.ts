@@ -12,7 +12,7 @@ import { anchorOf, anchorPending, listRuns } from "../runs.js";
 import type { Principal } from "../identity/principal.js";
 import type { AwardRow } from "../store/awards.js";
 import { isoMillis } from "../time.js";
-import { type PreparedWinner, chainOf, statusName, awardRow } from "./state.js";
+import { type PreparedWinner, awardWindowPassed, chainOf, statusName, awardRow } from "./state.js";
 import { closeBenchmark } from "./bounty.js";
 import { mintRunsToPrepare, scoringOf } from "./pack.js";
 
@@ -61,13 +61,8 @@ export async function assertSendable(
       },
     );
   }
-  if (now > onchain.awardDeadline) {
-    throw new PlatformError(
-      "award_not_allowed",
-      `the award deadline ${onchain.awardDeadline} has passed (chain clock ${now}); the author may reclaim`,
-      { award_deadline: Number(onchain.awardDeadline), chain_time: Number(now) },
-    );
-  }
+  const passed = awardWindowPassed(onchain.awardDeadline, now);
+  if (passed) throw passed;
 }
 
 /**

@@ -71,6 +71,51 @@ export function preparedAward(row: AwardRow): PreparedAward {
   return { runs, winners, zero_winner_reason: derivation.zero_winner_reason };
 }
 
+/**
+ * Whether the award window of a bounty is over by the chain's clock (SPEC 1.1 `award`: the contract
+ * refuses an award after `awardDeadline`): the one rule the award's checks (`assertSendable`), the
+ * evidence door and the detail's prize line read (probe29 C-F5: the door said "not awarded yet" and the
+ * prize "locked" once no award could come any more).
+ * @param awardDeadline the bounty's award deadline, unix seconds (`getBounty`)
+ * @param chainTime the latest block's time, unix seconds
+ * @returns the `award_not_allowed` refusal a new award gets (`details.award_deadline`, `chain_time`: unix
+ *   seconds; "the author may reclaim"), or null while an award can still be mined
+ */
+export function awardWindowPassed(awardDeadline: bigint, chainTime: bigint): PlatformError | null {
+  if (chainTime <= awardDeadline) return null;
+  return new PlatformError(
+    "award_not_allowed",
+    `the award deadline ${awardDeadline} has passed (chain clock ${chainTime}); the author may reclaim`,
+    { award_deadline: Number(awardDeadline), chain_time: Number(chainTime) },
+  );
+}
+
+/** A place of an award as mined: 1-based, and the base units it credited (`winners_json`). */
+export interface AwardedPlace {
+  place: number;
+  amount_base_units: string;
+}
+
+/**
+ * The places `address` (a withdrawal address, any case) holds in `slug`'s award as this store recorded it
+ * mined (`confirmed` or `packed`: its Awarded log found with this store's ranking digest), each with the
+ * amount the contract credited (SPEC 6: a small pool's split may round a place down to 0 base units).
+ * For a relayed claim's `no_credit` reason (probe29 C-F4: a winner credited 0 was told "never won").
+ * @returns the places (none: no award mined here, or `address` won none)
+ */
+export async function awardedPlaces(
+  ctx: PlatformContext,
+  slug: string,
+  address: string,
+): Promise<AwardedPlace[]> {
+  const row = await awardRow(ctx, slug);
+  if (row === null || (row.status !== "confirmed" && row.status !== "packed")) return [];
+  const lower = address.toLowerCase();
+  return fromStored<PreparedWinner[]>(row.winners_json)
+    .filter((w) => w.withdrawal_address.toLowerCase() === lower)
+    .map((w) => ({ place: w.place, amount_base_units: w.amount_base_units }));
+}
+
 /** The configured chain. @throws PlatformError `no_chain` when the platform runs without one */
 export function chainOf(ctx: PlatformContext) {
   if (!ctx.chain)

@@ -52,6 +52,7 @@ import {
   revertError,
   revertOf,
   turnQueue,
+  type AwardedPlace,
   type LateTurn,
   type Platform,
   type RelayedClaim,
@@ -278,9 +279,24 @@ function noCreditFor(account: string, bountyId: bigint, why: string): EdgeError 
 }
 
 /**
+ * Why an account of an Awarded bounty has no credit: its places of the award mined here that credited 0
+ * base units (a small pool's split rounds a place down, SPEC 6: probe29 C-F4, such a winner was told "never
+ * won"), else "never won, or already claimed".
+ */
+function awardedNoCreditWhy(places: readonly AwardedPlace[]): string {
+  if (places.length === 0 || places.some((p) => p.amount_base_units !== "0"))
+    return "never won, or already claimed";
+  const which = places.map((p) => p.place).join(", ");
+  return `${places.length === 1 ? "its place" : "its places"} ${which} of the award ${places.length === 1 ? "was" : "were"} credited 0 base units (the pool's split rounds it down, SPEC 6): there is nothing to claim`;
+}
+
+/**
  * `account`'s credit in `bountyId` and its claim nonce, as the latest block has them (two reads).
+ * @param placesOf `account`'s places in the benchmark's award as mined here (`Platform.awardedPlaces`),
+ *   read only to say why an Awarded bounty holds no credit for it
  * @returns the credit (base units, never 0) and `nonces(account)`
- * @throws EdgeError `no_credit` (credit 0: never won, or already claimed); PlatformError `chain_error`
+ * @throws EdgeError `no_credit` (credit 0: never won, already claimed, its place credited 0, or the
+ *   bounty reclaimed or not awarded yet); PlatformError `chain_error`
  */
 async function creditAndNonce(
   client: NonNullable<Platform["chain"]>["publicClient"],
@@ -288,6 +304,7 @@ async function creditAndNonce(
   input: RelayClaimInput,
   bounty: Address,
   bountyId: bigint,
+  placesOf: () => Promise<AwardedPlace[]>,
 ): Promise<{ credit: bigint; nonce: bigint }> {
   const credit = await read("read creditOf", () =>
     client.readContract({
@@ -312,7 +329,7 @@ async function creditAndNonce(
       input.account,
       bountyId,
       Number(status) === BountyStatus.Awarded
-        ? "never won, or already claimed"
+        ? awardedNoCreditWhy(await placesOf())
         : Number(status) === BountyStatus.Reclaimed
           ? "the bounty was reclaimed by its author: nothing was awarded"
           : `the bounty is ${BountyStatus[Number(status)] ?? status} on-chain, not awarded yet: its award may be pending; post the claim again once it is mined`,
@@ -342,11 +359,19 @@ async function checkRelayable(
   input: RelayClaimInput,
   domain: ReturnType<typeof claimDomain>,
   bountyId: bigint,
+  placesOf: () => Promise<AwardedPlace[]>,
 ): Promise<{ credit: bigint; nonce: bigint }> {
   const block = await read("read the latest block", () => client.getBlock());
   // mined in a later block, whose time is after the latest's (probe26 C-F1: a deadline equal to it passed)
   if (input.deadline <= block.timestamp) throw claimExpired(input.deadline, block.timestamp, "latest");
-  const { credit, nonce } = await creditAndNonce(client, read, input, domain.verifyingContract, bountyId);
+  const { credit, nonce } = await creditAndNonce(
+    client,
+    read,
+    input,
+    domain.verifyingContract,
+    bountyId,
+    placesOf,
+  );
   const signed = await read("check the signature", () =>
     client.verifyTypedData({
       address: input.account,
@@ -387,8 +412,9 @@ async function recheckAtTurn(
   bounty: Address,
   bountyId: bigint,
   checkedNonce: bigint,
+  placesOf: () => Promise<AwardedPlace[]>,
 ): Promise<bigint> {
-  const { credit, nonce } = await creditAndNonce(client, read, input, bounty, bountyId);
+  const { credit, nonce } = await creditAndNonce(client, read, input, bounty, bountyId, placesOf);
   if (nonce !== checkedNonce)
     throw new EdgeError(
       "invalid_claim_signature",
@@ -445,12 +471,14 @@ export function relayClaimOp(platform: Platform, exclusive: Turns = turnQueue())
     const read = <T>(what: string, fn: () => Promise<T>): Promise<T> => chain.read(what, fn);
     // the read-only checks before the turn: a refusal never takes it, so claims that can never be sent
     // (no credit, a wrong signature) do not queue a winner's claim behind them (probe28 A-F3)
+    const placesOf = () => platform.awardedPlaces(slug, input.account);
     const checked = await checkRelayable(
       client,
       read,
       input,
       claimDomain(attached.chain_id, bounty),
       bountyId,
+      placesOf,
     );
     // the code `to` runs: a BenchmarkBounty or AnchorRegistry deployed elsewhere could never claim the
     // credit (the withdrawal address's whole rule, one eth_getCode; probe28 C-F3: it was paid)
@@ -467,7 +495,7 @@ export function relayClaimOp(platform: Platform, exclusive: Turns = turnQueue())
     return exclusive(
       async () => {
         // what the relays before it may have changed: the credit and the nonce, right before the send
-        const credit = await recheckAtTurn(client, read, input, bounty, bountyId, checked.nonce);
+        const credit = await recheckAtTurn(client, read, input, bounty, bountyId, checked.nonce, placesOf);
         const hash = await relayRead(
           "claimWithSig",
           input.account,

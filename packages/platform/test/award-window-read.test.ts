@@ -1,0 +1,72 @@
+/**
+ * probe29 C-F5: once the chain's clock is past a bounty's award deadline with no award made, no award can
+ * come any more (the contract refuses it) and the author may reclaim. The evidence door said "the contest
+ * is closed but not awarded yet" and the detail "Prize: 4 USDC, locked at ...". Both now read the chain's
+ * clock (shared, `chainTimeForRead`) and say it with the award's own rule (`awardWindowPassed`). On SQLite
+ * and PostgreSQL.
+ */
+import { describe, expect, it } from "vitest";
+import { getBenchmark } from "../src/publish.js";
+import {
+  chainClock,
+  chainConfig,
+  freshStoreLocation,
+  openAt,
+  publishLockAndRun,
+  useDevChain,
+} from "./helpers.js";
+
+const devChain = useDevChain();
+
+describe("a funded bounty past its award deadline, never awarded (probe29 C-F5)", () => {
+  it("the door says no award can come any more, the detail's prize is no longer 'locked'", async () => {
+    const dc = devChain();
+    const { now: chainNow, clock } = await chainClock(dc);
+    const platform = await openAt({
+      ...(await freshStoreLocation()),
+      clock: clock.now,
+      chain: chainConfig(dc, 1),
+    });
+    const { slug } = await publishLockAndRun(platform, dc, {
+      chainNow,
+      clock,
+      account: 1,
+      tag: "window",
+      title: "Window",
+    });
+    // within the award window: not awarded yet, the prize locked
+    expect(await platform.awardEvidence(slug)).toMatchObject({
+      kind: "unavailable",
+      reason: "not_awarded",
+      message: "the contest is closed but not awarded yet",
+    });
+    const within = await platform.real.benchmarkDetail(slug);
+    expect(within).toMatchObject({ prize_verified: true, bounty_status: "funded", prize_note: null });
+    expect(within.prize).toMatch(/^Prize: 4 USDC, locked at 0x/);
+    // the chain's clock one second past the award deadline: the contract refuses every award from now on
+    const deadline = (await getBenchmark(platform.ctx, slug)).bounty!.award_deadline;
+    await dc.publicClient.request({
+      method: "evm_setNextBlockTimestamp" as never,
+      params: [deadline + 1] as never,
+    });
+    await dc.publicClient.request({ method: "evm_mine" as never, params: [] as never });
+    clock.advance(10_000); // past the shared reads' 5 s (platform clock)
+    const said = `the award deadline ${deadline} has passed (chain clock ${deadline + 1}); the author may reclaim`;
+    expect(await platform.awardEvidence(slug)).toMatchObject({
+      kind: "unavailable",
+      reason: "not_awarded",
+      message: `the contest is closed and no award can come any more: ${said}`,
+    });
+    const past = await platform.real.benchmarkDetail(slug);
+    expect(past).toMatchObject({
+      prize: "Prize: 4 USDC",
+      prize_verified: false,
+      prize_checked_on_chain: true,
+      bounty_status: "funded",
+      prize_note: `no award can come any more: ${said}`,
+    });
+    // the award's own refusal is the same rule's words
+    await expect(platform.award(slug)).rejects.toMatchObject({ code: "award_not_allowed", message: said });
+    await platform.close();
+  });
+});
