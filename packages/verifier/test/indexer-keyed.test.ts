@@ -88,7 +88,8 @@ function answer(mode: string, url: URL): { status: number; body: unknown } {
           pool: q.has("x") ? "1" : a.pool,
           status: "Awarded",
           leafCount: String(benchmark.leaf_count),
-          closesAt: String(benchmark.closes_at),
+          // probe29 B-F5: a value that differs only by a space
+          closesAt: (mode === "spaces" ? " " : "") + String(benchmark.closes_at),
           thresholdBps: 0,
           splitsBps: [10000],
         },
@@ -123,6 +124,12 @@ function answer(mode: string, url: URL): { status: number; body: unknown } {
       body: {
         error: { code: "invalid_parameter", parameter: "bounty", message: 'unknown parameter "bounty"' },
       },
+    };
+  // a path parameter the verifier took from the pack, refused (probe29 C-F3)
+  if (mode === "refuses-address" && path.startsWith("/accounts/"))
+    return {
+      status: 400,
+      body: { error: { code: "invalid_parameter", parameter: "address", message: "no" } },
     };
   if (mode === "refuses-winner")
     return {
@@ -328,6 +335,14 @@ describe("a winner's award and credit are read by the bounty's key (probe27 C-F8
     expect(f.reasons).toHaveLength(3);
   });
 
+  it("a refusal of a path parameter taken from the pack names the pack's field, not the URL (probe29 C-F3)", async () => {
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/refuses-address/` });
+    expect(f.state).toBe("unverified");
+    expect(f.reasons[0]).toBe(
+      `GET /accounts/${WINNER}/credits?bounty=${BOUNTY}: the indexer refuses $.winners[0].withdrawal_address as its parameter address (http 400 invalid_parameter): not compared`,
+    );
+  });
+
   it("a refusal naming another parameter is still the configuration error it was (exit 2, indexer_refused)", async () => {
     await creditAgreement(walkOf("refuses-winner"), new Disagreements()).then(
       () => expect.fail("the walk ended without an error"),
@@ -337,5 +352,33 @@ describe("a winner's award and credit are read by the bounty's key (probe27 C-F8
         expect((e as Error).message).toContain("invalid_parameter (parameter winner)");
       },
     );
+  });
+});
+
+describe("a disagreement shows a value that is not plain quoted (probe29 B-F5)", () => {
+  it("an indexer value with a leading space reads as a JSON string, not as the pack's number", async () => {
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/spaces/` });
+    expect(f.state).toBe("failed");
+    expect(f.reasons).toContain(
+      `GET /bounties/${BOUNTY}: bounty.closesAt is " ${benchmark.closes_at}", the pack says ${benchmark.closes_at}`,
+    );
+  });
+
+  it("plain values stay unquoted; empty, spaced, quoted or null-like text is JSON-quoted", () => {
+    const found = new Disagreements();
+    found.cmp("/r", "a", "5", "6");
+    found.cmp("/r", "b", "", "6");
+    found.cmp("/r", "c", "null", null);
+    found.cmp("/r", "d", "1\t", "1");
+    found.cmp("/r", "e", '"1"', "1");
+    found.cmp("/r", "f", "[1,2]", "[1]");
+    expect(found.reasons).toEqual([
+      "GET /r: a is 5, the pack says 6",
+      'GET /r: b is "", the pack says 6',
+      'GET /r: c is "null", the pack says null',
+      'GET /r: d is "1\\t", the pack says 1',
+      'GET /r: e is "\\"1\\"", the pack says 1',
+      "GET /r: f is [1,2], the pack says [1]",
+    ]);
   });
 });

@@ -8,15 +8,22 @@
  */
 import { BountyStatus } from "@bench-bounty/contracts";
 import { fact, type Fact } from "../facts.js";
-import { printable } from "../text.js";
-import { arr, obj, s, type Disagreements, type IndexerWalk, type Json } from "./context.js";
+import { shownValue } from "../text.js";
+import { arr, obj, packValueRefused, s, type Disagreements, type IndexerWalk, type Json } from "./context.js";
 import { creditRecordFields, packCredits } from "./credit-records.js";
 
 /** The bounty and its award; a 404 decides the fact (the indexer has no such bounty). */
 export async function bountyAgreement(walk: IndexerWalk, found: Disagreements): Promise<Fact | void> {
   const b = walk.view.benchmark;
   const route = `/bounties/${b.bounty_id}`;
-  const br = await walk.get(route);
+  let br;
+  try {
+    br = await walk.get(route);
+  } catch (e) {
+    const refused = packValueRefused(e, route, "id", "$.benchmark.bounty_id");
+    if (refused !== null) return fact("unverified", refused);
+    throw e;
+  }
   if (br.status === 404) return fact("failed", `GET ${route}: 404, the indexer has no bounty ${b.bounty_id}`);
   const raw = obj(br.body).bounty;
   if (typeof raw !== "object" || raw === null || Array.isArray(raw))
@@ -46,7 +53,7 @@ function bountyCredits(walk: IndexerWalk, route: string, listed: Json[], found: 
     const expected = account === null ? undefined : want.get(account);
     if (expected === undefined)
       found.push(
-        `GET ${route}: credits[${i}].account is ${account === null ? "null" : printable(account, 80)}, not an account the pack credits`,
+        `GET ${route}: credits[${i}].account is ${account === null ? "null" : shownValue(account, 80)}, not an account the pack credits`,
       );
     else creditRecordFields(walk, route, `credits[${i}]`, item, account!, expected, found);
   });
