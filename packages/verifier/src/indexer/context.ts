@@ -8,6 +8,7 @@ import { VerifierInputError, VerifierNetworkError, describeError } from "../erro
 import type { Fact } from "../facts.js";
 import type { OfflineDerived } from "../offline/index.js";
 import type { ChainObservation } from "../onchain/index.js";
+import type { ClaimCheck } from "./claims.js";
 import type { PackView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
 import { AnswerTooLargeError, fetchWithin, readBodyWithin } from "../source.js";
@@ -102,6 +103,8 @@ export interface IndexerWalk {
   get(route: string): Promise<IndexerAnswer>;
   /** The configuration error of an answer that is not the indexer's (`why`: what it lacks). */
   notTheIndexer(route: string, why: string): VerifierInputError;
+  /** The chain's credits and the indexer's head, for the claims its records state (claims.ts). */
+  readonly claims: ClaimCheck;
 }
 
 /**
