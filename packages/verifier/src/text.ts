@@ -52,3 +52,17 @@ export function terminalJson(json: string): string {
     ),
   );
 }
+
+/** A value shown bare in a reason: digits, letters and the punctuation of hex, decimals, lists and paths. */
+const PLAIN_VALUE = /^[0-9A-Za-z_.:,+\-/[\]]+$/;
+
+/**
+ * A value from an outside answer as a reason shows it: bare when it is plain ({@link PLAIN_VALUE}: `5`,
+ * `0xab...`, `[1,2]`), else as a JSON string (`" 1796556841"`, `""`, `"null"`), so that a value differing
+ * from the expected one only by a space, a control character or quotes never reads as the expected one
+ * (probe29 B-F5: {@link printable} trimmed `" 1796556841"` to `1796556841`). Cut to `max` characters.
+ */
+export function shownValue(s: string, max: number = MAX_QUOTED_CHARS): string {
+  if (PLAIN_VALUE.test(s) && s !== "null") return printable(s, max);
+  return printable(terminalJson(JSON.stringify(s)), max);
+}

@@ -16,6 +16,7 @@ import { Disagreements, indexerGetter, notTheIndexer, type IndexerWalk } from ".
 import { creditAgreement } from "../src/indexer/credits.js";
 import { verifyIndexer } from "../src/indexer/index.js";
 import type { OfflineDerived } from "../src/offline/index.js";
+import type { ChainObservation } from "../src/onchain/index.js";
 import type { PackView } from "../src/pack.js";
 import { AMOUNT, BOUNTY, POOL, WINNER, benchmark, view } from "./fixtures/one-winner-view.js";
 
@@ -73,9 +74,94 @@ let closeServer: () => void;
  * "old" (an indexer before the keyed read: 400 `invalid_parameter` naming `bounty`), "liar" (answers a
  * keyed read with another bounty's item), "refuses-winner" (400 naming `winner`: not the old indexer).
  */
+/** `body` with the claim fields the indexer serves, WINNER's places and credit claimed or not, the author's not. */
+function withClaims(body: unknown, claimed: boolean): unknown {
+  if (Array.isArray(body)) return body.map((x) => withClaims(x, claimed));
+  if (typeof body !== "object" || body === null) return body;
+  const o = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, withClaims(v, claimed)]));
+  const paid = claimed && o.account === WINNER;
+  if ("place" in o && "amount" in o)
+    return { ...o, claimedAmount: paid ? o.amount : "0", outstanding: paid ? "0" : o.amount };
+  if ("credited" in o)
+    return { ...o, claimed: paid ? o.credited : "0", outstanding: paid ? "0" : o.credited };
+  return o;
+}
+
 function answer(mode: string, url: URL): { status: number; body: unknown } {
   const path = url.pathname.slice(mode.length + 1);
   const q = url.searchParams;
+  // "claims-<head>-<claimed|unclaimed>": the current answers with their claim fields, WINNER's credit
+  // claimed or not, and Ponder's /status at <head> (probe29 C-F2 variants)
+  if (mode.startsWith("claims-")) {
+    const [, head, state] = mode.split("-");
+    if (path === "/status")
+      return { status: 200, body: { base: { id: 8453, block: { number: Number(head), timestamp: 0 } } } };
+    const current = answer("current", new URL(`/current${path}${url.search}`, url));
+    return { status: current.status, body: withClaims(current.body, state === "claimed") };
+  }
+  // an Awarded bounty whose record also carries a reclaim (probe29 C-F2 variant)
+  if (mode === "reclaimed-too" && path === `/bounties/${BOUNTY}`) {
+    const current = answer("current", new URL(`/current${path}`, url)).body as Record<string, object>;
+    return {
+      status: 200,
+      body: {
+        ...current,
+        bounty: {
+          ...current.bounty,
+          reclaimedTx: "0x" + "ab".repeat(32),
+          reclaimedAmount: String(POOL),
+          reclaimedTo: benchmark.author,
+          reclaimedBlock: "5013",
+        },
+        reclaim: { bountyId: String(BOUNTY), to: benchmark.author, amount: String(POOL), applied: true },
+      },
+    };
+  }
+  // an honest indexer one block before the award (probe29 C-F7): Ponder's /status, the bounty Funded, no
+  // award, no credit; "lagging-caught-up" says it has read the award block, "lagging-no-status" has no /status
+  if (mode.startsWith("lagging")) {
+    if (path === "/status")
+      return mode === "lagging-no-status"
+        ? { status: 404, body: { error: { code: "no_route", message: "no route" } } }
+        : {
+            status: 200,
+            body: {
+              base: {
+                id: 8453,
+                block: { number: mode === "lagging" ? 4999 : 5000, timestamp: 1_700_000_000 },
+              },
+            },
+          };
+    if (path === `/bounties/${BOUNTY}`)
+      return {
+        status: 200,
+        body: {
+          bounty: {
+            id: String(BOUNTY),
+            status: "Funded",
+            testSetRoot: benchmark.commit_root,
+            pool: String(POOL),
+            token: benchmark.token,
+            author: benchmark.author,
+            awarder: benchmark.awarder,
+            leafCount: String(benchmark.leaf_count),
+            closesAt: String(benchmark.closes_at),
+            thresholdBps: 0,
+            splitsBps: [10000],
+          },
+          winners: [],
+          credits: [],
+          claims: [],
+          reclaim: null,
+          anomalies: [],
+        },
+      };
+    return {
+      status: 200,
+      body:
+        path === "/awards" ? { items: [], nextCursor: null } : { credits: [], totals: [], nextCursor: null },
+    };
+  }
   if (path === `/bounties/${BOUNTY}`) {
     const a = award(Number(BOUNTY), 5000);
     return {
@@ -88,7 +174,8 @@ function answer(mode: string, url: URL): { status: number; body: unknown } {
           pool: q.has("x") ? "1" : a.pool,
           status: "Awarded",
           leafCount: String(benchmark.leaf_count),
-          closesAt: String(benchmark.closes_at),
+          // probe29 B-F5: a value that differs only by a space
+          closesAt: (mode === "spaces" ? " " : "") + String(benchmark.closes_at),
           thresholdBps: 0,
           splitsBps: [10000],
         },
@@ -123,6 +210,12 @@ function answer(mode: string, url: URL): { status: number; body: unknown } {
       body: {
         error: { code: "invalid_parameter", parameter: "bounty", message: 'unknown parameter "bounty"' },
       },
+    };
+  // a path parameter the verifier took from the pack, refused (probe29 C-F3)
+  if (mode === "refuses-address" && path.startsWith("/accounts/"))
+    return {
+      status: 400,
+      body: { error: { code: "invalid_parameter", parameter: "address", message: "no" } },
     };
   if (mode === "refuses-winner")
     return {
@@ -201,6 +294,7 @@ function walkOf(mode: string, winners = view.winners): IndexerWalk {
     target: `indexer ${base}`,
     get: indexerGetter(url, 5_000, 1 << 20),
     notTheIndexer: (route, why) => notTheIndexer(url, route, why),
+    claims: { credits: null, head: null, deferred: [] },
   };
 }
 
@@ -317,7 +411,7 @@ describe("a winner's award and credit are read by the bounty's key (probe27 C-F8
       "the rest agrees: the bounty, its award and 0 anchors (pack only: no --rpc)",
     ]);
     // nothing paged: one refused GET per list
-    expect(requests.filter((r) => !r.includes("/bounties/"))).toHaveLength(2);
+    expect(requests.filter((r) => !r.includes("/bounties/") && !r.endsWith("/status"))).toHaveLength(2);
   });
 
   it("an older indexer that also disagrees: failed, the disagreement first, the unobserved parts listed", async () => {
@@ -326,6 +420,14 @@ describe("a winner's award and credit are read by the bounty's key (probe27 C-F8
     expect(f.reasons[0]).toBe(`GET /bounties/${BOUNTY}: bounty.pool is 1, the pack says ${POOL}`);
     expect(f.reasons.slice(1).every((r) => r.includes("refuses the parameter bounty"))).toBe(true);
     expect(f.reasons).toHaveLength(3);
+  });
+
+  it("a refusal of a path parameter taken from the pack names the pack's field, not the URL (probe29 C-F3)", async () => {
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/refuses-address/` });
+    expect(f.state).toBe("unverified");
+    expect(f.reasons[0]).toBe(
+      `GET /accounts/${WINNER}/credits?bounty=${BOUNTY}: the indexer refuses $.winners[0].withdrawal_address as its parameter address (http 400 invalid_parameter): not compared`,
+    );
   });
 
   it("a refusal naming another parameter is still the configuration error it was (exit 2, indexer_refused)", async () => {
@@ -337,5 +439,159 @@ describe("a winner's award and credit are read by the bounty's key (probe27 C-F8
         expect((e as Error).message).toContain("invalid_parameter (parameter winner)");
       },
     );
+  });
+});
+
+describe("a disagreement shows a value that is not plain quoted (probe29 B-F5)", () => {
+  it("an indexer value with a leading space reads as a JSON string, not as the pack's number", async () => {
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/spaces/` });
+    expect(f.state).toBe("failed");
+    expect(f.reasons).toContain(
+      `GET /bounties/${BOUNTY}: bounty.closesAt is " ${benchmark.closes_at}", the pack says ${benchmark.closes_at}`,
+    );
+  });
+
+  it("plain values stay unquoted; empty, spaced, quoted or null-like text is JSON-quoted", () => {
+    const found = new Disagreements();
+    found.cmp("/r", "a", "5", "6");
+    found.cmp("/r", "b", "", "6");
+    found.cmp("/r", "c", "null", null);
+    found.cmp("/r", "d", "1\t", "1");
+    found.cmp("/r", "e", '"1"', "1");
+    found.cmp("/r", "f", "[1,2]", "[1]");
+    expect(found.reasons).toEqual([
+      "GET /r: a is 5, the pack says 6",
+      'GET /r: b is "", the pack says 6',
+      'GET /r: c is "null", the pack says null',
+      'GET /r: d is "1\\t", the pack says 1',
+      'GET /r: e is "\\"1\\"", the pack says 1',
+      "GET /r: f is [1,2], the pack says [1]",
+    ]);
+  });
+});
+
+describe("an honest indexer that has not read the award block yet (probe29 C-F7)", () => {
+  it("its head below $.benchmark.award_block: unverified, naming the head and the block, not failed", async () => {
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/lagging/` });
+    expect(f.state).toBe("unverified");
+    expect(f.reasons[0]).toBe(
+      `the indexer has indexed chain 8453 up to block 4999 (GET /status), the award is in block 5000 ($.benchmark.award_block): it has not read it yet, so its answers are not compared (11 differ from the pack, listed below)`,
+    );
+    expect(f.reasons[1]).toBe(`GET /bounties/${BOUNTY}: bounty.status is funded, the pack says awarded`);
+  });
+
+  it("the same answers from an indexer whose head is at the award block: failed", async () => {
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/lagging-caught-up/` });
+    expect(f.state).toBe("failed");
+    expect(f.reasons[0]).toBe(`GET /bounties/${BOUNTY}: bounty.status is funded, the pack says awarded`);
+  });
+
+  it("an indexer without /status (404): failed, as before", async () => {
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/lagging-no-status/` });
+    expect(f.state).toBe("failed");
+    expect(f.reasons[0]).toBe(`GET /bounties/${BOUNTY}: bounty.status is funded, the pack says awarded`);
+  });
+});
+
+describe("an Awarded bounty's reclaim, and the claims against creditOf (probe29 C-F2 variants)", () => {
+  const author = benchmark.author.toLowerCase();
+  /** The chain as read: the Awarded log of the pack, and creditOf at block 6000 (WINNER's claimed or not). */
+  function chain(winnerCredit: bigint, requested: string[][] = []): ChainObservation {
+    return {
+      chainId: 8453,
+      awarded: {
+        winners: [WINNER],
+        amounts: [AMOUNT],
+        authorRemainder: POOL - AMOUNT,
+        rankingDigest: benchmark.ranking_digest,
+        blockNumber: 5000n,
+        txHash: benchmark.award_tx,
+      },
+      anchors: new Map(),
+      bounty: null,
+      readCredits: async (accounts) => {
+        requested.push([...accounts]);
+        return {
+          block: 6000n,
+          of: new Map([
+            [WINNER, winnerCredit],
+            [author, POOL - AMOUNT],
+          ]),
+        };
+      },
+    };
+  }
+
+  it("a reclaim on the indexer's Awarded bounty (its fields, its record) is a disagreement, with or without --rpc", async () => {
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/reclaimed-too/` });
+    expect(f.state).toBe("failed");
+    const route = `GET /bounties/${BOUNTY}`;
+    expect(f.reasons).toEqual([
+      `${route}: bounty.reclaimedBlock is 5013, the pack says null (an Awarded bounty has no reclaim)`,
+      `${route}: bounty.reclaimedTx is 0x${"ab".repeat(32)}, the pack says null (an Awarded bounty has no reclaim)`,
+      `${route}: bounty.reclaimedAmount is ${POOL}, the pack says null (an Awarded bounty has no reclaim)`,
+      `${route}: bounty.reclaimedTo is ${author}, the pack says null (an Awarded bounty has no reclaim)`,
+      `${route}: reclaim is a record, the pack says null (an Awarded bounty has no reclaim)`,
+    ]);
+  });
+
+  it("claimed on chain (creditOf 0 at block 6000), outstanding at the indexer whose head is 6000: failed", async () => {
+    const requested: string[][] = [];
+    const f = await verifyIndexer(view, derived, chain(0n, requested), {
+      indexerUrl: `${base}/claims-6000-unclaimed/`,
+    });
+    expect(f.state).toBe("failed");
+    const says = `creditOf(${BOUNTY}, ${WINNER}) at block 6000 says`;
+    for (const reason of [
+      `GET /bounties/${BOUNTY}: winners[0].outstanding is ${AMOUNT}, ${says} 0`,
+      `GET /bounties/${BOUNTY}: winners[0].claimedAmount is 0, ${says} ${AMOUNT}`,
+      `GET /bounties/${BOUNTY}: credits[0].outstanding is ${AMOUNT}, ${says} 0`,
+      `GET /awards?winner=${WINNER}&bounty=${BOUNTY}: items[0].winners[0].outstanding is ${AMOUNT}, ${says} 0`,
+      `GET /accounts/${WINNER}/credits?bounty=${BOUNTY}: credits[bounty ${BOUNTY}].outstanding is ${AMOUNT}, ${says} 0`,
+      `GET /accounts/${WINNER}/credits?bounty=${BOUNTY}: credits[bounty ${BOUNTY}].claimed is 0, ${says} ${AMOUNT}`,
+    ])
+      expect(f.reasons).toContain(reason);
+    // one read of the chain's credits: every account the pack credits, the author's remainder included
+    expect(requested).toEqual([[WINNER, author]]);
+  });
+
+  it("the same indexer with its head before block 6000: unverified (the claim may be after its head)", async () => {
+    const f = await verifyIndexer(view, derived, chain(0n), { indexerUrl: `${base}/claims-5999-unclaimed/` });
+    expect(f.state).toBe("unverified");
+    expect(f.reasons[0]).toBe(
+      `GET /bounties/${BOUNTY}: winners[0].outstanding is ${AMOUNT}, creditOf(${BOUNTY}, ${WINNER}) is 0 at block 6000 and the indexer has indexed up to block 5999: a claim after its head is not a disagreement`,
+    );
+  });
+
+  it("claimed at the indexer, outstanding on chain at block 6000, its head 6000: failed", async () => {
+    const f = await verifyIndexer(view, derived, chain(AMOUNT), {
+      indexerUrl: `${base}/claims-6000-claimed/`,
+    });
+    expect(f.state).toBe("failed");
+    expect(f.reasons).toContain(
+      `GET /accounts/${WINNER}/credits?bounty=${BOUNTY}: credits[bounty ${BOUNTY}].outstanding is 0, creditOf(${BOUNTY}, ${WINNER}) at block 6000 says ${AMOUNT}`,
+    );
+  });
+
+  it("claimed at the indexer whose head is past block 6000: unverified (a claim after block 6000)", async () => {
+    const f = await verifyIndexer(view, derived, chain(AMOUNT), {
+      indexerUrl: `${base}/claims-6001-claimed/`,
+    });
+    expect(f.state).toBe("unverified");
+  });
+
+  it("the indexer's claims as creditOf says them: verified (claimed, and not claimed)", async () => {
+    for (const [credit, mode] of [
+      [0n, "claims-5999-claimed"],
+      [AMOUNT, "claims-6000-unclaimed"],
+      [AMOUNT, "claims-5000-unclaimed"],
+    ] as const) {
+      const f = await verifyIndexer(view, derived, chain(credit), { indexerUrl: `${base}/${mode}/` });
+      expect([mode, f.state, f.reasons]).toEqual([
+        mode,
+        "verified",
+        [expect.stringMatching(/^the indexer agrees/)],
+      ]);
+    }
   });
 });

@@ -389,6 +389,33 @@ describe("a uint256 id past 2^256 - 1 (probe13 B2: it met the offline policy, th
     expect(reportError(e, { stderr }, "verify")).toBe(EXIT_CODES.badInput);
   });
 
+  // probe29 C-F3: bounty "0" (no bounty has id 0: BenchmarkBounty numbers them from 1) was read, and
+  // `verify --indexer` then asked GET /bounties/0 and blamed the --indexer URL for the indexer's 400
+  it.each([
+    ["a string", "0"],
+    ["a JSON integer", 0],
+  ])(
+    "bounty_id 0 as %s is bad input at $.benchmark.bounty_id (exit 2), before any read",
+    async (_what, id) => {
+      const tree = packTree("small");
+      (tree.benchmark as Record<string, JsonValue>).bounty_id = id;
+      const e = await verifyPack({
+        source: canonicalJson(tree),
+        rpcUrl: "http://127.0.0.1:9/",
+        indexerUrl: "http://127.0.0.1:9/",
+        policy: "full",
+      }).then(
+        () => null,
+        (x: unknown) => x,
+      );
+      expect(isVerifierInputError(e)).toBe(true);
+      expect(e).toMatchObject({ code: "out_of_range", path: "$.benchmark.bounty_id" });
+      expect(String((e as Error).message)).toMatch(/^\$\.benchmark\.bounty_id: bounty id 0 names no bounty/);
+      const stderr = new PassThrough();
+      expect(reportError(e, { stderr }, "verify")).toBe(EXIT_CODES.badInput);
+    },
+  );
+
   it("2^256 - 1 is still read as an id", async () => {
     const tree = packTree("small");
     (tree.benchmark as Record<string, JsonValue>).bounty_id = ((1n << 256n) - 1n).toString();

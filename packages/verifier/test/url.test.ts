@@ -218,7 +218,9 @@ describe("verify prints an RPC's or indexer's origin only (probe10 R2)", () => {
       new RegExp(`^verify: cannot read indexer http://${host}: GET /bounties/\\d+: http 500`),
     );
     expect(ix.stderr).not.toMatch(/VIDXPW|VIDXPATH|VIDXT/);
-    expect(seen[0]?.url).toMatch(/^\/fail\/VIDXPATH\/bounties\/\d+\?token=VIDXT$/);
+    // the head first (GET /status, probe29 C-F7), then the bounty, each joined the same way
+    expect(seen[0]?.url).toBe("/fail/VIDXPATH/status?token=VIDXT");
+    expect(seen[1]?.url).toMatch(/^\/fail\/VIDXPATH\/bounties\/\d+\?token=VIDXT$/);
   });
 
   it("the report (table and JSON) names the indexer by its origin", async () => {

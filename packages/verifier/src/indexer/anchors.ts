@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { ANCHOR_KINDS, type AnchorKindName } from "@bench-bounty/contracts";
-import { s, obj, type Disagreements, type IndexerWalk } from "./context.js";
+import { obj, packValueRefused, s, type Disagreements, type IndexerWalk } from "./context.js";
 
 /** Anchor routes read at once. */
 const ANCHOR_GETS_IN_FLIGHT = 8;
@@ -19,6 +19,8 @@ interface AnchorExpectation {
   atOrBefore?: number;
   /** The pack names no anchor (`pack_anchor: null`): a 404 is no disagreement. */
   optional?: boolean;
+  /** Where the pack states the digest, when it is the pack's text rather than a digest the verifier computed. */
+  statedAt?: string;
 }
 
 /** The anchors the pack names, as the indexer must serve them. */
@@ -30,6 +32,7 @@ export function expectedAnchors(walk: IndexerWalk): AnchorExpectation[] {
     out.push({
       digest: b.commit_root.toLowerCase(),
       kind: "commitment",
+      statedAt: "$.benchmark.commit_root",
       block: b.commitment_anchor.anchor_block,
       tx: b.commitment_anchor.tx_hash.toLowerCase(),
     });
@@ -67,7 +70,15 @@ export async function anchorAgreement(walk: IndexerWalk, found: Disagreements): 
 
 async function checkAnchor(walk: IndexerWalk, c: AnchorExpectation, found: Disagreements): Promise<void> {
   const route = `/anchors/${c.digest}`;
-  const r = await walk.get(route);
+  let r;
+  try {
+    r = await walk.get(route);
+  } catch (e) {
+    const refused = c.statedAt === undefined ? null : packValueRefused(e, route, "digest", c.statedAt);
+    if (refused === null) throw e;
+    found.unobservable(refused);
+    return;
+  }
   if (r.status === 404) {
     if (!c.optional) found.push(`GET ${route}: 404, the indexer has no ${c.kind} anchor`);
     return;

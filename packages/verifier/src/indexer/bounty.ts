@@ -8,15 +8,23 @@
  */
 import { BountyStatus } from "@bench-bounty/contracts";
 import { fact, type Fact } from "../facts.js";
-import { printable } from "../text.js";
-import { arr, obj, s, type Disagreements, type IndexerWalk, type Json } from "./context.js";
+import { shownValue } from "../text.js";
+import { arr, obj, packValueRefused, s, type Disagreements, type IndexerWalk, type Json } from "./context.js";
+import { claimAgreement } from "./claims.js";
 import { creditRecordFields, packCredits } from "./credit-records.js";
 
 /** The bounty and its award; a 404 decides the fact (the indexer has no such bounty). */
 export async function bountyAgreement(walk: IndexerWalk, found: Disagreements): Promise<Fact | void> {
   const b = walk.view.benchmark;
   const route = `/bounties/${b.bounty_id}`;
-  const br = await walk.get(route);
+  let br;
+  try {
+    br = await walk.get(route);
+  } catch (e) {
+    const refused = packValueRefused(e, route, "id", "$.benchmark.bounty_id");
+    if (refused !== null) return fact("unverified", refused);
+    throw e;
+  }
   if (br.status === 404) return fact("failed", `GET ${route}: 404, the indexer has no bounty ${b.bounty_id}`);
   const raw = obj(br.body).bounty;
   if (typeof raw !== "object" || raw === null || Array.isArray(raw))
@@ -30,6 +38,42 @@ export async function bountyAgreement(walk: IndexerWalk, found: Disagreements): 
   const winners = arr(obj(br.body).winners).map(obj);
   awardAgreement(walk, { route, at: "bounty", award: bounty, winners, winnersAt: "winners" }, found);
   if (obj(br.body).credits !== undefined) bountyCredits(walk, route, arr(obj(br.body).credits), found);
+  noReclaim(route, bounty, obj(br.body), found);
+}
+
+/** The fields of a bounty record that only a reclaim sets (indexer `ponder.schema.ts`, `bounty`). */
+const RECLAIM_FIELDS = [
+  "reclaimedEventId",
+  "reclaimedBlock",
+  "reclaimedTx",
+  "reclaimedAt",
+  "reclaimedAmount",
+  "reclaimedTo",
+] as const;
+
+/**
+ * The pack's bounty is Awarded, and an Awarded bounty has no reclaim (SPEC 1.1: Awarded and Reclaimed end
+ * the ladder apart): any reclaim field of the record, its `reclaim` record or a `reclaims` item is a
+ * disagreement (probe29 C-F2: an Awarded bounty whose pool the indexer said went back to the author was
+ * verified).
+ */
+function noReclaim(
+  route: string,
+  bounty: Record<string, Json>,
+  body: Record<string, Json>,
+  found: Disagreements,
+): void {
+  const none = "the pack says null (an Awarded bounty has no reclaim)";
+  for (const field of RECLAIM_FIELDS) {
+    const v = s(bounty[field]);
+    if (v !== null) found.push(`GET ${route}: bounty.${field} is ${shownValue(v, 200)}, ${none}`);
+  }
+  if (body.reclaim !== undefined && body.reclaim !== null)
+    found.push(
+      `GET ${route}: reclaim is ${Array.isArray(body.reclaim) ? "a list" : typeof body.reclaim === "object" ? "a record" : shownValue(String(s(body.reclaim)), 200)}, ${none}`,
+    );
+  if (arr(body.reclaims).length > 0)
+    found.push(`GET ${route}: reclaims has ${arr(body.reclaims).length} items, ${none}`);
 }
 
 /**
@@ -46,7 +90,7 @@ function bountyCredits(walk: IndexerWalk, route: string, listed: Json[], found: 
     const expected = account === null ? undefined : want.get(account);
     if (expected === undefined)
       found.push(
-        `GET ${route}: credits[${i}].account is ${account === null ? "null" : printable(account, 80)}, not an account the pack credits`,
+        `GET ${route}: credits[${i}].account is ${account === null ? "null" : shownValue(account, 80)}, not an account the pack credits`,
       );
     else creditRecordFields(walk, route, `credits[${i}]`, item, account!, expected, found);
   });
@@ -176,6 +220,20 @@ function winnerFields(walk: IndexerWalk, answer: AwardAnswer, found: Disagreemen
     found.cmp(route, `${winnersAt}[${i}].amount`, s(iw.amount), String(w.amount_base_units));
     for (const [field, want] of stated)
       if (iw[field] !== undefined) found.cmp(route, `${winnersAt}[${i}].${field}`, s(iw[field]), want);
+    // what the place still owes, against creditOf (probe29 C-F2: claimed on chain, outstanding here)
+    claimAgreement(
+      walk,
+      {
+        route,
+        at: `${winnersAt}[${i}]`,
+        item: iw,
+        account: w.withdrawal_address.toLowerCase(),
+        amount: w.amount_base_units,
+        claimedField: "claimedAmount",
+        whole: false,
+      },
+      found,
+    );
   });
 }
 

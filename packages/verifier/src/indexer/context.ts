@@ -8,10 +8,11 @@ import { VerifierInputError, VerifierNetworkError, describeError } from "../erro
 import type { Fact } from "../facts.js";
 import type { OfflineDerived } from "../offline/index.js";
 import type { ChainObservation } from "../onchain/index.js";
+import type { ClaimCheck } from "./claims.js";
 import type { PackView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
 import { AnswerTooLargeError, fetchWithin, readBodyWithin } from "../source.js";
-import { printable } from "../text.js";
+import { printable, shownValue } from "../text.js";
 import {
   indexerNoRouteMessage,
   indexerRefusalMessage,
@@ -39,6 +40,22 @@ export class IndexerRefusedError extends VerifierInputError {
     this.status = status;
     this.parameter = indexerRefusalNames(body).parameter;
   }
+}
+
+/**
+ * The reason for a refusal of a value the verifier took from the pack (a path parameter: the bounty id of
+ * `/bounties/:id`, a winner's address of `/awards?winner=` and `/accounts/:address/credits`): when `e` is the
+ * indexer's 400 naming `parameter`, it is the pack's value at `packPath` the indexer refuses, not the
+ * `--indexer` URL (probe29 C-F3: `GET /bounties/0` was reported as "check the indexer URL"). Null otherwise.
+ */
+export function packValueRefused(
+  e: unknown,
+  route: string,
+  parameter: string,
+  packPath: string,
+): string | null {
+  if (!(e instanceof IndexerRefusedError) || e.status !== 400 || e.parameter !== parameter) return null;
+  return `GET ${route}: the indexer refuses ${packPath} as its parameter ${parameter} (http 400 invalid_parameter): not compared`;
 }
 
 /** The configuration error of a base URL that is not the indexer's API (a 404 other than `not_found`). */
@@ -86,6 +103,8 @@ export interface IndexerWalk {
   get(route: string): Promise<IndexerAnswer>;
   /** The configuration error of an answer that is not the indexer's (`why`: what it lacks). */
   notTheIndexer(route: string, why: string): VerifierInputError;
+  /** The chain's credits and the indexer's head, for the claims its records state (claims.ts). */
+  readonly claims: ClaimCheck;
 }
 
 /**
@@ -104,8 +123,9 @@ const MAX_REASON_CHARS = 1000;
  * The disagreements found so far, one reason each (`GET /bounties/3: bounty.pool is ..., the pack says ...`),
  * and the parts of the check the indexer could not answer ({@link Disagreements.unobservable}: the fact is
  * then `unverified`, not a walk that stops, probe27 C-F8).
- * The values are the indexer's and the pack's text: each is quoted through {@link printable} (no control
- * character reaches a terminal, probe D2-F9), and so is every reason.
+ * The values are the indexer's and the pack's text: each is shown through {@link shownValue} (bare when plain,
+ * else as a JSON string, probe29 B-F5; no control character reaches a terminal, probe D2-F9), and every
+ * reason through {@link printable}.
  */
 export class Disagreements {
   readonly reasons: string[] = [];
@@ -121,7 +141,8 @@ export class Disagreements {
     wantWhat = "the pack says",
   ): void {
     if (got === want) return;
-    const shown = (v: string | null): string => (v === null ? "null" : printable(v, MAX_QUOTED_VALUE_CHARS));
+    // a value that is not plain is JSON-quoted (probe29 B-F5: " 1796556841" read as 1796556841)
+    const shown = (v: string | null): string => (v === null ? "null" : shownValue(v, MAX_QUOTED_VALUE_CHARS));
     this.push(`GET ${route}: ${field} is ${shown(got)}, ${wantWhat} ${shown(want)}`);
   }
 

@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import type { PackView } from "../pack.js";
+import { claimAgreement } from "./claims.js";
 import { s, type Disagreements, type IndexerWalk, type Json } from "./context.js";
 
 /** One account's credit in the bounty as the pack implies it (SPEC 7.3; base units). */
@@ -41,7 +42,8 @@ export function packCredits(view: PackView): Map<string, PackCredit> {
 /**
  * Every field of a credit record the pack states, as `at` names it in `route`'s answer (probe28 B-F13:
  * only fromPlaces was compared, and a record naming place 9, another credited amount or a remainder was
- * verified; probe29 C-F2: a record naming 0x...dead, or another token, was verified).
+ * verified; probe29 C-F2: a record naming 0x...dead, or another token, was verified), and, with `--rpc`,
+ * its outstanding and claimed amounts against creditOf ({@link claimAgreement}).
  */
 export function creditRecordFields(
   walk: IndexerWalk,
@@ -62,4 +64,18 @@ export function creditRecordFields(
   cmp("fromRemainder", item.fromRemainder, String(want.fromRemainder));
   cmp("credited", item.credited, String(want.fromPlaces + want.fromRemainder));
   cmp("places", item.places, JSON.stringify(want.places));
+  // what it still owes, against creditOf (probe29 C-F2)
+  claimAgreement(
+    walk,
+    {
+      route,
+      at,
+      item,
+      account,
+      amount: want.fromPlaces + want.fromRemainder,
+      claimedField: "claimed",
+      whole: true,
+    },
+    found,
+  );
 }

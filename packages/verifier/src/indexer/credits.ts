@@ -17,13 +17,14 @@
  * configuration error it always was (exit 2, `indexer_refused`).
  * @packageDocumentation
  */
-import { printable } from "../text.js";
+import { shownValue } from "../text.js";
 import { awardAgreement } from "./bounty.js";
 import { creditRecordFields, packCredits } from "./credit-records.js";
 import {
   IndexerRefusedError,
   arr,
   obj,
+  packValueRefused,
   s,
   type Disagreements,
   type IndexerWalk,
@@ -42,6 +43,9 @@ interface FoundItem {
  * answer's `key` array. Items of other bounties in the answer are a disagreement (the read asked for one),
  * and so are several items of bounty `id` (one award per bounty, one credit record per account and bounty).
  * @param what what the read checks, for the reason of an indexer that refuses the parameter
+ * @param packValue the route's path parameter taken from the pack and where the pack states it: the
+ *   indexer's 400 naming it is recorded as unobservable naming that JSON path (probe29 C-F3), not an
+ *   `--indexer` configuration error
  * @returns the item; null when the answer has none of bounty `id`; undefined when the indexer refuses the
  *   `bounty` parameter (recorded as unobservable)
  * @throws IndexerRefusedError another refusal (a parameter other than `bounty`, another status)
@@ -54,11 +58,17 @@ async function keyedItem(
   id: string,
   found: Disagreements,
   what: string,
+  packValue?: { parameter: string; path: string },
 ): Promise<FoundItem | null | undefined> {
   let answer;
   try {
     answer = await walk.get(route);
   } catch (e) {
+    const refused = packValue && packValueRefused(e, route, packValue.parameter, packValue.path);
+    if (refused) {
+      found.unobservable(refused);
+      return undefined;
+    }
     if (e instanceof IndexerRefusedError && e.status === 400 && e.parameter === "bounty") {
       found.unobservable(
         `GET ${route}: the indexer refuses the parameter bounty (http 400: an indexer older than this ` +
@@ -72,7 +82,7 @@ async function keyedItem(
   const others = items.filter((it) => s(it.bountyId) !== id);
   if (others.length > 0)
     found.push(
-      `GET ${route}: ${others.length} of its ${key} are of another bounty (${printable(String(s(others[0]!.bountyId)), 80)}), asked for bounty ${id} only`,
+      `GET ${route}: ${others.length} of its ${key} are of another bounty (${shownValue(String(s(others[0]!.bountyId)), 80)}), asked for bounty ${id} only`,
     );
   const index = items.findIndex((it) => s(it.bountyId) === id);
   // one item of the bounty: it is awarded once, and an account's credit in it is one record (probe28
@@ -93,6 +103,8 @@ export async function creditAgreement(walk: IndexerWalk, found: Disagreements): 
   const id = walk.view.benchmark.bounty_id;
   for (const [account, want] of packCredits(walk.view)) {
     if (want.places.length === 0) continue; // the author's remainder alone: not a winner address
+    // where the pack names the address: its first place's withdrawal address
+    const path = `$.winners[${want.places[0]! - 1}].withdrawal_address`;
     const awardsRoute = `/awards?winner=${account}&bounty=${id}`;
     const history = `${account}'s award history`;
     const award = await keyedItem(walk, awardsRoute, "items", id, found, history);
@@ -107,7 +119,10 @@ export async function creditAgreement(walk: IndexerWalk, found: Disagreements): 
       );
     }
     const creditsRoute = `/accounts/${account}/credits?bounty=${id}`;
-    const credit = await keyedItem(walk, creditsRoute, "credits", id, found, `${account}'s credits`);
+    const credit = await keyedItem(walk, creditsRoute, "credits", id, found, `${account}'s credits`, {
+      parameter: "address",
+      path,
+    });
     if (credit === null) found.push(`GET ${creditsRoute}: no credit on bounty ${id}`);
     else if (credit !== undefined)
       creditRecordFields(walk, credit.route, `credits[bounty ${id}]`, credit.item, account, want, found);

@@ -8,7 +8,9 @@
  * - `bounty.ts`: `GET /bounties/:id` (the bounty, its award and winners);
  * - `credits.ts`: `GET /awards?winner=&bounty=` and `GET /accounts/:address/credits?bounty=` per winner
  *   address (keyed reads: their cost does not grow with the winner's history, probe27 C-F8);
- * - `anchors.ts`: `GET /anchors/:digest` (commitment, every receipt, the pack).
+ * - `anchors.ts`: `GET /anchors/:digest` (commitment, every receipt, the pack);
+ * - `head.ts`: `GET /status`, read first: an indexer whose head is below the award (or the pack's anchor)
+ *   has not read it, and its disagreements make the fact `unverified`, not `failed` (probe29 C-F7).
  *
  * Every answer is read within {@link DEFAULT_MAX_INDEXER_ANSWER_BYTES} (streamed). Every read is keyed (a
  * bounty id, a digest): none pages through a list an outsider can grow (a winner's history, credits).
@@ -17,7 +19,8 @@
  */
 import { capReasons, fact, factFrom, type Fact } from "../facts.js";
 import type { OfflineDerived } from "../offline/index.js";
-import type { ChainObservation } from "../onchain/index.js";
+import type { ChainCredits, ChainObservation } from "../onchain/index.js";
+import { ContractAnswerError } from "../onchain/context.js";
 import type { PackView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
 import { anchorAgreement, expectedAnchors } from "./anchors.js";
@@ -31,6 +34,9 @@ import {
   type IndexerWalk,
 } from "./context.js";
 import { creditAgreement } from "./credits.js";
+import { behindThePack, readIndexerHead } from "./head.js";
+import type { ClaimCheck } from "./claims.js";
+import { packCredits } from "./credit-records.js";
 
 /** Largest indexer answer read (bytes, streamed; a page of at most 100 items is far smaller). */
 export const DEFAULT_MAX_INDEXER_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -53,7 +59,8 @@ export const INDEXER_STEPS: readonly IndexerStep[] = [bountyAgreement, creditAgr
 /**
  * Cross-check the indexer against the pack (and the chain when observed).
  * @returns `indexer_agreement`: `failed` with one reason per disagreement (and any part not observed),
- *   `unverified` when nothing disagrees but a part could not be observed (an indexer that refuses a keyed
+ *   `unverified` when its head (`GET /status`) is below the award or the pack's anchor and something
+ *   disagrees (the first reason names the head and the block), `unverified` when nothing disagrees but a part could not be observed (an indexer that refuses a keyed
  *   read's `bounty` parameter), else `verified`
  * @throws VerifierNetworkError when the indexer cannot be reached, answers neither 200 nor 404, or answers more than the limit
  * @throws VerifierInputError `indexer_refused` when the URL is not the indexer's API or the indexer refuses a query
@@ -65,6 +72,11 @@ export async function verifyIndexer(
   options: IndexerOptions,
 ): Promise<Fact> {
   const base = options.indexerUrl;
+  const claims: { credits: ChainCredits | null; head: number | null; deferred: ClaimCheck["deferred"] } = {
+    credits: null,
+    head: null,
+    deferred: [],
+  };
   const walk: IndexerWalk = {
     view,
     derived,
@@ -78,15 +90,38 @@ export async function verifyIndexer(
       options.signal,
     ),
     notTheIndexer: (route, why) => notTheIndexer(base, route, why),
+    claims,
   };
+  // the chain's credits at its latest block, then the indexer's head (claims.ts: that order, then the answers)
+  let creditsUnread: string | null = null;
+  if (chain?.readCredits !== undefined && chain.awarded !== null)
+    try {
+      claims.credits = await readChainCredits(walk, chain.readCredits);
+    } catch (e) {
+      if (!(e instanceof ContractAnswerError)) throw e;
+      creditsUnread = `${e.call} ${e.answer}: the indexer's claims were not compared with the chain`;
+    }
+  // the indexer's head, read before its answers (they are at that block or later): below the award, its
+  // disagreements are what it has not read yet (probe29 C-F7)
+  const head = (claims.head = await readIndexerHead(walk));
   const found = new Disagreements();
+  if (creditsUnread !== null) found.unobservable(creditsUnread);
   for (const step of INDEXER_STEPS) {
     const decided = await step(walk, found);
-    if (decided !== undefined) return decided;
+    if (decided !== undefined)
+      return decided.state === "failed" ? (behindThePack(walk, head, decided.reasons) ?? decided) : decided;
+  }
+  // the claims that wait for the indexer's head after its answers
+  if (claims.deferred.length > 0) {
+    const laterHead = await readIndexerHead(walk);
+    for (const decide of claims.deferred) decide(laterHead);
   }
   const against = chain ? " (pack and chain)" : " (pack only: no --rpc)";
   const disagreements = [...new Set(found.reasons)];
   const unobserved = [...new Set(found.unobserved)];
+  const behind =
+    disagreements.length > 0 ? behindThePack(walk, head, [...disagreements, ...unobserved]) : null;
+  if (behind !== null) return behind;
   // a disagreement fails the fact; the parts not observed are listed after the disagreements
   if (disagreements.length > 0) return factFrom([...disagreements, ...unobserved], "");
   if (unobserved.length > 0)
@@ -105,4 +140,12 @@ export async function verifyIndexer(
 /** `indexer_agreement` when no indexer was given. */
 export function indexerNotObserved(): Fact {
   return fact("not-observed", "no --indexer: the indexer was not read");
+}
+
+/** creditOf of every account the pack credits (winner accounts, the author's remainder), one read per account. */
+async function readChainCredits(
+  walk: IndexerWalk,
+  read: NonNullable<ChainObservation["readCredits"]>,
+): Promise<ChainCredits> {
+  return read([...packCredits(walk.view).keys()]);
 }

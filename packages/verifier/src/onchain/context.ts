@@ -79,6 +79,19 @@ export interface ChainObservation {
    * (the indexer's bounty is compared with it, probe28 C-F2).
    */
   bounty: BountyRecord | null;
+  /**
+   * Reads `creditOf(bounty_id, account)` of each account at the chain's latest block (one `eth_blockNumber`,
+   * then one `eth_call` per account, pinned to that block), for the indexer's claims (probe29 C-F2); absent
+   * when the bounty contract could not be read.
+   */
+  readCredits?: (accounts: readonly string[]) => Promise<ChainCredits>;
+}
+
+/** What `creditOf(bounty_id, account)` held at one block (base units, by lowercase account). */
+export interface ChainCredits {
+  /** The block read (the latest when read). */
+  block: bigint;
+  of: ReadonlyMap<string, bigint>;
 }
 
 /** The shared context of the on-chain walk (built once the RPC serves the pack's chain). */
@@ -98,8 +111,13 @@ export interface ChainWalk {
   readonly observation: ChainObservation;
   /** Run an RPC read; any failure is a {@link VerifierNetworkError} naming `what`. */
   net<T>(what: string, read: () => Promise<T>): Promise<T>;
-  /** A view of the bounty contract (`functionName(args)`). */
-  readBounty<T>(address: Address, functionName: string, args: readonly unknown[]): Promise<T>;
+  /** A view of the bounty contract (`functionName(args)`), at the latest block or at `blockNumber`. */
+  readBounty<T>(
+    address: Address,
+    functionName: string,
+    args: readonly unknown[],
+    blockNumber?: bigint,
+  ): Promise<T>;
   /** `getBounty(bounty_id)`, read once. */
   bountyRecord(address: Address): Promise<BountyRecord>;
   /** A transaction's receipt, or null when it is not mined. */
@@ -252,8 +270,13 @@ export async function makeChainWalk(init: ChainWalkInit): Promise<ChainWalk> {
     bounty: { unreadable: { state: "failed", reasons: [] } },
     observation,
     net,
-    readBounty: <T>(address: Address, functionName: string, args: readonly unknown[]) => {
-      const call = `${functionName}(${args.join(", ")})`;
+    readBounty: <T>(
+      address: Address,
+      functionName: string,
+      args: readonly unknown[],
+      blockNumber?: bigint,
+    ) => {
+      const call = `${functionName}(${args.join(", ")})${blockNumber === undefined ? "" : ` at block ${blockNumber}`}`;
       return net(call, () =>
         contractRead(
           address,
@@ -264,6 +287,7 @@ export async function makeChainWalk(init: ChainWalkInit): Promise<ChainWalk> {
               abi: benchmarkBountyAbi,
               functionName,
               args,
+              ...(blockNumber === undefined ? {} : { blockNumber }),
             } as never) as Promise<T>,
         ),
       );
@@ -293,7 +317,27 @@ export async function makeChainWalk(init: ChainWalkInit): Promise<ChainWalk> {
       );
     },
   };
-  return { ...walk, bounty: await bountyContract(walk) };
+  const bounty = await bountyContract(walk);
+  if ("address" in bounty)
+    observation.readCredits = (accounts) => readCredits(walk, bounty.address, accounts);
+  return { ...walk, bounty };
+}
+
+/**
+ * `creditOf(bounty_id, account)` of each account at the chain's latest block: `eth_blockNumber`, then one
+ * `eth_call` per account pinned to that block (so every value is of the same block).
+ * @throws VerifierNetworkError the RPC cannot be read; ContractAnswerError the contract reverted
+ */
+async function readCredits(
+  walk: ChainWalk,
+  address: Address,
+  accounts: readonly string[],
+): Promise<ChainCredits> {
+  const block = await walk.net("eth_blockNumber", () => walk.client.getBlockNumber({ cacheTime: 0 }));
+  const values = await Promise.all(
+    accounts.map((a) => walk.readBounty<bigint>(address, "creditOf", [walk.bountyId, a], block)),
+  );
+  return { block, of: new Map(accounts.map((a, i) => [a.toLowerCase(), BigInt(values[i]!)])) };
 }
 
 /** The bounty contract named by the pack, or why none of its facts can be read. */

@@ -40,7 +40,7 @@ import {
 } from "./context.js";
 import { credentialsToHeader, urlOrigin } from "../url.js";
 
-export { CHAIN_FACTS, type ChainFactName, type ChainObservation } from "./context.js";
+export { CHAIN_FACTS, type ChainCredits, type ChainFactName, type ChainObservation } from "./context.js";
 
 /** Largest JSON-RPC answer read (bytes, streamed): a receipt with thousands of logs fits; 2 GiB does not. */
 export const DEFAULT_MAX_RPC_ANSWER_BYTES = 64 * 1024 * 1024;

@@ -200,9 +200,19 @@ export function boolField(o: JsonObject, key: string, path: string): boolean {
   return v;
 }
 
-/** A uint256 id (`bounty_id`) as its decimal text: an integer string or a JSON integer (probe13 B2). */
+/**
+ * A bounty id (`bounty_id`) as its decimal text: an integer string or a JSON integer (probe13 B2) from 1 to
+ * 2^256 - 1. No bounty has id 0 (`BenchmarkBounty` numbers them from 1, `++_bountyCount`): 0 is refused here,
+ * in every mode, rather than read as a bounty the chain and the indexer are asked about (probe29 C-F3:
+ * `verify --indexer` asked `GET /bounties/0` and blamed the `--indexer` URL for the indexer's 400).
+ * @throws VerifierInputError `out_of_range` / `wrong_type` naming the field's JSON path
+ */
 export function uint256StringField(o: JsonObject, key: string, path: string): string {
-  return uint256Value(get(o, key, path), appendPath(path, key), "bounty id", "an integer string").toString();
+  const at = appendPath(path, key);
+  const id = uint256Value(get(o, key, path), at, "bounty id", "an integer string");
+  if (id === 0n)
+    bad("out_of_range", at, "bounty id 0 names no bounty (BenchmarkBounty numbers its bounties from 1)");
+  return id.toString();
 }
 
 export function anchorRef(v: JsonValue, path: string): AnchorRef | null {

@@ -1,0 +1,93 @@
+/**
+ * The indexer's claims against the chain (`--rpc`, probe29 C-F2 variants): what a winner record
+ * (`outstanding`, `claimedAmount`) or a credit record (`outstanding`, `claimed`) says is still owed, against
+ * `creditOf(bounty_id, account)` read at the chain's latest block L (one `eth_call` per account the pack
+ * credits, {@link ChainObservation.readCredits}).
+ *
+ * Claims after the award are legitimate, so the comparison minds the indexer's head: a credit is set by the
+ * award and zeroed by its one claim (BenchmarkBounty `_credit`, `_claim`), so creditOf only falls, from the
+ * credit to 0, once. Let X be the indexer's outstanding, read when its head H0 (`GET /status`, read after L
+ * and before the answers) was reached, and H1 its head read after the answers:
+ * - X equal to creditOf at L: agreement;
+ * - creditOf 0 at L (claimed by L), X the whole credit (not claimed): a disagreement when H0 >= L (the
+ *   indexer had read block L), else `unverified` (the claim may be after its head);
+ * - creditOf above 0 at L (not claimed by L), X 0 (claimed): a disagreement when H1 <= L (the indexer had
+ *   read nothing after L), else `unverified` (a claim after L the indexer may have read);
+ * - any other X: a disagreement (a credit is whole or claimed, never in between).
+ * An indexer without `/status` has no head: the timing cases are `unverified`.
+ * @packageDocumentation
+ */
+import type { ChainCredits } from "../onchain/index.js";
+import { s, type Disagreements, type IndexerWalk, type Json } from "./context.js";
+
+/** The claims' state of one cross-check: the chain's credits, the indexer's first head, the decisions that wait for its later head. */
+export interface ClaimCheck {
+  /** creditOf at the chain's latest block, or null without `--rpc` (or without the chain's Awarded log). */
+  readonly credits: ChainCredits | null;
+  /** The indexer's head read before its answers, or null when it cannot say it. */
+  readonly head: number | null;
+  /** Decisions that need the indexer's head after its answers (`laterHead`, null when unknown). */
+  readonly deferred: ((laterHead: number | null) => void)[];
+}
+
+/** What a record states of a claim: the names of its outstanding and claimed fields, and its amount. */
+export interface ClaimRecord {
+  /** The record's route and how it is named there (`winners[0]`, `credits[bounty 7]`). */
+  route: string;
+  at: string;
+  item: Record<string, Json>;
+  /** The account (lowercase) whose credit the record states. */
+  account: string;
+  /** The record's amount as the pack implies it (a place's amount, or the account's whole credit), base units. */
+  amount: bigint;
+  /** The field of the part already claimed (`claimedAmount` of a winner record, `claimed` of a credit record). */
+  claimedField: string;
+  /** True when the record is the account's whole credit (its outstanding is creditOf itself). */
+  whole: boolean;
+}
+
+/**
+ * Compare a record's `outstanding` (and its claimed part) with creditOf as described in the module doc; a
+ * record that states no `outstanding` is not compared.
+ */
+export function claimAgreement(walk: IndexerWalk, r: ClaimRecord, found: Disagreements): void {
+  const credits = walk.claims.credits;
+  const onChain = credits?.of.get(r.account);
+  if (credits === null || onChain === undefined || r.item.outstanding === undefined) return;
+  const id = walk.view.benchmark.bounty_id;
+  const L = credits.block;
+  const says = `creditOf(${id}, ${r.account}) at block ${L} says`;
+  const claimedOnChain = onChain === 0n;
+  // what the record's outstanding is when creditOf holds `onChain`, and when it is at its other value
+  const now = claimedOnChain ? 0n : r.whole ? onChain : r.amount;
+  const other = claimedOnChain ? r.amount : 0n;
+  const got = s(r.item.outstanding);
+  const stated = (outstanding: bigint): void => {
+    found.cmp(r.route, `${r.at}.outstanding`, got, String(outstanding), says);
+    if (r.item[r.claimedField] !== undefined)
+      found.cmp(
+        r.route,
+        `${r.at}.${r.claimedField}`,
+        s(r.item[r.claimedField]),
+        String(r.amount - outstanding),
+        says,
+      );
+  };
+  if (got !== String(other) || got === String(now)) return stated(now);
+  const unknown = (head: number | null, why: string): void =>
+    found.unobservable(
+      `GET ${r.route}: ${r.at}.outstanding is ${got}, creditOf(${id}, ${r.account}) is ${onChain} at block ${L} and the indexer has ${head === null ? "no head (GET /status)" : `indexed up to block ${head}`}: ${why}`,
+    );
+  if (claimedOnChain) {
+    // claimed by L: the indexer must show it once it has read block L
+    const head = walk.claims.head;
+    if (head !== null && BigInt(head) >= L) stated(now);
+    else unknown(head, "a claim after its head is not a disagreement");
+    return;
+  }
+  // not claimed by L, claimed at the indexer: a disagreement only if it had read nothing after L
+  walk.claims.deferred.push((laterHead) => {
+    if (laterHead !== null && BigInt(laterHead) <= L) stated(now);
+    else unknown(laterHead, "a claim after block " + L + " is not a disagreement");
+  });
+}
