@@ -182,7 +182,8 @@ export function prepareDataset(input: unknown): PreparedDataset {
  * and content). Counts against the owner's {@link DEFAULT_DATASET_BYTES_PER_ACCOUNT quota} (the
  * operator's account is not counted). `how.answerBy` (unix ms): the latest moment to begin (probe16 A-F5).
  * @throws PlatformError `forbidden` (not an author); `dataset_quota_exceeded` (nothing stored);
- *   `server_busy` (past `how.answerBy`: nothing stored)
+ *   `server_busy` (past `how.answerBy`: nothing stored); on PostgreSQL `write_too_long` when `how.answerBy`
+ *   passes while its rows are inserted (its own size, not contention: nothing stored; probe29 A-F4)
  */
 export async function storeDataset(
   ctx: PlatformContext,

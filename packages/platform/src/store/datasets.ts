@@ -2,6 +2,8 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Hex } from "@bench-bounty/evidence";
 import type { DatasetSummary } from "../publish.js";
+import { writeTooLong } from "./engine.js";
+import { pastTxDeadline } from "./tx-deadline.js";
 import { TableModule } from "./executor.js";
 import type { DatasetsTable as DatasetRow } from "./schema.js";
 
@@ -28,11 +30,19 @@ export const INSERT_CHUNK_CHARS = 1024 * 1024;
  * test set held it 6.7 s; probe28 A-F2: a 63 MB upload's rows 2.1-2.6 s). Inside a transaction nothing
  * else runs in it meanwhile: on SQLite the other statements wait for its one connection, on
  * PostgreSQL they run on other connections.
+ *
+ * The rows are new ones (a new dataset's, a new benchmark's): their statements wait on no other writer.
+ * So in a transaction bounded by a request's deadline (`Store.tx` `locksBy`, PostgreSQL) the deadline
+ * passing during them is the insert's own length, refused as such, not as a busy store (probe29 A-F4).
+ * @param what what the items are, for that refusal (`the dataset's rows`)
+ * @throws PlatformError `write_too_long` ({@link writeTooLong}) when a bounded transaction's deadline
+ *   passes before or during one of the slices' statements; what `insert` throws otherwise
  */
 export async function insertInChunks<T>(
   items: readonly T[],
   charsOf: (item: T) => number,
   insert: (slice: T[]) => Promise<unknown>,
+  what: string,
 ): Promise<void> {
   let from = 0;
   while (from < items.length) {
@@ -41,7 +51,12 @@ export async function insertInChunks<T>(
     while (to < items.length && to - from < INSERT_CHUNK && (to === from || chars < INSERT_CHUNK_CHARS))
       chars += charsOf(items[to++]!);
     if (from > 0) await nextTurn();
-    await insert(items.slice(from, to));
+    try {
+      await insert(items.slice(from, to));
+    } catch (e) {
+      if (pastTxDeadline(e)) throw writeTooLong(what, items.length);
+      throw e;
+    }
     from = to;
   }
 }
@@ -167,6 +182,7 @@ export class DatasetsTable extends TableModule {
       all,
       (row) => row.body_json.length,
       (part) => this.db.insertInto("dataset_rows").values(part).execute(),
+      "the dataset's rows",
     );
     return true;
   }
