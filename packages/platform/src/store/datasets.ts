@@ -99,13 +99,14 @@ export class DatasetsTable extends TableModule {
     return r.value;
   }
 
-  /** A dataset's summary, or null (also for one being deleted). */
+  /** A dataset's summary, or null (also for one being deleted, or whose rows are being inserted). */
   async get(datasetId: string): Promise<DatasetSummary | null> {
     const r = await this.db
       .selectFrom("datasets")
       .selectAll()
       .where("dataset_id", "=", datasetId)
       .where("deleted_at", "is", null)
+      .where("pending_until", "is", null)
       .executeTakeFirst();
     return r ? toSummary(r) : null;
   }
@@ -154,23 +155,27 @@ export class DatasetsTable extends TableModule {
     return Number(r?.bytes ?? 0);
   }
 
+  /** The same dataset uploaded again while its deletion is under way: that deletion is finished here. */
+  private async finishDeletingOf(datasetId: string): Promise<void> {
+    const deleting = await this.db
+      .selectFrom("datasets")
+      .select("dataset_id")
+      .where("dataset_id", "=", datasetId)
+      .where("deleted_at", "is not", null)
+      .executeTakeFirst();
+    if (deleting) {
+      await this.db.deleteFrom("dataset_rows").where("dataset_id", "=", datasetId).execute();
+      await this.db.deleteFrom("datasets").where("dataset_id", "=", datasetId).execute();
+    }
+  }
+
   /**
    * Inserts a dataset and its rows unless the id exists (call inside a transaction). The rows go in
    * slices, the event loop yielded between two ({@link insertInChunks}, probe28 A-F2).
    * @returns true when inserted, false when the dataset was there already (same id: same content)
    */
   async insertIfAbsent(d: DatasetRow, rows: { row_hash: string; body_json: string }[]): Promise<boolean> {
-    // the same dataset uploaded again while its deletion is under way: that deletion is finished here
-    const deleting = await this.db
-      .selectFrom("datasets")
-      .select("dataset_id")
-      .where("dataset_id", "=", d.dataset_id)
-      .where("deleted_at", "is not", null)
-      .executeTakeFirst();
-    if (deleting) {
-      await this.db.deleteFrom("dataset_rows").where("dataset_id", "=", d.dataset_id).execute();
-      await this.db.deleteFrom("datasets").where("dataset_id", "=", d.dataset_id).execute();
-    }
+    await this.finishDeletingOf(d.dataset_id);
     const r = await this.db
       .insertInto("datasets")
       .values(d)
@@ -188,12 +193,81 @@ export class DatasetsTable extends TableModule {
   }
 
   /**
+   * Inserts a dataset's row, without its rows, marked pending until `pendingUntil` (unix ms; call inside
+   * a transaction, after the quota checks): invisible to every read, counted by {@link bytesOf},
+   * {@link countOf} and {@link bytesOfAll}; {@link insertRowSlice} adds its rows in transactions of their
+   * own and {@link makeVisible} ends it (probe29 A-F3). A deletion of the same dataset under way is
+   * finished first, as in {@link insertIfAbsent}.
+   * @returns `inserted`; `exists` (the same dataset is stored: same id, same content); `pending` (another
+   *   upload of the same dataset is inserting its rows)
+   */
+  async insertPending(d: DatasetRow, pendingUntil: number): Promise<"inserted" | "exists" | "pending"> {
+    await this.finishDeletingOf(d.dataset_id);
+    const r = await this.db
+      .insertInto("datasets")
+      .values({ ...d, pending_until: pendingUntil })
+      .onConflict((oc) => oc.column("dataset_id").doNothing())
+      .executeTakeFirst();
+    if (Number(r.numInsertedOrUpdatedRows ?? 0n) > 0) return "inserted";
+    const there = await this.db
+      .selectFrom("datasets")
+      .select("pending_until")
+      .where("dataset_id", "=", d.dataset_id)
+      .executeTakeFirst();
+    return (there?.pending_until ?? null) === null ? "exists" : "pending";
+  }
+
+  /** Inserts rows of a pending dataset ({@link insertPending}): one statement, `row_index` as given. */
+  async insertRowSlice(
+    rows: { dataset_id: string; row_index: number; row_hash: string; body_json: string }[],
+  ): Promise<void> {
+    await this.db.insertInto("dataset_rows").values(rows).execute();
+  }
+
+  /**
+   * Makes a pending dataset visible to every reader at once (call inside a transaction, its rows all in).
+   * @returns false when it is no longer pending (abandoned: {@link abandonStale}), nothing changed
+   */
+  async makeVisible(datasetId: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable("datasets")
+      .set({ pending_until: null })
+      .where("dataset_id", "=", datasetId)
+      .where("pending_until", "is not", null)
+      .where("deleted_at", "is", null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Begins the deletion ({@link markDeleted}'s mark, freeing its bytes) of a dataset still pending: an
+   * upload that failed, or every one whose `pending_until` is before `before` (unix ms) when `datasetId`
+   * is null (a process that died while inserting; `Platform.open`). Its rows are then removed as a
+   * deletion's are (`removeDeletedDataset`).
+   * @param at ISO 8601 instant of the mark
+   */
+  async abandonPending(
+    datasetId: string | null,
+    at: string,
+    before = Number.MAX_SAFE_INTEGER,
+  ): Promise<void> {
+    let q = this.db
+      .updateTable("datasets")
+      .set({ deleted_at: at })
+      .where("pending_until", "is not", null)
+      .where("pending_until", "<", before)
+      .where("deleted_at", "is", null);
+    if (datasetId !== null) q = q.where("dataset_id", "=", datasetId);
+    await q.execute();
+  }
+
+  /**
    * A dataset's summary read to be changed: its row is locked until the transaction ends (PostgreSQL
    * `FOR UPDATE`; SQLite's IMMEDIATE transaction holds the write lock already), or null.
    */
   async getLocked(datasetId: string): Promise<DatasetSummary | null> {
     const r = await this.rowByKey("datasets", "dataset_id", datasetId, { lock: true });
-    return r && (r.deleted_at ?? null) === null ? toSummary(r) : null;
+    return r && (r.deleted_at ?? null) === null && (r.pending_until ?? null) === null ? toSummary(r) : null;
   }
 
   /**
@@ -210,6 +284,7 @@ export class DatasetsTable extends TableModule {
       .select("b.slug as benchmark")
       .where("d.owner_account_id", "=", owner)
       .where("d.deleted_at", "is", null)
+      .where("d.pending_until", "is", null)
       .orderBy("d.created_at", "desc")
       .orderBy("d.dataset_id")
       .execute();
