@@ -37,6 +37,7 @@ const STORE_TESTS = [
   "test/attach-once.test.ts",
   "test/lock-recovery.test.ts",
   "test/grade-slices.test.ts",
+  "test/upload-slices.test.ts",
 ];
 
 export default defineConfig({

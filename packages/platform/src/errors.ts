@@ -65,7 +65,8 @@ export type PlatformErrorCode =
   | "dataset_quota_exceeded"
   | "answer_quota_exceeded"
   | "dataset_published"
-  | "server_busy";
+  | "server_busy"
+  | "write_too_long";
 
 /** One item of a row-numbered error list: the dataset row (0-based) and the field it concerns. */
 export interface RowIssue {

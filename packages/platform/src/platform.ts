@@ -66,6 +66,7 @@ import {
   type PublishResult,
   storeDataset,
   type PreparedDataset,
+  abandonStaleUploads,
 } from "./publish.js";
 import {
   anchorPending,
@@ -454,6 +455,7 @@ export class Platform {
       batcher.notify(); // receipts and commitments left pending by an earlier process
       batcher.startSweep(); // and those another process on the store leaves pending (probe26 A-F5)
     }
+    await abandonStaleUploads(ctx); // uploads an earlier process left half inserted (probe29 A-F3)
     await finishDeletions(ctx); // dataset deletions an earlier process left under way (probeD1 F16)
     return new Platform(ctx);
   }

@@ -37,6 +37,11 @@ import { PlatformError } from "./errors.js";
 import { toStored } from "./json.js";
 import { LockWaitExpired, type Tables } from "./store.js";
 import { isUniqueViolation } from "./store/executor.js";
+import { insertInChunks } from "./store/datasets.js";
+import { writeTooLong } from "./store/engine.js";
+import type { DatasetsTable as DatasetRow } from "./store/schema.js";
+import { TxDeadlinePassed } from "./store/tx-deadline.js";
+import { removeDeletedDataset } from "./dataset-library.js";
 import { anchoredHere, NO_CHAIN_HERE, shownDigest, withheldDigests } from "./reveal.js";
 import { isoMillis } from "./time.js";
 import { assertDatasetOwner, assertRole } from "./identity/access.js";
@@ -180,9 +185,12 @@ export function prepareDataset(input: unknown): PreparedDataset {
 /**
  * Stores a dataset made by {@link prepareDataset}, owned by `owner` (idempotent for the same owner, name
  * and content). Counts against the owner's {@link DEFAULT_DATASET_BYTES_PER_ACCOUNT quota} (the
- * operator's account is not counted). `how.answerBy` (unix ms): the latest moment to begin (probe16 A-F5).
+ * operator's account is not counted). `how.answerBy` (unix ms): the latest moment to begin (probe16 A-F5);
+ * with it the rows go in transactions of their own and the dataset is visible once complete, by then or
+ * never ({@link storePending}, probe29 A-F3); without it (the CLI) in one transaction.
  * @throws PlatformError `forbidden` (not an author); `dataset_quota_exceeded` (nothing stored);
- *   `server_busy` (past `how.answerBy`: nothing stored)
+ *   `server_busy` (past `how.answerBy`: nothing stored); `write_too_long` when `how.answerBy` passes
+ *   while its rows are inserted (its own size, not contention: nothing stored; probe29 A-F4)
  */
 export async function storeDataset(
   ctx: PlatformContext,
@@ -213,6 +221,15 @@ export async function storeDataset(
   const operator = isOperatorAccount(owner.account_id);
   const limit = operator ? null : ctx.datasetBytesPerAccount;
   const allLimit = operator ? null : ctx.datasetBytesAllAccounts;
+  const row = {
+    ...record,
+    description: d.description,
+    label_policy: d.label_policy,
+    options_json: d.options_json,
+    stored_bytes: storedBytes,
+  };
+  if (how.answerBy !== undefined)
+    return storePending(ctx, owner, d, { row, limit, allLimit, answerBy: how.answerBy }, record);
   const inserted = await ctx.store.tx(
     async (t) => {
       // the check and the insert in one transaction (nothing is written when refused), under the
@@ -223,16 +240,7 @@ export async function storeDataset(
       }
       // the waits for this transaction and its locks may have passed the deadline (probe17 A-F2)
       assertWriteInTime(how.answerBy, "upload", "the store's locks");
-      const fresh = await t.datasets.insertIfAbsent(
-        {
-          ...record,
-          description: d.description,
-          label_policy: d.label_policy,
-          options_json: d.options_json,
-          stored_bytes: storedBytes,
-        },
-        d.rows,
-      );
+      const fresh = await t.datasets.insertIfAbsent(row, d.rows);
       // then all accounts but the operator together (probe11 O5), last: the lock every account's
       // uploads and publishes take is held from the check to the commit, not through the rows' insert
       // (probe26 A-F1); the sum counts this dataset now, and a refusal rolls the insert back
@@ -242,7 +250,106 @@ export async function storeDataset(
     { locksBy: how.answerBy, account: owner.account_id },
   );
   // Another process stored the same dataset first: same id, same content.
-  return inserted ? record : (await ctx.store.datasets.get(datasetId))!;
+  return inserted ? record : storedByAnother(ctx, datasetId);
+}
+
+/** The same dataset stored by another request first, or `server_busy` while its rows are still going in. */
+async function storedByAnother(ctx: PlatformContext, datasetId: string): Promise<DatasetSummary> {
+  const there = await ctx.store.datasets.get(datasetId);
+  if (there) return there;
+  throw new PlatformError(
+    "server_busy",
+    "the server is busy: another request is storing this same dataset and nothing was stored by this one; retry later",
+    { retry_after_seconds: 5 },
+  );
+}
+
+/**
+ * {@link storeDataset} for a request (`answerBy`): the quota checks and the dataset's row, marked
+ * pending, in one short transaction; its rows in short transactions of their own ({@link insertInChunks}'
+ * slices), the event loop and the store free between two, so other requests are served meanwhile (probe29
+ * A-F3: in one transaction, SQLite's one connection was held for the whole insert and every keyed request
+ * waited 2.8-5.9 s); then one short transaction makes it visible. A pending dataset is invisible to
+ * every read and counts against the quotas from the first transaction on; on any failure it is removed
+ * (`removeDeletedDataset`), and one left by a process that died is removed by the next `Platform.open`
+ * ({@link abandonStaleUploads}). Bounded as a whole by `answerBy`: past it, nothing is made visible.
+ * @throws as {@link storeDataset}; `write_too_long` when `answerBy` passes while the rows go in
+ */
+async function storePending(
+  ctx: PlatformContext,
+  owner: Principal,
+  d: PreparedDataset,
+  w: { row: DatasetRow; limit: number | null; allLimit: number | null; answerBy: number },
+  record: DatasetSummary,
+): Promise<DatasetSummary> {
+  const id = w.row.dataset_id;
+  const bounded = { locksBy: w.answerBy, account: owner.account_id };
+  const reserved = await ctx.store.tx(async (t) => {
+    if (w.limit !== null) {
+      assertDatasetBytes(
+        w.limit,
+        await t.datasets.bytesOf(owner.account_id, { lock: true }),
+        w.row.stored_bytes,
+      );
+      assertDatasetCount(await t.datasets.countOf(owner.account_id));
+    }
+    assertWriteInTime(w.answerBy, "upload", "the store's locks");
+    const r = await t.datasets.insertPending(w.row, w.answerBy);
+    if (r === "inserted") await chargeAllAccounts(t, w.allLimit, w.row.stored_bytes);
+    return r;
+  }, bounded);
+  if (reserved !== "inserted") return storedByAnother(ctx, id);
+  try {
+    const rows = d.rows.map((r, i) => ({ dataset_id: id, row_index: i, ...r }));
+    await insertInChunks(
+      rows,
+      (r) => r.body_json.length,
+      async (part) => {
+        // bounded per slice: each is short and waits on no other writer (no write slot, no lock
+        // timeout); the upload as a whole ends by `answerBy`, checked before each and at the end
+        if (Date.now() >= w.answerBy) throw new TxDeadlinePassed(w.answerBy);
+        await ctx.store.tx((t) => t.datasets.insertRowSlice(part));
+      },
+      "the dataset's rows",
+    );
+    const visible = await ctx.store.tx(async (t) => {
+      if (Date.now() >= w.answerBy) throw writeTooLong("the dataset's rows", rows.length);
+      return t.datasets.makeVisible(id);
+    }, bounded);
+    if (!visible) throw storedByAnotherGone();
+    return record;
+  } catch (e) {
+    await ctx.store.tx((t) => t.datasets.abandonPending(id, isoMillis(ctx.clock())));
+    await removeDeletedDataset(ctx, id, d.rows.length);
+    throw e;
+  }
+}
+
+/** A pending upload removed by another process (its deadline long past) before it was made visible. */
+function storedByAnotherGone(): PlatformError {
+  return new PlatformError(
+    "server_busy",
+    "the server is busy: the upload was abandoned before it was complete and nothing was stored; retry later",
+    { retry_after_seconds: 5 },
+  );
+}
+
+/**
+ * How long (ms) after its deadline an upload's pending dataset is taken for abandoned by its process
+ * (it died) and removed by {@link abandonStaleUploads}: past any clock difference between processes (a
+ * live upload makes its dataset visible before its deadline or not at all).
+ */
+export const PENDING_UPLOAD_GRACE_MS = 60_000;
+
+/**
+ * Removes the pending datasets ({@link storePending}) of uploads whose deadline passed more than
+ * {@link PENDING_UPLOAD_GRACE_MS} ago: their process died while inserting (`Platform.open`, before
+ * `finishDeletions`, which removes their rows).
+ */
+export async function abandonStaleUploads(ctx: PlatformContext): Promise<void> {
+  await ctx.store.tx((t) =>
+    t.datasets.abandonPending(null, isoMillis(ctx.clock()), Date.now() - PENDING_UPLOAD_GRACE_MS),
+  );
 }
 
 /**

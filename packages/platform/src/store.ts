@@ -58,7 +58,7 @@ import {
 import type { Executor } from "./store/executor.js";
 import { lockDirOf, takeFileLock } from "./store/file-lock.js";
 import type { WalSync } from "./store/wal-sync.js";
-import { TxDeadlinePassed, withTxDeadline } from "./store/tx-deadline.js";
+import { LOCK_TIMEOUT, pastTxDeadline, withTxDeadline } from "./store/tx-deadline.js";
 import { WriteSlots } from "./store/write-slots.js";
 import { migrationsFor } from "./store/migrations/index.js";
 import { PacksTable } from "./store/packs.js";
@@ -307,7 +307,7 @@ export class Store extends Tables {
         await this.wal?.flush();
         return result;
       } catch (e) {
-        if (this.engine === "postgres" && beginBy !== undefined && pastDeadline(e)) throw storeBusy();
+        if (this.engine === "postgres" && beginBy !== undefined && pastTxDeadline(e)) throw storeBusy();
         if (attempt >= TX_ATTEMPTS || !isRetryable(e)) throw e;
         await new Promise((r) => setTimeout(r, 5 * attempt + Math.floor(Math.random() * 10)));
       }
@@ -440,18 +440,6 @@ async function advisoryLockBy(
   } finally {
     await sql`SELECT set_config('lock_timeout', '0', false)`.execute(conn);
   }
-}
-
-/** PostgreSQL's SQLSTATE `lock_not_available`: a lock wait passed `lock_timeout`. */
-const LOCK_TIMEOUT = "55P03";
-
-/** PostgreSQL's SQLSTATE `query_canceled`: here, a statement of a bounded transaction passed its `statement_timeout`. */
-const QUERY_CANCELED = "57014";
-
-/** A bounded transaction's refusal at its deadline: a lock wait, a statement, or its COMMIT ({@link Store.tx}). */
-function pastDeadline(e: unknown): boolean {
-  const code = (e as { code?: unknown }).code;
-  return e instanceof TxDeadlinePassed || code === LOCK_TIMEOUT || code === QUERY_CANCELED;
 }
 
 /** SQLite: {@link Store.withLock}'s holders of each database file (by real path) open in this process. */

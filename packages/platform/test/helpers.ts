@@ -574,9 +574,11 @@ export async function awardedTxs(dc: DevChain, bountyId: bigint, fromBlock: bigi
 
 /**
  * Takes a store back to the schema before migration 0012 (no `anchors.held`, no index on what a flush
- * reads, 0012 not recorded): {@link undoMigration0011} calls it first.
+ * reads, 0012 not recorded; and before 0014: no `datasets.pending_until`, 0014 not recorded): {@link undoMigration0011} calls it first.
  */
 export async function undoMigration0012(db: QueryExecutorProvider): Promise<void> {
+  await sql`ALTER TABLE datasets DROP COLUMN pending_until`.execute(db);
+  await sql`DELETE FROM kysely_migration WHERE name = '0014_dataset_pending'`.execute(db);
   await sql`DROP INDEX anchors_to_flush`.execute(db);
   await sql`ALTER TABLE anchors DROP COLUMN held`.execute(db);
   await sql`DELETE FROM kysely_migration WHERE name = '0012_anchor_held'`.execute(db);

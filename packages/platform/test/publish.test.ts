@@ -5,8 +5,8 @@ import type { DatasetInput, DatasetRow } from "../src/dataset.js";
 import type { PlatformError } from "../src/errors.js";
 import { testSetMinBytes } from "../src/pack-budget.js";
 import { TasksTable } from "../src/store/tasks.js";
-import { INSERT_CHUNK } from "../src/store/datasets.js";
-import { Kysely } from "kysely";
+import { DatasetsTable, INSERT_CHUNK } from "../src/store/datasets.js";
+import { Kysely, sql } from "kysely";
 import {
   benchmarkConfig,
   planPublication,
@@ -453,6 +453,50 @@ describe("storing a dataset: a write deadline (probe16 A-F5 rest)", () => {
     // in time: stored
     const ok = await platform.real.storeDataset(p, prepared, { answerBy: Date.now() + 600_000 });
     expect((await platform.real.myDatasets(p)).datasets.map((d) => d.dataset_id)).toEqual([ok.dataset_id]);
+    await platform.close();
+  });
+});
+
+describe("an upload whose own rows outlast the request (probe29 A-F4)", () => {
+  // a request's upload inserts its rows in slices of their own (probe29 A-F3), which wait on no other
+  // writer: running out of time there is the upload's size, not a busy store
+  it("its rows' insert past `answerBy` is 413 write_too_long naming the rows, not server_busy; nothing stored", async () => {
+    const platform = await openTemp();
+    const p = await platform.principal("long-uploader");
+    const rows = Array.from({ length: 3000 }, (_, i) => ({
+      row_hash: `0x${i.toString(16).padStart(64, "0")}` as const,
+      body_json: JSON.stringify({ q: `q${i}`, p: "x".repeat(400) }),
+    }));
+    const big = {
+      name: "long-upload",
+      description: null,
+      label_policy: null,
+      options_json: "{}",
+      content_hash: `0x${"ab".repeat(32)}` as const,
+      rows,
+    };
+    const answerBy = Date.now() + 2000;
+    // the second slice of rows takes until past the deadline (a slow disk, a loaded server)
+    const original = DatasetsTable.prototype.insertRowSlice;
+    const slices = vi.spyOn(DatasetsTable.prototype, "insertRowSlice");
+    let n = 0;
+    slices.mockImplementation(async function (this: DatasetsTable, part) {
+      if (++n === 2) await new Promise((r) => setTimeout(r, answerBy - Date.now() + 20));
+      return original.call(this, part);
+    });
+    const e = await rejection(platform.real.storeDataset(p, big, { answerBy }));
+    slices.mockRestore();
+    expect(e).toMatchObject({ code: "write_too_long", details: { limit: "request_deadline", rows: 3000 } });
+    expect(e.message).toMatch(
+      /the dataset's rows \(3000 rows\) took longer to insert than one request allows/,
+    );
+    expect(e.message).toMatch(/nothing was written/);
+    expect(await platform.real.myDatasets(p)).toMatchObject({ datasets: [] });
+    expect(await platform.ctx.store.datasets.bytesOf(p.account_id)).toBe(0);
+    const left = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM dataset_rows`.execute(
+      platform.ctx.store.db,
+    );
+    expect(Number(left.rows[0]!.n)).toBe(0);
     await platform.close();
   });
 });

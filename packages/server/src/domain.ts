@@ -198,7 +198,8 @@ export interface Domain {
    * An upload: the body's JSON bytes as received (parsed and checked off the event loop, then stored);
    * `opts.answerBy` (unix ms): the latest moment to begin storing (`AppEnv.revealBy`).
    * @throws EdgeError `invalid_json`, `invalid_request`; PlatformError `invalid_dataset`, `forbidden`,
-   *   `server_busy` (past `opts.answerBy`: nothing stored)
+   *   `server_busy` (past `opts.answerBy`: nothing stored), `write_too_long` (its rows' insert ran
+   *   past `opts.answerBy`; nothing stored)
    */
   createDataset(p: Principal | null, body: Uint8Array, opts?: { answerBy?: number }): Promise<JsonValue>;
   /**

@@ -134,6 +134,9 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   answer_quota_exceeded: 413,
   // a dataset a benchmark was published from is kept
   dataset_published: 409,
+  // a write whose own rows took longer to insert than the request allows (probe29 A-F4): too large
+  // for one request, not a busy store, so no retry helps
+  write_too_long: 413,
   // domain: identity (the platform's principal checks)
   // (unauthenticated / forbidden above are shared by the edge and the domain)
   revoked_key: 403,

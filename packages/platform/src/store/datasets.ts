@@ -2,6 +2,8 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Hex } from "@bench-bounty/evidence";
 import type { DatasetSummary } from "../publish.js";
+import { writeTooLong } from "./engine.js";
+import { pastTxDeadline } from "./tx-deadline.js";
 import { TableModule } from "./executor.js";
 import type { DatasetsTable as DatasetRow } from "./schema.js";
 
@@ -28,11 +30,19 @@ export const INSERT_CHUNK_CHARS = 1024 * 1024;
  * test set held it 6.7 s; probe28 A-F2: a 63 MB upload's rows 2.1-2.6 s). Inside a transaction nothing
  * else runs in it meanwhile: on SQLite the other statements wait for its one connection, on
  * PostgreSQL they run on other connections.
+ *
+ * The rows are new ones (a new dataset's, a new benchmark's): their statements wait on no other writer.
+ * So in a transaction bounded by a request's deadline (`Store.tx` `locksBy`, PostgreSQL) the deadline
+ * passing during them is the insert's own length, refused as such, not as a busy store (probe29 A-F4).
+ * @param what what the items are, for that refusal (`the dataset's rows`)
+ * @throws PlatformError `write_too_long` ({@link writeTooLong}) when a bounded transaction's deadline
+ *   passes before or during one of the slices' statements; what `insert` throws otherwise
  */
 export async function insertInChunks<T>(
   items: readonly T[],
   charsOf: (item: T) => number,
   insert: (slice: T[]) => Promise<unknown>,
+  what: string,
 ): Promise<void> {
   let from = 0;
   while (from < items.length) {
@@ -41,7 +51,12 @@ export async function insertInChunks<T>(
     while (to < items.length && to - from < INSERT_CHUNK && (to === from || chars < INSERT_CHUNK_CHARS))
       chars += charsOf(items[to++]!);
     if (from > 0) await nextTurn();
-    await insert(items.slice(from, to));
+    try {
+      await insert(items.slice(from, to));
+    } catch (e) {
+      if (pastTxDeadline(e)) throw writeTooLong(what, items.length);
+      throw e;
+    }
     from = to;
   }
 }
@@ -84,13 +99,14 @@ export class DatasetsTable extends TableModule {
     return r.value;
   }
 
-  /** A dataset's summary, or null (also for one being deleted). */
+  /** A dataset's summary, or null (also for one being deleted, or whose rows are being inserted). */
   async get(datasetId: string): Promise<DatasetSummary | null> {
     const r = await this.db
       .selectFrom("datasets")
       .selectAll()
       .where("dataset_id", "=", datasetId)
       .where("deleted_at", "is", null)
+      .where("pending_until", "is", null)
       .executeTakeFirst();
     return r ? toSummary(r) : null;
   }
@@ -139,23 +155,27 @@ export class DatasetsTable extends TableModule {
     return Number(r?.bytes ?? 0);
   }
 
+  /** The same dataset uploaded again while its deletion is under way: that deletion is finished here. */
+  private async finishDeletingOf(datasetId: string): Promise<void> {
+    const deleting = await this.db
+      .selectFrom("datasets")
+      .select("dataset_id")
+      .where("dataset_id", "=", datasetId)
+      .where("deleted_at", "is not", null)
+      .executeTakeFirst();
+    if (deleting) {
+      await this.db.deleteFrom("dataset_rows").where("dataset_id", "=", datasetId).execute();
+      await this.db.deleteFrom("datasets").where("dataset_id", "=", datasetId).execute();
+    }
+  }
+
   /**
    * Inserts a dataset and its rows unless the id exists (call inside a transaction). The rows go in
    * slices, the event loop yielded between two ({@link insertInChunks}, probe28 A-F2).
    * @returns true when inserted, false when the dataset was there already (same id: same content)
    */
   async insertIfAbsent(d: DatasetRow, rows: { row_hash: string; body_json: string }[]): Promise<boolean> {
-    // the same dataset uploaded again while its deletion is under way: that deletion is finished here
-    const deleting = await this.db
-      .selectFrom("datasets")
-      .select("dataset_id")
-      .where("dataset_id", "=", d.dataset_id)
-      .where("deleted_at", "is not", null)
-      .executeTakeFirst();
-    if (deleting) {
-      await this.db.deleteFrom("dataset_rows").where("dataset_id", "=", d.dataset_id).execute();
-      await this.db.deleteFrom("datasets").where("dataset_id", "=", d.dataset_id).execute();
-    }
+    await this.finishDeletingOf(d.dataset_id);
     const r = await this.db
       .insertInto("datasets")
       .values(d)
@@ -167,8 +187,78 @@ export class DatasetsTable extends TableModule {
       all,
       (row) => row.body_json.length,
       (part) => this.db.insertInto("dataset_rows").values(part).execute(),
+      "the dataset's rows",
     );
     return true;
+  }
+
+  /**
+   * Inserts a dataset's row, without its rows, marked pending until `pendingUntil` (unix ms; call inside
+   * a transaction, after the quota checks): invisible to every read, counted by {@link bytesOf},
+   * {@link countOf} and {@link bytesOfAll}; {@link insertRowSlice} adds its rows in transactions of their
+   * own and {@link makeVisible} ends it (probe29 A-F3). A deletion of the same dataset under way is
+   * finished first, as in {@link insertIfAbsent}.
+   * @returns `inserted`; `exists` (the same dataset is stored: same id, same content); `pending` (another
+   *   upload of the same dataset is inserting its rows)
+   */
+  async insertPending(d: DatasetRow, pendingUntil: number): Promise<"inserted" | "exists" | "pending"> {
+    await this.finishDeletingOf(d.dataset_id);
+    const r = await this.db
+      .insertInto("datasets")
+      .values({ ...d, pending_until: pendingUntil })
+      .onConflict((oc) => oc.column("dataset_id").doNothing())
+      .executeTakeFirst();
+    if (Number(r.numInsertedOrUpdatedRows ?? 0n) > 0) return "inserted";
+    const there = await this.db
+      .selectFrom("datasets")
+      .select("pending_until")
+      .where("dataset_id", "=", d.dataset_id)
+      .executeTakeFirst();
+    return (there?.pending_until ?? null) === null ? "exists" : "pending";
+  }
+
+  /** Inserts rows of a pending dataset ({@link insertPending}): one statement, `row_index` as given. */
+  async insertRowSlice(
+    rows: { dataset_id: string; row_index: number; row_hash: string; body_json: string }[],
+  ): Promise<void> {
+    await this.db.insertInto("dataset_rows").values(rows).execute();
+  }
+
+  /**
+   * Makes a pending dataset visible to every reader at once (call inside a transaction, its rows all in).
+   * @returns false when it is no longer pending (abandoned: {@link abandonStale}), nothing changed
+   */
+  async makeVisible(datasetId: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable("datasets")
+      .set({ pending_until: null })
+      .where("dataset_id", "=", datasetId)
+      .where("pending_until", "is not", null)
+      .where("deleted_at", "is", null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Begins the deletion ({@link markDeleted}'s mark, freeing its bytes) of a dataset still pending: an
+   * upload that failed, or every one whose `pending_until` is before `before` (unix ms) when `datasetId`
+   * is null (a process that died while inserting; `Platform.open`). Its rows are then removed as a
+   * deletion's are (`removeDeletedDataset`).
+   * @param at ISO 8601 instant of the mark
+   */
+  async abandonPending(
+    datasetId: string | null,
+    at: string,
+    before = Number.MAX_SAFE_INTEGER,
+  ): Promise<void> {
+    let q = this.db
+      .updateTable("datasets")
+      .set({ deleted_at: at })
+      .where("pending_until", "is not", null)
+      .where("pending_until", "<", before)
+      .where("deleted_at", "is", null);
+    if (datasetId !== null) q = q.where("dataset_id", "=", datasetId);
+    await q.execute();
   }
 
   /**
@@ -177,7 +267,7 @@ export class DatasetsTable extends TableModule {
    */
   async getLocked(datasetId: string): Promise<DatasetSummary | null> {
     const r = await this.rowByKey("datasets", "dataset_id", datasetId, { lock: true });
-    return r && (r.deleted_at ?? null) === null ? toSummary(r) : null;
+    return r && (r.deleted_at ?? null) === null && (r.pending_until ?? null) === null ? toSummary(r) : null;
   }
 
   /**
@@ -194,6 +284,7 @@ export class DatasetsTable extends TableModule {
       .select("b.slug as benchmark")
       .where("d.owner_account_id", "=", owner)
       .where("d.deleted_at", "is", null)
+      .where("d.pending_until", "is", null)
       .orderBy("d.created_at", "desc")
       .orderBy("d.dataset_id")
       .execute();

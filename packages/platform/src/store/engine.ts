@@ -107,6 +107,26 @@ export function storeBusy(): PlatformError {
 }
 
 /**
+ * A request's write refused because its own rows took longer to insert than the request allows (the
+ * deadline passed during {@link insertInChunks}' statements, which wait on no other writer: fresh rows of
+ * a new dataset or benchmark), not because of another writer (probe29 A-F4: a 63 MB upload on PostgreSQL
+ * was told `server_busy` "another writer held its lock too long" though none was there, and a retry
+ * failed the same way). Nothing was written; retrying the same write will not help.
+ * @param what what was being inserted (`the dataset's rows`, `the benchmark's tasks`)
+ * @param rows how many rows it had
+ * @returns PlatformError `write_too_long`, `details: {limit: "request_deadline", rows}`
+ */
+export function writeTooLong(what: string, rows: number): PlatformError {
+  return new PlatformError(
+    "write_too_long",
+    `${what} (${rows} rows) took longer to insert than one request allows, and nothing was written: ` +
+      "this is its size, not a busy store, so the same request fails again. Send a smaller one, or write it " +
+      "where no request deadline applies (the CLI on the store)",
+    { limit: "request_deadline", rows },
+  );
+}
+
+/**
  * How long (ms) a SQLite statement waits in all for the write lock another process holds, the event loop
  * free, before it is refused `server_busy` (the busy timeout of opening the store, synchronous, is the
  * same 5 s: it runs once, before anything is served).

@@ -49,6 +49,11 @@ export interface DatasetsTable {
    * its rows are removed in chunks (`DatasetsTable.markDeleted`).
    */
   deleted_at?: string | null;
+  /**
+   * While an upload's rows are being inserted (migration 0014, probe29 A-F3): the upload's deadline (unix
+   * ms); null once visible. A dataset with one is invisible to every read, counted by the quotas.
+   */
+  pending_until?: number | null;
 }
 
 /** `dataset_rows`. */

@@ -44,6 +44,7 @@ export class TasksTable extends TableModule {
             })),
           )
           .execute(),
+      "the benchmark's tasks",
     );
   }
 }

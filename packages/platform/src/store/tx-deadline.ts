@@ -51,6 +51,21 @@ export async function boundNextStatement(conn: DatabaseConnection, deadline: num
   );
 }
 
+/** PostgreSQL's SQLSTATE `lock_not_available`: a lock wait passed `lock_timeout`. */
+export const LOCK_TIMEOUT = "55P03";
+
+/** PostgreSQL's SQLSTATE `query_canceled`: here, a statement of a bounded transaction passed its `statement_timeout`. */
+const QUERY_CANCELED = "57014";
+
+/**
+ * True when `e` is a bounded transaction's refusal at its deadline: {@link TxDeadlinePassed} before a
+ * statement or its COMMIT, or PostgreSQL's 55P03 (a lock wait) / 57014 (a statement) past the time left.
+ */
+export function pastTxDeadline(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  return e instanceof TxDeadlinePassed || code === LOCK_TIMEOUT || code === QUERY_CANCELED;
+}
+
 /** Right before COMMIT of a transaction bounded by `deadline`. @throws TxDeadlinePassed past it */
 export function assertBeforeDeadline(deadline: number): void {
   if (Date.now() > deadline) throw new TxDeadlinePassed(deadline);
