@@ -55,4 +55,37 @@ describe("root README.md, as written", function () {
     expect(r.status, r.stderr).to.equal(0);
     expect(r.stdout).to.contain("pack_hash");
   });
+
+  it("the remote runner as README.md and demo/README.md give it parses as written (probe29 A-F7)", function () {
+    const forms = ["README.md", path.join("demo", "README.md")].flatMap((file) =>
+      [
+        ...fs
+          .readFileSync(path.join(REPO_ROOT, file), "utf8")
+          .matchAll(/`(bench-bounty run [^`]*--server[^`]*)`/g),
+      ].map((m) => ({ file, form: m[1]! })),
+    );
+    expect(forms.map((f) => f.file)).to.include.members(["README.md", path.join("demo", "README.md")]);
+    // the placeholders filled in; the server is a closed port, so a command that parses fails connecting
+    const fill: Record<string, string> = {
+      SLUG: "some-bench",
+      URL: "http://127.0.0.1:1",
+      CMD: "node agent.mjs",
+      ID: "a1",
+    };
+    for (const { file, form } of forms) {
+      const args = form
+        .split(/\s+/)
+        .slice(1)
+        .map((w) => fill[w] ?? w);
+      const r = spawnSync(path.join(REPO_ROOT, "bin", "bench-bounty"), args, {
+        cwd: REPO_ROOT,
+        encoding: "utf8",
+        env: { ...process.env, BENCH_BOUNTY_API_KEY: "bb_readme_test_key" },
+      });
+      expect(r.stderr, `${file}: ${form}`).not.to.match(
+        /required option|unknown option|missing required argument/,
+      );
+      expect(r.stderr, `${file}: ${form}`).to.contain("127.0.0.1:1");
+    }
+  });
 });

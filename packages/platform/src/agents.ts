@@ -15,7 +15,7 @@ import {
 import type { PlatformContext, WriteHow } from "./context.js";
 import { PlatformError } from "./errors.js";
 import { assertAgentOwner, assertMayOwnAgents } from "./identity/access.js";
-import type { Principal } from "./identity/principal.js";
+import { isOperatorAccount, type Principal } from "./identity/principal.js";
 import type { Tables } from "./store.js";
 import { isoMillis } from "./time.js";
 import { fromStored } from "./json.js";
@@ -443,10 +443,17 @@ export function myAgents(ctx: PlatformContext, p: Principal): Promise<AgentRecor
 }
 
 /**
- * SPEC 7.2 "author agents rank but take no money": an agent is the benchmark author's when its owner
- * flagged it so, or when it is owned by the benchmark author's own account (the author knows the gold,
- * so an agent of theirs is never eligible, whatever its flag says). The one place of this rule: the
- * leaderboard and the award both read it.
+ * SPEC 7.2 "author agents rank but take no money": an author agent is one of the benchmark's author,
+ * so an agent is the author's on a benchmark exactly when its owner is that benchmark's author account
+ * (the author knows the gold: an agent of theirs is never eligible, whatever its flag says). The
+ * owner's `is_author_agent` flag counts only on the owner's own benchmarks, where this holds anyway: on
+ * another account's benchmark it makes nobody an author agent (probe29 A-F2: any account flagged its
+ * agent and was served as an "author agent" on every other author's board). One exception: a
+ * benchmark the operator published (the keyless local CLI, `isOperatorAccount`), whose author owns
+ * no agents (`operator_owns_no_agents`): there the flag stands for the author's own agent, as
+ * `bench-bounty run --author` sets it. The one place of this rule: the leaderboard, the award
+ * (eligibility, `only_author_agents`), the pack and the run start's withdrawal-address check read it.
+ * @param agent the agent's flag and owner account, or null (no agent: false)
  * @param authorAccountId the benchmark's `author_account_id`
  */
 export function isAuthorAgent(
@@ -454,5 +461,6 @@ export function isAuthorAgent(
   authorAccountId: string,
 ): boolean {
   if (!agent) return false;
-  return agent.is_author_agent || agent.owner_account_id === authorAccountId;
+  if (agent.owner_account_id === authorAccountId) return true;
+  return agent.is_author_agent && isOperatorAccount(authorAccountId);
 }

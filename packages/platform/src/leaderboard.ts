@@ -98,9 +98,13 @@ export interface BoardVersion {
   board_version: string;
 }
 
-/** The {@link BoardVersion} of the `want` board of a benchmark at the store's `version`. */
-function boardVersionOf(version: number, want: "public" | "final", open: boolean): string {
-  return `${want}-${open ? "open" : "closed"}-${version}`;
+/**
+ * The {@link BoardVersion} of the `want` board of a benchmark at the store's `version`; `null` for the
+ * hidden board of a `buyer_only` benchmark, whose version is a constant (probe29 A-F1: the store's counter
+ * there told every stranger how many runs were finalized, and when).
+ */
+function boardVersionOf(version: number | null, want: "public" | "final", open: boolean): string {
+  return `${want}-${open ? "open" : "closed"}-${version ?? "hidden"}`;
 }
 
 /** URL of a run's receipt at the evidence door (SPEC 8 `receipt_url`). */
@@ -285,7 +289,7 @@ export async function leaderboard(
     });
   }
   if (buyerOnlyHides(opts.viewer, b)) {
-    const hidden = hiddenBoard(b, open, want, version);
+    const hidden = hiddenBoard(b, open, want);
     return page ? cutPage(hidden, page.offset, page.limit) : hidden;
   }
   let cache = caches.get(ctx);
@@ -364,17 +368,16 @@ async function buildBoard(
   };
 }
 
-/** The board of a `buyer_only` benchmark as everyone but its author sees it: no rows. */
-function hiddenBoard(
-  b: BenchmarkRecord,
-  open: boolean,
-  want: "public" | "final",
-  version: number,
-): Leaderboard {
+/**
+ * The board of a `buyer_only` benchmark as everyone but its author sees it: no rows, and nothing that
+ * moves with the competition (its `board_version` is a constant per board kind and open flag, so its
+ * bytes and ETag change only when the benchmark's public status does; probe29 A-F1).
+ */
+function hiddenBoard(b: BenchmarkRecord, open: boolean, want: "public" | "final"): Leaderboard {
   const hidden = {
     leaderboard_visibility: "buyer_only" as const,
     leaderboard_visible: false,
-    board_version: boardVersionOf(version, want, open),
+    board_version: boardVersionOf(null, want, open),
     rows: [],
   };
   return want === "public"

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { isAuthorAgent } from "../src/agents.js";
+import { OPERATOR_ACCOUNT_ID } from "../src/identity/principal.js";
 import { cities, cleanup, manualClock, openTemp, CITIES_PUBLISH } from "./helpers.js";
 
 afterEach(cleanup);
@@ -17,9 +18,12 @@ describe("SPEC 7.2: the benchmark author's own agents rank but take no money", (
       public_fraction: "0.5",
       max_attempts: 1,
     });
+    // probe29 A-F2: a stranger's self-declared author agent is no author agent on another's benchmark
+    await p.registerAgent(stranger, "self-declared", { is_author_agent: true });
     for (const [who, agent] of [
       [author, "authors-own"],
       [stranger, "strangers"],
+      [stranger, "self-declared"],
     ] as const) {
       const started = await p.startRun(who, slug, agent);
       await p.submit(
@@ -34,6 +38,10 @@ describe("SPEC 7.2: the benchmark author's own agents rank but take no money", (
     const flag = (id: string) => board.rows.find((r) => r.agent_id === id)?.is_author_agent;
     expect(flag("authors-own")).toBe(true);
     expect(flag("strangers")).toBe(false);
+    expect(flag("self-declared")).toBe(false);
+    // and the award reads the same rule: the stranger's rows are eligible
+    const ranked = await p.leaderboard(slug, { viewer: author, board: "final" });
+    expect(ranked.rows.filter((r) => r.is_author_agent).map((r) => r.agent_id)).toEqual(["authors-own"]);
   });
 
   it("is_author_agent is fixed once the agent has a run (probe12 P1); before any run it may change", async () => {
@@ -65,13 +73,18 @@ describe("SPEC 7.2: the benchmark author's own agents rank but take no money", (
     // the same value, or no flag, is still accepted (an address may still be set)
     expect((await p.registerAgent(bob, "g", { is_author_agent: true })).is_author_agent).toBe(true);
     expect((await p.registerAgent(bob, "g")).is_author_agent).toBe(true);
+    // bob is not the benchmark's author: his flag makes no author agent of his on the author's board
     const board = await p.leaderboard(slug, { viewer: author });
-    expect(board.rows.find((r) => r.agent_id === "g")?.is_author_agent).toBe(true);
+    expect(board.rows.find((r) => r.agent_id === "g")?.is_author_agent).toBe(false);
   });
 
-  it("the rule: flagged by its owner, or owned by the benchmark's author account", () => {
+  it("the rule: owned by the benchmark's author account; another account's flag counts not there (probe29 A-F2)", () => {
     expect(isAuthorAgent({ is_author_agent: false, owner_account_id: "a" }, "a")).toBe(true);
-    expect(isAuthorAgent({ is_author_agent: true, owner_account_id: "b" }, "a")).toBe(true);
+    expect(isAuthorAgent({ is_author_agent: true, owner_account_id: "a" }, "a")).toBe(true);
+    expect(isAuthorAgent({ is_author_agent: true, owner_account_id: "b" }, "a")).toBe(false);
+    // the operator owns no agents: on its benchmarks (the keyless local CLI's) the flag names the author's
+    expect(isAuthorAgent({ is_author_agent: true, owner_account_id: "b" }, OPERATOR_ACCOUNT_ID)).toBe(true);
+    expect(isAuthorAgent({ is_author_agent: false, owner_account_id: "b" }, OPERATOR_ACCOUNT_ID)).toBe(false);
     expect(isAuthorAgent({ is_author_agent: false, owner_account_id: "b" }, "a")).toBe(false);
     expect(isAuthorAgent(null, "a")).toBe(false);
   });
@@ -115,5 +128,35 @@ describe("attachBounty input", () => {
         details: { field: "bounty_id" },
       });
     }
+  });
+
+  it("refuses a malformed declared author or pool naming the field, before any chain call (probe29 A-F6)", async () => {
+    const h = await openTemp({});
+    const p = h.real;
+    const author = await p.authenticate((await p.createAccount({ name: "author" })).api_key);
+    const ds = await p.createDataset(author, cities(4));
+    const { slug } = await p.publish(author, ds.dataset_id, { ...CITIES_PUBLISH, public_fraction: "0.5" });
+    const cases: [Record<string, string>, string][] = [
+      [{ author: "0xzz" }, "author"],
+      [{ author: "3C44CdDdB6a900fa2b585dd299e03d12FA4293BC" }, "author"],
+      [{ author: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293Bc" }, "author"],
+      [{ pool_base_units: "05000000" }, "pool_base_units"],
+      [{ pool_base_units: "0" }, "pool_base_units"],
+    ];
+    // no chain here: a declaration that passed its form would be refused `no_chain`
+    for (const [expectations, field] of cases)
+      await expect(
+        p.attachBounty(author, slug, 1n, expectations),
+        JSON.stringify(expectations),
+      ).rejects.toMatchObject({
+        code: "invalid_option",
+        details: { field },
+      });
+    await expect(
+      p.attachBounty(author, slug, 1n, {
+        author: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+        pool_base_units: "5000000",
+      }),
+    ).rejects.toMatchObject({ code: "no_chain" });
   });
 });

@@ -522,6 +522,16 @@ export function checkPathParams(c: Context<AppEnv>, params: readonly string[]): 
   }
 }
 
+/**
+ * The OpenAPI `security` of a route: `required`, a key as `X-API-Key` or `Authorization: Bearer`;
+ * `optional`, the same or none (`{}` first: an answer that depends on the caller, such as a
+ * `buyer_only` board or the author's receipts, so a generated client sends its key; probe29 A-F5).
+ */
+function securityOf(auth: "optional" | "required"): Record<string, string[]>[] {
+  const keyed: Record<string, string[]>[] = [{ ApiKey: [] }, { Bearer: [] }];
+  return auth === "optional" ? [{}, ...keyed] : keyed;
+}
+
 /** Registers the handler and its OpenAPI description. */
 export function defineRoute<B extends z.ZodType | undefined>(
   app: OpenAPIHono<AppEnv>,
@@ -533,7 +543,7 @@ export function defineRoute<B extends z.ZodType | undefined>(
     path: spec.path.replace(/:([A-Za-z_]+)/g, "{$1}"),
     summary: spec.summary,
     tags: spec.tags,
-    ...(spec.auth === "required" ? { security: [{ ApiKey: [] }, { Bearer: [] }] } : {}),
+    ...(spec.auth === undefined || spec.auth === "none" ? {} : { security: securityOf(spec.auth) }),
     request: {
       ...(params.length ? { params: z.object(Object.fromEntries(params.map((p) => [p, z.string()]))) } : {}),
       ...(spec.query ? { query: spec.query } : {}),

@@ -134,6 +134,16 @@ export const PublishBody = z
   })
   .openapi("PublishBody");
 
+const address = (what: string) =>
+  z
+    .string()
+    .refine((v) => addressForm(v) === "ok", {
+      message: "must be a 0x address of 40 hex digits (mixed case only with a valid EIP-55 checksum)",
+    })
+    // all upper-case is unchecksummed (addressForm): lower-cased, the form viem's strict checks take
+    .transform((v) => (v.slice(2) === v.slice(2).toUpperCase() ? v.toLowerCase() : v) as `0x${string}`)
+    .openapi({ description: what });
+
 export const BountyBody = z
   .strictObject({
     bounty_id: z
@@ -149,27 +159,17 @@ export const BountyBody = z
       .openapi({
         description: "the bounty id, 1 to 2^256-1: a decimal string (or a JSON number up to 2^53-1)",
       }),
-    author: z
-      .string()
-      .optional()
-      .openapi({ description: "the author address that locked it (checked on-chain)" }),
+    // the address rule of every address here, refused 422 before any chain read (probe29 A-F6)
+    author: address("the author address that locked it (checked on-chain)").optional(),
     pool_base_units: z
       .string()
-      .regex(/^[0-9]+$/)
+      .regex(/^[1-9][0-9]*$/, "a whole number >= 1 in decimal digits, no leading zero (as bounty_id)")
       .optional()
-      .openapi({ description: "the pool in base units (checked on-chain)" }),
+      .openapi({
+        description: "the pool in token base units, decimal digits without a leading zero (checked on-chain)",
+      }),
   })
   .openapi("BountyBody");
-
-const address = (what: string) =>
-  z
-    .string()
-    .refine((v) => addressForm(v) === "ok", {
-      message: "must be a 0x address of 40 hex digits (mixed case only with a valid EIP-55 checksum)",
-    })
-    // all upper-case is unchecksummed (addressForm): lower-cased, the form viem's strict checks take
-    .transform((v) => (v.slice(2) === v.slice(2).toUpperCase() ? v.toLowerCase() : v) as `0x${string}`)
-    .openapi({ description: what });
 
 /**
  * The one sentence of a relayed claim's `$.deadline` refused (probe29 C-F10: a wrong JSON type was zod's

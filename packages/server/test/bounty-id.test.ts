@@ -48,4 +48,37 @@ describe("attach: odd bounty_id values", () => {
     });
     expect(ok.status, ok.text).toBe(503);
   });
+
+  it("a malformed author or a zero-padded pool is 422 naming its path, before any chain read (probe29 A-F6)", async () => {
+    const { author, slug } = await publishCities(live.url, 2, "odd-expect");
+    const bodies: [Record<string, unknown>, string][] = [
+      [{ author: "0xzz" }, "$.author"],
+      [{ author: "3C44CdDdB6a900fa2b585dd299e03d12FA4293BC" }, "$.author"],
+      // one letter's case off: the EIP-55 checksum fails (the withdrawal-address rule)
+      [{ author: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293Bc" }, "$.author"],
+      [{ author: "" }, "$.author"],
+      [{ pool_base_units: "05000000" }, "$.pool_base_units"],
+      [{ pool_base_units: "0" }, "$.pool_base_units"],
+      [{ pool_base_units: "5e6" }, "$.pool_base_units"],
+    ];
+    for (const [extra, path] of bodies) {
+      const r = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/bounty`, {
+        key: author.key,
+        body: { bounty_id: "1", ...extra },
+      });
+      expect(r.status, `${JSON.stringify(extra)}: ${r.text}`).toBe(422);
+      expect(r.json.error).toMatchObject({ code: "invalid_request", details: { path } });
+    }
+    // well-formed declarations (checksummed, lower-case) reach the domain: off-chain 503 no_chain
+    for (const a of [
+      "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+      "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+    ]) {
+      const ok = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/bounty`, {
+        key: author.key,
+        body: { bounty_id: "1", author: a, pool_base_units: "5000000" },
+      });
+      expect(ok.status, ok.text).toBe(503);
+    }
+  });
 });

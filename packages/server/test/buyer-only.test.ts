@@ -131,4 +131,78 @@ describe("leaderboard_visibility buyer_only over REST", () => {
     const tool = (await rpc.json()) as { result: { structuredContent: { rows: unknown[] } } };
     expect(tool.result.structuredContent.rows).toEqual([]);
   });
+  it("serves strangers the same hidden board whatever the competition does: no counter, no moving ETag (probe29 A-F1)", async () => {
+    const base = live.url;
+    const author = await register(base, "buyer2");
+    const ds = await call(base, "POST", "/api/v1/datasets", {
+      key: author.key,
+      body: citiesDataset(6, "bv"),
+    });
+    const pub = await call(base, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
+      key: author.key,
+      body: { ...CITIES_PUBLISH, leaderboard_visibility: "buyer_only" },
+    });
+    expect(pub.status).toBe(201);
+    const slug = pub.json.slug as string;
+    const stranger = await register(base, "watcher");
+    const mcpBoard = async (key?: string) => {
+      const rpc = await fetch(`${base}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...(key ? { authorization: `Bearer ${key}` } : {}),
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "benchmark_leaderboard", arguments: { slug } },
+        }),
+      });
+      return JSON.stringify(
+        ((await rpc.json()) as { result: { structuredContent: unknown } }).result.structuredContent,
+      );
+    };
+    // what a stranger and an anonymous reader see: REST bytes and ETag, entries, MCP
+    const seen = async () => {
+      const out: string[] = [];
+      for (const key of [stranger.key, undefined]) {
+        const board = await call(base, "GET", `/api/v1/benchmarks/${slug}/leaderboard`, key ? { key } : {});
+        expect(board.status).toBe(200);
+        out.push(board.text, String(board.headers.get("etag")));
+        const entries = await call(base, "GET", `/api/v1/benchmarks/${slug}/entries`, key ? { key } : {});
+        out.push(entries.text, String(entries.headers.get("etag")));
+        out.push(await mcpBoard(key));
+      }
+      return out;
+    };
+    const before = await seen();
+    const authorsBefore = await call(base, "GET", `/api/v1/benchmarks/${slug}/leaderboard`, {
+      key: author.key,
+    });
+    for (const name of ["rival1", "rival2"]) {
+      const agent = await register(base, name);
+      const start = await call(base, "POST", `/api/v1/benchmarks/${slug}/runs`, { key: agent.key, body: {} });
+      expect(start.status).toBe(201);
+      const runId = start.json.run.id as string;
+      const answers = (start.json.tasks as { ordinal: number; prompt: string }[]).map((t) => ({
+        ordinal: t.ordinal,
+        answer_text: citiesAnswer(t.prompt),
+      }));
+      await call(base, "POST", `/api/v1/benchmarks/runs/${runId}/submissions`, {
+        key: agent.key,
+        body: { answers },
+      });
+      const fin = await call(base, "POST", `/api/v1/benchmarks/runs/${runId}/finalize`, { key: agent.key });
+      expect(fin.status).toBe(200);
+      expect(await seen()).toEqual(before);
+    }
+    // the author's own board still moves with each finalize
+    const authorsAfter = await call(base, "GET", `/api/v1/benchmarks/${slug}/leaderboard`, {
+      key: author.key,
+    });
+    expect(authorsAfter.json.rows).toHaveLength(2);
+    expect(authorsAfter.json.board_version).not.toBe(authorsBefore.json.board_version);
+  });
 });

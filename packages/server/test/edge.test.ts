@@ -547,6 +547,26 @@ describe("OpenAPI", () => {
     expect(JSON.stringify(submitOp.requestBody)).toContain("SubmitBody");
     expect(r.json.components.schemas.SubmitBody.properties.answers.type).toBe("array");
   });
+  it("declares an optional key on the reads whose answer depends on it (probe29 A-F5)", async () => {
+    const r = await call(live.url, "GET", "/api/v1/openapi.json");
+    const optional = [{}, { ApiKey: [] }, { Bearer: [] }];
+    for (const p of [
+      "/api/v1/benchmarks/{slug}",
+      "/api/v1/benchmarks/{slug}/leaderboard",
+      "/api/v1/benchmarks/{slug}/entries",
+      "/api/v1/benchmarks/{slug}/task-scores",
+      "/api/v1/benchmarks/{slug}/runs/{run_id}/receipt",
+    ])
+      expect(r.json.paths[p].get.security, p).toEqual(optional);
+    // a keyed route keeps its required key; a keyless one declares none
+    expect(r.json.paths["/api/v1/benchmarks/runs/mine"].get.security).toEqual([
+      { ApiKey: [] },
+      { Bearer: [] },
+    ]);
+    expect(r.json.paths["/api/v1/benchmarks/{slug}/runs/{run_id}/receipt"].get.summary).toContain(
+      "to its author at any time",
+    );
+  });
   it("builds and serialises the document once: the same bytes and ETag every time, 304 on If-None-Match (probe11 O8)", async () => {
     const app = createApp({ domain: platformDomain(live.platform) });
     const build = vi.spyOn(app, "getOpenAPI31Document");

@@ -1,6 +1,7 @@
 /**
  * Bounty: lock, attach and close (SPEC 1.1, 7): the author's side before the award.
  */
+import { addressForm } from "@bench-bounty/contracts";
 import type { Hex } from "@bench-bounty/evidence";
 import type { Address } from "viem";
 import type { AttachedBounty, BenchmarkRecord, PlatformContext, WriteHow } from "../context.js";
@@ -60,7 +61,8 @@ export function serviceParties(chain: NonNullable<PlatformContext["chain"]>): Se
  * the benchmark whose root it commits to, which is one benchmark since a publish refuses a root already
  * published (probe27 A-F2). The store's checks and the write are one transaction under the benchmark's
  * row lock: of concurrent attaches exactly one wins (probe27 A-F5).
- * @throws PlatformError `invalid_option` (`bounty_id`), `no_chain`, `bounty_mismatch` (root, leaf
+ * @throws PlatformError `invalid_option` (`bounty_id`, and `author` or `pool_base_units` of `expect` per
+ *   {@link checkAttachExpectations}, before any chain read), `no_chain`, `bounty_mismatch` (root, leaf
  *   count, declared author or pool, another bounty attached to the benchmark, the bounty attached to
  *   another benchmark: `details.attached_to`), `invalid_bounty` (token, awarder, a term, or a status
  *   other than funded: `details.field: "status"`; with `details.expected` / `details.actual`),
@@ -80,6 +82,7 @@ export async function attachBounty(
       `bounty_id must be an integer from 1 to 2^256-1, got ${bountyId}`,
       { field: "bounty_id" },
     );
+  checkAttachExpectations(expect);
   // the owner rule first: a stranger learns nothing (not even that no chain is configured)
   const b = await getBenchmark(ctx, slug);
   assertAuthorOrOperator(p, b);
@@ -276,13 +279,39 @@ export async function attachedBountyOnChain(
  */
 export function parseBountyId(v: bigint | string | number): bigint {
   if (typeof v === "bigint") return v;
-  if (typeof v === "string" && /^[1-9][0-9]*$/.test(v)) return BigInt(v);
+  if (typeof v === "string" && WHOLE_NUMBER.test(v)) return BigInt(v);
   if (typeof v === "number" && Number.isSafeInteger(v) && v >= 1) return BigInt(v);
   throw new PlatformError(
     "invalid_option",
     `bounty_id must be a whole number from 1 to 2^256-1 in decimal digits (a JSON number at most ${Number.MAX_SAFE_INTEGER}), got ${typeof v === "string" ? JSON.stringify(v.slice(0, 100)) : String(v)}`,
     { field: "bounty_id" },
   );
+}
+
+/** A whole number >= 1 in decimal digits, no sign and no leading zero: `bounty_id` and `pool_base_units`. */
+const WHOLE_NUMBER = /^[1-9][0-9]*$/;
+
+/**
+ * The form of an attach's declarations, checked before any chain read (probe29 A-F6: a malformed
+ * `author` was a 409 `bounty_mismatch` after the read, and `pool_base_units` `"05000000"` a mismatch of
+ * the equal on-chain 5000000): `author` a 0x address of 40 hex digits (mixed case only with a valid
+ * EIP-55 checksum: `addressForm`, the withdrawal-address rule), `pool_base_units` a whole number >= 1 in
+ * decimal digits without a leading zero (the `bounty_id` rule).
+ * @throws PlatformError `invalid_option` naming the field (`author`, `pool_base_units`)
+ */
+export function checkAttachExpectations(expect: AttachExpectations): void {
+  if (expect.author !== undefined && addressForm(expect.author) !== "ok")
+    throw new PlatformError(
+      "invalid_option",
+      `author must be a 0x address of 40 hex digits (mixed case only with a valid EIP-55 checksum), got ${JSON.stringify(expect.author.slice(0, 100))}`,
+      { field: "author", reason: addressForm(expect.author) },
+    );
+  if (expect.pool_base_units !== undefined && !WHOLE_NUMBER.test(expect.pool_base_units))
+    throw new PlatformError(
+      "invalid_option",
+      `pool_base_units must be a whole number >= 1 in decimal digits without a leading zero (token base units), got ${JSON.stringify(expect.pool_base_units.slice(0, 100))}`,
+      { field: "pool_base_units" },
+    );
 }
 
 /** What the author declares about the bounty they attach (each checked against the chain when given). */

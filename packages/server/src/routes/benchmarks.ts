@@ -102,7 +102,8 @@ export function benchmarkRoutes(): OpenAPIHono<AppEnv> {
     path: "/benchmarks/:slug/runs/:run_id/receipt",
     tags: ["evidence"],
     auth: "optional",
-    summary: "A finalized run's receipt (served once the benchmark has closed, SPEC 6.1)",
+    summary:
+      "A finalized run's receipt (served once the benchmark has closed, to its author at any time, SPEC 6.1; buyer_only: the author only)",
     ok: { status: 200, schema: AnyJson, description: "{receipt, receipt_hash}" },
     errors: [404],
     // hash-bound (SPEC 4): the answer {receipt, receipt_hash} never changes, its hash is its ETag
