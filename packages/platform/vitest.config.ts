@@ -36,6 +36,8 @@ const STORE_TESTS = [
   "test/attach-once.test.ts",
   "test/lock-recovery.test.ts",
   "test/grade-slices.test.ts",
+  "test/run-id.test.ts",
+  "test/publish-oracle.test.ts",
 ];
 
 export default defineConfig({
