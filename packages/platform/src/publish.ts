@@ -404,7 +404,10 @@ export async function getDataset(ctx: PlatformContext, datasetId: string): Promi
 
 /**
  * Publishes a benchmark from a stored dataset (see the module doc for the order of checks).
- * @throws PlatformError `unknown_dataset`, `benchmark_exists` (the dataset's, or a test set with a published root: `details.field: "seed"`) / `slug_conflict`,
+ * @throws PlatformError `unknown_dataset`, `forbidden` (`operator_only`, `details.field: "seed"`: a seed
+ *   under `PublishHow.seedFromOperatorOnly` from anyone but the operator), `benchmark_exists` (the
+ *   dataset's, also after losing its slug to a concurrent publish of it; or a test set with a published
+ *   root: `details.field: "seed"`, `existing_slug` to its own author only) / `slug_conflict`,
  *   `invalid_option`, `invalid_slug`, `invalid_template`, `missing_placeholder`, `invalid_label`,
  *   `invalid_gold`
  */
