@@ -553,12 +553,7 @@ export async function publishBenchmark(
   how: PublishHow = {},
 ): Promise<PublishResult> {
   const config = benchmarkConfig(options);
-  if (how.seedFromOperatorOnly && options.seed !== undefined && !isOperator(author))
-    forbid(
-      "operator_only",
-      "seed is the operator's only (tests and demos: a known seed makes the task salts derivable, so the rows could be checked against the public commitment root); publish without it",
-      { field: "seed" },
-    );
+  assertSeedAllowed(author, options, how);
   const ds = await getDataset(ctx, datasetId);
   assertDatasetOwner(author, ds);
   await assertPublishQuota(ctx, author);
@@ -790,6 +785,20 @@ function sameTestSet(slug: string, mine: boolean): PlatformError {
     : new PlatformError("benchmark_exists", `a published benchmark already commits to this test set ${why}`, {
         field: "seed",
       });
+}
+
+/**
+ * Under {@link PublishHow.seedFromOperatorOnly} (a network client) a `seed` is the operator's only
+ * (probe29 A-F8).
+ * @throws PlatformError `forbidden` (`operator_only`, `details.field: "seed"`)
+ */
+function assertSeedAllowed(author: Principal, options: PublishOptions, how: PublishHow): void {
+  if (how.seedFromOperatorOnly && options.seed !== undefined && !isOperator(author))
+    forbid(
+      "operator_only",
+      "seed is the operator's only (tests and demos: a known seed makes the task salts derivable, so the rows could be checked against the public commitment root); publish without it",
+      { field: "seed" },
+    );
 }
 
 /**
