@@ -29,6 +29,8 @@ const POSTGRES_TESTS = [
   "test/write-lock-wait.test.ts",
   "test/start-pages.test.ts",
   "test/account-keys.test.ts",
+  "test/run-id.test.ts",
+  "test/publish-seed.test.ts",
 ];
 
 export default defineConfig({

@@ -1,10 +1,15 @@
 /**
  * Datasets and publishing (seed "Publish a Benchmark from Your Data"; SPEC 3).
  *
- * Publishing, in order: options are checked; one benchmark per dataset (`benchmark_exists` with
- * `details.existing_slug`); one benchmark per test-set root (the same rows and `seed` as a published
- * benchmark: `benchmark_exists` with `details.existing_slug` and `details.field: "seed"`, checked under
- * the root's lock in the insert's transaction; probe27 A-F2); an explicit slug (`^[a-z0-9][a-z0-9-]{1,127}$`, taken: 409
+ * Publishing, in order: options are checked; a `seed` from a network client (`PublishHow.seedFromOperatorOnly`)
+ * only from the operator (`forbidden`, `operator_only`, `details.field: "seed"`; probe29 A-F8: a known seed
+ * makes the salts derivable, so a guess of the rows could be checked against the public root); one
+ * benchmark per dataset (`benchmark_exists` with `details.existing_slug`; also when a concurrent publish of
+ * the dataset took its default slug first, probe29 A-F10); one benchmark per test-set root (the same rows
+ * and `seed` as a published benchmark: `benchmark_exists` with `details.field: "seed"`, and
+ * `details.existing_slug` only when that benchmark is the caller's own, so the refusal confirms nothing of
+ * another account's test set (probe29 A-F8); checked under the root's lock in the insert's transaction;
+ * probe27 A-F2); an explicit slug (`^[a-z0-9][a-z0-9-]{1,127}$`, taken: 409
  * `slug_conflict`); prompts rendered for every row (a missing placeholder names the lowest row index
  * and the field); gold shaped per grader (lowest offending row index); the bank: rows sorted by
  * `prompt_hash` ascending (ties, identical prompts, by the row's position in the uploaded dataset), the
@@ -44,8 +49,8 @@ import { TxDeadlinePassed } from "./store/tx-deadline.js";
 import { removeDeletedDataset } from "./dataset-library.js";
 import { anchoredHere, NO_CHAIN_HERE, shownDigest, withheldDigests } from "./reveal.js";
 import { isoMillis } from "./time.js";
-import { assertDatasetOwner, assertRole } from "./identity/access.js";
-import { isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "./identity/principal.js";
+import { assertDatasetOwner, assertRole, forbid } from "./identity/access.js";
+import { isOperator, isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "./identity/principal.js";
 import {
   type PublishOptions,
   DISCLOSURE,
@@ -506,7 +511,10 @@ export async function getDataset(ctx: PlatformContext, datasetId: string): Promi
 
 /**
  * Publishes a benchmark from a stored dataset (see the module doc for the order of checks).
- * @throws PlatformError `unknown_dataset`, `benchmark_exists` (the dataset's, or a test set with a published root: `details.field: "seed"`) / `slug_conflict`,
+ * @throws PlatformError `unknown_dataset`, `forbidden` (`operator_only`, `details.field: "seed"`: a seed
+ *   under `PublishHow.seedFromOperatorOnly` from anyone but the operator), `benchmark_exists` (the
+ *   dataset's, also after losing its slug to a concurrent publish of it; or a test set with a published
+ *   root: `details.field: "seed"`, `existing_slug` to its own author only) / `slug_conflict`,
  *   `invalid_option`, `invalid_slug`, `invalid_template`, `missing_placeholder`, `invalid_label`,
  *   `invalid_gold`
  */
@@ -547,6 +555,13 @@ export interface PublishHow {
    * would name one deadline twice: the caller's patience ends once.
    */
   answerBy?: number;
+  /**
+   * The caller is a network client (the server's REST API): a `seed` is accepted from the operator only
+   * (`forbidden`, `operator_only`, `details.field: "seed"`; probe29 A-F8). A seed makes the salts (SPEC 3)
+   * derivable, so anyone holding it could check a guess of the rows, private labels included, against the
+   * public commitment root. The local CLI is the operator of its own store (default: false).
+   */
+  seedFromOperatorOnly?: boolean;
 }
 
 /** How a dataset is stored ({@link storeDataset}). */
@@ -645,6 +660,7 @@ export async function publishBenchmark(
   how: PublishHow = {},
 ): Promise<PublishResult> {
   const config = benchmarkConfig(options);
+  assertSeedAllowed(author, options, how);
   const ds = await getDataset(ctx, datasetId);
   assertDatasetOwner(author, ds);
   await assertPublishQuota(ctx, author);
@@ -664,7 +680,7 @@ export async function publishBenchmark(
         `slug "${options.slug}" is reserved: it names a route of its own (/benchmarks/${options.slug}/...); choose another`,
         { field: "slug", reserved: [...RESERVED_SLUGS] },
       );
-    if (await ctx.store.benchmarks.exists(options.slug)) throw slugConflict(options.slug);
+    await assertSlugFree(ctx.store, options.slug, datasetId);
   }
   const stored = await ctx.store.datasets.rows(datasetId);
   // deleted meanwhile (its owner's `deleteDataset`): checked again under its lock below
@@ -691,7 +707,7 @@ export async function publishBenchmark(
   // the pack's limits); checked again in the insert's transaction
   await chargeTestSet(ctx, ds, prompt_bytes);
   const slug = options.slug ?? defaultSlug(ds.name, plan.bank_digest);
-  if (options.slug === undefined && (await ctx.store.benchmarks.exists(slug))) throw slugConflict(slug);
+  if (options.slug === undefined) await assertSlugFree(ctx.store, slug, datasetId);
   config.max_answer_bytes = awardableAllowance(ctx, plan, options.title.trim(), config, testSetBytes);
   const planSeed =
     seed !== undefined
@@ -727,7 +743,11 @@ export async function publishBenchmark(
       // benchmark, so nobody's bounty attaches to a copy of it published from the same rows and seed
       await t.benchmarks.lockRoot(plan.root);
       const sameRoot = await t.benchmarks.slugOfRoot(plan.root);
-      if (sameRoot !== null) throw sameTestSet(sameRoot);
+      if (sameRoot !== null)
+        throw sameTestSet(
+          sameRoot,
+          (await t.benchmarks.get(sameRoot))?.author_account_id === author.account_id,
+        );
       await chargeTestSet(ctx, ds, testSetBytes, t);
       await ctx.faults.publishBeforeInsert?.(slug);
       // the waits for this transaction and its locks (SQLite: the one connection) may have passed it
@@ -853,14 +873,52 @@ function benchmarkExists(datasetId: string, slug: string): PlatformError {
 /**
  * The refusal of a test set whose root is an existing benchmark's (the same rows published with the same
  * `seed`; probe27 A-F2): one root names one benchmark, so an on-chain bounty locked on it is attachable
- * to that benchmark only. Another seed (or none: random salts) gives another root.
+ * to that benchmark only. Another seed (or none: random salts) gives another root. The benchmark is
+ * named only to its own author (`mine`): to anyone else the refusal would confirm a guess of its rows,
+ * private labels included (probe29 A-F8).
  */
-function sameTestSet(slug: string): PlatformError {
-  return new PlatformError(
-    "benchmark_exists",
-    `benchmark ${slug} already commits to this test set (the same rows and seed give the same root, and a bounty locked on a root pays one benchmark): publish with another seed, or none`,
-    { existing_slug: slug, field: "seed" },
-  );
+function sameTestSet(slug: string, mine: boolean): PlatformError {
+  const why =
+    "(the same rows and seed give the same root, and a bounty locked on a root pays one benchmark): publish with another seed, or none";
+  return mine
+    ? new PlatformError(
+        "benchmark_exists",
+        `your benchmark ${slug} already commits to this test set ${why}`,
+        {
+          existing_slug: slug,
+          field: "seed",
+        },
+      )
+    : new PlatformError("benchmark_exists", `a published benchmark already commits to this test set ${why}`, {
+        field: "seed",
+      });
+}
+
+/**
+ * Under {@link PublishHow.seedFromOperatorOnly} (a network client) a `seed` is the operator's only
+ * (probe29 A-F8).
+ * @throws PlatformError `forbidden` (`operator_only`, `details.field: "seed"`)
+ */
+function assertSeedAllowed(author: Principal, options: PublishOptions, how: PublishHow): void {
+  if (how.seedFromOperatorOnly && options.seed !== undefined && !isOperator(author))
+    forbid(
+      "operator_only",
+      "seed is the operator's only (tests and demos: a known seed makes the task salts derivable, so the rows could be checked against the public commitment root); publish without it",
+      { field: "seed" },
+    );
+}
+
+/**
+ * Refuses a slug another benchmark has: `benchmark_exists` when that is the dataset's own benchmark (a
+ * concurrent publish of the dataset took its default slug first: the rule that refuses is one benchmark
+ * per dataset, and another slug would not help; probe29 A-F10), else `slug_conflict`.
+ * @throws PlatformError `benchmark_exists` (`details.existing_slug`), `slug_conflict` (`details.field: "slug"`)
+ */
+async function assertSlugFree(q: Tables, slug: string, datasetId: string): Promise<void> {
+  if (!(await q.benchmarks.exists(slug))) return;
+  const raced = await q.benchmarks.slugOfDataset(datasetId);
+  if (raced !== null) throw benchmarkExists(datasetId, raced);
+  throw slugConflict(slug);
 }
 
 function slugConflict(slug: string): PlatformError {

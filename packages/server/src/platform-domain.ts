@@ -183,6 +183,8 @@ function publishHow(who: Principal, { answerBy, chargePlanning, owePlanning }: P
       return planned;
     },
     ...(answerBy !== undefined ? { answerBy } : {}),
+    // a network client's `seed` only from the operator (probe29 A-F8)
+    seedFromOperatorOnly: true,
   };
 }
 

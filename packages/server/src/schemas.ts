@@ -129,7 +129,7 @@ export const PublishBody = z
       .openapi({ description: "`^[a-z0-9][a-z0-9-]{1,127}$` (default: from the dataset name)" }),
     seed: z.string().optional().openapi({
       description:
-        "tests and demos only: reproducible task salts (default: 32 random bytes per task); empty or whitespace only: 422 invalid_option",
+        "tests and demos only: reproducible task salts (default: 32 random bytes per task); the operator's only (any other key: 403 forbidden, rule operator_only, field seed: a known seed makes the salts derivable); empty or whitespace only: 422 invalid_option",
     }),
   })
   .openapi("PublishBody");

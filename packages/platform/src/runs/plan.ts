@@ -42,7 +42,16 @@ export function runPlan(
  */
 export const RUN_ID_PATTERN = /^run-[0-9a-f]{16}$/;
 
-/** Deterministic run id of an attempt: `run-` + 16 hex of keccak256(slug, agent, attempt). */
-export function runIdOf(slug: string, agentId: string, attempt: number): string {
-  return `run-${keccak256Hex(`bench-bounty.run:${slug}\n${agentId}\n${attempt}`).slice(2, 18)}`;
+/**
+ * The run id of an attempt: `run-` + 16 hex of keccak256("bench-bounty.run:" key, slug, agent, attempt),
+ * `key` the store's secret id key (`meta.dataset_id_key`, `DatasetsTable.idKey`, never served). Keyed
+ * (probe29 A-F9): an unkeyed id was computable by anyone from public names, and a route's 403 for a run
+ * that exists against its 404 for one that does not told a stranger which agents competed on a
+ * `buyer_only` benchmark and how often. Computed once, at the run's start; every later use reads the
+ * stored id (runs of a store from before keep theirs).
+ * @param key the store's id key (hex)
+ * @param attempt 1-based
+ */
+export function runIdOf(key: string, slug: string, agentId: string, attempt: number): string {
+  return `run-${keccak256Hex(`bench-bounty.run:${key}\n${slug}\n${agentId}\n${attempt}`).slice(2, 18)}`;
 }

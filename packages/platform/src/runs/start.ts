@@ -141,6 +141,8 @@ export async function startRun(
     newAgent = checkAgentRegistration(ctx, p, agentId, inherited ? { withdrawal_address: inherited } : {});
   }
   const tasks = await getTasks(ctx, slug);
+  // run ids are keyed with the store's secret (probe29 A-F9): written once, read outside the transaction
+  const idKey = await ctx.store.datasets.idKey(Buffer.from(ctx.randomBytes(32)).toString("hex"));
   const started = await ctx.store.tx(
     async (t) => {
       // a new agent is registered in the run's transaction: a start refused (or busy) leaves no agent
@@ -172,7 +174,7 @@ export async function startRun(
       }
       const attempt = used + 1;
       const plan = runPlan(b, tasks, agentId, attempt);
-      const runId = runIdOf(slug, agentId, attempt);
+      const runId = runIdOf(idKey, slug, agentId, attempt);
       const now = ctx.clock();
       try {
         await t.runs.insert({

@@ -7,7 +7,7 @@ import { pastTxDeadline } from "./tx-deadline.js";
 import { TableModule } from "./executor.js";
 import type { DatasetsTable as DatasetRow } from "./schema.js";
 
-/** The `meta` key of the store's secret key of dataset ids ({@link DatasetsTable.idKey}). */
+/** The `meta` key of the store's secret key of dataset and run ids ({@link DatasetsTable.idKey}). */
 export const DATASET_ID_KEY = "dataset_id_key";
 
 /** Rows per INSERT statement (well under both engines' bound-parameter limits). */
@@ -80,9 +80,10 @@ const toSummary = (r: DatasetRow): DatasetSummary => ({
 /** The `datasets` / `dataset_rows` tables. */
 export class DatasetsTable extends TableModule {
   /**
-   * The store's secret key of dataset ids (`meta.dataset_id_key`, {@link DATASET_ID_KEY}): written once
+   * The store's secret key of dataset and run ids (`meta.dataset_id_key`, {@link DATASET_ID_KEY}): written once
    * with `fresh` (random hex) by the first caller, read by every later one, never served. Dataset ids are
-   * keyed with it so that they say nothing of the labels their content hash covers (probe28 B-F5).
+   * keyed with it so that they say nothing of the labels their content hash covers (probe28 B-F5), and run
+   * ids (`runIdOf`) so that nobody can compute which agent's attempt has which id (probe29 A-F9).
    * @returns the key (hex)
    */
   async idKey(fresh: string): Promise<string> {
