@@ -6,7 +6,7 @@
 import { Command } from "commander";
 import type { FaultHooks } from "@bench-bounty/platform";
 import { registerPlatformCommands } from "@bench-bounty/platform/cli";
-import { registerVerifierCommands } from "@bench-bounty/verifier/cli";
+import { refuseRepeatedOptions, registerVerifierCommands } from "@bench-bounty/verifier/cli";
 import { HttpAccountKeys, HttpRunBackend } from "./remote.js";
 import { registerServeCommand } from "./serve.js";
 
@@ -20,7 +20,10 @@ export interface ProgramOptions {
   faults?: FaultHooks;
 }
 
-/** The whole `bench-bounty` command line. */
+/**
+ * The whole `bench-bounty` command line. A single-valued option given twice, in any command, is
+ * refused naming it and both values (`refuseRepeatedOptions`).
+ */
 export function buildProgram(opts: ProgramOptions = {}): Command {
   const program = new Command("bench-bounty").description(
     "on-chain USDC prizes for AI-agent benchmarks: publish, run, award, and verify",
@@ -32,7 +35,8 @@ export function buildProgram(opts: ProgramOptions = {}): Command {
   });
   registerServeCommand(program, opts.faults ? { faults: opts.faults } : {});
   registerVerifierCommands(program);
-  return program;
+  // every command, `serve` included: a single-valued option given twice is refused (probe29 B-F2)
+  return refuseRepeatedOptions(program);
 }
 
 /**

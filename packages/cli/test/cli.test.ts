@@ -244,3 +244,32 @@ describe("bench-bounty CLI (composed)", () => {
     }
   }, 60_000);
 });
+
+// probe29 B-F2: a single-valued option given twice was read as its last value, in every command
+describe("a single-valued option given twice is refused by every command of the bin (probe29 B-F2)", () => {
+  it("serve, verify, publish and lock name the option and both values; nothing is started or written", () => {
+    const store = mkdtempSync(join(tmpdir(), "bb-twice-"));
+    const serve = cli(["serve", "--store", store, "--port", "0", "--port", "1"]);
+    expect(serve.status).toBe(1);
+    expect(serve.stderr).toContain(`option '--port <port>' is given twice ("0" and "1"): give it once`);
+    const verify = cli(["verify", smallPack, "--policy", "full", "--policy", "offline"]);
+    expect(verify.status).toBe(2);
+    expect(verify.stdout).not.toMatch(/MET/);
+    expect(verify.stderr).toContain(`option '--policy <name>' is given twice ("full" and "offline")`);
+    const publish = cli([
+      ...seattlePublishArgs("twice"),
+      "--store",
+      join(store, "st"),
+      "--public-fraction",
+      "0.5",
+      "--public-fraction",
+      "0.75",
+    ]);
+    expect(publish.status).toBe(1);
+    expect(publish.stderr).toContain(`option '--public-fraction <f>' is given twice ("0.5" and "0.75")`);
+    expect(existsSync(join(store, "st"))).toBe(false);
+    const lock = cli(["lock", "twice", "--store", join(store, "st"), "--pool", "1", "--pool", "100"]);
+    expect(lock.status).toBe(1);
+    expect(lock.stderr).toContain(`option '--pool <usdc>' is given twice ("1" and "100")`);
+  });
+});

@@ -206,20 +206,30 @@ function linksInside(dir: string): string[] {
 export const DATABASE_SOCKET_DIRS = ["/run/postgresql", "/var/run/postgresql"] as const;
 
 /**
- * The parent of the agents' own working directories: `bb-agents-<uid>` in the system temp dir
- * (`os.tmpdir()`: `$TMPDIR`, else `/tmp`), mode 0700, created once and kept, and emptied in every
- * sandbox, so an agent sees no other agent's directory, of this runner or another, present or future.
+ * Where every runner of this machine puts its agents' `bb-agents-<uid>`: `/tmp`, whatever `TMPDIR` says
+ * (probe29 B-F1: a root that followed `TMPDIR` was emptied only in its own runner's sandboxes, and an
+ * agent of a runner started with another `TMPDIR` read a running agent's files there). Not POSIX (no
+ * uid, no bubblewrap): the system temp dir.
+ */
+export const AGENTS_PARENT = process.platform === "win32" ? tmpdir() : "/tmp";
+
+/**
+ * The parent of the agents' own working directories: `bb-agents-<uid>` in {@link AGENTS_PARENT}
+ * (`/tmp`: one per user on the machine, never following `$TMPDIR`), mode 0700, created once and kept,
+ * and emptied in every sandbox, so an agent sees no other agent's directory, of this runner or
+ * another (whatever `TMPDIR` either was started with), present or future.
  * It is checked with `lstat` every time: a directory (not a symlink) owned by this user with no group or
  * other permission bits. Anything else (a directory or link planted by another user in a shared `/tmp`,
  * probe28 B-F9) is refused: the agents' directories never fall back to the shared temp dir, which the
  * sandbox does not empty (one agent read another's files there).
+ * @param parent where `bb-agents-<uid>` is (tests only: every runner uses {@link AGENTS_PARENT})
  * @returns the real path of the directory
- * @throws PlatformError `invalid_option` (field `TMPDIR`, `details.path`) naming the path, what is
+ * @throws PlatformError `invalid_option` (field `agents_dir`, `details.path`) naming the path, what is
  *   wrong with it (its owner's uid, its mode, a symlink) and the fix
  */
-export function agentWorkRoot(): string {
+export function agentWorkRoot(parent: string = AGENTS_PARENT): string {
   const uid = process.getuid?.();
-  const root = join(tmpdir(), `bb-agents-${uid ?? "user"}`);
+  const root = join(parent, `bb-agents-${uid ?? "user"}`);
   try {
     mkdirSync(root, { mode: 0o700 });
   } catch (e) {
@@ -238,8 +248,8 @@ export function agentWorkRoot(): string {
   if (why !== null)
     throw new PlatformError(
       "invalid_option",
-      `the agents' directory ${root} is not safe: ${why}; another user may have planted it, and agents in it would not be kept from each other's files. Remove it (or, if it is yours, chmod 700 it), or set TMPDIR to a directory of your own`,
-      { field: "TMPDIR", path: root, reason: why },
+      `the agents' directory ${root} is not safe: ${why}; another user may have planted it, and agents in it would not be kept from each other's files. Remove it (its owner or root can), or, if it is yours, chmod 700 it; every runner of this user keeps its agents there, whatever TMPDIR says`,
+      { field: "agents_dir", path: root, reason: why },
     );
   return realpathSync(root);
 }

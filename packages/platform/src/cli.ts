@@ -16,6 +16,7 @@
  * `error: <message>` and its machine-readable details on stderr and exits 1; an interrupted run exits 130.
  */
 import type { Command } from "commander";
+import { refuseRepeatedOptions } from "@bench-bounty/verifier/cli";
 import { registerAccountCommands } from "./cli/account-commands.js";
 import { registerAgentCommands } from "./cli/agent-commands.js";
 import { registerBoardCommands } from "./cli/board-commands.js";
@@ -41,6 +42,9 @@ export type { RemoteAccountKeys } from "./cli/account-commands.js";
  * Adds the platform commands to a commander program, one module per command group under `cli/`:
  * `account`, `validate`, `publish`, `agent`, `lock`, `attach`, `run`, `resume`, `leaderboard`, `show`,
  * `anchor`, `close`, `award`, `evidence` (`serve` is added by the `bench-bounty` bin of packages/cli). The commands parse and print; the library decides.
+ * A single-valued option given twice (`lock --pool 1 --pool 100`) is refused, naming it and both values
+ * (`refuseRepeatedOptions` of `@bench-bounty/verifier/cli`: the one rule of every bench-bounty program);
+ * variadic options (`--bucket`, `--time-bound`) and `--agent-env` repeat.
  */
 export function registerPlatformCommands(program: Command, hooks: PlatformCommandHooks = {}): Command {
   registerAccountCommands(program, hooks);
@@ -50,5 +54,5 @@ export function registerPlatformCommands(program: Command, hooks: PlatformComman
   registerRunCommands(program, hooks);
   registerBoardCommands(program);
   registerOperatorCommands(program);
-  return program;
+  return refuseRepeatedOptions(program);
 }

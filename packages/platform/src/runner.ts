@@ -160,7 +160,7 @@ function resolved(o: RunnerOptions) {
 /**
  * Starts a new attempt of `agentId` on `slug` and runs it to the end (or until interrupted).
  * @throws PlatformError from start (`run_in_progress`, `max_attempts_reached`, ...), `agent_failed` (policy
- *   abort), `invalid_option` (field `TMPDIR`) before the attempt starts when a CLI agent's directories
+ *   abort), `invalid_option` (field `agents_dir`) before the attempt starts when a CLI agent's directories
  *   cannot be kept apart ({@link agentWorkRoot})
  */
 export async function runBenchmark(

@@ -13,14 +13,17 @@ import {
   linkSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
+  readFileSync,
   realpathSync,
   rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   agentArgv,
   agentWorkRoot,
@@ -43,6 +46,17 @@ import {
 } from "./helpers.js";
 
 afterEach(cleanup);
+
+/**
+ * Where the runner's check of the agents' directory looks (undefined: the real `AGENTS_PARENT`): a test
+ * that plants a directory of another owner does it in a directory of its own, never in the `/tmp` that
+ * every runner of the machine (other tests included) shares.
+ */
+const planted = vi.hoisted(() => ({ parent: undefined as string | undefined }));
+vi.mock("../src/agent-process.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../src/agent-process.js")>();
+  return { ...real, agentWorkRoot: (parent?: string) => real.agentWorkRoot(parent ?? planted.parent) };
+});
 
 /** Runs `cmd` as an agent (hiding `hide`, in `cwd` when given); it must exit 0. @returns its stdout */
 async function agentOutput(cmd: string, hide: string[], cwd?: string): Promise<string> {
@@ -358,53 +372,120 @@ describe("links out of hidden directories, /proc and other agents (issue 13 gap)
   );
 });
 
+// probe29 B-F1: the sandbox emptied only its own runner's `$TMPDIR/bb-agents-<uid>`: an agent of a runner
+// started with the default TMPDIR read a running agent's files of a runner started with another TMPDIR
+describe.skipIf(!bubblewrapAvailable())(
+  "an agent of one runner never sees a running agent of another runner with another TMPDIR (probe29 B-F1)",
+  () => {
+    /** Sets `TMPDIR` (undefined: unset) for what `body` starts; restores it. */
+    async function withTmpdir<T>(tmp: string | undefined, body: () => Promise<T> | T): Promise<T> {
+      const saved = process.env.TMPDIR;
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+      try {
+        return await body();
+      } finally {
+        if (saved === undefined) delete process.env.TMPDIR;
+        else process.env.TMPDIR = saved;
+      }
+    }
+    const uid = process.getuid!();
+    /** Where a running agent's `scratch.txt` holding `secret` is, found by the (unsandboxed) test. */
+    async function scratchOf(roots: string[], secret: string): Promise<string> {
+      for (let i = 0; i < 200; i++) {
+        for (const root of roots) {
+          if (!existsSync(root)) continue;
+          for (const d of readdirSync(root)) {
+            const f = join(root, d, "scratch.txt");
+            if (existsSync(f) && readFileSync(f, "utf8").includes(secret)) return f;
+          }
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error("the victim agent never wrote its scratch file");
+    }
+
+    for (const [victimTmp, peekTmp] of [
+      ["own", undefined],
+      [undefined, "own"],
+      ["own", "other"],
+    ] as const)
+      it(`a runner with TMPDIR ${peekTmp ?? "unset"} cannot read an agent of a runner with TMPDIR ${victimTmp ?? "unset"}`, async () => {
+        const dirs = { own: realpathSync(tempDir()), other: realpathSync(tempDir()) };
+        chmodSync(dirs.own, 0o700);
+        chmodSync(dirs.other, 0o700);
+        const secret = `SECRET-${victimTmp}-${peekTmp}-${process.pid}`;
+        // started, not awaited: its directory is made before runAgentProcess's first await
+        const victim = await withTmpdir(victimTmp && dirs[victimTmp], () => ({
+          done: runAgentProcess(
+            { command: `echo ${secret} > scratch.txt; sleep 5` },
+            "",
+            20_000,
+            new AbortController().signal,
+            join(tempDir(), "victim.log"),
+          ),
+        }));
+        try {
+          const roots = [dirs.own, dirs.other, "/tmp", tmpdir()].map((t) => join(t, `bb-agents-${uid}`));
+          const scratch = await scratchOf(roots, secret);
+          const seen = await withTmpdir(peekTmp && dirs[peekTmp], () =>
+            agentOutput(`cat '${scratch}' 2>/dev/null; ls '${dirname(scratch)}' 2>/dev/null; true`, []),
+          );
+          expect(seen).toBe("");
+        } finally {
+          await victim.done;
+        }
+      }, 30_000);
+  },
+);
+
 // probe28 B-F9: a `bb-agents-<uid>` planted by another user made the runner put the agents' directories
 // straight into the shared temp dir, which no sandbox empties: one agent read another's files
 describe("the agents' directory is this user's own or refused (probe28 B-F9)", () => {
   const uid = process.getuid!();
-  /** Runs `body` with `TMPDIR` set to a fresh directory, passing the path of `bb-agents-<uid>` there. */
-  function withTmp(body: (root: string) => void): void {
-    const saved = process.env.TMPDIR;
-    const tmp = realpathSync(tempDir());
-    process.env.TMPDIR = tmp;
-    try {
-      body(join(tmp, `bb-agents-${uid}`));
-    } finally {
-      if (saved === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = saved;
-    }
+  /**
+   * Runs `body` with a fresh parent directory (`agentWorkRoot(parent)`: the real one, `/tmp`, is shared
+   * by every runner of the machine), passing the parent and the path of `bb-agents-<uid>` there.
+   */
+  function withTmp(body: (root: string, parent: string) => void): void {
+    const parent = realpathSync(tempDir());
+    body(join(parent, `bb-agents-${uid}`), parent);
   }
   const refusal = (root: string, reason: string) => ({
     code: "invalid_option",
-    details: { field: "TMPDIR", path: root, reason },
+    details: { field: "agents_dir", path: root, reason },
     message: expect.stringContaining(`the agents' directory ${root} is not safe: ${reason}`),
   });
 
   it("creates it with mode 700 and returns it", () => {
-    withTmp((root) => {
-      expect(agentWorkRoot()).toBe(root);
+    withTmp((root, parent) => {
+      expect(agentWorkRoot(parent)).toBe(root);
       expect(statSync(root).mode & 0o777).toBe(0o700);
-      expect(agentWorkRoot()).toBe(root); // kept
+      expect(agentWorkRoot(parent)).toBe(root); // kept
     });
   });
 
   it("refuses a symlink, a directory others may enter, and a file, naming the path", () => {
-    withTmp((root) => {
+    withTmp((root, parent) => {
       const elsewhere = mkdtempSync(join(tempDir(), "planted-"));
       chmodSync(elsewhere, 0o700);
       symlinkSync(elsewhere, root);
-      expect(() => agentWorkRoot()).toThrow(expect.objectContaining(refusal(root, "it is a symbolic link")));
+      expect(() => agentWorkRoot(parent)).toThrow(
+        expect.objectContaining(refusal(root, "it is a symbolic link")),
+      );
     });
-    withTmp((root) => {
+    withTmp((root, parent) => {
       mkdirSync(root, { mode: 0o755 });
       chmodSync(root, 0o755);
-      expect(() => agentWorkRoot()).toThrow(
+      expect(() => agentWorkRoot(parent)).toThrow(
         expect.objectContaining(refusal(root, "its mode is 755, not 700")),
       );
     });
-    withTmp((root) => {
+    withTmp((root, parent) => {
       writeFileSync(root, "");
-      expect(() => agentWorkRoot()).toThrow(expect.objectContaining(refusal(root, "it is not a directory")));
+      expect(() => agentWorkRoot(parent)).toThrow(
+        expect.objectContaining(refusal(root, "it is not a directory")),
+      );
     });
   });
 
@@ -413,9 +494,8 @@ describe("the agents' directory is this user's own or refused (probe28 B-F9)", (
     const ds = await h.createDataset(cities(2));
     const { slug } = await h.publish(ds.dataset_id, { ...CITIES_PUBLISH });
     const backend = await h.backend("planted");
-    const saved = process.env.TMPDIR;
     const tmp = realpathSync(tempDir());
-    process.env.TMPDIR = tmp;
+    planted.parent = tmp; // the runner's check looks there, not in the /tmp every runner shares
     try {
       const root = join(tmp, `bb-agents-${uid}`);
       mkdirSync(root, { mode: 0o700 });
@@ -431,8 +511,7 @@ describe("the agents' directory is this user's own or refused (probe28 B-F9)", (
       });
       expect(r.attempt).toBe(1);
     } finally {
-      if (saved === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = saved;
+      planted.parent = undefined;
     }
   });
 });

@@ -151,6 +151,116 @@ describe("a template or payload cannot show the gold", () => {
     expect(existsSync(store)).toBe(false);
   });
 
+  // probe29 B-F2: a single-valued option given twice was read as its last value (publish published
+  // public_fraction 0.75 and seed b; lock would lock the last --pool)
+  it("a single-valued option given twice is refused naming it and both values (probe29 B-F2)", async () => {
+    const store = join(tempDir(), "st");
+    const pub = await publishCsv(
+      store,
+      "Temp {payload.temp}?",
+      "--public-fraction",
+      "0.5",
+      "--public-fraction",
+      "0.75",
+    );
+    expect(pub.code).toBe(1);
+    expect(pub.err).toContain(
+      `option '--public-fraction <f>' is given twice ("0.5" and "0.75"): give it once`,
+    );
+    const seed = await publishCsv(store, "Temp {payload.temp}?", "--seed", "a", "--seed=b");
+    expect(seed.code).toBe(1);
+    expect(seed.err).toContain(`option '--seed <seed>' is given twice ("a" and "b")`);
+    expect(existsSync(store)).toBe(false);
+    // the money commands: refused before any key, store or chain is read
+    const lock = await runCli(
+      "lock",
+      "demo",
+      "--store",
+      store,
+      "--pool",
+      "1",
+      "--pool",
+      "100",
+      "--threshold-bps",
+      "0",
+      "--payout-rule",
+      "winner_take_all",
+      "--closes-in",
+      "60",
+    );
+    expect(lock.code).toBe(1);
+    expect(lock.err).toContain(`option '--pool <usdc>' is given twice ("1" and "100")`);
+    const award = await runCli(
+      "award",
+      "demo",
+      "--store",
+      store,
+      "--rpc-url",
+      "http://127.0.0.1:1",
+      "--rpc-url",
+      "http://127.0.0.1:2",
+    );
+    expect(award.code).toBe(1);
+    expect(award.err).toContain(
+      `option '--rpc-url <url>' is given twice ("http://127.0.0.1:1" and "http://127.0.0.1:2")`,
+    );
+    const run = await runCli(
+      "run",
+      "demo",
+      "--store",
+      store,
+      "--agent",
+      "true",
+      "--agent",
+      "false",
+      "--agent-id",
+      "x",
+    );
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(`option '--agent <command>' is given twice ("true" and "false")`);
+    expect(existsSync(store)).toBe(false);
+  });
+
+  it("variadic and repeatable options still take every value (probe29 B-F2)", async () => {
+    const store = join(tempDir(), "st");
+    // --agent-env is repeatable: its second name is read (and refused by its own rule, naming it)
+    const env = await runCli(
+      "run",
+      "demo",
+      "--store",
+      store,
+      "--agent",
+      "true",
+      "--agent-id",
+      "x",
+      "--agent-env",
+      "PATH",
+      "--agent-env",
+      "BENCH_BOUNTY_AUTHOR_KEY",
+    );
+    expect(env.code).toBe(1);
+    expect(env.err).toMatch(/^error: --agent-env BENCH_BOUNTY_AUTHOR_KEY: the runner's own secrets/m);
+    // --bucket is variadic: a second occurrence reaches its own rule (one unit per field, probe28 B-F12)
+    const bucket = await publishCsv(
+      store,
+      "Temp {payload.temp}?",
+      "--bucket",
+      "date=day",
+      "--bucket",
+      "date=hour",
+    );
+    expect(bucket.err).toMatch(/^error: --bucket date is given twice \(day and hour\)/);
+    const ok = await publishCsv(
+      store,
+      "Temp {payload.temp}?",
+      "--bucket",
+      "date=day",
+      "--sanitize",
+      "--sanitize",
+    );
+    expect(ok.code, ok.err).toBe(0);
+  });
+
   it("publish refuses --payload listing the label column, naming the column", async () => {
     const r = await publishCsv(join(tempDir(), "st"), "{payload.weather}", "--payload", "date,weather");
     expect(r.code).toBe(1);

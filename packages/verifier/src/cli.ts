@@ -32,7 +32,10 @@ import type { ProgressCallback } from "./progress.js";
 import { POLICY_DESCRIPTIONS, POLICY_NAMES } from "./policy.js";
 import { isHttpUrl } from "./source.js";
 import { oneLine, printable, terminalJson } from "./text.js";
+import { refuseRepeatedOptions } from "./cli-options.js";
 import { verifyPack } from "./verify.js";
+
+export { refuseRepeatedOptions, repeatableOption, repeatedOptionMessage } from "./cli-options.js";
 
 /** Exit code for an internal error (a bug in the verifier, not in the input). */
 export const EXIT_INTERNAL = 4;
@@ -383,7 +386,9 @@ ${Object.entries(FACT_DESCRIPTIONS)
 `;
 
 /**
- * Register `verify` and `verify-receipt` on a commander program.
+ * Register `verify` and `verify-receipt` on a commander program. A single-valued option given twice
+ * (`--policy full --policy offline`) is refused, exit 2, naming it and both values
+ * ({@link refuseRepeatedOptions}, applied to `program` and every command under it).
  *
  * @example
  * const program = new Command("bench-bounty");
@@ -528,7 +533,7 @@ Exit codes:
       }
     });
   exitOverride(receipt);
-  return program;
+  return refuseRepeatedOptions(program);
 }
 
 function jsonBigints(_k: string, v: unknown): unknown {

@@ -270,3 +270,32 @@ describe("malformed packs: a clear error with the JSON path, exit code 2, no sta
     );
   });
 });
+
+// probe29 B-F2: a single-valued option given twice was read as its last value: `--policy full --policy
+// offline` printed "policy offline: MET" and exited 0 (the pack does not meet `full`)
+describe("a single-valued option given twice is refused, naming it and both values (probe29 B-F2)", () => {
+  it("verify --policy full --policy offline exits 2, never MET", () => {
+    const r = run(["verify", small(), "--policy", "full", "--policy", "offline"]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).not.toMatch(/MET/);
+    expect(r.stderr).toContain(
+      `option '--policy <name>' is given twice ("full" and "offline"): give it once`,
+    );
+  });
+
+  it("--rpc twice (either spelling) and verify-receipt's --jwks twice are refused likewise", () => {
+    const rpc = run([small(), "--rpc", "http://127.0.0.1:1", "--rpc=http://127.0.0.1:2"]);
+    expect(rpc.code).toBe(2);
+    expect(rpc.stderr).toContain(
+      `option '--rpc <url>' is given twice ("http://127.0.0.1:1" and "http://127.0.0.1:2")`,
+    );
+    const jwks = run(["verify-receipt", "x.json", "--jwks", "a.json", "--jwks", "b.json"]);
+    expect(jwks.code).toBe(2);
+    expect(jwks.stderr).toContain(`option '--jwks <file|url>' is given twice ("a.json" and "b.json")`);
+  });
+
+  it("a flag given twice and an option given once still work", () => {
+    const r = run(["verify", small(), "--policy", "offline", "--json", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+  });
+});

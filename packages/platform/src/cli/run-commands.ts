@@ -4,6 +4,7 @@
  * may import the HTTP client; the platform never speaks HTTP).
  */
 import { Command, Option } from "commander";
+import { repeatableOption } from "@bench-bounty/verifier/cli";
 import {
   action,
   anchorRetryCommand,
@@ -326,10 +327,11 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
   )
     .requiredOption("--agent <command>", "agent command (run with sh -c)", shellCommand)
     .requiredOption("--agent-id <id>", "agent id on the leaderboard")
-    .option(
-      "--agent-env <name>",
-      "pass this variable of your environment to the agent (repeatable; e.g. a model API key; a resume passes it again)",
-      (name: string, names: string[] = []) => [...names, name],
+    .addOption(
+      repeatableOption(
+        "--agent-env <name>",
+        "pass this variable of your environment to the agent (repeatable; e.g. a model API key; a resume passes it again)",
+      ),
     )
     .option("--withdrawal-address <address>", "register/update the agent's withdrawal address first")
     .option("--author", "register the agent as the author's own")
