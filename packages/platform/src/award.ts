@@ -146,9 +146,10 @@ export async function awardBenchmark(
     })
     .catch((e: unknown) => {
       if (e instanceof LockWaitExpired) throw awardInProgress(slug, waitMs);
-      // the RPC failing once the send began says nothing of the award: it may be in flight
-      if (isRpcFailure(e) && (progress.step === "sending" || progress.step === "sent"))
-        throw lateAward(slug, progress, waitMs);
+      // the RPC failing once the award is sent says nothing of it: it is in flight. A failure during the
+      // send is the node's refusal (a lost answer is taken as sent: `sendOrLose`): nothing was sent, and
+      // the refusal is the answer, never "being sent" (probe29 C-F11: a nonce another process took)
+      if (isRpcFailure(e) && progress.step === "sent") throw lateAward(slug, progress, waitMs);
       throw e;
     });
   // the steps bounded by the deadline themselves (the lock's wait, the transaction's, the send's check)
