@@ -316,9 +316,9 @@ export async function pendingNow(ctx: TaskContext): Promise<bigint> {
   const next = BigInt(latest.timestamp) + 1n;
   // read raw: a pending block has no number, which ethers' block formatter refuses
   // (a node that serves no pending block: the next block's time is at least one second past the latest's)
-  const pending = (await provider
-    .send("eth_getBlockByNumber", ["pending", false])
-    .catch(() => null)) as { timestamp?: string } | null;
+  const pending = (await provider.send("eth_getBlockByNumber", ["pending", false]).catch(() => null)) as {
+    timestamp?: string;
+  } | null;
   const at = typeof pending?.timestamp === "string" ? BigInt(pending.timestamp) : 0n;
   return at > next ? at : next;
 }

@@ -229,7 +229,7 @@ describe("the platform account's nonce taken by another process sharing its key 
         await dc.publicClient.waitForTransactionReceipt({ hash: taken });
       };
       const e = await r.platform.award(r.slug).catch((x: unknown) => x);
-      expect(taken).toBeDefined();
+      expect(taken, `the award's send was reached: ${String(e)}`).toBeDefined();
       expect(e).toMatchObject({
         code: "server_busy",
         details: { reason: "nonce_taken", address: dc.accounts[14]!.address.toLowerCase() },
@@ -261,9 +261,11 @@ describe("the platform account's nonce taken by another process sharing its key 
         (_, i) => `0x${(0xabc00000 + i).toString(16).padStart(64, "0")}` as Hex,
       );
       const sent = await Promise.allSettled(
-        digests.map((d, i) => ((i % 2 === 0 ? a : other).real.ctx.chain!).anchor(d, "receipt")),
+        digests.map((d, i) => (i % 2 === 0 ? a : other).real.ctx.chain!.anchor(d, "receipt")),
       );
-      expect(sent.filter((x) => x.status === "rejected").map((x) => (x as PromiseRejectedResult).reason)).toEqual([]);
+      expect(
+        sent.filter((x) => x.status === "rejected").map((x) => (x as PromiseRejectedResult).reason),
+      ).toEqual([]);
       expect(sent).toHaveLength(8);
     } finally {
       await a.close();
