@@ -914,19 +914,27 @@ export class ChainGateway {
    * block, else where it is then: `pending` (the node has it, not mined) or `unknown` (dropped, or
    * never reached this node).
    * @param what the transaction's name in a refusal (default `award`: `wait for award`)
+   * @param stop once aborted, the wait ends within {@link STOP_CHECK_MS} and says where the transaction is then
    * @throws PlatformError `chain_error` when the RPC fails
    */
-  async waitWithin(hash: Hash, timeoutMs: number, what = "award"): Promise<WaitOutcome> {
-    try {
-      // viem reads a timeout of 0 as none at all (it would wait for ever): what is left of a deadline
-      // that has passed is one millisecond, a look at the receipt
-      const timeout = Math.max(1, Math.floor(timeoutMs));
-      const r = await this.publicClient.waitForTransactionReceipt({ hash, timeout });
-      const block = Number(r.blockNumber);
-      return r.status === "success" ? { state: "mined", block } : { state: "reverted" };
-    } catch (e) {
-      if (!(e instanceof WaitForTransactionReceiptTimeoutError))
-        return this.call(`wait for ${what}`, () => Promise.reject(e));
+  async waitWithin(hash: Hash, timeoutMs: number, what = "award", stop?: AbortSignal): Promise<WaitOutcome> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        // viem reads a timeout of 0 as none at all (it would wait for ever): what is left of a deadline
+        // that has passed is one millisecond, a look at the receipt. With `stop`, the wait goes in
+        // slices of STOP_CHECK_MS, `stop` looked at between them: viem's wait cannot be cancelled, and a
+        // slice left running would keep a stopping process alive until its end (probe29 C-F9)
+        const left = Math.max(1, Math.floor(end - Date.now()));
+        const timeout = stop ? Math.min(left, STOP_CHECK_MS) : left;
+        const r = await this.publicClient.waitForTransactionReceipt({ hash, timeout });
+        const block = Number(r.blockNumber);
+        return r.status === "success" ? { state: "mined", block } : { state: "reverted" };
+      } catch (e) {
+        if (!(e instanceof WaitForTransactionReceiptTimeoutError))
+          return this.call(`wait for ${what}`, () => Promise.reject(e));
+      }
+      if (Date.now() >= end || !stop || stop.aborted) break;
     }
     return this.transactionState(hash, what);
   }
@@ -1073,7 +1081,8 @@ export class ChainGateway {
       pendingReason?: boolean;
     } = {},
   ): Promise<Hash> {
-    if (wallet !== this.wallet) return this.writeNow(what, request, { wallet, signer, beforeSend, pendingReason });
+    if (wallet !== this.wallet)
+      return this.writeNow(what, request, { wallet, signer, beforeSend, pendingReason });
     if (this.readOnly) throw readOnlyRefusal(what, this.address);
     // the platform key's nonce is read and used under the store's lock: one sender at a time across
     // the processes on the store (probe29 C-F11)
@@ -1183,7 +1192,11 @@ export class ChainGateway {
     try {
       state = await this.transactionState(hash, what);
     } catch {
-      throw maybeSent(sendError, hash, "the node refused its nonce and could not be asked whether it holds it");
+      throw maybeSent(
+        sendError,
+        hash,
+        "the node refused its nonce and could not be asked whether it holds it",
+      );
     }
     if (state.state !== "unknown") return hash;
     if (refusal !== "nonce_too_low") throw sendError;
@@ -1331,6 +1344,9 @@ export class ChainGateway {
     return unreachable((e as Error).message);
   }
 }
+
+/** How often (ms) a wait for a transaction given a stop signal looks at it ({@link ChainGateway.waitWithin}). */
+export const STOP_CHECK_MS = 1_000;
 
 /** Blocks per `eth_getLogs` of a log search ({@link ChainGateway.findAwardedLog}): what hosted Base RPCs allow. */
 export const LOG_BLOCK_RANGE = 10_000n;
