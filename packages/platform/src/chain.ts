@@ -1040,7 +1040,8 @@ export class ChainGateway {
    * processes sharing the store and the key send one at a time, each reading the nonce the previous one
    * left (probe29 C-F11: an award on one `serve` and a relayed claim on another took the same nonce; the
    * node refused one). This process's own writes take their turns first ({@link exclusive}). The
-   * author's sends (`lockBounty`, the author's key) are not under it.
+   * author's sends (`lockBounty`, the author's key) are not under it. One lock per gateway: a gateway
+   * shared by platforms on several stores sends under the last one's.
    */
   sendThrough(lock: SendLock): void {
     this.sendLock = lock;
