@@ -247,31 +247,6 @@ describe("the platform account's nonce taken by another process sharing its key 
       await proxy.close();
     }
   });
-
-  it("two platforms on one store with one key send at the same moment: their sends take the store's lock in turn, every one sent", async () => {
-    const dc = devChain();
-    const where = await freshStoreLocation();
-    const { clock } = await chainClock(dc);
-    // two processes' gateways: each its own turns, the same key (account 19)
-    const a = await openAt({ ...where, clock: clock.now, chain: chainConfig(dc, 19) });
-    const other = await openAt({ ...where, clock: clock.now, chain: chainConfig(dc, 19) });
-    try {
-      const digests = Array.from(
-        { length: 8 },
-        (_, i) => `0x${(0xabc00000 + i).toString(16).padStart(64, "0")}` as Hex,
-      );
-      const sent = await Promise.allSettled(
-        digests.map((d, i) => (i % 2 === 0 ? a : other).real.ctx.chain!.anchor(d, "receipt")),
-      );
-      expect(
-        sent.filter((x) => x.status === "rejected").map((x) => (x as PromiseRejectedResult).reason),
-      ).toEqual([]);
-      expect(sent).toHaveLength(8);
-    } finally {
-      await a.close();
-      await other.close();
-    }
-  });
 });
 
 describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-probe)", () => {
