@@ -300,6 +300,29 @@ async function minedRevert(
   return receipt && receipt.status === 0 ? receipt : null;
 }
 
+/**
+ * The time (unix seconds) of the block a transaction sent now lands in: the pending block's
+ * ({@link SIMULATE_AT}, the time {@link simulateAndSend} simulates at), and never earlier than one
+ * second past the latest block's (a node that serves its latest block as the pending one: the next
+ * block's time is always later). What a task judges a contract's time rule by before it sends (probe29
+ * C-F6: `bounty:reclaim` judged by the latest block and refused "the awarder may still award it" at
+ * the award deadline's last second, though no block to come could carry an award any more).
+ * @throws TaskError when the latest block cannot be read
+ */
+export async function pendingNow(ctx: TaskContext): Promise<bigint> {
+  const provider = ctx.hre.ethers.provider;
+  const latest = await provider.getBlock("latest");
+  if (!latest) throw new TaskError("Cannot read the latest block.");
+  const next = BigInt(latest.timestamp) + 1n;
+  // read raw: a pending block has no number, which ethers' block formatter refuses
+  // (a node that serves no pending block: the next block's time is at least one second past the latest's)
+  const pending = (await provider.send("eth_getBlockByNumber", ["pending", false]).catch(() => null)) as {
+    timestamp?: string;
+  } | null;
+  const at = typeof pending?.timestamp === "string" ? BigInt(pending.timestamp) : 0n;
+  return at > next ? at : next;
+}
+
 /** Latest block timestamp (the chain's "now", which a local node may have moved). */
 export async function chainNow(ctx: TaskContext): Promise<bigint> {
   const block = await ctx.hre.ethers.provider.getBlock("latest");

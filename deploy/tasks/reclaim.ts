@@ -3,14 +3,15 @@
  * any time (cancel), a Funded one only after its award deadline (the pool
  * returns), to the author or to `--to` (SPEC 1.1 v1.1: a blacklisted author
  * still recovers the pool at a clean address). The test set stays hidden (the
- * root is not burned).
+ * root is not burned). The deadline is judged by the time of the block the
+ * reclaim lands in (`pendingNow`), as the contract judges it (probe29 C-F6).
  */
 import { task, types } from "hardhat/config";
 import { TaskError, userAction } from "../lib/errors";
 import {
-  chainNow,
   eventIn,
   refuseLostRecipientOnChain,
+  pendingNow,
   refuseMalformedAddress,
   simulateAndSend,
   taskContext,
@@ -47,7 +48,9 @@ withFromParam(
           `${ctx.signer.address} is not the author of bounty ${id} (${b.author}): only the author can reclaim.`,
         );
       }
-      const now = await chainNow(ctx);
+      // the time of the block the reclaim lands in (the pending one), as the contract judges it: at the
+      // deadline's last second the latest block is not past it, but no block to come can carry an award
+      const now = await pendingNow(ctx);
       if (status === S.Funded && now <= b.awardDeadline) {
         throw new TaskError(
           `Bounty ${id} is Funded and its award deadline ${isoSeconds(b.awardDeadline)} is ${relative(b.awardDeadline, now)}: it can be reclaimed only after that (the awarder may still award it).`,

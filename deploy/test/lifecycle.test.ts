@@ -1062,6 +1062,27 @@ describe("bounty tasks on a local Base-profile node", function () {
       );
     });
 
+    it("reclaims at the award deadline's last second: the pending block, where the reclaim lands, is past it (probe29 C-F6)", async function () {
+      const now = await chainTime(chain);
+      const last = await lockBounty({
+        from: author,
+        commitment: commitmentFile(),
+        pool: "1",
+        closesAt: now + 60n,
+        awardDeadline: now + 120n,
+        payoutRule: "winner_take_all",
+        thresholdBps: 0,
+      });
+      const lastDeadline = (await bounty(last)).awardDeadline;
+      // the latest block's time is the award deadline: no block to come can carry an award
+      await rpc(chain.rpcUrl, "evm_setNextBlockTimestamp", [Number(lastDeadline)]);
+      await rpc(chain.rpcUrl, "evm_mine");
+      expect(await chainTime(chain)).to.equal(lastDeadline);
+      const out = expectOk(await run(["bounty:reclaim", "--from", author, "--id", String(last)]));
+      expect(out).to.include(`Reclaimed bounty ${last}: 1.000000 USDC to ${author}.`);
+      expect((await bounty(last)).status).to.equal(4); // Reclaimed
+    });
+
     it("returns the pool after the deadline, and refuses a second reclaim", async function () {
       await chain.increaseTime(121);
       const before = await usdcBalance(author);

@@ -24,8 +24,9 @@
  *   {@link DEFAULT_ANSWER_BYTES_ALL_ACCOUNTS} for all accounts together (`--answer-bytes-all`);
  * - `--host`, `--port`. It prints where it listens and which database it uses, then serves until
  *   SIGINT, SIGTERM or SIGHUP, and with `--exit-with-parent` until the process that started it dies
- *   (a wrapper killed without passing the signal on: the demo, `npx`, `npm run`); then it stops the
- *   verifier, the listener and the store, and exits.
+ *   (a wrapper killed without passing the signal on: the demo, `npx`, `npm run`); then it answers the
+ *   award requests in flight at once (`Platform.stopAwards`), stops the listener (the requests in flight
+ *   get {@link SERVE_STOP_GRACE_MS} to be answered), the verifier and the store, and exits.
  */
 import { Option, type Command } from "commander";
 import { openStore, SERVE_API_KEY_REFUSAL, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
@@ -55,6 +56,13 @@ import {
  * it ended in a bare 503 `request_timeout` after 60 s).
  */
 export const SERVE_AWARD_WAIT_MS = 45_000;
+
+/**
+ * How long (ms) a stopping `serve` lets the requests in flight be answered before it closes their
+ * connections: the award requests are answered at once by the stop (`Platform.stopAwards`), the others
+ * get this long.
+ */
+export const SERVE_STOP_GRACE_MS = 2_000;
 
 /** The publish quota's period in hours (help text). */
 const PERIOD_HOURS = DEFAULT_PUBLISH_QUOTA.periodMs / 3_600_000;
@@ -593,8 +601,14 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         );
         const why = await stopped;
         process.stdout.write(`bench-bounty serve: ${why}: stopping\n`);
+        // the award requests in flight are answered at once (409 award_pending naming the transaction, or
+        // nothing sent) and their work ends, never the award's whole wait; the listener then gives the
+        // requests in flight SERVE_STOP_GRACE_MS to be answered before it cuts them (probe29 C-F9: the
+        // operator's award was cut with no answer and the process lingered 46 s)
+        const awardsStopped = platform.stopAwards();
+        await server.close(SERVE_STOP_GRACE_MS);
         await verifier.stop();
-        await server.close();
+        await awardsStopped;
         await closeDatasetWorker();
         await platform.close();
       } catch (e) {

@@ -136,6 +136,8 @@ export async function awardBenchmark(
     );
   // one deadline for the whole call (probe14 D3-F7, probe16 A-F3): a second award waiting on the
   // lock, then on its chain reads and its transaction, must not outlive serve's request limit either
+  // a process that is stopping begins no award (probe29 C-F9)
+  if (ctx.awardCalls.stopped) throw stoppingRefusal(slug);
   const startedAt = Date.now();
   const deadline = Math.min(startedAt + awardWaitMs(ctx), how.answerBy ?? Number.POSITIVE_INFINITY);
   const waitMs = deadline - startedAt;
@@ -146,16 +148,36 @@ export async function awardBenchmark(
     })
     .catch((e: unknown) => {
       if (e instanceof LockWaitExpired) throw awardInProgress(slug, waitMs);
-      // the RPC failing once the send began says nothing of the award: it may be in flight
-      if (isRpcFailure(e) && (progress.step === "sending" || progress.step === "sent"))
-        throw lateAward(slug, progress, waitMs);
+      // the RPC failing once the award is sent says nothing of it: it is in flight. A failure during the
+      // send is the node's refusal (a lost answer is taken as sent: `sendOrLose`): nothing was sent, and
+      // the refusal is the answer, never "being sent" (probe29 C-F11: a nonce another process took)
+      if (isRpcFailure(e) && progress.step === "sent") throw lateAward(slug, progress, waitMs);
       throw e;
     });
+  ctx.awardCalls.track(work);
   // the steps bounded by the deadline themselves (the lock's wait, the transaction's, the send's check)
-  // answer at it with their own reason; the timer, a moment later, answers for the chain's reads
-  return byDeadline(work, deadline + AWARD_ANSWER_GRACE_MS, () => {
-    throw lateAward(slug, progress, waitMs);
-  });
+  // answer at it with their own reason; the timer, a moment later, answers for the chain's reads; a stop
+  // of the process answers at once, from how far the call got (probe29 C-F9)
+  return byDeadline(
+    work,
+    deadline + AWARD_ANSWER_GRACE_MS,
+    () => {
+      throw lateAward(slug, progress, waitMs, ctx.awardCalls.stopped);
+    },
+    ctx.awardCalls.signal,
+  );
+}
+
+/**
+ * 503-shaped `server_busy`: this process is stopping, and the award of `slug` was not sent by this call
+ * (`retry_after_seconds`): run it again once the server is back, or on another on the store.
+ */
+function stoppingRefusal(slug: string): PlatformError {
+  return new PlatformError(
+    "server_busy",
+    `this server is stopping: the award of ${slug} was not sent by this call (nothing was sent); run award again once it is back, or on another server of the store`,
+    { slug, stopping: true, retry_after_seconds: 5 },
+  );
 }
 
 /**
@@ -180,16 +202,22 @@ function isRpcFailure(e: unknown): boolean {
 }
 
 /**
- * What an award call answers when its deadline passes at `progress` ({@link AwardProgress}), or when
- * the RPC fails after the send began.
+ * What an award call answers when its deadline passes at `progress` ({@link AwardProgress}), when the
+ * RPC fails after the award was sent, or (`stopping`) when the process stops (probe29 C-F9): before the
+ * send, nothing was sent by this call (`server_busy`); from the send on, `award_pending` naming its
+ * transaction (`details.tx_hash`, null while the send has not answered).
  */
-function lateAward(slug: string, progress: AwardProgress, waitMs: number): PlatformError {
+function lateAward(slug: string, progress: AwardProgress, waitMs: number, stopping = false): PlatformError {
+  if (stopping && (progress.step === "lock" || progress.step === "prepare")) return stoppingRefusal(slug);
   if (progress.step === "lock") return awardInProgress(slug, waitMs);
   if (progress.step === "prepare") return notSentInTime(slug);
   const tx = progress.tx_hash ?? null;
+  const why = stopping
+    ? "this server is stopping, so it answers now"
+    : "the chain did not answer in time to finish by the deadline";
   return new PlatformError(
     "award_pending",
-    `the award of ${slug} is under way (${tx ? `transaction ${tx}` : "its transaction is being sent"}; the chain did not answer in time to finish by the deadline): run award again in a moment; it adopts the transaction and is never sent twice`,
+    `the award of ${slug} is under way (${tx ? `transaction ${tx}` : "its transaction is being sent"}; ${why}): run award again in a moment; it adopts the transaction and is never sent twice`,
     { slug, tx_hash: tx },
   );
 }

@@ -38,6 +38,7 @@ import {
   RpcError,
   MethodNotFoundRpcError,
   MethodNotSupportedRpcError,
+  NonceTooLowError,
   type Account,
   type Address,
   type Chain,
@@ -370,6 +371,44 @@ function anchoredDigests(input: Hex): string[] {
     // not a registry call this gateway makes: it anchors nothing
   }
   return [];
+}
+
+/** A lock around one send of the platform key ({@link ChainGateway.sendThrough}): runs `fn` holding it. */
+export type SendLock = <T>(fn: () => Promise<T>) => Promise<T>;
+
+/** A node's refusal of a transaction's nonce: below the account's ("nonce too low"), or its own hash already held. */
+type NonceRefusal = "nonce_too_low" | "already_known";
+
+/**
+ * The node's refusal of a sent transaction's nonce in error `e` (viem's `NonceTooLowError`, or the
+ * node's words in any of its causes: Hardhat's "Nonce too low. Expected nonce to be 122 but got 121."
+ * under the RPC's `InvalidParams`, geth's "nonce too low: next nonce 5, tx nonce 4", "already known"),
+ * or null.
+ */
+function nonceRefusal(e: unknown): NonceRefusal | null {
+  if (!(e instanceof BaseError)) return null;
+  let text = "";
+  e.walk((x) => {
+    const o = x as { message?: unknown; details?: unknown };
+    text += ` ${typeof o.message === "string" ? o.message : ""} ${typeof o.details === "string" ? o.details : ""}`;
+    return false;
+  });
+  if (/nonce too low/i.test(text) || e.walk((x) => x instanceof NonceTooLowError) !== null)
+    return "nonce_too_low";
+  return /already known|transaction already imported/i.test(text) ? "already_known" : null;
+}
+
+/**
+ * `e` (a send's failure) as `chain_error` with `details.tx_hash` and `details.may_be_sent`: the
+ * transaction, signed here, may be on its way (`why`); the caller looks for it instead of giving up
+ * (probe16 B-F12).
+ */
+function maybeSent(e: PlatformError, hash: Hash, why: string): PlatformError {
+  return new PlatformError(
+    "chain_error",
+    `${e.message}: transaction ${hash} may have been sent (it was signed here; ${why})`,
+    { ...e.details, tx_hash: hash, may_be_sent: true },
+  );
 }
 
 /** Chain access for the platform. Construct with {@link ChainGateway.connect}. */
@@ -875,19 +914,27 @@ export class ChainGateway {
    * block, else where it is then: `pending` (the node has it, not mined) or `unknown` (dropped, or
    * never reached this node).
    * @param what the transaction's name in a refusal (default `award`: `wait for award`)
+   * @param stop once aborted, the wait ends within {@link STOP_CHECK_MS} and says where the transaction is then
    * @throws PlatformError `chain_error` when the RPC fails
    */
-  async waitWithin(hash: Hash, timeoutMs: number, what = "award"): Promise<WaitOutcome> {
-    try {
-      // viem reads a timeout of 0 as none at all (it would wait for ever): what is left of a deadline
-      // that has passed is one millisecond, a look at the receipt
-      const timeout = Math.max(1, Math.floor(timeoutMs));
-      const r = await this.publicClient.waitForTransactionReceipt({ hash, timeout });
-      const block = Number(r.blockNumber);
-      return r.status === "success" ? { state: "mined", block } : { state: "reverted" };
-    } catch (e) {
-      if (!(e instanceof WaitForTransactionReceiptTimeoutError))
-        return this.call(`wait for ${what}`, () => Promise.reject(e));
+  async waitWithin(hash: Hash, timeoutMs: number, what = "award", stop?: AbortSignal): Promise<WaitOutcome> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        // viem reads a timeout of 0 as none at all (it would wait for ever): what is left of a deadline
+        // that has passed is one millisecond, a look at the receipt. With `stop`, the wait goes in
+        // slices of STOP_CHECK_MS, `stop` looked at between them: viem's wait cannot be cancelled, and a
+        // slice left running would keep a stopping process alive until its end (probe29 C-F9)
+        const left = Math.max(1, Math.floor(end - Date.now()));
+        const timeout = stop ? Math.min(left, STOP_CHECK_MS) : left;
+        const r = await this.publicClient.waitForTransactionReceipt({ hash, timeout });
+        const block = Number(r.blockNumber);
+        return r.status === "success" ? { state: "mined", block } : { state: "reverted" };
+      } catch (e) {
+        if (!(e instanceof WaitForTransactionReceiptTimeoutError))
+          return this.call(`wait for ${what}`, () => Promise.reject(e));
+      }
+      if (Date.now() >= end || !stop || stop.aborted) break;
     }
     return this.transactionState(hash, what);
   }
@@ -983,6 +1030,23 @@ export class ChainGateway {
 
   // ---------------------------------------------------------------------------
 
+  /** The lock the platform key's sends take across processes ({@link sendThrough}), or null (this process's turns only). */
+  private sendLock: SendLock | null = null;
+
+  /**
+   * Makes every send signed with the platform account's key (anchors, the award, relayed claims) run
+   * under `lock`, from the read of its nonce to the node's answer, so that processes sharing the key
+   * send one at a time, each reading the nonce the previous one left (probe29 C-F11). Not wired to the
+   * store yet: through `Store.withLock` on PostgreSQL it slowed an award by ~0.6 s (award-recovery's
+   * "then the transaction dropped" timing test), not understood yet; the nonce refusal is answered
+   * truthfully instead ({@link nonceRefused}). This process's own writes take their turns first ({@link exclusive}). The
+   * author's sends (`lockBounty`, the author's key) are not under it. One lock per gateway: a gateway
+   * shared by platforms on several stores sends under the last one's.
+   */
+  sendThrough(lock: SendLock): void {
+    this.sendLock = lock;
+  }
+
   /** Runs `fn` in this gateway's turn of writes ({@link Turns}: `bound` ends a wait for it). */
   private exclusive<T>(fn: () => Promise<T>, bound?: TurnBound): Promise<T> {
     return this.turns(fn, bound);
@@ -1018,7 +1082,32 @@ export class ChainGateway {
       pendingReason?: boolean;
     } = {},
   ): Promise<Hash> {
-    if (wallet === this.wallet && this.readOnly) throw readOnlyRefusal(what, this.address);
+    if (wallet !== this.wallet)
+      return this.writeNow(what, request, { wallet, signer, beforeSend, pendingReason });
+    if (this.readOnly) throw readOnlyRefusal(what, this.address);
+    // the platform key's nonce is read and used under the store's lock: one sender at a time across
+    // the processes on the store (probe29 C-F11)
+    const send = () => this.writeNow(what, request, { wallet, signer, beforeSend, pendingReason });
+    return this.sendLock === null ? send() : this.sendLock(send);
+  }
+
+  /** {@link write}'s work, the lock taken. */
+  private async writeNow(
+    what: string,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as in write()
+    request: { address: Address; abi: any; functionName: string; args: readonly unknown[] },
+    {
+      wallet,
+      signer,
+      beforeSend,
+      pendingReason,
+    }: {
+      wallet: WalletClient<Transport, Chain, Account>;
+      signer: string;
+      beforeSend: (() => void) | undefined;
+      pendingReason: boolean;
+    },
+  ): Promise<Hash> {
     const serialized = await this.call(what, async () => {
       const simulate = (blockTag?: "pending") =>
         this.publicClient.simulateContract({
@@ -1059,23 +1148,64 @@ export class ChainGateway {
     beforeSend?.();
     // a transport failure (no HTTP answer, a 5xx, a timeout), not a node's refusal of the transaction
     let lost = false;
+    // the node's refusal of the transaction's nonce ("nonce too low", "already known")
+    let nonce = null as NonceRefusal | null;
     try {
       return await this.call(what, () =>
         wallet.sendRawTransaction({ serializedTransaction: serialized }).catch((e: unknown) => {
           lost =
             e instanceof BaseError &&
             e.walk((x) => x instanceof HttpRequestError || x instanceof TimeoutError) !== null;
+          nonce = lost ? null : nonceRefusal(e);
           throw e;
         }),
       );
     } catch (e) {
-      if (!lost || !(e instanceof PlatformError)) throw e;
-      throw new PlatformError(
-        "chain_error",
-        `${e.message}: transaction ${hash} may have been sent (it was signed here; the node's answer was lost)`,
-        { ...e.details, tx_hash: hash, may_be_sent: true },
+      if (!(e instanceof PlatformError)) throw e;
+      if (nonce !== null) return this.nonceRefused(what, hash, wallet.account.address, nonce, e);
+      if (!lost) throw e;
+      throw maybeSent(e, hash, "the node's answer was lost");
+    }
+  }
+
+  /**
+   * After the node refused a send's nonce (`refusal`): this very transaction may be what holds it (the
+   * transport sends a request again when its first answer is lost, and the node then knows it), so it
+   * is looked up by its `hash` first: known (pending or mined), it was sent, and its hash is returned.
+   * Otherwise, for "nonce too low", another transaction of the same key took the nonce (probe29 C-F11:
+   * another process sharing the platform account's key sent one at the same moment): nothing of this
+   * one was sent, and it can never be mined (its nonce is used). Not sent again here: the caller runs
+   * again, with a fresh look at what is in flight (the award's adoption of its own transaction first).
+   * @returns the hash, when the node holds this transaction
+   * @throws PlatformError `server_busy` (`details.reason` `nonce_taken`, `address`,
+   *   `retry_after_seconds`): nothing was sent; `chain_error` with `may_be_sent` and `tx_hash` when the
+   *   lookup fails (it cannot be told whether it was sent); `sendError` for "already known" of a
+   *   transaction the node does not show
+   */
+  private async nonceRefused(
+    what: string,
+    hash: Hash,
+    address: Address,
+    refusal: NonceRefusal,
+    sendError: PlatformError,
+  ): Promise<Hash> {
+    let state;
+    try {
+      state = await this.transactionState(hash, what);
+    } catch {
+      throw maybeSent(
+        sendError,
+        hash,
+        "the node refused its nonce and could not be asked whether it holds it",
       );
     }
+    if (state.state !== "unknown") return hash;
+    if (refusal !== "nonce_too_low") throw sendError;
+    throw new PlatformError(
+      "server_busy",
+      `${what} was not sent: the node refused its nonce (nonce too low): the platform account ${lower(address)}'s nonce was taken by another transaction signed with the same key (another process sharing the key sent one at the same moment); nothing was sent: run it again`,
+      { reason: "nonce_taken", address: lower(address), retry_after_seconds: 2 },
+    );
   }
 
   /**
@@ -1215,6 +1345,9 @@ export class ChainGateway {
     return unreachable((e as Error).message);
   }
 }
+
+/** How often (ms) a wait for a transaction given a stop signal looks at it ({@link ChainGateway.waitWithin}). */
+export const STOP_CHECK_MS = 1_000;
 
 /** Blocks per `eth_getLogs` of a log search ({@link ChainGateway.findAwardedLog}): what hosted Base RPCs allow. */
 export const LOG_BLOCK_RANGE = 10_000n;

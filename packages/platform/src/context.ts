@@ -100,6 +100,46 @@ export interface PlatformContext {
    */
   gradeSliceMs: number;
   faults: FaultHooks;
+  /** The award calls in flight, and their stop when the platform stops ({@link AwardCalls}). */
+  awardCalls: AwardCalls;
+}
+
+/**
+ * The award calls in flight in this process, and their stop (probe29 C-F9: `serve` stopped during an
+ * award that waited for its transaction cut the operator's request with no answer and lingered for the
+ * award's whole wait). Once {@link stop}ped, every call in flight is answered at once, as at its
+ * deadline (`award_pending` with its transaction, or nothing sent), sends nothing more and ends its
+ * wait for its transaction; a new call is refused.
+ */
+export class AwardCalls {
+  private readonly stopper = new AbortController();
+  private readonly inflight = new Set<Promise<unknown>>();
+
+  /** Aborted once the platform stops. */
+  get signal(): AbortSignal {
+    return this.stopper.signal;
+  }
+
+  /** True once {@link stop} was called. */
+  get stopped(): boolean {
+    return this.stopper.signal.aborted;
+  }
+
+  /** Counts `work` in flight until it settles (fulfilled or rejected). */
+  track(work: Promise<unknown>): void {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inflight.add(settled);
+    void settled.then(() => this.inflight.delete(settled));
+  }
+
+  /** Stops the calls (see the class doc) and resolves once the work of each has ended. */
+  async stop(): Promise<void> {
+    this.stopper.abort();
+    while (this.inflight.size > 0) await Promise.all([...this.inflight]);
+  }
 }
 
 /** The scoring and competition settings of a benchmark (stored with it, served in its detail). */

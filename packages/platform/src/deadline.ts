@@ -9,14 +9,24 @@ const LATE: unique symbol = Symbol("late");
 
 /**
  * `work`'s value if it settles by `deadline` (unix ms, wall clock), else `late()`'s (called when the
- * deadline passes, so it sees how far the work got). The work is not cancelled: it goes on, and its
- * later failure, if any, is dropped (the caller was answered).
+ * deadline passes, so it sees how far the work got). `stop`, once aborted, answers as the deadline
+ * does, at once (the process is stopping: the award's, probe29 C-F9). The work is not cancelled: it
+ * goes on, and its later failure, if any, is dropped (the caller was answered).
  * @throws what `work` throws by the deadline, or what `late` throws
  */
-export async function byDeadline<T, L>(work: Promise<T>, deadline: number, late: () => L): Promise<T | L> {
+export async function byDeadline<T, L>(
+  work: Promise<T>,
+  deadline: number,
+  late: () => L,
+  stop?: AbortSignal,
+): Promise<T | L> {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let onStop: (() => void) | undefined;
   const expired = new Promise<typeof LATE>((resolve) => {
     timer = setTimeout(() => resolve(LATE), Math.max(0, deadline - Date.now()));
+    onStop = () => resolve(LATE);
+    if (stop?.aborted) resolve(LATE);
+    else stop?.addEventListener("abort", onStop, { once: true });
   });
   work.catch(() => undefined); // a failure after the answer is nobody's to hear
   try {
@@ -24,5 +34,6 @@ export async function byDeadline<T, L>(work: Promise<T>, deadline: number, late:
     return first === LATE ? late() : first;
   } finally {
     clearTimeout(timer);
+    if (onStop) stop?.removeEventListener("abort", onStop);
   }
 }

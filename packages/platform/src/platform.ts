@@ -24,13 +24,14 @@
 import { randomBytes as nodeRandomBytes } from "node:crypto";
 import { AnchorBatcher, type AnchorBatching } from "./anchor-batch.js";
 import { ChainGateway, type ChainConfig } from "./chain.js";
-import type {
-  AttachedBounty,
-  BenchmarkRecord,
-  FaultHooks,
-  PlatformContext,
-  TaskRecord,
-  WriteHow,
+import {
+  AwardCalls,
+  type AttachedBounty,
+  type BenchmarkRecord,
+  type FaultHooks,
+  type PlatformContext,
+  type TaskRecord,
+  type WriteHow,
 } from "./context.js";
 import { checkDataset, type DatasetInput, type DatasetReport } from "./dataset.js";
 import {
@@ -438,6 +439,7 @@ export class Platform {
       operatorKeyHash: opts.operatorKey ? hashKey(opts.operatorKey) : null,
       gradeSliceMs: opts.gradeSliceMs ?? DEFAULT_SLICE_MS,
       faults: opts.faults ?? {},
+      awardCalls: new AwardCalls(),
     };
     if (chain !== null)
       await assertAnchoringChain(ctx.store, chain, opts.existingStore !== true).catch(async (e: unknown) => {
@@ -508,8 +510,21 @@ export class Platform {
     return this.ctx.store.awards.recordedPublicBaseUrl();
   }
 
-  /** Stops the anchor batcher (waiting for a flush under way) and closes the store. */
+  /**
+   * Stops this process's award calls (`AwardCalls.stop`): each in flight is answered at once, as at
+   * its deadline (409-shaped `award_pending` with `details.tx_hash` once its transaction is sent;
+   * `server_busy`, nothing sent, before), sends nothing more and stops waiting for its transaction (a
+   * rerun, here or in another process on the store, adopts it); a new call is refused `server_busy`.
+   * Resolves once their work has ended (its lock released). `serve` calls it first when it stops
+   * (probe29 C-F9); {@link close} does too.
+   */
+  stopAwards(): Promise<void> {
+    return this.ctx.awardCalls.stop();
+  }
+
+  /** Stops the award calls ({@link stopAwards}) and the anchor batcher (waiting for a flush under way), and closes the store. */
   async close(): Promise<void> {
+    await this.stopAwards();
     await this.ctx.anchorBatcher?.stop();
     await this.ctx.store.close();
   }

@@ -213,6 +213,42 @@ describe("award whose send answer is lost (probe16 B-F12)", () => {
   });
 });
 
+describe("the platform account's nonce taken by another process sharing its key (probe29 C-F11)", () => {
+  it("the node refuses the award's nonce: answered server_busy naming the cause and that nothing was sent, never award_pending; a rerun awards once", async () => {
+    const dc = devChain();
+    const proxy = await losingProxy(dc.rpcUrl);
+    try {
+      const r = await readyToAward(dc, 14, "nonce-taken", {}, proxy.url);
+      // another process signing with the same key (outside this store: its lock cannot order it) sends
+      // a transaction of that nonce, mined, between this award's nonce read and its send
+      let taken: Hash | undefined;
+      proxy.state.before = async (call) => {
+        if (taken !== undefined || call.method !== "eth_sendRawTransaction") return;
+        const me = dc.accounts[14]!.address;
+        taken = await dc.wallet(14).sendTransaction({ to: me, value: 0n });
+        await dc.publicClient.waitForTransactionReceipt({ hash: taken });
+      };
+      const e = await r.platform.award(r.slug).catch((x: unknown) => x);
+      expect(taken, `the award's send was reached: ${String(e)}`).toBeDefined();
+      expect(e).toMatchObject({
+        code: "server_busy",
+        details: { reason: "nonce_taken", address: dc.accounts[14]!.address.toLowerCase() },
+      });
+      expect((e as Error).message).toMatch(
+        /^award was not sent: the node refused its nonce \(nonce too low\): the platform account 0x[0-9a-f]{40}'s nonce was taken by another transaction .*nothing was sent: run it again$/,
+      );
+      expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([]); // nothing sent
+      proxy.state.before = undefined;
+      const done = await r.platform.award(r.slug);
+      expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([done.award_tx]);
+      expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(POOL);
+      await r.platform.close();
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-probe)", () => {
   it("killed before markSent with the transaction pending: the door and award say pending, nothing is sent twice, the award is adopted once mined", async () => {
     const dc = devChain();
@@ -527,7 +563,7 @@ describe("a winner's withdrawal address changed under an award (probe21 A-F11)",
       expect((await r.platform.ctx.store.awards.get(r.slug))!.status).toBe("prepared");
       const alice = await r.platform.principal("alice");
       const other = dc.accounts[19]!.address.toLowerCase();
-      const third = dc.accounts[18]!.address.toLowerCase();
+      const third = dc.accounts[14]!.address.toLowerCase();
       // the bounty Funded, within its award deadline: the next award pays the frozen address
       expect(
         await r.platform.real.setWithdrawalAddress(alice, "alice", other).catch((x: unknown) => x),

@@ -12,7 +12,12 @@ import { createApp, type AppOptions } from "./app.js";
 export interface ListeningServer {
   url: string;
   server: ServerType;
-  close(): Promise<void>;
+  /**
+   * Stops listening and closes every connection; with `graceMs` > 0 the requests in flight get that
+   * long to be answered first (idle connections are closed as they become idle), then every
+   * connection left is cut (default 0: at once).
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** The HTTP server's deadlines, in ms. */
@@ -66,10 +71,17 @@ export function serveApp(
       resolve({
         url,
         server,
-        close: () =>
+        close: (graceMs = 0) =>
           new Promise<void>((res) => {
-            http.closeAllConnections?.();
-            server.close(() => res());
+            if (graceMs <= 0) http.closeAllConnections?.();
+            const idle = setInterval(() => http.closeIdleConnections?.(), 20);
+            const cut = setTimeout(() => http.closeAllConnections?.(), Math.max(0, graceMs));
+            server.close(() => {
+              clearInterval(idle);
+              clearTimeout(cut);
+              res();
+            });
+            http.closeIdleConnections?.();
           }),
       });
     });

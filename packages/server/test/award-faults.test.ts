@@ -386,3 +386,58 @@ describe("an award made by the CLI while serve runs on the same store (D3-F11)",
     expect(verifications(outputs(), ready.slug)).toBe(1);
   });
 });
+
+describe(
+  "SIGTERM of serve while an award waits for its transaction (probe29 C-F9)",
+  { timeout: 240_000 },
+  () => {
+    it("the operator is answered at once 409 award_pending naming the transaction, serve exits promptly, a restart adopts it: one award", async () => {
+      const store = await freshStore();
+      const s = await startChainServe(store);
+      const ready = await readyToAward(s.url, "sigterm");
+      await anchorsMined(store, ready.slug);
+      const rpc = (method: string, params: unknown[] = []) =>
+        dc.publicClient.request({ method: method as never, params: params as never });
+      await rpc("evm_setAutomine", [false]);
+      let pooled: Hex[] = [];
+      try {
+        const answer = call(s.url, "POST", `/api/v1/benchmarks/${ready.slug}/award`, { key: OPERATOR });
+        // the award waits in the node's pool: serve waits for it
+        for (const until = Date.now() + 60_000; pooled.length === 0 && Date.now() < until; ) {
+          await new Promise((r) => setTimeout(r, 100));
+          const block = await dc.publicClient.getBlock({ blockTag: "pending", includeTransactions: true });
+          pooled = block.transactions
+            .filter((t) => t.to?.toLowerCase() === dc.contracts.benchmarkBounty.toLowerCase())
+            .filter((t) => t.input.startsWith(AWARD_SELECTOR))
+            .map((t) => t.hash);
+        }
+        expect(pooled, "the award was sent").toHaveLength(1);
+        await new Promise((r) => setTimeout(r, 500)); // recorded as sent, waiting for it
+        const stoppedAt = Date.now();
+        s.proc.kill("SIGTERM");
+        const r = await answer;
+        expect(r.status, r.text).toBe(409);
+        const error = (
+          r.json as { error: { code: string; message: string; details: Record<string, unknown> } }
+        ).error;
+        expect(error.code).toBe("award_pending");
+        expect(error.details.tx_hash).toBe(pooled[0]);
+        expect(error.message).toContain("this server is stopping, so it answers now");
+        expect(Date.now() - stoppedAt, "answered at once").toBeLessThan(3_000);
+        expect(await s.exited).toBe("exit 0");
+        expect(Date.now() - stoppedAt, "not the award's whole wait").toBeLessThan(10_000);
+      } finally {
+        await rpc("evm_setAutomine", [true]);
+      }
+      await rpc("evm_mine");
+      const healed = await startChainServe(store);
+      const award = await call(healed.url, "POST", `/api/v1/benchmarks/${ready.slug}/award`, {
+        key: OPERATOR,
+      });
+      expect(award.status, award.text).toBe(200);
+      expect((award.json as { award_tx: string }).award_tx).toBe(pooled[0]);
+      await expectSettledOnce(healed.url, ready, award.json);
+      await stopServe(healed);
+    });
+  },
+);

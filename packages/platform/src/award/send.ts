@@ -41,7 +41,11 @@ async function settleSent(
   // not waited for until the deadline, it is forgotten and the award sent anew in this call (probe26
   // C-F9: the call spent its whole budget on it, then answered server_busy "the chain answered too slowly")
   const seen = lookFirst ? await chain.transactionState(hash) : null;
-  const outcome: WaitOutcome = seen && seen.state !== "pending" ? seen : await chain.waitWithin(hash, waitMs);
+  // a stop of the process ends the wait at once (its call was answered: probe29 C-F9)
+  const outcome: WaitOutcome =
+    seen && seen.state !== "pending"
+      ? seen
+      : await chain.waitWithin(hash, waitMs, "award", ctx.awardCalls.signal);
   if (outcome.state === "pending")
     throw new PlatformError(
       "award_pending",
@@ -161,7 +165,8 @@ export async function sendOrAdoptAward(
   // before them, the award went out 49 s after the answer); the check and the step's mark are one
   // synchronous stretch
   const refuseLate = (): void => {
-    if (Date.now() >= deadline) throw notSentInTime(slug);
+    // the process stopping is a deadline too: its caller was answered that nothing was sent (probe29 C-F9)
+    if (Date.now() >= deadline || ctx.awardCalls.stopped) throw notSentInTime(slug);
   };
   refuseLate(); // before the reads too: they may take the RPC's timeout each
   const hash = await sendOrLose(ctx, slug, () =>
