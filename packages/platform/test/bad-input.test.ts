@@ -86,10 +86,18 @@ async function agentWithAddress(store: string, key: string, agentId: string): Pr
   expect(r.code, r.err).toBe(0);
 }
 
-/** Publishes the weather CSV as `slug` on a new store with the chain unreachable (its anchors stay pending). */
-async function publishWithChainDown(slug: string): Promise<string> {
+/**
+ * Publishes the weather CSV as `slug` on a new store with the chain unreachable (its anchors stay pending).
+ * `before` runs on the new store first, while no process with a chain has opened it: a withdrawal address
+ * set there needs no chain (after, the chain-marked store refuses it without one: probe29 C-F8).
+ */
+async function publishWithChainDown(
+  slug: string,
+  before?: (store: string) => Promise<void>,
+): Promise<string> {
   vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", "0x" + "11".repeat(32));
   const store = join(tempDir(), "store");
+  await before?.(store);
   const pub = await publishCsv(
     store,
     "Temp {payload.temp} on {payload.date}?",
@@ -894,10 +902,12 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
   });
 
   it("run: a receipt anchor failing at finalize is reported with the chain error by origin and a retry command; anchor with the chain down prints {code, details} (probeD3 F3)", async () => {
-    const store = await publishWithChainDown("rc");
-    const key = await cliAccount(store, "rc-owner");
-    // the address is set without the chain: with it down, the address's code cannot be read (refused)
-    await agentWithAddress(store, key, "rc1");
+    // the address is set before the store meets the chain: with it down, the address's code cannot be read
+    let key = "";
+    const store = await publishWithChainDown("rc", async (s) => {
+      key = await cliAccount(s, "rc-owner");
+      await agentWithAddress(s, key, "rc1");
+    });
     const r = await runCli(
       ...["run", "rc", "--store", store, "--api-key", key, "--agent", `node ${AGENT}`],
       ...["--agent-id", "rc1", "--no-progress"],
@@ -933,9 +943,11 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
   });
 
   it("the printed anchor command drops a key exported in the shell: anchor is the keyless operator's (probe16 B-F3)", async () => {
-    const store = await publishWithChainDown("rk");
-    const key = await cliAccount(store, "rk-owner");
-    await agentWithAddress(store, key, "rk1");
+    let key = "";
+    const store = await publishWithChainDown("rk", async (s) => {
+      key = await cliAccount(s, "rk-owner");
+      await agentWithAddress(s, key, "rk1");
+    });
     vi.stubEnv("BENCH_BOUNTY_API_KEY", key);
     const r = await runCli(
       ...["run", "rk", "--store", store, "--agent", `node ${AGENT}`],
