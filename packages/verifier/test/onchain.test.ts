@@ -493,6 +493,9 @@ describe("a real award on the local Base profile", () => {
     // anchoring is permissionless: the forger anchors the forged pack too
     const forged = await anchor(tree.pack_hash as string, ANCHOR_KINDS.pack, 9);
     tree.pack_anchor = { registry_address: chain.contracts.anchorRegistry.toLowerCase(), ...forged };
+    // the indexer has read the forged pack's anchor block: its disagreements decide (below it, probe29
+    // C-F7 makes them unverified: CI31 failed here when the indexer was one block behind)
+    await indexer?.waitForHead();
     const r = await verifyPack({
       source: toBytes(tree),
       rpcUrl: chain.rpcUrl,
