@@ -73,9 +73,10 @@ class IndexerUnavailable extends Error {
 /**
  * Attempts during which an indexer that has not caught up with the award is waited for (5 s + 10 s +
  * 20 s + 40 s + 80 s of backoff). A pack is verified right after it is minted, usually before the
- * indexer has seen the `Awarded` log; verifying then would store `indexer_agreement` failed for
- * lag alone. After these attempts the pack is verified whatever the indexer says, so a real
- * disagreement is still reported, as a failed fact.
+ * indexer has seen the `Awarded` log; verifying then would store `indexer_agreement` unverified for
+ * lag alone (the verifier reads the indexer's `/status` head: below the award's block its
+ * disagreements are unverified, probe29 C-F7; an indexer without `/status`, failed). After these
+ * attempts the pack is verified whatever the indexer says, so a real disagreement is still reported.
  */
 export const INDEXER_SETTLE_ATTEMPTS = 5;
 
