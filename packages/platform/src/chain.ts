@@ -1036,10 +1036,11 @@ export class ChainGateway {
   /**
    * Makes every send signed with the platform account's key (anchors, the award, relayed claims) run
    * under `lock`, from the read of its nonce to the node's answer, so that processes sharing the key
-   * send one at a time, each reading the nonce the previous one left (probe29 C-F11). Not wired to the
-   * store yet: through `Store.withLock` on PostgreSQL it slowed an award by ~0.6 s (award-recovery's
-   * "then the transaction dropped" timing test), not understood yet; the nonce refusal is answered
-   * truthfully instead ({@link nonceRefused}). This process's own writes take their turns first ({@link exclusive}). The
+   * send one at a time, each reading the nonce the previous one left (probe29 C-F11: an award on one
+   * `serve` and a relayed claim on another took the same nonce; the node refused one). `Platform.open`
+   * sets its store's named lock here (`platformSendsLock`: a PostgreSQL advisory lock or SQLite's lock
+   * file); a node that still refuses a nonce (a process on another store sharing the key) is answered
+   * truthfully ({@link nonceRefused}). This process's own writes take their turns first ({@link exclusive}). The
    * author's sends (`lockBounty`, the author's key) are not under it. One lock per gateway: a gateway
    * shared by platforms on several stores sends under the last one's.
    */

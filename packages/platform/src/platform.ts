@@ -328,6 +328,14 @@ export interface PlatformOptions {
   faults?: FaultHooks;
 }
 
+/**
+ * The store lock (`Store.withLock`) every send signed with the platform account's key (`address`,
+ * lowercase) holds from the read of its nonce to the node's answer ({@link ChainGateway.sendThrough}).
+ */
+export function platformSendsLock(address: string): string {
+  return `platform-sends:${address.toLowerCase()}`;
+}
+
 /** The benchmark platform over one store. All methods are async (see the module doc). */
 export class Platform {
   private constructor(readonly ctx: PlatformContext) {}
@@ -451,6 +459,9 @@ export class Platform {
         await ctx.store.close();
         throw e;
       });
+    // the platform key's sends, one at a time across the processes on this store (probe29 C-F11)
+    if (chain !== null && !chain.readOnly)
+      chain.sendThrough((fn) => ctx.store.withLock(platformSendsLock(chain.address), fn));
     if (batching) {
       const batcher = new AnchorBatcher(ctx, opts.anchorBatching!);
       ctx.anchorBatcher = batcher;

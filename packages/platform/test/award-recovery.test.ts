@@ -247,6 +247,33 @@ describe("the platform account's nonce taken by another process sharing its key 
       await proxy.close();
     }
   });
+  it("two platforms on one store with one key send at the same moment: their sends take the store's lock in turn, every one mined with its own nonce", async () => {
+    const dc = devChain();
+    const where = await freshStoreLocation();
+    const { clock } = await chainClock(dc);
+    // two processes' gateways (each with its own turns of writes) signing with the same key (account 19)
+    const a = await openAt({ ...where, clock: clock.now, chain: chainConfig(dc, 19) });
+    const other = await openAt({ ...where, clock: clock.now, chain: chainConfig(dc, 19) });
+    try {
+      const digests = Array.from(
+        { length: 8 },
+        (_, i) => `0x${(0xabc00000 + i).toString(16).padStart(64, "0")}` as Hex,
+      );
+      const sent = await Promise.allSettled(
+        digests.map((d, i) => (i % 2 === 0 ? a : other).real.ctx.chain!.anchor(d, "receipt")),
+      );
+      const refused = sent.filter((x) => x.status === "rejected").map((x) => String(x.reason));
+      expect(refused).toEqual([]);
+      const txs = sent.map((x) => (x as PromiseFulfilledResult<{ tx_hash: string }>).value.tx_hash as Hash);
+      const nonces = await Promise.all(
+        txs.map(async (hash) => (await dc.publicClient.getTransaction({ hash })).nonce),
+      );
+      expect(new Set(nonces).size).toBe(8);
+    } finally {
+      await a.close();
+      await other.close();
+    }
+  });
 });
 
 describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-probe)", () => {
