@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { TaskError } from "./errors";
 import { describeError } from "./files";
-import { evidence, verifierBody } from "./packages";
+import { evidence, verifierBody, verifierIndexerStatus } from "./packages";
 import { chainText, MAX_CHAIN_TEXT_CHARS } from "./text";
 
 /** Default `--indexer-timeout`: one request to the indexer, headers and body together, milliseconds. */
@@ -228,21 +228,16 @@ export async function indexerHead(indexer: string, chainId: number, timeoutMs: n
   const base = indexerBase(indexer);
   const url = new URL("status", base.href.endsWith("/") ? base.href : `${base.href}/`);
   const value = await getIndexerJson(url, timeoutMs, MAX_INDEXER_STATUS_BYTES);
-  const entries =
-    value !== null && typeof value === "object" && !Array.isArray(value) ? Object.entries(value) : [];
-  for (const [name, entry] of entries) {
-    const e = entry as { id?: unknown; block?: { number?: unknown } | null } | null;
-    if (e === null || typeof e !== "object" || Number(e.id) !== chainId) continue;
-    const n = e.block?.number;
-    const block = typeof n === "bigint" ? Number(n) : n;
-    if (typeof block === "number" && Number.isSafeInteger(block) && block >= 0) return block;
+  const entry = verifierIndexerStatus().statusEntry(value, chainId);
+  if (entry === null)
     throw new TaskError(
-      `The indexer at ${url.origin} answered GET ${url.pathname} without a block number at ${JSON.stringify(`$.${name}.block.number`)}.`,
+      `The indexer at ${url.origin} answered GET ${url.pathname} without an entry of chain id ${chainId} ($.<chain>.id).`,
     );
-  }
-  throw new TaskError(
-    `The indexer at ${url.origin} answered GET ${url.pathname} without an entry of chain id ${chainId} ($.<chain>.id).`,
-  );
+  if (entry.block === null)
+    throw new TaskError(
+      `The indexer at ${url.origin} answered GET ${url.pathname} without a block number at ${JSON.stringify(`$.${entry.name}.block.number`)}.`,
+    );
+  return entry.block;
 }
 
 /**

@@ -13,6 +13,9 @@ type VerifierBody = Pick<
   "fetchWithin" | "readBodyWithin" | "AnswerTimeoutError" | "AnswerTooLargeError"
 >;
 
+/** `@bench-bounty/verifier/indexer-status` (typed from the package's main entry, which re-exports it). */
+type VerifierIndexerStatus = Pick<typeof import("@bench-bounty/verifier"), "statusEntry">;
+
 const loaded = new Map<string, unknown>();
 
 function load<T>(name: string): T {
@@ -48,4 +51,12 @@ export function evidence(): Evidence {
  */
 export function verifierBody(): VerifierBody {
   return load<VerifierBody>("@bench-bounty/verifier/body");
+}
+
+/**
+ * `@bench-bounty/verifier/indexer-status`: the one reading of Ponder's `GET /status` answer (`statusEntry`:
+ * a chain's entry and its indexed block), the verifier's too.
+ */
+export function verifierIndexerStatus(): VerifierIndexerStatus {
+  return load<VerifierIndexerStatus>("@bench-bounty/verifier/indexer-status");
 }

@@ -51,3 +51,4 @@ export { verifyPack, verifyPackView, parsePackBytes, type VerifyPackOptions } fr
 export * from "./compute-receipt/index.js";
 export { formatReportTable, type TableOptions } from "./format.js";
 export { VERIFIER_NAME, VERIFIER_VERSION } from "./version.js";
+export { STATUS_ROUTE, statusEntry, statusHead, type StatusEntry } from "./indexer-status.js";

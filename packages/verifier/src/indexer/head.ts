@@ -1,32 +1,13 @@
 /**
  * The indexer's head: the block it has indexed on the pack's chain, from Ponder's `GET /status`
- * (`{ <chain name>: { id: <chain id>, block: { number, timestamp } } }`, indexer/README.md; the deploy
- * tasks read the same answer for their lag warning, `deploy/lib/indexer.ts` `indexerHead`). An honest
+ * (read by `../indexer-status.ts`, shared with the deploy tasks' lag warning). An honest
  * indexer whose head is below the award has not read it: what it lacks is not a disagreement (probe29
  * C-F7: one block behind the award, `indexer_agreement` was failed with 20 reasons).
  * @packageDocumentation
  */
 import { fact, capReasons, type Fact } from "../facts.js";
-import type { IndexerWalk, Json } from "./context.js";
-
-/** The route of Ponder's status answer. */
-export const STATUS_ROUTE = "/status";
-
-/**
- * The block the indexer has indexed on chain `chainId`, as its `/status` answer says: the `block.number` (a
- * whole number >= 0) of the entry whose `id` is `chainId`; null when the answer has none.
- */
-export function statusHead(body: Json, chainId: number): number | null {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return null;
-  for (const entry of Object.values(body)) {
-    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) continue;
-    if (Number(entry.id) !== chainId) continue;
-    const block = entry.block;
-    const n = typeof block === "object" && block !== null && !Array.isArray(block) ? block.number : null;
-    return typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? n : null;
-  }
-  return null;
-}
+import type { IndexerWalk } from "./context.js";
+import { STATUS_ROUTE, statusHead } from "../indexer-status.js";
 
 /**
  * Read the indexer's head on the pack's chain (`GET /status`, {@link statusHead}).
