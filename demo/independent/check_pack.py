@@ -609,6 +609,10 @@ def validate_pack(pack) -> None:
         r.f(b, key, bp, "integer")
     for key in ("bounty_contract", "author"):
         r.f(b, key, bp, "hexstr", 40, "an address")
+    # read by no check here, typed as the verifier reads them (its exit 2 is this script's exit 2 too)
+    for key in ("slug", "title", "token", "awarder"):
+        r.f(b, key, bp, "string")
+    r.f(b, "closes_at", bp, "integer")
     r.f(b, "bounty_id", bp, "uint256", "a bounty id")
     r.f(b, "pool_base_units", bp, "uint256", "an amount in base units")
     _validate_anchor(r, r.get(b, "commitment_anchor", bp), _step(bp, "commitment_anchor"), True)
@@ -659,6 +663,7 @@ def validate_pack(pack) -> None:
     if budget is not None and (budget < 0 or (budget == 0 and cw > 0)):
         raise PackError(_step(rdp, "cost_budget_usdc"), f"a budget of {rd['cost_budget_usdc']} with cost_weight {rd['cost_weight']} (SPEC 6)")
     r.f(rd, "threshold_bps", rdp, "integer")
+    r.f(rd, "payout_rule", rdp, "string")
     for i, s in enumerate(r.f(rd, "splits_bps", rdp, "arr", MAX_PLACES)):
         r.integer(s, f"{rdp}.splits_bps[{i}]", 1, 10000)  # SPEC 1: each > 0, summing to 10000
     r.f(rd, "pool_base_units", rdp, "uint256", "an amount in base units")
@@ -681,6 +686,9 @@ def validate_pack(pack) -> None:
         for key in ("rank_accuracy", "score_public", "score_composite", "wall_seconds", "usdc_spent"):
             r.f(row, key, rp, "decimal")
         r.f(row, "queries_used", rp, "integer")
+        r.f(row, "attempts_used", rp, "integer")
+        if row.get("receipt_url") is not None:
+            r.f(row, "receipt_url", rp, "string")
 
     r.f(pack, "pack_hash", "$", "hexstr", 64, "a digest")
     _validate_anchor(r, pack.get("pack_anchor"), "$.pack_anchor", True)

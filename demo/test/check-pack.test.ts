@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isVerifierInputError, verifyPack } from "@bench-bounty/verifier";
 import { INDEPENDENT_CHECK } from "../src/independent.js";
 
 const hasPython = spawnSync("python3", ["--version"]).status === 0;
@@ -156,6 +157,45 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
   it.each(malformed)("refuses %s: exit 2 naming the JSON path", async (name, change, line) => {
     expectOneLine(await check([mutated(name.replace(/\W+/g, "-"), change)]), 2, line);
   });
+
+  // probe29 B-F6: fields no check here reads (closes_at, token, payout_rule, attempts_used) went unread, so a
+  // value the verifier refuses as bad input (exit 2) was a failed hash here (exit 1)
+  const verifierRefuses: [string, (text: string) => string, RegExp][] = [
+    [
+      "a closing time past 2^53",
+      (t) => t.replace(/"closes_at":\d+/, '"closes_at":18446744073709551616'),
+      /^check_pack: malformed pack: \$\.benchmark\.closes_at: integer 18446744073709551616 is outside 0\.\./,
+    ],
+    [
+      "a number for the token",
+      (t) => t.replace(/"token":"0x[0-9a-fA-F]{40}"/, '"token":5'),
+      /^check_pack: malformed pack: \$\.benchmark\.token: expected a string, found the integer 5$/,
+    ],
+    [
+      "a null payout rule",
+      (t) => t.replace(/"payout_rule":"[^"]*"/, '"payout_rule":null'),
+      /^check_pack: malformed pack: \$\.rank_derivation\.payout_rule: expected a string, found null$/,
+    ],
+    [
+      "a rank row without attempts_used",
+      (t) => t.replace(/"attempts_used":\d+,?/, ""),
+      /^check_pack: malformed pack: \$\.rank_derivation\.rows\[0\]\.attempts_used: missing key "attempts_used"$/,
+    ],
+  ];
+
+  it.each(verifierRefuses)(
+    "refuses %s at its path, as the verifier does (both exit 2)",
+    async (name, change, line) => {
+      const text = change(JSON.stringify(base()));
+      expect(text).not.toBe(JSON.stringify(base()));
+      const refusal = await verifyPack({ source: new TextEncoder().encode(text) }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(isVerifierInputError(refusal)).toBe(true);
+      expectOneLine(await check([write(`${name.replace(/\W+/g, "-")}.json`, text)]), 2, line);
+    },
+  );
 
   it("refuses SPEC 2's errors that Python's json reads (79 digits, NaN, 1e400) at their path", async () => {
     const text = JSON.stringify({ ...base(), extra: "HERE" });
