@@ -25,7 +25,17 @@
  * machine. Strangers' agents belong on the network service, not on the operator's machine.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from "node:fs";
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { AgentLogWriter } from "./agent-log.js";
 import { PlatformError } from "./errors.js";
 import { tmpdir } from "node:os";
@@ -321,6 +331,58 @@ export function agentArgv(command: string, cwd: string, hide: string[], sandbox:
   return argv;
 }
 
+/**
+ * The one warning a runner prints when bubblewrap cannot be used: what an unsandboxed agent reaches
+ * (the store, the runner's environment through `/proc`, the other agents' files; processes it detaches
+ * outlive the run: probe30 B-F2, B-F3).
+ */
+export const NO_SANDBOX_WARNING =
+  "warning: bubblewrap (bwrap) is not usable here: agents run as plain processes of your user: they can read the store (gold included), this runner's environment through /proc/<pid>/environ (keys, DATABASE_URL) and the other agents' files, and processes they detach outlive the run; run only your own agents so, or install it with apt-get install -y bubblewrap";
+
+/** Linux's `O_CLOEXEC` in `/proc/self/fdinfo/<fd>`'s octal `flags`: closed at exec, never inherited. */
+const O_CLOEXEC = 0o2000000;
+
+/**
+ * Closes the file descriptors above 2 that this process inherited open across exec (no `O_CLOEXEC`:
+ * `exec 300<store/platform.sqlite` in the shell that started the runner, a supervisor's or a CI
+ * harness's pipe), so that no agent inherits them: Node keeps only its own descriptors from a child
+ * (each is `O_CLOEXEC`: libuv, SQLite and the PostgreSQL sockets open theirs so), and bubblewrap passes
+ * the rest on, so an agent read the store's gold through `/proc/self/fd/300` however well the store's
+ * path was hidden (probe30 B-F1). Node's IPC channel (`NODE_CHANNEL_FD`) is kept. Linux only (read from
+ * `/proc/self/fdinfo`); elsewhere nothing is closed.
+ * @returns the descriptors closed
+ */
+export function closeInheritedDescriptors(): number[] {
+  let fds: string[];
+  try {
+    fds = readdirSync("/proc/self/fd");
+  } catch {
+    return [];
+  }
+  const channel = Number(process.env.NODE_CHANNEL_FD);
+  const closed: number[] = [];
+  for (const name of fds) {
+    const fd = Number(name);
+    if (!Number.isSafeInteger(fd) || fd <= 2 || fd === channel) continue;
+    let flags: number;
+    try {
+      const m = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"));
+      if (m === null) continue;
+      flags = parseInt(m[1]!, 8);
+    } catch {
+      continue; // gone meanwhile (the directory's own descriptor of the listing)
+    }
+    if ((flags & O_CLOEXEC) !== 0) continue;
+    try {
+      closeSync(fd);
+      closed.push(fd);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return closed;
+}
+
 /** How much of an agent's stderr an error shows: its last lines, each cut to a length, all bounded. */
 export const STDERR_TAIL_LINES = 12;
 /** Longest line shown (its start is kept: a message says what it is about first). */
@@ -385,10 +447,9 @@ export async function runAgentProcess(
   const sandbox = bubblewrapAvailable();
   if (!sandbox && !warned) {
     warned = true;
-    process.stderr.write(
-      "warning: bubblewrap (bwrap) is not usable here: agents run as plain processes and can read the store; install it with apt-get install -y bubblewrap\n",
-    );
+    process.stderr.write(`${NO_SANDBOX_WARNING}\n`);
   }
+  closeInheritedDescriptors(); // none reaches the agent (probe30 B-F1)
   try {
     const [file, ...args] = agentArgv(agent.command, cwd, agent.hide ?? [], sandbox);
     return await spawnAgent(
