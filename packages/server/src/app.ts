@@ -15,6 +15,7 @@ import type { AppEnv } from "./env.js";
 import { EdgeError, errorResponseOf, logUnexpected, type EdgeErrorCode } from "./errors.js";
 import { etagMatches, JSON_TYPE, KEY_VARY, notModifiedHeaders, sendError, type FrozenBody } from "./http.js";
 import { authenticate } from "./middleware/auth.js";
+import { refuseCrossOriginWrites } from "./middleware/origin.js";
 import {
   AccountCreationLimiter,
   chargeAnswerBytes,
@@ -301,6 +302,10 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
     await next();
   });
   app.use("*", limitTime(limits.handlerTimeoutMs));
+  const sameOrigin = refuseCrossOriginWrites();
+  app.use("/api/*", sameOrigin);
+  app.use("/mcp/*", sameOrigin);
+  app.use("/mcp", sameOrigin);
   const auth = authenticateLimited(limiter);
   app.use("/api/*", auth);
   app.use("/mcp/*", auth);

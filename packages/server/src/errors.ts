@@ -24,6 +24,7 @@ export type EdgeErrorCode =
   | "request_aborted"
   | "not_found"
   | "method_not_allowed"
+  | "cross_origin_write"
   | "not_implemented"
   | "internal_error"
   // the service's own refusals (verification, relayed claims)
@@ -68,6 +69,8 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   request_aborted: 400,
   not_found: 404,
   method_not_allowed: 405,
+  // a write sent by a web page of another origin (probe30 A-F2)
+  cross_origin_write: 403,
   not_implemented: 501,
   internal_error: 500,
   // service: verification and relayed claims
