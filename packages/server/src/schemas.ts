@@ -69,6 +69,14 @@ export const DatasetBody = z
   })
   .openapi("DatasetBody");
 
+/** The publish body's `$.tolerance` refused for its JSON type (the value itself is the platform's rule). */
+const TOLERANCE_RULE = "must be a number or a decimal string >= 0 (the numeric grader's tolerance)";
+/** The publish body's `$.public_fraction` refused for its JSON type (its range is the platform's rule). */
+const PUBLIC_FRACTION_RULE = "must be a number or a decimal string from 0 to 1 (the share of public rows)";
+/** Attach's `$.bounty_id` refused for its type or a number below 1. */
+const BOUNTY_ID_RULE =
+  "must be the bounty id: a whole number >= 1, as a decimal string (up to 2^256-1) or a JSON integer up to 2^53-1";
+
 export const PublishBody = z
   .strictObject({
     title: z
@@ -84,7 +92,8 @@ export const PublishBody = z
       .string()
       .optional()
       .openapi({ description: "dotted path of the gold in each row (default `label`)" }),
-    tolerance: z.union([z.number(), z.string()]).optional().openapi({
+    // one sentence per field for every wrong JSON type (probe30 A-F1: zod's union said "Invalid input")
+    tolerance: z.union([z.number(), z.string()], { error: TOLERANCE_RULE }).optional().openapi({
       description: "numeric grader only: number or decimal string >= 0 in the label's unit (default 0)",
     }),
     alternatives_field: z
@@ -92,7 +101,7 @@ export const PublishBody = z
       .optional()
       .openapi({ description: "exact grader only: dotted path of a list of accepted alternatives" }),
     public_fraction: z
-      .union([z.number(), z.string()])
+      .union([z.number(), z.string()], { error: PUBLIC_FRACTION_RULE })
       .optional()
       .openapi({ description: "share of rows that become public tasks, 0..1 (default 0.5)" }),
     max_attempts: z
@@ -147,14 +156,18 @@ const address = (what: string) =>
 export const BountyBody = z
   .strictObject({
     bounty_id: z
-      .union([
-        z.string().regex(/^[1-9][0-9]*$/, "a whole number >= 1 in decimal digits"),
-        z
-          .number()
-          .int()
-          .min(1)
-          .max(Number.MAX_SAFE_INTEGER, "a JSON number above 2^53-1 loses digits: send a string"),
-      ])
+      .union(
+        [
+          z.string().regex(/^[1-9][0-9]*$/, "a whole number >= 1 in decimal digits"),
+          z
+            .number()
+            .int(BOUNTY_ID_RULE)
+            .min(1, BOUNTY_ID_RULE)
+            .max(Number.MAX_SAFE_INTEGER, "a JSON number above 2^53-1 loses digits: send a string"),
+        ],
+        // an array, a boolean, null (probe30 A-F1: zod's "Invalid input"; -2 its "Too small")
+        { error: BOUNTY_ID_RULE },
+      )
       .transform(String)
       .openapi({
         description: "the bounty id, 1 to 2^256-1: a decimal string (or a JSON number up to 2^53-1)",

@@ -49,6 +49,38 @@ describe("attach: odd bounty_id values", () => {
     expect(ok.status, ok.text).toBe(503);
   });
 
+  it("every wrong JSON type or number below 1 gets the field's one sentence, never zod's 'Invalid input' or 'Too small' (probe30 A-F1)", async () => {
+    const { author, slug } = await publishCities(live.url, 2, "odd-types");
+    const rule =
+      "$.bounty_id: must be the bounty id: a whole number >= 1, as a decimal string (up to 2^256-1) or a JSON integer up to 2^53-1";
+    for (const v of ["[2]", "true", "null", "{}", "-2", "0"]) {
+      const r = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/bounty`, {
+        key: author.key,
+        raw: `{"bounty_id":${v}}`,
+      });
+      expect(r.status, `${v}: ${r.text}`).toBe(422);
+      expect(r.json.error.message, v).toBe(rule);
+    }
+    // the publish body's two unions likewise
+    for (const [field, value, sentence] of [
+      [
+        "public_fraction",
+        [0.5],
+        "must be a number or a decimal string from 0 to 1 (the share of public rows)",
+      ],
+      ["tolerance", true, "must be a number or a decimal string >= 0 (the numeric grader's tolerance)"],
+    ] as const) {
+      const r = await call(live.url, "POST", `/api/v1/datasets/ds-none/benchmark`, {
+        key: author.key,
+        body: { title: "t", [field]: value },
+      });
+      expect(r.status, r.text).toBe(422);
+      expect(r.json.error.details.errors).toContainEqual(
+        expect.objectContaining({ path: `$.${field}`, message: sentence }),
+      );
+    }
+  });
+
   it("a malformed author or a zero-padded pool is 422 naming its path, before any chain read (probe29 A-F6)", async () => {
     const { author, slug } = await publishCities(live.url, 2, "odd-expect");
     const bodies: [Record<string, unknown>, string][] = [
