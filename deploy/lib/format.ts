@@ -28,6 +28,11 @@ export function formatAmount(baseUnits: bigint, symbol = "USDC", decimals = USDC
   return `${neg ? "-" : ""}${v / d}.${(v % d).toString().padStart(decimals, "0")} ${symbol}`;
 }
 
+/** An amount in base units as words: "1 base unit", "0 base units", "5000000 base units". */
+export function baseUnits(v: bigint): string {
+  return `${v} base unit${v === 1n ? "" : "s"}`;
+}
+
 /**
  * Unix seconds ("1767225600") or ISO-8601 with a zone ("2026-01-01T00:00:00Z") -> unix seconds, at most
  * `MAX_LOCK_UNIX_SECONDS` of @bench-bounty/evidence (9999-12-31T23:59:59Z: the bound `bench-bounty lock`

@@ -27,7 +27,7 @@ import { pasteableTask, txLink } from "../lib/network";
 import { readTermFlags, validateBountyTerms } from "../lib/terms";
 import { asObject, describeError, readJsonFile } from "../lib/files";
 import { contracts, evidence } from "../lib/packages";
-import { formatAmount, isoSeconds, parseAmount, relative } from "../lib/format";
+import { baseUnits, formatAmount, isoSeconds, parseAmount, relative } from "../lib/format";
 
 interface LockArgs {
   commitment?: string;
@@ -256,7 +256,7 @@ withFromParam(
       console.log(`  author        ${author}`);
       console.log(`  awarder       ${awarder}`);
       console.log(`  token         ${tokenAddress} (${symbol})`);
-      console.log(`  pool          ${formatAmount(pool, symbol, Number(decimals))} (${pool} base units)`);
+      console.log(`  pool          ${formatAmount(pool, symbol, Number(decimals))} (${baseUnits(pool)})`);
       console.log(
         `  commitment    root ${commitment.root}, ${commitment.leafCount} leaves, from ${commitment.source}`,
       );

@@ -16,7 +16,8 @@ import {
 } from "../lib/context";
 import { contracts } from "../lib/packages";
 import { asObject, readJsonFile } from "../lib/files";
-import { formatAmount, isoSeconds, parseBountyId, relative } from "../lib/format";
+import { baseUnits, formatAmount, isoSeconds, parseBountyId, relative } from "../lib/format";
+import { awardClaimNotes, type Fmt } from "../lib/claim-notes";
 
 /** The ladder with the current step in brackets, e.g. `Pending -> [Funded] -> Awarded | Reclaimed` (SPEC 1.1). */
 export function ladder(status: number): string {
@@ -25,24 +26,30 @@ export function ladder(status: number): string {
   return `${mark(S.Pending)} -> ${mark(S.Funded)} -> ${mark(S.Awarded)} | ${mark(S.Reclaimed)}`;
 }
 
-type Fmt = (v: bigint) => string;
-
 /** The award of bounty `id` from its `Awarded` log: each place, the author's remainder, and what is still to claim. */
 async function printAward(ctx: TaskContext, id: bigint, author: string, fmt: Fmt): Promise<void> {
   const [awarded] = await queryLogs(ctx, ctx.bounty, ctx.bounty.filters.Awarded(id));
   if (!awarded) return;
   const { winners, amounts, authorRemainder, rankingDigest } = awarded.args;
-  const left = async (account: string) => {
-    const credit = await ctx.bounty.creditOf(id, account);
-    return credit === 0n ? "claimed" : `${fmt(credit)} to claim`;
-  };
+  const credit = new Map<string, bigint>();
+  for (const account of [...(winners as string[]), author])
+    if (!credit.has(account.toLowerCase()))
+      credit.set(account.toLowerCase(), await ctx.bounty.creditOf(id, account));
+  const notes = awardClaimNotes(
+    winners as string[],
+    amounts as bigint[],
+    author,
+    authorRemainder,
+    credit,
+    fmt,
+  );
   console.log(
     `  awarded in    ${awarded.transactionHash} (block ${awarded.blockNumber}), ranking digest ${rankingDigest}`,
   );
   for (const [i, w] of (winners as string[]).entries())
-    console.log(`    place ${i + 1}   ${w}  ${fmt(amounts[i]!)}  (${await left(w)})`);
+    console.log(`    place ${i + 1}   ${w}  ${fmt(amounts[i]!)}  (${notes.places[i]})`);
   console.log(
-    `    author     ${author}  ${fmt(authorRemainder)} (remainder${authorRemainder === 0n ? "" : `; ${await left(author)}`})`,
+    `    author     ${author}  ${fmt(authorRemainder)} (remainder${notes.remainder === null ? "" : `; ${notes.remainder}`})`,
   );
 }
 
@@ -111,7 +118,7 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
 
       const now = await chainNow(ctx);
       const { symbol, decimals } = await tokenDisplay(ctx, b.token);
-      const fmt = (v: bigint) => `${formatAmount(v, symbol, decimals)} (${v} base units)`;
+      const fmt = (v: bigint) => `${formatAmount(v, symbol, decimals)} (${baseUnits(v)})`;
 
       console.log(`Bounty ${id} on ${ctx.profile.name} (BenchmarkBounty ${ctx.bountyAddress})`);
       console.log(`  status        ${bountyStatusName(status)}    ${ladder(status)}`);
@@ -162,7 +169,7 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
         const [funded] = await queryLogs(ctx, ctx.bounty, ctx.bounty.filters.BountyFunded(id));
         checks.push({
           ok: funded !== undefined && funded.args.amount === b.pool,
-          what: `BountyFunded moved the whole pool into the contract${funded ? ` (${funded.args.amount} base units, tx ${funded.transactionHash})` : " (no BountyFunded log found)"}`,
+          what: `BountyFunded moved the whole pool into the contract${funded ? ` (${baseUnits(funded.args.amount)}, tx ${funded.transactionHash})` : " (no BountyFunded log found)"}`,
         });
       }
       if (args.commitment !== undefined) {

@@ -6,7 +6,8 @@
  */
 import { expect } from "chai";
 import { TaskError, isoTime } from "../lib/errors";
-import { isoSeconds, parseBountyId, parseTime } from "../lib/format";
+import { awardClaimNotes } from "../lib/claim-notes";
+import { baseUnits, formatAmount, isoSeconds, parseBountyId, parseTime } from "../lib/format";
 
 describe("times of the tasks", function () {
   it("parseTime refuses a time past the year 9999, naming the flag: the bound of `bench-bounty lock` too (probe25 B-F7)", function () {
@@ -45,5 +46,68 @@ describe("times of the tasks", function () {
     expect(isoSeconds(far)).to.equal(`unix ${far} (after +275760-09-13T00:00:00Z)`);
     expect(isoTime(far)).to.equal(`unix ${far} (after +275760-09-13T00:00:00Z)`);
     expect(isoTime(1_769_860_800n)).to.equal("2026-01-31T12:00:00Z (1769860800)");
+  });
+});
+
+describe("what bounty:status says is left to claim (probe30 C-F1)", function () {
+  const fmt = (v: bigint) => `${formatAmount(v, "USDC", 6)} (${baseUnits(v)})`;
+  const [w1, w2, author] = ["0x" + "a".repeat(40), "0x" + "b".repeat(40), "0x" + "c".repeat(40)];
+
+  it("a place credited 0 base units has nothing to claim, never 'claimed'; 1 base unit is singular", function () {
+    const notes = awardClaimNotes(
+      [w1, w2],
+      [1n, 0n],
+      author,
+      0n,
+      new Map([
+        [w1, 1n],
+        [w2, 0n],
+      ]),
+      fmt,
+    );
+    expect(notes.places).to.deep.equal([
+      "0.000001 USDC (1 base unit) to claim",
+      "credited 0 base units: nothing to claim",
+    ]);
+    expect(notes.remainder).to.equal(null);
+    expect(baseUnits(0n)).to.equal("0 base units");
+    expect(baseUnits(5_000_000n)).to.equal("5000000 base units");
+  });
+
+  it("an account credited in two places, or a winner who is the author, is named for its one credit; a claimed one says claimed", function () {
+    const twice = awardClaimNotes([w1, w1], [3n, 2n], author, 0n, new Map([[w1, 5n]]), fmt);
+    expect(twice.places).to.deep.equal([
+      "0.000005 USDC (5 base units) to claim by this address for its 2 credited entries together",
+      "0.000005 USDC (5 base units) to claim by this address for its 2 credited entries together",
+    ]);
+    const authorWins = awardClaimNotes(
+      [author.toUpperCase().replace("0X", "0x")],
+      [4n],
+      author,
+      6n,
+      new Map([[author, 10n]]),
+      fmt,
+    );
+    expect(authorWins.places[0]).to.match(
+      /10 base units\) to claim by this address for its 2 credited entries/,
+    );
+    expect(authorWins.remainder).to.match(
+      /10 base units\) to claim by this address for its 2 credited entries/,
+    );
+    const claimed = awardClaimNotes(
+      [w1],
+      [7n],
+      author,
+      3n,
+      new Map([
+        [w1, 0n],
+        [author, 3n],
+      ]),
+      fmt,
+    );
+    expect(claimed).to.deep.equal({
+      places: ["claimed"],
+      remainder: "0.000003 USDC (3 base units) to claim",
+    });
   });
 });

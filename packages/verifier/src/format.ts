@@ -33,6 +33,12 @@ export interface TableOptions {
   width?: number;
 }
 
+/** A place's amount as words: "1 base unit", "6172841 base units", "? base units" when the report has none. */
+function baseUnitsText(amount: string | bigint | undefined): string {
+  if (amount === undefined) return "? base units";
+  return `${amount} base unit${String(amount) === "1" ? "" : "s"}`;
+}
+
 /**
  * Render a report as a fixed-width table: one line per fact (state and first
  * reason), the failed facts' reasons in full below, then the policy line.
@@ -69,7 +75,7 @@ export function formatReportTable(report: VerificationReport, options: TableOpti
   const v = report.values;
   if (v.winners.length > 0) {
     lines.push(
-      `winners: ${v.winners.map((w, i) => `${i + 1}. ${head(w)} (${v.place_amounts_base_units[i] ?? "?"} base units)`).join(", ")}`,
+      `winners: ${v.winners.map((w, i) => `${i + 1}. ${head(w)} (${baseUnitsText(v.place_amounts_base_units[i])})`).join(", ")}`,
     );
   } else {
     lines.push(`winners: none (${v.zero_winner_reason ?? "no reason derivable"})`);
