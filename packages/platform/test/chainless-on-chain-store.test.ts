@@ -19,12 +19,17 @@ import {
 
 const chain = useDevChain();
 
-/** Publishes and finalizes one run through `h` (a process without a chain). */
-async function publishAndFinalize(h: Harness, tag: string) {
+/**
+ * Publishes and finalizes one run through `h` (a process without a chain); the rival's account is made
+ * through `withChain` (the process with the chain), which gives its agent a withdrawal address: on a
+ * store marked with a chain a run needs one in every process (probe30 A-F8), and only a process with
+ * the chain may set it (probe29 C-F8).
+ */
+async function publishAndFinalize(h: Harness, withChain: Harness, tag: string) {
   const author = await h.real.authenticate((await h.real.createAccount({ name: `${tag}-author` })).api_key);
   const ds = await h.real.createDataset(author, cities(4, tag));
   const published = await h.real.publish(author, ds.dataset_id, { ...CITIES_PUBLISH, max_attempts: 2 });
-  const rival = await h.principal(`${tag}-rival`);
+  const rival = await withChain.principal(`${tag}-rival`);
   const run = await h.real.startRun(rival, published.slug, `${tag}-rival`);
   const done = await h.real.finalize(rival, run.run.id);
   return { published, done, rival, runId: run.run.id };
@@ -37,7 +42,7 @@ describe("a process without a chain on a store anchored on one (probe26 A-F5)", 
     const withChain = await openAt({ ...at, chain: chainConfig(chain(), 0) });
     const chainless = await openAt({ ...at });
     try {
-      const { published, done, rival, runId } = await publishAndFinalize(chainless, "cl");
+      const { published, done, rival, runId } = await publishAndFinalize(chainless, withChain, "cl");
       expect(published.commitment_anchor_status).toBe("pending");
       expect(published.commit_root).toBeNull();
       expect(published.commitment_anchor_error).toMatch(/no chain/);
@@ -70,7 +75,7 @@ describe("a process without a chain on a store anchored on one (probe26 A-F5)", 
     });
     const chainless = await openAt({ ...at });
     try {
-      const { published, rival, runId } = await publishAndFinalize(chainless, "sw");
+      const { published, rival, runId } = await publishAndFinalize(chainless, withChain, "sw");
       const stored = await chainless.storedReceiptHash(runId);
       const until = Date.now() + 60_000;
       while ((await chainless.real.getRun(rival, runId)).receipt_hash === null && Date.now() < until)
@@ -153,6 +158,42 @@ describe(
         ).toEqual([address]);
       } finally {
         await plain.close();
+      }
+    });
+  },
+);
+
+// probe30 A-F8: a chainless serve on a shared database started runs of agents without a withdrawal
+// address (the chain process refused the same start); such a winner blocked the whole award
+describe(
+  "a process without a chain on a store anchored on one: run starts (probe30 A-F8)",
+  { timeout: 120_000 },
+  () => {
+    it("refuses a start by an agent that can win and has no withdrawal address, as the chain process does; with one set through the chain process it starts", async () => {
+      const at = await freshStoreLocation();
+      const withChain = await openAt({ ...at, chain: chainConfig(chain(), 0) });
+      const chainless = await openAt({ ...at });
+      try {
+        const p = chainless.real;
+        const author = await p.authenticate((await p.createAccount({ name: "nf-author" })).api_key);
+        const ds = await p.createDataset(author, cities(4, "nf"));
+        const { slug } = await p.publish(author, ds.dataset_id, { ...CITIES_PUBLISH, max_attempts: 2 });
+        const rival = await p.authenticate((await p.createAccount({ name: "nf-rival" })).api_key);
+        for (const h of [chainless, withChain]) {
+          const refused = await rejection(h.real.startRun(rival, slug, "nf-rival"));
+          expect(refused).toMatchObject({
+            code: "withdrawal_address_required",
+            details: { field: "withdrawal_address", agent_id: "nf-rival" },
+          });
+        }
+        expect((await p.myRuns(rival)).runs).toEqual([]); // nothing started
+        // the author's own agent needs none (it takes no money), on the chainless process too
+        expect((await p.startRun(author, slug, "nf-author")).run.id).toMatch(/^run-/);
+        await withChain.real.setAccountWithdrawalAddress(rival, "0x1234567890123456789012345678901234567891");
+        expect((await p.startRun(rival, slug, "nf-rival")).run.id).toMatch(/^run-/);
+      } finally {
+        await chainless.real.close();
+        await withChain.real.close();
       }
     });
   },

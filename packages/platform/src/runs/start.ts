@@ -68,12 +68,16 @@ const CLOCK_NOTE =
  * bounty, even after its runs started) a run of an agent that can win (not the benchmark author's,
  * SPEC 7.2) does not start without a withdrawal address; once set an address can only be replaced,
  * never cleared (`checkAgentRegistration`). Refused at start rather than at finalize: a competitor learns
- * it before doing any work, and nothing is left behind (a new agent is not registered). A chainless
- * service never awards, so its runs need none.
+ * it before doing any work, and nothing is left behind (a new agent is not registered). A store no
+ * process opened with a chain never awards, so its runs need none; a store marked with a chain
+ * (`meta.anchoring_chain_id`) is awarded there whatever this process has, so a chainless process on
+ * it applies the rule too (probe30 A-F8: a start through a chainless `serve` on a shared database ranked
+ * an address-less winner, and its award was refused for everyone).
+ * @param awardable the store may be awarded: this process has a chain, or the store is marked with one ({@link storeAwardable})
  * @throws PlatformError `withdrawal_address_required` naming the field, the agent and how to set it
  */
 function assertPayable(
-  ctx: PlatformContext,
+  awardable: boolean,
   b: BenchmarkRecord,
   agent: {
     agent_id: string;
@@ -82,12 +86,17 @@ function assertPayable(
     withdrawal_address: string | null;
   },
 ): void {
-  if (!ctx.chain || agent.withdrawal_address || isAuthorAgent(agent, b.author_account_id)) return;
+  if (!awardable || agent.withdrawal_address || isAuthorAgent(agent, b.author_account_id)) return;
   throw new PlatformError(
     "withdrawal_address_required",
     `withdrawal_address: agent ${agent.agent_id} has none, and a winner without one would block the whole award; set it first (through a server: REST PUT /api/v1/accounts/me/withdrawal-address or MCP set_withdrawal_address; on a local store: bench-bounty run --withdrawal-address ADDR without --server, or bench-bounty agent ID --withdrawal-address ADDR), then start`,
     { field: "withdrawal_address", path: "$.withdrawal_address", agent_id: agent.agent_id },
   );
+}
+
+/** Whether runs on this store may be awarded: this process has a chain, or some process marked the store with one. */
+async function storeAwardable(ctx: PlatformContext): Promise<boolean> {
+  return ctx.chain !== null || (await ctx.store.anchors.anchoringChainId()) !== null;
 }
 
 /**
@@ -122,15 +131,16 @@ export async function startRun(
     if (squat !== null) throw squattedError(b.commit_root, "commitment", squat);
   }
   const known = await ctx.store.agents.get(agentId);
+  const awardable = await storeAwardable(ctx);
   let newAgent: AgentSettings | null = null;
   if (known) {
     assertAgentOwner(p, known);
-    assertPayable(ctx, b, known);
+    assertPayable(awardable, b, known);
   } else {
     assertMayOwnAgents(p);
     // a new agent takes the address of the account's first agent (as `POST /accounts/me/agents` does)
     const inherited = (await ctx.store.agents.ofAccount(p.account_id))[0]?.withdrawal_address ?? null;
-    assertPayable(ctx, b, {
+    assertPayable(awardable, b, {
       agent_id: agentId,
       owner_account_id: p.account_id,
       is_author_agent: false,
@@ -154,7 +164,7 @@ export async function startRun(
       const locked = await t.agents.get(agentId, { lock: true });
       if (locked !== null) {
         assertAgentOwner(p, locked);
-        assertPayable(ctx, b, locked);
+        assertPayable(awardable, b, locked);
       }
       const open = await t.runs.inProgress(slug, agentId);
       if (open !== null) throw runInProgress(agentId, open);
