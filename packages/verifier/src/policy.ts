@@ -7,7 +7,10 @@
  * - `onchain`: `offline` plus every chain fact `verified`, except `pack_anchor`,
  *   which may be `unverified` (SPEC 8 allows a pack whose anchor did not land: `pack_anchor: null`
  *   and no anchor found); it must not be `failed`.
- * - `full`: `onchain` plus `indexer_agreement` `verified`.
+ * - `full`: `onchain` plus `indexer_agreement` `verified`, and `pack_anchor` `verified`: the
+ *   pack's own anchor is the one on-chain fact that binds its unbound text (`benchmark.title`,
+ *   `grader_types`); without it a re-hashed pack with another title and `pack_anchor: null` met
+ *   `full` (probe30 C-F7). The platform serves a pack only once its anchor is mined.
  *
  * Every policy accepts `not-required` for every fact (there is nothing to
  * check: e.g. `receipt_anchors` when the pack names no receipt).
@@ -23,7 +26,7 @@ export const POLICY_NAMES: readonly PolicyName[] = ["offline", "onchain", "full"
 export const POLICY_DESCRIPTIONS: Readonly<Record<PolicyName, string>> = Object.freeze({
   offline: "every fact computed from the pack alone holds; no fact may be failed",
   onchain: "offline + every on-chain fact verified (pack_anchor may be unverified when the pack has none)",
-  full: "onchain + the indexer agrees with the pack and the chain",
+  full: "onchain + the pack's anchor verified + the indexer agrees with the pack and the chain",
 });
 
 // `not-required` (nothing to check, e.g. receipt_anchors of a zero-winner pack with no
@@ -39,7 +42,8 @@ export function policyRequirements(policy: PolicyName): Record<FactName, FactSta
     if (source === "pack") req[name] = OK_OR_NOT_REQUIRED;
     else if (source === "chain") {
       if (policy === "offline") req[name] = NOT_FAILED;
-      else if (name === "pack_anchor") req[name] = ["verified", "unverified", "not-required"];
+      else if (name === "pack_anchor" && policy === "onchain")
+        req[name] = ["verified", "unverified", "not-required"];
       else req[name] = OK_OR_NOT_REQUIRED;
     } else req[name] = policy === "full" ? OK_OR_NOT_REQUIRED : NOT_FAILED;
   }

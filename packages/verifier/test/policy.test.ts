@@ -48,6 +48,8 @@ describe("policies", () => {
     const packUnanchored = all("verified");
     packUnanchored.pack_anchor = "unverified";
     expect(evaluatePolicy("onchain", packUnanchored).met).toBe(true);
+    // full binds the pack's unbound text through its own anchor (probe30 C-F7)
+    expect(evaluatePolicy("full", packUnanchored)).toMatchObject({ met: false, unmet: ["pack_anchor"] });
     for (const policy of POLICY_NAMES) {
       const failed = all("verified");
       failed.receipt_anchors = "failed";
