@@ -12,8 +12,15 @@
  * Validation is pure and persists nothing (the dry run); errors are row-numbered and sorted so that the
  * first one names the LOWEST offending `row_index` and its field.
  */
-import { GOLD_DEPTH_IN_PACK, canonicalHash, valueLimitProblems, type Hex } from "@bench-bounty/evidence";
+import {
+  GOLD_DEPTH_IN_PACK,
+  appendPath,
+  canonicalHash,
+  valueLimitProblems,
+  type Hex,
+} from "@bench-bounty/evidence";
 import { PlatformError, throwRowIssues, type RowIssue } from "./errors.js";
+import { unkeptNumberError } from "./gold.js";
 import { assertWellFormedText } from "./utf8.js";
 import { textTooLong } from "./text-limits.js";
 import { controlCharacterProblem } from "./terminal.js";
@@ -148,6 +155,40 @@ function pathTooDeep(row: unknown): string | null {
       });
   }
   return null;
+}
+
+/** Most numbers not kept as written ({@link unkeptNumberIssues}) listed for one row. */
+const MAX_UNKEPT_PER_ROW = 20;
+
+/**
+ * Every number of row `i` whose text is not the double it reads as (gold's `unkeptNumberError`, the one
+ * rule the publish options follow): `1e-400` would be stored, shown and graded as 0, and
+ * `0.1000000000000000055511151231257827` as 0.1 (probe30 A-F3: a numeric gold written so was committed
+ * and credited the answer 0). Each is an issue `inexact_number` on its path in the row (`label`,
+ * `payload.b`, `payload.xs[2]`), the message naming the JSON path in the body (`$.rows[0].payload.b`)
+ * and saying to send a decimal string; a number kept as written in another notation (`1E+2`, `2.50`)
+ * and an integer of any size (a bigint, exact) are not. Iterative; at most {@link MAX_UNKEPT_PER_ROW}.
+ * @param row the row as a lossless JSON value (a float an evidence `JsonFloat` with its lexeme)
+ * @param i the row's index, for the message's path
+ */
+function unkeptNumberIssues(row: JsonValue, i: number): RowIssue[] {
+  const out: RowIssue[] = [];
+  const stack: { v: JsonValue; path: string }[] = [{ v: row, path: "" }];
+  while (stack.length > 0 && out.length < MAX_UNKEPT_PER_ROW) {
+    const { v, path } = stack.pop()!;
+    if (isJsonFloat(v)) {
+      const message = unkeptNumberError(`$.rows[${i}]${path}`, v.lexeme, v.value);
+      if (message !== null)
+        out.push({ row_index: i, field: path.replace(/^\./, ""), code: "inexact_number", message });
+    } else if (Array.isArray(v)) {
+      for (let k = v.length - 1; k >= 0; k--) stack.push({ v: v[k]!, path: appendPath(path, k) });
+    } else if (isJsonObject(v)) {
+      const entries = Object.entries(v);
+      for (let k = entries.length - 1; k >= 0; k--)
+        stack.push({ v: entries[k]![1], path: appendPath(path, entries[k]![0]) });
+    }
+  }
+  return out;
 }
 
 const ROW_KEYS = new Set(["decision_ts", "payload", "label", "knowable_at"]);
@@ -372,6 +413,7 @@ function normaliseRow(
     issue("$", "not_object", "a row must be an object {decision_ts, payload, label, knowable_at?}");
     return null;
   }
+  issues.push(...unkeptNumberIssues(row, i));
   for (const k of Object.keys(row)) {
     if (!ROW_KEYS.has(k))
       issue(

@@ -92,6 +92,33 @@ export interface SentNumberOptions {
 }
 
 /**
+ * The refusal of a JSON number whose text is not the double it reads as: `1e-400` reads as 0,
+ * `1.0000000000000001` as 1, `0.1000000000000000055511151231257827` as 0.1, `9007199254740993.0` as
+ * ...992. The one test of a number that loses what its author wrote, shared by the publish options
+ * ({@link sentNumberText}) and the numbers in a dataset's rows (`dataset.ts`, probe30 A-F3). A text
+ * that is the double's in another notation is kept (`1E+2`, `2.50`, `5e-324`, `-0`): SPEC 2 makes a
+ * float a binary64, rendered canonically.
+ * @param field named in the message (an option, a JSON path `$.rows[0].label`)
+ * @param sent the number's text as sent (a JSON number lexeme)
+ * @param value the double `sent` reads as
+ * @param asString the field also takes a decimal string: the message advises one (default true)
+ * @returns the message naming `field` and quoting `sent` (cut to 40 characters), or null when kept
+ */
+export function unkeptNumberError(
+  field: string,
+  sent: string,
+  value: number,
+  asString = true,
+): string | null {
+  const read = String(value);
+  if (sent === read) return null;
+  const asSent = plainDecimal(sent);
+  if (asSent === plainDecimal(read)) return null;
+  const advice = asString ? `: send it as a decimal string, e.g. "${shownNumber(asSent)}"` : "";
+  return `${field} ${shownNumber(sent)} is not the number a JSON reader keeps (it reads as ${read})${advice}`;
+}
+
+/**
  * The plain decimal of a JSON number option exactly as its author sent it, or why it cannot be kept
  * (probe21 A-F2; probe19 A-F6 for big integers): the one rule of a publish option given as a JSON
  * number. `v` is a JS number (its text unknown: judged from the double) or a {@link JsonFloat} from
@@ -125,11 +152,8 @@ export function sentNumberText(
   const asSent = plainDecimal(sent);
   if (opts.integer && /\.[0-9]*[1-9]/.test(asSent))
     return { error: `${field} ${shownNumber(sent)} is not a whole number` };
-  const read = String(value);
-  if (asSent !== plainDecimal(read))
-    return {
-      error: `${field} ${shownNumber(sent)} is not the number a JSON reader keeps (it reads as ${read})${advice(asSent)}`,
-    };
+  const unkept = unkeptNumberError(field, sent, value, asString);
+  if (unkept !== null) return { error: unkept };
   const digits = asSent.replace(/[-.]/g, "").replace(/^0+/, "").length;
   if (!Number.isInteger(value) && digits > DOUBLE_DIGITS)
     return {

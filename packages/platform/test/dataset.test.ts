@@ -1,4 +1,4 @@
-import { canonicalJsonString, keccak256Hex } from "@bench-bounty/evidence";
+import { canonicalJsonString, keccak256Hex, parseJson } from "@bench-bounty/evidence";
 import { afterEach, describe, expect, it } from "vitest";
 import { csvToDataset, loadCsvDataset, seattleWeatherCsvPath } from "../src/csv.js";
 import {
@@ -258,6 +258,68 @@ describe("dataset validation", () => {
     ]);
     const inName = checkDataset({ name: "n\u0000", rows: [row()] });
     expect(inName.errors.map((e) => [e.row_index, e.field, e.code])).toEqual([[-1, "name", "nul_character"]]);
+  });
+});
+
+// probe30 A-F3: a float whose text is not the double it reads as was stored, shown and graded as the
+// double (a numeric gold `1e-400` committed as 0, `0.1000000000000000055511151231257827` as 0.1), while
+// the publish options refuse exactly these numbers (gold.ts, the one rule)
+describe("a number in a row not kept as written is refused, naming its path (probe30 A-F3)", () => {
+  /** A dataset body's text (as the REST body and a JSON file are read: the lossless parser) with `rows`. */
+  const body = (rows: string) => parseJson(`{"name":"nums","rows":[${rows}]}`);
+
+  it("a label 1e-400 or 0.1000000000000000055511151231257827 and such payload numbers: refused, send a decimal string", () => {
+    const r = checkDataset(
+      body(
+        '{"decision_ts":"2026-05-01","label":1e-400,"payload":{"q":"g1"}},' +
+          '{"decision_ts":"2026-05-02","label":0.1000000000000000055511151231257827,"payload":{"q":"g2"}},' +
+          '{"decision_ts":"2026-05-03","label":"x","payload":{"b":1e-400,"d":[1,{"e":9007199254740993.0}],"a b":1.0000000000000001}}',
+      ),
+    );
+    expect(r.ok).toBe(false);
+    expect(r.errors.map((e) => [e.row_index, e.field, e.code])).toEqual([
+      [0, "label", "inexact_number"],
+      [1, "label", "inexact_number"],
+      [2, "payload.b", "inexact_number"],
+      [2, "payload.d[1].e", "inexact_number"],
+      [2, 'payload["a b"]', "inexact_number"],
+    ]);
+    expect(r.errors[0]!.message).toBe(
+      '$.rows[0].label 1e-400 is not the number a JSON reader keeps (it reads as 0): send it as a decimal string, e.g. "0.00000000000000000000000000000000000000..."',
+    );
+    expect(r.errors[1]!.message).toMatch(
+      /^\$\.rows\[1\]\.label 0\.1000000000000000055511151231257827 is not the number a JSON reader keeps \(it reads as 0\.1\): send it as a decimal string/,
+    );
+    expect(r.errors[3]!.message).toMatch(
+      /^\$\.rows\[2\]\.payload\.d\[1\]\.e 9007199254740993\.0 .*reads as 9007199254740992/,
+    );
+    const e = refusal(() =>
+      validateDataset(body('{"decision_ts":"2026-05-01","label":1e-400,"payload":{"q":"g1"}}')),
+    );
+    expect(e.code).toBe("invalid_dataset");
+    expect(e.details).toMatchObject({ row_index: 0, field: "label" });
+    expect(e.message).toMatch(/^dataset: row 0, field label: \$\.rows\[0\]\.label 1e-400 /);
+  });
+
+  it("a number kept as written in another notation, and an integer of any size, are taken as before", () => {
+    const v = validateDataset(
+      body(
+        '{"decision_ts":"2026-05-01","label":2.50,"payload":{"a":123456789012345678901234567890,"b":1E+2,"c":-0,"d":5e-324,"e":1.5e300,"f":0.30000000000000004,"g":-0.0}}',
+      ),
+    );
+    expect(canonicalJsonString(v.rows[0])).toBe(
+      '{"decision_ts":"2026-05-01","label":2.5,"payload":{"a":123456789012345678901234567890,"b":100.0,"c":0,"d":5e-324,"e":1.5e+300,"f":0.30000000000000004,"g":-0.0}}',
+    );
+  });
+
+  it("a JSON dataset file is held to the same rule (the CLI's validate and publish)", async () => {
+    const path = join(tempDir(), "nums.json");
+    writeFileSync(
+      path,
+      '{"name":"f","rows":[{"decision_ts":"2026-05-01","label":"a","payload":{"x":1e-400}}]}',
+    );
+    const r = checkDataset(await readDataset(path, {}));
+    expect(r.errors.map((e) => [e.row_index, e.field, e.code])).toEqual([[0, "payload.x", "inexact_number"]]);
   });
 });
 

@@ -6,9 +6,9 @@
 import { z } from "@hono/zod-openapi";
 import { RUN_TASKS_PAGE_MIB as PAGE_MIB } from "./domain.js";
 import { maxUint256 } from "viem";
-import { GRADER_TYPE_NAMES } from "@bench-bounty/evidence";
+import { GRADER_TYPE_NAMES, isJsonObject } from "@bench-bounty/evidence";
 import { addressForm } from "@bench-bounty/contracts";
-import { LEADERBOARD_VISIBILITIES, TEXT_LIMITS } from "@bench-bounty/platform";
+import { BUCKET_UNITS, LEADERBOARD_VISIBILITIES, TEXT_LIMITS, type BucketUnit } from "@bench-bounty/platform";
 
 const loose = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
 
@@ -57,13 +57,30 @@ export const SubmitBody = z
   })
   .openapi("SubmitBody");
 
+/**
+ * A dataset body's `bucket_fields`: a JSON object `{payload_field: unit}`, passed on as sent; the
+ * platform checks each entry (a unit of `BUCKET_UNITS`, a field every row has), naming
+ * `bucket_fields.<field>`. Not `z.record`, which builds a new object: it skipped a key `__proto__`
+ * without a word and refused an object with a key `constructor` ("expected record"; probe30 A-F4),
+ * while a payload field may have any name.
+ */
+const BucketFields = z
+  .custom<Record<string, BucketUnit>>(isJsonObject, {
+    error: `must be an object {payload_field: unit}, each unit one of ${BUCKET_UNITS.join(", ")}`,
+  })
+  .openapi({
+    type: "object",
+    additionalProperties: { type: "string", enum: [...BUCKET_UNITS] },
+    description: "`{payload_field: unit}`: each named payload timestamp floored to the unit (UTC)",
+  });
+
 export const DatasetBody = z
   .strictObject({
     name: z.string().openapi({ description: "the dataset's name (trimmed)", maxLength: TEXT_LIMITS.name }),
     description: z.string().optional().openapi({ maxLength: TEXT_LIMITS.description }),
     label_policy: z.string().optional().openapi({ maxLength: TEXT_LIMITS.label_policy }),
     sanitize: z.boolean().optional(),
-    bucket_fields: z.record(z.string(), z.enum(["minute", "hour", "day", "month"])).optional(),
+    bucket_fields: BucketFields.optional(),
     time_bound_fields: z.array(z.string()).optional(),
     rows: z.array(z.unknown()),
   })
