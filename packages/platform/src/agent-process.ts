@@ -278,6 +278,46 @@ function emptiedDirs(): string[] {
   return [...out];
 }
 
+/** `__SO_ACCEPTCON` in `/proc/net/unix`'s `Flags`: a listening socket. */
+const SO_ACCEPTCON = 0x10000;
+
+/**
+ * The real paths of the listening unix sockets bound in the filesystem on this machine (Linux's
+ * `/proc/net/unix`, this network namespace), outside `emptied` (directories every sandbox gets empty
+ * anyway): every sandbox covers each with `/dev/null`, so an agent connects to none. A PostgreSQL
+ * whose socket is not in Debian's directory (`?host=/tmp/pg`, upstream's default `/tmp`) let an agent in
+ * with peer or trust authentication as the runner's user and read every gold (probe30 B-F4); any other
+ * local service that trusts the user (a Docker socket, an ssh agent) is the same. Abstract sockets
+ * (`@name`) have no path and cannot be covered (see the README). Empty where `/proc/net/unix` cannot be
+ * read.
+ */
+export function listeningSocketPaths(emptied: readonly string[] = []): string[] {
+  let table: string;
+  try {
+    table = readFileSync("/proc/net/unix", "utf8");
+  } catch {
+    return [];
+  }
+  const out = new Set<string>();
+  for (const line of table.split("\n").slice(1)) {
+    // Num RefCount Protocol Flags Type St Inode Path
+    const cols = line.trim().split(/\s+/);
+    const path = cols.slice(7).join(" ");
+    if (cols.length < 8 || !path.startsWith("/")) continue;
+    if ((parseInt(cols[3]!, 16) & SO_ACCEPTCON) === 0) continue;
+    let real: string;
+    try {
+      real = realpathSync(path);
+      if (!lstatSync(real).isSocket()) continue;
+    } catch {
+      continue; // removed since it was bound (a stale entry), or not ours to see
+    }
+    if (emptied.some((d) => real === d || isUnder(real, d))) continue;
+    out.add(real);
+  }
+  return [...out];
+}
+
 /** True when `p` is strictly inside the directory `dir`. */
 const isUnder = (p: string, dir: string): boolean => p.startsWith(dir === sep ? dir : dir + sep);
 
@@ -311,10 +351,15 @@ export function agentArgv(command: string, cwd: string, hide: string[], sandbox:
       `the agent's working directory ${cwd} is the store's ${clash.path}, which the agent must not see: give the agent another directory (or none: it then gets a fresh temporary one)`,
       { field: "agent.cwd", path: cwd },
     );
-  const mounts: { path: string; args: string[] }[] = emptiedDirs().map((d) => ({
+  const emptied = emptiedDirs();
+  const mounts: { path: string; args: string[] }[] = emptied.map((d) => ({
     path: d,
     args: ["--tmpfs", d],
   }));
+  // every listening unix socket of the machine, covered: no local service lets the agent in (probe30 B-F4)
+  const hiddenDirs = hidden.filter((m) => m.kind === "dir").map((m) => m.path);
+  for (const sock of listeningSocketPaths([...emptied, ...hiddenDirs]))
+    mounts.push({ path: sock, args: ["--ro-bind", "/dev/null", sock] });
   for (const m of hidden)
     mounts.push({
       path: m.path,

@@ -21,6 +21,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -30,6 +31,7 @@ import {
   bubblewrapAvailable,
   DATABASE_SOCKET_DIRS,
   hiddenMounts,
+  listeningSocketPaths,
   runAgentProcess,
 } from "../src/agent-process.js";
 import { Store } from "../src/store.js";
@@ -354,6 +356,24 @@ describe("links out of hidden directories, /proc and other agents (issue 13 gap)
             expect([...allowed, "PWD", "SHLVL", "_", "OLDPWD"]).toContain(v);
         } finally {
           await store.close();
+        }
+      });
+
+      it("connects to no listening unix socket outside Debian's directory: a PostgreSQL socket in /tmp-like dirs is covered (probe30 B-F4)", async () => {
+        const dir = mkdtempSync(join(tmpdir(), "pgsock-"));
+        const path = join(dir, ".s.PGSQL.5999");
+        const server = createNetServer((c) => c.end("THE-GOLD"));
+        await new Promise<void>((ok) => server.listen(path, ok));
+        try {
+          expect(listeningSocketPaths()).toContain(realpathSync(path));
+          const connect = `node -e "require('net').connect(process.argv[1]).on('data',d=>process.stdout.write(String(d))).on('error',e=>process.stdout.write('refused '+e.code))" '${path}'`;
+          // the runner itself reaches it: the agent must not
+          const said = await agentSays(connect, []);
+          expect(said).not.toContain("THE-GOLD");
+          expect(said).toMatch(/^refused /);
+        } finally {
+          await new Promise<void>((ok) => server.close(() => ok()));
+          rmSync(dir, { recursive: true, force: true });
         }
       });
 
