@@ -588,6 +588,7 @@ def _validate_anchor(r: _Reader, a, path: str, nullable: bool) -> None:
         return
     a = r.obj(a, path, "anchor")
     r.f(a, "registry_address", path, "hexstr", 40, "an address")
+    r.f(a, "tx_hash", path, "hexstr", 64, "a transaction hash")
     r.f(a, "anchor_block", path, "integer")
 
 
@@ -1143,13 +1144,34 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
         got = call_words(registry, "anchorOf(bytes32)", 4, word_bytes32(digest))
         return (got[1][1], hx(got[0][96:128])) if got else None
 
+    anchored_topic = hx(keccak256(b"Anchored(bytes32,bytes32,address)"))
+
+    def anchor_tx_problem(what: str, a: dict, digest: str, kind_word: str) -> str | None:
+        """The anchor's own transaction (probe30 B-F6: its tx_hash was never read): mined successfully in
+        the anchor's block, with the registry's Anchored(digest, kind) log."""
+        receipt = rpc.tx_receipt(a["tx_hash"])
+        if receipt is None:
+            return f"{what} anchor transaction {a['tx_hash']} is not mined"
+        if receipt["status"] != 1 or receipt["blockNumber"] != a["anchor_block"]:
+            return f"{what} anchor transaction {a['tx_hash']} has status {receipt['status']} in block {receipt['blockNumber']}, not a success in block {a['anchor_block']}"
+        for lg in receipt["logs"]:
+            if lg["address"] == a["registry_address"].lower() and lg["topics"][:3] == [anchored_topic, digest.lower(), kind_word]:
+                return None
+        return f"{what} anchor transaction {a['tx_hash']} has no Anchored log of {digest} (kind {what}) from {a['registry_address']}"
+
     got = anchor_of(b["commit_root"])
     if got and (got[0] != anchor["anchor_block"] or got[1] != kind("commitment")):
         problems.append(f"commitment anchored at block {got[0]} kind {got[1]}")
+    problem = anchor_tx_problem("commitment", anchor, b["commit_root"], kind("commitment"))
+    if problem:
+        problems.append(problem)
     if pack.get("pack_anchor"):
         got = anchor_of(pack["pack_hash"])
         if got and (got[0] != pack["pack_anchor"]["anchor_block"] or got[1] != kind("pack")):
             problems.append(f"pack anchored at block {got[0]} kind {got[1]}")
+        problem = anchor_tx_problem("pack", pack["pack_anchor"], pack["pack_hash"], kind("pack"))
+        if problem:
+            problems.append(problem)
     else:
         problems.append("the pack has no pack_anchor")
     for r in rows:

@@ -123,6 +123,16 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       /^check_pack: malformed pack: \$\.rank_derivation\.rows\[0\]\.achieved_at: expected an ISO-8601 UTC time/,
     ],
     [
+      "a pack anchor's tx_hash that is not one (probe30 B-F6)",
+      (p) => (p.pack_anchor.tx_hash = 0),
+      /^check_pack: malformed pack: \$\.pack_anchor\.tx_hash: expected a transaction hash \(0x and 64 hex digits\), found the integer 0$/,
+    ],
+    [
+      "a commitment anchor's empty tx_hash (probe30 B-F6)",
+      (p) => (p.benchmark.commitment_anchor.tx_hash = ""),
+      /^check_pack: malformed pack: \$\.benchmark\.commitment_anchor\.tx_hash: expected a transaction hash/,
+    ],
+    [
       "a receipt with no tasks",
       (p) => (p.winners[0].receipt.tasks = []),
       /^check_pack: malformed pack: \$\.winners\[0\]\.receipt\.tasks: a receipt without tasks/,
@@ -444,6 +454,12 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       );
       expect(r.stdout).toMatch(/^FAIL award_log +no single successful Awarded log/m);
       expect(r.stdout).toMatch(/^FAIL anchors +anchorOf\(bytes32\)/m);
+      // the anchors' own transactions are read too (probe30 B-F6: their tx_hash was never read)
+      const { commitment_anchor } = base().benchmark as { commitment_anchor: { tx_hash: string } };
+      expect(r.stdout).toContain(`commitment anchor transaction ${commitment_anchor.tx_hash} is not mined`);
+      expect(r.stdout).toContain(
+        `pack anchor transaction ${base().pack_anchor.tx_hash as string} is not mined`,
+      );
       const bounty = base().benchmark.bounty_contract as string;
       answer = byMethod({
         eth_chainId: "0x2105",
