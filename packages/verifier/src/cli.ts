@@ -162,8 +162,8 @@ export function endOutputQuietlyOnClosedPipe(stream: NodeJS.WriteStream = proces
  * file). Nothing there, or a regular file: `out` itself (replaced atomically). A symbolic link to a regular
  * file: that file (written through, the link kept). Anything else is refused, untouched.
  * A path that cannot be examined (a parent not searchable) is returned as is: writing it reports why.
- * @throws VerifierInputError `bad_option` naming `--out` for a directory, FIFO, device or socket, a symbolic
- *   link to one of those, a symbolic link to nothing, or a loop of links
+ * @throws VerifierInputError `bad_option` naming `--out` for an empty path, a directory, FIFO, device or
+ *   socket, a symbolic link to one of those, a symbolic link to nothing, or a loop of links
  */
 export async function outTarget(out: string): Promise<string> {
   const refuse = (what: string): never => {
@@ -173,6 +173,9 @@ export async function outTarget(out: string): Promise<string> {
       `${JSON.stringify(out)} is ${what}: the report is written only to a regular file (or through a symbolic link to one)`,
     );
   };
+  // an empty path names no file: a bad option, refused before the pack is read like any other (probe30
+  // B-F7: `--out ''` ran the whole verification, then failed to write with exit 3)
+  if (out === "") return refuse("an empty path");
   const code = (e: unknown): string | undefined => {
     const c = (e as { code?: unknown }).code;
     if (typeof c !== "string") throw e; // not a file system error: a bug
