@@ -660,7 +660,7 @@ describe("smaller input checks", () => {
 });
 
 describe("a CSV payload column with no name or listed twice (probe30 B-F7)", () => {
-  it("a header column with no name is refused for the default payload, never kept as a payload field \"\"", async () => {
+  it('a header column with no name is refused for the default payload, never kept as a payload field ""', async () => {
     expect(() =>
       csvToDataset("date,label,\n2020-01-01,a,1\n", { decision_ts: "date", label: "label" }, { name: "t" }),
     ).toThrow(

@@ -206,7 +206,11 @@ describe("dataset validation", () => {
   it("an instant with more than 3 fraction digits is refused, never rounded to the millisecond", () => {
     expect(parseInstant("2020-01-01T00:00:00.123Z")).toBe(Date.UTC(2020, 0, 1, 0, 0, 0, 123));
     expect(parseInstant("2020-01-01T00:00:00.5Z")).toBe(Date.UTC(2020, 0, 1, 0, 0, 0, 500));
-    for (const ts of ["2020-01-01T00:00:00.0000001Z", "2020-01-01T00:00:00.0009Z", "2020-01-01T00:00:00.1230Z"])
+    for (const ts of [
+      "2020-01-01T00:00:00.0000001Z",
+      "2020-01-01T00:00:00.0009Z",
+      "2020-01-01T00:00:00.1230Z",
+    ])
       expect(parseInstant(ts), ts).toBeNull();
     const e = refusal(() =>
       validateDataset({
@@ -219,7 +223,9 @@ describe("dataset validation", () => {
     const late = checkDataset({
       name: "d",
       time_bound_fields: ["price"],
-      rows: [row({ decision_ts: "2020-01-01T00:00:00Z", knowable_at: { price: "2020-01-01T00:00:00.0009Z" } })],
+      rows: [
+        row({ decision_ts: "2020-01-01T00:00:00Z", knowable_at: { price: "2020-01-01T00:00:00.0009Z" } }),
+      ],
     });
     expect(late.ok).toBe(false);
     expect(late.errors[0]).toMatchObject({ field: "knowable_at.price", code: "not_iso_timestamp" });
