@@ -32,10 +32,15 @@ import type { ProgressCallback } from "./progress.js";
 import { POLICY_DESCRIPTIONS, POLICY_NAMES } from "./policy.js";
 import { isHttpUrl } from "./source.js";
 import { oneLine, printable, terminalJson } from "./text.js";
-import { refuseRepeatedOptions } from "./cli-options.js";
+import { optionSourceName, refuseRepeatedOptions } from "./cli-options.js";
 import { verifyPack } from "./verify.js";
 
-export { refuseRepeatedOptions, repeatableOption, repeatedOptionMessage } from "./cli-options.js";
+export {
+  optionSourceName,
+  refuseRepeatedOptions,
+  repeatableOption,
+  repeatedOptionMessage,
+} from "./cli-options.js";
 
 /** Exit code for an internal error (a bug in the verifier, not in the input). */
 export const EXIT_INTERNAL = 4;
@@ -297,10 +302,8 @@ export function parseHttpUrlOption(v: unknown, flag: string): string | undefined
  */
 function urlOptionOf(cmd: Command, name: string, flag: string): string | undefined {
   const v = cmd.getOptionValue(name) as string | undefined;
-  const env = cmd.options.find((o) => o.attributeName() === name)?.envVar;
-  if (cmd.getOptionValueSource(name) !== "env" || env === undefined) return parseHttpUrlOption(v, flag);
-  if (v === undefined || v === "") return undefined;
-  return parseHttpUrlOption(v, `${env} (the environment form of ${flag})`);
+  if (cmd.getOptionValueSource(name) === "env" && (v === undefined || v === "")) return undefined;
+  return parseHttpUrlOption(v, optionSourceName(cmd, flag));
 }
 
 /**
