@@ -189,9 +189,15 @@ export function parseAwardCursor(name: string, value: string): { block: bigint; 
   return { block: BigInt(m[1]!), logIndex: Number(m[2]!) };
 }
 
-/** Cursor of lists ordered by bounty id (descending): the last id of the previous page. */
+/**
+ * Cursor of lists ordered by bounty id (descending): the last id of the previous page, so a bounty id
+ * (1 to 2^256 - 1, as {@link parseBountyId}). `0` and an integer beyond uint256 are no id: refused as
+ * the award cursor refuses a block beyond its range (probe30 B-F7: `2^256` answered the first page and
+ * `0` an empty one).
+ * @throws ParamError naming `name`: not a cursor returned as nextCursor
+ */
 export function parseIdCursor(name: string, value: string): bigint {
-  if (!/^(0|[1-9][0-9]{0,77})$/.test(value)) {
+  if (!/^[1-9][0-9]{0,77}$/.test(value) || BigInt(value) > UINT256_MAX) {
     throw new ParamError(name, `"${name}" must be a cursor returned as nextCursor, got "${clip(value)}"`);
   }
   return BigInt(value);

@@ -7,6 +7,7 @@ import {
   parseAwardCursor,
   parseBountyId,
   parseBytes32,
+  parseIdCursor,
   parseLimit,
   parseStatus,
   parseTime,
@@ -134,6 +135,18 @@ describe("REST parameters", () => {
   it("award cursors are block:logIndex", () => {
     expect(parseAwardCursor("cursor", "120:3")).toEqual({ block: 120n, logIndex: 3 });
     expect(paramOf(() => parseAwardCursor("cursor", "120"))).toBe("cursor");
+  });
+
+  // probe30 B-F7: `?cursor=<2^256>` answered the first page and `?cursor=0` an empty one, while the
+  // same 2^256 as a path id was a 400: an id cursor is a bounty id, 1 to 2^256-1, or it is refused
+  it("id cursors are bounty ids: 0 and beyond uint256 are refused naming cursor", () => {
+    const max = (1n << 256n) - 1n;
+    expect(parseIdCursor("cursor", "1")).toBe(1n);
+    expect(parseIdCursor("cursor", String(max))).toBe(max);
+    for (const bad of ["0", String(max + 1n), "9".repeat(78), "00", "01"]) {
+      expect(paramOf(() => parseIdCursor("cursor", bad)), bad).toBe("cursor");
+      expect(() => parseIdCursor("cursor", bad), bad).toThrow(/"cursor" must be a cursor returned as nextCursor/);
+    }
   });
 
   // issue 13 re-probe: every parameter given twice, as an array form or as a non-canonical number is a

@@ -29,6 +29,7 @@
  *   get {@link SERVE_STOP_GRACE_MS} to be answered), the verifier and the store, and exits.
  */
 import { Option, type Command } from "commander";
+import { optionSourceName } from "@bench-bounty/verifier/cli";
 import { openStore, SERVE_API_KEY_REFUSAL, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
 import type { StepOutcome } from "@bench-bounty/server";
 import {
@@ -182,12 +183,12 @@ export function untilStopped(watchParent: boolean): Promise<string> {
   });
 }
 
-function portOf(v: string): number {
+function portOf(v: string, named: string): number {
   const n = Number(v);
   if (!/^\d+$/.test(v) || n > 65535)
     throw new PlatformError(
       "invalid_option",
-      `--port must be an integer 0..65535, got ${JSON.stringify(v)}`,
+      `${named} must be an integer 0..65535, got ${JSON.stringify(v)}`,
       { field: "port" },
     );
   return n;
@@ -201,6 +202,7 @@ export const MIN_OPERATOR_KEY_CHARS = 32;
  * `DATABASE_URL` is set, several `serve` processes may share it; else the SQLite store in
  * `--store DIR`), with the operator's key from `BENCH_BOUNTY_OPERATOR_KEY`; `batched`: receipt anchors
  * wait for one `anchorMany` per `--anchor-flush-ms`.
+ * A refused number is named as it was given: `--flag`, or its variable (`named`, {@link optionSourceName}).
  * @returns the platform and the database it uses, for the banner (never a password)
  * @throws PlatformError `invalid_option`, `invalid_store`
  */
@@ -208,6 +210,7 @@ async function openForServe(
   o: ServeOpts,
   faults: FaultHooks | undefined,
   batched: boolean,
+  named: (flag: string) => string,
 ): Promise<{ platform: Platform; database: string }> {
   if (o.apiKey !== undefined)
     throw new PlatformError("invalid_option", SERVE_API_KEY_REFUSAL, { field: "api-key" });
@@ -222,14 +225,18 @@ async function openForServe(
       { field: "BENCH_BOUNTY_OPERATOR_KEY" },
     );
   if (!/^[1-9][0-9]{0,6}$/.test(o.anchorFlushMs))
-    throw new PlatformError("invalid_option", "--anchor-flush-ms must be an integer 1..9999999 (ms)", {
-      field: "anchor-flush-ms",
-    });
+    throw new PlatformError(
+      "invalid_option",
+      `${named("--anchor-flush-ms")} must be an integer 1..9999999 (ms), got ${JSON.stringify(o.anchorFlushMs)}`,
+      {
+        field: "anchor-flush-ms",
+      },
+    );
   const budgetAll = o.publishBudgetAll;
   if (budgetAll !== undefined && !/^[1-9][0-9]{0,8}$/.test(budgetAll))
     throw new PlatformError(
       "invalid_option",
-      `--publish-budget-all must be an integer 1..999999999 (publishes per 24 h by all accounts together), got ${JSON.stringify(budgetAll)}`,
+      `${named("--publish-budget-all")} must be an integer 1..999999999 (publishes per 24 h by all accounts together), got ${JSON.stringify(budgetAll)}`,
       { field: "publish-budget-all" },
     );
   const batchAnchorQuota = { ...DEFAULT_BATCH_ANCHOR_QUOTA };
@@ -241,7 +248,7 @@ async function openForServe(
     if (!/^[1-9][0-9]{0,8}$/.test(value))
       throw new PlatformError(
         "invalid_option",
-        `--${flag} must be an integer 1..999999999 (finalizes per ${PERIOD_HOURS} h whose receipt the batches anchor), got ${JSON.stringify(value)}`,
+        `${named(`--${flag}`)} must be an integer 1..999999999 (finalizes per ${PERIOD_HOURS} h whose receipt the batches anchor), got ${JSON.stringify(value)}`,
         { field: flag },
       );
     batchAnchorQuota[key] = Number(value);
@@ -255,7 +262,7 @@ async function openForServe(
     if (!/^[1-9][0-9]{0,8}$/.test(value))
       throw new PlatformError(
         "invalid_option",
-        `--${flag} must be an integer 1..999999999, got ${JSON.stringify(value)}`,
+        `${named(`--${flag}`)} must be an integer 1..999999999, got ${JSON.stringify(value)}`,
         { field: flag },
       );
     agentQuota[key] = Number(value);
@@ -264,14 +271,14 @@ async function openForServe(
   if (dsBytes !== undefined && !/^[1-9][0-9]{0,14}$/.test(dsBytes))
     throw new PlatformError(
       "invalid_option",
-      `--dataset-bytes-per-account must be an integer 1..999999999999999 (bytes of dataset rows one account may keep stored), got ${JSON.stringify(dsBytes)}`,
+      `${named("--dataset-bytes-per-account")} must be an integer 1..999999999999999 (bytes of dataset rows one account may keep stored), got ${JSON.stringify(dsBytes)}`,
       { field: "dataset-bytes-per-account" },
     );
   const dsAll = o.datasetBytesAll;
   if (dsAll !== undefined && !/^[1-9][0-9]{0,14}$/.test(dsAll))
     throw new PlatformError(
       "invalid_option",
-      `--dataset-bytes-all must be an integer 1..999999999999999 (bytes of dataset rows all accounts but the operator's may keep stored together), got ${JSON.stringify(dsAll)}`,
+      `${named("--dataset-bytes-all")} must be an integer 1..999999999999999 (bytes of dataset rows all accounts but the operator's may keep stored together), got ${JSON.stringify(dsAll)}`,
       { field: "dataset-bytes-all" },
     );
   for (const [flag, value, what] of [
@@ -281,7 +288,7 @@ async function openForServe(
     if (value !== undefined && !/^[1-9][0-9]{0,14}$/.test(value))
       throw new PlatformError(
         "invalid_option",
-        `--${flag} must be an integer 1..999999999999999 (bytes of answers ${what} may keep stored), got ${JSON.stringify(value)}`,
+        `${named(`--${flag}`)} must be an integer 1..999999999999999 (bytes of answers ${what} may keep stored), got ${JSON.stringify(value)}`,
         { field: flag },
       );
   // Receipts and commitments are batched: the operator's anchor transactions are one per kind per
@@ -518,14 +525,16 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         "stop when the process that started this one dies (for scripts that spawn serve; on by itself under npm, npx and pnpm)",
       ),
     )
-    .action(async (o: ServeOpts) => {
+    .action(async (o: ServeOpts, cmd: Command) => {
+      // a refused value is named as given: the flag, or its environment variable (probe30 B-F7)
+      const named = (flag: string): string => optionSourceName(cmd, flag);
       try {
-        const port = portOf(o.port);
+        const port = portOf(o.port, named("--port"));
         const shownIndexer = publicIndexerOf(o);
         const shownRpc = publicRpcOf(o);
         // serve batches receipt anchors (the option's default here) unless `--receipt-anchoring immediate`
         const batched = o.receiptAnchoring === "batch";
-        const { platform, database } = await openForServe(o, opts.faults, batched);
+        const { platform, database } = await openForServe(o, opts.faults, batched, named);
         // Loaded here, not at the bin's start: every other command stays as fast as before.
         const {
           closeDatasetWorker,

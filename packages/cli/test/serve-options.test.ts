@@ -85,3 +85,66 @@ describe("serve's options and banner (probe27)", { timeout: 60_000 }, () => {
     expect(twice).toEqual([]);
   });
 });
+
+describe(
+  "a bad number from serve's environment names the variable (probe30 B-F7)",
+  { timeout: 120_000 },
+  () => {
+    // `BENCH_BOUNTY_AGENTS_PER_ACCOUNT=abc serve` said `--agents-per-account must be ...`: a flag the user
+    // did not give. Every numeric option of serve with an environment form, found from the program itself.
+    const serve = buildProgram().commands.find((c) => c.name() === "serve")!;
+    const numeric = serve.options.filter(
+      (o) => o.envVar !== undefined && /<(n|ms|bytes|port)>$/.test(o.flags) && o.long !== undefined,
+    );
+
+    it("covers the numeric options (the list is not empty by accident)", () => {
+      expect(numeric.map((o) => o.long)).toEqual(
+        expect.arrayContaining(["--port", "--agents-per-account", "--anchor-flush-ms", "--answer-bytes-all"]),
+      );
+    });
+
+    it.each(numeric.map((o) => [o.envVar!, o.long!] as const))(
+      "%s=abc is refused naming %s's environment form, before it listens",
+      (variable, flag) => {
+        const store = mkdtempSync(join(tmpdir(), "bb-serve-env-num-"));
+        const args = [CLI_BIN, "serve", "--store", store];
+        if (flag !== "--port") args.push("--port", "0");
+        const r = spawnSync(process.execPath, args, {
+          encoding: "utf8",
+          env: { PATH: process.env.PATH!, [variable]: "abc" },
+          timeout: 60_000,
+        });
+        expect(r.status, r.stderr).toBe(1);
+        // serve's own numbers say `VAR (the environment form of --flag)`; --award-confirmations, the store's,
+        // is refused by commander's own parse, which names the variable too (`value 'abc' from env 'VAR'`)
+        expect(r.stderr).toContain(variable);
+        expect(r.stderr).not.toMatch(new RegExp(`^error: ${flag} must`));
+        expect(r.stdout).not.toContain("listening on");
+      },
+    );
+
+    it("the probe's case in full: BENCH_BOUNTY_AGENTS_PER_ACCOUNT=abc", () => {
+      const store = mkdtempSync(join(tmpdir(), "bb-serve-env-num-"));
+      const r = spawnSync(process.execPath, [CLI_BIN, "serve", "--store", store, "--port", "0"], {
+        encoding: "utf8",
+        env: { PATH: process.env.PATH!, BENCH_BOUNTY_AGENTS_PER_ACCOUNT: "abc" },
+        timeout: 60_000,
+      });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toBe(
+        'error: BENCH_BOUNTY_AGENTS_PER_ACCOUNT (the environment form of --agents-per-account) must be an integer 1..999999999, got "abc"\n',
+      );
+    });
+
+    it("the flag itself is still named as the flag", () => {
+      const store = mkdtempSync(join(tmpdir(), "bb-serve-env-num-"));
+      const r = spawnSync(
+        process.execPath,
+        [CLI_BIN, "serve", "--store", store, "--port", "0", "--agents-per-account", "abc"],
+        { encoding: "utf8", env: { PATH: process.env.PATH! }, timeout: 60_000 },
+      );
+      expect(r.status).toBe(1);
+      expect(r.stderr).toBe('error: --agents-per-account must be an integer 1..999999999, got "abc"\n');
+    });
+  },
+);

@@ -59,6 +59,8 @@ export type CsvDatasetMeta = Omit<DatasetInput, "rows">;
  *   as their exact text, payload keys the trimmed column names
  * @throws PlatformError `invalid_csv` naming the column or line (1-based, header is line 1): `details
  *   {field, column, columns}` for a name no header column has (`columns`: the trimmed header names);
+ *   `{field, column}` for an empty name in the mapping, a payload column listed twice, or (no payload
+ *   list) a header column with no name that would be a payload field;
  *   `invalid_dataset` on field `rows` (`details {limit, rows_read}`) when a row past
  *   {@link MAX_DATASET_ROWS} is read (the dataset's one row-count rule, {@link rowCountIssue})
  */
@@ -126,6 +128,12 @@ function csvColumns(header: string[], mapping: CsvMapping): CsvColumns {
   }
   const need = (column: string, field: string): number => {
     const name = columnName(column);
+    // a header cell with no name (`date,label,`) is no column to map: it would become a payload key ""
+    if (name === "")
+      throw new PlatformError("invalid_csv", `CSV mapping ${field}: an empty column name`, {
+        field,
+        column: name,
+      });
     const i = col.get(name);
     if (i === undefined) {
       throw new PlatformError(
@@ -150,6 +158,26 @@ function csvColumns(header: string[], mapping: CsvMapping): CsvColumns {
         "a payload column is shown in every prompt and would give the answer away",
       { field: "payload", column: label },
     );
+  // the default payload is every other column: one with no name in the header is refused, never taken
+  // as a payload field "" (probe30 B-F7); a column listed twice is refused, never copied twice
+  const unnamed = names.findIndex((name, i) => name === "" && i !== labelCol);
+  if (mapping.payload === undefined && unnamed >= 0)
+    throw new PlatformError(
+      "invalid_csv",
+      `CSV mapping payload: the header's column ${unnamed + 1} has no name, so it cannot be a payload field: ` +
+        "name it in the header, or list the payload columns",
+      { field: "payload", column: "" },
+    );
+  const listed = new Set<string>();
+  for (const name of mapping.payload?.map(columnName) ?? []) {
+    if (listed.has(name))
+      throw new PlatformError(
+        "invalid_csv",
+        `CSV mapping payload: the column ${JSON.stringify(name)} is listed twice`,
+        { field: "payload", column: name },
+      );
+    listed.add(name);
+  }
   const payloadCols = (mapping.payload?.map(columnName) ?? names.filter((name) => name !== label)).map(
     (name) => [name, need(name, "payload")] as const,
   );

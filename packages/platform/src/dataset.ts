@@ -33,7 +33,7 @@ import {
   type JsonObject,
   type JsonValue,
 } from "./json.js";
-import { BUCKET_UNITS, bucketInstant, parseInstant, type BucketUnit } from "./time.js";
+import { BUCKET_UNITS, INSTANT_FORM, bucketInstant, parseInstant, type BucketUnit } from "./time.js";
 
 /** One dataset row as stored after validation (sanitized and bucketed when asked). */
 export interface DatasetRow extends JsonObject {
@@ -431,7 +431,7 @@ function normaliseRow(
     issue(
       "decision_ts",
       "not_iso_timestamp",
-      "decision_ts must be an ISO-8601 instant with a zone (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)",
+      `decision_ts must be an ISO-8601 instant with a zone (${INSTANT_FORM})`,
     );
   }
   // payload
@@ -457,7 +457,11 @@ function normaliseRow(
       for (const [f, t] of Object.entries(ka)) {
         const ms = typeof t === "string" ? parseInstant(t) : null;
         if (ms === null) {
-          issue(`knowable_at.${f}`, "not_iso_timestamp", "must be an ISO-8601 instant with a zone");
+          issue(
+            `knowable_at.${f}`,
+            "not_iso_timestamp",
+            `must be an ISO-8601 instant with a zone (${INSTANT_FORM})`,
+          );
           continue;
         }
         if (isJsonObject(payload) && !Object.prototype.hasOwnProperty.call(payload, f)) {

@@ -18,12 +18,22 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 /** The system clock. */
 export const systemClock: Clock = () => Date.now();
 
+/**
+ * The instant form {@link parseInstant} takes, in words for a refusal's message: the platform README's
+ * `decision_ts` rule.
+ */
+export const INSTANT_FORM =
+  "YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS[.fff]] with Z or ±HH:MM, at most 3 fraction digits (milliseconds)";
+
+// a fraction has 1 to 3 digits: an instant is kept in milliseconds, and a 4th digit would be dropped
+// without a word (probe30 B-F7: a knowable_at 0.9 ms after decision_ts passed as at it)
 const ISO_RE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2}))?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
 /**
- * Parses a strict ISO-8601 instant: `YYYY-MM-DD` (midnight UTC) or `YYYY-MM-DDTHH:MM[:SS[.fff]]` followed
- * by `Z` or a `±HH:MM` offset. A time without a zone is ambiguous and refused, and so is a date or time
+ * Parses a strict ISO-8601 instant ({@link INSTANT_FORM}): `YYYY-MM-DD` (midnight UTC) or
+ * `YYYY-MM-DDTHH:MM[:SS[.fff]]` followed by `Z` or a `±HH:MM` offset, a fraction of 1 to 3 digits (a
+ * finer one is refused, never rounded). A time without a zone is ambiguous and refused, and so is a date or time
  * that does not exist (`isExistingDateTime` of @bench-bounty/evidence: `2026-02-30`, `24:00`, `:60`)
  * and an instant (after its offset) before year 100 or after 9999.
  * @returns unix milliseconds, or `null` when the text is not such an instant

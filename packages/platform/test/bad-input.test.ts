@@ -659,6 +659,51 @@ describe("smaller input checks", () => {
   });
 });
 
+describe("a CSV payload column with no name or listed twice (probe30 B-F7)", () => {
+  it('a header column with no name is refused for the default payload, never kept as a payload field ""', async () => {
+    expect(() =>
+      csvToDataset("date,label,\n2020-01-01,a,1\n", { decision_ts: "date", label: "label" }, { name: "t" }),
+    ).toThrow(
+      /^CSV mapping payload: the header's column 3 has no name, so it cannot be a payload field: name it in the header, or list the payload columns$/,
+    );
+    // listing the payload columns leaves the unnamed column out, as before
+    const listed = csvToDataset(
+      "date,label,\n2020-01-01,a,1\n",
+      { decision_ts: "date", label: "label", payload: ["date"] },
+      { name: "t" },
+    );
+    expect(listed.rows).toEqual([{ decision_ts: "2020-01-01", payload: { date: "2020-01-01" }, label: "a" }]);
+    // a mapping that names the empty column is refused naming its field
+    expect(() =>
+      csvToDataset(
+        "date,label,\n2020-01-01,a,1\n",
+        { decision_ts: "date", label: "label", payload: ["date"], knowable_at: { date: "" } },
+        { name: "t" },
+      ),
+    ).toThrow(/^CSV mapping knowable_at\.date: an empty column name$/);
+    const file = join(tempDir(), "unnamed.csv");
+    writeFileSync(file, "date,label,\n2020-01-01,a,1\n");
+    const r = await runCli("validate", file, "--label", "label", "--decision-ts", "date");
+    expect(r.code, r.out).toBe(1);
+    expect(r.err).toMatch(/^error: CSV mapping payload: the header's column 3 has no name/);
+  });
+
+  it("--payload x,x is refused naming the column, not taken silently", async () => {
+    expect(() =>
+      csvToDataset(
+        "date,x,label\n2020-01-01,1,a\n",
+        { decision_ts: "date", label: "label", payload: ["x", " x"] },
+        { name: "t" },
+      ),
+    ).toThrow(/^CSV mapping payload: the column "x" is listed twice$/);
+    const file = join(tempDir(), "twice.csv");
+    writeFileSync(file, "date,x,label\n2020-01-01,1,a\n");
+    const r = await runCli("validate", file, "--label", "label", "--decision-ts", "date", "--payload", "x,x");
+    expect(r.code, r.out).toBe(1);
+    expect(r.err).toMatch(/^error: CSV mapping payload: the column "x" is listed twice/);
+  });
+});
+
 describe("chain options are checked before the store or the network", () => {
   const KEY = "0x" + "11".repeat(32);
   afterEach(() => {

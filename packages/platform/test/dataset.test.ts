@@ -201,6 +201,36 @@ describe("dataset validation", () => {
     }
   });
 
+  // probe30 B-F7: 7 fraction digits were taken though the rule is [.fff], and a knowable_at 0.9 ms after
+  // decision_ts passed --time-bound as at it: a 4th fraction digit was dropped without a word
+  it("an instant with more than 3 fraction digits is refused, never rounded to the millisecond", () => {
+    expect(parseInstant("2020-01-01T00:00:00.123Z")).toBe(Date.UTC(2020, 0, 1, 0, 0, 0, 123));
+    expect(parseInstant("2020-01-01T00:00:00.5Z")).toBe(Date.UTC(2020, 0, 1, 0, 0, 0, 500));
+    for (const ts of [
+      "2020-01-01T00:00:00.0000001Z",
+      "2020-01-01T00:00:00.0009Z",
+      "2020-01-01T00:00:00.1230Z",
+    ])
+      expect(parseInstant(ts), ts).toBeNull();
+    const e = refusal(() =>
+      validateDataset({
+        name: "d",
+        rows: [row({ decision_ts: "2020-01-01T00:00:00.0000001Z", knowable_at: undefined })],
+      }),
+    );
+    expect(e.details.field).toBe("decision_ts");
+    expect(e.message).toContain("at most 3 fraction digits (milliseconds)");
+    const late = checkDataset({
+      name: "d",
+      time_bound_fields: ["price"],
+      rows: [
+        row({ decision_ts: "2020-01-01T00:00:00Z", knowable_at: { price: "2020-01-01T00:00:00.0009Z" } }),
+      ],
+    });
+    expect(late.ok).toBe(false);
+    expect(late.errors[0]).toMatchObject({ field: "knowable_at.price", code: "not_iso_timestamp" });
+  });
+
   it("the dry run reports and persists nothing", async () => {
     const platform = await openTemp();
     const bad = await platform.validateDataset({

@@ -78,3 +78,19 @@ export function refuseRepeatedOptions(program: Command): Command {
   equip(program);
   return program;
 }
+
+/**
+ * How a message names the option whose value it refuses: the flag (`--agents-per-account`) when the value
+ * came from the command line or a default, and `VAR (the environment form of --flag)` when it came from
+ * the option's environment variable (`.env()`), so a bad variable is never reported as a flag nobody
+ * gave (probe14 D2-F22 for the verifier's URLs, probe30 B-F7 for `serve`'s numbers).
+ * Used by every program: the verifier's `--rpc` / `--indexer` and `serve`'s options.
+ * @param cmd the command that declares the option, after its parse
+ * @param flag the option's long flag, e.g. `"--rpc"`
+ * @returns `flag`, or the variable's name and the flag it stands for
+ */
+export function optionSourceName(cmd: Command, flag: string): string {
+  const option = cmd.options.find((o) => o.long === flag);
+  if (option?.envVar === undefined || cmd.getOptionValueSource(option.attributeName()) !== "env") return flag;
+  return `${option.envVar} (the environment form of ${flag})`;
+}

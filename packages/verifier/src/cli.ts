@@ -32,10 +32,15 @@ import type { ProgressCallback } from "./progress.js";
 import { POLICY_DESCRIPTIONS, POLICY_NAMES } from "./policy.js";
 import { isHttpUrl } from "./source.js";
 import { oneLine, printable, terminalJson } from "./text.js";
-import { refuseRepeatedOptions } from "./cli-options.js";
+import { optionSourceName, refuseRepeatedOptions } from "./cli-options.js";
 import { verifyPack } from "./verify.js";
 
-export { refuseRepeatedOptions, repeatableOption, repeatedOptionMessage } from "./cli-options.js";
+export {
+  optionSourceName,
+  refuseRepeatedOptions,
+  repeatableOption,
+  repeatedOptionMessage,
+} from "./cli-options.js";
 
 /** Exit code for an internal error (a bug in the verifier, not in the input). */
 export const EXIT_INTERNAL = 4;
@@ -162,8 +167,8 @@ export function endOutputQuietlyOnClosedPipe(stream: NodeJS.WriteStream = proces
  * file). Nothing there, or a regular file: `out` itself (replaced atomically). A symbolic link to a regular
  * file: that file (written through, the link kept). Anything else is refused, untouched.
  * A path that cannot be examined (a parent not searchable) is returned as is: writing it reports why.
- * @throws VerifierInputError `bad_option` naming `--out` for a directory, FIFO, device or socket, a symbolic
- *   link to one of those, a symbolic link to nothing, or a loop of links
+ * @throws VerifierInputError `bad_option` naming `--out` for an empty path, a directory, FIFO, device or
+ *   socket, a symbolic link to one of those, a symbolic link to nothing, or a loop of links
  */
 export async function outTarget(out: string): Promise<string> {
   const refuse = (what: string): never => {
@@ -173,6 +178,9 @@ export async function outTarget(out: string): Promise<string> {
       `${JSON.stringify(out)} is ${what}: the report is written only to a regular file (or through a symbolic link to one)`,
     );
   };
+  // an empty path names no file: a bad option, refused before the pack is read like any other (probe30
+  // B-F7: `--out ''` ran the whole verification, then failed to write with exit 3)
+  if (out === "") return refuse("an empty path");
   const code = (e: unknown): string | undefined => {
     const c = (e as { code?: unknown }).code;
     if (typeof c !== "string") throw e; // not a file system error: a bug
@@ -294,10 +302,8 @@ export function parseHttpUrlOption(v: unknown, flag: string): string | undefined
  */
 function urlOptionOf(cmd: Command, name: string, flag: string): string | undefined {
   const v = cmd.getOptionValue(name) as string | undefined;
-  const env = cmd.options.find((o) => o.attributeName() === name)?.envVar;
-  if (cmd.getOptionValueSource(name) !== "env" || env === undefined) return parseHttpUrlOption(v, flag);
-  if (v === undefined || v === "") return undefined;
-  return parseHttpUrlOption(v, `${env} (the environment form of ${flag})`);
+  if (cmd.getOptionValueSource(name) === "env" && (v === undefined || v === "")) return undefined;
+  return parseHttpUrlOption(v, optionSourceName(cmd, flag));
 }
 
 /**

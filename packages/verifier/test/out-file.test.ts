@@ -118,6 +118,16 @@ describe("--out onto something that is not a regular file (D2-F10)", () => {
     );
   });
 
+  it("an empty --out is a bad option, refused before the pack is read: exit 2, not exit 3 after the walk (probe30 B-F7)", () => {
+    // a pack that does not exist: refused for --out first shows nothing was read
+    const r = run(["verify", join(dir(), "absent.json"), "--out", ""]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toBe(
+      'verify: bad input: --out: "" is an empty path: the report is written only to a regular file (or through a symbolic link to one)\n',
+    );
+    expect(r.stdout).toBe("");
+  });
+
   it("a regular file is replaced atomically as before", () => {
     const d = dir();
     writeFileSync(join(d, "r.json"), "old\n");
