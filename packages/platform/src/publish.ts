@@ -213,6 +213,10 @@ export async function storeDataset(
   const datasetId = `ds-${keccak256Hex(`${key}\n${owner.account_id}\n${d.name}\n${d.content_hash}`).slice(2, 18)}`;
   const existing = await ctx.store.datasets.get(datasetId);
   if (existing) return existing;
+  // uploads a dead process left pending, this one's included, are removed before the checks: their
+  // bytes are not counted, and this dataset's left-over row does not answer `server_busy` for ever
+  // (probe30 A-F5: only a process's start removed them)
+  await abandonStaleUploads(ctx);
   const createdAt = isoMillis(ctx.clock());
   const record = {
     dataset_id: datasetId,
@@ -276,8 +280,8 @@ async function storedByAnother(ctx: PlatformContext, datasetId: string): Promise
  * A-F3: in one transaction, SQLite's one connection was held for the whole insert and every keyed request
  * waited 2.8-5.9 s); then one short transaction makes it visible. A pending dataset is invisible to
  * every read and counts against the quotas from the first transaction on; on any failure it is removed
- * (`removeDeletedDataset`), and one left by a process that died is removed by the next `Platform.open`
- * ({@link abandonStaleUploads}). Bounded as a whole by `answerBy`: past it, nothing is made visible.
+ * (`removeDeletedDataset`), and one left by a process that died is removed by the next upload, in any
+ * process, or `Platform.open` ({@link abandonStaleUploads}). Bounded as a whole by `answerBy`: past it, nothing is made visible.
  * @throws as {@link storeDataset}; `write_too_long` when `answerBy` passes while the rows go in
  */
 async function storePending(
@@ -348,13 +352,16 @@ export const PENDING_UPLOAD_GRACE_MS = 60_000;
 
 /**
  * Removes the pending datasets ({@link storePending}) of uploads whose deadline passed more than
- * {@link PENDING_UPLOAD_GRACE_MS} ago: their process died while inserting (`Platform.open`, before
- * `finishDeletions`, which removes their rows).
+ * {@link PENDING_UPLOAD_GRACE_MS} ago, their rows included: their process died while inserting. Called
+ * by `Platform.open` and before every upload ({@link storeDataset}), so the processes still running
+ * on a shared store remove them too (probe30 A-F5: only a process's start did, and until then a
+ * re-upload of the same dataset was `server_busy` and its bytes counted against its owner's quota).
  */
 export async function abandonStaleUploads(ctx: PlatformContext): Promise<void> {
-  await ctx.store.tx((t) =>
-    t.datasets.abandonPending(null, isoMillis(ctx.clock()), Date.now() - PENDING_UPLOAD_GRACE_MS),
-  );
+  const before = Date.now() - PENDING_UPLOAD_GRACE_MS;
+  if (!(await ctx.store.datasets.anyPendingBefore(before))) return; // a read: no write lock taken
+  const stale = await ctx.store.tx((t) => t.datasets.abandonPending(null, isoMillis(ctx.clock()), before));
+  for (const d of stale) await removeDeletedDataset(ctx, d.dataset_id, d.row_count);
 }
 
 /**
