@@ -248,7 +248,10 @@ export interface Domain {
   verification(p: Principal | null, slug: string): Promise<JsonValue>;
   /** The stored report's exact bytes. @throws EdgeError `verification_pending` (404) before one is stored */
   verificationReport(slug: string): Promise<Uint8Array>;
-  /** Queues a verification again (the benchmark's author or the operator). */
+  /**
+   * Queues a verification again (the benchmark's author or the operator). @throws EdgeError `rate_limited`
+   * (429) when the author asks within `REVERIFY_COOLDOWN_MS` (10 min) of the last result (probe30 A-F6)
+   */
   requestVerification(p: Principal | null, slug: string, opts?: WriteHow): Promise<JsonValue>;
   /** Queues a verification of `slug` when its pack exists and it has no job yet (award, startup). True when queued. */
   enqueueIfPacked(slug: string): Promise<boolean>;
