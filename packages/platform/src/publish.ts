@@ -67,6 +67,7 @@ import {
   type TestSetPlanner,
 } from "./publish/plan.js";
 import { getBenchmark } from "./publish/reads.js";
+import { NETWORK_SHARE_DIVISOR, networkShareOf } from "./network-share.js";
 
 export {
   type PublishOptions,
@@ -253,7 +254,7 @@ export async function storeDataset(
       // then all accounts but the operator together (probe11 O5), last: the lock every account's
       // uploads and publishes take is held from the check to the commit, not through the rows' insert
       // (probe26 A-F1); the sum counts this dataset now, and a refusal rolls the insert back
-      if (fresh) await chargeAllAccounts(t, allLimit, storedBytes);
+      if (fresh) await chargeAllAccounts(t, owner.account_id, allLimit, storedBytes);
       return fresh;
     },
     { locksBy: how.answerBy, account: owner.account_id },
@@ -304,7 +305,7 @@ async function storePending(
     }
     assertWriteInTime(w.answerBy, "upload", "the store's locks");
     const r = await t.datasets.insertPending(w.row, w.answerBy);
-    if (r === "inserted") await chargeAllAccounts(t, w.allLimit, w.row.stored_bytes);
+    if (r === "inserted") await chargeAllAccounts(t, owner.account_id, w.allLimit, w.row.stored_bytes);
     return r;
   }, bounded);
   if (reserved !== "inserted") return storedByAnother(ctx, id);
@@ -495,18 +496,54 @@ async function chargeTestSet(
  * those bytes already. Call it last in the transaction, right before its commit: the lock is then held
  * for the check, not for the rows' insert (probe26 A-F1: one publish's 240 MB test-set insert held it
  * ~4 s, and every other account's upload waited); the caller's transaction rolls back on a refusal.
- * `allLimit` null: no bound, nothing locked.
- * @throws PlatformError `dataset_quota_exceeded` (`details.limit: "dataset_bytes_all_accounts"`)
+ * Before it, the share of the owner's client network ({@link networkShareOf}, probe30 A-F7), under
+ * its lock `dataset-bytes:network:<network>`. `allLimit` null, or the operator's account: no bound,
+ * nothing locked.
+ * @param owner the account whose dataset it is (its `accounts.network` names the share)
+ * @throws PlatformError `dataset_quota_exceeded` (`details.limit: "dataset_bytes_per_network"` or
+ *   `"dataset_bytes_all_accounts"`)
  */
 async function chargeAllAccounts(
   t: Tables,
+  owner: string,
   allLimit: number | null,
   bytes: number,
   kind: StoredKind = "dataset",
 ): Promise<void> {
-  if (allLimit === null) return;
+  if (allLimit === null || isOperatorAccount(owner)) return;
+  // first the share of the owner's client network (probe30 A-F7), its lock before the one of all
+  const network = await t.accounts.networkOf(owner);
+  if (network !== null) {
+    const used = await t.datasets.bytesOfNetwork(network, { lock: true });
+    assertNetworkDatasetBytes(networkShareOf(allLimit), used - bytes, bytes, network, kind);
+  }
   const used = await t.datasets.bytesOfAll(OPERATOR_ACCOUNT_ID, { lock: true });
   assertAllDatasetBytes(allLimit, used - bytes, bytes, kind);
+}
+
+/**
+ * Refuses a dataset, or a benchmark's test set, that would take the accounts created from client
+ * network `network` past `share` bytes stored ({@link networkShareOf} of the all-accounts bound).
+ * @throws PlatformError `dataset_quota_exceeded`, `details: {limit: "dataset_bytes_per_network",
+ *   limit_bytes, used_bytes, network, dataset_bytes}` (`test_set_bytes` for a test set)
+ */
+function assertNetworkDatasetBytes(
+  share: number,
+  used: number,
+  bytes: number,
+  network: string,
+  kind: StoredKind,
+): void {
+  if (used + bytes <= share) return;
+  const { what, detail } = STORED_AS[kind];
+  throw new PlatformError(
+    "dataset_quota_exceeded",
+    `dataset quota reached: the accounts created from one client network (this account's: ${network}) may ` +
+      `store ${share} bytes of dataset rows and published test sets together (dataset_bytes_per_network, ` +
+      `1/${NETWORK_SHARE_DIVISOR} of what all accounts may); they store ${used} bytes and ${what} ${bytes} ` +
+      `bytes. Free space by deleting a dataset never published, or ask the operator`,
+    { limit: "dataset_bytes_per_network", limit_bytes: share, used_bytes: used, network, [detail]: bytes },
+  );
 }
 
 /** Reads a stored dataset's summary. @throws PlatformError `unknown_dataset` */
@@ -779,8 +816,7 @@ export async function publishBenchmark(
       }
       await t.tasks.insertAll(slug, plan.rows);
       // the bound of all accounts last, its lock held from here to the commit (probe26 A-F1)
-      if (!isOperatorAccount(ds.owner_account_id))
-        await chargeAllAccounts(t, ctx.datasetBytesAllAccounts, testSetBytes, "test set");
+      await chargeAllAccounts(t, ds.owner_account_id, ctx.datasetBytesAllAccounts, testSetBytes, "test set");
       if (!(await anchoredHere(ctx, t))) return null;
       await t.anchors.addPending(plan.root, "commitment", slug, createdAt);
       // A root already anchored (a store from before the one-root rule, or an anchor row left by an

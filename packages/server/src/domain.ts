@@ -11,6 +11,7 @@ import type {
   Principal,
   Registration,
   WriteHow,
+  CreateAccountHow,
 } from "@bench-bounty/platform";
 import type { StoredVerification } from "./verification/view.js";
 
@@ -51,14 +52,17 @@ export interface PlanningCharges {
 export interface Domain {
   /** The principal of an API key. @throws PlatformError `unauthenticated` for a key nobody holds */
   authenticate(apiKey: string): Promise<Principal>;
-  /** Creates an account with one API key and one agent (no key needed). */
+  /**
+   * Creates an account with one API key and one agent (no key needed); `opts.network`, the request's
+   * client network, is recorded on it (platform `createAccount`, probe30 A-F7).
+   */
   register(
     input: {
       name?: string | undefined;
       agent_id?: string | undefined;
       withdrawal_address?: string | null | undefined;
     },
-    opts?: WriteHow,
+    opts?: CreateAccountHow,
   ): Promise<Registration>;
   me(p: Principal | null): Promise<AccountView>;
   /** Sets the address of all the caller's agents in one transaction (platform `setAccountWithdrawalAddress`). */

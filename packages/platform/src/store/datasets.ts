@@ -156,6 +156,24 @@ export class DatasetsTable extends TableModule {
     return Number(r?.bytes ?? 0);
   }
 
+  /**
+   * The bytes stored in the datasets of the accounts created from client network `network`
+   * (`accounts.network`, migration 0015): its share of the bound on all accounts (probe30 A-F7). With
+   * `lock` it first takes the lock `dataset-bytes:network:<network>` until the transaction ends (take it
+   * before `dataset-bytes:all`), so two uploads of that network's accounts do not both pass its share.
+   */
+  async bytesOfNetwork(network: string, opts: { lock?: boolean } = {}): Promise<number> {
+    if (opts.lock) await this.advisoryLock(`dataset-bytes:network:${network}`);
+    const r = await this.db
+      .selectFrom("datasets as d")
+      .innerJoin("accounts as a", "a.account_id", "d.owner_account_id")
+      .select((eb) => eb.fn.sum<number | string | null>("d.stored_bytes").as("bytes"))
+      .where("a.network", "=", network)
+      .where("d.deleted_at", "is", null)
+      .executeTakeFirst();
+    return Number(r?.bytes ?? 0);
+  }
+
   /** The same dataset uploaded again while its deletion is under way: that deletion is finished here. */
   private async finishDeletingOf(datasetId: string): Promise<void> {
     const deleting = await this.db
