@@ -9,6 +9,7 @@ const POSTGRES_TESTS = [
   "test/rest-walk.test.ts",
   "test/publish-quota.test.ts",
   "test/dataset-quota.test.ts",
+  "test/network-share.test.ts",
   "test/access.test.ts",
   "test/squat.test.ts",
   "test/parallel.test.ts",

@@ -1,6 +1,7 @@
 /** Test helper: a spawned `bench-bounty serve` process, waited for until it prints its banner. */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,6 +38,31 @@ export async function post(base: string, path: string, body: unknown, key?: stri
     body: JSON.stringify(body),
   });
   return { status: r.status, json: (await r.json()) as Record<string, any> };
+}
+
+/**
+ * {@link post} from the loopback address `from` (127.x.y.z): another client address, and another client
+ * network when its /24 differs (the accounts of one network share a quarter of each all-accounts
+ * budget, probe30 A-F7).
+ */
+export function postFrom(from: string, base: string, path: string, body: unknown, key?: string) {
+  return new Promise<{ status: number; json: Record<string, any> }>((resolve, reject) => {
+    const req = request(
+      `${base}${path}`,
+      {
+        method: "POST",
+        localAddress: from,
+        headers: { "content-type": "application/json", ...(key ? { "x-api-key": key } : {}) },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (d: Buffer) => (text += d.toString()));
+        res.on("end", () => resolve({ status: res.statusCode!, json: JSON.parse(text) }));
+      },
+    );
+    req.on("error", reject);
+    req.end(JSON.stringify(body));
+  });
 }
 
 /** The CLI's built entry point: the tests spawn what the package builds. */

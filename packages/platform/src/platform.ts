@@ -119,6 +119,7 @@ import {
   listKeys,
   revokeKey,
   type AccountInput,
+  type CreateAccountHow,
   type AccountRecord,
   type IssuedKey,
   type KeyListing,
@@ -567,7 +568,10 @@ export class Platform {
    * @throws PlatformError `invalid_option`, `account_exists`, `invalid_withdrawal_address`, `forbidden`,
    *   `server_busy`
    */
-  createAccount(input: AccountInput, how?: WriteHow): Promise<{ account: AccountRecord } & IssuedKey> {
+  createAccount(
+    input: AccountInput,
+    how?: CreateAccountHow,
+  ): Promise<{ account: AccountRecord } & IssuedKey> {
     return createAccount(this.ctx, input, how);
   }
   /** The principal of an API key. @throws PlatformError `unauthenticated` */

@@ -67,6 +67,7 @@ import {
   type TestSetPlanner,
 } from "./publish/plan.js";
 import { getBenchmark } from "./publish/reads.js";
+import { NETWORK_SHARE_DIVISOR, networkShareOf } from "./network-share.js";
 
 export {
   type PublishOptions,
@@ -213,6 +214,10 @@ export async function storeDataset(
   const datasetId = `ds-${keccak256Hex(`${key}\n${owner.account_id}\n${d.name}\n${d.content_hash}`).slice(2, 18)}`;
   const existing = await ctx.store.datasets.get(datasetId);
   if (existing) return existing;
+  // uploads a dead process left pending, this one's included, are removed before the checks: their
+  // bytes are not counted, and this dataset's left-over row does not answer `server_busy` for ever
+  // (probe30 A-F5: only a process's start removed them)
+  await abandonStaleUploads(ctx);
   const createdAt = isoMillis(ctx.clock());
   const record = {
     dataset_id: datasetId,
@@ -249,7 +254,7 @@ export async function storeDataset(
       // then all accounts but the operator together (probe11 O5), last: the lock every account's
       // uploads and publishes take is held from the check to the commit, not through the rows' insert
       // (probe26 A-F1); the sum counts this dataset now, and a refusal rolls the insert back
-      if (fresh) await chargeAllAccounts(t, allLimit, storedBytes);
+      if (fresh) await chargeAllAccounts(t, owner.account_id, allLimit, storedBytes);
       return fresh;
     },
     { locksBy: how.answerBy, account: owner.account_id },
@@ -276,8 +281,8 @@ async function storedByAnother(ctx: PlatformContext, datasetId: string): Promise
  * A-F3: in one transaction, SQLite's one connection was held for the whole insert and every keyed request
  * waited 2.8-5.9 s); then one short transaction makes it visible. A pending dataset is invisible to
  * every read and counts against the quotas from the first transaction on; on any failure it is removed
- * (`removeDeletedDataset`), and one left by a process that died is removed by the next `Platform.open`
- * ({@link abandonStaleUploads}). Bounded as a whole by `answerBy`: past it, nothing is made visible.
+ * (`removeDeletedDataset`), and one left by a process that died is removed by the next upload, in any
+ * process, or `Platform.open` ({@link abandonStaleUploads}). Bounded as a whole by `answerBy`: past it, nothing is made visible.
  * @throws as {@link storeDataset}; `write_too_long` when `answerBy` passes while the rows go in
  */
 async function storePending(
@@ -300,7 +305,7 @@ async function storePending(
     }
     assertWriteInTime(w.answerBy, "upload", "the store's locks");
     const r = await t.datasets.insertPending(w.row, w.answerBy);
-    if (r === "inserted") await chargeAllAccounts(t, w.allLimit, w.row.stored_bytes);
+    if (r === "inserted") await chargeAllAccounts(t, owner.account_id, w.allLimit, w.row.stored_bytes);
     return r;
   }, bounded);
   if (reserved !== "inserted") return storedByAnother(ctx, id);
@@ -348,13 +353,16 @@ export const PENDING_UPLOAD_GRACE_MS = 60_000;
 
 /**
  * Removes the pending datasets ({@link storePending}) of uploads whose deadline passed more than
- * {@link PENDING_UPLOAD_GRACE_MS} ago: their process died while inserting (`Platform.open`, before
- * `finishDeletions`, which removes their rows).
+ * {@link PENDING_UPLOAD_GRACE_MS} ago, their rows included: their process died while inserting. Called
+ * by `Platform.open` and before every upload ({@link storeDataset}), so the processes still running
+ * on a shared store remove them too (probe30 A-F5: only a process's start did, and until then a
+ * re-upload of the same dataset was `server_busy` and its bytes counted against its owner's quota).
  */
 export async function abandonStaleUploads(ctx: PlatformContext): Promise<void> {
-  await ctx.store.tx((t) =>
-    t.datasets.abandonPending(null, isoMillis(ctx.clock()), Date.now() - PENDING_UPLOAD_GRACE_MS),
-  );
+  const before = Date.now() - PENDING_UPLOAD_GRACE_MS;
+  if (!(await ctx.store.datasets.anyPendingBefore(before))) return; // a read: no write lock taken
+  const stale = await ctx.store.tx((t) => t.datasets.abandonPending(null, isoMillis(ctx.clock()), before));
+  for (const d of stale) await removeDeletedDataset(ctx, d.dataset_id, d.row_count);
 }
 
 /**
@@ -488,18 +496,54 @@ async function chargeTestSet(
  * those bytes already. Call it last in the transaction, right before its commit: the lock is then held
  * for the check, not for the rows' insert (probe26 A-F1: one publish's 240 MB test-set insert held it
  * ~4 s, and every other account's upload waited); the caller's transaction rolls back on a refusal.
- * `allLimit` null: no bound, nothing locked.
- * @throws PlatformError `dataset_quota_exceeded` (`details.limit: "dataset_bytes_all_accounts"`)
+ * Before it, the share of the owner's client network ({@link networkShareOf}, probe30 A-F7), under
+ * its lock `dataset-bytes:network:<network>`. `allLimit` null, or the operator's account: no bound,
+ * nothing locked.
+ * @param owner the account whose dataset it is (its `accounts.network` names the share)
+ * @throws PlatformError `dataset_quota_exceeded` (`details.limit: "dataset_bytes_per_network"` or
+ *   `"dataset_bytes_all_accounts"`)
  */
 async function chargeAllAccounts(
   t: Tables,
+  owner: string,
   allLimit: number | null,
   bytes: number,
   kind: StoredKind = "dataset",
 ): Promise<void> {
-  if (allLimit === null) return;
+  if (allLimit === null || isOperatorAccount(owner)) return;
+  // first the share of the owner's client network (probe30 A-F7), its lock before the one of all
+  const network = await t.accounts.networkOf(owner);
+  if (network !== null) {
+    const used = await t.datasets.bytesOfNetwork(network, { lock: true });
+    assertNetworkDatasetBytes(networkShareOf(allLimit), used - bytes, bytes, network, kind);
+  }
   const used = await t.datasets.bytesOfAll(OPERATOR_ACCOUNT_ID, { lock: true });
   assertAllDatasetBytes(allLimit, used - bytes, bytes, kind);
+}
+
+/**
+ * Refuses a dataset, or a benchmark's test set, that would take the accounts created from client
+ * network `network` past `share` bytes stored ({@link networkShareOf} of the all-accounts bound).
+ * @throws PlatformError `dataset_quota_exceeded`, `details: {limit: "dataset_bytes_per_network",
+ *   limit_bytes, used_bytes, network, dataset_bytes}` (`test_set_bytes` for a test set)
+ */
+function assertNetworkDatasetBytes(
+  share: number,
+  used: number,
+  bytes: number,
+  network: string,
+  kind: StoredKind,
+): void {
+  if (used + bytes <= share) return;
+  const { what, detail } = STORED_AS[kind];
+  throw new PlatformError(
+    "dataset_quota_exceeded",
+    `dataset quota reached: the accounts created from one client network (this account's: ${network}) may ` +
+      `store ${share} bytes of dataset rows and published test sets together (dataset_bytes_per_network, ` +
+      `1/${NETWORK_SHARE_DIVISOR} of what all accounts may); they store ${used} bytes and ${what} ${bytes} ` +
+      `bytes. Free space by deleting a dataset never published, or ask the operator`,
+    { limit: "dataset_bytes_per_network", limit_bytes: share, used_bytes: used, network, [detail]: bytes },
+  );
 }
 
 /** Reads a stored dataset's summary. @throws PlatformError `unknown_dataset` */
@@ -772,8 +816,7 @@ export async function publishBenchmark(
       }
       await t.tasks.insertAll(slug, plan.rows);
       // the bound of all accounts last, its lock held from here to the commit (probe26 A-F1)
-      if (!isOperatorAccount(ds.owner_account_id))
-        await chargeAllAccounts(t, ctx.datasetBytesAllAccounts, testSetBytes, "test set");
+      await chargeAllAccounts(t, ds.owner_account_id, ctx.datasetBytesAllAccounts, testSetBytes, "test set");
       if (!(await anchoredHere(ctx, t))) return null;
       await t.anchors.addPending(plan.root, "commitment", slug, createdAt);
       // A root already anchored (a store from before the one-root rule, or an anchor row left by an

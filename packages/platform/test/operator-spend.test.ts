@@ -418,6 +418,50 @@ describe("immediate receipt anchors are budgeted for all accounts together", () 
     );
   }, 180_000);
 
+  it("the accounts created from one client network share a quarter of the all-accounts budget; another network's finalize still anchors (probe30 A-F7)", async () => {
+    const quota = { count: 20, periodMs: 3_600_000, allAccountsCount: 8 }; // a network's share: 2
+    await onChain(
+      19,
+      undefined,
+      async (t) => {
+        const { platform, nonce } = t;
+        const { slug } = await publishCities(platform, "immediate-budget-network");
+        const payee = t.dc.accounts[3]!.address;
+        const from = async (name: string, network: string) =>
+          platform.real.authenticate(
+            (
+              await platform.real.createAccount(
+                { name, roles: ["author", "competitor"], agent: { withdrawal_address: payee } },
+                { network },
+              )
+            ).api_key,
+          );
+        const p = await from("net-p", "net:10.0.0.0/24");
+        const q = await from("net-q", "net:10.0.0.0/24");
+        const r = await from("net-r", "net:10.0.1.0/24");
+        await platform.real.registerAgent(p, "net-p2", { withdrawal_address: payee });
+        const before = await nonce();
+        const finals = [];
+        for (const [who, id] of [
+          [p, "net-p"],
+          [q, "net-q"],
+          [p, "net-p2"],
+          [r, "net-r"],
+        ] as const)
+          finals.push(await finalizeAs(t, slug, who, id));
+        expect(await nonce()).toBe(before + 3); // the network's third is not anchored at once; r's is
+        expect(finals.map((f) => f.receipt_anchor_status)).toEqual([
+          "anchored",
+          "anchored",
+          "pending",
+          "anchored",
+        ]);
+        await expectPendingAnchoredLater(t, slug, finals, 2);
+      },
+      { receiptAnchoring: "immediate", immediateAnchorQuota: quota },
+    );
+  }, 180_000);
+
   it("immediate commitment anchors: N+1 publishes by 2 accounts under an all-accounts budget of N send N operator transactions; the last commitment stays pending and is anchored later (probe12 P3)", async () => {
     const quota = { count: 20, periodMs: 3_600_000, allAccountsCount: 2 };
     await onChain(

@@ -176,3 +176,61 @@ describe("a request's upload inserts its rows in transactions of their own (prob
     await after.close();
   });
 });
+
+describe("a pending dataset a dead process left is removed by the processes still running (probe30 A-F5)", () => {
+  it("the next upload removes it: a re-upload of the same dataset is stored, not server_busy; used_bytes counts what the quota counts", async () => {
+    const h = await openTemp();
+    const p = await h.principal("crashed-uploader");
+    const other = await h.principal("other-crashed-uploader");
+    const big = bigDataset("crashed", 1200);
+    const bytes = big.rows.reduce((n, r) => n + Buffer.byteLength(r.body_json), 0);
+    // a live upload's pending row counts in used_bytes as in the quota, listed nowhere
+    const live = h.real.storeDataset(other, bigDataset("live", 3000), { answerBy: Date.now() + 120_000 });
+    while ((await h.ctx.store.datasets.bytesOf(other.account_id)) === 0) await nextTurn();
+    const during = await h.real.myDatasets(other);
+    expect(during.datasets).toEqual([]);
+    expect(during.used_bytes).toBe(await h.ctx.store.datasets.bytesOf(other.account_id));
+    expect(during.used_bytes).toBeGreaterThan(0);
+    await live;
+    // the state a process killed while inserting leaves: stored, then set back to pending with its
+    // deadline past the grace and part of its rows gone
+    const d = await h.real.storeDataset(p, big, { answerBy: Date.now() + 120_000 });
+    await h.ctx.store.db
+      .updateTable("datasets")
+      .set({ pending_until: Date.now() - PENDING_UPLOAD_GRACE_MS - 1000 })
+      .where("dataset_id", "=", d.dataset_id)
+      .execute();
+    await h.ctx.store.db
+      .deleteFrom("dataset_rows")
+      .where("row_index", ">=", 700)
+      .where("dataset_id", "=", d.dataset_id)
+      .execute();
+    expect((await h.real.myDatasets(p)).used_bytes).toBe(bytes);
+    // the running process: the same account uploads the same dataset again
+    const again = await h.real.storeDataset(p, big, { answerBy: Date.now() + 120_000 });
+    expect(again.dataset_id).toBe(d.dataset_id);
+    expect((await h.ctx.store.datasets.rows(d.dataset_id)).length).toBe(1200);
+    const mine = await h.real.myDatasets(p);
+    expect(mine.datasets.map((x) => x.dataset_id)).toEqual([d.dataset_id]);
+    expect(mine.used_bytes).toBe(bytes);
+    await h.close();
+  });
+
+  it("another account's upload removes a stale pending dataset, rows included, and its bytes leave the quotas", async () => {
+    const h = await openTemp();
+    const p = await h.principal("dead-uploader-2");
+    const q = await h.principal("next-uploader");
+    const d = await h.real.storeDataset(p, bigDataset("dead2", 1200), { answerBy: Date.now() + 120_000 });
+    await h.ctx.store.db
+      .updateTable("datasets")
+      .set({ pending_until: Date.now() - PENDING_UPLOAD_GRACE_MS - 1000 })
+      .where("dataset_id", "=", d.dataset_id)
+      .execute();
+    expect(await h.ctx.store.datasets.bytesOf(p.account_id)).toBeGreaterThan(0);
+    // CLI's path (no answerBy) too
+    await h.real.storeDataset(q, bigDataset("next", 10));
+    expect(await h.ctx.store.datasets.bytesOf(p.account_id)).toBe(0);
+    expect(await stored(h)).toEqual({ rows: 10, datasets: 1 });
+    await h.close();
+  });
+});

@@ -11,6 +11,7 @@ import type {
   Principal,
   Registration,
   WriteHow,
+  CreateAccountHow,
 } from "@bench-bounty/platform";
 import type { StoredVerification } from "./verification/view.js";
 
@@ -51,14 +52,17 @@ export interface PlanningCharges {
 export interface Domain {
   /** The principal of an API key. @throws PlatformError `unauthenticated` for a key nobody holds */
   authenticate(apiKey: string): Promise<Principal>;
-  /** Creates an account with one API key and one agent (no key needed). */
+  /**
+   * Creates an account with one API key and one agent (no key needed); `opts.network`, the request's
+   * client network, is recorded on it (platform `createAccount`, probe30 A-F7).
+   */
   register(
     input: {
       name?: string | undefined;
       agent_id?: string | undefined;
       withdrawal_address?: string | null | undefined;
     },
-    opts?: WriteHow,
+    opts?: CreateAccountHow,
   ): Promise<Registration>;
   me(p: Principal | null): Promise<AccountView>;
   /** Sets the address of all the caller's agents in one transaction (platform `setAccountWithdrawalAddress`). */
@@ -248,7 +252,10 @@ export interface Domain {
   verification(p: Principal | null, slug: string): Promise<JsonValue>;
   /** The stored report's exact bytes. @throws EdgeError `verification_pending` (404) before one is stored */
   verificationReport(slug: string): Promise<Uint8Array>;
-  /** Queues a verification again (the benchmark's author or the operator). */
+  /**
+   * Queues a verification again (the benchmark's author or the operator). @throws EdgeError `rate_limited`
+   * (429) when the author asks within `REVERIFY_COOLDOWN_MS` (10 min) of the last result (probe30 A-F6)
+   */
   requestVerification(p: Principal | null, slug: string, opts?: WriteHow): Promise<JsonValue>;
   /** Queues a verification of `slug` when its pack exists and it has no job yet (award, startup). True when queued. */
   enqueueIfPacked(slug: string): Promise<boolean>;

@@ -302,11 +302,15 @@ async function verification(slug: string, pack: Buffer, keys: { author: string; 
   expect(no.status).toBe(403);
   expect(no.json.error.details.rule).toBe("benchmark_author_only");
   expect((await call(u, "POST", `/api/v1/benchmarks/${slug}/verification`)).status).toBe(401);
-  const again = await call(u, "POST", `/api/v1/benchmarks/${slug}/verification`, { key: keys.author });
-  expect(again.status).toBe(202);
-  expect(again.json).toMatchObject({ state: "queued", ran_at: v.json.ran_at }); // the old report stays shown
+  // the author within 10 minutes of the last result: 429 (probe30 A-F6); the operator any time
+  const soon = await call(u, "POST", `/api/v1/benchmarks/${slug}/verification`, { key: keys.author });
+  expect(soon.status).toBe(429);
+  expect(soon.json.error.details).toMatchObject({ limit: "reverification_cooldown", ran_at: v.json.ran_at });
   const op = await call(u, "POST", `/api/v1/benchmarks/${slug}/verification`, { key: OPERATOR_KEY });
   expect(op.status).toBe(202);
+  expect(op.json).toMatchObject({ state: "queued", ran_at: v.json.ran_at }); // the old report stays shown
+  const again = await call(u, "POST", `/api/v1/benchmarks/${slug}/verification`, { key: keys.author });
+  expect(again.status).toBe(202); // queued already: adds nothing
   expect(await runOnce(deps)).toMatchObject({ kind: "done", slug, policy: "full" });
   expect((await runOnce(deps)).kind).toBe("idle"); // queued twice, verified once
 }

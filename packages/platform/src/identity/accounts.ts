@@ -91,6 +91,16 @@ function checkAccountInput(input: AccountInput): { name: string; roles: Role[] }
   return { name, roles: [...new Set(roles as Role[])].sort() };
 }
 
+/** How an account is created: the request's bound ({@link WriteHow}) and the client network it came from. */
+export interface CreateAccountHow extends WriteHow {
+  /**
+   * The client network of the request (the server's grouping of its address: `net:a.b.c.0/24`,
+   * `net6:<prefix>::/48`), recorded on the account: its accounts share a part of each all-accounts
+   * budget (`src/network-share.ts`, probe30 A-F7). Absent: none (the CLI, the operator).
+   */
+  network?: string | undefined;
+}
+
 /**
  * Creates an account with one key, and with `input.agent` its first agent: everything is checked
  * first, then written in one transaction (all or nothing), with the name locked so that a concurrent
@@ -104,7 +114,7 @@ function checkAccountInput(input: AccountInput): { name: string; roles: Role[] }
 export async function createAccount(
   ctx: PlatformContext,
   input: AccountInput,
-  how: WriteHow = {},
+  how: CreateAccountHow = {},
 ): Promise<{ account: AccountRecord } & IssuedKey> {
   const { name, roles } = checkAccountInput(input);
   const account: AccountRecord = {
@@ -140,7 +150,7 @@ export async function createAccount(
           `account name ${name} is taken: it is the id of an agent${agentNamed.agent_id === name ? "" : ` (as ${agentNamed.agent_id}: names are compared without regard to case)`}, and an account's name is the id of its default agent`,
           { field: "name", reason: "agent_id", existing: agentNamed.agent_id },
         );
-      await t.accounts.insertWithKey(account, key);
+      await t.accounts.insertWithKey(account, key, how.network ?? null);
       if (agent !== null) await writeAgent(ctx, t, owner, agentId as string, agent);
     },
     { locksBy: how.answerBy },

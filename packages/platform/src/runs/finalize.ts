@@ -32,6 +32,7 @@ import {
 import { isoMillis, wallSeconds } from "../time.js";
 import { getRun, type RunRecord, runAnswers } from "./record.js";
 import { receiptReserveBytes } from "../store/answer-totals.js";
+import { networkShareOf } from "../network-share.js";
 import { countStoredBytes } from "./submit.js";
 
 /** The response of {@link finalizeRun}. */
@@ -263,8 +264,9 @@ export const DEFAULT_BATCH_ANCHOR_QUOTA: AnchorQuota = {
 
 /**
  * Whether a finalize (committed, at `finalizedMs`, unix ms) is within `quota` ({@link AnchorQuota}):
- * the account's runs finalized within the period, this one included, are at most its `count`, and
- * those of all accounts but the operator's at most its `allAccountsCount`. Counted after the commit,
+ * the account's runs finalized within the period, this one included, are at most its `count`, those of
+ * the accounts created from its client network (`accounts.network`) at most {@link networkShareOf} its
+ * `allAccountsCount` (probe30 A-F7), and those of all accounts but the operator's at most its `allAccountsCount`. Counted after the commit,
  * so concurrent finalizes each see the others: never more than `count`. Always true for the operator's
  * account and for a null quota.
  */
@@ -279,6 +281,13 @@ async function withinAnchorQuota(
   if ((await ctx.store.runs.finalizedSince(p.account_id, since)) > quota.count) return false;
   // all accounts but the operator's together (probe11 O4), counted the same way
   if (quota.allAccountsCount === undefined) return true;
+  // the share of the account's client network (probe30 A-F7: one /24's free accounts took the whole budget)
+  const network = await ctx.store.accounts.networkOf(p.account_id);
+  if (
+    network !== null &&
+    (await ctx.store.runs.finalizedSinceNetwork(network, since)) > networkShareOf(quota.allAccountsCount)
+  )
+    return false;
   return (await ctx.store.runs.finalizedSinceAll(OPERATOR_ACCOUNT_ID, since)) <= quota.allAccountsCount;
 }
 

@@ -9,7 +9,13 @@ import type { BenchmarkRecord, PlatformContext, WriteHow } from "../context.js";
 import { textProblem, TEXT_PROBLEM_TEXT } from "../utf8.js";
 import { PlatformError } from "../errors.js";
 import type { Tables } from "../store.js";
-import { accountScope, ALL_ACCOUNTS_SCOPE, receiptReserveBytes } from "../store/answer-totals.js";
+import {
+  accountScope,
+  ALL_ACCOUNTS_SCOPE,
+  networkScope,
+  receiptReserveBytes,
+} from "../store/answer-totals.js";
+import { NETWORK_SHARE_DIVISOR, networkShareOf } from "../network-share.js";
 import { getBenchmark, isOpen } from "../publish.js";
 import { assertRunOwner } from "../identity/access.js";
 import { isOperatorAccount, type Principal } from "../identity/principal.js";
@@ -249,8 +255,8 @@ export function runStartBytes(plan: readonly number[]): number {
 export type StoredBytesCharge = "answers" | "run_start" | "finalize";
 
 /**
- * Counts bytes a run stores in the stored-answer totals (`answer_bytes_totals`: the account's, then all
- * accounts' but the operator's; probe15 A-F5: O(1), where the sums read every run) and in the run's own
+ * Counts bytes a run stores in the stored-answer totals (`answer_bytes_totals`: the account's, its
+ * client network's when it has one (`accounts.network`, probe30 A-F7), then all accounts' but the operator's; probe15 A-F5: O(1), where the sums read every run) and in the run's own
  * `runs.answer_bytes` (their ground truth): a submit's answers (UTF-8 bytes of `answer_text`; a replaced
  * answer's bytes are given back), a run start's plan and receipt reserve ({@link runStartBytes}) and a
  * finalize's receipt (its bytes less the reserve; probe28 A-F4: receipts and plans were in no bound).
@@ -260,7 +266,7 @@ export type StoredBytesCharge = "answers" | "run_start" | "finalize";
  * in the totals. The counters are kept with or without a bound.
  * @param added the bytes added (negative when what is stored shrinks: never refused)
  * @throws PlatformError `answer_quota_exceeded`, `details: {limit: "answer_bytes_per_account" |
- *   "answer_bytes_all_accounts", limit_bytes, used_bytes}` and `answer_bytes` (a submit) or
+ *   "answer_bytes_per_network" | "answer_bytes_all_accounts", limit_bytes, used_bytes}` and `answer_bytes` (a submit) or
  *   `run_start_bytes` (a run start) the bytes refused
  */
 export async function countStoredBytes(
@@ -307,6 +313,16 @@ export async function countStoredBytes(
     "the runs of one account",
     charge === "answers" ? "Send shorter answers, or ask the operator" : "Ask the operator",
   );
+  // the share of the account's client network (probe30 A-F7), its row before the one of all
+  const network = await t.accounts.networkOf(run.account_id);
+  if (network !== null)
+    await count(
+      networkScope(network),
+      ctx.answerBytesAllAccounts === null ? null : networkShareOf(ctx.answerBytesAllAccounts),
+      "answer_bytes_per_network",
+      `the runs of the accounts created from one client network (this account's: ${network}; 1/${NETWORK_SHARE_DIVISOR} of what all accounts may)`,
+      "Ask the operator",
+    );
   await count(
     ALL_ACCOUNTS_SCOPE,
     ctx.answerBytesAllAccounts,

@@ -35,7 +35,7 @@ export class AccountsTable extends TableModule {
    * Inserts an account and its first key (call inside a transaction: both or neither).
    * @throws PlatformError `account_exists` for a taken name (also when another process took it first)
    */
-  async insertWithKey(a: AccountRecord, key: MintedKey): Promise<void> {
+  async insertWithKey(a: AccountRecord, key: MintedKey, network: string | null = null): Promise<void> {
     const taken = (as: string) =>
       new PlatformError(
         "account_exists",
@@ -58,6 +58,7 @@ export class AccountsTable extends TableModule {
           name: a.name,
           roles_json: JSON.stringify(a.roles),
           created_at: a.created_at,
+          network,
         })
         .execute();
     } catch (e) {
@@ -65,6 +66,19 @@ export class AccountsTable extends TableModule {
       throw e;
     }
     await this.insertKey(a.account_id, key, a.created_at);
+  }
+
+  /**
+   * The client network an account was created from (`accounts.network`, migration 0015), or null (none
+   * recorded, or no such account).
+   */
+  async networkOf(accountId: string): Promise<string | null> {
+    const r = await this.db
+      .selectFrom("accounts")
+      .select("network")
+      .where("account_id", "=", accountId)
+      .executeTakeFirst();
+    return r?.network ?? null;
   }
 
   /** Adds a key to an account. */

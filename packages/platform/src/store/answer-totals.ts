@@ -11,6 +11,14 @@ export function accountScope(accountId: string): string {
   return `account:${accountId}`;
 }
 
+/**
+ * The scope of the total of the accounts created from client network `network` (`accounts.network`:
+ * their share of the all-accounts bound, probe30 A-F7).
+ */
+export function networkScope(network: string): string {
+  return `network:${network}`;
+}
+
 /** The scope of the total of every account but the operator's. */
 export const ALL_ACCOUNTS_SCOPE = "all";
 

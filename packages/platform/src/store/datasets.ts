@@ -156,6 +156,24 @@ export class DatasetsTable extends TableModule {
     return Number(r?.bytes ?? 0);
   }
 
+  /**
+   * The bytes stored in the datasets of the accounts created from client network `network`
+   * (`accounts.network`, migration 0015): its share of the bound on all accounts (probe30 A-F7). With
+   * `lock` it first takes the lock `dataset-bytes:network:<network>` until the transaction ends (take it
+   * before `dataset-bytes:all`), so two uploads of that network's accounts do not both pass its share.
+   */
+  async bytesOfNetwork(network: string, opts: { lock?: boolean } = {}): Promise<number> {
+    if (opts.lock) await this.advisoryLock(`dataset-bytes:network:${network}`);
+    const r = await this.db
+      .selectFrom("datasets as d")
+      .innerJoin("accounts as a", "a.account_id", "d.owner_account_id")
+      .select((eb) => eb.fn.sum<number | string | null>("d.stored_bytes").as("bytes"))
+      .where("a.network", "=", network)
+      .where("d.deleted_at", "is", null)
+      .executeTakeFirst();
+    return Number(r?.bytes ?? 0);
+  }
+
   /** The same dataset uploaded again while its deletion is under way: that deletion is finished here. */
   private async finishDeletingOf(datasetId: string): Promise<void> {
     const deleting = await this.db
@@ -227,7 +245,7 @@ export class DatasetsTable extends TableModule {
 
   /**
    * Makes a pending dataset visible to every reader at once (call inside a transaction, its rows all in).
-   * @returns false when it is no longer pending (abandoned: {@link abandonStale}), nothing changed
+   * @returns false when it is no longer pending (abandoned: {@link abandonPending}), nothing changed
    */
   async makeVisible(datasetId: string): Promise<boolean> {
     const r = await this.db
@@ -240,26 +258,53 @@ export class DatasetsTable extends TableModule {
     return Number(r.numUpdatedRows) > 0;
   }
 
+  /** Whether a dataset is pending ({@link insertPending}) with a `pending_until` before `before` (unix ms). */
+  async anyPendingBefore(before: number): Promise<boolean> {
+    const r = await this.db
+      .selectFrom("datasets")
+      .select("dataset_id")
+      .where("pending_until", "is not", null)
+      .where("pending_until", "<", before)
+      .where("deleted_at", "is", null)
+      .limit(1)
+      .executeTakeFirst();
+    return r !== undefined;
+  }
+
   /**
    * Begins the deletion ({@link markDeleted}'s mark, freeing its bytes) of a dataset still pending: an
    * upload that failed, or every one whose `pending_until` is before `before` (unix ms) when `datasetId`
-   * is null (a process that died while inserting; `Platform.open`). Its rows are then removed as a
-   * deletion's are (`removeDeletedDataset`).
+   * is null (a process that died while inserting: `abandonStaleUploads`, at `Platform.open` and before
+   * every upload). Its rows are then removed as a deletion's are (`removeDeletedDataset`).
    * @param at ISO 8601 instant of the mark
+   * @returns the datasets marked here, with their row counts (for the removal of their rows)
    */
   async abandonPending(
     datasetId: string | null,
     at: string,
     before = Number.MAX_SAFE_INTEGER,
-  ): Promise<void> {
-    let q = this.db
-      .updateTable("datasets")
-      .set({ deleted_at: at })
+  ): Promise<{ dataset_id: string; row_count: number }[]> {
+    let pick = this.db
+      .selectFrom("datasets")
+      .select(["dataset_id", "row_count"])
       .where("pending_until", "is not", null)
       .where("pending_until", "<", before)
       .where("deleted_at", "is", null);
-    if (datasetId !== null) q = q.where("dataset_id", "=", datasetId);
-    await q.execute();
+    if (datasetId !== null) pick = pick.where("dataset_id", "=", datasetId);
+    const marked = await pick.execute();
+    if (marked.length === 0) return [];
+    await this.db
+      .updateTable("datasets")
+      .set({ deleted_at: at })
+      .where(
+        "dataset_id",
+        "in",
+        marked.map((d) => d.dataset_id),
+      )
+      .where("pending_until", "is not", null)
+      .where("deleted_at", "is", null)
+      .execute();
+    return marked.map((d) => ({ dataset_id: d.dataset_id, row_count: Number(d.row_count) }));
   }
 
   /**
@@ -337,13 +382,26 @@ export class DatasetsTable extends TableModule {
       .execute();
   }
 
-  /** Removes the rows `from <= row_index < to` of a dataset being deleted (one bounded statement). */
+  /**
+   * Removes the rows `from <= row_index < to` of a dataset being deleted (one bounded statement); none
+   * once the dataset is no longer marked deleted (the same dataset uploaded again meanwhile: its rows
+   * are the new upload's).
+   */
   async removeRows(datasetId: string, from: number, to: number): Promise<void> {
     await this.db
       .deleteFrom("dataset_rows")
       .where("dataset_id", "=", datasetId)
       .where("row_index", ">=", from)
       .where("row_index", "<", to)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom("datasets")
+            .select("datasets.dataset_id")
+            .where("datasets.dataset_id", "=", datasetId)
+            .where("datasets.deleted_at", "is not", null),
+        ),
+      )
       .execute();
   }
 

@@ -271,6 +271,21 @@ export class RunsTable extends TableModule {
     return Number(r.n);
   }
 
+  /**
+   * How many runs the accounts created from client network `network` (`accounts.network`) finalized at
+   * or after `sinceMs`: its share of the all-accounts anchor budgets (probe30 A-F7).
+   */
+  async finalizedSinceNetwork(network: string, sinceMs: number): Promise<number> {
+    const r = await this.db
+      .selectFrom("runs as r")
+      .innerJoin("accounts as a", "a.account_id", "r.account_id")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("a.network", "=", network)
+      .where("r.finalized_at_ms", ">=", sinceMs)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
   /** How many attempts the agent has started on a benchmark. */
   async attempts(slug: string, agentId: string): Promise<number> {
     const { rows } = await this.compiled("runs.attempts", [slug, agentId], () =>

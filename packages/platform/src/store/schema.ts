@@ -20,6 +20,11 @@ export interface AccountsTable {
   name: string;
   roles_json: string;
   created_at: string;
+  /**
+   * The client network it was created from (migration 0015, probe30 A-F7: an IPv4 /24 or IPv6 /48 as
+   * the server groups it), or null (the CLI, the operator, a store from before).
+   */
+  network?: string | null;
 }
 
 /** `api_keys`: only the SHA-256 hash of a key is stored, keyed by its random prefix. */

@@ -38,6 +38,7 @@ import { mcpBodyLimits, type BodyLimits } from "../body-limits.js";
 import { requirePrincipal, sentNumberText } from "@bench-bounty/platform";
 import {
   addressOf,
+  clientNetworkOf,
   bucketOf,
   chargeAnswer,
   chargeWriteAnswer,
@@ -588,6 +589,7 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
     principal: c.var.principal,
     slug,
     baseUrl: c.var.baseUrl,
+    network: clientNetworkOf(c.env),
     answerBytes: limiters.answerBytes,
     revealBy: c.var.revealBy,
     answers,

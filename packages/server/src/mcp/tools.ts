@@ -68,6 +68,8 @@ export interface ToolContext {
   slug: string | null;
   /** Base URL printed in `how_to_compete`. */
   baseUrl: string;
+  /** The request's client network (`clientNetworkOf`), recorded on an account `register` creates. */
+  network?: string | undefined;
   /**
    * The most bytes the answers of one MCP request may total (`Limits.mcpAnswerBytes`): `award_evidence`
    * answers a pack inline only within it ({@link inlinePackBytesOf}).
@@ -439,7 +441,7 @@ function registerAccountTools(tools: ToolRegistry, t: ToolContext): void {
     },
     (a) =>
       write(t, async () => {
-        const r = await d.register(a, writeBy(t));
+        const r = await d.register(a, { ...writeBy(t), network: t.network });
         return { value: r, text: `registered ${r.account.account_id}; api_key ${r.api_key} (shown once)` };
       }),
   );

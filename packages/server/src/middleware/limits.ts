@@ -12,7 +12,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { timeout } from "hono/timeout";
 import type { IncomingMessage } from "node:http";
-import { isIPv4, isIPv6 } from "node:net";
+import { isIP, isIPv4, isIPv6 } from "node:net";
 import type { AppEnv } from "../env.js";
 import { mcpBodyLimits, SMALL_BODY } from "../body-limits.js";
 import { MCP_PATH } from "../mcp/paths.js";
@@ -284,6 +284,17 @@ export function networkGroupOf(address: string): string {
     .slice(0, 3)
     .map((x) => x.toString(16))
     .join(":")}::/48`;
+}
+
+/**
+ * The client network of a request as the platform records it on an account it creates
+ * (`createAccount`'s `network`: the accounts of one network share a part of each all-accounts budget,
+ * probe30 A-F7): {@link networkGroupOf} its socket's address; undefined for a request without a socket
+ * address that is an IP (in-process requests of tests and embedders).
+ */
+export function clientNetworkOf(env: unknown): string | undefined {
+  const address = addressOf(env);
+  return isIP(address) === 0 ? undefined : networkGroupOf(address);
 }
 
 /**

@@ -8,6 +8,7 @@ import { keyPrefixOf, MAX_ACTIVE_KEYS } from "@bench-bounty/platform";
 import type { AppEnv } from "../env.js";
 import { EdgeError } from "../errors.js";
 import { sendJson } from "../http.js";
+import { clientNetworkOf } from "../middleware/limits.js";
 import { defineRoute } from "../route.js";
 import { Account, AgentBody, RegisterBody, Registration, WithdrawalBody } from "../schemas.js";
 
@@ -40,7 +41,12 @@ export function accountRoutes(): OpenAPIHono<AppEnv> {
     ok: { status: 201, schema: Registration, description: "the account and its key" },
     errors: [400, 409, 422, 429, 503],
     handler: async (c, body) =>
-      sendJson(c, await c.var.domain.register(body, { answerBy: c.var.revealBy }), 201),
+      sendJson(
+        c,
+        // the client network is recorded on the account: its share of the all-accounts budgets (probe30 A-F7)
+        await c.var.domain.register(body, { answerBy: c.var.revealBy, network: clientNetworkOf(c.env) }),
+        201,
+      ),
   });
   defineRoute(app, {
     method: "get",

@@ -45,9 +45,10 @@ export function verificationRoutes(): OpenAPIHono<AppEnv> {
     path: "/benchmarks/:slug/verification",
     tags: ["evidence"],
     auth: "required",
-    summary: "Verify the award pack again (the benchmark's author or the operator)",
+    summary:
+      "Verify the award pack again (the benchmark's author, at most once per 10 minutes after the last result, or the operator)",
     ok: { status: 202, schema: Verification, description: "the queued verification" },
-    errors: [401, 403, 404, 503],
+    errors: [401, 403, 404, 429, 503],
     handler: async (c) =>
       sendJson(
         c,

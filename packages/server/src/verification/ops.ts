@@ -24,6 +24,42 @@ export function reportPath(slug: string): string {
   return `/api/v1/benchmarks/${encodeURIComponent(slug)}/verification/report`;
 }
 
+/**
+ * How long (ms) after a verification finished its benchmark's author may ask for the next: 10 minutes
+ * (probe30 A-F6: each request after the last job finished bought one more whole `full` verification,
+ * chain and indexer reads and the regrade, of the operator's worker). The operator is not bounded.
+ */
+export const REVERIFY_COOLDOWN_MS = 10 * 60_000;
+
+/**
+ * Refuses an author's re-verification asked within {@link REVERIFY_COOLDOWN_MS} of the stored
+ * result's `ranAt`. A job queued, running or retrying is not refused (the request adds nothing to it).
+ * @param now unix ms
+ * @throws EdgeError `rate_limited` (429, `Retry-After`), `details: {limit: "reverification_cooldown",
+ *   slug, ran_at, cooldown_seconds, retry_after_seconds}`
+ */
+function assertReverifyCooldown(slug: string, job: VerificationJobView, now: number): void {
+  if (job.state !== "done" && job.state !== "failed") return;
+  if (job.result === null) return;
+  const ranAt = Date.parse(job.result.ranAt);
+  const wait = ranAt + REVERIFY_COOLDOWN_MS - now;
+  if (!(wait > 0)) return;
+  const seconds = Math.ceil(wait / 1000);
+  throw new EdgeError(
+    "rate_limited",
+    `${slug} was verified at ${job.result.ranAt}; its author may ask for the next verification ` +
+      `${REVERIFY_COOLDOWN_MS / 1000} s after the last (reverification_cooldown): retry in ${seconds} s`,
+    {
+      limit: "reverification_cooldown",
+      slug,
+      ran_at: job.result.ranAt,
+      cooldown_seconds: REVERIFY_COOLDOWN_MS / 1000,
+      retry_after_seconds: seconds,
+    },
+    { "retry-after": String(seconds) },
+  );
+}
+
 /** The operations (a part of `Domain`). */
 export interface VerificationOps {
   verification(p: Principal | null, slug: string): Promise<JsonValue>;
@@ -85,7 +121,8 @@ export function verificationOps(
             slug,
           },
         );
-      await jobOf(slug);
+      const job = await jobOf(slug);
+      if (!isOperator(who)) assertReverifyCooldown(slug, job, now());
       await jobs.enqueue(slug, now(), opts);
       return verificationView((await jobs.get(slug))!, reportPath(slug));
     },

@@ -3,7 +3,7 @@
  * transactions of their own (probe29 A-F3: one transaction for all of a 100,000-row upload's rows kept
  * SQLite's one connection, and every keyed request waited 2.8-5.9 s). A dataset with one is invisible to
  * every read but counts against the quotas; it is made visible in one short transaction, or removed on
- * failure, or by the next open once that time has long passed (`DatasetsTable.abandonStale`). Additive:
+ * failure, or, once that time has long passed, by the next upload or open (`abandonStaleUploads`). Additive:
  * the schema version stays 3.
  */
 import { sql, type Kysely } from "kysely";
