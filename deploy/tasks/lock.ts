@@ -13,6 +13,7 @@ import { TaskError, decodeRevert, userAction } from "../lib/errors";
 import {
   chainNow,
   eventIn,
+  explainTokenRefusal,
   isMissingFunction,
   SIMULATE_AT,
   simulateAndSend,
@@ -274,18 +275,21 @@ withFromParam(
         throw decodeRevert(e, ctx.ifaces, "createBounty");
       }
 
-      let receipt;
-      if (mode === "permit") {
-        receipt = await lockWithPermit(
-          ctx,
-          token,
-          domain!,
-          params,
-          now + BigInt(args.permitTtl),
-          args.dryRun,
-        );
-        if (!receipt) return;
-      } else {
+      // whom a token's refusal is about is read, not guessed from its reason (probe30 C-F3)
+      const parties = [
+        {
+          address: author,
+          advice: "(the author, --from): it cannot fund a bounty in this token; lock from another address.",
+        },
+        {
+          address: ctx.bountyAddress,
+          advice: "(the bounty contract): no bounty can be funded in this token until the token lifts that.",
+        },
+      ];
+      /** Sends the funding (or simulates it, `--dry-run`); null when nothing was sent. */
+      const fund = async (): Promise<TransactionReceipt | null> => {
+        if (mode === "permit")
+          return lockWithPermit(ctx, token, domain!, params, now + BigInt(args.permitTtl), args.dryRun);
         if (args.dryRun) {
           if (allowance >= pool) {
             try {
@@ -297,7 +301,7 @@ withFromParam(
           console.log(
             `Dry run: checks passed${allowance < pool ? " (an approve transaction would go first)" : ""}; nothing sent.`,
           );
-          return;
+          return null;
         }
         if (allowance < pool) {
           await simulateAndSend(
@@ -307,13 +311,20 @@ withFromParam(
             () => token.approve(ctx.bountyAddress, pool),
           );
         }
-        receipt = await simulateAndSend(
+        return simulateAndSend(
           ctx,
           "createAndFund",
           (o) => ctx.bounty.createAndFund.staticCall(params, o),
           () => ctx.bounty.createAndFund(params),
         );
+      };
+      let receipt: TransactionReceipt | null;
+      try {
+        receipt = await fund();
+      } catch (e) {
+        throw await explainTokenRefusal(ctx, e, tokenAddress, parties);
       }
+      if (!receipt) return;
 
       const created = eventIn(receipt, ctx.bounty, "BountyCreated");
       console.log(
