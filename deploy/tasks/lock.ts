@@ -9,7 +9,7 @@ import { task, types } from "hardhat/config";
 import type { TransactionReceipt } from "ethers";
 import type { TestUSDC } from "../../typechain-types";
 import type { IBenchmarkBounty } from "../../typechain-types/contracts/BenchmarkBounty";
-import { TaskError, decodeRevert, userAction } from "../lib/errors";
+import { TaskError, TokenRefusal, decodeRevert, userAction } from "../lib/errors";
 import {
   chainNow,
   eventIn,
@@ -150,6 +150,76 @@ async function lockWithPermit(
     (o) => ctx.bounty.createAndFundWithPermit.staticCall(params, deadline, v, r, s, o),
     () => ctx.bounty.createAndFundWithPermit(params, deadline, v, r, s),
   );
+}
+
+/** Storage slots in which {@link allowanceSlot} looks for a Solidity `allowance[owner][spender]` mapping. */
+const ALLOWANCE_SLOTS_TRIED = 16;
+
+/**
+ * The storage slot holding `token`'s `allowance(owner, spender)`, found by overriding the slot of a
+ * Solidity `mapping(owner => mapping(spender => uint256))` at each of the first
+ * {@link ALLOWANCE_SLOTS_TRIED} positions (`eth_call` state override) until `allowance()` reads `probe`
+ * back; null for another layout (namespaced storage, Vyper) or an RPC without state overrides.
+ */
+async function allowanceSlot(
+  ctx: TaskContext,
+  token: string,
+  owner: string,
+  spender: string,
+  probe: bigint,
+): Promise<string | null> {
+  const { ethers } = ctx.hre;
+  const coder = ethers.AbiCoder.defaultAbiCoder();
+  const iface = new ethers.Interface(["function allowance(address,address) view returns (uint256)"]);
+  const data = iface.encodeFunctionData("allowance", [owner, spender]);
+  const value = ethers.toBeHex(probe, 32);
+  for (let position = 0; position < ALLOWANCE_SLOTS_TRIED; position++) {
+    const inner = ethers.keccak256(coder.encode(["address", "uint256"], [owner, position]));
+    const slot = ethers.keccak256(coder.encode(["address", "bytes32"], [spender, inner]));
+    try {
+      const answer = (await ctx.hre.ethers.provider.send("eth_call", [
+        { to: token, data },
+        "latest",
+        { [token]: { stateDiff: { [slot]: value } } },
+      ])) as string;
+      if (BigInt(answer) === probe) return slot;
+    } catch {
+      return null; // no state overrides here (or no allowance view): nothing can be learned this way
+    }
+  }
+  return null;
+}
+
+/**
+ * Before the approve of the approve path: simulates `createAndFund` as if the pool were already approved
+ * (the token's allowance slot overridden, {@link allowanceSlot}), so what only the transfer shows (a fee
+ * on transfer, SPEC 1.1 `FundingShortfall`; a token refusal) is refused before anything is sent (probe30
+ * C-F2: the approve was mined, its allowance left standing, then `createAndFund` was refused). When the
+ * slot is not found the approve goes first, as before, and `createAndFund`'s own simulation decides.
+ * @throws TaskError decoding `createAndFund`'s revert, saying nothing was sent
+ */
+async function refuseFundingBeforeApprove(
+  ctx: TaskContext,
+  token: string,
+  params: IBenchmarkBounty.BountyParamsStruct,
+  pool: bigint,
+): Promise<void> {
+  const author = ctx.signer.address;
+  const slot = await allowanceSlot(ctx, token, author, ctx.bountyAddress, pool);
+  if (slot === null) return;
+  const data = ctx.bounty.interface.encodeFunctionData("createAndFund", [params]);
+  try {
+    await ctx.hre.ethers.provider.send("eth_call", [
+      { from: author, to: ctx.bountyAddress, data },
+      SIMULATE_AT.blockTag,
+      { [token]: { stateDiff: { [slot]: ctx.hre.ethers.toBeHex(pool, 32) } } },
+    ]);
+  } catch (e) {
+    const decoded = decodeRevert(e, ctx.ifaces, "createAndFund (simulated as if approved)");
+    if (!(decoded instanceof TaskError)) return; // not a revert: the approve path decides, as before
+    const Refusal = decoded instanceof TokenRefusal ? TokenRefusal : TaskError;
+    throw new Refusal(`${decoded.message} Nothing was sent (no approve).`);
+  }
 }
 
 withFromParam(
@@ -297,13 +367,14 @@ withFromParam(
             } catch (e) {
               throw decodeRevert(e, ctx.ifaces, "createAndFund");
             }
-          }
+          } else await refuseFundingBeforeApprove(ctx, tokenAddress, params, pool);
           console.log(
             `Dry run: checks passed${allowance < pool ? " (an approve transaction would go first)" : ""}; nothing sent.`,
           );
           return null;
         }
         if (allowance < pool) {
+          await refuseFundingBeforeApprove(ctx, tokenAddress, params, pool);
           await simulateAndSend(
             ctx,
             "approve",

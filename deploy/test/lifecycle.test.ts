@@ -393,13 +393,22 @@ describe("bounty tasks on a local Base-profile node", function () {
       await expectPrintedStatusVerifies(line!.replace(/^.*?npx /, "").split(" "), id);
     });
 
-    it("decodes FundingShortfall for a fee-on-transfer token", async function () {
+    it("decodes FundingShortfall for a fee-on-transfer token before the approve: nothing sent, no allowance left (probe30 C-F2)", async function () {
       const token = await deployTestToken("FeeOnTransferToken");
       const now = await chainTime(chain);
-      expectRefusal(
-        await run(plainLockArgs(now, { commitment: commitmentFile(), token })),
-        /createAndFund reverted with FundingShortfall\(1000000000000000000, \d+\)\. The contract received \d+ base units instead of 1000000000000000000: the token takes a fee on transfer/,
-      );
+      const allowance = () =>
+        chain.publicClient.readContract({
+          address: token as `0x${string}`,
+          abi: testUsdcAbi,
+          functionName: "allowance",
+          args: [author as `0x${string}`, chain.contracts.benchmarkBounty],
+        });
+      for (const extra of [["--dry-run"], []])
+        await refuses(
+          [...plainLockArgs(now, { commitment: commitmentFile(), token }), ...extra],
+          /createAndFund \(simulated as if approved\) reverted with FundingShortfall\(1000000000000000000, \d+\)\. The contract received \d+ base units instead of 1000000000000000000: the token takes a fee on transfer.* Nothing was sent \(no approve\)\./,
+        );
+      expect(await allowance(), "no approve was sent").to.equal(0n);
     });
 
     it("refuses a command without exactly one commitment source", async function () {
