@@ -21,7 +21,7 @@ import type {
 } from "../../typechain-types/common";
 import type { AnchorRegistry, BenchmarkBounty, TestUSDC } from "../../typechain-types";
 import { isError } from "ethers";
-import { TaskError, decodeRevert } from "./errors";
+import { TaskError, TokenRefusal, decodeRevert } from "./errors";
 import { expectedAddresses } from "./local-chain";
 import { readEntry } from "./address-book";
 import { chainText, MAX_CHAIN_TEXT_CHARS, tokenSymbolText } from "./text";
@@ -466,6 +466,50 @@ export function isMissingFunction(e: unknown): boolean {
   if (isError(e, "CALL_EXCEPTION") || isError(e, "BAD_DATA")) return true;
   const { name, message } = (e ?? {}) as { name?: unknown; message?: unknown };
   return name === "ProviderError" && typeof message === "string" && /\breverted\b/i.test(message);
+}
+
+/**
+ * True when `token` answers `isBlacklisted(address)` (USDC's FiatToken surface) with true; false for a token
+ * without that view. An error that is not a revert (the RPC down) is thrown.
+ */
+export async function tokenBlacklists(ctx: TaskContext, token: string, address: string): Promise<boolean> {
+  const usdc = await ctx.hre.ethers.getContractAt("TestUSDC", token);
+  try {
+    return await usdc.isBlacklisted(address);
+  } catch (e) {
+    if (!isMissingFunction(e)) throw e;
+    return false;
+  }
+}
+
+/** An address a token transfer of a task touches, and what to do when the token blacklists it. */
+export interface TransferParty {
+  address: string;
+  /** The sentence after "The token blacklists <address>", e.g. `(the recipient): claim with --to a clean address.` */
+  advice: string;
+}
+
+/**
+ * The party of a transfer whose refusal the token's own blacklist explains: the parties `token` says it
+ * blacklists (FiatToken `isBlacklisted`, read, never guessed from the revert's wording; probe30 C-F3: a
+ * blacklisted bounty contract or author was told to "claim with --to a clean address"). A read that fails
+ * says nothing.
+ * @returns `err` with one sentence per blacklisted party appended when it is a {@link TokenRefusal}
+ *   (`err` itself when no party is blacklisted); any other error as it is
+ */
+export async function explainTokenRefusal(
+  ctx: TaskContext,
+  err: unknown,
+  token: string,
+  parties: readonly TransferParty[],
+): Promise<unknown> {
+  if (!(err instanceof TokenRefusal)) return err;
+  const facts: string[] = [];
+  for (const party of parties) {
+    const blacklisted = await tokenBlacklists(ctx, token, party.address).catch(() => false);
+    if (blacklisted) facts.push(`The token blacklists ${party.address} ${party.advice}`);
+  }
+  return facts.length === 0 ? err : new TokenRefusal(`${err.message} ${facts.join(" ")}`);
 }
 
 /**

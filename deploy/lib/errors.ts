@@ -24,6 +24,18 @@ export class TaskError extends HardhatPluginError {
   }
 }
 
+/**
+ * A revert the token chose (its `Error(string)` reason, or SafeERC20's `SafeERC20FailedOperation`): the
+ * message names the token's refusal, never whom it refused. Which address the token blacklists is read,
+ * not guessed from the reason's wording (probe30 C-F3): `tokenRefusalFacts` (deploy/lib/context.ts).
+ */
+export class TokenRefusal extends TaskError {
+  constructor(message: string) {
+    super(message);
+    Object.setPrototypeOf(this, new.target.prototype);
+  }
+}
+
 /** What to do after each custom error (SPEC 1; names of contracts/interfaces). */
 export const ADVICE: Record<string, (args: readonly unknown[]) => string> = {
   // BenchmarkBounty: creation
@@ -93,8 +105,7 @@ export const ADVICE: Record<string, (args: readonly unknown[]) => string> = {
   InvalidShortString: () =>
     "The EIP-712 domain string is malformed: this is a contract bug, please report it.",
   StringTooLong: () => "The EIP-712 domain string is too long: this is a contract bug, please report it.",
-  SafeERC20FailedOperation: () =>
-    "The token refused the transfer (for USDC: a blacklisted sender or recipient): claim --to another address, or check the token.",
+  SafeERC20FailedOperation: () => "The token refused the transfer (it returned false): check the token.",
   ReentrancyGuardReentrantCall: () =>
     "A token called back into the contract during a transfer; the call was refused.",
 };
@@ -169,7 +180,7 @@ export function decodeRevert(e: unknown, ifaces: readonly Interface[], action: s
       if (!parsed) continue;
       if (parsed.name === "Error") {
         const reason = String(parsed.args[0]);
-        return new TaskError(
+        return new TokenRefusal(
           `${action} reverted: ${chainText(reason, MAX_CHAIN_TEXT_CHARS)}. ${tokenAdvice(reason)}`,
         );
       }
@@ -181,13 +192,14 @@ export function decodeRevert(e: unknown, ifaces: readonly Interface[], action: s
       const args = parsed.args.toArray().map(String);
       const advice =
         ADVICE[parsed.name]?.(parsed.args.toArray()) ?? "See the contract's NatSpec for this error.";
-      return new TaskError(`${action} reverted with ${parsed.name}(${args.join(", ")}). ${advice}`);
+      const text = `${action} reverted with ${parsed.name}(${args.join(", ")}). ${advice}`;
+      return parsed.name === "SafeERC20FailedOperation" ? new TokenRefusal(text) : new TaskError(text);
     }
     return new TaskError(`${action} reverted with unknown data ${data.slice(0, 74)}.`);
   }
   const reason = reasonFromMessage(e);
   if (reason !== undefined)
-    return new TaskError(
+    return new TokenRefusal(
       `${action} reverted: ${chainText(reason, MAX_CHAIN_TEXT_CHARS)}. ${tokenAdvice(reason)}`,
     );
   const msg = (e as Error)?.message ?? String(e);
@@ -199,8 +211,11 @@ export function decodeRevert(e: unknown, ifaces: readonly Interface[], action: s
   return e instanceof Error ? e : new Error(msg);
 }
 
+/**
+ * The sentence after a token's reason. Whom a blacklist refusal is about is not in it: the reason's wording
+ * does not say (the sender, the recipient or the bounty contract itself; probe30 C-F3), the task reads it.
+ */
 function tokenAdvice(reason: string): string {
-  if (/blacklist/i.test(reason)) return "The token blacklists this address: claim with --to a clean address.";
   if (/exceeds balance/i.test(reason)) return "The balance is too low for this transfer.";
   if (/allowance/i.test(reason)) return "The allowance is too low: approve first or use the permit path.";
   return "The token refused the operation.";

@@ -83,6 +83,10 @@ export function validateBountyTerms(terms: UncheckedTerms, now: bigint): BountyT
   switch (rule) {
     case "pool_not_positive":
       throw new TaskError("--pool must be more than 0.");
+    case "pool_out_of_range":
+      throw new TaskError(
+        `--pool is ${terms.pool} base units, past the uint256 range createBounty takes (at most 2^256 - 1).`,
+      );
     case "threshold_out_of_range":
       throw new TaskError(`--threshold-bps must be an integer 0..10000, got "${terms.thresholdBps}".`);
     case "closes_at_not_positive":

@@ -9,12 +9,12 @@
  * account submit `claimWithSig` and pay the gas (deploy/lib/relay.ts).
  */
 import { task, types } from "hardhat/config";
-import { TaskError, decodeRevert, userAction } from "../lib/errors";
+import { TaskError, TokenRefusal, decodeRevert, userAction } from "../lib/errors";
 import type { TransactionReceipt } from "ethers";
 import {
   chainNow,
   eventsIn,
-  isMissingFunction,
+  explainTokenRefusal,
   queryLogs,
   SIMULATE_AT,
   simulateAndSend,
@@ -26,6 +26,8 @@ import {
   refuseWithoutGas,
   refuseMalformedAddress,
   rpcFailure,
+  tokenBlacklists,
+  type TransferParty,
 } from "../lib/context";
 import { pasteableTask, txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
@@ -505,7 +507,12 @@ async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint)
       deadline,
     }));
   } catch (e) {
-    throw decodeRevert(e, ctx.ifaces, "claimWithSig");
+    throw await explainTokenRefusal(
+      ctx,
+      decodeRevert(e, ctx.ifaces, "claimWithSig"),
+      credits[0]!.token,
+      claimParties(ctx, to, "sign the claim again with --to a clean address"),
+    );
   }
   // only now, past the receipt: printed before the send, a refused claim left a payment on stdout (probe26 C-F3)
   console.log(
@@ -535,17 +542,18 @@ interface RefusedCredit {
 const CLEAN_ADDRESS_PLACEHOLDER = "<clean address>";
 
 /**
- * True when `token` answers `isBlacklisted(to)` (USDC's FiatToken surface) with true; false for a token
- * without it. An error that is not a revert (the RPC down) is thrown.
+ * The addresses a claim's transfer touches, for {@link explainTokenRefusal}: the recipient `to` (another `to`
+ * helps: `toAdvice`) and the bounty contract, the sender (nothing the winner does helps; probe30 C-F3).
  */
-async function blacklists(ctx: TaskContext, token: string, to: string): Promise<boolean> {
-  const usdc = await ctx.hre.ethers.getContractAt("TestUSDC", token);
-  try {
-    return await usdc.isBlacklisted(to);
-  } catch (e) {
-    if (!isMissingFunction(e)) throw e;
-    return false;
-  }
+function claimParties(ctx: TaskContext, to: string, toAdvice: string): TransferParty[] {
+  return [
+    { address: to, advice: `(the recipient): ${toAdvice}.` },
+    {
+      address: ctx.bountyAddress,
+      advice:
+        "(the bounty contract, which sends the claim): no --to helps; the credit stays until the token stops blacklisting it.",
+    },
+  ];
 }
 
 /**
@@ -567,9 +575,16 @@ async function splitRefused(
     } catch (e) {
       const decoded = decodeRevert(e, ctx.ifaces, "claim");
       if (!(decoded instanceof TaskError)) throw decoded;
+      // whom the token refuses is read (isBlacklisted), not guessed from its reason (probe30 C-F3)
       const recipientBlacklisted =
-        /blacklist/i.test(decoded.message) && (await blacklists(ctx, credit.token, to));
-      refused.push({ credit, reason: decoded.message, recipientBlacklisted });
+        decoded instanceof TokenRefusal && (await tokenBlacklists(ctx, credit.token, to));
+      const explained = await explainTokenRefusal(
+        ctx,
+        decoded,
+        credit.token,
+        claimParties(ctx, to, "retry with --to a clean address"),
+      );
+      refused.push({ credit, reason: (explained as Error).message, recipientBlacklisted });
     }
   }
   return { claimable, refused };
@@ -731,6 +746,18 @@ withFromParam(
       const ids = claimable.map((c) => c.bountyId);
       // a winner without ETH claims through a relayer, one bounty at a time (claimWithSig)
       const relayHint = relayCommandHint(ctx, account, to, ids);
+      const explain = async (e: unknown): Promise<never> => {
+        const tokens = [...new Set(claimable.map((c) => c.token.toLowerCase()))];
+        // one token's refusal at a time: claimMany's credits each simulated fine alone (splitRefused)
+        throw tokens.length === 1
+          ? await explainTokenRefusal(
+              ctx,
+              e,
+              tokens[0]!,
+              claimParties(ctx, to, "claim with --to a clean address"),
+            )
+          : e;
+      };
       const receipt =
         ids.length === 1
           ? await simulateAndSend(
@@ -739,14 +766,14 @@ withFromParam(
               (o) => ctx.bounty.claim.staticCall(ids[0]!, to, o),
               () => ctx.bounty.claim(ids[0]!, to),
               relayHint,
-            )
+            ).catch(explain)
           : await simulateAndSend(
               ctx,
               "claimMany",
               (o) => ctx.bounty.claimMany.staticCall(ids, to, o),
               () => ctx.bounty.claimMany(ids, to),
               relayHint,
-            );
+            ).catch(explain);
       await printClaimed(ctx, receipt, claimable);
       if (refused.length > 0) throw new TaskError(refusedReport(ctx, account, to, refused, false));
     }),

@@ -9,10 +9,11 @@ import { task, types } from "hardhat/config";
 import type { TransactionReceipt } from "ethers";
 import type { TestUSDC } from "../../typechain-types";
 import type { IBenchmarkBounty } from "../../typechain-types/contracts/BenchmarkBounty";
-import { TaskError, decodeRevert, userAction } from "../lib/errors";
+import { TaskError, TokenRefusal, decodeRevert, userAction } from "../lib/errors";
 import {
   chainNow,
   eventIn,
+  explainTokenRefusal,
   isMissingFunction,
   SIMULATE_AT,
   simulateAndSend,
@@ -151,6 +152,76 @@ async function lockWithPermit(
   );
 }
 
+/** Storage slots in which {@link allowanceSlot} looks for a Solidity `allowance[owner][spender]` mapping. */
+const ALLOWANCE_SLOTS_TRIED = 16;
+
+/**
+ * The storage slot holding `token`'s `allowance(owner, spender)`, found by overriding the slot of a
+ * Solidity `mapping(owner => mapping(spender => uint256))` at each of the first
+ * {@link ALLOWANCE_SLOTS_TRIED} positions (`eth_call` state override) until `allowance()` reads `probe`
+ * back; null for another layout (namespaced storage, Vyper) or an RPC without state overrides.
+ */
+async function allowanceSlot(
+  ctx: TaskContext,
+  token: string,
+  owner: string,
+  spender: string,
+  probe: bigint,
+): Promise<string | null> {
+  const { ethers } = ctx.hre;
+  const coder = ethers.AbiCoder.defaultAbiCoder();
+  const iface = new ethers.Interface(["function allowance(address,address) view returns (uint256)"]);
+  const data = iface.encodeFunctionData("allowance", [owner, spender]);
+  const value = ethers.toBeHex(probe, 32);
+  for (let position = 0; position < ALLOWANCE_SLOTS_TRIED; position++) {
+    const inner = ethers.keccak256(coder.encode(["address", "uint256"], [owner, position]));
+    const slot = ethers.keccak256(coder.encode(["address", "bytes32"], [spender, inner]));
+    try {
+      const answer = (await ctx.hre.ethers.provider.send("eth_call", [
+        { to: token, data },
+        "latest",
+        { [token]: { stateDiff: { [slot]: value } } },
+      ])) as string;
+      if (BigInt(answer) === probe) return slot;
+    } catch {
+      return null; // no state overrides here (or no allowance view): nothing can be learned this way
+    }
+  }
+  return null;
+}
+
+/**
+ * Before the approve of the approve path: simulates `createAndFund` as if the pool were already approved
+ * (the token's allowance slot overridden, {@link allowanceSlot}), so what only the transfer shows (a fee
+ * on transfer, SPEC 1.1 `FundingShortfall`; a token refusal) is refused before anything is sent (probe30
+ * C-F2: the approve was mined, its allowance left standing, then `createAndFund` was refused). When the
+ * slot is not found the approve goes first, as before, and `createAndFund`'s own simulation decides.
+ * @throws TaskError decoding `createAndFund`'s revert, saying nothing was sent
+ */
+async function refuseFundingBeforeApprove(
+  ctx: TaskContext,
+  token: string,
+  params: IBenchmarkBounty.BountyParamsStruct,
+  pool: bigint,
+): Promise<void> {
+  const author = ctx.signer.address;
+  const slot = await allowanceSlot(ctx, token, author, ctx.bountyAddress, pool);
+  if (slot === null) return;
+  const data = ctx.bounty.interface.encodeFunctionData("createAndFund", [params]);
+  try {
+    await ctx.hre.ethers.provider.send("eth_call", [
+      { from: author, to: ctx.bountyAddress, data },
+      SIMULATE_AT.blockTag,
+      { [token]: { stateDiff: { [slot]: ctx.hre.ethers.toBeHex(pool, 32) } } },
+    ]);
+  } catch (e) {
+    const decoded = decodeRevert(e, ctx.ifaces, "createAndFund (simulated as if approved)");
+    if (!(decoded instanceof TaskError)) return; // not a revert: the approve path decides, as before
+    const Refusal = decoded instanceof TokenRefusal ? TokenRefusal : TaskError;
+    throw new Refusal(`${decoded.message} Nothing was sent (no approve).`);
+  }
+}
+
 withFromParam(
   task("bounty:lock", "Create and fund a bounty (EIP-2612 permit, or approve + createAndFund)"),
   "Author account",
@@ -274,18 +345,21 @@ withFromParam(
         throw decodeRevert(e, ctx.ifaces, "createBounty");
       }
 
-      let receipt;
-      if (mode === "permit") {
-        receipt = await lockWithPermit(
-          ctx,
-          token,
-          domain!,
-          params,
-          now + BigInt(args.permitTtl),
-          args.dryRun,
-        );
-        if (!receipt) return;
-      } else {
+      // whom a token's refusal is about is read, not guessed from its reason (probe30 C-F3)
+      const parties = [
+        {
+          address: author,
+          advice: "(the author, --from): it cannot fund a bounty in this token; lock from another address.",
+        },
+        {
+          address: ctx.bountyAddress,
+          advice: "(the bounty contract): no bounty can be funded in this token until the token lifts that.",
+        },
+      ];
+      /** Sends the funding (or simulates it, `--dry-run`); null when nothing was sent. */
+      const fund = async (): Promise<TransactionReceipt | null> => {
+        if (mode === "permit")
+          return lockWithPermit(ctx, token, domain!, params, now + BigInt(args.permitTtl), args.dryRun);
         if (args.dryRun) {
           if (allowance >= pool) {
             try {
@@ -293,13 +367,14 @@ withFromParam(
             } catch (e) {
               throw decodeRevert(e, ctx.ifaces, "createAndFund");
             }
-          }
+          } else await refuseFundingBeforeApprove(ctx, tokenAddress, params, pool);
           console.log(
             `Dry run: checks passed${allowance < pool ? " (an approve transaction would go first)" : ""}; nothing sent.`,
           );
-          return;
+          return null;
         }
         if (allowance < pool) {
+          await refuseFundingBeforeApprove(ctx, tokenAddress, params, pool);
           await simulateAndSend(
             ctx,
             "approve",
@@ -307,13 +382,20 @@ withFromParam(
             () => token.approve(ctx.bountyAddress, pool),
           );
         }
-        receipt = await simulateAndSend(
+        return simulateAndSend(
           ctx,
           "createAndFund",
           (o) => ctx.bounty.createAndFund.staticCall(params, o),
           () => ctx.bounty.createAndFund(params),
         );
+      };
+      let receipt: TransactionReceipt | null;
+      try {
+        receipt = await fund();
+      } catch (e) {
+        throw await explainTokenRefusal(ctx, e, tokenAddress, parties);
       }
+      if (!receipt) return;
 
       const created = eventIn(receipt, ctx.bounty, "BountyCreated");
       console.log(

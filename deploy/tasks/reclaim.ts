@@ -10,6 +10,7 @@ import { task, types } from "hardhat/config";
 import { TaskError, userAction } from "../lib/errors";
 import {
   eventIn,
+  explainTokenRefusal,
   refuseLostRecipientOnChain,
   pendingNow,
   refuseMalformedAddress,
@@ -68,7 +69,17 @@ withFromParam(
         "reclaim",
         (o) => ctx.bounty.reclaim.staticCall(id, to, o),
         () => ctx.bounty.reclaim(id, to),
-      );
+      ).catch(async (e: unknown) => {
+        // whom a token's refusal is about is read, not guessed from its reason (probe30 C-F3)
+        throw await explainTokenRefusal(ctx, e, b.token, [
+          { address: to, advice: "(the recipient): reclaim with --to a clean address." },
+          {
+            address: ctx.bountyAddress,
+            advice:
+              "(the bounty contract, which returns the pool): no --to helps; the pool stays until the token stops blacklisting it.",
+          },
+        ]);
+      });
       const ev = eventIn(receipt, ctx.bounty, "Reclaimed");
       console.log(
         `Reclaimed bounty ${ev.args.bountyId}: ${formatAmount(ev.args.amount as bigint, symbol)} to ${ev.args.to}. The test set stays hidden.`,

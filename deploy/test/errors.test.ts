@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
 import { Interface } from "ethers";
-import { ADVICE, TaskError, decodeRevert } from "../lib/errors";
+import { ADVICE, TaskError, TokenRefusal, decodeRevert } from "../lib/errors";
 import { REPO_ROOT } from "./helpers";
 
 function iface(name: string): Interface {
@@ -52,8 +52,10 @@ describe("revert decoding", function () {
       "Blacklistable: account is blacklisted",
     ]);
     const e = decodeRevert({ error: { data } }, ifaces, "claim");
+    // probe30 C-F3: whom the token blacklists is read by the task (isBlacklisted), not guessed from the wording
+    expect(e).to.be.instanceOf(TokenRefusal);
     expect(e.message).to.equal(
-      "claim reverted: Blacklistable: account is blacklisted. The token blacklists this address: claim with --to a clean address.",
+      "claim reverted: Blacklistable: account is blacklisted. The token refused the operation.",
     );
   });
 

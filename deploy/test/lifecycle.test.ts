@@ -393,13 +393,22 @@ describe("bounty tasks on a local Base-profile node", function () {
       await expectPrintedStatusVerifies(line!.replace(/^.*?npx /, "").split(" "), id);
     });
 
-    it("decodes FundingShortfall for a fee-on-transfer token", async function () {
+    it("decodes FundingShortfall for a fee-on-transfer token before the approve: nothing sent, no allowance left (probe30 C-F2)", async function () {
       const token = await deployTestToken("FeeOnTransferToken");
       const now = await chainTime(chain);
-      expectRefusal(
-        await run(plainLockArgs(now, { commitment: commitmentFile(), token })),
-        /createAndFund reverted with FundingShortfall\(1000000000000000000, \d+\)\. The contract received \d+ base units instead of 1000000000000000000: the token takes a fee on transfer/,
-      );
+      const allowance = () =>
+        chain.publicClient.readContract({
+          address: token as `0x${string}`,
+          abi: testUsdcAbi,
+          functionName: "allowance",
+          args: [author as `0x${string}`, chain.contracts.benchmarkBounty],
+        });
+      for (const extra of [["--dry-run"], []])
+        await refuses(
+          [...plainLockArgs(now, { commitment: commitmentFile(), token }), ...extra],
+          /createAndFund \(simulated as if approved\) reverted with FundingShortfall\(1000000000000000000, \d+\)\. The contract received \d+ base units instead of 1000000000000000000: the token takes a fee on transfer.* Nothing was sent \(no approve\)\./,
+        );
+      expect(await allowance(), "no approve was sent").to.equal(0n);
     });
 
     it("refuses a command without exactly one commitment source", async function () {
@@ -813,7 +822,7 @@ describe("bounty tasks on a local Base-profile node", function () {
         ["bounty:claim", "--from", w3, "--all"],
         // each credit is simulated on its own (probe21 B-F10): both named, with the token's advice
         new RegExp(
-          `No credit of ${w3} can be claimed now; nothing was sent:\n {2}bounty ${a} \\(token \\S+\\): claim reverted: .*blacklisted.*claim with --to a clean address\\.\n {2}bounty ${b} `,
+          `No credit of ${w3} can be claimed now; nothing was sent:\n {2}bounty ${a} \\(token \\S+\\): claim reverted: .*blacklisted.*The token blacklists ${w3} \\(the recipient\\): retry with --to a clean address\\.\n {2}bounty ${b} `,
         ),
       );
       // probe28c C-F4: the retry lines carry --to <clean address> (pasted without it, they failed the
@@ -1268,6 +1277,60 @@ describe("bounty tasks on a local Base-profile node", function () {
       expect(out).to.include(`Claimed bounty ${fresh}: 6.172841 USDC from ${winner} to ${other}`);
       expect(await usdcBalance(other)).to.equal(before + 6_172_841n);
       expect(await creditOf(fresh, winner)).to.equal(0n);
+    });
+
+    it("a token that blacklists the bounty contract or the author is named as such, never 'claim with --to' (probe30 C-F3)", async function () {
+      const setBlacklisted = async (who: string, on: boolean) => {
+        const hash = await chain.wallet(0).writeContract({
+          address: chain.contracts.usdc,
+          abi: testUsdcAbi,
+          functionName: on ? "blacklist" : "unBlacklist",
+          args: [who as `0x${string}`],
+        });
+        await chain.publicClient.waitForTransactionReceipt({ hash });
+      };
+      const contractNamed = new RegExp(
+        `The token blacklists ${chain.contracts.benchmarkBounty} \\(the bounty contract, which sends the claim\\): no --to helps`,
+      );
+      await setBlacklisted(chain.contracts.benchmarkBounty, true);
+      try {
+        for (const args of [
+          ["bounty:claim", "--from", second, "--id", String(id)],
+          [
+            "bounty:claim",
+            "--relay",
+            "--id",
+            String(id),
+            "--account",
+            second,
+            "--to",
+            other,
+            "--from",
+            relayer,
+          ],
+        ]) {
+          const before = await blockNumber(chain);
+          const r = await run(args);
+          expectRefusal(r, contractNamed);
+          expect(r.stderr).not.to.match(/clean address/);
+          expect(await blockNumber(chain), "a refusal sends nothing").to.equal(before);
+        }
+      } finally {
+        await setBlacklisted(chain.contracts.benchmarkBounty, false);
+      }
+      // a lock has no --to: the blacklisted author is named as the author
+      await setBlacklisted(author, true);
+      try {
+        const now = await chainTime(chain);
+        await refuses(
+          plainLockArgs(now, { commitment: commitmentFile() }),
+          new RegExp(`The token blacklists ${author} \\(the author, --from\\): it cannot fund a bounty`),
+        );
+        const r = await run(plainLockArgs(now, { commitment: commitmentFile() }));
+        expect(r.stderr).not.to.match(/clean address|claim/);
+      } finally {
+        await setBlacklisted(author, false);
+      }
     });
 
     it("pays a winner who holds no ETH: the winner signs, the relayer sends and pays the gas", async function () {

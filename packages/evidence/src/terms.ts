@@ -20,10 +20,15 @@ export interface BountyTerms {
 /** Terms before {@link checkBountyTerms}: the splits may be anything (a parsed JSON value, flags). */
 export type UncheckedBountyTerms = Omit<BountyTerms, "splitsBps"> & { splitsBps: unknown };
 
+/** The largest pool `createBounty` takes: its `uint256` (2^256 - 1 base units). */
+export const MAX_POOL_BASE_UNITS = 2n ** 256n - 1n;
+
 /** Which rule a term breaks, in the order {@link checkBountyTerms} checks them. */
 export type BountyTermsRule =
   /** `pool` is 0 or less. */
   | "pool_not_positive"
+  /** `pool` is above {@link MAX_POOL_BASE_UNITS}: `createBounty` cannot even encode it (probe30 C-F5). */
+  | "pool_out_of_range"
   /** `thresholdBps` is not an integer in 0..10000. */
   | "threshold_out_of_range"
   /** `closesAt` is 0 or less. */
@@ -49,8 +54,8 @@ export type BountyTermsCheck =
   | { ok: false; violation: BountyTermsViolation };
 
 /**
- * Checks bounty terms against SPEC 1.1's `createBounty` rules, in this order: a positive pool, a
- * threshold integer in 0..10000 bps, a positive `closesAt`, `awardDeadline` after `closesAt`,
+ * Checks bounty terms against SPEC 1.1's `createBounty` rules, in this order: a positive pool, at
+ * most {@link MAX_POOL_BASE_UNITS} (the `uint256` it is sent as), a threshold integer in 0..10000 bps, a positive `closesAt`, `awardDeadline` after `closesAt`,
  * `closesAt` after `now` (skipped when `now` is not given, so a caller may check the rest before it
  * reads the chain), then splits of 1..8 places, each > 0, non-increasing, summing to 10000 bps.
  * Never throws on bad terms.
@@ -67,6 +72,7 @@ export function checkBountyTerms(
     violation: { field, rule },
   });
   if (terms.pool <= 0n) return refuse("pool", "pool_not_positive");
+  if (terms.pool > MAX_POOL_BASE_UNITS) return refuse("pool", "pool_out_of_range");
   if (!Number.isSafeInteger(terms.thresholdBps) || terms.thresholdBps < 0 || terms.thresholdBps > 10000)
     return refuse("thresholdBps", "threshold_out_of_range");
   if (terms.closesAt <= 0n) return refuse("closesAt", "closes_at_not_positive");

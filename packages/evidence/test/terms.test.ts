@@ -20,11 +20,14 @@ describe("checkBountyTerms: the one rule of SPEC 1.1 createBounty terms", () => 
     expect(checkBountyTerms(good, { now: NOW })).toEqual({ ok: true, terms: good });
     expect(checkBountyTerms({ ...good, thresholdBps: 0, splitsBps: [10000] }, { now: NOW }).ok).toBe(true);
     expect(checkBountyTerms({ ...good, thresholdBps: 10000 }, { now: NOW }).ok).toBe(true);
+    expect(checkBountyTerms({ ...good, pool: 2n ** 256n - 1n }, { now: NOW }).ok).toBe(true);
   });
 
   const table: [string, Partial<UncheckedBountyTerms>, keyof UncheckedBountyTerms, BountyTermsRule][] = [
     ["pool 0", { pool: 0n }, "pool", "pool_not_positive"],
     ["pool negative", { pool: -1n }, "pool", "pool_not_positive"],
+    // probe30 C-F5: past createBounty's uint256 the lock failed encoding it, answered as a chain failure
+    ["pool 2^256 base units", { pool: 2n ** 256n }, "pool", "pool_out_of_range"],
     ["threshold above 10000", { thresholdBps: 10001 }, "thresholdBps", "threshold_out_of_range"],
     ["threshold negative", { thresholdBps: -1 }, "thresholdBps", "threshold_out_of_range"],
     ["threshold fractional", { thresholdBps: 50.5 }, "thresholdBps", "threshold_out_of_range"],

@@ -496,6 +496,17 @@ export class ChainGateway {
   }
 
   /**
+   * Timestamp (unix seconds) of the pending block: the earliest block a transaction sent now can be mined
+   * in (later blocks are not earlier), the time the contract judges it by.
+   */
+  async pendingTimestamp(): Promise<bigint> {
+    const block = await this.call("read the pending block", () =>
+      this.publicClient.getBlock({ blockTag: "pending" }),
+    );
+    return block.timestamp;
+  }
+
+  /**
    * Anchors one digest with `AnchorRegistry.anchor(digest, kind)`, or returns the evidence of its
    * existing anchoring with that kind.
    * @throws PlatformError `anchor_squatted` (details: digest, the kind found, the anchorer, the block)
@@ -835,7 +846,7 @@ export class ChainGateway {
           functionName: "award",
           args: [bountyId, winners, rankingDigest],
         },
-        { ...opts, pendingReason: true },
+        { ...opts, simulatePending: true },
       ),
     );
   }
@@ -1074,21 +1085,26 @@ export class ChainGateway {
       wallet = this.wallet,
       signer = "the platform account",
       beforeSend,
-      pendingReason = false,
+      simulatePending = false,
     }: {
       wallet?: WalletClient<Transport, Chain, Account>;
       signer?: string;
       beforeSend?: () => void;
-      /** On a failed gas estimate, simulate at the pending block too to name the contract's error (the award). */
-      pendingReason?: boolean;
+      /**
+       * The award: simulated at the pending block, the block it lands in at the earliest, so both edges of
+       * its window are judged by that block's time (probe30 C-F6: at `closesAt - 1` in the latest block the
+       * simulation at the latest refused an award the next block accepts); on a failed gas estimate simulated
+       * there again to name the contract's error.
+       */
+      simulatePending?: boolean;
     } = {},
   ): Promise<Hash> {
     if (wallet !== this.wallet)
-      return this.writeNow(what, request, { wallet, signer, beforeSend, pendingReason });
+      return this.writeNow(what, request, { wallet, signer, beforeSend, simulatePending });
     if (this.readOnly) throw readOnlyRefusal(what, this.address);
     // the platform key's nonce is read and used under the store's lock: one sender at a time across
     // the processes on the store (probe29 C-F11)
-    const send = () => this.writeNow(what, request, { wallet, signer, beforeSend, pendingReason });
+    const send = () => this.writeNow(what, request, { wallet, signer, beforeSend, simulatePending });
     return this.sendLock === null ? send() : this.sendLock(send);
   }
 
@@ -1101,12 +1117,12 @@ export class ChainGateway {
       wallet,
       signer,
       beforeSend,
-      pendingReason,
+      simulatePending,
     }: {
       wallet: WalletClient<Transport, Chain, Account>;
       signer: string;
       beforeSend: (() => void) | undefined;
-      pendingReason: boolean;
+      simulatePending: boolean;
     },
   ): Promise<Hash> {
     const serialized = await this.call(what, async () => {
@@ -1116,7 +1132,7 @@ export class ChainGateway {
           account: wallet.account,
           ...(blockTag ? { blockTag } : {}),
         });
-      await simulate();
+      await simulate(simulatePending ? "pending" : undefined);
       const balance = await this.publicClient.getBalance({ address: wallet.account.address });
       this.refuseWithoutGas(what, signer, wallet.account.address, balance, null);
       const prepared = await wallet
@@ -1133,12 +1149,12 @@ export class ChainGateway {
         .catch(async (e: unknown) => {
           // the gas estimate reverts undecoded ("An internal error was received"): the contract's state
           // may have changed since the simulation (probe19 A-F9: the bounty awarded meanwhile by another
-          // process), or (`pendingReason`, the award) the pending block the estimate runs in is later than
+          // process), or (`simulatePending`, the award) the pending block the estimate runs in is later than
           // the latest one (probe26 C-F1: an award at its deadline's last second, `AwardAfterDeadline`);
           // simulated again, the contract's refusal is named, else the estimate's error stands (the relay
           // reads the pending block's credit and time itself: `relayRead`)
           await simulate();
-          if (pendingReason) await simulate("pending");
+          if (simulatePending) await simulate("pending");
           throw e;
         });
       const fee = prepared.maxFeePerGas ?? prepared.gasPrice ?? 0n;

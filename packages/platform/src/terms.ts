@@ -3,7 +3,12 @@
  * SPEC 1.1 `createBounty`): a broken term becomes PlatformError `invalid_option` naming the field as
  * the platform's API does (`pool`, `threshold_bps`, `closes_at`, `award_deadline`, `splits_bps`).
  */
-import { checkBountyTerms, type BountyTerms, type UncheckedBountyTerms } from "@bench-bounty/evidence";
+import {
+  checkBountyTerms,
+  MAX_POOL_BASE_UNITS,
+  type BountyTerms,
+  type UncheckedBountyTerms,
+} from "@bench-bounty/evidence";
 import { PlatformError } from "./errors.js";
 
 /**
@@ -23,6 +28,11 @@ export function assertBountyTerms(terms: UncheckedBountyTerms, now?: bigint): Bo
   switch (rule) {
     case "pool_not_positive":
       return refuse("pool", `pool must be more than 0 base units, got ${terms.pool}`);
+    case "pool_out_of_range":
+      return refuse(
+        "pool",
+        `pool must be at most ${MAX_POOL_BASE_UNITS} base units (createBounty's uint256), got ${terms.pool}`,
+      );
     case "threshold_out_of_range":
       return refuse(
         "threshold_bps",

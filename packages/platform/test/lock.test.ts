@@ -41,6 +41,8 @@ describe("lockBounty validates before sending anything", () => {
       const cases: [Partial<typeof good> & { splitsBps?: number[] }, RegExp, string][] = [
         [{ pool: 0n }, /pool must be more than 0/, "pool"],
         [{ pool: -5n }, /pool must be more than 0/, "pool"],
+        // probe30 C-F5: past createBounty's uint256 it was a chain_error blaming the RPC
+        [{ pool: 10n ** 78n }, /pool must be at most \d{78} base units \(createBounty's uint256\)/, "pool"],
         [{ pool: 5_000_001n }, /exceeds the author's balance 5000000/, "pool"],
         [{ closesAt: 1, awardDeadline: 2 }, /closes_at 1 is not in the future/, "closes_at"],
         [{ awardDeadline: now + 3600 }, /award_deadline .* must be after closes_at/, "award_deadline"],

@@ -14,14 +14,19 @@ import { EdgeError } from "../src/errors.js";
 const signer = privateKeyToAccount(`0x${"43".repeat(32)}`);
 
 describe("a relay that loses the race to the winner's own claim (probe11 O13)", () => {
-  const revert = (errorName: "NothingToClaim" | "UnknownBounty") =>
+  const revert = (errorName: "NothingToClaim" | "UnknownBounty" | "InvalidClaimSignature") =>
     new ContractFunctionRevertedError({
       abi: benchmarkBountyAbi,
       functionName: "claimWithSig",
       data: encodeErrorResult({
         abi: benchmarkBountyAbi,
         errorName,
-        args: errorName === "NothingToClaim" ? [1n, signer.address] : [1n],
+        args:
+          errorName === "NothingToClaim"
+            ? [1n, signer.address]
+            : errorName === "InvalidClaimSignature"
+              ? [signer.address]
+              : [1n],
       } as never),
     });
 
@@ -73,6 +78,33 @@ describe("a relay that loses the race to the winner's own claim (probe11 O13)", 
       ).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(PlatformError);
       expect(e).toMatchObject({ code: "chain_error", details: { revert: "unknown" } });
+    }
+  });
+
+  it("an InvalidClaimSignature once the credit is 0 (the same claim relayed by another serve, mined since the checks) is 409 no_credit (probe30 C-F4)", async () => {
+    const e = await relayRead(
+      "claimWithSig",
+      signer.address,
+      1n,
+      () => Promise.reject(revert("InvalidClaimSignature")),
+      () => Promise.resolve(0n),
+    ).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(EdgeError);
+    expect(e).toMatchObject({ code: "no_credit", details: { path: "$.account", bounty_id: "1" } });
+    expect((e as Error).message).toMatch(/another relay/);
+  });
+
+  it("an InvalidClaimSignature with the credit still there, or a failing re-read, stays chain_error naming it", async () => {
+    for (const pending of [() => Promise.resolve(5n), () => Promise.reject(new Error("rpc down"))]) {
+      const e = await relayRead(
+        "claimWithSig",
+        signer.address,
+        1n,
+        () => Promise.reject(revert("InvalidClaimSignature")),
+        pending,
+      ).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(PlatformError);
+      expect(e).toMatchObject({ code: "chain_error", details: { revert: "InvalidClaimSignature" } });
     }
   });
 });

@@ -20,7 +20,9 @@ import { mintRunsToPrepare, scoringOf } from "./pack.js";
  * What the award's send needs of the attached bounty as read on-chain (SPEC 1.1 `award`), checked before
  * anything is closed or prepared and again right before a prepared award is sent: Funded (a prepared
  * award whose bounty was reclaimed can never be sent: probe26 C-F4), the chain's clock within
- * `[closesAt, awardDeadline]`, and the bounty's awarder the platform account that signs (probe26 C-F6:
+ * `[closesAt, awardDeadline]` (the close judged by the pending block's time, the block the award lands in at
+ * the earliest: probe30 C-F6; the deadline by the latest block's, and by the next block's at the send's
+ * simulation, `outOfWindow` of send.ts), and the bounty's awarder the platform account that signs (probe26 C-F6:
  * another key closed the benchmark and froze the winners before the send was refused `NotAwarder`).
  * @param what `award` (before preparing) or `prepared award` (before sending one), for the messages
  * @throws PlatformError `award_not_allowed` (`details.bounty_status`; `closes_at` / `award_deadline` and
@@ -51,13 +53,17 @@ export async function assertSendable(
     );
   }
   const now = await chain.latestTimestamp();
-  if (now < onchain.closesAt) {
+  // the award lands in the next block at the earliest: the opening edge is judged by its time, as the
+  // deadline edge is at the send's simulation (probe30 C-F6: at closes_at - 1 in the latest block it was
+  // refused though the next block, where the award lands, was in the window)
+  const landing = now < onchain.closesAt ? await chain.pendingTimestamp() : now;
+  if (landing < onchain.closesAt) {
     throw new PlatformError(
       "award_not_allowed",
-      `the contest closes at ${onchain.closesAt}; the chain clock is ${now}`,
+      `the contest closes at ${onchain.closesAt}; the next block's time is ${landing} (the chain clock ${now})`,
       {
         closes_at: Number(onchain.closesAt),
-        chain_time: Number(now),
+        chain_time: Number(landing),
       },
     );
   }

@@ -20,8 +20,9 @@
  * simulated (a revert is `chain_error` naming the contract's error, or the token's `Error(string)` reason; a
  * transfer the token refuses while its `isBlacklisted(to)` says so is 422 `invalid_withdrawal_address` naming
  * `$.to`, probe27 C-F7; but `NothingToClaim`, a claim that
- * won the race since the credit check, is `no_credit`, and so is a reasonless revert while the
- * credit at the `pending` block is 0: the winner's own claim not yet mined), sent and awaited.
+ * won the race since the credit check, is `no_credit`, and so are a reasonless revert while the
+ * credit at the `pending` block is 0, the winner's own claim not yet mined, and an `InvalidClaimSignature`
+ * while that credit is 0, the same claim relayed by another process and mined since, probe30 C-F4), sent and awaited.
  * These checks only read, and run before the relay takes its turn: a refused claim never takes one
  * (probe28 A-F3: fifty claims without credit, checked inside the turn, were answered one after another
  * ahead of a winner's). Relays take turns in this process (`turnQueue` of the platform); inside its turn a
@@ -173,7 +174,10 @@ function claimExpired(deadline: bigint, timestamp: bigint, block: "latest" | "pe
 /**
  * Runs the `claimWithSig` simulation and send: a `NothingToClaim` revert is 409 `no_credit`, the code
  * of the credit check before it (a claim of the winner's own, mined between that check and the
- * simulation, took the credit: probe11 O13). A failure without a decoded reason (a revert `unknown`,
+ * simulation, took the credit: probe11 O13); so is an `InvalidClaimSignature` while the credit at the
+ * `pending` block (`pendingCredit`) is 0: the signed nonce was used by the same claim relayed elsewhere (another
+ * `serve` on the same store, another relayer) and mined since the checks (probe30 C-F4: answered 502
+ * `chain_error`). A failure without a decoded reason (a revert `unknown`,
  * or the gateway's failed gas estimate at the pending block) re-reads the credit at the `pending` block
  * through `pendingCredit`: 0 there means the winner's own claim is in
  * the mempool, not yet mined (probe12 P7), and is 409 `no_credit` too. Such a failure of a claim whose
@@ -197,6 +201,13 @@ export async function relayRead<T>(
     const err = chainError(what, e);
     const noCredit = (why: string) => noCreditFor(account, bountyId, why);
     if (err.details.revert === "NothingToClaim") throw noCredit("claimed while this relay was checked");
+    // the signed nonce used since the checks: the same claim relayed by another process on this store or by
+    // another relayer, mined in between (probe30 C-F4: 502 "InvalidClaimSignature" for a claim just paid);
+    // with the credit gone that is the claim's no_credit, never a bad signature
+    if (err.details.revert === "InvalidClaimSignature" && pendingCredit) {
+      const left = await pendingCredit().catch(() => undefined);
+      if (left === 0n) throw noCredit("claimed by another relay since this relay's checks");
+    }
     // undecoded: a revert without a reason, or (since the send goes through the gateway's writer) a gas
     // estimate that failed at the pending block: the credit there says whether a claim is pending (probe25 A-F3)
     const undecoded = err.details.revert === undefined || err.details.revert === "unknown";
