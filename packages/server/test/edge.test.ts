@@ -523,6 +523,19 @@ describe("small edges", () => {
     }
     expect((await app.request("/nothing-here", { method: "POST" })).status).toBe(404);
   });
+  it("an asset that does not exist is 404 for every method, as GET there (probe30 A-F9: POST was 405 Allow: GET, HEAD); an existing one's POST stays 405", async () => {
+    const app = createApp({ domain: platformDomain(live.platform), web: webMiddleware({}) });
+    const asset = /\/assets\/[^"']+/.exec(await (await app.request("/")).text())?.[0];
+    expect(asset).toBeDefined();
+    for (const method of ["GET", "HEAD", "POST", "PUT", "DELETE"]) {
+      const r = await app.request("/assets/nope.js", { method });
+      expect(r.status, method).toBe(404);
+      expect(r.headers.get("allow"), method).toBeNull();
+    }
+    const post = await app.request(asset!, { method: "POST" });
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("GET, HEAD");
+  });
 });
 
 describe("OpenAPI", () => {
