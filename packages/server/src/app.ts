@@ -109,7 +109,7 @@ function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
   const matched = matchers.filter((m) => m.re.test(path));
   const literal = matched.filter((m) => m.literal);
   for (const m of literal.length > 0 ? literal : matched) methods.add(m.method);
-  if (methods.has("GET") && !MCP_PATH.test(path)) methods.add("HEAD"); // MCP: its own MCP_METHODS
+  if (methods.has("GET")) methods.add("HEAD"); // a GET's HEAD, MCP's too (MCP_ALLOW)
   return [...methods].sort();
 }
 

@@ -451,14 +451,31 @@ describe("small edges", () => {
       });
     }
   });
-  it("HEAD, OPTIONS and any other method on MCP are 405 with the same Allow (probe8 P6)", async () => {
-    for (const path of ["/mcp", `/mcp/benchmarks/${slug}/http`])
-      for (const method of ["HEAD", "OPTIONS", "PUT"]) {
+  it("OPTIONS and any other method on MCP are 405 with the same Allow (probe8 P6), HEAD among its methods; HEAD is answered as GET without a body (probe30 A-F9)", async () => {
+    for (const path of ["/mcp", `/mcp/benchmarks/${slug}/http`]) {
+      for (const method of ["OPTIONS", "PUT"]) {
         const r = await call(live.url, method, path);
         expect(r.status, `${method} ${path}`).toBe(405);
-        expect(r.headers.get("allow"), `${method} ${path}`).toBe("DELETE, GET, POST");
-        if (method !== "HEAD") expect(r.json.error.details.allow).toEqual(["DELETE", "GET", "POST"]);
+        expect(r.headers.get("allow"), `${method} ${path}`).toBe("DELETE, GET, HEAD, POST");
+        expect(r.json.error.details.allow).toEqual(["DELETE", "GET", "HEAD", "POST"]);
       }
+      // HEAD as the GET: without text/event-stream accepted 406, with it 200 text/event-stream; no body
+      for (const accept of [undefined, "text/event-stream"]) {
+        const headers: Record<string, string> = accept ? { accept } : {};
+        const get = await fetch(`${live.url}${path}`, { headers, signal: AbortSignal.timeout(5000) });
+        await get.body?.cancel();
+        const head = await fetch(`${live.url}${path}`, {
+          method: "HEAD",
+          headers,
+          signal: AbortSignal.timeout(5000),
+        });
+        expect(head.status, `HEAD ${path} ${accept}`).toBe(get.status);
+        expect(head.headers.get("content-type"), `HEAD ${path} ${accept}`).toBe(
+          get.headers.get("content-type"),
+        );
+        expect(await head.text(), `HEAD ${path} ${accept}`).toBe("");
+      }
+    }
   });
   it("a query parameter with an empty name, and any on the OpenAPI document, MCP, config.json and the assets, is 400 (probe8 P5)", async () => {
     for (const q of ["?=", "?&", "?=1", "?status=open&", "?&status=open"]) {
