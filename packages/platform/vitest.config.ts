@@ -38,6 +38,7 @@ const STORE_TESTS = [
   "test/lock-recovery.test.ts",
   "test/grade-slices.test.ts",
   "test/upload-slices.test.ts",
+  "test/upload-stop.test.ts",
   "test/run-id.test.ts",
   "test/publish-oracle.test.ts",
 ];

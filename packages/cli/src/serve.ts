@@ -25,8 +25,9 @@
  * - `--host`, `--port`. It prints where it listens and which database it uses, then serves until
  *   SIGINT, SIGTERM or SIGHUP, and with `--exit-with-parent` until the process that started it dies
  *   (a wrapper killed without passing the signal on: the demo, `npx`, `npm run`); then it answers the
- *   award requests in flight at once (`Platform.stopAwards`), stops the listener (the requests in flight
- *   get {@link SERVE_STOP_GRACE_MS} to be answered), the verifier and the store, and exits.
+ *   award requests in flight at once (`Platform.stopAwards`), ends the uploads in flight at their next
+ *   slice of rows (`Platform.stopUploads`: 503, nothing stored), stops the listener (the requests in
+ *   flight get {@link SERVE_STOP_GRACE_MS} to be answered), the verifier and the store, and exits.
  */
 import { Option, type Command } from "commander";
 import { optionSourceName } from "@bench-bounty/verifier/cli";
@@ -613,11 +614,15 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         // the award requests in flight are answered at once (409 award_pending naming the transaction, or
         // nothing sent) and their work ends, never the award's whole wait; the listener then gives the
         // requests in flight SERVE_STOP_GRACE_MS to be answered before it cuts them (probe29 C-F9: the
-        // operator's award was cut with no answer and the process lingered 46 s)
+        // operator's award was cut with no answer and the process lingered 46 s); an upload inserting
+        // its rows ends at its next slice, its pending dataset removed, and is answered 503 before the
+        // store closes (probe30 A-F10: the store was closed under it, no answer, the dataset left behind)
         const awardsStopped = platform.stopAwards();
+        const uploadsStopped = platform.stopUploads();
         await server.close(SERVE_STOP_GRACE_MS);
         await verifier.stop();
         await awardsStopped;
+        await uploadsStopped;
         await closeDatasetWorker();
         await platform.close();
       } catch (e) {

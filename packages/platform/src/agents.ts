@@ -15,9 +15,10 @@ import {
 import type { PlatformContext, WriteHow } from "./context.js";
 import { PlatformError } from "./errors.js";
 import { assertAgentOwner, assertMayOwnAgents } from "./identity/access.js";
-import { isOperatorAccount, type Principal } from "./identity/principal.js";
+import { isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "./identity/principal.js";
 import type { Tables } from "./store.js";
 import { isoMillis } from "./time.js";
+import { foldName } from "./store/accounts.js";
 import { fromStored } from "./json.js";
 import { awardMayStillPay } from "./award/recovery.js";
 
@@ -88,6 +89,35 @@ export const NAME_RULE = "1-64 characters: letters, digits, '.', '_', '-', start
 
 /** Agent ids: {@link NAME_RE}. */
 export const AGENT_ID_RE = NAME_RE;
+
+/**
+ * Names no account and no agent may take (one namespace), compared without regard to case: the
+ * operator account's name (`operator`, the store's built-in account, which registers no agents) and
+ * `platform`; and the account-id form, {@link RESERVED_NAME_PREFIX}, which `acct_operator`, the
+ * operator's account id, has. So no board row can pose as the operator or as an account id (probe30
+ * A-F11: `operator` was refused as "another account's agent", while `acct_operator` and `platform` were
+ * anyone's).
+ */
+export const RESERVED_NAMES = ["operator", "platform"] as const;
+
+/** The prefix of account ids (`acct_...`, {@link OPERATOR_ACCOUNT_ID} among them): reserved for names too. */
+export const RESERVED_NAME_PREFIX = "acct_";
+
+/**
+ * The reserved-name rule ({@link RESERVED_NAMES}, {@link RESERVED_NAME_PREFIX}) of a new account's `name`
+ * or a registered agent's `agent_id` (an id matching {@link NAME_RE}).
+ * @throws PlatformError `invalid_option` naming the field (`details.field`, `details.reason: "reserved"`)
+ */
+export function assertNameNotReserved(name: string, field: "name" | "agent_id"): void {
+  const folded = foldName(name);
+  if (!(RESERVED_NAMES as readonly string[]).includes(folded) && !folded.startsWith(RESERVED_NAME_PREFIX))
+    return;
+  throw new PlatformError(
+    "invalid_option",
+    `${field} ${name} is reserved: ${RESERVED_NAMES.join(", ")} and names beginning with ${RESERVED_NAME_PREFIX} (the form of account ids, ${OPERATOR_ACCOUNT_ID} among them) name the platform's own; choose another`,
+    { field, reason: "reserved", reserved: [...RESERVED_NAMES, `${RESERVED_NAME_PREFIX}*`] },
+  );
+}
 
 /** An agent registration. */
 export interface AgentRecord {
@@ -209,8 +239,8 @@ export async function checkWithdrawalAddressOnChain(
 /**
  * Checks an agent registration before anything is written: the agent id, the caller, the address.
  * @returns the settings to store (the address lowercase)
- * @throws PlatformError `invalid_option` (agent id), `invalid_withdrawal_address`, `forbidden`
- *   (`operator_owns_no_agents`)
+ * @throws PlatformError `invalid_option` (agent id: its form, or a reserved name,
+ *   {@link assertNameNotReserved}), `invalid_withdrawal_address`, `forbidden` (`operator_owns_no_agents`)
  */
 export function checkAgentRegistration(
   ctx: PlatformContext,
@@ -219,6 +249,7 @@ export function checkAgentRegistration(
   settings: AgentSettings = {},
 ): AgentSettings {
   checkAgentId(agentId);
+  assertNameNotReserved(agentId, "agent_id");
   assertMayOwnAgents(p);
   // null is "none given", never written: a set address is replaced, never cleared (a ranked agent
   // clearing it would block the whole award, probe11 O1)

@@ -100,18 +100,25 @@ export interface PlatformContext {
    */
   gradeSliceMs: number;
   faults: FaultHooks;
-  /** The award calls in flight, and their stop when the platform stops ({@link AwardCalls}). */
-  awardCalls: AwardCalls;
+  /** The award calls in flight, and their stop when the platform stops ({@link CallsInFlight}). */
+  awardCalls: CallsInFlight;
+  /**
+   * The uploads of requests in flight (`storeDataset` with `answerBy`), and their stop when the
+   * platform stops ({@link CallsInFlight}; probe30 A-F10).
+   */
+  uploadCalls: CallsInFlight;
 }
 
 /**
- * The award calls in flight in this process, and their stop (probe29 C-F9: `serve` stopped during an
- * award that waited for its transaction cut the operator's request with no answer and lingered for the
- * award's whole wait). Once {@link stop}ped, every call in flight is answered at once, as at its
- * deadline (`award_pending` with its transaction, or nothing sent), sends nothing more and ends its
- * wait for its transaction; a new call is refused.
+ * Calls of one kind in flight in this process, and their stop: the award calls (probe29 C-F9: `serve`
+ * stopped during an award that waited for its transaction cut the operator's request with no answer
+ * and lingered for the award's whole wait) and the uploads (probe30 A-F10: the store was closed under
+ * an upload inserting its rows). Once {@link stop}ped, every call in flight is answered at once (an
+ * award as at its deadline, `award_pending` with its transaction or nothing sent, and it ends its wait
+ * for its transaction; an upload at its next slice, its pending dataset removed), and a new call is
+ * refused; {@link stop} resolves once the work of each has ended, so the store is closed after.
  */
-export class AwardCalls {
+export class CallsInFlight {
   private readonly stopper = new AbortController();
   private readonly inflight = new Set<Promise<unknown>>();
 

@@ -25,7 +25,7 @@ import { randomBytes as nodeRandomBytes } from "node:crypto";
 import { AnchorBatcher, type AnchorBatching } from "./anchor-batch.js";
 import { ChainGateway, type ChainConfig } from "./chain.js";
 import {
-  AwardCalls,
+  CallsInFlight,
   type AttachedBounty,
   type BenchmarkRecord,
   type FaultHooks,
@@ -448,7 +448,8 @@ export class Platform {
       operatorKeyHash: opts.operatorKey ? hashKey(opts.operatorKey) : null,
       gradeSliceMs: opts.gradeSliceMs ?? DEFAULT_SLICE_MS,
       faults: opts.faults ?? {},
-      awardCalls: new AwardCalls(),
+      awardCalls: new CallsInFlight(),
+      uploadCalls: new CallsInFlight(),
     };
     if (chain !== null)
       await assertAnchoringChain(ctx.store, chain, opts.existingStore !== true).catch(async (e: unknown) => {
@@ -523,7 +524,7 @@ export class Platform {
   }
 
   /**
-   * Stops this process's award calls (`AwardCalls.stop`): each in flight is answered at once, as at
+   * Stops this process's award calls (`CallsInFlight.stop`): each in flight is answered at once, as at
    * its deadline (409-shaped `award_pending` with `details.tx_hash` once its transaction is sent;
    * `server_busy`, nothing sent, before), sends nothing more and stops waiting for its transaction (a
    * rerun, here or in another process on the store, adopts it); a new call is refused `server_busy`.
@@ -534,9 +535,23 @@ export class Platform {
     return this.ctx.awardCalls.stop();
   }
 
-  /** Stops the award calls ({@link stopAwards}) and the anchor batcher (waiting for a flush under way), and closes the store. */
+  /**
+   * Stops this process's uploads of requests (`storeDataset` with `answerBy`; probe30 A-F10): each in
+   * flight ends at its next slice of rows, its pending dataset marked deleted and its rows removed, and
+   * is refused 503-shaped `server_busy` with `details.stopping` (nothing stored); a new one is refused
+   * so before it writes anything. Resolves once their work has ended: the store may be closed then.
+   * `serve` calls it first when it stops, with {@link stopAwards}; {@link close} does too.
+   */
+  stopUploads(): Promise<void> {
+    return this.ctx.uploadCalls.stop();
+  }
+
+  /**
+   * Stops the award calls ({@link stopAwards}), the uploads ({@link stopUploads}) and the anchor batcher
+   * (waiting for a flush under way), and closes the store.
+   */
   async close(): Promise<void> {
-    await this.stopAwards();
+    await Promise.all([this.stopAwards(), this.stopUploads()]);
     await this.ctx.anchorBatcher?.stop();
     await this.ctx.store.close();
   }

@@ -274,6 +274,14 @@ async function storedByAnother(ctx: PlatformContext, datasetId: string): Promise
   );
 }
 
+/** What {@link storePending} takes: the dataset's row, the owner's and all accounts' limits, the deadline. */
+interface PendingUpload {
+  row: DatasetRow;
+  limit: number | null;
+  allLimit: number | null;
+  answerBy: number;
+}
+
 /**
  * {@link storeDataset} for a request (`answerBy`): the quota checks and the dataset's row, marked
  * pending, in one short transaction; its rows in short transactions of their own ({@link insertInChunks}'
@@ -283,13 +291,44 @@ async function storedByAnother(ctx: PlatformContext, datasetId: string): Promise
  * every read and counts against the quotas from the first transaction on; on any failure it is removed
  * (`removeDeletedDataset`), and one left by a process that died is removed by the next upload, in any
  * process, or `Platform.open` ({@link abandonStaleUploads}). Bounded as a whole by `answerBy`: past it, nothing is made visible.
- * @throws as {@link storeDataset}; `write_too_long` when `answerBy` passes while the rows go in
+ * Counted in `ctx.uploadCalls` until its work ends: once the platform stops (`Platform.stopUploads`,
+ * `close`) it begins nothing, or ends at its next slice with its dataset removed, before the store
+ * closes (probe30 A-F10: the store was closed under it, its pending dataset left behind).
+ * @throws as {@link storeDataset}; `write_too_long` when `answerBy` passes while the rows go in;
+ *   `server_busy` with `details.stopping` ({@link uploadStopping}) once the platform stops
  */
-async function storePending(
+function storePending(
   ctx: PlatformContext,
   owner: Principal,
   d: PreparedDataset,
-  w: { row: DatasetRow; limit: number | null; allLimit: number | null; answerBy: number },
+  w: PendingUpload,
+  record: DatasetSummary,
+): Promise<DatasetSummary> {
+  if (ctx.uploadCalls.stopped) return Promise.reject(uploadStopping());
+  const work = fillPending(ctx, owner, d, w, record);
+  ctx.uploadCalls.track(work);
+  return work;
+}
+
+/**
+ * 503-shaped `server_busy`: this process is stopping, and the upload was not stored (nothing kept:
+ * `details.stopping`, `retry_after_seconds`): upload it again once the server is back, or to another
+ * on the store.
+ */
+function uploadStopping(): PlatformError {
+  return new PlatformError(
+    "server_busy",
+    "this server is stopping: the dataset was not stored (nothing of it was kept); upload it again once the server is back",
+    { stopping: true, retry_after_seconds: 5 },
+  );
+}
+
+/** The work of {@link storePending}: reserve, insert the rows slice by slice, make visible. */
+async function fillPending(
+  ctx: PlatformContext,
+  owner: Principal,
+  d: PreparedDataset,
+  w: PendingUpload,
   record: DatasetSummary,
 ): Promise<DatasetSummary> {
   const id = w.row.dataset_id;
@@ -316,7 +355,9 @@ async function storePending(
       (r) => r.body_json.length,
       async (part) => {
         // bounded per slice: each is short and waits on no other writer (no write slot, no lock
-        // timeout); the upload as a whole ends by `answerBy`, checked before each and at the end
+        // timeout); the upload as a whole ends by `answerBy`, checked before each and at the end; a
+        // stop of the platform ends it here, the store still open for the removal (probe30 A-F10)
+        if (ctx.uploadCalls.stopped) throw uploadStopping();
         if (Date.now() >= w.answerBy) throw new TxDeadlinePassed(w.answerBy);
         await ctx.store.tx((t) => t.datasets.insertRowSlice(part));
       },

@@ -190,6 +190,48 @@ describe("account names and agent ids share one namespace (issue 13 re-probe F8)
     expect(await p.getAgent("alice")).toBeNull();
     expect((await p.registerAgent(alice, "alice", {})).owner_account_id).toBe(alice.account_id);
   });
+
+  it("the platform's own names are reserved for accounts and agents alike: 422-shaped invalid_option naming the field, nothing written (probe30 A-F11)", async () => {
+    const { h, p, alice } = await published();
+    const names = [
+      "operator",
+      "Operator",
+      "platform",
+      "PLATFORM",
+      "acct_operator",
+      "ACCT_Operator",
+      "acct_1234abcd",
+    ];
+    for (const name of names) {
+      // an agent id: refused as reserved (it was "agent operator belongs to another account"; the others passed)
+      const agent = await rejection(p.registerAgent(alice, name, {}));
+      expect(agent, name).toMatchObject({
+        code: "invalid_option",
+        details: { field: "agent_id", reason: "reserved" },
+      });
+      expect(agent.message, name).toContain(`agent_id ${name} is reserved`);
+      expect(await p.getAgent(name), name).toBeNull();
+      // an account's name (its default agent's id), and an account's first agent
+      const account = await rejection(p.createAccount({ name }));
+      expect(account, name).toMatchObject({
+        code: "invalid_option",
+        details: { field: "name", reason: "reserved" },
+      });
+      const first = await rejection(
+        p.createAccount({ name: `${name.replace(/_/g, "-")}-x`, agent: { agent_id: name } }),
+      );
+      expect(first, name).toMatchObject({
+        code: "invalid_option",
+        details: { field: "agent_id", reason: "reserved" },
+      });
+    }
+    // nothing written: only the operator's, alice's and mallory's accounts
+    const rows = await h.ctx.store.db.selectFrom("accounts").select("name").execute();
+    expect(rows.map((r) => r.name).sort()).toEqual(["alice", "mallory", "operator"]);
+    // names that merely contain them are anyone's
+    for (const name of ["operator-bot", "my-platform", "acct-1"])
+      expect((await p.registerAgent(alice, name, {})).agent_id).toBe(name);
+  });
 });
 
 describe("owner rules (issue 13 item 5)", () => {

@@ -48,8 +48,11 @@ export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
 export interface AppOptions {
   domain: Domain;
   limits?: Partial<Limits>;
-  /** Serves a built web app for paths outside `/api` and `/mcp` (the web package's static hook). */
-  web?: MiddlewareHandler<AppEnv>;
+  /**
+   * Serves a built web app for paths outside `/api` and `/mcp` (the web package's static hook,
+   * `webMiddleware`); its `serves` tells whether a GET of a path is answered (another method there: 405).
+   */
+  web?: MiddlewareHandler<AppEnv> & { serves?: (path: string) => Promise<boolean> };
   /**
    * Public base URL printed in `how_to_compete` (`--public-url`). Default: {@link AppOptions.listenUrl},
    * else {@link DEFAULT_BASE_URL}; never the request's `Host` (a stranger's `Host: evil.example` would
@@ -106,7 +109,7 @@ function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
   const matched = matchers.filter((m) => m.re.test(path));
   const literal = matched.filter((m) => m.literal);
   for (const m of literal.length > 0 ? literal : matched) methods.add(m.method);
-  if (methods.has("GET") && !MCP_PATH.test(path)) methods.add("HEAD"); // MCP: its own MCP_METHODS
+  if (methods.has("GET")) methods.add("HEAD"); // a GET's HEAD, MCP's too (MCP_ALLOW)
   return [...methods].sort();
 }
 
@@ -136,7 +139,7 @@ function declaredQueryNames(app: OpenAPIHono<AppEnv>, path: string): string[] {
   return [...names];
 }
 
-/** Paths the web hook answers (GET and HEAD only: anything else there is 405). */
+/** Paths the web hook may answer (GET and HEAD only: anything else there is 405 where the GET is served). */
 const WEB_PATH = /^\/(index\.html|config\.json|assets\/.*)?$/;
 
 /**
@@ -384,8 +387,10 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
     });
   }
 
-  app.notFound((c: Context<AppEnv>) => {
-    const allow = opts.web && WEB_PATH.test(c.req.path) ? ["GET", "HEAD"] : allowedMethods(app, c.req.path);
+  app.notFound(async (c: Context<AppEnv>) => {
+    // a web path whose GET is 404 (an asset that does not exist) is 404 for every method (probe30 A-F9)
+    const web = opts.web && WEB_PATH.test(c.req.path) && ((await opts.web.serves?.(c.req.path)) ?? true);
+    const allow = web ? ["GET", "HEAD"] : allowedMethods(app, c.req.path);
     if (allow.length > 0 && !allow.includes(c.req.method))
       return sendError(c, errorResponseOf(methodNotAllowed(c.req.method, c.req.path, allow)));
     return sendError(

@@ -265,12 +265,25 @@ export class DatasetChecker {
     w.postMessage({ id, job, payload: body }, [body.buffer as ArrayBuffer]);
   }
 
-  /** Stops the worker; the job in it and those waiting are refused. */
+  /**
+   * Stops the worker (`serve` stopping); the job in it and those waiting are refused 503 `server_busy`
+   * with `details.stopping`, nothing stored (probe30 A-F10: the job in the worker was refused with a
+   * bare Error, logged as unexpected with its stack). A job sent afterwards starts a new worker.
+   */
   async close(): Promise<void> {
     const w = this.worker;
     this.worker = null;
-    const closed = new Error("the dataset check worker was closed");
+    const closed = new EdgeError(
+      "server_busy",
+      "this server is stopping: the dataset job was not finished (nothing was stored); send it again once the server is back",
+      { stopping: true, retry_after_seconds: 5 },
+      { "retry-after": "5" },
+    );
     for (const queue of this.queues.values()) for (const job of queue) job.reject(closed);
+    for (const [id, job] of this.pending) {
+      this.pending.delete(id);
+      job.reject(closed);
+    }
     this.queues.clear();
     this.served.clear();
     if (w) await w.terminate();

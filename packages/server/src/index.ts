@@ -21,7 +21,7 @@ export {
 export { apiKeyOf } from "./middleware/auth.js";
 export { MCP_SERVER_INFO } from "./mcp/endpoint.js";
 export { RUN_BENCHMARK_SH, SHA256SUMS, TUTORIALS } from "./routes/static.js";
-export { webApp, webMiddleware, type PublicWebConfig, type WebConfig } from "./web.js";
+export { webApp, webMiddleware, type PublicWebConfig, type WebConfig, type WebHook } from "./web.js";
 export {
   closeDatasetWorker,
   platformDomain,

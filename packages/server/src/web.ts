@@ -59,13 +59,25 @@ export function webApp(config: PublicWebConfig = {}, root: string = webRoot): Ho
   return createWebApp({ root, config: pageConfig(config) });
 }
 
+/**
+ * The `web` hook of `createApp`: middleware, and whether a GET of a path is served (`serves`), so that
+ * another method there is 405 only where the GET is not 404 (probe30 A-F9: `POST /assets/nope.js` was
+ * 405 `Allow: GET, HEAD` while its GET was 404). A hook without `serves` is taken to serve its paths.
+ */
+export type WebHook = MiddlewareHandler & {
+  /** True when a GET of `path` (no query) is answered (not 404). */
+  serves?: (path: string) => Promise<boolean>;
+};
+
 /** {@link webApp} as middleware: GET/HEAD of the app's paths are answered, anything else goes to `next`. */
-export function webMiddleware(config: PublicWebConfig = {}, root: string = webRoot): MiddlewareHandler {
+export function webMiddleware(config: PublicWebConfig = {}, root: string = webRoot): WebHook {
   const app = webApp(config, root);
-  return async (c, next) => {
+  const hook: WebHook = async (c, next) => {
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
     const res = await app.fetch(c.req.raw);
     if (res.status === 404) return next();
     return res;
   };
+  hook.serves = async (path) => (await app.request(path, { method: "HEAD" })).status !== 404;
+  return hook;
 }

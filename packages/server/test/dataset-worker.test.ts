@@ -178,11 +178,21 @@ describe("the dataset dry run runs off the event loop", () => {
     }
   });
 
-  it("a checker whose worker is closed refuses what is pending and starts a new worker for the next", async () => {
+  it("a checker whose worker is closed refuses what is pending (server_busy, stopping: probe30 A-F10) and starts a new worker for the next", async () => {
     const checker = new DatasetChecker();
     const pending = checker.check(new TextEncoder().encode(bigDataset()));
+    const waiting = checker.check(new TextEncoder().encode('{"name":"y","rows":[]}'), "another");
+    const outcomes = Promise.allSettled([pending, waiting]);
     await checker.close();
-    await expect(pending).rejects.toThrow(/worker exited/);
+    for (const r of await outcomes)
+      expect(r).toMatchObject({
+        status: "rejected",
+        reason: {
+          code: "server_busy",
+          details: { stopping: true, retry_after_seconds: 5 },
+          message: expect.stringContaining("this server is stopping"),
+        },
+      });
     const next = await checker.check(new TextEncoder().encode('{"name":"x","rows":[]}'));
     expect(next).toMatchObject({ ok: false });
     await checker.close();

@@ -451,14 +451,31 @@ describe("small edges", () => {
       });
     }
   });
-  it("HEAD, OPTIONS and any other method on MCP are 405 with the same Allow (probe8 P6)", async () => {
-    for (const path of ["/mcp", `/mcp/benchmarks/${slug}/http`])
-      for (const method of ["HEAD", "OPTIONS", "PUT"]) {
+  it("OPTIONS and any other method on MCP are 405 with the same Allow (probe8 P6), HEAD among its methods; HEAD is answered as GET without a body (probe30 A-F9)", async () => {
+    for (const path of ["/mcp", `/mcp/benchmarks/${slug}/http`]) {
+      for (const method of ["OPTIONS", "PUT"]) {
         const r = await call(live.url, method, path);
         expect(r.status, `${method} ${path}`).toBe(405);
-        expect(r.headers.get("allow"), `${method} ${path}`).toBe("DELETE, GET, POST");
-        if (method !== "HEAD") expect(r.json.error.details.allow).toEqual(["DELETE", "GET", "POST"]);
+        expect(r.headers.get("allow"), `${method} ${path}`).toBe("DELETE, GET, HEAD, POST");
+        expect(r.json.error.details.allow).toEqual(["DELETE", "GET", "HEAD", "POST"]);
       }
+      // HEAD as the GET: without text/event-stream accepted 406, with it 200 text/event-stream; no body
+      for (const accept of [undefined, "text/event-stream"]) {
+        const headers: Record<string, string> = accept ? { accept } : {};
+        const get = await fetch(`${live.url}${path}`, { headers, signal: AbortSignal.timeout(5000) });
+        await get.body?.cancel();
+        const head = await fetch(`${live.url}${path}`, {
+          method: "HEAD",
+          headers,
+          signal: AbortSignal.timeout(5000),
+        });
+        expect(head.status, `HEAD ${path} ${accept}`).toBe(get.status);
+        expect(head.headers.get("content-type"), `HEAD ${path} ${accept}`).toBe(
+          get.headers.get("content-type"),
+        );
+        expect(await head.text(), `HEAD ${path} ${accept}`).toBe("");
+      }
+    }
   });
   it("a query parameter with an empty name, and any on the OpenAPI document, MCP, config.json and the assets, is 400 (probe8 P5)", async () => {
     for (const q of ["?=", "?&", "?=1", "?status=open&", "?&status=open"]) {
@@ -522,6 +539,19 @@ describe("small edges", () => {
       expect(((await r.json()) as { error: { code: string } }).error.code).toBe("method_not_allowed");
     }
     expect((await app.request("/nothing-here", { method: "POST" })).status).toBe(404);
+  });
+  it("an asset that does not exist is 404 for every method, as GET there (probe30 A-F9: POST was 405 Allow: GET, HEAD); an existing one's POST stays 405", async () => {
+    const app = createApp({ domain: platformDomain(live.platform), web: webMiddleware({}) });
+    const asset = /\/assets\/[^"']+/.exec(await (await app.request("/")).text())?.[0];
+    expect(asset).toBeDefined();
+    for (const method of ["GET", "HEAD", "POST", "PUT", "DELETE"]) {
+      const r = await app.request("/assets/nope.js", { method });
+      expect(r.status, method).toBe(404);
+      expect(r.headers.get("allow"), method).toBeNull();
+    }
+    const post = await app.request(asset!, { method: "POST" });
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("GET, HEAD");
   });
 });
 

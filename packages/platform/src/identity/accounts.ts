@@ -8,12 +8,14 @@
  * any agent has it as its id (`account_exists`, 409, naming `name`), and an account may register an
  * agent id that is its own name but not another account's name (`agent_owner_only`, `agents.ts`).
  * Names are compared without regard to case ({@link foldName}: `P6V-x` is taken once `p6v-x` is) and
- * kept as written.
+ * kept as written. A few names are reserved for the platform's own (`operator`, `platform`, and the
+ * account-id form `acct_...`: `assertNameNotReserved`, probe30 A-F11): refused `invalid_option`.
  */
 import { randomBytes } from "node:crypto";
 import type { PlatformContext, WriteHow } from "../context.js";
 import { PlatformError } from "../errors.js";
 import {
+  assertNameNotReserved,
   checkAgentRegistration,
   checkWithdrawalAddressOnChain,
   NAME_RE,
@@ -75,6 +77,7 @@ function checkAccountInput(input: AccountInput): { name: string; roles: Role[] }
   const name = input.name === undefined ? `agent-${randomBytes(5).toString("hex")}` : input.name;
   if (typeof name !== "string" || !ACCOUNT_NAME_RE.test(name))
     throw new PlatformError("invalid_option", `name must be ${NAME_RULE}`, { field: "name" });
+  assertNameNotReserved(name, "name");
   const roles = input.roles ?? ["author", "competitor"];
   if (
     !Array.isArray(roles) ||
@@ -105,7 +108,8 @@ export interface CreateAccountHow extends WriteHow {
  * Creates an account with one key, and with `input.agent` its first agent: everything is checked
  * first, then written in one transaction (all or nothing), with the name locked so that a concurrent
  * agent registration of the same name (`agents.ts`) waits and then sees it.
- * @throws PlatformError `invalid_option` naming `name`, `roles` or `agent_id`;
+ * @throws PlatformError `invalid_option` naming `name`, `roles` or `agent_id` (a reserved name too:
+ *   `assertNameNotReserved`, probe30 A-F11);
  *   `invalid_withdrawal_address` (the whole rule, `checkWithdrawalAddressOnChain`: with a chain, the code
  *   the address runs too); `chain_error` (that code could not be read: nothing written); `account_exists` (naming `name`) for a name another account has, or
  *   that is an agent's id (see the module doc); `forbidden` (`agent_owner_only`) for an agent id that is

@@ -47,7 +47,7 @@ import {
   type AccountCreationLimiter,
   type RateLimiter,
 } from "../middleware/limits.js";
-import { MCP_METHODS, MCP_ROUTES } from "./paths.js";
+import { MCP_ALLOW, MCP_METHODS, MCP_ROUTES } from "./paths.js";
 import {
   isSkipped,
   KEYED_TOOLS,
@@ -76,7 +76,7 @@ export interface McpLimiters {
  */
 const SDK_MAX_BATCH = 100;
 
-export { MCP_METHODS, MCP_PATH } from "./paths.js";
+export { MCP_ALLOW, MCP_METHODS, MCP_PATH } from "./paths.js";
 
 /** Name and version announced to MCP clients. */
 export const MCP_SERVER_INFO = { name: "bench-bounty", version: "0.1.0" } as const;
@@ -556,12 +556,12 @@ function requestIds(body: unknown): RequestId[] {
 }
 
 async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimiters): Promise<Response> {
-  if (!(MCP_METHODS as readonly string[]).includes(c.req.method))
+  if (!(MCP_ALLOW as readonly string[]).includes(c.req.method))
     throw new EdgeError(
       "method_not_allowed",
       `${c.req.method} is not allowed on ${c.req.path}`,
-      { allow: [...MCP_METHODS] },
-      { allow: MCP_METHODS.join(", ") },
+      { allow: [...MCP_ALLOW] },
+      { allow: MCP_ALLOW.join(", ") },
     );
   readQuery(c, []); // the endpoints take no query: 400 `invalid_query` naming the parameter, as REST (probe8 P5)
   // one benchmark's endpoint exists only for a benchmark: 404 `unknown_benchmark` as REST (probe13 note)
@@ -618,8 +618,10 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   if (refused) return refused;
   await server.connect(transport);
   try {
+    // a HEAD is the GET (the SDK knows no HEAD); Hono drops the body (probe30 A-F9)
+    const raw = c.req.method === "HEAD" ? new Request(c.req.raw, { method: "GET" }) : c.req.raw;
     const res = await transport.handleRequest(
-      c.req.raw,
+      raw,
       parsed === undefined ? undefined : { parsedBody: parsed.value },
     );
     return Array.isArray(parsed?.value) ? batchAnswerOf(res) : res;

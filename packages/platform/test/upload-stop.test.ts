@@ -1,0 +1,99 @@
+/**
+ * probe30 A-F10: `serve` stopped (SIGTERM) while a request's upload inserted its rows closed the store
+ * under it: the next slice failed "driver has already been destroyed" (an unexpected error, its stack
+ * in the log), the client got no answer, and the pending dataset stayed behind (counted by the quota;
+ * after an immediate restart every re-upload of it was 503 "another request is storing this same
+ * dataset"). A stop (`Platform.stopUploads`, and `Platform.close`) now ends each upload in flight at its
+ * next slice: its pending dataset is marked deleted and its rows removed while the store is still open,
+ * the upload is refused `server_busy` (`details.stopping`), and only then is the store closed; an
+ * upload begun after the stop is refused with nothing written.
+ */
+import { sql } from "kysely";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import type { PreparedDataset } from "../src/publish.js";
+import { cleanup, freshStoreLocation, openAt, rejection, type Harness } from "./helpers.js";
+
+afterEach(cleanup);
+
+/** A prepared dataset of `n` rows of about 450 bytes (no validation: the store's part is tested). */
+function bigDataset(name: string, n: number): PreparedDataset {
+  const pad = "x".repeat(400);
+  return {
+    name,
+    description: null,
+    label_policy: null,
+    options_json: "{}",
+    content_hash: `0x${Buffer.from(name.padEnd(32, "-").slice(0, 32)).toString("hex")}`,
+    rows: Array.from({ length: n }, (_, i) => ({
+      row_hash: `0x${i.toString(16).padStart(64, "0")}` as const,
+      body_json: JSON.stringify({ q: `q${i}`, p: pad }),
+    })),
+  };
+}
+
+/** Rows of `dataset_rows` and of `datasets` in the store, whatever their state. */
+async function stored(h: Harness): Promise<{ rows: number; datasets: number }> {
+  const db = h.ctx.store.db;
+  const count = async (table: string) =>
+    Number(
+      (await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM ${sql.table(table)}`.execute(db)).rows[0]!
+        .n,
+    );
+  return { rows: await count("dataset_rows"), datasets: await count("datasets") };
+}
+
+/** Resolves once some of the upload's rows, not all, are in (`total` rows in all). */
+async function someRowsIn(h: Harness, total: number): Promise<void> {
+  for (;;) {
+    const { rows } = await stored(h);
+    if (rows > 0 && rows < total) return;
+    if (rows >= total) throw new Error("the upload ended before it was stopped");
+    await nextTurn();
+  }
+}
+
+describe("a stop while a request's upload inserts its rows (probe30 A-F10)", () => {
+  it("close ends the upload at its next slice: refused server_busy (stopping), nothing left behind, the store closed after", async () => {
+    const where = await freshStoreLocation();
+    const h = await openAt(where);
+    const p = await h.principal("stopped-uploader");
+    const big = bigDataset("stopped", 20_000); // 40 slices of 500 rows
+    const up = rejection(h.real.storeDataset(p, big, { answerBy: Date.now() + 120_000 }));
+    await someRowsIn(h, big.rows.length);
+    await h.close();
+    const e = await up;
+    expect(e).toMatchObject({ code: "server_busy", details: { stopping: true, retry_after_seconds: 5 } });
+    expect(e.message).toContain("this server is stopping");
+    // nothing left behind: the next open finds no pending dataset, no row, and the quota free
+    const after = await openAt(where);
+    expect(await stored(after)).toEqual({ rows: 0, datasets: 0 });
+    expect(await after.ctx.store.datasets.bytesOf(p.account_id)).toBe(0);
+    // the same upload on the restarted platform is stored (not "another request is storing it")
+    const again = await after.real.storeDataset(p, big, { answerBy: Date.now() + 120_000 });
+    expect(await stored(after)).toEqual({ rows: 20_000, datasets: 1 });
+    expect((await after.real.myDatasets(p)).datasets.map((d) => d.dataset_id)).toEqual([again.dataset_id]);
+    await after.close();
+  });
+
+  it("stopUploads answers the upload in flight before the store closes; an upload begun after it is refused, nothing written", async () => {
+    const where = await freshStoreLocation();
+    const h = await openAt(where);
+    const p = await h.principal("stopped-uploader-2");
+    const big = bigDataset("stopped-2", 20_000);
+    const up = rejection(h.real.storeDataset(p, big, { answerBy: Date.now() + 120_000 }));
+    await someRowsIn(h, big.rows.length);
+    const stopped = h.real.stopUploads();
+    expect(await up).toMatchObject({ code: "server_busy", details: { stopping: true } });
+    await stopped;
+    // the store is still open: the upload cleaned up after itself
+    expect(await stored(h)).toEqual({ rows: 0, datasets: 0 });
+    expect(await h.ctx.store.datasets.bytesOf(p.account_id)).toBe(0);
+    const late = await rejection(
+      h.real.storeDataset(p, bigDataset("late", 10), { answerBy: Date.now() + 120_000 }),
+    );
+    expect(late).toMatchObject({ code: "server_busy", details: { stopping: true } });
+    expect(await stored(h)).toEqual({ rows: 0, datasets: 0 });
+    await h.close();
+  });
+});
