@@ -148,6 +148,7 @@ export function parseBountyIds(text: string, flag: string): bigint[] {
 export function parseCount(text: string | undefined, flag: string, fallback: number, min: 0 | 1): number {
   if (text === undefined) return fallback;
   const value = /^[0-9]{1,6}$/.test(text) ? Number(text) : -1;
-  if (value < min) throw new TaskError(`${flag} must be an integer ${min}..999999, got ${JSON.stringify(text)}.`);
+  if (value < min)
+    throw new TaskError(`${flag} must be an integer ${min}..999999, got ${JSON.stringify(text)}.`);
   return value;
 }

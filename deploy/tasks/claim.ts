@@ -29,7 +29,14 @@ import {
 } from "../lib/context";
 import { pasteableTask, txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
-import { formatAmount, isoSeconds, parseBountyId, parseBountyIds, parseCount, parseTime } from "../lib/format";
+import {
+  formatAmount,
+  isoSeconds,
+  parseBountyId,
+  parseBountyIds,
+  parseCount,
+  parseTime,
+} from "../lib/format";
 import {
   creditIdsFromIndexer,
   DEFAULT_INDEXER_TIMEOUT_MS,
