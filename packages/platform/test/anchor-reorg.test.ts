@@ -77,7 +77,7 @@ async function runAlice(h: Awaited<ReturnType<typeof published>>, winner: Hex): 
   return h.h.storedReceiptHash(run!.run_id);
 }
 
-describe("anchors a reorg dropped (probe30 C-F10)", () => {
+describe("anchors a reorg dropped (probe30 C-F10, C-F8)", () => {
   it("the commitment's and a ranked receipt's anchors dropped by a 1-block reorg are anchored again before the award is sent: the pack passes the on-chain policy", async () => {
     const dc = devChain();
     const p = await published(dc, 1, "reorg-anchors");
@@ -104,6 +104,42 @@ describe("anchors a reorg dropped (probe30 C-F10)", () => {
       expect(block, d).toBeGreaterThan(0n);
       expect(block, d).toBeLessThan(BigInt(done.award_block));
     }
+    const door = await p.h.awardEvidence(p.slug);
+    expect(door.kind).toBe("pack");
+    expect(await verdict(dc, (door as { bytes: Uint8Array }).bytes)).toEqual({ failed: [], met: true });
+    await p.h.close();
+  });
+
+  it("with awardConfirmations 3 the pack is stored only once its anchor has 3 confirmations (pack_pending before, the door too); a 1-block reorg dropping the anchor gets it sent anew, and the pack verifies", async () => {
+    const dc = devChain();
+    const p = await published(dc, 5, "reorg-pack", 3);
+    const { closesAt } = await lockPrize(p.h, dc, p.slug, p.now, {
+      pool: 4_000_000n,
+      author: 6,
+      payoutRule: "winner_take_all",
+    });
+    await runAlice(p, dc.accounts[7]!.address.toLowerCase() as Hex);
+    await dc.increaseTime(3700);
+    p.clock.set((closesAt + 200) * 1000);
+    await expect(p.h.award(p.slug)).rejects.toMatchObject({ code: "award_pending" });
+    await dc.mine(2);
+    const beforeAnchor = await dc.snapshot();
+    // the award is recorded (3 confirmations); the pack's anchor is mined with 1 of 3: nothing stored
+    await expect(p.h.award(p.slug)).rejects.toMatchObject({
+      code: "pack_pending",
+      details: { confirmations: 1, confirmations_required: 3, awarded: true },
+    });
+    expect(await p.h.ctx.store.packs.get(p.slug)).toBeFalsy();
+    expect(await p.h.awardEvidence(p.slug)).toMatchObject({ kind: "unavailable", reason: "pack_pending" });
+    await dc.revert(beforeAnchor); // the pack's anchor dropped
+    await dc.mine(4);
+    await expect(p.h.award(p.slug)).rejects.toMatchObject({
+      code: "pack_pending",
+      details: { confirmations: 1 },
+    });
+    await dc.mine(2);
+    const done = await p.h.award(p.slug);
+    expect(done.pack_anchor).not.toBeNull();
     const door = await p.h.awardEvidence(p.slug);
     expect(door.kind).toBe("pack");
     expect(await verdict(dc, (door as { bytes: Uint8Array }).bytes)).toEqual({ failed: [], met: true });

@@ -494,6 +494,14 @@ describe("an award's confirmation depth (probe26 C-F10, store28 R-F2)", () => {
       details: { confirmations: 2 },
     });
     await dc.mine(1);
+    // recorded now; the pack's anchor waits for the same depth (probe30 C-F8): nothing stored yet
+    await expect(h.real.award(h.op, r.slug)).rejects.toMatchObject({
+      code: "pack_pending",
+      details: { award_tx: minedIn.tx_hash, confirmations: 1, confirmations_required: 3 },
+    });
+    expect((await h.ctx.store.awards.get(r.slug))!.status).toBe("confirmed");
+    expect(await h.ctx.store.packs.get(r.slug)).toBeFalsy();
+    await dc.mine(2);
     const done = await h.real.award(h.op, r.slug);
     expect(done.award_tx).toBe(minedIn.tx_hash);
     expect(done.award_block).toBe(minedIn.award_block);
