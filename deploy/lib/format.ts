@@ -137,3 +137,18 @@ export function parseBountyIds(text: string, flag: string): bigint[] {
     throw new TaskError(`${flag} lists a bounty twice: ${text}`);
   return ids;
 }
+
+/**
+ * A count flag ("20") -> 20: digits only, `min`..999999 (`bounty:credits --limit` takes 0 for "every
+ * line", min 0; `bounty:claim --max-claims` claims at least one credit, min 1). The range named in the
+ * refusal is the one accepted (probe30 C-F11).
+ * @param fallback returned when the flag is not given
+ * @throws TaskError naming the flag and its range
+ */
+export function parseCount(text: string | undefined, flag: string, fallback: number, min: 0 | 1): number {
+  if (text === undefined) return fallback;
+  const value = /^[0-9]{1,6}$/.test(text) ? Number(text) : -1;
+  if (value < min)
+    throw new TaskError(`${flag} must be an integer ${min}..999999, got ${JSON.stringify(text)}.`);
+  return value;
+}

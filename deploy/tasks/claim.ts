@@ -31,7 +31,14 @@ import {
 } from "../lib/context";
 import { pasteableTask, txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
-import { formatAmount, isoSeconds, parseBountyId, parseBountyIds, parseTime } from "../lib/format";
+import {
+  formatAmount,
+  isoSeconds,
+  parseBountyId,
+  parseBountyIds,
+  parseCount,
+  parseTime,
+} from "../lib/format";
 import {
   creditIdsFromIndexer,
   DEFAULT_INDEXER_TIMEOUT_MS,
@@ -257,13 +264,6 @@ const INDEXER_TIMEOUT_HELP = `With --indexer: the bound of each request to it, h
 /** Lines `bounty:credits` prints by default; the rest is summed up on one line. */
 const DEFAULT_CREDIT_LINES = 20;
 
-/** `--limit` of `bounty:credits`: a positive integer, or 0 for every line. @throws TaskError naming it */
-function parseLimit(text: string | undefined, flag: string, fallback: number): number {
-  if (text === undefined) return fallback;
-  if (!/^[0-9]{1,6}$/.test(text)) throw new TaskError(`${flag} must be an integer 0..999999, got "${text}".`);
-  return Number(text);
-}
-
 task("bounty:credits", "List the outstanding credit of an account (what it can claim)")
   .addOptionalParam("account", "Account (default: the signer)", undefined, types.string)
   .addOptionalParam(
@@ -292,7 +292,7 @@ task("bounty:credits", "List the outstanding credit of an account (what it can c
         hre,
       ) => {
         const indexer = indexerOption(args.indexer, args.indexerTimeout);
-        const limit = parseLimit(args.limit, "--limit", DEFAULT_CREDIT_LINES);
+        const limit = parseCount(args.limit, "--limit", DEFAULT_CREDIT_LINES, 0);
         const ctx = await taskContext(hre, { needSigner: args.account === undefined });
         if (args.account !== undefined) refuseMalformedAddress(args.account, "--account");
         const choice = tokenChoice(ctx, args.token);
@@ -708,8 +708,7 @@ withFromParam(
         ["--max-claims", args.maxClaims],
       ] as const)
         if (value !== undefined && !args.all) throw new TaskError(`${flag} is only used with --all.`);
-      const maxClaims = parseLimit(args.maxClaims, "--max-claims", DEFAULT_MAX_CLAIMS);
-      if (maxClaims === 0) throw new TaskError("--max-claims must be at least 1.");
+      const maxClaims = parseCount(args.maxClaims, "--max-claims", DEFAULT_MAX_CLAIMS, 1);
       const indexer = indexerOption(args.indexer, args.indexerTimeout);
       if (args.relay && args.id === undefined)
         throw new TaskError("--relay claims one bounty: give --id (claimWithSig takes one bounty).");

@@ -8,7 +8,7 @@
  */
 import { expect } from "chai";
 import { TaskError } from "../lib/errors";
-import { parseTime } from "../lib/format";
+import { parseCount, parseTime } from "../lib/format";
 import { expectOk, lockCommand, useTaskChain } from "./helpers";
 
 describe("impossible values (probe24 B-F2, B-F3)", function () {
@@ -38,6 +38,21 @@ describe("impossible values (probe24 B-F2, B-F3)", function () {
     expect(parseTime("2027-05-01T01:30:00+01:30", "--closes-at")).to.equal(1_809_129_600n);
   });
 
+  it("parseCount names the range it accepts: --max-claims 1..999999, --limit 0..999999 (probe30 C-F11)", function () {
+    for (const text of ["-1", "0", "1000000", "1.5", "", "x"])
+      expect(() => parseCount(text, "--max-claims", 50, 1), text)
+        .to.throw(TaskError)
+        .with.property("message", `--max-claims must be an integer 1..999999, got ${JSON.stringify(text)}.`);
+    for (const text of ["-1", "1000000"])
+      expect(() => parseCount(text, "--limit", 20, 0), text)
+        .to.throw(TaskError)
+        .with.property("message", `--limit must be an integer 0..999999, got ${JSON.stringify(text)}.`);
+    expect(parseCount("1", "--max-claims", 50, 1)).to.equal(1);
+    expect(parseCount("999999", "--max-claims", 50, 1)).to.equal(999_999);
+    expect(parseCount(undefined, "--max-claims", 50, 1)).to.equal(50);
+    expect(parseCount("0", "--limit", 20, 0)).to.equal(0);
+  });
+
   describe("task runs", function () {
     const local = useTaskChain();
 
@@ -61,6 +76,14 @@ describe("impossible values (probe24 B-F2, B-F3)", function () {
         ["bounty:claim", "--relay", "--id", "1", "--deadline", "2027-01-01T24:00:00Z"],
         /^Error: --deadline names a date or time that does not exist: "2027-01-01T24:00:00Z"/m,
       );
+    });
+
+    it("bounty:claim --max-claims names the range it takes, 1..999999, for -1 and 0 alike (probe30 C-F11)", async function () {
+      for (const value of ["-1", "0"])
+        await local.refuses(
+          ["bounty:claim", "--all", "--max-claims", value],
+          new RegExp(`^Error: --max-claims must be an integer 1\\.\\.999999, got "${value}"\\.$`, "m"),
+        );
     });
 
     it("local:mint-usdc: an --amount past uint256 or refused by the token is one line naming it, no stack", async function () {

@@ -15,6 +15,7 @@ const STORE_TESTS = [
   "test/award.test.ts",
   "test/award-recovery.test.ts",
   "test/award-target.test.ts",
+  "test/anchor-reorg.test.ts",
   "test/dataset.test.ts",
   "test/detail.test.ts",
   "test/identity.test.ts",

@@ -647,6 +647,34 @@ export class ChainGateway {
   }
 
   /**
+   * The registry's `anchorOf` block of each digest (0 when the chain holds no anchoring of it: never
+   * anchored, or dropped by a reorg) and its kind, in input order. Read {@link ANCHOR_READS_IN_FLIGHT}
+   * at a time, so thousands of digests cost that many requests in flight, not thousands at once.
+   * @throws PlatformError `chain_error`
+   */
+  async anchorBlocks(digests: readonly Hex[]): Promise<{ block: number; kind: Hex }[]> {
+    const registry = this.config.contracts.anchorRegistry;
+    const out: { block: number; kind: Hex }[] = [];
+    for (let i = 0; i < digests.length; i += ANCHOR_READS_IN_FLIGHT) {
+      const slice = digests.slice(i, i + ANCHOR_READS_IN_FLIGHT);
+      const read = await Promise.all(
+        slice.map((digest) =>
+          this.call("anchorOf", () =>
+            this.publicClient.readContract({
+              address: registry,
+              abi: anchorRegistryAbi,
+              functionName: "anchorOf",
+              args: [digest],
+            }),
+          ),
+        ),
+      );
+      for (const [, blockNumber, , kind] of read) out.push({ block: Number(blockNumber), kind });
+    }
+    return out;
+  }
+
+  /**
    * The existing anchoring of `digest` (its evidence, kind and anchorer), or null when it was never
    * anchored.
    * @throws PlatformError `chain_error`
@@ -1365,6 +1393,9 @@ export class ChainGateway {
 
 /** How often (ms) a wait for a transaction given a stop signal looks at it ({@link ChainGateway.waitWithin}). */
 export const STOP_CHECK_MS = 1_000;
+
+/** `anchorOf` reads {@link ChainGateway.anchorBlocks} keeps in flight at once. */
+export const ANCHOR_READS_IN_FLIGHT = 16;
 
 /** Blocks per `eth_getLogs` of a log search ({@link ChainGateway.findAwardedLog}): what hosted Base RPCs allow. */
 export const LOG_BLOCK_RANGE = 10_000n;

@@ -246,6 +246,12 @@ export interface PlatformOptions {
   runsDir?: string;
   /** Open only a store that exists (`no_store` otherwise) and create nothing: for read-only use. */
   existingStore?: boolean;
+  /**
+   * A read-only command (the CLI's `evidence`): the chain's `awardConfirmations` is this process's only,
+   * not recorded as the store's. Otherwise a process that sets it records it (`meta.award_confirmations`),
+   * an existing store included (`award --award-confirmations N`; probe30 C-F9).
+   */
+  keepStoreAwardDepth?: boolean;
   /** Chain access (omit for an off-chain platform: no anchors, no award). */
   chain?: ChainConfig | ChainGateway;
   /** Injectable clock (unix ms), for tests and the demo. Default: `Date.now`. */
@@ -456,7 +462,7 @@ export class Platform {
         await ctx.store.close();
         throw e;
       });
-    if (chain !== null && depth !== undefined && opts.existingStore !== true)
+    if (chain !== null && depth !== undefined && opts.keepStoreAwardDepth !== true)
       await recordAwardDepth(ctx.store, chain, depth).catch(async (e: unknown) => {
         await ctx.store.close();
         throw e;

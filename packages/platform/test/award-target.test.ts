@@ -494,11 +494,46 @@ describe("an award's confirmation depth (probe26 C-F10, store28 R-F2)", () => {
       details: { confirmations: 2 },
     });
     await dc.mine(1);
+    // recorded now; the pack's anchor waits for the same depth (probe30 C-F8): nothing stored yet
+    await expect(h.real.award(h.op, r.slug)).rejects.toMatchObject({
+      code: "pack_pending",
+      details: { award_tx: minedIn.tx_hash, confirmations: 1, confirmations_required: 3 },
+    });
+    expect((await h.ctx.store.awards.get(r.slug))!.status).toBe("confirmed");
+    expect(await h.ctx.store.packs.get(r.slug)).toBeFalsy();
+    await dc.mine(2);
     const done = await h.real.award(h.op, r.slug);
     expect(done.award_tx).toBe(minedIn.tx_hash);
     expect(done.award_block).toBe(minedIn.award_block);
     expect(done.pack_anchor).not.toBeNull();
     expect((await h.real.awardEvidence(r.slug)).kind).toBe("pack");
+    await h.close();
+  });
+
+  it("a process on an existing store (the CLI's award) records its awardConfirmations as the store's; a read-only one (evidence) does not (probe30 C-F9)", async () => {
+    const dc = devChain();
+    const r = await ready(dc, 1, "depthcli");
+    // the platform `ready` opened is closed; the store has no depth recorded yet
+    await r.platform.close();
+    let h: Harness;
+    const lines: string[] = [];
+    h = await openAt({
+      ...r.loc,
+      existingStore: true,
+      chain: { ...chainConfig(dc, 1), awardConfirmations: 5, log: (l) => lines.push(l) },
+    });
+    expect(await h.ctx.store.awards.recordedAwardConfirmations()).toBe(5);
+    expect(lines.join("\n")).toContain("awards now wait for 5 confirmation(s) (was 1, the default)");
+    await h.close();
+    const readOnly: string[] = [];
+    h = await openAt({
+      ...r.loc,
+      existingStore: true,
+      keepStoreAwardDepth: true,
+      chain: { ...chainConfig(dc, 1), awardConfirmations: 2, log: (l) => readOnly.push(l) },
+    });
+    expect(await h.ctx.store.awards.recordedAwardConfirmations()).toBe(5);
+    expect(readOnly).toEqual([]);
     await h.close();
   });
 });

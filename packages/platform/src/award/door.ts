@@ -199,7 +199,16 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
       const bench = await getBenchmark(ctx, slug);
       const fresh = (await awardRow(ctx, slug))!;
       return ensurePack(ctx, bench, fresh, preparedAward(fresh));
-    }).catch((e: unknown) => operatorsProblem(ctx, slug, e));
+    }).catch((e: unknown) =>
+      // its anchor not yet as deep as the store's depth (probe30 C-F8): nothing stored yet
+      e instanceof PlatformError && e.code === "pack_pending" ? "shallow" : operatorsProblem(ctx, slug, e),
+    );
+    if (packed === "shallow")
+      return {
+        kind: "unavailable",
+        reason: "pack_pending",
+        message: `the award is confirmed (transaction ${row.award_tx}); its pack's anchor waits for the confirmations this service requires: ask again later`,
+      };
     if (packed === "operator")
       return {
         kind: "unavailable",

@@ -28,7 +28,7 @@ import { listRuns, runAnswers } from "../runs.js";
 import { packByteLimit, rowReceiptsFit } from "../pack-budget.js";
 import type { Tables } from "../store.js";
 import type { AwardRow } from "../store/awards.js";
-import type { PreparedAward } from "./state.js";
+import { awardDepth, type PreparedAward } from "./state.js";
 import { attachedChainOf } from "./bounty.js";
 import { isoMillis } from "../time.js";
 
@@ -146,6 +146,7 @@ export async function ensurePack(
   if (ctx.chain) attachedChainOf(ctx, b);
   await ctx.faults.packBeforeAnchor?.(b.slug, hash);
   const anchor = ctx.chain ? await anchorPack(ctx, b.slug, hash) : null;
+  if (anchor) await assertAnchorDeep(ctx, b.slug, anchor);
   const bytes = evidencePackBytes(withPackAnchor(pack, anchor));
   await ctx.store.tx(async (t) => {
     await t.packs.insertIfAbsent({
@@ -158,6 +159,34 @@ export async function ensurePack(
   });
   const kept = (await ctx.store.packs.get(b.slug))!;
   return { pack_hash: kept.pack_hash as Hex, pack_anchor: anchor, bytes: kept.bytes };
+}
+
+/**
+ * The pack is stored (for good: SPEC 8, the door serves the same bytes forever after) only once its
+ * anchor's block is as deep as the store's award confirmation depth ({@link awardDepth}), as the award's
+ * own block (probe30 C-F8: stored on the anchor's first block, a reorg of one block dropped the anchor and
+ * the served pack failed `pack_anchor` for good). Until then nothing is stored; the next `award` or door
+ * read mints the same pack again and looks its anchor up (`ChainGateway.anchorMany`): found, maybe in
+ * another block after a reorg, it is that one; dropped, it is sent anew.
+ * @throws PlatformError `pack_pending` (`details.pack_hash`, `anchor_block`, `confirmations`,
+ *   `confirmations_required`), `chain_error`
+ */
+async function assertAnchorDeep(ctx: PlatformContext, slug: string, anchor: AnchorEvidence): Promise<void> {
+  const required = await awardDepth(ctx);
+  if (required <= 1) return;
+  const depth = (await ctx.chain!.latestBlockNumber()) - anchor.anchor_block + 1;
+  if (depth < required)
+    throw new PlatformError(
+      "pack_pending",
+      `the pack's anchor ${anchor.tx_hash} is mined in block ${anchor.anchor_block} with ${depth} of the ${required} confirmations this service waits for: the pack is stored once ${required - depth} more block(s) are on top of it (run award again then)`,
+      {
+        slug,
+        tx_hash: anchor.tx_hash,
+        anchor_block: anchor.anchor_block,
+        confirmations: depth,
+        confirmations_required: required,
+      },
+    );
 }
 
 /**

@@ -12,6 +12,7 @@ import { type AwardProgress, type PreparedAward, chainOf } from "./state.js";
 import { assertPackFits } from "./pack.js";
 import { findOwnAward, adoptInflightAward } from "./recovery.js";
 import { assertSendable } from "./prepare.js";
+import { reanchorWhatTheChainLost } from "./chain-anchors.js";
 import { attachedBountyOnChain } from "./bounty.js";
 import { getBenchmark } from "../publish.js";
 
@@ -125,7 +126,8 @@ export function awardWaitMs(ctx: PlatformContext): number {
  * @throws PlatformError `award_pending` (in flight), `chain_error` (reverted, with its reason; dropped),
  *   `server_busy` (the deadline passed before sending: nothing sent), `award_not_allowed` (the bounty is
  *   not sendable now: `assertSendable`; or the next block leaves the award window: {@link outOfWindow}),
- *   `bounty_mismatch` (not the attached bounty)
+ *   `bounty_mismatch` (not the attached bounty), `anchor_squatted` (a commitment or receipt anchor a reorg
+ *   dropped was anchored first by someone else: `reanchorWhatTheChainLost`, nothing sent)
  */
 export async function sendOrAdoptAward(
   ctx: PlatformContext,
@@ -159,6 +161,9 @@ export async function sendOrAdoptAward(
     "prepared award",
   );
   await assertPackFits(ctx, slug, prepared);
+  // the anchors the pack names, as the chain holds them now (a reorg may have dropped one the store
+  // recorded): anchored again before the money moves (probe30 C-F10)
+  await reanchorWhatTheChainLost(ctx, slug);
   const winners = prepared.winners;
   // the one irreversible step: never begun past the deadline (the caller was answered that nothing was
   // sent, probe16 A-F3), checked right before the send, after the reads it needs (probe19 A-F2: checked

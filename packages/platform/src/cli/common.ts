@@ -426,6 +426,8 @@ export interface OpenPlatformOptions {
   existing?: boolean;
   /** The local runner's checkpoints live in `<--store>/runs` (created), also on PostgreSQL. */
   localRuns?: boolean;
+  /** A read-only command (`evidence`): `--award-confirmations` is not recorded as the store's (platform `keepStoreAwardDepth`). */
+  keepStoreAwardDepth?: boolean;
   /** The operator's API key (`serve` reads it from `BENCH_BOUNTY_OPERATOR_KEY`). */
   operatorKey?: string;
   /** Test only: fault-injection hooks (crash tests); no command sets them. */
@@ -498,6 +500,7 @@ export async function openStore(
     ...(more.operatorKey ? { operatorKey: more.operatorKey } : {}),
     ...(more.faults ? { faults: more.faults } : {}),
     ...(more.existing ? { existingStore: true } : {}),
+    ...(more.keepStoreAwardDepth ? { keepStoreAwardDepth: true } : {}),
     ...(more.anchorBatching ? { anchorBatching: more.anchorBatching } : {}),
     ...(more.publishQuota ? { publishQuota: more.publishQuota } : {}),
     ...(more.batchAnchorQuota ? { batchAnchorQuota: more.batchAnchorQuota } : {}),

@@ -139,7 +139,8 @@ export function registerOperatorCommands(program: Command): void {
             process.exitCode = 1;
           }
         },
-        readAs ? { readAs } : {},
+        // read-only: its --award-confirmations is not the store's (probe30 C-F9)
+        { keepStoreAwardDepth: true, ...(readAs ? { readAs } : {}) },
       );
     }),
   );
