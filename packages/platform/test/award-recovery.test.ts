@@ -37,8 +37,12 @@ import {
 
 const devChain = useDevChain();
 const POOL = 4_000_000n;
-/** How long `award` waits for its transaction before answering pending (short: the tests wait on purpose). */
-const AWARD_WAIT_MS = 1500;
+/**
+ * How long `award` waits for its transaction before answering pending (short: the tests wait on purpose;
+ * 1,500 ms was too short on a loaded machine once the award read every ranked anchor on-chain before its
+ * send, probe30 C-F10: "not ready to send by its deadline").
+ */
+const AWARD_WAIT_MS = 4000;
 
 const rpc = (dc: DevChain, method: string, params: unknown[] = []) =>
   dc.publicClient.request({ method: method as never, params: params as never });
