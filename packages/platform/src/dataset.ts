@@ -157,6 +157,53 @@ function pathTooDeep(row: unknown): string | null {
   return null;
 }
 
+/**
+ * Most members of any one object of a row (the `payload`, `knowable_at`, and every object nested in
+ * a `payload` or `label` value): the payload is shown in every prompt, so a real row has a few to a
+ * few hundred fields. Every walk over a row (the parser, the text, limit, number and depth checks,
+ * the hash) costs more per member the wider an object is (the engine's large dictionaries): a 10.7 MB
+ * body of 25 rows of 40,000 payload members held the server's one dataset worker for 33 s, and an
+ * 8 MB CSV of 20,000 columns took the CLI 92 s (probe30 B-F5). Over it: `too_many_members` naming the
+ * path and the limit ({@link tooManyMembersMessage}), before any other walk of the row; the server's
+ * parser stops at the first such object of a body (`DATASET_BODY.maxMembers`), the CSV loader at a
+ * header of more payload columns.
+ */
+export const MAX_ROW_OBJECT_MEMBERS = 1_000;
+
+/**
+ * The one rule of {@link MAX_ROW_OBJECT_MEMBERS}: the refusal of an object of `count` members at JSON
+ * path `path` (`$.rows[3].payload`, or a CSV's `payload columns`), or null within the limit.
+ */
+export function tooManyMembersMessage(count: number, path: string): string | null {
+  if (count <= MAX_ROW_OBJECT_MEMBERS) return null;
+  return `${path} has ${count} members; an object of a row has at most ${MAX_ROW_OBJECT_MEMBERS} (MAX_ROW_OBJECT_MEMBERS)`;
+}
+
+/**
+ * The first object of row `i` over {@link MAX_ROW_OBJECT_MEMBERS}, as its issue (`too_many_members`
+ * on its relative path: `payload`, `label.xs[0]`), or null. Iterative; counts an object's members
+ * without walking it twice (its members are walked only when it is within the limit).
+ */
+function wideObjectIssue(row: unknown, i: number): RowIssue | null {
+  const stack: { v: unknown; path: string }[] = [{ v: row, path: "" }];
+  while (stack.length > 0) {
+    const { v, path } = stack.pop()!;
+    if (typeof v !== "object" || v === null || isJsonFloat(v)) continue;
+    if (Array.isArray(v)) {
+      for (let k = v.length - 1; k >= 0; k--) stack.push({ v: v[k], path: `${path}[${k}]` });
+      continue;
+    }
+    const keys = Object.keys(v);
+    const message = tooManyMembersMessage(keys.length, `$.rows[${i}]${path === "" ? "" : `.${path}`}`);
+    if (message !== null) return { row_index: i, field: path || "$", code: "too_many_members", message };
+    for (let k = keys.length - 1; k >= 0; k--) {
+      const key = keys[k]!;
+      stack.push({ v: (v as Record<string, unknown>)[key], path: path === "" ? key : `${path}.${key}` });
+    }
+  }
+  return null;
+}
+
 /** Most numbers not kept as written ({@link unkeptNumberIssues}) listed for one row. */
 const MAX_UNKEPT_PER_ROW = 20;
 
@@ -352,6 +399,12 @@ export function validateDataset(input: unknown): ValidatedDataset {
       return;
     }
     const before = issues.length;
+    // first, before any walk whose cost per member grows with an object's width (probe30 B-F5)
+    const wide = wideObjectIssue(raw, i);
+    if (wide !== null) {
+      issues.push(wide);
+      return;
+    }
     // what a verifier reads (evidence's PACK_LIMITS); a row's values sit in the pack where a gold's do
     for (const p of valueLimitProblems(raw, { path: "", depthAbove: GOLD_DEPTH_IN_PACK }))
       issues.push({ row_index: i, field: p.path || "$", code: p.code, message: p.message });

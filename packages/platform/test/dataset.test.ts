@@ -6,6 +6,7 @@ import {
   MAX_FIELD_RULES,
   MAX_REPORT_ERRORS,
   MAX_ROW_DEPTH,
+  MAX_ROW_OBJECT_MEMBERS,
   MAX_DATASET_ROWS,
   checkDataset,
   validateDataset,
@@ -597,6 +598,75 @@ describe("a row's nesting is bounded (MAX_ROW_DEPTH)", () => {
     expect(checkDataset({ name: "at", rows: [row({ label: nested(MAX_ROW_DEPTH - 1) })] }).ok).toBe(true);
     const over = checkDataset({ name: "over", rows: [row({ label: nested(MAX_ROW_DEPTH) })] });
     expect(over.errors.map((e) => e.code)).toEqual(["nesting_too_deep"]);
+  });
+});
+
+// probe30 B-F5: a 10.7 MB dataset of 25 rows of 40,000 payload keys held the server's dataset worker
+// for 33 s (every walk over a row costs more per member the wider its objects are; the CLI took 92 s
+// for an 8 MB CSV of 20,000 columns); an object of a row is now bounded by a named limit, checked
+// before any other walk of the row, and a CSV header by the same rule before any row is read
+describe("a row's objects are bounded in members (MAX_ROW_OBJECT_MEMBERS)", () => {
+  const wide = (n: number): Record<string, number> =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`c${i}`, 1]));
+  it("a payload of one member over the limit is refused naming the limit, the row and the path", () => {
+    const r = checkDataset({
+      name: "wide",
+      rows: [row(), row({ payload: wide(MAX_ROW_OBJECT_MEMBERS + 1) })],
+    });
+    expect(r.ok).toBe(false);
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]).toMatchObject({ row_index: 1, field: "payload", code: "too_many_members" });
+    expect(r.errors[0]!.message).toContain("$.rows[1].payload");
+    expect(r.errors[0]!.message).toContain(`${MAX_ROW_OBJECT_MEMBERS} (MAX_ROW_OBJECT_MEMBERS)`);
+  });
+  it("an object nested in the label is bounded alike; at the limit is accepted", () => {
+    const over = checkDataset({
+      name: "w",
+      rows: [row({ label: { xs: [wide(MAX_ROW_OBJECT_MEMBERS + 1)] } })],
+    });
+    expect(over.errors.map((e) => [e.field, e.code])).toEqual([["label.xs[0]", "too_many_members"]]);
+    const atLimit = { ...row({ payload: wide(MAX_ROW_OBJECT_MEMBERS) }), knowable_at: undefined };
+    expect(checkDataset({ name: "w", rows: [atLimit] }).ok).toBe(true);
+  });
+  it("the CLI's JSON file reader stops at the first object over the limit, naming its path", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "wide-")), "wide.json");
+    writeFileSync(
+      path,
+      JSON.stringify({ name: "wide", rows: [row(), row({ payload: wide(MAX_ROW_OBJECT_MEMBERS + 1) })] }),
+    );
+    await expect(readDataset(path, {})).rejects.toMatchObject({
+      code: "invalid_dataset",
+      details: { field: "file" },
+    });
+    await expect(readDataset(path, {})).rejects.toThrow(/\$\.rows\[1\]\.payload.*more than 1000 members/);
+  });
+  it("a CSV of more payload columns than the limit is refused at its header, no row read", () => {
+    // the payload is every column but the label's: date and the cs
+    const cols = Array.from({ length: MAX_ROW_OBJECT_MEMBERS }, (_, i) => `c${i}`);
+    const line = (ts: string): string => [ts, "a", ...cols.map(() => "1")].join(",");
+    const text = ["date,label," + cols.join(","), line("2020-01-01"), "not,a,row"].join("\n") + "\n";
+    let err: unknown;
+    try {
+      csvToDataset(text, { label: "label", decision_ts: "date" }, { name: "t" });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(PlatformError);
+    expect((err as PlatformError).code).toBe("invalid_csv");
+    expect((err as PlatformError).message).toContain(`${MAX_ROW_OBJECT_MEMBERS} (MAX_ROW_OBJECT_MEMBERS)`);
+    expect((err as PlatformError).details).toMatchObject({
+      field: "payload",
+      columns: MAX_ROW_OBJECT_MEMBERS + 1,
+    });
+    // at the limit, the rows are read (one column fewer)
+    const ok = csvToDataset(
+      ["date,label," + cols.slice(1).join(","), line("2020-01-01").split(",").slice(0, -1).join(",")].join(
+        "\n",
+      ),
+      { label: "label", decision_ts: "date" },
+      { name: "t" },
+    );
+    expect(validateDataset(ok).rows).toHaveLength(1);
   });
 });
 

@@ -8,7 +8,7 @@
  * the platform's dataset limits).
  */
 import { MAX_JSON_DEPTH } from "@bench-bounty/evidence";
-import { MAX_DATASET_ROWS } from "@bench-bounty/platform";
+import { MAX_DATASET_ROWS, MAX_ROW_OBJECT_MEMBERS } from "@bench-bounty/platform";
 
 /** The shape limits of one kind of JSON request body. */
 export interface BodyLimits {
@@ -100,14 +100,17 @@ export const MAX_DATASET_KEY_NAMES = 10 * MAX_DATASET_ROWS;
 /**
  * A dataset body (`POST /datasets`, `/datasets/validate`), parsed in the dataset worker thread: its
  * bytes are the app's dataset body limit (`limits.datasetBodyBytes`, checked before), its nesting the
- * parser's own ({@link MAX_JSON_DEPTH}), its objects', arrays' and values' counts left to the
- * platform's dataset limits (rows, fields); only its distinct member names are bounded here
- * ({@link MAX_DATASET_KEY_NAMES}).
+ * parser's own ({@link MAX_JSON_DEPTH}), its arrays' and values' counts left to the platform's dataset
+ * limits (rows, fields); its distinct member names are bounded here ({@link MAX_DATASET_KEY_NAMES}),
+ * and each object's members by the platform's rule for an object of a row (`MAX_ROW_OBJECT_MEMBERS`,
+ * larger than any other object of a valid body): the parser stops at the first wider object, 413
+ * naming its path (`$.rows[0].payload`), before building the rest (probe30 B-F5: 25 rows of 40,000
+ * payload members, 10.7 MB, held the dataset worker 33 s).
  */
 export const DATASET_BODY: BodyLimits = Object.freeze({
   bytes: Infinity,
   maxDepth: MAX_JSON_DEPTH,
-  maxMembers: Infinity,
+  maxMembers: MAX_ROW_OBJECT_MEMBERS,
   maxItems: Infinity,
   maxValues: Infinity,
   maxKeyNames: MAX_DATASET_KEY_NAMES,

@@ -210,9 +210,13 @@ describe("probe 7: a body's values in all, and a declared length, are bounded be
     }));
     const ok = await call(live.url, "POST", "/api/v1/datasets", { key, body: { name: "strict-wide", rows } });
     expect(ok.status, ok.text).toBe(201);
-    // one row whose payload has 1,000,001 distinct names (~15 MB), on the dry run
-    const names = Array.from({ length: 1_000_001 }, (_, i) => `"f${i}":0`).join(",");
-    const raw = `{"name":"strict-names","rows":[{"decision_ts":"2026-01-01T00:00:00Z","label":"a","payload":{${names}}}]}`;
+    // 1,001 rows whose payloads have 1,000 distinct names each (an object of a row has at most
+    // MAX_ROW_OBJECT_MEMBERS, probe30 B-F5): 1,001,000 distinct names (~15 MB), on the dry run
+    const row = (r: number) => {
+      const names = Array.from({ length: 1_000 }, (_, i) => `"f${r * 1_000 + i}":0`).join(",");
+      return `{"decision_ts":"2026-01-01T00:00:00Z","label":"a","payload":{${names}}}`;
+    };
+    const raw = `{"name":"strict-names","rows":[${Array.from({ length: 1_001 }, (_, r) => row(r)).join(",")}]}`;
     const r = await call(live.url, "POST", "/api/v1/datasets/validate", { key, raw });
     expect(r.status).toBe(413);
     expect(r.json.error.code).toBe("body_too_large");
@@ -222,7 +226,7 @@ describe("probe 7: a body's values in all, and a declared length, are bounded be
       max: 1_000_000,
     });
     // name, rows, decision_ts, label, payload and f0..f999994 are 1,000,000: "f999995" is the next
-    expect(r.json.error.details.path).toBe("$.rows[0].payload.f999995");
+    expect(r.json.error.details.path).toBe("$.rows[999].payload.f999995");
   });
 
   it("N1: a submission of the most answers a run may have (100,000) is not refused by the body limits", async () => {

@@ -16,7 +16,7 @@ import { isJsonObject, setOwn } from "../json.js";
 import { parseJson } from "@bench-bounty/evidence";
 import { readDatasetFile } from "../dataset-file.js";
 import { loadCsvDataset, type CsvMapping } from "../csv.js";
-import { checkDataset, type DatasetInput } from "../dataset.js";
+import { MAX_ROW_OBJECT_MEMBERS, checkDataset, type DatasetInput } from "../dataset.js";
 import { assertSeed, benchmarkConfig, type PublishOptions } from "../publish.js";
 import { BUCKET_UNITS, type BucketUnit } from "../time.js";
 import { decodeUtf8Strict } from "../utf8.js";
@@ -110,7 +110,9 @@ export async function readDataset(file: string, o: DatasetOpts): Promise<Dataset
   const text = decodeUtf8Strict(bytes, file, "invalid_dataset", { json: true });
   let doc: unknown;
   try {
-    doc = parseJson(text);
+    // an object of a row is bounded (MAX_ROW_OBJECT_MEMBERS): the parser stops at the first wider one,
+    // naming its path, before building the rest (probe30 B-F5: a wide file took tens of seconds)
+    doc = parseJson(text, { maxMembers: MAX_ROW_OBJECT_MEMBERS });
   } catch (e) {
     throw new PlatformError("invalid_dataset", `${file}: ${(e as Error).message}`, { field: "file" });
   }
