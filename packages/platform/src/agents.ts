@@ -249,8 +249,9 @@ export function checkAgentRegistration(
   settings: AgentSettings = {},
 ): AgentSettings {
   checkAgentId(agentId);
-  assertNameNotReserved(agentId, "agent_id");
+  // the operator owns no agent whatever its id (403 first: its own name "operator" is a reserved one)
   assertMayOwnAgents(p);
+  assertNameNotReserved(agentId, "agent_id");
   // null is "none given", never written: a set address is replaced, never cleared (a ranked agent
   // clearing it would block the whole award, probe11 O1)
   const addr =
