@@ -13,24 +13,17 @@ import { rmSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Platform } from "../src/platform.js";
-import { datasetBytes, type PreparedDataset } from "../src/publish.js";
+import { datasetBytes } from "../src/publish.js";
+import { preparedDataset } from "../src/testing.js";
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const PAD = "x".repeat(Number(process.env.PAD ?? 560));
 
-function dataset(name: string): PreparedDataset {
-  return {
-    name,
-    description: null,
-    label_policy: null,
-    options_json: "{}",
-    content_hash: `0x${Buffer.from(name.padEnd(32, "-").slice(0, 32)).toString("hex")}`,
-    rows: Array.from({ length: ROWS }, (_, i) => ({
-      row_hash: `0x${i.toString(16).padStart(64, "0")}`,
-      body_json: JSON.stringify({ decision_ts: "2026-01-01", payload: { q: `q${i}`, p: PAD }, label: `L${i}` }),
-    })),
-  };
-}
+/** A prepared dataset of ROWS rows of about PAD bytes each, as the CLI's validation would store them. */
+const dataset = (name: string) =>
+  preparedDataset(name, ROWS, (i) =>
+    JSON.stringify({ decision_ts: "2026-01-01", payload: { q: `q${i}`, p: PAD }, label: `L${i}` }),
+  );
 
 const dir = mkdtempSync(join(tmpdir(), "bb-bench-upload-"));
 const platform = await Platform.open({ dir, datasetBytesPerAccount: null });

@@ -14,6 +14,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { seattleWeatherCsvPath } from "./csv.js";
 import type { DatasetInput } from "./dataset.js";
+import type { PreparedDataset } from "./publish.js";
 import type { StoreTarget } from "./store/engine.js";
 
 /** An engine a test run exercises. */
@@ -119,6 +120,25 @@ export function engineProjects(postgresTests: readonly string[]): EngineProject[
         ]
       : []),
   ];
+}
+
+/**
+ * A synthetic prepared dataset `name` of `n` rows (no validation: for tests and benchmarks of the
+ * store's part of an upload). Row `i` has the row hash `i` (32 bytes, big-endian) and the body
+ * `bodyOf(i)`, stored as given (a raw NUL stays raw); the content hash is the name's first 32 bytes.
+ */
+export function preparedDataset(name: string, n: number, bodyOf: (i: number) => string): PreparedDataset {
+  return {
+    name,
+    description: null,
+    label_policy: null,
+    options_json: "{}",
+    content_hash: `0x${Buffer.from(name.padEnd(32, "-").slice(0, 32)).toString("hex")}`,
+    rows: Array.from({ length: n }, (_, i) => ({
+      row_hash: `0x${i.toString(16).padStart(64, "0")}` as const,
+      body_json: bodyOf(i),
+    })),
+  };
 }
 
 /**

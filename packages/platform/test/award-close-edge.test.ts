@@ -5,28 +5,14 @@
  * award was refused `award_not_allowed` by the latest block's clock.
  */
 import { describe, expect, it } from "vitest";
-import {
-  chainClock,
-  chainConfig,
-  cities,
-  freshStoreLocation,
-  latestBlockTime,
-  lockPrize,
-  openAt,
-  useDevChain,
-} from "./helpers.js";
+import { cities, latestBlockTime, lockPrize, openOnChainClock, useDevChain } from "./helpers.js";
 
 const devChain = useDevChain();
 
 describe("the award's opening edge (probe30 C-F6)", () => {
   it("the latest block one second before closes_at: the award lands in the next block and is mined", async () => {
     const dc = devChain();
-    const { now: chainNow, clock } = await chainClock(dc);
-    const platform = await openAt({
-      ...(await freshStoreLocation()),
-      clock: clock.now,
-      chain: chainConfig(dc, 1),
-    });
+    const { platform, chainNow, clock } = await openOnChainClock(dc, 1);
     try {
       const ds = await platform.createDataset(cities(4, "edge"));
       const { slug } = await platform.publish(ds.dataset_id, {

@@ -7,26 +7,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { getBenchmark } from "../src/publish.js";
-import {
-  chainClock,
-  chainConfig,
-  freshStoreLocation,
-  openAt,
-  publishLockAndRun,
-  useDevChain,
-} from "./helpers.js";
+import { openOnChainClock, publishLockAndRun, useDevChain } from "./helpers.js";
 
 const devChain = useDevChain();
 
 describe("a funded bounty past its award deadline, never awarded (probe29 C-F5)", () => {
   it("the door says no award can come any more, the detail's prize is no longer 'locked'", async () => {
     const dc = devChain();
-    const { now: chainNow, clock } = await chainClock(dc);
-    const platform = await openAt({
-      ...(await freshStoreLocation()),
-      clock: clock.now,
-      chain: chainConfig(dc, 1),
-    });
+    const { platform, chainNow, clock } = await openOnChainClock(dc, 1);
     const { slug } = await publishLockAndRun(platform, dc, {
       chainNow,
       clock,

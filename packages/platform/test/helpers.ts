@@ -30,6 +30,17 @@ import type { FaultHooks } from "../src/context.js";
 import { runBenchmark } from "../src/runner.js";
 import { runRecordBytesSql } from "../src/store/migrations/0013_run_record_bytes.js";
 
+/** Rows of `dataset_rows` and of `datasets` in `h`'s store, whatever their state (pending, deleted). */
+export async function storedDatasetCounts(h: Harness): Promise<{ rows: number; datasets: number }> {
+  const db = h.ctx.store.db;
+  const count = async (table: string) =>
+    Number(
+      (await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM ${sql.table(table)}`.execute(db)).rows[0]!
+        .n,
+    );
+  return { rows: await count("dataset_rows"), datasets: await count("datasets") };
+}
+
 /** A manual clock (unix ms) for tests. */
 export function manualClock(startMs = Date.UTC(2026, 0, 1)): {
   now: () => number;
@@ -433,6 +444,23 @@ export async function chainClock(
 ): Promise<{ now: number; clock: ReturnType<typeof manualClock> }> {
   const now = await latestBlockTime(dc);
   return { now, clock: manualClock(now * 1000) };
+}
+
+/**
+ * A platform on a fresh store (the test run's engine) whose clock starts at `dc`'s latest block time
+ * (see {@link chainClock}) and whose chain is `dc` sending from `accountIndex`.
+ */
+export async function openOnChainClock(
+  dc: DevChain,
+  accountIndex: number,
+): Promise<{ platform: Harness; chainNow: number; clock: ReturnType<typeof manualClock> }> {
+  const { now: chainNow, clock } = await chainClock(dc);
+  const platform = await openAt({
+    ...(await freshStoreLocation()),
+    clock: clock.now,
+    chain: chainConfig(dc, accountIndex),
+  });
+  return { platform, chainNow, clock };
 }
 
 /** A fault hook that "kills the process" once at its step (throws `injected crash at <point>` the first time). */

@@ -8,27 +8,16 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { NETWORK_SHARE_DIVISOR, networkShareOf } from "../src/network-share.js";
-import type { PreparedDataset } from "../src/publish.js";
+import { preparedDataset } from "../src/testing.js";
 import { countStoredBytes } from "../src/runs/submit.js";
 import type { Principal } from "../src/identity/principal.js";
 import { cleanup, openTemp, rejection, type Harness } from "./helpers.js";
 
 afterEach(cleanup);
 
-/** A prepared dataset `name` of `n` rows of 100 bytes each (no validation: the store's part is tested). */
-function rowsOf(name: string, n: number): PreparedDataset {
-  return {
-    name,
-    description: null,
-    label_policy: null,
-    options_json: "{}",
-    content_hash: `0x${Buffer.from(name.padEnd(32, "-").slice(0, 32)).toString("hex")}`,
-    rows: Array.from({ length: n }, (_, i) => ({
-      row_hash: `0x${i.toString(16).padStart(64, "0")}` as const,
-      body_json: JSON.stringify({ q: `${name}-${i}`.padEnd(92, "x") }),
-    })),
-  };
-}
+/** A prepared dataset `name` of `n` rows of 100 bytes each. */
+const rowsOf = (name: string, n: number) =>
+  preparedDataset(name, n, (i) => JSON.stringify({ q: `${name}-${i}`.padEnd(92, "x") }));
 
 /** A fresh account named `name` created from client network `network` (none: undefined), as its principal. */
 async function accountFrom(h: Harness, name: string, network?: string): Promise<Principal> {

@@ -6,40 +6,27 @@
  * visible in one more: the store answers others between two, a pending dataset is invisible to every
  * read yet counted by the quota, and a failure, or a process dying, leaves nothing behind.
  */
-import { sql } from "kysely";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { PENDING_UPLOAD_GRACE_MS, type PreparedDataset } from "../src/publish.js";
-import { cleanup, freshStoreLocation, openAt, openTemp, rejection, type Harness } from "./helpers.js";
+import { PENDING_UPLOAD_GRACE_MS } from "../src/publish.js";
+import { preparedDataset } from "../src/testing.js";
+import {
+  cleanup,
+  freshStoreLocation,
+  openAt,
+  openTemp,
+  rejection,
+  storedDatasetCounts as stored,
+} from "./helpers.js";
 
 afterEach(cleanup);
 
-/** A prepared dataset of `n` rows of about 450 bytes (no validation: the store's part is tested). */
-function bigDataset(name: string, n: number, nulAt = -1): PreparedDataset {
+/** A prepared dataset of `n` rows of about 450 bytes; row `nulAt` holds a raw NUL (JSON.stringify would escape it). */
+function bigDataset(name: string, n: number, nulAt = -1): ReturnType<typeof preparedDataset> {
   const pad = "x".repeat(400);
-  return {
-    name,
-    description: null,
-    label_policy: null,
-    options_json: "{}",
-    content_hash: `0x${Buffer.from(name.padEnd(32, "-").slice(0, 32)).toString("hex")}`,
-    rows: Array.from({ length: n }, (_, i) => ({
-      row_hash: `0x${i.toString(16).padStart(64, "0")}` as const,
-      // a raw NUL (JSON.stringify would escape it)
-      body_json: i === nulAt ? `{"p":"\u0000"}` : JSON.stringify({ q: `q${i}`, p: pad }),
-    })),
-  };
-}
-
-/** Rows of `dataset_rows` and of `datasets` in the store, whatever their state. */
-async function stored(h: Harness): Promise<{ rows: number; datasets: number }> {
-  const db = h.ctx.store.db;
-  const count = async (table: string) =>
-    Number(
-      (await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM ${sql.table(table)}`.execute(db)).rows[0]!
-        .n,
-    );
-  return { rows: await count("dataset_rows"), datasets: await count("datasets") };
+  return preparedDataset(name, n, (i) =>
+    i === nulAt ? `{"p":"\u0000"}` : JSON.stringify({ q: `q${i}`, p: pad }),
+  );
 }
 
 describe("a request's upload inserts its rows in transactions of their own (probe29 A-F3)", () => {

@@ -8,40 +8,23 @@
  * the upload is refused `server_busy` (`details.stopping`), and only then is the store closed; an
  * upload begun after the stop is refused with nothing written.
  */
-import { sql } from "kysely";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import type { PreparedDataset } from "../src/publish.js";
-import { cleanup, freshStoreLocation, openAt, rejection, type Harness } from "./helpers.js";
+import { preparedDataset } from "../src/testing.js";
+import {
+  cleanup,
+  freshStoreLocation,
+  openAt,
+  rejection,
+  storedDatasetCounts as stored,
+  type Harness,
+} from "./helpers.js";
 
 afterEach(cleanup);
 
-/** A prepared dataset of `n` rows of about 450 bytes (no validation: the store's part is tested). */
-function bigDataset(name: string, n: number): PreparedDataset {
-  const pad = "x".repeat(400);
-  return {
-    name,
-    description: null,
-    label_policy: null,
-    options_json: "{}",
-    content_hash: `0x${Buffer.from(name.padEnd(32, "-").slice(0, 32)).toString("hex")}`,
-    rows: Array.from({ length: n }, (_, i) => ({
-      row_hash: `0x${i.toString(16).padStart(64, "0")}` as const,
-      body_json: JSON.stringify({ q: `q${i}`, p: pad }),
-    })),
-  };
-}
-
-/** Rows of `dataset_rows` and of `datasets` in the store, whatever their state. */
-async function stored(h: Harness): Promise<{ rows: number; datasets: number }> {
-  const db = h.ctx.store.db;
-  const count = async (table: string) =>
-    Number(
-      (await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM ${sql.table(table)}`.execute(db)).rows[0]!
-        .n,
-    );
-  return { rows: await count("dataset_rows"), datasets: await count("datasets") };
-}
+/** A prepared dataset of `n` rows of about 450 bytes. */
+const bigDataset = (name: string, n: number) =>
+  preparedDataset(name, n, (i) => JSON.stringify({ q: `q${i}`, p: "x".repeat(400) }));
 
 /** Resolves once some of the upload's rows, not all, are in (`total` rows in all). */
 async function someRowsIn(h: Harness, total: number): Promise<void> {
