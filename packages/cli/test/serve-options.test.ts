@@ -94,12 +94,18 @@ describe(
     // did not give. Every numeric option of serve with an environment form, found from the program itself.
     const serve = buildProgram().commands.find((c) => c.name() === "serve")!;
     const numeric = serve.options.filter(
-      (o) => o.envVar !== undefined && /<(n|ms|bytes|port)>$/.test(o.flags) && o.long !== undefined,
+      (o) => o.envVar !== undefined && /<(n|ms|bytes|port|id)>$/.test(o.flags) && o.long !== undefined,
     );
 
     it("covers the numeric options (the list is not empty by accident)", () => {
       expect(numeric.map((o) => o.long)).toEqual(
-        expect.arrayContaining(["--port", "--agents-per-account", "--anchor-flush-ms", "--answer-bytes-all"]),
+        expect.arrayContaining([
+          "--port",
+          "--agents-per-account",
+          "--anchor-flush-ms",
+          "--answer-bytes-all",
+          "--chain-id",
+        ]),
       );
     });
 
@@ -115,8 +121,8 @@ describe(
           timeout: 60_000,
         });
         expect(r.status, r.stderr).toBe(1);
-        // serve's own numbers say `VAR (the environment form of --flag)`; --award-confirmations, the store's,
-        // is refused by commander's own parse, which names the variable too (`value 'abc' from env 'VAR'`)
+        // serve's own numbers say `VAR (the environment form of --flag)`; --award-confirmations and
+        // --chain-id, the store's, are refused by commander's own parse, which names the variable too (`value 'abc' from env 'VAR'`)
         expect(r.stderr).toContain(variable);
         expect(r.stderr).not.toMatch(new RegExp(`^error: ${flag} must`));
         expect(r.stdout).not.toContain("listening on");

@@ -112,7 +112,13 @@ export function storeOptions(
         "BENCH_BOUNTY_RPC_URL",
       ),
     )
-    .addOption(new Option("--chain-id <id>", "chain id").env("BENCH_BOUNTY_CHAIN_ID").default("8453"))
+    .addOption(
+      new Option("--chain-id <id>", "chain id")
+        .env("BENCH_BOUNTY_CHAIN_ID")
+        .default("8453")
+        // checked where it is given, so that commander names the variable when it came from there
+        .argParser((v) => String(int("--chain-id", 1)(v))),
+    )
     .addOption(
       new Option("--bounty-contract <address>", "BenchmarkBounty address").env(
         "BENCH_BOUNTY_BOUNTY_CONTRACT",
