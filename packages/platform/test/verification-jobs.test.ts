@@ -151,8 +151,12 @@ describe(`verification_jobs (${TEST_ENGINE})`, () => {
         status: "failed",
         attempts: 2,
         last_error: "VerifierInputError: not a pack",
+        // the failed attempt's claim (probe30 A-F6 rest: the author's cooldown runs from it)
+        last_attempt_at: 5000,
       });
       expect(await q.claim(1e12, 1000, "w")).toBeNull();
+      await q.enqueue("r", 9000);
+      expect(await q.get("r")).toMatchObject({ status: "queued", last_attempt_at: null });
     } finally {
       await s.close();
     }

@@ -69,4 +69,48 @@ describe("re-verification on request (probe30 A-F6)", () => {
     clock.t += REVERIFY_COOLDOWN_MS;
     await expect(ops.requestVerification(AUTHOR, "cities")).resolves.toMatchObject({ state: "queued" });
   });
+
+  it("a job that failed for good, with no result, counts too: the author's request within the cooldown of its attempt is 429 (probe30 A-F6 rest)", async () => {
+    const jobs = new MemoryVerificationJobs();
+    const clock = { t: Date.parse("2026-12-06T17:00:00Z") };
+    const ops = verificationOps(platform, jobs, () => clock.t);
+    const notAPack = Object.assign(new Error("not a pack"), { name: "VerifierInputError" });
+    const work = () =>
+      runOnce({
+        jobs,
+        worker: "w1",
+        now: () => clock.t,
+        readPack: async () => new Uint8Array(),
+        verify: async () => {
+          throw notAPack;
+        },
+      });
+    expect(await ops.enqueueIfPacked("cities")).toBe(true);
+    expect((await work()).kind).toBe("failed");
+    clock.t += 2000;
+    const e = await ops.requestVerification(AUTHOR, "cities").then(
+      () => null,
+      (x: unknown) => x,
+    );
+    const { status, body } = errorResponseOf(e);
+    expect(status).toBe(429);
+    expect(body.error).toMatchObject({
+      code: "rate_limited",
+      details: {
+        limit: "reverification_cooldown",
+        ran_at: null,
+        attempted_at: "2026-12-06T17:00:00.000Z",
+        retry_after_seconds: Math.ceil((REVERIFY_COOLDOWN_MS - 2000) / 1000),
+      },
+    });
+    expect(body.error.message).toContain(
+      "had its last verification attempt at 2026-12-06T17:00:00.000Z (failed)",
+    );
+    expect(jobs.rows.get("cities")!.state).toBe("failed");
+    expect((await work()).kind).toBe("idle");
+    // past the cooldown: queued (and failing again)
+    clock.t += REVERIFY_COOLDOWN_MS;
+    await expect(ops.requestVerification(AUTHOR, "cities")).resolves.toMatchObject({ state: "queued" });
+    expect((await work()).kind).toBe("failed");
+  });
 });

@@ -87,6 +87,11 @@ export interface VerificationJobState
   > {
   /** The last successful result (kept when the job is queued again), or null. */
   result: VerificationResult | null;
+  /**
+   * Unix ms the job's last attempt began (its claim), or null while it is queued (no attempt since it
+   * was queued). A finished job (done, failed) keeps it: the claim is the last write of its clock.
+   */
+  last_attempt_at: number | null;
 }
 
 type Eb = ExpressionBuilder<Database, "verification_jobs">;
@@ -229,6 +234,8 @@ export class VerificationJobsTable extends TableModule implements VerificationJo
       worker: r.worker,
       last_error: r.last_error,
       result,
+      // `updated_at_ms` is written by the enqueue and the claim only (settling writes no clock)
+      last_attempt_at: r.status === "queued" ? null : r.updated_at_ms,
     };
   }
 }

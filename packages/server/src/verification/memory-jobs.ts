@@ -25,6 +25,8 @@ interface Row {
   result: VerificationResult | null;
   /** A stored result was made reading the indexer (the table's `observed_indexer`). */
   observedIndexer: boolean;
+  /** Unix ms the last attempt was claimed; null while queued. */
+  attemptedAt: number | null;
 }
 
 /** The queue in a Map (one process). */
@@ -44,6 +46,7 @@ export class MemoryVerificationJobs implements VerificationQueue {
       error: null,
       result: r?.result ?? null,
       observedIndexer: r?.observedIndexer ?? false,
+      attemptedAt: null,
     });
   }
 
@@ -67,7 +70,7 @@ export class MemoryVerificationJobs implements VerificationQueue {
         (r.state === "retrying" && r.nextAt <= now) ||
         (r.state === "running" && r.leaseUntil <= now);
       if (!due) continue;
-      Object.assign(r, { state: "running", leaseUntil: now + leaseMs, worker });
+      Object.assign(r, { state: "running", leaseUntil: now + leaseMs, worker, attemptedAt: now });
       return { slug, attempts: r.attempts };
     }
     return null;
@@ -116,6 +119,7 @@ export class MemoryVerificationJobs implements VerificationQueue {
       nextAt: r.state === "retrying" ? r.nextAt : null,
       lastError: r.error,
       result: r.result,
+      lastAttemptAt: r.attemptedAt,
     };
   }
 }

@@ -32,27 +32,34 @@ export function reportPath(slug: string): string {
 export const REVERIFY_COOLDOWN_MS = 10 * 60_000;
 
 /**
- * Refuses an author's re-verification asked within {@link REVERIFY_COOLDOWN_MS} of the stored
- * result's `ranAt`. A job queued, running or retrying is not refused (the request adds nothing to it).
+ * Refuses an author's re-verification asked within {@link REVERIFY_COOLDOWN_MS} of the job's last
+ * finish: the later of the stored result's `ranAt` and the last attempt's start (a job that failed for
+ * good, with or without an earlier result, took the worker too: probe30 A-F6 rest). A job queued,
+ * running or retrying is not refused (the request adds nothing to it).
  * @param now unix ms
  * @throws EdgeError `rate_limited` (429, `Retry-After`), `details: {limit: "reverification_cooldown",
- *   slug, ran_at, cooldown_seconds, retry_after_seconds}`
+ *   slug, ran_at (null without a result), attempted_at, cooldown_seconds, retry_after_seconds}`
  */
 function assertReverifyCooldown(slug: string, job: VerificationJobView, now: number): void {
   if (job.state !== "done" && job.state !== "failed") return;
-  if (job.result === null) return;
-  const ranAt = Date.parse(job.result.ranAt);
-  const wait = ranAt + REVERIFY_COOLDOWN_MS - now;
+  const ranAt = job.result === null ? null : Date.parse(job.result.ranAt);
+  const since = Math.max(ranAt ?? -Infinity, job.lastAttemptAt ?? -Infinity);
+  const wait = since + REVERIFY_COOLDOWN_MS - now;
   if (!(wait > 0)) return;
   const seconds = Math.ceil(wait / 1000);
+  const last =
+    ranAt !== null && ranAt >= since
+      ? `was verified at ${job.result!.ranAt}`
+      : `had its last verification attempt at ${new Date(since).toISOString()} (${job.state})`;
   throw new EdgeError(
     "rate_limited",
-    `${slug} was verified at ${job.result.ranAt}; its author may ask for the next verification ` +
+    `${slug} ${last}; its author may ask for the next verification ` +
       `${REVERIFY_COOLDOWN_MS / 1000} s after the last (reverification_cooldown): retry in ${seconds} s`,
     {
       limit: "reverification_cooldown",
       slug,
-      ran_at: job.result.ranAt,
+      ran_at: job.result?.ranAt ?? null,
+      attempted_at: job.lastAttemptAt === null ? null : new Date(job.lastAttemptAt).toISOString(),
       cooldown_seconds: REVERIFY_COOLDOWN_MS / 1000,
       retry_after_seconds: seconds,
     },

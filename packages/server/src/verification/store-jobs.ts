@@ -16,6 +16,7 @@ export function jobViewOf(r: StoredJob): VerificationJobView {
     nextAt: r.status === "retrying" ? r.next_at : null,
     lastError: r.last_error,
     result: r.result,
+    lastAttemptAt: r.last_attempt_at,
   };
 }
 

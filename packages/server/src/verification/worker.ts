@@ -47,6 +47,8 @@ export interface VerificationJobView {
   lastError: string | null;
   /** The latest stored result; kept while a re-verification is queued or running. */
   result: VerificationResult | null;
+  /** Unix ms the last attempt began, or null while queued (none since it was queued). */
+  lastAttemptAt: number | null;
 }
 
 /**
