@@ -115,6 +115,8 @@ interface QueuedJob {
   size: number;
   /** Unix ms: past it, the job is dropped when its turn comes, not run (none: no deadline). */
   by: number | undefined;
+  /** Unix ms: the job still in the worker then is stopped there (none: it runs to its end). */
+  stopBy: number | undefined;
   /** How many jobs went to the worker while this one was at the head of its account's queue. */
   passed: number;
   resolve(v: unknown): void;
@@ -155,43 +157,50 @@ export class DatasetChecker {
   /**
    * The dry run of a dataset body's bytes ({@link checkDatasetBytes}) in the worker (the bytes are
    * transferred: the caller must not use them afterwards), queued under `account` (the caller's
-   * account id) for its turn; `by` (unix ms): the request's deadline, past which the job is
-   * dropped when its turn comes, not run.
+   * account id) for its turn; `by` (unix ms): the request's deadline for waits, past which the job is
+   * dropped when its turn comes, not run; `stopBy` (unix ms): the request's own time limit, at which a
+   * job still in the worker is stopped there ({@link stop}).
    * @returns the report `{ok, row_count, content_hash, errors}`
-   * @throws what {@link checkDatasetBytes} throws; EdgeError `server_busy` (past `by`: not run);
-   *   Error when the worker dies
+   * @throws what {@link checkDatasetBytes} throws; EdgeError `server_busy` (past `by`: not run; at
+   *   `stopBy`: stopped); Error when the worker dies
    */
-  check(bytes: Uint8Array, account = "", by?: number): Promise<JsonValue> {
-    return this.run("check", bytes, account, by) as Promise<JsonValue>;
+  check(bytes: Uint8Array, account = "", by?: number, stopBy?: number): Promise<JsonValue> {
+    return this.run("check", bytes, account, by, stopBy) as Promise<JsonValue>;
   }
 
   /**
    * An upload's bytes prepared for the store ({@link prepareDatasetBytes}) in the worker (transferred),
-   * queued under `account` for its turn; `by` as {@link check}'s.
-   * @throws what {@link prepareDatasetBytes} throws; EdgeError `server_busy` (past `by`: not run);
-   *   Error when the worker dies
+   * queued under `account` for its turn; `by` and `stopBy` as {@link check}'s.
+   * @throws what {@link prepareDatasetBytes} throws; EdgeError `server_busy` (past `by`: not run; at
+   *   `stopBy`: stopped); Error when the worker dies
    */
-  prepare(bytes: Uint8Array, account = "", by?: number): Promise<PreparedDataset> {
-    return this.run("prepare", bytes, account, by) as Promise<PreparedDataset>;
+  prepare(bytes: Uint8Array, account = "", by?: number, stopBy?: number): Promise<PreparedDataset> {
+    return this.run("prepare", bytes, account, by, stopBy) as Promise<PreparedDataset>;
   }
 
   /**
    * A publication's planning (the platform's `planPublication`) in the worker (the job is copied),
    * queued under `account` for its turn like a body of the rows' size: a large publish holds no other
-   * request (it took ~6 s of the event loop for 100,000 rows of 600 bytes); `by` as {@link check}'s
-   * (probe17 A-F3: plannings whose request had timed out still held the worker, in full).
+   * request (it took ~6 s of the event loop for 100,000 rows of 600 bytes); `by` and `stopBy` as
+   * {@link check}'s (probe17 A-F3: plannings whose request had timed out still held the worker, in full).
    * @throws what `planPublication` throws (PlatformError); EdgeError `server_busy` (past `by`: not
-   *   run); Error when the worker dies
+   *   run; at `stopBy`: stopped); Error when the worker dies
    */
-  plan(job: TestSetPlanJob, account = "", by?: number): Promise<TestSetPlanResult> {
-    return this.run("plan", job, account, by) as Promise<TestSetPlanResult>;
+  plan(job: TestSetPlanJob, account = "", by?: number, stopBy?: number): Promise<TestSetPlanResult> {
+    return this.run("plan", job, account, by, stopBy) as Promise<TestSetPlanResult>;
   }
 
-  private run(job: DatasetJob, payload: JobPayload, account: string, by?: number): Promise<unknown> {
+  private run(
+    job: DatasetJob,
+    payload: JobPayload,
+    account: string,
+    by: number | undefined,
+    stopBy: number | undefined,
+  ): Promise<unknown> {
     const size = jobBytes(payload);
     return new Promise((resolve, reject) => {
       const queue = this.queues.get(account);
-      const queued = { job, payload, size, by, passed: 0, resolve, reject };
+      const queued = { job, payload, size, by, stopBy, passed: 0, resolve, reject };
       if (queue) queue.push(queued);
       else this.queues.set(account, [queued]);
       this.pump();
@@ -250,11 +259,30 @@ export class DatasetChecker {
     return next;
   }
 
-  /** Sends `next` to the worker. */
-  private send({ job, payload, resolve, reject }: QueuedJob): void {
+  /**
+   * Sends `next` to the worker. A job still in the worker at its `stopBy` (its request's own time limit:
+   * the request was answered 503 `request_timeout` then, so nobody waits for the job any more) is
+   * stopped there ({@link stop}; probe30 B-F5: one 10.7 MB body held the worker 33 s, past its request's
+   * limit, and every account's dataset request behind it was refused).
+   */
+  private send({ job, payload, stopBy, resolve, reject }: QueuedJob): void {
     const w = this.started();
     const id = ++this.next;
-    this.pending.set(id, { w, resolve, reject });
+    const timer =
+      stopBy === undefined
+        ? undefined
+        : setTimeout(() => this.stop(id, w), Math.max(0, stopBy - Date.now())).unref();
+    this.pending.set(id, {
+      w,
+      resolve: (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      reject: (e) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    });
     if (!(payload instanceof Uint8Array)) {
       w.postMessage({ id, job, payload });
       return;
@@ -263,6 +291,27 @@ export class DatasetChecker {
     const own = payload.byteOffset === 0 && payload.byteLength === payload.buffer.byteLength;
     const body = own ? payload : payload.slice();
     w.postMessage({ id, job, payload: body }, [body.buffer as ArrayBuffer]);
+  }
+
+  /**
+   * Stops job `id` if it is still in worker `w`: `w` is terminated (the next job gets a new worker) and the
+   * job refused 503 `server_busy`, nothing stored.
+   */
+  private stop(id: number, w: Worker): void {
+    const job = this.pending.get(id);
+    if (job === undefined || job.w !== w) return;
+    this.pending.delete(id);
+    if (this.worker === w) this.worker = null;
+    job.reject(
+      new EdgeError(
+        "server_busy",
+        "the server is busy: the dataset job ran past its request's time limit and was stopped (nothing was stored); retry later, or send a smaller dataset",
+        { retry_after_seconds: 5 },
+        { "retry-after": "5" },
+      ),
+    );
+    void w.terminate();
+    this.pump();
   }
 
   /**

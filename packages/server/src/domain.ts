@@ -33,12 +33,22 @@ export type { AccountView, Principal, Registration, WriteHow };
 export type { AwardEvidenceHead };
 
 /**
- * What a publish's planning costs its caller (`Domain.publish`): `answerBy` (unix ms) the latest moment
- * to begin writing; `chargePlanning(bytes)` takes the stored rows' bytes before each planning;
- * `owePlanning(bytes)` owes the test set's bytes rendered beyond them after it.
+ * The deadlines of a request's dataset work (unix ms): `answerBy`, its deadline for waits
+ * (`AppEnv.revealBy`: a job still waiting for the dataset worker then is dropped, not run; the latest
+ * moment to begin writing); `stopBy`, its own time limit (`AppEnv.endsAt`: a job still in the worker
+ * then is stopped there, 503 `server_busy`, nothing stored: probe30 B-F5).
  */
-export interface PlanningCharges {
+export interface DatasetDeadlines {
   answerBy?: number;
+  stopBy?: number;
+}
+
+/**
+ * What a publish's planning costs its caller (`Domain.publish`), with its {@link DatasetDeadlines}:
+ * `chargePlanning(bytes)` takes the stored rows' bytes before each planning; `owePlanning(bytes)` owes
+ * the test set's bytes rendered beyond them after it.
+ */
+export interface PlanningCharges extends DatasetDeadlines {
   chargePlanning?: (bytes: number) => void;
   owePlanning?: (bytes: number) => void;
 }
@@ -192,20 +202,20 @@ export interface Domain {
 
   /**
    * The dry run of a dataset body: its JSON bytes as received (parsed, schema-checked and checked off
-   * the event loop: `dataset-check.ts`); `opts.answerBy` (unix ms, `AppEnv.revealBy`): a check still
-   * waiting for the worker then is dropped, not run.
-   * @throws EdgeError `invalid_json`, `invalid_request`, `server_busy` (past `opts.answerBy`)
+   * the event loop: `dataset-check.ts`); `opts` its {@link DatasetDeadlines}.
+   * @throws EdgeError `invalid_json`, `invalid_request`, `server_busy` (past `opts.answerBy` not run, at
+   *   `opts.stopBy` stopped)
    */
-  validateDataset(p: Principal | null, body: Uint8Array, opts?: { answerBy?: number }): Promise<JsonValue>;
+  validateDataset(p: Principal | null, body: Uint8Array, opts?: DatasetDeadlines): Promise<JsonValue>;
   datasetFormats(): Promise<JsonValue>;
   /**
    * An upload: the body's JSON bytes as received (parsed and checked off the event loop, then stored);
-   * `opts.answerBy` (unix ms): the latest moment to begin storing (`AppEnv.revealBy`).
-   * @throws EdgeError `invalid_json`, `invalid_request`; PlatformError `invalid_dataset`, `forbidden`,
-   *   `server_busy` (past `opts.answerBy`: nothing stored), `write_too_long` (its rows' insert ran
-   *   past `opts.answerBy`; nothing stored)
+   * `opts` its {@link DatasetDeadlines} (`answerBy` also the latest moment to begin storing).
+   * @throws EdgeError `invalid_json`, `invalid_request`, `server_busy` (its check stopped at
+   *   `opts.stopBy`); PlatformError `invalid_dataset`, `forbidden`, `server_busy` (past `opts.answerBy`:
+   *   nothing stored), `write_too_long` (its rows' insert ran past `opts.answerBy`; nothing stored)
    */
-  createDataset(p: Principal | null, body: Uint8Array, opts?: { answerBy?: number }): Promise<JsonValue>;
+  createDataset(p: Principal | null, body: Uint8Array, opts?: DatasetDeadlines): Promise<JsonValue>;
   /**
    * The caller's own datasets with their stored bytes and the account's quota (platform `myDatasets`).
    * @throws PlatformError `unauthenticated`

@@ -29,6 +29,12 @@ export interface AppEnv {
      */
     awardBy: number;
     /**
+     * The request's own time limit (unix ms, its start plus the limit; set by `limitTime`): past it the
+     * request was answered 503 `request_timeout`, and work still running for it where it can be stopped (a
+     * dataset job in the dataset worker) is stopped (probe30 B-F5).
+     */
+    endsAt: number;
+    /**
      * Takes `bytes` from the caller's bucket of dataset bytes (`Limits.datasetBytesBurst`; set by the
      * body-limit middleware): what a publish's planning costs, per try, like a dataset body (probe17
      * A-F3). @throws EdgeError `rate_limited` (429, `details.limit: "dataset_bytes"`)

@@ -126,13 +126,14 @@ function datasetOps(
   platform: Platform,
 ): Pick<Domain, "validateDataset" | "datasetFormats" | "createDataset" | "myDatasets" | "deleteDataset"> {
   return {
-    validateDataset: (p, body, opts) => datasets.check(body, p?.account_id ?? "", opts?.answerBy),
+    validateDataset: (p, body, opts) =>
+      datasets.check(body, p?.account_id ?? "", opts?.answerBy, opts?.stopBy),
     datasetFormats: async () => json(await platform.datasetFormats()),
     async createDataset(p, body, opts) {
       // checked in the worker (its queue may be long); stored only by the request's deadline for
       // waits, else 503 `server_busy` with nothing stored (probe16 A-F5: stored after a 503)
       const who = requirePrincipal(p);
-      const prepared = await datasets.prepare(body, who.account_id, opts?.answerBy);
+      const prepared = await datasets.prepare(body, who.account_id, opts?.answerBy, opts?.stopBy);
       const how = opts?.answerBy === undefined ? {} : { answerBy: opts.answerBy };
       return json(await platform.storeDataset(who, prepared, how));
     },
@@ -171,13 +172,16 @@ async function benchmarkListView(
  * than stored after the request was answered 503 `request_timeout` (probe16 A-F5), and the commitment's
  * anchor is awaited until then.
  */
-function publishHow(who: Principal, { answerBy, chargePlanning, owePlanning }: PlanningCharges): PublishHow {
+function publishHow(
+  who: Principal,
+  { answerBy, stopBy, chargePlanning, owePlanning }: PlanningCharges,
+): PublishHow {
   return {
     planner: async (job) => {
       // each try costs its caller the rows it plans, refused or not (probe17 A-F3)
       const stored = jobBytes(job);
       chargePlanning?.(stored);
-      const planned = await datasets.plan(job, who.account_id, answerBy);
+      const planned = await datasets.plan(job, who.account_id, answerBy, stopBy);
       // and the test set it rendered beyond them (a template repeating a field renders more than it stores)
       if (planned.test_set_bytes > stored) owePlanning?.(planned.test_set_bytes - stored);
       return planned;

@@ -198,6 +198,74 @@ describe("the dataset dry run runs off the event loop", () => {
     await checker.close();
   }, 60_000);
 
+  it("a job still in the worker at its stopBy is stopped there; the next job gets a new worker (probe30 B-F5)", async () => {
+    const checker = new DatasetChecker();
+    try {
+      // seconds of CPU, stopped at 300 ms; the job of another account waits behind it
+      const bytes = new TextEncoder().encode(bigDataset());
+      const t0 = Date.now();
+      const big = checker.check(bytes, "acct-a", t0 + 600_000, t0 + 300);
+      const next = checker.check(
+        new TextEncoder().encode('{"name":"x","rows":[]}'),
+        "acct-b",
+        Date.now() + 600_000,
+      );
+      const e = (await big.catch((x: unknown) => x)) as EdgeError;
+      expect(e).toMatchObject({ code: "server_busy", headers: { "retry-after": "5" } });
+      expect(e.message).toMatch(/ran past its request's time limit and was stopped/);
+      expect(await next).toMatchObject({ ok: false });
+      // stopped at its stopBy, not when the check would have finished
+      expect(Date.now() - t0).toBeLessThan(5_000);
+      // a job that ends before its stopBy is answered as usual
+      await expect(
+        checker.check(
+          new TextEncoder().encode('{"name":"x","rows":[]}'),
+          "acct-a",
+          undefined,
+          Date.now() + 60_000,
+        ),
+      ).resolves.toMatchObject({ ok: false });
+    } finally {
+      await checker.close();
+    }
+  }, 60_000);
+
+  it("over REST the dataset routes pass their request's time limit as the job's stopBy (probe30 B-F5)", async () => {
+    const seen: Record<string, { answerBy?: number; stopBy?: number } | undefined> = {};
+    const inner = platformDomain(live.platform);
+    const domain: Domain = {
+      ...inner,
+      validateDataset: (p, body, opts) => ((seen.validate = opts), inner.validateDataset(p, body, opts)),
+      createDataset: (p, body, opts) => ((seen.upload = opts), inner.createDataset(p, body, opts)),
+      publish: (p, id, options, base, opts) => (
+        (seen.publish = opts),
+        inner.publish(p, id, options, base, opts)
+      ),
+    };
+    const server = await serveApp({
+      domain,
+      port: 0,
+      host: "127.0.0.1",
+      limits: { handlerTimeoutMs: 10_000 },
+    });
+    servers.push(server);
+    const { key } = await register(live.url, "stop-by");
+    const raw = '{"name":"x","rows":[{"decision_ts":"2026-01-01T00:00:00Z","payload":{"c":1},"label":"a"}]}';
+    expect((await call(server.url, "POST", "/api/v1/datasets/validate", { key, raw })).status).toBe(200);
+    const up = await call(server.url, "POST", "/api/v1/datasets", { key, raw });
+    expect(up.status, up.text).toBe(201);
+    await call(server.url, "POST", `/api/v1/datasets/${up.json.dataset_id}/benchmark`, {
+      key,
+      body: { title: "t", prompt_template: "Q {payload.c}", grader_type: "exact" },
+    });
+    // revealBy is half the limit after the start, endsAt the whole limit: stopBy - answerBy = 5 s
+    for (const route of ["validate", "upload", "publish"]) {
+      const o = seen[route];
+      expect(o?.stopBy, route).toBeTypeOf("number");
+      expect(o!.stopBy! - o!.answerBy!, route).toBe(5_000);
+    }
+  }, 120_000);
+
   it("a job whose deadline passes while it waits for the worker is dropped, not run (probe17 A-F3)", async () => {
     const checker = new DatasetChecker();
     const empty = () => new TextEncoder().encode('{"name":"x","rows":[]}');

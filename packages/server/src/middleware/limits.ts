@@ -656,7 +656,8 @@ function busy(message: string, details: Record<string, unknown>): EdgeError {
  * the app's error handler). Sets `revealBy`: the request's waits for an anchor batch end at half of
  * `ms`, all of them together, so that what they wait after (an MCP batch's other calls) fits the rest
  * (probe15 A-F9: each finalize of a batch waited its own reveal wait, past the limit); and `awardBy`,
- * three quarters of `ms`: an award's one deadline (probe16 A-F3).
+ * three quarters of `ms`: an award's one deadline (probe16 A-F3); and `endsAt`, `ms` itself: the dataset
+ * worker's job of the request is stopped then (probe30 B-F5).
  */
 export function limitTime(ms: number): MiddlewareHandler<AppEnv> {
   const limit = timeout(
@@ -668,6 +669,7 @@ export function limitTime(ms: number): MiddlewareHandler<AppEnv> {
     const startedAt = Date.now();
     c.set("revealBy", startedAt + Math.floor(ms / 2));
     c.set("awardBy", startedAt + Math.floor((ms * 3) / 4));
+    c.set("endsAt", startedAt + ms);
     return limit(c, next);
   };
 }

@@ -41,6 +41,7 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
         c,
         await c.var.domain.validateDataset(c.var.principal, bytes as unknown as Uint8Array, {
           answerBy: c.var.revealBy,
+          stopBy: c.var.endsAt,
         }),
       ),
   });
@@ -61,6 +62,7 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
         c,
         await c.var.domain.createDataset(c.var.principal, bytes as unknown as Uint8Array, {
           answerBy: c.var.revealBy,
+          stopBy: c.var.endsAt,
         }),
         201,
       ),
@@ -116,6 +118,7 @@ export function datasetRoutes(): OpenAPIHono<AppEnv> {
           c.var.baseUrl,
           {
             answerBy: c.var.revealBy,
+            stopBy: c.var.endsAt,
             chargePlanning: c.var.chargeDatasetBytes,
             owePlanning: c.var.oweDatasetBytes,
           },
