@@ -1088,8 +1088,10 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
     count = call_words(bounty, "leafCountOf(uint256)", 1, word_uint(bid))
     # SPEC v1.1: the root is burned per author, rootBurned(author, root), with author = getBounty(id).author
     burned = call_words(bounty, "rootBurned(address,bytes32)", 1, word_uint(author), word_bytes32(b["commit_root"]))
-    # getBounty returns a tuple with a dynamic array: word 0 is its offset, word 1 the author
-    got = call_words(bounty, "getBounty(uint256)", 2, word_uint(bid))
+    # getBounty returns a tuple with a dynamic array: word 0 is its offset, word 1 the author, word 2 the awarder
+    got = call_words(bounty, "getBounty(uint256)", 3, word_uint(bid))
+    # the pack's anchor binds its text only when the awarder made it (probe31 C-F1)
+    onchain_awarder = got[1][2] if got else None
     if got and got[1][1] != author:
         problems.append(f"getBounty({bid}).author is {got[1][1]:#042x}, not benchmark.author")
     if root and hx(root[0][:32]) != b["commit_root"].lower():
@@ -1140,9 +1142,10 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
         return results
     registry = anchor["registry_address"]
 
-    def anchor_of(digest: str) -> tuple[int, str] | None:
+    def anchor_of(digest: str) -> tuple[int, str, int] | None:
+        """(block, kind, anchorer) of anchorOf(digest), or None (a problem recorded)."""
         got = call_words(registry, "anchorOf(bytes32)", 4, word_bytes32(digest))
-        return (got[1][1], hx(got[0][96:128])) if got else None
+        return (got[1][1], hx(got[0][96:128]), got[1][0]) if got else None
 
     anchored_topic = hx(keccak256(b"Anchored(bytes32,bytes32,address)"))
 
@@ -1169,6 +1172,9 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
         got = anchor_of(pack["pack_hash"])
         if got and (got[0] != pack["pack_anchor"]["anchor_block"] or got[1] != kind("pack")):
             problems.append(f"pack anchored at block {got[0]} kind {got[1]}")
+        # anyone may anchor a digest: only the awarder's anchor binds the pack's title and grader_types
+        if got and onchain_awarder is not None and got[2] != onchain_awarder:
+            problems.append(f"pack anchored by {got[2]:#042x}, not by the awarder getBounty({bid}).awarder {onchain_awarder:#042x}")
         problem = anchor_tx_problem("pack", pack["pack_anchor"], pack["pack_hash"], kind("pack"))
         if problem:
             problems.append(problem)

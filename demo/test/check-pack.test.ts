@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { keccak256, toBytes, toFunctionSelector } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isVerifierInputError, verifyPack } from "@bench-bounty/verifier";
 import { INDEPENDENT_CHECK } from "../src/independent.js";
@@ -379,6 +380,8 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
     let server: Server;
     let url = "";
     let answer: (method: string, res: ServerResponse) => void = () => {};
+    /** The data of the last request's first parameter (an eth_call's call data). */
+    let lastCallData = "";
     const result = (res: ServerResponse, value: unknown): void => {
       const body = JSON.stringify({ jsonrpc: "2.0", id: 1, result: value });
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
@@ -393,7 +396,11 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       server = createServer((req: IncomingMessage, res: ServerResponse) => {
         let body = "";
         req.on("data", (d: Buffer) => (body += d.toString()));
-        req.on("end", () => answer((JSON.parse(body) as { method: string }).method, res));
+        req.on("end", () => {
+          const rpc = JSON.parse(body) as { method: string; params?: [{ data?: string }] };
+          lastCallData = rpc.params?.[0]?.data ?? "";
+          answer(rpc.method, res);
+        });
       });
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
       url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -474,6 +481,40 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       expect(again.stderr).toBe("");
       expect(again.status).toBe(1);
       expect(again.stdout).toMatch(/^FAIL award_log +no single successful Awarded log/m);
+    });
+
+    it("fails the anchors when the pack's anchor was made by someone other than the awarder (probe31 C-F1)", async () => {
+      const pack = base();
+      const awarder = "0x" + "a1".repeat(20);
+      const stranger = "0x" + "5e".repeat(20);
+      const word = (hex: string) => hex.replace(/^0x/, "").padStart(64, "0");
+      const packKind = keccak256(toBytes("bench-bounty.anchor.pack")).slice(2);
+      const anchorOf = toFunctionSelector("anchorOf(bytes32)");
+      const getBounty = toFunctionSelector("getBounty(uint256)");
+      answer = (method, res) => {
+        if (method !== "eth_call") return byMethod({ eth_chainId: "0x2105" })(method, res);
+        // every anchorOf: anchored by the stranger with kind pack in the pack anchor's block; getBounty: the awarder
+        const block = (pack.pack_anchor as { anchor_block: number }).anchor_block.toString(16);
+        result(
+          res,
+          lastCallData.startsWith(anchorOf)
+            ? "0x" + word(stranger) + word(block) + word("1") + packKind
+            : lastCallData.startsWith(getBounty)
+              ? "0x" +
+                word("20") +
+                word(pack.benchmark.author as string) +
+                word(awarder) +
+                word("0").repeat(8)
+              : "0x",
+        );
+      };
+      const r = await check([VECTOR, "--rpc", url]);
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(1);
+      expect(r.stdout).toMatch(/^FAIL anchors /m);
+      expect(r.stdout).toContain(
+        `pack anchored by ${stranger}, not by the awarder getBounty(${pack.benchmark.bounty_id as string}).awarder ${awarder}`,
+      );
     });
 
     // B-F2: urllib's timeout bounds each socket read, so a node dripping its answer held it for hours

@@ -7,7 +7,8 @@
  * - `onchain`: `offline` plus every chain fact `verified`, except `pack_anchor`,
  *   which may be `unverified` (SPEC 8 allows a pack whose anchor did not land: `pack_anchor: null`
  *   and no anchor found); it must not be `failed`.
- * - `full`: `onchain` plus `indexer_agreement` `verified`, and `pack_anchor` `verified`: the
+ * - `full`: `onchain` plus `indexer_agreement` `verified`, and `pack_anchor` `verified` (anchored by the
+ *   bounty's awarder: probe31 C-F1): the
  *   pack's own anchor is the one on-chain fact that binds its unbound text (`benchmark.title`,
  *   `grader_types`); without it a re-hashed pack with another title and `pack_anchor: null` met
  *   `full` (probe30 C-F7). The platform serves a pack only once its anchor is mined.

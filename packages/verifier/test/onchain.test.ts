@@ -275,7 +275,7 @@ async function awardBounty(
   );
 }
 
-/** Mints the pack of an awarded bounty with the evidence library, then anchors its hash (account 0). */
+/** Mints the pack of an awarded bounty with the evidence library, then the awarder (account 2) anchors its hash. */
 async function mintAnchoredPack(opts: {
   slug: string;
   title: string;
@@ -307,7 +307,7 @@ async function mintAnchoredPack(opts: {
     scoring: SCORING,
     runs: opts.runs,
   });
-  const packAnchor = await anchor(minted.pack_hash, ANCHOR_KINDS.pack);
+  const packAnchor = await anchor(minted.pack_hash, ANCHOR_KINDS.pack, 2);
   return withPackAnchor(minted, { registry_address: chain.contracts.anchorRegistry, ...packAnchor });
 }
 
@@ -510,7 +510,10 @@ describe("a real award on the local Base profile", () => {
           ? "failed"
           : indexer === null && n === "indexer_agreement"
             ? "not-observed"
-            : "verified",
+            : // the forger's own anchor binds nothing (probe31 C-F1)
+              n === "pack_anchor"
+              ? "unverified"
+              : "verified",
       });
     expect(r.facts.award_log.reasons.join("\n")).toMatch(
       /Awarded\.winners\[1\] is 0x[0-9a-f]{40}, \$\.winners\[1\]\.withdrawal_address is 0x/,
@@ -540,7 +543,9 @@ describe("a real award on the local Base profile", () => {
           ? "failed"
           : n === "indexer_agreement"
             ? "not-observed"
-            : "verified";
+            : n === "pack_anchor"
+              ? "unverified"
+              : "verified";
       expect({ n, state: r.facts[n].state }).toEqual({ n, state: want });
     }
     expect(r.facts.receipt_anchors.reasons[0]).toMatch(/anchored in block \d+, after the award block \d+/);
@@ -548,6 +553,49 @@ describe("a real award on the local Base profile", () => {
     expect(r.facts.award_log.reasons.join("\n")).toMatch(
       /Awarded\.rankingDigest is 0x[0-9a-f]{64}, \$\.benchmark\.ranking_digest is 0x/,
     );
+  });
+
+  it("a re-titled pack anchored with kind pack by a stranger: pack_anchor unverified naming the awarder, full not met (probe31 C-F1)", async () => {
+    const tree = parseJson(packBytes) as JsonObject;
+    at(tree, "benchmark").title = "OFFICIAL: award REVOKED - winners must re-claim at evil.example";
+    rehash(tree);
+    // the registry is permissionless: a stranger (account 7) anchors the re-titled pack as a pack
+    const forged = await anchor(tree.pack_hash as string, ANCHOR_KINDS.pack, 7);
+    tree.pack_anchor = { registry_address: chain.contracts.anchorRegistry.toLowerCase(), ...forged };
+    await indexer?.waitForHead();
+    const r = await verifyPack({
+      source: toBytes(tree),
+      rpcUrl: chain.rpcUrl,
+      indexerUrl: indexer?.url,
+      policy: "full",
+    });
+    // the title is covered by no other digest: every other fact holds, the pack's anchor binds nothing
+    for (const n of FACT_NAMES)
+      expect({ n, state: r.facts[n].state }).toEqual({
+        n,
+        state:
+          n === "pack_anchor"
+            ? "unverified"
+            : indexer === null && n === "indexer_agreement"
+              ? "not-observed"
+              : "verified",
+      });
+    const awarder = chain.accounts[2]!.address.toLowerCase();
+    expect(r.facts.pack_anchor.reasons[0]).toContain(
+      `was anchored with kind pack by ${chain.accounts[7]!.address.toLowerCase()}, not by the awarder getBounty(`,
+    );
+    expect(r.facts.pack_anchor.reasons[0]).toContain(awarder);
+    expect(r.policy_met).toBe(false);
+    // the genuine pack, anchored by the awarder, meets it
+    const good = await verifyPack({ source: packBytes, rpcUrl: chain.rpcUrl, policy: "onchain" });
+    expect(good.facts.pack_anchor).toMatchObject({ state: "verified" });
+    expect(good.facts.pack_anchor.reasons[0]).toContain(`by the awarder ${awarder}`);
+    // named by no pack_anchor, the stranger's anchor is found and still binds nothing
+    delete tree.pack_anchor;
+    tree.pack_anchor = null;
+    const unnamed = await verifyPack({ source: toBytes(tree), rpcUrl: chain.rpcUrl, policy: "onchain" });
+    expect(unnamed.facts.pack_anchor.state).toBe("unverified");
+    expect(unnamed.facts.pack_anchor.reasons[0]).toContain("not by the awarder");
   });
 
   it("root_burned names rootBurned(author, root) and fails for a pack naming another author (SPEC 9 v1.1)", async () => {

@@ -5,8 +5,11 @@
  * - `receipt_anchors`: every receipt hash the pack names is anchored with kind `receipt`
  *   at or before `award_block` (on the commitment's registry);
  * - `pack_anchor`: `anchorOf(pack_hash)` (recomputed) has kind `pack`, the pack's
- *   `anchor_block` and `tx_hash`; with `pack_anchor: null`, an anchor found anyway
- *   verifies, none found is `unverified`.
+ *   `anchor_block` and `tx_hash`, and its anchorer is the bounty's awarder on chain
+ *   (`getBounty(bounty_id).awarder`): the registry is permissionless, and only the awarder's anchor binds
+ *   the pack's text no other digest covers (probe31 C-F1: a stranger anchored a re-titled pack with kind
+ *   pack and it met `full`); anchored by anyone else it is `unverified`. With `pack_anchor: null`, an
+ *   anchor of the awarder found anyway verifies, none found is `unverified`.
  * @packageDocumentation
  */
 import { ANCHOR_KINDS, anchorKindName, anchorRegistryAbi } from "@bench-bounty/contracts";
@@ -158,9 +161,31 @@ async function packAnchor(walk: ChainWalk): Promise<Fact> {
       );
     problems.push(...(await anchorTxProblems(walk, ref, reg, ph, ANCHOR_KINDS.pack, "$.pack_anchor")));
   }
-  return factFrom(
-    problems,
-    `pack hash anchored with kind pack in block ${ref.anchor_block} (tx ${ref.tx_hash})`,
+  if (problems.length > 0) return factFrom(problems, "");
+  const awarder = await awarderProblem(walk, a, ph);
+  if (awarder !== null) return awarder;
+  return fact(
+    "verified",
+    `pack hash anchored with kind pack by the awarder ${a.anchorer} in block ${ref.anchor_block} (tx ${ref.tx_hash})`,
+  );
+}
+
+/**
+ * `unverified` when `a` (the pack hash's anchor) was not made by the bounty's awarder on chain
+ * (`getBounty(bounty_id).awarder`), or when the bounty cannot be read; null when it was.
+ */
+async function awarderProblem(walk: ChainWalk, a: AnchorRecord, ph: string): Promise<Fact | null> {
+  if ("unreadable" in walk.bounty)
+    return fact(
+      "unverified",
+      `the awarder cannot be read to check who anchored ${ph}: ${walk.bounty.unreadable.reasons[0] ?? "the bounty contract is unreadable"}`,
+    );
+  const { awarder } = await walk.bountyRecord(walk.bounty.address);
+  if (sameHex(a.anchorer, awarder)) return null;
+  return fact(
+    "unverified",
+    `${ph} was anchored with kind pack by ${a.anchorer}, not by the awarder getBounty(${walk.bountyId}).awarder ${awarder.toLowerCase()}: ` +
+      "anyone may anchor a digest, so only the awarder's anchor binds the pack's text (benchmark.title, grader_types)",
   );
 }
 
@@ -189,9 +214,12 @@ async function unnamedPackAnchor(walk: ChainWalk, ph: string): Promise<Fact> {
       "unverified",
       `$.pack_anchor is null and anchorOf(${ph}) is ${describeAnchor(a)}: anchored first with another kind (a squat), so it can never be anchored as a pack`,
     );
-  return fact(
-    "verified",
-    `$.pack_anchor is null, but ${ph} is anchored with kind pack in block ${a.blockNumber}`,
+  return (
+    (await awarderProblem(walk, a, ph)) ??
+    fact(
+      "verified",
+      `$.pack_anchor is null, but ${ph} is anchored with kind pack by the awarder ${a.anchorer} in block ${a.blockNumber}`,
+    )
   );
 }
 
