@@ -7,7 +7,8 @@
  * - `PONDER_RPC_URL_<chainId>`: JSON-RPC URL of the chain (required; http(s) only, ws/wss refused).
  * - `CHAIN_ID`: 8453 (Base, default) or 84532 (Base Sepolia); the local Base profile is 8453.
  * - `BOUNTY_ADDRESS`, `ANCHOR_REGISTRY_ADDRESS`, `START_BLOCK`: override the address book.
- * - `ADDRESS_BOOK`: which entry of the address book to read (`8453`, `84532` or `local`; default the chain id).
+ * - `ADDRESS_BOOK`: which entry of the address book to read (`8453` or `84532`; default the chain id). A
+ *   local node's deployment is never in the address book: give its addresses and start block instead.
  * - `DATABASE_URL`: PostgreSQL connection string; without it the embedded PGlite is used.
  * - `PONDER_PGLITE_DIR`: PGlite directory (default `.ponder/pglite` in the indexer folder); a path
  *   that exists and is not a directory is refused.
@@ -163,7 +164,7 @@ export function isLoopbackRpc(url: string): boolean {
 /**
  * Resolves the settings.
  * @param env - the environment (usually `process.env`).
- * @param lookup - returns the address book entry for a key (`8453`, `84532`, `local`), or throws.
+ * @param lookup - returns the address book entry for a key (`8453`, `84532`), or throws.
  * @throws IndexerSettingsError naming the variable that is missing or malformed.
  */
 export function readIndexerSettings(
@@ -204,6 +205,14 @@ export function readIndexerSettings(
     );
 
   const bookKey = get("ADDRESS_BOOK") ?? String(chainId);
+  if (bookKey !== "8453" && bookKey !== "84532")
+    // probe31 B-F1: the README offered `local`, which no address book has
+    throw new IndexerSettingsError(
+      "ADDRESS_BOOK",
+      `expected 8453 or 84532, got ${JSON.stringify(bookKey.slice(0, 40))}: a local node's deployment is not in ` +
+        "the address book; set BOUNTY_ADDRESS, ANCHOR_REGISTRY_ADDRESS and START_BLOCK instead (README " +
+        '"Running against the local chain")',
+    );
   const needBook =
     get("BOUNTY_ADDRESS") === undefined ||
     get("ANCHOR_REGISTRY_ADDRESS") === undefined ||

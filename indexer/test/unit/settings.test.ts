@@ -79,13 +79,26 @@ describe("indexer settings", () => {
     expect(s.database).toEqual({ kind: "postgres", connectionString: "postgresql://u:p@h/db" });
   });
 
-  it("ADDRESS_BOOK=local selects the local entry", () => {
+  it("ADDRESS_BOOK selects the entry read", () => {
     let asked = "";
-    readIndexerSettings({ PONDER_RPC_URL_8453: "http://localhost:8545", ADDRESS_BOOK: "local" }, (key) => {
+    readIndexerSettings({ PONDER_RPC_URL_8453: "http://localhost:8545", ADDRESS_BOOK: "84532" }, (key) => {
       asked = key;
       return { benchmarkBounty: BOUNTY, anchorRegistry: REGISTRY, startBlock: 0 };
     });
-    expect(asked).toBe("local");
+    expect(asked).toBe("84532");
+  });
+
+  it("ADDRESS_BOOK=local (no such entry) is refused naming the variables that give a local deployment (probe31 B-F1)", () => {
+    const read = () =>
+      readIndexerSettings({ PONDER_RPC_URL_8453: "http://localhost:8545", ADDRESS_BOOK: "local" }, () => ({
+        benchmarkBounty: BOUNTY,
+        anchorRegistry: REGISTRY,
+        startBlock: 0,
+      }));
+    expect(variableOf(read)).toBe("ADDRESS_BOOK");
+    expect(read).toThrow(
+      /expected 8453 or 84532, got "local": .*set BOUNTY_ADDRESS, ANCHOR_REGISTRY_ADDRESS and START_BLOCK/,
+    );
   });
 
   it("names the variable that is missing or malformed", () => {
