@@ -21,19 +21,19 @@ const platform = {
   awardEvidenceHead: async () => ({ kind: "pack" }),
 } as unknown as Platform;
 
+/** A memory queue, its ops on a manual clock starting at `iso`, and a worker step whose verify is `verify`. */
+function setUp(iso: string, verify: () => Promise<typeof REPORT>) {
+  const jobs = new MemoryVerificationJobs();
+  const clock = { t: Date.parse(iso) };
+  const ops = verificationOps(platform, jobs, () => clock.t);
+  const work = () =>
+    runOnce({ jobs, worker: "w1", now: () => clock.t, readPack: async () => new Uint8Array(), verify });
+  return { jobs, clock, ops, work };
+}
+
 describe("re-verification on request (probe30 A-F6)", () => {
   it("the author's request within the cooldown of the last result is 429 rate_limited naming it; after it, queued; the operator any time", async () => {
-    const jobs = new MemoryVerificationJobs();
-    const clock = { t: Date.parse("2026-12-06T13:40:00Z") };
-    const ops = verificationOps(platform, jobs, () => clock.t);
-    const work = () =>
-      runOnce({
-        jobs,
-        worker: "w1",
-        now: () => clock.t,
-        readPack: async () => new Uint8Array(),
-        verify: async () => REPORT,
-      });
+    const { jobs, clock, ops, work } = setUp("2026-12-06T13:40:00Z", async () => REPORT);
     // the award's verification
     expect(await ops.enqueueIfPacked("cities")).toBe(true);
     expect((await work()).kind).toBe("done");
@@ -71,20 +71,10 @@ describe("re-verification on request (probe30 A-F6)", () => {
   });
 
   it("a job that failed for good, with no result, counts too: the author's request within the cooldown of its attempt is 429 (probe30 A-F6 rest)", async () => {
-    const jobs = new MemoryVerificationJobs();
-    const clock = { t: Date.parse("2026-12-06T17:00:00Z") };
-    const ops = verificationOps(platform, jobs, () => clock.t);
     const notAPack = Object.assign(new Error("not a pack"), { name: "VerifierInputError" });
-    const work = () =>
-      runOnce({
-        jobs,
-        worker: "w1",
-        now: () => clock.t,
-        readPack: async () => new Uint8Array(),
-        verify: async () => {
-          throw notAPack;
-        },
-      });
+    const { jobs, clock, ops, work } = setUp("2026-12-06T17:00:00Z", async () => {
+      throw notAPack;
+    });
     expect(await ops.enqueueIfPacked("cities")).toBe(true);
     expect((await work()).kind).toBe("failed");
     clock.t += 2000;

@@ -397,6 +397,24 @@ afterAll(async () => {
   await chain?.stop();
 });
 
+/**
+ * Re-hashes the edited pack `tree`, anchors it with kind pack from `account` (naming that anchor as its
+ * `pack_anchor`), and verifies it under `full` once the indexer has read that block (below it, probe29
+ * C-F7 makes its disagreements unverified: CI31 failed when the indexer was one block behind).
+ */
+async function verifyForged(tree: JsonObject, account: number): Promise<VerificationReport> {
+  rehash(tree);
+  const forged = await anchor(tree.pack_hash as string, ANCHOR_KINDS.pack, account);
+  tree.pack_anchor = { registry_address: chain.contracts.anchorRegistry.toLowerCase(), ...forged };
+  await indexer?.waitForHead();
+  return verifyPack({
+    source: toBytes(tree),
+    rpcUrl: chain.rpcUrl,
+    indexerUrl: indexer?.url,
+    policy: "full",
+  });
+}
+
 describe("a real award on the local Base profile", () => {
   it("the minted pack names the winners the award paid, the author agent ranked but unpaid", () => {
     expect(pack.winners.map((w) => w.agent_id)).toEqual(["agent-alpha", "agent-beta"]);
@@ -489,19 +507,8 @@ describe("a real award on the local Base profile", () => {
   it("catches a pack naming other winners than the on-chain award (award_log, indexer_agreement)", async () => {
     const tree = parseJson(packBytes) as JsonObject;
     at(tree, "winners", 1).withdrawal_address = chain.accounts[9]!.address.toLowerCase();
-    rehash(tree);
     // anchoring is permissionless: the forger anchors the forged pack too
-    const forged = await anchor(tree.pack_hash as string, ANCHOR_KINDS.pack, 9);
-    tree.pack_anchor = { registry_address: chain.contracts.anchorRegistry.toLowerCase(), ...forged };
-    // the indexer has read the forged pack's anchor block: its disagreements decide (below it, probe29
-    // C-F7 makes them unverified: CI31 failed here when the indexer was one block behind)
-    await indexer?.waitForHead();
-    const r = await verifyPack({
-      source: toBytes(tree),
-      rpcUrl: chain.rpcUrl,
-      indexerUrl: indexer?.url,
-      policy: "full",
-    });
+    const r = await verifyForged(tree, 9);
     const breaks: FactName[] = indexer === null ? ["award_log"] : ["award_log", "indexer_agreement"];
     for (const n of FACT_NAMES)
       expect({ n, state: r.facts[n].state }).toEqual({
@@ -558,17 +565,8 @@ describe("a real award on the local Base profile", () => {
   it("a re-titled pack anchored with kind pack by a stranger: pack_anchor unverified naming the awarder, full not met (probe31 C-F1)", async () => {
     const tree = parseJson(packBytes) as JsonObject;
     at(tree, "benchmark").title = "OFFICIAL: award REVOKED - winners must re-claim at evil.example";
-    rehash(tree);
     // the registry is permissionless: a stranger (account 7) anchors the re-titled pack as a pack
-    const forged = await anchor(tree.pack_hash as string, ANCHOR_KINDS.pack, 7);
-    tree.pack_anchor = { registry_address: chain.contracts.anchorRegistry.toLowerCase(), ...forged };
-    await indexer?.waitForHead();
-    const r = await verifyPack({
-      source: toBytes(tree),
-      rpcUrl: chain.rpcUrl,
-      indexerUrl: indexer?.url,
-      policy: "full",
-    });
+    const r = await verifyForged(tree, 7);
     // the title is covered by no other digest: every other fact holds, the pack's anchor binds nothing
     for (const n of FACT_NAMES)
       expect({ n, state: r.facts[n].state }).toEqual({
