@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   cities,
   cleanup,
+  manualClock,
   openedBeforeOutage,
   openTemp,
   promptAgent,
@@ -11,7 +12,7 @@ import {
   CITIES_PUBLISH,
 } from "./helpers.js";
 import { checkWithdrawalAddress } from "../src/agents.js";
-import { MAX_ACTIVE_KEYS } from "../src/identity/accounts.js";
+import { MAX_ACTIVE_KEYS, MAX_REVOKED_KEYS_KEPT } from "../src/identity/accounts.js";
 import { CHAINS, CREATEX_ADDRESS, expectedAddresses } from "@bench-bounty/contracts";
 
 afterEach(cleanup);
@@ -146,6 +147,32 @@ describe("accounts and API keys", () => {
     expect((await p.issueKey(me)).api_key).toMatch(/^bbk_/);
     expect((await rejection(p.issueKey(me))).code).toBe("too_many_keys");
     expect(MAX_ACTIVE_KEYS).toBe(CAP);
+  });
+
+  it("issuing and revoking without end keeps the 20 most recently revoked keys; an older one is no key at all (probe31 A-F7)", async () => {
+    const clock = manualClock();
+    const p = (await openTemp({ clock: clock.now })).real;
+    const made = await p.createAccount({ name: "churner" });
+    let me = await p.authenticate(made.api_key);
+    const revoked: string[] = [];
+    let current = made;
+    for (let i = 0; i < 25; i++) {
+      const next = await p.issueKey(me);
+      await p.revokeKey(me, current.key_prefix);
+      revoked.push(current.api_key);
+      clock.advance(1000);
+      current = { ...current, key_prefix: next.key_prefix, api_key: next.api_key };
+      me = await p.authenticate(next.api_key);
+    }
+    const keys = await p.listKeys(me);
+    expect(keys.filter((k) => k.revoked_at === null)).toHaveLength(1);
+    expect(keys.filter((k) => k.revoked_at !== null)).toHaveLength(MAX_REVOKED_KEYS_KEPT);
+    expect(MAX_REVOKED_KEYS_KEPT).toBe(20);
+    // the first five revoked are gone: no key at all; the last revoked still says when it was revoked
+    expect((await rejection(p.authenticate(revoked[0]!))).message).toBe("invalid API key: unknown key");
+    expect((await rejection(p.authenticate(revoked[4]!))).message).toBe("invalid API key: unknown key");
+    expect((await rejection(p.authenticate(revoked[5]!))).message).toMatch(/ was revoked at /);
+    expect((await rejection(p.authenticate(revoked[24]!))).message).toMatch(/ was revoked at /);
   });
 
   it("issues at once near the cap: the count and the insert are one decision, never past the cap", async () => {

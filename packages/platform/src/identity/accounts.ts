@@ -195,6 +195,14 @@ export async function authenticate(ctx: PlatformContext, apiKey: unknown): Promi
 export const MAX_ACTIVE_KEYS = 20;
 
 /**
+ * The most revoked keys an account keeps: 20, the most recently revoked; a revocation deletes the older
+ * ones (probe31 A-F7: issuing and revoking without end kept every revoked key, listed in every account
+ * answer: 1,500 pairs made `GET /accounts/me` 171 KB). A deleted key then authenticates as no key at all
+ * (`known_key`), no longer as "revoked at ...".
+ */
+export const MAX_REVOKED_KEYS_KEPT = 20;
+
+/**
  * Issues another key for the caller's account, at most {@link MAX_ACTIVE_KEYS} active at once. The count
  * and the insert are one transaction under the account's key lock (as {@link revokeKey}), so two issues
  * at once cannot pass the cap together.
@@ -247,7 +255,8 @@ export function keyPrefixNamed(named: string): string {
 }
 
 /**
- * Revokes one of the caller's keys (idempotent: a revoked key stays revoked at its first time). The
+ * Revokes one of the caller's keys (idempotent: a revoked key stays revoked at its first time; the account
+ * keeps its {@link MAX_REVOKED_KEYS_KEPT} most recently revoked keys, older ones are deleted). The
  * account's last active key is kept: nothing else can issue a key for the account, so revoking it would
  * lock the account (its agents, datasets and benchmarks) out for good (probe16 B-F14). The check and the
  * write are one transaction, under the account's key lock, so two revocations cannot leave none.
@@ -280,7 +289,9 @@ export async function revokeKey(
           `key ${keyPrefix} is the account's last active key: revoking it would lock the account out for good (nothing else can issue a key for it); issue a new key first (account issue-key), then revoke this one`,
           { key_prefix: keyPrefix },
         );
-      return (await t.accounts.revokeKey(p.account_id, keyPrefix, isoMillis(ctx.clock())))!;
+      const revoked = (await t.accounts.revokeKey(p.account_id, keyPrefix, isoMillis(ctx.clock())))!;
+      await t.accounts.pruneRevokedKeys(p.account_id, MAX_REVOKED_KEYS_KEPT);
+      return revoked;
     },
     { locksBy: how.answerBy, account: p.account_id },
   );

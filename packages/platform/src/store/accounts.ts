@@ -178,6 +178,29 @@ export class AccountsTable extends TableModule {
     await this.advisoryLock(`api_keys:${accountId}`);
   }
 
+  /**
+   * Deletes an account's revoked keys but the `keep` most recently revoked (ties: the greater prefix kept).
+   * @returns how many were deleted
+   */
+  async pruneRevokedKeys(accountId: string, keep: number): Promise<number> {
+    const r = await this.db
+      .deleteFrom("api_keys")
+      .where("account_id", "=", accountId)
+      .where("revoked_at", "is not", null)
+      .where("key_prefix", "not in", (eb) =>
+        eb
+          .selectFrom("api_keys")
+          .select("key_prefix")
+          .where("account_id", "=", accountId)
+          .where("revoked_at", "is not", null)
+          .orderBy("revoked_at", "desc")
+          .orderBy("key_prefix", "desc")
+          .limit(keep),
+      )
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
   /** Revokes a key of an account (first revocation time kept); null when the account has no such key. */
   async revokeKey(accountId: string, prefix: string, at: string): Promise<KeyListing | null> {
     await this.db
