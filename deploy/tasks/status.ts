@@ -8,6 +8,7 @@ import { task, types } from "hardhat/config";
 import { TaskError, userAction } from "../lib/errors";
 import {
   chainNow,
+  pendingNow,
   queryLogs,
   refuseMalformedAddress,
   taskContext,
@@ -18,6 +19,7 @@ import { contracts } from "../lib/packages";
 import { asObject, readJsonFile } from "../lib/files";
 import { baseUnits, formatAmount, isoSeconds, parseBountyId, relative } from "../lib/format";
 import { awardClaimNotes, type Fmt } from "../lib/claim-notes";
+import { fundedNext } from "../lib/window";
 
 /** The ladder with the current step in brackets, e.g. `Pending -> [Funded] -> Awarded | Reclaimed` (SPEC 1.1). */
 export function ladder(status: number): string {
@@ -137,15 +139,8 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
       let next: string;
       if (status === S.Pending)
         next = "Pending: created but not funded; the author can fund it or cancel it (bounty:reclaim).";
-      else if (status === S.Funded) {
-        if (now < b.closesAt)
-          next = `Funded: competition open; the award window opens ${relative(b.closesAt, now)}.`;
-        else if (now <= b.awardDeadline)
-          next = `Funded: closed; the awarder may award until ${isoSeconds(b.awardDeadline)}.`;
-        else
-          next =
-            "Funded, but the award deadline has passed: the author can take the pool back (bounty:reclaim).";
-      } else if (status === S.Awarded)
+      else if (status === S.Funded) next = fundedNext(b.closesAt, b.awardDeadline, await pendingNow(ctx));
+      else if (status === S.Awarded)
         next = "Awarded: winners claim their credit (bounty:claim); the test set is revealed.";
       else next = "Reclaimed: the pool went back to the author; the test set is never revealed.";
       console.log(`  next          ${next}`);

@@ -4,6 +4,7 @@
  * Invalid time value" and a stack trace), and a time read from the chain prints whatever its size (a
  * stranger's bounty may close at any uint64).
  */
+import { fundedNext } from "../lib/window";
 import { expect } from "chai";
 import { TaskError, isoTime } from "../lib/errors";
 import { awardClaimNotes } from "../lib/claim-notes";
@@ -109,5 +110,24 @@ describe("what bounty:status says is left to claim (probe30 C-F1)", function () 
       places: ["claimed"],
       remainder: "0.000003 USDC (3 base units) to claim",
     });
+  });
+});
+
+describe("bounty:status's next line at the window's edges (probe31 C-F5)", function () {
+  const closesAt = 1_000_000n;
+  const deadline = 1_000_600n;
+  it("is judged by the block an award would land in: the latest block's time plus one at the least", function () {
+    // the latest block at closesAt - 1: the next block, where an award lands, is in the window
+    expect(fundedNext(closesAt, deadline, closesAt)).to.equal(
+      `Funded: closed; the awarder may award until ${isoSeconds(deadline)}.`,
+    );
+    expect(fundedNext(closesAt, deadline, closesAt - 1n)).to.equal(
+      "Funded: competition open; the award window opens in 1s.",
+    );
+    expect(fundedNext(closesAt, deadline, deadline)).to.match(/the awarder may award until/);
+    // the latest block at the award deadline: no block to come can carry an award
+    expect(fundedNext(closesAt, deadline, deadline + 1n)).to.equal(
+      "Funded, but the award deadline has passed: the author can take the pool back (bounty:reclaim).",
+    );
   });
 });

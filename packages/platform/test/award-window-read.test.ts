@@ -31,8 +31,26 @@ describe("a funded bounty past its award deadline, never awarded (probe29 C-F5)"
     const within = await platform.real.benchmarkDetail(slug);
     expect(within).toMatchObject({ prize_verified: true, bounty_status: "funded", prize_note: null });
     expect(within.prize).toMatch(/^Prize: 4 USDC, locked at 0x/);
-    // the chain's clock one second past the award deadline: the contract refuses every award from now on
     const deadline = (await getBenchmark(platform.ctx, slug)).bounty!.award_deadline;
+    // the latest block at the award deadline itself: every block to come, where an award would land, is
+    // past it (probe31 C-F5: the door said "not awarded yet" for that second)
+    await dc.publicClient.request({
+      method: "evm_setNextBlockTimestamp" as never,
+      params: [deadline] as never,
+    });
+    await dc.publicClient.request({ method: "evm_mine" as never, params: [] as never });
+    clock.advance(10_000); // past the shared reads' 5 s (platform clock)
+    const lastSecond = `the award deadline ${deadline} is the latest block's time: every block to come is past it; the author may reclaim`;
+    expect(await platform.awardEvidence(slug)).toMatchObject({
+      kind: "unavailable",
+      reason: "not_awarded",
+      message: `the contest is closed and no award can come any more: ${lastSecond}`,
+    });
+    await expect(platform.award(slug)).rejects.toMatchObject({
+      code: "award_not_allowed",
+      message: lastSecond,
+    });
+    // the chain's clock one second past the award deadline: the contract refuses every award from now on
     await dc.publicClient.request({
       method: "evm_setNextBlockTimestamp" as never,
       params: [deadline + 1] as never,

@@ -75,17 +75,21 @@ export function preparedAward(row: AwardRow): PreparedAward {
  * Whether the award window of a bounty is over by the chain's clock (SPEC 1.1 `award`: the contract
  * refuses an award after `awardDeadline`): the one rule the award's checks (`assertSendable`), the
  * evidence door and the detail's prize line read (probe29 C-F5: the door said "not awarded yet" and the
- * prize "locked" once no award could come any more).
+ * prize "locked" once no award could come any more). An award lands in a block after the latest, at
+ * least one second later, so with the latest block's time equal to the deadline no block to come can
+ * carry one (probe31 C-F5: the door said "not awarded yet" for that last second).
  * @param awardDeadline the bounty's award deadline, unix seconds (`getBounty`)
  * @param chainTime the latest block's time, unix seconds
  * @returns the `award_not_allowed` refusal a new award gets (`details.award_deadline`, `chain_time`: unix
  *   seconds; "the author may reclaim"), or null while an award can still be mined
  */
 export function awardWindowPassed(awardDeadline: bigint, chainTime: bigint): PlatformError | null {
-  if (chainTime <= awardDeadline) return null;
+  if (chainTime < awardDeadline) return null;
   return new PlatformError(
     "award_not_allowed",
-    `the award deadline ${awardDeadline} has passed (chain clock ${chainTime}); the author may reclaim`,
+    chainTime === awardDeadline
+      ? `the award deadline ${awardDeadline} is the latest block's time: every block to come is past it; the author may reclaim`
+      : `the award deadline ${awardDeadline} has passed (chain clock ${chainTime}); the author may reclaim`,
     { award_deadline: Number(awardDeadline), chain_time: Number(chainTime) },
   );
 }
