@@ -11,6 +11,7 @@ import { TaskError, decodeRevert, userAction } from "../lib/errors";
 import {
   chainNow,
   eventIn,
+  pendingNow,
   refuseLostRecipient,
   refuseLostRecipientOnChain,
   refuseMalformedAddress,
@@ -345,9 +346,14 @@ withFromParam(
         );
       }
       const now = await chainNow(ctx);
-      if (now < b.closesAt)
+      // the award lands in the next block at the earliest: the opening edge is judged by its time
+      // (`pendingNow`), as the contract and the simulation judge it (probe31 C-F2: at closesAt - 1 in the
+      // latest block it was refused "not open yet" though the block it lands in was open); the deadline
+      // edge's last second is the simulation's (`AwardAfterDeadline`: probe28c C-F1)
+      const landing = now < b.closesAt ? await pendingNow(ctx) : now;
+      if (landing < b.closesAt)
         throw new TaskError(
-          `Bounty ${id} closes at ${isoSeconds(b.closesAt)}: the award window is not open yet.`,
+          `Bounty ${id} closes at ${isoSeconds(b.closesAt)}: the award window is not open yet (the next block's time is ${isoSeconds(landing)}).`,
         );
       if (now > b.awardDeadline) {
         throw new TaskError(

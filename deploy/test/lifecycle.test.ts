@@ -854,6 +854,20 @@ describe("bounty tasks on a local Base-profile node", function () {
       expect(await usdcBalance(other)).to.equal(before + 2n * 2_469_135n);
     });
 
+    // probe31 C-F2: at closesAt - 1 in the latest block it was refused "not open yet", though the block the
+    // award lands in (the pending one) is open
+    it("judges the window's opening by the block the award lands in: at closesAt - 1 in the latest block it simulates (probe31 C-F2)", async function () {
+      const c = await lockSmall(60n, 7200n);
+      const { closesAt } = await bounty(c);
+      await rpc(chain.rpcUrl, "evm_setNextBlockTimestamp", [Number(closesAt - 1n)]);
+      await rpc(chain.rpcUrl, "evm_mine");
+      expect(await chainTime(chain)).to.equal(closesAt - 1n);
+      const before = await blockNumber(chain);
+      const out = expectOk(await run([...awardSmallArgs(c), "--dry-run"]));
+      expect(out).to.include("Dry run: the award simulates fine; nothing sent.");
+      expect(await blockNumber(chain), "a dry run sends nothing").to.equal(before);
+    });
+
     it("refuses an award at the deadline's last second, --dry-run too: the send lands in the next block; nothing sent (probe28c C-F1)", async function () {
       const c = await lockSmall(60n, 120n);
       const cDeadline = (await bounty(c)).awardDeadline;
