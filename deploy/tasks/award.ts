@@ -11,6 +11,7 @@ import { TaskError, decodeRevert, userAction } from "../lib/errors";
 import {
   chainNow,
   eventIn,
+  pendingNow,
   refuseLostRecipient,
   refuseLostRecipientOnChain,
   refuseMalformedAddress,
@@ -166,6 +167,74 @@ function refusePackOfAnotherBounty(
 }
 
 /**
+ * The rows' embedded receipts (SPEC 8 `rank_derivation.rows[].receipt`, optional) must have been run on
+ * the bounty's test set, pack or bare rank derivation alike: each receipt's `commit_root` is the
+ * bounty's test-set root on-chain (`getBounty(id).testSetRoot`; compared by `checkReceiptBinding` of
+ * @bench-bounty/evidence, SPEC 4 / SPEC 9 step 2: `receipt.commit_root == benchmark.commit_root`), and
+ * its `benchmark_slug` the pack's `benchmark.slug` (a bare rank derivation: the first embedded
+ * receipt's, rows of one benchmark). Probe31 C-F3: a bare rank derivation of another benchmark, its
+ * terms edited to match, awarded bounty `--id` and burned its root, though no pack could ever verify
+ * it. A row without an embedded receipt names no test set and is not checked here. Called before
+ * anything is sent.
+ * @param rdRoot the JSON path of the rank derivation in the file (`$` or `$.rank_derivation`)
+ * @throws TaskError `--rank-derivation <file> <rdRoot>.rows[i].receipt.<field> is <receipt value> but
+ *   <what> is <value>: ...`
+ */
+function refuseRowsOfAnotherTestSet(
+  file: string,
+  doc: Record<string, unknown>,
+  rows: readonly unknown[],
+  rdRoot: string,
+  id: bigint,
+  testSetRoot: string,
+): void {
+  const ev = evidence();
+  const root = testSetRoot.toLowerCase();
+  const packSlug = (doc.benchmark as { slug?: unknown } | undefined)?.slug;
+  let slug: { value: unknown; what: string; why: string } | undefined =
+    doc.benchmark === undefined
+      ? undefined
+      : {
+          value: packSlug,
+          what: "the pack's $.benchmark.slug",
+          why: "these rows are not of the pack's benchmark",
+        };
+  const refuse = (path: string, value: unknown, what: string, expected: string, why: string) =>
+    new TaskError(
+      `--rank-derivation ${file} ${path} is ${JSON.stringify(value) ?? "missing"} but ${what} is ${expected}: ${why}, and no evidence pack carrying them could verify. Refusing to award; nothing was sent.`,
+    );
+  rows.forEach((row, i) => {
+    const receipt = (row as Row).receipt as { commit_root?: unknown; benchmark_slug?: unknown } | undefined;
+    if (receipt === undefined) return;
+    const receiptPath = `${ev.appendPath(`${rdRoot}.rows`, i)}.receipt`;
+    const { problems } = ev.checkReceiptBinding(receipt as never, { commitRoot: root, receiptPath });
+    const other = problems.find((p) => p.code === "commit_root_mismatch");
+    if (other !== undefined)
+      throw refuse(
+        other.path,
+        receipt.commit_root,
+        `bounty ${id}'s test-set root on-chain`,
+        testSetRoot,
+        `these rows were not run on bounty ${id}'s test set`,
+      );
+    if (slug === undefined)
+      slug = {
+        value: receipt.benchmark_slug,
+        what: `${receiptPath}.benchmark_slug`,
+        why: "these rows are not of one benchmark",
+      };
+    else if (receipt.benchmark_slug !== slug.value)
+      throw refuse(
+        `${receiptPath}.benchmark_slug`,
+        receipt.benchmark_slug,
+        slug.what,
+        JSON.stringify(slug.value),
+        slug.why,
+      );
+  });
+}
+
+/**
  * Step 1 of an award: reads the rank derivation of `file` (bare, or under
  * `rank_derivation`) and recomputes ordering, selection, amounts and the ranking
  * digest with @bench-bounty/evidence (SPEC 7-8), refusing any disagreement with
@@ -253,7 +322,7 @@ function recomputeAward(file: string) {
     );
   }
   const digest = ev.rankingDigest(rd);
-  return { doc, rd, rows, selection, digest };
+  return { doc, rd, rdRoot, rows, selection, digest };
 }
 
 withFromParam(
@@ -273,7 +342,7 @@ withFromParam(
   .setAction(
     userAction(async (args: AwardArgs, hre) => {
       const id = parseBountyId(args.id);
-      const { doc, rd, rows, selection, digest } = recomputeAward(args.rankDerivation);
+      const { doc, rd, rdRoot, rows, selection, digest } = recomputeAward(args.rankDerivation);
 
       // 2. Withdrawal addresses of the winners.
       const { map, source } = readWithdrawals(args, doc);
@@ -320,6 +389,7 @@ withFromParam(
         { name: ctx.profile.name, chainId: ctx.profile.chainId, bountyAddress: ctx.bountyAddress },
         selection.winners,
       );
+      refuseRowsOfAnotherTestSet(args.rankDerivation, doc, rows, rdRoot, id, b.testSetRoot);
       if (mismatches.length > 0) {
         throw new TaskError(
           `The rank derivation does not match bounty ${id}: ${mismatches.join("; ")}. Refusing to award.`,
@@ -345,9 +415,14 @@ withFromParam(
         );
       }
       const now = await chainNow(ctx);
-      if (now < b.closesAt)
+      // the award lands in the next block at the earliest: the opening edge is judged by its time
+      // (`pendingNow`), as the contract and the simulation judge it (probe31 C-F2: at closesAt - 1 in the
+      // latest block it was refused "not open yet" though the block it lands in was open); the deadline
+      // edge's last second is the simulation's (`AwardAfterDeadline`: probe28c C-F1)
+      const landing = now < b.closesAt ? await pendingNow(ctx) : now;
+      if (landing < b.closesAt)
         throw new TaskError(
-          `Bounty ${id} closes at ${isoSeconds(b.closesAt)}: the award window is not open yet.`,
+          `Bounty ${id} closes at ${isoSeconds(b.closesAt)}: the award window is not open yet (the next block's time is ${isoSeconds(landing)}).`,
         );
       if (now > b.awardDeadline) {
         throw new TaskError(

@@ -37,14 +37,20 @@ import {
 } from "./helpers";
 
 type Pack = {
-  benchmark: { ranking_digest: string };
+  benchmark: { ranking_digest: string; commit_root: string; leaf_count: number };
   rank_derivation: Record<string, unknown> & { rows: unknown[] };
 };
 
-/** `{rank_derivation}` of a pack's text, written losslessly: a document that names no bounty (no `benchmark`). */
-async function rankDerivationOnly(packText: string): Promise<string> {
+/**
+ * `{rank_derivation}` of a pack's text, written losslessly: a document that names no bounty (no `benchmark`).
+ * Its rows embed their receipts, which name the vector's test-set root (only a bounty locked on that root
+ * takes them: probe31 C-F3), unless `receipts` is false: rows without their receipts (optional, SPEC 8) name
+ * no test set, for a bounty on another root.
+ */
+async function rankDerivationOnly(packText: string, { receipts = true } = {}): Promise<string> {
   const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
-  const pack = parseJson(packText) as unknown as { rank_derivation: unknown };
+  const pack = parseJson(packText) as unknown as { rank_derivation: { rows: Record<string, unknown>[] } };
+  if (!receipts) for (const row of pack.rank_derivation.rows) delete row.receipt;
   return canonicalJsonString({ rank_derivation: pack.rank_derivation });
 }
 
@@ -199,12 +205,25 @@ describe("bounty tasks on a local Base-profile node", function () {
   async function lockBounty(flags: LockFlags): Promise<bigint> {
     return lockedId(expectOk(await run(lockArgs(flags))));
   }
-  /** Locks a bounty matching packs/small.json (pool 12.345679 USDC, top_n_split, 5000 bps) and returns its id. */
-  async function lockSmall(closesIn: bigint, deadlineIn: bigint): Promise<bigint> {
+  /** The commitment file {root, leafCount} of a vector pack's own test set (its rows' receipts name that root). */
+  function commitmentOf(pack: Pack): string {
+    rootCounter++;
+    const { commit_root: root, leaf_count: leafCount } = pack.benchmark;
+    return writeFile(dir, `commitment-${rootCounter}.json`, { root, leafCount });
+  }
+  /**
+   * Locks a bounty matching packs/small.json (pool 12.345679 USDC, top_n_split, 5000 bps) on `commitment`
+   * (default: a fresh root, which the vector's receipts do not name) and returns its id.
+   */
+  async function lockSmall(
+    closesIn: bigint,
+    deadlineIn: bigint,
+    commitment = commitmentFile(),
+  ): Promise<bigint> {
     const now = await chainTime(chain);
     return lockBounty({
       from: author,
-      commitment: commitmentFile(),
+      commitment,
       pool: "12.345679",
       closesAt: now + closesIn,
       awardDeadline: now + deadlineIn,
@@ -528,15 +547,21 @@ describe("bounty tasks on a local Base-profile node", function () {
   });
 
   describe("bounty:award, bounty:claim, bounty:credits", function () {
-    let a: bigint; // awarded from packs/small.json
-    let b: bigint; // the same ranking again, so winners hold credit in two bounties
-    let rdFile: string;
+    let a: bigint; // awarded from packs/small.json, locked on its test set's root
+    let b: bigint; // the same ranking again (on another root), so winners hold credit in two bounties
+    let rdFile: string; // the vector's rank derivation: its rows' receipts name a's root
+    let rdNoReceipts: string; // the same rows without their receipts: for bounties on other roots
     let withdrawals: string;
 
     before(async function () {
-      a = await lockSmall(600n, 7200n);
+      a = await lockSmall(600n, 7200n, commitmentOf(small));
       b = await lockSmall(600n, 7200n);
       rdFile = writeFile(dir, "small-rd.json", await rankDerivationOnly(smallText));
+      rdNoReceipts = writeFile(
+        dir,
+        "small-rd-no-receipts.json",
+        await rankDerivationOnly(smallText, { receipts: false }),
+      );
       withdrawals = writeFile(dir, "withdrawals.json", { "vec-a": w1, "vec-c": w2, "vec-d": w3 });
     });
     /**
@@ -662,6 +687,40 @@ describe("bounty tasks on a local Base-profile node", function () {
       }
     });
 
+    // probe31 C-F3: a bare rank derivation of another benchmark (its terms edited to match) awarded
+    // bounty --id and burned its root: every embedded receipt named another test-set root
+    it("refuses rows whose embedded receipts name another test-set root or benchmark, bare or in a pack, --dry-run too (probe31 C-F3)", async function () {
+      const rootOfB = (await bounty(b)).testSetRoot;
+      for (const extra of [["--dry-run"], []])
+        await refuses(
+          [...awardSmallArgs(b), ...extra],
+          new RegExp(
+            `^Error: --rank-derivation \\S+ \\$\\.rank_derivation\\.rows\\[0\\]\\.receipt\\.commit_root is "${small.benchmark.commit_root}" but bounty ${b}'s test-set root on-chain is ${rootOfB}: these rows were not run on bounty ${b}'s test set, and no evidence pack carrying them could verify\\. Refusing to award; nothing was sent\\.$`,
+            "m",
+          ),
+        );
+      // rows of two benchmarks: one receipt names another slug (its row's receipt_hash follows it)
+      const { parseJson, canonicalJsonString, receiptHash } = await import("@bench-bounty/evidence");
+      const mixed = parseJson(await rankDerivationOnly(smallText)) as unknown as {
+        rank_derivation: { rows: { receipt: Record<string, unknown>; receipt_hash: string }[] };
+      };
+      const row = mixed.rank_derivation.rows[1]!;
+      row.receipt.benchmark_slug = "another-benchmark";
+      row.receipt_hash = receiptHash(row.receipt);
+      await refuses(
+        awardSmallArgs(a, { rankDerivation: writeFile(dir, "mixed-rd.json", canonicalJsonString(mixed)) }),
+        /\$\.rank_derivation\.rows\[1\]\.receipt\.benchmark_slug is "another-benchmark" but \$\.rank_derivation\.rows\[0\]\.receipt\.benchmark_slug is "vector-small": these rows are not of one benchmark/,
+      );
+      // a pack of bounty a whose rows are not of its own benchmark
+      await refuses(
+        awardSmallArgs(a, {
+          rankDerivation: await packOf(a, [w1, w2, w3], (bench) => (bench.slug = "another-benchmark")),
+          withdrawalsFile: undefined,
+        }),
+        /\$\.rank_derivation\.rows\[0\]\.receipt\.benchmark_slug is "vector-small" but the pack's \$\.benchmark\.slug is "another-benchmark": these rows are not of the pack's benchmark/,
+      );
+    });
+
     it("--dry-run recomputes, checks and simulates the award and sends nothing", async function () {
       const before = await blockNumber(chain);
       const out = expectOk(await run([...awardSmallArgs(a), "--dry-run"]));
@@ -694,6 +753,7 @@ describe("bounty tasks on a local Base-profile node", function () {
       expectOk(
         await run(
           awardSmallArgs(b, {
+            rankDerivation: rdNoReceipts,
             withdrawalsFile: undefined,
             withdrawals: `vec-a=${w1},vec-c=${w2},vec-d=${w3}`,
           }),
@@ -854,6 +914,20 @@ describe("bounty tasks on a local Base-profile node", function () {
       expect(await usdcBalance(other)).to.equal(before + 2n * 2_469_135n);
     });
 
+    // probe31 C-F2: at closesAt - 1 in the latest block it was refused "not open yet", though the block the
+    // award lands in (the pending one) is open
+    it("judges the window's opening by the block the award lands in: at closesAt - 1 in the latest block it simulates (probe31 C-F2)", async function () {
+      const c = await lockSmall(60n, 7200n);
+      const { closesAt } = await bounty(c);
+      await rpc(chain.rpcUrl, "evm_setNextBlockTimestamp", [Number(closesAt - 1n)]);
+      await rpc(chain.rpcUrl, "evm_mine");
+      expect(await chainTime(chain)).to.equal(closesAt - 1n);
+      const before = await blockNumber(chain);
+      const out = expectOk(await run([...awardSmallArgs(c, { rankDerivation: rdNoReceipts }), "--dry-run"]));
+      expect(out).to.include("Dry run: the award simulates fine; nothing sent.");
+      expect(await blockNumber(chain), "a dry run sends nothing").to.equal(before);
+    });
+
     it("refuses an award at the deadline's last second, --dry-run too: the send lands in the next block; nothing sent (probe28c C-F1)", async function () {
       const c = await lockSmall(60n, 120n);
       const cDeadline = (await bounty(c)).awardDeadline;
@@ -863,7 +937,10 @@ describe("bounty tasks on a local Base-profile node", function () {
       expect(await chainTime(chain)).to.equal(cDeadline);
       const nonce = await chain.publicClient.getTransactionCount({ address: awarder as `0x${string}` });
       for (const extra of [["--dry-run"], []])
-        await refuses([...awardSmallArgs(c), ...extra], /award reverted with AwardAfterDeadline\(/);
+        await refuses(
+          [...awardSmallArgs(c, { rankDerivation: rdNoReceipts }), ...extra],
+          /award reverted with AwardAfterDeadline\(/,
+        );
       expect(
         await chain.publicClient.getTransactionCount({ address: awarder as `0x${string}` }),
         "nonce unchanged: nothing sent",
@@ -876,7 +953,7 @@ describe("bounty tasks on a local Base-profile node", function () {
       await chain.increaseTime(61); // the window is open: the simulation on the pending block passes
       await rpc(chain.rpcUrl, "evm_setAutomine", [false]);
       try {
-        const awarding = run(awardSmallArgs(c));
+        const awarding = run(awardSmallArgs(c, { rankDerivation: rdNoReceipts }));
         // the award waits in the pool; the block that carries it comes after the deadline
         const deadline = Date.now() + 60_000;
         let pending: { hash: string }[] = [];
@@ -911,7 +988,7 @@ describe("bounty tasks on a local Base-profile node", function () {
       const cDeadline = (await bounty(c)).awardDeadline;
       await chain.increaseTime(Number(cDeadline - (await chainTime(chain))) + 1);
       await refuses(
-        awardSmallArgs(c),
+        awardSmallArgs(c, { rankDerivation: rdNoReceipts }),
         /award deadline of bounty \d+ .* has passed: it can no longer be awarded; the author may reclaim/,
       );
     });
@@ -920,13 +997,18 @@ describe("bounty tasks on a local Base-profile node", function () {
   describe("zero-winner award and the author's credit", function () {
     /**
      * Locks a bounty of 5 tokens (USDC unless `token`) from the author, closing in 60 s, that
-     * packs/zero-winner.json awards (its threshold), and returns its id.
+     * packs/zero-winner.json awards (its threshold), on `commitment` (default: a fresh root, which the
+     * vector's receipts do not name), and returns its id.
      */
-    async function lockZeroWinner(thresholdBps: number, token?: string): Promise<bigint> {
+    async function lockZeroWinner(
+      thresholdBps: number,
+      token?: string,
+      commitment = commitmentFile(),
+    ): Promise<bigint> {
       const now = await chainTime(chain);
       return lockBounty({
         from: author,
-        commitment: commitmentFile(),
+        commitment,
         pool: "5",
         closesAt: now + 60n,
         awardDeadline: now + 3600n,
@@ -945,7 +1027,7 @@ describe("bounty tasks on a local Base-profile node", function () {
         threshold_bps: number;
       };
       expect(rd.splits_bps).to.deep.equal([10000]);
-      const id = await lockZeroWinner(rd.threshold_bps);
+      const id = await lockZeroWinner(rd.threshold_bps, undefined, commitmentOf(zero));
       await chain.increaseTime(61);
       const award = expectOk(
         await run(
@@ -996,6 +1078,8 @@ describe("bounty tasks on a local Base-profile node", function () {
 
     it("--all claims each credit on its own: a token refusing transfers is named with its --id retry, the USDC credit is still claimed (probe21 B-F10)", async function () {
       const zero = vector<Pack>("packs/zero-winner.json");
+      // two bounties on fresh roots: the rows without the receipts that name the vector's root
+      for (const row of zero.rank_derivation.rows) delete (row as { receipt?: unknown }).receipt;
       const rdFile = writeFile(dir, "zero-again.json", { rank_derivation: zero.rank_derivation });
       const junk = await deployTestToken("RefusingToken");
       const threshold = (zero.rank_derivation as unknown as { threshold_bps: number }).threshold_bps;
@@ -1175,7 +1259,7 @@ describe("bounty tasks on a local Base-profile node", function () {
         "vec-c": second,
         "vec-d": third,
       });
-      const rd = writeFile(dir, "relay-rd.json", await rankDerivationOnly(smallText));
+      const rd = writeFile(dir, "relay-rd.json", await rankDerivationOnly(smallText, { receipts: false }));
       expectOk(await run(awardArgs({ from: awarder, id, rankDerivation: rd, withdrawalsFile: withdrawals })));
       await rpc(chain.rpcUrl, "hardhat_setBalance", [winner, "0x0"]);
     });
@@ -1258,7 +1342,7 @@ describe("bounty tasks on a local Base-profile node", function () {
         "vec-c": second,
         "vec-d": third,
       });
-      const rd = writeFile(dir, "relay-to-rd.json", await rankDerivationOnly(smallText));
+      const rd = writeFile(dir, "relay-to-rd.json", await rankDerivationOnly(smallText, { receipts: false }));
       expectOk(
         await run(awardArgs({ from: awarder, id: fresh, rankDerivation: rd, withdrawalsFile: withdrawals })),
       );
