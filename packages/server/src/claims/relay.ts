@@ -95,9 +95,10 @@ const BLACKLIST_ABI = parseAbi(["function isBlacklisted(address account) view re
  *   when blacklisted too): no other `to` helps, the credit stays (probe31 C-F4: 502 `chain_error`);
  * - `to` alone blacklisted: 422 `invalid_withdrawal_address` naming `$.to` with the token's reason, sign again
  *   with another `to` (probe27 C-F7: 502 "claimWithSig reverted: Error");
- * - neither (a paused token, a token without that view, a failing read): 409 `token_refused` with the token's
- *   reason, `details.blacklisted` empty: the credit stays, post the same claim once the token transfers again
- *   (probe31 C-F4: a paused token was 502 `chain_error`, telling the client the chain failed).
+ * - neither read to be blacklisted (a paused token; a token without that view or a failing read, which name
+ *   nobody and are never taken to clear anyone): 409 `token_refused` with the token's reason,
+ *   `details.blacklisted` empty: the credit stays, post the same claim once the token transfers again (probe31
+ *   C-F4: a paused token was 502 `chain_error`, telling the client the chain failed).
  * Every other error (`err.code` not `chain_error`, a revert of the bounty itself) as it is. Nothing was sent:
  * the refusal is the simulation's.
  */
@@ -149,7 +150,7 @@ async function tokenRefusal(
     );
   return new EdgeError(
     "token_refused",
-    `claimWithSig: the token ${facts.token} refused the transfer ("${tokenReason}"); it blacklists neither \`to\` nor the bounty contract: nothing was sent and the credit stays: post the same signed claim again once the token transfers again`,
+    `claimWithSig: the token ${facts.token} refused the transfer ("${tokenReason}"), the token's own refusal, not a failure of the chain; no read of its blacklist named \`to\` or the bounty contract: nothing was sent and the credit stays: post the same signed claim again once the token transfers again`,
     facts,
   );
 }
