@@ -493,7 +493,7 @@ export interface TransferParty {
  * The party of a transfer whose refusal the token's own blacklist explains: the parties `token` says it
  * blacklists (FiatToken `isBlacklisted`, read, never guessed from the revert's wording; probe30 C-F3: a
  * blacklisted bounty contract or author was told to "claim with --to a clean address"). A read that fails
- * says nothing.
+ * says nothing. The rule is `blacklistedParties` of `@bench-bounty/contracts`, which the platform's relay uses too.
  * @returns `err` with one sentence per blacklisted party appended when it is a {@link TokenRefusal}
  *   (`err` itself when no party is blacklisted); any other error as it is
  */
@@ -504,11 +504,9 @@ export async function explainTokenRefusal(
   parties: readonly TransferParty[],
 ): Promise<unknown> {
   if (!(err instanceof TokenRefusal)) return err;
-  const facts: string[] = [];
-  for (const party of parties) {
-    const blacklisted = await tokenBlacklists(ctx, token, party.address).catch(() => false);
-    if (blacklisted) facts.push(`The token blacklists ${party.address} ${party.advice}`);
-  }
+  // the one rule, shared with the platform's relayed claims (`blacklistedParties` of @bench-bounty/contracts)
+  const listed = await contracts().blacklistedParties(parties, (a) => tokenBlacklists(ctx, token, a));
+  const facts = listed.map((party) => `The token blacklists ${party.address} ${party.advice}`);
   return facts.length === 0 ? err : new TokenRefusal(`${err.message} ${facts.join(" ")}`);
 }
 

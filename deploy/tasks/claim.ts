@@ -546,14 +546,16 @@ const CLEAN_ADDRESS_PLACEHOLDER = "<clean address>";
  * helps: `toAdvice`) and the bounty contract, the sender (nothing the winner does helps; probe30 C-F3).
  */
 function claimParties(ctx: TaskContext, to: string, toAdvice: string): TransferParty[] {
-  return [
-    { address: to, advice: `(the recipient): ${toAdvice}.` },
-    {
-      address: ctx.bountyAddress,
+  // the parties themselves are the one list the platform's relay reads too (`claimTransferParties`)
+  return contracts()
+    .claimTransferParties(to, ctx.bountyAddress)
+    .map(({ address, role }) => ({
+      address,
       advice:
-        "(the bounty contract, which sends the claim): no --to helps; the credit stays until the token stops blacklisting it.",
-    },
-  ];
+        role === "recipient"
+          ? `(the recipient): ${toAdvice}.`
+          : "(the bounty contract, which sends the claim): no --to helps; the credit stays until the token stops blacklisting it.",
+    }));
 }
 
 /**

@@ -10,6 +10,8 @@
  * - `CREATEX_ADDRESS`, `CREATEX_ABI`, `DEPLOYMENT_SALT` (`create2.json`), `deterministicAddress`, `expectedAddresses`;
  * - `privateKeyProblem`, `SECP256K1_ORDER`: the check of a signer's private key before viem sees it.
  * - `recipientProblem`, `PROTOCOL_CONTRACTS`: the addresses that can never receive a claim (withdrawal addresses, `--to`).
+ * - `claimTransferParties`, `blacklistedParties`: whom a token's refusal of a claim's transfer is about (the token's
+ *   own blacklist, read for the recipient and the bounty contract: the tasks' and the relay's one rule).
  * - `codeProblem`, `deploymentProblem`, `tokenProblem`: whether an address runs the protocol's code, is the
  *   address book's, and a token the chain's USDC (the verifier's pack checks, the indexer's start-up check).
  *
@@ -28,3 +30,4 @@ export * from "./permit.js";
 export * from "./keys.js";
 export * from "./recipients.js";
 export * from "./code.js";
+export * from "./tokenRefusal.js";

@@ -36,6 +36,7 @@ import {
   TimeoutError,
   InvalidParamsRpcError,
   RpcError,
+  RpcRequestError,
   MethodNotFoundRpcError,
   MethodNotSupportedRpcError,
   NonceTooLowError,
@@ -51,7 +52,7 @@ import {
 import { privateKeyToAccount, toAccount, type PrivateKeyAccount } from "viem/accounts";
 import { AnswerTimeoutError, AnswerTooLargeError, boundedFetch } from "@bench-bounty/verifier/body";
 import { credentialsToHeader } from "@bench-bounty/verifier/url";
-import { publicOrigin, redactSecretUrl } from "./redact.js";
+import { publicOrigin, redactSecretUrl, redactUrlParts } from "./redact.js";
 import { PlatformError } from "./errors.js";
 import { assertBountyTerms } from "./terms.js";
 import { turnQueue, type TurnBound, type Turns } from "./turns.js";
@@ -1368,13 +1369,14 @@ export class ChainGateway {
     // receipt_anchor_error, a publish's commitment_anchor_error, a bounty attach's 502) as "the chain
     // RPC": its origin, the operator's node or a provider's host that may name an account, is the
     // operator's to see, in their log (probe17 A-F5).
-    const unreachable = (message: string): PlatformError => {
+    const unreachable = (message: string, more: Record<string, unknown> = {}): PlatformError => {
       (this.config.log ?? ((line) => void process.stderr.write(`${line}\n`)))(
         `bench-bounty: chain RPC ${origin}: ${what} failed: ${named(message, origin)}`,
       );
       const served = named(message, "the chain RPC").split(origin).join("the chain RPC");
       return new PlatformError("chain_error", `${what} failed: ${withoutHost(served, rpc)} (the chain RPC)`, {
         call: what,
+        ...more,
       });
     };
     if (e instanceof PlatformError) return e;
@@ -1384,6 +1386,16 @@ export class ChainGateway {
       // an answer cut off at a bound of RPC_REQUEST_LIMITS: named, never a bare "HTTP request failed"
       const bound = AnswerTooLargeError.find(e) ?? AnswerTimeoutError.find(e);
       if (bound !== undefined) return unreachable(bound.message);
+      // the RPC's own JSON-RPC error answer, in its words and code, never viem's generic advice for the
+      // code ("Missing or invalid parameters. Double check you have provided the correct parameters." for a
+      // provider's -32000 rate limit: probe31 A-F2); the provider's text may echo the URL's path (a key)
+      const refusal = rpcRefusalOf(e);
+      if (refusal !== undefined) {
+        const text = redactUrlParts(refusal.message, rpc).slice(0, MAX_RPC_MESSAGE_CHARS);
+        return unreachable(`the RPC refused the call with JSON-RPC error ${refusal.code} "${text}"`, {
+          rpc_error_code: refusal.code,
+        });
+      }
       return unreachable(e.shortMessage);
     }
     // Not viem's: its message may name the URL (fetch's), which carries a provider's key.
@@ -1401,6 +1413,25 @@ export const ANCHOR_READS_IN_FLIGHT = 16;
 export const LOG_BLOCK_RANGE = 10_000n;
 /** The narrowest window a log search halves to when the RPC refuses a range. */
 export const MIN_LOG_BLOCK_RANGE = 100n;
+
+/** The most characters of an RPC's own error message an error quotes ({@link rpcRefusalOf}). */
+export const MAX_RPC_MESSAGE_CHARS = 300;
+
+/**
+ * The RPC's own JSON-RPC error answer (`{code, message}`) inside viem error `e`, when viem only restated its
+ * code in its own generic words (an `RpcError` such as `InvalidInputRpcError`, "Missing or invalid parameters.
+ * Double check you have provided the correct parameters.", for any -32000: a provider's rate limit included,
+ * probe31 A-F2); `undefined` when `e` carries no such answer (a transport failure) or viem named the node's
+ * refusal itself from its text (insufficient funds, nonce too low), whose words are kept.
+ */
+export function rpcRefusalOf(e: BaseError): { code: number; message: string } | undefined {
+  const answer = e.walk((x) => x instanceof RpcRequestError);
+  if (!(answer instanceof RpcRequestError)) return undefined;
+  const generic = e.walk((x) => x instanceof RpcError);
+  const restated = generic instanceof RpcError ? generic.shortMessage : answer.shortMessage;
+  if (!e.shortMessage.includes(restated)) return undefined;
+  return { code: answer.code, message: answer.details };
+}
 
 /** Whether `e` is the RPC's own error answer (a refused request, e.g. a range over its cap), not a transport failure. */
 function refusedByRpc(e: unknown): boolean {

@@ -191,6 +191,41 @@ export function redactSecretUrl(text: string, url: string | undefined, shown: st
   return out;
 }
 
+/** The shortest part of a URL (a path segment, a query value, the userinfo) {@link redactUrlParts} masks. */
+export const MIN_SECRET_PART_CHARS = 6;
+
+/**
+ * `text` (a remote's own answer, e.g. an RPC provider's JSON-RPC error message, which may echo the request's
+ * path: "rate limit for key /v2/<key>", probe31 A-F2) with the secret-bearing parts of `url` masked as `***`:
+ * the URL itself ({@link redactSecretUrl}), its path with its query, its path, its query, and every path
+ * segment, query value and userinfo part of at least {@link MIN_SECRET_PART_CHARS} characters, as given and
+ * percent-decoded (a key alone, without its path). Short parts (`v2`, `rpc`) stay: no key is that short.
+ */
+export function redactUrlParts(text: string, url: string | undefined, shown = "***"): string {
+  if (!url) return text;
+  let out = redactSecretUrl(text, url, shown);
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return out;
+  }
+  const parts = [
+    `${u.pathname}${u.search}`,
+    u.pathname === "/" ? "" : u.pathname,
+    u.search,
+    ...u.pathname.split("/"),
+    ...[...u.searchParams.values()],
+    u.username,
+    u.password,
+  ];
+  const forms = parts.flatMap((p) => [p, decodeURIComponentSafe(p)]);
+  for (const f of new Set(forms.sort((a, b) => b.length - a.length)))
+    if (f.length >= MIN_SECRET_PART_CHARS) out = out.split(f).join(shown);
+  return out;
+}
+
 /**
  * Replaces every occurrence of the operator's RPC (or indexer) URL in `text` with its
  * {@link publicOrigin} (a report's `observed.rpc`, a fact's reasons, an error message).

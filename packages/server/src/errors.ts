@@ -33,6 +33,7 @@ export type EdgeErrorCode =
   | "claim_expired"
   | "claim_pending"
   | "no_credit"
+  | "token_refused"
   | "invalid_claim_signature";
 
 /** A refusal raised by the HTTP edge (same body shape as a {@link PlatformError}). */
@@ -80,6 +81,9 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   // a relayed claim sent and not mined by the request's deadline (details.tx_hash), like award_pending
   claim_pending: 409,
   no_credit: 409,
+  // the token refused a relayed claim's transfer, not its recipient's fault (paused, or the bounty contract
+  // blacklisted: probe31 C-F4); the chain did not fail, nothing was sent, the credit stays
+  token_refused: 409,
   invalid_claim_signature: 422,
   // domain: bad input
   invalid_dataset: 422,

@@ -258,6 +258,79 @@ describe("a relayed claim to an address the token blacklists (probe27 C-F7)", { 
   });
 });
 
+/** Sends `functionName(args)` to the test USDC from node account 0 and waits for it. */
+async function usdcCall(
+  functionName: "blacklist" | "unBlacklist" | "pause" | "unpause" | "updatePauser",
+  args: unknown[] = [],
+) {
+  const hash = await dc.wallet(0).writeContract({
+    address: dc.contracts.usdc,
+    abi: testUsdcAbi,
+    functionName,
+    args,
+  } as never);
+  await dc.publicClient.waitForTransactionReceipt({ hash });
+}
+
+// probe31 C-F4: a token refusal that is not `to`'s blacklist (the bounty contract blacklisted, the token paused)
+// was answered 502 chain_error "claimWithSig reverted: ...", not naming whom the token refuses: a client was
+// told the chain failed, and a winner re-signed with another `to`, which cannot help
+describe(
+  "a relayed claim the token refuses for another reason than `to` (probe31 C-F4)",
+  { timeout: 120_000 },
+  () => {
+    it("the bounty contract blacklisted: 409 token_refused naming it, no other `to` helps, nothing sent", async () => {
+      const c = await signedClaim(2, dc.accounts[2]!.address);
+      const before = await dc.publicClient.getTransactionCount({ address: dc.accounts[0]!.address });
+      await usdcCall("blacklist", [dc.contracts.benchmarkBounty]);
+      let e: unknown;
+      try {
+        e = await relay(principal, "slug", c, { answerBy: Date.now() + 30_000 }).catch((x: unknown) => x);
+      } finally {
+        await usdcCall("unBlacklist", [dc.contracts.benchmarkBounty]);
+      }
+      expect(e).toMatchObject({
+        code: "token_refused",
+        details: {
+          token_reason: "Blacklistable: account is blacklisted",
+          bounty_contract: dc.contracts.benchmarkBounty.toLowerCase(),
+          blacklisted: ["bounty_contract"],
+        },
+      });
+      expect((e as Error).message).toMatch(
+        /blacklists the bounty contract 0x[0-9a-f]{40}, which sends every claim.*no other `to` helps; the credit stays/,
+      );
+      // the test's own two transactions (blacklist, unBlacklist) from account 0, no claim among them
+      expect(await dc.publicClient.getTransactionCount({ address: dc.accounts[0]!.address })).toBe(
+        before + 2,
+      );
+      expect(await creditOf(c.account)).toBe(5_000_000n);
+    });
+
+    it("a paused token: 409 token_refused with its reason, nobody blacklisted, nothing sent", async () => {
+      const c = await signedClaim(2, dc.accounts[2]!.address);
+      await usdcCall("updatePauser", [dc.accounts[0]!.address]);
+      await usdcCall("pause");
+      const before = await dc.publicClient.getTransactionCount({ address: dc.accounts[0]!.address });
+      let e: unknown;
+      try {
+        e = await relay(principal, "slug", c, { answerBy: Date.now() + 30_000 }).catch((x: unknown) => x);
+      } finally {
+        await usdcCall("unpause");
+      }
+      expect(e).toMatchObject({
+        code: "token_refused",
+        details: { token_reason: "Pausable: paused", blacklisted: [] },
+      });
+      expect((e as Error).message).toMatch(/refused the transfer \("Pausable: paused"\).*the credit stays/);
+      expect(await dc.publicClient.getTransactionCount({ address: dc.accounts[0]!.address })).toBe(
+        before + 1,
+      );
+      expect(await creditOf(c.account)).toBe(5_000_000n);
+    });
+  },
+);
+
 describe("a relayed claim is bounded by its request's deadline (probe24 C-F2)", { timeout: 120_000 }, () => {
   it("two claims queued on a chain that does not mine: the first answers claim_pending with its hash, the second server_busy and is never sent", async () => {
     const a = await signedClaim(2, dc.accounts[5]!.address);

@@ -17,9 +17,10 @@
  * (`claim_expired`; also when the send fails for a deadline at or before the pending block's time); `account` has credit (`no_credit`: a second submission of a used claim ends
  * here); the signature is `account`'s over the current nonce (`invalid_claim_signature`; ECDSA for
  * an EOA, ERC-1271 for a contract wallet, through viem's `verifyTypedData`). Then the call is
- * simulated (a revert is `chain_error` naming the contract's error, or the token's `Error(string)` reason; a
- * transfer the token refuses while its `isBlacklisted(to)` says so is 422 `invalid_withdrawal_address` naming
- * `$.to`, probe27 C-F7; but `NothingToClaim`, a claim that
+ * simulated (a revert is `chain_error` naming the contract's error; a transfer the token refuses is said by
+ * whom its own blacklist refuses, `tokenRefusal`: `to` alone, 422 `invalid_withdrawal_address` naming `$.to`,
+ * probe27 C-F7; the bounty contract, or nobody (a paused token), 409 `token_refused` with the token's reason,
+ * probe31 C-F4, never the 502 of a chain failure; but `NothingToClaim`, a claim that
  * won the race since the credit check, is `no_credit`, and so are a reasonless revert while the
  * credit at the `pending` block is 0, the winner's own claim not yet mined, and an `InvalidClaimSignature`
  * while that credit is 0, the same claim relayed by another process and mined since, probe30 C-F4), sent and awaited.
@@ -40,10 +41,12 @@
  */
 import {
   benchmarkBountyAbi,
+  blacklistedParties,
   BountyStatus,
   CLAIM_PRIMARY_TYPE,
   CLAIM_TYPES,
   claimDomain,
+  claimTransferParties,
 } from "@bench-bounty/contracts";
 import type { JsonValue } from "@bench-bounty/evidence";
 import {
@@ -79,40 +82,76 @@ function chainError(what: string, e: unknown): PlatformError {
   return new PlatformError("chain_error", `${what} failed: ${(e as Error).message}`, {});
 }
 
-/** FiatToken's (USDC's) blacklist view: the one read that says a refusal is the recipient's. */
+/** FiatToken's (USDC's) blacklist view: the one read that says whom a token's refusal is about. */
 const BLACKLIST_ABI = parseAbi(["function isBlacklisted(address account) view returns (bool)"]);
 
 /**
- * The refusal of a `claimWithSig` that the token reverted with an `Error(string)` reason (`err.details.reason`,
- * bubbled up through the bounty's SafeERC20 transfer): when the token's own blacklist says `to` is blacklisted
- * (FiatToken `isBlacklisted(to)`, read, never guessed from the reason's wording), 422
- * `invalid_withdrawal_address` naming `$.to` with the token's reason (probe27 C-F7: answered 502 `chain_error`
- * "claimWithSig reverted: Error"); otherwise (a paused token, a token without that view, a failing read) `err`
- * as it is, whose message carries the token's reason.
+ * The refusal of a `claimWithSig` that the token reverted (its `Error(string)` reason, `err.details.reason`,
+ * bubbled up through the bounty's SafeERC20 transfer, or SafeERC20's `SafeERC20FailedOperation` for a token
+ * answering false), said by whom the token refuses: its own blacklist read for the claim's parties, `to` and
+ * the bounty contract that sends every claim (`blacklistedParties` over `claimTransferParties` of
+ * `@bench-bounty/contracts`, the Hardhat tasks' rule: read, never guessed from the reason's wording):
+ * - the bounty contract blacklisted: 409 `token_refused` naming it (`details.blacklisted` lists it, and `to`
+ *   when blacklisted too): no other `to` helps, the credit stays (probe31 C-F4: 502 `chain_error`);
+ * - `to` alone blacklisted: 422 `invalid_withdrawal_address` naming `$.to` with the token's reason, sign again
+ *   with another `to` (probe27 C-F7: 502 "claimWithSig reverted: Error");
+ * - neither read to be blacklisted (a paused token; a token without that view or a failing read, which name
+ *   nobody and are never taken to clear anyone): 409 `token_refused` with the token's reason,
+ *   `details.blacklisted` empty: the credit stays, post the same claim once the token transfers again (probe31
+ *   C-F4: a paused token was 502 `chain_error`, telling the client the chain failed).
+ * Every other error (`err.code` not `chain_error`, a revert of the bounty itself) as it is. Nothing was sent:
+ * the refusal is the simulation's.
  */
-async function recipientRefusal(
+async function tokenRefusal(
   err: PlatformError,
   client: NonNullable<Platform["chain"]>["publicClient"],
   token: Address,
   to: Address,
-): Promise<PlatformError> {
+  bounty: Address,
+): Promise<PlatformError | EdgeError> {
   const reason = err.details.reason;
-  if (err.code !== "chain_error" || typeof reason !== "string") return err;
-  const blacklisted = await client
-    .readContract({ address: token, abi: BLACKLIST_ABI, functionName: "isBlacklisted", args: [to] })
-    .catch(() => undefined);
-  if (blacklisted !== true) return err;
-  return new PlatformError(
-    "invalid_withdrawal_address",
-    `to: the token ${token.toLowerCase()} blacklists ${to.toLowerCase()} and refused the transfer ("${reason}"): sign the claim again with another \`to\`; nothing was sent`,
-    {
-      field: "to",
-      path: "$.to",
-      reason: "token_blacklisted",
-      token_reason: reason,
-      to: to.toLowerCase(),
-      token: token.toLowerCase(),
-    },
+  const failedOperation = err.details.revert === "SafeERC20FailedOperation";
+  if (err.code !== "chain_error" || (typeof reason !== "string" && !failedOperation)) return err;
+  const tokenReason = typeof reason === "string" ? reason : "SafeERC20FailedOperation";
+  const listed = await blacklistedParties(claimTransferParties(to, bounty), (account) =>
+    client.readContract({
+      address: token,
+      abi: BLACKLIST_ABI,
+      functionName: "isBlacklisted",
+      args: [account as Address],
+    }),
+  );
+  const roles = new Set(listed.map((p) => p.role));
+  const facts = {
+    token: token.toLowerCase(),
+    token_reason: tokenReason,
+    to: to.toLowerCase(),
+    bounty_contract: bounty.toLowerCase(),
+    blacklisted: listed.map((p) => p.role),
+  };
+  if (roles.has("bounty_contract"))
+    return new EdgeError(
+      "token_refused",
+      `claimWithSig: the token ${facts.token} blacklists the bounty contract ${facts.bounty_contract}, which sends every claim, and refused the transfer ("${tokenReason}"): no other \`to\` helps; the credit stays until the token stops blacklisting it; nothing was sent`,
+      facts,
+    );
+  if (roles.has("recipient"))
+    return new PlatformError(
+      "invalid_withdrawal_address",
+      `to: the token ${facts.token} blacklists ${facts.to} and refused the transfer ("${tokenReason}"): sign the claim again with another \`to\`; nothing was sent`,
+      {
+        field: "to",
+        path: "$.to",
+        reason: "token_blacklisted",
+        token_reason: tokenReason,
+        to: facts.to,
+        token: facts.token,
+      },
+    );
+  return new EdgeError(
+    "token_refused",
+    `claimWithSig: the token ${facts.token} refused the transfer ("${tokenReason}"), the token's own refusal, not a failure of the chain; no read of its blacklist named \`to\` or the bounty contract: nothing was sent and the credit stays: post the same signed claim again once the token transfers again`,
+    facts,
   );
 }
 
@@ -456,7 +495,8 @@ async function recheckAtTurn(
  *   `invalid_claim_signature` (also a nonce used by a claim relayed before its turn: `details.current_nonce`);
  *   PlatformError `invalid_withdrawal_address` naming `$.to` (the withdrawal-address rule, its code rule
  *   included: `reason: "platform_contract"` for a BenchmarkBounty or AnchorRegistry deployed elsewhere; or
- *   blacklisted by the token: `reason: "token_blacklisted"`), `unknown_benchmark`, `no_chain`,
+ *   blacklisted by the token: `reason: "token_blacklisted"`); EdgeError `token_refused` (the token refused
+ *   the transfer for another reason: the bounty contract blacklisted, a paused token); `unknown_benchmark`, `no_chain`,
  *   `no_bounty`, `bounty_mismatch`, `chain_error`
  */
 export function relayClaimOp(platform: Platform, exclusive: Turns = turnQueue()) {
@@ -555,9 +595,9 @@ export function relayClaimOp(platform: Platform, exclusive: Turns = turnQueue())
             pendingTime: async () => (await client.getBlock({ blockTag: "pending" })).timestamp,
           },
         ).catch(async (e: unknown) => {
-          // the token refused the transfer: the recipient's fault when its blacklist says so (probe27 C-F7)
+          // the token refused the transfer: whom it refuses is read from its blacklist (probe27 C-F7, probe31 C-F4)
           if (e instanceof PlatformError)
-            throw await recipientRefusal(e, client, attached.token as Address, input.to);
+            throw await tokenRefusal(e, client, attached.token as Address, input.to, bounty);
           throw e;
         });
         const mined = await minedBy(chain, hash, deadline, input, bountyId);

@@ -21,7 +21,8 @@ export function claimRoutes(): OpenAPIHono<AppEnv> {
       "Relay a winner's signed claim (claimWithSig): the operator pays the gas, the credit goes to `to`",
     body: RelayClaimBody,
     ok: { status: 200, schema: RelayedClaim, description: "the mined claim" },
-    // 409 also claim_pending (sent, not mined by the deadline); 503 server_busy (not sent by it)
+    // 409 also claim_pending (sent, not mined by the deadline) and token_refused (the token refuses the
+    // transfer: a paused token, the bounty contract blacklisted); 503 server_busy (not sent by it)
     errors: [401, 403, 404, 409, 422, 429, 502, 503],
     handler: async (c, body) =>
       sendJson(
