@@ -32,6 +32,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   realpathSync,
   rmSync,
   statSync,
@@ -281,39 +282,191 @@ function emptiedDirs(): string[] {
 /** `__SO_ACCEPTCON` in `/proc/net/unix`'s `Flags`: a listening socket. */
 const SO_ACCEPTCON = 0x10000;
 
+/** One socket of `/proc/net/unix`. */
+export interface UnixSocketEntry {
+  /** Its `Flags` column (`__SO_ACCEPTCON`, 0x10000: listening). */
+  flags: number;
+  /** Its socket inode (what `/proc/<pid>/fd/<n>` reads as `socket:[inode]`). */
+  inode: number;
+  /**
+   * The address exactly as it was bound, bytes as `latin1` characters (`Buffer.from(path, "latin1")`
+   * gives them back): absolute, relative to the binder's working directory at bind time, or `@name`
+   * (abstract); null for an unbound socket.
+   */
+  path: string | null;
+}
+
+/**
+ * A line of `/proc/net/unix` (Linux's `unix_seq_show`: `"%pK: %08X %08X %08X %04X %02X %5lu"`, then a
+ * space and the bound path verbatim): the seven columns are separated by one space (the inode is padded
+ * to five), and the path is the whole rest of the line, runs of spaces and trailing spaces kept.
+ */
+const UNIX_LINE =
+  /^[0-9a-fA-F]+: [0-9A-F]{8} [0-9A-F]{8} ([0-9A-F]{8}) [0-9A-F]{4} [0-9A-F]{2} +(\d+)(?: (.*))?$/s;
+
+/**
+ * Parses `/proc/net/unix` (read as `latin1`, so every byte is one character) without losing a byte of
+ * a path: `"a  b.sock"` and `"x.sock "` stay as bound (probe31 B-F2: splitting on whitespace collapsed
+ * them, and such a socket was left reachable). A path holding a newline spans lines: a line that is not
+ * an entry continues the path before it. The header line is skipped.
+ */
+export function parseUnixSockets(table: string): UnixSocketEntry[] {
+  const out: UnixSocketEntry[] = [];
+  const lines = table.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  for (const line of lines.slice(1)) {
+    const m = UNIX_LINE.exec(line);
+    if (m !== null) {
+      out.push({ flags: parseInt(m[1]!, 16), inode: Number(m[2]), path: m[3] ?? null });
+      continue;
+    }
+    const last = out[out.length - 1];
+    if (last !== undefined && last.path !== null) last.path += "\n" + line;
+  }
+  return out;
+}
+
+/**
+ * The processes (readable to this user: all of them as root) holding each socket inode of `inodes`
+ * open, as `/proc/<pid>` directories.
+ */
+function holdersOf(inodes: ReadonlySet<number>): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  if (inodes.size === 0) return out;
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // gone, or not ours to see
+    }
+    for (const fd of fds) {
+      let link: string;
+      try {
+        link = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      const m = /^socket:\[(\d+)\]$/.exec(link);
+      if (m === null || !inodes.has(Number(m[1]))) continue;
+      const list = out.get(Number(m[1])) ?? [];
+      if (!list.includes(`/proc/${pid}`)) list.push(`/proc/${pid}`);
+      out.set(Number(m[1]), list);
+    }
+  }
+  return out;
+}
+
+/** The real path of `path` when it is a socket there; null when it is none. */
+function socketAt(path: Buffer): Buffer | null {
+  try {
+    const real = realpathSync(path, { encoding: "buffer" });
+    return lstatSync(real).isSocket() ? real : null;
+  } catch {
+    return null; // removed since it was bound, or in a directory this user cannot enter (nor can its agent)
+  }
+}
+
+/** `/proc/<pid>/ns/mnt` of a process (null: gone, or not ours to see). */
+function mountNamespace(proc: string): string | null {
+  try {
+    return readlinkSync(`${proc}/ns/mnt`);
+  } catch {
+    return null;
+  }
+}
+
+function unhideableSocket(path: string, why: string, inode: number): PlatformError {
+  const shown = JSON.stringify(path);
+  return new PlatformError(
+    "invalid_option",
+    `the listening unix socket ${shown} (inode ${inode}, /proc/net/unix) cannot be hidden from a sandboxed agent: ${why}; an agent could connect to it (a local service that trusts your user would let it in). Stop that service, or have it bind its socket by an absolute path with no odd bytes, then run again`,
+    { field: "sandbox.unix_sockets", path, inode },
+  );
+}
+
 /**
  * The real paths of the listening unix sockets bound in the filesystem on this machine (Linux's
- * `/proc/net/unix`, this network namespace), outside `emptied` (directories every sandbox gets empty
- * anyway): every sandbox covers each with `/dev/null`, so an agent connects to none. A PostgreSQL
- * whose socket is not in Debian's directory (`?host=/tmp/pg`, upstream's default `/tmp`) let an agent in
- * with peer or trust authentication as the runner's user and read every gold (probe30 B-F4); any other
- * local service that trusts the user (a Docker socket, an ssh agent) is the same. Abstract sockets
- * (`@name`) have no path and cannot be covered (see the README). Empty where `/proc/net/unix` cannot be
- * read.
+ * `/proc/net/unix`, this network namespace, parsed by {@link parseUnixSockets}), outside `emptied`
+ * (directories every sandbox gets empty anyway): every sandbox covers each with `/dev/null`, so an agent
+ * connects to none. A PostgreSQL whose socket is not in Debian's directory (`?host=/tmp/pg`, upstream's
+ * default `/tmp`) let an agent in with peer or trust authentication as the runner's user and read every
+ * gold (probe30 B-F4); any other local service that trusts the user (a Docker socket, an ssh agent) is
+ * the same. A path with runs of spaces, trailing spaces or a newline is taken verbatim (probe31 B-F2).
+ * A socket bound by a relative path (a daemon that `chdir`s to its run directory and binds `x.sock`:
+ * `/proc/net/unix` says only `x.sock`) is found through the processes holding its inode
+ * (`/proc/<pid>/fd`: all of them as root, else this user's) and resolved against each one's working
+ * directory (`/proc/<pid>/cwd`); one held only by processes of other mount namespaces (another
+ * sandboxed agent, a container) and not found so is no file of the runner's and is skipped. Abstract
+ * sockets (`@name`) have no path and cannot be covered (see the README); a socket removed from the
+ * filesystem since it was bound, or in a directory this user cannot enter, is not reachable by its path
+ * and is skipped. Empty where `/proc/net/unix` cannot be read.
+ * @throws PlatformError `invalid_option` (field `sandbox.unix_sockets`, `details.path`, `details.inode`)
+ *   for a listening socket that cannot be covered, naming it: one bound by a relative path that no
+ *   readable process's working directory resolves (its holder is another user's process, or it has
+ *   changed directory since), or one whose real path is not UTF-8 (bubblewrap cannot be told it)
  */
 export function listeningSocketPaths(emptied: readonly string[] = []): string[] {
   let table: string;
   try {
-    table = readFileSync("/proc/net/unix", "utf8");
+    table = readFileSync("/proc/net/unix", "latin1");
   } catch {
     return [];
   }
+  const listening = parseUnixSockets(table).filter(
+    (e) => (e.flags & SO_ACCEPTCON) !== 0 && e.path !== null && !e.path.startsWith("@"),
+  );
+  const relative = listening.filter((e) => !e.path!.startsWith("/"));
+  const holders = holdersOf(new Set(relative.map((e) => e.inode)));
+  const ownNamespace = mountNamespace("/proc/self");
   const out = new Set<string>();
-  for (const line of table.split("\n").slice(1)) {
-    // Num RefCount Protocol Flags Type St Inode Path
-    const cols = line.trim().split(/\s+/);
-    const path = cols.slice(7).join(" ");
-    if (cols.length < 8 || !path.startsWith("/")) continue;
-    if ((parseInt(cols[3]!, 16) & SO_ACCEPTCON) === 0) continue;
-    let real: string;
-    try {
-      real = realpathSync(path);
-      if (!lstatSync(real).isSocket()) continue;
-    } catch {
-      continue; // removed since it was bound (a stale entry), or not ours to see
+  for (const e of listening) {
+    const bound = Buffer.from(e.path!, "latin1");
+    const found: Buffer[] = [];
+    if (e.path!.startsWith("/")) {
+      const real = socketAt(bound);
+      if (real === null) continue; // removed since it was bound (a stale entry), or not ours to see
+      found.push(real);
+    } else {
+      const procs = holders.get(e.inode) ?? [];
+      for (const proc of procs) {
+        try {
+          const cwd = readlinkSync(`${proc}/cwd`, { encoding: "buffer" });
+          const real = socketAt(Buffer.concat([cwd, Buffer.from("/"), bound]));
+          if (real !== null) found.push(real);
+        } catch {
+          // gone, or not ours to see
+        }
+      }
+      // held only in other mount namespaces (another sandboxed agent, a container): not the runner's files
+      const elsewhere =
+        procs.length > 0 && procs.every((p) => ![null, ownNamespace].includes(mountNamespace(p)));
+      if (found.length === 0 && !elsewhere)
+        throw unhideableSocket(
+          e.path!,
+          procs.length === 0
+            ? "it was bound by a relative path and no process this user can read holds it, so where it is cannot be known"
+            : `it was bound by a relative path and is not in the working directory of ${procs.join(", ")}, which hold it (changed directory since)`,
+          e.inode,
+        );
     }
-    if (emptied.some((d) => real === d || isUnder(real, d))) continue;
-    out.add(real);
+    for (const buf of found) {
+      const real = buf.toString("utf8");
+      if (!Buffer.from(real, "utf8").equals(buf))
+        throw unhideableSocket(
+          buf.toString("latin1"),
+          "its path is not UTF-8, which bubblewrap cannot be given",
+          e.inode,
+        );
+      if (emptied.some((d) => real === d || isUnder(real, d))) continue;
+      out.add(real);
+    }
   }
   return [...out];
 }
