@@ -280,11 +280,14 @@ function emptiedDirs(): string[] {
 
 /** `__SO_ACCEPTCON` in `/proc/net/unix`'s `Flags`: a listening socket. */
 const SO_ACCEPTCON = 0x10000;
+/** `SOCK_DGRAM` in `/proc/net/unix`'s `Type`: a datagram socket, reachable by `sendto` once bound. */
+const SOCK_DGRAM = 0x0002;
 
 /**
  * The real paths of the listening unix sockets bound in the filesystem on this machine (Linux's
- * `/proc/net/unix`, this network namespace), outside `emptied` (directories every sandbox gets empty
- * anyway): every sandbox covers each with `/dev/null`, so an agent connects to none. A PostgreSQL
+ * `/proc/net/unix`, this network namespace), and of the bound datagram ones (`SOCK_DGRAM`: a
+ * syslog-style service answers `sendto` and never listens; probe31 B-F2), outside `emptied` (directories
+ * every sandbox gets empty anyway): every sandbox covers each with `/dev/null`, so an agent reaches none. A PostgreSQL
  * whose socket is not in Debian's directory (`?host=/tmp/pg`, upstream's default `/tmp`) let an agent in
  * with peer or trust authentication as the runner's user and read every gold (probe30 B-F4); any other
  * local service that trusts the user (a Docker socket, an ssh agent) is the same. Abstract sockets
@@ -304,7 +307,8 @@ export function listeningSocketPaths(emptied: readonly string[] = []): string[] 
     const cols = line.trim().split(/\s+/);
     const path = cols.slice(7).join(" ");
     if (cols.length < 8 || !path.startsWith("/")) continue;
-    if ((parseInt(cols[3]!, 16) & SO_ACCEPTCON) === 0) continue;
+    // a listening stream or seqpacket socket, or a bound datagram one (never "listening", probe31 B-F2)
+    if ((parseInt(cols[3]!, 16) & SO_ACCEPTCON) === 0 && parseInt(cols[4]!, 16) !== SOCK_DGRAM) continue;
     let real: string;
     try {
       real = realpathSync(path);
