@@ -208,6 +208,62 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
     },
   );
 
+  // probe31 B-F3: readable values that break a format rule. The verifier walks them (its `schema` fact
+  // fails, exit 1, the other facts compare by value); check_pack validates before it computes (exit 2
+  // naming the path). The SPEC (9) asks for an error naming the path, not an exit code: demo/README.md
+  // lists these as the cases where the two differ.
+  const schemaNotInput: [string, (p: Pack) => void, string, string][] = [
+    ["chain id as a string", (p) => (p.benchmark.chain_id = "8453"), "$.benchmark.chain_id", "schema"],
+    [
+      "a zero budget with a cost weight",
+      (p) => {
+        p.rank_derivation.cost_budget_usdc = "0";
+        p.rank_derivation.cost_weight = "0.5";
+      },
+      "$.rank_derivation",
+      "schema",
+    ],
+    ["an unknown top-level key", (p) => (p.zzz = 1), "$", "schema"],
+    [
+      "an unknown grader",
+      (p) => (p.test_set[0].grader_type = "regex"),
+      "$.test_set[0].grader_type",
+      "schema",
+    ],
+    [
+      "a score in exponent form",
+      (p) => (p.rank_derivation.rows[0].score_composite = "1e0"),
+      "$.rank_derivation.rows[0].score_composite",
+      "schema",
+    ],
+    [
+      "a negative speed weight",
+      (p) => (p.rank_derivation.speed_weight = "-0.5"),
+      "$.rank_derivation",
+      "schema",
+    ],
+    [
+      "an object as an exact grader's gold",
+      (p) => (p.test_set[0].gold = { value: { a: [1, { b: null }] } }),
+      "$.test_set[0].gold.value",
+      "regrade",
+    ],
+  ];
+
+  it.each(schemaNotInput)(
+    "%s: the verifier walks it, a fact fails (exit 1); check_pack refuses it at its path (exit 2), as demo/README.md lists",
+    async (name, change, path, fact) => {
+      const file = mutated(`schema-${name.replace(/\W+/g, "-")}`, change);
+      const report = await verifyPack({ source: readFileSync(file) });
+      // walked, not refused: a fact fails (`schema`; `regrade` for the gold, which the schema types loosely)
+      const failed = Object.entries(report.facts).filter(([, f]) => f.state === "failed");
+      expect(failed.map(([k]) => k)).toContain(fact);
+      const r = await check([file]);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr.startsWith(`check_pack: malformed pack: ${path}`), r.stderr).toBe(true);
+    },
+  );
+
   it("refuses SPEC 2's errors that Python's json reads (79 digits, NaN, 1e400) at their path", async () => {
     const text = JSON.stringify({ ...base(), extra: "HERE" });
     const cases: [string, RegExp][] = [

@@ -156,6 +156,22 @@ describe("Ponder's own routes refuse query parameters", () => {
     expect((await rawGet(ix.port, "/status")).headers["access-control-allow-origin"]).toBe("*");
   });
 
+  // probe31 B-F7: POST /status was the catch-all 404 `no_route`, as if the path were unknown
+  it("answers another method on Ponder's four paths 405 with Allow: GET, as on the app's routes", async () => {
+    for (const path of ["/status", "/metrics", "/health", "/ready", "/awards"])
+      for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
+        const res = await rawRequest(ix.port, method, path);
+        expect(res.status, `${method} ${path}`).toBe(405);
+        expect(res.headers.allow, `${method} ${path}`).toBe("GET");
+        expect(JSON.parse(res.text), `${method} ${path}`).toEqual({
+          error: {
+            code: "method_not_allowed",
+            message: `${method} is not allowed on ${path} (allowed: GET)`,
+          },
+        });
+      }
+  });
+
   it("refuses any query parameter on /graphql, GET (GraphiQL) or POST (probe10 R7)", async () => {
     for (const [method, path, parameter] of [
       ["GET", "/graphql?x=1", "x"],

@@ -70,7 +70,7 @@ const SQL_OPTIONS = {
 const app = new Hono();
 
 /**
- * Routes of this app, their methods and query parameter names: another method on them answers
+ * Routes of this app and Ponder's four paths, their methods and query parameter names: another method on them answers
  * 405 with `Allow`; OPTIONS (a CORS preflight) answers 204 listing the route's methods, 400 for
  * an unknown or repeated parameter, and 404 where no route is (probe10 R6).
  */
@@ -95,6 +95,10 @@ const ROUTES: readonly { pattern: RegExp; allow: string; params: readonly string
     params: ["winner", "bounty", "from", "to", "token", "limit", "cursor"],
   },
   { pattern: /^\/anomalies$/, allow: "GET", params: [] },
+  // Ponder's own four paths: GET (and its OPTIONS, query check) is answered by Ponder and the pnpm
+  // patch before this app; another method falls through to here and is 405 like the routes above
+  // (probe31 B-F7: it was the catch-all 404 `no_route`).
+  { pattern: /^\/(status|metrics|health|ready)$/, allow: "GET", params: [] },
 ];
 
 app.use("*", async (c: Context, next: Next) => {

@@ -27,7 +27,7 @@
 import { types as pgliteTypes } from "@electric-sql/pglite";
 import type { Context } from "hono";
 import pg from "pg";
-import superjson from "superjson";
+import superjson, { type SuperJSONResult } from "superjson";
 import { z } from "zod";
 import { QUERY_LIMITS, QueryRefused, queryRefusedBody } from "../../lib/limits";
 import { ACCUMULATING_FUNCTIONS, COLUMN_CHARS } from "../../lib/sqlExpressions";
@@ -766,13 +766,47 @@ export async function sqlDb(c: Context, tables: TableColumns, options: SqlOption
   }
 }
 
+/**
+ * The `sql` parameter read: JSON, then superjson's `meta` annotations applied to its `json`.
+ * @throws QueryRefused `invalid_query`: `"sql" parameter is not JSON` when the text is not JSON; when it is
+ *   but superjson refuses an annotation (`["bigint"]` on `"1e5"`, an unknown class or custom type,
+ *   `__proto__` in a path; probe31 B-F5: these were "not JSON" too), naming the annotation's JSON path
+ *   (`meta.values."params.0"`), or `meta` when no single annotation is at fault.
+ */
 function parseSuperjson(raw: string): unknown {
+  let doc: unknown;
   try {
-    return superjson.parse(raw);
+    doc = JSON.parse(raw);
   } catch {
-    // The caller's parameter: whatever JSON.parse or superjson's deserializer throws, it is malformed.
     throw new QueryRefused("invalid_query", '"sql" parameter is not JSON (superjson of { sql, params })');
   }
+  try {
+    return superjson.deserialize(doc as SuperJSONResult);
+  } catch {
+    // The caller's annotations: whatever superjson's deserializer throws on them, they are refused.
+    throw new QueryRefused(
+      "invalid_query",
+      `"sql" parameter: ${refusedAnnotation(doc)}: superjson cannot apply this annotation to the value it names (superjson of { sql, params })`,
+    );
+  }
+}
+
+/**
+ * The JSON path of the first `meta.values` annotation that superjson refuses alone (`meta.values."params.0"`),
+ * else `meta` (the annotations together, or `referentialEqualities`).
+ */
+function refusedAnnotation(doc: unknown): string {
+  const { json, meta } = (doc ?? {}) as { json?: unknown; meta?: { values?: unknown } };
+  const values = meta?.values;
+  if (values !== null && typeof values === "object" && !Array.isArray(values))
+    for (const [path, annotation] of Object.entries(values)) {
+      try {
+        superjson.deserialize({ json, meta: { values: { [path]: annotation } } } as SuperJSONResult);
+      } catch {
+        return `meta.values.${JSON.stringify(path)}`;
+      }
+    }
+  return "meta";
 }
 
 /**

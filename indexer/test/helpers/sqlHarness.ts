@@ -54,6 +54,8 @@ export function fanoutStatement(levels: number, k: number): string {
 export interface SqlHarness {
   /** `GET /sql/db` with raw SQL, as `@ponder/client` sends it. */
   sql(text: string, params?: unknown[]): Promise<{ status: number; body: Record<string, any> }>;
+  /** `GET /sql/db` with `sql=` exactly this text (a hand-made superjson document). */
+  raw(param: string): Promise<{ status: number; body: Record<string, any> }>;
   stop(): Promise<void>;
 }
 
@@ -90,13 +92,20 @@ export async function startSqlHarness(
   const load =
     options.analyzedAt === undefined
       ? [...DDL, ...seed(bounties)]
-      : [...DDL, ...seed(analyzedAt), ...[...HARNESS_TABLES.keys()].map((t) => `ANALYZE ${t}`), ...seed(bounties, analyzedAt + 1)];
+      : [
+          ...DDL,
+          ...seed(analyzedAt),
+          ...[...HARNESS_TABLES.keys()].map((t) => `ANALYZE ${t}`),
+          ...seed(bounties, analyzedAt + 1),
+        ];
   if (databaseUrl === undefined) {
     const db = new PGlite();
     // as Ponder's PGlite: sequential scans and nested loops off (sql.ts turns them on per statement)
     await db.exec("SET enable_seqscan = off; SET enable_nestloop = off");
     if (options.session !== undefined)
-      await db.exec(`SET TimeZone = '${options.session.timeZone}'; SET DateStyle = '${options.session.dateStyle}'`);
+      await db.exec(
+        `SET TimeZone = '${options.session.timeZone}'; SET DateStyle = '${options.session.dateStyle}'`,
+      );
     await db.exec(load.join(";\n"));
     (globalThis as Record<string, unknown>).PONDER_DATABASE = { driver: { dialect: "pglite", instance: db } };
     (globalThis as Record<string, unknown>).PONDER_NAMESPACE_BUILD = { schema: "public" };
@@ -150,6 +159,10 @@ export async function startSqlHarness(
       const res = await app.request(
         `/sql/db?sql=${encodeURIComponent(superjson.stringify({ sql: text, params }))}`,
       );
+      return { status: res.status, body: (await res.json()) as Record<string, any> };
+    },
+    async raw(param) {
+      const res = await app.request(`/sql/db?sql=${encodeURIComponent(param)}`);
       return { status: res.status, body: (await res.json()) as Record<string, any> };
     },
     stop: () => stopDb(),

@@ -281,11 +281,15 @@ function emptiedDirs(): string[] {
 
 /** `__SO_ACCEPTCON` in `/proc/net/unix`'s `Flags`: a listening socket. */
 const SO_ACCEPTCON = 0x10000;
+/** `SOCK_DGRAM` in `/proc/net/unix`'s `Type`: a datagram socket, reachable by `sendto` once bound. */
+const SOCK_DGRAM = 0x0002;
 
 /** One socket of `/proc/net/unix`. */
 export interface UnixSocketEntry {
   /** Its `Flags` column (`__SO_ACCEPTCON`, 0x10000: listening). */
   flags: number;
+  /** Its `Type` column (`SOCK_STREAM` 1, `SOCK_DGRAM` 2, `SOCK_SEQPACKET` 5). */
+  type: number;
   /** Its socket inode (what `/proc/<pid>/fd/<n>` reads as `socket:[inode]`). */
   inode: number;
   /**
@@ -302,7 +306,7 @@ export interface UnixSocketEntry {
  * to five), and the path is the whole rest of the line, runs of spaces and trailing spaces kept.
  */
 const UNIX_LINE =
-  /^[0-9a-fA-F]+: [0-9A-F]{8} [0-9A-F]{8} ([0-9A-F]{8}) [0-9A-F]{4} [0-9A-F]{2} +(\d+)(?: (.*))?$/s;
+  /^[0-9a-fA-F]+: [0-9A-F]{8} [0-9A-F]{8} ([0-9A-F]{8}) ([0-9A-F]{4}) [0-9A-F]{2} +(\d+)(?: (.*))?$/s;
 
 /**
  * Parses `/proc/net/unix` (read as `latin1`, so every byte is one character) without losing a byte of
@@ -317,7 +321,12 @@ export function parseUnixSockets(table: string): UnixSocketEntry[] {
   for (const line of lines.slice(1)) {
     const m = UNIX_LINE.exec(line);
     if (m !== null) {
-      out.push({ flags: parseInt(m[1]!, 16), inode: Number(m[2]), path: m[3] ?? null });
+      out.push({
+        flags: parseInt(m[1]!, 16),
+        type: parseInt(m[2]!, 16),
+        inode: Number(m[3]),
+        path: m[4] ?? null,
+      });
       continue;
     }
     const last = out[out.length - 1];
@@ -393,7 +402,8 @@ function unhideableSocket(path: string, why: string, inode: number): PlatformErr
 
 /**
  * The real paths of the listening unix sockets bound in the filesystem on this machine (Linux's
- * `/proc/net/unix`, this network namespace, parsed by {@link parseUnixSockets}), outside `emptied`
+ * `/proc/net/unix`, this network namespace, parsed by {@link parseUnixSockets}), and of the bound datagram
+ * ones (`SOCK_DGRAM`: a syslog-style service answers `sendto` and never listens; probe31 B-F2), outside `emptied`
  * (directories every sandbox gets empty anyway): every sandbox covers each with `/dev/null`, so an agent
  * connects to none. A PostgreSQL whose socket is not in Debian's directory (`?host=/tmp/pg`, upstream's
  * default `/tmp`) let an agent in with peer or trust authentication as the runner's user and read every
@@ -419,8 +429,11 @@ export function listeningSocketPaths(emptied: readonly string[] = []): string[] 
   } catch {
     return [];
   }
+  // a listening stream or seqpacket socket, or a bound datagram one (never "listening": a syslog-style
+  // service answers `sendto`; probe31 B-F2)
   const listening = parseUnixSockets(table).filter(
-    (e) => (e.flags & SO_ACCEPTCON) !== 0 && e.path !== null && !e.path.startsWith("@"),
+    (e) =>
+      ((e.flags & SO_ACCEPTCON) !== 0 || e.type === SOCK_DGRAM) && e.path !== null && !e.path.startsWith("@"),
   );
   const relative = listening.filter((e) => !e.path!.startsWith("/"));
   const holders = holdersOf(new Set(relative.map((e) => e.inode)));

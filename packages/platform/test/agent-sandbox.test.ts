@@ -21,6 +21,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { spawn } from "node:child_process";
 import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -373,6 +374,36 @@ describe("links out of hidden directories, /proc and other agents (issue 13 gap)
           expect(said).toMatch(/^refused /);
         } finally {
           await new Promise<void>((ok) => server.close(() => ok()));
+          rmSync(dir, { recursive: true, force: true });
+        }
+      });
+
+      // probe31 B-F2 (third variant): a bound datagram socket is never "listening" (no __SO_ACCEPTCON), and
+      // an agent's sendto() reached it (`DGRAM REPLY b'THE-GOLD via dgram'`)
+      it("sends to no datagram unix socket bound outside its own directories (probe31 B-F2)", async () => {
+        const dir = mkdtempSync(join(tmpdir(), "dgramsock-"));
+        const path = join(dir, "dgram.sock");
+        const server = spawn(
+          "/usr/bin/python3",
+          [
+            "-c",
+            "import socket,sys\ns=socket.socket(socket.AF_UNIX,socket.SOCK_DGRAM);s.bind(sys.argv[1]);print('up',flush=True)\n" +
+              "while True:\n d,a=s.recvfrom(100)\n if a: s.sendto(b'THE-GOLD',a)",
+            path,
+          ],
+          { stdio: ["ignore", "pipe", "inherit"] },
+        );
+        try {
+          await new Promise<void>((ok) => server.stdout.once("data", () => ok()));
+          expect(listeningSocketPaths()).toContain(realpathSync(path));
+          const send =
+            `/usr/bin/python3 -c "import socket,os,sys\nc=socket.socket(socket.AF_UNIX,socket.SOCK_DGRAM);c.bind(os.environ['TMPDIR']+'/me.sock');c.settimeout(3)\n` +
+            `try:\n c.sendto(b'hi',sys.argv[1]);print('reply',c.recv(100))\nexcept Exception as e: print('refused',type(e).__name__)" '${path}'`;
+          const said = await agentSays(send, []);
+          expect(said).not.toContain("THE-GOLD");
+          expect(said).toMatch(/^refused /);
+        } finally {
+          server.kill("SIGTERM");
           rmSync(dir, { recursive: true, force: true });
         }
       });

@@ -33,14 +33,16 @@ describe("/proc/net/unix is parsed without losing a byte of a path (probe31 B-F2
       "0000000000000000: 00000002 00000000 00010000 0001 01 9875965 /tmp/trail.sock  \n" +
       "0000000000000000: 00000002 00000000 00010000 0001 01   123 /tmp/new\nline.sock\n" +
       "0000000000000000: 00000003 00000000 00000000 0001 03 9875966\n" +
+      "0000000000000000: 00000002 00000000 00000000 0002 01 9875968 /run/dgram.sock\n" +
       "0000000000000000: 00000002 00000000 00010000 0001 01 9875967 @abstract name\n";
     expect(parseUnixSockets(table)).toEqual([
-      { flags: 0x10000, inode: 9875963, path: "rel.sock" },
-      { flags: 0x10000, inode: 9875964, path: "/tmp/sock  dir/abs.sock" },
-      { flags: 0x10000, inode: 9875965, path: "/tmp/trail.sock  " },
-      { flags: 0x10000, inode: 123, path: "/tmp/new\nline.sock" },
-      { flags: 0, inode: 9875966, path: null },
-      { flags: 0x10000, inode: 9875967, path: "@abstract name" },
+      { flags: 0x10000, type: 1, inode: 9875963, path: "rel.sock" },
+      { flags: 0x10000, type: 1, inode: 9875964, path: "/tmp/sock  dir/abs.sock" },
+      { flags: 0x10000, type: 1, inode: 9875965, path: "/tmp/trail.sock  " },
+      { flags: 0x10000, type: 1, inode: 123, path: "/tmp/new\nline.sock" },
+      { flags: 0, type: 1, inode: 9875966, path: null },
+      { flags: 0, type: 2, inode: 9875968, path: "/run/dgram.sock" },
+      { flags: 0x10000, type: 1, inode: 9875967, path: "@abstract name" },
     ]);
   });
 });

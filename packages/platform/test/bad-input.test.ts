@@ -773,10 +773,15 @@ describe("chain options are checked before the store or the network", () => {
     }
     vi.stubEnv("BENCH_BOUNTY_PUBLIC_URL", "https://bench.example/?k=PUBTOK");
     let r = await runCli("agent", "a1", "--store", store);
-    expect(r.err).toMatch(/^error: --public-url .* it carries a query/);
+    // from the environment: named by its variable (probe31 B-F6)
+    expect(r.err).toMatch(
+      /^error: BENCH_BOUNTY_PUBLIC_URL \(the environment form of --public-url\) .* it carries a query/,
+    );
     vi.stubEnv("BENCH_BOUNTY_PUBLIC_URL", "ftp://bench.example/");
     r = await runCli("agent", "a1", "--store", store);
-    expect(r.err).toMatch(/^error: --public-url must be an http:\/\/ or https:\/\/ URL/);
+    expect(r.err).toMatch(
+      /^error: BENCH_BOUNTY_PUBLIC_URL \(the environment form of --public-url\) must be an http:\/\/ or https:\/\/ URL/,
+    );
     expect(existsSync(store)).toBe(false);
     vi.unstubAllEnvs();
     // an origin with a path prefix is a base URL: accepted
@@ -806,7 +811,9 @@ describe("chain options are checked before the store or the network", () => {
     }
     vi.stubEnv("BENCH_BOUNTY_PUBLIC_URL", "http://127.0.0.1:9/$(touch${IFS}/tmp/PUBPWN12)");
     let r = await runCli("agent", "a1", "--store", store);
-    expect(r.err).toMatch(/^error: --public-url .* it carries characters in its path outside/);
+    expect(r.err).toMatch(
+      /^error: BENCH_BOUNTY_PUBLIC_URL \(the environment form of --public-url\) .* it carries characters in its path outside/,
+    );
     expect(existsSync(store)).toBe(false);
     vi.unstubAllEnvs();
     // a normal path prefix, with or without the trailing slash, and a bare origin are accepted

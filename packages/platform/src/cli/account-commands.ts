@@ -33,8 +33,7 @@ type KeyOpts = StoreOpts & { server?: string };
 function remoteKeys(o: KeyOpts, hooks: PlatformCommandHooks): RemoteAccountKeys | null {
   if (!o.server) return null;
   const { hook, apiKey } = remoteOf(
-    o.server,
-    o.apiKey,
+    { ...o, server: o.server },
     hooks.remoteAccountKeys,
     "the keys are its account's",
   );

@@ -4,6 +4,7 @@
  */
 import { addressBook, addressBookEntry, PRIVATE_KEY_FORM, privateKeyProblem } from "@bench-bounty/contracts";
 import { isEvidenceError } from "@bench-bounty/evidence";
+import { optionSourceName } from "@bench-bounty/verifier/cli";
 import { resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { isAddress, type Address, type Hex } from "viem";
@@ -21,7 +22,16 @@ import { ensureWritableDir, requireExistingStore, STORE_DIR_MODE } from "../stor
 import { describePostgres } from "../store/engine.js";
 import { shellWord, terminalJson, terminalText } from "../terminal.js";
 
+/**
+ * The key under which a command's options object carries how its refusals name each option
+ * ({@link optionName}); set by {@link storeOptions} before the action runs. A symbol, so that it is no
+ * option value (`Object.keys`, JSON) yet survives a spread (`{ ...o, rpcUrl: undefined }`).
+ */
+export const OPTION_NAMES: unique symbol = Symbol("bench-bounty option names");
+
 export interface StoreOpts {
+  /** How a refusal names an option (`--store`, or `BENCH_BOUNTY_STORE (the environment form of --store)`); see {@link optionName}. */
+  [OPTION_NAMES]?: (flag: string) => string;
   store: string;
   apiKey?: string;
   rpcUrl?: string;
@@ -88,13 +98,28 @@ export function parseUsdcAmount(v: string): bigint {
 }
 
 /**
+ * How a refusal names the option `flag` of the command whose options `o` are: the flag as given, or
+ * `VAR (the environment form of --flag)` when its value came from the environment variable
+ * (`optionSourceName` of `@bench-bounty/verifier/cli`, the one rule of every program; probe31 B-F6:
+ * `BENCH_BOUNTY_STORE=afile` was refused as `--store afile`, a flag nobody gave). Options not parsed
+ * by a command (a test's or a library's plain object) name the flag.
+ * @param o the options of a command built with {@link storeOptions} (or any object of them)
+ * @param flag the option's long flag, e.g. `"--store"`
+ */
+export function optionName(o: { [OPTION_NAMES]?: (flag: string) => string }, flag: string): string {
+  return o[OPTION_NAMES]?.(flag) ?? flag;
+}
+
+/**
  * The store, chain and key options of a command. `receiptAnchoring` is the `--receipt-anchoring`
  * default this command really uses, shown by its `--help` (one source: `serve` batches, the others
  * anchor each receipt at once; probe11 O14). `actsAsAccount: false` (`serve`, which acts as no
  * account: each request carries its own key) leaves `--api-key` out of the help and does not read
  * `BENCH_BOUNTY_API_KEY`; the option is still parsed, so that the command can refuse it with
  * {@link SERVE_API_KEY_REFUSAL} rather than commander's bare "unknown option" (probe27 A-F7: `serve
- * --api-key junk` started silently, the key never used).
+ * --api-key junk` started silently, the key never used). Before the action runs, its options object is
+ * given {@link OPTION_NAMES}, so that every later check names a value from the environment by its
+ * variable ({@link optionName}).
  */
 export function storeOptions(
   cmd: Command,
@@ -145,7 +170,11 @@ export function storeOptions(
       new Option("--receipt-anchoring <mode>", "anchor each receipt at finalize, or batch them (anchor)")
         .choices(["immediate", "batch"])
         .default(receiptAnchoring),
-    );
+    )
+    .hook("preAction", (self) => {
+      const o: StoreOpts = self.opts();
+      o[OPTION_NAMES] = (flag) => optionSourceName(self, flag);
+    });
   return actsAsAccount
     ? withStore.addOption(new Option("--api-key <key>", API_KEY_HELP).env(API_KEY_ENV))
     : withStore.addOption(new Option("--api-key <key>").hideHelp());
@@ -306,7 +335,7 @@ export async function principalOf(platform: Platform, o: StoreOpts): Promise<Pri
 /**
  * Checks the chain options that were given, whether or not `--rpc-url` enables the chain: the URL is
  * http(s) (the gateway's transport is viem `http`), each contract address is 0x + 40 hex. Nothing is contacted.
- * @throws PlatformError `invalid_option` naming the option
+ * @throws PlatformError `invalid_option` naming the option (its variable when it came from there, {@link optionName})
  */
 export function checkChainOptions(o: StoreOpts): void {
   if (o.rpcUrl !== undefined) {
@@ -321,7 +350,7 @@ export function checkChainOptions(o: StoreOpts): void {
       throw new PlatformError(
         "invalid_option",
         // not echoed: a provider's URL carries its key
-        `--rpc-url must be an http:// or https:// URL (the value given is not printed: it may carry a key)`,
+        `${optionName(o, "--rpc-url")} must be an http:// or https:// URL (the value given is not printed: it may carry a key)`,
         { field: "rpc-url" },
       );
   }
@@ -331,26 +360,30 @@ export function checkChainOptions(o: StoreOpts): void {
     ["usdc", o.usdc],
   ] as const) {
     if (v !== undefined && !isAddress(v, { strict: false }))
-      throw new PlatformError("invalid_option", `--${field} must be an address (0x + 40 hex), got ${v}`, {
-        field,
-      });
+      throw new PlatformError(
+        "invalid_option",
+        `${optionName(o, `--${field}`)} must be an address (0x + 40 hex), got ${v}`,
+        {
+          field,
+        },
+      );
   }
 }
 
 /**
  * Checks `--public-url` (env `BENCH_BOUNTY_PUBLIC_URL`): an http(s) origin with an optional path
  * ({@link publicBaseUrlFault}); userinfo, a query or a fragment is refused naming the part, never the value.
- * @throws PlatformError `invalid_option` with field `public-url`
+ * @throws PlatformError `invalid_option` with field `public-url`, the message naming the option ({@link optionName})
  */
-export function checkPublicUrl(o: Pick<StoreOpts, "publicUrl">): void {
+export function checkPublicUrl(o: Pick<StoreOpts, "publicUrl" | typeof OPTION_NAMES>): void {
   if (o.publicUrl === undefined) return;
   const fault = publicBaseUrlFault(o.publicUrl);
   if (fault !== undefined)
     throw new PlatformError(
       "invalid_option",
       fault === "not an http(s) URL"
-        ? "--public-url must be an http:// or https:// URL (the value given is not printed)"
-        : `--public-url must be an http(s) origin with an optional path: it carries ${fault} (the value given is not printed)`,
+        ? `${optionName(o, "--public-url")} must be an http:// or https:// URL (the value given is not printed)`
+        : `${optionName(o, "--public-url")} must be an http(s) origin with an optional path: it carries ${fault} (the value given is not printed)`,
       { field: "public-url" },
     );
 }
@@ -470,12 +503,13 @@ export interface OpenPlatformOptions {
  * Makes `<store>/runs`, the runner's directory of checkpoints and agent logs, when the SQLite store does
  * not (PostgreSQL, `run --server`): it and every missing level above it {@link STORE_DIR_MODE}, as the
  * store's own (probe24 B-F4: `run --server --store DIR` made them 0755).
+ * @param option how a refusal names the option that gave `store` ({@link optionName}; default `--store`)
  * @returns the directory, absolute
- * @throws PlatformError `invalid_option` naming `--store` ({@link ensureWritableDir})
+ * @throws PlatformError `invalid_option` naming `option` ({@link ensureWritableDir})
  */
-export function ensureRunsDir(store: string): string {
+export function ensureRunsDir(store: string, option = "--store"): string {
   const runsDir = resolve(store, "runs");
-  ensureWritableDir(runsDir, "--store", STORE_DIR_MODE);
+  ensureWritableDir(runsDir, option, STORE_DIR_MODE);
   return runsDir;
 }
 
@@ -534,7 +568,7 @@ export async function openStore(
         { field: "DATABASE_URL" },
       );
     const runsDir = resolve(o.store, "runs");
-    if (more.localRuns) ensureRunsDir(o.store);
+    if (more.localRuns) ensureRunsDir(o.store, optionName(o, "--store"));
     const platform = await Platform.open({
       ...common,
       database: { engine: "postgres", url },
@@ -542,8 +576,8 @@ export async function openStore(
     });
     return { platform, database: platform.ctx.store.description };
   }
-  if (more.existing) requireExistingStore(o.store, "--store");
-  else ensureWritableDir(o.store, "--store", STORE_DIR_MODE);
+  if (more.existing) requireExistingStore(o.store, optionName(o, "--store"));
+  else ensureWritableDir(o.store, optionName(o, "--store"), STORE_DIR_MODE);
   const platform = await Platform.open({ ...common, dir: o.store });
   return { platform, database: `sqlite ${resolve(o.store, "platform.sqlite")}` };
 }

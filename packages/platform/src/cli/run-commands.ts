@@ -14,6 +14,7 @@ import {
   int,
   shellCommand,
   openPlatform,
+  optionName,
   print,
   principalOf,
   storeOptions,
@@ -227,9 +228,11 @@ export function runnerPrivatePaths(store: string): string[] {
 /**
  * `--server` is an http(s) URL without userinfo (fetch refuses credentials in a URL; the key is
  * `--api-key`). The value is not echoed: it may carry a key (probe10 R2).
- * @throws PlatformError `invalid_option` naming `--server`
+ * @param option how the refusal names the option (`--server`, or its variable when the value came from
+ *   there: {@link optionName}, probe31 B-F6)
+ * @throws PlatformError `invalid_option` naming `option`, field `server`
  */
-export function checkServerUrl(server: string): void {
+export function checkServerUrl(server: string, option = "--server"): void {
   let u: URL | null;
   try {
     u = new URL(server);
@@ -240,13 +243,13 @@ export function checkServerUrl(server: string): void {
   if (u === null || (u.protocol !== "http:" && u.protocol !== "https:") || u.hostname === "")
     throw new PlatformError(
       "invalid_option",
-      "--server must be an http:// or https:// URL (the value given is not printed: it may carry a key)",
+      `${option} must be an http:// or https:// URL (the value given is not printed: it may carry a key)`,
       { field: "server" },
     );
   if (u.username !== "" || u.password !== "")
     throw new PlatformError(
       "invalid_option",
-      `--server must not carry userinfo (${u.origin}: the key is --api-key; the value given is not printed)`,
+      `${option} must not carry userinfo (${u.origin}: the key is --api-key; the value given is not printed)`,
       { field: "server" },
     );
 }
@@ -268,18 +271,20 @@ export function serverOption(what: string): Option {
  * The checks of `--server` shared by every command that takes it (the one place of that rule): the URL
  * ({@link checkServerUrl}), the bin's hook that speaks HTTP (the platform never does), and `--api-key`,
  * whose holder the command acts as.
+ * @param o the command's options: `server`, `apiKey`; a refusal names each as given ({@link optionName})
+ * @param hook the bin's hook for `--server` (undefined in a binary without one)
  * @param why what belongs to the key, for the refusal without one (`the run belongs to that key`)
  * @returns the hook and the key
  * @throws PlatformError `invalid_option` naming `server` (not an http(s) URL, userinfo, or no hook in this
  *   binary) or `api-key` (none given)
  */
 export function remoteOf<H>(
-  server: string,
-  apiKey: string | undefined,
+  o: StoreOpts & { server: string },
   hook: H | undefined,
   why: string,
 ): { hook: H; apiKey: string } {
-  checkServerUrl(server);
+  checkServerUrl(o.server, optionName(o, "--server"));
+  const apiKey = o.apiKey;
   if (!hook)
     throw new PlatformError("invalid_option", "--server is not available in this binary", {
       field: "server",
@@ -300,8 +305,12 @@ async function runBackendOf(
   hooks: PlatformCommandHooks,
 ): Promise<{ backend: () => Promise<RunBackend>; close: () => void }> {
   if (o.server) {
-    const { hook, apiKey } = remoteOf(o.server, o.apiKey, hooks.remoteBackend, "the run belongs to that key");
-    ensureRunsDir(o.store);
+    const { hook, apiKey } = remoteOf(
+      { ...o, server: o.server },
+      hooks.remoteBackend,
+      "the run belongs to that key",
+    );
+    ensureRunsDir(o.store, optionName(o, "--store"));
     const b = hook(o.server, apiKey, join(o.store, "runs"), runnerPrivatePaths(o.store));
     return { backend: async () => b, close: () => {} };
   }
