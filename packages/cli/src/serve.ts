@@ -381,6 +381,22 @@ function removedNote(flag: string, url: string | undefined): string {
   return removed.length > 0 ? ` (left out of ${flag}: ${removed.join("; ")})` : "";
 }
 
+/**
+ * The banner's warning when the URL served to the web pages (`shown`, {@link publicUrl}'s form) keeps
+ * a path: {@link publicUrl} takes out userinfo, secret parameters and the fragment but serves the path
+ * as given, and the common hosted providers carry their key there (Alchemy `/v2/<key>`, Infura
+ * `/v3/<key>`; probe31 A-F5), which every visitor of the pages then reads. A path is no proof of a key
+ * (`https://rpc.ankr.com/base`), so it is said, not refused. Empty for a bare origin.
+ * @param flag the option that gave the URL (`--public-rpc-url`)
+ * @returns `"  warning: ...\n"` or `""`
+ */
+export function servedPathWarning(flag: string, shown: string | undefined): string {
+  if (shown === undefined) return "";
+  const path = new URL(shown).pathname;
+  if (path === "" || path === "/") return "";
+  return `  warning: the path of ${flag} (${path.length} characters) is served to every visitor of the web pages as given; a hosted provider's key in the path (Alchemy /v2/<key>, Infura /v3/<key>) would be public: give a public RPC that carries none\n`;
+}
+
 /** The banner's line on the indexer the web pages read ({@link publicIndexerOf}). */
 function webIndexerLine(
   o: Pick<ServeOpts, "indexerUrl" | "publicIndexerUrl">,
@@ -490,7 +506,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
     .addOption(
       new Option(
         "--public-rpc-url <url>",
-        "a chain RPC anyone may see, printed in the web page's verify command (served without userinfo, secret parameters or fragment; default: none; --rpc-url is never shown)",
+        "a chain RPC anyone may see, printed in the web page's verify command (served without userinfo, secret parameters or fragment; its path is served as given, so give none that holds a provider's key; default: none; --rpc-url is never shown)",
       ),
     )
     .addOption(new Option("--local-chain", "the chain is a local node: no explorer links on the web pages"))
@@ -604,7 +620,8 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
             `${verifier.queued.length ? ` (queued at start: ${verifier.queued.join(", ")})` : ""}\n` +
             `  web: ${server.url}/  (${webIndexerLine(o, shownIndexer)})\n` +
             (shownRpc
-              ? `  web verify command: --rpc ${shownRpc}${removedNote("--public-rpc-url", o.publicRpcUrl)}\n`
+              ? `  web verify command: --rpc ${shownRpc}${removedNote("--public-rpc-url", o.publicRpcUrl)}\n` +
+                servedPathWarning("--public-rpc-url", shownRpc)
               : "") +
             `  REST: ${server.url}/api/v1/benchmarks  OpenAPI: ${server.url}/api/v1/openapi.json\n` +
             `  MCP: ${server.url}/mcp  (one benchmark: ${server.url}/mcp/benchmarks/<slug>/http)\n`,

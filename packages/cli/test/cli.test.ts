@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createServer as createHttpServer } from "node:http";
-import { existsSync, mkdtempSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -271,5 +271,28 @@ describe("a single-valued option given twice is refused by every command of the 
     const lock = cli(["lock", "twice", "--store", join(store, "st"), "--pool", "1", "--pool", "100"]);
     expect(lock.status).toBe(1);
     expect(lock.stderr).toContain(`option '--pool <usdc>' is given twice ("1" and "100")`);
+  });
+});
+
+describe("the verify command the served tutorial prints runs as pasted (probe31 A-F3)", () => {
+  it("verify-an-award.md's `./bin/bench-bounty verify ...` lines parse: no unknown option", () => {
+    const tutorial = readFileSync(
+      join(here, "..", "..", "server", "assets", "content", "verify-an-award.md"),
+      "utf8",
+    );
+    const commands = tutorial
+      .split("\n")
+      .filter((l) => /^\s+\.\/bin\/bench-bounty verify /.test(l))
+      .map((l) => l.trim().split(/\s+/).slice(1));
+    expect(commands.length).toBeGreaterThan(0);
+    for (const args of commands) {
+      // the pack a reader downloaded, and an RPC nobody answers: an input or reach failure, never a usage error
+      const pasted = args.map((a) =>
+        a === "pack.json" ? smallPack : a === "$RPC" ? "http://127.0.0.1:1" : a,
+      );
+      const r = cli(pasted);
+      expect(r.stderr, args.join(" ")).not.toMatch(/unknown option|error: option/);
+      expect(r.status, r.stderr).not.toBe(2);
+    }
   });
 });

@@ -131,6 +131,22 @@ describe("serve and the operator's RPC URL", { timeout: 60_000 }, () => {
     expect(printed.err).not.toContain("PUBRPCPW10");
   });
 
+  it("--public-rpc-url with a path: the banner warns that the path is served as given (a provider key there is public; probe31 A-F5)", async () => {
+    const base = await startServe([
+      "--public-rpc-url",
+      "https://u:p@base-mainnet.g.alchemy.com/v2/PATHKEY?apikey=Q1#frag",
+    ]);
+    const config = (await (await fetch(`${base}/config.json`)).json()) as Record<string, unknown>;
+    expect(config.rpcUrl).toBe("https://base-mainnet.g.alchemy.com/v2/PATHKEY");
+    expect(printed.out).toContain(
+      "  warning: the path of --public-rpc-url (11 characters) is served to every visitor of the web pages as given; a hosted provider's key in the path (Alchemy /v2/<key>, Infura /v3/<key>) would be public: give a public RPC that carries none\n",
+    );
+    // a bare origin: no warning
+    await startServe(["--public-rpc-url", "https://mainnet.base.org/"]);
+    expect(printed.out).toContain("web verify command: --rpc https://mainnet.base.org\n");
+    expect(printed.out).not.toContain("warning: the path of --public-rpc-url");
+  });
+
   it("--public-rpc-url, --public-indexer-url and --indexer-url must be http(s): the page's verify command takes no other", async () => {
     for (const [flag, url] of [
       ["--public-rpc-url", "ws://u:WSPW11@127.0.0.1:8546/WSPATH11"],

@@ -305,7 +305,10 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
     await next();
   });
   app.use("*", limitTime(limits.handlerTimeoutMs));
-  const sameOrigin = refuseCrossOriginWrites();
+  const sameOrigin = refuseCrossOriginWrites(() => [
+    opts.publicBaseUrl,
+    opts.listenUrl?.() ?? DEFAULT_BASE_URL,
+  ]);
   app.use("/api/*", sameOrigin);
   app.use("/mcp/*", sameOrigin);
   app.use("/mcp", sameOrigin);

@@ -7,7 +7,8 @@
  * are served as before, and reads from any origin too.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, register, useLive } from "./helpers.js";
+import { createApp, platformDomain } from "../src/index.js";
+import { call, callRaw, register, useLive } from "./helpers.js";
 
 const live = useLive();
 const EVIL = "https://evil.example";
@@ -73,5 +74,84 @@ describe("writes from another origin's pages are refused (probe30 A-F2)", () => 
       headers: { accept: "application/json, text/event-stream" },
     });
     expect(ok.status).toBe(200);
+  });
+});
+
+/**
+ * probe31 A-F4: the origins a write may come from were this server's base URL's and the request's own
+ * `Host`'s, so a DNS-rebinding page (its name re-bound to 127.0.0.1; the browser sends `Host` and
+ * `Origin` of that name) was "own": it registered accounts over REST and MCP and, same-origin for the
+ * browser, read their keys. The allowed origins are now fixed: the public base URL's, the listen
+ * address's and the loopback names of a loopback (or every-address) listener; `Host` chooses none.
+ */
+describe("a DNS-rebinding page is refused: the Host chooses no allowed origin (probe31 A-F4)", () => {
+  const JSON_HEADERS = { "content-type": "application/json" };
+
+  it("POST /accounts and POST /mcp with Host and Origin both the attacker's name: 403, no account", async () => {
+    const port = new URL(live.url).port;
+    const evil = `http://evil.example:${port}`;
+    const rebound = { host: `evil.example:${port}`, origin: evil };
+    const r = await callRaw(
+      live.url,
+      "POST",
+      "/api/v1/accounts",
+      { ...rebound, ...JSON_HEADERS },
+      '{"name":"rebound-1"}',
+    );
+    expect(r.status).toBe(403);
+    expect(r.json.error).toMatchObject({ code: "cross_origin_write", details: { origin: evil } });
+    expect(await live.platform.ctx.store.accounts.idByName("rebound-1")).toBeNull();
+    const mcp = await callRaw(
+      live.url,
+      "POST",
+      "/mcp",
+      { ...rebound, ...JSON_HEADERS, accept: "application/json, text/event-stream" },
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "register", arguments: { name: "rebound-2" } },
+      }),
+    );
+    expect(mcp.status).toBe(403);
+    expect(mcp.json.error.code).toBe("cross_origin_write");
+    expect(await live.platform.ctx.store.accounts.idByName("rebound-2")).toBeNull();
+  });
+
+  it("the loopback names of a loopback listener are its own (the page opened as localhost, 127.0.0.1 or [::1])", async () => {
+    const port = new URL(live.url).port;
+    for (const [i, name] of ["localhost", "127.0.0.1", "[::1]"].entries()) {
+      const r = await callRaw(
+        live.url,
+        "POST",
+        "/api/v1/accounts",
+        { host: `${name}:${port}`, origin: `http://${name}:${port}`, ...JSON_HEADERS },
+        JSON.stringify({ name: `loopback-${i}` }),
+      );
+      expect(r.status, name).toBe(201);
+    }
+    // another port of the same machine is another origin
+    const other = await call(live.url, "POST", "/api/v1/accounts", {
+      body: { name: "other-port" },
+      headers: { origin: `http://localhost:${Number(port) + 1}` },
+    });
+    expect(other.status).toBe(403);
+  });
+
+  it("with --public-url, its origin is own; a request's Host naming another origin is not", async () => {
+    const app = createApp({
+      domain: platformDomain(live.platform),
+      publicBaseUrl: "https://bench.example/bb",
+    });
+    const post = (url: string, origin: string, name: string) =>
+      app.request(url, {
+        method: "POST",
+        headers: { origin, ...JSON_HEADERS },
+        body: JSON.stringify({ name }),
+      });
+    const evil = await post("http://evil.example/api/v1/accounts", "http://evil.example", "public-evil");
+    expect(evil.status).toBe(403);
+    const own = await post("http://evil.example/api/v1/accounts", "https://bench.example", "public-own");
+    expect(own.status).toBe(201);
   });
 });

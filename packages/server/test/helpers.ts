@@ -169,6 +169,42 @@ export async function call(
   return { status: res.status, headers: res.headers, json, text };
 }
 
+/**
+ * A request through `node:http` rather than fetch, for headers fetch will not send as given: a `Host`
+ * of the caller's choosing (what a browser sends for a DNS-rebinding page) and a header repeated
+ * (an array value: one header line per element). `body` is sent as is.
+ */
+export function callRaw(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string | string[]>,
+  body?: string,
+): Promise<Exchange> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${base}${path}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (d: Buffer) => chunks.push(d));
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = null;
+        }
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(", ") : v);
+        resolve({ status: res.statusCode ?? 0, headers: h, json, text });
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
 /** Registers an account; returns its key and account id. */
 export async function register(base: string, name: string, extra: Record<string, unknown> = {}) {
   const r = await call(base, "POST", "/api/v1/accounts", { body: { name, ...extra } });

@@ -15,12 +15,45 @@ import { EdgeError } from "../errors.js";
  */
 export const BEARER_CHALLENGE = 'Bearer realm="bench-bounty"';
 
-/** The key of a request, or null; refuses two different keys and a malformed Authorization header. */
+/**
+ * The one key a header carries. A header sent twice reaches here joined (`k1, k2`, as HTTP joins a
+ * repeated field; a key never holds a comma), and was judged one key "not a bench-bounty key" (probe31
+ * A-F1): the copies are read apart, the same key repeated is that key, two different ones are refused
+ * like two different headers' keys.
+ * @param header the header's name as the error shows it (`X-API-Key`, `Authorization`)
+ * @param keys the key of each copy, in order (at least one)
+ * @throws EdgeError `invalid_request` (422), `details.rule: "one_key"`, `details.header`
+ */
+function oneKey(header: string, keys: readonly string[]): string {
+  if (keys.some((k) => k !== keys[0]))
+    throw new EdgeError(
+      "invalid_request",
+      `${header} is sent ${keys.length} times with different keys: send one key`,
+      { rule: "one_key", header },
+    );
+  return keys[0]!;
+}
+
+/** The comma-separated copies of a (possibly repeated) header's value, trimmed, empty ones left out. */
+function copiesOf(value: string | null | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
+}
+
+/**
+ * The key of a request, or null: `X-API-Key: <key>` or `Authorization: Bearer <key>`; a header
+ * repeated with the same key is that key.
+ * @throws EdgeError `unauthenticated` (401) `details.rule: "bearer_scheme"` for an `Authorization`
+ * that is not `Bearer <key>`; `invalid_request` (422) `details.rule: "one_key"` for two different keys
+ * (in the two headers, or in one header sent twice: `details.header` names it)
+ */
 export function apiKeyOf(headers: { get(name: string): string | null | undefined }): string | null {
-  const x = headers.get("x-api-key")?.trim() || null;
-  const auth = headers.get("authorization")?.trim() || null;
-  let bearer: string | null = null;
-  if (auth !== null) {
+  const xs = copiesOf(headers.get("x-api-key"));
+  const x = xs.length > 0 ? oneKey("X-API-Key", xs) : null;
+  const auths = copiesOf(headers.get("authorization"));
+  const bearers = auths.map((auth) => {
     const m = /^Bearer\s+(\S+)$/i.exec(auth);
     if (!m)
       throw new EdgeError(
@@ -32,8 +65,9 @@ export function apiKeyOf(headers: { get(name: string): string | null | undefined
         },
         { "www-authenticate": BEARER_CHALLENGE },
       );
-    bearer = m[1]!;
-  }
+    return m[1]!;
+  });
+  const bearer = bearers.length > 0 ? oneKey("Authorization", bearers) : null;
   if (x !== null && bearer !== null && x !== bearer)
     throw new EdgeError("invalid_request", "X-API-Key and Authorization carry different keys: send one", {
       rule: "one_key",

@@ -1,0 +1,27 @@
+/**
+ * probe31 A-F3: the tutorials `serve` serves (`GET /api/v1/content/*.md`, MCP `read_tutorial`) said
+ * what the code does not: the publish tutorial said rows are "sorted by row hash and split" (the
+ * split is by `prompt_hash`, deliberately not by `row_hash`, which covers the label: SPEC 6.1, the
+ * 201's own `disclosure`), and the verify tutorial printed `--rpc-url`, an option the verifier does
+ * not have (its command is run as pasted by the CLI's tests, `packages/cli/test/cli.test.ts`).
+ */
+import { describe, expect, it } from "vitest";
+import { call, useLive } from "./helpers.js";
+
+const live = useLive();
+
+describe("the served tutorials say what the code does (probe31 A-F3)", () => {
+  it("publish-benchmark-from-data: the split is by prompt_hash, never by row hash", async () => {
+    const r = await call(live.url, "GET", "/api/v1/content/publish-benchmark-from-data.md");
+    expect(r.status).toBe(200);
+    expect(r.text).not.toMatch(/sorted by row hash/);
+    expect(r.text).toContain("rows are sorted by `prompt_hash`");
+  });
+
+  it("verify-an-award: the verifier's option is --rpc, run from the repository's bin", async () => {
+    const r = await call(live.url, "GET", "/api/v1/content/verify-an-award.md");
+    expect(r.status).toBe(200);
+    expect(r.text).not.toContain("--rpc-url");
+    expect(r.text).toContain("    ./bin/bench-bounty verify pack.json --rpc $RPC\n");
+  });
+});
