@@ -413,6 +413,40 @@ describe("an agent's stdout is read strictly (probe28 B-F6, B-F7)", () => {
   }, 60_000);
 });
 
+// probe31 B-F8: an entry whose ordinal is a string ("0") or not one of the batch's was dropped without a
+// word, and its task reported "no answer for this ordinal"
+describe("answers that answer no task are named (probe31 B-F8)", () => {
+  it("a string ordinal, an ordinal not in the batch, a bare value, a missing ordinal: each by its JSON path", async () => {
+    const s = await store();
+    const stray = [
+      { ordinal: "0", answer_text: "x" },
+      { ordinal: 99, answer_text: "y" },
+      7,
+      { answer_text: "z" },
+      { ordinal: null },
+    ];
+    const r = await runBenchmark(
+      await s.platform.backend("stray"),
+      s.slug,
+      "stray",
+      { kind: "command", command: `cat >/dev/null; printf '%s' '${JSON.stringify({ answers: stray })}'` },
+      { batchSize: 100 }, // one batch of every task
+    );
+    const ordinals = (await s.platform.runTasks(r.run_id)).map((t) => t.ordinal).sort((a, b) => a - b);
+    expect(ordinals.length).toBeGreaterThan(5);
+    for (const o of r.outcomes)
+      expect(o).toEqual({
+        ordinal: o.ordinal,
+        status: "invalid",
+        reason:
+          `no answer for this ordinal (answering no task of the batch: $.answers[0].ordinal is a string ("0"), not a number; ` +
+          `$.answers[1].ordinal 99 is not an ordinal of this batch (${ordinals.slice(0, 5).join(", ")}, ...); ` +
+          `$.answers[2] is a number (7), not {"ordinal", "answer_text"}; and 2 more)`,
+      });
+    expect(r.finalized!.counts.answered).toBe(0);
+  }, 60_000);
+});
+
 // probe28 B-F1: a resume of a run that another live runner drives ran the agent twice on every task
 describe("one runner per run (probe28 B-F1)", () => {
   it("a resume while the run is being run is refused before its agent starts, naming the live process", async () => {

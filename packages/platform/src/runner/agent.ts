@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { RunBackend } from "../backend.js";
 import type { ServedTask } from "../runs.js";
 import { MAX_AGENT_STDOUT_BYTES, runAgentProcess } from "../agent-process.js";
+import { terminalText } from "../terminal.js";
 import { firstInvalidUtf8, jsonPathAtByte } from "../utf8.js";
 import type { Checkpoint } from "./checkpoint.js";
 import type { TaskOutcome } from "../runner.js";
@@ -162,10 +163,14 @@ export async function askAgent(
   const wanted = new Set(batch.map((t) => t.ordinal));
   const base = Array.isArray(doc) ? "$" : "$.answers";
   const firstAt = new Map<number, number>(); // ordinal -> index of its first answer in the list
+  const unusable: string[] = []; // entries that answer no task of the batch, by JSON path (probe31 B-F8)
   for (const [i, a] of list.entries()) {
-    if (typeof a !== "object" || a === null) continue;
-    const { ordinal, answer_text } = a as { ordinal?: unknown; answer_text?: unknown };
-    if (typeof ordinal !== "number" || !wanted.has(ordinal)) continue;
+    const why = unusableEntry(a, wanted);
+    if (why !== null) {
+      unusable.push(`${base}[${i}]${why}`);
+      continue;
+    }
+    const { ordinal, answer_text } = a as { ordinal: number; answer_text?: unknown };
     const first = firstAt.get(ordinal);
     if (first === undefined) {
       firstAt.set(ordinal, i);
@@ -178,5 +183,49 @@ export async function askAgent(
       });
     }
   }
+  const note =
+    unusable.length === 0
+      ? ""
+      : ` (answering no task of the batch: ${unusable.slice(0, MAX_UNUSABLE_SHOWN).join("; ")}${unusable.length > MAX_UNUSABLE_SHOWN ? `; and ${unusable.length - MAX_UNUSABLE_SHOWN} more` : ""})`;
+  for (const t of batch)
+    if (!out.has(t.ordinal))
+      out.set(t.ordinal, { status: "invalid", reason: `no answer for this ordinal${note}` });
   return out;
+}
+
+/** Most entries of an answer list that answer no task a reason names (then their count). */
+const MAX_UNUSABLE_SHOWN = 3;
+
+/**
+ * Why an entry of an agent's answer list answers no task of its batch (`wanted`: the batch's ordinals),
+ * as the rest of its JSON path and the reason (`.ordinal is a string ("0"), not a number`), or null
+ * when it is `{"ordinal": <one of wanted>, ...}`. The agent's values are shown bounded and escaped
+ * (they reach the operator's terminal).
+ */
+function unusableEntry(entry: unknown, wanted: ReadonlySet<number>): string | null {
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry))
+    return ` is ${kindOf(entry)}, not {"ordinal", "answer_text"}`;
+  const { ordinal } = entry as { ordinal?: unknown };
+  if (ordinal === undefined) return ".ordinal is missing";
+  if (typeof ordinal !== "number") return `.ordinal is ${kindOf(ordinal)}, not a number`;
+  if (!wanted.has(ordinal)) {
+    const list = [...wanted].sort((x, y) => x - y);
+    const of = list.length <= 5 ? list.join(", ") : `${list.slice(0, 5).join(", ")}, ...`;
+    return `.ordinal ${shown(ordinal)} is not an ordinal of this batch (${of})`;
+  }
+  return null;
+}
+
+/** What a JSON value is, for a message: `null`, `a string ("0")`, `a list`, `an object`. */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value} (${shown(value)})`;
+}
+
+/** A JSON value of an agent's output as a message shows it: its JSON text, at most 40 characters, escaped. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return terminalText(text.length > 40 ? `${text.slice(0, 37)}...` : text);
 }
