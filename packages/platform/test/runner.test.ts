@@ -1,12 +1,13 @@
 import { answerDigest } from "@bench-bounty/evidence";
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { agentLogDroppedNote, MAX_AGENT_LOG_BYTES } from "../src/agent-log.js";
 import { PlatformError } from "../src/errors.js";
 import { readCheckpoint, resumeRun, runBenchmark, type AgentSpec, type RunnerResult } from "../src/runner.js";
+import { relativePathNote } from "../src/runner/agent.js";
 import { acquireRunLock, runLockFile } from "../src/runner/lock.js";
 import { cities, cleanup, manualClock, promptAgent, tempDir, openAt, type Harness } from "./helpers.js";
 
@@ -445,6 +446,53 @@ describe("answers that answer no task are named (probe31 B-F8)", () => {
       });
     expect(r.finalized!.counts.answered).toBe(0);
   }, 60_000);
+});
+
+// probe31 B-F9: `run --agent ./agent.sh` failed "not found" (the agent runs in a directory of its own),
+// and nothing said why; the printed resume ran the same relative command again
+describe("a failed agent's command with a relative path (probe31 B-F9)", () => {
+  it("the error says the agent runs elsewhere and gives the command with absolute paths, which resume runs", async () => {
+    const s = await store();
+    const mine = realpathSync(tempDir());
+    writeFileSync(join(mine, "agent.sh"), `#!/bin/sh\nexec node ${AGENT}\n`, { mode: 0o755 });
+    const cwd = vi.spyOn(process, "cwd").mockReturnValue(mine); // the runner started in `mine`
+    let failed: unknown;
+    try {
+      failed = await runBenchmark(await s.platform.backend("rel"), s.slug, "rel", {
+        kind: "command",
+        command: "./agent.sh",
+      }).catch((e: unknown) => e);
+    } finally {
+      cwd.mockRestore();
+    }
+    const fix = `--agent ${join(mine, "agent.sh")}`;
+    expect(failed).toMatchObject({
+      code: "agent_failed",
+      details: { attempt_used: false },
+      message: expect.stringContaining(
+        `note: the agent runs in a temporary working directory of its own, not in yours (${mine}), so a relative path in its command names no file there; give it absolute paths: ${fix}`,
+      ),
+    });
+    const runId = (failed as PlatformError).details.run_id as string;
+    const r = await resumeRun(await s.platform.backendOfRun(runId), runId, {
+      kind: "command",
+      command: join(mine, "agent.sh"),
+    });
+    expect(r.outcomes.every((o) => o.status === "answered")).toBe(true);
+    expect(r.attempt).toBe(1);
+  }, 60_000);
+
+  it("names the relative words of a command that exist in the runner's directory, and nothing else", () => {
+    const mine = realpathSync(tempDir());
+    writeFileSync(join(mine, "agent.py"), "");
+    writeFileSync(join(mine, "it's.py"), "");
+    expect(relativePathNote("python3 agent.py --fast", mine)).toMatch(
+      new RegExp(`give it absolute paths: --agent '?python3 ${join(mine, "agent.py")} --fast'?$`),
+    );
+    expect(relativePathNote("python3 other.py", mine)).toBe("");
+    expect(relativePathNote(`python3 ${join(mine, "agent.py")}`, mine)).toBe("");
+    expect(relativePathNote("python3 'it's.py'", mine)).toBe("");
+  });
 });
 
 // probe28 B-F1: a resume of a run that another live runner drives ran the agent twice on every task

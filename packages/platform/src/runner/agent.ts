@@ -2,11 +2,12 @@
  * Asking an agent for one answer (the CLI agent protocol `bench-bounty.agent.v1`, or an in-process function), with the task timeout, and checking what it answered.
  */
 import { trimWhiteSpace } from "@bench-bounty/evidence";
-import { join } from "node:path";
+import { statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { RunBackend } from "../backend.js";
 import type { ServedTask } from "../runs.js";
 import { MAX_AGENT_STDOUT_BYTES, runAgentProcess } from "../agent-process.js";
-import { terminalText } from "../terminal.js";
+import { shellWord, terminalText } from "../terminal.js";
 import { firstInvalidUtf8, jsonPathAtByte } from "../utf8.js";
 import type { Checkpoint } from "./checkpoint.js";
 import type { TaskOutcome } from "../runner.js";
@@ -132,7 +133,7 @@ export async function askAgent(
   if (res.code !== 0)
     return failAll(
       "error",
-      `agent exited with ${res.signal ?? `status ${res.code}`}${stderrNote(res.stderrTail)}`,
+      `agent exited with ${res.signal ?? `status ${res.code}`}${stderrNote(res.stderrTail)}${agent.cwd === undefined ? relativePathNote(agent.command) : ""}`,
     );
   if (res.stdoutBytes > res.stdout.length)
     return failAll(
@@ -191,6 +192,32 @@ export async function askAgent(
     if (!out.has(t.ordinal))
       out.set(t.ordinal, { status: "invalid", reason: `no answer for this ordinal${note}` });
   return out;
+}
+
+/**
+ * The note for a failed agent whose command names a file relative to the runner's working directory
+ * (`./agent.sh`, `python3 agent.py`: probe31 B-F9, `sh: 1: ./agent.sh: not found`, and the printed resume
+ * ran it again): the agent runs in a temporary working directory of its own, so the note gives the
+ * command with those words made absolute, to pass as `--agent`. Words are split at blanks; a word
+ * starting with `/`, `~`, `-` or `$`, or holding a quote or `=`, is left alone.
+ * @param from the directory the words are resolved in (default: the runner's working directory)
+ * @returns `\nnote: ...` or `""` when no word of the command is such a file
+ */
+export function relativePathNote(command: string, from: string = process.cwd()): string {
+  let found = false;
+  const words = command.split(/([ \t\n]+)/).map((w) => {
+    if (w === "" || /^[\s/~\-$]/.test(w) || /['"=\\`]/.test(w) || w === "." || w === "..") return w;
+    const abs = resolve(from, w);
+    try {
+      if (!statSync(abs).isFile()) return w;
+    } catch {
+      return w; // not a file of the runner's directory
+    }
+    found = true;
+    return shellWord(abs);
+  });
+  if (!found) return "";
+  return `\nnote: the agent runs in a temporary working directory of its own, not in yours (${terminalText(from)}), so a relative path in its command names no file there; give it absolute paths: --agent ${terminalText(shellWord(words.join("")))}`;
 }
 
 /** Most entries of an answer list that answer no task a reason names (then their count). */
