@@ -52,6 +52,7 @@
  * Files: this module runs the plan (batches, submit, finalize, resume); `runner/agent.ts` asks an
  * agent for one answer; `runner/checkpoint.ts` writes and reads the checkpoint.
  */
+import { setMaxListeners } from "node:events";
 import { existsSync } from "node:fs";
 import { PlatformError } from "./errors.js";
 import { MAX_TIMER_MS } from "./time.js";
@@ -334,6 +335,10 @@ async function execute(
   for (let i = 0; i < todo.length; i += batchSize) batches.push(todo.slice(i, i + batchSize));
 
   const internal = new AbortController();
+  const workers = Math.min(cp.options.concurrency, Math.max(1, batches.length));
+  // one abort listener per task in flight, removed when it ends: no leak, so no warning of Node's
+  // (probe31 B-F10: `MaxListenersExceededWarning ... 11 abort listeners` at --concurrency 11)
+  setMaxListeners(workers + 10, internal.signal);
   const onAbort = () => internal.abort();
   opts.signal?.addEventListener("abort", onAbort);
   if (opts.signal?.aborted) internal.abort();
@@ -412,9 +417,7 @@ async function execute(
     }
   };
   try {
-    await Promise.all(
-      Array.from({ length: Math.min(cp.options.concurrency, Math.max(1, batches.length)) }, worker),
-    );
+    await Promise.all(Array.from({ length: workers }, worker));
   } finally {
     opts.signal?.removeEventListener("abort", onAbort);
     bar?.stop();

@@ -495,6 +495,44 @@ describe("a failed agent's command with a relative path (probe31 B-F9)", () => {
   });
 });
 
+// probe31 B-F10: more than 10 tasks in flight printed Node's MaxListenersExceededWarning
+describe("--concurrency over 10 (probe31 B-F10)", () => {
+  it("prints no MaxListenersExceededWarning with every task in flight at once", async () => {
+    const s = await store();
+    const warnings: unknown[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on("warning", onWarning);
+    try {
+      let inFlight = 0;
+      let release!: () => void;
+      const all = new Promise<void>((r) => (release = r));
+      const backend = await s.platform.backend("wide");
+      const total = (await s.platform.startRun(s.slug, "probe")).tasks.length;
+      expect(total).toBeGreaterThan(10);
+      const r = await runBenchmark(
+        backend,
+        s.slug,
+        "wide",
+        {
+          kind: "function",
+          name: "gated",
+          answer: async (t) => {
+            if (++inFlight === total) release();
+            await all;
+            return promptAgent(t.prompt);
+          },
+        },
+        { concurrency: 1000 },
+      );
+      expect(r.finalized).not.toBeNull();
+      await new Promise((res) => setImmediate(res)); // a warning is emitted on the next tick
+      expect(warnings).not.toContain("MaxListenersExceededWarning");
+    } finally {
+      process.off("warning", onWarning);
+    }
+  }, 60_000);
+});
+
 // probe28 B-F1: a resume of a run that another live runner drives ran the agent twice on every task
 describe("one runner per run (probe28 B-F1)", () => {
   it("a resume while the run is being run is refused before its agent starts, naming the live process", async () => {
