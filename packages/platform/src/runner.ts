@@ -22,7 +22,8 @@
  * ## Invalid answers
  * A task whose answer is missing, not a string, empty (White_Space only), refused by submit, timed out,
  * or whose process failed (non-zero exit, unparseable stdout: not UTF-8, naming the byte offset, or not
- * JSON), or whose ordinal the answer list names twice, is *invalid*. Policy `skip` (default):
+ * JSON), or whose ordinal the answer list names twice, is *invalid*; a task left without an answer names
+ * the entries that answer no task of the batch by their JSON path (`$.answers[0].ordinal is a string`). Policy `skip` (default):
  * the task stays unanswered (it scores 0, `answer_digest: null`) and the run goes on. Policy `abort`:
  * the runner stops, leaves the run in progress and throws `agent_failed`; `resume` continues it and
  * asks the failed task again.
@@ -51,10 +52,11 @@
  * Files: this module runs the plan (batches, submit, finalize, resume); `runner/agent.ts` asks an
  * agent for one answer; `runner/checkpoint.ts` writes and reads the checkpoint.
  */
+import { setMaxListeners } from "node:events";
 import { existsSync } from "node:fs";
 import { PlatformError } from "./errors.js";
 import { MAX_TIMER_MS } from "./time.js";
-import { agentWorkRoot, passedAgentEnv } from "./agent-process.js";
+import { agentArgv, agentWorkRoot, bubblewrapAvailable, passedAgentEnv } from "./agent-process.js";
 import type { RunBackend } from "./backend.js";
 import type { FinalizeResult, RunView, ServedTask } from "./runs.js";
 import {
@@ -158,10 +160,26 @@ function resolved(o: RunnerOptions) {
 }
 
 /**
+ * The checks of a CLI agent's sandbox that need no task, made before anything is registered or started
+ * (probe31 B-F4: a store layout the sandbox refuses was refused at the first agent process, after the
+ * agent was registered and the attempt started): the agents' directory ({@link agentWorkRoot}) and,
+ * when bubblewrap works, the sandbox's mounts as every agent of `backend` gets them ({@link agentArgv}:
+ * each of `backend.privatePaths` can be hidden, and `cwd` is none of them).
+ * @param cwd the agent's working directory (`AgentSpec.cwd`; default: a fresh one under the agents' directory)
+ * @throws PlatformError `invalid_option`: field `agents_dir` (the agents' directory is not safe), `store`
+ *   (a store path cannot be hidden: the root directory, a file with another hard link, a tree over
+ *   `MAX_HIDDEN_ENTRIES`), `agent.cwd` (the working directory is the store's)
+ */
+export function checkAgentSandbox(backend: Pick<RunBackend, "privatePaths">, cwd?: string): void {
+  const root = agentWorkRoot();
+  agentArgv("true", cwd ?? root, [...backend.privatePaths], bubblewrapAvailable());
+}
+
+/**
  * Starts a new attempt of `agentId` on `slug` and runs it to the end (or until interrupted).
  * @throws PlatformError from start (`run_in_progress`, `max_attempts_reached`, ...), `agent_failed` (policy
- *   abort), `invalid_option` (field `agents_dir`) before the attempt starts when a CLI agent's directories
- *   cannot be kept apart ({@link agentWorkRoot})
+ *   abort), `invalid_option` (fields `agents_dir`, `store`, `agent.cwd`) before the attempt starts when a
+ *   CLI agent's sandbox cannot be made ({@link checkAgentSandbox})
  */
 export async function runBenchmark(
   backend: RunBackend,
@@ -171,7 +189,7 @@ export async function runBenchmark(
   opts: RunnerOptions = {},
 ): Promise<RunnerResult> {
   const options = resolved(opts);
-  if (agent.kind === "command") agentWorkRoot(); // refused before the attempt starts, not at its first task
+  if (agent.kind === "command") checkAgentSandbox(backend, agent.cwd); // before the attempt starts, not at its first task
   const started = await backend.start(slug, agentId);
   const cp = newCheckpoint(
     backend,
@@ -239,8 +257,11 @@ export async function resumeRun(
   // a run without a checkpoint here (started by another runner killed before writing it, or by an HTTP
   // client) is adopted when an agent is given: its answered tasks are read from the store (probe29 B-F7)
   const adopt = agent !== undefined && !existsSync(checkpointFile(backend, runId));
-  if (!adopt) readCheckpoint(backend, runId); // an unknown or damaged checkpoint is refused before anything is locked
-  if (agent?.kind !== "function") agentWorkRoot(); // a CLI agent's directory, checked before it is asked
+  // an unknown or damaged checkpoint is refused before anything is locked
+  const recorded = adopt ? undefined : readCheckpoint(backend, runId).agent;
+  // a CLI agent's sandbox, checked before anything is written or asked
+  if (agent?.kind === "command") checkAgentSandbox(backend, agent.cwd);
+  else if (agent === undefined && recorded?.kind === "command") checkAgentSandbox(backend, recorded.cwd);
   const lock = acquireRunLock(backend.checkpointDir, runId);
   try {
     if (adopt && !existsSync(checkpointFile(backend, runId))) {
@@ -314,6 +335,10 @@ async function execute(
   for (let i = 0; i < todo.length; i += batchSize) batches.push(todo.slice(i, i + batchSize));
 
   const internal = new AbortController();
+  const workers = Math.min(cp.options.concurrency, Math.max(1, batches.length));
+  // one abort listener per task in flight, removed when it ends: no leak, so no warning of Node's
+  // (probe31 B-F10: `MaxListenersExceededWarning ... 11 abort listeners` at --concurrency 11)
+  setMaxListeners(workers + 10, internal.signal);
   const onAbort = () => internal.abort();
   opts.signal?.addEventListener("abort", onAbort);
   if (opts.signal?.aborted) internal.abort();
@@ -392,9 +417,7 @@ async function execute(
     }
   };
   try {
-    await Promise.all(
-      Array.from({ length: Math.min(cp.options.concurrency, Math.max(1, batches.length)) }, worker),
-    );
+    await Promise.all(Array.from({ length: workers }, worker));
   } finally {
     opts.signal?.removeEventListener("abort", onAbort);
     bar?.stop();

@@ -6,6 +6,7 @@
  * through a symlink made bwrap fail for every task; it is now hidden at its real path. SQLite only: a
  * PostgreSQL store is no local file to hide.
  */
+import Database from "better-sqlite3";
 import {
   chmodSync,
   chownSync,
@@ -25,6 +26,7 @@ import { spawn } from "node:child_process";
 import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   agentArgv,
@@ -35,20 +37,27 @@ import {
   listeningSocketPaths,
   runAgentProcess,
 } from "../src/agent-process.js";
+import { LocalRunBackend } from "../src/backend.js";
 import { Store } from "../src/store.js";
-import { runBenchmark } from "../src/runner.js";
+import { resumeRun, runBenchmark } from "../src/runner.js";
+import { seattlePublishArgs } from "../src/testing.js";
 import {
   cities,
   CITIES_PUBLISH,
   cleanup,
+  cliAccount,
+  helperAddress,
   manualClock,
   openAt,
   openTemp,
+  runCli,
   tempDir,
   TEST_ENGINE,
 } from "./helpers.js";
 
 afterEach(cleanup);
+
+const AGENT = fileURLToPath(new URL("./fixtures/agent.mjs", import.meta.url));
 
 /**
  * Where the runner's check of the agents' directory looks (undefined: the real `AGENTS_PARENT`): a test
@@ -487,6 +496,92 @@ describe.skipIf(!bubblewrapAvailable())(
           await victim.done;
         }
       }, 30_000);
+  },
+);
+
+// probe31 B-F4: a store layout the sandbox refuses was refused at the first agent process, after the
+// agent was registered and the attempt started (one of the account's agent slots taken, and the same
+// command, the layout fixed, refused `run_in_progress`)
+describe.skipIf(!bubblewrapAvailable())(
+  "a layout that cannot be hidden is refused before anything is written (probe31 B-F4)",
+  () => {
+    const answers = `cat >/dev/null; printf '{"answers":[{"ordinal":0,"answer_text":"x"},{"ordinal":1,"answer_text":"x"}]}'`;
+    it("a symlink to / or a hard-linked file in the --store directory: no agent registered, no run started", async () => {
+      const h = await openTemp({ clock: manualClock().now });
+      const ds = await h.createDataset(cities(2));
+      const { slug } = await h.publish(ds.dataset_id, { ...CITIES_PUBLISH });
+      const dir = realpathSync(tempDir()); // the CLI's --store directory, hidden as a local store's own
+      const backend = new LocalRunBackend(h.real, await h.principal("f4"), [dir]);
+      const refusedBy = async (layout: () => void, undo: () => void, why: RegExp) => {
+        layout();
+        await expect(
+          runBenchmark(backend, slug, "f4agent", { kind: "command", command: answers }),
+        ).rejects.toMatchObject({ code: "invalid_option", details: { field: "store" }, message: why });
+        expect(await h.getAgent("f4agent")).toBeNull();
+        expect(await h.listRuns(slug)).toEqual([]);
+        undo();
+      };
+      await refusedBy(
+        () => symlinkSync("/", join(dir, "rootlink")),
+        () => rmSync(join(dir, "rootlink")),
+        /rootlink cannot be hidden .*: it is the root directory/,
+      );
+      const outside = join(tempDir(), "other-name");
+      await refusedBy(
+        () => {
+          writeFileSync(join(dir, "gold.txt"), "GOLD");
+          linkSync(join(dir, "gold.txt"), outside);
+        },
+        () => rmSync(outside),
+        /gold\.txt cannot be hidden .*2 hard links/,
+      );
+      // the same command, the layout fixed: attempt 1 of a new agent
+      const r = await runBenchmark(backend, slug, "f4agent", { kind: "command", command: answers });
+      expect(r.attempt).toBe(1);
+      expect(r.finalized).not.toBeNull();
+    });
+
+    it("run on the CLI, registering the agent first (--withdrawal-address): the same command, the layout fixed, is attempt 1", async () => {
+      const store = tempDir();
+      expect((await runCli(...seattlePublishArgs("seattle"), "--store", store)).code).toBe(0);
+      const key = await cliAccount(store, "f4-owner");
+      const args = [
+        ...["run", "seattle", "--store", store, "--api-key", key, "--agent", `node ${AGENT}`],
+        ...["--agent-id", "f4agent", "--withdrawal-address", helperAddress("f4agent"), "--no-progress"],
+      ];
+      symlinkSync("/", join(store, "rootlink"));
+      const refused = await runCli(...args);
+      expect(refused.code).toBe(1);
+      expect(refused.err).toMatch(
+        /rootlink cannot be hidden from a sandboxed agent: it is the root directory/,
+      );
+      const db = new Database(join(store, "platform.sqlite"), { readonly: true });
+      try {
+        // nothing written: no agent (not even the one --withdrawal-address registers first), no run
+        expect(db.prepare("select count(*) as n from agents").get()).toEqual({ n: 0 });
+        expect(db.prepare("select count(*) as n from runs").get()).toEqual({ n: 0 });
+      } finally {
+        db.close();
+      }
+      rmSync(join(store, "rootlink"));
+      const again = await runCli(...args);
+      expect(again.code, again.err).toBe(0);
+      expect(JSON.parse(again.out)).toMatchObject({ agent_id: "f4agent", attempt: 1, interrupted: false });
+    });
+
+    it("resume refuses it before the run is adopted or locked", async () => {
+      const h = await openTemp({ clock: manualClock().now });
+      const ds = await h.createDataset(cities(2));
+      const { slug } = await h.publish(ds.dataset_id, { ...CITIES_PUBLISH });
+      const dir = realpathSync(tempDir());
+      const backend = new LocalRunBackend(h.real, await h.principal("f4"), [dir]);
+      const started = await h.startRun(slug, "f4");
+      symlinkSync("/", join(dir, "rootlink"));
+      await expect(
+        resumeRun(backend, started.run.id, { kind: "command", command: answers }),
+      ).rejects.toMatchObject({ code: "invalid_option", details: { field: "store" } });
+      expect(existsSync(join(backend.checkpointDir, `${started.run.id}.json`))).toBe(false);
+    });
   },
 );
 

@@ -1,12 +1,13 @@
 import { answerDigest } from "@bench-bounty/evidence";
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { agentLogDroppedNote, MAX_AGENT_LOG_BYTES } from "../src/agent-log.js";
 import { PlatformError } from "../src/errors.js";
 import { readCheckpoint, resumeRun, runBenchmark, type AgentSpec, type RunnerResult } from "../src/runner.js";
+import { relativePathNote } from "../src/runner/agent.js";
 import { acquireRunLock, runLockFile } from "../src/runner/lock.js";
 import { cities, cleanup, manualClock, promptAgent, tempDir, openAt, type Harness } from "./helpers.js";
 
@@ -410,6 +411,125 @@ describe("an agent's stdout is read strictly (probe28 B-F6, B-F7)", () => {
       });
     }
     expect(r.finalized!.counts.answered).toBe(0);
+  }, 60_000);
+});
+
+// probe31 B-F8: an entry whose ordinal is a string ("0") or not one of the batch's was dropped without a
+// word, and its task reported "no answer for this ordinal"
+describe("answers that answer no task are named (probe31 B-F8)", () => {
+  it("a string ordinal, an ordinal not in the batch, a bare value, a missing ordinal: each by its JSON path", async () => {
+    const s = await store();
+    const stray = [
+      { ordinal: "0", answer_text: "x" },
+      { ordinal: 99, answer_text: "y" },
+      7,
+      { answer_text: "z" },
+      { ordinal: null },
+    ];
+    const r = await runBenchmark(
+      await s.platform.backend("stray"),
+      s.slug,
+      "stray",
+      { kind: "command", command: `cat >/dev/null; printf '%s' '${JSON.stringify({ answers: stray })}'` },
+      { batchSize: 100 }, // one batch of every task
+    );
+    const ordinals = (await s.platform.runTasks(r.run_id)).map((t) => t.ordinal).sort((a, b) => a - b);
+    expect(ordinals.length).toBeGreaterThan(5);
+    for (const o of r.outcomes)
+      expect(o).toEqual({
+        ordinal: o.ordinal,
+        status: "invalid",
+        reason:
+          `no answer for this ordinal (answering no task of the batch: $.answers[0].ordinal is a string ("0"), not a number; ` +
+          `$.answers[1].ordinal 99 is not an ordinal of this batch (${ordinals.slice(0, 5).join(", ")}, ...); ` +
+          `$.answers[2] is a number (7), not {"ordinal", "answer_text"}; and 2 more)`,
+      });
+    expect(r.finalized!.counts.answered).toBe(0);
+  }, 60_000);
+});
+
+// probe31 B-F9: `run --agent ./agent.sh` failed "not found" (the agent runs in a directory of its own),
+// and nothing said why; the printed resume ran the same relative command again
+describe("a failed agent's command with a relative path (probe31 B-F9)", () => {
+  it("the error says the agent runs elsewhere and gives the command with absolute paths, which resume runs", async () => {
+    const s = await store();
+    const mine = realpathSync(tempDir());
+    writeFileSync(join(mine, "agent.sh"), `#!/bin/sh\nexec node ${AGENT}\n`, { mode: 0o755 });
+    const cwd = vi.spyOn(process, "cwd").mockReturnValue(mine); // the runner started in `mine`
+    let failed: unknown;
+    try {
+      failed = await runBenchmark(await s.platform.backend("rel"), s.slug, "rel", {
+        kind: "command",
+        command: "./agent.sh",
+      }).catch((e: unknown) => e);
+    } finally {
+      cwd.mockRestore();
+    }
+    const fix = `--agent ${join(mine, "agent.sh")}`;
+    expect(failed).toMatchObject({
+      code: "agent_failed",
+      details: { attempt_used: false },
+      message: expect.stringContaining(
+        `note: the agent runs in a temporary working directory of its own, not in yours (${mine}), so a relative path in its command names no file there; give it absolute paths: ${fix}`,
+      ),
+    });
+    const runId = (failed as PlatformError).details.run_id as string;
+    const r = await resumeRun(await s.platform.backendOfRun(runId), runId, {
+      kind: "command",
+      command: join(mine, "agent.sh"),
+    });
+    expect(r.outcomes.every((o) => o.status === "answered")).toBe(true);
+    expect(r.attempt).toBe(1);
+  }, 60_000);
+
+  it("names the relative words of a command that exist in the runner's directory, and nothing else", () => {
+    const mine = realpathSync(tempDir());
+    writeFileSync(join(mine, "agent.py"), "");
+    writeFileSync(join(mine, "it's.py"), "");
+    expect(relativePathNote("python3 agent.py --fast", mine)).toMatch(
+      new RegExp(`give it absolute paths: --agent '?python3 ${join(mine, "agent.py")} --fast'?$`),
+    );
+    expect(relativePathNote("python3 other.py", mine)).toBe("");
+    expect(relativePathNote(`python3 ${join(mine, "agent.py")}`, mine)).toBe("");
+    expect(relativePathNote("python3 'it's.py'", mine)).toBe("");
+  });
+});
+
+// probe31 B-F10: more than 10 tasks in flight printed Node's MaxListenersExceededWarning
+describe("--concurrency over 10 (probe31 B-F10)", () => {
+  it("prints no MaxListenersExceededWarning with every task in flight at once", async () => {
+    const s = await store();
+    const warnings: unknown[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on("warning", onWarning);
+    try {
+      let inFlight = 0;
+      let release!: () => void;
+      const all = new Promise<void>((r) => (release = r));
+      const backend = await s.platform.backend("wide");
+      const total = (await s.platform.startRun(s.slug, "probe")).tasks.length;
+      expect(total).toBeGreaterThan(10);
+      const r = await runBenchmark(
+        backend,
+        s.slug,
+        "wide",
+        {
+          kind: "function",
+          name: "gated",
+          answer: async (t) => {
+            if (++inFlight === total) release();
+            await all;
+            return promptAgent(t.prompt);
+          },
+        },
+        { concurrency: 1000 },
+      );
+      expect(r.finalized).not.toBeNull();
+      await new Promise((res) => setImmediate(res)); // a warning is emitted on the next tick
+      expect(warnings).not.toContain("MaxListenersExceededWarning");
+    } finally {
+      process.off("warning", onWarning);
+    }
   }, 60_000);
 });
 

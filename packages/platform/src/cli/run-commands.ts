@@ -25,7 +25,14 @@ import { LocalRunBackend, type RunBackend } from "../backend.js";
 import type { RemoteAccountKeys } from "./account-commands.js";
 import { PlatformError } from "../errors.js";
 import { passedAgentEnv } from "../agent-process.js";
-import { resumeRun, runBenchmark, type AgentSpec, type RunnerOptions, type RunnerResult } from "../runner.js";
+import {
+  checkAgentSandbox,
+  resumeRun,
+  runBenchmark,
+  type AgentSpec,
+  type RunnerOptions,
+  type RunnerResult,
+} from "../runner.js";
 import { shellWord, terminalText } from "../terminal.js";
 import { MAX_TIMER_MS } from "../time.js";
 interface RunOpts {
@@ -371,14 +378,16 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
           const where = await runBackendOf(o, hooks);
           const { signal, dispose } = interruptible();
           try {
+            const backend = await where.backend();
+            // the sandbox's layout too, before the agent is registered (probe31 B-F4)
+            checkAgentSandbox(backend);
             if (!o.server && (o.withdrawalAddress || o.author)) {
-              const local = (await where.backend()) as LocalRunBackend;
+              const local = backend as LocalRunBackend;
               await local.platform.registerAgent(local.principal, o.agentId!, {
                 ...(o.withdrawalAddress ? { withdrawal_address: o.withdrawalAddress } : {}),
                 ...(o.author ? { is_author_agent: true } : {}),
               });
             }
-            const backend = await where.backend();
             const results: ReturnType<typeof summarise>[] = [];
             const w = whereOf(o, cmd);
             for (let i = 0; i < (o.attempts ?? 1) && !signal.aborted; i++) {

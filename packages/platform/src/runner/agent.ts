@@ -2,10 +2,12 @@
  * Asking an agent for one answer (the CLI agent protocol `bench-bounty.agent.v1`, or an in-process function), with the task timeout, and checking what it answered.
  */
 import { trimWhiteSpace } from "@bench-bounty/evidence";
-import { join } from "node:path";
+import { statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { RunBackend } from "../backend.js";
 import type { ServedTask } from "../runs.js";
 import { MAX_AGENT_STDOUT_BYTES, runAgentProcess } from "../agent-process.js";
+import { shellWord, terminalText } from "../terminal.js";
 import { firstInvalidUtf8, jsonPathAtByte } from "../utf8.js";
 import type { Checkpoint } from "./checkpoint.js";
 import type { TaskOutcome } from "../runner.js";
@@ -131,7 +133,7 @@ export async function askAgent(
   if (res.code !== 0)
     return failAll(
       "error",
-      `agent exited with ${res.signal ?? `status ${res.code}`}${stderrNote(res.stderrTail)}`,
+      `agent exited with ${res.signal ?? `status ${res.code}`}${stderrNote(res.stderrTail)}${agent.cwd === undefined ? relativePathNote(agent.command) : ""}`,
     );
   if (res.stdoutBytes > res.stdout.length)
     return failAll(
@@ -162,10 +164,14 @@ export async function askAgent(
   const wanted = new Set(batch.map((t) => t.ordinal));
   const base = Array.isArray(doc) ? "$" : "$.answers";
   const firstAt = new Map<number, number>(); // ordinal -> index of its first answer in the list
+  const unusable: string[] = []; // entries that answer no task of the batch, by JSON path (probe31 B-F8)
   for (const [i, a] of list.entries()) {
-    if (typeof a !== "object" || a === null) continue;
-    const { ordinal, answer_text } = a as { ordinal?: unknown; answer_text?: unknown };
-    if (typeof ordinal !== "number" || !wanted.has(ordinal)) continue;
+    const why = unusableEntry(a, wanted);
+    if (why !== null) {
+      unusable.push(`${base}[${i}]${why}`);
+      continue;
+    }
+    const { ordinal, answer_text } = a as { ordinal: number; answer_text?: unknown };
     const first = firstAt.get(ordinal);
     if (first === undefined) {
       firstAt.set(ordinal, i);
@@ -178,5 +184,75 @@ export async function askAgent(
       });
     }
   }
+  const note =
+    unusable.length === 0
+      ? ""
+      : ` (answering no task of the batch: ${unusable.slice(0, MAX_UNUSABLE_SHOWN).join("; ")}${unusable.length > MAX_UNUSABLE_SHOWN ? `; and ${unusable.length - MAX_UNUSABLE_SHOWN} more` : ""})`;
+  for (const t of batch)
+    if (!out.has(t.ordinal))
+      out.set(t.ordinal, { status: "invalid", reason: `no answer for this ordinal${note}` });
   return out;
+}
+
+/**
+ * The note for a failed agent whose command names a file relative to the runner's working directory
+ * (`./agent.sh`, `python3 agent.py`: probe31 B-F9, `sh: 1: ./agent.sh: not found`, and the printed resume
+ * ran it again): the agent runs in a temporary working directory of its own, so the note gives the
+ * command with those words made absolute, to pass as `--agent`. Words are split at blanks; a word
+ * starting with `/`, `~`, `-` or `$`, or holding a quote or `=`, is left alone.
+ * @param from the directory the words are resolved in (default: the runner's working directory)
+ * @returns `\nnote: ...` or `""` when no word of the command is such a file
+ */
+export function relativePathNote(command: string, from: string = process.cwd()): string {
+  let found = false;
+  const words = command.split(/([ \t\n]+)/).map((w) => {
+    if (w === "" || /^[\s/~\-$]/.test(w) || /['"=\\`]/.test(w) || w === "." || w === "..") return w;
+    const abs = resolve(from, w);
+    try {
+      if (!statSync(abs).isFile()) return w;
+    } catch {
+      return w; // not a file of the runner's directory
+    }
+    found = true;
+    return shellWord(abs);
+  });
+  if (!found) return "";
+  return `\nnote: the agent runs in a temporary working directory of its own, not in yours (${terminalText(from)}), so a relative path in its command names no file there; give it absolute paths: --agent ${terminalText(shellWord(words.join("")))}`;
+}
+
+/** Most entries of an answer list that answer no task a reason names (then their count). */
+const MAX_UNUSABLE_SHOWN = 3;
+
+/**
+ * Why an entry of an agent's answer list answers no task of its batch (`wanted`: the batch's ordinals),
+ * as the rest of its JSON path and the reason (`.ordinal is a string ("0"), not a number`), or null
+ * when it is `{"ordinal": <one of wanted>, ...}`. The agent's values are shown bounded and escaped
+ * (they reach the operator's terminal).
+ */
+function unusableEntry(entry: unknown, wanted: ReadonlySet<number>): string | null {
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry))
+    return ` is ${kindOf(entry)}, not {"ordinal", "answer_text"}`;
+  const { ordinal } = entry as { ordinal?: unknown };
+  if (ordinal === undefined) return ".ordinal is missing";
+  if (typeof ordinal !== "number") return `.ordinal is ${kindOf(ordinal)}, not a number`;
+  if (!wanted.has(ordinal)) {
+    const list = [...wanted].sort((x, y) => x - y);
+    const of = list.length <= 5 ? list.join(", ") : `${list.slice(0, 5).join(", ")}, ...`;
+    return `.ordinal ${shown(ordinal)} is not an ordinal of this batch (${of})`;
+  }
+  return null;
+}
+
+/** What a JSON value is, for a message: `null`, `a string ("0")`, `a list`, `an object`. */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value} (${shown(value)})`;
+}
+
+/** A JSON value of an agent's output as a message shows it: its JSON text, at most 40 characters, escaped. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return terminalText(text.length > 40 ? `${text.slice(0, 37)}...` : text);
 }
