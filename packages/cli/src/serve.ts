@@ -25,8 +25,9 @@
  * - `--host`, `--port`. It prints where it listens and which database it uses, then serves until
  *   SIGINT, SIGTERM or SIGHUP, and with `--exit-with-parent` until the process that started it dies
  *   (a wrapper killed without passing the signal on: the demo, `npx`, `npm run`); then it answers the
- *   award requests in flight at once (`Platform.stopAwards`), ends the uploads in flight at their next
- *   slice of rows (`Platform.stopUploads`: 503, nothing stored), stops the listener (the requests in
+ *   award requests in flight at once (`Platform.stopAwards`), ends the uploads and publishes in flight
+ *   at their next step (`Platform.stopUploads`: 503, nothing stored), answers the dataset worker's jobs
+ *   503 and stops it (`closeDatasetWorker`), stops the listener (the requests in
  *   flight get {@link SERVE_STOP_GRACE_MS} to be answered), the verifier and the store, and exits.
  */
 import { Option, type Command } from "commander";
@@ -633,14 +634,19 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         // requests in flight SERVE_STOP_GRACE_MS to be answered before it cuts them (probe29 C-F9: the
         // operator's award was cut with no answer and the process lingered 46 s); an upload inserting
         // its rows ends at its next slice, its pending dataset removed, and is answered 503 before the
-        // store closes (probe30 A-F10: the store was closed under it, no answer, the dataset left behind)
+        // store closes (probe30 A-F10: the store was closed under it, no answer, the dataset left behind);
+        // the dataset jobs (validate, upload, a publish's planning) are answered 503 stopping at once and
+        // the dataset worker terminated outside the native hashing, and a publish's reads and writes end
+        // before the store closes (probe31 A-F6: the process aborted, or the store closed under the
+        // publish, which was never answered)
         const awardsStopped = platform.stopAwards();
         const uploadsStopped = platform.stopUploads();
+        const datasetsStopped = closeDatasetWorker();
         await server.close(SERVE_STOP_GRACE_MS);
         await verifier.stop();
         await awardsStopped;
         await uploadsStopped;
-        await closeDatasetWorker();
+        await datasetsStopped;
         await platform.close();
       } catch (e) {
         if (!(e instanceof PlatformError)) throw e;

@@ -13,6 +13,8 @@ export * from "./hash.js";
 export {
   keccak256Bytes,
   keccakBackend,
+  setNativeKeccakGate,
+  type NativeKeccakGate,
   nativeKeccakUnavailableReason,
   setKeccakBackend,
   type KeccakBackendName,

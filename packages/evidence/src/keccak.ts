@@ -162,7 +162,36 @@ function current(): { name: KeccakBackendName; hasher: Hasher } {
  * @throws Error only when `BENCH_BOUNTY_KECCAK` is invalid, or `native` and the binding cannot load
  */
 export function keccak256Bytes(data: Uint8Array): Uint8Array {
-  return (active ?? current()).hasher(data);
+  if (gate === null || active?.name === "js") return (active ?? current()).hasher(data);
+  // the native addon, or its loading and self-test: inside the gate
+  gate.enter();
+  try {
+    return current().hasher(data);
+  } finally {
+    gate.leave();
+  }
+}
+
+/**
+ * Marks the spans of native code ({@link setNativeKeccakGate}): `enter` before the addon is called (it
+ * may throw, to refuse the call: the hash then throws that), `leave` after it returns or throws.
+ */
+export interface NativeKeccakGate {
+  enter(): void;
+  leave(): void;
+}
+
+let gate: NativeKeccakGate | null = null;
+
+/**
+ * Wraps every call into the native addon made by {@link keccak256Bytes} (its loading and self-test
+ * included) in `g` (null: none), for a worker thread that may be terminated: a thread terminated while
+ * inside the addon aborts the whole process (`FATAL ERROR: Error::Error napi_create_reference`, probe31
+ * A-F6), so its owner terminates it only outside these spans (the server's dataset worker). The `js`
+ * backend is never gated (plain JS may be terminated anywhere).
+ */
+export function setNativeKeccakGate(g: NativeKeccakGate | null): void {
+  gate = g;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   keccakBackend,
   nativeKeccakUnavailableReason,
   setKeccakBackend,
+  setNativeKeccakGate,
 } from "../src/index.js";
 import { vector } from "./vectors.js";
 
@@ -78,6 +79,40 @@ describe("Keccak-256 backend", () => {
       expect(keccak256Hex(input)).toBe(n);
     }
   });
+
+  it.skipIf(nativeReason !== null)(
+    "a native gate marks each native hash and may refuse it; the js backend is never gated (probe31 A-F6)",
+    () => {
+      const marks: string[] = [];
+      let refuse = false;
+      setNativeKeccakGate({
+        enter() {
+          marks.push("enter");
+          if (refuse) throw new Error("stopping");
+        },
+        leave() {
+          marks.push("leave");
+        },
+      });
+      try {
+        setKeccakBackend("native");
+        expect(hexOf(keccak256(new Uint8Array(0)))).toBe(
+          "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470",
+        );
+        expect(marks).toEqual(["enter", "leave"]);
+        refuse = true;
+        expect(() => keccak256(new Uint8Array([1]))).toThrow("stopping");
+        expect(marks).toEqual(["enter", "leave", "enter"]);
+        setKeccakBackend("js");
+        marks.length = 0;
+        keccak256(new Uint8Array([1]));
+        expect(marks).toEqual([]);
+      } finally {
+        setNativeKeccakGate(null);
+        setKeccakBackend(initial);
+      }
+    },
+  );
 
   it("rejects an unknown backend name and keeps the active one", () => {
     const before = keccakBackend();

@@ -103,8 +103,8 @@ export interface PlatformContext {
   /** The award calls in flight, and their stop when the platform stops ({@link CallsInFlight}). */
   awardCalls: CallsInFlight;
   /**
-   * The uploads of requests in flight (`storeDataset` with `answerBy`), and their stop when the
-   * platform stops ({@link CallsInFlight}; probe30 A-F10).
+   * The uploads and publishes of requests in flight (`storeDataset`, `publishBenchmark` with
+   * `answerBy`), and their stop when the platform stops ({@link CallsInFlight}; probe30 A-F10, probe31 A-F6).
    */
   uploadCalls: CallsInFlight;
 }

@@ -542,10 +542,12 @@ export class Platform {
   }
 
   /**
-   * Stops this process's uploads of requests (`storeDataset` with `answerBy`; probe30 A-F10): each in
-   * flight ends at its next slice of rows, its pending dataset marked deleted and its rows removed, and
-   * is refused 503-shaped `server_busy` with `details.stopping` (nothing stored); a new one is refused
-   * so before it writes anything. Resolves once their work has ended: the store may be closed then.
+   * Stops this process's uploads and publishes of requests (`storeDataset`, `publish` with `answerBy`;
+   * probe30 A-F10, probe31 A-F6): an upload in flight ends at its next slice of rows, its pending dataset
+   * marked deleted and its rows removed, a publish after its planning or in its transaction before the
+   * insert, and each is refused 503-shaped `server_busy` with `details.stopping` (nothing stored); a new
+   * one is refused so before it reads or writes anything. Resolves once their work has ended: the store
+   * may be closed then.
    * `serve` calls it first when it stops, with {@link stopAwards}; {@link close} does too.
    */
   stopUploads(): Promise<void> {

@@ -311,14 +311,16 @@ function storePending(
 }
 
 /**
- * 503-shaped `server_busy`: this process is stopping, and the upload was not stored (nothing kept:
- * `details.stopping`, `retry_after_seconds`): upload it again once the server is back, or to another
- * on the store.
+ * 503-shaped `server_busy`: this process is stopping, and the upload was not stored, or the publish not
+ * written (nothing kept: `details.stopping`, `retry_after_seconds`): send it again once the server is
+ * back, or to another on the store.
  */
-function uploadStopping(): PlatformError {
+function uploadStopping(what: "upload" | "publish" = "upload"): PlatformError {
   return new PlatformError(
     "server_busy",
-    "this server is stopping: the dataset was not stored (nothing of it was kept); upload it again once the server is back",
+    what === "upload"
+      ? "this server is stopping: the dataset was not stored (nothing of it was kept); upload it again once the server is back"
+      : "this server is stopping: the benchmark was not published (nothing was written); publish it again once the server is back",
     { stopping: true, retry_after_seconds: 5 },
   );
 }
@@ -735,14 +737,35 @@ export async function assertPublishQuota(ctx: PlatformContext, p: Principal, t?:
 }
 
 /**
- * Publishes the dataset's benchmark (see the module doc), as {@link PublishHow} says.
+ * Publishes the dataset's benchmark (see the module doc), as {@link PublishHow} says. A publish of a
+ * request (`how.answerBy`) is counted in `ctx.uploadCalls` until its work ends, like an upload: once
+ * the platform stops (`Platform.stopUploads`, `close`) it begins nothing, and one in flight writes
+ * nothing after its planning nor inside its transaction before the insert, so the store closes only
+ * after its last read or write (probe31 A-F6: the store was closed under a publish, "The database
+ * connection is not open").
+ * @throws PlatformError as the module doc says; `server_busy` with `details.stopping` once the platform stops
  */
-export async function publishBenchmark(
+export function publishBenchmark(
   ctx: PlatformContext,
   author: Principal,
   datasetId: string,
   options: PublishOptions,
   how: PublishHow = {},
+): Promise<PublishResult> {
+  if (how.answerBy === undefined) return publishNow(ctx, author, datasetId, options, how);
+  if (ctx.uploadCalls.stopped) return Promise.reject(uploadStopping("publish"));
+  const work = publishNow(ctx, author, datasetId, options, how);
+  ctx.uploadCalls.track(work);
+  return work;
+}
+
+/** The work of {@link publishBenchmark}. */
+async function publishNow(
+  ctx: PlatformContext,
+  author: Principal,
+  datasetId: string,
+  options: PublishOptions,
+  how: PublishHow,
 ): Promise<PublishResult> {
   const config = benchmarkConfig(options);
   assertSeedAllowed(author, options, how);
@@ -788,6 +811,7 @@ export async function publishBenchmark(
         : { salts: Array.from({ length: stored.length }, () => hex(ctx.randomBytes(32))) },
   });
   assertWriteInTime(how.answerBy, "publish");
+  if (ctx.uploadCalls.stopped) throw uploadStopping("publish");
   // the owner's quota for the test set (probeD3 F6: the prompts were sized before rendering, within
   // the pack's limits); checked again in the insert's transaction
   await chargeTestSet(ctx, ds, prompt_bytes);
@@ -837,6 +861,7 @@ export async function publishBenchmark(
       await ctx.faults.publishBeforeInsert?.(slug);
       // the waits for this transaction and its locks (SQLite: the one connection) may have passed it
       assertWriteInTime(how.answerBy, "publish", "the store's locks");
+      if (ctx.uploadCalls.stopped) throw uploadStopping("publish");
       try {
         await t.benchmarks.insert({
           slug,

@@ -10,6 +10,7 @@
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
+import { planPublication } from "../src/publish/plan.js";
 import { preparedDataset } from "../src/testing.js";
 import {
   cleanup,
@@ -77,6 +78,79 @@ describe("a stop while a request's upload inserts its rows (probe30 A-F10)", () 
     );
     expect(late).toMatchObject({ code: "server_busy", details: { stopping: true } });
     expect(await stored(h)).toEqual({ rows: 0, datasets: 0 });
+    await h.close();
+  });
+});
+
+/**
+ * probe31 A-F6: a request's publish (`publish` with `answerBy`) was not counted by the stop: `close`
+ * closed the store while the publish's planning ran (serve: in its dataset worker), and the publish's
+ * next read failed "The database connection is not open" (an unexpected error; the client got no
+ * answer). Now `close` waits for the publish in flight, which writes nothing after its planning and is
+ * refused `server_busy` (`details.stopping`); a publish begun after the stop is refused before it reads.
+ */
+describe("a stop while a request's publish is planned (probe31 A-F6)", () => {
+  const OPTIONS = { title: "stopped", prompt_template: "Q {payload.q}", grader_type: "exact" } as const;
+  const rows = (name: string) =>
+    preparedDataset(name, 50, (i) =>
+      JSON.stringify({ decision_ts: "2026-01-01", payload: { q: `q${i}` }, label: `l${i % 3}` }),
+    );
+
+  it("close waits for the publish: refused server_busy (stopping) after its planning, nothing published, the store closed after", async () => {
+    const where = await freshStoreLocation();
+    const h = await openAt(where);
+    const p = await h.principal("stopped-publisher");
+    const ds = await h.real.storeDataset(p, rows("to-publish"), {});
+    let inPlanner!: () => void;
+    const planning = new Promise<void>((r) => (inPlanner = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const pub = rejection(
+      h.real.publish(p, ds.dataset_id, OPTIONS, {
+        answerBy: Date.now() + 120_000,
+        planner: async (job) => {
+          inPlanner();
+          await released;
+          return planPublication(job);
+        },
+      }),
+    );
+    await planning;
+    let closed = false;
+    const closing = h.close().then(() => (closed = true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(closed).toBe(false); // the store stays open for the publish
+    release();
+    const e = await pub;
+    expect(e).toMatchObject({ code: "server_busy", details: { stopping: true, retry_after_seconds: 5 } });
+    expect(e.message).toContain("this server is stopping: the benchmark was not published");
+    await closing;
+    // nothing was published: the restarted platform publishes the same dataset
+    const after = await openAt(where);
+    expect((await after.real.benchmarkList()).rows).toHaveLength(0);
+    const again = await after.real.publish(p, ds.dataset_id, OPTIONS, { answerBy: Date.now() + 120_000 });
+    expect(again.status).toBe("published");
+    await after.close();
+  });
+
+  it("a publish begun after stopUploads is refused (stopping) before it reads anything", async () => {
+    const h = await openAt(await freshStoreLocation());
+    const p = await h.principal("late-publisher");
+    const ds = await h.real.storeDataset(p, rows("late"), {});
+    await h.real.stopUploads();
+    let planned = false;
+    const e = await rejection(
+      h.real.publish(p, ds.dataset_id, OPTIONS, {
+        answerBy: Date.now() + 120_000,
+        planner: async (job) => {
+          planned = true;
+          return planPublication(job);
+        },
+      }),
+    );
+    expect(e).toMatchObject({ code: "server_busy", details: { stopping: true } });
+    expect(planned).toBe(false);
+    expect((await h.real.benchmarkList()).rows).toHaveLength(0);
     await h.close();
   });
 });

@@ -8,7 +8,7 @@
  * only, for the store) or the refusal comes back.
  */
 import { Worker } from "node:worker_threads";
-import type { JsonValue } from "@bench-bounty/evidence";
+import type { JsonValue, NativeKeccakGate } from "@bench-bounty/evidence";
 import {
   checkDataset,
   planPublication,
@@ -95,16 +95,67 @@ export function errorOf(f: CheckFailure): Error {
   return new Error(`dataset check failed: ${f.message}`);
 }
 
+/** Index in a worker's {@link WorkerFlags}: nonzero once the worker is to be terminated. */
+const STOP = 0;
+/** Index in a worker's {@link WorkerFlags}: nonzero while the worker is inside the native Keccak addon. */
+const IN_NATIVE = 1;
+
+/**
+ * Two `Int32Array` cells shared by the event loop and one worker ({@link STOP}, {@link IN_NATIVE}): a
+ * worker terminated while inside the `keccak` N-API addon aborts the whole process (`FATAL ERROR:
+ * Error::Error napi_create_reference`, exit 134; probe31 A-F6), so the worker marks each native call
+ * ({@link nativeGate}) and is terminated only outside one ({@link terminateSafely}).
+ */
+export type WorkerFlags = Int32Array;
+
+/** A new pair of {@link WorkerFlags} on shared memory (both zero). */
+function newFlags(): WorkerFlags {
+  return new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+}
+
+/**
+ * The worker's side of {@link WorkerFlags}, for the evidence library's `setNativeKeccakGate`: each
+ * native call is marked {@link IN_NATIVE} while it runs, and refused (it throws, the job fails) once
+ * {@link STOP} is set. Sequentially consistent stores then loads on both sides: either this side sees
+ * `STOP` and does not call the addon, or {@link terminateSafely} sees `IN_NATIVE` and waits.
+ */
+export function nativeGate(flags: WorkerFlags): NativeKeccakGate {
+  return {
+    enter() {
+      Atomics.store(flags, IN_NATIVE, 1);
+      if (Atomics.load(flags, STOP) === 0) return;
+      Atomics.store(flags, IN_NATIVE, 0);
+      throw new Error("the dataset worker is being stopped");
+    },
+    leave() {
+      Atomics.store(flags, IN_NATIVE, 0);
+    },
+  };
+}
+
+/**
+ * Terminates worker `w` once it is outside the native addon ({@link WorkerFlags}): {@link STOP} is set
+ * (the worker calls the addon no more), then the call under way, if any, is waited for (a hash: at most
+ * the tens of ms of the largest body's), then `w` is terminated. Resolves once it has exited.
+ */
+async function terminateSafely(w: Worker, flags: WorkerFlags): Promise<void> {
+  Atomics.store(flags, STOP, 1);
+  while (Atomics.load(flags, IN_NATIVE) !== 0) await new Promise((r) => setTimeout(r, 1));
+  await w.terminate();
+}
+
 /**
  * The worker: the compiled `dataset-worker.js` beside this module, or, when this module runs from its
- * TypeScript source (the tests), the source loaded through tsx's loader registered in the worker.
+ * TypeScript source (the tests), the source loaded through tsx's loader registered in the worker;
+ * `flags` its {@link WorkerFlags} (its `workerData`).
  */
-function startWorker(): Worker {
+function startWorker(flags: WorkerFlags): Worker {
   const here = import.meta.url;
-  if (!here.endsWith(".ts")) return new Worker(new URL("./dataset-worker.js", here));
+  if (!here.endsWith(".ts")) return new Worker(new URL("./dataset-worker.js", here), { workerData: flags });
   const entry = JSON.stringify(new URL("./dataset-worker.ts", here).href);
   return new Worker(`import("tsx/esm/api").then((t) => { t.register(); return import(${entry}); });`, {
     eval: true,
+    workerData: flags,
   });
 }
 
@@ -139,6 +190,10 @@ export const MAX_PASSED = 32;
 
 export class DatasetChecker {
   private worker: Worker | null = null;
+  /** The {@link WorkerFlags} of each worker started and not yet exited. */
+  private readonly flags = new Map<Worker, WorkerFlags>();
+  /** Set by {@link close} with `refuseLater`: every later job is refused as stopping. */
+  private closed = false;
   private next = 0;
   /** The job in the worker (at most one), with the worker it was sent to. */
   private readonly pending = new Map<
@@ -198,6 +253,7 @@ export class DatasetChecker {
     stopBy: number | undefined,
   ): Promise<unknown> {
     const size = jobBytes(payload);
+    if (this.closed) return Promise.reject(stoppingRefusal());
     return new Promise((resolve, reject) => {
       const queue = this.queues.get(account);
       const queued = { job, payload, size, by, stopBy, passed: 0, resolve, reject };
@@ -310,24 +366,30 @@ export class DatasetChecker {
         { "retry-after": "5" },
       ),
     );
-    void w.terminate();
+    void this.terminate(w);
     this.pump();
+  }
+
+  /** Terminates `w` outside the native addon ({@link terminateSafely}); resolves once it has exited. */
+  private async terminate(w: Worker): Promise<void> {
+    const flags = this.flags.get(w);
+    if (flags === undefined) return; // exited already
+    await terminateSafely(w, flags);
   }
 
   /**
    * Stops the worker (`serve` stopping); the job in it and those waiting are refused 503 `server_busy`
-   * with `details.stopping`, nothing stored (probe30 A-F10: the job in the worker was refused with a
-   * bare Error, logged as unexpected with its stack). A job sent afterwards starts a new worker.
+   * with `details.stopping` at once, nothing stored (probe30 A-F10: the job in the worker was refused with a
+   * bare Error, logged as unexpected with its stack), and the worker is terminated outside the native
+   * addon ({@link terminateSafely}; probe31 A-F6: terminated inside it, the process aborted). A job sent
+   * afterwards starts a new worker, or with `refuseLater` (`serve`'s stop: the requests whose bodies
+   * were still arriving) is refused likewise. Resolves once the worker has exited.
    */
-  async close(): Promise<void> {
+  async close(refuseLater = false): Promise<void> {
     const w = this.worker;
     this.worker = null;
-    const closed = new EdgeError(
-      "server_busy",
-      "this server is stopping: the dataset job was not finished (nothing was stored); send it again once the server is back",
-      { stopping: true, retry_after_seconds: 5 },
-      { "retry-after": "5" },
-    );
+    if (refuseLater) this.closed = true;
+    const closed = stoppingRefusal();
     for (const queue of this.queues.values()) for (const job of queue) job.reject(closed);
     for (const [id, job] of this.pending) {
       this.pending.delete(id);
@@ -335,12 +397,16 @@ export class DatasetChecker {
     }
     this.queues.clear();
     this.served.clear();
-    if (w) await w.terminate();
+    // and any worker still ending a job stopped at its stopBy
+    await Promise.all([...this.flags.keys()].filter((x) => x !== w).map((x) => this.terminate(x)));
+    if (w) await this.terminate(w);
   }
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const w = startWorker();
+    const flags = newFlags();
+    const w = startWorker(flags);
+    this.flags.set(w, flags);
     w.unref();
     w.on("message", (a: CheckAnswer) => {
       const job = this.pending.get(a.id);
@@ -362,8 +428,21 @@ export class DatasetChecker {
       this.pump();
     };
     w.on("error", fail);
-    w.on("exit", (code) => fail(new Error(`the dataset check worker exited (code ${code})`)));
+    w.on("exit", (code) => {
+      this.flags.delete(w);
+      fail(new Error(`the dataset check worker exited (code ${code})`));
+    });
     this.worker = w;
     return w;
   }
+}
+
+/** 503 `server_busy` with `details.stopping`: the server stopped before the dataset job's end ({@link DatasetChecker.close}). */
+function stoppingRefusal(): EdgeError {
+  return new EdgeError(
+    "server_busy",
+    "this server is stopping: the dataset job was not finished (nothing was stored); send it again once the server is back",
+    { stopping: true, retry_after_seconds: 5 },
+    { "retry-after": "5" },
+  );
 }

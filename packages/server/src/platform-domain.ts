@@ -45,11 +45,13 @@ const datasets = new DatasetChecker();
 
 /**
  * Stops the dataset bodies' worker thread (a process that has checked a dataset does not exit on
- * SIGTERM while it runs, unref'd or not: `serve` calls this after closing the server). A later
- * dataset call starts a new one.
+ * SIGTERM while it runs, unref'd or not): `serve` calls this first when it stops, so the dataset
+ * requests in flight (validate, upload, publish planning) and every later one are answered 503
+ * `server_busy` with `details.stopping` at once, before their connections close (probe31 A-F6), and the
+ * worker is terminated outside the native Keccak addon (`DatasetChecker.close`). Resolves once it has exited.
  */
 export function closeDatasetWorker(): Promise<void> {
-  return datasets.close();
+  return datasets.close(true);
 }
 
 /** JSON-safe copy (bigints as decimal strings) in the evidence library's value model. */

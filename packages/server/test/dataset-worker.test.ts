@@ -5,6 +5,8 @@
  * stays on the loop): while a large one runs, a small GET is answered first. Both refuse through the
  * worker as they did inline: 400 naming the JSON position, 422 naming the path, row-numbered reports.
  */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { benchmarkConfig, planPublication, PlatformError, type Principal } from "@bench-bounty/platform";
 import type { Domain } from "../src/index.js";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -197,6 +199,29 @@ describe("the dataset dry run runs off the event loop", () => {
     expect(next).toMatchObject({ ok: false });
     await checker.close();
   }, 60_000);
+
+  it("a worker stopped while it hashes (close, stopBy) never aborts the process (probe31 A-F6)", async () => {
+    // in a child process: before the fix, a worker terminated inside the native Keccak addon aborted
+    // its whole process (FATAL ERROR: Error::Error napi_create_reference, SIGABRT)
+    const run = await new Promise<{ code: number | null; signal: string | null; out: string; err: string }>(
+      (resolve) => {
+        const child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/stop-while-hashing.ts"], {
+          cwd: fileURLToPath(new URL("..", import.meta.url)),
+          env: { ...process.env, ROUNDS: "12" },
+        });
+        let out = "";
+        let err = "";
+        child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+        child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+        child.on("exit", (code, signal) => resolve({ code, signal, out, err }));
+      },
+    );
+    expect(run.err).not.toMatch(/FATAL/);
+    expect({ code: run.code, signal: run.signal }, run.err.slice(0, 2000)).toEqual({ code: 0, signal: null });
+    expect(run.out).toMatch(/stopped (\d+) jobs/);
+    // the stops came while it planned (hashing), not after
+    expect(Number(/stopped (\d+) jobs/.exec(run.out)![1])).toBeGreaterThanOrEqual(6);
+  }, 180_000);
 
   it("a job still in the worker at its stopBy is stopped there; the next job gets a new worker (probe30 B-F5)", async () => {
     const checker = new DatasetChecker();
