@@ -30,6 +30,32 @@ export async function serveUrl(
   throw new Error(`serve did not start: ${out}\n${err}`);
 }
 
+/** The serve processes {@link startServe} started and {@link killStartedServes} has not killed yet. */
+const started: ChildProcess[] = [];
+
+/**
+ * Starts `serve` on `store` (with `--port 0` and a bare `PATH` only) and waits for its banner.
+ * @returns its process, URL, exit (its code, or the signal's name) and its output so far
+ */
+export async function startServe(store: string) {
+  const child = spawn(process.execPath, [CLI_BIN, "serve", "--store", store, "--port", "0"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { PATH: process.env.PATH! },
+  });
+  started.push(child);
+  const exited = new Promise<number | string | null>((res) =>
+    child.once("exit", (code, signal) => res(code ?? signal)),
+  );
+  let printed = { out: "", err: "" };
+  const url = await serveUrl(child, (out, err) => (printed = { out, err }));
+  return { child, url, exited, printed: () => printed };
+}
+
+/** Kills every serve {@link startServe} started that still runs (a file's `afterEach`). */
+export function killStartedServes(): void {
+  for (const c of started.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
+}
+
 /** POSTs `body` as JSON to a serve under test (with `key` as `x-api-key`); the status and the parsed answer. */
 export async function post(base: string, path: string, body: unknown, key?: string) {
   const r = await fetch(`${base}${path}`, {

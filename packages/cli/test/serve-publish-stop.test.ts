@@ -9,32 +9,14 @@
  * only after the publish's last read or write: serve exits 0, nothing is published, and the restarted
  * serve publishes the dataset.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI_BIN, post, serveUrl } from "./serve-process.js";
+import { killStartedServes, post, startServe } from "./serve-process.js";
 
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
-});
-
-/** Starts `serve` on `store`; its URL, its output so far and its exit (code, or the signal's name). */
-async function start(store: string) {
-  const child = spawn(process.execPath, [CLI_BIN, "serve", "--store", store, "--port", "0"], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { PATH: process.env.PATH! },
-  });
-  children.push(child);
-  const exited = new Promise<number | string | null>((res) =>
-    child.once("exit", (code, signal) => res(code ?? signal)),
-  );
-  let printed = { out: "", err: "" };
-  const url = await serveUrl(child, (out, err) => (printed = { out, err }));
-  return { child, url, exited, printed: () => printed };
-}
+afterEach(killStartedServes);
+const start = startServe;
 
 /** The probe's dataset: `n` rows of about 215 bytes (15,000: about a second of planning). */
 function rows(n: number) {

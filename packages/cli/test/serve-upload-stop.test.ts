@@ -7,13 +7,12 @@
  * (`details.stopping`), nothing is left in the store, the log holds no error, and the restarted serve
  * stores the same upload.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI_BIN, serveUrl } from "./serve-process.js";
+import { killStartedServes, startServe } from "./serve-process.js";
 
 /** better-sqlite3, the platform's driver: the test reads the store as a second process would. */
 const Sqlite = createRequire(import.meta.resolve("@bench-bounty/platform"))("better-sqlite3") as new (
@@ -21,23 +20,8 @@ const Sqlite = createRequire(import.meta.resolve("@bench-bounty/platform"))("bet
   opts: { readonly: boolean },
 ) => { prepare(q: string): { get(): { n: number } }; close(): void };
 
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
-});
-
-/** Starts `serve` on `store`; its URL, its output so far and its exit. */
-async function start(store: string) {
-  const child = spawn(process.execPath, [CLI_BIN, "serve", "--store", store, "--port", "0"], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { PATH: process.env.PATH! },
-  });
-  children.push(child);
-  const exited = new Promise<number | null>((res) => child.once("exit", (code) => res(code)));
-  let printed = { out: "", err: "" };
-  const url = await serveUrl(child, (out, err) => (printed = { out, err }));
-  return { child, url, exited, printed: () => printed };
-}
+afterEach(killStartedServes);
+const start = startServe;
 
 /** A 60,000-row dataset body of about 24 MB (the probe's `big.json`): its rows take seconds to go in. */
 function bigBody(): string {
