@@ -151,6 +151,16 @@ export function publicBaseUrlFault(url: string): string | undefined {
  */
 export const publicOrigin: (url: string) => string = urlOrigin;
 
+/** `url` parsed, or undefined when it is not a URL (`new URL` throws TypeError). */
+function parsedUrl(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return undefined;
+  }
+}
+
 /**
  * The origin of `url` when the URL is nothing more (path `/` or none, no query, no fragment; userinfo
  * is dropped: a browser cannot send it anyway), else `undefined`: a path or query may hold a key
@@ -158,13 +168,8 @@ export const publicOrigin: (url: string) => string = urlOrigin;
  * it stands (probe9 Q1). The indexer URL the web pages are told by default (`serve --indexer-url`).
  */
 export function bareOrigin(url: string): string | undefined {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch (e) {
-    if (!(e instanceof TypeError)) throw e;
-    return undefined;
-  }
+  const u = parsedUrl(url);
+  if (u === undefined) return undefined;
   if (u.origin === "null" || u.pathname !== "/" || u.search !== "" || u.hash !== "") return undefined;
   return u.origin;
 }
@@ -204,13 +209,8 @@ export const MIN_SECRET_PART_CHARS = 6;
 export function redactUrlParts(text: string, url: string | undefined, shown = "***"): string {
   if (!url) return text;
   let out = redactSecretUrl(text, url, shown);
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch (e) {
-    if (!(e instanceof TypeError)) throw e;
-    return out;
-  }
+  const u = parsedUrl(url);
+  if (u === undefined) return out;
   const parts = [
     `${u.pathname}${u.search}`,
     u.pathname === "/" ? "" : u.pathname,
