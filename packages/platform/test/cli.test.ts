@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative as relative_ } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { seattleWeatherCsvPath } from "../src/csv.js";
@@ -179,5 +179,36 @@ describe("CLI", () => {
     const resumed = await runCli(...argv, "--no-progress");
     expect(resumed.code, resumed.err).toBe(0);
     expect(JSON.parse(resumed.out)).toMatchObject({ run_id: started.run.id, attempt: 1 });
+  });
+
+  it("an agent named by a relative path fails; the printed resume names it absolute and finishes the run when pasted (probe31 B-F9 rest)", async () => {
+    const store = tempDir();
+    expect((await runCli(...seattlePublishArgs("seattle"), "--store", store)).code).toBe(0);
+    const key = await cliAccount(store, "bot-owner");
+    // relative to the runner's working directory, where the agent (in a directory of its own) finds no file
+    const relative = relative_(process.cwd(), AGENT);
+    expect(relative.startsWith("/")).toBe(false);
+    const failed = await runCli(
+      ...["run", "seattle", "--store", store, "--api-key", key, "--agent", `node ${relative}`],
+      ...["--agent-id", "bot", "--no-progress"],
+    );
+    expect(failed.code).toBe(1);
+    expect(failed.err).toContain("give it absolute paths");
+    const m = /^ {2}(npx bench-bounty resume .*)$/m.exec(failed.err);
+    expect(m, failed.err).not.toBeNull();
+    const pasted = spawnSync("bash", ["-c", `npx() { printf '%s\\0' "$@"; }\n${m![1]}`], {
+      env: { ...process.env, BENCH_BOUNTY_API_KEY: key },
+      encoding: "utf8",
+    });
+    expect(pasted.status, pasted.stderr).toBe(0);
+    const argv = pasted.stdout.split("\0").slice(1, -1);
+    expect(argv.slice(-2)).toEqual(["--agent", `node ${AGENT}`]);
+    const resumed = await runCli(...argv, "--no-progress");
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(JSON.parse(resumed.out)).toMatchObject({
+      agent_id: "bot",
+      attempt: 1,
+      outcomes: { answered: expect.any(Number) },
+    });
   });
 });

@@ -33,6 +33,7 @@ import {
   type RunnerOptions,
   type RunnerResult,
 } from "../runner.js";
+import { absoluteAgentCommand } from "../runner/agent.js";
 import { shellWord, terminalText } from "../terminal.js";
 import { MAX_TIMER_MS } from "../time.js";
 interface RunOpts {
@@ -130,7 +131,9 @@ function whereOf(o: StoreOpts & { server?: string }, cmd: Command): ResumeWhere 
 /**
  * An `agent_failed` of the runner, or a `run_in_progress` of a run start (the agent's unfinished run:
  * `resume` finishes it; probe29 B-F7: "finalize it first" named no command the CLI has), with the exact
- * `resume` command appended (the runner does not know the command line).
+ * `resume` command appended (the runner does not know the command line). The command names `--agent`
+ * for a run in progress (another process may have left no checkpoint here) and for a failed agent
+ * whose command names files relative to this directory (made absolute: {@link absoluteAgentCommand}).
  */
 function withResumeCommand(e: unknown, w: ResumeWhere): unknown {
   if (
@@ -142,10 +145,13 @@ function withResumeCommand(e: unknown, w: ResumeWhere): unknown {
   const runId = e.details.run_id;
   const message = e.message.replace(/ \(resume \S+\)$/, "").replace(/; finish it first.*$/, "");
   // an agent that failed is rerun from its checkpoint; an unfinished run of another process may have none
+  // a failed agent whose command names files relative to this directory: resumed with them absolute
+  // (probe31 B-F9 rest: the printed resume ran `./agent.sh` again in the agent's own directory)
   const { agent, ...where } = w;
   const inProgress = e.code === "run_in_progress";
   const how = inProgress ? "; resume it (it answers the rest and finalizes the run)" : "";
-  const command = resumeCommand(runId, inProgress && agent !== undefined ? { ...where, agent } : where);
+  const named = inProgress ? agent : agent !== undefined ? absoluteAgentCommand(agent) : undefined;
+  const command = resumeCommand(runId, named !== undefined ? { ...where, agent: named } : where);
   return new PlatformError(e.code, `${message}${how}:\n  ${command}`, e.details);
 }
 
@@ -432,7 +438,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
           const backend = await where.backend();
           const w = whereOf(o, cmd);
           const r = await resumeRun(backend, runId, agent, toRunnerOptions(o, signal)).catch((e: unknown) => {
-            throw withResumeCommand(e, w);
+            throw withResumeCommand(e, o.agent !== undefined ? { ...w, agent: o.agent } : w);
           });
           print(summarise(r, w, o));
         } finally {

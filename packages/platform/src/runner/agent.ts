@@ -195,15 +195,15 @@ export async function askAgent(
 }
 
 /**
- * The note for a failed agent whose command names a file relative to the runner's working directory
- * (`./agent.sh`, `python3 agent.py`: probe31 B-F9, `sh: 1: ./agent.sh: not found`, and the printed resume
- * ran it again): the agent runs in a temporary working directory of its own, so the note gives the
- * command with those words made absolute, to pass as `--agent`. Words are split at blanks; a word
- * starting with `/`, `~`, `-` or `$`, or holding a quote or `=`, is left alone.
+ * An agent command with each word that names a file relative to `from` made absolute (probe31 B-F9:
+ * the agent runs in a temporary working directory of its own, so `./agent.sh` or `python3 agent.py`
+ * names no file there). Words are split at blanks; a word starting with `/`, `~`, `-` or `$`, or
+ * holding a quote, `=`, a backslash or a backquote, is left alone.
  * @param from the directory the words are resolved in (default: the runner's working directory)
- * @returns `\nnote: ...` or `""` when no word of the command is such a file
+ * @returns the command with those words absolute (each a shell word), or `undefined` when no word of
+ *   the command is such a file
  */
-export function relativePathNote(command: string, from: string = process.cwd()): string {
+export function absoluteAgentCommand(command: string, from: string = process.cwd()): string | undefined {
   let found = false;
   const words = command.split(/([ \t\n]+)/).map((w) => {
     if (w === "" || /^[\s/~\-$]/.test(w) || /['"=\\`]/.test(w) || w === "." || w === "..") return w;
@@ -216,8 +216,18 @@ export function relativePathNote(command: string, from: string = process.cwd()):
     found = true;
     return shellWord(abs);
   });
-  if (!found) return "";
-  return `\nnote: the agent runs in a temporary working directory of its own, not in yours (${terminalText(from)}), so a relative path in its command names no file there; give it absolute paths: --agent ${terminalText(shellWord(words.join("")))}`;
+  return found ? words.join("") : undefined;
+}
+
+/**
+ * The note for a failed agent whose command names a file relative to the runner's working directory
+ * ({@link absoluteAgentCommand}): the command with those words made absolute, to pass as `--agent`.
+ * @returns `\nnote: ...` or `""` when no word of the command is such a file
+ */
+export function relativePathNote(command: string, from: string = process.cwd()): string {
+  const abs = absoluteAgentCommand(command, from);
+  if (abs === undefined) return "";
+  return `\nnote: the agent runs in a temporary working directory of its own, not in yours (${terminalText(from)}), so a relative path in its command names no file there; give it absolute paths: --agent ${terminalText(shellWord(abs))}`;
 }
 
 /** Most entries of an answer list that answer no task a reason names (then their count). */
