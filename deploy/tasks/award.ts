@@ -108,8 +108,11 @@ function readWithdrawals(
  * `bounty_contract` are the network's, `commit_root` and `leaf_count` are the bounty's on-chain
  * (`getBounty(id)`), and its `winners[]` are the recomputed winners, place by place (probe27 C-F1: the
  * pack of another bounty with the same terms awarded bounty `--id` to that pack's winners and burned its
- * root). Called before anything is sent; a bare rank derivation names no bounty and is not checked here.
- * @throws TaskError `--rank-derivation <file> $.benchmark.<field> is <pack value> but <what> is <value>: ...`
+ * root), each with a receipt run on the bounty's test set (`winners[i].receipt.commit_root` is the
+ * on-chain root: SPEC 8, SPEC 9 step 2). Called before anything is sent; a bare rank derivation names no
+ * bounty and is not checked here.
+ * @throws TaskError `--rank-derivation <file> $.benchmark.<field> is <pack value> but <what> is <value>: ...`,
+ *   or `... $.winners[i].receipt.commit_root is <value> but bounty <id>'s test-set root on-chain is ...`
  */
 function refusePackOfAnotherBounty(
   file: string,
@@ -164,6 +167,22 @@ function refusePackOfAnotherBounty(
     throw new TaskError(
       `${where} $.winners name ${JSON.stringify(named)} but the rank derivation selects ${JSON.stringify(recomputed)} (in place order): no pack carrying them could verify. Refusing to award; nothing was sent.`,
     );
+  // each winner's receipt was run on this test set (probe31 C-F3 rest: only the rows' were compared)
+  const ev = evidence();
+  doc.winners.forEach((w, i) => {
+    const receipt = (w as { receipt?: unknown } | null)?.receipt;
+    if (receipt === undefined || receipt === null || typeof receipt !== "object") return;
+    const receiptPath = `${ev.appendPath("$.winners", i)}.receipt`;
+    const { problems } = ev.checkReceiptBinding(receipt as never, {
+      commitRoot: onChain.testSetRoot.toLowerCase(),
+      receiptPath,
+    });
+    const other = problems.find((p) => p.code === "commit_root_mismatch");
+    if (other !== undefined)
+      throw new TaskError(
+        `${where} ${other.path} is ${JSON.stringify((receipt as { commit_root?: unknown }).commit_root) ?? "missing"} but bounty ${id}'s test-set root on-chain is ${onChain.testSetRoot}: this winner's run was not on bounty ${id}'s test set, and no evidence pack carrying it could verify. Refusing to award; nothing was sent.`,
+      );
+  });
 }
 
 /**

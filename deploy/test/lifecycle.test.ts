@@ -719,6 +719,21 @@ describe("bounty tasks on a local Base-profile node", function () {
         }),
         /\$\.rank_derivation\.rows\[0\]\.receipt\.benchmark_slug is "vector-small" but the pack's \$\.benchmark\.slug is "another-benchmark": these rows are not of the pack's benchmark/,
       );
+      // a pack of bounty a whose second winner's receipt was run on another test set (probe31 C-F3 rest)
+      const pack = parseJson(fs.readFileSync(await packOf(a, [w1, w2, w3]), "utf8")) as unknown as {
+        winners: { receipt: Record<string, unknown> }[];
+      };
+      const otherRoot = "0x" + "ab".repeat(32);
+      pack.winners[1]!.receipt.commit_root = otherRoot;
+      await refuses(
+        awardSmallArgs(a, {
+          rankDerivation: writeFile(dir, "winner-of-another-root.json", canonicalJsonString(pack)),
+          withdrawalsFile: undefined,
+        }),
+        new RegExp(
+          `\\$\\.winners\\[1\\]\\.receipt\\.commit_root is "${otherRoot}" but bounty ${a}'s test-set root on-chain is ${(await bounty(a)).testSetRoot}: this winner's run was not on bounty ${a}'s test set`,
+        ),
+      );
     });
 
     it("--dry-run recomputes, checks and simulates the award and sends nothing", async function () {

@@ -150,6 +150,8 @@ describe("Ponder's own routes refuse query parameters", () => {
       expect(res.headers["access-control-allow-origin"], path).toBe("*");
       expect(res.headers["access-control-allow-headers"], path).toBe("content-type,x-foo");
       expect(res.headers["access-control-max-age"], path).toBe("86400");
+      // and Allow, Ponder's own paths too (probe31 B-F7 rest: the patch answered them without it)
+      expect(res.headers.allow, path).toBe(`${methods},OPTIONS`);
     }
     // other methods keep their CORS header
     expect((await rawGet(ix.port, "/awards")).headers["access-control-allow-origin"]).toBe("*");
