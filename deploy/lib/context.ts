@@ -608,6 +608,26 @@ export async function refuseLostRecipientOnChain(
   if (problem !== null) throw new TaskError(`${where}: ${problem.message}.`);
 }
 
+/**
+ * Refuses a recipient that is the token contract of a credit or pool it would be paid (probe32 C-F1:
+ * `bounty:claim --to <the bounty's own token>` was sent, and tokens paid to their own contract are lost
+ * for good; {@link refuseLostRecipient} knows only the chain's USDC). Called before anything is sent.
+ * @param where the option or file path named in the refusal (`--to`, `the withdrawal address of place 1`)
+ * @param paid what `address` would be paid: each bounty id and its token (`getBounty(id).token`)
+ * @throws TaskError `<where>: <address> is the token contract of bounty <id> (<token>): ... Nothing was sent.`
+ */
+export function refuseTokenRecipient(
+  address: string,
+  where: string,
+  paid: readonly { bountyId: bigint; token: string }[],
+): void {
+  const own = paid.find((p) => p.token.toLowerCase() === address.toLowerCase());
+  if (own !== undefined)
+    throw new TaskError(
+      `${where}: ${address} is the token contract of bounty ${own.bountyId} (${own.token}): tokens paid to their own contract are lost for good. Nothing was sent.`,
+    );
+}
+
 function recipientProblemOn(address: string, ctx?: TaskContext) {
   const chainContracts = ctx ? [ctx.bountyAddress, ctx.registryAddress, ctx.profile.usdc] : [];
   return contracts().recipientProblem(address, chainContracts);

@@ -14,6 +14,7 @@ import {
   pendingNow,
   refuseLostRecipient,
   refuseLostRecipientOnChain,
+  refuseTokenRecipient,
   refuseMalformedAddress,
   SIMULATE_AT,
   simulateAndSend,
@@ -387,6 +388,10 @@ withFromParam(
       const b = await ctx.bounty.getBounty(id);
       if (Number(b.status) === S.None)
         throw new TaskError(`There is no bounty ${id} on ${ctx.profile.name}.`);
+      for (const [i, address] of winners.entries())
+        refuseTokenRecipient(address, `the withdrawal address of place ${i + 1} (${source})`, [
+          { bountyId: id, token: b.token },
+        ]);
       const mismatches: string[] = [];
       if (b.pool !== BigInt(rd.pool_base_units as string)) {
         mismatches.push(`pool ${b.pool} on-chain vs pool_base_units ${String(rd.pool_base_units)}`);

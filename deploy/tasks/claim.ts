@@ -23,6 +23,7 @@ import {
   type TaskContext,
   withFromParam,
   refuseLostRecipientOnChain,
+  refuseTokenRecipient,
   refuseWithoutGas,
   refuseMalformedAddress,
   rpcFailure,
@@ -491,6 +492,7 @@ async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint)
   const account = ethers.getAddress(args.account ?? claimer.account.address);
   const to = ethers.getAddress(args.to ?? account);
   const { credits } = await creditsToClaim(ctx, account, [bountyId], undefined);
+  refuseTokenRecipient(to, args.to !== undefined ? "--to" : "--account", credits);
   const now = await chainNow(ctx);
   const deadline = givenDeadline ?? now + 3600n;
   const relayer = ctx.signer.address;
@@ -732,6 +734,7 @@ withFromParam(
         choice: tokenChoice(ctx, args.token),
         maxClaims,
       });
+      refuseTokenRecipient(to, args.to !== undefined ? "--to" : "the claiming account", credits);
 
       console.log(
         `Claiming for ${account} on ${ctx.profile.name}, paid to ${to}${to === account ? "" : " (--to)"}:`,

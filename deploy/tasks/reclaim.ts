@@ -12,6 +12,7 @@ import {
   eventIn,
   explainTokenRefusal,
   refuseLostRecipientOnChain,
+  refuseTokenRecipient,
   pendingNow,
   refuseMalformedAddress,
   simulateAndSend,
@@ -58,6 +59,9 @@ withFromParam(
         );
       }
       const to = hre.ethers.getAddress(args.to ?? b.author);
+      refuseTokenRecipient(to, args.to !== undefined ? "--to" : "the author", [
+        { bountyId: id, token: b.token },
+      ]);
       const { symbol } = await tokenDisplay(ctx, b.token);
       console.log(
         status === S.Pending

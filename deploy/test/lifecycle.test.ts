@@ -1135,6 +1135,20 @@ describe("bounty tasks on a local Base-profile node", function () {
       );
       // the retry, pasted once the token transfers again, claims the rest
       await refuse(false);
+      // probe32 C-F1 (the token transfers again): --to the bounty's own token contract (tokens paid there are lost for good) is refused
+      // before anything is sent, a claim and a relayed claim alike; the credit stays
+      for (const who of [
+        ["--from", author],
+        ["--relay", "--account", author, "--from", awarder],
+      ])
+        await refuses(
+          ["bounty:claim", ...who, "--id", String(junkId), "--to", junk],
+          new RegExp(
+            `^Error: --to: ${junk} is the token contract of bounty ${junkId} \\(${junk}\\): tokens paid to their own contract are lost for good\\. Nothing was sent\\.$`,
+            "im",
+          ),
+        );
+      expect(await creditOf(junkId, author)).to.equal(5_000_000n);
       const argv = retry!
         .replace(/^.*npx hardhat /, "")
         .split(" ")

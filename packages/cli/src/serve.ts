@@ -329,12 +329,16 @@ async function openForServe(
  * without userinfo or secret parameters ({@link publicUrl}), else `--indexer-url` only when it is a bare
  * origin ({@link bareOrigin}): a path or query may hold the operator's key (probe9 Q1: `/v1/<key>`
  * was served), so such a URL is not served at all and the banner says so.
+ * @param named how a refusal names a flag: as given, or its environment variable ({@link optionSourceName})
  * @throws PlatformError `invalid_option` naming the flag when it is not a URL (the value is not echoed)
  */
-export function publicIndexerOf(o: Pick<ServeOpts, "indexerUrl" | "publicIndexerUrl">): string | undefined {
+export function publicIndexerOf(
+  o: Pick<ServeOpts, "indexerUrl" | "publicIndexerUrl">,
+  named: (flag: string) => string = (flag) => flag,
+): string | undefined {
   refuseNonUrls([
-    ["--indexer-url", o.indexerUrl],
-    ["--public-indexer-url", o.publicIndexerUrl],
+    [named("--indexer-url"), o.indexerUrl],
+    [named("--public-indexer-url"), o.publicIndexerUrl],
   ]);
   if (o.publicIndexerUrl !== undefined) return publicUrl(o.publicIndexerUrl);
   return o.indexerUrl !== undefined ? bareOrigin(o.indexerUrl) : undefined;
@@ -369,10 +373,14 @@ function refuseNonUrls(given: [string, string | undefined][]): void {
  * The RPC the web pages print in their verify command (`config.json`, served to anyone):
  * `--public-rpc-url` treated as `--public-indexer-url` is ({@link publicUrl}: no userinfo, no
  * secret-named parameter, no fragment; probe10 R11 saw it served whole), or none.
+ * @param named how a refusal names a flag ({@link publicIndexerOf})
  * @throws PlatformError `invalid_option` naming the flag when it is not a URL (the value is not echoed)
  */
-export function publicRpcOf(o: Pick<ServeOpts, "publicRpcUrl">): string | undefined {
-  refuseNonUrls([["--public-rpc-url", o.publicRpcUrl]]);
+export function publicRpcOf(
+  o: Pick<ServeOpts, "publicRpcUrl">,
+  named: (flag: string) => string = (flag) => flag,
+): string | undefined {
+  refuseNonUrls([[named("--public-rpc-url"), o.publicRpcUrl]]);
   return o.publicRpcUrl !== undefined ? publicUrl(o.publicRpcUrl) : undefined;
 }
 
@@ -544,12 +552,11 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
       ),
     )
     .action(async (o: ServeOpts, cmd: Command) => {
-      // a refused value is named as given: the flag, or its environment variable (probe30 B-F7)
+      // a refused value is named as given: the flag, or its variable (probe30 B-F7, probe32 B-F2)
       const named = (flag: string): string => optionSourceName(cmd, flag);
       try {
         const port = portOf(o.port, named("--port"));
-        const shownIndexer = publicIndexerOf(o);
-        const shownRpc = publicRpcOf(o);
+        const [shownIndexer, shownRpc] = [publicIndexerOf(o, named), publicRpcOf(o, named)];
         // serve batches receipt anchors (the option's default here) unless `--receipt-anchoring immediate`
         const batched = o.receiptAnchoring === "batch";
         const { platform, database } = await openForServe(o, opts.faults, batched, named);
@@ -575,6 +582,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
           web,
           port,
           host: o.host,
+          optionName: named,
           ...(o.publicUrl ? { publicBaseUrl: o.publicUrl } : {}),
         }).catch(async (e: unknown) => {
           await platform.close();

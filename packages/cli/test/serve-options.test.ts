@@ -142,6 +142,24 @@ describe(
       );
     });
 
+    // probe32 B-F2: the URL options and the listen address named the flag, not the variable given
+    it.each([
+      ["BENCH_BOUNTY_INDEXER_URL", "ftp://x", "--indexer-url", "is not an http(s) URL (scheme ftp;"],
+      ["BENCH_BOUNTY_INDEXER_URL", "notaurl", "--indexer-url", "is not a URL (the value is not printed"],
+      ["HOST", "999.1.1.1", "--host", "cannot listen on 999.1.1.1:0"],
+    ])("%s=%s is refused naming the variable, not %s", (variable, value, flag, why) => {
+      const store = mkdtempSync(join(tmpdir(), "bb-serve-env-url-"));
+      const r = spawnSync(process.execPath, [CLI_BIN, "serve", "--store", store, "--port", "0"], {
+        encoding: "utf8",
+        env: { PATH: process.env.PATH!, [variable]: value },
+        timeout: 60_000,
+      });
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`^error: ${variable} \\(the environment form of ${flag}\\):? `));
+      expect(r.stderr).toContain(why);
+      expect(r.stdout).not.toContain("listening on");
+    });
+
     it("the flag itself is still named as the flag", () => {
       const store = mkdtempSync(join(tmpdir(), "bb-serve-env-num-"));
       const r = spawnSync(

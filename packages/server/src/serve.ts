@@ -45,10 +45,18 @@ export const DEFAULT_TIMEOUTS: ServerTimeouts = {
 
 /**
  * Serves the app on `host:port` (port 0: any free port), with {@link DEFAULT_TIMEOUTS} unless `timeouts` says otherwise.
+ * `optionName` names the option a refusal is about as the caller's command line gave it (the CLI's
+ * `optionSourceName`: `HOST (the environment form of --host)` for a value from the environment, probe32
+ * B-F2); by default the flag.
  * @throws PlatformError `invalid_option` naming `port` or `host` when the address cannot be bound
  */
 export function serveApp(
-  opts: AppOptions & { port?: number; host?: string; timeouts?: Partial<ServerTimeouts> },
+  opts: AppOptions & {
+    port?: number;
+    host?: string;
+    timeouts?: Partial<ServerTimeouts>;
+    optionName?: (flag: "--host" | "--port") => string;
+  },
 ): Promise<ListeningServer> {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
   const host = opts.host ?? "127.0.0.1";
@@ -93,7 +101,8 @@ export function serveApp(
           : e.code === "EACCES"
             ? `no permission to listen on port ${port}`
             : `cannot listen on ${host}:${port} (${e.code ?? e.message})`;
-      reject(new PlatformError("invalid_option", `--${field}: ${why}`, { field, code: e.code ?? null }));
+      const name = opts.optionName?.(`--${field}`) ?? `--${field}`;
+      reject(new PlatformError("invalid_option", `${name}: ${why}`, { field, code: e.code ?? null }));
     };
     server.once("error", onError);
   });
