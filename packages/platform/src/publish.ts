@@ -87,6 +87,8 @@ export {
   bankOrder,
   bankDigest,
   planPublication,
+  planResultOfText,
+  planResultText,
   planTestSet,
   promptBytesOf,
 } from "./publish/plan.js";

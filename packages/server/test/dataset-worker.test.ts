@@ -7,6 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { canonicalJsonString, JsonFloat } from "@bench-bounty/evidence";
 import { benchmarkConfig, planPublication, PlatformError, type Principal } from "@bench-bounty/platform";
 import type { Domain } from "../src/index.js";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -115,6 +116,40 @@ describe("the dataset dry run runs off the event loop", () => {
     expect(badUpload.status).toBe(422);
     expect(badUpload.json.error).toMatchObject({ code: "invalid_dataset" });
     expect(badUpload.json.error.message).toMatch(/row 0/);
+  });
+
+  // probe32 A-F6/A-F8: a json_fields gold's decimal (a JsonFloat) came back from the worker as a plain
+  // {lexeme, value} object (structured clone keeps no class): graded 0 against the right answer, and the
+  // award's rebuilt test set no longer matched the committed root
+  it("a planning's gold keeps its exact numbers across the worker: decimals, exponents, -0.0, big integers", async () => {
+    const checker = new DatasetChecker();
+    try {
+      const labels = ["2.5", "1.0", "2.50", "1e2", "-0.0", "12345678901234567890123", "3"];
+      const job = {
+        bodies: labels.map(
+          (v, i) => `{"decision_ts":"2026-01-01T00:00:00Z","payload":{"q":"q${i}"},"label":{"v":${v}}}`,
+        ),
+        config: benchmarkConfig({
+          title: "Decimals",
+          prompt_template: "Value of {payload.q}?",
+          grader_type: "json_fields",
+          public_fraction: "0.5",
+        }),
+        salts: { seed: "s", content_hash: "0x" + "cd".repeat(32) },
+      };
+      const inWorker = await checker.plan(job, "acct-a");
+      const inline = planPublication(job);
+      expect(inWorker.plan.root).toBe(inline.plan.root);
+      // the rows as the store keeps them and the award rebuilds them: the same canonical text
+      expect(canonicalJsonString(inWorker.plan.rows as never)).toBe(
+        canonicalJsonString(inline.plan.rows as never),
+      );
+      const golds = inWorker.plan.rows.map((r) => (r.gold as { fields: { v: unknown } }).fields.v);
+      expect(golds.filter((v) => v instanceof JsonFloat)).toHaveLength(5);
+      expect(golds.filter((v) => typeof v === "bigint")).toHaveLength(1);
+    } finally {
+      await checker.close();
+    }
   });
 
   it("a publication's planning runs in the worker: the same plan as inline, refusals as PlatformError", async () => {

@@ -16,7 +16,7 @@ import type { BenchmarkConfig, PlatformContext } from "../context.js";
 import type { DatasetRow } from "../dataset.js";
 import { PlatformError, throwRowIssues, type RowIssue } from "../errors.js";
 import { alternativesIssues, shapeGold, type GraderType } from "../gold.js";
-import { fromStored, type JsonObject } from "../json.js";
+import { fromStored, toStored, type JsonObject } from "../json.js";
 import {
   ANSWER_BYTES_PER_AGENT,
   answerBudget,
@@ -77,6 +77,25 @@ export function planPublication(job: TestSetPlanJob): TestSetPlanResult {
   const prompt_bytes = promptBytesOf(rows, job.config);
   const plan = planTestSet(rows, job.config, saltOf(job.salts));
   return { plan, prompt_bytes, test_set_bytes: testSetPackBytes(plan.rows) };
+}
+
+/**
+ * A {@link TestSetPlanResult} as canonical JSON text (SPEC 2), for a thread boundary: a structured clone
+ * keeps no class, so a gold's exact number ({@link JsonFloat} of @bench-bounty/evidence) crossed it as a
+ * plain `{lexeme, value}` object, graded 0 against the right answer and hashed to another root at the
+ * award (probe32 A-F6, A-F8). The text is what the store keeps of each row, so {@link planResultOfText}
+ * gives back the values the store would.
+ */
+export function planResultText(result: TestSetPlanResult): string {
+  return toStored(result);
+}
+
+/**
+ * The {@link TestSetPlanResult} of {@link planResultText}'s text, parsed losslessly (`fromStored`: numbers
+ * with a fraction or exponent as JsonFloat, integers past 2^53 as bigint).
+ */
+export function planResultOfText(text: string): TestSetPlanResult {
+  return fromStored<TestSetPlanResult>(text);
 }
 
 /** The test set a publication would commit to (pure: nothing stored). */
