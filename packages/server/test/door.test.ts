@@ -159,7 +159,7 @@ describe("the MCP award_evidence tool", () => {
       pack_bytes: small.byteLength,
       url,
       inline: true,
-      pack: { benchmark: { slug: "s" }, pack_hash: "0xabc" },
+      pack_text: new TextDecoder().decode(small),
     });
     expect(bytesReads).toBe(1);
     // the door's logic ran once: the inline bytes are read by the head's hash
@@ -181,6 +181,17 @@ describe("the MCP award_evidence tool", () => {
     expect(result.content[0].text).toBe(
       `pack ${HASH} (${large.byteLength} bytes, over ${MCP_INLINE_PACK_BYTES} inline): GET ${url}`,
     );
+  });
+
+  // probe32 A-F7: the pack was parsed with JSON.parse and re-serialised: an integer past 2^53 came out as
+  // 1.2345678901234568e+22, a decimal's 1.0 as 1, and the honest pack failed its hash in the verifier
+  it("the inline pack is the door's exact text: big integers and decimals as written", async () => {
+    const exact =
+      '{"benchmark":{"slug":"s"},"test_set":[{"gold":{"fields":{"n":12345678901234567890123,"f":1.0,"e":1e2}}}]}';
+    const { result } = await toolCall(new TextEncoder().encode(exact));
+    expect(result.structuredContent.inline).toBe(true);
+    expect(result.structuredContent.pack_text).toBe(exact);
+    expect(result.structuredContent).not.toHaveProperty("pack");
   });
 
   /** A pack of exactly `size` bytes (canonical JSON: its keys in order, no white space). */
@@ -207,13 +218,21 @@ describe("the MCP award_evidence tool", () => {
     expect((await toolCall(pack)).result.structuredContent.inline).toBe(true);
   });
 
-  it("the bound is the limit less the answer's overhead: a pack at it is inline and its answer within the limit, one byte more is not", async () => {
+  it("the bound is the limit less the answer's overhead: a pack whose text as a JSON string is at it is inline and its answer within the limit, one byte more is not", async () => {
     const limit = 16 * 1024;
     const bound = inlinePackBytesOf(limit);
     expect(bound).toBe(limit - PACK_ANSWER_OVERHEAD_BYTES);
-    const at = await toolCall(packOf(bound), { mcpAnswerBytes: limit });
+    // as a JSON string the text gains its two quotes and a backslash before each of its 10 quotes
+    const escaped = (size: number) => JSON.stringify(new TextDecoder().decode(packOf(size))).length;
+    expect(escaped(1000)).toBe(1000 + 12);
+    const at = await toolCall(packOf(bound - 12), { mcpAnswerBytes: limit });
     expect(at.result.structuredContent.inline).toBe(true);
     expect(at.answerBytes).toBeLessThanOrEqual(limit);
+    // one byte more as a JSON string: by its URL (read to measure it)
+    const escapedOver = await toolCall(packOf(bound - 11), { mcpAnswerBytes: limit });
+    expect(escapedOver.result.structuredContent.inline).toBe(false);
+    expect(escapedOver.result.content[0].text).toContain("inline as a JSON string");
+    // over the bound as stored: by its URL, unread
     const over = await toolCall(packOf(bound + 1), { mcpAnswerBytes: limit });
     expect(over.result.structuredContent.inline).toBe(false);
     expect(over.bytesReads).toBe(0);

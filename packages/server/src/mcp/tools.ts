@@ -596,7 +596,7 @@ function registerBenchmarkTools(tools: ToolRegistry, t: ToolContext): void {
   tools.registerTool(
     "award_evidence",
     {
-      description: `The award evidence pack of a benchmark (its hash, size and door URL; the pack itself inline when it fits one answer, at most the server's MCP answer limit less ${PACK_ANSWER_OVERHEAD_BYTES / 1024} KiB (${inlinePackBytesOf(DEFAULT_LIMITS.mcpAnswerBytes) / 1024} KiB by default), else fetch it from the URL), or the reason it is not available yet.`,
+      description: `The award evidence pack of a benchmark (its hash, size and door URL; the pack's exact text inline, \`pack_text\` (the door's bytes as text; parse it with a reader that keeps big integers and decimals as written, as the verifier does), when it fits one answer as a JSON string, at most the server's MCP answer limit less ${PACK_ANSWER_OVERHEAD_BYTES / 1024} KiB (${inlinePackBytesOf(DEFAULT_LIMITS.mcpAnswerBytes) / 1024} KiB by default), else fetch it from the URL), or the reason it is not available yet.`,
       inputSchema: z.strictObject({ slug: slugArg }),
     },
     (a) =>
@@ -618,9 +618,18 @@ function registerBenchmarkTools(tools: ToolRegistry, t: ToolContext): void {
           };
         // the bytes of the head's pack, by its hash: the door's logic is not run again
         const bytes = await d.awardEvidenceBytes(slugOf(t, a), head.pack_hash);
+        // the pack's exact text, never parsed and re-serialised (probe32 A-F7: JSON.parse turned an
+        // integer past 2^53 into 1.2345678901234568e+22 and an honest pack failed its hash); as a JSON
+        // string it is longer (escaped quotes): over the bound so, it is named by its URL
+        const packText = Buffer.from(bytes).toString("utf8");
+        if (Buffer.byteLength(JSON.stringify(packText)) > inlineBytes)
+          return {
+            value: { ...where, inline: false },
+            text: `pack ${head.pack_hash} (${head.pack_size} bytes, over ${inlineBytes} inline as a JSON string): GET ${url}`,
+          };
         return {
-          value: { ...where, inline: true, pack: JSON.parse(Buffer.from(bytes).toString("utf8")) },
-          text: `pack ${head.pack_hash} (${head.pack_size} bytes)`,
+          value: { ...where, inline: true, pack_text: packText },
+          text: `pack ${head.pack_hash} (${head.pack_size} bytes; its exact text in pack_text: save it as is for the verifier, parse it with an exact JSON reader)`,
         };
       }),
   );
