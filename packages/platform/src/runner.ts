@@ -80,6 +80,12 @@ export interface TaskOutcome {
   status: "answered" | "invalid" | "timeout" | "error";
   /** Why it is not answered (invalid/timeout/error). */
   reason?: string;
+  /**
+   * What to do about it, printed after the reason on a line of its own (`note: ...` with a paste-able
+   * `--agent` word: probe32 B-F9, inside the reason it ended with the `)` that closed the message's
+   * parenthesis).
+   */
+  note?: string;
 }
 
 /** Options of {@link runBenchmark} and {@link resumeRun}. */
@@ -368,6 +374,7 @@ async function execute(
       stopAt(
         o,
         `the agent failed before any answer was submitted (task ${o.ordinal}: ${o.status}: ${o.reason ?? ""})\n` +
+          (o.note !== undefined ? `note: ${o.note}\n` : "") +
           `run ${cp.run_id} was not finalized and stays in progress, so attempt ${cp.attempt} is not used up; ` +
           `fix the agent in place (resume runs the same command again; add --agent CMD to run another), ` +
           `then resume the run (resume ${cp.run_id})`,
@@ -377,7 +384,8 @@ async function execute(
     if (o.status !== "answered" && cp.options.invalid_answer_policy === "abort") {
       stopAt(
         o,
-        `task ${o.ordinal}: ${o.status} (${o.reason ?? ""}); policy abort: run ${cp.run_id} stays in progress (attempt ${cp.attempt} not finalized), resume it (resume ${cp.run_id})`,
+        `task ${o.ordinal}: ${o.status} (${o.reason ?? ""}); policy abort: run ${cp.run_id} stays in progress (attempt ${cp.attempt} not finalized), resume it (resume ${cp.run_id})` +
+          (o.note !== undefined ? `\nnote: ${o.note}` : ""),
       );
       return;
     }

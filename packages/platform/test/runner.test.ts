@@ -473,6 +473,9 @@ describe("a failed agent's command with a relative path (probe31 B-F9)", () => {
         `note: the agent runs in a temporary working directory of its own, not in yours (${mine}), so a relative path in its command names no file there; give it absolute paths: ${fix}`,
       ),
     });
+    // the note's line ends with the --agent word (probe32 B-F9: it ended with the `)` of "(task 0: ...)")
+    const noteLine = /^note: .*$/m.exec((failed as PlatformError).message)?.[0];
+    expect(noteLine).toMatch(new RegExp(`give it absolute paths: ${fix}$`));
     const runId = (failed as PlatformError).details.run_id as string;
     const r = await resumeRun(await s.platform.backendOfRun(runId), runId, {
       kind: "command",
@@ -489,9 +492,9 @@ describe("a failed agent's command with a relative path (probe31 B-F9)", () => {
     expect(relativePathNote("python3 agent.py --fast", mine)).toMatch(
       new RegExp(`give it absolute paths: --agent '?python3 ${join(mine, "agent.py")} --fast'?$`),
     );
-    expect(relativePathNote("python3 other.py", mine)).toBe("");
-    expect(relativePathNote(`python3 ${join(mine, "agent.py")}`, mine)).toBe("");
-    expect(relativePathNote("python3 'it's.py'", mine)).toBe("");
+    expect(relativePathNote("python3 other.py", mine)).toBeUndefined();
+    expect(relativePathNote(`python3 ${join(mine, "agent.py")}`, mine)).toBeUndefined();
+    expect(relativePathNote("python3 'it's.py'", mine)).toBeUndefined();
   });
 });
 

@@ -121,8 +121,8 @@ export async function askAgent(
     log,
   );
   if (res.kind === "aborted") return "aborted";
-  const failAll = (status: TaskOutcome["status"], reason: string) => {
-    for (const t of batch) out.set(t.ordinal, { status, reason });
+  const failAll = (status: TaskOutcome["status"], reason: string, note?: string) => {
+    for (const t of batch) out.set(t.ordinal, { status, reason, ...(note !== undefined ? { note } : {}) });
     return out;
   };
   if (res.kind === "timeout")
@@ -133,7 +133,8 @@ export async function askAgent(
   if (res.code !== 0)
     return failAll(
       "error",
-      `agent exited with ${res.signal ?? `status ${res.code}`}${stderrNote(res.stderrTail)}${agent.cwd === undefined ? relativePathNote(agent.command) : ""}`,
+      `agent exited with ${res.signal ?? `status ${res.code}`}${stderrNote(res.stderrTail)}`,
+      agent.cwd === undefined ? relativePathNote(agent.command) : undefined,
     );
   if (res.stdoutBytes > res.stdout.length)
     return failAll(
@@ -221,13 +222,14 @@ export function absoluteAgentCommand(command: string, from: string = process.cwd
 
 /**
  * The note for a failed agent whose command names a file relative to the runner's working directory
- * ({@link absoluteAgentCommand}): the command with those words made absolute, to pass as `--agent`.
- * @returns `\nnote: ...` or `""` when no word of the command is such a file
+ * ({@link absoluteAgentCommand}): the command with those words made absolute, to pass as `--agent`,
+ * ending the note (printed on a line of its own: `TaskOutcome.note`).
+ * @returns the note, or `undefined` when no word of the command is such a file
  */
-export function relativePathNote(command: string, from: string = process.cwd()): string {
+export function relativePathNote(command: string, from: string = process.cwd()): string | undefined {
   const abs = absoluteAgentCommand(command, from);
-  if (abs === undefined) return "";
-  return `\nnote: the agent runs in a temporary working directory of its own, not in yours (${terminalText(from)}), so a relative path in its command names no file there; give it absolute paths: --agent ${terminalText(shellWord(abs))}`;
+  if (abs === undefined) return undefined;
+  return `the agent runs in a temporary working directory of its own, not in yours (${terminalText(from)}), so a relative path in its command names no file there; give it absolute paths: --agent ${terminalText(shellWord(abs))}`;
 }
 
 /** Most entries of an answer list that answer no task a reason names (then their count). */
