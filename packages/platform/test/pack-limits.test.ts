@@ -174,6 +174,7 @@ describe("publish options a pack carries are refused beyond PACK_LIMITS (issue 1
         title: "t",
         prompt_template: "Q {payload.city} #{payload.n}",
         grader_type: "exact",
+        public_fraction: "0.75", // 3 public tasks: public_tasks_per_run 3 is within them
       } as const;
       const r = await platform.publish(ds.dataset_id, { ...base, [field]: new JsonFloat("3.0") } as never);
       expect((r.config as unknown as Record<string, unknown>)[field]).toBe(3);

@@ -37,6 +37,19 @@ async function answerAll(platform: Harness, runId: string) {
 }
 
 describe("run plans", () => {
+  // probe32 A-F5: 3 per run of 2 public tasks was published and the detail advertised 3
+  it("public_tasks_per_run over the public tasks is refused naming it; at most all of them is published", async () => {
+    const e = await setup({ n: 12, publicPerRun: 7 }).catch((err: unknown) => err);
+    expect(e).toMatchObject({
+      code: "invalid_option",
+      details: { field: "public_tasks_per_run", public_tasks: 6 },
+      message:
+        "public_tasks_per_run is 7 but the benchmark has 6 public tasks (public_fraction 0.5 of 12 rows): give at most 6, or leave it out to serve every public task",
+    });
+    const { platform, slug } = await setup({ n: 12, publicPerRun: 6 });
+    expect((await platform.getBenchmark(slug)).config.public_tasks_per_run).toBe(6);
+  });
+
   it("private tasks fixed in bank order first, then a seeded shuffle of a subset of the public tasks", async () => {
     const { platform, slug } = await setup({ n: 12, publicPerRun: 4 });
     const tasks = await platform.testSet(slug);

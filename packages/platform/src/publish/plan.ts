@@ -203,6 +203,8 @@ export function planTestSet(
   config: BenchmarkConfig,
   salts: (ordinal: number) => string,
 ): PlannedTestSet {
+  const nPublic = publicCount(rows.length, config.public_fraction);
+  refuseMorePublicPerRun(config, nPublic, rows.length);
   promptBytesOf(rows, config);
   const parts = parseTemplate(config.prompt_template);
   // every placeholder was found by promptBytesOf
@@ -230,7 +232,6 @@ export function planTestSet(
   // the template and the rows were checked well-formed: every prompt has a UTF-8 encoding
   const promptHashes = prompts.map((prompt) => promptHash(prompt));
   const order = bankOrder(promptHashes);
-  const nPublic = publicCount(rows.length, config.public_fraction);
   const testSet = order.map((rowIndex, ordinal) => ({
     ordinal,
     prompt: prompts[rowIndex]!,
@@ -267,6 +268,22 @@ export function planTestSet(
     leaf_count: c.leafCount,
     bank_digest: bankDigest(order.map((i) => promptHashes[i]!)),
   };
+}
+
+/**
+ * `public_tasks_per_run` may not exceed the public tasks there are (probe32 A-F5: 3 of 2 was published,
+ * and the detail told competitors of 3 public tasks per run that no run could have).
+ * @param nPublic the benchmark's public tasks ({@link publicCount} of the rows)
+ * @throws PlatformError `invalid_option` naming `public_tasks_per_run`
+ */
+function refuseMorePublicPerRun(config: BenchmarkConfig, nPublic: number, rowCount: number): void {
+  const perRun = config.public_tasks_per_run;
+  if (perRun === null || perRun <= nPublic) return;
+  throw new PlatformError(
+    "invalid_option",
+    `public_tasks_per_run is ${perRun} but the benchmark has ${nPublic} public task${nPublic === 1 ? "" : "s"} (public_fraction ${config.public_fraction} of ${rowCount} rows): give at most ${nPublic}, or leave it out to serve every public task`,
+    { field: "public_tasks_per_run", public_tasks: nPublic },
+  );
 }
 
 /**
