@@ -290,20 +290,25 @@ export function checkOrdering(rows: readonly RankRow[], path = "$.rank_derivatio
 }
 
 /**
- * A named `payout_rule` whose splits are not `splits_bps` (`custom` names any splits), or null.
+ * A named `payout_rule` whose splits are not `splits_bps` (`custom` names any splits), or null; the one
+ * rule of the pack (`rankDerivationProblems`), the verifier's `payouts` fact and `bounty:award`. The
+ * message names `custom` for other splits (probe32 C-F2: a bounty locked with `--splits` could be awarded
+ * only with `custom`, which no message named). A name that is none of {@link PAYOUT_RULES}' is the
+ * schema's problem, not this one's (null).
  * @param rdp the path of the rank derivation (`$.rank_derivation`); the problem names its `.splits_bps`
  */
 export function payoutRuleProblem(
-  rd: Pick<RankDerivation, "payout_rule" | "splits_bps">,
+  rd: { payout_rule: string; splits_bps: readonly number[] },
   rdp = "$.rank_derivation",
 ): Problem | null {
   if (rd.payout_rule === "custom") return null;
-  const named = PAYOUT_RULES[rd.payout_rule];
+  const named = (PAYOUT_RULES as Record<string, readonly number[] | undefined>)[rd.payout_rule];
+  if (named === undefined) return null;
   if (named.length === rd.splits_bps.length && named.every((v, i) => v === rd.splits_bps[i])) return null;
   return {
     code: "payout_rule_mismatch",
     path: `${rdp}.splits_bps`,
-    message: `payout_rule ${rd.payout_rule} means [${named.join(", ")}], splits_bps is [${rd.splits_bps.join(", ")}]`,
+    message: `payout_rule ${rd.payout_rule} means [${named.join(", ")}], splits_bps is [${rd.splits_bps.join(", ")}] (any other splits, such as a bounty's locked with --splits, are payout_rule "custom")`,
   };
 }
 

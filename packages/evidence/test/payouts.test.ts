@@ -4,6 +4,7 @@ import {
   PAYOUT_RULES,
   canonicalJsonString,
   payoutAmounts,
+  payoutRuleProblem,
   rankRows,
   selectWinners,
   validateSplits,
@@ -98,5 +99,25 @@ describe("payout and ranking input rules", () => {
     );
     const dup = [...runs, { ...runs[0]! }];
     expect(() => rankRows(dup)).toThrow(expect.objectContaining({ code: "bad_rows" }));
+  });
+});
+
+// probe32 C-F2: a bounty locked with --splits could be awarded only with payout_rule "custom", which no
+// message named
+describe("payoutRuleProblem", () => {
+  it("a named rule with other splits names the rule's splits and payout_rule custom; custom takes any", () => {
+    const splits = [2000, 2000, 6000];
+    expect(payoutRuleProblem({ payout_rule: "top_n_split", splits_bps: splits })).toEqual({
+      code: "payout_rule_mismatch",
+      path: "$.rank_derivation.splits_bps",
+      message:
+        'payout_rule top_n_split means [5000, 3000, 2000], splits_bps is [2000, 2000, 6000] (any other splits, such as a bounty\'s locked with --splits, are payout_rule "custom")',
+    });
+    expect(payoutRuleProblem({ payout_rule: "custom", splits_bps: splits })).toBeNull();
+    expect(
+      payoutRuleProblem({ payout_rule: "top_n_split", splits_bps: [...PAYOUT_RULES.top_n_split] }),
+    ).toBeNull();
+    // a name no rule has is the schema's problem
+    expect(payoutRuleProblem({ payout_rule: "nosuch", splits_bps: splits })).toBeNull();
   });
 });

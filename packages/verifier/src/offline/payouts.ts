@@ -5,7 +5,7 @@
  * `selection`'s fact.
  * @packageDocumentation
  */
-import { PAYOUT_RULES, payoutAmounts } from "@bench-bounty/evidence";
+import { payoutAmounts, payoutRuleProblem } from "@bench-bounty/evidence";
 import { factFrom } from "../facts.js";
 import type { OfflineFacts, OfflineWalk } from "./context.js";
 
@@ -21,11 +21,8 @@ export function payoutFacts(walk: OfflineWalk): Pick<OfflineFacts, "payouts"> {
     );
   if (splits === null) problems.push("$.rank_derivation.splits_bps are not valid splits");
   else {
-    const named = (PAYOUT_RULES as Record<string, readonly number[]>)[rd.payout_rule];
-    if (named !== undefined && (named.length !== splits.length || named.some((v, i) => v !== splits[i])))
-      problems.push(
-        `$.rank_derivation.payout_rule ${rd.payout_rule} means [${named.join(", ")}], splits_bps is [${splits.join(", ")}]`,
-      );
+    const mismatch = payoutRuleProblem({ payout_rule: rd.payout_rule, splits_bps: splits });
+    if (mismatch !== null) problems.push(`${mismatch.path}: ${mismatch.message}`);
     const k = view.winners.length;
     if (k > splits.length) problems.push(`$.winners has ${k} places, the splits have ${splits.length}`);
     else {
