@@ -102,6 +102,12 @@ export interface AwardHow {
    * server passes its request's deadline for an award. Default: the chain's `awardWaitMs` after the call.
    */
   answerBy?: number;
+  /**
+   * Told when the call begins to wait for the award's transaction: its hash, whether it was found sent
+   * before (a pending award adopted, never sent twice) and the moment (unix ms) the wait ends; the CLI
+   * prints it (probe32 C-F3: nothing was printed for up to 180 s).
+   */
+  onWaiting?: (txHash: string, adopted: boolean, until: number) => void;
 }
 
 /**
@@ -141,7 +147,7 @@ export async function awardBenchmark(
   const startedAt = Date.now();
   const deadline = Math.min(startedAt + awardWaitMs(ctx), how.answerBy ?? Number.POSITIVE_INFINITY);
   const waitMs = deadline - startedAt;
-  const progress: AwardProgress = { step: "lock" };
+  const progress: AwardProgress = { step: "lock", ...(how.onWaiting ? { onWaiting: how.onWaiting } : {}) };
   const work = ctx.store
     .withLock(awardLock(slug), () => settleAward(ctx, p, slug, deadline, progress), {
       waitMs: Math.max(0, deadline - Date.now()),

@@ -382,8 +382,13 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
       });
       await mirror.close();
       const t0 = Date.now();
-      await expect(healed.award(r.slug)).rejects.toMatchObject({ code: "award_pending" });
+      // the wait is told as it begins, with the transaction found (probe32 C-F3: the CLI printed nothing)
+      const waits: [string, boolean, number][] = [];
+      const onWaiting = (tx: string, adopted: boolean, until: number) => waits.push([tx, adopted, until]);
+      await expect(healed.award(r.slug, { onWaiting })).rejects.toMatchObject({ code: "award_pending" });
       expect(Date.now() - t0).toBeLessThan(AWARD_WAIT_MS + 10_000); // bounded, not viem's 180 s
+      expect(waits).toEqual([[sent, true, expect.any(Number)]]);
+      expect(waits[0]![2]).toBeGreaterThan(t0);
       expect(await pooledAwards(dc)).toEqual([sent]);
       await healed.close();
     });
@@ -399,8 +404,14 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
     // same call sends anew, well within its deadline (probe26 C-F9: it waited the whole deadline, then
     // answered server_busy "the chain answered too slowly", and only the next call sent)
     const t0 = Date.now();
-    const done = await again.award(r.slug);
+    const told: [string, boolean][] = [];
+    const done = await again.award(r.slug, { onWaiting: (tx, adopted) => told.push([tx, adopted]) });
     expect(Date.now() - t0).toBeLessThan(AWARD_WAIT_MS);
+    // the dropped copy was looked for (adopted), then the new send waited for (probe32 C-F3)
+    expect(told).toEqual([
+      [sent, true],
+      [done.award_tx, false],
+    ]);
     // sent anew with the dropped copy's nonce (the same call signed again: here even the same hash)
     const events = await awardedTxs(dc, r.bountyId, r.fromBlock);
     expect(events).toEqual([done.award_tx]); // one Awarded event, and it is the recorded transaction

@@ -21,6 +21,7 @@ import { PlatformError } from "../src/errors.js";
 import { Platform, type PlatformOptions } from "../src/platform.js";
 import { LocalRunBackend } from "../src/backend.js";
 import type { Principal } from "../src/identity/principal.js";
+import type { AwardHow } from "../src/award.js";
 import type { AgentSettings } from "../src/agents.js";
 import type { FinalizeOptions } from "../src/runs.js";
 import { getRun, listRuns } from "../src/runs.js";
@@ -206,8 +207,8 @@ export class Harness {
   closeBenchmark(slug: string) {
     return this.real.closeBenchmark(this.op, slug);
   }
-  award(slug: string) {
-    return this.real.award(this.op, slug);
+  award(slug: string, how?: AwardHow) {
+    return this.real.award(this.op, slug, how);
   }
   awardEvidence(slug: string) {
     return this.real.awardEvidence(slug);

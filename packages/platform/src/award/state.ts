@@ -195,4 +195,6 @@ export async function recordConfirmed(
 export interface AwardProgress {
   step: "lock" | "prepare" | "sending" | "sent";
   tx_hash?: string;
+  /** Told once a transaction is waited for ({@link AwardHow.onWaiting}). */
+  onWaiting?: (txHash: string, adopted: boolean, until: number) => void;
 }

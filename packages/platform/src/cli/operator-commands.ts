@@ -90,7 +90,14 @@ export function registerOperatorCommands(program: Command): void {
       await withPlatform(o, true, async (platform) => {
         const p = await principalOf(platform, o);
         await useAwardBaseUrl(platform, slug, o);
-        print(await platform.award(p, slug));
+        // the transaction's hash and the wait, as soon as they are known (probe32 C-F3)
+        const onWaiting = (tx: string, adopted: boolean, until: number): void => {
+          const s = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+          process.stderr.write(
+            `award of ${slug}: ${adopted ? "found its transaction sent before" : "sent"} ${tx}; waiting up to ${s} s for it to be mined (never sent twice: award again adopts it)\n`,
+          );
+        };
+        print(await platform.award(p, slug, { onWaiting }));
       });
     }),
   );
