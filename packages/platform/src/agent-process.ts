@@ -14,7 +14,8 @@
  *   under `/dev/null`), and so is whatever the symlinks inside a hidden directory lead to (a file in one
  *   with another hard link is refused: its other name would stay readable); the other agents' working
  *   directories and PostgreSQL's socket directory are empty, only its working directory is writable,
- *   and the agent gets a fresh `/proc` of its own PID
+ *   no unix socket can be created (a seccomp filter, {@link agentSeccompProgram}: no local service's
+ *   socket is reachable, however it was bound; probe32 B-F1), and the agent gets a fresh `/proc` of its own PID
  *   namespace, no capabilities (`--cap-drop ALL`: a runner started as root would otherwise hand a root
  *   agent `CAP_SYS_ADMIN`, enough to `umount` the tmpfs and read the store), a new session, and dies
  *   with the runner. Without `bwrap` the runner prints one warning and runs the agent as a plain
@@ -24,7 +25,7 @@
  * file its user can read outside the hidden paths (read-only under bwrap), and the CPU and memory of the
  * machine. Strangers' agents belong on the network service, not on the operator's machine.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
 import {
   closeSync,
   lstatSync,
@@ -32,12 +33,14 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  readlinkSync,
+  openSync,
   realpathSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from "node:fs";
 import { AgentLogWriter } from "./agent-log.js";
+import { agentSeccompProgram } from "./agent-seccomp.js";
 import { PlatformError } from "./errors.js";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
@@ -117,25 +120,62 @@ export function passedAgentEnv(
 /** Flags of every sandbox: no capabilities (even for a root runner), a new session. */
 const SANDBOX_FLAGS = ["--cap-drop", "ALL", "--new-session"] as const;
 
+/** The descriptor bubblewrap reads the seccomp filter from (`--seccomp 3`): the child's fd after stdio. */
+const SECCOMP_FD = 3;
+
 let bwrapState: boolean | undefined;
 let warned = false;
 
-/** True when `bwrap` is installed and can create a sandbox here (probed once per process). */
+/**
+ * True when `bwrap` is installed and can create a sandbox here, with the agents' seccomp filter loaded
+ * ({@link agentSeccompProgram}; probed once per process). False where `bwrap` is missing, user
+ * namespaces are disabled, the kernel or bwrap cannot load the filter, or there is no filter for this
+ * architecture (anything but x64 and arm64): agents are then never run under a sandbox without it.
+ */
 export function bubblewrapAvailable(): boolean {
   if (bwrapState === undefined) {
+    let fd: number | null = null;
     try {
-      execFileSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", ...SANDBOX_FLAGS, "true"], {
-        stdio: "ignore",
-        timeout: 5000,
-      });
-      bwrapState = true;
+      fd = openSeccompProgram();
+      if (fd === null) bwrapState = false;
+      else {
+        execFileSync(
+          "bwrap",
+          ["--ro-bind", "/", "/", "--dev", "/dev", ...SANDBOX_FLAGS, "--seccomp", String(SECCOMP_FD), "true"],
+          { stdio: ["ignore", "ignore", "ignore", fd], timeout: 5000 },
+        );
+        bwrapState = true;
+      }
     } catch (e) {
-      // ENOENT (not installed) or a non-zero exit (user namespaces disabled): no sandbox.
+      // ENOENT (not installed), a non-zero exit (user namespaces disabled, filter refused), or the filter
+      // could not be written: no sandbox.
       if (!(e instanceof Error)) throw e;
       bwrapState = false;
+    } finally {
+      if (fd !== null) closeSync(fd);
     }
   }
   return bwrapState;
+}
+
+/**
+ * A read-only descriptor of {@link agentSeccompProgram} for a child's fd {@link SECCOMP_FD}: written to
+ * a file in a fresh directory of the system temp dir (`mkdtemp`: mode 0700, a name no other user can
+ * guess or plant), opened, and removed at once, so nothing but the descriptor is left. It is `O_CLOEXEC` in the runner; bubblewrap
+ * reads it to its end and closes it before the agent starts. The caller closes it after the spawn.
+ * @returns the descriptor, or null where there is no filter for this architecture
+ */
+function openSeccompProgram(): number | null {
+  const program = agentSeccompProgram();
+  if (program === null) return null;
+  const dir = mkdtempSync(join(tmpdir(), "bb-seccomp-"));
+  try {
+    const file = join(dir, "filter.bpf");
+    writeFileSync(file, program, { mode: 0o600 });
+    return openSync(file, "r");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** One path hidden inside the sandbox: a directory under an empty tmpfs, a file under `/dev/null`. */
@@ -279,211 +319,6 @@ function emptiedDirs(): string[] {
   return [...out];
 }
 
-/** `__SO_ACCEPTCON` in `/proc/net/unix`'s `Flags`: a listening socket. */
-const SO_ACCEPTCON = 0x10000;
-/** `SOCK_DGRAM` in `/proc/net/unix`'s `Type`: a datagram socket, reachable by `sendto` once bound. */
-const SOCK_DGRAM = 0x0002;
-
-/** One socket of `/proc/net/unix`. */
-export interface UnixSocketEntry {
-  /** Its `Flags` column (`__SO_ACCEPTCON`, 0x10000: listening). */
-  flags: number;
-  /** Its `Type` column (`SOCK_STREAM` 1, `SOCK_DGRAM` 2, `SOCK_SEQPACKET` 5). */
-  type: number;
-  /** Its socket inode (what `/proc/<pid>/fd/<n>` reads as `socket:[inode]`). */
-  inode: number;
-  /**
-   * The address exactly as it was bound, bytes as `latin1` characters (`Buffer.from(path, "latin1")`
-   * gives them back): absolute, relative to the binder's working directory at bind time, or `@name`
-   * (abstract); null for an unbound socket.
-   */
-  path: string | null;
-}
-
-/**
- * A line of `/proc/net/unix` (Linux's `unix_seq_show`: `"%pK: %08X %08X %08X %04X %02X %5lu"`, then a
- * space and the bound path verbatim): the seven columns are separated by one space (the inode is padded
- * to five), and the path is the whole rest of the line, runs of spaces and trailing spaces kept.
- */
-const UNIX_LINE =
-  /^[0-9a-fA-F]+: [0-9A-F]{8} [0-9A-F]{8} ([0-9A-F]{8}) ([0-9A-F]{4}) [0-9A-F]{2} +(\d+)(?: (.*))?$/s;
-
-/**
- * Parses `/proc/net/unix` (read as `latin1`, so every byte is one character) without losing a byte of
- * a path: `"a  b.sock"` and `"x.sock "` stay as bound (probe31 B-F2: splitting on whitespace collapsed
- * them, and such a socket was left reachable). A path holding a newline spans lines: a line that is not
- * an entry continues the path before it. The header line is skipped.
- */
-export function parseUnixSockets(table: string): UnixSocketEntry[] {
-  const out: UnixSocketEntry[] = [];
-  const lines = table.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  for (const line of lines.slice(1)) {
-    const m = UNIX_LINE.exec(line);
-    if (m !== null) {
-      out.push({
-        flags: parseInt(m[1]!, 16),
-        type: parseInt(m[2]!, 16),
-        inode: Number(m[3]),
-        path: m[4] ?? null,
-      });
-      continue;
-    }
-    const last = out[out.length - 1];
-    if (last !== undefined && last.path !== null) last.path += "\n" + line;
-  }
-  return out;
-}
-
-/**
- * The processes (readable to this user: all of them as root) holding each socket inode of `inodes`
- * open, as `/proc/<pid>` directories.
- */
-function holdersOf(inodes: ReadonlySet<number>): Map<number, string[]> {
-  const out = new Map<number, string[]>();
-  if (inodes.size === 0) return out;
-  let pids: string[];
-  try {
-    pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
-  } catch {
-    return out;
-  }
-  for (const pid of pids) {
-    let fds: string[];
-    try {
-      fds = readdirSync(`/proc/${pid}/fd`);
-    } catch {
-      continue; // gone, or not ours to see
-    }
-    for (const fd of fds) {
-      let link: string;
-      try {
-        link = readlinkSync(`/proc/${pid}/fd/${fd}`);
-      } catch {
-        continue;
-      }
-      const m = /^socket:\[(\d+)\]$/.exec(link);
-      if (m === null || !inodes.has(Number(m[1]))) continue;
-      const list = out.get(Number(m[1])) ?? [];
-      if (!list.includes(`/proc/${pid}`)) list.push(`/proc/${pid}`);
-      out.set(Number(m[1]), list);
-    }
-  }
-  return out;
-}
-
-/** The real path of `path` when it is a socket there; null when it is none. */
-function socketAt(path: Buffer): Buffer | null {
-  try {
-    const real = realpathSync(path, { encoding: "buffer" });
-    return lstatSync(real).isSocket() ? real : null;
-  } catch {
-    return null; // removed since it was bound, or in a directory this user cannot enter (nor can its agent)
-  }
-}
-
-/** `/proc/<pid>/ns/mnt` of a process (null: gone, or not ours to see). */
-function mountNamespace(proc: string): string | null {
-  try {
-    return readlinkSync(`${proc}/ns/mnt`);
-  } catch {
-    return null;
-  }
-}
-
-function unhideableSocket(path: string, why: string, inode: number): PlatformError {
-  const shown = JSON.stringify(path);
-  return new PlatformError(
-    "invalid_option",
-    `the listening unix socket ${shown} (inode ${inode}, /proc/net/unix) cannot be hidden from a sandboxed agent: ${why}; an agent could connect to it (a local service that trusts your user would let it in). Stop that service, or have it bind its socket by an absolute path with no odd bytes, then run again`,
-    { field: "sandbox.unix_sockets", path, inode },
-  );
-}
-
-/**
- * The real paths of the listening unix sockets bound in the filesystem on this machine (Linux's
- * `/proc/net/unix`, this network namespace, parsed by {@link parseUnixSockets}), and of the bound datagram
- * ones (`SOCK_DGRAM`: a syslog-style service answers `sendto` and never listens; probe31 B-F2), outside `emptied`
- * (directories every sandbox gets empty anyway): every sandbox covers each with `/dev/null`, so an agent
- * connects to none. A PostgreSQL whose socket is not in Debian's directory (`?host=/tmp/pg`, upstream's
- * default `/tmp`) let an agent in with peer or trust authentication as the runner's user and read every
- * gold (probe30 B-F4); any other local service that trusts the user (a Docker socket, an ssh agent) is
- * the same. A path with runs of spaces, trailing spaces or a newline is taken verbatim (probe31 B-F2).
- * A socket bound by a relative path (a daemon that `chdir`s to its run directory and binds `x.sock`:
- * `/proc/net/unix` says only `x.sock`) is found through the processes holding its inode
- * (`/proc/<pid>/fd`: all of them as root, else this user's) and resolved against each one's working
- * directory (`/proc/<pid>/cwd`); one held only by processes of other mount namespaces (another
- * sandboxed agent, a container) and not found so is no file of the runner's and is skipped. Abstract
- * sockets (`@name`) have no path and cannot be covered (see the README); a socket removed from the
- * filesystem since it was bound, or in a directory this user cannot enter, is not reachable by its path
- * and is skipped. Empty where `/proc/net/unix` cannot be read.
- * @throws PlatformError `invalid_option` (field `sandbox.unix_sockets`, `details.path`, `details.inode`)
- *   for a listening socket that cannot be covered, naming it: one bound by a relative path that no
- *   readable process's working directory resolves (its holder is another user's process, or it has
- *   changed directory since), or one whose real path is not UTF-8 (bubblewrap cannot be told it)
- */
-export function listeningSocketPaths(emptied: readonly string[] = []): string[] {
-  let table: string;
-  try {
-    table = readFileSync("/proc/net/unix", "latin1");
-  } catch {
-    return [];
-  }
-  // a listening stream or seqpacket socket, or a bound datagram one (never "listening": a syslog-style
-  // service answers `sendto`; probe31 B-F2)
-  const listening = parseUnixSockets(table).filter(
-    (e) =>
-      ((e.flags & SO_ACCEPTCON) !== 0 || e.type === SOCK_DGRAM) && e.path !== null && !e.path.startsWith("@"),
-  );
-  const relative = listening.filter((e) => !e.path!.startsWith("/"));
-  const holders = holdersOf(new Set(relative.map((e) => e.inode)));
-  const ownNamespace = mountNamespace("/proc/self");
-  const out = new Set<string>();
-  for (const e of listening) {
-    const bound = Buffer.from(e.path!, "latin1");
-    const found: Buffer[] = [];
-    if (e.path!.startsWith("/")) {
-      const real = socketAt(bound);
-      if (real === null) continue; // removed since it was bound (a stale entry), or not ours to see
-      found.push(real);
-    } else {
-      const procs = holders.get(e.inode) ?? [];
-      for (const proc of procs) {
-        try {
-          const cwd = readlinkSync(`${proc}/cwd`, { encoding: "buffer" });
-          const real = socketAt(Buffer.concat([cwd, Buffer.from("/"), bound]));
-          if (real !== null) found.push(real);
-        } catch {
-          // gone, or not ours to see
-        }
-      }
-      // held only in other mount namespaces (another sandboxed agent, a container): not the runner's files
-      const elsewhere =
-        procs.length > 0 && procs.every((p) => ![null, ownNamespace].includes(mountNamespace(p)));
-      if (found.length === 0 && !elsewhere)
-        throw unhideableSocket(
-          e.path!,
-          procs.length === 0
-            ? "it was bound by a relative path and no process this user can read holds it, so where it is cannot be known"
-            : `it was bound by a relative path and is not in the working directory of ${procs.join(", ")}, which hold it (changed directory since)`,
-          e.inode,
-        );
-    }
-    for (const buf of found) {
-      const real = buf.toString("utf8");
-      if (!Buffer.from(real, "utf8").equals(buf))
-        throw unhideableSocket(
-          buf.toString("latin1"),
-          "its path is not UTF-8, which bubblewrap cannot be given",
-          e.inode,
-        );
-      if (emptied.some((d) => real === d || isUnder(real, d))) continue;
-      out.add(real);
-    }
-  }
-  return [...out];
-}
-
 /** True when `p` is strictly inside the directory `dir`. */
 const isUnder = (p: string, dir: string): boolean => p.startsWith(dir === sep ? dir : dir + sep);
 
@@ -522,10 +357,6 @@ export function agentArgv(command: string, cwd: string, hide: string[], sandbox:
     path: d,
     args: ["--tmpfs", d],
   }));
-  // every listening unix socket of the machine, covered: no local service lets the agent in (probe30 B-F4)
-  const hiddenDirs = hidden.filter((m) => m.kind === "dir").map((m) => m.path);
-  for (const sock of listeningSocketPaths([...emptied, ...hiddenDirs]))
-    mounts.push({ path: sock, args: ["--ro-bind", "/dev/null", sock] });
   for (const m of hidden)
     mounts.push({
       path: m.path,
@@ -538,6 +369,8 @@ export function agentArgv(command: string, cwd: string, hide: string[], sandbox:
   // --cap-drop ALL: bwrap keeps every capability when the runner is root, and a root agent could then
   // `umount` the tmpfs and read the store (found by a probe); --new-session: no TIOCSTI into the terminal
   argv.push("--chdir", dir, "--unshare-pid", "--die-with-parent", ...SANDBOX_FLAGS);
+  // no unix socket: no local service lets the agent in, however its socket was bound (probe32 B-F1)
+  argv.push("--seccomp", String(SECCOMP_FD));
   argv.push("sh", "-c", command);
   return argv;
 }
@@ -661,8 +494,10 @@ export async function runAgentProcess(
     process.stderr.write(`${NO_SANDBOX_WARNING}\n`);
   }
   closeInheritedDescriptors(); // none reaches the agent (probe30 B-F1)
+  let seccomp: number | null = null;
   try {
     const [file, ...args] = agentArgv(agent.command, cwd, agent.hide ?? [], sandbox);
+    seccomp = sandbox ? openSeccompProgram() : null;
     return await spawnAgent(
       file!,
       args,
@@ -672,8 +507,10 @@ export async function runAgentProcess(
       timeoutMs,
       signal,
       logFile,
+      seccomp,
     );
   } finally {
+    if (seccomp !== null) closeSync(seccomp);
     if (own) rmSync(own, { recursive: true, force: true });
   }
 }
@@ -687,14 +524,17 @@ function spawnAgent(
   timeoutMs: number,
   signal: AbortSignal,
   logFile: string,
+  seccomp: number | null,
 ): Promise<AgentProcessResult> {
   return new Promise((resolve) => {
+    // the filter on fd 3 for bwrap's `--seccomp 3`, which closes it before the agent starts; 0-2 are
+    // pipes either way (the cast: Node types only a 3-entry stdio so)
     const child = spawn(file, args, {
       cwd,
       env,
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe", ...(seccomp === null ? [] : [seccomp])],
       detached: true,
-    });
+    }) as ChildProcessWithoutNullStreams;
     const log = new AgentLogWriter(logFile);
     const out: Buffer[] = [];
     let outLen = 0;

@@ -1,135 +1,218 @@
 /**
- * probe31 B-F2: under bubblewrap an agent still connected to a listening unix socket bound by a relative
- * path (a daemon that `chdir`s to its run directory and binds `rel.sock`: `/proc/net/unix` says only
- * `rel.sock`) and to one at a path with two consecutive spaces (`/proc/net/unix` was split on whitespace,
- * which collapsed them): both answered the agent. Every listening socket is now covered, found by its
- * verbatim path or, when bound relatively, through the processes holding it; one that cannot be found
- * is refused, named, before the agent starts.
+ * probe32 B-F1: under bubblewrap an agent still connected to a listening unix socket renamed after bind
+ * (`/proc/net/unix` names the bind-time path, which no longer existed, so nothing was covered) and to one
+ * reached through a hard link (only the first name was covered); one bound after the agent started and
+ * an abstract `@name` one were never covered at all. The sandbox now loads a seccomp filter in which no
+ * unix socket can be created (`socket(AF_UNIX)`, a datagram `socketpair`), so none of them answers;
+ * an agent still has stream socketpairs, TCP and child processes, and no descriptor of the filter.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, realpathSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  agentArgv,
-  bubblewrapAvailable,
-  listeningSocketPaths,
-  parseUnixSockets,
-  runAgentProcess,
-} from "../src/agent-process.js";
-import { PlatformError } from "../src/errors.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { agentArgv, bubblewrapAvailable, runAgentProcess } from "../src/agent-process.js";
+import { agentSeccompProgram } from "../src/agent-seccomp.js";
 import { cleanup, tempDir, TEST_ENGINE } from "./helpers.js";
 
 afterEach(cleanup);
 
-const HEADER = "Num       RefCount Protocol Flags    Type St Inode Path\n";
+/** A port of this test's range (48520..48539) for the TCP server an agent may still reach. */
+const TCP_PORT = 48523;
 
-describe("/proc/net/unix is parsed without losing a byte of a path (probe31 B-F2)", () => {
-  it("keeps runs of spaces, trailing spaces and a newline in a path; reads padded inodes; unbound and abstract sockets", () => {
-    const table =
-      HEADER +
-      "0000000000000000: 00000002 00000000 00010000 0001 01 9875963 rel.sock\n" +
-      "0000000000000000: 00000002 00000000 00010000 0001 01 9875964 /tmp/sock  dir/abs.sock\n" +
-      "0000000000000000: 00000002 00000000 00010000 0001 01 9875965 /tmp/trail.sock  \n" +
-      "0000000000000000: 00000002 00000000 00010000 0001 01   123 /tmp/new\nline.sock\n" +
-      "0000000000000000: 00000003 00000000 00000000 0001 03 9875966\n" +
-      "0000000000000000: 00000002 00000000 00000000 0002 01 9875968 /run/dgram.sock\n" +
-      "0000000000000000: 00000002 00000000 00010000 0001 01 9875967 @abstract name\n";
-    expect(parseUnixSockets(table)).toEqual([
-      { flags: 0x10000, type: 1, inode: 9875963, path: "rel.sock" },
-      { flags: 0x10000, type: 1, inode: 9875964, path: "/tmp/sock  dir/abs.sock" },
-      { flags: 0x10000, type: 1, inode: 9875965, path: "/tmp/trail.sock  " },
-      { flags: 0x10000, type: 1, inode: 123, path: "/tmp/new\nline.sock" },
-      { flags: 0, type: 1, inode: 9875966, path: null },
-      { flags: 0, type: 2, inode: 9875968, path: "/run/dgram.sock" },
-      { flags: 0x10000, type: 1, inode: 9875967, path: "@abstract name" },
-    ]);
+describe("the agents' seccomp filter (probe32 B-F1)", () => {
+  it("is classic BPF for x64 and arm64 only, and bubblewrap is given it on fd 3", () => {
+    const x64 = agentSeccompProgram("x64")!;
+    const arm64 = agentSeccompProgram("arm64")!;
+    expect(x64.length % 8).toBe(0);
+    expect(arm64.length).toBe(x64.length - 8); // no x32 ABI check
+    // first: load seccomp_data.arch and compare it with the native AUDIT_ARCH_*
+    expect([x64.readUInt16LE(0), x64.readUInt32LE(4)]).toEqual([0x20, 4]);
+    expect(x64.readUInt32LE(12)).toBe(0xc000003e);
+    expect(arm64.readUInt32LE(12)).toBe(0xc00000b7);
+    // last two: allow, deny with EACCES
+    expect(x64.readUInt32LE(x64.length - 12)).toBe(0x7fff0000);
+    expect(x64.readUInt32LE(x64.length - 4)).toBe(0x00050000 | 13);
+    for (const arch of ["ia32", "riscv64", "ppc64", "s390x"]) expect(agentSeccompProgram(arch)).toBeNull();
+    const argv = agentArgv("true", realpathSync(tempDir()), [], true);
+    expect(argv.slice(argv.indexOf("--seccomp"), argv.indexOf("--seccomp") + 2)).toEqual(["--seccomp", "3"]);
+    expect(argv.indexOf("--seccomp")).toBeLessThan(argv.indexOf("sh"));
+  });
+
+  it("bubblewrap counts as usable only when it loads that filter: its probe gets the same program on fd 3", async () => {
+    const bin = join(tempDir(), "bin");
+    mkdirSync(bin);
+    const seen = join(tempDir(), "seen.bpf");
+    const fakeBwrap = (script: string) =>
+      writeFileSync(join(bin, "bwrap"), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+    /** bubblewrapAvailable() of a fresh module (it probes once per process) with `bin` first on PATH. */
+    const probe = async () => {
+      const path = process.env.PATH;
+      process.env.PATH = `${bin}:${path ?? ""}`;
+      try {
+        vi.resetModules();
+        return (await import("../src/agent-process.js")).bubblewrapAvailable();
+      } finally {
+        process.env.PATH = path;
+      }
+    };
+    // a bwrap that succeeds only when given --seccomp 3 (and keeps what it read there)
+    fakeBwrap(`case " $* " in *" --seccomp 3 "*) cat <&3 > '${seen}'; exit 0;; esac; exit 1`);
+    expect(await probe()).toBe(true);
+    expect(readFileSync(seen)).toEqual(agentSeccompProgram());
+    // a kernel or bwrap that cannot load it: not usable (the runner warns), never a sandbox without it
+    fakeBwrap(`cat <&3 >/dev/null; echo 'bwrap: prctl(PR_SET_SECCOMP): Invalid argument' >&2; exit 1`);
+    expect(await probe()).toBe(false);
+    // an architecture with no filter: not usable, whatever bwrap says
+    fakeBwrap("exit 0");
+    vi.doMock("../src/agent-seccomp.js", () => ({ agentSeccompProgram: () => null }));
+    try {
+      expect(await probe()).toBe(false);
+    } finally {
+      vi.doUnmock("../src/agent-seccomp.js");
+      vi.resetModules();
+    }
   });
 });
 
 /**
- * Starts a separate process listening on each of `paths` (relative ones against `cwd`), each answering
- * `THE-GOLD`; once all listen it changes directory to `away` when given. @returns the process
+ * The server of the probe: `a/plain.sock`; `a/tmp.sock` renamed to `b/renamed.sock` after listen;
+ * `a/orig.sock` hard-linked as `b/hardlink.sock`; the abstract `@<abstract>`; a datagram socket
+ * `a/dgram.sock` (prints what it receives); and, on a line on its stdin, `b/late.sock`. Each stream one
+ * answers `THE-GOLD <name>`. Prints `up` once listening, `late` once the late one is.
  */
-async function serve(paths: string[], cwd: string, away?: string): Promise<ChildProcess> {
-  const script = `const net = require("net"); const paths = JSON.parse(process.argv[1]); let n = 0;
-for (const p of paths) net.createServer((c) => c.end("THE-GOLD " + p)).listen(p, () => {
-  if (++n < paths.length) return; if (process.argv[2]) process.chdir(process.argv[2]); process.stdout.write("ready\\n"); });`;
-  const child = spawn(process.execPath, ["-e", script, JSON.stringify(paths), away ?? ""], {
-    cwd,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  await new Promise<void>((ok, fail) => {
-    child.stdout!.on("data", (d: Buffer) => String(d).includes("ready") && ok());
-    child.on("exit", (code) => fail(new Error(`socket server exited ${code}`)));
-  });
-  return child;
-}
+const SERVER = String.raw`
+import os, socket, sys, threading
+base, abstract = sys.argv[1], sys.argv[2]
+def serve(s, name):
+    s.listen(8)
+    def loop():
+        while True:
+            c, _ = s.accept(); c.sendall(b"THE-GOLD " + name.encode()); c.close()
+    threading.Thread(target=loop, daemon=True).start()
+def bound(path):
+    s = socket.socket(socket.AF_UNIX); s.bind(path); return s
+serve(bound(base + "/a/plain.sock"), "plain")
+s = bound(base + "/a/tmp.sock"); serve(s, "renamed"); os.rename(base + "/a/tmp.sock", base + "/b/renamed.sock")
+s = bound(base + "/a/orig.sock"); serve(s, "hardlink"); os.link(base + "/a/orig.sock", base + "/b/hardlink.sock")
+serve(bound("\0" + abstract), "abstract")
+d = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); d.bind(base + "/a/dgram.sock")
+def dgrams():
+    while True:
+        m, _ = d.recvfrom(100); print("dgram " + m.decode(), flush=True)
+threading.Thread(target=dgrams, daemon=True).start()
+print("up", flush=True)
+sys.stdin.readline()
+serve(bound(base + "/b/late.sock"), "late")
+print("late", flush=True)
+sys.stdin.readline()
+`;
 
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  await new Promise<void>((ok) => {
-    child.removeAllListeners("exit");
-    child.on("exit", () => ok());
-    child.kill("SIGKILL");
-  });
-}
+/**
+ * The agent: notes whether its fd 3 is open (the filter's descriptor must not reach it) and whether
+ * `b/late.sock` exists when it starts, connects to each stream socket (waiting
+ * up to 5 s for the late one), sends a datagram through a datagram socketpair to `a/dgram.sock`, then
+ * checks what it must keep: a stream socketpair, a TCP connection, a child process. One line each.
+ */
+const AGENT = String.raw`
+import os, socket, subprocess, sys, time
+base, abstract, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
+try:
+    print("fd3 open", os.readlink("/proc/self/fd/3"))
+except OSError:
+    print("fd3 closed")
+print("late-at-start", os.path.exists(base + "/b/late.sock"))
+def connect(name, addr):
+    try:
+        s = socket.socket(socket.AF_UNIX); s.settimeout(3); s.connect(addr)
+        print(name, "CONNECTED", s.recv(100).decode())
+    except OSError as e:
+        print(name, "refused", e.errno)
+for name, path in [("plain", "a/plain.sock"), ("renamed", "b/renamed.sock"), ("hardlink", "b/hardlink.sock")]:
+    connect(name, base + "/" + path)
+connect("abstract", "\0" + abstract)
+for _ in range(50):
+    if os.path.exists(base + "/b/late.sock"): break
+    time.sleep(0.1)
+connect("late", base + "/b/late.sock")
+try:
+    p, q = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    p.sendto(b"from-agent", base + "/a/dgram.sock"); print("dgram sent")
+except OSError as e:
+    print("dgram refused", e.errno)
+p, q = socket.socketpair(); p.sendall(b"pair"); print("socketpair", q.recv(10).decode())
+t = socket.create_connection(("127.0.0.1", port), timeout=3); print("tcp", t.recv(10).decode())
+print("child", subprocess.run(["sh", "-c", "echo ok"], capture_output=True, text=True).stdout.strip())
+`;
 
-/** What an agent (sandboxed when bubblewrap works) connecting to `path` is answered, or `refused <code>`. */
-async function agentConnects(path: string): Promise<string> {
-  const connect = `node -e "require('net').connect(process.argv[1]).on('data',d=>process.stdout.write(String(d))).on('error',e=>process.stdout.write('refused '+e.code))" '${path}'`;
-  const r = await runAgentProcess(
-    { command: connect, hide: [] },
-    "",
-    10_000,
-    new AbortController().signal,
-    join(tempDir(), "agent.log"),
+function lines(child: ChildProcess): string[] {
+  const out: string[] = [];
+  child.stdout!.on("data", (d: Buffer) =>
+    out.push(
+      ...String(d)
+        .split("\n")
+        .filter((l) => l !== ""),
+    ),
   );
-  if (r.kind !== "exit") throw new Error(`agent ${r.kind}`);
-  return Buffer.from(r.stdout).toString("utf8");
+  return out;
+}
+
+async function until(seen: string[], line: string): Promise<void> {
+  for (let i = 0; i < 100 && !seen.includes(line); i++) await new Promise((ok) => setTimeout(ok, 50));
+  if (!seen.includes(line)) throw new Error(`no "${line}" from the socket server: ${seen.join(" | ")}`);
 }
 
 describe.skipIf(!bubblewrapAvailable() || TEST_ENGINE !== "sqlite")(
-  "a sandboxed agent connects to no listening unix socket, however it was bound (probe31 B-F2)",
+  "a sandboxed agent reaches no unix socket, however it was bound (probe32 B-F1)",
   () => {
-    it("a relative bind after chdir, a path with two spaces and one with a trailing space are all covered", async () => {
+    it("plain, renamed after bind, hard-linked, abstract, bound after the agent started, datagram: none answers; socketpair, TCP and children still work", async () => {
       const base = realpathSync(tempDir());
-      const rundir = join(base, "sockdir");
-      mkdirSync(rundir);
-      mkdirSync(join(base, "sock  dir"));
-      const rel = join(rundir, "rel.sock");
-      const spaced = join(base, "sock  dir", "abs.sock");
-      const trailing = join(base, "trail.sock ");
-      const server = await serve(["rel.sock", spaced, trailing], rundir);
+      mkdirSync(join(base, "a"));
+      mkdirSync(join(base, "b"));
+      const abstract = `bb-sandbox32-${process.pid}`;
+      writeFileSync(join(base, "server.py"), SERVER);
+      writeFileSync(join(base, "agent.py"), AGENT);
+      const server = spawn("python3", [join(base, "server.py"), base, abstract], {
+        stdio: ["pipe", "pipe", "inherit"],
+      });
+      const said = lines(server);
+      const tcp: Server = createServer((c) => c.end("tcp-ok"));
+      await new Promise<void>((ok) => tcp.listen(TCP_PORT, "127.0.0.1", ok));
       try {
-        const said = await Promise.all([rel, spaced, trailing].map(agentConnects));
-        expect(said.filter((s) => s.includes("THE-GOLD"))).toEqual([]);
-        for (const s of said) expect(s).toMatch(/^refused /);
-        expect(listeningSocketPaths()).toEqual(expect.arrayContaining([rel, spaced, trailing]));
+        await until(said, "up");
+        const agent = runAgentProcess(
+          { command: `python3 '${join(base, "agent.py")}' '${base}' '${abstract}' ${TCP_PORT}`, hide: [] },
+          "",
+          30_000,
+          new AbortController().signal,
+          join(base, "agent.log"),
+        );
+        await new Promise((ok) => setTimeout(ok, 1000)); // the agent is running, waiting for late.sock
+        server.stdin!.write("bind late\n");
+        await until(said, "late");
+        const r = await agent;
+        if (r.kind !== "exit") throw new Error(`agent ${r.kind}`);
+        const out = Buffer.from(r.stdout).toString("utf8");
+        expect(r.code, `${out}\n${r.stderrTail}`).toBe(0);
+        expect(out).not.toContain("THE-GOLD");
+        expect(out.trim().split("\n")).toEqual([
+          "fd3 closed",
+          "late-at-start False",
+          "plain refused 13",
+          "renamed refused 13",
+          "hardlink refused 13",
+          "abstract refused 13",
+          "late refused 13",
+          "dgram refused 13",
+          "socketpair pair",
+          "tcp tcp-ok",
+          "child ok",
+        ]);
+        expect(said.filter((l) => l.startsWith("dgram"))).toEqual([]);
       } finally {
-        await stop(server);
+        server.kill("SIGKILL");
+        await new Promise<void>((ok) => tcp.close(() => ok()));
       }
-    });
-
-    it("a relative bind whose holder has changed directory since cannot be found: the agent is refused, naming it", async () => {
-      const base = realpathSync(tempDir());
-      mkdirSync(join(base, "run"));
-      mkdirSync(join(base, "elsewhere"));
-      const name = `lost-${process.pid}.sock`;
-      const server = await serve([name], join(base, "run"), join(base, "elsewhere"));
-      let err: unknown;
-      try {
-        agentArgv("true", base, [], true);
-      } catch (e) {
-        err = e;
-      } finally {
-        await stop(server);
-      }
-      expect(err).toBeInstanceOf(PlatformError);
-      expect((err as PlatformError).code).toBe("invalid_option");
-      expect((err as PlatformError).details).toMatchObject({ field: "sandbox.unix_sockets", path: name });
-      expect((err as PlatformError).message).toContain(JSON.stringify(name));
-      expect((err as PlatformError).message).toMatch(/changed directory since/);
-    });
+    }, 60_000);
   },
 );
